@@ -1,0 +1,23 @@
+# The two commands of the README. Each installs what it needs first (scripts/setup.sh).
+.PHONY: demo test setup setup-tests lint bench
+
+# Main job: the default experiment (Redis vs the MongoDB-compatible server this machine can run).
+demo: setup
+	.venv/bin/ycsbctl run workload-b
+
+# The whole test suite, including the fidelity tests against the real YCSB core jar.
+test: setup-tests
+	.venv/bin/ruff check ycsbctl tests bench
+	.venv/bin/python -m pytest -q -rs tests
+
+setup:
+	bash scripts/setup.sh
+
+setup-tests:
+	bash scripts/setup.sh --for-tests
+
+lint:
+	.venv/bin/ruff check ycsbctl tests bench
+
+bench: setup
+	.venv/bin/python -m bench

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# One-shot set-up on a fresh Debian 12 machine (root): system packages, the virtual
+# environment, the mongo-wire test server and the YCSB core jar. Idempotent; every step
+# skips itself when already done.   Usage: scripts/setup.sh [--for-tests]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for_tests=0; [ "${1:-}" = "--for-tests" ] && for_tests=1
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# 1. System packages. redis-server: the Redis target; iperf3: the network baseline;
+#    docker.io: the docker backend; default-jre-headless/maven: the real YCSB;
+#    chromium: opening the HTML report headless in the tests.
+apt_pkgs=(redis-server redis-tools iperf3 python3-venv)
+[ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless)
+missing=()
+for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+# Java/maven may already come from elsewhere (e.g. a JDK in /usr/lib/jvm): keep those.
+if command -v java >/dev/null && command -v mvn >/dev/null; then
+  missing=("${missing[@]/maven/}"); missing=("${missing[@]/default-jre-headless/}")
+fi
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+  say "apt-get install ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The Debian package starts a system redis-server on 6379; ycsbctl starts its own.
+if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
+  systemctl stop redis-server || true
+fi
+
+# 2. Python environment.
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then say "python venv in .venv"; "$PY" -m venv .venv; fi
+stamp=.venv/.installed-$( (cat pyproject.toml; echo $for_tests) | sha1sum | cut -c1-12)
+if [ ! -f "$stamp" ]; then
+  say "pip install ycsbctl$([ $for_tests = 1 ] && echo '[test]')"
+  .venv/bin/pip install -q --upgrade pip
+  if [ $for_tests = 1 ]; then .venv/bin/pip install -q -e '.[test]'; else .venv/bin/pip install -q -e .; fi
+  rm -f .venv/.installed-*; touch "$stamp"
+fi
+
+# 3. The MongoDB-wire server (FerretDB embedded, SQLite): the Mongo-side stand-in here.
+bash infra/build-mongo-wire.sh
+
+# 4. The real YCSB core client from Maven Central (tests and --engine ycsb with BasicDB).
+if [ $for_tests = 1 ] && ! ls .cache/ycsb-core/lib/core-0.17.0.jar >/dev/null 2>&1; then
+  say "fetching site.ycsb:core:0.17.0 from Maven Central"
+  mvn -q -B -f infra/ycsb/pom.xml dependency:copy-dependencies
+fi
+say "ready"

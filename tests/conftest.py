@@ -1,0 +1,6 @@
+"""Shared fixtures: real servers on loopback, started per session and always stopped."""
+
+pytest_plugins = [
+    "tests.fixtures.servers",
+    "tests.fixtures.docker",
+]

@@ -1,0 +1,70 @@
+"""HDR histograms of latency in µs: YCSB's settings, exact merging, fast bulk recording."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from hdrh.histogram import HdrHistogram
+
+LOWEST_US = 1
+HIGHEST_US = 3_600_000_000  # one hour in µs, as YCSB's hdrhistogram default
+SIGNIFICANT_DIGITS = 3
+
+
+def new_histogram() -> HdrHistogram:
+    """An empty latency histogram (µs, 3 significant digits, 1 µs .. 1 h)."""
+    return HdrHistogram(LOWEST_US, HIGHEST_US, SIGNIFICANT_DIGITS)
+
+
+def record_many(hist: HdrHistogram, values_us: np.ndarray | list[int]) -> None:
+    """Record many latencies (µs) at once; vectorised equivalent of ``record_value`` per item.
+
+    ``HdrHistogram.record_value`` costs ~2 µs per call in Python; this costs ~30 ns per value (measured on 200k values),
+    which is why the engine's hot loop only appends to a list and records here once a second.
+    """
+    v = np.asarray(values_us, dtype=np.int64)
+    if v.size == 0:
+        return
+    v = np.clip(v, 0, HIGHEST_US)
+    # Same arithmetic as HdrHistogram._counts_index_for, vectorised.
+    mask = np.int64(hist.sub_bucket_mask)
+    bits = np.floor(np.log2((v | mask).astype(np.float64))).astype(np.int64) + 1  # 64 - clz
+    bucket = bits - hist.unit_magnitude - (hist.sub_bucket_half_count_magnitude + 1)
+    sub_bucket = v >> (bucket + hist.unit_magnitude)
+    index = ((bucket + 1) << hist.sub_bucket_half_count_magnitude) + (sub_bucket - hist.sub_bucket_half_count)
+    counts = np.ctypeslib.as_array(hist.counts)
+    counts += np.bincount(index, minlength=hist.counts_len).astype(counts.dtype)
+    hist.total_count += int(v.size)
+    hist.min_value = min(hist.min_value, int(v.min()))
+    hist.max_value = max(hist.max_value, int(v.max()))
+
+
+def merge(histograms: Iterable[HdrHistogram]) -> HdrHistogram:
+    """Exact sum of histograms recorded with the settings above."""
+    total = new_histogram()
+    for h in histograms:
+        if h is not None and h.get_total_count():
+            total.add(h)
+    return total
+
+
+def encode(hist: HdrHistogram) -> str:
+    """The standard compressed base64 form (readable by HdrHistogram in Java, Go, C)."""
+    return hist.encode().decode("ascii")
+
+
+def decode(text: str | bytes) -> HdrHistogram:
+    """Inverse of :func:`encode`; the result can be merged with :func:`merge`."""
+    data = text.encode("ascii") if isinstance(text, str) else text
+    out = new_histogram()
+    out.decode_and_add(data)
+    return out
+
+
+def percentiles_us(hist: HdrHistogram, points: Iterable[float]) -> dict[float, int]:
+    """Latency in µs at each percentile (e.g. 50, 95, 99, 99.9); empty histogram gives 0s."""
+    points = list(points)
+    if not hist.get_total_count():
+        return {p: 0 for p in points}
+    return {p: int(v) for p, v in hist.get_percentile_to_value_dict(points).items()}

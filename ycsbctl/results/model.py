@@ -1,0 +1,168 @@
+"""The data model every engine (native or Java YCSB) produces and every report reads.
+
+Latencies are in µs, throughput in ops/s, times in ms or s as the field name says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import pandas as pd
+from hdrh.histogram import HdrHistogram
+
+from ycsbctl.results import histogram as hdr
+
+# YCSB's measurement names, in the order reports list them.
+OPERATIONS = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
+STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT")
+# Percentiles kept in summaries (µs); YCSB master prints 50/95/99, we add 99.9 and 99.99.
+SUMMARY_PERCENTILES = (50.0, 95.0, 99.0, 99.9, 99.99)
+
+# Columns of the per-second series (one row per run, second and measurement name).
+SERIES_COLUMNS = ("second", "op", "operations", "mean_us", "p50_us", "p95_us", "p99_us", "max_us", "warmup")
+
+
+@dataclass
+class OpSummary:
+    """One measurement series (``READ``, ``READ-FAILED``, ``Intended-READ``…).
+
+    ``returns`` counts statuses (``{"OK": 503, "NOT_FOUND": 2}``) and is filled on the
+    base operation only, as YCSB prints ``[READ], Return=NOT_FOUND, 2`` under READ.
+    ``histogram`` is None for results imported from text without one.
+    """
+
+    name: str
+    operations: int
+    mean_us: float
+    min_us: float
+    max_us: float
+    percentiles_us: dict[float, float] = field(default_factory=dict)
+    returns: dict[str, int] = field(default_factory=dict)
+    histogram: HdrHistogram | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def from_histogram(cls, name: str, hist: HdrHistogram, returns: dict[str, int] | None = None) -> OpSummary:
+        """Summary of a latency histogram (µs)."""
+        n = hist.get_total_count()
+        return cls(
+            name=name,
+            operations=int(n),
+            mean_us=float(hist.get_mean_value()) if n else float("nan"),
+            min_us=float(hist.get_min_value()) if n else float("nan"),
+            max_us=float(hist.get_max_value()) if n else float("nan"),
+            percentiles_us={p: float(v) for p, v in hdr.percentiles_us(hist, SUMMARY_PERCENTILES).items()},
+            returns=dict(returns or {}),
+            histogram=hist,
+        )
+
+    def percentile(self, p: float) -> float:
+        """Latency (µs) at percentile ``p``, from the histogram when there is one."""
+        if self.histogram is not None and self.histogram.get_total_count():
+            return float(self.histogram.get_value_at_percentile(p))
+        return float(self.percentiles_us.get(float(p), float("nan")))
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("histogram")
+        d["percentiles_us"] = {str(k): v for k, v in self.percentiles_us.items()}
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], hist: HdrHistogram | None = None) -> OpSummary:
+        d = dict(d)
+        d["percentiles_us"] = {float(k): v for k, v in d.get("percentiles_us", {}).items()}
+        return cls(histogram=hist, **d)
+
+
+@dataclass
+class PhaseResult:
+    """What one engine run of one phase produced (YCSB's final block, and more).
+
+    ``runtime_ms`` and ``operations`` exclude the warm-up; ``operations`` counts every
+    operation issued, failed ones included, as YCSB's ``[OVERALL]`` does.
+    ``series`` has :data:`SERIES_COLUMNS` (warm-up seconds included, flagged).
+    """
+
+    phase: str  # "load" | "run"
+    threads: int
+    runtime_ms: float
+    operations: int
+    ops: dict[str, OpSummary] = field(default_factory=dict)
+    series: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(SERIES_COLUMNS)), repr=False)
+    client_cpu_s: float = float("nan")
+    warmup_s: float = 0.0
+    target_rate: float | None = None
+    status: str = "ok"  # "ok" | "failed" | "interrupted"
+    errors: list[str] = field(default_factory=list)  # first error messages, for the report
+    engine: str = "native"  # "native" | "ycsb"
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. GC lines, ycsb version, worker count
+
+    @property
+    def throughput_ops(self) -> float:
+        """YCSB's ``[OVERALL], Throughput(ops/sec)``: 1000 · operations / RunTime(ms)."""
+        return 1000.0 * self.operations / self.runtime_ms if self.runtime_ms > 0 else float("nan")
+
+    def returns(self, status: str) -> int:
+        """Total operations with the given status over all base operations."""
+        return sum(s.returns.get(status, 0) for s in self.ops.values())
+
+    @property
+    def failed_operations(self) -> int:
+        """Operations that did not return OK (NOT_FOUND included, as YCSB counts it a failure)."""
+        return sum(n for s in self.ops.values() for st, n in s.returns.items() if st != "OK")
+
+    @property
+    def error_rate(self) -> float:
+        """Share of operations that ended in ERROR or TIMEOUT (NOT_FOUND is not an error)."""
+        bad = self.returns("ERROR") + self.returns("TIMEOUT")
+        return bad / self.operations if self.operations else 0.0
+
+    def client_us_per_op(self) -> float:
+        """Client CPU µs spent per operation (all engine processes)."""
+        return 1e6 * self.client_cpu_s / self.operations if self.operations else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (histograms and series are stored beside it)."""
+        return {
+            "phase": self.phase,
+            "threads": self.threads,
+            "runtime_ms": self.runtime_ms,
+            "operations": self.operations,
+            "throughput_ops": self.throughput_ops,
+            "client_cpu_s": self.client_cpu_s,
+            "warmup_s": self.warmup_s,
+            "target_rate": self.target_rate,
+            "status": self.status,
+            "errors": self.errors,
+            "engine": self.engine,
+            "extra": self.extra,
+            "ops": {k: v.to_dict() for k, v in self.ops.items()},
+        }
+
+    @classmethod
+    def from_dict(
+        cls,
+        d: dict[str, Any],
+        histograms: dict[str, HdrHistogram] | None = None,
+        series: pd.DataFrame | None = None,
+    ) -> PhaseResult:
+        histograms = histograms or {}
+        ops = {k: OpSummary.from_dict(v, histograms.get(k)) for k, v in d.get("ops", {}).items()}
+        r = cls(
+            phase=d["phase"],
+            threads=int(d["threads"]),
+            runtime_ms=float(d["runtime_ms"]),
+            operations=int(d["operations"]),
+            ops=ops,
+            client_cpu_s=float(d.get("client_cpu_s", float("nan"))),
+            warmup_s=float(d.get("warmup_s", 0.0)),
+            target_rate=d.get("target_rate"),
+            status=d.get("status", "ok"),
+            errors=list(d.get("errors", [])),
+            engine=d.get("engine", "native"),
+            extra=dict(d.get("extra", {})),
+        )
+        if series is not None:
+            r.series = series
+        return r
