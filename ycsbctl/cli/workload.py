@@ -1,0 +1,34 @@
+"""``ycsbctl dry-run``: the workload without a database."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ycsbctl.cli import main
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.dryrun import dry_run_lines
+from ycsbctl.workload.properties import load_properties
+
+
+@main.command("dry-run")
+@click.argument("workload")
+@click.option("--phase", type=click.Choice(["load", "run"]), default="run", show_default=True,
+              help="load: the inserts of the load phase; run: the transaction phase.")
+@click.option("-P", "prop_files", multiple=True, metavar="FILE", help="Extra YCSB property file (later ones win).")
+@click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="Property override (wins over files).")
+@click.option("--count", type=click.IntRange(min=0), default=None,
+              help="Operations to print [default: operationcount, or the load count].")
+@click.option("--seed", type=int, default=None, help="Random seed, for a repeatable stream.")
+def dry_run(workload: str, phase: str, prop_files: tuple[str, ...], props: tuple[str, ...],
+            count: int | None, seed: int | None) -> None:
+    """Print the operations the engine would issue, one per line, like YCSB's BasicDB
+    (basicdb.verbose=true): INSERT/READ/UPDATE/SCAN, table, key, fields."""
+    w = CoreWorkload.from_properties(load_properties(workload, prop_files, props))
+    out = sys.stdout
+    try:
+        for line in dry_run_lines(w, phase, count, seed):
+            out.write(line + "\n")
+    except BrokenPipeError:  # `| head` closed the pipe: not an error
+        sys.stderr.close()

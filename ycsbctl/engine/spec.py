@@ -1,0 +1,41 @@
+"""What one engine run is asked to do, and what it reports while it runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class PhaseSpec:
+    """One phase (``load`` or ``run``) of one workload against one endpoint.
+
+    ``properties`` are the merged YCSB properties (workload files, then ``-p`` overrides).
+    ``target_rate`` is the total ops/s over all threads (YCSB ``-target``); ``duration_s`` is
+    YCSB's ``maxexecutiontime``; ``warmup_s`` seconds are excluded from the statistics but kept
+    in the per-second series; ``timeout_s`` is the per-operation timeout (counted, never fatal).
+    """
+
+    phase: str  # "load" | "run"
+    url: str  # redis://host:port[/db] | mongodb://… | basic://
+    properties: dict[str, str] = field(default_factory=dict)
+    threads: int = 1
+    duration_s: float | None = None
+    target_rate: float | None = None
+    warmup_s: float = 0.0
+    timeout_s: float = 10.0
+    processes: int | None = None  # worker processes; None = one per core, capped by threads
+    seed: int | None = None
+    measurement: str = "op"  # YCSB measurement.interval: "op" | "intended" | "both"
+    workload_name: str = ""
+
+
+@dataclass
+class Tick:
+    """Progress once a second: totals so far and the last second's rate and p99 (µs)."""
+
+    second: int
+    operations: int
+    ops_per_s: float
+    p99_us: float
+    errors: int
+    warmup: bool = False

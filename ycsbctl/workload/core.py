@@ -1,0 +1,370 @@
+"""YCSB's CoreWorkload: validated properties and batched operation streams for the engine.
+
+An :class:`OpBatch` holds plain Python lists (the engine's hot loop indexes lists faster than
+numpy arrays); everything is drawn with numpy first. Key numbers are what YCSB's key choosers
+return; key names are built with :func:`ycsbctl.workload.keys.build_key_names`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ycsbctl.errors import UserError
+from ycsbctl.workload import distributions as d
+from ycsbctl.workload.keys import build_key_names
+from ycsbctl.workload.properties import Properties
+from ycsbctl.workload.values import ValuePool
+
+READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE = range(6)
+OP_NAMES = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
+_PROPORTION_KEYS = (
+    (READ, "readproportion", 0.95),
+    (UPDATE, "updateproportion", 0.05),
+    (INSERT, "insertproportion", 0.0),
+    (SCAN, "scanproportion", 0.0),
+    (READ_MODIFY_WRITE, "readmodifywriteproportion", 0.0),
+)
+REQUEST_DISTRIBUTIONS = ("uniform", "zipfian", "latest", "hotspot", "sequential", "exponential")
+LENGTH_DISTRIBUTIONS = ("constant", "uniform", "zipfian")
+INT_MAX = 2**31 - 1
+ALL_FIELDS = -1
+
+
+@dataclass(frozen=True)
+class CoreWorkload:
+    """CoreWorkload's settings (ycsb-semantics.md §1), with YCSB's defaults."""
+
+    recordcount: int = 0
+    operationcount: int | None = None
+    table: str = "usertable"
+    fieldcount: int = 10
+    fieldlength: int = 100
+    minfieldlength: int = 1
+    fieldlengthdistribution: str = "constant"
+    readallfields: bool = True
+    writeallfields: bool = False
+    proportions: tuple[tuple[int, float], ...] = ((READ, 0.95), (UPDATE, 0.05))
+    requestdistribution: str = "uniform"
+    minscanlength: int = 1
+    maxscanlength: int = 1000
+    scanlengthdistribution: str = "uniform"
+    ordered: bool = False
+    insertstart: int = 0
+    insertcount: int = 0
+    insertcount_given: bool = False
+    zeropadding: int = 1
+    hotspotdatafraction: float = 0.2
+    hotspotopnfraction: float = 0.8
+    exponential_percentile: float = 95.0
+    exponential_frac: float = 0.8571428571
+    insertion_retry_limit: int = 0
+    insertion_retry_interval_s: int = 3
+    field_names: tuple[bytes, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def from_properties(cls, p: Properties) -> CoreWorkload:
+        """Validate and build; every problem is a :class:`UserError` naming the property."""
+        recordcount = p.get_int("recordcount", 0) or INT_MAX
+        opcount = p.get_int("operationcount", 0) if p.get("operationcount", "") != "" else None
+        props = []
+        for op, key, default in _PROPORTION_KEYS:
+            v = p.get_float(key, default)
+            if v < 0:
+                raise UserError(f"property {key}={v} is negative: proportions must be ≥ 0")
+            if v > 0:
+                props.append((op, v))
+        if not props:
+            raise UserError(
+                "the operation proportions sum to 0: set readproportion, updateproportion, insertproportion, "
+                "scanproportion or readmodifywriteproportion"
+            )
+        dist = p.get("requestdistribution", "uniform").strip().lower()
+        if dist not in REQUEST_DISTRIBUTIONS:
+            raise UserError(f"unknown requestdistribution {dist!r}: use one of {', '.join(REQUEST_DISTRIBUTIONS)}")
+        order = p.get("insertorder", "hashed").strip().lower()
+        if order not in ("hashed", "ordered"):
+            raise UserError(f"unknown insertorder {order!r}: use hashed or ordered")
+        fld = p.get("fieldlengthdistribution", "constant").strip().lower()
+        if fld not in LENGTH_DISTRIBUTIONS:
+            hint = " (histogram files are not supported; use --engine ycsb)" if fld == "histogram" else ""
+            raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform or zipfian{hint}")
+        sld = p.get("scanlengthdistribution", "uniform").strip().lower()
+        if sld not in ("uniform", "zipfian"):
+            raise UserError(f"unknown scanlengthdistribution {sld!r}: use uniform or zipfian")
+        if p.get_bool("dataintegrity", False):
+            raise UserError("dataintegrity=true is not supported by the native engine: use --engine ycsb")
+        insertstart = p.get_int("insertstart", 0)
+        insertcount_given = p.get("insertcount", "") != ""
+        insertcount = p.get_int("insertcount", 0) if insertcount_given else recordcount - insertstart
+        if insertstart < 0 or insertcount < 0:
+            raise UserError("insertstart and insertcount must be ≥ 0")
+        if insertstart + insertcount > recordcount:
+            raise UserError(
+                f"insertstart + insertcount ({insertstart} + {insertcount}) > recordcount ({recordcount}): "
+                "lower insertcount or raise recordcount"
+            )
+        fieldcount = p.get_int("fieldcount", 10)
+        fieldlength = p.get_int("fieldlength", 100)
+        minfieldlength = p.get_int("minfieldlength", 1)
+        minscan, maxscan = p.get_int("minscanlength", 1), p.get_int("maxscanlength", 1000)
+        if fieldcount < 1 or fieldlength < 1 or minfieldlength < 1 or minfieldlength > fieldlength:
+            raise UserError("need fieldcount ≥ 1 and 1 ≤ minfieldlength ≤ fieldlength")
+        if minscan < 1 or maxscan < minscan:
+            raise UserError("need 1 ≤ minscanlength ≤ maxscanlength")
+        if dist == "zipfian" and opcount is None and any(op == INSERT for op, _ in props):
+            raise UserError("property operationcount is required with requestdistribution=zipfian (add -p operationcount=N)")
+        prefix = p.get("fieldnameprefix", "field")
+        hot_data = p.get_float("hotspotdatafraction", 0.2)
+        hot_ops = p.get_float("hotspotopnfraction", 0.8)
+        if not (0 <= hot_data <= 1 and 0 <= hot_ops <= 1):
+            raise UserError("hotspotdatafraction and hotspotopnfraction must be between 0 and 1")
+        return cls(
+            recordcount=recordcount,
+            operationcount=opcount,
+            table=p.get("table", "usertable"),
+            fieldcount=fieldcount,
+            fieldlength=fieldlength,
+            minfieldlength=minfieldlength,
+            fieldlengthdistribution=fld,
+            readallfields=p.get_bool("readallfields", True),
+            writeallfields=p.get_bool("writeallfields", False),
+            proportions=tuple(props),
+            requestdistribution=dist,
+            minscanlength=minscan,
+            maxscanlength=maxscan,
+            scanlengthdistribution=sld,
+            ordered=order == "ordered",
+            insertstart=insertstart,
+            insertcount=insertcount,
+            insertcount_given=insertcount_given,
+            zeropadding=p.get_int("zeropadding", 1),
+            hotspotdatafraction=hot_data,
+            hotspotopnfraction=hot_ops,
+            exponential_percentile=p.get_float("exponential.percentile", 95.0),
+            exponential_frac=p.get_float("exponential.frac", 0.8571428571),
+            insertion_retry_limit=p.get_int("core_workload_insertion_retry_limit", 0),
+            insertion_retry_interval_s=p.get_int("core_workload_insertion_retry_interval", 3),
+            field_names=tuple(f"{prefix}{i}".encode() for i in range(fieldcount)),
+        )
+
+    # -- counts ---------------------------------------------------------------------------
+
+    @property
+    def load_operations(self) -> int:
+        """Inserts of the load phase: ``insertcount`` when given, else ``recordcount`` (YCSB's Client)."""
+        return self.insertcount if self.insertcount_given else self.recordcount
+
+    @property
+    def expected_new_keys(self) -> int:
+        ins = dict(self.proportions).get(INSERT, 0.0) / sum(w for _, w in self.proportions)
+        return int((self.operationcount or 0) * ins * 2.0)
+
+    @property
+    def insert_only(self) -> bool:
+        """True for a workload that only inserts (``insert``): it measures the load itself."""
+        return all(op == INSERT for op, _ in self.proportions)
+
+    def field_lengths(self) -> d.Constant | d.Uniform | d.Zipfian:
+        if self.fieldlengthdistribution == "uniform":
+            return d.Uniform(self.minfieldlength, self.fieldlength)
+        if self.fieldlengthdistribution == "zipfian":
+            return d.Zipfian(self.minfieldlength, self.fieldlength)
+        return d.Constant(self.fieldlength)
+
+
+def split_count(total: int, parts: int) -> list[int]:
+    """YCSB's split of ``total`` operations over ``parts`` threads: total//parts, +1 for the first total%parts."""
+    base, extra = divmod(total, parts)
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+@dataclass
+class OpBatch:
+    """``n`` operations as parallel lists. ``read_field``/``write_field`` are a field index or
+    :data:`ALL_FIELDS`; ``scan_length`` is 0 for non-scans."""
+
+    ops: list[int]
+    keynums: list[int]
+    keys: list[bytes]
+    read_field: list[int]
+    write_field: list[int]
+    scan_length: list[int]
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+
+class InsertSequence:
+    """Run-phase insert key numbers (YCSB's ``AcknowledgedCounterGenerator`` from recordcount).
+
+    Worker process p of P hands out ``start + p + P·j`` (j = 0, 1, …), so processes never collide.
+    ``acked`` holds each process's count of contiguously acknowledged inserts (a
+    ``multiprocessing.Array`` shared by all workers, or a list in one process); :meth:`limit` is
+    the highest key such that every key up to it is acknowledged.
+    """
+
+    def __init__(self, start: int, process: int = 0, processes: int = 1, acked: MutableSequence[int] | None = None):
+        self.start, self.p, self.P = start, process, processes
+        self.acked = acked if acked is not None else [0] * processes
+        self.next_j = 0
+        self._done: set[int] = set()
+        self._contiguous = 0
+
+    def allocate(self, n: int) -> np.ndarray:
+        j = self.next_j + np.arange(n, dtype=np.int64)
+        self.next_j += n
+        return self.start + self.p + self.P * j
+
+    def acknowledge(self, keynum: int) -> None:
+        j = (keynum - self.start - self.p) // self.P
+        self._done.add(j)
+        while self._contiguous in self._done:
+            self._done.remove(self._contiguous)
+            self._contiguous += 1
+        self.acked[self.p] = self._contiguous
+
+    def limit(self) -> int:
+        first_missing = min(self.P * self.acked[q] + q for q in range(self.P))
+        return self.start - 1 + first_missing
+
+
+class RunGenerator:
+    """Run-phase operations for one worker process (all its client threads draw from it)."""
+
+    def __init__(
+        self,
+        w: CoreWorkload,
+        rng: np.random.Generator,
+        process: int = 0,
+        processes: int = 1,
+        acked: MutableSequence[int] | None = None,
+    ) -> None:
+        self.w, self.rng = w, rng
+        self.inserts = InsertSequence(w.recordcount, process, processes, acked)
+        weights = np.array([p for _, p in w.proportions], dtype=np.float64)
+        self.op_codes = np.array([op for op, _ in w.proportions], dtype=np.int64)
+        self.op_thresholds = np.cumsum(weights / weights.sum())[:-1]
+        lo, hi = w.insertstart, w.insertstart + w.insertcount - 1
+        dist = w.requestdistribution
+        if dist == "uniform":
+            self.chooser = d.Uniform(lo, hi)
+        elif dist == "zipfian":
+            self.chooser = d.ScrambledZipfian(lo, w.insertstart + w.insertcount + w.expected_new_keys)
+        elif dist == "latest":
+            self.chooser = d.SkewedLatest(self.inserts.limit())
+        elif dist == "hotspot":
+            self.chooser = d.Hotspot(lo, hi, w.hotspotdatafraction, w.hotspotopnfraction)
+        elif dist == "sequential":
+            self.chooser = d.Sequential(lo, hi, process, processes)
+        else:
+            self.chooser = d.Exponential(w.exponential_percentile, w.recordcount * w.exponential_frac)
+        self.scan_lengths = (
+            d.Zipfian(w.minscanlength, w.maxscanlength)
+            if w.scanlengthdistribution == "zipfian"
+            else d.Uniform(w.minscanlength, w.maxscanlength)
+        )
+        self.values = ValuePool(rng, w.fieldlength)
+        self.lengths = w.field_lengths()
+
+    def choose_keys(self, n: int) -> np.ndarray:
+        """Key numbers for reads/updates/scans/RMW, redrawn while beyond the acknowledged limit."""
+        limit = self.inserts.limit()
+        if isinstance(self.chooser, d.SkewedLatest):
+            return self.chooser.draw(n, self.rng, limit)
+        if isinstance(self.chooser, d.Exponential):
+            keys = limit - self.chooser.draw(n, self.rng)
+            bad = keys < 0
+            while bad.any():
+                keys[bad] = limit - self.chooser.draw(int(bad.sum()), self.rng)
+                bad = keys < 0
+            return keys
+        keys = self.chooser.draw(n, self.rng)
+        bad = keys > limit
+        while bad.any():
+            keys[bad] = self.chooser.draw(int(bad.sum()), self.rng)
+            bad = keys > limit
+        return keys
+
+    def next_batch(self, n: int) -> OpBatch:
+        w, rng = self.w, self.rng
+        ops = self.op_codes[np.searchsorted(self.op_thresholds, rng.random(n), side="right")]
+        keynums = np.empty(n, dtype=np.int64)
+        is_insert = ops == INSERT
+        n_ins = int(is_insert.sum())
+        if n_ins:
+            keynums[is_insert] = self.inserts.allocate(n_ins)
+            keynums[~is_insert] = self.choose_keys(n - n_ins)
+        else:
+            keynums[:] = self.choose_keys(n)
+        nf = w.fieldcount
+        rf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.readallfields else rng.integers(0, nf, size=n)
+        wf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.writeallfields else rng.integers(0, nf, size=n)
+        is_scan = ops == SCAN
+        scan = np.zeros(n, dtype=np.int64)
+        if is_scan.any():
+            scan[is_scan] = self.scan_lengths.draw(int(is_scan.sum()), rng)
+        return OpBatch(
+            ops=ops.tolist(),
+            keynums=keynums.tolist(),
+            keys=build_key_names(keynums, w.ordered, w.zeropadding),
+            read_field=rf.tolist(),
+            write_field=wf.tolist(),
+            scan_length=scan.tolist(),
+        )
+
+    def field_values(self, field: int = ALL_FIELDS) -> list[tuple[bytes, bytes]]:
+        """(name, value) pairs for an insert/update: every field, or the one given."""
+        names = self.w.field_names
+        lengths = self.lengths
+        if isinstance(lengths, d.Constant):
+            n = lengths.value
+            if field == ALL_FIELDS:
+                return [(name, self.values.take(n)) for name in names]
+            return [(names[field], self.values.take(n))]
+        if field == ALL_FIELDS:
+            ls = lengths.draw(len(names), self.rng).tolist()
+            return [(name, self.values.take(n)) for name, n in zip(names, ls)]
+        return [(names[field], self.values.take(int(lengths.draw(1, self.rng)[0])))]
+
+
+class LoadGenerator:
+    """Load-phase inserts: key numbers ``first, first+1, …`` handed out in order (a block of
+    YCSB's shared insert counter; blocks of all workers cover insertstart.. exactly once)."""
+
+    def __init__(self, w: CoreWorkload, rng: np.random.Generator, first: int, count: int) -> None:
+        self.w = w
+        self.next, self.end = first, first + count
+        self.run = RunGenerator(w, rng)  # for field values only
+
+    def next_batch(self, n: int) -> OpBatch:
+        n = min(n, self.end - self.next)
+        keynums = np.arange(self.next, self.next + n, dtype=np.int64)
+        self.next += n
+        all_fields = [ALL_FIELDS] * n
+        return OpBatch(
+            ops=[INSERT] * n,
+            keynums=keynums.tolist(),
+            keys=build_key_names(keynums, self.w.ordered, self.w.zeropadding),
+            read_field=all_fields,
+            write_field=all_fields,
+            scan_length=[0] * n,
+        )
+
+    def field_values(self, field: int = ALL_FIELDS) -> list[tuple[bytes, bytes]]:
+        return self.run.field_values(field)
+
+
+def load_blocks(w: CoreWorkload, threads_per_process: list[int]) -> list[tuple[int, int]]:
+    """(first key number, count) of each worker process in the load phase: the YCSB per-thread
+    split of the load operations, grouped by the process that runs those threads."""
+    per_thread = split_count(w.load_operations, sum(threads_per_process))
+    blocks, start, t = [], w.insertstart, 0
+    for n in threads_per_process:
+        count = sum(per_thread[t : t + n])
+        blocks.append((start, count))
+        start += count
+        t += n
+    return blocks

