@@ -46,7 +46,7 @@ def _register() -> None:
     # Imported for their side effect: each module adds its commands to ``main``.
     import importlib
 
-    for name in ("workload", "engine", "servers", "results"):
+    for name in ("workload", "engine", "experiment", "servers", "telemetry", "results", "report"):
         try:
             importlib.import_module(f"ycsbctl.cli.{name}")
         except ModuleNotFoundError as exc:  # a stage not built yet
