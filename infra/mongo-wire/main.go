@@ -17,6 +17,10 @@
 //
 // SIGINT/SIGTERM stop it cleanly (exit 0). Exit codes: 0 clean stop or
 // --version, 1 startup failure, 2 bad usage, 3 listen address in use.
+//
+// Build it with infra/build-mongo-wire.sh: it builds against a copy of the
+// FerretDB module with patch/ applied, a one-line fix that makes the SQLite
+// backend use its _id index; see patch/README.md.
 package main
 
 import (
@@ -32,6 +36,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/FerretDB/FerretDB/build/version"
@@ -47,6 +52,12 @@ const (
 	exitUsage     = 2
 	exitAddrInUse = 3
 )
+
+// sqliteIDIndexFix is set to "applied" (-ldflags -X) by infra/build-mongo-wire.sh
+// when it builds against its patched copy of FerretDB (see patch/README.md).
+// A plain `go build` leaves it empty: FerretDB then scans the whole table for
+// every _id lookup, update and delete.
+var sqliteIDIndexFix = ""
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -85,7 +96,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 
-	logger, err := newLogger(*logLevel, stderr)
+	var stopping atomic.Bool
+
+	logger, err := newLogger(*logLevel, stderr, &stopping)
 	if err != nil {
 		fmt.Fprintf(stderr, "mongo-wire: %s\n", err)
 		return exitUsage
@@ -115,6 +128,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if dir, err = filepath.Abs(dir); err != nil {
 		fmt.Fprintf(stderr, "mongo-wire: bad data directory: %s\n", err)
 		return exitFailure
+	}
+
+	if sqliteIDIndexFix != "applied" {
+		fmt.Fprintln(stderr, "mongo-wire: warning: built without the _id index patch "+
+			"(use infra/build-mongo-wire.sh); every _id lookup/update/delete is a full table scan")
 	}
 
 	// Reported by buildInfo as ferretdbVersion; "unknown" otherwise when embedded.
@@ -158,6 +176,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	go func() {
 		<-ctx.Done()
 		stop() // a second SIGINT/SIGTERM kills the process immediately
+		stopping.Store(true)
 		logger.Info("mongo-wire shutting down")
 	}()
 
@@ -172,7 +191,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // newLogger returns a text logger writing to w at the given level.
-func newLogger(level string, w io.Writer) (*slog.Logger, error) {
+// Once stopping is set, expected shutdown noise is demoted (see demoteHandler).
+func newLogger(level string, w io.Writer, stopping *atomic.Bool) (*slog.Logger, error) {
 	var l slog.Level
 
 	switch strings.ToLower(level) {
@@ -190,7 +210,52 @@ func newLogger(level string, w io.Writer) (*slog.Logger, error) {
 		return nil, fmt.Errorf("invalid --log-level %q (want debug, info, warn, error or off)", level)
 	}
 
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	return slog.New(&demoteHandler{
+		Handler:  slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}),
+		min:      l,
+		stopping: stopping,
+	}), nil
+}
+
+// demoteHandler logs FerretDB's dumps of error replies ("Response header: ...",
+// "Response message: ...", logged at WARN for every reply with ok: 0, e.g. the
+// endSessions that pymongo sends when a client closes) at INFO instead, so that
+// the default warn level only shows real server problems. It also demotes a
+// benign race logged when a client disconnects ("Failed to set deadline: ...
+// use of closed network connection") and, during shutdown, "Connection
+// stopped" warnings (FerretDB gives open client connections 3 s to finish,
+// then times out idle ones with an error).
+type demoteHandler struct {
+	slog.Handler
+	min      slog.Level
+	stopping *atomic.Bool
+}
+
+func (h *demoteHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return level >= h.min && h.Handler.Enabled(ctx, level)
+}
+
+func (h *demoteHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelWarn &&
+		(strings.HasPrefix(r.Message, "Response header: ") || strings.HasPrefix(r.Message, "Response message:") ||
+			(r.Message == "Connection stopped" && h.stopping.Load()) ||
+			(strings.HasPrefix(r.Message, "Failed to set deadline") && strings.Contains(r.Message, "use of closed"))) {
+		if slog.LevelInfo < h.min {
+			return nil
+		}
+
+		r.Level = slog.LevelInfo
+	}
+
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h *demoteHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &demoteHandler{Handler: h.Handler.WithAttrs(attrs), min: h.min, stopping: h.stopping}
+}
+
+func (h *demoteHandler) WithGroup(name string) slog.Handler {
+	return &demoteHandler{Handler: h.Handler.WithGroup(name), min: h.min, stopping: h.stopping}
 }
 
 // isAddrInUse reports whether err is a bind failure because the address is taken.

@@ -1,1 +1,103 @@
-"""bindings."""
+"""Protocol adapters: ``redis://``, ``mongodb://``, ``basic://`` → :class:`Binding` per client thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from ycsbctl.bindings.base import Binding, ConnectionLost, Status
+from ycsbctl.errors import UserError
+
+SCHEMES = ("redis", "rediss", "mongodb", "mongodb+srv", "basic")
+
+
+def protocol_of(url: str) -> str:
+    """``redis`` | ``mongodb`` | ``basic`` for a target URL; a clear error for anything else."""
+    scheme = urlparse(url).scheme
+    if scheme in ("redis", "rediss"):
+        return "redis"
+    if scheme in ("mongodb", "mongodb+srv"):
+        return "mongodb"
+    if scheme == "basic":
+        return "basic"
+    raise UserError(f"unsupported target URL {url!r}: use redis://host:port, mongodb://host:port/db or basic://")
+
+
+@dataclass
+class BindingSet:
+    """The bindings of one worker process, with what they share (a Mongo pool) and the
+    watchdog that turns overdue Redis requests into TIMEOUTs."""
+
+    bindings: list[Binding]
+    shared: object | None = None
+    watchdog: asyncio.Task | None = None
+    _closers: list = field(default_factory=list)
+
+    async def close(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+        for b in self.bindings:
+            with contextlib.suppress(Exception):  # closing must not hide the run's result
+                await b.close()
+        if self.shared is not None:
+            await self.shared.close()  # type: ignore[attr-defined]
+
+
+async def _redis_watchdog(bindings: list, timeout_s: float) -> None:
+    """Every timeout/8 s: a request seen in flight for ≥ timeout is expired (±12%)."""
+    step = max(timeout_s / 8, 0.005)
+    seen: dict[int, tuple[object, int]] = {}
+    ticks = max(1, round(timeout_s / step))
+    while True:
+        await asyncio.sleep(step)
+        for i, b in enumerate(bindings):
+            fut = b.pending
+            if fut is None:
+                seen.pop(i, None)
+                continue
+            prev = seen.get(i)
+            n = prev[1] + 1 if prev is not None and prev[0] is fut else 1
+            if n >= ticks:
+                b.expire()
+                seen.pop(i, None)
+            else:
+                seen[i] = (fut, n)
+
+
+async def open_bindings(url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
+    """Connect ``clients`` bindings (one connection each for Redis; a shared pool for Mongo).
+
+    Raises :class:`ConnectionLost` with a one-line reason when the server cannot be reached."""
+    proto = protocol_of(url)
+    if proto == "basic":
+        from ycsbctl.bindings.basic import BasicBinding
+
+        return BindingSet([BasicBinding() for _ in range(clients)])
+    if proto == "redis":
+        from ycsbctl.bindings.redis import RedisBinding, RedisOptions
+
+        opts = RedisOptions(url, properties)
+        bindings = [RedisBinding(opts, timeout_s) for _ in range(clients)]
+        try:
+            await asyncio.gather(*(b.connect() for b in bindings))
+        except ConnectionLost:
+            for b in bindings:
+                await b.close()
+            raise
+        bs = BindingSet(bindings)  # type: ignore[arg-type]
+        bs.watchdog = asyncio.get_running_loop().create_task(_redis_watchdog(bindings, timeout_s))
+        return bs
+    from ycsbctl.bindings.mongodb import MongoBinding, MongoPool
+
+    pool = MongoPool(url, clients, timeout_s, properties)
+    try:
+        await pool.ping()
+    except ConnectionLost:
+        await pool.close()
+        raise
+    return BindingSet([MongoBinding(pool) for _ in range(clients)], shared=pool)
+
+
+__all__ = ["Binding", "BindingSet", "ConnectionLost", "Status", "open_bindings", "protocol_of"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -19,6 +20,11 @@ class Sampler(ABC):
     Rows carry ``t_mono`` (``time.monotonic()``, the engine's clock: seconds since boot, shared
     by all processes), ``t_wall`` (epoch s) and ``source`` (e.g. ``server-process``). A sample
     that raises stops the sampler with one warning; what was collected is kept.
+
+    Life cycle on the sampler thread: :meth:`prime` (open connections, read the counters that
+    rates are computed against), then one :meth:`sample` per interval, one last sample when
+    :meth:`stop` is called (so a run shorter than an interval still has a row), then
+    :meth:`close`. ``cpu_s`` is the CPU time (s) the thread spent, to keep sampling cheap.
     """
 
     source: str = "sampler"
@@ -27,12 +33,19 @@ class Sampler(ABC):
         self.interval_s = interval_s
         self.rows: list[dict[str, Any]] = []
         self.warning: str | None = None
+        self.cpu_s = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     @abstractmethod
     def sample(self) -> dict[str, Any]:
         """One sample: metric name -> value (None for a metric the server does not report)."""
+
+    def prime(self) -> None:  # noqa: B027 - optional hook
+        """Runs once on the sampler thread before the first interval (baselines for rates)."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Runs once on the sampler thread at the end (release connections)."""
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, name=f"sampler-{self.source}", daemon=True)
@@ -42,16 +55,58 @@ class Sampler(ABC):
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5 * self.interval_s + 5)
-        return pd.DataFrame(self.rows)
+        return self.frame()
+
+    def frame(self) -> pd.DataFrame:
+        """The rows collected so far (``BASE_COLUMNS`` even when empty)."""
+        return pd.DataFrame(list(self.rows)) if self.rows else pd.DataFrame(columns=list(BASE_COLUMNS))
+
+    def _record(self) -> None:
+        values = self.sample()
+        self.rows.append({"t_mono": time.monotonic(), "t_wall": time.time(), "source": self.source, **values})
 
     def _loop(self) -> None:
-        next_t = time.monotonic()
-        while not self._stop.is_set():
-            try:
-                values = self.sample()
-            except Exception as exc:  # noqa: BLE001 - a sampler never kills a run
-                self.warning = f"{self.source} sampler stopped: {exc}"
-                return
-            self.rows.append({"t_mono": time.monotonic(), "t_wall": time.time(), "source": self.source, **values})
-            next_t += self.interval_s
-            self._stop.wait(max(0.0, next_t - time.monotonic()))
+        cpu0 = time.thread_time()
+        try:
+            self.prime()
+            last = next_t = time.monotonic()
+            while True:
+                next_t += self.interval_s
+                if self._stop.wait(max(0.0, next_t - time.monotonic())):
+                    break
+                self._record()
+                last = time.monotonic()
+                if next_t + self.interval_s <= last:
+                    next_t = last  # a slow sample skips ticks instead of catching up in a burst
+            if time.monotonic() - last >= 0.2 * self.interval_s:
+                self._record()  # the tail of the run since the last tick
+        except Exception as exc:  # noqa: BLE001 - a sampler never kills a run
+            self.warning = f"{self.source} sampler stopped: {exc}"
+        finally:
+            with contextlib.suppress(Exception):  # closing is best effort
+                self.close()
+            self.cpu_s = time.thread_time() - cpu0
+
+
+def num(v: Any) -> float | None:
+    """A number from a DB-reported value (redis-py parses INFO; some servers send strings); else None."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, int | float):
+        return v
+    try:
+        return float(str(v).rstrip("%"))
+    except ValueError:
+        return None
+
+
+def rates(prev: dict[str, float | None], cur: dict[str, float | None], elapsed_s: float) -> dict[str, float | None]:
+    """Per-second rates between two counter readings (``ops``, ``net_in``, ``net_out`` bytes, ``cpu_s``)
+    taken ``elapsed_s`` apart; None where either reading is missing. CPU is in % of one core."""
+
+    def rate(k: str, scale: float = 1.0) -> float | None:
+        a, b = prev.get(k), cur.get(k)
+        return None if a is None or b is None or elapsed_s <= 0 else scale * max(0.0, b - a) / elapsed_s
+
+    return {"ops_per_s": rate("ops"), "net_in_bytes_per_s": rate("net_in"),
+            "net_out_bytes_per_s": rate("net_out"), "db_cpu_pct": rate("cpu_s", 100.0)}

@@ -1,0 +1,199 @@
+"""The local backend with real binaries (Debian redis-server, infra/bin/mongo-wire)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import psutil
+import pytest
+import redis
+
+from tests.fixtures.servers import MONGO_WIRE, free_port, wait_for_port
+from ycsbctl.errors import UserError
+from ycsbctl.provision import provision, provisioned, redact_url, restart, server_alive, state, teardown
+from ycsbctl.provision.base import Endpoint
+
+QUIET = {"say": lambda message: None}
+
+
+def _our_processes(data_dir_prefix: str = "ycsbctl-") -> list[psutil.Process]:
+    """Processes running in one of our temporary data directories (our servers' cwd)."""
+    found = []
+    for proc in psutil.process_iter(["cwd", "status"]):
+        cwd = proc.info.get("cwd") or ""
+        if os.path.basename(cwd).startswith(data_dir_prefix) and proc.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(proc)
+    return found
+
+
+@pytest.fixture
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("YCSBCTL_STATE_DIR", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+def _fake_binary(folder: Path, name: str, script: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + script)
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
+
+
+@pytest.fixture
+def needs_redis() -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
+
+
+def test_local_redis_up_reads_version_and_study_config_then_down_leaves_nothing(state_dir, needs_redis):
+    ep = provision("redis", "local", experiment_id="t-local", **QUIET)
+    try:
+        assert ep.backend == "local" and ep.pid and ep.container_id is None
+        assert ep.server_name.startswith("Redis 7") and ep.server_version.count(".") == 2
+        assert ep.config["save"] == "" and ep.config["appendonly"] == "no" and ep.config["bind"] == "127.0.0.1"
+        assert redis.Redis.from_url(ep.url).ping()
+        assert [e["key"] for e in state.entries()] == [f"local:{ep.pid}"]
+        data_dir = state.entries()[0]["data_dir"]
+        assert psutil.Process(ep.pid).cwd() == data_dir
+        assert server_alive(ep)
+    finally:
+        teardown(ep)
+    assert not psutil.pid_exists(ep.pid) or psutil.Process(ep.pid).status() == psutil.STATUS_ZOMBIE
+    assert not os.path.exists(data_dir) and state.entries() == []
+    assert not server_alive(ep)
+    assert "Ready to accept connections" in Path(ep.log_path).read_text()
+    assert not [p for p in _our_processes() if p.info["cwd"] == data_dir]
+
+
+def test_local_ferretdb_is_the_mongo_wire_server_and_says_so(state_dir):
+    if not MONGO_WIRE.exists():
+        pytest.skip(f"{MONGO_WIRE} is not built (bash infra/build-mongo-wire.sh, or run `make test`)")
+    with provisioned(["ferretdb"], "local", experiment_id="t-fdb", **QUIET) as (ep,):
+        assert ep.protocol == "mongodb" and ep.url.startswith("mongodb://127.0.0.1:")
+        assert ep.server_name.startswith("FerretDB 1.24") and "mongo-wire, SQLite backend" in ep.server_name
+        assert ep.config["mongodb_compat_version"].startswith("7.")
+        pid = ep.pid
+    assert not psutil.pid_exists(pid) and state.entries() == []
+
+
+def test_cpuset_and_memory_become_affinity_and_maxmemory(state_dir, needs_redis):
+    with provisioned(["redis"], "local", experiment_id="t-lim", server_cpus="0", server_memory="64m",
+                     **QUIET) as (ep,):
+        assert psutil.Process(ep.pid).cpu_affinity() == [0]
+        assert ep.cpu_limit_cores == 1.0 and ep.memory_limit_bytes == 64 * 1024**2
+        assert int(ep.config["maxmemory"]) == int(64 * 1024**2 * 0.8)
+
+
+def test_restart_gives_an_empty_server_on_the_same_url(state_dir, needs_redis):
+    ep = provision("redis", "local", experiment_id="t-restart", **QUIET)
+    try:
+        redis.Redis.from_url(ep.url).set("k", "v")
+        fresh = restart(ep, say=QUIET["say"])
+    except BaseException:
+        teardown(ep)
+        raise
+    try:
+        assert fresh.url == ep.url and fresh.pid != ep.pid and not psutil.pid_exists(ep.pid)
+        assert redis.Redis.from_url(fresh.url).get("k") is None
+    finally:
+        teardown(fresh)
+
+
+def test_provisioned_tears_down_on_keyboard_interrupt(state_dir, needs_redis):
+    with pytest.raises(KeyboardInterrupt), provisioned(["redis"], "local", experiment_id="t-int", **QUIET) as (ep,):
+        pid = ep.pid
+        raise KeyboardInterrupt
+    assert not psutil.pid_exists(pid) and state.entries() == []
+
+
+def test_server_exiting_during_startup_is_one_line_with_its_log_tail(state_dir, tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    _fake_binary(bin_dir, "redis-server", 'echo "FATAL: bad config line 3"; exit 3\n')
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    with pytest.raises(UserError) as err:
+        provision("redis", "local", experiment_id="t-exit", **QUIET)
+    message = str(err.value)
+    assert err.value.exit_code == 1 and "\n" not in message
+    assert "exited with code 3 during start-up" in message and "FATAL: bad config line 3" in message
+    assert state.entries() == []
+
+
+def test_port_in_use_is_refused_with_the_owner(state_dir, needs_redis):
+    port = free_port()
+    with subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--bind", "127.0.0.1"],
+                          stdout=subprocess.DEVNULL) as other:
+        try:
+            wait_for_port(port, other)
+            with pytest.raises(UserError, match=rf"port {port} on 127.0.0.1 is in use by pid {other.pid}") as err:
+                provision("redis", "local", experiment_id="t-port", port=port, **QUIET)
+            assert err.value.exit_code == 1
+        finally:
+            other.terminate()
+
+
+def test_missing_binary_says_what_to_install(state_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(UserError, match="redis-server not found .*apt-get install redis-server") as err:
+        provision("redis", "local", experiment_id="t-missing", **QUIET)
+    assert err.value.exit_code == 1
+
+
+def test_community_mongod_is_refused_never_run_with_another_engine(state_dir, tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    _fake_binary(bin_dir, "mongod", 'echo "Options:"; echo "  --storageEngine arg  (wiredTiger)"\n')
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    with pytest.raises(UserError, match="MongoDB Community without the inMemory.*Percona Server for MongoDB"):
+        provision("mongodb", "local", experiment_id="t-mongod", **QUIET)
+    assert state.entries() == []
+
+
+def test_down_spares_a_recorded_pid_that_is_no_longer_our_process(state_dir):
+    stranger = subprocess.Popen(["sleep", "30"])
+    try:
+        ep = Endpoint(target="redis", protocol="redis", url="redis://127.0.0.1:1/0", backend="local",
+                      pid=stranger.pid)
+        state.add({"key": f"local:{stranger.pid}", "endpoint": ep.to_dict(),
+                   "create_time": psutil.Process(stranger.pid).create_time() - 100.0, "data_dir": None})
+        teardown(ep)
+        assert stranger.poll() is None and state.entries() == []
+    finally:
+        stranger.kill()
+        stranger.wait()
+
+
+def test_external_url_is_read_but_never_recorded_or_stopped(state_dir, redis_server):
+    ep = provision(redis_server.url, experiment_id="t-ext", **QUIET)
+    assert ep.backend == "external" and ep.server_name.startswith("Redis 7") and ep.config["appendonly"] == "no"
+    assert state.entries() == []
+    teardown(ep)
+    assert redis_server.proc.poll() is None and server_alive(ep)
+
+
+def test_unreachable_external_url_is_one_line_error(state_dir):
+    with pytest.raises(UserError, match=r"redis://u:\*\*\*@127.0.0.1:1/0 does not answer") as err:
+        provision("redis://u:hunter2@127.0.0.1:1/0", experiment_id="t-ext", **QUIET)
+    assert "hunter2" not in str(err.value) and err.value.exit_code == 1
+
+
+def test_auto_falls_back_to_local_and_records_why(state_dir, needs_redis, monkeypatch):
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    with provisioned(["redis"], experiment_id="t-auto", **QUIET) as (ep,):
+        assert ep.backend == "local"
+        assert ep.notes[0].startswith("backend auto -> local: Docker does not answer at unix:///nonexistent")
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("redis://:s3cret@h:6379/0", "redis://:***@h:6379/0"),
+    ("redis://user:s3cret@h:6379/0", "redis://user:***@h:6379/0"),
+    ("redis://s3cret@h:6379", "redis://***@h:6379"),
+    ("mongodb://app:s3cret@h1:27017,h2:27017/ycsb?w=1", "mongodb://app:***@h1:27017,h2:27017/ycsb?w=1"),
+    ("redis://h:6379/0?password=s3cret&db=1", "redis://h:6379/0?password=***&db=1"),
+    ("mongodb://127.0.0.1:27017/ycsb", "mongodb://127.0.0.1:27017/ycsb"),
+])
+def test_redact_url_hides_passwords_only(url, shown):
+    assert redact_url(url) == shown

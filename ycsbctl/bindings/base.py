@@ -1,0 +1,52 @@
+"""The binding contract: one instance (one connection) per client thread, async, → Status."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from enum import IntEnum
+
+Fields = Sequence[bytes] | None  # None = all fields
+Values = Sequence[tuple[bytes, bytes]]  # (field name, value)
+
+
+class Status(IntEnum):
+    """YCSB's outcome of one operation (``Return=OK`` …)."""
+
+    OK = 0
+    NOT_FOUND = 1
+    ERROR = 2
+    TIMEOUT = 3
+
+
+class ConnectionLost(Exception):
+    """The server went away and could not be reached again: the client stops."""
+
+
+class Binding(ABC):
+    """One client's connection to one server. Every call returns a :class:`Status`; only
+    :class:`ConnectionLost` escapes (the engine ends that client and records why).
+    ``last_error`` keeps the message of the latest ERROR/TIMEOUT for the report."""
+
+    last_error: str | None = None
+
+    async def connect(self) -> None:  # noqa: B027 - optional hook
+        """Open the connection (called once, before the timed phase)."""
+
+    async def close(self) -> None:  # noqa: B027 - optional hook
+        """Close it (called once, after the timed phase)."""
+
+    @abstractmethod
+    async def read(self, table: str, key: bytes, fields: Fields) -> Status: ...
+
+    @abstractmethod
+    async def insert(self, table: str, key: bytes, values: Values) -> Status: ...
+
+    @abstractmethod
+    async def update(self, table: str, key: bytes, values: Values) -> Status: ...
+
+    @abstractmethod
+    async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status: ...
+
+    @abstractmethod
+    async def delete(self, table: str, key: bytes) -> Status: ...

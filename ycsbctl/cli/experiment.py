@@ -1,0 +1,162 @@
+"""``ycsbctl run`` and ``ycsbctl load``: one point against a URL, or a whole provisioned sweep."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from ycsbctl.cli import main
+from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_threads, split_targets
+
+
+def _common(f):
+    """Options shared by ``run`` and ``load`` (the YCSB ones keep YCSB's spelling)."""
+    opts = [
+        click.option("--target", "target", multiple=True, metavar="T",
+                     help="A catalogue name (redis, mongodb, valkey, keydb, dragonfly, ferretdb) or a URL "
+                          "(redis://host:port[/db], mongodb://host:port/db, basic://). Repeatable."),
+        click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
+        click.option("-P", "prop_files", multiple=True, metavar="FILE", help="Extra YCSB property file (later ones win)."),
+        click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="YCSB property override (wins over files)."),
+        click.option("--records", type=click.IntRange(min=1), default=None, help="recordcount [default: the profile's]."),
+        click.option("--engine", type=click.Choice(["native", "ycsb"]), default="native", show_default=True,
+                     help="native: ycsbctl's own load generator; ycsb: the real Java YCSB (--ycsb-home)."),
+        click.option("--ycsb-home", envvar="YCSB_HOME", default=None, metavar="DIR",
+                     help="YCSB release folder or folder of jars, for --engine ycsb [env: YCSB_HOME]."),
+        click.option("--backend", type=click.Choice(["auto", "docker", "local"]), default="auto", show_default=True,
+                     help="How to start catalogue targets."),
+        click.option("--out", type=click.Path(path_type=Path), default=None,
+                     help="Result folder to write [run: reports/<experiment-id>; a single point: none]."),
+        click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+                     help="Per-operation timeout in seconds (counted as TIMEOUT, never fatal)."),
+        click.option("--processes", type=click.IntRange(min=1), default=None,
+                     help="Engine worker processes [default: one per core, capped by threads]."),
+        click.option("--seed", type=int, default=None, help="Random seed of the workload streams."),
+        click.option("--telemetry/--no-telemetry", default=True, show_default=True,
+                     help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
+        click.option("--quiet", is_flag=True, help="No progress display."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None) -> list[str]:
+    chosen = split_targets(list(target) + ([targets] if targets else []))
+    return chosen or list(default or [])
+
+
+def _finish(outcome, show_summary: bool) -> None:
+    if outcome.folder is not None:
+        if show_summary:
+            from ycsbctl.report.console import print_summary
+
+            print_summary(outcome.folder)
+        click.echo(f"results: {outcome.folder}", err=True)
+    for s in outcome.skipped:
+        click.echo(f"skipped {s['target']}: {s['reason']}", err=True)
+    sys.exit(outcome.exit_code)
+
+
+def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None):
+    from ycsbctl.experiment import run_plan
+
+    write = out is not None or not single or resume is not None
+    outcome = run_plan(
+        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=single, quiet=quiet
+    )
+    if outcome.folder is not None and not single:
+        from ycsbctl.report.html import render_report
+
+        try:
+            path = render_report(outcome.folder)
+            click.echo(f"report: {path}", err=True)
+        except Exception as exc:  # noqa: BLE001 - the data is safe; say why the page is missing
+            click.echo(f"warning: the HTML report could not be rendered ({exc}); run `ycsbctl report {outcome.folder}`", err=True)
+    return outcome
+
+
+@main.command()
+@click.argument("workloads", nargs=-1)
+@_common
+@click.option("--threads", default=None, metavar="N|A,B|A..B",
+              help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}; with a URL target: 1].")
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Repetitions of every point.")
+@click.option("--operations", type=click.IntRange(min=1), default=None, help="operationcount per point (instead of --duration).")
+@click.option("--duration", "duration_s", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds per point, after the warm-up (YCSB's maxexecutiontime) [default: the profile's].")
+@click.option("--warmup", "warmup_s", type=click.FloatRange(min=0), default=None,
+              help="Seconds at the start of each point kept in the per-second series but not in the totals.")
+@click.option("--target-rate", type=click.FloatRange(min=0.001), default=None,
+              help="Total ops/s (YCSB -target); records intended latency too.")
+@click.option("--profile", type=click.Choice(sorted(PROFILES)), default="default", show_default=True,
+              help="Scale: default (100k records, 10 s points), smoke, percona2017 (the reference study).")
+@click.option("--max-error-rate", type=click.FloatRange(0, 1), default=0.01, show_default=True,
+              help="A point with more ERROR/TIMEOUT than this fraction is recorded as failed.")
+@click.option("--load/--no-load", "load", default=None,
+              help="Load the dataset before the run-phase points [default: yes for targets we start, no for URLs].")
+@click.option("--resume", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Finish the experiment in this result folder: run only the missing or failed points.")
+@click.option("--server-cpus", default=None, metavar="CPUSET", help="Pin provisioned servers to these CPUs (e.g. 1 or 0-1).")
+@click.option("--server-memory", default=None, metavar="SIZE", help="Memory for provisioned servers (e.g. 4g).")
+@click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
+@click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
+def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
+        timeout_s, processes, seed, telemetry, quiet, threads, repeat, operations, duration_s, warmup_s, target_rate,
+        profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
+    """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
+
+    \b
+    With no target: provision redis and mongodb, load, sweep 8..128 threads, write
+    reports/<experiment-id>/ with report.html.
+    With one URL and one thread count: run that point against a server you run and print
+    YCSB's own output block (add --out DIR to keep a result folder).
+    """
+    if resume is not None:
+        _finish(_run_plan(Plan(workloads=["b"]), None, False, quiet, resume=resume), True)
+    if not workloads:
+        raise click.UsageError("name at least one workload (e.g. workload-b), or --resume DIR")
+    chosen = _targets(target, targets, None)
+    url_only = bool(chosen) and all(is_url(t) for t in chosen)
+    ladder = parse_threads(threads) if threads else ([1] if url_only else parse_threads(DEFAULT_LADDER))
+    image_map = {}
+    for item in images:
+        name, sep, img = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r}: write TARGET=IMAGE", param_hint="--image")
+        image_map[name] = img
+    plan = Plan(
+        workloads=list(workloads), targets=chosen or ["redis", "mongodb"], threads=ladder, repeat=repeat,
+        profile=profile, records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s,
+        target_rate=target_rate, timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
+        ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
+        property_files=list(prop_files), properties=list(props), images=image_map, server_cpus=server_cpus,
+        server_memory=server_memory, iperf_server=iperf_server,
+    )
+    single = url_only and plan.points() == 1
+    _finish(_run_plan(plan, out, single, quiet), not single)
+
+
+@main.command()
+@click.argument("workload")
+@_common
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Client threads.")
+def load(workload: str, target, targets, prop_files, props, records, engine, ycsb_home, backend, out, timeout_s,
+         processes, seed, telemetry, quiet, threads) -> None:
+    """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
+
+    \b
+    ycsbctl load workload-b --target redis://127.0.0.1:6379 -p recordcount=100000 --threads 8
+    """
+    chosen = _targets(target, targets, None)
+    if not chosen:
+        raise click.UsageError("name the target to load with --target URL (or a catalogue name)")
+    plan = Plan(
+        workloads=[workload], targets=chosen, threads=[threads], profile="default", records=records, engine=engine,
+        ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
+        telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load",
+    )
+    _finish(_run_plan(plan, out, True, quiet), False)

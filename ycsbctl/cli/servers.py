@@ -1,0 +1,93 @@
+"""``ycsbctl targets | up | status | down | doctor``: manage the servers ycsbctl starts."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from ycsbctl.cli import main
+from ycsbctl.provision import auto, doctor
+from ycsbctl.provision.auto import BACKENDS
+from ycsbctl.provision.external import redact_url
+
+
+def _describe(ep) -> str:
+    where = f"container {ep.container_id[:12]}" if ep.container_id else (f"pid {ep.pid}" if ep.pid else "external")
+    return f"{ep.target}\t{redact_url(ep.url)}\t{ep.backend}, {where}, {ep.server_name}"
+
+
+@main.command()
+def targets() -> None:
+    """The target catalogue, and whether docker or a local binary can provide each one here."""
+    for row in doctor.availability():
+        click.echo(f"{row.target} ({row.protocol})")
+        click.echo(f"  docker {row.image}: {row.docker}")
+        click.echo(f"  local: {row.local}")
+
+
+@main.command()
+@click.argument("target_names", metavar="TARGET...", nargs=-1, required=True)
+@click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
+              help="auto: docker when a daemon answers and the image is present or pullable, else local.")
+@click.option("--image", help="Docker image instead of the catalogue's (one target only).")
+@click.option("--server-cpus", help="cpuset the server may run on, e.g. 0-1 (docker --cpuset-cpus, local taskset).")
+@click.option("--server-memory", help="memory for the server, e.g. 2g (container limit; 80% of it as the "
+                                      "server's data limit).")
+@click.option("--host-network", is_flag=True, help="docker: run with --network host instead of publishing a port.")
+@click.option("--port", type=int, help="port on 127.0.0.1 (one target only; default: a free port).")
+@click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
+              help="label for the servers (default: manual-<time>).")
+def up(target_names: tuple[str, ...], backend: str, image: str | None, server_cpus: str | None,
+       server_memory: str | None, host_network: bool, port: int | None, experiment_id: str) -> None:
+    """Start TARGETs (catalogue names) and print their URLs; they run until `ycsbctl down`."""
+    if (image or port) and len(target_names) > 1:
+        raise click.UsageError("--image and --port apply to one target: run `ycsbctl up` once per target")
+    endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, image=image,
+                                server_cpus=server_cpus, server_memory=server_memory, host_network=host_network,
+                                port=port)
+    for ep in endpoints:
+        click.echo(_describe(ep))
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="one JSON object per server.")
+def status(as_json: bool) -> None:
+    """The servers ycsbctl started and recorded, and whether each still answers."""
+    endpoints = auto.recorded()
+    if not endpoints and not as_json:
+        click.echo("no servers recorded (start some with `ycsbctl up TARGET`)")
+    for ep in endpoints:
+        alive = auto.server_alive(ep)
+        if as_json:
+            click.echo(json.dumps({**ep.to_dict(), "url": redact_url(ep.url), "alive": alive, "config": None}))
+        else:
+            click.echo(f"{_describe(ep)}\t{'up' if alive else 'DOWN'}\tlog {ep.log_path}")
+
+
+@main.command()
+@click.argument("target_names", metavar="[TARGET...]", nargs=-1)
+@click.option("--all", "everything", is_flag=True,
+              help="every recorded server, and containers labelled by this state folder that it lost.")
+def down(target_names: tuple[str, ...], everything: bool) -> None:
+    """Stop servers ycsbctl started (recorded PIDs and labelled containers only)."""
+    if not target_names and not everything:
+        raise click.UsageError("name the targets to stop, or pass --all")
+    lines = auto.down_servers(list(target_names), everything=everything)
+    for line in lines or ["nothing to stop"]:
+        click.echo(line)
+
+
+@main.command("doctor")
+def doctor_command() -> None:
+    """Check Docker, server binaries, iperf3, Java, ports and memory; print a fix for each problem."""
+    failed_required = False
+    for check in doctor.checks():
+        mark = "ok  " if check.ok else ("FAIL" if check.required else "warn")
+        click.echo(f"{mark} {check.name}: {check.detail}")
+        if not check.ok and check.fix:
+            click.echo(f"     fix: {check.fix}")
+        failed_required |= check.required and not check.ok
+    if failed_required:
+        raise SystemExit(1)

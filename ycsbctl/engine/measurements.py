@@ -1,0 +1,181 @@
+"""Latency recording in the workers and exact merging in the parent.
+
+Workers append whole µs to plain lists in the hot loop (~40 ns) and, once a second, turn each
+list into an HDR histogram with :func:`record_many` and ship it encoded. The parent merges the
+histograms of every worker per second (the per-second series) and over all non-warm-up seconds
+(the totals): merging HDR counts is exact, so percentiles are those of one big histogram.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ycsbctl.bindings.base import Status
+from ycsbctl.results import histogram as hdr
+from ycsbctl.workload.core import OP_NAMES, READ_MODIFY_WRITE
+
+if TYPE_CHECKING:  # pandas and the result model load in the parent only (workers start faster)
+    import pandas as pd
+
+    from ycsbctl.results.model import OpSummary
+
+STATUSES = tuple(s.name for s in Status)
+
+N_OPS = len(OP_NAMES)
+N_STATUS = len(STATUSES)
+
+
+COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write
+_FIELDS = 5  # op, status, start ns, end ns, due ns
+
+
+class Recorder:
+    """One worker process's measurements for the current second.
+
+    The hot loop only extends one flat list with ``(op, status, t0_ns, t1_ns, due_ns)`` — one
+    call per operation (measured: ~60 ns, against ~400 ns for per-op histogram and counter
+    updates); :meth:`drain` does the bookkeeping with numpy once a second. ``due_ns`` is the
+    intended start (= t0 without a target rate). Op codes ≥ :data:`COMPONENT` are the halves of
+    a read-modify-write: measured and status-counted as READ/UPDATE, not counted as operations.
+    """
+
+    def __init__(self) -> None:
+        self.log: list[int] = []
+
+    def drain(self, measurement: str) -> dict:
+        """The second's data, picklable: ``{"count", "hist": {name: encoded}, "returns": {op: {status: n}}}``.
+
+        ``measurement`` is YCSB's ``measurement.interval``: ``op`` keeps actual latencies,
+        ``intended`` records intended latencies under the operation's own name, ``both`` keeps
+        actual ones and adds ``Intended-<OP>``.
+        """
+        log = self.log
+        a = np.array(log, dtype=np.int64).reshape(-1, _FIELDS)
+        log.clear()  # in place: the clients hold a bound ``extend`` of this list
+        ops, sts = a[:, 0], a[:, 1]
+        lat = (a[:, 3] - a[:, 2]) // 1000
+        hists: dict[str, str] = {}
+        returns: dict[str, dict[str, int]] = {}
+        for code in np.unique(ops).tolist():
+            m = ops == code
+            op = code % COMPONENT
+            name = OP_NAMES[op]
+            st, la = sts[m], lat[m]
+            if measurement in ("op", "both"):
+                ok = st == 0
+                _add(hists, name, la[ok])
+                _add(hists, f"{name}-FAILED", la[~ok])
+            if measurement != "op" and code < COMPONENT:
+                intended = (a[m, 3] - a[m, 4]) // 1000
+                _add(hists, name if measurement == "intended" else f"Intended-{name}", intended)
+            if op != READ_MODIFY_WRITE:  # YCSB reports RMW's statuses under READ and UPDATE
+                counts = np.bincount(st, minlength=N_STATUS)
+                r = returns.setdefault(name, {})
+                for s_i, n in enumerate(counts.tolist()):
+                    if n:
+                        r[STATUSES[s_i]] = r.get(STATUSES[s_i], 0) + n
+        return {"count": int((ops < COMPONENT).sum()), "hist": hists, "returns": returns}
+
+
+def _add(hists: dict[str, str], name: str, values: np.ndarray) -> None:
+    if values.size:
+        h = hdr.new_histogram()
+        hdr.record_many(h, values)
+        hists[name] = hdr.encode(h)
+
+
+@dataclass
+class SecondAggregate:
+    """Everything every worker measured in one second of the phase."""
+
+    count: int = 0
+    hist: dict[str, object] = field(default_factory=dict)  # name -> HdrHistogram
+    returns: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
+    reports: int = 0
+
+    def add(self, part: dict) -> None:
+        self.count += part["count"]
+        self.reports += 1
+        for name, enc in part["hist"].items():
+            h = hdr.decode(enc)
+            if name in self.hist:
+                self.hist[name].add(h)  # type: ignore[attr-defined]
+            else:
+                self.hist[name] = h
+        for op, counts in part["returns"].items():
+            for st, n in counts.items():
+                self.returns[op][st] += n
+
+    def errors(self) -> int:
+        return sum(c.get("ERROR", 0) + c.get("TIMEOUT", 0) for c in self.returns.values())
+
+    def p99_us(self) -> float:
+        base = [h for n, h in self.hist.items() if not n.startswith("Intended-")]
+        if not base:
+            return float("nan")
+        return float(hdr.merge(base).get_value_at_percentile(99.0))  # type: ignore[arg-type]
+
+
+def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd.DataFrame:
+    """Per-second rows per measurement name, plus ``OVERALL`` (all operations, actual latency)."""
+    import pandas as pd
+
+    from ycsbctl.results.model import SERIES_COLUMNS
+    rows = []
+    for k in sorted(seconds):
+        agg = seconds[k]
+        overall = hdr.merge(h for n, h in agg.hist.items() if not n.startswith("Intended-"))  # type: ignore[misc]
+        entries = [("OVERALL", overall, agg.count)] + [(n, h, h.get_total_count()) for n, h in sorted(agg.hist.items())]  # type: ignore[attr-defined]
+        for name, h, ops in entries:
+            n = h.get_total_count()
+            rows.append(
+                {
+                    "second": k,
+                    "op": name,
+                    "operations": int(ops),
+                    "mean_us": float(h.get_mean_value()) if n else math.nan,
+                    "p50_us": float(h.get_value_at_percentile(50)) if n else math.nan,
+                    "p95_us": float(h.get_value_at_percentile(95)) if n else math.nan,
+                    "p99_us": float(h.get_value_at_percentile(99)) if n else math.nan,
+                    "max_us": float(h.get_max_value()) if n else math.nan,
+                    "warmup": k < warmup_seconds,
+                }
+            )
+    return pd.DataFrame(rows, columns=list(SERIES_COLUMNS))
+
+
+def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> tuple[dict[str, OpSummary], int]:
+    """Totals over the non-warm-up seconds: one :class:`OpSummary` per name, and the operation count."""
+    from ycsbctl.results.model import OpSummary
+    merged: dict[str, object] = {}
+    returns: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    count = 0
+    for k, agg in seconds.items():
+        if k < warmup_seconds:
+            continue
+        count += agg.count
+        for name, h in agg.hist.items():
+            if name in merged:
+                merged[name].add(h)  # type: ignore[attr-defined]
+            else:
+                merged[name] = hdr.merge([h])  # type: ignore[list-item]
+        for op, counts in agg.returns.items():
+            for st, n in counts.items():
+                returns[op][st] += n
+    out: dict[str, OpSummary] = {}
+    names = list(merged) + [op for op in returns if op not in merged]
+    order = {n: i for i, n in enumerate(OP_NAMES)}
+
+    def sort_key(n: str) -> tuple:
+        base = n.removeprefix("Intended-").removesuffix("-FAILED")
+        return (order.get(base, 99), n.startswith("Intended-"), n.endswith("-FAILED"))
+
+    for name in sorted(names, key=sort_key):
+        h = merged.get(name) or hdr.new_histogram()
+        out[name] = OpSummary.from_histogram(name, h, dict(returns.get(name, {})))  # type: ignore[arg-type]
+    return out, count

@@ -1,0 +1,228 @@
+"""The native engine: spreads YCSB's client threads over worker processes and merges what they measure.
+
+``threads`` clients, each with its own connection and one request in flight, run as
+coroutines in ``processes`` worker processes (default: one per core, capped by threads), so
+the GIL never limits the client. Workers start together on one monotonic clock, report every
+second, and their HDR histograms are merged exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import os
+import queue
+import time
+from collections import defaultdict
+from collections.abc import Callable
+
+from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
+from ycsbctl.engine.spec import PhaseSpec, Tick
+from ycsbctl.engine.worker import WorkerPlan, worker_main
+from ycsbctl.errors import UserError
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
+from ycsbctl.workload.properties import Properties
+
+READY_TIMEOUT_S = 60.0
+
+
+class PhaseRunner:
+    """Runs one :class:`PhaseSpec`; :meth:`pids` gives the worker PIDs to telemetry while it runs."""
+
+    def __init__(self, spec: PhaseSpec) -> None:
+        if spec.threads < 1:
+            raise UserError(f"threads must be ≥ 1 (got {spec.threads})")
+        if spec.phase not in ("load", "run"):
+            raise UserError(f"unknown phase {spec.phase!r}: use load or run")
+        if spec.target_rate is not None and spec.target_rate <= 0:
+            raise UserError("the target rate must be > 0 ops/s")
+        if spec.measurement not in ("op", "intended", "both"):
+            raise UserError(f"measurement.interval={spec.measurement!r}: use op, intended or both")
+        self.spec = spec
+        self.workload = CoreWorkload.from_properties(Properties(spec.properties))
+        if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
+            raise UserError("the run phase needs operationcount > 0 or a duration (--duration S)")
+        cores = os.cpu_count() or 1
+        self.processes = max(1, min(spec.processes or cores, spec.threads))
+        self._pids: list[int] = []
+        self.stop_requested = False
+
+    def pids(self) -> list[int]:
+        """PIDs of the worker processes (empty before they start)."""
+        return list(self._pids)
+
+    def stop(self) -> None:
+        """Ask the workers to finish their current operation and stop (Ctrl-C)."""
+        self.stop_requested = True
+
+    def _plans(self) -> list[WorkerPlan]:
+        spec, w = self.spec, self.workload
+        per_process = split_count(spec.threads, self.processes)
+        total = w.load_operations if spec.phase == "load" else (w.operationcount or 0)
+        per_thread = split_count(total, spec.threads) if total else [0] * spec.threads
+        blocks = load_blocks(w, per_process) if spec.phase == "load" else [None] * self.processes
+        plans, t = [], 0
+        for p, n in enumerate(per_process):
+            quotas = per_thread[t : t + n]
+            if total:
+                quotas = [q if q else -1 for q in quotas]  # a thread with no operations does nothing
+            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t))
+            t += n
+        return plans
+
+    def run(self, progress: Callable[[Tick], None] | None = None) -> PhaseResult:
+        """Run the phase to its end (operation count, duration, stop or failure)."""
+        spec = self.spec
+        ctx = mp.get_context("spawn")
+        out = ctx.Queue()
+        acked = ctx.Array("q", self.processes, lock=False)
+        stop_flag = ctx.Value("b", 0, lock=False)
+        start_event = ctx.Event()
+        t_start = ctx.Value("d", 0.0, lock=False)
+        plans = self._plans()
+        procs = [
+            ctx.Process(target=worker_main, args=(pl, acked, stop_flag, start_event, t_start, out), daemon=True)
+            for pl in plans
+        ]
+        for p in procs:
+            p.start()
+        seconds: dict[int, SecondAggregate] = defaultdict(SecondAggregate)
+        finals: dict[int, dict] = {}
+        setup_errors: list[str] = []
+        warmup_seconds = math.ceil(spec.warmup_s)
+        emitted = -1
+        total_ops = 0
+        status = "ok"
+        try:
+            # 1. every worker connects its clients, then all start at once
+            ready = 0
+            deadline = time.monotonic() + READY_TIMEOUT_S
+            while ready + len(setup_errors) < len(procs):
+                try:
+                    msg = out.get(timeout=max(0.1, deadline - time.monotonic()))
+                except queue.Empty:
+                    raise UserError(
+                        f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
+                    ) from None
+                if msg[0] == "ready":
+                    ready += 1
+                    self._pids.append(msg[2])
+                elif msg[0] == "error":
+                    setup_errors.append(msg[2])
+            if setup_errors:
+                stop_flag.value = 1
+                start_event.set()
+                raise UserError(f"cannot run against {redact(spec.url)}: {setup_errors[0]}", exit_code=1)
+            t0 = time.perf_counter() + 0.05
+            t_start.value = t0
+            start_event.set()
+            # 2. merge per-second reports until every worker is done
+            while len(finals) < len(procs):
+                if self.stop_requested and not stop_flag.value:
+                    stop_flag.value = 1
+                    status = "interrupted"
+                try:
+                    msg = out.get(timeout=0.5)
+                except queue.Empty:
+                    dead = [i for i, p in enumerate(procs) if not p.is_alive() and i not in finals]
+                    if dead and out.empty():
+                        for i in dead:
+                            finals[i] = {"errors": [f"worker {i} exited with code {procs[i].exitcode}"]}
+                        status = "failed"
+                    continue
+                kind, idx = msg[0], msg[1]
+                if kind == "tick":
+                    agg = seconds[msg[2]]
+                    agg.add(msg[3])
+                    total_ops += msg[3]["count"]
+                    live = len(procs) - len(finals)
+                    while progress is not None and emitted + 1 in seconds and seconds[emitted + 1].reports >= live:
+                        emitted += 1
+                        a = seconds[emitted]
+                        progress(Tick(emitted, total_ops, float(a.count), a.p99_us(), a.errors(), emitted < warmup_seconds))
+                elif kind == "done":
+                    finals[idx] = msg[2]
+                elif kind == "error":
+                    finals[idx] = {"errors": [msg[2]]}
+                    status = "failed"
+        except KeyboardInterrupt:
+            stop_flag.value = 1
+            status = "interrupted"
+            self._drain_after_interrupt(out, procs, finals, seconds)
+        finally:
+            stop_flag.value = 1
+            start_event.set()
+            for p in procs:
+                p.join(timeout=10)
+                if p.is_alive():
+                    p.terminate()
+                    p.join(timeout=5)
+            self._pids.clear()
+        return self._result(seconds, finals, warmup_seconds, t_start.value, status)
+
+    def _drain_after_interrupt(self, out, procs, finals, seconds) -> None:
+        """After Ctrl-C: keep what workers report while they finish their current operation."""
+        deadline = time.monotonic() + 15
+        while len(finals) < len(procs) and time.monotonic() < deadline:
+            try:
+                msg = out.get(timeout=0.5)
+            except queue.Empty:
+                if all(not p.is_alive() for p in procs):
+                    break
+                continue
+            except KeyboardInterrupt:
+                break
+            if msg[0] == "tick":
+                seconds[msg[2]].add(msg[3])
+            elif msg[0] in ("done", "error"):
+                finals[msg[1]] = msg[2] if msg[0] == "done" else {"errors": [msg[2]]}
+
+    def _result(self, seconds, finals, warmup_seconds, t0, status) -> PhaseResult:
+        spec = self.spec
+        ops, count = summaries(seconds, warmup_seconds)
+        ends = [f["end_ns"] for f in finals.values() if f.get("end_ns")]
+        end_s = max(ends) / 1e9 if ends else time.perf_counter()
+        runtime_ms = max(0.0, (end_s - t0 - warmup_seconds) * 1000.0) if t0 else 0.0
+        errors: list[str] = []
+        ended: list[str] = []
+        for f in finals.values():
+            errors += [e for e in f.get("errors", []) if e not in errors]
+            ended += f.get("ended", [])
+        lost = [e for e in ended if "lost the" in e or "cannot connect" in e]
+        if lost and status == "ok":
+            status = "failed"
+        result = PhaseResult(
+            phase=spec.phase,
+            threads=spec.threads,
+            runtime_ms=runtime_ms,
+            operations=count,
+            ops=ops,
+            series=series_frame(seconds, warmup_seconds),
+            client_cpu_s=sum(f.get("cpu_s", 0.0) for f in finals.values()),
+            warmup_s=float(warmup_seconds),
+            target_rate=spec.target_rate,
+            status=status,
+            errors=errors[:10],
+            engine="native",
+            extra={
+                "processes": self.processes,
+                "measurement": spec.measurement,
+                "t_start_mono": t0,
+                "threads_stopped": len(ended),
+                "duration_s": spec.duration_s,
+                "timeout_s": spec.timeout_s,
+            },
+        )
+        return result
+
+
+def redact(url: str) -> str:
+    from ycsbctl.bindings.admin import redact as _redact
+
+    return _redact(url)
+
+
+def run_phase(spec: PhaseSpec, progress: Callable[[Tick], None] | None = None) -> PhaseResult:
+    """Run one phase with the native engine (see :class:`PhaseRunner`)."""
+    return PhaseRunner(spec).run(progress)

@@ -1,0 +1,245 @@
+"""One worker process: its share of YCSB's client threads as coroutines on one event loop.
+
+Each client has its own binding (connection) and one request in flight, as a YCSB thread.
+All clients of the process draw operations from one pre-generated batch (the workload model
+makes them 4,096 at a time with numpy), so the loop below does no random number work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ycsbctl.bindings import BindingSet, ConnectionLost, open_bindings
+from ycsbctl.bindings.base import Binding
+from ycsbctl.engine.measurements import COMPONENT, Recorder
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.engine.throttle import Pacer
+from ycsbctl.workload.core import (
+    INSERT,
+    READ,
+    READ_MODIFY_WRITE,
+    SCAN,
+    UPDATE,
+    CoreWorkload,
+    LoadGenerator,
+    RunGenerator,
+)
+from ycsbctl.workload.properties import Properties
+
+BATCH = 4096
+MAX_ERRORS_KEPT = 5
+
+
+@dataclass
+class WorkerPlan:
+    """What the parent hands one worker process."""
+
+    spec: PhaseSpec
+    index: int
+    processes: int
+    quotas: list[int]  # operations per client thread; 0 = until the deadline
+    load_block: tuple[int, int] | None  # (first key number, count) in the load phase
+    thread_offset: int  # global index of this worker's first thread (for pacing offsets)
+
+
+class Worker:
+    """State shared by the client coroutines of one process."""
+
+    def __init__(self, plan: WorkerPlan, acked: Any, stop_flag: Any, out: Any) -> None:
+        self.plan = plan
+        spec = plan.spec
+        self.w = CoreWorkload.from_properties(Properties(spec.properties))
+        seed = None if spec.seed is None else [spec.seed, plan.index]
+        rng = np.random.default_rng(seed)
+        if spec.phase == "load":
+            first, count = plan.load_block or (self.w.insertstart, 0)
+            self.gen: LoadGenerator | RunGenerator = LoadGenerator(self.w, rng, first, count)
+        else:
+            self.gen = RunGenerator(self.w, rng, plan.index, plan.processes, acked)
+        # Indexed by field index + 1: [None (= all fields, ALL_FIELDS), [field0], [field1], …].
+        self.read_fields = [None] + [[n] for n in self.w.field_names]
+        self.rec = Recorder()
+        self.stop_flag = stop_flag
+        self.out = out
+        self.stopping = False
+        self.errors: list[str] = []
+        self.ended: list[str] = []
+        self.ops: list[int] = []
+        self.cursor = 0
+        self.batch = None
+
+    def refill(self) -> None:
+        b = self.gen.next_batch(BATCH)
+        if len(b) == 0:
+            self.stopping = True
+        self.batch = b
+        self.ops, self.keys, self.keynums = b.ops, b.keys, b.keynums
+        self.rf, self.wf, self.sl = b.read_field, b.write_field, b.scan_length
+        self.cursor = 0
+
+    def note_error(self, binding: Binding) -> None:
+        msg = binding.last_error
+        if msg and len(self.errors) < MAX_ERRORS_KEPT and msg not in self.errors:
+            self.errors.append(msg)
+
+    def take(self, n: int) -> tuple[list, ...]:
+        """The next ``n`` operations (fewer at the end of a load block) as list slices."""
+        i = self.cursor
+        if i >= len(self.ops):
+            self.refill()
+            i = 0
+        j = i + n
+        self.cursor = j
+        return self.ops[i:j], self.keys[i:j], self.keynums[i:j], self.rf[i:j], self.wf[i:j], self.sl[i:j]
+
+    async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
+        """One YCSB client thread: issue operations until the quota, the deadline or a stop.
+
+        Hot loop: locals only, one ``extend`` per operation (see :class:`Recorder`); it takes 32
+        operations at a time from the shared batch so that other clients interleave."""
+        log = self.rec.log.extend
+        table = self.w.table
+        read_fields = self.read_fields  # by field index + 1
+        gen = self.gen
+        perf = time.perf_counter_ns
+        is_load = self.plan.spec.phase == "load"
+        retry_limit, retry_s = self.w.insertion_retry_limit, self.w.insertion_retry_interval_s
+        done = 0
+        ops: list = []
+        j = n = 0
+        try:
+            while not self.stopping:
+                if j >= n:
+                    want = 32 if quota <= 0 else min(32, quota - done)
+                    if want <= 0 or quota < 0:
+                        break
+                    ops, keys, keynums, rfs, wfs, sls = self.take(want)
+                    n, j = len(ops), 0
+                    if n == 0:
+                        break
+                op = ops[j]
+                key = keys[j]
+                due = await pacer.wait(done) if pacer is not None else 0
+                t0 = perf()
+                if op == 0:  # READ
+                    st = await b.read(table, key, read_fields[rfs[j] + 1])
+                elif op == UPDATE:
+                    st = await b.update(table, key, gen.field_values(wfs[j]))
+                elif op == INSERT:
+                    st = await b.insert(table, key, gen.field_values())
+                    if is_load and st and retry_limit:
+                        for _ in range(retry_limit):
+                            await asyncio.sleep(retry_s)
+                            st = await b.insert(table, key, gen.field_values())
+                            if not st:
+                                break
+                    if not is_load:
+                        gen.inserts.acknowledge(keynums[j])  # type: ignore[union-attr]
+                elif op == SCAN:
+                    st = await b.scan(table, key, sls[j], read_fields[rfs[j] + 1])
+                elif op == READ_MODIFY_WRITE:
+                    st = await b.read(table, key, read_fields[rfs[j] + 1])
+                    t_mid = perf()
+                    log((COMPONENT + READ, st, t0, t_mid, t0))
+                    st2 = await b.update(table, key, gen.field_values(wfs[j]))
+                    t_end = perf()
+                    log((COMPONENT + UPDATE, st2, t_mid, t_end, t_mid))
+                    st = st or st2
+                else:  # DELETE: not generated by CoreWorkload, kept for completeness
+                    st = await b.delete(table, key)
+                t1 = perf()
+                log((op, st, t0, t1, due or t0))
+                j += 1
+                done += 1
+                if st:
+                    self.note_error(b)
+                    if is_load:
+                        self.ended.append(f"an insert failed ({b.last_error}); this thread stopped loading, as YCSB does")
+                        break
+                if t1 >= deadline_ns:
+                    break
+                if not done & 127:
+                    # A binding that never suspends (basic://) would starve the ticker.
+                    await asyncio.sleep(0)
+        except ConnectionLost as exc:
+            msg = str(exc)
+            self.ended.append(msg)
+            if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
+                self.errors.append(msg)
+
+    async def ticker(self, t_start_ns: int, measurement: str) -> None:
+        """Once a second (on the phase's clock): ship the second's measurements to the parent."""
+        k = 1
+        while True:
+            delay = (t_start_ns + k * 1_000_000_000 - time.perf_counter_ns()) / 1e9
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.out.put(("tick", self.plan.index, k - 1, self.rec.drain(measurement)))
+            if self.stop_flag.value:
+                self.stopping = True
+            k += 1
+
+    async def run(self, start_event: Any, t_start: Any) -> dict:
+        spec = self.plan.spec
+        clients = len(self.plan.quotas)
+        try:
+            bs: BindingSet = await open_bindings(spec.url, clients, spec.properties, spec.timeout_s)
+        except ConnectionLost as exc:
+            self.out.put(("error", self.plan.index, str(exc)))
+            return {}
+        except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
+            self.out.put(("error", self.plan.index, f"{type(exc).__name__}: {exc}"))
+            return {}
+        self.refill()
+        self.out.put(("ready", self.plan.index, os.getpid()))
+        loop = asyncio.get_running_loop()
+        started = await loop.run_in_executor(None, start_event.wait, 120)
+        if not started or self.stop_flag.value:
+            await bs.close()
+            return {"count": 0}
+        t0 = int(t_start.value * 1e9)
+        deadline = (
+            t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else 2**63 - 1
+        )
+        cpu0 = time.process_time()
+        while time.perf_counter_ns() < t0:
+            await asyncio.sleep((t0 - time.perf_counter_ns()) / 1e9)
+        tick_task = loop.create_task(self.ticker(t0, spec.measurement))
+        pacers = [
+            Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c) if spec.target_rate else None
+            for c in range(clients)
+        ]
+        await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(bs.bindings, self.plan.quotas, pacers)))
+        end = time.perf_counter_ns()
+        tick_task.cancel()
+        k_last = (end - t0) // 1_000_000_000
+        self.out.put(("tick", self.plan.index, int(k_last), self.rec.drain(spec.measurement)))
+        cpu = time.process_time() - cpu0
+        await bs.close()
+        for b in bs.bindings:
+            self.note_error(b)
+        return {"end_ns": end, "cpu_s": cpu, "errors": self.errors, "ended": self.ended}
+
+
+def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, t_start: Any, out: Any) -> None:
+    """Entry point of a worker process (spawned)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
+    try:
+        worker = Worker(plan, acked, stop_flag, out)
+        try:
+            import uvloop
+
+            result = uvloop.run(worker.run(start_event, t_start))
+        except ImportError:
+            result = asyncio.run(worker.run(start_event, t_start))
+        out.put(("done", plan.index, result))
+    except BaseException as exc:  # noqa: BLE001 - the parent must always hear back
+        out.put(("error", plan.index, f"worker crashed: {type(exc).__name__}: {exc}"))
+        raise

@@ -1,0 +1,346 @@
+"""Runs a plan: provision → iperf baseline → load → each thread count with telemetry → store.
+
+Everything we start is stopped on any exit (Ctrl-C and SIGTERM included); every finished point
+is on disk before the next starts; the folder is renamed into place when the plan ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ycsbctl.errors import UserError
+from ycsbctl.manifest import host_facts, versions
+from ycsbctl.plan import Plan, is_url, target_label
+from ycsbctl.point import PointOutcome, load_dataset, run_point
+from ycsbctl.progress import Progress
+from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
+from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
+
+DEFAULT_TARGETS = ["redis", "mongodb"]
+MONGO_STAND_IN = "ferretdb"
+
+
+@dataclass
+class Outcome:
+    """What a plan produced: the folder, every point, skipped targets, and how it ended."""
+
+    folder: Path | None
+    records: list[RunRecord] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        if self.interrupted:
+            return 130
+        bad = self.skipped or any(r.status != "ok" for r in self.records)
+        return 1 if bad else 0
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM behaves as Ctrl-C: the same clean stop."""
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def experiment_id(plan: Plan) -> str:
+    names = "-".join(Path(resolve_workload(w)).name.replace("workload", "") for w in plan.workloads)
+    return time.strftime("%Y%m%d-%H%M%S") + f"-{names}"[:40]
+
+
+def workload_properties(plan: Plan, workload: str) -> Properties:
+    """The workload file, -P files, the plan's scale, then -p overrides (the user wins)."""
+    props = load_properties(workload, plan.property_files, [])
+    props["recordcount"] = str(plan.record_count)
+    ops = plan.point_operations
+    props["operationcount"] = str(ops if ops is not None else 0)  # 0 = until the duration ends (YCSB)
+    if plan.point_operations is None and props.get("requestdistribution", "") == "zipfian":
+        # Zipfian sizes its key space with operationcount·insertproportion; keep YCSB's file value.
+        props["operationcount"] = "0"
+    props.update(load_properties(None, [], plan.properties))
+    if plan.measurement:
+        props["measurement.interval"] = plan.measurement
+    return props
+
+
+def build_manifest(plan: Plan, command_line: str, exp_id: str) -> dict[str, Any]:
+    return {
+        "experiment_id": exp_id,
+        "command_line": redact_url(command_line),
+        "plan": plan.to_dict(),
+        "versions": versions(),
+        "host": host_facts(),
+        "servers": {},
+        "footprints": {},
+        "network": {},
+        "skipped_targets": [],
+        "substitutions": [],
+        "started_at": now_iso(),
+        "status": "running",
+    }
+
+
+class Experiment:
+    """One plan's execution; :func:`run_plan` is the entry point."""
+
+    def __init__(self, plan: Plan, folder: ResultFolder | None, progress: Progress, print_ycsb: bool) -> None:
+        self.plan = plan
+        self.folder = folder
+        self.progress = progress
+        self.print_ycsb = print_ycsb
+        self.outcome = Outcome(folder=None)
+        self.exp_id = folder.manifest["experiment_id"] if folder else experiment_id(plan)
+        self.done_ids = folder.run_ids("ok") if folder else set()
+
+    # -- targets --------------------------------------------------------------------------
+
+    def _provision(self, target: str) -> Endpoint | None:
+        plan = self.plan
+        try:
+            ep = provision(
+                target, plan.backend, experiment_id=self.exp_id, image=plan.images.get(target),
+                server_cpus=plan.server_cpus, server_memory=plan.server_memory,
+            )
+        except UserError as exc:
+            self._skip(target, str(exc))
+            return None
+        for n in ep.notes:
+            self.progress.note(f"{target}: {n}")
+        self.progress.note(f"{target}: {ep.server_name} {ep.server_version} at {redact_url(ep.url)} ({ep.backend})")
+        if self.folder:
+            servers = dict(self.folder.manifest.get("servers", {}))
+            servers[target_label(target)] = ep.to_dict() | {"url": redact_url(ep.url)}
+            self.folder.update_manifest(servers=servers)
+        return ep
+
+    def _skip(self, target: str, reason: str) -> None:
+        fix = reason.split(": ", 1)[-1] if ": " in reason else ""
+        entry = {"target": target_label(target), "reason": reason, "fix": fix}
+        self.outcome.skipped.append(entry)
+        self.progress.note(f"{target_label(target)}: skipped — {reason}")
+        if self.folder:
+            self.folder.update_manifest(skipped_targets=self.outcome.skipped)
+
+    def targets(self) -> list[str]:
+        """The plan's targets; when the default ``mongodb`` cannot run here, its MongoDB-protocol
+        stand-in is measured in addition — announced, labelled as itself, never as MongoDB."""
+        return list(self.plan.targets)
+
+    # -- the sweep ------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        plan = self.plan
+        try:
+            targets = self.targets()
+            i = 0
+            while i < len(targets):
+                target = targets[i]
+                i += 1
+                if not self._points_left(target):
+                    continue
+                ep = self._provision(target)
+                if ep is None:
+                    if target == "mongodb" and plan.targets == DEFAULT_TARGETS and MONGO_STAND_IN not in targets:
+                        targets.append(MONGO_STAND_IN)
+                        msg = (
+                            f"mongodb could not be provisioned here; measuring {MONGO_STAND_IN} as the "
+                            "MongoDB-protocol stand-in (its numbers are not MongoDB's)"
+                        )
+                        self.progress.note(msg)
+                        if self.folder:
+                            self.folder.update_manifest(substitutions=[{"wanted": "mongodb", "used": MONGO_STAND_IN, "note": msg}])
+                    continue
+                try:
+                    self._sweep_target(target, ep)
+                finally:
+                    teardown(ep)
+        except KeyboardInterrupt:
+            self.outcome.interrupted = True
+            self.progress.close()
+            self.progress.note("interrupted: stopped every server we started; keeping the finished points")
+        return self.outcome
+
+    def _points_left(self, target: str) -> bool:
+        return any(
+            RunRecord.make_id(target_label(target), _wl_name(w), _phase_of(w, self.plan), t, r) not in self.done_ids
+            for w in self.plan.workloads
+            for t in self.plan.threads
+            for r in range(1, self.plan.repeat + 1)
+        )
+
+    def _sweep_target(self, target: str, ep: Endpoint) -> None:
+        plan = self.plan
+        label = target_label(target)
+        if plan.telemetry:
+            self._baseline(label, ep)
+        loaded = False
+        for workload in plan.workloads:
+            props = workload_properties(plan, workload)
+            w = CoreWorkload.from_properties(props)
+            name = _wl_name(workload)
+            for threads in plan.threads:
+                for rep in range(1, plan.repeat + 1):
+                    phase = "load" if w.insert_only or plan.phase == "load" else "run"
+                    run_id = RunRecord.make_id(label, name, phase, threads, rep)
+                    if run_id in self.done_ids:
+                        continue
+                    if phase == "load":
+                        # The insert workload measures the load itself, into an empty database each
+                        # time; `ycsbctl load` loads into the target as it is.
+                        fresh = plan.phase != "load"
+                        record = self._point(ep, label, name, "load", threads, rep, props, fresh=fresh)
+                    else:
+                        if not loaded and plan.loads(target):
+                            ok = self._load(ep, label, props)
+                            if not ok:
+                                return
+                            loaded = True
+                        record = self._point(ep, label, name, "run", threads, rep, props)
+                    if record.status == "interrupted":
+                        raise KeyboardInterrupt
+                    if record.status == "failed" and not is_url(target) and not server_alive(ep):
+                        self.progress.note(f"{label}: the server died during the point; restarting it")
+                        try:
+                            ep = restart(ep)
+                        except UserError as exc:
+                            self._skip(target, f"could not restart after a crash: {exc}")
+                            return
+                        loaded = False  # an in-memory server comes back empty
+
+    def _baseline(self, label: str, ep: Endpoint) -> None:
+        from ycsbctl import telemetry
+
+        base = telemetry.iperf_baseline(ep, iperf_server=self.plan.iperf_server)
+        if base is None:
+            return
+        info = base.to_dict()
+        self.progress.note(f"{label}: network baseline {info.get('gbit_s') or '—'} Gbit/s {info.get('note') or ''}".rstrip())
+        if self.folder:
+            network = dict(self.folder.manifest.get("network", {}))
+            network[label] = info
+            self.folder.update_manifest(network=network)
+
+    def _load(self, ep: Endpoint, label: str, props: Properties) -> bool:
+        """Clear and load the dataset once per target; record its footprint."""
+        plan = self.plan
+        threads = min(max(plan.threads[0], 8), 32)
+        self.progress.note(f"{label}: loading {plan.record_count:,} records with {threads} threads")
+        out: PointOutcome = load_dataset(ep, props, threads, plan, self.progress)
+        if out.footprint and self.folder:
+            fps = dict(self.folder.manifest.get("footprints", {}))
+            fps[label] = out.footprint
+            self.folder.update_manifest(footprints=fps)
+        if out.result is None or out.result.status != "ok":
+            why = (out.result.errors[0] if out.result and out.result.errors else out.error) or "load failed"
+            self._skip(label, f"loading the dataset failed: {why}")
+            return False
+        return True
+
+    def _point(self, ep: Endpoint, label: str, workload: str, phase: str, threads: int, rep: int,
+               props: Properties, fresh: bool = False) -> RunRecord:
+        plan = self.plan
+        run_id = RunRecord.make_id(label, workload, phase, threads, rep)
+        self.progress.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
+        started = now_iso()
+        out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh)
+        r = out.result
+        status = "ok"
+        if r is None:
+            status = "failed"
+        elif r.status in ("failed", "interrupted"):
+            status = r.status
+        elif r.error_rate > plan.max_error_rate:
+            status = "failed"
+            out.error = out.error or (
+                f"{r.error_rate:.1%} of operations failed (ERROR/TIMEOUT), above --max-error-rate {plan.max_error_rate:.1%}"
+            )
+        record = RunRecord(
+            run_id=run_id, target=label, workload=workload, phase=phase, threads=threads, repetition=rep,
+            status=status, result=r, telemetry=out.telemetry, telemetry_summary=out.telemetry_summary,
+            bottleneck=out.bottleneck, endpoint=ep.to_dict() | {"url": redact_url(ep.url)},
+            error=out.error or (r.errors[0] if r and r.errors and status != "ok" else None),
+            started_at=started, ended_at=now_iso(),
+        )
+        if self.folder:
+            self.folder.add_run(record)
+        self.outcome.records.append(record)
+        self.progress.end_point(_point_summary(record))
+        if self.print_ycsb and r is not None:
+            from ycsbctl.results.ycsb_text import format_phase
+
+            sys.stdout.write(format_phase(r))
+            sys.stdout.flush()
+        return record
+
+
+def _wl_name(workload: str) -> str:
+    return Path(resolve_workload(workload)).name
+
+
+def _phase_of(workload: str, plan: Plan) -> str:
+    w = CoreWorkload.from_properties(load_properties(workload))
+    return "load" if w.insert_only or plan.phase == "load" else "run"
+
+
+def _point_summary(record: RunRecord) -> str:
+    r = record.result
+    if r is None:
+        return f"{record.status}: {record.error}"
+    main = next((s for n, s in r.ops.items() if n in ("READ", "INSERT", "UPDATE", "SCAN")), None)
+    p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
+    bn = f", {record.bottleneck['label']}" if record.bottleneck else ""
+    err = f" — {record.error}" if record.status != "ok" and record.error else ""
+    return f"{r.throughput_ops:,.0f} ops/s{p99}{bn}, {record.status}{err}"
+
+
+def run_plan(
+    plan: Plan,
+    out_root: Path | None,
+    command_line: str,
+    *,
+    resume: Path | None = None,
+    write: bool = True,
+    print_ycsb: bool = False,
+    quiet: bool = False,
+) -> Outcome:
+    """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder."""
+    if resume is not None:
+        folder: ResultFolder | None = ResultFolder.reopen(resume)
+        plan = Plan.from_dict(folder.manifest["plan"])  # type: ignore[union-attr]
+    elif write:
+        # --out names the folder itself; by default it is reports/<experiment-id>.
+        root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))
+        folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id))
+    else:
+        folder = None
+    progress = Progress(plan.points(), quiet=quiet)
+    exp = Experiment(plan, folder, progress, print_ycsb)
+    with sigterm_as_interrupt():
+        try:
+            outcome = exp.run()
+        finally:
+            progress.close()
+            if folder is not None:
+                status = "interrupted" if exp.outcome.interrupted else (
+                    "complete" if not exp.outcome.skipped and all(r.status == "ok" for r in exp.outcome.records) else "partial"
+                )
+                folder.update_manifest(ended_at=now_iso(), status=status)
+                exp.outcome.folder = folder.finalize(status)
+    return outcome

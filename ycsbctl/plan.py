@@ -1,0 +1,182 @@
+"""The experiment: targets × workloads × thread ladder × repetitions × scale."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ycsbctl.errors import UserError
+
+DEFAULT_TARGETS = ("redis", "mongodb")
+DEFAULT_LADDER = "8..128"
+URL_SCHEMES = ("redis://", "rediss://", "mongodb://", "mongodb+srv://", "basic://")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named scale. ``duration_s`` None means each point runs ``operations`` operations."""
+
+    name: str
+    records: int
+    operations: int | None
+    duration_s: float | None
+    warmup_s: float
+    description: str
+
+
+PROFILES = {
+    "default": Profile(
+        "default", 100_000, None, 10.0, 2.0,
+        "100,000 records; 10 s per point after a 2 s warm-up: a two-target sweep in a few minutes",
+    ),
+    "smoke": Profile("smoke", 2_000, None, 2.0, 0.0, "2,000 records, 2 s per point: checks that everything works"),
+    "percona2017": Profile(
+        "percona2017", 2_500_000, 25_000_000, None, 0.0,
+        "the reference study: 2,500,000 records for insert, 25,000,000 operations for A and B, "
+        "Redis with AOF/RDB off, MongoDB inMemory standalone",
+    ),
+}
+
+
+def parse_threads(text: str) -> list[int]:
+    """``32`` → [32]; ``8,16,32`` → as given; ``8..128`` → doubling from 8 up to 128."""
+    text = text.strip()
+    m = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
+    try:
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if lo < 1 or hi < lo:
+                raise ValueError
+            out, t = [], lo
+            while t <= hi:
+                out.append(t)
+                t *= 2
+            return out
+        values = [int(x) for x in text.split(",") if x.strip()]
+        if not values or min(values) < 1:
+            raise ValueError
+        return values
+    except ValueError:
+        raise UserError(f"--threads {text!r}: use a number (32), a list (8,16,32) or a doubling range (8..128), all ≥ 1") from None
+
+
+def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
+    """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates."""
+    out: list[str] = []
+    for v in values:
+        parts = [v] if v.startswith(URL_SCHEMES) else v.split(",")
+        for p in parts:
+            p = p.strip()
+            if p and p not in out:
+                out.append(p)
+    return out
+
+
+def is_url(target: str) -> bool:
+    return target.startswith(URL_SCHEMES)
+
+
+def target_label(target: str) -> str:
+    """A short, credential-free name for a target (run ids, tables)."""
+    if not is_url(target):
+        return target
+    from urllib.parse import urlparse
+
+    u = urlparse(target)
+    if u.scheme == "basic":
+        return "basic"
+    host = (u.hostname or "host").replace(".", "-")
+    return f"{u.scheme.split('+')[0]}-{host}-{u.port}" if u.port else f"{u.scheme}-{host}"
+
+
+@dataclass
+class Plan:
+    """Everything one ``ycsbctl run`` does; stored in the manifest so ``--resume`` can redo it."""
+
+    workloads: list[str]
+    targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
+    threads: list[int] = field(default_factory=lambda: parse_threads(DEFAULT_LADDER))
+    repeat: int = 1
+    profile: str = "default"
+    records: int | None = None
+    operations: int | None = None
+    duration_s: float | None = None
+    warmup_s: float | None = None
+    target_rate: float | None = None
+    timeout_s: float = 10.0
+    max_error_rate: float = 0.01
+    backend: str = "auto"
+    engine: str = "native"
+    ycsb_home: str | None = None
+    processes: int | None = None
+    seed: int | None = None
+    telemetry: bool = True
+    load: bool | None = None  # None: load provisioned targets, not URLs the user runs
+    property_files: list[str] = field(default_factory=list)
+    properties: list[str] = field(default_factory=list)  # -p key=value
+    images: dict[str, str] = field(default_factory=dict)
+    server_cpus: str | None = None
+    server_memory: str | None = None
+    iperf_server: str | None = None
+    measurement: str | None = None
+    phase: str | None = None  # "load": every point is a load into the target as it is (``ycsbctl load``)
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILES:
+            raise UserError(f"unknown profile {self.profile!r}: use one of {', '.join(PROFILES)}")
+        if self.repeat < 1:
+            raise UserError("--repeat must be ≥ 1")
+        if self.engine not in ("native", "ycsb"):
+            raise UserError(f"unknown engine {self.engine!r}: use native or ycsb")
+        if self.backend not in ("auto", "docker", "local"):
+            raise UserError(f"unknown backend {self.backend!r}: use auto, docker or local")
+        if not self.targets:
+            raise UserError("no target: name one with --target (redis, mongodb, … or a redis:// / mongodb:// URL)")
+        if not 0 <= self.max_error_rate <= 1:
+            raise UserError("--max-error-rate is a fraction between 0 and 1 (0.01 = 1%)")
+        if self.operations is not None and self.duration_s is not None:
+            raise UserError("give --operations or --duration, not both")
+
+    # -- resolved scale -----------------------------------------------------------------
+
+    @property
+    def scale(self) -> Profile:
+        return PROFILES[self.profile]
+
+    @property
+    def record_count(self) -> int:
+        return self.records if self.records is not None else self.scale.records
+
+    @property
+    def point_duration_s(self) -> float | None:
+        if self.operations is not None:
+            return None
+        return self.duration_s if self.duration_s is not None else self.scale.duration_s
+
+    @property
+    def point_operations(self) -> int | None:
+        return self.operations if self.operations is not None else (None if self.point_duration_s else self.scale.operations)
+
+    @property
+    def point_warmup_s(self) -> float:
+        return self.warmup_s if self.warmup_s is not None else (self.scale.warmup_s if self.point_duration_s else 0.0)
+
+    def loads(self, target: str) -> bool:
+        """Whether to load the dataset into ``target`` before its run-phase points."""
+        return self.load if self.load is not None else not is_url(target)
+
+    def points(self) -> int:
+        return len(self.targets) * len(self.workloads) * len(self.threads) * self.repeat
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        from ycsbctl.bindings.admin import redact
+
+        d["targets"] = [redact(t) for t in self.targets]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Plan:
+        known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        return cls(**known)

@@ -1,0 +1,122 @@
+"""One measured point: an engine run wrapped in telemetry, and the load that precedes a sweep."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ycsbctl.bindings.admin import clear_dataset
+from ycsbctl.engine.runner import PhaseRunner
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.errors import UserError
+from ycsbctl.plan import Plan
+from ycsbctl.progress import Progress
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.results.model import PhaseResult
+
+
+@dataclass
+class PointOutcome:
+    """An engine result with what telemetry saw around it."""
+
+    result: PhaseResult | None
+    telemetry: pd.DataFrame | None = None
+    telemetry_summary: dict[str, Any] = field(default_factory=dict)
+    bottleneck: dict[str, Any] | None = None
+    footprint: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class _JavaRunner:
+    """The real YCSB behind the same two calls as :class:`PhaseRunner`."""
+
+    def __init__(self, spec: PhaseSpec, ycsb_home: str | None) -> None:
+        from ycsbctl.ycsb_java import find_ycsb
+
+        self.spec = spec
+        self.install = find_ycsb(ycsb_home)
+
+    def pids(self) -> list[int]:
+        return []
+
+    def run(self, progress) -> PhaseResult:
+        from ycsbctl.ycsb_java import run_phase_java
+
+        return run_phase_java(self.spec, self.install, progress)
+
+
+def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan) -> PhaseSpec:
+    """The engine's instructions for one point of ``plan``."""
+    measurement = props.get("measurement.interval") or ("both" if plan.target_rate else "op")
+    return PhaseSpec(
+        phase=phase,
+        url=ep.url,
+        properties=dict(props),
+        threads=threads,
+        duration_s=plan.point_duration_s if phase == "run" else None,
+        target_rate=plan.target_rate if phase == "run" else None,
+        warmup_s=plan.point_warmup_s if phase == "run" else 0.0,
+        timeout_s=plan.timeout_s,
+        processes=plan.processes,
+        seed=plan.seed,
+        measurement=measurement,
+    )
+
+
+def make_runner(spec: PhaseSpec, plan: Plan) -> PhaseRunner | _JavaRunner:
+    return _JavaRunner(spec, plan.ycsb_home) if plan.engine == "ycsb" else PhaseRunner(spec)
+
+
+def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None) -> PointOutcome:
+    """Run the engine once, sampling server, client, DB and network at 1 Hz when asked."""
+    runner = make_runner(spec, plan)
+    tick = progress.tick if progress is not None else None
+    if not plan.telemetry:
+        return PointOutcome(result=runner.run(tick))
+    from ycsbctl import telemetry
+
+    with telemetry.sampling(ep, client_pids=runner.pids) as capture:
+        result = runner.run(tick)
+    frame = capture.frame
+    summary = capture.summary()
+    bottleneck = telemetry.classify(result, summary, ep)
+    for warning in capture.warnings:
+        if progress is not None:
+            progress.note(f"telemetry: {warning}")
+    return PointOutcome(result, frame, summary, bottleneck.to_dict())
+
+
+def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
+              progress: Progress | None, fresh: bool = False) -> PointOutcome:
+    """One point. ``fresh`` empties the database first (the insert workload measures a load)."""
+    try:
+        if fresh:
+            clear_dataset(ep.url, props.get("table", "usertable"))
+        spec = make_spec(ep, props, phase, threads, plan)
+        return measure(ep, spec, plan, progress)
+    except UserError as exc:
+        return PointOutcome(result=None, error=str(exc))
+
+
+def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, progress: Progress | None) -> PointOutcome:
+    """Empty the database, load ``recordcount`` records, and measure the footprint they take."""
+    try:
+        clear_dataset(ep.url, props.get("table", "usertable"))
+        before = None
+        if plan.telemetry:
+            from ycsbctl import telemetry
+
+            before = telemetry.footprint_before(ep)
+        spec = make_spec(ep, props, "load", threads, plan)
+        result = make_runner(spec, plan).run(progress.tick if progress is not None else None)
+        footprint = None
+        if plan.telemetry and before is not None:
+            from ycsbctl import telemetry
+
+            records = result.ops.get("INSERT").returns.get("OK", 0) if "INSERT" in result.ops else 0
+            footprint = telemetry.footprint_after(ep, before, records).to_dict()
+        return PointOutcome(result=result, footprint=footprint)
+    except UserError as exc:
+        return PointOutcome(result=None, error=str(exc))

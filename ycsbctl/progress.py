@@ -1,0 +1,76 @@
+"""What the user sees while a plan runs: a rich display on a terminal, plain lines elsewhere."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from rich.console import Console
+
+from ycsbctl.engine.spec import Tick
+
+STATUS_EVERY_S = 10  # plain mode: one status line per point every 10 s, as YCSB's status.interval
+
+
+def _fmt_rate(x: float) -> str:
+    return f"{x / 1000:.1f}k" if x >= 1000 else f"{x:.0f}"
+
+
+class Progress:
+    """Plan progress (points done / total, ETA) and the current point (ops/s, p99, errors).
+
+    On a terminal a live status line is redrawn every second; otherwise one plain line is
+    written every :data:`STATUS_EVERY_S` seconds, to stderr, so stdout stays for results."""
+
+    def __init__(self, total_points: int, quiet: bool = False) -> None:
+        self.console = Console(stderr=True, highlight=False)
+        self.live_mode = self.console.is_terminal and not quiet
+        self.quiet = quiet
+        self.total = total_points
+        self.done = 0
+        self.t_plan = time.monotonic()
+        self.point = ""
+        self._status = None
+
+    def note(self, message: str) -> None:
+        """A line that stays (provisioning choices, skipped targets, failures)."""
+        if not self.quiet:
+            self.console.print(message, markup=False)
+
+    def _eta(self) -> str:
+        if not self.done:
+            return "ETA —"
+        per = (time.monotonic() - self.t_plan) / self.done
+        left = per * (self.total - self.done)
+        return f"ETA {int(left // 60)}m{int(left % 60):02d}s"
+
+    def start_point(self, label: str) -> None:
+        self.point = label
+        if self.live_mode:
+            self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label} starting…")
+            self._status.start()
+        else:
+            self.note(f"[{self.done + 1}/{self.total}] {label}")
+
+    def tick(self, t: Tick) -> None:
+        text = (
+            f"[{self.done + 1}/{self.total}] {self.point}  {t.second + 1:>4d} s  "
+            f"{_fmt_rate(t.ops_per_s)} ops/s  p99 {t.p99_us / 1000:.2f} ms  errors {t.errors}"
+            f"{'  (warm-up)' if t.warmup else ''}  {self._eta()}"
+        )
+        if self._status is not None:
+            self._status.update(text)
+        elif not self.quiet and (t.second + 1) % STATUS_EVERY_S == 0:
+            print(text, file=sys.stderr, flush=True)
+
+    def end_point(self, summary: str) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+        self.done += 1
+        self.note(f"  → {summary}")
+
+    def close(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None

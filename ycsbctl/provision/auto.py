@@ -1,0 +1,213 @@
+"""What the rest of ycsbctl calls: provision, teardown, provisioned, server_alive, restart.
+
+``backend="auto"`` picks docker when a daemon answers and the image is present or pullable,
+else the local binary; the choice and its reason are printed and kept in ``Endpoint.notes``.
+Every path that starts a server also records it (``state``) and removes it again on any
+exception, Ctrl-C or SIGTERM before it returns.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from ycsbctl.errors import UserError
+from ycsbctl.provision import catalog, probe, state
+from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.external import ExternalProvisioner, protocol_of, redact_url
+from ycsbctl.provision.local import LocalProvisioner, find_binary, is_ours
+from ycsbctl.provision.signals import deferred_signals, sigterm_as_interrupt
+
+BACKENDS = ("auto", "docker", "local", "external")
+Say = Callable[[str], None]
+
+
+def say_to_stderr(message: str) -> None:
+    print(f"ycsbctl: {message}", file=sys.stderr, flush=True)
+
+
+def _provisioner(backend: str) -> Provisioner:
+    if backend == "docker":
+        from ycsbctl.provision.docker import DockerProvisioner
+
+        return DockerProvisioner()
+    if backend == "local":
+        return LocalProvisioner()
+    if backend == "external":
+        return ExternalProvisioner()
+    raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+
+
+def choose_backend(target: str, image: str | None = None) -> tuple[str, str]:
+    """(``docker`` | ``local``, why) for a catalogue target; UserError when neither can provide it."""
+    from ycsbctl.provision import docker as docker_backend
+
+    entry = catalog.get_target(target)
+    wanted = image or entry.image
+    try:
+        client = docker_backend.connect(timeout_s=5)
+    except UserError:
+        why_not = f"Docker does not answer at {docker_backend.docker_host()}"
+    else:
+        if docker_backend.image_present(client, wanted):
+            return "docker", f"Docker answers and image {wanted} is present"
+        pullable, reason = docker_backend.image_pullable(client, wanted)
+        if pullable:
+            return "docker", f"Docker answers and image {wanted} can be pulled"
+        why_not = f"image {wanted} is not present and not pullable ({reason})"
+    if image:
+        raise UserError(f"--image {image} needs Docker, but {why_not}: start Docker or drop --image", exit_code=1)
+    try:
+        binary = find_binary(entry)
+    except UserError as exc:
+        raise UserError(f"cannot provide {target}: {why_not}, and {exc}", exit_code=1) from None
+    return "local", f"{why_not}; using {binary}"
+
+
+def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, image: str | None = None,
+              server_cpus: str | None = None, server_memory: str | None = None, host_network: bool = False,
+              port: int | None = None, say: Say | None = None, ready_timeout_s: float | None = None) -> Endpoint:
+    """Start (or attach to) one target and return once it answers, with version and config read.
+
+    ``target_or_url``: a catalogue name or a ``redis://`` / ``mongodb://`` / ``basic://`` URL.
+    ``server_cpus``: cpuset (``0-1``); ``server_memory``: size (``2g``); ``port``: host port on
+    127.0.0.1 (default: a free one). Progress goes to ``say`` (default: stderr).
+    """
+    say = say or say_to_stderr
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    with sigterm_as_interrupt():
+        if protocol_of(target_or_url) is not None:
+            if backend not in ("auto", "external"):
+                raise UserError(f"{redact_url(target_or_url)} is a URL: it needs no --backend {backend}")
+            return ExternalProvisioner().up(target_or_url)
+        catalog.get_target(target_or_url)
+        notes: list[str] = []
+        if backend == "auto":
+            backend, reason = choose_backend(target_or_url, image)
+            say(f"{target_or_url}: {backend} backend ({reason})")
+            notes.append(f"backend auto -> {backend}: {reason}")
+        elif backend == "external":
+            raise UserError(f"--backend external needs a URL (redis://… or mongodb://…), not {target_or_url!r}")
+        options: dict[str, Any] = {"experiment_id": experiment_id, "image": image, "server_cpus": server_cpus,
+                                   "server_memory": server_memory, "host_network": host_network, "port": port,
+                                   "say": say, "notes": notes}
+        if ready_timeout_s is not None:
+            options["ready_timeout_s"] = ready_timeout_s
+        endpoint = _provisioner(backend).up(target_or_url, **options)
+        say(f"{endpoint.target} is up: {redact_url(endpoint.url)} ({endpoint.server_name}, {endpoint.backend})")
+        return endpoint
+
+
+def teardown(endpoint: Endpoint) -> None:
+    """Stop and forget what ``provision`` started (no-op for external). Signals wait until it is done."""
+    with deferred_signals():
+        _provisioner(endpoint.backend).down(endpoint)
+
+
+@contextmanager
+def provisioned(targets: Iterable[str], backend: str = "auto", *, experiment_id: str,
+                **options: Any) -> Iterator[list[Endpoint]]:
+    """Provision ``targets`` in order; tear every one down on leaving, whatever the reason.
+
+    SIGTERM/SIGHUP inside the block raise KeyboardInterrupt so that teardown runs for them too.
+    """
+    endpoints: list[Endpoint] = []
+    with sigterm_as_interrupt():
+        try:
+            for target in targets:
+                endpoints.append(provision(target, backend, experiment_id=experiment_id, **options))
+            yield endpoints
+        finally:
+            _teardown_all(endpoints)
+
+
+def _teardown_all(endpoints: list[Endpoint]) -> None:
+    errors = []
+    for endpoint in reversed(endpoints):
+        try:
+            teardown(endpoint)
+        except Exception as exc:  # noqa: BLE001 - keep removing the others
+            errors.append(f"{endpoint.target}: {probe.short_error(exc)}")
+    if errors:
+        say_to_stderr("teardown problems (check `ycsbctl status`): " + "; ".join(errors))
+
+
+def up_servers(targets: list[str], backend: str = "auto", **options: Any) -> list[Endpoint]:
+    """``ycsbctl up``: provision all targets and leave them running, or none of them on any failure."""
+    endpoints: list[Endpoint] = []
+    with sigterm_as_interrupt():
+        try:
+            for target in targets:
+                endpoints.append(provision(target, backend, **options))
+        except BaseException:
+            _teardown_all(endpoints)
+            raise
+    return endpoints
+
+
+def recorded() -> list[Endpoint]:
+    """Endpoints of every server recorded in the state file."""
+    return [Endpoint.from_dict(e["endpoint"]) for e in state.entries()]
+
+
+def down_servers(targets: list[str] | None = None, *, everything: bool = False) -> list[str]:
+    """``ycsbctl down``: stop recorded servers (by target name, or all); lines saying what was done.
+
+    ``everything`` also removes labelled containers of this state folder that the state file lost.
+    """
+    lines = []
+    chosen = [ep for ep in recorded() if everything or ep.target in (targets or [])]
+    for name in targets or []:
+        if not any(ep.target == name for ep in chosen):
+            lines.append(f"{name}: nothing recorded (see `ycsbctl status`)")
+    for endpoint in chosen:
+        teardown(endpoint)
+        what = f"container {endpoint.container_id[:12]}" if endpoint.container_id else f"pid {endpoint.pid}"
+        lines.append(f"{endpoint.target}: stopped {what} ({endpoint.backend})")
+    if everything:
+        from ycsbctl.provision import docker as docker_backend
+
+        try:
+            client = docker_backend.connect(timeout_s=10)
+        except UserError:
+            return lines
+        with deferred_signals():
+            lines += [f"removed unrecorded container {name}" for name in docker_backend.remove_ours(client)]
+    return lines
+
+
+def server_alive(endpoint: Endpoint) -> bool:
+    """True when the server we started still runs (same process / running container) and answers."""
+    if endpoint.backend == "local":
+        entry = state.find(f"local:{endpoint.pid}")
+        if endpoint.pid is None or not is_ours(endpoint.pid, entry["create_time"] if entry else None):
+            return False
+    elif endpoint.backend == "docker":
+        from ycsbctl.provision.docker import container_running
+
+        if not container_running(endpoint):
+            return False
+    if endpoint.protocol == "basic":
+        return True
+    try:
+        probe.ping(endpoint.protocol, endpoint.url, timeout_s=2.0)
+        return True
+    except Exception:  # noqa: BLE001 - any failure means "not answering"
+        return False
+
+
+def restart(endpoint: Endpoint, say: Say | None = None) -> Endpoint:
+    """A fresh server for the same target, backend, options and URL (port); external ones are returned as is."""
+    if endpoint.backend == "external":
+        return endpoint
+    key = f"docker:{endpoint.container_id}" if endpoint.backend == "docker" else f"local:{endpoint.pid}"
+    entry = state.find(key)
+    options = dict(entry["options"]) if entry else {}
+    options.setdefault("experiment_id", "restart")
+    port = urlsplit(endpoint.url).port
+    teardown(endpoint)
+    return provision(endpoint.target, endpoint.backend, port=port, say=say, **options)

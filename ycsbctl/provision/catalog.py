@@ -1,0 +1,205 @@
+"""The targets ycsbctl can start, and the exact command line each one runs with.
+
+Server settings live in ``infra/`` (``redis/redis.conf``, ``dragonfly/dragonfly.flags``,
+``mongodb/mongod.flags``, ``ferretdb/ferretdb.flags``); this module reads them and adds what
+depends on the run: port, bind address, data directory, memory.
+
+Memory (``--server-memory``): the docker backend limits the container to exactly that many
+bytes; the server's own data limit (Redis ``maxmemory``, Dragonfly ``--maxmemory``, mongod
+``--inMemorySizeGB``) is :data:`DATA_FRACTION` of it on both backends, leaving room for the
+process itself. Without ``--server-memory`` Redis-like servers have no limit (their default)
+and mongod gets its own default rule made explicit: 50 % of (host RAM − 1 GiB), at least 0.25 GB.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from ycsbctl.errors import UserError
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA_FRACTION = 0.8  # share of --server-memory given to the server's data limit
+GIB = 1024**3
+
+
+@dataclass(frozen=True)
+class Target:
+    """One catalogue entry. ``flavor`` names the command-line dialect (see :func:`server_args`)."""
+
+    name: str
+    protocol: str  # "redis" | "mongodb"
+    display: str  # what answers, e.g. "Redis"
+    image: str  # default docker image (overridable with --image)
+    binary: str  # local binary name (on PATH, or a path for ferretdb)
+    container_port: int
+    flavor: str
+    local_flavor: str
+    install_hint: str  # how to get the local binary
+
+
+TARGETS: dict[str, Target] = {
+    t.name: t
+    for t in (
+        Target("redis", "redis", "Redis", "redis:7.2", "redis-server", 6379, "redis", "redis",
+               "apt-get install redis-server"),
+        Target("mongodb", "mongodb", "Percona Server for MongoDB", "percona/percona-server-mongodb:7.0", "mongod",
+               27017, "mongod", "mongod",
+               "install Percona Server for MongoDB (apt package percona-server-mongodb, "
+               "https://docs.percona.com/percona-server-for-mongodb/7.0/install/apt.html)"),
+        Target("valkey", "redis", "Valkey", "valkey/valkey:8", "valkey-server", 6379, "redis", "redis",
+               "apt-get install valkey-server (Debian 13+ / bookworm-backports)"),
+        Target("keydb", "redis", "KeyDB", "eqalpha/keydb", "keydb-server", 6379, "redis", "redis",
+               "install KeyDB from https://docs.keydb.dev/docs/ppa-deb"),
+        Target("dragonfly", "redis", "Dragonfly", "docker.dragonflydb.io/dragonflydb/dragonfly", "dragonfly", 6379,
+               "dragonfly", "dragonfly", "download dragonfly from https://github.com/dragonflydb/dragonfly/releases"),
+        # Pinned to 1.24.0: FerretDB 2.x needs PostgreSQL+DocumentDB; 1.24 has the SQLite backend
+        # that the local mongo-wire server (FerretDB 1.24.0 embedded) uses too.
+        Target("ferretdb", "mongodb", "FerretDB", "ghcr.io/ferretdb/ferretdb:1.24.0",
+               str(ROOT / "infra" / "bin" / "mongo-wire"), 27017, "ferretdb", "mongo-wire",
+               "build it with `bash infra/build-mongo-wire.sh` (needs Go >= 1.22)"),
+    )
+}
+
+
+def get_target(name: str) -> Target:
+    """The catalogue entry for ``name`` or a UserError listing the known names."""
+    try:
+        return TARGETS[name]
+    except KeyError:
+        known = ", ".join(TARGETS)
+        raise UserError(f"unknown target {name!r}: use one of {known}, or a redis:// or mongodb:// URL") from None
+
+
+def infra_dir() -> Path:
+    """``infra/`` of the source tree, or ``$YCSBCTL_INFRA``."""
+    path = Path(os.environ.get("YCSBCTL_INFRA", ROOT / "infra"))
+    if not path.is_dir():
+        raise UserError(f"server config folder {path} is missing: run from a ycsbctl checkout or set YCSBCTL_INFRA",
+                        exit_code=1)
+    return path
+
+
+def config_args(relative: str) -> list[str]:
+    """Command-line arguments from a config file in ``infra/``.
+
+    ``*.conf`` (redis.conf syntax): each ``directive value…`` line becomes ``--directive value…``.
+    ``*.flags``: each line is one argument. ``#`` starts a comment line.
+    """
+    path = infra_dir() / relative
+    args: list[str] = []
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if path.suffix == ".conf":
+            words = shlex.split(line)
+            args += [f"--{words[0]}", *words[1:]]
+        else:
+            args.append(line)
+    return args
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """Bytes in ``512m``, ``1.5g``, ``2GiB``, ``1048576`` (binary units)."""
+    m = _SIZE.match(text)
+    if not m:
+        raise UserError(f"--server-memory {text!r} is not a size: write e.g. 512m, 2g or 1073741824")
+    unit = m.group(2).lower()
+    value = float(m.group(1)) * (1024 ** ("kmgt".index(unit) + 1) if unit else 1)
+    if value < 16 * 1024**2:
+        raise UserError(f"--server-memory {text!r} is below 16 MiB: give the server at least 16m")
+    return int(value)
+
+
+def parse_cpuset(text: str) -> list[int]:
+    """CPU numbers in a cpuset (``0``, ``0-3``, ``0,2``), checked against this host's CPUs."""
+    cpus: set[int] = set()
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.strip().partition("-")
+            cpus.update(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise UserError(f"--server-cpus {text!r} is not a cpuset: write e.g. 0, 0-3 or 0,2") from None
+    available = sorted(os.sched_getaffinity(0))
+    bad = sorted(cpus - set(available))
+    if not cpus or bad:
+        raise UserError(f"--server-cpus {text!r} names CPUs {bad} this host lacks: use CPUs from {available}")
+    return sorted(cpus)
+
+
+def in_memory_size_gb(memory_bytes: int | None) -> float:
+    """mongod ``--inMemorySizeGB``: DATA_FRACTION of the limit, else mongod's own default rule."""
+    if memory_bytes is not None:
+        size = memory_bytes * DATA_FRACTION / GIB
+    else:
+        size = 0.5 * (psutil.virtual_memory().total / GIB - 1)
+    return max(0.25, round(size, 2))
+
+
+def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
+                memory_bytes: int | None) -> list[str]:
+    """The full argument list (without the binary) for a server of ``flavor``.
+
+    ``bind`` is the listen address inside the server's network namespace (127.0.0.1 on the
+    host; 0.0.0.0 inside a bridged container whose port is published on 127.0.0.1 only).
+    ``data_dir`` None keeps the image's default directory.
+    """
+    data_limit = int(memory_bytes * DATA_FRACTION) if memory_bytes else None
+    if flavor == "redis":
+        args = [*config_args("redis/redis.conf"), "--port", str(port), "--bind", bind]
+        if bind != "127.0.0.1":
+            args += ["--protected-mode", "no"]  # reachable only through the 127.0.0.1 publish
+        if data_dir:
+            args += ["--dir", data_dir]
+        if data_limit:
+            args += ["--maxmemory", str(data_limit)]
+        return args
+    if flavor == "dragonfly":
+        args = [*config_args("dragonfly/dragonfly.flags"), f"--port={port}", f"--bind={bind}"]
+        if data_dir:
+            args.append(f"--dir={data_dir}")
+        if data_limit:
+            args.append(f"--maxmemory={data_limit}")
+        return args
+    if flavor == "mongod":
+        args = [*config_args("mongodb/mongod.flags"), "--port", str(port), "--bind_ip", bind,
+                f"--inMemorySizeGB={in_memory_size_gb(memory_bytes)}"]
+        if data_dir:
+            args += ["--dbpath", data_dir]
+        return args
+    if flavor == "ferretdb":
+        return [*config_args("ferretdb/ferretdb.flags"), f"--listen-addr={bind}:{port}"]
+    if flavor == "mongo-wire":
+        return ["--listen", f"{bind}:{port}", "--data", data_dir or "/data"]
+    raise UserError(f"unknown server flavor {flavor!r} (image label ycsbctl.flavor): "
+                    "use redis, dragonfly, mongod, ferretdb or mongo-wire")
+
+
+def url_for(protocol: str, port: int) -> str:
+    """What the bindings connect to on loopback."""
+    if protocol == "redis":
+        return f"redis://127.0.0.1:{port}/0"
+    return f"mongodb://127.0.0.1:{port}/ycsb"
+
+
+def memory_note(flavor: str, memory_bytes: int | None) -> str | None:
+    """One line saying how --server-memory became the server's own limit."""
+    if memory_bytes is None:
+        if flavor == "mongod":
+            return f"inMemorySizeGB={in_memory_size_gb(None)} (mongod default rule: 50% of RAM - 1 GiB)"
+        return None
+    data_limit = int(memory_bytes * DATA_FRACTION)
+    if flavor in ("redis", "dragonfly"):
+        return f"maxmemory={data_limit} bytes ({DATA_FRACTION:.0%} of --server-memory)"
+    if flavor == "mongod":
+        return f"inMemorySizeGB={in_memory_size_gb(memory_bytes)} ({DATA_FRACTION:.0%} of --server-memory)"
+    return f"{flavor} has no memory setting: --server-memory is only enforced by a container limit"

@@ -1,0 +1,270 @@
+"""The docker backend (docker SDK): one labelled container per server, port on 127.0.0.1 only.
+
+Every container carries ``ycsbctl=1``, ``ycsbctl.experiment=<id>``, ``ycsbctl.target``,
+``ycsbctl.instance=<uuid>`` (so a container whose creation was interrupted can still be found)
+and ``ycsbctl.state=<state folder>`` (so ``down --all`` removes only this state's containers).
+A daemon without a ``bridge`` network (``dockerd --bridge=none``) gets host networking, said in
+the endpoint notes. Logs are written to ``<state dir>/logs/`` when the container is removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+import uuid
+from typing import Any
+
+import docker
+import docker.errors
+import docker.types
+
+from ycsbctl.errors import UserError
+from ycsbctl.provision import catalog, probe, state
+from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.local import free_port, port_owner
+from ycsbctl.provision.signals import deferred_signals
+
+READY_TIMEOUT_S = 120.0
+STOP_TIMEOUT_S = 10  # SIGTERM -> SIGKILL inside `docker stop`
+FLAVOR_LABEL = "ycsbctl.flavor"  # set on images whose entrypoint takes another target's flags
+
+
+def docker_host() -> str:
+    return os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+
+
+def connect(timeout_s: float = 60.0, host: str | None = None) -> docker.DockerClient:
+    """A client whose daemon answered a ping, or UserError (exit 1) saying how to start one.
+
+    ``host`` (e.g. ``unix:///var/run/docker.sock``) overrides ``$DOCKER_HOST``.
+    """
+    try:
+        if host:
+            client = docker.DockerClient(base_url=host, timeout=int(timeout_s))
+        else:
+            client = docker.from_env(timeout=int(timeout_s))
+        client.ping()
+        return client
+    except Exception as exc:  # noqa: BLE001 - DockerException, connection and permission errors
+        raise UserError(f"Docker does not answer at {host or docker_host()} ({probe.short_error(exc)}): start it "
+                        "(`sudo systemctl start docker`, or `sudo dockerd &`) or use --backend local",
+                        exit_code=1) from None
+
+
+def image_present(client: docker.DockerClient, image: str) -> bool:
+    try:
+        client.images.get(image)
+        return True
+    except docker.errors.ImageNotFound:
+        return False
+
+
+def image_pullable(client: docker.DockerClient, image: str) -> tuple[bool, str]:
+    """Whether a registry serves ``image`` (asks for its manifest; pulls nothing)."""
+    try:
+        client.api.inspect_distribution(image)
+        return True, "pullable"
+    except Exception as exc:  # noqa: BLE001 - no registry, no network, unknown image
+        return False, probe.short_error(exc)
+
+
+def pull(client: docker.DockerClient, image: str, say) -> None:
+    """Pull ``image``, reporting progress (MB of layers) through ``say`` at most every 2 s."""
+    repo, tag = docker.utils.parse_repository_tag(image)
+    say(f"pulling {image} (not present locally)")
+    layers: dict[str, tuple[int, int]] = {}
+    last = time.monotonic()
+    try:
+        for event in client.api.pull(repo, tag=tag or "latest", stream=True, decode=True):
+            if "error" in event:
+                raise docker.errors.APIError(event["error"])
+            detail = event.get("progressDetail") or {}
+            if event.get("id") and detail.get("total"):
+                layers[event["id"]] = (detail.get("current", 0), detail["total"])
+            if time.monotonic() - last > 2.0 and layers:
+                done = sum(c for c, _ in layers.values()) / 1e6
+                total = sum(t for _, t in layers.values()) / 1e6
+                say(f"pulling {image}: {done:.1f}/{total:.1f} MB in {len(layers)} layers")
+                last = time.monotonic()
+    except docker.errors.APIError as exc:
+        raise UserError(f"image {image} is not present and cannot be pulled ({probe.short_error(exc)}): build one "
+                        "with `python infra/docker/build_local_images.py` and pass --image, or use --backend local",
+                        exit_code=1) from None
+    say(f"pulled {image}")
+
+
+def image_flavor(client: docker.DockerClient, image: str, default: str) -> str:
+    labels = client.images.get(image).labels or {}
+    return labels.get(FLAVOR_LABEL, default)
+
+
+def _has_bridge(client: docker.DockerClient) -> bool:
+    return bool(client.networks.list(names=["bridge"]))
+
+
+def _write_logs(container: Any, log_path: str | None) -> None:
+    if not log_path:
+        return
+    try:
+        data = container.logs(stdout=True, stderr=True)
+    except docker.errors.APIError:
+        return
+    with open(log_path, "wb") as f:
+        f.write(data)
+
+
+def _container_tail(container: Any) -> str:
+    try:
+        return probe.join_tail(container.logs(tail=8).decode(errors="replace"))
+    except docker.errors.APIError:
+        return "(no logs)"
+
+
+def _remove(container: Any, log_path: str | None, stop: bool = True) -> None:
+    """Stop (grace STOP_TIMEOUT_S), save logs, remove; only containers labelled as ours."""
+    if (container.labels or {}).get("ycsbctl") != "1":
+        return
+    try:
+        if stop:
+            container.stop(timeout=STOP_TIMEOUT_S)
+    except docker.errors.APIError:
+        pass
+    _write_logs(container, log_path)
+    with contextlib.suppress(docker.errors.NotFound):
+        container.remove(force=True, v=True)
+
+
+def remove_instance(client: docker.DockerClient, instance: str, log_path: str | None = None) -> None:
+    for c in client.containers.list(all=True, filters={"label": [f"ycsbctl.instance={instance}"]}):
+        _remove(c, log_path, stop=False)
+
+
+def remove_ours(client: docker.DockerClient) -> list[str]:
+    """Remove every container of this state folder (labels ``ycsbctl=1`` and ``ycsbctl.state``)."""
+    removed = []
+    filters = {"label": ["ycsbctl=1", f"ycsbctl.state={state.namespace()}"]}
+    for c in client.containers.list(all=True, filters=filters):
+        log_path = str(state.logs_dir() / f"{c.labels.get('ycsbctl.target', 'server')}-{c.id[:12]}.log")
+        _remove(c, log_path)
+        removed.append(c.name)
+    return removed
+
+
+def _container_name(target: str, experiment_id: str) -> str:
+    safe = re.sub(r"[^a-zA-Z0-9_.-]", "-", experiment_id)[:40]
+    return f"ycsbctl-{target}-{safe}-{uuid.uuid4().hex[:6]}"
+
+
+class DockerProvisioner(Provisioner):
+    """Starts catalogue targets as containers of a local Docker engine."""
+
+    name = "docker"
+
+    def up(self, target: str, **options: Any) -> Endpoint:
+        """Options: experiment_id, image, server_cpus, server_memory, host_network, port, say, ready_timeout_s."""
+        entry = catalog.get_target(target)
+        say = options.get("say") or (lambda msg: None)
+        experiment_id = options.get("experiment_id", "manual")
+        cpus = catalog.parse_cpuset(options["server_cpus"]) if options.get("server_cpus") else None
+        memory = catalog.parse_size(options["server_memory"]) if options.get("server_memory") else None
+        client = connect()
+        image = options.get("image") or entry.image
+        if not image_present(client, image):
+            pull(client, image, say)
+        flavor = image_flavor(client, image, entry.flavor)
+        notes = [*options.get("notes", []), f"docker image {image} (flavor {flavor})"]
+        host_network = bool(options.get("host_network"))
+        if not host_network and not _has_bridge(client):
+            host_network = True
+            notes.append("host networking: this Docker daemon has no bridge network")
+        wanted = options.get("port")
+        if wanted and (owner := port_owner(wanted)):
+            raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}: choose another --port or stop it",
+                            exit_code=1)
+        port = (wanted or free_port()) if host_network else entry.container_port
+        args = catalog.server_args(flavor, port=port, bind="127.0.0.1" if host_network else "0.0.0.0",
+                                   data_dir=None, memory_bytes=memory)
+        note = catalog.memory_note(flavor, memory)
+        if note:
+            notes.append(note)
+        instance = uuid.uuid4().hex
+        labels = {"ycsbctl": "1", "ycsbctl.experiment": experiment_id, "ycsbctl.target": entry.name,
+                  "ycsbctl.instance": instance, "ycsbctl.state": state.namespace()}
+        run: dict[str, Any] = {"command": args, "labels": labels, "detach": True,
+                               "name": _container_name(entry.name, experiment_id)}
+        if host_network:
+            run["network_mode"] = "host"
+        else:
+            run["ports"] = {f"{entry.container_port}/tcp": ("127.0.0.1", wanted)}
+        if cpus is not None:
+            run["cpuset_cpus"] = ",".join(map(str, cpus))
+        if memory is not None:
+            run["mem_limit"] = memory
+            run["memswap_limit"] = memory  # no swap: the limit is the limit
+        if flavor == "dragonfly":
+            run["ulimits"] = [docker.types.Ulimit(name="memlock", soft=-1, hard=-1)]
+        log_path = None
+        try:
+            with deferred_signals():  # created and recorded, or neither
+                container = client.containers.create(image, **run)
+                log_path = str(state.logs_dir() / f"{entry.name}-{experiment_id}-{container.id[:12]}.log")
+                endpoint = Endpoint(target=entry.name, protocol=entry.protocol, url="", backend="docker",
+                                    container_id=container.id, log_path=log_path,
+                                    cpu_limit_cores=float(len(cpus)) if cpus else None,
+                                    memory_limit_bytes=memory, notes=notes)
+                state.add({"key": f"docker:{container.id}", "endpoint": endpoint.to_dict(), "instance": instance,
+                           "docker_host": docker_host(), "options": state.options_to_store(options),
+                           "started": time.time()})
+            say(f"starting {entry.name} in container {container.name} ({image})")
+            container.start()
+            if not host_network:
+                container.reload()
+                port = int(container.attrs["NetworkSettings"]["Ports"][f"{entry.container_port}/tcp"][0]["HostPort"])
+            endpoint.url = catalog.url_for(entry.protocol, port)
+            say(f"waiting for {entry.name} to answer on {endpoint.url}")
+
+            def exited() -> str | None:
+                container.reload()
+                if container.status in ("exited", "dead"):
+                    return f"container {container.name} exited with code {container.attrs['State']['ExitCode']}"
+                return None
+
+            probe.wait_ready(entry.protocol, endpoint.url, exited=exited, log_tail=lambda: _container_tail(container),
+                             timeout_s=options.get("ready_timeout_s", READY_TIMEOUT_S))
+            variant = {"mongo-wire": "mongo-wire, SQLite backend", "ferretdb": "SQLite backend"}.get(flavor, "")
+            facts = probe.describe(entry.protocol, endpoint.url, expected=entry.display, variant=variant)
+        except BaseException:
+            with deferred_signals():
+                remove_instance(client, instance, log_path)
+                for e in state.entries():
+                    if e.get("instance") == instance:
+                        state.remove(e["key"])
+            raise
+        endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
+        state.add({**state.find(f"docker:{container.id}"), "endpoint": endpoint.to_dict()})
+        return endpoint
+
+    def down(self, endpoint: Endpoint) -> None:
+        """Stop and remove the container if it is labelled as ours; save its logs; forget it."""
+        key = f"docker:{endpoint.container_id}"
+        entry = state.find(key)
+        client = connect(host=entry.get("docker_host") if entry else None)
+        try:
+            container = client.containers.get(endpoint.container_id)
+        except docker.errors.NotFound:
+            container = None
+        if container is not None:
+            _remove(container, endpoint.log_path)
+        state.remove(key)
+
+
+def container_running(endpoint: Endpoint) -> bool:
+    entry = state.find(f"docker:{endpoint.container_id}")
+    try:
+        client = connect(timeout_s=10, host=entry.get("docker_host") if entry else None)
+        container = client.containers.get(endpoint.container_id)
+    except (UserError, docker.errors.NotFound):
+        return False
+    return container.status == "running"

@@ -1,0 +1,131 @@
+"""What this machine can run: ``ycsbctl targets`` and ``ycsbctl doctor``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from dataclasses import dataclass
+
+import psutil
+
+from ycsbctl.errors import UserError
+from ycsbctl.provision import catalog, state
+from ycsbctl.provision.local import binary_version, find_binary, port_owner
+
+GIB = 1024**3
+
+
+@dataclass
+class Check:
+    """One line of ``doctor``. ``required`` failures make ``doctor`` exit 1; others are warnings."""
+
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+    required: bool = False
+
+
+@dataclass
+class Availability:
+    """Whether each backend can provide a target here, and why (not)."""
+
+    target: str
+    protocol: str
+    image: str
+    docker: str
+    local: str
+
+
+def _docker_client():
+    from ycsbctl.provision import docker as docker_backend
+
+    try:
+        return docker_backend.connect(timeout_s=5), ""
+    except UserError:
+        return None, f"Docker does not answer at {docker_backend.docker_host()}"
+
+
+def availability() -> list[Availability]:
+    """One row per catalogue target: ``yes: …`` or ``no: …`` for docker and for local."""
+    from ycsbctl.provision import docker as docker_backend
+
+    client, docker_problem = _docker_client()
+    rows = []
+    for t in catalog.TARGETS.values():
+        if client is None:
+            docker = f"no: {docker_problem}"
+        elif docker_backend.image_present(client, t.image):
+            docker = "yes: image present"
+        else:
+            pullable, reason = docker_backend.image_pullable(client, t.image)
+            docker = "yes: image will be pulled" if pullable else f"no: image absent, not pullable ({reason[:80]})"
+        try:
+            path = find_binary(t)
+            local = f"yes: {path} ({binary_version(path)})"
+        except UserError as exc:
+            local = f"no: {exc}"
+        rows.append(Availability(t.name, t.protocol, t.image, docker, local))
+    return rows
+
+
+def _first_line(argv: list[str]) -> str:
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"({exc})"
+    lines = [ln.strip() for ln in (out.stdout + out.stderr).splitlines() if ln.strip()]
+    return lines[0] if lines else ""
+
+
+def checks() -> list[Check]:
+    """Everything ``ycsbctl`` relies on, each with a fix hint."""
+    out: list[Check] = []
+    client, problem = _docker_client()
+    if client is not None:
+        v = client.version()
+        out.append(Check("docker daemon", True, f"Docker {v.get('Version')} (API {v.get('ApiVersion')})"))
+    else:
+        out.append(Check("docker daemon", False, problem,
+                         "start it (`sudo systemctl start docker` or `sudo dockerd &`); else targets run from local "
+                         "binaries"))
+    for t in catalog.TARGETS.values():
+        name = f"{t.name} binary"
+        try:
+            path = find_binary(t)
+            out.append(Check(name, True, f"{path}: {binary_version(path)}"))
+        except UserError as exc:
+            out.append(Check(name, False, str(exc).split(": ", 1)[0], t.install_hint))
+    for tool, argv, fix in (("iperf3", ["iperf3", "--version"], "apt-get install iperf3"),
+                            ("java", ["java", "-version"], "apt-get install default-jre-headless"),
+                            ("taskset", ["taskset", "--version"], "apt-get install util-linux")):
+        if shutil.which(argv[0]):
+            out.append(Check(tool, True, _first_line(argv)))
+        else:
+            out.append(Check(tool, False, "not found on PATH", fix))
+    try:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+        busy = {p: port_owner(p) for p in (6379, 27017)}
+        detail = "127.0.0.1 ports can be bound; " + ", ".join(
+            f"{p} {'in use by ' + o if o else 'free'}" for p, o in busy.items())
+        out.append(Check("loopback ports", True, detail + " (ycsbctl picks free ports itself)"))
+    except OSError as exc:
+        out.append(Check("loopback ports", False, str(exc), "check the loopback interface (ip link set lo up)",
+                         required=True))
+    mem = psutil.virtual_memory()
+    out.append(Check("memory", mem.available >= 2 * GIB,
+                     f"{mem.available / GIB:.1f} GiB available of {mem.total / GIB:.1f} GiB",
+                     "free memory or lower --server-memory / recordcount"))
+    out.append(Check("cpus", True, f"{len(os.sched_getaffinity(0))} usable CPUs (--server-cpus takes a cpuset of them)"))
+    try:
+        folder = state.state_dir()
+        probe_file = folder / ".doctor"
+        probe_file.write_text("ok")
+        probe_file.unlink()
+        out.append(Check("state folder", True, str(folder)))
+    except OSError as exc:
+        out.append(Check("state folder", False, str(exc), "set YCSBCTL_STATE_DIR to a writable folder", required=True))
+    return out

@@ -1,0 +1,252 @@
+"""The local backend: a server binary of this machine on a loopback port.
+
+Each server runs in a fresh temporary data directory, in its own session (so its whole
+process group can be signalled), with stdout/stderr in ``<state dir>/logs/``. Its PID and
+create time are recorded; ``down`` checks both before it signals (TERM, then KILL after
+``GRACE_S``), so a recycled PID is never killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from typing import Any
+
+import psutil
+
+from ycsbctl.errors import UserError
+from ycsbctl.provision import catalog, probe, state
+from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.signals import deferred_signals
+
+GRACE_S = 10.0  # TERM -> KILL
+READY_TIMEOUT_S = 60.0
+_PORT_RETRIES = 3  # a picked free port can be taken before the server binds it
+
+
+def find_binary(target: catalog.Target) -> str:
+    """Absolute path of the target's server binary, or a UserError saying how to install it."""
+    if os.sep in target.binary:
+        path = target.binary if os.access(target.binary, os.X_OK) else shutil.which(os.path.basename(target.binary))
+    else:
+        path = shutil.which(target.binary)
+    if not path:
+        raise UserError(f"{os.path.basename(target.binary)} not found for target {target.name}: "
+                        f"{target.install_hint}, or use --backend docker", exit_code=1)
+    if target.local_flavor == "mongod":
+        _require_in_memory(path)
+    return path
+
+
+def _require_in_memory(mongod: str) -> None:
+    """Refuse a mongod without the inMemory engine (community builds): never swap engines."""
+    try:
+        out = subprocess.run([mongod, "--help"], capture_output=True, text=True, timeout=20)
+        text = out.stdout + out.stderr
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise UserError(f"cannot run {mongod} --help ({probe.short_error(exc)}): check the mongod install",
+                        exit_code=1) from None
+    if "inMemorySizeGB" not in text:
+        raise UserError(f"{mongod} is MongoDB Community without the inMemory storage engine: install Percona Server "
+                        "for MongoDB (apt package percona-server-mongodb) or use --backend docker", exit_code=1)
+
+
+def binary_version(path: str) -> str:
+    """First line of ``<binary> --version`` (empty when it does not say)."""
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    lines = [ln.strip() for ln in (out.stdout + out.stderr).splitlines() if ln.strip()]
+    return lines[0] if lines else ""
+
+
+def port_owner(port: int) -> str | None:
+    """None when 127.0.0.1:``port`` can be bound, else who holds it ("pid 123 redis-server")."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers do: TIME_WAIT is not "in use"
+        try:
+            s.bind(("127.0.0.1", port))
+            return None
+        except OSError:
+            pass
+    try:
+        for conn in psutil.net_connections(kind="tcp"):
+            if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN and conn.pid:
+                return f"pid {conn.pid} {psutil.Process(conn.pid).name()}"
+    except (psutil.Error, OSError):
+        pass
+    return "another process"
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def is_ours(pid: int, create_time: float | None) -> bool:
+    """True when ``pid`` runs and is the process we started (same create time), not a zombie."""
+    try:
+        proc = psutil.Process(pid)
+        if create_time is not None and abs(proc.create_time() - create_time) > 0.05:
+            return False
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def stop_process(pid: int, create_time: float | None, grace_s: float = GRACE_S) -> bool:
+    """TERM the process group of ``pid``, KILL after ``grace_s``. False when it is not ours."""
+    if not is_ours(pid, create_time):
+        _reap(pid)
+        return False
+    try:
+        target_pg = os.getpgid(pid) == pid  # our servers lead their own group
+    except OSError:
+        return False
+    members = _group(pid) if target_pg else [psutil.Process(pid)]
+    _signal(pid, signal.SIGTERM, target_pg)
+    _, alive = psutil.wait_procs(members, timeout=grace_s)
+    if alive:
+        _signal(pid, signal.SIGKILL, target_pg)
+        psutil.wait_procs(alive, timeout=5)
+    _reap(pid)
+    return True
+
+
+def _group(pgid: int) -> list[psutil.Process]:
+    procs = []
+    for p in psutil.process_iter():
+        try:
+            if os.getpgid(p.pid) == pgid:
+                procs.append(p)
+        except OSError:
+            continue
+    return procs
+
+
+def _signal(pid: int, sig: int, group: bool) -> None:
+    try:
+        if group:
+            os.killpg(pid, sig)
+        else:
+            os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _reap(pid: int) -> None:
+    """Collect the exit status when the server was our own child (no zombie left)."""
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+class LocalProvisioner(Provisioner):
+    """Starts catalogue targets from this machine's binaries."""
+
+    name = "local"
+
+    def up(self, target: str, **options: Any) -> Endpoint:
+        """Start ``target``; options: experiment_id, server_cpus, server_memory, port, say, ready_timeout_s."""
+        entry = catalog.get_target(target)
+        if options.get("image") or options.get("host_network"):
+            raise UserError("--image and --host-network need the docker backend: add --backend docker")
+        binary = find_binary(entry)
+        cpus = catalog.parse_cpuset(options["server_cpus"]) if options.get("server_cpus") else None
+        memory = catalog.parse_size(options["server_memory"]) if options.get("server_memory") else None
+        wanted = options.get("port")
+        if wanted and (owner := port_owner(wanted)):
+            raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}: choose another --port or stop it",
+                            exit_code=1)
+        for attempt in range(_PORT_RETRIES):
+            port = wanted or free_port()
+            try:
+                return self._start(entry, binary, port, cpus, memory, options)
+            except UserError as exc:
+                if wanted or attempt == _PORT_RETRIES - 1 or "in use" not in str(exc).lower():
+                    raise
+        raise AssertionError("unreachable")
+
+    def _start(self, entry: catalog.Target, binary: str, port: int, cpus: list[int] | None,
+               memory: int | None, options: dict[str, Any]) -> Endpoint:
+        say = options.get("say") or (lambda msg: None)
+        experiment_id = options.get("experiment_id", "manual")
+        data_dir = tempfile.mkdtemp(prefix=f"ycsbctl-{entry.name}-")
+        log_path = state.logs_dir() / f"{entry.name}-{experiment_id}-{port}.log"
+        argv = [binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1",
+                                             data_dir=data_dir, memory_bytes=memory)]
+        if cpus is not None:
+            taskset = shutil.which("taskset")
+            if not taskset:
+                raise UserError("--server-cpus with the local backend needs taskset: apt-get install util-linux",
+                                exit_code=1)
+            argv = [taskset, "-c", ",".join(map(str, cpus)), *argv]  # taskset execs: same PID
+        url = catalog.url_for(entry.protocol, port)
+        endpoint = Endpoint(target=entry.name, protocol=entry.protocol, url=url, backend="local",
+                            log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,
+                            memory_limit_bytes=memory if entry.local_flavor != "mongo-wire" else None,
+                            notes=list(options.get("notes", [])))
+        note = catalog.memory_note(entry.local_flavor, memory)
+        if note:
+            endpoint.notes.append(note)
+        say(f"starting {entry.name}: {shlex.join(argv)} (log {log_path})")
+        proc = None
+        try:
+            with deferred_signals():  # started and recorded, or neither
+                with open(log_path, "ab") as log:
+                    proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            cwd=data_dir, start_new_session=True)
+                endpoint.pid = proc.pid
+                create_time = psutil.Process(proc.pid).create_time()
+                state.add({"key": f"local:{proc.pid}", "endpoint": endpoint.to_dict(), "create_time": create_time,
+                           "data_dir": data_dir, "options": state.options_to_store(options), "started": time.time()})
+            say(f"waiting for {entry.name} to answer on {url}")
+
+            def exited() -> str | None:
+                code = proc.poll()
+                return None if code is None else f"{os.path.basename(binary)} exited with code {code}"
+
+            probe.wait_ready(entry.protocol, url, timeout_s=options.get("ready_timeout_s", READY_TIMEOUT_S),
+                             exited=exited, log_tail=lambda: probe.tail(log_path))
+            variant = "mongo-wire, SQLite backend" if entry.local_flavor == "mongo-wire" else ""
+            facts = probe.describe(entry.protocol, url, expected=entry.display, variant=variant)
+        except BaseException:
+            with deferred_signals():
+                if proc is not None:
+                    stop_process(proc.pid, None, grace_s=5)
+                    proc.wait()
+                    state.remove(f"local:{proc.pid}")
+                shutil.rmtree(data_dir, ignore_errors=True)
+            raise
+        endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
+        state.add({**state.find(f"local:{proc.pid}"), "endpoint": endpoint.to_dict()})
+        return endpoint
+
+    def down(self, endpoint: Endpoint) -> None:
+        """Stop the server if it still is the process we started; forget it; remove its data dir."""
+        key = f"local:{endpoint.pid}"
+        entry = state.find(key)
+        if endpoint.pid is not None and entry is not None:
+            stop_process(endpoint.pid, entry["create_time"])
+        elif endpoint.pid is not None and _runs_in_our_data_dir(endpoint.pid, endpoint.target):
+            stop_process(endpoint.pid, None)  # state file lost: the data dir proves it is ours
+        if entry and entry.get("data_dir"):
+            shutil.rmtree(entry["data_dir"], ignore_errors=True)
+        state.remove(key)
+
+
+def _runs_in_our_data_dir(pid: int, target: str) -> bool:
+    try:
+        cwd = psutil.Process(pid).cwd()
+    except psutil.Error:
+        return False
+    return os.path.basename(cwd).startswith(f"ycsbctl-{target}-") and cwd.startswith(tempfile.gettempdir())

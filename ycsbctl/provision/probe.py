@@ -1,0 +1,190 @@
+"""Readiness probes and what a server says about itself (redis-py / pymongo, never in a hot path)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ycsbctl.errors import UserError
+
+_SECRET_KEYS = re.compile(r"pass|secret|token|^masterauth$", re.IGNORECASE)  # config keys holding secrets
+
+
+@dataclass
+class ServerFacts:
+    """``name`` is honest and versioned ("Redis 7.0.15", "FerretDB 1.24.0 (mongo-wire, SQLite backend)")."""
+
+    name: str
+    version: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+def short_error(exc: BaseException) -> str:
+    """The first line of an exception, for one-line messages."""
+    text = str(getattr(exc, "explanation", None) or exc).strip().splitlines()  # docker errors: the daemon's words
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
+
+
+def _redis(url: str, timeout_s: float):
+    import redis
+
+    return redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+
+
+def _mongo(url: str, timeout_s: float):
+    import pymongo
+
+    direct = not url.startswith("mongodb+srv") and "," not in url.split("://", 1)[-1].split("/", 1)[0]
+    ms = int(timeout_s * 1000)
+    return pymongo.MongoClient(url, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms,
+                               directConnection=direct or None)
+
+
+def ping(protocol: str, url: str, timeout_s: float = 1.0) -> None:
+    """Raise unless the server answers PING / ``{ping: 1}`` within ``timeout_s``."""
+    if protocol == "redis":
+        client = _redis(url, timeout_s)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    elif protocol == "mongodb":
+        client = _mongo(url, timeout_s)
+        try:
+            client.admin.command("ping")
+        finally:
+            client.close()
+
+
+def wait_ready(protocol: str, url: str, *, timeout_s: float, exited: Callable[[], str | None],
+               log_tail: Callable[[], str]) -> None:
+    """Wait until the server answers. ``exited()`` returns why the server is gone (or None).
+
+    Raises UserError (exit 1) naming the cause and the last lines of the server's log.
+    """
+    deadline = time.monotonic() + timeout_s
+    last_error = "no answer yet"
+    while True:
+        gone = exited()
+        if gone:
+            raise UserError(f"{gone} during start-up; last log lines: {log_tail()}", exit_code=1)
+        try:
+            ping(protocol, url, timeout_s=0.5)
+            return
+        except Exception as exc:  # noqa: BLE001 - not ready yet, whatever the reason
+            last_error = short_error(exc)
+        if time.monotonic() > deadline:
+            raise UserError(f"the server did not answer on {url} within {timeout_s:.0f} s ({last_error}); "
+                            f"last log lines: {log_tail()}", exit_code=1)
+        time.sleep(0.1)  # poll interval of the readiness probe
+
+
+def tail(path: str | Path | None, lines: int = 8) -> str:
+    """The last ``lines`` lines of a log, joined with `` | `` so they fit one message line."""
+    try:
+        text = Path(path).read_text(errors="replace") if path else ""
+    except OSError:
+        text = ""
+    return join_tail(text, lines)
+
+
+def join_tail(text: str, lines: int = 8) -> str:
+    kept = [ln.strip() for ln in text.splitlines() if ln.strip()][-lines:]
+    return " | ".join(kept) if kept else "(empty log)"
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def redact_config(config: dict[str, Any]) -> dict[str, Any]:
+    """Config values of password-like keys become ``***``; URLs inside values lose passwords."""
+    from ycsbctl.provision.external import redact_text
+
+    def clean(key: str, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: clean(k, v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [clean(key, v) for v in value]
+        if isinstance(value, str):
+            if value and _SECRET_KEYS.search(key):
+                return "***"
+            return redact_text(value)
+        return value
+
+    return {k: clean(k, v) for k, v in config.items()}
+
+
+def describe(protocol: str, url: str, *, expected: str = "", variant: str = "") -> ServerFacts:
+    """Name, version and configuration dump of the server at ``url``.
+
+    ``expected`` is the catalogue's display name (used when the server does not say who it
+    is, e.g. KeyDB); ``variant`` is appended in parentheses when the engine cannot tell it
+    (e.g. "mongo-wire, SQLite backend").
+    """
+    if protocol == "redis":
+        facts = _describe_redis(url, expected)
+    elif protocol == "mongodb":
+        facts = _describe_mongo(url)
+    else:
+        return ServerFacts(name=expected or protocol, version="")
+    if variant:
+        facts.name = f"{facts.name} ({variant})" if "(" not in facts.name else facts.name[:-1] + f", {variant})"
+    facts.config = redact_config(_jsonable(facts.config))
+    return facts
+
+
+def _describe_redis(url: str, expected: str) -> ServerFacts:
+    client = _redis(url, 5.0)
+    try:
+        info = client.info("server")
+        try:
+            config: dict[str, Any] = dict(client.config_get("*"))
+        except Exception as exc:  # noqa: BLE001 - some servers restrict CONFIG
+            config = {"error": f"CONFIG GET * failed: {short_error(exc)}"}
+    finally:
+        client.close()
+    for key, name in (("valkey_version", "Valkey"), ("dragonfly_version", "Dragonfly")):
+        if key in info:
+            version = str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
+            return ServerFacts(f"{name} {version}", version, config)
+    version = str(info.get("redis_version", ""))
+    return ServerFacts(f"{expected or 'Redis'} {version}".strip(), version, config)
+
+
+def _describe_mongo(url: str) -> ServerFacts:
+    client = _mongo(url, 5.0)
+    try:
+        build = client.admin.command("buildInfo")
+        try:
+            opts = client.admin.command("getCmdLineOpts")
+            opts.pop("ok", None)
+        except Exception as exc:  # noqa: BLE001 - not every server implements it
+            opts = {"error": f"getCmdLineOpts failed: {short_error(exc)}"}
+        try:
+            engine = (client.admin.command("serverStatus").get("storageEngine") or {}).get("name", "")
+        except Exception:  # noqa: BLE001 - e.g. no privilege
+            engine = ""
+    finally:
+        client.close()
+    version = str(build.get("version", ""))
+    config: dict[str, Any] = {"getCmdLineOpts": opts}
+    if "ferretdbVersion" in build:
+        fversion = str(build["ferretdbVersion"]).lstrip("v")
+        config["mongodb_compat_version"] = version
+        return ServerFacts(f"FerretDB {fversion}", fversion, config)
+    if "psmdbVersion" in build or "percona" in json.dumps(build, default=str).lower():
+        name = f"Percona Server for MongoDB {build.get('psmdbVersion', version)}"
+    elif "enterprise" in build.get("modules", []):
+        name = f"MongoDB Enterprise {version}"
+    else:
+        name = f"MongoDB {version}"
+    if engine:
+        name += f" ({engine})"
+        config["storageEngine"] = engine
+    return ServerFacts(name, str(build.get("psmdbVersion", version)), config)

@@ -1,0 +1,213 @@
+"""Reading a result folder into pandas: :func:`load` gives an :class:`Experiment`.
+
+Works on finished folders (reads the combined parquet tables) and on running or crashed
+``.partial`` folders (rebuilds the tables from the per-run parts).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from hdrh.histogram import HdrHistogram
+
+from ycsbctl.errors import UserError
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results.model import OPERATIONS, PhaseResult
+from ycsbctl.results.store import ALL_OPS, TABLES, build_tables, op_key, partial_path, read_run_docs
+
+LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
+_STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
+         "p9999": "p9999", "p99.99": "p9999"}
+_STATUS_RANK = {"failed": 3, "interrupted": 2, "skipped": 1, "ok": 0}
+
+
+def latency_column(latency: str = "p99", op: str = ALL_OPS) -> str:
+    """Column of runs.parquet for a latency statistic of an operation, e.g. ``read_p99_us``."""
+    try:
+        stat = _STAT[latency.lower()]
+    except KeyError:
+        raise UserError(f"unknown latency statistic {latency!r}: use one of {', '.join(LATENCY_CHOICES)}") from None
+    return f"{op_key(op)}_{stat}_us"
+
+
+def latency_label(latency: str) -> str:
+    """Human name: ``p999`` -> ``p99.9``, ``avg`` -> ``mean``."""
+    stat = _STAT.get(latency.lower(), latency)
+    return {"mean": "mean", "p999": "p99.9", "p9999": "p99.99"}.get(stat, stat)
+
+
+@dataclass
+class Experiment:
+    """One result folder: the manifest and four tables (see ``store`` for their columns)."""
+
+    path: Path
+    manifest: dict
+    runs: pd.DataFrame
+    ops: pd.DataFrame
+    series: pd.DataFrame
+    telemetry: pd.DataFrame
+    docs: dict[str, dict] = field(default_factory=dict, repr=False)  # run_id -> run JSON
+
+    @property
+    def id(self) -> str:
+        return self.manifest.get("experiment_id", self.path.name)
+
+    @property
+    def status(self) -> str:
+        return self.manifest.get("status", "unknown")
+
+    @property
+    def targets(self) -> list[str]:
+        """Targets in plan order, then any others that have runs."""
+        plan = [str(t) for t in (self.manifest.get("plan") or {}).get("targets", []) or []]
+        seen = list(dict.fromkeys(self.runs["target"].tolist())) if len(self.runs) else []
+        return [t for t in plan if t in seen] + [t for t in seen if t not in plan]
+
+    @property
+    def workloads(self) -> list[str]:
+        plan = [str(w) for w in (self.manifest.get("plan") or {}).get("workloads", []) or []]
+        seen = list(dict.fromkeys(self.runs["workload"].tolist())) if len(self.runs) else []
+        return [w for w in plan if w in seen] + [w for w in seen if w not in plan]
+
+    def run_doc(self, run_id: str) -> dict:
+        try:
+            return self.docs[run_id]
+        except KeyError:
+            raise UserError(f"no run {run_id!r} in {self.path}") from None
+
+    def histogram(self, run_id: str, op: str) -> HdrHistogram:
+        """The latency histogram (µs) of one measurement; ``op="ALL"`` merges the base operations."""
+        files = self.run_doc(run_id).get("histograms", {})
+        if op == ALL_OPS:
+            names = [n for n in files if n in OPERATIONS and n != "READ-MODIFY-WRITE"]
+            return hdr.merge(self.histogram(run_id, n) for n in names)
+        if op not in files:
+            raise UserError(f"run {run_id} has no histogram for {op!r} (has: {', '.join(files) or 'none'})")
+        return hdr.decode((self.path / "histograms" / files[op]).read_text(encoding="ascii"))
+
+    def merged_histogram(self, run_ids: list[str], op: str) -> HdrHistogram:
+        """Exact merge over runs (e.g. the repetitions of one point); runs without ``op`` are left out."""
+        hists = [self.histogram(r, op) for r in run_ids if op == ALL_OPS or op in self.run_doc(r).get("histograms", {})]
+        return hdr.merge(hists)
+
+    def phase_result(self, run_id: str) -> PhaseResult:
+        """The run's :class:`PhaseResult` with histograms and series, as the engine produced it."""
+        doc = self.run_doc(run_id)
+        if not doc.get("result"):
+            raise UserError(f"run {run_id} has no result (status {doc['status']}: {doc.get('error') or 'no error recorded'})")
+        hists = {op: self.histogram(run_id, op) for op in doc.get("histograms", {})}
+        series = self.series_of(run_id)
+        return PhaseResult.from_dict(doc["result"], hists, series.drop(columns=["run_id"]))
+
+    def series_of(self, run_id: str) -> pd.DataFrame:
+        """Per-second rows of one run (``second`` counts from the run's start)."""
+        if not len(self.series):
+            return self.series.copy()
+        return self.series[self.series["run_id"] == run_id].reset_index(drop=True)
+
+    def telemetry_of(self, run_id: str) -> pd.DataFrame:
+        """Telemetry rows of one run with ``t_s``: seconds since the engine started (``extra.t_start_mono``),
+        or since the first sample when the engine did not record its start."""
+        if not len(self.telemetry):
+            return self.telemetry.assign(t_s=pd.Series(dtype=float))
+        t = self.telemetry[self.telemetry["run_id"] == run_id].reset_index(drop=True)
+        extra = ((self.docs.get(run_id) or {}).get("result") or {}).get("extra") or {}
+        t0 = extra.get("t_start_mono")
+        if t0 is None and len(t):
+            t0 = float(t["t_mono"].min())
+        return t.assign(t_s=t["t_mono"].astype(float) - float(t0 or 0.0))
+
+    def points(self, latency: str = "p99", op: str = ALL_OPS, phase: str = "run") -> pd.DataFrame:
+        """One row per target × workload × threads over repetitions (see :func:`points`)."""
+        return points(self.runs, latency, op, phase)
+
+
+def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: str = "run") -> pd.DataFrame:
+    """Aggregate repetitions: throughput and latency mean/min/max over the ``ok`` runs of each point.
+
+    ``status`` is ``ok`` when every repetition is, else the worst (failed > interrupted > skipped);
+    ``bottleneck`` is the most common label; CPU is in % of one core (``client_cpu_pct`` falls back
+    to client CPU seconds / runtime when telemetry has no client sample).
+    """
+    col = latency_column(latency, op)
+    cols = ["target", "workload", "threads", "reps", "ok", "status", "throughput_mean", "throughput_min",
+            "throughput_max", "latency_mean", "latency_min", "latency_max", "server_cpu_pct", "client_cpu_pct",
+            "bottleneck", "bottleneck_text", "error", "server", "run_ids"]
+    if not len(runs):
+        return pd.DataFrame(columns=cols)
+    sel = runs[runs["phase"] == phase]
+    rows = []
+    for (target, workload, threads), g in sel.groupby(["target", "workload", "threads"], sort=False):
+        ok = g[g["status"] == "ok"]
+        worst = max(g["status"], key=lambda s: _STATUS_RANK.get(s, 0))
+        tp = pd.to_numeric(ok["throughput_ops"], errors="coerce")
+        lat = pd.to_numeric(ok[col], errors="coerce") if col in ok else pd.Series(dtype=float)
+        labels = g["bottleneck"].dropna()
+        label = labels.mode().iloc[0] if len(labels) else None
+        texts = g.loc[g["bottleneck"] == label, "bottleneck_text"].dropna() if label else pd.Series(dtype=object)
+        errors = g["error"].dropna() if "error" in g else pd.Series(dtype=object)
+        servers = g["server"].dropna()
+        rows.append({
+            "target": target, "workload": workload, "threads": int(threads), "reps": len(g), "ok": len(ok),
+            "status": "ok" if len(ok) == len(g) else worst,
+            "throughput_mean": tp.mean(), "throughput_min": tp.min(), "throughput_max": tp.max(),
+            "latency_mean": lat.mean(), "latency_min": lat.min(), "latency_max": lat.max(),
+            "server_cpu_pct": _mean(ok, "server_cpu_pct_mean"), "client_cpu_pct": _client_cpu(ok),
+            "bottleneck": label, "bottleneck_text": texts.iloc[0] if len(texts) else None,
+            "error": errors.iloc[0] if len(errors) else None,
+            "server": servers.iloc[0] if len(servers) else "", "run_ids": list(g["run_id"]),
+        })
+    return pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads"], kind="stable",
+                                                         ignore_index=True)
+
+
+def _mean(df: pd.DataFrame, col: str) -> float:
+    return float(pd.to_numeric(df[col], errors="coerce").mean()) if col in df and len(df) else math.nan
+
+
+def _client_cpu(ok: pd.DataFrame) -> float:
+    v = _mean(ok, "client_cpu_pct_mean")
+    if math.isnan(v) and len(ok):
+        secs = pd.to_numeric(ok["client_cpu_s"], errors="coerce") / (pd.to_numeric(ok["runtime_ms"], errors="coerce") / 1e3)
+        v = float((100.0 * secs).mean())
+    return v
+
+
+def resolve(path: Path) -> Path:
+    """The folder holding an experiment: ``path`` itself, or its ``.partial`` twin while it runs."""
+    path = Path(path)
+    if (path / "manifest.json").exists():
+        return path
+    part = partial_path(path.parent, path.name)
+    if (part / "manifest.json").exists():
+        return part
+    if not path.exists():
+        raise UserError(f"no result folder at {path}: give a folder under reports/ (ls reports/)")
+    raise UserError(f"{path} is not a result folder (no manifest.json)")
+
+
+def load(path: Path) -> Experiment:
+    """Read a result folder (finished, running or crashed) into an :class:`Experiment`."""
+    path = resolve(Path(path))
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    docs = read_run_docs(path)
+    finished = manifest.get("status") != "running" and all((path / f"{t}.parquet").exists() for t in TABLES)
+    if finished:
+        tables = {t: pd.read_parquet(path / f"{t}.parquet") for t in TABLES}
+    else:
+        tables = build_tables(path, docs)
+    return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, **tables)
+
+
+def latest(root: Path = Path("reports")) -> Path:
+    """The most recently modified result folder under ``root`` (finished ones first)."""
+    root = Path(root)
+    found = sorted((p for p in root.glob("*") if (p / "manifest.json").exists() and not p.name.startswith(".")),
+                   key=lambda p: (p / "manifest.json").stat().st_mtime)
+    if not found:
+        raise UserError(f"no result folder under {root}: run an experiment first (ycsbctl run workload-b)")
+    return found[-1]

@@ -1,0 +1,425 @@
+"""The result folder: written run by run (crash-safe), combined into tables at the end.
+
+Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.finalize`
+(``<root>/<id>/``)::
+
+    manifest.json                 plan, versions, servers, host, status …
+    runs/<run-id>.json            one per finished run: the record and PhaseResult.to_dict() (the commit mark)
+    parts/series/<run-id>.parquet per-run per-second series;  parts/telemetry/<run-id>.parquet
+    histograms/<run-id>.<op>.hdr  base64 HDR (µs), mergeable
+    ycsb/<run-id>.txt             YCSB's own text output
+    runs.parquet/.csv ops.parquet/.csv series.parquet telemetry.parquet   built by finalize
+
+Every per-run file is written to a temporary name and renamed, and the run's JSON is written
+last, so a crash leaves either the whole run or none of it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ycsbctl.errors import UserError
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, SUMMARY_PERCENTILES, OpSummary, PhaseResult
+
+try:  # written by another engineer; the fallback keeps the store usable without it
+    from ycsbctl.results.ycsb_text import format_phase
+except ImportError:  # pragma: no cover - only before ycsb_text.py exists
+    format_phase = None  # type: ignore[assignment]
+
+STATUSES = ("ok", "failed", "interrupted", "skipped")
+FINAL_STATUSES = ("complete", "partial", "interrupted")
+# Latency statistics kept per operation: column suffix -> percentile (None = mean).
+LATENCY_STATS = {"p50": 50.0, "p95": 95.0, "p99": 99.0, "p999": 99.9, "p9999": 99.99, "mean": None}
+ALL_OPS = "ALL"  # merged histogram of every base operation except READ-MODIFY-WRITE (counted in READ+UPDATE)
+TABLES = ("runs", "ops", "series", "telemetry")
+
+
+@dataclass
+class RunRecord:
+    """One point of the sweep: target × workload × phase × threads × repetition."""
+
+    run_id: str  # f"{target}.{workload}.{phase}.t{threads}.r{repetition}"
+    target: str
+    workload: str
+    phase: str  # "load" | "run"
+    threads: int
+    repetition: int
+    status: str  # "ok" | "failed" | "interrupted" | "skipped"
+    result: PhaseResult | None = None
+    telemetry: pd.DataFrame | None = None  # t_mono, t_wall, source, metric columns
+    telemetry_summary: dict = field(default_factory=dict)  # server_cpu_pct_mean, client_cpu_pct_mean …
+    bottleneck: dict | None = None  # {"label": "server-cpu", "text": "...", "evidence": {...}}
+    endpoint: dict | None = None  # Endpoint.to_dict(), url redacted
+    error: str | None = None
+    started_at: str = ""
+    ended_at: str = ""
+
+    @staticmethod
+    def make_id(target: str, workload: str, phase: str, threads: int, repetition: int) -> str:
+        return f"{target}.{workload}.{phase}.t{threads}.r{repetition}"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
+
+
+def file_stem(run_id: str) -> str:
+    """``run_id`` made safe as a file name (URL labels may hold ``/`` or ``:``)."""
+    return re.sub(r"[^A-Za-z0-9._@+=-]", "_", run_id)
+
+
+def partial_path(root: Path, experiment_id: str) -> Path:
+    return root / f".{experiment_id}.partial"
+
+
+def _write_atomic(path: Path, data: str | bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    if isinstance(data, str):
+        tmp.write_text(data, encoding="utf-8")
+    else:
+        tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _json_default(o: Any) -> Any:
+    if hasattr(o, "item"):  # numpy scalars
+        return o.item()
+    if isinstance(o, (set, tuple)):
+        return list(o)
+    if isinstance(o, Path):
+        return str(o)
+    return str(o)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, indent=1, default=_json_default, allow_nan=True)
+
+
+def arrow_safe(df: pd.DataFrame) -> pd.DataFrame:
+    """Columns parquet can store: mixed object columns become numbers when they all are, else text."""
+    out = df.copy()
+    for col in out.columns:
+        s = out[col]
+        if s.dtype != object:
+            continue
+        vals = s.dropna()
+        if vals.map(lambda v: isinstance(v, bool)).all() and len(vals):
+            out[col] = s.astype("boolean")
+        elif vals.map(lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)).all():
+            out[col] = pd.to_numeric(s, errors="coerce")
+        else:
+            out[col] = s.map(lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else
+                             (v if isinstance(v, str) else json.dumps(v, default=_json_default)))
+    return out
+
+
+def _fallback_text(result: PhaseResult) -> str:
+    """Minimal YCSB-style text (``[OVERALL]`` lines) when ycsb_text is not available."""
+    return (f"[OVERALL], RunTime(ms), {result.runtime_ms:g}\n"
+            f"[OVERALL], Throughput(ops/sec), {result.throughput_ops!r}\n")
+
+
+def ycsb_text(result: PhaseResult) -> str:
+    return format_phase(result) if format_phase is not None else _fallback_text(result)
+
+
+def overall_summary(result: PhaseResult) -> OpSummary | None:
+    """Latency over every database operation (µs): READ, UPDATE, INSERT, SCAN, DELETE merged exactly."""
+    base = [s for n, s in result.ops.items() if n in OPERATIONS and n != "READ-MODIFY-WRITE" and s.operations]
+    if not base:
+        return None
+    total = sum(s.operations for s in base)
+    # The mean of a merged histogram is the count-weighted mean of its parts; computing it this way
+    # avoids hdrh's get_mean_value, a Python loop over every bucket (~0.4 s per histogram, measured).
+    mean = sum(s.mean_us * s.operations for s in base) / total
+    lo, hi = min(s.min_us for s in base), max(s.max_us for s in base)
+    hists = [s.histogram for s in base if s.histogram is not None]
+    if len(hists) == len(base):
+        merged = hdr.merge(hists)
+        pct = {p: float(v) for p, v in hdr.percentiles_us(merged, SUMMARY_PERCENTILES).items()}
+        return OpSummary(ALL_OPS, total, mean, lo, hi, pct)
+    main = max(base, key=lambda s: s.operations)  # no histograms (imported text): the main operation stands in
+    return OpSummary(ALL_OPS, total, mean, lo, hi, dict(main.percentiles_us))
+
+
+def _latency_columns(prefix: str, s: OpSummary | dict | None) -> dict[str, float]:
+    out = {}
+    for suffix, p in LATENCY_STATS.items():
+        if s is None:
+            v = math.nan
+        elif isinstance(s, dict):
+            v = s["mean_us"] if p is None else s["percentiles_us"].get(str(p), math.nan)
+        else:
+            v = s.mean_us if p is None else s.percentiles_us.get(p, math.nan)
+        out[f"{prefix}_{suffix}_us"] = float(v) if v is not None else math.nan
+    return out
+
+
+def op_key(op: str) -> str:
+    """Column prefix of an operation: ``READ-MODIFY-WRITE`` -> ``read_modify_write``."""
+    return op.lower().replace("-", "_")
+
+
+class ResultFolder:
+    """Writes one experiment's result folder; see the module docstring for the layout."""
+
+    def __init__(self, path: Path, final_path: Path) -> None:
+        self.path = path  # where files go now (the .partial folder until finalize)
+        self.final_path = final_path
+        self._runs: dict[str, str] = {}  # run_id -> status
+        self._finalized = False
+
+    # -- life cycle -------------------------------------------------------------------------
+    @classmethod
+    def create(cls, root: Path, experiment_id: str, manifest: dict) -> ResultFolder:
+        """Start ``<root>/.<id>.partial/`` with ``manifest`` (status ``running``)."""
+        if not experiment_id or "/" in experiment_id or experiment_id.startswith("."):
+            raise UserError(f"invalid experiment id {experiment_id!r}: use letters, digits, '-', '_' or '.'")
+        root = Path(root)
+        final, part = root / experiment_id, partial_path(root, experiment_id)
+        for p in (final, part):
+            if p.exists():
+                raise UserError(f"result folder {p} already exists: pick another experiment id or resume it with --resume")
+        part.mkdir(parents=True)
+        for sub in ("runs", "histograms", "ycsb", "parts/series", "parts/telemetry"):
+            (part / sub).mkdir(parents=True, exist_ok=True)
+        folder = cls(part, final)
+        m = {"experiment_id": experiment_id, "started_at": now_iso(), **manifest, "status": "running"}
+        folder._write_manifest(m)
+        return folder
+
+    @classmethod
+    def reopen(cls, path: Path) -> ResultFolder:
+        """Continue an experiment (``--resume``): a finished folder moves back to its ``.partial`` name."""
+        path = Path(path)
+        if path.name.startswith(".") and path.name.endswith(".partial"):
+            part, final = path, path.with_name(path.name[1:-len(".partial")])
+        else:
+            final, part = path, partial_path(path.parent, path.name)
+        if not part.exists():
+            if not final.exists():
+                raise UserError(f"no result folder at {path}: give the path of an experiment under reports/")
+            if not (final / "manifest.json").exists():
+                raise UserError(f"{final} is not a result folder (no manifest.json)")
+            os.replace(final, part)
+        for tmp in part.rglob("*.tmp"):  # half-written files of a crash
+            tmp.unlink()
+        folder = cls(part, final)
+        for sub in ("runs", "histograms", "ycsb", "parts/series", "parts/telemetry"):
+            (part / sub).mkdir(parents=True, exist_ok=True)
+        for doc in read_run_docs(part):
+            folder._runs[doc["run_id"]] = doc["status"]
+        m = folder.manifest
+        m.setdefault("resumed_at", []).append(now_iso())
+        m["status"] = "running"
+        m.pop("ended_at", None)
+        folder._write_manifest(m)
+        return folder
+
+    @property
+    def manifest(self) -> dict:
+        return json.loads((self.path / "manifest.json").read_text(encoding="utf-8"))
+
+    def _write_manifest(self, m: dict) -> None:
+        _write_atomic(self.path / "manifest.json", _dumps(m))
+
+    def update_manifest(self, **fields: Any) -> None:
+        """Set top-level manifest keys (``servers``, ``footprints``, ``network``, ``ended_at`` …)."""
+        self._check_open()
+        m = self.manifest
+        m.update(fields)
+        self._write_manifest(m)
+
+    def run_ids(self, status: str | None = None) -> set[str]:
+        """Runs on disk, optionally only those with ``status``."""
+        return {r for r, s in self._runs.items() if status is None or s == status}
+
+    # -- runs -------------------------------------------------------------------------------
+    def add_run(self, run: RunRecord) -> None:
+        """Persist one run now (histograms, YCSB text, series, telemetry, then its JSON)."""
+        self._check_open()
+        if run.status not in STATUSES:
+            raise ValueError(f"run status {run.status!r} is not one of {STATUSES}")
+        stem = file_stem(run.run_id)
+        self._remove_run_files(stem)
+        hist_files: dict[str, str] = {}
+        result_doc = None
+        overall = None
+        if run.result is not None:
+            r = run.result
+            for op, s in r.ops.items():
+                if s.histogram is not None and s.histogram.get_total_count():
+                    name = f"{stem}.{file_stem(op)}.hdr"
+                    _write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram))
+                    hist_files[op] = name
+            _write_atomic(self.path / "ycsb" / f"{stem}.txt", ycsb_text(r))
+            if r.series is not None and len(r.series):
+                _write_parquet(arrow_safe(r.series.assign(run_id=run.run_id)),
+                               self.path / "parts" / "series" / f"{stem}.parquet")
+            result_doc = r.to_dict()
+            o = overall_summary(r)
+            overall = o.to_dict() if o else None
+        if run.telemetry is not None and len(run.telemetry):
+            _write_parquet(arrow_safe(run.telemetry.assign(run_id=run.run_id)),
+                           self.path / "parts" / "telemetry" / f"{stem}.parquet")
+        doc = {
+            "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
+            "threads": int(run.threads), "repetition": int(run.repetition), "status": run.status,
+            "telemetry_summary": run.telemetry_summary or {}, "bottleneck": run.bottleneck,
+            "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
+            "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,
+        }
+        _write_atomic(self.path / "runs" / f"{stem}.json", _dumps(doc))  # the commit mark, last
+        self._runs[run.run_id] = run.status
+
+    def _remove_run_files(self, stem: str) -> None:
+        """A run written again (resume retried it) replaces every file of the earlier attempt."""
+        for p in [*(self.path / "histograms").glob(f"{glob_escape(stem)}.*.hdr"),
+                  self.path / "ycsb" / f"{stem}.txt",
+                  self.path / "parts" / "series" / f"{stem}.parquet",
+                  self.path / "parts" / "telemetry" / f"{stem}.parquet"]:
+            if p.exists():
+                p.unlink()
+
+    def finalize(self, status: str = "complete") -> Path:
+        """Build the combined tables, set the manifest status and rename to the final name."""
+        self._check_open()
+        if status not in FINAL_STATUSES:
+            raise ValueError(f"finalize status {status!r} is not one of {FINAL_STATUSES}")
+        tables = build_tables(self.path)
+        for name, df in tables.items():
+            _write_parquet(arrow_safe(df), self.path / f"{name}.parquet")
+        for name in ("runs", "ops"):
+            tmp = self.path / f"{name}.csv.tmp"
+            tables[name].to_csv(tmp, index=False)
+            os.replace(tmp, self.path / f"{name}.csv")
+        m = self.manifest
+        m.setdefault("ended_at", now_iso())
+        counts: dict[str, int] = {}
+        for s in self._runs.values():
+            counts[s] = counts.get(s, 0) + 1
+        m["run_counts"] = counts
+        m["status"] = status
+        self._write_manifest(m)
+        if self.final_path.exists():
+            raise UserError(f"{self.final_path} already exists: move it away; the finished results are in {self.path}")
+        os.replace(self.path, self.final_path)
+        self.path = self.final_path
+        self._finalized = True
+        return self.final_path
+
+    def _check_open(self) -> None:
+        if self._finalized:
+            raise RuntimeError("result folder already finalized; reopen() it to add runs")
+
+
+def glob_escape(s: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", s)
+
+
+def _write_parquet(df: pd.DataFrame, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+# -- reading the per-run parts (used by finalize and by ycsbctl.results.load on partial folders) ---
+def read_run_docs(path: Path) -> list[dict]:
+    """Every committed run JSON of a folder, in run order (target, workload, phase, threads, repetition)."""
+    docs = []
+    for p in sorted((Path(path) / "runs").glob("*.json")):
+        docs.append(json.loads(p.read_text(encoding="utf-8")))
+    docs.sort(key=lambda d: (d["target"], d["workload"], d["phase"] != "load", d["threads"], d["repetition"]))
+    return docs
+
+
+def run_row(doc: dict) -> dict[str, Any]:
+    """One row of runs.parquet from a run JSON."""
+    r = doc.get("result") or {}
+    ops = r.get("ops", {})
+    ep = doc.get("endpoint") or {}
+    returns = {st: sum(o.get("returns", {}).get(st, 0) for o in ops.values()) for st in ("ERROR", "TIMEOUT", "NOT_FOUND")}
+    operations = r.get("operations", math.nan)
+    errors = returns["ERROR"] + returns["TIMEOUT"] if r else math.nan
+    bn = doc.get("bottleneck") or {}
+    first_error = doc.get("error") or (r.get("errors") or [None])[0]
+    runtime_ms = r.get("runtime_ms", math.nan)
+    client_cpu_s = r.get("client_cpu_s", math.nan)
+    row: dict[str, Any] = {
+        "run_id": doc["run_id"], "target": doc["target"],
+        "server": f"{ep.get('server_name', '')} {ep.get('server_version', '')}".strip(),
+        "workload": doc["workload"], "phase": doc["phase"], "threads": doc["threads"],
+        "repetition": doc["repetition"], "status": doc["status"],
+        "throughput_ops": r.get("throughput_ops", math.nan), "runtime_ms": runtime_ms,
+        "operations": operations, "errors": errors, "not_found": returns["NOT_FOUND"] if r else math.nan,
+        "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),
+        "client_cpu_s": client_cpu_s,
+        "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
+        "warmup_s": r.get("warmup_s", math.nan), "target_rate": r.get("target_rate"),
+        "engine": r.get("engine"), "bottleneck": bn.get("label"), "bottleneck_text": bn.get("text"),
+    }
+    for k, v in (doc.get("telemetry_summary") or {}).items():
+        row.setdefault(k, v)
+    row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", "")})
+    row.update(_latency_columns("all", doc.get("overall")))
+    for op in OPERATIONS:
+        if op in ops:
+            row.update(_latency_columns(op_key(op), ops[op]))
+    return row
+
+
+def op_rows(doc: dict) -> list[dict[str, Any]]:
+    """Rows of ops.parquet: one per measurement of the run."""
+    r = doc.get("result") or {}
+    rows = []
+    for name, o in r.get("ops", {}).items():
+        row = {"run_id": doc["run_id"], "target": doc["target"], "workload": doc["workload"], "phase": doc["phase"],
+               "threads": doc["threads"], "repetition": doc["repetition"], "op": name,
+               "operations": o["operations"], "mean_us": o["mean_us"], "min_us": o["min_us"], "max_us": o["max_us"]}
+        for suffix, p in LATENCY_STATS.items():
+            if p is not None:
+                row[f"{suffix}_us"] = o["percentiles_us"].get(str(p), math.nan)
+        for st, n in o.get("returns", {}).items():
+            row[f"return_{st}"] = n
+        rows.append(row)
+    return rows
+
+
+def _concat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True)
+
+
+def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.DataFrame]:
+    """runs, ops, series and telemetry frames from the per-run parts of a folder."""
+    path = Path(path)
+    docs = read_run_docs(path) if docs is None else docs
+    runs = pd.DataFrame([run_row(d) for d in docs])
+    if runs.empty:
+        runs = pd.DataFrame(columns=list(run_row({"run_id": "", "target": "", "workload": "", "phase": "",
+                                                  "threads": 0, "repetition": 0, "status": ""})))
+    ops = pd.DataFrame([row for d in docs for row in op_rows(d)])
+    if ops.empty:
+        ops = pd.DataFrame(columns=["run_id", "target", "workload", "phase", "threads", "repetition", "op", "operations"])
+    series = _concat([pd.read_parquet(p) for p in _part_files(path, "series", docs)], [*SERIES_COLUMNS, "run_id"])
+    telemetry = _concat([pd.read_parquet(p) for p in _part_files(path, "telemetry", docs)],
+                        ["t_mono", "t_wall", "source", "run_id"])
+    return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry}
+
+
+def _part_files(path: Path, kind: str, docs: list[dict]) -> list[Path]:
+    files = [path / "parts" / kind / f"{d.get('file_stem', file_stem(d['run_id']))}.parquet" for d in docs]
+    return [f for f in files if f.exists()]
+

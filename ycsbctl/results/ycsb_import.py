@@ -1,0 +1,104 @@
+"""Turn existing YCSB logs into a result folder that ``ycsbctl report`` and ``compare`` read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ycsbctl import __version__
+from ycsbctl.errors import UserError
+from ycsbctl.results.store import ResultFolder, RunRecord
+from ycsbctl.results.ycsb_text import ParsedYcsb, parse_output
+
+# YCSB -db class (simple name) → our target name.
+DB_TARGETS = {"RedisClient": "redis", "MongoDbClient": "mongodb", "AsyncMongoDbClient": "mongodb",
+              "BasicDB": "basic"}
+
+
+@dataclass
+class ImportedRun:
+    """One log and the run it became."""
+
+    log: Path
+    run_id: str
+    status: str
+    operations: int
+    throughput_ops: float
+
+
+def _target_of(parsed: ParsedYcsb) -> str | None:
+    args = (parsed.command_line or "").split()
+    if "-db" in args[:-1]:
+        cls = args[args.index("-db") + 1].rsplit(".", 1)[-1]
+        return DB_TARGETS.get(cls, cls)
+    return "basic" if parsed.command_line is not None else None  # Client's default -db is BasicDB
+
+
+def import_logs(
+    logs: Sequence[str | Path],
+    out: str | Path,
+    target: str | None = None,
+    workload: str | None = None,
+    threads: int | None = None,
+) -> tuple[Path, list[ImportedRun]]:
+    """Parse each YCSB log (one run per file) and write them as one result folder at ``out``.
+
+    Target, workload and thread count come from each log's ``Command line:`` unless given; a log
+    that does not say them needs the option (UserError naming it). Logs of the same point become
+    repetitions 0, 1, 2….
+    """
+    if not logs:
+        raise UserError("give at least one YCSB log file")
+    out = Path(out)
+    records: list[tuple[Path, RunRecord, ParsedYcsb]] = []
+    repetitions: dict[tuple, int] = {}
+    for log in map(Path, logs):
+        try:
+            text = log.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise UserError(f"cannot read {log}: {exc.strerror}") from None
+        parsed = parse_output(text)
+        if not parsed.result.ops and parsed.result.status != "ok" and parsed.status.empty:
+            raise UserError(f"{log} holds no YCSB output (no [OVERALL] block and no status lines)")
+        r = parsed.result
+        name = target or _target_of(parsed)
+        wl = workload or parsed.workload
+        n = threads or parsed.threads
+        for value, option, what in ((name, "--target NAME", "target"), (wl, "--workload NAME", "workload"),
+                                    (n, "--threads N", "thread count")):
+            if not value:
+                raise UserError(f"cannot tell the {what} of {log} (no Command line: line): pass {option}")
+        r.threads = int(n)
+        key = (name, wl, r.phase, r.threads)
+        rep = repetitions[key] = repetitions.get(key, -1) + 1
+        run_id = RunRecord.make_id(name, wl, r.phase, r.threads, rep)
+        times = parsed.status["timestamp"] if len(parsed.status) else []
+        records.append((log, RunRecord(
+            run_id=run_id, target=name, workload=wl, phase=r.phase, threads=r.threads, repetition=rep,
+            status="ok" if r.status == "ok" else "failed", result=r, error=(r.errors or [None])[0],
+            started_at=times.iloc[0].isoformat() if len(times) else "",
+            ended_at=times.iloc[-1].isoformat() if len(times) else "",
+        ), parsed))
+
+    manifest = {
+        "source": "import-ycsb",
+        "tool": {"ycsbctl": __version__},
+        "plan": {
+            "targets": list(dict.fromkeys(rec.target for _, rec, _ in records)),
+            "workloads": list(dict.fromkeys(rec.workload for _, rec, _ in records)),
+            "threads": sorted({rec.threads for _, rec, _ in records}),
+        },
+        "imported_logs": [
+            {"log": str(log.resolve()), "run_id": rec.run_id, "ycsb_version": p.version,
+             "command_line": p.command_line, "gc": p.gc}
+            for log, rec, p in records
+        ],
+    }
+    folder = ResultFolder.create(out.parent, out.name, manifest)
+    for _, rec, _ in records:
+        folder.add_run(rec)
+    path = folder.finalize("complete")
+    runs = [ImportedRun(log, rec.run_id, rec.status, rec.result.operations, rec.result.throughput_ops)
+            for log, rec, _ in records]
+    return path, runs

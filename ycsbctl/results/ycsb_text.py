@@ -1,0 +1,385 @@
+"""Read and write YCSB's text output (final block and status lines), 0.17.0 and master.
+
+The final block is what ``site.ycsb.Client`` prints through ``TextMeasurementsExporter``:
+``[METRIC], Measurement, value`` with Java's ``long`` or ``Double.toString`` values. Status lines
+come once per ``status.interval`` on stderr and format their numbers with the JVM's locale
+(``DecimalFormat("#.##")``), so ``402,17``, ``∞`` and ``NaN`` appear there. Latencies are µs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ycsbctl.errors import UserError
+from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
+
+# Percentiles each flavour prints by default (YCSB's hdrhistogram.percentiles default;
+# our Java runs ask for 50,95,99,99.9, and so does "master" here).
+FLAVOR_PERCENTILES = {"master": (50.0, 95.0, 99.0, 99.9), "0.17.0": (95.0, 99.0)}
+
+_FINAL = re.compile(r"^\[(?P<metric>[^\]]+)\], (?P<key>.+), (?P<value>[^,]*)$")
+_PCT_NAME = re.compile(r"^(?:(?P<ord>\d+)(?:st|nd|rd|th)|(?P<dbl>[0-9.E-]+))PercentileLatency\(us\)$")
+_STATUS = re.compile(
+    r"(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}) (?P<sec>\d+) sec: (?P<ops>\d+) operations; "
+    r"(?:(?P<cur>\S+) current ops/sec; )?"
+    r"(?:est completion in (?P<est>(?:\d+ (?:day|hour|minute|second)s? ?)+))?(?P<rest>.*)$"
+)
+_HDR_SUMMARY = re.compile(r"\[(?P<name>[^\s:\]]+): (?P<items>[^\]]*)\]")
+_BUCKET_SUMMARY = re.compile(r"\[(?P<name>\S+) AverageLatency\(us\)=(?P<avg>[^\]]+)\]")
+_RAW_SUMMARY = re.compile(r"(?P<name>[A-Za-z][\w-]*) count: (?P<count>\d+), average latency\(us\): (?P<avg>\S+)")
+_VERSION = re.compile(r"^YCSB Client (?P<version>\S+)")
+
+
+# ----------------------------------------------------------------------------- numbers
+
+
+def java_double(x: float) -> str:
+    """``x`` as Java's ``Double.toString`` prints it (``656.5988181221273``, ``1.2345E7``, ``NaN``)."""
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    sign = "-" if x < 0 else ""
+    mantissa, _, e = repr(abs(x)).partition("e")  # repr is the shortest round-tripping form
+    whole, _, frac = mantissa.partition(".")
+    raw = whole + frac
+    stripped = raw.lstrip("0")
+    sci_exp = len(whole) + int(e or 0) - (len(raw) - len(stripped)) - 1
+    digits = stripped.rstrip("0") or "0"
+    if 1e-3 <= abs(x) < 1e7:
+        if sci_exp >= 0:
+            head = digits[: sci_exp + 1].ljust(sci_exp + 1, "0")
+            return f"{sign}{head}.{digits[sci_exp + 1:] or '0'}"
+        return f"{sign}0.{'0' * (-sci_exp - 1)}{digits}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{sci_exp}"
+
+
+def _java_long(x: float) -> str:
+    return str(int(round(x))) if math.isfinite(x) else java_double(x)
+
+
+def parse_java_number(text: str) -> int | float:
+    """A value of the final block: Java ``long`` → int, ``double`` (``NaN``, ``1.2E7``) → float."""
+    text = text.strip()
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return float(text)
+
+
+def parse_locale_number(text: str) -> float:
+    """A ``DecimalFormat("#.##")`` number in any JVM locale (``9876,5``, ``∞``, ``NaN``, ``\\ufffd``)."""
+    text = text.strip().replace("\u2212", "-").replace("\u00a0", "")
+    if text in ("NaN", "\ufffd", "?"):
+        return float("nan")
+    if text.lstrip("-") in ("∞", "Infinity"):
+        return float("-inf") if text.startswith("-") else float("inf")
+    return float(text.replace(",", "."))
+
+
+def percentile_name(p: float) -> str:
+    """YCSB's HdrHistogram name for percentile ``p``: ``50thPercentileLatency(us)``, ``99.9Percentile…``."""
+    if float(p).is_integer():
+        j = int(p)
+        suffix = "th" if j % 100 in (11, 12, 13) else ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][j % 10]
+        return f"{j}{suffix}PercentileLatency(us)"
+    return f"{java_double(p)}PercentileLatency(us)"
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def format_phase(result: PhaseResult, flavor: str = "master", percentiles: tuple[float, ...] | None = None) -> str:
+    """YCSB's final block for ``result``, line for line as ``site.ycsb.Client`` prints it.
+
+    Percentile lines follow ``percentiles``, else the list a parsed result was printed with
+    (``extra["ycsb_percentiles"]``), else the flavour's default (master 50/95/99/99.9, 0.17.0 95/99);
+    an operation prints only those it has. GC blocks come from ``extra["gc"]``.
+    """
+    if flavor not in FLAVOR_PERCENTILES:
+        raise ValueError(f"unknown YCSB flavor {flavor!r}; use one of {sorted(FLAVOR_PERCENTILES)}")
+    pcts = percentiles or tuple(result.extra.get("ycsb_percentiles") or FLAVOR_PERCENTILES[flavor])
+    runtime_ms = result.runtime_ms
+    lines = [f"[OVERALL], RunTime(ms), {_java_long(runtime_ms)}",
+             f"[OVERALL], Throughput(ops/sec), {java_double(result.throughput_ops)}"]
+    for block in ("gc", "ycsb_jvm"):
+        for metric, values in (result.extra.get(block) or {}).items():
+            lines += [f"[{metric}], {key}, {_format_value(v)}" for key, v in values.items()]
+    for name, op in result.ops.items():
+        lines += [
+            f"[{name}], Operations, {op.operations}",
+            f"[{name}], AverageLatency(us), {java_double(op.mean_us)}",
+            f"[{name}], MinLatency(us), {_java_long(op.min_us)}",
+            f"[{name}], MaxLatency(us), {_java_long(op.max_us)}",
+        ]
+        lines += [f"[{name}], {percentile_name(p)}, {_java_long(op.percentiles_us[float(p)])}"
+                  for p in pcts if float(p) in op.percentiles_us]
+        lines += [f"[{name}], Return={status}, {n}" for status, n in op.returns.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _format_value(v: Any) -> str:
+    return str(v) if isinstance(v, int) and not isinstance(v, bool) else java_double(float(v))
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+@dataclass
+class ParsedYcsb:
+    """One YCSB run read from its text output.
+
+    ``result`` is the final block (engine "ycsb", no histograms, percentiles as printed, series
+    from the status lines). ``status`` has one row per status line: ``timestamp``, ``elapsed_s``
+    (YCSB's "N sec"), ``second`` (interval end, made strictly increasing), ``operations`` (total so
+    far), ``ops_per_s`` (that interval), ``est_remaining`` and per measurement ``<NAME>.count``,
+    ``.avg_us``, ``.min_us``, ``.max_us``, ``.p50_us``, ``.p90_us``, ``.p99_us``, ``.p99.9_us``… as
+    printed. ``threads``/``workload``/``target_rate`` come from the ``Command line:`` line.
+    """
+
+    result: PhaseResult
+    status: pd.DataFrame
+    command_line: str | None = None
+    threads: int | None = None
+    workload: str | None = None
+    phase: str = "run"
+    version: str | None = None
+    gc: dict[str, dict[str, int | float]] = field(default_factory=dict)
+    target_rate: float | None = None
+    measurementtype: str | None = None
+
+
+def parse_status_line(line: str) -> dict[str, Any] | None:
+    """One status line as a flat dict (see :class:`ParsedYcsb`.status), or None if it is not one."""
+    m = _STATUS.search(line.rstrip("\r\n"))
+    if m is None:
+        return None
+    row: dict[str, Any] = {
+        "timestamp": m["ts"], "elapsed_s": int(m["sec"]), "operations": int(m["ops"]),
+        "ops_per_s": parse_locale_number(m["cur"]) if m["cur"] else 0.0,
+        "est_remaining": (m["est"] or "").strip() or None,
+    }
+    rest = m["rest"]
+    for s in _HDR_SUMMARY.finditer(rest):
+        for item in s["items"].split(", "):
+            key, _, value = item.partition("=")
+            if not value:
+                continue
+            col = {"Count": "count", "Max": "max_us", "Min": "min_us", "Avg": "avg_us"}.get(key)
+            if col is None:
+                col = f"p{key.strip()}_us"
+            row[f"{s['name']}.{col}"] = parse_locale_number(value)
+    for s in _BUCKET_SUMMARY.finditer(rest):
+        row[f"{s['name']}.avg_us"] = parse_locale_number(s["avg"])
+    for s in _RAW_SUMMARY.finditer(rest):
+        row[f"{s['name']}.count"] = float(s["count"])
+        row[f"{s['name']}.avg_us"] = parse_locale_number(s["avg"])
+    return row
+
+
+def status_measurements(row: dict[str, Any]) -> list[str]:
+    """Measurement names present in a parsed status line, in printed order."""
+    seen: dict[str, None] = {}
+    for key in row:
+        if "." in key and key.rsplit(".", 1)[1].endswith(("count", "_us")):
+            seen.setdefault(key.split(".", 1)[0], None)
+    return list(seen)
+
+
+def is_failure_measurement(name: str) -> bool:
+    """``READ-FAILED``, ``UPDATE-NOT_FOUND``…: latencies of failed operations (not READ-MODIFY-WRITE)."""
+    for op in sorted(OPERATIONS, key=len, reverse=True):
+        if name == op:
+            return False
+        if name.startswith(op + "-"):
+            return True
+    return name.endswith("-FAILED")
+
+
+def _command_facts(cmd: str | None, props: dict[str, str]) -> dict[str, Any]:
+    """threads, workload, phase, target rate and measurement type from a Client command line."""
+    facts: dict[str, Any] = {"threads": None, "workload": None, "phase": "run", "target": None}
+    args = cmd.split() if cmd else []
+    p = dict(props)
+    for i, a in enumerate(args):
+        nxt = args[i + 1] if i + 1 < len(args) else ""
+        if a == "-threads" and nxt.isdigit():
+            facts["threads"] = int(nxt)
+        elif a == "-target":
+            facts["target"] = nxt
+        elif a == "-load":
+            facts["phase"] = "load"
+        elif a == "-P" and nxt and facts["workload"] is None:
+            facts["workload"] = nxt.rstrip("/").rsplit("/", 1)[-1]
+        elif a == "-p" and "=" in nxt:
+            k, _, v = nxt.partition("=")
+            p[k] = v
+    if facts["threads"] is None and p.get("threadcount", "").isdigit():
+        facts["threads"] = int(p["threadcount"])
+    if facts["target"] is None:
+        facts["target"] = p.get("target")
+    if p.get("dotransactions") == "false":
+        facts["phase"] = "load"
+    if facts["threads"] is None and cmd is not None:
+        facts["threads"] = 1  # YCSB's default
+    try:
+        rate = float(facts["target"]) if facts["target"] else 0.0
+    except ValueError:
+        rate = 0.0
+    facts["target"] = rate if rate > 0 else None
+    facts["measurementtype"] = p.get("measurementtype")
+    return facts
+
+
+def _apply(op: OpSummary, key: str, value: int | float, extra: dict[str, Any]) -> bool:
+    """Put one ``[NAME], key, value`` line into ``op``; False if the key is not a latency field."""
+    if key in ("Operations", "Total Operations"):
+        op.operations = int(value)
+    elif key in ("AverageLatency(us)", "Average"):
+        op.mean_us = float(value)
+    elif key in ("MinLatency(us)", "Min"):
+        op.min_us = float(value)
+    elif key in ("MaxLatency(us)", "Max"):
+        op.max_us = float(value)
+    elif key.startswith("Return="):
+        op.returns[key[len("Return="):]] = int(value)
+    elif key == "LatencyVariance(us)":
+        extra.setdefault("latency_variance_us", {})[op.name] = float(value)
+    elif m := _PCT_NAME.match(key):
+        p = float(m["ord"] or m["dbl"])
+        op.percentiles_us[p] = float(value)
+        if p not in extra["ycsb_percentiles"]:
+            extra["ycsb_percentiles"].append(p)
+    elif re.fullmatch(r"p\d+(?:\.\d+)?", key):  # measurementtype=raw
+        op.percentiles_us[float(key[1:])] = float(value)
+    elif re.fullmatch(r">?\d+", key):  # histogram buckets, hdr verbose values, timeseries points
+        extra.setdefault("ycsb_points", {}).setdefault(op.name, []).append([key, value])
+    elif key != "Below is a summary of latency in microseconds:":
+        return False
+    return True
+
+
+def parse_output(text: str) -> ParsedYcsb:
+    """Parse YCSB output (stdout and stderr, concatenated in any order) of one run.
+
+    Without an ``[OVERALL]`` block (YCSB stopped early) the result is marked "failed" and its
+    totals come from the last status line.
+    """
+    overall: dict[str, int | float] = {}
+    ops: dict[str, OpSummary] = {}
+    other: dict[str, dict[str, int | float]] = {}
+    extra: dict[str, Any] = {"ycsb_percentiles": []}
+    props: dict[str, str] = {}
+    rows: list[dict[str, Any]] = []
+    seen_status: set[str] = set()
+    command_line = version = None
+    runs = 0
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if (m := _FINAL.match(line)) is not None:
+            metric, key, value = m["metric"], m["key"], m["value"]
+            try:
+                number = parse_java_number(value)
+            except ValueError:
+                continue
+            if metric == "OVERALL":
+                runs += key == "RunTime(ms)"
+                overall[key] = number
+            elif metric in ops or key in ("Operations", "Total Operations"):
+                op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan))
+                if not _apply(op, key, number, extra):
+                    extra.setdefault("ycsb_unknown", []).append(line)
+            else:
+                other.setdefault(metric, {})[key] = number
+            continue
+        if line.startswith("Command line:"):
+            command_line = line[len("Command line:"):].strip()
+        elif (m := _VERSION.match(line)) is not None:
+            version = m["version"]
+        elif (m := re.fullmatch(r'"([^"]+)"="(.*)"', line)) is not None:  # BasicDB's property dump
+            props.setdefault(m[1], m[2])
+        elif line not in seen_status and (row := parse_status_line(line)) is not None:
+            seen_status.add(line)  # -s prints to stderr, and to stdout as well for some types
+            rows.append(row)
+    if runs > 1:
+        raise UserError(f"the text holds {runs} YCSB runs ([OVERALL] blocks); split it into one file per run")
+
+    status = _status_frame(rows)
+    facts = _command_facts(command_line, props)
+    gc = {k: v for k, v in other.items() if k.startswith("TOTAL_GC")}
+    jvm = {k: v for k, v in other.items() if not k.startswith("TOTAL_GC")}
+    extra.update(gc=gc, ycsb_version=version)
+    if jvm:
+        extra["ycsb_jvm"] = jvm
+    if facts["measurementtype"]:
+        extra["ycsb_measurementtype"] = facts["measurementtype"]
+    if not extra["ycsb_percentiles"]:
+        extra.pop("ycsb_percentiles")
+
+    runtime_ms = float(overall.get("RunTime(ms)", math.nan))
+    throughput = float(overall.get("Throughput(ops/sec)", math.nan))
+    errors: list[str] = []
+    if math.isfinite(runtime_ms) and math.isfinite(throughput) and runtime_ms > 0:
+        operations = int(round(throughput * runtime_ms / 1000.0))
+    else:
+        operations = sum(sum(o.returns.values()) for o in ops.values())
+    if not overall:
+        errors.append("YCSB printed no [OVERALL] block (it stopped before the end of the run)")
+        if rows:
+            operations = int(rows[-1]["operations"])
+            runtime_ms = 1000.0 * float(rows[-1]["elapsed_s"])
+    result = PhaseResult(
+        phase=facts["phase"], threads=facts["threads"] or 0,
+        runtime_ms=runtime_ms if math.isfinite(runtime_ms) else 0.0, operations=operations, ops=ops,
+        series=_series(status), target_rate=facts["target"], status="ok" if overall else "failed",
+        errors=errors, engine="ycsb", extra=extra,
+    )
+    return ParsedYcsb(result=result, status=status, command_line=command_line, threads=facts["threads"],
+                      workload=facts["workload"], phase=facts["phase"], version=version, gc=gc,
+                      target_rate=facts["target"], measurementtype=facts["measurementtype"])
+
+
+def _status_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Status rows as a frame, with ``second`` = interval end made strictly increasing."""
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return pd.DataFrame(columns=["timestamp", "elapsed_s", "second", "operations", "ops_per_s", "est_remaining"])
+    seconds, last = [], -1
+    for s in frame["elapsed_s"]:
+        last = max(int(s), last + 1)  # the final line often repeats the previous "N sec"
+        seconds.append(last)
+    frame.insert(2, "second", seconds)
+    frame["timestamp"] = pd.to_datetime(frame["timestamp"], format="%Y-%m-%d %H:%M:%S:%f")
+    return frame
+
+
+def _series(status: pd.DataFrame) -> pd.DataFrame:
+    """Per-second series (:data:`SERIES_COLUMNS`) from the status frame; p95 is not printed (NaN)."""
+    out = []
+    names: dict[str, None] = {}
+    for col in status.columns:
+        if "." in col:
+            names.setdefault(col.split(".", 1)[0], None)
+    for _, row in status.iterrows():
+        for name in names:
+            count, avg = row.get(f"{name}.count", math.nan), row.get(f"{name}.avg_us", math.nan)
+            if pd.isna(count) and pd.isna(avg):
+                continue  # not printed in this line
+            out.append({
+                "second": int(row["second"]), "op": name,
+                "operations": int(count) if pd.notna(count) else 0,
+                "mean_us": avg, "p50_us": row.get(f"{name}.p50_us", math.nan), "p95_us": math.nan,
+                "p99_us": row.get(f"{name}.p99_us", math.nan), "max_us": row.get(f"{name}.max_us", math.nan),
+                "warmup": False,
+            })
+    frame = pd.DataFrame(out, columns=list(SERIES_COLUMNS))
+    for col in ("mean_us", "p50_us", "p95_us", "p99_us", "max_us"):
+        frame[col] = frame[col].astype(float)
+    return frame.astype({"second": int, "operations": int, "warmup": bool})

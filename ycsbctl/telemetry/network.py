@@ -1,0 +1,208 @@
+"""The network: an ``iperf3`` baseline before a sweep (Gbit/s), and interface byte counters during a run."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import psutil
+
+from ycsbctl.errors import UserError
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.telemetry.sampler import Sampler
+
+IPERF_PORT = 5201
+INSTALL_HINT = "apt-get install iperf3"
+LOOPBACK_NOTE = ("client and server share this host, so this is loopback (memory-copy) bandwidth, "
+                 "not a network card")
+DOCKER_NOTE = "; the server container uses host networking in our set-up, so the same loopback measurement applies"
+
+
+@dataclass
+class NetworkBaseline:
+    """What ``iperf3`` measured from the client side to the server side: ``gbit_s`` (10^9 bit/s,
+    receiver side) or None when skipped; ``note`` says how it was measured, or why not."""
+
+    gbit_s: float | None
+    note: str
+    server: str | None = None  # host:port of the iperf3 server
+    duration_s: float = 0.0
+    retransmits: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def host_of(url: str) -> str | None:
+    """The host of a redis:// or mongodb:// URL (first host of a list); None for basic://."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)[-1].split(",")[0]
+    if not netloc:
+        return None
+    if netloc.startswith("["):
+        return netloc[1:netloc.index("]")]
+    return netloc.rsplit(":", 1)[0] if netloc.count(":") == 1 else netloc
+
+
+def is_loopback(host: str | None) -> bool:
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_server(spec: str) -> tuple[str, int]:
+    """``host[:port]`` of an iperf3 server (port 5201 by default)."""
+    host, _, port = spec.rpartition(":") if spec.count(":") == 1 else (spec, "", "")
+    if not host or (port and not port.isdigit()):
+        raise UserError(f"--iperf-server {spec!r}: give host or host:port, e.g. 10.0.0.5:5201")
+    return host, int(port) if port else IPERF_PORT
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_listening(proc: subprocess.Popen, port: int, timeout_s: float = 5.0) -> bool:
+    """Wait until ``proc`` listens on ``port`` (read from the kernel's socket table: a probe
+    connection would count as iperf3's one test)."""
+    deadline = time.monotonic() + timeout_s
+    p = psutil.Process(proc.pid)
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in p.net_connections("tcp")):
+                return True
+        except psutil.Error:
+            return False
+        time.sleep(0.02)
+    return False
+
+
+def run_client(host: str, port: int, duration_s: float) -> NetworkBaseline:
+    """``iperf3 -c host -p port -t duration -J``; a failure gives a baseline with ``gbit_s`` None."""
+    server = f"{host}:{port}"
+    cmd = ["iperf3", "-c", host, "-p", str(port), "-t", str(max(1, round(duration_s))), "-J"]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=duration_s + 20)
+        doc = json.loads(out.stdout or "{}")
+    except (subprocess.TimeoutExpired, json.JSONDecodeError, OSError) as exc:
+        return NetworkBaseline(None, f"iperf3 against {server} failed: {exc}", server, duration_s)
+    if doc.get("error") or out.returncode != 0:
+        why = doc.get("error") or out.stderr.strip() or f"exit {out.returncode}"
+        return NetworkBaseline(None, f"iperf3 against {server} failed: {why}", server, duration_s)
+    end = doc.get("end", {})
+    bps = (end.get("sum_received") or end.get("sum") or {}).get("bits_per_second")
+    retr = (end.get("sum_sent") or {}).get("retransmits")
+    if not bps:
+        return NetworkBaseline(None, f"iperf3 against {server} reported no throughput", server, duration_s)
+    return NetworkBaseline(bps / 1e9, "", server, duration_s, retr)
+
+
+def loopback_baseline(duration_s: float = 3.0) -> NetworkBaseline:
+    """Start ``iperf3 -s`` on a free loopback port (one test, then it exits), measure, stop it."""
+    port = _free_port()
+    server = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if not _wait_listening(server, port):
+            return NetworkBaseline(None, f"iperf3 -s did not listen on 127.0.0.1:{port}", f"127.0.0.1:{port}")
+        return run_client("127.0.0.1", port, duration_s)
+    finally:
+        if server.poll() is None:
+            server.terminate()
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
+                   iperf_server: str | None = None) -> NetworkBaseline | None:
+    """The network baseline between this client and ``endpoint``'s host, in Gbit/s.
+
+    Local and docker servers: an ``iperf3 -s`` of our own on loopback (docker containers use host
+    networking in our set-up). External hosts: skipped with a note unless ``iperf_server``
+    (``host[:port]``) names an iperf3 server next to the database. iperf3 missing or failing:
+    ``gbit_s`` None with a note; the run goes on. None for ``basic://`` (no server, no network).
+    """
+    if endpoint.protocol == "basic":
+        return None
+    if shutil.which("iperf3") is None:
+        return NetworkBaseline(None, f"iperf3 is not installed: network baseline skipped ({INSTALL_HINT})")
+    if iperf_server:
+        host, port = parse_server(iperf_server)
+        b = run_client(host, port, duration_s)
+        b.note = b.note or f"measured against the iperf3 server you named ({host}:{port})"
+        return b
+    host = host_of(endpoint.url) if endpoint.url else "127.0.0.1"
+    if endpoint.backend in ("local", "docker") or is_loopback(host):
+        b = loopback_baseline(duration_s)
+        if b.gbit_s is not None:
+            b.note = LOOPBACK_NOTE + (DOCKER_NOTE if endpoint.backend == "docker" else "")
+        return b
+    return NetworkBaseline(None, f"the server {host} is another host: network baseline skipped; name an iperf3 "
+                                 f"server next to it with --iperf-server host[:port] (iperf3 -s runs there)")
+
+
+def endpoint_for(target_or_url: str) -> Endpoint:
+    """A minimal Endpoint for the baseline alone: a URL as given, or a catalogue name (a server
+    ycsbctl provisions, on this host)."""
+    if "://" in target_or_url:
+        scheme = target_or_url.split("://", 1)[0].lower()
+        protocol = {"redis": "redis", "rediss": "redis", "mongodb": "mongodb", "mongodb+srv": "mongodb",
+                    "basic": "basic"}.get(scheme)
+        if protocol is None:
+            raise UserError(f"{target_or_url!r}: use a redis://, mongodb:// or basic:// URL, or a target name")
+        return Endpoint(target=target_or_url, protocol=protocol, url=target_or_url, backend="external")
+    return Endpoint(target=target_or_url, protocol="", url="", backend="local")
+
+
+def iperf_baseline_for(target_or_url: str, duration_s: float = 3.0,
+                       iperf_server: str | None = None) -> NetworkBaseline:
+    """:func:`iperf_baseline` for a URL or target name; ``basic://`` has no network to measure."""
+    b = iperf_baseline(endpoint_for(target_or_url), duration_s, iperf_server)
+    return b or NetworkBaseline(None, "basic:// has no server and no network to measure")
+
+
+class InterfaceNetSampler(Sampler):
+    """Bytes per second through one interface (``lo`` by default): the fallback when the DB reports
+    no network counters. On ``lo`` every byte is counted once as sent and once as received, so
+    ``net_bytes_per_s`` (sent) is the traffic of both directions together, every process included."""
+
+    def __init__(self, nic: str = "lo", interval_s: float = 1.0) -> None:
+        super().__init__(interval_s)
+        self.nic = nic
+        self.source = f"net-{nic}"
+        self._prev: tuple[float, int, int] | None = None
+
+    def _read(self) -> tuple[float, int, int]:
+        c = psutil.net_io_counters(pernic=True).get(self.nic)
+        if c is None:
+            raise RuntimeError(f"no network interface {self.nic!r}")
+        return time.monotonic(), c.bytes_recv, c.bytes_sent
+
+    def prime(self) -> None:
+        self._prev = self._read()
+
+    def sample(self) -> dict[str, Any]:
+        cur = self._read()
+        t0, r0, s0 = self._prev
+        dt = cur[0] - t0
+        self._prev = cur
+        if dt <= 0:
+            return {"net_bytes_per_s": None, "net_recv_bytes_per_s": None}
+        return {"net_bytes_per_s": (cur[2] - s0) / dt, "net_recv_bytes_per_s": (cur[1] - r0) / dt}

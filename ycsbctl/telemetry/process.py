@@ -1,0 +1,121 @@
+"""CPU % and RSS of local processes (a server and its children, or the engine's workers), via psutil."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import psutil
+
+from ycsbctl.telemetry.sampler import Sampler
+
+PidSource = Callable[[], Iterable[int]]
+
+
+def _owner(pid: int) -> str:
+    try:
+        return psutil.Process(pid).username()
+    except psutil.Error:
+        return "another user"
+
+
+class ProcessSampler(Sampler):
+    """Summed CPU % (of one core: 350 means three and a half cores) and RSS (bytes) of processes.
+
+    ``pids`` is one PID (a server: children are included, and the sampler stops with a warning
+    when it exits) or a callable returning the current PIDs (the engine's workers: processes may
+    come and go; each is counted while it lives). CPU % is the change of user+system CPU time over
+    the wall time between samples; a process born during an interval counts from its birth.
+    RSS of forked workers double-counts pages they share (USS would cost a read of smaps).
+    """
+
+    def __init__(self, pids: int | PidSource, source: str = "server-process", interval_s: float = 1.0,
+                 include_children: bool | None = None) -> None:
+        super().__init__(interval_s)
+        self.source = source
+        self._required = isinstance(pids, int)
+        self._pids: PidSource = (lambda p=pids: [p]) if isinstance(pids, int) else pids
+        self._children = self._required if include_children is None else include_children
+        self._procs: dict[int, tuple[psutil.Process, float]] = {}  # pid -> (process, CPU s at last sample)
+        self._t_last = 0.0
+        self._wall_last = 0.0
+
+    def _current(self) -> list[psutil.Process]:
+        procs = []
+        for pid in dict.fromkeys(self._pids()):
+            try:
+                p = self._procs[pid][0] if pid in self._procs else psutil.Process(pid)
+                procs.append(p)
+                if self._children:
+                    procs.extend(p.children(recursive=True))
+            except psutil.NoSuchProcess:
+                if self._required:
+                    raise RuntimeError(f"process {pid} exited") from None
+            except psutil.AccessDenied:
+                raise RuntimeError(f"access denied to process {pid} (owned by {_owner(pid)}): its CPU and RSS "
+                                   f"are not sampled; run ycsbctl as that user or root") from None
+        return procs
+
+    def _read(self) -> tuple[float, int, int]:
+        """(CPU seconds since the last read, RSS bytes, live process count); updates the baselines."""
+        cpu_delta, rss, alive = 0.0, 0, {}
+        for p in self._current():
+            try:
+                with p.oneshot():
+                    t = p.cpu_times()
+                    cpu = t.user + t.system
+                    mem = p.memory_info().rss
+                    if p.pid in self._procs:
+                        base = self._procs[p.pid][1]
+                    else:  # new since the last read: all of its CPU time if it was born since then
+                        base = 0.0 if p.create_time() >= self._wall_last else cpu
+            except psutil.NoSuchProcess:
+                if self._required and p.pid in self._pids():
+                    raise RuntimeError(f"process {p.pid} exited") from None
+                continue
+            except psutil.AccessDenied:
+                raise RuntimeError(f"access denied to process {p.pid} (owned by {_owner(p.pid)}): its CPU and "
+                                   f"RSS are not sampled; run ycsbctl as that user or root") from None
+            cpu_delta += max(0.0, cpu - base)
+            rss += mem
+            alive[p.pid] = (p, cpu)
+        self._procs = alive
+        return cpu_delta, rss, len(alive)
+
+    def prime(self) -> None:
+        self._wall_last = time.time()
+        self._read()
+        self._t_last = time.monotonic()
+        self._wall_last = time.time()
+
+    def sample(self) -> dict[str, Any]:
+        cpu_s, rss, n = self._read()
+        now = time.monotonic()
+        elapsed = now - self._t_last
+        self._t_last, self._wall_last = now, time.time()
+        return {"cpu_pct": 100.0 * cpu_s / elapsed if elapsed > 0 else None,
+                "rss_bytes": rss if n else None, "processes": n}
+
+
+def process_rss_bytes(pid: int, include_children: bool = True) -> int | None:
+    """RSS (bytes) of ``pid`` and its children now; None when it cannot be read."""
+    try:
+        p = psutil.Process(pid)
+        procs = [p, *p.children(recursive=True)] if include_children else [p]
+        return sum(q.memory_info().rss for q in procs)
+    except psutil.Error:
+        return None
+
+
+def listening_pid(pid: int, port: int) -> bool:
+    """Whether process ``pid`` (or a child) listens on TCP ``port``: confirms a DB-reported PID is ours to read."""
+    try:
+        p = psutil.Process(pid)
+        for q in (p, *p.children(recursive=True)):
+            for c in q.net_connections(kind="tcp"):
+                if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port:
+                    return True
+    except psutil.Error:
+        return False
+    return False
