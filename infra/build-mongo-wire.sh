@@ -3,7 +3,7 @@
 # v1.24.0, SQLite backend) from infra/mongo-wire/.
 #
 # Idempotent: skips the build when the binary is newer than every source file
-# (go.mod, go.sum, *.go, patch/*). Set MONGO_WIRE_FORCE=1 to rebuild anyway.
+# (go.mod, go.sum, *.go, patch/*.go.txt). Set MONGO_WIRE_FORCE=1 to rebuild anyway.
 # Needs a Go toolchain (>= 1.22) and the Go module proxy on the first build
 # (modules are then cached in $(go env GOMODCACHE)). A clean build takes about
 # 2 minutes on 2 cores (the pure-Go SQLite is most of it).
@@ -23,14 +23,17 @@ ferretdb_mod="github.com/FerretDB/FerretDB"
 patched_file="internal/backends/sqlite/metadata/metadata.go"
 upstream_line="IDColumn = DefaultColumn + \"->'\$._id'\""
 
+go_hint="Install a Go toolchain >= 1.22: the official one (go.dev/dl) unpacked into /usr/local/go, or a distribution package
+(e.g. 'apt-get install golang', but Debian 12's golang-go is 1.19, too old: take a newer golang-1.2x package if your sources have one)."
+
 log() { echo "build-mongo-wire: $*"; }
 die() { echo "build-mongo-wire: ERROR: $*" >&2; exit 1; }
 
 [ -f "$src/go.mod" ] || die "source directory $src (go.mod) not found"
 
-# Up to date? (binary newer than go.mod, go.sum, every *.go file and patch/)
+# Up to date? (binary newer than go.mod, go.sum, every *.go file and patch/*.go.txt)
 if [ -x "$out" ] && [ "${MONGO_WIRE_FORCE:-0}" != "1" ]; then
-    newer="$(find "$src" -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -path '*/patch/*' \) \
+    newer="$(find "$src" -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -path '*/patch/*.go.txt' \) \
         -newer "$out" -print -quit)"
     if [ -z "$newer" ]; then
         log "up to date: $out (set MONGO_WIRE_FORCE=1 to rebuild)"
@@ -45,12 +48,17 @@ if ! command -v go >/dev/null 2>&1; then
         log "go not on PATH; using /usr/local/go/bin/go"
     else
         die "the Go toolchain (go >= 1.22) is needed to build mongo-wire but 'go' was not found on PATH or at /usr/local/go/bin/go.
-Install it, e.g. 'apt-get install golang' (Debian 12 ships 1.19, too old: use bookworm-backports 'golang-1.22' or newer)
-or the official toolchain from https://go.dev/dl/ unpacked into /usr/local/go."
+$go_hint"
     fi
 fi
 
-log "using $(command -v go) ($(go env GOVERSION 2>/dev/null || echo 'unknown version'))"
+gover="$(go env GOVERSION 2>/dev/null || true)" # e.g. go1.26.8
+log "using $(command -v go) (${gover:-unknown version})"
+if [[ "$gover" =~ ^go1\.([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -lt 21 ]; then
+    # go >= 1.21 fetches the go1.22 toolchain that go.mod asks for by itself; older ones cannot.
+    die "$gover is too old to build mongo-wire (go >= 1.22 needed).
+$go_hint"
+fi
 
 # If the local toolchain is older than go.mod requires, let Go fetch the right
 # one from the module proxy rather than failing (default GOTOOLCHAIN=auto).

@@ -3,4 +3,5 @@
 pytest_plugins = [
     "tests.fixtures.servers",
     "tests.fixtures.docker",
+    "tests.fixtures.experiments",
 ]

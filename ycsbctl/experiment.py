@@ -6,11 +6,8 @@ is on disk before the next starts; the folder is renamed into place when the pla
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +18,7 @@ from ycsbctl.plan import Plan, is_url, target_label
 from ycsbctl.point import PointOutcome, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
+from ycsbctl.provision.signals import sigterm_as_interrupt
 from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
@@ -44,20 +42,6 @@ class Outcome:
             return 130
         bad = self.skipped or any(r.status != "ok" for r in self.records)
         return 1 if bad else 0
-
-
-@contextlib.contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM behaves as Ctrl-C: the same clean stop."""
-
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def experiment_id(plan: Plan) -> str:
@@ -108,6 +92,7 @@ class Experiment:
         self.outcome = Outcome(folder=None)
         self.exp_id = folder.manifest["experiment_id"] if folder else experiment_id(plan)
         self.done_ids = folder.run_ids("ok") if folder else set()
+        self.baseline: Any = None  # the current target's iperf3 baseline
 
     # -- targets --------------------------------------------------------------------------
 
@@ -116,14 +101,11 @@ class Experiment:
         try:
             ep = provision(
                 target, plan.backend, experiment_id=self.exp_id, image=plan.images.get(target),
-                server_cpus=plan.server_cpus, server_memory=plan.server_memory,
+                server_cpus=plan.server_cpus, server_memory=plan.server_memory, say=self.progress.note,
             )
         except UserError as exc:
             self._skip(target, str(exc))
             return None
-        for n in ep.notes:
-            self.progress.note(f"{target}: {n}")
-        self.progress.note(f"{target}: {ep.server_name} {ep.server_version} at {redact_url(ep.url)} ({ep.backend})")
         if self.folder:
             servers = dict(self.folder.manifest.get("servers", {}))
             servers[target_label(target)] = ep.to_dict() | {"url": redact_url(ep.url)}
@@ -188,6 +170,7 @@ class Experiment:
     def _sweep_target(self, target: str, ep: Endpoint) -> None:
         plan = self.plan
         label = target_label(target)
+        self.baseline = None
         if plan.telemetry:
             self._baseline(label, ep)
         loaded = False
@@ -228,6 +211,7 @@ class Experiment:
         from ycsbctl import telemetry
 
         base = telemetry.iperf_baseline(ep, iperf_server=self.plan.iperf_server)
+        self.baseline = base
         if base is None:
             return
         info = base.to_dict()
@@ -259,7 +243,7 @@ class Experiment:
         run_id = RunRecord.make_id(label, workload, phase, threads, rep)
         self.progress.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
-        out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh)
+        out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh, baseline=self.baseline)
         r = out.result
         status = "ok"
         if r is None:

@@ -69,33 +69,31 @@ def make_runner(spec: PhaseSpec, plan: Plan) -> PhaseRunner | _JavaRunner:
     return _JavaRunner(spec, plan.ycsb_home) if plan.engine == "ycsb" else PhaseRunner(spec)
 
 
-def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None) -> PointOutcome:
-    """Run the engine once, sampling server, client, DB and network at 1 Hz when asked."""
+def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any = None) -> PointOutcome:
+    """Run the engine once, sampling server, client, DB and network at 1 Hz when asked
+    (``baseline``: the target's iperf3 :class:`~ycsbctl.telemetry.NetworkBaseline`)."""
     runner = make_runner(spec, plan)
     tick = progress.tick if progress is not None else None
     if not plan.telemetry:
         return PointOutcome(result=runner.run(tick))
     from ycsbctl import telemetry
 
-    with telemetry.sampling(ep, client_pids=runner.pids) as capture:
+    with telemetry.sampling(ep, client_pids=runner.pids, baseline=baseline) as capture:
         result = runner.run(tick)
-    frame = capture.frame
-    summary = capture.summary()
-    bottleneck = telemetry.classify(result, summary, ep)
     for warning in capture.warnings:
         if progress is not None:
             progress.note(f"telemetry: {warning}")
-    return PointOutcome(result, frame, summary, bottleneck.to_dict())
+    return PointOutcome(result, capture.frame, capture.summary(), capture.bottleneck().to_dict())
 
 
 def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
-              progress: Progress | None, fresh: bool = False) -> PointOutcome:
+              progress: Progress | None, fresh: bool = False, baseline: Any = None) -> PointOutcome:
     """One point. ``fresh`` empties the database first (the insert workload measures a load)."""
     try:
         if fresh:
             clear_dataset(ep.url, props.get("table", "usertable"))
         spec = make_spec(ep, props, phase, threads, plan)
-        return measure(ep, spec, plan, progress)
+        return measure(ep, spec, plan, progress, baseline)
     except UserError as exc:
         return PointOutcome(result=None, error=str(exc))
 

@@ -9,6 +9,7 @@ histograms of every worker per second (the per-second series) and over all non-w
 from __future__ import annotations
 
 import math
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -46,6 +47,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.log: list[int] = []
+        self.cpu_mark = time.process_time()
 
     def drain(self, measurement: str) -> dict:
         """The second's data, picklable: ``{"count", "hist": {name: encoded}, "returns": {op: {status: n}}}``.
@@ -59,34 +61,47 @@ class Recorder:
         log.clear()  # in place: the clients hold a bound ``extend`` of this list
         ops, sts = a[:, 0], a[:, 1]
         lat = (a[:, 3] - a[:, 2]) // 1000
-        hists: dict[str, str] = {}
+        parts: dict[str, list[np.ndarray]] = {}
         returns: dict[str, dict[str, int]] = {}
+        prefix = "" if measurement == "intended" else "Intended-"
         for code in np.unique(ops).tolist():
             m = ops == code
             op = code % COMPONENT
             name = OP_NAMES[op]
-            st, la = sts[m], lat[m]
+            st = sts[m]
+            # As YCSB's DBWrapper: <OP> when OK, <OP>-FAILED otherwise; a read-modify-write is
+            # timed whole by the workload, whatever its halves returned.
+            ok = np.ones(st.shape, dtype=bool) if op == READ_MODIFY_WRITE else st == 0
             if measurement in ("op", "both"):
-                ok = st == 0
-                _add(hists, name, la[ok])
-                _add(hists, f"{name}-FAILED", la[~ok])
-            if measurement != "op" and code < COMPONENT:
+                la = lat[m]
+                _collect(parts, name, la[ok])
+                _collect(parts, f"{name}-FAILED", la[~ok])
+            if measurement != "op":
+                # end − intended start; both halves of a read-modify-write share the whole's start.
                 intended = (a[m, 3] - a[m, 4]) // 1000
-                _add(hists, name if measurement == "intended" else f"Intended-{name}", intended)
+                _collect(parts, prefix + name, intended[ok])
+                _collect(parts, f"{prefix}{name}-FAILED", intended[~ok])
             if op != READ_MODIFY_WRITE:  # YCSB reports RMW's statuses under READ and UPDATE
                 counts = np.bincount(st, minlength=N_STATUS)
                 r = returns.setdefault(name, {})
                 for s_i, n in enumerate(counts.tolist()):
                     if n:
                         r[STATUSES[s_i]] = r.get(STATUSES[s_i], 0) + n
-        return {"count": int((ops < COMPONENT).sum()), "hist": hists, "returns": returns}
+        hists = {name: _encode(values) for name, values in parts.items()}
+        cpu, self.cpu_mark = self.cpu_mark, time.process_time()
+        return {"count": int((ops < COMPONENT).sum()), "hist": hists, "returns": returns, "cpu_s": self.cpu_mark - cpu}
 
 
-def _add(hists: dict[str, str], name: str, values: np.ndarray) -> None:
+def _collect(parts: dict[str, list[np.ndarray]], name: str, values: np.ndarray) -> None:
+    """Keep ``values`` (µs) for ``name``: a READ and the READ half of an RMW share one histogram."""
     if values.size:
-        h = hdr.new_histogram()
-        hdr.record_many(h, values)
-        hists[name] = hdr.encode(h)
+        parts.setdefault(name, []).append(values)
+
+
+def _encode(values: list[np.ndarray]) -> str:
+    h = hdr.new_histogram()
+    hdr.record_many(h, np.concatenate(values))
+    return hdr.encode(h)
 
 
 @dataclass
@@ -94,12 +109,14 @@ class SecondAggregate:
     """Everything every worker measured in one second of the phase."""
 
     count: int = 0
+    cpu_s: float = 0.0  # client CPU of all workers in this second
     hist: dict[str, object] = field(default_factory=dict)  # name -> HdrHistogram
     returns: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     reports: int = 0
 
     def add(self, part: dict) -> None:
         self.count += part["count"]
+        self.cpu_s += part.get("cpu_s", 0.0)
         self.reports += 1
         for name, enc in part["hist"].items():
             h = hdr.decode(enc)
@@ -149,16 +166,19 @@ def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd
     return pd.DataFrame(rows, columns=list(SERIES_COLUMNS))
 
 
-def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> tuple[dict[str, OpSummary], int]:
-    """Totals over the non-warm-up seconds: one :class:`OpSummary` per name, and the operation count."""
+def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> tuple[dict[str, OpSummary], int, float]:
+    """Totals over the non-warm-up seconds: one :class:`OpSummary` per name, the operation count
+    and the client CPU seconds."""
     from ycsbctl.results.model import OpSummary
     merged: dict[str, object] = {}
     returns: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     count = 0
+    cpu_s = 0.0
     for k, agg in seconds.items():
         if k < warmup_seconds:
             continue
         count += agg.count
+        cpu_s += agg.cpu_s
         for name, h in agg.hist.items():
             if name in merged:
                 merged[name].add(h)  # type: ignore[attr-defined]
@@ -178,4 +198,4 @@ def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> tuple
     for name in sorted(names, key=sort_key):
         h = merged.get(name) or hdr.new_histogram()
         out[name] = OpSummary.from_histogram(name, h, dict(returns.get(name, {})))  # type: ignore[arg-type]
-    return out, count
+    return out, count, cpu_s

@@ -16,6 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+from ycsbctl.bindings import protocol_of
 from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
@@ -37,6 +38,7 @@ class PhaseRunner:
             raise UserError(f"unknown phase {spec.phase!r}: use load or run")
         if spec.target_rate is not None and spec.target_rate <= 0:
             raise UserError("the target rate must be > 0 ops/s")
+        protocol_of(spec.url)  # an unsupported URL is bad input (exit 2), found before any worker starts
         if spec.measurement not in ("op", "intended", "both"):
             raise UserError(f"measurement.interval={spec.measurement!r}: use op, intended or both")
         self.spec = spec
@@ -180,7 +182,7 @@ class PhaseRunner:
 
     def _result(self, seconds, finals, warmup_seconds, t0, status) -> PhaseResult:
         spec = self.spec
-        ops, count = summaries(seconds, warmup_seconds)
+        ops, count, cpu_s = summaries(seconds, warmup_seconds)
         ends = [f["end_ns"] for f in finals.values() if f.get("end_ns")]
         end_s = max(ends) / 1e9 if ends else time.perf_counter()
         runtime_ms = max(0.0, (end_s - t0 - warmup_seconds) * 1000.0) if t0 else 0.0
@@ -199,7 +201,7 @@ class PhaseRunner:
             operations=count,
             ops=ops,
             series=series_frame(seconds, warmup_seconds),
-            client_cpu_s=sum(f.get("cpu_s", 0.0) for f in finals.values()),
+            client_cpu_s=cpu_s,
             warmup_s=float(warmup_seconds),
             target_rate=spec.target_rate,
             status=status,

@@ -1,4 +1,4 @@
-"""The report's figures (matplotlib, Agg, object API: no pyplot state), saved as PNG and SVG.
+"""The report's figures (matplotlib object API, PNG via Agg, no pyplot state), saved as PNG and SVG.
 
 Each ``*_figure`` function returns a :class:`matplotlib.figure.Figure` (or None when the data
 is absent) so the notebook can show the same figures; :func:`render_plots` saves them all.
@@ -11,24 +11,28 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import FuncFormatter, NullLocator  # noqa: E402
+# Figures are built with the object API and never touch pyplot, so no GUI backend is ever loaded:
+# savefig renders PNG through Agg and SVG through the SVG backend, and a notebook keeps its own backend.
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, NullLocator
 
-from ycsbctl.results.frames import Experiment, latency_label  # noqa: E402
-from ycsbctl.results.model import OPERATIONS  # noqa: E402
+from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
+from ycsbctl.results.model import OPERATIONS
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 FAILED_COLOR = "#B2182B"
 OP_STYLES = {"READ": "-", "UPDATE": "--", "INSERT": ":", "SCAN": "-.", "READ-MODIFY-WRITE": (0, (5, 1, 1, 1)),
              "DELETE": (0, (1, 2))}
-CPU_COLUMNS = ("cpu_pct", "cpu_percent", "server_cpu_pct")
-MEMORY_COLUMNS = ("rss_bytes", "memory_bytes", "used_memory", "db_memory_bytes", "mem_bytes", "resident_bytes")
+# Telemetry sources and columns (ycsbctl.telemetry), in order of preference: the server process or
+# container first, then what the database reports about itself.
+SERVER_SOURCES = ("server-process", "server-container")
+DB_SOURCES = ("redis-info", "mongo-status")
+CPU_METRICS = ((SERVER_SOURCES, "cpu_pct"), (DB_SOURCES, "db_cpu_pct"))
+MEMORY_METRICS = ((SERVER_SOURCES, "rss_bytes"), (DB_SOURCES, "db_rss_bytes"), (DB_SOURCES, "db_used_memory_bytes"))
 MIB = 2**20
 
 
@@ -99,7 +103,8 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     ax2 = ax.twinx()
     handles = []
     top = 0.0
-    for target, g in pts.groupby("target", sort=False):
+    for target in [t for t in colors if t in set(pts["target"])]:
+        g = pts[pts["target"] == target]
         c = colors.get(target, "#000")
         ok = g[g["throughput_mean"].notna()]
         if len(ok):
@@ -141,7 +146,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     ax.grid(axis="y", alpha=0.3)
     _titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
     _legend_below(fig, handles, len(handles))
-    fig.subplots_adjust(top=0.86, bottom=0.27, left=0.09, right=0.9)
+    fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * math.ceil(len(handles) / 4), left=0.09, right=0.9)
     return fig
 
 
@@ -153,8 +158,8 @@ def spectrum_figure(exp: Experiment, workload: str, threads: int, colors: dict[s
                     subtitle: str = "") -> Figure | None:
     """Latency percentile spectrum (p50 → p99.99) per target and operation at ``threads``, from merged HDR."""
     runs = exp.runs
-    sel = runs[(runs["workload"] == workload) & (runs["phase"] == "run") & (runs["threads"] == threads)
-               & (runs["status"] == "ok")]
+    sel = runs[(runs["workload"] == workload) & (runs["phase"] == sweep_phase(runs, workload))
+               & (runs["threads"] == threads) & (runs["status"] == "ok")]
     if sel.empty:
         return None
     fig = Figure(figsize=(9, 5.2))
@@ -182,24 +187,27 @@ def spectrum_figure(exp: Experiment, workload: str, threads: int, colors: dict[s
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency (µs, log scale)")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _p: f"{v:g}" if f"{v:g}"[0] in "25" else ""))
+    ax.tick_params(axis="y", which="minor", labelsize=7.5)
     ax.grid(True, which="major", alpha=0.3)
     reps = "all repetitions merged" if sel.groupby("target").size().max() > 1 else "one run"
     _titles(fig, f"{workload}: latency percentile spectrum at {threads} threads ({reps})", subtitle)
     _legend_below(fig, handles, 3)
-    fig.subplots_adjust(top=0.86, bottom=0.25, left=0.1, right=0.97)
+    fig.subplots_adjust(top=0.86, bottom=0.14 + 0.035 * math.ceil(len(handles) / 3), left=0.1, right=0.97)
     return fig
 
 
-def _server_metric(tel: pd.DataFrame, columns: tuple[str, ...]) -> tuple[pd.DataFrame, str] | None:
-    """First server-side source with one of ``columns`` (client and network sources are not the server)."""
+def _server_metric(tel: pd.DataFrame, metrics: tuple) -> tuple[pd.DataFrame, str] | None:
+    """Samples of the first (sources, column) in ``metrics`` that has values: frame with ``value``, and its name."""
     if tel.empty or "source" not in tel:
         return None
-    for source, g in tel.groupby("source", sort=False):
-        if "client" in str(source) or "network" in str(source):
+    for sources, col in metrics:
+        if col not in tel:
             continue
-        for col in columns:
-            if col in g and pd.to_numeric(g[col], errors="coerce").notna().any():
-                return g.assign(value=pd.to_numeric(g[col], errors="coerce")), f"{source} {col}"
+        g = tel[tel["source"].isin(sources)]
+        v = pd.to_numeric(g[col], errors="coerce")
+        if v.notna().any():
+            return g.assign(value=v)[v.notna()], f"{g['source'].iloc[0]} {col}"
     return None
 
 
@@ -232,19 +240,19 @@ def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str
                 ax.axvspan(0, float(warm.max()) + 1, color="#999", alpha=0.18, lw=0)
             ax.grid(alpha=0.3)
         top.plot(overall["second"] + 0.5, overall["operations"], color=c, lw=2, marker=".")
-        top.set_ylim(bottom=0)
+        top.set_ylim(0, float(overall["operations"].max()) * 1.15)
         top.yaxis.set_major_formatter(FuncFormatter(_kilo))
         top.set_title(f"{target}: {run_id}", fontsize=8.5)
         t2 = top.twinx()
         t2.plot(overall["second"] + 0.5, overall["p99_us"], color=c, ls="--", lw=1.3)
-        t2.set_ylim(bottom=0)
+        t2.set_ylim(0, float(overall["p99_us"].max()) * 1.15)
         if i == 0:
             top.set_ylabel("ops/s (solid)")
         if i == n - 1:
             t2.set_ylabel("p99 latency (µs, dashed)")
         tel = exp.telemetry_of(run_id)
-        cpu = _server_metric(tel, CPU_COLUMNS)
-        mem = _server_metric(tel, MEMORY_COLUMNS)
+        cpu = _server_metric(tel, CPU_METRICS)
+        mem = _server_metric(tel, MEMORY_METRICS)
         if cpu is not None:
             bottom.plot(cpu[0]["t_s"], cpu[0]["value"], color=c, lw=1.8)
         bottom.set_ylim(bottom=0)
@@ -273,7 +281,8 @@ def cpu_figure(points: pd.DataFrame, workload: str, cores: int | None, colors: d
     fig = Figure(figsize=(9, 5.2))
     ax = fig.add_subplot()
     handles = []
-    for target, g in pts.groupby("target", sort=False):
+    for target in [t for t in colors if t in set(pts["target"])]:
+        g = pts[pts["target"] == target]
         c = colors.get(target, "#000")
         if g["server_cpu_pct"].notna().any():
             ax.plot(g["threads"], g["server_cpu_pct"], "-o", color=c, lw=2)
@@ -299,28 +308,53 @@ def cpu_figure(points: pd.DataFrame, workload: str, cores: int | None, colors: d
     return fig
 
 
+def fp_value(f: dict | None, key: str) -> float | None:
+    """A footprint figure by name, with or without the ``_bytes`` suffix (``db_memory_after[_bytes]``)."""
+    f = f or {}
+    v = f.get(f"{key}_bytes", f.get(key))
+    return float(v) if isinstance(v, (int, float)) else None
+
+
+def network_used_gbit(exp: Experiment) -> dict[str, float]:
+    """Per target, the highest mean network rate of an ok run (Gbit/s, busier direction)."""
+    r = exp.runs[exp.runs["status"] == "ok"]
+    if "net_gbit_s_mean" in r:
+        v = pd.to_numeric(r["net_gbit_s_mean"], errors="coerce")
+    elif "net_bytes_per_s_mean" in r:
+        v = pd.to_numeric(r["net_bytes_per_s_mean"], errors="coerce") * 8 / 1e9
+    else:
+        return {}
+    return {t: float(x) for t, x in v.groupby(r["target"]).max().dropna().items()}
+
+
+def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
+    """Per target, the iperf3 baseline (Gbit/s) from the manifest, else from the runs' telemetry summary."""
+    out = {t: float(n["gbit_s"]) for t, n in (exp.manifest.get("network") or {}).items()
+           if isinstance(n, dict) and isinstance(n.get("gbit_s"), (int, float))}
+    if "baseline_gbit_s" in exp.runs:
+        for t, v in pd.to_numeric(exp.runs["baseline_gbit_s"], errors="coerce").groupby(exp.runs["target"]).max().items():
+            if t not in out and not math.isnan(v):
+                out[t] = float(v)
+    return out
+
+
 def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = "") -> Figure | None:
     """Memory after load (bytes per record, MiB) and network used vs the iperf3 baseline, per target."""
     fp = exp.manifest.get("footprints") or {}
-    net = exp.manifest.get("network") or {}
     panels = []
-    bpr = {t: f.get("bytes_per_record") for t, f in fp.items() if f.get("bytes_per_record") is not None}
+    bpr = {t: fp_value(f, "bytes_per_record") for t, f in fp.items()}
+    bpr = {t: v for t, v in bpr.items() if v is not None}
     if bpr:
         panels.append(("bytes per record after load", "bytes / record", bpr, None))
-    mem = {t: (f.get("db_memory_after"), f.get("rss_after")) for t, f in fp.items()}
+    mem = {t: (fp_value(f, "db_memory_after"), fp_value(f, "rss_after")) for t, f in fp.items()}
     mem = {t: v for t, v in mem.items() if any(x is not None for x in v)}
     if mem:
         panels.append(("memory after load", "MiB", mem, ("reported by the server", "process RSS")))
-    used = {}
-    if "net_bytes_per_s_mean" in exp.runs:
-        r = exp.runs[exp.runs["status"] == "ok"]
-        used = (pd.to_numeric(r["net_bytes_per_s_mean"], errors="coerce") * 8 / 1e9).groupby(r["target"]).max().dropna()
-        used = used.to_dict()
-    base = {t: n.get("gbit_s") for t, n in net.items() if n.get("gbit_s") is not None}
+    used, base = network_used_gbit(exp), network_baseline_gbit(exp)
     if used or base:
         targets = [t for t in exp.targets if t in used or t in base] + [t for t in base if t not in exp.targets]
         panels.append(("network: peak used vs iperf3 baseline", "Gbit/s",
-                       {t: (used.get(t), base.get(t)) for t in targets}, ("used (peak point)", "iperf3 baseline")))
+                       {t: (used.get(t), base.get(t)) for t in targets}, ("used (busiest point)", "iperf3 baseline")))
     if not panels:
         return None
     fig = Figure(figsize=(4.2 * len(panels) + 0.6, 4.6))
@@ -329,14 +363,16 @@ def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = ""
         names = list(data)
         x = np.arange(len(names))
         if pair is None:
-            ax.bar(x, [data[t] for t in names], color=[colors.get(t, "#777") for t in names])
+            bars = ax.bar(x, [data[t] for t in names], color=[colors.get(t, "#777") for t in names])
+            ax.bar_label(bars, fmt="{:,.0f}", fontsize=7.5)
         else:
             scale = MIB if unit == "MiB" else 1
             a = [np.nan if data[t][0] is None else data[t][0] / scale for t in names]
             b = [np.nan if data[t][1] is None else data[t][1] / scale for t in names]
-            ax.bar(x - 0.2, a, 0.4, color=[colors.get(t, "#777") for t in names], label=pair[0])
-            ax.bar(x + 0.2, b, 0.4, color="white", edgecolor=[colors.get(t, "#777") for t in names], hatch="//",
-                   label=pair[1])
+            for bars in (ax.bar(x - 0.2, a, 0.4, color=[colors.get(t, "#777") for t in names], label=pair[0]),
+                         ax.bar(x + 0.2, b, 0.4, color="white", edgecolor=[colors.get(t, "#777") for t in names],
+                                hatch="//", label=pair[1])):
+                ax.bar_label(bars, fmt="{:,.3g}", fontsize=7.5)
             ax.legend(fontsize=7.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
         ax.set_xticks(x)
         ax.set_xticklabels(names, fontsize=8.5)

@@ -121,13 +121,22 @@ class Experiment:
             t0 = float(t["t_mono"].min())
         return t.assign(t_s=t["t_mono"].astype(float) - float(t0 or 0.0))
 
-    def points(self, latency: str = "p99", op: str = ALL_OPS, phase: str = "run") -> pd.DataFrame:
+    def points(self, latency: str = "p99", op: str = ALL_OPS, phase: str | None = None) -> pd.DataFrame:
         """One row per target × workload × threads over repetitions (see :func:`points`)."""
         return points(self.runs, latency, op, phase)
 
 
-def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: str = "run") -> pd.DataFrame:
+def sweep_phase(runs: pd.DataFrame, workload: str) -> str:
+    """The phase a workload's thread sweep ran in: ``run``, or ``load`` for insert-only workloads."""
+    w = runs[runs["workload"] == workload]
+    return "run" if (w["phase"] == "run").any() or not len(w) else "load"
+
+
+def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: str | None = None) -> pd.DataFrame:
     """Aggregate repetitions: throughput and latency mean/min/max over the ``ok`` runs of each point.
+
+    ``phase`` None takes each workload's :func:`sweep_phase` (the run phase; the load phase of insert-only
+    workloads such as ``insert``).
 
     ``status`` is ``ok`` when every repetition is, else the worst (failed > interrupted > skipped);
     ``bottleneck`` is the most common label; CPU is in % of one core (``client_cpu_pct`` falls back
@@ -139,7 +148,11 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
             "bottleneck", "bottleneck_text", "error", "server", "run_ids"]
     if not len(runs):
         return pd.DataFrame(columns=cols)
-    sel = runs[runs["phase"] == phase]
+    if phase is None:
+        phases = {w: sweep_phase(runs, w) for w in runs["workload"].unique()}
+        sel = runs[runs["phase"] == runs["workload"].map(phases)]
+    else:
+        sel = runs[runs["phase"] == phase]
     rows = []
     for (target, workload, threads), g in sel.groupby(["target", "workload", "threads"], sort=False):
         ok = g[g["status"] == "ok"]
@@ -161,8 +174,11 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
             "error": errors.iloc[0] if len(errors) else None,
             "server": servers.iloc[0] if len(servers) else "", "run_ids": list(g["run_id"]),
         })
-    return pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads"], kind="stable",
-                                                         ignore_index=True)
+    df = pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads"], kind="stable",
+                                                       ignore_index=True)
+    for c in ("bottleneck", "bottleneck_text", "error"):  # None (not NaN) when absent, so `if p["error"]` reads true
+        df[c] = pd.Series([v if isinstance(v, str) and v else None for v in df[c]], dtype=object)
+    return df
 
 
 def _mean(df: pd.DataFrame, col: str) -> float:

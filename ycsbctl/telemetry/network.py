@@ -168,7 +168,9 @@ def endpoint_for(target_or_url: str) -> Endpoint:
         if protocol is None:
             raise UserError(f"{target_or_url!r}: use a redis://, mongodb:// or basic:// URL, or a target name")
         return Endpoint(target=target_or_url, protocol=protocol, url=target_or_url, backend="external")
-    return Endpoint(target=target_or_url, protocol="", url="", backend="local")
+    from ycsbctl.provision.catalog import get_target
+
+    return Endpoint(target=target_or_url, protocol=get_target(target_or_url).protocol, url="", backend="local")
 
 
 def iperf_baseline_for(target_or_url: str, duration_s: float = 3.0,

@@ -51,6 +51,10 @@ class Sampler(ABC):
         self._thread = threading.Thread(target=self._loop, name=f"sampler-{self.source}", daemon=True)
         self._thread.start()
 
+    def request_stop(self) -> None:
+        """Ask the thread to take its last sample and end (``stop`` waits for it)."""
+        self._stop.set()
+
     def stop(self) -> pd.DataFrame:
         self._stop.set()
         if self._thread is not None:

@@ -159,7 +159,9 @@ class CoreWorkload:
 
     @property
     def expected_new_keys(self) -> int:
-        ins = dict(self.proportions).get(INSERT, 0.0) / sum(w for _, w in self.proportions)
+        """YCSB's ``(int) (operationcount · insertproportion · 2.0)``, with the raw (not normalised)
+        insertproportion, as CoreWorkload reads it."""
+        ins = dict(self.proportions).get(INSERT, 0.0)
         return int((self.operationcount or 0) * ins * 2.0)
 
     @property
@@ -282,10 +284,19 @@ class RunGenerator:
                 bad = keys < 0
             return keys
         keys = self.chooser.draw(n, self.rng)
-        bad = keys > limit
-        while bad.any():
-            keys[bad] = self.chooser.draw(int(bad.sum()), self.rng)
-            bad = keys > limit
+        bad = np.flatnonzero(keys > limit)
+        drawn, accepted = n, n - len(bad)
+        while len(bad):
+            # Rejection sampling with candidates sized by the acceptance seen so far (the accepted
+            # ones, taken in order, stay i.i.d.). Redrawing only the rejected keys each round took
+            # ~1 µs per key when 99.9% of a zipfian key space was not inserted yet (recordcount
+            # 100, 10^5 expected new keys); this takes ~0.05 µs.
+            m = min(int(len(bad) * drawn / max(accepted, 1) * 1.25) + 16, 1 << 22)
+            candidates = self.chooser.draw(m, self.rng)
+            good = candidates[candidates <= limit][: len(bad)]
+            drawn, accepted = drawn + m, accepted + len(good)
+            keys[bad[: len(good)]] = good
+            bad = bad[len(good) :]
         return keys
 
     def next_batch(self, n: int) -> OpBatch:

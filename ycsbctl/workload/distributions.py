@@ -57,7 +57,10 @@ class Zipfian:
         self.theta = theta
         self.alpha = 1.0 / (1.0 - theta)
         self.zeta2 = zeta(2, theta)
-        self._set_items(int(hi) - int(lo) + 1, zetan)
+        # YCSB computes η from the item count given at construction, even after nextLong(itemcount)
+        # grows the distribution (ZipfianGenerator's ``items`` field is never updated).
+        self.eta_items = int(hi) - int(lo) + 1
+        self._set_items(self.eta_items, zetan)
 
     def _set_items(self, items: int, zetan: float | None = None) -> None:
         if zetan is None:
@@ -66,7 +69,11 @@ class Zipfian:
             zetan = zeta(items, self.theta, prev, self.zetan) if 0 < prev <= items else zeta(items, self.theta)
         self.items = items
         self.zetan = zetan
-        self.eta = (1 - (2.0 / items) ** (1 - self.theta)) / (1 - self.zeta2 / zetan)
+        denominator = 1 - self.zeta2 / zetan
+        # Two items: ζn = ζ(2) and Java's 0/0 gives NaN; η is then never used (every u < 1 lands
+        # on base or base+1), so NaN it is, as in Java, instead of Python's ZeroDivisionError.
+        numerator = 1 - (2.0 / self.eta_items) ** (1 - self.theta)
+        self.eta = numerator / denominator if denominator != 0 else math.nan
 
     def draw(self, n: int, rng: np.random.Generator, items: int | None = None) -> np.ndarray:
         """``n`` draws; ``items`` re-sizes the distribution first (``nextLong(itemcount)``)."""

@@ -24,13 +24,14 @@ _BATCH = 4096
 
 def _fields(w: CoreWorkload, field: int) -> str:
     if field == ALL_FIELDS:
-        return "<all fields>"
-    return w.field_names[field].decode()
+        return "<all fields>"  # BasicDB prints "[ <all fields>]": no space before "]"
+    return w.field_names[field].decode() + " "
 
 
 def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: int | None = None) -> Iterator[str]:
-    """One line per database call: ``INSERT usertable user… [ field0 … ]``, ``READ … [ <all fields> ]``,
-    ``UPDATE … [ field3 ]``, ``SCAN usertable user… 57 [ <all fields> ]`` (a read-modify-write is
+    """One line per database call, spaced as BasicDB prints them (values left out):
+    ``INSERT usertable user… [ field0 … field9 ]``, ``READ … [ <all fields>]``, ``UPDATE … [ field3 ]``,
+    ``SCAN usertable user… 57 [ <all fields>]`` (a read-modify-write is
     its READ line then its UPDATE line)."""
     rng = np.random.default_rng(seed)
     if phase == "load":
@@ -41,7 +42,7 @@ def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: i
             raise UserError("property operationcount is required for the run phase (or pass --count N)")
         total = w.operationcount if count is None else count
         gen = RunGenerator(w, rng)
-    all_names = " ".join(n.decode() for n in w.field_names)
+    all_names = "".join(n.decode() + " " for n in w.field_names)
     table = w.table
     done = 0
     while done < total:
@@ -49,16 +50,16 @@ def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: i
         for op, keynum, key, rf, wf, sl in zip(b.ops, b.keynums, b.keys, b.read_field, b.write_field, b.scan_length):
             k = key.decode()
             if op == INSERT:
-                yield f"INSERT {table} {k} [ {all_names} ]"
+                yield f"INSERT {table} {k} [ {all_names}]"
                 if isinstance(gen, RunGenerator):
                     gen.inserts.acknowledge(keynum)  # keeps the latest-key limit moving
             elif op == READ:
-                yield f"READ {table} {k} [ {_fields(w, rf)} ]"
+                yield f"READ {table} {k} [ {_fields(w, rf)}]"
             elif op == UPDATE:
-                yield f"UPDATE {table} {k} [ {all_names if wf == ALL_FIELDS else _fields(w, wf)} ]"
+                yield f"UPDATE {table} {k} [ {all_names if wf == ALL_FIELDS else _fields(w, wf)}]"
             elif op == SCAN:
-                yield f"SCAN {table} {k} {sl} [ {_fields(w, rf)} ]"
+                yield f"SCAN {table} {k} {sl} [ {_fields(w, rf)}]"
             elif op == READ_MODIFY_WRITE:
-                yield f"READ {table} {k} [ {_fields(w, rf)} ]"
-                yield f"UPDATE {table} {k} [ {all_names if wf == ALL_FIELDS else _fields(w, wf)} ]"
+                yield f"READ {table} {k} [ {_fields(w, rf)}]"
+                yield f"UPDATE {table} {k} [ {all_names if wf == ALL_FIELDS else _fields(w, wf)}]"
         done += len(b)

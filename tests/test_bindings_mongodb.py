@@ -1,0 +1,167 @@
+"""The MongoDB binding against the mongo-wire server (FerretDB over SQLite: slow, so few records)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import numpy as np
+import pytest
+from pymongo import MongoClient
+
+from tests.fixtures.servers import free_port
+from ycsbctl.bindings import ConnectionLost, Status, open_bindings
+from ycsbctl.bindings.mongodb import database_name
+from ycsbctl.errors import UserError
+from ycsbctl.workload.core import CoreWorkload, RunGenerator
+from ycsbctl.workload.properties import Properties
+
+KEY0 = b"user6284781860667377211"
+TABLE = "usertable"
+
+
+def _values(fields: int = 10) -> list[tuple[bytes, bytes]]:
+    gen = RunGenerator(CoreWorkload.from_properties(Properties({"fieldcount": str(fields)})), np.random.default_rng(7))
+    return gen.field_values()
+
+
+def _run(coro_fn, url: str, clients: int = 1, props: dict[str, str] | None = None, timeout_s: float = 10.0):
+    """Open ``clients`` bindings, await ``coro_fn(bindings)``, close them (flushing batches)."""
+
+    async def go():
+        bs = await open_bindings(url, clients, props or {}, timeout_s)
+        try:
+            return await coro_fn(bs.bindings)
+        finally:
+            await bs.close()
+
+    return asyncio.run(go())
+
+
+@pytest.fixture
+def db_url(mongo_wire):
+    """A fresh database on the session's mongo-wire server, dropped afterwards; yields (url, pymongo db)."""
+    name = "t" + uuid.uuid4().hex[:10]
+    client = MongoClient(mongo_wire.url, serverSelectionTimeoutMS=5000)
+    yield f"mongodb://127.0.0.1:{mongo_wire.port}/{name}", client[name]
+    client.drop_database(name)
+    client.close()
+
+
+def test_database_comes_from_the_url_path_with_ycsb_by_default():
+    assert database_name("mongodb://127.0.0.1:27017/bench?w=1") == "bench"
+    assert database_name("mongodb://127.0.0.1:27017") == "ycsb"
+    assert database_name("mongodb://127.0.0.1:27017/?w=1") == "ycsb"
+    with pytest.raises(UserError, match="not a MongoDB URL"):
+        database_name("redis://127.0.0.1:6379")
+
+
+def test_insert_stores_id_and_ten_binary_fields_in_usertable(db_url):
+    url, db = db_url
+    values = _values()
+    assert _run(lambda b: b[0].insert(TABLE, KEY0, values), url) is Status.OK
+    doc = db[TABLE].find_one({"_id": KEY0.decode()})
+    assert doc is not None and sorted(doc) == ["_id"] + [f"field{i}" for i in range(10)]
+    for i in range(10):
+        v = doc[f"field{i}"]
+        assert isinstance(v, bytes) and len(v) == 100 and min(v) >= 0x20 and max(v) <= 0x7F
+    assert {k.encode(): v for k, v in doc.items() if k != "_id"} == dict(values)
+    # BinData (subtype 0), not strings: the server itself says so.
+    assert db[TABLE].count_documents({"field0": {"$type": "binData"}}) == 1
+
+
+def test_read_finds_by_id_with_or_without_a_projection(db_url):
+    url, db = db_url
+    db[TABLE].insert_one({"_id": KEY0.decode(), **{n.decode(): v for n, v in _values()}})
+
+    async def reads(b):
+        return [
+            await b[0].read(TABLE, KEY0, None),
+            await b[0].read(TABLE, KEY0, [b"field3"]),
+            await b[0].read(TABLE, b"user1", None),
+        ]
+
+    assert _run(reads, url) == [Status.OK, Status.OK, Status.NOT_FOUND]
+
+
+def test_update_sets_one_field_and_is_not_found_when_nothing_matched(db_url):
+    url, db = db_url
+    before = {n.decode(): v for n, v in _values()}
+    db[TABLE].insert_one({"_id": KEY0.decode(), **before})
+
+    async def updates(b):
+        return [await b[0].update(TABLE, KEY0, [(b"field4", b"x" * 100)]), await b[0].update(TABLE, b"user1", [(b"field4", b"y")])]
+
+    assert _run(updates, url) == [Status.OK, Status.NOT_FOUND]
+    after = db[TABLE].find_one({"_id": KEY0.decode()})
+    assert after["field4"] == b"x" * 100
+    assert {k: v for k, v in after.items() if k not in ("_id", "field4")} == {k: v for k, v in before.items() if k != "field4"}
+    assert db[TABLE].count_documents({}) == 1  # no upsert on update
+
+
+def test_batched_inserts_write_unordered_bulks_and_flush_the_final_partial_batch_on_close(db_url):
+    url, db = db_url
+    keys = [b"user%d" % i for i in range(7)]
+
+    async def insert_all(b):
+        statuses = [await b[0].insert(TABLE, k, _values(2)) for k in keys]
+        return statuses, db[TABLE].count_documents({})
+
+    statuses, before_close = _run(insert_all, url, props={"batchsize": "3"})
+    assert statuses == [Status.OK] * 7
+    assert before_close == 6  # two full batches of 3 went out; the 7th waits for close
+    assert sorted(d["_id"] for d in db[TABLE].find({}, {"_id": 1})) == sorted(k.decode() for k in keys)
+
+
+def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(db_url):
+    url, db = db_url
+
+    async def twice(b):
+        return [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
+
+    assert _run(twice, url) == [Status.OK, Status.ERROR]
+    assert db[TABLE].find_one({"_id": KEY0.decode()})["field0"] == b"a"
+    assert _run(twice, url, props={"mongodb.upsert": "true"}) == [Status.OK, Status.OK]
+    assert db[TABLE].find_one({"_id": KEY0.decode()})["field0"] == b"b"
+    assert db[TABLE].count_documents({}) == 1
+
+
+def test_scan_reads_ids_from_the_start_key_in_order(db_url):
+    url, db = db_url
+    db[TABLE].insert_many([{"_id": f"user{i}", "field0": b"v"} for i in range(10, 20)])
+
+    async def scans(b):
+        return [
+            await b[0].scan(TABLE, b"user15", 3, None),
+            await b[0].scan(TABLE, b"user10", 100, [b"field0"]),
+            await b[0].scan(TABLE, b"user99", 3, None),  # nothing at or after it
+        ]
+
+    assert _run(scans, url) == [Status.OK, Status.OK, Status.NOT_FOUND]
+
+
+def test_delete_removes_the_document(db_url):
+    url, db = db_url
+    db[TABLE].insert_one({"_id": KEY0.decode(), "field0": b"v"})
+
+    async def deletes(b):
+        return [await b[0].delete(TABLE, KEY0), await b[0].delete(TABLE, KEY0)]
+
+    assert _run(deletes, url) == [Status.OK, Status.NOT_FOUND]
+    assert db[TABLE].count_documents({}) == 0
+
+
+def test_clients_share_one_pool_and_each_can_work_at_once(db_url):
+    url, db = db_url
+    keys = [b"user%d" % i for i in range(8)]
+
+    async def concurrent(b):
+        return await asyncio.gather(*(c.insert(TABLE, k, _values(2)) for c, k in zip(b, keys)))
+
+    assert _run(concurrent, url, clients=8) == [Status.OK] * 8
+    assert db[TABLE].count_documents({}) == 8
+
+
+def test_closed_port_is_a_connection_lost():
+    with pytest.raises(ConnectionLost, match="cannot reach the MongoDB server"):
+        _run(lambda b: b[0].read(TABLE, KEY0, None), f"mongodb://127.0.0.1:{free_port()}/ycsb", timeout_s=0.5)

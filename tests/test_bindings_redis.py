@@ -1,0 +1,229 @@
+"""The Redis binding against a real redis-server: data stored exactly as YCSB's Redis binding stores it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+import redis
+
+from tests.fixtures.servers import free_port, start_redis
+from ycsbctl.bindings import ConnectionLost, Status, open_bindings
+from ycsbctl.bindings.redis import RedisOptions, java_hash
+from ycsbctl.workload.core import CoreWorkload, RunGenerator
+from ycsbctl.workload.keys import build_key_name
+from ycsbctl.workload.properties import Properties
+
+KEY0 = b"user6284781860667377211"  # key number 0, hashed (ycsb-semantics.md §2)
+TABLE = "usertable"
+
+
+def _values(fields: int = 10) -> list[tuple[bytes, bytes]]:
+    """One insert's (field, value) pairs drawn by the workload model: 10 × 100 bytes by default."""
+    gen = RunGenerator(CoreWorkload.from_properties(Properties({"fieldcount": str(fields)})), np.random.default_rng(7))
+    return gen.field_values()
+
+
+def _run(coro_fn, url: str, clients: int = 1, props: dict[str, str] | None = None, timeout_s: float = 5.0):
+    """Open ``clients`` bindings, await ``coro_fn(bindings)``, close them; return its result."""
+
+    async def go():
+        bs = await open_bindings(url, clients, props or {}, timeout_s)
+        try:
+            return await coro_fn(bs.bindings)
+        finally:
+            await bs.close()
+
+    return asyncio.run(go())
+
+
+@pytest.fixture
+def rds(redis_server):
+    """redis-py on the session server's db 0, emptied before and after the test."""
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushall()
+    yield client
+    client.flushall()
+    client.close()
+
+
+def test_index_score_is_java_string_hashcode():
+    assert java_hash(KEY0) == -594971599
+    assert java_hash(b"") == 0
+    assert java_hash(b"a") == 97
+    # "polygenelubricants".hashCode() == Integer.MIN_VALUE: the signed 32-bit wrap is Java's.
+    assert java_hash(b"polygenelubricants") == -(2**31)
+
+
+def test_insert_writes_a_hash_of_ten_printable_100_byte_fields_and_indexes_it(redis_server, rds):
+    values = _values()
+    st = _run(lambda b: b[0].insert(TABLE, KEY0, values), redis_server.url)
+    assert st is Status.OK
+    stored = rds.hgetall(KEY0)
+    assert sorted(stored) == [b"field%d" % i for i in range(10)]
+    for v in stored.values():
+        assert len(v) == 100 and min(v) >= 0x20 and max(v) <= 0x7F
+    assert stored == dict(values)
+    assert rds.zscore("_indices", KEY0) == -594971599.0
+    assert rds.type(KEY0) == b"hash" and rds.dbsize() == 2  # the record and _indices, nothing else
+
+
+def test_read_returns_ok_for_a_record_and_not_found_for_a_missing_one(redis_server, rds):
+    rds.hset(KEY0, mapping=dict(_values()))
+
+    async def reads(b):
+        return [
+            await b[0].read(TABLE, KEY0, None),  # HGETALL
+            await b[0].read(TABLE, KEY0, [b"field3"]),  # HMGET
+            await b[0].read(TABLE, b"user1", None),
+            await b[0].read(TABLE, b"user1", [b"field3"]),
+        ]
+
+    assert _run(reads, redis_server.url) == [Status.OK, Status.OK, Status.NOT_FOUND, Status.NOT_FOUND]
+
+
+def test_read_sends_hgetall_for_all_fields_and_hmget_for_named_ones(redis_server, rds):
+    rds.hset(KEY0, mapping=dict(_values()))
+    rds.config_resetstat()
+
+    async def reads(b):
+        await b[0].read(TABLE, KEY0, None)
+        await b[0].read(TABLE, KEY0, [b"field1", b"field2"])
+
+    _run(reads, redis_server.url)
+    stats = rds.info("commandstats")
+    assert stats["cmdstat_hgetall"]["calls"] == 1
+    assert stats["cmdstat_hmget"]["calls"] == 1
+
+
+def test_update_sets_only_the_given_field(redis_server, rds):
+    before = dict(_values())
+    rds.hset(KEY0, mapping=before)
+    st = _run(lambda b: b[0].update(TABLE, KEY0, [(b"field4", b"x" * 100)]), redis_server.url)
+    assert st is Status.OK
+    after = rds.hgetall(KEY0)
+    assert after[b"field4"] == b"x" * 100
+    assert {k: v for k, v in after.items() if k != b"field4"} == {k: v for k, v in before.items() if k != b"field4"}
+
+
+def test_scan_is_one_zrangebyscore_then_one_read_per_key(redis_server, rds):
+    keys = [build_key_name(n).encode() for n in range(20)]
+
+    async def load(b):
+        return [await b[0].insert(TABLE, k, _values(2)) for k in keys]
+
+    assert set(_run(load, redis_server.url)) == {Status.OK}
+    start = min(keys, key=java_hash)  # the lowest score: at least 5 keys follow it
+    rds.config_resetstat()
+    st = _run(lambda b: b[0].scan(TABLE, start, 5, None), redis_server.url)
+    assert st is Status.OK
+    stats = rds.info("commandstats")
+    assert stats["cmdstat_zrangebyscore"]["calls"] == 1
+    assert stats["cmdstat_hgetall"]["calls"] == 5
+    # The keys it reads are the next ones by score, as YCSB's binding orders them.
+    assert rds.zrangebyscore("_indices", java_hash(start), "+inf", start=0, num=5)[0] == start
+
+
+def test_delete_removes_the_record_and_its_index_entry(redis_server, rds):
+    async def insert_then_delete(b):
+        await b[0].insert(TABLE, KEY0, _values())
+        return [await b[0].delete(TABLE, KEY0), await b[0].read(TABLE, KEY0, None)]
+
+    assert _run(insert_then_delete, redis_server.url) == [Status.OK, Status.NOT_FOUND]
+    assert rds.exists(KEY0) == 0 and rds.zscore("_indices", KEY0) is None
+
+
+def test_db_number_in_the_url_selects_the_database(redis_server, rds):
+    url = f"redis://127.0.0.1:{redis_server.port}/3"
+    assert _run(lambda b: b[0].insert(TABLE, KEY0, _values()), url) is Status.OK
+    db3 = redis.Redis(port=redis_server.port, db=3)
+    try:
+        assert db3.hlen(KEY0) == 10 and db3.zscore("_indices", KEY0) == -594971599.0
+    finally:
+        db3.close()
+    assert rds.dbsize() == 0
+
+
+def test_password_from_url_or_property_authenticates_and_a_wrong_one_is_refused(tmp_path: Path):
+    server = start_redis(tmp_path / "auth", extra=("--requirepass", "s3cret"))
+    try:
+        base = f"redis://127.0.0.1:{server.port}"
+        assert _run(lambda b: b[0].insert(TABLE, KEY0, _values()), f"redis://:s3cret@127.0.0.1:{server.port}/0") is Status.OK
+        assert _run(lambda b: b[0].read(TABLE, KEY0, None), base, props={"redis.password": "s3cret"}) is Status.OK
+        with pytest.raises(ConnectionLost, match="authentication failed"):
+            _run(lambda b: b[0].read(TABLE, KEY0, None), f"redis://:wrong@127.0.0.1:{server.port}")
+
+        async def unauthenticated(b):
+            return await b[0].read(TABLE, KEY0, None), b[0].last_error
+
+        # No password at all: the server refuses each command; the binding counts an ERROR.
+        st, why = _run(unauthenticated, base)
+        assert st is Status.ERROR and "NOAUTH" in why
+    finally:
+        server.stop()
+
+
+def test_options_read_host_port_db_and_credentials_from_the_url():
+    o = RedisOptions("redis://alice:p%40ss@10.0.0.5:6380/2")
+    assert (o.host, o.port, o.db, o.username, o.password, o.tls) == ("10.0.0.5", 6380, 2, "alice", "p@ss", False)
+    o = RedisOptions("rediss://127.0.0.1", {"redis.password": "fromprop"})
+    assert (o.port, o.db, o.password, o.tls) == (6379, 0, "fromprop", True)
+
+
+def test_each_client_has_its_own_connection(redis_server, rds):
+    before = rds.info("clients")["connected_clients"]
+
+    async def count(b):
+        return rds.info("clients")["connected_clients"]
+
+    assert _run(count, redis_server.url, clients=7) == before + 7
+
+
+def test_closed_port_is_a_connection_lost_naming_the_address():
+    port = free_port()
+    with pytest.raises(ConnectionLost, match=f"cannot connect to 127.0.0.1:{port}"):
+        _run(lambda b: b[0].read(TABLE, KEY0, None), f"redis://127.0.0.1:{port}")
+
+
+def test_a_stalled_server_gives_timeout_and_late_replies_never_answer_later_requests(redis_server, rds):
+    rds.hset(KEY0, mapping=dict(_values()))
+    pauser = redis.Redis.from_url(redis_server.url)
+
+    async def stalled(b):
+        pauser.execute_command("CLIENT", "PAUSE", "600", "ALL")
+        statuses = [await b[0].read(TABLE, KEY0, None)]
+        # Keep asking until the pause ends: every answer must be the one to its own request.
+        while statuses[-1] is Status.TIMEOUT and len(statuses) < 50:
+            statuses.append(await b[0].read(TABLE, KEY0, None))
+        return statuses, [await b[0].read(TABLE, b"user1", None), await b[0].read(TABLE, KEY0, None)]
+
+    try:
+        statuses, after = _run(stalled, redis_server.url, timeout_s=0.2)
+    finally:
+        pauser.execute_command("CLIENT", "UNPAUSE")
+        pauser.close()
+    assert statuses[0] is Status.TIMEOUT and statuses[-1] is Status.OK
+    assert after == [Status.NOT_FOUND, Status.OK]
+
+
+def test_a_killed_server_ends_the_client_with_connection_lost(tmp_path: Path):
+    server = start_redis(tmp_path / "killed")
+    done = threading.Event()
+
+    async def read_until_lost(b):
+        assert await b[0].read(TABLE, KEY0, None) is Status.NOT_FOUND
+        server.proc.kill()
+        server.proc.wait()
+        done.set()
+        for _ in range(10):
+            await b[0].read(TABLE, KEY0, None)
+
+    try:
+        with pytest.raises(ConnectionLost, match="reconnecting failed"):
+            _run(read_until_lost, server.url)
+        assert done.is_set()
+    finally:
+        server.stop()

@@ -1,0 +1,247 @@
+"""The native engine against a real redis-server: YCSB's client semantics, exact merging, failures.
+
+Every run is small (a few hundred records, a few seconds) and uses at most 2 worker processes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.fixtures.servers import free_port, start_redis
+from ycsbctl.engine.runner import PhaseRunner, run_phase
+from ycsbctl.engine.spec import PhaseSpec, Tick
+from ycsbctl.errors import UserError
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.workload.core import split_count
+from ycsbctl.workload.keys import build_key_name
+from ycsbctl.workload.properties import load_properties
+
+
+def _props(workload: str = "workload-b", **overrides: object) -> dict[str, str]:
+    props = dict(load_properties(workload))
+    props.update({k: str(v) for k, v in overrides.items()})
+    return props
+
+
+def _load(url: str, records: int, threads: int = 4, processes: int | None = 2, workload: str = "workload-b") -> PhaseResult:
+    r = run_phase(PhaseSpec("load", url, _props(workload, recordcount=records), threads=threads, processes=processes))
+    assert r.status == "ok" and r.ops["INSERT"].returns == {"OK": records}, r.errors
+    return r
+
+
+def _series_total(r: PhaseResult, op: str) -> int:
+    s = r.series
+    return int(s[(s.op == op) & ~s.warmup.astype(bool)].operations.sum())
+
+
+@pytest.fixture
+def rds(redis_server):
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushall()
+    yield client
+    client.flushall()
+    client.close()
+
+
+def _records(rds: redis.Redis) -> int:
+    return rds.dbsize() - (1 if rds.exists("_indices") else 0)
+
+
+# -- load phase --------------------------------------------------------------------------------
+
+
+def test_load_over_two_processes_writes_exactly_ycsbs_key_set(redis_server, rds):
+    r = _load(redis_server.url, 301, threads=5, processes=2)
+    assert r.operations == 301 and r.extra["processes"] == 2
+    expected = {build_key_name(n).encode() for n in range(301)}
+    assert set(rds.scan_iter(match="user*", count=1000)) == expected
+    assert rds.zcard("_indices") == 301
+    assert all(rds.hlen(k) == 10 for k in list(expected)[:20])
+
+
+# -- run phase: counts, threads, duration -------------------------------------------------------
+
+
+def test_operationcount_is_split_over_threads_as_ycsb_does():
+    spec = PhaseSpec("run", "basic://", _props(operationcount=1001), threads=3, processes=2)
+    runner = PhaseRunner(spec)
+    quotas = [q for plan in runner._plans() for q in plan.quotas]
+    assert quotas == split_count(1001, 3) == [334, 334, 333]
+    r = runner.run()
+    assert r.operations == 1001
+    assert sum(r.ops[op].returns.get("OK", 0) for op in ("READ", "UPDATE") if op in r.ops) == 1001
+
+
+def test_every_client_thread_holds_its_own_connection(redis_server, rds):
+    _load(redis_server.url, 200)
+    before = rds.info("clients")["connected_clients"]  # this test's own connection included
+    seen: list[int] = []
+
+    def tick(t: Tick) -> None:
+        seen.append(rds.info("clients")["connected_clients"])
+
+    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=12, processes=2, duration_s=2), tick)
+    assert r.status == "ok" and seen
+    assert max(seen) == before + 12
+    assert rds.info("clients")["connected_clients"] == before  # all closed at the end
+
+
+def test_duration_ends_the_run_and_warmup_seconds_stay_in_the_series_but_not_the_totals(redis_server, rds):
+    _load(redis_server.url, 200)
+    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=4,
+                            processes=1, duration_s=2, warmup_s=1))
+    assert r.status == "ok" and r.warmup_s == 1.0
+    s = r.series
+    overall = s[s.op == "OVERALL"]
+    assert overall[overall.second == 0].warmup.all() and not overall[overall.second > 0].warmup.any()
+    assert overall[overall.second == 0].operations.iloc[0] > 0  # kept in the series
+    assert r.operations == _series_total(r, "OVERALL")
+    assert r.ops["READ"].operations == _series_total(r, "READ")
+    # The clients stop at the first operation that ends after warm-up + duration.
+    assert r.runtime_ms >= 2000
+    assert r.throughput_ops == pytest.approx(1000 * r.operations / r.runtime_ms)
+
+
+def test_per_second_series_and_merged_histograms_of_two_processes_agree_exactly(redis_server, rds):
+    _load(redis_server.url, 300)
+    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=300, operationcount=4000), threads=4, processes=2))
+    assert r.status == "ok" and r.extra["processes"] == 2 and r.operations == 4000
+    read = r.ops["READ"]
+    assert read.histogram.get_total_count() == read.operations == read.returns["OK"] == _series_total(r, "READ")
+    assert r.ops["UPDATE"].operations == r.ops["UPDATE"].returns["OK"] == _series_total(r, "UPDATE")
+    assert read.operations + r.ops["UPDATE"].operations == r.operations == _series_total(r, "OVERALL")
+
+
+def test_read_modify_write_is_timed_whole_and_counted_under_read_and_update():
+    r = run_phase(PhaseSpec("run", "basic://", _props("workload-f", operationcount=2000), threads=4, processes=2,
+                            target_rate=4000, measurement="both"))
+    rmw = r.ops["READ-MODIFY-WRITE"].operations
+    assert 0 < rmw < 2000 and r.operations == 2000
+    assert r.ops["READ"].operations == 2000  # plain reads + the read half of every RMW
+    assert r.ops["UPDATE"].operations == rmw
+    assert r.ops["Intended-READ"].operations == 2000 and r.ops["Intended-UPDATE"].operations == rmw
+    assert r.ops["Intended-READ-MODIFY-WRITE"].operations == rmw
+    assert r.ops["READ-MODIFY-WRITE"].returns == {}  # YCSB prints RMW statuses under READ and UPDATE
+
+
+def test_basic_url_answers_ok_to_every_operation():
+    load = run_phase(PhaseSpec("load", "basic://", _props("workload-e", recordcount=500), threads=3))
+    assert load.ops["INSERT"].returns == {"OK": 500}
+    r = run_phase(PhaseSpec("run", "basic://", _props("workload-e", operationcount=3000), threads=3))
+    assert r.operations == 3000
+    assert {st for s in r.ops.values() for st in s.returns} == {"OK"}
+    assert r.ops["SCAN"].returns["OK"] + r.ops["INSERT"].returns["OK"] == 3000
+
+
+# -- target rate and intended latency -----------------------------------------------------------
+
+
+def test_target_rate_is_held_and_intended_latency_is_recorded_beside_the_actual(redis_server, rds):
+    _load(redis_server.url, 200)
+    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=8, processes=2,
+                            duration_s=3, target_rate=1500, measurement="both"))
+    assert r.status == "ok" and r.target_rate == 1500
+    assert r.throughput_ops == pytest.approx(1500, rel=0.15)
+    intended, actual = r.ops["Intended-READ"], r.ops["READ"]
+    assert intended.operations == actual.operations  # all reads OK here: one intended sample each
+    assert intended.percentile(99) >= actual.percentile(99)
+    assert intended.percentile(50) >= actual.percentile(50)
+
+
+def test_intended_measurement_replaces_the_actual_latency():
+    r = run_phase(PhaseSpec("run", "basic://", _props(operationcount=600), threads=2, processes=1,
+                            target_rate=600, measurement="intended"))
+    assert "READ" in r.ops and not any(n.startswith("Intended-") for n in r.ops)
+
+
+# -- run-phase inserts ----------------------------------------------------------------------------
+
+
+def test_inserts_from_two_processes_never_collide_and_reads_see_only_acknowledged_keys(redis_server, rds):
+    _load(redis_server.url, 300, workload="workload-d")
+    props = _props("workload-d", recordcount=300, operationcount=3000, readproportion=0.5, insertproportion=0.5)
+    r = run_phase(PhaseSpec("run", redis_server.url, props, threads=4, processes=2))
+    inserted = r.ops["INSERT"].returns["OK"]
+    assert r.status == "ok" and inserted > 1000
+    assert _records(rds) == 300 + inserted == rds.zcard("_indices")
+    assert r.ops["READ"].returns.get("NOT_FOUND", 0) == 0  # "latest" never reads past the acknowledged limit
+
+
+# -- failures -------------------------------------------------------------------------------------
+
+
+def test_a_stalled_server_gives_counted_timeouts_and_the_run_finishes(redis_server, rds):
+    _load(redis_server.url, 200)
+    pauser = redis.Redis.from_url(redis_server.url)
+    paused: list[int] = []
+
+    def tick(t: Tick) -> None:
+        if not paused:
+            pauser.execute_command("CLIENT", "PAUSE", "1500", "ALL")
+            paused.append(t.second)
+
+    try:
+        r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=4,
+                                processes=1, duration_s=4, timeout_s=0.2), tick)
+    finally:
+        pauser.execute_command("CLIENT", "UNPAUSE")
+        pauser.close()
+    assert r.status == "ok", r.errors
+    timeouts = r.returns("TIMEOUT")
+    assert timeouts >= 4  # every client timed out at least once
+    assert any("timed out" in e for e in r.errors)
+    assert r.ops["READ"].returns["OK"] > 0
+    assert r.operations == _series_total(r, "OVERALL")
+    # Work resumed after the pause: the last full second has successful operations.
+    s = r.series[(r.series.op == "OVERALL")]
+    assert s[s.second == 3].operations.iloc[0] > timeouts
+
+
+def test_a_killed_server_ends_the_run_as_failed_keeping_what_was_measured(tmp_path: Path):
+    server = start_redis(tmp_path / "victim")
+    killed: list[int] = []
+
+    def tick(t: Tick) -> None:
+        if t.second >= 1 and not killed:
+            server.proc.kill()
+            server.proc.wait()
+            killed.append(t.second)
+
+    try:
+        _load(server.url, 200)
+        r = run_phase(PhaseSpec("run", server.url, _props(recordcount=200, operationcount=0), threads=4, processes=2,
+                                duration_s=5, timeout_s=1.0), tick)
+    finally:
+        server.stop()
+    assert killed
+    assert r.status == "failed"
+    assert r.errors and any("lost the server" in e for e in r.errors)
+    assert r.operations > 0 and r.ops["READ"].returns["OK"] > 0
+    assert r.extra["threads_stopped"] == 4
+
+
+def test_an_unreachable_target_is_an_environment_error_naming_the_address():
+    port = free_port()
+    with pytest.raises(UserError, match=f"cannot connect to 127.0.0.1:{port}") as exc:
+        run_phase(PhaseSpec("run", f"redis://127.0.0.1:{port}", _props(operationcount=10), threads=2))
+    assert exc.value.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (PhaseSpec("run", "basic://", {}, threads=0), "threads must be ≥ 1"),
+        (PhaseSpec("warm", "basic://", {}), "unknown phase"),
+        (PhaseSpec("run", "http://x", {"operationcount": "10"}), "unsupported target URL"),
+        (PhaseSpec("run", "basic://", {"operationcount": "10"}, target_rate=0), "target rate must be > 0"),
+        (PhaseSpec("run", "basic://", {"operationcount": "10"}, measurement="sometimes"), "measurement.interval"),
+        (PhaseSpec("run", "basic://", {"operationcount": "0"}), "needs operationcount > 0 or a duration"),
+    ],
+)
+def test_bad_specs_are_refused_before_anything_starts(spec: PhaseSpec, message: str):
+    with pytest.raises(UserError, match=message) as exc:
+        PhaseRunner(spec)
+    assert exc.value.exit_code == 2

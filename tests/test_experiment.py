@@ -1,0 +1,150 @@
+"""The experiment end to end: provision real local servers, load, sweep, store, report, clean up."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.fixtures.servers import MONGO_WIRE, ROOT
+from ycsbctl.results import load
+
+YCSBCTL = [str(ROOT / ".venv" / "bin" / "ycsbctl")]
+SMALL = ["--backend", "local", "--records", "300", "--duration", "1", "--warmup", "0", "--threads", "8,16"]
+
+
+def _need_servers() -> None:
+    if not MONGO_WIRE.exists():
+        pytest.skip(f"{MONGO_WIRE} is not built (bash infra/build-mongo-wire.sh, or run `make test`)")
+    if not Path("/usr/bin/redis-server").exists():
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+
+
+def _ycsbctl(*args: str, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*YCSBCTL, *args], capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
+
+
+def _our_servers(state_dir: Path) -> list[psutil.Process]:
+    """redis-server / mongo-wire processes whose data folders live in the test's state folder."""
+    found = []
+    for p in psutil.process_iter(["name", "cmdline"]):
+        try:
+            cmd = " ".join(p.info["cmdline"] or [])
+        except psutil.Error:
+            continue
+        if ("redis-server" in cmd or "mongo-wire" in cmd) and str(state_dir) in cmd:
+            found.append(p)
+    return found
+
+
+@pytest.fixture(scope="module")
+def small_experiment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
+    """Two targets (redis, ferretdb) × workload-b and insert × threads 8, 16, one second per point."""
+    _need_servers()
+    out = tmp_path_factory.mktemp("exp") / "small"
+    proc = _ycsbctl("run", "workload-b", "insert", "--targets", "redis,ferretdb", *SMALL, "--out", str(out))
+    return out, proc
+
+
+def test_small_experiment_writes_a_complete_folder(small_experiment) -> None:
+    out, proc = small_experiment
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    exp = load(out)
+    assert exp.manifest["status"] == "complete"
+    runs = exp.runs
+    assert len(runs) == 2 * 2 * 2
+    assert set(runs["status"]) == {"ok"}
+    assert set(runs["target"]) == {"redis", "ferretdb"}
+    assert set(runs["phase"]) == {"load", "run"}
+    assert (runs["throughput_ops"] > 0).all()
+    # insert measures the load itself: every thread count inserted all records into an empty database
+    inserts = exp.ops[(exp.ops["op"] == "INSERT")]
+    assert (inserts["operations"] == 300).all()
+    for name in ("manifest.json", "runs.parquet", "runs.csv", "series.parquet", "telemetry.parquet"):
+        assert (out / name).is_file(), name
+    assert len(list((out / "histograms").glob("*.hdr"))) >= 8
+    assert len(list((out / "ycsb").glob("*.txt"))) == 8
+    assert not list(out.parent.glob(".*.partial"))
+
+
+def test_manifest_records_plan_versions_servers_and_host(small_experiment) -> None:
+    out, _ = small_experiment
+    m = json.loads((out / "manifest.json").read_text())
+    for key in ("experiment_id", "command_line", "plan", "versions", "servers", "host", "footprints", "network",
+                "started_at", "ended_at", "status"):
+        assert key in m, key
+    assert m["plan"]["threads"] == [8, 16]
+    assert {"ycsbctl", "python", "redis", "pymongo"} <= set(m["versions"])
+    assert {"cpu_model", "cores", "memory_bytes", "kernel", "thp"} <= set(m["host"])
+    assert m["servers"]["redis"]["server_name"].startswith("Redis")
+    assert "FerretDB" in m["servers"]["ferretdb"]["server_name"]
+    assert m["servers"]["redis"]["config"]["appendonly"] == "no"
+    assert m["footprints"]["redis"]["records"] == 300
+    assert "run workload-b insert" in m["command_line"]
+
+
+def test_every_point_has_telemetry_and_a_bottleneck_label(small_experiment) -> None:
+    out, _ = small_experiment
+    exp = load(out)
+    assert set(exp.runs["bottleneck"].dropna()) <= {"server-cpu", "client-cpu", "host-cpu", "network", "latency"}
+    assert exp.runs["bottleneck"].notna().all()
+    redis_runs = set(exp.runs.loc[exp.runs["target"] == "redis", "run_id"])
+    sources = set(exp.telemetry.loc[exp.telemetry["run_id"].isin(redis_runs), "source"])
+    assert {"server-process", "client", "redis-info"} <= sources
+
+
+def test_servers_are_stopped_after_the_experiment(small_experiment) -> None:
+    assert _our_servers(Path(os.environ["YCSBCTL_STATE_DIR"])) == []
+
+
+def test_a_failing_point_is_recorded_and_the_ladder_goes_on(redis_server, tmp_path: Path) -> None:
+    """A 1 ms per-op timeout makes most operations TIMEOUT: each point is failed, none is lost."""
+    url = redis_server.url
+    loaded = _ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=300", "--threads", "4", "--quiet")
+    assert loaded.returncode == 0, loaded.stderr[-2000:]
+    out = tmp_path / "fails"
+    proc = _ycsbctl("run", "workload-b", "--target", url, "-p", "recordcount=300", "--threads", "8,16",
+                    "--duration", "1", "--warmup", "0", "--timeout", "0.001", "--no-telemetry", "--out", str(out))
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    exp = load(out)
+    assert sorted(exp.runs["threads"]) == [8, 16]
+    assert set(exp.runs["status"]) == {"failed"}
+    assert (exp.runs["errors"] > 0).all()
+    assert exp.runs["error"].str.contains("max-error-rate").all()
+    assert exp.manifest["status"] == "partial"
+
+
+def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None:
+    _need_servers()
+    out = tmp_path / "interrupted"
+    env = dict(os.environ)
+    proc = subprocess.Popen([*YCSBCTL, "run", "workload-b", "--targets", "redis", "--backend", "local",
+                             "--records", "300", "--duration", "2", "--warmup", "0", "--threads", "8,16,32",
+                             "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    partial = out.parent / f".{out.name}.partial"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not list((partial / "runs").glob("*.json")):
+        assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()[-2000:]
+    assert _our_servers(Path(env["YCSBCTL_STATE_DIR"])) == []
+    exp = load(out)
+    assert exp.manifest["status"] == "interrupted"
+    done_before = set(exp.runs.loc[exp.runs["status"] == "ok", "run_id"])
+    assert 1 <= len(done_before) < 3
+
+    proc2 = _ycsbctl("run", "--resume", str(out))
+    assert proc2.returncode == 0, proc2.stderr[-2000:]
+    exp2 = load(out)
+    assert exp2.manifest["status"] == "complete"
+    ok = exp2.runs[exp2.runs["status"] == "ok"]
+    assert sorted(ok["threads"]) == [8, 16, 32]
+    assert done_before <= set(ok["run_id"])

@@ -1,0 +1,161 @@
+"""report.html: every section rendered from the data, honest about failures, self-contained, and
+readable by a real browser."""
+
+from __future__ import annotations
+
+import base64
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tests.fixtures.experiments import FAILED_ERROR, SKIPPED, build_experiment
+from ycsbctl.cli import main
+from ycsbctl.report.html import render_report
+from ycsbctl.results import load
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+class _Images(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.srcs: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img":
+            self.srcs.append(a.get("src", ""))
+        if tag == "a":
+            self.links.append(a.get("href", ""))
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'").replace("&amp;", "&")
+
+
+@pytest.fixture(scope="module")
+def rendered(small_experiment_template: Path, tmp_path_factory) -> tuple[Path, str]:
+    """The small experiment rendered once for the read-only checks of this module."""
+    dest = tmp_path_factory.mktemp("rendered") / small_experiment_template.name
+    shutil.copytree(small_experiment_template, dest)
+    out = render_report(dest)
+    return out, out.read_text(encoding="utf-8")
+
+
+def test_report_says_who_peaks_where_and_by_how_much(rendered):
+    out, html = rendered
+    text = _text(html)
+    exp = load(out.parent)
+    pts = exp.points()
+    redis = pts[(pts.workload == "workloadb") & (pts.target == "redis")]
+    peak = redis.loc[redis.throughput_mean.idxmax()]
+    assert f"workloadb: redis peaks at {peak.throughput_mean / 1000:.1f}k ops/s at {peak.threads} threads" in text
+    assert "× mongodb" in text
+    assert "mongodb is server-CPU-bound from 16 threads" in text
+
+
+def test_skipped_target_and_failed_point_are_shown_honestly(rendered):
+    _, html = rendered
+    text = _text(html)
+    assert f"dragonfly was skipped: {SKIPPED['reason']}" in text
+    assert SKIPPED["fix"] in text  # how to include it
+    assert "mongodb at 32 threads: 1 of 2 repetitions failed" in text
+    assert FAILED_ERROR in text
+    assert "mongodb.workloada.run.t32.r0" in text  # the failures table names the run
+    assert html.count('class="failed"') >= 2  # the failed points' rows are marked
+    assert "client-cpu (lower bound)" in text  # the client-bound point is not sold as a server result
+    assert "redis is limited by the client (load generator) CPU" in text
+
+
+def test_report_names_the_server_that_actually_answered(rendered):
+    _, html = rendered
+    assert "FerretDB (mongo-wire, SQLite) 1.24.0 — not MongoDB" in _text(html)
+
+
+def test_report_has_plan_environment_tables_and_data_links(rendered):
+    out, html = rendered
+    text = _text(html)
+    for needle in ("Test CPU @ 2.0GHz", "ycsbctl run workloada workloadb", "Points (threads × target)",
+                   "READ latency (µs)", "UPDATE latency (µs)", "Load phase", "bytes_per_record", "iperf3 baseline"):
+        assert needle in text, needle
+    parser = _Images()
+    parser.feed(html)
+    for link in ("runs.parquet", "runs.csv", "ops.csv", "series.parquet", "telemetry.parquet", "manifest.json"):
+        assert link in parser.links
+        assert (out.parent / link).exists()
+    for svg in [h for h in parser.links if h.endswith(".svg")]:
+        assert (out.parent / svg).read_text().lstrip().startswith("<?xml")
+
+
+def test_every_image_is_inlined_as_a_valid_png_or_svg(rendered):
+    _, html = rendered
+    parser = _Images()
+    parser.feed(html)
+    assert len(parser.srcs) >= 2 * 4 + 1  # per workload: figure, CPU, spectrum, time series; + footprint
+    for src in parser.srcs:
+        m = re.fullmatch(r"data:image/(png|svg\+xml);base64,([A-Za-z0-9+/=]+)", src)
+        assert m, src[:80]
+        data = base64.b64decode(m.group(2), validate=True)
+        if m.group(1) == "png":
+            assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000
+        else:
+            assert b"<svg" in data[:500]
+    assert "http://" not in re.sub(r'xmlns[^ ]*="http://[^"]*"', "", html).replace("https://www.dragonfly", "")
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (apt-get install chromium)")
+def test_report_opens_in_headless_chromium(rendered, tmp_path):
+    out, _ = rendered
+    shot = tmp_path / "report.png"
+    subprocess.run([str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1280,4000",
+                    out.resolve().as_uri()], check=True, capture_output=True, timeout=120)
+    from matplotlib.image import imread
+
+    img = imread(shot)
+    assert img.shape[:2] == (4000, 1280)
+    rgb = img[..., :3]
+    non_white = (rgb < 0.95).any(axis=2)
+    assert non_white.mean() > 0.03  # text, tables and figures drew
+    colourful = (rgb.max(axis=2) - rgb.min(axis=2)) > 0.3  # the Okabe–Ito lines of the inlined plots
+    assert colourful.sum() > 2000
+    assert non_white[3000:].any()  # the page is long: content far down, so images have a size
+
+
+def test_report_command_renders_with_the_chosen_latency(small_experiment):
+    r = CliRunner().invoke(main, ["report", str(small_experiment), "--latency", "p999"])
+    assert r.exit_code == 0, r.output
+    assert f"report: {small_experiment / 'report.html'}" in r.output
+    assert "p99.9 latency" in (small_experiment / "report.html").read_text()
+
+
+def test_report_of_a_missing_folder_is_one_error_line(tmp_path):
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "nope")])
+    assert r.exit_code == 2
+    assert r.output.strip().startswith("error: no result folder at")
+
+
+def test_report_of_a_stopped_experiment_says_it_is_not_complete(tmp_path):
+    path = build_experiment(tmp_path, "stopped", finalize=False, workloads=("workloadb",), threads=(8, 16),
+                            repetitions=1)
+    out = render_report(tmp_path / "stopped")
+    assert out.parent == path  # rendered into the .partial folder it found
+    assert "This experiment is running: it stopped before" in _text(out.read_text())
+
+
+def test_insert_workload_sweeps_the_load_phase(tmp_path):
+    path = build_experiment(tmp_path, "ins", workloads=("insert",), threads=(8, 16), repetitions=1, skipped=False,
+                            failed=False)
+    out = render_report(path)
+    assert (path / "plots" / "insert.throughput-latency.png").exists()
+    text = _text(out.read_text())
+    assert "INSERT latency (µs)" in text and "insert: redis peaks at" in text
+    assert np.isfinite(load(path).points()["throughput_mean"]).all()

@@ -1,0 +1,78 @@
+"""ycsbctl compare: points aligned by target, workload and threads; changes judged against the noise band."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tests.fixtures.experiments import build_experiment
+from ycsbctl.cli import main
+from ycsbctl.errors import UserError
+from ycsbctl.report.compare import compare
+
+SMALL = {"workloads": ("workloadb",), "threads": (8, 16), "repetitions": 3, "failed": False, "skipped": False}
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    root = tmp_path_factory.mktemp("compare")
+    base = build_experiment(root, "before", **SMALL)
+    after = build_experiment(root, "after", speedup={"redis": 1.5}, **SMALL)
+    return base, after
+
+
+def test_a_real_speedup_is_flagged_and_identical_points_are_within_noise(pair):
+    c = compare(list(pair))
+    t = c.table.set_index(["target", "threads"])
+    assert len(t) == 4
+    for threads in (8, 16):
+        redis, mongo = t.loc[("redis", threads)], t.loc[("mongodb", threads)]
+        assert redis["ops_change_pct"] == pytest.approx(50.0, abs=0.5)
+        assert redis["ops_verdict"] == "better"
+        assert redis["latency_verdict"] == "better"  # a closed loop: 1.5× the rate is 1/1.5 the latency
+        assert redis["latency_change_pct"] < -25
+        assert mongo["ops_change_pct"] == pytest.approx(0.0, abs=1e-9)
+        assert mongo["ops_verdict"] == mongo["latency_verdict"] == "within noise"
+    assert c.differences == []
+
+
+def test_one_repetition_gives_no_noise_estimate(tmp_path):
+    one = {**SMALL, "repetitions": 1}
+    a = build_experiment(tmp_path, "a", **one)
+    b = build_experiment(tmp_path, "b", speedup={"redis": 2.0}, **one)
+    c = compare([a, b])
+    assert set(c.table["ops_verdict"]) == {"no noise estimate"}
+    assert c.table["ops_change_pct"].max() == pytest.approx(100.0, abs=1)
+
+
+def test_different_environments_and_unmatched_points_are_pointed_out(tmp_path):
+    a = build_experiment(tmp_path, "a", **SMALL)
+    b = build_experiment(tmp_path, "b", **{**SMALL, "threads": (8, 32)})
+    m = json.loads((b / "manifest.json").read_text())
+    m["host"]["cores"] = 8
+    (b / "manifest.json").write_text(json.dumps(m))
+    c = compare([a, b])
+    assert "b: host.cores: 2 vs 8" in c.differences
+    assert any(d.startswith("b: plan.threads") for d in c.differences)
+    assert "redis/workloadb/16 threads only in a" in c.unmatched
+    assert "redis/workloadb/32 threads only in b" in c.unmatched
+    assert set(c.table["threads"]) == {8}
+
+
+def test_compare_command_prints_a_table_and_writes_html(pair, tmp_path):
+    out = tmp_path / "cmp" / "compare.html"
+    r = CliRunner().invoke(main, ["compare", *map(str, pair), "-o", str(out)], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "better" in r.output and "within noise" in r.output and f"compare: {out}" in r.output
+    html = out.read_text()
+    assert "Baseline: <b>before</b>" in html and html.count("<tr") >= 1 + 2 + 4
+    assert "+50." in html
+
+
+def test_compare_needs_two_folders(pair):
+    with pytest.raises(UserError, match="at least two"):
+        compare([pair[0]])
+    r = CliRunner().invoke(main, ["compare", str(pair[0])])
+    assert r.exit_code == 2 and "error: compare needs at least two result folders" in r.output

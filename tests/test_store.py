@@ -1,0 +1,181 @@
+"""The result folder: crash-safe writing, exact round trip, recovery of a stopped experiment."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from tests.fixtures.experiments import build_experiment, build_runs
+from ycsbctl.errors import UserError
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results import load
+from ycsbctl.results.store import ResultFolder, RunRecord
+
+
+def _write(root, runs, manifest, experiment_id="exp"):
+    folder = ResultFolder.create(root, experiment_id, manifest)
+    for r in runs:
+        folder.add_run(r)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    manifest, runs = build_runs(workloads=("workloadb",), threads=(8, 16), repetitions=2)
+    folder = _write(tmp_path_factory.mktemp("store"), runs, manifest)
+    return folder.finalize(), runs
+
+
+def test_round_trip_gives_the_same_numbers(built):
+    path, runs = built
+    exp = load(path)
+    assert set(exp.runs["run_id"]) == {r.run_id for r in runs}
+    for r in runs:
+        row = exp.runs.set_index("run_id").loc[r.run_id]
+        assert row["status"] == r.status
+        if r.result is None:
+            assert math.isnan(row["throughput_ops"])
+            continue
+        assert row["throughput_ops"] == pytest.approx(r.result.throughput_ops)
+        assert row["operations"] == r.result.operations
+        assert row["errors"] == r.result.returns("ERROR") + r.result.returns("TIMEOUT")
+        assert row["not_found"] == r.result.returns("NOT_FOUND")
+        main = "INSERT" if r.phase == "load" else "READ"
+        assert row[f"{main.lower()}_p99_us"] == r.result.ops[main].percentiles_us[99.0]
+        assert row[f"{main.lower()}_mean_us"] == pytest.approx(r.result.ops[main].mean_us)
+        back = exp.phase_result(r.run_id)
+        assert back.to_dict() == _jsonable(r.result.to_dict())
+        for op, s in r.result.ops.items():
+            h = exp.histogram(r.run_id, op)
+            assert h.get_total_count() == s.histogram.get_total_count()
+            assert h.get_value_at_percentile(99.9) == s.histogram.get_value_at_percentile(99.9)
+        pd.testing.assert_frame_equal(back.series.reset_index(drop=True), r.result.series.reset_index(drop=True),
+                                      check_dtype=False)
+
+
+def _jsonable(d):
+    return json.loads(json.dumps(d))
+
+
+def test_ops_table_has_one_row_per_measurement_with_percentiles_and_returns(built):
+    path, runs = built
+    exp = load(path)
+    failed = next(r for r in runs if r.status == "failed")
+    rows = exp.ops[exp.ops["run_id"] == failed.run_id].set_index("op")
+    assert set(rows.index) == set(failed.result.ops)  # READ, UPDATE and READ-FAILED
+    assert rows.loc["READ", "return_ERROR"] == failed.result.ops["READ"].returns["ERROR"]
+    assert rows.loc["READ", "p99_us"] == failed.result.ops["READ"].percentiles_us[99.0]
+    assert rows.loc["READ", "p9999_us"] == failed.result.ops["READ"].percentiles_us[99.99]
+
+
+def test_runs_table_carries_telemetry_summary_bottleneck_and_server(built):
+    path, runs = built
+    exp = load(path)
+    bound = next(r for r in runs if r.bottleneck and r.bottleneck["label"] == "server-cpu")
+    row = exp.runs.set_index("run_id").loc[bound.run_id]
+    assert row["bottleneck"] == "server-cpu"
+    assert row["bottleneck_text"] == bound.bottleneck["text"]
+    assert row["server_cpu_pct_mean"] == pytest.approx(bound.telemetry_summary["server_cpu_pct_mean"])
+    assert row["server"] == "FerretDB (mongo-wire, SQLite) 1.24.0"
+    assert row["client_us_per_op"] == pytest.approx(1e6 * bound.result.client_cpu_s / bound.result.operations)
+
+
+def test_finished_folder_has_csv_twins_ycsb_text_and_telemetry(built):
+    path, runs = built
+    assert len(pd.read_csv(path / "runs.csv")) == len(runs)
+    assert len(pd.read_csv(path / "ops.csv")) == len(pd.read_parquet(path / "ops.parquet"))
+    some = next(r for r in runs if r.result is not None)
+    assert (path / "ycsb" / f"{some.run_id}.txt").read_text().startswith("[OVERALL], RunTime(ms), ")
+    tel = pd.read_parquet(path / "telemetry.parquet")
+    assert set(tel["source"]) >= {"server-process", "client"}
+    assert not any(path.parent.glob(".*.partial"))
+
+
+def test_histograms_of_repetitions_merge_exactly(built):
+    path, runs = built
+    exp = load(path)
+    reps = [r for r in runs if r.target == "redis" and r.phase == "run" and r.threads == 8]
+    merged = exp.merged_histogram([r.run_id for r in reps], "READ")
+    expected = hdr.merge(r.result.ops["READ"].histogram for r in reps)
+    assert merged.get_total_count() == sum(r.result.ops["READ"].operations for r in reps)
+    for p in (50, 99, 99.99):
+        assert merged.get_value_at_percentile(p) == expected.get_value_at_percentile(p)
+    every_op = exp.histogram(reps[0].run_id, "ALL")
+    assert every_op.get_total_count() == reps[0].result.ops["READ"].operations + reps[0].result.ops["UPDATE"].operations
+
+
+def test_crash_before_finalize_keeps_every_run_and_reopen_recovers_them(tmp_path):
+    manifest, runs = build_runs(workloads=("workloadb",), threads=(8,), repetitions=2, skipped=False)
+    folder = _write(tmp_path, runs[:3], manifest)  # then the process dies: no finalize
+    partial = tmp_path / ".exp.partial"
+    assert partial.is_dir() and not (tmp_path / "exp").exists()
+    (partial / "runs" / "half-written.json.tmp").write_text("{")  # a write the crash interrupted
+    del folder
+
+    seen = load(tmp_path / "exp")  # a report of the crashed experiment reads the parts
+    assert seen.status == "running"
+    assert set(seen.runs["run_id"]) == {r.run_id for r in runs[:3]}
+
+    again = ResultFolder.reopen(tmp_path / "exp")
+    assert again.run_ids() == {r.run_id for r in runs[:3]}
+    assert not list(partial.rglob("*.tmp"))
+    for r in runs[3:]:
+        again.add_run(r)
+    final = again.finalize("partial")
+    assert final == tmp_path / "exp" and not partial.exists()
+    exp = load(final)
+    assert exp.status == "partial" and exp.manifest["resumed_at"]
+    assert set(exp.runs["run_id"]) == {r.run_id for r in runs}
+    assert exp.manifest["run_counts"]["ok"] == sum(r.status == "ok" for r in runs)
+
+
+def test_reopen_of_a_finished_folder_moves_it_back_and_stale_tables_are_not_read(tmp_path):
+    path = build_experiment(tmp_path, "done", workloads=("workloadb",), threads=(8,), repetitions=1, skipped=False)
+    folder = ResultFolder.reopen(path)
+    assert folder.path == tmp_path / ".done.partial" and not path.exists()
+    extra = RunRecord("redis.workloadb.run.t64.r0", "redis", "workloadb", "run", 64, 0, "interrupted",
+                      error="interrupted by Ctrl-C")
+    folder.add_run(extra)
+    assert extra.run_id in set(load(path).runs["run_id"])  # read from the parts, not the old runs.parquet
+    folder.finalize("interrupted")
+    assert load(path).runs.set_index("run_id").loc[extra.run_id, "status"] == "interrupted"
+
+
+def test_adding_a_run_again_replaces_the_earlier_attempt(tmp_path):
+    manifest, runs = build_runs(workloads=("workloadb",), threads=(8,), repetitions=1, skipped=False, failed=False)
+    folder = _write(tmp_path, runs, manifest)
+    first = next(r for r in runs if r.phase == "run")
+    assert any((folder.path / "histograms").glob(f"{first.run_id}.*.hdr"))
+    folder.add_run(RunRecord(first.run_id, first.target, first.workload, "run", first.threads, 0, "failed",
+                             error="server died"))
+    assert folder.run_ids("failed") == {first.run_id}
+    assert not any((folder.path / "histograms").glob(f"{first.run_id}.*.hdr"))
+    exp = load(folder.finalize())
+    assert (exp.runs["run_id"] == first.run_id).sum() == 1
+    assert exp.runs.set_index("run_id").loc[first.run_id, "error"] == "server died"
+
+
+def test_url_targets_get_safe_file_names(tmp_path):
+    manifest, runs = build_runs(workloads=("workloadb",), threads=(8,), repetitions=1, skipped=False)
+    r = next(r for r in runs if r.phase == "run" and r.target == "redis")
+    r.target = "redis://127.0.0.1:6380/0"
+    r.run_id = RunRecord.make_id(r.target, r.workload, r.phase, r.threads, r.repetition)
+    folder = _write(tmp_path, [r], manifest)
+    assert all("/" not in p.name and ":" not in p.name for p in folder.path.rglob("*"))
+    exp = load(folder.finalize())
+    assert exp.histogram(r.run_id, "READ").get_total_count() == r.result.ops["READ"].operations
+
+
+def test_create_refuses_an_existing_experiment(tmp_path):
+    manifest, _ = build_runs(workloads=("workloadb",), threads=(8,), repetitions=1)
+    ResultFolder.create(tmp_path, "exp", manifest)
+    with pytest.raises(UserError, match="already exists"):
+        ResultFolder.create(tmp_path, "exp", manifest)
+
+
+def test_load_of_a_missing_folder_says_what_to_do(tmp_path):
+    with pytest.raises(UserError, match="no result folder"):
+        load(tmp_path / "nope")

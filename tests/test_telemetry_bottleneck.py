@@ -1,0 +1,105 @@
+"""Bottleneck labels from constructed run figures (CPU in % of one core, network in Gbit/s)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.telemetry.bottleneck import LABELS, classify, server_cores
+from ycsbctl.telemetry.capture import Capture
+from ycsbctl.telemetry.network import NetworkBaseline
+
+
+def _ep(target: str, protocol: str, cpu_limit: float | None = None) -> Endpoint:
+    return Endpoint(target=target, protocol=protocol, url="redis://127.0.0.1:6379/0", backend="local",
+                    cpu_limit_cores=cpu_limit)
+
+
+def test_redis_may_use_one_core_and_mongodb_all_it_is_allowed():
+    assert server_cores(_ep("redis", "redis"), 8) == 1.0
+    assert server_cores(_ep("valkey", "redis"), 8) == 1.0
+    assert server_cores(_ep("redis", "redis", cpu_limit=0.5), 8) == 0.5
+    assert server_cores(_ep("dragonfly", "redis"), 8) == 8.0
+    assert server_cores(_ep("keydb", "redis", cpu_limit=4), 8) == 4.0
+    assert server_cores(_ep("mongodb", "mongodb"), 8) == 8.0
+    assert server_cores(_ep("mongodb", "mongodb", cpu_limit=2), 8) == 2.0
+    assert server_cores(_ep("mongodb", "mongodb", cpu_limit=16), 8) == 8.0
+
+
+def test_redis_at_95_percent_of_its_core_on_a_big_host_is_server_cpu():
+    b = classify(server_cpu_pct=95, server_cores=1, client_cpu_pct=300, client_cores=8, host_cores=16)
+    assert b.label == "server-cpu"
+    assert b.evidence["server_share"] == 0.95
+    assert not b.evidence["host_cpu_saturated"]
+    assert "95%" in b.text
+
+
+def test_mongodb_using_three_and_a_half_of_four_cores_is_server_cpu():
+    b = classify(server_cpu_pct=370, server_cores=4, client_cpu_pct=100, client_cores=4, host_cores=16)
+    assert b.label == "server-cpu"
+
+
+def test_saturated_workers_are_client_cpu():
+    b = classify(server_cpu_pct=40, server_cores=1, client_cpu_pct=380, client_cores=4, host_cores=16)
+    assert b.label == "client-cpu"
+    assert b.evidence["client_share"] == 0.95
+
+
+def test_saturated_client_is_never_presented_as_the_servers_limit():
+    # Both sides at their line on a 2-core host: the client's saturation wins, and the text says so.
+    b = classify(server_cpu_pct=95, server_cores=1, client_cpu_pct=96, client_cores=1, host_cores=2)
+    assert b.label == "client-cpu"
+    assert b.evidence["host_cpu_saturated"] is True
+    assert "not its limit" in b.text and "host CPU saturated" in b.text
+
+
+def test_client_and_server_sharing_two_cores_is_host_cpu_not_server_cpu():
+    # mongod at 120% of the 200% it may use, workers at 70% of 200%: together 190% of 200%.
+    b = classify(server_cpu_pct=120, server_cores=2, client_cpu_pct=70, client_cores=2, host_cores=2)
+    assert b.label == "host-cpu"
+    assert b.evidence["host_cpu_saturated"] is True
+    assert b.evidence["host_share"] == 0.95
+    assert "not the server's" in b.text
+
+
+def test_bytes_near_the_iperf_baseline_are_network():
+    b = classify(server_cpu_pct=50, server_cores=1, client_cpu_pct=100, client_cores=8, host_cores=16,
+                 net_gbit_s=0.95, baseline_gbit_s=1.29)
+    assert b.label == "network"
+    assert b.evidence["net_share"] == round(0.95 / 1.29, 3)
+
+
+def test_study_figures_440_mbps_of_1_29_gbps_are_not_network_bound():
+    b = classify(server_cpu_pct=50, server_cores=1, client_cpu_pct=100, client_cores=8, host_cores=16,
+                 net_gbit_s=0.44, baseline_gbit_s=1.29)
+    assert b.label == "latency"
+    assert "34% of baseline" in b.text
+
+
+def test_no_server_figures_for_basic_leaves_only_the_client():
+    assert classify(server_cpu_pct=None, server_cores=1, client_cpu_pct=50, client_cores=2,
+                    host_cores=2).label == "latency"
+    assert classify(server_cpu_pct=None, server_cores=1, client_cpu_pct=190, client_cores=2,
+                    host_cores=2).label == "client-cpu"
+
+
+def test_every_label_is_listed():
+    assert set(LABELS) == {"client-cpu", "server-cpu", "host-cpu", "network", "latency"}
+
+
+def test_capture_labels_from_its_samples():
+    frame = pd.DataFrame([
+        {"t_mono": 1.0, "t_wall": 0.0, "source": "server-process", "cpu_pct": 97.0, "rss_bytes": 10},
+        {"t_mono": 2.0, "t_wall": 0.0, "source": "server-process", "cpu_pct": 99.0, "rss_bytes": 12},
+        {"t_mono": 1.0, "t_wall": 0.0, "source": "client", "cpu_pct": 150.0, "rss_bytes": 5, "processes": 4},
+        {"t_mono": 1.0, "t_wall": 0.0, "source": "redis-info", "net_in_bytes_per_s": 1e6,
+         "net_out_bytes_per_s": 5e7, "ops_per_s": 1000.0, "db_used_memory_bytes": 100.0},
+    ])
+    cap = Capture(_ep("redis", "redis"), NetworkBaseline(1.0, "test"), host_cores=16, frame=frame)
+    s = cap.summary()
+    assert s["server_cpu_pct_mean"] == 98.0 and s["server_rss_bytes_max"] == 12
+    assert s["client_processes"] == 4
+    assert s["net_gbit_s_mean"] == 0.4  # the busier direction: 5e7 bytes/s out
+    assert s["net_share_of_baseline"] == 0.4
+    b = cap.bottleneck()
+    assert b.label == "server-cpu" and b.evidence["client_cores"] == 4

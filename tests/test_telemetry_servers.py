@@ -1,0 +1,230 @@
+"""Samplers and the dataset footprint against real servers: Debian's redis-server and mongo-wire (FerretDB)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+
+import psutil
+import pymongo
+import pytest
+import redis
+
+from tests.fixtures.servers import start_redis
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.telemetry import footprint_after, footprint_before, sampling
+from ycsbctl.telemetry.mongo_status import MongoStatusSampler
+from ycsbctl.telemetry.process import ProcessSampler
+from ycsbctl.telemetry.redis_info import RedisInfoSampler
+from ycsbctl.telemetry.sampler import Sampler
+from ycsbctl.workload.keys import build_key_name, java_string_hashcode
+
+INTERVAL_S = 0.25  # fast ticks keep the tests short; the contract is the same at 1 Hz
+
+
+def wait_until(cond: Callable[[], bool], timeout_s: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not cond():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.02)
+
+
+def rows_after(sampler: Sampler, n: int) -> None:
+    """Wait until ``sampler`` has ``n`` more rows than now."""
+    target = len(sampler.rows) + n
+    wait_until(lambda: len(sampler.rows) >= target)
+
+
+def redis_endpoint(server, pid: bool = True) -> Endpoint:
+    return Endpoint(target="redis", protocol="redis", url=server.url, backend="local" if pid else "external",
+                    pid=server.proc.pid if pid else None)
+
+
+def benchmark(port: int) -> subprocess.Popen:
+    """redis-benchmark hammering ``port`` (bounded: 8 clients, 10M requests; the test stops it)."""
+    if shutil.which("redis-benchmark") is None:
+        pytest.skip("redis-benchmark is not installed (apt-get install redis-tools, or run `make test`)")
+    return subprocess.Popen(["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-t", "ping,set,get",
+                             "-n", "10000000", "-c", "8", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_busy_redis_server_uses_cpu_and_an_idle_one_almost_none(redis_server):
+    sampler = ProcessSampler(redis_server.proc.pid, "server-process", INTERVAL_S)
+    sampler.start()
+    try:
+        rows_after(sampler, 3)
+        idle = [r["cpu_pct"] for r in sampler.rows]
+        bench = benchmark(redis_server.port)
+        try:
+            wait_until(lambda: any(c.raddr and c.raddr.port == redis_server.port
+                                   for c in psutil.Process(bench.pid).net_connections("tcp")))
+            rows_after(sampler, 4)
+        finally:
+            stop(bench)
+    finally:
+        frame = sampler.stop()
+    busy = frame["cpu_pct"].iloc[len(idle) + 1:]
+    assert max(idle) < 5.0, f"idle redis-server at {idle}% of a core"
+    assert busy.max() > 10.0, f"busy redis-server at {list(busy)}% of a core"
+    assert (frame["rss_bytes"] > 1_000_000).all()
+    assert sampler.warning is None
+
+
+def test_redis_info_fields_are_parsed_from_the_real_server(redis_server):
+    r = redis.Redis.from_url(redis_server.url)
+    r.flushdb()
+    r.set("telemetry-key", "x")
+    sampler = RedisInfoSampler(redis_server.url, INTERVAL_S)
+    sampler.start()
+    try:
+        rows_after(sampler, 1)
+        r.set("telemetry-key", "y" * 1000)  # some traffic for the counters
+        rows_after(sampler, 1)
+    finally:
+        frame = sampler.stop()
+        r.close()
+    last = frame.iloc[-1]
+    assert last["db_used_memory_bytes"] > 100_000 and last["db_rss_bytes"] > 100_000
+    assert last["db_fragmentation_ratio"] > 0
+    assert last["connections"] >= 2  # ours and the test's
+    assert last["keys"] == 1
+    assert frame["ops_per_s"].max() > 0 and frame["net_in_bytes_per_s"].max() > 0
+    assert frame["net_out_bytes_per_s"].notna().all() and frame["db_cpu_pct"].notna().all()
+    assert frame["db_instantaneous_ops_per_s"].notna().all()
+
+
+def test_mongo_wire_reports_little_and_missing_fields_are_none(mongo_wire):
+    sampler = MongoStatusSampler(mongo_wire.url, INTERVAL_S)
+    sampler.start()
+    try:
+        rows_after(sampler, 2)
+    finally:
+        frame = sampler.stop()
+    assert sampler.warning is None
+    # FerretDB has no mem, connections, opcounters or network sections: recorded as missing.
+    for column in ("db_used_memory_bytes", "db_rss_bytes", "connections", "ops_per_s", "net_in_bytes_per_s"):
+        assert column in frame and frame[column].isna().all(), column
+
+
+def load_ycsb_records(url: str, n: int) -> None:
+    """Store ``n`` records as the YCSB Redis binding does: a hash of 10 × 100-byte fields + ZADD _indices."""
+    r = redis.Redis.from_url(url)
+    value = b"v" * 100
+    with r.pipeline(transaction=False) as p:
+        for i in range(n):
+            key = build_key_name(i)
+            p.hset(key, mapping={f"field{f}": value for f in range(10)})
+            p.zadd("_indices", {key: java_string_hashcode(key)})
+            if i % 500 == 499:
+                p.execute()
+        p.execute()
+    r.close()
+
+
+def test_bytes_per_record_of_ycsb_records_in_redis_is_sane(tmp_path):
+    server = start_redis(tmp_path / "footprint")
+    try:
+        endpoint = redis_endpoint(server)
+        before = footprint_before(endpoint)
+        load_ycsb_records(server.url, 3000)
+        fp = footprint_after(endpoint, before, 3000)
+    finally:
+        server.stop()
+    assert fp.keys == 3001  # the records and _indices
+    assert fp.basis == "used_memory"
+    assert 1_000 <= fp.bytes_per_record <= 3_000, fp.to_dict()
+    assert fp.rss_source == "process" and fp.rss_after_bytes > fp.rss_before_bytes
+    assert fp.to_dict()["records"] == 3000
+
+
+def test_mongo_wire_footprint_falls_back_to_dbstats(mongo_wire):
+    client = pymongo.MongoClient(mongo_wire.url)
+    client.ycsb.usertable.drop()
+    endpoint = Endpoint(target="ferretdb", protocol="mongodb", url=mongo_wire.url, backend="local",
+                        pid=mongo_wire.proc.pid)
+    try:
+        before = footprint_before(endpoint)
+        docs = [{"_id": build_key_name(i), **{f"field{f}": b"v" * 100 for f in range(10)}} for i in range(500)]
+        client.ycsb.usertable.insert_many(docs)
+        fp = footprint_after(endpoint, before, 500)
+    finally:
+        client.ycsb.usertable.drop()
+        client.close()
+    assert fp.db_memory_after_bytes is None  # FerretDB reports no cache
+    assert fp.basis == "dbStats" and fp.bytes_per_record > 1_000
+    assert fp.keys == 500 and fp.data_size_bytes > 0 and fp.avg_obj_size_bytes > 0
+    assert fp.rss_source == "process"
+
+
+def test_sampling_a_run_gives_a_tidy_frame_summary_and_label(redis_server):
+    bench: list[subprocess.Popen] = []
+    with sampling(redis_endpoint(redis_server, pid=False), client_pids=lambda: [p.pid for p in bench],
+                  interval_s=INTERVAL_S) as cap:
+        bench.append(benchmark(redis_server.port))
+        try:
+            wait_until(lambda: sum(s.source == "client" and len(s.rows) >= 4 for s in cap.samplers) == 1)
+        finally:
+            stop(bench[0])
+    f = cap.frame
+    assert {"t_mono", "t_wall", "source", "cpu_pct", "rss_bytes", "db_used_memory_bytes", "connections",
+            "ops_per_s", "net_in_bytes_per_s", "net_out_bytes_per_s"} <= set(f.columns)
+    # No pid given: the server's own process_id, confirmed by its listening port, is sampled.
+    assert {"server-process", "client", "redis-info", "net-lo"} <= set(f["source"])
+    assert f["t_mono"].is_monotonic_increasing
+    assert (f["t_wall"] - f["t_mono"]).std() < 1.0  # both clocks advance together
+    s = cap.summary()
+    assert s["server_cpu_pct_mean"] > 0 and s["client_cpu_pct_mean"] > 0 and s["db_ops_per_s_mean"] > 0
+    assert s["net_source"] == "redis-info" and s["net_gbit_s_mean"] > 0
+    assert s["sampler_cpu_s"] > 0 and cap.warnings == []
+    assert cap.bottleneck().label in ("server-cpu", "client-cpu", "host-cpu", "latency")
+
+
+def test_a_server_that_dies_mid_run_stops_its_samplers_with_one_warning_each(tmp_path):
+    server = start_redis(tmp_path / "dies")
+    with sampling(redis_endpoint(server), interval_s=INTERVAL_S) as cap:
+        wait_until(lambda: all(len(s.rows) >= 2 for s in cap.samplers))
+        server.proc.kill()
+        server.proc.wait()
+        wait_until(lambda: all(s.warning for s in cap.samplers if s.source != "net-lo"))
+    server.stop()
+    assert {"server-process", "redis-info"} <= set(cap.frame["source"])  # what was collected is kept
+    assert len(cap.warnings) == 2
+    assert any("server-process sampler stopped: process" in w and "exited" in w for w in cap.warnings)
+    assert any(w.startswith("redis-info sampler stopped:") for w in cap.warnings)
+
+
+def test_access_denied_on_a_process_is_reported_not_raised(redis_server, monkeypatch):
+    # As root nothing is denied: inject the error psutil raises for another user's process.
+    def denied(self):
+        raise psutil.AccessDenied(self.pid)
+
+    denied.cache_activate = denied.cache_deactivate = lambda proc: None  # what Process.oneshot() calls
+    monkeypatch.setattr(psutil.Process, "cpu_times", denied)
+    sampler = ProcessSampler(redis_server.proc.pid, "server-process", INTERVAL_S)
+    sampler.start()
+    wait_until(lambda: sampler.warning is not None)
+    frame = sampler.stop()
+    assert "access denied to process" in sampler.warning and "run ycsbctl as that user or root" in sampler.warning
+    assert len(frame) == 0
+
+
+def test_client_sampler_sums_worker_processes():
+    workers = [subprocess.Popen(["python3", "-c", "while True: pass"]) for _ in range(2)]
+    sampler = ProcessSampler(lambda: [w.pid for w in workers], "client", INTERVAL_S, include_children=False)
+    try:
+        sampler.start()
+        rows_after(sampler, 3)
+    finally:
+        frame = sampler.stop()
+        for w in workers:
+            w.kill()
+            w.wait()
+    assert (frame["processes"] == 2).all()
+    assert frame["cpu_pct"].iloc[1:].max() > 50  # two spinning processes share 2 busy cores

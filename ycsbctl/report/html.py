@@ -1,0 +1,217 @@
+"""``report.html``: one self-contained page (plots inlined as base64 PNG) rendered with jinja2."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pandas as pd
+
+from ycsbctl.report import plots as plotting
+from ycsbctl.report.summary import findings, fmt_us, server_identity
+from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
+from ycsbctl.results.model import OPERATIONS
+from ycsbctl.results.store import op_key
+
+TEMPLATES = Path(__file__).parent / "templates"
+DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet",
+              "telemetry.parquet", "histograms/", "ycsb/", "plots/")
+
+
+def _num(v: Any, digits: int = 0) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    return f"{v:,.{digits}f}"
+
+
+def _bytes(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    v = float(v)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(v) < 1024 or unit == "TiB":
+            return f"{v:,.0f} {unit}" if unit == "B" else f"{v:,.1f} {unit}"
+        v /= 1024
+    return str(v)
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=jinja2.select_autoescape(["j2"]),
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.filters.update(num=_num, bytes=_bytes, us=fmt_us, tojson_pretty=lambda v: json.dumps(v, indent=1, default=str))
+    return env
+
+
+def data_uri(path: Path) -> str:
+    """``data:image/png;base64,…`` (or svg+xml) for inlining a file."""
+    mime = "image/svg+xml" if path.suffix == ".svg" else "image/png"
+    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+
+
+def _figure(exp: Experiment, pf: plotting.PlotFile) -> dict:
+    return {"title": pf.title, "src": data_uri(pf.png), "svg": os.path.relpath(pf.svg, exp.path),
+            "png": os.path.relpath(pf.png, exp.path)}
+
+
+def _ops_of(runs: pd.DataFrame) -> list[str]:
+    return [op for op in OPERATIONS if f"{op_key(op)}_p99_us" in runs and runs[f"{op_key(op)}_p99_us"].notna().any()]
+
+
+def _mean(df: pd.DataFrame, col: str) -> float:
+    return float(pd.to_numeric(df[col], errors="coerce").mean()) if col in df and len(df) else math.nan
+
+
+def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict:
+    """Threads × target rows: ops/s (mean, spread), p50/p95/p99 per operation, CPU, bottleneck, status."""
+    runs = exp.runs[(exp.runs["workload"] == workload) & (exp.runs["phase"] == sweep_phase(exp.runs, workload))]
+    pts = points[points["workload"] == workload]
+    shown = [t for t in exp.targets if ((pts["target"] == t) & (pts["status"] != "skipped")).any()]
+    ops = _ops_of(runs[runs["status"] == "ok"])
+    rows = []
+    for _, p in pts[pts["target"].isin(shown)].sort_values("threads", kind="stable").iterrows():
+        ok = runs[runs["run_id"].isin(p["run_ids"]) & (runs["status"] == "ok")]
+        spread = (p["throughput_max"] - p["throughput_min"]) / 2 / p["throughput_mean"] * 100 if p["ok"] > 1 else None
+        css = {"failed": "failed", "interrupted": "failed", "skipped": "skipped"}.get(p["status"], "")
+        if not css and p["bottleneck"] == "client-cpu":
+            css = "client-bound"
+        rows.append({
+            "threads": int(p["threads"]), "target": p["target"], "throughput": p["throughput_mean"],
+            "spread_pct": spread, "reps": f"{p['ok']}/{p['reps']}",
+            "lat": [[_mean(ok, f"{op_key(op)}_{s}_us") for s in ("p50", "p95", "p99")] for op in ops],
+            "server_cpu": p["server_cpu_pct"], "client_cpu": p["client_cpu_pct"],
+            "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "",
+            "status": p["status"], "css": css, "error": p["error"] or "",
+        })
+    rows.sort(key=lambda r: (r["threads"], shown.index(r["target"])))
+    hidden = sorted(set(pts["target"]) - set(shown))
+    return {"ops": ops, "rows": rows, "hidden": hidden}
+
+
+def load_table(exp: Experiment, workload: str) -> list[dict]:
+    """The load phase before a run-phase sweep (an insert-only workload's sweep is its load phase: no table)."""
+    if sweep_phase(exp.runs, workload) == "load":
+        return []
+    runs = exp.runs[(exp.runs["workload"] == workload) & (exp.runs["phase"] == "load")]
+    runs = runs.assign(_order=runs["target"].map({t: i for i, t in enumerate(exp.targets)})).sort_values("_order")
+    return [{"target": r["target"], "threads": int(r["threads"]), "throughput": r["throughput_ops"],
+             "operations": r["operations"], "p50": r.get("insert_p50_us"), "p99": r.get("insert_p99_us"),
+             "status": r["status"], "error": r["error"] if isinstance(r["error"], str) else ""}
+            for _, r in runs.iterrows()]
+
+
+def failures(exp: Experiment) -> list[dict]:
+    out = []
+    for _, r in exp.runs[exp.runs["status"].isin(["failed", "interrupted"])].iterrows():
+        doc = exp.docs.get(r["run_id"], {})
+        errs = list(((doc.get("result") or {}).get("errors")) or [])
+        if doc.get("error") and doc["error"] not in errs:
+            errs.insert(0, doc["error"])
+        out.append({"run_id": r["run_id"], "status": r["status"], "errors": errs[:5] or ["no error recorded"]})
+    return out
+
+
+def servers(exp: Experiment) -> list[dict]:
+    eps = dict(exp.manifest.get("servers") or {})
+    for doc in exp.docs.values():
+        if doc["target"] not in eps and doc.get("endpoint"):
+            eps[doc["target"]] = doc["endpoint"]
+    out = []
+    for t in [t for t in exp.targets if t in eps] + [t for t in eps if t not in exp.targets]:
+        ep = eps[t] or {}
+        name, warning = server_identity(t, ep)
+        out.append({"target": t, "answered_by": name, "warning": warning, "backend": ep.get("backend", ""),
+                    "url": ep.get("url", ""), "where": f"pid {ep['pid']}" if ep.get("pid") else
+                    (f"container {str(ep['container_id'])[:12]}" if ep.get("container_id") else ""),
+                    "cpu_limit": ep.get("cpu_limit_cores"), "memory_limit": ep.get("memory_limit_bytes"),
+                    "notes": ep.get("notes") or [], "config": ep.get("config") or {}})
+    return out
+
+
+def _kv(d: dict | None) -> list[tuple[str, str]]:
+    rows = []
+    for k, v in (d or {}).items():
+        if isinstance(v, (list, tuple)):
+            v = ", ".join(str(x) for x in v)
+        elif isinstance(v, dict):
+            v = json.dumps(v, default=str)
+        rows.append((str(k), "—" if v is None or v == "" else str(v)))
+    return rows
+
+
+def environment_rows(manifest: dict) -> list[tuple[str, str]]:
+    host = dict(manifest.get("host") or {})
+    if host.get("memory_bytes"):
+        host["memory_bytes"] = _bytes(host["memory_bytes"])
+    rows = _kv(host)
+    rows += [(f"version: {k}", str(v)) for k, v in (manifest.get("versions") or {}).items()]
+    for k in ("command_line", "started_at", "ended_at", "status"):
+        if manifest.get(k):
+            rows.append((k.replace("_", " "), str(manifest[k])))
+    return rows
+
+
+def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
+    fp = exp.manifest.get("footprints") or {}
+    keys: list[str] = []
+    for f in fp.values():
+        keys += [k for k in (f or {}) if k not in keys]
+    rows = []
+    for t, f in fp.items():
+        cells = []
+        for k in keys:
+            v = (f or {}).get(k)
+            if isinstance(v, (int, float)) and ("memory" in k or "rss" in k or k.endswith("_bytes")):
+                cells.append(_bytes(v))
+            elif isinstance(v, float):
+                cells.append(_num(v, 1))
+            elif isinstance(v, dict):
+                cells.append(json.dumps(v, default=str)[:200])
+            else:
+                cells.append("—" if v is None else f"{v:,}" if isinstance(v, int) else str(v))
+        rows.append({"target": t, "cells": cells})
+    return keys, rows
+
+
+def network_rows(exp: Experiment) -> list[dict]:
+    net = exp.manifest.get("network") or {}
+    used, base = plotting.network_used_gbit(exp), plotting.network_baseline_gbit(exp)
+    targets = list(dict.fromkeys([*net, *[t for t in exp.targets if t in used or t in base]]))
+    return [{"target": t, "baseline": base.get(t), "note": (net.get(t) or {}).get("note", "") or "",
+             "used": used.get(t)} for t in targets]
+
+
+def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], points: pd.DataFrame,
+                  latency: str) -> dict:
+    m = exp.manifest
+    return {
+        "id": exp.id, "status": exp.status, "latency": latency_label(latency),
+        "subtitle": plotting.context_line(m),
+        "findings": findings(exp, points, latency),
+        "plan": _kv(m.get("plan")), "environment": environment_rows(m), "servers": servers(exp),
+        "skipped": m.get("skipped_targets") or [],
+        "workloads": [{"name": w, "figures": [_figure(exp, pf) for pf in plots.get(w, [])],
+                       "table": workload_table(exp, points, w), "load": load_table(exp, w)} for w in exp.workloads],
+        "failures": failures(exp),
+        "footprint": footprint_rows(exp), "network": network_rows(exp),
+        "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],
+        "files": [f for f in DATA_FILES if (exp.path / f.rstrip("/")).exists()],
+        "run_counts": exp.runs["status"].value_counts().to_dict() if len(exp.runs) else {},
+    }
+
+
+def render_report(path: Path, latency: str = "p99", *, spectrum_threads: int | None = None) -> Path:
+    """Draw the plots and write ``report.html`` into the result folder; returns its path."""
+    exp = load(Path(path))
+    points = exp.points(latency)
+    plots = plotting.render_plots(exp, latency, spectrum_threads, points)
+    html = environment().get_template("report.html.j2").render(**build_context(exp, plots, points, latency))
+    out = exp.path / "report.html"
+    tmp = out.with_name("report.html.tmp")
+    tmp.write_text(html, encoding="utf-8")
+    os.replace(tmp, out)
+    return out

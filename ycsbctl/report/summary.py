@@ -1,0 +1,125 @@
+"""Findings written from the data: peaks, ratios, bottlenecks, failures, skipped targets, impostors."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ycsbctl.results.frames import Experiment, latency_label
+
+# Catalogue names and the product a reader expects behind them.
+PRODUCTS = {"redis": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
+            "ferretdb": "FerretDB"}
+_NO_BOTTLENECK = {None, "", "none", "unknown", "ok"}
+
+
+def fmt_ops(v: float) -> str:
+    """Throughput for prose: ``61.2k ops/s``."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{v / 1000:.1f}k ops/s" if v >= 1000 else f"{v:.0f} ops/s"
+
+
+def fmt_us(v: float) -> str:
+    """Latency for prose: ``850 µs``, ``1.7 ms``, ``2.1 s``."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if v >= 1e6:
+        return f"{v / 1e6:.2g} s" if v < 1e7 else f"{v / 1e6:.0f} s"
+    if v >= 1000:
+        return f"{v / 1000:.1f} ms"
+    return f"{v:.0f} µs"
+
+
+def bound_words(label: str) -> str:
+    return {"server-cpu": "server-CPU-bound", "client-cpu": "client-CPU-bound", "network": "network-bound"}.get(
+        label, f"{label}-bound")
+
+
+def server_identity(target: str, endpoint: dict | None) -> tuple[str, str | None]:
+    """What answered (``FerretDB (mongo-wire, SQLite) 1.24``) and a warning when it is not the product named."""
+    ep = endpoint or {}
+    name = f"{ep.get('server_name') or ''} {ep.get('server_version') or ''}".strip()
+    product = PRODUCTS.get(target)
+    if product and ep.get("server_name") and product.lower() not in str(ep["server_name"]).lower():
+        return name, f"not {product}"
+    return name or "unknown server", None
+
+
+def bound_from(g: pd.DataFrame) -> tuple[str, int] | None:
+    """(label, threads) when every point from ``threads`` up shares one bottleneck label."""
+    g = g.sort_values("threads")
+    labels = list(g["bottleneck"])
+    if not labels or labels[-1] in _NO_BOTTLENECK or (isinstance(labels[-1], float) and math.isnan(labels[-1])):
+        return None
+    label, start = labels[-1], len(labels) - 1
+    while start > 0 and labels[start - 1] == label:
+        start -= 1
+    return label, int(g["threads"].iloc[start])
+
+
+def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], latency: str) -> list[str]:
+    """Sentences about one workload: who peaks where, by how much, what limits each target, what failed."""
+    pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
+    out: list[str] = []
+    peaks = []
+    for t in targets:
+        g = pts[(pts["target"] == t) & pts["throughput_mean"].notna()]
+        if len(g):
+            peaks.append((t, g.loc[g["throughput_mean"].idxmax()]))
+    peaks.sort(key=lambda x: -x[1]["throughput_mean"])
+    lab = latency_label(latency)
+    if peaks:
+        lead, p = peaks[0]
+        s = (f"{workload}: {lead} peaks at {fmt_ops(p['throughput_mean'])} at {int(p['threads'])} threads "
+             f"({lab} {fmt_us(p['latency_mean'])})")
+        others = [f"{p['throughput_mean'] / q['throughput_mean']:.1f}× {t} ({fmt_ops(q['throughput_mean'])} at "
+                  f"{int(q['threads'])} threads, {lab} {fmt_us(q['latency_mean'])})"
+                  for t, q in peaks[1:] if q["throughput_mean"] > 0]
+        out.append(s + (", " + "; ".join(others) if others else "") + ".")
+    for t in targets:
+        g = pts[pts["target"] == t]
+        b = bound_from(g) if len(g) else None
+        if b is None:
+            continue
+        label, start = b
+        where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
+        if label == "client-cpu":
+            out.append(f"{workload}: {t} is limited by the client (load generator) CPU {where}: those points are a "
+                       f"lower bound of what {t} can do.")
+        else:
+            out.append(f"{workload}: {t} is {bound_words(label)} {where}.")
+    for _, p in pts[pts["status"].isin(["failed", "interrupted"])].iterrows():
+        bad = p["reps"] - p["ok"]
+        what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
+        err = f" (first error: {p['error']})" if p["error"] else ""
+        out.append(f"{workload}: {p['target']} at {int(p['threads'])} threads: {what} {p['status']}{err}.")
+    return out
+
+
+def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> list[str]:
+    """Every finding of the report, most important first."""
+    out: list[str] = []
+    status = exp.status
+    if status in ("partial", "interrupted", "running"):
+        n = int((exp.runs["status"] == "ok").sum()) if len(exp.runs) else 0
+        out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} finished runs are shown.")
+    servers = exp.manifest.get("servers") or {}
+    for t in exp.targets:
+        name, warning = server_identity(t, servers.get(t) or _endpoint_of(exp, t))
+        if warning:
+            out.append(f"{t} was answered by {name} — {warning}: read its numbers as {name.split(' (')[0]}'s.")
+    for w in exp.workloads:
+        out += workload_findings(points, w, exp.targets, latency)
+    for s in exp.manifest.get("skipped_targets") or []:
+        fix = f" To include it: {s['fix']}." if s.get("fix") else ""
+        out.append(f"{s.get('target')} was skipped: {s.get('reason', 'no reason recorded')}.{fix}")
+    return out
+
+
+def _endpoint_of(exp: Experiment, target: str) -> dict | None:
+    for doc in exp.docs.values():
+        if doc["target"] == target and doc.get("endpoint"):
+            return doc["endpoint"]
+    return None

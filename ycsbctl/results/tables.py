@@ -1,0 +1,137 @@
+"""The combined tables of a result folder, built from its per-run JSONs and parquet parts.
+
+Columns of runs.parquet: see :func:`run_row`; ops.parquet: :func:`op_rows`. Latencies in µs,
+throughput in ops/s, CPU in % of one core. Used by ``store.finalize`` and by ``frames.load`` on
+folders that are still running or were left by a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary
+
+LATENCY_STATS = {"p50": 50.0, "p95": 95.0, "p99": 99.0, "p999": 99.9, "p9999": 99.99, "mean": None}
+ALL_OPS = "ALL"  # merged histogram of every base operation except READ-MODIFY-WRITE (counted in READ+UPDATE)
+TABLES = ("runs", "ops", "series", "telemetry")
+
+
+def file_stem(run_id: str) -> str:
+    """``run_id`` made safe as a file name (URL labels may hold ``/`` or ``:``)."""
+    return re.sub(r"[^A-Za-z0-9._@+=-]", "_", run_id)
+
+
+def op_key(op: str) -> str:
+    """Column prefix of an operation: ``READ-MODIFY-WRITE`` -> ``read_modify_write``."""
+    return op.lower().replace("-", "_")
+
+
+def _latency_columns(prefix: str, s: OpSummary | dict | None) -> dict[str, float]:
+    out = {}
+    for suffix, p in LATENCY_STATS.items():
+        if s is None:
+            v = math.nan
+        elif isinstance(s, dict):
+            v = s["mean_us"] if p is None else s["percentiles_us"].get(str(p), math.nan)
+        else:
+            v = s.mean_us if p is None else s.percentiles_us.get(p, math.nan)
+        out[f"{prefix}_{suffix}_us"] = float(v) if v is not None else math.nan
+    return out
+
+
+# -- reading the per-run parts (used by finalize and by ycsbctl.results.load on partial folders) ---
+def read_run_docs(path: Path) -> list[dict]:
+    """Every committed run JSON of a folder, in run order (target, workload, phase, threads, repetition)."""
+    docs = []
+    for p in sorted((Path(path) / "runs").glob("*.json")):
+        docs.append(json.loads(p.read_text(encoding="utf-8")))
+    docs.sort(key=lambda d: (d["target"], d["workload"], d["phase"] != "load", d["threads"], d["repetition"]))
+    return docs
+
+
+def run_row(doc: dict) -> dict[str, Any]:
+    """One row of runs.parquet from a run JSON."""
+    r = doc.get("result") or {}
+    ops = r.get("ops", {})
+    ep = doc.get("endpoint") or {}
+    returns = {st: sum(o.get("returns", {}).get(st, 0) for o in ops.values()) for st in ("ERROR", "TIMEOUT", "NOT_FOUND")}
+    operations = r.get("operations", math.nan)
+    errors = returns["ERROR"] + returns["TIMEOUT"] if r else math.nan
+    bn = doc.get("bottleneck") or {}
+    first_error = doc.get("error") or (r.get("errors") or [None])[0]
+    runtime_ms = r.get("runtime_ms", math.nan)
+    client_cpu_s = r.get("client_cpu_s", math.nan)
+    row: dict[str, Any] = {
+        "run_id": doc["run_id"], "target": doc["target"],
+        "server": f"{ep.get('server_name', '')} {ep.get('server_version', '')}".strip(),
+        "workload": doc["workload"], "phase": doc["phase"], "threads": doc["threads"],
+        "repetition": doc["repetition"], "status": doc["status"],
+        "throughput_ops": r.get("throughput_ops", math.nan), "runtime_ms": runtime_ms,
+        "operations": operations, "errors": errors, "not_found": returns["NOT_FOUND"] if r else math.nan,
+        "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),
+        "client_cpu_s": client_cpu_s,
+        "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
+        "warmup_s": r.get("warmup_s", math.nan), "target_rate": r.get("target_rate"),
+        "engine": r.get("engine"), "bottleneck": bn.get("label"), "bottleneck_text": bn.get("text"),
+    }
+    for k, v in (doc.get("telemetry_summary") or {}).items():
+        row.setdefault(k, v)
+    row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", "")})
+    row.update(_latency_columns("all", doc.get("overall")))
+    for op in OPERATIONS:
+        if op in ops:
+            row.update(_latency_columns(op_key(op), ops[op]))
+    return row
+
+
+def op_rows(doc: dict) -> list[dict[str, Any]]:
+    """Rows of ops.parquet: one per measurement of the run."""
+    r = doc.get("result") or {}
+    rows = []
+    for name, o in r.get("ops", {}).items():
+        row = {"run_id": doc["run_id"], "target": doc["target"], "workload": doc["workload"], "phase": doc["phase"],
+               "threads": doc["threads"], "repetition": doc["repetition"], "op": name,
+               "operations": o["operations"], "mean_us": o["mean_us"], "min_us": o["min_us"], "max_us": o["max_us"]}
+        for suffix, p in LATENCY_STATS.items():
+            if p is not None:
+                row[f"{suffix}_us"] = o["percentiles_us"].get(str(p), math.nan)
+        for st, n in o.get("returns", {}).items():
+            row[f"return_{st}"] = n
+        rows.append(row)
+    return rows
+
+
+def _concat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True)
+
+
+def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.DataFrame]:
+    """runs, ops, series and telemetry frames from the per-run parts of a folder."""
+    path = Path(path)
+    docs = read_run_docs(path) if docs is None else docs
+    runs = pd.DataFrame([run_row(d) for d in docs])
+    if runs.empty:
+        runs = pd.DataFrame(columns=list(run_row({"run_id": "", "target": "", "workload": "", "phase": "",
+                                                  "threads": 0, "repetition": 0, "status": ""})))
+    ops = pd.DataFrame([row for d in docs for row in op_rows(d)])
+    if ops.empty:
+        ops = pd.DataFrame(columns=["run_id", "target", "workload", "phase", "threads", "repetition", "op", "operations"])
+    series = _concat([pd.read_parquet(p) for p in _part_files(path, "series", docs)], [*SERIES_COLUMNS, "run_id"])
+    telemetry = _concat([pd.read_parquet(p) for p in _part_files(path, "telemetry", docs)],
+                        ["t_mono", "t_wall", "source", "run_id"])
+    return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry}
+
+
+def _part_files(path: Path, kind: str, docs: list[dict]) -> list[Path]:
+    files = [path / "parts" / kind / f"{d.get('file_stem', file_stem(d['run_id']))}.parquet" for d in docs]
+    return [f for f in files if f.exists()]
+

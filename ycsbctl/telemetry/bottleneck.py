@@ -1,0 +1,107 @@
+"""What limited a run point: ``server-cpu``, ``client-cpu``, ``host-cpu``, ``network`` or ``latency``.
+
+Thresholds (CPU in % of one core, so 350 means three and a half cores):
+- ``client-cpu``: the engine's workers use ≥ 90 % of their cores (one per worker process, at most
+  the host's). Checked first: a point where the client is saturated is never the server's limit.
+- ``server-cpu``: the server uses ≥ 90 % of what it can use: one core for single-threaded
+  Redis-protocol servers (Redis, Valkey), all allowed cores for MongoDB, Dragonfly and KeyDB
+  (``Endpoint.cpu_limit_cores``, else the host's cores).
+- ``host-cpu``: neither alone crossed its line, but client + server use ≥ 90 % of the host's
+  cores: they compete for the same cores (this machine: 2 cores), so the point shows the host,
+  not the server. The evidence carries ``host_cpu_saturated`` whatever the label.
+- ``network``: bytes moved per second in the busier direction ≥ 70 % of the iperf3 baseline.
+- ``latency``: none of the above: the clients wait on round trips (more threads may help).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ycsbctl.provision.base import Endpoint
+
+LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency")
+CPU_SATURATED = 0.90  # share of the cores a side may use
+NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
+# Redis-protocol servers whose data path uses more than one thread.
+MULTI_THREADED = ("dragonfly", "keydb")
+
+
+@dataclass
+class Bottleneck:
+    """``label`` (one of :data:`LABELS`), the figures that led to it, and one sentence saying so."""
+
+    label: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def host_cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def server_cores(endpoint: Endpoint, cores: float | None = None) -> float:
+    """The cores the server can use: 1 for a single-threaded Redis-protocol server, else its
+    CPU limit or the host's cores (never more than the host has)."""
+    cores = float(cores or host_cores())
+    limit = min(float(endpoint.cpu_limit_cores or cores), cores)
+    if endpoint.protocol == "redis" and not any(m in endpoint.target.lower() for m in MULTI_THREADED):
+        return min(1.0, limit)
+    return limit
+
+
+def _r(v: float | None, nd: int = 1) -> float | None:
+    return None if v is None else round(float(v), nd)
+
+
+def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pct: float | None,
+             client_cores: float | None, host_cores: float, net_gbit_s: float | None = None,
+             baseline_gbit_s: float | None = None) -> Bottleneck:
+    """The label of one run point from its mean figures (CPU in % of one core, network in Gbit/s)."""
+    ev: dict[str, Any] = {
+        "server_cpu_pct": _r(server_cpu_pct), "server_cores": server_cores,
+        "client_cpu_pct": _r(client_cpu_pct), "client_cores": client_cores, "host_cores": host_cores,
+        "net_gbit_s": _r(net_gbit_s, 3), "baseline_gbit_s": _r(baseline_gbit_s, 3),
+    }
+    server_share = server_cpu_pct / (100 * server_cores) if server_cpu_pct is not None and server_cores else None
+    client_share = client_cpu_pct / (100 * client_cores) if client_cpu_pct is not None and client_cores else None
+    host_used = (server_cpu_pct or 0.0) + (client_cpu_pct or 0.0)
+    host_share = host_used / (100 * host_cores) if host_cores and server_cpu_pct is not None else None
+    net_share = net_gbit_s / baseline_gbit_s if net_gbit_s is not None and baseline_gbit_s else None
+    ev.update(server_share=_r(server_share, 3), client_share=_r(client_share, 3), host_share=_r(host_share, 3),
+              net_share=_r(net_share, 3),
+              host_cpu_saturated=bool(host_share is not None and host_share >= CPU_SATURATED))
+    host_note = (f"; host CPU saturated: client + server use {host_used:.0f}% of {100 * host_cores:.0f}%"
+                 if ev["host_cpu_saturated"] else "")
+
+    if client_share is not None and client_share >= CPU_SATURATED:
+        also = (f"; the server is at {server_cpu_pct:.0f}% too, but with the client saturated this is not its limit"
+                if server_share is not None and server_share >= CPU_SATURATED else "")
+        text = f"client CPU: workers use {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%{also}{host_note}"
+        return Bottleneck("client-cpu", ev, text)
+    if server_share is not None and server_share >= CPU_SATURATED:
+        text = f"server CPU: {server_cpu_pct:.0f}% of the {100 * server_cores:.0f}% it can use{host_note}"
+        return Bottleneck("server-cpu", ev, text)
+    if ev["host_cpu_saturated"]:
+        text = (f"host CPU: client ({client_cpu_pct or 0:.0f}%) and server ({server_cpu_pct:.0f}%) share "
+                f"{host_cores:g} cores and use {host_used:.0f}% of {100 * host_cores:.0f}%; neither reached its "
+                f"own limit, so this is the host's limit, not the server's")
+        return Bottleneck("host-cpu", ev, text)
+    if net_share is not None and net_share >= NETWORK_SATURATED:
+        text = f"network: {net_gbit_s:.3f} Gbit/s of the {baseline_gbit_s:.3f} Gbit/s iperf3 baseline ({net_share:.0%})"
+        return Bottleneck("network", ev, text)
+    parts = [f"server {server_cpu_pct:.0f}% of {100 * server_cores:.0f}%" if server_share is not None else
+             "server CPU unknown",
+             f"client {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%" if client_share is not None else
+             "client CPU unknown"]
+    if net_share is not None:
+        parts.append(f"network {net_share:.0%} of baseline")
+    return Bottleneck("latency", ev, "latency: no resource saturated (" + ", ".join(parts) + ")")

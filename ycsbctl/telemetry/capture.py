@@ -1,0 +1,189 @@
+"""One entry point around each engine run (perfrunner's ``with_stats`` shape)::
+
+    with sampling(endpoint, client_pids=runner.pids, baseline=baseline) as capture:
+        result = runner.run()
+    capture.frame          # tidy samples: t_mono, t_wall, source, metric columns
+    capture.summary()      # mean/max of the key metrics, for the runs table
+    capture.bottleneck()   # Bottleneck(label, evidence, text)
+    capture.warnings       # one line per sampler that stopped or was not possible
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import pandas as pd
+
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.telemetry import bottleneck as bn
+from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline, host_of, is_loopback
+from ycsbctl.telemetry.process import ProcessSampler, listening_pid
+from ycsbctl.telemetry.sampler import BASE_COLUMNS, Sampler
+
+SERVER_SOURCES = ("server-process", "server-container")
+DB_SOURCES = ("redis-info", "mongo-status")
+
+
+def _port_of(url: str) -> int | None:
+    try:
+        return urlsplit(url.split(",")[0]).port
+    except ValueError:
+        return None
+
+
+def local_server_pid(endpoint: Endpoint) -> int | None:
+    """PID of a server on this host we did not start: the PID it reports (INFO ``process_id``,
+    serverStatus ``pid``), kept only if that process listens on the endpoint's port."""
+    if endpoint.container_id or not is_loopback(host_of(endpoint.url)):
+        return None
+    if endpoint.protocol == "redis":
+        from ycsbctl.telemetry.redis_info import reported_pid
+    elif endpoint.protocol == "mongodb":
+        from ycsbctl.telemetry.mongo_status import reported_pid
+    else:
+        return None
+    pid, port = reported_pid(endpoint.url), _port_of(endpoint.url)
+    return pid if pid and port and listening_pid(pid, port) else None
+
+
+def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None,
+                 interval_s: float = 1.0, container_mode: str = "oneshot") -> tuple[list[Sampler], list[str]]:
+    """The samplers that apply to ``endpoint`` (and notes on what cannot be sampled)."""
+    samplers: list[Sampler] = []
+    notes: list[str] = []
+    if endpoint.protocol != "basic":
+        if endpoint.container_id:
+            from ycsbctl.telemetry.container import ContainerSampler
+
+            samplers.append(ContainerSampler(endpoint.container_id, interval_s, container_mode))
+        else:
+            pid = endpoint.pid or local_server_pid(endpoint)
+            if pid:
+                samplers.append(ProcessSampler(pid, "server-process", interval_s))
+            else:
+                notes.append("server process not on this host: server CPU is what the server reports (db_cpu_pct)")
+        if endpoint.protocol == "redis":
+            from ycsbctl.telemetry.redis_info import RedisInfoSampler
+
+            samplers.append(RedisInfoSampler(endpoint.url, interval_s))
+        elif endpoint.protocol == "mongodb":
+            from ycsbctl.telemetry.mongo_status import MongoStatusSampler
+
+            samplers.append(MongoStatusSampler(endpoint.url, interval_s))
+        if is_loopback(host_of(endpoint.url)) or endpoint.backend in ("local", "docker"):
+            samplers.append(InterfaceNetSampler("lo", interval_s))
+    if client_pids is not None:
+        samplers.append(ProcessSampler(client_pids, "client", interval_s, include_children=False))
+    return samplers, notes
+
+
+def _stat(frame: pd.DataFrame, sources: Iterable[str], column: str) -> tuple[pd.Series, str | None]:
+    """Values of ``column`` from the first of ``sources`` that has any."""
+    for s in sources:
+        if column in frame and "source" in frame:
+            v = pd.to_numeric(frame.loc[frame["source"] == s, column], errors="coerce").dropna()
+            if len(v):
+                return v, s
+    return pd.Series(dtype=float), None
+
+
+def _f(v: Any) -> float | None:
+    return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+
+
+@dataclass
+class Capture:
+    """What the samplers recorded around one run."""
+
+    endpoint: Endpoint
+    baseline: NetworkBaseline | None = None
+    host_cores: int = field(default_factory=bn.host_cores)
+    samplers: list[Sampler] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    frame: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(BASE_COLUMNS)))
+
+    def summary(self) -> dict[str, Any]:
+        """Flat run-table figures: CPU in % of one core, memory in bytes, network in bytes/s and Gbit/s."""
+        f = self.frame
+        out: dict[str, Any] = {}
+        cpu, src = _stat(f, SERVER_SOURCES, "cpu_pct")
+        if not len(cpu):
+            cpu, src = _stat(f, DB_SOURCES, "db_cpu_pct")
+        out.update(server_cpu_pct_mean=_f(cpu.mean()), server_cpu_pct_max=_f(cpu.max()), server_cpu_source=src)
+        rss, _ = _stat(f, SERVER_SOURCES, "rss_bytes")
+        out["server_rss_bytes_max"] = _f(rss.max())
+        ccpu, _ = _stat(f, ("client",), "cpu_pct")
+        crss, _ = _stat(f, ("client",), "rss_bytes")
+        procs, _ = _stat(f, ("client",), "processes")
+        out.update(client_cpu_pct_mean=_f(ccpu.mean()), client_cpu_pct_max=_f(ccpu.max()),
+                   client_rss_bytes_max=_f(crss.max()), client_processes=_f(procs.max()))
+        for col, key in (("db_used_memory_bytes", "db_used_memory_bytes_max"), ("db_rss_bytes", "db_rss_bytes_max"),
+                         ("connections", "connections_max")):
+            v, _ = _stat(f, DB_SOURCES, col)
+            out[key] = _f(v.max())
+        ops, _ = _stat(f, DB_SOURCES, "ops_per_s")
+        out["db_ops_per_s_mean"] = _f(ops.mean())
+        out.update(self._network())
+        out["samples"] = len(f)
+        out["sampler_cpu_s"] = round(sum(s.cpu_s for s in self.samplers), 4)
+        return out
+
+    def _network(self) -> dict[str, Any]:
+        """Bytes moved per second from the DB's counters, else the ``lo`` interface; share of the baseline
+        taken in the busier direction (a link carries each direction at full rate)."""
+        f = self.frame
+        net_in, src = _stat(f, DB_SOURCES, "net_in_bytes_per_s")
+        net_out, _ = _stat(f, (src,) if src else (), "net_out_bytes_per_s")
+        if len(net_in):
+            busier = pd.concat([net_in, net_out], axis=1).max(axis=1)
+            out = {"net_in_bytes_per_s_mean": _f(net_in.mean()), "net_out_bytes_per_s_mean": _f(net_out.mean())}
+        else:
+            busier, src = _stat(f, ("net-lo",), "net_bytes_per_s")  # both directions: an upper bound
+            out = {"net_in_bytes_per_s_mean": None, "net_out_bytes_per_s_mean": None}
+        gbit = busier * 8 / 1e9
+        base = self.baseline.gbit_s if self.baseline else None
+        out.update(net_gbit_s_mean=_f(gbit.mean()), net_gbit_s_max=_f(gbit.max()), net_source=src,
+                   baseline_gbit_s=base,
+                   net_share_of_baseline=_f(gbit.mean() / base) if base and len(gbit) else None)
+        return out
+
+    def bottleneck(self) -> bn.Bottleneck:
+        """The run point's label from the mean figures of :meth:`summary`."""
+        s = self.summary()
+        workers = s["client_processes"]
+        return bn.classify(
+            server_cpu_pct=s["server_cpu_pct_mean"] if self.endpoint.protocol != "basic" else None,
+            server_cores=bn.server_cores(self.endpoint, self.host_cores),
+            client_cpu_pct=s["client_cpu_pct_mean"],
+            client_cores=min(workers, self.host_cores) if workers else None,
+            host_cores=self.host_cores, net_gbit_s=s["net_gbit_s_mean"], baseline_gbit_s=s["baseline_gbit_s"])
+
+
+@contextmanager
+def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None = None, interval_s: float = 1.0,
+             baseline: NetworkBaseline | None = None, container_mode: str = "oneshot") -> Iterator[Capture]:
+    """Sample the server, the DB's own figures, the network and the client while the block runs.
+
+    ``client_pids`` returns the engine's worker PIDs (called once per interval). Samplers that
+    fail stop with one warning in ``capture.warnings``; the block's own exceptions propagate.
+    """
+    samplers, notes = samplers_for(endpoint, client_pids, interval_s, container_mode)
+    capture = Capture(endpoint, baseline, samplers=samplers, warnings=list(notes))
+    for s in samplers:
+        s.start()
+    try:
+        yield capture
+    finally:
+        for s in samplers:
+            s.request_stop()  # all at once: the last samples are taken together
+        frames = [s.stop() for s in samplers]
+        capture.warnings.extend(s.warning for s in samplers if s.warning)
+        frames = [fr for fr in frames if len(fr)]
+        if frames:
+            capture.frame = pd.concat(frames, ignore_index=True).sort_values("t_mono", kind="stable",
+                                                                             ignore_index=True)
