@@ -158,6 +158,16 @@ def test_scrambled_zipfian_offsets_by_insertstart() -> None:
     assert np.bincount(x).argmax() == 500 + fnvhash64(0) % 1001
 
 
+def test_keys_not_inserted_yet_are_redrawn_without_bending_the_popularity() -> None:
+    w = workload("workloade", "recordcount=100", "operationcount=100000")  # 10^4 expected new keys
+    x = RunGenerator(w, np.random.default_rng(19)).choose_keys(50_000)
+    assert x.min() >= 0 and x.max() <= 99
+    raw = d.ScrambledZipfian(0, 100 + 10_000).draw(5_000_000, np.random.default_rng(20))
+    reference = np.bincount(raw[raw <= 99], minlength=100)
+    table = np.vstack([np.bincount(x, minlength=100), reference])
+    assert stats.chi2_contingency(table).pvalue > P_MIN
+
+
 # -- latest -----------------------------------------------------------------------------------
 
 

@@ -11,9 +11,9 @@ from nbclient import NotebookClient
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "explore.ipynb"
 
 
-def test_explore_notebook_runs_top_to_bottom(small_experiment, tmp_path, monkeypatch):
+def test_explore_notebook_runs_top_to_bottom(synthetic_experiment, tmp_path, monkeypatch):
     pytest.importorskip("ipykernel", reason="needs ipykernel in the venv (pip install -e '.[test]')")
-    monkeypatch.setenv("YCSBCTL_RESULT", str(small_experiment))
+    monkeypatch.setenv("YCSBCTL_RESULT", str(synthetic_experiment))
     nb = nbformat.read(NOTEBOOK, as_version=4)
     # kernel "python3" starts with this interpreter (jupyter_client swaps "python" for sys.executable)
     NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()

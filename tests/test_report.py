@@ -41,10 +41,10 @@ def _text(html: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def rendered(small_experiment_template: Path, tmp_path_factory) -> tuple[Path, str]:
+def rendered(synthetic_experiment_template: Path, tmp_path_factory) -> tuple[Path, str]:
     """The small experiment rendered once for the read-only checks of this module."""
-    dest = tmp_path_factory.mktemp("rendered") / small_experiment_template.name
-    shutil.copytree(small_experiment_template, dest)
+    dest = tmp_path_factory.mktemp("rendered") / synthetic_experiment_template.name
+    shutil.copytree(synthetic_experiment_template, dest)
     out = render_report(dest)
     return out, out.read_text(encoding="utf-8")
 
@@ -130,11 +130,11 @@ def test_report_opens_in_headless_chromium(rendered, tmp_path):
     assert non_white[3000:].any()  # the page is long: content far down, so images have a size
 
 
-def test_report_command_renders_with_the_chosen_latency(small_experiment):
-    r = CliRunner().invoke(main, ["report", str(small_experiment), "--latency", "p999"])
+def test_report_command_renders_with_the_chosen_latency(synthetic_experiment):
+    r = CliRunner().invoke(main, ["report", str(synthetic_experiment), "--latency", "p999"])
     assert r.exit_code == 0, r.output
-    assert f"report: {small_experiment / 'report.html'}" in r.output
-    assert "p99.9 latency" in (small_experiment / "report.html").read_text()
+    assert f"report: {synthetic_experiment / 'report.html'}" in r.output
+    assert "p99.9 latency" in (synthetic_experiment / "report.html").read_text()
 
 
 def test_report_of_a_missing_folder_is_one_error_line(tmp_path):

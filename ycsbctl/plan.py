@@ -62,12 +62,15 @@ def parse_threads(text: str) -> list[int]:
 
 
 def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
-    """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates."""
+    """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates;
+    the name ``basic`` means ``basic://``."""
     out: list[str] = []
     for v in values:
         parts = [v] if v.startswith(URL_SCHEMES) else v.split(",")
         for p in parts:
             p = p.strip()
+            if p == "basic":  # no server: YCSB's BasicDB, the engine alone
+                p = "basic://"
             if p and p not in out:
                 out.append(p)
     return out
@@ -174,6 +177,9 @@ class Plan:
         from ycsbctl.bindings.admin import redact
 
         d["targets"] = [redact(t) for t in self.targets]
+        # the resolved scale, for readers of the manifest (ignored by from_dict)
+        d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
+                 point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)
         return d
 
     @classmethod

@@ -37,14 +37,25 @@ class _JavaRunner:
 
         self.spec = spec
         self.install = find_ycsb(ycsb_home)
+        self._pids: list[int] = []
 
     def pids(self) -> list[int]:
-        return []
+        """The YCSB process and its children (bin/ycsb runs java as a child)."""
+        import psutil
+
+        out = []
+        for pid in self._pids:
+            try:
+                p = psutil.Process(pid)
+                out += [pid, *(c.pid for c in p.children(recursive=True))]
+            except psutil.Error:
+                pass
+        return out
 
     def run(self, progress) -> PhaseResult:
         from ycsbctl.ycsb_java import run_phase_java
 
-        return run_phase_java(self.spec, self.install, progress)
+        return run_phase_java(self.spec, self.install, progress, on_start=self._pids.append)
 
 
 def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan) -> PhaseSpec:

@@ -133,6 +133,9 @@ def _java() -> str:
     return candidate
 
 
+UNBOUNDED_OPERATIONS = 2_000_000_000
+
+
 def binding_properties(spec: PhaseSpec) -> tuple[str, dict[str, str]]:
     """The YCSB binding for ``spec.url`` and the connection properties it needs."""
     parts = urlsplit(spec.url)
@@ -164,8 +167,12 @@ def build_command(spec: PhaseSpec, install: YcsbInstall) -> list[str]:
     binding, conn = binding_properties(spec)
     props = {"workload": "site.ycsb.workloads.CoreWorkload", **DEFAULT_PROPERTIES, **conn, **spec.properties}
     props["measurement.interval"] = spec.measurement
-    if spec.duration_s:  # as our engine: the count or the time, whichever ends first (0 = no count)
+    if spec.duration_s:  # as our engine: the count or the time, whichever ends first
         props["maxexecutiontime"] = str(max(1, math.ceil(spec.warmup_s + spec.duration_s)))
+        if spec.phase == "run" and props.get("operationcount", "0").strip() in ("", "0"):
+            # YCSB 0.17.0 caps the threads at operationcount, so 0 (our "until the time ends")
+            # would run no thread: give it a count no run reaches.
+            props["operationcount"] = str(UNBOUNDED_OPERATIONS)
     args = ["-threads", str(spec.threads), "-s"]
     if spec.target_rate:
         args += ["-target", str(max(1, round(spec.target_rate)))]
@@ -180,7 +187,8 @@ def build_command(spec: PhaseSpec, install: YcsbInstall) -> list[str]:
 
 
 def run_phase_java(
-    spec: PhaseSpec, install: YcsbInstall, progress: Callable[[Tick], None] | None = None
+    spec: PhaseSpec, install: YcsbInstall, progress: Callable[[Tick], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> PhaseResult:
     """Run one phase with the real YCSB client; status lines feed ``progress`` once a second.
 
@@ -192,6 +200,8 @@ def run_phase_java(
     _java()  # bin/ycsb needs it too: fail with the install hint, not a Python traceback
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             errors="replace", start_new_session=True)
+    if on_start is not None:  # telemetry samples the client process (and its children: the JVM)
+        on_start(proc.pid)
     stdout_chunks: list[str] = []
     reader = threading.Thread(target=lambda: stdout_chunks.append(proc.stdout.read()), daemon=True)
     reader.start()

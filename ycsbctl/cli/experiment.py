@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ycsbctl.cli import main
+from ycsbctl.errors import UserError
 from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_threads, split_targets
 
 
@@ -46,6 +47,11 @@ def _common(f):
 
 def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None) -> list[str]:
     chosen = split_targets(list(target) + ([targets] if targets else []))
+    for t in chosen:
+        if "://" in t and not is_url(t):
+            from ycsbctl.bindings import protocol_of
+
+            protocol_of(t)  # a URL of another scheme (http://…) is bad input: one line, exit 2
     return chosen or list(default or [])
 
 
@@ -83,7 +89,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.argument("workloads", nargs=-1)
 @_common
 @click.option("--threads", default=None, metavar="N|A,B|A..B",
-              help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}; with a URL target: 1].")
+              help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Repetitions of every point.")
 @click.option("--operations", type=click.IntRange(min=1), default=None, help="operationcount per point (instead of --duration).")
 @click.option("--duration", "duration_s", type=click.FloatRange(min=0.1), default=None,
@@ -121,7 +127,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         raise click.UsageError("name at least one workload (e.g. workload-b), or --resume DIR")
     chosen = _targets(target, targets, None)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
-    ladder = parse_threads(threads) if threads else ([1] if url_only else parse_threads(DEFAULT_LADDER))
+    ladder = parse_threads(threads or DEFAULT_LADDER)
     image_map = {}
     for item in images:
         name, sep, img = item.partition("=")
@@ -143,7 +149,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @main.command()
 @click.argument("workload")
 @_common
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Client threads.")
+@click.option("--threads", type=int, default=1, show_default=True, help="Client threads (≥ 1).")
 def load(workload: str, target, targets, prop_files, props, records, engine, ycsb_home, backend, out, timeout_s,
          processes, seed, telemetry, quiet, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
@@ -151,6 +157,8 @@ def load(workload: str, target, targets, prop_files, props, records, engine, ycs
     \b
     ycsbctl load workload-b --target redis://127.0.0.1:6379 -p recordcount=100000 --threads 8
     """
+    if threads < 1:
+        raise UserError(f"--threads {threads}: use a number ≥ 1")
     chosen = _targets(target, targets, None)
     if not chosen:
         raise click.UsageError("name the target to load with --target URL (or a catalogue name)")

@@ -16,7 +16,7 @@ from ycsbctl.report import plots as plotting
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import OPERATIONS
-from ycsbctl.results.store import op_key
+from ycsbctl.results.tables import op_key
 
 TEMPLATES = Path(__file__).parent / "templates"
 DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet",

@@ -17,7 +17,8 @@ from hdrh.histogram import HdrHistogram
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OPERATIONS, PhaseResult
-from ycsbctl.results.store import ALL_OPS, TABLES, build_tables, op_key, partial_path, read_run_docs
+from ycsbctl.results.store import partial_path
+from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, op_key, read_run_docs
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",

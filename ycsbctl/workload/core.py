@@ -288,9 +288,9 @@ class RunGenerator:
         drawn, accepted = n, n - len(bad)
         while len(bad):
             # Rejection sampling with candidates sized by the acceptance seen so far (the accepted
-            # ones, taken in order, stay i.i.d.). Redrawing only the rejected keys each round took
-            # ~1 µs per key when 99.9% of a zipfian key space was not inserted yet (recordcount
-            # 100, 10^5 expected new keys); this takes ~0.05 µs.
+            # ones, taken in order, stay i.i.d.). Redrawing only the rejected keys each round cost
+            # ~1 µs per candidate when 99.9% of a zipfian key space was not inserted yet
+            # (recordcount 100, 10^5 expected new keys); this costs ~0.03 µs.
             m = min(int(len(bad) * drawn / max(accepted, 1) * 1.25) + 16, 1 << 22)
             candidates = self.chooser.draw(m, self.rng)
             good = candidates[candidates <= limit][: len(bad)]
