@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from pathlib import Path
 
@@ -227,3 +228,12 @@ def test_a_killed_server_ends_the_client_with_connection_lost(tmp_path: Path):
         assert done.is_set()
     finally:
         server.stop()
+
+
+def test_a_server_that_accepts_but_never_answers_fails_the_handshake_instead_of_hanging():
+    with socket.socket() as mute:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)
+        url = f"redis://:pw@127.0.0.1:{mute.getsockname()[1]}"
+        with pytest.raises(ConnectionLost, match="no answer to AUTH"):
+            _run(lambda b: b[0].read(TABLE, KEY0, None), url, timeout_s=0.2)

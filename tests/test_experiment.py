@@ -58,7 +58,9 @@ def test_small_experiment_writes_a_complete_folder(small_experiment) -> None:
     exp = load(out)
     assert exp.manifest["status"] == "complete"
     runs = exp.runs
-    assert len(runs) == 2 * 2 * 2
+    # 2 targets × (workload-b, insert) × threads 8, 16, plus one dataset load per target before workload-b
+    assert len(runs) == 2 * 2 * 2 + 2
+    assert set(runs.loc[runs["workload"] == "workloadb", "phase"]) == {"load", "run"}
     assert set(runs["status"]) == {"ok"}
     assert set(runs["target"]) == {"redis", "ferretdb"}
     assert set(runs["phase"]) == {"load", "run"}
@@ -69,7 +71,7 @@ def test_small_experiment_writes_a_complete_folder(small_experiment) -> None:
     for name in ("manifest.json", "runs.parquet", "runs.csv", "series.parquet", "telemetry.parquet"):
         assert (out / name).is_file(), name
     assert len(list((out / "histograms").glob("*.hdr"))) >= 8
-    assert len(list((out / "ycsb").glob("*.txt"))) == 8
+    assert len(list((out / "ycsb").glob("*.txt"))) == 10
     assert not list(out.parent.glob(".*.partial"))
 
 
@@ -129,7 +131,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
                              "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     partial = out.parent / f".{out.name}.partial"
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not list((partial / "runs").glob("*.json")):
+    while time.monotonic() < deadline and not list((partial / "runs").glob("*.run.*.json")):
         assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
         time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
@@ -138,13 +140,14 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     assert _our_servers(Path(env["YCSBCTL_STATE_DIR"])) == []
     exp = load(out)
     assert exp.manifest["status"] == "interrupted"
-    done_before = set(exp.runs.loc[exp.runs["status"] == "ok", "run_id"])
+    sweep = exp.runs[exp.runs["phase"] == "run"]
+    done_before = set(sweep.loc[sweep["status"] == "ok", "run_id"])
     assert 1 <= len(done_before) < 3
 
     proc2 = _ycsbctl("run", "--resume", str(out))
     assert proc2.returncode == 0, proc2.stderr[-2000:]
     exp2 = load(out)
     assert exp2.manifest["status"] == "complete"
-    ok = exp2.runs[exp2.runs["status"] == "ok"]
+    ok = exp2.runs[(exp2.runs["status"] == "ok") & (exp2.runs["phase"] == "run")]
     assert sorted(ok["threads"]) == [8, 16, 32]
     assert done_before <= set(ok["run_id"])

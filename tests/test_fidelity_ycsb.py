@@ -14,7 +14,6 @@ import subprocess
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -83,9 +82,10 @@ def ycsb_basicdb(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) 
     return run
 
 
-def ours(phase: str, workload: str, *props: str, count: int | None = None, seed: int = 2024) -> Stream:
+def ours(phase: str, workload: str, *props: str, seed: int = 2024) -> Stream:
+    """Our dry-run of the same properties (its operations: operationcount, or the load count)."""
     w = CoreWorkload.from_properties(load_properties(workload, (), props))
-    return Stream.of(list(dry_run_lines(w, phase, count, seed)))
+    return Stream.of(list(dry_run_lines(w, phase, seed=seed)))
 
 
 def popularity_p_value(a: Counter, b: Counter, bins: int = 200) -> float:
@@ -139,7 +139,7 @@ def test_run_phase_op_ratio_and_key_popularity_match_ycsb(
     ycsb_basicdb: Callable[..., Stream], workload: str, read_share: float
 ) -> None:
     theirs = ycsb_basicdb("run", workload, f"operationcount={RUN_OPS}")
-    mine = ours("run", workload, count=RUN_OPS)
+    mine = ours("run", workload, f"operationcount={RUN_OPS}")
     for s in (theirs, mine):
         assert set(s.ops) == {"READ", "UPDATE"} and s.ops.total() == RUN_OPS
         assert s.ops["READ"] / RUN_OPS == pytest.approx(read_share, abs=0.006)
@@ -152,7 +152,7 @@ def test_run_phase_op_ratio_and_key_popularity_match_ycsb(
 
 def test_workload_e_scans_and_inserts_like_ycsb(ycsb_basicdb: Callable[..., Stream]) -> None:
     theirs = ycsb_basicdb("run", "workloade", "operationcount=100000")
-    mine = ours("run", "workloade", count=100_000)
+    mine = ours("run", "workloade", "operationcount=100000")  # sizes the zipfian key space too
     for s in (theirs, mine):
         assert set(s.ops) == {"SCAN", "INSERT"}
         assert s.ops["SCAN"] / 100_000 == pytest.approx(0.95, abs=0.004)
@@ -163,7 +163,8 @@ def test_workload_e_scans_and_inserts_like_ycsb(ycsb_basicdb: Callable[..., Stre
     # Scan lengths: uniform 1..100 in both (compared in 10 bins of 10).
     table = np.array([np.bincount((np.array(s.scan_lengths) - 1) // 10, minlength=10) for s in (theirs, mine)])
     assert stats.chi2_contingency(table).pvalue > P_MIN
-    # Start keys: a scrambled zipfian over 1000 + 10000 expected new keys, hottest key number 701.
-    assert theirs.top(3) == mine.top(3)
-    assert theirs.top(1) == [build_key_name(701)]
+    # Start keys: a scrambled zipfian over 1000 + 10000 expected new keys, hottest key number 701;
+    # keys 2450 and 3991 (readable once inserted) share ranks 2–3 within noise.
+    assert theirs.top(1) == mine.top(1) == [build_key_name(701)]
+    assert set(theirs.top(6)) == set(mine.top(6))
     assert popularity_p_value(theirs.keys, mine.keys, bins=50) > P_MIN

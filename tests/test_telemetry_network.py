@@ -106,10 +106,11 @@ def test_loopback_counters_see_bytes_we_send():
     with socket.create_server(("127.0.0.1", 0)) as srv:
         sampler.start()
         with socket.create_connection(srv.getsockname()) as c, srv.accept()[0] as peer:
-            c.sendall(b"x" * 4_000_000)
-            got = 0
-            while got < 4_000_000:
-                got += len(peer.recv(1 << 20))
+            for _ in range(64):  # 4 MB in 64 KiB steps, each read back before the next
+                c.sendall(b"x" * 65536)
+                got = 0
+                while got < 65536:
+                    got += len(peer.recv(65536))
         deadline = time.monotonic() + 10
         while not sampler.rows:  # the tick that covers the transfer
             assert time.monotonic() < deadline

@@ -149,10 +149,11 @@ class Experiment:
                         if self.folder:
                             self.folder.update_manifest(substitutions=[{"wanted": "mongodb", "used": MONGO_STAND_IN, "note": msg}])
                     continue
+                self.endpoint = ep
                 try:
                     self._sweep_target(target, ep)
                 finally:
-                    teardown(ep)
+                    teardown(self.endpoint)  # the one running now (a crash may have restarted it)
         except KeyboardInterrupt:
             self.outcome.interrupted = True
             self.progress.close()
@@ -201,7 +202,7 @@ class Experiment:
                     if record.status == "failed" and not is_url(target) and not server_alive(ep):
                         self.progress.note(f"{label}: the server died during the point; restarting it")
                         try:
-                            ep = restart(ep)
+                            ep = self.endpoint = restart(ep)
                         except UserError as exc:
                             self._skip(target, f"could not restart after a crash: {exc}")
                             return
@@ -222,28 +223,38 @@ class Experiment:
             self.folder.update_manifest(network=network)
 
     def _load(self, ep: Endpoint, label: str, props: Properties) -> bool:
-        """Clear and load the dataset once per target; record its footprint."""
+        """Clear and load the dataset once per target; keep the load as a point and its footprint."""
         plan = self.plan
         threads = min(max(plan.threads[0], 8), 32)
-        self.progress.note(f"{label}: loading {plan.record_count:,} records with {threads} threads")
-        out: PointOutcome = load_dataset(ep, props, threads, plan, self.progress)
+        name = _wl_name(plan.workloads[0])
+        self.progress.start_point(f"{label} load of {plan.record_count:,} records, {threads} threads")
+        started = now_iso()
+        out: PointOutcome = load_dataset(ep, props, threads, plan, self.progress, baseline=self.baseline)
         if out.footprint and self.folder:
             fps = dict(self.folder.manifest.get("footprints", {}))
             fps[label] = out.footprint
             self.folder.update_manifest(footprints=fps)
-        if out.result is None or out.result.status != "ok":
-            why = (out.result.errors[0] if out.result and out.result.errors else out.error) or "load failed"
-            self._skip(label, f"loading the dataset failed: {why}")
+        record = self._store(out, ep, label, name, "load", threads, 1, started)
+        if record.status == "interrupted":
+            raise KeyboardInterrupt
+        if record.status != "ok":
+            self._skip(label, f"loading the dataset failed: {record.error or 'see the load point'}")
             return False
         return True
 
     def _point(self, ep: Endpoint, label: str, workload: str, phase: str, threads: int, rep: int,
                props: Properties, fresh: bool = False) -> RunRecord:
         plan = self.plan
-        run_id = RunRecord.make_id(label, workload, phase, threads, rep)
         self.progress.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
         out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh, baseline=self.baseline)
+        return self._store(out, ep, label, workload, phase, threads, rep, started)
+
+    def _store(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
+               rep: int, started: str) -> RunRecord:
+        """Judge a point (ok / failed / interrupted), write it to the folder, tell the user."""
+        plan = self.plan
+        run_id = RunRecord.make_id(label, workload, phase, threads, rep)
         r = out.result
         status = "ok"
         if r is None:

@@ -109,8 +109,10 @@ def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, pla
         return PointOutcome(result=None, error=str(exc))
 
 
-def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, progress: Progress | None) -> PointOutcome:
-    """Empty the database, load ``recordcount`` records, and measure the footprint they take."""
+def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, progress: Progress | None,
+                 baseline: Any = None) -> PointOutcome:
+    """Empty the database, load ``recordcount`` records (measured like any point), and record
+    the footprint they take (DB-reported memory and RSS before and after, bytes per record)."""
     try:
         clear_dataset(ep.url, props.get("table", "usertable"))
         before = None
@@ -118,14 +120,13 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
             from ycsbctl import telemetry
 
             before = telemetry.footprint_before(ep)
-        spec = make_spec(ep, props, "load", threads, plan)
-        result = make_runner(spec, plan).run(progress.tick if progress is not None else None)
-        footprint = None
-        if plan.telemetry and before is not None:
+        out = measure(ep, make_spec(ep, props, "load", threads, plan), plan, progress, baseline)
+        if before is not None and out.result is not None:
             from ycsbctl import telemetry
 
-            records = result.ops.get("INSERT").returns.get("OK", 0) if "INSERT" in result.ops else 0
-            footprint = telemetry.footprint_after(ep, before, records).to_dict()
-        return PointOutcome(result=result, footprint=footprint)
+            insert = out.result.ops.get("INSERT")
+            records = insert.returns.get("OK", 0) if insert is not None else 0
+            out.footprint = telemetry.footprint_after(ep, before, records).to_dict()
+        return out
     except UserError as exc:
         return PointOutcome(result=None, error=str(exc))

@@ -71,7 +71,8 @@ class MongoBinding(Binding):
         self.batch: list = []
 
     def _fail(self, exc: PyMongoError) -> Status:
-        self.last_error = str(exc).splitlines()[0][:300]
+        # pymongo appends its timeout settings and topology to every message: keep the reason only.
+        self.last_error = str(exc).splitlines()[0].split(" (configured timeouts")[0][:300]
         if isinstance(exc, ServerSelectionTimeoutError):
             raise ConnectionLost(f"lost the MongoDB server: {self.last_error}") from None
         if getattr(exc, "timeout", False):

@@ -123,16 +123,26 @@ class RedisBinding(Binding):
         except (OSError, asyncio.TimeoutError) as exc:
             raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {exc or 'timed out'}") from None
         self.proto = proto
+        # No watchdog runs yet (nor while reconnecting in a run): bound the handshake here, so a
+        # server that accepts but never answers cannot hang the start-up.
+        handshake_s = max(self.timeout_s, 1.0)
         if self.o.password:
             auth = (self.o.username.encode(), self.o.password.encode()) if self.o.username else (self.o.password.encode(),)
-            r = await self._call(encode_command(b"AUTH", *auth))
+            r = await self._handshake(encode_command(b"AUTH", *auth), handshake_s)
             if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
                 await self.close()
-                raise ConnectionLost(f"authentication failed: {r if r is not _TIMEOUT else 'timed out'}")
+                raise ConnectionLost(f"authentication failed: {r if r is not _TIMEOUT else 'no answer to AUTH'}")
         if self.o.db:
-            r = await self._call(encode_command(b"SELECT", b"%d" % self.o.db))
-            if isinstance(r, hiredis.ReplyError):
-                raise ConnectionLost(f"SELECT {self.o.db} failed: {r}")
+            r = await self._handshake(encode_command(b"SELECT", b"%d" % self.o.db), handshake_s)
+            if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
+                await self.close()
+                raise ConnectionLost(f"SELECT {self.o.db} failed: {r if r is not _TIMEOUT else 'no answer'}")
+
+    async def _handshake(self, payload: bytes, timeout_s: float):
+        try:
+            return await asyncio.wait_for(self._call(payload), timeout_s)
+        except asyncio.TimeoutError:
+            return _TIMEOUT
 
     async def close(self) -> None:
         if self.proto is not None and self.proto.transport is not None:

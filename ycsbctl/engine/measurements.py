@@ -135,7 +135,7 @@ class SecondAggregate:
         base = [h for n, h in self.hist.items() if not n.startswith("Intended-")]
         if not base:
             return float("nan")
-        return float(hdr.merge(base).get_value_at_percentile(99.0))  # type: ignore[arg-type]
+        return float(hdr.percentiles_us(hdr.merge(base), [99.0])[99.0])  # type: ignore[arg-type]
 
 
 def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd.DataFrame:
@@ -150,15 +150,16 @@ def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd
         entries = [("OVERALL", overall, agg.count)] + [(n, h, h.get_total_count()) for n, h in sorted(agg.hist.items())]  # type: ignore[attr-defined]
         for name, h, ops in entries:
             n = h.get_total_count()
+            pct = hdr.percentiles_us(h, (50.0, 95.0, 99.0)) if n else {}
             rows.append(
                 {
                     "second": k,
                     "op": name,
                     "operations": int(ops),
-                    "mean_us": float(h.get_mean_value()) if n else math.nan,
-                    "p50_us": float(h.get_value_at_percentile(50)) if n else math.nan,
-                    "p95_us": float(h.get_value_at_percentile(95)) if n else math.nan,
-                    "p99_us": float(h.get_value_at_percentile(99)) if n else math.nan,
+                    "mean_us": hdr.mean_us(h),
+                    "p50_us": float(pct.get(50.0, math.nan)),
+                    "p95_us": float(pct.get(95.0, math.nan)),
+                    "p99_us": float(pct.get(99.0, math.nan)),
                     "max_us": float(h.get_max_value()) if n else math.nan,
                     "warmup": k < warmup_seconds,
                 }

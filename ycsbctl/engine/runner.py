@@ -100,13 +100,23 @@ class PhaseRunner:
             # 1. every worker connects its clients, then all start at once
             ready = 0
             deadline = time.monotonic() + READY_TIMEOUT_S
+            heard: set[int] = set()
             while ready + len(setup_errors) < len(procs):
                 try:
-                    msg = out.get(timeout=max(0.1, deadline - time.monotonic()))
+                    msg = out.get(timeout=0.5)
                 except queue.Empty:
-                    raise UserError(
-                        f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
-                    ) from None
+                    # A worker killed before it could say anything (OOM killer, a crash in C) must not
+                    # leave the user waiting for the whole timeout.
+                    silent = [p for i, p in enumerate(procs) if i not in heard and p.exitcode is not None]
+                    if silent and out.empty():
+                        raise UserError(f"an engine worker exited with code {silent[0].exitcode} while connecting",
+                                        exit_code=1) from None
+                    if time.monotonic() > deadline:
+                        raise UserError(
+                            f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
+                        ) from None
+                    continue
+                heard.add(msg[1])
                 if msg[0] == "ready":
                     ready += 1
                     self._pids.append(msg[2])
@@ -194,6 +204,8 @@ class PhaseRunner:
         lost = [e for e in ended if "lost the" in e or "cannot connect" in e]
         if lost and status == "ok":
             status = "failed"
+        # Why clients stopped comes first: it is what the user must fix (the report shows errors[0]).
+        errors = list(dict.fromkeys(lost + errors))
         result = PhaseResult(
             phase=spec.phase,
             threads=spec.threads,

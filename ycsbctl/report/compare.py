@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from ycsbctl.errors import UserError
+from ycsbctl.report.summary import server_name
 from ycsbctl.results.frames import Experiment, latency_label, load
 
 # Manifest facts that make two experiments measure different things when they differ.
@@ -74,8 +75,7 @@ def differences(base: Experiment, other: Experiment) -> list[str]:
     out += [f"versions.{k}: {va.get(k)!s} vs {vb.get(k)!s}" for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)]
     sa, sb = base.manifest.get("servers") or {}, other.manifest.get("servers") or {}
     for t in sorted(set(sa) & set(sb)):
-        na = f"{sa[t].get('server_name', '')} {sa[t].get('server_version', '')}".strip()
-        nb = f"{sb[t].get('server_name', '')} {sb[t].get('server_version', '')}".strip()
+        na, nb = server_name(sa[t]), server_name(sb[t])
         if na != nb:
             out.append(f"server {t}: {na} vs {nb}")
     return out

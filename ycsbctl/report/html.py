@@ -43,7 +43,7 @@ def _bytes(v: Any) -> str:
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=jinja2.select_autoescape(["j2"]),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    env.filters.update(num=_num, bytes=_bytes, us=fmt_us, tojson_pretty=lambda v: json.dumps(v, indent=1, default=str))
+    env.filters.update(num=_num, bytes=_bytes, us=fmt_us, tojson_pretty=lambda v: json.dumps(v, indent=1, default=str, sort_keys=True))
     return env
 
 
@@ -156,16 +156,17 @@ def environment_rows(manifest: dict) -> list[tuple[str, str]]:
 
 
 def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
-    fp = exp.manifest.get("footprints") or {}
+    """Targets (columns) and one row per footprint figure, formatted (bytes in KiB/MiB/GiB)."""
+    fp = {t: f or {} for t, f in (exp.manifest.get("footprints") or {}).items()}
     keys: list[str] = []
     for f in fp.values():
-        keys += [k for k in (f or {}) if k not in keys]
+        keys += [k for k in f if k not in keys and k != "target"]
     rows = []
-    for t, f in fp.items():
+    for k in keys:
         cells = []
-        for k in keys:
-            v = (f or {}).get(k)
-            if isinstance(v, (int, float)) and ("memory" in k or "rss" in k or k.endswith("_bytes")):
+        for f in fp.values():
+            v = f.get(k)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith("_bytes") and "per_record" not in k:
                 cells.append(_bytes(v))
             elif isinstance(v, float):
                 cells.append(_num(v, 1))
@@ -173,8 +174,8 @@ def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
                 cells.append(json.dumps(v, default=str)[:200])
             else:
                 cells.append("—" if v is None else f"{v:,}" if isinstance(v, int) else str(v))
-        rows.append({"target": t, "cells": cells})
-    return keys, rows
+        rows.append({"name": k, "cells": cells})
+    return list(fp), rows
 
 
 def network_rows(exp: Experiment) -> list[dict]:

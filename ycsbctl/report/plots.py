@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullLocator
 
+from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
 from ycsbctl.results.model import OPERATIONS
 
@@ -68,6 +69,18 @@ def context_line(manifest: dict) -> str:
     return " · ".join(parts)
 
 
+def latency_unit(max_us: float) -> tuple[float, str]:
+    """Divisor and unit for a latency axis: ms once values reach 20,000 µs, else µs."""
+    return (1000.0, "ms") if max_us == max_us and max_us >= 20_000 else (1.0, "µs")
+
+
+def _duration(v_us: float, _pos: object = None) -> str:
+    """A tick label for a latency in µs: ``500 µs``, ``2 ms``, ``1.5 s``."""
+    if v_us < 1000:
+        return f"{v_us:g} µs"
+    return f"{v_us / 1000:g} ms" if v_us < 1e6 else f"{v_us / 1e6:g} s"
+
+
 def _kilo(v: float, _pos: object = None) -> str:
     return f"{v / 1000:g}k" if abs(v) >= 1000 else f"{v:g}"
 
@@ -103,6 +116,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     ax2 = ax.twinx()
     handles = []
     top = 0.0
+    div, unit = latency_unit(float(pts["latency_max"].max()))
     for target in [t for t in colors if t in set(pts["target"])]:
         g = pts[pts["target"] == target]
         c = colors.get(target, "#000")
@@ -113,8 +127,8 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
             top = max(top, float(ok["throughput_max"].max()))
             lat = ok[ok["latency_mean"].notna()]
             if len(lat):
-                lerr = [lat["latency_mean"] - lat["latency_min"], lat["latency_max"] - lat["latency_mean"]]
-                ax2.errorbar(lat["threads"], lat["latency_mean"], yerr=lerr, fmt="--s", color=c, mfc="white", capsize=3,
+                lerr = [(lat["latency_mean"] - lat["latency_min"]) / div, (lat["latency_max"] - lat["latency_mean"]) / div]
+                ax2.errorbar(lat["threads"], lat["latency_mean"] / div, yerr=lerr, fmt="--s", color=c, mfc="white", capsize=3,
                              lw=1.5, ms=5)
         handles += [Line2D([], [], color=c, lw=2, marker="o", label=f"{target} throughput"),
                     Line2D([], [], color=c, lw=1.5, ls="--", marker="s", mfc="white", label=f"{target} {label} latency")]
@@ -142,7 +156,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
     ax.yaxis.set_major_formatter(FuncFormatter(_kilo))
     ax.set_ylabel("throughput (ops/s), solid")
-    ax2.set_ylabel(f"{label} latency (µs), dashed")
+    ax2.set_ylabel(f"{label} latency ({unit}), dashed")
     ax.grid(axis="y", alpha=0.3)
     _titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
     _legend_below(fig, handles, len(handles))
@@ -174,7 +188,7 @@ def spectrum_figure(exp: Experiment, workload: str, threads: int, colors: dict[s
             h = exp.merged_histogram(ids, op)
             if not h.get_total_count():
                 continue
-            values = h.get_percentile_to_value_dict(pcts)
+            values = hdr.percentiles_us(h, pcts)
             ax.plot(_NINES, [max(1, values[p]) for p in pcts], color=colors.get(target, "#000"),
                     ls=OP_STYLES.get(op, "-"), lw=1.8)
             handles.append(Line2D([], [], color=colors.get(target, "#000"), ls=OP_STYLES.get(op, "-"),
@@ -185,9 +199,9 @@ def spectrum_figure(exp: Experiment, workload: str, threads: int, colors: dict[s
     ax.set_xticks([math.log10(2), 1, 2, 3, 4])
     ax.set_xticklabels(["p50", "p90", "p99", "p99.9", "p99.99"])
     ax.set_xlabel("percentile")
-    ax.set_ylabel("latency (µs, log scale)")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _p: f"{v:g}" if f"{v:g}"[0] in "25" else ""))
+    ax.set_ylabel("latency (log scale)")
+    ax.yaxis.set_major_formatter(FuncFormatter(_duration))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _p: _duration(v) if f"{v:g}"[0] in "25" else ""))
     ax.tick_params(axis="y", which="minor", labelsize=7.5)
     ax.grid(True, which="major", alpha=0.3)
     reps = "all repetitions merged" if sel.groupby("target").size().max() > 1 else "one run"
@@ -219,6 +233,15 @@ def peak_run(points: pd.DataFrame, workload: str, target: str) -> str | None:
     return g.loc[g["throughput_mean"].idxmax(), "run_ids"][0]
 
 
+def _whole_seconds(exp: Experiment, run_id: str, overall: pd.DataFrame) -> pd.DataFrame:
+    """Drop the run's last second when the run ended inside it: its rate is that of a fraction of a second."""
+    r = (exp.run_doc(run_id).get("result") or {})
+    end_s = float(r.get("warmup_s") or 0.0) + float(r.get("runtime_ms") or 0.0) / 1000.0
+    if end_s <= 0:
+        return overall
+    return overall[overall["second"] + 1 <= end_s + 0.05]
+
+
 def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str, str], title: str,
                       subtitle: str = "") -> Figure | None:
     """Per-second throughput and p99 (top) with server CPU and memory (bottom) per run; warm-up shaded."""
@@ -233,6 +256,8 @@ def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str
         s = exp.series_of(run_id)
         overall = s[s["op"] == "OVERALL"] if (s["op"] == "OVERALL").any() else s.groupby("second", as_index=False).agg(
             operations=("operations", "sum"), p99_us=("p99_us", "max"), warmup=("warmup", "max"))
+        overall = _whole_seconds(exp, run_id, overall)
+        div, unit = latency_unit(float(overall["p99_us"].max()))
         top, bottom = axes[0][i], axes[1][i]
         warm = overall.loc[overall["warmup"].astype(bool), "second"]
         for ax in (top, bottom):
@@ -244,12 +269,11 @@ def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str
         top.yaxis.set_major_formatter(FuncFormatter(_kilo))
         top.set_title(f"{target}: {run_id}", fontsize=8.5)
         t2 = top.twinx()
-        t2.plot(overall["second"] + 0.5, overall["p99_us"], color=c, ls="--", lw=1.3)
-        t2.set_ylim(0, float(overall["p99_us"].max()) * 1.15)
+        t2.plot(overall["second"] + 0.5, overall["p99_us"] / div, color=c, ls="--", lw=1.3)
+        t2.set_ylim(0, float(overall["p99_us"].max()) / div * 1.15)
         if i == 0:
             top.set_ylabel("ops/s (solid)")
-        if i == n - 1:
-            t2.set_ylabel("p99 latency (µs, dashed)")
+        t2.set_ylabel(f"p99 latency ({unit}, dashed)")
         tel = exp.telemetry_of(run_id)
         cpu = _server_metric(tel, CPU_METRICS)
         mem = _server_metric(tel, MEMORY_METRICS)

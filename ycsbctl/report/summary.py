@@ -33,14 +33,23 @@ def fmt_us(v: float) -> str:
 
 
 def bound_words(label: str) -> str:
-    return {"server-cpu": "server-CPU-bound", "client-cpu": "client-CPU-bound", "network": "network-bound"}.get(
-        label, f"{label}-bound")
+    """What a bottleneck label (ycsbctl.telemetry.bottleneck.LABELS) means, as a predicate."""
+    return {"server-cpu": "server-CPU-bound", "client-cpu": "client-CPU-bound", "network": "network-bound",
+            "host-cpu": "host-CPU-bound (server and client together use every core)",
+            "latency": "latency-bound (no resource saturated: clients wait on round trips)"}.get(label, f"{label}-bound")
+
+
+def server_name(endpoint: dict | None) -> str:
+    """``Redis 7.2.4``: name and version, without repeating a version the name already has."""
+    ep = endpoint or {}
+    name, version = str(ep.get("server_name") or ""), str(ep.get("server_version") or "")
+    return name if version and version in name else f"{name} {version}".strip()
 
 
 def server_identity(target: str, endpoint: dict | None) -> tuple[str, str | None]:
     """What answered (``FerretDB (mongo-wire, SQLite) 1.24``) and a warning when it is not the product named."""
     ep = endpoint or {}
-    name = f"{ep.get('server_name') or ''} {ep.get('server_version') or ''}".strip()
+    name = server_name(ep)
     product = PRODUCTS.get(target)
     if product and ep.get("server_name") and product.lower() not in str(ep["server_name"]).lower():
         return name, f"not {product}"

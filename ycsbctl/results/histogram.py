@@ -62,9 +62,46 @@ def decode(text: str | bytes) -> HdrHistogram:
     return out
 
 
+_LAYOUTS: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _layout(hist: HdrHistogram) -> tuple[np.ndarray, np.ndarray]:
+    """Per counts index: the lowest value it holds and the size of its value range (cached)."""
+    key = (hist.counts_len, hist.unit_magnitude, hist.sub_bucket_half_count_magnitude)
+    if key not in _LAYOUTS:
+        idx = np.arange(hist.counts_len, dtype=np.int64)
+        bucket = (idx >> hist.sub_bucket_half_count_magnitude) - 1
+        sub = (idx & (hist.sub_bucket_half_count - 1)) + hist.sub_bucket_half_count
+        first = bucket < 0
+        sub[first] -= hist.sub_bucket_half_count
+        bucket[first] = 0
+        _LAYOUTS[key] = (sub << (bucket + hist.unit_magnitude), np.int64(1) << (bucket + hist.unit_magnitude))
+    return _LAYOUTS[key]
+
+
 def percentiles_us(hist: HdrHistogram, points: Iterable[float]) -> dict[float, int]:
-    """Latency in µs at each percentile (e.g. 50, 95, 99, 99.9); empty histogram gives 0s."""
+    """Latency in µs at each percentile (e.g. 50, 95, 99, 99.9): the same values as HdrHistogram's
+    ``get_value_at_percentile``, vectorised (~0.1 ms instead of ~1 ms each); empty gives 0s."""
     points = list(points)
-    if not hist.get_total_count():
+    total = hist.get_total_count()
+    if not total:
         return {p: 0 for p in points}
-    return {p: int(v) for p, v in hist.get_percentile_to_value_dict(points).items()}
+    lowest, size = _layout(hist)
+    cum = np.cumsum(np.ctypeslib.as_array(hist.counts))
+    out = {}
+    for p in points:
+        target = max(int(min(p, 100.0) * total / 100 + 0.5), 1)
+        i = min(int(np.searchsorted(cum, target)), hist.counts_len - 1)
+        out[p] = int(lowest[i] + size[i] - 1) if p else int(lowest[i])
+    return out
+
+
+def mean_us(hist: HdrHistogram) -> float:
+    """Mean latency (µs) as HdrHistogram computes it (each count at the middle of its range);
+    vectorised: HdrHistogram's own ``get_mean_value`` takes ~0.1 s per histogram in Python."""
+    total = hist.get_total_count()
+    if not total:
+        return float("nan")
+    lowest, size = _layout(hist)
+    counts = np.ctypeslib.as_array(hist.counts)
+    return float(np.dot(counts.astype(np.float64), (lowest + (size >> 1)).astype(np.float64)) / total)

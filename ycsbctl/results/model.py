@@ -48,7 +48,7 @@ class OpSummary:
         return cls(
             name=name,
             operations=int(n),
-            mean_us=float(hist.get_mean_value()) if n else float("nan"),
+            mean_us=hdr.mean_us(hist),
             min_us=float(hist.get_min_value()) if n else float("nan"),
             max_us=float(hist.get_max_value()) if n else float("nan"),
             percentiles_us={p: float(v) for p, v in hdr.percentiles_us(hist, SUMMARY_PERCENTILES).items()},
@@ -59,7 +59,7 @@ class OpSummary:
     def percentile(self, p: float) -> float:
         """Latency (µs) at percentile ``p``, from the histogram when there is one."""
         if self.histogram is not None and self.histogram.get_total_count():
-            return float(self.histogram.get_value_at_percentile(p))
+            return float(hdr.percentiles_us(self.histogram, [p])[p])
         return float(self.percentiles_us.get(float(p), float("nan")))
 
     def to_dict(self) -> dict[str, Any]:

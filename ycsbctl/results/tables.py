@@ -55,6 +55,11 @@ def read_run_docs(path: Path) -> list[dict]:
     return docs
 
 
+def _server(ep: dict) -> str:
+    name, version = str(ep.get("server_name") or ""), str(ep.get("server_version") or "")
+    return name if version and version in name else f"{name} {version}".strip()
+
+
 def run_row(doc: dict) -> dict[str, Any]:
     """One row of runs.parquet from a run JSON."""
     r = doc.get("result") or {}
@@ -69,7 +74,7 @@ def run_row(doc: dict) -> dict[str, Any]:
     client_cpu_s = r.get("client_cpu_s", math.nan)
     row: dict[str, Any] = {
         "run_id": doc["run_id"], "target": doc["target"],
-        "server": f"{ep.get('server_name', '')} {ep.get('server_version', '')}".strip(),
+        "server": _server(ep),
         "workload": doc["workload"], "phase": doc["phase"], "threads": doc["threads"],
         "repetition": doc["repetition"], "status": doc["status"],
         "throughput_ops": r.get("throughput_ops", math.nan), "runtime_ms": runtime_ms,

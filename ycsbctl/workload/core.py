@@ -333,7 +333,7 @@ class RunGenerator:
         if isinstance(lengths, d.Constant):
             n = lengths.value
             if field == ALL_FIELDS:
-                return [(name, self.values.take(n)) for name in names]
+                return list(zip(names, self.values.take_many(len(names), n)))
             return [(names[field], self.values.take(n))]
         if field == ALL_FIELDS:
             ls = lengths.draw(len(names), self.rng).tolist()

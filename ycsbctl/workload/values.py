@@ -34,3 +34,13 @@ class ValuePool:
             self._offsets = self.rng.integers(0, self.span, size=4096).tolist()
         off = self._offsets.pop()
         return self.pool[off : off + length]
+
+    def take_many(self, n: int, length: int) -> list[bytes]:
+        """``n`` values of ``length`` bytes (one offset list slice instead of ``n`` pops)."""
+        offs = self._offsets
+        if len(offs) < n:
+            offs = self._offsets = self.rng.integers(0, self.span, size=4096 + n).tolist()
+        mine = offs[-n:]
+        del offs[-n:]
+        pool = self.pool
+        return [pool[o : o + length] for o in mine]

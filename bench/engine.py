@@ -1,0 +1,353 @@
+"""The native engine against ``redis-benchmark`` (C) on the same redis-server, side by side.
+
+Starts its own ``redis-server`` on loopback (``--save "" --appendonly no``), then:
+
+1. load: ``redis-benchmark -c 8 hset`` of a 10-field × 100-byte hash, against our engine loading
+   ``--records`` YCSB records (HMSET + ZADD each) with 8 threads;
+2. run: for each thread count, ``redis-benchmark -c N -r <records> hgetall h:__rand_int__`` on a
+   parallel set of hashes of the same shape (``h:000000000000``…: redis-benchmark puts a 12-digit
+   number in place of ``__rand_int__``), against our engine on workload B (95% HGETALL, 5% HMSET)
+   for ``--duration`` s after ``--warmup`` s;
+3. ``basic://``: the engine alone (no server), 1,000,000 operations with 8 threads.
+
+It prints the tables, the 1-minute load average beside every measurement (this machine's cores
+are shared: read ratios, not absolute rates), and whether each requirement is met. Exit status 1
+when one is not.
+
+    .venv/bin/python -m bench.engine [--records 100000] [--duration 5] [--threads 8,16,32,64,128]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+import psutil  # noqa: E402
+import redis  # noqa: E402
+
+from ycsbctl.engine.runner import run_phase  # noqa: E402
+from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
+from ycsbctl.results import histogram as hdr  # noqa: E402
+from ycsbctl.results.model import PhaseResult  # noqa: E402
+from ycsbctl.workload.properties import load_properties  # noqa: E402
+from ycsbctl.workload.values import random_bytes  # noqa: E402
+
+THREADS = (8, 16, 32, 64, 128)
+FIELDS, FIELD_BYTES = 10, 100
+# The requirements of the engine (issue 3).
+MIN_RUN_RATIO = 0.75  # our ops/s ÷ redis-benchmark's, at every thread count
+MIN_LOAD_RATIO = 0.4  # our load ops/s ÷ redis-benchmark's HSET
+MAX_CLIENT_US_PER_OP = 20.0  # our client CPU µs per Redis op, run phase
+MIN_BASIC_OPS_S = 300_000.0
+
+
+@dataclass
+class Row:
+    """One side-by-side measurement (rates in ops/s, latencies and CPU in µs)."""
+
+    threads: int
+    ours_ops_s: float
+    ref_ops_s: float
+    ours_p50_us: float
+    ours_p99_us: float
+    ref_p50_us: float
+    ref_p99_us: float
+    ours_client_us_op: float
+    ref_client_us_op: float
+    server_us_op_ours: float
+    server_us_op_ref: float
+    load_avg_1m: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ours_ops_s / self.ref_ops_s if self.ref_ops_s else float("nan")
+
+
+_CSV_COLUMNS = ("rps", "avg_latency_ms", "min_latency_ms", "p50_latency_ms", "p95_latency_ms", "p99_latency_ms",
+                "max_latency_ms")  # redis-benchmark 7 --csv, after the "test" column
+
+
+@dataclass
+class Reference:
+    """What one redis-benchmark invocation measured."""
+
+    ops_s: float
+    p50_us: float
+    p99_us: float
+    client_us_op: float
+    requests: int
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+class RedisServer:
+    """A redis-server of our own on a free loopback port, stopped on exit."""
+
+    def __init__(self, workdir: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise SystemExit("redis-server is not installed (apt-get install redis-server)")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.ps = psutil.Process(self.proc.pid)
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"redis-server did not start on port {self.port}") from None
+                time.sleep(0.05)
+        self.client = client
+        self.version = client.info("server")["redis_version"]
+
+    def cpu_s(self) -> float:
+        t = self.ps.cpu_times()
+        return t.user + t.system
+
+    def stop(self) -> None:
+        self.client.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+# -- redis-benchmark ----------------------------------------------------------------------------
+
+
+def redis_benchmark(port: int, clients: int, requests: int, keyspace: int, command: list[str]) -> Reference:
+    """Run ``redis-benchmark --csv`` with a custom command; its CPU time is the children's rusage delta."""
+    args = ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-c", str(clients), "-n", str(requests),
+            "-r", str(keyspace), "--csv", *command]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(args, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The command (first column) holds our values verbatim, quotes included: read the numbers from the right.
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith('"') and not ln.startswith('"test"')]
+    if proc.returncode != 0 or not lines:
+        raise SystemExit(f"redis-benchmark failed: {(proc.stderr or proc.stdout).strip()[:300]}")
+    numbers = [float(x.strip('"')) for x in lines[-1].rsplit(",", len(_CSV_COLUMNS))[1:]]
+    row = dict(zip(_CSV_COLUMNS, numbers))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Reference(
+        ops_s=row["rps"],
+        p50_us=1000 * row["p50_latency_ms"],
+        p99_us=1000 * row["p99_latency_ms"],
+        client_us_op=1e6 * cpu / requests,
+        requests=requests,
+    )
+
+
+def ten_field_args(rng: np.random.Generator) -> list[str]:
+    """``field0 <100 bytes> … field9 <100 bytes>`` in YCSB's alphabet, for redis-benchmark's argv."""
+    out: list[str] = []
+    for i in range(FIELDS):
+        value = random_bytes(FIELD_BYTES, rng).decode("ascii")
+        out += [f"field{i}", value]
+    return out
+
+
+def make_parallel_hashes(client: redis.Redis, count: int, rng: np.random.Generator) -> None:
+    """``h:000000000000`` … hashes of 10 × 100 printable bytes: what redis-benchmark reads."""
+    pool = random_bytes(1 << 20, rng)
+    offsets = rng.integers(0, len(pool) - FIELD_BYTES, size=(count, FIELDS)).tolist()
+    pipe = client.pipeline(transaction=False)
+    for n in range(count):
+        pipe.hset(f"h:{n:012d}", mapping={f"field{i}": pool[o : o + FIELD_BYTES] for i, o in enumerate(offsets[n])})
+        if n % 2000 == 1999:
+            pipe.execute()
+    pipe.execute()
+
+
+# -- our engine ---------------------------------------------------------------------------------
+
+
+def workload_b(records: int, **extra: object) -> dict[str, str]:
+    props = dict(load_properties("workload-b"))
+    props.update(recordcount=str(records), operationcount="0")
+    props.update({k: str(v) for k, v in extra.items()})
+    return props
+
+
+def all_ops_percentiles(r: PhaseResult) -> tuple[float, float]:
+    """p50 and p99 (µs) over every operation (READ and UPDATE merged exactly)."""
+    h = hdr.merge(s.histogram for n, s in r.ops.items() if not n.startswith("Intended-") and s.histogram is not None)
+    if not h.get_total_count():
+        return float("nan"), float("nan")
+    return float(h.get_value_at_percentile(50)), float(h.get_value_at_percentile(99))
+
+
+def total_ops(r: PhaseResult) -> int:
+    """Operations over the whole phase, warm-up included (for server CPU per op)."""
+    s = r.series
+    return int(s[s.op == "OVERALL"].operations.sum())
+
+
+def loadavg() -> float:
+    return os.getloadavg()[0]
+
+
+# -- the benchmark ------------------------------------------------------------------------------
+
+
+def measure_load(server: RedisServer, records: int, rng: np.random.Generator) -> dict:
+    """redis-benchmark HSET (8 clients) against our load of ``records`` records (8 threads)."""
+    cpu0 = server.cpu_s()
+    ref = redis_benchmark(server.port, 8, records, records, ["hset", "bench:__rand_int__", *ten_field_args(rng)])
+    ref_server = 1e6 * (server.cpu_s() - cpu0) / records
+    server.client.flushall()
+    la = loadavg()
+    cpu0 = server.cpu_s()
+    r = run_phase(PhaseSpec("load", server.url, workload_b(records), threads=8))
+    if r.status != "ok":
+        raise SystemExit(f"our load failed: {r.errors}")
+    stored = server.client.dbsize() - 1
+    p50, p99 = all_ops_percentiles(r)
+    return {
+        "records": records, "stored": stored, "ours_ops_s": r.throughput_ops, "ref_ops_s": ref.ops_s,
+        "ratio": r.throughput_ops / ref.ops_s, "ours_p50_us": p50, "ours_p99_us": p99,
+        "ref_p50_us": ref.p50_us, "ref_p99_us": ref.p99_us, "ours_client_us_op": r.client_us_per_op(),
+        "ref_client_us_op": ref.client_us_op, "server_us_op_ours": 1e6 * (server.cpu_s() - cpu0) / records,
+        "server_us_op_ref": ref_server, "load_avg_1m": la,
+    }
+
+
+def measure_run(server: RedisServer, threads: int, records: int, duration_s: float, warmup_s: float,
+                ref_rate_guess: float) -> Row:
+    """redis-benchmark HGETALL with ``threads`` clients, then our engine on workload B, same length."""
+    requests = max(20_000, int(ref_rate_guess * duration_s))
+    cpu0 = server.cpu_s()
+    ref = redis_benchmark(server.port, threads, requests, records, ["hgetall", "h:__rand_int__"])
+    ref_server = 1e6 * (server.cpu_s() - cpu0) / requests
+    la = loadavg()
+    cpu0 = server.cpu_s()
+    r = run_phase(PhaseSpec("run", server.url, workload_b(records), threads=threads, duration_s=duration_s,
+                            warmup_s=warmup_s))
+    if r.status != "ok" or r.error_rate > 0:
+        raise SystemExit(f"our run at {threads} threads failed: {r.status} {r.errors}")
+    server_us = 1e6 * (server.cpu_s() - cpu0) / max(1, total_ops(r))
+    p50, p99 = all_ops_percentiles(r)
+    return Row(threads, r.throughput_ops, ref.ops_s, p50, p99, ref.p50_us, ref.p99_us, r.client_us_per_op(),
+               ref.client_us_op, server_us, ref_server, la)
+
+
+def measure_basic(operations: int, threads: int) -> dict:
+    la = loadavg()
+    r = run_phase(PhaseSpec("run", "basic://", workload_b(1000, operationcount=operations), threads=threads))
+    return {"operations": r.operations, "threads": threads, "ops_s": r.throughput_ops,
+            "client_us_op": r.client_us_per_op(), "processes": r.extra.get("processes"), "load_avg_1m": la}
+
+
+def _f(x: float, digits: int = 0) -> str:
+    return "—" if x != x else f"{x:,.{digits}f}"
+
+
+def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
+    """The tables and the verdicts; True when every requirement is met."""
+    print("\nLoad phase (8 threads/clients; ours = HMSET + ZADD per record, reference = one 10-field HSET)")
+    print(f"  ours {_f(load['ours_ops_s'])} ops/s vs redis-benchmark hset {_f(load['ref_ops_s'])} ops/s "
+          f"= {load['ratio']:.2f}; our p50/p99 {_f(load['ours_p50_us'])}/{_f(load['ours_p99_us'])} µs "
+          f"(ref {_f(load['ref_p50_us'])}/{_f(load['ref_p99_us'])}); client CPU {_f(load['ours_client_us_op'], 1)} "
+          f"µs/op (ref {_f(load['ref_client_us_op'], 1)}); server CPU {_f(load['server_us_op_ours'], 1)} µs/record "
+          f"(ref {_f(load['server_us_op_ref'], 1)}); {load['stored']:,} records stored; load avg {load['load_avg_1m']:.2f}")
+    print("\nRun phase: ours = workload B (95% HGETALL / 5% HMSET), reference = redis-benchmark hgetall")
+    head = (f"{'threads':>7} {'ours ops/s':>11} {'r-b ops/s':>11} {'ratio':>6} {'our p50':>8} {'our p99':>8} "
+            f"{'r-b p50':>8} {'r-b p99':>8} {'our cli µs/op':>13} {'r-b cli µs/op':>13} {'srv µs/op ours/r-b':>18} "
+            f"{'load avg':>8}")
+    print(head)
+    for r in rows:
+        print(f"{r.threads:>7} {_f(r.ours_ops_s):>11} {_f(r.ref_ops_s):>11} {r.ratio:>6.2f} {_f(r.ours_p50_us):>8} "
+              f"{_f(r.ours_p99_us):>8} {_f(r.ref_p50_us):>8} {_f(r.ref_p99_us):>8} {_f(r.ours_client_us_op, 1):>13} "
+              f"{_f(r.ref_client_us_op, 1):>13} {_f(r.server_us_op_ours, 1) + ' / ' + _f(r.server_us_op_ref, 1):>18} "
+              f"{r.load_avg_1m:>8.2f}")
+    print(f"\nbasic:// (engine alone): {basic['operations']:,} ops, {basic['threads']} threads, "
+          f"{basic['processes']} processes: {_f(basic['ops_s'])} ops/s, {_f(basic['client_us_op'], 2)} µs CPU/op; "
+          f"load avg {basic['load_avg_1m']:.2f}")
+    low = [r.threads for r in rows if not r.ratio >= MIN_RUN_RATIO]
+    worst_cpu = max((r.ours_client_us_op for r in rows), default=float("nan"))
+    checks = [
+        (f"run ratio ≥ {MIN_RUN_RATIO} at every thread count", not low,
+         f"min {min(r.ratio for r in rows):.2f}" + (f"; below at {low}" if low else "")),
+        (f"load ≥ {MIN_LOAD_RATIO}× redis-benchmark HSET", load["ratio"] >= MIN_LOAD_RATIO, f"{load['ratio']:.2f}×"),
+        (f"client CPU ≤ {MAX_CLIENT_US_PER_OP:.0f} µs per Redis op (run)", worst_cpu <= MAX_CLIENT_US_PER_OP,
+         f"max {_f(worst_cpu, 1)} µs/op"),
+        (f"basic:// ≥ {MIN_BASIC_OPS_S:,.0f} ops/s", basic["ops_s"] >= MIN_BASIC_OPS_S, f"{_f(basic['ops_s'])} ops/s"),
+    ]
+    print("\nRequirements")
+    for name, ok, got in checks:
+        print(f"  [{'met' if ok else 'NOT MET'}] {name}: {got}")
+    return all(ok for _, ok, _ in checks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="bench.engine", description=__doc__.splitlines()[0])
+    ap.add_argument("--records", type=int, default=100_000, help="records loaded (and redis-benchmark's keyspace)")
+    ap.add_argument("--duration", type=float, default=5.0, help="seconds per run point, after the warm-up")
+    ap.add_argument("--warmup", type=float, default=1.0, help="warm-up seconds of our run points")
+    ap.add_argument("--threads", default=",".join(map(str, THREADS)), help="thread counts, comma-separated")
+    ap.add_argument("--basic-ops", type=int, default=1_000_000, help="operations of the basic:// run")
+    ap.add_argument("--json", type=Path, default=None, help="also write the measurements to this file")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if shutil.which("redis-benchmark") is None:
+        print("redis-benchmark is not installed (apt-get install redis-tools)", file=sys.stderr)
+        return 2
+    thread_counts = [int(t) for t in args.threads.split(",") if t.strip()]
+    rng = np.random.default_rng(1)
+    print(f"engine benchmark: {os.cpu_count()} cores shared by client and server; load avg {os.getloadavg()}")
+    with tempfile.TemporaryDirectory(prefix="ycsbctl-bench-") as tmp:
+        server = RedisServer(Path(tmp))
+        try:
+            print(f"redis-server {server.version} on 127.0.0.1:{server.port} (save \"\", appendonly no)")
+            load = measure_load(server, args.records, rng)
+            print(f"  load done: ours {_f(load['ours_ops_s'])} ops/s, redis-benchmark hset {_f(load['ref_ops_s'])} ops/s")
+            make_parallel_hashes(server.client, args.records, rng)
+            guess = redis_benchmark(server.port, 8, 20_000, args.records, ["hgetall", "h:__rand_int__"]).ops_s
+            rows = []
+            for t in thread_counts:
+                row = measure_run(server, t, args.records, args.duration, args.warmup, guess)
+                guess = row.ref_ops_s
+                rows.append(row)
+                print(f"  {t} threads: ours {_f(row.ours_ops_s)} ops/s, redis-benchmark {_f(row.ref_ops_s)} ops/s "
+                      f"({row.ratio:.2f}), load avg {row.load_avg_1m:.2f}", flush=True)
+        finally:
+            server.stop()
+    basic = measure_basic(args.basic_ops, 8)
+    ok = print_report(load, rows, basic)
+    print(f"\nload avg at the end: {os.getloadavg()}")
+    if args.json:
+        args.json.write_text(json.dumps({"load": load, "run": [asdict(r) | {"ratio": r.ratio} for r in rows],
+                                         "basic": basic, "all_met": ok}, indent=2))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""``ycsbctl load`` / ``ycsbctl run --target URL`` end to end, as a user types them, against real servers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import redis
+from pymongo import MongoClient
+
+from tests.fixtures.servers import free_port, start_redis
+from ycsbctl.results import histogram as hdr
+
+_SCRIPT = Path(sys.executable).with_name("ycsbctl")
+CLI = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-c", "from ycsbctl.cli import main; main()"]
+
+
+def ycsbctl(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def _ycsb_lines(text: str) -> dict[tuple[str, str], str]:
+    """``[READ], Operations, 503`` lines → {("READ", "Operations"): "503"}."""
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("["):
+            name, metric, value = (p.strip() for p in line.split(",", 2))
+            out[(name.strip("[]"), metric)] = value
+    return out
+
+
+def _check_result_folder(folder: Path, printed: dict[tuple[str, str], str], threads: int) -> None:
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
+    runs = pd.read_parquet(folder / "runs.parquet")
+    assert len(runs) == 1 and int(runs.threads.iloc[0]) == threads and runs.status.iloc[0] == "ok"
+    series = pd.read_parquet(folder / "series.parquet")
+    assert {"second", "op", "operations", "p99_us", "warmup"} <= set(series.columns) and len(series) > 0
+    read_hdr = list((folder / "histograms").glob("*.READ.hdr"))
+    assert len(read_hdr) == 1
+    assert hdr.decode(read_hdr[0].read_text().strip()).get_total_count() == int(printed[("READ", "Operations")])
+    texts = list((folder / "ycsb").glob("*.txt"))
+    assert len(texts) == 1
+    assert _ycsb_lines(texts[0].read_text())[("OVERALL", "RunTime(ms)")] == printed[("OVERALL", "RunTime(ms)")]
+
+
+def test_load_then_run_against_redis_prints_ycsbs_block_and_writes_the_result_folder(redis_server, tmp_path: Path):
+    rds = redis.Redis.from_url(redis_server.url)
+    rds.flushall()
+    try:
+        url = f"redis://127.0.0.1:{redis_server.port}"
+        load = ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=2000", "--threads", "8",
+                       "--no-telemetry", cwd=tmp_path)
+        assert load.returncode == 0, load.stderr
+        loaded = _ycsb_lines(load.stdout)
+        assert loaded[("INSERT", "Return=OK")] == "2000" and rds.dbsize() == 2001  # records + _indices
+        out = tmp_path / "result"
+        run = ycsbctl("run", "workload-b", "--target", url, "-p", "recordcount=2000", "--threads", "32",
+                      "--duration", "3", "--warmup", "1", "--out", str(out), "--no-telemetry", cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        printed = _ycsb_lines(run.stdout)
+        assert int(printed[("OVERALL", "RunTime(ms)")]) >= 3000
+        assert float(printed[("OVERALL", "Throughput(ops/sec)")]) > 0
+        assert printed[("READ", "Return=OK")] == printed[("READ", "Operations")]
+        assert ("READ", "Return=NOT_FOUND") not in printed and ("UPDATE", "Return=OK") in printed
+        _check_result_folder(out, printed, threads=32)
+    finally:
+        rds.flushall()
+        rds.close()
+
+
+def test_load_then_run_against_the_mongo_wire_server(mongo_wire, tmp_path: Path):
+    url = f"mongodb://127.0.0.1:{mongo_wire.port}/clitest"
+    client = MongoClient(url, serverSelectionTimeoutMS=5000)
+    try:
+        load = ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=200", "--threads", "4",
+                       "--no-telemetry", cwd=tmp_path)
+        assert load.returncode == 0, load.stderr
+        assert client["clitest"]["usertable"].count_documents({}) == 200
+        out = tmp_path / "result"
+        run = ycsbctl("run", "workload-b", "--target", url, "-p", "recordcount=200", "--threads", "4",
+                      "--duration", "2", "--warmup", "0", "--out", str(out), "--no-telemetry", cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        printed = _ycsb_lines(run.stdout)
+        assert int(printed[("READ", "Return=OK")]) > 0 and ("READ", "Return=NOT_FOUND") not in printed
+        _check_result_folder(out, printed, threads=4)
+    finally:
+        client.drop_database("clitest")
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def auth_redis(tmp_path_factory: pytest.TempPathFactory):
+    server = start_redis(tmp_path_factory.mktemp("auth-redis"), extra=("--requirepass", "s3cret"))
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize(
+    ("case", "args", "exit_code", "says"),
+    [
+        ("closed port", ["run", "workload-b", "--target", "redis://127.0.0.1:{closed}", "--threads", "2"], 1,
+         "does not answer"),
+        ("wrong password", ["run", "workload-b", "--target", "redis://:nope@127.0.0.1:{auth}", "--threads", "2"], 1,
+         "invalid username-password"),
+        ("load, wrong password", ["load", "workload-b", "--target", "redis://:nope@127.0.0.1:{auth}"], 1,
+         "invalid username-password"),
+        ("bad scheme", ["run", "workload-b", "--target", "http://x", "--threads", "2"], 2, "unsupported target URL"),
+        ("no threads", ["run", "workload-b", "--target", "basic://", "--threads", "0"], 2, "--threads '0'"),
+        ("load, no threads", ["load", "workload-b", "--target", "basic://", "--threads", "0"], 2, "--threads 0"),
+    ],
+)
+def test_errors_are_one_clear_line_with_an_exit_code_and_no_traceback(case, args, exit_code, says, auth_redis,
+                                                                       tmp_path: Path):
+    filled = [a.format(closed=free_port(), auth=auth_redis.port) for a in args]
+    r = ycsbctl(*filled, "--duration", "1", "--no-telemetry", cwd=tmp_path) if filled[0] == "run" else \
+        ycsbctl(*filled, "--no-telemetry", cwd=tmp_path)
+    assert r.returncode == exit_code, (case, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr + r.stdout
+    lines = [ln for ln in r.stderr.splitlines() if says in ln]
+    assert lines, r.stderr
+    assert "s3cret" not in r.stderr and "nope" not in r.stderr  # passwords are never printed
+    if exit_code == 2:
+        assert r.stderr.strip() == lines[0] and lines[0].startswith("error: ")
+        assert not (tmp_path / "reports").exists()  # bad input leaves nothing behind
+
+
+def test_a_server_killed_mid_run_ends_the_run_with_what_it_measured_and_exit_1(tmp_path: Path):
+    server = start_redis(tmp_path / "victim")
+    rds = redis.Redis.from_url(server.url)
+    try:
+        url = f"redis://127.0.0.1:{server.port}"
+        assert ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=500", "--threads", "4",
+                       "--no-telemetry", cwd=tmp_path).returncode == 0
+        proc = subprocess.Popen(
+            [*CLI, "run", "workload-b", "--target", url, "-p", "recordcount=500", "--threads", "4", "--duration", "5",
+             "--warmup", "0", "--no-telemetry"],
+            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            # Wait for the 4 clients to be connected and busy, then kill the server under them.
+            deadline = time.monotonic() + 60
+            start = None
+            while time.monotonic() < deadline and proc.poll() is None:
+                info = rds.info()
+                if info["connected_clients"] >= 5:
+                    start = start if start is not None else info["total_commands_processed"]
+                    if info["total_commands_processed"] - start > 2000:
+                        break
+            server.proc.kill()
+            server.proc.wait()
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    finally:
+        rds.close()
+        server.stop()
+    assert proc.returncode == 1, stderr
+    assert "Traceback" not in stderr + stdout
+    assert "failed — lost the server" in stderr  # the reason the clients stopped, not a transient error
+    printed = _ycsb_lines(stdout)
+    assert int(printed[("READ", "Return=OK")]) > 0  # what it measured before the kill is reported
