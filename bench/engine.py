@@ -219,7 +219,7 @@ def loadavg() -> float:
 # -- the benchmark ------------------------------------------------------------------------------
 
 
-def measure_load(server: RedisServer, records: int, rng: np.random.Generator) -> dict:
+def measure_load(server: RedisServer, records: int, rng: np.random.Generator, processes: int | None = None) -> dict:
     """redis-benchmark HSET (8 clients) against our load of ``records`` records (8 threads)."""
     cpu0 = server.cpu_s()
     ref = redis_benchmark(server.port, 8, records, records, ["hset", "bench:__rand_int__", *ten_field_args(rng)])
@@ -227,7 +227,7 @@ def measure_load(server: RedisServer, records: int, rng: np.random.Generator) ->
     server.client.flushall()
     la = loadavg()
     cpu0 = server.cpu_s()
-    r = run_phase(PhaseSpec("load", server.url, workload_b(records), threads=8))
+    r = run_phase(PhaseSpec("load", server.url, workload_b(records), threads=8, processes=processes))
     if r.status != "ok":
         raise SystemExit(f"our load failed: {r.errors}")
     stored = server.client.dbsize() - 1
@@ -242,7 +242,7 @@ def measure_load(server: RedisServer, records: int, rng: np.random.Generator) ->
 
 
 def measure_run(server: RedisServer, threads: int, records: int, duration_s: float, warmup_s: float,
-                ref_rate_guess: float) -> Row:
+                ref_rate_guess: float, processes: int | None = None) -> Row:
     """redis-benchmark HGETALL with ``threads`` clients, then our engine on workload B, same length."""
     requests = max(20_000, int(ref_rate_guess * duration_s))
     cpu0 = server.cpu_s()
@@ -251,7 +251,7 @@ def measure_run(server: RedisServer, threads: int, records: int, duration_s: flo
     la = loadavg()
     cpu0 = server.cpu_s()
     r = run_phase(PhaseSpec("run", server.url, workload_b(records), threads=threads, duration_s=duration_s,
-                            warmup_s=warmup_s))
+                            warmup_s=warmup_s, processes=processes))
     if r.status != "ok" or r.error_rate > 0:
         raise SystemExit(f"our run at {threads} threads failed: {r.status} {r.errors}")
     server_us = 1e6 * (server.cpu_s() - cpu0) / max(1, total_ops(r))
@@ -260,9 +260,10 @@ def measure_run(server: RedisServer, threads: int, records: int, duration_s: flo
                ref.client_us_op, server_us, ref_server, la)
 
 
-def measure_basic(operations: int, threads: int) -> dict:
+def measure_basic(operations: int, threads: int, processes: int | None = None) -> dict:
     la = loadavg()
-    r = run_phase(PhaseSpec("run", "basic://", workload_b(1000, operationcount=operations), threads=threads))
+    r = run_phase(PhaseSpec("run", "basic://", workload_b(1000, operationcount=operations), threads=threads,
+                            processes=processes))
     return {"operations": r.operations, "threads": threads, "ops_s": r.throughput_ops,
             "client_us_op": r.client_us_per_op(), "processes": r.extra.get("processes"), "load_avg_1m": la}
 
@@ -315,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=float, default=1.0, help="warm-up seconds of our run points")
     ap.add_argument("--threads", default=",".join(map(str, THREADS)), help="thread counts, comma-separated")
     ap.add_argument("--basic-ops", type=int, default=1_000_000, help="operations of the basic:// run")
+    ap.add_argument("--processes", type=int, default=None, help="engine worker processes [default: one per core]")
     ap.add_argument("--json", type=Path, default=None, help="also write the measurements to this file")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if shutil.which("redis-benchmark") is None:
@@ -327,20 +329,20 @@ def main(argv: list[str] | None = None) -> int:
         server = RedisServer(Path(tmp))
         try:
             print(f"redis-server {server.version} on 127.0.0.1:{server.port} (save \"\", appendonly no)")
-            load = measure_load(server, args.records, rng)
+            load = measure_load(server, args.records, rng, args.processes)
             print(f"  load done: ours {_f(load['ours_ops_s'])} ops/s, redis-benchmark hset {_f(load['ref_ops_s'])} ops/s")
             make_parallel_hashes(server.client, args.records, rng)
             guess = redis_benchmark(server.port, 8, 20_000, args.records, ["hgetall", "h:__rand_int__"]).ops_s
             rows = []
             for t in thread_counts:
-                row = measure_run(server, t, args.records, args.duration, args.warmup, guess)
+                row = measure_run(server, t, args.records, args.duration, args.warmup, guess, args.processes)
                 guess = row.ref_ops_s
                 rows.append(row)
                 print(f"  {t} threads: ours {_f(row.ours_ops_s)} ops/s, redis-benchmark {_f(row.ref_ops_s)} ops/s "
                       f"({row.ratio:.2f}), load avg {row.load_avg_1m:.2f}", flush=True)
         finally:
             server.stop()
-    basic = measure_basic(args.basic_ops, 8)
+    basic = measure_basic(args.basic_ops, 8, args.processes)
     ok = print_report(load, rows, basic)
     print(f"\nload avg at the end: {os.getloadavg()}")
     if args.json:

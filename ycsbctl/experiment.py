@@ -113,7 +113,7 @@ class Experiment:
         return ep
 
     def _skip(self, target: str, reason: str) -> None:
-        fix = reason.split(": ", 1)[-1] if ": " in reason else ""
+        fix = reason.rsplit(": ", 1)[-1] if ": " in reason else ""  # our errors end with what to do
         entry = {"target": target_label(target), "reason": reason, "fix": fix}
         self.outcome.skipped.append(entry)
         self.progress.note(f"{target_label(target)}: skipped — {reason}")

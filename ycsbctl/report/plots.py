@@ -151,7 +151,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     if (pts["bottleneck"] == "client-cpu").any():
         handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
     _threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
-    ax.set_ylim(0, top * 1.18)
+    ax.set_ylim(0, _top(top))
     ax2.set_ylim(bottom=0)
     ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
     ax.yaxis.set_major_formatter(FuncFormatter(_kilo))
@@ -242,6 +242,12 @@ def _whole_seconds(exp: Experiment, run_id: str, overall: pd.DataFrame) -> pd.Da
     return overall[overall["second"] + 1 <= end_s + 0.05]
 
 
+def _top(x: float) -> float:
+    """An upper axis limit 15% above ``x`` (1 when there is nothing to show)."""
+    x = float(x)
+    return x * 1.15 if math.isfinite(x) and x > 0 else 1.0
+
+
 def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str, str], title: str,
                       subtitle: str = "") -> Figure | None:
     """Per-second throughput and p99 (top) with server CPU and memory (bottom) per run; warm-up shaded."""
@@ -256,7 +262,8 @@ def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str
         s = exp.series_of(run_id)
         overall = s[s["op"] == "OVERALL"] if (s["op"] == "OVERALL").any() else s.groupby("second", as_index=False).agg(
             operations=("operations", "sum"), p99_us=("p99_us", "max"), warmup=("warmup", "max"))
-        overall = _whole_seconds(exp, run_id, overall)
+        whole = _whole_seconds(exp, run_id, overall)
+        overall = whole if len(whole) else overall  # a point shorter than a second keeps its one row
         div, unit = latency_unit(float(overall["p99_us"].max()))
         top, bottom = axes[0][i], axes[1][i]
         warm = overall.loc[overall["warmup"].astype(bool), "second"]
@@ -265,12 +272,12 @@ def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str
                 ax.axvspan(0, float(warm.max()) + 1, color="#999", alpha=0.18, lw=0)
             ax.grid(alpha=0.3)
         top.plot(overall["second"] + 0.5, overall["operations"], color=c, lw=2, marker=".")
-        top.set_ylim(0, float(overall["operations"].max()) * 1.15)
+        top.set_ylim(0, _top(overall["operations"].max()))
         top.yaxis.set_major_formatter(FuncFormatter(_kilo))
         top.set_title(f"{target}: {run_id}", fontsize=8.5)
         t2 = top.twinx()
         t2.plot(overall["second"] + 0.5, overall["p99_us"] / div, color=c, ls="--", lw=1.3)
-        t2.set_ylim(0, float(overall["p99_us"].max()) / div * 1.15)
+        t2.set_ylim(0, _top(overall["p99_us"].max() / div))
         if i == 0:
             top.set_ylabel("ops/s (solid)")
         t2.set_ylabel(f"p99 latency ({unit}, dashed)")

@@ -111,9 +111,13 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
     """Every finding of the report, most important first."""
     out: list[str] = []
     status = exp.status
-    if status in ("partial", "interrupted", "running"):
-        n = int((exp.runs["status"] == "ok").sum()) if len(exp.runs) else 0
+    n = int((exp.runs["status"] == "ok").sum()) if len(exp.runs) else 0
+    if status in ("interrupted", "running"):
         out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} finished runs are shown.")
+    elif status == "partial":
+        out.append(f"This experiment is partial: a target was skipped or points failed (below); {n} runs are ok.")
+    for sub in exp.manifest.get("substitutions") or []:
+        out.append(f"{sub.get('note', '')}.".replace("..", "."))
     servers = exp.manifest.get("servers") or {}
     for t in exp.targets:
         name, warning = server_identity(t, servers.get(t) or _endpoint_of(exp, t))
