@@ -113,6 +113,19 @@ def test_batched_inserts_write_unordered_bulks_and_flush_the_final_partial_batch
     assert sorted(d["_id"] for d in db[TABLE].find({}, {"_id": 1})) == sorted(k.decode() for k in keys)
 
 
+def test_a_batch_is_unordered_so_one_duplicate_does_not_drop_the_rest(db_url):
+    url, db = db_url
+    db[TABLE].insert_one({"_id": "user1", "field0": b"old"})
+
+    async def batch_with_a_duplicate_first(b):
+        return [await b[0].insert(TABLE, k, [(b"field0", b"new")]) for k in (b"user1", b"user2", b"user3")]
+
+    statuses = _run(batch_with_a_duplicate_first, url, props={"batchsize": "3"})
+    assert statuses == [Status.OK, Status.OK, Status.ERROR]  # the batch fails when it is written, with the 3rd
+    assert sorted(d["_id"] for d in db[TABLE].find({}, {"_id": 1})) == ["user1", "user2", "user3"]
+    assert db[TABLE].find_one({"_id": "user1"})["field0"] == b"old"
+
+
 def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(db_url):
     url, db = db_url
 

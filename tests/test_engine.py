@@ -126,6 +126,18 @@ def test_per_second_series_and_merged_histograms_of_two_processes_agree_exactly(
     assert read.operations + r.ops["UPDATE"].operations == r.operations == _series_total(r, "OVERALL")
 
 
+def test_statuses_are_counted_per_operation_and_failures_timed_apart(redis_server, rds):
+    _load(redis_server.url, 100, workload="workload-c")
+    # Half the key space was never loaded: those reads are NOT_FOUND.
+    r = run_phase(PhaseSpec("run", redis_server.url, _props("workload-c", recordcount=200, operationcount=1000,
+                                                             requestdistribution="uniform"), threads=4, processes=2))
+    read = r.ops["READ"]
+    ok, missing = read.returns["OK"], read.returns["NOT_FOUND"]
+    assert ok + missing == 1000 and ok > 300 and missing > 300
+    assert read.operations == ok and r.ops["READ-FAILED"].operations == missing
+    assert r.error_rate == 0.0  # NOT_FOUND is a failed read, not an error
+
+
 def test_read_modify_write_is_timed_whole_and_counted_under_read_and_update():
     r = run_phase(PhaseSpec("run", "basic://", _props("workload-f", operationcount=2000), threads=4, processes=2,
                             target_rate=4000, measurement="both"))
@@ -196,7 +208,7 @@ def test_a_stalled_server_gives_counted_timeouts_and_the_run_finishes(redis_serv
 
     try:
         r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=4,
-                                processes=1, duration_s=4, timeout_s=0.2), tick)
+                                processes=1, duration_s=5, timeout_s=0.2), tick)
     finally:
         pauser.execute_command("CLIENT", "UNPAUSE")
         pauser.close()
@@ -206,9 +218,9 @@ def test_a_stalled_server_gives_counted_timeouts_and_the_run_finishes(redis_serv
     assert any("timed out" in e for e in r.errors)
     assert r.ops["READ"].returns["OK"] > 0
     assert r.operations == _series_total(r, "OVERALL")
-    # Work resumed after the pause: the last full second has successful operations.
+    # Work resumed after the pause (1.5 s from the end of second 0): the last full second is busy again.
     s = r.series[(r.series.op == "OVERALL")]
-    assert s[s.second == 3].operations.iloc[0] > timeouts
+    assert s[s.second == 4].operations.iloc[0] > timeouts
 
 
 def test_a_killed_server_ends_the_run_as_failed_keeping_what_was_measured(tmp_path: Path):

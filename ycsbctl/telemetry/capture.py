@@ -52,7 +52,7 @@ def local_server_pid(endpoint: Endpoint) -> int | None:
 
 
 def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None,
-                 interval_s: float = 1.0, container_mode: str = "oneshot") -> tuple[list[Sampler], list[str]]:
+                 interval_s: float = 1.0, container_mode: str = "stream") -> tuple[list[Sampler], list[str]]:
     """The samplers that apply to ``endpoint`` (and notes on what cannot be sampled)."""
     samplers: list[Sampler] = []
     notes: list[str] = []
@@ -166,7 +166,7 @@ class Capture:
 
 @contextmanager
 def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None = None, interval_s: float = 1.0,
-             baseline: NetworkBaseline | None = None, container_mode: str = "oneshot") -> Iterator[Capture]:
+             baseline: NetworkBaseline | None = None, container_mode: str = "stream") -> Iterator[Capture]:
     """Sample the server, the DB's own figures, the network and the client while the block runs.
 
     ``client_pids`` returns the engine's worker PIDs (called once per interval). Samplers that
