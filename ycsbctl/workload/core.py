@@ -268,7 +268,8 @@ class RunGenerator:
             if w.scanlengthdistribution == "zipfian"
             else d.Uniform(w.minscanlength, w.maxscanlength)
         )
-        self.values = ValuePool(rng, w.fieldlength)
+        common = w.fieldlength if w.fieldlengthdistribution == "constant" else None
+        self.values = ValuePool(rng, w.fieldlength, common_length=common)
         self.lengths = w.field_lengths()
 
     def choose_keys(self, n: int) -> np.ndarray:
