@@ -175,6 +175,8 @@ class Experiment:
         if plan.telemetry:
             self._baseline(label, ep)
         loaded = False
+        if not plan.loads(target):
+            self._check_dataset(label, ep)
         for workload in plan.workloads:
             props = workload_properties(plan, workload)
             w = CoreWorkload.from_properties(props)
@@ -207,6 +209,23 @@ class Experiment:
                             self._skip(target, f"could not restart after a crash: {exc}")
                             return
                         loaded = False  # an in-memory server comes back empty
+
+    def _check_dataset(self, label: str, ep: Endpoint) -> None:
+        """A server we do not load must hold the records the plan reads: say so when it does not."""
+        from ycsbctl.bindings.admin import count_records
+
+        try:
+            stored = count_records(ep.url)
+        except Exception:  # noqa: BLE001 - only a hint; the run reports its own errors
+            return
+        wanted = int(workload_properties(self.plan, self.plan.workloads[0]).get("recordcount", 0) or 0)
+        if stored is not None and stored != wanted:
+            effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
+                      else f"only {wanted:,} of them will be read")
+            self.progress.note(
+                f"{label}: warning: the server holds {stored:,} records but recordcount is {wanted:,}; {effect} — "
+                f"pass -p recordcount={stored} (as at load time) or --load"
+            )
 
     def _baseline(self, label: str, ep: Endpoint) -> None:
         from ycsbctl import telemetry

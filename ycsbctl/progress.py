@@ -35,7 +35,7 @@ class Progress:
     def note(self, message: str) -> None:
         """A line that stays (provisioning choices, skipped targets, failures)."""
         if not self.quiet:
-            self.console.print(message, markup=False)
+            self.console.print(message, markup=False, soft_wrap=not self.console.is_terminal)
 
     def _eta(self) -> str:
         if not self.done:

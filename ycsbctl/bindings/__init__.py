@@ -48,7 +48,7 @@ class BindingSet:
 async def _redis_watchdog(bindings: list, timeout_s: float) -> None:
     """Every timeout/8 s: a request seen in flight for ≥ timeout is expired (±12%)."""
     step = max(timeout_s / 8, 0.005)
-    seen: dict[int, tuple[object, int]] = {}
+    seen: dict[int, tuple[object, int, int]] = {}
     ticks = max(1, round(timeout_s / step))
     while True:
         await asyncio.sleep(step)
@@ -58,12 +58,14 @@ async def _redis_watchdog(bindings: list, timeout_s: float) -> None:
                 seen.pop(i, None)
                 continue
             prev = seen.get(i)
-            n = prev[1] + 1 if prev is not None and prev[0] is fut else 1
+            # the same future and request number (a read burst issues many requests per future)
+            same = prev is not None and prev[0] is fut and prev[2] == b.seq
+            n = prev[1] + 1 if same else 1  # type: ignore[index]
             if n >= ticks:
                 b.expire()
                 seen.pop(i, None)
             else:
-                seen[i] = (fut, n)
+                seen[i] = (fut, n, b.seq)
 
 
 async def open_bindings(url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:

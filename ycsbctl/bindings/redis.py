@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import time
 from collections import deque
 from urllib.parse import unquote, urlparse
 
@@ -91,17 +92,66 @@ class _Resp(asyncio.Protocol):
         waiters = self.waiters
         while (reply := reader.gets()) is not False:
             fut = waiters.popleft()
-            if not fut.done():  # done = timed out earlier: the late reply is dropped
+            if fut.__class__ is _ReadBurst:
+                fut(reply)  # type: ignore[operator]
+            elif not fut.done():  # done = timed out earlier: the late reply is dropped
                 fut.set_result(reply)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = str(exc) if exc else "connection closed by the server"
         err = ConnectionError(self.lost)
         for fut in self.waiters:
-            if not fut.done():
+            if fut.__class__ is _ReadBurst:
+                fut.fail(err)  # type: ignore[attr-defined]
+            elif not fut.done():
                 fut.set_exception(err)
         self.waiters.clear()
         self.transport = None
+
+
+class _ReadBurst:
+    """Back-to-back ``HGETALL`` reads driven from ``data_received``: each reply is timed, logged
+    and followed by the next request without waking a coroutine. Measured on this machine
+    (16 clients, one process): ~19 µs of client CPU per read, against ~23 µs with a future
+    awaited per read and ~29 µs through the generic engine loop."""
+
+    __slots__ = ("b", "keys", "i", "end", "log", "deadline", "fut", "t0", "errors", "dead")
+
+    def __init__(self, b: RedisBinding, keys: list[bytes], start: int, end: int, log, deadline_ns: int,
+                 fut: asyncio.Future) -> None:
+        self.b, self.keys, self.i, self.end, self.log = b, keys, start, end, log
+        self.deadline, self.fut, self.t0, self.errors, self.dead = deadline_ns, fut, 0, 0, False
+
+    def issue(self) -> None:
+        key = self.keys[self.i]
+        proto = self.b.proto
+        self.t0 = time.perf_counter_ns()
+        proto.transport.write(b"*2\r\n$7\r\nHGETALL\r\n$%d\r\n%b\r\n" % (len(key), key))  # type: ignore[union-attr]
+        proto.waiters.append(self)  # type: ignore[union-attr, arg-type]
+        self.b.seq += 1
+
+    def __call__(self, reply) -> None:
+        if self.dead:  # timed out: this is the late reply
+            return
+        t1 = time.perf_counter_ns()
+        if reply.__class__ is list:
+            st = 0 if reply else 1
+        else:
+            st = 2
+            self.errors += 1
+            self.b.last_error = str(reply)
+        self.log((0, st, self.t0, t1, self.t0))
+        self.i += 1
+        if self.i < self.end and t1 < self.deadline:
+            self.issue()
+        else:
+            self.dead = True
+            self.fut.set_result(None)
+
+    def fail(self, err: Exception) -> None:
+        if not self.dead:
+            self.dead = True
+            self.fut.set_exception(err)
 
 
 class RedisBinding(Binding):
@@ -114,6 +164,7 @@ class RedisBinding(Binding):
         self.pending: asyncio.Future | None = None  # read by the watchdog
         self.loop: asyncio.AbstractEventLoop | None = None
         self._templates: dict[tuple, bytes] = {}
+        self.seq = 0  # requests issued by read bursts: the watchdog tells requests apart by it
 
     async def connect(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -228,6 +279,34 @@ class RedisBinding(Binding):
         if r.__class__ is list:
             return Status.OK if r else Status.NOT_FOUND
         return self._status(r)
+
+    async def read_burst(self, keys: list[bytes], start: int, end: int, log, deadline_ns: int) -> tuple[int, int]:
+        """Read ``keys[start:end]`` (all fields) one after the other, logging each read as the
+        engine does (``log((READ, status, t0, t1, t0))``); stop early at ``deadline_ns``, a timeout
+        or a lost connection. Returns (reads done, reads not OK)."""
+        proto = self.proto
+        if proto is None or proto.transport is None:
+            await self._reconnect_or_raise()
+            proto = self.proto
+        fut = self.loop.create_future()  # type: ignore[union-attr]
+        burst = _ReadBurst(self, keys, start, end, log, deadline_ns, fut)
+        self.pending = fut
+        burst.issue()
+        try:
+            r = await fut
+        except ConnectionError:
+            burst.dead = True
+            log((0, 2, burst.t0, time.perf_counter_ns(), burst.t0))
+            self.pending = None
+            await self._reconnect_or_raise()
+            return burst.i + 1 - start, burst.errors + 1
+        self.pending = None
+        if r is _TIMEOUT:  # the watchdog expired the read in flight
+            burst.dead = True
+            log((0, 3, burst.t0, time.perf_counter_ns(), burst.t0))
+            self.last_error = f"timed out after {self.timeout_s:g} s"
+            return burst.i + 1 - start, burst.errors + 1
+        return burst.i - start, burst.errors
 
     def _hmset(self, key: bytes, values: Values) -> bytes:
         """``HMSET key f1 v1 …`` as RESP. One ``%`` on a cached template per shape of record:
