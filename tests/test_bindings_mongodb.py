@@ -5,37 +5,21 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-import numpy as np
 import pytest
 from pymongo import MongoClient
 
+from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.servers import free_port
-from ycsbctl.bindings import ConnectionLost, Status, open_bindings
+from ycsbctl.bindings import ConnectionLost, Status
 from ycsbctl.bindings.mongodb import database_name
 from ycsbctl.errors import UserError
-from ycsbctl.workload.core import CoreWorkload, RunGenerator
-from ycsbctl.workload.properties import Properties
 
 KEY0 = b"user6284781860667377211"
 TABLE = "usertable"
 
 
-def _values(fields: int = 10) -> list[tuple[bytes, bytes]]:
-    gen = RunGenerator(CoreWorkload.from_properties(Properties({"fieldcount": str(fields)})), np.random.default_rng(7))
-    return gen.field_values()
-
-
 def _run(coro_fn, url: str, clients: int = 1, props: dict[str, str] | None = None, timeout_s: float = 10.0):
-    """Open ``clients`` bindings, await ``coro_fn(bindings)``, close them (flushing batches)."""
-
-    async def go():
-        bs = await open_bindings(url, clients, props or {}, timeout_s)
-        try:
-            return await coro_fn(bs.bindings)
-        finally:
-            await bs.close()
-
-    return asyncio.run(go())
+    return run_bindings(coro_fn, url, clients, props, timeout_s)
 
 
 @pytest.fixture
@@ -58,7 +42,7 @@ def test_database_comes_from_the_url_path_with_ycsb_by_default():
 
 def test_insert_stores_id_and_ten_binary_fields_in_usertable(db_url):
     url, db = db_url
-    values = _values()
+    values = field_values()
     assert _run(lambda b: b[0].insert(TABLE, KEY0, values), url) is Status.OK
     doc = db[TABLE].find_one({"_id": KEY0.decode()})
     assert doc is not None and sorted(doc) == ["_id"] + [f"field{i}" for i in range(10)]
@@ -72,7 +56,7 @@ def test_insert_stores_id_and_ten_binary_fields_in_usertable(db_url):
 
 def test_read_finds_by_id_with_or_without_a_projection(db_url):
     url, db = db_url
-    db[TABLE].insert_one({"_id": KEY0.decode(), **{n.decode(): v for n, v in _values()}})
+    db[TABLE].insert_one({"_id": KEY0.decode(), **{n.decode(): v for n, v in field_values()}})
 
     async def reads(b):
         return [
@@ -86,7 +70,7 @@ def test_read_finds_by_id_with_or_without_a_projection(db_url):
 
 def test_update_sets_one_field_and_is_not_found_when_nothing_matched(db_url):
     url, db = db_url
-    before = {n.decode(): v for n, v in _values()}
+    before = {n.decode(): v for n, v in field_values()}
     db[TABLE].insert_one({"_id": KEY0.decode(), **before})
 
     async def updates(b):
@@ -104,7 +88,7 @@ def test_batched_inserts_write_unordered_bulks_and_flush_the_final_partial_batch
     keys = [b"user%d" % i for i in range(7)]
 
     async def insert_all(b):
-        statuses = [await b[0].insert(TABLE, k, _values(2)) for k in keys]
+        statuses = [await b[0].insert(TABLE, k, field_values(2)) for k in keys]
         return statuses, db[TABLE].count_documents({})
 
     statuses, before_close = _run(insert_all, url, props={"batchsize": "3"})
@@ -169,7 +153,7 @@ def test_clients_share_one_pool_and_each_can_work_at_once(db_url):
     keys = [b"user%d" % i for i in range(8)]
 
     async def concurrent(b):
-        return await asyncio.gather(*(c.insert(TABLE, k, _values(2)) for c, k in zip(b, keys)))
+        return await asyncio.gather(*(c.insert(TABLE, k, field_values(2)) for c, k in zip(b, keys)))
 
     assert _run(concurrent, url, clients=8) == [Status.OK] * 8
     assert db[TABLE].count_documents({}) == 8

@@ -2,53 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import threading
 from pathlib import Path
 
-import numpy as np
 import pytest
 import redis
 
+from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.servers import free_port, start_redis
-from ycsbctl.bindings import ConnectionLost, Status, open_bindings
+from ycsbctl.bindings import ConnectionLost, Status
 from ycsbctl.bindings.redis import RedisOptions, java_hash
-from ycsbctl.workload.core import CoreWorkload, RunGenerator
 from ycsbctl.workload.keys import build_key_name
-from ycsbctl.workload.properties import Properties
 
 KEY0 = b"user6284781860667377211"  # key number 0, hashed (ycsb-semantics.md §2)
 TABLE = "usertable"
 
 
-def _values(fields: int = 10) -> list[tuple[bytes, bytes]]:
-    """One insert's (field, value) pairs drawn by the workload model: 10 × 100 bytes by default."""
-    gen = RunGenerator(CoreWorkload.from_properties(Properties({"fieldcount": str(fields)})), np.random.default_rng(7))
-    return gen.field_values()
-
-
 def _run(coro_fn, url: str, clients: int = 1, props: dict[str, str] | None = None, timeout_s: float = 5.0):
-    """Open ``clients`` bindings, await ``coro_fn(bindings)``, close them; return its result."""
-
-    async def go():
-        bs = await open_bindings(url, clients, props or {}, timeout_s)
-        try:
-            return await coro_fn(bs.bindings)
-        finally:
-            await bs.close()
-
-    return asyncio.run(go())
-
-
-@pytest.fixture
-def rds(redis_server):
-    """redis-py on the session server's db 0, emptied before and after the test."""
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushall()
-    yield client
-    client.flushall()
-    client.close()
+    return run_bindings(coro_fn, url, clients, props, timeout_s)
 
 
 def test_index_score_is_java_string_hashcode():
@@ -60,7 +32,7 @@ def test_index_score_is_java_string_hashcode():
 
 
 def test_insert_writes_a_hash_of_ten_printable_100_byte_fields_and_indexes_it(redis_server, rds):
-    values = _values()
+    values = field_values()
     st = _run(lambda b: b[0].insert(TABLE, KEY0, values), redis_server.url)
     assert st is Status.OK
     stored = rds.hgetall(KEY0)
@@ -73,7 +45,7 @@ def test_insert_writes_a_hash_of_ten_printable_100_byte_fields_and_indexes_it(re
 
 
 def test_read_returns_ok_for_a_record_and_not_found_for_a_missing_one(redis_server, rds):
-    rds.hset(KEY0, mapping=dict(_values()))
+    rds.hset(KEY0, mapping=dict(field_values()))
 
     async def reads(b):
         return [
@@ -87,7 +59,7 @@ def test_read_returns_ok_for_a_record_and_not_found_for_a_missing_one(redis_serv
 
 
 def test_read_sends_hgetall_for_all_fields_and_hmget_for_named_ones(redis_server, rds):
-    rds.hset(KEY0, mapping=dict(_values()))
+    rds.hset(KEY0, mapping=dict(field_values()))
     rds.config_resetstat()
 
     async def reads(b):
@@ -101,7 +73,7 @@ def test_read_sends_hgetall_for_all_fields_and_hmget_for_named_ones(redis_server
 
 
 def test_update_sets_only_the_given_field(redis_server, rds):
-    before = dict(_values())
+    before = dict(field_values())
     rds.hset(KEY0, mapping=before)
     st = _run(lambda b: b[0].update(TABLE, KEY0, [(b"field4", b"x" * 100)]), redis_server.url)
     assert st is Status.OK
@@ -114,7 +86,7 @@ def test_scan_is_one_zrangebyscore_then_one_read_per_key(redis_server, rds):
     keys = [build_key_name(n).encode() for n in range(20)]
 
     async def load(b):
-        return [await b[0].insert(TABLE, k, _values(2)) for k in keys]
+        return [await b[0].insert(TABLE, k, field_values(2)) for k in keys]
 
     assert set(_run(load, redis_server.url)) == {Status.OK}
     start = min(keys, key=java_hash)  # the lowest score: at least 5 keys follow it
@@ -130,7 +102,7 @@ def test_scan_is_one_zrangebyscore_then_one_read_per_key(redis_server, rds):
 
 def test_delete_removes_the_record_and_its_index_entry(redis_server, rds):
     async def insert_then_delete(b):
-        await b[0].insert(TABLE, KEY0, _values())
+        await b[0].insert(TABLE, KEY0, field_values())
         return [await b[0].delete(TABLE, KEY0), await b[0].read(TABLE, KEY0, None)]
 
     assert _run(insert_then_delete, redis_server.url) == [Status.OK, Status.NOT_FOUND]
@@ -139,7 +111,7 @@ def test_delete_removes_the_record_and_its_index_entry(redis_server, rds):
 
 def test_db_number_in_the_url_selects_the_database(redis_server, rds):
     url = f"redis://127.0.0.1:{redis_server.port}/3"
-    assert _run(lambda b: b[0].insert(TABLE, KEY0, _values()), url) is Status.OK
+    assert _run(lambda b: b[0].insert(TABLE, KEY0, field_values()), url) is Status.OK
     db3 = redis.Redis(port=redis_server.port, db=3)
     try:
         assert db3.hlen(KEY0) == 10 and db3.zscore("_indices", KEY0) == -594971599.0
@@ -152,7 +124,7 @@ def test_password_from_url_or_property_authenticates_and_a_wrong_one_is_refused(
     server = start_redis(tmp_path / "auth", extra=("--requirepass", "s3cret"))
     try:
         base = f"redis://127.0.0.1:{server.port}"
-        assert _run(lambda b: b[0].insert(TABLE, KEY0, _values()), f"redis://:s3cret@127.0.0.1:{server.port}/0") is Status.OK
+        assert _run(lambda b: b[0].insert(TABLE, KEY0, field_values()), f"redis://:s3cret@127.0.0.1:{server.port}/0") is Status.OK
         assert _run(lambda b: b[0].read(TABLE, KEY0, None), base, props={"redis.password": "s3cret"}) is Status.OK
         with pytest.raises(ConnectionLost, match="authentication failed"):
             _run(lambda b: b[0].read(TABLE, KEY0, None), f"redis://:wrong@127.0.0.1:{server.port}")
@@ -190,7 +162,7 @@ def test_closed_port_is_a_connection_lost_naming_the_address():
 
 
 def test_a_stalled_server_gives_timeout_and_late_replies_never_answer_later_requests(redis_server, rds):
-    rds.hset(KEY0, mapping=dict(_values()))
+    rds.hset(KEY0, mapping=dict(field_values()))
     pauser = redis.Redis.from_url(redis_server.url)
 
     async def stalled(b):

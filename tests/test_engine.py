@@ -38,15 +38,6 @@ def _series_total(r: PhaseResult, op: str) -> int:
     return int(s[(s.op == op) & ~s.warmup.astype(bool)].operations.sum())
 
 
-@pytest.fixture
-def rds(redis_server):
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushall()
-    yield client
-    client.flushall()
-    client.close()
-
-
 def _records(rds: redis.Redis) -> int:
     return rds.dbsize() - (1 if rds.exists("_indices") else 0)
 
@@ -223,15 +214,22 @@ def test_a_stalled_server_gives_counted_timeouts_and_the_run_finishes(redis_serv
     assert s[s.second == 4].operations.iloc[0] > timeouts
 
 
-def test_a_killed_server_ends_the_run_as_failed_keeping_what_was_measured(tmp_path: Path):
-    server = start_redis(tmp_path / "victim")
-    killed: list[int] = []
+def _kill_after_first_second(server, killed: list[int]):
+    """A progress callback that SIGKILLs ``server`` once the first second is reported."""
 
     def tick(t: Tick) -> None:
         if t.second >= 1 and not killed:
             server.proc.kill()
             server.proc.wait()
             killed.append(t.second)
+
+    return tick
+
+
+def test_a_killed_server_ends_the_run_as_failed_keeping_what_was_measured(tmp_path: Path):
+    server = start_redis(tmp_path / "victim")
+    killed: list[int] = []
+    tick = _kill_after_first_second(server, killed)
 
     try:
         _load(server.url, 200)
@@ -273,12 +271,7 @@ def test_bad_specs_are_refused_before_anything_starts(spec: PhaseSpec, message: 
 def test_a_killed_mongodb_server_ends_the_run_as_failed_too(tmp_path: Path):
     server = start_mongo_wire(tmp_path / "victim")
     killed: list[int] = []
-
-    def tick(t: Tick) -> None:
-        if t.second >= 1 and not killed:
-            server.proc.kill()
-            server.proc.wait()
-            killed.append(t.second)
+    tick = _kill_after_first_second(server, killed)
 
     try:
         _load(server.url, 100, threads=2, processes=1)
