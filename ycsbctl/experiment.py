@@ -219,6 +219,13 @@ class Experiment:
         except Exception:  # noqa: BLE001 - only a hint; the run reports its own errors
             return
         wanted = int(workload_properties(self.plan, self.plan.workloads[0]).get("recordcount", 0) or 0)
+        if stored and self.plan.telemetry and self.folder is not None:
+            from ycsbctl import telemetry
+
+            # Not loaded by us: the whole server's memory over the records it holds (an upper bound).
+            fp = telemetry.footprint_after(ep, {}, stored).to_dict()
+            fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
+            self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
         if stored is not None and stored != wanted:
             effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
                       else f"only {wanted:,} of them will be read")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,8 @@ def import_logs(
     workload: str | None = None,
     threads: int | None = None,
 ) -> tuple[Path, list[ImportedRun]]:
-    """Parse each YCSB log (one run per file) and write them as one result folder at ``out``.
+    """Parse each YCSB log (one run per file) and write them as one result folder at ``out``, or
+    add them to the result folder already there (so they show next to its native runs).
 
     Target, workload and thread count come from each log's ``Command line:`` unless given; a log
     that does not say them needs the option (UserError naming it). Logs of the same point become
@@ -95,10 +97,25 @@ def import_logs(
             for log, rec, p in records
         ],
     }
-    folder = ResultFolder.create(out.parent, out.name, manifest)
+    if (out / "manifest.json").is_file():
+        # Into an existing result folder (e.g. a native run): the imported runs sit next to its own,
+        # under the target name given (use another name than the native target's, e.g. redis-ycsb).
+        status = json.loads((out / "manifest.json").read_text()).get("status", "complete")
+        status = status if status in ("complete", "partial", "interrupted") else "partial"
+        folder = ResultFolder.reopen(out)  # marks it running until finalize
+        known = folder.run_ids()
+        clash = [rec.run_id for _, rec, _ in records if rec.run_id in known]
+        if clash:
+            folder.finalize(status)
+            raise UserError(f"{out} already has run {clash[0]}: import under another --target name")
+        imported = folder.manifest.get("imported_logs", []) + manifest["imported_logs"]
+        folder.update_manifest(imported_logs=imported)
+    else:
+        folder = ResultFolder.create(out.parent, out.name, manifest)
+        status = "complete"
     for _, rec, _ in records:
         folder.add_run(rec)
-    path = folder.finalize("complete")
+    path = folder.finalize(status)
     runs = [ImportedRun(log, rec.run_id, rec.status, rec.result.operations, rec.result.throughput_ops)
             for log, rec, _ in records]
     return path, runs
