@@ -105,6 +105,11 @@ def test_loopback_counters_see_bytes_we_send():
     sampler = InterfaceNetSampler("lo", interval_s=0.25)
     with socket.create_server(("127.0.0.1", 0)) as srv:
         sampler.start()
+        deadline = time.monotonic() + 10
+        while not sampler.rows:  # primed and ticking: the transfer cannot land before its baseline
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        before = len(sampler.rows)
         with socket.create_connection(srv.getsockname()) as c, srv.accept()[0] as peer:
             for _ in range(64):  # 4 MB in 64 KiB steps, each read back before the next
                 c.sendall(b"x" * 65536)
@@ -112,7 +117,7 @@ def test_loopback_counters_see_bytes_we_send():
                 while got < 65536:
                     got += len(peer.recv(65536))
         deadline = time.monotonic() + 10
-        while not sampler.rows:  # the tick that covers the transfer
+        while len(sampler.rows) <= before + 1:  # the ticks that cover the transfer
             assert time.monotonic() < deadline
             time.sleep(0.02)
         frame = sampler.stop()
