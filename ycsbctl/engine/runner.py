@@ -33,16 +33,18 @@ READY_TIMEOUT_S = 60.0
 LOCAL_HOSTS = ("127.", "localhost", "::1", "[::1]")
 
 
-def default_processes(url: str) -> int:
-    """Worker processes when none are asked for: one per core, less one core when the server
-    runs on this host (it needs a core too). Measured with bench/engine on 2 cores against a
-    local Redis: 1 worker gave 0.80–0.96× redis-benchmark at 8–128 threads and 19–24 µs of
-    client CPU per op; 2 workers gave 0.66–0.85× and 25–30 µs/op (client and server fighting
-    for the same cores)."""
+def default_processes(url: str, phase: str = "run") -> int:
+    """Worker processes when none are asked for: one per core, less one core in the run phase
+    when the server runs on this host (it needs a core too). Measured with bench/engine on 2
+    cores against a local Redis: 1 worker gave 0.80–0.96× redis-benchmark at 8–128 threads and
+    19–24 µs of client CPU per op; 2 workers gave 0.66–0.85× and 25–30 µs/op (client and server
+    fighting for the same cores). A load costs the client ~3× what it costs the server (50–65
+    µs against 20–40 µs per record), so loads keep a worker per core (0.40–0.49× redis-benchmark
+    HSET with 2, 0.33× with 1)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     host = urlparse(url).hostname or ""
     local = not url.startswith("basic:") and (host.startswith(LOCAL_HOSTS) or host in ("", socket.gethostname()))
-    return max(1, cores - 1) if local else cores
+    return max(1, cores - 1) if local and phase == "run" else cores
 
 
 class PhaseRunner:
@@ -62,7 +64,7 @@ class PhaseRunner:
         self.workload = CoreWorkload.from_properties(Properties(spec.properties))
         if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
             raise UserError("the run phase needs operationcount > 0 or a duration (--duration S)")
-        self.processes = max(1, min(spec.processes or default_processes(spec.url), spec.threads))
+        self.processes = max(1, min(spec.processes or default_processes(spec.url, spec.phase), spec.threads))
         self._pids: list[int] = []
         self.stop_requested = False
 
