@@ -351,7 +351,10 @@ def run_plan(
         folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id))
     else:
         folder = None
-    progress = Progress(plan.points(), quiet=quiet)
+    # every planned point, plus the dataset load of each target whose run-phase points need one
+    loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
+                and any(_phase_of(w, plan) == "run" for w in plan.workloads))
+    progress = Progress(plan.points() + loads, quiet=quiet)
     exp = Experiment(plan, folder, progress, print_ycsb)
     with sigterm_as_interrupt():
         try:

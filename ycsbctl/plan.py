@@ -174,9 +174,9 @@ class Plan:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        from ycsbctl.bindings.admin import redact
+        from ycsbctl.urls import redact_url
 
-        d["targets"] = [redact(t) for t in self.targets]
+        d["targets"] = [redact_url(t) for t in self.targets]
         # the resolved scale, for readers of the manifest (ignored by from_dict)
         d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
                  point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)

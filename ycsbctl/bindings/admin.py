@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ycsbctl.bindings import protocol_of
 from ycsbctl.errors import UserError
+from ycsbctl.urls import redact_url
 
 
 def clear_dataset(url: str, table: str = "usertable") -> None:
@@ -23,7 +24,7 @@ def clear_dataset(url: str, table: str = "usertable") -> None:
             with MongoClient(url, serverSelectionTimeoutMS=5000) as c:
                 c[database_name(url)].drop_collection(table)
     except Exception as exc:  # noqa: BLE001 - one line for the user
-        raise UserError(f"cannot clear the dataset at {redact(url)}: {str(exc).splitlines()[0]}", exit_code=1) from None
+        raise UserError(f"cannot clear the dataset at {redact_url(url)}: {str(exc).splitlines()[0]}", exit_code=1) from None
 
 
 def count_records(url: str, table: str = "usertable") -> int | None:
@@ -43,14 +44,3 @@ def count_records(url: str, table: str = "usertable") -> int | None:
         with MongoClient(url, serverSelectionTimeoutMS=5000) as c:
             return c[database_name(url)][table].estimated_document_count()
     return None
-
-
-def redact(url: str) -> str:
-    """The URL with any password replaced by ``***``."""
-    from urllib.parse import urlparse, urlunparse
-
-    u = urlparse(url)
-    if u.password is None:
-        return url
-    netloc = u.netloc.replace(f":{u.password}@", ":***@")
-    return urlunparse(u._replace(netloc=netloc))

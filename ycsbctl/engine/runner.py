@@ -24,6 +24,7 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
+from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
 from ycsbctl.workload.properties import Properties
 
@@ -143,7 +144,7 @@ class PhaseRunner:
             if setup_errors:
                 stop_flag.value = 1
                 start_event.set()
-                raise UserError(f"cannot run against {redact(spec.url)}: {setup_errors[0]}", exit_code=1)
+                raise UserError(f"cannot run against {redact_url(spec.url)}: {setup_errors[0]}", exit_code=1)
             t0 = time.perf_counter() + 0.05
             t_start.value = t0
             start_event.set()
@@ -247,12 +248,6 @@ class PhaseRunner:
             },
         )
         return result
-
-
-def redact(url: str) -> str:
-    from ycsbctl.bindings.admin import redact as _redact
-
-    return _redact(url)
 
 
 def run_phase(spec: PhaseSpec, progress: Callable[[Tick], None] | None = None) -> PhaseResult:
