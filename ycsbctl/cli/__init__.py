@@ -5,6 +5,7 @@ Each sub-module registers the commands of one stage on :data:`main`; no logic li
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -12,9 +13,27 @@ import click
 from ycsbctl import __version__
 from ycsbctl.errors import UserError
 
+# Command name -> the module that defines it. Modules load on first use, so `ycsbctl run` does
+# not import docker, matplotlib… and neither do the engine's worker processes, which re-import
+# this entry point when they are spawned (measured: 0.96 s with every module, 0.2 s without).
+COMMANDS = {
+    "run": "experiment", "load": "experiment", "dry-run": "workload",
+    "targets": "servers", "up": "servers", "status": "servers", "down": "servers", "doctor": "servers",
+    "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results",
+}
+
 
 class _Group(click.Group):
-    """Turns a :class:`UserError` into one ``error:`` line and its exit code (2 for bad input)."""
+    """Loads command modules lazily and turns a :class:`UserError` into one ``error:`` line and
+    its exit code (2 for bad input)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            importlib.import_module(f"ycsbctl.cli.{COMMANDS[name]}")
+        return self.commands.get(name)
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
@@ -40,18 +59,3 @@ def main() -> None:
 
     Workloads are YCSB property files: a name from workloads/ (workload-a, b, insert…) or a path.
     """
-
-
-def _register() -> None:
-    # Imported for their side effect: each module adds its commands to ``main``.
-    import importlib
-
-    for name in ("workload", "engine", "experiment", "servers", "telemetry", "results", "report"):
-        try:
-            importlib.import_module(f"ycsbctl.cli.{name}")
-        except ModuleNotFoundError as exc:  # a stage not built yet
-            if exc.name != f"ycsbctl.cli.{name}":
-                raise
-
-
-_register()
