@@ -14,7 +14,7 @@ from typing import Any
 
 from ycsbctl.errors import UserError
 from ycsbctl.manifest import host_facts, versions
-from ycsbctl.plan import Plan, is_url, target_label
+from ycsbctl.plan import DEFAULT_TARGETS, Plan, is_url, target_label
 from ycsbctl.point import PointOutcome, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
@@ -23,7 +23,6 @@ from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
-DEFAULT_TARGETS = ["redis", "mongodb"]
 MONGO_STAND_IN = "ferretdb"
 
 
@@ -54,10 +53,9 @@ def workload_properties(plan: Plan, workload: str) -> Properties:
     props = load_properties(workload, plan.property_files, [])
     props["recordcount"] = str(plan.record_count)
     ops = plan.point_operations
-    props["operationcount"] = str(ops if ops is not None else 0)  # 0 = until the duration ends (YCSB)
-    if plan.point_operations is None and props.get("requestdistribution", "") == "zipfian":
-        # Zipfian sizes its key space with operationcount·insertproportion; keep YCSB's file value.
-        props["operationcount"] = "0"
+    # 0 = until the duration ends (YCSB's convention). With zipfian and run-phase inserts (E), YCSB
+    # sizes the key space with operationcount·insertproportion: pass -p operationcount=N for that.
+    props["operationcount"] = str(ops if ops is not None else 0)
     props.update(load_properties(None, [], plan.properties))
     if plan.measurement:
         props["measurement.interval"] = plan.measurement
@@ -120,34 +118,17 @@ class Experiment:
         if self.folder:
             self.folder.update_manifest(skipped_targets=self.outcome.skipped)
 
-    def targets(self) -> list[str]:
-        """The plan's targets; when the default ``mongodb`` cannot run here, its MongoDB-protocol
-        stand-in is measured in addition — announced, labelled as itself, never as MongoDB."""
-        return list(self.plan.targets)
-
     # -- the sweep ------------------------------------------------------------------------
 
     def run(self) -> Outcome:
-        plan = self.plan
         try:
-            targets = self.targets()
-            i = 0
-            while i < len(targets):
-                target = targets[i]
-                i += 1
+            targets = list(self.plan.targets)
+            for target in targets:  # a stand-in appended below is swept in its turn
                 if not self._points_left(target):
                     continue
                 ep = self._provision(target)
                 if ep is None:
-                    if target == "mongodb" and plan.targets == DEFAULT_TARGETS and MONGO_STAND_IN not in targets:
-                        targets.append(MONGO_STAND_IN)
-                        msg = (
-                            f"mongodb could not be provisioned here; measuring {MONGO_STAND_IN} as the "
-                            "MongoDB-protocol stand-in (its numbers are not MongoDB's)"
-                        )
-                        self.progress.note(msg)
-                        if self.folder:
-                            self.folder.update_manifest(substitutions=[{"wanted": "mongodb", "used": MONGO_STAND_IN, "note": msg}])
+                    self._add_stand_in(target, targets)
                     continue
                 self.endpoint = ep
                 try:
@@ -159,6 +140,18 @@ class Experiment:
             self.progress.close()
             self.progress.note("interrupted: stopped every server we started; keeping the finished points")
         return self.outcome
+
+    def _add_stand_in(self, target: str, targets: list[str]) -> None:
+        """When the default plan's ``mongodb`` cannot run here, measure its MongoDB-protocol
+        stand-in too — announced, recorded, and labelled as itself, never as MongoDB."""
+        if target != "mongodb" or list(self.plan.targets) != list(DEFAULT_TARGETS) or MONGO_STAND_IN in targets:
+            return
+        targets.append(MONGO_STAND_IN)
+        msg = (f"mongodb could not be provisioned here; measuring {MONGO_STAND_IN} as the MongoDB-protocol "
+               "stand-in (its numbers are not MongoDB's)")
+        self.progress.note(msg)
+        if self.folder:
+            self.folder.update_manifest(substitutions=[{"wanted": "mongodb", "used": MONGO_STAND_IN, "note": msg}])
 
     def _points_left(self, target: str) -> bool:
         return any(
