@@ -133,10 +133,11 @@ def _with_spread(v: float, spread: float) -> str:
 
 def print_table(c: Comparison, console=None) -> None:
     """The comparison as a rich table, differences first."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    from ycsbctl.report.console import wide_console
+
+    console = console or wide_console()
     base = c.experiments[0]
     if c.differences:
         console.print("[bold yellow]The experiments differ:[/] " + "; ".join(c.differences))

@@ -17,13 +17,20 @@ def _num(x: object, fmt: str = "{:,.0f}") -> str:
     return fmt.format(x)
 
 
+def wide_console(stderr: bool = False) -> Console:
+    """A rich console that keeps wide tables readable when output goes to a file or pipe
+    (rich would fold them to 80 columns there)."""
+    probe = Console(stderr=stderr)
+    return probe if probe.is_terminal else Console(stderr=stderr, width=160)
+
+
 def print_summary(folder: Path, console: Console | None = None) -> None:
     """Rows = thread count × target: ops/s, p50/p99 (ms) of the main operations, server and client
     CPU (% of one core), bottleneck and status. Repetitions show their mean."""
     from ycsbctl.results import load
 
     exp = load(folder)
-    console = console or Console(stderr=True, width=None if Console(stderr=True).is_terminal else 140)
+    console = console or wide_console(stderr=True)
     runs = exp.runs
     if runs.empty:
         console.print("no finished points")
