@@ -25,8 +25,9 @@ def wide_console(stderr: bool = False) -> Console:
 
 
 def print_summary(folder: Path, console: Console | None = None) -> None:
-    """Rows = thread count × target: ops/s, p50/p99 (ms) of the main operations, server and client
-    CPU (% of one core), bottleneck and status. Repetitions show their mean."""
+    """Rows = thread count × target of each workload's sweep: ops/s, p50/p99 (ms) of the main
+    operations, server and client CPU (% of one core), bottleneck and status. Repetitions show
+    their mean."""
     from ycsbctl.results import load
 
     exp = load(folder)
@@ -37,7 +38,11 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         return
     plan = exp.manifest.get("plan", {})
     records = plan.get("record_count") or plan.get("records")
+    from ycsbctl.results.frames import sweep_phase
+
     for workload, wdf in runs.groupby("workload", sort=False):
+        # the sweep only: a workload's dataset load is a point of its own, not one of the ladder's
+        wdf = wdf[wdf["phase"] == sweep_phase(runs, str(workload))]
         title = f"{workload}" + (f" — {records:,} records" if records else "")
         table = Table(title=title, title_justify="left")
         ops = [op for op in MAIN_OPS if f"{op}_p99_us" in wdf and wdf[f"{op}_p99_us"].notna().any()]
