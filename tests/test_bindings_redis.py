@@ -209,3 +209,55 @@ def test_a_server_that_accepts_but_never_answers_fails_the_handshake_instead_of_
         url = f"redis://:pw@127.0.0.1:{mute.getsockname()[1]}"
         with pytest.raises(ConnectionLost, match="no answer to AUTH"):
             _run(lambda b: b[0].read(TABLE, KEY0, None), url, timeout_s=0.2)
+
+
+def _chain_context(log: list, acked: list, deadline_ns: int = 2**63 - 1, stop_on_error: bool = False):
+    from ycsbctl.bindings.base import ChainContext
+
+    names = [b"field%d" % i for i in range(10)]
+    values = dict(field_values())
+    return ChainContext(
+        log=log.extend,
+        names=[tuple(names)] + [(n,) for n in names],
+        values=lambda f: [values[n] for n in names] if f == -1 else [b"x" * 7],
+        ack=acked.append,
+        deadline_ns=deadline_ns,
+        stop_on_error=stop_on_error,
+    )
+
+
+def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_logs_each_operation(redis_server, rds):
+    # ops: READ all, READ field2 (missing key), UPDATE field4, INSERT, READ all (missing key)
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    rds.hset(KEY0, mapping=dict(field_values()))
+    new = build_key_name(7, ordered=False, zeropadding=1).encode()
+    batch = ([READ, READ, UPDATE, INSERT, READ], [KEY0, b"user1", KEY0, new, b"user2"], [0, 1, 0, 7, 2],
+             [-1, 2, -1, -1, -1], [-1, -1, 4, -1, -1])
+    log: list[int] = []
+    acked: list[int] = []
+    done = _run(lambda b: b[0].chain(_chain_context(log, acked), batch, 0, 5), redis_server.url)
+    assert done == (5, 0)  # NOT_FOUND is not an error
+    rows = [tuple(log[i : i + 5]) for i in range(0, len(log), 5)]
+    assert [(op, st) for op, st, *_ in rows] == [(READ, 0), (READ, 1), (UPDATE, 0), (INSERT, 0), (READ, 1)]
+    assert all(t0 <= t1 and due == t0 for _, _, t0, t1, due in rows)
+    assert all(rows[i][3] <= rows[i + 1][2] for i in range(4))  # one request in flight at a time
+    assert acked == [7]  # the run-phase insert's key number, once it completed
+    assert rds.hget(KEY0, "field4") == b"x" * 7 and rds.hget(KEY0, "field3") == dict(field_values())[b"field3"]
+    assert rds.hgetall(new) == dict(field_values()) and rds.zscore("_indices", new) == java_hash(new)
+
+
+def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(redis_server, rds):
+    from ycsbctl.workload.core import INSERT, READ
+
+    rds.set(b"user5", b"a string, not a hash")  # HMSET on it fails: WRONGTYPE
+    batch = ([INSERT] * 3, [b"user4", b"user5", b"user6"], [4, 5, 6], [-1] * 3, [-1] * 3)
+    log: list[int] = []
+    done = _run(lambda b: b[0].chain(_chain_context(log, [], stop_on_error=True), batch, 0, 3), redis_server.url)
+    assert done == (2, 1) and log[5:7] == [INSERT, 2]
+    assert rds.exists(b"user4") and not rds.exists(b"user6")  # nothing after the failure
+
+    log.clear()
+    reads = ([READ] * 4, [KEY0] * 4, [0] * 4, [-1] * 4, [-1] * 4)
+    done = _run(lambda b: b[0].chain(_chain_context(log, [], deadline_ns=0), reads, 0, 4), redis_server.url)
+    assert done == (1, 0) and log[:2] == [READ, 1]  # past the deadline: the one in flight ends it (NOT_FOUND)

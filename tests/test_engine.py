@@ -282,3 +282,19 @@ def test_a_killed_mongodb_server_ends_the_run_as_failed_too(tmp_path: Path):
     assert killed and r.status == "failed"
     assert r.errors[0].startswith("lost the MongoDB server") and "configured timeouts" not in r.errors[0]
     assert r.ops["READ"].returns["OK"] > 0
+
+
+def test_a_failed_insert_stops_its_loading_thread_as_ycsb_does(tmp_path: Path):
+    server = start_redis(tmp_path / "full")
+    try:
+        r0 = redis.Redis.from_url(server.url)
+        r0.config_set("maxmemory-policy", "noeviction")
+        r0.config_set("maxmemory", "1")  # every write is refused: OOM
+        r = run_phase(PhaseSpec("load", server.url, _props(recordcount=400), threads=4, processes=2))
+        r0.close()
+    finally:
+        server.stop()
+    # Each thread's first insert failed, then the thread stopped: the dataset is incomplete.
+    assert r.ops["INSERT"].returns == {"ERROR": 4} and r.ops["INSERT-FAILED"].operations == 4
+    assert r.status == "failed" and r.extra["threads_stopped"] == 4
+    assert r.errors[0].startswith("an insert failed (OOM command not allowed")

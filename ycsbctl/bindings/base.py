@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 
 Fields = Sequence[bytes] | None  # None = all fields
@@ -17,6 +18,19 @@ class Status(IntEnum):
     NOT_FOUND = 1
     ERROR = 2
     TIMEOUT = 3
+
+
+@dataclass
+class ChainContext:
+    """What a binding needs to run a chain of operations itself (see ``RedisBinding.chain``):
+    the engine's measurement log, where its values and acknowledgements go, and when to stop."""
+
+    log: Callable[[tuple[int, int, int, int, int]], None]  # (op, status, t0 ns, t1 ns, due ns)
+    names: Sequence[tuple[bytes, ...]]  # by field index + 1: all field names, then each one alone
+    values: Callable[[int], list[bytes]]  # field index (−1 = all) → the values of those names
+    ack: Callable[[int], None] | None  # run-phase inserts: acknowledge the key number
+    deadline_ns: int
+    stop_on_error: bool  # load phase: a failed insert ends the chain (and the thread, as YCSB)
 
 
 class ConnectionLost(Exception):

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ycsbctl.bindings import BindingSet, ConnectionLost, open_bindings
-from ycsbctl.bindings.base import Binding
+from ycsbctl.bindings.base import Binding, ChainContext
 from ycsbctl.engine.measurements import COMPONENT, Recorder
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
@@ -37,6 +37,8 @@ from ycsbctl.workload.properties import Properties
 BATCH = 4096
 SMALL_BATCH = 256
 MAX_ERRORS_KEPT = 5
+LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does"
+CHAINED = frozenset((READ, UPDATE, INSERT))  # operations a binding may run as a chain
 
 
 @dataclass
@@ -67,6 +69,8 @@ class Worker:
             self.gen = RunGenerator(self.w, rng, plan.index, plan.processes, acked)
         # Indexed by field index + 1: [None (= all fields, ALL_FIELDS), [field0], [field1], …].
         self.read_fields = [None] + [[n] for n in self.w.field_names]
+        # The same for chains (see ChainContext): every name, then each name alone.
+        self.chain_names = [tuple(self.w.field_names)] + [(n,) for n in self.w.field_names]
         self.rec = Recorder()
         # With run-phase inserts the acknowledged-key limit only moves between batches: keep them
         # small so new keys become readable as soon as in YCSB (measured on workload E: 256 matches).
@@ -118,8 +122,12 @@ class Worker:
         perf = time.perf_counter_ns
         is_load = self.plan.spec.phase == "load"
         retry_limit, retry_s = self.w.insertion_retry_limit, self.w.insertion_retry_interval_s
-        # Read bursts need no pacing (each read's start would have to wait for its due time).
-        burst = getattr(b, "read_burst", None) if pacer is None and not is_load else None
+        # Chains need no pacing (each operation's start would have to wait for its due time), and
+        # load-phase retries need the awaited path.
+        chain = getattr(b, "chain", None) if pacer is None and not (is_load and retry_limit) else None
+        if chain is not None:
+            ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
+            ctx = ChainContext(log, self.chain_names, gen.values_only, ack, deadline_ns, is_load)
         done = 0
         ops: list = []
         j = n = 0
@@ -134,17 +142,20 @@ class Worker:
                     if n == 0:
                         break
                 op = ops[j]
-                if op == 0 and burst is not None and rfs[j] == -1:
-                    # A run of whole-record reads: the binding chains them without a coroutine
-                    # switch per read (see RedisBinding.read_burst).
+                if chain is not None and op in CHAINED:
+                    # READ/UPDATE/INSERT runs: the binding chains them from its reply callback
+                    # without a coroutine switch per operation (see RedisBinding.chain).
                     k = j + 1
-                    while k < n and ops[k] == 0 and rfs[k] == -1:
+                    while k < n and ops[k] in CHAINED:
                         k += 1
-                    m, bad = await burst(keys, j, k, log, deadline_ns)
+                    m, bad = await chain(ctx, (ops, keys, keynums, rfs, wfs), j, k)
                     j += m
                     done += m
                     if bad:
                         self.note_error(b)
+                        if is_load:
+                            self.ended.append(LOAD_STOPPED.format(b.last_error))
+                            break
                     if perf() >= deadline_ns:
                         break
                     continue
@@ -185,7 +196,7 @@ class Worker:
                 if st:
                     self.note_error(b)
                     if is_load:
-                        self.ended.append(f"an insert failed ({b.last_error}); this thread stopped loading, as YCSB does")
+                        self.ended.append(LOAD_STOPPED.format(b.last_error))
                         break
                 if t1 >= deadline_ns:
                     break

@@ -329,17 +329,16 @@ class RunGenerator:
 
     def field_values(self, field: int = ALL_FIELDS) -> list[tuple[bytes, bytes]]:
         """(name, value) pairs for an insert/update: every field, or the one given."""
-        names = self.w.field_names
+        names = self.w.field_names if field == ALL_FIELDS else [self.w.field_names[field]]
+        return list(zip(names, self.values_only(field)))
+
+    def values_only(self, field: int = ALL_FIELDS) -> list[bytes]:
+        """The values of :meth:`field_values` without their names (every field, or the one given)."""
         lengths = self.lengths
+        count = self.w.fieldcount if field == ALL_FIELDS else 1
         if isinstance(lengths, d.Constant):
-            n = lengths.value
-            if field == ALL_FIELDS:
-                return list(zip(names, self.values.take_many(len(names), n)))
-            return [(names[field], self.values.take(n))]
-        if field == ALL_FIELDS:
-            ls = lengths.draw(len(names), self.rng).tolist()
-            return [(name, self.values.take(n)) for name, n in zip(names, ls)]
-        return [(names[field], self.values.take(int(lengths.draw(1, self.rng)[0])))]
+            return self.values.take_many(count, lengths.value)
+        return [self.values.take(n) for n in lengths.draw(count, self.rng).tolist()]
 
 
 class LoadGenerator:
@@ -367,6 +366,9 @@ class LoadGenerator:
 
     def field_values(self, field: int = ALL_FIELDS) -> list[tuple[bytes, bytes]]:
         return self.run.field_values(field)
+
+    def values_only(self, field: int = ALL_FIELDS) -> list[bytes]:
+        return self.run.values_only(field)
 
 
 def load_blocks(w: CoreWorkload, threads_per_process: list[int]) -> list[tuple[int, int]]:

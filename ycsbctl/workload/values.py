@@ -53,13 +53,17 @@ class ValuePool:
     def take_many(self, n: int, length: int) -> list[bytes]:
         """``n`` values of ``length`` bytes."""
         if length == self.common_length:
+            # n consecutive prebuilt values from a random start: one C-level slice (~0.2 µs
+            # against ~1.5 µs for n random picks); records still differ by their start.
             picks = self._picks
-            if len(picks) < n:
-                picks = self._picks = self.rng.integers(0, self.PREBUILT, size=4096 + n).tolist()
-            mine = picks[-n:]
-            del picks[-n:]
-            pre = self._prebuilt
-            return [pre[i] for i in mine]
+            if not picks or n > self.PREBUILT:
+                if n > self.PREBUILT:
+                    return [self._prebuilt[i] for i in self.rng.integers(0, self.PREBUILT, size=n).tolist()]
+                picks = self._picks = self.rng.integers(0, self.PREBUILT - n + 1, size=4096).tolist()
+            s = picks.pop()
+            if s + n > self.PREBUILT:  # drawn for a smaller n earlier
+                s = self.PREBUILT - n
+            return self._prebuilt[s : s + n]
         offs = self._offsets
         if len(offs) < n:
             offs = self._offsets = self.rng.integers(0, self.span, size=4096 + n).tolist()
