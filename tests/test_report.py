@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -159,3 +160,31 @@ def test_insert_workload_sweeps_the_load_phase(tmp_path):
     text = _text(out.read_text())
     assert "INSERT latency (µs)" in text and "insert: redis peaks at" in text
     assert np.isfinite(load(path).points()["throughput_mean"]).all()
+
+
+def _points(peaks: dict[str, tuple[float, float]]) -> pd.DataFrame:
+    rows = []
+    for target, (ops_s, p99_us) in peaks.items():
+        for t in (8, 16, 32):
+            rows.append(dict(target=target, workload="workloadb", threads=t, reps=1, ok=1, status="ok",
+                             throughput_mean=ops_s, throughput_min=ops_s, throughput_max=ops_s,
+                             latency_mean=p99_us * t / 8, latency_min=p99_us * t / 8, latency_max=p99_us * t / 8,
+                             bottleneck="latency"))
+    return pd.DataFrame(rows)
+
+
+def test_targets_forty_times_apart_get_log_axes_and_close_ones_linear():
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    colors = {"redis": "#0072B2", "ferretdb": "#E69F00"}
+    far = throughput_latency_figure(_points({"redis": (110_000, 200), "ferretdb": (2_600, 9_000)}), "workloadb",
+                                    "p99", colors)
+    ax, ax2 = far.axes
+    assert (ax.get_yscale(), ax2.get_yscale()) == ("log", "log")
+    assert "log scale" in ax.get_ylabel() and "log scale" in ax2.get_ylabel()
+    assert ax.get_ylim()[0] < 2_600  # the slower target is drawn, not flattened at zero
+
+    near = throughput_latency_figure(_points({"redis": (110_000, 200), "ferretdb": (60_000, 450)}), "workloadb",
+                                     "p99", colors)
+    ax, ax2 = near.axes
+    assert (ax.get_yscale(), ax2.get_yscale()) == ("linear", "linear") and ax.get_ylim()[0] == 0

@@ -235,7 +235,9 @@ class Experiment:
         if base is None:
             return
         info = base.to_dict()
-        self.progress.note(f"{label}: network baseline {info.get('gbit_s') or '—'} Gbit/s {info.get('note') or ''}".rstrip())
+        gbit = info.get("gbit_s")
+        note = f" ({info['note']})" if info.get("note") else ""
+        self.progress.note(f"{label}: network baseline {f'{gbit:.2f} Gbit/s' if gbit else 'not measured'}{note}")
         if self.folder:
             network = dict(self.folder.manifest.get("network", {}))
             network[label] = info

@@ -18,7 +18,7 @@ import pandas as pd
 # savefig renders PNG through Agg and SVG through the SVG backend, and a notebook keeps its own backend.
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, NullLocator
+from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
 
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
@@ -104,6 +104,16 @@ def _legend_below(fig: Figure, handles: list, ncol: int) -> None:
     fig.legend(handles=handles, loc="lower center", ncol=max(1, min(ncol, 4)), frameon=False, fontsize=8.5)
 
 
+SPREAD_FOR_LOG = 20.0  # targets this far apart flatten each other on a linear axis
+
+
+def _far_apart(per_target: pd.Series) -> bool:
+    """Whether the targets' typical values (one per target) differ by more than ``SPREAD_FOR_LOG``×:
+    then a linear axis would draw the smaller ones as a flat line at zero, and a log axis is used."""
+    v = per_target[per_target > 0].dropna()
+    return len(v) > 1 and float(v.max() / v.min()) > SPREAD_FOR_LOG
+
+
 def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str, colors: dict[str, str],
                               subtitle: str = "") -> Figure | None:
     """The study's figure: throughput (solid, left) and latency (dashed, right) vs threads, per target."""
@@ -133,10 +143,14 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
         handles += [Line2D([], [], color=c, lw=2, marker="o", label=f"{target} throughput"),
                     Line2D([], [], color=c, lw=1.5, ls="--", marker="s", mfc="white", label=f"{target} {label} latency")]
     top = top or 1.0
+    by_target = pts.groupby("target")
+    log_tp = _far_apart(by_target["throughput_mean"].max())
+    log_lat = _far_apart(by_target["latency_mean"].median())
+    floor = float(pts["throughput_mean"][pts["throughput_mean"] > 0].min()) / 2 if log_tp else 0.02 * top
     for _, p in pts.iterrows():
         c = colors.get(p["target"], "#000")
         has_tp = not math.isnan(p["throughput_mean"])
-        y = p["throughput_mean"] if has_tp else 0.02 * top
+        y = p["throughput_mean"] if has_tp else floor
         if p["status"] in ("failed", "interrupted"):
             ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
             note = p["status"] if not has_tp else f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}"
@@ -151,12 +165,23 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     if (pts["bottleneck"] == "client-cpu").any():
         handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
     _threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
-    ax.set_ylim(0, _top(top))
-    ax2.set_ylim(bottom=0)
-    ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
+    if log_tp:
+        ax.set_yscale("log")
+        ax.set_ylim(floor / 1.5, top * 2)
+        ax.yaxis.set_minor_formatter(NullFormatter())
+    else:
+        ax.set_ylim(0, _top(top))
+    if log_lat:
+        ax2.set_yscale("log")
+        ax2.set_ylim(top=ax2.get_ylim()[1] * 2)
+        ax2.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+        ax2.yaxis.set_minor_formatter(NullFormatter())
+    else:
+        ax2.set_ylim(bottom=0)
+        ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
     ax.yaxis.set_major_formatter(FuncFormatter(_kilo))
-    ax.set_ylabel("throughput (ops/s), solid")
-    ax2.set_ylabel(f"{label} latency ({unit}), dashed")
+    ax.set_ylabel(f"throughput (ops/s{', log scale' if log_tp else ''}), solid")
+    ax2.set_ylabel(f"{label} latency ({unit}{', log scale' if log_lat else ''}), dashed")
     ax.grid(axis="y", alpha=0.3)
     _titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
     _legend_below(fig, handles, len(handles))

@@ -126,8 +126,9 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency)
     for s in exp.manifest.get("skipped_targets") or []:
-        fix = f" To include it: {s['fix']}." if s.get("fix") else ""
-        out.append(f"{s.get('target')} was skipped: {s.get('reason', 'no reason recorded')}.{fix}")
+        reason = s.get("reason", "no reason recorded")
+        fix = f" To include it: {s['fix']}." if s.get("fix") and s["fix"] not in reason else ""
+        out.append(f"{s.get('target')} was skipped: {reason}.{fix}")
     return out
 
 
