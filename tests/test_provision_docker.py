@@ -141,3 +141,36 @@ def test_docker_not_running_is_one_line_error(state_dir, monkeypatch):
     with pytest.raises(UserError, match="Docker does not answer at unix:///nonexistent/docker.sock") as err:
         provision("redis", "docker", experiment_id="t-nod", **QUIET)
     assert err.value.exit_code == 1 and "--backend local" in str(err.value)
+
+
+def test_up_two_targets_with_their_images_gives_urls_the_engine_loads_and_runs(docker_client, local_images,
+                                                                                state_dir):
+    if "mongo-wire" not in local_images:
+        pytest.skip("infra/bin/mongo-wire is not built (bash infra/build-mongo-wire.sh, or run `make test`)")
+    ycsbctl = str(ROOT / ".venv/bin/ycsbctl")
+    up = subprocess.run([ycsbctl, "up", "redis", "ferretdb", "--backend", "docker",
+                         "--image", f"redis={local_images['redis']}", "--image", f"ferretdb={local_images['mongo-wire']}"],
+                        capture_output=True, text=True, timeout=120)
+    try:
+        assert up.returncode == 0, up.stderr
+        urls = dict(line.split("\t")[:2] for line in up.stdout.splitlines())
+        assert urls["redis"].startswith("redis://127.0.0.1:") and urls["ferretdb"].startswith("mongodb://127.0.0.1:")
+        assert {c.labels["ycsbctl.target"] for c in _ours(docker_client)} == {"redis", "ferretdb"}
+        for url, records in ((urls["redis"], 2000), (urls["ferretdb"], 200)):
+            for cmd in (["load", "workload-b", "--threads", "4"], ["run", "workload-b", "--threads", "4", "--duration", "1"]):
+                out = subprocess.run([ycsbctl, *cmd, "--target", url, "-p", f"recordcount={records}", "--quiet"],
+                                     capture_output=True, text=True, timeout=120)
+                assert out.returncode == 0, out.stderr
+                assert "[OVERALL], Throughput(ops/sec)" in out.stdout and "Return=ERROR" not in out.stdout
+                if cmd[0] == "load":
+                    assert f"[INSERT], Return=OK, {records}" in out.stdout
+    finally:
+        down = CliRunner().invoke(main, ["down", "--all"])
+    assert down.exit_code == 0 and _ours(docker_client) == [] and state.entries() == []
+
+
+def test_image_for_a_target_not_started_is_refused(state_dir):
+    result = CliRunner().invoke(main, ["up", "redis", "--image", "valkey=valkey/valkey:8"])
+    assert result.exit_code == 2 and "valkey is not among the targets to start" in result.output
+    result = CliRunner().invoke(main, ["up", "redis", "ferretdb", "--image", "some/image:1"])
+    assert result.exit_code == 2 and "write TARGET=IMAGE" in result.output

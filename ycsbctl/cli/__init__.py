@@ -59,3 +59,17 @@ def main() -> None:
 
     Workloads are YCSB property files: a name from workloads/ (workload-a, b, insert…) or a path.
     """
+
+
+def image_option(items: tuple[str, ...], targets: list[str]) -> dict[str, str]:
+    """``--image TARGET=IMAGE`` (repeatable) as a map; a bare ``IMAGE`` is allowed with one target."""
+    images: dict[str, str] = {}
+    for item in items:
+        name, sep, img = item.partition("=")
+        if not sep and len(targets) == 1:
+            name, img = targets[0], item
+        elif not sep or not name or not img:
+            raise click.BadParameter(f"{item!r}: write TARGET=IMAGE (e.g. redis=redis:7.2)", param_hint="--image")
+        images[name] = img
+    return images
+

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import main
+from ycsbctl.cli import image_option, main
 from ycsbctl.errors import UserError
 from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_threads, split_targets
 
@@ -128,12 +128,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     chosen = _targets(target, targets, None)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     ladder = parse_threads(threads or DEFAULT_LADDER)
-    image_map = {}
-    for item in images:
-        name, sep, img = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"{item!r}: write TARGET=IMAGE", param_hint="--image")
-        image_map[name] = img
+    image_map = image_option(images, [])
     plan = Plan(
         workloads=list(workloads), targets=chosen or ["redis", "mongodb"], threads=ladder, repeat=repeat,
         profile=profile, records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s,

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ycsbctl.cli import main
+from ycsbctl.cli import image_option, main
 from ycsbctl.provision import auto, doctor
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.external import redact_url
@@ -31,7 +31,8 @@ def targets() -> None:
 @click.argument("target_names", metavar="TARGET...", nargs=-1, required=True)
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
               help="auto: docker when a daemon answers and the image is present or pullable, else local.")
-@click.option("--image", help="Docker image instead of the catalogue's (one target only).")
+@click.option("--image", "images", multiple=True, metavar="[TARGET=]IMAGE",
+              help="Docker image instead of the catalogue's: TARGET=IMAGE, repeatable (IMAGE alone for one target).")
 @click.option("--server-cpus", help="cpuset the server may run on, e.g. 0-1 (docker --cpuset-cpus, local taskset).")
 @click.option("--server-memory", help="memory for the server, e.g. 2g (container limit; 80% of it as the "
                                       "server's data limit).")
@@ -39,12 +40,16 @@ def targets() -> None:
 @click.option("--port", type=int, help="port on 127.0.0.1 (one target only; default: a free port).")
 @click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
               help="label for the servers (default: manual-<time>).")
-def up(target_names: tuple[str, ...], backend: str, image: str | None, server_cpus: str | None,
+def up(target_names: tuple[str, ...], backend: str, images: tuple[str, ...], server_cpus: str | None,
        server_memory: str | None, host_network: bool, port: int | None, experiment_id: str) -> None:
     """Start TARGETs (catalogue names) and print their URLs; they run until `ycsbctl down`."""
-    if (image or port) and len(target_names) > 1:
-        raise click.UsageError("--image and --port apply to one target: run `ycsbctl up` once per target")
-    endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, image=image,
+    if port and len(target_names) > 1:
+        raise click.UsageError("--port applies to one target: run `ycsbctl up` once per target")
+    image_map = image_option(images, list(target_names))
+    unknown = sorted(set(image_map) - set(target_names))
+    if unknown:
+        raise click.BadParameter(f"{', '.join(unknown)} is not among the targets to start", param_hint="--image")
+    endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, images=image_map,
                                 server_cpus=server_cpus, server_memory=server_memory, host_network=host_network,
                                 port=port)
     for ep in endpoints:

@@ -141,8 +141,9 @@ def up_servers(targets: list[str], backend: str = "auto", **options: Any) -> lis
     endpoints: list[Endpoint] = []
     with sigterm_as_interrupt():
         try:
+            images = options.pop("images", None) or {}
             for target in targets:
-                endpoints.append(provision(target, backend, **options))
+                endpoints.append(provision(target, backend, image=images.get(target), **options))
         except BaseException:
             _teardown_all(endpoints)
             raise
