@@ -167,3 +167,19 @@ def test_a_server_killed_mid_run_ends_the_run_with_what_it_measured_and_exit_1(t
     assert "failed — lost the server" in stderr  # the reason the clients stopped, not a transient error
     printed = _ycsb_lines(stdout)
     assert int(printed[("READ", "Return=OK")]) > 0  # what it measured before the kill is reported
+
+
+def test_passwords_given_in_the_url_or_as_properties_are_in_no_file_of_the_result_folder(tmp_path: Path):
+    server = start_redis(tmp_path / "auth", extra=("--requirepass", "hunter2pw"))
+    try:
+        url = f"redis://:hunter2pw@127.0.0.1:{server.port}/0"
+        for cmd in (["load", "workload-b"], ["run", "workload-b", "--threads", "2", "--duration", "1",
+                                               "--out", str(tmp_path / "result")]):
+            done = ycsbctl(*cmd, "--target", url, "-p", "recordcount=200", "-p", "redis.password=hunter2pw", cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+    finally:
+        server.stop()
+    files = [p for p in (tmp_path / "result").rglob("*") if p.is_file()]
+    assert len(files) > 5 and not [p.name for p in files if b"hunter2pw" in p.read_bytes()]
+    manifest = (tmp_path / "result" / "manifest.json").read_text()
+    assert "redis://:***@127.0.0.1" in manifest and "redis.password=***" in manifest

@@ -20,6 +20,7 @@ from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
 from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
+from ycsbctl.urls import redact_text
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
@@ -65,7 +66,7 @@ def workload_properties(plan: Plan, workload: str) -> Properties:
 def build_manifest(plan: Plan, command_line: str, exp_id: str) -> dict[str, Any]:
     return {
         "experiment_id": exp_id,
-        "command_line": redact_url(command_line),
+        "command_line": redact_text(command_line),
         "plan": plan.to_dict(),
         "versions": versions(),
         "host": host_facts(),

@@ -28,7 +28,7 @@ class Progress:
         self.quiet = quiet
         self.total = total_points
         self.done = 0
-        self.t_plan = time.monotonic()
+        self.t_plan = self.t_last_end = time.monotonic()
         self.point = ""
         self._status = None
 
@@ -40,8 +40,10 @@ class Progress:
     def _eta(self) -> str:
         if not self.done:
             return "ETA —"
-        per = (time.monotonic() - self.t_plan) / self.done
-        left = per * (self.total - self.done)
+        # Mean time of the finished points for each point left, less what the current one has run.
+        per = (self.t_last_end - self.t_plan) / self.done
+        left = max(per * (self.total - self.done) - (time.monotonic() - self.t_last_end),
+                   per * (self.total - self.done - 1), 0.0)
         return f"ETA {int(left // 60)}m{int(left % 60):02d}s"
 
     def start_point(self, label: str) -> None:
@@ -68,6 +70,7 @@ class Progress:
             self._status.stop()
             self._status = None
         self.done += 1
+        self.t_last_end = time.monotonic()
         self.note(f"  → {summary}")
 
     def close(self) -> None:

@@ -30,6 +30,20 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+_URL_IN_TEXT = re.compile(r"[a-z][a-z0-9+.-]*://[^\s'\"<>]+", re.IGNORECASE)
+# YCSB-style properties and flags whose name says secret: redis.password=…, -p mongodb.pass=…, --token x
+_SECRET_PROPERTY = re.compile(r"(?P<key>(?:(?<![\w.-])-{1,2})?[\w.-]*(?:pass|pwd|secret|token)[\w.-]*)"
+                              r"(?P<sep>=|(?<=[\w.])\s+(?=[^\s-]))(?P<value>[^\s'\",]+)", re.IGNORECASE)
+
+
 def redact_text(text: str) -> str:
-    """Passwords in any URLs inside free text (log lines, config values)."""
-    return _ANY_URL_USERINFO.sub(lambda m: f"{m['scheme']}{m['user']}:***@", text)
+    """Passwords in free text (command lines, log lines, config values, files we store): in any URL
+    (userinfo, password-like query values) and in ``name=value`` properties named like a secret."""
+    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    return _SECRET_PROPERTY.sub(_redact_property, text)
+
+
+def _redact_property(m: re.Match) -> str:
+    if m["sep"] != "=" and not m["key"].startswith("-"):  # "name value" only as a command-line flag
+        return m.group(0)
+    return f"{m['key']}{m['sep']}***"

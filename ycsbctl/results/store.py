@@ -39,6 +39,7 @@ from ycsbctl.results.tables import (
     op_key,
     read_run_docs,
 )
+from ycsbctl.urls import redact_text
 
 __all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "ResultFolder", "RunRecord", "build_tables", "file_stem", "op_key",
            "read_run_docs"]
@@ -88,9 +89,10 @@ def partial_path(root: Path, experiment_id: str) -> Path:
 
 
 def _write_atomic(path: Path, data: str | bytes) -> None:
+    """Write ``path`` whole or not at all; text is stripped of passwords first (URLs, properties)."""
     tmp = path.with_name(path.name + ".tmp")
     if isinstance(data, str):
-        tmp.write_text(data, encoding="utf-8")
+        tmp.write_text(redact_text(data), encoding="utf-8")
     else:
         tmp.write_bytes(data)
     os.replace(tmp, path)
