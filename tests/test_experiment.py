@@ -13,6 +13,7 @@ import psutil
 import pytest
 
 from tests.fixtures.servers import MONGO_WIRE, ROOT
+from ycsbctl.errors import UserError
 from ycsbctl.results import load
 
 YCSBCTL = [str(ROOT / ".venv" / "bin" / "ycsbctl")]
@@ -151,3 +152,15 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     ok = exp2.runs[(exp2.runs["status"] == "ok") & (exp2.runs["phase"] == "run")]
     assert sorted(ok["threads"]) == [8, 16, 32]
     assert done_before <= set(ok["run_id"])
+
+
+def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
+    from ycsbctl.plan import Plan
+
+    stored = Plan(workloads=["b"], targets=["redis://:***@127.0.0.1:7000/0", "redis"],
+                  properties=["recordcount=10", "redis.password=***"])
+    given = stored.with_secrets(["redis://:pw1@127.0.0.1:7000/0"], ["redis.password=pw2", "recordcount=99"])
+    assert given.targets == ["redis://:pw1@127.0.0.1:7000/0", "redis"]
+    assert given.properties == ["recordcount=10", "redis.password=pw2"]  # only redacted values come back
+    with pytest.raises(UserError, match=r"redis://:\*\*\*@127.0.0.1:7000/0\): pass them again with --resume"):
+        stored.with_secrets([], ["redis.password=pw2"])

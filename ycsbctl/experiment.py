@@ -340,7 +340,8 @@ def run_plan(
     """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder."""
     if resume is not None:
         folder: ResultFolder | None = ResultFolder.reopen(resume)
-        plan = Plan.from_dict(folder.manifest["plan"])  # type: ignore[union-attr]
+        # the plan given with --resume only carries the passwords the manifest does not keep
+        plan = Plan.from_dict(folder.manifest["plan"]).with_secrets(plan.targets, plan.properties)  # type: ignore[union-attr]
     elif write:
         # --out names the folder itself; by default it is reports/<experiment-id>.
         root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ycsbctl.errors import UserError
@@ -181,6 +181,23 @@ class Plan:
         d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
                  point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)
         return d
+
+    def with_secrets(self, urls: list[str], properties: list[str]) -> Plan:
+        """This plan as read back from a manifest, where passwords are stored as ``***``, with the ones
+        given again: a ``--target`` URL whose redacted form is the stored one, a ``-p name=value`` of a
+        redacted property. A password still missing is a one-line error that says what to pass."""
+        from ycsbctl.urls import redact_url
+
+        by_shown = {redact_url(u): u for u in urls}
+        given = dict(p.partition("=")[::2] for p in properties)
+        targets = [by_shown.get(t, t) for t in self.targets]
+        props = [f"{k}={given.get(k, v)}" if v == "***" else p
+                 for p in self.properties for k, v in [p.partition("=")[::2]]]
+        missing = [t for t in targets if ":***@" in t or "//***@" in t] + [p for p in props if p.endswith("=***")]
+        if missing:
+            raise UserError(f"the stored plan has passwords ycsbctl does not keep ({', '.join(missing)}): "
+                            "pass them again with --resume, as --target URL and -p name=value")
+        return replace(self, targets=targets, properties=props)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Plan:

@@ -122,7 +122,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     YCSB's own output block (add --out DIR to keep a result folder).
     """
     if resume is not None:
-        _finish(_run_plan(Plan(workloads=["b"]), None, False, quiet, resume=resume), True)
+        secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))
+        _finish(_run_plan(secrets, None, False, quiet, resume=resume), True)
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b), or --resume DIR")
     chosen = _targets(target, targets, None)
