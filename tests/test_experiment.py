@@ -32,15 +32,17 @@ def _ycsbctl(*args: str, timeout: float = 300, env: dict | None = None) -> subpr
 
 
 def _our_servers(state_dir: Path) -> list[psutil.Process]:
-    """redis-server / mongo-wire processes whose data folders live in the test's state folder."""
+    """redis-server / mongo-wire processes started for the test: their output goes to a log in the
+    test's state folder (their data folders are temporary folders of their own)."""
     found = []
     for p in psutil.process_iter(["name", "cmdline"]):
         try:
             cmd = " ".join(p.info["cmdline"] or [])
+            if ("redis-server" in cmd or "mongo-wire" in cmd) and any(
+                    f.path.startswith(str(state_dir)) for f in p.open_files()):
+                found.append(p)
         except psutil.Error:
             continue
-        if ("redis-server" in cmd or "mongo-wire" in cmd) and str(state_dir) in cmd:
-            found.append(p)
     return found
 
 
@@ -135,6 +137,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     while time.monotonic() < deadline and not list((partial / "runs").glob("*.run.*.json")):
         assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
         time.sleep(0.2)
+    assert _our_servers(Path(env["YCSBCTL_STATE_DIR"]))  # the server is seen while it runs
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err.decode()[-2000:]
@@ -164,3 +167,32 @@ def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
     assert given.properties == ["recordcount=10", "redis.password=pw2"]  # only redacted values come back
     with pytest.raises(UserError, match=r"redis://:\*\*\*@127.0.0.1:7000/0\): pass them again with --resume"):
         stored.with_secrets([], ["redis.password=pw2"])
+
+
+def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloaded_for_the_next(tmp_path: Path):
+    _need_servers()
+    out = tmp_path / "crash"
+    env = dict(os.environ)
+    proc = subprocess.Popen([*YCSBCTL, "run", "workload-b", "--targets", "redis", "--backend", "local", "--records",
+                             "300", "--duration", "3", "--warmup", "0", "--threads", "8,16", "--no-telemetry",
+                             "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        partial = out.parent / f".{out.name}.partial"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list((partial / "runs").glob("*.load.*.json")):
+            assert proc.poll() is None
+            time.sleep(0.1)
+        time.sleep(1.0)  # inside the first run-phase point (3 s)
+        (victim,) = _our_servers(Path(env["YCSBCTL_STATE_DIR"]))
+        victim.kill()
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, err.decode()[-2000:]  # a failed point: non-zero, but the sweep went on
+    assert "the server died during the point; restarting it" in err.decode()
+    exp = load(out)
+    sweep = exp.runs[exp.runs["phase"] == "run"].set_index("threads")
+    assert sweep.loc[8, "status"] == "failed" and sweep.loc[16, "status"] == "ok"
+    assert sweep.loc[16, "not_found"] == 0  # the restarted, empty server was loaded again before the next point
+    assert _our_servers(Path(env["YCSBCTL_STATE_DIR"])) == []
