@@ -103,3 +103,26 @@ def test_capture_labels_from_its_samples():
     assert s["net_share_of_baseline"] == 0.4
     b = cap.bottleneck()
     assert b.label == "server-cpu" and b.evidence["client_cores"] == 4
+
+
+def test_summary_keeps_the_measured_window_and_the_engines_own_client_cpu():
+    from ycsbctl.results.model import PhaseResult
+
+    rows = [  # start-up second (idle), two measured seconds, a tail after the run
+        (10.0, 0.0, 0.0), (11.0, 95.0, 80.0), (12.0, 97.0, 90.0), (13.5, 5.0, 1.0)]
+    frame = pd.DataFrame(
+        [{"t_mono": t, "t_wall": 0.0, "source": "server-process", "cpu_pct": srv} for t, srv, _ in rows]
+        + [{"t_mono": t, "t_wall": 0.0, "source": "client", "cpu_pct": cli, "processes": 1} for t, _, cli in rows])
+    cap = Capture(_ep("redis", "redis"), None, host_cores=2, frame=frame)
+    assert cap.summary()["server_cpu_pct_mean"] == 49.25  # every sample: start-up and tail pull it down
+    result = PhaseResult(phase="load", threads=8, runtime_ms=2000.0, operations=100, client_cpu_s=1.7,
+                         extra={"t_start_mono": 10.0, "processes": 1})
+    cap.align(result)
+    s = cap.summary()
+    assert s["server_cpu_pct_mean"] == 96.0 and s["server_cpu_pct_max"] == 97.0
+    assert s["client_cpu_pct_mean"] == 85.0 and s["client_cpu_source"] == "engine"  # 1.7 CPU s in 2 s
+    assert cap.bottleneck().label == "server-cpu"
+    short = Capture(_ep("redis", "redis"), None, host_cores=2, frame=frame)
+    short.align(PhaseResult(phase="load", threads=8, runtime_ms=300.0, operations=10, client_cpu_s=0.1,
+                            extra={"t_start_mono": 13.55}))
+    assert short.summary()["server_cpu_pct_mean"] == 49.25  # no sample inside a 0.3 s run: all are kept

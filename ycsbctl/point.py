@@ -91,6 +91,7 @@ def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None
 
     with telemetry.sampling(ep, client_pids=runner.pids, baseline=baseline) as capture:
         result = runner.run(tick)
+    capture.align(result)
     for warning in capture.warnings:
         if progress is not None:
             progress.note(f"telemetry: {warning}")

@@ -106,10 +106,40 @@ class Capture:
     samplers: list[Sampler] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     frame: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(BASE_COLUMNS)))
+    interval_s: float = 1.0
+    window: tuple[float, float] | None = None  # the engine's measured seconds (monotonic s)
+    engine_client_cpu_pct: float | None = None  # the engine's own CPU over that window (% of one core)
+    engine_processes: int | None = None  # its worker processes
+
+    def align(self, result: Any) -> None:
+        """Summarise only what the engine measured (a :class:`~ycsbctl.results.model.PhaseResult`):
+        its window, warm-up and start-up excluded, and its exact client CPU.
+
+        Why: the first sample of a point covers the engine's start-up (spawning and connecting
+        workers, idle); on a 1.5 s load point it was one of two client samples and the client CPU
+        read 0 % while the engine had measured 37 %."""
+        t0, runtime_s = result.extra.get("t_start_mono"), result.runtime_ms / 1000
+        if t0 and runtime_s > 0:
+            start = t0 + result.warmup_s
+            self.window = (start, start + runtime_s)
+            if result.engine == "native" and result.client_cpu_s == result.client_cpu_s:
+                self.engine_client_cpu_pct = 100.0 * result.client_cpu_s / runtime_s
+                self.engine_processes = result.extra.get("processes")
+
+    def measured_frame(self) -> pd.DataFrame:
+        """The samples whose interval lies mostly in :attr:`window` (all samples when there is no
+        window, or no sample of it: a run shorter than one interval)."""
+        f = self.frame
+        if self.window is None or not len(f):
+            return f
+        mid = f["t_mono"] - self.interval_s / 2  # each sample covers the interval before it
+        inside = f[(mid >= self.window[0]) & (mid <= self.window[1])]
+        return inside if len(inside) else f
 
     def summary(self) -> dict[str, Any]:
-        """Flat run-table figures: CPU in % of one core, memory in bytes, network in bytes/s and Gbit/s."""
-        f = self.frame
+        """Flat run-table figures: CPU in % of one core, memory in bytes, network in bytes/s and Gbit/s,
+        over the measured window (see :meth:`align`)."""
+        f = self.measured_frame()
         out: dict[str, Any] = {}
         cpu, src = _stat(f, SERVER_SOURCES, "cpu_pct")
         if not len(cpu):
@@ -121,7 +151,14 @@ class Capture:
         crss, _ = _stat(f, ("client",), "rss_bytes")
         procs, _ = _stat(f, ("client",), "processes")
         out.update(client_cpu_pct_mean=_f(ccpu.mean()), client_cpu_pct_max=_f(ccpu.max()),
-                   client_rss_bytes_max=_f(crss.max()), client_processes=_f(procs.max()))
+                   client_rss_bytes_max=_f(crss.max()), client_processes=_f(procs.max()),
+                   client_cpu_source="client" if len(ccpu) else None)
+        if self.engine_client_cpu_pct is not None:
+            out.update(client_cpu_pct_mean=self.engine_client_cpu_pct, client_cpu_source="engine")
+            if out["client_processes"] is None and self.engine_processes:
+                out["client_processes"] = float(self.engine_processes)
+            if out["client_cpu_pct_max"] is None or out["client_cpu_pct_max"] < self.engine_client_cpu_pct:
+                out["client_cpu_pct_max"] = self.engine_client_cpu_pct
         for col, key in (("db_used_memory_bytes", "db_used_memory_bytes_max"), ("db_rss_bytes", "db_rss_bytes_max"),
                          ("connections", "connections_max")):
             v, _ = _stat(f, DB_SOURCES, col)
@@ -136,7 +173,7 @@ class Capture:
     def _network(self) -> dict[str, Any]:
         """Bytes moved per second from the DB's counters, else the ``lo`` interface; share of the baseline
         taken in the busier direction (a link carries each direction at full rate)."""
-        f = self.frame
+        f = self.measured_frame()
         net_in, src = _stat(f, DB_SOURCES, "net_in_bytes_per_s")
         net_out, _ = _stat(f, (src,) if src else (), "net_out_bytes_per_s")
         if len(net_in):
@@ -173,7 +210,7 @@ def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None
     fail stop with one warning in ``capture.warnings``; the block's own exceptions propagate.
     """
     samplers, notes = samplers_for(endpoint, client_pids, interval_s, container_mode)
-    capture = Capture(endpoint, baseline, samplers=samplers, warnings=list(notes))
+    capture = Capture(endpoint, baseline, samplers=samplers, warnings=list(notes), interval_s=interval_s)
     for s in samplers:
         s.start()
     try:
