@@ -76,3 +76,12 @@ def test_compare_needs_two_folders(pair):
         compare([pair[0]])
     r = CliRunner().invoke(main, ["compare", str(pair[0])])
     assert r.exit_code == 2 and "error: compare needs at least two result folders" in r.output
+
+
+def test_experiments_without_a_common_point_say_so_in_one_line(pair, tmp_path):
+    other = build_experiment(tmp_path, "other-workload", **{**SMALL, "workloads": ("workloada",)})
+    r = CliRunner().invoke(main, ["compare", str(pair[0]), str(other), "-o", str(tmp_path / "c.html")],
+                           env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "nothing to compare: no point (target × workload × threads) is in two of these experiments" in r.output
+    assert "workloada" in r.output and "Δ ops/s" not in r.output  # no empty table

@@ -143,6 +143,11 @@ def print_table(c: Comparison, console=None) -> None:
         console.print("[bold yellow]The experiments differ:[/] " + "; ".join(c.differences))
     for u in c.unmatched:
         console.print(f"[dim]not compared: {u}[/]")
+    if c.table.empty:
+        names = ", ".join(sorted({u.split("/")[1] for u in c.unmatched if u.count("/") >= 2}))
+        console.print(f"[bold]nothing to compare:[/] no point (target × workload × threads) is in two of these "
+                      f"experiments{f' (workloads: {names})' if names else ''}")
+        return
     lab = latency_label(c.latency)
     t = Table(title=f"compared with {base.id} (change real only outside the min–max band of the repetitions)")
     for col in ("experiment", "workload", "target", "threads", "base ops/s", "ops/s", "Δ ops/s", "", f"base {lab} µs",
