@@ -9,6 +9,7 @@ import signal
 import stat
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import psutil
@@ -126,7 +127,11 @@ def test_signal_while_up_waits_for_readiness_leaves_no_process(state_dir, tmp_pa
         LineReader(proc.stderr).wait_for("waiting for redis to answer")
         (entry,) = state.entries()
         server_pid = entry["endpoint"]["pid"]
-        assert psutil.Process(server_pid).name() == "sleep"
+        fake = psutil.Process(server_pid)
+        deadline = time.monotonic() + 10
+        while fake.name() != "sleep" and time.monotonic() < deadline:  # the script has not exec'd sleep yet
+            time.sleep(0.02)
+        assert fake.name() == "sleep"
         proc.send_signal(signum)
         assert proc.wait(timeout=30) != 0
     finally:
