@@ -18,8 +18,20 @@ KEY0 = b"user6284781860667377211"
 TABLE = "usertable"
 
 
+DRIVER = {"name": "auto"}  # set per test by the ``driver`` fixture
+
+
+@pytest.fixture(params=["auto", "pymongo"], autouse=True)
+def driver(request):
+    """Every test runs twice: with the default driver (the wire protocol for plain URLs, pymongo for
+    batches and upserts) and with pymongo for everything."""
+    DRIVER["name"] = request.param
+    yield request.param
+    DRIVER["name"] = "auto"
+
+
 def _run(coro_fn, url: str, clients: int = 1, props: dict[str, str] | None = None, timeout_s: float = 10.0):
-    return run_bindings(coro_fn, url, clients, props, timeout_s)
+    return run_bindings(coro_fn, url, clients, {"mongodb.driver": DRIVER["name"], **(props or {})}, timeout_s)
 
 
 @pytest.fixture
@@ -162,3 +174,68 @@ def test_clients_share_one_pool_and_each_can_work_at_once(db_url):
 def test_closed_port_is_a_connection_lost():
     with pytest.raises(ConnectionLost, match="cannot reach the MongoDB server"):
         _run(lambda b: b[0].read(TABLE, KEY0, None), f"mongodb://127.0.0.1:{free_port()}/ycsb", timeout_s=0.5)
+
+
+def test_the_wire_protocol_serves_plain_urls_and_pymongo_the_rest():
+    from ycsbctl.bindings.mongo_wire import wire_eligible, write_concern
+
+    assert wire_eligible("mongodb://127.0.0.1:27017/ycsb?w=1&journal=false", {})
+    for url in ("mongodb://u:pw@127.0.0.1/ycsb", "mongodb://a:1,b:2/ycsb", "mongodb+srv://c.example/ycsb",
+                "mongodb://h/ycsb?replicaSet=rs0", "mongodb://h/ycsb?tls=true", "mongodb://h/?readPreference=secondary"):
+        assert not wire_eligible(url, {}), url
+    assert not wire_eligible("mongodb://h/ycsb", {"batchsize": "100"})
+    assert not wire_eligible("mongodb://h/ycsb", {"mongodb.upsert": "true"})
+    assert not wire_eligible("mongodb://h/ycsb", {"mongodb.driver": "pymongo"})
+    with pytest.raises(UserError, match="mongodb.driver=wire needs a plain"):
+        wire_eligible("mongodb://h/ycsb", {"mongodb.driver": "wire", "batchsize": "10"})
+    with pytest.raises(UserError, match="use auto, wire or pymongo"):
+        wire_eligible("mongodb://h/ycsb", {"mongodb.driver": "motor"})
+    assert write_concern("mongodb://h/ycsb?w=majority&journal=true&wtimeoutMS=500") == {
+        "w": "majority", "j": True, "wtimeout": 500}
+    assert write_concern("mongodb://h/ycsb") is None
+
+
+def test_the_urls_write_concern_is_sent_with_every_write(db_url, driver):
+    url, db = db_url
+
+    async def writes(b):
+        return [await b[0].insert(TABLE, KEY0, field_values(1)), await b[0].update(TABLE, KEY0, field_values(1)),
+                await b[0].delete(TABLE, KEY0)]
+
+    assert _run(writes, url + "?w=1&journal=false") == [Status.OK] * 3
+    assert db[TABLE].count_documents({}) == 0
+    if driver == "auto":  # the wire binding's commands carry it
+        from ycsbctl.bindings.mongo_wire import MongoWireBinding
+
+        cmd = MongoWireBinding(url + "?w=1&journal=false", 1.0)._write({"insert": TABLE})
+        assert cmd["writeConcern"] == {"w": 1, "j": False} and cmd["$db"] == url.rsplit("/", 1)[1]
+
+
+def test_a_stalled_server_gives_timeout_and_late_replies_never_answer_later_requests(tmp_path, driver):
+    import os
+    import signal
+    import threading
+
+    from tests.fixtures.servers import start_mongo_wire
+
+    server = start_mongo_wire(tmp_path / "stall")
+    try:
+        client = MongoClient(server.url, serverSelectionTimeoutMS=5000)
+        client.ycsb[TABLE].insert_one({"_id": KEY0.decode(), "field0": b"v"})
+        client.close()
+
+        async def stalled(b):
+            assert await b[0].read(TABLE, KEY0, None) is Status.OK
+            os.kill(server.proc.pid, signal.SIGSTOP)
+            threading.Timer(0.8, os.kill, (server.proc.pid, signal.SIGCONT)).start()
+            statuses = [await b[0].read(TABLE, KEY0, None)]
+            while statuses[-1] is Status.TIMEOUT and len(statuses) < 50:
+                statuses.append(await b[0].read(TABLE, KEY0, None))
+            return statuses, [await b[0].read(TABLE, b"user1", None), await b[0].read(TABLE, KEY0, None)]
+
+        statuses, after = _run(stalled, f"mongodb://127.0.0.1:{server.port}/ycsb", timeout_s=0.2)
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+        server.stop()
+    assert statuses[0] is Status.TIMEOUT and statuses[-1] is Status.OK
+    assert after == [Status.NOT_FOUND, Status.OK]  # each answer is its own request's

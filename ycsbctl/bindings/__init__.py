@@ -28,7 +28,7 @@ def protocol_of(url: str) -> str:
 @dataclass
 class BindingSet:
     """The bindings of one worker process, with what they share (a Mongo pool) and the
-    watchdog that turns overdue Redis requests into TIMEOUTs."""
+    watchdog that turns overdue wire-protocol requests (Redis, MongoDB) into TIMEOUTs."""
 
     bindings: list[Binding]
     shared: object | None = None
@@ -45,7 +45,7 @@ class BindingSet:
             await self.shared.close()  # type: ignore[attr-defined]
 
 
-async def _redis_watchdog(bindings: list, timeout_s: float) -> None:
+async def watchdog(bindings: list, timeout_s: float) -> None:
     """Every timeout/8 s: a request seen in flight for ≥ timeout is expired (±12%)."""
     step = max(timeout_s / 8, 0.005)
     seen: dict[int, tuple[object, int, int]] = {}
@@ -68,6 +68,19 @@ async def _redis_watchdog(bindings: list, timeout_s: float) -> None:
                 seen[i] = (fut, n, b.seq)
 
 
+async def _connect_wire(bindings: list, timeout_s: float) -> BindingSet:
+    """Connect wire-protocol bindings (one connection each) and start their watchdog."""
+    try:
+        await asyncio.gather(*(b.connect() for b in bindings))
+    except ConnectionLost:
+        for b in bindings:
+            await b.close()
+        raise
+    bs = BindingSet(bindings)
+    bs.watchdog = asyncio.get_running_loop().create_task(watchdog(bindings, timeout_s))
+    return bs
+
+
 async def open_bindings(url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
     """Connect ``clients`` bindings (one connection each for Redis; a shared pool for Mongo).
 
@@ -81,16 +94,11 @@ async def open_bindings(url: str, clients: int, properties: dict[str, str], time
         from ycsbctl.bindings.redis import RedisBinding, RedisOptions
 
         opts = RedisOptions(url, properties)
-        bindings = [RedisBinding(opts, timeout_s) for _ in range(clients)]
-        try:
-            await asyncio.gather(*(b.connect() for b in bindings))
-        except ConnectionLost:
-            for b in bindings:
-                await b.close()
-            raise
-        bs = BindingSet(bindings)  # type: ignore[arg-type]
-        bs.watchdog = asyncio.get_running_loop().create_task(_redis_watchdog(bindings, timeout_s))
-        return bs
+        return await _connect_wire([RedisBinding(opts, timeout_s) for _ in range(clients)], timeout_s)
+    from ycsbctl.bindings.mongo_wire import MongoWireBinding, wire_eligible
+
+    if wire_eligible(url, properties):
+        return await _connect_wire([MongoWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
     from ycsbctl.bindings.mongodb import MongoBinding, MongoPool
 
     pool = MongoPool(url, clients, timeout_s, properties)

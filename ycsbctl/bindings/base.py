@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -64,3 +65,81 @@ class Binding(ABC):
 
     @abstractmethod
     async def delete(self, table: str, key: bytes) -> Status: ...
+
+
+class WireBinding(Binding):
+    """A binding that speaks its protocol itself on one connection with one request in flight (the
+    Redis and MongoDB wire bindings): what they share — ``pending`` for the watchdog (see
+    :func:`ycsbctl.bindings.watchdog`), expiry, connecting, reconnecting after a lost connection.
+
+    Subclasses set ``proto`` (an ``asyncio.Protocol`` with ``transport`` and ``lost``) in :meth:`open`
+    and write requests in :meth:`send`, which returns the future of the reply."""
+
+    EXPIRED: object = object()  # what an expired request's future resolves to
+    SERVER = "the server"  # how messages name the other end
+
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self.proto = None
+        self.pending: asyncio.Future | None = None  # read by the watchdog
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.seq = 0  # requests issued per future (chains): the watchdog tells requests apart by it
+
+    def address(self) -> str:
+        raise NotImplementedError
+
+    async def open(self) -> None:
+        """Open the connection and do the protocol's handshake (bounded by :meth:`connect`)."""
+        raise NotImplementedError
+
+    def send(self, message) -> asyncio.Future:
+        raise NotImplementedError
+
+    async def connect(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(self.open(), timeout=max(self.timeout_s, 1.0))
+        except (OSError, asyncio.TimeoutError) as exc:
+            await self.close()
+            raise ConnectionLost(f"cannot reach {self.address()}: {exc or 'no answer (timed out)'}") from None
+
+    async def close(self) -> None:
+        if self.proto is not None and self.proto.transport is not None:
+            self.proto.transport.close()
+        self.proto = None
+
+    def expire(self) -> None:
+        """Called by the watchdog: the request in flight has taken longer than the timeout."""
+        fut = self.pending
+        if fut is not None and not fut.done():
+            fut.set_result(self.EXPIRED)
+
+    async def _reconnect_or_raise(self) -> None:
+        why = self.proto.lost if self.proto is not None else "not connected"
+        await self.close()
+        try:
+            await self.connect()
+        except ConnectionLost as exc:
+            raise ConnectionLost(f"lost {self.SERVER} ({why}); reconnecting failed: {exc}") from None
+        self.last_error = f"connection lost: {why}"
+
+    async def call(self, message):
+        """Send one request and return its reply; TIMEOUT or ERROR (``last_error`` says why) when it
+        expired or the connection was lost (then reconnected, or :class:`ConnectionLost`)."""
+        proto = self.proto
+        if proto is None or proto.transport is None:
+            await self._reconnect_or_raise()
+            return Status.ERROR
+        fut = self.pending = self.send(message)
+        try:
+            r = await fut
+        except ConnectionError:
+            self.pending = None
+            await self._reconnect_or_raise()
+            return Status.ERROR
+        self.pending = None
+        if r is self.EXPIRED:
+            self.last_error = f"timed out after {self.timeout_s:g} s"
+            return Status.TIMEOUT
+        return r
+

@@ -1,5 +1,9 @@
 """MongoDB binding (pymongo's async API), storing data as YCSB's MongoDB binding.
 
+The timed loop uses :mod:`ycsbctl.bindings.mongo_wire` for plain connections (4× less client CPU
+per op); this binding serves the rest: credentials, TLS, replica sets and SRV, read preferences,
+``batchsize`` > 1, ``mongodb.upsert``, or ``-p mongodb.driver=pymongo``.
+
 Documents ``{_id: key, fieldN: BinData(0, bytes)}`` in collection ``usertable`` of the URL's
 database (default ``ycsb``). As in YCSB, one client (and its connection pool) is shared by all
 client threads of a worker process; the pool is sized so that each thread has a connection.

@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlparse
 
 import hiredis
 
-from ycsbctl.bindings.base import Binding, ChainContext, ConnectionLost, Fields, Status, Values
+from ycsbctl.bindings.base import ChainContext, ConnectionLost, Fields, Status, Values, WireBinding
 from ycsbctl.errors import UserError
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 
@@ -201,17 +201,16 @@ class _Chain:
             self.fut.set_exception(err)
 
 
-class RedisBinding(Binding):
+class RedisBinding(WireBinding):
     """One client = one connection, one request in flight (YCSB's thread model)."""
 
+    EXPIRED = _TIMEOUT
+
     def __init__(self, options: RedisOptions, timeout_s: float) -> None:
+        super().__init__(timeout_s)
         self.o = options
-        self.timeout_s = timeout_s
         self.proto: _Resp | None = None
-        self.pending: asyncio.Future | None = None  # read by the watchdog
-        self.loop: asyncio.AbstractEventLoop | None = None
         self._templates: dict[tuple, bytes] = {}
-        self.seq = 0  # requests issued by chains: the watchdog tells requests apart by it
 
     async def connect(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -243,26 +242,6 @@ class RedisBinding(Binding):
             return await asyncio.wait_for(self._call(payload), timeout_s)
         except asyncio.TimeoutError:
             return _TIMEOUT
-
-    async def close(self) -> None:
-        if self.proto is not None and self.proto.transport is not None:
-            self.proto.transport.close()
-        self.proto = None
-
-    def expire(self) -> None:
-        """Called by the watchdog: the request in flight has taken longer than the timeout."""
-        fut = self.pending
-        if fut is not None and not fut.done():
-            fut.set_result(_TIMEOUT)
-
-    async def _reconnect_or_raise(self) -> None:
-        why = self.proto.lost if self.proto is not None else "not connected"
-        await self.close()
-        try:
-            await self.connect()
-        except ConnectionLost as exc:
-            raise ConnectionLost(f"lost the server ({why}); reconnecting failed: {exc}") from None
-        self.last_error = f"connection lost: {why}"
 
     async def _call(self, payload: bytes, replies: int = 1):
         """Write one packet holding ``replies`` commands; return the last reply (or the first
