@@ -95,6 +95,9 @@ class _OpMsgProtocol(asyncio.Protocol):
             # kind-0 section: one BSON document after the 4-byte flags and the kind byte
             body = bytes(buf[21:length]) if opcode == OP_MSG and buf[20] == 0 else None
             del buf[:length]
+            if not self.waiters:  # a reply to nothing we asked
+                self.transport.close()  # type: ignore[union-attr]
+                return
             request_id, fut = self.waiters.popleft()
             if response_to != request_id or body is None:
                 self.transport.close()  # type: ignore[union-attr]  # out of step: never guess
