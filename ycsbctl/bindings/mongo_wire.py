@@ -174,14 +174,18 @@ class MongoWireBinding(WireBinding):
         cmd["$db"] = self.db
         return cmd
 
-    async def read(self, table: str, key: bytes, fields: Fields) -> Status:
-        cmd = {"find": table, "filter": {"_id": key.decode()}, "limit": 1, "singleBatch": True, "$db": self.db}
+    async def _find(self, cmd: dict, fields: Fields) -> Status:
+        """OK when the find returned documents, NOT_FOUND when none."""
         if fields is not None:
             cmd["projection"] = {f.decode(): 1 for f in fields}
         r = await self.command(cmd)
         if r.__class__ is Status:
             return r  # type: ignore[return-value]
         return Status.OK if r["cursor"]["firstBatch"] else Status.NOT_FOUND  # type: ignore[index]
+
+    async def read(self, table: str, key: bytes, fields: Fields) -> Status:
+        return await self._find({"find": table, "filter": {"_id": key.decode()}, "limit": 1, "singleBatch": True,
+                                 "$db": self.db}, fields)
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         doc = {"_id": key.decode()}
@@ -198,14 +202,8 @@ class MongoWireBinding(WireBinding):
         return Status.OK if r["n"] else Status.NOT_FOUND  # type: ignore[index]
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
-        cmd = {"find": table, "filter": {"_id": {"$gte": start_key.decode()}}, "sort": {"_id": 1}, "limit": count,
-               "batchSize": count, "singleBatch": True, "$db": self.db}
-        if fields is not None:
-            cmd["projection"] = {f.decode(): 1 for f in fields}
-        r = await self.command(cmd)
-        if r.__class__ is Status:
-            return r  # type: ignore[return-value]
-        return Status.OK if r["cursor"]["firstBatch"] else Status.NOT_FOUND  # type: ignore[index]
+        return await self._find({"find": table, "filter": {"_id": {"$gte": start_key.decode()}}, "sort": {"_id": 1},
+                                 "limit": count, "batchSize": count, "singleBatch": True, "$db": self.db}, fields)
 
     async def delete(self, table: str, key: bytes) -> Status:
         r = await self.command(self._write({"delete": table, "deletes": [{"q": {"_id": key.decode()}, "limit": 1}]}))
