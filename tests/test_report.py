@@ -188,3 +188,14 @@ def test_targets_forty_times_apart_get_log_axes_and_close_ones_linear():
                                      "p99", colors)
     ax, ax2 = near.axes
     assert (ax.get_yscale(), ax2.get_yscale()) == ("linear", "linear") and ax.get_ylim()[0] == 0
+
+
+def test_a_client_bound_target_whose_server_was_saturated_too_is_said_to_share_the_host():
+    from ycsbctl.report.summary import workload_findings
+
+    pts = _points({"redis": (110_000, 200)}).assign(bottleneck="client-cpu", server_cpu_share=0.91, error=None)
+    (peak, bound) = workload_findings(pts, "workloadb", ["redis"], "p99")
+    assert "limited by the client (load generator) CPU at every thread count" in bound
+    assert "The server was saturated too (91%+ of the CPU it can use)" in bound
+    pts["server_cpu_share"] = [0.91, 0.5, 0.91]  # one point with the server below the line: no such claim
+    assert "saturated too" not in workload_findings(pts, "workloadb", ["redis"], "p99")[1]

@@ -7,6 +7,7 @@ import math
 import pandas as pd
 
 from ycsbctl.results.frames import Experiment, latency_label
+from ycsbctl.telemetry.bottleneck import CPU_SATURATED
 
 # Catalogue names and the product a reader expects behind them.
 PRODUCTS = {"redis": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
@@ -95,8 +96,12 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
         label, start = b
         where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
         if label == "client-cpu":
+            share = pd.to_numeric(g.loc[g["threads"] >= start, "server_cpu_share"], errors="coerce")
+            both = (f" The server was saturated too ({share.min():.0%}+ of the CPU it can use): client and server "
+                    "compete for this host's cores, so neither figure is the server's own limit."
+                    if len(share) and share.notna().all() and (share >= CPU_SATURATED).all() else "")
             out.append(f"{workload}: {t} is limited by the client (load generator) CPU {where}: those points are a "
-                       f"lower bound of what {t} can do.")
+                       f"lower bound of what {t} can do.{both}")
         else:
             out.append(f"{workload}: {t} is {bound_words(label)} {where}.")
     for _, p in pts[pts["status"].isin(["failed", "interrupted"])].iterrows():

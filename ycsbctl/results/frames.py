@@ -146,7 +146,7 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
     col = latency_column(latency, op)
     cols = ["target", "workload", "threads", "reps", "ok", "status", "throughput_mean", "throughput_min",
             "throughput_max", "latency_mean", "latency_min", "latency_max", "server_cpu_pct", "client_cpu_pct",
-            "bottleneck", "bottleneck_text", "error", "server", "run_ids"]
+            "server_cpu_share", "bottleneck", "bottleneck_text", "error", "server", "run_ids"]
     if not len(runs):
         return pd.DataFrame(columns=cols)
     if phase is None:
@@ -171,7 +171,7 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
             "throughput_mean": tp.mean(), "throughput_min": tp.min(), "throughput_max": tp.max(),
             "latency_mean": lat.mean(), "latency_min": lat.min(), "latency_max": lat.max(),
             "server_cpu_pct": _mean(ok, "server_cpu_pct_mean"), "client_cpu_pct": _client_cpu(ok),
-            "bottleneck": label, "bottleneck_text": texts.iloc[0] if len(texts) else None,
+            "server_cpu_share": _mean(ok, "server_cpu_share"), "bottleneck": label, "bottleneck_text": texts.iloc[0] if len(texts) else None,
             "error": errors.iloc[0] if len(errors) else None,
             "server": servers.iloc[0] if len(servers) else "", "run_ids": list(g["run_id"]),
         })

@@ -84,6 +84,8 @@ def run_row(doc: dict) -> dict[str, Any]:
         "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
         "warmup_s": r.get("warmup_s", math.nan), "target_rate": r.get("target_rate"),
         "engine": r.get("engine"), "bottleneck": bn.get("label"), "bottleneck_text": bn.get("text"),
+        # share of the cores the server may use (1.0 = all of them), as the label was decided
+        "server_cpu_share": (bn.get("evidence") or {}).get("server_share"),
     }
     for k, v in (doc.get("telemetry_summary") or {}).items():
         row.setdefault(k, v)
