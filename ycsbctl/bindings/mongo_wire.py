@@ -27,7 +27,8 @@ from urllib.parse import parse_qsl, urlparse
 import bson
 
 from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding
-from ycsbctl.bindings.mongodb import database_name
+from ycsbctl.bindings.mongodb import database_name, projection, record_document
+from ycsbctl.errors import UserError
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
@@ -35,24 +36,25 @@ _PLAIN_OPTIONS = {"w", "journal", "j", "wtimeoutms", "directconnection", "connec
                   "servertimeoutms", "serverselectiontimeoutms", "appname", "maxpoolsize", "readpreference"}
 
 
+def _url_options(url: str) -> dict[str, str]:
+    """The URL's query options, names lower-cased (MongoDB URI options are case-insensitive)."""
+    return {k.lower(): v for k, v in parse_qsl(urlparse(url).query)}
+
+
 def wire_eligible(url: str, properties: dict[str, str]) -> bool:
     """Whether this binding can serve ``url`` (see the module docstring)."""
     driver = properties.get("mongodb.driver", "auto").strip().lower()
     if driver not in ("auto", "wire", "pymongo"):
-        from ycsbctl.errors import UserError
-
         raise UserError(f"mongodb.driver={driver}: use auto, wire or pymongo")
     if driver == "pymongo":
         return False
     u = urlparse(url)
-    options = {k.lower(): v for k, v in parse_qsl(u.query)}
+    options = _url_options(url)
     plain = (u.scheme == "mongodb" and "," not in u.netloc and "@" not in u.netloc
              and set(options) <= _PLAIN_OPTIONS and options.get("readpreference", "primary") == "primary"
              and int(properties.get("batchsize", "1") or 1) == 1
              and properties.get("mongodb.upsert", "false").strip().lower() != "true")
     if driver == "wire" and not plain:
-        from ycsbctl.errors import UserError
-
         raise UserError("mongodb.driver=wire needs a plain mongodb://host:port URL (no credentials, TLS, replica "
                         "set or read preference), batchsize=1 and no mongodb.upsert: use mongodb.driver=pymongo")
     return plain
@@ -60,7 +62,7 @@ def wire_eligible(url: str, properties: dict[str, str]) -> bool:
 
 def write_concern(url: str) -> dict | None:
     """The URL's write concern as a command field (``w``, ``j``, ``wtimeout``), or None."""
-    options = {k.lower(): v for k, v in parse_qsl(urlparse(url).query)}
+    options = _url_options(url)
     wc: dict = {}
     if "w" in options:
         wc["w"] = int(options["w"]) if options["w"].isdigit() else options["w"]
@@ -177,7 +179,7 @@ class MongoWireBinding(WireBinding):
     async def _find(self, cmd: dict, fields: Fields) -> Status:
         """OK when the find returned documents, NOT_FOUND when none."""
         if fields is not None:
-            cmd["projection"] = {f.decode(): 1 for f in fields}
+            cmd["projection"] = projection(fields)
         r = await self.command(cmd)
         if r.__class__ is Status:
             return r  # type: ignore[return-value]
@@ -188,9 +190,7 @@ class MongoWireBinding(WireBinding):
                                  "$db": self.db}, fields)
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
-        doc = {"_id": key.decode()}
-        for name, value in values:
-            doc[name.decode()] = value  # bytes → BinData subtype 0, as pymongo and YCSB store them
+        doc = record_document(key.decode(), values)  # the same document as the pymongo binding's
         r = await self.command(self._write({"insert": table, "documents": [doc], "ordered": True}))
         return r if r.__class__ is Status else Status.OK  # type: ignore[return-value]
 

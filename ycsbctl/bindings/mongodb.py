@@ -56,14 +56,14 @@ class MongoPool:
         await self.client.close()
 
 
-def _doc(key: str, values: Values) -> dict:
+def record_document(key: str, values: Values) -> dict:
     doc: dict = {"_id": key}
     for name, value in values:
         doc[name.decode()] = value  # bytes → BinData subtype 0, as YCSB stores them
     return doc
 
 
-def _projection(fields: Fields) -> dict | None:
+def projection(fields: Fields) -> dict | None:
     return None if fields is None else {f.decode(): 1 for f in fields}
 
 
@@ -87,14 +87,14 @@ class MongoBinding(Binding):
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
         try:
-            doc = await self.pool.db[table].find_one({"_id": key.decode()}, _projection(fields))
+            doc = await self.pool.db[table].find_one({"_id": key.decode()}, projection(fields))
         except PyMongoError as exc:
             return self._fail(exc)
         return Status.OK if doc is not None else Status.NOT_FOUND
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         coll = self.pool.db[table]
-        doc = _doc(key.decode(), values)
+        doc = record_document(key.decode(), values)
         try:
             if self.pool.batchsize == 1:
                 if self.pool.upsert:
@@ -130,7 +130,7 @@ class MongoBinding(Binding):
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         try:
-            cursor = self.pool.db[table].find({"_id": {"$gte": start_key.decode()}}, _projection(fields))
+            cursor = self.pool.db[table].find({"_id": {"$gte": start_key.decode()}}, projection(fields))
             docs = await cursor.sort("_id", 1).limit(count).to_list(length=count)
         except PyMongoError as exc:
             return self._fail(exc)
