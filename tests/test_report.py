@@ -199,3 +199,25 @@ def test_a_client_bound_target_whose_server_was_saturated_too_is_said_to_share_t
     assert "The server was saturated too (91%+ of the CPU it can use)" in bound
     pts["server_cpu_share"] = [0.91, 0.5, 0.91]  # one point with the server below the line: no such claim
     assert "saturated too" not in workload_findings(pts, "workloadb", ["redis"], "p99")[1]
+
+
+def test_a_target_that_stops_scaling_with_no_resource_saturated_is_not_said_to_wait_on_round_trips():
+    from ycsbctl.report.summary import workload_findings
+
+    pts = _points({"ferretdb": (3_500, 9_000)}).assign(server_cpu_share=0.7, error=None)
+    pts["throughput_mean"] = [3_500.0, 3_200.0, 2_900.0]  # more clients, less throughput
+    (_, bound) = workload_findings(pts, "workloadb", ["ferretdb"], "p99")
+    assert "its throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads)" in bound
+    assert "the limit is inside the server" in bound and "round trips" in bound and "latency-bound" not in bound
+
+    pts["throughput_mean"] = [3_500.0, 6_800.0, 12_000.0]  # still growing: the clients wait on round trips
+    (_, bound) = workload_findings(pts, "workloadb", ["ferretdb"], "p99")
+    assert bound == "workloadb: ferretdb is latency-bound (no resource saturated: clients wait on round trips) " \
+                    "at every thread count."
+
+    pts["throughput_mean"] = [3_500.0, 6_800.0, 7_200.0]  # grows to 16, then within 10 %
+    pts["bottleneck"] = "server-cpu"
+    (_, bound) = workload_findings(pts, "workloadb", ["ferretdb"], "p99")
+    assert bound.endswith("is server-CPU-bound at every thread count. Its throughput stops growing at 16 threads "
+                          "(6.8k ops/s; 7.2k ops/s at 32 threads): more client threads from there add latency, not "
+                          "throughput.")

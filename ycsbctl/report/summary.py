@@ -69,6 +69,22 @@ def bound_from(g: pd.DataFrame) -> tuple[str, int] | None:
     return label, int(g["threads"].iloc[start])
 
 
+PLATEAU_GAIN = 1.10  # throughput that never again rises more than 10 % above a point's has stopped growing
+
+
+def plateau_from(g: pd.DataFrame) -> tuple[int, float, int, float] | None:
+    """(threads, ops/s, last threads, ops/s there) when throughput stops growing before the last thread count.
+
+    The plateau starts at the fewest threads whose throughput no later ok point beats by more than
+    :data:`PLATEAU_GAIN`; None when throughput still grows at the end of the ladder."""
+    g = g[(g["status"] == "ok") & g["throughput_mean"].notna()].sort_values("threads")
+    tp, threads = list(g["throughput_mean"]), [int(t) for t in g["threads"]]
+    for i in range(len(tp) - 1):
+        if max(tp[i + 1:]) <= PLATEAU_GAIN * tp[i]:
+            return threads[i], tp[i], threads[-1], tp[-1]
+    return None
+
+
 def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], latency: str) -> list[str]:
     """Sentences about one workload: who peaks where, by how much, what limits each target, what failed."""
     pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
@@ -91,19 +107,32 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
     for t in targets:
         g = pts[pts["target"] == t]
         b = bound_from(g) if len(g) else None
+        flat = plateau_from(g) if len(g) else None
+        stops = (f"its throughput stops growing at {flat[0]} threads ({fmt_ops(flat[1])}; {fmt_ops(flat[3])} at "
+                 f"{flat[2]} threads)" if flat else "")
         if b is None:
+            if flat:
+                out.append(f"{workload}: {t}: {stops}: more client threads from there add latency, not throughput.")
             continue
         label, start = b
         where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
+        if label == "latency" and flat and flat[0] <= start:
+            # No probe saw a saturated resource, yet more clients bring no more throughput: the clients
+            # are not merely waiting on round trips (that would scale); something inside the server serialises.
+            out.append(f"{workload}: {t} saturates no resource ycsbctl measures (CPU, network) {where}, yet {stops}: "
+                       "the limit is inside the server (locks, a single writer, internal queues), not the round "
+                       "trips.")
+            continue
+        more = f" {stops[:1].upper()}{stops[1:]}: more client threads from there add latency, not throughput." if flat else ""
         if label == "client-cpu":
             share = pd.to_numeric(g.loc[g["threads"] >= start, "server_cpu_share"], errors="coerce")
             both = (f" The server was saturated too ({share.min():.0%}+ of the CPU it can use): client and server "
                     "compete for this host's cores, so neither figure is the server's own limit."
                     if len(share) and share.notna().all() and (share >= CPU_SATURATED).all() else "")
             out.append(f"{workload}: {t} is limited by the client (load generator) CPU {where}: those points are a "
-                       f"lower bound of what {t} can do.{both}")
+                       f"lower bound of what {t} can do.{both}{more}")
         else:
-            out.append(f"{workload}: {t} is {bound_words(label)} {where}.")
+            out.append(f"{workload}: {t} is {bound_words(label)} {where}.{more}")
     for _, p in pts[pts["status"].isin(["failed", "interrupted"])].iterrows():
         bad = p["reps"] - p["ok"]
         what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
