@@ -110,9 +110,10 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
         flat = plateau_from(g) if len(g) else None
         stops = (f"its throughput stops growing at {flat[0]} threads ({fmt_ops(flat[1])}; {fmt_ops(flat[3])} at "
                  f"{flat[2]} threads)" if flat else "")
+        more = f" {stops[:1].upper()}{stops[1:]}: more client threads from there add latency, not throughput."
         if b is None:
             if flat:
-                out.append(f"{workload}: {t}: {stops}: more client threads from there add latency, not throughput.")
+                out.append(f"{workload}: {t}:{more}")
             continue
         label, start = b
         where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
@@ -123,7 +124,7 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
                        "the limit is inside the server (locks, a single writer, internal queues), not the round "
                        "trips.")
             continue
-        more = f" {stops[:1].upper()}{stops[1:]}: more client threads from there add latency, not throughput." if flat else ""
+        more = more if flat else ""
         if label == "client-cpu":
             share = pd.to_numeric(g.loc[g["threads"] >= start, "server_cpu_share"], errors="coerce")
             both = (f" The server was saturated too ({share.min():.0%}+ of the CPU it can use): client and server "
