@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -67,12 +68,38 @@ class Binding(ABC):
     async def delete(self, table: str, key: bytes) -> Status: ...
 
 
+class WireProtocol(asyncio.Protocol):
+    """One connection of a :class:`WireBinding`: ``waiters`` in request order, ``transport`` while
+    connected, ``lost`` (why it closed). Subclasses parse replies in ``data_received`` and say in
+    :meth:`fail` how one waiter learns that the connection is gone."""
+
+    def __init__(self) -> None:
+        self.waiters: deque = deque()
+        self.transport: asyncio.Transport | None = None
+        self.lost: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def fail(self, waiter, err: ConnectionError) -> None:
+        if not waiter.done():
+            waiter.set_exception(err)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = str(exc) if exc else "connection closed by the server"
+        err = ConnectionError(self.lost)
+        for waiter in self.waiters:
+            self.fail(waiter, err)
+        self.waiters.clear()
+        self.transport = None
+
+
 class WireBinding(Binding):
     """A binding that speaks its protocol itself on one connection with one request in flight (the
     Redis and MongoDB wire bindings): what they share — ``pending`` for the watchdog (see
     :func:`ycsbctl.bindings.watchdog`), expiry, connecting, reconnecting after a lost connection.
 
-    Subclasses set ``proto`` (an ``asyncio.Protocol`` with ``transport`` and ``lost``) in :meth:`open`
+    Subclasses set ``proto`` (a :class:`WireProtocol`) in :meth:`open`
     and write requests in :meth:`send`, which returns the future of the reply."""
 
     EXPIRED: object = object()  # what an expired request's future resolves to

@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlparse
 
 import bson
 
-from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding
+from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
 from ycsbctl.bindings.mongodb import database_name, projection, record_document
 from ycsbctl.errors import UserError
 
@@ -74,17 +74,14 @@ def write_concern(url: str) -> dict | None:
     return wc or None
 
 
-class _OpMsgProtocol(asyncio.Protocol):
+class _OpMsgProtocol(WireProtocol):
     """OP_MSG replies, matched in order to the futures of their requests (one in flight per client)."""
 
-    def __init__(self) -> None:
-        self.buf = bytearray()
-        self.waiters: deque[tuple[int, asyncio.Future]] = deque()
-        self.transport: asyncio.Transport | None = None
-        self.lost: str | None = None
+    waiters: deque[tuple[int, asyncio.Future]]
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+    def __init__(self) -> None:
+        super().__init__()
+        self.buf = bytearray()
 
     def data_received(self, data: bytes) -> None:
         buf = self.buf
@@ -107,14 +104,8 @@ class _OpMsgProtocol(asyncio.Protocol):
             if not fut.done():  # done = timed out earlier: the late reply is dropped
                 fut.set_result(body)
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.lost = str(exc) if exc else "connection closed by the server"
-        err = ConnectionError(self.lost)
-        for _, fut in self.waiters:
-            if not fut.done():
-                fut.set_exception(err)
-        self.waiters.clear()
-        self.transport = None
+    def fail(self, waiter: tuple[int, asyncio.Future], err: ConnectionError) -> None:
+        super().fail(waiter[1], err)
 
 
 class MongoWireBinding(WireBinding):

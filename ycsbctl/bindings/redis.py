@@ -27,7 +27,15 @@ from urllib.parse import unquote, urlparse
 
 import hiredis
 
-from ycsbctl.bindings.base import ChainContext, ConnectionLost, Fields, Status, Values, WireBinding
+from ycsbctl.bindings.base import (
+    ChainContext,
+    ConnectionLost,
+    Fields,
+    Status,
+    Values,
+    WireBinding,
+    WireProtocol,
+)
 from ycsbctl.errors import UserError
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 
@@ -79,17 +87,14 @@ class RedisOptions:
         return ssl.create_default_context() if self.tls else None
 
 
-class _Resp(asyncio.Protocol):
-    """RESP over one TCP connection: replies resolve waiting futures in order."""
+class _Resp(WireProtocol):
+    """RESP over one TCP connection: replies resolve waiting futures (or chains) in order."""
+
+    waiters: deque[asyncio.Future]
 
     def __init__(self) -> None:
+        super().__init__()
         self.reader = hiredis.Reader()
-        self.waiters: deque[asyncio.Future] = deque()
-        self.transport: asyncio.Transport | None = None
-        self.lost: str | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
 
     def data_received(self, data: bytes) -> None:
         reader = self.reader
@@ -102,16 +107,11 @@ class _Resp(asyncio.Protocol):
             elif not fut.done():  # done = timed out earlier: the late reply is dropped
                 fut.set_result(reply)
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.lost = str(exc) if exc else "connection closed by the server"
-        err = ConnectionError(self.lost)
-        for fut in self.waiters:
-            if fut.__class__ is _Chain:
-                fut.fail(err)  # type: ignore[attr-defined]
-            elif not fut.done():
-                fut.set_exception(err)
-        self.waiters.clear()
-        self.transport = None
+    def fail(self, waiter: asyncio.Future, err: ConnectionError) -> None:
+        if waiter.__class__ is _Chain:
+            waiter.fail(err)  # type: ignore[attr-defined]
+        else:
+            super().fail(waiter, err)
 
 
 class _Chain:
