@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
 from pathlib import Path
@@ -14,8 +15,18 @@ import redis
 
 from tests.fixtures.servers import MONGO_WIRE, free_port, wait_for_port
 from ycsbctl.errors import UserError
-from ycsbctl.provision import provision, provisioned, redact_url, restart, server_alive, state, teardown
+from ycsbctl.provision import (
+    probe,
+    provision,
+    provisioned,
+    redact_url,
+    restart,
+    server_alive,
+    state,
+    teardown,
+)
 from ycsbctl.provision.base import Endpoint
+from ycsbctl.provision.signals import sigterm_as_interrupt
 
 QUIET = {"say": lambda message: None}
 
@@ -121,6 +132,22 @@ def test_server_exiting_during_startup_is_one_line_with_its_log_tail(state_dir, 
     assert err.value.exit_code == 1 and "\n" not in message
     assert "exited with code 3 during start-up" in message and "FATAL: bad config line 3" in message
     assert state.entries() == []
+
+
+def test_a_signal_during_a_readiness_probe_lands_after_it_not_inside_it():
+    """SIGTERM raised inside ``Popen.poll`` can leave its waitpid lock held; the clean-up's wait then hangs."""
+    steps: list[str] = []
+    before = signal.getsignal(signal.SIGTERM)
+
+    def exited() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered while the probe runs, as from `kill` or Ctrl-C
+        steps.append("probe finished")  # an interrupt raised inside the probe never gets here
+
+    with pytest.raises(KeyboardInterrupt), sigterm_as_interrupt():
+        probe.wait_ready("redis", f"redis://127.0.0.1:{free_port()}/0", timeout_s=30, exited=exited,
+                         log_tail=lambda: "")
+    assert steps == ["probe finished"]
+    assert signal.getsignal(signal.SIGTERM) == before  # handlers restored
 
 
 def test_port_in_use_is_refused_with_the_owner(state_dir, needs_redis):

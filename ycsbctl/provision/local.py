@@ -24,7 +24,7 @@ import psutil
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
-from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.provision.signals import deferred_signals, poll
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
@@ -212,7 +212,7 @@ class LocalProvisioner(Provisioner):
             say(f"waiting for {entry.name} to answer on {url}")
 
             def exited() -> str | None:
-                code = proc.poll()
+                code = poll(proc)
                 return None if code is None else f"{os.path.basename(binary)} exited with code {code}"
 
             probe.wait_ready(entry.protocol, url, timeout_s=options.get("ready_timeout_s", READY_TIMEOUT_S),
@@ -222,8 +222,9 @@ class LocalProvisioner(Provisioner):
         except BaseException:
             with deferred_signals():
                 if proc is not None:
-                    stop_process(proc.pid, None, grace_s=5)
-                    proc.wait()
+                    stop_process(proc.pid, None, grace_s=5)  # reaps it
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        proc.wait(timeout=5)  # bounded: clean-up never hangs on a Popen lock
                     state.remove(f"local:{proc.pid}")
                 shutil.rmtree(data_dir, ignore_errors=True)
             raise

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ycsbctl.errors import UserError
+from ycsbctl.provision.signals import deferred_signals
 
 _SECRET_KEYS = re.compile(r"pass|secret|token|^masterauth$", re.IGNORECASE)  # config keys holding secrets
 
@@ -66,18 +67,22 @@ def wait_ready(protocol: str, url: str, *, timeout_s: float, exited: Callable[[]
     """Wait until the server answers. ``exited()`` returns why the server is gone (or None).
 
     Raises UserError (exit 1) naming the cause and the last lines of the server's log.
+    Ctrl-C / SIGTERM land between probes, never inside ``exited()`` or a client library: an
+    interrupt there can leave a library's lock held (``Popen.poll`` holds a plain Lock around
+    waitpid), and the clean-up that follows would then wait on that lock forever.
     """
     deadline = time.monotonic() + timeout_s
     last_error = "no answer yet"
     while True:
-        gone = exited()
-        if gone:
-            raise UserError(f"{gone} during start-up; last log lines: {log_tail()}", exit_code=1)
-        try:
-            ping(protocol, url, timeout_s=0.5)
-            return
-        except Exception as exc:  # noqa: BLE001 - not ready yet, whatever the reason
-            last_error = short_error(exc)
+        with deferred_signals():
+            gone = exited()
+            if gone:
+                raise UserError(f"{gone} during start-up; last log lines: {log_tail()}", exit_code=1)
+            try:
+                ping(protocol, url, timeout_s=0.5)
+                return
+            except Exception as exc:  # noqa: BLE001 - not ready yet, whatever the reason
+                last_error = short_error(exc)
         if time.monotonic() > deadline:
             raise UserError(f"the server did not answer on {url} within {timeout_s:.0f} s ({last_error}); "
                             f"last log lines: {log_tail()}", exit_code=1)

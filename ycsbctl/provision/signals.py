@@ -2,13 +2,15 @@
 
 ``sigterm_as_interrupt``: SIGTERM and SIGHUP raise KeyboardInterrupt, so ``finally`` blocks run
 for them as for Ctrl-C. ``deferred_signals``: SIGINT/SIGTERM/SIGHUP wait until the block ends
-(used while a server is created and recorded, and while it is torn down), then are re-raised.
+(used while a server is created and recorded, while it is probed, and while it is torn down),
+then are re-raised. ``poll``: ``Popen.poll`` that an interrupt cannot break.
 Both are no-ops outside the main thread, where Python cannot install handlers.
 """
 
 from __future__ import annotations
 
 import signal
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,3 +62,10 @@ def deferred_signals() -> Iterator[None]:
                 signal.signal(s, handler)
         if received:
             signal.raise_signal(received[0])
+
+
+def poll(proc: subprocess.Popen) -> int | None:
+    """``proc.poll()`` with signals held. An interrupt inside ``Popen.poll`` can leave its waitpid
+    lock held, and every later ``wait()`` on that process (the clean-up's) then hangs."""
+    with deferred_signals():
+        return proc.poll()

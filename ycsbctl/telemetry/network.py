@@ -16,6 +16,7 @@ import psutil
 
 from ycsbctl.errors import UserError
 from ycsbctl.provision.base import Endpoint
+from ycsbctl.provision.signals import poll
 from ycsbctl.telemetry.sampler import Sampler
 
 IPERF_PORT = 5201
@@ -81,7 +82,7 @@ def _wait_listening(proc: subprocess.Popen, port: int, timeout_s: float = 5.0) -
     connection would count as iperf3's one test)."""
     deadline = time.monotonic() + timeout_s
     p = psutil.Process(proc.pid)
-    while time.monotonic() < deadline and proc.poll() is None:
+    while time.monotonic() < deadline and poll(proc) is None:
         try:
             if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in p.net_connections("tcp")):
                 return True
@@ -121,7 +122,7 @@ def loopback_baseline(duration_s: float = 3.0) -> NetworkBaseline:
             return NetworkBaseline(None, f"iperf3 -s did not listen on 127.0.0.1:{port}", f"127.0.0.1:{port}")
         return run_client("127.0.0.1", port, duration_s)
     finally:
-        if server.poll() is None:
+        if poll(server) is None:
             server.terminate()
         try:
             server.wait(timeout=5)
