@@ -24,7 +24,7 @@ import psutil
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
-from ycsbctl.provision.signals import deferred_signals, poll
+from ycsbctl.provision.signals import deferred_signals
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
@@ -212,7 +212,7 @@ class LocalProvisioner(Provisioner):
             say(f"waiting for {entry.name} to answer on {url}")
 
             def exited() -> str | None:
-                code = poll(proc)
+                code = proc.poll()  # wait_ready holds signals around this
                 return None if code is None else f"{os.path.basename(binary)} exited with code {code}"
 
             probe.wait_ready(entry.protocol, url, timeout_s=options.get("ready_timeout_s", READY_TIMEOUT_S),

@@ -4,7 +4,7 @@
 for them as for Ctrl-C. ``deferred_signals``: SIGINT/SIGTERM/SIGHUP wait until the block ends
 (used while a server is created and recorded, while it is probed, and while it is torn down),
 then are re-raised. ``poll``: ``Popen.poll`` that an interrupt cannot break.
-Both are no-ops outside the main thread, where Python cannot install handlers.
+The first two are no-ops outside the main thread, where Python cannot install handlers.
 """
 
 from __future__ import annotations
