@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import socket
@@ -43,30 +44,40 @@ import redis  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.results import histogram as hdr  # noqa: E402
-from ycsbctl.results.model import PhaseResult  # noqa: E402
+from ycsbctl.results.model import OpSummary, PhaseResult  # noqa: E402
 from ycsbctl.workload.properties import load_properties  # noqa: E402
 from ycsbctl.workload.values import random_bytes  # noqa: E402
 
 THREADS = (8, 16, 32, 64, 128)
 FIELDS, FIELD_BYTES = 10, 100
-# The requirements of the engine (issue 3).
-MIN_RUN_RATIO = 0.75  # our ops/s ÷ redis-benchmark's, at every thread count
+# The requirements of the engine (issues 3, 13 and 21).
+MIN_RUN_RATIO = 1.0  # our ops/s ÷ redis-benchmark's, at every thread count
+MAX_TAIL_RATIO = 1.15  # our READ p99 and p99.9 ÷ redis-benchmark's HGETALL, at every thread count
+MAX_MAX_RATIO = 3.0  # our READ maximum ÷ redis-benchmark's
 MIN_LOAD_RATIO = 0.4  # our load ops/s ÷ redis-benchmark's HSET
-MAX_CLIENT_US_PER_OP = 20.0  # our client CPU µs per Redis op, run phase
+MAX_CLIENT_US_PER_OP = 8.5  # our client CPU µs per Redis op, run phase
 MIN_BASIC_OPS_S = 300_000.0
 
 
 @dataclass
 class Row:
-    """One side-by-side measurement (rates in ops/s, latencies and CPU in µs)."""
+    """One side-by-side measurement (rates in ops/s, latencies and CPU in µs). Our latencies are
+    READ's (HGETALL), as redis-benchmark's are of its HGETALLs; ``lag_*`` is our client's event-loop lag."""
 
     threads: int
     ours_ops_s: float
     ref_ops_s: float
     ours_p50_us: float
     ours_p99_us: float
+    ours_p999_us: float
+    ours_max_us: float
     ref_p50_us: float
     ref_p99_us: float
+    ref_p999_us: float
+    ref_max_us: float
+    lag_p99_us: float
+    lag_p999_us: float
+    lag_max_us: float
     ours_client_us_op: float
     ref_client_us_op: float
     server_us_op_ours: float
@@ -77,18 +88,21 @@ class Row:
     def ratio(self) -> float:
         return self.ours_ops_s / self.ref_ops_s if self.ref_ops_s else float("nan")
 
-
-_CSV_COLUMNS = ("rps", "avg_latency_ms", "min_latency_ms", "p50_latency_ms", "p95_latency_ms", "p99_latency_ms",
-                "max_latency_ms")  # redis-benchmark 7 --csv, after the "test" column
+    def latency_ratio(self, stat: str) -> float:
+        """Ours ÷ redis-benchmark's for ``stat`` in p50, p99, p999, max (lower is better)."""
+        ref = getattr(self, f"ref_{stat}_us")
+        return getattr(self, f"ours_{stat}_us") / ref if ref else float("nan")
 
 
 @dataclass
 class Reference:
-    """What one redis-benchmark invocation measured."""
+    """What one redis-benchmark invocation measured (latencies in µs)."""
 
     ops_s: float
     p50_us: float
     p99_us: float
+    p999_us: float
+    max_us: float
     client_us_op: float
     requests: int
 
@@ -145,26 +159,25 @@ class RedisServer:
 
 
 def redis_benchmark(port: int, clients: int, requests: int, keyspace: int, command: list[str]) -> Reference:
-    """Run ``redis-benchmark --csv`` with a custom command; its CPU time is the children's rusage delta."""
+    """Run ``redis-benchmark`` with a custom command and read its own summary and percentile
+    distribution (p99.9 = the first distribution line at or above 99.9 %); its CPU time is the
+    children's rusage delta."""
     args = ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-c", str(clients), "-n", str(requests),
-            "-r", str(keyspace), "--csv", *command]
+            "-r", str(keyspace), *command]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(args, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # The command (first column) holds our values verbatim, quotes included: read the numbers from the right.
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith('"') and not ln.startswith('"test"')]
-    if proc.returncode != 0 or not lines:
-        raise SystemExit(f"redis-benchmark failed: {(proc.stderr or proc.stdout).strip()[:300]}")
-    numbers = [float(x.strip('"')) for x in lines[-1].rsplit(",", len(_CSV_COLUMNS))[1:]]
-    row = dict(zip(_CSV_COLUMNS, numbers))
+    text = proc.stdout.rsplit("======", 1)[-1]
+    summary = re.search(r"throughput summary: ([\d.]+) requests per second.*?max\s*\n\s*([\d.\s]+)\n", text, re.S)
+    dist = [(float(p), float(ms)) for p, ms in re.findall(r"^([\d.]+)% <= ([\d.]+) milliseconds", text.split(
+        "Cumulative distribution", 1)[0], re.M)]
+    if proc.returncode != 0 or summary is None or not dist:
+        raise SystemExit(f"redis-benchmark failed: {(proc.stderr or proc.stdout).strip()[-300:]}")
+    avg, lo, p50, p95, p99, mx = (float(x) for x in summary[2].split())
+    p999 = next(ms for p, ms in dist if p >= 99.9)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Reference(
-        ops_s=row["rps"],
-        p50_us=1000 * row["p50_latency_ms"],
-        p99_us=1000 * row["p99_latency_ms"],
-        client_us_op=1e6 * cpu / requests,
-        requests=requests,
-    )
+    return Reference(ops_s=float(summary[1]), p50_us=1000 * p50, p99_us=1000 * p99, p999_us=1000 * p999,
+                     max_us=1000 * mx, client_us_op=1e6 * cpu / requests, requests=requests)
 
 
 def ten_field_args(rng: np.random.Generator) -> list[str]:
@@ -204,6 +217,13 @@ def all_ops_percentiles(r: PhaseResult) -> tuple[float, float]:
     if not h.get_total_count():
         return float("nan"), float("nan")
     return float(h.get_value_at_percentile(50)), float(h.get_value_at_percentile(99))
+
+
+def tail(s: OpSummary | None) -> tuple[float, float, float, float]:
+    """p50, p99, p99.9 and max (µs) of one measurement (NaN when absent)."""
+    if s is None or not s.operations:
+        return (float("nan"),) * 4
+    return s.percentile(50), s.percentile(99), s.percentile(99.9), s.max_us
 
 
 def total_ops(r: PhaseResult) -> int:
@@ -255,9 +275,10 @@ def measure_run(server: RedisServer, threads: int, records: int, duration_s: flo
     if r.status != "ok" or r.error_rate > 0:
         raise SystemExit(f"our run at {threads} threads failed: {r.status} {r.errors}")
     server_us = 1e6 * (server.cpu_s() - cpu0) / max(1, total_ops(r))
-    p50, p99 = all_ops_percentiles(r)
-    return Row(threads, r.throughput_ops, ref.ops_s, p50, p99, ref.p50_us, ref.p99_us, r.client_us_per_op(),
-               ref.client_us_op, server_us, ref_server, la)
+    p50, p99, p999, mx = tail(r.ops.get("READ"))
+    _, lag99, lag999, lagmax = tail(r.client_lag)
+    return Row(threads, r.throughput_ops, ref.ops_s, p50, p99, p999, mx, ref.p50_us, ref.p99_us, ref.p999_us,
+               ref.max_us, lag99, lag999, lagmax, r.client_us_per_op(), ref.client_us_op, server_us, ref_server, la)
 
 
 def measure_basic(operations: int, threads: int, processes: int | None = None) -> dict:
@@ -281,21 +302,35 @@ def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
           f"µs/op (ref {_f(load['ref_client_us_op'], 1)}); server CPU {_f(load['server_us_op_ours'], 1)} µs/record "
           f"(ref {_f(load['server_us_op_ref'], 1)}); {load['stored']:,} records stored; load avg {load['load_avg_1m']:.2f}")
     print("\nRun phase: ours = workload B (95% HGETALL / 5% HMSET), reference = redis-benchmark hgetall")
-    head = (f"{'threads':>7} {'ours ops/s':>11} {'r-b ops/s':>11} {'ratio':>6} {'our p50':>8} {'our p99':>8} "
-            f"{'r-b p50':>8} {'r-b p99':>8} {'our cli µs/op':>13} {'r-b cli µs/op':>13} {'srv µs/op ours/r-b':>18} "
-            f"{'load avg':>8}")
+    head = (f"{'threads':>7} {'ours ops/s':>11} {'r-b ops/s':>11} {'ratio':>6} {'our cli µs/op':>13} "
+            f"{'r-b cli µs/op':>13} {'srv µs/op ours/r-b':>18} {'load avg':>8}")
     print(head)
     for r in rows:
-        print(f"{r.threads:>7} {_f(r.ours_ops_s):>11} {_f(r.ref_ops_s):>11} {r.ratio:>6.2f} {_f(r.ours_p50_us):>8} "
-              f"{_f(r.ours_p99_us):>8} {_f(r.ref_p50_us):>8} {_f(r.ref_p99_us):>8} {_f(r.ours_client_us_op, 1):>13} "
-              f"{_f(r.ref_client_us_op, 1):>13} {_f(r.server_us_op_ours, 1) + ' / ' + _f(r.server_us_op_ref, 1):>18} "
-              f"{r.load_avg_1m:>8.2f}")
+        print(f"{r.threads:>7} {_f(r.ours_ops_s):>11} {_f(r.ref_ops_s):>11} {r.ratio:>6.2f} "
+              f"{_f(r.ours_client_us_op, 1):>13} {_f(r.ref_client_us_op, 1):>13} "
+              f"{_f(r.server_us_op_ours, 1) + ' / ' + _f(r.server_us_op_ref, 1):>18} {r.load_avg_1m:>8.2f}")
+    print("\nLatency, µs: our READ vs redis-benchmark HGETALL (ratio ours ÷ theirs), and our client's event-loop lag")
+    print(f"{'threads':>7} {'p50 ours/r-b':>16} {'p99 ours/r-b (ratio)':>24} {'p99.9 ours/r-b (ratio)':>26} "
+          f"{'max ours/r-b (ratio)':>26} {'lag p99/p99.9/max':>20}")
+    def pair(r: Row, stat: str, ratio: bool = True) -> str:
+        text = f"{_f(getattr(r, f'ours_{stat}_us'))}/{_f(getattr(r, f'ref_{stat}_us'))}"
+        return text + (f" ({r.latency_ratio(stat):.2f})" if ratio else "")
+
+    for r in rows:
+        lag = f"{_f(r.lag_p99_us)}/{_f(r.lag_p999_us)}/{_f(r.lag_max_us)}"
+        print(f"{r.threads:>7} {pair(r, 'p50', False):>16} {pair(r, 'p99'):>24} {pair(r, 'p999'):>26} {pair(r, 'max'):>26} {lag:>20}")
     print(f"\nbasic:// (engine alone): {basic['operations']:,} ops, {basic['threads']} threads, "
           f"{basic['processes']} processes: {_f(basic['ops_s'])} ops/s, {_f(basic['client_us_op'], 2)} µs CPU/op; "
           f"load avg {basic['load_avg_1m']:.2f}")
     low = [r.threads for r in rows if not r.ratio >= MIN_RUN_RATIO]
     worst_cpu = max((r.ours_client_us_op for r in rows), default=float("nan"))
+    tails = {stat: [r.latency_ratio(stat) for r in rows] for stat in ("p99", "p999", "max")}
     checks = [
+        *((f"READ {name} ≤ {MAX_TAIL_RATIO}× redis-benchmark's at every thread count",
+           all(x <= MAX_TAIL_RATIO for x in tails[stat]), "ratios " + ", ".join(f"{x:.2f}" for x in tails[stat]))
+          for stat, name in (("p99", "p99"), ("p999", "p99.9"))),
+        (f"READ max ≤ {MAX_MAX_RATIO:.0f}× redis-benchmark's at every thread count",
+         all(x <= MAX_MAX_RATIO for x in tails["max"]), "ratios " + ", ".join(f"{x:.2f}" for x in tails["max"])),
         (f"run ratio ≥ {MIN_RUN_RATIO} at every thread count", not low,
          f"min {min(r.ratio for r in rows):.2f}" + (f"; below at {low}" if low else "")),
         (f"load ≥ {MIN_LOAD_RATIO}× redis-benchmark HSET", load["ratio"] >= MIN_LOAD_RATIO, f"{load['ratio']:.2f}×"),

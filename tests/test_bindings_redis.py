@@ -220,7 +220,7 @@ def _chain_context(log: list, acked: list, deadline_ns: int = 2**63 - 1, stop_on
     names = [b"field%d" % i for i in range(10)]
     values = dict(field_values())
     return ChainContext(
-        log=log.extend,
+        record=lambda *timed: log.extend(timed),
         names=[tuple(names)] + [(n,) for n in names],
         values=lambda f: [values[n] for n in names] if f == -1 else [b"x" * 7],
         ack=acked.append,

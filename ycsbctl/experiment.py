@@ -19,6 +19,7 @@ from ycsbctl.point import PointOutcome, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
+from ycsbctl.results.client_lag import client_lag_warning
 from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core import CoreWorkload
@@ -324,7 +325,8 @@ def _point_summary(record: RunRecord) -> str:
     p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
     bn = f", {record.bottleneck['label']}" if record.bottleneck else ""
     err = f" — {record.error}" if record.status != "ok" and record.error else ""
-    return f"{r.throughput_ops:,.0f} ops/s{p99}{bn}, {record.status}{err}"
+    lag = client_lag_warning(r)
+    return f"{r.throughput_ops:,.0f} ops/s{p99}{bn}, {record.status}{err}" + (f"\n  {lag}" if lag else "")
 
 
 def run_plan(

@@ -25,9 +25,10 @@ class Status(IntEnum):
 @dataclass
 class ChainContext:
     """What a binding needs to run a chain of operations itself (see ``RedisBinding.chain``):
-    the engine's measurement log, where its values and acknowledgements go, and when to stop."""
+    the engine's one timing call, where its values and acknowledgements go, and when to stop.
+    A binding never measures anything else: each operation it completes goes to ``record``."""
 
-    log: Callable[[tuple[int, int, int, int, int]], None]  # (op, status, t0 ns, t1 ns, due ns)
+    record: Callable[[int, int, int, int, int], None]  # (op, Status, t0 ns, t1 ns, due ns): Recorder.record
     names: Sequence[tuple[bytes, ...]]  # by field index + 1: all field names, then each one alone
     values: Callable[[int], list[bytes]]  # field index (−1 = all) → the values of those names
     ack: Callable[[int], None] | None  # run-phase inserts: acknowledge the key number

@@ -39,6 +39,7 @@ from ycsbctl.bindings.base import (
 from ycsbctl.errors import UserError
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 
+OK, NOT_FOUND, ERROR, TIMEOUT = Status  # module names: the chain's reply callback reads them per reply
 INDEX_KEY = b"_indices"
 _TIMEOUT = object()
 _ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"  # set on a request's future by the watchdog
@@ -152,7 +153,7 @@ class _Chain:
             payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
             need = 2
         proto = b.proto
-        self.op, self.need, self.st = op, need, 0
+        self.op, self.need, self.st = op, need, OK
         self.t0 = time.perf_counter_ns()
         proto.transport.write(payload)  # type: ignore[union-attr]
         proto.waiters.extend((self,) * need)  # type: ignore[union-attr, arg-type]
@@ -163,20 +164,20 @@ class _Chain:
             return
         if reply.__class__ is hiredis.ReplyError:
             if not self.st:
-                self.st = 2
+                self.st = ERROR
                 self.b.last_error = str(reply)
         elif self.op == READ and (not reply or reply[0] is None):
-            self.st = 1  # HGETALL of a missing key: an empty list; HMGET of one field: [nil]
+            self.st = NOT_FOUND  # HGETALL of a missing key: an empty list; HMGET of one field: [nil]
         self.need -= 1
         if self.need:
             return
         t1 = time.perf_counter_ns()
         ctx, st = self.ctx, self.st
-        ctx.log((self.op, st, self.t0, t1, self.t0))
+        ctx.record(self.op, st, self.t0, t1, self.t0)
         if self.op == INSERT:
             self.acknowledge()
         self.i += 1
-        if st >= 2:  # ERROR (NOT_FOUND is an answer, not a failure)
+        if st >= ERROR:  # (NOT_FOUND is an answer, not a failure)
             self.errors += 1
             if ctx.stop_on_error:
                 self.finish()
@@ -303,8 +304,8 @@ class RedisBinding(WireBinding):
 
     async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
         """Run operations ``start:end`` of ``batch`` = (ops, keys, key numbers, read fields, write
-        fields) — READ, UPDATE and INSERT only — one after the other, each logged as the engine
-        logs it (``ctx.log((op, status, t0, t1, t0))``); stop early at the deadline, a timeout, a
+        fields) — READ, UPDATE and INSERT only — one after the other, each timed through the engine's
+        one timing call (``ctx.record(op, status, t0, t1, t0)``); stop early at the deadline, a timeout, a
         lost connection or (``ctx.stop_on_error``) a failed operation. Returns (done, failed)."""
         proto = self.proto
         if proto is None or proto.transport is None:
@@ -317,7 +318,7 @@ class RedisBinding(WireBinding):
             r = await fut
         except ConnectionError:
             ch.dead = True
-            ctx.log((ch.op, 2, ch.t0, time.perf_counter_ns(), ch.t0))
+            ctx.record(ch.op, ERROR, ch.t0, time.perf_counter_ns(), ch.t0)
             ch.acknowledge()
             self.pending = None
             await self._reconnect_or_raise()
@@ -325,7 +326,7 @@ class RedisBinding(WireBinding):
         self.pending = None
         if r is _TIMEOUT:  # the watchdog expired the request in flight
             ch.dead = True
-            ctx.log((ch.op, 3, ch.t0, time.perf_counter_ns(), ch.t0))
+            ctx.record(ch.op, TIMEOUT, ch.t0, time.perf_counter_ns(), ch.t0)
             ch.acknowledge()
             self.last_error = f"timed out after {self.timeout_s:g} s"
             return ch.i + 1 - start, ch.errors + 1

@@ -21,6 +21,7 @@ from urllib.parse import urlparse
 
 from ycsbctl.bindings import protocol_of
 from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
+from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.errors import UserError
@@ -110,25 +111,17 @@ class PhaseRunner:
         with _single_threaded_numpy():
             for p in procs:
                 p.start()
-        seconds: dict[int, SecondAggregate] = defaultdict(SecondAggregate)
-        finals: dict[int, dict] = {}
-        setup_errors: list[str] = []
-        warmup_seconds = math.ceil(spec.warmup_s)
-        emitted = -1
-        total_ops = 0
-        status = "ok"
+        c = _Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress)
         try:
             # 1. every worker connects its clients, then all start at once
-            ready = 0
             deadline = time.monotonic() + READY_TIMEOUT_S
-            heard: set[int] = set()
-            while ready + len(setup_errors) < len(procs):
+            while c.ready + len(c.setup_errors) < len(procs):
                 try:
                     msg = out.get(timeout=0.5)
                 except queue.Empty:
                     # A worker killed before it could say anything (OOM killer, a crash in C) must not
                     # leave the user waiting for the whole timeout.
-                    silent = [p for i, p in enumerate(procs) if i not in heard and p.exitcode is not None]
+                    silent = [p for i, p in enumerate(procs) if i not in c.heard and p.exitcode is not None]
                     if silent and out.empty():
                         raise UserError(f"an engine worker exited with code {silent[0].exitcode} while connecting",
                                         exit_code=1) from None
@@ -137,52 +130,35 @@ class PhaseRunner:
                             f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
                         ) from None
                     continue
-                heard.add(msg[1])
-                if msg[0] == "ready":
-                    ready += 1
-                    self._pids.append(msg[2])
-                elif msg[0] == "error":
-                    setup_errors.append(msg[2])
-            if setup_errors:
+                dispatch(msg, c)
+            self._pids.extend(c.pids)
+            if c.setup_errors:
                 stop_flag.value = 1
                 start_event.set()
-                raise UserError(f"cannot run against {redact_url(spec.url)}: {setup_errors[0]}", exit_code=1)
+                raise UserError(f"cannot run against {redact_url(spec.url)}: {c.setup_errors[0]}", exit_code=1)
             t0 = time.perf_counter() + 0.05
             t_start.value = t0
+            c.started = True
             start_event.set()
             # 2. merge per-second reports until every worker is done
-            while len(finals) < len(procs):
+            while len(c.finals) < len(procs):
                 if self.stop_requested and not stop_flag.value:
                     stop_flag.value = 1
-                    status = "interrupted"
+                    c.status = "interrupted"
                 try:
                     msg = out.get(timeout=0.5)
                 except queue.Empty:
-                    dead = [i for i, p in enumerate(procs) if not p.is_alive() and i not in finals]
+                    dead = [i for i, p in enumerate(procs) if not p.is_alive() and i not in c.finals]
                     if dead and out.empty():
                         for i in dead:
-                            finals[i] = {"errors": [f"worker {i} exited with code {procs[i].exitcode}"]}
-                        status = "failed"
+                            c.finals[i] = Done(i, errors=[f"worker {i} exited with code {procs[i].exitcode}"])
+                        c.status = "failed"
                     continue
-                kind, idx = msg[0], msg[1]
-                if kind == "tick":
-                    agg = seconds[msg[2]]
-                    agg.add(msg[3])
-                    total_ops += msg[3]["count"]
-                    live = len(procs) - len(finals)
-                    while progress is not None and emitted + 1 in seconds and seconds[emitted + 1].reports >= live:
-                        emitted += 1
-                        a = seconds[emitted]
-                        progress(Tick(emitted, total_ops, float(a.count), a.p99_us(), a.errors(), emitted < warmup_seconds))
-                elif kind == "done":
-                    finals[idx] = msg[2]
-                elif kind == "error":
-                    finals[idx] = {"errors": [msg[2]]}
-                    status = "failed"
+                dispatch(msg, c)
         except KeyboardInterrupt:
             stop_flag.value = 1
-            status = "interrupted"
-            self._drain_after_interrupt(out, procs, finals, seconds)
+            c.status = "interrupted"
+            self._drain_after_interrupt(out, procs, c)
         finally:
             stop_flag.value = 1
             start_event.set()
@@ -192,12 +168,13 @@ class PhaseRunner:
                     p.terminate()
                     p.join(timeout=5)
             self._pids.clear()
-        return self._result(seconds, finals, warmup_seconds, t_start.value, status)
+        return self._result(c, t_start.value)
 
-    def _drain_after_interrupt(self, out, procs, finals, seconds) -> None:
+    def _drain_after_interrupt(self, out, procs, c: _Collector) -> None:
         """After Ctrl-C: keep what workers report while they finish their current operation."""
         deadline = time.monotonic() + 15
-        while len(finals) < len(procs) and time.monotonic() < deadline:
+        c.progress = None
+        while len(c.finals) < len(procs) and time.monotonic() < deadline:
             try:
                 msg = out.get(timeout=0.5)
             except queue.Empty:
@@ -206,42 +183,41 @@ class PhaseRunner:
                 continue
             except KeyboardInterrupt:
                 break
-            if msg[0] == "tick":
-                seconds[msg[2]].add(msg[3])
-            elif msg[0] in ("done", "error"):
-                finals[msg[1]] = msg[2] if msg[0] == "done" else {"errors": [msg[2]]}
+            dispatch(msg, c)
 
-    def _result(self, seconds, finals, warmup_seconds, t0, status) -> PhaseResult:
+    def _result(self, c: _Collector, t0: float) -> PhaseResult:
         spec = self.spec
-        ops, count, cpu_s = summaries(seconds, warmup_seconds)
-        ends = [f["end_ns"] for f in finals.values() if f.get("end_ns")]
+        totals = summaries(c.seconds, c.warmup_seconds)
+        ends = [f.end_ns for f in c.finals.values() if f.end_ns]
         end_s = max(ends) / 1e9 if ends else time.perf_counter()
-        runtime_ms = max(0.0, (end_s - t0 - warmup_seconds) * 1000.0) if t0 else 0.0
+        runtime_ms = max(0.0, (end_s - t0 - c.warmup_seconds) * 1000.0) if t0 else 0.0
         errors: list[str] = []
         ended: list[str] = []
-        for f in finals.values():
-            errors += [e for e in f.get("errors", []) if e not in errors]
-            ended += f.get("ended", [])
+        for f in c.finals.values():
+            errors += [e for e in f.errors if e not in errors]
+            ended += f.ended
         lost = [e for e in ended if "lost the" in e or "cannot connect" in e]
         if spec.phase == "load":  # a thread that stopped loading left the dataset incomplete
             lost += [e for e in ended if e not in lost]
+        status = c.status
         if lost and status == "ok":
             status = "failed"
         # Why clients stopped comes first: it is what the user must fix (the report shows errors[0]).
         errors = list(dict.fromkeys(lost + errors))
-        result = PhaseResult(
+        return PhaseResult(
             phase=spec.phase,
             threads=spec.threads,
             runtime_ms=runtime_ms,
-            operations=count,
-            ops=ops,
-            series=series_frame(seconds, warmup_seconds),
-            client_cpu_s=cpu_s,
-            warmup_s=float(warmup_seconds),
+            operations=totals.operations,
+            ops=totals.ops,
+            series=series_frame(c.seconds, c.warmup_seconds),
+            client_cpu_s=totals.cpu_s,
+            warmup_s=float(c.warmup_seconds),
             target_rate=spec.target_rate,
             status=status,
             errors=errors[:10],
             engine="native",
+            client_lag=totals.client_lag,
             extra={
                 "processes": self.processes,
                 "measurement": spec.measurement,
@@ -251,8 +227,56 @@ class PhaseRunner:
                 "timeout_s": spec.timeout_s,
             },
         )
-        return result
 
+
+class _Collector:
+    """The controller's side of the engine messages (see :func:`~ycsbctl.engine.messages.dispatch`):
+    per-second aggregates, the workers' last words, and progress once every live worker has
+    reported a second."""
+
+    def __init__(self, workers: int, measurement: str, warmup_seconds: int,
+                 progress: Callable[[Tick], None] | None) -> None:
+        self.workers, self.measurement, self.warmup_seconds = workers, measurement, warmup_seconds
+        self.progress = progress
+        self.seconds: dict[int, SecondAggregate] = defaultdict(SecondAggregate)
+        self.finals: dict[int, Done] = {}
+        self.setup_errors: list[str] = []
+        self.heard: set[int] = set()
+        self.pids: list[int] = []
+        self.ready = 0
+        self.status = "ok"
+        self.total_ops = 0
+        self.emitted = -1
+        self.started = False  # set once every worker is ready and the start is given
+
+    def on_ready(self, msg: Ready) -> None:
+        self.heard.add(msg.worker)
+        self.ready += 1
+        self.pids.append(msg.pid)
+
+    def on_second(self, msg: SecondReport) -> None:
+        agg = self.seconds[msg.second]
+        before = agg.count
+        agg.add(msg.counts, self.measurement)
+        self.total_ops += agg.count - before
+        live = self.workers - len(self.finals)
+        while self.progress is not None and self.emitted + 1 in self.seconds and \
+                self.seconds[self.emitted + 1].reports >= live:
+            self.emitted += 1
+            a = self.seconds[self.emitted]
+            self.progress(Tick(self.emitted, self.total_ops, float(a.count), a.p99_us(), a.errors(),
+                               self.emitted < self.warmup_seconds))
+
+    def on_done(self, msg: Done) -> None:
+        self.finals[msg.worker] = msg
+
+    def on_failed(self, msg: Failed) -> None:
+        self.heard.add(msg.worker)
+        if not self.started:  # could not connect: the phase does not start
+            self.setup_errors.append(msg.message)
+            return
+        self.finals[msg.worker] = Done(msg.worker, errors=[msg.message])
+        self.status = "failed"
 
 @contextlib.contextmanager
 def _single_threaded_numpy():

@@ -84,6 +84,8 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
             "spread_pct": spread, "reps": f"{p['ok']}/{p['reps']}",
             "lat": [[_mean(ok, f"{op_key(op)}_{s}_us") for s in ("p50", "p95", "p99")] for op in ops],
             "server_cpu": p["server_cpu_pct"], "client_cpu": p["client_cpu_pct"],
+            "client_lag": _mean(ok, "client_lag_p999_us"),
+            "client_lag_warning": next((w for w in ok.get("client_lag_warning", []) if isinstance(w, str)), ""),
             "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "",
             "status": p["status"], "css": css, "error": p["error"] or "",
         })

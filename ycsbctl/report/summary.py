@@ -160,11 +160,26 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
             out.append(f"{t} was answered by {name} — {warning}: read its numbers as {name.split(' (')[0]}'s.")
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency)
+    out += client_lag_findings(exp.runs)
     for s in exp.manifest.get("skipped_targets") or []:
         reason = s.get("reason", "no reason recorded")
         fix = f" To include it: {s['fix']}." if s.get("fix") and s["fix"] not in reason else ""
         out.append(f"{s.get('target')} was skipped: {reason}.{fix}")
     return out
+
+
+def client_lag_findings(runs: pd.DataFrame) -> list[str]:
+    """One finding for the points whose tail is partly the load generator's own delay."""
+    if "client_lag_warning" not in runs or not len(runs):
+        return []
+    flagged = runs[runs["client_lag_warning"].map(lambda w: isinstance(w, str) and bool(w))]
+    if not len(flagged):
+        return []
+    first = flagged.iloc[0]
+    names = ", ".join(f"{r.target} {r.workload} {int(r.threads)} threads" for r in flagged.head(4).itertuples())
+    more = f" and {len(flagged) - 4} more" if len(flagged) > 4 else ""
+    return [f"{len(flagged)} point(s) ({names}{more}) carry latency of the client's own making — "
+            f"{first['client_lag_warning']}. Their tail is an upper bound on the server's."]
 
 
 def _endpoint_of(exp: Experiment, target: str) -> dict | None:

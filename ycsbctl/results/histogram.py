@@ -40,6 +40,40 @@ def record_many(hist: HdrHistogram, values_us: np.ndarray | list[int]) -> None:
     hist.max_value = max(hist.max_value, int(v.max()))
 
 
+def from_counts(counts: np.ndarray) -> HdrHistogram:
+    """The histogram whose counts array is ``counts`` (as recorded by the engine's dense counters,
+    indexed as HdrHistogram indexes values; see :func:`counts_index`)."""
+    h = new_histogram()
+    c = np.asarray(counts, dtype=np.int64)
+    if c.shape != (h.counts_len,):
+        raise ValueError(f"expected {h.counts_len} HDR counts, got {c.shape}")
+    np.ctypeslib.as_array(h.counts)[:] = c
+    nonzero = np.flatnonzero(c)
+    if nonzero.size:
+        lowest, _ = _layout(h)
+        h.total_count = int(c.sum())
+        h.min_value = int(lowest[nonzero[0]])
+        h.max_value = int(lowest[nonzero[-1]])
+    return h
+
+
+def counts_of(hist: HdrHistogram) -> np.ndarray:
+    """A copy of ``hist``'s counts (int64, one per HDR index)."""
+    return np.ctypeslib.as_array(hist.counts).astype(np.int64, copy=True)
+
+
+def counts_index(value_us: int) -> int:
+    """HdrHistogram's counts index of ``value_us`` under this module's settings (1 µs .. 1 h, 3
+    digits: 2,048 sub-buckets), values above one hour clipped as :func:`record_many` does. The
+    engine inlines the ``value < 2048`` case (index = value) and calls this for the rest."""
+    v = min(max(value_us, 0), HIGHEST_US)
+    b = v.bit_length() - 11
+    return v if b <= 0 else (b << 10) + (v >> b)
+
+
+COUNTS_LEN = new_histogram().counts_len  # 23,552 for 1 µs .. 1 h at 3 significant digits
+
+
 def merge(histograms: Iterable[HdrHistogram]) -> HdrHistogram:
     """Exact sum of histograms recorded with the settings above."""
     total = new_histogram()

@@ -12,10 +12,10 @@ import pandas as pd
 from hdrh.histogram import HdrHistogram
 
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, STATUSES
 
-# YCSB's measurement names, in the order reports list them.
-OPERATIONS = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
-STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT")
+__all__ = ["CLIENT_LAG", "OPERATIONS", "STATUSES", "SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult"]
+
 # Percentiles kept in summaries (µs); YCSB master prints 50/95/99, we add 99.9 and 99.99.
 SUMMARY_PERCENTILES = (50.0, 95.0, 99.0, 99.9, 99.99)
 
@@ -96,6 +96,7 @@ class PhaseResult:
     status: str = "ok"  # "ok" | "failed" | "interrupted"
     errors: list[str] = field(default_factory=list)  # first error messages, for the report
     engine: str = "native"  # "native" | "ycsb"
+    client_lag: OpSummary | None = None  # the engine's own event-loop lag (µs), native engine only
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. GC lines, ycsb version, worker count
 
     @property
@@ -138,6 +139,7 @@ class PhaseResult:
             "engine": self.engine,
             "extra": self.extra,
             "ops": {k: v.to_dict() for k, v in self.ops.items()},
+            "client_lag": self.client_lag.to_dict() if self.client_lag is not None else None,
         }
 
     @classmethod
@@ -162,6 +164,7 @@ class PhaseResult:
             errors=list(d.get("errors", [])),
             engine=d.get("engine", "native"),
             extra=dict(d.get("extra", {})),
+            client_lag=OpSummary.from_dict(d["client_lag"], histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
         )
         if series is not None:
             r.series = series

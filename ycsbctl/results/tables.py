@@ -15,7 +15,8 @@ from typing import Any
 
 import pandas as pd
 
-from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary
+from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
 
 LATENCY_STATS = {"p50": 50.0, "p95": 95.0, "p99": 99.0, "p999": 99.9, "p9999": 99.99, "mean": None}
 ALL_OPS = "ALL"  # merged histogram of every base operation except READ-MODIFY-WRITE (counted in READ+UPDATE)
@@ -91,6 +92,10 @@ def run_row(doc: dict) -> dict[str, Any]:
         row.setdefault(k, v)
     row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", "")})
     row.update(_latency_columns("all", doc.get("overall")))
+    lag = r.get("client_lag")  # the engine's own event-loop lag (µs): the tail it could add to every op
+    row.update(_latency_columns("client_lag", lag))
+    row["client_lag_max_us"] = float(lag["max_us"]) if lag else math.nan
+    row["client_lag_warning"] = client_lag_warning(PhaseResult.from_dict(r)) if lag else None
     for op in OPERATIONS:
         if op in ops:
             row.update(_latency_columns(op_key(op), ops[op]))

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ycsbctl.errors import UserError
+from ycsbctl.results.names import OPERATIONS
 from ycsbctl.workload import distributions as d
 from ycsbctl.workload.keys import build_key_names
 from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool
 
 READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE = range(6)
-OP_NAMES = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
+OP_NAMES = OPERATIONS  # by op code
 _PROPORTION_KEYS = (
     (READ, "readproportion", 0.95),
     (UPDATE, "updateproportion", 0.05),

@@ -1,0 +1,200 @@
+"""The engine's recording path: dense HDR counts against HdrHistogram itself, typed messages, and
+the client-lag probe — an injected pause of a worker's loop is reported as client lag."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import queue
+import threading
+import time
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from ycsbctl.bindings.base import Status
+from ycsbctl.engine.measurements import COMPONENT, Recorder, SecondAggregate, summaries
+from ycsbctl.engine.messages import MESSAGE_VERSION, Done, Failed, Ready, SecondReport, dispatch
+from ycsbctl.engine.runner import PhaseRunner, _Collector, run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.engine.worker import Worker, WorkerPlan
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.model import OpSummary, PhaseResult
+from ycsbctl.results.ycsb_text import format_phase, parse_output
+from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
+from ycsbctl.workload.properties import load_properties
+
+
+def _values(n: int = 20_000, seed: int = 3) -> list[int]:
+    """Latencies (µs) over every HDR bucket size: 0 µs to past one hour."""
+    rng = np.random.default_rng(seed)
+    v = np.concatenate([rng.integers(0, 2048, n // 4), rng.lognormal(7, 2.5, n // 2).astype(np.int64),
+                        [0, 1, 2047, 2048, 2049, 4095, 4096, 10**6, hdr.HIGHEST_US, hdr.HIGHEST_US + 5, 2**33]])
+    return [int(x) for x in v]
+
+
+def test_counts_index_is_hdrhistograms_own_index_for_every_value():
+    h = hdr.new_histogram()
+    for v in _values():
+        clipped = min(v, hdr.HIGHEST_US)
+        assert hdr.counts_index(v) == h._counts_index_for(clipped), v
+
+
+def test_recorded_counts_give_the_histogram_hdrhistogram_records_value_by_value():
+    values = _values()
+    rec = Recorder("op", [READ])
+    t0 = 1_000_000_000
+    for v in values:  # t1 − t0 in ns with a sub-µs remainder: YCSB keeps whole µs
+        rec.record(READ, Status.OK, t0, t0 + v * 1000 + 999, 0)
+    counts = rec.roll().latency[(READ, Status.OK)]
+    ours = hdr.from_counts(np.frombuffer(counts, dtype=np.int64))
+    ref = hdr.new_histogram()
+    for v in values:
+        ref.record_value(min(v, hdr.HIGHEST_US))
+    assert ours.get_total_count() == ref.get_total_count() == len(values)
+    for p in (0.0, 1.0, 50.0, 90.0, 99.0, 99.9, 99.99, 100.0):
+        assert ours.get_value_at_percentile(p) == ref.get_value_at_percentile(p), p
+    assert ours.get_min_value() == ref.get_min_value() and ours.get_max_value() == ref.get_max_value()
+    assert hdr.decode(hdr.encode(ours)).get_value_at_percentile(99.9) == ref.get_value_at_percentile(99.9)
+
+
+def test_roll_hands_over_the_second_and_starts_from_zero():
+    rec = Recorder("both", [READ, UPDATE])
+    rec.record(READ, Status.OK, 0, 50_000, 0)  # 50 µs, unpaced: intended = actual
+    rec.record(UPDATE, Status.ERROR, 10_000, 20_000, 4_000)  # 10 µs actual, 16 µs intended
+    first = rec.roll()
+    second = rec.roll()
+    one = {k: int(np.frombuffer(a, dtype=np.int64).sum()) for k, a in first.latency.items()}
+    assert one[(READ, Status.OK)] == 1 and one[(UPDATE, Status.ERROR)] == 1 and sum(one.values()) == 2
+    assert np.frombuffer(first.intended[(UPDATE, Status.ERROR)], dtype=np.int64)[16] == 1
+    assert all(not np.frombuffer(a, dtype=np.int64).any() for a in second.latency.values())
+    assert first.cpu_s >= 0 and pickle.loads(pickle.dumps(first)).latency.keys() == first.latency.keys()
+
+
+def test_the_controller_names_measurements_as_ycsbs_dbwrapper_does():
+    rec = Recorder("op", [READ_MODIFY_WRITE, READ])
+    rec.record(READ, Status.NOT_FOUND, 0, 30_000, 0)
+    rec.record(COMPONENT + READ, Status.OK, 0, 40_000, 0)
+    rec.record(COMPONENT + UPDATE, Status.ERROR, 40_000, 90_000, 0)
+    rec.record(READ_MODIFY_WRITE, Status.ERROR, 0, 90_000, 0)
+    agg = SecondAggregate()
+    agg.add(rec.roll())
+    totals = summaries({0: agg}, 0)
+    assert totals.operations == 2  # the halves of a read-modify-write are no operations of their own
+    assert totals.ops["READ"].operations == 1 and totals.ops["READ-FAILED"].operations == 1
+    assert totals.ops["UPDATE-FAILED"].operations == 1 and totals.ops["READ-MODIFY-WRITE"].operations == 1
+    assert totals.ops["READ"].returns == {"NOT_FOUND": 1, "OK": 1} and totals.ops["UPDATE"].returns == {"ERROR": 1}
+    assert totals.ops["READ-MODIFY-WRITE"].returns == {}  # YCSB counts its statuses under READ and UPDATE
+
+
+def test_messages_are_versioned_and_one_dispatcher_reads_them():
+    seen = []
+
+    class H:
+        def on_ready(self, m): seen.append(("ready", m.pid))
+        def on_second(self, m): seen.append(("second", m.second))
+        def on_done(self, m): seen.append(("done", m.end_ns))
+        def on_failed(self, m): seen.append(("failed", m.message))
+
+    rec = Recorder("op", [READ])
+    for m in (Ready(0, 42), SecondReport(0, 3, rec.roll()), Done(0, 7), Failed(1, "boom")):
+        dispatch(pickle.loads(pickle.dumps(m)), H())
+    assert seen == [("ready", 42), ("second", 3), ("done", 7), ("failed", "boom")]
+    with pytest.raises(ValueError, match="same ycsbctl everywhere"):
+        dispatch(Ready(0, 1, version=MESSAGE_VERSION + 1), H())
+
+
+def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float):
+    """One engine worker on this thread's own loop (the code a spawned worker runs), with the loop
+    blocked for ``pause_s`` at ``pause_at_s``; returns the PhaseResult the controller builds."""
+    props = dict(load_properties("workload-c"))
+    props.update(recordcount="200", operationcount="0")
+    spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s)
+    plan = WorkerPlan(spec, 0, 1, [0] * threads, None, 0)
+    out: queue.Queue = queue.Queue()
+    start = threading.Event()
+    t_start = SimpleNamespace(value=0.0)
+    worker = Worker(plan, [0], SimpleNamespace(value=0), out)
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(worker.run(start, t_start))
+        msg = await loop.run_in_executor(None, out.get, True, 30)
+        assert isinstance(msg, Ready), msg
+        t_start.value = time.perf_counter() + 0.05
+        start.set()
+        loop.call_later(0.05 + pause_at_s, time.sleep, pause_s)  # the injected pause: blocks the loop
+        return await task
+
+    last = asyncio.run(main())
+    collector = _Collector(1, "op", 0, None)
+    collector.started = True
+    while not out.empty():
+        dispatch(out.get(), collector)
+    dispatch(last, collector)
+    return PhaseRunner(spec)._result(collector, t_start.value)
+
+
+@pytest.fixture
+def loaded(redis_server, rds):
+    """200 records of workload C in a fresh redis (reads are OK)."""
+    rds.flushall()
+    props = dict(load_properties("workload-c"))
+    props.update(recordcount="200")
+    r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
+    assert r.ops["INSERT"].returns == {"OK": 200}
+    return redis_server
+
+
+def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_latency(loaded):
+    redis_server = loaded
+    r = _run_worker_in_process(redis_server.url, threads=4, duration_s=2.0, pause_at_s=1.0, pause_s=0.05)
+    assert r.status == "ok" and r.operations > 1000
+    lag = r.client_lag
+    assert lag is not None and lag.operations >= 500  # ~500 probes a second
+    assert 48_000 <= lag.max_us <= 80_000  # the pause, seen by the probe waiting behind it
+    # The operations in flight during the pause were charged with it: the slowest one is the pause,
+    # and the point says that this maximum is the client's.
+    read = r.ops["READ"]
+    assert read.returns == {"OK": read.operations} and read.max_us >= 45_000
+    warning = client_lag_warning(r)
+    assert warning is not None and "client lag" in warning and "maximum" in warning
+    text = format_phase(r)
+    assert "[CLIENT-LAG], Operations, " in text and "[CLIENT-LAG], MaxLatency(us), " in text
+    parsed = parse_output(text).result
+    assert "CLIENT-LAG" not in parsed.ops and parsed.client_lag.max_us == lag.max_us
+
+
+def test_an_unpaused_point_probes_its_loop_500_times_a_second(loaded):
+    r = _run_worker_in_process(loaded.url, threads=2, duration_s=1.5, pause_at_s=0.5, pause_s=0.0)
+    assert r.ops["READ"].operations > 500
+    assert r.client_lag is not None and 0.6 * 750 <= r.client_lag.operations <= 1.1 * 750
+    assert r.client_lag.percentile(50) < 2_000  # a probe usually runs within a loop iteration
+
+
+def _result(p99_us: int, max_us: int, lag_p999_us: int, lag_max_us: int) -> PhaseResult:
+    """A result whose READ has the given p99 and max, and whose client lag the given p99.9 and max."""
+    def summary(name: str, body: int, p: float, tail: int, top: int) -> OpSummary:
+        h = hdr.new_histogram()
+        n = 100_000
+        k = int(round(n * (100 - p) / 100))  # the values above the percentile
+        h.record_value(body, n - k - 1)
+        h.record_value(tail, k)
+        h.record_value(top)
+        return OpSummary.from_histogram(name, h)
+
+    return PhaseResult("run", 8, 1000.0, 100_000, ops={"READ": summary("READ", 50, 99, p99_us, max_us)},
+                       client_lag=summary("CLIENT-LAG", 10, 99.9, lag_p999_us, lag_max_us))
+
+
+def test_client_lag_is_flagged_from_half_the_tail_and_not_below():
+    assert client_lag_warning(_result(1000, 2000, 400, 900)) is None
+    tail = client_lag_warning(_result(1000, 100_000, 500, 900))
+    assert tail is not None and "p99.9 (0.50 ms) is 50% of the operations' p99 (1.00 ms)" in tail
+    assert client_lag_warning(_result(1000, 100_000, 495, 900)) is None
+    # beyond 2,048 µs HDR keeps 3 significant digits: 51,000 µs reads 51.0 ms, 100,000 µs 100.0 ms
+    top = client_lag_warning(_result(1000, 100_000, 100, 51_000))
+    assert top is not None and "maximum (51.0 ms) is 51% of the slowest operation's (100.0 ms)" in top
+    assert client_lag_warning(_result(1000, 100_000, 100, 48_000)) is None

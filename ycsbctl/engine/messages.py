@@ -1,0 +1,95 @@
+"""Typed messages between the engine's worker processes (shards) and the controller.
+
+Every message is a small picklable dataclass carrying :data:`MESSAGE_VERSION`, so that a
+controller never misreads a shard of another ycsbctl version (the same messages are what will
+travel between hosts). A shard sends :class:`Ready` once connected, one :class:`SecondReport` per
+second of the phase (and a last one for the part-second at the end), then :class:`Done` — or
+:class:`Failed` at any point. :func:`dispatch` is the one place that reads them.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from typing import Protocol
+
+MESSAGE_VERSION = 1
+
+SlotCounts = dict[tuple[int, int], array]  # (op code, status) -> dense HDR counts of latency in µs
+
+
+@dataclass
+class SecondCounts:
+    """What one shard measured in one second, as dense HDR counts (see
+    :mod:`ycsbctl.engine.measurements`): ``latency`` under each operation's own name (actual latency,
+    or intended with ``measurement.interval=intended``), ``intended`` the extra ``Intended-<OP>``
+    series of ``measurement.interval=both``, ``lag`` the shard's event-loop lag probe (µs), and
+    ``cpu_s`` the shard's CPU seconds in that second."""
+
+    latency: SlotCounts = field(default_factory=dict)
+    intended: SlotCounts = field(default_factory=dict)
+    lag: array | None = None
+    cpu_s: float = 0.0
+
+
+@dataclass
+class Ready:
+    worker: int
+    pid: int
+    version: int = MESSAGE_VERSION
+
+
+@dataclass
+class SecondReport:
+    worker: int
+    second: int  # seconds since the phase's start (0 = the first)
+    counts: SecondCounts
+    version: int = MESSAGE_VERSION
+
+
+@dataclass
+class Done:
+    worker: int
+    end_ns: int = 0  # when the shard's last client stopped (perf_counter ns)
+    errors: list[str] = field(default_factory=list)  # distinct error messages (first few)
+    ended: list[str] = field(default_factory=list)  # why client threads stopped early, one per thread
+    version: int = MESSAGE_VERSION
+
+
+@dataclass
+class Failed:
+    worker: int
+    message: str  # one line: what went wrong
+    version: int = MESSAGE_VERSION
+
+
+Message = Ready | SecondReport | Done | Failed
+
+
+class Handler(Protocol):
+    """What the controller does with each kind of message."""
+
+    def on_ready(self, msg: Ready) -> None: ...
+
+    def on_second(self, msg: SecondReport) -> None: ...
+
+    def on_done(self, msg: Done) -> None: ...
+
+    def on_failed(self, msg: Failed) -> None: ...
+
+
+def dispatch(msg: Message, handler: Handler) -> None:
+    """Hand ``msg`` to the matching method of ``handler``; a message of another version is refused."""
+    if getattr(msg, "version", None) != MESSAGE_VERSION:
+        raise ValueError(f"engine message {type(msg).__name__} of version {getattr(msg, 'version', '?')}; "
+                         f"this controller speaks version {MESSAGE_VERSION}: run the same ycsbctl everywhere")
+    if isinstance(msg, SecondReport):
+        handler.on_second(msg)
+    elif isinstance(msg, Ready):
+        handler.on_ready(msg)
+    elif isinstance(msg, Done):
+        handler.on_done(msg)
+    elif isinstance(msg, Failed):
+        handler.on_failed(msg)
+    else:
+        raise TypeError(f"not an engine message: {msg!r}")

@@ -1,0 +1,54 @@
+"""Whether a point's tail is the client's own delay: its event-loop lag against the latency it measured.
+
+Every engine worker probes its own loop (``CLIENT-LAG``: how late a callback posted from another
+thread runs, µs). A reply that arrives while the loop is busy waits that long before it is timed,
+so lag is latency the server never caused. A point is flagged when
+
+- the lag's p99.9 reaches :data:`TAIL_SHARE` of the operations' p99 (the tail is partly the client's), or
+- the lag's maximum reaches :data:`MAX_SHARE` of the operations' maximum (the worst operation may be
+  the client's pause, not the server's).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ycsbctl.results.model import OPERATIONS, PhaseResult
+
+TAIL_SHARE = 0.5
+MAX_SHARE = 0.5
+LABEL = "client-lag"
+
+
+def _measured(result: PhaseResult) -> list:
+    """The actual-latency measurements that ran: READ, READ-FAILED, UPDATE, … (no ``Intended-``)."""
+    return [s for n, s in result.ops.items() if n.removesuffix("-FAILED") in OPERATIONS and s.operations]
+
+
+def _base_percentile(result: PhaseResult, p: float) -> float:
+    """The highest ``p`` percentile (µs) over the measurements that ran."""
+    return max((s.percentile(p) for s in _measured(result)), default=math.nan)
+
+
+def _base_max(result: PhaseResult) -> float:
+    return max((s.max_us for s in _measured(result)), default=math.nan)
+
+
+def client_lag_warning(result: PhaseResult | None) -> str | None:
+    """One sentence when the client's own loop lag is a sizeable share of the point's tail, else None."""
+    lag = result.client_lag if result is not None else None
+    if lag is None or not lag.operations:
+        return None
+    lag999, lag_max = lag.percentile(99.9), lag.max_us
+    p99, op_max = _base_percentile(result, 99.0), _base_max(result)  # type: ignore[arg-type]
+    parts = []
+    if p99 > 0 and lag999 >= TAIL_SHARE * p99:
+        parts.append(f"its p99.9 ({lag999 / 1000:.2f} ms) is {lag999 / p99:.0%} of the operations' p99 "
+                     f"({p99 / 1000:.2f} ms)")
+    if op_max > 0 and lag_max >= MAX_SHARE * op_max:
+        parts.append(f"its maximum ({lag_max / 1000:.1f} ms) is {lag_max / op_max:.0%} of the slowest "
+                     f"operation's ({op_max / 1000:.1f} ms)")
+    if not parts:
+        return None
+    return ("client lag: the load generator's own event loop ran late — " + "; ".join(parts) +
+            ": that part of the latency is the client's, not the server's")

@@ -1,0 +1,9 @@
+"""The measurement names every part of ycsbctl shares (one place; no heavy imports, workers use it)."""
+
+from __future__ import annotations
+
+# YCSB's operation names, indexed by the workload's op codes, in the order reports list them.
+OPERATIONS = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
+# YCSB's Return= values, indexed by ycsbctl.bindings.base.Status.
+STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT")
+CLIENT_LAG = "CLIENT-LAG"  # the engine's event-loop lag (µs): its own measurement, never an operation
