@@ -13,23 +13,57 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 MESSAGE_VERSION = 1
 
-SlotCounts = dict[tuple[int, int], array]  # (op code, status) -> dense HDR counts of latency in µs
+
+@dataclass
+class SparseCounts:
+    """The non-zero HDR counts of one measurement: ``index`` (int32, HdrHistogram's counts index of
+    a latency in µs) and ``count`` (int64) — a few KB where the dense array is 184 KB."""
+
+    index: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, dense: array | np.ndarray) -> SparseCounts:
+        c = np.frombuffer(dense, dtype=np.int64) if isinstance(dense, array) else dense
+        nz = np.flatnonzero(c)
+        return cls(nz.astype(np.int32), c[nz])
+
+    def total(self) -> int:
+        return int(self.count.sum())
+
+    def add_to(self, dense: np.ndarray) -> None:
+        """Add these counts into a dense int64 array (indices are distinct)."""
+        dense[self.index] += self.count
+
+
+Slot = tuple[int, int]  # (op code, status)
 
 
 @dataclass
 class SecondCounts:
-    """What one shard measured in one second, as dense HDR counts (see
-    :mod:`ycsbctl.engine.measurements`): ``latency`` under each operation's own name (actual latency,
-    or intended with ``measurement.interval=intended``), ``intended`` the extra ``Intended-<OP>``
-    series of ``measurement.interval=both``, ``lag`` the shard's event-loop lag probe (µs), and
-    ``cpu_s`` the shard's CPU seconds in that second."""
+    """What one shard measured in one second, as HDR counts (see :mod:`ycsbctl.engine.measurements`):
+    ``latency`` under each operation's own name (actual latency, or intended with
+    ``measurement.interval=intended``), ``intended`` the extra ``Intended-<OP>`` series of
+    ``measurement.interval=both``, ``lag`` the shard's event-loop lag probe (µs), ``cpu_s`` the
+    shard's CPU seconds in that second. The recorder fills dense arrays; :meth:`compact` keeps
+    the non-zero counts of the non-empty slots, which is what travels."""
 
-    latency: SlotCounts = field(default_factory=dict)
-    intended: SlotCounts = field(default_factory=dict)
-    lag: array | None = None
+    latency: dict[Slot, array | SparseCounts] = field(default_factory=dict)
+    intended: dict[Slot, array | SparseCounts] = field(default_factory=dict)
+    lag: array | SparseCounts | None = None
     cpu_s: float = 0.0
+
+    def compact(self) -> SecondCounts:
+        def sparse(slots: dict) -> dict[Slot, array | SparseCounts]:
+            out = {k: v if isinstance(v, SparseCounts) else SparseCounts.of(v) for k, v in slots.items()}
+            return {k: v for k, v in out.items() if v.index.size}
+
+        lag = self.lag if self.lag is None or isinstance(self.lag, SparseCounts) else SparseCounts.of(self.lag)
+        return SecondCounts(sparse(self.latency), sparse(self.intended), lag, self.cpu_s)
 
 
 @dataclass

@@ -214,15 +214,15 @@ class Worker:
             if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
                 self.errors.append(msg)
 
-    async def ticker(self, t_start_ns: int) -> None:
-        """Once a second (on the phase's clock): ship the second's counts to the parent (a swap of
-        buffers on the loop; pickling happens in the queue's feeder thread)."""
+    async def ticker(self, t_start_ns: int, probe: LagProbe) -> None:
+        """Once a second (on the phase's clock): hand the second's counts to ``probe``, which sends them
+        (on the loop this is a swap of buffers; compacting and pickling happen in the probe's thread)."""
         k = 1
         while True:
             delay = (t_start_ns + k * 1_000_000_000 - time.perf_counter_ns()) / 1e9
             if delay > 0:
                 await asyncio.sleep(delay)
-            self.out.put(SecondReport(self.plan.index, k - 1, self.rec.roll()))
+            probe.ship(SecondReport(self.plan.index, k - 1, self.rec.roll()))
             if self.stop_flag.value:
                 self.stopping = True
             k += 1
@@ -255,13 +255,13 @@ class Worker:
         gc.collect()
         gc.freeze()
         gc.disable()
-        probe = LagProbe(loop, self.rec)
+        probe = LagProbe(loop, self.rec, self.out)
         try:
             while time.perf_counter_ns() < t0:
                 await asyncio.sleep((t0 - time.perf_counter_ns()) / 1e9)
             self.rec.cpu_mark = time.process_time()
             probe.start()
-            tick_task = loop.create_task(self.ticker(t0))
+            tick_task = loop.create_task(self.ticker(t0, probe))
             pacers = [
                 Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c) if spec.target_rate else None
                 for c in range(clients)
@@ -270,12 +270,12 @@ class Worker:
             end = time.perf_counter_ns()
             tick_task.cancel()
         finally:
-            probe.stop()
+            probe.stop()  # sends the seconds it still holds
             gc.enable()
         # What was measured since the last tick belongs to the ticker's next second, unless the
         # run ended later than that second (a late ticker must not shift data by a second).
         k_last = min((end - t0) // 1_000_000_000, self.next_second)
-        self.out.put(SecondReport(index, int(k_last), self.rec.roll()))
+        self.out.put(SecondReport(index, int(k_last), self.rec.roll().compact()))
         await bs.close()
         for b in bs.bindings:
             self.note_error(b)
