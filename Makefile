@@ -8,9 +8,12 @@ demo: setup
 	.venv/bin/ycsbctl run workload-b || [ $$? -eq 1 ]
 
 # The whole test suite, including the fidelity tests against the real YCSB core jar.
+# setup-tests installs every real part the tests use, so here a skipped test fails (with its
+# reason: what is missing); `make test YCSBCTL_NO_SKIP=0` lets skips pass.
+YCSBCTL_NO_SKIP ?= 1
 test: setup-tests
 	.venv/bin/ruff check ycsbctl tests bench
-	.venv/bin/python -m pytest -q -rs tests
+	YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs tests
 
 setup:
 	bash scripts/setup.sh
