@@ -181,6 +181,7 @@ class PhaseRunner:
                     status = "failed"
         except KeyboardInterrupt:
             stop_flag.value = 1
+            start_event.set()  # workers still connecting wait for it: they must see the stop, not wait 15 s
             status = "interrupted"
             self._drain_after_interrupt(out, procs, finals, seconds)
         finally:
