@@ -9,6 +9,7 @@ report's numbers are read back from ``report.html`` and ``compare.html`` with an
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,6 +19,10 @@ import pytest
 from hdrh.histogram import HdrHistogram
 
 from tests.fixtures.servers import ROOT, start_redis
+from ycsbctl.report.compare import compare, render_compare_html
+from ycsbctl.report.html import build_context, environment
+from ycsbctl.report.plots import PlotFile
+from ycsbctl.results.frames import load
 
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 SMALL = ["--records", "200", "--repeat", "2", "--duration", "0.5", "--warmup", "0", "--processes", "1",
@@ -66,17 +71,22 @@ class Tables(HTMLParser):
             self._li.append(data)
 
 
-def _ycsbctl(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([YCSBCTL, *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+CACHE_ENV = "YCSBCTL_TRUTH_CACHE"
 
 
 @pytest.fixture(scope="module")
 def experiments(tmp_path_factory: pytest.TempPathFactory):
     """A: redis + basic:// at 2 and 4 threads; B: redis alone at 4 threads; workload-b, 2 repetitions
-    each (run side by side: only their figures are checked, not their speed)."""
-    tmp = tmp_path_factory.mktemp("truth-report")
-    server = start_redis(tmp / "redis")
+    each (run side by side: only their figures are checked, not their speed).
+
+    With ``YCSBCTL_TRUTH_CACHE=DIR`` (``make mutation``) the folders are made once in DIR and reused:
+    the report's code is what a mutant changes, not the measurements."""
+    cache = os.environ.get(CACHE_ENV)
+    tmp = Path(cache) if cache else tmp_path_factory.mktemp("truth-report")
     a, b = tmp / "A", tmp / "B"
+    if cache and (a / "runs.parquet").exists() and (b / "runs.parquet").exists():
+        return a, b
+    server = start_redis(tmp / "redis")
     plans = ((a, ["--target", server.url, "--target", "basic://", "--threads", "2,4"]),
              (b, ["--target", server.url, "--threads", "4"]))
     procs = [subprocess.Popen([YCSBCTL, "run", "workload-b", *args, "--load", *SMALL, "--out", str(out)], cwd=ROOT,
@@ -92,6 +102,24 @@ def experiments(tmp_path_factory: pytest.TempPathFactory):
                 p.wait()
         server.stop()
     return a, b
+
+
+def render(folder: Path) -> Tables:
+    """report.html's text as the current code writes it, without drawing the plots (fast)."""
+    exp = load(folder)
+    # The figures the run drew stand in for new ones (the table sits under the first figure).
+    figures = {w: [PlotFile(png.stem, png.stem, png, png.with_suffix(".svg"))
+                   for png in sorted((folder / "plots").glob(f"{w}.*.png"))] for w in exp.workloads}
+    context = build_context(exp, figures, exp.points("p99"), "p99")
+    return Tables(environment().get_template("report.html.j2").render(**context))
+
+
+def points_table(html: Tables) -> list[list[str]]:
+    return next(tb for tb in html.tables if tb and tb[0][:3] == ["threads", "target", "ops/s"])
+
+
+def compare_table(html: Tables) -> list[list[str]]:
+    return next(tb for tb in html.tables if tb and tb[0][:4] == ["experiment", "workload", "target", "threads"])
 
 
 def _hist(folder: Path, run_id: str, op: str) -> HdrHistogram:
@@ -132,8 +160,7 @@ def _n(v: float) -> str:
 def test_report_points_table_is_the_mean_over_repetitions_of_the_raw_figures(experiments):
     folder = experiments[0]
     t = truth(folder)
-    html = Tables((folder / "report.html").read_text(encoding="utf-8"))
-    table = next(tb for tb in html.tables if tb and tb[0][:3] == ["threads", "target", "ops/s"])
+    table = points_table(render(folder))
     assert table[1] == ["p50", "p95", "p99"] * 2
     rows = table[2:]
     assert len(rows) == len(t) == 4
@@ -163,8 +190,7 @@ def test_report_finding_names_the_peaks_and_their_ratio(experiments):
     peaks = t.loc[t.groupby("target")["ops_mean"].idxmax()].sort_values("ops_mean", ascending=False)
     lead, other = peaks.iloc[0], peaks.iloc[1]
     assert lead["target"] == "basic"  # no server: far faster than any round trip
-    html = Tables((folder / "report.html").read_text(encoding="utf-8"))
-    sentence = next(f for f in html.findings if "peaks at" in f)
+    sentence = next(f for f in render(folder).findings if "peaks at" in f)
     assert sentence.startswith(f"workloadb: basic peaks at {_fmt_ops(lead['ops_mean'])} at {lead['threads']} "
                                f"threads (p99 {_fmt_us(lead['all_p99'])})")
     ratio = lead["ops_mean"] / other["ops_mean"]
@@ -174,13 +200,9 @@ def test_report_finding_names_the_peaks_and_their_ratio(experiments):
 
 def test_compare_shows_each_sides_mean_change_and_verdict(experiments, tmp_path):
     a, b = experiments
-    out = tmp_path / "compare.html"
-    proc = _ycsbctl("compare", str(a), str(b), "-o", str(out))
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = render_compare_html(compare([a, b]), tmp_path / "compare.html")
     ta, tb = truth(a), truth(b)
-    html = Tables(out.read_text(encoding="utf-8"))
-    table = next(tbl for tbl in html.tables if tbl and tbl[0][:4] == ["experiment", "workload", "target", "threads"])
-    rows = table[1:]
+    rows = compare_table(Tables(out.read_text(encoding="utf-8")))[1:]
     assert len(rows) == 1  # redis at 4 threads; the other points are in A only
     for row in rows:
         target, threads = row[2], int(row[3])
@@ -195,3 +217,19 @@ def test_compare_shows_each_sides_mean_change_and_verdict(experiments, tmp_path)
         change = (y["all_p99"] - x["all_p99"]) / x["all_p99"] * 100
         assert row[10] == ("—" if math.isnan(change) else f"{change:+.1f}%")
         assert row[12] == "2/2 → 2/2"
+
+
+def test_cli_report_and_compare_show_the_same_tables(experiments, tmp_path):
+    """What `ycsbctl run` wrote and `ycsbctl compare` writes are the tables checked above."""
+    a, b = experiments
+    written = Tables((a / "report.html").read_text(encoding="utf-8"))
+    assert points_table(written) == points_table(render(a))
+    assert written.findings == render(a).findings
+    out = tmp_path / "cli-compare.html"
+    proc = subprocess.run([YCSBCTL, "compare", str(a), str(b), "-o", str(out)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    same = render_compare_html(compare([a, b]), tmp_path / "compare.html")
+    assert compare_table(Tables(out.read_text(encoding="utf-8"))) == compare_table(Tables(same.read_text(encoding="utf-8")))
+    row = compare_table(Tables(same.read_text(encoding="utf-8")))[1]
+    assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout  # the console table too
