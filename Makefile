@@ -1,5 +1,5 @@
 # The two commands of the README. Each installs what it needs first (scripts/setup.sh).
-.PHONY: demo test setup setup-tests lint bench
+.PHONY: demo test setup setup-tests lint bench mutation
 
 # Main job: the default experiment (Redis vs the MongoDB-compatible server this machine can run).
 # ycsbctl exits 1 when a target was skipped or a point failed (the folder and report are still
@@ -26,3 +26,10 @@ lint:
 
 bench: setup
 	.venv/bin/python -m bench
+
+# Mutation testing of the modules that compute what users read (scripts/mutation.py): each mutant
+# runs its module's fast tests on a copy of the tree; prints the score and the surviving mutants.
+# Not part of `make test`. A quicker sample: make mutation MUTATION_ARGS="--max 30".
+MUTATION_ARGS ?=
+mutation: setup-tests
+	.venv/bin/python scripts/mutation.py $(MUTATION_ARGS)
