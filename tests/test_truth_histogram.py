@@ -132,3 +132,17 @@ def test_merge_of_nothing_is_empty_and_decode_is_the_inverse_of_encode():
     back = hdr.decode(ref.encode())
     _same_counts(back, ref)
     assert hdr.decode(hdr.encode(back)).get_total_count() == ref.get_total_count()
+
+
+def test_record_many_and_percentiles_follow_any_histograms_layout():
+    # A coarser histogram (lowest discernible value 1000 µs: unit magnitude 9) exercises the
+    # layout arithmetic that YCSB's 1 µs setting leaves at zero.
+    values = _latencies(12, 2000)
+    values = values[values < 10_000_000]
+    ours, ref = HdrHistogram(1000, 3_600_000_000, 2), HdrHistogram(1000, 3_600_000_000, 2)
+    hdr.record_many(ours, values)
+    for v in values:
+        ref.record_value(int(v))
+    _same_counts(ours, ref)
+    assert hdr.percentiles_us(ours, PERCENTILES) == {p: ref.get_value_at_percentile(p) for p in PERCENTILES}
+    assert hdr.mean_us(ours) == pytest.approx(ref.get_mean_value(), rel=1e-12)
