@@ -23,7 +23,7 @@ from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, op_key, read_r
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
          "p9999": "p9999", "p99.99": "p9999"}
-_STATUS_RANK = {"failed": 3, "interrupted": 2, "skipped": 1, "ok": 0}
+_STATUS_RANK = {"failed": 4, "interrupted": 3, "degraded": 2, "skipped": 1, "ok": 0}
 
 
 def latency_column(latency: str = "p99", op: str = ALL_OPS) -> str:

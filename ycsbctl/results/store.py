@@ -49,7 +49,7 @@ try:  # written by another engineer; the fallback keeps the store usable without
 except ImportError:  # pragma: no cover - only before ycsb_text.py exists
     format_phase = None  # type: ignore[assignment]
 
-STATUSES = ("ok", "failed", "interrupted", "skipped")
+STATUSES = ("ok", "degraded", "failed", "interrupted", "skipped")
 FINAL_STATUSES = ("complete", "partial", "interrupted")
 # Latency statistics kept per operation: column suffix -> percentile (None = mean).
 
@@ -65,7 +65,7 @@ class RunRecord:
     phase: str  # "load" | "run"
     threads: int
     repetition: int
-    status: str  # "ok" | "failed" | "interrupted" | "skipped"
+    status: str  # "ok" | "degraded" | "failed" | "interrupted" | "skipped"
     result: PhaseResult | None = None
     telemetry: pd.DataFrame | None = None  # t_mono, t_wall, source, metric columns
     telemetry_summary: dict = field(default_factory=dict)  # server_cpu_pct_mean, client_cpu_pct_mean …

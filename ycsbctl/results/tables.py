@@ -79,6 +79,7 @@ def run_row(doc: dict) -> dict[str, Any]:
         "repetition": doc["repetition"], "status": doc["status"],
         "throughput_ops": r.get("throughput_ops", math.nan), "runtime_ms": runtime_ms,
         "operations": operations, "errors": errors, "not_found": returns["NOT_FOUND"] if r else math.nan,
+        "timeouts": returns["TIMEOUT"] if r else math.nan,
         "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),
         "client_cpu_s": client_cpu_s,
         "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
