@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ import psutil
 import pytest
 import redis
 
-from tests.fixtures.servers import ROOT, Server, start_redis
+from tests.fixtures.servers import ROOT, Server, start_mongo_wire, start_redis
 from ycsbctl.results import load
 
 CLI = [str(ROOT / ".venv" / "bin" / "ycsbctl")]
@@ -39,6 +40,29 @@ def finish(proc: subprocess.Popen, timeout: float = 120) -> tuple[str, str]:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+class Lines:
+    """A process's stderr read on a thread: wait for a line, then take everything."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.proc, self.lines, self.done = proc, [], threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.proc.stderr:  # type: ignore[union-attr]
+            self.lines.append(line)
+        self.done.set()
+
+    def wait_for(self, text: str, timeout_s: float = 60.0) -> None:
+        wait_until(lambda: any(text in x for x in self.lines) or self.done.is_set(), timeout_s, repr(text))
+        assert any(text in x for x in self.lines), "".join(self.lines)[-3000:]
+
+    def finish(self, timeout_s: float = 120.0) -> tuple[str, str]:
+        stdout = self.proc.stdout.read()  # type: ignore[union-attr]
+        self.proc.wait(timeout_s)
+        self.done.wait(10)
+        return stdout, "".join(self.lines)
 
 
 def state(pid: int) -> str:
@@ -136,3 +160,58 @@ def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(
     row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
     assert row["status"] == "degraded" and row["bottleneck"] == "stall" and "no reply for" in row["error"]
     no_workers_left()
+
+
+def test_redis_at_maxmemory_fails_the_point_with_the_oom_text_as_its_reason(victim, tmp_path):
+    assert ycsbctl("load", "workload-a", "--target", victim.url, "--records", "500", "--threads", "4",
+                   "--no-telemetry", cwd=tmp_path).returncode == 0
+    with redis.Redis.from_url(victim.url) as r:
+        r.config_set("maxmemory", str(r.info("memory")["used_memory"] // 2))
+    out = tmp_path / "oom"
+    done = ycsbctl("run", "workload-a", "--target", victim.url, "--records", "500", "--threads", "2", "--duration", "2",
+                   "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1, done.stderr[-3000:]
+    line = next(x for x in done.stderr.splitlines() if "→" in x)
+    assert "failed" in line and "OOM command not allowed" in line and "% of operations failed" in line, line
+    row = loads_and_reports(out, tmp_path).runs.iloc[0]
+    assert row["status"] == "failed" and "OOM command not allowed" in row["error"]
+
+
+def test_a_dataset_emptied_before_a_point_flags_it_and_counts_the_not_found_reads(victim, tmp_path):
+    assert ycsbctl("load", "workload-c", "--target", victim.url, "--records", "500", "--threads", "4",
+                   "--no-telemetry", cwd=tmp_path).returncode == 0
+    with redis.Redis.from_url(victim.url) as r:
+        r.delete(*[k for k in r.scan_iter(count=1000) if k != b"_indices"][:250])
+    out = tmp_path / "emptied"
+    done = ycsbctl("run", "workload-c", "--target", victim.url, "--records", "500", "--threads", "2",
+                   "--duration", "2", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "held 250 of the 500 records" in done.stderr
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs.iloc[0]
+    assert row["status"] == "degraded" and row["not_found"] > 0 and "250 of the 500" in row["error"]
+
+
+def test_a_frozen_mongo_wire_server_is_degraded_too(tmp_path):
+    server = start_mongo_wire(tmp_path / "mw")
+    out = tmp_path / "mw-frozen"
+    proc = start("run", "workload-c", "--target", server.url, "--load", "--records", "300", "--threads", "4",
+                 "--duration", "8", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        lines = Lines(proc)
+        lines.wait_for("[2/2]")
+        time.sleep(2.5)  # the point's clients connect, then run
+        with frozen(server.proc.pid):
+            time.sleep(3.0)
+        stdout, stderr = lines.finish()
+    finally:
+        finish(proc, 1)
+        server.stop()
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = [x for x in stderr.splitlines() if "→" in x][-1]
+    assert "degraded" in line and "no reply for" in line and "stall" in line, stderr[-2000:]
+    exp = loads_and_reports(out, tmp_path)
+    assert list(exp.runs.sort_values("phase")["status"]) == ["ok", "degraded"]

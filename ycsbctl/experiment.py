@@ -93,6 +93,7 @@ class Experiment:
         self.exp_id = folder.manifest["experiment_id"] if folder else experiment_id(plan)
         self.done_ids = folder.run_ids("ok") if folder else set()
         self.baseline: Any = None  # the current target's iperf3 baseline
+        self.warned_count: int | None = None  # the record count a warning was last given for
 
     # -- targets --------------------------------------------------------------------------
 
@@ -170,7 +171,7 @@ class Experiment:
         if plan.telemetry:
             self._baseline(label, ep)
         loaded = False
-        if not plan.loads(target):
+        if not plan.loads(target) and plan.phase != "load":  # `ycsbctl load` reads nothing
             self._check_dataset(label, ep)
         for workload in plan.workloads:
             props = workload_properties(plan, workload)
@@ -221,6 +222,7 @@ class Experiment:
             fp = telemetry.footprint_after(ep, {}, stored).to_dict()
             fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
             self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
+        self.warned_count = stored
         if stored is not None and stored != wanted:
             effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
                       else f"only {wanted:,} of them will be read")
@@ -288,7 +290,9 @@ class Experiment:
             return None
         note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
                 "(emptied or cut since the load): reads of missing keys are NOT_FOUND")
-        self.progress.note(f"{label}: warning: {note}")
+        if stored != self.warned_count:  # said once, at the start, when the server was short already
+            self.progress.note(f"{label}: warning: {note}")
+        self.warned_count = stored
         return note
 
     def _store(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
