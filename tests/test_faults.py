@@ -22,15 +22,34 @@ from tests.fixtures.servers import ROOT, Server, start_mongo_wire, start_redis
 from ycsbctl.results import load
 
 CLI = [str(ROOT / ".venv" / "bin" / "ycsbctl")]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def env() -> dict[str, str]:
+    """This worktree's ycsbctl, and the test session's state folder (set by an autouse fixture)."""
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def ycsbctl(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=ENV)
+    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env())
 
 
 def start(*args: str, cwd: Path) -> subprocess.Popen:
-    return subprocess.Popen([*CLI, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    return subprocess.Popen([*CLI, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+
+
+def our_servers() -> list[psutil.Process]:
+    """redis-server / mongo-wire processes ycsbctl provisioned for this session (their log is in
+    the session's state folder)."""
+    state_dir = os.environ["YCSBCTL_STATE_DIR"]
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            cmd = " ".join(p.info["cmdline"] or [])
+            if ("redis-server" in cmd or "mongo-wire" in cmd) and any(f.path.startswith(state_dir) for f in p.open_files()):
+                found.append(p)
+        except psutil.Error:
+            continue
+    return found
 
 
 def finish(proc: subprocess.Popen, timeout: float = 120) -> tuple[str, str]:
@@ -215,3 +234,29 @@ def test_a_frozen_mongo_wire_server_is_degraded_too(tmp_path):
     assert "degraded" in line and "no reply for" in line and "stall" in line, stderr[-2000:]
     exp = loads_and_reports(out, tmp_path)
     assert list(exp.runs.sort_values("phase")["status"]) == ["ok", "degraded"]
+
+
+# -- 2. nothing measured is lost ----------------------------------------------------------------
+
+def test_a_server_killed_during_the_load_keeps_the_load_row_and_costs_one_line(tmp_path):
+    out = tmp_path / "killed-load"
+    proc = start("run", "workload-c", "--targets", "redis", "--backend", "local", "--records", "60000", "--threads",
+                 "8", "--duration", "1", "--out", str(out), cwd=tmp_path)
+    try:
+        lines = Lines(proc)
+        lines.wait_for("load of 60,000 records")
+        wait_until(lambda: len(our_servers()) == 1, 30, "the provisioned redis")
+        (server,) = our_servers()
+        with redis.Redis(port=[c.laddr.port for c in server.net_connections() if c.status == "LISTEN"][0]) as r:
+            wait_until(lambda: r.dbsize() > 2000, 60, "the load under way")
+        server.kill()
+        stdout, stderr = lines.finish()
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    assert "skipped redis: loading the dataset failed" in stderr, stderr[-2000:]
+    exp = loads_and_reports(out, tmp_path)
+    (row,) = exp.runs.itertuples()
+    assert row.phase == "load" and row.status == "failed" and row.operations > 2000
+    assert our_servers() == []

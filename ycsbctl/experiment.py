@@ -16,7 +16,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.experiment_judge import judge
 from ycsbctl.manifest import host_facts, versions
 from ycsbctl.plan import DEFAULT_TARGETS, Plan, is_url, target_label
-from ycsbctl.point import PointOutcome, load_dataset, run_point
+from ycsbctl.point import PointOutcome, guarded, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
@@ -219,7 +219,10 @@ class Experiment:
             from ycsbctl import telemetry
 
             # Not loaded by us: the whole server's memory over the records it holds (an upper bound).
-            fp = telemetry.footprint_after(ep, {}, stored).to_dict()
+            got = guarded("server's memory", lambda: telemetry.footprint_after(ep, {}, stored), self.progress)
+            if got is None:
+                return
+            fp = got.to_dict()
             fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
             self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
         self.warned_count = stored
