@@ -14,13 +14,14 @@ from typing import Any
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment_judge import judge
+from ycsbctl.host_claim import HostClaim, claim_host
 from ycsbctl.manifest import host_facts, versions
 from ycsbctl.plan import DEFAULT_TARGETS, Plan, is_url, target_label
 from ycsbctl.point import PointOutcome, guarded, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
-from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
+from ycsbctl.results.store import ResultFolder, RunRecord, check_writable, disk_error, now_iso
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
@@ -36,6 +37,7 @@ class Outcome:
     records: list[RunRecord] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
     interrupted: bool = False
+    report_failed: bool = False  # the data is complete but report.html could not be written
 
     @property
     def exit_code(self) -> int:
@@ -84,8 +86,10 @@ def build_manifest(plan: Plan, command_line: str, exp_id: str) -> dict[str, Any]
 class Experiment:
     """One plan's execution; :func:`run_plan` is the entry point."""
 
-    def __init__(self, plan: Plan, folder: ResultFolder | None, progress: Progress, print_ycsb: bool) -> None:
+    def __init__(self, plan: Plan, folder: ResultFolder | None, progress: Progress, print_ycsb: bool,
+                 claim: HostClaim | None = None) -> None:
         self.plan = plan
+        self.claim = claim
         self.folder = folder
         self.progress = progress
         self.print_ycsb = print_ycsb
@@ -93,6 +97,7 @@ class Experiment:
         self.exp_id = folder.manifest["experiment_id"] if folder else experiment_id(plan)
         self.done_ids = folder.run_ids("ok") if folder else set()
         self.baseline: Any = None  # the current target's iperf3 baseline
+        self.busy_at_start: list[str] = []  # other ycsbctl measuring when the current point began
         self.warned_count: int | None = None  # the record count a warning was last given for
 
     # -- targets --------------------------------------------------------------------------
@@ -276,6 +281,7 @@ class Experiment:
         self.progress.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
         note = self._recount(label, ep, props) if phase == "run" else None
+        self.busy_at_start = self.claim.others() if self.claim is not None else []
         out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh, baseline=self.baseline)
         return self._store(out, ep, label, workload, phase, threads, rep, started, dataset_note=note)
 
@@ -304,8 +310,11 @@ class Experiment:
         plan = self.plan
         run_id = RunRecord.make_id(label, workload, phase, threads, rep)
         r = out.result
+        others = list(dict.fromkeys(self.busy_at_start + (self.claim.others() if self.claim is not None else [])))
+        self.busy_at_start = []
+        busy = f"another ycsbctl measured on this host meanwhile ({others[0]})" if others else None
         v = judge(r, max_error_rate=plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
-                  dataset_note=dataset_note)
+                  dataset_note=dataset_note, host_busy=busy)
         record = RunRecord(
             run_id=run_id, target=label, workload=workload, phase=phase, threads=threads, repetition=rep,
             status=v.status, result=r, telemetry=out.telemetry, telemetry_summary=out.telemetry_summary,
@@ -354,32 +363,70 @@ def run_plan(
     write: bool = True,
     print_ycsb: bool = False,
     quiet: bool = False,
+    allow_concurrent: bool = False,
 ) -> Outcome:
-    """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder."""
-    if resume is not None:
-        folder: ResultFolder | None = ResultFolder.reopen(resume)
-        # the plan given with --resume only carries the passwords the manifest does not keep
-        plan = Plan.from_dict(folder.manifest["plan"]).with_secrets(plan.targets, plan.properties)  # type: ignore[union-attr]
-    elif write:
-        # --out names the folder itself; by default it is reports/<experiment-id>.
-        root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))
-        folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id))
-    else:
-        folder = None
+    """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder.
+
+    Refused before anything starts when another ycsbctl measures on this host (unless
+    ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
+    later ends the run with one line naming the folder and the ``--resume`` command."""
+    claim = claim_host(redact_text(command_line), allow_concurrent)
+    folder: ResultFolder | None = None
+    try:
+        if resume is not None:
+            check_writable(Path(resume).parent)
+            folder = ResultFolder.reopen(resume)
+            # the plan given with --resume only carries the passwords the manifest does not keep
+            plan = Plan.from_dict(folder.manifest["plan"]).with_secrets(plan.targets, plan.properties)
+        elif write:
+            # --out names the folder itself; by default it is reports/<experiment-id>.
+            root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))
+            check_writable(root / exp_id)
+            try:
+                folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id),
+                                             unique=out_root is None)
+            except OSError as exc:
+                raise _disk_full(exc, root / exp_id, None) from None
+        return _run(plan, folder, claim, print_ycsb, quiet)
+    finally:
+        if folder is not None:
+            folder.close()
+        claim.close()
+
+
+def _disk_full(exc: OSError, where: Path, folder: ResultFolder | None) -> UserError:
+    """One line for a write the file system refused, naming the folder and how to go on."""
+    resume = f"; the finished points are kept: free space, then `ycsbctl run --resume {folder.final_path}`" if folder else ""
+    return UserError(f"cannot write the result folder {where}: {exc.strerror or exc}{resume}", exit_code=1)
+
+
+def _run(plan: Plan, folder: ResultFolder | None, claim: HostClaim, print_ycsb: bool, quiet: bool) -> Outcome:
     # every planned point, plus the dataset load of each target whose run-phase points need one
     loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
                 and any(_phase_of(w, plan) == "run" for w in plan.workloads))
     progress = Progress(plan.points() + loads, quiet=quiet)
-    exp = Experiment(plan, folder, progress, print_ycsb)
+    exp = Experiment(plan, folder, progress, print_ycsb, claim)
+    refused: OSError | None = None
     with sigterm_as_interrupt():
         try:
             outcome = exp.run()
+        except OSError as exc:
+            if folder is None or not disk_error(exc):
+                raise
+            refused, outcome = exc, exp.outcome
         finally:
             progress.close()
             if folder is not None:
-                status = "interrupted" if exp.outcome.interrupted else (
+                status = "interrupted" if exp.outcome.interrupted or refused else (
                     "complete" if not exp.outcome.skipped and all(r.status == "ok" for r in exp.outcome.records) else "partial"
                 )
-                folder.update_manifest(ended_at=now_iso(), status=status)
-                exp.outcome.folder = folder.finalize(status)
+                try:
+                    folder.update_manifest(ended_at=now_iso(), status=status)
+                    exp.outcome.folder = folder.finalize(status)
+                except OSError as exc:
+                    if not disk_error(exc):
+                        raise
+                    refused = refused or exc
+    if refused is not None:
+        raise _disk_full(refused, folder.path, folder)  # type: ignore[union-attr]
     return outcome

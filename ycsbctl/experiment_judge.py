@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.telemetry.bottleneck import stall_bottleneck
+from ycsbctl.telemetry.bottleneck import host_busy_bottleneck, stall_bottleneck
 from ycsbctl.telemetry.stall import find_stall
 
 _CLIENT_SIDE = ("timed out after",)  # messages of our own, not the server's words
@@ -70,6 +70,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
                 f"{max_error_rate:.1%}")
         return Verdict("failed", _join(error, rate + (f": {first}" if first else ""), stall_text, dataset_note),
                        bottleneck, stall.to_dict() if stall else None)
+    if host_busy and stall is None:
+        bottleneck = host_busy_bottleneck(host_busy, bottleneck)
     if stall is not None or dataset_note or host_busy:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None

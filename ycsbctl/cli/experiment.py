@@ -39,6 +39,8 @@ def _common(f):
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
         click.option("--quiet", is_flag=True, help="No progress display."),
+        click.option("--allow-concurrent", is_flag=True,
+                     help="Measure even while another ycsbctl measures on this host (points are labelled host-busy)."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -56,23 +58,32 @@ def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | 
 
 
 def _finish(outcome, show_summary: bool) -> None:
+    code = outcome.exit_code
     if outcome.folder is not None:
-        if show_summary:
-            from ycsbctl.report.console import print_summary
+        try:
+            if show_summary:
+                from ycsbctl.report.console import print_summary
 
-            print_summary(outcome.folder)
+                print_summary(outcome.folder)
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted while printing the summary: the data is complete in {outcome.folder}", err=True)
+            code = 130
         click.echo(f"results: {outcome.folder}", err=True)
     for s in outcome.skipped:
         click.echo(f"skipped {s['target']}: {s['reason']}", err=True)
-    sys.exit(outcome.exit_code)
+    if getattr(outcome, "report_failed", False) and code == 0:
+        code = 1
+    sys.exit(code)
 
 
-def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None):
+def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
+              allow_concurrent: bool = False):
     from ycsbctl.experiment import run_plan
 
     write = out is not None or not single or resume is not None
     outcome = run_plan(
-        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=single, quiet=quiet
+        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=single, quiet=quiet,
+        allow_concurrent=allow_concurrent,
     )
     if outcome.folder is not None and not single:
         from ycsbctl.report.html import render_report
@@ -80,8 +91,15 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
         try:
             path = render_report(outcome.folder)
             click.echo(f"report: {path}", err=True)
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted while writing the report: the data is complete in {outcome.folder}; "
+                       f"draw the report later with `ycsbctl report {outcome.folder}`", err=True)
+            sys.exit(130)
         except Exception as exc:  # noqa: BLE001 - the data is safe; say why the page is missing
-            click.echo(f"warning: the HTML report could not be rendered ({exc}); run `ycsbctl report {outcome.folder}`", err=True)
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            click.echo(f"error: the HTML report could not be written ({first}); the data is complete in "
+                       f"{outcome.folder}: run `ycsbctl report {outcome.folder}` once that is fixed", err=True)
+            outcome.report_failed = True
     return outcome
 
 
@@ -111,7 +129,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-        timeout_s, processes, seed, telemetry, quiet, threads, repeat, operations, duration_s, warmup_s, target_rate,
+        timeout_s, processes, seed, telemetry, quiet, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
         profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
@@ -123,7 +141,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     """
     if resume is not None:
         secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))
-        _finish(_run_plan(secrets, None, False, quiet, resume=resume), True)
+        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent), True)
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b), or --resume DIR")
     chosen = _targets(target, targets, None)
@@ -139,7 +157,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         server_memory=server_memory, iperf_server=iperf_server,
     )
     single = url_only and plan.points() == 1
-    _finish(_run_plan(plan, out, single, quiet), not single)
+    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent), not single)
 
 
 @main.command()
@@ -147,7 +165,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=1, show_default=True, help="Client threads (≥ 1).")
 def load(workload: str, target, targets, prop_files, props, records, engine, ycsb_home, backend, out, timeout_s,
-         processes, seed, telemetry, quiet, threads) -> None:
+         processes, seed, telemetry, quiet, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
@@ -163,4 +181,4 @@ def load(workload: str, target, targets, prop_files, props, records, engine, ycs
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load",
     )
-    _finish(_run_plan(plan, out, True, quiet), False)
+    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent), False)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ycsbctl.cli import main
+from ycsbctl.errors import UserError
 from ycsbctl.results.frames import LATENCY_CHOICES
 
 _LATENCY = click.option("--latency", type=click.Choice(LATENCY_CHOICES), default="p99", show_default=True,
@@ -27,7 +28,11 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
     """
     from ycsbctl.report.html import render_report
 
-    click.echo(f"report: {render_report(directory, latency, spectrum_threads=spectrum_threads)}")
+    try:
+        click.echo(f"report: {render_report(directory, latency, spectrum_threads=spectrum_threads)}")
+    except OSError as exc:  # a full or read-only disk: the data is untouched, the report is not written
+        raise UserError(f"cannot write the report in {directory}: {exc.strerror or exc}; free space (or copy the "
+                        "folder somewhere writable) and run `ycsbctl report` again", exit_code=1) from None
 
 
 @main.command()
