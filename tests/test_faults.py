@@ -260,3 +260,103 @@ def test_a_server_killed_during_the_load_keeps_the_load_row_and_costs_one_line(t
     (row,) = exp.runs.itertuples()
     assert row.phase == "load" and row.status == "failed" and row.operations > 2000
     assert our_servers() == []
+
+
+@contextmanager
+def tmpfs(path: Path, size: str, read_only: bool = False):
+    """A tmpfs of ``size`` mounted at ``path`` (root only: skips otherwise), always unmounted."""
+    path.mkdir(parents=True, exist_ok=True)
+    opts = f"size={size}" + (",ro" if read_only else "")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "ycsbctl-test", str(path)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill(folder: Path) -> Path:
+    """Fill the file system of ``folder`` to the last byte."""
+    filler = folder / "filler"
+    with open(filler, "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 2**20)
+                f.flush()
+        except OSError:
+            pass
+    return filler
+
+
+def test_a_read_only_out_is_refused_before_anything_starts(tmp_path):
+    with tmpfs(tmp_path / "ro", "1m", read_only=True) as ro:
+        done = ycsbctl("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "1",
+                       "--out", str(ro / "x"), cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1
+    (line,) = [x for x in done.stderr.splitlines() if x.strip()]
+    assert "cannot write the result folder" in line and "Read-only file system" in line and "--out" in line, line
+
+
+def test_a_disk_that_fills_mid_sweep_keeps_the_finished_points_and_names_the_resume_command(victim, tmp_path):
+    with tmpfs(tmp_path / "small", "24m") as disk:
+        out = disk / "sweep"
+        proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "300", "--threads", "2,4",
+                     "--duration", "2", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+        try:
+            runs = disk / ".sweep.partial" / "runs"
+            wait_until(lambda: len(list(runs.glob("*.json"))) >= 2 or proc.poll() is not None, 60, "the first point")
+            filler = fill(disk)
+            stdout, stderr = finish(proc)
+        finally:
+            finish(proc, 1)
+        clean(stdout + stderr)
+        assert proc.returncode == 1, stderr[-3000:]
+        last = stderr.strip().splitlines()[-1]
+        assert "No space left on device" in last and f"ycsbctl run --resume {out}" in last, stderr[-2000:]
+        filler.unlink()
+        exp = load(disk / ".sweep.partial")
+        assert set(exp.runs["phase"] + exp.runs["threads"].astype(str)) >= {"load8", "run2"}
+        again = ycsbctl("run", "--resume", str(out), "--target", victim.url, cwd=tmp_path)
+        clean(again.stdout + again.stderr)
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert sorted(loads_and_reports(out, tmp_path).runs["threads"]) == [2, 4, 8]
+
+
+# -- 3. one writer per folder, one benchmark per host -------------------------------------------
+
+def test_two_runs_started_together_get_a_folder_each_and_their_points_are_host_busy(tmp_path):
+    args = ("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "1", "--warmup", "0",
+            "--allow-concurrent", "--no-telemetry")
+    procs = [start(*args, cwd=tmp_path) for _ in range(2)]
+    outs = [finish(p) for p in procs]
+    for p, (stdout, stderr) in zip(procs, outs):
+        clean(stdout + stderr)
+        assert p.returncode == 1, stderr[-2000:]  # host-busy points are degraded
+    folders = sorted((tmp_path / "reports").iterdir())
+    assert len(folders) == 2 and not [f for f in folders if f.name.startswith(".")]
+    labels = {b for f in folders for b in load(f).runs["bottleneck"]}
+    assert "host-busy" in labels
+
+
+def test_a_second_ycsbctl_is_refused_while_one_measures_and_a_folder_has_one_writer(victim, tmp_path):
+    out = tmp_path / "first"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "300", "--threads", "2,4",
+                 "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_until(lambda: (tmp_path / ".first.partial" / "manifest.json").exists(), 60, "the first run's folder")
+        second = ycsbctl("run", "workload-c", "--target", victim.url, "--threads", "1", "--duration", "1",
+                         cwd=tmp_path)
+        resume = ycsbctl("run", "--resume", str(out), "--allow-concurrent", "--target", victim.url, cwd=tmp_path)
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    for done in (second, resume):
+        clean(done.stdout + done.stderr)
+        assert done.returncode == 1
+    (line,) = [x for x in second.stderr.splitlines() if x.strip()]
+    assert "another ycsbctl is measuring on this host" in line and "--allow-concurrent" in line, line
+    (line,) = [x for x in resume.stderr.splitlines() if x.strip()]
+    assert "is being written by another ycsbctl" in line, line
+    assert proc.returncode == 0, stderr[-2000:]  # the first run never noticed
+    assert list(load(out).runs["status"]) == ["ok"] * 3

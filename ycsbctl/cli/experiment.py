@@ -122,7 +122,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="A point with more ERROR/TIMEOUT than this fraction is recorded as failed.")
 @click.option("--load/--no-load", "load", default=None,
               help="Load the dataset before the run-phase points [default: yes for targets we start, no for URLs].")
-@click.option("--resume", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+@click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Finish the experiment in this result folder: run only the missing or failed points.")
 @click.option("--server-cpus", default=None, metavar="CPUSET", help="Pin provisioned servers to these CPUs (e.g. 1 or 0-1).")
 @click.option("--server-memory", default=None, metavar="SIZE", help="Memory for provisioned servers (e.g. 4g).")
