@@ -360,3 +360,72 @@ def test_a_second_ycsbctl_is_refused_while_one_measures_and_a_folder_has_one_wri
     assert "is being written by another ycsbctl" in line, line
     assert proc.returncode == 0, stderr[-2000:]  # the first run never noticed
     assert list(load(out).runs["status"]) == ["ok"] * 3
+
+
+# -- 4. damaged folders -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def healthy(tmp_path_factory) -> Path:
+    """A finished folder: two basic:// points."""
+    tmp = tmp_path_factory.mktemp("healthy")
+    done = ycsbctl("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "1", "--warmup", "0",
+                   "--no-telemetry", "--out", str(tmp / "exp"), cwd=tmp)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return tmp / "exp"
+
+
+def damaged_copy(src: Path, tmp: Path, name: str) -> Path:
+    import shutil
+
+    dst = tmp / name
+    shutil.copytree(src, dst)
+    return dst
+
+
+@pytest.mark.parametrize("damage", ["runs.parquet", "histogram", "manifest.json", "run json"])
+def test_a_damaged_folder_is_read_as_far_as_possible_and_the_damaged_file_named(healthy, tmp_path, damage):
+    folder = damaged_copy(healthy, tmp_path, "exp")
+    if damage == "runs.parquet":
+        victim = folder / "runs.parquet"
+        victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
+    elif damage == "histogram":
+        for h in (folder / "histograms").glob("*.hdr"):  # the report reads those of one thread count
+            h.write_bytes(os.urandom(300))
+        victim = folder / "histograms"
+    elif damage == "run json":
+        victim = sorted((folder / "runs").glob("*.json"))[0]
+        victim.write_text('{"run_id": ')
+    else:
+        victim = folder / "manifest.json"
+        victim.write_text("{ not json")
+    exp = load(folder)
+    assert len(exp.runs) == 2  # a finished folder keeps its table even when a run JSON is damaged
+    rep = ycsbctl("report", str(folder), cwd=tmp_path)
+    clean(rep.stdout + rep.stderr)
+    assert rep.returncode == 0, rep.stderr[-2000:]
+    warned = [x for x in rep.stderr.splitlines() if "is damaged" in x]
+    assert warned and str(victim) in warned[0], rep.stderr
+    if damage == "manifest.json":
+        resume = ycsbctl("run", "--resume", str(folder), cwd=tmp_path)
+        clean(resume.stdout + resume.stderr)
+        assert resume.returncode == 1
+        (line,) = [x for x in resume.stderr.splitlines() if x.strip()]
+        assert "manifest.json is damaged" in line, line
+        assert folder.exists() and not (tmp_path / ".exp.partial").exists()  # nothing renamed
+
+
+def test_compare_shows_failed_points_without_crashing(tmp_path):
+    from tests.fixtures.servers import free_port
+
+    down = f"redis://127.0.0.1:{free_port()}"
+    done = ycsbctl("run", "workload-c", "--target", down, "--threads", "1,2", "--duration", "1", "--no-telemetry",
+                   "--out", str(tmp_path / "a"), cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1
+    import shutil
+
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    cmp = ycsbctl("compare", str(tmp_path / "a"), str(tmp_path / "b"), "-o", str(tmp_path / "c.html"), cwd=tmp_path)
+    clean(cmp.stdout + cmp.stderr)
+    assert cmp.returncode == 0, cmp.stderr[-2000:]
+    assert "failed" in cmp.stdout
