@@ -15,6 +15,7 @@ from typing import Any
 from ycsbctl.errors import UserError
 from ycsbctl.experiment_judge import judge
 from ycsbctl.host_claim import HostClaim, claim_host
+from ycsbctl.limits import raise_fd_limit
 from ycsbctl.manifest import host_facts, versions
 from ycsbctl.plan import DEFAULT_TARGETS, Plan, is_url, target_label
 from ycsbctl.point import PointOutcome, guarded, load_dataset, run_point
@@ -370,6 +371,8 @@ def run_plan(
     Refused before anything starts when another ycsbctl measures on this host (unless
     ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
     later ends the run with one line naming the folder and the ``--resume`` command."""
+    if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
+        raise_fd_limit(max(plan.threads), plan.processes)
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
     try:

@@ -57,6 +57,14 @@ def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | 
     return chosen or list(default or [])
 
 
+def _warn_typos(props: tuple[str, ...], prop_files: tuple[str, ...]) -> None:
+    """A ``-p``/``-P`` key close to a known YCSB property is most likely a typo: say so (YCSB would not)."""
+    from ycsbctl.workload.properties import load_properties, typo_hints
+
+    for line in typo_hints(load_properties(None, prop_files, props)):
+        click.echo(line, err=True)
+
+
 def _finish(outcome, show_summary: bool) -> None:
     code = outcome.exit_code
     if outcome.folder is not None:
@@ -144,6 +152,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent), True)
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b), or --resume DIR")
+    _warn_typos(props, prop_files)
     chosen = _targets(target, targets, None)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     ladder = parse_threads(threads or DEFAULT_LADDER)
@@ -173,6 +182,7 @@ def load(workload: str, target, targets, prop_files, props, records, engine, ycs
     """
     if threads < 1:
         raise UserError(f"--threads {threads}: use a number ≥ 1")
+    _warn_typos(props, prop_files)
     chosen = _targets(target, targets, None)
     if not chosen:
         raise click.UsageError("name the target to load with --target URL (or a catalogue name)")

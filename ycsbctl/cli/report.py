@@ -30,6 +30,10 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
 
     try:
         click.echo(f"report: {render_report(directory, latency, spectrum_threads=spectrum_threads)}")
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: the report was not written; the data in {directory} is untouched — run "
+                   f"`ycsbctl report {directory}` again", err=True)
+        raise SystemExit(130) from None
     except OSError as exc:  # a full or read-only disk: the data is untouched, the report is not written
         raise UserError(f"cannot write the report in {directory}: {exc.strerror or exc}; free space (or copy the "
                         "folder somewhere writable) and run `ycsbctl report` again", exit_code=1) from None
