@@ -424,3 +424,79 @@ def test_compare_shows_failed_points_without_crashing(tmp_path):
     clean(cmp.stdout + cmp.stderr)
     assert cmp.returncode == 0, cmp.stderr[-2000:]
     assert "failed" in cmp.stdout and "n/a" in cmp.stdout
+
+
+# -- 5. limits and messages ---------------------------------------------------------------------
+
+def test_more_threads_than_maxclients_is_one_line_naming_maxclients(tmp_path):
+    server = start_redis(tmp_path / "few", extra=("--maxclients", "10"))
+    try:
+        done = ycsbctl("run", "workload-c", "--target", server.url, "--records", "100", "--threads", "40",
+                       "--duration", "1", "--no-telemetry", cwd=tmp_path)
+    finally:
+        server.stop()
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1
+    lines = [x for x in done.stderr.splitlines() if "maxclients" in x]
+    assert len(lines) == 1 and "max number of clients reached" in lines[0] and "fewer threads" in lines[0], done.stderr
+    assert len(done.stderr.splitlines()) < 10
+
+
+def test_a_timeout_shorter_than_a_round_trip_counts_timeouts_and_never_crashes_the_protocol(victim, tmp_path):
+    assert ycsbctl("load", "workload-c", "--target", victim.url, "--records", "300", "--threads", "4",
+                   "--no-telemetry", cwd=tmp_path).returncode == 0
+    done = ycsbctl("run", "workload-c", "--target", victim.url, "--records", "300", "--threads", "8", "--duration", "2",
+                   "--timeout", "0.001", "--no-telemetry", cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert "InvalidStateError" not in done.stderr and "Fatal error" not in done.stderr
+    assert done.returncode == 1  # timeouts: degraded or failed, never ok
+    assert "TIMEOUT" in done.stderr and "timed out" in done.stderr
+
+
+def test_a_low_open_file_limit_is_raised_or_named_in_one_line(victim, tmp_path):
+    import resource
+
+    def limit(soft: int, hard: int):
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    args = [*CLI, "run", "workload-c", "--target", victim.url, "--records", "100", "--threads", "400", "--duration",
+            "1", "--no-telemetry"]
+    low = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, env=env(), preexec_fn=limit(256, 300))
+    clean(low.stdout + low.stderr)
+    assert low.returncode == 1
+    (line,) = [x for x in low.stderr.splitlines() if x.strip()]
+    assert "ulimit -n" in line and "hard limit 300" in line, line
+    raised = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, env=env(),
+                            preexec_fn=limit(256, 4096), timeout=120)
+    clean(raised.stdout + raised.stderr)
+    assert raised.returncode in (0, 1) and "Too many open files" not in raised.stderr
+    assert "[OVERALL], Throughput(ops/sec)" in raised.stdout
+
+
+def test_a_property_typo_warns_with_the_closest_key_and_a_binary_workload_is_refused(tmp_path):
+    done = ycsbctl("run", "workload-c", "--target", "basic://", "--threads", "1", "--duration", "0.5",
+                   "-p", "readproprtion=0.5", cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 0
+    assert "did you mean 'readproportion'?" in done.stderr
+    junk = tmp_path / "junk"
+    junk.write_bytes(os.urandom(4000))
+    done = ycsbctl("run", str(junk), "--target", "basic://", "--threads", "1", "--duration", "0.5", cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 2
+    (line,) = [x for x in done.stderr.splitlines() if x.strip()]
+    assert "is not a YCSB property file" in line, line
+
+
+def test_ctrl_c_while_a_report_renders_says_the_data_is_untouched(healthy, tmp_path):
+    proc = start("report", str(healthy), cwd=tmp_path)
+    # inside render_report: matplotlib's C extension is loaded (before that, click itself catches Ctrl-C)
+    wait_until(lambda: proc.poll() is not None or "ft2font" in Path(f"/proc/{proc.pid}/maps").read_text(), 60,
+               "the report rendering")
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = finish(proc)
+    clean(stdout + stderr)
+    if proc.returncode == 0:
+        pytest.skip("the report was written before the interrupt arrived")
+    assert proc.returncode == 130, stderr
+    assert f"the data in {healthy} is untouched" in stderr and f"ycsbctl report {healthy}" in stderr

@@ -94,9 +94,9 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
         allow_concurrent=allow_concurrent,
     )
     if outcome.folder is not None and not single:
-        from ycsbctl.report.html import render_report
-
         try:
+            from ycsbctl.report.html import render_report
+
             path = render_report(outcome.folder)
             click.echo(f"report: {path}", err=True)
         except KeyboardInterrupt:

@@ -26,9 +26,9 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
     Example:
       ycsbctl report reports/2024-05-02-workloadb --latency p999
     """
-    from ycsbctl.report.html import render_report
-
     try:
+        from ycsbctl.report.html import render_report
+
         click.echo(f"report: {render_report(directory, latency, spectrum_threads=spectrum_threads)}")
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: the report was not written; the data in {directory} is untouched — run "
