@@ -57,3 +57,10 @@ def test_the_servers_own_error_text_is_the_failure_reason():
 def test_a_healthy_point_is_ok_with_its_measured_label_kept():
     v = judge(result([900, 1000, 950]), max_error_rate=0.01, bottleneck={"label": "server-cpu"})
     assert v.status == "ok" and v.reason is None and v.bottleneck == {"label": "server-cpu"}
+
+
+def test_seconds_missing_from_a_coarse_series_are_not_silent_seconds():
+    # the Java engine's status lines come every 10 s: the seconds between are absent, not empty
+    df = series([0] * 31)
+    df = df[df["second"] % 10 == 0].assign(operations=10_000, max_us=500.0)
+    assert find_stall(df) is None

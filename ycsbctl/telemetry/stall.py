@@ -64,11 +64,11 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0) -> Stall | None:
             first, last = seconds[0], seconds[-1]
             k = first
             while k < last:  # the final (partial) second is never the start of a stall
-                if counts.get(k, 0) > 0:
+                if counts.get(k, 1) > 0:  # a second absent from the series (coarser status lines) is unknown
                     k += 1
                     continue
                 start = k
-                while k <= last and counts.get(k, 0) == 0:
+                while k <= last and counts.get(k, 1) == 0:
                     k += 1
                 empty = k - start
                 after = slowest.get(k, math.nan)
