@@ -501,3 +501,68 @@ def test_ctrl_c_while_a_report_renders_says_the_data_is_untouched(healthy, tmp_p
         pytest.skip("the report was written before the interrupt arrived")
     assert proc.returncode == 130, stderr
     assert f"the data in {healthy} is untouched" in stderr and f"ycsbctl report {healthy}" in stderr
+
+
+# -- optional: the link cut (a network namespace of the test's own, iptables DROP inside it) ------
+
+@contextmanager
+def namespace_host():
+    """A network namespace joined to this one by a veth pair, addresses from 198.18.0.0/15;
+    yields (name, address inside). Skips without the privileges; always removed."""
+    n = os.getpid() % 250
+    ns, host_if, ns_if = f"ycsbfault{n}", f"yfh{n}", f"yfn{n}"
+    here, there = f"198.19.{n}.1", f"198.19.{n}.2"
+    steps = [["ip", "netns", "add", ns], ["ip", "link", "add", host_if, "type", "veth", "peer", "name", ns_if],
+             ["ip", "link", "set", ns_if, "netns", ns], ["ip", "addr", "add", f"{here}/30", "dev", host_if],
+             ["ip", "link", "set", host_if, "up"],
+             ["ip", "netns", "exec", ns, "ip", "addr", "add", f"{there}/30", "dev", ns_if],
+             ["ip", "netns", "exec", ns, "ip", "link", "set", ns_if, "up"],
+             ["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"]]
+    try:
+        for step in steps:
+            if subprocess.run(step, capture_output=True).returncode:
+                pytest.skip(f"cannot build a network namespace here ({' '.join(step)})")
+        yield ns, there
+    finally:
+        subprocess.run(["ip", "link", "del", host_if], capture_output=True)
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def test_a_link_cut_for_3_s_inside_a_point_is_degraded(tmp_path):
+    import shutil
+
+    if shutil.which("iptables") is None:
+        pytest.skip("iptables is not installed")
+    with namespace_host() as (ns, addr):
+        port = 6379
+        server = subprocess.Popen(["ip", "netns", "exec", ns, "redis-server", "--bind", addr, "--port", str(port),
+                                   "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", str(tmp_path)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        url = f"redis://{addr}:{port}/0"
+        rule = ["INPUT", "-p", "tcp", "--dport", str(port), "-j", "DROP"]
+        try:
+            wait_until(lambda: subprocess.run(["redis-cli", "-h", addr, "-p", str(port), "ping"], capture_output=True,
+                                              text=True).stdout.strip() == "PONG", 30, "redis in the namespace")
+            out = tmp_path / "cut"
+            proc = start("run", "workload-c", "--target", url, "--load", "--records", "300", "--threads", "4",
+                         "--duration", "8", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+            try:
+                lines = Lines(proc)
+                lines.wait_for("[2/2]")
+                time.sleep(2.0)
+                subprocess.run(["ip", "netns", "exec", ns, "iptables", "-A", *rule], check=True)
+                try:
+                    time.sleep(3.0)
+                finally:
+                    subprocess.run(["ip", "netns", "exec", ns, "iptables", "-D", *rule], check=True)
+                stdout, stderr = lines.finish()
+            finally:
+                finish(proc, 1)
+        finally:
+            server.terminate()
+            server.wait(10)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = [x for x in stderr.splitlines() if "→" in x][-1]
+    assert "degraded" in line and "no reply for" in line and "stall" in line, line
+    assert list(loads_and_reports(out, tmp_path).runs.sort_values("phase")["status"]) == ["ok", "degraded"]
