@@ -566,3 +566,18 @@ def test_a_link_cut_for_3_s_inside_a_point_is_degraded(tmp_path):
     line = [x for x in stderr.splitlines() if "→" in x][-1]
     assert "degraded" in line and "no reply for" in line and "stall" in line, line
     assert list(loads_and_reports(out, tmp_path).runs.sort_values("phase")["status"]) == ["ok", "degraded"]
+
+
+def test_a_report_on_a_full_disk_exits_1_in_one_line_and_leaves_no_truncated_figure(healthy, tmp_path):
+    import shutil
+
+    with tmpfs(tmp_path / "tiny", "3m") as disk:
+        folder = disk / "exp"
+        shutil.copytree(healthy, folder, ignore=shutil.ignore_patterns("plots", "report.html"))
+        fill(disk)
+        rep = ycsbctl("report", str(folder), cwd=tmp_path)
+        clean(rep.stdout + rep.stderr)
+        assert rep.returncode == 1
+        (line,) = [x for x in rep.stderr.splitlines() if x.strip()]
+        assert "cannot write the report" in line and "No space left on device" in line, line
+        assert not [p for p in folder.rglob("*") if p.is_file() and p.stat().st_size == 0]

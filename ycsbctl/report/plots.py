@@ -8,6 +8,7 @@ Colours are the Okabe–Ito palette (colour-blind safe); legends sit below the a
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -444,8 +445,14 @@ def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
     """Write ``<name>.png`` (100 dpi) and ``<name>.svg`` into ``plots_dir``."""
     plots_dir.mkdir(parents=True, exist_ok=True)
     png, svg = plots_dir / f"{name}.png", plots_dir / f"{name}.svg"
-    fig.savefig(png, dpi=100)
-    fig.savefig(svg)
+    for path, kwargs in ((png, {"dpi": 100, "format": "png"}), (svg, {"format": "svg"})):
+        tmp = path.with_name(path.name + ".tmp")  # whole or absent: a full disk leaves no truncated figure
+        try:
+            fig.savefig(tmp, **kwargs)
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
     return PlotFile(name, title, png, svg)
 
 
