@@ -221,7 +221,10 @@ def test_a_frozen_mongo_wire_server_is_degraded_too(tmp_path):
     try:
         lines = Lines(proc)
         lines.wait_for("[2/2]")
-        time.sleep(2.5)  # the point's clients connect, then run
+        established = lambda: sum(c.status == psutil.CONN_ESTABLISHED  # noqa: E731
+                                  for c in psutil.Process(server.proc.pid).net_connections("tcp"))
+        wait_until(lambda: established() >= 4, 60, "the point's 4 clients")  # a busy host starts them late
+        time.sleep(1.5)  # the clients run
         with frozen(server.proc.pid):
             time.sleep(3.0)
         stdout, stderr = lines.finish()
@@ -549,7 +552,14 @@ def test_a_link_cut_for_3_s_inside_a_point_is_degraded(tmp_path):
             try:
                 lines = Lines(proc)
                 lines.wait_for("[2/2]")
-                time.sleep(2.0)
+
+                def point_clients() -> int:  # the point's 4 clients, besides this redis-cli
+                    info = subprocess.run(["redis-cli", "-h", addr, "-p", str(port), "info", "clients"],
+                                          capture_output=True, text=True).stdout
+                    return int(info.split("connected_clients:", 1)[1].split()[0]) - 1
+
+                wait_until(lambda: point_clients() >= 4, 60, "the point's clients")  # a busy host starts late
+                time.sleep(1.5)  # the clients run
                 subprocess.run(["ip", "netns", "exec", ns, "iptables", "-A", *rule], check=True)
                 try:
                     time.sleep(3.0)
