@@ -6,11 +6,12 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from ycsbctl import protocols
 from ycsbctl.errors import UserError
 
 DEFAULT_TARGETS = ("redis", "mongodb")
 DEFAULT_LADDER = "8..128"
-URL_SCHEMES = ("redis://", "rediss://", "mongodb://", "mongodb+srv://", "basic://")
+URL_SCHEMES = protocols.url_prefixes()  # redis://, rediss://, mongodb://, …: every protocol's schemes
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,8 @@ def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
             p = p.strip()
             if p == "basic":  # no server: YCSB's BasicDB, the engine alone
                 p = "basic://"
+            if is_url(p):
+                protocols.for_url(p).validate(p)  # a bad port or host is one line now, not a crash later
             if p and p not in out:
                 out.append(p)
     return out
@@ -92,9 +95,10 @@ def target_label(target: str) -> str:
         return target
     from urllib.parse import urlparse
 
+    proto = protocols.for_url(target)
+    if not proto.has_server:
+        return proto.name
     u = urlparse(target)
-    if u.scheme == "basic":
-        return "basic"
     host = (u.hostname or "host").replace(".", "-")
     return f"{u.scheme.split('+')[0]}-{host}-{u.port}" if u.port else f"{u.scheme}-{host}"
 

@@ -18,16 +18,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
+from ycsbctl import protocols
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
 from ycsbctl.results import ycsb_text
 from ycsbctl.results.model import PhaseResult
 
-# Our URL scheme → YCSB binding name (bin/ycsb's name and its "<name>-binding" folder).
-BINDINGS = {"redis": "redis", "mongodb": "mongodb", "basic": "basic"}
-# Binding → DB class under the install's package (site.ycsb since 0.14, com.yahoo.ycsb before).
+# YCSB binding (bin/ycsb's name and its "<name>-binding" folder) → DB class under the install's package (site.ycsb since 0.14, com.yahoo.ycsb before).
 DB_CLASSES = {"redis": "db.RedisClient", "mongodb": "db.MongoDbClient", "basic": "BasicDB"}
 # What every run asks for: 1 s status lines and the HdrHistogram percentiles we report.
 DEFAULT_PROPERTIES = {
@@ -137,28 +135,10 @@ UNBOUNDED_OPERATIONS = 2_000_000_000
 
 
 def binding_properties(spec: PhaseSpec) -> tuple[str, dict[str, str]]:
-    """The YCSB binding for ``spec.url`` and the connection properties it needs."""
-    parts = urlsplit(spec.url)
-    binding = BINDINGS.get(parts.scheme)
-    if binding is None:
+    """The YCSB binding for ``spec.url`` and the connection properties it needs (said by its protocol)."""
+    binding, props = protocols.for_url(spec.url).ycsb_binding(spec.url, spec.timeout_s)
+    if binding not in DB_CLASSES:
         raise UserError(f"cannot run YCSB against {spec.url!r}: use a redis://, mongodb:// or basic:// URL")
-    props: dict[str, str] = {}
-    if binding == "redis":
-        db = parts.path.strip("/")
-        if db not in ("", "0"):
-            raise UserError(f"YCSB's redis binding always uses database 0; drop '/{db}' from {spec.url}")
-        props["redis.host"] = parts.hostname or "127.0.0.1"
-        props["redis.port"] = str(parts.port or 6379)
-        if parts.password:
-            props["redis.password"] = unquote(parts.password)
-        props["redis.timeout"] = str(int(spec.timeout_s * 1000))
-    elif binding == "mongodb":
-        url = spec.url
-        if parts.path in ("", "/"):  # the binding reads the database from the URL; ours is "ycsb"
-            url = parts._replace(path="/ycsb").geturl()
-        props["mongodb.url"] = url
-    else:
-        props["basicdb.verbose"] = "false"  # one line per operation otherwise
     return binding, props
 
 

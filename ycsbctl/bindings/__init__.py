@@ -1,28 +1,20 @@
-"""Protocol adapters: ``redis://``, ``mongodb://``, ``basic://`` → :class:`Binding` per client thread."""
+"""The engine's bindings: one :class:`Binding` (one connection) per client thread, opened by the
+target's protocol (:mod:`ycsbctl.protocols`), with the watchdog that expires overdue requests."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
 
 from ycsbctl.bindings.base import Binding, ConnectionLost, Status
-from ycsbctl.errors import UserError
-
-SCHEMES = ("redis", "rediss", "mongodb", "mongodb+srv", "basic")
 
 
 def protocol_of(url: str) -> str:
-    """``redis`` | ``mongodb`` | ``basic`` for a target URL; a clear error for anything else."""
-    scheme = urlparse(url).scheme
-    if scheme in ("redis", "rediss"):
-        return "redis"
-    if scheme in ("mongodb", "mongodb+srv"):
-        return "mongodb"
-    if scheme == "basic":
-        return "basic"
-    raise UserError(f"unsupported target URL {url!r}: use redis://host:port, mongodb://host:port/db or basic://")
+    """The name of ``url``'s protocol (``redis``, ``mongodb``, ``basic``); a clear error for anything else."""
+    from ycsbctl import protocols
+
+    return protocols.for_url(url).name
 
 
 @dataclass
@@ -68,7 +60,7 @@ async def watchdog(bindings: list, timeout_s: float) -> None:
                 seen[i] = (fut, n, b.seq)
 
 
-async def _connect_wire(bindings: list, timeout_s: float) -> BindingSet:
+async def connect_wire(bindings: list, timeout_s: float) -> BindingSet:
     """Connect wire-protocol bindings (one connection each) and start their watchdog."""
     try:
         await asyncio.gather(*(b.connect() for b in bindings))
@@ -82,32 +74,12 @@ async def _connect_wire(bindings: list, timeout_s: float) -> BindingSet:
 
 
 async def open_bindings(url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-    """Connect ``clients`` bindings (one connection each for Redis; a shared pool for Mongo).
+    """Connect ``clients`` bindings through ``url``'s protocol (one connection each, or a shared pool).
 
     Raises :class:`ConnectionLost` with a one-line reason when the server cannot be reached."""
-    proto = protocol_of(url)
-    if proto == "basic":
-        from ycsbctl.bindings.basic import BasicBinding
+    from ycsbctl import protocols
 
-        return BindingSet([BasicBinding() for _ in range(clients)])
-    if proto == "redis":
-        from ycsbctl.bindings.redis import RedisBinding, RedisOptions
-
-        opts = RedisOptions(url, properties)
-        return await _connect_wire([RedisBinding(opts, timeout_s) for _ in range(clients)], timeout_s)
-    from ycsbctl.bindings.mongo_wire import MongoWireBinding, wire_eligible
-
-    if wire_eligible(url, properties):
-        return await _connect_wire([MongoWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
-    from ycsbctl.bindings.mongodb import MongoBinding, MongoPool
-
-    pool = MongoPool(url, clients, timeout_s, properties)
-    try:
-        await pool.ping()
-    except ConnectionLost:
-        await pool.close()
-        raise
-    return BindingSet([MongoBinding(pool) for _ in range(clients)], shared=pool)
+    return await protocols.for_url(url).open_bindings(url, clients, properties, timeout_s)
 
 
 __all__ = ["Binding", "BindingSet", "ConnectionLost", "Status", "open_bindings", "protocol_of"]

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
+from ycsbctl import protocols
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
@@ -192,7 +193,7 @@ def server_alive(endpoint: Endpoint) -> bool:
 
         if not container_running(endpoint):
             return False
-    if endpoint.protocol == "basic":
+    if not protocols.get(endpoint.protocol).has_server:
         return True
     try:
         probe.ping(endpoint.protocol, endpoint.url, timeout_s=2.0)

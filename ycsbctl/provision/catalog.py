@@ -21,6 +21,7 @@ from pathlib import Path
 
 import psutil
 
+from ycsbctl import protocols
 from ycsbctl.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,9 +187,7 @@ def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
 
 def url_for(protocol: str, port: int) -> str:
     """What the bindings connect to on loopback."""
-    if protocol == "redis":
-        return f"redis://127.0.0.1:{port}/0"
-    return f"mongodb://127.0.0.1:{port}/ycsb"
+    return protocols.get(protocol).loopback_url(port)
 
 
 def memory_note(flavor: str, memory_bytes: int | None) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ycsbctl import protocols
 from ycsbctl.errors import UserError
 from ycsbctl.provision import probe
 from ycsbctl.provision.base import Endpoint, Provisioner
@@ -11,14 +12,10 @@ from ycsbctl.urls import redact_text, redact_url
 
 __all__ = ["ExternalProvisioner", "protocol_of", "redact_text", "redact_url"]
 
-SCHEMES = {"redis": "redis", "rediss": "redis", "unix": "redis", "mongodb": "mongodb",
-           "mongodb+srv": "mongodb", "basic": "basic"}
-
-
 def protocol_of(url: str) -> str | None:
     """``redis`` / ``mongodb`` / ``basic`` for a URL we accept, else None (a catalogue name)."""
-    scheme, sep, _ = url.partition("://")
-    return SCHEMES.get(scheme.lower()) if sep else None
+    proto = protocols.find(url)
+    return proto.name if proto is not None else None
 
 
 class ExternalProvisioner(Provisioner):
@@ -27,13 +24,12 @@ class ExternalProvisioner(Provisioner):
     name = "external"
 
     def up(self, target: str, **options: Any) -> Endpoint:
-        protocol = protocol_of(target)
-        if protocol is None:
-            raise UserError(f"{redact_url(target)} is not a redis://, rediss://, mongodb:// or basic:// URL")
+        proto = protocols.for_url(target)
+        protocol = proto.name
         shown = redact_url(target)
-        if protocol == "basic":
-            return Endpoint(target=shown, protocol="basic", url=target, backend="external",
-                            server_name="BasicDB (no server)")
+        if not proto.has_server:
+            return Endpoint(target=shown, protocol=protocol, url=target, backend="external",
+                            server_name=proto.describe(target).name)
         try:
             probe.ping(protocol, target, timeout_s=5.0)
         except Exception as exc:  # noqa: BLE001 - any failure means "not usable"

@@ -6,23 +6,15 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ycsbctl import protocols
 from ycsbctl.errors import UserError
+from ycsbctl.protocols.base import ServerFacts
 from ycsbctl.provision.signals import deferred_signals
 
 _SECRET_KEYS = re.compile(r"pass|secret|token|^masterauth$", re.IGNORECASE)  # config keys holding secrets
-
-
-@dataclass
-class ServerFacts:
-    """``name`` is honest and versioned ("Redis 7.0.15", "FerretDB 1.24.0 (mongo-wire, SQLite backend)")."""
-
-    name: str
-    version: str
-    config: dict[str, Any] = field(default_factory=dict)
 
 
 def short_error(exc: BaseException) -> str:
@@ -31,35 +23,9 @@ def short_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
 
 
-def _redis(url: str, timeout_s: float):
-    import redis
-
-    return redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
-
-
-def _mongo(url: str, timeout_s: float):
-    import pymongo
-
-    direct = not url.startswith("mongodb+srv") and "," not in url.split("://", 1)[-1].split("/", 1)[0]
-    ms = int(timeout_s * 1000)
-    return pymongo.MongoClient(url, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms,
-                               directConnection=direct or None)
-
-
 def ping(protocol: str, url: str, timeout_s: float = 1.0) -> None:
-    """Raise unless the server answers PING / ``{ping: 1}`` within ``timeout_s``."""
-    if protocol == "redis":
-        client = _redis(url, timeout_s)
-        try:
-            client.ping()
-        finally:
-            client.close()
-    elif protocol == "mongodb":
-        client = _mongo(url, timeout_s)
-        try:
-            client.admin.command("ping")
-        finally:
-            client.close()
+    """Raise unless the server answers (PING, ``{ping: 1}``) within ``timeout_s``."""
+    protocols.get(protocol).ping(url, timeout_s)
 
 
 def wait_ready(protocol: str, url: str, *, timeout_s: float, exited: Callable[[], str | None],
@@ -126,70 +92,17 @@ def redact_config(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def describe(protocol: str, url: str, *, expected: str = "", variant: str = "") -> ServerFacts:
-    """Name, version and configuration dump of the server at ``url``.
+    """Name, version and configuration dump of the server at ``url`` (passwords redacted).
 
     ``expected`` is the catalogue's display name (used when the server does not say who it
     is, e.g. KeyDB); ``variant`` is appended in parentheses when the engine cannot tell it
     (e.g. "mongo-wire, SQLite backend").
     """
-    if protocol == "redis":
-        facts = _describe_redis(url, expected)
-    elif protocol == "mongodb":
-        facts = _describe_mongo(url)
-    else:
-        return ServerFacts(name=expected or protocol, version="")
+    proto = protocols.get(protocol)
+    facts = proto.describe(url, expected)
+    if not proto.has_server:
+        return facts
     if variant:
         facts.name = f"{facts.name} ({variant})" if "(" not in facts.name else facts.name[:-1] + f", {variant})"
     facts.config = redact_config(_jsonable(facts.config))
     return facts
-
-
-def _describe_redis(url: str, expected: str) -> ServerFacts:
-    client = _redis(url, 5.0)
-    try:
-        info = client.info("server")
-        try:
-            config: dict[str, Any] = dict(client.config_get("*"))
-        except Exception as exc:  # noqa: BLE001 - some servers restrict CONFIG
-            config = {"error": f"CONFIG GET * failed: {short_error(exc)}"}
-    finally:
-        client.close()
-    for key, name in (("valkey_version", "Valkey"), ("dragonfly_version", "Dragonfly")):
-        if key in info:
-            version = str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
-            return ServerFacts(f"{name} {version}", version, config)
-    version = str(info.get("redis_version", ""))
-    return ServerFacts(f"{expected or 'Redis'} {version}".strip(), version, config)
-
-
-def _describe_mongo(url: str) -> ServerFacts:
-    client = _mongo(url, 5.0)
-    try:
-        build = client.admin.command("buildInfo")
-        try:
-            opts = client.admin.command("getCmdLineOpts")
-            opts.pop("ok", None)
-        except Exception as exc:  # noqa: BLE001 - not every server implements it
-            opts = {"error": f"getCmdLineOpts failed: {short_error(exc)}"}
-        try:
-            engine = (client.admin.command("serverStatus").get("storageEngine") or {}).get("name", "")
-        except Exception:  # noqa: BLE001 - e.g. no privilege
-            engine = ""
-    finally:
-        client.close()
-    version = str(build.get("version", ""))
-    config: dict[str, Any] = {"getCmdLineOpts": opts}
-    if "ferretdbVersion" in build:
-        fversion = str(build["ferretdbVersion"]).lstrip("v")
-        config["mongodb_compat_version"] = version
-        return ServerFacts(f"FerretDB {fversion}", fversion, config)
-    if "psmdbVersion" in build or "percona" in json.dumps(build, default=str).lower():
-        name = f"Percona Server for MongoDB {build.get('psmdbVersion', version)}"
-    elif "enterprise" in build.get("modules", []):
-        name = f"MongoDB Enterprise {version}"
-    else:
-        name = f"MongoDB {version}"
-    if engine:
-        name += f" ({engine})"
-        config["storageEngine"] = engine
-    return ServerFacts(name, str(build.get("psmdbVersion", version)), config)

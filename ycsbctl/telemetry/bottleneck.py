@@ -22,6 +22,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "host-busy")
 CPU_SATURATED = 0.90  # share of the cores a side may use
 NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
-# Redis-protocol servers whose data path uses more than one thread.
-MULTI_THREADED = ("dragonfly", "keydb")
 
 
 @dataclass
@@ -55,13 +54,11 @@ def host_cores() -> int:
 
 
 def server_cores(endpoint: Endpoint, cores: float | None = None) -> float:
-    """The cores the server can use: 1 for a single-threaded Redis-protocol server, else its
-    CPU limit or the host's cores (never more than the host has)."""
+    """The cores the server can use: its CPU limit or the host's cores (never more than the host
+    has), as its protocol counts them (1 for a single-threaded Redis-protocol server)."""
     cores = float(cores or host_cores())
     limit = min(float(endpoint.cpu_limit_cores or cores), cores)
-    if endpoint.protocol == "redis" and not any(m in endpoint.target.lower() for m in MULTI_THREADED):
-        return min(1.0, limit)
-    return limit
+    return protocols.get(endpoint.protocol).server_cores(endpoint.target, limit)
 
 
 def _r(v: float | None, nd: int = 1) -> float | None:

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
+from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline, host_of, is_loopback
@@ -41,13 +42,10 @@ def local_server_pid(endpoint: Endpoint) -> int | None:
     serverStatus ``pid``), kept only if that process listens on the endpoint's port."""
     if endpoint.container_id or not is_loopback(host_of(endpoint.url)):
         return None
-    if endpoint.protocol == "redis":
-        from ycsbctl.telemetry.redis_info import reported_pid
-    elif endpoint.protocol == "mongodb":
-        from ycsbctl.telemetry.mongo_status import reported_pid
-    else:
+    proto = protocols.get(endpoint.protocol)
+    if not proto.has_server:
         return None
-    pid, port = reported_pid(endpoint.url), _port_of(endpoint.url)
+    pid, port = proto.reported_pid(endpoint.url), _port_of(endpoint.url)
     return pid if pid and port and listening_pid(pid, port) else None
 
 
@@ -56,7 +54,8 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
     """The samplers that apply to ``endpoint`` (and notes on what cannot be sampled)."""
     samplers: list[Sampler] = []
     notes: list[str] = []
-    if endpoint.protocol != "basic":
+    proto = protocols.get(endpoint.protocol)
+    if proto.has_server:
         if endpoint.container_id:
             from ycsbctl.telemetry.container import ContainerSampler
 
@@ -67,14 +66,7 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
                 samplers.append(ProcessSampler(pid, "server-process", interval_s))
             else:
                 notes.append("server process not on this host: server CPU is what the server reports (db_cpu_pct)")
-        if endpoint.protocol == "redis":
-            from ycsbctl.telemetry.redis_info import RedisInfoSampler
-
-            samplers.append(RedisInfoSampler(endpoint.url, interval_s))
-        elif endpoint.protocol == "mongodb":
-            from ycsbctl.telemetry.mongo_status import MongoStatusSampler
-
-            samplers.append(MongoStatusSampler(endpoint.url, interval_s))
+        samplers += proto.samplers(endpoint.url, interval_s)
         if is_loopback(host_of(endpoint.url)) or endpoint.backend in ("local", "docker"):
             samplers.append(InterfaceNetSampler("lo", interval_s))
     if client_pids is not None:
@@ -194,7 +186,7 @@ class Capture:
         s = self.summary()
         workers = s["client_processes"]
         return bn.classify(
-            server_cpu_pct=s["server_cpu_pct_mean"] if self.endpoint.protocol != "basic" else None,
+            server_cpu_pct=s["server_cpu_pct_mean"] if protocols.get(self.endpoint.protocol).has_server else None,
             server_cores=bn.server_cores(self.endpoint, self.host_cores),
             client_cpu_pct=s["client_cpu_pct_mean"],
             client_cores=min(workers, self.host_cores) if workers else None,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.telemetry import mongo_status, redis_info
 from ycsbctl.telemetry.process import process_rss_bytes
 
 
@@ -63,20 +63,11 @@ def _rss(endpoint: Endpoint, db_rss: float | None) -> tuple[float | None, str | 
 
 def _read(endpoint: Endpoint) -> dict[str, Any]:
     """One reading: db memory, RSS, keys (and dbStats for MongoDB)."""
-    if endpoint.protocol == "redis":
-        with redis_info.connect(endpoint.url) as r:
-            g = redis_info.gauges(r.info())
-        out: dict[str, Any] = {"db_memory_bytes": g["db_used_memory_bytes"], "keys": g["keys"]}
-        db_rss = g["db_rss_bytes"]
-    elif endpoint.protocol == "mongodb":
-        with mongo_status.connect(endpoint.url) as c:
-            g = mongo_status.gauges(mongo_status.server_status(c))
-            stats = mongo_status.db_stats(c, mongo_status.database_name(endpoint.url))
-        out = {"db_memory_bytes": g["db_used_memory_bytes"], "keys": stats.pop("objects"), **stats}
-        db_rss = g["db_rss_bytes"]
-    else:
+    reading = protocols.get(endpoint.protocol).reading(endpoint.url)
+    if reading is None:
         return {}
-    out["rss_bytes"], out["rss_source"] = _rss(endpoint, db_rss)
+    out: dict[str, Any] = {"db_memory_bytes": reading.db_memory_bytes, "keys": reading.keys, **reading.extra}
+    out["rss_bytes"], out["rss_source"] = _rss(endpoint, reading.db_rss_bytes)
     return out
 
 
@@ -106,7 +97,7 @@ def footprint_after(endpoint: Endpoint, before: dict[str, Any], records: int) ->
     db_per_record = _per_record(fp.db_memory_after_bytes, fp.db_memory_before_bytes, records)
     if db_per_record is not None:
         fp.bytes_per_record = db_per_record
-        fp.basis = "used_memory" if endpoint.protocol == "redis" else "cache"
+        fp.basis = protocols.get(endpoint.protocol).footprint_basis
     elif fp.data_size_bytes is not None:
         size = lambda d: (d.get("data_size_bytes") or 0.0) + (d.get("index_size_bytes") or 0.0)  # noqa: E731
         fp.bytes_per_record, fp.basis = _per_record(size(after), size(before), records), "dbStats"

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import psutil
 
+from ycsbctl import protocols
 from ycsbctl.errors import UserError
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.provision.signals import poll
@@ -140,7 +141,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
     (``host[:port]``) names an iperf3 server next to the database. iperf3 missing or failing:
     ``gbit_s`` None with a note; the run goes on. None for ``basic://`` (no server, no network).
     """
-    if endpoint.protocol == "basic":
+    if not protocols.get(endpoint.protocol).has_server:
         return None
     if shutil.which("iperf3") is None:
         return NetworkBaseline(None, f"iperf3 is not installed: network baseline skipped ({INSTALL_HINT})")
@@ -163,11 +164,7 @@ def endpoint_for(target_or_url: str) -> Endpoint:
     """A minimal Endpoint for the baseline alone: a URL as given, or a catalogue name (a server
     ycsbctl provisions, on this host)."""
     if "://" in target_or_url:
-        scheme = target_or_url.split("://", 1)[0].lower()
-        protocol = {"redis": "redis", "rediss": "redis", "mongodb": "mongodb", "mongodb+srv": "mongodb",
-                    "basic": "basic"}.get(scheme)
-        if protocol is None:
-            raise UserError(f"{target_or_url!r}: use a redis://, mongodb:// or basic:// URL, or a target name")
+        protocol = protocols.for_url(target_or_url).name
         return Endpoint(target=target_or_url, protocol=protocol, url=target_or_url, backend="external")
     from ycsbctl.provision.catalog import get_target
 
