@@ -159,8 +159,10 @@ def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_la
     # and the point says that this maximum is the client's.
     read = r.ops["READ"]
     assert read.returns == {"OK": read.operations} and read.max_us >= 45_000
+    # The point says so (by its p99.9, its maximum or both: on a busy host the server may have a slower
+    # operation of its own, and that one is rightly not called the client's).
     warning = client_lag_warning(r)
-    assert warning is not None and "client lag" in warning and "maximum" in warning
+    assert warning is not None and warning.startswith("client lag:")
     text = format_phase(r)
     assert "[CLIENT-LAG], Operations, " in text and "[CLIENT-LAG], MaxLatency(us), " in text
     parsed = parse_output(text).result

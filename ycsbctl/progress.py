@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.status import Status
+
 import sys
 import time
 
@@ -30,7 +35,7 @@ class Progress:
         self.done = 0
         self.t_plan = self.t_last_end = time.monotonic()
         self.point = ""
-        self._status = None
+        self._status: Status | None = None
         self.errors = 0  # ERROR/TIMEOUT of the current point so far
         self._silent = False  # the last second had no completed operation
 
@@ -52,8 +57,8 @@ class Progress:
         self.point = label
         self.errors = 0
         if self.live_mode:
-            self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label} starting…")
-            self._status.start()
+            status = self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label} starting…")
+            status.start()
         else:
             self.note(f"[{self.done + 1}/{self.total}] {label}")
 

@@ -183,12 +183,14 @@ def run_phase_java(
     if on_start is not None:  # telemetry samples the client process (and its children: the JVM)
         on_start(proc.pid)
     stdout_chunks: list[str] = []
-    reader = threading.Thread(target=lambda: stdout_chunks.append(proc.stdout.read()), daemon=True)
+    out, err = proc.stdout, proc.stderr
+    assert out is not None and err is not None  # both are pipes
+    reader = threading.Thread(target=lambda: stdout_chunks.append(out.read()), daemon=True)
     reader.start()
     stderr_lines: list[str] = []
     ticker = _Ticker(progress, spec.warmup_s)
     try:
-        for line in proc.stderr:
+        for line in err:
             stderr_lines.append(line)
             ticker.feed(line)
         reader.join()

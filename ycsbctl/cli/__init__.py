@@ -35,7 +35,7 @@ class _Group(click.Group):
             importlib.import_module(f"ycsbctl.cli.{COMMANDS[name]}")
         return self.commands.get(name)
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except UserError as exc:

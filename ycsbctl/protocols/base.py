@@ -26,7 +26,7 @@ class Reading:
 
     db_memory_bytes: float | None
     db_rss_bytes: float | None
-    keys: int | None
+    keys: float | None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -137,8 +137,7 @@ class MongoProtocol(ServerProtocol):
         with mongo_status.connect(url) as c:
             g = mongo_status.gauges(mongo_status.server_status(c))
             stats = mongo_status.db_stats(c, mongo_status.database_name(url))
-        keys = stats.pop("objects")
-        return Reading(g["db_used_memory_bytes"], g["db_rss_bytes"], keys, stats)
+        return Reading(g["db_used_memory_bytes"], g["db_rss_bytes"], stats.pop("objects"), stats)
 
 
 PROTOCOL = register(MongoProtocol())

@@ -243,7 +243,7 @@ class DockerProvisioner(Provisioner):
                         state.remove(e["key"])
             raise
         endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
-        state.add({**state.find(f"docker:{container.id}"), "endpoint": endpoint.to_dict()})
+        state.add({**(state.find(f"docker:{container.id}") or {}), "endpoint": endpoint.to_dict()})
         return endpoint
 
     def down(self, endpoint: Endpoint) -> None:

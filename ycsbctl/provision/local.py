@@ -229,7 +229,7 @@ class LocalProvisioner(Provisioner):
                 shutil.rmtree(data_dir, ignore_errors=True)
             raise
         endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
-        state.add({**state.find(f"local:{proc.pid}"), "endpoint": endpoint.to_dict()})
+        state.add({**(state.find(f"local:{proc.pid}") or {}), "endpoint": endpoint.to_dict()})
         return endpoint
 
     def down(self, endpoint: Endpoint) -> None:

@@ -11,6 +11,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -398,7 +399,7 @@ def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
 def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = "") -> Figure | None:
     """Memory after load (bytes per record, MiB) and network used vs the iperf3 baseline, per target."""
     fp = exp.manifest.get("footprints") or {}
-    panels = []
+    panels: list[tuple[str, str, dict[str, Any], tuple[str, str] | None]] = []
     bpr = {t: fp_value(f, "bytes_per_record") for t, f in fp.items()}
     bpr = {t: v for t, v in bpr.items() if v is not None}
     if bpr:

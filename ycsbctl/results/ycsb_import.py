@@ -71,16 +71,17 @@ def import_logs(
                                     (n, "--threads N", "thread count")):
             if not value:
                 raise UserError(f"cannot tell the {what} of {log} (no Command line: line): pass {option}")
+        assert name and wl and n  # checked above
         r.threads = int(n)
         key = (name, wl, r.phase, r.threads)
         rep = repetitions[key] = repetitions.get(key, -1) + 1
         run_id = RunRecord.make_id(name, wl, r.phase, r.threads, rep)
-        times = parsed.status["timestamp"] if len(parsed.status) else []
+        times = parsed.status["timestamp"] if len(parsed.status) else None
         records.append((log, RunRecord(
             run_id=run_id, target=name, workload=wl, phase=r.phase, threads=r.threads, repetition=rep,
-            status="ok" if r.status == "ok" else "failed", result=r, error=(r.errors or [None])[0],
-            started_at=times.iloc[0].isoformat() if len(times) else "",
-            ended_at=times.iloc[-1].isoformat() if len(times) else "",
+            status="ok" if r.status == "ok" else "failed", result=r, error=r.errors[0] if r.errors else None,
+            started_at=times.iloc[0].isoformat() if times is not None else "",
+            ended_at=times.iloc[-1].isoformat() if times is not None else "",
         ), parsed))
 
     manifest = {
@@ -116,6 +117,6 @@ def import_logs(
     for _, rec, _ in records:
         folder.add_run(rec)
     path = folder.finalize(status)
-    runs = [ImportedRun(log, rec.run_id, rec.status, rec.result.operations, rec.result.throughput_ops)
-            for log, rec, _ in records]
+    runs = [ImportedRun(log, rec.run_id, rec.status, p.result.operations, p.result.throughput_ops)
+            for log, rec, p in records]
     return path, runs

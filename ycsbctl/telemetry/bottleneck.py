@@ -85,7 +85,7 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
     host_note = (f"; host CPU saturated: client + server use {host_used:.0f}% of {100 * host_cores:.0f}%"
                  if ev["host_cpu_saturated"] else "")
 
-    if client_share is not None and client_share >= CPU_SATURATED:
+    if client_share is not None and client_cores and client_share >= CPU_SATURATED:
         also = (f"; the server is at {server_cpu_pct:.0f}% too, but with the client saturated this is not its limit"
                 if server_share is not None and server_share >= CPU_SATURATED else "")
         text = f"client CPU: workers use {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%{also}{host_note}"
@@ -103,7 +103,7 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
         return Bottleneck("network", ev, text)
     parts = [f"server {server_cpu_pct:.0f}% of {100 * server_cores:.0f}%" if server_share is not None else
              "server CPU unknown",
-             f"client {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%" if client_share is not None else
+             f"client {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%" if client_share is not None and client_cores else
              "client CPU unknown"]
     if net_share is not None:
         parts.append(f"network {net_share:.0%} of baseline")

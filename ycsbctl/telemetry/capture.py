@@ -170,7 +170,8 @@ class Capture:
         net_out, _ = _stat(f, (src,) if src else (), "net_out_bytes_per_s")
         if len(net_in):
             busier = pd.concat([net_in, net_out], axis=1).max(axis=1)
-            out = {"net_in_bytes_per_s_mean": _f(net_in.mean()), "net_out_bytes_per_s_mean": _f(net_out.mean())}
+            out: dict[str, Any] = {"net_in_bytes_per_s_mean": _f(net_in.mean()),
+                                   "net_out_bytes_per_s_mean": _f(net_out.mean())}
         else:
             busier, src = _stat(f, ("net-lo",), "net_bytes_per_s")  # both directions: an upper bound
             out = {"net_in_bytes_per_s_mean": None, "net_out_bytes_per_s_mean": None}

@@ -73,7 +73,7 @@ def counters(status: dict[str, Any]) -> dict[str, float | None]:
     ops = [v for v in ops if v is not None]
     user, system = (num(_get(status, "extra_info", k)) for k in ("user_time_us", "system_time_us"))
     return {
-        "ops": sum(ops) if ops else None,
+        "ops": sum(v for v in ops if v is not None) if ops else None,
         "net_in": num(_get(status, "network", "bytesIn")),
         "net_out": num(_get(status, "network", "bytesOut")),
         "cpu_s": (user + system) / 1e6 if user is not None and system is not None else None,
@@ -122,6 +122,7 @@ class MongoStatusSampler(Sampler):
         self._t = time.monotonic()
 
     def sample(self) -> dict[str, Any]:
+        assert self._client is not None, "prime() first"
         status = server_status(self._client)
         now = time.monotonic()
         cur = counters(status)

@@ -150,7 +150,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
         b = run_client(host, port, duration_s)
         b.note = b.note or f"measured against the iperf3 server you named ({host}:{port})"
         return b
-    host = host_of(endpoint.url) if endpoint.url else "127.0.0.1"
+    host = (host_of(endpoint.url) if endpoint.url else None) or "127.0.0.1"
     if endpoint.backend in ("local", "docker") or is_loopback(host):
         b = loopback_baseline(duration_s)
         if b.gbit_s is not None:
@@ -200,6 +200,7 @@ class InterfaceNetSampler(Sampler):
 
     def sample(self) -> dict[str, Any]:
         cur = self._read()
+        assert self._prev is not None, "prime() first"
         t0, r0, s0 = self._prev
         dt = cur[0] - t0
         self._prev = cur

@@ -21,6 +21,11 @@ def _owner(pid: int) -> str:
         return "another user"
 
 
+
+def _fixed(pid: int) -> PidSource:
+    """A PID source that always names ``pid``."""
+    return lambda: [pid]
+
 class ProcessSampler(Sampler):
     """Summed CPU % (of one core: 350 means three and a half cores) and RSS (bytes) of processes.
 
@@ -36,7 +41,7 @@ class ProcessSampler(Sampler):
         super().__init__(interval_s)
         self.source = source
         self._required = isinstance(pids, int)
-        self._pids: PidSource = (lambda p=pids: [p]) if isinstance(pids, int) else pids
+        self._pids: PidSource = _fixed(pids) if isinstance(pids, int) else pids
         self._children = self._required if include_children is None else include_children
         self._procs: dict[int, tuple[psutil.Process, float]] = {}  # pid -> (process, CPU s at last sample)
         self._kids: dict[int, list[psutil.Process]] = {}  # root pid -> its children, refreshed now and then

@@ -44,7 +44,7 @@ def counters(info: dict[str, Any]) -> dict[str, float | None]:
         "ops": num(info.get("total_commands_processed")),
         "net_in": num(info.get("total_net_input_bytes")),
         "net_out": num(info.get("total_net_output_bytes")),
-        "cpu_s": None if None in cpu else sum(cpu),
+        "cpu_s": None if None in cpu else sum(c for c in cpu if c is not None),
     }
 
 
@@ -79,6 +79,7 @@ class RedisInfoSampler(Sampler):
         self._t = time.monotonic()
 
     def sample(self) -> dict[str, Any]:
+        assert self._r is not None, "prime() first"
         info = self._r.info()
         now = time.monotonic()
         cur = counters(info)
