@@ -7,14 +7,16 @@ return; key names are built with :func:`ycsbctl.workload.keys.build_key_names`.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ycsbctl.errors import UserError
 from ycsbctl.workload import distributions as d
+from ycsbctl.workload.inserts import InsertSequence, InsertState
 from ycsbctl.workload.keys import build_key_names
+from ycsbctl.workload.live import IssueTimeKeys, LiveColumn, PendingKeys
 from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool
 
@@ -189,8 +191,8 @@ class OpBatch:
     :data:`ALL_FIELDS`; ``scan_length`` is 0 for non-scans."""
 
     ops: list[int]
-    keynums: list[int]
-    keys: list[bytes]
+    keynums: Sequence[int]  # a LiveColumn in runs that insert (resolved when issued)
+    keys: Sequence[bytes]  # likewise
     read_field: list[int]
     write_field: list[int]
     scan_length: list[int]
@@ -199,42 +201,14 @@ class OpBatch:
         return len(self.ops)
 
 
-class InsertSequence:
-    """Run-phase insert key numbers (YCSB's ``AcknowledgedCounterGenerator`` from recordcount).
-
-    Worker process p of P hands out ``start + p + P·j`` (j = 0, 1, …), so processes never collide.
-    ``acked`` holds each process's count of contiguously acknowledged inserts (a
-    ``multiprocessing.Array`` shared by all workers, or a list in one process); :meth:`limit` is
-    the highest key such that every key up to it is acknowledged.
-    """
-
-    def __init__(self, start: int, process: int = 0, processes: int = 1, acked: MutableSequence[int] | None = None):
-        self.start, self.p, self.P = start, process, processes
-        self.acked = acked if acked is not None else [0] * processes
-        self.next_j = 0
-        self._done: set[int] = set()
-        self._contiguous = 0
-
-    def allocate(self, n: int) -> np.ndarray:
-        j = self.next_j + np.arange(n, dtype=np.int64)
-        self.next_j += n
-        return self.start + self.p + self.P * j
-
-    def acknowledge(self, keynum: int) -> None:
-        j = (keynum - self.start - self.p) // self.P
-        self._done.add(j)
-        while self._contiguous in self._done:
-            self._done.remove(self._contiguous)
-            self._contiguous += 1
-        self.acked[self.p] = self._contiguous
-
-    def limit(self) -> int:
-        first_missing = min(self.P * self.acked[q] + q for q in range(self.P))
-        return self.start - 1 + first_missing
-
-
 class RunGenerator:
-    """Run-phase operations for one worker process (all its client threads draw from it)."""
+    """Run-phase operations for one worker process (all its client threads draw from it).
+
+    In a run that inserts, each batch's keys and key numbers are :class:`LiveColumn` s: an
+    operation's key is chosen when the engine first reads ``keys[i]`` (issues it), against the
+    acknowledged-insert limit of that moment, as YCSB does (see :mod:`ycsbctl.workload.live`;
+    ``acked`` is the :class:`InsertState` shared by the worker processes).
+    """
 
     def __init__(
         self,
@@ -242,10 +216,10 @@ class RunGenerator:
         rng: np.random.Generator,
         process: int = 0,
         processes: int = 1,
-        acked: MutableSequence[int] | None = None,
+        acked: InsertState | None = None,
     ) -> None:
         self.w, self.rng = w, rng
-        self.inserts = InsertSequence(w.recordcount, process, processes, acked)
+        self.inserts = InsertSequence(w.recordcount, acked)
         weights = np.array([p for _, p in w.proportions], dtype=np.float64)
         self.op_codes = np.array([op for op, _ in w.proportions], dtype=np.int64)
         self.op_thresholds = np.cumsum(weights / weights.sum())[:-1]
@@ -271,6 +245,8 @@ class RunGenerator:
         common = w.fieldlength if w.fieldlengthdistribution == "constant" else None
         self.values = ValuePool(rng, w.fieldlength, common_length=common)
         self.lengths = w.field_lengths()
+        has_inserts = any(op == INSERT for op, _ in w.proportions)
+        self.live = IssueTimeKeys(self.chooser, self.inserts, rng, w.ordered, w.zeropadding) if has_inserts else None
 
     def choose_keys(self, n: int) -> np.ndarray:
         """Key numbers for reads/updates/scans/RMW, redrawn while beyond the acknowledged limit."""
@@ -303,14 +279,11 @@ class RunGenerator:
     def next_batch(self, n: int) -> OpBatch:
         w, rng = self.w, self.rng
         ops = self.op_codes[np.searchsorted(self.op_thresholds, rng.random(n), side="right")]
-        keynums = np.empty(n, dtype=np.int64)
-        is_insert = ops == INSERT
-        n_ins = int(is_insert.sum())
-        if n_ins:
-            keynums[is_insert] = self.inserts.allocate(n_ins)
-            keynums[~is_insert] = self.choose_keys(n - n_ins)
+        if self.live is not None:
+            keynums, keys = self._live_keys(ops)
         else:
-            keynums[:] = self.choose_keys(n)
+            nums = self.choose_keys(n)
+            keynums, keys = nums.tolist(), build_key_names(nums, w.ordered, w.zeropadding)
         nf = w.fieldcount
         rf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.readallfields else rng.integers(0, nf, size=n)
         wf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.writeallfields else rng.integers(0, nf, size=n)
@@ -320,12 +293,35 @@ class RunGenerator:
             scan[is_scan] = self.scan_lengths.draw(int(is_scan.sum()), rng)
         return OpBatch(
             ops=ops.tolist(),
-            keynums=keynums.tolist(),
-            keys=build_key_names(keynums, w.ordered, w.zeropadding),
+            keynums=keynums,
+            keys=keys,
             read_field=rf.tolist(),
             write_field=wf.tolist(),
             scan_length=scan.tolist(),
         )
+
+    def _live_keys(self, ops: np.ndarray) -> tuple[LiveColumn, LiveColumn]:
+        """Keys of a run that inserts: what can be drawn now is, the rest waits for issue time."""
+        live, n = self.live, len(ops)
+        assert live is not None
+        is_insert = ops == INSERT
+        others = np.flatnonzero(~is_insert)
+        names: list = [None] * n
+        nums: list = [None] * n
+        draws: list = []
+        draw_names = None
+        if live.mode == "static":
+            drawn = self.choose_keys(len(others))
+            for i, k, name in zip(others.tolist(), drawn.tolist(), build_key_names(drawn, self.w.ordered, self.w.zeropadding)):
+                nums[i], names[i] = k, name
+        else:
+            full = np.zeros(n, dtype=np.float64 if live.mode == "latest" else np.int64)
+            full[others] = live.draw(len(others))
+            draws = full.tolist()
+            if live.mode == "zipfian":  # most candidates are taken: name them in bulk (~0.1 µs, not ~1)
+                draw_names = build_key_names(full, self.w.ordered, self.w.zeropadding)
+        p = PendingKeys(ops.tolist(), draws, names, nums, live, draw_names)
+        return LiveColumn(p, 0, n, names=False), LiveColumn(p, 0, n, names=True)
 
     def field_values(self, field: int = ALL_FIELDS) -> list[tuple[bytes, bytes]]:
         """(name, value) pairs for an insert/update: every field, or the one given."""

@@ -20,10 +20,6 @@ from ycsbctl.workload.core import (
 )
 
 _BATCH = 4096
-# The acknowledged-insert limit moves only between batches. With run-phase inserts, batches of 4096
-# made keys inserted during the run measurably rarer than in YCSB's own stream (workloade, 10^5 ops:
-# chi-square p 0.0004–0.06 against YCSB); batches of 256 give p 0.5–0.9 and cost ~0.2 µs per op.
-_BATCH_WITH_INSERTS = 256
 
 
 def _fields(w: CoreWorkload, field: int) -> str:
@@ -48,12 +44,12 @@ def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: i
         gen = RunGenerator(w, rng)
     all_names = "".join(n.decode() + " " for n in w.field_names)
     table = w.table
-    batch = _BATCH_WITH_INSERTS if isinstance(gen, RunGenerator) and not w.insert_only and any(
-        op == INSERT for op, _ in w.proportions) else _BATCH
     done = 0
     while done < total:
-        b = gen.next_batch(min(batch, total - done))
-        for op, keynum, key, rf, wf, sl in zip(b.ops, b.keynums, b.keys, b.read_field, b.write_field, b.scan_length):
+        b = gen.next_batch(min(_BATCH, total - done))
+        # In a run that inserts, zip reads keys[i] (and so chooses operation i's key against the
+        # acknowledged limit) only after operation i−1 was printed and acknowledged, as the engine.
+        for op, key, keynum, rf, wf, sl in zip(b.ops, b.keys, b.keynums, b.read_field, b.write_field, b.scan_length):
             k = key.decode()
             if op == INSERT:
                 yield f"INSERT {table} {k} [ {all_names}]"
