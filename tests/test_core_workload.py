@@ -99,7 +99,7 @@ def test_each_of_the_six_bytes_from_one_int_is_uniform_over_its_alphabet(positio
 
 
 def test_value_pool_values_have_the_length_asked_and_ycsbs_byte_mix() -> None:
-    pool = ValuePool(np.random.default_rng(3), max_length=100, pool_bytes=1 << 16)
+    pool = ValuePool(np.random.default_rng(3), max_length=100, chunk_bytes=1 << 16)
     values = [pool.take(n) for n in (1, 57, 100) * 3000]
     assert [len(v) for v in values[:3]] == [1, 57, 100]
     data = np.frombuffer(b"".join(values), dtype=np.uint8)

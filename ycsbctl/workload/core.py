@@ -242,8 +242,7 @@ class RunGenerator:
             if w.scanlengthdistribution == "zipfian"
             else d.Uniform(w.minscanlength, w.maxscanlength)
         )
-        common = w.fieldlength if w.fieldlengthdistribution == "constant" else None
-        self.values = ValuePool(rng, w.fieldlength, common_length=common)
+        self.values = ValuePool(rng, w.fieldlength)
         self.lengths = w.field_lengths()
         has_inserts = any(op == INSERT for op, _ in w.proportions)
         self.live = IssueTimeKeys(self.chooser, self.inserts, rng, w.ordered, w.zeropadding) if has_inserts else None
