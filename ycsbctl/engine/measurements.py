@@ -18,7 +18,7 @@ import numpy as np
 
 from ycsbctl.bindings.base import Status
 from ycsbctl.results import histogram as hdr
-from ycsbctl.workload.core import OP_NAMES, READ_MODIFY_WRITE
+from ycsbctl.workload.core import OP_NAMES, READ_MODIFY_WRITE, VERIFY
 
 if TYPE_CHECKING:  # pandas and the result model load in the parent only (workers start faster)
     import pandas as pd
@@ -71,7 +71,7 @@ class Recorder:
             st = sts[m]
             # As YCSB's DBWrapper: <OP> when OK, <OP>-FAILED otherwise; a read-modify-write is
             # timed whole by the workload, whatever its halves returned.
-            ok = np.ones(st.shape, dtype=bool) if op == READ_MODIFY_WRITE else st == 0
+            ok = np.ones(st.shape, dtype=bool) if op in (READ_MODIFY_WRITE, VERIFY) else st == 0
             if measurement in ("op", "both"):
                 la = lat[m]
                 _collect(parts, name, la[ok])
@@ -89,7 +89,7 @@ class Recorder:
                         r[STATUSES[s_i]] = r.get(STATUSES[s_i], 0) + n
         hists = {name: _encode(values) for name, values in parts.items()}
         cpu, self.cpu_mark = self.cpu_mark, time.process_time()
-        return {"count": int((ops < COMPONENT).sum()), "hist": hists, "returns": returns, "cpu_s": self.cpu_mark - cpu}
+        return {"count": int((ops < VERIFY).sum()), "hist": hists, "returns": returns, "cpu_s": self.cpu_mark - cpu}
 
 
 def _collect(parts: dict[str, list[np.ndarray]], name: str, values: np.ndarray) -> None:

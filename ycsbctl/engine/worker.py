@@ -19,6 +19,7 @@ import numpy as np
 
 from ycsbctl.bindings import BindingSet, ConnectionLost, open_bindings
 from ycsbctl.bindings.base import Binding, ChainContext
+from ycsbctl.engine.integrity import VerifyingBinding
 from ycsbctl.engine.measurements import COMPONENT, Recorder
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
@@ -92,6 +93,13 @@ class Worker:
         self.ops, self.keys, self.keynums = b.ops, b.keys, b.keynums
         self.rf, self.wf, self.sl = b.read_field, b.write_field, b.scan_length
         self.cursor = 0
+
+    def clients(self, bs: BindingSet) -> list[Binding]:
+        """The client threads' bindings: with ``dataintegrity=true``, wrapped to write YCSB's
+        deterministic values and check every read (no chains then: each read is handed back)."""
+        if not self.w.dataintegrity:
+            return bs.bindings
+        return [VerifyingBinding(b, self.w.field_names, self.w.fieldlength, self.rec.log.extend) for b in bs.bindings]
 
     def note_error(self, binding: Binding) -> None:
         msg = binding.last_error
@@ -256,7 +264,7 @@ class Worker:
             Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c) if spec.target_rate else None
             for c in range(clients)
         ]
-        await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(bs.bindings, self.plan.quotas, pacers)))
+        await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(self.clients(bs), self.plan.quotas, pacers)))
         end = time.perf_counter_ns()
         tick_task.cancel()
         # What was measured since the last tick belongs to the ticker's next second, unless the

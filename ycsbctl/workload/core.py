@@ -20,8 +20,9 @@ from ycsbctl.workload.live import IssueTimeKeys, LiveColumn, PendingKeys
 from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool
 
-READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE = range(6)
-OP_NAMES = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
+READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE, VERIFY = range(7)
+# VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/integrity.py).
+OP_NAMES = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE", "VERIFY")
 _PROPORTION_KEYS = (
     (READ, "readproportion", 0.95),
     (UPDATE, "updateproportion", 0.05),
@@ -65,6 +66,7 @@ class CoreWorkload:
     insertion_retry_limit: int = 0
     insertion_retry_interval_s: int = 3
     field_names: tuple[bytes, ...] = field(default_factory=tuple)
+    dataintegrity: bool = False
 
     @classmethod
     def from_properties(cls, p: Properties) -> CoreWorkload:
@@ -96,8 +98,9 @@ class CoreWorkload:
         sld = p.get("scanlengthdistribution", "uniform").strip().lower()
         if sld not in ("uniform", "zipfian"):
             raise UserError(f"unknown scanlengthdistribution {sld!r}: use uniform or zipfian")
-        if p.get_bool("dataintegrity", False):
-            raise UserError("dataintegrity=true is not supported by the native engine: use --engine ycsb")
+        dataintegrity = p.get_bool("dataintegrity", False)
+        if dataintegrity and fld != "constant":
+            raise UserError("dataintegrity=true needs fieldlengthdistribution=constant (as YCSB: values are checked whole)")
         insertstart = p.get_int("insertstart", 0)
         insertcount_given = p.get("insertcount", "") != ""
         insertcount = p.get_int("insertcount", 0) if insertcount_given else recordcount - insertstart
@@ -150,6 +153,7 @@ class CoreWorkload:
             insertion_retry_limit=p.get_int("core_workload_insertion_retry_limit", 0),
             insertion_retry_interval_s=p.get_int("core_workload_insertion_retry_interval", 3),
             field_names=tuple(f"{prefix}{i}".encode() for i in range(fieldcount)),
+            dataintegrity=dataintegrity,
         )
 
     # -- counts ---------------------------------------------------------------------------

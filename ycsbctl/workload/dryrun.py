@@ -23,6 +23,8 @@ _BATCH = 4096
 
 
 def _fields(w: CoreWorkload, field: int) -> str:
+    if field == ALL_FIELDS and w.dataintegrity:  # YCSB names every field to check them
+        return "".join(n.decode() + " " for n in w.field_names)
     if field == ALL_FIELDS:
         return "<all fields>"  # BasicDB prints "[ <all fields>]": no space before "]"
     return w.field_names[field].decode() + " "
