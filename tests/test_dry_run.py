@@ -133,7 +133,8 @@ def test_output_piped_into_head_ends_quietly() -> None:
         (["workload-a", "-p", "recordcount"], "-p 'recordcount' is malformed: write -p key=value"),
         (["workload-a", "-p", "updateproportion=lots"], "updateproportion='lots' is not a number"),
         (["workload-a", "-p", "operationcount="], "operationcount is required for the run phase"),
-        (["workload-a", "-p", "fieldlengthdistribution=histogram"], "histogram files are not supported"),
+        (["workload-a", "-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram=/nonexistent/h.txt"],
+         "cannot read field length histogram file '/nonexistent/h.txt'"),
     ],
 )
 def test_bad_input_is_one_error_line_and_exit_code_2(args: list[str], expected: str) -> None:

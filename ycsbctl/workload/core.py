@@ -31,7 +31,7 @@ _PROPORTION_KEYS = (
     (READ_MODIFY_WRITE, "readmodifywriteproportion", 0.0),
 )
 REQUEST_DISTRIBUTIONS = ("uniform", "zipfian", "latest", "hotspot", "sequential", "exponential")
-LENGTH_DISTRIBUTIONS = ("constant", "uniform", "zipfian")
+LENGTH_DISTRIBUTIONS = ("constant", "uniform", "zipfian", "histogram")
 INT_MAX = 2**31 - 1
 ALL_FIELDS = -1
 
@@ -67,6 +67,7 @@ class CoreWorkload:
     insertion_retry_interval_s: int = 3
     field_names: tuple[bytes, ...] = field(default_factory=tuple)
     dataintegrity: bool = False
+    histogram: tuple[int, tuple[int, ...]] | None = None  # fieldlengthhistogram: (block size, counts)
 
     @classmethod
     def from_properties(cls, p: Properties) -> CoreWorkload:
@@ -93,8 +94,13 @@ class CoreWorkload:
             raise UserError(f"unknown insertorder {order!r}: use hashed or ordered")
         fld = p.get("fieldlengthdistribution", "constant").strip().lower()
         if fld not in LENGTH_DISTRIBUTIONS:
-            hint = " (histogram files are not supported; use --engine ycsb)" if fld == "histogram" else ""
-            raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform or zipfian{hint}")
+            raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform, zipfian or histogram")
+        histogram = None
+        if fld == "histogram":
+            try:
+                histogram = d.read_histogram_file(p.get("fieldlengthhistogram", "hist.txt"))
+            except ValueError as exc:
+                raise UserError(f"{exc}: fix the file named by fieldlengthhistogram") from None
         sld = p.get("scanlengthdistribution", "uniform").strip().lower()
         if sld not in ("uniform", "zipfian"):
             raise UserError(f"unknown scanlengthdistribution {sld!r}: use uniform or zipfian")
@@ -154,6 +160,7 @@ class CoreWorkload:
             insertion_retry_interval_s=p.get_int("core_workload_insertion_retry_interval", 3),
             field_names=tuple(f"{prefix}{i}".encode() for i in range(fieldcount)),
             dataintegrity=dataintegrity,
+            histogram=histogram,
         )
 
     # -- counts ---------------------------------------------------------------------------
@@ -175,7 +182,9 @@ class CoreWorkload:
         """True for a workload that only inserts (``insert``): it measures the load itself."""
         return all(op == INSERT for op, _ in self.proportions)
 
-    def field_lengths(self) -> d.Constant | d.Uniform | d.Zipfian:
+    def field_lengths(self) -> d.Constant | d.Uniform | d.Zipfian | d.Histogram:
+        if self.histogram is not None:
+            return d.Histogram(*self.histogram)
         if self.fieldlengthdistribution == "uniform":
             return d.Uniform(self.minfieldlength, self.fieldlength)
         if self.fieldlengthdistribution == "zipfian":
