@@ -47,7 +47,7 @@ def test_defaults_are_ycsbs_code_defaults() -> None:
     assert w.field_names == tuple(f"field{i}".encode() for i in range(10))
     assert w.proportions == ((READ, 0.95), (UPDATE, 0.05))
     assert (w.requestdistribution, w.ordered, w.zeropadding) == ("uniform", False, 1)
-    assert (w.insertstart, w.insertcount, w.load_operations) == (0, INT_MAX, INT_MAX)
+    assert (w.insertstart, w.insertcount, w.load_operations) == (0, INT_MAX, 0)  # the Client loads recordcount as given
     assert (w.minscanlength, w.maxscanlength) == (1, 1000)
     assert w.readallfields and not w.writeallfields
 

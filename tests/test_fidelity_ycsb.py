@@ -10,6 +10,7 @@ test of the whole key popularity (p > 1e-4).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable
 
@@ -18,7 +19,10 @@ import pytest
 from scipy import stats
 
 from tests.fixtures.ycsb_basicdb import Stream, ours
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.dryrun import dry_run_lines
 from ycsbctl.workload.keys import build_key_name
+from ycsbctl.workload.properties import load_properties
 
 RUN_OPS = 200_000
 P_MIN = 1e-4
@@ -104,3 +108,25 @@ def test_workload_e_scans_and_inserts_like_ycsb(ycsb_basicdb: Callable[..., Stre
     assert theirs.top(1) == mine.top(1) == [build_key_name(701)]
     assert set(theirs.top(6)) == set(mine.top(6))
     assert popularity_p_value(theirs.keys, mine.keys, bins=50) > P_MIN
+
+
+# -- edge values of the count-like properties -------------------------------------------------
+
+
+@pytest.mark.parametrize(("phase", "props"), [
+    ("load", ("recordcount=0",)),  # CoreWorkload's key space is then 2^31−1; the Client loads nothing
+    ("load", ("recordcount=0", "insertcount=5")),
+    ("load", ("recordcount=10", "insertcount=0")),
+    ("load", ("recordcount=10", "insertstart=4", "insertcount=3")),
+    ("run", ("operationcount=0",)),
+    ("run", ("operationcount=-3",)),
+    ("run", ("recordcount=0", "operationcount=20")),
+])
+def test_count_edge_values_give_ycsbs_operation_counts(ycsb_basicdb: Callable[..., Stream], phase: str,
+                                                       props: tuple[str, ...]) -> None:
+    theirs = ycsb_basicdb(phase, "workloada", *props)
+    w = CoreWorkload.from_properties(load_properties("workloada", (), props))
+    mine = list(itertools.islice(dry_run_lines(w, phase, seed=1), 1000))  # bounded: 2^31−1 was the bug
+    assert len(mine) == len(theirs.lines)
+    if phase == "load":
+        assert [line.split(" ")[2] for line in mine] == theirs.inserts

@@ -68,11 +68,13 @@ class CoreWorkload:
     field_names: tuple[bytes, ...] = field(default_factory=tuple)
     dataintegrity: bool = False
     histogram: tuple[int, tuple[int, ...]] | None = None  # fieldlengthhistogram: (block size, counts)
+    recordcount_property: int | None = None  # recordcount as given (0 → no load inserts, as YCSB's Client)
 
     @classmethod
     def from_properties(cls, p: Properties) -> CoreWorkload:
         """Validate and build; every problem is a :class:`UserError` naming the property."""
-        recordcount = p.get_int("recordcount", 0) or INT_MAX
+        recordcount_property = p.get_int("recordcount", 0)
+        recordcount = recordcount_property or INT_MAX  # CoreWorkload's key space; the load count is the property's
         opcount = p.get_int("operationcount", 0) if p.get("operationcount", "") != "" else None
         props = []
         for op, key, default in _PROPORTION_KEYS:
@@ -161,14 +163,19 @@ class CoreWorkload:
             field_names=tuple(f"{prefix}{i}".encode() for i in range(fieldcount)),
             dataintegrity=dataintegrity,
             histogram=histogram,
+            recordcount_property=recordcount_property,
         )
 
     # -- counts ---------------------------------------------------------------------------
 
     @property
     def load_operations(self) -> int:
-        """Inserts of the load phase: ``insertcount`` when given, else ``recordcount`` (YCSB's Client)."""
-        return self.insertcount if self.insertcount_given else self.recordcount
+        """Inserts of the load phase: ``insertcount`` when given, else the ``recordcount`` property as
+        given (YCSB's Client): ``recordcount=0`` loads nothing, though CoreWorkload then treats the
+        key space as 2^31−1 records."""
+        if self.insertcount_given:
+            return self.insertcount
+        return self.recordcount if self.recordcount_property is None else self.recordcount_property
 
     @property
     def expected_new_keys(self) -> int:
