@@ -161,3 +161,14 @@ def test_missing_workload_path_lists_the_known_names() -> None:
     result = CliRunner().invoke(main, ["dry-run", "./no/such/workload"])
     assert result.exit_code == 2
     assert "or the path of a YCSB property file" in result.stderr
+
+
+def test_values_prints_what_inserts_and_updates_write_as_basicdb() -> None:
+    result = CliRunner().invoke(main, ["dry-run", "workload-a", "--phase", "load", "--count", "2", "--values",
+                                       "-p", "fieldcount=2", "-p", "fieldlength=30"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("INSERT usertable user6284781860667377211 [ field0=")
+    value = lines[0].split(" field0=", 1)[1][:30]
+    assert lines[0].endswith(" ]") and f"field0={value} field1=" in lines[0]
+    assert all(0x20 <= ord(ch) <= 0x7F for ch in value)
