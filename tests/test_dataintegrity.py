@@ -31,10 +31,11 @@ def _props(**overrides: object) -> dict[str, str]:
     return props
 
 
-def _load_and_run(url: str, ops: int = 3000, **run_props: object) -> PhaseResult:
-    load = run_phase(PhaseSpec("load", url, _props(), threads=4, processes=2))
-    assert load.status == "ok" and load.ops["INSERT"].returns == {"OK": 200}, load.errors
-    r = run_phase(PhaseSpec("run", url, _props(operationcount=ops, **run_props), threads=4, processes=2))
+def _load_and_run(url: str, ops: int = 3000, records: int = 200, processes: int = 2, **run_props: object) -> PhaseResult:
+    load = run_phase(PhaseSpec("load", url, _props(recordcount=records), threads=4, processes=processes))
+    assert load.status == "ok" and load.ops["INSERT"].returns == {"OK": records}, load.errors
+    r = run_phase(PhaseSpec("run", url, _props(operationcount=ops, recordcount=records, **run_props), threads=4,
+                            processes=processes))
     assert r.status == "ok", r.errors
     return r
 
@@ -75,9 +76,9 @@ def test_every_read_verifies_against_mongo_wire(mongo_wire, driver: str) -> None
     try:
         url = f"mongodb://127.0.0.1:{mongo_wire.port}/{name}"
         extra = {"mongodb.driver": "pymongo"} if driver == "pymongo" else {}
-        r = _load_and_run(url, 600, **MIX, **extra)  # FerretDB over SQLite is slow: fewer operations
+        r = _load_and_run(url, 400, 60, 1, **MIX, **extra)  # FerretDB over SQLite is slow: a small run
         reads = r.ops["READ"].returns["OK"]
-        assert reads > 200 and r.ops["INSERT"].returns["OK"] > 20 and r.ops["VERIFY"].returns == {"OK": reads}
+        assert reads > 120 and r.ops["INSERT"].returns["OK"] > 15 and r.ops["VERIFY"].returns == {"OK": reads}
     finally:
         client.drop_database(name)
         client.close()

@@ -16,7 +16,7 @@ from scipy import stats
 
 from tests.fixtures.ycsb_basicdb import Stream, ours
 
-OPS = 50_000
+OPS = 30_000
 P_MIN = 1e-4
 # With a zipfian the reads of a hot key inserted during the run come in clumps while it is young:
 # the age counts are overdispersed, and YCSB against itself went down to p = 5e-4 (batched keys
