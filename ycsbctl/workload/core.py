@@ -298,8 +298,9 @@ class RunGenerator:
     def next_batch(self, n: int) -> OpBatch:
         w, rng = self.w, self.rng
         ops = self.op_codes[np.searchsorted(self.op_thresholds, rng.random(n), side="right")]
+        op_list = ops.tolist()
         if self.live is not None:
-            keynums, keys = self._live_keys(ops)
+            keynums, keys = self._live_keys(ops, op_list)
         else:
             nums = self.choose_keys(n)
             keynums, keys = nums.tolist(), build_key_names(nums, w.ordered, w.zeropadding)
@@ -311,7 +312,7 @@ class RunGenerator:
         if is_scan.any():
             scan[is_scan] = self.scan_lengths.draw(int(is_scan.sum()), rng)
         return OpBatch(
-            ops=ops.tolist(),
+            ops=op_list,
             keynums=keynums,
             keys=keys,
             read_field=rf.tolist(),
@@ -319,7 +320,7 @@ class RunGenerator:
             scan_length=scan.tolist(),
         )
 
-    def _live_keys(self, ops: np.ndarray) -> tuple[LiveColumn, LiveColumn]:
+    def _live_keys(self, ops: np.ndarray, op_list: list[int]) -> tuple[LiveColumn, LiveColumn]:
         """Keys of a run that inserts: what can be drawn now is, the rest waits for issue time."""
         live, n = self.live, len(ops)
         assert live is not None
@@ -339,7 +340,7 @@ class RunGenerator:
             draws = full.tolist()
             if live.mode == "zipfian":  # most candidates are taken: name them in bulk (~0.1 µs, not ~1)
                 draw_names = build_key_names(full, self.w.ordered, self.w.zeropadding)
-        p = PendingKeys(ops.tolist(), draws, names, nums, live, draw_names)
+        p = PendingKeys(op_list, draws, names, nums, live, draw_names)
         return LiveColumn(p, 0, n, names=False), LiveColumn(p, 0, n, names=True)
 
     def field_values(self, field: int = ALL_FIELDS) -> list[tuple[bytes, bytes]]:
