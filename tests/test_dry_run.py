@@ -133,7 +133,8 @@ def test_output_piped_into_head_ends_quietly() -> None:
         (["workload-a", "-p", "recordcount"], "-p 'recordcount' is malformed: write -p key=value"),
         (["workload-a", "-p", "updateproportion=lots"], "updateproportion='lots' is not a number"),
         (["workload-a", "-p", "operationcount="], "operationcount is required for the run phase"),
-        (["workload-a", "-p", "fieldlengthdistribution=histogram"], "histogram files are not supported"),
+        (["workload-a", "-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram=/nonexistent/h.txt"],
+         "cannot read field length histogram file '/nonexistent/h.txt'"),
     ],
 )
 def test_bad_input_is_one_error_line_and_exit_code_2(args: list[str], expected: str) -> None:
@@ -160,3 +161,14 @@ def test_missing_workload_path_lists_the_known_names() -> None:
     result = CliRunner().invoke(main, ["dry-run", "./no/such/workload"])
     assert result.exit_code == 2
     assert "or the path of a YCSB property file" in result.stderr
+
+
+def test_values_prints_what_inserts_and_updates_write_as_basicdb() -> None:
+    result = CliRunner().invoke(main, ["dry-run", "workload-a", "--phase", "load", "--count", "2", "--values",
+                                       "-p", "fieldcount=2", "-p", "fieldlength=30"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("INSERT usertable user6284781860667377211 [ field0=")
+    value = lines[0].split(" field0=", 1)[1][:30]
+    assert lines[0].endswith(" ]") and f"field0={value} field1=" in lines[0]
+    assert all(0x20 <= ord(ch) <= 0x7F for ch in value)

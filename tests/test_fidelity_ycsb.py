@@ -10,82 +10,22 @@ test of the whole key popularity (p > 1e-4).
 
 from __future__ import annotations
 
-import subprocess
+import itertools
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
 from scipy import stats
 
+from tests.fixtures.ycsb_basicdb import Stream, ours
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.dryrun import dry_run_lines
 from ycsbctl.workload.keys import build_key_name
-from ycsbctl.workload.properties import WORKLOADS_DIR, load_properties
+from ycsbctl.workload.properties import load_properties
 
-OPS = ("READ ", "UPDATE ", "INSERT ", "SCAN ", "DELETE ")
 RUN_OPS = 200_000
 P_MIN = 1e-4
-
-
-@dataclass
-class Stream:
-    """The operations of one phase, as BasicDB lines summarised."""
-
-    lines: list[str]
-    ops: Counter = field(default_factory=Counter)
-    keys: Counter = field(default_factory=Counter)
-    inserts: list[str] = field(default_factory=list)
-    scan_lengths: list[int] = field(default_factory=list)
-    updated_fields: Counter = field(default_factory=Counter)
-
-    @classmethod
-    def of(cls, lines: list[str]) -> Stream:
-        s = cls(lines)
-        for line in lines:
-            op, _table, key, rest = line.split(" ", 3)
-            s.ops[op] += 1
-            if op == "INSERT":
-                s.inserts.append(key)
-                continue
-            s.keys[key] += 1
-            if op == "SCAN":
-                s.scan_lengths.append(int(rest.split(" ", 1)[0]))
-            elif op == "UPDATE":  # YCSB: "[ field4=<value> ]", ours: "[ field4 ]"
-                s.updated_fields[rest[2:].split("=", 1)[0].split(" ", 1)[0]] += 1
-        return s
-
-    def top(self, n: int) -> list[str]:
-        return [k for k, _ in self.keys.most_common(n)]
-
-
-@pytest.fixture(scope="session")
-def ycsb_basicdb(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Stream]:
-    """``run(phase, workload, *props)`` → the operations real YCSB issues (cached per session)."""
-    cwd = tmp_path_factory.mktemp("ycsb-basicdb")
-    cache: dict[tuple, Stream] = {}
-
-    def run(phase: str, workload: str, *props: str) -> Stream:
-        key = (phase, workload, props)
-        if key not in cache:
-            cmd = ["java", "-cp", ycsb_classpath, "site.ycsb.Client", "-load" if phase == "load" else "-t",
-                   "-db", "site.ycsb.BasicDB", "-p", "basicdb.verbose=true", "-threads", "1",
-                   "-P", str(WORKLOADS_DIR / workload)]
-            for prop in props:
-                cmd += ["-p", prop]
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=cwd)
-            assert proc.returncode == 0, proc.stderr[-2000:]
-            cache[key] = Stream.of([line for line in proc.stdout.splitlines() if line.startswith(OPS)])
-        return cache[key]
-
-    return run
-
-
-def ours(phase: str, workload: str, *props: str, seed: int = 2024) -> Stream:
-    """Our dry-run of the same properties (its operations: operationcount, or the load count)."""
-    w = CoreWorkload.from_properties(load_properties(workload, (), props))
-    return Stream.of(list(dry_run_lines(w, phase, seed=seed)))
 
 
 def popularity_p_value(a: Counter, b: Counter, bins: int = 200) -> float:
@@ -168,3 +108,25 @@ def test_workload_e_scans_and_inserts_like_ycsb(ycsb_basicdb: Callable[..., Stre
     assert theirs.top(1) == mine.top(1) == [build_key_name(701)]
     assert set(theirs.top(6)) == set(mine.top(6))
     assert popularity_p_value(theirs.keys, mine.keys, bins=50) > P_MIN
+
+
+# -- edge values of the count-like properties -------------------------------------------------
+
+
+@pytest.mark.parametrize(("phase", "props"), [
+    ("load", ("recordcount=0",)),  # CoreWorkload's key space is then 2^31−1; the Client loads nothing
+    ("load", ("recordcount=0", "insertcount=5")),
+    ("load", ("recordcount=10", "insertcount=0")),
+    ("load", ("recordcount=10", "insertstart=4", "insertcount=3")),
+    ("run", ("operationcount=0",)),
+    ("run", ("operationcount=-3",)),
+    ("run", ("recordcount=0", "operationcount=20")),
+])
+def test_count_edge_values_give_ycsbs_operation_counts(ycsb_basicdb: Callable[..., Stream], phase: str,
+                                                       props: tuple[str, ...]) -> None:
+    theirs = ycsb_basicdb(phase, "workloada", *props)
+    w = CoreWorkload.from_properties(load_properties("workloada", (), props))
+    mine = list(itertools.islice(dry_run_lines(w, phase, seed=1), 1000))  # bounded: 2^31−1 was the bug
+    assert len(mine) == len(theirs.lines)
+    if phase == "load":
+        assert [line.split(" ")[2] for line in mine] == theirs.inserts

@@ -20,6 +20,7 @@ class Status(IntEnum):
     NOT_FOUND = 1
     ERROR = 2
     TIMEOUT = 3
+    UNEXPECTED_STATE = 4  # dataintegrity: a read returned other data than was written (VERIFY)
 
 
 @dataclass
@@ -55,6 +56,11 @@ class Binding(ABC):
 
     @abstractmethod
     async def read(self, table: str, key: bytes, fields: Fields) -> Status: ...
+
+    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
+        """A read that hands back what it read (field name → value; only the fields found), for
+        ``dataintegrity=true``, which checks every read; the timed path calls :meth:`read`."""
+        raise NotImplementedError(f"{type(self).__name__} cannot hand back values (dataintegrity)")
 
     @abstractmethod
     async def insert(self, table: str, key: bytes, values: Values) -> Status: ...

@@ -22,12 +22,13 @@ import asyncio
 import itertools
 import struct
 from collections import deque
+from collections.abc import Sequence
 from urllib.parse import parse_qsl, urlparse
 
 import bson
 
 from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
-from ycsbctl.bindings.mongodb import database_name, projection, record_document
+from ycsbctl.bindings.mongodb import database_name, document_cells, projection, record_document
 from ycsbctl.errors import UserError
 
 OP_MSG = 2013
@@ -179,6 +180,14 @@ class MongoWireBinding(WireBinding):
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
         return await self._find({"find": table, "filter": {"_id": key.decode()}, "limit": 1, "singleBatch": True,
                                  "$db": self.db}, fields)
+
+    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
+        r = await self.command({"find": table, "filter": {"_id": key.decode()}, "limit": 1, "singleBatch": True,
+                                "$db": self.db, "projection": projection(fields)})
+        if r.__class__ is Status:
+            return r, {}  # type: ignore[return-value]
+        docs = r["cursor"]["firstBatch"]  # type: ignore[index]
+        return (Status.OK, document_cells(docs[0])) if docs else (Status.NOT_FOUND, {})
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         doc = record_document(key.decode(), values)  # the same document as the pymongo binding's

@@ -14,6 +14,7 @@ flushes the final partial batch on close. ``mongodb.upsert=true`` writes with
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import urlparse
 
 from pymongo import AsyncMongoClient, InsertOne, ReplaceOne
@@ -63,6 +64,11 @@ def record_document(key: str, values: Values) -> dict:
     return doc
 
 
+def document_cells(doc: dict) -> dict[bytes, bytes]:
+    """A record document's fields as the binding hands them back (``_id`` left out)."""
+    return {k.encode(): bytes(v) for k, v in doc.items() if k != "_id"}
+
+
 def projection(fields: Fields) -> dict | None:
     return None if fields is None else {f.decode(): 1 for f in fields}
 
@@ -91,6 +97,13 @@ class MongoBinding(Binding):
         except PyMongoError as exc:
             return self._fail(exc)
         return Status.OK if doc is not None else Status.NOT_FOUND
+
+    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
+        try:
+            doc = await self.pool.db[table].find_one({"_id": key.decode()}, projection(fields))
+        except PyMongoError as exc:
+            return self._fail(exc), {}
+        return (Status.OK, document_cells(doc)) if doc is not None else (Status.NOT_FOUND, {})
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         coll = self.pool.db[table]

@@ -22,6 +22,7 @@ import asyncio
 import ssl
 import time
 from collections import deque
+from collections.abc import Sequence
 from operator import mul
 from urllib.parse import unquote, urlparse
 
@@ -328,6 +329,13 @@ class RedisBinding(WireBinding):
         if r.__class__ is list:
             return Status.OK if r else Status.NOT_FOUND
         return self._status(r)
+
+    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
+        r = await self._call(encode_command(b"HMGET", key, *fields))
+        if not isinstance(r, list):
+            return self._status(r), {}
+        cells = {f: v for f, v in zip(fields, r) if v is not None}
+        return (Status.OK if cells else Status.NOT_FOUND), cells
 
     async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
         """Run operations ``start:end`` of ``batch`` = (ops, keys, key numbers, read fields, write

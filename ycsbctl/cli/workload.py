@@ -21,14 +21,15 @@ from ycsbctl.workload.properties import load_properties
 @click.option("--count", type=click.IntRange(min=0), default=None,
               help="Operations to print [default: operationcount, or the load count].")
 @click.option("--seed", type=int, default=None, help="Random seed, for a repeatable stream.")
+@click.option("--values", is_flag=True, help="Print what inserts and updates write (field=value), as BasicDB.")
 def dry_run(workload: str, phase: str, prop_files: tuple[str, ...], props: tuple[str, ...],
-            count: int | None, seed: int | None) -> None:
+            count: int | None, seed: int | None, values: bool) -> None:
     """Print the operations the engine would issue, one per line, like YCSB's BasicDB
     (basicdb.verbose=true): INSERT/READ/UPDATE/SCAN, table, key, fields."""
     w = CoreWorkload.from_properties(load_properties(workload, prop_files, props))
     out = sys.stdout
     try:
-        for line in dry_run_lines(w, phase, count, seed):
+        for line in dry_run_lines(w, phase, count, seed, values=values):
             out.write(line + "\n")
     except BrokenPipeError:  # `| head` closed the pipe: not an error
         sys.stderr.close()

@@ -31,7 +31,7 @@ from ycsbctl.bindings.base import Status
 from ycsbctl.engine.messages import SecondCounts, SecondReport, SparseCounts
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.names import CLIENT_LAG, STATUSES
-from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE
+from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE, VERIFY
 
 if TYPE_CHECKING:  # pandas and the result model load in the controller only (workers start faster)
     import pandas as pd
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # pandas and the result model load in the controller only (wo
 N_STATUS = len(Status)
 COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write
 N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status
-assert N_STATUS == 4, "Recorder.record multiplies by the literal 4 (measured faster than a name)"
+assert N_STATUS == 5, "Recorder.record multiplies by the literal 5 (measured faster than a name)"
 LAG_PROBE_INTERVAL_S = 0.002  # 500 probes a second: ~0.1 % of a core (bench/engine shows it)
 _ZEROS = bytes(8 * hdr.COUNTS_LEN)
 _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index)
@@ -102,17 +102,17 @@ class Recorder:
         if self.measurement == "op":
             def record(op: int, st: int, t0: int, t1: int, due: int) -> None:
                 v = (t1 - t0) // 1000
-                slots[op * 4 + st][v if v < small else index(v)] += 1
+                slots[op * 5 + st][v if v < small else index(v)] += 1
         elif self.measurement == "intended":
             def record(op: int, st: int, t0: int, t1: int, due: int) -> None:
                 v = (t1 - (due or t0)) // 1000
-                slots[op * 4 + st][v if v < small else index(v)] += 1
+                slots[op * 5 + st][v if v < small else index(v)] += 1
         else:
             def record(op: int, st: int, t0: int, t1: int, due: int) -> None:
                 v = (t1 - t0) // 1000
-                slots[op * 4 + st][v if v < small else index(v)] += 1
+                slots[op * 5 + st][v if v < small else index(v)] += 1
                 v = (t1 - (due or t0)) // 1000
-                islots[op * 4 + st][v if v < small else index(v)] += 1
+                islots[op * 5 + st][v if v < small else index(v)] += 1
         return record
 
     def record_lag(self, sent_ns: int) -> None:
@@ -199,9 +199,10 @@ def _sparse(a: array | SparseCounts) -> SparseCounts:
 
 def measurement_name(op: int, status: int) -> str:
     """YCSB's DBWrapper name for one slot: ``<OP>`` when OK, ``<OP>-FAILED`` otherwise; a
-    read-modify-write is timed whole by the workload, whatever its halves returned."""
+    read-modify-write is timed whole by the workload, whatever its halves returned, and VERIFY
+    (dataintegrity's check) is one measurement whatever its verdict."""
     base = OP_NAMES[op % COMPONENT]
-    return base if status == Status.OK or op == READ_MODIFY_WRITE else f"{base}-FAILED"
+    return base if status == Status.OK or op in (READ_MODIFY_WRITE, VERIFY) else f"{base}-FAILED"
 
 
 @dataclass
@@ -226,7 +227,7 @@ class SecondAggregate:
             if not n:
                 continue
             self._add(measurement_name(op, st), c)
-            if op < COMPONENT:
+            if op < COMPONENT and op != VERIFY:  # the halves of an RMW and the checks are no operations
                 self.count += n
             if op != READ_MODIFY_WRITE:  # YCSB reports RMW's statuses under READ and UPDATE
                 self.returns[OP_NAMES[op % COMPONENT]][STATUSES[st]] += n

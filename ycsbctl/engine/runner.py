@@ -28,6 +28,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
+from ycsbctl.workload.inserts import shared_insert_state
 from ycsbctl.workload.properties import Properties
 
 READY_TIMEOUT_S = 60.0
@@ -99,7 +100,7 @@ class PhaseRunner:
         spec = self.spec
         ctx = mp.get_context("spawn")
         out = ctx.Queue()
-        acked = ctx.Array("q", self.processes, lock=False)
+        acked = shared_insert_state(ctx)  # one run-phase insert counter for all processes (YCSB's)
         stop_flag = ctx.Value("b", 0, lock=False)
         start_event = ctx.Event()
         t_start = ctx.Value("d", 0.0, lock=False)

@@ -19,6 +19,7 @@ import numpy as np
 
 from ycsbctl.bindings import BindingSet, ConnectionLost, open_bindings
 from ycsbctl.bindings.base import Binding, ChainContext
+from ycsbctl.engine.integrity import VerifyingBinding
 from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
 from ycsbctl.engine.spec import PhaseSpec
@@ -29,6 +30,7 @@ from ycsbctl.workload.core import (
     READ_MODIFY_WRITE,
     SCAN,
     UPDATE,
+    VERIFY,
     CoreWorkload,
     LoadGenerator,
     RunGenerator,
@@ -36,7 +38,6 @@ from ycsbctl.workload.core import (
 from ycsbctl.workload.properties import Properties
 
 BATCH = 1024  # operations drawn at once: see Worker.refill
-SMALL_BATCH = 256
 MAX_ERRORS_KEPT = 5
 LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does"
 CHAINED = frozenset((READ, UPDATE, INSERT))  # operations a binding may run as a chain
@@ -73,11 +74,12 @@ class Worker:
         # The same for chains (see ChainContext): every name, then each name alone.
         self.chain_names = [tuple(self.w.field_names)] + [(n,) for n in self.w.field_names]
         codes = [INSERT] if spec.phase == "load" else [op for op, _ in self.w.proportions]
+        if self.w.dataintegrity:
+            codes.append(VERIFY)
         self.rec = Recorder(spec.measurement, codes)
-        # With run-phase inserts the acknowledged-key limit only moves between batches: keep them
-        # small so new keys become readable as soon as in YCSB (measured on workload E: 256 matches).
-        inserts = spec.phase == "run" and any(op == INSERT for op, _ in self.w.proportions)
-        self.batch_size = SMALL_BATCH if inserts else BATCH
+        # In a run that inserts, keys[j] chooses operation j's key when first read (at issue, in
+        # this loop or in a binding's chain): see ycsbctl.workload.live. Batches may stay large.
+        self.batch_size = BATCH
         self.stop_flag = stop_flag
         self.out = out
         self.stopping = False
@@ -99,6 +101,13 @@ class Worker:
         self.ops, self.keys, self.keynums = b.ops, b.keys, b.keynums
         self.rf, self.wf, self.sl = b.read_field, b.write_field, b.scan_length
         self.cursor = 0
+
+    def clients(self, bs: BindingSet) -> list[Binding]:
+        """The client threads' bindings: with ``dataintegrity=true``, wrapped to write YCSB's
+        deterministic values and check every read (no chains then: each read is handed back)."""
+        if not self.w.dataintegrity:
+            return bs.bindings
+        return [VerifyingBinding(b, self.w.field_names, self.w.fieldlength, self.rec.record) for b in bs.bindings]
 
     def note_error(self, binding: Binding) -> None:
         msg = binding.last_error
@@ -266,7 +275,7 @@ class Worker:
                 Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c) if spec.target_rate else None
                 for c in range(clients)
             ]
-            await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(bs.bindings, self.plan.quotas, pacers)))
+            await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(self.clients(bs), self.plan.quotas, pacers)))
             end = time.perf_counter_ns()
             tick_task.cancel()
         finally:

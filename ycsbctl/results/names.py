@@ -5,5 +5,6 @@ from __future__ import annotations
 # YCSB's operation names, indexed by the workload's op codes, in the order reports list them.
 OPERATIONS = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
 # YCSB's Return= values, indexed by ycsbctl.bindings.base.Status.
-STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT")
+STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT", "UNEXPECTED_STATE")
+VERIFY_NAME = "VERIFY"  # dataintegrity=true: YCSB's check of each read (a measurement, not an operation)
 CLIENT_LAG = "CLIENT-LAG"  # the engine's event-loop lag (µs): its own measurement, never an operation

@@ -7,20 +7,23 @@ return; key names are built with :func:`ycsbctl.workload.keys.build_key_names`.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ycsbctl.errors import UserError
-from ycsbctl.results.names import OPERATIONS
+from ycsbctl.results.names import OPERATIONS, VERIFY_NAME
 from ycsbctl.workload import distributions as d
+from ycsbctl.workload.inserts import InsertSequence, InsertState
 from ycsbctl.workload.keys import build_key_names
+from ycsbctl.workload.live import IssueTimeKeys, LiveColumn, PendingKeys
 from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool
 
-READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE = range(6)
-OP_NAMES = OPERATIONS  # by op code
+READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE, VERIFY = range(7)
+# VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/integrity.py).
+OP_NAMES = (*OPERATIONS, VERIFY_NAME)  # by op code
 _PROPORTION_KEYS = (
     (READ, "readproportion", 0.95),
     (UPDATE, "updateproportion", 0.05),
@@ -29,7 +32,7 @@ _PROPORTION_KEYS = (
     (READ_MODIFY_WRITE, "readmodifywriteproportion", 0.0),
 )
 REQUEST_DISTRIBUTIONS = ("uniform", "zipfian", "latest", "hotspot", "sequential", "exponential")
-LENGTH_DISTRIBUTIONS = ("constant", "uniform", "zipfian")
+LENGTH_DISTRIBUTIONS = ("constant", "uniform", "zipfian", "histogram")
 INT_MAX = 2**31 - 1
 ALL_FIELDS = -1
 
@@ -64,11 +67,15 @@ class CoreWorkload:
     insertion_retry_limit: int = 0
     insertion_retry_interval_s: int = 3
     field_names: tuple[bytes, ...] = field(default_factory=tuple)
+    dataintegrity: bool = False
+    histogram: tuple[int, tuple[int, ...]] | None = None  # fieldlengthhistogram: (block size, counts)
+    recordcount_property: int | None = None  # recordcount as given (0 → no load inserts, as YCSB's Client)
 
     @classmethod
     def from_properties(cls, p: Properties) -> CoreWorkload:
         """Validate and build; every problem is a :class:`UserError` naming the property."""
-        recordcount = p.get_int("recordcount", 0) or INT_MAX
+        recordcount_property = p.get_int("recordcount", 0)
+        recordcount = recordcount_property or INT_MAX  # CoreWorkload's key space; the load count is the property's
         opcount = p.get_int("operationcount", 0) if p.get("operationcount", "") != "" else None
         props = []
         for op, key, default in _PROPORTION_KEYS:
@@ -90,13 +97,19 @@ class CoreWorkload:
             raise UserError(f"unknown insertorder {order!r}: use hashed or ordered")
         fld = p.get("fieldlengthdistribution", "constant").strip().lower()
         if fld not in LENGTH_DISTRIBUTIONS:
-            hint = " (histogram files are not supported; use --engine ycsb)" if fld == "histogram" else ""
-            raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform or zipfian{hint}")
+            raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform, zipfian or histogram")
+        histogram = None
+        if fld == "histogram":
+            try:
+                histogram = d.read_histogram_file(p.get("fieldlengthhistogram", "hist.txt"))
+            except ValueError as exc:
+                raise UserError(f"{exc}: fix the file named by fieldlengthhistogram") from None
         sld = p.get("scanlengthdistribution", "uniform").strip().lower()
         if sld not in ("uniform", "zipfian"):
             raise UserError(f"unknown scanlengthdistribution {sld!r}: use uniform or zipfian")
-        if p.get_bool("dataintegrity", False):
-            raise UserError("dataintegrity=true is not supported by the native engine: use --engine ycsb")
+        dataintegrity = p.get_bool("dataintegrity", False)
+        if dataintegrity and fld != "constant":
+            raise UserError("dataintegrity=true needs fieldlengthdistribution=constant (as YCSB: values are checked whole)")
         insertstart = p.get_int("insertstart", 0)
         insertcount_given = p.get("insertcount", "") != ""
         insertcount = p.get_int("insertcount", 0) if insertcount_given else recordcount - insertstart
@@ -149,14 +162,21 @@ class CoreWorkload:
             insertion_retry_limit=p.get_int("core_workload_insertion_retry_limit", 0),
             insertion_retry_interval_s=p.get_int("core_workload_insertion_retry_interval", 3),
             field_names=tuple(f"{prefix}{i}".encode() for i in range(fieldcount)),
+            dataintegrity=dataintegrity,
+            histogram=histogram,
+            recordcount_property=recordcount_property,
         )
 
     # -- counts ---------------------------------------------------------------------------
 
     @property
     def load_operations(self) -> int:
-        """Inserts of the load phase: ``insertcount`` when given, else ``recordcount`` (YCSB's Client)."""
-        return self.insertcount if self.insertcount_given else self.recordcount
+        """Inserts of the load phase: ``insertcount`` when given, else the ``recordcount`` property as
+        given (YCSB's Client): ``recordcount=0`` loads nothing, though CoreWorkload then treats the
+        key space as 2^31−1 records."""
+        if self.insertcount_given:
+            return self.insertcount
+        return self.recordcount if self.recordcount_property is None else self.recordcount_property
 
     @property
     def expected_new_keys(self) -> int:
@@ -170,7 +190,9 @@ class CoreWorkload:
         """True for a workload that only inserts (``insert``): it measures the load itself."""
         return all(op == INSERT for op, _ in self.proportions)
 
-    def field_lengths(self) -> d.Constant | d.Uniform | d.Zipfian:
+    def field_lengths(self) -> d.Constant | d.Uniform | d.Zipfian | d.Histogram:
+        if self.histogram is not None:
+            return d.Histogram(*self.histogram)
         if self.fieldlengthdistribution == "uniform":
             return d.Uniform(self.minfieldlength, self.fieldlength)
         if self.fieldlengthdistribution == "zipfian":
@@ -190,8 +212,8 @@ class OpBatch:
     :data:`ALL_FIELDS`; ``scan_length`` is 0 for non-scans."""
 
     ops: list[int]
-    keynums: list[int]
-    keys: list[bytes]
+    keynums: Sequence[int]  # a LiveColumn in runs that insert (resolved when issued)
+    keys: Sequence[bytes]  # likewise
     read_field: list[int]
     write_field: list[int]
     scan_length: list[int]
@@ -200,42 +222,14 @@ class OpBatch:
         return len(self.ops)
 
 
-class InsertSequence:
-    """Run-phase insert key numbers (YCSB's ``AcknowledgedCounterGenerator`` from recordcount).
-
-    Worker process p of P hands out ``start + p + P·j`` (j = 0, 1, …), so processes never collide.
-    ``acked`` holds each process's count of contiguously acknowledged inserts (a
-    ``multiprocessing.Array`` shared by all workers, or a list in one process); :meth:`limit` is
-    the highest key such that every key up to it is acknowledged.
-    """
-
-    def __init__(self, start: int, process: int = 0, processes: int = 1, acked: MutableSequence[int] | None = None):
-        self.start, self.p, self.P = start, process, processes
-        self.acked = acked if acked is not None else [0] * processes
-        self.next_j = 0
-        self._done: set[int] = set()
-        self._contiguous = 0
-
-    def allocate(self, n: int) -> np.ndarray:
-        j = self.next_j + np.arange(n, dtype=np.int64)
-        self.next_j += n
-        return self.start + self.p + self.P * j
-
-    def acknowledge(self, keynum: int) -> None:
-        j = (keynum - self.start - self.p) // self.P
-        self._done.add(j)
-        while self._contiguous in self._done:
-            self._done.remove(self._contiguous)
-            self._contiguous += 1
-        self.acked[self.p] = self._contiguous
-
-    def limit(self) -> int:
-        first_missing = min(self.P * self.acked[q] + q for q in range(self.P))
-        return self.start - 1 + first_missing
-
-
 class RunGenerator:
-    """Run-phase operations for one worker process (all its client threads draw from it)."""
+    """Run-phase operations for one worker process (all its client threads draw from it).
+
+    In a run that inserts, each batch's keys and key numbers are :class:`LiveColumn` s: an
+    operation's key is chosen when the engine first reads ``keys[i]`` (issues it), against the
+    acknowledged-insert limit of that moment, as YCSB does (see :mod:`ycsbctl.workload.live`;
+    ``acked`` is the :class:`InsertState` shared by the worker processes).
+    """
 
     def __init__(
         self,
@@ -243,10 +237,10 @@ class RunGenerator:
         rng: np.random.Generator,
         process: int = 0,
         processes: int = 1,
-        acked: MutableSequence[int] | None = None,
+        acked: InsertState | None = None,
     ) -> None:
         self.w, self.rng = w, rng
-        self.inserts = InsertSequence(w.recordcount, process, processes, acked)
+        self.inserts = InsertSequence(w.recordcount, acked)
         weights = np.array([p for _, p in w.proportions], dtype=np.float64)
         self.op_codes = np.array([op for op, _ in w.proportions], dtype=np.int64)
         self.op_thresholds = np.cumsum(weights / weights.sum())[:-1]
@@ -269,9 +263,10 @@ class RunGenerator:
             if w.scanlengthdistribution == "zipfian"
             else d.Uniform(w.minscanlength, w.maxscanlength)
         )
-        common = w.fieldlength if w.fieldlengthdistribution == "constant" else None
-        self.values = ValuePool(rng, w.fieldlength, common_length=common)
+        self.values = ValuePool(rng, w.fieldlength)
         self.lengths = w.field_lengths()
+        has_inserts = any(op == INSERT for op, _ in w.proportions)
+        self.live = IssueTimeKeys(self.chooser, self.inserts, rng, w.ordered, w.zeropadding) if has_inserts else None
 
     def choose_keys(self, n: int) -> np.ndarray:
         """Key numbers for reads/updates/scans/RMW, redrawn while beyond the acknowledged limit."""
@@ -304,14 +299,12 @@ class RunGenerator:
     def next_batch(self, n: int) -> OpBatch:
         w, rng = self.w, self.rng
         ops = self.op_codes[np.searchsorted(self.op_thresholds, rng.random(n), side="right")]
-        keynums = np.empty(n, dtype=np.int64)
-        is_insert = ops == INSERT
-        n_ins = int(is_insert.sum())
-        if n_ins:
-            keynums[is_insert] = self.inserts.allocate(n_ins)
-            keynums[~is_insert] = self.choose_keys(n - n_ins)
+        op_list = ops.tolist()
+        if self.live is not None:
+            keynums, keys = self._live_keys(ops, op_list)
         else:
-            keynums[:] = self.choose_keys(n)
+            nums = self.choose_keys(n)
+            keynums, keys = nums.tolist(), build_key_names(nums, w.ordered, w.zeropadding)
         nf = w.fieldcount
         rf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.readallfields else rng.integers(0, nf, size=n)
         wf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.writeallfields else rng.integers(0, nf, size=n)
@@ -320,13 +313,36 @@ class RunGenerator:
         if is_scan.any():
             scan[is_scan] = self.scan_lengths.draw(int(is_scan.sum()), rng)
         return OpBatch(
-            ops=ops.tolist(),
-            keynums=keynums.tolist(),
-            keys=build_key_names(keynums, w.ordered, w.zeropadding),
+            ops=op_list,
+            keynums=keynums,
+            keys=keys,
             read_field=rf.tolist(),
             write_field=wf.tolist(),
             scan_length=scan.tolist(),
         )
+
+    def _live_keys(self, ops: np.ndarray, op_list: list[int]) -> tuple[LiveColumn, LiveColumn]:
+        """Keys of a run that inserts: what can be drawn now is, the rest waits for issue time."""
+        live, n = self.live, len(ops)
+        assert live is not None
+        is_insert = ops == INSERT
+        others = np.flatnonzero(~is_insert)
+        names: list = [None] * n
+        nums: list = [None] * n
+        draws: list = []
+        draw_names = None
+        if live.mode == "static":
+            drawn = self.choose_keys(len(others))
+            for i, k, name in zip(others.tolist(), drawn.tolist(), build_key_names(drawn, self.w.ordered, self.w.zeropadding)):
+                nums[i], names[i] = k, name
+        else:
+            full = np.zeros(n, dtype=np.float64 if live.mode == "latest" else np.int64)
+            full[others] = live.draw(len(others))
+            draws = full.tolist()
+            if live.mode == "zipfian":  # most candidates are taken: name them in bulk (~0.1 µs, not ~1)
+                draw_names = build_key_names(full, self.w.ordered, self.w.zeropadding)
+        p = PendingKeys(op_list, draws, names, nums, live, draw_names)
+        return LiveColumn(p, 0, n, names=False), LiveColumn(p, 0, n, names=True)
 
     def field_values(self, field: int = ALL_FIELDS) -> list[tuple[bytes, bytes]]:
         """(name, value) pairs for an insert/update: every field, or the one given."""

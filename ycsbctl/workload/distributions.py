@@ -21,6 +21,10 @@ SCRAMBLED_ZETAN = 26.46902820178302
 def zeta(n: int, theta: float, start: int = 0, initial: float = 0.0) -> float:
     """Σ_{i=start+1}^{n} i^−θ (+ ``initial``), as YCSB's ``zetastatic``; chunked for large n."""
     total = initial
+    if n - start <= 32:  # a latest run grows by one item per insert: numpy's set-up would dominate
+        for i in range(start + 1, n + 1):
+            total += i**-theta
+        return total
     chunk = 1 << 22
     for lo in range(start + 1, n + 1, chunk):
         hi = min(n, lo + chunk - 1)
@@ -164,3 +168,55 @@ class Exponential:
     def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
         u = 1.0 - rng.random(n)  # (0, 1]: avoids ln(0)
         return (-np.log(u) / self.gamma).astype(np.int64)
+
+
+class Histogram:
+    """``HistogramGenerator(file)``: bucket i (count ``buckets[i]``) gives ``(i+1)·blockSize``.
+
+    As YCSB's ``nextValue``: ``number`` uniform in [0, area); walk buckets 0 … len−2 subtracting
+    each count and return ``(i+1)·blockSize`` at the first ``number ≤ 0``; past them return
+    ``(len−1)·blockSize``. So bucket 0 also takes ``number = 0`` (one extra chance in ``area``) and
+    the last bucket's draws land on the same value as the one before it."""
+
+    def __init__(self, block_size: int, buckets: tuple[int, ...]) -> None:
+        self.block_size = int(block_size)
+        self.buckets = np.asarray(buckets, dtype=np.int64)
+        self.area = int(self.buckets.sum())
+        self.cum = np.cumsum(self.buckets[:-1])
+
+    def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        number = rng.integers(0, self.area, size=n, dtype=np.int64)
+        i = np.searchsorted(self.cum, number, side="left")  # first i with cum[i] ≥ number
+        last = len(self.buckets) - 1
+        return np.where(i < last, i + 1, last) * self.block_size
+
+
+def read_histogram_file(path: str) -> tuple[int, tuple[int, ...]]:
+    """YCSB's field-length histogram file: ``BlockSize<TAB>n`` on the first line, then one
+    ``bucket<TAB>count`` per line, buckets 0, 1, 2, … (YCSB inserts each at its index: a bucket
+    beyond the ones read so far is an error there, and here). Returns (block size, counts)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read field length histogram file {path!r}: {exc.strerror}") from None
+    if not lines:
+        raise ValueError(f"field length histogram file {path!r} is empty")
+    head = lines[0].split("\t")
+    if head[0] != "BlockSize" or len(head) < 2:
+        raise ValueError(f"first line of histogram {path!r} is not 'BlockSize<TAB>n'")
+    buckets: list[int] = []
+    try:
+        block = int(head[1])
+        for n, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            bucket, count = (int(x) for x in line.split("\t")[:2])
+            if not 0 <= bucket <= len(buckets):
+                raise ValueError(f"line {n}: bucket {bucket} comes before buckets 0…{bucket - 1}")
+            buckets.insert(bucket, count)
+    except ValueError as exc:
+        raise ValueError(f"histogram {path!r}: {exc} (expected 'bucket<TAB>count' lines)") from None
+    if not buckets or sum(buckets) <= 0:
+        raise ValueError(f"histogram {path!r} has no counts")
+    return block, tuple(buckets)

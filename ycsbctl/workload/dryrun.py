@@ -10,6 +10,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.workload.core import (
     ALL_FIELDS,
     INSERT,
+    OP_NAMES,
     READ,
     READ_MODIFY_WRITE,
     SCAN,
@@ -18,25 +19,36 @@ from ycsbctl.workload.core import (
     LoadGenerator,
     RunGenerator,
 )
+from ycsbctl.workload.integrity import deterministic_value
 
 _BATCH = 4096
-# The acknowledged-insert limit moves only between batches. With run-phase inserts, batches of 4096
-# made keys inserted during the run measurably rarer than in YCSB's own stream (workloade, 10^5 ops:
-# chi-square p 0.0004–0.06 against YCSB); batches of 256 give p 0.5–0.9 and cost ~0.2 µs per op.
-_BATCH_WITH_INSERTS = 256
 
 
-def _fields(w: CoreWorkload, field: int) -> str:
+def _fields(w: CoreWorkload, field: int, rmw: bool = False) -> str:
+    if field == ALL_FIELDS and w.dataintegrity and not rmw:  # YCSB names every field to check a READ
+        return "".join(n.decode() + " " for n in w.field_names)
     if field == ALL_FIELDS:
         return "<all fields>"  # BasicDB prints "[ <all fields>]": no space before "]"
     return w.field_names[field].decode() + " "
 
 
-def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: int | None = None) -> Iterator[str]:
-    """One line per database call, spaced as BasicDB prints them (values left out):
+def _written(w: CoreWorkload, gen: LoadGenerator | RunGenerator, key: str, field: int) -> str:
+    """BasicDB's ``name=value `` pairs of an insert (``ALL_FIELDS``) or update: the values the
+    engine would write (YCSB's deterministic ones with ``dataintegrity``)."""
+    pairs = gen.field_values(field)
+    if w.dataintegrity:
+        kb = key.encode()
+        pairs = [(n, deterministic_value(kb, n, w.fieldlength)) for n, _ in pairs]
+    return "".join(f"{n.decode()}={v.decode('latin-1')} " for n, v in pairs)
+
+
+def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: int | None = None,
+                  values: bool = False) -> Iterator[str]:
+    """One line per database call, spaced as BasicDB prints them (values left out unless ``values``):
     ``INSERT usertable user… [ field0 … field9 ]``, ``READ … [ <all fields>]``, ``UPDATE … [ field3 ]``,
     ``SCAN usertable user… 57 [ <all fields>]`` (a read-modify-write is
-    its READ line then its UPDATE line)."""
+    its READ line then its UPDATE line). With ``values``, inserts and updates print
+    ``[ field0=<value> … ]`` as BasicDB does."""
     rng = np.random.default_rng(seed)
     if phase == "load":
         total = w.load_operations if count is None else min(count, w.load_operations)
@@ -48,14 +60,23 @@ def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: i
         gen = RunGenerator(w, rng)
     all_names = "".join(n.decode() + " " for n in w.field_names)
     table = w.table
-    batch = _BATCH_WITH_INSERTS if isinstance(gen, RunGenerator) and not w.insert_only and any(
-        op == INSERT for op, _ in w.proportions) else _BATCH
     done = 0
     while done < total:
-        b = gen.next_batch(min(batch, total - done))
-        for op, keynum, key, rf, wf, sl in zip(b.ops, b.keynums, b.keys, b.read_field, b.write_field, b.scan_length):
+        b = gen.next_batch(min(_BATCH, total - done))
+        # In a run that inserts, zip reads keys[i] (and so chooses operation i's key against the
+        # acknowledged limit) only after operation i−1 was printed and acknowledged, as the engine.
+        for op, key, keynum, rf, wf, sl in zip(b.ops, b.keys, b.keynums, b.read_field, b.write_field, b.scan_length):
             k = key.decode()
-            if op == INSERT:
+            if values and op in (INSERT, UPDATE, READ_MODIFY_WRITE):
+                written = _written(w, gen, k, ALL_FIELDS if op == INSERT else wf)
+                if op == READ_MODIFY_WRITE:
+                    yield f"READ {table} {k} [ {_fields(w, rf, rmw=True)}]"
+                    yield f"UPDATE {table} {k} [ {written}]"
+                else:
+                    yield f"{OP_NAMES[op]} {table} {k} [ {written}]"
+                if op == INSERT and isinstance(gen, RunGenerator):
+                    gen.inserts.acknowledge(keynum)
+            elif op == INSERT:
                 yield f"INSERT {table} {k} [ {all_names}]"
                 if isinstance(gen, RunGenerator):
                     gen.inserts.acknowledge(keynum)  # keeps the latest-key limit moving
@@ -66,6 +87,6 @@ def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: i
             elif op == SCAN:
                 yield f"SCAN {table} {k} {sl} [ {_fields(w, rf)}]"
             elif op == READ_MODIFY_WRITE:
-                yield f"READ {table} {k} [ {_fields(w, rf)}]"
+                yield f"READ {table} {k} [ {_fields(w, rf, rmw=True)}]"
                 yield f"UPDATE {table} {k} [ {all_names if wf == ALL_FIELDS else _fields(w, wf)}]"
         done += len(b)
