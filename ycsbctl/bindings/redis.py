@@ -40,7 +40,7 @@ from ycsbctl.bindings.base import (
 from ycsbctl.errors import UserError
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 
-OK, NOT_FOUND, ERROR, TIMEOUT = Status  # module names: the chain's reply callback reads them per reply
+OK, NOT_FOUND, ERROR, TIMEOUT = Status.OK, Status.NOT_FOUND, Status.ERROR, Status.TIMEOUT  # module names: the chain's reply callback reads them per reply
 INDEX_KEY = b"_indices"
 _TIMEOUT = object()
 _ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"  # set on a request's future by the watchdog
