@@ -24,6 +24,7 @@ from ycsbctl.results.client_lag import client_lag_warning
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.ycsb_text import format_phase, parse_output
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
+from ycsbctl.workload.inserts import local_insert_state
 from ycsbctl.workload.properties import load_properties
 
 
@@ -116,7 +117,7 @@ def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s
     out: queue.Queue = queue.Queue()
     start = threading.Event()
     t_start = SimpleNamespace(value=0.0)
-    worker = Worker(plan, [0], SimpleNamespace(value=0), out)
+    worker = Worker(plan, local_insert_state(), SimpleNamespace(value=0), out)
 
     async def main():
         loop = asyncio.get_running_loop()
