@@ -26,7 +26,16 @@ from urllib.parse import parse_qsl, urlparse
 
 import bson
 
-from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
+from ycsbctl.bindings.base import (
+    ChainContext,
+    ConnectionLost,
+    Fields,
+    Status,
+    Values,
+    WireBinding,
+    WireProtocol,
+)
+from ycsbctl.bindings.mongo_chain import MongoRequests, run_chain
 from ycsbctl.bindings.mongodb import database_name, projection, record_document
 from ycsbctl.errors import UserError
 
@@ -120,6 +129,7 @@ class MongoWireBinding(WireBinding):
         self.db = database_name(url)
         self.wc = write_concern(url)
         self._ids = itertools.count(1)
+        self.requests = MongoRequests(self.db, self.wc)  # chains' requests as bytes
 
     def address(self) -> str:
         return f"{self.SERVER} at {self.host}:{self.port}"
@@ -201,3 +211,11 @@ class MongoWireBinding(WireBinding):
         if r.__class__ is Status:
             return r  # type: ignore[return-value]
         return Status.OK if r["n"] else Status.NOT_FOUND  # type: ignore[index]
+
+    async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
+        """Run operations ``start:end`` of ``batch`` = (ops, keys, key numbers, read fields, write
+        fields) — READ, UPDATE and INSERT only — one after the other from the reply callback (see
+        :mod:`ycsbctl.bindings.mongo_chain`), each timed once through ``ctx.record(op, status, t0,
+        t1, t0)``; stop early at the deadline, a timeout, a lost connection or (``ctx.stop_on_error``)
+        a failed operation. Statuses and stored documents are the awaited calls'. Returns (done, failed)."""
+        return await run_chain(self, ctx, batch, start, end)
