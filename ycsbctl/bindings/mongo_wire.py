@@ -14,6 +14,9 @@ same as pymongo's: ``{_id: str, fieldN: BinData(0)}``.
 Used when the URL is a single host without credentials, TLS, replica set name or a read
 preference other than primary, and ``batchsize`` is 1 without ``mongodb.upsert``; anything else
 (and ``-p mongodb.driver=pymongo``) goes through :mod:`ycsbctl.bindings.mongodb`.
+
+Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:meth:`MongoWireBinding.chain`,
+:mod:`ycsbctl.bindings.mongo_chain`): no future, coroutine switch or ``bson`` call per operation.
 """
 
 from __future__ import annotations
