@@ -108,7 +108,11 @@ func serve(s *store, conn net.Conn, id int64) {
 		if _, err := io.ReadFull(r, msg[4:]); err != nil {
 			return
 		}
-		reply = handle(s, msg, id, reply[:0])
+		var ok bool
+		reply, ok = handle(s, msg, id, reply[:0])
+		if !ok {
+			return
+		}
 		if reply == nil {
 			continue // moreToCome: no reply wanted
 		}
@@ -124,8 +128,9 @@ func serve(s *store, conn net.Conn, id int64) {
 }
 
 // handle answers one message (OP_MSG, or the OP_QUERY a driver's first hello may use);
-// it returns the whole reply message, or nil when none is due.
-func handle(s *store, msg []byte, connID int64, out []byte) []byte {
+// it returns the whole reply message, or nil when none is due; false for a message it
+// cannot answer (the connection is then closed: the client must not wait for a reply).
+func handle(s *store, msg []byte, connID int64, out []byte) ([]byte, bool) {
 	requestID := binary.LittleEndian.Uint32(msg[4:])
 	opcode := binary.LittleEndian.Uint32(msg[12:])
 	out = append(out, make([]byte, 16)...) // header, filled in below
@@ -141,7 +146,7 @@ func handle(s *store, msg []byte, connID int64, out []byte) []byte {
 			body = s.command(cmd, connID, out)
 		}
 		if flags&2 != 0 { // moreToCome: the client wants no reply
-			return nil
+			return nil, true
 		}
 	case opQuery:
 		cmd, err := parseQuery(msg)
@@ -156,14 +161,14 @@ func handle(s *store, msg []byte, connID int64, out []byte) []byte {
 		}
 		opcode = opReply
 	default:
-		fmt.Fprintf(os.Stderr, "mongo-echo: opcode %d is not supported (only OP_MSG, and OP_QUERY commands)\n", opcode)
-		return nil
+		fmt.Fprintf(os.Stderr, "mongo-echo: opcode %d is not supported (only OP_MSG, and OP_QUERY commands); closing the connection\n", opcode)
+		return nil, false
 	}
 	binary.LittleEndian.PutUint32(body[0:], uint32(len(body)))
 	binary.LittleEndian.PutUint32(body[4:], requestID) // our requestID: any number will do
 	binary.LittleEndian.PutUint32(body[8:], requestID) // responseTo
 	binary.LittleEndian.PutUint32(body[12:], opcode)
-	return body
+	return body, true
 }
 
 // parseMsg reads an OP_MSG: its kind-0 command document, with every kind-1
