@@ -60,7 +60,9 @@ def _message(request_id: int, command: dict) -> bytes:
 
 
 @pytest.mark.parametrize("query", ["", "?w=majority&journal=true&wtimeoutMS=500"])
-def test_a_chain_sends_the_very_bytes_of_the_awaited_commands(query):
+@pytest.mark.parametrize("templates", [256, 0])
+def test_a_chain_sends_the_very_bytes_of_the_awaited_commands(query, templates, monkeypatch):
+    monkeypatch.setattr("ycsbctl.bindings.mongo_chain._MAX_SHAPES", templates)  # 0: every request by bson
     b = MongoWireBinding("mongodb://127.0.0.1:1/bench" + query, 1.0)
     req = MongoRequests(b.db, b.wc)
     # '%' (0x25) in names, values, keys and packed lengths must not disturb the templates

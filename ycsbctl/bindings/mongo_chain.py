@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import bson
 
 from ycsbctl.bindings.base import ChainContext, Status
+from ycsbctl.bindings.mongodb import record_document
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 
 if TYPE_CHECKING:
@@ -60,19 +61,36 @@ def _template(body: Parts) -> bytes:
     return b"".join(b"%b" if p.__class__ is int else p.replace(b"%", b"%%") for p in parts)
 
 
+_MAX_SHAPES = 256  # templates kept per kind of request; beyond, requests are encoded by bson
+_SHARED: dict[tuple[str, bytes], MongoRequests] = {}
+
+
 class MongoRequests:
-    """OP_MSG requests of one binding as bytes, identical to ``bson.encode`` of the awaited path's
-    commands (same fields, same order): find by ``_id`` (with a projection), update by ``$set``,
-    insert of one record document. One ``%`` on a template cached per shape (table, names, key
-    and value lengths), as RedisBinding._hmset: encoding a 10-field insert this way measured a third
-    of ``bson.encode`` of its command, a find by ``_id`` a third too."""
+    """OP_MSG requests as bytes, identical to ``bson.encode`` of the awaited path's commands (same
+    fields, same order): find by ``_id`` (with a projection), update by ``$set``, insert of one
+    record document. One ``%`` on a template cached per shape (table, names, key and value
+    lengths), as RedisBinding._hmset: encoding a 10-field insert this way measured a third of
+    ``bson.encode`` of its command, a find by ``_id`` a third too. Building a template costs ~5×
+    ``bson.encode``, so at most ``_MAX_SHAPES`` are kept per kind (constant field lengths, YCSB's
+    default, need a few dozen); past that (e.g. a uniform ``fieldlengthdistribution``) requests are
+    encoded by ``bson.encode``, as the awaited path does."""
 
     def __init__(self, db: str, wc: dict | None) -> None:
+        self.db_name, self.wc_doc = db, wc
         self.db = _string(b"$db", db.encode())
         self.wc = [] if wc is None else [b"\x03writeConcern\x00" + bson.encode(wc)]
         self._finds: dict[tuple, bytes] = {}
         self._updates: dict[tuple, bytes] = {}
         self._inserts: dict[tuple, bytes] = {}
+
+    @classmethod
+    def shared(cls, db: str, wc: dict | None) -> MongoRequests:
+        """The instance of this process for ``db`` and ``wc``: the clients of a worker share templates."""
+        key = (db, b"" if wc is None else bson.encode(wc))
+        req = _SHARED.get(key)
+        if req is None:
+            req = _SHARED[key] = cls(db, wc)
+        return req
 
     @staticmethod
     def _fields(names: tuple[bytes, ...], lengths: tuple[int, ...]) -> Parts:
@@ -82,11 +100,29 @@ class MongoRequests:
             parts += [b"\x05" + n + b"\x00" + _I32.pack(size) + b"\x00", size]
         return parts
 
+    def _encoded(self, request_id: int, cmd: dict) -> bytes:
+        """The OP_MSG of ``cmd`` by ``bson.encode``."""
+        doc = bson.encode(cmd)
+        return _I32.pack(21 + len(doc)) + _I32.pack(request_id) + _HEAD_TAIL + doc
+
+    def _write(self, cmd: dict) -> dict:
+        """``cmd`` with the write concern, then ``$db`` (as ``MongoWireBinding._write``)."""
+        if self.wc_doc is not None:
+            cmd["writeConcern"] = self.wc_doc
+        cmd["$db"] = self.db_name
+        return cmd
+
     def find(self, request_id: int, table: str, key: bytes, names: tuple[bytes, ...] | None) -> bytes:
         """``{find, filter: {_id}, limit: 1, singleBatch: true, $db[, projection]}``."""
         shape = (table, names, len(key))
         tmpl = self._finds.get(shape)
         if tmpl is None:
+            if len(self._finds) >= _MAX_SHAPES:
+                cmd = {"find": table, "filter": {"_id": key.decode()}, "limit": 1, "singleBatch": True,
+                       "$db": self.db_name}
+                if names is not None:
+                    cmd["projection"] = {n.decode(): 1 for n in names}
+                return self._encoded(request_id, cmd)
             body = [*_string(b"find", table.encode()), b"\x03filter\x00", *_doc(_string(b"_id", len(key))),
                     b"\x10limit\x00\x01\x00\x00\x00\x08singleBatch\x00\x01", *self.db]
             if names is not None:
@@ -99,6 +135,9 @@ class MongoRequests:
         shape = (table, names, len(key), *map(len, values))
         tmpl = self._updates.get(shape)
         if tmpl is None:
+            if len(self._updates) >= _MAX_SHAPES:
+                update = {"q": {"_id": key.decode()}, "u": {"$set": {n.decode(): v for n, v in zip(names, values)}}}
+                return self._encoded(request_id, self._write({"update": table, "updates": [update], "ordered": True}))
             s = [b"\x03$set\x00", *_doc(self._fields(names, tuple(map(len, values))))]
             u = [b"\x03q\x00", *_doc(_string(b"_id", len(key))), b"\x03u\x00", *_doc(s)]
             tmpl = self._updates[shape] = _template([
@@ -111,6 +150,9 @@ class MongoRequests:
         shape = (table, names, len(key), *map(len, values))
         tmpl = self._inserts.get(shape)
         if tmpl is None:
+            if len(self._inserts) >= _MAX_SHAPES:
+                doc = record_document(key.decode(), list(zip(names, values)))
+                return self._encoded(request_id, self._write({"insert": table, "documents": [doc], "ordered": True}))
             d = [*_string(b"_id", len(key)), *self._fields(names, tuple(map(len, values)))]
             tmpl = self._inserts[shape] = _template([
                 *_string(b"insert", table.encode()), b"\x04documents\x00", *_doc([b"\x030\x00", *_doc(d)]),

@@ -132,7 +132,7 @@ class MongoWireBinding(WireBinding):
         self.db = database_name(url)
         self.wc = write_concern(url)
         self._ids = itertools.count(1)
-        self.requests = MongoRequests(self.db, self.wc)  # chains' requests as bytes
+        self.requests = MongoRequests.shared(self.db, self.wc)  # chains' requests as bytes
 
     def address(self) -> str:
         return f"{self.SERVER} at {self.host}:{self.port}"
