@@ -29,16 +29,8 @@ from urllib.parse import parse_qsl, urlparse
 
 import bson
 
-from ycsbctl.bindings.base import (
-    ChainContext,
-    ConnectionLost,
-    Fields,
-    Status,
-    Values,
-    WireBinding,
-    WireProtocol,
-)
-from ycsbctl.bindings.mongo_chain import MongoRequests, run_chain
+from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
+from ycsbctl.bindings.mongo_chain import ChainContext, MongoRequests, run_chain
 from ycsbctl.bindings.mongodb import database_name, projection, record_document
 from ycsbctl.errors import UserError
 
