@@ -3,6 +3,7 @@ mongo-wire server (FerretDB), and a protocol smoke test of infra/bin/mongo-echo.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -222,6 +223,30 @@ def test_a_connection_lost_mid_chain_is_an_error_then_connection_lost(echo):
         run_bindings(lose, echo.url, 1, WIRE)
     assert [(op, st) for op, st, *_ in log] == [(INSERT, Status.OK), (READ, Status.ERROR)]
     assert acked == [0]
+
+
+def test_a_connection_lost_between_chains_fails_one_operation_then_reconnects(echo):
+    log: list[tuple] = []
+
+    async def restart(b):
+        assert await b[0].chain(_context(log, []), _batch([INSERT], [b"user1"]), 0, 1) == (1, 0)
+        echo.proc.kill()
+        echo.proc.wait()
+        for _ in range(500):  # until the loop has seen the connection close
+            if b[0].proto.transport is None:
+                break
+            await asyncio.sleep(0.01)
+        echo.proc = subprocess.Popen([str(MONGO_ECHO), "--listen", f"127.0.0.1:{echo.port}"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(echo.port, echo.proc)
+        first = await b[0].chain(_context(log, []), _batch([READ, READ], [b"user1", b"user1"]), 0, 2)
+        return first, b[0].last_error, await b[0].chain(_context(log, []), _batch([INSERT, READ], [b"user1"] * 2), 0, 2)
+
+    first, err, then = run_bindings(restart, echo.url, 1, WIRE)
+    assert first == (1, 1) and err.startswith("connection lost")  # as an awaited call: ERROR, then reconnected
+    assert then == (2, 0)  # a new server: the record is gone, the insert stores it again
+    assert [(op, st) for op, st, *_ in log] == [(INSERT, Status.OK), (READ, Status.ERROR), (INSERT, Status.OK),
+                                                (READ, Status.OK)]
 
 
 def test_mongo_echo_answers_pymongo_and_the_wire_binding_alike(echo):
