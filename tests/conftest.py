@@ -4,4 +4,5 @@ pytest_plugins = [
     "tests.fixtures.servers",
     "tests.fixtures.docker",
     "tests.fixtures.experiments",
+    "tests.fixtures.no_skip",
 ]

@@ -216,7 +216,7 @@ def test_a_stalled_server_gives_timeout_and_late_replies_never_answer_later_requ
     import signal
     import threading
 
-    from tests.fixtures.servers import start_mongo_wire
+    from tests.fixtures.servers import start_mongo_wire, wait_stopped
 
     server = start_mongo_wire(tmp_path / "stall")
     try:
@@ -227,6 +227,7 @@ def test_a_stalled_server_gives_timeout_and_late_replies_never_answer_later_requ
         async def stalled(b):
             assert await b[0].read(TABLE, KEY0, None) is Status.OK
             os.kill(server.proc.pid, signal.SIGSTOP)
+            wait_stopped(server.proc.pid)  # the read below must find the server stopped, not stopping
             threading.Timer(0.8, os.kill, (server.proc.pid, signal.SIGCONT)).start()
             statuses = [await b[0].read(TABLE, KEY0, None)]
             while statuses[-1] is Status.TIMEOUT and len(statuses) < 50:

@@ -13,14 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from ycsbctl.errors import UserError
+from ycsbctl.experiment_judge import judge
+from ycsbctl.host_claim import HostClaim, claim_host
+from ycsbctl.limits import raise_fd_limit
 from ycsbctl.manifest import host_facts, versions
 from ycsbctl.plan import DEFAULT_TARGETS, Plan, is_url, target_label
-from ycsbctl.point import PointOutcome, load_dataset, run_point
+from ycsbctl.point import PointOutcome, guarded, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
 from ycsbctl.results.client_lag import client_lag_warning
-from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
+from ycsbctl.results.store import ResultFolder, RunRecord, check_writable, disk_error, now_iso
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
@@ -36,6 +39,7 @@ class Outcome:
     records: list[RunRecord] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
     interrupted: bool = False
+    report_failed: bool = False  # the data is complete but report.html could not be written
 
     @property
     def exit_code(self) -> int:
@@ -84,8 +88,10 @@ def build_manifest(plan: Plan, command_line: str, exp_id: str) -> dict[str, Any]
 class Experiment:
     """One plan's execution; :func:`run_plan` is the entry point."""
 
-    def __init__(self, plan: Plan, folder: ResultFolder | None, progress: Progress, print_ycsb: bool) -> None:
+    def __init__(self, plan: Plan, folder: ResultFolder | None, progress: Progress, print_ycsb: bool,
+                 claim: HostClaim | None = None) -> None:
         self.plan = plan
+        self.claim = claim
         self.folder = folder
         self.progress = progress
         self.print_ycsb = print_ycsb
@@ -93,6 +99,8 @@ class Experiment:
         self.exp_id = folder.manifest["experiment_id"] if folder else experiment_id(plan)
         self.done_ids = folder.run_ids("ok") if folder else set()
         self.baseline: Any = None  # the current target's iperf3 baseline
+        self.busy_at_start: list[str] = []  # other ycsbctl measuring when the current point began
+        self.warned_count: int | None = None  # the record count a warning was last given for
 
     # -- targets --------------------------------------------------------------------------
 
@@ -170,7 +178,7 @@ class Experiment:
         if plan.telemetry:
             self._baseline(label, ep)
         loaded = False
-        if not plan.loads(target):
+        if not plan.loads(target) and plan.phase != "load":  # `ycsbctl load` reads nothing
             self._check_dataset(label, ep)
         for workload in plan.workloads:
             props = workload_properties(plan, workload)
@@ -218,9 +226,13 @@ class Experiment:
             from ycsbctl import telemetry
 
             # Not loaded by us: the whole server's memory over the records it holds (an upper bound).
-            fp = telemetry.footprint_after(ep, {}, stored).to_dict()
+            got = guarded("server's memory", lambda: telemetry.footprint_after(ep, {}, stored), self.progress)
+            if got is None:
+                return
+            fp = got.to_dict()
             fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
             self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
+        self.warned_count = stored
         if stored is not None and stored != wanted:
             effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
                       else f"only {wanted:,} of them will be read")
@@ -260,7 +272,7 @@ class Experiment:
         record = self._store(out, ep, label, name, "load", threads, 1, started)
         if record.status == "interrupted":
             raise KeyboardInterrupt
-        if record.status != "ok":
+        if record.status not in ("ok", "degraded"):  # a degraded load still loaded every record
             self._skip(label, f"loading the dataset failed: {record.error or 'see the load point'}")
             return False
         return True
@@ -270,31 +282,46 @@ class Experiment:
         plan = self.plan
         self.progress.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
+        note = self._recount(label, ep, props) if phase == "run" else None
+        self.busy_at_start = self.claim.others() if self.claim is not None else []
         out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh, baseline=self.baseline)
-        return self._store(out, ep, label, workload, phase, threads, rep, started)
+        return self._store(out, ep, label, workload, phase, threads, rep, started, dataset_note=note)
+
+    def _recount(self, label: str, ep: Endpoint, props: Properties) -> str | None:
+        """Count the records again before a run-phase point (one DBSIZE / estimated count): a
+        dataset emptied or cut since the load makes reads NOT_FOUND, so the point is flagged."""
+        from ycsbctl.bindings.admin import count_records
+
+        try:
+            stored = count_records(ep.url, props.get("table", "usertable"))
+        except Exception:  # noqa: BLE001 - a server that does not answer shows in the point itself
+            return None
+        wanted = int(props.get("recordcount", 0) or 0)
+        if stored is None or not wanted or stored >= wanted:
+            return None
+        note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
+                "(emptied or cut since the load): reads of missing keys are NOT_FOUND")
+        if stored != self.warned_count:  # said once, at the start, when the server was short already
+            self.progress.note(f"{label}: warning: {note}")
+        self.warned_count = stored
+        return note
 
     def _store(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
-               rep: int, started: str) -> RunRecord:
-        """Judge a point (ok / failed / interrupted), write it to the folder, tell the user."""
+               rep: int, started: str, dataset_note: str | None = None) -> RunRecord:
+        """Judge a point (see :mod:`ycsbctl.experiment_judge`), write it to the folder, tell the user."""
         plan = self.plan
         run_id = RunRecord.make_id(label, workload, phase, threads, rep)
         r = out.result
-        status = "ok"
-        if r is None:
-            status = "failed"
-        elif r.status in ("failed", "interrupted"):
-            status = r.status
-        elif r.error_rate > plan.max_error_rate:
-            status = "failed"
-            out.error = out.error or (
-                f"{r.error_rate:.1%} of operations failed (ERROR/TIMEOUT), above --max-error-rate {plan.max_error_rate:.1%}"
-            )
+        others = list(dict.fromkeys(self.busy_at_start + (self.claim.others() if self.claim is not None else [])))
+        self.busy_at_start = []
+        busy = f"another ycsbctl measured on this host meanwhile ({others[0]})" if others else None
+        v = judge(r, max_error_rate=plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
+                  dataset_note=dataset_note, host_busy=busy)
         record = RunRecord(
             run_id=run_id, target=label, workload=workload, phase=phase, threads=threads, repetition=rep,
-            status=status, result=r, telemetry=out.telemetry, telemetry_summary=out.telemetry_summary,
-            bottleneck=out.bottleneck, endpoint=ep.to_dict() | {"url": redact_url(ep.url)},
-            error=out.error or (r.errors[0] if r and r.errors and status != "ok" else None),
-            started_at=started, ended_at=now_iso(),
+            status=v.status, result=r, telemetry=out.telemetry, telemetry_summary=out.telemetry_summary,
+            bottleneck=v.bottleneck, endpoint=ep.to_dict() | {"url": redact_url(ep.url)},
+            error=v.reason, started_at=started, ended_at=now_iso(),
         )
         if self.folder:
             self.folder.add_run(record)
@@ -324,9 +351,10 @@ def _point_summary(record: RunRecord) -> str:
     main = next((s for n, s in r.ops.items() if n in ("READ", "INSERT", "UPDATE", "SCAN")), None)
     p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
     bn = f", {record.bottleneck['label']}" if record.bottleneck else ""
-    err = f" — {record.error}" if record.status != "ok" and record.error else ""
+    counts = "".join(f", {n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
+    err = f" — {record.error}" if record.error else ""
     lag = client_lag_warning(r)
-    return f"{r.throughput_ops:,.0f} ops/s{p99}{bn}, {record.status}{err}" + (f"\n  {lag}" if lag else "")
+    return f"{r.throughput_ops:,.0f} ops/s{p99}{counts}{bn}, {record.status}{err}" + (f"\n  {lag}" if lag else "")
 
 
 def run_plan(
@@ -338,32 +366,72 @@ def run_plan(
     write: bool = True,
     print_ycsb: bool = False,
     quiet: bool = False,
+    allow_concurrent: bool = False,
 ) -> Outcome:
-    """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder."""
-    if resume is not None:
-        folder: ResultFolder | None = ResultFolder.reopen(resume)
-        # the plan given with --resume only carries the passwords the manifest does not keep
-        plan = Plan.from_dict(folder.manifest["plan"]).with_secrets(plan.targets, plan.properties)  # type: ignore[union-attr]
-    elif write:
-        # --out names the folder itself; by default it is reports/<experiment-id>.
-        root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))
-        folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id))
-    else:
-        folder = None
+    """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder.
+
+    Refused before anything starts when another ycsbctl measures on this host (unless
+    ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
+    later ends the run with one line naming the folder and the ``--resume`` command."""
+    if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
+        raise_fd_limit(max(plan.threads), plan.processes)
+    claim = claim_host(redact_text(command_line), allow_concurrent)
+    folder: ResultFolder | None = None
+    try:
+        if resume is not None:
+            check_writable(Path(resume).parent)
+            folder = ResultFolder.reopen(resume)
+            # the plan given with --resume only carries the passwords the manifest does not keep
+            plan = Plan.from_dict(folder.manifest["plan"]).with_secrets(plan.targets, plan.properties)
+        elif write:
+            # --out names the folder itself; by default it is reports/<experiment-id>.
+            root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))
+            check_writable(root / exp_id)
+            try:
+                folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id),
+                                             unique=out_root is None)
+            except OSError as exc:
+                raise _disk_full(exc, root / exp_id, None) from None
+        return _run(plan, folder, claim, print_ycsb, quiet)
+    finally:
+        if folder is not None:
+            folder.close()
+        claim.close()
+
+
+def _disk_full(exc: OSError, where: Path, folder: ResultFolder | None) -> UserError:
+    """One line for a write the file system refused, naming the folder and how to go on."""
+    resume = f"; the finished points are kept: free space, then `ycsbctl run --resume {folder.final_path}`" if folder else ""
+    return UserError(f"cannot write the result folder {where}: {exc.strerror or exc}{resume}", exit_code=1)
+
+
+def _run(plan: Plan, folder: ResultFolder | None, claim: HostClaim, print_ycsb: bool, quiet: bool) -> Outcome:
     # every planned point, plus the dataset load of each target whose run-phase points need one
     loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
                 and any(_phase_of(w, plan) == "run" for w in plan.workloads))
     progress = Progress(plan.points() + loads, quiet=quiet)
-    exp = Experiment(plan, folder, progress, print_ycsb)
+    exp = Experiment(plan, folder, progress, print_ycsb, claim)
+    refused: OSError | None = None
     with sigterm_as_interrupt():
         try:
             outcome = exp.run()
+        except OSError as exc:
+            if folder is None or not disk_error(exc):
+                raise
+            refused, outcome = exc, exp.outcome
         finally:
             progress.close()
             if folder is not None:
-                status = "interrupted" if exp.outcome.interrupted else (
+                status = "interrupted" if exp.outcome.interrupted or refused else (
                     "complete" if not exp.outcome.skipped and all(r.status == "ok" for r in exp.outcome.records) else "partial"
                 )
-                folder.update_manifest(ended_at=now_iso(), status=status)
-                exp.outcome.folder = folder.finalize(status)
+                try:
+                    folder.update_manifest(ended_at=now_iso(), status=status)
+                    exp.outcome.folder = folder.finalize(status)
+                except OSError as exc:
+                    if not disk_error(exc):
+                        raise
+                    refused = refused or exc
+    if refused is not None:
+        raise _disk_full(refused, folder.path, folder)  # type: ignore[union-attr]
     return outcome

@@ -61,12 +61,18 @@ def parse_threads(text: str) -> list[int]:
         raise UserError(f"--threads {text!r}: use a number (32), a list (8,16,32) or a doubling range (8..128), all ≥ 1") from None
 
 
+_BEFORE_URL = re.compile(",(?=" + "|".join(re.escape(s) for s in URL_SCHEMES) + ")")
+
+
 def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
     """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates;
-    the name ``basic`` means ``basic://``."""
+    the name ``basic`` means ``basic://``. A list may mix names and URLs (``redis://h:1,basic://``);
+    a MongoDB URL keeps its commas (``mongodb://h1,h2/db`` lists hosts) up to the next URL."""
     out: list[str] = []
     for v in values:
-        parts = [v] if v.startswith(URL_SCHEMES) else v.split(",")
+        parts: list[str] = []
+        for piece in _BEFORE_URL.split(v):
+            parts += [piece] if piece.startswith(("mongodb://", "mongodb+srv://")) else piece.split(",")
         for p in parts:
             p = p.strip()
             if p == "basic":  # no server: YCSB's BasicDB, the engine alone

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
@@ -15,6 +16,8 @@ from ycsbctl.plan import Plan
 from ycsbctl.progress import Progress
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -120,14 +123,27 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
         if plan.telemetry:
             from ycsbctl import telemetry
 
-            before = telemetry.footprint_before(ep)
+            before = guarded("memory before the load", lambda: telemetry.footprint_before(ep), progress)
         out = measure(ep, make_spec(ep, props, "load", threads, plan), plan, progress, baseline)
         if before is not None and out.result is not None:
             from ycsbctl import telemetry
 
             insert = out.result.ops.get("INSERT")
             records = insert.returns.get("OK", 0) if insert is not None else 0
-            out.footprint = telemetry.footprint_after(ep, before, records).to_dict()
+            fp = guarded("memory after the load", lambda: telemetry.footprint_after(ep, before, records), progress)
+            out.footprint = fp.to_dict() if fp is not None else None
         return out
     except UserError as exc:
         return PointOutcome(result=None, error=str(exc))
+
+
+def guarded(what: str, query: Callable[[], T], progress: Progress | None) -> T | None:
+    """An admin or telemetry query around a point: a server that died or froze meanwhile costs one
+    line (``telemetry: could not read …``), never the measured point."""
+    try:
+        return query()
+    except Exception as exc:  # noqa: BLE001 - the point's own result says what happened to the server
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        if progress is not None:
+            progress.note(f"telemetry: could not read the {what} ({type(exc).__name__}: {first}); the point is kept")
+        return None

@@ -31,6 +31,8 @@ class Progress:
         self.t_plan = self.t_last_end = time.monotonic()
         self.point = ""
         self._status = None
+        self.errors = 0  # ERROR/TIMEOUT of the current point so far
+        self._silent = False  # the last second had no completed operation
 
     def note(self, message: str) -> None:
         """A line that stays (provisioning choices, skipped targets, failures)."""
@@ -48,6 +50,7 @@ class Progress:
 
     def start_point(self, label: str) -> None:
         self.point = label
+        self.errors = 0
         if self.live_mode:
             self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label} starting…")
             self._status.start()
@@ -55,14 +58,24 @@ class Progress:
             self.note(f"[{self.done + 1}/{self.total}] {label}")
 
     def tick(self, t: Tick) -> None:
+        if t.second == 0:
+            self.errors = 0
+        first_errors = t.errors and self.errors == 0
+        self.errors += t.errors  # the point's ERROR/TIMEOUT so far, counted as they happen
+        silent = t.ops_per_s == 0 and t.second > 0
+        # plain mode also writes at once the first errors and the first second of a silence
+        news = first_errors or (silent and not self._silent)
+        self._silent = silent
+        # a second with no completed operation has no percentile: say what it means instead of "nan"
+        p99 = f"p99 {t.p99_us / 1000:.2f} ms" if t.p99_us == t.p99_us else "no reply"
         text = (
             f"[{self.done + 1}/{self.total}] {self.point}  {t.second + 1:>4d} s  "
-            f"{_fmt_rate(t.ops_per_s)} ops/s  p99 {t.p99_us / 1000:.2f} ms  errors {t.errors}"
+            f"{_fmt_rate(t.ops_per_s)} ops/s  {p99}  errors {self.errors:,}"
             f"{'  (warm-up)' if t.warmup else ''}  {self._eta()}"
         )
         if self._status is not None:
             self._status.update(text)
-        elif not self.quiet and (t.second + 1) % STATUS_EVERY_S == 0:
+        elif not self.quiet and ((t.second + 1) % STATUS_EVERY_S == 0 or news):
             print(text, file=sys.stderr, flush=True)
 
     def end_point(self, summary: str) -> None:

@@ -21,19 +21,20 @@ def clear_dataset(url: str, table: str = "usertable") -> None:
 
             from ycsbctl.bindings.mongodb import database_name
 
-            with MongoClient(url, serverSelectionTimeoutMS=5000) as c:
+            with MongoClient(url, serverSelectionTimeoutMS=5000, socketTimeoutMS=60000) as c:
                 c[database_name(url)].drop_collection(table)
     except Exception as exc:  # noqa: BLE001 - one line for the user
         raise UserError(f"cannot clear the dataset at {redact_url(url)}: {str(exc).splitlines()[0]}", exit_code=1) from None
 
 
 def count_records(url: str, table: str = "usertable") -> int | None:
-    """Records stored (hashes other than ``_indices``; documents in ``usertable``); None for basic://."""
+    """Records stored (hashes other than ``_indices``; documents in ``usertable``); None for basic://.
+    Cheap (DBSIZE, an estimated count) and bounded: a server that does not answer in 5 s raises."""
     proto = protocol_of(url)
     if proto == "redis":
         import redis
 
-        with redis.Redis.from_url(url, socket_timeout=30) as r:
+        with redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5) as r:
             n = r.dbsize()
             return n - (1 if r.exists("_indices") else 0)
     if proto == "mongodb":
@@ -41,6 +42,6 @@ def count_records(url: str, table: str = "usertable") -> int | None:
 
         from ycsbctl.bindings.mongodb import database_name
 
-        with MongoClient(url, serverSelectionTimeoutMS=5000) as c:
+        with MongoClient(url, serverSelectionTimeoutMS=5000, socketTimeoutMS=5000) as c:
             return c[database_name(url)][table].estimated_document_count()
     return None

@@ -79,6 +79,15 @@ class WireProtocol(asyncio.Protocol):
         self.waiters: deque = deque()
         self.transport: asyncio.Transport | None = None
         self.lost: str | None = None
+        self.late = 0  # replies that came after their request timed out: discarded
+        self.stray = 0  # replies to nothing we asked (e.g. the error a server sends as it refuses a client)
+        self.said: str | None = None  # the first such unsolicited error text
+
+    def unsolicited(self, text: str | None) -> None:
+        """A reply no request waits for: count it, keep the first error text, never raise."""
+        self.stray += 1
+        if text and self.said is None:
+            self.said = text
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]

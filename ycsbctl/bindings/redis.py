@@ -65,6 +65,16 @@ def encode_command(*parts: bytes) -> bytes:
     return b"".join(out)
 
 
+def refused(message: str) -> str:
+    """``message`` with what to do when it is a known refusal (maxclients)."""
+    if "max number of clients" in message:
+        return (f"{message} — the server's maxclients is below the clients ycsbctl opens (--threads): raise it "
+                "(CONFIG SET maxclients N, or --maxclients at start) or use fewer threads")
+    if "NOAUTH" in message:
+        return f"{message} — give the password: redis://:PASSWORD@host:port or -p redis.password=PASSWORD"
+    return message
+
+
 class RedisOptions:
     """Connection settings from a ``redis://[user:password@]host:port[/db]`` (or ``rediss://``)
     URL, overridden by YCSB's ``redis.password`` / ``redis.timeout`` (ms) properties."""
@@ -102,11 +112,16 @@ class _Resp(WireProtocol):
         reader.feed(data)
         waiters = self.waiters
         while (reply := reader.gets()) is not False:
+            if not waiters:  # e.g. "-ERR max number of clients reached" sent as the server refuses us
+                self.unsolicited(str(reply) if reply.__class__ is hiredis.ReplyError else None)
+                continue
             fut = waiters.popleft()
             if fut.__class__ is _Chain:
                 fut(reply)  # type: ignore[operator]
-            elif not fut.done():  # done = timed out earlier: the late reply is dropped
+            elif not fut.done():
                 fut.set_result(reply)
+            else:  # timed out earlier: the late reply is dropped
+                self.late += 1
 
     def fail(self, waiter: asyncio.Future, err: ConnectionError) -> None:
         if waiter.__class__ is _Chain:
@@ -160,7 +175,9 @@ class _Chain:
         b.seq += 1
 
     def __call__(self, reply) -> None:
-        if self.dead:  # timed out or failed: a late reply
+        if self.dead or self.fut.done():  # timed out (the watchdog resolved fut) or failed: a late reply
+            self.dead = True
+            self.b.proto.late += 1  # type: ignore[union-attr]
             return
         if reply.__class__ is hiredis.ReplyError:
             if not self.st:
@@ -194,12 +211,14 @@ class _Chain:
 
     def finish(self) -> None:
         self.dead = True
-        self.fut.set_result(None)
+        if not self.fut.done():  # the watchdog may have expired it in the same loop iteration
+            self.fut.set_result(None)
 
     def fail(self, err: Exception) -> None:
         if not self.dead:
             self.dead = True
-            self.fut.set_exception(err)
+            if not self.fut.done():
+                self.fut.set_exception(err)
 
 
 class RedisBinding(WireBinding):
@@ -231,12 +250,20 @@ class RedisBinding(WireBinding):
             r = await self._handshake(encode_command(b"AUTH", *auth), handshake_s)
             if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
                 await self.close()
-                raise ConnectionLost(f"authentication failed: {r if r is not _TIMEOUT else 'no answer to AUTH'}")
+                raise ConnectionLost(refused(f"authentication failed: {r if r is not _TIMEOUT else 'no answer to AUTH'}"))
         if self.o.db:
             r = await self._handshake(encode_command(b"SELECT", b"%d" % self.o.db), handshake_s)
             if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
                 await self.close()
-                raise ConnectionLost(f"SELECT {self.o.db} failed: {r if r is not _TIMEOUT else 'no answer'}")
+                raise ConnectionLost(refused(f"SELECT {self.o.db} failed: {r if r is not _TIMEOUT else 'no answer'}"))
+        if not self.o.password and not self.o.db:
+            # One PING: a server that accepts the connection only to refuse it (maxclients, protected
+            # mode) says why in its first reply; without it the refusal arrives during the run.
+            r = await self._handshake(b"*1\r\n$4\r\nPING\r\n", handshake_s)
+            if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
+                await self.close()
+                raise ConnectionLost(refused(f"{self.o.host}:{self.o.port} refused the connection: "
+                                             f"{r if r is not _TIMEOUT else 'no answer to PING'}"))
 
     async def _handshake(self, payload: bytes, timeout_s: float):
         try:

@@ -39,6 +39,8 @@ def _common(f):
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
         click.option("--quiet", is_flag=True, help="No progress display."),
+        click.option("--allow-concurrent", is_flag=True,
+                     help="Measure even while another ycsbctl measures on this host (points are labelled host-busy)."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -55,33 +57,57 @@ def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | 
     return chosen or list(default or [])
 
 
-def _finish(outcome, show_summary: bool) -> None:
-    if outcome.folder is not None:
-        if show_summary:
-            from ycsbctl.report.console import print_summary
+def _warn_typos(props: tuple[str, ...], prop_files: tuple[str, ...]) -> None:
+    """A ``-p``/``-P`` key close to a known YCSB property is most likely a typo: say so (YCSB would not)."""
+    from ycsbctl.workload.properties import load_properties, typo_hints
 
-            print_summary(outcome.folder)
+    for line in typo_hints(load_properties(None, prop_files, props)):
+        click.echo(line, err=True)
+
+
+def _finish(outcome, show_summary: bool) -> None:
+    code = outcome.exit_code
+    if outcome.folder is not None:
+        try:
+            if show_summary:
+                from ycsbctl.report.console import print_summary
+
+                print_summary(outcome.folder)
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted while printing the summary: the data is complete in {outcome.folder}", err=True)
+            code = 130
         click.echo(f"results: {outcome.folder}", err=True)
     for s in outcome.skipped:
         click.echo(f"skipped {s['target']}: {s['reason']}", err=True)
-    sys.exit(outcome.exit_code)
+    if getattr(outcome, "report_failed", False) and code == 0:
+        code = 1
+    sys.exit(code)
 
 
-def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None):
+def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
+              allow_concurrent: bool = False):
     from ycsbctl.experiment import run_plan
 
     write = out is not None or not single or resume is not None
     outcome = run_plan(
-        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=single, quiet=quiet
+        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=single, quiet=quiet,
+        allow_concurrent=allow_concurrent,
     )
     if outcome.folder is not None and not single:
-        from ycsbctl.report.html import render_report
-
         try:
+            from ycsbctl.report.html import render_report
+
             path = render_report(outcome.folder)
             click.echo(f"report: {path}", err=True)
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted while writing the report: the data is complete in {outcome.folder}; "
+                       f"draw the report later with `ycsbctl report {outcome.folder}`", err=True)
+            sys.exit(130)
         except Exception as exc:  # noqa: BLE001 - the data is safe; say why the page is missing
-            click.echo(f"warning: the HTML report could not be rendered ({exc}); run `ycsbctl report {outcome.folder}`", err=True)
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            click.echo(f"error: the HTML report could not be written ({first}); the data is complete in "
+                       f"{outcome.folder}: run `ycsbctl report {outcome.folder}` once that is fixed", err=True)
+            outcome.report_failed = True
     return outcome
 
 
@@ -104,14 +130,14 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="A point with more ERROR/TIMEOUT than this fraction is recorded as failed.")
 @click.option("--load/--no-load", "load", default=None,
               help="Load the dataset before the run-phase points [default: yes for targets we start, no for URLs].")
-@click.option("--resume", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+@click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Finish the experiment in this result folder: run only the missing or failed points.")
 @click.option("--server-cpus", default=None, metavar="CPUSET", help="Pin provisioned servers to these CPUs (e.g. 1 or 0-1).")
 @click.option("--server-memory", default=None, metavar="SIZE", help="Memory for provisioned servers (e.g. 4g).")
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-        timeout_s, processes, seed, telemetry, quiet, threads, repeat, operations, duration_s, warmup_s, target_rate,
+        timeout_s, processes, seed, telemetry, quiet, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
         profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
@@ -123,9 +149,10 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     """
     if resume is not None:
         secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))
-        _finish(_run_plan(secrets, None, False, quiet, resume=resume), True)
+        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent), True)
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b), or --resume DIR")
+    _warn_typos(props, prop_files)
     chosen = _targets(target, targets, None)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     ladder = parse_threads(threads or DEFAULT_LADDER)
@@ -139,7 +166,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         server_memory=server_memory, iperf_server=iperf_server,
     )
     single = url_only and plan.points() == 1
-    _finish(_run_plan(plan, out, single, quiet), not single)
+    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent), not single)
 
 
 @main.command()
@@ -147,7 +174,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=1, show_default=True, help="Client threads (≥ 1).")
 def load(workload: str, target, targets, prop_files, props, records, engine, ycsb_home, backend, out, timeout_s,
-         processes, seed, telemetry, quiet, threads) -> None:
+         processes, seed, telemetry, quiet, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
@@ -155,6 +182,7 @@ def load(workload: str, target, targets, prop_files, props, records, engine, ycs
     """
     if threads < 1:
         raise UserError(f"--threads {threads}: use a number ≥ 1")
+    _warn_typos(props, prop_files)
     chosen = _targets(target, targets, None)
     if not chosen:
         raise click.UsageError("name the target to load with --target URL (or a catalogue name)")
@@ -163,4 +191,4 @@ def load(workload: str, target, targets, prop_files, props, records, engine, ycs
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load",
     )
-    _finish(_run_plan(plan, out, True, quiet), False)
+    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent), False)

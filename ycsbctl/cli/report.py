@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ycsbctl.cli import main
+from ycsbctl.errors import UserError
 from ycsbctl.results.frames import LATENCY_CHOICES
 
 _LATENCY = click.option("--latency", type=click.Choice(LATENCY_CHOICES), default="p99", show_default=True,
@@ -25,9 +26,17 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
     Example:
       ycsbctl report reports/2024-05-02-workloadb --latency p999
     """
-    from ycsbctl.report.html import render_report
+    try:
+        from ycsbctl.report.html import render_report
 
-    click.echo(f"report: {render_report(directory, latency, spectrum_threads=spectrum_threads)}")
+        click.echo(f"report: {render_report(directory, latency, spectrum_threads=spectrum_threads)}")
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: the report was not written; the data in {directory} is untouched — run "
+                   f"`ycsbctl report {directory}` again", err=True)
+        raise SystemExit(130) from None
+    except OSError as exc:  # a full or read-only disk: the data is untouched, the report is not written
+        raise UserError(f"cannot write the report in {directory}: {exc.strerror or exc}; free space (or copy the "
+                        "folder somewhere writable) and run `ycsbctl report` again", exit_code=1) from None
 
 
 @main.command()

@@ -157,6 +157,7 @@ class PhaseRunner:
                 dispatch(msg, c)
         except KeyboardInterrupt:
             stop_flag.value = 1
+            start_event.set()  # workers still connecting wait for it: they must see the stop, not wait 15 s
             c.status = "interrupted"
             self._drain_after_interrupt(out, procs, c)
         finally:

@@ -133,33 +133,37 @@ def _with_spread(v: float, spread: float) -> str:
 
 def print_table(c: Comparison, console=None) -> None:
     """The comparison as a rich table, differences first."""
+    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     from ycsbctl.report.console import wide_console
 
     console = console or wide_console()
     base = c.experiments[0]
     if c.differences:
-        console.print("[bold yellow]The experiments differ:[/] " + "; ".join(c.differences))
+        console.print("[bold yellow]The experiments differ:[/] " + escape("; ".join(c.differences)))
     for u in c.unmatched:
-        console.print(f"[dim]not compared: {u}[/]")
+        console.print(f"[dim]not compared: {escape(u)}[/]")
     if c.table.empty:
         names = ", ".join(sorted({u.split("/")[1] for u in c.unmatched if u.count("/") >= 2}))
         console.print(f"[bold]nothing to compare:[/] no point (target × workload × threads) is in two of these "
-                      f"experiments{f' (workloads: {names})' if names else ''}")
+                      f"experiments{escape(f' (workloads: {names})') if names else ''}")
         return
     lab = latency_label(c.latency)
-    t = Table(title=f"compared with {base.id} (change real only outside the min–max band of the repetitions)")
+    t = Table(title=f"compared with {escape(base.id)} (change real only outside the min–max band of the repetitions)")
     for col in ("experiment", "workload", "target", "threads", "base ops/s", "ops/s", "Δ ops/s", "", f"base {lab} µs",
                 f"{lab} µs", f"Δ {lab}", " ", "status"):
         t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "status") else "right")
     style = {"better": "green", "worse": "red", "within noise": "dim", "no noise estimate": "yellow"}
     for _, r in c.table.iterrows():
-        t.add_row(r["experiment"], r["workload"], r["target"], str(r["threads"]),
-                  _with_spread(r["base_ops"], r["base_ops_spread_pct"]), _with_spread(r["ops"], r["ops_spread_pct"]),
-                  _pct(r["ops_change_pct"]), f"[{style.get(r['ops_verdict'], '')}]{r['ops_verdict']}[/]",
-                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _pct(r["latency_change_pct"]),
-                  f"[{style.get(r['latency_verdict'], '')}]{r['latency_verdict']}[/]", r["status"])
+        # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds
+        cells = [r["experiment"], r["workload"], r["target"], str(r["threads"]),
+                 _with_spread(r["base_ops"], r["base_ops_spread_pct"]), _with_spread(r["ops"], r["ops_spread_pct"]),
+                 _pct(r["ops_change_pct"]), Text(str(r["ops_verdict"]), style=style.get(r["ops_verdict"], "")),
+                 _ops(r["base_latency_us"]), _ops(r["latency_us"]), _pct(r["latency_change_pct"]),
+                 Text(str(r["latency_verdict"]), style=style.get(r["latency_verdict"], "")), str(r["status"])]
+        t.add_row(*(x if isinstance(x, Text) else Text(str(x)) for x in cells))
     console.print(t)
 
 

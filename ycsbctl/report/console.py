@@ -48,13 +48,16 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         ops = [op for op in MAIN_OPS if f"{op}_p99_us" in wdf and wdf[f"{op}_p99_us"].notna().any()]
         for name, justify in [("threads", "right"), ("target", "left"), ("ops/s", "right")] + [
             (f"{op} p50/p99 ms", "right") for op in ops
-        ] + [("server CPU", "right"), ("client CPU", "right"), ("bottleneck", "left"), ("status", "left")]:
+        ] + [("NOT_FOUND", "right"), ("timeouts", "right"), ("server CPU", "right"), ("client CPU", "right"),
+             ("bottleneck", "left"), ("status", "left")]:
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
         for (threads, target), pts in wdf.groupby(["threads", "target"], sort=True):
             row = [str(threads), str(target), _num(pts["throughput_ops"].mean())]
             for op in ops:
                 p50, p99 = pts[f"{op}_p50_us"].mean() / 1000, pts[f"{op}_p99_us"].mean() / 1000
                 row.append(f"{_num(p50, '{:.2f}')}/{_num(p99, '{:.2f}')}")
+            for col in ("not_found", "timeouts"):
+                row.append(_num(pts[col].sum() if col in pts and pts[col].notna().any() else math.nan))
             for col in ("server_cpu_pct_mean", "client_cpu_pct_mean"):
                 row.append(_num(pts[col].mean() if col in pts else math.nan, "{:.0f}%"))
             row.append(",".join(sorted({b for b in pts.get("bottleneck", []) if isinstance(b, str)})) or "—")
@@ -62,3 +65,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
             row.append(",".join(statuses) if statuses != ["ok"] else "ok")
             table.add_row(*row)
         console.print(table)
+        bad = wdf[(wdf["status"] != "ok") & wdf["error"].notna()] if "error" in wdf else wdf.iloc[0:0]
+        for _, p in bad.iterrows():  # why each point is not ok, in the server's own words
+            console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
+                          highlight=False)

@@ -76,7 +76,7 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
     for _, p in pts[pts["target"].isin(shown)].sort_values("threads", kind="stable").iterrows():
         ok = runs[runs["run_id"].isin(p["run_ids"]) & (runs["status"] == "ok")]
         spread = (p["throughput_max"] - p["throughput_min"]) / 2 / p["throughput_mean"] * 100 if p["ok"] > 1 else None
-        css = {"failed": "failed", "interrupted": "failed", "skipped": "skipped"}.get(p["status"], "")
+        css = {"failed": "failed", "interrupted": "failed", "degraded": "failed", "skipped": "skipped"}.get(p["status"], "")
         if not css and p["bottleneck"] == "client-cpu":
             css = "client-bound"
         rows.append({
@@ -108,7 +108,7 @@ def load_table(exp: Experiment, workload: str) -> list[dict]:
 
 def failures(exp: Experiment) -> list[dict]:
     out = []
-    for _, r in exp.runs[exp.runs["status"].isin(["failed", "interrupted"])].iterrows():
+    for _, r in exp.runs[exp.runs["status"].isin(["failed", "interrupted", "degraded"])].iterrows():
         doc = exp.docs.get(r["run_id"], {})
         errs = list(((doc.get("result") or {}).get("errors")) or [])
         if doc.get("error") and doc["error"] not in errs:

@@ -8,6 +8,7 @@ Colours are the Okabe–Ito palette (colour-blind safe); legends sit below the a
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,7 +152,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
         c = colors.get(p["target"], "#000")
         has_tp = not math.isnan(p["throughput_mean"])
         y = p["throughput_mean"] if has_tp else floor
-        if p["status"] in ("failed", "interrupted"):
+        if p["status"] in ("failed", "interrupted", "degraded"):
             ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
             note = p["status"] if not has_tp else f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}"
             ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
@@ -160,8 +161,8 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
             ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":", zorder=5)
             ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points", ha="center",
                         fontsize=7.5, color="#333")
-    if pts["status"].isin(["failed", "interrupted"]).any():
-        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8, label="failed point"))
+    if pts["status"].isin(["failed", "interrupted", "degraded"]).any():
+        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8, label="failed or degraded point"))
     if (pts["bottleneck"] == "client-cpu").any():
         handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
     _threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
@@ -444,8 +445,14 @@ def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
     """Write ``<name>.png`` (100 dpi) and ``<name>.svg`` into ``plots_dir``."""
     plots_dir.mkdir(parents=True, exist_ok=True)
     png, svg = plots_dir / f"{name}.png", plots_dir / f"{name}.svg"
-    fig.savefig(png, dpi=100)
-    fig.savefig(svg)
+    for path, kwargs in ((png, {"dpi": 100, "format": "png"}), (svg, {"format": "svg"})):
+        tmp = path.with_name(path.name + ".tmp")  # whole or absent: a full disk leaves no truncated figure
+        try:
+            fig.savefig(tmp, **kwargs)
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
     return PlotFile(name, title, png, svg)
 
 

@@ -12,7 +12,7 @@ from ycsbctl.telemetry.bottleneck import CPU_SATURATED
 # Catalogue names and the product a reader expects behind them.
 PRODUCTS = {"redis": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
             "ferretdb": "FerretDB"}
-_NO_BOTTLENECK = {None, "", "none", "unknown", "ok"}
+_NO_BOTTLENECK = {None, "", "none", "unknown", "ok", "stall", "host-busy"}  # not a limit of the server
 
 
 def fmt_ops(v: float) -> str:
@@ -134,10 +134,11 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
                        f"lower bound of what {t} can do.{both}{more}")
         else:
             out.append(f"{workload}: {t} is {bound_words(label)} {where}.{more}")
-    for _, p in pts[pts["status"].isin(["failed", "interrupted"])].iterrows():
+    for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"])].iterrows():
         bad = p["reps"] - p["ok"]
         what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
-        err = f" (first error: {p['error']})" if p["error"] else ""
+        why = "why" if p["status"] == "degraded" else "first error"
+        err = f" ({why}: {p['error']})" if p["error"] else ""
         out.append(f"{workload}: {p['target']} at {int(p['threads'])} threads: {what} {p['status']}{err}.")
     return out
 

@@ -18,12 +18,12 @@ from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OPERATIONS, PhaseResult
 from ycsbctl.results.store import partial_path
-from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, op_key, read_run_docs
+from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, damaged, op_key, read_run_docs
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
          "p9999": "p9999", "p99.99": "p9999"}
-_STATUS_RANK = {"failed": 3, "interrupted": 2, "skipped": 1, "ok": 0}
+_STATUS_RANK = {"failed": 4, "interrupted": 3, "degraded": 2, "skipped": 1, "ok": 0}
 
 
 def latency_column(latency: str = "p99", op: str = ALL_OPS) -> str:
@@ -52,6 +52,7 @@ class Experiment:
     series: pd.DataFrame
     telemetry: pd.DataFrame
     docs: dict[str, dict] = field(default_factory=dict, repr=False)  # run_id -> run JSON
+    _damaged: set = field(default_factory=set, repr=False)  # damaged files already named
 
     @property
     def id(self) -> str:
@@ -78,7 +79,14 @@ class Experiment:
         try:
             return self.docs[run_id]
         except KeyError:
-            raise UserError(f"no run {run_id!r} in {self.path}") from None
+            row = self.runs[self.runs["run_id"] == run_id] if len(self.runs) else self.runs
+            if not len(row):
+                raise UserError(f"no run {run_id!r} in {self.path}") from None
+            # its JSON is damaged (named when the folder was read): what runs.parquet holds, no histograms
+            r = row.iloc[0]
+            return {"run_id": run_id, "target": r["target"], "workload": r["workload"], "phase": r["phase"],
+                    "threads": int(r["threads"]), "repetition": int(r["repetition"]), "status": r["status"],
+                    "error": r.get("error"), "result": None, "histograms": {}}
 
     def histogram(self, run_id: str, op: str) -> HdrHistogram:
         """The latency histogram (µs) of one measurement; ``op="ALL"`` merges the base operations."""
@@ -88,7 +96,14 @@ class Experiment:
             return hdr.merge(self.histogram(run_id, n) for n in names)
         if op not in files:
             raise UserError(f"run {run_id} has no histogram for {op!r} (has: {', '.join(files) or 'none'})")
-        return hdr.decode((self.path / "histograms" / files[op]).read_text(encoding="ascii"))
+        f = self.path / "histograms" / files[op]
+        try:
+            return hdr.decode(f.read_text(encoding="ascii"))
+        except Exception as exc:  # noqa: BLE001 - garbage in the file: name it, go on without its counts
+            if f not in self._damaged:
+                self._damaged.add(f)
+                damaged(f, exc, "that histogram is read as empty (the run's summary percentiles stay)")
+            return hdr.new_histogram()
 
     def merged_histogram(self, run_ids: list[str], op: str) -> HdrHistogram:
         """Exact merge over runs (e.g. the repetitions of one point); runs without ``op`` are left out."""
@@ -210,14 +225,34 @@ def resolve(path: Path) -> Path:
 def load(path: Path) -> Experiment:
     """Read a result folder (finished, running or crashed) into an :class:`Experiment`."""
     path = resolve(Path(path))
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    try:
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+        if not isinstance(manifest, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as exc:
+        damaged(path / "manifest.json", exc, "plan and versions unknown; the runs are read from runs/*.json")
+        manifest = {"experiment_id": path.name.strip(".").removesuffix(".partial"), "status": "partial",
+                    "damaged": ["manifest.json"]}
     docs = read_run_docs(path)
     finished = manifest.get("status") != "running" and all((path / f"{t}.parquet").exists() for t in TABLES)
+    tables = None
     if finished:
-        tables = {t: pd.read_parquet(path / f"{t}.parquet") for t in TABLES}
-    else:
+        try:
+            tables = {t: pd.read_parquet(path / f"{t}.parquet") for t in TABLES}
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
+            bad = next((path / f"{t}.parquet" for t in TABLES if not _readable(path / f"{t}.parquet")), path)
+            damaged(bad, exc, "the tables are rebuilt from runs/*.json")
+    if tables is None:
         tables = build_tables(path, docs)
     return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, **tables)
+
+
+def _readable(f: Path) -> bool:
+    try:
+        pd.read_parquet(f)
+        return True
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def latest(root: Path = Path("reports")) -> Path:

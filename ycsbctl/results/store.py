@@ -10,16 +10,20 @@ Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.f
     ycsb/<run-id>.txt             YCSB's own text output
     runs.parquet/.csv ops.parquet/.csv series.parquet telemetry.parquet   built by finalize
 
-Every per-run file is written to a temporary name and renamed, and the run's JSON is written
-last, so a crash leaves either the whole run or none of it.
+Every per-run file is written to a temporary name, fsynced and renamed, and the run's JSON is
+written last (its folder fsynced too), so a crash — or a power cut — leaves either the whole run
+or none of it, and a point is on disk before the next one begins.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import math
 import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -50,7 +54,7 @@ try:  # written by another engineer; the fallback keeps the store usable without
 except ImportError:  # pragma: no cover - only before ycsb_text.py exists
     format_phase = None  # type: ignore[assignment]
 
-STATUSES = ("ok", "failed", "interrupted", "skipped")
+STATUSES = ("ok", "degraded", "failed", "interrupted", "skipped")
 FINAL_STATUSES = ("complete", "partial", "interrupted")
 # Latency statistics kept per operation: column suffix -> percentile (None = mean).
 
@@ -66,7 +70,7 @@ class RunRecord:
     phase: str  # "load" | "run"
     threads: int
     repetition: int
-    status: str  # "ok" | "failed" | "interrupted" | "skipped"
+    status: str  # "ok" | "degraded" | "failed" | "interrupted" | "skipped"
     result: PhaseResult | None = None
     telemetry: pd.DataFrame | None = None  # t_mono, t_wall, source, metric columns
     telemetry_summary: dict = field(default_factory=dict)  # server_cpu_pct_mean, client_cpu_pct_mean …
@@ -90,13 +94,57 @@ def partial_path(root: Path, experiment_id: str) -> Path:
 
 
 def _write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``path`` whole or not at all; text is stripped of passwords first (URLs, properties)."""
+    """Write ``path`` whole or not at all, on disk (fsynced) before it is renamed into place; text
+    is stripped of passwords first (URLs, properties)."""
     tmp = path.with_name(path.name + ".tmp")
-    if isinstance(data, str):
-        tmp.write_text(redact_text(data), encoding="utf-8")
-    else:
-        tmp.write_bytes(data)
-    os.replace(tmp, path)
+    raw = redact_text(data).encode("utf-8") if isinstance(data, str) else data
+    try:
+        with open(tmp, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a full disk must not also keep half a file
+        raise
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries (the renames in it), to disk."""
+    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+DISK_ERRNOS = (errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EIO)
+MIN_FREE_BYTES = 20 * 2**20  # a sweep's folder is a few MB; less free space than this fails at the first point
+
+
+def disk_error(exc: BaseException) -> bool:
+    """Is ``exc`` the file system refusing a write (full, read-only, no permission)?"""
+    return isinstance(exc, OSError) and exc.errno in DISK_ERRNOS
+
+
+def check_writable(folder: Path) -> None:
+    """Before anything starts: ``folder``'s nearest existing parent takes a file and has room,
+    else one line saying so (exit 1)."""
+    parent = Path(folder).absolute()
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    probe = parent / f".ycsbctl-write-test-{os.getpid()}"
+    try:
+        probe.write_bytes(b"x")
+        probe.unlink()
+    except OSError as exc:
+        raise UserError(f"cannot write the result folder {folder}: {exc.strerror} ({parent}); "
+                        "pass --out DIR on a writable file system", exit_code=1) from None
+    free = shutil.disk_usage(parent).free
+    if free < MIN_FREE_BYTES:
+        raise UserError(f"only {free / 2**20:.1f} MiB free for the result folder {folder} ({parent}); free some "
+                        f"space or pass --out DIR elsewhere (ycsbctl needs about {MIN_FREE_BYTES // 2**20} MiB)",
+                        exit_code=1)
 
 
 def _json_default(o: Any) -> Any:
@@ -167,22 +215,59 @@ class ResultFolder:
         self.final_path = final_path
         self._runs: dict[str, str] = {}  # run_id -> status
         self._finalized = False
+        self._lock: Any = None
+
+    def _take_lock(self, where: Path) -> None:
+        """One writer per folder: an exclusive ``flock`` on ``<folder>/.lock``, held until
+        :meth:`close` or the end of the process (it follows the folder through its renames)."""
+        f = open(where / ".lock", "a+")  # noqa: SIM115 - held open while we write the folder
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            who = f.read().strip()
+            f.close()
+            raise UserError(f"{where} is being written by another ycsbctl ({who or 'running'}): one folder has one "
+                            "writer; wait for it to end, then run the command again", exit_code=1) from None
+        f.truncate(0)
+        f.write(f"pid {os.getpid()}\n")
+        f.flush()
+        self._lock = f
+
+    def close(self) -> None:
+        """Release the folder's lock (the end of the process does too)."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     # -- life cycle -------------------------------------------------------------------------
     @classmethod
-    def create(cls, root: Path, experiment_id: str, manifest: dict) -> ResultFolder:
-        """Start ``<root>/.<id>.partial/`` with ``manifest`` (status ``running``)."""
+    def create(cls, root: Path, experiment_id: str, manifest: dict, unique: bool = False) -> ResultFolder:
+        """Start ``<root>/.<id>.partial/`` with ``manifest`` (status ``running``). With ``unique``
+        (an id we made, not one the user chose) a taken id gets a suffix (``-2``, ``-3`` …) instead
+        of an error: two runs started in the same second each get a folder of their own."""
         if not experiment_id or "/" in experiment_id or experiment_id.startswith("."):
             raise UserError(f"invalid experiment id {experiment_id!r}: use letters, digits, '-', '_' or '.'")
         root = Path(root)
-        final, part = root / experiment_id, partial_path(root, experiment_id)
-        for p in (final, part):
-            if p.exists():
-                raise UserError(f"result folder {p} already exists: pick another experiment id or resume it with --resume")
-        part.mkdir(parents=True)
+        root.mkdir(parents=True, exist_ok=True)
+        base = experiment_id
+        for n in range(1, 1000):
+            experiment_id = base if n == 1 else f"{base}-{n}"
+            final, part = root / experiment_id, partial_path(root, experiment_id)
+            taken = next((p for p in (final, part) if p.exists()), None)
+            if taken is None:
+                try:
+                    part.mkdir()  # atomic: of two runs racing for one id, one gets it
+                    break
+                except FileExistsError:
+                    taken = part
+            if not unique:
+                raise UserError(f"result folder {taken} already exists: pick another experiment id or resume it with --resume")
+        manifest = {**manifest, "experiment_id": experiment_id}
         for sub in ("runs", "histograms", "ycsb", "parts/series", "parts/telemetry"):
             (part / sub).mkdir(parents=True, exist_ok=True)
         folder = cls(part, final)
+        folder._take_lock(part)
         m = {"experiment_id": experiment_id, "started_at": now_iso(), **manifest, "status": "running"}
         folder._write_manifest(m)
         return folder
@@ -195,15 +280,23 @@ class ResultFolder:
             part, final = path, path.with_name(path.name[1:-len(".partial")])
         else:
             final, part = path, partial_path(path.parent, path.name)
-        if not part.exists():
-            if not final.exists():
-                raise UserError(f"no result folder at {path}: give the path of an experiment under reports/")
-            if not (final / "manifest.json").exists():
-                raise UserError(f"{final} is not a result folder (no manifest.json)")
+        src = part if part.exists() else final
+        if not src.exists():
+            raise UserError(f"no result folder at {path}: give the path of an experiment under reports/")
+        if not (src / "manifest.json").exists():
+            raise UserError(f"{src} is not a result folder (no manifest.json)")
+        folder = cls(part, final)
+        folder._take_lock(src)  # before anything is changed: a second --resume of this folder stops here
+        try:
+            json.loads((src / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # validated before it is renamed or touched
+            folder.close()
+            raise UserError(f"{src / 'manifest.json'} is damaged ({exc}): the runs are in {src / 'runs'}; restore "
+                            "the manifest from a copy to resume this folder", exit_code=1) from None
+        if src is final:
             os.replace(final, part)
         for tmp in part.rglob("*.tmp"):  # half-written files of a crash
             tmp.unlink()
-        folder = cls(part, final)
         for sub in ("runs", "histograms", "ycsb", "parts/series", "parts/telemetry"):
             (part / sub).mkdir(parents=True, exist_ok=True)
         for doc in read_run_docs(part):
@@ -269,7 +362,10 @@ class ResultFolder:
             "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
             "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,
         }
+        for sub in ("histograms", "ycsb", "parts/series", "parts/telemetry"):  # the renames above, on disk
+            _fsync(self.path / sub)
         _write_atomic(self.path / "runs" / f"{stem}.json", _dumps(doc))  # the commit mark, last
+        _fsync(self.path / "runs")
         self._runs[run.run_id] = run.status
 
     def _remove_run_files(self, stem: str) -> None:
@@ -319,7 +415,12 @@ def glob_escape(s: str) -> str:
 
 def _write_parquet(df: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    df.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+    try:
+        df.to_parquet(tmp, index=False)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 

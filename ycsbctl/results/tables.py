@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +48,25 @@ def _latency_columns(prefix: str, s: OpSummary | dict | None) -> dict[str, float
 
 
 # -- reading the per-run parts (used by finalize and by ycsbctl.results.load on partial folders) ---
+def damaged(path: Path, exc: BaseException, consequence: str) -> None:
+    """Name a damaged file of a result folder on one line (stderr) and go on without it."""
+    why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+    sys.stderr.write(f"warning: {path} is damaged ({type(exc).__name__}: {why}); {consequence}\n")
+
+
 def read_run_docs(path: Path) -> list[dict]:
-    """Every committed run JSON of a folder, in run order (target, workload, phase, threads, repetition)."""
+    """Every committed run JSON of a folder, in run order (target, workload, phase, threads,
+    repetition); a damaged one is named and left out (``--resume`` measures that point again)."""
     docs = []
     for p in sorted((Path(path) / "runs").glob("*.json")):
-        docs.append(json.loads(p.read_text(encoding="utf-8")))
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+            for k in ("run_id", "target", "workload", "phase", "threads", "repetition", "status"):
+                doc[k]  # noqa: B018 - a run JSON without these is not one
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            damaged(p, exc, "that run is left out")
+            continue
+        docs.append(doc)
     docs.sort(key=lambda d: (d["target"], d["workload"], d["phase"] != "load", d["threads"], d["repetition"]))
     return docs
 
@@ -80,6 +95,7 @@ def run_row(doc: dict) -> dict[str, Any]:
         "repetition": doc["repetition"], "status": doc["status"],
         "throughput_ops": r.get("throughput_ops", math.nan), "runtime_ms": runtime_ms,
         "operations": operations, "errors": errors, "not_found": returns["NOT_FOUND"] if r else math.nan,
+        "timeouts": returns["TIMEOUT"] if r else math.nan,
         "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),
         "client_cpu_s": client_cpu_s,
         "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
@@ -137,10 +153,19 @@ def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.Dat
     ops = pd.DataFrame([row for d in docs for row in op_rows(d)])
     if ops.empty:
         ops = pd.DataFrame(columns=["run_id", "target", "workload", "phase", "threads", "repetition", "op", "operations"])
-    series = _concat([pd.read_parquet(p) for p in _part_files(path, "series", docs)], [*SERIES_COLUMNS, "run_id"])
-    telemetry = _concat([pd.read_parquet(p) for p in _part_files(path, "telemetry", docs)],
-                        ["t_mono", "t_wall", "source", "run_id"])
+    series = _concat(_read_parts(_part_files(path, "series", docs)), [*SERIES_COLUMNS, "run_id"])
+    telemetry = _concat(_read_parts(_part_files(path, "telemetry", docs)), ["t_mono", "t_wall", "source", "run_id"])
     return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry}
+
+
+def _read_parts(files: list[Path]) -> list[pd.DataFrame]:
+    frames = []
+    for f in files:
+        try:
+            frames.append(pd.read_parquet(f))
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
+            damaged(f, exc, "its rows are left out")
+    return frames
 
 
 def _part_files(path: Path, kind: str, docs: list[dict]) -> list[Path]:

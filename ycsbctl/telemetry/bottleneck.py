@@ -11,17 +11,23 @@ Thresholds (CPU in % of one core, so 350 means three and a half cores):
   not the server. The evidence carries ``host_cpu_saturated`` whatever the label.
 - ``network``: bytes moved per second in the busier direction ≥ 70 % of the iperf3 baseline.
 - ``latency``: none of the above: the clients wait on round trips (more threads may help).
+- ``stall``: the server stopped answering during the point (see :mod:`ycsbctl.telemetry.stall`):
+  whatever the CPU figures say, the point measured a frozen or unreachable server, never latency.
+- ``host-busy``: another benchmark measured on this host at the same time (the user allowed it).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ycsbctl.provision.base import Endpoint
 
-LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency")
+if TYPE_CHECKING:
+    from ycsbctl.telemetry.stall import Stall
+
+LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "host-busy")
 CPU_SATURATED = 0.90  # share of the cores a side may use
 NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
 # Redis-protocol servers whose data path uses more than one thread.
@@ -105,3 +111,20 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
     if net_share is not None:
         parts.append(f"network {net_share:.0%} of baseline")
     return Bottleneck("latency", ev, "latency: no resource saturated (" + ", ".join(parts) + ")")
+
+
+def stall_bottleneck(stall: Stall, measured: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``stall`` label for a point in which the server stopped answering; the resource figures
+    of ``measured`` (the label the CPU and network figures gave) stay as evidence."""
+    ev = dict((measured or {}).get("evidence") or {})
+    ev.update(stall=stall.to_dict(), measured_label=(measured or {}).get("label"))
+    text = (f"stall: {stall.text()} — the server was frozen, paused or unreachable, so this point does "
+            "not measure its capacity or latency")
+    return Bottleneck("stall", ev, text).to_dict()
+
+
+def host_busy_bottleneck(other: str, measured: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``host-busy`` label: ``other`` (another benchmark) shared this host's cores."""
+    ev = dict((measured or {}).get("evidence") or {})
+    ev.update(other=other, measured_label=(measured or {}).get("label"))
+    return Bottleneck("host-busy", ev, f"host busy: {other} measured on this host at the same time").to_dict()

@@ -106,6 +106,7 @@ def read_property_file(path: str | Path) -> Properties:
         raise UserError(f"property file {p} does not exist") from None
     except OSError as exc:
         raise UserError(f"property file {p} cannot be read: {exc.strerror}") from None
+    check_property_file(text, p)
     return parse_properties(text, str(p))
 
 
@@ -118,6 +119,52 @@ def parse_overrides(pairs: Iterable[str]) -> Properties:
             raise UserError(f"-p {pair!r} is malformed: write -p key=value (for example -p recordcount=100000)")
         props[key.strip()] = value.strip()
     return props
+
+
+# YCSB's own property names (core workload, client, measurements) and the bindings' ones we read: a
+# -p key that is none of these but close to one is most likely a typo that YCSB would silently ignore.
+KNOWN_KEYS = (
+    "workload", "db", "exporter", "exportfile", "threadcount", "target", "maxexecutiontime", "status.interval",
+    "recordcount", "operationcount", "insertstart", "insertcount", "insertorder", "zeropadding", "table",
+    "fieldcount", "fieldlength", "minfieldlength", "fieldlengthdistribution", "fieldlengthhistogram",
+    "fieldnameprefix", "readallfields", "readallfieldsbyname", "writeallfields", "dataintegrity",
+    "readproportion", "updateproportion", "insertproportion", "scanproportion", "readmodifywriteproportion",
+    "requestdistribution", "minscanlength", "maxscanlength", "scanlengthdistribution", "hotspotdatafraction",
+    "hotspotopnfraction", "exponential.percentile", "exponential.frac", "zipfian.constant", "dotransactions",
+    "core_workload_insertion_retry_limit", "core_workload_insertion_retry_interval", "measurementtype",
+    "measurement.interval", "measurement.trackjvm", "measurement.histogram.verbose", "histogram.buckets",
+    "hdrhistogram.percentiles", "hdrhistogram.fileoutput", "hdrhistogram.output.path", "timeseries.granularity",
+    "reportlatencyforeacherror", "latencytrackederrors", "debug",
+    "redis.host", "redis.port", "redis.password", "redis.cluster", "redis.timeout",
+    "mongodb.url", "mongodb.batchsize", "mongodb.upsert", "mongodb.writeConcern", "mongodb.readPreference",
+    "mongodb.driver",
+)
+
+
+def typo_hints(keys: Iterable[str]) -> list[str]:
+    """One warning per key that is not a known property but is close to one (difflib)."""
+    import difflib
+
+    out = []
+    for key in keys:
+        if key in KNOWN_KEYS:
+            continue
+        close = difflib.get_close_matches(key, KNOWN_KEYS, n=1, cutoff=0.8)
+        if close:
+            out.append(f"warning: property {key!r} is not one YCSB knows (it would be ignored): did you mean "
+                       f"{close[0]!r}?")
+    return out
+
+
+def check_property_file(text: str, path: Path) -> None:
+    """Refuse a file that is not a properties file (binary, or no ``key=value`` line at all)."""
+    if "\x00" in text or text.count("\ufffd") > max(3, len(text) // 100):
+        raise UserError(f"{path} is not a YCSB property file (it holds binary data): give a text file of "
+                        "key=value lines, like workloads/workloadb")
+    lines = [x.strip() for x in text.splitlines() if x.strip() and x.strip()[0] not in "#!"]
+    if lines and not any(re.match(r"^[A-Za-z_][\w.\-]*\s*[=:\s]", x) for x in lines):
+        raise UserError(f"{path} is not a YCSB property file (no key=value line): give a text file of "
+                        "key=value lines, like workloads/workloadb")
 
 
 def load_properties(

@@ -1,0 +1,66 @@
+"""Stall detection over the engine's per-second series (no server needed: the series is the input)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ycsbctl.experiment_judge import judge
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.telemetry.stall import find_stall
+
+
+def series(counts: list[int], max_us: dict[int, float] | None = None, warmup: int = 0) -> pd.DataFrame:
+    rows = [{"second": k, "op": "OVERALL", "operations": n, "mean_us": 100.0, "p50_us": 90.0, "p95_us": 150.0,
+             "p99_us": 200.0, "max_us": (max_us or {}).get(k, 300.0) if n else math.nan, "warmup": k < warmup}
+            for k, n in enumerate(counts)]
+    return pd.DataFrame(rows, columns=list(SERIES_COLUMNS))
+
+
+def result(counts: list[int], max_us: dict[int, float] | None = None, returns: dict[str, int] | None = None,
+           errors: list[str] | None = None) -> PhaseResult:
+    h = hdr.new_histogram()
+    h.record_value(100)
+    ops = {"READ": OpSummary.from_histogram("READ", h, returns or {"OK": sum(counts)})}
+    return PhaseResult("run", 4, 1000.0 * len(counts), sum(counts), ops, series(counts, max_us), errors=errors or [])
+
+
+def test_two_silent_seconds_among_busy_ones_are_a_stall_as_long_as_the_slowest_reply_after_them():
+    s = find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.6e6}))
+    assert s is not None and s.seconds == 2.6 and 1.0 <= s.from_s <= 2.0
+    assert s.text() == f"no reply for 2.6 s, from {s.from_s:.1f} s"
+
+
+def test_silent_warm_up_and_a_short_last_second_are_not_stalls():
+    assert find_stall(series([0, 0, 900, 1000, 950, 0], warmup=2)) is None
+    assert find_stall(series([900, 1000, 950, 1000])) is None
+
+
+def test_a_paced_point_with_a_few_operations_a_second_proves_nothing():
+    assert find_stall(series([1, 0, 2, 0, 1, 0, 1])) is None
+
+
+def test_a_timeout_alone_degrades_the_point_and_is_counted():
+    v = judge(result([900, 1000, 950], returns={"OK": 2840, "TIMEOUT": 3}), max_error_rate=0.01)
+    assert v.status == "degraded" and "3 operations timed out" in v.reason and v.bottleneck["label"] == "stall"
+
+
+def test_the_servers_own_error_text_is_the_failure_reason():
+    oom = "OOM command not allowed when used memory > 'maxmemory'."
+    v = judge(result([900, 1000, 950], returns={"OK": 1425, "ERROR": 1425}, errors=["timed out after 1 s", oom]),
+              max_error_rate=0.01)
+    assert v.status == "failed" and v.reason.endswith(oom) and "50.0% of operations failed" in v.reason
+
+
+def test_a_healthy_point_is_ok_with_its_measured_label_kept():
+    v = judge(result([900, 1000, 950]), max_error_rate=0.01, bottleneck={"label": "server-cpu"})
+    assert v.status == "ok" and v.reason is None and v.bottleneck == {"label": "server-cpu"}
+
+
+def test_seconds_missing_from_a_coarse_series_are_not_silent_seconds():
+    # the Java engine's status lines come every 10 s: the seconds between are absent, not empty
+    df = series([0] * 31)
+    df = df[df["second"] % 10 == 0].assign(operations=10_000, max_us=500.0)
+    assert find_stall(df) is None

@@ -1,0 +1,54 @@
+"""The iperf3 baseline against iperf3's own JSON: the server side of the same test, read by the test.
+
+``iperf3 -s -1 -J`` prints, when its one test ends, what it received; ``run_client`` must report
+that rate in Gbit/s (10^9 bit/s, not bytes, not GiB).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+
+import psutil
+import pytest
+
+from tests.fixtures.servers import free_port
+from ycsbctl.telemetry.network import run_client
+
+
+@pytest.fixture
+def iperf3() -> str:
+    path = shutil.which("iperf3")
+    if path is None:
+        pytest.skip("iperf3 is not installed (apt-get install iperf3, or run `make test`)")
+    return path
+
+
+def _listening(proc: subprocess.Popen, port: int, timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not any(c.status == psutil.CONN_LISTEN and c.laddr.port == port
+                  for c in psutil.Process(proc.pid).net_connections("tcp")):
+        assert time.monotonic() < deadline and proc.poll() is None, "iperf3 -s did not listen"
+        time.sleep(0.01)
+
+
+def test_baseline_is_the_rate_iperf3s_server_received_in_gbit_s(iperf3):
+    port = free_port()
+    server = subprocess.Popen([iperf3, "-s", "-1", "-J", "-B", "127.0.0.1", "-p", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        _listening(server, port)
+        b = run_client("127.0.0.1", port, 1.0)
+        out, _ = server.communicate(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    doc = json.loads(out)
+    received = doc["end"]["sum_received"]
+    truth_gbit_s = 8 * received["bytes"] / received["seconds"] / 1e9  # bytes the server got, over its seconds
+    assert b.gbit_s == pytest.approx(truth_gbit_s, rel=0.05)
+    assert b.gbit_s == pytest.approx(received["bits_per_second"] / 1e9, rel=0.05)
+    assert b.server == f"127.0.0.1:{port}" and b.duration_s == 1.0

@@ -1,0 +1,235 @@
+"""The report's and `ycsbctl compare`'s figures against a computation done here from the raw files.
+
+Two small real experiments (redis-server and basic://, 2 repetitions) are run with the CLI. The
+truth is computed in the test with pandas from ``runs.parquet`` (operations / runtime) and with
+HdrHistogram's own ``decode``/``add``/``get_value_at_percentile`` from ``histograms/*.hdr``; the
+report's numbers are read back from ``report.html`` and ``compare.html`` with an HTML parser.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hdrh.histogram import HdrHistogram
+
+from tests.fixtures.servers import ROOT, start_redis
+from ycsbctl.report.compare import compare, render_compare_html
+from ycsbctl.report.html import build_context, environment
+from ycsbctl.report.plots import PlotFile
+from ycsbctl.results.frames import load
+
+YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
+SMALL = ["--records", "200", "--repeat", "2", "--duration", "0.5", "--warmup", "0", "--processes", "1",
+         "--no-telemetry", "--quiet"]
+OPS = ("READ", "UPDATE")
+
+
+class Tables(HTMLParser):
+    """Every table as rows of cell texts (th and td), and the findings' list items."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self.findings: list[str] = []
+        self._cell: list[str] | None = None
+        self._in_findings = False
+        self._li: list[str] | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+        elif tag == "ul" and ("class", "findings") in attrs:
+            self._in_findings = True
+        elif tag == "li" and self._in_findings:
+            self._li = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "li" and self._li is not None:
+            self.findings.append("".join(self._li).strip())
+            self._li = None
+        elif tag == "ul":
+            self._in_findings = False
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._li is not None:
+            self._li.append(data)
+
+
+CACHE_ENV = "YCSBCTL_TRUTH_CACHE"
+
+
+@pytest.fixture(scope="module")
+def experiments(tmp_path_factory: pytest.TempPathFactory):
+    """A: redis + basic:// at 2 and 4 threads; B: redis alone at 4 threads; workload-b, 2 repetitions
+    each (run side by side: only their figures are checked, not their speed).
+
+    With ``YCSBCTL_TRUTH_CACHE=DIR`` (``make mutation``) the folders are made once in DIR and reused:
+    the report's code is what a mutant changes, not the measurements."""
+    cache = os.environ.get(CACHE_ENV)
+    tmp = Path(cache) if cache else tmp_path_factory.mktemp("truth-report")
+    a, b = tmp / "A", tmp / "B"
+    if cache and (a / "runs.parquet").exists() and (b / "runs.parquet").exists():
+        return a, b
+    server = start_redis(tmp / "redis")
+    plans = ((a, ["--target", server.url, "--target", "basic://", "--threads", "2,4"]),
+             (b, ["--target", server.url, "--threads", "4"]))
+    procs = [subprocess.Popen([YCSBCTL, "run", "workload-b", *args, "--load", *SMALL, "--out", str(out)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for out, args in plans]
+    try:
+        for p in procs:
+            _, err = p.communicate(timeout=300)
+            assert p.returncode == 0, err[-3000:]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        server.stop()
+    return a, b
+
+
+def render(folder: Path) -> Tables:
+    """report.html's text as the current code writes it, without drawing the plots (fast)."""
+    exp = load(folder)
+    # The figures the run drew stand in for new ones (the table sits under the first figure).
+    figures = {w: [PlotFile(png.stem, png.stem, png, png.with_suffix(".svg"))
+                   for png in sorted((folder / "plots").glob(f"{w}.*.png"))] for w in exp.workloads}
+    context = build_context(exp, figures, exp.points("p99"), "p99")
+    return Tables(environment().get_template("report.html.j2").render(**context))
+
+
+def points_table(html: Tables) -> list[list[str]]:
+    return next(tb for tb in html.tables if tb and tb[0][:3] == ["threads", "target", "ops/s"])
+
+
+def compare_table(html: Tables) -> list[list[str]]:
+    return next(tb for tb in html.tables if tb and tb[0][:4] == ["experiment", "workload", "target", "threads"])
+
+
+def _hist(folder: Path, run_id: str, op: str) -> HdrHistogram:
+    return HdrHistogram.decode((folder / "histograms" / f"{run_id}.{op}.hdr").read_bytes())
+
+
+def _all_ops(folder: Path, run_id: str) -> HdrHistogram:
+    h = HdrHistogram(1, 3_600_000_000, 3)
+    for op in OPS:
+        h.add(_hist(folder, run_id, op))
+    return h
+
+
+def truth(folder: Path) -> pd.DataFrame:
+    """Per target × threads over the ok run-phase repetitions: ops/s (mean, min, max), the mean over
+    repetitions of each operation's p50/p95/p99 and of the all-operations p99 (µs)."""
+    runs = pd.read_parquet(folder / "runs.parquet")
+    runs = runs[(runs["phase"] == "run") & (runs["status"] == "ok")].copy()
+    runs["ops_s"] = 1000.0 * runs["operations"] / runs["runtime_ms"]
+    runs["client_cpu"] = 100.0 * runs["client_cpu_s"] / (runs["runtime_ms"] / 1000.0)
+    for _, r in runs.iterrows():
+        for op in OPS:
+            h = _hist(folder, r["run_id"], op)
+            for p in (50, 95, 99):
+                runs.loc[r.name, f"{op}_p{p}"] = h.get_value_at_percentile(p)
+        runs.loc[r.name, "all_p99"] = _all_ops(folder, r["run_id"]).get_value_at_percentile(99)
+    cols = {c: "mean" for c in runs.columns if "_p" in c and c.split("_")[0] in (*OPS, "all")}
+    g = runs.groupby(["target", "threads"])
+    out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"),
+                reps=("run_id", "count"), client_cpu=("client_cpu", "mean"))
+    return out.join(g.agg(cols))
+
+
+def _n(v: float) -> str:
+    return f"{v:,.0f}"
+
+
+def test_report_points_table_is_the_mean_over_repetitions_of_the_raw_figures(experiments):
+    folder = experiments[0]
+    t = truth(folder)
+    table = points_table(render(folder))
+    assert table[1] == ["p50", "p95", "p99"] * 2
+    rows = table[2:]
+    assert len(rows) == len(t) == 4
+    for row in rows:
+        threads, target = int(row[0]), row[1]
+        want = t.loc[(target, threads)]
+        assert row[2] == _n(want["ops_mean"]), (target, threads)
+        spread = (want["ops_max"] - want["ops_min"]) / 2 / want["ops_mean"] * 100
+        assert row[3] == f"±{spread:.1f}%"
+        assert row[4] == "2/2"
+        assert row[5:11] == [_n(want[f"{op}_p{p}"]) for op in OPS for p in (50, 95, 99)], (target, threads)
+        assert row[11] == "—" and row[12] == _n(want["client_cpu"])  # no telemetry: client CPU from the engine
+        assert row[-1] == "ok"
+
+
+def _fmt_ops(v: float) -> str:
+    return f"{v / 1000:.1f}k ops/s" if v >= 1000 else f"{v:.0f} ops/s"
+
+
+def _fmt_us(v: float) -> str:
+    return f"{v / 1000:.1f} ms" if v >= 1000 else f"{v:.0f} µs"
+
+
+def test_report_finding_names_the_peaks_and_their_ratio(experiments):
+    folder = experiments[0]
+    t = truth(folder).reset_index()
+    peaks = t.loc[t.groupby("target")["ops_mean"].idxmax()].sort_values("ops_mean", ascending=False)
+    lead, other = peaks.iloc[0], peaks.iloc[1]
+    assert lead["target"] == "basic"  # no server: far faster than any round trip
+    sentence = next(f for f in render(folder).findings if "peaks at" in f)
+    assert sentence.startswith(f"workloadb: basic peaks at {_fmt_ops(lead['ops_mean'])} at {lead['threads']} "
+                               f"threads (p99 {_fmt_us(lead['all_p99'])})")
+    ratio = lead["ops_mean"] / other["ops_mean"]
+    assert (f"{ratio:.1f}× {other['target']} ({_fmt_ops(other['ops_mean'])} at {other['threads']} threads, "
+            f"p99 {_fmt_us(other['all_p99'])})") in sentence
+
+
+def test_compare_shows_each_sides_mean_change_and_verdict(experiments, tmp_path):
+    a, b = experiments
+    out = render_compare_html(compare([a, b]), tmp_path / "compare.html")
+    ta, tb = truth(a), truth(b)
+    rows = compare_table(Tables(out.read_text(encoding="utf-8")))[1:]
+    assert len(rows) == 1  # redis at 4 threads; the other points are in A only
+    for row in rows:
+        target, threads = row[2], int(row[3])
+        x, y = ta.loc[(target, threads)], tb.loc[(target, threads)]
+        sa = (x["ops_max"] - x["ops_min"]) / 2 / x["ops_mean"] * 100
+        sb = (y["ops_max"] - y["ops_min"]) / 2 / y["ops_mean"] * 100
+        assert row[4] == f"{_n(x['ops_mean'])} ±{sa:.1f}%" and row[5] == f"{_n(y['ops_mean'])} ±{sb:.1f}%"
+        assert row[6] == f"{(y['ops_mean'] - x['ops_mean']) / x['ops_mean'] * 100:+.1f}%"
+        overlap = y["ops_min"] <= x["ops_max"] and x["ops_min"] <= y["ops_max"]
+        assert row[7] == ("within noise" if overlap else "better" if y["ops_mean"] > x["ops_mean"] else "worse")
+        assert row[8] == _n(x["all_p99"]) and row[9] == _n(y["all_p99"])
+        change = (y["all_p99"] - x["all_p99"]) / x["all_p99"] * 100
+        assert row[10] == ("—" if math.isnan(change) else f"{change:+.1f}%")
+        assert row[12] == "2/2 → 2/2"
+
+
+def test_cli_report_and_compare_show_the_same_tables(experiments, tmp_path):
+    """What `ycsbctl run` wrote and `ycsbctl compare` writes are the tables checked above."""
+    a, b = experiments
+    written = Tables((a / "report.html").read_text(encoding="utf-8"))
+    assert points_table(written) == points_table(render(a))
+    assert written.findings == render(a).findings
+    out = tmp_path / "cli-compare.html"
+    proc = subprocess.run([YCSBCTL, "compare", str(a), str(b), "-o", str(out)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    same = render_compare_html(compare([a, b]), tmp_path / "compare.html")
+    assert compare_table(Tables(out.read_text(encoding="utf-8"))) == compare_table(Tables(same.read_text(encoding="utf-8")))
+    row = compare_table(Tables(same.read_text(encoding="utf-8")))[1]
+    assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout  # the console table too

@@ -1,0 +1,81 @@
+"""Judging one measured point: ``ok``, ``degraded``, ``failed`` or ``interrupted``, and why.
+
+- ``failed``: no result, the engine failed, or more ERROR/TIMEOUT than ``--max-error-rate``.
+- ``degraded``: measured to the end, but the numbers do not describe a healthy server: it stopped
+  answering (no completed operation for ≥ 1 s of the measured window, or an operation timed
+  out — see :mod:`ycsbctl.telemetry.stall`), or the dataset was not all there when the point
+  began (emptied or reloaded by someone else), or another benchmark shared the host.
+- ``ok``: none of these.
+
+The reason always carries the first distinct error text the server sent (``OOM command not
+allowed…``), which is what the user must fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.telemetry.bottleneck import host_busy_bottleneck, stall_bottleneck
+from ycsbctl.telemetry.stall import find_stall
+
+_CLIENT_SIDE = ("timed out after",)  # messages of our own, not the server's words
+
+
+@dataclass
+class Verdict:
+    """A point's status, its reason (None when ok), and its bottleneck (a stall replaces the label)."""
+
+    status: str
+    reason: str | None
+    bottleneck: dict[str, Any] | None
+    stall: dict[str, Any] | None = None
+
+
+def server_error(result: PhaseResult | None) -> str | None:
+    """The first distinct error the server (or the connection) gave, not a timeout of ours."""
+    if result is None:
+        return None
+    for e in result.errors:
+        if e and not e.startswith(_CLIENT_SIDE):
+            return e
+    return None
+
+
+def _join(*parts: str | None) -> str | None:
+    text = "; ".join(p for p in parts if p)
+    return text or None
+
+
+def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | None = None,
+          bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
+          host_busy: str | None = None) -> Verdict:
+    """The verdict on one point. ``error``: why the point could not run (already one line);
+    ``dataset_note``: the record count was short before the point; ``host_busy``: another
+    benchmark was measuring on this host (the user overrode the refusal)."""
+    if result is None:
+        return Verdict("failed", error or "no result", bottleneck)
+    said = server_error(result)
+    first = said if said and said not in (error or "") else None
+    stall = find_stall(result.series, result.returns("TIMEOUT")) if result.status == "ok" else None
+    stall_text = stall.text() if stall else None
+    if stall is not None and result.operations:
+        bottleneck = stall_bottleneck(stall, bottleneck)
+    if result.status in ("failed", "interrupted"):
+        reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
+        return Verdict(result.status, reason, bottleneck, stall.to_dict() if stall else None)
+    if result.error_rate > max_error_rate:
+        rate = (f"{result.error_rate:.1%} of operations failed (ERROR/TIMEOUT), above --max-error-rate "
+                f"{max_error_rate:.1%}")
+        return Verdict("failed", _join(error, rate + (f": {first}" if first else ""), stall_text, dataset_note),
+                       bottleneck, stall.to_dict() if stall else None)
+    if host_busy and stall is None:
+        bottleneck = host_busy_bottleneck(host_busy, bottleneck)
+    if stall is not None or dataset_note or host_busy:
+        errors = result.returns("ERROR")
+        err = f"{errors:,} ERROR: {first}" if first and errors else None
+        return Verdict("degraded", _join(stall_text, dataset_note, host_busy, err, error), bottleneck,
+                       stall.to_dict() if stall else None)
+    errors = result.returns("ERROR")
+    return Verdict("ok", _join(error, f"{errors:,} ERROR: {first}" if first and errors else None), bottleneck)

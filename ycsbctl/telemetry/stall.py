@@ -1,0 +1,85 @@
+"""Did the server stop answering during a point? Read from the engine's per-second series.
+
+A *stall* is a run of whole seconds of the measured window in which no operation completed,
+among seconds where many did (a frozen, paused or cut-off server), or any operation that timed
+out. Its length is the longest of the empty run and the slowest operation that ended right after
+it (an operation in flight when the server froze waited the whole stall), so a 3 s freeze reads
+about 3 s whatever its alignment on the second boundaries.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import pandas as pd
+
+MIN_BUSY_OPS = 5  # a second is "busy" from this many operations; an empty second among busy ones is a stall
+MIN_STALL_S = 1.0
+
+
+@dataclass
+class Stall:
+    """The longest time without a reply (s), when it began (s from the point's start, warm-up
+    included, as the series counts), and how many operations timed out."""
+
+    seconds: float
+    from_s: float
+    timeouts: int = 0
+
+    def text(self) -> str:
+        """One phrase for the point's reason: ``no reply for 11.9 s, from 9.0 s``."""
+        parts = []
+        if self.seconds >= MIN_STALL_S:
+            parts.append(f"no reply for {self.seconds:.1f} s, from {self.from_s:.1f} s")
+        if self.timeouts:
+            parts.append(f"{self.timeouts:,} operation{'s' if self.timeouts != 1 else ''} timed out")
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _overall(series: pd.DataFrame | None) -> pd.DataFrame:
+    if series is None or series.empty or "op" not in series:
+        return pd.DataFrame(columns=["second", "operations", "max_us", "warmup"])
+    return series[series["op"] == "OVERALL"].sort_values("second")
+
+
+def find_stall(series: pd.DataFrame | None, timeouts: int = 0) -> Stall | None:
+    """The longest stall in a point's per-second ``series`` (``SERIES_COLUMNS``), or None.
+
+    Only the measured window counts (warm-up seconds are skipped); the last second is partial
+    (the run ends inside it), so an empty last second is not evidence on its own."""
+    df = _overall(series)
+    measured = df[~df["warmup"].astype(bool)] if "warmup" in df else df
+    best: Stall | None = None
+    if len(measured) >= 2:
+        counts = dict(zip(measured["second"].astype(int), measured["operations"].astype(int)))
+        slowest = dict(zip(measured["second"].astype(int), measured["max_us"].astype(float)))
+        busy = [c for c in counts.values() if c >= MIN_BUSY_OPS]
+        seconds = sorted(counts)
+        if busy and len(busy) * 2 >= len(seconds) - 1:  # a paced, nearly idle point proves nothing
+            first, last = seconds[0], seconds[-1]
+            k = first
+            while k < last:  # the final (partial) second is never the start of a stall
+                if counts.get(k, 1) > 0:  # a second absent from the series (coarser status lines) is unknown
+                    k += 1
+                    continue
+                start = k
+                while k <= last and counts.get(k, 1) == 0:
+                    k += 1
+                empty = k - start
+                after = slowest.get(k, math.nan)
+                waited = after / 1e6 if not math.isnan(after) else 0.0
+                length = max(float(empty), waited)
+                # The op that ended the stall completed within second k, ``waited`` after it began;
+                # the last reply before the stall came before the first empty second.
+                began = max(float(first) - 1.0, min(float(start), k + 0.5 - waited)) if waited else start - 0.5
+                if best is None or length > best.seconds:
+                    best = Stall(round(length, 1), round(float(began), 1))
+    if timeouts:
+        best = best or Stall(0.0, 0.0)
+        best.timeouts = int(timeouts)
+    return best
