@@ -15,7 +15,7 @@ import pytest
 from pymongo import MongoClient
 
 from tests.fixtures.bindings import field_values, run_bindings
-from tests.fixtures.servers import ROOT, Server, free_port, start_mongo_wire, wait_for_port
+from tests.fixtures.servers import ROOT, Server, free_port, start_mongo_wire, wait_for_port, wait_stopped
 from ycsbctl.bindings import ConnectionLost, Status
 from ycsbctl.bindings.base import ChainContext
 from ycsbctl.bindings.mongo_chain import MongoRequests, reply_status
@@ -179,6 +179,7 @@ def test_a_stalled_server_times_out_the_chain_and_its_late_reply_answers_nothing
 
         async def stalled(b):
             os.kill(server.proc.pid, signal.SIGSTOP)
+            wait_stopped(server.proc.pid)  # the chain's read must find the server stopped, not stopping
             threading.Timer(0.8, os.kill, (server.proc.pid, signal.SIGCONT)).start()
             done = await b[0].chain(_context(log, []), _batch([READ] * 3, [KEY0] * 3), 0, 3)
             after = [await b[0].read(TABLE, b"user1", None)]
@@ -216,6 +217,7 @@ def test_a_connection_lost_mid_chain_is_an_error_then_connection_lost(echo):
     async def lose(b):
         assert await b[0].chain(_context(log, acked), _batch([INSERT], [b"user1"]), 0, 1) == (1, 0)
         os.kill(echo.proc.pid, signal.SIGSTOP)  # the next request stays in flight …
+        wait_stopped(echo.proc.pid)
         threading.Timer(0.3, echo.proc.kill).start()  # … until the server dies
         await b[0].chain(_context(log, acked), _batch([READ, INSERT], [b"user1", b"user2"]), 0, 2)
 
