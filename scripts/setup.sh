@@ -43,6 +43,8 @@ fi
 
 # 3. The MongoDB-wire server (FerretDB embedded, SQLite): the Mongo-side stand-in here.
 bash infra/build-mongo-wire.sh
+# … and mongo-echo, the in-memory responder that bench/mongo_client.py loads the client with.
+bash infra/build-mongo-echo.sh
 
 # 4. The real YCSB core client from Maven Central (tests and --engine ycsb with BasicDB).
 if [ $for_tests = 1 ] && ! ls .cache/ycsb-core/lib/core-0.17.0.jar >/dev/null 2>&1; then

@@ -35,6 +35,7 @@ class ChainContext:
     ack: Callable[[int], None] | None  # run-phase inserts: acknowledge the key number
     deadline_ns: int
     stop_on_error: bool  # load phase: a failed insert ends the chain (and the thread, as YCSB)
+    table: str = "usertable"  # the workload's ``table`` (MongoDB's collection)
 
 
 class ConnectionLost(Exception):

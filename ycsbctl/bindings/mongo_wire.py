@@ -14,6 +14,9 @@ same as pymongo's: ``{_id: str, fieldN: BinData(0)}``.
 Used when the URL is a single host without credentials, TLS, replica set name or a read
 preference other than primary, and ``batchsize`` is 1 without ``mongodb.upsert``; anything else
 (and ``-p mongodb.driver=pymongo``) goes through :mod:`ycsbctl.bindings.mongodb`.
+
+Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:meth:`MongoWireBinding.chain`,
+:mod:`ycsbctl.bindings.mongo_chain`): no future, coroutine switch or ``bson`` call per operation.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from urllib.parse import parse_qsl, urlparse
 import bson
 
 from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
+from ycsbctl.bindings.mongo_chain import ChainContext, MongoRequests, run_chain
 from ycsbctl.bindings.mongodb import database_name, document_cells, projection, record_document
 from ycsbctl.errors import UserError
 
@@ -121,6 +125,7 @@ class MongoWireBinding(WireBinding):
         self.db = database_name(url)
         self.wc = write_concern(url)
         self._ids = itertools.count(1)
+        self.requests = MongoRequests.shared(self.db, self.wc)  # chains' requests as bytes
 
     def address(self) -> str:
         return f"{self.SERVER} at {self.host}:{self.port}"
@@ -210,3 +215,11 @@ class MongoWireBinding(WireBinding):
         if r.__class__ is Status:
             return r  # type: ignore[return-value]
         return Status.OK if r["n"] else Status.NOT_FOUND  # type: ignore[index]
+
+    async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
+        """Run operations ``start:end`` of ``batch`` = (ops, keys, key numbers, read fields, write
+        fields) — READ, UPDATE and INSERT only — one after the other from the reply callback (see
+        :mod:`ycsbctl.bindings.mongo_chain`), each timed once through ``ctx.record(op, status, t0,
+        t1, t0)``; stop early at the deadline, a timeout, a lost connection or (``ctx.stop_on_error``)
+        a failed operation. Statuses and stored documents are the awaited calls'. Returns (done, failed)."""
+        return await run_chain(self, ctx, batch, start, end)

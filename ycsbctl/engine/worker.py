@@ -141,7 +141,7 @@ class Worker:
         chain = getattr(b, "chain", None) if pacer is None and not (is_load and retry_limit) else None
         if chain is not None:
             ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
-            ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load)
+            ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load, table)
         done = 0
         ops: list = []
         j = n = 0

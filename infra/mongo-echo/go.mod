@@ -1,0 +1,3 @@
+module ycsbctl/infra/mongo-echo
+
+go 1.22
