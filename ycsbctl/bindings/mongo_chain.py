@@ -27,7 +27,7 @@ from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 if TYPE_CHECKING:
     from ycsbctl.bindings.mongo_wire import MongoWireBinding
 
-OK, NOT_FOUND, ERROR, TIMEOUT = Status
+OK, NOT_FOUND, ERROR, TIMEOUT = Status.OK, Status.NOT_FOUND, Status.ERROR, Status.TIMEOUT
 _I32 = struct.Struct("<i")
 _HEAD_TAIL = _I32.pack(0) + _I32.pack(2013) + _I32.pack(0) + b"\x00"  # responseTo, OP_MSG, flagBits, kind 0
 _OK_END = b"\x01ok\x00\x00\x00\x00\x00\x00\x00\xf0?\x00"  # a reply ending with ok: 1.0
