@@ -130,11 +130,13 @@ def clean(out: str) -> None:
 
 
 def loads_and_reports(folder: Path, tmp: Path):
-    """The folder loads in Python and ``ycsbctl report`` renders it."""
+    """The folder loads in Python and has a report: the one a sweep wrote, else ``ycsbctl report``'s."""
     exp = load(folder)
-    rep = ycsbctl("report", str(folder), cwd=tmp)
-    assert rep.returncode == 0, rep.stderr[-2000:]
-    clean(rep.stdout + rep.stderr)
+    if not (folder / "report.html").exists():  # a single point writes no report: draw one
+        rep = ycsbctl("report", str(folder), cwd=tmp)
+        assert rep.returncode == 0, rep.stderr[-2000:]
+        clean(rep.stdout + rep.stderr)
+    assert (folder / "report.html").stat().st_size > 1000
     return exp
 
 
@@ -216,8 +218,8 @@ def test_a_dataset_emptied_before_a_point_flags_it_and_counts_the_not_found_read
 def test_a_frozen_mongo_wire_server_is_degraded_too(tmp_path):
     server = start_mongo_wire(tmp_path / "mw")
     out = tmp_path / "mw-frozen"
-    proc = start("run", "workload-c", "--target", server.url, "--load", "--records", "300", "--threads", "4",
-                 "--duration", "8", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    proc = start("run", "workload-c", "--target", server.url, "--load", "--records", "100", "--threads", "4",
+                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
     try:
         lines = Lines(proc)
         lines.wait_for("[2/2]")
@@ -302,7 +304,7 @@ def test_a_disk_that_fills_mid_sweep_keeps_the_finished_points_and_names_the_res
     with tmpfs(tmp_path / "small", "24m") as disk:
         out = disk / "sweep"
         proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "300", "--threads", "2,4",
-                     "--duration", "2", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+                     "--duration", "1.5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
         try:
             runs = disk / ".sweep.partial" / "runs"
             wait_until(lambda: len(list(runs.glob("*.json"))) >= 2 or proc.poll() is not None, 60, "the first point")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ycsbctl.dataset_check import DatasetCheck
 from ycsbctl.errors import UserError
 from ycsbctl.experiment_judge import judge
 from ycsbctl.host_claim import HostClaim, claim_host
@@ -22,7 +23,8 @@ from ycsbctl.point import PointOutcome, guarded, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
-from ycsbctl.results.store import ResultFolder, RunRecord, check_writable, disk_error, now_iso
+from ycsbctl.results.disk import check_writable, disk_error
+from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
@@ -99,7 +101,7 @@ class Experiment:
         self.done_ids = folder.run_ids("ok") if folder else set()
         self.baseline: Any = None  # the current target's iperf3 baseline
         self.busy_at_start: list[str] = []  # other ycsbctl measuring when the current point began
-        self.warned_count: int | None = None  # the record count a warning was last given for
+        self.dataset = DatasetCheck(progress)
 
     # -- targets --------------------------------------------------------------------------
 
@@ -214,31 +216,17 @@ class Experiment:
 
     def _check_dataset(self, label: str, ep: Endpoint) -> None:
         """A server we do not load must hold the records the plan reads: say so when it does not."""
-        from ycsbctl.bindings.admin import count_records
-
-        try:
-            stored = count_records(ep.url)
-        except Exception:  # noqa: BLE001 - only a hint; the run reports its own errors
-            return
         wanted = int(workload_properties(self.plan, self.plan.workloads[0]).get("recordcount", 0) or 0)
+        stored = self.dataset.at_start(label, ep.url, wanted)
         if stored and self.plan.telemetry and self.folder is not None:
             from ycsbctl import telemetry
 
             # Not loaded by us: the whole server's memory over the records it holds (an upper bound).
             got = guarded("server's memory", lambda: telemetry.footprint_after(ep, {}, stored), self.progress)
-            if got is None:
-                return
-            fp = got.to_dict()
-            fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
-            self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
-        self.warned_count = stored
-        if stored is not None and stored != wanted:
-            effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
-                      else f"only {wanted:,} of them will be read")
-            self.progress.note(
-                f"{label}: warning: the server holds {stored:,} records but recordcount is {wanted:,}; {effect} — "
-                f"pass -p recordcount={stored} (as at load time) or --load"
-            )
+            if got is not None:
+                fp = got.to_dict()
+                fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
+                self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
 
     def _baseline(self, label: str, ep: Endpoint) -> None:
         from ycsbctl import telemetry
@@ -281,29 +269,11 @@ class Experiment:
         plan = self.plan
         self.progress.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
-        note = self._recount(label, ep, props) if phase == "run" else None
+        wanted = int(props.get("recordcount", 0) or 0)
+        note = self.dataset.before_point(label, ep.url, wanted, props.get("table", "usertable")) if phase == "run" else None
         self.busy_at_start = self.claim.others() if self.claim is not None else []
         out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh, baseline=self.baseline)
         return self._store(out, ep, label, workload, phase, threads, rep, started, dataset_note=note)
-
-    def _recount(self, label: str, ep: Endpoint, props: Properties) -> str | None:
-        """Count the records again before a run-phase point (one DBSIZE / estimated count): a
-        dataset emptied or cut since the load makes reads NOT_FOUND, so the point is flagged."""
-        from ycsbctl.bindings.admin import count_records
-
-        try:
-            stored = count_records(ep.url, props.get("table", "usertable"))
-        except Exception:  # noqa: BLE001 - a server that does not answer shows in the point itself
-            return None
-        wanted = int(props.get("recordcount", 0) or 0)
-        if stored is None or not wanted or stored >= wanted:
-            return None
-        note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
-                "(emptied or cut since the load): reads of missing keys are NOT_FOUND")
-        if stored != self.warned_count:  # said once, at the start, when the server was short already
-            self.progress.note(f"{label}: warning: {note}")
-        self.warned_count = stored
-        return note
 
     def _store(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
                rep: int, started: str, dataset_note: str | None = None) -> RunRecord:
