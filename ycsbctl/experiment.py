@@ -44,6 +44,8 @@ class Outcome:
 
     @property
     def exit_code(self) -> int:
+        """130 after Ctrl-C; 1 when a target was skipped or any point is not ``ok`` — a ``degraded``
+        point (stalled server, short dataset, busy host) too: its numbers are not a healthy server's."""
         if self.interrupted:
             return 130
         bad = self.skipped or any(r.status != "ok" for r in self.records)
