@@ -600,3 +600,20 @@ def test_ctrl_c_while_a_sweep_renders_its_report_says_the_data_is_complete(tmp_p
     assert proc.returncode == 130, stderr
     assert f"the data is complete in {out}" in stderr and f"ycsbctl report {out}" in stderr
     assert list(load(out).runs["status"]) == ["ok", "ok"]
+
+
+def test_a_password_given_only_as_a_property_reaches_every_check_and_none_is_one_line(tmp_path):
+    server = start_redis(tmp_path / "auth", extra=("--requirepass", "s3cr3tpw"))
+    try:
+        ok = ycsbctl("run", "workload-c", "--target", server.url, "-p", "redis.password=s3cr3tpw", "--load",
+                     "--records", "100", "--threads", "2", "--duration", "1", "--no-telemetry", "--out",
+                     str(tmp_path / "pw"), cwd=tmp_path)
+        none = ycsbctl("run", "workload-c", "--target", server.url, "--threads", "2", "--duration", "1",
+                       "--no-telemetry", cwd=tmp_path)
+    finally:
+        server.stop()
+    clean(ok.stdout + ok.stderr + none.stdout + none.stderr)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    assert not [p for p in (tmp_path / "pw").rglob("*") if p.is_file() and b"s3cr3tpw" in p.read_bytes()]
+    assert none.returncode == 1
+    assert [x for x in none.stderr.splitlines() if "redis.password" in x]

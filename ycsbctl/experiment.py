@@ -111,7 +111,8 @@ class Experiment:
         plan = self.plan
         try:
             ep = provision(
-                target, plan.backend, experiment_id=self.exp_id, image=plan.images.get(target),
+                _with_password(target, workload_properties(plan, plan.workloads[0])), plan.backend,
+                experiment_id=self.exp_id, image=plan.images.get(target),
                 server_cpus=plan.server_cpus, server_memory=plan.server_memory, say=self.progress.note,
             )
         except UserError as exc:
@@ -304,6 +305,19 @@ class Experiment:
             sys.stdout.write(format_phase(r))
             sys.stdout.flush()
         return record
+
+
+def _with_password(target: str, props: Properties) -> str:
+    """A ``redis://`` URL without a password takes ``-p redis.password`` (as YCSB's binding does), so the
+    checks before the run, telemetry and the clients all authenticate alike."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    pw = props.get("redis.password")
+    u = urlsplit(target)
+    if not pw or u.scheme not in ("redis", "rediss") or u.password:
+        return target
+    user = quote(u.username or "", safe="")
+    return urlunsplit(u._replace(netloc=f"{user}:{quote(pw, safe='')}@{u.netloc.rpartition('@')[2]}"))
 
 
 def _wl_name(workload: str) -> str:
