@@ -617,3 +617,29 @@ def test_a_password_given_only_as_a_property_reaches_every_check_and_none_is_one
     assert not [p for p in (tmp_path / "pw").rglob("*") if p.is_file() and b"s3cr3tpw" in p.read_bytes()]
     assert none.returncode == 1
     assert [x for x in none.stderr.splitlines() if "redis.password" in x]
+
+
+def test_a_refusal_nothing_waits_for_is_counted_and_names_the_lost_connection(tmp_path):
+    import asyncio
+
+    from ycsbctl.bindings.redis import _Resp
+
+    server = start_redis(tmp_path / "one", extra=("--maxclients", "1"))
+    holder = redis.Redis.from_url(server.url)
+    try:
+        holder.ping()  # the one client allowed
+
+        async def refused() -> _Resp:
+            _, proto = await asyncio.get_running_loop().create_connection(_Resp, "127.0.0.1", server.port)
+            for _ in range(200):
+                if proto.transport is None:
+                    break
+                await asyncio.sleep(0.01)
+            return proto
+
+        proto = asyncio.run(refused())
+    finally:
+        holder.close()
+        server.stop()
+    assert proto.stray == 1 and "max number of clients" in proto.said
+    assert proto.lost == f"closed by the server: {proto.said}"
