@@ -180,6 +180,8 @@ def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(
     exp = loads_and_reports(out, tmp_path)
     row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
     assert row["status"] == "degraded" and row["bottleneck"] == "stall" and "no reply for" in row["error"]
+    page = (out / "report.html").read_text()
+    assert "Failures and degraded points" in page and "no reply for" in page
     no_workers_left()
 
 
