@@ -330,17 +330,18 @@ def test_a_disk_that_fills_mid_sweep_keeps_the_finished_points_and_names_the_res
 # -- 3. one writer per folder, one benchmark per host -------------------------------------------
 
 def test_two_runs_started_together_get_a_folder_each_and_their_points_are_host_busy(tmp_path):
-    args = ("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "1", "--warmup", "0",
+    args = ("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "2", "--warmup", "0",
             "--allow-concurrent", "--no-telemetry")
     procs = [start(*args, cwd=tmp_path) for _ in range(2)]
     outs = [finish(p) for p in procs]
-    for p, (stdout, stderr) in zip(procs, outs):
+    for stdout, stderr in outs:
         clean(stdout + stderr)
-        assert p.returncode == 1, stderr[-2000:]  # host-busy points are degraded
     folders = sorted((tmp_path / "reports").iterdir())
-    assert len(folders) == 2 and not [f for f in folders if f.name.startswith(".")]
-    labels = {b for f in folders for b in load(f).runs["bottleneck"]}
-    assert "host-busy" in labels
+    assert len(folders) == 2 and not [f for f in folders if f.name.startswith(".")]  # same second, two ids
+    busy = [f for f in folders if "host-busy" in set(load(f).runs["bottleneck"])]
+    assert busy, [p.returncode for p in procs]  # the later one at least saw the earlier one measuring
+    assert sorted(p.returncode for p in procs) == sorted(1 if f in busy else 0 for f in folders)
+    assert all(set(load(f).runs["status"]) == {"degraded"} for f in busy)  # host-busy is never ok
 
 
 def test_a_second_ycsbctl_is_refused_while_one_measures_and_a_folder_has_one_writer(victim, tmp_path):
