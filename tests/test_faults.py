@@ -125,6 +125,14 @@ def wait_point(server: Server, clients: int, proc: subprocess.Popen, records: in
         wait_until(busy, 60, "the point's clients busy")
 
 
+def wait_clients(port: int, n: int, host: str = "127.0.0.1", timeout_s: float = 60.0) -> None:
+    """Until ``n`` established TCP connections of this host go to ``host:port`` (the point's clients)."""
+    def count() -> int:
+        return sum(1 for c in psutil.net_connections("tcp")
+                   if c.raddr and tuple(c.raddr) == (host, port) and c.status == psutil.CONN_ESTABLISHED)
+    wait_until(lambda: count() >= n, timeout_s, f"{n} clients on port {port}")
+
+
 def clean(out: str) -> None:
     assert "Traceback" not in out, out[-3000:]
 
@@ -225,7 +233,8 @@ def test_a_frozen_mongo_wire_server_is_degraded_too(tmp_path):
     try:
         lines = Lines(proc)
         lines.wait_for("[2/2]")
-        time.sleep(2.5)  # the point's clients connect, then run
+        wait_clients(server.port, 4)  # the point's clients (the load's are gone)
+        time.sleep(1.0)
         with frozen(server.proc.pid):
             time.sleep(3.0)
         stdout, stderr = lines.finish()
@@ -554,7 +563,8 @@ def test_a_link_cut_for_3_s_inside_a_point_is_degraded(tmp_path):
             try:
                 lines = Lines(proc)
                 lines.wait_for("[2/2]")
-                time.sleep(2.0)
+                wait_clients(port, 4, addr)
+                time.sleep(1.0)
                 subprocess.run(["ip", "netns", "exec", ns, "iptables", "-A", *rule], check=True)
                 try:
                     time.sleep(3.0)
