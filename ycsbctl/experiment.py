@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ycsbctl.dataset_check import DatasetCheck
 from ycsbctl.errors import UserError
 from ycsbctl.experiment_judge import judge
 from ycsbctl.host_claim import HostClaim, claim_host
@@ -23,7 +24,8 @@ from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
 from ycsbctl.results.client_lag import client_lag_warning
-from ycsbctl.results.store import ResultFolder, RunRecord, check_writable, disk_error, now_iso
+from ycsbctl.results.disk import check_writable, disk_error
+from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
@@ -43,6 +45,8 @@ class Outcome:
 
     @property
     def exit_code(self) -> int:
+        """130 after Ctrl-C; 1 when a target was skipped or any point is not ``ok`` — a ``degraded``
+        point (stalled server, short dataset, busy host) too: its numbers are not a healthy server's."""
         if self.interrupted:
             return 130
         bad = self.skipped or any(r.status != "ok" for r in self.records)
@@ -100,7 +104,7 @@ class Experiment:
         self.done_ids = folder.run_ids("ok") if folder else set()
         self.baseline: Any = None  # the current target's iperf3 baseline
         self.busy_at_start: list[str] = []  # other ycsbctl measuring when the current point began
-        self.warned_count: int | None = None  # the record count a warning was last given for
+        self.dataset = DatasetCheck(progress)
 
     # -- targets --------------------------------------------------------------------------
 
@@ -108,7 +112,8 @@ class Experiment:
         plan = self.plan
         try:
             ep = provision(
-                target, plan.backend, experiment_id=self.exp_id, image=plan.images.get(target),
+                _with_password(target, workload_properties(plan, plan.workloads[0])), plan.backend,
+                experiment_id=self.exp_id, image=plan.images.get(target),
                 server_cpus=plan.server_cpus, server_memory=plan.server_memory, say=self.progress.note,
             )
         except UserError as exc:
@@ -215,31 +220,17 @@ class Experiment:
 
     def _check_dataset(self, label: str, ep: Endpoint) -> None:
         """A server we do not load must hold the records the plan reads: say so when it does not."""
-        from ycsbctl.bindings.admin import count_records
-
-        try:
-            stored = count_records(ep.url)
-        except Exception:  # noqa: BLE001 - only a hint; the run reports its own errors
-            return
         wanted = int(workload_properties(self.plan, self.plan.workloads[0]).get("recordcount", 0) or 0)
+        stored = self.dataset.at_start(label, ep.url, wanted)
         if stored and self.plan.telemetry and self.folder is not None:
             from ycsbctl import telemetry
 
             # Not loaded by us: the whole server's memory over the records it holds (an upper bound).
             got = guarded("server's memory", lambda: telemetry.footprint_after(ep, {}, stored), self.progress)
-            if got is None:
-                return
-            fp = got.to_dict()
-            fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
-            self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
-        self.warned_count = stored
-        if stored is not None and stored != wanted:
-            effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
-                      else f"only {wanted:,} of them will be read")
-            self.progress.note(
-                f"{label}: warning: the server holds {stored:,} records but recordcount is {wanted:,}; {effect} — "
-                f"pass -p recordcount={stored} (as at load time) or --load"
-            )
+            if got is not None:
+                fp = got.to_dict()
+                fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
+                self.folder.update_manifest(footprints={**self.folder.manifest.get("footprints", {}), label: fp})
 
     def _baseline(self, label: str, ep: Endpoint) -> None:
         from ycsbctl import telemetry
@@ -282,29 +273,11 @@ class Experiment:
         plan = self.plan
         self.progress.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
-        note = self._recount(label, ep, props) if phase == "run" else None
+        wanted = int(props.get("recordcount", 0) or 0)
+        note = self.dataset.before_point(label, ep.url, wanted, props.get("table", "usertable")) if phase == "run" else None
         self.busy_at_start = self.claim.others() if self.claim is not None else []
         out = run_point(ep, props, phase, threads, plan, self.progress, fresh=fresh, baseline=self.baseline)
         return self._store(out, ep, label, workload, phase, threads, rep, started, dataset_note=note)
-
-    def _recount(self, label: str, ep: Endpoint, props: Properties) -> str | None:
-        """Count the records again before a run-phase point (one DBSIZE / estimated count): a
-        dataset emptied or cut since the load makes reads NOT_FOUND, so the point is flagged."""
-        from ycsbctl.bindings.admin import count_records
-
-        try:
-            stored = count_records(ep.url, props.get("table", "usertable"))
-        except Exception:  # noqa: BLE001 - a server that does not answer shows in the point itself
-            return None
-        wanted = int(props.get("recordcount", 0) or 0)
-        if stored is None or not wanted or stored >= wanted:
-            return None
-        note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
-                "(emptied or cut since the load): reads of missing keys are NOT_FOUND")
-        if stored != self.warned_count:  # said once, at the start, when the server was short already
-            self.progress.note(f"{label}: warning: {note}")
-        self.warned_count = stored
-        return note
 
     def _store(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
                rep: int, started: str, dataset_note: str | None = None) -> RunRecord:
@@ -333,6 +306,19 @@ class Experiment:
             sys.stdout.write(format_phase(r))
             sys.stdout.flush()
         return record
+
+
+def _with_password(target: str, props: Properties) -> str:
+    """A ``redis://`` URL without a password takes ``-p redis.password`` (as YCSB's binding does), so the
+    checks before the run, telemetry and the clients all authenticate alike."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    pw = props.get("redis.password")
+    u = urlsplit(target)
+    if not pw or u.scheme not in ("redis", "rediss") or u.password:
+        return target
+    user = quote(u.username or "", safe="")
+    return urlunsplit(u._replace(netloc=f"{user}:{quote(pw, safe='')}@{u.netloc.rpartition('@')[2]}"))
 
 
 def _wl_name(workload: str) -> str:

@@ -103,7 +103,9 @@ class WireProtocol(asyncio.Protocol):
             waiter.set_exception(err)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.lost = str(exc) if exc else "connection closed by the server"
+        # a server that closes on us often says why first, in a reply nothing waited for
+        self.lost = str(exc) if exc else (f"closed by the server: {self.said}" if self.said
+                                          else "connection closed by the server")
         err = ConnectionError(self.lost)
         for waiter in self.waiters:
             self.fail(waiter, err)

@@ -65,7 +65,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
             row.append(",".join(statuses) if statuses != ["ok"] else "ok")
             table.add_row(*row)
         console.print(table)
-        bad = wdf[(wdf["status"] != "ok") & wdf["error"].notna()] if "error" in wdf else wdf.iloc[0:0]
-        for _, p in bad.iterrows():  # why each point is not ok, in the server's own words
+        said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[0:0]
+        for _, p in said.iterrows():  # why a point is not ok, or the errors an ok one saw, in the server's words
             console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
                           highlight=False)

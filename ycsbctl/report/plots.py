@@ -451,7 +451,7 @@ def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
         try:
             fig.savefig(tmp, **kwargs)
             os.replace(tmp, path)
-        except OSError:
+        except BaseException:  # a full disk or Ctrl-C: no half figure left behind
             tmp.unlink(missing_ok=True)
             raise
     return PlotFile(name, title, png, svg)

@@ -1,0 +1,50 @@
+"""Do the records a plan reads exist on the server? Said once when a sweep starts on a server we
+do not load, and checked again before every run-phase point (a dataset emptied or cut between
+points makes reads NOT_FOUND: that point is flagged, not presented as healthy)."""
+
+from __future__ import annotations
+
+from ycsbctl.progress import Progress
+
+
+def _count(url: str, table: str) -> int | None:
+    from ycsbctl.bindings.admin import count_records
+
+    try:
+        return count_records(url, table)  # DBSIZE / an estimated count: cheap, bounded to 5 s
+    except Exception:  # noqa: BLE001 - a server that does not answer shows in the point itself
+        return None
+
+
+class DatasetCheck:
+    """The record count a warning was last given for, so that each change is said once."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.warned: int | None = None
+
+    def at_start(self, label: str, url: str, wanted: int, table: str = "usertable") -> int | None:
+        """Records on a server we do not load (None when it cannot say); a warning when they are
+        not the ``recordcount`` the plan reads."""
+        stored = _count(url, table)
+        self.warned = stored
+        if stored is not None and stored != wanted:
+            effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
+                      else f"only {wanted:,} of them will be read")
+            self.progress.note(
+                f"{label}: warning: the server holds {stored:,} records but recordcount is {wanted:,}; {effect} — "
+                f"pass -p recordcount={stored} (as at load time) or --load"
+            )
+        return stored
+
+    def before_point(self, label: str, url: str, wanted: int, table: str = "usertable") -> str | None:
+        """The reason to flag the next point when the server holds fewer than ``wanted`` records."""
+        stored = _count(url, table)
+        if stored is None or not wanted or stored >= wanted:
+            return None
+        note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
+                "(emptied or cut since the load): reads of missing keys are NOT_FOUND")
+        if stored != self.warned:  # said once, at the start, when the server was short already
+            self.progress.note(f"{label}: warning: {note}")
+        self.warned = stored
+        return note
