@@ -116,8 +116,8 @@ def _variants(node: ast.AST) -> list[tuple[ast.AST, str]]:
         for d in (1, -1):
             out.append((ast.Constant(node.value + d), f"{node.value} -> {node.value + d}"))
     elif isinstance(node, ast.Constant) and type(node.value) is float:
-        for f in (1.01, 0.99):
-            out.append((ast.Constant(node.value * f), f"{node.value!r} -> {node.value * f!r}"))
+        for new in ((node.value * 1.01, node.value * 0.99) if node.value else (1.0,)):
+            out.append((ast.Constant(new), f"{node.value!r} -> {new!r}"))
     elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in PERCENTILE_SWAP:
         out.append((ast.Constant(PERCENTILE_SWAP[node.value]), f"{node.value!r} -> {PERCENTILE_SWAP[node.value]!r}"))
     elif isinstance(node, ast.Attribute) and node.attr in NAME_SWAP and isinstance(node.ctx, ast.Load):
