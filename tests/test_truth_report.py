@@ -233,3 +233,35 @@ def test_cli_report_and_compare_show_the_same_tables(experiments, tmp_path):
     assert compare_table(Tables(out.read_text(encoding="utf-8"))) == compare_table(Tables(same.read_text(encoding="utf-8")))
     row = compare_table(Tables(same.read_text(encoding="utf-8")))[1]
     assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout  # the console table too
+
+
+def test_load_table_is_each_load_runs_own_figures(experiments):
+    folder = experiments[0]
+    runs = pd.read_parquet(folder / "runs.parquet")
+    loads = runs[runs["phase"] == "load"].set_index("target")
+    table = next(tb for tb in render(folder).tables if tb and tb[0][:3] == ["target", "threads", "records/s"])
+    rows = table[1:]
+    assert sorted(r[0] for r in rows) == sorted(loads.index)
+    for row in rows:
+        r = loads.loc[row[0]]
+        h = _hist(folder, r["run_id"], "INSERT")
+        assert h.get_total_count() == r["operations"] == 200
+        assert row[1:6] == [str(r["threads"]), _n(1000.0 * r["operations"] / r["runtime_ms"]), _n(200),
+                            _n(h.get_value_at_percentile(50)), _n(h.get_value_at_percentile(99))]
+        assert row[6] == "ok"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (0, "0 B"), (1023, "1,023 B"), (1024, "1.0 KiB"), (1536 * 1024, "1.5 MiB"), (3 * 1024 ** 3, "3.0 GiB"),
+    (5 * 1024 ** 4, "5.0 TiB"), (2048 * 1024 ** 4, "2,048.0 TiB"), (None, "—"), (float("nan"), "—")])
+def test_sizes_are_shown_in_binary_units(value, text):
+    from ycsbctl.report.html import _bytes
+
+    assert _bytes(value) == text
+
+
+def test_numbers_are_shown_with_thousands_separators_and_a_dash_for_none():
+    from ycsbctl.report.html import _num
+
+    assert (_num(1234567.6), _num(0.4), _num(1234.56, 1), _num(None), _num(float("nan"))) == \
+        ("1,234,568", "0", "1,234.6", "—", "—")
