@@ -15,7 +15,8 @@ import psutil
 import pytest
 
 from tests.fixtures.servers import free_port
-from ycsbctl.telemetry.network import run_client
+from ycsbctl.errors import UserError
+from ycsbctl.telemetry.network import host_of, is_loopback, parse_server, run_client
 
 
 @pytest.fixture
@@ -52,3 +53,25 @@ def test_baseline_is_the_rate_iperf3s_server_received_in_gbit_s(iperf3):
     assert b.gbit_s == pytest.approx(truth_gbit_s, rel=0.05)
     assert b.gbit_s == pytest.approx(received["bits_per_second"] / 1e9, rel=0.05)
     assert b.server == f"127.0.0.1:{port}" and b.duration_s == 1.0
+    assert doc["start"]["test_start"]["duration"] == 1  # the seconds asked for are the seconds iperf3 ran
+
+
+@pytest.mark.parametrize(("url", "host"), [
+    ("redis://127.0.0.1:6379/0", "127.0.0.1"), ("redis://:secret@10.0.0.5:6380/0", "10.0.0.5"),
+    ("redis://user:p@ss@db.example:6379", "db.example"), ("mongodb://u:p@h1:27017,h2:27017/ycsb", "h1"),
+    ("redis://[::1]:6379/0", "::1"), ("mongodb://db.example/ycsb", "db.example"), ("basic://", None)])
+def test_the_baseline_is_measured_to_the_host_of_the_url(url, host):
+    assert host_of(url) == host
+
+
+@pytest.mark.parametrize(("host", "loopback"), [
+    ("127.0.0.1", True), ("127.0.0.2", True), ("::1", True), ("localhost", True), ("10.0.0.1", False),
+    ("db.example", False), ("", False), (None, False)])
+def test_loopback_hosts_are_measured_on_this_host(host, loopback):
+    assert is_loopback(host) is loopback
+
+
+@pytest.mark.parametrize("spec", [":5201", "host:port", "host:52o1"])
+def test_a_bad_iperf_server_is_a_user_error(spec):
+    with pytest.raises(UserError, match="give host or host:port"):
+        parse_server(spec)
