@@ -84,3 +84,16 @@ def test_a_baseline_without_traffic_figures_or_traffic_without_a_baseline_is_no_
         b = classify(server_cpu_pct=10.0, server_cores=1, client_cpu_pct=10.0, client_cores=1, host_cores=16,
                      net_gbit_s=net, baseline_gbit_s=base)
         assert b.label == "latency" and b.evidence["net_share"] is None and "network" not in b.text
+
+
+def test_a_saturated_client_names_a_server_at_its_own_line_and_a_saturated_host():
+    b = classify(server_cpu_pct=90.0, server_cores=1, client_cpu_pct=95.0, client_cores=1, host_cores=2)
+    assert b.text == ("client CPU: workers use 95% of 100%; the server is at 90% too, but with the client saturated "
+                      "this is not its limit; host CPU saturated: client + server use 185% of 200%")
+    below = classify(server_cpu_pct=90.0 - BELOW, server_cores=1, client_cpu_pct=95.0, client_cores=1, host_cores=4)
+    assert below.text == "client CPU: workers use 95% of 100%"
+
+
+def test_an_idle_server_adds_nothing_to_the_hosts_share():
+    b = classify(server_cpu_pct=0.0, server_cores=1, client_cpu_pct=50.0, client_cores=1, host_cores=1)
+    assert b.evidence["host_share"] == 0.5 and b.label == "latency"
