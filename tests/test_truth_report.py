@@ -265,3 +265,22 @@ def test_numbers_are_shown_with_thousands_separators_and_a_dash_for_none():
 
     assert (_num(1234567.6), _num(0.4), _num(1234.56, 1), _num(None), _num(float("nan"))) == \
         ("1,234,568", "0", "1,234.6", "—", "—")
+
+
+def test_a_point_with_one_ok_repetition_shows_no_spread(experiments):
+    from ycsbctl.report.html import workload_table
+
+    exp = load(experiments[0])
+    points = exp.points("p99")
+    points["ok"] = 1
+    assert all(r["spread_pct"] is None for r in workload_table(exp, points, "workloadb")["rows"])
+    points["ok"] = 2
+    assert all(r["spread_pct"] is not None for r in workload_table(exp, points, "workloadb")["rows"])
+
+
+def test_fractional_sizes_and_missing_columns():
+    from ycsbctl.report.html import _bytes, _mean
+
+    assert (_bytes(1536.0), _bytes(100.0)) == ("1.5 KiB", "100 B")
+    frame = pd.DataFrame({"a": [1.0, 3.0]})
+    assert _mean(frame, "a") == 2.0 and math.isnan(_mean(frame, "b")) and math.isnan(_mean(frame.iloc[0:0], "a"))
