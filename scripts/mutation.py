@@ -195,7 +195,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max", type=int, default=0, help="at most N mutants per module, a fixed random sample")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant's tests (a hang is a kill)")
+    ap.add_argument("--survivors-of", type=Path, metavar="LOG",
+                    help="run only the mutants a previous run's output lists as surviving (after adding tests)")
     args = ap.parse_args(argv)
+    wanted: set[tuple[str, int, str]] | None = None
+    if args.survivors_of:
+        wanted = set()
+        for line in args.survivors_of.read_text(encoding="utf-8").splitlines():
+            if "SURVIVED " in line:
+                where, what = line.split("SURVIVED ", 1)[1].split(": ", 1)
+                module, lineno = where.rsplit(":", 1)
+                wanted.add((module, int(lineno), what.strip()))
+        args.modules = args.modules or sorted({w[0] for w in wanted})
     modules = args.modules or list(TESTS)
     unknown = [m for m in modules if m not in TESTS]
     if unknown:
@@ -204,7 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     plan = {}
     for m in modules:
         ms = mutants(m)
-        if args.max and len(ms) > args.max:
+        if wanted is not None:
+            ms = [x for x in ms if (x.module, x.line, x.what) in wanted]
+        elif args.max and len(ms) > args.max:
             ms = sorted(random.Random(m).sample(ms, args.max), key=lambda x: x.line)
         plan[m] = ms
     if args.list:
