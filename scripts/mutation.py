@@ -42,7 +42,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/summary.py": ["tests/test_truth_summary.py", "tests/test_truth_report.py", "tests/test_report.py",
                                   "-k", "not cli and not chromium"],
     "ycsbctl/report/html.py": ["tests/test_truth_report.py", "tests/test_report.py", "-k", "not cli and not chromium"],
-    "ycsbctl/results/frames.py": ["tests/test_truth_report.py", "tests/test_store.py", "-k", "not cli"],
+    "ycsbctl/results/frames.py": ["tests/test_truth_frames.py", "tests/test_truth_report.py", "tests/test_store.py",
+                                  "-k", "not cli"],
     "ycsbctl/engine/measurements.py": ["tests/test_truth_engine.py"],
 }
 

@@ -5,4 +5,5 @@ pytest_plugins = [
     "tests.fixtures.docker",
     "tests.fixtures.experiments",
     "tests.fixtures.no_skip",
+    "tests.fixtures.truth",
 ]

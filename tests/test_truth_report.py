@@ -1,6 +1,7 @@
 """The report's and `ycsbctl compare`'s figures against a computation done here from the raw files.
 
-Two small real experiments (redis-server and basic://, 2 repetitions) are run with the CLI. The
+Two small real experiments (redis-server and basic://, 2 repetitions; tests/fixtures/truth.py) are run
+with the CLI. The
 truth is computed in the test with pandas from ``runs.parquet`` (operations / runtime) and with
 HdrHistogram's own ``decode``/``add``/``get_value_at_percentile`` from ``histograms/*.hdr``; the
 report's numbers are read back from ``report.html`` and ``compare.html`` with an HTML parser.
@@ -9,7 +10,6 @@ report's numbers are read back from ``report.html`` and ``compare.html`` with an
 from __future__ import annotations
 
 import math
-import os
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,15 +18,13 @@ import pandas as pd
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from tests.fixtures.servers import ROOT, start_redis
+from tests.fixtures.servers import ROOT
 from ycsbctl.report.compare import compare, render_compare_html
 from ycsbctl.report.html import build_context, environment
 from ycsbctl.report.plots import PlotFile
 from ycsbctl.results.frames import load
 
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
-SMALL = ["--records", "200", "--repeat", "2", "--duration", "0.5", "--warmup", "0", "--processes", "1",
-         "--no-telemetry", "--quiet"]
 OPS = ("READ", "UPDATE")
 
 
@@ -69,39 +67,6 @@ class Tables(HTMLParser):
             self._cell.append(data)
         if self._li is not None:
             self._li.append(data)
-
-
-CACHE_ENV = "YCSBCTL_TRUTH_CACHE"
-
-
-@pytest.fixture(scope="module")
-def experiments(tmp_path_factory: pytest.TempPathFactory):
-    """A: redis + basic:// at 2 and 4 threads; B: redis alone at 4 threads; workload-b, 2 repetitions
-    each (run side by side: only their figures are checked, not their speed).
-
-    With ``YCSBCTL_TRUTH_CACHE=DIR`` (``make mutation``) the folders are made once in DIR and reused:
-    the report's code is what a mutant changes, not the measurements."""
-    cache = os.environ.get(CACHE_ENV)
-    tmp = Path(cache) if cache else tmp_path_factory.mktemp("truth-report")
-    a, b = tmp / "A", tmp / "B"
-    if cache and (a / "runs.parquet").exists() and (b / "runs.parquet").exists():
-        return a, b
-    server = start_redis(tmp / "redis")
-    plans = ((a, ["--target", server.url, "--target", "basic://", "--threads", "2,4"]),
-             (b, ["--target", server.url, "--threads", "4"]))
-    procs = [subprocess.Popen([YCSBCTL, "run", "workload-b", *args, "--load", *SMALL, "--out", str(out)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for out, args in plans]
-    try:
-        for p in procs:
-            _, err = p.communicate(timeout=300)
-            assert p.returncode == 0, err[-3000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        server.stop()
-    return a, b
 
 
 def render(folder: Path) -> Tables:
@@ -157,8 +122,8 @@ def _n(v: float) -> str:
     return f"{v:,.0f}"
 
 
-def test_report_points_table_is_the_mean_over_repetitions_of_the_raw_figures(experiments):
-    folder = experiments[0]
+def test_report_points_table_is_the_mean_over_repetitions_of_the_raw_figures(truth_experiments):
+    folder = truth_experiments[0]
     t = truth(folder)
     table = points_table(render(folder))
     assert table[1] == ["p50", "p95", "p99"] * 2
@@ -184,8 +149,8 @@ def _fmt_us(v: float) -> str:
     return f"{v / 1000:.1f} ms" if v >= 1000 else f"{v:.0f} µs"
 
 
-def test_report_finding_names_the_peaks_and_their_ratio(experiments):
-    folder = experiments[0]
+def test_report_finding_names_the_peaks_and_their_ratio(truth_experiments):
+    folder = truth_experiments[0]
     t = truth(folder).reset_index()
     peaks = t.loc[t.groupby("target")["ops_mean"].idxmax()].sort_values("ops_mean", ascending=False)
     lead, other = peaks.iloc[0], peaks.iloc[1]
@@ -198,8 +163,8 @@ def test_report_finding_names_the_peaks_and_their_ratio(experiments):
             f"p99 {_fmt_us(other['all_p99'])})") in sentence
 
 
-def test_compare_shows_each_sides_mean_change_and_verdict(experiments, tmp_path):
-    a, b = experiments
+def test_compare_shows_each_sides_mean_change_and_verdict(truth_experiments, tmp_path):
+    a, b = truth_experiments
     out = render_compare_html(compare([a, b]), tmp_path / "compare.html")
     ta, tb = truth(a), truth(b)
     rows = compare_table(Tables(out.read_text(encoding="utf-8")))[1:]
@@ -219,9 +184,9 @@ def test_compare_shows_each_sides_mean_change_and_verdict(experiments, tmp_path)
         assert row[12] == "2/2 → 2/2"
 
 
-def test_cli_report_and_compare_show_the_same_tables(experiments, tmp_path):
+def test_cli_report_and_compare_show_the_same_tables(truth_experiments, tmp_path):
     """What `ycsbctl run` wrote and `ycsbctl compare` writes are the tables checked above."""
-    a, b = experiments
+    a, b = truth_experiments
     written = Tables((a / "report.html").read_text(encoding="utf-8"))
     assert points_table(written) == points_table(render(a))
     assert written.findings == render(a).findings
@@ -235,8 +200,8 @@ def test_cli_report_and_compare_show_the_same_tables(experiments, tmp_path):
     assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout  # the console table too
 
 
-def test_load_table_is_each_load_runs_own_figures(experiments):
-    folder = experiments[0]
+def test_load_table_is_each_load_runs_own_figures(truth_experiments):
+    folder = truth_experiments[0]
     runs = pd.read_parquet(folder / "runs.parquet")
     loads = runs[runs["phase"] == "load"].set_index("target")
     table = next(tb for tb in render(folder).tables if tb and tb[0][:3] == ["target", "threads", "records/s"])
@@ -267,10 +232,10 @@ def test_numbers_are_shown_with_thousands_separators_and_a_dash_for_none():
         ("1,234,568", "0", "1,234.6", "—", "—")
 
 
-def test_a_point_with_one_ok_repetition_shows_no_spread(experiments):
+def test_a_point_with_one_ok_repetition_shows_no_spread(truth_experiments):
     from ycsbctl.report.html import workload_table
 
-    exp = load(experiments[0])
+    exp = load(truth_experiments[0])
     points = exp.points("p99")
     points["ok"] = 1
     assert all(r["spread_pct"] is None for r in workload_table(exp, points, "workloadb")["rows"])
