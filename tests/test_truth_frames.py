@@ -92,3 +92,29 @@ def test_a_point_without_an_ok_repetition_has_no_figures():
     p = points(_runs([("redis", 8, "failed", 9000.0, 900.0, None, "boom", 1.0, 1000.0)])).iloc[0]
     assert p["status"] == "failed" and p["ok"] == 0
     assert math.isnan(p["throughput_mean"]) and math.isnan(p["latency_mean"]) and p["bottleneck"] is None
+
+
+def _folder(runs: pd.DataFrame, telemetry: pd.DataFrame, docs: dict, manifest: dict | None = None):
+    from pathlib import Path
+
+    from ycsbctl.results.frames import Experiment
+
+    return Experiment(Path("."), manifest or {}, runs, pd.DataFrame(), pd.DataFrame(), telemetry, docs)
+
+
+def test_telemetry_time_counts_from_the_engines_start_or_else_the_first_sample():
+    tel = pd.DataFrame({"run_id": ["a", "a", "b", "b"], "t_mono": [100.5, 101.5, 50.0, 52.0], "cpu_pct": 1.0})
+    exp = _folder(_runs([]), tel, {"a": {"result": {"extra": {"t_start_mono": 100.0}}}, "b": {"result": None}})
+    assert exp.telemetry_of("a")["t_s"].tolist() == [0.5, 1.5]
+    assert exp.telemetry_of("b")["t_s"].tolist() == [0.0, 2.0]
+    assert exp.telemetry_of("c").empty
+
+
+def test_without_a_plan_targets_and_workloads_are_those_with_runs_in_order_of_appearance():
+    runs = _runs([("valkey", 8, "ok", 1.0, 1.0, None, None, 1.0, 1.0), ("redis", 8, "ok", 1.0, 1.0, None, None, 1.0,
+                                                                        1.0)])
+    assert _folder(runs, pd.DataFrame(), {}).targets == ["valkey", "redis"]
+    planned = _folder(runs, pd.DataFrame(), {}, {"plan": {"targets": ["redis", "mongodb", "valkey"],
+                                                          "workloads": ["workloadb"]}})
+    assert planned.targets == ["redis", "valkey"] and planned.workloads == ["workloadb"]
+    assert _folder(runs, pd.DataFrame(), {}, {"plan": None}).workloads == ["workloadb"]
