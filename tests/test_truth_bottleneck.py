@@ -97,3 +97,8 @@ def test_a_saturated_client_names_a_server_at_its_own_line_and_a_saturated_host(
 def test_an_idle_server_adds_nothing_to_the_hosts_share():
     b = classify(server_cpu_pct=0.0, server_cores=1, client_cpu_pct=50.0, client_cores=1, host_cores=1)
     assert b.evidence["host_share"] == 0.5 and b.label == "latency"
+
+
+def test_a_server_without_a_client_figure_is_the_hosts_whole_share():
+    b = classify(server_cpu_pct=45.0, server_cores=1, client_cpu_pct=None, client_cores=None, host_cores=1)
+    assert b.evidence["host_share"] == 0.45 and b.label == "latency"
