@@ -55,6 +55,7 @@ def test_baseline_is_the_rate_iperf3s_server_received_in_gbit_s(iperf3):
     assert b.gbit_s == pytest.approx(received["bits_per_second"] / 1e9, rel=1e-9)
     assert b.server == f"127.0.0.1:{port}" and b.duration_s == 1.0
     assert doc["start"]["test_start"]["duration"] == 1  # the seconds asked for are the seconds iperf3 ran
+    assert isinstance(b.retransmits, int) and b.retransmits >= 0  # the sender's count, read from its side
 
 
 @pytest.mark.parametrize(("url", "host"), [
