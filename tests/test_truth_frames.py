@@ -118,3 +118,23 @@ def test_without_a_plan_targets_and_workloads_are_those_with_runs_in_order_of_ap
                                                           "workloads": ["workloadb"]}})
     assert planned.targets == ["redis", "valkey"] and planned.workloads == ["workloadb"]
     assert _folder(runs, pd.DataFrame(), {}, {"plan": None}).workloads == ["workloadb"]
+
+
+def test_the_worst_status_wins_whatever_the_order_of_the_repetitions():
+    for statuses, want in ((["interrupted", "failed", "ok"], "failed"), (["skipped", "interrupted"], "interrupted"),
+                           (["ok", "skipped"], "skipped"), (["ok", "ok"], "ok")):
+        runs = _runs([("redis", 8, s, 1000.0, 100.0, None, None, 1.0, 1000.0) for s in statuses])
+        assert points(runs).iloc[0]["status"] == want, statuses
+
+
+def test_the_default_latency_is_p99_and_p9999_has_its_own_column():
+    assert latency_column() == "all_p99_us" and latency_column("p9999") == "all_p9999_us"
+    assert latency_column("p99.99", "READ") == "read_p9999_us"
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, None, None, 1.0, 1000.0)]).assign(all_p95_us=50.0)
+    assert points(runs).iloc[0]["latency_mean"] == 100.0
+
+
+def test_planned_workloads_keep_the_plans_order():
+    runs = _runs([("redis", 8, "ok", 1.0, 1.0, None, None, 1.0, 1.0)] * 2).assign(workload=["workloadb", "workloada"])
+    exp = _folder(runs, pd.DataFrame(), {}, {"plan": {"workloads": ["workloada", "workloadb"]}})
+    assert exp.workloads == ["workloada", "workloadb"]
