@@ -77,3 +77,34 @@ def test_loopback_hosts_are_measured_on_this_host(host, loopback):
 def test_a_bad_iperf_server_is_a_user_error(spec):
     with pytest.raises(UserError, match="give host or host:port"):
         parse_server(spec)
+
+
+def test_loopback_rates_times_their_intervals_are_the_bytes_the_counters_moved():
+    import socket
+
+    from ycsbctl.telemetry.network import InterfaceNetSampler
+
+    sampler = InterfaceNetSampler("lo", interval_s=0.2)
+    before = psutil.net_io_counters(pernic=True)["lo"].bytes_sent
+    with socket.create_server(("127.0.0.1", 0)) as srv:
+        sampler.start()
+        deadline = time.monotonic() + 10
+        while not sampler.rows:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        first = len(sampler.rows)
+        with socket.create_connection(srv.getsockname()) as c, srv.accept()[0] as peer:
+            for _ in range(64):  # 4 MiB, each 64 KiB read back before the next
+                c.sendall(b"x" * 65536)
+                got = 0
+                while got < 65536:
+                    got += len(peer.recv(65536))
+        while len(sampler.rows) < first + 2:
+            assert time.monotonic() < deadline + 10
+            time.sleep(0.01)
+        frame = sampler.stop()
+    after = psutil.net_io_counters(pernic=True)["lo"].bytes_sent
+    t, rate = frame["t_mono"].to_numpy(), frame["net_bytes_per_s"].to_numpy()
+    moved = float(sum(rate[i] * (t[i] - t[i - 1]) for i in range(first, len(frame))))
+    # The transfer happened after the first sample; other processes may use lo too, never less.
+    assert 64 * 65536 <= moved <= 1.05 * (after - before)
