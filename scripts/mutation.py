@@ -31,15 +31,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 
-# Module -> its fast tests (pytest arguments). test_truth_report reuses two experiments made once
-# (YCSBCTL_TRUTH_CACHE): the report code is what is mutated, not the measurements.
+# Module -> its tests (pytest arguments; -x stops at the first failure, so a killed mutant is cheap).
+# test_truth_report reuses two experiments made once (YCSBCTL_TRUTH_CACHE): the report code is what
+# is mutated, not the measurements. test_report.py renders plots (~25 s): the report modules' mutants
+# that survive the truth tests cost that much each.
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/test_truth_histogram.py"],
     "ycsbctl/telemetry/bottleneck.py": ["tests/test_truth_bottleneck.py", "tests/test_telemetry_bottleneck.py"],
     "ycsbctl/telemetry/network.py": ["tests/test_truth_network.py", "tests/test_telemetry_network.py"],
-    "ycsbctl/report/summary.py": ["tests/test_truth_report.py", "tests/test_truth_summary.py", "-k", "not cli"],
-    "ycsbctl/report/html.py": ["tests/test_truth_report.py", "-k", "not cli"],
-    "ycsbctl/results/frames.py": ["tests/test_truth_report.py", "tests/test_store.py", "-k", "not cli"],
+    "ycsbctl/report/summary.py": ["tests/test_truth_summary.py", "tests/test_truth_report.py", "tests/test_report.py",
+                                  "-k", "not cli and not chromium"],
+    "ycsbctl/report/html.py": ["tests/test_truth_report.py", "tests/test_report.py", "-k", "not cli and not chromium"],
+    "ycsbctl/results/frames.py": ["tests/test_truth_frames.py", "tests/test_truth_report.py", "tests/test_store.py",
+                                  "-k", "not cli"],
     "ycsbctl/engine/measurements.py": ["tests/test_truth_engine.py"],
 }
 
@@ -116,8 +120,8 @@ def _variants(node: ast.AST) -> list[tuple[ast.AST, str]]:
         for d in (1, -1):
             out.append((ast.Constant(node.value + d), f"{node.value} -> {node.value + d}"))
     elif isinstance(node, ast.Constant) and type(node.value) is float:
-        for f in (1.01, 0.99):
-            out.append((ast.Constant(node.value * f), f"{node.value!r} -> {node.value * f!r}"))
+        for new in ((node.value * 1.01, node.value * 0.99) if node.value else (1.0,)):
+            out.append((ast.Constant(new), f"{node.value!r} -> {new!r}"))
     elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in PERCENTILE_SWAP:
         out.append((ast.Constant(PERCENTILE_SWAP[node.value]), f"{node.value!r} -> {PERCENTILE_SWAP[node.value]!r}"))
     elif isinstance(node, ast.Attribute) and node.attr in NAME_SWAP and isinstance(node.ctx, ast.Load):
@@ -195,7 +199,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max", type=int, default=0, help="at most N mutants per module, a fixed random sample")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant's tests (a hang is a kill)")
+    ap.add_argument("--survivors-of", type=Path, metavar="LOG",
+                    help="run only the mutants a previous run's output lists as surviving (after adding tests)")
     args = ap.parse_args(argv)
+    wanted: set[tuple[str, int, str]] | None = None
+    if args.survivors_of:
+        wanted = set()
+        for line in args.survivors_of.read_text(encoding="utf-8").splitlines():
+            if "SURVIVED " in line:
+                where, what = line.split("SURVIVED ", 1)[1].split(": ", 1)
+                module, lineno = where.rsplit(":", 1)
+                wanted.add((module, int(lineno), what.strip()))
+        args.modules = args.modules or sorted({w[0] for w in wanted})
     modules = args.modules or list(TESTS)
     unknown = [m for m in modules if m not in TESTS]
     if unknown:
@@ -204,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     plan = {}
     for m in modules:
         ms = mutants(m)
-        if args.max and len(ms) > args.max:
+        if wanted is not None:
+            ms = [x for x in ms if (x.module, x.line, x.what) in wanted]
+        elif args.max and len(ms) > args.max:
             ms = sorted(random.Random(m).sample(ms, args.max), key=lambda x: x.line)
         plan[m] = ms
     if args.list:

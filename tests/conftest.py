@@ -6,4 +6,5 @@ pytest_plugins = [
     "tests.fixtures.experiments",
     "tests.fixtures.no_skip",
     "tests.fixtures.ycsb_basicdb",
+    "tests.fixtures.truth",
 ]

@@ -54,3 +54,51 @@ def test_figures_in_the_evidence_are_the_shares_of_the_lines():
     assert b.evidence["server_share"] == 0.45 and b.evidence["client_share"] == 0.3
     assert b.evidence["host_share"] == round(105 / 400, 3) and b.evidence["net_share"] == 0.35
     assert "server 45% of 100%" in b.text and "client 60% of 200%" in b.text and "network 35% of baseline" in b.text
+
+
+def test_each_label_says_its_figures_in_percent_of_one_core():
+    assert classify(server_cpu_pct=95.0, server_cores=1, client_cpu_pct=40.0, client_cores=2,
+                    host_cores=16).text == "server CPU: 95% of the 100% it can use"
+    assert classify(server_cpu_pct=40.0, server_cores=1, client_cpu_pct=190.0, client_cores=2,
+                    host_cores=16).text == "client CPU: workers use 190% of 200%"
+    assert classify(server_cpu_pct=110.0, server_cores=2, client_cpu_pct=75.0, client_cores=2,
+                    host_cores=2).text == ("host CPU: client (75%) and server (110%) share 2 cores and use 185% of "
+                                           "200%; neither reached its own limit, so this is the host's limit, not "
+                                           "the server's")
+    assert classify(server_cpu_pct=185.0, server_cores=4, client_cpu_pct=None, client_cores=None,
+                    host_cores=2).text.startswith("host CPU: client (0%) and server (185%) share 2 cores")
+    assert classify(server_cpu_pct=10.0, server_cores=1, client_cpu_pct=10.0, client_cores=1, host_cores=16,
+                    net_gbit_s=0.8, baseline_gbit_s=1.0).text == \
+        "network: 0.800 Gbit/s of the 1.000 Gbit/s iperf3 baseline (80%)"
+
+
+def test_evidence_keeps_cpu_to_a_tenth_and_network_to_a_thousandth():
+    ev = classify(server_cpu_pct=95.44, server_cores=1, client_cpu_pct=12.36, client_cores=1, host_cores=16,
+                  net_gbit_s=0.12345, baseline_gbit_s=2.34567).evidence
+    assert (ev["server_cpu_pct"], ev["client_cpu_pct"]) == (95.4, 12.4)
+    assert (ev["net_gbit_s"], ev["baseline_gbit_s"], ev["net_share"]) == (0.123, 2.346, 0.053)
+
+
+def test_a_baseline_without_traffic_figures_or_traffic_without_a_baseline_is_no_network_share():
+    for net, base in ((None, 1.0), (0.9, None), (0.9, 0.0)):
+        b = classify(server_cpu_pct=10.0, server_cores=1, client_cpu_pct=10.0, client_cores=1, host_cores=16,
+                     net_gbit_s=net, baseline_gbit_s=base)
+        assert b.label == "latency" and b.evidence["net_share"] is None and "network" not in b.text
+
+
+def test_a_saturated_client_names_a_server_at_its_own_line_and_a_saturated_host():
+    b = classify(server_cpu_pct=90.0, server_cores=1, client_cpu_pct=95.0, client_cores=1, host_cores=2)
+    assert b.text == ("client CPU: workers use 95% of 100%; the server is at 90% too, but with the client saturated "
+                      "this is not its limit; host CPU saturated: client + server use 185% of 200%")
+    below = classify(server_cpu_pct=90.0 - BELOW, server_cores=1, client_cpu_pct=95.0, client_cores=1, host_cores=4)
+    assert below.text == "client CPU: workers use 95% of 100%"
+
+
+def test_an_idle_server_adds_nothing_to_the_hosts_share():
+    b = classify(server_cpu_pct=0.0, server_cores=1, client_cpu_pct=50.0, client_cores=1, host_cores=1)
+    assert b.evidence["host_share"] == 0.5 and b.label == "latency"
+
+
+def test_a_server_without_a_client_figure_is_the_hosts_whole_share():
+    b = classify(server_cpu_pct=45.0, server_cores=1, client_cpu_pct=None, client_cores=None, host_cores=1)
+    assert b.evidence["host_share"] == 0.45 and b.label == "latency"

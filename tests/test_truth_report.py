@@ -1,6 +1,7 @@
 """The report's and `ycsbctl compare`'s figures against a computation done here from the raw files.
 
-Two small real experiments (redis-server and basic://, 2 repetitions) are run with the CLI. The
+Two small real experiments (redis-server and basic://, 2 repetitions; tests/fixtures/truth.py) are run
+with the CLI. The
 truth is computed in the test with pandas from ``runs.parquet`` (operations / runtime) and with
 HdrHistogram's own ``decode``/``add``/``get_value_at_percentile`` from ``histograms/*.hdr``; the
 report's numbers are read back from ``report.html`` and ``compare.html`` with an HTML parser.
@@ -9,7 +10,6 @@ report's numbers are read back from ``report.html`` and ``compare.html`` with an
 from __future__ import annotations
 
 import math
-import os
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,15 +18,13 @@ import pandas as pd
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from tests.fixtures.servers import ROOT, start_redis
+from tests.fixtures.servers import ROOT
 from ycsbctl.report.compare import compare, render_compare_html
 from ycsbctl.report.html import build_context, environment
 from ycsbctl.report.plots import PlotFile
 from ycsbctl.results.frames import load
 
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
-SMALL = ["--records", "200", "--repeat", "2", "--duration", "0.5", "--warmup", "0", "--processes", "1",
-         "--no-telemetry", "--quiet"]
 OPS = ("READ", "UPDATE")
 
 
@@ -69,34 +67,6 @@ class Tables(HTMLParser):
             self._cell.append(data)
         if self._li is not None:
             self._li.append(data)
-
-
-CACHE_ENV = "YCSBCTL_TRUTH_CACHE"
-
-
-@pytest.fixture(scope="module")
-def experiments(tmp_path_factory: pytest.TempPathFactory):
-    """A: redis + basic:// at 2 and 4 threads; B: redis alone at 4 threads; workload-b, 2 repetitions
-    each.
-
-    With ``YCSBCTL_TRUTH_CACHE=DIR`` (``make mutation``) the folders are made once in DIR and reused:
-    the report's code is what a mutant changes, not the measurements."""
-    cache = os.environ.get(CACHE_ENV)
-    tmp = Path(cache) if cache else tmp_path_factory.mktemp("truth-report")
-    a, b = tmp / "A", tmp / "B"
-    if cache and (a / "runs.parquet").exists() and (b / "runs.parquet").exists():
-        return a, b
-    server = start_redis(tmp / "redis")
-    plans = ((a, ["--target", server.url, "--target", "basic://", "--threads", "2,4"]),
-             (b, ["--target", server.url, "--threads", "4"]))
-    try:
-        for out, args in plans:  # one after the other: a second ycsbctl measuring at once is refused
-            p = subprocess.run([YCSBCTL, "run", "workload-b", *args, "--load", *SMALL, "--out", str(out)], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
-            assert p.returncode == 0, p.stderr[-3000:]
-    finally:
-        server.stop()
-    return a, b
 
 
 def render(folder: Path) -> Tables:
@@ -152,8 +122,8 @@ def _n(v: float) -> str:
     return f"{v:,.0f}"
 
 
-def test_report_points_table_is_the_mean_over_repetitions_of_the_raw_figures(experiments):
-    folder = experiments[0]
+def test_report_points_table_is_the_mean_over_repetitions_of_the_raw_figures(truth_experiments):
+    folder = truth_experiments[0]
     t = truth(folder)
     table = points_table(render(folder))
     assert table[1] == ["p50", "p95", "p99"] * 2
@@ -179,8 +149,8 @@ def _fmt_us(v: float) -> str:
     return f"{v / 1000:.1f} ms" if v >= 1000 else f"{v:.0f} µs"
 
 
-def test_report_finding_names_the_peaks_and_their_ratio(experiments):
-    folder = experiments[0]
+def test_report_finding_names_the_peaks_and_their_ratio(truth_experiments):
+    folder = truth_experiments[0]
     t = truth(folder).reset_index()
     peaks = t.loc[t.groupby("target")["ops_mean"].idxmax()].sort_values("ops_mean", ascending=False)
     lead, other = peaks.iloc[0], peaks.iloc[1]
@@ -193,8 +163,8 @@ def test_report_finding_names_the_peaks_and_their_ratio(experiments):
             f"p99 {_fmt_us(other['all_p99'])})") in sentence
 
 
-def test_compare_shows_each_sides_mean_change_and_verdict(experiments, tmp_path):
-    a, b = experiments
+def test_compare_shows_each_sides_mean_change_and_verdict(truth_experiments, tmp_path):
+    a, b = truth_experiments
     out = render_compare_html(compare([a, b]), tmp_path / "compare.html")
     ta, tb = truth(a), truth(b)
     rows = compare_table(Tables(out.read_text(encoding="utf-8")))[1:]
@@ -214,9 +184,9 @@ def test_compare_shows_each_sides_mean_change_and_verdict(experiments, tmp_path)
         assert row[12] == "2/2 → 2/2"
 
 
-def test_cli_report_and_compare_show_the_same_tables(experiments, tmp_path):
+def test_cli_report_and_compare_show_the_same_tables(truth_experiments, tmp_path):
     """What `ycsbctl run` wrote and `ycsbctl compare` writes are the tables checked above."""
-    a, b = experiments
+    a, b = truth_experiments
     written = Tables((a / "report.html").read_text(encoding="utf-8"))
     assert points_table(written) == points_table(render(a))
     assert written.findings == render(a).findings
@@ -228,3 +198,54 @@ def test_cli_report_and_compare_show_the_same_tables(experiments, tmp_path):
     assert compare_table(Tables(out.read_text(encoding="utf-8"))) == compare_table(Tables(same.read_text(encoding="utf-8")))
     row = compare_table(Tables(same.read_text(encoding="utf-8")))[1]
     assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout  # the console table too
+
+
+def test_load_table_is_each_load_runs_own_figures(truth_experiments):
+    folder = truth_experiments[0]
+    runs = pd.read_parquet(folder / "runs.parquet")
+    loads = runs[runs["phase"] == "load"].set_index("target")
+    table = next(tb for tb in render(folder).tables if tb and tb[0][:3] == ["target", "threads", "records/s"])
+    rows = table[1:]
+    assert sorted(r[0] for r in rows) == sorted(loads.index)
+    for row in rows:
+        r = loads.loc[row[0]]
+        h = _hist(folder, r["run_id"], "INSERT")
+        assert h.get_total_count() == r["operations"] == 200
+        assert row[1:6] == [str(r["threads"]), _n(1000.0 * r["operations"] / r["runtime_ms"]), _n(200),
+                            _n(h.get_value_at_percentile(50)), _n(h.get_value_at_percentile(99))]
+        assert row[6] == "ok"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (0, "0 B"), (1023, "1,023 B"), (1024, "1.0 KiB"), (1536 * 1024, "1.5 MiB"), (3 * 1024 ** 3, "3.0 GiB"),
+    (5 * 1024 ** 4, "5.0 TiB"), (2048 * 1024 ** 4, "2,048.0 TiB"), (None, "—"), (float("nan"), "—")])
+def test_sizes_are_shown_in_binary_units(value, text):
+    from ycsbctl.report.html import _bytes
+
+    assert _bytes(value) == text
+
+
+def test_numbers_are_shown_with_thousands_separators_and_a_dash_for_none():
+    from ycsbctl.report.html import _num
+
+    assert (_num(1234567.6), _num(0.4), _num(1234.56, 1), _num(None), _num(float("nan"))) == \
+        ("1,234,568", "0", "1,234.6", "—", "—")
+
+
+def test_a_point_with_one_ok_repetition_shows_no_spread(truth_experiments):
+    from ycsbctl.report.html import workload_table
+
+    exp = load(truth_experiments[0])
+    points = exp.points("p99")
+    points["ok"] = 1
+    assert all(r["spread_pct"] is None for r in workload_table(exp, points, "workloadb")["rows"])
+    points["ok"] = 2
+    assert all(r["spread_pct"] is not None for r in workload_table(exp, points, "workloadb")["rows"])
+
+
+def test_fractional_sizes_and_missing_columns():
+    from ycsbctl.report.html import _bytes, _mean
+
+    assert (_bytes(1536.0), _bytes(100.0)) == ("1.5 KiB", "100 B")
+    frame = pd.DataFrame({"a": [1.0, 3.0]})
+    assert _mean(frame, "a") == 2.0 and math.isnan(_mean(frame, "b")) and math.isnan(_mean(frame.iloc[0:0], "a"))

@@ -86,3 +86,71 @@ def test_a_server_is_named_with_its_version_once_and_an_impostor_is_flagged():
         ("FerretDB 1.24", "not MongoDB")
     assert server_identity("mongodb", {"server_name": "MongoDB", "server_version": "7.0"}) == ("MongoDB 7.0", None)
     assert server_identity("custom", {}) == ("unknown server", None)
+
+
+def _sentences(pts: pd.DataFrame, targets: list[str]) -> list[str]:
+    return workload_findings(pts, "workloadb", targets, "p99")[1:]
+
+
+def test_plateau_and_bound_sentences_say_where_each_starts():
+    assert _sentences(_ladder([1000, 1100, 1050], [None] * 3), ["redis"]) == [
+        "workloadb: redis: Its throughput stops growing at 8 threads (1.0k ops/s; 1.1k ops/s at 32 threads): "
+        "more client threads from there add latency, not throughput."]
+    assert _sentences(_ladder([3500, 3200, 2900]), ["redis"]) == [
+        "workloadb: redis saturates no resource ycsbctl measures (CPU, network) at every thread count, yet its "
+        "throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads): the limit is inside the "
+        "server (locks, a single writer, internal queues), not the round trips."]
+    # The plateau starts where the latency label starts: still inside the server.
+    inside = _sentences(_ladder([1000, 2000, 2100, 2150], ["server-cpu", "latency", "latency", "latency"]), ["redis"])
+    assert inside[0].startswith("workloadb: redis saturates no resource ycsbctl measures (CPU, network) from 16 "
+                                "threads, yet its throughput stops growing at 16 threads")
+    # Throughput still grew after the label began: the clients wait on round trips until the plateau.
+    assert _sentences(_ladder([1000, 2000, 2100]), ["redis"]) == [
+        "workloadb: redis is latency-bound (no resource saturated: clients wait on round trips) at every thread "
+        "count. Its throughput stops growing at 16 threads (2.0k ops/s; 2.1k ops/s at 32 threads): more client "
+        "threads from there add latency, not throughput."]
+
+
+def test_each_target_is_judged_on_its_own_points_and_skipped_points_are_left_out():
+    pts = pd.concat([_ladder([1000, 2000, 4000], ["server-cpu"] * 3, target="redis"),
+                     _ladder([500, 1000, 2000], ["network"] * 3, target="mongodb"),
+                     _ladder([9e9, 9e9, 9e9], ["client-cpu"] * 3, status=["skipped"] * 3, target="dragonfly")],
+                    ignore_index=True)
+    findings = workload_findings(pts, "workloadb", ["redis", "mongodb", "dragonfly"], "p99")
+    assert findings == [
+        "workloadb: redis peaks at 4.0k ops/s at 32 threads (p99 300 µs), 2.0× mongodb (2.0k ops/s at 32 threads, "
+        "p99 300 µs).",
+        "workloadb: redis is server-CPU-bound at every thread count.",
+        "workloadb: mongodb is network-bound at every thread count."]
+
+
+def _experiment(status: str, runs: list[str], docs: dict | None = None, servers: dict | None = None):
+    from pathlib import Path
+
+    from ycsbctl.results.frames import Experiment
+
+    frame = pd.DataFrame({"status": runs, "target": "mongodb", "workload": "workloadb"})
+    return Experiment(Path("."), {"status": status, "servers": servers or {}, "plan": {"targets": ["mongodb"]}},
+                      frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs or {})
+
+
+def test_an_unfinished_experiment_says_so_with_its_count_of_finished_runs():
+    from ycsbctl.report.summary import findings
+
+    empty = _ladder([1.0]).iloc[0:0]
+    for status in ("interrupted", "running"):
+        assert findings(_experiment(status, ["ok", "ok", "failed"]), empty)[0] == (
+            f"This experiment is {status}: it stopped before the plan was done; the 2 finished runs are shown.")
+    assert findings(_experiment("partial", ["ok", "failed"]), empty)[0] == (
+        "This experiment is partial: a target was skipped or points failed (below); 1 runs are ok.")
+    assert findings(_experiment("complete", ["ok"]), empty) == []
+
+
+def test_an_impostor_is_named_from_the_run_records_when_the_manifest_has_no_server():
+    from ycsbctl.report.summary import findings
+
+    docs = {"r1": {"target": "mongodb", "endpoint": None},
+            "r2": {"target": "mongodb", "endpoint": {"server_name": "FerretDB", "server_version": "1.24"}}}
+    empty = _ladder([1.0]).iloc[0:0]
+    assert findings(_experiment("complete", ["ok"], docs), empty) == [
+        "mongodb was answered by FerretDB 1.24 — not MongoDB: read its numbers as FerretDB 1.24's."]

@@ -1,0 +1,140 @@
+"""Reading a result folder (results/frames.py) against the raw files and hand-made run tables.
+
+Histograms are checked against HdrHistogram's own decode and add of the ``.hdr`` files of a real
+run (tests/fixtures/truth.py); the aggregation of repetitions against tables whose
+expected points are worked out by hand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hdrh.histogram import HdrHistogram
+
+from ycsbctl.errors import UserError
+from ycsbctl.results.frames import latency_column, latency_label, load, points
+
+
+def _file(folder, run_id, op) -> HdrHistogram:
+    return HdrHistogram.decode((folder / "histograms" / f"{run_id}.{op}.hdr").read_bytes())
+
+
+def _same(a: HdrHistogram, b: HdrHistogram) -> None:
+    assert a.get_total_count() == b.get_total_count() > 0
+    assert np.array_equal(np.ctypeslib.as_array(a.counts), np.ctypeslib.as_array(b.counts))
+
+
+def test_all_operations_and_repetitions_merge_to_the_files_own_sum(truth_experiments):
+    folder = truth_experiments[0]
+    exp = load(folder)
+    reps = sorted(r for r in exp.runs["run_id"] if ".run.t4." in r and not r.startswith("basic"))
+    assert len(reps) == 2
+    ref = HdrHistogram(1, 3_600_000_000, 3)
+    for op in ("READ", "UPDATE"):
+        ref.add(_file(folder, reps[0], op))
+    _same(exp.histogram(reps[0], "ALL"), ref)
+    both = HdrHistogram(1, 3_600_000_000, 3)
+    for r in reps:
+        both.add(_file(folder, r, "READ"))
+    _same(exp.merged_histogram(reps, "READ"), both)
+    with pytest.raises(UserError, match="has no histogram for 'SCAN'"):
+        exp.histogram(reps[0], "SCAN")
+
+
+def test_the_folder_names_its_workloads_status_and_id(truth_experiments):
+    exp = load(truth_experiments[0])
+    assert exp.workloads == ["workloadb"]
+    assert exp.status == "complete" and exp.id == exp.manifest["experiment_id"]
+
+
+def test_latency_names():
+    assert [latency_column(x) for x in ("avg", "p50", "p95", "p99", "p999")] == [
+        "all_mean_us", "all_p50_us", "all_p95_us", "all_p99_us", "all_p999_us"]
+    assert latency_column("p99.9", "READ-MODIFY-WRITE").endswith("_p999_us")
+    assert [latency_label(x) for x in ("avg", "p50", "p99", "p999", "p9999")] == ["mean", "p50", "p99", "p99.9",
+                                                                                  "p99.99"]
+    with pytest.raises(UserError, match="unknown latency statistic 'p42'"):
+        latency_column("p42")
+
+
+def _runs(rows: list[tuple]) -> pd.DataFrame:
+    cols = ["target", "threads", "status", "throughput_ops", "all_p99_us", "bottleneck", "error", "client_cpu_s",
+            "runtime_ms"]
+    df = pd.DataFrame(rows, columns=cols)
+    return df.assign(workload="workloadb", phase="run", server="Redis 7", bottleneck_text=df["bottleneck"],
+                     run_id=[f"r{i}" for i in range(len(df))])
+
+
+def test_points_average_the_ok_repetitions_and_keep_the_worst_status():
+    runs = _runs([
+        ("redis", 8, "ok", 1000.0, 100.0, "latency", None, 1.0, 2000.0),
+        ("redis", 8, "ok", 3000.0, 300.0, "server-cpu", None, 3.0, 2000.0),
+        ("redis", 8, "failed", 9000.0, 900.0, "server-cpu", "boom", 9.0, 2000.0),
+        ("redis", 16, "ok", 5000.0, 500.0, "latency", None, 2.0, 1000.0),
+        ("redis", 16, "interrupted", None, None, None, "stopped", None, None),
+        ("redis", 16, "skipped", None, None, None, "no server", None, None),
+    ])
+    p = points(runs).set_index("threads")
+    assert (p.loc[8, "reps"], p.loc[8, "ok"], p.loc[8, "status"]) == (3, 2, "failed")
+    assert (p.loc[8, "throughput_mean"], p.loc[8, "throughput_min"], p.loc[8, "throughput_max"]) == (2000, 1000, 3000)
+    assert (p.loc[8, "latency_mean"], p.loc[8, "latency_min"], p.loc[8, "latency_max"]) == (200, 100, 300)
+    assert p.loc[8, "bottleneck"] == "server-cpu" and p.loc[8, "error"] == "boom"  # the most common label
+    assert p.loc[8, "client_cpu_pct"] == pytest.approx(100.0)  # mean of 1 s and 3 s of CPU over 2 s: 50 % and 150 %
+    assert (p.loc[16, "status"], p.loc[16, "ok"], p.loc[16, "throughput_mean"]) == ("interrupted", 1, 5000)
+    assert p.loc[16, "client_cpu_pct"] == pytest.approx(200.0)
+    assert p.loc[8, "run_ids"] == ["r0", "r1", "r2"]
+
+
+def test_a_point_without_an_ok_repetition_has_no_figures():
+    p = points(_runs([("redis", 8, "failed", 9000.0, 900.0, None, "boom", 1.0, 1000.0)])).iloc[0]
+    assert p["status"] == "failed" and p["ok"] == 0
+    assert math.isnan(p["throughput_mean"]) and math.isnan(p["latency_mean"]) and p["bottleneck"] is None
+
+
+def _folder(runs: pd.DataFrame, telemetry: pd.DataFrame, docs: dict, manifest: dict | None = None):
+    from pathlib import Path
+
+    from ycsbctl.results.frames import Experiment
+
+    return Experiment(Path("."), manifest or {}, runs, pd.DataFrame(), pd.DataFrame(), telemetry, docs)
+
+
+def test_telemetry_time_counts_from_the_engines_start_or_else_the_first_sample():
+    tel = pd.DataFrame({"run_id": ["a", "a", "b", "b"], "t_mono": [100.5, 101.5, 50.0, 52.0], "cpu_pct": 1.0})
+    exp = _folder(_runs([]), tel, {"a": {"result": {"extra": {"t_start_mono": 100.0}}}, "b": {"result": None}})
+    assert exp.telemetry_of("a")["t_s"].tolist() == [0.5, 1.5]
+    assert exp.telemetry_of("b")["t_s"].tolist() == [0.0, 2.0]
+    assert exp.telemetry_of("c").empty
+
+
+def test_without_a_plan_targets_and_workloads_are_those_with_runs_in_order_of_appearance():
+    runs = _runs([("valkey", 8, "ok", 1.0, 1.0, None, None, 1.0, 1.0), ("redis", 8, "ok", 1.0, 1.0, None, None, 1.0,
+                                                                        1.0)])
+    assert _folder(runs, pd.DataFrame(), {}).targets == ["valkey", "redis"]
+    planned = _folder(runs, pd.DataFrame(), {}, {"plan": {"targets": ["redis", "mongodb", "valkey"],
+                                                          "workloads": ["workloadb"]}})
+    assert planned.targets == ["redis", "valkey"] and planned.workloads == ["workloadb"]
+    assert _folder(runs, pd.DataFrame(), {}, {"plan": None}).workloads == ["workloadb"]
+
+
+def test_the_worst_status_wins_whatever_the_order_of_the_repetitions():
+    for statuses, want in ((["interrupted", "failed", "ok"], "failed"), (["skipped", "interrupted"], "interrupted"),
+                           (["ok", "skipped"], "skipped"), (["ok", "ok"], "ok")):
+        runs = _runs([("redis", 8, s, 1000.0, 100.0, None, None, 1.0, 1000.0) for s in statuses])
+        assert points(runs).iloc[0]["status"] == want, statuses
+
+
+def test_the_default_latency_is_p99_and_p9999_has_its_own_column():
+    assert latency_column() == "all_p99_us" and latency_column("p9999") == "all_p9999_us"
+    assert latency_column("p99.99", "READ") == "read_p9999_us"
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, None, None, 1.0, 1000.0)]).assign(all_p95_us=50.0)
+    assert points(runs).iloc[0]["latency_mean"] == 100.0
+
+
+def test_planned_workloads_keep_the_plans_order():
+    runs = _runs([("redis", 8, "ok", 1.0, 1.0, None, None, 1.0, 1.0)] * 2).assign(workload=["workloadb", "workloada"])
+    exp = _folder(runs, pd.DataFrame(), {}, {"plan": {"workloads": ["workloada", "workloadb"]}})
+    assert exp.workloads == ["workloada", "workloadb"]
