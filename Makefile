@@ -13,6 +13,7 @@ demo: setup
 YCSBCTL_NO_SKIP ?= 1
 test: setup-tests
 	.venv/bin/ruff check ycsbctl tests bench
+	.venv/bin/mypy ycsbctl
 	YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs tests
 
 setup:

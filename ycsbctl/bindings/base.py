@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 Fields = Sequence[bytes] | None  # None = all fields
 Values = Sequence[tuple[bytes, bytes]]  # (field name, value)
@@ -126,7 +127,7 @@ class WireBinding(Binding):
 
     def __init__(self, timeout_s: float) -> None:
         self.timeout_s = timeout_s
-        self.proto = None
+        self.proto: Any = None  # the subclass's WireProtocol while connected
         self.pending: asyncio.Future | None = None  # read by the watchdog
         self.loop: asyncio.AbstractEventLoop | None = None
         self.seq = 0  # requests issued per future (chains): the watchdog tells requests apart by it

@@ -148,16 +148,16 @@ class MongoWireBinding(WireBinding):
     def send(self, message: tuple[int, bytes]) -> asyncio.Future:
         request_id, data = message
         fut = self.loop.create_future()  # type: ignore[union-attr]
-        self.proto.transport.write(data)  # type: ignore[union-attr]
-        self.proto.waiters.append((request_id, fut))  # type: ignore[union-attr]
+        self.proto.transport.write(data)
+        self.proto.waiters.append((request_id, fut))
         return fut
 
     async def command(self, cmd: dict) -> dict | Status:
         """The server's reply document, or TIMEOUT / ERROR (``last_error`` says why)."""
         r = await self.call(self._encode(cmd))
         if r.__class__ is Status:
-            return r  # type: ignore[return-value]
-        reply = bson.decode(r)  # type: ignore[arg-type]
+            return r
+        reply = bson.decode(r)
         if reply.get("ok") != 1:
             self.last_error = f"{reply.get('codeName', 'error')}: {reply.get('errmsg', reply)}"[:300]
             return Status.ERROR
@@ -179,7 +179,7 @@ class MongoWireBinding(WireBinding):
             cmd["projection"] = projection(fields)
         r = await self.command(cmd)
         if r.__class__ is Status:
-            return r  # type: ignore[return-value]
+            return r
         return Status.OK if r["cursor"]["firstBatch"] else Status.NOT_FOUND  # type: ignore[index]
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
@@ -190,20 +190,20 @@ class MongoWireBinding(WireBinding):
         r = await self.command({"find": table, "filter": {"_id": key.decode()}, "limit": 1, "singleBatch": True,
                                 "$db": self.db, "projection": projection(fields)})
         if r.__class__ is Status:
-            return r, {}  # type: ignore[return-value]
+            return r, {}
         docs = r["cursor"]["firstBatch"]  # type: ignore[index]
         return (Status.OK, document_cells(docs[0])) if docs else (Status.NOT_FOUND, {})
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         doc = record_document(key.decode(), values)  # the same document as the pymongo binding's
         r = await self.command(self._write({"insert": table, "documents": [doc], "ordered": True}))
-        return r if r.__class__ is Status else Status.OK  # type: ignore[return-value]
+        return r if r.__class__ is Status else Status.OK
 
     async def update(self, table: str, key: bytes, values: Values) -> Status:
         update = {"q": {"_id": key.decode()}, "u": {"$set": {n.decode(): v for n, v in values}}}
         r = await self.command(self._write({"update": table, "updates": [update], "ordered": True}))
         if r.__class__ is Status:
-            return r  # type: ignore[return-value]
+            return r
         return Status.OK if r["n"] else Status.NOT_FOUND  # type: ignore[index]
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
@@ -213,7 +213,7 @@ class MongoWireBinding(WireBinding):
     async def delete(self, table: str, key: bytes) -> Status:
         r = await self.command(self._write({"delete": table, "deletes": [{"q": {"_id": key.decode()}, "limit": 1}]}))
         if r.__class__ is Status:
-            return r  # type: ignore[return-value]
+            return r
         return Status.OK if r["n"] else Status.NOT_FOUND  # type: ignore[index]
 
     async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:

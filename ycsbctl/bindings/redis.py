@@ -118,7 +118,7 @@ class _Resp(WireProtocol):
                 continue
             fut = waiters.popleft()
             if fut.__class__ is _Chain:
-                fut(reply)  # type: ignore[operator]
+                fut(reply)
             elif not fut.done():
                 fut.set_result(reply)
             else:  # timed out earlier: the late reply is dropped
@@ -126,7 +126,7 @@ class _Resp(WireProtocol):
 
     def fail(self, waiter: asyncio.Future, err: ConnectionError) -> None:
         if waiter.__class__ is _Chain:
-            waiter.fail(err)  # type: ignore[attr-defined]
+            waiter.fail(err)
         else:
             super().fail(waiter, err)
 
@@ -321,7 +321,7 @@ class RedisBinding(WireBinding):
         if fields is None:
             r = await self.call(b"*2\r\n$7\r\nHGETALL\r\n$%d\r\n%b\r\n" % (len(key), key))
             if r.__class__ is Status:
-                return r  # type: ignore[return-value]
+                return r
         else:
             r = await self._call(encode_command(b"HMGET", key, *fields))
             if isinstance(r, list) and all(v is None for v in r):

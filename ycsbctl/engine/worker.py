@@ -12,6 +12,7 @@ import gc
 import os
 import signal
 import time
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,7 @@ from ycsbctl.workload.core import (
     VERIFY,
     CoreWorkload,
     LoadGenerator,
+    OpBatch,
     RunGenerator,
 )
 from ycsbctl.workload.properties import Properties
@@ -87,7 +89,7 @@ class Worker:
         self.ended: list[str] = []
         self.ops: list[int] = []
         self.cursor = 0
-        self.batch = None
+        self.batch: OpBatch | None = None
         self.next_second = 0  # the second the ticker will ship next
 
     def refill(self) -> None:
@@ -114,7 +116,7 @@ class Worker:
         if msg and len(self.errors) < MAX_ERRORS_KEPT and msg not in self.errors:
             self.errors.append(msg)
 
-    def take(self, n: int) -> tuple[list, ...]:
+    def take(self, n: int) -> tuple[Sequence, ...]:
         """The next ``n`` operations (fewer at the end of a load block) as list slices."""
         i = self.cursor
         if i >= len(self.ops):
@@ -143,7 +145,7 @@ class Worker:
             ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
             ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load, table)
         done = 0
-        ops: list = []
+        ops: Sequence = []
         j = n = 0
         try:
             while not self.stopping:
@@ -291,17 +293,22 @@ class Worker:
         return Done(index, end, self.errors, self.ended)
 
 
+def _loop_runner() -> Callable[[Coroutine[Any, Any, Any]], Any]:
+    """uvloop's ``run`` when installed (faster wake-ups and I/O), else asyncio's."""
+    try:
+        from uvloop import run
+    except ImportError:
+        return asyncio.run
+    return run
+
+
 def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, t_start: Any, out: Any) -> None:
     """Entry point of a worker process (spawned): runs :meth:`Worker.run` on uvloop (else asyncio)
     and sends its last message; a crash is reported as :class:`Failed`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
     try:
         worker = Worker(plan, acked, stop_flag, out)
-        try:
-            from uvloop import run
-        except ImportError:
-            run = asyncio.run
-        out.put(run(worker.run(start_event, t_start)))
+        out.put(_loop_runner()(worker.run(start_event, t_start)))
     except BaseException as exc:  # noqa: BLE001 - the parent must always hear back
         out.put(Failed(plan.index, f"worker crashed: {type(exc).__name__}: {exc}"))
         raise

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -275,10 +277,11 @@ def _top(x: float) -> float:
     return x * 1.15 if math.isfinite(x) and x > 0 else 1.0
 
 
-def timeseries_figure(exp: Experiment, run_ids: dict[str, str], colors: dict[str, str], title: str,
+def timeseries_figure(exp: Experiment, peaks: dict[str, str | None], colors: dict[str, str], title: str,
                       subtitle: str = "") -> Figure | None:
-    """Per-second throughput and p99 (top) with server CPU and memory (bottom) per run; warm-up shaded."""
-    run_ids = {t: r for t, r in run_ids.items() if r and len(exp.series_of(r))}
+    """Per-second throughput and p99 (top) with server CPU and memory (bottom) per run (target → run id,
+    None for a target without one); warm-up shaded."""
+    run_ids = {t: r for t, r in peaks.items() if r and len(exp.series_of(r))}
     if not run_ids:
         return None
     n = len(run_ids)
@@ -480,15 +483,14 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
         files = out.setdefault(w, [])
         threads = spectrum_threads or spectrum_threads_default(points, w, exp.targets)
         peaks = {t: peak_run(points, w, t) for t in exp.targets}
-        figures = [
+        figures: list[tuple[str, str, Callable[[], Figure | None]]] = [
             ("throughput-latency", f"{w}: throughput and {latency_label(latency)} latency vs threads",
-             lambda w=w: throughput_latency_figure(points, w, latency, colors, sub)),
-            ("cpu", f"{w}: server and client CPU vs threads", lambda w=w: cpu_figure(points, w, cores, colors, sub)),
+             partial(throughput_latency_figure, points, w, latency, colors, sub)),
+            ("cpu", f"{w}: server and client CPU vs threads", partial(cpu_figure, points, w, cores, colors, sub)),
             ("spectrum", f"{w}: latency percentile spectrum at {threads} threads",
-             lambda w=w, th=threads: spectrum_figure(exp, w, th, colors, sub) if th else None),
+             partial(spectrum_figure, exp, w, threads, colors, sub) if threads else _no_figure),
             ("timeseries", f"{w}: per-second behaviour of each target's peak point",
-             lambda w=w, p=peaks: timeseries_figure(exp, p, colors, f"{w}: per-second behaviour at each target's peak",
-                                                    sub)),
+             partial(timeseries_figure, exp, peaks, colors, f"{w}: per-second behaviour at each target's peak", sub)),
         ]
         for kind, title, make in figures:
             fig = make()
@@ -498,3 +500,8 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
     if fig is not None:
         out[""] = [save(fig, plots_dir, "footprint-network", "Footprint after load and network")]
     return out
+
+
+def _no_figure() -> None:
+    """No figure to draw (e.g. no thread count for the spectrum)."""
+    return None

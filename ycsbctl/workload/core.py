@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -246,6 +247,7 @@ class RunGenerator:
         self.op_thresholds = np.cumsum(weights / weights.sum())[:-1]
         lo, hi = w.insertstart, w.insertstart + w.insertcount - 1
         dist = w.requestdistribution
+        self.chooser: d.Uniform | d.ScrambledZipfian | d.SkewedLatest | d.Hotspot | d.Sequential | d.Exponential
         if dist == "uniform":
             self.chooser = d.Uniform(lo, hi)
         elif dist == "zipfian":
@@ -281,25 +283,27 @@ class RunGenerator:
                 bad = keys < 0
             return keys
         keys = self.chooser.draw(n, self.rng)
-        bad = np.flatnonzero(keys > limit)
-        drawn, accepted = n, n - len(bad)
-        while len(bad):
+        rejected = np.flatnonzero(keys > limit)
+        drawn, accepted = n, n - len(rejected)
+        while len(rejected):
             # Rejection sampling with candidates sized by the acceptance seen so far (the accepted
             # ones, taken in order, stay i.i.d.). Redrawing only the rejected keys each round cost
             # ~1 µs per candidate when 99.9% of a zipfian key space was not inserted yet
             # (recordcount 100, 10^5 expected new keys); this costs ~0.03 µs.
-            m = min(int(len(bad) * drawn / max(accepted, 1) * 1.25) + 16, 1 << 22)
+            m = min(int(len(rejected) * drawn / max(accepted, 1) * 1.25) + 16, 1 << 22)
             candidates = self.chooser.draw(m, self.rng)
-            good = candidates[candidates <= limit][: len(bad)]
+            good = candidates[candidates <= limit][: len(rejected)]
             drawn, accepted = drawn + m, accepted + len(good)
-            keys[bad[: len(good)]] = good
-            bad = bad[len(good) :]
+            keys[rejected[: len(good)]] = good
+            rejected = rejected[len(good) :]
         return keys
 
     def next_batch(self, n: int) -> OpBatch:
         w, rng = self.w, self.rng
         ops = self.op_codes[np.searchsorted(self.op_thresholds, rng.random(n), side="right")]
         op_list = ops.tolist()
+        keynums: Sequence[int]
+        keys: Sequence[bytes]
         if self.live is not None:
             keynums, keys = self._live_keys(ops, op_list)
         else:
@@ -321,7 +325,7 @@ class RunGenerator:
             scan_length=scan.tolist(),
         )
 
-    def _live_keys(self, ops: np.ndarray, op_list: list[int]) -> tuple[LiveColumn, LiveColumn]:
+    def _live_keys(self, ops: np.ndarray, op_list: list[int]) -> tuple[Any, Any]:
         """Keys of a run that inserts: what can be drawn now is, the rest waits for issue time."""
         live, n = self.live, len(ops)
         assert live is not None

@@ -66,6 +66,8 @@ class Zipfian:
         self.eta_items = int(hi) - int(lo) + 1
         self._set_items(self.eta_items, zetan)
 
+    zetan: float
+
     def _set_items(self, items: int, zetan: float | None = None) -> None:
         if zetan is None:
             prev = getattr(self, "items", 0)

@@ -56,7 +56,7 @@ def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: i
     else:
         if count is None and w.operationcount is None:
             raise UserError("property operationcount is required for the run phase (or pass --count N)")
-        total = w.operationcount if count is None else count
+        total = (w.operationcount or 0) if count is None else count
         gen = RunGenerator(w, rng)
     all_names = "".join(n.decode() + " " for n in w.field_names)
     table = w.table

@@ -20,7 +20,7 @@ def deterministic_value(key: bytes, field: bytes, size: int) -> bytes:
     """``key:field``, then ``:`` and the Java hashCode (signed decimal) of everything so far
     (the ``:`` included), repeated until ``size`` characters, cut to ``size``."""
     out = bytearray(key + b":" + field)
-    h = _hash_update(0, out)
+    h = _hash_update(0, bytes(out))
     while len(out) < size:
         out += b":"
         h = (31 * h + 0x3A) & _M32

@@ -114,7 +114,7 @@ class IssueTimeKeys:
 
     def _spare_draw(self):
         if not self._spare:
-            self._spare = self.chooser.draw(4096, self.rng).tolist()[::-1]  # type: ignore[attr-defined]
+            self._spare = self.chooser.draw(4096, self.rng).tolist()[::-1]
         return self._spare.pop()
 
     def pick(self, draw) -> int:
