@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import bson
 
 from ycsbctl.bindings.base import ChainContext, Status
+from ycsbctl.bindings.chain import ChainRun
 from ycsbctl.bindings.mongodb import record_document
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 
@@ -189,23 +190,18 @@ def reply_status(b: MongoWireBinding, op: int, body: bytes) -> Status:
     return OK if reply["cursor"]["firstBatch"] else NOT_FOUND
 
 
-class MongoChain:
+class MongoChain(ChainRun):
     """Consecutive READ / UPDATE / INSERT operations of one client: each reply completes its
     operation (``ctx.record``) and the next request is written at once, without waking a coroutine.
     It waits in the protocol's queue as a future would (``done``, ``set_result``,
     ``set_exception``), so the protocol needs no case of its own."""
 
-    __slots__ = ("b", "ctx", "ops", "keys", "keynums", "rfs", "wfs", "i", "end", "fut", "t0", "op",
-                 "errors", "dead", "req", "table", "rid")
+    __slots__ = ("req", "table", "rid")
 
     def __init__(self, b: MongoWireBinding, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int,
                  fut: asyncio.Future) -> None:
-        self.b, self.ctx, self.fut, self.req, self.table = b, ctx, fut, b.requests, ctx.table
-        self.ops, self.keys, self.keynums, self.rfs, self.wfs = batch
-        self.i, self.end = start, end
-        self.t0 = self.op = self.errors = 0
-        self.dead = False
-        self.rid = b._ids
+        super().__init__(b, ctx, batch, start, end, fut)
+        self.req, self.table, self.rid = b.requests, ctx.table, b._ids
 
     def issue(self) -> None:
         i = self.i
@@ -235,44 +231,9 @@ class MongoChain:
     def set_result(self, body: bytes) -> None:
         """The reply to the operation in flight: record it, then issue the next or finish."""
         st = reply_status(self.b, self.op, body)
-        t1 = time.perf_counter_ns()
-        ctx = self.ctx
-        op = self.op
-        ctx.record(op, st, self.t0, t1, self.t0)
-        if op == INSERT and ctx.ack is not None:  # (acknowledge, inlined: once per reply)
-            ctx.ack(self.keynums[self.i])
-        self.i += 1
-        if st >= ERROR:  # (NOT_FOUND is an answer, not a failure)
-            self.errors += 1
-            if ctx.stop_on_error:
-                self.finish()
-                return
-        if self.i < self.end and t1 < ctx.deadline_ns:
-            self.issue()
-        else:
-            self.finish()
+        self.complete(st, time.perf_counter_ns())
 
-    def set_exception(self, err: BaseException) -> None:
-        """The connection is gone (see WireProtocol.connection_lost)."""
-        if not self.dead:
-            self.dead = True
-            self.fut.set_exception(err)
-
-    def acknowledge(self) -> None:
-        """A run-phase insert ended (whatever its status, as YCSB): its key may now be read."""
-        if self.op == INSERT and self.ctx.ack is not None:
-            self.ctx.ack(self.keynums[self.i])
-
-    def finish(self) -> None:
-        self.dead = True
-        self.fut.set_result(None)
-
-    def end_in_flight(self, st: Status) -> tuple[int, int]:
-        """The operation in flight ends with ``st`` (timeout, lost connection): (done, failed)."""
-        self.dead = True
-        self.ctx.record(self.op, st, self.t0, time.perf_counter_ns(), self.t0)
-        self.acknowledge()
-        return self.i + 1, self.errors + 1
+    set_exception = ChainRun.fail  # the protocol fails a waiter as it would a future
 
 
 async def run_chain(b: MongoWireBinding, ctx: ChainContext, batch: tuple[list, ...], start: int,

@@ -1,0 +1,76 @@
+"""What the Redis and MongoDB chains share: a run of READ / UPDATE / INSERT operations of one client
+driven from the protocol's reply callback (no coroutine switch per operation), each completed
+through the engine's one timing call (:class:`~ycsbctl.bindings.base.ChainContext`)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from ycsbctl.bindings.base import ChainContext, Status
+from ycsbctl.workload.core import INSERT
+
+ERROR = Status.ERROR  # a module name: read once per reply
+
+
+class ChainRun:
+    """Operations ``start:end`` of one batch. A subclass writes a request in :meth:`issue` and calls
+    :meth:`complete` with each reply's status; ``fut`` resolves when the run ends (None), or with
+    the connection's error."""
+
+    __slots__ = ("b", "ctx", "ops", "keys", "keynums", "rfs", "wfs", "i", "end", "fut", "t0", "op", "errors",
+                 "dead")
+
+    def __init__(self, b: Any, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int,
+                 fut: asyncio.Future) -> None:
+        self.b, self.ctx, self.fut = b, ctx, fut
+        self.ops, self.keys, self.keynums, self.rfs, self.wfs = batch
+        self.i, self.end = start, end
+        self.t0 = self.op = self.errors = 0
+        self.dead = False
+
+    def issue(self) -> None:
+        raise NotImplementedError
+
+    def complete(self, st: int, t1: int) -> None:
+        """The operation in flight ended at ``t1`` (ns) with ``st``: time it, then issue the next or finish."""
+        ctx = self.ctx
+        op = self.op
+        ctx.record(op, st, self.t0, t1, self.t0)
+        if op == INSERT and ctx.ack is not None:  # (acknowledge, inlined: once per reply)
+            ctx.ack(self.keynums[self.i])
+        self.i += 1
+        if st >= ERROR:  # (NOT_FOUND is an answer, not a failure)
+            self.errors += 1
+            if ctx.stop_on_error:
+                self.finish()
+                return
+        if self.i < self.end and t1 < ctx.deadline_ns:
+            self.issue()
+        else:
+            self.finish()
+
+    def acknowledge(self) -> None:
+        """A run-phase insert ended (whatever its status, as YCSB): its key may now be read."""
+        if self.op == INSERT and self.ctx.ack is not None:
+            self.ctx.ack(self.keynums[self.i])
+
+    def finish(self) -> None:
+        self.dead = True
+        if not self.fut.done():  # the watchdog may have expired it in the same loop iteration
+            self.fut.set_result(None)
+
+    def fail(self, err: BaseException) -> None:
+        """The connection is gone (see WireProtocol.connection_lost)."""
+        if not self.dead:
+            self.dead = True
+            if not self.fut.done():
+                self.fut.set_exception(err)
+
+    def end_in_flight(self, st: Status) -> tuple[int, int]:
+        """The operation in flight ends with ``st`` (timeout, lost connection): (done, failed) so far."""
+        self.dead = True
+        self.ctx.record(self.op, st, self.t0, time.perf_counter_ns(), self.t0)
+        self.acknowledge()
+        return self.i + 1, self.errors + 1
