@@ -41,6 +41,7 @@ import numpy as np  # noqa: E402
 import psutil  # noqa: E402
 import redis  # noqa: E402
 
+from bench import _servers as servers  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.results import histogram as hdr  # noqa: E402
@@ -141,18 +142,11 @@ class RedisServer:
         self.version = client.info("server")["redis_version"]
 
     def cpu_s(self) -> float:
-        t = self.ps.cpu_times()
-        return t.user + t.system
+        return servers.cpu_s(self.ps)
 
     def stop(self) -> None:
         self.client.close()
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        servers.stop(self.proc)
 
 
 # -- redis-benchmark ----------------------------------------------------------------------------

@@ -38,6 +38,7 @@ if str(ROOT) not in sys.path:
 
 import psutil  # noqa: E402
 
+from bench import _servers as servers  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.provision import provision, teardown  # noqa: E402
@@ -79,17 +80,10 @@ class EchoServer:
         self.ps = psutil.Process(self.proc.pid)
 
     def cpu_s(self) -> float:
-        t = self.ps.cpu_times()
-        return t.user + t.system
+        return servers.cpu_s(self.ps)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        servers.stop(self.proc)
 
 
 def echo_case(records: int, duration_s: float, threads: list[int]) -> bool:
