@@ -155,7 +155,8 @@ def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_la
     assert r.status == "ok" and r.operations > 1000
     lag = r.client_lag
     assert lag is not None and lag.operations >= 500  # ~500 probes a second
-    assert 48_000 <= lag.max_us <= 80_000  # the pause, seen by the probe waiting behind it
+    # the pause, seen by the first probe posted after it began (probes every 2 ms; a busy host posts later)
+    assert 40_000 <= lag.max_us <= 80_000
     # The operations in flight during the pause were charged with it: the slowest one is the pause,
     # and the point says that this maximum is the client's.
     read = r.ops["READ"]

@@ -61,10 +61,15 @@ async def watchdog(bindings: list, timeout_s: float) -> None:
 
 
 async def connect_wire(bindings: list, timeout_s: float) -> BindingSet:
-    """Connect wire-protocol bindings (one connection each) and start their watchdog."""
+    """Connect wire-protocol bindings (one connection each) and start their watchdog. When one cannot
+    connect, the others' attempts are cancelled and awaited (none is left to fail unheard at shutdown)."""
+    tasks = [asyncio.ensure_future(b.connect()) for b in bindings]
     try:
-        await asyncio.gather(*(b.connect() for b in bindings))
+        await asyncio.gather(*tasks)
     except ConnectionLost:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         for b in bindings:
             await b.close()
         raise
