@@ -234,10 +234,22 @@ class RedisBinding(WireBinding):
                                              f"{r if r is not _TIMEOUT else 'no answer to PING'}"))
 
     async def _handshake(self, payload: bytes, timeout_s: float):
+        """One request of the connect handshake: its reply, ``_TIMEOUT``, or the reason the server
+        closed the connection (as a ReplyError). Never reconnects: a refusal must end the connect,
+        not start another one (a server at maxclients would refuse every one of them)."""
+        proto = self.proto
+        assert proto is not None and self.loop is not None  # connect() opened it
+        if proto.transport is None:  # closed already, e.g. with "-ERR max number of clients reached"
+            return hiredis.ReplyError(proto.said or proto.lost or "connection closed by the server")
+        fut = self.loop.create_future()
+        proto.transport.write(payload)
+        proto.waiters.append(fut)
         try:
-            return await asyncio.wait_for(self._call(payload), timeout_s)
+            return await asyncio.wait_for(fut, timeout_s)
         except asyncio.TimeoutError:
             return _TIMEOUT
+        except ConnectionError as exc:
+            return hiredis.ReplyError(proto.said or proto.lost or str(exc))
 
     async def _call(self, payload: bytes, replies: int = 1):
         """Write one packet holding ``replies`` commands; return the last reply (or the first
