@@ -179,3 +179,14 @@ def test_create_refuses_an_existing_experiment(tmp_path):
 def test_load_of_a_missing_folder_says_what_to_do(tmp_path):
     with pytest.raises(UserError, match="no result folder"):
         load(tmp_path / "nope")
+
+
+def test_a_folder_has_one_writer_until_it_is_finalized(tmp_path):
+    from ycsbctl.errors import UserError
+
+    folder = ResultFolder.create(tmp_path, "exp", {"plan": {}})
+    with pytest.raises(UserError, match="is being written by another ycsbctl"):
+        ResultFolder.reopen(folder.path)
+    folder.finalize("complete")
+    again = ResultFolder.reopen(tmp_path / "exp")  # the writer is done: --resume may take it
+    again.finalize("complete")

@@ -9,11 +9,15 @@ from ycsbctl.progress import Progress
 
 def _count(url: str, table: str) -> int | None:
     from ycsbctl.bindings.admin import count_records
+    from ycsbctl.provision.signals import deferred_signals
 
-    try:
-        return count_records(url, table)  # DBSIZE / an estimated count: cheap, bounded to 5 s
-    except Exception:  # noqa: BLE001 - a server that does not answer shows in the point itself
-        return None
+    # Signals held (≤ 10 s: connect and read are bounded to 5 s each): a Ctrl-C landing in a client's
+    # finaliser (redis-py's ConnectionPool.__del__) would be "ignored" and the sweep would go on.
+    with deferred_signals():
+        try:
+            return count_records(url, table)  # DBSIZE / an estimated count: cheap
+        except Exception:  # noqa: BLE001 - a server that does not answer shows in the point itself
+            return None
 
 
 class DatasetCheck:

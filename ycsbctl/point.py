@@ -140,8 +140,11 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
 def guarded(what: str, query: Callable[[], T], progress: Progress | None) -> T | None:
     """An admin or telemetry query around a point: a server that died or froze meanwhile costs one
     line (``telemetry: could not read …``), never the measured point."""
+    from ycsbctl.provision.signals import deferred_signals
+
     try:
-        return query()
+        with deferred_signals():  # bounded queries; a Ctrl-C inside a client's finaliser would be lost
+            return query()
     except Exception as exc:  # noqa: BLE001 - the point's own result says what happened to the server
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
         if progress is not None:

@@ -371,6 +371,7 @@ class ResultFolder:
         os.replace(self.path, self.final_path)
         self.path = self.final_path
         self._finalized = True
+        self.close()  # written: the folder may be reopened (--resume), in this process too
         return self.final_path
 
     def _check_open(self) -> None:
