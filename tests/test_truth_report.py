@@ -249,3 +249,43 @@ def test_fractional_sizes_and_missing_columns():
     assert (_bytes(1536.0), _bytes(100.0)) == ("1.5 KiB", "100 B")
     frame = pd.DataFrame({"a": [1.0, 3.0]})
     assert _mean(frame, "a") == 2.0 and math.isnan(_mean(frame, "b")) and math.isnan(_mean(frame.iloc[0:0], "a"))
+
+
+def _folder(runs: list[tuple[str, str, str]], docs: dict, manifest: dict):
+    from ycsbctl.results.frames import Experiment
+
+    frame = pd.DataFrame(runs, columns=["run_id", "target", "status"]).assign(workload="workloadb")
+    return Experiment(Path("."), manifest, frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs)
+
+
+def test_failures_list_the_points_own_error_first_then_at_most_five():
+    from ycsbctl.report.html import failures
+
+    errors = [f"e{i}" for i in range(7)]
+    exp = _folder([("a", "redis", "failed"), ("b", "redis", "interrupted"), ("c", "redis", "ok"),
+                   ("d", "redis", "failed")],
+                  {"a": {"error": "max-error-rate", "result": {"errors": errors}}, "b": {"result": None},
+                   "d": {"error": "e1", "result": {"errors": ["e0", "e1"]}}}, {})
+    assert failures(exp) == [
+        {"run_id": "a", "status": "failed", "errors": ["max-error-rate", "e0", "e1", "e2", "e3"]},
+        {"run_id": "b", "status": "interrupted", "errors": ["no error recorded"]},
+        {"run_id": "d", "status": "failed", "errors": ["e0", "e1"]}]
+
+
+def test_servers_come_from_the_manifest_then_the_run_records_in_target_order():
+    from ycsbctl.report.html import servers
+
+    exp = _folder([("a", "valkey", "ok"), ("b", "redis", "ok")],
+                  {"a": {"target": "valkey", "endpoint": {"server_name": "Valkey", "server_version": "8.0",
+                                                          "container_id": "0123456789abcdef"}},
+                   "b": {"target": "redis", "endpoint": {"server_name": "ignored"}}},
+                  {"plan": {"targets": ["redis", "valkey"]},
+                   "servers": {"redis": {"server_name": "Redis", "server_version": "7.2", "pid": 42,
+                                         "cpu_limit_cores": 1.5, "notes": ["n"]}, "extra": None}})
+    rows = servers(exp)
+    assert [r["target"] for r in rows] == ["redis", "valkey", "extra"]
+    assert (rows[0]["answered_by"], rows[0]["where"], rows[0]["cpu_limit"], rows[0]["notes"]) == \
+        ("Redis 7.2", "pid 42", 1.5, ["n"])
+    assert (rows[1]["answered_by"], rows[1]["where"], rows[1]["warning"]) == ("Valkey 8.0", "container 0123456789ab",
+                                                                              None)
+    assert (rows[2]["answered_by"], rows[2]["where"], rows[2]["config"]) == ("unknown server", "", {})
