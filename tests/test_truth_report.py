@@ -9,6 +9,7 @@ report's numbers are read back from ``report.html`` and ``compare.html`` with an
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 from html.parser import HTMLParser
@@ -289,3 +290,21 @@ def test_servers_come_from_the_manifest_then_the_run_records_in_target_order():
     assert (rows[1]["answered_by"], rows[1]["where"], rows[1]["warning"]) == ("Valkey 8.0", "container 0123456789ab",
                                                                               None)
     assert (rows[2]["answered_by"], rows[2]["where"], rows[2]["config"]) == ("unknown server", "", {})
+
+
+def test_footprint_rows_format_each_figure_by_its_kind():
+    from ycsbctl.report.html import footprint_rows
+
+    detail = {"k": "x" * 300}
+    exp = _folder([], {}, {"footprints": {
+        "redis": {"target": "redis", "used_memory_bytes": 2048, "bytes_per_record": 123.456, "records": 1000,
+                  "detail": detail, "note": None},
+        "valkey": {"used_memory_bytes": 1536.0, "engine": "s"}}})
+    targets, rows = footprint_rows(exp)
+    assert targets == ["redis", "valkey"]
+    cells = {r["name"]: r["cells"] for r in rows}
+    assert list(cells) == ["used_memory_bytes", "bytes_per_record", "records", "detail", "note", "engine"]
+    assert cells["used_memory_bytes"] == ["2.0 KiB", "1.5 KiB"]
+    assert cells["bytes_per_record"] == ["123.5", "—"] and cells["records"] == ["1,000", "—"]
+    assert cells["detail"][0] == json.dumps(detail)[:200] and len(cells["detail"][0]) == 200
+    assert cells["note"] == ["—", "—"] and cells["engine"] == ["—", "s"]
