@@ -111,7 +111,9 @@ def truth(folder: Path) -> pd.DataFrame:
             h = _hist(folder, r["run_id"], op)
             for p in (50, 95, 99):
                 runs.loc[r.name, f"{op}_p{p}"] = h.get_value_at_percentile(p)
-        runs.loc[r.name, "all_p99"] = _all_ops(folder, r["run_id"]).get_value_at_percentile(99)
+        all_ops = _all_ops(folder, r["run_id"])
+        runs.loc[r.name, "all_p99"] = all_ops.get_value_at_percentile(99)
+        runs.loc[r.name, "all_p95"] = all_ops.get_value_at_percentile(95)
     cols = {c: "mean" for c in runs.columns if "_p" in c and c.split("_")[0] in (*OPS, "all")}
     g = runs.groupby(["target", "threads"])
     out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"),
@@ -308,3 +310,18 @@ def test_footprint_rows_format_each_figure_by_its_kind():
     assert cells["bytes_per_record"] == ["123.5", "—"] and cells["records"] == ["1,000", "—"]
     assert cells["detail"][0] == json.dumps(detail)[:200] and len(cells["detail"][0]) == 200
     assert cells["note"] == ["—", "—"] and cells["engine"] == ["—", "s"]
+
+
+def test_compare_with_another_latency_statistic_shows_that_statistic(truth_experiments, tmp_path):
+    from click.testing import CliRunner
+
+    from ycsbctl.cli import main
+
+    a, b = truth_experiments
+    out = tmp_path / "p95.html"
+    res = CliRunner().invoke(main, ["compare", str(a), str(b), "--latency", "p95", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    table = compare_table(Tables(out.read_text(encoding="utf-8")))
+    assert table[0][8:10] == ["baseline p95 (µs)", "p95 (µs)"]
+    x, y = truth(a).loc[(table[1][2], int(table[1][3]))], truth(b).loc[(table[1][2], int(table[1][3]))]
+    assert table[1][8:10] == [_n(x["all_p95"]), _n(y["all_p95"])]
