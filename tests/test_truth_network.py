@@ -111,3 +111,9 @@ def test_loopback_rates_times_their_intervals_are_the_bytes_the_counters_moved()
         moved = float(sum(rate[i] * (t[i] - t[i - 1]) for i in range(first, len(frame))))
         # The transfer happened after the first sample; other processes may use lo too, never less.
         assert 64 * 65536 <= moved <= 1.05 * counted, column
+
+
+def test_the_interface_sampler_runs_at_1_hz_like_every_sampler():
+    from ycsbctl.telemetry.network import InterfaceNetSampler
+
+    assert InterfaceNetSampler().interval_s == 1.0 and InterfaceNetSampler().source == "net-lo"
