@@ -138,3 +138,19 @@ def test_planned_workloads_keep_the_plans_order():
     runs = _runs([("redis", 8, "ok", 1.0, 1.0, None, None, 1.0, 1.0)] * 2).assign(workload=["workloadb", "workloada"])
     exp = _folder(runs, pd.DataFrame(), {}, {"plan": {"workloads": ["workloada", "workloadb"]}})
     assert exp.workloads == ["workloada", "workloadb"]
+
+
+def test_all_operations_leave_out_read_modify_write_whose_halves_are_already_counted(tmp_path):
+    from ycsbctl.results import histogram as hdr
+
+    (tmp_path / "histograms").mkdir()
+    files = {}
+    for op, values in (("READ", [100, 200]), ("UPDATE", [300]), ("READ-MODIFY-WRITE", [500, 600, 700])):
+        h = hdr.new_histogram()
+        hdr.record_many(h, values)
+        files[op] = f"r.{op}.hdr"
+        (tmp_path / "histograms" / files[op]).write_text(hdr.encode(h), encoding="ascii")
+    exp = _folder(_runs([]), pd.DataFrame(), {"r": {"histograms": files}})
+    exp.path = tmp_path
+    merged = exp.histogram("r", "ALL")
+    assert merged.get_total_count() == 3 and merged.get_max_value() < 400

@@ -85,7 +85,7 @@ def test_loopback_rates_times_their_intervals_are_the_bytes_the_counters_moved()
     from ycsbctl.telemetry.network import InterfaceNetSampler
 
     sampler = InterfaceNetSampler("lo", interval_s=0.2)
-    before = psutil.net_io_counters(pernic=True)["lo"].bytes_sent
+    before = psutil.net_io_counters(pernic=True)["lo"]
     with socket.create_server(("127.0.0.1", 0)) as srv:
         sampler.start()
         deadline = time.monotonic() + 10
@@ -103,8 +103,17 @@ def test_loopback_rates_times_their_intervals_are_the_bytes_the_counters_moved()
             assert time.monotonic() < deadline + 10
             time.sleep(0.01)
         frame = sampler.stop()
-    after = psutil.net_io_counters(pernic=True)["lo"].bytes_sent
-    t, rate = frame["t_mono"].to_numpy(), frame["net_bytes_per_s"].to_numpy()
-    moved = float(sum(rate[i] * (t[i] - t[i - 1]) for i in range(first, len(frame))))
-    # The transfer happened after the first sample; other processes may use lo too, never less.
-    assert 64 * 65536 <= moved <= 1.05 * (after - before)
+    after = psutil.net_io_counters(pernic=True)["lo"]
+    t = frame["t_mono"].to_numpy()
+    for column, counted in (("net_bytes_per_s", after.bytes_sent - before.bytes_sent),
+                            ("net_recv_bytes_per_s", after.bytes_recv - before.bytes_recv)):
+        rate = frame[column].to_numpy()
+        moved = float(sum(rate[i] * (t[i] - t[i - 1]) for i in range(first, len(frame))))
+        # The transfer happened after the first sample; other processes may use lo too, never less.
+        assert 64 * 65536 <= moved <= 1.05 * counted, column
+
+
+def test_the_interface_sampler_runs_at_1_hz_like_every_sampler():
+    from ycsbctl.telemetry.network import InterfaceNetSampler
+
+    assert InterfaceNetSampler().interval_s == 1.0 and InterfaceNetSampler().source == "net-lo"

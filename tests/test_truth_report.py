@@ -9,6 +9,7 @@ report's numbers are read back from ``report.html`` and ``compare.html`` with an
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 from html.parser import HTMLParser
@@ -110,7 +111,9 @@ def truth(folder: Path) -> pd.DataFrame:
             h = _hist(folder, r["run_id"], op)
             for p in (50, 95, 99):
                 runs.loc[r.name, f"{op}_p{p}"] = h.get_value_at_percentile(p)
-        runs.loc[r.name, "all_p99"] = _all_ops(folder, r["run_id"]).get_value_at_percentile(99)
+        all_ops = _all_ops(folder, r["run_id"])
+        runs.loc[r.name, "all_p99"] = all_ops.get_value_at_percentile(99)
+        runs.loc[r.name, "all_p95"] = all_ops.get_value_at_percentile(95)
     cols = {c: "mean" for c in runs.columns if "_p" in c and c.split("_")[0] in (*OPS, "all")}
     g = runs.groupby(["target", "threads"])
     out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"),
@@ -249,3 +252,76 @@ def test_fractional_sizes_and_missing_columns():
     assert (_bytes(1536.0), _bytes(100.0)) == ("1.5 KiB", "100 B")
     frame = pd.DataFrame({"a": [1.0, 3.0]})
     assert _mean(frame, "a") == 2.0 and math.isnan(_mean(frame, "b")) and math.isnan(_mean(frame.iloc[0:0], "a"))
+
+
+def _folder(runs: list[tuple[str, str, str]], docs: dict, manifest: dict):
+    from ycsbctl.results.frames import Experiment
+
+    frame = pd.DataFrame(runs, columns=["run_id", "target", "status"]).assign(workload="workloadb")
+    return Experiment(Path("."), manifest, frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs)
+
+
+def test_failures_list_the_points_own_error_first_then_at_most_five():
+    from ycsbctl.report.html import failures
+
+    errors = [f"e{i}" for i in range(7)]
+    exp = _folder([("a", "redis", "failed"), ("b", "redis", "interrupted"), ("c", "redis", "ok"),
+                   ("d", "redis", "failed")],
+                  {"a": {"error": "max-error-rate", "result": {"errors": errors}}, "b": {"result": None},
+                   "d": {"error": "e1", "result": {"errors": ["e0", "e1"]}}}, {})
+    assert failures(exp) == [
+        {"run_id": "a", "status": "failed", "errors": ["max-error-rate", "e0", "e1", "e2", "e3"]},
+        {"run_id": "b", "status": "interrupted", "errors": ["no error recorded"]},
+        {"run_id": "d", "status": "failed", "errors": ["e0", "e1"]}]
+
+
+def test_servers_come_from_the_manifest_then_the_run_records_in_target_order():
+    from ycsbctl.report.html import servers
+
+    exp = _folder([("a", "valkey", "ok"), ("b", "redis", "ok")],
+                  {"a": {"target": "valkey", "endpoint": {"server_name": "Valkey", "server_version": "8.0",
+                                                          "container_id": "0123456789abcdef"}},
+                   "b": {"target": "redis", "endpoint": {"server_name": "ignored"}}},
+                  {"plan": {"targets": ["redis", "valkey"]},
+                   "servers": {"redis": {"server_name": "Redis", "server_version": "7.2", "pid": 42,
+                                         "cpu_limit_cores": 1.5, "notes": ["n"]}, "extra": None}})
+    rows = servers(exp)
+    assert [r["target"] for r in rows] == ["redis", "valkey", "extra"]
+    assert (rows[0]["answered_by"], rows[0]["where"], rows[0]["cpu_limit"], rows[0]["notes"]) == \
+        ("Redis 7.2", "pid 42", 1.5, ["n"])
+    assert (rows[1]["answered_by"], rows[1]["where"], rows[1]["warning"]) == ("Valkey 8.0", "container 0123456789ab",
+                                                                              None)
+    assert (rows[2]["answered_by"], rows[2]["where"], rows[2]["config"]) == ("unknown server", "", {})
+
+
+def test_footprint_rows_format_each_figure_by_its_kind():
+    from ycsbctl.report.html import footprint_rows
+
+    detail = {"k": "x" * 300}
+    exp = _folder([], {}, {"footprints": {
+        "redis": {"target": "redis", "used_memory_bytes": 2048, "bytes_per_record": 123.456, "records": 1000,
+                  "detail": detail, "note": None},
+        "valkey": {"used_memory_bytes": 1536.0, "engine": "s"}}})
+    targets, rows = footprint_rows(exp)
+    assert targets == ["redis", "valkey"]
+    cells = {r["name"]: r["cells"] for r in rows}
+    assert list(cells) == ["used_memory_bytes", "bytes_per_record", "records", "detail", "note", "engine"]
+    assert cells["used_memory_bytes"] == ["2.0 KiB", "1.5 KiB"]
+    assert cells["bytes_per_record"] == ["123.5", "—"] and cells["records"] == ["1,000", "—"]
+    assert cells["detail"][0] == json.dumps(detail)[:200] and len(cells["detail"][0]) == 200
+    assert cells["note"] == ["—", "—"] and cells["engine"] == ["—", "s"]
+
+
+def test_compare_with_another_latency_statistic_shows_that_statistic(truth_experiments, tmp_path):
+    from click.testing import CliRunner
+
+    from ycsbctl.cli import main
+
+    a, b = truth_experiments
+    out = tmp_path / "p95.html"
+    res = CliRunner().invoke(main, ["compare", str(a), str(b), "--latency", "p95", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    table = compare_table(Tables(out.read_text(encoding="utf-8")))
+    assert table[0][8:10] == ["baseline p95 (µs)", "p95 (µs)"]
+    x, y = truth(a).loc[(table[1][2], int(table[1][3]))], truth(b).loc[(table[1][2], int(table[1][3]))]
+    assert table[1][8:10] == [_n(x["all_p95"]), _n(y["all_p95"])]
