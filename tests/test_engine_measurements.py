@@ -154,7 +154,7 @@ def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_la
     r = _run_worker_in_process(redis_server.url, threads=4, duration_s=2.0, pause_at_s=1.0, pause_s=0.05)
     assert r.status == "ok" and r.operations > 1000
     lag = r.client_lag
-    assert lag is not None and lag.operations >= 500  # ~500 probes a second
+    assert lag is not None and lag.operations >= 100  # ~100 probes a second
     # the pause, seen by the first probe posted after it began (probes every 2 ms; a busy host posts later)
     assert 40_000 <= lag.max_us <= 80_000
     # The operations in flight during the pause were charged with it: the slowest one is the pause,
@@ -171,10 +171,10 @@ def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_la
     assert "CLIENT-LAG" not in parsed.ops and parsed.client_lag.max_us == lag.max_us
 
 
-def test_an_unpaused_point_probes_its_loop_500_times_a_second(loaded):
+def test_an_unpaused_point_probes_its_loop_100_times_a_second(loaded):
     r = _run_worker_in_process(loaded.url, threads=2, duration_s=1.5, pause_at_s=0.5, pause_s=0.0)
     assert r.ops["READ"].operations > 500
-    assert r.client_lag is not None and 0.6 * 750 <= r.client_lag.operations <= 1.1 * 750
+    assert r.client_lag is not None and 0.6 * 150 <= r.client_lag.operations <= 1.1 * 150
     assert r.client_lag.percentile(50) < 2_000  # a probe usually runs within a loop iteration
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from ycsbctl.bindings.base import ChainContext, Status
 from ycsbctl.workload.core import INSERT
 
-ERROR = Status.ERROR  # a module name: read once per reply
+ERROR = int(Status.ERROR)  # a plain int named after the status: compared once per reply
 
 
 class ChainRun:
@@ -68,7 +68,7 @@ class ChainRun:
             if not self.fut.done():
                 self.fut.set_exception(err)
 
-    def end_in_flight(self, st: Status) -> tuple[int, int]:
+    def end_in_flight(self, st: int) -> tuple[int, int]:
         """The operation in flight ends with ``st`` (timeout, lost connection): (done, failed) so far."""
         self.dead = True
         self.ctx.record(self.op, st, self.t0, time.perf_counter_ns(), self.t0)

@@ -41,7 +41,9 @@ from ycsbctl.bindings.chain import ChainRun
 from ycsbctl.errors import UserError
 from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
-OK, NOT_FOUND, ERROR, TIMEOUT = Status.OK, Status.NOT_FOUND, Status.ERROR, Status.TIMEOUT  # module names: the chain's reply callback reads them per reply
+# Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
+# where an IntEnum member takes the slow generic path.
+OK, NOT_FOUND, ERROR, TIMEOUT = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR), int(Status.TIMEOUT)  # module names: the chain's reply callback reads them per reply
 INDEX_KEY = b"_indices"
 _TIMEOUT = object()
 _ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"  # set on a request's future by the watchdog

@@ -42,7 +42,10 @@ N_STATUS = len(Status)
 COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write
 N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status
 assert N_STATUS == 5, "Recorder.record multiplies by the literal 5 (measured faster than a name)"
-LAG_PROBE_INTERVAL_S = 0.002  # 500 probes a second: ~0.1 % of a core (bench/engine shows it)
+# 100 probes a second. Each probe takes the GIL from a busy loop (a forced switch: futex calls, which
+# cost tens of µs on some kernels); measured with bench/engine on this machine, 500 a second cost the
+# loop ~15 % of its throughput, 2 a second nothing measurable, 100 a second ~2 %.
+LAG_PROBE_INTERVAL_S = 0.01
 _ZEROS = bytes(8 * hdr.COUNTS_LEN)
 _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index)
 
