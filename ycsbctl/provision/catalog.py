@@ -17,6 +17,7 @@ import os
 import re
 import shlex
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import psutil
@@ -77,11 +78,15 @@ def get_target(name: str) -> Target:
         raise UserError(f"unknown target {name!r}: use one of {known}, or a redis:// or mongodb:// URL") from None
 
 
+CONFIGS = Path(str(resources.files("ycsbctl") / "data" / "configs"))  # shipped in the package
+
+
 def infra_dir() -> Path:
-    """``infra/`` of the source tree, or ``$YCSBCTL_INFRA``."""
-    path = Path(os.environ.get("YCSBCTL_INFRA", ROOT / "infra"))
+    """The server configs (``redis/redis.conf`` …): shipped in the package (``infra/<server>`` of a
+    checkout links there), or ``$YCSBCTL_INFRA``."""
+    path = Path(os.environ.get("YCSBCTL_INFRA", CONFIGS))
     if not path.is_dir():
-        raise UserError(f"server config folder {path} is missing: run from a ycsbctl checkout or set YCSBCTL_INFRA",
+        raise UserError(f"server config folder {path} is missing: reinstall ycsbctl or set YCSBCTL_INFRA",
                         exit_code=1)
     return path
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from importlib import resources
 from pathlib import Path
 
 from ycsbctl.errors import UserError
 
-WORKLOADS_DIR = Path(__file__).resolve().parents[2] / "workloads"
+# The workload files ship inside the package (``workloads/`` at the top of a checkout links here), so
+# an installed ycsbctl finds them as an editable checkout does.
+WORKLOADS_DIR = Path(str(resources.files("ycsbctl") / "data" / "workloads"))
 _NAME = re.compile(r"^(?:workload[-_]?)?([a-z0-9][a-z0-9_-]*)$")
 
 
