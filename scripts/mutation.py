@@ -36,7 +36,7 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 # is mutated, not the measurements. test_report.py renders plots (~25 s): the report modules' mutants
 # that survive the truth tests cost that much each.
 TESTS: dict[str, list[str]] = {
-    "ycsbctl/results/histogram.py": ["tests/test_truth_histogram.py"],
+    "ycsbctl/results/histogram.py": ["tests/test_truth_histogram.py", "tests/test_engine_measurements.py"],
     "ycsbctl/telemetry/bottleneck.py": ["tests/test_truth_bottleneck.py", "tests/test_telemetry_bottleneck.py"],
     "ycsbctl/telemetry/network.py": ["tests/test_truth_network.py", "tests/test_telemetry_network.py"],
     "ycsbctl/report/summary.py": ["tests/test_truth_summary.py", "tests/test_truth_report.py", "tests/test_report.py",
@@ -44,7 +44,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/html.py": ["tests/test_truth_report.py", "tests/test_report.py", "-k", "not cli and not chromium"],
     "ycsbctl/results/frames.py": ["tests/test_truth_frames.py", "tests/test_truth_report.py", "tests/test_store.py",
                                   "-k", "not cli"],
-    "ycsbctl/engine/measurements.py": ["tests/test_truth_engine.py"],
+    "ycsbctl/engine/measurements.py": ["tests/test_engine_measurements.py", "tests/test_truth_engine.py"],
 }
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,

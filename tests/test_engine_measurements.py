@@ -74,6 +74,21 @@ def test_roll_hands_over_the_second_and_starts_from_zero():
     assert first.cpu_s >= 0 and pickle.loads(pickle.dumps(first)).latency.keys() == first.latency.keys()
 
 
+@pytest.mark.parametrize("measurement", ["op", "intended", "both"])
+def test_each_measurement_interval_counts_the_latency_it_names_in_the_slot_of_its_op_and_status(measurement):
+    rec = Recorder(measurement, [READ, UPDATE])
+    rec.record(UPDATE, Status.NOT_FOUND, 20_000, 70_000, 5_000)  # 50 µs actual, 65 µs from the intended start
+    out = rec.roll()
+
+    def nonzero(slots):
+        return {k: np.flatnonzero(np.frombuffer(a, dtype=np.int64)).tolist() for k, a in slots.items()
+                if np.frombuffer(a, dtype=np.int64).any()}
+
+    main = {"op": 50, "intended": 65, "both": 50}[measurement]
+    assert nonzero(out.latency) == {(UPDATE, Status.NOT_FOUND): [main]}
+    assert nonzero(out.intended) == ({(UPDATE, Status.NOT_FOUND): [65]} if measurement == "both" else {})
+
+
 def test_the_controller_names_measurements_as_ycsbs_dbwrapper_does():
     rec = Recorder("op", [READ_MODIFY_WRITE, READ])
     rec.record(READ, Status.NOT_FOUND, 0, 30_000, 0)
