@@ -280,7 +280,7 @@ def measure_basic(operations: int, threads: int, processes: int | None = None) -
     r = run_phase(PhaseSpec("run", "basic://", workload_b(1000, operationcount=operations), threads=threads,
                             processes=processes))
     return {"operations": r.operations, "threads": threads, "ops_s": r.throughput_ops,
-            "client_us_op": r.client_us_per_op(), "processes": r.extra.get("processes"), "load_avg_1m": la}
+            "client_us_op": r.client_us_per_op(), "processes": r.processes, "load_avg_1m": la}
 
 
 def _f(x: float, digits: int = 0) -> str:

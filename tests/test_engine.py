@@ -57,7 +57,7 @@ def _settled_clients(rds: redis.Redis, expected: int, timeout_s: float = 10.0) -
 
 def test_load_over_two_processes_writes_exactly_ycsbs_key_set(redis_server, rds):
     r = _load(redis_server.url, 301, threads=5, processes=2)
-    assert r.operations == 301 and r.extra["processes"] == 2
+    assert r.operations == 301 and r.processes == 2
     expected = {build_key_name(n).encode() for n in range(301)}
     assert set(rds.scan_iter(match="user*", count=1000)) == expected
     assert rds.zcard("_indices") == 301
@@ -114,7 +114,7 @@ def test_duration_ends_the_run_and_warmup_seconds_stay_in_the_series_but_not_the
 def test_per_second_series_and_merged_histograms_of_two_processes_agree_exactly(redis_server, rds):
     _load(redis_server.url, 300)
     r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=300, operationcount=4000), threads=4, processes=2))
-    assert r.status == "ok" and r.extra["processes"] == 2 and r.operations == 4000
+    assert r.status == "ok" and r.processes == 2 and r.operations == 4000
     read = r.ops["READ"]
     assert read.histogram.get_total_count() == read.operations == read.returns["OK"] == _series_total(r, "READ")
     assert r.ops["UPDATE"].operations == r.ops["UPDATE"].returns["OK"] == _series_total(r, "UPDATE")
@@ -245,7 +245,7 @@ def test_a_killed_server_ends_the_run_as_failed_keeping_what_was_measured(tmp_pa
     assert r.status == "failed"
     assert r.errors and r.errors[0].startswith("lost the server")
     assert r.operations > 0 and r.ops["READ"].returns["OK"] > 0
-    assert r.extra["threads_stopped"] == 4
+    assert r.threads_stopped == 4
 
 
 def test_an_unreachable_target_is_an_environment_error_naming_the_address():
@@ -300,5 +300,5 @@ def test_a_failed_insert_stops_its_loading_thread_as_ycsb_does(tmp_path: Path):
         server.stop()
     # Each thread's first insert failed, then the thread stopped: the dataset is incomplete.
     assert r.ops["INSERT"].returns == {"ERROR": 4} and r.ops["INSERT-FAILED"].operations == 4
-    assert r.status == "failed" and r.extra["threads_stopped"] == 4
+    assert r.status == "failed" and r.threads_stopped == 4
     assert r.errors[0].startswith("an insert failed (OOM command not allowed")

@@ -59,7 +59,7 @@ def test_small_experiment_writes_a_complete_folder(small_experiment) -> None:
     out, proc = small_experiment
     assert proc.returncode == 0, proc.stderr[-3000:]
     exp = load(out)
-    assert exp.manifest["status"] == "complete"
+    assert exp.manifest.status == "complete"
     runs = exp.runs
     # 2 targets × (workload-b, insert) × threads 8, 16, plus one dataset load per target before workload-b
     assert len(runs) == 2 * 2 * 2 + 2
@@ -122,7 +122,7 @@ def test_a_failing_point_is_recorded_and_the_ladder_goes_on(redis_server, tmp_pa
     assert set(exp.runs["status"]) == {"failed"}
     assert (exp.runs["errors"] > 0).all()
     assert exp.runs["error"].str.contains("max-error-rate").all()
-    assert exp.manifest["status"] == "partial"
+    assert exp.manifest.status == "partial"
 
 
 def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None:
@@ -143,7 +143,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     assert proc.returncode == 130, err.decode()[-2000:]
     assert _our_servers(Path(env["YCSBCTL_STATE_DIR"])) == []
     exp = load(out)
-    assert exp.manifest["status"] == "interrupted"
+    assert exp.manifest.status == "interrupted"
     sweep = exp.runs[exp.runs["phase"] == "run"]
     done_before = set(sweep.loc[sweep["status"] == "ok", "run_id"])
     assert 1 <= len(done_before) < 3
@@ -151,7 +151,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     proc2 = _ycsbctl("run", "--resume", str(out))
     assert proc2.returncode == 0, proc2.stderr[-2000:]
     exp2 = load(out)
-    assert exp2.manifest["status"] == "complete"
+    assert exp2.manifest.status == "complete"
     ok = exp2.runs[(exp2.runs["status"] == "ok") & (exp2.runs["phase"] == "run")]
     assert sorted(ok["threads"]) == [8, 16, 32]
     assert done_before <= set(ok["run_id"])

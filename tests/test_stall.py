@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from ycsbctl.experiment_judge import judge
+from ycsbctl.experiment.judge import judge
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
 from ycsbctl.telemetry.stall import find_stall

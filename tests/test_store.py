@@ -12,6 +12,7 @@ from tests.fixtures.experiments import build_experiment, build_runs
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results import load
+from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import ResultFolder, RunRecord
 
 
@@ -78,7 +79,7 @@ def test_runs_table_carries_telemetry_summary_bottleneck_and_server(built):
     row = exp.runs.set_index("run_id").loc[bound.run_id]
     assert row["bottleneck"] == "server-cpu"
     assert row["bottleneck_text"] == bound.bottleneck["text"]
-    assert row["server_cpu_pct_mean"] == pytest.approx(bound.telemetry_summary["server_cpu_pct_mean"])
+    assert row["server_cpu_pct_mean"] == pytest.approx(bound.telemetry_summary.server_cpu_pct_mean)
     assert row["server"] == "FerretDB (mongo-wire, SQLite) 1.24.0"
     assert row["client_us_per_op"] == pytest.approx(1e6 * bound.result.client_cpu_s / bound.result.operations)
 
@@ -127,9 +128,9 @@ def test_crash_before_finalize_keeps_every_run_and_reopen_recovers_them(tmp_path
     final = again.finalize("partial")
     assert final == tmp_path / "exp" and not partial.exists()
     exp = load(final)
-    assert exp.status == "partial" and exp.manifest["resumed_at"]
+    assert exp.status == "partial" and exp.manifest.resumed_at
     assert set(exp.runs["run_id"]) == {r.run_id for r in runs}
-    assert exp.manifest["run_counts"]["ok"] == sum(r.status == "ok" for r in runs)
+    assert exp.manifest.run_counts["ok"] == sum(r.status == "ok" for r in runs)
 
 
 def test_reopen_of_a_finished_folder_moves_it_back_and_stale_tables_are_not_read(tmp_path):
@@ -184,7 +185,7 @@ def test_load_of_a_missing_folder_says_what_to_do(tmp_path):
 def test_a_folder_has_one_writer_until_it_is_finalized(tmp_path):
     from ycsbctl.errors import UserError
 
-    folder = ResultFolder.create(tmp_path, "exp", {"plan": {}})
+    folder = ResultFolder.create(tmp_path, "exp", Manifest(experiment_id="exp"))
     with pytest.raises(UserError, match="is being written by another ycsbctl"):
         ResultFolder.reopen(folder.path)
     folder.finalize("complete")

@@ -97,10 +97,10 @@ def test_capture_labels_from_its_samples():
     ])
     cap = Capture(_ep("redis", "redis"), NetworkBaseline(1.0, "test"), host_cores=16, frame=frame)
     s = cap.summary()
-    assert s["server_cpu_pct_mean"] == 98.0 and s["server_rss_bytes_max"] == 12
-    assert s["client_processes"] == 4
-    assert s["net_gbit_s_mean"] == 0.4  # the busier direction: 5e7 bytes/s out
-    assert s["net_share_of_baseline"] == 0.4
+    assert s.server_cpu_pct_mean == 98.0 and s.server_rss_bytes_max == 12
+    assert s.client_processes == 4
+    assert s.net_gbit_s_mean == 0.4  # the busier direction: 5e7 bytes/s out
+    assert s.net_share_of_baseline == 0.4
     b = cap.bottleneck()
     assert b.label == "server-cpu" and b.evidence["client_cores"] == 4
 
@@ -114,15 +114,15 @@ def test_summary_keeps_the_measured_window_and_the_engines_own_client_cpu():
         [{"t_mono": t, "t_wall": 0.0, "source": "server-process", "cpu_pct": srv} for t, srv, _ in rows]
         + [{"t_mono": t, "t_wall": 0.0, "source": "client", "cpu_pct": cli, "processes": 1} for t, _, cli in rows])
     cap = Capture(_ep("redis", "redis"), None, host_cores=2, frame=frame)
-    assert cap.summary()["server_cpu_pct_mean"] == 49.25  # every sample: start-up and tail pull it down
+    assert cap.summary().server_cpu_pct_mean == 49.25  # every sample: start-up and tail pull it down
     result = PhaseResult(phase="load", threads=8, runtime_ms=2000.0, operations=100, client_cpu_s=1.7,
-                         extra={"t_start_mono": 10.0, "processes": 1})
+                         t_start_mono=10.0, processes=1)
     cap.align(result)
     s = cap.summary()
-    assert s["server_cpu_pct_mean"] == 96.0 and s["server_cpu_pct_max"] == 97.0
-    assert s["client_cpu_pct_mean"] == 85.0 and s["client_cpu_source"] == "engine"  # 1.7 CPU s in 2 s
+    assert s.server_cpu_pct_mean == 96.0 and s.server_cpu_pct_max == 97.0
+    assert s.client_cpu_pct_mean == 85.0 and s.client_cpu_source == "engine"  # 1.7 CPU s in 2 s
     assert cap.bottleneck().label == "server-cpu"
     short = Capture(_ep("redis", "redis"), None, host_cores=2, frame=frame)
     short.align(PhaseResult(phase="load", threads=8, runtime_ms=300.0, operations=10, client_cpu_s=0.1,
-                            extra={"t_start_mono": 13.55}))
-    assert short.summary()["server_cpu_pct_mean"] == 49.25  # no sample inside a 0.3 s run: all are kept
+                            t_start_mono=13.55))
+    assert short.summary().server_cpu_pct_mean == 49.25  # no sample inside a 0.3 s run: all are kept

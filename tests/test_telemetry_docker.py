@@ -40,7 +40,7 @@ def test_busy_container_uses_cpu_and_capture_reads_its_stats(docker_redis):
     container = cap.frame[cap.frame["source"] == "server-container"]
     assert container["cpu_pct"].max() > 10.0, list(container["cpu_pct"])
     s = cap.summary()
-    assert s["server_cpu_source"] == "server-container" and s["server_rss_bytes_max"] > 100_000
+    assert s.server_cpu_source == "server-container" and s.server_rss_bytes_max > 100_000
 
 
 def test_footprint_of_a_container_reads_its_rss(docker_redis):

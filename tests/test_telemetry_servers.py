@@ -179,9 +179,9 @@ def test_sampling_a_run_gives_a_tidy_frame_summary_and_label(redis_server):
     assert {"server-process", "client", "redis-info", "net-lo"} <= set(f["source"])
     assert (f["t_wall"] - f["t_mono"]).std() < 1.0  # both clocks advance together
     s = cap.summary()
-    assert s["server_cpu_pct_mean"] > 0 and s["client_cpu_pct_mean"] > 0 and s["db_ops_per_s_mean"] > 0
-    assert s["net_source"] == "redis-info" and s["net_gbit_s_mean"] > 0
-    assert s["sampler_cpu_s"] > 0 and cap.warnings == []
+    assert s.server_cpu_pct_mean > 0 and s.client_cpu_pct_mean > 0 and s.db_ops_per_s_mean > 0
+    assert s.net_source == "redis-info" and s.net_gbit_s_mean > 0
+    assert s.sampler_cpu_s > 0 and cap.warnings == []
     assert cap.bottleneck().label in ("server-cpu", "client-cpu", "host-cpu", "latency")
 
 
@@ -241,8 +241,8 @@ def test_mongo_wire_run_falls_back_to_loopback_counters_for_network(mongo_wire):
     # No pid given: serverStatus.pid, confirmed by the listening port, is sampled.
     assert {"server-process", "mongo-status", "net-lo"} <= set(cap.frame["source"])
     s = cap.summary()
-    assert s["net_source"] == "net-lo" and s["net_gbit_s_max"] > 0
-    assert s["server_cpu_source"] == "server-process" and s["db_used_memory_bytes_max"] is None
+    assert s.net_source == "net-lo" and s.net_gbit_s_max > 0
+    assert s.server_cpu_source == "server-process" and s.db_used_memory_bytes_max is None
 
 
 def test_basic_endpoint_samples_only_the_client():
@@ -256,5 +256,5 @@ def test_basic_endpoint_samples_only_the_client():
         worker.wait()
     assert set(cap.frame["source"]) == {"client"}
     s = cap.summary()
-    assert s["server_cpu_pct_mean"] is None and s["client_cpu_pct_mean"] > 0 and s["client_processes"] == 1
+    assert s.server_cpu_pct_mean is None and s.client_cpu_pct_mean > 0 and s.client_processes == 1
     assert cap.bottleneck().evidence["server_cpu_pct"] is None

@@ -47,7 +47,7 @@ def test_all_operations_and_repetitions_merge_to_the_files_own_sum(truth_experim
 def test_the_folder_names_its_workloads_status_and_id(truth_experiments):
     exp = load(truth_experiments[0])
     assert exp.workloads == ["workloadb"]
-    assert exp.status == "complete" and exp.id == exp.manifest["experiment_id"]
+    assert exp.status == "complete" and exp.id == exp.manifest.experiment_id
 
 
 def test_latency_names():
@@ -98,8 +98,9 @@ def _folder(runs: pd.DataFrame, telemetry: pd.DataFrame, docs: dict, manifest: d
     from pathlib import Path
 
     from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
 
-    return Experiment(Path("."), manifest or {}, runs, pd.DataFrame(), pd.DataFrame(), telemetry, docs)
+    return Experiment(Path("."), Manifest.from_dict({"experiment_id": "", **(manifest or {})}), runs, pd.DataFrame(), pd.DataFrame(), telemetry, docs)
 
 
 def test_telemetry_time_counts_from_the_engines_start_or_else_the_first_sample():
@@ -117,7 +118,7 @@ def test_without_a_plan_targets_and_workloads_are_those_with_runs_in_order_of_ap
     planned = _folder(runs, pd.DataFrame(), {}, {"plan": {"targets": ["redis", "mongodb", "valkey"],
                                                           "workloads": ["workloadb"]}})
     assert planned.targets == ["redis", "valkey"] and planned.workloads == ["workloadb"]
-    assert _folder(runs, pd.DataFrame(), {}, {"plan": None}).workloads == ["workloadb"]
+    assert _folder(runs, pd.DataFrame(), {}, {"plan": {}}).workloads == ["workloadb"]
 
 
 def test_the_worst_status_wins_whatever_the_order_of_the_repetitions():

@@ -256,9 +256,10 @@ def test_fractional_sizes_and_missing_columns():
 
 def _folder(runs: list[tuple[str, str, str]], docs: dict, manifest: dict):
     from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
 
     frame = pd.DataFrame(runs, columns=["run_id", "target", "status"]).assign(workload="workloadb")
-    return Experiment(Path("."), manifest, frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs)
+    return Experiment(Path("."), Manifest.from_dict({"experiment_id": "", **manifest}), frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs)
 
 
 def test_failures_list_the_points_own_error_first_then_at_most_five():
@@ -284,7 +285,7 @@ def test_servers_come_from_the_manifest_then_the_run_records_in_target_order():
                    "b": {"target": "redis", "endpoint": {"server_name": "ignored"}}},
                   {"plan": {"targets": ["redis", "valkey"]},
                    "servers": {"redis": {"server_name": "Redis", "server_version": "7.2", "pid": 42,
-                                         "cpu_limit_cores": 1.5, "notes": ["n"]}, "extra": None}})
+                                         "cpu_limit_cores": 1.5, "notes": ["n"]}, "extra": {}}})
     rows = servers(exp)
     assert [r["target"] for r in rows] == ["redis", "valkey", "extra"]
     assert (rows[0]["answered_by"], rows[0]["where"], rows[0]["cpu_limit"], rows[0]["notes"]) == \

@@ -128,9 +128,11 @@ def _experiment(status: str, runs: list[str], docs: dict | None = None, servers:
     from pathlib import Path
 
     from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
 
     frame = pd.DataFrame({"status": runs, "target": "mongodb", "workload": "workloadb"})
-    return Experiment(Path("."), {"status": status, "servers": servers or {}, "plan": {"targets": ["mongodb"]}},
+    manifest = {"experiment_id": "", "status": status, "servers": servers or {}, "plan": {"targets": ["mongodb"]}}
+    return Experiment(Path("."), Manifest.from_dict(manifest),
                       frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs or {})
 
 

@@ -35,7 +35,7 @@ def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_
     # The raw YCSB output of the 2-thread Java run, as a user would have it in a log file.
     doc = json.loads(next((java_dir / "runs").glob("*.t2.*.json")).read_text())
     log = tmp_path / "ycsb-2.log"
-    log.write_text(doc["result"]["extra"]["ycsb_text"])
+    log.write_text(doc["result"]["ycsb"]["text"])
     proc = _ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload", "workloadb")
     assert proc.returncode == 0, proc.stderr[-2000:]
     both = load(native_dir)

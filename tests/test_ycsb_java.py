@@ -63,7 +63,7 @@ def final_block(text: str) -> dict[tuple[str, str], str]:
 def test_parsed_result_matches_the_raw_text(corpus, name: str) -> None:
     result, _ = corpus[name]
     phase, threads, target, _, _ = RUNS[name]
-    raw = final_block(result.extra["ycsb_text"])
+    raw = final_block(result.ycsb.text)
     assert (result.status, result.engine, result.phase, result.threads, result.target_rate) == (
         "ok", "ycsb", phase, threads, target)
     assert result.runtime_ms == int(raw[("OVERALL", "RunTime(ms)")])
@@ -92,7 +92,7 @@ def test_parsed_result_matches_the_raw_text(corpus, name: str) -> None:
 @pytest.mark.parametrize("name", HDR_RUNS)
 def test_format_phase_reprints_the_real_final_block(corpus, name: str) -> None:
     result, _ = corpus[name]
-    text = result.extra["ycsb_text"]
+    text = result.ycsb.text
     real = [ln for ln in text.splitlines() if ln.startswith("[")]
     assert format_phase(parse_output(text).result).splitlines() == real
     assert format_phase(result).splitlines() == real
@@ -116,37 +116,37 @@ def test_intended_latency_is_measured_with_a_target_rate(corpus) -> None:
     assert {"READ", "UPDATE", "Intended-READ", "Intended-UPDATE"} <= set(result.ops)
     assert result.ops["Intended-READ"].returns == {}
     assert result.ops["Intended-READ"].operations == result.ops["READ"].operations
-    cmd = result.extra["ycsb_command"]
+    cmd = result.ycsb.command
     assert cmd[cmd.index("-target") + 1] == "4000" and "measurement.interval=both" in cmd
 
 
 def test_basicdb_echo_is_off_for_throughput_runs(corpus) -> None:
     result, _ = corpus["run-1"]
-    assert "usertable user" not in result.extra["ycsb_text"]
-    assert "basicdb.verbose=false" in result.extra["ycsb_command"]
+    assert "usertable user" not in result.ycsb.text
+    assert "basicdb.verbose=false" in result.ycsb.command
 
 
 def test_histogram_measurement_is_parsed(corpus) -> None:
     result, _ = corpus["histogram"]
-    raw = final_block(result.extra["ycsb_text"])
+    raw = final_block(result.ycsb.text)
     assert result.status == "ok" and result.operations == 1000
     assert result.ops["READ"].operations == int(raw[("READ", "Operations")])
     assert set(result.ops["READ"].percentiles_us) == {95.0, 99.0}
-    assert result.extra["latency_variance_us"]["READ"] == float(raw[("READ", "LatencyVariance(us)")])
+    assert result.ycsb.latency_variance_us["READ"] == float(raw[("READ", "LatencyVariance(us)")])
     assert result.series[result.series.op == "READ"]["mean_us"].notna().all()
 
 
 def test_timeseries_measurement_is_parsed(corpus) -> None:
     result, _ = corpus["timeseries"]
-    raw = final_block(result.extra["ycsb_text"])
+    raw = final_block(result.ycsb.text)
     assert result.status == "ok" and result.operations == 1000
     assert result.ops["UPDATE"].operations == int(raw[("UPDATE", "Operations")])
-    assert result.extra["ycsb_points"]["READ"]  # [time offset ms, average µs] points
+    assert result.ycsb.points["READ"]  # [time offset ms, average µs] points
 
 
 def test_raw_measurement_is_parsed(corpus) -> None:
     result, _ = corpus["raw"]
-    raw = final_block(result.extra["ycsb_text"])
+    raw = final_block(result.ycsb.text)
     read = result.ops["READ"]
     assert result.status == "ok" and read.operations == int(raw[("READ", "Total Operations")]) > 0
     assert read.percentiles_us[99.9] == int(raw[("READ", "p99.9")])
@@ -258,7 +258,7 @@ def test_real_logs_import_into_a_result_folder(corpus, tmp_path: Path) -> None:
     logs = []
     for name in ("load-1", "run-4-target"):
         logs.append(tmp_path / f"{name}.log")
-        logs[-1].write_text(corpus[name][0].extra["ycsb_text"])
+        logs[-1].write_text(corpus[name][0].ycsb.text)
     res = CliRunner().invoke(main, ["import-ycsb", *map(str, logs), "--out", str(tmp_path / "imp"),
                                     "--workload", "workloada"])
     assert res.exit_code == 0, res.output

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 
 class UserError(Exception):
-    """Bad input or environment: the message says what to fix; the CLI prints it on one line.
+    """Bad input or environment: the CLI prints it on one line, ``message: fix``.
 
+    ``message`` says what is wrong, ``fix`` what to do about it (empty when the message says it
+    already); callers that keep them apart (a skipped target's reason and fix) read the fields.
     ``exit_code`` is 2 for bad input (usage, workload, properties) and may be set to 1 for
     environment faults found at run time (unreachable target, missing binary).
     """
 
-    def __init__(self, message: str, exit_code: int = 2) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, exit_code: int = 2, *, fix: str = "") -> None:
+        super().__init__(f"{message}: {fix}" if fix else message)
+        self.message = message
+        self.fix = fix
         self.exit_code = exit_code

@@ -9,13 +9,14 @@ from typing import Any, TypeVar
 import pandas as pd
 
 from ycsbctl.bindings.admin import clear_dataset
-from ycsbctl.engine.runner import PhaseRunner
+from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.plan import Plan
 from ycsbctl.progress import Progress
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.schema import TelemetrySummary
 
 T = TypeVar("T")
 
@@ -26,39 +27,10 @@ class PointOutcome:
 
     result: PhaseResult | None
     telemetry: pd.DataFrame | None = None
-    telemetry_summary: dict[str, Any] = field(default_factory=dict)
+    telemetry_summary: TelemetrySummary = field(default_factory=TelemetrySummary)
     bottleneck: dict[str, Any] | None = None
     footprint: dict[str, Any] | None = None
     error: str | None = None
-
-
-class _JavaRunner:
-    """The real YCSB behind the same two calls as :class:`PhaseRunner`."""
-
-    def __init__(self, spec: PhaseSpec, ycsb_home: str | None) -> None:
-        from ycsbctl.ycsb_java import find_ycsb
-
-        self.spec = spec
-        self.install = find_ycsb(ycsb_home)
-        self._pids: list[int] = []
-
-    def pids(self) -> list[int]:
-        """The YCSB process and its children (bin/ycsb runs java as a child)."""
-        import psutil
-
-        out = []
-        for pid in self._pids:
-            try:
-                p = psutil.Process(pid)
-                out += [pid, *(c.pid for c in p.children(recursive=True))]
-            except psutil.Error:
-                pass
-        return out
-
-    def run(self, progress) -> PhaseResult:
-        from ycsbctl.ycsb_java import run_phase_java
-
-        return run_phase_java(self.spec, self.install, progress, on_start=self._pids.append)
 
 
 def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan) -> PhaseSpec:
@@ -79,14 +51,20 @@ def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, pla
     )
 
 
-def make_runner(spec: PhaseSpec, plan: Plan) -> PhaseRunner | _JavaRunner:
-    return _JavaRunner(spec, plan.ycsb_home) if plan.engine == "ycsb" else PhaseRunner(spec)
+def engine_for(plan: Plan) -> Engine:
+    """The engine the plan names (``--engine``): ycsbctl's own, or the real YCSB."""
+    if plan.engine == "ycsb":
+        from ycsbctl.ycsb_java import YcsbEngine
+
+        return YcsbEngine(plan.ycsb_home)
+    return NativeEngine()
 
 
-def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any = None) -> PointOutcome:
+def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any = None,
+            engine: Engine | None = None) -> PointOutcome:
     """Run the engine once, sampling server, client, DB and network at 1 Hz when asked
     (``baseline``: the target's iperf3 :class:`~ycsbctl.telemetry.NetworkBaseline`)."""
-    runner = make_runner(spec, plan)
+    runner = (engine or engine_for(plan)).prepare(spec)
     tick = progress.tick if progress is not None else None
     if not plan.telemetry:
         return PointOutcome(result=runner.run(tick))
@@ -102,19 +80,20 @@ def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None
 
 
 def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
-              progress: Progress | None, fresh: bool = False, baseline: Any = None) -> PointOutcome:
+              progress: Progress | None, fresh: bool = False, baseline: Any = None,
+              engine: Engine | None = None) -> PointOutcome:
     """One point. ``fresh`` empties the database first (the insert workload measures a load)."""
     try:
         if fresh:
             clear_dataset(ep.url, props.get("table", "usertable"))
         spec = make_spec(ep, props, phase, threads, plan)
-        return measure(ep, spec, plan, progress, baseline)
+        return measure(ep, spec, plan, progress, baseline, engine)
     except UserError as exc:
         return PointOutcome(result=None, error=str(exc))
 
 
 def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, progress: Progress | None,
-                 baseline: Any = None) -> PointOutcome:
+                 baseline: Any = None, engine: Engine | None = None) -> PointOutcome:
     """Empty the database, load ``recordcount`` records (measured like any point), and record
     the footprint they take (DB-reported memory and RSS before and after, bytes per record)."""
     try:
@@ -124,7 +103,7 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
             from ycsbctl import telemetry
 
             before = guarded("memory before the load", lambda: telemetry.footprint_before(ep), progress)
-        out = measure(ep, make_spec(ep, props, "load", threads, plan), plan, progress, baseline)
+        out = measure(ep, make_spec(ep, props, "load", threads, plan), plan, progress, baseline, engine)
         if before is not None and out.result is not None:
             from ycsbctl import telemetry
 

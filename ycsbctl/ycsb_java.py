@@ -23,7 +23,8 @@ from ycsbctl import protocols
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
 from ycsbctl.results import ycsb_text
-from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.model import PhaseResult, YcsbFacts
+from ycsbctl.results.names import RunStatus
 
 # YCSB binding (bin/ycsb's name and its "<name>-binding" folder) → DB class under the install's package (site.ycsb since 0.14, com.yahoo.ycsb before).
 DB_CLASSES = {"redis": "db.RedisClient", "mongodb": "db.MongoDbClient", "basic": "BasicDB"}
@@ -174,7 +175,7 @@ def run_phase_java(
 
     A non-zero exit gives a "failed" result with the last stderr lines in ``errors``. Ctrl-C
     (KeyboardInterrupt) terminates the JVM and propagates. The raw output is kept in
-    ``extra["ycsb_text"]`` (stderr, then stdout) and the command in ``extra["ycsb_command"]``.
+    ``result.ycsb.text`` (stderr, then stdout) and the command in ``result.ycsb.command``.
     """
     cmd = build_command(spec, install)
     _java()  # bin/ycsb needs it too: fail with the install hint, not a Python traceback
@@ -209,15 +210,15 @@ def run_phase_java(
     result.target_rate = spec.target_rate
     if spec.warmup_s and not result.series.empty:
         result.series["warmup"] = result.series["second"] <= spec.warmup_s
-    result.extra.update(ycsb_text=text, ycsb_command=cmd, ycsb_home=str(install.home),
-                        ycsb_exit_code=code)
+    said = result.ycsb = result.ycsb or YcsbFacts()
+    said.text, said.command, said.home, said.exit_code = text, cmd, str(install.home), code
     if spec.warmup_s:
-        result.extra["warmup_not_excluded_s"] = spec.warmup_s  # YCSB has no warm-up: totals include it
+        said.warmup_not_excluded_s = spec.warmup_s  # YCSB has no warm-up: totals include it
     # YCSB 0.17.0 exits 0 when a class is missing or a binding cannot connect: look at what it said.
     problems = [ln.strip() for ln in stderr_lines
                 if _PROBLEM.search(ln) and ycsb_text.parse_status_line(ln) is None]
     if code != 0 or result.status != "ok" or (problems and result.operations == 0):
-        result.status = "failed"
+        result.status = RunStatus.FAILED
         tail = [ln.rstrip() for ln in stderr_lines if ln.strip() and not ln[0].isspace()
                 and ycsb_text.parse_status_line(ln) is None]  # no stack frames, no status lines
         head = [f"YCSB exited with code {code}"] if code != 0 else []
@@ -269,3 +270,40 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
     except ProcessLookupError:
         pass
+
+
+class YcsbEngine:
+    """The real YCSB behind the engine seam (:mod:`ycsbctl.engine.contract`), ``--engine ycsb``."""
+
+    name = "ycsb"
+
+    def __init__(self, ycsb_home: str | None) -> None:
+        self.ycsb_home = ycsb_home
+
+    def prepare(self, spec: PhaseSpec) -> YcsbPhaseRun:
+        return YcsbPhaseRun(spec, find_ycsb(self.ycsb_home))
+
+
+class YcsbPhaseRun:
+    """One phase run by ``bin/ycsb`` (or ``java -cp``)."""
+
+    def __init__(self, spec: PhaseSpec, install: YcsbInstall) -> None:
+        self.spec = spec
+        self.install = install
+        self._pids: list[int] = []
+
+    def pids(self) -> list[int]:
+        """The YCSB process and its children (bin/ycsb runs java as a child)."""
+        import psutil
+
+        out = []
+        for pid in self._pids:
+            try:
+                p = psutil.Process(pid)
+                out += [pid, *(c.pid for c in p.children(recursive=True))]
+            except psutil.Error:
+                pass
+        return out
+
+    def run(self, progress: Callable[[Tick], None] | None) -> PhaseResult:
+        return run_phase_java(self.spec, self.install, progress, on_start=self._pids.append)

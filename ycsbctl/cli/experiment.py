@@ -78,7 +78,7 @@ def _finish(outcome, show_summary: bool) -> None:
             code = 130
         click.echo(f"results: {outcome.folder}", err=True)
     for s in outcome.skipped:
-        click.echo(f"skipped {s['target']}: {s['reason']}", err=True)
+        click.echo(f"skipped {s.target}: {s.reason}", err=True)
     if getattr(outcome, "report_failed", False) and code == 0:
         code = 1
     sys.exit(code)

@@ -26,6 +26,7 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import RunStatus
 from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
 from ycsbctl.workload.inserts import shared_insert_state
@@ -216,18 +217,16 @@ class PhaseRunner:
             client_cpu_s=totals.cpu_s,
             warmup_s=float(c.warmup_seconds),
             target_rate=spec.target_rate,
-            status=status,
+            status=RunStatus(status),
             errors=errors[:10],
             engine="native",
             client_lag=totals.client_lag,
-            extra={
-                "processes": self.processes,
-                "measurement": spec.measurement,
-                "t_start_mono": t0,
-                "threads_stopped": len(ended),
-                "duration_s": spec.duration_s,
-                "timeout_s": spec.timeout_s,
-            },
+            processes=self.processes,
+            measurement=spec.measurement,
+            t_start_mono=t0,
+            threads_stopped=len(ended),
+            duration_s=spec.duration_s,
+            timeout_s=spec.timeout_s,
         )
 
 

@@ -60,11 +60,11 @@ def choose_backend(target: str, image: str | None = None) -> tuple[str, str]:
             return "docker", f"Docker answers and image {wanted} can be pulled"
         why_not = f"image {wanted} is not present and not pullable ({reason})"
     if image:
-        raise UserError(f"--image {image} needs Docker, but {why_not}: start Docker or drop --image", exit_code=1)
+        raise UserError(f"--image {image} needs Docker, but {why_not}", fix="start Docker or drop --image", exit_code=1)
     try:
         binary = find_binary(entry)
     except UserError as exc:
-        raise UserError(f"cannot provide {target}: {why_not}, and {exc}", exit_code=1) from None
+        raise UserError(f"cannot provide {target}: {why_not}, and {exc.message}", fix=exc.fix, exit_code=1) from None
     return "local", f"{why_not}; using {binary}"
 
 

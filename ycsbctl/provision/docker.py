@@ -48,8 +48,8 @@ def connect(timeout_s: float = 60.0, host: str | None = None) -> docker.DockerCl
         client.ping()
         return client
     except Exception as exc:  # noqa: BLE001 - DockerException, connection and permission errors
-        raise UserError(f"Docker does not answer at {host or docker_host()} ({probe.short_error(exc)}): start it "
-                        "(`sudo systemctl start docker`, or `sudo dockerd &`) or use --backend local",
+        raise UserError(f"Docker does not answer at {host or docker_host()} ({probe.short_error(exc)})",
+                        fix="start it (`sudo systemctl start docker`, or `sudo dockerd &`) or use --backend local",
                         exit_code=1) from None
 
 
@@ -89,9 +89,9 @@ def pull(client: docker.DockerClient, image: str, say) -> None:
                 say(f"pulling {image}: {done:.1f}/{total:.1f} MB in {len(layers)} layers")
                 last = time.monotonic()
     except docker.errors.APIError as exc:
-        raise UserError(f"image {image} is not present and cannot be pulled ({probe.short_error(exc)}): build one "
-                        "with `python infra/docker/build_local_images.py` and pass --image, or use --backend local",
-                        exit_code=1) from None
+        raise UserError(f"image {image} is not present and cannot be pulled ({probe.short_error(exc)})",
+                        fix="build one with `python infra/docker/build_local_images.py` and pass --image, or use "
+                            "--backend local", exit_code=1) from None
     say(f"pulled {image}")
 
 
@@ -181,7 +181,7 @@ class DockerProvisioner(Provisioner):
             notes.append("host networking: this Docker daemon has no bridge network")
         wanted = options.get("port")
         if wanted and (owner := port_owner(wanted)):
-            raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}: choose another --port or stop it",
+            raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
                             exit_code=1)
         port = (wanted or free_port()) if host_network else entry.container_port
         args = catalog.server_args(flavor, port=port, bind="127.0.0.1" if host_network else "0.0.0.0",

@@ -38,8 +38,8 @@ def find_binary(target: catalog.Target) -> str:
     else:
         path = shutil.which(target.binary)
     if not path:
-        raise UserError(f"{os.path.basename(target.binary)} not found for target {target.name}: "
-                        f"{target.install_hint}, or use --backend docker", exit_code=1)
+        raise UserError(f"{os.path.basename(target.binary)} not found for target {target.name}",
+                        fix=f"{target.install_hint}, or use --backend docker", exit_code=1)
     if target.local_flavor == "mongod":
         _require_in_memory(path)
     return path
@@ -51,11 +51,12 @@ def _require_in_memory(mongod: str) -> None:
         out = subprocess.run([mongod, "--help"], capture_output=True, text=True, timeout=20)
         text = out.stdout + out.stderr
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise UserError(f"cannot run {mongod} --help ({probe.short_error(exc)}): check the mongod install",
+        raise UserError(f"cannot run {mongod} --help ({probe.short_error(exc)})", fix="check the mongod install",
                         exit_code=1) from None
     if "inMemorySizeGB" not in text:
-        raise UserError(f"{mongod} is MongoDB Community without the inMemory storage engine: install Percona Server "
-                        "for MongoDB (apt package percona-server-mongodb) or use --backend docker", exit_code=1)
+        raise UserError(f"{mongod} is MongoDB Community without the inMemory storage engine",
+                        fix="install Percona Server for MongoDB (apt package percona-server-mongodb) or use "
+                            "--backend docker", exit_code=1)
 
 
 def binary_version(path: str) -> str:
@@ -165,7 +166,7 @@ class LocalProvisioner(Provisioner):
         memory = catalog.parse_size(options["server_memory"]) if options.get("server_memory") else None
         wanted = options.get("port")
         if wanted and (owner := port_owner(wanted)):
-            raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}: choose another --port or stop it",
+            raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
                             exit_code=1)
         for attempt in range(_PORT_RETRIES):
             port = wanted or free_port()
@@ -187,7 +188,7 @@ class LocalProvisioner(Provisioner):
         if cpus is not None:
             taskset = shutil.which("taskset")
             if not taskset:
-                raise UserError("--server-cpus with the local backend needs taskset: apt-get install util-linux",
+                raise UserError("--server-cpus with the local backend needs taskset", fix="apt-get install util-linux",
                                 exit_code=1)
             argv = [taskset, "-c", ",".join(map(str, cpus)), *argv]  # taskset execs: same PID
         url = catalog.url_for(entry.protocol, port)

@@ -23,6 +23,8 @@ from ycsbctl.results.frames import Experiment, latency_label, load
 ENV_KEYS = {"host": ("cpu_model", "cores", "memory_bytes", "kernel", "thp"),
             "plan": ("targets", "workloads", "threads", "records", "operations", "duration_s", "backend", "engine",
                      "profile", "repeat")}
+# The plan's scale as it ran (a default run leaves records/duration_s empty: the profile's values apply).
+SCALE = {"records": "record_count", "operations": "point_operations", "duration_s": "point_duration_s"}
 KEY = ["target", "workload", "threads"]
 
 
@@ -64,16 +66,19 @@ def differences(base: Experiment, other: Experiment) -> list[str]:
     """Environment and plan facts that differ (``host.cores: 2 vs 8``), server versions included."""
     out = []
     for section, keys in ENV_KEYS.items():
-        a, b = base.manifest.get(section) or {}, other.manifest.get(section) or {}
         for k in keys:
-            if a.get(k) != b.get(k):
-                out.append(f"{section}.{k}: {a.get(k)!s} vs {b.get(k)!s}")
-    ka, kb = ([s.get("target") for s in e.manifest.get("skipped_targets") or []] for e in (base, other))
+            if section == "plan" and k in SCALE:
+                va, vb = getattr(base.manifest, SCALE[k]), getattr(other.manifest, SCALE[k])
+            else:
+                va, vb = getattr(base.manifest, section).get(k), getattr(other.manifest, section).get(k)
+            if va != vb:
+                out.append(f"{section}.{k}: {va!s} vs {vb!s}")
+    ka, kb = ([s.target for s in e.manifest.skipped_targets] for e in (base, other))
     if ka != kb:
         out.append(f"skipped targets: {', '.join(map(str, ka)) or 'none'} vs {', '.join(map(str, kb)) or 'none'}")
-    va, vb = base.manifest.get("versions") or {}, other.manifest.get("versions") or {}
+    va, vb = base.manifest.versions, other.manifest.versions
     out += [f"versions.{k}: {va.get(k)!s} vs {vb.get(k)!s}" for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)]
-    sa, sb = base.manifest.get("servers") or {}, other.manifest.get("servers") or {}
+    sa, sb = base.manifest.servers, other.manifest.servers
     for t in sorted(set(sa) & set(sb)):
         na, nb = server_name(sa[t]), server_name(sb[t])
         if na != nb:
@@ -180,7 +185,7 @@ def render_compare_html(c: Comparison, out: Path) -> Path:
                      "base_lat": _ops(r["base_latency_us"]), "lat": _ops(r["latency_us"]),
                      "lat_change": _pct(r["latency_change_pct"])})
     exps = [{"id": e.id, "status": e.status, "href": os.path.relpath(e.path / "report.html", out.parent),
-             "has_report": (e.path / "report.html").exists(), "started_at": e.manifest.get("started_at", "")}
+             "has_report": (e.path / "report.html").exists(), "started_at": e.manifest.started_at}
             for e in c.experiments]
     html = environment().get_template("compare.html.j2").render(
         experiments=exps, rows=rows, differences=c.differences, unmatched=c.unmatched, latency=latency_label(c.latency))

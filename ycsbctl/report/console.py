@@ -36,8 +36,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
     if runs.empty:
         console.print("no finished points")
         return
-    plan = exp.manifest.get("plan", {})
-    records = plan.get("record_count") or plan.get("records")
+    records = exp.manifest.record_count
     from ycsbctl.results.frames import sweep_phase
 
     for workload, wdf in runs.groupby("workload", sort=False):

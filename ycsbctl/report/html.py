@@ -16,6 +16,7 @@ from ycsbctl.report import plots as plotting
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import OPERATIONS
+from ycsbctl.results.schema import Manifest
 from ycsbctl.results.tables import op_key
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -118,7 +119,7 @@ def failures(exp: Experiment) -> list[dict]:
 
 
 def servers(exp: Experiment) -> list[dict]:
-    eps = dict(exp.manifest.get("servers") or {})
+    eps = dict(exp.manifest.servers)
     for doc in exp.docs.values():
         if doc["target"] not in eps and doc.get("endpoint"):
             eps[doc["target"]] = doc["endpoint"]
@@ -145,21 +146,21 @@ def _kv(d: dict | None) -> list[tuple[str, str]]:
     return rows
 
 
-def environment_rows(manifest: dict) -> list[tuple[str, str]]:
-    host = dict(manifest.get("host") or {})
+def environment_rows(manifest: Manifest) -> list[tuple[str, str]]:
+    host = dict(manifest.host)
     if host.get("memory_bytes"):
         host["memory_bytes"] = _bytes(host["memory_bytes"])
     rows = _kv(host)
-    rows += [(f"version: {k}", str(v)) for k, v in (manifest.get("versions") or {}).items()]
+    rows += [(f"version: {k}", str(v)) for k, v in manifest.versions.items()]
     for k in ("command_line", "started_at", "ended_at", "status"):
-        if manifest.get(k):
-            rows.append((k.replace("_", " "), str(manifest[k])))
+        if getattr(manifest, k):
+            rows.append((k.replace("_", " "), str(getattr(manifest, k))))
     return rows
 
 
 def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
     """Targets (columns) and one row per footprint figure, formatted (bytes in KiB/MiB/GiB)."""
-    fp = {t: f or {} for t, f in (exp.manifest.get("footprints") or {}).items()}
+    fp = {t: f or {} for t, f in exp.manifest.footprints.items()}
     keys: list[str] = []
     for f in fp.values():
         keys += [k for k in f if k not in keys and k != "target"]
@@ -181,7 +182,7 @@ def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
 
 
 def network_rows(exp: Experiment) -> list[dict]:
-    net = exp.manifest.get("network") or {}
+    net = exp.manifest.network
     used, base = plotting.network_used_gbit(exp), plotting.network_baseline_gbit(exp)
     targets = list(dict.fromkeys([*net, *[t for t in exp.targets if t in used or t in base]]))
     return [{"target": t, "baseline": base.get(t), "note": (net.get(t) or {}).get("note", "") or "",
@@ -195,8 +196,8 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
         "id": exp.id, "status": exp.status, "latency": latency_label(latency),
         "subtitle": plotting.context_line(m),
         "findings": findings(exp, points, latency),
-        "plan": _kv(m.get("plan")), "environment": environment_rows(m), "servers": servers(exp),
-        "skipped": m.get("skipped_targets") or [],
+        "plan": _kv(m.plan), "environment": environment_rows(m), "servers": servers(exp),
+        "skipped": m.skipped_targets,
         "workloads": [{"name": w, "figures": [_figure(exp, pf) for pf in plots.get(w, [])],
                        "table": workload_table(exp, points, w), "load": load_table(exp, w)} for w in exp.workloads],
         "failures": failures(exp),

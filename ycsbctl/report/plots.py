@@ -27,6 +27,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
 from ycsbctl.results.model import OPERATIONS
+from ycsbctl.results.schema import Manifest
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 FAILED_COLOR = "#B2182B"
@@ -55,18 +56,19 @@ def target_colors(targets: list[str]) -> dict[str, str]:
     return {t: OKABE_ITO[i % len(OKABE_ITO)] for i, t in enumerate(targets)}
 
 
-def context_line(manifest: dict) -> str:
-    """``10,000 records · 10 s per point · 3 repetitions · Xeon …, 8 cores`` from what the manifest has."""
-    plan, host = manifest.get("plan") or {}, manifest.get("host") or {}
+def context_line(manifest: Manifest) -> str:
+    """``10,000 records · 10 s per point · 3 repetitions · Xeon …, 8 cores`` from what the manifest has
+    (the plan's resolved scale: a default run names the profile's record count and duration too)."""
+    host = manifest.host
     parts = []
-    if plan.get("records"):
-        parts.append(f"{int(plan['records']):,} records")
-    if plan.get("duration_s"):
-        parts.append(f"{plan['duration_s']:g} s per point")
-    elif plan.get("operations"):
-        parts.append(f"{int(plan['operations']):,} operations per point")
-    if plan.get("repeat") and int(plan["repeat"]) > 1:
-        parts.append(f"{int(plan['repeat'])} repetitions (mean, min–max bars)")
+    if manifest.record_count:
+        parts.append(f"{manifest.record_count:,} records")
+    if manifest.point_duration_s:
+        parts.append(f"{manifest.point_duration_s:g} s per point")
+    elif manifest.point_operations:
+        parts.append(f"{manifest.point_operations:,} operations per point")
+    if manifest.repeat > 1:
+        parts.append(f"{manifest.repeat} repetitions (mean, min–max bars)")
     machine = ", ".join(x for x in (str(host.get("cpu_model") or ""), f"{host['cores']} cores" if host.get("cores") else "") if x)
     if machine:
         parts.append(machine)
@@ -390,7 +392,7 @@ def network_used_gbit(exp: Experiment) -> dict[str, float]:
 
 def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
     """Per target, the iperf3 baseline (Gbit/s) from the manifest, else from the runs' telemetry summary."""
-    out = {t: float(n["gbit_s"]) for t, n in (exp.manifest.get("network") or {}).items()
+    out = {t: float(n["gbit_s"]) for t, n in exp.manifest.network.items()
            if isinstance(n, dict) and isinstance(n.get("gbit_s"), (int, float))}
     if "baseline_gbit_s" in exp.runs:
         for t, v in pd.to_numeric(exp.runs["baseline_gbit_s"], errors="coerce").groupby(exp.runs["target"]).max().items():
@@ -401,7 +403,7 @@ def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
 
 def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = "") -> Figure | None:
     """Memory after load (bytes per record, MiB) and network used vs the iperf3 baseline, per target."""
-    fp = exp.manifest.get("footprints") or {}
+    fp = exp.manifest.footprints
     panels: list[tuple[str, str, dict[str, Any], tuple[str, str] | None]] = []
     bpr = {t: fp_value(f, "bytes_per_record") for t, f in fp.items()}
     bpr = {t: v for t, v in bpr.items() if v is not None}
@@ -477,7 +479,7 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
     points = exp.points(latency) if points is None else points
     colors = target_colors(exp.targets)
     sub = context_line(exp.manifest)
-    cores = (exp.manifest.get("host") or {}).get("cores")
+    cores = exp.manifest.host.get("cores")
     out: dict[str, list[PlotFile]] = {}
     for w in exp.workloads:
         files = out.setdefault(w, [])

@@ -152,9 +152,9 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
         out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} finished runs are shown.")
     elif status == "partial":
         out.append(f"This experiment is partial: a target was skipped or points failed (below); {n} runs are ok.")
-    for sub in exp.manifest.get("substitutions") or []:
-        out.append(f"{sub.get('note', '')}.".replace("..", "."))
-    servers = exp.manifest.get("servers") or {}
+    for sub in exp.manifest.substitutions:
+        out.append(f"{sub.note}.".replace("..", "."))
+    servers = exp.manifest.servers
     for t in exp.targets:
         name, warning = server_identity(t, servers.get(t) or _endpoint_of(exp, t))
         if warning:
@@ -162,10 +162,10 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency)
     out += client_lag_findings(exp.runs)
-    for s in exp.manifest.get("skipped_targets") or []:
-        reason = s.get("reason", "no reason recorded")
-        fix = f" To include it: {s['fix']}." if s.get("fix") and s["fix"] not in reason else ""
-        out.append(f"{s.get('target')} was skipped: {reason}.{fix}")
+    for s in exp.manifest.skipped_targets:
+        reason = s.reason or "no reason recorded"
+        fix = f" To include it: {s.fix}." if s.fix and s.fix not in reason else ""
+        out.append(f"{s.target} was skipped: {reason}.{fix}")
     return out
 
 

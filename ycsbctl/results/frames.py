@@ -17,13 +17,16 @@ from hdrh.histogram import HdrHistogram
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OPERATIONS, PhaseResult
+from ycsbctl.results.names import FolderStatus, RunStatus
+from ycsbctl.results.schema import Manifest, conform_runs
 from ycsbctl.results.store import partial_path
 from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, damaged, op_key, read_run_docs
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
          "p9999": "p9999", "p99.99": "p9999"}
-_STATUS_RANK = {"failed": 4, "interrupted": 3, "degraded": 2, "skipped": 1, "ok": 0}
+_STATUS_RANK = {RunStatus.FAILED: 4, RunStatus.INTERRUPTED: 3, RunStatus.DEGRADED: 2, RunStatus.SKIPPED: 1,
+                RunStatus.OK: 0}
 
 
 def latency_column(latency: str = "p99", op: str = ALL_OPS) -> str:
@@ -43,10 +46,10 @@ def latency_label(latency: str) -> str:
 
 @dataclass
 class Experiment:
-    """One result folder: the manifest and four tables (see ``store`` for their columns)."""
+    """One result folder: the manifest and four tables (runs: :data:`~ycsbctl.results.schema.RUN_COLUMNS`)."""
 
     path: Path
-    manifest: dict
+    manifest: Manifest
     runs: pd.DataFrame
     ops: pd.DataFrame
     series: pd.DataFrame
@@ -56,22 +59,22 @@ class Experiment:
 
     @property
     def id(self) -> str:
-        return self.manifest.get("experiment_id", self.path.name)
+        return self.manifest.experiment_id or self.path.name
 
     @property
-    def status(self) -> str:
-        return self.manifest.get("status", "unknown")
+    def status(self) -> FolderStatus:
+        return self.manifest.status
 
     @property
     def targets(self) -> list[str]:
         """Targets in plan order, then any others that have runs."""
-        plan = [str(t) for t in (self.manifest.get("plan") or {}).get("targets", []) or []]
+        plan = self.manifest.targets
         seen = list(dict.fromkeys(self.runs["target"].tolist())) if len(self.runs) else []
         return [t for t in plan if t in seen] + [t for t in seen if t not in plan]
 
     @property
     def workloads(self) -> list[str]:
-        plan = [str(w) for w in (self.manifest.get("plan") or {}).get("workloads", []) or []]
+        plan = self.manifest.workloads
         seen = list(dict.fromkeys(self.runs["workload"].tolist())) if len(self.runs) else []
         return [w for w in plan if w in seen] + [w for w in seen if w not in plan]
 
@@ -126,13 +129,12 @@ class Experiment:
         return self.series[self.series["run_id"] == run_id].reset_index(drop=True)
 
     def telemetry_of(self, run_id: str) -> pd.DataFrame:
-        """Telemetry rows of one run with ``t_s``: seconds since the engine started (``extra.t_start_mono``),
+        """Telemetry rows of one run with ``t_s``: seconds since the engine started (its ``t_start_mono``),
         or since the first sample when the engine did not record its start."""
         if not len(self.telemetry):
             return self.telemetry.assign(t_s=pd.Series(dtype=float))
         t = self.telemetry[self.telemetry["run_id"] == run_id].reset_index(drop=True)
-        extra = ((self.docs.get(run_id) or {}).get("result") or {}).get("extra") or {}
-        t0 = extra.get("t_start_mono")
+        t0 = PhaseResult.doc_fact((self.docs.get(run_id) or {}).get("result"), "t_start_mono")
         if t0 is None and len(t):
             t0 = float(t["t_mono"].min())
         return t.assign(t_s=t["t_mono"].astype(float) - float(t0 or 0.0))
@@ -226,15 +228,13 @@ def load(path: Path) -> Experiment:
     """Read a result folder (finished, running or crashed) into an :class:`Experiment`."""
     path = resolve(Path(path))
     try:
-        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-        if not isinstance(manifest, dict):
-            raise ValueError("not a JSON object")
-    except (OSError, ValueError) as exc:
+        manifest = Manifest.from_dict(json.loads((path / "manifest.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:  # SchemaError is a ValueError
         damaged(path / "manifest.json", exc, "plan and versions unknown; the runs are read from runs/*.json")
-        manifest = {"experiment_id": path.name.strip(".").removesuffix(".partial"), "status": "partial",
-                    "damaged": ["manifest.json"]}
+        manifest = Manifest(experiment_id=path.name.strip(".").removesuffix(".partial"), status=FolderStatus.PARTIAL,
+                            damaged=["manifest.json"])
     docs = read_run_docs(path)
-    finished = manifest.get("status") != "running" and all((path / f"{t}.parquet").exists() for t in TABLES)
+    finished = manifest.status != FolderStatus.RUNNING and all((path / f"{t}.parquet").exists() for t in TABLES)
     tables = None
     if finished:
         try:
@@ -244,6 +244,7 @@ def load(path: Path) -> Experiment:
             damaged(bad, exc, "the tables are rebuilt from runs/*.json")
     if tables is None:
         tables = build_tables(path, docs)
+    tables["runs"] = conform_runs(tables["runs"], strict=False)  # a folder of an older version gets every column
     return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, **tables)
 
 

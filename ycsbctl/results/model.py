@@ -12,9 +12,10 @@ import pandas as pd
 from hdrh.histogram import HdrHistogram
 
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, STATUSES
+from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, STATUSES, RunStatus
 
-__all__ = ["CLIENT_LAG", "OPERATIONS", "STATUSES", "SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult"]
+__all__ = ["CLIENT_LAG", "OPERATIONS", "STATUSES", "SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult",
+           "YcsbFacts"]
 
 # Percentiles kept in summaries (µs); YCSB master prints 50/95/99, we add 99.9 and 99.99.
 SUMMARY_PERCENTILES = (50.0, 95.0, 99.0, 99.9, 99.99)
@@ -76,6 +77,42 @@ class OpSummary:
 
 
 @dataclass
+class YcsbFacts:
+    """What the real YCSB (``--engine ycsb``, or an imported log) said besides its measurements."""
+
+    text: str = ""  # its raw output (stderr, then stdout); empty for an imported log
+    command: list[str] = field(default_factory=list)  # the command ycsbctl ran
+    home: str | None = None  # the YCSB install it ran from
+    exit_code: int | None = None
+    version: str | None = None  # as YCSB printed it (``YCSB Client 0.17.0``)
+    percentiles: list[float] = field(default_factory=list)  # the percentile lines it printed, in order
+    gc: dict[str, dict[str, float]] = field(default_factory=dict)  # [TOTAL_GC…] blocks
+    jvm: dict[str, dict[str, float]] = field(default_factory=dict)  # other non-operation blocks
+    measurementtype: str | None = None
+    latency_variance_us: dict[str, float] = field(default_factory=dict)  # per operation
+    points: dict[str, list[list[Any]]] = field(default_factory=dict)  # per operation: [bucket/time, value] lines
+    unknown: list[str] = field(default_factory=list)  # lines of an operation block not understood
+    warmup_not_excluded_s: float | None = None  # YCSB has no warm-up: its totals include these seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> YcsbFacts:
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+    @classmethod
+    def from_extra(cls, extra: dict[str, Any]) -> YcsbFacts | None:
+        """The ``extra`` dict of a result written before the schema (``ycsb_text``, ``gc`` …)."""
+        keys = {"ycsb_text": "text", "ycsb_command": "command", "ycsb_home": "home", "ycsb_exit_code": "exit_code",
+                "ycsb_version": "version", "ycsb_percentiles": "percentiles", "gc": "gc", "ycsb_jvm": "jvm",
+                "ycsb_measurementtype": "measurementtype", "latency_variance_us": "latency_variance_us",
+                "ycsb_points": "points", "ycsb_unknown": "unknown", "warmup_not_excluded_s": "warmup_not_excluded_s"}
+        found = {new: extra[old] for old, new in keys.items() if extra.get(old) is not None}
+        return cls(**found) if found else None
+
+
+@dataclass
 class PhaseResult:
     """What one engine run of one phase produced (YCSB's final block, and more).
 
@@ -93,11 +130,18 @@ class PhaseResult:
     client_cpu_s: float = float("nan")
     warmup_s: float = 0.0
     target_rate: float | None = None
-    status: str = "ok"  # "ok" | "failed" | "interrupted"
+    status: RunStatus = RunStatus.OK  # OK, FAILED or INTERRUPTED: judging the point comes later
     errors: list[str] = field(default_factory=list)  # first error messages, for the report
     engine: str = "native"  # "native" | "ycsb"
     client_lag: OpSummary | None = None  # the engine's own event-loop lag (µs), native engine only
-    extra: dict[str, Any] = field(default_factory=dict)  # e.g. GC lines, ycsb version, worker count
+    # How the engine ran it (None when it does not say, e.g. a result imported from YCSB text):
+    processes: int | None = None  # engine worker processes
+    measurement: str | None = None  # measurement.interval: op, intended or both
+    t_start_mono: float | None = None  # time.monotonic() (s) when the operations began; aligns telemetry
+    duration_s: float | None = None  # the planned seconds after the warm-up (None: an operation count)
+    timeout_s: float | None = None  # per-operation timeout
+    threads_stopped: int = 0  # client threads that ended early (connection lost, load incomplete)
+    ycsb: YcsbFacts | None = None  # what the real YCSB said, with --engine ycsb or an imported log
 
     @property
     def throughput_ops(self) -> float:
@@ -134,13 +178,27 @@ class PhaseResult:
             "client_cpu_s": self.client_cpu_s,
             "warmup_s": self.warmup_s,
             "target_rate": self.target_rate,
-            "status": self.status,
+            "status": str(self.status),
             "errors": self.errors,
             "engine": self.engine,
-            "extra": self.extra,
+            "processes": self.processes,
+            "measurement": self.measurement,
+            "t_start_mono": self.t_start_mono,
+            "duration_s": self.duration_s,
+            "timeout_s": self.timeout_s,
+            "threads_stopped": self.threads_stopped,
+            "ycsb": self.ycsb.to_dict() if self.ycsb is not None else None,
             "ops": {k: v.to_dict() for k, v in self.ops.items()},
             "client_lag": self.client_lag.to_dict() if self.client_lag is not None else None,
         }
+
+    @staticmethod
+    def doc_fact(d: dict[str, Any] | None, name: str) -> Any:
+        """One engine fact (``t_start_mono``, ``processes`` …) of a stored result, this version's or an
+        older one's (which kept them in an ``extra`` dict); None when it is not there."""
+        if not d:
+            return None
+        return d[name] if name in d else (d.get("extra") or {}).get(name)
 
     @classmethod
     def from_dict(
@@ -151,6 +209,9 @@ class PhaseResult:
     ) -> PhaseResult:
         histograms = histograms or {}
         ops = {k: OpSummary.from_dict(v, histograms.get(k)) for k, v in d.get("ops", {}).items()}
+        facts = {k: cls.doc_fact(d, k) for k in
+                 ("processes", "measurement", "t_start_mono", "duration_s", "timeout_s", "threads_stopped")}
+        ycsb = YcsbFacts.from_dict(d["ycsb"]) if d.get("ycsb") else YcsbFacts.from_extra(d.get("extra") or {})
         r = cls(
             phase=d["phase"],
             threads=int(d["threads"]),
@@ -160,10 +221,16 @@ class PhaseResult:
             client_cpu_s=float(d.get("client_cpu_s", float("nan"))),
             warmup_s=float(d.get("warmup_s", 0.0)),
             target_rate=d.get("target_rate"),
-            status=d.get("status", "ok"),
+            status=RunStatus(d.get("status", "ok")),
             errors=list(d.get("errors", [])),
             engine=d.get("engine", "native"),
-            extra=dict(d.get("extra", {})),
+            processes=facts["processes"],
+            measurement=facts["measurement"],
+            t_start_mono=facts["t_start_mono"],
+            duration_s=facts["duration_s"],
+            timeout_s=facts["timeout_s"],
+            threads_stopped=int(facts["threads_stopped"] or 0),
+            ycsb=ycsb,
             client_lag=OpSummary.from_dict(d["client_lag"], histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
         )
         if series is not None:

@@ -1,9 +1,48 @@
-"""The measurement names every part of ycsbctl shares (one place; no heavy imports, workers use it)."""
+"""The names every part of ycsbctl shares, defined once (no heavy imports: engine workers use it).
+
+The enums are :class:`~enum.StrEnum`: a member *is* its string (``RunStatus.OK == "ok"``), so JSON,
+parquet and older result folders hold the plain words.
+"""
 
 from __future__ import annotations
 
-# YCSB's operation names, indexed by the workload's op codes, in the order reports list them.
-OPERATIONS = ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE")
+from enum import StrEnum
+
+
+class Operation(StrEnum):
+    """YCSB's operation names, in the order of the workload's op codes and of the reports."""
+
+    READ = "READ"
+    UPDATE = "UPDATE"
+    INSERT = "INSERT"
+    SCAN = "SCAN"
+    READ_MODIFY_WRITE = "READ-MODIFY-WRITE"
+    DELETE = "DELETE"
+
+
+class RunStatus(StrEnum):
+    """A point's status in the result folder. The engine's own result is ``ok``, ``failed`` or
+    ``interrupted``; judging adds ``degraded`` (measured, but not a healthy server's numbers) and a
+    target that could not run has ``skipped`` points."""
+
+    OK = "ok"
+    DEGRADED = "degraded"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+    SKIPPED = "skipped"
+
+
+class FolderStatus(StrEnum):
+    """A result folder's status: ``running`` while written, then how the plan ended."""
+
+    RUNNING = "running"
+    COMPLETE = "complete"  # every point ok, no target skipped
+    PARTIAL = "partial"  # finished, but a point is not ok or a target was skipped
+    INTERRUPTED = "interrupted"  # Ctrl-C, SIGTERM or a full disk: the finished points are kept
+
+
+# Plain strings indexed by the workload's op codes (the engine's hot path indexes this tuple).
+OPERATIONS: tuple[str, ...] = tuple(o.value for o in Operation)
 # YCSB's Return= values, indexed by ycsbctl.bindings.base.Status.
 STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT", "UNEXPECTED_STATE")
 VERIFY_NAME = "VERIFY"  # dataintegrity=true: YCSB's check of each read (a measurement, not an operation)

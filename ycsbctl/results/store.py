@@ -3,12 +3,13 @@
 Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.finalize`
 (``<root>/<id>/``)::
 
-    manifest.json                 plan, versions, servers, host, status …
+    manifest.json                 plan, versions, servers, host, status … (schema.Manifest)
     runs/<run-id>.json            one per finished run: the record and PhaseResult.to_dict() (the commit mark)
     parts/series/<run-id>.parquet per-run per-second series;  parts/telemetry/<run-id>.parquet
     histograms/<run-id>.<op>.hdr  base64 HDR (µs), mergeable
     ycsb/<run-id>.txt             YCSB's own text output
     runs.parquet/.csv ops.parquet/.csv series.parquet telemetry.parquet   built by finalize
+                                  (runs: exactly schema.RUN_COLUMNS)
 
 Every per-run file is written to a temporary name, fsynced and renamed, and the run's JSON is
 written last (its folder fsynced too), so a crash — or a power cut — leaves either the whole run
@@ -22,7 +23,7 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,8 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OPERATIONS, SUMMARY_PERCENTILES, OpSummary, PhaseResult
-from ycsbctl.results.names import CLIENT_LAG
+from ycsbctl.results.names import CLIENT_LAG, FolderStatus, RunStatus
+from ycsbctl.results.schema import Manifest, TelemetrySummary, conform_runs, runs_table
 from ycsbctl.results.tables import (
     ALL_OPS,
     LATENCY_STATS,
@@ -42,20 +44,11 @@ from ycsbctl.results.tables import (
     op_key,
     read_run_docs,
 )
+from ycsbctl.results.ycsb_text import format_phase
 from ycsbctl.urls import redact_text
 
 __all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "ResultFolder", "RunRecord", "build_tables", "file_stem", "op_key",
            "read_run_docs"]
-
-try:  # written by another engineer; the fallback keeps the store usable without it
-    from ycsbctl.results.ycsb_text import format_phase
-except ImportError:  # pragma: no cover - only before ycsb_text.py exists
-    format_phase = None  # type: ignore[assignment]
-
-STATUSES = ("ok", "degraded", "failed", "interrupted", "skipped")
-FINAL_STATUSES = ("complete", "partial", "interrupted")
-# Latency statistics kept per operation: column suffix -> percentile (None = mean).
-
 
 
 @dataclass
@@ -68,10 +61,10 @@ class RunRecord:
     phase: str  # "load" | "run"
     threads: int
     repetition: int
-    status: str  # "ok" | "degraded" | "failed" | "interrupted" | "skipped"
+    status: RunStatus
     result: PhaseResult | None = None
     telemetry: pd.DataFrame | None = None  # t_mono, t_wall, source, metric columns
-    telemetry_summary: dict = field(default_factory=dict)  # server_cpu_pct_mean, client_cpu_pct_mean …
+    telemetry_summary: TelemetrySummary = field(default_factory=TelemetrySummary)
     bottleneck: dict | None = None  # {"label": "server-cpu", "text": "...", "evidence": {...}}
     endpoint: dict | None = None  # Endpoint.to_dict(), url redacted
     error: str | None = None
@@ -148,16 +141,6 @@ def arrow_safe(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _fallback_text(result: PhaseResult) -> str:
-    """Minimal YCSB-style text (``[OVERALL]`` lines) when ycsb_text is not available."""
-    return (f"[OVERALL], RunTime(ms), {result.runtime_ms:g}\n"
-            f"[OVERALL], Throughput(ops/sec), {result.throughput_ops!r}\n")
-
-
-def ycsb_text(result: PhaseResult) -> str:
-    return format_phase(result) if format_phase is not None else _fallback_text(result)
-
-
 def overall_summary(result: PhaseResult) -> OpSummary | None:
     """Latency over every database operation (µs): READ, UPDATE, INSERT, SCAN, DELETE merged exactly."""
     base = [s for n, s in result.ops.items() if n in OPERATIONS and n != "READ-MODIFY-WRITE" and s.operations]
@@ -178,6 +161,8 @@ def overall_summary(result: PhaseResult) -> OpSummary | None:
 
 class ResultFolder:
     """Writes one experiment's result folder; see the module docstring for the layout."""
+
+    durable = True  # on disk: a sweep measures the facts it keeps in the manifest
 
     def __init__(self, path: Path, final_path: Path) -> None:
         self.path = path  # where files go now (the .partial folder until finalize)
@@ -211,7 +196,7 @@ class ResultFolder:
 
     # -- life cycle -------------------------------------------------------------------------
     @classmethod
-    def create(cls, root: Path, experiment_id: str, manifest: dict, unique: bool = False) -> ResultFolder:
+    def create(cls, root: Path, experiment_id: str, manifest: Manifest, unique: bool = False) -> ResultFolder:
         """Start ``<root>/.<id>.partial/`` with ``manifest`` (status ``running``). With ``unique``
         (an id we made, not one the user chose) a taken id gets a suffix (``-2``, ``-3`` …) instead
         of an error: two runs started in the same second each get a folder of their own."""
@@ -232,13 +217,12 @@ class ResultFolder:
                     taken = part
             if not unique:
                 raise UserError(f"result folder {taken} already exists: pick another experiment id or resume it with --resume")
-        manifest = {**manifest, "experiment_id": experiment_id}
         for sub in ("runs", "histograms", "ycsb", "parts/series", "parts/telemetry"):
             (part / sub).mkdir(parents=True, exist_ok=True)
         folder = cls(part, final)
         folder._take_lock(part)
-        m = {"experiment_id": experiment_id, "started_at": now_iso(), **manifest, "status": "running"}
-        folder._write_manifest(m)
+        folder._write_manifest(replace(manifest, experiment_id=experiment_id, started_at=manifest.started_at or now_iso(),
+                                       status=FolderStatus.RUNNING))
         return folder
 
     @classmethod
@@ -257,7 +241,7 @@ class ResultFolder:
         folder = cls(part, final)
         folder._take_lock(src)  # before anything is changed: a second --resume of this folder stops here
         try:
-            json.loads((src / "manifest.json").read_text(encoding="utf-8"))
+            Manifest.from_dict(json.loads((src / "manifest.json").read_text(encoding="utf-8")))
         except (OSError, ValueError) as exc:  # validated before it is renamed or touched
             folder.close()
             raise UserError(f"{src / 'manifest.json'} is damaged ({exc}): the runs are in {src / 'runs'}; restore "
@@ -271,25 +255,24 @@ class ResultFolder:
         for doc in read_run_docs(part):
             folder._runs[doc["run_id"]] = doc["status"]
         m = folder.manifest
-        m.setdefault("resumed_at", []).append(now_iso())
-        m["status"] = "running"
-        m.pop("ended_at", None)
-        folder._write_manifest(m)
+        folder._write_manifest(replace(m, resumed_at=[*m.resumed_at, now_iso()], status=FolderStatus.RUNNING,
+                                       ended_at=None))
         return folder
 
     @property
-    def manifest(self) -> dict:
-        return json.loads((self.path / "manifest.json").read_text(encoding="utf-8"))
+    def manifest(self) -> Manifest:
+        return Manifest.from_dict(json.loads((self.path / "manifest.json").read_text(encoding="utf-8")))
 
-    def _write_manifest(self, m: dict) -> None:
-        _write_atomic(self.path / "manifest.json", _dumps(m))
+    def _write_manifest(self, m: Manifest) -> None:
+        """The one place a manifest is written: checked against its declaration first."""
+        doc = m.to_dict()
+        Manifest.from_dict(doc)  # a field set to the wrong type stops here, not in a reader later
+        _write_atomic(self.path / "manifest.json", _dumps(doc))
 
     def update_manifest(self, **fields: Any) -> None:
-        """Set top-level manifest keys (``servers``, ``footprints``, ``network``, ``ended_at`` …)."""
+        """Set manifest fields (``servers``, ``footprints``, ``network``, ``ended_at`` …)."""
         self._check_open()
-        m = self.manifest
-        m.update(fields)
-        self._write_manifest(m)
+        self._write_manifest(replace(self.manifest, **fields))
 
     def run_ids(self, status: str | None = None) -> set[str]:
         """Runs on disk, optionally only those with ``status``."""
@@ -299,8 +282,7 @@ class ResultFolder:
     def add_run(self, run: RunRecord) -> None:
         """Persist one run now (histograms, YCSB text, series, telemetry, then its JSON)."""
         self._check_open()
-        if run.status not in STATUSES:
-            raise ValueError(f"run status {run.status!r} is not one of {STATUSES}")
+        status = RunStatus(run.status)  # ValueError for a status that is not one
         stem = file_stem(run.run_id)
         self._remove_run_files(stem)
         hist_files: dict[str, str] = {}
@@ -314,7 +296,7 @@ class ResultFolder:
                     name = f"{stem}.{file_stem(op)}.hdr"
                     _write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram))
                     hist_files[op] = name
-            _write_atomic(self.path / "ycsb" / f"{stem}.txt", ycsb_text(r))
+            _write_atomic(self.path / "ycsb" / f"{stem}.txt", format_phase(r))
             if r.series is not None and len(r.series):
                 _write_parquet(arrow_safe(r.series.assign(run_id=run.run_id)),
                                self.path / "parts" / "series" / f"{stem}.parquet")
@@ -326,8 +308,8 @@ class ResultFolder:
                            self.path / "parts" / "telemetry" / f"{stem}.parquet")
         doc = {
             "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
-            "threads": int(run.threads), "repetition": int(run.repetition), "status": run.status,
-            "telemetry_summary": run.telemetry_summary or {}, "bottleneck": run.bottleneck,
+            "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
+            "telemetry_summary": run.telemetry_summary.to_dict(), "bottleneck": run.bottleneck,
             "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
             "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,
         }
@@ -335,7 +317,7 @@ class ResultFolder:
             _fsync(self.path / sub)
         _write_atomic(self.path / "runs" / f"{stem}.json", _dumps(doc))  # the commit mark, last
         _fsync(self.path / "runs")
-        self._runs[run.run_id] = run.status
+        self._runs[run.run_id] = status
 
     def _remove_run_files(self, stem: str) -> None:
         """A run written again (resume retried it) replaces every file of the earlier attempt."""
@@ -346,26 +328,27 @@ class ResultFolder:
             if p.exists():
                 p.unlink()
 
-    def finalize(self, status: str = "complete") -> Path:
+    def finalize(self, status: FolderStatus | str = FolderStatus.COMPLETE) -> Path:
         """Build the combined tables, set the manifest status and rename to the final name."""
         self._check_open()
-        if status not in FINAL_STATUSES:
-            raise ValueError(f"finalize status {status!r} is not one of {FINAL_STATUSES}")
+        final = FolderStatus(status)
+        if final is FolderStatus.RUNNING:
+            raise ValueError("a finished folder's status is complete, partial or interrupted, not running")
         tables = build_tables(self.path)
+        tables["runs"] = conform_runs(tables["runs"])
+        _write_arrow(runs_table(tables["runs"]), self.path / "runs.parquet")
         for name, df in tables.items():
-            _write_parquet(arrow_safe(df), self.path / f"{name}.parquet")
+            if name != "runs":
+                _write_parquet(arrow_safe(df), self.path / f"{name}.parquet")
         for name in ("runs", "ops"):
             tmp = self.path / f"{name}.csv.tmp"
             tables[name].to_csv(tmp, index=False)
             os.replace(tmp, self.path / f"{name}.csv")
         m = self.manifest
-        m.setdefault("ended_at", now_iso())
         counts: dict[str, int] = {}
         for s in self._runs.values():
             counts[s] = counts.get(s, 0) + 1
-        m["run_counts"] = counts
-        m["status"] = status
-        self._write_manifest(m)
+        self._write_manifest(replace(m, ended_at=m.ended_at or now_iso(), run_counts=counts, status=final))
         if self.final_path.exists():
             raise UserError(f"{self.final_path} already exists: move it away; the finished results are in {self.path}")
         os.replace(self.path, self.final_path)
@@ -387,6 +370,20 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     try:
         df.to_parquet(tmp, index=False)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_arrow(table: Any, path: Path) -> None:
+    """A pyarrow table to ``path``, whole or not at all (as :func:`_write_parquet`)."""
+    import pyarrow.parquet as pq
+
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        pq.write_table(table, tmp)
         _fsync(tmp)
         os.replace(tmp, path)
     except OSError:

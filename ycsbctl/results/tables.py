@@ -1,8 +1,8 @@
 """The combined tables of a result folder, built from its per-run JSONs and parquet parts.
 
-Columns of runs.parquet: see :func:`run_row`; ops.parquet: :func:`op_rows`. Latencies in µs,
-throughput in ops/s, CPU in % of one core. Used by ``store.finalize`` and by ``frames.load`` on
-folders that are still running or were left by a crash.
+Columns of runs.parquet: :data:`ycsbctl.results.schema.RUN_COLUMNS` (filled by :func:`run_row`);
+ops.parquet: :func:`op_rows`. Latencies in µs, throughput in ops/s, CPU in % of one core. Used by
+``store.finalize`` and by ``frames.load`` on folders that are still running or were left by a crash.
 """
 
 from __future__ import annotations
@@ -18,20 +18,17 @@ import pandas as pd
 
 from ycsbctl.results.client_lag import client_lag_warning
 from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.schema import ALL_OPS, LATENCY_STATS, TelemetrySummary, conform_runs, op_key
 
-LATENCY_STATS = {"p50": 50.0, "p95": 95.0, "p99": 99.0, "p999": 99.9, "p9999": 99.99, "mean": None}
-ALL_OPS = "ALL"  # merged histogram of every base operation except READ-MODIFY-WRITE (counted in READ+UPDATE)
+__all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "build_tables", "damaged", "file_stem", "op_key", "op_rows",
+           "read_run_docs", "run_row"]
+
 TABLES = ("runs", "ops", "series", "telemetry")
 
 
 def file_stem(run_id: str) -> str:
     """``run_id`` made safe as a file name (URL labels may hold ``/`` or ``:``)."""
     return re.sub(r"[^A-Za-z0-9._@+=-]", "_", run_id)
-
-
-def op_key(op: str) -> str:
-    """Column prefix of an operation: ``READ-MODIFY-WRITE`` -> ``read_modify_write``."""
-    return op.lower().replace("-", "_")
 
 
 def _latency_columns(prefix: str, s: OpSummary | dict | None) -> dict[str, float]:
@@ -77,7 +74,7 @@ def _server(ep: dict) -> str:
 
 
 def run_row(doc: dict) -> dict[str, Any]:
-    """One row of runs.parquet from a run JSON."""
+    """One row of runs.parquet from a run JSON (this version's or an older one)."""
     r = doc.get("result") or {}
     ops = r.get("ops", {})
     ep = doc.get("endpoint") or {}
@@ -104,8 +101,9 @@ def run_row(doc: dict) -> dict[str, Any]:
         # share of the cores the server may use (1.0 = all of them), as the label was decided
         "server_cpu_share": (bn.get("evidence") or {}).get("server_share"),
     }
-    for k, v in (doc.get("telemetry_summary") or {}).items():
-        row.setdefault(k, v)
+    known = TelemetrySummary.__dataclass_fields__
+    summary = TelemetrySummary.from_dict({k: v for k, v in (doc.get("telemetry_summary") or {}).items() if k in known})
+    row.update(summary.to_dict())
     row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", "")})
     row.update(_latency_columns("all", doc.get("overall")))
     lag = r.get("client_lag")  # the engine's own event-loop lag (µs): the tail it could add to every op
@@ -146,10 +144,7 @@ def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.Dat
     """runs, ops, series and telemetry frames from the per-run parts of a folder."""
     path = Path(path)
     docs = read_run_docs(path) if docs is None else docs
-    runs = pd.DataFrame([run_row(d) for d in docs])
-    if runs.empty:
-        runs = pd.DataFrame(columns=list(run_row({"run_id": "", "target": "", "workload": "", "phase": "",
-                                                  "threads": 0, "repetition": 0, "status": ""})))
+    runs = conform_runs(pd.DataFrame([run_row(d) for d in docs]))
     ops = pd.DataFrame([row for d in docs for row in op_rows(d)])
     if ops.empty:
         ops = pd.DataFrame(columns=["run_id", "target", "workload", "phase", "threads", "repetition", "op", "operations"])

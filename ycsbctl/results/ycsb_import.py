@@ -9,6 +9,8 @@ from pathlib import Path
 
 from ycsbctl import __version__
 from ycsbctl.errors import UserError
+from ycsbctl.results.names import FolderStatus, RunStatus
+from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import ResultFolder, RunRecord
 from ycsbctl.results.ycsb_text import ParsedYcsb, parse_output
 
@@ -79,41 +81,33 @@ def import_logs(
         times = parsed.status["timestamp"] if len(parsed.status) else None
         records.append((log, RunRecord(
             run_id=run_id, target=name, workload=wl, phase=r.phase, threads=r.threads, repetition=rep,
-            status="ok" if r.status == "ok" else "failed", result=r, error=r.errors[0] if r.errors else None,
+            status=RunStatus.OK if r.status == RunStatus.OK else RunStatus.FAILED, result=r, error=r.errors[0] if r.errors else None,
             started_at=times.iloc[0].isoformat() if times is not None else "",
             ended_at=times.iloc[-1].isoformat() if times is not None else "",
         ), parsed))
 
-    manifest = {
-        "source": "import-ycsb",
-        "tool": {"ycsbctl": __version__},
-        "plan": {
-            "targets": list(dict.fromkeys(rec.target for _, rec, _ in records)),
-            "workloads": list(dict.fromkeys(rec.workload for _, rec, _ in records)),
-            "threads": sorted({rec.threads for _, rec, _ in records}),
-        },
-        "imported_logs": [
-            {"log": str(log.resolve()), "run_id": rec.run_id, "ycsb_version": p.version,
-             "command_line": p.command_line, "gc": p.gc}
-            for log, rec, p in records
-        ],
-    }
+    imported = [{"log": str(log.resolve()), "run_id": rec.run_id, "ycsb_version": p.version,
+                 "command_line": p.command_line, "gc": p.gc} for log, rec, p in records]
+    status: FolderStatus
     if (out / "manifest.json").is_file():
         # Into an existing result folder (e.g. a native run): the imported runs sit next to its own,
         # under the target name given (use another name than the native target's, e.g. redis-ycsb).
-        status = json.loads((out / "manifest.json").read_text()).get("status", "complete")
-        status = status if status in ("complete", "partial", "interrupted") else "partial"
+        was = Manifest.from_dict(json.loads((out / "manifest.json").read_text())).status
+        status = was if was != FolderStatus.RUNNING else FolderStatus.PARTIAL
         folder = ResultFolder.reopen(out)  # marks it running until finalize
         known = folder.run_ids()
         clash = [rec.run_id for _, rec, _ in records if rec.run_id in known]
         if clash:
             folder.finalize(status)
             raise UserError(f"{out} already has run {clash[0]}: import under another --target name")
-        imported = folder.manifest.get("imported_logs", []) + manifest["imported_logs"]
-        folder.update_manifest(imported_logs=imported)
+        folder.update_manifest(imported_logs=folder.manifest.imported_logs + imported)
     else:
+        manifest = Manifest(experiment_id=out.name, source="import-ycsb", versions={"ycsbctl": __version__}, imported_logs=imported,
+                            plan={"targets": list(dict.fromkeys(rec.target for _, rec, _ in records)),
+                                  "workloads": list(dict.fromkeys(rec.workload for _, rec, _ in records)),
+                                  "threads": sorted({rec.threads for _, rec, _ in records})})
         folder = ResultFolder.create(out.parent, out.name, manifest)
-        status = "complete"
+        status = FolderStatus.COMPLETE
     for _, rec, _ in records:
         folder.add_run(rec)
     path = folder.finalize(status)

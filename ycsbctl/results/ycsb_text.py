@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd
 
 from ycsbctl.errors import UserError
-from ycsbctl.results.model import CLIENT_LAG, OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.model import CLIENT_LAG, OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult, YcsbFacts
+from ycsbctl.results.names import RunStatus
 
 # Percentiles each flavour prints by default (YCSB's hdrhistogram.percentiles default;
 # our Java runs ask for 50,95,99,99.9, and so does "master" here).
@@ -100,17 +101,18 @@ def format_phase(result: PhaseResult, flavor: str = "master", percentiles: tuple
     """YCSB's final block for ``result``, line for line as ``site.ycsb.Client`` prints it.
 
     Percentile lines follow ``percentiles``, else the list a parsed result was printed with
-    (``extra["ycsb_percentiles"]``), else the flavour's default (master 50/95/99/99.9, 0.17.0 95/99);
-    an operation prints only those it has. GC blocks come from ``extra["gc"]``.
+    (``result.ycsb.percentiles``), else the flavour's default (master 50/95/99/99.9, 0.17.0 95/99);
+    an operation prints only those it has. GC blocks come from ``result.ycsb.gc``.
     """
     if flavor not in FLAVOR_PERCENTILES:
         raise ValueError(f"unknown YCSB flavor {flavor!r}; use one of {sorted(FLAVOR_PERCENTILES)}")
-    pcts = percentiles or tuple(result.extra.get("ycsb_percentiles") or FLAVOR_PERCENTILES[flavor])
+    said = result.ycsb
+    pcts = percentiles or tuple((said.percentiles if said else None) or FLAVOR_PERCENTILES[flavor])
     runtime_ms = result.runtime_ms
     lines = [f"[OVERALL], RunTime(ms), {_java_long(runtime_ms)}",
              f"[OVERALL], Throughput(ops/sec), {java_double(result.throughput_ops)}"]
-    for block in ("gc", "ycsb_jvm"):
-        for metric, values in (result.extra.get(block) or {}).items():
+    for block in (said.gc, said.jvm) if said else ():
+        for metric, values in block.items():
             lines += [f"[{metric}], {key}, {_format_value(v)}" for key, v in values.items()]
     measured = list(result.ops.items())
     if result.client_lag is not None:  # ycsbctl's own block: how late the engine's loop ran (µs)
@@ -241,8 +243,9 @@ def _command_facts(cmd: str | None, props: dict[str, str]) -> dict[str, Any]:
     return facts
 
 
-def _apply(op: OpSummary, key: str, value: int | float, extra: dict[str, Any]) -> bool:
-    """Put one ``[NAME], key, value`` line into ``op``; False if the key is not a latency field."""
+def _apply(op: OpSummary, key: str, value: int | float, facts: YcsbFacts | None) -> bool:
+    """Put one ``[NAME], key, value`` line into ``op`` (and what is not a measurement into ``facts``);
+    False if the key is not a latency field."""
     if key in ("Operations", "Total Operations"):
         op.operations = int(value)
     elif key in ("AverageLatency(us)", "Average"):
@@ -254,16 +257,18 @@ def _apply(op: OpSummary, key: str, value: int | float, extra: dict[str, Any]) -
     elif key.startswith("Return="):
         op.returns[key[len("Return="):]] = int(value)
     elif key == "LatencyVariance(us)":
-        extra.setdefault("latency_variance_us", {})[op.name] = float(value)
+        if facts is not None:
+            facts.latency_variance_us[op.name] = float(value)
     elif m := _PCT_NAME.match(key):
         p = float(m["ord"] or m["dbl"])
         op.percentiles_us[p] = float(value)
-        if p not in extra["ycsb_percentiles"]:
-            extra["ycsb_percentiles"].append(p)
+        if facts is not None and p not in facts.percentiles:
+            facts.percentiles.append(p)
     elif re.fullmatch(r"p\d+(?:\.\d+)?", key):  # measurementtype=raw
         op.percentiles_us[float(key[1:])] = float(value)
     elif re.fullmatch(r">?\d+", key):  # histogram buckets, hdr verbose values, timeseries points
-        extra.setdefault("ycsb_points", {}).setdefault(op.name, []).append([key, value])
+        if facts is not None:
+            facts.points.setdefault(op.name, []).append([key, value])
     elif key != "Below is a summary of latency in microseconds:":
         return False
     return True
@@ -278,7 +283,7 @@ def parse_output(text: str) -> ParsedYcsb:
     overall: dict[str, int | float] = {}
     ops: dict[str, OpSummary] = {}
     other: dict[str, dict[str, int | float]] = {}
-    extra: dict[str, Any] = {"ycsb_percentiles": []}
+    ycsb = YcsbFacts()
     props: dict[str, str] = {}
     rows: list[dict[str, Any]] = []
     seen_status: set[str] = set()
@@ -298,8 +303,8 @@ def parse_output(text: str) -> ParsedYcsb:
             elif metric in ops or key in ("Operations", "Total Operations"):
                 op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan))
                 # ycsbctl's [CLIENT-LAG] block is no operation; its percentiles say nothing of YCSB's list
-                if not _apply(op, key, number, extra if metric != CLIENT_LAG else {"ycsb_percentiles": []}):
-                    extra.setdefault("ycsb_unknown", []).append(line)
+                if not _apply(op, key, number, ycsb if metric != CLIENT_LAG else None):
+                    ycsb.unknown.append(line)
             else:
                 other.setdefault(metric, {})[key] = number
             continue
@@ -319,13 +324,7 @@ def parse_output(text: str) -> ParsedYcsb:
     facts = _command_facts(command_line, props)
     gc = {k: v for k, v in other.items() if k.startswith("TOTAL_GC")}
     jvm = {k: v for k, v in other.items() if not k.startswith("TOTAL_GC")}
-    extra.update(gc=gc, ycsb_version=version)
-    if jvm:
-        extra["ycsb_jvm"] = jvm
-    if facts["measurementtype"]:
-        extra["ycsb_measurementtype"] = facts["measurementtype"]
-    if not extra["ycsb_percentiles"]:
-        extra.pop("ycsb_percentiles")
+    ycsb.gc, ycsb.jvm, ycsb.version, ycsb.measurementtype = gc, jvm, version, facts["measurementtype"]
 
     runtime_ms = float(overall.get("RunTime(ms)", math.nan))
     throughput = float(overall.get("Throughput(ops/sec)", math.nan))
@@ -343,8 +342,8 @@ def parse_output(text: str) -> ParsedYcsb:
     result = PhaseResult(
         phase=facts["phase"], threads=facts["threads"] or 0, client_lag=client_lag,
         runtime_ms=runtime_ms if math.isfinite(runtime_ms) else 0.0, operations=operations, ops=ops,
-        series=_series(status), target_rate=facts["target"], status="ok" if overall else "failed",
-        errors=errors, engine="ycsb", extra=extra,
+        series=_series(status), target_rate=facts["target"], status=RunStatus.OK if overall else RunStatus.FAILED,
+        errors=errors, engine="ycsb", ycsb=ycsb,
     )
     return ParsedYcsb(result=result, status=status, command_line=command_line, threads=facts["threads"],
                       workload=facts["workload"], phase=facts["phase"], version=version, gc=gc,

@@ -3,7 +3,7 @@
     with sampling(endpoint, client_pids=runner.pids, baseline=baseline) as capture:
         result = runner.run()
     capture.frame          # tidy samples: t_mono, t_wall, source, metric columns
-    capture.summary()      # mean/max of the key metrics, for the runs table
+    capture.summary()      # TelemetrySummary: mean/max of the key metrics, for the runs table
     capture.bottleneck()   # Bottleneck(label, evidence, text)
     capture.warnings       # one line per sampler that stopped or was not possible
 """
@@ -21,6 +21,7 @@ import pandas as pd
 
 from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
+from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline, host_of, is_loopback
 from ycsbctl.telemetry.process import ProcessSampler, listening_pid
@@ -110,13 +111,13 @@ class Capture:
         Why: the first sample of a point covers the engine's start-up (spawning and connecting
         workers, idle); on a 1.5 s load point it was one of two client samples and the client CPU
         read 0 % while the engine had measured 37 %."""
-        t0, runtime_s = result.extra.get("t_start_mono"), result.runtime_ms / 1000
+        t0, runtime_s = result.t_start_mono, result.runtime_ms / 1000
         if t0 and runtime_s > 0:
             start = t0 + result.warmup_s
             self.window = (start, start + runtime_s)
             if result.engine == "native" and result.client_cpu_s == result.client_cpu_s:
                 self.engine_client_cpu_pct = 100.0 * result.client_cpu_s / runtime_s
-                self.engine_processes = result.extra.get("processes")
+                self.engine_processes = result.processes
 
     def measured_frame(self) -> pd.DataFrame:
         """The samples whose interval lies mostly in :attr:`window` (all samples when there is no
@@ -128,8 +129,8 @@ class Capture:
         inside = f[(mid >= self.window[0]) & (mid <= self.window[1])]
         return inside if len(inside) else f
 
-    def summary(self) -> dict[str, Any]:
-        """Flat run-table figures: CPU in % of one core, memory in bytes, network in bytes/s and Gbit/s,
+    def summary(self) -> TelemetrySummary:
+        """The run-table figures: CPU in % of one core, memory in bytes, network in bytes/s and Gbit/s,
         over the measured window (see :meth:`align`)."""
         f = self.measured_frame()
         out: dict[str, Any] = {}
@@ -160,7 +161,7 @@ class Capture:
         out.update(self._network())
         out["samples"] = len(f)
         out["sampler_cpu_s"] = round(sum(s.cpu_s for s in self.samplers), 4)
-        return out
+        return TelemetrySummary.from_dict(out)
 
     def _network(self) -> dict[str, Any]:
         """Bytes moved per second from the DB's counters, else the ``lo`` interface; share of the baseline
@@ -185,13 +186,13 @@ class Capture:
     def bottleneck(self) -> bn.Bottleneck:
         """The run point's label from the mean figures of :meth:`summary`."""
         s = self.summary()
-        workers = s["client_processes"]
+        workers = s.client_processes
         return bn.classify(
-            server_cpu_pct=s["server_cpu_pct_mean"] if protocols.get(self.endpoint.protocol).has_server else None,
+            server_cpu_pct=s.server_cpu_pct_mean if protocols.get(self.endpoint.protocol).has_server else None,
             server_cores=bn.server_cores(self.endpoint, self.host_cores),
-            client_cpu_pct=s["client_cpu_pct_mean"],
+            client_cpu_pct=s.client_cpu_pct_mean,
             client_cores=min(workers, self.host_cores) if workers else None,
-            host_cores=self.host_cores, net_gbit_s=s["net_gbit_s_mean"], baseline_gbit_s=s["baseline_gbit_s"])
+            host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s)
 
 
 @contextmanager

@@ -1,0 +1,62 @@
+"""The engine seam: what the experiment asks of an engine, and nothing more.
+
+An :class:`Engine` turns one :class:`~ycsbctl.engine.spec.PhaseSpec` (a phase of a workload
+against an endpoint, with threads, duration or operation count, target rate, warm-up, timeout)
+into a :class:`PhaseRun`; running it returns the :class:`~ycsbctl.results.model.PhaseResult`
+(per-operation HDR histograms in µs, per-second series, throughput in ops/s, client CPU s) and
+calls ``progress`` once a second with a :class:`~ycsbctl.engine.spec.Tick` while it runs.
+
+The two steps are apart so that telemetry can start around the run and ask :meth:`PhaseRun.pids`
+for the client processes on this host while it goes (an engine whose clients run elsewhere
+returns none). Bad input is a :class:`~ycsbctl.errors.UserError` from :meth:`Engine.prepare`;
+Ctrl-C ends the run early with status ``interrupted`` (or propagates ``KeyboardInterrupt``).
+
+Engines today: :class:`NativeEngine` (ycsbctl's own worker processes on this host) and
+:class:`ycsbctl.ycsb_java.YcsbEngine` (the real Java YCSB). The experiment gets one passed in
+(:func:`ycsbctl.point.engine_for` picks one from the plan), so another engine — clients on
+several hosts, or a stand-in in a test — plugs in here without touching the sweep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from ycsbctl.engine.spec import PhaseSpec, Tick
+    from ycsbctl.results.model import PhaseResult
+
+Progress = Callable[["Tick"], None]
+
+
+class PhaseRun(Protocol):
+    """One prepared phase: run it once."""
+
+    def pids(self) -> list[int]:
+        """PIDs of the client processes on this host (telemetry samples them), empty before they start."""
+        ...
+
+    def run(self, progress: Progress | None) -> PhaseResult:
+        """Run the phase to its end (duration, operation count, or Ctrl-C) and return what it measured."""
+        ...
+
+
+class Engine(Protocol):
+    """Makes :class:`PhaseRun` objects; ``name`` is what results record as their engine."""
+
+    name: str
+
+    def prepare(self, spec: PhaseSpec) -> PhaseRun:
+        """Check ``spec`` (UserError for bad input) and return its run, not started."""
+        ...
+
+
+class NativeEngine:
+    """ycsbctl's own engine: worker processes on this host (:class:`ycsbctl.engine.runner.PhaseRunner`)."""
+
+    name = "native"
+
+    def prepare(self, spec: PhaseSpec) -> PhaseRun:
+        from ycsbctl.engine.runner import PhaseRunner
+
+        return PhaseRunner(spec)

@@ -1,0 +1,49 @@
+"""What the user reads while a plan runs: notes, each point's start, and its one-line summary
+(plus YCSB's own output block for a single point)."""
+
+from __future__ import annotations
+
+import sys
+
+from ycsbctl.progress import Progress
+from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.store import RunRecord
+
+
+def point_summary(record: RunRecord) -> str:
+    """``12,345 ops/s, p99 1.20 ms (READ), 3 NOT_FOUND, server-cpu, ok — why`` (+ a client-lag line)."""
+    r = record.result
+    if r is None:
+        return f"{record.status}: {record.error}"
+    main = next((s for n, s in r.ops.items() if n in ("READ", "INSERT", "UPDATE", "SCAN")), None)
+    p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
+    bn = f", {record.bottleneck['label']}" if record.bottleneck else ""
+    counts = "".join(f", {n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
+    err = f" — {record.error}" if record.error else ""
+    lag = client_lag_warning(r)
+    return f"{r.throughput_ops:,.0f} ops/s{p99}{counts}{bn}, {record.status}{err}" + (f"\n  {lag}" if lag else "")
+
+
+class Console:
+    """The progress display plus, for a single point, YCSB's output block on stdout."""
+
+    def __init__(self, progress: Progress, print_ycsb: bool = False) -> None:
+        self.progress = progress
+        self.print_ycsb = print_ycsb
+
+    def note(self, message: str) -> None:
+        self.progress.note(message)
+
+    def start_point(self, label: str) -> None:
+        self.progress.start_point(label)
+
+    def point_done(self, record: RunRecord) -> None:
+        self.progress.end_point(point_summary(record))
+        if self.print_ycsb and record.result is not None:
+            from ycsbctl.results.ycsb_text import format_phase
+
+            sys.stdout.write(format_phase(record.result))
+            sys.stdout.flush()
+
+    def close(self) -> None:
+        self.progress.close()

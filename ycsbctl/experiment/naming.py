@@ -1,0 +1,55 @@
+"""Names and properties of a plan's points: the experiment id, workload names, each workload's
+merged YCSB properties, and the phase its sweep runs in."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ycsbctl.plan import Plan
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
+
+
+def experiment_id(plan: Plan) -> str:
+    """``<yyyymmdd-hhmmss>-<workloads>``: the default result folder name."""
+    names = "-".join(Path(resolve_workload(w)).name.replace("workload", "") for w in plan.workloads)
+    return time.strftime("%Y%m%d-%H%M%S") + f"-{names}"[:40]
+
+
+def workload_name(workload: str) -> str:
+    """The workload file's name (``workload-b`` → ``workloadb``), as run ids and tables say it."""
+    return Path(resolve_workload(workload)).name
+
+
+def workload_properties(plan: Plan, workload: str) -> Properties:
+    """The workload file, -P files, the plan's scale, then -p overrides (the user wins)."""
+    props = load_properties(workload, plan.property_files, [])
+    props["recordcount"] = str(plan.record_count)
+    ops = plan.point_operations
+    # 0 = until the duration ends (YCSB's convention). With zipfian and run-phase inserts (E), YCSB
+    # sizes the key space with operationcount·insertproportion: pass -p operationcount=N for that.
+    props["operationcount"] = str(ops if ops is not None else 0)
+    props.update(load_properties(None, [], plan.properties))
+    if plan.measurement:
+        props["measurement.interval"] = plan.measurement
+    return props
+
+
+def sweep_phase(plan: Plan, workload: str) -> str:
+    """``load`` for an insert-only workload (its sweep measures loads) and for ``ycsbctl load``; else ``run``."""
+    w = CoreWorkload.from_properties(load_properties(workload))
+    return "load" if w.insert_only or plan.phase == "load" else "run"
+
+
+def with_password(target: str, props: Properties) -> str:
+    """A ``redis://`` URL without a password takes ``-p redis.password`` (as YCSB's binding does), so the
+    checks before the run, telemetry and the clients all authenticate alike."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    pw = props.get("redis.password")
+    u = urlsplit(target)
+    if not pw or u.scheme not in ("redis", "rediss") or u.password:
+        return target
+    user = quote(u.username or "", safe="")
+    return urlunsplit(u._replace(netloc=f"{user}:{quote(pw, safe='')}@{u.netloc.rpartition('@')[2]}"))

@@ -1,0 +1,121 @@
+"""Running a plan: the host claim, the result folder's life cycle (create or ``--resume``, finalize,
+a full disk), Ctrl-C and SIGTERM; the sweep itself is :class:`~ycsbctl.experiment.sweep.Sweep`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ycsbctl.engine.contract import Engine
+from ycsbctl.errors import UserError
+from ycsbctl.experiment.console import Console
+from ycsbctl.experiment.naming import experiment_id, sweep_phase
+from ycsbctl.experiment.outcome import Outcome
+from ycsbctl.experiment.servers import ProvisionedServers, Servers
+from ycsbctl.experiment.store import MemoryStore, ResultStore
+from ycsbctl.experiment.sweep import Sweep
+from ycsbctl.host_claim import claim_host
+from ycsbctl.limits import raise_fd_limit
+from ycsbctl.manifest import host_facts, versions
+from ycsbctl.plan import Plan
+from ycsbctl.point import engine_for
+from ycsbctl.progress import Progress
+from ycsbctl.provision.signals import sigterm_as_interrupt
+from ycsbctl.results.disk import check_writable, disk_error
+from ycsbctl.results.schema import Manifest
+from ycsbctl.results.store import ResultFolder, now_iso
+from ycsbctl.urls import redact_text
+
+
+def build_manifest(plan: Plan, command_line: str, exp_id: str) -> Manifest:
+    """The manifest a run starts with: plan, versions, host; servers and the rest fill in as it goes."""
+    return Manifest(experiment_id=exp_id, command_line=redact_text(command_line), plan=plan.to_dict(),
+                    versions=versions(), host=host_facts(), started_at=now_iso())
+
+
+def run_plan(
+    plan: Plan,
+    out_root: Path | None,
+    command_line: str,
+    *,
+    resume: Path | None = None,
+    write: bool = True,
+    print_ycsb: bool = False,
+    quiet: bool = False,
+    allow_concurrent: bool = False,
+    engine: Engine | None = None,
+    servers: Servers | None = None,
+) -> Outcome:
+    """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder.
+
+    Refused before anything starts when another ycsbctl measures on this host (unless
+    ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
+    later ends the run with one line naming the folder and the ``--resume`` command. ``engine``
+    and ``servers`` default to the plan's (:func:`~ycsbctl.point.engine_for`, :mod:`ycsbctl.provision`)."""
+    if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
+        raise_fd_limit(max(plan.threads), plan.processes)
+    claim = claim_host(redact_text(command_line), allow_concurrent)
+    folder: ResultFolder | None = None
+    try:
+        if resume is not None:
+            check_writable(Path(resume).parent)
+            folder = ResultFolder.reopen(resume)
+            # the plan given with --resume only carries the passwords the manifest does not keep
+            plan = Plan.from_dict(folder.manifest.plan).with_secrets(plan.targets, plan.properties)
+        elif write:
+            # --out names the folder itself; by default it is reports/<experiment-id>.
+            root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))
+            check_writable(root / exp_id)
+            try:
+                folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id),
+                                             unique=out_root is None)
+            except OSError as exc:
+                raise _disk_full(exc, root / exp_id, None) from None
+        # a single point not kept (no --out) is held in memory: printed, then gone
+        store: ResultStore = folder if folder is not None else MemoryStore(
+            Manifest(experiment_id=experiment_id(plan), plan=plan.to_dict()))
+        # every planned point, plus the dataset load of each target whose run-phase points need one
+        loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
+                    and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
+        console = Console(Progress(plan.points() + loads, quiet=quiet), print_ycsb)
+        servers = servers or ProvisionedServers(plan, store.manifest.experiment_id, console.note)
+        sweep = Sweep(plan, servers, engine or engine_for(plan), store, console, claim)
+        return _sweep(sweep, folder)
+    finally:
+        if folder is not None:
+            folder.close()
+        claim.close()
+
+
+def _disk_full(exc: OSError, where: Path, folder: ResultFolder | None) -> UserError:
+    """One line for a write the file system refused, naming the folder and how to go on."""
+    resume = f"free space, then `ycsbctl run --resume {folder.final_path}`" if folder else ""
+    return UserError(f"cannot write the result folder {where}: {exc.strerror or exc}"
+                     + ("; the finished points are kept" if folder else ""), exit_code=1, fix=resume)
+
+
+def _sweep(sweep: Sweep, folder: ResultFolder | None) -> Outcome:
+    """Run the sweep with SIGTERM as Ctrl-C, then finalise the folder whatever happened."""
+    refused: OSError | None = None
+    outcome = sweep.outcome
+    with sigterm_as_interrupt():
+        try:
+            sweep.run()
+        except OSError as exc:
+            if folder is None or not disk_error(exc):
+                raise
+            refused = exc
+        finally:
+            sweep.console.close()
+            if folder is not None:
+                try:
+                    status = outcome.folder_status(refused=refused is not None)
+                    folder.update_manifest(ended_at=now_iso(), status=status)
+                    outcome.folder = folder.finalize(status)
+                except OSError as exc:
+                    if not disk_error(exc):
+                        raise
+                    refused = refused or exc
+    if refused is not None:
+        assert folder is not None  # only a folder's writes are refused
+        raise _disk_full(refused, folder.path, folder)
+    return outcome

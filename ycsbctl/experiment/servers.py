@@ -1,0 +1,67 @@
+"""The provisioner seam: how a sweep gets, checks, restarts and stops its servers.
+
+:class:`ProvisionedServers` is the real one (:mod:`ycsbctl.provision`: docker, local binaries,
+or a URL used as it is). A sweep takes any :class:`Servers`, so a test can hand it ``basic://``
+endpoints and play a refusal or a crash without starting a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from ycsbctl.plan import Plan
+from ycsbctl.provision import Endpoint
+from ycsbctl.workload.properties import Properties
+
+
+class Servers(Protocol):
+    def up(self, target: str, props: Properties) -> Endpoint:
+        """Start (or attach to) ``target`` and return once it answers; UserError when it cannot be had
+        (its ``fix`` says what to do)."""
+        ...
+
+    def alive(self, endpoint: Endpoint) -> bool:
+        """Whether a server we started still runs (asked after a failed point)."""
+        ...
+
+    def restart(self, endpoint: Endpoint) -> Endpoint:
+        """Start a server that died again, the same way (UserError when it cannot be)."""
+        ...
+
+    def down(self, endpoint: Endpoint) -> None:
+        """Stop a server we started (a URL's server is left alone)."""
+        ...
+
+
+class ProvisionedServers:
+    """Servers from :mod:`ycsbctl.provision`, with the plan's backend, images and limits."""
+
+    def __init__(self, plan: Plan, experiment_id: str, say: Callable[[str], None]) -> None:
+        self.plan = plan
+        self.experiment_id = experiment_id
+        self.say = say
+
+    def up(self, target: str, props: Properties) -> Endpoint:
+        from ycsbctl.experiment.naming import with_password
+        from ycsbctl.provision import provision
+
+        plan = self.plan
+        return provision(with_password(target, props), plan.backend, experiment_id=self.experiment_id,
+                         image=plan.images.get(target), server_cpus=plan.server_cpus,
+                         server_memory=plan.server_memory, say=self.say)
+
+    def alive(self, endpoint: Endpoint) -> bool:
+        from ycsbctl.provision import server_alive
+
+        return server_alive(endpoint)
+
+    def restart(self, endpoint: Endpoint) -> Endpoint:
+        from ycsbctl.provision import restart
+
+        return restart(endpoint)
+
+    def down(self, endpoint: Endpoint) -> None:
+        from ycsbctl.provision import teardown
+
+        teardown(endpoint)

@@ -1,0 +1,20 @@
+"""The stand-in policy: when the default plan's ``mongodb`` cannot run here, its MongoDB-protocol
+stand-in is measured too — announced, recorded as a substitution, and labelled as itself (its
+numbers are never shown as MongoDB's)."""
+
+from __future__ import annotations
+
+from ycsbctl.plan import DEFAULT_TARGETS, Plan
+from ycsbctl.results.schema import Substitution
+
+MONGO_STAND_IN = "ferretdb"
+
+
+def stand_in(plan: Plan, refused: str, targets: list[str]) -> Substitution | None:
+    """The substitution for ``refused`` (a target that could not be provisioned), or None: only the
+    default plan's ``mongodb`` has one, and only once."""
+    if refused != "mongodb" or list(plan.targets) != list(DEFAULT_TARGETS) or MONGO_STAND_IN in targets:
+        return None
+    note = (f"mongodb could not be provisioned here; measuring {MONGO_STAND_IN} as the MongoDB-protocol "
+            "stand-in (its numbers are not MongoDB's)")
+    return Substitution(wanted="mongodb", used=MONGO_STAND_IN, note=note)

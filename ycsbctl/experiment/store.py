@@ -1,0 +1,59 @@
+"""Where a sweep puts what it measures: the :class:`ResultStore` seam.
+
+:class:`~ycsbctl.results.store.ResultFolder` is the store of every real run (crash-safe, on disk);
+:class:`MemoryStore` keeps the same things in memory — for a single point printed and not kept
+(``ycsbctl run --target URL --threads N`` without ``--out``), and for in-process tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Protocol
+
+from ycsbctl.results.names import RunStatus
+from ycsbctl.results.schema import Manifest
+from ycsbctl.results.store import RunRecord
+
+
+class ResultStore(Protocol):
+    """A manifest to read and update, and runs to add (each kept before the next point starts).
+    ``durable``: what it keeps outlives the process (facts worth an extra query are measured for it)."""
+
+    durable: bool
+
+    @property
+    def manifest(self) -> Manifest: ...
+
+    def update_manifest(self, **fields: Any) -> None:
+        """Set manifest fields (``servers``, ``footprints``, ``network``, ``skipped_targets`` …)."""
+        ...
+
+    def add_run(self, run: RunRecord) -> None: ...
+
+    def run_ids(self, status: str | None = None) -> set[str]:
+        """Runs kept so far, optionally only those with ``status`` (``--resume`` skips the ``ok`` ones)."""
+        ...
+
+
+class MemoryStore:
+    """A :class:`ResultStore` in memory: ``runs`` in the order they were added (a run added again
+    replaces the earlier one, as in a folder)."""
+
+    def __init__(self, manifest: Manifest, runs: list[RunRecord] | None = None, durable: bool = False) -> None:
+        self.durable = durable
+        self._manifest = manifest
+        self.runs: dict[str, RunRecord] = {r.run_id: r for r in runs or []}
+
+    @property
+    def manifest(self) -> Manifest:
+        return self._manifest
+
+    def update_manifest(self, **fields: Any) -> None:
+        self._manifest = replace(self._manifest, **fields)
+
+    def add_run(self, run: RunRecord) -> None:
+        RunStatus(run.status)  # as strict as a folder: ValueError for a status that is not one
+        self.runs[run.run_id] = run
+
+    def run_ids(self, status: str | None = None) -> set[str]:
+        return {r for r, run in self.runs.items() if status is None or run.status == status}

@@ -1,0 +1,178 @@
+"""The sweep: every target in turn — provision, network baseline, dataset check or load, each
+workload × thread count × repetition — with the stand-in policy, crash restarts and skips.
+
+Everything it needs is passed in: the servers (:class:`~ycsbctl.experiment.servers.Servers`), the
+engine (:class:`~ycsbctl.engine.contract.Engine`) and the store
+(:class:`~ycsbctl.experiment.store.ResultStore`). Points already ``ok`` in the store are not run
+again (``--resume``).
+"""
+
+from __future__ import annotations
+
+from ycsbctl.engine.contract import Engine
+from ycsbctl.errors import UserError
+from ycsbctl.experiment.console import Console
+from ycsbctl.experiment.naming import sweep_phase, workload_name, workload_properties
+from ycsbctl.experiment.outcome import Outcome
+from ycsbctl.experiment.points import PointRunner
+from ycsbctl.experiment.servers import Servers
+from ycsbctl.experiment.standin import stand_in
+from ycsbctl.experiment.store import ResultStore
+from ycsbctl.host_claim import HostClaim
+from ycsbctl.plan import Plan, is_url, target_label
+from ycsbctl.point import guarded
+from ycsbctl.provision import Endpoint, redact_url
+from ycsbctl.results.names import RunStatus
+from ycsbctl.results.schema import SkippedTarget
+from ycsbctl.results.store import RunRecord
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.properties import Properties
+
+
+class Sweep:
+    """One plan's points against its targets; :meth:`run` returns the :class:`Outcome`."""
+
+    def __init__(self, plan: Plan, servers: Servers, engine: Engine, store: ResultStore, console: Console,
+                 claim: HostClaim | None = None) -> None:
+        self.plan = plan
+        self.servers = servers
+        self.store = store
+        self.console = console
+        self.points = PointRunner(plan, engine, store, console, claim)
+        self.outcome = Outcome(folder=None, records=self.points.records)
+        self.done_ids = store.run_ids(RunStatus.OK)
+        self.endpoint: Endpoint | None = None  # the server of the current target (a restart replaces it)
+
+    def run(self) -> Outcome:
+        """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
+        try:
+            targets = list(self.plan.targets)
+            for target in targets:  # a stand-in appended below is swept in its turn
+                if not self._points_left(target):
+                    continue
+                ep = self._up(target)
+                if ep is None:
+                    self._add_stand_in(target, targets)
+                    continue
+                self.endpoint = ep
+                try:
+                    self._sweep_target(target, ep)
+                finally:
+                    self.servers.down(self.endpoint)  # the one running now (a crash may have restarted it)
+        except KeyboardInterrupt:
+            self.outcome.interrupted = True
+            self.console.close()
+            self.console.note("interrupted: stopped every server we started; keeping the finished points")
+        return self.outcome
+
+    # -- targets --------------------------------------------------------------------------------------
+    def _up(self, target: str) -> Endpoint | None:
+        try:
+            ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))
+        except UserError as exc:
+            self._skip(target, exc.message, exc.fix)
+            return None
+        doc = ep.to_dict() | {"url": redact_url(ep.url)}
+        self.store.update_manifest(servers={**self.store.manifest.servers, target_label(target): doc})
+        return ep
+
+    def _skip(self, target: str, reason: str, fix: str) -> None:
+        """A target that cannot be measured: said, and recorded with its fix."""
+        entry = SkippedTarget(target=target_label(target), reason=f"{reason}: {fix}" if fix else reason, fix=fix)
+        self.outcome.skipped.append(entry)
+        self.console.note(f"{entry.target}: skipped — {entry.reason}")
+        self.store.update_manifest(skipped_targets=list(self.outcome.skipped))
+
+    def _add_stand_in(self, target: str, targets: list[str]) -> None:
+        sub = stand_in(self.plan, target, targets)
+        if sub is None:
+            return
+        targets.append(sub.used)
+        self.console.note(sub.note)
+        self.store.update_manifest(substitutions=[*self.store.manifest.substitutions, sub])
+
+    def _points_left(self, target: str) -> bool:
+        plan = self.plan
+        return any(
+            RunRecord.make_id(target_label(target), workload_name(w), sweep_phase(plan, w), t, r) not in self.done_ids
+            for w in plan.workloads for t in plan.threads for r in range(1, plan.repeat + 1)
+        )
+
+    # -- one target -----------------------------------------------------------------------------------
+    def _sweep_target(self, target: str, ep: Endpoint) -> None:
+        plan = self.plan
+        label = target_label(target)
+        self.points.baseline = None
+        if plan.telemetry:
+            self._baseline(label, ep)
+        loaded = False
+        if not plan.loads(target) and plan.phase != "load":  # `ycsbctl load` reads nothing
+            self._check_dataset(label, ep)
+        for workload in plan.workloads:
+            props = workload_properties(plan, workload)
+            w = CoreWorkload.from_properties(props)
+            name = workload_name(workload)
+            for threads in plan.threads:
+                for rep in range(1, plan.repeat + 1):
+                    phase = "load" if w.insert_only or plan.phase == "load" else "run"
+                    if RunRecord.make_id(label, name, phase, threads, rep) in self.done_ids:
+                        continue
+                    if phase == "load":
+                        # The insert workload measures the load itself, into an empty database each
+                        # time; `ycsbctl load` loads into the target as it is.
+                        record = self.points.point(ep, label, name, "load", threads, rep, props,
+                                                   fresh=plan.phase != "load")
+                    else:
+                        if not loaded and plan.loads(target):
+                            if not self._load(ep, label, props):
+                                return
+                            loaded = True
+                        record = self.points.point(ep, label, name, "run", threads, rep, props)
+                    if record.status == RunStatus.INTERRUPTED:
+                        raise KeyboardInterrupt
+                    if record.status == RunStatus.FAILED and not is_url(target) and not self.servers.alive(ep):
+                        self.console.note(f"{label}: the server died during the point; restarting it")
+                        try:
+                            ep = self.endpoint = self.servers.restart(ep)
+                        except UserError as exc:
+                            self._skip(target, f"could not restart after a crash: {exc.message}", exc.fix)
+                            return
+                        loaded = False  # an in-memory server comes back empty
+
+    def _load(self, ep: Endpoint, label: str, props: Properties) -> bool:
+        """Load the dataset once per target (and after a restart); False when it failed (target skipped)."""
+        record = self.points.load(ep, label, workload_name(self.plan.workloads[0]), props)
+        if record.status == RunStatus.INTERRUPTED:
+            raise KeyboardInterrupt
+        if record.status not in (RunStatus.OK, RunStatus.DEGRADED):  # a degraded load still loaded every record
+            self._skip(label, f"loading the dataset failed: {record.error or 'see the load point'}", "")
+            return False
+        return True
+
+    def _check_dataset(self, label: str, ep: Endpoint) -> None:
+        """A server we do not load must hold the records the plan reads: say so when it does not."""
+        plan = self.plan
+        wanted = int(workload_properties(plan, plan.workloads[0]).get("recordcount", 0) or 0)
+        stored = self.points.dataset.at_start(label, ep.url, wanted)
+        if stored and plan.telemetry and self.store.durable:
+            from ycsbctl import telemetry
+
+            # Not loaded by us: the whole server's memory over the records it holds (an upper bound).
+            got = guarded("server's memory", lambda: telemetry.footprint_after(ep, {}, stored), self.console.progress)
+            if got is not None:
+                fp = got.to_dict()
+                fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
+                self.store.update_manifest(footprints={**self.store.manifest.footprints, label: fp})
+
+    def _baseline(self, label: str, ep: Endpoint) -> None:
+        from ycsbctl import telemetry
+
+        base = telemetry.iperf_baseline(ep, iperf_server=self.plan.iperf_server)
+        self.points.baseline = base
+        if base is None:
+            return
+        info = base.to_dict()
+        gbit = info.get("gbit_s")
+        note = f" ({info['note']})" if info.get("note") else ""
+        self.console.note(f"{label}: network baseline {f'{gbit:.2f} Gbit/s' if gbit else 'not measured'}{note}")
+        self.store.update_manifest(network={**self.store.manifest.network, label: info})
