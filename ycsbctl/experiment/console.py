@@ -7,7 +7,10 @@ import sys
 
 from ycsbctl.progress import Progress
 from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.names import Operation
 from ycsbctl.results.store import RunRecord
+
+MAIN_OPERATIONS = (Operation.READ, Operation.INSERT, Operation.UPDATE, Operation.SCAN)  # the one whose p99 is said
 
 
 def point_summary(record: RunRecord) -> str:
@@ -15,7 +18,7 @@ def point_summary(record: RunRecord) -> str:
     r = record.result
     if r is None:
         return f"{record.status}: {record.error}"
-    main = next((s for n, s in r.ops.items() if n in ("READ", "INSERT", "UPDATE", "SCAN")), None)
+    main = next((s for n, s in r.ops.items() if n in MAIN_OPERATIONS), None)
     p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
     bn = f", {record.bottleneck['label']}" if record.bottleneck else ""
     counts = "".join(f", {n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))

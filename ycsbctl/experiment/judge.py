@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import RunStatus
 from ycsbctl.telemetry.bottleneck import host_busy_bottleneck, stall_bottleneck
 from ycsbctl.telemetry.stall import find_stall
 
@@ -27,7 +28,7 @@ _CLIENT_SIDE = ("timed out after",)  # messages of our own, not the server's wor
 class Verdict:
     """A point's status, its reason (None when ok), and its bottleneck (a stall replaces the label)."""
 
-    status: str
+    status: RunStatus
     reason: str | None
     bottleneck: dict[str, Any] | None
     stall: dict[str, Any] | None = None
@@ -55,27 +56,27 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     ``dataset_note``: the record count was short before the point; ``host_busy``: another
     benchmark was measuring on this host (the user overrode the refusal)."""
     if result is None:
-        return Verdict("failed", error or "no result", bottleneck)
+        return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
-    stall = find_stall(result.series, result.returns("TIMEOUT")) if result.status == "ok" else None
+    stall = find_stall(result.series, result.returns("TIMEOUT")) if result.status == RunStatus.OK else None
     stall_text = stall.text() if stall else None
     if stall is not None and result.operations:
         bottleneck = stall_bottleneck(stall, bottleneck)
-    if result.status in ("failed", "interrupted"):
+    if result.status in (RunStatus.FAILED, RunStatus.INTERRUPTED):
         reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
         return Verdict(result.status, reason, bottleneck, stall.to_dict() if stall else None)
     if result.error_rate > max_error_rate:
         rate = (f"{result.error_rate:.1%} of operations failed (ERROR/TIMEOUT), above --max-error-rate "
                 f"{max_error_rate:.1%}")
-        return Verdict("failed", _join(error, rate + (f": {first}" if first else ""), stall_text, dataset_note),
+        return Verdict(RunStatus.FAILED, _join(error, rate + (f": {first}" if first else ""), stall_text, dataset_note),
                        bottleneck, stall.to_dict() if stall else None)
     if host_busy and stall is None:
         bottleneck = host_busy_bottleneck(host_busy, bottleneck)
     if stall is not None or dataset_note or host_busy:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None
-        return Verdict("degraded", _join(stall_text, dataset_note, host_busy, err, error), bottleneck,
+        return Verdict(RunStatus.DEGRADED, _join(stall_text, dataset_note, host_busy, err, error), bottleneck,
                        stall.to_dict() if stall else None)
     errors = result.returns("ERROR")
-    return Verdict("ok", _join(error, f"{errors:,} ERROR: {first}" if first and errors else None), bottleneck)
+    return Verdict(RunStatus.OK, _join(error, f"{errors:,} ERROR: {first}" if first and errors else None), bottleneck)

@@ -12,7 +12,6 @@ from ycsbctl.host_claim import HostClaim
 from ycsbctl.plan import Plan
 from ycsbctl.point import PointOutcome, load_dataset, run_point
 from ycsbctl.provision import Endpoint, redact_url
-from ycsbctl.results.names import RunStatus
 from ycsbctl.results.store import RunRecord, now_iso
 from ycsbctl.workload.properties import Properties
 
@@ -71,7 +70,7 @@ class PointRunner:
                   dataset_note=dataset_note, host_busy=busy)
         record = RunRecord(
             run_id=RunRecord.make_id(label, workload, phase, threads, rep), target=label, workload=workload,
-            phase=phase, threads=threads, repetition=rep, status=RunStatus(v.status), result=out.result,
+            phase=phase, threads=threads, repetition=rep, status=v.status, result=out.result,
             telemetry=out.telemetry, telemetry_summary=out.telemetry_summary, bottleneck=v.bottleneck,
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=v.reason, started_at=started,
             ended_at=now_iso(),
