@@ -7,15 +7,17 @@ are swapped for zeroed ones and shipped as they are. The controller adds the cou
 worker per second (the per-second series) and over all non-warm-up seconds (the totals): adding
 HDR counts is exact, so percentiles are those of one big histogram.
 
-Each worker also watches its own event loop (:class:`LagProbe`): how late a callback posted from
-another thread runs is the delay the loop adds to any reply that arrives then. Its counts ship
+Each worker also watches its own event loop (:class:`LagProbe`): how late the loop serves a kernel
+timer that expires every 10 ms is the delay it adds to any reply that arrives then. Its counts ship
 with the latencies and come out as ``CLIENT-LAG``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import math
+import os
 import queue
 import threading
 import time
@@ -42,9 +44,7 @@ N_STATUS = len(Status)
 COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write
 N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status
 assert N_STATUS == 5, "Recorder.record multiplies by the literal 5 (measured faster than a name)"
-# 100 probes a second. Each probe takes the GIL from a busy loop (a forced switch: futex calls, which
-# cost tens of µs on some kernels); measured with bench/engine on this machine, 500 a second cost the
-# loop ~15 % of its throughput, 2 a second nothing measurable, 100 a second ~2 %.
+# 100 probes a second: each is one read of a timer's fd and a short callback on the loop.
 LAG_PROBE_INTERVAL_S = 0.01
 _ZEROS = bytes(8 * hdr.COUNTS_LEN)
 _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index)
@@ -119,11 +119,6 @@ class Recorder:
                 islots[op * 5 + st][v if v < small else index(v)] += 1
         return record
 
-    def record_lag(self, sent_ns: int) -> None:
-        """A lag probe posted at ``sent_ns`` (perf_counter ns) runs now: count its delay (µs)."""
-        v = (time.perf_counter_ns() - sent_ns) // 1000
-        self.lag[v if v < _SMALL else hdr.counts_index(v)] += 1
-
     def roll(self) -> SecondCounts:
         """The second's counts (picklable), replaced in place by zeroed ones: O(slots) on the loop."""
         try:
@@ -146,30 +141,62 @@ class Recorder:
 
 
 class LagProbe:
-    """A thread beside a worker's loop. Every :data:`LAG_PROBE_INTERVAL_S` it posts a callback to the
-    loop, which counts how late it runs (:meth:`Recorder.record_lag`); it keeps a set of zeroed counts
-    ready for the next :meth:`Recorder.roll`; and it compacts and sends the reports handed to
-    :meth:`ship`, so that neither turning counts into a message nor pickling it (~1.6 ms for 8 dense
-    slots, holding the GIL) runs on the loop. Stopped with :meth:`stop`, which sends what is left."""
+    """Watches a worker's loop and ships its seconds, without taking the GIL from the loop.
+
+    A kernel timer (``timerfd`` on CLOCK_MONOTONIC, ``perf_counter``'s clock) expires every
+    :data:`LAG_PROBE_INTERVAL_S`; the loop watches its fd like a socket, so how late the callback
+    runs after an expiry (µs, one count per expiry, missed ones included) is the delay the loop adds
+    to any reply that arrives then. A thread posting callbacks measured the same thing, but each of
+    its wake-ups took the GIL from the busy loop (tens of futex calls per probe at high rates).
+    A second thread sleeps on :meth:`ship`'s queue: it compacts and sends each report (pickling 8
+    dense slots holds the GIL ~1.6 ms, never on the loop) and then prepares the zeroed counts of the
+    next :meth:`Recorder.roll`. :meth:`stop` sends what is left."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, rec: Recorder, out: Any,
                  interval_s: float = LAG_PROBE_INTERVAL_S) -> None:
-        self.loop, self.rec, self.out, self.interval_s = loop, rec, out, interval_s
-        self._stop = threading.Event()
+        self.loop, self.rec, self.out = loop, rec, out
+        self.interval_ns = int(interval_s * 1e9)
+        self.due_ns = 0  # the next expiry not yet counted (perf_counter ns)
+        self.fd = -1
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="ycsbctl-lag-probe", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="ycsbctl-shipper", daemon=True)
 
     def start(self) -> None:
+        self.rec.spares.put(self.rec.spare_set())
         self._thread.start()
+        self.due_ns = time.perf_counter_ns() + self.interval_ns
+        self.fd = timer_fd(self.due_ns, self.interval_ns)
+        self.loop.add_reader(self.fd, self._expired)
+
+    def _expired(self) -> None:
+        try:
+            n = int.from_bytes(os.read(self.fd, 8), "little")
+        except BlockingIOError:
+            return
+        now, due, step, lag = time.perf_counter_ns(), self.due_ns, self.interval_ns, self.rec.lag
+        for _ in range(min(n, 100_000)):
+            v = (now - due) // 1000
+            lag[v if v < _SMALL else hdr.counts_index(v)] += 1
+            due += step
+        self.due_ns = due + step * max(0, n - 100_000)
 
     def ship(self, report: SecondReport) -> None:
-        """Send ``report`` from the probe's thread (within one interval)."""
+        """Send ``report`` from the shipping thread (at once: it waits for nothing else)."""
         self._outbox.put(report)
 
     def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
+        if self.fd >= 0:
+            self.loop.remove_reader(self.fd)
+            os.close(self.fd)
+            self.fd = -1
+        if self._thread.is_alive():
+            self._outbox.put(None)
+            self._thread.join(timeout=5)
         self._send_pending()  # the thread is gone (or stuck): nothing else sends now
+
+    def _send(self, report: SecondReport) -> None:
+        report.counts = report.counts.compact()
+        self.out.put(report)
 
     def _send_pending(self) -> None:
         while True:
@@ -177,21 +204,39 @@ class LagProbe:
                 report = self._outbox.get_nowait()
             except queue.Empty:
                 return
-            report.counts = report.counts.compact()
-            self.out.put(report)
+            if report is not None:
+                self._send(report)
 
     def _run(self) -> None:
-        rec, post, perf = self.rec, self.loop.call_soon_threadsafe, time.perf_counter_ns
-        wait = self._stop.wait
-        while not wait(self.interval_s):
-            try:
-                post(rec.record_lag, perf())
-            except RuntimeError:  # the loop closed
-                return
-            if not self._outbox.empty():
-                self._send_pending()
+        rec, get = self.rec, self._outbox.get
+        while (report := get()) is not None:
+            self._send(report)
             if rec.spares.empty():
                 rec.spares.put(rec.spare_set())
+
+
+class _Timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+
+class _Itimerspec(ctypes.Structure):
+    _fields_ = [("it_interval", _Timespec), ("it_value", _Timespec)]
+
+
+def timer_fd(first_ns: int, interval_ns: int) -> int:
+    """A non-blocking Linux ``timerfd`` on CLOCK_MONOTONIC that first expires at ``first_ns``
+    (``perf_counter_ns`` time) and then every ``interval_ns``; each read gives the expiries since
+    the last one (8 bytes, little-endian)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.timerfd_create(time.CLOCK_MONOTONIC, os.O_NONBLOCK | os.O_CLOEXEC)  # = TFD_NONBLOCK | TFD_CLOEXEC
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "timerfd_create failed")
+    spec = _Itimerspec(_Timespec(*divmod(interval_ns, 1_000_000_000)), _Timespec(*divmod(first_ns, 1_000_000_000)))
+    if libc.timerfd_settime(fd, 1, ctypes.byref(spec), None) != 0:  # 1 = TFD_TIMER_ABSTIME
+        err = ctypes.get_errno()
+        os.close(fd)
+        raise OSError(err, "timerfd_settime failed")
+    return fd
 
 
 # -- the controller's side -----------------------------------------------------------------------
