@@ -15,9 +15,7 @@ with the latencies and come out as ``CLIENT-LAG``.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import math
-import os
 import queue
 import threading
 import time
@@ -31,6 +29,7 @@ import numpy as np
 
 from ycsbctl.bindings.base import Status
 from ycsbctl.engine.messages import SecondCounts, SecondReport, SparseCounts
+from ycsbctl.engine.timerfd import TimerFd
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.names import CLIENT_LAG, STATUSES
 from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE, VERIFY
@@ -157,7 +156,7 @@ class LagProbe:
         self.loop, self.rec, self.out = loop, rec, out
         self.interval_ns = int(interval_s * 1e9)
         self.due_ns = 0  # the next expiry not yet counted (perf_counter ns)
-        self.fd = -1
+        self.timer = TimerFd()
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="ycsbctl-shipper", daemon=True)
 
@@ -165,14 +164,11 @@ class LagProbe:
         self.rec.spares.put(self.rec.spare_set())
         self._thread.start()
         self.due_ns = time.perf_counter_ns() + self.interval_ns
-        self.fd = timer_fd(self.due_ns, self.interval_ns)
-        self.loop.add_reader(self.fd, self._expired)
+        self.timer.arm(self.due_ns, self.interval_ns)
+        self.loop.add_reader(self.timer.fd, self._expired)
 
     def _expired(self) -> None:
-        try:
-            n = int.from_bytes(os.read(self.fd, 8), "little")
-        except BlockingIOError:
-            return
+        n = self.timer.expiries()
         now, due, step, lag = time.perf_counter_ns(), self.due_ns, self.interval_ns, self.rec.lag
         for _ in range(min(n, 100_000)):
             v = (now - due) // 1000
@@ -185,10 +181,9 @@ class LagProbe:
         self._outbox.put(report)
 
     def stop(self) -> None:
-        if self.fd >= 0:
-            self.loop.remove_reader(self.fd)
-            os.close(self.fd)
-            self.fd = -1
+        if self.timer.fd >= 0:
+            self.loop.remove_reader(self.timer.fd)
+            self.timer.close()
         if self._thread.is_alive():
             self._outbox.put(None)
             self._thread.join(timeout=5)
@@ -213,30 +208,6 @@ class LagProbe:
             self._send(report)
             if rec.spares.empty():
                 rec.spares.put(rec.spare_set())
-
-
-class _Timespec(ctypes.Structure):
-    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
-
-
-class _Itimerspec(ctypes.Structure):
-    _fields_ = [("it_interval", _Timespec), ("it_value", _Timespec)]
-
-
-def timer_fd(first_ns: int, interval_ns: int) -> int:
-    """A non-blocking Linux ``timerfd`` on CLOCK_MONOTONIC that first expires at ``first_ns``
-    (``perf_counter_ns`` time) and then every ``interval_ns``; each read gives the expiries since
-    the last one (8 bytes, little-endian)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = libc.timerfd_create(time.CLOCK_MONOTONIC, os.O_NONBLOCK | os.O_CLOEXEC)  # = TFD_NONBLOCK | TFD_CLOEXEC
-    if fd < 0:
-        raise OSError(ctypes.get_errno(), "timerfd_create failed")
-    spec = _Itimerspec(_Timespec(*divmod(interval_ns, 1_000_000_000)), _Timespec(*divmod(first_ns, 1_000_000_000)))
-    if libc.timerfd_settime(fd, 1, ctypes.byref(spec), None) != 0:  # 1 = TFD_TIMER_ABSTIME
-        err = ctypes.get_errno()
-        os.close(fd)
-        raise OSError(err, "timerfd_settime failed")
-    return fd
 
 
 # -- the controller's side -----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
+from ycsbctl.engine.timerfd import Alarm
 from ycsbctl.workload.core import (
     INSERT,
     READ,
@@ -267,14 +268,14 @@ class Worker:
         gc.freeze()
         gc.disable()
         probe = LagProbe(loop, self.rec, self.out)
+        alarm = Alarm(loop)  # the common start, then the pacers' wake-ups
         try:
-            while time.perf_counter_ns() < t0:
-                await asyncio.sleep((t0 - time.perf_counter_ns()) / 1e9)
+            await alarm.at(t0)
             self.rec.cpu_mark = time.process_time()
             probe.start()
             tick_task = loop.create_task(self.ticker(t0, probe))
             pacers = [
-                Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c) if spec.target_rate else None
+                Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c, alarm) if spec.target_rate else None
                 for c in range(clients)
             ]
             await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(self.clients(bs), self.plan.quotas, pacers)))
@@ -282,6 +283,7 @@ class Worker:
             tick_task.cancel()
         finally:
             probe.stop()  # sends the seconds it still holds
+            alarm.close()
             gc.enable()
         # What was measured since the last tick belongs to the ticker's next second, unless the
         # run ended later than that second (a late ticker must not shift data by a second).
