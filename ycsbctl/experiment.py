@@ -23,7 +23,7 @@ from ycsbctl.point import PointOutcome, guarded, load_dataset, run_point
 from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint, provision, redact_url, restart, server_alive, teardown
 from ycsbctl.provision.signals import sigterm_as_interrupt
-from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
 from ycsbctl.urls import redact_text
@@ -339,8 +339,8 @@ def _point_summary(record: RunRecord) -> str:
     bn = f", {record.bottleneck['label']}" if record.bottleneck else ""
     counts = "".join(f", {n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
     err = f" — {record.error}" if record.error else ""
-    lag = client_lag_warning(r)
-    return f"{r.throughput_ops:,.0f} ops/s{p99}{counts}{bn}, {record.status}{err}" + (f"\n  {lag}" if lag else "")
+    notes = "".join(f"\n  {w}" for w in (client_lag_warning(r), schedule_lag_warning(r)) if w)
+    return f"{r.throughput_ops:,.0f} ops/s{p99}{counts}{bn}, {record.status}{err}{notes}"
 
 
 def run_plan(

@@ -31,7 +31,7 @@ from ycsbctl.bindings.base import Status
 from ycsbctl.engine.messages import SecondCounts, SecondReport, SparseCounts
 from ycsbctl.engine.timerfd import TimerFd
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.names import CLIENT_LAG, STATUSES
+from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, STATUSES
 from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE, VERIFY
 
 if TYPE_CHECKING:  # pandas and the result model load in the controller only (workers start faster)
@@ -78,7 +78,8 @@ class Recorder:
         self.both = measurement == "both"
         self.slots: list = [None] * N_SLOTS
         self.islots: list = [None] * N_SLOTS
-        self.lag = _zeroed()
+        self.lag = _zeroed()  # CLIENT-LAG (LagProbe counts into it)
+        self.sched = _zeroed()  # SCHEDULE-LAG (paced runs)
         self.spares: queue.SimpleQueue = queue.SimpleQueue()
         self._install(self.slots)
         if self.both:
@@ -90,10 +91,15 @@ class Recorder:
         for s in self.slot_ids:
             slots[s] = _zeroed()
 
-    def spare_set(self) -> tuple[list[array], list[array], array]:
+    def spare_set(self) -> tuple[list[array], list[array], array, array]:
         """Zeroed counts for one :meth:`roll` (built off the loop by the lag probe's thread)."""
         n = len(self.slot_ids)
-        return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed()
+        return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed(), _zeroed()
+
+    def record_schedule_lag(self, late_ns: int) -> None:
+        """A paced operation started ``late_ns`` after it could have (see SCHEDULE_LAG)."""
+        v = late_ns // 1000
+        self.sched[v if v < _SMALL else hdr.counts_index(v)] += 1
 
     def _make_record(self) -> Record:
         slots, islots = self.slots, self.islots
@@ -121,9 +127,9 @@ class Recorder:
     def roll(self) -> SecondCounts:
         """The second's counts (picklable), replaced in place by zeroed ones: O(slots) on the loop."""
         try:
-            fresh, ifresh, lag = self.spares.get_nowait()
+            fresh, ifresh, lag, sched = self.spares.get_nowait()
         except queue.Empty:
-            fresh, ifresh, lag = self.spare_set()
+            fresh, ifresh, lag, sched = self.spare_set()
         out = SecondCounts()
         slots, islots = self.slots, self.islots
         for i, s in enumerate(self.slot_ids):
@@ -133,7 +139,8 @@ class Recorder:
             if self.both:
                 out.intended[key] = islots[s]
                 islots[s] = ifresh[i]
-        out.lag, self.lag = self.lag, lag
+        out.own = {CLIENT_LAG: self.lag, SCHEDULE_LAG: self.sched}
+        self.lag, self.sched = lag, sched
         cpu, self.cpu_mark = self.cpu_mark, time.process_time()
         out.cpu_s = self.cpu_mark - cpu
         return out
@@ -232,7 +239,7 @@ class SecondAggregate:
     count: int = 0
     cpu_s: float = 0.0  # client CPU of all workers in this second
     counts: dict[str, np.ndarray] = field(default_factory=dict)  # measurement name -> HDR counts
-    lag: np.ndarray | None = None
+    own: dict[str, np.ndarray] = field(default_factory=dict)  # the engine's measures of itself, by name
     returns: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     reports: int = 0
 
@@ -253,19 +260,16 @@ class SecondAggregate:
                 self.returns[OP_NAMES[op % COMPONENT]][STATUSES[st]] += n
         for (op, st), a in part.intended.items():
             self._add(prefix + measurement_name(op, st), _sparse(a))
-        if part.lag is not None:
-            lag = _sparse(part.lag)
-            if lag.index.size:
-                if self.lag is None:
-                    self.lag = np.zeros(hdr.COUNTS_LEN, dtype=np.int64)
-                lag.add_to(self.lag)
+        for name, a in part.own.items():
+            self._add(name, _sparse(a), self.own)
 
-    def _add(self, name: str, c: SparseCounts) -> None:
+    def _add(self, name: str, c: SparseCounts, into: dict[str, np.ndarray] | None = None) -> None:
         if not c.index.size:
             return
-        if name not in self.counts:
-            self.counts[name] = np.zeros(hdr.COUNTS_LEN, dtype=np.int64)
-        c.add_to(self.counts[name])
+        into = self.counts if into is None else into
+        if name not in into:
+            into[name] = np.zeros(hdr.COUNTS_LEN, dtype=np.int64)
+        c.add_to(into[name])
 
     def overall(self) -> np.ndarray | None:
         """Counts of every operation's actual latency (``Intended-`` series left out)."""
@@ -284,7 +288,7 @@ class SecondAggregate:
 
 def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd.DataFrame:
     """Per-second rows per measurement name, plus ``OVERALL`` (all operations, actual latency)
-    and ``CLIENT-LAG`` (the workers' event-loop lag)."""
+    and the engine's own measures (``CLIENT-LAG``, ``SCHEDULE-LAG``)."""
     import pandas as pd
 
     from ycsbctl.results.model import SERIES_COLUMNS
@@ -293,8 +297,7 @@ def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd
         agg = seconds[k]
         overall = agg.overall()
         entries = [("OVERALL", overall, agg.count)] + [(n, c, None) for n, c in sorted(agg.counts.items())]
-        if agg.lag is not None:
-            entries.append((CLIENT_LAG, agg.lag, None))
+        entries += [(n, c, None) for n, c in agg.own.items()]
         for name, c, ops in entries:
             h = hdr.from_counts(c) if c is not None else hdr.new_histogram()
             n = h.get_total_count()
@@ -322,15 +325,19 @@ class Totals:
     ops: dict[str, OpSummary]  # by measurement name, in report order
     operations: int
     cpu_s: float
-    client_lag: OpSummary | None
+    own: dict[str, OpSummary]  # the engine's measures of itself (CLIENT-LAG, SCHEDULE-LAG), when measured
+
+    @property
+    def client_lag(self) -> OpSummary | None:
+        return self.own.get(CLIENT_LAG)
 
 
 def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Totals:
     """Totals over the non-warm-up seconds: one :class:`OpSummary` per name, the operation count,
-    the client CPU seconds and the event-loop lag."""
+    the client CPU seconds and the engine's own measures."""
     from ycsbctl.results.model import OpSummary
     merged: dict[str, np.ndarray] = {}
-    lag: np.ndarray | None = None
+    own: dict[str, np.ndarray] = {}
     returns: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     count = 0
     cpu_s = 0.0
@@ -341,8 +348,8 @@ def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Total
         cpu_s += agg.cpu_s
         for name, c in agg.counts.items():
             merged[name] = merged[name] + c if name in merged else c.copy()
-        if agg.lag is not None:
-            lag = agg.lag.copy() if lag is None else lag + agg.lag
+        for name, c in agg.own.items():
+            own[name] = own[name] + c if name in own else c.copy()
         for op, counts in agg.returns.items():
             for st, n in counts.items():
                 returns[op][st] += n
@@ -357,5 +364,5 @@ def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Total
     for name in sorted(names, key=sort_key):
         h = hdr.from_counts(merged[name]) if name in merged else hdr.new_histogram()
         out[name] = OpSummary.from_histogram(name, h, dict(returns.get(name, {})))
-    client_lag = OpSummary.from_histogram(CLIENT_LAG, hdr.from_counts(lag)) if lag is not None else None
-    return Totals(out, count, cpu_s, client_lag)
+    mine = {n: OpSummary.from_histogram(n, hdr.from_counts(own[n])) for n in (CLIENT_LAG, SCHEDULE_LAG) if n in own}
+    return Totals(out, count, cpu_s, mine)

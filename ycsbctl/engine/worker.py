@@ -133,6 +133,8 @@ class Worker:
         Hot loop: locals only, one :attr:`Recorder.record` call per operation; it takes 32
         operations at a time from the shared batch so that other clients interleave."""
         record = self.rec.record
+        schedule_lag = self.rec.record_schedule_lag
+        ideal = ideal_end = 0
         table = self.w.table
         read_fields = self.read_fields  # by field index + 1
         gen = self.gen
@@ -177,8 +179,18 @@ class Worker:
                         break
                     continue
                 key = keys[j]
-                due = await pacer.wait(done) if pacer is not None else 0
-                t0 = perf()
+                if pacer is not None:
+                    due = await pacer.wait(done)
+                    t0 = perf()
+                    # How much later it started than with an instantaneous client: at its due time, or
+                    # when this thread's previous operation would have ended (the server's time for
+                    # it, from its own ideal start) if that is later. A backlog the server made is
+                    # not counted; one the client made (a pause, too slow a loop) is.
+                    ideal = due if due > ideal_end else ideal_end
+                    schedule_lag(t0 - ideal)
+                else:
+                    due = 0
+                    t0 = perf()
                 if op == 0:  # READ
                     st = await b.read(table, key, read_fields[rfs[j] + 1])
                 elif op == UPDATE:
@@ -208,6 +220,8 @@ class Worker:
                     st = await b.delete(table, key)
                 t1 = perf()
                 record(op, st, t0, t1, due)
+                if pacer is not None:
+                    ideal_end = ideal + (t1 - t0)
                 j += 1
                 done += 1
                 if st:

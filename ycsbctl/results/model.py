@@ -12,7 +12,7 @@ import pandas as pd
 from hdrh.histogram import HdrHistogram
 
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, STATUSES
+from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, SCHEDULE_LAG, STATUSES
 
 __all__ = ["CLIENT_LAG", "OPERATIONS", "STATUSES", "SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult"]
 
@@ -97,7 +97,13 @@ class PhaseResult:
     errors: list[str] = field(default_factory=list)  # first error messages, for the report
     engine: str = "native"  # "native" | "ycsb"
     client_lag: OpSummary | None = None  # the engine's own event-loop lag (µs), native engine only
+    schedule_lag: OpSummary | None = None  # paced runs: how late the client started operations (µs), native only
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. GC lines, ycsb version, worker count
+
+    def own_measures(self) -> dict[str, OpSummary]:
+        """The engine's measures of itself that this result holds (CLIENT-LAG, SCHEDULE-LAG), by name."""
+        mine = {CLIENT_LAG: self.client_lag, SCHEDULE_LAG: self.schedule_lag}
+        return {name: m for name, m in mine.items() if m is not None}
 
     @property
     def throughput_ops(self) -> float:
@@ -140,6 +146,7 @@ class PhaseResult:
             "extra": self.extra,
             "ops": {k: v.to_dict() for k, v in self.ops.items()},
             "client_lag": self.client_lag.to_dict() if self.client_lag is not None else None,
+            "schedule_lag": self.schedule_lag.to_dict() if self.schedule_lag is not None else None,
         }
 
     @classmethod
@@ -165,6 +172,8 @@ class PhaseResult:
             engine=d.get("engine", "native"),
             extra=dict(d.get("extra", {})),
             client_lag=OpSummary.from_dict(d["client_lag"], histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
+            schedule_lag=(OpSummary.from_dict(d["schedule_lag"], histograms.get(SCHEDULE_LAG))
+                          if d.get("schedule_lag") else None),
         )
         if series is not None:
             r.series = series

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import CLIENT_LAG, OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.names import OWN_MEASURES, SCHEDULE_LAG
 
 # Percentiles each flavour prints by default (YCSB's hdrhistogram.percentiles default;
 # our Java runs ask for 50,95,99,99.9, and so does "master" here).
@@ -113,8 +114,7 @@ def format_phase(result: PhaseResult, flavor: str = "master", percentiles: tuple
         for metric, values in (result.extra.get(block) or {}).items():
             lines += [f"[{metric}], {key}, {_format_value(v)}" for key, v in values.items()]
     measured = list(result.ops.items())
-    if result.client_lag is not None:  # ycsbctl's own block: how late the engine's loop ran (µs)
-        measured.append((CLIENT_LAG, result.client_lag))
+    measured += result.own_measures().items()  # ycsbctl's own blocks: [CLIENT-LAG], [SCHEDULE-LAG] (µs)
     for name, op in measured:
         lines += [
             f"[{name}], Operations, {op.operations}",
@@ -297,8 +297,8 @@ def parse_output(text: str) -> ParsedYcsb:
                 overall[key] = number
             elif metric in ops or key in ("Operations", "Total Operations"):
                 op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan))
-                # ycsbctl's [CLIENT-LAG] block is no operation; its percentiles say nothing of YCSB's list
-                if not _apply(op, key, number, extra if metric != CLIENT_LAG else {"ycsb_percentiles": []}):
+                # ycsbctl's own blocks are no operations; their percentiles say nothing of YCSB's list
+                if not _apply(op, key, number, extra if metric not in OWN_MEASURES else {"ycsb_percentiles": []}):
                     extra.setdefault("ycsb_unknown", []).append(line)
             else:
                 other.setdefault(metric, {})[key] = number
@@ -339,9 +339,9 @@ def parse_output(text: str) -> ParsedYcsb:
         if rows:
             operations = int(rows[-1]["operations"])
             runtime_ms = 1000.0 * float(rows[-1]["elapsed_s"])
-    client_lag = ops.pop(CLIENT_LAG, None)
+    client_lag, schedule_lag = ops.pop(CLIENT_LAG, None), ops.pop(SCHEDULE_LAG, None)
     result = PhaseResult(
-        phase=facts["phase"], threads=facts["threads"] or 0, client_lag=client_lag,
+        phase=facts["phase"], threads=facts["threads"] or 0, client_lag=client_lag, schedule_lag=schedule_lag,
         runtime_ms=runtime_ms if math.isfinite(runtime_ms) else 0.0, operations=operations, ops=ops,
         series=_series(status), target_rate=facts["target"], status="ok" if overall else "failed",
         errors=errors, engine="ycsb", extra=extra,
