@@ -179,3 +179,27 @@ def load_properties(
         merged.update(read_property_file(f))
     merged.update(parse_overrides(overrides))
     return merged
+
+
+def is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the workload files ycsbctl ships (YCSB's, with its toy scale)."""
+    try:
+        return Path(path).resolve().parent == WORKLOADS_DIR.resolve()
+    except OSError:
+        return False
+
+
+def user_properties(workloads: Iterable[str] = (), files: Iterable[str] = (), overrides: Iterable[str] = ()
+                    ) -> Properties:
+    """What the user set the YCSB way: their own workload files, every ``-P`` file, then ``-p`` pairs.
+    A shipped workload named as an argument (``workload-b``) gives only its mix: its
+    ``recordcount``/``operationcount`` of 1000 give way to the profile's scale."""
+    merged = Properties()
+    for w in workloads:
+        path = resolve_workload(w)
+        if not is_shipped(path):
+            merged.update(read_property_file(path))
+    for f in files:
+        merged.update(read_property_file(f))
+    merged.update(parse_overrides(overrides))
+    return merged
