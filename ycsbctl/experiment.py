@@ -76,7 +76,12 @@ def workload_properties(plan: Plan, workload: str) -> Properties:
 
 def check_plan(plan: Plan) -> None:
     """Every workload's properties typed and checked (a :class:`UserError` naming the fix) before
-    anything starts: no folder, no server, no claim on the host."""
+    anything starts: no folder, no server, no claim on the host. Unknown catalogue names too."""
+    from ycsbctl.provision.catalog import get_target
+
+    for target in plan.targets:
+        if not is_url(target):
+            get_target(target)
     for workload in plan.workloads:
         props = workload_properties(plan, workload)
         CoreWorkload.from_properties(props)
