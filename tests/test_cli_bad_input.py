@@ -32,8 +32,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("unknown catalogue target", ["run", "b", "--target", "oracle"], "use one of redis, mongodb"),
     # -- YCSB client properties
     ("recordcount not a number", ["run", "b", *BASIC, "-p", "recordcount=abc"], "-p recordcount=N"),
-    ("recordcount zero", ["run", "b", *BASIC, "-p", "recordcount=0"], "-p recordcount=N with N ≥ 1"),
-    ("recordcount negative", ["run", "b", *BASIC, "-p", "recordcount=-5"], "-p recordcount=N with N ≥ 1"),
+    ("recordcount negative", ["run", "b", *BASIC, "-p", "recordcount=-5"], "-p recordcount=N with N ≥ 0"),
+    ("recordcount beyond Java's int", ["run", "b", *BASIC, "-p", "recordcount=3000000000"], "out of range"),
     ("operationcount in e-notation", ["run", "b", *BASIC, "-p", "operationcount=1e5"], "-p operationcount=N"),
     ("operationcount negative", ["run", "b", *BASIC, "-p", "operationcount=-1"], "-p operationcount=N"),
     ("threadcount zero", ["run", "b", "--target", "basic://", "-p", "threadcount=0"], "-p threadcount=N with N ≥ 1"),

@@ -93,7 +93,7 @@ def read_client_properties(p: Properties, phase: str = "run") -> ClientPropertie
     target = _whole(p, "target", 0, "use -p target=N ops/s, 0 for no limit (or --target-rate R)")
     maxtime = _whole(p, "maxexecutiontime", 0, "use -p maxexecutiontime=S seconds, 0 for none (or --duration S)")
     operations = _whole(p, "operationcount", 0, "use -p operationcount=N with N ≥ 0 (or --operations N)")
-    records = _whole(p, "recordcount", 1, "use -p recordcount=N with N ≥ 1 (or --records N)")
+    records = _whole(p, "recordcount", 0, "use -p recordcount=N with N ≥ 0 (or --records N)")
     _whole(p, "status.interval", 1, "use -p status.interval=S with S ≥ 1 (ycsbctl shows progress every second)")
     for key in ("insertstart", "insertcount", "zeropadding", "fieldcount", "fieldlength", "minfieldlength",
                 "minscanlength", "maxscanlength", "core_workload_insertion_retry_limit",
