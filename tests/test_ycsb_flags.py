@@ -31,11 +31,11 @@ def server(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture
 def loaded(server, tmp_path: Path):
-    """The server holding 5,000 workloada records (loaded YCSB's way), its statistics reset."""
+    """The server holding 5,000 workloada records, its statistics reset."""
     rds = redis.Redis(port=server.port)
     rds.flushall()
-    out = ycsbctl("load", "-P", WORKLOADA, "--target", f"redis://127.0.0.1:{server.port}", "-p", "recordcount=5000",
-                  "-p", "threadcount=4", "--no-telemetry", cwd=tmp_path)
+    out = ycsbctl("load", "workloada", "--target", f"redis://127.0.0.1:{server.port}", "-p", "recordcount=5000",
+                  "--threads", "4", "--no-telemetry", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert rds.dbsize() == 5000 + 1  # the records and YCSB's _indices sorted set
     rds.config_resetstat()
@@ -72,6 +72,17 @@ def test_the_done_when_command_line_runs_exactly_20000_operations_with_real_numb
     assert "NaN" not in r.stdout and "nan" not in r.stderr.lower().replace("nanny", "")
     assert "4 threads" in r.stderr  # threadcount was the point's thread count
     assert "workloada" in r.stderr  # -P named the workload
+
+
+def test_load_takes_the_workload_from_p_and_the_threads_from_threadcount(server, tmp_path):
+    rds = redis.Redis(port=server.port)
+    rds.flushall()
+    r = ycsbctl("load", "-P", WORKLOADA, "--target", f"redis://127.0.0.1:{server.port}", "-p", "recordcount=2000",
+                "-p", "threadcount=3", "--no-telemetry", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "workloada 3 threads" in r.stderr
+    assert int(_ycsb_lines(r.stdout)[("INSERT", "Operations")]) == 2000 == rds.dbsize() - 1
+    rds.close()
 
 
 def test_operationcount_without_operations_measures_every_operation_with_no_warm_up(server, loaded, tmp_path):
