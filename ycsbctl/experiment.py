@@ -27,6 +27,7 @@ from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.store import ResultFolder, RunRecord, now_iso
 from ycsbctl.urls import redact_text
+from ycsbctl.workload.client_properties import read_client_properties, without_consumed
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
@@ -59,17 +60,32 @@ def experiment_id(plan: Plan) -> str:
 
 
 def workload_properties(plan: Plan, workload: str) -> Properties:
-    """The workload file, -P files, the plan's scale, then -p overrides (the user wins)."""
-    props = load_properties(workload, plan.property_files, [])
+    """The workload file, -P files, -p overrides, then the plan's scale (which already took
+    ``recordcount``/``operationcount`` from -P/-p unless a flag won), without the client properties
+    the plan carries (threadcount, target, …: see :mod:`ycsbctl.workload.client_properties`)."""
+    props = load_properties(workload, plan.property_files, plan.properties)
     props["recordcount"] = str(plan.record_count)
     ops = plan.point_operations
     # 0 = until the duration ends (YCSB's convention). With zipfian and run-phase inserts (E), YCSB
     # sizes the key space with operationcount·insertproportion: pass -p operationcount=N for that.
     props["operationcount"] = str(ops if ops is not None else 0)
-    props.update(load_properties(None, [], plan.properties))
     if plan.measurement:
         props["measurement.interval"] = plan.measurement
-    return props
+    return without_consumed(props)
+
+
+def check_plan(plan: Plan) -> None:
+    """Every workload's properties typed and checked (a :class:`UserError` naming the fix) before
+    anything starts: no folder, no server, no claim on the host. Unknown catalogue names too."""
+    from ycsbctl.provision.catalog import get_target
+
+    for target in plan.targets:
+        if not is_url(target):
+            get_target(target)
+    for workload in plan.workloads:
+        props = workload_properties(plan, workload)
+        CoreWorkload.from_properties(props)
+        read_client_properties(props, "load" if plan.phase == "load" else "run")
 
 
 def build_manifest(plan: Plan, command_line: str, exp_id: str) -> dict[str, Any]:
@@ -300,12 +316,21 @@ class Experiment:
             self.folder.add_run(record)
         self.outcome.records.append(record)
         self.progress.end_point(_point_summary(record))
-        if self.print_ycsb and r is not None:
-            from ycsbctl.results.ycsb_text import format_phase
-
-            sys.stdout.write(format_phase(r))
-            sys.stdout.flush()
+        if self.print_ycsb and r is not None and r.runtime_ms > 0:  # nothing measured: the summary says why
+            _print_block(r, plan)
         return record
+
+
+def _print_block(result: Any, plan: Plan) -> None:
+    """YCSB's final block on stdout, or in ``exportfile``, with its exporter and percentiles."""
+    from ycsbctl.results.ycsb_text import export_block
+
+    text = export_block(result, plan.exporter, tuple(plan.percentiles) if plan.percentiles else None)
+    if plan.exportfile:
+        Path(plan.exportfile).expanduser().write_text(text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
 
 def _with_password(target: str, props: Properties) -> str:
@@ -332,7 +357,7 @@ def _phase_of(workload: str, plan: Plan) -> str:
 
 def _point_summary(record: RunRecord) -> str:
     r = record.result
-    if r is None:
+    if r is None or not r.operations:
         return f"{record.status}: {record.error}"
     main = next((s for n, s in r.ops.items() if n in ("READ", "INSERT", "UPDATE", "SCAN")), None)
     p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
@@ -359,6 +384,8 @@ def run_plan(
     Refused before anything starts when another ycsbctl measures on this host (unless
     ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
     later ends the run with one line naming the folder and the ``--resume`` command."""
+    if resume is None:
+        check_plan(plan)
     if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
         raise_fd_limit(max(plan.threads), plan.processes)
     claim = claim_host(redact_text(command_line), allow_concurrent)

@@ -122,10 +122,36 @@ def format_phase(result: PhaseResult, flavor: str = "master", percentiles: tuple
             f"[{name}], MinLatency(us), {_java_long(op.min_us)}",
             f"[{name}], MaxLatency(us), {_java_long(op.max_us)}",
         ]
-        lines += [f"[{name}], {percentile_name(p)}, {_java_long(op.percentiles_us[float(p)])}"
-                  for p in pcts if float(p) in op.percentiles_us]
+        lines += [f"[{name}], {percentile_name(p)}, {_java_long(_latency_at(op, float(p)))}"
+                  for p in pcts if float(p) in op.percentiles_us or op.histogram is not None]
         lines += [f"[{name}], Return={status}, {n}" for status, n in op.returns.items()]
     return "\n".join(lines) + "\n"
+
+
+def _latency_at(op: OpSummary, p: float) -> float:
+    """µs at percentile ``p``: as stored, else from the histogram (any ``hdrhistogram.percentiles``)."""
+    return op.percentiles_us[p] if p in op.percentiles_us else op.percentile(p)
+
+
+def export_block(result: PhaseResult, exporter: str = "text", percentiles: tuple[float, ...] | None = None) -> str:
+    """The final block as YCSB's ``exporter`` writes it: ``text`` (TextMeasurementsExporter), ``json``
+    (JSONMeasurementsExporter: one ``{"metric", "measurement", "value"}`` object per line) or
+    ``jsonarray`` (JSONArrayMeasurementsExporter: one array of those objects)."""
+    text = format_phase(result, percentiles=percentiles)
+    if exporter == "text":
+        return text
+    import json
+
+    rows = []
+    for line in text.splitlines():
+        m = _FINAL.match(line)
+        if m:
+            value = parse_java_number(m["value"])
+            rows.append({"metric": m["metric"], "measurement": m["key"],
+                         "value": value if not isinstance(value, float) or math.isfinite(value) else None})
+    if exporter == "jsonarray":
+        return json.dumps(rows, indent=2) + "\n"
+    return "".join(json.dumps(r) + "\n" for r in rows)
 
 
 def _format_value(v: Any) -> str:
