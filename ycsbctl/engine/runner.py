@@ -26,7 +26,7 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import RunStatus
+from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
 from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
 from ycsbctl.workload.inserts import shared_insert_state
@@ -227,6 +227,7 @@ class PhaseRunner:
             threads_stopped=len(ended),
             duration_s=spec.duration_s,
             timeout_s=spec.timeout_s,
+            schedule_lag=totals.own.get(SCHEDULE_LAG),
         )
 
 

@@ -365,6 +365,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     *_latency("client_lag", "the engine's own event loop (how late it ran)"),
     Column("client_lag_max_us", "float64", "µs", "largest event-loop lag"),
     Column("client_lag_warning", "string", "", "set when the engine's lag could have added to the latencies"),
+    *_latency("schedule_lag", "a paced point's start times (how much later than due operations began)"),
+    Column("schedule_lag_max_us", "float64", "µs", "largest schedule lag"),
+    Column("schedule_lag_warning", "string", "", "set when the schedule lag reaches half the operations' p99"),
     *(c for op in OPERATIONS for c in _latency(op_key(op), op)),
 )
 RUN_COLUMN_NAMES = tuple(c.name for c in RUN_COLUMNS)
