@@ -39,6 +39,9 @@ def _common(f):
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
         click.option("--quiet", is_flag=True, help="No progress display."),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                     help="json: one JSON document on stdout (experiment, folder, every point's numbers); "
+                          "progress and notes stay on stderr, YCSB's block is not printed."),
         click.option("--allow-concurrent", is_flag=True,
                      help="Measure even while another ycsbctl measures on this host (points are labelled host-busy)."),
     ]
@@ -75,7 +78,7 @@ def _with_client_properties(workloads: list[str], prop_files: tuple[str, ...], p
     return fold_into_flags(flags, given)
 
 
-def _finish(outcome, show_summary: bool, quiet: bool = False) -> None:
+def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text") -> None:
     code = outcome.exit_code
     if outcome.folder is not None:
         try:
@@ -92,17 +95,24 @@ def _finish(outcome, show_summary: bool, quiet: bool = False) -> None:
             click.echo(f"skipped {s.target}: {s.reason}", err=True)
     if getattr(outcome, "report_failed", False) and code == 0:
         code = 1
+    if fmt == "json":
+        from ycsbctl.results.json_summary import run_summary, to_json
+
+        click.echo(to_json(run_summary(outcome.experiment_id, outcome.folder, outcome.records, code, outcome.skipped)),
+                   nl=False)
     sys.exit(code)
 
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
-              allow_concurrent: bool = False):
+              allow_concurrent: bool = False, fmt: str = "text"):
     from ycsbctl.experiment import run_plan
 
     write = out is not None or not single or resume is not None
+    # --format json keeps stdout for its document: YCSB's block only goes to an exportfile
+    print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
-        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=single, quiet=quiet,
-        allow_concurrent=allow_concurrent,
+        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
+        quiet=quiet, allow_concurrent=allow_concurrent,
     )
     if outcome.folder is not None and not single:
         try:
@@ -148,7 +158,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-        timeout_s, processes, seed, telemetry, quiet, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
+        timeout_s, processes, seed, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
         profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
@@ -160,7 +170,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     """
     if resume is not None:
         secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))
-        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent), True, quiet)
+        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt),
+                True, quiet, fmt)
     if not workloads and prop_files:  # YCSB's way: the first -P file is the workload
         workloads = prop_files[:1]
     if not workloads:
@@ -183,7 +194,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
                         "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one --threads)")
-    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent), not single, quiet)
+    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt), not single, quiet, fmt)
 
 
 @main.command()
@@ -191,7 +202,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-         timeout_s, processes, seed, telemetry, quiet, allow_concurrent, threads) -> None:
+         timeout_s, processes, seed, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
@@ -215,4 +226,4 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", **settings,
     )
-    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent), False, quiet)
+    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt), False, quiet, fmt)

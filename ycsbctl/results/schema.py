@@ -228,6 +228,60 @@ def _from_version_0(d: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
+# -- `ycsbctl run/load --format json`: the one document on stdout ---------------------------------------
+@dataclass
+class LatencySummary:
+    """One measurement of a point (``READ``, ``READ-FAILED``, ``Intended-READ``, ``CLIENT-LAG`` …):
+    latencies in µs (None: nothing measured), ``returns`` = operations by YCSB return status
+    (``{"OK": 503, "NOT_FOUND": 2}``, on the base operation only, as YCSB prints it)."""
+
+    operations: int
+    mean_us: float | None = None
+    p50_us: float | None = None
+    p95_us: float | None = None
+    p99_us: float | None = None
+    p999_us: float | None = None
+    max_us: float | None = None
+    returns: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PointSummary:
+    """One point measured by the command: what ran, how it ended, and its numbers (ops/s, µs).
+    ``ops`` holds every measurement YCSB's block prints; ``client_lag``/``schedule_lag`` the engine's
+    own measures when it took them; ``error`` why the point is not ``ok`` (or the server's first error)."""
+
+    run_id: str
+    target: str
+    workload: str
+    phase: str
+    threads: int
+    repetition: int
+    status: str  # RunStatus
+    target_rate_ops: float | None = None
+    throughput_ops: float | None = None
+    runtime_ms: float | None = None
+    operations: int = 0
+    ops: dict[str, LatencySummary] = field(default_factory=dict)
+    client_lag: LatencySummary | None = None
+    schedule_lag: LatencySummary | None = None
+    bottleneck: str | None = None
+    error: str | None = None
+
+
+@dataclass
+class RunSummary:
+    """``ycsbctl run|load --format json``: the experiment, its folder (None when no folder was kept)
+    and the points this command measured (a ``--resume`` lists the points it ran)."""
+
+    experiment_id: str
+    folder: str | None
+    exit_code: int
+    points: list[PointSummary] = field(default_factory=list)
+    skipped_targets: list[SkippedTarget] = field(default_factory=list)
+    schema_version: int = SCHEMA_VERSION
+
+
 # -- the telemetry summary of one point ---------------------------------------------------------------
 @dataclass
 class TelemetrySummary:
@@ -389,13 +443,13 @@ def conform_runs(df: pd.DataFrame, strict: bool = True) -> pd.DataFrame:
     if strict and extra:
         raise SchemaError(f"runs table: undeclared column(s) {', '.join(map(str, extra))} (declare them in "
                           "ycsbctl/results/schema.py RUN_COLUMNS)")
-    out = pd.DataFrame(index=df.index)
+    cols: dict[str, pd.Series] = {}  # built whole: a column at a time fragments the frame (and pandas warns)
     for c in RUN_COLUMNS:
         s = df[c.name] if c.name in df else pd.Series([None] * len(df), index=df.index, dtype=object)
-        out[c.name] = _as_dtype(s, c)
+        cols[c.name] = _as_dtype(s, c)
     for name in extra:
-        out[name] = df[name]
-    return out.reset_index(drop=True)
+        cols[name] = df[name]
+    return pd.DataFrame(cols, index=df.index).reset_index(drop=True)
 
 
 def _as_dtype(s: pd.Series, c: Column) -> pd.Series:
