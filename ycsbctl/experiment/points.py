@@ -55,7 +55,18 @@ class PointRunner:
         self._busy_at_start = self._others()
         out = run_point(ep, props, phase, threads, plan, self.console.progress, fresh=fresh, baseline=self.baseline,
                         engine=self.engine)
-        return self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note)
+        record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note)
+        if props.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:
+            from ycsbctl.results.hdr_log import write_ycsb_logs
+
+            # YCSB's file names for one point; a sweep's points each get their run id in front
+            tag = None if plan.points() == 1 else record.run_id
+            try:
+                for path in write_ycsb_logs(out.result.intervals, props.get("hdrhistogram.output.path", ""), tag):
+                    self.console.note(f"HdrHistogram log: {path}")
+            except OSError as exc:  # the point is kept; only its copy for hdrhistogram.fileoutput is missing
+                self.console.note(f"could not write the HdrHistogram log ({exc}); the point's histograms are kept")
+        return record
 
     def _others(self) -> list[str]:
         return self.claim.others() if self.claim is not None else []

@@ -7,6 +7,7 @@ Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.f
     runs/<run-id>.json            one per finished run: the record and PhaseResult.to_dict() (the commit mark)
     parts/series/<run-id>.parquet per-run per-second series;  parts/telemetry/<run-id>.parquet
     histograms/<run-id>.<op>.hdr  base64 HDR (µs), mergeable
+    histograms/<run-id>.<op>.hlog HdrHistogram interval log, one histogram per measured second (hdr_log)
     ycsb/<run-id>.txt             YCSB's own text output
     runs.parquet/.csv ops.parquet/.csv series.parquet telemetry.parquet   built by finalize
                                   (runs: exactly schema.RUN_COLUMNS)
@@ -32,6 +33,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.hdr_log import write_log_file
 from ycsbctl.results.model import OPERATIONS, SUMMARY_PERCENTILES, OpSummary, PhaseResult
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest, TelemetrySummary, conform_runs, runs_table
@@ -296,6 +298,9 @@ class ResultFolder:
                     name = f"{stem}.{file_stem(op)}.hdr"
                     _write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram))
                     hist_files[op] = name
+            if r.intervals is not None:  # per-second HdrHistogram logs, one per measurement
+                for op in r.intervals.names():
+                    write_log_file(self.path / "histograms" / f"{stem}.{file_stem(op)}.hlog", op, r.intervals)
             _write_atomic(self.path / "ycsb" / f"{stem}.txt", format_phase(r))
             if r.series is not None and len(r.series):
                 _write_parquet(arrow_safe(r.series.assign(run_id=run.run_id)),
@@ -322,6 +327,7 @@ class ResultFolder:
     def _remove_run_files(self, stem: str) -> None:
         """A run written again (resume retried it) replaces every file of the earlier attempt."""
         for p in [*(self.path / "histograms").glob(f"{glob_escape(stem)}.*.hdr"),
+                  *(self.path / "histograms").glob(f"{glob_escape(stem)}.*.hlog"),
                   self.path / "ycsb" / f"{stem}.txt",
                   self.path / "parts" / "series" / f"{stem}.parquet",
                   self.path / "parts" / "telemetry" / f"{stem}.parquet"]:
