@@ -20,8 +20,8 @@ from ycsbctl.results.schema import Manifest
 from ycsbctl.results.tables import op_key
 
 TEMPLATES = Path(__file__).parent / "templates"
-DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet",
-              "telemetry.parquet", "histograms/", "ycsb/", "plots/")
+DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
+              "telemetry.parquet", "telemetry.csv", "histograms/", "ycsb/", "plots/")
 
 
 def _num(v: Any, digits: int = 0) -> str:

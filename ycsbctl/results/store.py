@@ -9,8 +9,8 @@ Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.f
     histograms/<run-id>.<op>.hdr  base64 HDR (µs), mergeable
     histograms/<run-id>.<op>.hlog HdrHistogram interval log, one histogram per measured second (hdr_log)
     ycsb/<run-id>.txt             YCSB's own text output
-    runs.parquet/.csv ops.parquet/.csv series.parquet telemetry.parquet   built by finalize
-                                  (runs: exactly schema.RUN_COLUMNS)
+    runs.parquet ops.parquet series.parquet telemetry.parquet   built by finalize, each with
+                                  its .csv beside it (runs: exactly schema.RUN_COLUMNS)
 
 Every per-run file is written to a temporary name, fsynced and renamed, and the run's JSON is
 written last (its folder fsynced too), so a crash — or a power cut — leaves either the whole run
@@ -345,11 +345,10 @@ class ResultFolder:
         _write_arrow(runs_table(tables["runs"]), self.path / "runs.parquet")
         for name, df in tables.items():
             if name != "runs":
-                _write_parquet(arrow_safe(df), self.path / f"{name}.parquet")
-        for name in ("runs", "ops"):
-            tmp = self.path / f"{name}.csv.tmp"
-            tables[name].to_csv(tmp, index=False)
-            os.replace(tmp, self.path / f"{name}.csv")
+                tables[name] = df = arrow_safe(df)
+                _write_parquet(df, self.path / f"{name}.parquet")
+        for name, df in tables.items():  # each table as CSV too, the same columns
+            _write_csv(df, self.path / f"{name}.csv")
         m = self.manifest
         counts: dict[str, int] = {}
         for s in self._runs.values():
@@ -376,6 +375,18 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     try:
         df.to_parquet(tmp, index=False)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_csv(df: pd.DataFrame, path: Path) -> None:
+    """A table as CSV (``pandas.read_csv`` reads the same columns), whole or not at all."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        df.to_csv(tmp, index=False)
         _fsync(tmp)
         os.replace(tmp, path)
     except OSError:
