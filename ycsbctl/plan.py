@@ -134,6 +134,9 @@ class Plan:
     iperf_server: str | None = None
     measurement: str | None = None
     phase: str | None = None  # "load": every point is a load into the target as it is (``ycsbctl load``)
+    percentiles: list[float] | None = None  # hdrhistogram.percentiles of the printed block (None: YCSB's)
+    exporter: str = "text"  # the printed block: text | json | jsonarray (YCSB's exporter property)
+    exportfile: str | None = None  # where the printed block goes (YCSB's exportfile); None: stdout
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -148,8 +151,6 @@ class Plan:
             raise UserError("no target: name one with --target (redis, mongodb, … or a redis:// / mongodb:// URL)")
         if not 0 <= self.max_error_rate <= 1:
             raise UserError("--max-error-rate is a fraction between 0 and 1 (0.01 = 1%)")
-        if self.operations is not None and self.duration_s is not None:
-            raise UserError("give --operations or --duration, not both")
 
     # -- resolved scale -----------------------------------------------------------------
 
@@ -163,9 +164,11 @@ class Plan:
 
     @property
     def point_duration_s(self) -> float | None:
-        if self.operations is not None:
-            return None
-        return self.duration_s if self.duration_s is not None else self.scale.duration_s
+        """Seconds per point after the warm-up; with a count too, the point ends at whichever comes
+        first (YCSB's operationcount and maxexecutiontime)."""
+        if self.duration_s is not None:
+            return self.duration_s
+        return None if self.operations is not None else self.scale.duration_s
 
     @property
     def point_operations(self) -> int | None:
@@ -173,7 +176,11 @@ class Plan:
 
     @property
     def point_warmup_s(self) -> float:
-        return self.warmup_s if self.warmup_s is not None else (self.scale.warmup_s if self.point_duration_s else 0.0)
+        """The profile's warm-up applies to its time-bounded points; a point bounded by a count (or
+        a count and a time) measures every operation, as YCSB does, unless ``--warmup`` is given."""
+        if self.warmup_s is not None:
+            return self.warmup_s
+        return self.scale.warmup_s if self.point_duration_s and self.operations is None else 0.0
 
     def loads(self, target: str) -> bool:
         """Whether to load the dataset into ``target`` before its run-phase points."""

@@ -67,6 +67,10 @@ def _mean(df: pd.DataFrame, col: str) -> float:
     return float(pd.to_numeric(df[col], errors="coerce").mean()) if col in df and len(df) else math.nan
 
 
+def _first_text(df: pd.DataFrame, col: str) -> str:
+    return next((w for w in df.get(col, []) if isinstance(w, str) and w), "")
+
+
 def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict:
     """Threads × target rows: ops/s (mean, spread), p50/p95/p99 per operation, CPU, bottleneck, status."""
     runs = exp.runs[(exp.runs["workload"] == workload) & (exp.runs["phase"] == sweep_phase(exp.runs, workload))]
@@ -86,13 +90,16 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
             "lat": [[_mean(ok, f"{op_key(op)}_{s}_us") for s in ("p50", "p95", "p99")] for op in ops],
             "server_cpu": p["server_cpu_pct"], "client_cpu": p["client_cpu_pct"],
             "client_lag": _mean(ok, "client_lag_p999_us"),
-            "client_lag_warning": next((w for w in ok.get("client_lag_warning", []) if isinstance(w, str)), ""),
+            "client_lag_warning": _first_text(ok, "client_lag_warning"),
+            "schedule_lag": _mean(ok, "schedule_lag_p99_us"),
+            "schedule_lag_warning": _first_text(ok, "schedule_lag_warning"),
             "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "",
             "status": p["status"], "css": css, "error": p["error"] or "",
         })
     rows.sort(key=lambda r: (r["threads"], shown.index(r["target"])))
     hidden = sorted(set(pts["target"]) - set(shown))
-    return {"ops": ops, "rows": rows, "hidden": hidden}
+    paced = "schedule_lag_p99_us" in runs and bool(runs["schedule_lag_p99_us"].notna().any())
+    return {"ops": ops, "rows": rows, "hidden": hidden, "paced": paced}
 
 
 def load_table(exp: Experiment, workload: str) -> list[dict]:

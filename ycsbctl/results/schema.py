@@ -365,6 +365,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     *_latency("client_lag", "the engine's own event loop (how late it ran)"),
     Column("client_lag_max_us", "float64", "µs", "largest event-loop lag"),
     Column("client_lag_warning", "string", "", "set when the engine's lag could have added to the latencies"),
+    *_latency("schedule_lag", "the client's late starts of paced operations (-target)"),
+    Column("schedule_lag_max_us", "float64", "µs", "latest start of a paced operation"),
+    Column("schedule_lag_warning", "string", "", "set when late starts are a sizeable share of the tail (client-pacing)"),
     *(c for op in OPERATIONS for c in _latency(op_key(op), op)),
 )
 RUN_COLUMN_NAMES = tuple(c.name for c in RUN_COLUMNS)
@@ -386,13 +389,11 @@ def conform_runs(df: pd.DataFrame, strict: bool = True) -> pd.DataFrame:
     if strict and extra:
         raise SchemaError(f"runs table: undeclared column(s) {', '.join(map(str, extra))} (declare them in "
                           "ycsbctl/results/schema.py RUN_COLUMNS)")
-    out = pd.DataFrame(index=df.index)
-    for c in RUN_COLUMNS:
-        s = df[c.name] if c.name in df else pd.Series([None] * len(df), index=df.index, dtype=object)
-        out[c.name] = _as_dtype(s, c)
-    for name in extra:
-        out[name] = df[name]
-    return out.reset_index(drop=True)
+    columns = {c.name: _as_dtype(df[c.name] if c.name in df else pd.Series([None] * len(df), index=df.index,
+                                                                          dtype=object), c)
+               for c in RUN_COLUMNS}
+    columns.update({name: df[name] for name in extra})
+    return pd.DataFrame(columns, index=df.index).reset_index(drop=True)
 
 
 def _as_dtype(s: pd.Series, c: Column) -> pd.Series:

@@ -33,7 +33,7 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OPERATIONS, SUMMARY_PERCENTILES, OpSummary, PhaseResult
-from ycsbctl.results.names import CLIENT_LAG, FolderStatus, RunStatus
+from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest, TelemetrySummary, conform_runs, runs_table
 from ycsbctl.results.tables import (
     ALL_OPS,
@@ -290,7 +290,7 @@ class ResultFolder:
         overall = None
         if run.result is not None:
             r = run.result
-            measured = dict(r.ops) | ({CLIENT_LAG: r.client_lag} if r.client_lag is not None else {})
+            measured = dict(r.ops) | r.own_measures()
             for op, s in measured.items():
                 if s.histogram is not None and s.histogram.get_total_count():
                     name = f"{stem}.{file_stem(op)}.hdr"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
 from ycsbctl.results.schema import ALL_OPS, LATENCY_STATS, TelemetrySummary, conform_runs, op_key
 
@@ -110,6 +110,10 @@ def run_row(doc: dict) -> dict[str, Any]:
     row.update(_latency_columns("client_lag", lag))
     row["client_lag_max_us"] = float(lag["max_us"]) if lag else math.nan
     row["client_lag_warning"] = client_lag_warning(PhaseResult.from_dict(r)) if lag else None
+    sched = r.get("schedule_lag")  # paced points: how late the client started operations (µs)
+    row.update(_latency_columns("schedule_lag", sched))
+    row["schedule_lag_max_us"] = float(sched["max_us"]) if sched else math.nan
+    row["schedule_lag_warning"] = schedule_lag_warning(PhaseResult.from_dict(r)) if sched else None
     for op in OPERATIONS:
         if op in ops:
             row.update(_latency_columns(op_key(op), ops[op]))
