@@ -48,7 +48,6 @@ from ycsbctl.workload.properties import load_properties  # noqa: E402
 MAX_CPU_RATIO = 0.5  # FerretDB case: wire µs/op ÷ pymongo µs/op
 MAX_ECHO_US_PER_OP = 20.0  # echo case: wire client CPU µs per op at its highest rate
 MIN_ECHO_THROUGHPUT_RATIO = 3.0  # echo case: wire ops/s ÷ pymongo ops/s, one engine process
-ECHO = ROOT / "infra" / "bin" / "mongo-echo"
 
 
 def _props(records: int, driver: str) -> dict[str, str]:
@@ -64,13 +63,16 @@ class EchoServer:
     """infra/bin/mongo-echo on a free loopback port, stopped on exit."""
 
     def __init__(self) -> None:
-        if not ECHO.exists():
-            raise SystemExit(f"{ECHO} is not built: run bash infra/build-mongo-echo.sh (or scripts/setup.sh)")
+        from ycsbctl.provision.catalog import find_tool
+
+        echo = find_tool("mongo-echo")  # $YCSBCTL_BIN_DIR, the user data folder, infra/bin, PATH
+        if echo is None:
+            raise SystemExit("mongo-echo is not built: run bash infra/build-mongo-echo.sh (or scripts/setup.sh)")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         # One core for the server (Go's idle threads spin for work), the other for the client.
-        self.proc = subprocess.Popen([str(ECHO), "--listen", f"127.0.0.1:{self.port}"], env={**os.environ, "GOMAXPROCS": "1"},
+        self.proc = subprocess.Popen([echo, "--listen", f"127.0.0.1:{self.port}"], env={**os.environ, "GOMAXPROCS": "1"},
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.proc.stdout.readline() if self.proc.stdout else ""  # "mongo-echo listening on …"
         if "listening" not in line:

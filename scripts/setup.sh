@@ -45,6 +45,12 @@ fi
 bash infra/build-mongo-wire.sh
 # … and mongo-echo, the in-memory responder that bench/mongo_client.py loads the client with.
 bash infra/build-mongo-echo.sh
+# An installed ycsbctl (a wheel, not this checkout) finds them in the user data folder, or in
+# $YCSBCTL_BIN_DIR when set (see `ycsbctl targets`).
+bindir="${YCSBCTL_BIN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/ycsbctl/bin}"
+bindir="${bindir%%:*}"
+mkdir -p "$bindir" && install -m 755 infra/bin/mongo-wire infra/bin/mongo-echo "$bindir/"
+say "mongo-wire and mongo-echo installed in $bindir"
 
 # 4. The real YCSB core client from Maven Central (tests and --engine ycsb with BasicDB).
 if [ $for_tests = 1 ] && ! ls .cache/ycsb-core/lib/core-0.17.0.jar >/dev/null 2>&1; then

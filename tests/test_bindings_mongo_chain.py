@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import threading
-import uuid
 
 import bson
 import pytest
@@ -44,14 +43,6 @@ def _context(log: list, acked: list, *, deadline_ns: int = 2**63 - 1, stop_on_er
     )
 
 
-@pytest.fixture
-def db(mongo_wire):
-    """A fresh database on the session's mongo-wire server, dropped afterwards; yields (url, pymongo db)."""
-    name = "c" + uuid.uuid4().hex[:10]
-    client = MongoClient(mongo_wire.url, serverSelectionTimeoutMS=5000)
-    yield f"mongodb://127.0.0.1:{mongo_wire.port}/{name}", client[name]
-    client.drop_database(name)
-    client.close()
 
 
 def _message(request_id: int, command: dict) -> bytes:
@@ -108,8 +99,8 @@ def _batch(ops, keys, rfs=None, wfs=None):
     return ops, keys, list(range(n)), rfs or [-1] * n, wfs or [-1] * n
 
 
-def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_records_each_operation_once(db):
-    url, mdb = db
+def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_records_each_operation_once(mongo_db):
+    url, mdb = mongo_db
     new = b"user7"
     # READ all, READ field2 of a missing key, UPDATE field4, UPDATE a missing key, INSERT, READ all of a missing key
     batch = _batch([READ, READ, UPDATE, UPDATE, INSERT, READ], [KEY0, b"user1", KEY0, b"user2", new, b"user3"],
@@ -149,8 +140,8 @@ def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_records_each_
     assert mdb["chained"].count_documents({"field0": {"$type": "binData"}}) == 2
 
 
-def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(db):
-    url, mdb = db
+def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(mongo_db):
+    url, mdb = mongo_db
     mdb[TABLE].insert_one({"_id": "user5"})
     inserts = _batch([INSERT] * 3, [b"user4", b"user5", b"user6"])
     log: list[tuple] = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 
 import pytest
 from pymongo import MongoClient
@@ -34,14 +33,6 @@ def _run(coro_fn, url: str, clients: int = 1, props: dict[str, str] | None = Non
     return run_bindings(coro_fn, url, clients, {"mongodb.driver": DRIVER["name"], **(props or {})}, timeout_s)
 
 
-@pytest.fixture
-def db_url(mongo_wire):
-    """A fresh database on the session's mongo-wire server, dropped afterwards; yields (url, pymongo db)."""
-    name = "t" + uuid.uuid4().hex[:10]
-    client = MongoClient(mongo_wire.url, serverSelectionTimeoutMS=5000)
-    yield f"mongodb://127.0.0.1:{mongo_wire.port}/{name}", client[name]
-    client.drop_database(name)
-    client.close()
 
 
 def test_database_comes_from_the_url_path_with_ycsb_by_default():
@@ -52,8 +43,8 @@ def test_database_comes_from_the_url_path_with_ycsb_by_default():
         database_name("redis://127.0.0.1:6379")
 
 
-def test_insert_stores_id_and_ten_binary_fields_in_usertable(db_url):
-    url, db = db_url
+def test_insert_stores_id_and_ten_binary_fields_in_usertable(mongo_db):
+    url, db = mongo_db
     values = field_values()
     assert _run(lambda b: b[0].insert(TABLE, KEY0, values), url) is Status.OK
     doc = db[TABLE].find_one({"_id": KEY0.decode()})
@@ -66,8 +57,8 @@ def test_insert_stores_id_and_ten_binary_fields_in_usertable(db_url):
     assert db[TABLE].count_documents({"field0": {"$type": "binData"}}) == 1
 
 
-def test_read_finds_by_id_with_or_without_a_projection(db_url):
-    url, db = db_url
+def test_read_finds_by_id_with_or_without_a_projection(mongo_db):
+    url, db = mongo_db
     db[TABLE].insert_one({"_id": KEY0.decode(), **{n.decode(): v for n, v in field_values()}})
 
     async def reads(b):
@@ -80,8 +71,8 @@ def test_read_finds_by_id_with_or_without_a_projection(db_url):
     assert _run(reads, url) == [Status.OK, Status.OK, Status.NOT_FOUND]
 
 
-def test_update_sets_one_field_and_is_not_found_when_nothing_matched(db_url):
-    url, db = db_url
+def test_update_sets_one_field_and_is_not_found_when_nothing_matched(mongo_db):
+    url, db = mongo_db
     before = {n.decode(): v for n, v in field_values()}
     db[TABLE].insert_one({"_id": KEY0.decode(), **before})
 
@@ -95,8 +86,8 @@ def test_update_sets_one_field_and_is_not_found_when_nothing_matched(db_url):
     assert db[TABLE].count_documents({}) == 1  # no upsert on update
 
 
-def test_batched_inserts_write_unordered_bulks_and_flush_the_final_partial_batch_on_close(db_url):
-    url, db = db_url
+def test_batched_inserts_write_unordered_bulks_and_flush_the_final_partial_batch_on_close(mongo_db):
+    url, db = mongo_db
     keys = [b"user%d" % i for i in range(7)]
 
     async def insert_all(b):
@@ -109,8 +100,8 @@ def test_batched_inserts_write_unordered_bulks_and_flush_the_final_partial_batch
     assert sorted(d["_id"] for d in db[TABLE].find({}, {"_id": 1})) == sorted(k.decode() for k in keys)
 
 
-def test_a_batch_is_unordered_so_one_duplicate_does_not_drop_the_rest(db_url):
-    url, db = db_url
+def test_a_batch_is_unordered_so_one_duplicate_does_not_drop_the_rest(mongo_db):
+    url, db = mongo_db
     db[TABLE].insert_one({"_id": "user1", "field0": b"old"})
 
     async def batch_with_a_duplicate_first(b):
@@ -122,8 +113,8 @@ def test_a_batch_is_unordered_so_one_duplicate_does_not_drop_the_rest(db_url):
     assert db[TABLE].find_one({"_id": "user1"})["field0"] == b"old"
 
 
-def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(db_url):
-    url, db = db_url
+def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(mongo_db):
+    url, db = mongo_db
 
     async def twice(b):
         return [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
@@ -135,8 +126,8 @@ def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(db_url):
     assert db[TABLE].count_documents({}) == 1
 
 
-def test_scan_reads_ids_from_the_start_key_in_order(db_url):
-    url, db = db_url
+def test_scan_reads_ids_from_the_start_key_in_order(mongo_db):
+    url, db = mongo_db
     db[TABLE].insert_many([{"_id": f"user{i}", "field0": b"v"} for i in range(10, 20)])
 
     async def scans(b):
@@ -149,8 +140,8 @@ def test_scan_reads_ids_from_the_start_key_in_order(db_url):
     assert _run(scans, url) == [Status.OK, Status.OK, Status.NOT_FOUND]
 
 
-def test_delete_removes_the_document(db_url):
-    url, db = db_url
+def test_delete_removes_the_document(mongo_db):
+    url, db = mongo_db
     db[TABLE].insert_one({"_id": KEY0.decode(), "field0": b"v"})
 
     async def deletes(b):
@@ -160,8 +151,8 @@ def test_delete_removes_the_document(db_url):
     assert db[TABLE].count_documents({}) == 0
 
 
-def test_clients_share_one_pool_and_each_can_work_at_once(db_url):
-    url, db = db_url
+def test_clients_share_one_pool_and_each_can_work_at_once(mongo_db):
+    url, db = mongo_db
     keys = [b"user%d" % i for i in range(8)]
 
     async def concurrent(b):
@@ -195,8 +186,8 @@ def test_the_wire_protocol_serves_plain_urls_and_pymongo_the_rest():
     assert write_concern("mongodb://h/ycsb") is None
 
 
-def test_the_urls_write_concern_is_sent_with_every_write(db_url, driver):
-    url, db = db_url
+def test_the_urls_write_concern_is_sent_with_every_write(mongo_db, driver):
+    url, db = mongo_db
 
     async def writes(b):
         return [await b[0].insert(TABLE, KEY0, field_values(1)), await b[0].update(TABLE, KEY0, field_values(1)),

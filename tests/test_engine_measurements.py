@@ -20,7 +20,7 @@ from ycsbctl.engine.runner import PhaseRunner, _Collector, run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.ycsb_text import format_phase, parse_output
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
@@ -122,12 +122,14 @@ def test_messages_are_versioned_and_one_dispatcher_reads_them():
         dispatch(Ready(0, 1, version=MESSAGE_VERSION + 1), H())
 
 
-def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float):
+def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float,
+                           target_rate: float | None = None, measurement: str = "op"):
     """One engine worker on this thread's own loop (the code a spawned worker runs), with the loop
     blocked for ``pause_s`` at ``pause_at_s``; returns the PhaseResult the controller builds."""
     props = dict(load_properties("workload-c"))
     props.update(recordcount="200", operationcount="0")
-    spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s)
+    spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, target_rate=target_rate,
+                     measurement=measurement)
     plan = WorkerPlan(spec, 0, 1, [0] * threads, None, 0)
     out: queue.Queue = queue.Queue()
     start = threading.Event()
@@ -145,7 +147,7 @@ def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s
         return await task
 
     last = asyncio.run(main())
-    collector = _Collector(1, "op", 0, None)
+    collector = _Collector(1, measurement, 0, None)
     collector.started = True
     while not out.empty():
         dispatch(out.get(), collector)
@@ -184,6 +186,31 @@ def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_la
     assert "[CLIENT-LAG], Operations, " in text and "[CLIENT-LAG], MaxLatency(us), " in text
     parsed = parse_output(text).result
     assert "CLIENT-LAG" not in parsed.ops and parsed.client_lag.max_us == lag.max_us
+
+
+def test_a_paced_points_late_starts_are_its_schedule_lag_and_label_it_client_pacing(loaded):
+    # 400 ops/s over 4 threads (a thread is due every 10 ms and mostly waits for it) with the loop
+    # blocked 200 ms at 1 s: ~80 operations fall due during the pause and start up to 200 ms late.
+    r = _run_worker_in_process(loaded.url, threads=4, duration_s=2.0, pause_at_s=1.0, pause_s=0.2,
+                               target_rate=400, measurement="both")
+    read, intended = r.ops["READ"], r.ops["Intended-READ"]
+    assert r.status == "ok" and 0.9 * 800 <= r.operations <= 1.01 * 800  # the rate was held (a busy host lags)
+    lag = r.schedule_lag
+    assert lag is not None and lag.operations == r.operations  # one per paced operation
+    assert 150_000 <= lag.max_us <= 300_000 and lag.percentile(99) >= 20_000  # the pause, as late starts
+    assert lag.percentile(50) < 5_000  # most operations started on time
+    # intended latency runs from the due time: it carries the late starts that the actual latency does not
+    assert intended.percentile(99) >= lag.percentile(99) >= 2 * read.percentile(99)
+    warning = schedule_lag_warning(r)
+    assert warning is not None and warning.startswith(f"{PACING_LABEL}:")
+    parsed = parse_output(format_phase(r)).result
+    assert "SCHEDULE-LAG" not in parsed.ops and parsed.schedule_lag.max_us == lag.max_us
+
+
+def test_an_unpaced_point_has_no_schedule_lag_and_is_never_labelled_client_pacing(loaded):
+    r = _run_worker_in_process(loaded.url, threads=2, duration_s=1.0, pause_at_s=0.5, pause_s=0.0)
+    assert r.ops["READ"].operations > 200 and r.schedule_lag is None and schedule_lag_warning(r) is None
+    assert "[SCHEDULE-LAG]" not in format_phase(r)
 
 
 def test_an_unpaused_point_probes_its_loop_100_times_a_second(loaded):

@@ -41,10 +41,10 @@ def test_parses_ycsb_property_syntax() -> None:
     props = parse_properties(text)
     assert props == {
         "recordcount": "1000",
-        "operationcount": "2000",
+        "operationcount": "2000   ",  # Java keeps trailing blanks (the typed getters ignore them)
         "table": "accounts",
         "fieldcount": "5",
-        "requestdistribution": "zipfian",
+        "requestdistribution": "zipfian\t",
         "empty": "",
         "bare": "",
         "long": "one,two",
@@ -145,11 +145,20 @@ def test_unreadable_property_file_says_so(tmp_path: Path) -> None:
 
 
 def test_typed_getters_parse_and_default() -> None:
-    p = Properties(n="42", x="0.25", yes="TRUE", no="nope", blank="")
+    p = Properties(n="42 ", x="0.25", yes="TRUE", no="false", blank="")
     assert p.get_int("n") == 42 and p.get_int("blank", 7) == 7 and p.get_int("absent", 3) == 3
     assert p.get_float("x", 1.0) == 0.25 and p.get_float("absent", 1.5) == 1.5
-    assert p.get_bool("yes", False) is True and p.get_bool("no", True) is False  # Boolean.parseBoolean
+    assert p.get_bool("yes", False) is True and p.get_bool("no", True) is False
     assert p.get_bool("absent", True) is True
+
+
+@pytest.mark.parametrize(("getter", "raw"), [("get_bool", "nope"), ("get_bool", "1"), ("get_int", "1_000"),
+                                             ("get_int", "\u0661"), ("get_float", "nan"), ("get_float", "inf")])
+def test_typed_getters_refuse_what_java_would_misread_or_python_would_stretch(getter: str, raw: str) -> None:
+    """``Boolean.parseBoolean("nope")`` is silently false and Python's int() takes ``1_000`` and Arabic
+    digits: each is a one-line error naming the property instead."""
+    with pytest.raises(UserError, match=r"property k=.* is not a"):
+        getattr(Properties(k=raw.encode().decode("unicode_escape")), getter)("k", *([] if getter == "get_int" else [0]))
 
 
 def test_typed_getters_name_the_bad_property() -> None:

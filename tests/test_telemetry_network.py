@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
 import subprocess
 import time
 
 import psutil
-import pytest
 from click.testing import CliRunner
 
 from tests.fixtures.servers import free_port
@@ -17,14 +15,6 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.telemetry.network import InterfaceNetSampler, iperf_baseline, parse_server
 
 DURATION_S = 1
-
-
-@pytest.fixture
-def iperf3() -> str:
-    path = shutil.which("iperf3")
-    if path is None:
-        pytest.skip("iperf3 is not installed (apt-get install iperf3, or run `make test`)")
-    return path
 
 
 def _ep(url: str, backend: str = "external") -> Endpoint:

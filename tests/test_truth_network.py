@@ -7,7 +7,6 @@ that rate in Gbit/s (10^9 bit/s, not bytes, not GiB).
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import time
 
@@ -17,14 +16,6 @@ import pytest
 from tests.fixtures.servers import free_port
 from ycsbctl.errors import UserError
 from ycsbctl.telemetry.network import host_of, is_loopback, parse_server, run_client
-
-
-@pytest.fixture
-def iperf3() -> str:
-    path = shutil.which("iperf3")
-    if path is None:
-        pytest.skip("iperf3 is not installed (apt-get install iperf3, or run `make test`)")
-    return path
 
 
 def _listening(proc: subprocess.Popen, port: int, timeout_s: float = 10.0) -> None:

@@ -6,8 +6,10 @@ import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 _SECRET_PARAMS = re.compile(r"pass|secret|token|key", re.IGNORECASE)
-_USERINFO = re.compile(r"^(?P<user>[^:@/]*)(?::(?P<pw>[^@]*))?@")
-_ANY_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:@/\s]*):(?P<pw>[^@/\s]+)@",
+# The userinfo runs to the netloc's LAST "@" (as urllib and the drivers read the host): an unescaped "@"
+# inside a password (``u:p@ss@h``) is part of the password, so all of it is hidden.
+_USERINFO = re.compile(r"^(?:(?P<user>[^:]*):(?P<pw>.*)|(?P<lone>.*))@")
+_ANY_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:/\s]*):(?P<pw>[^/\s]+)@",
                                re.IGNORECASE)
 
 
@@ -21,7 +23,7 @@ def redact_url(url: str) -> str:
     m = _USERINFO.match(netloc)
     if m and m.group("pw") is not None:
         netloc = f"{m.group('user')}:***@{netloc[m.end():]}"
-    elif m and m.group("user") and parts.scheme.startswith("redis"):
+    elif m and m.group("lone") and parts.scheme.startswith("redis"):
         netloc = f"***@{netloc[m.end():]}"  # redis://secret@host: a lone userinfo is the password
     query = parts.query
     if query:

@@ -12,6 +12,7 @@ from ycsbctl.bindings.base import ChainContext, Status
 from ycsbctl.workload.core import INSERT
 
 ERROR = int(Status.ERROR)  # a plain int named after the status: compared once per reply
+TIMEOUT = int(Status.TIMEOUT)
 
 
 class ChainRun:
@@ -19,19 +20,41 @@ class ChainRun:
     :meth:`complete` with each reply's status; ``fut`` resolves when the run ends (None), or with
     the connection's error."""
 
-    __slots__ = ("b", "ctx", "ops", "keys", "keynums", "rfs", "wfs", "i", "end", "fut", "t0", "op", "errors",
-                 "dead")
+    __slots__ = ("b", "ctx", "ops", "keys", "keynums", "rfs", "wfs", "first", "i", "end", "fut", "t0", "op",
+                 "errors", "dead")
 
     def __init__(self, b: Any, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int,
                  fut: asyncio.Future) -> None:
         self.b, self.ctx, self.fut = b, ctx, fut
         self.ops, self.keys, self.keynums, self.rfs, self.wfs = batch
-        self.i, self.end = start, end
+        self.first = self.i = start
+        self.end = end
         self.t0 = self.op = self.errors = 0
         self.dead = False
 
     def issue(self) -> None:
         raise NotImplementedError
+
+    async def run(self) -> tuple[int, int]:
+        """Issue the first operation and wait for the run's end: (done, failed). A lost connection
+        or the watchdog's expiry ends the operation in flight (ERROR, TIMEOUT); after a lost one
+        the binding reconnects (or raises :class:`~ycsbctl.bindings.base.ConnectionLost`)."""
+        b = self.b
+        b.pending = self.fut
+        self.issue()
+        try:
+            r = await self.fut
+        except ConnectionError:
+            b.pending = None
+            done, failed = self.end_in_flight(ERROR)
+            await b._reconnect_or_raise()
+            return done - self.first, failed
+        b.pending = None
+        if r is b.EXPIRED:  # the watchdog expired the request in flight
+            done, failed = self.end_in_flight(TIMEOUT)
+            b.last_error = f"timed out after {b.timeout_s:g} s"
+            return done - self.first, failed
+        return self.i - self.first, self.errors
 
     def complete(self, st: int, t1: int) -> None:
         """The operation in flight ended at ``t1`` (ns) with ``st``: time it, then issue the next or finish."""

@@ -28,7 +28,7 @@ from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 if TYPE_CHECKING:
     from ycsbctl.bindings.mongo_wire import MongoWireBinding
 
-OK, NOT_FOUND, ERROR, TIMEOUT = Status.OK, Status.NOT_FOUND, Status.ERROR, Status.TIMEOUT
+OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
 _I32 = struct.Struct("<i")
 _HEAD_TAIL = _I32.pack(0) + _I32.pack(2013) + _I32.pack(0) + b"\x00"  # responseTo, OP_MSG, flagBits, kind 0
 _OK_END = b"\x01ok\x00\x00\x00\x00\x00\x00\x00\xf0?\x00"  # a reply ending with ok: 1.0
@@ -249,20 +249,4 @@ async def run_chain(b: MongoWireBinding, ctx: ChainContext, batch: tuple[list, .
             ctx.ack(batch[2][start])
         await b._reconnect_or_raise()
         return 1, 1
-    fut = b.loop.create_future()  # type: ignore[union-attr]
-    ch = MongoChain(b, ctx, batch, start, end, fut)
-    b.pending = fut
-    ch.issue()
-    try:
-        r = await fut
-    except ConnectionError:
-        b.pending = None
-        done, failed = ch.end_in_flight(ERROR)
-        await b._reconnect_or_raise()
-        return done - start, failed
-    b.pending = None
-    if r is b.EXPIRED:  # the watchdog expired the request in flight
-        done, failed = ch.end_in_flight(TIMEOUT)
-        b.last_error = f"timed out after {b.timeout_s:g} s"
-        return done - start, failed
-    return ch.i - start, ch.errors
+    return await MongoChain(b, ctx, batch, start, end, b.loop.create_future()).run()  # type: ignore[union-attr]

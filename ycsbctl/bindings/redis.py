@@ -43,7 +43,7 @@ from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
 # Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
 # where an IntEnum member takes the slow generic path.
-OK, NOT_FOUND, ERROR, TIMEOUT = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR), int(Status.TIMEOUT)  # module names: the chain's reply callback reads them per reply
+OK, NOT_FOUND, ERROR = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR)  # module names: the chain's reply callback reads them per reply
 INDEX_KEY = b"_indices"
 _TIMEOUT = object()
 _ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"  # set on a request's future by the watchdog
@@ -326,23 +326,7 @@ class RedisBinding(WireBinding):
         proto = self.proto
         if proto is None or proto.transport is None:
             await self._reconnect_or_raise()
-        fut = self.loop.create_future()  # type: ignore[union-attr]
-        ch = _Chain(self, ctx, batch, start, end, fut)
-        self.pending = fut
-        ch.issue()
-        try:
-            r = await fut
-        except ConnectionError:
-            done, failed = ch.end_in_flight(ERROR)
-            self.pending = None
-            await self._reconnect_or_raise()
-            return done - start, failed
-        self.pending = None
-        if r is _TIMEOUT:  # the watchdog expired the request in flight
-            done, failed = ch.end_in_flight(TIMEOUT)
-            self.last_error = f"timed out after {self.timeout_s:g} s"
-            return done - start, failed
-        return ch.i - start, ch.errors
+        return await _Chain(self, ctx, batch, start, end, self.loop.create_future()).run()  # type: ignore[union-attr]
 
     def _hmset(self, key: bytes, names: tuple[bytes, ...], vals: list[bytes]) -> bytes:
         """``HMSET key name1 val1 …`` as RESP. One ``%`` on a cached template per shape of record:

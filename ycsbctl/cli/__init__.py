@@ -12,6 +12,7 @@ import click
 
 from ycsbctl import __version__
 from ycsbctl.errors import UserError
+from ycsbctl.urls import redact_text
 
 # Command name -> the module that defines it. Modules load on first use, so `ycsbctl run` does
 # not import docker, matplotlib… and neither do the engine's worker processes, which re-import
@@ -39,8 +40,24 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except UserError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {redact_text(str(exc))}", err=True)
             sys.exit(exc.exit_code)
+
+    def main(self, *args, **kwargs):
+        """Click's usage errors as one ``error:`` line too (not click's four-line usage block)."""
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "ycsbctl"
+            click.echo(f"error: {redact_text(exc.format_message())} (see `{where} -h`)", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"error: {redact_text(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -7,8 +7,8 @@ are swapped for zeroed ones and shipped as they are. The controller adds the cou
 worker per second (the per-second series) and over all non-warm-up seconds (the totals): adding
 HDR counts is exact, so percentiles are those of one big histogram.
 
-Each worker also watches its own event loop (:class:`LagProbe`): how late a callback posted from
-another thread runs is the delay the loop adds to any reply that arrives then. Its counts ship
+Each worker also watches its own event loop (:class:`LagProbe`): how late the loop serves a kernel
+timer that expires every 10 ms is the delay it adds to any reply that arrives then. Its counts ship
 with the latencies and come out as ``CLIENT-LAG``.
 """
 
@@ -29,8 +29,9 @@ import numpy as np
 
 from ycsbctl.bindings.base import Status
 from ycsbctl.engine.messages import SecondCounts, SecondReport, SparseCounts
+from ycsbctl.engine.timerfd import TimerFd
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.names import CLIENT_LAG, STATUSES
+from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, STATUSES
 from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE, VERIFY
 
 if TYPE_CHECKING:  # pandas and the result model load in the controller only (workers start faster)
@@ -42,9 +43,7 @@ N_STATUS = len(Status)
 COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write
 N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status
 assert N_STATUS == 5, "Recorder.record multiplies by the literal 5 (measured faster than a name)"
-# 100 probes a second. Each probe takes the GIL from a busy loop (a forced switch: futex calls, which
-# cost tens of µs on some kernels); measured with bench/engine on this machine, 500 a second cost the
-# loop ~15 % of its throughput, 2 a second nothing measurable, 100 a second ~2 %.
+# 100 probes a second: each is one read of a timer's fd and a short callback on the loop.
 LAG_PROBE_INTERVAL_S = 0.01
 _ZEROS = bytes(8 * hdr.COUNTS_LEN)
 _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index)
@@ -79,7 +78,8 @@ class Recorder:
         self.both = measurement == "both"
         self.slots: list = [None] * N_SLOTS
         self.islots: list = [None] * N_SLOTS
-        self.lag = _zeroed()
+        self.lag = _zeroed()  # CLIENT-LAG (LagProbe counts into it)
+        self.sched = _zeroed()  # SCHEDULE-LAG (paced runs)
         self.spares: queue.SimpleQueue = queue.SimpleQueue()
         self._install(self.slots)
         if self.both:
@@ -91,10 +91,15 @@ class Recorder:
         for s in self.slot_ids:
             slots[s] = _zeroed()
 
-    def spare_set(self) -> tuple[list[array], list[array], array]:
+    def spare_set(self) -> tuple[list[array], list[array], array, array]:
         """Zeroed counts for one :meth:`roll` (built off the loop by the lag probe's thread)."""
         n = len(self.slot_ids)
-        return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed()
+        return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed(), _zeroed()
+
+    def record_schedule_lag(self, late_ns: int) -> None:
+        """A paced operation started ``late_ns`` after it could have (see SCHEDULE_LAG)."""
+        v = late_ns // 1000
+        self.sched[v if v < _SMALL else hdr.counts_index(v)] += 1
 
     def _make_record(self) -> Record:
         slots, islots = self.slots, self.islots
@@ -119,17 +124,12 @@ class Recorder:
                 islots[op * 5 + st][v if v < small else index(v)] += 1
         return record
 
-    def record_lag(self, sent_ns: int) -> None:
-        """A lag probe posted at ``sent_ns`` (perf_counter ns) runs now: count its delay (µs)."""
-        v = (time.perf_counter_ns() - sent_ns) // 1000
-        self.lag[v if v < _SMALL else hdr.counts_index(v)] += 1
-
     def roll(self) -> SecondCounts:
         """The second's counts (picklable), replaced in place by zeroed ones: O(slots) on the loop."""
         try:
-            fresh, ifresh, lag = self.spares.get_nowait()
+            fresh, ifresh, lag, sched = self.spares.get_nowait()
         except queue.Empty:
-            fresh, ifresh, lag = self.spare_set()
+            fresh, ifresh, lag, sched = self.spare_set()
         out = SecondCounts()
         slots, islots = self.slots, self.islots
         for i, s in enumerate(self.slot_ids):
@@ -139,37 +139,66 @@ class Recorder:
             if self.both:
                 out.intended[key] = islots[s]
                 islots[s] = ifresh[i]
-        out.lag, self.lag = self.lag, lag
+        out.own = {CLIENT_LAG: self.lag, SCHEDULE_LAG: self.sched}
+        self.lag, self.sched = lag, sched
         cpu, self.cpu_mark = self.cpu_mark, time.process_time()
         out.cpu_s = self.cpu_mark - cpu
         return out
 
 
 class LagProbe:
-    """A thread beside a worker's loop. Every :data:`LAG_PROBE_INTERVAL_S` it posts a callback to the
-    loop, which counts how late it runs (:meth:`Recorder.record_lag`); it keeps a set of zeroed counts
-    ready for the next :meth:`Recorder.roll`; and it compacts and sends the reports handed to
-    :meth:`ship`, so that neither turning counts into a message nor pickling it (~1.6 ms for 8 dense
-    slots, holding the GIL) runs on the loop. Stopped with :meth:`stop`, which sends what is left."""
+    """Watches a worker's loop and ships its seconds, without taking the GIL from the loop.
+
+    A kernel timer (``timerfd`` on CLOCK_MONOTONIC, ``perf_counter``'s clock) expires every
+    :data:`LAG_PROBE_INTERVAL_S`; the loop watches its fd like a socket, so how late the callback
+    runs after an expiry (µs, one count per expiry, missed ones included) is the delay the loop adds
+    to any reply that arrives then. A thread posting callbacks measured the same thing, but each of
+    its wake-ups took the GIL from the busy loop (tens of futex calls per probe at high rates).
+    A second thread sleeps on :meth:`ship`'s queue: it compacts and sends each report (pickling 8
+    dense slots holds the GIL ~1.6 ms, never on the loop) and then prepares the zeroed counts of the
+    next :meth:`Recorder.roll`. :meth:`stop` sends what is left."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, rec: Recorder, out: Any,
                  interval_s: float = LAG_PROBE_INTERVAL_S) -> None:
-        self.loop, self.rec, self.out, self.interval_s = loop, rec, out, interval_s
-        self._stop = threading.Event()
+        self.loop, self.rec, self.out = loop, rec, out
+        self.interval_ns = int(interval_s * 1e9)
+        self.due_ns = 0  # the next expiry not yet counted (perf_counter ns)
+        self.timer = TimerFd()
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="ycsbctl-lag-probe", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="ycsbctl-shipper", daemon=True)
 
     def start(self) -> None:
+        self.rec.spares.put(self.rec.spare_set())
         self._thread.start()
+        self.due_ns = time.perf_counter_ns() + self.interval_ns
+        self.timer.arm(self.due_ns, self.interval_ns)
+        self.loop.add_reader(self.timer.fd, self._expired)
+
+    def _expired(self) -> None:
+        n = self.timer.expiries()
+        now, due, step, lag = time.perf_counter_ns(), self.due_ns, self.interval_ns, self.rec.lag
+        for _ in range(min(n, 100_000)):
+            v = (now - due) // 1000
+            lag[v if v < _SMALL else hdr.counts_index(v)] += 1
+            due += step
+        self.due_ns = due + step * max(0, n - 100_000)
 
     def ship(self, report: SecondReport) -> None:
-        """Send ``report`` from the probe's thread (within one interval)."""
+        """Send ``report`` from the shipping thread (at once: it waits for nothing else)."""
         self._outbox.put(report)
 
     def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
+        if self.timer.fd >= 0:
+            self.loop.remove_reader(self.timer.fd)
+            self.timer.close()
+        if self._thread.is_alive():
+            self._outbox.put(None)
+            self._thread.join(timeout=5)
         self._send_pending()  # the thread is gone (or stuck): nothing else sends now
+
+    def _send(self, report: SecondReport) -> None:
+        report.counts = report.counts.compact()
+        self.out.put(report)
 
     def _send_pending(self) -> None:
         while True:
@@ -177,19 +206,13 @@ class LagProbe:
                 report = self._outbox.get_nowait()
             except queue.Empty:
                 return
-            report.counts = report.counts.compact()
-            self.out.put(report)
+            if report is not None:
+                self._send(report)
 
     def _run(self) -> None:
-        rec, post, perf = self.rec, self.loop.call_soon_threadsafe, time.perf_counter_ns
-        wait = self._stop.wait
-        while not wait(self.interval_s):
-            try:
-                post(rec.record_lag, perf())
-            except RuntimeError:  # the loop closed
-                return
-            if not self._outbox.empty():
-                self._send_pending()
+        rec, get = self.rec, self._outbox.get
+        while (report := get()) is not None:
+            self._send(report)
             if rec.spares.empty():
                 rec.spares.put(rec.spare_set())
 
@@ -216,7 +239,7 @@ class SecondAggregate:
     count: int = 0
     cpu_s: float = 0.0  # client CPU of all workers in this second
     counts: dict[str, np.ndarray] = field(default_factory=dict)  # measurement name -> HDR counts
-    lag: np.ndarray | None = None
+    own: dict[str, np.ndarray] = field(default_factory=dict)  # the engine's measures of itself, by name
     returns: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     reports: int = 0
 
@@ -237,19 +260,16 @@ class SecondAggregate:
                 self.returns[OP_NAMES[op % COMPONENT]][STATUSES[st]] += n
         for (op, st), a in part.intended.items():
             self._add(prefix + measurement_name(op, st), _sparse(a))
-        if part.lag is not None:
-            lag = _sparse(part.lag)
-            if lag.index.size:
-                if self.lag is None:
-                    self.lag = np.zeros(hdr.COUNTS_LEN, dtype=np.int64)
-                lag.add_to(self.lag)
+        for name, a in part.own.items():
+            self._add(name, _sparse(a), self.own)
 
-    def _add(self, name: str, c: SparseCounts) -> None:
+    def _add(self, name: str, c: SparseCounts, into: dict[str, np.ndarray] | None = None) -> None:
         if not c.index.size:
             return
-        if name not in self.counts:
-            self.counts[name] = np.zeros(hdr.COUNTS_LEN, dtype=np.int64)
-        c.add_to(self.counts[name])
+        into = self.counts if into is None else into
+        if name not in into:
+            into[name] = np.zeros(hdr.COUNTS_LEN, dtype=np.int64)
+        c.add_to(into[name])
 
     def overall(self) -> np.ndarray | None:
         """Counts of every operation's actual latency (``Intended-`` series left out)."""
@@ -268,7 +288,7 @@ class SecondAggregate:
 
 def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd.DataFrame:
     """Per-second rows per measurement name, plus ``OVERALL`` (all operations, actual latency)
-    and ``CLIENT-LAG`` (the workers' event-loop lag)."""
+    and the engine's own measures (``CLIENT-LAG``, ``SCHEDULE-LAG``)."""
     import pandas as pd
 
     from ycsbctl.results.model import SERIES_COLUMNS
@@ -277,8 +297,7 @@ def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd
         agg = seconds[k]
         overall = agg.overall()
         entries = [("OVERALL", overall, agg.count)] + [(n, c, None) for n, c in sorted(agg.counts.items())]
-        if agg.lag is not None:
-            entries.append((CLIENT_LAG, agg.lag, None))
+        entries += [(n, c, None) for n, c in agg.own.items()]
         for name, c, ops in entries:
             h = hdr.from_counts(c) if c is not None else hdr.new_histogram()
             n = h.get_total_count()
@@ -306,15 +325,19 @@ class Totals:
     ops: dict[str, OpSummary]  # by measurement name, in report order
     operations: int
     cpu_s: float
-    client_lag: OpSummary | None
+    own: dict[str, OpSummary]  # the engine's measures of itself (CLIENT-LAG, SCHEDULE-LAG), when measured
+
+    @property
+    def client_lag(self) -> OpSummary | None:
+        return self.own.get(CLIENT_LAG)
 
 
 def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Totals:
     """Totals over the non-warm-up seconds: one :class:`OpSummary` per name, the operation count,
-    the client CPU seconds and the event-loop lag."""
+    the client CPU seconds and the engine's own measures."""
     from ycsbctl.results.model import OpSummary
     merged: dict[str, np.ndarray] = {}
-    lag: np.ndarray | None = None
+    own: dict[str, np.ndarray] = {}
     returns: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     count = 0
     cpu_s = 0.0
@@ -325,8 +348,8 @@ def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Total
         cpu_s += agg.cpu_s
         for name, c in agg.counts.items():
             merged[name] = merged[name] + c if name in merged else c.copy()
-        if agg.lag is not None:
-            lag = agg.lag.copy() if lag is None else lag + agg.lag
+        for name, c in agg.own.items():
+            own[name] = own[name] + c if name in own else c.copy()
         for op, counts in agg.returns.items():
             for st, n in counts.items():
                 returns[op][st] += n
@@ -341,5 +364,5 @@ def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Total
     for name in sorted(names, key=sort_key):
         h = hdr.from_counts(merged[name]) if name in merged else hdr.new_histogram()
         out[name] = OpSummary.from_histogram(name, h, dict(returns.get(name, {})))
-    client_lag = OpSummary.from_histogram(CLIENT_LAG, hdr.from_counts(lag)) if lag is not None else None
-    return Totals(out, count, cpu_s, client_lag)
+    mine = {n: OpSummary.from_histogram(n, hdr.from_counts(own[n])) for n in (CLIENT_LAG, SCHEDULE_LAG) if n in own}
+    return Totals(out, count, cpu_s, mine)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 
-MESSAGE_VERSION = 1
+MESSAGE_VERSION = 2
 
 
 @dataclass
@@ -48,22 +48,22 @@ class SecondCounts:
     """What one shard measured in one second, as HDR counts (see :mod:`ycsbctl.engine.measurements`):
     ``latency`` under each operation's own name (actual latency, or intended with
     ``measurement.interval=intended``), ``intended`` the extra ``Intended-<OP>`` series of
-    ``measurement.interval=both``, ``lag`` the shard's event-loop lag probe (µs), ``cpu_s`` the
+    ``measurement.interval=both``, ``own`` the engine's measures of itself by name (µs: CLIENT-LAG, the
+    event-loop lag probe; SCHEDULE-LAG, paced operations' late starts), ``cpu_s`` the
     shard's CPU seconds in that second. The recorder fills dense arrays; :meth:`compact` keeps
     the non-zero counts of the non-empty slots, which is what travels."""
 
     latency: dict[Slot, array | SparseCounts] = field(default_factory=dict)
     intended: dict[Slot, array | SparseCounts] = field(default_factory=dict)
-    lag: array | SparseCounts | None = None
+    own: dict[str, array | SparseCounts] = field(default_factory=dict)
     cpu_s: float = 0.0
 
     def compact(self) -> SecondCounts:
-        def sparse(slots: dict) -> dict[Slot, array | SparseCounts]:
+        def sparse(slots: dict) -> dict:
             out = {k: v if isinstance(v, SparseCounts) else SparseCounts.of(v) for k, v in slots.items()}
             return {k: v for k, v in out.items() if v.index.size}
 
-        lag = self.lag if self.lag is None or isinstance(self.lag, SparseCounts) else SparseCounts.of(self.lag)
-        return SecondCounts(sparse(self.latency), sparse(self.intended), lag, self.cpu_s)
+        return SecondCounts(sparse(self.latency), sparse(self.intended), sparse(self.own), self.cpu_s)
 
 
 @dataclass

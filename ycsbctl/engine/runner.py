@@ -26,7 +26,7 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import RunStatus
+from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
 from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
 from ycsbctl.workload.inserts import shared_insert_state
@@ -221,6 +221,7 @@ class PhaseRunner:
             errors=errors[:10],
             engine="native",
             client_lag=totals.client_lag,
+            schedule_lag=totals.own.get(SCHEDULE_LAG),
             processes=self.processes,
             measurement=spec.measurement,
             t_start_mono=t0,

@@ -25,6 +25,7 @@ from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
+from ycsbctl.engine.timerfd import Alarm
 from ycsbctl.workload.core import (
     INSERT,
     READ,
@@ -132,6 +133,8 @@ class Worker:
         Hot loop: locals only, one :attr:`Recorder.record` call per operation; it takes 32
         operations at a time from the shared batch so that other clients interleave."""
         record = self.rec.record
+        schedule_lag = self.rec.record_schedule_lag
+        ideal = ideal_end = 0
         table = self.w.table
         read_fields = self.read_fields  # by field index + 1
         gen = self.gen
@@ -176,8 +179,18 @@ class Worker:
                         break
                     continue
                 key = keys[j]
-                due = await pacer.wait(done) if pacer is not None else 0
-                t0 = perf()
+                if pacer is not None:
+                    due = await pacer.wait(done)
+                    t0 = perf()
+                    # How much later it started than with an instantaneous client: at its due time, or
+                    # when this thread's previous operation would have ended (the server's time for
+                    # it, from its own ideal start) if that is later. A backlog the server made is
+                    # not counted; one the client made (a pause, too slow a loop) is.
+                    ideal = due if due > ideal_end else ideal_end
+                    schedule_lag(t0 - ideal)
+                else:
+                    due = 0
+                    t0 = perf()
                 if op == 0:  # READ
                     st = await b.read(table, key, read_fields[rfs[j] + 1])
                 elif op == UPDATE:
@@ -207,6 +220,8 @@ class Worker:
                     st = await b.delete(table, key)
                 t1 = perf()
                 record(op, st, t0, t1, due)
+                if pacer is not None:
+                    ideal_end = ideal + (t1 - t0)
                 j += 1
                 done += 1
                 if st:
@@ -267,14 +282,14 @@ class Worker:
         gc.freeze()
         gc.disable()
         probe = LagProbe(loop, self.rec, self.out)
+        alarm = Alarm(loop)  # the common start, then the pacers' wake-ups
         try:
-            while time.perf_counter_ns() < t0:
-                await asyncio.sleep((t0 - time.perf_counter_ns()) / 1e9)
+            await alarm.at(t0)
             self.rec.cpu_mark = time.process_time()
             probe.start()
             tick_task = loop.create_task(self.ticker(t0, probe))
             pacers = [
-                Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c) if spec.target_rate else None
+                Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c, alarm) if spec.target_rate else None
                 for c in range(clients)
             ]
             await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(self.clients(bs), self.plan.quotas, pacers)))
@@ -282,6 +297,7 @@ class Worker:
             tick_task.cancel()
         finally:
             probe.stop()  # sends the seconds it still holds
+            alarm.close()
             gc.enable()
         # What was measured since the last tick belongs to the ticker's next second, unless the
         # run ended later than that second (a late ticker must not shift data by a second).

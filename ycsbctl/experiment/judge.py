@@ -1,6 +1,7 @@
 """Judging one measured point: ``ok``, ``degraded``, ``failed`` or ``interrupted``, and why.
 
-- ``failed``: no result, the engine failed, or more ERROR/TIMEOUT than ``--max-error-rate``.
+- ``failed``: no result, the engine failed, no operation was measured (a warm-up took them all),
+  or more ERROR/TIMEOUT than ``--max-error-rate``.
 - ``degraded``: measured to the end, but the numbers do not describe a healthy server: it stopped
   answering (no completed operation for ≥ 1 s of the measured window, or an operation timed
   out — see :mod:`ycsbctl.telemetry.stall`), or the dataset was not all there when the point
@@ -63,6 +64,10 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     stall_text = stall.text() if stall else None
     if stall is not None and result.operations:
         bottleneck = stall_bottleneck(stall, bottleneck)
+    if result.status == RunStatus.OK and not result.operations:
+        why = (f"all of them ran in the {result.warmup_s:g} s warm-up: lower --warmup or ask for more operations"
+               if result.warmup_s else "check the target and the workload's operationcount")
+        return Verdict(RunStatus.FAILED, _join(error, f"no operation was measured ({why})"), bottleneck)
     if result.status in (RunStatus.FAILED, RunStatus.INTERRUPTED):
         reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
         return Verdict(result.status, reason, bottleneck, stall.to_dict() if stall else None)

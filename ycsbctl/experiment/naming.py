@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ycsbctl.plan import Plan
+from ycsbctl.plan import Plan, is_url
+from ycsbctl.workload.client_properties import read_client_properties, without_consumed
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
@@ -23,17 +24,32 @@ def workload_name(workload: str) -> str:
 
 
 def workload_properties(plan: Plan, workload: str) -> Properties:
-    """The workload file, -P files, the plan's scale, then -p overrides (the user wins)."""
-    props = load_properties(workload, plan.property_files, [])
+    """The workload file, -P files, -p overrides, then the plan's scale (which already took
+    ``recordcount``/``operationcount`` from -P/-p unless a flag won), without the client properties
+    the plan carries (threadcount, target, …: see :mod:`ycsbctl.workload.client_properties`)."""
+    props = load_properties(workload, plan.property_files, plan.properties)
     props["recordcount"] = str(plan.record_count)
     ops = plan.point_operations
     # 0 = until the duration ends (YCSB's convention). With zipfian and run-phase inserts (E), YCSB
     # sizes the key space with operationcount·insertproportion: pass -p operationcount=N for that.
     props["operationcount"] = str(ops if ops is not None else 0)
-    props.update(load_properties(None, [], plan.properties))
     if plan.measurement:
         props["measurement.interval"] = plan.measurement
-    return props
+    return without_consumed(props)
+
+
+def check_plan(plan: Plan) -> None:
+    """Every workload's properties typed and checked (a :class:`UserError` naming the fix) before
+    anything starts: no folder, no server, no claim on the host. Unknown catalogue names too."""
+    from ycsbctl.provision.catalog import get_target
+
+    for target in plan.targets:
+        if not is_url(target):
+            get_target(target)
+    for workload in plan.workloads:
+        props = workload_properties(plan, workload)
+        CoreWorkload.from_properties(props)
+        read_client_properties(props, "load" if plan.phase == "load" else "run")
 
 
 def sweep_phase(plan: Plan, workload: str) -> str:

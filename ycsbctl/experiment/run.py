@@ -8,7 +8,7 @@ from pathlib import Path
 from ycsbctl.engine.contract import Engine
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.console import Console
-from ycsbctl.experiment.naming import experiment_id, sweep_phase
+from ycsbctl.experiment.naming import check_plan, experiment_id, sweep_phase
 from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
 from ycsbctl.experiment.store import MemoryStore, ResultStore
@@ -51,6 +51,8 @@ def run_plan(
     ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
     later ends the run with one line naming the folder and the ``--resume`` command. ``engine``
     and ``servers`` default to the plan's (:func:`~ycsbctl.point.engine_for`, :mod:`ycsbctl.provision`)."""
+    if resume is None:
+        check_plan(plan)
     if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
         raise_fd_limit(max(plan.threads), plan.processes)
     claim = claim_host(redact_text(command_line), allow_concurrent)
@@ -76,7 +78,7 @@ def run_plan(
         # every planned point, plus the dataset load of each target whose run-phase points need one
         loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
                     and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
-        console = Console(Progress(plan.points() + loads, quiet=quiet), print_ycsb)
+        console = Console(Progress(plan.points() + loads, quiet=quiet), print_ycsb, plan)
         servers = servers or ProvisionedServers(plan, store.manifest.experiment_id, console.note)
         sweep = Sweep(plan, servers, engine or engine_for(plan), store, console, claim)
         return _sweep(sweep, folder)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -62,11 +63,33 @@ TARGETS: dict[str, Target] = {
                "dragonfly", "dragonfly", "download dragonfly from https://github.com/dragonflydb/dragonfly/releases"),
         # Pinned to 1.24.0: FerretDB 2.x needs PostgreSQL+DocumentDB; 1.24 has the SQLite backend
         # that the local mongo-wire server (FerretDB 1.24.0 embedded) uses too.
-        Target("ferretdb", "mongodb", "FerretDB", "ghcr.io/ferretdb/ferretdb:1.24.0",
-               str(ROOT / "infra" / "bin" / "mongo-wire"), 27017, "ferretdb", "mongo-wire",
-               "build it with `bash infra/build-mongo-wire.sh` (needs Go >= 1.22)"),
+        Target("ferretdb", "mongodb", "FerretDB", "ghcr.io/ferretdb/ferretdb:1.24.0", "mongo-wire", 27017,
+               "ferretdb", "mongo-wire",
+               "build it with `scripts/setup.sh` or `bash infra/build-mongo-wire.sh` (needs Go >= 1.22) and put it "
+               "in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
     )
 }
+
+
+def binary_dirs() -> list[Path]:
+    """Where the servers built at set-up time (``mongo-wire``; ``mongo-echo`` for benchmarks) are
+    looked for, before ``PATH``: ``$YCSBCTL_BIN_DIR``, then the user data folder
+    ``${XDG_DATA_HOME:-~/.local/share}/ycsbctl/bin`` (``scripts/setup.sh`` installs them there), then,
+    when ycsbctl runs from a checkout, its ``infra/bin`` (where the build scripts write them)."""
+    dirs = [Path(d).expanduser() for d in os.environ.get("YCSBCTL_BIN_DIR", "").split(os.pathsep) if d]
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    dirs.append(Path(data_home) / "ycsbctl" / "bin")
+    if (ROOT / "pyproject.toml").is_file():  # a checkout (an installed wheel has no infra/ beside it)
+        dirs.append(ROOT / "infra" / "bin")
+    return dirs
+
+
+def find_tool(name: str) -> str | None:
+    """Absolute path of the executable ``name`` in :func:`binary_dirs`, else on ``PATH``; None if absent."""
+    for d in binary_dirs():
+        if os.access(d / name, os.X_OK) and (d / name).is_file():
+            return str(d / name)
+    return shutil.which(name)
 
 
 def get_target(name: str) -> Target:

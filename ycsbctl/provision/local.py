@@ -33,10 +33,7 @@ _PORT_RETRIES = 3  # a picked free port can be taken before the server binds it
 
 def find_binary(target: catalog.Target) -> str:
     """Absolute path of the target's server binary, or a UserError saying how to install it."""
-    if os.sep in target.binary:
-        path = target.binary if os.access(target.binary, os.X_OK) else shutil.which(os.path.basename(target.binary))
-    else:
-        path = shutil.which(target.binary)
+    path = catalog.find_tool(target.binary)
     if not path:
         raise UserError(f"{os.path.basename(target.binary)} not found for target {target.name}",
                         fix=f"{target.install_hint}, or use --backend docker", exit_code=1)

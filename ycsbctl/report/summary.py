@@ -169,18 +169,25 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
     return out
 
 
+_OWN_DELAYS = (("client_lag_warning", "Their tail is an upper bound on the server's."),
+               ("schedule_lag_warning", "Their intended latency is an upper bound on the server's."))
+
+
 def client_lag_findings(runs: pd.DataFrame) -> list[str]:
-    """One finding for the points whose tail is partly the load generator's own delay."""
-    if "client_lag_warning" not in runs or not len(runs):
-        return []
-    flagged = runs[runs["client_lag_warning"].map(lambda w: isinstance(w, str) and bool(w))]
-    if not len(flagged):
-        return []
-    first = flagged.iloc[0]
-    names = ", ".join(f"{r.target} {r.workload} {int(r.threads)} threads" for r in flagged.head(4).itertuples())
-    more = f" and {len(flagged) - 4} more" if len(flagged) > 4 else ""
-    return [f"{len(flagged)} point(s) ({names}{more}) carry latency of the client's own making — "
-            f"{first['client_lag_warning']}. Their tail is an upper bound on the server's."]
+    """One finding per kind of the load generator's own delay (loop lag, late starts) for the points
+    whose latency it is partly made of."""
+    out = []
+    for column, consequence in _OWN_DELAYS:
+        if column not in runs or not len(runs):
+            continue
+        flagged = runs[runs[column].map(lambda w: isinstance(w, str) and bool(w))]
+        if not len(flagged):
+            continue
+        names = ", ".join(f"{r.target} {r.workload} {int(r.threads)} threads" for r in flagged.head(4).itertuples())
+        more = f" and {len(flagged) - 4} more" if len(flagged) > 4 else ""
+        out.append(f"{len(flagged)} point(s) ({names}{more}) carry latency of the client's own making — "
+                   f"{flagged.iloc[0][column]}. {consequence}")
+    return out
 
 
 def _endpoint_of(exp: Experiment, target: str) -> dict | None:

@@ -1,12 +1,17 @@
-"""Whether a point's tail is the client's own delay: its event-loop lag against the latency it measured.
+"""Whether a point's tail is the client's own delay: its event-loop lag (and, paced, its late starts)
+against the latency it measured.
 
-Every engine worker probes its own loop (``CLIENT-LAG``: how late a callback posted from another
-thread runs, µs). A reply that arrives while the loop is busy waits that long before it is timed,
-so lag is latency the server never caused. A point is flagged when
+Every engine worker probes its own loop (``CLIENT-LAG``: how late it serves a kernel timer, µs). A
+reply that arrives while the loop is busy waits that long before it is timed, so lag is latency the
+server never caused. A point is flagged when
 
 - the lag's p99.9 reaches :data:`TAIL_SHARE` of the operations' p99 (the tail is partly the client's), or
 - the lag's maximum reaches :data:`MAX_SHARE` of the operations' maximum (the worst operation may be
   the client's pause, not the server's).
+
+A paced point also measures how late the client started its operations (``SCHEDULE-LAG``, µs): the
+intended latency YCSB reports runs from the due time, so a late start is counted as latency. It is
+labelled :data:`PACING_LABEL` when that lag's p99 reaches :data:`TAIL_SHARE` of the operations' p99.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from ycsbctl.results.model import OPERATIONS, PhaseResult
 TAIL_SHARE = 0.5
 MAX_SHARE = 0.5
 LABEL = "client-lag"
+PACING_LABEL = "client-pacing"
 
 
 def _measured(result: PhaseResult) -> list:
@@ -52,3 +58,16 @@ def client_lag_warning(result: PhaseResult | None) -> str | None:
         return None
     return ("client lag: the load generator's own event loop ran late — " + "; ".join(parts) +
             ": that part of the latency is the client's, not the server's")
+
+
+def schedule_lag_warning(result: PhaseResult | None) -> str | None:
+    """One sentence when a paced point's late starts are a sizeable share of its tail, else None."""
+    lag = result.schedule_lag if result is not None else None
+    if lag is None or not lag.operations:
+        return None
+    lag99, p99 = lag.percentile(99.0), _base_percentile(result, 99.0)  # type: ignore[arg-type]
+    if not (p99 > 0 and lag99 >= TAIL_SHARE * p99):
+        return None
+    return (f"{PACING_LABEL}: the load generator started operations late — its schedule lag p99 "
+            f"({lag99 / 1000:.2f} ms) is {lag99 / p99:.0%} of the operations' p99 ({p99 / 1000:.2f} ms): the "
+            "intended latency counts that lateness as the server's")

@@ -12,7 +12,7 @@ import pandas as pd
 from hdrh.histogram import HdrHistogram
 
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, STATUSES, RunStatus
+from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, SCHEDULE_LAG, STATUSES, RunStatus
 
 __all__ = ["CLIENT_LAG", "OPERATIONS", "STATUSES", "SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult",
            "YcsbFacts"]
@@ -134,6 +134,7 @@ class PhaseResult:
     errors: list[str] = field(default_factory=list)  # first error messages, for the report
     engine: str = "native"  # "native" | "ycsb"
     client_lag: OpSummary | None = None  # the engine's own event-loop lag (µs), native engine only
+    schedule_lag: OpSummary | None = None  # paced runs: how late the client started operations (µs), native only
     # How the engine ran it (None when it does not say, e.g. a result imported from YCSB text):
     processes: int | None = None  # engine worker processes
     measurement: str | None = None  # measurement.interval: op, intended or both
@@ -142,6 +143,11 @@ class PhaseResult:
     timeout_s: float | None = None  # per-operation timeout
     threads_stopped: int = 0  # client threads that ended early (connection lost, load incomplete)
     ycsb: YcsbFacts | None = None  # what the real YCSB said, with --engine ycsb or an imported log
+
+    def own_measures(self) -> dict[str, OpSummary]:
+        """The engine's measures of itself that this result holds (CLIENT-LAG, SCHEDULE-LAG), by name."""
+        mine = {CLIENT_LAG: self.client_lag, SCHEDULE_LAG: self.schedule_lag}
+        return {name: m for name, m in mine.items() if m is not None}
 
     @property
     def throughput_ops(self) -> float:
@@ -190,6 +196,7 @@ class PhaseResult:
             "ycsb": self.ycsb.to_dict() if self.ycsb is not None else None,
             "ops": {k: v.to_dict() for k, v in self.ops.items()},
             "client_lag": self.client_lag.to_dict() if self.client_lag is not None else None,
+            "schedule_lag": self.schedule_lag.to_dict() if self.schedule_lag is not None else None,
         }
 
     @staticmethod
@@ -232,6 +239,8 @@ class PhaseResult:
             threads_stopped=int(facts["threads_stopped"] or 0),
             ycsb=ycsb,
             client_lag=OpSummary.from_dict(d["client_lag"], histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
+            schedule_lag=(OpSummary.from_dict(d["schedule_lag"], histograms.get(SCHEDULE_LAG))
+                          if d.get("schedule_lag") else None),
         )
         if series is not None:
             r.series = series

@@ -47,3 +47,7 @@ OPERATIONS: tuple[str, ...] = tuple(o.value for o in Operation)
 STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT", "UNEXPECTED_STATE")
 VERIFY_NAME = "VERIFY"  # dataintegrity=true: YCSB's check of each read (a measurement, not an operation)
 CLIENT_LAG = "CLIENT-LAG"  # the engine's event-loop lag (µs): its own measurement, never an operation
+# Paced runs: how much later the client started each operation (µs) than an instantaneous client would
+# have: at its due time, or when its thread's previous operation would have ended if that is later.
+SCHEDULE_LAG = "SCHEDULE-LAG"
+OWN_MEASURES = (CLIENT_LAG, SCHEDULE_LAG)  # the engine's measures of itself, never operations

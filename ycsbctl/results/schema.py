@@ -160,6 +160,8 @@ class Manifest:
     skipped_targets: list[SkippedTarget] = field(default_factory=list)
     substitutions: list[Substitution] = field(default_factory=list)
     imported_logs: list[dict[str, Any]] = field(default_factory=list)  # import-ycsb: one entry per log
+    # --slo: one search per target × workload × threads, each tried rate in order (ycsbctl.experiment.slo)
+    slo_searches: list[dict[str, Any]] = field(default_factory=list)
     started_at: str = ""
     ended_at: str | None = None
     resumed_at: list[str] = field(default_factory=list)
@@ -365,6 +367,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     *_latency("client_lag", "the engine's own event loop (how late it ran)"),
     Column("client_lag_max_us", "float64", "µs", "largest event-loop lag"),
     Column("client_lag_warning", "string", "", "set when the engine's lag could have added to the latencies"),
+    *_latency("schedule_lag", "the client's pacing (how late it started paced operations)"),
+    Column("schedule_lag_max_us", "float64", "µs", "largest schedule lag"),
+    Column("schedule_lag_warning", "string", "", "set when the client's pacing could have added to the latencies"),
     *(c for op in OPERATIONS for c in _latency(op_key(op), op)),
 )
 RUN_COLUMN_NAMES = tuple(c.name for c in RUN_COLUMNS)

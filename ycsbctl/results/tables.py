@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
 from ycsbctl.results.schema import ALL_OPS, LATENCY_STATS, TelemetrySummary, conform_runs, op_key
 
@@ -96,7 +96,7 @@ def run_row(doc: dict) -> dict[str, Any]:
         "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),
         "client_cpu_s": client_cpu_s,
         "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
-        "warmup_s": r.get("warmup_s", math.nan), "target_rate": r.get("target_rate"),
+        "warmup_s": r.get("warmup_s", math.nan), "target_rate": _first_set(doc.get("target_rate"), r.get("target_rate")),
         "engine": r.get("engine"), "bottleneck": bn.get("label"), "bottleneck_text": bn.get("text"),
         # share of the cores the server may use (1.0 = all of them), as the label was decided
         "server_cpu_share": (bn.get("evidence") or {}).get("server_share"),
@@ -110,10 +110,18 @@ def run_row(doc: dict) -> dict[str, Any]:
     row.update(_latency_columns("client_lag", lag))
     row["client_lag_max_us"] = float(lag["max_us"]) if lag else math.nan
     row["client_lag_warning"] = client_lag_warning(PhaseResult.from_dict(r)) if lag else None
+    sched = r.get("schedule_lag")  # paced points: how late the client started operations (µs)
+    row.update(_latency_columns("schedule_lag", sched))
+    row["schedule_lag_max_us"] = float(sched["max_us"]) if sched else math.nan
+    row["schedule_lag_warning"] = schedule_lag_warning(PhaseResult.from_dict(r)) if sched else None
     for op in OPERATIONS:
         if op in ops:
             row.update(_latency_columns(op_key(op), ops[op]))
     return row
+
+
+def _first_set(*values: Any) -> Any:
+    return next((v for v in values if v is not None), None)
 
 
 def op_rows(doc: dict) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import CLIENT_LAG, OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult, YcsbFacts
-from ycsbctl.results.names import RunStatus
+from ycsbctl.results.names import OWN_MEASURES, SCHEDULE_LAG, RunStatus
 
 # Percentiles each flavour prints by default (YCSB's hdrhistogram.percentiles default;
 # our Java runs ask for 50,95,99,99.9, and so does "master" here).
@@ -115,8 +115,7 @@ def format_phase(result: PhaseResult, flavor: str = "master", percentiles: tuple
         for metric, values in block.items():
             lines += [f"[{metric}], {key}, {_format_value(v)}" for key, v in values.items()]
     measured = list(result.ops.items())
-    if result.client_lag is not None:  # ycsbctl's own block: how late the engine's loop ran (µs)
-        measured.append((CLIENT_LAG, result.client_lag))
+    measured += result.own_measures().items()  # ycsbctl's own blocks: [CLIENT-LAG], [SCHEDULE-LAG] (µs)
     for name, op in measured:
         lines += [
             f"[{name}], Operations, {op.operations}",
@@ -124,10 +123,36 @@ def format_phase(result: PhaseResult, flavor: str = "master", percentiles: tuple
             f"[{name}], MinLatency(us), {_java_long(op.min_us)}",
             f"[{name}], MaxLatency(us), {_java_long(op.max_us)}",
         ]
-        lines += [f"[{name}], {percentile_name(p)}, {_java_long(op.percentiles_us[float(p)])}"
-                  for p in pcts if float(p) in op.percentiles_us]
+        lines += [f"[{name}], {percentile_name(p)}, {_java_long(_latency_at(op, float(p)))}"
+                  for p in pcts if float(p) in op.percentiles_us or op.histogram is not None]
         lines += [f"[{name}], Return={status}, {n}" for status, n in op.returns.items()]
     return "\n".join(lines) + "\n"
+
+
+def _latency_at(op: OpSummary, p: float) -> float:
+    """µs at percentile ``p``: as stored, else from the histogram (any ``hdrhistogram.percentiles``)."""
+    return op.percentiles_us[p] if p in op.percentiles_us else op.percentile(p)
+
+
+def export_block(result: PhaseResult, exporter: str = "text", percentiles: tuple[float, ...] | None = None) -> str:
+    """The final block as YCSB's ``exporter`` writes it: ``text`` (TextMeasurementsExporter), ``json``
+    (JSONMeasurementsExporter: one ``{"metric", "measurement", "value"}`` object per line) or
+    ``jsonarray`` (JSONArrayMeasurementsExporter: one array of those objects)."""
+    text = format_phase(result, percentiles=percentiles)
+    if exporter == "text":
+        return text
+    import json
+
+    rows = []
+    for line in text.splitlines():
+        m = _FINAL.match(line)
+        if m:
+            value = parse_java_number(m["value"])
+            rows.append({"metric": m["metric"], "measurement": m["key"],
+                         "value": value if not isinstance(value, float) or math.isfinite(value) else None})
+    if exporter == "jsonarray":
+        return json.dumps(rows, indent=2) + "\n"
+    return "".join(json.dumps(r) + "\n" for r in rows)
 
 
 def _format_value(v: Any) -> str:
@@ -302,8 +327,8 @@ def parse_output(text: str) -> ParsedYcsb:
                 overall[key] = number
             elif metric in ops or key in ("Operations", "Total Operations"):
                 op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan))
-                # ycsbctl's [CLIENT-LAG] block is no operation; its percentiles say nothing of YCSB's list
-                if not _apply(op, key, number, ycsb if metric != CLIENT_LAG else None):
+                # ycsbctl's own blocks are no operations; their percentiles say nothing of YCSB's list
+                if not _apply(op, key, number, ycsb if metric not in OWN_MEASURES else None):
                     ycsb.unknown.append(line)
             else:
                 other.setdefault(metric, {})[key] = number
@@ -338,9 +363,9 @@ def parse_output(text: str) -> ParsedYcsb:
         if rows:
             operations = int(rows[-1]["operations"])
             runtime_ms = 1000.0 * float(rows[-1]["elapsed_s"])
-    client_lag = ops.pop(CLIENT_LAG, None)
+    client_lag, schedule_lag = ops.pop(CLIENT_LAG, None), ops.pop(SCHEDULE_LAG, None)
     result = PhaseResult(
-        phase=facts["phase"], threads=facts["threads"] or 0, client_lag=client_lag,
+        phase=facts["phase"], threads=facts["threads"] or 0, client_lag=client_lag, schedule_lag=schedule_lag,
         runtime_ms=runtime_ms if math.isfinite(runtime_ms) else 0.0, operations=operations, ops=ops,
         series=_series(status), target_rate=facts["target"], status=RunStatus.OK if overall else RunStatus.FAILED,
         errors=errors, engine="ycsb", ycsb=ycsb,

@@ -16,57 +16,55 @@ WORKLOADS_DIR = Path(str(resources.files("ycsbctl") / "data" / "workloads"))
 _NAME = re.compile(r"^(?:workload[-_]?)?([a-z0-9][a-z0-9_-]*)$")
 
 
+_INT = re.compile(r"[+-]?[0-9]+")  # Java's Integer.parseInt / Long.parseLong: ASCII digits, no spaces or _
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 class Properties(dict[str, str]):
-    """YCSB properties (str → str) with typed getters whose errors name the property."""
+    """YCSB properties (str → str) with typed getters whose errors name the property and the fix.
+
+    Stricter than Java where Java would silently misread: a boolean is ``true`` or ``false``
+    (``Boolean.parseBoolean("yes")`` is false), a number is finite. Surrounding blanks are
+    ignored (a value keeps Java's trailing spaces; ``-p`` pairs are trimmed)."""
 
     def get_int(self, key: str, default: int | None = None) -> int:
         raw = self.get(key)
-        if raw is None or raw == "":
+        if raw is None or raw.strip() == "":
             if default is None:
                 raise UserError(f"property {key} is required (add -p {key}=N)")
             return default
-        try:
-            return int(raw)
-        except ValueError:
-            raise UserError(f"property {key}={raw!r} is not a whole number") from None
+        if not _INT.fullmatch(raw.strip()):
+            raise UserError(f"property {key}={raw!r} is not a whole number: write -p {key}=N (digits only)")
+        return int(raw.strip())
 
     def get_float(self, key: str, default: float) -> float:
         raw = self.get(key)
-        if raw is None or raw == "":
+        if raw is None or raw.strip() == "":
             return default
-        try:
-            return float(raw)
-        except ValueError:
-            raise UserError(f"property {key}={raw!r} is not a number") from None
+        if not _FLOAT.fullmatch(raw.strip()):
+            raise UserError(f"property {key}={raw!r} is not a number: write -p {key}=X (e.g. 0.5)")
+        return float(raw.strip())
 
     def get_bool(self, key: str, default: bool) -> bool:
         raw = self.get(key)
-        if raw is None or raw == "":
+        if raw is None or raw.strip() == "":
             return default
-        return raw.strip().lower() == "true"  # Java's Boolean.parseBoolean
+        value = raw.strip().lower()
+        if value not in ("true", "false"):
+            raise UserError(f"property {key}={raw!r} is not a boolean: write -p {key}=true or -p {key}=false")
+        return value == "true"
 
 
 def parse_properties(text: str, source: str = "<text>") -> Properties:
-    """Parse the Java-properties subset YCSB files use: ``key=value`` / ``key: value`` /
-    ``key value``, ``#`` and ``!`` comments, blank lines, backslash continuations, and
-    surrounding spaces (trimmed on both sides)."""
-    props = Properties()
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i].strip()
-        i += 1
-        if not line or line[0] in "#!":
-            continue
-        while line.endswith("\\") and i < len(lines):
-            line = line[:-1] + lines[i].strip()
-            i += 1
-        m = re.match(r"^([^=:\s]+)\s*[=:\s]\s*(.*)$", line)
-        if m is None:  # a bare key: Java gives it an empty value
-            props[line] = ""
-            continue
-        props[m.group(1)] = m.group(2).strip()
-    return props
+    """Parse a Java ``.properties`` text exactly as ``java.util.Properties.load`` does (escapes such as
+    ``a\\=b``, ``\\t`` and ``\\uXXXX``, continuation lines, ``=``/``:``/blank separators, ``#``/``!``
+    comments), with the ``javaproperties`` library; a malformed ``\\u`` escape names the file."""
+    import javaproperties
+
+    try:
+        return Properties(javaproperties.loads(text))
+    except javaproperties.InvalidUEscapeError as exc:
+        raise UserError(f"{source}: bad unicode escape {exc.escape!r} (write \\u and four hex digits)") from None
 
 
 def known_workloads() -> list[str]:
@@ -104,13 +102,13 @@ def read_property_file(path: str | Path) -> Properties:
     """Read one ``-P`` file; a clear error when it is missing or unreadable."""
     p = Path(path).expanduser()
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        data = p.read_bytes()
     except FileNotFoundError:
         raise UserError(f"property file {p} does not exist") from None
     except OSError as exc:
         raise UserError(f"property file {p} cannot be read: {exc.strerror}") from None
-    check_property_file(text, p)
-    return parse_properties(text, str(p))
+    check_property_file(data.decode("utf-8", errors="replace"), p)
+    return parse_properties(data.decode("latin-1"), str(p))  # Properties.load(InputStream) reads ISO-8859-1
 
 
 def parse_overrides(pairs: Iterable[str]) -> Properties:
@@ -165,7 +163,7 @@ def check_property_file(text: str, path: Path) -> None:
         raise UserError(f"{path} is not a YCSB property file (it holds binary data): give a text file of "
                         "key=value lines, like workloads/workloadb")
     lines = [x.strip() for x in text.splitlines() if x.strip() and x.strip()[0] not in "#!"]
-    if lines and not any(re.match(r"^[A-Za-z_][\w.\-]*\s*[=:\s]", x) for x in lines):
+    if lines and not any(re.match(r"^[A-Za-z_](?:[\w.\-]|\\.)*\s*[=:\s]", x) for x in lines):
         raise UserError(f"{path} is not a YCSB property file (no key=value line): give a text file of "
                         "key=value lines, like workloads/workloadb")
 
@@ -177,6 +175,30 @@ def load_properties(
     merged = Properties()
     if workload is not None:
         merged.update(read_property_file(resolve_workload(workload)))
+    for f in files:
+        merged.update(read_property_file(f))
+    merged.update(parse_overrides(overrides))
+    return merged
+
+
+def is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the workload files ycsbctl ships (YCSB's, with its toy scale)."""
+    try:
+        return Path(path).resolve().parent == WORKLOADS_DIR.resolve()
+    except OSError:
+        return False
+
+
+def user_properties(workloads: Iterable[str] = (), files: Iterable[str] = (), overrides: Iterable[str] = ()
+                    ) -> Properties:
+    """What the user set the YCSB way: their own workload files, every ``-P`` file, then ``-p`` pairs.
+    A shipped workload named as an argument (``workload-b``) gives only its mix: its
+    ``recordcount``/``operationcount`` of 1000 give way to the profile's scale."""
+    merged = Properties()
+    for w in workloads:
+        path = resolve_workload(w)
+        if not is_shipped(path):
+            merged.update(read_property_file(path))
     for f in files:
         merged.update(read_property_file(f))
     merged.update(parse_overrides(overrides))
