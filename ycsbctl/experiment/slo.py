@@ -20,8 +20,10 @@ the point recorded it, which paced points do by default; else the actual one.
 PerfKitBenchmarker's YCSB modes are the anchor: ``ycsb_dynamic_load`` lowers the target until
 achieved / target ≥ a sustain ratio (0.95 there, 0.99 here), ``ycsb_lowest_latency_load`` steps the
 target up by a fixed amount until latency leaves a band, and its CPU mode bisects between bounds. A
-fixed step needs many points; here a ×4 ladder brackets the knee and bisection narrows it, so a knee
-anywhere between 1/16 of the ceiling and the ceiling is found within ~4 % in 8 points.
+fixed step needs many points; here a ×4 ladder brackets the knee and bisection narrows it: in 8 points
+(the unpaced one included) a knee between 1/8 of the ceiling and the ceiling is found within 5 % of a
+fine ladder's answer, one between 1/16 and 1/8 within ~9 % (more ``--slo-points``, or ``--slo-start``
+near the knee, narrow it).
 
 Reproducible from the manifest: the plan keeps ``slo``, ``slo_start`` and ``slo_points``; each search
 (``manifest.slo_searches``) keeps its parameters, the unpaced ceiling, and every tried rate in order
