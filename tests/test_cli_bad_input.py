@@ -86,7 +86,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("load threads zero", ["load", "b", "--target", "basic://", "--threads", "0"], "number ≥ 1"),
     # -- flags
     ("duration zero", ["run", "b", *BASIC, "--duration", "0"], "'--duration'"),
-    ("negative target rate", ["run", "b", *BASIC, "--target-rate", "-1"], "'--target-rate'"),
+    ("negative target rate", ["run", "b", *BASIC, "--target-rate", "-1"], "--target-rate '-1': use a rate"),
     ("repeat zero", ["run", "b", *BASIC, "--repeat", "0"], "'--repeat'"),
     ("error rate above 1", ["run", "b", *BASIC, "--max-error-rate", "2"], "'--max-error-rate'"),
     ("operations zero", ["run", "b", *BASIC, "--operations", "0"], "'--operations'"),

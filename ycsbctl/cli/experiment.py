@@ -10,7 +10,7 @@ import click
 
 from ycsbctl.cli import image_option, main
 from ycsbctl.errors import UserError
-from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_threads, split_targets
+from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_rates, parse_threads, split_targets
 
 
 def _common(f):
@@ -78,6 +78,13 @@ def _with_client_properties(workloads: list[str], prop_files: tuple[str, ...], p
     return fold_into_flags(flags, given)
 
 
+def _one_rate(text: str, flag: str) -> float:
+    rates = parse_rates(text, flag)
+    if len(rates) != 1:
+        raise UserError(f"{flag} {text!r}: give one rate in ops/s (5000 or 5k)")
+    return rates[0]
+
+
 def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text") -> None:
     code = outcome.exit_code
     if outcome.folder is not None:
@@ -143,8 +150,17 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="Seconds per point, after the warm-up (YCSB's maxexecutiontime) [default: the profile's].")
 @click.option("--warmup", "warmup_s", type=click.FloatRange(min=0), default=None,
               help="Seconds at the start of each point kept in the per-second series but not in the totals.")
-@click.option("--target-rate", type=click.FloatRange(min=0.001), default=None,
-              help="Total ops/s (YCSB -target); records intended latency too.")
+@click.option("--target-rate", default=None, metavar="R|A,B|A..B[/S]",
+              help="Offered ops/s over all threads (YCSB -target), records intended latency too: 5k, a list "
+                   "10k,20k,40k, a doubling range 1k..16k or a stepped range 10k..80k/10k (a sweep axis).")
+@click.option("--slo", default=None, metavar="[OP:]pNN<LIMIT",
+              help="Search the highest offered rate meeting a latency objective, e.g. 'p99<1ms', 'READ:p99.9<2ms' "
+                   "(p50, p95, p99, p99.9; us, ms, s; default: all operations).")
+@click.option("--slo-start", default=None, metavar="RATE",
+              help="The search's first rate (ops/s, e.g. 5k); it then goes up or down by 4× [default: "
+                   "measure one unpaced point and start at half its throughput].")
+@click.option("--slo-points", type=click.IntRange(min=2, max=30), default=8, show_default=True,
+              help="Points the SLO search may run per target × workload × threads (the unpaced one included).")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="default", show_default=True,
               help="Scale: default (100k records, 10 s points), smoke, percona2017 (the reference study).")
 @click.option("--max-error-rate", type=click.FloatRange(0, 1), default=0.01, show_default=True,
@@ -159,7 +175,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
         timeout_s, processes, seed, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
-        profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
+        slo, slo_start, slo_points, profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
     \b
@@ -181,14 +197,17 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     settings = _with_client_properties(
         list(workloads), prop_files, props, "run", threads=parse_threads(threads) if threads else None,
-        records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s, target_rate=target_rate)
+        records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s,
+        target_rates=parse_rates(target_rate) if target_rate else None)
     settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
+    settings["target_rates"] = settings["target_rates"] or []
     plan = Plan(
         workloads=list(workloads), targets=chosen or ["redis", "mongodb"], repeat=repeat, profile=profile,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
         property_files=list(prop_files), properties=list(props), images=image_option(images, []),
-        server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, **settings,
+        server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, slo=slo,
+        slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points, **settings,
     )
     single = url_only and plan.points() == 1
     if plan.exportfile and not single:

@@ -1,14 +1,16 @@
 """What the user reads while a plan runs: notes, each point's start, and its one-line summary
-(plus YCSB's own output block for a single point)."""
+(plus YCSB's own output block for a single point, as YCSB's ``exporter`` writes it)."""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from ycsbctl.plan import Plan
 from ycsbctl.progress import Progress
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
+from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import Operation
 from ycsbctl.results.store import RunRecord
 
@@ -16,7 +18,7 @@ MAIN_OPERATIONS = (Operation.READ, Operation.INSERT, Operation.UPDATE, Operation
 
 
 def point_summary(record: RunRecord) -> str:
-    """``12,345 ops/s, p99 1.20 ms (READ), 3 NOT_FOUND, server-cpu, ok — why`` (+ client/schedule-lag lines)."""
+    """``12,345 ops/s, p99 1.20 ms (READ), 3 NOT_FOUND, server-cpu, ok — why`` (+ client-lag lines)."""
     r = record.result
     if r is None or not r.operations:
         return f"{record.status}: {record.error}"
@@ -29,13 +31,36 @@ def point_summary(record: RunRecord) -> str:
     return f"{r.throughput_ops:,.0f} ops/s{p99}{counts}{bn}, {record.status}{err}{notes}"
 
 
-class Console:
-    """The progress display plus, for a single point (``print_plan`` given), YCSB's output block on
-    stdout or in the plan's ``exportfile``, with its exporter and percentiles."""
+@dataclass(frozen=True)
+class YcsbBlock:
+    """How a single point's final block is printed: YCSB's ``exporter`` (text, json, jsonarray), its
+    ``hdrhistogram.percentiles`` (None: YCSB's), and ``exportfile`` (None: stdout)."""
 
-    def __init__(self, progress: Progress, print_plan: Plan | None = None) -> None:
+    exporter: str = "text"
+    percentiles: tuple[float, ...] | None = None
+    exportfile: str | None = None
+
+    @classmethod
+    def of(cls, plan: Plan) -> YcsbBlock:
+        return cls(plan.exporter, tuple(plan.percentiles) if plan.percentiles else None, plan.exportfile)
+
+    def write(self, result: PhaseResult) -> None:
+        from ycsbctl.results.ycsb_text import export_block
+
+        text = export_block(result, self.exporter, self.percentiles)
+        if self.exportfile:
+            Path(self.exportfile).expanduser().write_text(text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+
+class Console:
+    """The progress display plus, for a single point, YCSB's output block (``ycsb_block``)."""
+
+    def __init__(self, progress: Progress, ycsb_block: YcsbBlock | None = None) -> None:
         self.progress = progress
-        self.print_plan = print_plan
+        self.ycsb_block = ycsb_block
 
     def note(self, message: str) -> None:
         self.progress.note(message)
@@ -45,16 +70,9 @@ class Console:
 
     def point_done(self, record: RunRecord) -> None:
         self.progress.end_point(point_summary(record))
-        r, plan = record.result, self.print_plan
-        if plan is not None and r is not None and r.runtime_ms > 0:  # nothing measured: the summary says why
-            from ycsbctl.results.ycsb_text import export_block
-
-            text = export_block(r, plan.exporter, tuple(plan.percentiles) if plan.percentiles else None)
-            if plan.exportfile:
-                Path(plan.exportfile).expanduser().write_text(text)
-            else:
-                sys.stdout.write(text)
-                sys.stdout.flush()
+        r = record.result
+        if self.ycsb_block is not None and r is not None and r.runtime_ms > 0:  # nothing measured: the summary says why
+            self.ycsb_block.write(r)
 
     def close(self) -> None:
         self.progress.close()

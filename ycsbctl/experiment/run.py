@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.console import Console
+from ycsbctl.experiment.console import Console, YcsbBlock
 from ycsbctl.experiment.naming import check_plan, experiment_id, sweep_phase
 from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
@@ -78,7 +78,7 @@ def run_plan(
         # every planned point, plus the dataset load of each target whose run-phase points need one
         loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
                     and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
-        console = Console(Progress(plan.points() + loads, quiet=quiet), plan if print_ycsb else None)
+        console = Console(Progress(plan.points() + loads, quiet=quiet), YcsbBlock.of(plan) if print_ycsb else None)
         servers = servers or ProvisionedServers(plan, store.manifest.experiment_id, console.note)
         sweep = Sweep(plan, servers, engine or engine_for(plan), store, console, claim)
         sweep.outcome.experiment_id = store.manifest.experiment_id

@@ -135,6 +135,7 @@ class PhaseResult:
     errors: list[str] = field(default_factory=list)  # first error messages, for the report
     engine: str = "native"  # "native" | "ycsb"
     client_lag: OpSummary | None = None  # the engine's own event-loop lag (µs), native engine only
+    schedule_lag: OpSummary | None = None  # paced runs: how late the client started operations (µs), native only
     # How the engine ran it (None when it does not say, e.g. a result imported from YCSB text):
     processes: int | None = None  # engine worker processes
     measurement: str | None = None  # measurement.interval: op, intended or both
@@ -143,7 +144,6 @@ class PhaseResult:
     timeout_s: float | None = None  # per-operation timeout
     threads_stopped: int = 0  # client threads that ended early (connection lost, load incomplete)
     ycsb: YcsbFacts | None = None  # what the real YCSB said, with --engine ycsb or an imported log
-    schedule_lag: OpSummary | None = None  # paced runs: how late the client started operations (µs), native only
     # each measured second's histograms, for the HdrHistogram interval logs (native engine; not in to_dict)
     intervals: IntervalHistograms | None = field(default=None, repr=False, compare=False)
 

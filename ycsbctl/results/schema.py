@@ -160,6 +160,8 @@ class Manifest:
     skipped_targets: list[SkippedTarget] = field(default_factory=list)
     substitutions: list[Substitution] = field(default_factory=list)
     imported_logs: list[dict[str, Any]] = field(default_factory=list)  # import-ycsb: one entry per log
+    # --slo: one search per target × workload × threads, each tried rate in order (ycsbctl.experiment.slo)
+    slo_searches: list[dict[str, Any]] = field(default_factory=list)
     started_at: str = ""
     ended_at: str | None = None
     resumed_at: list[str] = field(default_factory=list)
@@ -419,9 +421,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     *_latency("client_lag", "the engine's own event loop (how late it ran)"),
     Column("client_lag_max_us", "float64", "µs", "largest event-loop lag"),
     Column("client_lag_warning", "string", "", "set when the engine's lag could have added to the latencies"),
-    *_latency("schedule_lag", "a paced point's start times (how much later than due operations began)"),
-    Column("schedule_lag_max_us", "float64", "µs", "largest schedule lag"),
-    Column("schedule_lag_warning", "string", "", "set when the schedule lag reaches half the operations' p99"),
+    *_latency("schedule_lag", "the client's late starts of paced operations (-target)"),
+    Column("schedule_lag_max_us", "float64", "µs", "latest start of a paced operation"),
+    Column("schedule_lag_warning", "string", "", "set when late starts are a sizeable share of the tail (client-pacing)"),
     *(c for op in OPERATIONS for c in _latency(op_key(op), op)),
 )
 RUN_COLUMN_NAMES = tuple(c.name for c in RUN_COLUMNS)
@@ -443,13 +445,11 @@ def conform_runs(df: pd.DataFrame, strict: bool = True) -> pd.DataFrame:
     if strict and extra:
         raise SchemaError(f"runs table: undeclared column(s) {', '.join(map(str, extra))} (declare them in "
                           "ycsbctl/results/schema.py RUN_COLUMNS)")
-    cols: dict[str, pd.Series] = {}  # built whole: a column at a time fragments the frame (and pandas warns)
-    for c in RUN_COLUMNS:
-        s = df[c.name] if c.name in df else pd.Series([None] * len(df), index=df.index, dtype=object)
-        cols[c.name] = _as_dtype(s, c)
-    for name in extra:
-        cols[name] = df[name]
-    return pd.DataFrame(cols, index=df.index).reset_index(drop=True)
+    columns = {c.name: _as_dtype(df[c.name] if c.name in df else pd.Series([None] * len(df), index=df.index,
+                                                                          dtype=object), c)
+               for c in RUN_COLUMNS}
+    columns.update({name: df[name] for name in extra})
+    return pd.DataFrame(columns, index=df.index).reset_index(drop=True)
 
 
 def _as_dtype(s: pd.Series, c: Column) -> pd.Series:

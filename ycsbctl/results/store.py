@@ -55,9 +55,9 @@ __all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "ResultFolder", "RunRecord", "b
 
 @dataclass
 class RunRecord:
-    """One point of the sweep: target × workload × phase × threads × repetition."""
+    """One point of the sweep: target × workload × phase × threads × offered rate × repetition."""
 
-    run_id: str  # f"{target}.{workload}.{phase}.t{threads}.r{repetition}"
+    run_id: str  # f"{target}.{workload}.{phase}.t{threads}[.rate{ops/s}].r{repetition}"
     target: str
     workload: str
     phase: str  # "load" | "run"
@@ -72,10 +72,19 @@ class RunRecord:
     error: str | None = None
     started_at: str = ""
     ended_at: str = ""
+    target_rate: float | None = None  # the offered ops/s of a paced point (also when it measured nothing)
 
     @staticmethod
-    def make_id(target: str, workload: str, phase: str, threads: int, repetition: int) -> str:
-        return f"{target}.{workload}.{phase}.t{threads}.r{repetition}"
+    def make_id(target: str, workload: str, phase: str, threads: int, repetition: int,
+                target_rate: float | None = None) -> str:
+        """``redis.workloadb.run.t8.r1``; a paced point names its offered rate: ``….t8.rate20000.r1``."""
+        rate = f".rate{rate_token(target_rate)}" if target_rate else ""
+        return f"{target}.{workload}.{phase}.t{threads}{rate}.r{repetition}"
+
+
+def rate_token(rate: float) -> str:
+    """An offered rate as a run id says it: ``20000``, ``2500``, ``0_5`` (no dot: ids are dotted)."""
+    return str(int(rate)) if float(rate).is_integer() else f"{rate:.6g}".replace(".", "_")
 
 
 def now_iso() -> str:
@@ -314,6 +323,7 @@ class ResultFolder:
         doc = {
             "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
             "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
+            "target_rate": run.target_rate,
             "telemetry_summary": run.telemetry_summary.to_dict(), "bottleneck": run.bottleneck,
             "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
             "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,

@@ -161,8 +161,8 @@ def fold_into_flags(flags: dict[str, Any], given: ClientProperties) -> dict[str,
     out = dict(flags)
     if out.get("threads") is None and given.threads is not None:
         out["threads"] = [given.threads]
-    if out.get("target_rate") is None and given.target_ops is not None:
-        out["target_rate"] = given.target_ops
+    if not out.get("target_rates") and given.target_ops is not None:
+        out["target_rates"] = [given.target_ops]
     if out.get("records") is None and given.records is not None:
         out["records"] = given.records
     yc_bound = False
