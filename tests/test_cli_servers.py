@@ -9,7 +9,6 @@ import signal
 import stat
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import psutil
@@ -17,6 +16,7 @@ import pytest
 import redis
 from click.testing import CliRunner
 
+from tests.fixtures.waiting import wait_until
 from ycsbctl.cli import main
 from ycsbctl.provision import state
 
@@ -128,10 +128,7 @@ def test_signal_while_up_waits_for_readiness_leaves_no_process(state_dir, tmp_pa
         (entry,) = state.entries()
         server_pid = entry["endpoint"]["pid"]
         fake = psutil.Process(server_pid)
-        deadline = time.monotonic() + 10
-        while fake.name() != "sleep" and time.monotonic() < deadline:  # the script has not exec'd sleep yet
-            time.sleep(0.02)
-        assert fake.name() == "sleep"
+        wait_until(lambda: fake.name() == "sleep", 10, "the fake server exec'ing sleep")
         proc.send_signal(signum)
         assert proc.wait(timeout=30) != 0
     finally:
