@@ -120,3 +120,18 @@ def test_a_side_its_cpu_quota_held_back_in_half_the_periods_is_saturated(side):
 def test_a_side_without_a_quota_is_judged_by_its_cpu_alone():
     b = classify(server_cpu_pct=95.0, server_cores=1, client_cpu_pct=40.0, client_cores=1, host_cores=16)
     assert b.label == "server-cpu" and b.evidence["server_throttled_pct"] is None and "quota" not in b.text
+
+
+def test_shares_keep_three_decimals():
+    ev = classify(server_cpu_pct=45.67, server_cores=1, client_cpu_pct=12.34, client_cores=1, host_cores=4,
+                  net_gbit_s=0.4567, baseline_gbit_s=1.0).evidence
+    assert (ev["server_share"], ev["client_share"], ev["host_share"], ev["net_share"]) == (0.457, 0.123, 0.145, 0.457)
+
+
+def test_a_missing_figure_gives_no_share_of_its_own():
+    # no client CPU figure but worker cores known; no server CPU figure but host cores known
+    b = classify(server_cpu_pct=None, server_cores=1, client_cpu_pct=None, client_cores=2, host_cores=2)
+    assert b.evidence["client_share"] is None and b.evidence["server_share"] is None
+    assert b.evidence["host_share"] is None and b.label == "latency"
+    assert classify(server_cpu_pct=None, server_cores=1, client_cpu_pct=50.0, client_cores=1,
+                    host_cores=1).evidence["host_share"] is None

@@ -40,8 +40,15 @@ def test_all_operations_and_repetitions_merge_to_the_files_own_sum(truth_experim
     for r in reps:
         both.add(_file(folder, r, "READ"))
     _same(exp.merged_histogram(reps, "READ"), both)
-    with pytest.raises(UserError, match="has no histogram for 'SCAN'"):
+    with pytest.raises(UserError, match=r"has no histogram for 'SCAN' \(has: [A-Z-]*READ"):
         exp.histogram(reps[0], "SCAN")
+    every = HdrHistogram(1, 3_600_000_000, 3)
+    for r in reps:
+        for op in ("READ", "UPDATE"):
+            every.add(_file(folder, r, op))
+    _same(exp.merged_histogram(reps, "ALL"), every)
+    load_run = next(r for r in exp.runs["run_id"] if ".load." in r and not r.startswith("basic"))
+    _same(exp.merged_histogram([*reps, load_run], "READ"), both)  # the load has no READ: left out
 
 
 def test_the_folder_names_its_workloads_status_and_id(truth_experiments):
@@ -122,7 +129,8 @@ def test_without_a_plan_targets_and_workloads_are_those_with_runs_in_order_of_ap
 
 def test_the_worst_status_wins_whatever_the_order_of_the_repetitions():
     for statuses, want in ((["interrupted", "failed", "ok"], "failed"), (["skipped", "interrupted"], "interrupted"),
-                           (["ok", "skipped"], "skipped"), (["ok", "ok"], "ok")):
+                           (["ok", "skipped"], "skipped"), (["skipped", "degraded"], "degraded"),
+                           (["ok", "ok"], "ok")):
         runs = _runs([("redis", 8, s, 1000.0, 100.0, None, None, 1.0, 1000.0) for s in statuses])
         assert points(runs).iloc[0]["status"] == want, statuses
 
