@@ -162,3 +162,16 @@ def test_all_operations_leave_out_read_modify_write_whose_halves_are_already_cou
     exp.path = tmp_path
     merged = exp.histogram("r", "ALL")
     assert merged.get_total_count() == 3 and merged.get_max_value() < 400
+
+
+def test_points_of_a_named_phase_and_the_first_repetitions_text_and_server():
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, "server-cpu", None, 1.0, 1000.0),
+                  ("redis", 8, "ok", 2000.0, 200.0, "server-cpu", None, 1.0, 1000.0),
+                  ("redis", 8, "ok", 5000.0, 500.0, "latency", None, 1.0, 1000.0)])
+    runs["bottleneck_text"] = ["first text", "second text", "latency text"]
+    runs["server"] = ["Redis 7.0.15", "Redis 7.2.0", "Redis 7.4.0"]
+    runs["phase"] = ["run", "run", "load"]
+    p = points(runs, phase="run").iloc[0]
+    assert (p["reps"], p["throughput_mean"]) == (2, 1500.0)  # the load row is another phase
+    assert p["bottleneck_text"] == "first text" and p["server"] == "Redis 7.0.15"
+    assert points(runs, phase="load").iloc[0]["throughput_mean"] == 5000.0
