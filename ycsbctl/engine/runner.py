@@ -24,6 +24,7 @@ from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
+from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.urls import redact_url
@@ -113,19 +114,22 @@ class PhaseRunner:
             for p in procs:
                 p.start()
         c = _Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress)
+        watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
         try:
             # 1. every worker connects its clients, then all start at once
             deadline = time.monotonic() + READY_TIMEOUT_S
             while c.ready + len(c.setup_errors) < len(procs):
+                watch.read([p.pid for p in procs])
                 try:
                     msg = out.get(timeout=0.5)
                 except queue.Empty:
                     # A worker killed before it could say anything (OOM killer, a crash in C) must not
                     # leave the user waiting for the whole timeout.
-                    silent = [p for i, p in enumerate(procs) if i not in c.heard and p.exitcode is not None]
+                    silent = [i for i, p in enumerate(procs) if i not in c.heard and p.exitcode is not None]
                     if silent and out.empty():
-                        raise UserError(f"an engine worker exited with code {silent[0].exitcode} while connecting",
-                                        exit_code=1) from None
+                        i = silent[0]
+                        raise UserError(f"an engine {describe(i, procs[i].exitcode, watch.peaks.get(i))} "
+                                        "while connecting", exit_code=1) from None
                     if time.monotonic() > deadline:
                         raise UserError(
                             f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
@@ -146,13 +150,14 @@ class PhaseRunner:
                 if self.stop_requested and not stop_flag.value:
                     stop_flag.value = 1
                     c.status = "interrupted"
+                watch.read([p.pid for p in procs])
                 try:
                     msg = out.get(timeout=0.5)
                 except queue.Empty:
                     dead = [i for i, p in enumerate(procs) if not p.is_alive() and i not in c.finals]
                     if dead and out.empty():
                         for i in dead:
-                            c.finals[i] = Done(i, errors=[f"worker {i} exited with code {procs[i].exitcode}"])
+                            c.finals[i] = Done(i, errors=[describe(i, procs[i].exitcode, watch.peaks.get(i))])
                         c.status = "failed"
                     continue
                 dispatch(msg, c)
