@@ -16,7 +16,7 @@ from ycsbctl.dataset_check import DatasetCheck
 from ycsbctl.errors import UserError
 from ycsbctl.experiment_judge import judge
 from ycsbctl.host_claim import HostClaim, claim_host
-from ycsbctl.limits import raise_fd_limit
+from ycsbctl.limits import check_workload_memory, raise_fd_limit
 from ycsbctl.manifest import host_facts, versions
 from ycsbctl.plan import DEFAULT_TARGETS, Plan, is_url, target_label
 from ycsbctl.point import PointOutcome, guarded, load_dataset, run_point
@@ -361,6 +361,8 @@ def run_plan(
     later ends the run with one line naming the folder and the ``--resume`` command."""
     if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
         raise_fd_limit(max(plan.threads), plan.processes)
+    for workload in plan.workloads:  # values that cannot fit in memory: refused before anything starts
+        check_workload_memory(CoreWorkload.from_properties(workload_properties(plan, workload)), max(plan.threads))
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
     try:

@@ -26,6 +26,7 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.errors import UserError
+from ycsbctl.limits import check_workload_memory
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
@@ -67,6 +68,7 @@ class PhaseRunner:
             raise UserError(f"measurement.interval={spec.measurement!r}: use op, intended or both")
         self.spec = spec
         self.workload = CoreWorkload.from_properties(Properties(spec.properties))
+        check_workload_memory(self.workload, spec.threads)  # before any worker allocates a value
         if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
             raise UserError("the run phase needs operationcount > 0 or a duration (--duration S)")
         self.processes = max(1, min(spec.processes or default_processes(spec.url, spec.phase), spec.threads))
