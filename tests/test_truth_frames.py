@@ -175,3 +175,16 @@ def test_points_of_a_named_phase_and_the_first_repetitions_text_and_server():
     assert (p["reps"], p["throughput_mean"]) == (2, 1500.0)  # the load row is another phase
     assert p["bottleneck_text"] == "first text" and p["server"] == "Redis 7.0.15"
     assert points(runs, phase="load").iloc[0]["throughput_mean"] == 5000.0
+
+
+def test_the_latest_folder_is_the_newest_finished_one_never_a_hidden_partial(tmp_path):
+    import os
+
+    from ycsbctl.results.frames import latest
+
+    for name, mtime in (("old", 1_000), (".new.partial", 3_000), ("newer", 2_000), ("no-manifest", 4_000)):
+        (tmp_path / name).mkdir()
+        if name != "no-manifest":
+            (tmp_path / name / "manifest.json").write_text("{}")
+            os.utime(tmp_path / name / "manifest.json", (mtime, mtime))
+    assert latest(tmp_path) == tmp_path / "newer"
