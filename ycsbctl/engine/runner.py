@@ -211,6 +211,11 @@ class PhaseRunner:
         status = c.status
         if lost and status == "ok":
             status = "failed"
+        late = sum(f.late for f in c.finals.values())
+        stray = sum(f.stray for f in c.finals.values())
+        if late or stray:  # never silently dropped: counted into the result and named in its errors
+            errors.append(f"{late:,} late replies (after their operation timed out) and {stray:,} stray replies "
+                          "(to nothing asked) were discarded")
         # Why clients stopped comes first: it is what the user must fix (the report shows errors[0]).
         errors = list(dict.fromkeys(lost + errors))
         return PhaseResult(
@@ -234,6 +239,8 @@ class PhaseRunner:
                 "threads_stopped": len(ended),
                 "duration_s": spec.duration_s,
                 "timeout_s": spec.timeout_s,
+                "late_replies": late,
+                "stray_replies": stray,
             },
         )
 
