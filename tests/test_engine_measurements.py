@@ -236,3 +236,13 @@ def test_a_lag_probe_counts_its_delay_in_microseconds():
     h = hdr.from_counts(np.frombuffer(rec.lag, dtype=np.int64))
     # 100,000,000 µs, plus this call's own delay (HDR keeps 3 digits: 32,768 µs buckets up there)
     assert h.get_total_count() == 1 and 100_000_000 - 32_768 <= h.get_value_at_percentile(100) <= 100_060_000
+
+
+def test_both_intervals_name_the_intended_series_as_ycsb_does():
+    rec = Recorder("both", [READ])
+    rec.record(READ, Status.OK, 10_000, 60_000, 4_000)  # 50 µs actual, 56 µs from the intended start
+    agg = SecondAggregate()
+    agg.add(rec.roll())
+    totals = summaries({0: agg}, 0)
+    assert totals.ops["READ"].operations == 1 and totals.ops["READ"].max_us == 50
+    assert totals.ops["Intended-READ"].operations == 1 and totals.ops["Intended-READ"].max_us == 56
