@@ -246,3 +246,14 @@ def test_both_intervals_name_the_intended_series_as_ycsb_does():
     totals = summaries({0: agg}, 0)
     assert totals.ops["READ"].operations == 1 and totals.ops["READ"].max_us == 50
     assert totals.ops["Intended-READ"].operations == 1 and totals.ops["Intended-READ"].max_us == 56
+
+
+def test_the_progress_p99_is_hdrhistograms_own_99th_percentile():
+    rec = Recorder("op", [READ, UPDATE])
+    ref = hdr.new_histogram()
+    for v in range(1, 1001):  # p99 = 990 µs, p99.99 = 1000 µs
+        rec.record(READ if v % 2 else UPDATE, Status.OK, 0, v * 1000, 0)
+        ref.record_value(v)
+    agg = SecondAggregate()
+    agg.add(rec.roll())
+    assert agg.p99_us() == ref.get_value_at_percentile(99.0) == 990
