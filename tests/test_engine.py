@@ -5,13 +5,14 @@ Every run is small (a few hundred records, a few seconds) and uses at most 2 wor
 
 from __future__ import annotations
 
-import time
+import contextlib
 from pathlib import Path
 
 import pytest
 import redis
 
 from tests.fixtures.servers import free_port, start_mongo_wire, start_redis
+from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import PhaseRunner, run_phase
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
@@ -44,12 +45,15 @@ def _records(rds: redis.Redis) -> int:
 
 def _settled_clients(rds: redis.Redis, expected: int, timeout_s: float = 10.0) -> int:
     """connected_clients once it reaches ``expected`` (closed connections leave asynchronously)."""
-    deadline = time.monotonic() + timeout_s
-    n = rds.info("clients")["connected_clients"]
-    while n != expected and time.monotonic() < deadline:
-        time.sleep(0.01)
-        n = rds.info("clients")["connected_clients"]
-    return n
+    n = [rds.info("clients")["connected_clients"]]
+
+    def settled() -> bool:
+        n[0] = rds.info("clients")["connected_clients"]
+        return n[0] == expected
+
+    with contextlib.suppress(TimeoutError):  # the caller asserts the count
+        wait_until(settled, timeout_s, f"{expected} clients", 0.01)
+    return n[0]
 
 
 # -- load phase --------------------------------------------------------------------------------

@@ -244,3 +244,43 @@ def test_client_lag_is_flagged_from_half_the_tail_and_not_below():
     top = client_lag_warning(_result(1000, 100_000, 100, 51_000))
     assert top is not None and "maximum (51.0 ms) is 51% of the slowest operation's (100.0 ms)" in top
     assert client_lag_warning(_result(1000, 100_000, 100, 48_000)) is None
+
+
+@pytest.mark.parametrize("measurement", ["op", "intended", "both"])
+def test_each_measurement_keeps_whole_microseconds_at_a_millisecond(measurement):
+    # 1,000,000 ns is 1000 µs (unit resolution below 2048 µs): a divisor off by one would give 1001
+    rec = Recorder(measurement, [READ])
+    rec.record(READ, Status.OK, 0, 1_000_000, 0)  # unpaced: intended = actual
+    out = rec.roll()
+    for slots in (out.latency, out.intended) if measurement == "both" else (out.latency,):
+        h = hdr.from_counts(np.frombuffer(slots[(READ, Status.OK)], dtype=np.int64))
+        assert h.get_total_count() == 1 and h.get_value_at_percentile(100) == 1000
+
+
+def test_a_lag_probe_counts_its_delay_in_microseconds():
+    rec = Recorder("op", [READ])
+    rec.record_lag(time.perf_counter_ns() - 100_000_000_000)  # posted 100 s ago
+    h = hdr.from_counts(np.frombuffer(rec.lag, dtype=np.int64))
+    # 100,000,000 µs, plus this call's own delay (HDR keeps 3 digits: 32,768 µs buckets up there)
+    assert h.get_total_count() == 1 and 100_000_000 - 32_768 <= h.get_value_at_percentile(100) <= 100_060_000
+
+
+def test_both_intervals_name_the_intended_series_as_ycsb_does():
+    rec = Recorder("both", [READ])
+    rec.record(READ, Status.OK, 10_000, 60_000, 4_000)  # 50 µs actual, 56 µs from the intended start
+    agg = SecondAggregate()
+    agg.add(rec.roll())
+    totals = summaries({0: agg}, 0)
+    assert totals.ops["READ"].operations == 1 and totals.ops["READ"].max_us == 50
+    assert totals.ops["Intended-READ"].operations == 1 and totals.ops["Intended-READ"].max_us == 56
+
+
+def test_the_progress_p99_is_hdrhistograms_own_99th_percentile():
+    rec = Recorder("op", [READ, UPDATE])
+    ref = hdr.new_histogram()
+    for v in range(1, 1001):  # p99 = 990 µs, p99.99 = 1000 µs
+        rec.record(READ if v % 2 else UPDATE, Status.OK, 0, v * 1000, 0)
+        ref.record_value(v)
+    agg = SecondAggregate()
+    agg.add(rec.roll())
+    assert agg.p99_us() == ref.get_value_at_percentile(99.0) == 990

@@ -6,13 +6,14 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import psutil
 import pytest
+import redis
 
 from tests.fixtures.servers import MONGO_WIRE, ROOT
+from tests.fixtures.waiting import wait_until
 from ycsbctl.errors import UserError
 from ycsbctl.results import load
 
@@ -133,10 +134,11 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
                              "--records", "300", "--duration", "2", "--warmup", "0", "--threads", "8,16,32",
                              "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     partial = out.parent / f".{out.name}.partial"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not list((partial / "runs").glob("*.run.*.json")):
+    def first_point_kept() -> bool:
         assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
-        time.sleep(0.2)
+        return bool(list((partial / "runs").glob("*.run.*.json")))
+
+    wait_until(first_point_kept, 120, "the first run point kept")
     assert _our_servers(Path(env["YCSBCTL_STATE_DIR"]))  # the server is seen while it runs
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -178,12 +180,18 @@ def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloade
                              "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         partial = out.parent / f".{out.name}.partial"
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not list((partial / "runs").glob("*.load.*.json")):
+        def loaded() -> bool:
             assert proc.poll() is None
-            time.sleep(0.1)
-        time.sleep(1.0)  # inside the first run-phase point (3 s)
+            return bool(list((partial / "runs").glob("*.load.*.json")))
+
+        wait_until(loaded, 120, "the load kept")
         (victim,) = _our_servers(Path(env["YCSBCTL_STATE_DIR"]))
+        # inside the first run-phase point (3 s): its 8 clients connected and answered
+        (port,) = {c.laddr.port for c in victim.net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+        with redis.Redis(port=port) as r:
+            base = r.info("stats")["total_commands_processed"]
+            wait_until(lambda: r.info("clients")["connected_clients"] >= 8 + 1
+                       and r.info("stats")["total_commands_processed"] - base > 500, 60, "the run point's clients busy")
         victim.kill()
         _, err = proc.communicate(timeout=120)
     finally:

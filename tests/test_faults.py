@@ -19,6 +19,7 @@ import pytest
 import redis
 
 from tests.fixtures.servers import ROOT, Server, start_mongo_wire, start_redis
+from tests.fixtures.waiting import wait_until
 from ycsbctl.results import load
 
 CLI = [str(ROOT / ".venv" / "bin" / "ycsbctl")]
@@ -89,14 +90,6 @@ class Lines:
 def state(pid: int) -> str:
     """The process state letter of /proc/PID/stat (R, S, T …)."""
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-
-
-def wait_until(cond, timeout_s: float = 60.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout_s
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not reached within {timeout_s} s")
-        time.sleep(0.05)
 
 
 @contextmanager

@@ -221,3 +221,8 @@ def test_a_target_that_stops_scaling_with_no_resource_saturated_is_not_said_to_w
     assert bound.endswith("is server-CPU-bound at every thread count. Its throughput stops growing at 16 threads "
                           "(6.8k ops/s; 7.2k ops/s at 32 threads): more client threads from there add latency, not "
                           "throughput.")
+
+
+def test_the_report_shows_p99_unless_told_otherwise(rendered):
+    _, html = rendered
+    assert "Latency in the figures: p99 over all database operations" in _text(html)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
-from collections.abc import Callable
 
 import psutil
 import pymongo
@@ -13,6 +11,7 @@ import pytest
 import redis
 
 from tests.fixtures.servers import start_redis
+from tests.fixtures.waiting import wait_until
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.telemetry import footprint_after, footprint_before, sampling
 from ycsbctl.telemetry.mongo_status import MongoStatusSampler
@@ -22,13 +21,6 @@ from ycsbctl.telemetry.sampler import Sampler
 from ycsbctl.workload.keys import build_key_name, java_string_hashcode
 
 INTERVAL_S = 0.25  # fast ticks keep the tests short; the contract is the same at 1 Hz
-
-
-def wait_until(cond: Callable[[], bool], timeout_s: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not cond():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.02)
 
 
 def rows_after(sampler: Sampler, n: int) -> None:

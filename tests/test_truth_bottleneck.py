@@ -102,3 +102,36 @@ def test_an_idle_server_adds_nothing_to_the_hosts_share():
 def test_a_server_without_a_client_figure_is_the_hosts_whole_share():
     b = classify(server_cpu_pct=45.0, server_cores=1, client_cpu_pct=None, client_cores=None, host_cores=1)
     assert b.evidence["host_share"] == 0.45 and b.label == "latency"
+
+
+@pytest.mark.parametrize("side", ["server", "client"])
+def test_a_side_its_cpu_quota_held_back_in_half_the_periods_is_saturated(side):
+    # 60 % of its cores (a quota spent in 5 ms slices per core shows less than all of it), throttled
+    # in half of the quota's periods: saturated; just below half: not.
+    assert _label(**{f"{side}_cpu_pct": 60.0, f"{side}_throttled_pct": 50.0}) == f"{side}-cpu"
+    assert _label(**{f"{side}_cpu_pct": 60.0, f"{side}_throttled_pct": 50.0 - BELOW}) == "latency"
+    figures = {"server_cpu_pct": 10.0, "server_cores": 0.5, "client_cpu_pct": 10.0, "client_cores": 0.5,
+               "host_cores": 16, f"{side}_cpu_pct": 40.0, f"{side}_throttled_pct": 96.04}
+    b = classify(**figures)
+    assert b.evidence[f"{side}_throttled_pct"] == 96.0
+    assert b.text.endswith("its CPU quota held it back in 96% of the periods")
+
+
+def test_a_side_without_a_quota_is_judged_by_its_cpu_alone():
+    b = classify(server_cpu_pct=95.0, server_cores=1, client_cpu_pct=40.0, client_cores=1, host_cores=16)
+    assert b.label == "server-cpu" and b.evidence["server_throttled_pct"] is None and "quota" not in b.text
+
+
+def test_shares_keep_three_decimals():
+    ev = classify(server_cpu_pct=45.67, server_cores=1, client_cpu_pct=12.34, client_cores=1, host_cores=4,
+                  net_gbit_s=0.4567, baseline_gbit_s=1.0).evidence
+    assert (ev["server_share"], ev["client_share"], ev["host_share"], ev["net_share"]) == (0.457, 0.123, 0.145, 0.457)
+
+
+def test_a_missing_figure_gives_no_share_of_its_own():
+    # no client CPU figure but worker cores known; no server CPU figure but host cores known
+    b = classify(server_cpu_pct=None, server_cores=1, client_cpu_pct=None, client_cores=2, host_cores=2)
+    assert b.evidence["client_share"] is None and b.evidence["server_share"] is None
+    assert b.evidence["host_share"] is None and b.label == "latency"
+    assert classify(server_cpu_pct=None, server_cores=1, client_cpu_pct=50.0, client_cores=1,
+                    host_cores=1).evidence["host_share"] is None

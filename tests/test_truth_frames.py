@@ -40,8 +40,15 @@ def test_all_operations_and_repetitions_merge_to_the_files_own_sum(truth_experim
     for r in reps:
         both.add(_file(folder, r, "READ"))
     _same(exp.merged_histogram(reps, "READ"), both)
-    with pytest.raises(UserError, match="has no histogram for 'SCAN'"):
+    with pytest.raises(UserError, match=r"has no histogram for 'SCAN' \(has: [A-Z-]*READ"):
         exp.histogram(reps[0], "SCAN")
+    every = HdrHistogram(1, 3_600_000_000, 3)
+    for r in reps:
+        for op in ("READ", "UPDATE"):
+            every.add(_file(folder, r, op))
+    _same(exp.merged_histogram(reps, "ALL"), every)
+    load_run = next(r for r in exp.runs["run_id"] if ".load." in r and not r.startswith("basic"))
+    _same(exp.merged_histogram([*reps, load_run], "READ"), both)  # the load has no READ: left out
 
 
 def test_the_folder_names_its_workloads_status_and_id(truth_experiments):
@@ -123,7 +130,8 @@ def test_without_a_plan_targets_and_workloads_are_those_with_runs_in_order_of_ap
 
 def test_the_worst_status_wins_whatever_the_order_of_the_repetitions():
     for statuses, want in ((["interrupted", "failed", "ok"], "failed"), (["skipped", "interrupted"], "interrupted"),
-                           (["ok", "skipped"], "skipped"), (["ok", "ok"], "ok")):
+                           (["ok", "skipped"], "skipped"), (["skipped", "degraded"], "degraded"),
+                           (["ok", "ok"], "ok")):
         runs = _runs([("redis", 8, s, 1000.0, 100.0, None, None, 1.0, 1000.0) for s in statuses])
         assert points(runs).iloc[0]["status"] == want, statuses
 
@@ -155,3 +163,29 @@ def test_all_operations_leave_out_read_modify_write_whose_halves_are_already_cou
     exp.path = tmp_path
     merged = exp.histogram("r", "ALL")
     assert merged.get_total_count() == 3 and merged.get_max_value() < 400
+
+
+def test_points_of_a_named_phase_and_the_first_repetitions_text_and_server():
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, "server-cpu", None, 1.0, 1000.0),
+                  ("redis", 8, "ok", 2000.0, 200.0, "server-cpu", None, 1.0, 1000.0),
+                  ("redis", 8, "ok", 5000.0, 500.0, "latency", None, 1.0, 1000.0)])
+    runs["bottleneck_text"] = ["first text", "second text", "latency text"]
+    runs["server"] = ["Redis 7.0.15", "Redis 7.2.0", "Redis 7.4.0"]
+    runs["phase"] = ["run", "run", "load"]
+    p = points(runs, phase="run").iloc[0]
+    assert (p["reps"], p["throughput_mean"]) == (2, 1500.0)  # the load row is another phase
+    assert p["bottleneck_text"] == "first text" and p["server"] == "Redis 7.0.15"
+    assert points(runs, phase="load").iloc[0]["throughput_mean"] == 5000.0
+
+
+def test_the_latest_folder_is_the_newest_finished_one_never_a_hidden_partial(tmp_path):
+    import os
+
+    from ycsbctl.results.frames import latest
+
+    for name, mtime in (("old", 1_000), (".new.partial", 3_000), ("newer", 2_000), ("no-manifest", 4_000)):
+        (tmp_path / name).mkdir()
+        if name != "no-manifest":
+            (tmp_path / name / "manifest.json").write_text("{}")
+            os.utime(tmp_path / name / "manifest.json", (mtime, mtime))
+    assert latest(tmp_path) == tmp_path / "newer"

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from tests.fixtures.servers import ROOT
+from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.workload.properties import load_properties
@@ -39,10 +40,11 @@ def test_resume_runs_only_the_missing_points_and_leaves_the_finished_ones_as_the
                              "--no-telemetry", "--quiet", "--out", str(out)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while not list((partial / "runs").glob("*.run.t2.*.json")):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()[-2000:]
-            time.sleep(0.05)
+        def first_point_kept() -> bool:
+            assert proc.poll() is None, proc.stderr.read()[-2000:]
+            return bool(list((partial / "runs").glob("*.run.t2.*.json")))
+
+        wait_until(first_point_kept, 120, "the 2-thread point kept", 0.05)
         proc.send_signal(signal.SIGINT)
         # The next point's workers were connecting when the signal came: they stop at once and the
         # point is kept as interrupted (they once waited 15 s for a start that never came).

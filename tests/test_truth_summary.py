@@ -156,3 +156,23 @@ def test_an_impostor_is_named_from_the_run_records_when_the_manifest_has_no_serv
     empty = _ladder([1.0]).iloc[0:0]
     assert findings(_experiment("complete", ["ok"], docs), empty) == [
         "mongodb was answered by FerretDB 1.24 — not MongoDB: read its numbers as FerretDB 1.24's."]
+
+
+def test_an_experiment_interrupted_before_any_run_says_none_finished():
+    from ycsbctl.report.summary import findings
+
+    empty = _ladder([1.0]).iloc[0:0]
+    assert findings(_experiment("interrupted", []), empty)[0] == (
+        "This experiment is interrupted: it stopped before the plan was done; the 0 finished runs are shown.")
+
+
+def test_only_points_with_a_client_lag_warning_text_are_flagged():
+    from ycsbctl.report.summary import client_lag_findings
+
+    runs = pd.DataFrame({"target": ["redis", "redis", "redis", "redis"], "workload": "workloadb",
+                         "threads": [8, 16, 32, 64],
+                         "client_lag_warning": ["client lag p99.9 4 ms is 50 % of the p99", None, float("nan"), ""]})
+    (finding,) = client_lag_findings(runs)
+    assert finding.startswith("1 point(s) (redis workloadb 8 threads) carry latency of the client's own making — "
+                              "client lag p99.9 4 ms is 50 % of the p99."), finding
+    assert client_lag_findings(runs.iloc[1:]) == []

@@ -106,8 +106,10 @@ class _OpMsgProtocol(WireProtocol):
             if response_to != request_id or body is None:
                 self.transport.close()  # type: ignore[union-attr]  # out of step: never guess
                 return
-            if not fut.done():  # done = timed out earlier: the late reply is dropped
+            if not fut.done():
                 fut.set_result(body)
+            else:  # timed out earlier: the late reply is dropped, and counted
+                self.late += 1
 
     def fail(self, waiter: tuple[int, asyncio.Future], err: ConnectionError) -> None:
         super().fail(waiter[1], err)

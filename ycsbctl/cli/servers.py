@@ -49,9 +49,14 @@ def up(target_names: tuple[str, ...], backend: str, images: tuple[str, ...], ser
     unknown = sorted(set(image_map) - set(target_names))
     if unknown:
         raise click.BadParameter(f"{', '.join(unknown)} is not among the targets to start", param_hint="--image")
-    endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, images=image_map,
-                                server_cpus=server_cpus, server_memory=server_memory, host_network=host_network,
-                                port=port)
+    try:
+        endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, images=image_map,
+                                    server_cpus=server_cpus, server_memory=server_memory,
+                                    host_network=host_network, port=port)
+    except KeyboardInterrupt:
+        click.echo("ycsbctl: `up` interrupted: the servers it had started were stopped, none is left running",
+                   err=True)
+        raise SystemExit(130) from None
     for ep in endpoints:
         click.echo(_describe(ep))
 
@@ -79,7 +84,12 @@ def down(target_names: tuple[str, ...], everything: bool) -> None:
     """Stop servers ycsbctl started (recorded PIDs and labelled containers only)."""
     if not target_names and not everything:
         raise click.UsageError("name the targets to stop, or pass --all")
-    lines = auto.down_servers(list(target_names), everything=everything)
+    try:
+        lines = auto.down_servers(list(target_names), everything=everything)
+    except auto.DockerUnchecked as exc:
+        for line in exc.lines:
+            click.echo(line)
+        raise
     for line in lines or ["nothing to stop"]:
         click.echo(line)
 

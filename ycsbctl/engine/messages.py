@@ -87,6 +87,8 @@ class Done:
     end_ns: int = 0  # when the shard's last client stopped (perf_counter ns)
     errors: list[str] = field(default_factory=list)  # distinct error messages (first few)
     ended: list[str] = field(default_factory=list)  # why client threads stopped early, one per thread
+    late: int = 0  # replies that came after their operation had timed out (discarded)
+    stray: int = 0  # replies to nothing the worker had asked (discarded)
     version: int = MESSAGE_VERSION
 
 

@@ -24,7 +24,9 @@ from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
+from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.errors import UserError
+from ycsbctl.limits import check_workload_memory
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
@@ -68,6 +70,7 @@ class PhaseRunner:
             raise UserError(f"measurement.interval={spec.measurement!r}: use op, intended or both")
         self.spec = spec
         self.workload = CoreWorkload.from_properties(Properties(spec.properties))
+        check_workload_memory(self.workload, spec.threads)  # before any worker allocates a value
         if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
             raise UserError("the run phase needs operationcount > 0 or a duration (--duration S)")
         self.processes = max(1, min(spec.processes or default_processes(spec.url, spec.phase), spec.threads))
@@ -115,19 +118,22 @@ class PhaseRunner:
             for p in procs:
                 p.start()
         c = _Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress)
+        watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
         try:
             # 1. every worker connects its clients, then all start at once
             deadline = time.monotonic() + READY_TIMEOUT_S
             while c.ready + len(c.setup_errors) < len(procs):
+                watch.read([p.pid for p in procs])
                 try:
                     msg = out.get(timeout=0.5)
                 except queue.Empty:
                     # A worker killed before it could say anything (OOM killer, a crash in C) must not
                     # leave the user waiting for the whole timeout.
-                    silent = [p for i, p in enumerate(procs) if i not in c.heard and p.exitcode is not None]
+                    silent = [i for i, p in enumerate(procs) if i not in c.heard and p.exitcode is not None]
                     if silent and out.empty():
-                        raise UserError(f"an engine worker exited with code {silent[0].exitcode} while connecting",
-                                        exit_code=1) from None
+                        i = silent[0]
+                        raise UserError(f"an engine {describe(i, procs[i].exitcode, watch.peaks.get(i))} "
+                                        "while connecting", exit_code=1) from None
                     if time.monotonic() > deadline:
                         raise UserError(
                             f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
@@ -148,13 +154,14 @@ class PhaseRunner:
                 if self.stop_requested and not stop_flag.value:
                     stop_flag.value = 1
                     c.status = "interrupted"
+                watch.read([p.pid for p in procs])
                 try:
                     msg = out.get(timeout=0.5)
                 except queue.Empty:
                     dead = [i for i, p in enumerate(procs) if not p.is_alive() and i not in c.finals]
                     if dead and out.empty():
                         for i in dead:
-                            c.finals[i] = Done(i, errors=[f"worker {i} exited with code {procs[i].exitcode}"])
+                            c.finals[i] = Done(i, errors=[describe(i, procs[i].exitcode, watch.peaks.get(i))])
                         c.status = "failed"
                     continue
                 dispatch(msg, c)
@@ -206,6 +213,11 @@ class PhaseRunner:
         status = c.status
         if lost and status == "ok":
             status = "failed"
+        late = sum(f.late for f in c.finals.values())
+        stray = sum(f.stray for f in c.finals.values())
+        if late or stray:  # never silently dropped: counted into the result and named in its errors
+            errors.append(f"{late:,} late replies (after their operation timed out) and {stray:,} stray replies "
+                          "(to nothing asked) were discarded")
         # Why clients stopped comes first: it is what the user must fix (the report shows errors[0]).
         errors = list(dict.fromkeys(lost + errors))
         return PhaseResult(
@@ -227,6 +239,8 @@ class PhaseRunner:
             measurement=spec.measurement,
             t_start_mono=t0,
             threads_stopped=len(ended),
+            late_replies=late,
+            stray_replies=stray,
             duration_s=spec.duration_s,
             timeout_s=spec.timeout_s,
             intervals=IntervalHistograms.from_counts(

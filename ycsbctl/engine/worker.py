@@ -303,10 +303,12 @@ class Worker:
         # run ended later than that second (a late ticker must not shift data by a second).
         k_last = min((end - t0) // 1_000_000_000, self.next_second)
         self.out.put(SecondReport(index, int(k_last), self.rec.roll().compact()))
+        protos = [p for p in (getattr(b, "proto", None) for b in bs.bindings) if p is not None]  # read once, at the end
+        late, stray = sum(getattr(p, "late", 0) for p in protos), sum(getattr(p, "stray", 0) for p in protos)
         await bs.close()
         for b in bs.bindings:
             self.note_error(b)
-        return Done(index, end, self.errors, self.ended)
+        return Done(index, end, self.errors, self.ended, late=late, stray=stray)
 
 
 def _loop_runner() -> Callable[[Coroutine[Any, Any, Any]], Any]:

@@ -8,13 +8,13 @@ from pathlib import Path
 from ycsbctl.engine.contract import Engine
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.console import Console, YcsbBlock
-from ycsbctl.experiment.naming import check_plan, experiment_id, sweep_phase
+from ycsbctl.experiment.naming import check_plan, experiment_id, sweep_phase, workload_properties
 from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
 from ycsbctl.experiment.store import MemoryStore, ResultStore
 from ycsbctl.experiment.sweep import Sweep
 from ycsbctl.host_claim import claim_host
-from ycsbctl.limits import raise_fd_limit
+from ycsbctl.limits import check_workload_memory, raise_fd_limit
 from ycsbctl.manifest import host_facts, versions
 from ycsbctl.plan import Plan
 from ycsbctl.point import engine_for
@@ -24,6 +24,7 @@ from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import ResultFolder, now_iso
 from ycsbctl.urls import redact_text
+from ycsbctl.workload.core import CoreWorkload
 
 
 def build_manifest(plan: Plan, command_line: str, exp_id: str) -> Manifest:
@@ -55,6 +56,8 @@ def run_plan(
         check_plan(plan)
     if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
         raise_fd_limit(max(plan.threads), plan.processes)
+    for workload in plan.workloads:  # values that cannot fit in memory: refused before anything starts
+        check_workload_memory(CoreWorkload.from_properties(workload_properties(plan, workload)), max(plan.threads))
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
     try:

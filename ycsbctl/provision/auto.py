@@ -146,7 +146,8 @@ def up_servers(targets: list[str], backend: str = "auto", **options: Any) -> lis
             for target in targets:
                 endpoints.append(provision(target, backend, image=images.get(target), **options))
         except BaseException:
-            _teardown_all(endpoints)
+            with deferred_signals():  # a second Ctrl-C or SIGTERM must not cut the rollback short
+                _teardown_all(endpoints)
             raise
     return endpoints
 
@@ -154,6 +155,14 @@ def up_servers(targets: list[str], backend: str = "auto", **options: Any) -> lis
 def recorded() -> list[Endpoint]:
     """Endpoints of every server recorded in the state file."""
     return [Endpoint.from_dict(e["endpoint"]) for e in state.entries()]
+
+
+class DockerUnchecked(UserError):
+    """``down --all`` stopped what it could, but Docker did not answer: ``lines`` say what was stopped."""
+
+    def __init__(self, lines: list[str], message: str) -> None:
+        super().__init__(message, exit_code=1)
+        self.lines = lines
 
 
 def down_servers(targets: list[str] | None = None, *, everything: bool = False) -> list[str]:
@@ -175,8 +184,9 @@ def down_servers(targets: list[str] | None = None, *, everything: bool = False) 
 
         try:
             client = docker_backend.connect(timeout_s=10)
-        except UserError:
-            return lines
+        except UserError as exc:
+            # the local servers above are stopped; containers this state folder lost cannot be looked for
+            raise DockerUnchecked(lines, f"containers were not checked: {exc}") from None
         with deferred_signals():
             lines += [f"removed unrecorded container {name}" for name in docker_backend.remove_ours(client)]
     return lines

@@ -2,10 +2,14 @@
 
 Thresholds (CPU in % of one core, so 350 means three and a half cores):
 - ``client-cpu``: the engine's workers use ≥ 90 % of their cores (one per worker process, at most
-  the host's). Checked first: a point where the client is saturated is never the server's limit.
+  the host's and at most what ycsbctl's cgroup CPU quota allows). Checked first: a point where the client is saturated is never the server's limit.
 - ``server-cpu``: the server uses ≥ 90 % of what it can use: one core for single-threaded
   Redis-protocol servers (Redis, Valkey), all allowed cores for MongoDB, Dragonfly and KeyDB
-  (``Endpoint.cpu_limit_cores``, else the host's cores).
+  (``Endpoint.cpu_limit_cores``, else the host's cores), and never more than the server process's
+  cgroup CPU quota (``docker run --cpus 0.5``: 0.5 cores; see :mod:`ycsbctl.telemetry.cpu_limit`).
+- Either side whose cgroup CPU quota held it back (``cpu.stat`` ``nr_throttled``) in ≥ 50 % of
+  the quota's periods is saturated whatever its CPU figure: a quota is spent in 5 ms slices per
+  core, so a throttled process often shows less than its quota.
 - ``host-cpu``: neither alone crossed its line, but client + server use ≥ 90 % of the host's
   cores: they compete for the same cores (this machine: 2 cores), so the point shows the host,
   not the server. The evidence carries ``host_cpu_saturated`` whatever the label.
@@ -31,6 +35,7 @@ if TYPE_CHECKING:
 LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "host-busy")
 CPU_SATURATED = 0.90  # share of the cores a side may use
 NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
+QUOTA_THROTTLED = 50.0  # % of a CPU quota's periods in which the kernel held a side back
 
 
 @dataclass
@@ -53,11 +58,12 @@ def host_cores() -> int:
         return os.cpu_count() or 1
 
 
-def server_cores(endpoint: Endpoint, cores: float | None = None) -> float:
+def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float | None = None) -> float:
     """The cores the server can use: its CPU limit or the host's cores (never more than the host
-    has), as its protocol counts them (1 for a single-threaded Redis-protocol server)."""
+    has, nor than ``usable``: what its process's cgroup quota and affinity allow), as its protocol
+    counts them (1 for a single-threaded Redis-protocol server)."""
     cores = float(cores or host_cores())
-    limit = min(float(endpoint.cpu_limit_cores or cores), cores)
+    limit = min(float(endpoint.cpu_limit_cores or cores), cores, float(usable or cores))
     return protocols.get(endpoint.protocol).server_cores(endpoint.target, limit)
 
 
@@ -67,12 +73,15 @@ def _r(v: float | None, nd: int = 1) -> float | None:
 
 def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pct: float | None,
              client_cores: float | None, host_cores: float, net_gbit_s: float | None = None,
-             baseline_gbit_s: float | None = None) -> Bottleneck:
-    """The label of one run point from its mean figures (CPU in % of one core, network in Gbit/s)."""
+             baseline_gbit_s: float | None = None, server_throttled_pct: float | None = None,
+             client_throttled_pct: float | None = None) -> Bottleneck:
+    """The label of one run point from its mean figures (CPU in % of one core, network in Gbit/s,
+    throttled in % of a cgroup CPU quota's periods: None where there is no quota)."""
     ev: dict[str, Any] = {
         "server_cpu_pct": _r(server_cpu_pct), "server_cores": server_cores,
         "client_cpu_pct": _r(client_cpu_pct), "client_cores": client_cores, "host_cores": host_cores,
         "net_gbit_s": _r(net_gbit_s, 3), "baseline_gbit_s": _r(baseline_gbit_s, 3),
+        "server_throttled_pct": _r(server_throttled_pct), "client_throttled_pct": _r(client_throttled_pct),
     }
     server_share = server_cpu_pct / (100 * server_cores) if server_cpu_pct is not None and server_cores else None
     client_share = client_cpu_pct / (100 * client_cores) if client_cpu_pct is not None and client_cores else None
@@ -85,13 +94,23 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
     host_note = (f"; host CPU saturated: client + server use {host_used:.0f}% of {100 * host_cores:.0f}%"
                  if ev["host_cpu_saturated"] else "")
 
-    if client_share is not None and client_cores and client_share >= CPU_SATURATED:
+    client_held = client_throttled_pct is not None and client_throttled_pct >= QUOTA_THROTTLED
+    server_held = server_throttled_pct is not None and server_throttled_pct >= QUOTA_THROTTLED
+    server_saturated = server_held or (server_share is not None and server_share >= CPU_SATURATED)
+
+    def held(pct: float | None) -> str:
+        return f"; its CPU quota held it back in {pct:.0f}% of the periods" if pct else ""
+
+    if client_cpu_pct is not None and client_cores and (
+            client_held or (client_share is not None and client_share >= CPU_SATURATED)):
         also = (f"; the server is at {server_cpu_pct:.0f}% too, but with the client saturated this is not its limit"
-                if server_share is not None and server_share >= CPU_SATURATED else "")
-        text = f"client CPU: workers use {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%{also}{host_note}"
+                if server_cpu_pct is not None and server_saturated else "")
+        text = (f"client CPU: workers use {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%"
+                f"{held(client_throttled_pct)}{also}{host_note}")
         return Bottleneck("client-cpu", ev, text)
-    if server_share is not None and server_share >= CPU_SATURATED:
-        text = f"server CPU: {server_cpu_pct:.0f}% of the {100 * server_cores:.0f}% it can use{host_note}"
+    if server_cpu_pct is not None and server_saturated:
+        text = (f"server CPU: {server_cpu_pct:.0f}% of the {100 * server_cores:.0f}% it can use"
+                f"{held(server_throttled_pct)}{host_note}")
         return Bottleneck("server-cpu", ev, text)
     if ev["host_cpu_saturated"]:
         text = (f"host CPU: client ({client_cpu_pct or 0:.0f}%) and server ({server_cpu_pct:.0f}%) share "

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.telemetry import bottleneck as bn
+from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline, host_of, is_loopback
 from ycsbctl.telemetry.process import ProcessSampler, listening_pid
 from ycsbctl.telemetry.sampler import BASE_COLUMNS, Sampler
@@ -71,7 +73,9 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
         if is_loopback(host_of(endpoint.url)) or endpoint.backend in ("local", "docker"):
             samplers.append(InterfaceNetSampler("lo", interval_s))
     if client_pids is not None:
-        samplers.append(ProcessSampler(client_pids, "client", interval_s, include_children=False))
+        # the workers are this process's children, in its cgroup: its CPU quota (if any) is theirs
+        samplers.append(ProcessSampler(client_pids, "client", interval_s, include_children=False,
+                                       quota_pid=os.getpid()))
     return samplers, notes
 
 
@@ -183,16 +187,32 @@ class Capture:
                    net_share_of_baseline=_f(gbit.mean() / base) if base and len(gbit) else None)
         return out
 
+    def server_pid(self) -> int | None:
+        """The local server process sampled, if any."""
+        return next((s.pid for s in self.samplers if isinstance(s, ProcessSampler) and s.source == "server-process"
+                     and s.pid), None)
+
     def bottleneck(self) -> bn.Bottleneck:
-        """The run point's label from the mean figures of :meth:`summary`."""
+        """The run point's label from the mean figures of :meth:`summary`; each side's cores are at
+        most what its cgroup CPU quota and affinity allow (a server under ``docker --cpus 0.5`` at
+        50 % of one core is saturated), and a side its quota held back in most periods is saturated."""
         s = self.summary()
         workers = s.client_processes
-        return bn.classify(
+        pid = self.server_pid()
+        server_limit = usable_cores(pid) if pid else None
+        client_limit = cpu_quota_cores()  # the workers are this process's children, in its cgroup
+        client_cores = min(workers, self.host_cores, client_limit or self.host_cores) if workers else None
+        f = self.measured_frame()
+        server_throttled, _ = _stat(f, ("server-process",), "throttled_pct")
+        client_throttled, _ = _stat(f, ("client",), "throttled_pct")
+        b = bn.classify(
             server_cpu_pct=s.server_cpu_pct_mean if protocols.get(self.endpoint.protocol).has_server else None,
-            server_cores=bn.server_cores(self.endpoint, self.host_cores),
-            client_cpu_pct=s.client_cpu_pct_mean,
-            client_cores=min(workers, self.host_cores) if workers else None,
-            host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s)
+            server_cores=bn.server_cores(self.endpoint, self.host_cores, server_limit),
+            client_cpu_pct=s.client_cpu_pct_mean, client_cores=client_cores,
+            host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s,
+            server_throttled_pct=_f(server_throttled.mean()), client_throttled_pct=_f(client_throttled.mean()))
+        b.evidence.update(server_usable_cores=server_limit, client_cpu_quota_cores=client_limit)
+        return b
 
 
 @contextmanager

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import psutil
 
+from ycsbctl.telemetry.cpu_limit import quota_group, throttle_counts
 from ycsbctl.telemetry.sampler import Sampler
 
 PidSource = Callable[[], Iterable[int]]
@@ -37,10 +39,16 @@ class ProcessSampler(Sampler):
     """
 
     def __init__(self, pids: int | PidSource, source: str = "server-process", interval_s: float = 1.0,
-                 include_children: bool | None = None) -> None:
+                 include_children: bool | None = None, quota_pid: int | None = None) -> None:
         super().__init__(interval_s)
+        # A CPU quota on the cgroup of ``quota_pid`` (default: the fixed pid) adds ``throttled_pct``:
+        # the share of the kernel's quota periods in which it held the processes back.
+        self._quota_pid = quota_pid if quota_pid is not None else (pids if isinstance(pids, int) else None)
+        self._group: Path | None = None
+        self._throttle: tuple[int, int] | None = None
         self.source = source
         self._required = isinstance(pids, int)
+        self.pid = pids if isinstance(pids, int) else None  # the one process sampled (a server), if fixed
         self._pids: PidSource = _fixed(pids) if isinstance(pids, int) else pids
         self._children = self._required if include_children is None else include_children
         self._procs: dict[int, tuple[psutil.Process, float]] = {}  # pid -> (process, CPU s at last sample)
@@ -98,6 +106,8 @@ class ProcessSampler(Sampler):
         return cpu_delta, rss, len(alive)
 
     def prime(self) -> None:
+        self._group = quota_group(self._quota_pid) if self._quota_pid else None
+        self._throttle = throttle_counts(self._group) if self._group else None
         self._wall_last = time.time()
         self._read()
         self._t_last = time.monotonic()
@@ -108,9 +118,17 @@ class ProcessSampler(Sampler):
         now = time.monotonic()
         elapsed = now - self._t_last
         self._t_last, self._wall_last = now, time.time()
+        out: dict[str, Any] = {"cpu_pct": 100.0 * cpu_s / elapsed if elapsed > 0 else None, "rss_bytes": rss,
+                               "processes": n}
         if not n:  # nothing to measure (workers not started yet, or gone)
-            return {"cpu_pct": None, "rss_bytes": None, "processes": 0}
-        return {"cpu_pct": 100.0 * cpu_s / elapsed if elapsed > 0 else None, "rss_bytes": rss, "processes": n}
+            out.update(cpu_pct=None, rss_bytes=None)
+        if self._group is not None and self._throttle is not None:
+            now_counts = throttle_counts(self._group)
+            if now_counts is not None:
+                periods, throttled = (b - a for a, b in zip(self._throttle, now_counts, strict=True))
+                out["throttled_pct"] = 100.0 * throttled / periods if periods > 0 else 0.0
+                self._throttle = now_counts
+        return out
 
 
 def process_rss_bytes(pid: int, include_children: bool = True) -> int | None:
