@@ -134,6 +134,7 @@ class Plan:
     iperf_server: str | None = None
     measurement: str | None = None
     phase: str | None = None  # "load": every point is a load into the target as it is (``ycsbctl load``)
+    cluster: str | None = None  # a Dask scheduler (tcp://|tls://HOST:PORT): one engine shard per worker
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -148,6 +149,8 @@ class Plan:
             raise UserError("no target: name one with --target (redis, mongodb, … or a redis:// / mongodb:// URL)")
         if not 0 <= self.max_error_rate <= 1:
             raise UserError("--max-error-rate is a fraction between 0 and 1 (0.01 = 1%)")
+        if self.cluster and self.engine != "native":
+            raise UserError("--cluster places ycsbctl's own engine on Dask workers: drop --engine ycsb")
         if self.operations is not None and self.duration_s is not None:
             raise UserError("give --operations or --duration, not both")
 

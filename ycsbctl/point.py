@@ -79,8 +79,15 @@ def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, pla
     )
 
 
-def make_runner(spec: PhaseSpec, plan: Plan) -> PhaseRunner | _JavaRunner:
-    return _JavaRunner(spec, plan.ycsb_home) if plan.engine == "ycsb" else PhaseRunner(spec)
+def make_runner(spec: PhaseSpec, plan: Plan) -> Any:
+    """The engine of ``plan``: the real YCSB, ycsbctl's over a Dask cluster, or ycsbctl's local one."""
+    if plan.engine == "ycsb":
+        return _JavaRunner(spec, plan.ycsb_home)
+    if plan.cluster:
+        from ycsbctl.engine.cluster import ClusterRunner
+
+        return ClusterRunner(spec, plan.cluster)
+    return PhaseRunner(spec)
 
 
 def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any = None) -> PointOutcome:
@@ -98,6 +105,10 @@ def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None
     for warning in capture.warnings:
         if progress is not None:
             progress.note(f"telemetry: {warning}")
+    if "cluster" in result.extra:  # the clients ran on other hosts: their CPU comes from the shards
+        from ycsbctl.telemetry.client_hosts import cluster_outcome
+
+        return PointOutcome(result, *cluster_outcome(result, capture))
     return PointOutcome(result, capture.frame, capture.summary(), capture.bottleneck().to_dict())
 
 
@@ -110,6 +121,8 @@ def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, pla
         spec = make_spec(ep, props, phase, threads, plan)
         return measure(ep, spec, plan, progress, baseline)
     except UserError as exc:
+        if getattr(exc, "stops_sweep", False):  # e.g. no Dask worker left: nothing more can be measured
+            raise
         return PointOutcome(result=None, error=str(exc))
 
 
@@ -134,6 +147,8 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
             out.footprint = fp.to_dict() if fp is not None else None
         return out
     except UserError as exc:
+        if getattr(exc, "stops_sweep", False):
+            raise
         return PointOutcome(result=None, error=str(exc))
 
 

@@ -38,6 +38,9 @@ def _common(f):
         click.option("--seed", type=int, default=None, help="Random seed of the workload streams."),
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
+        click.option("--cluster", default=None, metavar="tls://HOST:8786",
+                     help="Dask scheduler: one engine shard on each of its workers (client hosts) "
+                          "[default: the local engine]. --processes is then per client host."),
         click.option("--quiet", is_flag=True, help="No progress display."),
         click.option("--allow-concurrent", is_flag=True,
                      help="Measure even while another ycsbctl measures on this host (points are labelled host-busy)."),
@@ -137,7 +140,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-        timeout_s, processes, seed, telemetry, quiet, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
+        timeout_s, processes, seed, cluster, telemetry, quiet, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
         profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
@@ -163,7 +166,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         target_rate=target_rate, timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
         property_files=list(prop_files), properties=list(props), images=image_map, server_cpus=server_cpus,
-        server_memory=server_memory, iperf_server=iperf_server,
+        server_memory=server_memory, iperf_server=iperf_server, cluster=cluster,
     )
     single = url_only and plan.points() == 1
     _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent), not single)
@@ -174,7 +177,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=1, show_default=True, help="Client threads (≥ 1).")
 def load(workload: str, target, targets, prop_files, props, records, engine, ycsb_home, backend, out, timeout_s,
-         processes, seed, telemetry, quiet, allow_concurrent, threads) -> None:
+         processes, seed, cluster, telemetry, quiet, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
@@ -189,6 +192,6 @@ def load(workload: str, target, targets, prop_files, props, records, engine, ycs
     plan = Plan(
         workloads=[workload], targets=chosen, threads=[threads], profile="default", records=records, engine=engine,
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
-        telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load",
+        telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", cluster=cluster,
     )
     _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent), False)
