@@ -1,0 +1,136 @@
+"""``ycsbctl … --cluster`` on hosts made of network namespaces (see tests/fixtures/lab.py).
+
+Truths: Redis's own ``INFO commandstats`` after ``CONFIG RESETSTAT`` (read = HGETALL, update and
+insert = HMSET, insert also ZADD _indices) and ``DBSIZE``; the hosts named in the result are the
+lab's Dask workers; a killed client host is gone from the scheduler, not from our bookkeeping.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.fixtures.lab import LabDriver, runs
+
+RECORDS = 2000
+TARGET = "redis://198.18.0.10:6379"
+
+
+def _series_total(folder: Path, run_id: str, op: str) -> int:
+    """Operations of ``op`` over every second of a run, warm-up included (series.parquet)."""
+    import pandas as pd
+
+    s = pd.read_parquet(folder / "series.parquet")
+    s = s[(s.run_id == run_id) & (s.op == op)]
+    return int(s.operations.sum())
+
+
+@pytest.fixture(scope="module")
+def loaded(lab: LabDriver, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The lab's server loaded through both client hosts (checked against DBSIZE and commandstats)."""
+    lab.redis("FLUSHALL")
+    lab.redis("CONFIG", "RESETSTAT")
+    out = tmp_path_factory.mktemp("load") / "load"
+    r = lab.ycsbctl("load", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "4",
+                    "--records", str(RECORDS), "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    calls = lab.calls()
+    # every record written exactly once: two shards with disjoint insertstart/insertcount ranges
+    assert calls["hmset"] == calls["zadd"] == RECORDS
+    assert int(lab.redis("DBSIZE")) == RECORDS + 1  # the records and _indices
+    (doc,) = runs(out).values()
+    assert doc["result"]["ops"]["INSERT"]["operations"] == RECORDS
+    assert sorted(s["name"] for s in doc["result"]["extra"]["cluster"]["shards"]) == ["c1", "c2"]
+    return out
+
+
+def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabDriver, loaded: Path,
+                                                                       tmp_path: Path) -> None:
+    lab.redis("CONFIG", "RESETSTAT")
+    out = tmp_path / "run"
+    r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "4",
+                    "--records", str(RECORDS), "--duration", "3", "--warmup", "1", "--no-load", "--out", str(out),
+                    "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "plain TCP without authentication" in r.stderr  # one warning line for a tcp:// scheduler
+    calls = lab.calls()
+    ((run_id, doc),) = runs(out).items()
+    assert doc["status"] == "ok", doc["error"]
+    # merged per-second counts of both hosts, warm-up included, against the server's own counters
+    assert _series_total(out, run_id, "READ") == calls["hgetall"] > 0
+    assert _series_total(out, run_id, "UPDATE") == calls["hmset"] > 0
+    cluster = doc["result"]["extra"]["cluster"]
+    assert sorted(s["name"] for s in cluster["shards"]) == ["c1", "c2"]
+    assert sorted(s["threads"] for s in cluster["shards"]) == [2, 2]
+    assert all(s["client_cpu_pct"] > 0 for s in cluster["shards"])
+    # the start skew is recorded; all lab hosts share one clock, so it is the shards' lateness alone
+    assert 0 <= cluster["start_skew_ms"] < 100
+    hosts = {row for row in _telemetry_sources(out) if row.startswith("client-host:")}
+    assert hosts == {"client-host:c1", "client-host:c2"}
+    assert doc["telemetry_summary"]["client_cpu_source"] == "cluster"
+
+
+def _telemetry_sources(folder: Path) -> set[str]:
+    import pandas as pd
+
+    return set(pd.read_parquet(folder / "telemetry.parquet").source)
+
+
+def _shard_running(worker_pid: int) -> bool:
+    try:
+        procs = psutil.Process(worker_pid).children(recursive=True)
+    except psutil.Error:
+        return False
+    return any("ycsbctl.engine.shard" in " ".join(p.cmdline()) for p in procs if _quiet(p))
+
+
+def _quiet(p: psutil.Process) -> bool:
+    try:
+        p.cmdline()
+        return True
+    except psutil.Error:
+        return False
+
+
+def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
+    pid = lab.lab.pids["c2-worker"]
+    killed = threading.Event()
+    lab.redis("CONFIG", "RESETSTAT")
+
+    def kill_c2_mid_point() -> None:
+        end = time.monotonic() + 120
+        # the point is measuring once both shards run and the server has seen reads
+        while not (_shard_running(pid) and lab.calls().get("hgetall")) and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1.5)
+        lab.lab.kill("c2-worker")
+        killed.set()
+
+    t = threading.Thread(target=kill_c2_mid_point, daemon=True)
+    t.start()
+    out = tmp_path / "run"
+    try:
+        r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
+                        "--records", str(RECORDS), "--duration", "6", "--no-load", "--out", str(out), "--quiet")
+        t.join(5)
+        assert killed.is_set()
+        assert r.returncode == 1, r.stderr  # a failed point
+        docs = runs(out)
+        first, second = (docs[k] for k in sorted(docs, key=lambda k: docs[k]["threads"]))
+        assert first["status"] == "failed"
+        assert first["error"].startswith("client host c2") and "lost" in first["error"]
+        assert first["result"]["operations"] > 0  # what was measured before the loss is kept
+        lost = [s for s in first["result"]["extra"]["cluster"]["shards"] if s["lost"]]
+        assert [s["name"] for s in lost] == ["c2"]
+        # the next point ran with the host that remained
+        assert second["status"] == "ok", second["error"]
+        assert [s["name"] for s in second["result"]["extra"]["cluster"]["shards"]] == ["c1"]
+        assert second["result"]["operations"] > 0
+    finally:
+        lab.lab.kill("c2-worker")
+        lab.lab.start_worker("c2")
+        lab.lab.wait_workers(2)
