@@ -44,10 +44,12 @@ class Shard:
         self.runner = PhaseRunner(plan.spec, start_at=self._start_at, on_message=self._forward)
         self.t0_ns = 0
         self.finals: set[int] = set()
+        self.lock = threading.Lock()
 
     def send(self, obj: Any) -> None:
-        pickle.dump(obj, self.out, protocol=pickle.HIGHEST_PROTOCOL)
-        self.out.flush()
+        with self.lock:  # the main thread and the start watcher both send
+            pickle.dump(obj, self.out, protocol=pickle.HIGHEST_PROTOCOL)
+            self.out.flush()
 
     def listen(self, inp: IO[bytes]) -> None:
         """Read ``start``/``stop`` lines until end of input (a thread)."""
@@ -67,11 +69,17 @@ class Shard:
         if t_wall is STOP:
             raise KeyboardInterrupt  # the runner stops its workers as after Ctrl-C
         now_wall, now = time.time(), time.perf_counter()
-        t0 = now + (t_wall - now_wall)
-        self.send(ShardStarted(self.plan.index, max(0.0, now_wall - t_wall)))
-        t0 = max(t0, now + 0.001)  # given late: start now (the lateness is reported above)
+        given_late = max(0.0, now_wall - t_wall)
+        t0 = max(now + (t_wall - now_wall), now + 0.001)  # given late: start now (and say how late)
         self.t0_ns = int(t0 * 1e9)
+        threading.Thread(target=self._watch_start, args=(t0, given_late), daemon=True).start()
         return t0
+
+    def _watch_start(self, t0: float, given_late: float) -> None:
+        """Wake at ``t0`` as the workers do and report how late that was (plus a start given late)."""
+        while (left := t0 - time.perf_counter()) > 0:
+            time.sleep(left)
+        self.send(ShardStarted(self.plan.index, given_late + time.perf_counter() - t0))
 
     def _forward(self, msg: Message) -> None:
         if isinstance(msg, Ready):

@@ -83,8 +83,9 @@ class ShardReady:
 
 @dataclass
 class ShardStarted:
-    """When the shard gave its processes the start: ``late_s`` after the start time the controller
-    chose (0 when it was given before it, as it should be), by the shard host's wall clock."""
+    """How late the shard started after the start time the controller chose (s, by the shard host's
+    own clocks): how late the time reached it (0 when before it, as it should) plus how late a
+    thread sleeping until it woke (as the shard's workers do)."""
 
     shard: int
     late_s: float
@@ -113,7 +114,8 @@ class ShardInfo:
     cores: int = 0
     processes: int = 0
     first_worker: int = 0  # its processes are numbered after the earlier shards' (one merge)
-    clock_offset_s: float = 0.0  # the worker's wall clock minus the controller's
+    clock_offset_s: float = 0.0  # the worker's wall clock minus the controller's (± clock_rtt_s / 2)
+    clock_rtt_s: float = 0.0
     late_s: float | None = None
     cpu_s: dict[int, float] = field(default_factory=dict)  # CPU seconds per second of the phase
     lost: str | None = None  # why the shard stopped before its end
