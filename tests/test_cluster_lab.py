@@ -7,6 +7,7 @@ lab's Dask workers; a killed client host is gone from the scheduler, not from ou
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -18,6 +19,7 @@ from tests.fixtures.lab import LabDriver, runs
 
 RECORDS = 2000
 TARGET = "redis://198.18.0.10:6379"
+IPERF = "198.18.0.10"  # the lab's iperf3 -s, next to the server
 
 
 def _series_total(folder: Path, run_id: str, op: str) -> int:
@@ -54,7 +56,7 @@ def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabD
     out = tmp_path / "run"
     r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "4",
                     "--records", str(RECORDS), "--duration", "3", "--warmup", "1", "--no-load", "--out", str(out),
-                    "--quiet")
+                    "--iperf-server", IPERF, "--quiet")
     assert r.returncode == 0, r.stderr
     assert "plain TCP without authentication" in r.stderr  # one warning line for a tcp:// scheduler
     calls = lab.calls()
@@ -72,6 +74,7 @@ def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabD
     hosts = {row for row in _telemetry_sources(out) if row.startswith("client-host:")}
     assert hosts == {"client-host:c1", "client-host:c2"}
     assert doc["telemetry_summary"]["client_cpu_source"] == "cluster"
+    assert doc["bottleneck"]["label"] != "network"  # an unshaped link with 100-byte fields is not the limit
 
 
 def _telemetry_sources(folder: Path) -> set[str]:
@@ -134,3 +137,21 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
         lab.lab.kill("c2-worker")
         lab.lab.start_worker("c2")
         lab.lab.wait_workers(2)
+
+
+def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_path: Path) -> None:
+    """Last in this module: it reloads the server with 40 KB records."""
+    lab.lab.shape("200mbit")
+    try:
+        out = tmp_path / "run"
+        r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "8",
+                        "--records", "500", "-p", "fieldlength=4000", "--load", "--duration", "4",
+                        "--iperf-server", IPERF, "--out", str(out), "--quiet")
+        assert r.returncode == 0, r.stderr
+        manifest = json.loads((out / "manifest.json").read_text())
+        (baseline,) = manifest["network"].values()
+        assert baseline["gbit_s"] == pytest.approx(0.2, rel=0.15)  # iperf3 through the shaped link
+        point = next(d for d in runs(out).values() if d["phase"] == "run")
+        assert point["bottleneck"]["label"] == "network", point["bottleneck"]["text"]
+    finally:
+        lab.lab.unshape()

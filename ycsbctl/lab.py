@@ -112,11 +112,11 @@ class Lab:
         try:
             self._network()
             self._save()
-            self._start("srv-redis", "srv", ["redis-server", "--bind", ADDRESSES["srv"], "--port", str(REDIS_PORT),
+            self.start_process("srv-redis", "srv", ["redis-server", "--bind", ADDRESSES["srv"], "--port", str(REDIS_PORT),
                                              "--save", "", "--appendonly", "no", "--protected-mode", "no"])
             if shutil.which("iperf3"):
-                self._start("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p", str(IPERF_PORT)])
-            self._start("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler", "--host",
+                self.start_process("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p", str(IPERF_PORT)])
+            self.start_process("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler", "--host",
                                                  ADDRESSES["ctl"], "--port", str(SCHEDULER_PORT), "--no-dashboard"])
             self._wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
             for c in self.hosts[2:]:
@@ -158,9 +158,15 @@ class Lab:
                             "burst", str(burst), "latency", "50ms"], check=True, capture_output=True, text=True)
         self.link = rate
 
+    def unshape(self) -> None:
+        """Remove the shaping of the server's link."""
+        for ns, dev in ((self.ns("srv"), "eth0"), (self.ns("sw"), "srv")):
+            subprocess.run(["tc", "-n", ns, "qdisc", "del", "dev", dev, "root"], capture_output=True)
+        self.link = None
+
     def start_worker(self, host: str) -> None:
         """``dask worker`` (under its nanny, as Dask's docs start it) on client host ``host``."""
-        self._start(f"{host}-worker", host, [self.python, "-m", "distributed.cli.dask_worker", self.scheduler,
+        self.start_process(f"{host}-worker", host, [self.python, "-m", "distributed.cli.dask_worker", self.scheduler,
                                              "--name", host, "--host", ADDRESSES[host], "--nthreads", "2",
                                              "--no-dashboard"])
 
@@ -206,7 +212,8 @@ class Lab:
         if out.returncode != 0:
             raise UserError(f"ip {' '.join(args)}: {out.stderr.strip()}", exit_code=1)
 
-    def _start(self, name: str, host: str, argv: list[str]) -> None:
+    def start_process(self, name: str, host: str, argv: list[str]) -> None:
+        """Start ``argv`` on ``host`` in a session of its own (logged to ``<logs>/<name>.log``; stopped by down())."""
         log = open(Path(self.logs) / f"{name}.log", "ab")  # noqa: SIM115 - the child keeps it
         env = dict(os.environ, PYTHONPATH=self.pythonpath) if self.pythonpath else None
         proc = subprocess.Popen(self.exec_argv(host) + argv, stdout=log, stderr=subprocess.STDOUT,

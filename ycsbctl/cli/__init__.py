@@ -20,6 +20,7 @@ COMMANDS = {
     "run": "experiment", "load": "experiment", "dry-run": "workload",
     "targets": "servers", "up": "servers", "status": "servers", "down": "servers", "doctor": "servers",
     "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results",
+    "lab": "lab",
 }
 
 
@@ -56,6 +57,7 @@ def main() -> None:
       ycsbctl dry-run workload-b --count 20  print the operations YCSB would issue
       ycsbctl targets | up | status | down   manage the servers ycsbctl starts
       ycsbctl report DIR | compare A B       render result folders
+      ycsbctl lab up | down                  hosts made of network namespaces, for --cluster rehearsals
 
     Workloads are YCSB property files: a name from workloads/ (workload-a, b, insert…) or a path.
     """

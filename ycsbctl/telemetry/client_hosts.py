@@ -68,6 +68,9 @@ def cluster_outcome(result: Any, capture: Capture) -> tuple[pd.DataFrame, dict[s
     measured.evidence["client_hosts"] = [
         {k: s[k] for k in ("name", "host", "cores", "processes", "client_cpu_pct", "client_share")} for s in shards]
     measured.evidence["host_cpu_saturated"] = False  # the clients do not share the server's cores
+    per_host = ", ".join(f"client host {s['name']} {100 * s['client_share']:.0f} %" for s in shards
+                         if s.get("client_share") is not None)
+    measured.text = measured.text.replace("client CPU unknown", per_host or "client CPU unknown")
     if top is not None and top["client_share"] >= CPU_SATURATED:
         also = f"; {measured.text}" if measured.label != "latency" else ""
         text = (f"client CPU: client host {top['name']} at {100 * top['client_share']:.0f} % "
