@@ -77,6 +77,25 @@ def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabD
     assert doc["bottleneck"]["label"] != "network"  # an unshaped link with 100-byte fields is not the limit
 
 
+def test_a_scheduler_without_workers_stops_the_sweep_with_one_line(lab: LabDriver, loaded: Path,
+                                                                 tmp_path: Path) -> None:
+    empty = "tcp://198.18.0.2:8790"
+    lab.lab.start_process("ctl-empty-scheduler", "ctl", [lab.lab.python, "-m", "distributed.cli.dask_scheduler",
+                                                          "--host", "198.18.0.2", "--port", "8790", "--no-dashboard"])
+    try:
+        lab.lab.wait_port("ctl", "198.18.0.2", 8790)
+        out = tmp_path / "run"
+        r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", empty, "--threads", "2,4",
+                        "--records", str(RECORDS), "--duration", "2", "--no-load", "--out", str(out), "--quiet")
+        assert r.returncode == 1
+        errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+        assert errors == [f"error: no Dask worker is left at {empty}: start `dask worker {empty}` on each client host"]
+        assert "Traceback" not in r.stderr
+        assert json.loads((out / "manifest.json").read_text())["status"] != "complete"
+    finally:
+        lab.lab.kill("ctl-empty-scheduler")
+
+
 def _telemetry_sources(folder: Path) -> set[str]:
     import pandas as pd
 

@@ -408,8 +408,10 @@ def _run(plan: Plan, folder: ResultFolder | None, claim: HostClaim, print_ycsb: 
         finally:
             progress.close()
             if folder is not None:
+                stopped = sys.exc_info()[0] is not None  # e.g. no Dask worker left: the sweep ended early
                 status = "interrupted" if exp.outcome.interrupted or refused else (
-                    "complete" if not exp.outcome.skipped and all(r.status == "ok" for r in exp.outcome.records) else "partial"
+                    "complete" if not stopped and not exp.outcome.skipped
+                    and all(r.status == "ok" for r in exp.outcome.records) else "partial"
                 )
                 try:
                     folder.update_manifest(ended_at=now_iso(), status=status)

@@ -118,10 +118,10 @@ class Lab:
                 self.start_process("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p", str(IPERF_PORT)])
             self.start_process("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler", "--host",
                                                  ADDRESSES["ctl"], "--port", str(SCHEDULER_PORT), "--no-dashboard"])
-            self._wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
+            self.wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
             for c in self.hosts[2:]:
                 self.start_worker(c)
-            self._wait_port("srv", ADDRESSES["srv"], REDIS_PORT)
+            self.wait_port("srv", ADDRESSES["srv"], REDIS_PORT)
             self.wait_workers(self.clients)
         except BaseException:
             self.down()
@@ -222,7 +222,8 @@ class Lab:
         self.pids[name] = proc.pid
         self._save()
 
-    def _wait_port(self, host: str, addr: str, port: int, timeout_s: float = 30.0) -> None:
+    def wait_port(self, host: str, addr: str, port: int, timeout_s: float = 30.0) -> None:
+        """Until something listens on ``addr:port``, asked from ``host``."""
         code = ("import socket, sys, time\nend = time.time() + float(sys.argv[3])\nwhile True:\n"
                 "    try:\n        socket.create_connection((sys.argv[1], int(sys.argv[2])), 1).close(); break\n"
                 "    except OSError:\n        assert time.time() < end, 'not listening'\n        time.sleep(0.1)\n")

@@ -26,6 +26,7 @@ import math
 import pickle
 import queue
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -39,6 +40,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.urls import redact_text
 
+CONNECT_TIMEOUT_S = 10.0
 START_LEAD_S = 0.5  # the start time is this far ahead of the barrier (the Variable reaches workers in ms)
 READY_TIMEOUT_S = 90.0  # shards to connect their clients (a worker starting Python + numpy is ~2 s)
 LIVENESS_EVERY_S = 1.0  # how often the scheduler is asked which workers remain
@@ -48,7 +50,8 @@ _clients: dict[str, Any] = {}
 
 
 class ClusterGone(UserError):
-    """No Dask worker is left to run a point: the sweep stops (one line), finished points kept."""
+    """No Dask scheduler or no worker is left to run a point: the sweep stops (one line), finished
+    points kept."""
 
     stops_sweep = True
 
@@ -73,11 +76,23 @@ def connect(address: str) -> Any:
         print(f"warning: the Dask scheduler {address} is plain TCP without authentication: anyone who can "
               "reach it can run code on the workers; prefer tls:// (Dask's distributed.comm.tls settings)",
               file=sys.stderr)
-    try:
-        client = Client(address, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise UserError(f"cannot reach the Dask scheduler at {address} ({type(exc).__name__}: {exc}): "
-                        "start it with `dask scheduler` and check --cluster", exit_code=1) from None
+    made: dict[str, Any] = {}
+
+    def make() -> None:  # a server that accepts but never speaks Dask (its dashboard port…) hangs Client()
+        try:
+            made["client"] = Client(address, timeout=f"{CONNECT_TIMEOUT_S:.0f}s", set_as_default=False)
+        except Exception as exc:  # noqa: BLE001 - told below
+            made["error"] = exc
+
+    t = threading.Thread(target=make, name="dask-connect", daemon=True)
+    t.start()
+    t.join(CONNECT_TIMEOUT_S + 5)
+    if "client" not in made:
+        exc = made.get("error")
+        why = f"{type(exc).__name__}: {exc}" if exc else f"no Dask answer within {CONNECT_TIMEOUT_S + 5:.0f} s"
+        raise ClusterGone(f"cannot reach the Dask scheduler at {address} ({why}): give the scheduler's own address "
+                          "(`dask scheduler` listens on 8786 by default; 8787 is its dashboard)")
+    client = made["client"]
     _clients[address] = client
     return client
 
