@@ -158,6 +158,40 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
         lab.lab.wait_workers(2)
 
 
+def test_ctrl_c_on_the_controller_stops_every_shard(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    lab.redis("CONFIG", "RESETSTAT")
+    code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
+    out = tmp_path / "run"
+    proc = subprocess.Popen(lab.lab.exec_argv("ctl") + [
+        sys.executable, "-c", code, "run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler,
+        "--threads", "4", "--records", str(RECORDS), "--duration", "60", "--no-load", "--out", str(out), "--quiet"],
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 120
+        while not lab.calls().get("hgetall") and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=40)  # far less than the 60 s the point would have run
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    workers = [lab.lab.pids["c1-worker"], lab.lab.pids["c2-worker"]]
+    end = time.monotonic() + 20
+    while any(_shard_running(p) for p in workers) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert not any(_shard_running(p) for p in workers)  # no shard left behind on a client host
+    assert json.loads((out.parent / next(p.name for p in out.parent.iterdir()) / "manifest.json")
+                      .read_text())["status"] == "interrupted"
+
+
 def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_path: Path) -> None:
     """Last in this module: it reloads the server with 40 KB records."""
     lab.lab.shape("200mbit")
