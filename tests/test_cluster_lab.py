@@ -77,6 +77,23 @@ def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabD
     assert doc["bottleneck"]["label"] != "network"  # an unshaped link with 100-byte fields is not the limit
 
 
+def test_a_mongodb_wire_load_through_two_client_hosts_writes_each_record_once(lab: LabDriver, tmp_path: Path) -> None:
+    url = lab.lab.mongo_url
+    assert url is not None
+    out = tmp_path / "load"
+    r = lab.ycsbctl("load", "workload-b", "--target", url, "--cluster", lab.lab.scheduler, "--threads", "4",
+                    "--records", "500", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    count = ("import sys, pymongo; c = pymongo.MongoClient(sys.argv[1]); "
+             "print(c.get_default_database().usertable.count_documents({}), "
+             "len(c.get_default_database().usertable.distinct('_id')))")
+    got = lab.lab.run("ctl", [lab.lab.python, "-c", count, url], timeout=60)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.split() == ["500", "500"]  # the server's own count: every key once
+    (doc,) = runs(out).values()
+    assert sorted(s["name"] for s in doc["result"]["extra"]["cluster"]["shards"]) == ["c1", "c2"]
+
+
 def test_a_scheduler_without_workers_stops_the_sweep_with_one_line(lab: LabDriver, loaded: Path,
                                                                  tmp_path: Path) -> None:
     empty = "tcp://198.18.0.2:8790"

@@ -4,7 +4,7 @@ Hosts (one network namespace each, joined by veth pairs to a bridge that lives i
 its own, so nothing is added to this host's own network)::
 
     ctl  198.18.0.2   the Dask scheduler, and where ``ycsbctl run --cluster`` runs
-    srv  198.18.0.10  redis-server (and iperf3 -s for the network baseline)
+    srv  198.18.0.10  redis-server :6379, mongo-wire :27017 when given, iperf3 -s (network baseline)
     c1   198.18.0.21  dask worker
     c2   198.18.0.22  dask worker
 
@@ -37,6 +37,7 @@ NET = "198.18.0"  # /24 inside 198.18.0.0/15
 ADDRESSES = {"ctl": f"{NET}.2", "srv": f"{NET}.10", "c1": f"{NET}.21", "c2": f"{NET}.22", "c3": f"{NET}.23"}
 SCHEDULER_PORT = 8786
 REDIS_PORT = 6379
+MONGO_PORT = 27017
 IPERF_PORT = 5201
 _RATE = re.compile(r"^(\d+(?:\.\d+)?)(k|m|g)?bit$", re.IGNORECASE)
 
@@ -68,6 +69,7 @@ class Lab:
     pids: dict[str, int] = field(default_factory=dict)
     logs: str = ""
     pythonpath: str = ""  # for the lab's Python processes (the workers import ycsbctl)
+    mongo_wire: str = ""  # infra/bin/mongo-wire, to serve MongoDB's wire protocol on srv too
     state_file: Path | None = None  # where up() records what it made (for `ycsbctl lab down`)
 
     # -- names and addresses ----------------------------------------------------------------
@@ -86,6 +88,10 @@ class Lab:
     @property
     def redis_url(self) -> str:
         return f"redis://{ADDRESSES['srv']}:{REDIS_PORT}"
+
+    @property
+    def mongo_url(self) -> str | None:
+        return f"mongodb://{ADDRESSES['srv']}:{MONGO_PORT}/ycsb" if "srv-mongo-wire" in self.pids else None
 
     def exec_argv(self, host: str) -> list[str]:
         """The prefix that runs a command on ``host``."""
@@ -114,6 +120,11 @@ class Lab:
             self._save()
             self.start_process("srv-redis", "srv", ["redis-server", "--bind", ADDRESSES["srv"], "--port", str(REDIS_PORT),
                                              "--save", "", "--appendonly", "no", "--protected-mode", "no"])
+            if self.mongo_wire and Path(self.mongo_wire).exists():
+                data = Path(self.logs) / "mongo-wire-data"
+                data.mkdir(exist_ok=True)
+                self.start_process("srv-mongo-wire", "srv", [self.mongo_wire, "--listen",
+                                                             f"{ADDRESSES['srv']}:{MONGO_PORT}", "--data", str(data)])
             if shutil.which("iperf3"):
                 self.start_process("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p", str(IPERF_PORT)])
             self.start_process("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler", "--host",
@@ -122,6 +133,8 @@ class Lab:
             for c in self.hosts[2:]:
                 self.start_worker(c)
             self.wait_port("srv", ADDRESSES["srv"], REDIS_PORT)
+            if "srv-mongo-wire" in self.pids:
+                self.wait_port("srv", ADDRESSES["srv"], MONGO_PORT)
             self.wait_workers(self.clients)
         except BaseException:
             self.down()

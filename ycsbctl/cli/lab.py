@@ -34,14 +34,19 @@ def up(link: str | None, clients: int) -> None:
     if state.exists():
         raise UserError(f"a lab is up already ({state}): `ycsbctl lab down` first")
     state.parent.mkdir(parents=True, exist_ok=True)
+    checkout = Path(__file__).resolve().parents[2]  # a source checkout has the built mongo-wire here
+    mongo_wire = checkout / "infra" / "bin" / "mongo-wire"
     the_lab = Lab(clients=clients, link=parse_rate(link) if link else None,
-                  pythonpath=":".join(p for p in sys.path if p and Path(p, "ycsbctl").is_dir())).up(state)
+                  pythonpath=":".join(p for p in sys.path if p and Path(p, "ycsbctl").is_dir()),
+                  mongo_wire=str(mongo_wire) if mongo_wire.exists() else "").up(state)
     ctl = " ".join(the_lab.exec_argv("ctl"))
     click.echo(f"lab {the_lab.tag} is up: hosts {', '.join(the_lab.hosts)}"
                + (f"; server link shaped to {the_lab.link}" if the_lab.link else "") + f"; logs in {the_lab.logs}")
     click.echo("run on its client hosts from its controller host:")
     click.echo(f"  {ctl} {shlex.quote(sys.argv[0])} run workload-b --target {the_lab.redis_url} "
                f"--cluster {the_lab.scheduler} --iperf-server {the_lab.redis_url.split('//')[1].split(':')[0]}")
+    if the_lab.mongo_url:
+        click.echo(f"  (a MongoDB-wire server too: --target {the_lab.mongo_url})")
     click.echo("then: ycsbctl lab down")
 
 
