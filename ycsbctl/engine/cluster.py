@@ -98,7 +98,8 @@ def connect(address: str) -> Any:
 
 
 @atexit.register
-def _close_clients() -> None:
+def close_clients() -> None:
+    """Close every Dask client of this process (at exit, or before stopping a scheduler we started)."""
     for c in _clients.values():
         with contextlib.suppress(Exception):  # closing at exit: nothing left to tell
             c.close(timeout=5)
@@ -106,8 +107,10 @@ def _close_clients() -> None:
 
 
 def live_workers(client: Any) -> dict[str, dict[str, Any]]:
-    """The scheduler's workers by address (each with ``name`` and ``host``)."""
-    return dict(client.scheduler_info(n_workers=-1).get("workers", {}))
+    """The scheduler's workers by address (each with ``name`` and ``host``), asked now. Not
+    ``Client.scheduler_info()``: it returns a cache that the client's own periodic refresh overwrites
+    with a worker-less identity, which read between the two showed every worker as gone."""
+    return dict(client.sync(client.scheduler.identity, n_workers=-1).get("workers", {}))
 
 
 def host_label(address: str, info: dict[str, Any]) -> str:
@@ -171,7 +174,10 @@ class ClusterRunner:
         from ycsbctl.engine.cluster_task import run_shard
 
         spec, client = self.spec, self.client
-        workers = live_workers(client)
+        try:
+            workers = live_workers(client)
+        except Exception as exc:  # noqa: BLE001 - the scheduler stopped answering between points
+            raise ClusterGone(f"the Dask scheduler at {self.address} stopped answering ({_one_line(exc)})") from None
         if not workers:
             raise ClusterGone(f"no Dask worker is left at {self.address}: start `dask worker {self.address}` "
                               "on each client host")
