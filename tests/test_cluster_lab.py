@@ -221,6 +221,8 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
         manifest = json.loads((out / "manifest.json").read_text())
         (baseline,) = manifest["network"].values()
         assert baseline["gbit_s"] == pytest.approx(0.2, rel=0.15)  # iperf3 through the shaped link
+        hosts = {h["name"]: h["gbit_s"] for h in baseline["client_hosts"]}  # iperf3 run on each Dask worker
+        assert hosts == {"c1": pytest.approx(0.2, rel=0.15), "c2": pytest.approx(0.2, rel=0.15)}
         point = next(d for d in runs(out).values() if d["phase"] == "run")
         assert point["bottleneck"]["label"] == "network", point["bottleneck"]["text"]
     finally:
