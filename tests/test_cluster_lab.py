@@ -75,6 +75,10 @@ def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabD
     assert hosts == {"client-host:c1", "client-host:c2"}
     assert doc["telemetry_summary"]["client_cpu_source"] == "cluster"
     assert doc["bottleneck"]["label"] != "network"  # an unshaped link with 100-byte fields is not the limit
+    assert lab.ycsbctl("report", str(out)).returncode == 0  # a single point writes no report by itself
+    html = (out / "report.html").read_text()
+    section = html[html.index('id="client-hosts"'):]
+    assert '<td class="l">c1</td>' in section and '<td class="l">c2</td>' in section  # per-host rows in the report
 
 
 def test_a_mongodb_wire_load_through_two_client_hosts_writes_each_record_once(lab: LabDriver, tmp_path: Path) -> None:

@@ -188,6 +188,29 @@ def network_rows(exp: Experiment) -> list[dict]:
              "used": used.get(t)} for t in targets]
 
 
+def client_host_rows(exp: Experiment) -> list[dict]:
+    """Points driven from several client hosts (``--cluster``): one row per point and host — its
+    shard's threads and processes, client CPU (% of one core, and share of the cores it could use),
+    how late it started, and whether it was lost."""
+    rows = []
+    for doc in sorted(exp.docs.values(), key=lambda d: (d.get("target", ""), d.get("workload", ""),
+                                                        d.get("phase", ""), d.get("threads", 0))):
+        cluster = ((doc.get("result") or {}).get("extra") or {}).get("cluster")
+        for s in (cluster or {}).get("shards", []):
+            rows.append({"point": f"{doc.get('target')} {doc.get('workload')} {doc.get('phase')} {doc.get('threads')} threads",
+                         "host": s.get("name"), "hostname": s.get("host"), "cores": s.get("cores"),
+                         "processes": s.get("processes"), "threads": s.get("threads"),
+                         "cpu": s.get("client_cpu_pct"), "share": s.get("client_share"),
+                         "late": s.get("start_late_ms"), "skew": cluster.get("start_skew_ms"), "lost": s.get("lost") or ""})
+    return rows
+
+
+def client_host_baselines(exp: Experiment) -> list[dict]:
+    """iperf3 baselines measured from each client host (``--cluster`` with ``--iperf-server``)."""
+    return [{"target": t, "host": h.get("name"), "gbit_s": h.get("gbit_s"), "note": h.get("note") or ""}
+            for t, n in (exp.manifest.get("network") or {}).items() for h in (n or {}).get("client_hosts") or []]
+
+
 def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], points: pd.DataFrame,
                   latency: str) -> dict:
     m = exp.manifest
@@ -201,6 +224,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
                        "table": workload_table(exp, points, w), "load": load_table(exp, w)} for w in exp.workloads],
         "failures": failures(exp),
         "footprint": footprint_rows(exp), "network": network_rows(exp),
+        "client_hosts": client_host_rows(exp), "client_baselines": client_host_baselines(exp),
         "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],
         "files": [f for f in DATA_FILES if (exp.path / f.rstrip("/")).exists()],
         "run_counts": exp.runs["status"].value_counts().to_dict() if len(exp.runs) else {},
