@@ -195,8 +195,8 @@ def client_host_rows(exp: Experiment) -> list[dict]:
     rows = []
     for doc in sorted(exp.docs.values(), key=lambda d: (d.get("target", ""), d.get("workload", ""),
                                                         d.get("phase", ""), d.get("threads", 0))):
-        cluster = ((doc.get("result") or {}).get("extra") or {}).get("cluster")
-        for s in (cluster or {}).get("shards", []):
+        cluster = ((doc.get("result") or {}).get("extra") or {}).get("cluster") or {}
+        for s in cluster.get("shards", []):
             rows.append({"point": f"{doc.get('target')} {doc.get('workload')} {doc.get('phase')} {doc.get('threads')} threads",
                          "host": s.get("name"), "hostname": s.get("host"), "cores": s.get("cores"),
                          "processes": s.get("processes"), "threads": s.get("threads"),
