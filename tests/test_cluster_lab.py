@@ -231,3 +231,36 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
         assert point["bottleneck"]["label"] == "network", point["bottleneck"]["text"]
     finally:
         lab.lab.unshape()
+
+
+def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0:
+        pytest.skip("the namespace lab creates network namespaces: run the tests as root")
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root), YCSBCTL_STATE_DIR=str(tmp_path / "state"))
+    code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=180)
+
+    up = cli("lab", "up", "--clients", "1", "--link", "1.29gbit")
+    tag = "?"
+    try:
+        assert up.returncode == 0, up.stderr
+        tag = json.loads((tmp_path / "state" / "lab.json").read_text())["tag"]
+        ours = [n for n in subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
+                if n.startswith(f"yl{tag}-")]
+        assert sorted(ours) == sorted(f"yl{tag}-{h}" for h in ("sw", "ctl", "srv", "c1"))
+        assert "--cluster tcp://198.18.0.2:8786" in up.stdout and "shaped to 1.29gbit" in up.stdout
+        again = cli("lab", "up")
+        assert again.returncode == 2 and "lab down" in again.stderr  # one lab at a time per state dir
+    finally:
+        down = cli("lab", "down")
+    assert down.returncode == 0, down.stderr
+    left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert f"yl{tag}-" not in left
+    assert not (tmp_path / "state" / "lab.json").exists()
