@@ -117,6 +117,22 @@ def test_a_scheduler_without_workers_stops_the_sweep_with_one_line(lab: LabDrive
         lab.lab.kill("ctl-empty-scheduler")
 
 
+def test_a_loopback_target_is_refused_when_the_workers_are_other_hosts(lab: LabDriver, tmp_path: Path) -> None:
+    # a redis-server on the controller host's own loopback: it answers there, but not from c1 or c2
+    lab.lab.start_process("ctl-redis", "ctl", ["redis-server", "--bind", "127.0.0.1", "--port", "6379", "--save", "",
+                                               "--appendonly", "no"])
+    try:
+        lab.lab.wait_port("ctl", "127.0.0.1", 6379)
+        r = lab.ycsbctl("run", "workload-b", "--target", "redis://127.0.0.1:6379", "--cluster", lab.lab.scheduler,
+                        "--threads", "2,4", "--duration", "1", "--no-load", "--no-telemetry", "--quiet")
+    finally:
+        lab.lab.kill("ctl-redis")
+    assert r.returncode == 2
+    assert [line for line in r.stderr.splitlines() if line.startswith("error:")] == [
+        "error: the target redis://127.0.0.1:6379 is on this host's loopback, which Dask workers on other hosts "
+        "(c1, c2) cannot reach: give the server an address they can reach"]
+
+
 def _telemetry_sources(folder: Path) -> set[str]:
     import pandas as pd
 

@@ -58,3 +58,10 @@ def test_a_run_phase_that_inserts_stays_on_one_shard() -> None:
         plan_shards(spec, 2)
     (only,) = plan_shards(spec, 1)
     assert only.spec.threads == 4
+
+
+def test_the_cluster_runs_ycsbctls_engine_not_the_java_one() -> None:
+    from ycsbctl.plan import Plan
+
+    with pytest.raises(UserError, match="drop --engine ycsb"):
+        Plan(workloads=["workload-b"], targets=["basic://"], cluster="tcp://127.0.0.1:8786", engine="ycsb")

@@ -50,13 +50,13 @@ _clients: dict[str, Any] = {}
 
 
 class ClusterGone(UserError):
-    """No Dask scheduler or no worker is left to run a point: the sweep stops (one line), finished
-    points kept."""
+    """No point can run on this cluster (no scheduler or no worker left, a target the workers cannot
+    reach): the sweep stops with one line, finished points kept."""
 
     stops_sweep = True
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, exit_code=1)
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message, exit_code=exit_code)
 
 
 def connect(address: str) -> Any:
@@ -182,6 +182,7 @@ class ClusterRunner:
             raise ClusterGone(f"no Dask worker is left at {self.address}: start `dask worker {self.address}` "
                               "on each client host")
         addresses = sorted(workers, key=lambda a: (host_label(a, workers[a]), a))
+        _check_reachable(spec.url, {host_label(a, workers[a]): str(workers[a].get("host", "")) for a in addresses})
         plans = plan_shards(spec, len(addresses))
         addresses = addresses[: len(plans)]
         offsets = clock_offsets(client, addresses)
@@ -361,6 +362,22 @@ class ClusterRunner:
         return {"scheduler": self.address, "shards": hosts,
                 "start_skew_ms": round((max(starts) - min(starts)) * 1000, 3) if len(starts) > 1 else 0.0,
                 "start_lead_s": START_LEAD_S}
+
+
+def _check_reachable(url: str, hosts: dict[str, str]) -> None:
+    """A server on this host's loopback cannot be reached from workers on other hosts: say so before
+    anything starts (``hosts``: worker label → its address)."""
+    import psutil
+
+    from ycsbctl.telemetry.network import host_of, is_loopback
+
+    if not is_loopback(host_of(url)):
+        return
+    mine = {a.address for addrs in psutil.net_if_addrs().values() for a in addrs}
+    away = [name for name, addr in hosts.items() if not is_loopback(addr) and addr not in mine]
+    if away:
+        raise ClusterGone(f"the target {redact_text(url)} is on this host's loopback, which Dask workers on other "
+                          f"hosts ({', '.join(away)}) cannot reach: give the server an address they can reach", exit_code=2)
 
 
 def _one_line(exc: BaseException | None) -> str:

@@ -32,7 +32,6 @@ class ShardPlan:
 
     index: int
     spec: PhaseSpec
-    thread_offset: int  # global index of the shard's first client thread
 
 
 def plan_shards(spec: PhaseSpec, shards: int) -> list[ShardPlan]:
@@ -60,7 +59,7 @@ def plan_shards(spec: PhaseSpec, shards: int) -> list[ShardPlan]:
         rate = spec.target_rate * threads / spec.threads if spec.target_rate else None
         seed = None if spec.seed is None else spec.seed * 1009 + i  # shards draw different streams
         part = replace(spec, properties=props, threads=threads, target_rate=rate, seed=seed)
-        plans.append(ShardPlan(i, part, t))
+        plans.append(ShardPlan(i, part))
         t += threads
     return plans
 
