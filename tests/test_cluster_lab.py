@@ -195,7 +195,9 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
         lab.lab.wait_workers(2)
 
 
-def test_ctrl_c_on_the_controller_stops_every_shard(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+def test_a_controller_stopped_by_ctrl_c_or_killed_leaves_no_shard_running(lab: LabDriver, loaded: Path, tmp_path: Path,
+                                                                          how: str) -> None:
     import os
     import signal
     import subprocess
@@ -214,17 +216,19 @@ def test_ctrl_c_on_the_controller_stops_every_shard(lab: LabDriver, loaded: Path
         while not lab.calls().get("hgetall") and time.monotonic() < end:
             time.sleep(0.2)
         time.sleep(1.0)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGKILL)
         _, err = proc.communicate(timeout=40)  # far less than the 60 s the point would have run
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130, err
+    assert proc.returncode == (130 if how == "ctrl-c" else -signal.SIGKILL), err
     workers = [lab.lab.pids["c1-worker"], lab.lab.pids["c2-worker"]]
     end = time.monotonic() + 20
     while any(_shard_running(p) for p in workers) and time.monotonic() < end:
         time.sleep(0.2)
     assert not any(_shard_running(p) for p in workers)  # no shard left behind on a client host
+    if how == "killed":  # the scheduler released the controller's tasks: each shard stopped by itself
+        return
     assert json.loads((out.parent / next(p.name for p in out.parent.iterdir()) / "manifest.json")
                       .read_text())["status"] == "interrupted"
 

@@ -39,7 +39,8 @@ def shard_environment() -> dict[str, str]:
 
 def run_shard(plan: ShardPlan, queue_name: str, start_name: str, stop_name: str) -> None:
     """Run ``plan`` on this Dask worker's host; every message goes to the queue ``queue_name``."""
-    from distributed import Event, Queue, Variable
+    from distributed import Event, Queue, Variable, get_worker
+    from distributed.worker import thread_state
 
     q, start, stop = Queue(queue_name), Variable(start_name), Event(stop_name)
     proc = subprocess.Popen([sys.executable, "-m", "ycsbctl.engine.shard"], env=shard_environment(),
@@ -53,10 +54,18 @@ def run_shard(plan: ShardPlan, queue_name: str, start_name: str, stop_name: str)
             proc.stdin.write(line.encode())  # type: ignore[union-attr]
             proc.stdin.flush()  # type: ignore[union-attr]
 
+    worker = get_worker()
+    key = getattr(thread_state, "key", None)
+
+    def abandoned() -> bool:
+        """The controller went away (its client closed or was killed): the scheduler released our task."""
+        ts = worker.state.tasks.get(key) if key is not None else None
+        return key is not None and (ts is None or ts.state in ("cancelled", "released", "forgotten"))
+
     def watch_stop() -> None:
         while not finished.is_set():
             with contextlib.suppress(Exception):  # a slow scheduler answer is retried
-                if stop.wait(timeout=0.5):
+                if stop.wait(timeout=0.5) or abandoned():
                     tell("stop\n")
                     return
 
