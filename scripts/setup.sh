@@ -9,9 +9,9 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # 1. System packages. redis-server: the Redis target; iperf3: the network baseline;
 #    docker.io: the docker backend; default-jre-headless/maven: the real YCSB;
-#    chromium: opening the HTML report headless in the tests.
+#    chromium: opening the HTML report headless in the tests; iproute2: the namespace lab (ip, tc).
 apt_pkgs=(redis-server redis-tools iperf3 python3-venv)
-[ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless)
+[ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless iproute2)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 # Java/maven may already come from elsewhere (e.g. a JDK in /usr/lib/jvm): keep those.
@@ -35,9 +35,10 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then say "python venv in .venv"; "$PY" -m venv .venv; fi
 stamp=.venv/.installed-$( (cat pyproject.toml; echo $for_tests) | sha1sum | cut -c1-12)
 if [ ! -f "$stamp" ]; then
-  say "pip install ycsbctl$([ $for_tests = 1 ] && echo '[test]')"
+  # [cluster]: Dask distributed, for --cluster and the namespace lab
+  say "pip install ycsbctl$([ $for_tests = 1 ] && echo '[test,cluster]' || echo '[cluster]')"
   .venv/bin/pip install -q --upgrade pip
-  if [ $for_tests = 1 ]; then .venv/bin/pip install -q -e '.[test]'; else .venv/bin/pip install -q -e .; fi
+  if [ $for_tests = 1 ]; then .venv/bin/pip install -q -e '.[test,cluster]'; else .venv/bin/pip install -q -e '.[cluster]'; fi
   rm -f .venv/.installed-*; touch "$stamp"
 fi
 

@@ -7,4 +7,5 @@ pytest_plugins = [
     "tests.fixtures.no_skip",
     "tests.fixtures.ycsb_basicdb",
     "tests.fixtures.truth",
+    "tests.fixtures.lab",
 ]

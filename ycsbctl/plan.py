@@ -182,6 +182,7 @@ class Plan:
     percentiles: list[float] | None = None  # hdrhistogram.percentiles of the printed block (None: YCSB's)
     exporter: str = "text"  # the printed block: text | json | jsonarray (YCSB's exporter property)
     exportfile: str | None = None  # where the printed block goes (YCSB's exportfile); None: stdout
+    cluster: str | None = None  # a Dask scheduler (tcp://|tls://HOST:PORT): one engine shard per worker
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -209,6 +210,8 @@ class Plan:
                 raise UserError("--slo-points must be ≥ 2")
         elif self.slo_start is not None:
             raise UserError("--slo-start needs --slo 'p99<1ms' (the latency objective to search for)")
+        if self.cluster and self.engine != "native":
+            raise UserError("--cluster places ycsbctl's own engine on Dask workers: drop --engine ycsb")
 
     # -- resolved scale -----------------------------------------------------------------
 

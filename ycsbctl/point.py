@@ -54,11 +54,16 @@ def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, pla
 
 
 def engine_for(plan: Plan) -> Engine:
-    """The engine the plan names (``--engine``): ycsbctl's own, or the real YCSB."""
+    """The engine the plan names: the real YCSB (``--engine ycsb``), ycsbctl's over a Dask cluster
+    (``--cluster``), or ycsbctl's own on this host."""
     if plan.engine == "ycsb":
         from ycsbctl.ycsb_java import YcsbEngine
 
         return YcsbEngine(plan.ycsb_home)
+    if plan.cluster:
+        from ycsbctl.engine.cluster import ClusterEngine
+
+        return ClusterEngine(plan.cluster)
     return NativeEngine()
 
 
@@ -78,6 +83,10 @@ def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None
     for warning in capture.warnings:
         if progress is not None:
             progress.note(f"telemetry: {warning}")
+    if result.cluster is not None:  # the clients ran on other hosts: their CPU comes from the shards
+        from ycsbctl.telemetry.client_hosts import cluster_outcome
+
+        return PointOutcome(result, *cluster_outcome(result, capture))
     return PointOutcome(result, capture.frame, capture.summary(), capture.bottleneck().to_dict())
 
 
@@ -92,6 +101,8 @@ def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, pla
         spec = make_spec(ep, props, phase, threads, plan, rate)
         return measure(ep, spec, plan, progress, baseline, engine)
     except UserError as exc:
+        if getattr(exc, "stops_sweep", False):  # e.g. no Dask worker left: nothing more can be measured
+            raise
         return PointOutcome(result=None, error=str(exc))
 
 
@@ -116,6 +127,8 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
             out.footprint = fp.to_dict() if fp is not None else None
         return out
     except UserError as exc:
+        if getattr(exc, "stops_sweep", False):
+            raise
         return PointOutcome(result=None, error=str(exc))
 
 

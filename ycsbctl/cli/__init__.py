@@ -21,6 +21,7 @@ COMMANDS = {
     "run": "experiment", "load": "experiment", "dry-run": "workload",
     "targets": "servers", "up": "servers", "status": "servers", "down": "servers", "doctor": "servers",
     "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results", "list": "listing",
+    "lab": "lab",
 }
 
 
@@ -74,6 +75,7 @@ def main() -> None:
       ycsbctl targets | up | status | down   manage the servers ycsbctl starts
       ycsbctl report DIR | compare A B       render result folders
       ycsbctl list                           past experiments in reports/, newest first
+      ycsbctl lab up | down                  hosts made of network namespaces, for --cluster rehearsals
 
     Workloads are YCSB property files: a name from workloads/ (workload-a, b, insert…) or a path.
     """

@@ -38,6 +38,9 @@ def _common(f):
         click.option("--seed", type=int, default=None, help="Random seed of the workload streams."),
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
+        click.option("--cluster", default=None, metavar="tls://HOST:8786",
+                     help="Dask scheduler: one engine shard on each of its workers (client hosts) "
+                          "[default: the local engine]. --processes is then per client host."),
         click.option("--quiet", is_flag=True, help="No progress display."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                      help="json: one JSON document on stdout (experiment, folder, every point's numbers); "
@@ -174,7 +177,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-        timeout_s, processes, seed, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
+        timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
         slo, slo_start, slo_points, profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
@@ -206,7 +209,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
         property_files=list(prop_files), properties=list(props), images=image_option(images, []),
-        server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, slo=slo,
+        server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
         slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points, **settings,
     )
     single = url_only and plan.points() == 1
@@ -221,7 +224,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-         timeout_s, processes, seed, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
+         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
@@ -243,6 +246,7 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
     plan = Plan(
         workloads=[workload], targets=chosen, profile="default", engine=engine,
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
-        telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", **settings,
+        telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", cluster=cluster,
+        **settings,
     )
     _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt), False, quiet, fmt)

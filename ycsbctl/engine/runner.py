@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 from ycsbctl.bindings import protocol_of
 from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
-from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport, dispatch
+from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.engine.worker_exit import PeakWatch, describe
@@ -58,7 +58,11 @@ def default_processes(url: str, phase: str = "run") -> int:
 class PhaseRunner:
     """Runs one :class:`PhaseSpec`; :meth:`pids` gives the worker PIDs to telemetry while it runs."""
 
-    def __init__(self, spec: PhaseSpec) -> None:
+    def __init__(self, spec: PhaseSpec, start_at: Callable[[], float] | None = None,
+                 on_message: Callable[[Message], None] | None = None) -> None:
+        """``start_at`` (an engine shard's hook) is called once every worker is connected and returns
+        the start time (``perf_counter`` s) instead of "now + 50 ms"; ``on_message`` sees every
+        message of the workers before it is merged here."""
         if spec.threads < 1:
             raise UserError(f"threads must be ≥ 1 (got {spec.threads})")
         if spec.phase not in ("load", "run"):
@@ -69,6 +73,7 @@ class PhaseRunner:
         if spec.measurement not in ("op", "intended", "both"):
             raise UserError(f"measurement.interval={spec.measurement!r}: use op, intended or both")
         self.spec = spec
+        self.start_at, self.on_message = start_at, on_message
         self.workload = CoreWorkload.from_properties(Properties(spec.properties))
         check_workload_memory(self.workload, spec.threads)  # before any worker allocates a value
         if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
@@ -139,13 +144,13 @@ class PhaseRunner:
                             f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
                         ) from None
                     continue
-                dispatch(msg, c)
+                self._dispatch(msg, c)
             self._pids.extend(c.pids)
             if c.setup_errors:
                 stop_flag.value = 1
                 start_event.set()
                 raise UserError(f"cannot run against {redact_url(spec.url)}: {c.setup_errors[0]}", exit_code=1)
-            t0 = time.perf_counter() + 0.05
+            t0 = self.start_at() if self.start_at is not None else time.perf_counter() + 0.05
             t_start.value = t0
             c.started = True
             start_event.set()
@@ -164,7 +169,7 @@ class PhaseRunner:
                             c.finals[i] = Done(i, errors=[describe(i, procs[i].exitcode, watch.peaks.get(i))])
                         c.status = "failed"
                     continue
-                dispatch(msg, c)
+                self._dispatch(msg, c)
         except KeyboardInterrupt:
             stop_flag.value = 1
             start_event.set()  # workers still connecting wait for it: they must see the stop, not wait 15 s
@@ -181,6 +186,11 @@ class PhaseRunner:
             self._pids.clear()
         return self._result(c, t_start.value)
 
+    def _dispatch(self, msg: Message, c: _Collector) -> None:
+        if self.on_message is not None:
+            self.on_message(msg)
+        dispatch(msg, c)
+
     def _drain_after_interrupt(self, out, procs, c: _Collector) -> None:
         """After Ctrl-C: keep what workers report while they finish their current operation."""
         deadline = time.monotonic() + 15
@@ -194,7 +204,7 @@ class PhaseRunner:
                 continue
             except KeyboardInterrupt:
                 break
-            dispatch(msg, c)
+            self._dispatch(msg, c)
 
     def _result(self, c: _Collector, t0: float) -> PhaseResult:
         spec = self.spec

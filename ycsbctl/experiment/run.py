@@ -3,6 +3,7 @@ a full disk), Ctrl-C and SIGTERM; the sweep itself is :class:`~ycsbctl.experimen
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ycsbctl.engine.contract import Engine
@@ -21,6 +22,7 @@ from ycsbctl.point import engine_for
 from ycsbctl.progress import Progress
 from ycsbctl.provision.signals import sigterm_as_interrupt
 from ycsbctl.results.disk import check_writable, disk_error
+from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import ResultFolder, now_iso
 from ycsbctl.urls import redact_text
@@ -115,6 +117,8 @@ def _sweep(sweep: Sweep, folder: ResultFolder | None) -> Outcome:
             if folder is not None:
                 try:
                     status = outcome.folder_status(refused=refused is not None)
+                    if status == FolderStatus.COMPLETE and sys.exc_info()[0] is not None:
+                        status = FolderStatus.PARTIAL  # the sweep stopped early (e.g. no Dask worker left)
                     folder.update_manifest(ended_at=now_iso(), status=status)
                     outcome.folder = folder.finalize(status)
                 except OSError as exc:

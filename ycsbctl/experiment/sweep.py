@@ -203,4 +203,11 @@ class Sweep:
         gbit = info.get("gbit_s")
         note = f" ({info['note']})" if info.get("note") else ""
         self.console.note(f"{label}: network baseline {f'{gbit:.2f} Gbit/s' if gbit else 'not measured'}{note}")
+        if self.plan.cluster and self.plan.iperf_server:  # and from each client host (Dask worker)
+            from ycsbctl.telemetry.client_network import client_host_baselines
+
+            info["client_hosts"] = client_host_baselines(self.plan.cluster, self.plan.iperf_server)
+            self.console.note(f"{label}: from client hosts " + ", ".join(
+                f"{h['name']} {h['gbit_s']:.2f} Gbit/s" if h.get("gbit_s") else f"{h['name']} not measured ({h['note']})"
+                for h in info["client_hosts"]))
         self.store.update_manifest(network={**self.store.manifest.network, label: info})

@@ -15,7 +15,7 @@ import pandas as pd
 from ycsbctl.report import plots as plotting
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
-from ycsbctl.results.model import OPERATIONS
+from ycsbctl.results.model import OPERATIONS, PhaseResult
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.tables import op_key
 
@@ -205,6 +205,29 @@ def network_rows(exp: Experiment) -> list[dict]:
              "used": used.get(t)} for t in targets]
 
 
+def client_host_rows(exp: Experiment) -> list[dict]:
+    """Points driven from several client hosts (``--cluster``): one row per point and host — its
+    shard's threads and processes, client CPU (% of one core, and share of the cores it could use),
+    how late it started, and whether it was lost."""
+    rows = []
+    for doc in sorted(exp.docs.values(), key=lambda d: (d.get("target", ""), d.get("workload", ""),
+                                                        d.get("phase", ""), d.get("threads", 0))):
+        cluster = PhaseResult.doc_fact(doc.get("result"), "cluster") or {}
+        for s in cluster.get("shards", []):
+            rows.append({"point": f"{doc.get('target')} {doc.get('workload')} {doc.get('phase')} {doc.get('threads')} threads",
+                         "host": s.get("name"), "hostname": s.get("host"), "cores": s.get("cores"),
+                         "processes": s.get("processes"), "threads": s.get("threads"),
+                         "cpu": s.get("client_cpu_pct"), "share": s.get("client_share"),
+                         "late": s.get("start_late_ms"), "skew": cluster.get("start_skew_ms"), "lost": s.get("lost") or ""})
+    return rows
+
+
+def client_host_baselines(exp: Experiment) -> list[dict]:
+    """iperf3 baselines measured from each client host (``--cluster`` with ``--iperf-server``)."""
+    return [{"target": t, "host": h.get("name"), "gbit_s": h.get("gbit_s"), "note": h.get("note") or ""}
+            for t, n in (exp.manifest.network or {}).items() for h in (n or {}).get("client_hosts") or []]
+
+
 def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], points: pd.DataFrame,
                   latency: str) -> dict:
     m = exp.manifest
@@ -219,6 +242,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
                        "slo": slo_searches(exp, w)} for w in exp.workloads],
         "failures": failures(exp),
         "footprint": footprint_rows(exp), "network": network_rows(exp),
+        "client_hosts": client_host_rows(exp), "client_baselines": client_host_baselines(exp),
         "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],
         "files": [f for f in DATA_FILES if (exp.path / f.rstrip("/")).exists()],
         "run_counts": exp.runs["status"].value_counts().to_dict() if len(exp.runs) else {},

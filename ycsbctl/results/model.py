@@ -145,6 +145,7 @@ class PhaseResult:
     threads_stopped: int = 0  # client threads that ended early (connection lost, load incomplete)
     late_replies: int = 0  # replies that came after their operation had timed out (counted, not dropped)
     stray_replies: int = 0  # replies to nothing asked (e.g. a refusal a server sends as it closes)
+    cluster: dict[str, Any] | None = None  # --cluster: shards, their hosts and CPU, the start skew
     ycsb: YcsbFacts | None = None  # what the real YCSB said, with --engine ycsb or an imported log
     # each measured second's histograms, for the HdrHistogram interval logs (native engine; not in to_dict)
     intervals: IntervalHistograms | None = field(default=None, repr=False, compare=False)
@@ -198,6 +199,7 @@ class PhaseResult:
             "duration_s": self.duration_s,
             "timeout_s": self.timeout_s,
             "threads_stopped": self.threads_stopped,
+            "cluster": self.cluster,
             "late_replies": self.late_replies,
             "stray_replies": self.stray_replies,
             "ycsb": self.ycsb.to_dict() if self.ycsb is not None else None,
@@ -225,7 +227,7 @@ class PhaseResult:
         ops = {k: OpSummary.from_dict(v, histograms.get(k)) for k, v in d.get("ops", {}).items()}
         facts = {k: cls.doc_fact(d, k) for k in
                  ("processes", "measurement", "t_start_mono", "duration_s", "timeout_s", "threads_stopped",
-                  "late_replies", "stray_replies")}
+                  "late_replies", "stray_replies", "cluster")}
         ycsb = YcsbFacts.from_dict(d["ycsb"]) if d.get("ycsb") else YcsbFacts.from_extra(d.get("extra") or {})
         r = cls(
             phase=d["phase"],
@@ -247,6 +249,7 @@ class PhaseResult:
             threads_stopped=int(facts["threads_stopped"] or 0),
             late_replies=int(facts["late_replies"] or 0),
             stray_replies=int(facts["stray_replies"] or 0),
+            cluster=facts["cluster"],
             ycsb=ycsb,
             client_lag=OpSummary.from_dict(d["client_lag"], histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
             schedule_lag=(OpSummary.from_dict(d["schedule_lag"], histograms.get(SCHEDULE_LAG))

@@ -315,6 +315,10 @@ class TelemetrySummary:
     net_share_of_baseline: float | None = None
     samples: int | None = None
     sampler_cpu_s: float | None = None
+    client_hosts: float | None = None  # --cluster: client hosts (Dask workers) that ran shards
+    client_host_busiest: str | None = None
+    client_host_busiest_share: float | None = None
+    start_skew_ms: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return to_doc(self)
@@ -375,6 +379,10 @@ _TELEMETRY_DOCS = {
     "net_share_of_baseline": ("fraction", "net_gbit_s_mean over baseline_gbit_s"),
     "samples": ("samples", "telemetry samples in the measured window"),
     "sampler_cpu_s": ("s", "CPU the samplers themselves used"),
+    "client_hosts": ("hosts", "--cluster: client hosts (Dask workers) that ran a shard"),
+    "client_host_busiest": ("", "--cluster: the client host that used the largest share of its cores"),
+    "client_host_busiest_share": ("fraction", "--cluster: that host's CPU over its cores"),
+    "start_skew_ms": ("ms", "--cluster: spread of the shards' start times"),
 }
 
 
