@@ -57,4 +57,9 @@ if [ $for_tests = 1 ] && ! ls .cache/ycsb-core/lib/core-0.17.0.jar >/dev/null 2>
   say "fetching site.ycsb:core:0.17.0 from Maven Central"
   mvn -q -B -f infra/ycsb/pom.xml dependency:copy-dependencies
 fi
+# … and the Java HdrHistogram library, whose HistogramLogReader reads our interval logs in the tests.
+if [ $for_tests = 1 ] && ! ls .cache/hdrhistogram/lib/HdrHistogram-2.2.2.jar >/dev/null 2>&1; then
+  say "fetching org.hdrhistogram:HdrHistogram:2.2.2 from Maven Central"
+  mvn -q -B -f infra/hdrhistogram/pom.xml dependency:copy-dependencies
+fi
 say "ready"

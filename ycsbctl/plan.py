@@ -62,6 +62,48 @@ def parse_threads(text: str) -> list[int]:
         raise UserError(f"--threads {text!r}: use a number (32), a list (8,16,32) or a doubling range (8..128), all ≥ 1") from None
 
 
+_RATE = r"(\d+(?:\.\d+)?)\s*([kKmM]?)"  # 500, 2.5k, 1M (k = 1,000, M = 1,000,000)
+_RATE_HELP = ("use a rate in ops/s (5000 or 5k), a list (10k,20k,40k), a doubling range (1k..16k) or a range "
+              "with a step (10k..80k/10k); k = 1,000, M = 1,000,000, every rate > 0")
+
+
+def _rate(number: str, suffix: str) -> float:
+    return float(number) * {"": 1, "k": 1e3, "m": 1e6}[suffix.lower()]
+
+
+def parse_rates(text: str, flag: str = "--target-rate") -> list[float]:
+    """Offered rates in ops/s, like :func:`parse_threads`: ``5k`` → [5000]; ``10k,20k,40k`` as given;
+    ``1k..16k`` doubling from 1k up to 16k; ``10k..80k/10k`` from 10k to 80k in steps of 10k."""
+    text = text.strip()
+    try:
+        m = re.fullmatch(rf"{_RATE}\s*\.\.\s*{_RATE}(?:\s*/\s*{_RATE})?", text)
+        if m:
+            lo, hi = _rate(m.group(1), m.group(2)), _rate(m.group(3), m.group(4))
+            step = _rate(m.group(5), m.group(6)) if m.group(5) else None
+            if lo <= 0 or hi < lo or step is not None and step <= 0:
+                raise ValueError
+            if step is None:
+                n = 0
+                while lo * 2 ** (n + 1) <= hi * (1 + 1e-9):
+                    n += 1
+                return [lo * 2**i for i in range(n + 1)]
+            count = int((hi - lo) / step + 1e-9) + 1
+            if count > 1000:
+                raise ValueError
+            return [round(lo + i * step, 6) for i in range(count)]
+        values = []
+        for piece in text.split(","):
+            one = re.fullmatch(_RATE, piece.strip())
+            if one is None or _rate(*one.groups()) <= 0:
+                raise ValueError
+            values.append(_rate(*one.groups()))
+        if not values:
+            raise ValueError
+        return list(dict.fromkeys(values))
+    except ValueError:
+        raise UserError(f"{flag} {text!r}: {_RATE_HELP}") from None
+
+
 _BEFORE_URL = re.compile(",(?=" + "|".join(re.escape(s) for s in URL_SCHEMES) + ")")
 
 
@@ -116,7 +158,10 @@ class Plan:
     operations: int | None = None
     duration_s: float | None = None
     warmup_s: float | None = None
-    target_rate: float | None = None
+    target_rates: list[float] = field(default_factory=list)  # offered ops/s per point (a sweep axis); []: unpaced
+    slo: str | None = None  # --slo 'p99<1ms': search the highest offered rate meeting it (ycsbctl.experiment.slo)
+    slo_start: float | None = None  # the search's first rate (ops/s); None: a fraction of an unpaced point's
+    slo_points: int = 8  # paced points the search may run per target × workload × threads
     timeout_s: float = 10.0
     max_error_rate: float = 0.01
     backend: str = "auto"
@@ -151,6 +196,19 @@ class Plan:
             raise UserError("no target: name one with --target (redis, mongodb, … or a redis:// / mongodb:// URL)")
         if not 0 <= self.max_error_rate <= 1:
             raise UserError("--max-error-rate is a fraction between 0 and 1 (0.01 = 1%)")
+        if self.slo is not None:
+            from ycsbctl.experiment.slo import parse_slo
+
+            parse_slo(self.slo)
+            if self.target_rates:
+                raise UserError("--slo picks the offered rates itself: drop --target-rate "
+                                "(--slo-start RATE sets where the search begins)")
+            if self.repeat > 1:
+                raise UserError("--slo runs each rate once: drop --repeat")
+            if self.slo_points < 2:
+                raise UserError("--slo-points must be ≥ 2")
+        elif self.slo_start is not None:
+            raise UserError("--slo-start needs --slo 'p99<1ms' (the latency objective to search for)")
 
     # -- resolved scale -----------------------------------------------------------------
 
@@ -186,8 +244,15 @@ class Plan:
         """Whether to load the dataset into ``target`` before its run-phase points."""
         return self.load if self.load is not None else not is_url(target)
 
+    @property
+    def rate_axis(self) -> list[float | None]:
+        """The offered rates each thread count runs at (ops/s; None: unpaced)."""
+        return list(self.target_rates) or [None]
+
     def points(self) -> int:
-        return len(self.targets) * len(self.workloads) * len(self.threads) * self.repeat
+        """Points planned; with ``--slo``, the most the search may run (its unpaced point included)."""
+        per = self.slo_points if self.slo else len(self.rate_axis) * self.repeat
+        return len(self.targets) * len(self.workloads) * len(self.threads) * per
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -219,4 +284,6 @@ class Plan:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Plan:
         known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        if "target_rates" not in d and d.get("target_rate"):  # a plan stored before rate ladders
+            known["target_rates"] = [float(d["target_rate"])]
         return cls(**known)

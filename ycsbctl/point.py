@@ -33,16 +33,18 @@ class PointOutcome:
     error: str | None = None
 
 
-def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan) -> PhaseSpec:
-    """The engine's instructions for one point of ``plan``."""
-    measurement = props.get("measurement.interval") or ("both" if plan.target_rate else "op")
+def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
+              rate: float | None = None) -> PhaseSpec:
+    """The engine's instructions for one point of ``plan`` (``rate``: its offered ops/s; None: unpaced)."""
+    rate = rate if phase == "run" else None
+    measurement = props.get("measurement.interval") or ("both" if rate else "op")
     return PhaseSpec(
         phase=phase,
         url=ep.url,
         properties=dict(props),
         threads=threads,
         duration_s=plan.point_duration_s if phase == "run" else None,
-        target_rate=plan.target_rate if phase == "run" else None,
+        target_rate=rate,
         warmup_s=plan.point_warmup_s if phase == "run" else 0.0,
         timeout_s=plan.timeout_s,
         processes=plan.processes,
@@ -81,12 +83,13 @@ def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None
 
 def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
               progress: Progress | None, fresh: bool = False, baseline: Any = None,
-              engine: Engine | None = None) -> PointOutcome:
-    """One point. ``fresh`` empties the database first (the insert workload measures a load)."""
+              engine: Engine | None = None, rate: float | None = None) -> PointOutcome:
+    """One point (``rate``: offered ops/s, None: unpaced). ``fresh`` empties the database first (the
+    insert workload measures a load)."""
     try:
         if fresh:
             clear_dataset(ep.url, props.get("table", "usertable"))
-        spec = make_spec(ep, props, phase, threads, plan)
+        spec = make_spec(ep, props, phase, threads, plan, rate)
         return measure(ep, spec, plan, progress, baseline, engine)
     except UserError as exc:
         return PointOutcome(result=None, error=str(exc))

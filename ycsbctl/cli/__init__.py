@@ -20,7 +20,7 @@ from ycsbctl.urls import redact_text
 COMMANDS = {
     "run": "experiment", "load": "experiment", "dry-run": "workload",
     "targets": "servers", "up": "servers", "status": "servers", "down": "servers", "doctor": "servers",
-    "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results",
+    "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results", "list": "listing",
 }
 
 
@@ -73,6 +73,7 @@ def main() -> None:
       ycsbctl dry-run workload-b --count 20  print the operations YCSB would issue
       ycsbctl targets | up | status | down   manage the servers ycsbctl starts
       ycsbctl report DIR | compare A B       render result folders
+      ycsbctl list                           past experiments in reports/, newest first
 
     Workloads are YCSB property files: a name from workloads/ (workload-a, b, insert…) or a path.
     """

@@ -10,7 +10,7 @@ import click
 
 from ycsbctl.cli import image_option, main
 from ycsbctl.errors import UserError
-from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_threads, split_targets
+from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_rates, parse_threads, split_targets
 
 
 def _common(f):
@@ -39,6 +39,9 @@ def _common(f):
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
         click.option("--quiet", is_flag=True, help="No progress display."),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                     help="json: one JSON document on stdout (experiment, folder, every point's numbers); "
+                          "progress and notes stay on stderr, YCSB's block is not printed."),
         click.option("--allow-concurrent", is_flag=True,
                      help="Measure even while another ycsbctl measures on this host (points are labelled host-busy)."),
     ]
@@ -75,7 +78,14 @@ def _with_client_properties(workloads: list[str], prop_files: tuple[str, ...], p
     return fold_into_flags(flags, given)
 
 
-def _finish(outcome, show_summary: bool, quiet: bool = False) -> None:
+def _one_rate(text: str, flag: str) -> float:
+    rates = parse_rates(text, flag)
+    if len(rates) != 1:
+        raise UserError(f"{flag} {text!r}: give one rate in ops/s (5000 or 5k)")
+    return rates[0]
+
+
+def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text") -> None:
     code = outcome.exit_code
     if outcome.folder is not None:
         try:
@@ -92,17 +102,24 @@ def _finish(outcome, show_summary: bool, quiet: bool = False) -> None:
             click.echo(f"skipped {s.target}: {s.reason}", err=True)
     if getattr(outcome, "report_failed", False) and code == 0:
         code = 1
+    if fmt == "json":
+        from ycsbctl.results.json_summary import run_summary, to_json
+
+        click.echo(to_json(run_summary(outcome.experiment_id, outcome.folder, outcome.records, code, outcome.skipped)),
+                   nl=False)
     sys.exit(code)
 
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
-              allow_concurrent: bool = False):
+              allow_concurrent: bool = False, fmt: str = "text"):
     from ycsbctl.experiment import run_plan
 
     write = out is not None or not single or resume is not None
+    # --format json keeps stdout for its document: YCSB's block only goes to an exportfile
+    print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
-        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=single, quiet=quiet,
-        allow_concurrent=allow_concurrent,
+        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
+        quiet=quiet, allow_concurrent=allow_concurrent,
     )
     if outcome.folder is not None and not single:
         try:
@@ -133,8 +150,17 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="Seconds per point, after the warm-up (YCSB's maxexecutiontime) [default: the profile's].")
 @click.option("--warmup", "warmup_s", type=click.FloatRange(min=0), default=None,
               help="Seconds at the start of each point kept in the per-second series but not in the totals.")
-@click.option("--target-rate", type=click.FloatRange(min=0.001), default=None,
-              help="Total ops/s (YCSB -target); records intended latency too.")
+@click.option("--target-rate", default=None, metavar="R|A,B|A..B[/S]",
+              help="Offered ops/s over all threads (YCSB -target), records intended latency too: 5k, a list "
+                   "10k,20k,40k, a doubling range 1k..16k or a stepped range 10k..80k/10k (a sweep axis).")
+@click.option("--slo", default=None, metavar="[OP:]pNN<LIMIT",
+              help="Search the highest offered rate meeting a latency objective, e.g. 'p99<1ms', 'READ:p99.9<2ms' "
+                   "(p50, p95, p99, p99.9; us, ms, s; default: all operations).")
+@click.option("--slo-start", default=None, metavar="RATE",
+              help="The search's first rate (ops/s, e.g. 5k); it then goes up or down by 4× [default: "
+                   "measure one unpaced point and start at half its throughput].")
+@click.option("--slo-points", type=click.IntRange(min=2, max=30), default=8, show_default=True,
+              help="Points the SLO search may run per target × workload × threads (the unpaced one included).")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="default", show_default=True,
               help="Scale: default (100k records, 10 s points), smoke, percona2017 (the reference study).")
 @click.option("--max-error-rate", type=click.FloatRange(0, 1), default=0.01, show_default=True,
@@ -148,8 +174,8 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-        timeout_s, processes, seed, telemetry, quiet, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
-        profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
+        timeout_s, processes, seed, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
+        slo, slo_start, slo_points, profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
     \b
@@ -160,7 +186,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     """
     if resume is not None:
         secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))
-        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent), True, quiet)
+        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt),
+                True, quiet, fmt)
     if not workloads and prop_files:  # YCSB's way: the first -P file is the workload
         workloads = prop_files[:1]
     if not workloads:
@@ -170,20 +197,23 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     settings = _with_client_properties(
         list(workloads), prop_files, props, "run", threads=parse_threads(threads) if threads else None,
-        records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s, target_rate=target_rate)
+        records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s,
+        target_rates=parse_rates(target_rate) if target_rate else None)
     settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
+    settings["target_rates"] = settings["target_rates"] or []
     plan = Plan(
         workloads=list(workloads), targets=chosen or ["redis", "mongodb"], repeat=repeat, profile=profile,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
         property_files=list(prop_files), properties=list(props), images=image_option(images, []),
-        server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, **settings,
+        server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, slo=slo,
+        slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points, **settings,
     )
     single = url_only and plan.points() == 1
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
                         "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one --threads)")
-    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent), not single, quiet)
+    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt), not single, quiet, fmt)
 
 
 @main.command()
@@ -191,7 +221,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
-         timeout_s, processes, seed, telemetry, quiet, allow_concurrent, threads) -> None:
+         timeout_s, processes, seed, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
@@ -215,4 +245,4 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", **settings,
     )
-    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent), False, quiet)
+    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt), False, quiet, fmt)

@@ -25,6 +25,7 @@ from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.errors import UserError
+from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
 from ycsbctl.urls import redact_url
@@ -228,6 +229,9 @@ class PhaseRunner:
             threads_stopped=len(ended),
             duration_s=spec.duration_s,
             timeout_s=spec.timeout_s,
+            intervals=IntervalHistograms.from_counts(
+                {k: a.counts for k, a in c.seconds.items()}, c.warmup_seconds,
+                start_epoch_s=time.time() - (time.perf_counter() - t0), end_s=end_s - t0) if t0 else None,
         )
 
 

@@ -15,6 +15,7 @@ class Outcome:
     """The folder, every point measured now, skipped targets, and how it ended."""
 
     folder: Path | None
+    experiment_id: str = ""
     records: list[RunRecord] = field(default_factory=list)
     skipped: list[SkippedTarget] = field(default_factory=list)
     interrupted: bool = False

@@ -44,24 +44,37 @@ class PointRunner:
         return self._keep(out, ep, label, workload, "load", threads, 1, started)
 
     def point(self, ep: Endpoint, label: str, workload: str, phase: str, threads: int, rep: int,
-              props: Properties, fresh: bool = False) -> RunRecord:
-        """One point of the ladder; ``fresh`` empties the database first (a load measured as the sweep)."""
+              props: Properties, fresh: bool = False, rate: float | None = None) -> RunRecord:
+        """One point of the ladder (``rate``: offered ops/s, None: unpaced); ``fresh`` empties the
+        database first (a load measured as the sweep)."""
         plan = self.plan
-        self.console.start_point(f"{label} {workload} {threads} threads" + (f" (rep {rep})" if plan.repeat > 1 else ""))
+        self.console.start_point(f"{label} {workload} {threads} threads" + (f" at {rate:,.0f} ops/s" if rate else "")
+                                 + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
         wanted = int(props.get("recordcount", 0) or 0)
         note = (self.dataset.before_point(label, ep.url, wanted, props.get("table", "usertable"))
                 if phase == "run" else None)
         self._busy_at_start = self._others()
         out = run_point(ep, props, phase, threads, plan, self.console.progress, fresh=fresh, baseline=self.baseline,
-                        engine=self.engine)
-        return self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note)
+                        engine=self.engine, rate=rate)
+        record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note, rate=rate)
+        if props.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:
+            from ycsbctl.results.hdr_log import write_ycsb_logs
+
+            # YCSB's file names for one point; a sweep's points each get their run id in front
+            tag = None if plan.points() == 1 else record.run_id
+            try:
+                for path in write_ycsb_logs(out.result.intervals, props.get("hdrhistogram.output.path", ""), tag):
+                    self.console.note(f"HdrHistogram log: {path}")
+            except OSError as exc:  # the point is kept; only its copy for hdrhistogram.fileoutput is missing
+                self.console.note(f"could not write the HdrHistogram log ({exc}); the point's histograms are kept")
+        return record
 
     def _others(self) -> list[str]:
         return self.claim.others() if self.claim is not None else []
 
     def _keep(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
-              rep: int, started: str, dataset_note: str | None = None) -> RunRecord:
+              rep: int, started: str, dataset_note: str | None = None, rate: float | None = None) -> RunRecord:
         """Judge a point, write it to the store, tell the user."""
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
@@ -69,11 +82,11 @@ class PointRunner:
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy)
         record = RunRecord(
-            run_id=RunRecord.make_id(label, workload, phase, threads, rep), target=label, workload=workload,
+            run_id=RunRecord.make_id(label, workload, phase, threads, rep, rate), target=label, workload=workload,
             phase=phase, threads=threads, repetition=rep, status=v.status, result=out.result,
             telemetry=out.telemetry, telemetry_summary=out.telemetry_summary, bottleneck=v.bottleneck,
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=v.reason, started_at=started,
-            ended_at=now_iso(),
+            ended_at=now_iso(), target_rate=rate,
         )
         self.store.add_run(record)
         self.records.append(record)

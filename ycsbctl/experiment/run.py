@@ -81,6 +81,7 @@ def run_plan(
         console = Console(Progress(plan.points() + loads, quiet=quiet), YcsbBlock.of(plan) if print_ycsb else None)
         servers = servers or ProvisionedServers(plan, store.manifest.experiment_id, console.note)
         sweep = Sweep(plan, servers, engine or engine_for(plan), store, console, claim)
+        sweep.outcome.experiment_id = store.manifest.experiment_id
         return _sweep(sweep, folder)
     finally:
         if folder is not None:

@@ -1,5 +1,5 @@
 """The sweep: every target in turn — provision, network baseline, dataset check or load, each
-workload × thread count × repetition — with the stand-in policy, crash restarts and skips.
+workload × thread count × offered rate × repetition (or an SLO search over rates) — with the stand-in policy, crash restarts and skips.
 
 Everything it needs is passed in: the servers (:class:`~ycsbctl.experiment.servers.Servers`), the
 engine (:class:`~ycsbctl.engine.contract.Engine`) and the store
@@ -42,6 +42,7 @@ class Sweep:
         self.outcome = Outcome(folder=None, records=self.points.records)
         self.done_ids = store.run_ids(RunStatus.OK)
         self.endpoint: Endpoint | None = None  # the server of the current target (a restart replaces it)
+        self.loaded = False  # the dataset is on the current target's server
 
     def run(self) -> Outcome:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
@@ -93,10 +94,20 @@ class Sweep:
 
     def _points_left(self, target: str) -> bool:
         plan = self.plan
+        label = target_label(target)
+        if plan.slo:  # a search's points are only known as it goes: one not finished means more to do
+            done = {(s.get("target"), s.get("workload"), s.get("threads")) for s in self.store.manifest.slo_searches
+                    if s.get("finished")}
+            return any((label, workload_name(w), t) not in done for w in plan.workloads for t in plan.threads)
         return any(
-            RunRecord.make_id(target_label(target), workload_name(w), sweep_phase(plan, w), t, r) not in self.done_ids
-            for w in plan.workloads for t in plan.threads for r in range(1, plan.repeat + 1)
+            RunRecord.make_id(label, workload_name(w), sweep_phase(plan, w), t, r, rate) not in self.done_ids
+            for w in plan.workloads for t in plan.threads for rate in self._rates(sweep_phase(plan, w))
+            for r in range(1, plan.repeat + 1)
         )
+
+    def _rates(self, phase: str) -> list[float | None]:
+        """The offered rates of a workload's points: the plan's for run-phase points; a load is unpaced."""
+        return self.plan.rate_axis if phase == "run" else [None]
 
     # -- one target -----------------------------------------------------------------------------------
     def _sweep_target(self, target: str, ep: Endpoint) -> None:
@@ -105,39 +116,56 @@ class Sweep:
         self.points.baseline = None
         if plan.telemetry:
             self._baseline(label, ep)
-        loaded = False
+        self.loaded = False
         if not plan.loads(target) and plan.phase != "load":  # `ycsbctl load` reads nothing
             self._check_dataset(label, ep)
         for workload in plan.workloads:
             props = workload_properties(plan, workload)
             w = CoreWorkload.from_properties(props)
             name = workload_name(workload)
+            phase = "load" if w.insert_only or plan.phase == "load" else "run"
             for threads in plan.threads:
-                for rep in range(1, plan.repeat + 1):
-                    phase = "load" if w.insert_only or plan.phase == "load" else "run"
-                    if RunRecord.make_id(label, name, phase, threads, rep) in self.done_ids:
-                        continue
-                    if phase == "load":
-                        # The insert workload measures the load itself, into an empty database each
-                        # time; `ycsbctl load` loads into the target as it is.
-                        record = self.points.point(ep, label, name, "load", threads, rep, props,
-                                                   fresh=plan.phase != "load")
-                    else:
-                        if not loaded and plan.loads(target):
-                            if not self._load(ep, label, props):
-                                return
-                            loaded = True
-                        record = self.points.point(ep, label, name, "run", threads, rep, props)
-                    if record.status == RunStatus.INTERRUPTED:
-                        raise KeyboardInterrupt
-                    if record.status == RunStatus.FAILED and not is_url(target) and not self.servers.alive(ep):
-                        self.console.note(f"{label}: the server died during the point; restarting it")
-                        try:
-                            ep = self.endpoint = self.servers.restart(ep)
-                        except UserError as exc:
-                            self._skip(target, f"could not restart after a crash: {exc.message}", exc.fix)
+                if plan.slo and phase == "run":
+                    from ycsbctl.experiment.slo import search_point
+
+                    if not search_point(self, target, label, name, threads, props):
+                        return
+                    continue
+                for rate in self._rates(phase):
+                    for rep in range(1, plan.repeat + 1):
+                        if RunRecord.make_id(label, name, phase, threads, rep, rate) in self.done_ids:
+                            continue
+                        if self.measure(target, label, name, phase, threads, rep, props, rate) is None:
                             return
-                        loaded = False  # an in-memory server comes back empty
+
+    def measure(self, target: str, label: str, workload: str, phase: str, threads: int, rep: int,
+                props: Properties, rate: float | None = None) -> RunRecord | None:
+        """One point on the current server (loading the dataset first when it needs it); a crashed
+        server is restarted. None when the target is skipped from here on (load failed, no restart)."""
+        plan = self.plan
+        ep = self.endpoint
+        assert ep is not None
+        if phase == "load":
+            # The insert workload measures the load itself, into an empty database each time;
+            # `ycsbctl load` loads into the target as it is.
+            record = self.points.point(ep, label, workload, "load", threads, rep, props, fresh=plan.phase != "load")
+        else:
+            if not self.loaded and plan.loads(target):
+                if not self._load(ep, label, props):
+                    return None
+                self.loaded = True
+            record = self.points.point(ep, label, workload, "run", threads, rep, props, rate=rate)
+        if record.status == RunStatus.INTERRUPTED:
+            raise KeyboardInterrupt
+        if record.status == RunStatus.FAILED and not is_url(target) and not self.servers.alive(ep):
+            self.console.note(f"{label}: the server died during the point; restarting it")
+            try:
+                self.endpoint = self.servers.restart(ep)
+            except UserError as exc:
+                self._skip(target, f"could not restart after a crash: {exc.message}", exc.fix)
+                return None
+            self.loaded = False  # an in-memory server comes back empty
+        return record
 
     def _load(self, ep: Endpoint, label: str, props: Properties) -> bool:
         """Load the dataset once per target (and after a restart); False when it failed (target skipped)."""

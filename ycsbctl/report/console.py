@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
@@ -45,13 +46,17 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         title = f"{workload}" + (f" — {records:,} records" if records else "")
         table = Table(title=title, title_justify="left")
         ops = [op for op in MAIN_OPS if f"{op}_p99_us" in wdf and wdf[f"{op}_p99_us"].notna().any()]
-        for name, justify in [("threads", "right"), ("target", "left"), ("ops/s", "right")] + [
+        wdf = wdf.assign(target_rate=pd.to_numeric(wdf["target_rate"], errors="coerce").fillna(0.0))
+        paced = bool((wdf["target_rate"] > 0).any())  # a rate ladder or an SLO search: one row per offered rate
+        for name, justify in [("threads", "right")] + ([("offered ops/s", "right")] if paced else []) + [
+                ("target", "left"), ("ops/s", "right")] + [
             (f"{op} p50/p99 ms", "right") for op in ops
         ] + [("NOT_FOUND", "right"), ("timeouts", "right"), ("server CPU", "right"), ("client CPU", "right"),
              ("bottleneck", "left"), ("status", "left")]:
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
-        for (threads, target), pts in wdf.groupby(["threads", "target"], sort=True):
-            row = [str(threads), str(target), _num(pts["throughput_ops"].mean())]
+        for (threads, rate, target), pts in wdf.groupby(["threads", "target_rate", "target"], sort=True):
+            row = [str(threads)] + ([_num(rate) if rate else "unpaced"] if paced else []) + [
+                str(target), _num(pts["throughput_ops"].mean())]
             for op in ops:
                 p50, p99 = pts[f"{op}_p50_us"].mean() / 1000, pts[f"{op}_p99_us"].mean() / 1000
                 row.append(f"{_num(p50, '{:.2f}')}/{_num(p99, '{:.2f}')}")
@@ -67,4 +72,9 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[0:0]
         for _, p in said.iterrows():  # why a point is not ok, or the errors an ok one saw, in the server's words
             console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
+                          highlight=False)
+        for search in (s for s in exp.manifest.slo_searches if s.get("workload") == workload):
+            from ycsbctl.experiment.slo import summary_line
+
+            console.print(f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}", markup=False,
                           highlight=False)

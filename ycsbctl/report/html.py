@@ -20,8 +20,8 @@ from ycsbctl.results.schema import Manifest
 from ycsbctl.results.tables import op_key
 
 TEMPLATES = Path(__file__).parent / "templates"
-DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet",
-              "telemetry.parquet", "histograms/", "ycsb/", "plots/")
+DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
+              "telemetry.parquet", "telemetry.csv", "histograms/", "ycsb/", "plots/")
 
 
 def _num(v: Any, digits: int = 0) -> str:
@@ -78,7 +78,7 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
     shown = [t for t in exp.targets if ((pts["target"] == t) & (pts["status"] != "skipped")).any()]
     ops = _ops_of(runs[runs["status"] == "ok"])
     rows = []
-    for _, p in pts[pts["target"].isin(shown)].sort_values("threads", kind="stable").iterrows():
+    for _, p in pts[pts["target"].isin(shown)].sort_values(["threads", "target_rate"], kind="stable").iterrows():
         ok = runs[runs["run_id"].isin(p["run_ids"]) & (runs["status"] == "ok")]
         spread = (p["throughput_max"] - p["throughput_min"]) / 2 / p["throughput_mean"] * 100 if p["ok"] > 1 else None
         css = {"failed": "failed", "interrupted": "failed", "degraded": "failed", "skipped": "skipped"}.get(p["status"], "")
@@ -86,6 +86,7 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
             css = "client-bound"
         rows.append({
             "threads": int(p["threads"]), "target": p["target"], "throughput": p["throughput_mean"],
+            "offered": None if math.isnan(p["target_rate"]) else p["target_rate"],
             "spread_pct": spread, "reps": f"{p['ok']}/{p['reps']}",
             "lat": [[_mean(ok, f"{op_key(op)}_{s}_us") for s in ("p50", "p95", "p99")] for op in ops],
             "server_cpu": p["server_cpu_pct"], "client_cpu": p["client_cpu_pct"],
@@ -96,10 +97,18 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
             "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "",
             "status": p["status"], "css": css, "error": p["error"] or "",
         })
-    rows.sort(key=lambda r: (r["threads"], shown.index(r["target"])))
+    rows.sort(key=lambda r: (r["threads"], r["offered"] or math.inf, shown.index(r["target"])))
     hidden = sorted(set(pts["target"]) - set(shown))
     paced = "schedule_lag_p99_us" in runs and bool(runs["schedule_lag_p99_us"].notna().any())
-    return {"ops": ops, "rows": rows, "hidden": hidden, "paced": paced}
+    rated = any(r["offered"] for r in rows)  # a rate ladder or an SLO search: say each point's offered rate
+    return {"ops": ops, "rows": rows, "hidden": hidden, "paced": paced, "rated": rated}
+
+
+def slo_searches(exp: Experiment, workload: str) -> list[dict]:
+    """The workload's SLO searches: the rate found per target × threads, and every rate tried in order."""
+    from ycsbctl.experiment.slo import summary_line
+
+    return [{**s, "line": summary_line(s)} for s in exp.manifest.slo_searches if s.get("workload") == workload]
 
 
 def load_table(exp: Experiment, workload: str) -> list[dict]:
@@ -206,7 +215,8 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
         "plan": _kv(m.plan), "environment": environment_rows(m), "servers": servers(exp),
         "skipped": m.skipped_targets,
         "workloads": [{"name": w, "figures": [_figure(exp, pf) for pf in plots.get(w, [])],
-                       "table": workload_table(exp, points, w), "load": load_table(exp, w)} for w in exp.workloads],
+                       "table": workload_table(exp, points, w), "load": load_table(exp, w),
+                       "slo": slo_searches(exp, w)} for w in exp.workloads],
         "failures": failures(exp),
         "footprint": footprint_rows(exp), "network": network_rows(exp),
         "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],

@@ -491,6 +491,13 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
             ("cpu", f"{w}: server and client CPU vs threads", partial(cpu_figure, points, w, cores, colors, sub)),
             ("spectrum", f"{w}: latency percentile spectrum at {threads} threads",
              partial(spectrum_figure, exp, w, threads, colors, sub) if threads else _no_figure),
+        ]
+        from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
+
+        if rate_swept(exp, w):  # points at several offered rates: the hockey stick, not the per-thread figures
+            figures = [("rates", f"{w}: latency vs achieved throughput per offered rate",
+                        partial(rate_latency_figure, exp, w, colors, "all", sub))]
+        figures += [
             ("timeseries", f"{w}: per-second behaviour of each target's peak point",
              partial(timeseries_figure, exp, peaks, colors, f"{w}: per-second behaviour at each target's peak", sub)),
         ]

@@ -140,7 +140,7 @@ class Experiment:
         return t.assign(t_s=t["t_mono"].astype(float) - float(t0 or 0.0))
 
     def points(self, latency: str = "p99", op: str = ALL_OPS, phase: str | None = None) -> pd.DataFrame:
-        """One row per target × workload × threads over repetitions (see :func:`points`)."""
+        """One row per target × workload × threads × offered rate over repetitions (see :func:`points`)."""
         return points(self.runs, latency, op, phase)
 
 
@@ -151,7 +151,7 @@ def sweep_phase(runs: pd.DataFrame, workload: str) -> str:
 
 
 def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: str | None = None) -> pd.DataFrame:
-    """Aggregate repetitions: throughput and latency mean/min/max over the ``ok`` runs of each point.
+    """Aggregate repetitions (a point: target × workload × threads × offered rate, NaN when unpaced): throughput and latency mean/min/max over the ``ok`` runs of each point.
 
     ``phase`` None takes each workload's :func:`sweep_phase` (the run phase; the load phase of insert-only
     workloads such as ``insert``).
@@ -161,7 +161,7 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
     to client CPU seconds / runtime when telemetry has no client sample).
     """
     col = latency_column(latency, op)
-    cols = ["target", "workload", "threads", "reps", "ok", "status", "throughput_mean", "throughput_min",
+    cols = ["target", "workload", "threads", "target_rate", "reps", "ok", "status", "throughput_mean", "throughput_min",
             "throughput_max", "latency_mean", "latency_min", "latency_max", "server_cpu_pct", "client_cpu_pct",
             "server_cpu_share", "bottleneck", "bottleneck_text", "error", "server", "run_ids"]
     if not len(runs):
@@ -172,7 +172,10 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
     else:
         sel = runs[runs["phase"] == phase]
     rows = []
-    for (target, workload, threads), g in sel.groupby(["target", "workload", "threads"], sort=False):
+    sel = sel.assign(target_rate=pd.to_numeric(sel["target_rate"], errors="coerce")) if "target_rate" in sel \
+        else sel.assign(target_rate=math.nan)
+    for (target, workload, threads, rate), g in sel.groupby(["target", "workload", "threads", "target_rate"],
+                                                            sort=False, dropna=False):
         ok = g[g["status"] == "ok"]
         worst = max(g["status"], key=lambda s: _STATUS_RANK.get(s, 0))
         tp = pd.to_numeric(ok["throughput_ops"], errors="coerce")
@@ -183,7 +186,8 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
         errors = g["error"].dropna() if "error" in g else pd.Series(dtype=object)
         servers = g["server"].dropna()
         rows.append({
-            "target": target, "workload": workload, "threads": int(threads), "reps": len(g), "ok": len(ok),
+            "target": target, "workload": workload, "threads": int(threads), "target_rate": float(rate),
+            "reps": len(g), "ok": len(ok),
             "status": "ok" if len(ok) == len(g) else worst,
             "throughput_mean": tp.mean(), "throughput_min": tp.min(), "throughput_max": tp.max(),
             "latency_mean": lat.mean(), "latency_min": lat.min(), "latency_max": lat.max(),
@@ -192,8 +196,8 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
             "error": errors.iloc[0] if len(errors) else None,
             "server": servers.iloc[0] if len(servers) else "", "run_ids": list(g["run_id"]),
         })
-    df = pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads"], kind="stable",
-                                                       ignore_index=True)
+    df = pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads", "target_rate"], kind="stable",
+                                                       ignore_index=True, na_position="first")
     for c in ("bottleneck", "bottleneck_text", "error"):  # None (not NaN) when absent, so `if p["error"]` reads true
         df[c] = pd.Series([v if isinstance(v, str) and v else None for v in df[c]], dtype=object)
     return df

@@ -12,6 +12,7 @@ import pandas as pd
 from hdrh.histogram import HdrHistogram
 
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, SCHEDULE_LAG, STATUSES, RunStatus
 
 __all__ = ["CLIENT_LAG", "OPERATIONS", "STATUSES", "SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult",
@@ -143,6 +144,8 @@ class PhaseResult:
     timeout_s: float | None = None  # per-operation timeout
     threads_stopped: int = 0  # client threads that ended early (connection lost, load incomplete)
     ycsb: YcsbFacts | None = None  # what the real YCSB said, with --engine ycsb or an imported log
+    # each measured second's histograms, for the HdrHistogram interval logs (native engine; not in to_dict)
+    intervals: IntervalHistograms | None = field(default=None, repr=False, compare=False)
 
     def own_measures(self) -> dict[str, OpSummary]:
         """The engine's measures of itself that this result holds (CLIENT-LAG, SCHEDULE-LAG), by name."""

@@ -160,6 +160,8 @@ class Manifest:
     skipped_targets: list[SkippedTarget] = field(default_factory=list)
     substitutions: list[Substitution] = field(default_factory=list)
     imported_logs: list[dict[str, Any]] = field(default_factory=list)  # import-ycsb: one entry per log
+    # --slo: one search per target × workload × threads, each tried rate in order (ycsbctl.experiment.slo)
+    slo_searches: list[dict[str, Any]] = field(default_factory=list)
     started_at: str = ""
     ended_at: str | None = None
     resumed_at: list[str] = field(default_factory=list)
@@ -226,6 +228,60 @@ def _from_version_0(d: dict[str, Any]) -> dict[str, Any]:
     if d.get("source") == "import-ycsb" and "experiment_id" not in d:
         d["experiment_id"] = ""
     return d
+
+
+# -- `ycsbctl run/load --format json`: the one document on stdout ---------------------------------------
+@dataclass
+class LatencySummary:
+    """One measurement of a point (``READ``, ``READ-FAILED``, ``Intended-READ``, ``CLIENT-LAG`` …):
+    latencies in µs (None: nothing measured), ``returns`` = operations by YCSB return status
+    (``{"OK": 503, "NOT_FOUND": 2}``, on the base operation only, as YCSB prints it)."""
+
+    operations: int
+    mean_us: float | None = None
+    p50_us: float | None = None
+    p95_us: float | None = None
+    p99_us: float | None = None
+    p999_us: float | None = None
+    max_us: float | None = None
+    returns: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PointSummary:
+    """One point measured by the command: what ran, how it ended, and its numbers (ops/s, µs).
+    ``ops`` holds every measurement YCSB's block prints; ``client_lag``/``schedule_lag`` the engine's
+    own measures when it took them; ``error`` why the point is not ``ok`` (or the server's first error)."""
+
+    run_id: str
+    target: str
+    workload: str
+    phase: str
+    threads: int
+    repetition: int
+    status: str  # RunStatus
+    target_rate_ops: float | None = None
+    throughput_ops: float | None = None
+    runtime_ms: float | None = None
+    operations: int = 0
+    ops: dict[str, LatencySummary] = field(default_factory=dict)
+    client_lag: LatencySummary | None = None
+    schedule_lag: LatencySummary | None = None
+    bottleneck: str | None = None
+    error: str | None = None
+
+
+@dataclass
+class RunSummary:
+    """``ycsbctl run|load --format json``: the experiment, its folder (None when no folder was kept)
+    and the points this command measured (a ``--resume`` lists the points it ran)."""
+
+    experiment_id: str
+    folder: str | None
+    exit_code: int
+    points: list[PointSummary] = field(default_factory=list)
+    skipped_targets: list[SkippedTarget] = field(default_factory=list)
+    schema_version: int = SCHEMA_VERSION
 
 
 # -- the telemetry summary of one point ---------------------------------------------------------------

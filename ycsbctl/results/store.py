@@ -7,9 +7,10 @@ Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.f
     runs/<run-id>.json            one per finished run: the record and PhaseResult.to_dict() (the commit mark)
     parts/series/<run-id>.parquet per-run per-second series;  parts/telemetry/<run-id>.parquet
     histograms/<run-id>.<op>.hdr  base64 HDR (µs), mergeable
+    histograms/<run-id>.<op>.hlog HdrHistogram interval log, one histogram per measured second (hdr_log)
     ycsb/<run-id>.txt             YCSB's own text output
-    runs.parquet/.csv ops.parquet/.csv series.parquet telemetry.parquet   built by finalize
-                                  (runs: exactly schema.RUN_COLUMNS)
+    runs.parquet ops.parquet series.parquet telemetry.parquet   built by finalize, each with
+                                  its .csv beside it (runs: exactly schema.RUN_COLUMNS)
 
 Every per-run file is written to a temporary name, fsynced and renamed, and the run's JSON is
 written last (its folder fsynced too), so a crash — or a power cut — leaves either the whole run
@@ -32,6 +33,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.hdr_log import write_log_file
 from ycsbctl.results.model import OPERATIONS, SUMMARY_PERCENTILES, OpSummary, PhaseResult
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest, TelemetrySummary, conform_runs, runs_table
@@ -53,9 +55,9 @@ __all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "ResultFolder", "RunRecord", "b
 
 @dataclass
 class RunRecord:
-    """One point of the sweep: target × workload × phase × threads × repetition."""
+    """One point of the sweep: target × workload × phase × threads × offered rate × repetition."""
 
-    run_id: str  # f"{target}.{workload}.{phase}.t{threads}.r{repetition}"
+    run_id: str  # f"{target}.{workload}.{phase}.t{threads}[.rate{ops/s}].r{repetition}"
     target: str
     workload: str
     phase: str  # "load" | "run"
@@ -70,10 +72,19 @@ class RunRecord:
     error: str | None = None
     started_at: str = ""
     ended_at: str = ""
+    target_rate: float | None = None  # the offered ops/s of a paced point (also when it measured nothing)
 
     @staticmethod
-    def make_id(target: str, workload: str, phase: str, threads: int, repetition: int) -> str:
-        return f"{target}.{workload}.{phase}.t{threads}.r{repetition}"
+    def make_id(target: str, workload: str, phase: str, threads: int, repetition: int,
+                target_rate: float | None = None) -> str:
+        """``redis.workloadb.run.t8.r1``; a paced point names its offered rate: ``….t8.rate20000.r1``."""
+        rate = f".rate{rate_token(target_rate)}" if target_rate else ""
+        return f"{target}.{workload}.{phase}.t{threads}{rate}.r{repetition}"
+
+
+def rate_token(rate: float) -> str:
+    """An offered rate as a run id says it: ``20000``, ``2500``, ``0_5`` (no dot: ids are dotted)."""
+    return str(int(rate)) if float(rate).is_integer() else f"{rate:.6g}".replace(".", "_")
 
 
 def now_iso() -> str:
@@ -296,6 +307,9 @@ class ResultFolder:
                     name = f"{stem}.{file_stem(op)}.hdr"
                     _write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram))
                     hist_files[op] = name
+            if r.intervals is not None:  # per-second HdrHistogram logs, one per measurement
+                for op in r.intervals.names():
+                    write_log_file(self.path / "histograms" / f"{stem}.{file_stem(op)}.hlog", op, r.intervals)
             _write_atomic(self.path / "ycsb" / f"{stem}.txt", format_phase(r))
             if r.series is not None and len(r.series):
                 _write_parquet(arrow_safe(r.series.assign(run_id=run.run_id)),
@@ -309,6 +323,7 @@ class ResultFolder:
         doc = {
             "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
             "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
+            "target_rate": run.target_rate,
             "telemetry_summary": run.telemetry_summary.to_dict(), "bottleneck": run.bottleneck,
             "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
             "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,
@@ -322,6 +337,7 @@ class ResultFolder:
     def _remove_run_files(self, stem: str) -> None:
         """A run written again (resume retried it) replaces every file of the earlier attempt."""
         for p in [*(self.path / "histograms").glob(f"{glob_escape(stem)}.*.hdr"),
+                  *(self.path / "histograms").glob(f"{glob_escape(stem)}.*.hlog"),
                   self.path / "ycsb" / f"{stem}.txt",
                   self.path / "parts" / "series" / f"{stem}.parquet",
                   self.path / "parts" / "telemetry" / f"{stem}.parquet"]:
@@ -339,11 +355,10 @@ class ResultFolder:
         _write_arrow(runs_table(tables["runs"]), self.path / "runs.parquet")
         for name, df in tables.items():
             if name != "runs":
-                _write_parquet(arrow_safe(df), self.path / f"{name}.parquet")
-        for name in ("runs", "ops"):
-            tmp = self.path / f"{name}.csv.tmp"
-            tables[name].to_csv(tmp, index=False)
-            os.replace(tmp, self.path / f"{name}.csv")
+                tables[name] = df = arrow_safe(df)
+                _write_parquet(df, self.path / f"{name}.parquet")
+        for name, df in tables.items():  # each table as CSV too, the same columns
+            _write_csv(df, self.path / f"{name}.csv")
         m = self.manifest
         counts: dict[str, int] = {}
         for s in self._runs.values():
@@ -370,6 +385,18 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     try:
         df.to_parquet(tmp, index=False)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_csv(df: pd.DataFrame, path: Path) -> None:
+    """A table as CSV (``pandas.read_csv`` reads the same columns), whole or not at all."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        df.to_csv(tmp, index=False)
         _fsync(tmp)
         os.replace(tmp, path)
     except OSError:

@@ -96,7 +96,7 @@ def run_row(doc: dict) -> dict[str, Any]:
         "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),
         "client_cpu_s": client_cpu_s,
         "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
-        "warmup_s": r.get("warmup_s", math.nan), "target_rate": r.get("target_rate"),
+        "warmup_s": r.get("warmup_s", math.nan), "target_rate": _first_set(doc.get("target_rate"), r.get("target_rate")),
         "engine": r.get("engine"), "bottleneck": bn.get("label"), "bottleneck_text": bn.get("text"),
         # share of the cores the server may use (1.0 = all of them), as the label was decided
         "server_cpu_share": (bn.get("evidence") or {}).get("server_share"),
@@ -118,6 +118,10 @@ def run_row(doc: dict) -> dict[str, Any]:
         if op in ops:
             row.update(_latency_columns(op_key(op), ops[op]))
     return row
+
+
+def _first_set(*values: Any) -> Any:
+    return next((v for v in values if v is not None), None)
 
 
 def op_rows(doc: dict) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ exporter / exportfile      how and where the final block is written           th
 measurement.interval       op, intended or both                               as YCSB
 measurementtype            hdrhistogram (default) or another recorder         hdrhistogram only
 status.interval            seconds between status lines                       progress is per second
+hdrhistogram.fileoutput    interval logs ``<output.path><NAME>.hdr``          as YCSB, one interval a second
 dotransactions             false = the load phase (``-load``)                 ``ycsbctl load``
 db                         the binding class                                  ``--target URL``
 =========================  =================================================  =======================
@@ -86,6 +87,17 @@ def _percentiles(raw: str) -> tuple[float, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def _check_log_prefix(prefix: str) -> None:
+    """``hdrhistogram.output.path`` is a prefix of YCSB's log file names: its folder must exist."""
+    import os
+    from pathlib import Path
+
+    folder = Path(prefix + "x").expanduser().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise UserError(f"property hdrhistogram.output.path={prefix!r}: {folder} is not a folder ycsbctl can write; "
+                        "create the folder or give another path (a prefix: /tmp/ycsb- writes /tmp/ycsb-READ.hdr)")
+
+
 def read_client_properties(p: Properties, phase: str = "run") -> ClientProperties:
     """Type and check every client and binding property in ``p``; a :class:`UserError` names the fix.
     ``phase`` is the command's (``run`` or ``load``): ``dotransactions=false`` belongs to ``load``."""
@@ -115,8 +127,7 @@ def read_client_properties(p: Properties, phase: str = "run") -> ClientPropertie
                         "ycsbctl records HdrHistograms (YCSB's default; per-second series go to the result "
                         "folder): drop -p measurementtype or set it to hdrhistogram")
     if p.get_bool("hdrhistogram.fileoutput", False):
-        raise UserError("property hdrhistogram.fileoutput=true is not supported: ycsbctl keeps each point's "
-                        "HDR histogram in <folder>/histograms/ (give --out DIR); drop hdrhistogram.fileoutput")
+        _check_log_prefix(p.get("hdrhistogram.output.path", ""))
     if p.get_bool("redis.cluster", False):
         raise UserError("property redis.cluster=true is not supported: ycsbctl speaks to one Redis server; "
                         "drop -p redis.cluster")
@@ -150,8 +161,8 @@ def fold_into_flags(flags: dict[str, Any], given: ClientProperties) -> dict[str,
     out = dict(flags)
     if out.get("threads") is None and given.threads is not None:
         out["threads"] = [given.threads]
-    if out.get("target_rate") is None and given.target_ops is not None:
-        out["target_rate"] = given.target_ops
+    if not out.get("target_rates") and given.target_ops is not None:
+        out["target_rates"] = [given.target_ops]
     if out.get("records") is None and given.records is not None:
         out["records"] = given.records
     yc_bound = False

@@ -1,0 +1,58 @@
+"""``--format json``: the points a command measured as one :class:`~ycsbctl.results.schema.RunSummary`
+document (latencies in µs, throughput in ops/s; a number not measured is ``null``, never NaN)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+from ycsbctl.results.model import OpSummary
+from ycsbctl.results.schema import LatencySummary, PointSummary, RunSummary, SkippedTarget, to_doc
+from ycsbctl.results.store import RunRecord
+
+PERCENTILES = {"p50_us": 50.0, "p95_us": 95.0, "p99_us": 99.0, "p999_us": 99.9}
+
+
+def _number(v: float | None) -> float | None:
+    return None if v is None or not math.isfinite(v) else float(v)
+
+
+def latency_summary(s: OpSummary) -> LatencySummary:
+    """One measurement's count, mean, p50/p95/p99/p99.9 and max (µs, from its histogram when it has one)."""
+    measured = s.operations > 0
+    pcts = {k: _number(s.percentile(p)) if measured else None for k, p in PERCENTILES.items()}
+    return LatencySummary(operations=int(s.operations), mean_us=_number(s.mean_us) if measured else None,
+                          max_us=_number(s.max_us) if measured else None, returns=dict(s.returns), **pcts)
+
+
+def point_summary(record: RunRecord) -> PointSummary:
+    """A point's record as its JSON summary."""
+    r = record.result
+    point = PointSummary(
+        run_id=record.run_id, target=record.target, workload=record.workload, phase=record.phase,
+        threads=int(record.threads), repetition=int(record.repetition), status=str(record.status),
+        bottleneck=(record.bottleneck or {}).get("label"), error=record.error)
+    if r is None:
+        return point
+    point.target_rate_ops = _number(r.target_rate)
+    point.throughput_ops = _number(r.throughput_ops)
+    point.runtime_ms = _number(r.runtime_ms)
+    point.operations = int(r.operations)
+    point.ops = {name: latency_summary(s) for name, s in r.ops.items()}
+    point.client_lag = latency_summary(r.client_lag) if r.client_lag is not None else None
+    point.schedule_lag = latency_summary(r.schedule_lag) if r.schedule_lag is not None else None
+    return point
+
+
+def run_summary(experiment_id: str, folder: Path | None, records: Iterable[RunRecord], exit_code: int,
+                skipped: Iterable[SkippedTarget] = ()) -> RunSummary:
+    """The document ``--format json`` prints for one command."""
+    return RunSummary(experiment_id=experiment_id, folder=str(folder) if folder is not None else None,
+                      exit_code=exit_code, points=[point_summary(r) for r in records], skipped_targets=list(skipped))
+
+
+def to_json(summary: RunSummary) -> str:
+    """Strict JSON (no NaN), one document, ending in a newline."""
+    return json.dumps(to_doc(summary), indent=2, allow_nan=False) + "\n"
