@@ -6,16 +6,12 @@ import subprocess
 
 import psutil
 
+from ycsbctl.processes import stop_process
+
 
 def stop(proc: subprocess.Popen) -> None:
     """SIGTERM, then SIGKILL after 10 s; always reaped."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    stop_process(proc, 10)
 
 
 def cpu_s(ps: psutil.Process) -> float:

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from ycsbctl.processes import stop_process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -60,12 +62,7 @@ def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         yield address, env
     finally:
         for p in reversed(procs):
-            p.terminate()
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+            stop_process(p, 15)
 
 
 def test_a_tls_scheduler_runs_the_point_without_the_plain_tcp_warning(tls_cluster, redis_server, tmp_path: Path) -> None:

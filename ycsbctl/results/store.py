@@ -312,13 +312,13 @@ class ResultFolder:
                     write_log_file(self.path / "histograms" / f"{stem}.{file_stem(op)}.hlog", op, r.intervals)
             _write_atomic(self.path / "ycsb" / f"{stem}.txt", format_phase(r))
             if r.series is not None and len(r.series):
-                _write_parquet(arrow_safe(r.series.assign(run_id=run.run_id)),
+                _write_table(arrow_safe(r.series.assign(run_id=run.run_id)),
                                self.path / "parts" / "series" / f"{stem}.parquet")
             result_doc = r.to_dict()
             o = overall_summary(r)
             overall = o.to_dict() if o else None
         if run.telemetry is not None and len(run.telemetry):
-            _write_parquet(arrow_safe(run.telemetry.assign(run_id=run.run_id)),
+            _write_table(arrow_safe(run.telemetry.assign(run_id=run.run_id)),
                            self.path / "parts" / "telemetry" / f"{stem}.parquet")
         doc = {
             "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
@@ -356,9 +356,9 @@ class ResultFolder:
         for name, df in tables.items():
             if name != "runs":
                 tables[name] = df = arrow_safe(df)
-                _write_parquet(df, self.path / f"{name}.parquet")
+                _write_table(df, self.path / f"{name}.parquet")
         for name, df in tables.items():  # each table as CSV too, the same columns
-            _write_csv(df, self.path / f"{name}.csv")
+            _write_table(df, self.path / f"{name}.csv", csv=True)
         m = self.manifest
         counts: dict[str, int] = {}
         for s in self._runs.values():
@@ -381,22 +381,11 @@ def glob_escape(s: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", s)
 
 
-def _write_parquet(df: pd.DataFrame, path: Path) -> None:
+def _write_table(df: pd.DataFrame, path: Path, csv: bool = False) -> None:
+    """A table as parquet (or CSV: ``pandas.read_csv`` reads the same columns), whole or not at all."""
     tmp = path.with_name(path.name + ".tmp")
     try:
-        df.to_parquet(tmp, index=False)
-        _fsync(tmp)
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _write_csv(df: pd.DataFrame, path: Path) -> None:
-    """A table as CSV (``pandas.read_csv`` reads the same columns), whole or not at all."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        df.to_csv(tmp, index=False)
+        df.to_csv(tmp, index=False) if csv else df.to_parquet(tmp, index=False)
         _fsync(tmp)
         os.replace(tmp, path)
     except OSError:
@@ -405,7 +394,7 @@ def _write_csv(df: pd.DataFrame, path: Path) -> None:
 
 
 def _write_arrow(table: Any, path: Path) -> None:
-    """A pyarrow table to ``path``, whole or not at all (as :func:`_write_parquet`)."""
+    """A pyarrow table to ``path``, whole or not at all (as :func:`_write_table`)."""
     import pyarrow.parquet as pq
 
     tmp = path.with_name(path.name + ".tmp")

@@ -16,6 +16,7 @@ import psutil
 
 from ycsbctl import protocols
 from ycsbctl.errors import UserError
+from ycsbctl.processes import stop_process
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.provision.signals import poll
 from ycsbctl.telemetry.sampler import Sampler
@@ -123,13 +124,7 @@ def loopback_baseline(duration_s: float = 3.0) -> NetworkBaseline:
             return NetworkBaseline(None, f"iperf3 -s did not listen on 127.0.0.1:{port}", f"127.0.0.1:{port}")
         return run_client("127.0.0.1", port, duration_s)
     finally:
-        if poll(server) is None:
-            server.terminate()
-        try:
-            server.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_process(server, 5)
 
 
 def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
