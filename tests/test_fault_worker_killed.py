@@ -55,7 +55,8 @@ def test_a_worker_killed_mid_point_fails_that_point_with_its_signal_and_size_and
     killed = [ln for ln in err.splitlines() if "was killed by SIGKILL" in ln]
     assert killed and "the kernel's OOM killer or kill -9" in killed[0] and "peak RSS at least" in killed[0], err
     mib = float(killed[0].split("peak RSS at least ")[1].split(" MiB")[0].replace(",", ""))
-    assert peak_before and abs(mib - peak_before / 2**20) <= 0.1 * peak_before / 2**20 + 1, (mib, peak_before)
+    # "at least": the controller's last reading of the kernel's high-water mark, never above the real peak
+    assert peak_before and 10 <= mib <= peak_before / 2**20 + 1, (mib, peak_before)
     runs = load(out).runs
     sweep = runs[runs["phase"] == "run"].set_index("threads")
     assert sweep.loc[2, "status"] == "failed" and "worker 0 was killed by SIGKILL" in sweep.loc[2, "error"]

@@ -135,3 +135,8 @@ def test_a_missing_figure_gives_no_share_of_its_own():
     assert b.evidence["host_share"] is None and b.label == "latency"
     assert classify(server_cpu_pct=None, server_cores=1, client_cpu_pct=50.0, client_cores=1,
                     host_cores=1).evidence["host_share"] is None
+
+
+def test_a_latency_text_gives_each_sides_cores_in_percent_of_one():
+    b = classify(server_cpu_pct=45.0, server_cores=2, client_cpu_pct=60.0, client_cores=4, host_cores=16)
+    assert b.text == "latency: no resource saturated (server 45% of 200%, client 60% of 400%)"

@@ -146,6 +146,7 @@ class PhaseRunner:
                     continue
                 self._dispatch(msg, c)
             self._pids.extend(c.pids)
+            watch.read([p.pid for p in procs], force=True)
             if c.setup_errors:
                 stop_flag.value = 1
                 start_event.set()

@@ -33,10 +33,11 @@ class PeakWatch:
         self.peaks: dict[int, int] = {}
         self._last = 0.0
 
-    def read(self, pids: list[int | None]) -> None:
-        """Read every live worker's peak, unless the last read was under :data:`READ_EVERY_S` ago."""
+    def read(self, pids: list[int | None], force: bool = False) -> None:
+        """Read every live worker's peak, unless the last read was under :data:`READ_EVERY_S` ago
+        (``force``: now, e.g. once the workers are ready: they have imported everything)."""
         now = time.monotonic()
-        if now - self._last < READ_EVERY_S:
+        if now - self._last < READ_EVERY_S and not force:
             return
         self._last = now
         for i, pid in enumerate(pids):
