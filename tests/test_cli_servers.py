@@ -183,8 +183,8 @@ def test_down_all_while_docker_does_not_answer_stops_the_local_servers_and_says_
     assert down.returncode == 1, down.stdout + down.stderr
     assert f"redis: stopped pid {pid} (local)" in down.stdout and "nothing to stop" not in down.stdout
     errors = [ln for ln in down.stderr.splitlines() if ln.strip()]
-    assert len(errors) == 1 and "containers were not checked: Docker does not answer at unix:///nonexistent.sock" \
-        in errors[0], down.stderr
+    assert len(errors) == 1 and "containers were not checked: Docker does not answer at unix:" in errors[0] \
+        and "nonexistent.sock" in errors[0], down.stderr
     assert "Traceback" not in down.stderr
     assert not psutil.pid_exists(pid) and state.entries() == []
 

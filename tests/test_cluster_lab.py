@@ -46,7 +46,7 @@ def loaded(lab: LabDriver, tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert int(lab.redis("DBSIZE")) == RECORDS + 1  # the records and _indices
     (doc,) = runs(out).values()
     assert doc["result"]["ops"]["INSERT"]["operations"] == RECORDS
-    assert sorted(s["name"] for s in doc["result"]["extra"]["cluster"]["shards"]) == ["c1", "c2"]
+    assert sorted(s["name"] for s in doc["result"]["cluster"]["shards"]) == ["c1", "c2"]
     return out
 
 
@@ -65,7 +65,7 @@ def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabD
     # merged per-second counts of both hosts, warm-up included, against the server's own counters
     assert _series_total(out, run_id, "READ") == calls["hgetall"] > 0
     assert _series_total(out, run_id, "UPDATE") == calls["hmset"] > 0
-    cluster = doc["result"]["extra"]["cluster"]
+    cluster = doc["result"]["cluster"]
     assert sorted(s["name"] for s in cluster["shards"]) == ["c1", "c2"]
     assert sorted(s["threads"] for s in cluster["shards"]) == [2, 2]
     assert all(s["client_cpu_pct"] > 0 for s in cluster["shards"])
@@ -95,7 +95,7 @@ def test_a_mongodb_wire_load_through_two_client_hosts_writes_each_record_once(la
     assert got.returncode == 0, got.stderr
     assert got.stdout.split() == ["500", "500"]  # the server's own count: every key once
     (doc,) = runs(out).values()
-    assert sorted(s["name"] for s in doc["result"]["extra"]["cluster"]["shards"]) == ["c1", "c2"]
+    assert sorted(s["name"] for s in doc["result"]["cluster"]["shards"]) == ["c1", "c2"]
 
 
 def test_a_scheduler_without_workers_stops_the_sweep_with_one_line(lab: LabDriver, loaded: Path,
@@ -183,11 +183,11 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
         assert first["status"] == "failed"
         assert first["error"].startswith("client host c2") and "lost" in first["error"]
         assert first["result"]["operations"] > 0  # what was measured before the loss is kept
-        lost = [s for s in first["result"]["extra"]["cluster"]["shards"] if s["lost"]]
+        lost = [s for s in first["result"]["cluster"]["shards"] if s["lost"]]
         assert [s["name"] for s in lost] == ["c2"]
         # the next point ran with the host that remained
         assert second["status"] == "ok", second["error"]
-        assert [s["name"] for s in second["result"]["extra"]["cluster"]["shards"]] == ["c1"]
+        assert [s["name"] for s in second["result"]["cluster"]["shards"]] == ["c1"]
         assert second["result"]["operations"] > 0
     finally:
         lab.lab.kill("c2-worker")

@@ -80,7 +80,7 @@ def test_a_tls_scheduler_runs_the_point_without_the_plain_tcp_warning(tls_cluste
     docs = [json.loads(p.read_text()) for p in (out / "runs").glob("*.json")]
     point = next(d for d in docs if d["phase"] == "run")
     assert point["status"] == "ok", point["error"]
-    assert [s["name"] for s in point["result"]["extra"]["cluster"]["shards"]] == ["c1"]
+    assert [s["name"] for s in point["result"]["cluster"]["shards"]] == ["c1"]
     assert rds.dbsize() == 300 + 1  # loaded through the TLS-connected worker: the records and _indices
     assert time.monotonic() - start < 300
     rds.flushall()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ycsbctl.bindings.base import Status
-from ycsbctl.engine.measurements import COMPONENT, Recorder, SecondAggregate, summaries
+from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder, SecondAggregate, summaries
 from ycsbctl.engine.messages import MESSAGE_VERSION, Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.runner import PhaseRunner, _Collector, run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -259,7 +259,15 @@ def test_each_measurement_keeps_whole_microseconds_at_a_millisecond(measurement)
 
 def test_a_lag_probe_counts_its_delay_in_microseconds():
     rec = Recorder("op", [READ])
-    rec.record_lag(time.perf_counter_ns() - 100_000_000_000)  # posted 100 s ago
+    probe = LagProbe(asyncio.new_event_loop(), rec, None)
+    due = time.perf_counter_ns() - 100_000_000_000  # an expiry 100 s ago, read only now
+    probe.due_ns = due
+    probe.timer.arm(due)
+    try:
+        probe._expired()
+    finally:
+        probe.timer.close()
+        probe.loop.close()
     h = hdr.from_counts(np.frombuffer(rec.lag, dtype=np.int64))
     # 100,000,000 µs, plus this call's own delay (HDR keeps 3 digits: 32,768 µs buckets up there)
     assert h.get_total_count() == 1 and 100_000_000 - 32_768 <= h.get_value_at_percentile(100) <= 100_060_000
