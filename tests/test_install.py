@@ -111,7 +111,7 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_dry_run_up_run_and_down_from_e
         server.close()
     finally:
         down = ycsbctl("down", "--all")
-    assert down.returncode == 0, down.stderr
+    assert _stopped_all(down), down.stderr
     assert "no servers recorded" in ycsbctl("status").stdout
     with pytest.raises(redis.ConnectionError):
         redis.Redis.from_url(url, socket_connect_timeout=1).ping()
@@ -149,4 +149,10 @@ def test_the_installed_wheel_finds_mongo_wire_where_the_readme_says(fresh_venv, 
             with MongoClient(url, serverSelectionTimeoutMS=5000) as client:
                 assert client.admin.command("ping")["ok"] == 1
         finally:
-            assert ycsbctl("down", "--all").returncode == 0
+            assert _stopped_all(ycsbctl("down", "--all"))
+
+
+def _stopped_all(down: subprocess.CompletedProcess) -> bool:
+    """``down --all`` stopped every local server: exit 0, or 1 when it says Docker was not there to ask."""
+    return down.returncode == 0 or (down.returncode == 1 and "containers were not checked" in down.stderr
+                                    and "stopped pid" in down.stdout)
