@@ -385,7 +385,10 @@ def _write_table(df: pd.DataFrame, path: Path, csv: bool = False) -> None:
     """A table as parquet (or CSV: ``pandas.read_csv`` reads the same columns), whole or not at all."""
     tmp = path.with_name(path.name + ".tmp")
     try:
-        df.to_csv(tmp, index=False) if csv else df.to_parquet(tmp, index=False)
+        if csv:
+            df.to_csv(tmp, index=False)
+        else:
+            df.to_parquet(tmp, index=False)
         _fsync(tmp)
         os.replace(tmp, path)
     except OSError:
