@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
 
+from ycsbctl.provision.signals import deferred_signals
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
 from ycsbctl.results.model import OPERATIONS
@@ -454,8 +455,11 @@ def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
     for path, kwargs in ((png, {"dpi": 100, "format": "png"}), (svg, {"format": "svg"})):
         tmp = path.with_name(path.name + ".tmp")  # whole or absent: a full disk leaves no truncated figure
         try:
-            fig.savefig(tmp, **kwargs)
-            os.replace(tmp, path)
+            # Ctrl-C waits for the figure: an interrupt landing inside Agg's C++ drawing comes out as
+            # "ValueError: Invalid bounding box" instead of KeyboardInterrupt.
+            with deferred_signals():
+                fig.savefig(tmp, **kwargs)
+                os.replace(tmp, path)
         except BaseException:  # a full disk or Ctrl-C: no half figure left behind
             tmp.unlink(missing_ok=True)
             raise

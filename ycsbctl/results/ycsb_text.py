@@ -109,8 +109,12 @@ def format_phase(result: PhaseResult, flavor: str = "master", percentiles: tuple
     said = result.ycsb
     pcts = percentiles or tuple((said.percentiles if said else None) or FLAVOR_PERCENTILES[flavor])
     runtime_ms = result.runtime_ms
+    throughput = result.throughput_ops
+    if math.isfinite(runtime_ms) and round(runtime_ms) > 0:
+        # YCSB divides by the whole milliseconds it prints: 1000 · operations / RunTime(ms).
+        throughput = throughput * runtime_ms / round(runtime_ms)
     lines = [f"[OVERALL], RunTime(ms), {_java_long(runtime_ms)}",
-             f"[OVERALL], Throughput(ops/sec), {java_double(result.throughput_ops)}"]
+             f"[OVERALL], Throughput(ops/sec), {java_double(throughput)}"]
     for block in (said.gc, said.jvm) if said else ():
         for metric, values in block.items():
             lines += [f"[{metric}], {key}, {_format_value(v)}" for key, v in values.items()]

@@ -7,7 +7,7 @@ return; key names are built with :func:`ycsbctl.workload.keys.build_key_names`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.results.names import OPERATIONS, VERIFY_NAME
 from ycsbctl.workload import distributions as d
 from ycsbctl.workload.inserts import InsertSequence, InsertState
-from ycsbctl.workload.keys import build_key_names
+from ycsbctl.workload.keys import build_key_names, drain, key_name_steps
 from ycsbctl.workload.live import IssueTimeKeys, LiveColumn, PendingKeys
 from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool
@@ -299,16 +299,25 @@ class RunGenerator:
         return keys
 
     def next_batch(self, n: int) -> OpBatch:
+        """The next ``n`` operations."""
+        return drain(self.batch_steps(n))
+
+    def batch_steps(self, n: int) -> Generator[None, None, OpBatch]:
+        """:meth:`next_batch` in slices of at most ~40 µs, yielding between them (the engine runs them
+        between operations, so that no operation in flight waits for a whole batch)."""
         w, rng = self.w, self.rng
         ops = self.op_codes[np.searchsorted(self.op_thresholds, rng.random(n), side="right")]
         op_list = ops.tolist()
         keynums: Sequence[int]
         keys: Sequence[bytes]
-        if self.live is not None:
+        if self.live is not None:  # keys resolved when issued (see live.py): drawn in one slice
             keynums, keys = self._live_keys(ops, op_list)
         else:
             nums = self.choose_keys(n)
-            keynums, keys = nums.tolist(), build_key_names(nums, w.ordered, w.zeropadding)
+            yield
+            keynums = nums.tolist()
+            keys = yield from key_name_steps(nums, w.ordered, w.zeropadding)
+            yield
         nf = w.fieldcount
         rf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.readallfields else rng.integers(0, nf, size=n)
         wf = np.full(n, ALL_FIELDS, dtype=np.int64) if w.writeallfields else rng.integers(0, nf, size=n)
@@ -372,14 +381,20 @@ class LoadGenerator:
         self.run = RunGenerator(w, rng)  # for field values only
 
     def next_batch(self, n: int) -> OpBatch:
+        """The next ``n`` inserts (fewer at the end of the block, none after it)."""
+        return drain(self.batch_steps(n))
+
+    def batch_steps(self, n: int) -> Generator[None, None, OpBatch]:
+        """:meth:`next_batch` in slices, as :meth:`RunGenerator.batch_steps`."""
         n = min(n, self.end - self.next)
         keynums = np.arange(self.next, self.next + n, dtype=np.int64)
         self.next += n
         all_fields = [ALL_FIELDS] * n
+        keys = yield from key_name_steps(keynums, self.w.ordered, self.w.zeropadding)
         return OpBatch(
             ops=[INSERT] * n,
             keynums=keynums.tolist(),
-            keys=build_key_names(keynums, self.w.ordered, self.w.zeropadding),
+            keys=keys,
             read_field=all_fields,
             write_field=all_fields,
             scan_length=[0] * n,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import TypeVar
+
 import numpy as np
 
 FNV_OFFSET_BASIS_64 = 0xCBF29CE484222325
@@ -51,10 +54,36 @@ def build_key_name(keynum: int, ordered: bool = False, zeropadding: int = 1) -> 
 
 def build_key_names(keynums: np.ndarray, ordered: bool = False, zeropadding: int = 1) -> list[bytes]:
     """Vectorised :func:`build_key_name`, as bytes ready for the wire."""
-    nums = keynums if ordered else fnvhash64_array(keynums)
+    return drain(key_name_steps(keynums, ordered, zeropadding))
+
+
+KEY_SLICE = 128  # keys named per step of key_name_steps: ~15 µs (bench workload_gen)
+
+
+def key_name_steps(keynums: np.ndarray, ordered: bool = False,
+                   zeropadding: int = 1) -> Generator[None, None, list[bytes]]:
+    """:func:`build_key_names` in slices of :data:`KEY_SLICE` keys, yielding between them; returns
+    the names. A %-format list comprehension is ~110 ns per key, faster than numpy string ops."""
+    nums = (keynums if ordered else fnvhash64_array(keynums)).tolist()
     fmt = key_format(zeropadding)
-    # Measured: a %-format list comprehension is ~110 ns/key, faster than numpy string ops.
-    return [fmt % n for n in nums.tolist()]
+    names: list[bytes] = []
+    for i in range(0, len(nums), KEY_SLICE):
+        if i:
+            yield
+        names += [fmt % n for n in nums[i : i + KEY_SLICE]]
+    return names
+
+
+T = TypeVar("T")
+
+
+def drain(steps: Generator[None, None, T]) -> T:
+    """Run a step generator to its end; what it returns."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 def java_string_hashcode(s: str | bytes) -> int:
