@@ -43,7 +43,8 @@ def iperf_server_beside(endpoint: Endpoint, image: str | None = None,
     host_network = not docker_backend.has_bridge(client)
     labels = {"ycsbctl": "1", "ycsbctl.experiment": "iperf3", "ycsbctl.target": "iperf3",
               "ycsbctl.instance": uuid.uuid4().hex, "ycsbctl.state": state.namespace()}
-    run: dict[str, Any] = {"command": ["-s", "-p", str(IPERF_PORT)], "labels": labels, "detach": True,
+    # --forceflush: without a tty iperf3 holds "Server listening" in its stdout buffer
+    run: dict[str, Any] = {"command": ["-s", "-p", str(IPERF_PORT), "--forceflush"], "labels": labels, "detach": True,
                            "name": f"ycsbctl-iperf3-{uuid.uuid4().hex[:6]}"}
     if host_network:
         run["network_mode"] = "host"
