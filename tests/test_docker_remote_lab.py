@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pandas as pd
+import pytest
 
 from tests.fixtures.lab import runs
 from tests.fixtures.remote_docker import RemoteEngine
@@ -117,3 +118,15 @@ def test_a_run_provisioned_on_the_remote_engine_is_measured_from_there(remote_en
     assert f"on {e.address}" in (out / "report.html").read_text()
     assert e.ours() == []  # the run removed its server and the iperf3 container
     assert _down_all(e) in ("", "nothing to stop\n")
+
+
+def test_a_mongodb_protocol_server_is_refused_on_a_remote_engine(remote_engine: RemoteEngine) -> None:
+    """ycsbctl cannot give a MongoDB-wire server a password: on another host it would listen open."""
+    e = remote_engine
+    if "mongo-wire" not in e.images:
+        pytest.skip("infra/bin/mongo-wire is not built (bash infra/build-mongo-wire.sh, or scripts/setup.sh)")
+    r = e.ycsbctl("up", "ferretdb", "--docker-host", e.url, "--image", f"ferretdb={e.images['mongo-wire']}")
+    assert r.returncode == 1
+    (error,) = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert f"would listen on {e.address} without a password" in error
+    assert e.ours() == []
