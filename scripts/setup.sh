@@ -9,9 +9,10 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # 1. System packages. redis-server: the Redis target; iperf3: the network baseline;
 #    docker.io: the docker backend; default-jre-headless/maven: the real YCSB;
-#    chromium: opening the HTML report headless in the tests; iproute2: the namespace lab (ip, tc).
+#    chromium: opening the HTML report headless in the tests; iproute2: the namespace lab (ip, tc);
+#    util-linux: nsenter, which starts dockerd inside a lab namespace (--docker-host tests).
 apt_pkgs=(redis-server redis-tools iperf3 python3-venv)
-[ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless iproute2)
+[ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless iproute2 util-linux)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 # Java/maven may already come from elsewhere (e.g. a JDK in /usr/lib/jvm): keep those.

@@ -8,4 +8,5 @@ pytest_plugins = [
     "tests.fixtures.ycsb_basicdb",
     "tests.fixtures.truth",
     "tests.fixtures.lab",
+    "tests.fixtures.remote_docker",
 ]

@@ -95,6 +95,11 @@ CASES: list[tuple[str, list[str], str]] = [
     ("no workload", ["run", *BASIC], "name at least one workload"),
     ("load without a target", ["load", "b"], "--target URL"),
     ("bad image spec", ["run", "b", "--target", "redis", "--target", "mongodb", "--image", "=x"], "TARGET=IMAGE"),
+    ("docker host not a Docker URL", ["up", "redis", "--docker-host", "http://h:2375"], "tcp://HOST:2375"),
+    ("docker host for a target not started", ["up", "redis", "--docker-host", "mongodb=tcp://h:2375"],
+     "not among the targets"),
+    ("docker host with the local backend", ["run", "b", "--target", "redis", "--docker-host", "tcp://h:2375",
+                                            "--backend", "local"], "drop --backend local"),
     # -- files
     ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, workload-a"),
     ("missing -P file", ["run", "b", *BASIC, "-P", "{files}/nope.properties"], "does not exist"),

@@ -141,6 +141,26 @@ class Lab:
             raise
         return self
 
+    def make_hosts(self) -> Lab:
+        """Only the namespaces and links, nothing started in them (for a caller that starts its own
+        servers, e.g. a Docker engine on ``srv``); :meth:`down` removes them. ``clients`` may be 0."""
+        if shutil.which("ip") is None:
+            raise UserError("the lab needs `ip` (apt-get install iproute2)")
+        if os.geteuid() != 0:
+            raise UserError("the lab creates network namespaces: run it as root")
+        try:
+            self._network()
+            self._save()
+        except BaseException:
+            self.down()
+            raise
+        return self
+
+    def netns_path(self, host: str) -> str:
+        """The network namespace file of ``host`` (for ``nsenter --net=…``: unlike ``ip netns exec``, it
+        leaves /sys and the cgroup mounts alone, which dockerd needs)."""
+        return f"/var/run/netns/{self.ns(host)}"
+
     def _network(self) -> None:
         sw = self.ns("sw")
         self._ip(["netns", "add", sw])

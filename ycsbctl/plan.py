@@ -174,6 +174,7 @@ class Plan:
     property_files: list[str] = field(default_factory=list)
     properties: list[str] = field(default_factory=list)  # -p key=value
     images: dict[str, str] = field(default_factory=dict)
+    docker_hosts: dict[str, str] = field(default_factory=dict)  # target (or "*": all) -> Docker engine URL
     server_cpus: str | None = None
     server_memory: str | None = None
     iperf_server: str | None = None
@@ -210,6 +211,8 @@ class Plan:
                 raise UserError("--slo-points must be ≥ 2")
         elif self.slo_start is not None:
             raise UserError("--slo-start needs --slo 'p99<1ms' (the latency objective to search for)")
+        if self.docker_hosts and self.backend == "local":
+            raise UserError("--docker-host starts servers on a Docker engine: drop --backend local")
         if self.cluster and self.engine != "native":
             raise UserError("--cluster places ycsbctl's own engine on Dask workers: drop --engine ycsb")
 

@@ -5,14 +5,17 @@ Each image is a root filesystem holding one binary and the shared libraries ``ld
 imported with ``docker import`` (through the docker SDK). Labels say what the image is
 (``ycsbctl.flavor`` tells ycsbctl which command-line dialect the entrypoint speaks).
 
-    python infra/docker/build_local_images.py                 # both images
+    python infra/docker/build_local_images.py                 # every image
     python infra/docker/build_local_images.py --only redis
     ycsbctl up redis --backend docker --image ycsbctl-test/redis:local --host-network
     ycsbctl up ferretdb --backend docker --image ycsbctl-test/mongo-wire:local --host-network
 
-Images: ``<prefix>/redis:<tag>`` (the host's ``redis-server``) and ``<prefix>/mongo-wire:<tag>``
+Images: ``<prefix>/redis:<tag>`` (the host's ``redis-server``), ``<prefix>/mongo-wire:<tag>``
 (``infra/bin/mongo-wire``, FerretDB 1.24 embedded with SQLite; build it with
-``bash infra/build-mongo-wire.sh``). Defaults: prefix ``ycsbctl-test``, tag ``local``.
+``bash infra/build-mongo-wire.sh``) and ``<prefix>/iperf3:<tag>`` (the host's ``iperf3``, for the
+baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<tag>``).
+Defaults: prefix ``ycsbctl-test``, tag ``local``. ``DOCKER_HOST=tcp://DBHOST:2375`` builds them
+on a remote engine.
 """
 
 from __future__ import annotations
@@ -110,7 +113,18 @@ def build_mongo_wire(client, tag: str) -> str:
     ])
 
 
-BUILDERS = {"redis": build_redis, "mongo-wire": build_mongo_wire}
+def build_iperf3(client, tag: str) -> str:
+    """iperf3 (entrypoint ``iperf3``, as networkstatic/iperf3): the baseline server next to a remote database."""
+    binary = shutil.which("iperf3")
+    if binary is None:
+        raise FileNotFoundError("iperf3 is not installed (apt-get install iperf3)")
+    return build_image(client, tag, binary, "/usr/bin/iperf3", [
+        'ENTRYPOINT ["/usr/bin/iperf3"]', "EXPOSE 5201/tcp",
+        f'LABEL ycsbctl.built-from="{first_line([binary, "--version"])}"',
+    ])
+
+
+BUILDERS = {"redis": build_redis, "mongo-wire": build_mongo_wire, "iperf3": build_iperf3}
 
 
 def build_all(client, prefix: str = "ycsbctl-test", tag: str = "local", only: list[str] | None = None) -> dict[str, str]:

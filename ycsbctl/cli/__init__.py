@@ -93,3 +93,20 @@ def image_option(items: tuple[str, ...], targets: list[str]) -> dict[str, str]:
         images[name] = img
     return images
 
+
+
+def docker_host_option(items: tuple[str, ...]) -> dict[str, str]:
+    """``--docker-host [TARGET=]URL`` (repeatable) as a map; a bare URL applies to every provisioned
+    target (key :data:`ALL_TARGETS`), ``TARGET=URL`` to one."""
+    from ycsbctl.provision.engines import ALL_TARGETS, check_docker_host
+
+    hosts: dict[str, str] = {}
+    for item in items:
+        name, sep, url = item.partition("=")
+        if not sep or "://" in name:
+            name, url = ALL_TARGETS, item
+        if not name:
+            raise click.BadParameter(f"{item!r}: write URL or TARGET=URL (e.g. redis=tcp://dbhost:2375)",
+                                     param_hint="--docker-host")
+        hosts[name] = check_docker_host(url)
+    return hosts

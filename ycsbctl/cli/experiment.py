@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import image_option, main
+from ycsbctl.cli import docker_host_option, image_option, main
 from ycsbctl.errors import UserError
 from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_rates, parse_threads, split_targets
 
@@ -29,6 +29,10 @@ def _common(f):
                      help="YCSB release folder or folder of jars, for --engine ycsb [env: YCSB_HOME]."),
         click.option("--backend", type=click.Choice(["auto", "docker", "local"]), default="auto", show_default=True,
                      help="How to start catalogue targets."),
+        click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL",
+                     help="Docker engine to start catalogue targets on: tcp://DBHOST:2375, ssh://user@DBHOST or "
+                          "unix:///path; TARGET=URL for one target (repeatable). Implies --backend docker; a server "
+                          "on another host gets a generated password and iperf3 runs next to it."),
         click.option("--out", type=click.Path(path_type=Path), default=None,
                      help="Result folder to write [run: reports/<experiment-id>; a single point: none]."),
         click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
@@ -176,7 +180,8 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--server-memory", default=None, metavar="SIZE", help="Memory for provisioned servers (e.g. 4g).")
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
-def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
+def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
+        docker_hosts, out,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
         slo, slo_start, slo_points, profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
@@ -209,6 +214,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
         property_files=list(prop_files), properties=list(props), images=image_option(images, []),
+        docker_hosts=docker_host_option(docker_hosts),
         server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
         slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points, **settings,
     )
@@ -223,7 +229,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @click.argument("workload", required=False)
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
-def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend, out,
+def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend,
+         docker_hosts, out,
          timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
@@ -247,6 +254,7 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         workloads=[workload], targets=chosen, profile="default", engine=engine,
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", cluster=cluster,
+        docker_hosts=docker_host_option(docker_hosts),
         **settings,
     )
     _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt), False, quiet, fmt)

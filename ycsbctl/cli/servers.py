@@ -7,15 +7,23 @@ import time
 
 import click
 
-from ycsbctl.cli import image_option, main
+from ycsbctl.cli import docker_host_option, image_option, main
 from ycsbctl.provision import auto, doctor
 from ycsbctl.provision.auto import BACKENDS
+from ycsbctl.provision.engines import ALL_TARGETS
 from ycsbctl.provision.external import redact_url
 
 
-def _describe(ep) -> str:
+def _describe(ep, with_password: bool = False) -> str:
     where = f"container {ep.container_id[:12]}" if ep.container_id else (f"pid {ep.pid}" if ep.pid else "external")
-    return f"{ep.target}\t{redact_url(ep.url)}\t{ep.backend}, {where}, {ep.server_name}"
+    if ep.host:
+        where += f" on {ep.host}"
+    return f"{ep.target}\t{ep.url if with_password else redact_url(ep.url)}\t{ep.backend}, {where}, {ep.server_name}"
+
+
+DOCKER_HOST_HELP = ("Docker engine to start servers on: tcp://HOST:2375, ssh://user@HOST or unix:///path; TARGET=URL "
+                    "for one target (repeatable). Implies --backend docker. A server on another host listens on "
+                    "its addresses with a generated password (`ycsbctl status --with-passwords` shows it).")
 
 
 @main.command()
@@ -40,18 +48,22 @@ def targets() -> None:
 @click.option("--port", type=int, help="port on 127.0.0.1 (one target only; default: a free port).")
 @click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
               help="label for the servers (default: manual-<time>).")
+@click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL", help=DOCKER_HOST_HELP)
 def up(target_names: tuple[str, ...], backend: str, images: tuple[str, ...], server_cpus: str | None,
-       server_memory: str | None, host_network: bool, port: int | None, experiment_id: str) -> None:
+       server_memory: str | None, host_network: bool, port: int | None, experiment_id: str,
+       docker_hosts: tuple[str, ...]) -> None:
     """Start TARGETs (catalogue names) and print their URLs; they run until `ycsbctl down`."""
     if port and len(target_names) > 1:
         raise click.UsageError("--port applies to one target: run `ycsbctl up` once per target")
     image_map = image_option(images, list(target_names))
-    unknown = sorted(set(image_map) - set(target_names))
-    if unknown:
-        raise click.BadParameter(f"{', '.join(unknown)} is not among the targets to start", param_hint="--image")
+    engine_map = docker_host_option(docker_hosts)
+    for flag, given in (("--image", image_map), ("--docker-host", engine_map)):
+        unknown = sorted(set(given) - set(target_names) - {ALL_TARGETS})
+        if unknown:
+            raise click.BadParameter(f"{', '.join(unknown)} is not among the targets to start", param_hint=flag)
     try:
         endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, images=image_map,
-                                    server_cpus=server_cpus, server_memory=server_memory,
+                                    docker_hosts=engine_map, server_cpus=server_cpus, server_memory=server_memory,
                                     host_network=host_network, port=port)
     except KeyboardInterrupt:
         click.echo("ycsbctl: `up` interrupted: the servers it had started were stopped, none is left running",
@@ -63,7 +75,9 @@ def up(target_names: tuple[str, ...], backend: str, images: tuple[str, ...], ser
 
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per server.")
-def status(as_json: bool) -> None:
+@click.option("--with-passwords", is_flag=True,
+              help="full URLs, with the passwords of servers on other hosts (to pass as --target).")
+def status(as_json: bool, with_passwords: bool) -> None:
     """The servers ycsbctl started and recorded, and whether each still answers."""
     endpoints = auto.recorded()
     if not endpoints and not as_json:
@@ -71,21 +85,26 @@ def status(as_json: bool) -> None:
     for ep in endpoints:
         alive = auto.server_alive(ep)
         if as_json:
-            click.echo(json.dumps({**ep.to_dict(), "url": redact_url(ep.url), "alive": alive, "config": None}))
+            url = ep.url if with_passwords else redact_url(ep.url)
+            click.echo(json.dumps({**ep.to_dict(), "url": url, "alive": alive, "config": None}))
         else:
-            click.echo(f"{_describe(ep)}\t{'up' if alive else 'DOWN'}\tlog {ep.log_path}")
+            click.echo(f"{_describe(ep, with_passwords)}\t{'up' if alive else 'DOWN'}\tlog {ep.log_path}")
 
 
 @main.command()
 @click.argument("target_names", metavar="[TARGET...]", nargs=-1)
 @click.option("--all", "everything", is_flag=True,
-              help="every recorded server, and containers labelled by this state folder that it lost.")
-def down(target_names: tuple[str, ...], everything: bool) -> None:
+              help="every recorded server, and containers labelled by this state folder that it lost (on the "
+                   "default engine, every engine a recorded server used, and each --docker-host).")
+@click.option("--docker-host", "docker_hosts", multiple=True, metavar="URL",
+              help="with --all: also look for lost containers on this Docker engine (repeatable).")
+def down(target_names: tuple[str, ...], everything: bool, docker_hosts: tuple[str, ...]) -> None:
     """Stop servers ycsbctl started (recorded PIDs and labelled containers only)."""
     if not target_names and not everything:
         raise click.UsageError("name the targets to stop, or pass --all")
+    engines = list(docker_host_option(docker_hosts).values())
     try:
-        lines = auto.down_servers(list(target_names), everything=everything)
+        lines = auto.down_servers(list(target_names), everything=everything, docker_hosts=engines)
     except auto.DockerUnchecked as exc:
         for line in exc.lines:
             click.echo(line)

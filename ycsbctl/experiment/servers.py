@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from ycsbctl.plan import Plan
+from ycsbctl.plan import Plan, is_url
 from ycsbctl.provision import Endpoint
 from ycsbctl.workload.properties import Properties
 
@@ -45,11 +45,13 @@ class ProvisionedServers:
     def up(self, target: str, props: Properties) -> Endpoint:
         from ycsbctl.experiment.naming import with_password
         from ycsbctl.provision import provision
+        from ycsbctl.provision.engines import engine_for
 
         plan = self.plan
         return provision(with_password(target, props), plan.backend, experiment_id=self.experiment_id,
                          image=plan.images.get(target), server_cpus=plan.server_cpus,
-                         server_memory=plan.server_memory, say=self.say)
+                         server_memory=plan.server_memory, say=self.say,
+                         docker_host=None if is_url(target) else engine_for(target, plan.docker_hosts))
 
     def alive(self, endpoint: Endpoint) -> bool:
         from ycsbctl.provision import server_alive

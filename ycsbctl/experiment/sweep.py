@@ -193,20 +193,16 @@ class Sweep:
                 self.store.update_manifest(footprints={**self.store.manifest.footprints, label: fp})
 
     def _baseline(self, label: str, ep: Endpoint) -> None:
-        from ycsbctl import telemetry
+        from ycsbctl.experiment.baseline import measure_baseline
 
-        base = telemetry.iperf_baseline(ep, iperf_server=self.plan.iperf_server)
+        base, info = measure_baseline(self.plan, ep, self.console.note)
         self.points.baseline = base
-        if base is None:
+        if base is None or info is None:
             return
-        info = base.to_dict()
         gbit = info.get("gbit_s")
         note = f" ({info['note']})" if info.get("note") else ""
         self.console.note(f"{label}: network baseline {f'{gbit:.2f} Gbit/s' if gbit else 'not measured'}{note}")
-        if self.plan.cluster and self.plan.iperf_server:  # and from each client host (Dask worker)
-            from ycsbctl.telemetry.client_network import client_host_baselines
-
-            info["client_hosts"] = client_host_baselines(self.plan.cluster, self.plan.iperf_server)
+        if "client_hosts" in info:
             self.console.note(f"{label}: from client hosts " + ", ".join(
                 f"{h['name']} {h['gbit_s']:.2f} Gbit/s" if h.get("gbit_s") else f"{h['name']} not measured ({h['note']})"
                 for h in info["client_hosts"]))

@@ -47,9 +47,14 @@ class ServerProtocol:
         """Raise :class:`~ycsbctl.errors.UserError` when ``url`` cannot be used (parsed by the client
         library's own URL parser)."""
 
+    def server_url(self, host: str, port: int, password: str | None = None) -> str:
+        """The URL of a server of this protocol that ycsbctl started at ``host:port``, with the
+        ``password`` it was given (a server on another host gets one)."""
+        raise NotImplementedError(f"{self.name} servers are not started by ycsbctl")
+
     def loopback_url(self, port: int) -> str:
         """The URL of a server of this protocol that ycsbctl started on loopback at ``port``."""
-        raise NotImplementedError(f"{self.name} servers are not started by ycsbctl")
+        return self.server_url("127.0.0.1", port)
 
     # -- the timed path ------------------------------------------------------------------------------
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:

@@ -41,8 +41,11 @@ class MongoProtocol(ServerProtocol):
         except (InvalidURI, ConfigurationError, ValueError) as exc:
             raise UserError(f"bad MongoDB URL ({exc}): use {self.example}, e.g. mongodb://127.0.0.1:27017/ycsb") from None
 
-    def loopback_url(self, port: int) -> str:
-        return f"mongodb://127.0.0.1:{port}/ycsb"
+    def server_url(self, host: str, port: int, password: str | None = None) -> str:
+        where = f"[{host}]" if ":" in host else host
+        if password:  # the user ycsbctl would create in the admin database
+            return f"mongodb://ycsbctl:{password}@{where}:{port}/ycsb?authSource=admin"
+        return f"mongodb://{where}:{port}/ycsb"
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.bindings import BindingSet, ConnectionLost, connect_wire

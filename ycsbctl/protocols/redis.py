@@ -23,6 +23,10 @@ def client(url: str, timeout_s: float):
     return redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
 
 
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
 class RedisProtocol(ServerProtocol):
     name = "redis"
     schemes = ("redis", "rediss", "unix")
@@ -37,8 +41,9 @@ class RedisProtocol(ServerProtocol):
         except (ValueError, TypeError) as exc:
             raise UserError(f"bad Redis URL ({exc}): use {self.example}, e.g. redis://127.0.0.1:6379/0") from None
 
-    def loopback_url(self, port: int) -> str:
-        return f"redis://127.0.0.1:{port}/0"
+    def server_url(self, host: str, port: int, password: str | None = None) -> str:
+        auth = f":{password}@" if password else ""  # Redis AUTH with requirepass: no user name
+        return f"redis://{auth}{_bracketed(host)}:{port}/0"
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.bindings import connect_wire

@@ -18,6 +18,7 @@ from ycsbctl import protocols
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.engines import default_docker_host, engine_for
 from ycsbctl.provision.external import ExternalProvisioner, protocol_of, redact_url
 from ycsbctl.provision.local import LocalProvisioner, find_binary, is_ours
 from ycsbctl.provision.signals import deferred_signals, sigterm_as_interrupt
@@ -70,12 +71,15 @@ def choose_backend(target: str, image: str | None = None) -> tuple[str, str]:
 
 def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, image: str | None = None,
               server_cpus: str | None = None, server_memory: str | None = None, host_network: bool = False,
-              port: int | None = None, say: Say | None = None, ready_timeout_s: float | None = None) -> Endpoint:
+              port: int | None = None, say: Say | None = None, ready_timeout_s: float | None = None,
+              docker_host: str | None = None) -> Endpoint:
     """Start (or attach to) one target and return once it answers, with version and config read.
 
     ``target_or_url``: a catalogue name or a ``redis://`` / ``mongodb://`` / ``basic://`` URL.
     ``server_cpus``: cpuset (``0-1``); ``server_memory``: size (``2g``); ``port``: host port on
-    127.0.0.1 (default: a free one). Progress goes to ``say`` (default: stderr).
+    127.0.0.1 (default: a free one). ``docker_host``: the Docker engine to start it on
+    (``tcp://DBHOST:2375``, ``ssh://user@DBHOST``; implies the docker backend). Progress goes to
+    ``say`` (default: stderr).
     """
     say = say or say_to_stderr
     if backend not in BACKENDS:
@@ -87,6 +91,10 @@ def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, 
             return ExternalProvisioner().up(target_or_url)
         catalog.get_target(target_or_url)
         notes: list[str] = []
+        if docker_host:
+            if backend == "local":
+                raise UserError("--docker-host starts servers on a Docker engine: drop --backend local")
+            backend = "docker"
         if backend == "auto":
             backend, reason = choose_backend(target_or_url, image)
             say(f"{target_or_url}: {backend} backend ({reason})")
@@ -95,7 +103,7 @@ def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, 
             raise UserError(f"--backend external needs a URL (redis://… or mongodb://…), not {target_or_url!r}")
         options: dict[str, Any] = {"experiment_id": experiment_id, "image": image, "server_cpus": server_cpus,
                                    "server_memory": server_memory, "host_network": host_network, "port": port,
-                                   "say": say, "notes": notes}
+                                   "say": say, "notes": notes, "docker_host": docker_host}
         if ready_timeout_s is not None:
             options["ready_timeout_s"] = ready_timeout_s
         endpoint = _provisioner(backend).up(target_or_url, **options)
@@ -143,8 +151,10 @@ def up_servers(targets: list[str], backend: str = "auto", **options: Any) -> lis
     with sigterm_as_interrupt():
         try:
             images = options.pop("images", None) or {}
+            engines = options.pop("docker_hosts", None) or {}
             for target in targets:
-                endpoints.append(provision(target, backend, image=images.get(target), **options))
+                endpoints.append(provision(target, backend, image=images.get(target),
+                                           docker_host=engine_for(target, engines), **options))
         except BaseException:
             with deferred_signals():  # a second Ctrl-C or SIGTERM must not cut the rollback short
                 _teardown_all(endpoints)
@@ -165,12 +175,16 @@ class DockerUnchecked(UserError):
         self.lines = lines
 
 
-def down_servers(targets: list[str] | None = None, *, everything: bool = False) -> list[str]:
+def down_servers(targets: list[str] | None = None, *, everything: bool = False,
+                 docker_hosts: Iterable[str] = ()) -> list[str]:
     """``ycsbctl down``: stop recorded servers (by target name, or all); lines saying what was done.
 
-    ``everything`` also removes labelled containers of this state folder that the state file lost.
+    ``everything`` also removes labelled containers of this state folder that the state file lost, on
+    the default engine, on every engine a recorded server ran on and on ``docker_hosts``.
     """
     lines = []
+    engines = list(dict.fromkeys([*(e["docker_host"] for e in state.entries() if e.get("docker_host")),
+                                  *docker_hosts]))
     chosen = [ep for ep in recorded() if everything or ep.target in (targets or [])]
     for name in targets or []:
         if not any(ep.target == name for ep in chosen):
@@ -180,16 +194,30 @@ def down_servers(targets: list[str] | None = None, *, everything: bool = False) 
         what = f"container {endpoint.container_id[:12]}" if endpoint.container_id else f"pid {endpoint.pid}"
         lines.append(f"{endpoint.target}: stopped {what} ({endpoint.backend})")
     if everything:
-        from ycsbctl.provision import docker as docker_backend
-
-        try:
-            client = docker_backend.connect(timeout_s=10)
-        except UserError as exc:
-            # the local servers above are stopped; containers this state folder lost cannot be looked for
-            raise DockerUnchecked(lines, f"containers were not checked: {exc}") from None
-        with deferred_signals():
-            lines += [f"removed unrecorded container {name}" for name in docker_backend.remove_ours(client)]
+        lines += _remove_unrecorded([None, *(e for e in engines if e != default_docker_host())], lines)
     return lines
+
+
+def _remove_unrecorded(engines: list[str | None], lines: list[str]) -> list[str]:
+    """Remove this state folder's labelled containers on each engine (None: the default one); an engine
+    that does not answer ends it with :class:`DockerUnchecked` after trying the others."""
+    from ycsbctl.provision import docker as docker_backend
+
+    out: list[str] = []
+    unanswered: list[str] = []
+    for host in engines:
+        try:
+            client = docker_backend.connect(timeout_s=10, host=host)
+        except UserError as exc:
+            unanswered.append(str(exc))
+            continue
+        with deferred_signals():
+            where = f" on {host}" if host else ""
+            out += [f"removed unrecorded container {name}{where}" for name in docker_backend.remove_ours(client)]
+    if unanswered:
+        # the servers above are stopped; containers this state folder lost cannot be looked for there
+        raise DockerUnchecked(lines + out, f"containers were not checked: {'; '.join(unanswered)}")
+    return out
 
 
 def server_alive(endpoint: Endpoint) -> bool:

@@ -15,7 +15,9 @@ class Endpoint:
     ``basic://``). ``backend`` is ``docker`` | ``local`` | ``external``. Exactly one of ``pid``
     and ``container_id`` is set when we started the server. ``config`` is the server's own dump
     (``CONFIG GET *``, ``getCmdLineOpts``), credentials redacted. ``cpu_limit_cores`` is what the
-    server may use (for the bottleneck label); None means all host cores.
+    server may use (for the bottleneck label); None means all host cores. ``host`` is where the
+    server runs: None for this host, else the name or address of the Docker engine's host that
+    ``url`` reaches it at; ``docker_host`` is the engine a container was started on (its URL).
     """
 
     target: str
@@ -31,6 +33,8 @@ class Endpoint:
     cpu_limit_cores: float | None = None
     memory_limit_bytes: int | None = None
     notes: list[str] = field(default_factory=list)
+    host: str | None = None
+    docker_host: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

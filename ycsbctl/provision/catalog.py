@@ -149,8 +149,9 @@ def parse_size(text: str) -> int:
     return int(value)
 
 
-def parse_cpuset(text: str) -> list[int]:
-    """CPU numbers in a cpuset (``0``, ``0-3``, ``0,2``), checked against this host's CPUs."""
+def parse_cpuset(text: str, here: bool = True) -> list[int]:
+    """CPU numbers in a cpuset (``0``, ``0-3``, ``0,2``), checked against this host's CPUs when the
+    server runs ``here`` (a remote Docker engine checks them itself)."""
     cpus: set[int] = set()
     try:
         for part in text.split(","):
@@ -158,7 +159,7 @@ def parse_cpuset(text: str) -> list[int]:
             cpus.update(range(int(lo), int(hi or lo) + 1))
     except ValueError:
         raise UserError(f"--server-cpus {text!r} is not a cpuset: write e.g. 0, 0-3 or 0,2") from None
-    available = sorted(os.sched_getaffinity(0))
+    available = sorted(os.sched_getaffinity(0)) if here else sorted(cpus)
     bad = sorted(cpus - set(available))
     if not cpus or bad:
         raise UserError(f"--server-cpus {text!r} names CPUs {bad} this host lacks: use CPUs from {available}")
@@ -174,23 +175,36 @@ def in_memory_size_gb(memory_bytes: int | None) -> float:
     return max(0.25, round(size, 2))
 
 
+PASSWORD_FLAVORS = ("redis", "dragonfly")  # dialects ycsbctl can give a password on the command line
+
+
+def takes_password(flavor: str) -> bool:
+    """Whether a server of ``flavor`` can be started with a password (Redis ``requirepass``)."""
+    return flavor in PASSWORD_FLAVORS
+
+
 def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
-                memory_bytes: int | None) -> list[str]:
+                memory_bytes: int | None, password: str | None = None) -> list[str]:
     """The full argument list (without the binary) for a server of ``flavor``.
 
     ``bind`` is the listen address inside the server's network namespace (127.0.0.1 on the
     host; 0.0.0.0 inside a bridged container whose port is published on 127.0.0.1 only).
-    ``data_dir`` None keeps the image's default directory.
+    ``data_dir`` None keeps the image's default directory. ``password`` (only for
+    :func:`takes_password` flavors) makes every client authenticate.
     """
+    if password and not takes_password(flavor):
+        raise UserError(f"ycsbctl cannot give a {flavor} server a password", exit_code=1)
     data_limit = int(memory_bytes * DATA_FRACTION) if memory_bytes else None
     if flavor == "redis":
         args = [*config_args("redis/redis.conf"), "--port", str(port), "--bind", bind]
         if bind != "127.0.0.1":
-            args += ["--protected-mode", "no"]  # reachable only through the 127.0.0.1 publish
+            args += ["--protected-mode", "no"]  # reachable only through the 127.0.0.1 publish, or with a password
         if data_dir:
             args += ["--dir", data_dir]
         if data_limit:
             args += ["--maxmemory", str(data_limit)]
+        if password:
+            args += ["--requirepass", password]
         return args
     if flavor == "dragonfly":
         args = [*config_args("dragonfly/dragonfly.flags"), f"--port={port}", f"--bind={bind}"]
@@ -198,6 +212,8 @@ def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
             args.append(f"--dir={data_dir}")
         if data_limit:
             args.append(f"--maxmemory={data_limit}")
+        if password:
+            args.append(f"--requirepass={password}")
         return args
     if flavor == "mongod":
         args = [*config_args("mongodb/mongod.flags"), "--port", str(port), "--bind_ip", bind,
@@ -213,9 +229,9 @@ def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
                     "use redis, dragonfly, mongod, ferretdb or mongo-wire")
 
 
-def url_for(protocol: str, port: int) -> str:
-    """What the bindings connect to on loopback."""
-    return protocols.get(protocol).loopback_url(port)
+def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | None = None) -> str:
+    """What the bindings connect to: loopback, or the host of a remote Docker engine."""
+    return protocols.get(protocol).server_url(host, port, password)
 
 
 def memory_note(flavor: str, memory_bytes: int | None) -> str | None:

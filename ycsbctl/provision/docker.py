@@ -1,5 +1,9 @@
-"""The docker backend (docker SDK): one labelled container per server, port on 127.0.0.1 only.
+"""The docker backend (docker SDK): one labelled container per server.
 
+An engine on this host (a unix socket, or tcp:// on loopback) publishes the port on 127.0.0.1 only.
+An engine on another host (``--docker-host tcp://DBHOST:2375`` or ``ssh://user@DBHOST``, see
+:mod:`ycsbctl.provision.engines`) publishes it on all of that host's addresses, the server gets a
+generated password (Redis-protocol flavors; others are refused there) and the URL names ``DBHOST``.
 Every container carries ``ycsbctl=1``, ``ycsbctl.experiment=<id>``, ``ycsbctl.target``,
 ``ycsbctl.instance=<uuid>`` (so a container whose creation was interrupted can still be found)
 and ``ycsbctl.state=<state folder>`` (so ``down --all`` removes only this state's containers).
@@ -21,10 +25,11 @@ import docker.errors
 import docker.types
 
 from ycsbctl.errors import UserError
-from ycsbctl.provision import catalog, probe, state
+from ycsbctl.provision import catalog, engines, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.provision.local import free_port, port_owner
 from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.urls import redact_url
 
 READY_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 10  # SIGTERM -> SIGKILL inside `docker stop`
@@ -32,25 +37,34 @@ FLAVOR_LABEL = "ycsbctl.flavor"  # set on images whose entrypoint takes another 
 
 
 def docker_host() -> str:
-    return os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    return engines.default_docker_host()
+
+
+def open_client(host: str | None = None, timeout_s: float = 60.0) -> docker.DockerClient:
+    """A docker SDK client of the engine at ``host`` (default ``$DOCKER_HOST``), not yet asked anything.
+
+    TLS comes from ``DOCKER_TLS_VERIFY``/``DOCKER_CERT_PATH`` as for docker's CLI; ``ssh://`` goes
+    through the ``ssh`` command (so ``~/.ssh/config``, the agent and known_hosts apply)."""
+    if not host:
+        return docker.from_env(timeout=int(timeout_s))
+    env = {**os.environ, "DOCKER_HOST": host}
+    return docker.from_env(timeout=int(timeout_s), environment=env, use_ssh_client=host.startswith("ssh://"))
 
 
 def connect(timeout_s: float = 60.0, host: str | None = None) -> docker.DockerClient:
     """A client whose daemon answered a ping, or UserError (exit 1) saying how to start one.
 
-    ``host`` (e.g. ``unix:///var/run/docker.sock``) overrides ``$DOCKER_HOST``.
+    ``host`` (e.g. ``unix:///var/run/docker.sock``, ``tcp://DBHOST:2375``) overrides ``$DOCKER_HOST``;
+    a plain ``tcp://`` engine that answers gets one warning line (once per process).
     """
     try:
-        if host:
-            client = docker.DockerClient(base_url=host, timeout=int(timeout_s))
-        else:
-            client = docker.from_env(timeout=int(timeout_s))
+        client = open_client(host, timeout_s)
         client.ping()
-        return client
     except Exception as exc:  # noqa: BLE001 - DockerException, connection and permission errors
         raise UserError(f"Docker does not answer at {host or docker_host()} ({probe.short_error(exc)})",
-                        fix="start it (`sudo systemctl start docker`, or `sudo dockerd &`) or use --backend local",
-                        exit_code=1) from None
+                        fix=engines.unreachable_fix(host or docker_host()), exit_code=1) from None
+    engines.warn_if_plain_tcp(host or docker_host())
+    return client
 
 
 def image_present(client: docker.DockerClient, image: str) -> bool:
@@ -100,7 +114,7 @@ def image_flavor(client: docker.DockerClient, image: str, default: str) -> str:
     return labels.get(FLAVOR_LABEL, default)
 
 
-def _has_bridge(client: docker.DockerClient) -> bool:
+def has_bridge(client: docker.DockerClient) -> bool:
     return bool(client.networks.list(names=["bridge"]))
 
 
@@ -115,14 +129,14 @@ def _write_logs(container: Any, log_path: str | None) -> None:
         f.write(data)
 
 
-def _container_tail(container: Any) -> str:
+def container_tail(container: Any) -> str:
     try:
         return probe.join_tail(container.logs(tail=8).decode(errors="replace"))
     except docker.errors.APIError:
         return "(no logs)"
 
 
-def _remove(container: Any, log_path: str | None, stop: bool = True) -> None:
+def remove_container(container: Any, log_path: str | None = None, stop: bool = True) -> None:
     """Stop (grace STOP_TIMEOUT_S), save logs, remove; only containers labelled as ours."""
     if (container.labels or {}).get("ycsbctl") != "1":
         return
@@ -138,7 +152,7 @@ def _remove(container: Any, log_path: str | None, stop: bool = True) -> None:
 
 def remove_instance(client: docker.DockerClient, instance: str, log_path: str | None = None) -> None:
     for c in client.containers.list(all=True, filters={"label": [f"ycsbctl.instance={instance}"]}):
-        _remove(c, log_path, stop=False)
+        remove_container(c, log_path, stop=False)
 
 
 def remove_ours(client: docker.DockerClient) -> list[str]:
@@ -147,9 +161,17 @@ def remove_ours(client: docker.DockerClient) -> list[str]:
     filters = {"label": ["ycsbctl=1", f"ycsbctl.state={state.namespace()}"]}
     for c in client.containers.list(all=True, filters=filters):
         log_path = str(state.logs_dir() / f"{c.labels.get('ycsbctl.target', 'server')}-{c.id[:12]}.log")
-        _remove(c, log_path)
+        remove_container(c, log_path)
         removed.append(c.name)
     return removed
+
+
+def _engine_cores(client: docker.DockerClient) -> float | None:
+    """CPUs of the engine's host (``docker info`` NCPU): all a server without a cpuset may use there."""
+    try:
+        return float(client.info()["NCPU"])
+    except (docker.errors.APIError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _container_name(target: str, experiment_id: str) -> str:
@@ -163,32 +185,49 @@ class DockerProvisioner(Provisioner):
     name = "docker"
 
     def up(self, target: str, **options: Any) -> Endpoint:
-        """Options: experiment_id, image, server_cpus, server_memory, host_network, port, say, ready_timeout_s."""
+        """Options: experiment_id, image, server_cpus, server_memory, host_network, port, say, ready_timeout_s,
+        docker_host (the engine's URL; default ``$DOCKER_HOST``)."""
         entry = catalog.get_target(target)
         say = options.get("say") or (lambda msg: None)
         experiment_id = options.get("experiment_id", "manual")
-        cpus = catalog.parse_cpuset(options["server_cpus"]) if options.get("server_cpus") else None
+        engine_url = options.get("docker_host") or docker_host()
+        remote = engines.engine_address(engine_url)  # None: the engine runs on this host
+        cpus = catalog.parse_cpuset(options["server_cpus"], here=remote is None) if options.get("server_cpus") else None
         memory = catalog.parse_size(options["server_memory"]) if options.get("server_memory") else None
-        client = connect()
+        client = connect(host=options.get("docker_host"))
         image = options.get("image") or entry.image
         if not image_present(client, image):
             pull(client, image, say)
         flavor = image_flavor(client, image, entry.flavor)
         notes = [*options.get("notes", []), f"docker image {image} (flavor {flavor})"]
+        if remote and not catalog.takes_password(flavor):
+            raise UserError(f"{entry.name} on the Docker engine at {engine_url} would listen on {remote} without a "
+                            "password: ycsbctl can give only Redis-protocol servers one",
+                            fix=f"start {entry.name} there yourself with authentication and pass its URL "
+                                f"({catalog.url_for(entry.protocol, entry.container_port, remote)} with user and "
+                                "password), or use an engine on this host", exit_code=1)
+        password = engines.new_password() if remote else None
         host_network = bool(options.get("host_network"))
-        if not host_network and not _has_bridge(client):
+        if not host_network and not has_bridge(client):
             host_network = True
             notes.append("host networking: this Docker daemon has no bridge network")
         wanted = options.get("port")
-        if wanted and (owner := port_owner(wanted)):
+        if remote is None and wanted and (owner := port_owner(wanted)):
             raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
                             exit_code=1)
-        port = (wanted or free_port()) if host_network else entry.container_port
-        args = catalog.server_args(flavor, port=port, bind="127.0.0.1" if host_network else "0.0.0.0",
-                                   data_dir=None, memory_bytes=memory)
+        if host_network:  # on another host ycsbctl cannot look for a free port: the server's own, or --port
+            port = wanted or (entry.container_port if remote else free_port())
+        else:
+            port = entry.container_port
+        listen = "0.0.0.0" if remote or not host_network else "127.0.0.1"
+        args = catalog.server_args(flavor, port=port, bind=listen, data_dir=None, memory_bytes=memory,
+                                   password=password)
         note = catalog.memory_note(flavor, memory)
         if note:
             notes.append(note)
+        if remote:
+            notes.append(f"runs on {remote} (Docker engine {engine_url}), listening on all of its addresses; "
+                         "clients need the password ycsbctl generated (kept only in the state file)")
         instance = uuid.uuid4().hex
         labels = {"ycsbctl": "1", "ycsbctl.experiment": experiment_id, "ycsbctl.target": entry.name,
                   "ycsbctl.instance": instance, "ycsbctl.state": state.namespace()}
@@ -197,7 +236,7 @@ class DockerProvisioner(Provisioner):
         if host_network:
             run["network_mode"] = "host"
         else:
-            run["ports"] = {f"{entry.container_port}/tcp": ("127.0.0.1", wanted)}
+            run["ports"] = {f"{entry.container_port}/tcp": ("0.0.0.0" if remote else "127.0.0.1", wanted)}
         if cpus is not None:
             run["cpuset_cpus"] = ",".join(map(str, cpus))
         if memory is not None:
@@ -205,6 +244,7 @@ class DockerProvisioner(Provisioner):
             run["memswap_limit"] = memory  # no swap: the limit is the limit
         if flavor == "dragonfly":
             run["ulimits"] = [docker.types.Ulimit(name="memlock", soft=-1, hard=-1)]
+        cores = float(len(cpus)) if cpus else (_engine_cores(client) if remote else None)
         log_path = None
         try:
             with deferred_signals():  # created and recorded, or neither
@@ -212,18 +252,18 @@ class DockerProvisioner(Provisioner):
                 log_path = str(state.logs_dir() / f"{entry.name}-{experiment_id}-{container.id[:12]}.log")
                 endpoint = Endpoint(target=entry.name, protocol=entry.protocol, url="", backend="docker",
                                     container_id=container.id, log_path=log_path,
-                                    cpu_limit_cores=float(len(cpus)) if cpus else None,
-                                    memory_limit_bytes=memory, notes=notes)
+                                    cpu_limit_cores=cores, memory_limit_bytes=memory, notes=notes, host=remote,
+                                    docker_host=engine_url)
                 state.add({"key": f"docker:{container.id}", "endpoint": endpoint.to_dict(), "instance": instance,
-                           "docker_host": docker_host(), "options": state.options_to_store(options),
+                           "docker_host": engine_url, "options": state.options_to_store(options),
                            "started": time.time()})
             say(f"starting {entry.name} in container {container.name} ({image})")
             container.start()
             if not host_network:
                 container.reload()
                 port = int(container.attrs["NetworkSettings"]["Ports"][f"{entry.container_port}/tcp"][0]["HostPort"])
-            endpoint.url = catalog.url_for(entry.protocol, port)
-            say(f"waiting for {entry.name} to answer on {endpoint.url}")
+            endpoint.url = catalog.url_for(entry.protocol, port, remote or "127.0.0.1", password)
+            say(f"waiting for {entry.name} to answer on {redact_url(endpoint.url)}")
 
             def exited() -> str | None:
                 container.reload()
@@ -231,7 +271,7 @@ class DockerProvisioner(Provisioner):
                     return f"container {container.name} exited with code {container.attrs['State']['ExitCode']}"
                 return None
 
-            probe.wait_ready(entry.protocol, endpoint.url, exited=exited, log_tail=lambda: _container_tail(container),
+            probe.wait_ready(entry.protocol, endpoint.url, exited=exited, log_tail=lambda: container_tail(container),
                              timeout_s=options.get("ready_timeout_s", READY_TIMEOUT_S))
             variant = {"mongo-wire": "mongo-wire, SQLite backend", "ferretdb": "SQLite backend"}.get(flavor, "")
             facts = probe.describe(entry.protocol, endpoint.url, expected=entry.display, variant=variant)
@@ -250,20 +290,20 @@ class DockerProvisioner(Provisioner):
         """Stop and remove the container if it is labelled as ours; save its logs; forget it."""
         key = f"docker:{endpoint.container_id}"
         entry = state.find(key)
-        client = connect(host=entry.get("docker_host") if entry else None)
+        client = connect(host=(entry.get("docker_host") if entry else None) or endpoint.docker_host)
         try:
             container = client.containers.get(endpoint.container_id)
         except docker.errors.NotFound:
             container = None
         if container is not None:
-            _remove(container, endpoint.log_path)
+            remove_container(container, endpoint.log_path)
         state.remove(key)
 
 
 def container_running(endpoint: Endpoint) -> bool:
     entry = state.find(f"docker:{endpoint.container_id}")
     try:
-        client = connect(timeout_s=10, host=entry.get("docker_host") if entry else None)
+        client = connect(timeout_s=10, host=(entry.get("docker_host") if entry else None) or endpoint.docker_host)
         container = client.containers.get(endpoint.container_id)
     except (UserError, docker.errors.NotFound):
         return False

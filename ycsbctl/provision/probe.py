@@ -13,6 +13,7 @@ from ycsbctl import protocols
 from ycsbctl.errors import UserError
 from ycsbctl.protocols.base import ServerFacts
 from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.urls import redact_url
 
 _SECRET_KEYS = re.compile(r"pass|secret|token|^masterauth$", re.IGNORECASE)  # config keys holding secrets
 
@@ -50,7 +51,7 @@ def wait_ready(protocol: str, url: str, *, timeout_s: float, exited: Callable[[]
             except Exception as exc:  # noqa: BLE001 - not ready yet, whatever the reason
                 last_error = short_error(exc)
         if time.monotonic() > deadline:
-            raise UserError(f"the server did not answer on {url} within {timeout_s:.0f} s ({last_error}); "
+            raise UserError(f"the server did not answer on {redact_url(url)} within {timeout_s:.0f} s ({last_error}); "
                             f"last log lines: {log_tail()}", exit_code=1)
         time.sleep(0.1)  # poll interval of the readiness probe
 

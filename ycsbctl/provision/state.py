@@ -7,7 +7,11 @@ atomically (write, fsync, rename). An entry records one server we started::
     {"key": "docker:<id>" | "local:<pid>", "endpoint": {...}, "options": {...},
      "create_time": <psutil create time of the pid, s>, "data_dir": ..., "started": <epoch s>}
 
-URLs in entries are redacted; servers we start have no credentials anyway.
+    {..., "docker_host": <the engine's URL>}  (docker entries)
+
+A server started on another host's Docker engine has a generated password, and its entry keeps the
+full URL (so ``status`` and ``down`` can reach it): the file is created with mode 0600 (``mkstemp``).
+Manifests, reports and everything printed show URLs redacted.
 """
 
 from __future__ import annotations
@@ -94,5 +98,5 @@ def find(key: str) -> dict[str, Any] | None:
 
 def options_to_store(options: dict[str, Any]) -> dict[str, Any]:
     """The provisioning options worth keeping for ``restart`` (no callables, no None)."""
-    keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network")
+    keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host")
     return {k: options[k] for k in keep if options.get(k) is not None}

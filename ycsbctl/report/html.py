@@ -144,8 +144,9 @@ def servers(exp: Experiment) -> list[dict]:
         ep = eps[t] or {}
         name, warning = server_identity(t, ep)
         out.append({"target": t, "answered_by": name, "warning": warning, "backend": ep.get("backend", ""),
-                    "url": ep.get("url", ""), "where": f"pid {ep['pid']}" if ep.get("pid") else
-                    (f"container {str(ep['container_id'])[:12]}" if ep.get("container_id") else ""),
+                    "url": ep.get("url", ""), "where": (f"pid {ep['pid']}" if ep.get("pid") else
+                    (f"container {str(ep['container_id'])[:12]}" if ep.get("container_id") else ""))
+                    + (f" on {ep['host']}" if ep.get("host") else ""),
                     "cpu_limit": ep.get("cpu_limit_cores"), "memory_limit": ep.get("memory_limit_bytes"),
                     "notes": ep.get("notes") or [], "config": ep.get("config") or {}})
     return out

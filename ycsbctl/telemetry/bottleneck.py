@@ -61,7 +61,10 @@ def host_cores() -> int:
 def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float | None = None) -> float:
     """The cores the server can use: its CPU limit or the host's cores (never more than the host
     has, nor than ``usable``: what its process's cgroup quota and affinity allow), as its protocol
-    counts them (1 for a single-threaded Redis-protocol server)."""
+    counts them (1 for a single-threaded Redis-protocol server). A server on another host
+    (``endpoint.host``) is bounded by that host's cores (``cpu_limit_cores``), not this one's."""
+    if endpoint.host and endpoint.cpu_limit_cores:
+        cores = float(endpoint.cpu_limit_cores)
     cores = float(cores or host_cores())
     limit = min(float(endpoint.cpu_limit_cores or cores), cores, float(usable or cores))
     return protocols.get(endpoint.protocol).server_cores(endpoint.target, limit)
@@ -74,9 +77,10 @@ def _r(v: float | None, nd: int = 1) -> float | None:
 def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pct: float | None,
              client_cores: float | None, host_cores: float, net_gbit_s: float | None = None,
              baseline_gbit_s: float | None = None, server_throttled_pct: float | None = None,
-             client_throttled_pct: float | None = None) -> Bottleneck:
+             client_throttled_pct: float | None = None, shared_host: bool = True) -> Bottleneck:
     """The label of one run point from its mean figures (CPU in % of one core, network in Gbit/s,
-    throttled in % of a cgroup CPU quota's periods: None where there is no quota)."""
+    throttled in % of a cgroup CPU quota's periods: None where there is no quota). ``shared_host``
+    False (the server runs on another host) rules out ``host-cpu``: client and server share no cores."""
     ev: dict[str, Any] = {
         "server_cpu_pct": _r(server_cpu_pct), "server_cores": server_cores,
         "client_cpu_pct": _r(client_cpu_pct), "client_cores": client_cores, "host_cores": host_cores,
@@ -86,7 +90,8 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
     server_share = server_cpu_pct / (100 * server_cores) if server_cpu_pct is not None and server_cores else None
     client_share = client_cpu_pct / (100 * client_cores) if client_cpu_pct is not None and client_cores else None
     host_used = (server_cpu_pct or 0.0) + (client_cpu_pct or 0.0)
-    host_share = host_used / (100 * host_cores) if host_cores and server_cpu_pct is not None else None
+    host_share = (host_used / (100 * host_cores) if host_cores and server_cpu_pct is not None and shared_host
+                  else None)
     net_share = net_gbit_s / baseline_gbit_s if net_gbit_s is not None and baseline_gbit_s else None
     ev.update(server_share=_r(server_share, 3), client_share=_r(client_share, 3), host_share=_r(host_share, 3),
               net_share=_r(net_share, 3),

@@ -62,7 +62,8 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
         if endpoint.container_id:
             from ycsbctl.telemetry.container import ContainerSampler
 
-            samplers.append(ContainerSampler(endpoint.container_id, interval_s, container_mode))
+            samplers.append(ContainerSampler(endpoint.container_id, interval_s, container_mode,
+                                             docker_host=endpoint.docker_host))
         else:
             pid = endpoint.pid or local_server_pid(endpoint)
             if pid:
@@ -70,7 +71,9 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
             else:
                 notes.append("server process not on this host: server CPU is what the server reports (db_cpu_pct)")
         samplers += proto.samplers(endpoint.url, interval_s)
-        if is_loopback(host_of(endpoint.url)) or endpoint.backend in ("local", "docker"):
+        on_this_host = endpoint.host is None and (is_loopback(host_of(endpoint.url))
+                                                  or endpoint.backend in ("local", "docker"))
+        if on_this_host:  # a server on another host: its traffic is in the DB's own counters
             samplers.append(InterfaceNetSampler("lo", interval_s))
     if client_pids is not None:
         # the workers are this process's children, in its cgroup: its CPU quota (if any) is theirs
@@ -210,6 +213,7 @@ class Capture:
             server_cores=bn.server_cores(self.endpoint, self.host_cores, server_limit),
             client_cpu_pct=s.client_cpu_pct_mean, client_cores=client_cores,
             host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s,
+            shared_host=self.endpoint.host is None,
             server_throttled_pct=_f(server_throttled.mean()), client_throttled_pct=_f(client_throttled.mean()))
         b.evidence.update(server_usable_cores=server_limit, client_cpu_quota_cores=client_limit)
         return b

@@ -38,12 +38,17 @@ def memory(stats: dict[str, Any]) -> dict[str, int | None]:
             "mem_limit_bytes": m.get("limit")}
 
 
-def one_shot(container_id: str, client: Any = None) -> dict[str, Any]:
-    """One stats document, without docker's two-cycle wait (API ≥ 1.41)."""
-    import docker
+def open_client(docker_host: str | None) -> Any:
+    """A docker SDK client of the engine the container runs on (None: ``$DOCKER_HOST``)."""
+    from ycsbctl.provision.docker import open_client as engine_client
 
+    return engine_client(docker_host, timeout_s=10)
+
+
+def one_shot(container_id: str, client: Any = None, docker_host: str | None = None) -> dict[str, Any]:
+    """One stats document, without docker's two-cycle wait (API ≥ 1.41)."""
     own = client is None
-    client = client or docker.from_env(timeout=10)
+    client = client or open_client(docker_host)
     try:
         return client.api.stats(container_id, stream=False, one_shot=True)
     finally:
@@ -52,7 +57,8 @@ def one_shot(container_id: str, client: Any = None) -> dict[str, Any]:
 
 
 class ContainerSampler(Sampler):
-    """``cpu_pct`` (of one core), ``rss_bytes``, ``mem_usage_bytes`` of one container.
+    """``cpu_pct`` (of one core), ``rss_bytes``, ``mem_usage_bytes`` of one container, on the engine
+    at ``docker_host`` (None: ``$DOCKER_HOST``; a remote engine's own host's cores and memory).
 
     ``mode="stream"`` (default) keeps one stats stream open for the run and reads the next
     document: dockerd sends one per second, so the stream sets the pace. ``mode="oneshot"`` asks
@@ -65,11 +71,13 @@ class ContainerSampler(Sampler):
 
     source = "server-container"
 
-    def __init__(self, container_id: str, interval_s: float = 1.0, mode: str = "stream") -> None:
+    def __init__(self, container_id: str, interval_s: float = 1.0, mode: str = "stream",
+                 docker_host: str | None = None) -> None:
         super().__init__(interval_s)
         if mode not in ("oneshot", "stream"):
             raise ValueError(f"mode must be 'oneshot' or 'stream', not {mode!r}")
         self.container_id = container_id
+        self.docker_host = docker_host
         self.mode = mode
         self._client: Any = None
         self._stream: Any = None
@@ -81,9 +89,7 @@ class ContainerSampler(Sampler):
         return self._client.api.stats(self.container_id, stream=False, one_shot=True)
 
     def prime(self) -> None:
-        import docker
-
-        self._client = docker.from_env(timeout=10)
+        self._client = open_client(self.docker_host)
         if self.mode == "stream":
             self._stream = self._client.containers.get(self.container_id).stats(stream=True, decode=True)
         self._prev = self._next()

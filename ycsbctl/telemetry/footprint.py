@@ -53,7 +53,7 @@ def _rss(endpoint: Endpoint, db_rss: float | None) -> tuple[float | None, str | 
         try:
             from ycsbctl.telemetry.container import memory, one_shot
 
-            rss = memory(one_shot(endpoint.container_id))["rss_bytes"]
+            rss = memory(one_shot(endpoint.container_id, docker_host=endpoint.docker_host))["rss_bytes"]
             if rss is not None:
                 return float(rss), "container"
         except Exception:  # noqa: BLE001 - docker gone: fall back to what the server says

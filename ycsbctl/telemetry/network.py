@@ -131,8 +131,9 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
                    iperf_server: str | None = None) -> NetworkBaseline | None:
     """The network baseline between this client and ``endpoint``'s host, in Gbit/s.
 
-    Local and docker servers: an ``iperf3 -s`` of our own on loopback (docker containers use host
-    networking in our set-up). External hosts: skipped with a note unless ``iperf_server``
+    Local and docker servers on this host: an ``iperf3 -s`` of our own on loopback (docker containers
+    use host networking in our set-up). Other hosts (URLs, or containers on a remote engine:
+    ``endpoint.host``): skipped with a note unless ``iperf_server``
     (``host[:port]``) names an iperf3 server next to the database. iperf3 missing or failing:
     ``gbit_s`` None with a note; the run goes on. None for ``basic://`` (no server, no network).
     """
@@ -146,7 +147,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
         b.note = b.note or f"measured against the iperf3 server you named ({host}:{port})"
         return b
     host = (host_of(endpoint.url) if endpoint.url else None) or "127.0.0.1"
-    if endpoint.backend in ("local", "docker") or is_loopback(host):
+    if endpoint.host is None and (endpoint.backend in ("local", "docker") or is_loopback(host)):
         b = loopback_baseline(duration_s)
         if b.gbit_s is not None:
             b.note = LOOPBACK_NOTE + (DOCKER_NOTE if endpoint.backend == "docker" else "")
