@@ -11,6 +11,7 @@ import asyncio
 import gc
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from ycsbctl.workload.core import (
 from ycsbctl.workload.keys import drain
 from ycsbctl.workload.properties import Properties
 
+GIL_SWITCH_S = 0.0002
 BATCH = 1024  # operations drawn at once: see Worker.refill
 MAX_ERRORS_KEPT = 5
 LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does"
@@ -132,9 +134,11 @@ class Worker:
         if i >= len(self.ops):
             self.refill()
             i = 0
-        elif self.next_steps is not None:  # one slice of the next batch (see refill)
+        elif self.next_steps is not None:  # a slice of the next batch (two near the end: see refill)
             try:
                 next(self.next_steps)
+                if i + n * 8 >= len(self.ops):
+                    next(self.next_steps)
             except StopIteration as made:
                 self.prepared, self.next_steps = made.value, None
         j = i + n
@@ -338,6 +342,9 @@ def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, 
     """Entry point of a worker process (spawned): runs :meth:`Worker.run` on uvloop (else asyncio)
     and sends its last message; a crash is reported as :class:`Failed`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
+    # The loop's thread waits at most this long for the GIL when the shipping thread (or the queue's
+    # feeder) holds it; at Python's default of 5 ms, a second's shipping paused every operation in flight.
+    sys.setswitchinterval(GIL_SWITCH_S)
     try:
         worker = Worker(plan, acked, stop_flag, out)
         out.put(_loop_runner()(worker.run(start_event, t_start)))

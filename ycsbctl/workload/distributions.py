@@ -7,10 +7,11 @@ Java generator's ``nextValue()``. Streams differ from Java's (other RNG); shapes
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 
 import numpy as np
 
-from ycsbctl.workload.keys import fnvhash64_array
+from ycsbctl.workload.keys import drain, fnvhash64_steps
 
 ZIPFIAN_CONSTANT = 0.99
 # ScrambledZipfianGenerator: a zipfian over ITEM_COUNT+1 items with this precomputed zeta.
@@ -104,7 +105,15 @@ class ScrambledZipfian:
         self.gen = Zipfian(0, SCRAMBLED_ITEM_COUNT, ZIPFIAN_CONSTANT, SCRAMBLED_ZETAN)
 
     def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        return self.min + fnvhash64_array(self.gen.draw(n, rng)) % self.itemcount
+        return self.scramble(self.gen.draw(n, rng))
+
+    def scramble(self, z: np.ndarray) -> np.ndarray:
+        """Key numbers of zipfian draws ``z`` (over 10^10+1 items): ``min + fnvhash64(z) % itemcount``."""
+        return drain(self.scramble_steps(z))
+
+    def scramble_steps(self, z: np.ndarray) -> Generator[None, None, np.ndarray]:
+        """:meth:`scramble` in slices (see :func:`~ycsbctl.workload.keys.fnvhash64_steps`)."""
+        return self.min + (yield from fnvhash64_steps(z)) % self.itemcount
 
 
 class SkewedLatest:
