@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 Fields = Sequence[bytes] | None  # None = all fields
 Values = Sequence[tuple[bytes, bytes]]  # (field name, value)
@@ -24,6 +24,10 @@ class Status(IntEnum):
     UNEXPECTED_STATE = 4  # dataintegrity: a read returned other data than was written (VERIFY)
 
 
+if TYPE_CHECKING:
+    from ycsbctl.engine.throttle import Pacer
+
+
 @dataclass
 class ChainContext:
     """What a binding needs to run a chain of operations itself (see ``RedisBinding.chain``):
@@ -37,6 +41,7 @@ class ChainContext:
     deadline_ns: int
     stop_on_error: bool  # load phase: a failed insert ends the chain (and the thread, as YCSB)
     table: str = "usertable"  # the workload's ``table`` (MongoDB's collection)
+    pacer: Pacer | None = None  # with a target rate: each operation waits for its due time
 
 
 class ConnectionLost(Exception):

@@ -21,7 +21,7 @@ class ChainRun:
     the connection's error."""
 
     __slots__ = ("b", "ctx", "ops", "keys", "keynums", "rfs", "wfs", "first", "i", "end", "fut", "t0", "op",
-                 "errors", "dead")
+                 "errors", "dead", "due")
 
     def __init__(self, b: Any, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int,
                  fut: asyncio.Future) -> None:
@@ -29,7 +29,7 @@ class ChainRun:
         self.ops, self.keys, self.keynums, self.rfs, self.wfs = batch
         self.first = self.i = start
         self.end = end
-        self.t0 = self.op = self.errors = 0
+        self.t0 = self.op = self.errors = self.due = 0
         self.dead = False
 
     def issue(self) -> None:
@@ -41,7 +41,7 @@ class ChainRun:
         the binding reconnects (or raises :class:`~ycsbctl.bindings.base.ConnectionLost`)."""
         b = self.b
         b.pending = self.fut
-        self.issue()
+        self.next()
         try:
             r = await self.fut
         except ConnectionError:
@@ -60,7 +60,9 @@ class ChainRun:
         """The operation in flight ended at ``t1`` (ns) with ``st``: time it, then issue the next or finish."""
         ctx = self.ctx
         op = self.op
-        ctx.record(op, st, self.t0, t1, self.t0)
+        ctx.record(op, st, self.t0, t1, self.due or self.t0)
+        if ctx.pacer is not None:
+            ctx.pacer.ended(self.t0, t1)
         if op == INSERT and ctx.ack is not None:  # (acknowledge, inlined: once per reply)
             ctx.ack(self.keynums[self.i])
         self.i += 1
@@ -70,9 +72,42 @@ class ChainRun:
                 self.finish()
                 return
         if self.i < self.end and t1 < ctx.deadline_ns:
-            self.issue()
+            self.next()
         else:
             self.finish()
+
+    def next(self) -> None:
+        """Issue the next operation: at once, or (with a target rate) when it is due, from the
+        worker's alarm — nothing is in flight meanwhile, so the watchdog is told so."""
+        pacer = self.ctx.pacer
+        if pacer is None:
+            self.issue()
+            return
+        due = pacer.due()
+        if due >= self.ctx.deadline_ns:
+            self.finish()
+        elif due > time.perf_counter_ns():
+            self.due = due
+            self.b.pending = None
+            pacer.alarm.at(due).add_done_callback(self._when_due)
+        else:
+            self.due = due
+            self.issue()
+            pacer.started(due, self.t0)
+
+    def _when_due(self, waited: asyncio.Future) -> None:
+        if self.dead or self.fut.done():
+            return
+        if waited.cancelled():  # the worker is closing its alarm
+            self.finish()
+            return
+        b = self.b
+        if b.proto is None or b.proto.transport is None:  # lost while waiting: the operation fails
+            self.fail(ConnectionError(getattr(b.proto, "lost", None) or "connection lost"))
+            return
+        b.pending = self.fut
+        self.issue()
+        self.ctx.pacer.started(self.due, self.t0)  # type: ignore[union-attr]
 
     def acknowledge(self) -> None:
         """A run-phase insert ended (whatever its status, as YCSB): its key may now be read."""
@@ -94,6 +129,6 @@ class ChainRun:
     def end_in_flight(self, st: int) -> tuple[int, int]:
         """The operation in flight ends with ``st`` (timeout, lost connection): (done, failed) so far."""
         self.dead = True
-        self.ctx.record(self.op, st, self.t0, time.perf_counter_ns(), self.t0)
+        self.ctx.record(self.op, st, self.t0, time.perf_counter_ns(), self.due or self.t0)
         self.acknowledge()
         return self.i + 1, self.errors + 1

@@ -151,20 +151,17 @@ class Worker:
         Hot loop: locals only, one :attr:`Recorder.record` call per operation; it takes 32
         operations at a time from the shared batch so that other clients interleave."""
         record = self.rec.record
-        schedule_lag = self.rec.record_schedule_lag
-        ideal = ideal_end = 0
         table = self.w.table
         read_fields = self.read_fields  # by field index + 1
         gen = self.gen
         perf = time.perf_counter_ns
         is_load = self.plan.spec.phase == "load"
         retry_limit, retry_s = self.w.insertion_retry_limit, self.w.insertion_retry_interval_s
-        # Chains need no pacing (each operation's start would have to wait for its due time), and
-        # load-phase retries need the awaited path.
-        chain = getattr(b, "chain", None) if pacer is None and not (is_load and retry_limit) else None
+        # Load-phase retries need the awaited path; a chain paces itself with the thread's pacer.
+        chain = getattr(b, "chain", None) if not (is_load and retry_limit) else None
         if chain is not None:
             ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
-            ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load, table)
+            ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load, table, pacer)
         done = 0
         ops: Sequence = []
         j = n = 0
@@ -193,19 +190,16 @@ class Worker:
                         if is_load:
                             self.ended.append(LOAD_STOPPED.format(b.last_error))
                             break
-                    if perf() >= deadline_ns:
+                    if perf() >= deadline_ns or (pacer is not None and pacer.due() >= deadline_ns):
                         break
                     continue
                 key = keys[j]
                 if pacer is not None:
-                    due = await pacer.wait(done)
+                    due = await pacer.wait()
+                    if due >= deadline_ns:
+                        break
                     t0 = perf()
-                    # How much later it started than with an instantaneous client: at its due time, or
-                    # when this thread's previous operation would have ended (the server's time for
-                    # it, from its own ideal start) if that is later. A backlog the server made is
-                    # not counted; one the client made (a pause, too slow a loop) is.
-                    ideal = due if due > ideal_end else ideal_end
-                    schedule_lag(t0 - ideal)
+                    pacer.started(due, t0)
                 else:
                     due = 0
                     t0 = perf()
@@ -239,7 +233,7 @@ class Worker:
                 t1 = perf()
                 record(op, st, t0, t1, due)
                 if pacer is not None:
-                    ideal_end = ideal + (t1 - t0)
+                    pacer.ended(t0, t1)
                 j += 1
                 done += 1
                 if st:
@@ -307,7 +301,8 @@ class Worker:
             probe.start()
             tick_task = loop.create_task(self.ticker(t0, probe))
             pacers = [
-                Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c, alarm) if spec.target_rate else None
+                Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c, alarm,
+                                 self.rec.record_schedule_lag) if spec.target_rate else None
                 for c in range(clients)
             ]
             await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(self.clients(bs), self.plan.quotas, pacers)))
