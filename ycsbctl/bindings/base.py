@@ -25,6 +25,7 @@ class Status(IntEnum):
 
 
 if TYPE_CHECKING:
+    from ycsbctl.bindings.chain import WriteBatch
     from ycsbctl.engine.throttle import Pacer
 
 
@@ -42,6 +43,7 @@ class ChainContext:
     stop_on_error: bool  # load phase: a failed insert ends the chain (and the thread, as YCSB)
     table: str = "usertable"  # the workload's ``table`` (MongoDB's collection)
     pacer: Pacer | None = None  # with a target rate: each operation waits for its due time
+    writes: WriteBatch | None = None  # the worker's: requests written at the end of each turn of the loop
 
 
 class ConnectionLost(Exception):

@@ -15,13 +15,45 @@ ERROR = int(Status.ERROR)  # a plain int named after the status: compared once p
 TIMEOUT = int(Status.TIMEOUT)
 
 
+class WriteBatch:
+    """The requests the chains of one worker issue during one turn of its loop, written together
+    once the turn's reply callbacks have run (one ``call_soon``), as redis-benchmark writes in the
+    turn after its reads. Writing each request from its reply's callback instead charged every
+    operation with the rest of that turn (up to ~1 ms at 128 connections) while its request was
+    already on the wire: measured with bench engine at 128 threads, READ p99 ~1.9-2.0 ms against
+    ~1.5 ms. An operation's latency runs from its write, as redis-benchmark's does."""
+
+    __slots__ = ("loop", "chains")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.chains: list[ChainRun] = []
+
+    def add(self, chain: ChainRun) -> None:
+        if not self.chains:
+            self.loop.call_soon(self.flush)
+        self.chains.append(chain)
+
+    def flush(self) -> None:
+        chains, self.chains = self.chains, []
+        perf = time.perf_counter_ns
+        for c in chains:
+            proto = c.b.proto
+            if c.dead or proto is None or proto.transport is None:  # lost meanwhile: its chain is told so
+                continue
+            c.t0 = perf()
+            proto.transport.write(c.payload)
+            if c.ctx.pacer is not None:
+                c.ctx.pacer.started(c.due, c.t0)
+
+
 class ChainRun:
-    """Operations ``start:end`` of one batch. A subclass writes a request in :meth:`issue` and calls
-    :meth:`complete` with each reply's status; ``fut`` resolves when the run ends (None), or with
-    the connection's error."""
+    """Operations ``start:end`` of one batch. A subclass builds a request in :meth:`issue` and hands
+    it to :meth:`write`, and calls :meth:`complete` with each reply's status; ``fut`` resolves when
+    the run ends (None), or with the connection's error."""
 
     __slots__ = ("b", "ctx", "ops", "keys", "keynums", "rfs", "wfs", "first", "i", "end", "fut", "t0", "op",
-                 "errors", "dead", "due")
+                 "errors", "dead", "due", "payload")
 
     def __init__(self, b: Any, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int,
                  fut: asyncio.Future) -> None:
@@ -30,10 +62,24 @@ class ChainRun:
         self.first = self.i = start
         self.end = end
         self.t0 = self.op = self.errors = self.due = 0
+        self.payload = b""
         self.dead = False
 
     def issue(self) -> None:
         raise NotImplementedError
+
+    def write(self, payload: bytes) -> None:
+        """Write the request of the operation just issued: with the worker's :class:`WriteBatch`
+        at the end of this turn of the loop, else at once. ``t0`` is when it is written."""
+        writes = self.ctx.writes
+        self.t0 = time.perf_counter_ns()  # until written (an operation ended before its write keeps it)
+        if writes is not None:
+            self.payload = payload
+            writes.add(self)
+            return
+        self.b.proto.transport.write(payload)
+        if self.ctx.pacer is not None:
+            self.ctx.pacer.started(self.due, self.t0)
 
     async def run(self) -> tuple[int, int]:
         """Issue the first operation and wait for the run's end: (done, failed). A lost connection
@@ -93,7 +139,6 @@ class ChainRun:
         else:
             self.due = due
             self.issue()
-            pacer.started(due, self.t0)
 
     def _when_due(self, waited: asyncio.Future) -> None:
         if self.dead or self.fut.done():
@@ -107,7 +152,6 @@ class ChainRun:
             return
         b.pending = self.fut
         self.issue()
-        self.ctx.pacer.started(self.due, self.t0)  # type: ignore[union-attr]
 
     def acknowledge(self) -> None:
         """A run-phase insert ended (whatever its status, as YCSB): its key may now be read."""

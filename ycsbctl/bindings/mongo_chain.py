@@ -209,7 +209,6 @@ class MongoChain(ChainRun):
         req, ctx = self.req, self.ctx
         b = self.b
         request_id = next(self.rid)
-        self.t0 = time.perf_counter_ns()  # as the awaited path's: encoding and decoding are in the latency
         if op == READ:
             rf = self.rfs[i]
             data = req.find(request_id, self.table, key, None if rf == ALL_FIELDS else ctx.names[rf + 1])
@@ -220,9 +219,9 @@ class MongoChain(ChainRun):
             data = req.insert(request_id, self.table, key, ctx.names[0], ctx.values(ALL_FIELDS))
         proto: Any = b.proto
         self.op = op
-        proto.transport.write(data)
         proto.waiters.append((request_id, self))
         b.seq += 1
+        self.write(data)
 
     def done(self) -> bool:
         """True once the chain has ended: a late reply (after a timeout) is then dropped."""

@@ -167,12 +167,10 @@ class _Chain(ChainRun):
             score = b"%d" % java_hash(key)
             payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
             need = 2
-        proto = b.proto
         self.op, self.need, self.st = op, need, OK
-        self.t0 = time.perf_counter_ns()
-        proto.transport.write(payload)
-        proto.waiters.extend((self,) * need)
+        b.proto.waiters.extend((self,) * need)
         b.seq += 1
+        self.write(payload)
 
     def __call__(self, reply) -> None:
         if self.dead or self.fut.done():  # timed out (the watchdog resolved fut) or failed: a late reply

@@ -206,12 +206,16 @@ class LagProbe:
         ifresh = [a for a in counts.intended.values() if isinstance(a, array)]
         lag, sched = counts.own.get(CLIENT_LAG), counts.own.get(SCHEDULE_LAG)
         whole = len(fresh) == len(counts.latency) and len(ifresh) == len(counts.intended)
-        report.counts = counts.compact()  # copies what is not zero
+        sparse = report.counts = counts.compact()  # copies what is not zero
         self.out.put(report)
         if not (whole and isinstance(lag, array) and isinstance(sched, array)):
             return None
-        for a in (*fresh, *ifresh, lag, sched):
-            np.frombuffer(a, dtype=np.int64).fill(0)
+        pairs: list[tuple[dict[Any, Any], dict[Any, Any]]] = [
+            (counts.latency, sparse.latency), (counts.intended, sparse.intended), (counts.own, sparse.own)]
+        for dense, kept in pairs:
+            for key, a in dense.items():
+                if key in kept:  # zero where it counted: the rest is zero already
+                    np.frombuffer(a, dtype=np.int64)[kept[key].index] = 0
         return fresh, ifresh, lag, sched
 
     def _send_pending(self) -> None:
