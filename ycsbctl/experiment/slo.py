@@ -4,9 +4,11 @@ For each target × workload × thread count:
 
 1. **Ceiling.** Without ``--slo-start``, one unpaced point measures what the server does with these
    threads (``unpaced_ops``); no offered rate above it can be achieved, so it is the first failing
-   bound and the search starts at half of it. With ``--slo-start R`` the search starts at R.
-2. **Coarse ladder.** While no rate has passed, the next is the lowest tried ÷ 4; while none has
-   failed, the highest tried × 4.
+   bound, and the search bisects (geometric mean) between it and a floor ``ceiling / span``, where
+   ``span`` is what the point budget can narrow to 4 % (1.04^(2^points), between 4 and 1,000: 151
+   for 7 paced points). With ``--slo-start R`` the search starts at R.
+2. **Coarse ladder.** While no rate has passed (below the floor, or from a start rate), the next is
+   the lowest tried ÷ 4; while none has failed, the highest tried × 4.
 3. **Bisection** between the highest passing rate and the lowest failing rate above it, at their
    geometric mean, until they are within ``tolerance`` (2 %) of each other or the point budget
    (``--slo-points``, 8 by default, the unpaced point included) is spent.
@@ -20,10 +22,10 @@ the point recorded it, which paced points do by default; else the actual one.
 PerfKitBenchmarker's YCSB modes are the anchor: ``ycsb_dynamic_load`` lowers the target until
 achieved / target ≥ a sustain ratio (0.95 there, 0.99 here), ``ycsb_lowest_latency_load`` steps the
 target up by a fixed amount until latency leaves a band, and its CPU mode bisects between bounds. A
-fixed step needs many points; here a ×4 ladder brackets the knee and bisection narrows it: in 8 points
-(the unpaced one included) a knee between 1/8 of the ceiling and the ceiling is found within 5 % of a
-fine ladder's answer, one between 1/16 and 1/8 within ~9 % (more ``--slo-points``, or ``--slo-start``
-near the knee, narrow it).
+fixed step needs many points; here bisection on a logarithmic scale narrows the whole bracket under
+the ceiling at once: in 8 points (the unpaced one included) a knee anywhere from 1/140 of the ceiling
+to the ceiling is found within 4 % of a fine ladder's answer (``tests/test_slo_search.py``, on a
+synthetic server whose knee is known exactly).
 
 Reproducible from the manifest: the plan keeps ``slo``, ``slo_start`` and ``slo_points``; each search
 (``manifest.slo_searches``) keeps its parameters, the unpaced ceiling, and every tried rate in order
@@ -49,6 +51,8 @@ if TYPE_CHECKING:
     from ycsbctl.workload.properties import Properties
 
 FACTOR = 4.0  # the coarse ladder's step (×4 up or ÷4 down)
+PRECISION = 1.04  # under a ceiling: the bracket the point budget narrows to (see RateSearch.span)
+MAX_SPAN = 1000.0
 TOLERANCE = 0.02  # bisection stops once the failing rate is within 2 % above the passing one
 MIN_ACHIEVED = 0.99  # a point achieving less than 99 % of its offered rate is saturated: it fails
 _UNITS = {"us": 1.0, "µs": 1.0, "μs": 1.0, "ms": 1e3, "s": 1e6}
@@ -154,6 +158,17 @@ class RateSearch:
         return (max(passes) if passes else None), hi
 
     @property
+    def span(self) -> float:
+        """Under a ceiling: how far below it the bisection starts (ceiling ÷ span is its floor), as wide
+        as ``points`` geometric bisections narrow to :data:`PRECISION`, between 4 and :data:`MAX_SPAN`."""
+        return min(MAX_SPAN, max(self.factor, math.exp(math.log(PRECISION) * 2.0 ** min(self.points, 30))))
+
+    @property
+    def floor(self) -> float | None:
+        """The lower end of the first bracket (ops/s) when searching under a ceiling, else None."""
+        return self.ceiling / self.span if self.ceiling is not None and self.start is None else None
+
+    @property
     def found(self) -> float | None:
         """The highest offered rate that met the SLO (ops/s), None when none did."""
         return self.bounds[0]
@@ -163,8 +178,11 @@ class RateSearch:
         if len(self.tried) >= self.points:
             return None
         lo, hi = self.bounds
-        if not self.tried:
-            rate = self.start if self.start is not None else self.ceiling / 2  # type: ignore[operator]
+        floor = self.floor
+        if not self.tried and self.start is not None:
+            rate = self.start
+        elif lo is None and floor is not None and hi is not None and hi > floor * (1 + self.tolerance):
+            rate = math.sqrt(floor * hi)  # nothing passed yet: bisect down to the floor first
         elif lo is None:
             rate = min(t.rate for t in self.tried) / self.factor
         elif hi is None:
@@ -230,7 +248,7 @@ def search_point(sweep: Sweep, target: str, label: str, workload: str, threads: 
     known = {t["rate"]: t for t in stored.get("tried", [])}
     doc: dict[str, Any] = {**key, "slo": str(slo), "judged": slo.column, "parameters": {
         "start": plan.slo_start, "points": plan.slo_points, "factor": FACTOR, "tolerance": TOLERANCE,
-        "min_achieved": MIN_ACHIEVED}, "unpaced_run_id": None, "unpaced_ops": None, "tried": [],
+        "precision": PRECISION, "max_span": MAX_SPAN, "min_achieved": MIN_ACHIEVED}, "unpaced_run_id": None, "unpaced_ops": None, "tried": [],
         "found_rate": None, "ended": None, "finished": False}
     budget = plan.slo_points
     ceiling = None
