@@ -30,9 +30,10 @@ class WriteBatch:
         self.chains: list[ChainRun] = []
 
     def add(self, chain: ChainRun) -> None:
-        if not self.chains:
+        chains = self.chains
+        if not chains:
             self.loop.call_soon(self.flush)
-        self.chains.append(chain)
+        chains.append(chain)
 
     def flush(self) -> None:
         chains, self.chains = self.chains, []
@@ -41,10 +42,11 @@ class WriteBatch:
             proto = c.b.proto
             if c.dead or proto is None or proto.transport is None:  # lost meanwhile: its chain is told so
                 continue
-            c.t0 = perf()
+            c.t0 = t0 = perf()
             proto.transport.write(c.payload)
-            if c.ctx.pacer is not None:
-                c.ctx.pacer.started(c.due, c.t0)
+            pacer = c.ctx.pacer
+            if pacer is not None:
+                pacer.started(c.due, t0)
 
 
 class ChainRun:
@@ -72,11 +74,12 @@ class ChainRun:
         """Write the request of the operation just issued: with the worker's :class:`WriteBatch`
         at the end of this turn of the loop, else at once. ``t0`` is when it is written."""
         writes = self.ctx.writes
-        self.t0 = time.perf_counter_ns()  # until written (an operation ended before its write keeps it)
         if writes is not None:
+            self.t0 = 0  # set when written (an operation that ends before then is timed from its end)
             self.payload = payload
             writes.add(self)
             return
+        self.t0 = time.perf_counter_ns()
         self.b.proto.transport.write(payload)
         if self.ctx.pacer is not None:
             self.ctx.pacer.started(self.due, self.t0)
@@ -173,6 +176,8 @@ class ChainRun:
     def end_in_flight(self, st: int) -> tuple[int, int]:
         """The operation in flight ends with ``st`` (timeout, lost connection): (done, failed) so far."""
         self.dead = True
-        self.ctx.record(self.op, st, self.t0, time.perf_counter_ns(), self.due or self.t0)
+        t1 = time.perf_counter_ns()
+        t0 = self.t0 or t1
+        self.ctx.record(self.op, st, t0, t1, self.due or t0)
         self.acknowledge()
         return self.i + 1, self.errors + 1
