@@ -16,7 +16,7 @@ import pytest
 from ycsbctl.bindings.base import Status
 from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder, SecondAggregate, summaries
 from ycsbctl.engine.messages import MESSAGE_VERSION, Done, Failed, Ready, SecondReport, dispatch
-from ycsbctl.engine.runner import PhaseRunner, _Collector, run_phase
+from ycsbctl.engine.runner import Collector, PhaseRunner, run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.results import histogram as hdr
@@ -147,12 +147,12 @@ def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s
         return await task
 
     last = asyncio.run(main())
-    collector = _Collector(1, measurement, 0, None)
+    collector = Collector(1, measurement, 0, None)
     collector.started = True
     while not out.empty():
         dispatch(out.get(), collector)
     dispatch(last, collector)
-    return PhaseRunner(spec)._result(collector, t_start.value)
+    return PhaseRunner(spec).result(collector, t_start.value)
 
 
 @pytest.fixture

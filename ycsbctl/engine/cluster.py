@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ycsbctl.engine.messages import Done, SecondReport, dispatch
-from ycsbctl.engine.runner import PhaseRunner, _Collector
+from ycsbctl.engine.runner import Collector, PhaseRunner
 from ycsbctl.engine.shards import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
@@ -133,7 +133,7 @@ def clock_offsets(client: Any, addresses: list[str], tries: int = 3) -> dict[str
     return best
 
 
-class _ClusterCollector(_Collector):
+class _ClusterCollector(Collector):
     """The local engine's merging, plus each shard's CPU seconds per second (per-host telemetry)."""
 
     def __init__(self, shards: list[ShardInfo], measurement: str, warmup_seconds: int,
@@ -346,7 +346,7 @@ class ClusterRunner:
         for f in c.finals.values():  # shards send end times relative to the start: back to our clock
             if f.end_ns:
                 f.end_ns += int(t0 * 1e9)
-        result = self.local._result(c, t0)
+        result = self.local.result(c, t0)
         lost = [s.lost for s in self.shards if s.lost]
         if lost:
             result.errors = list(dict.fromkeys(lost + result.errors))[:10]

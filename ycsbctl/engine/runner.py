@@ -122,7 +122,7 @@ class PhaseRunner:
         with _single_threaded_numpy():
             for p in procs:
                 p.start()
-        c = _Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress)
+        c = Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress)
         watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
         try:
             # 1. every worker connects its clients, then all start at once
@@ -185,14 +185,14 @@ class PhaseRunner:
                     p.terminate()
                     p.join(timeout=5)
             self._pids.clear()
-        return self._result(c, t_start.value)
+        return self.result(c, t_start.value)
 
-    def _dispatch(self, msg: Message, c: _Collector) -> None:
+    def _dispatch(self, msg: Message, c: Collector) -> None:
         if self.on_message is not None:
             self.on_message(msg)
         dispatch(msg, c)
 
-    def _drain_after_interrupt(self, out, procs, c: _Collector) -> None:
+    def _drain_after_interrupt(self, out, procs, c: Collector) -> None:
         """After Ctrl-C: keep what workers report while they finish their current operation."""
         deadline = time.monotonic() + 15
         c.progress = None
@@ -207,7 +207,9 @@ class PhaseRunner:
                 break
             self._dispatch(msg, c)
 
-    def _result(self, c: _Collector, t0: float) -> PhaseResult:
+    def result(self, c: Collector, t0: float) -> PhaseResult:
+        """The phase's result from what ``c`` collected, measured from ``t0`` (perf_counter s); the
+        cluster engine merges its shards through the same collector and calls this too."""
         spec = self.spec
         totals = summaries(c.seconds, c.warmup_seconds)
         ends = [f.end_ns for f in c.finals.values() if f.end_ns]
@@ -260,7 +262,7 @@ class PhaseRunner:
         )
 
 
-class _Collector:
+class Collector:
     """The controller's side of the engine messages (see :func:`~ycsbctl.engine.messages.dispatch`):
     per-second aggregates, the workers' last words, and progress once every live worker has
     reported a second."""
