@@ -86,6 +86,8 @@ class Recorder:
         if self.both:
             self._install(self.islots)
         self.cpu_mark = time.process_time()
+        self.idle_ns: Callable[[], int] | None = None  # the loop's turning towards due times (see Alarm)
+        self.idle_mark = 0
         self.record: Record = self._make_record()
 
     def _install(self, slots: list) -> None:
@@ -144,6 +146,9 @@ class Recorder:
         self.lag, self.sched = lag, sched
         cpu, self.cpu_mark = self.cpu_mark, time.process_time()
         out.cpu_s = self.cpu_mark - cpu
+        if self.idle_ns is not None:  # turning while waiting for a due time is no load
+            idle, self.idle_mark = self.idle_mark, self.idle_ns()
+            out.cpu_s = max(0.0, out.cpu_s - (self.idle_mark - idle) / 1e9)
         return out
 
 

@@ -64,9 +64,14 @@ class Alarm:
     late or early. So the timer is armed :attr:`EARLY_NS` before the earliest time pending, and from
     then until that time the loop turns without blocking (one ``call_soon`` per iteration): every
     iteration still polls its sockets, so a reply that arrives meanwhile waits one iteration (a few
-    µs), never a spin. The cost is CPU, only in that window before each wake-up (≤ ``EARLY_NS``)."""
+    µs), never a spin. The cost is CPU, only in that window before each wake-up, and at most
+    :attr:`TURN_BUDGET` of each :attr:`WINDOW_NS` (then the timer is armed for the time itself);
+    :attr:`turned_total_ns` says how long the loop turned, which the worker leaves out of the client
+    CPU it reports (the bottleneck judge reads it: waiting for a due time is no load)."""
 
     EARLY_NS = 100_000
+    WINDOW_NS = 100_000_000
+    TURN_BUDGET = 0.5  # the most of each window the loop may turn (see turn_budget)
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -74,6 +79,13 @@ class Alarm:
         self.heap: list[tuple[int, int, asyncio.Future]] = []
         self.armed = 0  # the expiry the timer is set for (0: none)
         self.turning = False  # the loop is turning towards the earliest time (see _turn)
+        self.turn_from = 0  # when the current turning began (ns)
+        self.window_end = 0  # the end of the current budget window (ns)
+        self.turned = 0  # ns turned in the current window
+        self.turned_before = 0  # ns turned in the windows before it
+        # Share of each window the loop may turn: the worker lowers it as its real load grows (a loop
+        # busy with operations wakes on time anyway, and turning would take CPU from them).
+        self.turn_budget = self.TURN_BUDGET / 2
         self.seq = 0
         loop.add_reader(self.timer.fd, self._fire)
 
@@ -86,13 +98,24 @@ class Alarm:
         return fut
 
     def _arm(self) -> None:
-        """Set the timer :attr:`EARLY_NS` before the earliest time pending (a time past fires at once)."""
+        """Set the timer :attr:`EARLY_NS` before the earliest time pending (at it, when this window's
+        turning budget is spent); a time past fires at once."""
         if not self.heap:
             return
-        wake = self.heap[0][0] - self.EARLY_NS
+        now = time.perf_counter_ns()
+        if now >= self.window_end:
+            self.turned_before += self.turned
+            self.window_end, self.turned = now + self.WINDOW_NS, 0
+        early = self.EARLY_NS if self.turned < self.turn_budget * self.WINDOW_NS else 0
+        wake = self.heap[0][0] - early
         if not self.armed or wake < self.armed:
             self.timer.arm(wake)
             self.armed = wake
+
+    def turned_total_ns(self) -> int:
+        """How long the loop has turned towards due times so far (ns)."""
+        now = time.perf_counter_ns()
+        return self.turned_before + self.turned + (now - self.turn_from if self.turning else 0)
 
     def _fire(self) -> None:
         self.timer.expiries()
@@ -100,17 +123,28 @@ class Alarm:
         self._turn()
 
     def _turn(self) -> None:
-        """Resolve what is due; go on turning the loop while the next time is near, else re-arm."""
+        """Resolve what is due; go on turning the loop while the next time is near (and the window's
+        budget lasts), else re-arm."""
         now, heap = time.perf_counter_ns(), self.heap
         while heap and heap[0][0] <= now:
             fut = heapq.heappop(heap)[2]
             if not fut.done():
                 fut.set_result(None)
-        if heap and heap[0][0] - now <= self.EARLY_NS:
-            self.turning = True
+        if now >= self.window_end:  # a new budget window (the current turning counts from here)
+            if self.turning:
+                self.turned += now - self.turn_from
+                self.turn_from = now
+            self.turned_before += self.turned
+            self.window_end, self.turned = now + self.WINDOW_NS, 0
+        spent = self.turned + (now - self.turn_from if self.turning else 0)
+        if heap and heap[0][0] - now <= self.EARLY_NS and spent < self.turn_budget * self.WINDOW_NS:
+            if not self.turning:
+                self.turning, self.turn_from = True, now
             self.loop.call_soon(self._turn)
         else:
-            self.turning = False
+            if self.turning:
+                self.turning = False
+                self.turned += now - self.turn_from
             self._arm()
 
     def close(self) -> None:

@@ -44,6 +44,7 @@ from ycsbctl.workload.keys import drain
 from ycsbctl.workload.properties import Properties
 
 GIL_SWITCH_S = 0.0002
+TURN_LOAD_CEILING = 0.9  # pacing turns the loop only while its load (share of a core) stays below this
 BATCHED_WRITES_FROM = 32  # clients in one worker (bench engine: see WriteBatch)
 BATCH = 1024  # operations drawn at once: see Worker.refill
 MAX_ERRORS_KEPT = 5
@@ -256,7 +257,7 @@ class Worker:
             if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
                 self.errors.append(msg)
 
-    async def ticker(self, t_start_ns: int, probe: LagProbe) -> None:
+    async def ticker(self, t_start_ns: int, probe: LagProbe, alarm: Alarm | None = None) -> None:
         """Once a second (on the phase's clock): hand the second's counts to ``probe``, which sends them
         (on the loop this is a swap of buffers; compacting and pickling happen in the probe's thread)."""
         k = 1
@@ -264,7 +265,10 @@ class Worker:
             delay = (t_start_ns + k * 1_000_000_000 - time.perf_counter_ns()) / 1e9
             if delay > 0:
                 await asyncio.sleep(delay)
-            probe.ship(SecondReport(self.plan.index, k - 1, self.rec.roll()))
+            counts = self.rec.roll()
+            if alarm is not None:  # pacing may turn the loop in what the last second left idle
+                alarm.turn_budget = max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - counts.cpu_s))
+            probe.ship(SecondReport(self.plan.index, k - 1, counts))
             if self.stop_flag.value:
                 self.stopping = True
             k += 1
@@ -305,8 +309,10 @@ class Worker:
         try:
             await alarm.at(t0)
             self.rec.cpu_mark = time.process_time()
+            if spec.target_rate:
+                self.rec.idle_ns, self.rec.idle_mark = alarm.turned_total_ns, alarm.turned_total_ns()
             probe.start()
-            tick_task = loop.create_task(self.ticker(t0, probe))
+            tick_task = loop.create_task(self.ticker(t0, probe, alarm if spec.target_rate else None))
             pacers = [
                 Pacer.for_thread(spec.target_rate, spec.threads, t0, self.plan.thread_offset + c, alarm,
                                  self.rec.record_schedule_lag) if spec.target_rate else None
