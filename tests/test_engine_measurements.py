@@ -292,3 +292,18 @@ def test_the_progress_p99_is_hdrhistograms_own_99th_percentile():
     agg = SecondAggregate()
     agg.add(rec.roll())
     assert agg.p99_us() == ref.get_value_at_percentile(99.0) == 990
+
+
+def test_the_time_the_loop_turned_towards_due_times_is_not_reported_as_client_cpu():
+    """Pacing turns the loop while it waits for a due time (engine/timerfd.Alarm): that is no load, so a
+    second's client CPU is the process's CPU time (the kernel's count) less the time spent turning."""
+    rec = Recorder("op", [READ])
+    turned = iter([0, 200_000_000])  # the alarm's count: 0.2 s turned during the second
+    rec.idle_ns = lambda: next(turned)
+    rec.idle_mark = rec.idle_ns()
+    start = rec.cpu_mark
+    while time.process_time() - start < 0.3:  # 0.3 s of CPU, by the kernel's count
+        pass
+    cpu = time.process_time() - start
+    out = rec.roll()
+    assert out.cpu_s == pytest.approx(cpu - 0.2, abs=0.02)

@@ -67,3 +67,33 @@ def test_a_timer_refuses_a_bad_setting_with_the_kernels_reason():
     t.close()
     with pytest.raises(OSError, match="timerfd_settime"):
         t.arm(time.perf_counter_ns() + 1_000_000)
+
+
+@pytest.mark.parametrize("budget", [0.0, 0.3])
+def test_the_alarm_turns_the_loop_only_within_its_budget_and_never_wakes_early(budget):
+    """Dues every 50 µs for ~100 ms: without budget the loop never turns (kernel timer only); with 30 %
+    it turns, for at most 30 % of each 100 ms window, and every waiter still wakes at or after its time."""
+    async def main():
+        alarm = Alarm(asyncio.get_running_loop())
+        alarm.turn_budget = budget
+        start = time.perf_counter_ns()
+        dues = [start + 2_000_000 + i * 50_000 for i in range(2000)]
+        woke: list[tuple[int, int]] = []
+
+        async def wait(due: int) -> None:
+            await alarm.at(due)
+            woke.append((due, time.perf_counter_ns()))
+
+        await asyncio.gather(*(wait(d) for d in dues))
+        elapsed = time.perf_counter_ns() - start
+        turned = alarm.turned_total_ns()
+        alarm.close()
+        return woke, turned, elapsed
+
+    woke, turned, elapsed = uvloop.run(main())
+    assert len(woke) == 2000 and all(t >= due for due, t in woke)
+    if budget == 0.0:
+        assert turned == 0
+    else:
+        windows = elapsed // Alarm.WINDOW_NS + 1
+        assert 0 < turned <= budget * Alarm.WINDOW_NS * windows
