@@ -37,16 +37,11 @@ class WriteBatch:
 
     def flush(self) -> None:
         chains, self.chains = self.chains, []
-        perf = time.perf_counter_ns
         for c in chains:
             proto = c.b.proto
             if c.dead or proto is None or proto.transport is None:  # lost meanwhile: its chain is told so
                 continue
-            c.t0 = t0 = perf()
-            proto.transport.write(c.payload)
-            pacer = c.ctx.pacer
-            if pacer is not None:
-                pacer.started(c.due, t0)
+            c.put(proto.transport, c.payload)
 
 
 class ChainRun:
@@ -79,10 +74,15 @@ class ChainRun:
             self.payload = payload
             writes.add(self)
             return
-        self.t0 = time.perf_counter_ns()
-        self.b.proto.transport.write(payload)
-        if self.ctx.pacer is not None:
-            self.ctx.pacer.started(self.due, self.t0)
+        self.put(self.b.proto.transport, payload)
+
+    def put(self, transport: Any, payload: bytes) -> None:
+        """Write ``payload`` now: ``t0`` is this moment, and a paced operation has started."""
+        self.t0 = t0 = time.perf_counter_ns()
+        transport.write(payload)
+        pacer = self.ctx.pacer
+        if pacer is not None:
+            pacer.started(self.due, t0)
 
     async def run(self) -> tuple[int, int]:
         """Issue the first operation and wait for the run's end: (done, failed). A lost connection

@@ -80,9 +80,9 @@ class Alarm:
         self.armed = 0  # the expiry the timer is set for (0: none)
         self.turning = False  # the loop is turning towards the earliest time (see _turn)
         self.turn_from = 0  # when the current turning began (ns)
+        self.turned = 0  # ns turned in the turnings that have ended
         self.window_end = 0  # the end of the current budget window (ns)
-        self.turned = 0  # ns turned in the current window
-        self.turned_before = 0  # ns turned in the windows before it
+        self.window_base = 0  # turned_total_ns() when that window began
         # Share of each window the loop may turn: the worker lowers it as its real load grows (a loop
         # busy with operations wakes on time anyway, and turning would take CPU from them).
         self.turn_budget = self.TURN_BUDGET / 2
@@ -102,20 +102,23 @@ class Alarm:
         turning budget is spent); a time past fires at once."""
         if not self.heap:
             return
-        now = time.perf_counter_ns()
-        if now >= self.window_end:
-            self.turned_before += self.turned
-            self.window_end, self.turned = now + self.WINDOW_NS, 0
-        early = self.EARLY_NS if self.turned < self.turn_budget * self.WINDOW_NS else 0
+        early = self.EARLY_NS if self._spent(time.perf_counter_ns()) < self.turn_budget * self.WINDOW_NS else 0
         wake = self.heap[0][0] - early
         if not self.armed or wake < self.armed:
             self.timer.arm(wake)
             self.armed = wake
 
-    def turned_total_ns(self) -> int:
-        """How long the loop has turned towards due times so far (ns)."""
-        now = time.perf_counter_ns()
-        return self.turned_before + self.turned + (now - self.turn_from if self.turning else 0)
+    def turned_total_ns(self, now: int = 0) -> int:
+        """How long the loop has turned towards due times so far (ns), at ``now`` (default: now)."""
+        now = now or time.perf_counter_ns()
+        return self.turned + (now - self.turn_from if self.turning else 0)
+
+    def _spent(self, now: int) -> int:
+        """ns turned in the current budget window; a new window begins once the last one has ended."""
+        total = self.turned_total_ns(now)
+        if now >= self.window_end:
+            self.window_end, self.window_base = now + self.WINDOW_NS, total
+        return total - self.window_base
 
     def _fire(self) -> None:
         self.timer.expiries()
@@ -130,14 +133,7 @@ class Alarm:
             fut = heapq.heappop(heap)[2]
             if not fut.done():
                 fut.set_result(None)
-        if now >= self.window_end:  # a new budget window (the current turning counts from here)
-            if self.turning:
-                self.turned += now - self.turn_from
-                self.turn_from = now
-            self.turned_before += self.turned
-            self.window_end, self.turned = now + self.WINDOW_NS, 0
-        spent = self.turned + (now - self.turn_from if self.turning else 0)
-        if heap and heap[0][0] - now <= self.EARLY_NS and spent < self.turn_budget * self.WINDOW_NS:
+        if heap and heap[0][0] - now <= self.EARLY_NS and self._spent(now) < self.turn_budget * self.WINDOW_NS:
             if not self.turning:
                 self.turning, self.turn_from = True, now
             self.loop.call_soon(self._turn)

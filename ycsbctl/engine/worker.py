@@ -106,8 +106,9 @@ class Worker:
         """Switch to the next batch and start preparing the one after it. The loop runs this while
         other clients' operations are in flight: drawing 1,024 operations at once costs ~0.25 ms
         (more under load), which every operation in flight would carry (at 130k ops/s, ~1.5 % of
-        operations: their p99). So :meth:`take` prepares the next batch one slice (≤ ~40 µs) per
-        call; here only what is left of it is finished (nothing, unless the clients outran it)."""
+        operations: their p99). So :meth:`take` prepares the next batch one slice (10-20 µs) per
+        call, two once fewer than eight calls' worth of the current batch are left; here only what
+        is left of it is finished (nothing, unless the clients outran it)."""
         if self.prepared is not None:
             b = self.prepared
         else:
@@ -138,7 +139,7 @@ class Worker:
         if i >= len(self.ops):
             self.refill()
             i = 0
-        elif self.next_steps is not None:  # a slice of the next batch (two near the end: see refill)
+        elif self.next_steps is not None:  # the next batch, a slice at a time (see refill)
             try:
                 next(self.next_steps)
                 if i + n * 8 >= len(self.ops):
