@@ -114,6 +114,12 @@ def image_flavor(client: docker.DockerClient, image: str, default: str) -> str:
     return labels.get(FLAVOR_LABEL, default)
 
 
+def container_labels(experiment_id: str, target: str, instance: str) -> dict[str, str]:
+    """The labels every container ycsbctl starts carries (see the module's docstring)."""
+    return {"ycsbctl": "1", "ycsbctl.experiment": experiment_id, "ycsbctl.target": target,
+            "ycsbctl.instance": instance, "ycsbctl.state": state.namespace()}
+
+
 def has_bridge(client: docker.DockerClient) -> bool:
     return bool(client.networks.list(names=["bridge"]))
 
@@ -229,8 +235,7 @@ class DockerProvisioner(Provisioner):
             notes.append(f"runs on {remote} (Docker engine {engine_url}), listening on all of its addresses; "
                          "clients need the password ycsbctl generated (kept only in the state file)")
         instance = uuid.uuid4().hex
-        labels = {"ycsbctl": "1", "ycsbctl.experiment": experiment_id, "ycsbctl.target": entry.name,
-                  "ycsbctl.instance": instance, "ycsbctl.state": state.namespace()}
+        labels = container_labels(experiment_id, entry.name, instance)
         run: dict[str, Any] = {"command": args, "labels": labels, "detach": True,
                                "name": _container_name(entry.name, experiment_id)}
         if host_network:

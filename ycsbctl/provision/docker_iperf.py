@@ -17,7 +17,6 @@ from typing import Any
 
 from ycsbctl.errors import UserError
 from ycsbctl.provision import docker as docker_backend
-from ycsbctl.provision import state
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.provision.signals import deferred_signals
 
@@ -41,8 +40,7 @@ def iperf_server_beside(endpoint: Endpoint, image: str | None = None,
     if not docker_backend.image_present(client, image):
         docker_backend.pull(client, image, say)
     host_network = not docker_backend.has_bridge(client)
-    labels = {"ycsbctl": "1", "ycsbctl.experiment": "iperf3", "ycsbctl.target": "iperf3",
-              "ycsbctl.instance": uuid.uuid4().hex, "ycsbctl.state": state.namespace()}
+    labels = docker_backend.container_labels("iperf3", "iperf3", uuid.uuid4().hex)
     # --forceflush: without a tty iperf3 holds "Server listening" in its stdout buffer
     run: dict[str, Any] = {"command": ["-s", "-p", str(IPERF_PORT), "--forceflush"], "labels": labels, "detach": True,
                            "name": f"ycsbctl-iperf3-{uuid.uuid4().hex[:6]}"}
