@@ -7,6 +7,8 @@ import os
 import signal
 import threading
 
+import pytest
+
 from tests.fixtures.servers import start_mongo_wire, start_redis, wait_stopped
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -57,17 +59,10 @@ def _check(r) -> None:
     assert r.stray_replies == 0
 
 
-def test_late_redis_replies_are_counted(tmp_path):
-    server = start_redis(tmp_path / "redis")
+@pytest.mark.parametrize(("start", "records"), [(start_redis, 200), (start_mongo_wire, 100)], ids=["redis", "mongo-wire"])
+def test_late_replies_are_counted(tmp_path, start, records):
+    server = start(tmp_path / "server")
     try:
-        _check(_late_run(server.url, server.proc.pid, 200))
-    finally:
-        server.stop()
-
-
-def test_late_mongo_wire_replies_are_counted(tmp_path):
-    server = start_mongo_wire(tmp_path / "mw")
-    try:
-        _check(_late_run(server.url, server.proc.pid, 100))
+        _check(_late_run(server.url, server.proc.pid, records))
     finally:
         server.stop()

@@ -64,17 +64,24 @@ def _throttled(before: dict[str, int], after: dict[str, int]) -> int:
 MEASURED_PERIODS = int(float(POINT[POINT.index("--duration") + 1]) * 1e6 / PERIOD_US)
 
 
-def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(tmp_path):
+def _confined_point(tmp_path: Path, cores: float, confine_server: bool) -> tuple[dict, int]:
+    """One point against a fresh redis-server with the server (or else the client) in a cgroup of
+    ``cores``: the run point's record, and the quota periods in which the kernel throttled the group."""
     server = start_redis(tmp_path / "redis")
     _first(server.proc.pid)
     try:
-        with cpu_quota(SERVER_QUOTA_CORES) as group:
-            group.add(server.proc.pid)
+        with cpu_quota(cores) as group:
+            if confine_server:
+                group.add(server.proc.pid)
             before = group.stat()
-            record = _run_point(server.url, tmp_path / "out", processes=1)
-            kernel_throttled = _throttled(before, group.stat())
+            record = _run_point(server.url, tmp_path / "out", 1, None if confine_server else group)
+            return record, _throttled(before, group.stat())
     finally:
         server.stop()
+
+
+def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(tmp_path):
+    record, kernel_throttled = _confined_point(tmp_path, SERVER_QUOTA_CORES, confine_server=True)
     b = record["bottleneck"]
     ev = b["evidence"]
     assert kernel_throttled >= MEASURED_PERIODS / 2, f"the kernel held the server back in {kernel_throttled} periods"
@@ -90,15 +97,7 @@ def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(tmp_path):
 
 
 def test_a_client_confined_to_a_cpu_quota_is_labelled_client_cpu(tmp_path):
-    server = start_redis(tmp_path / "redis")
-    _first(server.proc.pid)
-    try:
-        with cpu_quota(CLIENT_QUOTA_CORES) as group:
-            before = group.stat()
-            record = _run_point(server.url, tmp_path / "out", 1, group)
-            kernel_throttled = _throttled(before, group.stat())
-    finally:
-        server.stop()
+    record, kernel_throttled = _confined_point(tmp_path, CLIENT_QUOTA_CORES, confine_server=False)
     b = record["bottleneck"]
     ev = b["evidence"]
     assert kernel_throttled >= MEASURED_PERIODS / 2, f"the kernel held the client back in {kernel_throttled} periods"
