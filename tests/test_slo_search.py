@@ -157,3 +157,14 @@ def test_a_rate_ladder_is_a_sweep_axis_and_an_older_plan_reads_back():
     assert Plan(workloads=["b"]).rate_axis == [None]
     slo = Plan(workloads=["b"], targets=["redis"], threads=[8], slo="p99<1ms", slo_points=8)
     assert slo.points() == 8  # at most: the unpaced ceiling and 7 paced points
+
+
+def test_the_search_stops_once_its_bounds_are_within_the_tolerance_not_at_the_budget():
+    """With points to spare, bisection ends when the failing rate is within 2 % above the passing one:
+    log2(ln(151) / ln(1.02)) ≈ 8 bisections under the ceiling, not one per op/s of resolution."""
+    cap = 50_000.0
+    limit = BASE_US / (1 - 0.6)
+    search = run_search(RateSearch(points=30, ceiling=cap), cap, limit)
+    lo, hi = search.bounds
+    assert search.ended == "converged" and len(search.tried) <= 10
+    assert lo is not None and hi is not None and hi <= lo * 1.02

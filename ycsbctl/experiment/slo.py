@@ -161,7 +161,8 @@ class RateSearch:
     def span(self) -> float:
         """Under a ceiling: how far below it the bisection starts (ceiling ÷ span is its floor), as wide
         as ``points`` geometric bisections narrow to :data:`PRECISION`, between 4 and :data:`MAX_SPAN`."""
-        return min(MAX_SPAN, max(self.factor, math.exp(math.log(PRECISION) * 2.0 ** min(self.points, 30))))
+        log_span = math.log(PRECISION) * 2.0 ** min(self.points, 64)  # in logs: 1.04^(2^30) overflows a float
+        return max(self.factor, math.exp(min(log_span, math.log(MAX_SPAN))))
 
     @property
     def floor(self) -> float | None:
