@@ -298,7 +298,7 @@ def test_the_time_the_loop_turned_towards_due_times_is_not_reported_as_client_cp
     """Pacing turns the loop while it waits for a due time (engine/timerfd.Alarm): that is no load, so a
     second's client CPU is the process's CPU time (the kernel's count) less the time spent turning."""
     rec = Recorder("op", [READ])
-    turned = iter([0, 200_000_000])  # the alarm's count: 0.2 s turned during the second
+    turned = iter([5_000_000_000, 5_200_000_000])  # the alarm's running count: 0.2 s more during the second
     rec.idle_ns = lambda: next(turned)
     rec.idle_mark = rec.idle_ns()
     start = rec.cpu_mark

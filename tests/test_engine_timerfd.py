@@ -10,6 +10,7 @@ import time
 import pytest
 import uvloop
 
+from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm, TimerFd
 
 
@@ -97,3 +98,35 @@ def test_the_alarm_turns_the_loop_only_within_its_budget_and_never_wakes_early(b
     else:
         windows = elapsed // Alarm.WINDOW_NS + 1
         assert 0 < turned <= budget * Alarm.WINDOW_NS * windows
+
+
+def test_a_pacer_schedules_as_ycsb_does_with_a_tick_of_threads_over_target():
+    """YCSB's -target: each of ``threads`` threads issues every threads/target s; operation k of a thread
+    is due at its start + k·tick. Below a 1 ms tick every thread starts at t0; from 1 ms on, each starts
+    at a point of its first tick of its own (so that threads do not fire in lock-step)."""
+    t0 = 10_000_000_000
+    p = Pacer.for_thread(1000.0, 4, t0, 0, None)  # type: ignore[arg-type]
+    assert p.tick_ns == 4_000_000 and t0 <= p.start_ns < t0 + 4_000_000
+    assert {Pacer.for_thread(1000.0, 1, t0, i, None).start_ns for i in range(8)} != {t0}  # type: ignore[arg-type]
+    fast = Pacer.for_thread(100_000.0, 8, t0, 3, None)  # type: ignore[arg-type]
+    assert fast.tick_ns == 80_000 and fast.start_ns == t0
+    seen: list[int] = []
+    q = Pacer(t0, 1_000, None, seen.append)  # type: ignore[arg-type]
+    dues = []
+    for _ in range(3):
+        due = q.due()
+        dues.append(due)
+        q.started(due, due + 5)
+        q.ended(due + 5, due + 10)
+    assert dues == [t0, t0 + 1_000, t0 + 2_000] and seen == [5, 5, 5]
+
+
+def test_schedule_lag_counts_from_when_the_previous_operation_would_have_ended():
+    """An operation due while its thread's previous one still ran (the server's time) is not late by the
+    wait for that one: its lag runs from the ideal end of the previous operation."""
+    seen: list[int] = []
+    p = Pacer(0, 1_000, None, seen.append)  # type: ignore[arg-type]
+    p.started(p.due(), 0)
+    p.ended(0, 3_000)  # the server took 3 µs, three ticks
+    p.started(p.due(), 3_200)  # due at 1 µs, written at 3.2 µs: 0.2 µs after the previous one's ideal end
+    assert seen == [0, 200]
