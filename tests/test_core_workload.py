@@ -111,6 +111,31 @@ def test_value_pool_values_have_the_length_asked_and_ycsbs_byte_mix() -> None:
     assert share == pytest.approx(expected, abs=0.01)
 
 
+@pytest.mark.parametrize("per_call", [1, 10])
+def test_value_pool_draws_its_next_buffer_while_handing_out_this_one(per_call: int) -> None:
+    """No call pays for a whole buffer: the spare is drawn a slice per call from the half-way point,
+    so it is ready when the buffer runs out; values stay distinct across buffers."""
+    pool = ValuePool(np.random.default_rng(5), max_length=100)
+    seen: set[bytes] = set()
+    switches = 0
+    for _ in range(5000):
+        if pool.cut_next + per_call > len(pool.cut) and pool.cut:
+            assert pool._ready is not None, "the spare was not drawn by the time the buffer ran out"
+            switches += 1
+        values = pool.take_many(per_call, 100)
+        assert {len(v) for v in values} == {100}
+        seen.update(values)
+    assert switches >= 10 and len(seen) == 5000 * per_call
+
+
+def test_value_pool_of_variable_lengths_draws_its_next_buffer_ahead_too() -> None:
+    pool = ValuePool(np.random.default_rng(6), max_length=100)
+    for length in (1, 57, 100) * 3000:
+        if pool.buf and pool.pos + 102 > len(pool.buf):
+            assert pool._ready is not None
+        pool.take(length)
+
+
 def test_insert_writes_every_field_and_update_one() -> None:
     gen = RunGenerator(workload("workloada"), np.random.default_rng(4))
     pairs = gen.field_values()

@@ -155,6 +155,42 @@ def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s
     return PhaseRunner(spec).result(collector, t_start.value)
 
 
+@pytest.mark.parametrize("phase", ["run", "load"])
+def test_the_next_batch_is_drawn_a_slice_or_two_per_take_and_ready_before_this_one_runs_out(phase):
+    """The worker spreads the next batch's slices over this one (so no take pays for a batch, ~300 µs):
+    at most a few slices per take, in most takes, and the batch is ready when the current one ends."""
+    props = dict(load_properties("workload-b"))
+    props.update(recordcount="100000", operationcount="0")
+    spec = PhaseSpec(phase, "redis://127.0.0.1:1", props, threads=8)
+    block = (0, 100_000) if phase == "load" else None
+    worker = Worker(WorkerPlan(spec, 0, 1, [0] * 8, block, 0), local_insert_state(), SimpleNamespace(value=0), None)
+    draw = worker.gen.batch_steps
+    ran: list[int] = []  # one entry per slice: the take it ran in
+    now = [0]  # the take under way (0: the first batch, drawn at once)
+
+    def counted(n):
+        steps = draw(n)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as made:
+                return made.value
+            ran.append(now[0])
+            yield
+
+    switches = 0
+    worker.gen.batch_steps = counted  # type: ignore[method-assign]
+    worker.refill()
+    for now[0] in range(1, 32 * 6):  # six batches of 1,024 at 32 operations per take
+        if worker.cursor >= len(worker.ops):
+            assert worker.prepared is not None, f"batch {switches} was not ready when the last one ran out"
+            switches += 1
+        assert len(worker.take(32)[0]) == 32
+    per_take = np.bincount(ran)[1:]
+    assert switches == 5 and per_take.max() <= 3
+    assert (per_take > 0).mean() > 0.75, "the slices bunch up instead of spreading over the batch"
+
+
 @pytest.fixture
 def loaded(redis_server, rds):
     """200 records of workload C in a fresh redis (reads are OK)."""

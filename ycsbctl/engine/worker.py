@@ -100,20 +100,22 @@ class Worker:
         self.next_second = 0  # the second the ticker will ship next
         self.next_steps: Generator[None, None, OpBatch] | None = None  # the next batch, in preparation
         self.prepared: OpBatch | None = None  # … and once it is ready
+        self.slices = 64  # slices the last batch took to prepare (see take)
+        self.sliced = 0  # … and those of the next batch run so far
         self.writes: WriteBatch | None = None  # the chains' requests, written once per turn of the loop
 
     def refill(self) -> None:
         """Switch to the next batch and start preparing the one after it. The loop runs this while
         other clients' operations are in flight: drawing 1,024 operations at once costs ~0.25 ms
         (more under load), which every operation in flight would carry (at 130k ops/s, ~1.5 % of
-        operations: their p99). So :meth:`take` prepares the next batch one slice (10-20 µs) per
-        call, two once fewer than eight calls' worth of the current batch are left; here only what
-        is left of it is finished (nothing, unless the clients outran it)."""
+        operations: their p99). So :meth:`take` prepares the next batch a slice (≤ ~12 µs) or two
+        per call, spread over the first 7/8 of the current batch; here only what is left of it is
+        finished (nothing, unless the clients outran it)."""
         if self.prepared is not None:
             b = self.prepared
         else:
             b = drain(self.next_steps) if self.next_steps is not None else self.gen.next_batch(self.batch_size)
-        self.prepared, self.next_steps = None, self.gen.batch_steps(self.batch_size)
+        self.prepared, self.next_steps, self.sliced = None, self.gen.batch_steps(self.batch_size), 0
         if len(b) == 0:
             self.stopping = True
         self.batch = b
@@ -139,13 +141,15 @@ class Worker:
         if i >= len(self.ops):
             self.refill()
             i = 0
-        elif self.next_steps is not None:  # the next batch, a slice at a time (see refill)
+        if self.next_steps is not None and self.ops:  # the next batch, a slice or two at a time (see refill)
+            # Spread the slices over the first 7/8 of this batch (as many as the last batch took).
+            goal = self.slices * 8 * (i + n) // (7 * len(self.ops)) + 1
             try:
-                next(self.next_steps)
-                if i + n * 8 >= len(self.ops):
+                while self.sliced < goal:
+                    self.sliced += 1
                     next(self.next_steps)
             except StopIteration as made:
-                self.prepared, self.next_steps = made.value, None
+                self.prepared, self.next_steps, self.slices = made.value, None, self.sliced
         j = i + n
         self.cursor = j
         return self.ops[i:j], self.keys[i:j], self.keynums[i:j], self.rf[i:j], self.wf[i:j], self.sl[i:j]
@@ -266,7 +270,10 @@ class Worker:
             delay = (t_start_ns + k * 1_000_000_000 - time.perf_counter_ns()) / 1e9
             if delay > 0:
                 await asyncio.sleep(delay)
+            _t = time.perf_counter_ns()
             counts = self.rec.roll()
+            if hasattr(self.rec, "diag_log"):
+                self.rec.diag_log.append((_t, time.perf_counter_ns(), -1))
             if alarm is not None:  # pacing may turn the loop in what the last second left idle
                 alarm.turn_budget = max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - counts.cpu_s))
             probe.ship(SecondReport(self.plan.index, k - 1, counts))

@@ -223,6 +223,12 @@ class OpBatch:
         return len(self.ops)
 
 
+def _listed(a: np.ndarray) -> Generator[None, None, list]:
+    """``a.tolist()`` after a yield: drawing and listing 1,024 ints are ~10 and ~5 µs."""
+    yield
+    return a.tolist()
+
+
 class RunGenerator:
     """Run-phase operations for one worker process (all its client threads draw from it).
 
@@ -309,11 +315,13 @@ class RunGenerator:
         return drain(self.batch_steps(n))
 
     def batch_steps(self, n: int) -> Generator[None, None, OpBatch]:
-        """:meth:`next_batch` in slices of ~10-20 µs for 1,024 operations (``bench workload_gen``),
-        yielding between them: the engine runs one slice between operations, so that no operation in
-        flight waits for a whole batch (~250 µs). Same draws, in the same order, as :meth:`next_batch`."""
+        """:meth:`next_batch` in slices of ≤ ~10 µs for 1,024 operations (``bench workload_gen``),
+        yielding between them: the engine runs a slice or two between operations, so that no
+        operation in flight waits for a whole batch (~300 µs). Same draws, in the same order, as
+        :meth:`next_batch`."""
         w, rng = self.w, self.rng
         ops = self.op_codes[np.searchsorted(self.op_thresholds, rng.random(n), side="right")]
+        yield
         op_list = ops.tolist()
         keynums: Sequence[int]
         keys: Sequence[bytes]
@@ -322,7 +330,7 @@ class RunGenerator:
         else:
             yield
             if isinstance(self.chooser, d.ScrambledZipfian):  # its draw, then its hash
-                z = self.chooser.gen.draw(n, rng)
+                z = yield from self.chooser.gen.draw_steps(n, rng)
                 yield
                 scrambled = yield from self.chooser.scramble_steps(z)
                 yield
@@ -334,8 +342,10 @@ class RunGenerator:
             keys = yield from key_name_steps(nums, w.ordered, w.zeropadding)
         yield
         nf = w.fieldcount
-        rf = [ALL_FIELDS] * n if w.readallfields else rng.integers(0, nf, size=n).tolist()
-        wf = [ALL_FIELDS] * n if w.writeallfields else rng.integers(0, nf, size=n).tolist()
+        rf = [ALL_FIELDS] * n if w.readallfields else (yield from _listed(rng.integers(0, nf, size=n)))
+        yield
+        wf = [ALL_FIELDS] * n if w.writeallfields else (yield from _listed(rng.integers(0, nf, size=n)))
+        yield
         is_scan = ops == SCAN
         if is_scan.any():
             scan = np.zeros(n, dtype=np.int64)

@@ -84,12 +84,20 @@ class Zipfian:
 
     def draw(self, n: int, rng: np.random.Generator, items: int | None = None) -> np.ndarray:
         """``n`` draws; ``items`` re-sizes the distribution first (``nextLong(itemcount)``)."""
+        return drain(self.draw_steps(n, rng, items))
+
+    def draw_steps(self, n: int, rng: np.random.Generator,
+                   items: int | None = None) -> Generator[None, None, np.ndarray]:
+        """:meth:`draw` in three slices (the uniforms, the power, the two smallest items), yielding
+        between them."""
         if items is not None and items != self.items:
             self._set_items(items)
         u = rng.random(n)
-        uz = u * self.zetan
+        yield
         with np.errstate(invalid="ignore"):
             out = self.base + (self.items * (self.eta * u - self.eta + 1.0) ** self.alpha).astype(np.int64)
+        yield
+        uz = u * self.zetan
         out[uz < 1.0 + 0.5**self.theta] = self.base + 1
         out[uz < 1.0] = self.base
         return out
