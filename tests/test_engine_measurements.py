@@ -21,6 +21,7 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedule_lag_warning
+from ycsbctl.results.names import CLIENT_LAG
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.ycsb_text import format_phase, parse_output
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
@@ -72,6 +73,41 @@ def test_roll_hands_over_the_second_and_starts_from_zero():
     assert np.frombuffer(first.intended[(UPDATE, Status.ERROR)], dtype=np.int64)[16] == 1
     assert all(not np.frombuffer(a, dtype=np.int64).any() for a in second.latency.values())
     assert first.cpu_s >= 0 and pickle.loads(pickle.dumps(first)).latency.keys() == first.latency.keys()
+
+
+@pytest.mark.parametrize("stop_after", [None, 1])
+def test_a_shipped_second_arrives_whole_even_if_its_slices_stop_half_way(stop_after):
+    """The ticker ships a second a slot per turn of the loop; stopping part-way (the phase ended)
+    still sends it whole, and a whole shipment leaves its dense counts zeroed for the next roll."""
+    rec = Recorder("both", [READ, UPDATE])
+    for v in range(1, 3001):
+        rec.record(READ if v % 3 else UPDATE, Status.OK, 0, v * 1000, 0)
+    rec.lag[7] += 2
+    out: queue.Queue = queue.Queue()
+    loop = asyncio.new_event_loop()
+    try:
+        probe = LagProbe(loop, rec, out)
+        steps = probe.ship_steps(SecondReport(0, 0, rec.roll()))
+        for n, _ in enumerate(steps, 1):
+            if n == stop_after:
+                assert out.empty(), "sent before its slots were compacted"
+                break
+        probe.stop()
+    finally:
+        loop.close()
+    sent = out.get_nowait().counts
+    assert out.empty()
+    dense = np.zeros(hdr.COUNTS_LEN, dtype=np.int64)
+    for c in sent.latency.values():
+        c.add_to(dense)
+    merged = hdr.from_counts(dense)
+    reference = hdr.new_histogram()
+    for v in range(1, 3001):
+        reference.record_value(v)
+    assert merged.get_total_count() == 3000 and merged.get_value_at_percentile(99) == reference.get_value_at_percentile(99)
+    assert sent.own[CLIENT_LAG].total() == 2 and set(sent.latency) == {(READ, Status.OK), (UPDATE, Status.OK)}
+    spare = rec.spares.get_nowait()  # the roll's own spare, or the shipped counts zeroed
+    assert all(not np.frombuffer(a, dtype=np.int64).any() for a in [*spare[0], *spare[1], spare[2], spare[3]])
 
 
 @pytest.mark.parametrize("measurement", ["op", "intended", "both"])

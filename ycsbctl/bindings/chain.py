@@ -11,6 +11,7 @@ from typing import Any
 from ycsbctl.bindings.base import ChainContext, Status
 from ycsbctl.workload.core import INSERT
 
+_now = time.perf_counter_ns
 ERROR = int(Status.ERROR)  # a plain int named after the status: compared once per reply
 TIMEOUT = int(Status.TIMEOUT)
 
@@ -68,13 +69,17 @@ class ChainRun:
     def write(self, payload: bytes) -> None:
         """Write the request of the operation just issued: with the worker's :class:`WriteBatch`
         at the end of this turn of the loop, else at once. ``t0`` is when it is written."""
-        writes = self.ctx.writes
+        ctx = self.ctx
+        writes = ctx.writes
         if writes is not None:
             self.t0 = 0  # set when written (an operation that ends before then is timed from its end)
             self.payload = payload
             writes.add(self)
-            return
-        self.put(self.b.proto.transport, payload)
+        elif ctx.pacer is None:  # (put, inlined: once per operation)
+            self.t0 = _now()
+            self.b.proto.transport.write(payload)
+        else:
+            self.put(self.b.proto.transport, payload)
 
     def put(self, transport: Any, payload: bytes) -> None:
         """Write ``payload`` now: ``t0`` is this moment, and a paced operation has started."""
@@ -121,7 +126,10 @@ class ChainRun:
                 self.finish()
                 return
         if self.i < self.end and t1 < ctx.deadline_ns:
-            self.next()
+            if ctx.pacer is None:  # (next, inlined)
+                self.issue()
+            else:
+                self.next()
         else:
             self.finish()
 

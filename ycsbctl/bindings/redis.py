@@ -134,6 +134,10 @@ class _Resp(WireProtocol):
             super().fail(waiter, err)
 
 
+_ReplyError = hiredis.ReplyError  # (module constants: read once per reply)
+_now = time.perf_counter_ns
+
+
 class _Chain(ChainRun):
     """Consecutive READ / UPDATE / INSERT operations of one client driven from ``data_received``:
     each reply completes (times and logs) its operation and the next request is written at once,
@@ -168,7 +172,10 @@ class _Chain(ChainRun):
             payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
             need = 2
         self.op, self.need, self.st = op, need, OK
-        b.proto.waiters.extend((self,) * need)
+        if need == 1:
+            b.proto.waiters.append(self)
+        else:
+            b.proto.waiters.extend((self,) * need)
         b.seq += 1
         self.write(payload)
 
@@ -177,7 +184,7 @@ class _Chain(ChainRun):
             self.dead = True
             self.b.proto.late += 1
             return
-        if reply.__class__ is hiredis.ReplyError:
+        if reply.__class__ is _ReplyError:
             if not self.st:
                 self.st = ERROR
                 self.b.last_error = str(reply)
@@ -186,7 +193,7 @@ class _Chain(ChainRun):
         self.need -= 1
         if self.need:
             return
-        self.complete(self.st, time.perf_counter_ns())
+        self.complete(self.st, _now())
 
 
 class RedisBinding(WireBinding):

@@ -10,10 +10,13 @@ second of the phase (and a last one for the part-second at the end), then :class
 from __future__ import annotations
 
 from array import array
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
+
+from ycsbctl.slices import drain
 
 MESSAGE_VERSION = 2
 
@@ -59,11 +62,23 @@ class SecondCounts:
     cpu_s: float = 0.0
 
     def compact(self) -> SecondCounts:
-        def sparse(slots: dict) -> dict:
-            out = {k: v if isinstance(v, SparseCounts) else SparseCounts.of(v) for k, v in slots.items()}
-            return {k: v for k, v in out.items() if v.index.size}
+        return drain(self.compact_steps())
 
-        return SecondCounts(sparse(self.latency), sparse(self.intended), sparse(self.own), self.cpu_s)
+    def compact_steps(self) -> Generator[None, None, SecondCounts]:
+        """:meth:`compact`, yielding before each dense slot (~50 µs for a used 184 KB slot, ~6 µs
+        for an empty one)."""
+        out: list[dict[Any, array | SparseCounts]] = []
+        for slots in (self.latency, self.intended, self.own):
+            kept: dict[Any, array | SparseCounts] = {}
+            for key, counts in slots.items():
+                if not isinstance(counts, SparseCounts):
+                    yield
+                    counts = SparseCounts.of(counts)
+                if counts.index.size:
+                    kept[key] = counts
+            out.append(kept)
+        latency, intended, own = out
+        return SecondCounts(latency, intended, own, self.cpu_s)
 
 
 @dataclass

@@ -28,6 +28,7 @@ from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
+from ycsbctl.slices import drain
 from ycsbctl.workload.core import (
     INSERT,
     READ,
@@ -40,7 +41,6 @@ from ycsbctl.workload.core import (
     OpBatch,
     RunGenerator,
 )
-from ycsbctl.workload.keys import drain
 from ycsbctl.workload.properties import Properties
 
 GIL_SWITCH_S = 0.0002
@@ -263,24 +263,22 @@ class Worker:
                 self.errors.append(msg)
 
     async def ticker(self, t_start_ns: int, probe: LagProbe, alarm: Alarm | None = None) -> None:
-        """Once a second (on the phase's clock): hand the second's counts to ``probe``, which sends them
-        (on the loop this is a swap of buffers; compacting and pickling happen in the probe's thread)."""
+        """Once a second (on the phase's clock): swap the second's counts for zeroed ones and send
+        them through ``probe``, a slice per turn of the loop (see :meth:`LagProbe.ship_steps`)."""
         k = 1
         while True:
             delay = (t_start_ns + k * 1_000_000_000 - time.perf_counter_ns()) / 1e9
             if delay > 0:
                 await asyncio.sleep(delay)
-            _t = time.perf_counter_ns()
             counts = self.rec.roll()
-            if hasattr(self.rec, "diag_log"):
-                self.rec.diag_log.append((_t, time.perf_counter_ns(), -1))
+            self.next_second = k
             if alarm is not None:  # pacing may turn the loop in what the last second left idle
                 alarm.turn_budget = max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - counts.cpu_s))
-            probe.ship(SecondReport(self.plan.index, k - 1, counts))
             if self.stop_flag.value:
                 self.stopping = True
+            for _ in probe.ship_steps(SecondReport(self.plan.index, k - 1, counts)):
+                await asyncio.sleep(0)
             k += 1
-            self.next_second = k - 1
 
     async def run(self, start_event: Any, t_start: Any) -> Done | Failed:
         """Connect, say :class:`Ready`, wait for the common start, run the clients; the last message."""

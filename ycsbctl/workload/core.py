@@ -15,9 +15,10 @@ import numpy as np
 
 from ycsbctl.errors import UserError
 from ycsbctl.results.names import OPERATIONS, VERIFY_NAME
+from ycsbctl.slices import drain
 from ycsbctl.workload import distributions as d
 from ycsbctl.workload.inserts import InsertSequence, InsertState
-from ycsbctl.workload.keys import build_key_names, drain, key_name_steps
+from ycsbctl.workload.keys import build_key_names, key_name_steps
 from ycsbctl.workload.live import IssueTimeKeys, LiveColumn, PendingKeys
 from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool

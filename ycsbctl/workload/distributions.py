@@ -11,7 +11,8 @@ from collections.abc import Generator
 
 import numpy as np
 
-from ycsbctl.workload.keys import drain, fnvhash64_steps
+from ycsbctl.slices import drain
+from ycsbctl.workload.keys import fnvhash64_steps
 
 ZIPFIAN_CONSTANT = 0.99
 # ScrambledZipfianGenerator: a zipfian over ITEM_COUNT+1 items with this precomputed zeta.

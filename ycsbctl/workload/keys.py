@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TypeVar
 
 import numpy as np
+
+from ycsbctl.slices import drain
 
 FNV_OFFSET_BASIS_64 = 0xCBF29CE484222325
 FNV_PRIME_64 = 1099511628211
@@ -80,18 +81,6 @@ def key_name_steps(keynums: np.ndarray, ordered: bool = False,
         yield
         names += [fmt % n for n in nums[i : i + KEY_SLICE]]
     return names
-
-
-T = TypeVar("T")
-
-
-def drain(steps: Generator[None, None, T]) -> T:
-    """Run a step generator to its end; what it returns."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
 
 
 def java_string_hashcode(s: str | bytes) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ycsbctl.workload.keys import drain
+from ycsbctl.slices import drain
 
 _SIX = 6  # bytes per 32-bit random int
 
