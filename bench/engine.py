@@ -328,7 +328,7 @@ def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
         (f"run ratio ≥ {MIN_RUN_RATIO} at every thread count", not low,
          f"min {min(r.ratio for r in rows):.2f}" + (f"; below at {low}" if low else "")),
         (f"load ≥ {MIN_LOAD_RATIO}× redis-benchmark HSET", load["ratio"] >= MIN_LOAD_RATIO, f"{load['ratio']:.2f}×"),
-        (f"client CPU ≤ {MAX_CLIENT_US_PER_OP:.0f} µs per Redis op (run)", worst_cpu <= MAX_CLIENT_US_PER_OP,
+        (f"client CPU ≤ {MAX_CLIENT_US_PER_OP:g} µs per Redis op (run)", worst_cpu <= MAX_CLIENT_US_PER_OP,
          f"max {_f(worst_cpu, 1)} µs/op"),
         (f"basic:// ≥ {MIN_BASIC_OPS_S:,.0f} ops/s", basic["ops_s"] >= MIN_BASIC_OPS_S, f"{_f(basic['ops_s'])} ops/s"),
     ]

@@ -276,6 +276,7 @@ def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Pa
                 if n.startswith(f"yl{tag}-")]
         assert sorted(ours) == sorted(f"yl{tag}-{h}" for h in ("sw", "ctl", "srv", "c1"))
         assert "--cluster tcp://198.18.0.2:8786" in up.stdout and "shaped to 1.29gbit" in up.stdout
+        assert f"logs in {tmp_path / 'state' / 'lab-logs'}" in up.stdout  # beside its state, not in /tmp
         again = cli("lab", "up")
         assert again.returncode == 2 and "lab down" in again.stderr  # one lab at a time per state dir
     finally:

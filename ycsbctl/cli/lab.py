@@ -36,7 +36,8 @@ def up(link: str | None, clients: int) -> None:
     state.parent.mkdir(parents=True, exist_ok=True)
     checkout = Path(__file__).resolve().parents[2]  # a source checkout has the built mongo-wire here
     mongo_wire = checkout / "infra" / "bin" / "mongo-wire"
-    the_lab = Lab(clients=clients, link=parse_rate(link) if link else None,
+    # Its logs (servers, scheduler, workers) go next to its state, not to /tmp: one folder, reused by the next lab.
+    the_lab = Lab(clients=clients, link=parse_rate(link) if link else None, logs=str(state.parent / "lab-logs"),
                   pythonpath=":".join(p for p in sys.path if p and Path(p, "ycsbctl").is_dir()),
                   mongo_wire=str(mongo_wire) if mongo_wire.exists() else "").up(state)
     ctl = " ".join(the_lab.exec_argv("ctl"))
