@@ -21,8 +21,8 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedule_lag_warning
-from ycsbctl.results.names import CLIENT_LAG
 from ycsbctl.results.model import OpSummary, PhaseResult
+from ycsbctl.results.names import CLIENT_LAG
 from ycsbctl.results.ycsb_text import format_phase, parse_output
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
 from ycsbctl.workload.inserts import local_insert_state
