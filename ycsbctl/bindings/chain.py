@@ -40,9 +40,13 @@ class WriteBatch:
         chains, self.chains = self.chains, []
         for c in chains:
             proto = c.b.proto
-            if c.dead or proto is None or proto.transport is None:  # lost meanwhile: its chain is told so
+            if c.dead or proto is None or (transport := proto.transport) is None:  # lost meanwhile: its chain is told so
                 continue
-            c.put(proto.transport, c.payload)
+            if c.ctx.pacer is None:  # (put, inlined: once per operation)
+                c.t0 = _now()
+                transport.write(c.payload)
+            else:
+                c.put(transport, c.payload)
 
 
 class ChainRun:
