@@ -2,8 +2,9 @@
 
 Workers count each operation's latency straight into dense HDR counts (one ``array`` of int64 per
 operation × status, indexed as HdrHistogram indexes values): recording is one short function
-call per operation, and nothing else ever runs on the event loop — once a second the full counts
-are swapped for zeroed ones and shipped as they are. The controller adds the counts of every
+call per operation. Once a second the full counts are swapped for zeroed ones and sent, compacted
+one slot per turn of the loop (≤ ~50 µs each, so no operation in flight waits for the whole second's
+shipping). The controller adds the counts of every
 worker per second (the per-second series) and over all non-warm-up seconds (the totals): adding
 HDR counts is exact, so percentiles are those of one big histogram.
 

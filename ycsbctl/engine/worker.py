@@ -356,8 +356,9 @@ def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, 
     """Entry point of a worker process (spawned): runs :meth:`Worker.run` on uvloop (else asyncio)
     and sends its last message; a crash is reported as :class:`Failed`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
-    # The loop's thread waits at most this long for the GIL when the shipping thread (or the queue's
-    # feeder) holds it; at Python's default of 5 ms, a second's shipping paused every operation in flight.
+    # The loop's thread waits at most this long for the GIL when another thread holds it (the queue's
+    # feeder, pickling a second's report); at Python's default of 5 ms a second's shipping, then done
+    # in a thread, paused every operation in flight.
     sys.setswitchinterval(GIL_SWITCH_S)
     try:
         worker = Worker(plan, acked, stop_flag, out)
