@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import os
+
 import pandas as pd
+import pytest
 
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.telemetry.bottleneck import LABELS, classify, server_cores
+from ycsbctl.telemetry.bottleneck import (
+    LABELS,
+    classify,
+    host_busy_bottleneck,
+    host_cores,
+    server_cores,
+    stall_bottleneck,
+)
 from ycsbctl.telemetry.capture import Capture
 from ycsbctl.telemetry.network import NetworkBaseline
+from ycsbctl.telemetry.stall import Stall
 
 
 def _ep(target: str, protocol: str, cpu_limit: float | None = None) -> Endpoint:
@@ -126,3 +137,50 @@ def test_summary_keeps_the_measured_window_and_the_engines_own_client_cpu():
     short.align(PhaseResult(phase="load", threads=8, runtime_ms=300.0, operations=10, client_cpu_s=0.1,
                             t_start_mono=13.55))
     assert short.summary().server_cpu_pct_mean == 49.25  # no sample inside a 0.3 s run: all are kept
+
+
+def test_host_cores_are_the_cores_this_process_may_run_on():
+    allowed = os.sched_getaffinity(0)
+    if len(allowed) < 2:
+        pytest.skip("one allowed core: pinning to one cannot be told apart from the host")
+    os.sched_setaffinity(0, {min(allowed)})  # as `taskset -c <one core>` would
+    try:
+        pinned = host_cores()
+    finally:
+        os.sched_setaffinity(0, allowed)
+    assert pinned == 1
+    assert host_cores() == len(allowed)
+
+
+def test_without_affinity_host_cores_are_the_cpu_count_and_one_when_unknown(monkeypatch):
+    count = os.cpu_count()
+    monkeypatch.delattr(os, "sched_getaffinity")  # not Linux
+    assert host_cores() == count
+    monkeypatch.setattr(os, "cpu_count", lambda: None)  # "None if undetermined" (os.cpu_count's docs)
+    assert host_cores() == 1
+
+
+def _measured() -> dict:
+    return {"label": "server-cpu", "evidence": {"server_cpu_pct": 95.0, "server_cores": 1.0}, "text": "server CPU"}
+
+
+def test_a_stall_relabels_the_point_and_keeps_what_the_figures_said():
+    stall = Stall(seconds=3.0, from_s=9.0)
+    b = stall_bottleneck(stall, _measured())
+    assert b["label"] == "stall" and b["evidence"]["measured_label"] == "server-cpu"
+    assert b["evidence"]["server_cpu_pct"] == 95.0 and b["evidence"]["server_cores"] == 1.0
+    assert b["evidence"]["stall"] == {"seconds": 3.0, "from_s": 9.0, "timeouts": 0}
+    assert b["text"].startswith("stall: no reply for 3.0 s, from 9.0 s")
+    for measured in (None, {"label": None, "evidence": None}):  # no label from the figures (no telemetry)
+        b = stall_bottleneck(stall, measured)
+        assert b["label"] == "stall" and b["evidence"] == {"stall": stall.to_dict(), "measured_label": None}
+
+
+def test_a_busy_host_relabels_the_point_and_keeps_what_the_figures_said():
+    b = host_busy_bottleneck("bench engine", _measured())
+    assert b["label"] == "host-busy" and b["evidence"]["measured_label"] == "server-cpu"
+    assert b["evidence"]["server_cpu_pct"] == 95.0 and b["evidence"]["other"] == "bench engine"
+    assert b["text"] == "host busy: bench engine measured on this host at the same time"
+    for measured in (None, {"label": None, "evidence": None}):
+        assert host_busy_bottleneck("bench engine", measured)["evidence"] == {"other": "bench engine",
+                                                                            "measured_label": None}

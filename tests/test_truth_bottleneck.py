@@ -140,3 +140,9 @@ def test_a_missing_figure_gives_no_share_of_its_own():
 def test_a_latency_text_gives_each_sides_cores_in_percent_of_one():
     b = classify(server_cpu_pct=45.0, server_cores=2, client_cpu_pct=60.0, client_cores=4, host_cores=16)
     assert b.text == "latency: no resource saturated (server 45% of 200%, client 60% of 400%)"
+
+
+def test_a_server_cpu_text_gives_every_core_the_server_can_use():
+    # mongod at 370 % of one core with 4 cores to use: 370 % of 400 %, not of 100 %.
+    assert classify(server_cpu_pct=370.0, server_cores=4, client_cpu_pct=100.0, client_cores=4,
+                    host_cores=16).text == "server CPU: 370% of the 400% it can use"

@@ -189,3 +189,129 @@ def test_the_latest_folder_is_the_newest_finished_one_never_a_hidden_partial(tmp
             (tmp_path / name / "manifest.json").write_text("{}")
             os.utime(tmp_path / name / "manifest.json", (mtime, mtime))
     assert latest(tmp_path) == tmp_path / "newer"
+
+
+def test_the_latency_choices_are_the_five_statistics_each_its_own_column():
+    from ycsbctl.results.frames import LATENCY_CHOICES
+
+    # The choices `--latency` offers and the error names: mean, median, p95, p99, p99.9, none twice.
+    assert [latency_column(c) for c in LATENCY_CHOICES] == [
+        "all_mean_us", "all_p50_us", "all_p95_us", "all_p99_us", "all_p999_us"]
+    with pytest.raises(UserError, match=r"use one of avg, p50, p95, p99, p999$"):
+        latency_column("p42")
+
+
+def test_an_interrupted_repetition_is_worse_than_a_degraded_one_in_either_order():
+    for statuses in (["degraded", "interrupted"], ["interrupted", "degraded"]):
+        runs = _runs([("redis", 8, s, 1000.0, 100.0, None, None, 1.0, 1000.0) for s in statuses])
+        assert points(runs).iloc[0]["status"] == "interrupted", statuses
+
+
+def test_the_id_is_the_manifests_and_else_the_folders_name():
+    from pathlib import Path
+
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    def exp(experiment_id: str) -> Experiment:
+        return Experiment(Path("/reports/folder-name"), Manifest.from_dict({"experiment_id": experiment_id}),
+                          _runs([]), pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+
+    assert exp("manifest-id").id == "manifest-id"
+    assert exp("").id == "folder-name"
+
+
+def test_a_run_whose_json_is_damaged_is_described_by_its_own_row_of_the_run_table():
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, None, None, 1.0, 1000.0),
+                  ("valkey", 16, "failed", None, None, None, "boom", None, None)]).assign(repetition=[1, 2])
+    exp = _folder(runs, pd.DataFrame(), {})  # no run JSON read: each was damaged
+    assert exp.run_doc("r1") == {"run_id": "r1", "target": "valkey", "workload": "workloadb", "phase": "run",
+                                 "threads": 16, "repetition": 2, "status": "failed", "error": "boom",
+                                 "result": None, "histograms": {}}
+    assert exp.run_doc("r0")["target"] == "redis" and exp.run_doc("r0")["threads"] == 8
+    with pytest.raises(UserError, match="has no result \\(status failed: boom\\)"):
+        exp.phase_result("r1")
+    exp.docs["r2"] = {"run_id": "r2", "status": "skipped", "result": None}
+    with pytest.raises(UserError, match="has no result \\(status skipped: no error recorded\\)"):
+        exp.phase_result("r2")
+
+
+def test_a_damaged_histogram_reads_as_empty_and_is_named_once(tmp_path, capsys):
+    (tmp_path / "histograms").mkdir()
+    (tmp_path / "histograms" / "r.READ.hdr").write_text("not a histogram", encoding="ascii")
+    exp = _folder(_runs([]), pd.DataFrame(), {"r": {"histograms": {"READ": "r.READ.hdr"}}})
+    exp.path = tmp_path
+    assert exp.histogram("r", "READ").get_total_count() == 0
+    assert exp.histogram("r", "READ").get_total_count() == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "r.READ.hdr is damaged" in line]
+    assert len(warnings) == 1
+
+
+def test_telemetry_time_of_a_clock_that_started_at_zero_counts_from_zero():
+    tel = pd.DataFrame({"run_id": ["a", "a"], "t_mono": [0.0, 1.0], "cpu_pct": 1.0})
+    exp = _folder(_runs([]), tel, {"a": {"result": None}})
+    assert exp.telemetry_of("a")["t_s"].tolist() == [0.0, 1.0]
+
+
+def test_an_experiments_points_are_of_p99_unless_told_otherwise():
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, None, None, 1.0, 1000.0)]).assign(all_p95_us=50.0)
+    exp = _folder(runs, pd.DataFrame(), {})
+    assert exp.points().iloc[0]["latency_mean"] == 100.0
+    assert exp.points("p95").iloc[0]["latency_mean"] == 50.0
+
+
+def test_each_workload_sweeps_in_its_own_phase():
+    from ycsbctl.results.frames import sweep_phase
+
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, None, None, 1.0, 1000.0)] * 3).assign(
+        workload=["workloadb", "workloadb", "insert"], phase=["load", "run", "load"])
+    assert sweep_phase(runs, "workloadb") == "run"
+    assert sweep_phase(runs, "insert") == "load"  # insert-only: its sweep is the load phase
+    assert sweep_phase(runs, "workloada") == "run"  # nothing ran yet: the run phase
+
+
+def test_a_points_error_is_its_first_repetitions_and_a_tied_label_the_first_by_name():
+    runs = _runs([("redis", 16, "interrupted", None, None, "server-cpu", "stopped", None, None),
+                  ("redis", 16, "skipped", None, None, "latency", "no server", None, None)])
+    p = points(runs).iloc[0]
+    assert p["error"] == "stopped"
+    # One repetition each: a tie goes to the label first by name, whatever the order of the repetitions.
+    assert p["bottleneck"] == "latency" and p["bottleneck_text"] == "latency"
+    assert points(runs.iloc[::-1]).iloc[0]["bottleneck"] == "latency"
+
+
+def test_a_points_cpu_is_the_mean_of_its_ok_repetitions_telemetry_before_engine_seconds():
+    runs = _runs([("redis", 8, "ok", 1000.0, 100.0, None, None, 1.0, 2000.0),
+                  ("redis", 8, "ok", 1000.0, 100.0, None, None, 3.0, 2000.0),
+                  ("redis", 8, "failed", 1000.0, 100.0, None, "boom", 9.0, 2000.0)]).assign(
+        server_cpu_pct_mean=[90.0, 110.0, 500.0], server_cpu_share=[0.9, 1.1, 5.0],
+        client_cpu_pct_mean=[40.0, 60.0, 400.0])
+    p = points(runs).iloc[0]
+    assert (p["server_cpu_pct"], p["server_cpu_share"]) == (100.0, 1.0)  # (90 + 110) / 2, the failed one left out
+    # The client's sampled CPU (40 % and 60 %), not the engine's 1 s and 3 s over 2 s (50 % and 150 %).
+    assert p["client_cpu_pct"] == 50.0
+
+
+def test_an_empty_error_or_label_is_none():
+    runs = _runs([("redis", 8, "failed", None, None, "", "", None, None)])
+    p = points(runs).iloc[0]
+    assert p["error"] is None and p["bottleneck"] is None and p["bottleneck_text"] is None
+
+
+def test_a_damaged_table_or_manifest_is_named_and_the_runs_read_from_their_json(truth_experiments, tmp_path,
+                                                                               capsys):
+    import shutil
+
+    truth = pd.read_parquet(truth_experiments[1] / "runs.parquet")  # the table the run wrote
+    load(truth_experiments[1])
+    assert "is damaged" not in capsys.readouterr().err  # a sound folder is read from its tables, silently
+    for victim, garbage in (("telemetry.parquet", b"PAR1 cut short"), ("manifest.json", b"{ not json")):
+        folder = tmp_path / victim / "B"
+        shutil.copytree(truth_experiments[1], folder)
+        (folder / victim).write_bytes(garbage)
+        exp = load(folder)
+        (warning,) = [x for x in capsys.readouterr().err.splitlines() if "is damaged" in x]
+        assert warning.startswith(f"warning: {folder / victim} is damaged"), warning
+        assert sorted(exp.runs["run_id"]) == sorted(truth["run_id"])
+        assert exp.runs.set_index("run_id")["operations"].to_dict() == truth.set_index("run_id")["operations"].to_dict()
+    assert exp.id == "B"  # without its manifest the folder's name is its id

@@ -108,3 +108,67 @@ def test_the_interface_sampler_runs_at_1_hz_like_every_sampler():
     from ycsbctl.telemetry.network import InterfaceNetSampler
 
     assert InterfaceNetSampler().interval_s == 1.0 and InterfaceNetSampler().source == "net-lo"
+
+
+def test_a_run_shorter_than_a_second_asks_iperf3_for_one_whole_second(iperf3):
+    port = free_port()
+    server = subprocess.Popen([iperf3, "-s", "-1", "-J", "-B", "127.0.0.1", "-p", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        _listening(server, port)
+        b = run_client("127.0.0.1", port, 0.4)
+        out, _ = server.communicate(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert json.loads(out)["start"]["test_start"]["duration"] == 1  # iperf3's own record of the seconds asked
+    assert b.gbit_s is not None and b.gbit_s > 0
+
+
+def test_listening_is_read_from_the_process_own_listening_socket_on_that_port():
+    import sys
+
+    from ycsbctl.telemetry.network import _wait_listening
+
+    code = ("import socket, time; s = socket.create_server(('127.0.0.1', 0)); "
+            "print(s.getsockname()[1], flush=True); time.sleep(30)")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(proc.stdout.readline())
+        assert _wait_listening(proc, port)
+        other = free_port()
+        # Its socket listens on another port: not the one asked for, and the wait ends while it still runs.
+        assert not _wait_listening(proc, other, timeout_s=0.3)
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+
+
+def test_a_skipped_baseline_measured_nothing_for_no_time(iperf3):
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.network import iperf_baseline
+
+    b = iperf_baseline(Endpoint(target="redis", protocol="redis", url="redis://db.example:6379/0", backend="external"))
+    assert (b.gbit_s, b.server, b.duration_s, b.retransmits) == (None, None, 0.0, None)  # another host: skipped
+
+
+def test_a_failed_baseline_says_iperf3s_own_error(iperf3):
+    port = free_port()  # nothing listens: iperf3 cannot connect
+    own = json.loads(subprocess.run([iperf3, "-c", "127.0.0.1", "-p", str(port), "-t", "1", "-J"],
+                                    capture_output=True, text=True, timeout=30).stdout)["error"]
+    b = run_client("127.0.0.1", port, 1.0)
+    assert own and b.gbit_s is None and b.note == f"iperf3 against 127.0.0.1:{port} failed: {own}"
+
+
+def test_a_baseline_asks_for_3_seconds_unless_told_otherwise(iperf3):
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.network import iperf_baseline, iperf_baseline_for
+
+    port = free_port()  # nothing listens: it fails at once, with the seconds it asked for
+    b = iperf_baseline(Endpoint(target="redis", protocol="redis", url="redis://db.example:6379/0", backend="external"),
+                       iperf_server=f"127.0.0.1:{port}")
+    assert b.gbit_s is None and b.duration_s == 3.0
+    assert iperf_baseline_for("redis://db.example:6379/0", iperf_server=f"127.0.0.1:{port}").duration_s == 3.0

@@ -326,3 +326,127 @@ def test_compare_with_another_latency_statistic_shows_that_statistic(truth_exper
     assert table[0][8:10] == ["baseline p95 (µs)", "p95 (µs)"]
     x, y = truth(a).loc[(table[1][2], int(table[1][3]))], truth(b).loc[(table[1][2], int(table[1][3]))]
     assert table[1][8:10] == [_n(x["all_p95"]), _n(y["all_p95"])]
+
+
+def test_client_hosts_table_has_a_row_per_point_and_host_in_point_order():
+    from ycsbctl.report.html import client_host_rows
+
+    def shard(name: str, host: str, threads: int, cpu: float, cores: int, late: float | None, lost=None) -> dict:
+        return {"name": name, "host": host, "cores": cores, "processes": min(cores, threads), "threads": threads,
+                "client_cpu_pct": cpu, "client_share": round(cpu / (100 * min(cores, threads)), 3),
+                "start_late_ms": late, "lost": lost}
+
+    docs = {  # in the order the folder lists them, not the points' order
+        "b": {"target": "redis", "workload": "workloadb", "phase": "run", "threads": 16,
+              "result": {"cluster": {"start_skew_ms": 4.5, "shards": [
+                  shard("w0", "10.0.0.1", 8, 150.0, 2, 0.0), shard("w1", "10.0.0.2", 8, 90.0, 4, 4.5, "worker died")]}}},
+        "a": {"target": "redis", "workload": "workloadb", "phase": "run", "threads": 8,
+              "result": {"extra": {"cluster": {"start_skew_ms": 0.0, "shards": [  # an older run's record
+                  shard("w0", "10.0.0.1", 8, 60.0, 2, None)]}}}},
+        "c": {"target": "redis", "workload": "workloadb", "phase": "load", "threads": 8, "result": {}},  # one host
+        "d": {"target": "redis", "workload": "workloadb", "phase": "run", "threads": 32, "result": None},  # failed
+    }
+    exp = _folder([], docs, {})
+    rows = client_host_rows(exp)
+    assert [(r["point"], r["host"]) for r in rows] == [("redis workloadb run 8 threads", "w0"),
+                                                      ("redis workloadb run 16 threads", "w0"),
+                                                      ("redis workloadb run 16 threads", "w1")]
+    assert rows[0] == {"point": "redis workloadb run 8 threads", "host": "w0", "hostname": "10.0.0.1", "cores": 2,
+                       "processes": 2, "threads": 8, "cpu": 60.0, "share": 0.3, "late": None, "skew": 0.0,
+                       "lost": ""}
+    assert (rows[1]["cpu"], rows[1]["share"], rows[1]["late"], rows[1]["skew"], rows[1]["lost"]) == \
+        (150.0, 0.75, 0.0, 4.5, "")
+    assert (rows[2]["hostname"], rows[2]["cores"], rows[2]["processes"], rows[2]["share"], rows[2]["late"],
+            rows[2]["lost"]) == ("10.0.0.2", 4, 4, 0.225, 4.5, "worker died")
+
+
+def test_client_host_baselines_are_each_hosts_iperf3_figure():
+    from ycsbctl.report.html import client_host_baselines
+
+    exp = _folder([], {}, {"network": {
+        "redis": {"gbit_s": 9.4, "client_hosts": [{"name": "w0", "gbit_s": 9.1, "note": None},
+                                                  {"name": "w1", "gbit_s": None, "note": "iperf3 failed"}]},
+        "valkey": {"gbit_s": 9.4}}})
+    assert client_host_baselines(exp) == [{"target": "redis", "host": "w0", "gbit_s": 9.1, "note": ""},
+                                          {"target": "redis", "host": "w1", "gbit_s": None, "note": "iperf3 failed"}]
+    assert client_host_baselines(_folder([], {}, {})) == []
+
+
+def _point(target: str, threads: int, rate: float, status: str = "ok", bottleneck: str | None = "latency",
+           run_id: str = "") -> dict:
+    return {"target": target, "workload": "workloadb", "threads": threads, "target_rate": rate, "reps": 1,
+            "ok": int(status == "ok"), "status": status, "throughput_mean": 1000.0, "throughput_min": 1000.0,
+            "throughput_max": 1000.0, "server_cpu_pct": 50.0, "client_cpu_pct": 50.0, "bottleneck": bottleneck,
+            "bottleneck_text": None, "error": None, "run_ids": [run_id]}
+
+
+def test_workload_table_hides_all_skipped_targets_and_orders_by_threads_rate_then_target():
+    from ycsbctl.report.html import workload_table
+
+    exp = _folder([("r1", "redis", "ok"), ("v1", "valkey", "ok"), ("r2", "redis", "ok"), ("v2", "valkey", "ok"),
+                   ("m1", "mongodb", "skipped")], {}, {"plan": {"targets": ["valkey", "redis", "mongodb"]}})
+    exp.runs = exp.runs.assign(phase="run", schedule_lag_p99_us=float("nan"))
+    points = pd.DataFrame([_point("redis", 8, 2000.0, run_id="r2"), _point("valkey", 8, 2000.0, run_id="v2"),
+                           _point("redis", 8, 1000.0, bottleneck=None, run_id="r1"),
+                           _point("valkey", 8, 1000.0, "failed", "client-cpu", run_id="v1"),
+                           _point("mongodb", 8, 1000.0, "skipped", run_id="m1")])
+    points["bottleneck"] = pd.Series(list(points["bottleneck"]), dtype=object).where(points["bottleneck"].notna(), None)
+    table = workload_table(exp, points, "workloadb")
+    assert table["hidden"] == ["mongodb"]  # skipped at every point: named, no rows
+    assert [(r["offered"], r["target"]) for r in table["rows"]] == [(1000.0, "valkey"), (1000.0, "redis"),
+                                                                   (2000.0, "valkey"), (2000.0, "redis")]
+    css = {(r["offered"], r["target"]): r["css"] for r in table["rows"]}
+    assert css == {(1000.0, "valkey"): "failed", (1000.0, "redis"): "", (2000.0, "valkey"): "",
+                   (2000.0, "redis"): ""}  # a failed client-bound point is shown as failed; latency ones plainly
+    unlabelled = table["rows"][1]
+    assert (unlabelled["bottleneck"], unlabelled["bottleneck_text"], unlabelled["error"]) == ("", "", "")
+    assert table["paced"] is False and table["rated"] is True  # no schedule lag measured: not paced
+    exp.runs.loc[0, "schedule_lag_p99_us"] = 12.0
+    assert workload_table(exp, points, "workloadb")["paced"] is True
+    exp.runs = exp.runs.drop(columns=["schedule_lag_p99_us"])
+    assert workload_table(exp, points, "workloadb")["paced"] is False  # no such column at all: not paced
+
+
+def test_a_client_bound_ok_point_is_marked_and_the_first_lag_warning_shown():
+    from ycsbctl.report.html import _first_text, workload_table
+
+    exp = _folder([("r1", "redis", "ok"), ("r2", "redis", "ok")], {}, {"plan": {"targets": ["redis"]}})
+    exp.runs = exp.runs.assign(phase="run")
+    points = pd.DataFrame([_point("redis", 8, float("nan"), bottleneck="client-cpu", run_id="r1"),
+                           _point("redis", 16, float("nan"), run_id="r2")])
+    rows = workload_table(exp, points, "workloadb")["rows"]
+    assert [(r["threads"], r["css"], r["offered"]) for r in rows] == [(8, "client-bound", None), (16, "", None)]
+    assert _first_text(pd.DataFrame({"w": [float("nan"), "", "client lag 3 ms"]}), "w") == "client lag 3 ms"
+    assert _first_text(pd.DataFrame({"w": [float("nan")]}), "w") == "" and _first_text(pd.DataFrame(), "w") == ""
+
+
+def test_slo_searches_are_the_workloads_own():
+    from ycsbctl.report.html import slo_searches
+
+    search = {"slo": "p99<1ms", "found_rate": 42000.0, "tried": [{"rate": 42000.0, "passed": True}]}
+    exp = _folder([], {}, {"slo_searches": [{**search, "workload": "workloada"}, {**search, "workload": "workloadb"}]})
+    (found,) = slo_searches(exp, "workloadb")
+    assert found["workload"] == "workloadb" and found["line"] == "p99<1ms holds up to 42,000 ops/s (1 points)"
+
+
+def test_plan_rows_show_lists_joined_objects_as_json_and_a_dash_for_nothing():
+    from ycsbctl.report.html import _kv
+
+    assert _kv({"targets": ["redis", "valkey"], "limits": {"cpus": 2}, "note": None, "tag": "", "reps": 0,
+                "ok": False}) == [("targets", "redis, valkey"), ("limits", '{"cpus": 2}'), ("note", "—"),
+                                  ("tag", "—"), ("reps", "0"), ("ok", "False")]
+    assert _kv(None) == [] and _kv({}) == []
+
+
+def test_network_rows_are_the_targets_with_a_baseline_or_traffic():
+    from ycsbctl.report.html import network_rows
+
+    exp = _folder([("r1", "redis", "ok"), ("v1", "valkey", "ok"), ("m1", "mongodb", "failed"), ("b1", "basic", "ok")],
+                  {}, {"plan": {"targets": ["basic", "mongodb", "valkey", "redis"]},
+                       "network": {"redis": {"gbit_s": 9.4, "note": "loopback"}}})
+    nan = float("nan")
+    exp.runs = exp.runs.assign(net_gbit_s_mean=[1.5, 0.5, 3.0, nan], baseline_gbit_s=[nan, nan, 9.0, nan])
+    assert network_rows(exp) == [  # the manifest's first, then the plan's order; basic:// moved nothing
+        {"target": "redis", "baseline": 9.4, "note": "loopback", "used": 1.5},
+        {"target": "mongodb", "baseline": 9.0, "note": "", "used": None},  # its one run failed: no traffic shown
+        {"target": "valkey", "baseline": None, "note": "", "used": 0.5}]
