@@ -270,14 +270,21 @@ def test_each_workload_sweeps_in_its_own_phase():
     assert sweep_phase(runs, "workloada") == "run"  # nothing ran yet: the run phase
 
 
-def test_a_points_error_is_its_first_repetitions_and_a_tied_label_the_first_by_name():
-    runs = _runs([("redis", 16, "interrupted", None, None, "server-cpu", "stopped", None, None),
-                  ("redis", 16, "skipped", None, None, "latency", "no server", None, None)])
+def test_a_points_error_is_its_first_repetitions_and_a_tied_label_the_most_severe():
+    runs = _runs([("redis", 16, "interrupted", None, None, "latency", "stopped", None, None),
+                  ("redis", 16, "skipped", None, None, "server-cpu", "no server", None, None)])
     p = points(runs).iloc[0]
     assert p["error"] == "stopped"
-    # One repetition each: a tie goes to the label first by name, whatever the order of the repetitions.
-    assert p["bottleneck"] == "latency" and p["bottleneck_text"] == "latency"
-    assert points(runs.iloc[::-1]).iloc[0]["bottleneck"] == "latency"
+    # One repetition each: a tie goes to the label that most says the number is not the server's
+    # own (server-cpu before latency), whatever the order of the repetitions, with that label's text.
+    assert p["bottleneck"] == "server-cpu" and p["bottleneck_text"] == "server-cpu"
+    assert points(runs.iloc[::-1]).iloc[0]["bottleneck"] == "server-cpu"
+    client = _runs([("redis", 16, "ok", 1.0, 1.0, "server-cpu", None, None, None),
+                    ("redis", 16, "ok", 1.0, 1.0, "client-cpu", None, None, None)])
+    assert points(client).iloc[0]["bottleneck"] == "client-cpu"  # the client's limit is never hidden
+    majority = _runs([("redis", 16, "ok", 1.0, 1.0, label, None, None, None)
+                      for label in ("latency", "latency", "client-cpu")])
+    assert points(majority).iloc[0]["bottleneck"] == "latency"  # no tie: the most frequent label
 
 
 def test_a_points_cpu_is_the_mean_of_its_ok_repetitions_telemetry_before_engine_seconds():

@@ -17,10 +17,15 @@ from hdrh.histogram import HdrHistogram
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OPERATIONS, PhaseResult
-from ycsbctl.results.names import FolderStatus, RunStatus
+from ycsbctl.results.names import BOTTLENECK_SEVERITY, FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest, conform_runs
 from ycsbctl.results.store import partial_path
 from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, damaged, op_key, read_run_docs
+
+
+def _severity(label: str) -> int:
+    """Where ``label`` stands in :data:`BOTTLENECK_SEVERITY` (unknown labels last)."""
+    return BOTTLENECK_SEVERITY.index(label) if label in BOTTLENECK_SEVERITY else len(BOTTLENECK_SEVERITY)
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
@@ -181,7 +186,7 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
         tp = pd.to_numeric(ok["throughput_ops"], errors="coerce")
         lat = pd.to_numeric(ok[col], errors="coerce") if col in ok else pd.Series(dtype=float)
         labels = g["bottleneck"].dropna()
-        label = labels.mode().iloc[0] if len(labels) else None
+        label = min(labels.mode(), key=_severity) if len(labels) else None  # a tie: the most severe
         texts = g.loc[g["bottleneck"] == label, "bottleneck_text"].dropna() if label else pd.Series(dtype=object)
         errors = g["error"].dropna() if "error" in g else pd.Series(dtype=object)
         servers = g["server"].dropna()

@@ -32,6 +32,11 @@ class RunStatus(StrEnum):
     SKIPPED = "skipped"
 
 
+# Bottleneck labels (ycsbctl.telemetry.bottleneck.LABELS), the ones that most say "this number is not
+# the server's own" first: when a point's repetitions disagree and tie, the point shows the first.
+BOTTLENECK_SEVERITY = ("stall", "host-busy", "client-cpu", "host-cpu", "network", "server-cpu", "latency")
+
+
 class FolderStatus(StrEnum):
     """A result folder's status: ``running`` while written, then how the plan ended."""
 
