@@ -11,7 +11,8 @@ Starts its own ``redis-server`` on loopback (``--save "" --appendonly no``), the
 3. ``basic://``: the engine alone (no server), 1,000,000 operations with 8 threads.
 
 It prints the tables, the 1-minute load average beside every measurement (this machine's cores
-are shared: read ratios, not absolute rates), and whether each requirement is met. Exit status 1
+are shared: read ratios, not absolute rates), the CPU time the VM's host stole during each run (a
+stall with none beside it happened inside the VM), and whether each requirement is met. Exit status 1
 when one is not.
 
     .venv/bin/python -m bench.engine [--records 100000] [--duration 5] [--threads 8,16,32,64,128]
@@ -84,6 +85,8 @@ class Row:
     server_us_op_ours: float
     server_us_op_ref: float
     load_avg_1m: float
+    steal_ms: float = float("nan")  # CPU time the hypervisor took from this VM during our run (all cores)
+    ref_steal_ms: float = float("nan")  # … during redis-benchmark's
 
     @property
     def ratio(self) -> float:
@@ -226,6 +229,17 @@ def total_ops(r: PhaseResult) -> int:
     return int(s[s.op == "OVERALL"].operations.sum())
 
 
+def steal_ms() -> float:
+    """CPU time stolen from this VM by its host so far, all cores (``/proc/stat``, 10 ms steps):
+    a stall our client's lag shows with no steal beside it happened inside the VM."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        return float(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def loadavg() -> float:
     return os.getloadavg()[0]
 
@@ -259,20 +273,23 @@ def measure_run(server: RedisServer, threads: int, records: int, duration_s: flo
                 ref_rate_guess: float, processes: int | None = None) -> Row:
     """redis-benchmark HGETALL with ``threads`` clients, then our engine on workload B, same length."""
     requests = max(20_000, int(ref_rate_guess * duration_s))
-    cpu0 = server.cpu_s()
+    cpu0, stolen = server.cpu_s(), steal_ms()
     ref = redis_benchmark(server.port, threads, requests, records, ["hgetall", "h:__rand_int__"])
     ref_server = 1e6 * (server.cpu_s() - cpu0) / requests
+    ref_steal = steal_ms() - stolen
     la = loadavg()
-    cpu0 = server.cpu_s()
+    cpu0, stolen = server.cpu_s(), steal_ms()
     r = run_phase(PhaseSpec("run", server.url, workload_b(records), threads=threads, duration_s=duration_s,
                             warmup_s=warmup_s, processes=processes))
+    steal = steal_ms() - stolen
     if r.status != "ok" or r.error_rate > 0:
         raise SystemExit(f"our run at {threads} threads failed: {r.status} {r.errors}")
     server_us = 1e6 * (server.cpu_s() - cpu0) / max(1, total_ops(r))
     p50, p99, p999, mx = tail(r.ops.get("READ"))
     _, lag99, lag999, lagmax = tail(r.client_lag)
     return Row(threads, r.throughput_ops, ref.ops_s, p50, p99, p999, mx, ref.p50_us, ref.p99_us, ref.p999_us,
-               ref.max_us, lag99, lag999, lagmax, r.client_us_per_op(), ref.client_us_op, server_us, ref_server, la)
+               ref.max_us, lag99, lag999, lagmax, r.client_us_per_op(), ref.client_us_op, server_us, ref_server, la,
+               steal, ref_steal)
 
 
 def measure_basic(operations: int, threads: int, processes: int | None = None) -> dict:
@@ -305,14 +322,16 @@ def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
               f"{_f(r.server_us_op_ours, 1) + ' / ' + _f(r.server_us_op_ref, 1):>18} {r.load_avg_1m:>8.2f}")
     print("\nLatency, µs: our READ vs redis-benchmark HGETALL (ratio ours ÷ theirs), and our client's event-loop lag")
     print(f"{'threads':>7} {'p50 ours/r-b':>16} {'p99 ours/r-b (ratio)':>24} {'p99.9 ours/r-b (ratio)':>26} "
-          f"{'max ours/r-b (ratio)':>26} {'lag p99/p99.9/max':>20}")
+          f"{'max ours/r-b (ratio)':>26} {'lag p99/p99.9/max':>20} {'steal ms ours/r-b':>18}")
     def pair(r: Row, stat: str, ratio: bool = True) -> str:
         text = f"{_f(getattr(r, f'ours_{stat}_us'))}/{_f(getattr(r, f'ref_{stat}_us'))}"
         return text + (f" ({r.latency_ratio(stat):.2f})" if ratio else "")
 
     for r in rows:
         lag = f"{_f(r.lag_p99_us)}/{_f(r.lag_p999_us)}/{_f(r.lag_max_us)}"
-        print(f"{r.threads:>7} {pair(r, 'p50', False):>16} {pair(r, 'p99'):>24} {pair(r, 'p999'):>26} {pair(r, 'max'):>26} {lag:>20}")
+        steal = f"{_f(r.steal_ms)}/{_f(r.ref_steal_ms)}"
+        print(f"{r.threads:>7} {pair(r, 'p50', False):>16} {pair(r, 'p99'):>24} {pair(r, 'p999'):>26} {pair(r, 'max'):>26} "
+              f"{lag:>20} {steal:>18}")
     print(f"\nbasic:// (engine alone): {basic['operations']:,} ops, {basic['threads']} threads, "
           f"{basic['processes']} processes: {_f(basic['ops_s'])} ops/s, {_f(basic['client_us_op'], 2)} µs CPU/op; "
           f"load avg {basic['load_avg_1m']:.2f}")
