@@ -23,6 +23,7 @@ from ycsbctl.bindings import protocol_of
 from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
+from ycsbctl.engine.start import StartSignal
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.errors import UserError
@@ -112,7 +113,7 @@ class PhaseRunner:
         out = ctx.Queue()
         acked = shared_insert_state(ctx)  # one run-phase insert counter for all processes (YCSB's)
         stop_flag = ctx.Value("b", 0, lock=False)
-        start_event = ctx.Event()
+        start_event = StartSignal(ctx)
         t_start = ctx.Value("d", 0.0, lock=False)
         plans = self._plans()
         procs = [
