@@ -35,11 +35,13 @@ def test_a_worker_killed_mid_point_fails_that_point_with_its_signal_and_size_and
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         with redis.Redis.from_url(server.url) as r:
-            # the 2-thread run point: its 2 clients connected (the load's 2 are gone) and busy
+            # the 2-thread run point: its 2 clients connected (the load's 2 are gone) and reading, so the
+            # point has started (a worker killed before the start is test_engine_start's case)
             def busy() -> bool:
                 assert proc.poll() is None, proc.communicate()[1][-2000:]
-                return r.dbsize() >= 300 and r.info("clients")["connected_clients"] == 2 + 1 and bool(
-                    _workers(proc.pid))
+                return (r.dbsize() >= 300 and r.info("clients")["connected_clients"] == 2 + 1
+                        and r.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0) > 0
+                        and bool(_workers(proc.pid)))
             wait_until(busy, 60, "the first run point's clients")
         (worker,) = _workers(proc.pid)
         peak_before = peak_rss_bytes(worker.pid)
