@@ -26,19 +26,25 @@ def _listening(proc: subprocess.Popen, port: int, timeout_s: float = 10.0) -> No
         time.sleep(0.01)
 
 
-def test_baseline_is_the_rate_iperf3s_server_received_in_gbit_s(iperf3):
+def _baseline_against_a_one_off_server(iperf3: str, duration_s: float) -> tuple:
+    """``run_client`` for ``duration_s`` against an ``iperf3 -s -1 -J`` of our own: (its result, the
+    server's own JSON report, the server's port)."""
     port = free_port()
     server = subprocess.Popen([iperf3, "-s", "-1", "-J", "-B", "127.0.0.1", "-p", str(port)],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         _listening(server, port)
-        b = run_client("127.0.0.1", port, 1.0)
+        b = run_client("127.0.0.1", port, duration_s)
         out, _ = server.communicate(timeout=30)
     finally:
         if server.poll() is None:
             server.kill()
             server.wait()
-    doc = json.loads(out)
+    return b, json.loads(out), port
+
+
+def test_baseline_is_the_rate_iperf3s_server_received_in_gbit_s(iperf3):
+    b, doc, port = _baseline_against_a_one_off_server(iperf3, 1.0)
     received = doc["end"]["sum_received"]
     truth_gbit_s = 8 * received["bytes"] / received["seconds"] / 1e9  # bytes the server got, over its seconds
     # The client's receiver-side figure is the server's own count of the same transfer: equal, not close.
@@ -111,18 +117,8 @@ def test_the_interface_sampler_runs_at_1_hz_like_every_sampler():
 
 
 def test_a_run_shorter_than_a_second_asks_iperf3_for_one_whole_second(iperf3):
-    port = free_port()
-    server = subprocess.Popen([iperf3, "-s", "-1", "-J", "-B", "127.0.0.1", "-p", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        _listening(server, port)
-        b = run_client("127.0.0.1", port, 0.4)
-        out, _ = server.communicate(timeout=30)
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-    assert json.loads(out)["start"]["test_start"]["duration"] == 1  # iperf3's own record of the seconds asked
+    b, doc, _ = _baseline_against_a_one_off_server(iperf3, 0.4)
+    assert doc["start"]["test_start"]["duration"] == 1  # iperf3's own record of the seconds asked
     assert b.gbit_s is not None and b.gbit_s > 0
 
 
