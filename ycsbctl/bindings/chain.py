@@ -87,7 +87,7 @@ class ChainRun:
 
     def put(self, transport: Any, payload: bytes) -> None:
         """Write ``payload`` now: ``t0`` is this moment, and a paced operation has started."""
-        self.t0 = t0 = time.perf_counter_ns()
+        self.t0 = t0 = _now()
         transport.write(payload)
         pacer = self.ctx.pacer
         if pacer is not None:

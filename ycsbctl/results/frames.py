@@ -22,16 +22,12 @@ from ycsbctl.results.schema import Manifest, conform_runs
 from ycsbctl.results.store import partial_path
 from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, damaged, op_key, read_run_docs
 
-
-def _severity(label: str) -> int:
-    """Where ``label`` stands in :data:`BOTTLENECK_SEVERITY` (unknown labels last)."""
-    return BOTTLENECK_SEVERITY.index(label) if label in BOTTLENECK_SEVERITY else len(BOTTLENECK_SEVERITY)
-
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
          "p9999": "p9999", "p99.99": "p9999"}
 _STATUS_RANK = {RunStatus.FAILED: 4, RunStatus.INTERRUPTED: 3, RunStatus.DEGRADED: 2, RunStatus.SKIPPED: 1,
                 RunStatus.OK: 0}
+_LABEL_RANK = {label: i for i, label in enumerate(BOTTLENECK_SEVERITY)}  # lowest: most severe
 
 
 def latency_column(latency: str = "p99", op: str = ALL_OPS) -> str:
@@ -186,7 +182,8 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
         tp = pd.to_numeric(ok["throughput_ops"], errors="coerce")
         lat = pd.to_numeric(ok[col], errors="coerce") if col in ok else pd.Series(dtype=float)
         labels = g["bottleneck"].dropna()
-        label = min(labels.mode(), key=_severity) if len(labels) else None  # a tie: the most severe
+        # a tie: the most severe (an unknown label, from another version, last)
+        label = min(labels.mode(), key=lambda x: _LABEL_RANK.get(x, len(_LABEL_RANK))) if len(labels) else None
         texts = g.loc[g["bottleneck"] == label, "bottleneck_text"].dropna() if label else pd.Series(dtype=object)
         errors = g["error"].dropna() if "error" in g else pd.Series(dtype=object)
         servers = g["server"].dropna()

@@ -54,8 +54,8 @@ class ValuePool:
 
     The next buffer is drawn while the current one is used: once half of it is handed out, each
     call draws one slice of the next (two byte columns of it, or :data:`PIECE` values cut, ≤ ~8 µs),
-    so that no call pays for a whole buffer. Drawing one at once ran on the engine's loop for ~135 µs (measured in a worker
-    at 100k ops/s), a pause for every operation in flight.
+    so that no call pays for a whole buffer. Drawing one at once ran on the engine's loop for
+    ~135 µs (measured in a worker at 100k ops/s), a pause for every operation in flight.
     """
 
     # 32 KiB: the buffer stays in the CPU cache. Measured per buffer of 100-byte values: 32 KiB ~50 µs
@@ -131,9 +131,8 @@ class ValuePool:
         step = -(-length // _SIX) * _SIX
         count = self.chunk_bytes // step
         if length != self.cut_length or i + n > len(self.cut):
-            if n > count:
-                buf = random_bytes(n * step, self.rng)
-                self.cut = [buf[o : o + length] for o in range(0, n * step, step)]
+            if n > count:  # more than a buffer's worth: drawn now, as many as asked
+                self.cut = drain(self._pieces(n, step, length))
             else:
                 self.cut = self._next(length, count, step, length)
             self.cut_length, i = length, 0
