@@ -13,8 +13,10 @@
 from __future__ import annotations
 
 import re
+import threading
 import time
 
+import numpy as np
 import pytest
 import redis
 
@@ -22,7 +24,8 @@ from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.ycsb_text import format_phase
-from ycsbctl.workload.properties import load_properties
+from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE, CoreWorkload, RunGenerator
+from ycsbctl.workload.properties import Properties, load_properties
 
 RECORDS = 300
 # A duration-bounded run ends with the first operation that ends after the duration: its latency
@@ -107,6 +110,39 @@ def test_scans_and_inserts_are_the_servers_zrangebyscore_and_hmset_zadd(redis_se
     assert inserts == calls["hmset"] == calls["zadd"]
     assert _total(r, "SCAN") <= calls["hgetall"] <= 10 * _total(r, "SCAN")  # one read per key found
     assert loaded.zcard("_indices") == indexed + inserts
+
+
+def test_a_client_sends_exactly_the_operations_its_generator_drew_in_their_order(redis_server, loaded):
+    # One client, a seeded generator: the server's own log of commands (MONITOR) is the sequence
+    # the same generator draws here, operation for operation — chained runs (READ, UPDATE) going on
+    # from one take of 32 to the next, broken by awaited READ-MODIFY-WRITEs, lose or repeat none.
+    props = _props("workload-a", operationcount=700, readproportion=0.5, updateproportion=0.2,
+                   readmodifywriteproportion=0.3, requestdistribution="uniform")
+    seen: list[tuple[bytes, bytes]] = []
+    ready = threading.Event()
+
+    def monitor() -> None:
+        with redis.Redis.from_url(redis_server.url).monitor() as m:
+            ready.set()
+            for cmd in m.listen():
+                words = cmd["command"].split()
+                if words[0] in ("HGETALL", "HMSET"):
+                    seen.append((words[0].encode(), words[1].encode()))
+                elif words[0] == "PING" and "end-of-test" in cmd["command"]:
+                    return
+
+    watcher = threading.Thread(target=monitor, daemon=True)
+    watcher.start()
+    ready.wait(5)
+    r = run_phase(PhaseSpec("run", redis_server.url, props, threads=1, processes=1, seed=11))
+    loaded.execute_command("PING", "end-of-test")
+    watcher.join(10)
+    assert r.status == "ok", r.errors
+    gen = RunGenerator(CoreWorkload.from_properties(Properties(props)), np.random.default_rng([11, 0]))
+    b = gen.next_batch(1024)
+    sent = {READ: [b"HGETALL"], UPDATE: [b"HMSET"], READ_MODIFY_WRITE: [b"HGETALL", b"HMSET"]}
+    drawn = [(cmd, key) for op, key in zip(b.ops[:700], b.keys[:700]) for cmd in sent[op]]
+    assert r.operations == 700 and seen == drawn
 
 
 def _ycsb_block(text: str) -> dict[tuple[str, str], str]:

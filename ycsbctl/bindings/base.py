@@ -25,7 +25,7 @@ class Status(IntEnum):
 
 
 if TYPE_CHECKING:
-    from ycsbctl.bindings.chain import WriteBatch
+    from ycsbctl.bindings.chain import ChainRun, WriteBatch
     from ycsbctl.engine.throttle import Pacer
 
 
@@ -44,6 +44,7 @@ class ChainContext:
     table: str = "usertable"  # the workload's ``table`` (MongoDB's collection)
     pacer: Pacer | None = None  # with a target rate: each operation waits for its due time
     writes: WriteBatch | None = None  # the worker's: requests written at the end of each turn of the loop
+    more: Callable[[ChainRun], bool] | None = None  # a chain that ran out: carry on with the client's next take?
 
 
 class ConnectionLost(Exception):

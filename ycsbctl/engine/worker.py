@@ -21,7 +21,7 @@ import numpy as np
 
 from ycsbctl.bindings import BindingSet, ConnectionLost, open_bindings
 from ycsbctl.bindings.base import Binding, ChainContext
-from ycsbctl.bindings.chain import WriteBatch
+from ycsbctl.bindings.chain import ChainRun, WriteBatch
 from ycsbctl.engine.integrity import VerifyingBinding
 from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
@@ -50,6 +50,17 @@ BATCH = 1024  # operations drawn at once: see Worker.refill
 MAX_ERRORS_KEPT = 5
 LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does"
 CHAINED = frozenset((READ, UPDATE, INSERT))  # operations a binding may run as a chain
+
+
+class _Take:
+    """The take a client's chain went on into (see ``Worker.client``'s ``more``): its operations,
+    the chain's operations done before it, and where in it the chain started."""
+
+    __slots__ = ("part", "before", "start")
+
+    def __init__(self) -> None:
+        self.part: tuple[Sequence, ...] | None = None
+        self.before = self.start = 0
 
 
 @dataclass
@@ -168,13 +179,34 @@ class Worker:
         retry_limit, retry_s = self.w.insertion_retry_limit, self.w.insertion_retry_interval_s
         # Load-phase retries need the awaited path; a chain paces itself with the thread's pacer.
         chain = getattr(b, "chain", None) if not (is_load and retry_limit) else None
-        if chain is not None:
-            ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
-            ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load, table, pacer,
-                               self.writes)
         done = 0
         ops: Sequence = []
         j = n = 0
+        took = _Take()  # the take the chain in flight went on into, if any (see more)
+
+        def more(run: ChainRun) -> bool:
+            """The chain ``run`` did its operations: hand it the client's next take, if it did the
+            whole of its take, the quota allows and the next take starts with chained operations
+            (the take is kept for this loop)."""
+            if run.end < len(run.ops):  # its take goes on with an operation it does not do
+                return False
+            so_far = done + run.before + run.i - run.first
+            want = 32 if quota <= 0 else min(32, quota - so_far)
+            if want <= 0 or quota < 0 or self.stopping:
+                return False
+            took.part = part = self.take(want)
+            took.before, took.start = so_far - done, 0
+            ops, k = part[0], 0
+            while k < len(ops) and ops[k] in CHAINED:
+                k += 1
+            if k:
+                run.carry_on(part[:5], k)
+            return k > 0
+
+        if chain is not None:
+            ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
+            ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load, table, pacer,
+                               self.writes, more)
         try:
             while not self.stopping:
                 if j >= n:
@@ -188,12 +220,17 @@ class Worker:
                 op = ops[j]
                 if chain is not None and op in CHAINED:
                     # READ/UPDATE/INSERT runs: the binding chains them from its reply callback
-                    # without a coroutine switch per operation (see RedisBinding.chain).
+                    # without a coroutine switch per operation (see RedisBinding.chain), on into
+                    # the client's later takes while they start with such operations (see more).
                     k = j + 1
                     while k < n and ops[k] in CHAINED:
                         k += 1
+                    took.part, took.before, took.start = None, 0, j
                     m, bad = await chain(ctx, (ops, keys, keynums, rfs, wfs), j, k)
-                    j += m
+                    if took.part is not None:  # it went on into later takes: go on where it stopped
+                        ops, keys, keynums, rfs, wfs, sls = took.part
+                        n = len(ops)
+                    j = took.start + m - took.before
                     done += m
                     if bad:
                         self.note_error(b)
