@@ -1,5 +1,7 @@
 """Shared fixtures: real servers on loopback, started per session and always stopped."""
 
+import signal
+
 pytest_plugins = [
     "tests.fixtures.servers",
     "tests.fixtures.docker",
@@ -10,3 +12,9 @@ pytest_plugins = [
     "tests.fixtures.lab",
     "tests.fixtures.remote_docker",
 ]
+
+# A run started in the background of a non-interactive shell (`make test &`, some CI runners) begins
+# with SIGINT ignored, and every process the tests start would inherit that: the Ctrl-C tests' SIGINT
+# would then do nothing. Python's own handler is what an interactive user has; children get the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
