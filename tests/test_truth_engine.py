@@ -133,10 +133,11 @@ def test_a_client_sends_exactly_the_operations_its_generator_drew_in_their_order
 
     watcher = threading.Thread(target=monitor, daemon=True)
     watcher.start()
-    ready.wait(5)
+    assert ready.wait(5), "MONITOR did not start"
     r = run_phase(PhaseSpec("run", redis_server.url, props, threads=1, processes=1, seed=11))
     loaded.execute_command("PING", "end-of-test")
     watcher.join(10)
+    assert not watcher.is_alive(), "MONITOR never saw the test's last command"
     assert r.status == "ok", r.errors
     gen = RunGenerator(CoreWorkload.from_properties(Properties(props)), np.random.default_rng([11, 0]))
     b = gen.next_batch(1024)

@@ -52,15 +52,34 @@ LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does
 CHAINED = frozenset((READ, UPDATE, INSERT))  # operations a binding may run as a chain
 
 
+TAKE = 32  # operations a client takes from the worker's batch at a time, so that clients interleave
+
+
+def take_size(quota: int, done: int) -> int:
+    """How many operations a client with ``quota`` (0: none, until the deadline; < 0: nothing to do)
+    that did ``done`` takes next: :data:`TAKE`, fewer near its quota, 0 when it is through."""
+    if quota < 0:
+        return 0
+    return TAKE if quota == 0 else max(0, min(TAKE, quota - done))
+
+
+def chained_end(ops: Sequence[int], j: int) -> int:
+    """Where the run of chained operations that starts at ``j`` of ``ops`` ends (``j``: none)."""
+    k = j
+    while k < len(ops) and ops[k] in CHAINED:
+        k += 1
+    return k
+
+
 class _Take:
     """The take a client's chain went on into (see ``Worker.client``'s ``more``): its operations,
-    the chain's operations done before it, and where in it the chain started."""
+    and the chain's operations done before it."""
 
-    __slots__ = ("part", "before", "start")
+    __slots__ = ("part", "before")
 
     def __init__(self) -> None:
         self.part: tuple[Sequence, ...] | None = None
-        self.before = self.start = 0
+        self.before = 0
 
 
 @dataclass
@@ -168,7 +187,7 @@ class Worker:
     async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
         """One YCSB client thread: issue operations until the quota, the deadline or a stop.
 
-        Hot loop: locals only, one :attr:`Recorder.record` call per operation; it takes 32
+        Hot loop: locals only, one :attr:`Recorder.record` call per operation; it takes TAKE (32)
         operations at a time from the shared batch so that other clients interleave."""
         record = self.rec.record
         table = self.w.table
@@ -190,15 +209,13 @@ class Worker:
             (the take is kept for this loop)."""
             if run.end < len(run.ops):  # its take goes on with an operation it does not do
                 return False
-            so_far = done + run.before + run.i - run.first
-            want = 32 if quota <= 0 else min(32, quota - so_far)
-            if want <= 0 or quota < 0 or self.stopping:
+            ran = run.before + run.i - run.first
+            want = take_size(quota, done + ran)
+            if not want or self.stopping:
                 return False
             took.part = part = self.take(want)
-            took.before, took.start = so_far - done, 0
-            ops, k = part[0], 0
-            while k < len(ops) and ops[k] in CHAINED:
-                k += 1
+            took.before = ran
+            k = chained_end(part[0], 0)
             if k:
                 run.carry_on(part[:5], k)
             return k > 0
@@ -210,8 +227,8 @@ class Worker:
         try:
             while not self.stopping:
                 if j >= n:
-                    want = 32 if quota <= 0 else min(32, quota - done)
-                    if want <= 0 or quota < 0:
+                    want = take_size(quota, done)
+                    if not want:
                         break
                     ops, keys, keynums, rfs, wfs, sls = self.take(want)
                     n, j = len(ops), 0
@@ -222,15 +239,13 @@ class Worker:
                     # READ/UPDATE/INSERT runs: the binding chains them from its reply callback
                     # without a coroutine switch per operation (see RedisBinding.chain), on into
                     # the client's later takes while they start with such operations (see more).
-                    k = j + 1
-                    while k < n and ops[k] in CHAINED:
-                        k += 1
-                    took.part, took.before, took.start = None, 0, j
-                    m, bad = await chain(ctx, (ops, keys, keynums, rfs, wfs), j, k)
-                    if took.part is not None:  # it went on into later takes: go on where it stopped
+                    took.part = None
+                    m, bad = await chain(ctx, (ops, keys, keynums, rfs, wfs), j, chained_end(ops, j))
+                    if took.part is None:
+                        j += m
+                    else:  # it went on into later takes: go on where it stopped in the last
                         ops, keys, keynums, rfs, wfs, sls = took.part
-                        n = len(ops)
-                    j = took.start + m - took.before
+                        n, j = len(ops), m - took.before
                     done += m
                     if bad:
                         self.note_error(b)
