@@ -112,6 +112,16 @@ def test_scans_and_inserts_are_the_servers_zrangebyscore_and_hmset_zadd(redis_se
     assert loaded.zcard("_indices") == indexed + inserts
 
 
+@pytest.mark.parametrize("per_client", [1, 32, 33])
+def test_each_client_runs_exactly_its_share_of_operationcount(redis_server, loaded, per_client):
+    # A quota of one operation, of one take (32) and of one take and one more: the server served
+    # exactly operationcount reads, whatever the chains carried on into.
+    r = run_phase(PhaseSpec("run", redis_server.url, _props("workload-c", operationcount=4 * per_client), threads=4,
+                            processes=1, duration_s=20))  # (a client that overran its share stops there)
+    assert r.status == "ok", r.errors
+    assert r.operations == _calls(loaded)["hgetall"] == 4 * per_client
+
+
 def test_a_client_sends_exactly_the_operations_its_generator_drew_in_their_order(redis_server, loaded):
     # One client, a seeded generator: the server's own log of commands (MONITOR) is the sequence
     # the same generator draws here, operation for operation — chained runs (READ, UPDATE) going on
