@@ -57,7 +57,10 @@ MIN_RUN_RATIO = 1.0  # our ops/s ÷ redis-benchmark's, at every thread count
 MAX_TAIL_RATIO = 1.15  # our READ p99 and p99.9 ÷ redis-benchmark's HGETALL, at every thread count
 MAX_MAX_RATIO = 3.0  # our READ maximum ÷ redis-benchmark's
 MIN_LOAD_RATIO = 0.4  # our load ops/s ÷ redis-benchmark's HSET
-MAX_CLIENT_US_PER_OP = 8.5  # our client CPU µs per Redis op, run phase
+# Our client CPU per op ÷ redis-benchmark's, run phase, side by side (this VM's speed drifts by up to
+# 25 % within an hour, so an absolute µs/op bound passed or failed with the machine): 1.05-1.17 at
+# the start and at the end of issue 21 (the two engines A/B within ±3 %), plus the run-to-run spread.
+MAX_CLIENT_CPU_RATIO = 1.25
 MIN_BASIC_OPS_S = 300_000.0
 
 
@@ -91,6 +94,11 @@ class Row:
     @property
     def ratio(self) -> float:
         return self.ours_ops_s / self.ref_ops_s if self.ref_ops_s else float("nan")
+
+    @property
+    def cpu_ratio(self) -> float:
+        """Our client CPU per op ÷ redis-benchmark's (lower is better)."""
+        return self.ours_client_us_op / self.ref_client_us_op if self.ref_client_us_op else float("nan")
 
     def latency_ratio(self, stat: str) -> float:
         """Ours ÷ redis-benchmark's for ``stat`` in p50, p99, p999, max (lower is better)."""
@@ -314,11 +322,11 @@ def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
           f"(ref {_f(load['server_us_op_ref'], 1)}); {load['stored']:,} records stored; load avg {load['load_avg_1m']:.2f}")
     print("\nRun phase: ours = workload B (95% HGETALL / 5% HMSET), reference = redis-benchmark hgetall")
     head = (f"{'threads':>7} {'ours ops/s':>11} {'r-b ops/s':>11} {'ratio':>6} {'our cli µs/op':>13} "
-            f"{'r-b cli µs/op':>13} {'srv µs/op ours/r-b':>18} {'load avg':>8}")
+            f"{'r-b cli µs/op':>13} {'cli ratio':>9} {'srv µs/op ours/r-b':>18} {'load avg':>8}")
     print(head)
     for r in rows:
         print(f"{r.threads:>7} {_f(r.ours_ops_s):>11} {_f(r.ref_ops_s):>11} {r.ratio:>6.2f} "
-              f"{_f(r.ours_client_us_op, 1):>13} {_f(r.ref_client_us_op, 1):>13} "
+              f"{_f(r.ours_client_us_op, 1):>13} {_f(r.ref_client_us_op, 1):>13} {r.cpu_ratio:>9.2f} "
               f"{_f(r.server_us_op_ours, 1) + ' / ' + _f(r.server_us_op_ref, 1):>18} {r.load_avg_1m:>8.2f}")
     print("\nLatency, µs: our READ vs redis-benchmark HGETALL (ratio ours ÷ theirs), and our client's event-loop lag")
     print(f"{'threads':>7} {'p50 ours/r-b':>16} {'p99 ours/r-b (ratio)':>24} {'p99.9 ours/r-b (ratio)':>26} "
@@ -336,7 +344,7 @@ def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
           f"{basic['processes']} processes: {_f(basic['ops_s'])} ops/s, {_f(basic['client_us_op'], 2)} µs CPU/op; "
           f"load avg {basic['load_avg_1m']:.2f}")
     low = [r.threads for r in rows if not r.ratio >= MIN_RUN_RATIO]
-    worst_cpu = max((r.ours_client_us_op for r in rows), default=float("nan"))
+    cpu = [r.cpu_ratio for r in rows]
     tails = {stat: [r.latency_ratio(stat) for r in rows] for stat in ("p99", "p999", "max")}
     checks = [
         *((f"READ {name} ≤ {MAX_TAIL_RATIO}× redis-benchmark's at every thread count",
@@ -347,8 +355,9 @@ def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
         (f"run ratio ≥ {MIN_RUN_RATIO} at every thread count", not low,
          f"min {min(r.ratio for r in rows):.2f}" + (f"; below at {low}" if low else "")),
         (f"load ≥ {MIN_LOAD_RATIO}× redis-benchmark HSET", load["ratio"] >= MIN_LOAD_RATIO, f"{load['ratio']:.2f}×"),
-        (f"client CPU ≤ {MAX_CLIENT_US_PER_OP:g} µs per Redis op (run)", worst_cpu <= MAX_CLIENT_US_PER_OP,
-         f"max {_f(worst_cpu, 1)} µs/op"),
+        (f"client CPU per op ≤ {MAX_CLIENT_CPU_RATIO}× redis-benchmark's at every thread count (run)",
+         all(x <= MAX_CLIENT_CPU_RATIO for x in cpu), "ratios " + ", ".join(f"{x:.2f}" for x in cpu)
+         + f"; max {_f(max((r.ours_client_us_op for r in rows), default=float('nan')), 1)} µs/op"),
         (f"basic:// ≥ {MIN_BASIC_OPS_S:,.0f} ops/s", basic["ops_s"] >= MIN_BASIC_OPS_S, f"{_f(basic['ops_s'])} ops/s"),
     ]
     print("\nRequirements")
@@ -394,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     ok = print_report(load, rows, basic)
     print(f"\nload avg at the end: {os.getloadavg()}")
     if args.json:
-        args.json.write_text(json.dumps({"load": load, "run": [asdict(r) | {"ratio": r.ratio} for r in rows],
+        args.json.write_text(json.dumps({"load": load, "run": [asdict(r) | {"ratio": r.ratio, "cpu_ratio": r.cpu_ratio} for r in rows],
                                          "basic": basic, "all_met": ok}, indent=2))
     return 0 if ok else 1
 
