@@ -47,7 +47,7 @@ TESTS: dict[str, list[str]] = {
                                   "-k", "not test_cli_"],
     "ycsbctl/engine/measurements.py": ["tests/test_engine_measurements.py", "tests/test_truth_engine.py"],
     "ycsbctl/results/ycsb_text.py": ["tests/test_ycsb_text.py", "tests/test_truth_engine.py"],
-    "ycsbctl/experiment/slo.py": ["tests/test_slo_search.py"],
+    "ycsbctl/experiment/slo.py": ["tests/test_slo_search.py", "tests/test_truth_slo.py"],
     "ycsbctl/engine/throttle.py": ["tests/test_engine_timerfd.py", "tests/test_pacing_chains.py", "tests/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).

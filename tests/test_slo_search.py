@@ -3,8 +3,9 @@
 The search is driven by a synthetic server whose knee is known exactly: an M/M/1-like queue of
 capacity ``cap`` ops/s whose p99 at offered rate λ is ``base / (1 − λ/cap)`` (µs), achieving
 min(λ, cap). Its highest rate meeting ``p99 ≤ L`` is ``cap·(1 − base/L)`` in closed form, and a fine
-ladder (0.1 % steps) finds the same; the search must come within 5 % of the fine ladder's answer in
-at most 8 points, from an unpaced ceiling or from a start rate, wherever the knee lies.
+ladder (0.1 % steps) finds the same; the search must come within 4 % of the fine ladder's answer in
+at most 8 points from an unpaced ceiling (the module docstring's claim), within 5 % from a start
+rate, wherever the knee lies.
 """
 
 from __future__ import annotations
@@ -46,9 +47,9 @@ def run_search(search: RateSearch, cap: float, limit_us: float) -> RateSearch:
 
 @pytest.mark.parametrize("knee_share", [0.007, 0.01, 0.02, 0.05, 0.07, 0.1, 0.126, 0.2, 0.33, 0.5, 0.61, 0.75, 0.9,
                                         0.97, 0.995])
-def test_from_an_unpaced_ceiling_the_knee_is_found_within_5_percent_in_8_points(knee_share):
-    """Within 5 % wherever the knee lies from 1/140 of the unpaced maximum up (bisection under the ceiling)."""
-    within = 0.05
+def test_from_an_unpaced_ceiling_the_knee_is_found_within_4_percent_in_8_points(knee_share):
+    """Within 4 % (as slo.py documents) wherever the knee lies from 1/140 of the unpaced maximum up (bisection under the ceiling)."""
+    within = 0.04
     cap = 50_000.0
     limit = BASE_US / (1 - knee_share)  # the knee lies at knee_share · cap exactly
     exact = cap * knee_share

@@ -271,6 +271,7 @@ def search_point(sweep: Sweep, target: str, label: str, workload: str, threads: 
             sweep.console.note(f"{label} {workload} {threads} threads: {slo}: the unpaced point failed, so there "
                                "is no ceiling to search under: fix it, or give --slo-start RATE")
             return True
+        _keep(sweep, doc)  # the ceiling, before the first paced point: a search resumed from here does not measure it again
     search = RateSearch(points=budget, start=plan.slo_start, ceiling=ceiling)
     while (rate := search.next_rate()) is not None:
         run_id = RunRecord.make_id(label, workload, "run", threads, 1, rate)
