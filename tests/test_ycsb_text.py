@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -16,11 +17,13 @@ from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.ycsb_text import (
     format_phase,
+    is_failure_measurement,
     java_double,
     parse_locale_number,
     parse_output,
     parse_status_line,
     percentile_name,
+    status_measurements,
 )
 
 DATA = Path(__file__).parent / "data" / "ycsb"
@@ -49,7 +52,8 @@ def final_lines(text: str) -> list[str]:
     ("value", "text"),
     [(656.5988181221273, "656.5988181221273"), (1.2345e7, "1.2345E7"), (1e7, "1.0E7"), (9999999.0, "9999999.0"),
      (0.001, "0.001"), (0.0001, "1.0E-4"), (100.0, "100.0"), (0.0, "0.0"), (-2.5, "-2.5"),
-     (float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity"), (1.5e21, "1.5E21")],
+     (float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity"), (1.5e21, "1.5E21"),
+     (-0.0, "-0.0"), (-0.5, "-0.5"), (-0.001, "-0.001"), (0.000999, "9.99E-4"), (0.00099999, "9.9999E-4")],
 )
 def test_java_double_prints_like_double_tostring(value: float, text: str) -> None:
     assert java_double(value) == text
@@ -62,6 +66,7 @@ def test_java_double_matches_the_jvm_for_latencies_and_throughputs(tmp_path: Pat
     values = [rnd.uniform(0, 2000) for _ in range(500)] + [rnd.lognormvariate(3, 6) for _ in range(500)]
     values += [1000.0 * rnd.randint(1, 10**7) / rnd.randint(1, 10**5) for _ in range(500)]
     values = [v for v in values if v < 1e15] + [1e-3, 1e7, 0.0, float("nan"), float("inf")]
+    values += [-v for v in values[::7]] + [-0.0, -0.5, -0.999, 0.000999, 0.00099999, 0.0009999999, 9999999.999]
     src = tmp_path / "Dbl.java"
     src.write_text(
         "public class Dbl { public static void main(String[] a) throws Exception {\n"
@@ -139,6 +144,7 @@ def test_master_log_becomes_a_phase_result() -> None:
     parsed = parse_output(MASTER_LOG.read_text())
     r = parsed.result
     assert (parsed.threads, parsed.workload, parsed.phase, parsed.version) == (16, "workloada", "run", "0.18.0-SNAPSHOT")
+    assert "-threads 16" in parsed.command_line and r.threads == 16
     assert (r.engine, r.status, r.runtime_ms, r.operations) == ("ycsb", "ok", 2009.0, 20000)
     assert r.throughput_ops == 9955.201592832254
     assert list(r.ops) == ["READ", "READ-FAILED", "CLEANUP", "UPDATE"]
@@ -195,6 +201,18 @@ def test_native_result_round_trips_through_the_text() -> None:
     assert format_phase(back) == text
 
 
+def test_percentiles_not_summarised_come_from_the_histogram() -> None:
+    from hdrh.histogram import HdrHistogram
+
+    native = _native_result()
+    truth = HdrHistogram(1, 3_600_000_000, 3)  # HdrHistogram's own library, the same latencies (µs)
+    for i in range(4000):
+        truth.record_value(100 + (i * 37) % 5000)
+    lines = format_phase(native, percentiles=(90, 99.99, 50)).splitlines()
+    read = [ln.split(", ")[1:] for ln in lines if ln.startswith("[READ], ") and "Percentile" in ln]
+    assert read == [[percentile_name(p), str(truth.get_value_at_percentile(p))] for p in (90, 99.99, 50)]
+
+
 def test_flavor_0_17_0_prints_95th_and_99th_only() -> None:
     lines = format_phase(_native_result(), flavor="0.17.0").splitlines()
     read = [ln for ln in lines if ln.startswith("[READ], ") and "Percentile" in ln]
@@ -219,6 +237,59 @@ def test_log_cut_before_the_final_block_is_failed_with_the_last_status_totals() 
     r = parse_output(text).result
     assert (r.status, r.operations, r.runtime_ms) == ("failed", 20000, 2000.0)
     assert "no [OVERALL] block" in r.errors[0]
+
+
+def test_log_cut_after_any_status_line_takes_that_lines_totals() -> None:
+    lines = [ln for ln in MASTER_LOG.read_text().splitlines() if not ln.startswith("[")]
+    status_at = [i for i, ln in enumerate(lines) if " sec: " in ln]
+    for k, i in enumerate(status_at):
+        sec, ops = re.search(r" (\d+) sec: (\d+) operations;", lines[i]).groups()
+        r = parse_output("\n".join(lines[: i + 1])).result
+        assert (r.status, r.runtime_ms, r.operations, len(r.series["second"].unique())) == (
+            "failed", 1000.0 * int(sec), int(ops), k + 1)
+
+
+def test_text_with_no_totals_and_no_status_has_no_runtime_and_no_threads() -> None:
+    ops_only = "\n".join(ln for ln in final_lines(MASTER_LOG.read_text()) if not ln.startswith("[OVERALL]"))
+    r = parse_output(ops_only).result
+    assert (r.status, r.runtime_ms, r.threads, r.operations) == ("failed", 0.0, 0, 10002 + 9998)  # Return= lines
+
+
+def test_a_second_run_cut_inside_its_overall_block_is_still_a_second_run() -> None:
+    text = MASTER_LOG.read_text()
+    with pytest.raises(UserError, match="2 YCSB runs"):
+        parse_output(text + text[: text.index("[OVERALL], Throughput")])
+
+
+def test_status_frame_columns_are_the_same_with_and_without_lines() -> None:
+    full, empty = parse_output(MASTER_LOG.read_text()).status, parse_output("").status
+    assert list(full.columns[: len(empty.columns)]) == list(empty.columns)
+
+
+def test_status_measurements_are_the_bracketed_names_in_printed_order() -> None:
+    for line in (HDR_0170, FIRST_0170, HISTOGRAM_0170):
+        printed = re.findall(r"\[([^\s:\]]+)[: ]", line)
+        assert status_measurements(parse_status_line(line)) == printed
+    assert status_measurements(parse_status_line(RAW_0170)) == ["CLEANUP", "INSERT"]
+
+
+@pytest.mark.parametrize(("name", "failed"), [
+    # DBWrapper names latencies of failed operations "<OP>-<Status.getName()>" (master: "<OP>-FAILED")
+    ("READ-FAILED", True), ("UPDATE-NOT_FOUND", True), ("INSERT-ERROR", True), ("SCAN-UNEXPECTED_STATE", True),
+    ("READ-MODIFY-WRITE-FAILED", True), ("DELETE-FAILED", True),
+    ("READ", False), ("UPDATE", False), ("READ-MODIFY-WRITE", False), ("Intended-READ", False), ("CLEANUP", False),
+])
+def test_failure_measurements_are_named_by_dbwrapper(name: str, failed: bool) -> None:
+    assert is_failure_measurement(name) is failed
+
+
+def test_throughput_is_over_the_whole_milliseconds_printed() -> None:
+    # site.ycsb.Client: RunTime(ms) is a long and Throughput = 1000.0 * opcount / RunTime(ms); the
+    # values are Java's: 1000.0*3/1 = 3000.0 and 1000.0*7/3 = 2333.3333333333335 (Double.toString).
+    for runtime_ms, operations, printed in [(1.4, 3, ("1", "3000.0")), (2.6, 7, ("3", "2333.3333333333335"))]:
+        r = PhaseResult(phase="run", threads=1, runtime_ms=runtime_ms, operations=operations, ops={})
+        lines = format_phase(r).splitlines()
+        assert lines[:2] == [f"[OVERALL], RunTime(ms), {printed[0]}", f"[OVERALL], Throughput(ops/sec), {printed[1]}"]
 
 
 # --------------------------------------------------------------------------- ycsbctl import-ycsb

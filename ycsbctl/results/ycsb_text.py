@@ -152,8 +152,8 @@ def export_block(result: PhaseResult, exporter: str = "text", percentiles: tuple
         m = _FINAL.match(line)
         if m:
             value = parse_java_number(m["value"])
-            rows.append({"metric": m["metric"], "measurement": m["key"],
-                         "value": value if not isinstance(value, float) or math.isfinite(value) else None})
+            rows.append({"metric": m["metric"], "measurement": m["key"],  # Jackson writes NaN as "NaN"
+                         "value": value if not isinstance(value, float) or math.isfinite(value) else java_double(value)})
     if exporter == "jsonarray":
         return json.dumps(rows, indent=2) + "\n"
     return "".join(json.dumps(r) + "\n" for r in rows)
