@@ -32,6 +32,11 @@ RUNS = {
     # load phase, histogram measurements named only in a second -P file (so only in BasicDB's dump).
     "histogram": ["-load", "-P", "{extra}", "-p", "recordcount=40", "-p", "measurement.histogram.verbose=true",
                   "-p", "histogram.buckets=5", "-s", "-threads", "2"],
+    # -threads/-target and -p threadcount=/target= both given: the last on the command line wins (either order).
+    "p-last": ["-t", "-p", "recordcount=10", "-p", "operationcount=20", "-threads", "2", "-target", "50000",
+               "-p", "threadcount=3", "-p", "target=40000"],
+    "flag-last": ["-t", "-p", "recordcount=10", "-p", "operationcount=20", "-p", "threadcount=3", "-p", "target=40000",
+                  "-threads", "2", "-target", "50000"],
     # no thread count at all: YCSB's default is 1.
     "default": ["-t", "-p", "recordcount=10", "-p", "operationcount=20"],
 }

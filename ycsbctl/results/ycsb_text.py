@@ -238,16 +238,19 @@ def is_failure_measurement(name: str) -> bool:
 
 
 def _command_facts(cmd: str | None, props: dict[str, str]) -> dict[str, Any]:
-    """threads, workload, phase, target rate and measurement type from a Client command line."""
+    """threads, workload, phase, target rate and measurement type from a Client command line and
+    ``props``, the properties BasicDB printed it ran with (final when present). As in YCSB's
+    ``Client``, ``-threads N`` and ``-target R`` set ``threadcount`` and ``target``, and of those and
+    ``-p`` the last on the command line wins."""
     facts: dict[str, Any] = {"threads": None, "workload": None, "phase": "run", "target": None}
     args = cmd.split() if cmd else []
-    p = dict(props)
+    p: dict[str, str] = {}
     for i, a in enumerate(args):
         nxt = args[i + 1] if i + 1 < len(args) else ""
         if a == "-threads" and nxt.isdigit():
-            facts["threads"] = int(nxt)
+            p["threadcount"] = nxt
         elif a == "-target":
-            facts["target"] = nxt
+            p["target"] = nxt
         elif a == "-load":
             facts["phase"] = "load"
         elif a == "-P" and nxt and facts["workload"] is None:
@@ -255,10 +258,10 @@ def _command_facts(cmd: str | None, props: dict[str, str]) -> dict[str, Any]:
         elif a == "-p" and "=" in nxt:
             k, _, v = nxt.partition("=")
             p[k] = v
-    if facts["threads"] is None and p.get("threadcount", "").isdigit():
+    p.update(props)
+    if p.get("threadcount", "").isdigit():
         facts["threads"] = int(p["threadcount"])
-    if facts["target"] is None:
-        facts["target"] = p.get("target")
+    facts["target"] = p.get("target")
     if p.get("dotransactions") == "false":
         facts["phase"] = "load"
     if facts["threads"] is None and cmd is not None:
