@@ -322,3 +322,25 @@ def test_a_damaged_table_or_manifest_is_named_and_the_runs_read_from_their_json(
         assert sorted(exp.runs["run_id"]) == sorted(truth["run_id"])
         assert exp.runs.set_index("run_id")["operations"].to_dict() == truth.set_index("run_id")["operations"].to_dict()
     assert exp.id == "B"  # without its manifest the folder's name is its id
+
+
+def test_a_status_unknown_to_this_version_is_never_ok_nor_above_a_known_failure():
+    # A folder written by another version may carry a status this one does not know ("timeout"):
+    # the point is not ok (not every repetition is), whatever the order of the repetitions; a known
+    # non-ok status still says more than it (failed, interrupted, degraded, even skipped win).
+    for statuses, want in ((["ok", "timeout"], "timeout"), (["timeout", "skipped"], "skipped"),
+                           (["timeout", "failed"], "failed")):
+        for order in (statuses, statuses[::-1]):
+            runs = _runs([("redis", 8, s, 1000.0, 100.0, None, None, 1.0, 1000.0) for s in order])
+            p = points(runs).iloc[0]
+            assert (p["status"], p["ok"], p["reps"]) == (want, order.count("ok"), 2), order
+
+
+def test_a_label_unknown_to_this_version_loses_a_tie_even_to_latency():
+    # BOTTLENECK_SEVERITY ends with latency, the least severe known label; a label of another version
+    # ("disk") comes after it, in either order of the repetitions, and the majority still wins over it.
+    for order in (["disk", "latency"], ["latency", "disk"]):
+        runs = _runs([("redis", 8, "ok", 1.0, 1.0, label, None, None, None) for label in order])
+        assert points(runs).iloc[0]["bottleneck"] == "latency", order
+    runs = _runs([("redis", 8, "ok", 1.0, 1.0, label, None, None, None) for label in ("disk", "disk", "stall")])
+    assert points(runs).iloc[0]["bottleneck"] == "disk"

@@ -176,3 +176,106 @@ def test_only_points_with_a_client_lag_warning_text_are_flagged():
     assert finding.startswith("1 point(s) (redis workloadb 8 threads) carry latency of the client's own making — "
                               "client lag p99.9 4 ms is 50 % of the p99."), finding
     assert client_lag_findings(runs.iloc[1:]) == []
+
+
+@pytest.mark.parametrize(("us", "text"), [
+    # Under 10 s two significant digits, from 10 s whole seconds: 1.94 s -> 1.9 s, 9.9 s stays 9.9 s,
+    # 12.4 s -> 12 s (a divisor or a line 1 % off turns these into 2 s, 10 s and 13 s).
+    (1_940_000, "1.9 s"), (9_900_000, "9.9 s"), (12_400_000, "12 s")])
+def test_seconds_keep_two_significant_digits_below_ten(us, text):
+    assert fmt_us(us) == text
+
+
+def test_a_bound_of_two_points_starts_at_the_first_of_them():
+    # latency, then server-cpu at 16 and 32 threads: the bound starts at 16, not at 8 (a step of two
+    # from the last point lands beyond the run's start).
+    assert bound_from(_ladder([1, 2, 3], ["latency", "server-cpu", "server-cpu"])) == ("server-cpu", 16)
+    assert bound_from(_ladder([1, 2, 3, 4, 5], ["latency"] + ["network"] * 4)) == ("network", 16)
+
+
+def test_a_target_without_throughput_at_its_peak_gets_no_ratio_and_a_slow_one_does():
+    pts = pd.concat([_ladder([1000, 2000], target="redis"), _ladder([0.0, 0.0], target="mongodb"),
+                     _ladder([0.5, 0.8], target="ferretdb")], ignore_index=True)
+    peak = workload_findings(pts, "workloadb", ["redis", "mongodb", "ferretdb"], "p99")[0]
+    # 2000 / 0.8 = 2500; mongodb's 0 ops/s would be an infinite ratio: it is left out of the sentence.
+    assert peak == ("workloadb: redis peaks at 2.0k ops/s at 16 threads (p99 200 µs), "
+                    "2500.0× ferretdb (1 ops/s at 16 threads, p99 200 µs).")
+
+
+def _client_bound(shares: list[float]) -> list[str]:
+    pts = _ladder([1000, 2000, 4000], ["latency", "client-cpu", "client-cpu"]).assign(server_cpu_share=shares)
+    return _sentences(pts, ["redis"])
+
+
+def test_a_client_bound_target_says_the_server_was_saturated_too_only_if_it_was_at_every_bound_point():
+    lead = ("workloadb: redis is limited by the client (load generator) CPU from 16 threads: those points are a "
+            "lower bound of what redis can do.")
+    # From 16 threads the server is at 90 % (exactly the line) and 95 %: saturated too, at 90 %+.
+    assert _client_bound([0.2, 0.90, 0.95]) == [
+        lead + " The server was saturated too (90%+ of the CPU it can use): client and server compete for this "
+        "host's cores, so neither figure is the server's own limit."]
+    # At 16 threads the server is below its line (85 %): not saturated at every client-bound point.
+    assert _client_bound([0.2, 0.85, 0.95]) == [lead]
+    # Before the bound (8 threads) the share does not count; an unknown share is not a saturated one.
+    assert _client_bound([0.95, 0.2, 0.3]) == [lead]
+    assert _client_bound([0.95, float("nan"), 0.95]) == [lead]
+
+
+def test_two_repetitions_of_which_one_failed_are_counted_as_such():
+    pts = _ladder([1000, 2000, 4000], status=["ok", "failed", "ok"])
+    pts.loc[1, ["reps", "ok", "error"]] = [2, 1, "boom"]
+    assert ("workloadb: redis at 16 threads: 1 of 2 repetitions failed (first error: boom)."
+            in workload_findings(pts, "workloadb", ["redis"], "p99"))
+
+
+def test_findings_give_the_p99_unless_told_otherwise():
+    from ycsbctl.report.summary import findings
+
+    pts = _ladder([1000, 2000], target="mongodb")
+    assert findings(_experiment("complete", ["ok", "ok"]), pts)[0] == (
+        "workloadb: mongodb peaks at 2.0k ops/s at 16 threads (p99 200 µs).")
+
+
+def test_an_impostor_with_a_described_name_is_read_as_the_product_before_the_parenthesis():
+    from ycsbctl.report.summary import findings
+
+    servers = {"mongodb": {"server_name": "FerretDB (mongo-wire, SQLite)", "server_version": "1.24"}}
+    empty = _ladder([1.0]).iloc[0:0]
+    assert findings(_experiment("complete", ["ok"], servers=servers), empty) == [
+        "mongodb was answered by FerretDB (mongo-wire, SQLite) 1.24 — not MongoDB: read its numbers as FerretDB's."]
+
+
+def test_a_skipped_target_gives_its_reason_and_a_fix_not_already_in_it():
+    from pathlib import Path
+
+    from ycsbctl.report.summary import findings
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    skipped = [{"target": "mongodb", "reason": "no docker", "fix": "install docker"},
+               {"target": "valkey", "reason": "", "fix": ""},
+               {"target": "keydb", "reason": "port busy: free port 6380", "fix": "free port 6380"},
+               {"target": "dragonfly", "reason": "", "fix": "pull the image"}]
+    manifest = Manifest.from_dict({"experiment_id": "", "status": "complete", "skipped_targets": skipped})
+    exp = Experiment(Path("."), manifest, pd.DataFrame({"status": [], "target": [], "workload": []}),
+                     pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+    assert findings(exp, _ladder([1.0]).iloc[0:0]) == [
+        "mongodb was skipped: no docker. To include it: install docker.",
+        "valkey was skipped: no reason recorded.",
+        "keydb was skipped: port busy: free port 6380.",
+        "dragonfly was skipped: no reason recorded. To include it: pull the image."]
+
+
+@pytest.mark.parametrize("n", [4, 5, 7])
+def test_client_lag_names_the_first_four_points_and_counts_the_rest(n):
+    from ycsbctl.report.summary import client_lag_findings
+
+    threads = [8 * (i + 1) for i in range(n)]
+    runs = pd.DataFrame({"target": "redis", "workload": "workloadb", "threads": threads,
+                         "client_lag_warning": [f"lag {t}" for t in threads]})
+    names = ", ".join(f"redis workloadb {t} threads" for t in threads[:4])
+    more = {4: "", 5: " and 1 more", 7: " and 3 more"}[n]
+    # The warning quoted is the first flagged point's (8 threads), not the last one's.
+    assert client_lag_findings(runs) == [
+        f"{n} point(s) ({names}{more}) carry latency of the client's own making — lag 8. "
+        "Their tail is an upper bound on the server's."]

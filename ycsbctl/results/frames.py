@@ -25,8 +25,10 @@ from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, damaged, op_ke
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
          "p9999": "p9999", "p99.99": "p9999"}
-_STATUS_RANK = {RunStatus.FAILED: 4, RunStatus.INTERRUPTED: 3, RunStatus.DEGRADED: 2, RunStatus.SKIPPED: 1,
+# A status this version does not know (a folder of another version) ranks _UNKNOWN_STATUS: above ok, below the rest.
+_STATUS_RANK = {RunStatus.FAILED: 5, RunStatus.INTERRUPTED: 4, RunStatus.DEGRADED: 3, RunStatus.SKIPPED: 2,
                 RunStatus.OK: 0}
+_UNKNOWN_STATUS = 1
 _LABEL_RANK = {label: i for i, label in enumerate(BOTTLENECK_SEVERITY)}  # lowest: most severe
 
 
@@ -157,7 +159,8 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
     ``phase`` None takes each workload's :func:`sweep_phase` (the run phase; the load phase of insert-only
     workloads such as ``insert``).
 
-    ``status`` is ``ok`` when every repetition is, else the worst (failed > interrupted > skipped);
+    ``status`` is ``ok`` when every repetition is, else the worst (failed > interrupted > degraded > skipped >
+    a status of another version);
     ``bottleneck`` is the most common label; CPU is in % of one core (``client_cpu_pct`` falls back
     to client CPU seconds / runtime when telemetry has no client sample).
     """
@@ -178,7 +181,7 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
     for (target, workload, threads, rate), g in sel.groupby(["target", "workload", "threads", "target_rate"],
                                                             sort=False, dropna=False):
         ok = g[g["status"] == "ok"]
-        worst = max(g["status"], key=lambda s: _STATUS_RANK.get(s, 0))
+        worst = max(g["status"], key=lambda s: _STATUS_RANK.get(s, _UNKNOWN_STATUS))
         tp = pd.to_numeric(ok["throughput_ops"], errors="coerce")
         lat = pd.to_numeric(ok[col], errors="coerce") if col in ok else pd.Series(dtype=float)
         labels = g["bottleneck"].dropna()
