@@ -146,3 +146,42 @@ def test_record_many_and_percentiles_follow_any_histograms_layout():
     _same_counts(ours, ref)
     assert hdr.percentiles_us(ours, PERCENTILES) == {p: ref.get_value_at_percentile(p) for p in PERCENTILES}
     assert hdr.mean_us(ours) == pytest.approx(ref.get_mean_value(), rel=1e-12)
+
+
+def test_min_and_max_are_hdrhistograms_own_when_no_value_is_zero():
+    # A zero count at index 0 makes HdrHistogram's min 0 whatever min_value says: the other tests'
+    # values include 0, so here none does (record_many and from_counts set min and max themselves).
+    values = _latencies(13, 3000)
+    values = values[values > 0]
+    for chunk in (values, values[values < 2048], values[values >= 5000], np.array([7, 7, 9]), np.array([4096, 3])):
+        ours, ref = _ours(chunk), _reference(chunk)
+        _same_counts(ours, ref)
+        assert ours.get_min_value() == ref.get_min_value() == ref.get_lowest_equivalent_value(int(chunk.min()))
+        back = hdr.from_counts(hdr.counts_of(ref))  # the controller's path: dense counts -> histogram
+        _same_counts(back, ref)
+    h = _ours([5, 9])
+    hdr.record_many(h, [3, 40])  # a second batch with a lower minimum and a higher maximum
+    _same_counts(h, _reference([5, 9, 3, 40]))
+
+
+def test_a_percentile_past_100_is_the_maximum_as_hdrhistogram_says():
+    values = _latencies(14, 1000)
+    ours, ref = _ours(values), _reference(values)
+    points = [100.0, 100.5, 101.0, 150.0]
+    assert hdr.percentiles_us(ours, points) == {p: ref.get_value_at_percentile(p) for p in points}
+    assert ref.get_value_at_percentile(150.0) == ref.get_max_value()
+
+
+def test_percentile_ranks_round_half_up_as_hdrhistogram_does():
+    # the rank is int(p·n/100 + 0.5): points whose p·n/100 falls just below, on and just above a half
+    values = np.arange(1, 1001) * 3
+    ours, ref = _ours(values), _reference(values)
+    points = [0.04975, 0.05, 0.05025, 49.94975, 49.95, 49.95025, 99.94975, 99.95, 99.95025, 12.3496, 12.3504]
+    assert hdr.percentiles_us(ours, points) == {p: ref.get_value_at_percentile(p) for p in points}
+
+
+def test_a_negative_value_has_the_index_of_zero_as_record_many_counts_it():
+    h = hdr.new_histogram()
+    for v in (-1, -2, -2049, -(10**12)):
+        ours = _ours([v])
+        assert hdr.counts_index(v) == h._counts_index_for(0) == int(np.flatnonzero(hdr.counts_of(ours))[0]), v
