@@ -11,10 +11,12 @@ compacted :class:`SecondCounts` a worker ships) and the real merging (:class:`Se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import queue
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -183,25 +185,37 @@ def test_schedule_lag_is_counted_in_the_buckets_hdrhistogram_records_it_in():
     assert np.array_equal(np.frombuffer(got, dtype=np.int64), np.ctypeslib.as_array(ref.counts))
 
 
+@contextlib.contextmanager
+def _probe_behind(step: int, first: int) -> Iterator[tuple[Recorder, LagProbe, Callable[[], tuple[int, int]]]]:
+    """A lag probe whose kernel timer has expired every ``step`` ns since ``first`` (ns, in the past);
+    ``read()`` serves what expired so far and returns the clock (ns) just before and just after."""
+    rec = Recorder("op", [READ])
+    loop = asyncio.new_event_loop()
+    probe = LagProbe(loop, rec, None, interval_s=step / 1e9)
+
+    def read() -> tuple[int, int]:
+        before = time.perf_counter_ns()
+        probe._expired()
+        return before, time.perf_counter_ns()
+
+    try:
+        probe.due_ns = first
+        probe.timer.arm(first, step)
+        time.sleep(0.001)
+        yield rec, probe, read
+    finally:
+        probe.timer.close()
+        loop.close()
+
+
 def test_a_lag_probe_counts_one_delay_per_expiry_and_waits_for_the_next_one():
     """An expiry every 10 ms, the first one 1 s ago: the probe reads ~100 expiries at once. The k-th
     was served ``now − due_k`` late, with ``now`` between two clock reads around the call: bounds
     HdrHistogram's own percentiles of those delays; the next expiry to count is the first after the read."""
     step = 10_000_000
-    rec = Recorder("op", [READ])
-    loop = asyncio.new_event_loop()
-    probe = LagProbe(loop, rec, None, interval_s=step / 1e9)
-    try:
-        first = time.perf_counter_ns() - 1_000_000_000 + 3_000_000
-        probe.due_ns = first
-        probe.timer.arm(first, step)
-        time.sleep(0.001)
-        before = time.perf_counter_ns()
-        probe._expired()
-        after = time.perf_counter_ns()
-    finally:
-        probe.timer.close()
-        loop.close()
+    first = time.perf_counter_ns() - 1_000_000_000 + 3_000_000
+    with _probe_behind(step, first) as (rec, probe, read):
+        before, after = read()
     n = (probe.due_ns - first) // step
     assert (probe.due_ns - first) % step == 0 and 98 <= n <= 110
     # the next expiry not yet counted is the first one after the read: never in the past, at most a step ahead
@@ -220,17 +234,9 @@ def test_a_lag_probe_far_behind_counts_at_most_100000_expiries_and_skips_the_res
     every expiry up to that read (the clock reads around it say how many), so the probe's due time
     is exactly the one after them — not a step before or after."""
     step = min(1_000_000, time.perf_counter_ns() // 200_000)  # 1 ms, shorter only just after a boot
-    rec = Recorder("op", [READ])
-    loop = asyncio.new_event_loop()
-    probe = LagProbe(loop, rec, None, interval_s=step / 1e9)
-    try:
-        first = time.perf_counter_ns() - 150_000 * step
-        probe.due_ns = first
-        probe.timer.arm(first, step)
-        time.sleep(0.001)
-        before = time.perf_counter_ns()
-        probe._expired()
-        after = time.perf_counter_ns()
+    first = time.perf_counter_ns() - 150_000 * step
+    with _probe_behind(step, first) as (rec, probe, read):
+        before, after = read()
         h = hdr.from_counts(np.frombuffer(rec.lag, dtype=np.int64))
         assert h.get_total_count() == 100_000
         assert (probe.due_ns - first) % step == 0 and before < probe.due_ns <= after + step
@@ -240,12 +246,7 @@ def test_a_lag_probe_far_behind_counts_at_most_100000_expiries_and_skips_the_res
         assert low.get_min_value() <= h.get_min_value() <= high.get_max_value()
         assert low.get_max_value() <= h.get_max_value() <= high.get_max_value()
         due1 = probe.due_ns
-        before2 = time.perf_counter_ns()
-        probe._expired()
-        after2 = time.perf_counter_ns()
-    finally:
-        probe.timer.close()
-        loop.close()
+        before2, after2 = read()
     # the kernel delivers every expiry (at first + i·step) up to its read, between these two clock reads
     delivered_lo, delivered_hi = (before2 - first) // step + 1, (after2 - first) // step + 1
     assert (probe.due_ns - first) % step == 0
