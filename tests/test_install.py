@@ -20,7 +20,7 @@ from pymongo import MongoClient
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_wheel_carries_workloads_and_configs_and_they_are_found_outside_the_checkout(tmp_path):
+def test_the_wheel_carries_workloads_configs_and_templates_and_they_are_found_outside_the_checkout(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
                     str(tmp_path), str(ROOT)], check=True, capture_output=True, text=True, timeout=300)
     wheel = next(tmp_path.glob("ycsbctl-*.whl"))
@@ -29,6 +29,7 @@ def test_the_wheel_carries_workloads_and_configs_and_they_are_found_outside_the_
         assert f"ycsbctl/data/workloads/{f}" in names
     for f in ("redis/redis.conf", "mongodb/mongod.flags", "ferretdb/ferretdb.flags", "dragonfly/dragonfly.flags"):
         assert f"ycsbctl/data/configs/{f}" in names
+    assert "ycsbctl/report/templates/report.html.j2" in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     elsewhere = tmp_path / "elsewhere"
@@ -36,7 +37,8 @@ def test_the_wheel_carries_workloads_and_configs_and_they_are_found_outside_the_
     code = ("import ycsbctl, sys; from ycsbctl.workload.properties import known_workloads, resolve_workload;"
             "from ycsbctl.provision.catalog import config_args;"
             "print(ycsbctl.__file__); print(sorted(known_workloads())); print(resolve_workload('workload-b'));"
-            "print(config_args('redis/redis.conf'))")
+            "print(config_args('redis/redis.conf'));"
+            "from ycsbctl.report.html import environment; print(environment().get_template('report.html.j2').filename)")
     out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {code}"],
                          cwd=elsewhere, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
@@ -45,6 +47,7 @@ def test_the_wheel_carries_workloads_and_configs_and_they_are_found_outside_the_
     assert "workloadb" in lines[1] and "insert" in lines[1]
     assert lines[2].startswith(str(site)) and lines[2].endswith("workloadb")
     assert "--appendonly" in lines[3] and "no" in lines[3]
+    assert lines[4].startswith(str(site)) and lines[4].endswith("report.html.j2")  # the report's template, from the wheel
 
 
 # -- a non-editable install in a fresh venv, used from outside the checkout ----------------------------

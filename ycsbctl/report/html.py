@@ -19,7 +19,6 @@ from ycsbctl.results.model import OPERATIONS, PhaseResult
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.tables import op_key
 
-TEMPLATES = Path(__file__).parent / "templates"
 DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
               "telemetry.parquet", "telemetry.csv", "histograms/", "ycsb/", "plots/")
 
@@ -42,7 +41,7 @@ def _bytes(v: Any) -> str:
 
 
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=jinja2.select_autoescape(["j2"]),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("ycsbctl.report", "templates"), autoescape=jinja2.select_autoescape(["j2"]),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters.update(num=_num, bytes=_bytes, us=fmt_us, tojson_pretty=lambda v: json.dumps(v, indent=1, default=str, sort_keys=True))
     return env
