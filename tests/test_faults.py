@@ -103,6 +103,22 @@ def frozen(pid: int):
         os.kill(pid, signal.SIGCONT)
 
 
+@contextmanager
+def frozen_all(pids: list[int]):
+    """SIGSTOP every process of ``pids`` until the block ends (SIGCONT always, in reverse order)."""
+    stopped = []
+    try:
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        for pid in pids:
+            wait_until(lambda pid=pid: state(pid) == "T", 10, f"process {pid} stopped")
+        yield
+    finally:
+        for pid in reversed(stopped):
+            os.kill(pid, signal.SIGCONT)
+
+
 def wait_point(server: Server, clients: int, proc: subprocess.Popen, records: int = 0, commands: int = 2000) -> None:
     """Until exactly ``clients`` clients (the point's, not the load's) are connected to ``server``
     holding ``records`` keys or more, and they processed ``commands`` commands."""
@@ -187,6 +203,35 @@ def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(
     assert row["status"] == "degraded" and row["bottleneck"] == "stall" and "no reply for" in row["error"]
     page = (out / "report.html").read_text()
     assert "Failures and degraded points" in page and "no reply for" in page
+    no_workers_left()
+
+
+def test_a_client_stopped_for_3_s_inside_a_point_is_a_client_stall_never_the_servers(victim, tmp_path):
+    """Ctrl-Z, a VM pause, a starved host: the load generator (controller and workers) stopped
+    while the server ran on. The silence is the client's: ``client-stall``, never ok, never the
+    server's ``stall`` or ``latency``; the pause is read from the client's own loop lag."""
+    out = tmp_path / "paused"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
+                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_point(victim, 4, proc, records=500)
+        time.sleep(1.5)
+        tree = [proc.pid] + [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
+        with frozen_all(tree):
+            time.sleep(3.0)
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = next(x for x in stderr.splitlines() if "→" in x and "degraded" in x)
+    assert "client-stall" in line and "latency" not in line and "no reply for" not in line, line
+    secs = float(line.split("did not run for ")[1].split(" s")[0])
+    assert 2.0 <= secs <= 6.0, line  # the 3 s it was stopped, read from its own loop lag
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert row["status"] == "degraded" and row["bottleneck"] == "client-stall", row.to_dict()
+    assert "the client itself did not run" in row["error"]
     no_workers_left()
 
 
