@@ -235,6 +235,31 @@ def test_a_client_stopped_for_3_s_inside_a_point_is_a_client_stall_never_the_ser
     no_workers_left()
 
 
+def test_a_dataset_flushed_in_the_middle_of_a_point_degrades_that_point_not_only_the_next(victim, tmp_path):
+    """FLUSHALL 2 s into a 5 s point: the record count checked before it was right, so the point
+    itself must say so — from its own NOT_FOUND lookups (when) and the count after it."""
+    out = tmp_path / "flushed"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
+                 "--duration", "5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_point(victim, 4, proc, records=500)
+        time.sleep(1.0)
+        with redis.Redis.from_url(victim.url) as r:
+            r.flushall()
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert row["status"] == "degraded", row.to_dict()
+    assert "lookups found no record (NOT_FOUND" in row["error"] and "went missing during the point" in row["error"]
+    assert "held 0 of the 500 records after the point" in row["error"]
+    said = int(row["error"].split(" of ")[0].replace(",", ""))
+    assert said == row["not_found"] > 0  # the reason counts what the table counts
+
+
 def test_redis_at_maxmemory_fails_the_point_with_the_oom_text_as_its_reason(victim, tmp_path):
     assert ycsbctl("load", "workload-a", "--target", victim.url, "--records", "500", "--threads", "4",
                    "--no-telemetry", cwd=tmp_path).returncode == 0

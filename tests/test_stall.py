@@ -97,3 +97,18 @@ def test_short_client_hiccups_leave_the_point_ok_and_a_servers_stall_stays_the_s
     # the server froze 3 s while the client ran (its loop at most 50 ms late): the server's stall
     v = judge(_with_client_lag(result([900, 0, 0, 0, 950, 1000]), [200, 50_000]), max_error_rate=0.01)
     assert v.status == "degraded" and v.bottleneck["label"] == "stall"
+
+
+def test_lookups_that_found_no_record_during_the_point_degrade_it_and_say_from_when():
+    r = result([900, 1000, 950], returns={"OK": 1900, "NOT_FOUND": 950})
+    failed = series([0, 0, 950])
+    failed["op"] = "READ-FAILED"
+    r.series = pd.concat([r.series, failed])
+    v = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"})
+    assert v.status == "degraded"
+    assert "950 of 2,850 lookups found no record (NOT_FOUND, 33.3%), from 2 s into the point" in v.reason
+    assert v.bottleneck["label"] == "latency"  # the figures' label stays: the reason says what went wrong
+
+
+def test_a_stray_not_found_or_two_leave_the_point_ok():
+    assert judge(result([900, 1000, 950], returns={"OK": 2848, "NOT_FOUND": 2}), max_error_rate=0.01).status == "ok"

@@ -6,8 +6,9 @@
   answering (no completed operation for ≥ 1 s of the measured window, or an operation timed
   out — see :mod:`ycsbctl.telemetry.stall`), or the client itself stopped running for a
   meaningful share of the point (``client-stall``: its own loop lag, see :func:`client_pause_s`),
-  or the dataset was not all there when the point began (emptied or reloaded by someone else),
-  or another benchmark shared the host.
+  or the dataset was not all there when the point began (emptied or reloaded by someone else) or
+  went missing while it ran (its lookups NOT_FOUND, see :mod:`ycsbctl.experiment.missing`), or
+  another benchmark shared the host.
 - ``ok``: none of these.
 
 The reason always carries the first distinct error text the server sent (``OOM command not
@@ -19,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ycsbctl.experiment.missing import find_missing
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
 from ycsbctl.telemetry.bottleneck import client_stall_bottleneck, host_busy_bottleneck, stall_bottleneck
@@ -73,9 +75,10 @@ def _join(*parts: str | None) -> str | None:
 
 def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | None = None,
           bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
-          host_busy: str | None = None) -> Verdict:
+          host_busy: str | None = None, after_note: str | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
-    ``dataset_note``: the record count was short before the point; ``host_busy``: another
+    ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
+    server another) after it; ``host_busy``: another
     benchmark was measuring on this host (the user overrode the refusal)."""
     if result is None:
         return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
@@ -105,6 +108,9 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
                 f"{max_error_rate:.1%}")
         return Verdict(RunStatus.FAILED, _join(error, rate + (f": {first}" if first else ""), stall_text, dataset_note),
                        bottleneck, stall.to_dict() if stall else None)
+    if dataset_note is None:  # when the records were short before the point began, that says it
+        missing = find_missing(result)
+        dataset_note = _join(missing.text() if missing is not None else None, after_note)
     if host_busy and stall is None and not paused:
         bottleneck = host_busy_bottleneck(host_busy, bottleneck)
     if stall is not None or paused or dataset_note or host_busy:
