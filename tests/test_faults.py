@@ -7,6 +7,7 @@ finished points kept, nothing of ours left running, and that the folder loads an
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -442,6 +443,58 @@ def test_a_second_ycsbctl_is_refused_while_one_measures_and_a_folder_has_one_wri
     assert "is being written by another ycsbctl" in line, line
     assert proc.returncode == 0, stderr[-2000:]  # the first run never noticed
     assert list(load(out).runs["status"]) == ["ok"] * 3
+
+
+def test_a_ycsbctl_under_another_state_dir_is_seen_too(victim, tmp_path):
+    """Another user, another checkout: its own state dir, the same host. The claim is host-wide."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = subprocess.Popen([*CLI, "run", "workload-c", "--target", victim.url, "--load", "--records", "300",
+                              "--threads", "2", "--duration", "4", "--warmup", "0", "--no-telemetry", "--out",
+                              str(tmp_path / "first")], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**env(), "YCSBCTL_STATE_DIR": str(tmp_path / "a")})
+    try:
+        wait_until(lambda: (tmp_path / ".first.partial" / "manifest.json").exists(), 60, "the first run's folder")
+        second = subprocess.run([*CLI, "run", "workload-c", "--target", victim.url, "--threads", "1", "--duration",
+                                 "1", "--out", str(tmp_path / "second")], cwd=tmp_path, capture_output=True, text=True,
+                                timeout=120, env={**env(), "YCSBCTL_STATE_DIR": str(tmp_path / "b")})
+        stdout, stderr = finish(first)
+    finally:
+        finish(first, 1)
+    clean(second.stdout + second.stderr)
+    assert second.returncode == 1
+    (line,) = [x for x in second.stderr.splitlines() if x.strip()]
+    assert "another ycsbctl is measuring on this host" in line and f"pid {first.pid}" in line, line
+    assert first.returncode == 0, stderr[-2000:]
+
+
+def test_a_load_generator_running_beside_a_run_is_refused_and_allowed_points_are_host_busy(victim, tmp_path):
+    if shutil.which("redis-benchmark") is None:
+        pytest.skip("redis-benchmark is not installed (apt-get install redis-tools, or run `make test`)")
+    other = start_redis(tmp_path / "other")  # the other benchmark loads its own server: only the cores are shared
+    bench = subprocess.Popen(["redis-benchmark", "-p", str(other.port), "-c", "2", "-n", "100000000", "-t", "ping",
+                              "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: redis.Redis.from_url(other.url).info()["connected_clients"] >= 3, 30, "redis-benchmark")
+        refused = ycsbctl("run", "workload-c", "--target", victim.url, "--load", "--records", "200", "--threads", "1",
+                          "--duration", "1", "--warmup", "0", "--no-telemetry", "--out", str(tmp_path / "no"),
+                          cwd=tmp_path)
+        allowed = ycsbctl("run", "workload-c", "--target", victim.url, "--load", "--records", "200", "--threads", "1",
+                          "--duration", "1", "--warmup", "0", "--no-telemetry", "--allow-concurrent", "--out",
+                          str(tmp_path / "yes"), cwd=tmp_path)
+    finally:
+        bench.kill()
+        bench.wait()
+        other.stop()
+    for done in (refused, allowed):
+        clean(done.stdout + done.stderr)
+        assert done.returncode == 1, done.stderr[-2000:]
+    (line,) = [x for x in refused.stderr.splitlines() if x.strip()]
+    assert "another load generator is running on this host" in line and f"pid {bench.pid}: redis-benchmark" in line
+    assert not (tmp_path / "no").exists()
+    runs = load(tmp_path / "yes").runs
+    assert set(runs["status"]) == {"degraded"} and set(runs["bottleneck"]) == {"host-busy"}
+    assert all("redis-benchmark" in e for e in runs["error"])
 
 
 # -- 4. damaged folders -------------------------------------------------------------------------

@@ -82,7 +82,7 @@ class PointRunner:
         """Judge a point, write it to the store, tell the user."""
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
-        busy = f"another ycsbctl measured on this host meanwhile ({others[0]})" if others else None
+        busy = f"another benchmark ran on this host meanwhile ({others[0]})" if others else None
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note)
         record = RunRecord(
