@@ -128,7 +128,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
 
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
-              allow_concurrent: bool = False, fmt: str = "text"):
+              allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False):
     from ycsbctl.experiment import run_plan
 
     write = out is not None or not single or resume is not None
@@ -136,7 +136,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
     print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
         plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
-        quiet=quiet, allow_concurrent=allow_concurrent,
+        quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets,
     )
     if outcome.folder is not None and not single:
         try:
@@ -203,9 +203,10 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     YCSB's own output block (add --out DIR to keep a result folder).
     """
     if resume is not None:
-        secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))
-        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt),
-                True, quiet, fmt)
+        given = _targets(target, targets, None)
+        secrets = Plan(workloads=["b"], targets=given or ["basic://"], properties=list(props))
+        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt,
+                          resume_targets=bool(given)), True, quiet, fmt)
     if not workloads and prop_files:  # YCSB's way: the first -P file is the workload
         workloads = prop_files[:1]
     if not workloads:
