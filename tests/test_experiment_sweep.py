@@ -272,3 +272,13 @@ def test_a_single_point_without_out_is_kept_in_memory_only(tmp_path: Path, monke
     outcome = run_plan(plan, None, "ycsbctl run", write=False, quiet=True, engine=RecordingEngine())
     assert outcome.folder is None and [r.status for r in outcome.records] == ["ok"]
     assert not list(tmp_path.iterdir())  # no folder written, no reports/ made
+
+
+def test_a_point_stopped_before_it_measured_anything_says_so_never_none():
+    from ycsbctl.experiment.console import point_summary
+
+    stopped = RunRecord("redis.workloadb.load.t8.r1", "redis", "workloadb", "load", 8, 1, RunStatus.INTERRUPTED)
+    assert point_summary(stopped) == "interrupted: stopped before any operation was measured"
+    failed = RunRecord("redis.workloadb.run.t8.r1", "redis", "workloadb", "run", 8, 1, RunStatus.FAILED,
+                       error="lost the server")
+    assert point_summary(failed) == "failed: lost the server"
