@@ -344,6 +344,31 @@ def test_a_server_killed_during_the_load_keeps_the_load_row_and_costs_one_line(t
     assert our_servers() == []
 
 
+def test_resume_after_the_controller_was_killed_stops_the_server_it_left_and_says_so(tmp_path):
+    """SIGKILL of ycsbctl mid-sweep: no clean-up ran, its redis-server runs on. ``--resume`` stops
+    that orphan (one line) before it starts the server it measures, and leaves none behind."""
+    out = tmp_path / "killed"
+    proc = start("run", "workload-c", "--targets", "redis", "--backend", "local", "--records", "300", "--threads",
+                 "1,2", "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        lines = Lines(proc)
+        lines.wait_for("[3/3]")  # the load and the first point are on disk
+        (orphan,) = our_servers()
+        proc.kill()
+        proc.wait(30)
+    finally:
+        finish(proc, 1)
+    assert orphan.is_running() and our_servers() == [orphan]
+    again = ycsbctl("run", "--resume", str(out), cwd=tmp_path)
+    clean(again.stdout + again.stderr)
+    said = [x for x in again.stderr.splitlines() if "left running" in x]
+    assert said == [f"redis: stopped the server an earlier run of this experiment left running (pid {orphan.pid}); "
+                    "starting a new one"], again.stderr[-2000:]
+    assert not orphan.is_running() and our_servers() == []
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert sorted(load(out).runs["threads"]) == [1, 2, 8]
+
+
 @contextmanager
 def tmpfs(path: Path, size: str, read_only: bool = False):
     """A tmpfs of ``size`` mounted at ``path`` (root only: skips otherwise), always unmounted."""
