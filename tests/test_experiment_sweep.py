@@ -282,3 +282,11 @@ def test_a_point_stopped_before_it_measured_anything_says_so_never_none():
     failed = RunRecord("redis.workloadb.run.t8.r1", "redis", "workloadb", "run", 8, 1, RunStatus.FAILED,
                        error="lost the server")
     assert point_summary(failed) == "failed: lost the server"
+
+
+def test_the_load_runs_with_load_threads_when_given():
+    plan = Plan(targets=["redis"], load_threads=3, **SMALL)
+    servers, engine = BasicServers(), RecordingEngine()
+    _sweep(plan, servers, engine)
+    assert [(s.phase, s.threads) for s in engine.specs] == [("load", 3), ("run", 2), ("run", 4)]
+    assert Plan.from_dict(plan.to_dict()).load_threads == 3  # kept for --resume

@@ -152,6 +152,7 @@ class Plan:
     workloads: list[str]
     targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
     threads: list[int] = field(default_factory=lambda: parse_threads(DEFAULT_LADDER))
+    load_threads: int | None = None  # the load phase's client threads; None: the first of ``threads``, 8 to 32
     repeat: int = 1
     profile: str = "default"
     records: int | None = None
