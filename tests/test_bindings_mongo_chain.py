@@ -161,6 +161,7 @@ def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(mongo_d
     assert done == (1, 0) and [(op, st) for op, st, *_ in log] == [(READ, Status.NOT_FOUND)]  # past the deadline
 
 
+@pytest.mark.speed
 def test_a_stalled_server_times_out_the_chain_and_its_late_reply_answers_nothing(tmp_path):
     server = start_mongo_wire(tmp_path / "stall")
     try:

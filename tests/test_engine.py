@@ -200,6 +200,7 @@ def test_inserts_from_two_processes_never_collide_and_reads_see_only_acknowledge
 # -- failures -------------------------------------------------------------------------------------
 
 
+@pytest.mark.speed
 def test_a_stalled_server_gives_counted_timeouts_and_the_run_finishes(redis_server, rds):
     _load(redis_server.url, 200)
     pauser = redis.Redis.from_url(redis_server.url)

@@ -9,8 +9,12 @@ import signal
 import threading
 import time
 
+import pytest
+
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.start import StartSignal
+
+pytestmark = pytest.mark.speed
 
 
 def _wait(start, ready) -> None:

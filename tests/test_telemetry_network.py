@@ -7,6 +7,7 @@ import subprocess
 import time
 
 import psutil
+import pytest
 from click.testing import CliRunner
 
 from tests.fixtures.servers import free_port
@@ -21,6 +22,7 @@ def _ep(url: str, backend: str = "external") -> Endpoint:
     return Endpoint(target="redis", protocol="redis", url=url, backend=backend)
 
 
+@pytest.mark.speed
 def test_loopback_baseline_is_a_positive_gbit_s(iperf3):
     before = psutil.net_io_counters(pernic=True)["lo"].bytes_sent
     b = iperf_baseline(_ep("redis://127.0.0.1:6379/0", "local"), duration_s=DURATION_S)
