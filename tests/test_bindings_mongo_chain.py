@@ -13,16 +13,13 @@ import pytest
 from pymongo import MongoClient
 
 from tests.fixtures.bindings import field_values, run_bindings
-from tests.fixtures.mongo_echo import start_mongo_echo
-from tests.fixtures.servers import start_mongo_wire, wait_stopped
+from tests.fixtures.servers import start_mongo_echo, start_mongo_wire, wait_stopped
 from ycsbctl.bindings import ConnectionLost, Status
 from ycsbctl.bindings.base import ChainContext
 from ycsbctl.bindings.mongo_chain import MongoRequests, reply_status
 from ycsbctl.bindings.mongo_wire import MongoWireBinding
 from ycsbctl.bindings.mongodb import projection, record_document
 from ycsbctl.workload.core import INSERT, READ, UPDATE
-
-pytest_plugins = ["tests.fixtures.mongo_echo"]  # the echo fixture
 
 KEY0 = b"user6284781860667377211"
 TABLE = "usertable"
