@@ -18,6 +18,7 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.speed
+
 THREADS, OPS, RATE = 4, 1200, 1000.0  # at 1,000 ops/s the last operation of each thread is due at (300 − 1) · 4 ms
 
 
