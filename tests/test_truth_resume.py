@@ -88,3 +88,27 @@ def test_resume_runs_only_the_missing_points_and_leaves_the_finished_ones_as_the
     assert calls["hgetall"] == per_op["READ"] and calls["hmset"] == per_op["UPDATE"]
     assert "zadd" not in calls and runs.loc[sweep.index.difference(done.index), "operations"].sum() == \
         calls["hgetall"] + calls["hmset"]
+
+
+def test_resume_with_a_target_the_plan_does_not_hold_is_refused_and_the_folder_left_as_it_was(tmp_path: Path):
+    cli = str(ROOT / ".venv" / "bin" / "ycsbctl")
+    out = tmp_path / "exp"
+    first = subprocess.run([cli, "run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "0.5",
+                            "--warmup", "0", "--no-telemetry", "--out", str(out), "--quiet"], capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    def files() -> dict[Path, int]:  # the folder's files as they are (its .lock is taken and let go: not data)
+        return {p.relative_to(out): p.stat().st_mtime_ns for p in out.rglob("*") if p.name != ".lock"}
+
+    before = files()
+    other = subprocess.run([cli, "run", "--resume", str(out), "--target", "redis://127.0.0.1:1"], capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path)
+    assert other.returncode == 2 and other.stdout == ""
+    (line,) = other.stderr.splitlines()
+    assert line.startswith("error: --resume finishes the stored plan, whose targets are basic://;") and (
+        "--target redis://127.0.0.1:1 is not one of them" in line), line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp"]  # not renamed to .exp.partial
+    assert files() == before
+    again = subprocess.run([cli, "run", "--resume", str(out), "--quiet"], capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path)  # a basic:// plan resumes as it was stored
+    assert again.returncode == 0, again.stderr

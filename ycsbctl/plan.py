@@ -276,6 +276,11 @@ class Plan:
         redacted property. A password still missing is a one-line error that says what to pass."""
         from ycsbctl.urls import redact_url
 
+        unknown = [redact_url(u) for u in urls if redact_url(u) not in self.targets]
+        if unknown:
+            raise UserError(f"--resume finishes the stored plan, whose targets are {', '.join(self.targets)}; "
+                            f"--target {unknown[0]} is not one of them: give a stored target again (with its "
+                            "password), or start a new experiment to measure another")
         by_shown = {redact_url(u): u for u in urls}
         given = dict(p.partition("=")[::2] for p in properties)
         targets = [by_shown.get(t, t) for t in self.targets]
