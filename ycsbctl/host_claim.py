@@ -54,9 +54,9 @@ def other_load_generators() -> list[str]:
     me = psutil.Process()
     ours = {me.pid} | {c.pid for c in me.children(recursive=True)}
     found = []
-    for p in psutil.process_iter(["pid", "name", "cmdline"]):
+    for p in psutil.process_iter(["pid", "name", "cmdline", "status"]):
         try:
-            if p.info["pid"] in ours:
+            if p.info["pid"] in ours or p.info["status"] == psutil.STATUS_ZOMBIE:  # a zombie loads nothing
                 continue
             name, cmd = p.info["name"] or "", p.info["cmdline"] or []
             exe = os.path.basename(cmd[0]) if cmd else name
