@@ -52,8 +52,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/engine/throttle.py": ["tests/test_engine_timerfd.py", "tests/test_pacing_chains.py", "tests/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
-    "ycsbctl/bindings/chain.py": ["tests/test_bindings_redis.py", "tests/test_bindings_mongo_chain.py",
-                                  "tests/test_truth_engine.py", "tests/test_batched_writes.py"],
+    "ycsbctl/stores/chain.py": ["tests/test_bindings_redis.py", "tests/test_bindings_mongo_chain.py",
+                                "tests/test_truth_engine.py", "tests/test_batched_writes.py"],
     "ycsbctl/engine/worker.py": ["tests/test_truth_engine.py", "tests/test_engine.py"],
 }
 

@@ -6,12 +6,12 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ycsbctl import protocols
 from ycsbctl.errors import UserError
+from ycsbctl.stores import registry
 
 DEFAULT_TARGETS = ("redis", "mongodb")
 DEFAULT_LADDER = "8..128"
-URL_SCHEMES = protocols.url_prefixes()  # redis://, rediss://, mongodb://, …: every protocol's schemes
+URL_SCHEMES = registry.url_prefixes()  # redis://, rediss://, mongodb://, …: every protocol's schemes
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
             if p == "basic":  # no server: YCSB's BasicDB, the engine alone
                 p = "basic://"
             if is_url(p):
-                protocols.for_url(p).validate(p)  # a bad port or host is one line now, not a crash later
+                registry.for_url(p).validate(p)  # a bad port or host is one line now, not a crash later
             if p and p not in out:
                 out.append(p)
     return out
@@ -137,7 +137,7 @@ def target_label(target: str) -> str:
         return target
     from urllib.parse import urlparse
 
-    proto = protocols.for_url(target)
+    proto = registry.for_url(target)
     if not proto.has_server:
         return proto.name
     u = urlparse(target)

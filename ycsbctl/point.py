@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-from ycsbctl.bindings.admin import clear_dataset
 from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
@@ -17,6 +16,7 @@ from ycsbctl.progress import Progress
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
+from ycsbctl.stores.admin import clear_dataset
 
 T = TypeVar("T")
 

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ycsbctl import protocols
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
 from ycsbctl.results import ycsb_text
 from ycsbctl.results.model import PhaseResult, YcsbFacts
 from ycsbctl.results.names import RunStatus
+from ycsbctl.stores import registry
 
 # YCSB binding (bin/ycsb's name and its "<name>-binding" folder) → DB class under the install's package (site.ycsb since 0.14, com.yahoo.ycsb before).
 DB_CLASSES = {"redis": "db.RedisClient", "mongodb": "db.MongoDbClient", "basic": "BasicDB"}
@@ -137,7 +137,7 @@ UNBOUNDED_OPERATIONS = 2_000_000_000
 
 def binding_properties(spec: PhaseSpec) -> tuple[str, dict[str, str]]:
     """The YCSB binding for ``spec.url`` and the connection properties it needs (said by its protocol)."""
-    binding, props = protocols.for_url(spec.url).ycsb_binding(spec.url, spec.timeout_s)
+    binding, props = registry.for_url(spec.url).ycsb_binding(spec.url, spec.timeout_s)
     if binding not in DB_CLASSES:
         raise UserError(f"cannot run YCSB against {spec.url!r}: use a redis://, mongodb:// or basic:// URL")
     return binding, props

@@ -61,7 +61,7 @@ def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | 
     chosen = split_targets(list(target) + ([targets] if targets else []))
     for t in chosen:
         if "://" in t and not is_url(t):
-            from ycsbctl.bindings import protocol_of
+            from ycsbctl.stores.registry import protocol_of
 
             protocol_of(t)  # a URL of another scheme (http://…) is bad input: one line, exit 2
     return chosen or list(default or [])

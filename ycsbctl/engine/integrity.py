@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from ycsbctl.bindings.base import Binding, Fields, Status, Values
+from ycsbctl.stores.binding import Binding, Fields, Status, Values
 from ycsbctl.workload.core import VERIFY
 from ycsbctl.workload.integrity import deterministic_value
 

@@ -8,8 +8,8 @@ from ycsbctl.progress import Progress
 
 
 def _count(url: str, table: str) -> int | None:
-    from ycsbctl.bindings.admin import count_records
     from ycsbctl.provision.signals import deferred_signals
+    from ycsbctl.stores.admin import count_records
 
     # Signals held (≤ 10 s: connect and read are bounded to 5 s each): a Ctrl-C landing in a client's
     # finaliser (redis-py's ConnectionPool.__del__) would be "ignored" and the sweep would go on.

@@ -14,14 +14,14 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-from ycsbctl import protocols
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.provision.engines import default_docker_host, engine_for
 from ycsbctl.provision.external import ExternalProvisioner, protocol_of, redact_url
 from ycsbctl.provision.local import LocalProvisioner, find_binary, is_ours
 from ycsbctl.provision.signals import deferred_signals, sigterm_as_interrupt
+from ycsbctl.stores import registry
 
 BACKENDS = ("auto", "docker", "local", "external")
 Say = Callable[[str], None]
@@ -140,7 +140,7 @@ def _teardown_all(endpoints: list[Endpoint]) -> None:
         try:
             teardown(endpoint)
         except Exception as exc:  # noqa: BLE001 - keep removing the others
-            errors.append(f"{endpoint.target}: {probe.short_error(exc)}")
+            errors.append(f"{endpoint.target}: {short_error(exc)}")
     if errors:
         say_to_stderr("teardown problems (check `ycsbctl status`): " + "; ".join(errors))
 
@@ -231,7 +231,7 @@ def server_alive(endpoint: Endpoint) -> bool:
 
         if not container_running(endpoint):
             return False
-    if not protocols.get(endpoint.protocol).has_server:
+    if not registry.get(endpoint.protocol).has_server:
         return True
     try:
         probe.ping(endpoint.protocol, endpoint.url, timeout_s=2.0)

@@ -24,7 +24,7 @@ import docker
 import docker.errors
 import docker.types
 
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
 from ycsbctl.provision import catalog, engines, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.provision.local import free_port, port_owner
@@ -61,7 +61,7 @@ def connect(timeout_s: float = 60.0, host: str | None = None) -> docker.DockerCl
         client = open_client(host, timeout_s)
         client.ping()
     except Exception as exc:  # noqa: BLE001 - DockerException, connection and permission errors
-        raise UserError(f"Docker does not answer at {host or docker_host()} ({probe.short_error(exc)})",
+        raise UserError(f"Docker does not answer at {host or docker_host()} ({short_error(exc)})",
                         fix=engines.unreachable_fix(host or docker_host()), exit_code=1) from None
     engines.warn_if_plain_tcp(host or docker_host())
     return client
@@ -81,7 +81,7 @@ def image_pullable(client: docker.DockerClient, image: str) -> tuple[bool, str]:
         client.api.inspect_distribution(image)
         return True, "pullable"
     except Exception as exc:  # noqa: BLE001 - no registry, no network, unknown image
-        return False, probe.short_error(exc)
+        return False, short_error(exc)
 
 
 def pull(client: docker.DockerClient, image: str, say) -> None:
@@ -103,7 +103,7 @@ def pull(client: docker.DockerClient, image: str, say) -> None:
                 say(f"pulling {image}: {done:.1f}/{total:.1f} MB in {len(layers)} layers")
                 last = time.monotonic()
     except docker.errors.APIError as exc:
-        raise UserError(f"image {image} is not present and cannot be pulled ({probe.short_error(exc)})",
+        raise UserError(f"image {image} is not present and cannot be pulled ({short_error(exc)})",
                         fix="build one with `python infra/docker/build_local_images.py` and pass --image, or use "
                             "--backend local", exit_code=1) from None
     say(f"pulled {image}")

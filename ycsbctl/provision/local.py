@@ -21,7 +21,7 @@ from typing import Any
 
 import psutil
 
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.provision.signals import deferred_signals
@@ -48,7 +48,7 @@ def _require_in_memory(mongod: str) -> None:
         out = subprocess.run([mongod, "--help"], capture_output=True, text=True, timeout=20)
         text = out.stdout + out.stderr
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise UserError(f"cannot run {mongod} --help ({probe.short_error(exc)})", fix="check the mongod install",
+        raise UserError(f"cannot run {mongod} --help ({short_error(exc)})", fix="check the mongod install",
                         exit_code=1) from None
     if "inMemorySizeGB" not in text:
         raise UserError(f"{mongod} is MongoDB Community without the inMemory storage engine",

@@ -48,7 +48,7 @@ class FolderStatus(StrEnum):
 
 # Plain strings indexed by the workload's op codes (the engine's hot path indexes this tuple).
 OPERATIONS: tuple[str, ...] = tuple(o.value for o in Operation)
-# YCSB's Return= values, indexed by ycsbctl.bindings.base.Status.
+# YCSB's Return= values, indexed by ycsbctl.stores.binding.Status.
 STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT", "UNEXPECTED_STATE")
 VERIFY_NAME = "VERIFY"  # dataintegrity=true: YCSB's check of each read (a measurement, not an operation)
 CLIENT_LAG = "CLIENT-LAG"  # the engine's event-loop lag (µs): its own measurement, never an operation

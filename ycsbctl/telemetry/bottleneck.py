@@ -26,9 +26,9 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.names import BOTTLENECK_SEVERITY
+from ycsbctl.stores import registry
 
 if TYPE_CHECKING:
     from ycsbctl.telemetry.stall import Stall
@@ -69,7 +69,7 @@ def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float |
         cores = float(endpoint.cpu_limit_cores)
     cores = float(cores or host_cores())
     limit = min(float(endpoint.cpu_limit_cores or cores), cores, float(usable or cores))
-    return protocols.get(endpoint.protocol).server_cores(endpoint.target, limit)
+    return registry.get(endpoint.protocol).server_cores(endpoint.target, limit)
 
 
 def _r(v: float | None, nd: int = 1) -> float | None:

@@ -14,12 +14,12 @@ from urllib.parse import urlsplit
 
 import psutil
 
-from ycsbctl import protocols
 from ycsbctl.errors import UserError
 from ycsbctl.processes import stop_process
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.provision.signals import poll
-from ycsbctl.telemetry.sampler import Sampler
+from ycsbctl.stores import registry
+from ycsbctl.stores.sampler import Sampler
 
 IPERF_PORT = 5201
 INSTALL_HINT = "apt-get install iperf3"
@@ -137,7 +137,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
     (``host[:port]``) names an iperf3 server next to the database. iperf3 missing or failing:
     ``gbit_s`` None with a note; the run goes on. None for ``basic://`` (no server, no network).
     """
-    if not protocols.get(endpoint.protocol).has_server:
+    if not registry.get(endpoint.protocol).has_server:
         return None
     if shutil.which("iperf3") is None:
         return NetworkBaseline(None, f"iperf3 is not installed: network baseline skipped ({INSTALL_HINT})")
@@ -160,7 +160,7 @@ def endpoint_for(target_or_url: str) -> Endpoint:
     """A minimal Endpoint for the baseline alone: a URL as given, or a catalogue name (a server
     ycsbctl provisions, on this host)."""
     if "://" in target_or_url:
-        protocol = protocols.for_url(target_or_url).name
+        protocol = registry.for_url(target_or_url).name
         return Endpoint(target=target_or_url, protocol=protocol, url=target_or_url, backend="external")
     from ycsbctl.provision.catalog import get_target
 

@@ -1,19 +1,28 @@
-"""Server protocols, one module each, in a registry: nothing outside them branches on a protocol.
+"""The stores' registry, URL scheme -> store (go-ycsb's ``RegisterDBCreator``): nothing outside a
+store's package branches on its protocol.
 
-A protocol (:class:`ServerProtocol`) declares its URL schemes, validates URLs with its client
-library's own parser, opens the engine's bindings, and answers admin calls (ping, describe, clear,
-count), telemetry (samplers, reported PID, footprint) and the bottleneck's question (how many cores
-can the server use). Adding a protocol means adding one module and one line in :data:`_MODULES`.
+A store (:class:`ServerProtocol`, one package under :mod:`ycsbctl.stores`) declares its URL schemes,
+validates URLs with its client library's own parser, opens the engine's bindings, and answers admin
+calls (ping, describe, clear, count), telemetry (samplers, reported PID, footprint) and the
+bottleneck's question (how many cores can the server use). Its ``store`` module calls
+:func:`register` once; adding a store means adding one package and one line in :data:`_MODULES`.
+The registry imports the stores lazily (by name), so that it stays at the bottom of the import graph.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from ycsbctl.errors import UserError
-from ycsbctl.protocols.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.base import ServerProtocol
+from ycsbctl.urls import redact_url
 
-_MODULES = ("ycsbctl.protocols.redis", "ycsbctl.protocols.mongodb", "ycsbctl.protocols.basic")
+if TYPE_CHECKING:
+    from ycsbctl.stores.binding_set import BindingSet
+
+# One store module per package; each registers its store when imported.
+_MODULES = ("ycsbctl.stores.redis.store", "ycsbctl.stores.mongodb.store", "ycsbctl.stores.basic.store")
 _BY_NAME: dict[str, ServerProtocol] = {}
 _BY_SCHEME: dict[str, ServerProtocol] = {}
 
@@ -73,12 +82,19 @@ def for_url(url: str) -> ServerProtocol:
     """The protocol of ``url``; a one-line error naming the accepted shapes for anything else."""
     proto = find(url)
     if proto is None:
-        from ycsbctl.urls import redact_url
-
         shapes = ", ".join(p.example for p in all_protocols())
         raise UserError(f"unsupported target URL {redact_url(url)!r}: use {shapes}")
     return proto
 
 
-__all__ = ["Reading", "ServerFacts", "ServerProtocol", "all_protocols", "find", "for_url", "get", "register",
-           "scheme_of", "schemes", "url_prefixes"]
+def protocol_of(url: str) -> str:
+    """The name of ``url``'s store (``redis``, ``mongodb``, ``basic``); a clear error for anything else."""
+    return for_url(url).name
+
+
+async def open_bindings(url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
+    """Connect ``clients`` bindings through ``url``'s store (one connection each, or a shared pool).
+
+    Raises :class:`~ycsbctl.stores.binding.ConnectionLost` with a one-line reason when the server
+    cannot be reached."""
+    return await for_url(url).open_bindings(url, clients, properties, timeout_s)

@@ -28,7 +28,8 @@ from urllib.parse import unquote, urlparse
 
 import hiredis
 
-from ycsbctl.bindings.base import (
+from ycsbctl.errors import UserError
+from ycsbctl.stores.binding import (
     ChainContext,
     ConnectionLost,
     Fields,
@@ -37,8 +38,7 @@ from ycsbctl.bindings.base import (
     WireBinding,
     WireProtocol,
 )
-from ycsbctl.bindings.chain import ChainRun
-from ycsbctl.errors import UserError
+from ycsbctl.stores.chain import ChainRun
 from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
 # Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,

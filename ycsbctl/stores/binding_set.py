@@ -1,5 +1,6 @@
-"""The engine's bindings: one :class:`Binding` (one connection) per client thread, opened by the
-target's protocol (:mod:`ycsbctl.protocols`), with the watchdog that expires overdue requests."""
+"""The bindings of one worker process: one :class:`Binding` (one connection) per client thread, as a
+store opens them (:func:`ycsbctl.stores.registry.open_bindings`), with the watchdog that expires
+overdue requests."""
 
 from __future__ import annotations
 
@@ -7,14 +8,7 @@ import asyncio
 import contextlib
 from dataclasses import dataclass, field
 
-from ycsbctl.bindings.base import Binding, ConnectionLost, Status
-
-
-def protocol_of(url: str) -> str:
-    """The name of ``url``'s protocol (``redis``, ``mongodb``, ``basic``); a clear error for anything else."""
-    from ycsbctl import protocols
-
-    return protocols.for_url(url).name
+from ycsbctl.stores.binding import Binding, ConnectionLost
 
 
 @dataclass
@@ -76,15 +70,3 @@ async def connect_wire(bindings: list, timeout_s: float) -> BindingSet:
     bs = BindingSet(bindings)
     bs.watchdog = asyncio.get_running_loop().create_task(watchdog(bindings, timeout_s))
     return bs
-
-
-async def open_bindings(url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-    """Connect ``clients`` bindings through ``url``'s protocol (one connection each, or a shared pool).
-
-    Raises :class:`ConnectionLost` with a one-line reason when the server cannot be reached."""
-    from ycsbctl import protocols
-
-    return await protocols.for_url(url).open_bindings(url, clients, properties, timeout_s)
-
-
-__all__ = ["Binding", "BindingSet", "ConnectionLost", "Status", "open_bindings", "protocol_of"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ycsbctl.errors import UserError
-from ycsbctl.protocols import register
-from ycsbctl.protocols.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
-    from ycsbctl.bindings import BindingSet
-    from ycsbctl.telemetry.sampler import Sampler
+    from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.sampler import Sampler
 
 
 def client(url: str, timeout_s: float):
@@ -48,12 +48,13 @@ class MongoProtocol(ServerProtocol):
         return f"mongodb://{where}:{port}/ycsb"
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-        from ycsbctl.bindings import BindingSet, ConnectionLost, connect_wire
-        from ycsbctl.bindings.mongo_wire import MongoWireBinding, wire_eligible
+        from ycsbctl.stores.binding import ConnectionLost
+        from ycsbctl.stores.binding_set import BindingSet, connect_wire
+        from ycsbctl.stores.mongodb.wire import MongoWireBinding, wire_eligible
 
         if wire_eligible(url, properties):
             return await connect_wire([MongoWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
-        from ycsbctl.bindings.mongodb import MongoBinding, MongoPool
+        from ycsbctl.stores.mongodb.pymongo_binding import MongoBinding, MongoPool
 
         pool = MongoPool(url, clients, timeout_s, properties)
         try:
@@ -79,8 +80,6 @@ class MongoProtocol(ServerProtocol):
             c.close()
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
-        from ycsbctl.provision.probe import short_error
-
         c = client(url, 5.0)
         try:
             build = c.admin.command("buildInfo")
@@ -113,29 +112,29 @@ class MongoProtocol(ServerProtocol):
         return ServerFacts(name, str(build.get("psmdbVersion", version)), config)
 
     def clear(self, url: str, table: str) -> None:
-        from ycsbctl.bindings.mongodb import database_name
+        from ycsbctl.stores.mongodb.pymongo_binding import database_name
 
         with client(url, 60.0) as c:
             c[database_name(url)].drop_collection(table)
 
     def count(self, url: str, table: str) -> int | None:
-        from ycsbctl.bindings.mongodb import database_name
+        from ycsbctl.stores.mongodb.pymongo_binding import database_name
 
         with client(url, 5.0) as c:
             return int(c[database_name(url)][table].estimated_document_count())
 
     def reported_pid(self, url: str) -> int | None:
-        from ycsbctl.telemetry.mongo_status import reported_pid
+        from ycsbctl.stores.mongodb.status import reported_pid
 
         return reported_pid(url)
 
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
-        from ycsbctl.telemetry.mongo_status import MongoStatusSampler
+        from ycsbctl.stores.mongodb.status import MongoStatusSampler
 
         return [MongoStatusSampler(url, interval_s)]
 
     def reading(self, url: str) -> Reading:
-        from ycsbctl.telemetry import mongo_status
+        from ycsbctl.stores.mongodb import status as mongo_status
 
         with mongo_status.connect(url) as c:
             g = mongo_status.gauges(mongo_status.server_status(c))

@@ -1,4 +1,4 @@
-"""What ycsbctl knows about one server protocol, in one object (see :mod:`ycsbctl.protocols`)."""
+"""What ycsbctl knows about one server protocol, in one object (see :mod:`ycsbctl.stores.registry`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ycsbctl.bindings import BindingSet
-    from ycsbctl.telemetry.sampler import Sampler
+    from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.sampler import Sampler
 
 
 @dataclass

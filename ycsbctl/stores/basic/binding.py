@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ycsbctl.bindings.base import Binding, Fields, Status, Values
+from ycsbctl.stores.binding import Binding, Fields, Status, Values
 
 
 class BasicBinding(Binding):

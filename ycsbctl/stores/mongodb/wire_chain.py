@@ -1,5 +1,5 @@
 """Chains of MongoDB operations driven from the wire binding's reply callback (see
-:meth:`ycsbctl.bindings.mongo_wire.MongoWireBinding.chain`).
+:meth:`ycsbctl.stores.mongodb.wire.MongoWireBinding.chain`).
 
 An awaited operation pays a future, a coroutine switch and the engine's loop; ``bson.encode``
 of its command and ``bson.decode`` of a reply holding ten 100-byte fields cost as much again.
@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import bson
 
-from ycsbctl.bindings.base import ChainContext, Status
-from ycsbctl.bindings.chain import ChainRun
-from ycsbctl.bindings.mongodb import record_document
+from ycsbctl.stores.binding import ChainContext, Status
+from ycsbctl.stores.chain import ChainRun
+from ycsbctl.stores.mongodb.pymongo_binding import record_document
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ, UPDATE
 
 if TYPE_CHECKING:
-    from ycsbctl.bindings.mongo_wire import MongoWireBinding
+    from ycsbctl.stores.mongodb.wire import MongoWireBinding
 
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
 _I32 = struct.Struct("<i")

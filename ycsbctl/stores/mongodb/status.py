@@ -13,7 +13,7 @@ import pymongo
 import pymongo.errors
 import pymongo.uri_parser
 
-from ycsbctl.telemetry.sampler import Sampler, num, rates
+from ycsbctl.stores.sampler import Sampler, num, rates
 
 MIB = 1024 * 1024
 # serverStatus.opcounters that YCSB operations map to (``command`` also counts our own polling).

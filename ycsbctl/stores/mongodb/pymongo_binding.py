@@ -1,6 +1,6 @@
 """MongoDB binding (pymongo's async API), storing data as YCSB's MongoDB binding.
 
-The timed loop uses :mod:`ycsbctl.bindings.mongo_wire` for plain connections (4× less client CPU
+The timed loop uses :mod:`ycsbctl.stores.mongodb.wire` for plain connections (4× less client CPU
 per op); this binding serves the rest: credentials, TLS, replica sets and SRV, read preferences,
 ``batchsize`` > 1, ``mongodb.upsert``, or ``-p mongodb.driver=pymongo``.
 
@@ -20,8 +20,8 @@ from urllib.parse import urlparse
 from pymongo import AsyncMongoClient, InsertOne, ReplaceOne
 from pymongo.errors import ConnectionFailure, PyMongoError, ServerSelectionTimeoutError
 
-from ycsbctl.bindings.base import Binding, ConnectionLost, Fields, Status, Values
 from ycsbctl.errors import UserError
+from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
 
 
 def database_name(url: str) -> str:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ycsbctl import protocols
 from ycsbctl.errors import UserError
+from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
 
 
 def clear_dataset(url: str, table: str = "usertable") -> None:
     """Remove what a load wrote (``FLUSHDB`` on Redis, drop ``usertable`` on MongoDB); one line on failure."""
-    proto = protocols.for_url(url)
+    proto = registry.for_url(url)
     try:
         proto.clear(url, table)
     except Exception as exc:  # noqa: BLE001 - one line for the user
@@ -19,4 +19,4 @@ def clear_dataset(url: str, table: str = "usertable") -> None:
 def count_records(url: str, table: str = "usertable") -> int | None:
     """Records stored (hashes other than ``_indices``; documents in ``usertable``); None for basic://.
     Cheap (DBSIZE, an estimated count) and bounded: a server that does not answer in 5 s raises."""
-    return protocols.for_url(url).count(url, table)
+    return registry.for_url(url).count(url, table)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ycsbctl.errors import UserError
-from ycsbctl.protocols import register
-from ycsbctl.protocols.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
-    from ycsbctl.bindings import BindingSet
-    from ycsbctl.telemetry.sampler import Sampler
+    from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.sampler import Sampler
 
 # Redis-protocol servers whose data path uses more than one thread (the others use one core).
 MULTI_THREADED = ("dragonfly", "keydb")
@@ -46,8 +46,8 @@ class RedisProtocol(ServerProtocol):
         return f"redis://{auth}{_bracketed(host)}:{port}/0"
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-        from ycsbctl.bindings import connect_wire
-        from ycsbctl.bindings.redis import RedisBinding, RedisOptions
+        from ycsbctl.stores.binding_set import connect_wire
+        from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
 
         opts = RedisOptions(url, properties)
         return await connect_wire([RedisBinding(opts, timeout_s) for _ in range(clients)], timeout_s)
@@ -60,8 +60,6 @@ class RedisProtocol(ServerProtocol):
             c.close()
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
-        from ycsbctl.provision.probe import short_error
-
         c = client(url, 5.0)
         try:
             info = c.info("server")
@@ -87,17 +85,17 @@ class RedisProtocol(ServerProtocol):
             return int(c.dbsize()) - (1 if c.exists("_indices") else 0)
 
     def reported_pid(self, url: str) -> int | None:
-        from ycsbctl.telemetry.redis_info import reported_pid
+        from ycsbctl.stores.redis.info import reported_pid
 
         return reported_pid(url)
 
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
-        from ycsbctl.telemetry.redis_info import RedisInfoSampler
+        from ycsbctl.stores.redis.info import RedisInfoSampler
 
         return [RedisInfoSampler(url, interval_s)]
 
     def reading(self, url: str) -> Reading:
-        from ycsbctl.telemetry import redis_info
+        from ycsbctl.stores.redis import info as redis_info
 
         with redis_info.connect(url) as r:
             g = redis_info.gauges(r.info())

@@ -13,10 +13,10 @@ same as pymongo's: ``{_id: str, fieldN: BinData(0)}``.
 
 Used when the URL is a single host without credentials, TLS, replica set name or a read
 preference other than primary, and ``batchsize`` is 1 without ``mongodb.upsert``; anything else
-(and ``-p mongodb.driver=pymongo``) goes through :mod:`ycsbctl.bindings.mongodb`.
+(and ``-p mongodb.driver=pymongo``) goes through :mod:`ycsbctl.stores.mongodb.pymongo_binding`.
 
 Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:meth:`MongoWireBinding.chain`,
-:mod:`ycsbctl.bindings.mongo_chain`): no future, coroutine switch or ``bson`` call per operation.
+:mod:`ycsbctl.stores.mongodb.wire_chain`): no future, coroutine switch or ``bson`` call per operation.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from urllib.parse import parse_qsl, urlparse
 
 import bson
 
-from ycsbctl.bindings.base import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
-from ycsbctl.bindings.mongo_chain import ChainContext, MongoRequests, run_chain
-from ycsbctl.bindings.mongodb import database_name, document_cells, projection, record_document
 from ycsbctl.errors import UserError
+from ycsbctl.stores.binding import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
+from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
+from ycsbctl.stores.mongodb.wire_chain import ChainContext, MongoRequests, run_chain
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
@@ -221,7 +221,7 @@ class MongoWireBinding(WireBinding):
     async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
         """Run operations ``start:end`` of ``batch`` = (ops, keys, key numbers, read fields, write
         fields) — READ, UPDATE and INSERT only — one after the other from the reply callback (see
-        :mod:`ycsbctl.bindings.mongo_chain`), each timed once through ``ctx.record(op, status, t0,
+        :mod:`ycsbctl.stores.mongodb.wire_chain`), each timed once through ``ctx.record(op, status, t0,
         t1, t0)``; stop early at the deadline, a timeout, a lost connection or (``ctx.stop_on_error``)
         a failed operation. Statuses and stored documents are the awaited calls'. Returns (done, failed)."""
         return await run_chain(self, ctx, batch, start, end)

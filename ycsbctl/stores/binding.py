@@ -25,8 +25,8 @@ class Status(IntEnum):
 
 
 if TYPE_CHECKING:
-    from ycsbctl.bindings.chain import ChainRun, WriteBatch
     from ycsbctl.engine.throttle import Pacer
+    from ycsbctl.stores.chain import ChainRun, WriteBatch
 
 
 @dataclass
@@ -125,7 +125,7 @@ class WireProtocol(asyncio.Protocol):
 class WireBinding(Binding):
     """A binding that speaks its protocol itself on one connection with one request in flight (the
     Redis and MongoDB wire bindings): what they share — ``pending`` for the watchdog (see
-    :func:`ycsbctl.bindings.watchdog`), expiry, connecting, reconnecting after a lost connection.
+    :func:`ycsbctl.stores.binding_set.watchdog`), expiry, connecting, reconnecting after a lost connection.
 
     Subclasses set ``proto`` (a :class:`WireProtocol`) in :meth:`open`
     and write requests in :meth:`send`, which returns the future of the reply."""

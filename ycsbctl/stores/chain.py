@@ -1,6 +1,6 @@
 """What the Redis and MongoDB chains share: a run of READ / UPDATE / INSERT operations of one client
 driven from the protocol's reply callback (no coroutine switch per operation), each completed
-through the engine's one timing call (:class:`~ycsbctl.bindings.base.ChainContext`)."""
+through the engine's one timing call (:class:`~ycsbctl.stores.binding.ChainContext`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 import time
 from typing import Any
 
-from ycsbctl.bindings.base import ChainContext, Status
+from ycsbctl.stores.binding import ChainContext, Status
 from ycsbctl.workload.core import INSERT
 
 _now = time.perf_counter_ns
@@ -97,7 +97,7 @@ class ChainRun:
     async def run(self) -> tuple[int, int]:
         """Issue the first operation and wait for the run's end: (done, failed). A lost connection
         or the watchdog's expiry ends the operation in flight (ERROR, TIMEOUT); after a lost one
-        the binding reconnects (or raises :class:`~ycsbctl.bindings.base.ConnectionLost`)."""
+        the binding reconnects (or raises :class:`~ycsbctl.stores.binding.ConnectionLost`)."""
         b = self.b
         b.pending = self.fut
         self.next()

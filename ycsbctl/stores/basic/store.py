@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ycsbctl.protocols import register
-from ycsbctl.protocols.base import ServerFacts, ServerProtocol
+from ycsbctl.stores.base import ServerFacts, ServerProtocol
+from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
-    from ycsbctl.bindings import BindingSet
+    from ycsbctl.stores.binding_set import BindingSet
 
 
 class BasicProtocol(ServerProtocol):
@@ -18,8 +18,8 @@ class BasicProtocol(ServerProtocol):
     has_server = False
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-        from ycsbctl.bindings import BindingSet
-        from ycsbctl.bindings.basic import BasicBinding
+        from ycsbctl.stores.basic.binding import BasicBinding
+        from ycsbctl.stores.binding_set import BindingSet
 
         return BindingSet([BasicBinding() for _ in range(clients)])
 

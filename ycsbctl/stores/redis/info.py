@@ -11,7 +11,7 @@ from typing import Any
 
 import redis
 
-from ycsbctl.telemetry.sampler import Sampler, num, rates
+from ycsbctl.stores.sampler import Sampler, num, rates
 
 
 def connect(url: str) -> redis.Redis:
