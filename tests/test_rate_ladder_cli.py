@@ -14,7 +14,8 @@ from hdrh.histogram import HdrHistogram
 
 from tests.fixtures.servers import start_mongo_wire, start_redis
 from tests.test_cli_engine import ycsbctl
-from ycsbctl.experiment.slo import MIN_ACHIEVED, RateSearch, Trial, parse_slo
+from ycsbctl.experiment.rate_search import RateSearch
+from ycsbctl.results.slo import MIN_ACHIEVED, Trial, parse_slo
 
 
 @pytest.fixture(scope="module")

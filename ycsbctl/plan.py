@@ -159,7 +159,7 @@ class Plan:
     duration_s: float | None = None
     warmup_s: float | None = None
     target_rates: list[float] = field(default_factory=list)  # offered ops/s per point (a sweep axis); []: unpaced
-    slo: str | None = None  # --slo 'p99<1ms': search the highest offered rate meeting it (ycsbctl.experiment.slo)
+    slo: str | None = None  # --slo 'p99<1ms': search the highest offered rate meeting it (ycsbctl.experiment.rate_search)
     slo_start: float | None = None  # the search's first rate (ops/s); None: a fraction of an unpaced point's
     slo_points: int = 8  # paced points the search may run per target × workload × threads
     timeout_s: float = 10.0
@@ -199,7 +199,7 @@ class Plan:
         if not 0 <= self.max_error_rate <= 1:
             raise UserError("--max-error-rate is a fraction between 0 and 1 (0.01 = 1%)")
         if self.slo is not None:
-            from ycsbctl.experiment.slo import parse_slo
+            from ycsbctl.results.slo import parse_slo
 
             parse_slo(self.slo)
             if self.target_rates:

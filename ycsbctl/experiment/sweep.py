@@ -126,7 +126,7 @@ class Sweep:
             phase = "load" if w.insert_only or plan.phase == "load" else "run"
             for threads in plan.threads:
                 if plan.slo and phase == "run":
-                    from ycsbctl.experiment.slo import search_point
+                    from ycsbctl.experiment.rate_search import search_point
 
                     if not search_point(self, target, label, name, threads, props):
                         return

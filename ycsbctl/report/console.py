@@ -74,7 +74,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
             console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
                           highlight=False)
         for search in (s for s in exp.manifest.slo_searches if s.get("workload") == workload):
-            from ycsbctl.experiment.slo import summary_line
+            from ycsbctl.results.slo import summary_line
 
             console.print(f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}", markup=False,
                           highlight=False)

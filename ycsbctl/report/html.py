@@ -105,7 +105,7 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
 
 def slo_searches(exp: Experiment, workload: str) -> list[dict]:
     """The workload's SLO searches: the rate found per target × threads, and every rate tried in order."""
-    from ycsbctl.experiment.slo import summary_line
+    from ycsbctl.results.slo import summary_line
 
     return [{**s, "line": summary_line(s)} for s in exp.manifest.slo_searches if s.get("workload") == workload]
 

@@ -4,7 +4,7 @@ latency percentiles against the *achieved* throughput — the "hockey stick" —
 latency climbs, so the curve bends up (and back) where the server saturates.
 
 With an SLO search, the latency each tried rate was judged on (the intended one, see
-:mod:`ycsbctl.experiment.slo`) is overlaid — passed ●, failed ✕ — with the objective as a horizontal
+:mod:`ycsbctl.results.slo`) is overlaid — passed ●, failed ✕ — with the objective as a horizontal
 line and the rate found as a vertical one.
 """
 
@@ -96,7 +96,7 @@ def rate_latency_figure(exp: Experiment, workload: str, colors: dict[str, str], 
 
 def _limit_us(slo: str) -> float | None:
     from ycsbctl.errors import UserError
-    from ycsbctl.experiment.slo import parse_slo
+    from ycsbctl.results.slo import parse_slo
 
     try:
         return parse_slo(slo).limit_us

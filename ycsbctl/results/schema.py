@@ -160,7 +160,7 @@ class Manifest:
     skipped_targets: list[SkippedTarget] = field(default_factory=list)
     substitutions: list[Substitution] = field(default_factory=list)
     imported_logs: list[dict[str, Any]] = field(default_factory=list)  # import-ycsb: one entry per log
-    # --slo: one search per target × workload × threads, each tried rate in order (ycsbctl.experiment.slo)
+    # --slo: one search per target × workload × threads, each tried rate in order (ycsbctl.experiment.rate_search)
     slo_searches: list[dict[str, Any]] = field(default_factory=list)
     started_at: str = ""
     ended_at: str | None = None

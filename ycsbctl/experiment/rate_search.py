@@ -1,4 +1,4 @@
-"""SLO search (``--slo 'p99<1ms'``): the highest offered rate (ops/s) whose latency meets an objective.
+"""The SLO rate search (``--slo 'p99<1ms'``): the highest offered rate (ops/s) whose latency meets an objective.
 
 For each target × workload × thread count:
 
@@ -13,11 +13,7 @@ For each target × workload × thread count:
    geometric mean, until they are within ``tolerance`` (2 %) of each other or the point budget
    (``--slo-points``, 8 by default, the unpaced point included) is spent.
 
-A point **passes** when it is ``ok``, achieved ≥ 99 % of the offered rate (else the server — or the
-client — is saturated and latency no longer describes that rate), and its latency percentile is
-within the limit. The latency judged is the *intended* one (from each operation's due time, YCSB's
-``measurement.interval=intended``: what a client sending at that rate sees, queueing included) when
-the point recorded it, which paced points do by default; else the actual one.
+A point passes or fails as :mod:`ycsbctl.results.slo` judges it (:func:`~ycsbctl.results.slo.judge_trial`).
 
 PerfKitBenchmarker's YCSB modes are the anchor: ``ycsb_dynamic_load`` lowers the target until
 achieved / target ≥ a sustain ratio (0.95 there, 0.99 here), ``ycsb_lowest_latency_load`` steps the
@@ -36,15 +32,12 @@ and runs only the points it lacks.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ycsbctl.errors import UserError
-from ycsbctl.results.model import OPERATIONS, OpSummary, PhaseResult
 from ycsbctl.results.names import RunStatus
-from ycsbctl.results.store import RunRecord, overall_summary
-from ycsbctl.results.tables import ALL_OPS, op_key
+from ycsbctl.results.slo import MIN_ACHIEVED, Trial, judge_trial, parse_slo, summary_line
+from ycsbctl.results.store import RunRecord
 
 if TYPE_CHECKING:
     from ycsbctl.experiment.sweep import Sweep
@@ -54,81 +47,6 @@ FACTOR = 4.0  # the coarse ladder's step (×4 up or ÷4 down)
 PRECISION = 1.04  # under a ceiling: the bracket the point budget narrows to (see RateSearch.span)
 MAX_SPAN = 1000.0
 TOLERANCE = 0.02  # bisection stops once the failing rate is within 2 % above the passing one
-MIN_ACHIEVED = 0.99  # a point achieving less than 99 % of its offered rate is saturated: it fails
-_UNITS = {"us": 1.0, "µs": 1.0, "μs": 1.0, "ms": 1e3, "s": 1e6}
-_PERCENTILES = {50.0: "p50", 95.0: "p95", 99.0: "p99", 99.9: "p999", 99.99: "p9999"}
-_HELP = ("write the objective as [OPERATION:]pNN<LIMIT, e.g. 'p99<1ms', 'READ:p99.9<500us', 'UPDATE:p95<2ms' "
-         "(percentiles p50, p95, p99, p99.9, p99.99; units us, µs, ms, s; OPERATION one of "
-         + ", ".join(OPERATIONS) + "; default: all operations)")
-
-
-@dataclass(frozen=True)
-class Slo:
-    """A latency objective: ``percentile`` of ``operation`` (None: all operations merged) ≤ ``limit_us`` µs."""
-
-    percentile: float
-    limit_us: float
-    operation: str | None = None
-
-    def __str__(self) -> str:
-        op = f"{self.operation}:" if self.operation else ""
-        limit = f"{self.limit_us / 1e3:g}ms" if self.limit_us >= 1000 else f"{self.limit_us:g}us"
-        return f"{op}p{self.percentile:g}<{limit}"
-
-    @property
-    def column(self) -> str:
-        """The runs.parquet column of the (actual) latency it judges, e.g. ``read_p99_us``."""
-        return f"{op_key(self.operation or ALL_OPS)}_{_PERCENTILES[self.percentile]}_us"
-
-    def latency_us(self, result: PhaseResult) -> tuple[float | None, str]:
-        """The judged latency (µs) of a measured point and which it is: ``intended`` or ``actual``."""
-        plain = "intended" if result.measurement == "intended" else "actual"  # YCSB's names for each interval
-        for kind, prefix in (("intended", "Intended-"), (plain, "")):
-            s = result.ops.get(prefix + self.operation) if self.operation else _merged(result, prefix)
-            if s is not None and s.operations:
-                return s.percentile(self.percentile), kind
-        return None, "actual"
-
-    def __post_init__(self) -> None:
-        if self.percentile not in _PERCENTILES:
-            raise UserError(f"--slo: percentile p{self.percentile:g} is not kept: {_HELP}")
-
-
-def _merged(result: PhaseResult, prefix: str) -> OpSummary | None:
-    """Every base operation's ``prefix`` series (``Intended-READ`` …, or ``READ`` …) merged exactly."""
-    ops = {n.removeprefix(prefix): s for n, s in result.ops.items() if n.startswith(prefix) and n != prefix}
-    return overall_summary(PhaseResult(result.phase, result.threads, 0, 0, ops=ops))
-
-
-def parse_slo(text: str) -> Slo:
-    """``'p99<1ms'``, ``'READ:p99.9<500us'`` → :class:`Slo`; a :class:`UserError` naming the fix otherwise."""
-    m = re.fullmatch(r"\s*(?:([A-Za-z-]+)\s*:\s*)?p(\d+(?:\.\d+)?)\s*<=?\s*(\d+(?:\.\d+)?)\s*(us|µs|μs|ms|s)\s*",
-                     text or "")
-    if m is None:
-        raise UserError(f"--slo {text!r}: {_HELP}")
-    op = m.group(1).upper() if m.group(1) else None
-    if op in ("ALL", "OVERALL"):
-        op = None
-    if op is not None and op not in OPERATIONS:
-        raise UserError(f"--slo {text!r}: unknown operation {m.group(1)}: {_HELP}")
-    limit = float(m.group(3)) * _UNITS[m.group(4)]
-    if limit <= 0:
-        raise UserError(f"--slo {text!r}: the limit must be > 0")
-    return Slo(float(m.group(2)), limit, op)
-
-
-@dataclass
-class Trial:
-    """One tried rate: what was measured and the verdict."""
-
-    rate: float  # offered ops/s
-    passed: bool
-    why: str  # "p99 812 µs ≤ 1 ms", "achieved 91 % of the offered rate", "failed: …"
-    run_id: str | None = None
-    achieved_ops: float | None = None
-    latency_us: float | None = None
-    latency: str = "intended"  # which latency was judged: intended or actual
-    status: str = "ok"
 
 
 @dataclass
@@ -211,33 +129,6 @@ class RateSearch:
         return "converged" if hi <= lo * (1 + self.tolerance) or len(self.tried) < self.points else "budget"
 
 
-def judge_trial(slo: Slo, rate: float, record: RunRecord) -> Trial:
-    """A measured point's verdict against ``slo`` at offered ``rate``."""
-    r = record.result
-    base = Trial(rate, False, "", run_id=record.run_id, status=str(record.status))
-    if r is None or not r.operations:
-        base.why = f"{record.status}: {record.error or 'nothing measured'}"
-        return base
-    base.achieved_ops = r.throughput_ops
-    base.latency_us, base.latency = slo.latency_us(r)
-    if record.status != RunStatus.OK:
-        base.why = f"{record.status}: {record.error or 'not ok'}"
-    elif r.throughput_ops < MIN_ACHIEVED * rate:
-        base.why = f"saturated: achieved {r.throughput_ops:,.0f} ops/s, {r.throughput_ops / rate:.1%} of the offered rate"
-    elif base.latency_us is None:
-        base.why = f"no {slo.operation or 'operation'} latency measured"
-    elif base.latency_us > slo.limit_us:
-        base.why = f"{base.latency} p{slo.percentile:g} {_us(base.latency_us)} > {_us(slo.limit_us)}"
-    else:
-        base.passed = True
-        base.why = f"{base.latency} p{slo.percentile:g} {_us(base.latency_us)} ≤ {_us(slo.limit_us)}"
-    return base
-
-
-def _us(v: float) -> str:
-    return f"{v / 1e3:.3g} ms" if v >= 1000 else f"{v:.0f} µs"
-
-
 def search_point(sweep: Sweep, target: str, label: str, workload: str, threads: int, props: Properties) -> bool:
     """Run (or, on ``--resume``, replay) the SLO search of one target × workload × thread count with
     ``sweep``'s servers, engine and store; the search is kept in ``manifest.slo_searches`` after every
@@ -290,26 +181,6 @@ def search_point(sweep: Sweep, target: str, label: str, workload: str, threads: 
     _keep(sweep, doc)
     sweep.console.note(f"{label} {workload} {threads} threads: {summary_line(doc)}")
     return True
-
-
-def summary_line(doc: dict[str, Any]) -> str:
-    """``p99<1ms holds up to 42,000 ops/s (7 points; 43,700 failed: …)`` for a stored search."""
-    tried = doc.get("tried") or []
-    n = len(tried) + (1 if doc.get("unpaced_run_id") else 0)
-    found = doc.get("found_rate")
-    if doc.get("ended") == "unpaced-failed":
-        return f"{doc['slo']}: not searched (the unpaced point failed)"
-    if found is None:
-        low = min((t["rate"] for t in tried), default=None)
-        return f"{doc['slo']} not met at any rate tried (lowest {low:,.0f} ops/s; {n} points)" if low else \
-            f"{doc['slo']}: no rate tried"
-    above = [t for t in tried if not t["passed"] and t["rate"] > found]
-    nxt = min(above, key=lambda t: t["rate"]) if above else None
-    why = f"; {nxt['rate']:,.0f} ops/s failed: {nxt['why']}" if nxt else (
-        f"; the unpaced maximum is {doc['unpaced_ops']:,.0f} ops/s" if doc.get("unpaced_ops") else "")
-    budget = ", point budget spent" if doc.get("ended") == "budget" else ""
-    top = " (every rate tried passed: raise --slo-start)" if doc.get("ended") == "all-passed" else ""
-    return f"{doc['slo']} holds up to {found:,.0f} ops/s{top} ({n} points{budget}{why})"
 
 
 def _keep(sweep: Sweep, doc: dict[str, Any]) -> None:
