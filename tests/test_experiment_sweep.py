@@ -18,12 +18,12 @@ import pytest
 from ycsbctl.engine.contract import NativeEngine, PhaseRun
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.console import Console
+from ycsbctl.experiment.live_console import Console
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.progress import Progress
 from ycsbctl.experiment.run import run_plan
 from ycsbctl.experiment.store import MemoryStore
 from ycsbctl.experiment.sweep import Sweep
-from ycsbctl.plan import Plan
-from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint
 from ycsbctl.results import load
 from ycsbctl.results.model import PhaseResult

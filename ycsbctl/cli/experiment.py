@@ -10,7 +10,15 @@ import click
 
 from ycsbctl.cli import docker_host_option, image_option, main
 from ycsbctl.errors import UserError
-from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_rates, parse_threads, split_targets
+from ycsbctl.experiment.plan import (
+    DEFAULT_LADDER,
+    PROFILES,
+    Plan,
+    is_url,
+    parse_rates,
+    parse_threads,
+    split_targets,
+)
 
 
 def _common(f):
@@ -97,7 +105,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
     if outcome.folder is not None:
         try:
             if show_summary:
-                from ycsbctl.report.console import print_summary
+                from ycsbctl.report.summary_table import print_summary
 
                 print_summary(outcome.folder)
         except KeyboardInterrupt:
@@ -119,7 +127,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
               allow_concurrent: bool = False, fmt: str = "text"):
-    from ycsbctl.experiment import run_plan
+    from ycsbctl.experiment.run import run_plan
 
     write = out is not None or not single or resume is not None
     # --format json keeps stdout for its document: YCSB's block only goes to an exportfile

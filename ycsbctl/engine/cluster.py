@@ -1,14 +1,14 @@
 """The cluster engine: one engine shard per Dask worker, started together, merged exactly.
 
-``ycsbctl run … --cluster tcp://SCHED:8786`` places one shard (:mod:`ycsbctl.engine.shard`: the
+``ycsbctl run … --cluster tcp://SCHED:8786`` places one shard (:mod:`ycsbctl.engine.shard_process`: the
 local engine with its processes and client threads) on each worker of a Dask scheduler that the
 user runs as Dask documents it. The controller here:
 
-1. splits the phase (:func:`~ycsbctl.engine.shards.plan_shards`: threads, quotas, load key ranges
+1. splits the phase (:func:`~ycsbctl.engine.shard_plan.plan_shards`: threads, quotas, load key ranges
    as YCSB splits them over client instances) and submits one task per worker;
 2. waits until every shard has connected its clients (a barrier), then sets a start time
    :data:`START_LEAD_S` in the future; each shard converts it to its own clock and says how late it
-   started (:class:`~ycsbctl.engine.shards.ShardStarted`). The start skew recorded is the spread of
+   started (:class:`~ycsbctl.engine.shard_plan.ShardStarted`). The start skew recorded is the spread of
    those latenesses, each by its host's own clock: hosts' clocks must agree (NTP), and how far they
    seemed apart is recorded beside it per shard (``clock_offset_ms``, ± half ``clock_rtt_ms``: a
    round trip through the scheduler, too coarse to correct a start by);
@@ -34,7 +34,7 @@ from typing import Any
 
 from ycsbctl.engine.messages import Done, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner
-from ycsbctl.engine.shards import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
+from ycsbctl.engine.shard_plan import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult

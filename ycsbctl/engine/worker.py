@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from ycsbctl.engine.integrity import VerifyingBinding
 from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
+from ycsbctl.engine.verifying_binding import VerifyingBinding
 from ycsbctl.slices import drain
 from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet

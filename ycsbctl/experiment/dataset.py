@@ -4,7 +4,7 @@ points makes reads NOT_FOUND: that point is flagged, not presented as healthy)."
 
 from __future__ import annotations
 
-from ycsbctl.progress import Progress
+from ycsbctl.experiment.progress import Progress
 
 
 def _count(url: str, table: str) -> int | None:

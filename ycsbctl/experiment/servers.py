@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from ycsbctl.plan import Plan, is_url
+from ycsbctl.experiment.plan import Plan, is_url
 from ycsbctl.provision import Endpoint
 from ycsbctl.workload.properties import Properties
 

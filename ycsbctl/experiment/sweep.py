@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.console import Console
+from ycsbctl.experiment.host_claim import HostClaim
+from ycsbctl.experiment.live_console import Console
+from ycsbctl.experiment.measure import guarded
 from ycsbctl.experiment.naming import sweep_phase, workload_name, workload_properties
 from ycsbctl.experiment.outcome import Outcome
-from ycsbctl.experiment.points import PointRunner
+from ycsbctl.experiment.plan import Plan, is_url, target_label
+from ycsbctl.experiment.point_runner import PointRunner
 from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.store import ResultStore
-from ycsbctl.host_claim import HostClaim
-from ycsbctl.plan import Plan, is_url, target_label
-from ycsbctl.point import guarded
 from ycsbctl.provision import Endpoint, redact_url
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget

@@ -140,7 +140,7 @@ class Substitution:
 class Manifest:
     """``manifest.json``: what was planned, on what, with which versions, and how it ended.
 
-    ``plan`` is :meth:`ycsbctl.plan.Plan.to_dict` (passwords redacted; ``--resume`` rebuilds the plan
+    ``plan`` is :meth:`ycsbctl.experiment.plan.Plan.to_dict` (passwords redacted; ``--resume`` rebuilds the plan
     from it) with the resolved scale (``record_count``, ``point_duration_s`` …); read the scale through
     :attr:`record_count` and friends. ``servers`` maps a target label to its endpoint
     (:meth:`~ycsbctl.provision.base.Endpoint.to_dict`, URL redacted); ``footprints`` to the dataset's

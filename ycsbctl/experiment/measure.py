@@ -11,8 +11,8 @@ import pandas as pd
 from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
-from ycsbctl.plan import Plan
-from ycsbctl.progress import Progress
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.progress import Progress
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
@@ -57,7 +57,7 @@ def engine_for(plan: Plan) -> Engine:
     """The engine the plan names: the real YCSB (``--engine ycsb``), ycsbctl's over a Dask cluster
     (``--cluster``), or ycsbctl's own on this host."""
     if plan.engine == "ycsb":
-        from ycsbctl.ycsb_java import YcsbEngine
+        from ycsbctl.engine.ycsb_java import YcsbEngine
 
         return YcsbEngine(plan.ycsb_home)
     if plan.cluster:

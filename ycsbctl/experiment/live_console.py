@@ -7,8 +7,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ycsbctl.plan import Plan
-from ycsbctl.progress import Progress
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.progress import Progress
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import Operation

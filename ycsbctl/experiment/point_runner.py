@@ -4,13 +4,13 @@ judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the store, tell t
 from __future__ import annotations
 
 from ycsbctl.engine.contract import Engine
-from ycsbctl.experiment.console import Console
 from ycsbctl.experiment.dataset import DatasetCheck
+from ycsbctl.experiment.host_claim import HostClaim
 from ycsbctl.experiment.judge import judge
+from ycsbctl.experiment.live_console import Console
+from ycsbctl.experiment.measure import PointOutcome, load_dataset, run_point
+from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.store import ResultStore
-from ycsbctl.host_claim import HostClaim
-from ycsbctl.plan import Plan
-from ycsbctl.point import PointOutcome, load_dataset, run_point
 from ycsbctl.provision import Endpoint, redact_url
 from ycsbctl.results.store import RunRecord, now_iso
 from ycsbctl.workload.properties import Properties

@@ -1,11 +1,11 @@
 """One engine shard on a client host: the local engine (its worker processes and client threads),
 started at a time the controller chose, forwarding what its workers measure.
 
-Run as ``python -m ycsbctl.engine.shard`` by the Dask task (:mod:`ycsbctl.engine.cluster_task`): a
+Run as ``python -m ycsbctl.engine.shard_process`` by the Dask task (:mod:`ycsbctl.engine.cluster_task`): a
 Dask worker under its nanny is a daemonic process, and ``multiprocessing`` refuses to give a
 daemonic process children (dask/distributed#2142), so the shard is a subprocess of it.
 
-Pipes: stdin carries the pickled :class:`~ycsbctl.engine.shards.ShardPlan`, then text lines
+Pipes: stdin carries the pickled :class:`~ycsbctl.engine.shard_plan.ShardPlan`, then text lines
 ``start <epoch s>`` and ``stop``; end of stdin (the Dask worker is gone) stops the shard too.
 stdout carries pickled messages: :class:`ShardReady`, :class:`ShardStarted`, the engine's
 ``(shard, SecondReport | Done | Failed)`` with ``Done.end_ns`` made relative to the start, and a
@@ -28,7 +28,7 @@ from typing import IO, Any
 from ycsbctl import __version__
 from ycsbctl.engine.messages import Done, Failed, Message, Ready
 from ycsbctl.engine.runner import PhaseRunner
-from ycsbctl.engine.shards import ShardEnded, ShardPlan, ShardReady, ShardStarted
+from ycsbctl.engine.shard_plan import ShardEnded, ShardPlan, ShardReady, ShardStarted
 from ycsbctl.errors import UserError
 
 STOP = None
