@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ycsbctl.cli import docker_host_option, image_option, main
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
     DEFAULT_LADDER,
     PROFILES,
@@ -147,7 +147,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                        f"draw the report later with `ycsbctl report {outcome.folder}`", err=True)
             sys.exit(130)
         except Exception as exc:  # noqa: BLE001 - the data is safe; say why the page is missing
-            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            first = first_line(exc)
             click.echo(f"error: the HTML report could not be written ({first}); the data is complete in "
                        f"{outcome.folder}: run `ycsbctl report {outcome.folder}` once that is fixed", err=True)
             outcome.report_failed = True

@@ -11,7 +11,7 @@ from ycsbctl.cli import docker_host_option, image_option, main
 from ycsbctl.provision import auto, doctor
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.engines import ALL_TARGETS
-from ycsbctl.provision.external import redact_url
+from ycsbctl.urls import redact_url
 
 
 def _describe(ep, with_password: bool = False) -> str:

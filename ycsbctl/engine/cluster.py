@@ -36,15 +36,14 @@ from ycsbctl.engine.messages import Done, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner
 from ycsbctl.engine.shard_plan import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
 from ycsbctl.engine.spec import PhaseSpec, Tick
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, first_line
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.urls import redact_text
+from ycsbctl.urls import host_of, is_loopback, redact_text
 
 CONNECT_TIMEOUT_S = 10.0
 START_LEAD_S = 0.5  # the start time is this far ahead of the barrier (the Variable reaches workers in ms)
 READY_TIMEOUT_S = 90.0  # shards to connect their clients (a worker starting Python + numpy is ~2 s)
 LIVENESS_EVERY_S = 1.0  # how often the scheduler is asked which workers remain
-CPU_SATURATED = 0.90  # as ycsbctl.telemetry.bottleneck: share of a client host's cores
 
 _clients: dict[str, Any] = {}
 
@@ -381,8 +380,6 @@ def _check_reachable(url: str, hosts: dict[str, str]) -> None:
     anything starts (``hosts``: worker label → its address)."""
     import psutil
 
-    from ycsbctl.telemetry.network import host_of, is_loopback
-
     if not is_loopback(host_of(url)):
         return
     mine = {a.address for addrs in psutil.net_if_addrs().values() for a in addrs}
@@ -393,5 +390,4 @@ def _check_reachable(url: str, hosts: dict[str, str]) -> None:
 
 
 def _one_line(exc: BaseException | None) -> str:
-    text = f"{type(exc).__name__}: {exc}" if exc is not None else "unknown error"
-    return text.splitlines()[0] if text else "unknown error"
+    return f"{type(exc).__name__}: {first_line(exc)}" if exc is not None else "unknown error"

@@ -8,7 +8,7 @@ from ycsbctl.experiment.progress import Progress
 
 
 def _count(url: str, table: str) -> int | None:
-    from ycsbctl.provision.signals import deferred_signals
+    from ycsbctl.processes import deferred_signals
     from ycsbctl.stores.admin import count_records
 
     # Signals held (≤ 10 s: connect and read are bounded to 5 s each): a Ctrl-C landing in a client's

@@ -10,7 +10,7 @@ import pandas as pd
 
 from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.spec import PhaseSpec
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import Progress
 from ycsbctl.provision.base import Endpoint
@@ -135,13 +135,13 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
 def guarded(what: str, query: Callable[[], T], progress: Progress | None) -> T | None:
     """An admin or telemetry query around a point: a server that died or froze meanwhile costs one
     line (``telemetry: could not read …``), never the measured point."""
-    from ycsbctl.provision.signals import deferred_signals
+    from ycsbctl.processes import deferred_signals
 
     try:
         with deferred_signals():  # bounded queries; a Ctrl-C inside a client's finaliser would be lost
             return query()
     except Exception as exc:  # noqa: BLE001 - the point's own result says what happened to the server
-        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        first = first_line(exc)
         if progress is not None:
             progress.note(f"telemetry: could not read the {what} ({type(exc).__name__}: {first}); the point is kept")
         return None

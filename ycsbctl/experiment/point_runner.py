@@ -11,8 +11,9 @@ from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.measure import PointOutcome, load_dataset, run_point
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.store import ResultStore
-from ycsbctl.provision import Endpoint, redact_url
+from ycsbctl.provision import Endpoint
 from ycsbctl.results.store import RunRecord, now_iso
+from ycsbctl.urls import redact_url
 from ycsbctl.workload.properties import Properties
 
 

@@ -20,7 +20,7 @@ from ycsbctl.experiment.progress import Progress
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
 from ycsbctl.experiment.store import MemoryStore, ResultStore
 from ycsbctl.experiment.sweep import Sweep
-from ycsbctl.provision.signals import sigterm_as_interrupt
+from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest

@@ -21,10 +21,11 @@ from ycsbctl.experiment.point_runner import PointRunner
 from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.store import ResultStore
-from ycsbctl.provision import Endpoint, redact_url
+from ycsbctl.provision import Endpoint
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.results.store import RunRecord
+from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties
 

@@ -15,13 +15,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import deferred_signals, sigterm_as_interrupt
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.provision.engines import default_docker_host, engine_for
-from ycsbctl.provision.external import ExternalProvisioner, protocol_of, redact_url
+from ycsbctl.provision.external import ExternalProvisioner
 from ycsbctl.provision.local import LocalProvisioner, find_binary, is_ours
-from ycsbctl.provision.signals import deferred_signals, sigterm_as_interrupt
 from ycsbctl.stores import registry
+from ycsbctl.urls import redact_url
 
 BACKENDS = ("auto", "docker", "local", "external")
 Say = Callable[[str], None]
@@ -85,7 +86,7 @@ def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, 
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     with sigterm_as_interrupt():
-        if protocol_of(target_or_url) is not None:
+        if registry.find(target_or_url) is not None:
             if backend not in ("auto", "external"):
                 raise UserError(f"{redact_url(target_or_url)} is a URL: it needs no --backend {backend}")
             return ExternalProvisioner().up(target_or_url)

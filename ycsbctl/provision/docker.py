@@ -25,10 +25,10 @@ import docker.errors
 import docker.types
 
 from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, engines, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.provision.local import free_port, port_owner
-from ycsbctl.provision.signals import deferred_signals
 from ycsbctl.urls import redact_url
 
 READY_TIMEOUT_S = 120.0

@@ -8,14 +8,7 @@ from ycsbctl.errors import UserError, short_error
 from ycsbctl.provision import probe
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.stores import registry
-from ycsbctl.urls import redact_text, redact_url
-
-__all__ = ["ExternalProvisioner", "protocol_of", "redact_text", "redact_url"]
-
-def protocol_of(url: str) -> str | None:
-    """``redis`` / ``mongodb`` / ``basic`` for a URL we accept, else None (a catalogue name)."""
-    proto = registry.find(url)
-    return proto.name if proto is not None else None
+from ycsbctl.urls import redact_url
 
 
 class ExternalProvisioner(Provisioner):

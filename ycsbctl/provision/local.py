@@ -22,9 +22,9 @@ from typing import Any
 import psutil
 
 from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
-from ycsbctl.provision.signals import deferred_signals
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0

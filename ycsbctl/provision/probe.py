@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from ycsbctl.errors import UserError, short_error
-from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.processes import deferred_signals
 from ycsbctl.stores import registry
 from ycsbctl.stores.base import ServerFacts
-from ycsbctl.urls import redact_url
+from ycsbctl.urls import redact_text, redact_url
 
 _SECRET_KEYS = re.compile(r"pass|secret|token|^masterauth$", re.IGNORECASE)  # config keys holding secrets
 
@@ -70,8 +70,6 @@ def _jsonable(value: Any) -> Any:
 
 def redact_config(config: dict[str, Any]) -> dict[str, Any]:
     """Config values of password-like keys become ``***``; URLs inside values lose passwords."""
-    from ycsbctl.provision.external import redact_text
-
     def clean(key: str, value: Any) -> Any:
         if isinstance(value, dict):
             return {k: clean(k, v) for k, v in value.items()}

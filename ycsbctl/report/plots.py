@@ -8,11 +8,8 @@ Colours are the Okabe–Ito palette (colour-blind safe); legends sit below the a
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,39 +19,35 @@ import pandas as pd
 # savefig renders PNG through Agg and SVG through the SVG backend, and a notebook keeps its own backend.
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.report.plot_style import (
+    FAILED_COLOR,
+    MIB,
+    OP_STYLES,
+    PlotFile,
+    duration,
+    far_apart,
+    kilo,
+    latency_unit,
+    legend_below,
+    save,
+    target_colors,
+    threads_axis,
+    titles,
+)
+from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
 from ycsbctl.results.model import OPERATIONS
 from ycsbctl.results.schema import Manifest
 
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
-FAILED_COLOR = "#B2182B"
-OP_STYLES = {"READ": "-", "UPDATE": "--", "INSERT": ":", "SCAN": "-.", "READ-MODIFY-WRITE": (0, (5, 1, 1, 1)),
-             "DELETE": (0, (1, 2))}
 # Telemetry sources and columns (ycsbctl.telemetry), in order of preference: the server process or
 # container first, then what the database reports about itself.
 SERVER_SOURCES = ("server-process", "server-container")
 DB_SOURCES = ("redis-info", "mongo-status")
 CPU_METRICS = ((SERVER_SOURCES, "cpu_pct"), (DB_SOURCES, "db_cpu_pct"))
 MEMORY_METRICS = ((SERVER_SOURCES, "rss_bytes"), (DB_SOURCES, "db_rss_bytes"), (DB_SOURCES, "db_used_memory_bytes"))
-MIB = 2**20
-
-
-@dataclass
-class PlotFile:
-    """One saved figure: ``png`` and ``svg`` paths and what it shows."""
-
-    name: str
-    title: str
-    png: Path
-    svg: Path
-
-
-def target_colors(targets: list[str]) -> dict[str, str]:
-    return {t: OKABE_ITO[i % len(OKABE_ITO)] for i, t in enumerate(targets)}
 
 
 def context_line(manifest: Manifest) -> str:
@@ -74,51 +67,6 @@ def context_line(manifest: Manifest) -> str:
     if machine:
         parts.append(machine)
     return " · ".join(parts)
-
-
-def latency_unit(max_us: float) -> tuple[float, str]:
-    """Divisor and unit for a latency axis: ms once values reach 20,000 µs, else µs."""
-    return (1000.0, "ms") if max_us == max_us and max_us >= 20_000 else (1.0, "µs")
-
-
-def _duration(v_us: float, _pos: object = None) -> str:
-    """A tick label for a latency in µs: ``500 µs``, ``2 ms``, ``1.5 s``."""
-    if v_us < 1000:
-        return f"{v_us:g} µs"
-    return f"{v_us / 1000:g} ms" if v_us < 1e6 else f"{v_us / 1e6:g} s"
-
-
-def _kilo(v: float, _pos: object = None) -> str:
-    return f"{v / 1000:g}k" if abs(v) >= 1000 else f"{v:g}"
-
-
-def _threads_axis(ax, threads: list[int]) -> None:
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(threads)
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xlim(min(threads) / 1.35, max(threads) * 1.35)
-    ax.set_xlabel("client threads (log₂ scale)")
-
-
-def _titles(fig: Figure, title: str, subtitle: str) -> None:
-    fig.suptitle(title, fontsize=12, fontweight="bold", y=0.98)
-    if subtitle:
-        fig.text(0.5, 0.915, subtitle, ha="center", fontsize=8.5, color="#444")
-
-
-def _legend_below(fig: Figure, handles: list, ncol: int) -> None:
-    fig.legend(handles=handles, loc="lower center", ncol=max(1, min(ncol, 4)), frameon=False, fontsize=8.5)
-
-
-SPREAD_FOR_LOG = 20.0  # targets this far apart flatten each other on a linear axis
-
-
-def _far_apart(per_target: pd.Series) -> bool:
-    """Whether the targets' typical values (one per target) differ by more than ``SPREAD_FOR_LOG``×:
-    then a linear axis would draw the smaller ones as a flat line at zero, and a log axis is used."""
-    v = per_target[per_target > 0].dropna()
-    return len(v) > 1 and float(v.max() / v.min()) > SPREAD_FOR_LOG
 
 
 def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str, colors: dict[str, str],
@@ -151,8 +99,8 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
                     Line2D([], [], color=c, lw=1.5, ls="--", marker="s", mfc="white", label=f"{target} {label} latency")]
     top = top or 1.0
     by_target = pts.groupby("target")
-    log_tp = _far_apart(by_target["throughput_mean"].max())
-    log_lat = _far_apart(by_target["latency_mean"].median())
+    log_tp = far_apart(by_target["throughput_mean"].max())
+    log_lat = far_apart(by_target["latency_mean"].median())
     floor = float(pts["throughput_mean"][pts["throughput_mean"] > 0].min()) / 2 if log_tp else 0.02 * top
     for _, p in pts.iterrows():
         c = colors.get(p["target"], "#000")
@@ -171,7 +119,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
         handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8, label="failed or degraded point"))
     if (pts["bottleneck"] == "client-cpu").any():
         handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
-    _threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
+    threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
     if log_tp:
         ax.set_yscale("log")
         ax.set_ylim(floor / 1.5, top * 2)
@@ -186,12 +134,12 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     else:
         ax2.set_ylim(bottom=0)
         ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
-    ax.yaxis.set_major_formatter(FuncFormatter(_kilo))
+    ax.yaxis.set_major_formatter(FuncFormatter(kilo))
     ax.set_ylabel(f"throughput (ops/s{', log scale' if log_tp else ''}), solid")
     ax2.set_ylabel(f"{label} latency ({unit}{', log scale' if log_lat else ''}), dashed")
     ax.grid(axis="y", alpha=0.3)
-    _titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
-    _legend_below(fig, handles, len(handles))
+    titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
+    legend_below(fig, handles, len(handles))
     fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * math.ceil(len(handles) / 4), left=0.09, right=0.9)
     return fig
 
@@ -232,13 +180,13 @@ def spectrum_figure(exp: Experiment, workload: str, threads: int, colors: dict[s
     ax.set_xticklabels(["p50", "p90", "p99", "p99.9", "p99.99"])
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency (log scale)")
-    ax.yaxis.set_major_formatter(FuncFormatter(_duration))
-    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _p: _duration(v) if f"{v:g}"[0] in "25" else ""))
+    ax.yaxis.set_major_formatter(FuncFormatter(duration))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _p: duration(v) if f"{v:g}"[0] in "25" else ""))
     ax.tick_params(axis="y", which="minor", labelsize=7.5)
     ax.grid(True, which="major", alpha=0.3)
     reps = "all repetitions merged" if sel.groupby("target").size().max() > 1 else "one run"
-    _titles(fig, f"{workload}: latency percentile spectrum at {threads} threads ({reps})", subtitle)
-    _legend_below(fig, handles, 3)
+    titles(fig, f"{workload}: latency percentile spectrum at {threads} threads ({reps})", subtitle)
+    legend_below(fig, handles, 3)
     fig.subplots_adjust(top=0.86, bottom=0.14 + 0.035 * math.ceil(len(handles) / 3), left=0.1, right=0.97)
     return fig
 
@@ -306,7 +254,7 @@ def timeseries_figure(exp: Experiment, peaks: dict[str, str | None], colors: dic
             ax.grid(alpha=0.3)
         top.plot(overall["second"] + 0.5, overall["operations"], color=c, lw=2, marker=".")
         top.set_ylim(0, _top(overall["operations"].max()))
-        top.yaxis.set_major_formatter(FuncFormatter(_kilo))
+        top.yaxis.set_major_formatter(FuncFormatter(kilo))
         top.set_title(f"{target}: {run_id}", fontsize=8.5)
         t2 = top.twinx()
         t2.plot(overall["second"] + 0.5, overall["p99_us"] / div, color=c, ls="--", lw=1.3)
@@ -331,7 +279,7 @@ def timeseries_figure(exp: Experiment, peaks: dict[str, str | None], colors: dic
         if cpu is None and mem is None:
             bottom.text(0.5, 0.5, "no server telemetry", transform=bottom.transAxes, ha="center", color="#777")
         bottom.set_xlabel("seconds since the run started (grey: warm-up)")
-    _titles(fig, title, subtitle)
+    titles(fig, title, subtitle)
     fig.subplots_adjust(top=0.84, bottom=0.1, left=0.08, right=0.9, wspace=0.45, hspace=0.25)
     return fig
 
@@ -361,13 +309,13 @@ def cpu_figure(points: pd.DataFrame, workload: str, cores: int | None, colors: d
         ax.axhline(100 * cores, color="#333", ls=":", lw=1)
         ax.annotate(f"all {cores} cores", (0.01, 100 * cores), xycoords=("axes fraction", "data"), xytext=(0, 3),
                     textcoords="offset points", fontsize=7.5, color="#333")
-    _threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
+    threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
     top = max(float(np.nanmax(pts[["server_cpu_pct", "client_cpu_pct"]].to_numpy(dtype=float))), 100 * (cores or 1))
     ax.set_ylim(0, top * 1.12)
     ax.set_ylabel("CPU (% of one core)")
     ax.grid(axis="y", alpha=0.3)
-    _titles(fig, f"{workload}: server and client CPU vs client threads", subtitle)
-    _legend_below(fig, handles, 4)
+    titles(fig, f"{workload}: server and client CPU vs client threads", subtitle)
+    legend_below(fig, handles, 4)
     fig.subplots_adjust(top=0.86, bottom=0.24, left=0.09, right=0.97)
     return fig
 
@@ -443,27 +391,9 @@ def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = ""
         ax.set_title(title, fontsize=9.5)
         ax.set_ylabel(unit)
         ax.grid(axis="y", alpha=0.3)
-    _titles(fig, "Footprint after load and network", subtitle)
+    titles(fig, "Footprint after load and network", subtitle)
     fig.subplots_adjust(top=0.8, bottom=0.2, left=0.08, right=0.98, wspace=0.35)
     return fig
-
-
-def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
-    """Write ``<name>.png`` (100 dpi) and ``<name>.svg`` into ``plots_dir``."""
-    plots_dir.mkdir(parents=True, exist_ok=True)
-    png, svg = plots_dir / f"{name}.png", plots_dir / f"{name}.svg"
-    for path, kwargs in ((png, {"dpi": 100, "format": "png"}), (svg, {"format": "svg"})):
-        tmp = path.with_name(path.name + ".tmp")  # whole or absent: a full disk leaves no truncated figure
-        try:
-            # Ctrl-C waits for the figure: an interrupt landing inside Agg's C++ drawing comes out as
-            # "ValueError: Invalid bounding box" instead of KeyboardInterrupt.
-            with deferred_signals():
-                fig.savefig(tmp, **kwargs)
-                os.replace(tmp, path)
-        except BaseException:  # a full disk or Ctrl-C: no half figure left behind
-            tmp.unlink(missing_ok=True)
-            raise
-    return PlotFile(name, title, png, svg)
 
 
 def spectrum_threads_default(points: pd.DataFrame, workload: str, targets: list[str]) -> int | None:
@@ -496,8 +426,6 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
             ("spectrum", f"{w}: latency percentile spectrum at {threads} threads",
              partial(spectrum_figure, exp, w, threads, colors, sub) if threads else _no_figure),
         ]
-        from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
-
         if rate_swept(exp, w):  # points at several offered rates: the hockey stick, not the per-thread figures
             figures = [("rates", f"{w}: latency vs achieved throughput per offered rate",
                         partial(rate_latency_figure, exp, w, colors, "all", sub))]

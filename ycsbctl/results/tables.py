@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from ycsbctl.errors import first_line
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
 from ycsbctl.results.schema import ALL_OPS, LATENCY_STATS, TelemetrySummary, conform_runs, op_key
@@ -47,7 +48,7 @@ def _latency_columns(prefix: str, s: OpSummary | dict | None) -> dict[str, float
 # -- reading the per-run parts (used by finalize and by ycsbctl.results.load on partial folders) ---
 def damaged(path: Path, exc: BaseException, consequence: str) -> None:
     """Name a damaged file of a result folder on one line (stderr) and go on without it."""
-    why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+    why = first_line(exc)[:160]
     sys.stderr.write(f"warning: {path} is damaged ({type(exc).__name__}: {why}); {consequence}\n")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, first_line
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
 
@@ -13,7 +13,7 @@ def clear_dataset(url: str, table: str = "usertable") -> None:
     try:
         proto.clear(url, table)
     except Exception as exc:  # noqa: BLE001 - one line for the user
-        raise UserError(f"cannot clear the dataset at {redact_url(url)}: {str(exc).splitlines()[0]}", exit_code=1) from None
+        raise UserError(f"cannot clear the dataset at {redact_url(url)}: {first_line(exc)}", exit_code=1) from None
 
 
 def count_records(url: str, table: str = "usertable") -> int | None:

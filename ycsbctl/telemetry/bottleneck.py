@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.results.names import BOTTLENECK_SEVERITY
+from ycsbctl.results.names import BOTTLENECK_SEVERITY, CPU_SATURATED
 from ycsbctl.stores import registry
 
 if TYPE_CHECKING:
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "host-busy")
 assert set(LABELS) == set(BOTTLENECK_SEVERITY), "a new label needs its place in BOTTLENECK_SEVERITY"
-CPU_SATURATED = 0.90  # share of the cores a side may use
 NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
 QUOTA_THROTTLED = 50.0  # % of a CPU quota's periods in which the kernel held a side back
 

@@ -26,8 +26,9 @@ from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
-from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline, host_of, is_loopback
+from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
 from ycsbctl.telemetry.process import ProcessSampler, listening_pid
+from ycsbctl.urls import host_of, is_loopback
 
 SERVER_SOURCES = ("server-process", "server-container")
 DB_SOURCES = ("redis-info", "mongo-status")

@@ -16,12 +16,11 @@ from typing import Any
 
 import pandas as pd
 
+from ycsbctl.results.names import CPU_SATURATED
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores import registry
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry.capture import Capture
-
-CPU_SATURATED = bn.CPU_SATURATED
 
 
 def host_rows(result: Any) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from urllib.parse import urlparse
 from pymongo import AsyncMongoClient, InsertOne, ReplaceOne
 from pymongo.errors import ConnectionFailure, PyMongoError, ServerSelectionTimeoutError
 
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, first_line
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
 
 
@@ -51,7 +51,7 @@ class MongoPool:
         try:
             await self.db.command("ping")
         except PyMongoError as exc:
-            raise ConnectionLost(f"cannot reach the MongoDB server: {str(exc).splitlines()[0]}") from None
+            raise ConnectionLost(f"cannot reach the MongoDB server: {first_line(exc)}") from None
 
     async def close(self) -> None:
         await self.client.close()
@@ -82,7 +82,7 @@ class MongoBinding(Binding):
 
     def _fail(self, exc: PyMongoError) -> Status:
         # pymongo appends its timeout settings and topology to every message: keep the reason only.
-        self.last_error = str(exc).splitlines()[0].split(" (configured timeouts")[0][:300]
+        self.last_error = first_line(exc).split(" (configured timeouts")[0][:300]
         if isinstance(exc, ServerSelectionTimeoutError):
             raise ConnectionLost(f"lost the MongoDB server: {self.last_error}") from None
         if getattr(exc, "timeout", False):
@@ -132,7 +132,7 @@ class MongoBinding(Binding):
         try:
             await self._flush()
         except PyMongoError as exc:
-            self.last_error = f"final batch failed: {str(exc).splitlines()[0]}"
+            self.last_error = f"final batch failed: {first_line(exc)}"
 
     async def update(self, table: str, key: bytes, values: Values) -> Status:
         try:
