@@ -27,7 +27,8 @@ from ycsbctl.experiment.store import MemoryStore
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.names import RunStatus
-from ycsbctl.results.schema import LATENCY_STATS, RUN_COLUMNS, Manifest
+from ycsbctl.results.run_columns import LATENCY_STATS, RUN_COLUMNS
+from ycsbctl.results.schema import Manifest
 from ycsbctl.results.slo import Slo, Trial, judge_trial, parse_slo, summary_line
 from ycsbctl.results.store import RunRecord
 

@@ -16,8 +16,8 @@ from ycsbctl.report import plots as plotting
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import OPERATIONS, PhaseResult
+from ycsbctl.results.run_columns import op_key
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.tables import op_key
 
 DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
               "telemetry.parquet", "telemetry.csv", "histograms/", "ycsb/", "plots/")

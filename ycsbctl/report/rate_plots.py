@@ -20,7 +20,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from ycsbctl.report.plot_style import FAILED_COLOR, kilo, latency_unit, legend_below, titles
 from ycsbctl.results.frames import Experiment, sweep_phase
-from ycsbctl.results.tables import op_key
+from ycsbctl.results.run_columns import op_key
 
 PASS_COLOR = "#1B7837"
 

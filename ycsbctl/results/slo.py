@@ -18,8 +18,8 @@ from typing import Any
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import OPERATIONS, OpSummary, PhaseResult
 from ycsbctl.results.names import RunStatus
+from ycsbctl.results.run_columns import ALL_OPS, op_key
 from ycsbctl.results.store import RunRecord, overall_summary
-from ycsbctl.results.tables import ALL_OPS, op_key
 
 MIN_ACHIEVED = 0.99  # a point achieving less than 99 % of its offered rate is saturated: it fails
 _UNITS = {"us": 1.0, "µs": 1.0, "μs": 1.0, "ms": 1e3, "s": 1e6}
