@@ -13,6 +13,7 @@ import jinja2
 import pandas as pd
 
 from ycsbctl.report import plots as plotting
+from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import OPERATIONS, PhaseResult
@@ -199,7 +200,7 @@ def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
 
 def network_rows(exp: Experiment) -> list[dict]:
     net = exp.manifest.network
-    used, base = plotting.network_used_gbit(exp), plotting.network_baseline_gbit(exp)
+    used, base = network_used_gbit(exp), network_baseline_gbit(exp)
     targets = list(dict.fromkeys([*net, *[t for t in exp.targets if t in used or t in base]]))
     return [{"target": t, "baseline": base.get(t), "note": (net.get(t) or {}).get("note", "") or "",
              "used": used.get(t)} for t in targets]

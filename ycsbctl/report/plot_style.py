@@ -4,6 +4,7 @@ and :func:`save` (PNG at 100 dpi and SVG, whole or absent)."""
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +62,12 @@ def threads_axis(ax, threads: list[int]) -> None:
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlim(min(threads) / 1.35, max(threads) * 1.35)
     ax.set_xlabel("client threads (log₂ scale)")
+
+
+def axis_top(x: float) -> float:
+    """An upper axis limit 15% above ``x`` (1 when there is nothing to show)."""
+    x = float(x)
+    return x * 1.15 if math.isfinite(x) and x > 0 else 1.0
 
 
 def titles(fig: Figure, title: str, subtitle: str) -> None:
