@@ -20,13 +20,15 @@ several hosts, or a stand-in in a test — plugs in here without touching the sw
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from ycsbctl.engine.spec import PhaseSpec, Tick
     from ycsbctl.results.model import PhaseResult
 
 Progress = Callable[["Tick"], None]
+# The engines a plan may name: ycsbctl's own (native) or the real Java YCSB (ycsb).
+EngineName = Literal["native", "ycsb"]
 
 
 class PhaseRun(Protocol):

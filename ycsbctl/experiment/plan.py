@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
+from ycsbctl.engine.contract import EngineName
 from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
 
@@ -164,8 +165,8 @@ class Plan:
     slo_points: int = 8  # paced points the search may run per target × workload × threads
     timeout_s: float = 10.0
     max_error_rate: float = 0.01
-    backend: str = "auto"
-    engine: str = "native"
+    backend: Literal["auto", "docker", "local"] = "auto"
+    engine: EngineName = "native"
     ycsb_home: str | None = None
     processes: int | None = None
     seed: int | None = None

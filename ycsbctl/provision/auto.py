@@ -11,20 +11,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals, sigterm_as_interrupt
 from ycsbctl.provision import catalog, probe, state
-from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.base import BackendChoice, Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.engines import default_docker_host, engine_for
 from ycsbctl.provision.external import ExternalProvisioner
 from ycsbctl.provision.local import LocalProvisioner, find_binary, is_ours
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
 
-BACKENDS = ("auto", "docker", "local", "external")
+BACKENDS: tuple[BackendChoice, ...] = ("auto", "docker", "local", "external")
 Say = Callable[[str], None]
 
 
@@ -44,7 +44,7 @@ def _provisioner(backend: str) -> Provisioner:
     raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
 
 
-def choose_backend(target: str, image: str | None = None) -> tuple[str, str]:
+def choose_backend(target: str, image: str | None = None) -> tuple[Literal["docker", "local"], str]:
     """(``docker`` | ``local``, why) for a catalogue target; UserError when neither can provide it."""
     from ycsbctl.provision import docker as docker_backend
 
@@ -70,7 +70,7 @@ def choose_backend(target: str, image: str | None = None) -> tuple[str, str]:
     return "local", f"{why_not}; using {binary}"
 
 
-def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, image: str | None = None,
+def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment_id: str, image: str | None = None,
               server_cpus: str | None = None, server_memory: str | None = None, host_network: bool = False,
               port: int | None = None, say: Say | None = None, ready_timeout_s: float | None = None,
               docker_host: str | None = None) -> Endpoint:
@@ -102,12 +102,10 @@ def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, 
             notes.append(f"backend auto -> {backend}: {reason}")
         elif backend == "external":
             raise UserError(f"--backend external needs a URL (redis://… or mongodb://…), not {target_or_url!r}")
-        options: dict[str, Any] = {"experiment_id": experiment_id, "image": image, "server_cpus": server_cpus,
-                                   "server_memory": server_memory, "host_network": host_network, "port": port,
-                                   "say": say, "notes": notes, "docker_host": docker_host}
-        if ready_timeout_s is not None:
-            options["ready_timeout_s"] = ready_timeout_s
-        endpoint = _provisioner(backend).up(target_or_url, **options)
+        options = UpOptions(experiment_id=experiment_id, image=image, server_cpus=server_cpus,
+                             server_memory=server_memory, host_network=host_network, port=port, say=say,
+                             notes=notes, docker_host=docker_host, ready_timeout_s=ready_timeout_s)
+        endpoint = _provisioner(backend).up(target_or_url, options)
         say(f"{endpoint.target} is up: {redact_url(endpoint.url)} ({endpoint.server_name}, {endpoint.backend})")
         return endpoint
 
@@ -119,7 +117,7 @@ def teardown(endpoint: Endpoint) -> None:
 
 
 @contextmanager
-def provisioned(targets: Iterable[str], backend: str = "auto", *, experiment_id: str,
+def provisioned(targets: Iterable[str], backend: BackendChoice = "auto", *, experiment_id: str,
                 **options: Any) -> Iterator[list[Endpoint]]:
     """Provision ``targets`` in order; tear every one down on leaving, whatever the reason.
 
@@ -146,7 +144,7 @@ def _teardown_all(endpoints: list[Endpoint]) -> None:
         say_to_stderr("teardown problems (check `ycsbctl status`): " + "; ".join(errors))
 
 
-def up_servers(targets: list[str], backend: str = "auto", **options: Any) -> list[Endpoint]:
+def up_servers(targets: list[str], backend: BackendChoice = "auto", **options: Any) -> list[Endpoint]:
     """``ycsbctl up``: provision all targets and leave them running, or none of them on any failure."""
     endpoints: list[Endpoint] = []
     with sigterm_as_interrupt():

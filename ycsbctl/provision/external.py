@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.provision import probe
-from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
 
@@ -16,7 +14,7 @@ class ExternalProvisioner(Provisioner):
 
     name = "external"
 
-    def up(self, target: str, **options: Any) -> Endpoint:
+    def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
         proto = registry.for_url(target)
         protocol = proto.name
         shown = redact_url(target)
