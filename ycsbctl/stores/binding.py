@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 Fields = Sequence[bytes] | None  # None = all fields
 Values = Sequence[tuple[bytes, bytes]]  # (field name, value)
@@ -25,8 +25,28 @@ class Status(IntEnum):
 
 
 if TYPE_CHECKING:
-    from ycsbctl.engine.throttle import Pacer
     from ycsbctl.stores.chain import ChainRun, WriteBatch
+
+
+class DueAlarm(Protocol):
+    """Wakes a chain at a time: ``at(due_ns)`` is a future resolved once that perf_counter ns has come."""
+
+    def at(self, due_ns: int) -> asyncio.Future: ...
+
+
+class Pacing(Protocol):
+    """A client thread's schedule as a chain uses it (the engine's ``engine.throttle.Pacer``):
+    :meth:`due` is the next operation's due time (ns, perf_counter clock), :meth:`started` and
+    :meth:`ended` mark its request written at ``t0`` and its reply in at ``t1``."""
+
+    @property
+    def alarm(self) -> DueAlarm: ...
+
+    def due(self) -> int: ...
+
+    def started(self, due: int, t0: int) -> None: ...
+
+    def ended(self, t0: int, t1: int) -> None: ...
 
 
 @dataclass
@@ -42,7 +62,7 @@ class ChainContext:
     deadline_ns: int
     stop_on_error: bool  # load phase: a failed insert ends the chain (and the thread, as YCSB)
     table: str = "usertable"  # the workload's ``table`` (MongoDB's collection)
-    pacer: Pacer | None = None  # with a target rate: each operation waits for its due time
+    pacer: Pacing | None = None  # with a target rate: each operation waits for its due time
     writes: WriteBatch | None = None  # the worker's: requests written at the end of each turn of the loop
     more: Callable[[ChainRun], bool] | None = None  # a chain that ran out: carry on with the client's next take?
 
