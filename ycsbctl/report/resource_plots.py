@@ -16,11 +16,9 @@ from matplotlib.ticker import FuncFormatter
 
 from ycsbctl.report.plot_style import MIB, axis_top, kilo, latency_unit, legend_below, threads_axis, titles
 from ycsbctl.results.frames import Experiment
+from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 
-# Telemetry sources and columns (ycsbctl.telemetry), in order of preference: the server process or
-# container first, then what the database reports about itself.
-SERVER_SOURCES = ("server-process", "server-container")
-DB_SOURCES = ("redis-info", "mongo-status")
+# Telemetry columns of the server, in order of preference (see the sources in results/names.py).
 CPU_METRICS = ((SERVER_SOURCES, "cpu_pct"), (DB_SOURCES, "db_cpu_pct"))
 MEMORY_METRICS = ((SERVER_SOURCES, "rss_bytes"), (DB_SOURCES, "db_rss_bytes"), (DB_SOURCES, "db_used_memory_bytes"))
 

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 
 from ycsbctl.provision.base import Endpoint
+from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
@@ -29,9 +30,6 @@ from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
 from ycsbctl.telemetry.process import ProcessSampler, listening_pid
 from ycsbctl.urls import host_of, is_loopback
-
-SERVER_SOURCES = ("server-process", "server-container")
-DB_SOURCES = ("redis-info", "mongo-status")
 
 
 def _port_of(url: str) -> int | None:
