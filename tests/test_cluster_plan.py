@@ -1,4 +1,4 @@
-"""How a phase is split over client hosts (ycsbctl/engine/shard_plan.py), checked against YCSB's own
+"""How a phase is split over client hosts (ycsbctl/engine/shards.py), checked against YCSB's own
 rules written out here: ``Client`` gives thread ``i`` of ``T`` ``opcount // T`` operations plus one
 when ``i < opcount % T``, and a client instance given ``insertstart``/``insertcount`` loads exactly
 that key range — so shards must tile the load range and the operation count, thread by thread."""
