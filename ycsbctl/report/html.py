@@ -16,7 +16,8 @@ from ycsbctl.report import plots as plotting
 from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
-from ycsbctl.results.model import OPERATIONS, PhaseResult
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import OPERATIONS
 from ycsbctl.results.run_columns import op_key
 from ycsbctl.results.schema import Manifest
 

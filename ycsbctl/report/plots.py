@@ -42,7 +42,7 @@ from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
 from ycsbctl.report.resource_plots import cpu_figure, footprint_figure, timeseries_figure
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
-from ycsbctl.results.model import OPERATIONS
+from ycsbctl.results.names import OPERATIONS
 from ycsbctl.results.schema import Manifest
 
 

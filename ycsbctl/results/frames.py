@@ -16,8 +16,8 @@ from hdrh.histogram import HdrHistogram
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.model import OPERATIONS, PhaseResult
-from ycsbctl.results.names import BOTTLENECK_SEVERITY, FolderStatus, RunStatus
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import BOTTLENECK_SEVERITY, OPERATIONS, FolderStatus, RunStatus
 from ycsbctl.results.run_columns import ALL_OPS, conform_runs, op_key
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import partial_path

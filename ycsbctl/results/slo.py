@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ycsbctl.errors import UserError
-from ycsbctl.results.model import OPERATIONS, OpSummary, PhaseResult
-from ycsbctl.results.names import RunStatus
+from ycsbctl.results.model import OpSummary, PhaseResult
+from ycsbctl.results.names import OPERATIONS, RunStatus
 from ycsbctl.results.run_columns import ALL_OPS, op_key
 from ycsbctl.results.store import RunRecord, overall_summary
 

@@ -34,19 +34,11 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import write_log_file
-from ycsbctl.results.model import OPERATIONS, SUMMARY_PERCENTILES, OpSummary, PhaseResult
-from ycsbctl.results.names import FolderStatus, RunStatus
-from ycsbctl.results.run_columns import conform_runs, runs_table
+from ycsbctl.results.model import SUMMARY_PERCENTILES, OpSummary, PhaseResult
+from ycsbctl.results.names import OPERATIONS, FolderStatus, RunStatus
+from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key, runs_table
 from ycsbctl.results.schema import Manifest, TelemetrySummary
-from ycsbctl.results.tables import (
-    ALL_OPS,
-    LATENCY_STATS,
-    TABLES,
-    build_tables,
-    file_stem,
-    op_key,
-    read_run_docs,
-)
+from ycsbctl.results.tables import TABLES, build_tables, file_stem, read_run_docs
 from ycsbctl.results.ycsb_text import format_phase
 from ycsbctl.urls import redact_text
 

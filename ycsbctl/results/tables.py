@@ -18,7 +18,8 @@ import pandas as pd
 
 from ycsbctl.errors import first_line
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
-from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.names import OPERATIONS
 from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key
 from ycsbctl.results.schema import TelemetrySummary
 

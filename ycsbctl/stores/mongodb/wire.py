@@ -31,9 +31,17 @@ from urllib.parse import parse_qsl, urlparse
 import bson
 
 from ycsbctl.errors import UserError
-from ycsbctl.stores.binding import ConnectionLost, Fields, Status, Values, WireBinding, WireProtocol
+from ycsbctl.stores.binding import (
+    ChainContext,
+    ConnectionLost,
+    Fields,
+    Status,
+    Values,
+    WireBinding,
+    WireProtocol,
+)
 from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
-from ycsbctl.stores.mongodb.wire_chain import ChainContext, MongoRequests, run_chain
+from ycsbctl.stores.mongodb.wire_chain import MongoRequests, run_chain
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
