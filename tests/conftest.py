@@ -11,6 +11,8 @@ pytest_plugins = [
     "tests.fixtures.truth",
     "tests.fixtures.lab",
     "tests.fixtures.remote_docker",
+    "tests.fixtures.cpu_hog",
+    "tests.fixtures.clean_checkout",
 ]
 
 # A run started in the background of a non-interactive shell (`make test &`, some CI runners) begins

@@ -110,6 +110,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("workload file with a bad value", ["run", "{files}/my-workload", *BASIC], "-p fieldcount=N"),
     ("-P alone, with a bad value", ["run", "-P", "{files}/my-workload", *BASIC], "-p fieldcount=N"),
     ("dry-run, bad property", ["dry-run", "b", "-p", "zeropadding=wide"], "-p zeropadding=N"),
+    ("dry-run, no workload and no -P", ["dry-run", "--count", "1"], "name a workload"),
 ]
 
 
@@ -128,7 +129,8 @@ def test_malformed_input_is_one_line_exit_2_and_leaves_nothing(case, args, says,
     cwd, state = tmp_path / "cwd", tmp_path / "state"
     cwd.mkdir()
     argv = [a.format(files=files) for a in args]
-    env = {**os.environ, "YCSBCTL_STATE_DIR": str(state)}
+    claims = tmp_path / "claims"
+    env = {**os.environ, "YCSBCTL_STATE_DIR": str(state), "YCSBCTL_CLAIM_DIR": str(claims)}
     r = subprocess.run([*CLI, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2, (case, r.stdout, r.stderr)
     lines = r.stderr.splitlines()
@@ -139,8 +141,34 @@ def test_malformed_input_is_one_line_exit_2_and_leaves_nothing(case, args, says,
     assert not any(cwd.iterdir())  # no result folder, no exportfile
     servers = state / "servers.json"
     assert not servers.exists() or not json.loads(servers.read_text() or "[]"), "a server was started"
-    assert not (state / "measuring").exists() or not any((state / "measuring").iterdir()), "the host was claimed"
+    assert not claims.exists() or not any(claims.iterdir()), "the host was claimed"
 
 
 def test_the_table_holds_at_least_40_cases():
     assert len(CASES) >= 40
+
+
+def test_dry_run_takes_the_first_p_file_as_the_workload_as_run_and_load_do(tmp_path: Path):
+    r = subprocess.run([*CLI, "dry-run", "-P", str(Path(__file__).parents[1] / "workloads" / "workloada"), "--count",
+                        "200", "--seed", "1"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    named = subprocess.run([*CLI, "dry-run", "workload-a", "--count", "200", "--seed", "1"], capture_output=True,
+                           text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout == named.stdout and len(r.stdout.splitlines()) == 200
+
+
+def test_proportions_that_do_not_sum_to_one_are_said_once_with_the_shares_ycsb_uses(tmp_path: Path):
+    args = ["-p", "readproportion=0.9", "-p", "updateproportion=0.9", "-p", "recordcount=100"]
+    dry = subprocess.run([*CLI, "dry-run", "workload-a", *args, "--count", "4000", "--seed", "3"],
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    run = subprocess.run([*CLI, "run", "workload-a", *args, "--target", "basic://", "--threads", "1", "--operations",
+                          "10", "--no-telemetry", "--quiet"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    for r in (dry, run):
+        assert r.returncode == 0, r.stderr
+        warnings = [x for x in r.stderr.splitlines() if "proportions sum to" in x]
+        assert warnings == ["warning: the operation proportions sum to 1.8 (readproportion=0.9, updateproportion=0.9); "
+                            "YCSB normalises them, so each is its share of the sum: READ 50%, UPDATE 50%"], r.stderr
+    reads = sum(line.startswith("READ ") for line in dry.stdout.splitlines())
+    assert 0.45 * 4000 <= reads <= 0.55 * 4000  # what the warning says is what the workload does
+    quiet = subprocess.run([*CLI, "dry-run", "workload-a", "--count", "1"], capture_output=True, text=True, timeout=60)
+    assert "proportions" not in quiet.stderr  # 0.5 + 0.5: nothing to say

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+import threading
+import time
 from urllib.parse import urlsplit
 
+import psutil
 import pytest
+import redis
 
 from tests.test_telemetry_servers import INTERVAL_S, benchmark, rows_after, stop, wait_until
 from ycsbctl.telemetry import footprint_after, footprint_before, sampling
@@ -47,3 +52,66 @@ def test_footprint_of_a_container_reads_its_rss(docker_redis):
     before = footprint_before(docker_redis)
     fp = footprint_after(docker_redis, before, 1)
     assert fp.rss_source == "container" and fp.rss_after_bytes > 100_000
+
+
+def test_a_containers_cpu_is_what_its_process_used_under_a_known_quota(docker_client, local_images):
+    """Held to two truths: the CPU time the kernel charged the container's redis-server (its
+    ``/proc`` counters, read by the test over the same window) and the container's CFS quota
+    (0.5 of a core, set with ``docker update``: the kernel never lets it use more). Redis spins
+    in a Lua loop meanwhile, so the container wants a whole core and gets its quota."""
+    from ycsbctl.provision import provision, teardown
+
+    quota = 0.5  # of one core
+    endpoint = provision("redis", "docker", experiment_id="pytest-docker-quota", image=local_images["redis"],
+                         host_network=True, say=lambda message: None)
+    spinner = redis.Redis.from_url(endpoint.url, socket_timeout=None)
+    killer = redis.Redis.from_url(endpoint.url, socket_timeout=10)
+    killer.config_set("lua-time-limit", 100)  # ms: then others get BUSY (and SCRIPT KILL works) at once
+    done = threading.Event()
+
+    def spin() -> None:
+        with contextlib.suppress(redis.ResponseError):  # "Script killed by user"
+            spinner.eval("while true do end", 0)
+        done.set()
+
+    thread = threading.Thread(target=spin, daemon=True)
+    try:
+        container = docker_client.containers.get(endpoint.container_id)
+        container.update(cpu_period=100_000, cpu_quota=int(quota * 100_000))
+        server = psutil.Process(container.attrs["State"]["Pid"])
+        thread.start()
+        wait_until(lambda: _busy(killer))
+        sampler = ContainerSampler(endpoint.container_id, interval_s=INTERVAL_S, mode="oneshot")
+        cpu0, t0 = sum(server.cpu_times()[:2]), time.monotonic()
+        sampler.start()
+        try:
+            rows_after(sampler, 4)
+        finally:
+            frame = sampler.stop()
+        used_pct = 100.0 * (sum(server.cpu_times()[:2]) - cpu0) / (time.monotonic() - t0)
+    finally:
+        with contextlib.suppress(redis.RedisError):
+            killer.script_kill()
+        thread.join(timeout=10)
+        spinner.close()
+        killer.close()
+        teardown(endpoint)
+    assert done.is_set()
+    assert sampler.warning is None
+    assert used_pct <= 100.0 * quota * 1.1  # the kernel held it to its quota …
+    pct = frame["cpu_pct"].dropna()
+    assert len(pct) >= 3
+    # … and every interval's figure is what the kernel charged, in % of one core
+    assert pct.median() == pytest.approx(used_pct, rel=0.2), (list(pct), used_pct)
+    assert pct.max() <= 100.0 * quota * 1.15, list(pct)
+
+
+def _busy(client: redis.Redis) -> bool:
+    """Whether the server is inside a script (it answers BUSY to anything but SCRIPT KILL)."""
+    try:
+        client.ping()
+    except redis.exceptions.BusyLoadingError:
+        return False
+    except redis.ResponseError as exc:
+        return "BUSY" in str(exc)
+    return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -75,12 +76,21 @@ def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | 
     return chosen or list(default or [])
 
 
-def _warn_typos(props: tuple[str, ...], prop_files: tuple[str, ...]) -> None:
-    """A ``-p``/``-P`` key close to a known YCSB property is most likely a typo: say so (YCSB would not)."""
+def _warn_typos(props: tuple[str, ...], prop_files: tuple[str, ...], workloads: Sequence[str] = ()) -> None:
+    """A ``-p``/``-P`` key close to a known YCSB property is most likely a typo, and proportions that
+    do not sum to 1 are normalised: say so (YCSB would not)."""
+    from ycsbctl.workload.core import proportion_hint
     from ycsbctl.workload.properties import load_properties, typo_hints
 
     for line in typo_hints(load_properties(None, prop_files, props)):
         click.echo(line, err=True)
+    for workload in dict.fromkeys(workloads):
+        try:
+            hint = proportion_hint(load_properties(workload, prop_files, props))
+        except UserError:  # the workload itself is checked, with its own message, when the plan is built
+            continue
+        if hint:
+            click.echo(f"{workload}: {hint}" if len(workloads) > 1 else hint, err=True)
 
 
 def _with_client_properties(workloads: list[str], prop_files: tuple[str, ...], props: tuple[str, ...],
@@ -208,7 +218,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         workloads = prop_files[:1]
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), or --resume DIR")
-    _warn_typos(props, prop_files)
+    _warn_typos(props, prop_files, workloads)
     chosen = _targets(target, targets, None)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     settings = _with_client_properties(
@@ -251,7 +261,7 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
     workload = workload or (prop_files[0] if prop_files else None)
     if workload is None:
         raise click.UsageError("name the workload (e.g. workload-b or -P workloads/workloadb)")
-    _warn_typos(props, prop_files)
+    _warn_typos(props, prop_files, [workload])
     chosen = _targets(target, targets, None)
     if not chosen:
         raise click.UsageError("name the target to load with --target URL (or a catalogue name)")

@@ -24,7 +24,7 @@ from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool
 
 READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE, VERIFY = range(7)
-# VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/integrity.py).
+# VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/verifying_binding.py).
 OP_NAMES = (*OPERATIONS, VERIFY_NAME)  # by op code
 _PROPORTION_KEYS = (
     (READ, "readproportion", 0.95),
@@ -200,6 +200,24 @@ class CoreWorkload:
         if self.fieldlengthdistribution == "zipfian":
             return d.Zipfian(self.minfieldlength, self.fieldlength)
         return d.Constant(self.fieldlength)
+
+
+def proportion_hint(p: Properties) -> str | None:
+    """One warning when the operation proportions do not sum to 1: YCSB normalises them silently
+    (each is its share of the sum), which is rarely what the user meant (``readproportion=0.9
+    updateproportion=0.9`` is 50 % reads)."""
+    given = [(key, op, p.get_float(key, default)) for op, key, default in _PROPORTION_KEYS]
+    if any(v < 0 for _, _, v in given):  # refused by from_properties, with its own line
+        return None
+    given = [(key, op, v) for key, op, v in given if v > 0]
+    total = sum(v for _, _, v in given)
+    if not given or abs(total - 1.0) <= 1e-6:
+        return None
+    names = {READ: "READ", UPDATE: "UPDATE", INSERT: "INSERT", SCAN: "SCAN", READ_MODIFY_WRITE: "READ-MODIFY-WRITE"}
+    shares = ", ".join(f"{names[op]} {v / total:.0%}" for _, op, v in given)
+    props = ", ".join(f"{key}={v:g}" for key, _, v in given)
+    return (f"warning: the operation proportions sum to {total:g} ({props}); YCSB normalises them, so each is its "
+            f"share of the sum: {shares}")
 
 
 def split_count(total: int, parts: int) -> list[int]:
