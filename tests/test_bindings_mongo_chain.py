@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
 import threading
 
 import bson
@@ -14,7 +13,7 @@ import pytest
 from pymongo import MongoClient
 
 from tests.fixtures.bindings import field_values, run_bindings
-from tests.fixtures.servers import ROOT, Server, free_port, start_mongo_wire, wait_for_port, wait_stopped
+from tests.fixtures.servers import start_mongo_echo, start_mongo_wire, wait_stopped
 from ycsbctl.stores.binding import ChainContext, ConnectionLost, Status
 from ycsbctl.stores.mongodb.pymongo_binding import projection, record_document
 from ycsbctl.stores.mongodb.wire import MongoWireBinding
@@ -25,7 +24,6 @@ KEY0 = b"user6284781860667377211"
 TABLE = "usertable"
 NAMES = [b"field%d" % i for i in range(10)]
 WIRE = {"mongodb.driver": "wire"}
-MONGO_ECHO = ROOT / "infra" / "bin" / "mongo-echo"
 
 
 def _context(log: list, acked: list, *, deadline_ns: int = 2**63 - 1, stop_on_error: bool = False,
@@ -159,6 +157,7 @@ def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(mongo_d
     assert done == (1, 0) and [(op, st) for op, st, *_ in log] == [(READ, Status.NOT_FOUND)]  # past the deadline
 
 
+@pytest.mark.speed
 def test_a_stalled_server_times_out_the_chain_and_its_late_reply_answers_nothing(tmp_path):
     server = start_mongo_wire(tmp_path / "stall")
     try:
@@ -184,20 +183,6 @@ def test_a_stalled_server_times_out_the_chain_and_its_late_reply_answers_nothing
     assert done == (1, 1) and [(op, st) for op, st, *_ in log] == [(READ, Status.TIMEOUT)]
     assert after[-1] is Status.NOT_FOUND  # not the late OK of the chain's read
     assert last == [Status.OK, Status.NOT_FOUND]  # each answer is its own request's
-
-
-@pytest.fixture
-def echo():
-    """infra/bin/mongo-echo on a free port, stopped afterwards."""
-    if not MONGO_ECHO.exists():
-        pytest.skip(f"{MONGO_ECHO} is not built (bash infra/build-mongo-echo.sh)")
-    port = free_port()
-    proc = subprocess.Popen([str(MONGO_ECHO), "--listen", f"127.0.0.1:{port}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for_port(port, proc)
-    server = Server(proc, port, f"mongodb://127.0.0.1:{port}/ycsb", ROOT)
-    yield server
-    server.stop()
 
 
 def test_a_connection_lost_mid_chain_is_an_error_then_connection_lost(echo):
@@ -228,9 +213,7 @@ def test_a_connection_lost_between_chains_fails_one_operation_then_reconnects(ec
             if b[0].proto.transport is None:
                 break
             await asyncio.sleep(0.01)
-        echo.proc = subprocess.Popen([str(MONGO_ECHO), "--listen", f"127.0.0.1:{echo.port}"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for_port(echo.port, echo.proc)
+        echo.proc = start_mongo_echo(echo.port)
         first = await b[0].chain(_context(log, []), _batch([READ, READ], [b"user1", b"user1"]), 0, 2)
         return first, b[0].last_error, await b[0].chain(_context(log, []), _batch([INSERT, READ], [b"user1"] * 2), 0, 2)
 

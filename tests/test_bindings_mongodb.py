@@ -202,6 +202,7 @@ def test_the_urls_write_concern_is_sent_with_every_write(mongo_db, driver):
         assert cmd["writeConcern"] == {"w": 1, "j": False} and cmd["$db"] == url.rsplit("/", 1)[1]
 
 
+@pytest.mark.speed
 def test_a_stalled_server_gives_timeout_and_late_replies_never_answer_later_requests(tmp_path, driver):
     import os
     import signal

@@ -160,6 +160,7 @@ def test_closed_port_is_a_connection_lost_naming_the_address():
         _run(lambda b: b[0].read(TABLE, KEY0, None), f"redis://127.0.0.1:{port}")
 
 
+@pytest.mark.speed
 def test_a_stalled_server_gives_timeout_and_late_replies_never_answer_later_requests(redis_server, rds):
     rds.hset(KEY0, mapping=dict(field_values()))
     pauser = redis.Redis.from_url(redis_server.url)

@@ -198,3 +198,26 @@ def test_doctor_reports_each_tool_with_a_fix(cli, state_dir):
         assert f" {name}: " in result.output
     if shutil.which("iperf3"):
         assert "ok   iperf3: iperf 3" in result.output
+
+
+def test_a_ctrl_c_while_the_process_exits_breaks_no_exit_handler(tmp_path):
+    """Ctrl-C just after a command printed its result (``up ferretdb`` printed its URL): the
+    libraries' exit handlers (pymongo's) run then, and must not end in a traceback. An exit handler
+    registered before the command, so run after its own, sends the SIGINT a user would."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "late.py"
+    script.write_text(
+        "import atexit, os, signal, sys, time\n"
+        "def late():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.2)\n"
+        "    print('exit handlers ran to the end', file=sys.stderr)\n"
+        "atexit.register(late)\n"
+        "import pymongo  # noqa: F401 - registers its own exit handlers\n"
+        "from ycsbctl.cli import main\n"
+        "sys.exit(main(['dry-run', 'workload-b', '--count', '1']))\n")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith("READ usertable user"), r.stderr
+    assert r.stderr.strip() == "exit handlers ran to the end", r.stderr

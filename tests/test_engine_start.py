@@ -9,7 +9,12 @@ import signal
 import threading
 import time
 
+import pytest
+
+from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.start import StartSignal
+
+pytestmark = pytest.mark.speed
 
 
 def _wait(start, ready) -> None:
@@ -43,7 +48,9 @@ def test_multiprocessings_own_event_hangs_there_which_is_why_we_do_not_use_it():
     waiter = ctx.Process(target=_wait, args=(event, ready), daemon=True)
     waiter.start()
     assert ready.wait(30)
-    time.sleep(0.2)  # inside wait() now (a waiter killed before it got there would not hang set)
+    # inside wait() now: counted as a sleeper, which set() waits for (a waiter killed before it got there
+    # would not hang set); read from the Event's own count, not guessed from a sleep
+    wait_until(lambda: event._cond._sleeping_count.get_value() == 1, 30, "the waiter inside Event.wait")
     os.kill(waiter.pid, signal.SIGKILL)
     waiter.join(10)
     assert not _set_within(event, 2), "multiprocessing.Event.set no longer waits for a dead waiter"

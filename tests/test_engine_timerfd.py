@@ -13,6 +13,8 @@ import uvloop
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm, TimerFd
 
+pytestmark = pytest.mark.speed
+
 
 def test_alarm_wakes_each_waiter_at_or_after_its_time_and_in_time_order():
     async def main():

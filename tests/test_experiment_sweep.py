@@ -272,3 +272,21 @@ def test_a_single_point_without_out_is_kept_in_memory_only(tmp_path: Path, monke
     outcome = run_plan(plan, None, "ycsbctl run", write=False, quiet=True, engine=RecordingEngine())
     assert outcome.folder is None and [r.status for r in outcome.records] == ["ok"]
     assert not list(tmp_path.iterdir())  # no folder written, no reports/ made
+
+
+def test_a_point_stopped_before_it_measured_anything_says_so_never_none():
+    from ycsbctl.experiment.live_console import point_summary
+
+    stopped = RunRecord("redis.workloadb.load.t8.r1", "redis", "workloadb", "load", 8, 1, RunStatus.INTERRUPTED)
+    assert point_summary(stopped) == "interrupted: stopped before any operation was measured"
+    failed = RunRecord("redis.workloadb.run.t8.r1", "redis", "workloadb", "run", 8, 1, RunStatus.FAILED,
+                       error="lost the server")
+    assert point_summary(failed) == "failed: lost the server"
+
+
+def test_the_load_runs_with_load_threads_when_given():
+    plan = Plan(targets=["redis"], load_threads=3, **SMALL)
+    servers, engine = BasicServers(), RecordingEngine()
+    _sweep(plan, servers, engine)
+    assert [(s.phase, s.threads) for s in engine.specs] == [("load", 3), ("run", 2), ("run", 4)]
+    assert Plan.from_dict(plan.to_dict()).load_threads == 3  # kept for --resume

@@ -14,6 +14,8 @@ from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.workload.properties import load_properties
 
+pytestmark = pytest.mark.speed
+
 TIMEOUT_S = 0.3
 
 

@@ -181,6 +181,7 @@ def victim(tmp_path: Path):
 
 # -- 1. honest points ---------------------------------------------------------------------------
 
+@pytest.mark.speed
 def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(victim, tmp_path):
     out = tmp_path / "frozen"
     proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
@@ -293,6 +294,7 @@ def test_a_dataset_emptied_before_a_point_flags_it_and_counts_the_not_found_read
     assert row["status"] == "degraded" and row["not_found"] > 0 and "250 of the 500" in row["error"]
 
 
+@pytest.mark.speed
 def test_a_frozen_mongo_wire_server_is_degraded_too(tmp_path):
     server = start_mongo_wire(tmp_path / "mw")
     out = tmp_path / "mw-frozen"
@@ -342,6 +344,31 @@ def test_a_server_killed_during_the_load_keeps_the_load_row_and_costs_one_line(t
     (row,) = exp.runs.itertuples()
     assert row.phase == "load" and row.status == "failed" and row.operations > 2000
     assert our_servers() == []
+
+
+def test_resume_after_the_controller_was_killed_stops_the_server_it_left_and_says_so(tmp_path):
+    """SIGKILL of ycsbctl mid-sweep: no clean-up ran, its redis-server runs on. ``--resume`` stops
+    that orphan (one line) before it starts the server it measures, and leaves none behind."""
+    out = tmp_path / "killed"
+    proc = start("run", "workload-c", "--targets", "redis", "--backend", "local", "--records", "300", "--threads",
+                 "1,2", "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        lines = Lines(proc)
+        lines.wait_for("[3/3]")  # the load and the first point are on disk
+        (orphan,) = our_servers()
+        proc.kill()
+        proc.wait(30)
+    finally:
+        finish(proc, 1)
+    assert orphan.is_running() and our_servers() == [orphan]
+    again = ycsbctl("run", "--resume", str(out), cwd=tmp_path)
+    clean(again.stdout + again.stderr)
+    said = [x for x in again.stderr.splitlines() if "left running" in x]
+    assert said == [f"redis: stopped the server an earlier run of this experiment left running (pid {orphan.pid}); "
+                    "starting a new one"], again.stderr[-2000:]
+    assert not orphan.is_running() and our_servers() == []
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert sorted(load(out).runs["threads"]) == [1, 2, 8]
 
 
 @contextmanager
@@ -578,11 +605,32 @@ def test_more_threads_than_maxclients_is_one_line_naming_maxclients(tmp_path):
     assert len(done.stderr.splitlines()) < 10
 
 
+@pytest.mark.speed
 def test_a_timeout_shorter_than_a_round_trip_counts_timeouts_and_never_crashes_the_protocol(victim, tmp_path):
     assert ycsbctl("load", "workload-c", "--target", victim.url, "--records", "300", "--threads", "4",
                    "--no-telemetry", cwd=tmp_path).returncode == 0
-    done = ycsbctl("run", "workload-c", "--target", victim.url, "--records", "300", "--threads", "8", "--duration", "2",
-                   "--timeout", "0.001", "--no-telemetry", cwd=tmp_path)
+    # The server stops for 5 ms every 25 ms while the point runs: whatever this machine's speed, the
+    # requests in flight then take longer than the 1 ms timeout, and their replies come after it.
+    running = threading.Event()
+    running.set()
+
+    def hiccups() -> None:
+        while running.is_set():
+            os.kill(victim.proc.pid, signal.SIGSTOP)
+            try:
+                time.sleep(0.005)
+            finally:
+                os.kill(victim.proc.pid, signal.SIGCONT)
+            time.sleep(0.02)
+
+    t = threading.Thread(target=hiccups, daemon=True)
+    t.start()
+    try:
+        done = ycsbctl("run", "workload-c", "--target", victim.url, "--records", "300", "--threads", "8",
+                       "--duration", "2", "--timeout", "0.001", "--no-telemetry", cwd=tmp_path)
+    finally:
+        running.clear()
+        t.join()
     clean(done.stdout + done.stderr)
     assert "InvalidStateError" not in done.stderr and "Fatal error" not in done.stderr
     assert done.returncode == 1  # timeouts: degraded or failed, never ok
@@ -667,6 +715,7 @@ def namespace_host():
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
+@pytest.mark.speed
 def test_a_link_cut_for_3_s_inside_a_point_is_degraded(tmp_path):
     import shutil
 

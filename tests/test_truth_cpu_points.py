@@ -22,6 +22,8 @@ from tests.fixtures.cgroups import PERIOD_US, CpuGroup, cpu_quota
 from tests.fixtures.servers import ROOT, start_redis
 from ycsbctl.telemetry.cpu_limit import _quota_in, cpu_quota_cores, quota_group, throttle_counts, usable_cores
 
+pytestmark = pytest.mark.speed
+
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 # Small enough to be had in full on a busy 2-core host. A saturated server needs a client that
 # out-paces it: the client spends ~2× the server's CPU per operation, so the server's share is smaller.

@@ -160,6 +160,7 @@ def _ycsb_block(text: str) -> dict[tuple[str, str], str]:
     return {(m[1], m[2]): m[3] for m in re.finditer(r"^\[([^\]]+)\], ([^,]+), (.+)$", text, re.M)}
 
 
+@pytest.mark.speed
 def test_duration_run_lasts_its_duration_by_the_wall_clock_and_counts_what_the_server_served(redis_server,
                                                                                               loaded):
     spec = PhaseSpec("run", redis_server.url, _props("workload-b", operationcount=0), threads=4, processes=1,
@@ -189,6 +190,7 @@ def test_duration_run_lasts_its_duration_by_the_wall_clock_and_counts_what_the_s
     assert int(block[("READ", "Return=OK")]) == r.ops["READ"].operations
 
 
+@pytest.mark.speed
 @pytest.mark.parametrize(("threads", "processes"), [(8, 1), (16, 2)])
 def test_littles_law_threads_equal_throughput_times_mean_latency(redis_server, loaded, threads, processes):
     # Unpaced closed loop: each client always has one operation in flight, so the number in flight

@@ -77,6 +77,7 @@ def test_a_bad_iperf_server_is_a_user_error(spec):
         parse_server(spec)
 
 
+@pytest.mark.speed
 def test_loopback_rates_times_their_intervals_are_the_bytes_the_counters_moved():
     import socket
 

@@ -13,12 +13,15 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from tests.fixtures.servers import ROOT
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.workload.properties import load_properties
+
+pytestmark = pytest.mark.speed
 
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 
@@ -51,6 +54,7 @@ def test_resume_runs_only_the_missing_points_and_leaves_the_finished_ones_as_the
         interrupted = time.monotonic()
         while not list((partial / "runs").glob("*.run.t4.*.json")) and proc.poll() is None:
             time.sleep(0.02)
+        # a hang guard, not a speed: the bug waited 15 s for the start; a prompt stop takes well under 1 s
         assert time.monotonic() - interrupted < 6
         _, err = proc.communicate(timeout=60)
     finally:
@@ -84,3 +88,27 @@ def test_resume_runs_only_the_missing_points_and_leaves_the_finished_ones_as_the
     assert calls["hgetall"] == per_op["READ"] and calls["hmset"] == per_op["UPDATE"]
     assert "zadd" not in calls and runs.loc[sweep.index.difference(done.index), "operations"].sum() == \
         calls["hgetall"] + calls["hmset"]
+
+
+def test_resume_with_a_target_the_plan_does_not_hold_is_refused_and_the_folder_left_as_it_was(tmp_path: Path):
+    cli = str(ROOT / ".venv" / "bin" / "ycsbctl")
+    out = tmp_path / "exp"
+    first = subprocess.run([cli, "run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "0.5",
+                            "--warmup", "0", "--no-telemetry", "--out", str(out), "--quiet"], capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    def files() -> dict[Path, int]:  # the folder's files as they are (its .lock is taken and let go: not data)
+        return {p.relative_to(out): p.stat().st_mtime_ns for p in out.rglob("*") if p.name != ".lock"}
+
+    before = files()
+    other = subprocess.run([cli, "run", "--resume", str(out), "--target", "redis://127.0.0.1:1"], capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path)
+    assert other.returncode == 2 and other.stdout == ""
+    (line,) = other.stderr.splitlines()
+    assert line.startswith("error: --resume finishes the stored plan, whose targets are basic://;") and (
+        "--target redis://127.0.0.1:1 is not one of them" in line), line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp"]  # not renamed to .exp.partial
+    assert files() == before
+    again = subprocess.run([cli, "run", "--resume", str(out), "--quiet"], capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path)  # a basic:// plan resumes as it was stored
+    assert again.returncode == 0, again.stderr

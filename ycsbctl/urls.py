@@ -31,6 +31,8 @@ def redact_url(url: str) -> str:
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
         query = urlencode([(k, "***" if _SECRET_PARAMS.search(k) and v else v) for k, v in pairs], safe="*")
+    if netloc == parts.netloc and query == parts.query:  # nothing hidden: the URL as given (basic:// stays whole)
+        return url
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 

@@ -5,7 +5,9 @@ Each sub-module registers the commands of one stage on :data:`main`; no logic li
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import signal
 import sys
 
 import click
@@ -23,6 +25,19 @@ COMMANDS = {
     "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results", "list": "listing",
     "lab": "lab",
 }
+
+
+def _ignore_interrupts() -> None:
+    """At interpreter exit the command is done (and said so): a Ctrl-C now would only break the
+    libraries' own exit handlers (pymongo's, Dask's) with a traceback and a misleading exit code."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _quiet_exit() -> None:
+    """Make :func:`_ignore_interrupts` the first exit handler to run: atexit runs the last
+    registered first, and the libraries the command imported have registered theirs by now."""
+    atexit.unregister(_ignore_interrupts)
+    atexit.register(_ignore_interrupts)
 
 
 class _Group(click.Group):
@@ -59,6 +74,8 @@ class _Group(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        finally:
+            _quiet_exit()
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

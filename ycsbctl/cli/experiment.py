@@ -136,7 +136,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
 
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
-              allow_concurrent: bool = False, fmt: str = "text"):
+              allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False):
     from ycsbctl.experiment.run import run_plan
 
     write = out is not None or not single or resume is not None
@@ -144,7 +144,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
     print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
         plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
-        quiet=quiet, allow_concurrent=allow_concurrent,
+        quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets,
     )
     if outcome.folder is not None and not single:
         try:
@@ -169,6 +169,8 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @_common
 @click.option("--threads", default=None, metavar="N|A,B|A..B",
               help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
+@click.option("--load-threads", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Client threads of the load phase [default: the first --threads, at least 8 and at most 32].")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Repetitions of every point.")
 @click.option("--operations", type=click.IntRange(min=1), default=None, help="operationcount per point (instead of --duration).")
 @click.option("--duration", "duration_s", type=click.FloatRange(min=0.1), default=None,
@@ -200,8 +202,9 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
         docker_hosts, out,
-        timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
-        slo, slo_start, slo_points, profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
+        timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
+        operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, max_error_rate, load, resume,
+        server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
     \b
@@ -211,9 +214,10 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     YCSB's own output block (add --out DIR to keep a result folder).
     """
     if resume is not None:
-        secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))
-        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt),
-                True, quiet, fmt)
+        given = _targets(target, targets, None)
+        secrets = Plan(workloads=["b"], targets=given or ["basic://"], properties=list(props))
+        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt,
+                          resume_targets=bool(given)), True, quiet, fmt)
     if not workloads and prop_files:  # YCSB's way: the first -P file is the workload
         workloads = prop_files[:1]
     if not workloads:
@@ -228,7 +232,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
     settings["target_rates"] = settings["target_rates"] or []
     plan = Plan(
-        workloads=list(workloads), targets=chosen or ["redis", "mongodb"], repeat=repeat, profile=profile,
+        workloads=list(workloads), targets=chosen or ["redis", "mongodb"], load_threads=load_threads, repeat=repeat,
+        profile=profile,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
         property_files=list(prop_files), properties=list(props), images=image_option(images, []),

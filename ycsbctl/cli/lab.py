@@ -10,6 +10,7 @@ import click
 
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
+from ycsbctl.processes import sigterm_as_interrupt
 
 
 def _state_file() -> Path:
@@ -37,9 +38,14 @@ def up(link: str | None, clients: int) -> None:
     checkout = Path(__file__).resolve().parents[2]  # a source checkout has the built mongo-wire here
     mongo_wire = checkout / "infra" / "bin" / "mongo-wire"
     # Its logs (servers, scheduler, workers) go next to its state, not to /tmp: one folder, reused by the next lab.
-    the_lab = Lab(clients=clients, link=parse_rate(link) if link else None, logs=str(state.parent / "lab-logs"),
-                  pythonpath=":".join(p for p in sys.path if p and Path(p, "ycsbctl").is_dir()),
-                  mongo_wire=str(mongo_wire) if mongo_wire.exists() else "").up(state)
+    try:
+        with sigterm_as_interrupt():
+            the_lab = Lab(clients=clients, link=parse_rate(link) if link else None, logs=str(state.parent / "lab-logs"),
+                          pythonpath=":".join(p for p in sys.path if p and Path(p, "ycsbctl").is_dir()),
+                          mongo_wire=str(mongo_wire) if mongo_wire.exists() else "").up(state)
+    except KeyboardInterrupt:  # Lab.up removed what it had made before this is raised
+        click.echo("ycsbctl: `lab up` interrupted: the namespaces and processes it had made were removed", err=True)
+        raise SystemExit(130) from None
     ctl = " ".join(the_lab.exec_argv("ctl"))
     click.echo(f"lab {the_lab.tag} is up: hosts {', '.join(the_lab.hosts)}"
                + (f"; server link shaped to {the_lab.link}" if the_lab.link else "") + f"; logs in {the_lab.logs}")
@@ -61,5 +67,10 @@ def down() -> None:
         click.echo("no lab is up")
         return
     the_lab = Lab.load(state)
-    the_lab.down()
+    try:
+        with sigterm_as_interrupt():
+            the_lab.down()  # finishes before an interrupt is raised
+    except KeyboardInterrupt:
+        click.echo(f"ycsbctl: `lab down` interrupted after lab {the_lab.tag} was removed", err=True)
+        raise SystemExit(130) from None
     click.echo(f"lab {the_lab.tag} is down")

@@ -21,7 +21,7 @@ def point_summary(record: RunRecord) -> str:
     """``12,345 ops/s, p99 1.20 ms (READ), 3 NOT_FOUND, server-cpu, ok — why`` (+ client-lag lines)."""
     r = record.result
     if r is None or not r.operations:
-        return f"{record.status}: {record.error}"
+        return f"{record.status}: {record.error or 'stopped before any operation was measured'}"
     main = next((s for n, s in r.ops.items() if n in MAIN_OPERATIONS), None)
     p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
     bn = f", {record.bottleneck['label']}" if record.bottleneck else ""

@@ -153,6 +153,7 @@ class Plan:
     workloads: list[str]
     targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
     threads: list[int] = field(default_factory=lambda: parse_threads(DEFAULT_LADDER))
+    load_threads: int | None = None  # the load phase's client threads; None: the first of ``threads``, 8 to 32
     repeat: int = 1
     profile: str = "default"
     records: int | None = None
@@ -277,6 +278,11 @@ class Plan:
         redacted property. A password still missing is a one-line error that says what to pass."""
         from ycsbctl.urls import redact_url
 
+        unknown = [redact_url(u) for u in urls if redact_url(u) not in self.targets]
+        if unknown:
+            raise UserError(f"--resume finishes the stored plan, whose targets are {', '.join(self.targets)}; "
+                            f"--target {unknown[0]} is not one of them: give a stored target again (with its "
+                            "password), or start a new experiment to measure another")
         by_shown = {redact_url(u): u for u in urls}
         given = dict(p.partition("=")[::2] for p in properties)
         targets = [by_shown.get(t, t) for t in self.targets]

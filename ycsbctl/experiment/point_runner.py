@@ -35,7 +35,7 @@ class PointRunner:
     def load(self, ep: Endpoint, label: str, workload: str, props: Properties) -> RunRecord:
         """Clear and load the dataset (measured like any point); its footprint goes to the manifest."""
         plan = self.plan
-        threads = min(max(plan.threads[0], 8), 32)
+        threads = plan.load_threads or min(max(plan.threads[0], 8), 32)
         self.console.start_point(f"{label} load of {plan.record_count:,} records, {threads} threads")
         started = now_iso()
         out = load_dataset(ep, props, threads, plan, self.console.progress, baseline=self.baseline,

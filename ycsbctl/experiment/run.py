@@ -47,13 +47,15 @@ def run_plan(
     allow_concurrent: bool = False,
     engine: Engine | None = None,
     servers: Servers | None = None,
+    resume_targets: bool = False,
 ) -> Outcome:
     """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder.
 
     Refused before anything starts when another ycsbctl measures on this host (unless
     ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
     later ends the run with one line naming the folder and the ``--resume`` command. ``engine``
-    and ``servers`` default to the plan's (:func:`~ycsbctl.experiment.measure.engine_for`, :mod:`ycsbctl.provision`)."""
+    and ``servers`` default to the plan's (:func:`~ycsbctl.experiment.measure.engine_for`, :mod:`ycsbctl.provision`).
+    ``resume_targets``: with ``resume``, ``plan.targets`` were given by the user (to carry passwords)."""
     if resume is None:
         check_plan(plan)
     if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
@@ -65,9 +67,12 @@ def run_plan(
     try:
         if resume is not None:
             check_writable(Path(resume).parent)
-            folder = ResultFolder.reopen(resume)
-            # the plan given with --resume only carries the passwords the manifest does not keep
-            plan = Plan.from_dict(folder.manifest.plan).with_secrets(plan.targets, plan.properties)
+            # the plan given with --resume only carries the passwords the manifest does not keep; it is
+            # checked against the stored one before the folder is touched
+            given, stored = plan, []
+            folder = ResultFolder.reopen(resume, check=lambda m: stored.append(Plan.from_dict(m.plan).with_secrets(
+                given.targets if resume_targets else [], given.properties)))
+            plan = stored[0]
         elif write:
             # --out names the folder itself; by default it is reports/<experiment-id>.
             root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))

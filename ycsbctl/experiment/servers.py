@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from ycsbctl.errors import first_line
 from ycsbctl.experiment.plan import Plan, is_url
 from ycsbctl.provision import Endpoint
 from ycsbctl.workload.properties import Properties
@@ -41,11 +42,38 @@ class ProvisionedServers:
         self.plan = plan
         self.experiment_id = experiment_id
         self.say = say
+        self._orphans_checked = False
+
+    def stop_orphans(self) -> None:
+        """Stop the servers an earlier run of this experiment started and never stopped (its
+        controller was killed: SIGKILL, a crash, a lost host), one line each. Only one ycsbctl
+        writes an experiment's folder at a time, so a server recorded under its id is nobody's now."""
+        from ycsbctl.provision import teardown
+        from ycsbctl.provision.state import entries
+
+        self._orphans_checked = True
+        for e in entries():
+            if (e.get("options") or {}).get("experiment_id") != self.experiment_id:
+                continue
+            ep = Endpoint.from_dict(e["endpoint"])
+            where = f"container {ep.container_id[:12]}" if ep.container_id else f"pid {ep.pid}"
+            try:
+                teardown(ep)
+            except Exception as exc:  # noqa: BLE001 - one line; `ycsbctl down --all` is the way out
+                self.say(f"{ep.target}: could not stop the server an earlier run of this experiment left running "
+                         f"({where}): {first_line(exc)}; "
+                         "`ycsbctl down --all` stops it")
+                continue
+            self.say(f"{ep.target}: stopped the server an earlier run of this experiment left running ({where}); "
+                     "starting a new one")
 
     def up(self, target: str, props: Properties) -> Endpoint:
         from ycsbctl.experiment.naming import with_password
         from ycsbctl.provision import provision
         from ycsbctl.provision.engines import engine_for
+
+        if not self._orphans_checked:
+            self.stop_orphans()
 
         plan = self.plan
         return provision(with_password(target, props), plan.backend, experiment_id=self.experiment_id,

@@ -220,7 +220,14 @@ class Lab:
                 os.killpg(pid, sig)
 
     def down(self) -> None:
-        """Stop every process and delete every namespace of this lab (idempotent)."""
+        """Stop every process and delete every namespace of this lab (idempotent). Ctrl-C and
+        SIGTERM wait until it is done (then are raised): a half-removed lab is never left."""
+        from ycsbctl.processes import deferred_signals
+
+        with deferred_signals():
+            self._down()
+
+    def _down(self) -> None:
         for name in list(self.pids):
             self.kill(name, signal.SIGTERM)
         deadline = time.monotonic() + 5

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -230,8 +231,9 @@ class ResultFolder:
         return folder
 
     @classmethod
-    def reopen(cls, path: Path) -> ResultFolder:
-        """Continue an experiment (``--resume``): a finished folder moves back to its ``.partial`` name."""
+    def reopen(cls, path: Path, check: Callable[[Manifest], None] | None = None) -> ResultFolder:
+        """Continue an experiment (``--resume``): a finished folder moves back to its ``.partial`` name.
+        ``check`` may refuse the stored manifest (a :class:`UserError`) before anything is changed."""
         path = Path(path)
         if path.name.startswith(".") and path.name.endswith(".partial"):
             part, final = path, path.with_name(path.name[1:-len(".partial")])
@@ -245,11 +247,17 @@ class ResultFolder:
         folder = cls(part, final)
         folder._take_lock(src)  # before anything is changed: a second --resume of this folder stops here
         try:
-            Manifest.from_dict(json.loads((src / "manifest.json").read_text(encoding="utf-8")))
+            stored = Manifest.from_dict(json.loads((src / "manifest.json").read_text(encoding="utf-8")))
         except (OSError, ValueError) as exc:  # validated before it is renamed or touched
             folder.close()
             raise UserError(f"{src / 'manifest.json'} is damaged ({exc}): the runs are in {src / 'runs'}; restore "
                             "the manifest from a copy to resume this folder", exit_code=1) from None
+        if check is not None:
+            try:
+                check(stored)
+            except BaseException:
+                folder.close()
+                raise
         if src is final:
             os.replace(final, part)
         for tmp in part.rglob("*.tmp"):  # half-written files of a crash
