@@ -7,13 +7,15 @@
 demo: setup
 	.venv/bin/ycsbctl run workload-b || [ $$? -eq 1 ]
 
-# The whole test suite, including the fidelity tests against the real YCSB core jar.
+# The whole test suite, including the fidelity tests against the real YCSB core jar, after ruff,
+# mypy and the import layers (lint-imports: a cycle between packages or an upward import fails).
 # setup-tests installs every real part the tests use, so here a skipped test fails (with its
 # reason: what is missing); `make test YCSBCTL_NO_SKIP=0` lets skips pass.
 YCSBCTL_NO_SKIP ?= 1
 test: setup-tests
 	.venv/bin/ruff check ycsbctl tests bench
 	.venv/bin/mypy ycsbctl
+	.venv/bin/lint-imports  # the layers and contracts of [tool.importlinter] in pyproject.toml
 	YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs tests
 
 # What a slower machine of CI's kind sees, on a fast one: the speed-sensitive tests (marker `speed`:

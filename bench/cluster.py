@@ -33,7 +33,8 @@ if str(ROOT) not in sys.path:
 
 from bench import _servers as servers  # noqa: E402
 from bench.engine import RedisServer  # noqa: E402
-from ycsbctl.engine.cluster import ClusterRunner, close_clients  # noqa: E402
+from ycsbctl.engine.cluster import ClusterRunner  # noqa: E402
+from ycsbctl.engine.dask_client import close_clients  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.results.model import PhaseResult  # noqa: E402

@@ -34,10 +34,10 @@ if str(ROOT) not in sys.path:
 from bench.engine import RedisServer  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
+from ycsbctl.engine.ycsb_java import find_ycsb, run_phase_java  # noqa: E402
 from ycsbctl.errors import UserError  # noqa: E402
 from ycsbctl.results.model import PhaseResult  # noqa: E402
 from ycsbctl.workload.properties import load_properties  # noqa: E402
-from ycsbctl.ycsb_java import find_ycsb, run_phase_java  # noqa: E402
 
 MAX_LATENESS_US = 30.0  # intended p50 − actual p50, at rates up to LATENESS_RATES_UP_TO
 LATENESS_RATES_UP_TO = 5000.0

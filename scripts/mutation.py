@@ -48,12 +48,13 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/engine/measurements.py": ["tests/test_engine_measurements.py", "tests/test_truth_measurements.py",
                                        "tests/test_truth_engine.py"],
     "ycsbctl/results/ycsb_text.py": ["tests/test_ycsb_text.py", "tests/test_truth_ycsb_text.py", "tests/test_truth_engine.py"],
-    "ycsbctl/experiment/slo.py": ["tests/test_slo_search.py", "tests/test_truth_slo.py"],
+    "ycsbctl/experiment/rate_search.py": ["tests/test_slo_search.py", "tests/test_truth_slo.py"],
+    "ycsbctl/results/slo.py": ["tests/test_slo_search.py", "tests/test_truth_slo.py"],
     "ycsbctl/engine/throttle.py": ["tests/test_engine_timerfd.py", "tests/test_pacing_chains.py", "tests/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
-    "ycsbctl/bindings/chain.py": ["tests/test_bindings_redis.py", "tests/test_bindings_mongo_chain.py",
-                                  "tests/test_truth_engine.py", "tests/test_batched_writes.py"],
+    "ycsbctl/stores/chain.py": ["tests/test_bindings_redis.py", "tests/test_bindings_mongo_chain.py",
+                                "tests/test_truth_engine.py", "tests/test_batched_writes.py"],
     "ycsbctl/engine/worker.py": ["tests/test_truth_engine.py", "tests/test_engine.py"],
 }
 

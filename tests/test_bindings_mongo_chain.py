@@ -14,11 +14,10 @@ from pymongo import MongoClient
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.servers import start_mongo_echo, start_mongo_wire, wait_stopped
-from ycsbctl.bindings import ConnectionLost, Status
-from ycsbctl.bindings.base import ChainContext
-from ycsbctl.bindings.mongo_chain import MongoRequests, reply_status
-from ycsbctl.bindings.mongo_wire import MongoWireBinding
-from ycsbctl.bindings.mongodb import projection, record_document
+from ycsbctl.stores.binding import ChainContext, ConnectionLost, Status
+from ycsbctl.stores.mongodb.pymongo_binding import projection, record_document
+from ycsbctl.stores.mongodb.wire import MongoWireBinding
+from ycsbctl.stores.mongodb.wire_chain import MongoRequests, reply_status
 from ycsbctl.workload.core import INSERT, READ, UPDATE
 
 KEY0 = b"user6284781860667377211"
@@ -52,7 +51,7 @@ def _message(request_id: int, command: dict) -> bytes:
 @pytest.mark.parametrize("query", ["", "?w=majority&journal=true&wtimeoutMS=500"])
 @pytest.mark.parametrize("templates", [256, 0])
 def test_a_chain_sends_the_very_bytes_of_the_awaited_commands(query, templates, monkeypatch):
-    monkeypatch.setattr("ycsbctl.bindings.mongo_chain._MAX_SHAPES", templates)  # 0: every request by bson
+    monkeypatch.setattr("ycsbctl.stores.mongodb.wire_chain._MAX_SHAPES", templates)  # 0: every request by bson
     b = MongoWireBinding("mongodb://127.0.0.1:1/bench" + query, 1.0)
     req = MongoRequests(b.db, b.wc)
     # '%' (0x25) in names, values, keys and packed lengths must not disturb the templates

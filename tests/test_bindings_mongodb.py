@@ -9,9 +9,9 @@ from pymongo import MongoClient
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.servers import free_port
-from ycsbctl.bindings import ConnectionLost, Status
-from ycsbctl.bindings.mongodb import database_name
 from ycsbctl.errors import UserError
+from ycsbctl.stores.binding import ConnectionLost, Status
+from ycsbctl.stores.mongodb.pymongo_binding import database_name
 
 KEY0 = b"user6284781860667377211"
 TABLE = "usertable"
@@ -168,7 +168,7 @@ def test_closed_port_is_a_connection_lost():
 
 
 def test_the_wire_protocol_serves_plain_urls_and_pymongo_the_rest():
-    from ycsbctl.bindings.mongo_wire import wire_eligible, write_concern
+    from ycsbctl.stores.mongodb.wire import wire_eligible, write_concern
 
     assert wire_eligible("mongodb://127.0.0.1:27017/ycsb?w=1&journal=false", {})
     for url in ("mongodb://u:pw@127.0.0.1/ycsb", "mongodb://a:1,b:2/ycsb", "mongodb+srv://c.example/ycsb",
@@ -196,7 +196,7 @@ def test_the_urls_write_concern_is_sent_with_every_write(mongo_db, driver):
     assert _run(writes, url + "?w=1&journal=false") == [Status.OK] * 3
     assert db[TABLE].count_documents({}) == 0
     if driver == "auto":  # the wire binding's commands carry it
-        from ycsbctl.bindings.mongo_wire import MongoWireBinding
+        from ycsbctl.stores.mongodb.wire import MongoWireBinding
 
         cmd = MongoWireBinding(url + "?w=1&journal=false", 1.0)._write({"insert": TABLE})
         assert cmd["writeConcern"] == {"w": 1, "j": False} and cmd["$db"] == url.rsplit("/", 1)[1]

@@ -11,8 +11,8 @@ import redis
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.servers import free_port, start_redis
-from ycsbctl.bindings import ConnectionLost, Status
-from ycsbctl.bindings.redis import RedisOptions, java_hash
+from ycsbctl.stores.binding import ConnectionLost, Status
+from ycsbctl.stores.redis.binding import RedisOptions, java_hash
 from ycsbctl.workload.keys import build_key_name
 
 KEY0 = b"user6284781860667377211"  # key number 0, hashed (ycsb-semantics.md §2)
@@ -212,7 +212,7 @@ def test_a_server_that_accepts_but_never_answers_fails_the_handshake_instead_of_
 
 
 def _chain_context(log: list, acked: list, deadline_ns: int = 2**63 - 1, stop_on_error: bool = False):
-    from ycsbctl.bindings.base import ChainContext
+    from ycsbctl.stores.binding import ChainContext
 
     names = [b"field%d" % i for i in range(10)]
     values = dict(field_values())

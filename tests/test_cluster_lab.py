@@ -147,7 +147,7 @@ def _shard_running(worker_pid: int) -> bool:
         procs = psutil.Process(worker_pid).children(recursive=True)
     except psutil.Error:
         return False
-    return any("ycsbctl.engine.shard" in " ".join(p.cmdline()) for p in procs if _quiet(p))
+    return any("ycsbctl.engine.shard_process" in " ".join(p.cmdline()) for p in procs if _quiet(p))
 
 
 def _quiet(p: psutil.Process) -> bool:

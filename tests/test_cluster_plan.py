@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ycsbctl.engine.shards import plan_shards
+from ycsbctl.engine.shard_plan import plan_shards
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.workload.properties import load_properties
@@ -61,7 +61,7 @@ def test_a_run_phase_that_inserts_stays_on_one_shard() -> None:
 
 
 def test_the_cluster_runs_ycsbctls_engine_not_the_java_one() -> None:
-    from ycsbctl.plan import Plan
+    from ycsbctl.experiment.plan import Plan
 
     with pytest.raises(UserError, match="drop --engine ycsb"):
         Plan(workloads=["workload-b"], targets=["basic://"], cluster="tcp://127.0.0.1:8786", engine="ycsb")

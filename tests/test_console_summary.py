@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 
 from tests.fixtures.experiments import FAILED_ERROR, build_experiment
-from ycsbctl.report.console import print_summary
+from ycsbctl.report.summary_table import print_summary
 
 
 def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_failed(tmp_path):

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from tests.fixtures.pacing import holdable_rate, unpaced_ops
-from ycsbctl.bindings.base import Status
 from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder, SecondAggregate, summaries
 from ycsbctl.engine.messages import MESSAGE_VERSION, Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner, run_phase
@@ -25,6 +24,7 @@ from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedul
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.names import CLIENT_LAG
 from ycsbctl.results.ycsb_text import format_phase, parse_output
+from ycsbctl.stores.binding import Status
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
 from ycsbctl.workload.inserts import local_insert_state
 from ycsbctl.workload.properties import load_properties

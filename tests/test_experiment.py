@@ -160,7 +160,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
 
 
 def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
-    from ycsbctl.plan import Plan
+    from ycsbctl.experiment.plan import Plan
 
     stored = Plan(workloads=["b"], targets=["redis://:***@127.0.0.1:7000/0", "redis"],
                   properties=["recordcount=10", "redis.password=***"])

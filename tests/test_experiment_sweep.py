@@ -18,12 +18,12 @@ import pytest
 from ycsbctl.engine.contract import NativeEngine, PhaseRun
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.console import Console
+from ycsbctl.experiment.live_console import Console
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.progress import Progress
 from ycsbctl.experiment.run import run_plan
 from ycsbctl.experiment.store import MemoryStore
 from ycsbctl.experiment.sweep import Sweep
-from ycsbctl.plan import Plan
-from ycsbctl.progress import Progress
 from ycsbctl.provision import Endpoint
 from ycsbctl.results import load
 from ycsbctl.results.model import PhaseResult
@@ -275,7 +275,7 @@ def test_a_single_point_without_out_is_kept_in_memory_only(tmp_path: Path, monke
 
 
 def test_a_point_stopped_before_it_measured_anything_says_so_never_none():
-    from ycsbctl.experiment.console import point_summary
+    from ycsbctl.experiment.live_console import point_summary
 
     stopped = RunRecord("redis.workloadb.load.t8.r1", "redis", "workloadb", "load", 8, 1, RunStatus.INTERRUPTED)
     assert point_summary(stopped) == "interrupted: stopped before any operation was measured"

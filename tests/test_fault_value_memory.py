@@ -11,8 +11,8 @@ import pytest
 import redis
 
 from tests.fixtures.servers import ROOT
+from ycsbctl.engine.limits import check_value_memory
 from ycsbctl.errors import UserError
-from ycsbctl.limits import check_value_memory
 
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 

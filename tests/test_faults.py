@@ -808,7 +808,7 @@ def test_a_password_given_only_as_a_property_reaches_every_check_and_none_is_one
 def test_a_refusal_nothing_waits_for_is_counted_and_names_the_lost_connection(tmp_path):
     import asyncio
 
-    from ycsbctl.bindings.redis import _Resp
+    from ycsbctl.stores.redis.binding import _Resp
 
     server = start_redis(tmp_path / "one", extra=("--maxclients", "1"))
     holder = redis.Redis.from_url(server.url)

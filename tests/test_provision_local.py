@@ -15,18 +15,18 @@ import redis
 
 from tests.fixtures.servers import MONGO_WIRE, free_port, wait_for_port
 from ycsbctl.errors import UserError
+from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.provision import (
     probe,
     provision,
     provisioned,
-    redact_url,
     restart,
     server_alive,
     state,
     teardown,
 )
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.provision.signals import sigterm_as_interrupt
+from ycsbctl.urls import redact_url
 
 QUIET = {"say": lambda message: None}
 

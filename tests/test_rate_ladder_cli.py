@@ -17,7 +17,8 @@ from tests.fixtures.servers import start_mongo_wire, start_redis
 from tests.test_cli_engine import ycsbctl
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
-from ycsbctl.experiment.slo import MIN_ACHIEVED, RateSearch, Trial, parse_slo
+from ycsbctl.experiment.rate_search import RateSearch
+from ycsbctl.results.slo import MIN_ACHIEVED, Trial, parse_slo
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.speed

@@ -22,17 +22,14 @@ import redis
 from tests.fixtures.servers import ROOT, start_redis
 from ycsbctl.results import load
 from ycsbctl.results.names import FolderStatus, RunStatus
-from ycsbctl.results.schema import (
+from ycsbctl.results.run_columns import (
     RUN_COLUMN_NAMES,
     RUN_COLUMNS,
-    SCHEMA_VERSION,
-    Manifest,
-    SchemaError,
-    TelemetrySummary,
     conform_runs,
     run_columns_markdown,
     runs_table,
 )
+from ycsbctl.results.schema import SCHEMA_VERSION, Manifest, SchemaError, TelemetrySummary
 from ycsbctl.results.store import ResultFolder
 
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")

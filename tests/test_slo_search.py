@@ -15,8 +15,9 @@ import math
 import pytest
 
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.slo import MIN_ACHIEVED, RateSearch, Slo, Trial, parse_slo
-from ycsbctl.plan import Plan, parse_rates
+from ycsbctl.experiment.plan import Plan, parse_rates
+from ycsbctl.experiment.rate_search import RateSearch
+from ycsbctl.results.slo import MIN_ACHIEVED, Slo, Trial, parse_slo
 
 BASE_US = 100.0  # the synthetic server's p99 when idle
 

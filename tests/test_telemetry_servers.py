@@ -14,11 +14,11 @@ import redis
 from tests.fixtures.servers import start_redis
 from tests.fixtures.waiting import wait_until
 from ycsbctl.provision.base import Endpoint
+from ycsbctl.stores.mongodb.status import MongoStatusSampler
+from ycsbctl.stores.redis.info import RedisInfoSampler
+from ycsbctl.stores.sampler import Sampler
 from ycsbctl.telemetry import footprint_after, footprint_before, sampling
-from ycsbctl.telemetry.mongo_status import MongoStatusSampler
 from ycsbctl.telemetry.process import ProcessSampler
-from ycsbctl.telemetry.redis_info import RedisInfoSampler
-from ycsbctl.telemetry.sampler import Sampler
 from ycsbctl.workload.keys import build_key_name, java_string_hashcode
 
 INTERVAL_S = 0.25  # fast ticks keep the tests short; the contract is the same at 1 Hz

@@ -22,13 +22,13 @@ import numpy as np
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from ycsbctl.bindings.base import Status
 from ycsbctl.engine.measurements import LagProbe, Recorder, SecondAggregate, series_frame, summaries
 from ycsbctl.engine.messages import SecondReport, SparseCounts, dispatch
 from ycsbctl.engine.runner import Collector
 from ycsbctl.engine.spec import Tick
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG
+from ycsbctl.stores.binding import Status
 from ycsbctl.workload.core import READ, UPDATE
 
 ONE_HOUR_US = 3_600_000_000

@@ -22,9 +22,9 @@ import pytest
 from pymongo import MongoClient
 
 from tests.fixtures.bindings import run_bindings
-from ycsbctl.bindings import Status
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.stores.binding import Status
 from ycsbctl.workload.properties import load_properties
 
 TABLE = "usertable"

@@ -15,7 +15,8 @@ import pytest
 
 from tests.fixtures.servers import free_port
 from ycsbctl.errors import UserError
-from ycsbctl.telemetry.network import host_of, is_loopback, parse_server, run_client
+from ycsbctl.telemetry.network import parse_server, run_client
+from ycsbctl.urls import host_of, is_loopback
 
 
 def _listening(proc: subprocess.Popen, port: int, timeout_s: float = 10.0) -> None:

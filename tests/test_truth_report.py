@@ -22,7 +22,7 @@ from hdrh.histogram import HdrHistogram
 from tests.fixtures.servers import ROOT
 from ycsbctl.report.compare import compare, render_compare_html
 from ycsbctl.report.html import build_context, environment
-from ycsbctl.report.plots import PlotFile
+from ycsbctl.report.plot_style import PlotFile
 from ycsbctl.results.frames import load
 
 YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")

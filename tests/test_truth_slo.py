@@ -22,12 +22,14 @@ from types import SimpleNamespace
 import pytest
 
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.slo import RateSearch, Slo, Trial, judge_trial, parse_slo, search_point, summary_line
+from ycsbctl.experiment.rate_search import RateSearch, search_point
 from ycsbctl.experiment.store import MemoryStore
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.names import RunStatus
-from ycsbctl.results.schema import LATENCY_STATS, RUN_COLUMNS, Manifest
+from ycsbctl.results.run_columns import LATENCY_STATS, RUN_COLUMNS
+from ycsbctl.results.schema import Manifest
+from ycsbctl.results.slo import Slo, Trial, judge_trial, parse_slo, summary_line
 from ycsbctl.results.store import RunRecord
 
 

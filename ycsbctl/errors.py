@@ -17,3 +17,15 @@ class UserError(Exception):
         self.message = message
         self.fix = fix
         self.exit_code = exit_code
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message, or its type's name when the message is empty."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+def short_error(exc: BaseException) -> str:
+    """``Type: first line`` of an exception (at most 200 characters of it), for one-line messages.
+    A Docker error gives the daemon's own words (its ``explanation``)."""
+    text = str(getattr(exc, "explanation", None) or exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__

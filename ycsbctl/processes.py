@@ -1,8 +1,75 @@
-"""Child processes ycsbctl starts (iperf3, test and bench servers): stopped for sure."""
+"""Signals and child processes: clean-up that an interrupt cannot skip.
+
+``sigterm_as_interrupt``: SIGTERM and SIGHUP raise KeyboardInterrupt, so ``finally`` blocks run
+for them as for Ctrl-C. ``deferred_signals``: SIGINT/SIGTERM/SIGHUP wait until the block ends
+(used while a server is created and recorded, while it is probed, and while it is torn down),
+then are re-raised. ``poll``: ``Popen.poll`` that an interrupt cannot break. ``stop_process``: a
+child process ycsbctl started (iperf3, test and bench servers) stopped for sure.
+The first two are no-ops outside the main thread, where Python cannot install handlers.
+"""
 
 from __future__ import annotations
 
+import signal
 import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP raise KeyboardInterrupt (as SIGINT does)."""
+    if not _main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    for s in previous:
+        signal.signal(s, _interrupt)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            if handler is not None:
+                signal.signal(s, handler)
+
+
+@contextmanager
+def deferred_signals() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM/SIGHUP for the block; deliver the first one received when it ends."""
+    if not _main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = {s: signal.getsignal(s) for s in _SIGNALS}
+    for s, handler in previous.items():
+        if handler is not None:
+            signal.signal(s, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            if handler is not None:
+                signal.signal(s, handler)
+        if received:
+            signal.raise_signal(received[0])
+
+
+def poll(proc: subprocess.Popen) -> int | None:
+    """``proc.poll()`` with signals held. An interrupt inside ``Popen.poll`` can leave its waitpid
+    lock held, and every later ``wait()`` on that process (the clean-up's) then hangs."""
+    with deferred_signals():
+        return proc.poll()
 
 
 def stop_process(proc: subprocess.Popen, grace_s: float = 10.0) -> None:

@@ -1,7 +1,9 @@
-"""Target URLs as users may see them: passwords replaced by ``***`` everywhere we print or store."""
+"""Target URLs as users may see them (passwords replaced by ``***`` everywhere we print or store), and
+where a URL points (its host; whether that is this host's loopback)."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -51,3 +53,26 @@ def _redact_property(m: re.Match) -> str:
     if m["sep"] != "=" and not m["key"].startswith("-"):  # "name value" only as a command-line flag
         return m.group(0)
     return f"{m['key']}{m['sep']}***"
+
+
+def host_of(url: str) -> str | None:
+    """The host of a redis:// or mongodb:// URL (first host of a list); None for basic://."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)[-1].split(",")[0]
+    if not netloc:
+        return None
+    if netloc.startswith("["):
+        return netloc[1:netloc.index("]")]
+    return netloc.rsplit(":", 1)[0] if netloc.count(":") == 1 else netloc
+
+
+def is_loopback(host: str | None) -> bool:
+    """Whether ``host`` (a name or an address) is this host's loopback."""
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

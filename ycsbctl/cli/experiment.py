@@ -10,8 +10,16 @@ from pathlib import Path
 import click
 
 from ycsbctl.cli import docker_host_option, image_option, main
-from ycsbctl.errors import UserError
-from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_rates, parse_threads, split_targets
+from ycsbctl.errors import UserError, first_line
+from ycsbctl.experiment.plan import (
+    DEFAULT_LADDER,
+    PROFILES,
+    Plan,
+    is_url,
+    parse_rates,
+    parse_threads,
+    split_targets,
+)
 
 
 def _common(f):
@@ -62,7 +70,7 @@ def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | 
     chosen = split_targets(list(target) + ([targets] if targets else []))
     for t in chosen:
         if "://" in t and not is_url(t):
-            from ycsbctl.bindings import protocol_of
+            from ycsbctl.stores.registry import protocol_of
 
             protocol_of(t)  # a URL of another scheme (http://…) is bad input: one line, exit 2
     return chosen or list(default or [])
@@ -107,7 +115,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
     if outcome.folder is not None:
         try:
             if show_summary:
-                from ycsbctl.report.console import print_summary
+                from ycsbctl.report.summary_table import print_summary
 
                 print_summary(outcome.folder)
         except KeyboardInterrupt:
@@ -129,7 +137,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
               allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False):
-    from ycsbctl.experiment import run_plan
+    from ycsbctl.experiment.run import run_plan
 
     write = out is not None or not single or resume is not None
     # --format json keeps stdout for its document: YCSB's block only goes to an exportfile
@@ -149,7 +157,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                        f"draw the report later with `ycsbctl report {outcome.folder}`", err=True)
             sys.exit(130)
         except Exception as exc:  # noqa: BLE001 - the data is safe; say why the page is missing
-            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            first = first_line(exc)
             click.echo(f"error: the HTML report could not be written ({first}); the data is complete in "
                        f"{outcome.folder}: run `ycsbctl report {outcome.folder}` once that is fixed", err=True)
             outcome.report_failed = True

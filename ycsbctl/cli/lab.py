@@ -10,7 +10,7 @@ import click
 
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
-from ycsbctl.provision.signals import sigterm_as_interrupt
+from ycsbctl.processes import sigterm_as_interrupt
 
 
 def _state_file() -> Path:
@@ -29,7 +29,7 @@ def lab() -> None:
 @click.option("--clients", type=click.IntRange(1, 3), default=2, show_default=True, help="Client hosts (dask workers).")
 def up(link: str | None, clients: int) -> None:
     """Start the lab: redis-server and iperf3 on srv, the Dask scheduler on ctl, a dask worker on each client host."""
-    from ycsbctl.lab import Lab, parse_rate
+    from ycsbctl.provision.lab import Lab, parse_rate
 
     state = _state_file()
     if state.exists():
@@ -60,7 +60,7 @@ def up(link: str | None, clients: int) -> None:
 @lab.command()
 def down() -> None:
     """Stop every process of the lab and delete its namespaces."""
-    from ycsbctl.lab import Lab
+    from ycsbctl.provision.lab import Lab
 
     state = _state_file()
     if not state.exists():

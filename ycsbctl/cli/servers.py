@@ -10,8 +10,9 @@ import click
 from ycsbctl.cli import docker_host_option, image_option, main
 from ycsbctl.provision import auto, doctor
 from ycsbctl.provision.auto import BACKENDS
+from ycsbctl.provision.base import BackendChoice
 from ycsbctl.provision.engines import ALL_TARGETS
-from ycsbctl.provision.external import redact_url
+from ycsbctl.urls import redact_url
 
 
 def _describe(ep, with_password: bool = False) -> str:
@@ -49,7 +50,7 @@ def targets() -> None:
 @click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
               help="label for the servers (default: manual-<time>).")
 @click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL", help=DOCKER_HOST_HELP)
-def up(target_names: tuple[str, ...], backend: str, images: tuple[str, ...], server_cpus: str | None,
+def up(target_names: tuple[str, ...], backend: BackendChoice, images: tuple[str, ...], server_cpus: str | None,
        server_memory: str | None, host_network: bool, port: int | None, experiment_id: str,
        docker_hosts: tuple[str, ...]) -> None:
     """Start TARGETs (catalogue names) and print their URLs; they run until `ycsbctl down`."""

@@ -1,14 +1,14 @@
 """The cluster engine: one engine shard per Dask worker, started together, merged exactly.
 
-``ycsbctl run … --cluster tcp://SCHED:8786`` places one shard (:mod:`ycsbctl.engine.shard`: the
+``ycsbctl run … --cluster tcp://SCHED:8786`` places one shard (:mod:`ycsbctl.engine.shard_process`: the
 local engine with its processes and client threads) on each worker of a Dask scheduler that the
 user runs as Dask documents it. The controller here:
 
-1. splits the phase (:func:`~ycsbctl.engine.shards.plan_shards`: threads, quotas, load key ranges
+1. splits the phase (:func:`~ycsbctl.engine.shard_plan.plan_shards`: threads, quotas, load key ranges
    as YCSB splits them over client instances) and submits one task per worker;
 2. waits until every shard has connected its clients (a barrier), then sets a start time
    :data:`START_LEAD_S` in the future; each shard converts it to its own clock and says how late it
-   started (:class:`~ycsbctl.engine.shards.ShardStarted`). The start skew recorded is the spread of
+   started (:class:`~ycsbctl.engine.shard_plan.ShardStarted`). The start skew recorded is the spread of
    those latenesses, each by its host's own clock: hosts' clocks must agree (NTP), and how far they
    seemed apart is recorded beside it per shard (``clock_offset_ms``, ± half ``clock_rtt_ms``: a
    round trip through the scheduler, too coarse to correct a start by);
@@ -20,118 +20,27 @@ user runs as Dask documents it. The controller here:
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import math
 import pickle
 import queue
-import sys
-import threading
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from ycsbctl.engine.dask_client import ClusterGone, clock_offsets, connect, host_label, live_workers
 from ycsbctl.engine.messages import Done, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner
-from ycsbctl.engine.shards import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
+from ycsbctl.engine.shard_plan import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
 from ycsbctl.engine.spec import PhaseSpec, Tick
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, first_line
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.urls import redact_text
+from ycsbctl.urls import host_of, is_loopback, redact_text
 
-CONNECT_TIMEOUT_S = 10.0
 START_LEAD_S = 0.5  # the start time is this far ahead of the barrier (the Variable reaches workers in ms)
 READY_TIMEOUT_S = 90.0  # shards to connect their clients (a worker starting Python + numpy is ~2 s)
 LIVENESS_EVERY_S = 1.0  # how often the scheduler is asked which workers remain
-CPU_SATURATED = 0.90  # as ycsbctl.telemetry.bottleneck: share of a client host's cores
-
-_clients: dict[str, Any] = {}
-
-
-class ClusterGone(UserError):
-    """No point can run on this cluster (no scheduler or no worker left, a target the workers cannot
-    reach): the sweep stops with one line, finished points kept."""
-
-    stops_sweep = True
-
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message, exit_code=exit_code)
-
-
-def connect(address: str) -> Any:
-    """A Dask client of the scheduler at ``address`` (one per address and process). ``tls://`` uses
-    the TLS settings of Dask's configuration (``distributed.comm.tls.*``); a plain ``tcp://``
-    scheduler is used with one warning line (anyone who reaches it can run code on the workers)."""
-    if address in _clients:
-        return _clients[address]
-    try:
-        from distributed import Client
-    except ImportError:
-        raise UserError("--cluster needs Dask distributed: pip install 'ycsbctl[cluster]' "
-                        "(scripts/setup.sh installs it)") from None
-    if "://" not in address:
-        address = f"tcp://{address}"
-    if address.startswith("tcp://"):
-        print(f"warning: the Dask scheduler {address} is plain TCP without authentication: anyone who can "
-              "reach it can run code on the workers; prefer tls:// (Dask's distributed.comm.tls settings)",
-              file=sys.stderr)
-    made: dict[str, Any] = {}
-
-    def make() -> None:  # a server that accepts but never speaks Dask (its dashboard port…) hangs Client()
-        try:
-            made["client"] = Client(address, timeout=f"{CONNECT_TIMEOUT_S:.0f}s", set_as_default=False)
-        except Exception as exc:  # noqa: BLE001 - told below
-            made["error"] = exc
-
-    t = threading.Thread(target=make, name="dask-connect", daemon=True)
-    t.start()
-    t.join(CONNECT_TIMEOUT_S + 5)
-    if "client" not in made:
-        exc = made.get("error")
-        why = f"{type(exc).__name__}: {exc}" if exc else f"no Dask answer within {CONNECT_TIMEOUT_S + 5:.0f} s"
-        raise ClusterGone(f"cannot reach the Dask scheduler at {address} ({why}): give the scheduler's own address "
-                          "(`dask scheduler` listens on 8786 by default; 8787 is its dashboard)")
-    client = made["client"]
-    _clients[address] = client
-    return client
-
-
-@atexit.register
-def close_clients() -> None:
-    """Close every Dask client of this process (at exit, or before stopping a scheduler we started)."""
-    for c in _clients.values():
-        with contextlib.suppress(Exception):  # closing at exit: nothing left to tell
-            c.close(timeout=5)
-    _clients.clear()
-
-
-def live_workers(client: Any) -> dict[str, dict[str, Any]]:
-    """The scheduler's workers by address (each with ``name`` and ``host``), asked now. Not
-    ``Client.scheduler_info()``: it returns a cache that the client's own periodic refresh overwrites
-    with a worker-less identity, which read between the two showed every worker as gone."""
-    return dict(client.sync(client.scheduler.identity, n_workers=-1).get("workers", {}))
-
-
-def host_label(address: str, info: dict[str, Any]) -> str:
-    """A short name for a worker's host: its Dask name (``dask worker --name c1``), else its host."""
-    name = str(info.get("name", ""))
-    return name if name and "://" not in name and not name.isdigit() else str(info.get("host") or address)
-
-
-def clock_offsets(client: Any, addresses: list[str], tries: int = 3) -> dict[str, tuple[float, float]]:
-    """Each worker's wall clock minus ours and the round trip it was read in (s): the quickest of
-    ``tries`` round trips (the offset's error is at most half of it)."""
-    best: dict[str, tuple[float, float]] = {}
-    for _ in range(tries):
-        before = time.time()
-        theirs = client.run(time.time, workers=addresses)
-        after = time.time()
-        for a, t in theirs.items():
-            if a not in best or after - before < best[a][1]:
-                best[a] = (float(t) - (before + after) / 2, after - before)
-    return best
-
 
 class _ClusterCollector(Collector):
     """The local engine's merging, plus each shard's CPU seconds per second (per-host telemetry)."""
@@ -381,8 +290,6 @@ def _check_reachable(url: str, hosts: dict[str, str]) -> None:
     anything starts (``hosts``: worker label → its address)."""
     import psutil
 
-    from ycsbctl.telemetry.network import host_of, is_loopback
-
     if not is_loopback(host_of(url)):
         return
     mine = {a.address for addrs in psutil.net_if_addrs().values() for a in addrs}
@@ -393,5 +300,4 @@ def _check_reachable(url: str, hosts: dict[str, str]) -> None:
 
 
 def _one_line(exc: BaseException | None) -> str:
-    text = f"{type(exc).__name__}: {exc}" if exc is not None else "unknown error"
-    return text.splitlines()[0] if text else "unknown error"
+    return f"{type(exc).__name__}: {first_line(exc)}" if exc is not None else "unknown error"

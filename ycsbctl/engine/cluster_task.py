@@ -1,6 +1,6 @@
 """The Dask task that runs one engine shard on the worker's host and relays its messages.
 
-It starts :mod:`ycsbctl.engine.shard` as a subprocess (a nanny's worker may not fork children
+It starts :mod:`ycsbctl.engine.shard_process` as a subprocess (a nanny's worker may not fork children
 with ``multiprocessing``), hands it the plan, and relays every message it prints to the
 controller through a Dask ``Queue`` (through the scheduler, so the controller needs no open port
 of its own; a few KB per engine process per second). The start time comes back through a Dask
@@ -19,7 +19,7 @@ import sys
 import threading
 from typing import Any
 
-from ycsbctl.engine.shards import ShardEnded, ShardPlan, ShardReady
+from ycsbctl.engine.shard_plan import ShardEnded, ShardPlan, ShardReady
 
 READY_TIMEOUT_S = 120.0  # how long a ready shard waits for the start time
 
@@ -43,7 +43,7 @@ def run_shard(plan: ShardPlan, queue_name: str, start_name: str, stop_name: str)
     from distributed.worker import thread_state
 
     q, start, stop = Queue(queue_name), Variable(start_name), Event(stop_name)
-    proc = subprocess.Popen([sys.executable, "-m", "ycsbctl.engine.shard"], env=shard_environment(),
+    proc = subprocess.Popen([sys.executable, "-m", "ycsbctl.engine.shard_process"], env=shard_environment(),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     finished = threading.Event()

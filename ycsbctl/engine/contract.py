@@ -12,21 +12,23 @@ returns none). Bad input is a :class:`~ycsbctl.errors.UserError` from :meth:`Eng
 Ctrl-C ends the run early with status ``interrupted`` (or propagates ``KeyboardInterrupt``).
 
 Engines today: :class:`NativeEngine` (ycsbctl's own worker processes on this host) and
-:class:`ycsbctl.ycsb_java.YcsbEngine` (the real Java YCSB). The experiment gets one passed in
-(:func:`ycsbctl.point.engine_for` picks one from the plan), so another engine — clients on
+:class:`ycsbctl.engine.ycsb_java.YcsbEngine` (the real Java YCSB). The experiment gets one passed in
+(:func:`ycsbctl.experiment.measure.engine_for` picks one from the plan), so another engine — clients on
 several hosts, or a stand-in in a test — plugs in here without touching the sweep.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from ycsbctl.engine.spec import PhaseSpec, Tick
     from ycsbctl.results.model import PhaseResult
 
 Progress = Callable[["Tick"], None]
+# The engines a plan may name: ycsbctl's own (native) or the real Java YCSB (ycsb).
+EngineName = Literal["native", "ycsb"]
 
 
 class PhaseRun(Protocol):

@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ycsbctl.bindings.base import Status
 from ycsbctl.engine.messages import SecondCounts, SecondReport, SparseCounts
 from ycsbctl.engine.timerfd import TimerFd
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, STATUSES
 from ycsbctl.slices import drain
+from ycsbctl.stores.binding import Status
 from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE, VERIFY
 
 if TYPE_CHECKING:  # pandas and the result model load in the controller only (workers start faster)

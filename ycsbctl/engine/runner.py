@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from urllib.parse import urlparse
 
-from ycsbctl.bindings import protocol_of
+from ycsbctl.engine.limits import check_workload_memory
 from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
@@ -27,10 +27,10 @@ from ycsbctl.engine.start import StartSignal
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.errors import UserError
-from ycsbctl.limits import check_workload_memory
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
+from ycsbctl.stores.registry import protocol_of
 from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
 from ycsbctl.workload.inserts import shared_insert_state

@@ -19,16 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from ycsbctl.bindings import BindingSet, ConnectionLost, open_bindings
-from ycsbctl.bindings.base import Binding, ChainContext
-from ycsbctl.bindings.chain import ChainRun, WriteBatch
-from ycsbctl.engine.integrity import VerifyingBinding
 from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
+from ycsbctl.engine.verifying_binding import VerifyingBinding
 from ycsbctl.slices import drain
+from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
+from ycsbctl.stores.binding_set import BindingSet
+from ycsbctl.stores.chain import ChainRun, WriteBatch
+from ycsbctl.stores.registry import open_bindings
 from ycsbctl.workload.core import (
     INSERT,
     READ,

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ycsbctl.errors import UserError
-from ycsbctl.plan import Plan
+from ycsbctl.experiment.plan import Plan
 from ycsbctl.provision import Endpoint
 from ycsbctl.telemetry.network import NetworkBaseline
 

@@ -5,12 +5,12 @@ healthy; see also :mod:`ycsbctl.experiment.missing`)."""
 
 from __future__ import annotations
 
-from ycsbctl.progress import Progress
+from ycsbctl.experiment.progress import Progress
 
 
 def _count(url: str, table: str) -> int | None:
-    from ycsbctl.bindings.admin import count_records
-    from ycsbctl.provision.signals import deferred_signals
+    from ycsbctl.processes import deferred_signals
+    from ycsbctl.stores.admin import count_records
 
     # Signals held (≤ 10 s: connect and read are bounded to 5 s each): a Ctrl-C landing in a client's
     # finaliser (redis-py's ConnectionPool.__del__) would be "ignored" and the sweep would go on.

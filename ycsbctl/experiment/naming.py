@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ycsbctl.plan import Plan, is_url
+from ycsbctl.experiment.plan import Plan, is_url
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload

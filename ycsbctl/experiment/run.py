@@ -7,20 +7,20 @@ import sys
 from pathlib import Path
 
 from ycsbctl.engine.contract import Engine
+from ycsbctl.engine.limits import check_workload_memory, raise_fd_limit
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.console import Console, YcsbBlock
+from ycsbctl.experiment.facts import host_facts, versions
+from ycsbctl.experiment.host_claim import claim_host
+from ycsbctl.experiment.live_console import Console, YcsbBlock
+from ycsbctl.experiment.measure import engine_for
 from ycsbctl.experiment.naming import check_plan, experiment_id, sweep_phase, workload_properties
 from ycsbctl.experiment.outcome import Outcome
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.progress import Progress
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
 from ycsbctl.experiment.store import MemoryStore, ResultStore
 from ycsbctl.experiment.sweep import Sweep
-from ycsbctl.host_claim import claim_host
-from ycsbctl.limits import check_workload_memory, raise_fd_limit
-from ycsbctl.manifest import host_facts, versions
-from ycsbctl.plan import Plan
-from ycsbctl.point import engine_for
-from ycsbctl.progress import Progress
-from ycsbctl.provision.signals import sigterm_as_interrupt
+from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
@@ -54,7 +54,7 @@ def run_plan(
     Refused before anything starts when another ycsbctl measures on this host (unless
     ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
     later ends the run with one line naming the folder and the ``--resume`` command. ``engine``
-    and ``servers`` default to the plan's (:func:`~ycsbctl.point.engine_for`, :mod:`ycsbctl.provision`).
+    and ``servers`` default to the plan's (:func:`~ycsbctl.experiment.measure.engine_for`, :mod:`ycsbctl.provision`).
     ``resume_targets``: with ``resume``, ``plan.targets`` were given by the user (to carry passwords)."""
     if resume is None:
         check_plan(plan)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from ycsbctl.plan import Plan, is_url
+from ycsbctl.errors import first_line
+from ycsbctl.experiment.plan import Plan, is_url
 from ycsbctl.provision import Endpoint
 from ycsbctl.workload.properties import Properties
 
@@ -60,7 +61,7 @@ class ProvisionedServers:
                 teardown(ep)
             except Exception as exc:  # noqa: BLE001 - one line; `ycsbctl down --all` is the way out
                 self.say(f"{ep.target}: could not stop the server an earlier run of this experiment left running "
-                         f"({where}): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; "
+                         f"({where}): {first_line(exc)}; "
                          "`ycsbctl down --all` stops it")
                 continue
             self.say(f"{ep.target}: stopped the server an earlier run of this experiment left running ({where}); "

@@ -4,7 +4,7 @@ numbers are never shown as MongoDB's)."""
 
 from __future__ import annotations
 
-from ycsbctl.plan import DEFAULT_TARGETS, Plan
+from ycsbctl.experiment.plan import DEFAULT_TARGETS, Plan
 from ycsbctl.results.schema import Substitution
 
 MONGO_STAND_IN = "ferretdb"

@@ -11,20 +11,21 @@ from __future__ import annotations
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.console import Console
+from ycsbctl.experiment.host_claim import HostClaim
+from ycsbctl.experiment.live_console import Console
+from ycsbctl.experiment.measure import guarded
 from ycsbctl.experiment.naming import sweep_phase, workload_name, workload_properties
 from ycsbctl.experiment.outcome import Outcome
-from ycsbctl.experiment.points import PointRunner
+from ycsbctl.experiment.plan import Plan, is_url, target_label
+from ycsbctl.experiment.point_runner import PointRunner
 from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.store import ResultStore
-from ycsbctl.host_claim import HostClaim
-from ycsbctl.plan import Plan, is_url, target_label
-from ycsbctl.point import guarded
-from ycsbctl.provision import Endpoint, redact_url
+from ycsbctl.provision import Endpoint
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.results.store import RunRecord
+from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.properties import Properties
 
@@ -126,7 +127,7 @@ class Sweep:
             phase = "load" if w.insert_only or plan.phase == "load" else "run"
             for threads in plan.threads:
                 if plan.slo and phase == "run":
-                    from ycsbctl.experiment.slo import search_point
+                    from ycsbctl.experiment.rate_search import search_point
 
                     if not search_point(self, target, label, name, threads, props):
                         return

@@ -11,19 +11,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from ycsbctl import protocols
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import deferred_signals, sigterm_as_interrupt
 from ycsbctl.provision import catalog, probe, state
-from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.base import BackendChoice, Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.engines import default_docker_host, engine_for
-from ycsbctl.provision.external import ExternalProvisioner, protocol_of, redact_url
+from ycsbctl.provision.external import ExternalProvisioner
 from ycsbctl.provision.local import LocalProvisioner, find_binary, is_ours
-from ycsbctl.provision.signals import deferred_signals, sigterm_as_interrupt
+from ycsbctl.stores import registry
+from ycsbctl.urls import redact_url
 
-BACKENDS = ("auto", "docker", "local", "external")
+BACKENDS: tuple[BackendChoice, ...] = ("auto", "docker", "local", "external")
 Say = Callable[[str], None]
 
 
@@ -43,7 +44,7 @@ def _provisioner(backend: str) -> Provisioner:
     raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
 
 
-def choose_backend(target: str, image: str | None = None) -> tuple[str, str]:
+def choose_backend(target: str, image: str | None = None) -> tuple[Literal["docker", "local"], str]:
     """(``docker`` | ``local``, why) for a catalogue target; UserError when neither can provide it."""
     from ycsbctl.provision import docker as docker_backend
 
@@ -69,7 +70,7 @@ def choose_backend(target: str, image: str | None = None) -> tuple[str, str]:
     return "local", f"{why_not}; using {binary}"
 
 
-def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, image: str | None = None,
+def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment_id: str, image: str | None = None,
               server_cpus: str | None = None, server_memory: str | None = None, host_network: bool = False,
               port: int | None = None, say: Say | None = None, ready_timeout_s: float | None = None,
               docker_host: str | None = None) -> Endpoint:
@@ -85,7 +86,7 @@ def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, 
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     with sigterm_as_interrupt():
-        if protocol_of(target_or_url) is not None:
+        if registry.find(target_or_url) is not None:
             if backend not in ("auto", "external"):
                 raise UserError(f"{redact_url(target_or_url)} is a URL: it needs no --backend {backend}")
             return ExternalProvisioner().up(target_or_url)
@@ -101,12 +102,10 @@ def provision(target_or_url: str, backend: str = "auto", *, experiment_id: str, 
             notes.append(f"backend auto -> {backend}: {reason}")
         elif backend == "external":
             raise UserError(f"--backend external needs a URL (redis://… or mongodb://…), not {target_or_url!r}")
-        options: dict[str, Any] = {"experiment_id": experiment_id, "image": image, "server_cpus": server_cpus,
-                                   "server_memory": server_memory, "host_network": host_network, "port": port,
-                                   "say": say, "notes": notes, "docker_host": docker_host}
-        if ready_timeout_s is not None:
-            options["ready_timeout_s"] = ready_timeout_s
-        endpoint = _provisioner(backend).up(target_or_url, **options)
+        options = UpOptions(experiment_id=experiment_id, image=image, server_cpus=server_cpus,
+                             server_memory=server_memory, host_network=host_network, port=port, say=say,
+                             notes=notes, docker_host=docker_host, ready_timeout_s=ready_timeout_s)
+        endpoint = _provisioner(backend).up(target_or_url, options)
         say(f"{endpoint.target} is up: {redact_url(endpoint.url)} ({endpoint.server_name}, {endpoint.backend})")
         return endpoint
 
@@ -118,7 +117,7 @@ def teardown(endpoint: Endpoint) -> None:
 
 
 @contextmanager
-def provisioned(targets: Iterable[str], backend: str = "auto", *, experiment_id: str,
+def provisioned(targets: Iterable[str], backend: BackendChoice = "auto", *, experiment_id: str,
                 **options: Any) -> Iterator[list[Endpoint]]:
     """Provision ``targets`` in order; tear every one down on leaving, whatever the reason.
 
@@ -140,12 +139,12 @@ def _teardown_all(endpoints: list[Endpoint]) -> None:
         try:
             teardown(endpoint)
         except Exception as exc:  # noqa: BLE001 - keep removing the others
-            errors.append(f"{endpoint.target}: {probe.short_error(exc)}")
+            errors.append(f"{endpoint.target}: {short_error(exc)}")
     if errors:
         say_to_stderr("teardown problems (check `ycsbctl status`): " + "; ".join(errors))
 
 
-def up_servers(targets: list[str], backend: str = "auto", **options: Any) -> list[Endpoint]:
+def up_servers(targets: list[str], backend: BackendChoice = "auto", **options: Any) -> list[Endpoint]:
     """``ycsbctl up``: provision all targets and leave them running, or none of them on any failure."""
     endpoints: list[Endpoint] = []
     with sigterm_as_interrupt():
@@ -231,7 +230,7 @@ def server_alive(endpoint: Endpoint) -> bool:
 
         if not container_running(endpoint):
             return False
-    if not protocols.get(endpoint.protocol).has_server:
+    if not registry.get(endpoint.protocol).has_server:
         return True
     try:
         probe.ping(endpoint.protocol, endpoint.url, timeout_s=2.0)

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+# Where a server runs: in a container (docker), as a process of this host (local), or run by the user (external).
+Backend = Literal["docker", "local", "external"]
+# What a user may ask for: one of those, or auto (docker when it can, else local).
+BackendChoice = Literal["auto", "docker", "local", "external"]
 
 
 @dataclass
@@ -23,7 +29,7 @@ class Endpoint:
     target: str
     protocol: str  # "redis" | "mongodb" | "basic"
     url: str
-    backend: str
+    backend: Backend
     pid: int | None = None
     container_id: str | None = None
     server_name: str = ""  # what actually answers, e.g. "Redis", "FerretDB (mongo-wire, SQLite)"
@@ -44,6 +50,39 @@ class Endpoint:
         return cls(**d)
 
 
+@dataclass
+class UpOptions:
+    """How a provisioner starts a server (what :func:`ycsbctl.provision.provision` was given).
+
+    ``server_cpus``: a cpuset (``0-1``); ``server_memory``: a size (``2g``); ``port``: the host port
+    (None: the server's own on another host, else a free one on 127.0.0.1); ``image`` and
+    ``host_network``: docker only; ``docker_host``: the Docker engine's URL (None: ``$DOCKER_HOST``);
+    ``ready_timeout_s``: how long to wait for the server to answer, s (None: the backend's default);
+    ``say``: where progress lines go (None: nowhere); ``notes``: kept in the endpoint's notes.
+    """
+
+    experiment_id: str = "manual"
+    image: str | None = None
+    server_cpus: str | None = None
+    server_memory: str | None = None
+    host_network: bool = False
+    port: int | None = None
+    say: Callable[[str], None] | None = None
+    notes: list[str] = field(default_factory=list)
+    docker_host: str | None = None
+    ready_timeout_s: float | None = None
+
+    def to_store(self) -> dict[str, Any]:
+        """The options worth keeping in the state file for ``restart`` (no callables, no None)."""
+        keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host")
+        return {k: getattr(self, k) for k in keep if getattr(self, k) is not None}
+
+    def progress(self, msg: str) -> None:
+        """One progress line to ``say``, if any."""
+        if self.say is not None:
+            self.say(msg)
+
+
 class Provisioner(ABC):
     """One backend (docker, local, external). Every server it starts is recorded so that
     ``down`` and Ctrl-C remove exactly ours."""
@@ -51,7 +90,7 @@ class Provisioner(ABC):
     name: str
 
     @abstractmethod
-    def up(self, target: str, **options: Any) -> Endpoint:
+    def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
         """Start (or attach to) ``target`` and return once it answers."""
 
     @abstractmethod

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import psutil
 
-from ycsbctl import protocols
 from ycsbctl.errors import UserError
+from ycsbctl.stores import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA_FRACTION = 0.8  # share of --server-memory given to the server's data limit
@@ -231,7 +231,7 @@ def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
 
 def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | None = None) -> str:
     """What the bindings connect to: loopback, or the host of a remote Docker engine."""
-    return protocols.get(protocol).server_url(host, port, password)
+    return registry.get(protocol).server_url(host, port, password)
 
 
 def memory_note(flavor: str, memory_bytes: int | None) -> str | None:

@@ -24,11 +24,11 @@ import docker
 import docker.errors
 import docker.types
 
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, engines, probe, state
-from ycsbctl.provision.base import Endpoint, Provisioner
+from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.local import free_port, port_owner
-from ycsbctl.provision.signals import deferred_signals
 from ycsbctl.urls import redact_url
 
 READY_TIMEOUT_S = 120.0
@@ -61,7 +61,7 @@ def connect(timeout_s: float = 60.0, host: str | None = None) -> docker.DockerCl
         client = open_client(host, timeout_s)
         client.ping()
     except Exception as exc:  # noqa: BLE001 - DockerException, connection and permission errors
-        raise UserError(f"Docker does not answer at {host or docker_host()} ({probe.short_error(exc)})",
+        raise UserError(f"Docker does not answer at {host or docker_host()} ({short_error(exc)})",
                         fix=engines.unreachable_fix(host or docker_host()), exit_code=1) from None
     engines.warn_if_plain_tcp(host or docker_host())
     return client
@@ -81,7 +81,7 @@ def image_pullable(client: docker.DockerClient, image: str) -> tuple[bool, str]:
         client.api.inspect_distribution(image)
         return True, "pullable"
     except Exception as exc:  # noqa: BLE001 - no registry, no network, unknown image
-        return False, probe.short_error(exc)
+        return False, short_error(exc)
 
 
 def pull(client: docker.DockerClient, image: str, say) -> None:
@@ -103,7 +103,7 @@ def pull(client: docker.DockerClient, image: str, say) -> None:
                 say(f"pulling {image}: {done:.1f}/{total:.1f} MB in {len(layers)} layers")
                 last = time.monotonic()
     except docker.errors.APIError as exc:
-        raise UserError(f"image {image} is not present and cannot be pulled ({probe.short_error(exc)})",
+        raise UserError(f"image {image} is not present and cannot be pulled ({short_error(exc)})",
                         fix="build one with `python infra/docker/build_local_images.py` and pass --image, or use "
                             "--backend local", exit_code=1) from None
     say(f"pulled {image}")
@@ -190,22 +190,22 @@ class DockerProvisioner(Provisioner):
 
     name = "docker"
 
-    def up(self, target: str, **options: Any) -> Endpoint:
-        """Options: experiment_id, image, server_cpus, server_memory, host_network, port, say, ready_timeout_s,
-        docker_host (the engine's URL; default ``$DOCKER_HOST``)."""
+    def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
+        """Start ``target`` in a container on ``options.docker_host`` (default ``$DOCKER_HOST``)."""
+        options = options or UpOptions()
         entry = catalog.get_target(target)
-        say = options.get("say") or (lambda msg: None)
-        experiment_id = options.get("experiment_id", "manual")
-        engine_url = options.get("docker_host") or docker_host()
+        say = options.progress
+        experiment_id = options.experiment_id
+        engine_url = options.docker_host or docker_host()
         remote = engines.engine_address(engine_url)  # None: the engine runs on this host
-        cpus = catalog.parse_cpuset(options["server_cpus"], here=remote is None) if options.get("server_cpus") else None
-        memory = catalog.parse_size(options["server_memory"]) if options.get("server_memory") else None
-        client = connect(host=options.get("docker_host"))
-        image = options.get("image") or entry.image
+        cpus = catalog.parse_cpuset(options.server_cpus, here=remote is None) if options.server_cpus else None
+        memory = catalog.parse_size(options.server_memory) if options.server_memory else None
+        client = connect(host=options.docker_host)
+        image = options.image or entry.image
         if not image_present(client, image):
             pull(client, image, say)
         flavor = image_flavor(client, image, entry.flavor)
-        notes = [*options.get("notes", []), f"docker image {image} (flavor {flavor})"]
+        notes = [*options.notes, f"docker image {image} (flavor {flavor})"]
         if remote and not catalog.takes_password(flavor):
             raise UserError(f"{entry.name} on the Docker engine at {engine_url} would listen on {remote} without a "
                             "password: ycsbctl can give only Redis-protocol servers one",
@@ -213,11 +213,11 @@ class DockerProvisioner(Provisioner):
                                 f"({catalog.url_for(entry.protocol, entry.container_port, remote)} with user and "
                                 "password), or use an engine on this host", exit_code=1)
         password = engines.new_password() if remote else None
-        host_network = bool(options.get("host_network"))
+        host_network = options.host_network
         if not host_network and not has_bridge(client):
             host_network = True
             notes.append("host networking: this Docker daemon has no bridge network")
-        wanted = options.get("port")
+        wanted = options.port
         if remote is None and wanted and (owner := port_owner(wanted)):
             raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
                             exit_code=1)
@@ -260,7 +260,7 @@ class DockerProvisioner(Provisioner):
                                     cpu_limit_cores=cores, memory_limit_bytes=memory, notes=notes, host=remote,
                                     docker_host=engine_url)
                 state.add({"key": f"docker:{container.id}", "endpoint": endpoint.to_dict(), "instance": instance,
-                           "docker_host": engine_url, "options": state.options_to_store(options),
+                           "docker_host": engine_url, "options": options.to_store(),
                            "started": time.time()})
             say(f"starting {entry.name} in container {container.name} ({image})")
             container.start()
@@ -277,7 +277,7 @@ class DockerProvisioner(Provisioner):
                 return None
 
             probe.wait_ready(entry.protocol, endpoint.url, exited=exited, log_tail=lambda: container_tail(container),
-                             timeout_s=options.get("ready_timeout_s", READY_TIMEOUT_S))
+                             timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s)
             variant = {"mongo-wire": "mongo-wire, SQLite backend", "ferretdb": "SQLite backend"}.get(flavor, "")
             facts = probe.describe(entry.protocol, endpoint.url, expected=entry.display, variant=variant)
         except BaseException:

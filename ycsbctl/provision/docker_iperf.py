@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from ycsbctl.errors import UserError
+from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import docker as docker_backend
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.provision.signals import deferred_signals
 
 IPERF_IMAGE = "networkstatic/iperf3"
 IPERF_PORT = 5201

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ycsbctl import protocols
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
 from ycsbctl.provision import probe
-from ycsbctl.provision.base import Endpoint, Provisioner
-from ycsbctl.urls import redact_text, redact_url
-
-__all__ = ["ExternalProvisioner", "protocol_of", "redact_text", "redact_url"]
-
-def protocol_of(url: str) -> str | None:
-    """``redis`` / ``mongodb`` / ``basic`` for a URL we accept, else None (a catalogue name)."""
-    proto = protocols.find(url)
-    return proto.name if proto is not None else None
+from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
+from ycsbctl.stores import registry
+from ycsbctl.urls import redact_url
 
 
 class ExternalProvisioner(Provisioner):
@@ -23,8 +14,8 @@ class ExternalProvisioner(Provisioner):
 
     name = "external"
 
-    def up(self, target: str, **options: Any) -> Endpoint:
-        proto = protocols.for_url(target)
+    def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
+        proto = registry.for_url(target)
         protocol = proto.name
         shown = redact_url(target)
         if not proto.has_server:
@@ -33,7 +24,7 @@ class ExternalProvisioner(Provisioner):
         try:
             probe.ping(protocol, target, timeout_s=5.0)
         except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
-            why = probe.short_error(exc)
+            why = short_error(exc)
             if any(w in why.lower() for w in ("auth", "password", "noperm", "wrongpass")):
                 raise UserError(f"{shown} refused our credentials ({why})",
                                 fix="put the right password in the URL (redis://:PASSWORD@host:port) or in "

@@ -17,14 +17,13 @@ import socket
 import subprocess
 import tempfile
 import time
-from typing import Any
 
 import psutil
 
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, probe, state
-from ycsbctl.provision.base import Endpoint, Provisioner
-from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
@@ -48,7 +47,7 @@ def _require_in_memory(mongod: str) -> None:
         out = subprocess.run([mongod, "--help"], capture_output=True, text=True, timeout=20)
         text = out.stdout + out.stderr
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise UserError(f"cannot run {mongod} --help ({probe.short_error(exc)})", fix="check the mongod install",
+        raise UserError(f"cannot run {mongod} --help ({short_error(exc)})", fix="check the mongod install",
                         exit_code=1) from None
     if "inMemorySizeGB" not in text:
         raise UserError(f"{mongod} is MongoDB Community without the inMemory storage engine",
@@ -153,15 +152,16 @@ class LocalProvisioner(Provisioner):
 
     name = "local"
 
-    def up(self, target: str, **options: Any) -> Endpoint:
-        """Start ``target``; options: experiment_id, server_cpus, server_memory, port, say, ready_timeout_s."""
+    def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
+        """Start ``target`` from this machine's binary (``options.image``/``host_network`` are docker's)."""
+        options = options or UpOptions()
         entry = catalog.get_target(target)
-        if options.get("image") or options.get("host_network"):
+        if options.image or options.host_network:
             raise UserError("--image and --host-network need the docker backend: add --backend docker")
         binary = find_binary(entry)
-        cpus = catalog.parse_cpuset(options["server_cpus"]) if options.get("server_cpus") else None
-        memory = catalog.parse_size(options["server_memory"]) if options.get("server_memory") else None
-        wanted = options.get("port")
+        cpus = catalog.parse_cpuset(options.server_cpus) if options.server_cpus else None
+        memory = catalog.parse_size(options.server_memory) if options.server_memory else None
+        wanted = options.port
         if wanted and (owner := port_owner(wanted)):
             raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
                             exit_code=1)
@@ -175,9 +175,9 @@ class LocalProvisioner(Provisioner):
         raise AssertionError("unreachable")
 
     def _start(self, entry: catalog.Target, binary: str, port: int, cpus: list[int] | None,
-               memory: int | None, options: dict[str, Any]) -> Endpoint:
-        say = options.get("say") or (lambda msg: None)
-        experiment_id = options.get("experiment_id", "manual")
+               memory: int | None, options: UpOptions) -> Endpoint:
+        say = options.progress
+        experiment_id = options.experiment_id
         data_dir = tempfile.mkdtemp(prefix=f"ycsbctl-{entry.name}-")
         log_path = state.logs_dir() / f"{entry.name}-{experiment_id}-{port}.log"
         argv = [binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1",
@@ -192,7 +192,7 @@ class LocalProvisioner(Provisioner):
         endpoint = Endpoint(target=entry.name, protocol=entry.protocol, url=url, backend="local",
                             log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,
                             memory_limit_bytes=memory if entry.local_flavor != "mongo-wire" else None,
-                            notes=list(options.get("notes", [])))
+                            notes=list(options.notes))
         note = catalog.memory_note(entry.local_flavor, memory)
         if note:
             endpoint.notes.append(note)
@@ -206,14 +206,14 @@ class LocalProvisioner(Provisioner):
                 endpoint.pid = proc.pid
                 create_time = psutil.Process(proc.pid).create_time()
                 state.add({"key": f"local:{proc.pid}", "endpoint": endpoint.to_dict(), "create_time": create_time,
-                           "data_dir": data_dir, "options": state.options_to_store(options), "started": time.time()})
+                           "data_dir": data_dir, "options": options.to_store(), "started": time.time()})
             say(f"waiting for {entry.name} to answer on {url}")
 
             def exited() -> str | None:
                 code = proc.poll()  # wait_ready holds signals around this
                 return None if code is None else f"{os.path.basename(binary)} exited with code {code}"
 
-            probe.wait_ready(entry.protocol, url, timeout_s=options.get("ready_timeout_s", READY_TIMEOUT_S),
+            probe.wait_ready(entry.protocol, url, timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s,
                              exited=exited, log_tail=lambda: probe.tail(log_path))
             variant = "mongo-wire, SQLite backend" if entry.local_flavor == "mongo-wire" else ""
             facts = probe.describe(entry.protocol, url, expected=entry.display, variant=variant)

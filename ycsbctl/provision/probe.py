@@ -9,24 +9,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ycsbctl import protocols
-from ycsbctl.errors import UserError
-from ycsbctl.protocols.base import ServerFacts
-from ycsbctl.provision.signals import deferred_signals
-from ycsbctl.urls import redact_url
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import deferred_signals
+from ycsbctl.stores import registry
+from ycsbctl.stores.base import ServerFacts
+from ycsbctl.urls import redact_text, redact_url
 
 _SECRET_KEYS = re.compile(r"pass|secret|token|^masterauth$", re.IGNORECASE)  # config keys holding secrets
 
 
-def short_error(exc: BaseException) -> str:
-    """The first line of an exception, for one-line messages."""
-    text = str(getattr(exc, "explanation", None) or exc).strip().splitlines()  # docker errors: the daemon's words
-    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
-
-
 def ping(protocol: str, url: str, timeout_s: float = 1.0) -> None:
     """Raise unless the server answers (PING, ``{ping: 1}``) within ``timeout_s``."""
-    protocols.get(protocol).ping(url, timeout_s)
+    registry.get(protocol).ping(url, timeout_s)
 
 
 def wait_ready(protocol: str, url: str, *, timeout_s: float, exited: Callable[[], str | None],
@@ -76,8 +70,6 @@ def _jsonable(value: Any) -> Any:
 
 def redact_config(config: dict[str, Any]) -> dict[str, Any]:
     """Config values of password-like keys become ``***``; URLs inside values lose passwords."""
-    from ycsbctl.provision.external import redact_text
-
     def clean(key: str, value: Any) -> Any:
         if isinstance(value, dict):
             return {k: clean(k, v) for k, v in value.items()}
@@ -99,7 +91,7 @@ def describe(protocol: str, url: str, *, expected: str = "", variant: str = "") 
     is, e.g. KeyDB); ``variant`` is appended in parentheses when the engine cannot tell it
     (e.g. "mongo-wire, SQLite backend").
     """
-    proto = protocols.get(protocol)
+    proto = registry.get(protocol)
     facts = proto.describe(url, expected)
     if not proto.has_server:
         return facts

@@ -95,8 +95,3 @@ def entries() -> list[dict[str, Any]]:
 def find(key: str) -> dict[str, Any] | None:
     return next((e for e in entries() if e["key"] == key), None)
 
-
-def options_to_store(options: dict[str, Any]) -> dict[str, Any]:
-    """The provisioning options worth keeping for ``restart`` (no callables, no None)."""
-    keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host")
-    return {k: options[k] for k in keep if options.get(k) is not None}

@@ -142,7 +142,7 @@ def print_table(c: Comparison, console=None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ycsbctl.report.console import wide_console
+    from ycsbctl.report.summary_table import wide_console
 
     console = console or wide_console()
     base = c.experiments[0]

@@ -13,11 +13,13 @@ import jinja2
 import pandas as pd
 
 from ycsbctl.report import plots as plotting
+from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
-from ycsbctl.results.model import OPERATIONS, PhaseResult
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import OPERATIONS
+from ycsbctl.results.run_columns import op_key
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.tables import op_key
 
 DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
               "telemetry.parquet", "telemetry.csv", "histograms/", "ycsb/", "plots/")
@@ -105,7 +107,7 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
 
 def slo_searches(exp: Experiment, workload: str) -> list[dict]:
     """The workload's SLO searches: the rate found per target × threads, and every rate tried in order."""
-    from ycsbctl.experiment.slo import summary_line
+    from ycsbctl.results.slo import summary_line
 
     return [{**s, "line": summary_line(s)} for s in exp.manifest.slo_searches if s.get("workload") == workload]
 
@@ -199,7 +201,7 @@ def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
 
 def network_rows(exp: Experiment) -> list[dict]:
     net = exp.manifest.network
-    used, base = plotting.network_used_gbit(exp), plotting.network_baseline_gbit(exp)
+    used, base = network_used_gbit(exp), network_baseline_gbit(exp)
     targets = list(dict.fromkeys([*net, *[t for t in exp.targets if t in used or t in base]]))
     return [{"target": t, "baseline": base.get(t), "note": (net.get(t) or {}).get("note", "") or "",
              "used": used.get(t)} for t in targets]

@@ -1,19 +1,18 @@
 """The report's figures (matplotlib object API, PNG via Agg, no pyplot state), saved as PNG and SVG.
 
+Here: throughput and latency against threads, the latency percentile spectrum, and
+:func:`render_plots`, which saves every figure of a result folder — these, the rate figure
+(:mod:`~ycsbctl.report.rate_plots`) and the resource figures (:mod:`~ycsbctl.report.resource_plots`).
 Each ``*_figure`` function returns a :class:`matplotlib.figure.Figure` (or None when the data
-is absent) so the notebook can show the same figures; :func:`render_plots` saves them all.
-Colours are the Okabe–Ito palette (colour-blind safe); legends sit below the axes.
+is absent) so the notebook can show the same figures; how they look is
+:mod:`~ycsbctl.report.plot_style` (the Okabe–Ito palette, legends below the axes).
 """
 
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,39 +21,29 @@ import pandas as pd
 # savefig renders PNG through Agg and SVG through the SVG backend, and a notebook keeps its own backend.
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.report.plot_style import (
+    FAILED_COLOR,
+    OP_STYLES,
+    PlotFile,
+    axis_top,
+    duration,
+    far_apart,
+    kilo,
+    latency_unit,
+    legend_below,
+    save,
+    target_colors,
+    threads_axis,
+    titles,
+)
+from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
+from ycsbctl.report.resource_plots import cpu_figure, footprint_figure, timeseries_figure
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
-from ycsbctl.results.model import OPERATIONS
+from ycsbctl.results.names import OPERATIONS
 from ycsbctl.results.schema import Manifest
-
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
-FAILED_COLOR = "#B2182B"
-OP_STYLES = {"READ": "-", "UPDATE": "--", "INSERT": ":", "SCAN": "-.", "READ-MODIFY-WRITE": (0, (5, 1, 1, 1)),
-             "DELETE": (0, (1, 2))}
-# Telemetry sources and columns (ycsbctl.telemetry), in order of preference: the server process or
-# container first, then what the database reports about itself.
-SERVER_SOURCES = ("server-process", "server-container")
-DB_SOURCES = ("redis-info", "mongo-status")
-CPU_METRICS = ((SERVER_SOURCES, "cpu_pct"), (DB_SOURCES, "db_cpu_pct"))
-MEMORY_METRICS = ((SERVER_SOURCES, "rss_bytes"), (DB_SOURCES, "db_rss_bytes"), (DB_SOURCES, "db_used_memory_bytes"))
-MIB = 2**20
-
-
-@dataclass
-class PlotFile:
-    """One saved figure: ``png`` and ``svg`` paths and what it shows."""
-
-    name: str
-    title: str
-    png: Path
-    svg: Path
-
-
-def target_colors(targets: list[str]) -> dict[str, str]:
-    return {t: OKABE_ITO[i % len(OKABE_ITO)] for i, t in enumerate(targets)}
 
 
 def context_line(manifest: Manifest) -> str:
@@ -74,51 +63,6 @@ def context_line(manifest: Manifest) -> str:
     if machine:
         parts.append(machine)
     return " · ".join(parts)
-
-
-def latency_unit(max_us: float) -> tuple[float, str]:
-    """Divisor and unit for a latency axis: ms once values reach 20,000 µs, else µs."""
-    return (1000.0, "ms") if max_us == max_us and max_us >= 20_000 else (1.0, "µs")
-
-
-def _duration(v_us: float, _pos: object = None) -> str:
-    """A tick label for a latency in µs: ``500 µs``, ``2 ms``, ``1.5 s``."""
-    if v_us < 1000:
-        return f"{v_us:g} µs"
-    return f"{v_us / 1000:g} ms" if v_us < 1e6 else f"{v_us / 1e6:g} s"
-
-
-def _kilo(v: float, _pos: object = None) -> str:
-    return f"{v / 1000:g}k" if abs(v) >= 1000 else f"{v:g}"
-
-
-def _threads_axis(ax, threads: list[int]) -> None:
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(threads)
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xlim(min(threads) / 1.35, max(threads) * 1.35)
-    ax.set_xlabel("client threads (log₂ scale)")
-
-
-def _titles(fig: Figure, title: str, subtitle: str) -> None:
-    fig.suptitle(title, fontsize=12, fontweight="bold", y=0.98)
-    if subtitle:
-        fig.text(0.5, 0.915, subtitle, ha="center", fontsize=8.5, color="#444")
-
-
-def _legend_below(fig: Figure, handles: list, ncol: int) -> None:
-    fig.legend(handles=handles, loc="lower center", ncol=max(1, min(ncol, 4)), frameon=False, fontsize=8.5)
-
-
-SPREAD_FOR_LOG = 20.0  # targets this far apart flatten each other on a linear axis
-
-
-def _far_apart(per_target: pd.Series) -> bool:
-    """Whether the targets' typical values (one per target) differ by more than ``SPREAD_FOR_LOG``×:
-    then a linear axis would draw the smaller ones as a flat line at zero, and a log axis is used."""
-    v = per_target[per_target > 0].dropna()
-    return len(v) > 1 and float(v.max() / v.min()) > SPREAD_FOR_LOG
 
 
 def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str, colors: dict[str, str],
@@ -151,8 +95,8 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
                     Line2D([], [], color=c, lw=1.5, ls="--", marker="s", mfc="white", label=f"{target} {label} latency")]
     top = top or 1.0
     by_target = pts.groupby("target")
-    log_tp = _far_apart(by_target["throughput_mean"].max())
-    log_lat = _far_apart(by_target["latency_mean"].median())
+    log_tp = far_apart(by_target["throughput_mean"].max())
+    log_lat = far_apart(by_target["latency_mean"].median())
     floor = float(pts["throughput_mean"][pts["throughput_mean"] > 0].min()) / 2 if log_tp else 0.02 * top
     for _, p in pts.iterrows():
         c = colors.get(p["target"], "#000")
@@ -171,13 +115,13 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
         handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8, label="failed or degraded point"))
     if (pts["bottleneck"] == "client-cpu").any():
         handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
-    _threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
+    threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
     if log_tp:
         ax.set_yscale("log")
         ax.set_ylim(floor / 1.5, top * 2)
         ax.yaxis.set_minor_formatter(NullFormatter())
     else:
-        ax.set_ylim(0, _top(top))
+        ax.set_ylim(0, axis_top(top))
     if log_lat:
         ax2.set_yscale("log")
         ax2.set_ylim(top=ax2.get_ylim()[1] * 2)
@@ -186,12 +130,12 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     else:
         ax2.set_ylim(bottom=0)
         ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
-    ax.yaxis.set_major_formatter(FuncFormatter(_kilo))
+    ax.yaxis.set_major_formatter(FuncFormatter(kilo))
     ax.set_ylabel(f"throughput (ops/s{', log scale' if log_tp else ''}), solid")
     ax2.set_ylabel(f"{label} latency ({unit}{', log scale' if log_lat else ''}), dashed")
     ax.grid(axis="y", alpha=0.3)
-    _titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
-    _legend_below(fig, handles, len(handles))
+    titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
+    legend_below(fig, handles, len(handles))
     fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * math.ceil(len(handles) / 4), left=0.09, right=0.9)
     return fig
 
@@ -232,29 +176,15 @@ def spectrum_figure(exp: Experiment, workload: str, threads: int, colors: dict[s
     ax.set_xticklabels(["p50", "p90", "p99", "p99.9", "p99.99"])
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency (log scale)")
-    ax.yaxis.set_major_formatter(FuncFormatter(_duration))
-    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _p: _duration(v) if f"{v:g}"[0] in "25" else ""))
+    ax.yaxis.set_major_formatter(FuncFormatter(duration))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _p: duration(v) if f"{v:g}"[0] in "25" else ""))
     ax.tick_params(axis="y", which="minor", labelsize=7.5)
     ax.grid(True, which="major", alpha=0.3)
     reps = "all repetitions merged" if sel.groupby("target").size().max() > 1 else "one run"
-    _titles(fig, f"{workload}: latency percentile spectrum at {threads} threads ({reps})", subtitle)
-    _legend_below(fig, handles, 3)
+    titles(fig, f"{workload}: latency percentile spectrum at {threads} threads ({reps})", subtitle)
+    legend_below(fig, handles, 3)
     fig.subplots_adjust(top=0.86, bottom=0.14 + 0.035 * math.ceil(len(handles) / 3), left=0.1, right=0.97)
     return fig
-
-
-def _server_metric(tel: pd.DataFrame, metrics: tuple) -> tuple[pd.DataFrame, str] | None:
-    """Samples of the first (sources, column) in ``metrics`` that has values: frame with ``value``, and its name."""
-    if tel.empty or "source" not in tel:
-        return None
-    for sources, col in metrics:
-        if col not in tel:
-            continue
-        g = tel[tel["source"].isin(sources)]
-        v = pd.to_numeric(g[col], errors="coerce")
-        if v.notna().any():
-            return g.assign(value=v)[v.notna()], f"{g['source'].iloc[0]} {col}"
-    return None
 
 
 def peak_run(points: pd.DataFrame, workload: str, target: str) -> str | None:
@@ -263,207 +193,6 @@ def peak_run(points: pd.DataFrame, workload: str, target: str) -> str | None:
     if g.empty:
         return None
     return g.loc[g["throughput_mean"].idxmax(), "run_ids"][0]
-
-
-def _whole_seconds(exp: Experiment, run_id: str, overall: pd.DataFrame) -> pd.DataFrame:
-    """Drop the run's last second when the run ended inside it: its rate is that of a fraction of a second."""
-    r = (exp.run_doc(run_id).get("result") or {})
-    end_s = float(r.get("warmup_s") or 0.0) + float(r.get("runtime_ms") or 0.0) / 1000.0
-    if end_s <= 0:
-        return overall
-    return overall[overall["second"] + 1 <= end_s + 0.05]
-
-
-def _top(x: float) -> float:
-    """An upper axis limit 15% above ``x`` (1 when there is nothing to show)."""
-    x = float(x)
-    return x * 1.15 if math.isfinite(x) and x > 0 else 1.0
-
-
-def timeseries_figure(exp: Experiment, peaks: dict[str, str | None], colors: dict[str, str], title: str,
-                      subtitle: str = "") -> Figure | None:
-    """Per-second throughput and p99 (top) with server CPU and memory (bottom) per run (target → run id,
-    None for a target without one); warm-up shaded."""
-    run_ids = {t: r for t, r in peaks.items() if r and len(exp.series_of(r))}
-    if not run_ids:
-        return None
-    n = len(run_ids)
-    fig = Figure(figsize=(max(6.0, 4.6 * n), 6.2))
-    axes = fig.subplots(2, n, sharex="col", squeeze=False)
-    for i, (target, run_id) in enumerate(run_ids.items()):
-        c = colors.get(target, "#000")
-        s = exp.series_of(run_id)
-        overall = s[s["op"] == "OVERALL"] if (s["op"] == "OVERALL").any() else s.groupby("second", as_index=False).agg(
-            operations=("operations", "sum"), p99_us=("p99_us", "max"), warmup=("warmup", "max"))
-        whole = _whole_seconds(exp, run_id, overall)
-        overall = whole if len(whole) else overall  # a point shorter than a second keeps its one row
-        div, unit = latency_unit(float(overall["p99_us"].max()))
-        top, bottom = axes[0][i], axes[1][i]
-        warm = overall.loc[overall["warmup"].astype(bool), "second"]
-        for ax in (top, bottom):
-            if len(warm):
-                ax.axvspan(0, float(warm.max()) + 1, color="#999", alpha=0.18, lw=0)
-            ax.grid(alpha=0.3)
-        top.plot(overall["second"] + 0.5, overall["operations"], color=c, lw=2, marker=".")
-        top.set_ylim(0, _top(overall["operations"].max()))
-        top.yaxis.set_major_formatter(FuncFormatter(_kilo))
-        top.set_title(f"{target}: {run_id}", fontsize=8.5)
-        t2 = top.twinx()
-        t2.plot(overall["second"] + 0.5, overall["p99_us"] / div, color=c, ls="--", lw=1.3)
-        t2.set_ylim(0, _top(overall["p99_us"].max() / div))
-        if i == 0:
-            top.set_ylabel("ops/s (solid)")
-        t2.set_ylabel(f"p99 latency ({unit}, dashed)")
-        tel = exp.telemetry_of(run_id)
-        cpu = _server_metric(tel, CPU_METRICS)
-        mem = _server_metric(tel, MEMORY_METRICS)
-        if cpu is not None:
-            bottom.plot(cpu[0]["t_s"], cpu[0]["value"], color=c, lw=1.8)
-        bottom.set_ylim(bottom=0)
-        b2 = bottom.twinx()
-        if mem is not None:
-            b2.plot(mem[0]["t_s"], mem[0]["value"] / MIB, color="#555", ls="--", lw=1.3)
-        b2.set_ylim(bottom=0)
-        if i == 0:
-            bottom.set_ylabel("server CPU (% of one core, solid)")
-        if i == n - 1:
-            b2.set_ylabel("server memory (MiB, dashed)")
-        if cpu is None and mem is None:
-            bottom.text(0.5, 0.5, "no server telemetry", transform=bottom.transAxes, ha="center", color="#777")
-        bottom.set_xlabel("seconds since the run started (grey: warm-up)")
-    _titles(fig, title, subtitle)
-    fig.subplots_adjust(top=0.84, bottom=0.1, left=0.08, right=0.9, wspace=0.45, hspace=0.25)
-    return fig
-
-
-def cpu_figure(points: pd.DataFrame, workload: str, cores: int | None, colors: dict[str, str],
-               subtitle: str = "") -> Figure | None:
-    """Server CPU (solid) and client CPU (dashed) in % of one core vs threads, per target."""
-    pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
-    if pts.empty or (pts["server_cpu_pct"].isna().all() and pts["client_cpu_pct"].isna().all()):
-        return None
-    fig = Figure(figsize=(9, 5.2))
-    ax = fig.add_subplot()
-    handles = []
-    for target in [t for t in colors if t in set(pts["target"])]:
-        g = pts[pts["target"] == target]
-        c = colors.get(target, "#000")
-        if g["server_cpu_pct"].notna().any():
-            ax.plot(g["threads"], g["server_cpu_pct"], "-o", color=c, lw=2)
-            handles.append(Line2D([], [], color=c, lw=2, marker="o", label=f"{target} server CPU"))
-        if g["client_cpu_pct"].notna().any():
-            ax.plot(g["threads"], g["client_cpu_pct"], "--s", color=c, mfc="white", lw=1.5)
-            handles.append(Line2D([], [], color=c, ls="--", marker="s", mfc="white", label=f"{target} client CPU"))
-    ax.axhline(100, color="#777", ls=":", lw=1)
-    ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",
-                fontsize=7.5, color="#555")
-    if cores:
-        ax.axhline(100 * cores, color="#333", ls=":", lw=1)
-        ax.annotate(f"all {cores} cores", (0.01, 100 * cores), xycoords=("axes fraction", "data"), xytext=(0, 3),
-                    textcoords="offset points", fontsize=7.5, color="#333")
-    _threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
-    top = max(float(np.nanmax(pts[["server_cpu_pct", "client_cpu_pct"]].to_numpy(dtype=float))), 100 * (cores or 1))
-    ax.set_ylim(0, top * 1.12)
-    ax.set_ylabel("CPU (% of one core)")
-    ax.grid(axis="y", alpha=0.3)
-    _titles(fig, f"{workload}: server and client CPU vs client threads", subtitle)
-    _legend_below(fig, handles, 4)
-    fig.subplots_adjust(top=0.86, bottom=0.24, left=0.09, right=0.97)
-    return fig
-
-
-def fp_value(f: dict | None, key: str) -> float | None:
-    """A footprint figure by name, with or without the ``_bytes`` suffix (``db_memory_after[_bytes]``)."""
-    f = f or {}
-    v = f.get(f"{key}_bytes", f.get(key))
-    return float(v) if isinstance(v, (int, float)) else None
-
-
-def network_used_gbit(exp: Experiment) -> dict[str, float]:
-    """Per target, the highest mean network rate of an ok run (Gbit/s, busier direction)."""
-    r = exp.runs[exp.runs["status"] == "ok"]
-    if "net_gbit_s_mean" in r:
-        v = pd.to_numeric(r["net_gbit_s_mean"], errors="coerce")
-    elif "net_bytes_per_s_mean" in r:
-        v = pd.to_numeric(r["net_bytes_per_s_mean"], errors="coerce") * 8 / 1e9
-    else:
-        return {}
-    return {t: float(x) for t, x in v.groupby(r["target"]).max().dropna().items()}
-
-
-def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
-    """Per target, the iperf3 baseline (Gbit/s) from the manifest, else from the runs' telemetry summary."""
-    out = {t: float(n["gbit_s"]) for t, n in exp.manifest.network.items()
-           if isinstance(n, dict) and isinstance(n.get("gbit_s"), (int, float))}
-    if "baseline_gbit_s" in exp.runs:
-        for t, v in pd.to_numeric(exp.runs["baseline_gbit_s"], errors="coerce").groupby(exp.runs["target"]).max().items():
-            if t not in out and not math.isnan(v):
-                out[t] = float(v)
-    return out
-
-
-def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = "") -> Figure | None:
-    """Memory after load (bytes per record, MiB) and network used vs the iperf3 baseline, per target."""
-    fp = exp.manifest.footprints
-    panels: list[tuple[str, str, dict[str, Any], tuple[str, str] | None]] = []
-    bpr = {t: fp_value(f, "bytes_per_record") for t, f in fp.items()}
-    bpr = {t: v for t, v in bpr.items() if v is not None}
-    if bpr:
-        panels.append(("bytes per record after load", "bytes / record", bpr, None))
-    mem = {t: (fp_value(f, "db_memory_after"), fp_value(f, "rss_after")) for t, f in fp.items()}
-    mem = {t: v for t, v in mem.items() if any(x is not None for x in v)}
-    if mem:
-        panels.append(("memory after load", "MiB", mem, ("reported by the server", "process RSS")))
-    used, base = network_used_gbit(exp), network_baseline_gbit(exp)
-    if used or base:
-        targets = [t for t in exp.targets if t in used or t in base] + [t for t in base if t not in exp.targets]
-        panels.append(("network: peak used vs iperf3 baseline", "Gbit/s",
-                       {t: (used.get(t), base.get(t)) for t in targets}, ("used (busiest point)", "iperf3 baseline")))
-    if not panels:
-        return None
-    fig = Figure(figsize=(4.2 * len(panels) + 0.6, 4.6))
-    axes = fig.subplots(1, len(panels), squeeze=False)[0]
-    for ax, (title, unit, data, pair) in zip(axes, panels):
-        names = list(data)
-        x = np.arange(len(names))
-        if pair is None:
-            bars = ax.bar(x, [data[t] for t in names], color=[colors.get(t, "#777") for t in names])
-            ax.bar_label(bars, fmt="{:,.0f}", fontsize=7.5)
-        else:
-            scale = MIB if unit == "MiB" else 1
-            a = [np.nan if data[t][0] is None else data[t][0] / scale for t in names]
-            b = [np.nan if data[t][1] is None else data[t][1] / scale for t in names]
-            for bars in (ax.bar(x - 0.2, a, 0.4, color=[colors.get(t, "#777") for t in names], label=pair[0]),
-                         ax.bar(x + 0.2, b, 0.4, color="white", edgecolor=[colors.get(t, "#777") for t in names],
-                                hatch="//", label=pair[1])):
-                ax.bar_label(bars, fmt="{:,.3g}", fontsize=7.5)
-            ax.legend(fontsize=7.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
-        ax.set_xticks(x)
-        ax.set_xticklabels(names, fontsize=8.5)
-        ax.set_title(title, fontsize=9.5)
-        ax.set_ylabel(unit)
-        ax.grid(axis="y", alpha=0.3)
-    _titles(fig, "Footprint after load and network", subtitle)
-    fig.subplots_adjust(top=0.8, bottom=0.2, left=0.08, right=0.98, wspace=0.35)
-    return fig
-
-
-def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
-    """Write ``<name>.png`` (100 dpi) and ``<name>.svg`` into ``plots_dir``."""
-    plots_dir.mkdir(parents=True, exist_ok=True)
-    png, svg = plots_dir / f"{name}.png", plots_dir / f"{name}.svg"
-    for path, kwargs in ((png, {"dpi": 100, "format": "png"}), (svg, {"format": "svg"})):
-        tmp = path.with_name(path.name + ".tmp")  # whole or absent: a full disk leaves no truncated figure
-        try:
-            # Ctrl-C waits for the figure: an interrupt landing inside Agg's C++ drawing comes out as
-            # "ValueError: Invalid bounding box" instead of KeyboardInterrupt.
-            with deferred_signals():
-                fig.savefig(tmp, **kwargs)
-                os.replace(tmp, path)
-        except BaseException:  # a full disk or Ctrl-C: no half figure left behind
-            tmp.unlink(missing_ok=True)
-            raise
-    return PlotFile(name, title, png, svg)
 
 
 def spectrum_threads_default(points: pd.DataFrame, workload: str, targets: list[str]) -> int | None:
@@ -496,8 +225,6 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
             ("spectrum", f"{w}: latency percentile spectrum at {threads} threads",
              partial(spectrum_figure, exp, w, threads, colors, sub) if threads else _no_figure),
         ]
-        from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
-
         if rate_swept(exp, w):  # points at several offered rates: the hockey stick, not the per-thread figures
             figures = [("rates", f"{w}: latency vs achieved throughput per offered rate",
                         partial(rate_latency_figure, exp, w, colors, "all", sub))]

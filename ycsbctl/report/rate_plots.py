@@ -4,7 +4,7 @@ latency percentiles against the *achieved* throughput — the "hockey stick" —
 latency climbs, so the curve bends up (and back) where the server saturates.
 
 With an SLO search, the latency each tried rate was judged on (the intended one, see
-:mod:`ycsbctl.experiment.slo`) is overlaid — passed ●, failed ✕ — with the objective as a horizontal
+:mod:`ycsbctl.results.slo`) is overlaid — passed ●, failed ✕ — with the objective as a horizontal
 line and the rate found as a vertical one.
 """
 
@@ -18,9 +18,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ycsbctl.report.plots import FAILED_COLOR, _kilo, _legend_below, _titles, latency_unit
+from ycsbctl.report.plot_style import FAILED_COLOR, kilo, latency_unit, legend_below, titles
 from ycsbctl.results.frames import Experiment, sweep_phase
-from ycsbctl.results.tables import op_key
+from ycsbctl.results.run_columns import op_key
 
 PASS_COLOR = "#1B7837"
 
@@ -82,21 +82,21 @@ def rate_latency_figure(exp: Experiment, workload: str, colors: dict[str, str], 
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
     ax.yaxis.set_minor_formatter(NullFormatter())
-    ax.xaxis.set_major_formatter(FuncFormatter(_kilo))
+    ax.xaxis.set_major_formatter(FuncFormatter(kilo))
     ax.set_xlim(left=0)
     ax.set_xlabel("achieved throughput (ops/s)")
     ax.set_ylabel(f"latency ({unit}, log scale)")
     ax.grid(alpha=0.3)
     what = "all operations" if op == "all" else op
-    _titles(fig, f"{workload}: latency ({what}) vs achieved throughput, per offered rate", subtitle)
-    _legend_below(fig, handles, min(len(handles), 4))
+    titles(fig, f"{workload}: latency ({what}) vs achieved throughput, per offered rate", subtitle)
+    legend_below(fig, handles, min(len(handles), 4))
     fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * math.ceil(len(handles) / 4), left=0.09, right=0.96)
     return fig
 
 
 def _limit_us(slo: str) -> float | None:
     from ycsbctl.errors import UserError
-    from ycsbctl.experiment.slo import parse_slo
+    from ycsbctl.results.slo import parse_slo
 
     try:
         return parse_slo(slo).limit_us

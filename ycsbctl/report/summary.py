@@ -7,7 +7,7 @@ import math
 import pandas as pd
 
 from ycsbctl.results.frames import Experiment, latency_label
-from ycsbctl.telemetry.bottleneck import CPU_SATURATED
+from ycsbctl.results.names import CPU_SATURATED
 
 # Catalogue names and the product a reader expects behind them.
 PRODUCTS = {"redis": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",

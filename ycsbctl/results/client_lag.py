@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 
-from ycsbctl.results.model import OPERATIONS, PhaseResult
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import OPERATIONS
 
 TAIL_SHARE = 0.5
 MAX_SHARE = 0.5

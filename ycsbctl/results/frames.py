@@ -16,11 +16,12 @@ from hdrh.histogram import HdrHistogram
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.model import OPERATIONS, PhaseResult
-from ycsbctl.results.names import BOTTLENECK_SEVERITY, FolderStatus, RunStatus
-from ycsbctl.results.schema import Manifest, conform_runs
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import BOTTLENECK_SEVERITY, OPERATIONS, FolderStatus, RunStatus
+from ycsbctl.results.run_columns import ALL_OPS, conform_runs, op_key
+from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import partial_path
-from ycsbctl.results.tables import ALL_OPS, TABLES, build_tables, damaged, op_key, read_run_docs
+from ycsbctl.results.tables import TABLES, build_tables, damaged, read_run_docs
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
@@ -49,7 +50,7 @@ def latency_label(latency: str) -> str:
 
 @dataclass
 class Experiment:
-    """One result folder: the manifest and four tables (runs: :data:`~ycsbctl.results.schema.RUN_COLUMNS`)."""
+    """One result folder: the manifest and four tables (runs: :data:`~ycsbctl.results.run_columns.RUN_COLUMNS`)."""
 
     path: Path
     manifest: Manifest

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from ycsbctl.errors import first_line
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest
 
@@ -79,7 +80,7 @@ def read_entry(folder: Path) -> ExperimentEntry:
     except FileNotFoundError:
         entry.note = "no manifest.json"
     except (OSError, ValueError) as exc:  # SchemaError and JSONDecodeError are ValueErrors
-        entry.note = f"manifest.json unreadable ({str(exc).splitlines()[0][:80]})"
+        entry.note = f"manifest.json unreadable ({first_line(exc)[:80]})"
     else:
         entry.started_at = m.started_at
         entry.workloads = [Path(w).name for w in m.workloads]

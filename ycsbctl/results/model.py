@@ -13,10 +13,9 @@ from hdrh.histogram import HdrHistogram
 
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import IntervalHistograms
-from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, SCHEDULE_LAG, STATUSES, RunStatus
+from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, RunStatus
 
-__all__ = ["CLIENT_LAG", "OPERATIONS", "STATUSES", "SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult",
-           "YcsbFacts"]
+__all__ = ["SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult", "YcsbFacts"]
 
 # Percentiles kept in summaries (µs); YCSB master prints 50/95/99, we add 99.9 and 99.99.
 SUMMARY_PERCENTILES = (50.0, 95.0, 99.0, 99.9, 99.99)

@@ -35,6 +35,12 @@ class RunStatus(StrEnum):
 # Bottleneck labels (ycsbctl.telemetry.bottleneck.LABELS), the ones that most say "this number is not
 # the server's own" first: when a point's repetitions disagree and tie, the point shows the first.
 BOTTLENECK_SEVERITY = ("stall", "client-stall", "host-busy", "client-cpu", "host-cpu", "network", "server-cpu", "latency")
+# Sources of telemetry.parquet's server rows, in order of preference: the server process or its
+# container first, then what the database reports about itself (the stores' samplers).
+SERVER_SOURCES = ("server-process", "server-container")
+DB_SOURCES = ("redis-info", "mongo-status")
+# A side (client, server, host, a client host) is CPU-saturated at this share of the cores it may use.
+CPU_SATURATED = 0.90
 
 
 class FolderStatus(StrEnum):
@@ -48,7 +54,7 @@ class FolderStatus(StrEnum):
 
 # Plain strings indexed by the workload's op codes (the engine's hot path indexes this tuple).
 OPERATIONS: tuple[str, ...] = tuple(o.value for o in Operation)
-# YCSB's Return= values, indexed by ycsbctl.bindings.base.Status.
+# YCSB's Return= values, indexed by ycsbctl.stores.binding.Status.
 STATUSES = ("OK", "NOT_FOUND", "ERROR", "TIMEOUT", "UNEXPECTED_STATE")
 VERIFY_NAME = "VERIFY"  # dataintegrity=true: YCSB's check of each read (a measurement, not an operation)
 CLIENT_LAG = "CLIENT-LAG"  # the engine's event-loop lag (µs): its own measurement, never an operation

@@ -10,7 +10,7 @@ Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.f
     histograms/<run-id>.<op>.hlog HdrHistogram interval log, one histogram per measured second (hdr_log)
     ycsb/<run-id>.txt             YCSB's own text output
     runs.parquet ops.parquet series.parquet telemetry.parquet   built by finalize, each with
-                                  its .csv beside it (runs: exactly schema.RUN_COLUMNS)
+                                  its .csv beside it (runs: exactly run_columns.RUN_COLUMNS)
 
 Every per-run file is written to a temporary name, fsynced and renamed, and the run's JSON is
 written last (its folder fsynced too), so a crash — or a power cut — leaves either the whole run
@@ -35,18 +35,11 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import write_log_file
-from ycsbctl.results.model import OPERATIONS, SUMMARY_PERCENTILES, OpSummary, PhaseResult
-from ycsbctl.results.names import FolderStatus, RunStatus
-from ycsbctl.results.schema import Manifest, TelemetrySummary, conform_runs, runs_table
-from ycsbctl.results.tables import (
-    ALL_OPS,
-    LATENCY_STATS,
-    TABLES,
-    build_tables,
-    file_stem,
-    op_key,
-    read_run_docs,
-)
+from ycsbctl.results.model import SUMMARY_PERCENTILES, OpSummary, PhaseResult
+from ycsbctl.results.names import OPERATIONS, FolderStatus, RunStatus
+from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key, runs_table
+from ycsbctl.results.schema import Manifest, TelemetrySummary
+from ycsbctl.results.tables import TABLES, build_tables, file_stem, read_run_docs
 from ycsbctl.results.ycsb_text import format_phase
 from ycsbctl.urls import redact_text
 

@@ -1,6 +1,6 @@
 """The combined tables of a result folder, built from its per-run JSONs and parquet parts.
 
-Columns of runs.parquet: :data:`ycsbctl.results.schema.RUN_COLUMNS` (filled by :func:`run_row`);
+Columns of runs.parquet: :data:`ycsbctl.results.run_columns.RUN_COLUMNS` (filled by :func:`run_row`);
 ops.parquet: :func:`op_rows`. Latencies in µs, throughput in ops/s, CPU in % of one core. Used by
 ``store.finalize`` and by ``frames.load`` on folders that are still running or were left by a crash.
 """
@@ -16,9 +16,12 @@ from typing import Any
 
 import pandas as pd
 
+from ycsbctl.errors import first_line
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
-from ycsbctl.results.model import OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult
-from ycsbctl.results.schema import ALL_OPS, LATENCY_STATS, TelemetrySummary, conform_runs, op_key
+from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.names import OPERATIONS
+from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key
+from ycsbctl.results.schema import TelemetrySummary
 
 __all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "build_tables", "damaged", "file_stem", "op_key", "op_rows",
            "read_run_docs", "run_row"]
@@ -47,7 +50,7 @@ def _latency_columns(prefix: str, s: OpSummary | dict | None) -> dict[str, float
 # -- reading the per-run parts (used by finalize and by ycsbctl.results.load on partial folders) ---
 def damaged(path: Path, exc: BaseException, consequence: str) -> None:
     """Name a damaged file of a result folder on one line (stderr) and go on without it."""
-    why = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+    why = first_line(exc)[:160]
     sys.stderr.write(f"warning: {path} is damaged ({type(exc).__name__}: {why}); {consequence}\n")
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pandas as pd
 
 from ycsbctl.errors import UserError
-from ycsbctl.results.model import CLIENT_LAG, OPERATIONS, SERIES_COLUMNS, OpSummary, PhaseResult, YcsbFacts
-from ycsbctl.results.names import OWN_MEASURES, SCHEDULE_LAG, RunStatus
+from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult, YcsbFacts
+from ycsbctl.results.names import CLIENT_LAG, OPERATIONS, OWN_MEASURES, SCHEDULE_LAG, RunStatus
 
 # Percentiles each flavour prints by default (YCSB's hdrhistogram.percentiles default;
 # our Java runs ask for 50,95,99,99.9, and so does "master" here).

@@ -29,16 +29,15 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.results.names import BOTTLENECK_SEVERITY
+from ycsbctl.results.names import BOTTLENECK_SEVERITY, CPU_SATURATED
+from ycsbctl.stores import registry
 
 if TYPE_CHECKING:
     from ycsbctl.telemetry.stall import Stall
 
 LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "client-stall", "host-busy")
 assert set(LABELS) == set(BOTTLENECK_SEVERITY), "a new label needs its place in BOTTLENECK_SEVERITY"
-CPU_SATURATED = 0.90  # share of the cores a side may use
 NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
 QUOTA_THROTTLED = 50.0  # % of a CPU quota's periods in which the kernel held a side back
 
@@ -72,7 +71,7 @@ def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float |
         cores = float(endpoint.cpu_limit_cores)
     cores = float(cores or host_cores())
     limit = min(float(endpoint.cpu_limit_cores or cores), cores, float(usable or cores))
-    return protocols.get(endpoint.protocol).server_cores(endpoint.target, limit)
+    return registry.get(endpoint.protocol).server_cores(endpoint.target, limit)
 
 
 def _r(v: float | None, nd: int = 1) -> float | None:

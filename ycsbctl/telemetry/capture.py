@@ -20,17 +20,16 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
-from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
+from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 from ycsbctl.results.schema import TelemetrySummary
+from ycsbctl.stores import registry
+from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
-from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline, host_of, is_loopback
+from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
 from ycsbctl.telemetry.process import ProcessSampler, listening_pid
-from ycsbctl.telemetry.sampler import BASE_COLUMNS, Sampler
-
-SERVER_SOURCES = ("server-process", "server-container")
-DB_SOURCES = ("redis-info", "mongo-status")
+from ycsbctl.urls import host_of, is_loopback
 
 
 def _port_of(url: str) -> int | None:
@@ -45,7 +44,7 @@ def local_server_pid(endpoint: Endpoint) -> int | None:
     serverStatus ``pid``), kept only if that process listens on the endpoint's port."""
     if endpoint.container_id or not is_loopback(host_of(endpoint.url)):
         return None
-    proto = protocols.get(endpoint.protocol)
+    proto = registry.get(endpoint.protocol)
     if not proto.has_server:
         return None
     pid, port = proto.reported_pid(endpoint.url), _port_of(endpoint.url)
@@ -57,7 +56,7 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
     """The samplers that apply to ``endpoint`` (and notes on what cannot be sampled)."""
     samplers: list[Sampler] = []
     notes: list[str] = []
-    proto = protocols.get(endpoint.protocol)
+    proto = registry.get(endpoint.protocol)
     if proto.has_server:
         if endpoint.container_id:
             from ycsbctl.telemetry.container import ContainerSampler
@@ -209,7 +208,7 @@ class Capture:
         server_throttled, _ = _stat(f, ("server-process",), "throttled_pct")
         client_throttled, _ = _stat(f, ("client",), "throttled_pct")
         b = bn.classify(
-            server_cpu_pct=s.server_cpu_pct_mean if protocols.get(self.endpoint.protocol).has_server else None,
+            server_cpu_pct=s.server_cpu_pct_mean if registry.get(self.endpoint.protocol).has_server else None,
             server_cores=bn.server_cores(self.endpoint, self.host_cores, server_limit),
             client_cpu_pct=s.client_cpu_pct_mean, client_cores=client_cores,
             host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s,

@@ -16,12 +16,11 @@ from typing import Any
 
 import pandas as pd
 
-from ycsbctl import protocols
+from ycsbctl.results.names import CPU_SATURATED
 from ycsbctl.results.schema import TelemetrySummary
+from ycsbctl.stores import registry
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry.capture import Capture
-
-CPU_SATURATED = bn.CPU_SATURATED
 
 
 def host_rows(result: Any) -> pd.DataFrame:
@@ -64,7 +63,7 @@ def cluster_outcome(result: Any, capture: Capture) -> tuple[pd.DataFrame, Teleme
         start_skew_ms=result.cluster["start_skew_ms"],
     )
     measured = bn.classify(
-        server_cpu_pct=summary.server_cpu_pct_mean if protocols.get(capture.endpoint.protocol).has_server else None,
+        server_cpu_pct=summary.server_cpu_pct_mean if registry.get(capture.endpoint.protocol).has_server else None,
         server_cores=bn.server_cores(capture.endpoint, capture.host_cores), client_cpu_pct=None,
         client_cores=None, host_cores=capture.host_cores, net_gbit_s=summary.net_gbit_s_mean,
         baseline_gbit_s=summary.baseline_gbit_s)

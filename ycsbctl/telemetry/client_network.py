@@ -14,7 +14,7 @@ from ycsbctl.telemetry.network import parse_server, run_client
 def client_host_baselines(scheduler: str, iperf_server: str, duration_s: float = 3.0) -> list[dict[str, Any]]:
     """One entry per Dask worker: ``name`` (the host label), ``worker`` (its address) and the
     :class:`~ycsbctl.telemetry.network.NetworkBaseline` fields (``gbit_s`` None with a note on failure)."""
-    from ycsbctl.engine.cluster import connect, host_label, live_workers
+    from ycsbctl.engine.dask_client import connect, host_label, live_workers
 
     client = connect(scheduler)
     host, port = parse_server(iperf_server)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ycsbctl.telemetry.sampler import Sampler
+from ycsbctl.stores.sampler import Sampler
 
 
 def cpu_pct(prev: dict[str, Any], cur: dict[str, Any]) -> float | None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ycsbctl import protocols
 from ycsbctl.provision.base import Endpoint
+from ycsbctl.stores import registry
 from ycsbctl.telemetry.process import process_rss_bytes
 
 
@@ -63,7 +63,7 @@ def _rss(endpoint: Endpoint, db_rss: float | None) -> tuple[float | None, str | 
 
 def _read(endpoint: Endpoint) -> dict[str, Any]:
     """One reading: db memory, RSS, keys (and dbStats for MongoDB)."""
-    reading = protocols.get(endpoint.protocol).reading(endpoint.url)
+    reading = registry.get(endpoint.protocol).reading(endpoint.url)
     if reading is None:
         return {}
     out: dict[str, Any] = {"db_memory_bytes": reading.db_memory_bytes, "keys": reading.keys, **reading.extra}
@@ -97,7 +97,7 @@ def footprint_after(endpoint: Endpoint, before: dict[str, Any], records: int) ->
     db_per_record = _per_record(fp.db_memory_after_bytes, fp.db_memory_before_bytes, records)
     if db_per_record is not None:
         fp.bytes_per_record = db_per_record
-        fp.basis = protocols.get(endpoint.protocol).footprint_basis
+        fp.basis = registry.get(endpoint.protocol).footprint_basis
     elif fp.data_size_bytes is not None:
         size = lambda d: (d.get("data_size_bytes") or 0.0) + (d.get("index_size_bytes") or 0.0)  # noqa: E731
         fp.bytes_per_record, fp.basis = _per_record(size(after), size(before), records), "dbStats"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import shutil
 import socket
@@ -10,16 +9,15 @@ import subprocess
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import psutil
 
-from ycsbctl import protocols
 from ycsbctl.errors import UserError
-from ycsbctl.processes import stop_process
+from ycsbctl.processes import poll, stop_process
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.provision.signals import poll
-from ycsbctl.telemetry.sampler import Sampler
+from ycsbctl.stores import registry
+from ycsbctl.stores.sampler import Sampler
+from ycsbctl.urls import host_of, is_loopback
 
 IPERF_PORT = 5201
 INSTALL_HINT = "apt-get install iperf3"
@@ -41,28 +39,6 @@ class NetworkBaseline:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def host_of(url: str) -> str | None:
-    """The host of a redis:// or mongodb:// URL (first host of a list); None for basic://."""
-    parts = urlsplit(url)
-    netloc = parts.netloc.rsplit("@", 1)[-1].split(",")[0]
-    if not netloc:
-        return None
-    if netloc.startswith("["):
-        return netloc[1:netloc.index("]")]
-    return netloc.rsplit(":", 1)[0] if netloc.count(":") == 1 else netloc
-
-
-def is_loopback(host: str | None) -> bool:
-    if not host:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def parse_server(spec: str) -> tuple[str, int]:
@@ -137,7 +113,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
     (``host[:port]``) names an iperf3 server next to the database. iperf3 missing or failing:
     ``gbit_s`` None with a note; the run goes on. None for ``basic://`` (no server, no network).
     """
-    if not protocols.get(endpoint.protocol).has_server:
+    if not registry.get(endpoint.protocol).has_server:
         return None
     if shutil.which("iperf3") is None:
         return NetworkBaseline(None, f"iperf3 is not installed: network baseline skipped ({INSTALL_HINT})")
@@ -160,7 +136,7 @@ def endpoint_for(target_or_url: str) -> Endpoint:
     """A minimal Endpoint for the baseline alone: a URL as given, or a catalogue name (a server
     ycsbctl provisions, on this host)."""
     if "://" in target_or_url:
-        protocol = protocols.for_url(target_or_url).name
+        protocol = registry.for_url(target_or_url).name
         return Endpoint(target=target_or_url, protocol=protocol, url=target_or_url, backend="external")
     from ycsbctl.provision.catalog import get_target
 

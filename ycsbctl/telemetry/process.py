@@ -9,8 +9,8 @@ from typing import Any
 
 import psutil
 
+from ycsbctl.stores.sampler import Sampler
 from ycsbctl.telemetry.cpu_limit import quota_group, throttle_counts
-from ycsbctl.telemetry.sampler import Sampler
 
 PidSource = Callable[[], Iterable[int]]
 CHILDREN_EVERY = 10  # reads between two listings of a server's children

@@ -24,7 +24,7 @@ from ycsbctl.workload.properties import Properties
 from ycsbctl.workload.values import ValuePool
 
 READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE, VERIFY = range(7)
-# VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/integrity.py).
+# VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/verifying_binding.py).
 OP_NAMES = (*OPERATIONS, VERIFY_NAME)  # by op code
 _PROPORTION_KEYS = (
     (READ, "readproportion", 0.95),

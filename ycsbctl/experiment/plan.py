@@ -1,0 +1,302 @@
+"""The experiment: targets × workloads × thread ladder × repetitions × scale."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
+
+from ycsbctl.engine.contract import EngineName
+from ycsbctl.errors import UserError
+from ycsbctl.stores import registry
+
+DEFAULT_TARGETS = ("redis", "mongodb")
+DEFAULT_LADDER = "8..128"
+URL_SCHEMES = registry.url_prefixes()  # redis://, rediss://, mongodb://, …: every protocol's schemes
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named scale. ``duration_s`` None means each point runs ``operations`` operations."""
+
+    name: str
+    records: int
+    operations: int | None
+    duration_s: float | None
+    warmup_s: float
+    description: str
+
+
+PROFILES = {
+    "default": Profile(
+        "default", 100_000, None, 10.0, 2.0,
+        "100,000 records; 10 s per point after a 2 s warm-up: a two-target sweep in a few minutes",
+    ),
+    "smoke": Profile("smoke", 2_000, None, 2.0, 0.0, "2,000 records, 2 s per point: checks that everything works"),
+    "percona2017": Profile(
+        "percona2017", 2_500_000, 25_000_000, None, 0.0,
+        "the reference study: 2,500,000 records for insert, 25,000,000 operations for A and B, "
+        "Redis with AOF/RDB off, MongoDB inMemory standalone",
+    ),
+}
+
+
+def parse_threads(text: str) -> list[int]:
+    """``32`` → [32]; ``8,16,32`` → as given; ``8..128`` → doubling from 8 up to 128."""
+    text = text.strip()
+    m = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
+    try:
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if lo < 1 or hi < lo:
+                raise ValueError
+            out, t = [], lo
+            while t <= hi:
+                out.append(t)
+                t *= 2
+            return out
+        values = [int(x) for x in text.split(",") if x.strip()]
+        if not values or min(values) < 1:
+            raise ValueError
+        return values
+    except ValueError:
+        raise UserError(f"--threads {text!r}: use a number (32), a list (8,16,32) or a doubling range (8..128), all ≥ 1") from None
+
+
+_RATE = r"(\d+(?:\.\d+)?)\s*([kKmM]?)"  # 500, 2.5k, 1M (k = 1,000, M = 1,000,000)
+_RATE_HELP = ("use a rate in ops/s (5000 or 5k), a list (10k,20k,40k), a doubling range (1k..16k) or a range "
+              "with a step (10k..80k/10k); k = 1,000, M = 1,000,000, every rate > 0")
+
+
+def _rate(number: str, suffix: str) -> float:
+    return float(number) * {"": 1, "k": 1e3, "m": 1e6}[suffix.lower()]
+
+
+def parse_rates(text: str, flag: str = "--target-rate") -> list[float]:
+    """Offered rates in ops/s, like :func:`parse_threads`: ``5k`` → [5000]; ``10k,20k,40k`` as given;
+    ``1k..16k`` doubling from 1k up to 16k; ``10k..80k/10k`` from 10k to 80k in steps of 10k."""
+    text = text.strip()
+    try:
+        m = re.fullmatch(rf"{_RATE}\s*\.\.\s*{_RATE}(?:\s*/\s*{_RATE})?", text)
+        if m:
+            lo, hi = _rate(m.group(1), m.group(2)), _rate(m.group(3), m.group(4))
+            step = _rate(m.group(5), m.group(6)) if m.group(5) else None
+            if lo <= 0 or hi < lo or step is not None and step <= 0:
+                raise ValueError
+            if step is None:
+                n = 0
+                while lo * 2 ** (n + 1) <= hi * (1 + 1e-9):
+                    n += 1
+                return [lo * 2**i for i in range(n + 1)]
+            count = int((hi - lo) / step + 1e-9) + 1
+            if count > 1000:
+                raise ValueError
+            return [round(lo + i * step, 6) for i in range(count)]
+        values = []
+        for piece in text.split(","):
+            one = re.fullmatch(_RATE, piece.strip())
+            if one is None or _rate(*one.groups()) <= 0:
+                raise ValueError
+            values.append(_rate(*one.groups()))
+        if not values:
+            raise ValueError
+        return list(dict.fromkeys(values))
+    except ValueError:
+        raise UserError(f"{flag} {text!r}: {_RATE_HELP}") from None
+
+
+_BEFORE_URL = re.compile(",(?=" + "|".join(re.escape(s) for s in URL_SCHEMES) + ")")
+
+
+def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
+    """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates;
+    the name ``basic`` means ``basic://``. A list may mix names and URLs (``redis://h:1,basic://``);
+    a MongoDB URL keeps its commas (``mongodb://h1,h2/db`` lists hosts) up to the next URL."""
+    out: list[str] = []
+    for v in values:
+        parts: list[str] = []
+        for piece in _BEFORE_URL.split(v):
+            parts += [piece] if piece.startswith(("mongodb://", "mongodb+srv://")) else piece.split(",")
+        for p in parts:
+            p = p.strip()
+            if p == "basic":  # no server: YCSB's BasicDB, the engine alone
+                p = "basic://"
+            if is_url(p):
+                registry.for_url(p).validate(p)  # a bad port or host is one line now, not a crash later
+            if p and p not in out:
+                out.append(p)
+    return out
+
+
+def is_url(target: str) -> bool:
+    return target.startswith(URL_SCHEMES)
+
+
+def target_label(target: str) -> str:
+    """A short, credential-free name for a target (run ids, tables)."""
+    if not is_url(target):
+        return target
+    from urllib.parse import urlparse
+
+    proto = registry.for_url(target)
+    if not proto.has_server:
+        return proto.name
+    u = urlparse(target)
+    host = (u.hostname or "host").replace(".", "-")
+    return f"{u.scheme.split('+')[0]}-{host}-{u.port}" if u.port else f"{u.scheme}-{host}"
+
+
+@dataclass
+class Plan:
+    """Everything one ``ycsbctl run`` does; stored in the manifest so ``--resume`` can redo it."""
+
+    workloads: list[str]
+    targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
+    threads: list[int] = field(default_factory=lambda: parse_threads(DEFAULT_LADDER))
+    load_threads: int | None = None  # the load phase's client threads; None: the first of ``threads``, 8 to 32
+    repeat: int = 1
+    profile: str = "default"
+    records: int | None = None
+    operations: int | None = None
+    duration_s: float | None = None
+    warmup_s: float | None = None
+    target_rates: list[float] = field(default_factory=list)  # offered ops/s per point (a sweep axis); []: unpaced
+    slo: str | None = None  # --slo 'p99<1ms': search the highest offered rate meeting it (ycsbctl.experiment.rate_search)
+    slo_start: float | None = None  # the search's first rate (ops/s); None: a fraction of an unpaced point's
+    slo_points: int = 8  # paced points the search may run per target × workload × threads
+    timeout_s: float = 10.0
+    max_error_rate: float = 0.01
+    backend: Literal["auto", "docker", "local"] = "auto"
+    engine: EngineName = "native"
+    ycsb_home: str | None = None
+    processes: int | None = None
+    seed: int | None = None
+    telemetry: bool = True
+    load: bool | None = None  # None: load provisioned targets, not URLs the user runs
+    property_files: list[str] = field(default_factory=list)
+    properties: list[str] = field(default_factory=list)  # -p key=value
+    images: dict[str, str] = field(default_factory=dict)
+    docker_hosts: dict[str, str] = field(default_factory=dict)  # target (or "*": all) -> Docker engine URL
+    server_cpus: str | None = None
+    server_memory: str | None = None
+    iperf_server: str | None = None
+    measurement: str | None = None
+    phase: str | None = None  # "load": every point is a load into the target as it is (``ycsbctl load``)
+    percentiles: list[float] | None = None  # hdrhistogram.percentiles of the printed block (None: YCSB's)
+    exporter: str = "text"  # the printed block: text | json | jsonarray (YCSB's exporter property)
+    exportfile: str | None = None  # where the printed block goes (YCSB's exportfile); None: stdout
+    cluster: str | None = None  # a Dask scheduler (tcp://|tls://HOST:PORT): one engine shard per worker
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILES:
+            raise UserError(f"unknown profile {self.profile!r}: use one of {', '.join(PROFILES)}")
+        if self.repeat < 1:
+            raise UserError("--repeat must be ≥ 1")
+        if self.engine not in ("native", "ycsb"):
+            raise UserError(f"unknown engine {self.engine!r}: use native or ycsb")
+        if self.backend not in ("auto", "docker", "local"):
+            raise UserError(f"unknown backend {self.backend!r}: use auto, docker or local")
+        if not self.targets:
+            raise UserError("no target: name one with --target (redis, mongodb, … or a redis:// / mongodb:// URL)")
+        if not 0 <= self.max_error_rate <= 1:
+            raise UserError("--max-error-rate is a fraction between 0 and 1 (0.01 = 1%)")
+        if self.slo is not None:
+            from ycsbctl.results.slo import parse_slo
+
+            parse_slo(self.slo)
+            if self.target_rates:
+                raise UserError("--slo picks the offered rates itself: drop --target-rate "
+                                "(--slo-start RATE sets where the search begins)")
+            if self.repeat > 1:
+                raise UserError("--slo runs each rate once: drop --repeat")
+            if self.slo_points < 2:
+                raise UserError("--slo-points must be ≥ 2")
+        elif self.slo_start is not None:
+            raise UserError("--slo-start needs --slo 'p99<1ms' (the latency objective to search for)")
+        if self.docker_hosts and self.backend == "local":
+            raise UserError("--docker-host starts servers on a Docker engine: drop --backend local")
+        if self.cluster and self.engine != "native":
+            raise UserError("--cluster places ycsbctl's own engine on Dask workers: drop --engine ycsb")
+
+    # -- resolved scale -----------------------------------------------------------------
+
+    @property
+    def scale(self) -> Profile:
+        return PROFILES[self.profile]
+
+    @property
+    def record_count(self) -> int:
+        return self.records if self.records is not None else self.scale.records
+
+    @property
+    def point_duration_s(self) -> float | None:
+        """Seconds per point after the warm-up; with a count too, the point ends at whichever comes
+        first (YCSB's operationcount and maxexecutiontime)."""
+        if self.duration_s is not None:
+            return self.duration_s
+        return None if self.operations is not None else self.scale.duration_s
+
+    @property
+    def point_operations(self) -> int | None:
+        return self.operations if self.operations is not None else (None if self.point_duration_s else self.scale.operations)
+
+    @property
+    def point_warmup_s(self) -> float:
+        """The profile's warm-up applies to its time-bounded points; a point bounded by a count (or
+        a count and a time) measures every operation, as YCSB does, unless ``--warmup`` is given."""
+        if self.warmup_s is not None:
+            return self.warmup_s
+        return self.scale.warmup_s if self.point_duration_s and self.operations is None else 0.0
+
+    def loads(self, target: str) -> bool:
+        """Whether to load the dataset into ``target`` before its run-phase points."""
+        return self.load if self.load is not None else not is_url(target)
+
+    @property
+    def rate_axis(self) -> list[float | None]:
+        """The offered rates each thread count runs at (ops/s; None: unpaced)."""
+        return list(self.target_rates) or [None]
+
+    def points(self) -> int:
+        """Points planned; with ``--slo``, the most the search may run (its unpaced point included)."""
+        per = self.slo_points if self.slo else len(self.rate_axis) * self.repeat
+        return len(self.targets) * len(self.workloads) * len(self.threads) * per
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        from ycsbctl.urls import redact_url
+
+        d["targets"] = [redact_url(t) for t in self.targets]
+        # the resolved scale, for readers of the manifest (ignored by from_dict)
+        d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
+                 point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)
+        return d
+
+    def with_secrets(self, urls: list[str], properties: list[str]) -> Plan:
+        """This plan as read back from a manifest, where passwords are stored as ``***``, with the ones
+        given again: a ``--target`` URL whose redacted form is the stored one, a ``-p name=value`` of a
+        redacted property. A password still missing is a one-line error that says what to pass."""
+        from ycsbctl.urls import redact_url
+
+        unknown = [redact_url(u) for u in urls if redact_url(u) not in self.targets]
+        if unknown:
+            raise UserError(f"--resume finishes the stored plan, whose targets are {', '.join(self.targets)}; "
+                            f"--target {unknown[0]} is not one of them: give a stored target again (with its "
+                            "password), or start a new experiment to measure another")
+        by_shown = {redact_url(u): u for u in urls}
+        given = dict(p.partition("=")[::2] for p in properties)
+        targets = [by_shown.get(t, t) for t in self.targets]
+        props = [f"{k}={given.get(k, v)}" if v == "***" else p
+                 for p in self.properties for k, v in [p.partition("=")[::2]]]
+        missing = [t for t in targets if ":***@" in t or "//***@" in t] + [p for p in props if p.endswith("=***")]
+        if missing:
+            raise UserError(f"the stored plan has passwords ycsbctl does not keep ({', '.join(missing)}): "
+                            "pass them again with --resume, as --target URL and -p name=value")
+        return replace(self, targets=targets, properties=props)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Plan:
+        known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        if "target_rates" not in d and d.get("target_rate"):  # a plan stored before rate ladders
+            known["target_rates"] = [float(d["target_rate"])]
+        return cls(**known)

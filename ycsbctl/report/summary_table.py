@@ -1,0 +1,80 @@
+"""The console summary at the end of ``ycsbctl run``: one table per workload."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+MAIN_OPS = ("read", "update", "insert", "scan")
+
+
+def _num(x: object, fmt: str = "{:,.0f}") -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return fmt.format(x)
+
+
+def wide_console(stderr: bool = False) -> Console:
+    """A rich console that keeps wide tables readable when output goes to a file or pipe
+    (rich would fold them to 80 columns there)."""
+    probe = Console(stderr=stderr)
+    return probe if probe.is_terminal else Console(stderr=stderr, width=160)
+
+
+def print_summary(folder: Path, console: Console | None = None) -> None:
+    """Rows = thread count × target of each workload's sweep: ops/s, p50/p99 (ms) of the main
+    operations, server and client CPU (% of one core), bottleneck and status. Repetitions show
+    their mean."""
+    from ycsbctl.results import load
+
+    exp = load(folder)
+    console = console or wide_console(stderr=True)
+    runs = exp.runs
+    if runs.empty:
+        console.print("no finished points")
+        return
+    records = exp.manifest.record_count
+    from ycsbctl.results.frames import sweep_phase
+
+    for workload, wdf in runs.groupby("workload", sort=False):
+        # the sweep only: a workload's dataset load is a point of its own, not one of the ladder's
+        wdf = wdf[wdf["phase"] == sweep_phase(runs, str(workload))]
+        title = f"{workload}" + (f" — {records:,} records" if records else "")
+        table = Table(title=title, title_justify="left")
+        ops = [op for op in MAIN_OPS if f"{op}_p99_us" in wdf and wdf[f"{op}_p99_us"].notna().any()]
+        wdf = wdf.assign(target_rate=pd.to_numeric(wdf["target_rate"], errors="coerce").fillna(0.0))
+        paced = bool((wdf["target_rate"] > 0).any())  # a rate ladder or an SLO search: one row per offered rate
+        for name, justify in [("threads", "right")] + ([("offered ops/s", "right")] if paced else []) + [
+                ("target", "left"), ("ops/s", "right")] + [
+            (f"{op} p50/p99 ms", "right") for op in ops
+        ] + [("NOT_FOUND", "right"), ("timeouts", "right"), ("server CPU", "right"), ("client CPU", "right"),
+             ("bottleneck", "left"), ("status", "left")]:
+            table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for (threads, rate, target), pts in wdf.groupby(["threads", "target_rate", "target"], sort=True):
+            row = [str(threads)] + ([_num(rate) if rate else "unpaced"] if paced else []) + [
+                str(target), _num(pts["throughput_ops"].mean())]
+            for op in ops:
+                p50, p99 = pts[f"{op}_p50_us"].mean() / 1000, pts[f"{op}_p99_us"].mean() / 1000
+                row.append(f"{_num(p50, '{:.2f}')}/{_num(p99, '{:.2f}')}")
+            for col in ("not_found", "timeouts"):
+                row.append(_num(pts[col].sum() if col in pts and pts[col].notna().any() else math.nan))
+            for col in ("server_cpu_pct_mean", "client_cpu_pct_mean"):
+                row.append(_num(pts[col].mean() if col in pts else math.nan, "{:.0f}%"))
+            row.append(",".join(sorted({b for b in pts.get("bottleneck", []) if isinstance(b, str)})) or "—")
+            statuses = sorted(set(pts["status"]))
+            row.append(",".join(statuses) if statuses != ["ok"] else "ok")
+            table.add_row(*row)
+        console.print(table)
+        said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[0:0]
+        for _, p in said.iterrows():  # why a point is not ok, or the errors an ok one saw, in the server's words
+            console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
+                          highlight=False)
+        for search in (s for s in exp.manifest.slo_searches if s.get("workload") == workload):
+            from ycsbctl.results.slo import summary_line
+
+            console.print(f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}", markup=False,
+                          highlight=False)

@@ -1,0 +1,1 @@
+"""``basic://``: YCSB's BasicDB, no server (the engine alone)."""

@@ -1,0 +1,145 @@
+"""The MongoDB protocol (Percona Server for MongoDB, MongoDB, FerretDB): ``mongodb://`` URLs."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.registry import register
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.sampler import Sampler
+
+
+def client(url: str, timeout_s: float):
+    """A pymongo client for admin calls (never in the timed path); a single host is a direct connection."""
+    import pymongo
+
+    direct = not url.startswith("mongodb+srv") and "," not in url.split("://", 1)[-1].split("/", 1)[0]
+    ms = int(timeout_s * 1000)
+    return pymongo.MongoClient(url, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms,
+                               directConnection=direct or None)
+
+
+class MongoProtocol(ServerProtocol):
+    name = "mongodb"
+    schemes = ("mongodb", "mongodb+srv")
+    example = "mongodb://host:port/db"
+    footprint_basis = "cache"
+
+    def validate(self, url: str) -> None:
+        if url.startswith("mongodb+srv://"):
+            return  # pymongo's parser would resolve the SRV record here; the connection says what is wrong
+        from pymongo.errors import ConfigurationError, InvalidURI
+        from pymongo.uri_parser import parse_uri
+
+        try:
+            parse_uri(url)
+        except (InvalidURI, ConfigurationError, ValueError) as exc:
+            raise UserError(f"bad MongoDB URL ({exc}): use {self.example}, e.g. mongodb://127.0.0.1:27017/ycsb") from None
+
+    def server_url(self, host: str, port: int, password: str | None = None) -> str:
+        where = f"[{host}]" if ":" in host else host
+        if password:  # the user ycsbctl would create in the admin database
+            return f"mongodb://ycsbctl:{password}@{where}:{port}/ycsb?authSource=admin"
+        return f"mongodb://{where}:{port}/ycsb"
+
+    async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
+        from ycsbctl.stores.binding import ConnectionLost
+        from ycsbctl.stores.binding_set import BindingSet, connect_wire
+        from ycsbctl.stores.mongodb.wire import MongoWireBinding, wire_eligible
+
+        if wire_eligible(url, properties):
+            return await connect_wire([MongoWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
+        from ycsbctl.stores.mongodb.pymongo_binding import MongoBinding, MongoPool
+
+        pool = MongoPool(url, clients, timeout_s, properties)
+        try:
+            await pool.ping()
+        except ConnectionLost:
+            await pool.close()
+            raise
+        return BindingSet([MongoBinding(pool) for _ in range(clients)], shared=pool)
+
+    def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.path in ("", "/"):  # the binding reads the database from the URL; ours is "ycsb"
+            url = parts._replace(path="/ycsb").geturl()
+        return "mongodb", {"mongodb.url": url}
+
+    def ping(self, url: str, timeout_s: float = 1.0) -> None:
+        c = client(url, timeout_s)
+        try:
+            c.admin.command("ping")
+        finally:
+            c.close()
+
+    def describe(self, url: str, expected: str = "") -> ServerFacts:
+        c = client(url, 5.0)
+        try:
+            build = c.admin.command("buildInfo")
+            try:
+                opts = c.admin.command("getCmdLineOpts")
+                opts.pop("ok", None)
+            except Exception as exc:  # noqa: BLE001 - not every server implements it
+                opts = {"error": f"getCmdLineOpts failed: {short_error(exc)}"}
+            try:
+                engine = (c.admin.command("serverStatus").get("storageEngine") or {}).get("name", "")
+            except Exception:  # noqa: BLE001 - e.g. no privilege
+                engine = ""
+        finally:
+            c.close()
+        version = str(build.get("version", ""))
+        config: dict[str, Any] = {"getCmdLineOpts": opts}
+        if "ferretdbVersion" in build:
+            fversion = str(build["ferretdbVersion"]).lstrip("v")
+            config["mongodb_compat_version"] = version
+            return ServerFacts(f"FerretDB {fversion}", fversion, config)
+        if "psmdbVersion" in build or "percona" in json.dumps(build, default=str).lower():
+            name = f"Percona Server for MongoDB {build.get('psmdbVersion', version)}"
+        elif "enterprise" in build.get("modules", []):
+            name = f"MongoDB Enterprise {version}"
+        else:
+            name = f"MongoDB {version}"
+        if engine:
+            name += f" ({engine})"
+            config["storageEngine"] = engine
+        return ServerFacts(name, str(build.get("psmdbVersion", version)), config)
+
+    def clear(self, url: str, table: str) -> None:
+        from ycsbctl.stores.mongodb.pymongo_binding import database_name
+
+        with client(url, 60.0) as c:
+            c[database_name(url)].drop_collection(table)
+
+    def count(self, url: str, table: str) -> int | None:
+        from ycsbctl.stores.mongodb.pymongo_binding import database_name
+
+        with client(url, 5.0) as c:
+            return int(c[database_name(url)][table].estimated_document_count())
+
+    def reported_pid(self, url: str) -> int | None:
+        from ycsbctl.stores.mongodb.status import reported_pid
+
+        return reported_pid(url)
+
+    def samplers(self, url: str, interval_s: float) -> list[Sampler]:
+        from ycsbctl.stores.mongodb.status import MongoStatusSampler
+
+        return [MongoStatusSampler(url, interval_s)]
+
+    def reading(self, url: str) -> Reading:
+        from ycsbctl.stores.mongodb import status as mongo_status
+
+        with mongo_status.connect(url) as c:
+            g = mongo_status.gauges(mongo_status.server_status(c))
+            stats = mongo_status.db_stats(c, mongo_status.database_name(url))
+        return Reading(g["db_used_memory_bytes"], g["db_rss_bytes"], stats.pop("objects"), stats)
+
+
+PROTOCOL = register(MongoProtocol())

@@ -1,0 +1,375 @@
+"""Redis-protocol binding (Redis, Valkey, KeyDB, Dragonfly), storing data as YCSB's Redis binding.
+
+Record = a hash at the key; insert = ``HMSET`` + ``ZADD _indices <String.hashCode(key)> key``;
+read = ``HGETALL``/``HMGET``; update = ``HMSET``; scan = ``ZRANGEBYSCORE _indices`` then a read
+per key; delete = ``DEL`` + ``ZREM``.
+
+Why not redis-py here: client and server share the machine's cores, so every µs of client CPU
+per op is lost throughput. Measured on this machine against Redis 7 (95% HGETALL / 5% HSET, one
+connection per client, one request in flight): redis-py asyncio costs 61–84 µs of client CPU
+per op, redis-py with threads 115 µs; this ``asyncio.Protocol`` writing RESP itself and parsing
+with ``hiredis.Reader`` costs 16–19 µs, 13 µs on uvloop. redis-py is used for everything
+outside the timed loop (INFO, FLUSHALL, CONFIG).
+
+Differences from YCSB's Jedis binding, on purpose: a read of a missing record is NOT_FOUND (YCSB
+says ERROR); the two commands of an insert are written in one packet (pipelined) instead of two
+round trips — the stored data is identical.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+from collections import deque
+from collections.abc import Sequence
+from operator import mul
+from urllib.parse import unquote, urlparse
+
+import hiredis
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores.binding import (
+    ChainContext,
+    ConnectionLost,
+    Fields,
+    Status,
+    Values,
+    WireBinding,
+    WireProtocol,
+)
+from ycsbctl.stores.chain import ChainRun
+from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
+
+# Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
+# where an IntEnum member takes the slow generic path.
+OK, NOT_FOUND, ERROR = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR)  # module names: the chain's reply callback reads them per reply
+INDEX_KEY = b"_indices"
+_TIMEOUT = object()
+_ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"  # set on a request's future by the watchdog
+
+
+def java_hash(key: bytes) -> int:
+    """Java ``String.hashCode`` of an ASCII key (signed 32-bit): the ``_indices`` score."""
+    powers = _POWERS.get(len(key))
+    if powers is None:  # 31**(n-1-i) mod 2**32 for each position i of an n-byte key
+        powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key)))
+    h = sum(map(mul, key, powers)) & 0xFFFFFFFF  # one C-level pass: ~4× the per-byte loop
+    return h - 0x100000000 if h & 0x80000000 else h
+
+
+_POWERS: dict[int, tuple[int, ...]] = {}
+
+
+def encode_command(*parts: bytes) -> bytes:
+    """RESP array of bulk strings."""
+    out = [b"*%d\r\n" % len(parts)]
+    for p in parts:
+        out.append(b"$%d\r\n%b\r\n" % (len(p), p))
+    return b"".join(out)
+
+
+def refused(message: str) -> str:
+    """``message`` with what to do when it is a known refusal (maxclients)."""
+    if "max number of clients" in message:
+        return (f"{message} — the server's maxclients is below the clients ycsbctl opens (--threads): raise it "
+                "(CONFIG SET maxclients N, or --maxclients at start) or use fewer threads")
+    if "NOAUTH" in message:
+        return f"{message} — give the password: redis://:PASSWORD@host:port or -p redis.password=PASSWORD"
+    return message
+
+
+class RedisOptions:
+    """Connection settings from a ``redis://[user:password@]host:port[/db]`` (or ``rediss://``)
+    URL, overridden by YCSB's ``redis.password`` / ``redis.timeout`` (ms) properties."""
+
+    def __init__(self, url: str, properties: dict[str, str] | None = None) -> None:
+        u = urlparse(url)
+        if u.scheme not in ("redis", "rediss"):
+            raise UserError(f"not a Redis URL: {url!r} (expected redis://host:port[/db])")
+        props = properties or {}
+        self.host = u.hostname or props.get("redis.host", "127.0.0.1")
+        try:
+            self.port = u.port or int(props.get("redis.port", 6379))
+        except ValueError:
+            raise UserError(f"bad port in {url!r}") from None
+        self.db = int(u.path.lstrip("/") or 0) if u.path.lstrip("/").isdigit() else 0
+        self.username = unquote(u.username) if u.username else None
+        self.password = props.get("redis.password") or (unquote(u.password) if u.password else None)
+        self.tls = u.scheme == "rediss"
+
+    def ssl_context(self) -> ssl.SSLContext | None:
+        return ssl.create_default_context() if self.tls else None
+
+
+class _Resp(WireProtocol):
+    """RESP over one TCP connection: replies resolve waiting futures (or chains) in order."""
+
+    waiters: deque[asyncio.Future]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reader = hiredis.Reader()
+
+    def data_received(self, data: bytes) -> None:
+        reader = self.reader
+        reader.feed(data)
+        waiters = self.waiters
+        while (reply := reader.gets()) is not False:
+            if not waiters:  # e.g. "-ERR max number of clients reached" sent as the server refuses us
+                self.unsolicited(str(reply) if reply.__class__ is hiredis.ReplyError else None)
+                continue
+            fut = waiters.popleft()
+            if fut.__class__ is _Chain:
+                fut(reply)
+            elif not fut.done():
+                fut.set_result(reply)
+            else:  # timed out earlier: the late reply is dropped
+                self.late += 1
+
+    def fail(self, waiter: asyncio.Future, err: ConnectionError) -> None:
+        if waiter.__class__ is _Chain:
+            waiter.fail(err)
+        else:
+            super().fail(waiter, err)
+
+
+_ReplyError = hiredis.ReplyError  # (module constants: read once per reply)
+_now = time.perf_counter_ns
+
+
+class _Chain(ChainRun):
+    """Consecutive READ / UPDATE / INSERT operations of one client driven from ``data_received``:
+    each reply completes (times and logs) its operation and the next request is written at once,
+    without waking a coroutine. Measured on this machine (uvloop, Redis 7): a load-phase insert
+    costs ~20 µs of client CPU this way against ~65 µs through an awaited call per operation
+    (future per reply, coroutine switch, engine loop); a workload-B read ~19 µs against ~23 µs."""
+
+    __slots__ = ("need", "st")
+
+    def __init__(self, b: RedisBinding, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int,
+                 fut: asyncio.Future) -> None:
+        super().__init__(b, ctx, batch, start, end, fut)
+        self.need = self.st = 0
+
+    def issue(self) -> None:
+        i = self.i
+        op, key = self.ops[i], self.keys[i]
+        b = self.b
+        if op == READ:
+            rf = self.rfs[i]
+            if rf == ALL_FIELDS:
+                payload = b"*2\r\n$7\r\nHGETALL\r\n$%d\r\n%b\r\n" % (len(key), key)
+            else:
+                name = self.ctx.names[rf + 1][0]
+                payload = b"*3\r\n$5\r\nHMGET\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n" % (len(key), key, len(name), name)
+            need = 1
+        elif op == UPDATE:
+            wf = self.wfs[i]
+            payload, need = b._hmset(key, self.ctx.names[wf + 1], self.ctx.values(wf)), 1
+        else:  # INSERT: HMSET and ZADD in one packet, two replies
+            score = b"%d" % java_hash(key)
+            payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
+            need = 2
+        self.op, self.need, self.st = op, need, OK
+        if need == 1:
+            b.proto.waiters.append(self)
+        else:
+            b.proto.waiters.extend((self,) * need)
+        b.seq += 1
+        self.write(payload)
+
+    def __call__(self, reply) -> None:
+        if self.dead or self.fut.done():  # timed out (the watchdog resolved fut) or failed: a late reply
+            self.dead = True
+            self.b.proto.late += 1
+            return
+        if reply.__class__ is _ReplyError:
+            if not self.st:
+                self.st = ERROR
+                self.b.last_error = str(reply)
+        elif self.op == READ and (not reply or reply[0] is None):
+            self.st = NOT_FOUND  # HGETALL of a missing key: an empty list; HMGET of one field: [nil]
+        self.need -= 1
+        if self.need:
+            return
+        self.complete(self.st, _now())
+
+
+class RedisBinding(WireBinding):
+    """One client = one connection, one request in flight (YCSB's thread model)."""
+
+    EXPIRED = _TIMEOUT
+
+    def __init__(self, options: RedisOptions, timeout_s: float) -> None:
+        super().__init__(timeout_s)
+        self.o = options
+        self.proto: _Resp | None = None
+        self._templates: dict[tuple, bytes] = {}
+
+    async def connect(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        try:
+            _, proto = await asyncio.wait_for(
+                self.loop.create_connection(_Resp, self.o.host, self.o.port, ssl=self.o.ssl_context()),
+                timeout=max(self.timeout_s, 1.0),
+            )
+        except (OSError, asyncio.TimeoutError) as exc:
+            raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {exc or 'timed out'}") from None
+        self.proto = proto
+        # No watchdog runs yet (nor while reconnecting in a run): bound the handshake here, so a
+        # server that accepts but never answers cannot hang the start-up.
+        handshake_s = max(self.timeout_s, 1.0)
+        if self.o.password:
+            auth = (self.o.username.encode(), self.o.password.encode()) if self.o.username else (self.o.password.encode(),)
+            r = await self._handshake(encode_command(b"AUTH", *auth), handshake_s)
+            if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
+                await self.close()
+                raise ConnectionLost(refused(f"authentication failed: {r if r is not _TIMEOUT else 'no answer to AUTH'}"))
+        if self.o.db:
+            r = await self._handshake(encode_command(b"SELECT", b"%d" % self.o.db), handshake_s)
+            if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
+                await self.close()
+                raise ConnectionLost(refused(f"SELECT {self.o.db} failed: {r if r is not _TIMEOUT else 'no answer'}"))
+        if not self.o.password and not self.o.db:
+            # One PING: a server that accepts the connection only to refuse it (maxclients, protected
+            # mode) says why in its first reply; without it the refusal arrives during the run.
+            r = await self._handshake(b"*1\r\n$4\r\nPING\r\n", handshake_s)
+            if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
+                await self.close()
+                raise ConnectionLost(refused(f"{self.o.host}:{self.o.port} refused the connection: "
+                                             f"{r if r is not _TIMEOUT else 'no answer to PING'}"))
+
+    async def _handshake(self, payload: bytes, timeout_s: float):
+        """One request of the connect handshake: its reply, ``_TIMEOUT``, or the reason the server
+        closed the connection (as a ReplyError). Never reconnects: a refusal must end the connect,
+        not start another one (a server at maxclients would refuse every one of them)."""
+        proto = self.proto
+        assert proto is not None and self.loop is not None  # connect() opened it
+        if proto.transport is None:  # closed already, e.g. with "-ERR max number of clients reached"
+            return hiredis.ReplyError(proto.said or proto.lost or "connection closed by the server")
+        fut = self.loop.create_future()
+        proto.transport.write(payload)
+        proto.waiters.append(fut)
+        try:
+            return await asyncio.wait_for(fut, timeout_s)
+        except asyncio.TimeoutError:
+            return _TIMEOUT
+        except ConnectionError as exc:
+            return hiredis.ReplyError(proto.said or proto.lost or str(exc))
+
+    async def _call(self, payload: bytes, replies: int = 1):
+        """Write one packet holding ``replies`` commands; return the last reply (or the first
+        error reply, or ``_TIMEOUT``)."""
+        proto = self.proto
+        if proto is None or proto.transport is None:
+            await self._reconnect_or_raise()
+            return hiredis.ReplyError("connection was lost before this request")
+        proto.transport.write(payload)
+        futs = [self.loop.create_future() for _ in range(replies)]  # type: ignore[union-attr]
+        proto.waiters.extend(futs)
+        result = None
+        try:
+            for fut in futs:
+                self.pending = fut
+                r = await fut
+                if r is _TIMEOUT:
+                    for f in futs:
+                        if not f.done():
+                            f.set_result(_TIMEOUT)
+                    return _TIMEOUT
+                if result is None or not isinstance(result, hiredis.ReplyError):
+                    result = r
+        except ConnectionError:
+            await self._reconnect_or_raise()
+            return hiredis.ReplyError(self.last_error or "connection lost")
+        finally:
+            self.pending = None
+        return result
+
+    def _status(self, r) -> Status:
+        if r is _TIMEOUT:
+            self.last_error = f"timed out after {self.timeout_s:g} s"
+            return Status.TIMEOUT
+        if isinstance(r, hiredis.ReplyError):
+            self.last_error = str(r)
+            return Status.ERROR
+        return Status.OK
+
+    def send(self, payload: bytes) -> asyncio.Future:
+        fut = self.loop.create_future()  # type: ignore[union-attr]
+        self.proto.transport.write(payload)  # type: ignore[union-attr]
+        self.proto.waiters.append(fut)  # type: ignore[union-attr]
+        return fut
+
+    async def read(self, table: str, key: bytes, fields: Fields) -> Status:
+        # Unpaced runs chain their reads (see chain); this is the paced path: one write, one future.
+        if fields is None:
+            r = await self.call(b"*2\r\n$7\r\nHGETALL\r\n$%d\r\n%b\r\n" % (len(key), key))
+            if r.__class__ is Status:
+                return r
+        else:
+            r = await self._call(encode_command(b"HMGET", key, *fields))
+            if isinstance(r, list) and all(v is None for v in r):
+                return Status.NOT_FOUND
+        if r.__class__ is list:
+            return Status.OK if r else Status.NOT_FOUND
+        return self._status(r)
+
+    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
+        r = await self._call(encode_command(b"HMGET", key, *fields))
+        if not isinstance(r, list):
+            return self._status(r), {}
+        cells = {f: v for f, v in zip(fields, r) if v is not None}
+        return (Status.OK if cells else Status.NOT_FOUND), cells
+
+    async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
+        """Run operations ``start:end`` of ``batch`` = (ops, keys, key numbers, read fields, write
+        fields) — READ, UPDATE and INSERT only — one after the other, each timed through the engine's
+        one timing call (``ctx.record(op, status, t0, t1, t0)``); stop early at the deadline, a timeout, a
+        lost connection or (``ctx.stop_on_error``) a failed operation. Returns (done, failed)."""
+        proto = self.proto
+        if proto is None or proto.transport is None:
+            await self._reconnect_or_raise()
+        return await _Chain(self, ctx, batch, start, end, self.loop.create_future()).run()  # type: ignore[union-attr]
+
+    def _hmset(self, key: bytes, names: tuple[bytes, ...], vals: list[bytes]) -> bytes:
+        """``HMSET key name1 val1 …`` as RESP. One ``%`` on a cached template per shape of record:
+        measured 1.8 µs against 14 µs for encoding 22 parts one by one."""
+        shape = (names, *map(len, vals))
+        tmpl = self._templates.get(shape)
+        if tmpl is None:
+            head = b"*%d\r\n$5\r\nHMSET\r\n$%%d\r\n%%b\r\n" % (2 + 2 * len(names))
+            body = b"".join(
+                b"$%d\r\n%b\r\n$%d\r\n" % (len(n), n.replace(b"%", b"%%"), len(v)) + b"%b\r\n" for n, v in zip(names, vals)
+            )
+            tmpl = self._templates[shape] = head + body
+        return tmpl % (len(key), key, *vals)
+
+    def _hmset_pairs(self, key: bytes, values: Values) -> bytes:
+        return self._hmset(key, tuple([n for n, _ in values]), [v for _, v in values])
+
+    async def insert(self, table: str, key: bytes, values: Values) -> Status:
+        score = b"%d" % java_hash(key)
+        payload = self._hmset_pairs(key, values) + _ZADD % (len(score), score, len(key), key)
+        return self._status(await self._call(payload, replies=2))
+
+    async def update(self, table: str, key: bytes, values: Values) -> Status:
+        return self._status(await self._call(self._hmset_pairs(key, values)))
+
+    async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
+        r = await self._call(
+            encode_command(b"ZRANGEBYSCORE", INDEX_KEY, b"%d" % java_hash(start_key), b"+inf", b"LIMIT", b"0", b"%d" % count)
+        )
+        if not isinstance(r, list):
+            return self._status(r)
+        for k in r:
+            cmd = encode_command(b"HGETALL", k) if fields is None else encode_command(b"HMGET", k, *fields)
+            s = self._status(await self._call(cmd))
+            if s is not Status.OK:
+                return s
+        return Status.OK
+
+    async def delete(self, table: str, key: bytes) -> Status:
+        r = await self._call(encode_command(b"DEL", key) + encode_command(b"ZREM", INDEX_KEY, key), replies=2)
+        return self._status(r)
