@@ -1,4 +1,4 @@
-"""The SLO search's numbers against truths computed another way (``ycsbctl.experiment.slo``).
+"""The SLO search's numbers against truths computed another way (``ycsbctl.experiment.rate_search`` and ``ycsbctl.results.slo``).
 
 - The pass rule at its boundaries: achieved exactly 99 % of the offered rate passes, one op/s less
   fails; a latency exactly at the limit passes (``p99<=1ms`` reads as ``p99<1ms``); a point not ``ok``
