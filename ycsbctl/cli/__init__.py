@@ -95,6 +95,39 @@ def image_option(items: tuple[str, ...], targets: list[str]) -> dict[str, str]:
 
 
 
+TARGET_SPEC_HELP = {
+    "server_config": "Server setting for the target labelled LABEL, as in its config file (repeatable): "
+                     "redis-lazyfree:lazyfree-lazy-user-del=yes, valkey-io2:io-threads=2. Only for servers "
+                     "ycsbctl starts; a setting the server refuses at start ends the run (exit 2).",
+    "target_kind": "Server kind of a label that does not begin with one (repeatable): lazy=redis. A label "
+                   "beginning with a kind and '-' needs none: redis-lazyfree is redis, valkey-io2 is valkey.",
+    "binary": "Run this server build for a kind or a label (repeatable, local backend): "
+              "valkey=/opt/valkey/bin/valkey-server, redis-unstable=~/redis/src/redis-server.",
+}
+
+
+def target_spec_options(f):
+    """``--server-config``, ``--target-kind``, ``--binary``: targets as label + kind + settings."""
+    for o in reversed([
+        click.option("--server-config", "server_config", multiple=True, metavar="LABEL:KEY=VALUE",
+                     help=TARGET_SPEC_HELP["server_config"]),
+        click.option("--target-kind", "target_kind", multiple=True, metavar="LABEL=KIND",
+                     help=TARGET_SPEC_HELP["target_kind"]),
+        click.option("--binary", "binary", multiple=True, metavar="NAME=PATH", help=TARGET_SPEC_HELP["binary"]),
+    ]):
+        f = o(f)
+    return f
+
+
+def target_spec_maps(server_config: tuple[str, ...], target_kind: tuple[str, ...],
+                     binary: tuple[str, ...]) -> dict:
+    """The three options as the Plan's ``server_settings``, ``target_kinds`` and ``binaries``."""
+    from ycsbctl.provision.target_spec import parse_binaries, parse_server_config, parse_target_kinds
+
+    return {"server_settings": parse_server_config(server_config), "target_kinds": parse_target_kinds(target_kind),
+            "binaries": parse_binaries(binary)}
+
+
 def docker_host_option(items: tuple[str, ...]) -> dict[str, str]:
     """``--docker-host [TARGET=]URL`` (repeatable) as a map; a bare URL applies to every provisioned
     target (key :data:`ALL_TARGETS`), ``TARGET=URL`` to one."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import docker_host_option, image_option, main
+from ycsbctl.cli import docker_host_option, image_option, main, target_spec_maps, target_spec_options
 from ycsbctl.errors import UserError
 from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_rates, parse_threads, split_targets
 
@@ -17,8 +17,10 @@ def _common(f):
     """Options shared by ``run`` and ``load`` (the YCSB ones keep YCSB's spelling)."""
     opts = [
         click.option("--target", "target", multiple=True, metavar="T",
-                     help="A catalogue name (redis, mongodb, valkey, keydb, dragonfly, ferretdb) or a URL "
-                          "(redis://host:port[/db], mongodb://host:port/db, basic://). Repeatable."),
+                     help="A catalogue name (redis, redis6, valkey, mongodb, keydb, dragonfly, ferretdb), a label "
+                          "beginning with one (redis-lazyfree, valkey-io2: the same server under another name, "
+                          "with its own --server-config) or a URL (redis://host:port[/db], "
+                          "mongodb://host:port/db, basic://). Repeatable."),
         click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
         click.option("-P", "prop_files", multiple=True, metavar="FILE", help="Extra YCSB property file (later ones win)."),
         click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="YCSB property override (wins over files)."),
@@ -54,7 +56,7 @@ def _common(f):
     ]
     for o in reversed(opts):
         f = o(f)
-    return f
+    return target_spec_options(f)
 
 
 def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None) -> list[str]:
@@ -181,7 +183,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
-        docker_hosts, out,
+        docker_hosts, out, server_config, target_kind, binary,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, repeat, operations, duration_s, warmup_s, target_rate,
         slo, slo_start, slo_points, profile, max_error_rate, load, resume, server_cpus, server_memory, images, iperf_server) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
@@ -217,6 +219,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         docker_hosts=docker_host_option(docker_hosts),
         server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
         slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points, **settings,
+        **target_spec_maps(server_config, target_kind, binary),
     )
     single = url_only and plan.points() == 1
     if plan.exportfile and not single:
@@ -230,7 +233,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend,
-         docker_hosts, out,
+         docker_hosts, out, server_config, target_kind, binary,
          timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
@@ -255,6 +258,6 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", cluster=cluster,
         docker_hosts=docker_host_option(docker_hosts),
-        **settings,
+        **settings, **target_spec_maps(server_config, target_kind, binary),
     )
     _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt), False, quiet, fmt)

@@ -22,6 +22,8 @@ from ycsbctl.host_claim import HostClaim
 from ycsbctl.plan import Plan, is_url, target_label
 from ycsbctl.point import guarded
 from ycsbctl.provision import Endpoint, redact_url
+from ycsbctl.provision.probe import redact_config
+from ycsbctl.provision.target_spec import BadSettings
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.results.store import RunRecord
@@ -70,10 +72,12 @@ class Sweep:
     def _up(self, target: str) -> Endpoint | None:
         try:
             ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))
+        except BadSettings:
+            raise  # bad input, not a server this host lacks: the run stops (exit 2), nothing left running
         except UserError as exc:
             self._skip(target, exc.message, exc.fix)
             return None
-        doc = ep.to_dict() | {"url": redact_url(ep.url)}
+        doc = ep.to_dict() | {"url": redact_url(ep.url), "settings": redact_config(ep.settings)}
         self.store.update_manifest(servers={**self.store.manifest.servers, target_label(target): doc})
         return ep
 

@@ -18,6 +18,7 @@ class Endpoint:
     server may use (for the bottleneck label); None means all host cores. ``host`` is where the
     server runs: None for this host, else the name or address of the Docker engine's host that
     ``url`` reaches it at; ``docker_host`` is the engine a container was started on (its URL).
+    ``target`` is the label the plan gives it (``redis-lazyfree``), ``kind`` the catalogue entry.
     """
 
     target: str
@@ -35,13 +36,18 @@ class Endpoint:
     notes: list[str] = field(default_factory=list)
     host: str | None = None
     docker_host: str | None = None
+    kind: str = ""  # the catalogue entry it was started as ("redis" for the label "redis-lazyfree"); "" for a URL
+    settings: dict[str, str] = field(default_factory=dict)  # --server-config given on its command line
+    binary: str | None = None  # the local server binary that runs
+    traits: dict[str, Any] = field(default_factory=dict)  # what differs between servers, from their own INFO
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Endpoint:
-        return cls(**d)
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
 
 
 class Provisioner(ABC):

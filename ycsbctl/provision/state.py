@@ -98,5 +98,6 @@ def find(key: str) -> dict[str, Any] | None:
 
 def options_to_store(options: dict[str, Any]) -> dict[str, Any]:
     """The provisioning options worth keeping for ``restart`` (no callables, no None)."""
-    keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host")
+    keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host", "kind",
+            "settings", "binary")
     return {k: options[k] for k in keep if options.get(k) is not None}

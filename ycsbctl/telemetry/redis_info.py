@@ -48,6 +48,47 @@ def counters(info: dict[str, Any]) -> dict[str, float | None]:
     }
 
 
+def server_traits(info: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What tells servers of the Redis protocol apart, from their own ``INFO`` (and ``CONFIG GET``):
+    ``server`` (Redis, Valkey, Dragonfly, KeyDB), ``version`` (``valkey_version`` before
+    ``redis_version``, which Valkey pins at 7.2.4), ``redis_compat_version``, ``allocator``
+    (``mem_allocator``: jemalloc-5.3.0, libc …), ``io_threads`` (the ``io-threads`` setting: threads
+    that may serve clients, the main one included), ``io_threads_active`` (0/1 when sampled),
+    ``multiplexing_api`` and ``arch_bits``. A field the server does not report is left out."""
+    config = config or {}
+    out: dict[str, Any] = {}
+    for key, name in (("valkey_version", "Valkey"), ("dragonfly_version", "Dragonfly"), ("keydb_version", "KeyDB")):
+        if key in info:
+            out["server"], out["version"] = name, str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
+            break
+    else:
+        if "redis_version" in info:
+            out["server"], out["version"] = "Redis", str(info["redis_version"])
+    if "redis_version" in info and out.get("server") != "Redis":
+        out["redis_compat_version"] = str(info["redis_version"])
+    if info.get("mem_allocator"):
+        out["allocator"] = str(info["mem_allocator"])
+    threads = config.get("io-threads", info.get("io_threads"))
+    try:
+        if threads is not None:
+            out["io_threads"] = int(threads)
+    except (TypeError, ValueError):
+        pass
+    if "io_threads_active" in info:
+        out["io_threads_active"] = int(num(info["io_threads_active"]) or 0)
+    for key in ("multiplexing_api", "arch_bits"):
+        if key in info:
+            out[key] = info[key]
+    return out
+
+
+def io_threaded_io(info: dict[str, Any]) -> dict[str, float | None]:
+    """Reads and writes the I/O threads have handled so far (``io_threaded_reads_processed``, …);
+    None where the server does not count them."""
+    return {"reads": num(info.get("io_threaded_reads_processed")),
+            "writes": num(info.get("io_threaded_writes_processed"))}
+
+
 def reported_pid(url: str) -> int | None:
     """The server's own PID (``process_id``), None when it does not say or does not answer."""
     try:

@@ -1,0 +1,171 @@
+"""A target is a label + a server kind + settings.
+
+``redis-lazyfree`` is a label; its kind (the catalogue entry it starts) is the longest catalogue
+name it begins with, followed by ``-`` or ``_`` (``redis-lazyfree`` → redis, ``redis6-io2`` →
+redis6, ``valkey`` → valkey), or what ``--target-kind LABEL=KIND`` says. Its settings
+(``--server-config LABEL:key=value``, repeatable) go on the server's command line after ycsbctl's
+own configuration, written as in the server's config file (``redis.conf``: ``save=900 1`` becomes
+``--save 900 1``; Dragonfly and mongod: ``--key=value``). A server the user runs (a URL) is never
+reconfigured: settings for it are refused.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from ycsbctl.errors import UserError
+
+LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")  # no dots: run ids are label.workload.phase.tN.rN
+KEY = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+# What ycsbctl itself sets on every server it starts (where it listens, where its data and log go,
+# its password): a setting cannot move those.
+RESERVED = {"port", "bind", "dir", "daemonize", "requirepass", "logfile", "listen-addr", "listen", "dbpath",
+            "bind_ip", "data", "unixsocket", "supervised"}
+
+
+class BadSettings(UserError):
+    """A target's settings cannot be used (its server refused them at start, or takes none): bad
+    input, exit 2; a sweep stops on it instead of skipping the target."""
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """One provisioned target: ``label`` (run ids, tables, curves), ``kind`` (catalogue name),
+    ``settings`` (server configuration directive → value, as written in its config file) and
+    ``binary`` (a server build to run instead of the catalogue's, local backend)."""
+
+    label: str
+    kind: str
+    settings: dict[str, str] = field(default_factory=dict)
+    binary: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "kind": self.kind, "settings": dict(self.settings), "binary": self.binary}
+
+
+def catalogue_names() -> list[str]:
+    from ycsbctl.provision.catalog import TARGETS
+
+    return list(TARGETS)
+
+
+def infer_kind(label: str) -> str | None:
+    """The catalogue name ``label`` is, or begins with followed by ``-``/``_``; the longest wins."""
+    names = sorted(catalogue_names(), key=len, reverse=True)
+    return next((n for n in names if label == n or label.startswith((f"{n}-", f"{n}_"))), None)
+
+
+def check_label(label: str) -> None:
+    if not LABEL.fullmatch(label):
+        raise UserError(f"target label {label!r}: use letters, digits, '-' and '_' (e.g. redis-lazyfree, valkey-io2)")
+
+
+def resolve_kind(label: str, kinds: dict[str, str]) -> str:
+    """The kind of ``label`` (``--target-kind`` first, then the name), or one line saying how to give it."""
+    check_label(label)
+    if label in kinds:
+        return kinds[label]
+    kind = infer_kind(label)
+    if kind is None:
+        raise UserError(f"target {label!r} names no server kind: begin the label with one "
+                        f"({', '.join(catalogue_names())}), e.g. redis-{label}, or add --target-kind {label}=redis")
+    return kind
+
+
+def parse_target_kinds(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``--target-kind LABEL=KIND`` (repeatable; ``a=redis,b=valkey`` too) as a map, kinds checked."""
+    out: dict[str, str] = {}
+    names = catalogue_names()
+    for item in items:
+        for piece in item.split(","):
+            label, sep, kind = piece.strip().partition("=")
+            if not sep or not label or not kind:
+                raise UserError(f"--target-kind {piece!r}: write LABEL=KIND, e.g. lazy=redis")
+            check_label(label)
+            if kind not in names:
+                raise UserError(f"--target-kind {piece!r}: {kind!r} is not a server kind; use one of {', '.join(names)}")
+            out[label] = kind
+    return out
+
+
+def parse_server_config(items: tuple[str, ...] | list[str]) -> dict[str, dict[str, str]]:
+    """``--server-config LABEL:key=value`` (repeatable) as ``{label: {key: value}}``; a key given twice
+    keeps the last value, as in a config file."""
+    out: dict[str, dict[str, str]] = {}
+    for item in items:
+        label, sep, setting = item.partition(":")
+        key, eq, value = setting.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not eq or not label or not key or not value:
+            raise UserError(f"--server-config {item!r}: write LABEL:key=value, e.g. "
+                            "redis-lazyfree:lazyfree-lazy-user-del=yes or valkey-io2:io-threads=2")
+        check_label(label)
+        key = key.removeprefix("--")
+        if not KEY.fullmatch(key):
+            raise UserError(f"--server-config {item!r}: {key!r} is not a configuration directive name")
+        if key.lower() in RESERVED:
+            raise UserError(f"--server-config {item!r}: ycsbctl sets {key} itself on every server it starts "
+                            "(where it listens, keeps its data and log, its password); leave it out")
+        out.setdefault(label, {})[key] = value
+    return out
+
+
+def parse_binaries(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``--binary NAME=/path/to/server`` (NAME a label or a kind) as a map; the file must be executable."""
+    import os
+
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise UserError(f"--binary {item!r}: write NAME=/path/to/server, e.g. valkey=/opt/valkey/bin/valkey-server")
+        path = os.path.abspath(os.path.expanduser(path))
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise UserError(f"--binary {item!r}: {path} is not an executable file")
+        out[name] = path
+    return out
+
+
+def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
+    """Command-line arguments for ``settings`` in the dialect of ``flavor`` (after ycsbctl's own, so they win)."""
+    args: list[str] = []
+    for key, value in settings.items():
+        if flavor == "redis":  # redis.conf syntax on the command line: --directive value…
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                words = [value]
+            args += [f"--{key}", *(words or [""])]
+        elif flavor in ("dragonfly", "mongod", "ferretdb"):
+            args.append(f"--{key}={value}")
+        else:
+            raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
+    return args
+
+
+_FATAL = re.compile(r"\*\*\* FATAL CONFIG FILE ERROR \(([^)]*)\) \*\*\*(.*)", re.DOTALL)
+
+
+def refused_setting(log_text: str) -> str | None:
+    """The server's own words when it refused its configuration at start (Redis, Valkey, KeyDB:
+    ``*** FATAL CONFIG FILE ERROR … >>> 'key "value"' reason``), on one line; None otherwise."""
+    m = _FATAL.search(log_text)
+    if m is None:
+        return None
+    lines = [ln.strip() for ln in m.group(2).splitlines() if ln.strip() and not ln.startswith("Reading the config")]
+    directive = next((ln.removeprefix(">>>").strip() for ln in lines if ln.startswith(">>>")), "")
+    reason = next((ln for ln in lines if not ln.startswith(">>>")), "refused")
+    return f"{directive}: {reason} ({m.group(1)})" if directive else f"{reason} ({m.group(1)})"
+
+
+def unknown_flag(log_text: str) -> str | None:
+    """Dragonfly / mongod refusing a flag at start: the line that says so."""
+    for line in log_text.splitlines():
+        low = line.lower()
+        if "unknown command line flag" in low or "unrecognised option" in low or "unrecognized option" in low \
+                or "error parsing command line" in low:
+            return line.strip()[:300]
+    return None
