@@ -195,6 +195,9 @@ def test_a_setting_the_server_refuses_is_one_line_exit_2_and_nothing_left_runnin
     assert _servers_of(tmp_path / "state") == []
     status = _cli(tmp_path, "status")
     assert status.stdout.startswith("no servers recorded"), status.stdout
+    # redis-lazy was tried before redis was measured: no point was measured in vain
+    assert not list(tmp_path.glob("*exp*/runs/*.json"))
+    assert "[1/" not in proc.stderr
 
 
 def test_up_with_a_bad_key_names_the_label_and_leaves_nothing(tmp_path: Path) -> None:
@@ -224,3 +227,29 @@ def test_settings_for_a_url_are_refused_before_anything_starts(tmp_path: Path, r
 def test_provision_refuses_settings_for_a_url(redis_server) -> None:
     with pytest.raises(UserError, match="does not reconfigure"):
         provision(redis_server.url, experiment_id="t", settings={"io-threads": "2"})
+
+
+@pytest.mark.docker
+def test_settings_reach_a_docker_server_and_a_refused_one_leaves_no_container(docker_client, local_images,
+                                                                              state_dir: Path) -> None:
+    from ycsbctl.provision import state
+    from ycsbctl.provision.target_spec import BadSettings
+
+    ep = provision("redis-lazy", "docker", kind="redis", image=local_images["redis"], host_network=True,
+                   settings={"lazyfree-lazy-user-del": "yes"}, experiment_id="t", say=lambda m: None)
+    try:
+        container = docker_client.containers.get(ep.container_id)
+        assert container.labels["ycsbctl.target"] == "redis-lazy" and ep.kind == "redis"
+        with redis.Redis.from_url(ep.url) as r:
+            assert r.config_get("lazyfree-lazy-user-del") == {"lazyfree-lazy-user-del": "yes"}
+        assert ep.traits["server"] == "Redis" and ep.traits["allocator"]
+    finally:
+        teardown(ep)
+    with pytest.raises(BadSettings) as err:
+        provision("redis-bad", "docker", kind="redis", image=local_images["redis"], host_network=True,
+                  settings={"lazyfree-lazy-user-del": "maybe"}, experiment_id="t", say=lambda m: None)
+    assert err.value.exit_code == 2
+    assert str(err.value).startswith("redis-bad: redis (ycsbctl-test/redis:local) refused its settings: "
+                                     "'lazyfree-lazy-user-del \"maybe\"': argument must be 'yes' or 'no'")
+    assert docker_client.containers.list(all=True, filters={"label": f"ycsbctl.state={state.namespace()}"}) == []
+    assert state.entries() == []

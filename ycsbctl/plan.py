@@ -326,6 +326,10 @@ class Plan:
         props = [f"{k}={given.get(k, v)}" if v == "***" else p
                  for p in self.properties for k, v in [p.partition("=")[::2]]]
         missing = [t for t in targets if ":***@" in t or "//***@" in t] + [p for p in props if p.endswith("=***")]
+        secret = [f"{label}:{k}" for label, kv in self.server_settings.items() for k, v in kv.items() if v == "***"]
+        if secret:
+            raise UserError(f"the stored plan has server settings ycsbctl does not keep ({', '.join(secret)}): "
+                            "this folder cannot be resumed; start the run again with its --server-config")
         if missing:
             raise UserError(f"the stored plan has passwords ycsbctl does not keep ({', '.join(missing)}): "
                             "pass them again with --resume, as --target URL and -p name=value")

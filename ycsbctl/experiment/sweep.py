@@ -23,7 +23,7 @@ from ycsbctl.plan import Plan, is_url, target_label
 from ycsbctl.point import guarded
 from ycsbctl.provision import Endpoint, redact_url
 from ycsbctl.provision.probe import redact_config
-from ycsbctl.provision.target_spec import BadSettings
+from ycsbctl.provision.target_spec import BadSettings, settings_text
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.results.store import RunRecord
@@ -50,6 +50,7 @@ class Sweep:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
         try:
             targets = list(self.plan.targets)
+            self._try_settings([t for t in targets if self._points_left(t)][1:])
             for target in targets:  # a stand-in appended below is swept in its turn
                 if not self._points_left(target):
                     continue
@@ -69,6 +70,22 @@ class Sweep:
         return self.outcome
 
     # -- targets --------------------------------------------------------------------------------------
+    def _try_settings(self, later: list[str]) -> None:
+        """Start and stop, before anything is measured, each later target that has settings: a setting
+        its server refuses ends the run now (BadSettings, exit 2), not after the targets before it were
+        measured. A target that cannot start for another reason is left to its turn (skipped there)."""
+        for target in later:
+            if is_url(target) or not self.plan.spec(target).settings:
+                continue
+            try:
+                ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))
+            except BadSettings:
+                raise
+            except UserError:
+                continue
+            self.servers.down(ep)
+            self.console.note(f"{target}: its server accepts its settings ({settings_text(ep.settings)})")
+
     def _up(self, target: str) -> Endpoint | None:
         try:
             ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))

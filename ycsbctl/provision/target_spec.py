@@ -70,8 +70,8 @@ def resolve_kind(label: str, kinds: dict[str, str]) -> str:
         return kinds[label]
     kind = infer_kind(label)
     if kind is None:
-        raise UserError(f"target {label!r} names no server kind: begin the label with one "
-                        f"({', '.join(catalogue_names())}), e.g. redis-{label}, or add --target-kind {label}=redis")
+        raise UserError(f"target {label!r} names no server kind: use one of {', '.join(catalogue_names())}, "
+                        f"a label beginning with one and '-' (redis-{label}), or add --target-kind {label}=redis")
     return kind
 
 
@@ -127,6 +127,11 @@ def parse_binaries(items: tuple[str, ...] | list[str]) -> dict[str, str]:
             raise UserError(f"--binary {item!r}: {path} is not an executable file")
         out[name] = path
     return out
+
+
+def settings_text(settings: dict[str, str]) -> str:
+    """``io-threads=2, save=900 1``."""
+    return ", ".join(f"{k}={v}" for k, v in settings.items())
 
 
 def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
