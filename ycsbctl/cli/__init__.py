@@ -106,15 +106,20 @@ TARGET_SPEC_HELP = {
 }
 
 
-def target_spec_options(f):
+def target_spec_option_list() -> list:
     """``--server-config``, ``--target-kind``, ``--binary``: targets as label + kind + settings."""
-    for o in reversed([
+    return [
         click.option("--server-config", "server_config", multiple=True, metavar="LABEL:KEY=VALUE",
                      help=TARGET_SPEC_HELP["server_config"]),
         click.option("--target-kind", "target_kind", multiple=True, metavar="LABEL=KIND",
                      help=TARGET_SPEC_HELP["target_kind"]),
         click.option("--binary", "binary", multiple=True, metavar="NAME=PATH", help=TARGET_SPEC_HELP["binary"]),
-    ]):
+    ]
+
+
+def target_spec_options(f):
+    """The three options as one decorator."""
+    for o in reversed(target_spec_option_list()):
         f = o(f)
     return f
 

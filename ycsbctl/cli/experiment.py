@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import docker_host_option, image_option, main, target_spec_maps, target_spec_options
+from ycsbctl.cli import docker_host_option, image_option, main, target_spec_maps, target_spec_option_list
 from ycsbctl.errors import UserError
 from ycsbctl.plan import DEFAULT_LADDER, PROFILES, Plan, is_url, parse_rates, parse_threads, split_targets
 
@@ -22,6 +22,7 @@ def _common(f):
                           "with its own --server-config) or a URL (redis://host:port[/db], "
                           "mongodb://host:port/db, basic://). Repeatable."),
         click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
+        *target_spec_option_list(),
         click.option("-P", "prop_files", multiple=True, metavar="FILE", help="Extra YCSB property file (later ones win)."),
         click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="YCSB property override (wins over files)."),
         click.option("--records", type=click.IntRange(min=1), default=None, help="recordcount [default: the profile's]."),
@@ -56,7 +57,7 @@ def _common(f):
     ]
     for o in reversed(opts):
         f = o(f)
-    return target_spec_options(f)
+    return f
 
 
 def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None) -> list[str]:
@@ -193,6 +194,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     reports/<experiment-id>/ with report.html.
     With one URL and one thread count: run that point against a server you run and print
     YCSB's own output block (add --out DIR to keep a result folder).
+    A server kind may run under several labels with their own settings:
+    --targets redis,redis-lazyfree --server-config redis-lazyfree:lazyfree-lazy-user-del=yes
     """
     if resume is not None:
         secrets = Plan(workloads=["b"], targets=_targets(target, targets, None) or ["redis"], properties=list(props))

@@ -82,13 +82,6 @@ def server_traits(info: dict[str, Any], config: dict[str, Any] | None = None) ->
     return out
 
 
-def io_threaded_io(info: dict[str, Any]) -> dict[str, float | None]:
-    """Reads and writes the I/O threads have handled so far (``io_threaded_reads_processed``, …);
-    None where the server does not count them."""
-    return {"reads": num(info.get("io_threaded_reads_processed")),
-            "writes": num(info.get("io_threaded_writes_processed"))}
-
-
 def reported_pid(url: str) -> int | None:
     """The server's own PID (``process_id``), None when it does not say or does not answer."""
     try:
