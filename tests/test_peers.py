@@ -253,3 +253,36 @@ def test_settings_reach_a_docker_server_and_a_refused_one_leaves_no_container(do
                                      "'lazyfree-lazy-user-del \"maybe\"': argument must be 'yes' or 'no'")
     assert docker_client.containers.list(all=True, filters={"label": f"ycsbctl.state={state.namespace()}"}) == []
     assert state.entries() == []
+
+
+def test_a_label_of_any_name_runs_with_target_kind_and_up_status_down_use_it(tmp_path: Path) -> None:
+    _need("redis")
+    up = _cli(tmp_path, "up", "lazy", "--backend", "local", "--target-kind", "lazy=redis",
+              "--server-config", "lazy:lazyfree-lazy-user-del=yes")
+    assert up.returncode == 0, up.stderr[-2000:]
+    label, url, where = up.stdout.strip().split("\t")
+    assert label == "lazy" and where.startswith("local, pid ") and where.endswith(", lazyfree-lazy-user-del=yes")
+    with redis.Redis.from_url(url) as r:
+        assert r.config_get("lazyfree-lazy-user-del") == {"lazyfree-lazy-user-del": "yes"}
+    status = _cli(tmp_path, "status")
+    assert status.stdout.startswith("lazy\t") and "\tup\t" in status.stdout
+    down = _cli(tmp_path, "down", "lazy")
+    assert down.stdout.startswith("lazy: stopped pid "), down.stdout + down.stderr
+    assert _servers_of(tmp_path / "state") == []
+
+
+def test_a_restarted_labelled_server_comes_back_with_its_settings(state_dir: Path) -> None:
+    from ycsbctl.provision import restart
+
+    _need("valkey")
+    first = provision("valkey-io2", "local", kind="valkey", settings={"io-threads": "2"}, experiment_id="t",
+                      say=lambda m: None)
+    current = first
+    try:
+        current = restart(first, say=lambda m: None)  # what a sweep does after the server died
+        assert current.pid != first.pid and (current.target, current.kind) == ("valkey-io2", "valkey")
+        with redis.Redis.from_url(current.url) as r:
+            assert r.config_get("io-threads") == {"io-threads": "2"}
+    finally:
+        teardown(current)
+    assert _servers_of(state_dir) == []

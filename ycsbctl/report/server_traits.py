@@ -28,7 +28,9 @@ def traits_text(ep: dict[str, Any]) -> str:
     if tr.get("allocator"):
         parts.append(f"allocator {tr['allocator']}")
     if tr.get("io_threads") is not None:
-        parts.append(f"io-threads {tr['io_threads']}")
+        reads = " (writes only: io-threads-do-reads no)" if tr["io_threads"] > 1 and tr.get(
+            "io_threads_do_reads") == "no" else ""
+        parts.append(f"io-threads {tr['io_threads']}{reads}")
     return ", ".join(parts)
 
 
@@ -74,12 +76,13 @@ def trait_differences(exp: Experiment) -> list[str]:
                      "RSS and bytes per record are not comparable one to one between them.")
     threads = by("io_threads", lambda e, v: str(v))
     if len(threads) > 1 or any(int(v) > 1 for v in threads):
-        cores = (exp.manifest.host or {}).get("cpus") or (exp.manifest.host or {}).get("cores")
+        cores = (exp.manifest.host or {}).get("cores")
         where = f" on this host's {cores} cores" if cores else ""
+        shared = any((e["traits"].get("io_threads") or 1) > 1 and not e.get("host") for e in eps.values())
         out.append("I/O threads: " + "; ".join(f"{', '.join(ts)}: io-threads {v}" for v, ts in threads.items())
-                   + f". A server with more than one I/O thread shares the cores with the client{where}: its points "
-                     "say what the host gives both, and are likely client-bound on a small host (see each "
-                     "point's bottleneck).")
+                   + (f". A server with more than one I/O thread shares the cores with the client{where}: its "
+                      "points say what the host gives both, and are likely client-bound on a small host (see each "
+                      "point's bottleneck)." if shared else "."))
     return out
 
 

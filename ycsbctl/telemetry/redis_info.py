@@ -74,6 +74,8 @@ def server_traits(info: dict[str, Any], config: dict[str, Any] | None = None) ->
             out["io_threads"] = int(threads)
     except (TypeError, ValueError):
         pass
+    if config.get("io-threads-do-reads") in ("yes", "no"):  # Redis 6/7: reads on the I/O threads too
+        out["io_threads_do_reads"] = config["io-threads-do-reads"]
     if "io_threads_active" in info:
         out["io_threads_active"] = int(num(info["io_threads_active"]) or 0)
     for key in ("multiplexing_api", "arch_bits"):
