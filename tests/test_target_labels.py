@@ -95,6 +95,10 @@ def test_the_plan_keeps_kinds_and_settings_through_the_manifest() -> None:
                 server_settings={"redis-lazyfree": {"lazyfree-lazy-user-del": "yes", "masterauth": "s3cret"}})
     stored = plan.to_dict()
     assert stored["server_settings"]["redis-lazyfree"] == {"lazyfree-lazy-user-del": "yes", "masterauth": "***"}
+    assert stored["target_specs"]["redis-lazyfree"] == {
+        "label": "redis-lazyfree", "kind": "redis", "binary": None,
+        "settings": {"lazyfree-lazy-user-del": "yes", "masterauth": "***"}}
+    assert stored["target_specs"]["redis"]["settings"] == {}
     back = Plan.from_dict({**stored, "server_settings": plan.server_settings})
     assert back.spec("redis-lazyfree").kind == "redis"
 

@@ -309,6 +309,9 @@ class Plan:
         from ycsbctl.provision.probe import redact_config
 
         d["server_settings"] = {label: redact_config(s) for label, s in self.server_settings.items()}
+        # each provisioned target as label + kind + settings, resolved (ignored by from_dict)
+        d["target_specs"] = {t: {**self.spec(t).to_dict(), "settings": d["server_settings"].get(t, {})}
+                             for t in self.targets if not is_url(t)}
         # the resolved scale, for readers of the manifest (ignored by from_dict)
         d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
                  point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)
