@@ -173,6 +173,10 @@ def test_two_labels_of_one_kind_are_two_targets_in_runs_and_report(labelled_run)
     assert "valkey-io2: io-threads 2" in html
     for label in ("redis-lazyfree", "valkey-io2", "redis6"):
         assert f'<td class="l">{label}</td>' in html  # its own row in the points table
+    # INFO's I/O-thread counters become per-second rates in the telemetry (0 where the threads did nothing)
+    info_rows = exp.telemetry[exp.telemetry["source"] == "redis-info"]
+    assert {"io_threaded_reads_per_s", "io_threaded_writes_per_s"} <= set(info_rows.columns)
+    assert info_rows["io_threaded_reads_per_s"].notna().any() and (info_rows["io_threaded_reads_per_s"] >= 0).all()
     # the io-threads point names the I/O threads sharing the client's cores
     io2 = runs[runs["target"] == "valkey-io2"].iloc[0]
     assert "I/O threads" in io2["bottleneck_text"]

@@ -84,6 +84,16 @@ def server_traits(info: dict[str, Any], config: dict[str, Any] | None = None) ->
     return out
 
 
+IO_THREAD_COUNTERS = ("io_threaded_reads", "io_threaded_writes")
+
+
+def io_thread_counters(info: dict[str, Any]) -> dict[str, float | None]:
+    """Reads and writes the I/O threads handled so far (``io_threaded_reads_processed``, …: Redis 6+,
+    Valkey); None where the server does not count them. Their per-second rates show whether a
+    server's ``io-threads`` did any work during a point."""
+    return {key: num(info.get(f"{key}_processed")) for key in IO_THREAD_COUNTERS}
+
+
 def reported_pid(url: str) -> int | None:
     """The server's own PID (``process_id``), None when it does not say or does not answer."""
     try:
@@ -98,7 +108,8 @@ class RedisInfoSampler(Sampler):
     """INFO once per interval: memory (``used_memory``, RSS, fragmentation), ``connected_clients``
     (our own connection included), keys, and rates from counters: ``ops_per_s`` (commands,
     our one INFO per second included), ``net_in/out_bytes_per_s``, ``db_cpu_pct`` (the server's
-    own user+sys CPU, % of one core: the server CPU of an external target we have no PID for)."""
+    own user+sys CPU, % of one core: the server CPU of an external target we have no PID for),
+    ``io_threaded_reads_per_s`` and ``io_threaded_writes_per_s`` (work done by its I/O threads)."""
 
     source = "redis-info"
 
@@ -111,15 +122,19 @@ class RedisInfoSampler(Sampler):
 
     def prime(self) -> None:
         self._r = connect(self.url)
-        self._prev = counters(self._r.info())
+        info = self._r.info()
+        self._prev = {**counters(info), **io_thread_counters(info)}
         self._t = time.monotonic()
 
     def sample(self) -> dict[str, Any]:
         assert self._r is not None, "prime() first"
         info = self._r.info()
         now = time.monotonic()
-        cur = counters(info)
+        cur = {**counters(info), **io_thread_counters(info)}
         out = {**gauges(info), **rates(self._prev, cur, now - self._t)}
+        for key in IO_THREAD_COUNTERS:
+            a, b = self._prev.get(key), cur.get(key)
+            out[f"{key}_per_s"] = None if a is None or b is None or now <= self._t else max(0.0, b - a) / (now - self._t)
         self._prev, self._t = cur, now
         return out
 
