@@ -7,6 +7,7 @@ finished points kept, nothing of ours left running, and that the folder loads an
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -103,6 +104,22 @@ def frozen(pid: int):
         os.kill(pid, signal.SIGCONT)
 
 
+@contextmanager
+def frozen_all(pids: list[int]):
+    """SIGSTOP every process of ``pids`` until the block ends (SIGCONT always, in reverse order)."""
+    stopped = []
+    try:
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        for pid in pids:
+            wait_until(lambda pid=pid: state(pid) == "T", 10, f"process {pid} stopped")
+        yield
+    finally:
+        for pid in reversed(stopped):
+            os.kill(pid, signal.SIGCONT)
+
+
 def wait_point(server: Server, clients: int, proc: subprocess.Popen, records: int = 0, commands: int = 2000) -> None:
     """Until exactly ``clients`` clients (the point's, not the load's) are connected to ``server``
     holding ``records`` keys or more, and they processed ``commands`` commands."""
@@ -188,6 +205,60 @@ def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(
     page = (out / "report.html").read_text()
     assert "Failures and degraded points" in page and "no reply for" in page
     no_workers_left()
+
+
+def test_a_client_stopped_for_3_s_inside_a_point_is_a_client_stall_never_the_servers(victim, tmp_path):
+    """Ctrl-Z, a VM pause, a starved host: the load generator (controller and workers) stopped
+    while the server ran on. The silence is the client's: ``client-stall``, never ok, never the
+    server's ``stall`` or ``latency``; the pause is read from the client's own loop lag."""
+    out = tmp_path / "paused"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
+                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_point(victim, 4, proc, records=500)
+        time.sleep(1.5)
+        tree = [proc.pid] + [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
+        with frozen_all(tree):
+            time.sleep(3.0)
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = next(x for x in stderr.splitlines() if "→" in x and "degraded" in x)
+    assert "client-stall" in line and "latency" not in line and "no reply for" not in line, line
+    secs = float(line.split("did not run for ")[1].split(" s")[0])
+    assert 2.0 <= secs <= 6.0, line  # the 3 s it was stopped, read from its own loop lag
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert row["status"] == "degraded" and row["bottleneck"] == "client-stall", row.to_dict()
+    assert "the client itself did not run" in row["error"]
+    no_workers_left()
+
+
+def test_a_dataset_flushed_in_the_middle_of_a_point_degrades_that_point_not_only_the_next(victim, tmp_path):
+    """FLUSHALL 2 s into a 5 s point: the record count checked before it was right, so the point
+    itself must say so — from its own NOT_FOUND lookups (when) and the count after it."""
+    out = tmp_path / "flushed"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
+                 "--duration", "5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_point(victim, 4, proc, records=500)
+        time.sleep(1.0)
+        with redis.Redis.from_url(victim.url) as r:
+            r.flushall()
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert row["status"] == "degraded", row.to_dict()
+    assert "lookups found no record (NOT_FOUND" in row["error"] and "went missing during the point" in row["error"]
+    assert "held 0 of the 500 records after the point" in row["error"]
+    said = int(row["error"].split(" of ")[0].replace(",", ""))
+    assert said == row["not_found"] > 0  # the reason counts what the table counts
 
 
 def test_redis_at_maxmemory_fails_the_point_with_the_oom_text_as_its_reason(victim, tmp_path):
@@ -372,6 +443,58 @@ def test_a_second_ycsbctl_is_refused_while_one_measures_and_a_folder_has_one_wri
     assert "is being written by another ycsbctl" in line, line
     assert proc.returncode == 0, stderr[-2000:]  # the first run never noticed
     assert list(load(out).runs["status"]) == ["ok"] * 3
+
+
+def test_a_ycsbctl_under_another_state_dir_is_seen_too(victim, tmp_path):
+    """Another user, another checkout: its own state dir, the same host. The claim is host-wide."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = subprocess.Popen([*CLI, "run", "workload-c", "--target", victim.url, "--load", "--records", "300",
+                              "--threads", "2", "--duration", "4", "--warmup", "0", "--no-telemetry", "--out",
+                              str(tmp_path / "first")], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**env(), "YCSBCTL_STATE_DIR": str(tmp_path / "a")})
+    try:
+        wait_until(lambda: (tmp_path / ".first.partial" / "manifest.json").exists(), 60, "the first run's folder")
+        second = subprocess.run([*CLI, "run", "workload-c", "--target", victim.url, "--threads", "1", "--duration",
+                                 "1", "--out", str(tmp_path / "second")], cwd=tmp_path, capture_output=True, text=True,
+                                timeout=120, env={**env(), "YCSBCTL_STATE_DIR": str(tmp_path / "b")})
+        stdout, stderr = finish(first)
+    finally:
+        finish(first, 1)
+    clean(second.stdout + second.stderr)
+    assert second.returncode == 1
+    (line,) = [x for x in second.stderr.splitlines() if x.strip()]
+    assert "another ycsbctl is measuring on this host" in line and f"pid {first.pid}" in line, line
+    assert first.returncode == 0, stderr[-2000:]
+
+
+def test_a_load_generator_running_beside_a_run_is_refused_and_allowed_points_are_host_busy(victim, tmp_path):
+    if shutil.which("redis-benchmark") is None:
+        pytest.skip("redis-benchmark is not installed (apt-get install redis-tools, or run `make test`)")
+    other = start_redis(tmp_path / "other")  # the other benchmark loads its own server: only the cores are shared
+    bench = subprocess.Popen(["redis-benchmark", "-p", str(other.port), "-c", "2", "-n", "100000000", "-t", "ping",
+                              "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: redis.Redis.from_url(other.url).info()["connected_clients"] >= 3, 30, "redis-benchmark")
+        refused = ycsbctl("run", "workload-c", "--target", victim.url, "--load", "--records", "200", "--threads", "1",
+                          "--duration", "1", "--warmup", "0", "--no-telemetry", "--out", str(tmp_path / "no"),
+                          cwd=tmp_path)
+        allowed = ycsbctl("run", "workload-c", "--target", victim.url, "--load", "--records", "200", "--threads", "1",
+                          "--duration", "1", "--warmup", "0", "--no-telemetry", "--allow-concurrent", "--out",
+                          str(tmp_path / "yes"), cwd=tmp_path)
+    finally:
+        bench.kill()
+        bench.wait()
+        other.stop()
+    for done in (refused, allowed):
+        clean(done.stdout + done.stderr)
+        assert done.returncode == 1, done.stderr[-2000:]
+    (line,) = [x for x in refused.stderr.splitlines() if x.strip()]
+    assert "another load generator is running on this host" in line and f"pid {bench.pid}: redis-benchmark" in line
+    assert not (tmp_path / "no").exists()
+    runs = load(tmp_path / "yes").runs
+    assert set(runs["status"]) == {"degraded"} and set(runs["bottleneck"]) == {"host-busy"}
+    assert all("redis-benchmark" in e for e in runs["error"])
 
 
 # -- 4. damaged folders -------------------------------------------------------------------------

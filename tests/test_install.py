@@ -20,10 +20,24 @@ from pymongo import MongoClient
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_wheel_carries_workloads_configs_and_templates_and_they_are_found_outside_the_checkout(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the files git tracks (what a clone holds), so the build's
+    ``build/`` and ``*.egg-info`` land in the copy and the checkout is left as it was."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True,
+                             timeout=60).stdout.decode().split("\0")
+    src = tmp / "src"
+    for name in filter(None, tracked):
+        if (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                    str(tmp_path), str(ROOT)], check=True, capture_output=True, text=True, timeout=300)
-    wheel = next(tmp_path.glob("ycsbctl-*.whl"))
+                    str(tmp / "dist"), str(src)], check=True, capture_output=True, text=True, timeout=300)
+    return next((tmp / "dist").glob("ycsbctl-*.whl"))
+
+
+def test_the_wheel_carries_workloads_configs_and_templates_and_they_are_found_outside_the_checkout(wheel, tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for f in ("workloada", "workloadb", "workloadf", "insert"):
         assert f"ycsbctl/data/workloads/{f}" in names
@@ -54,15 +68,12 @@ def test_the_wheel_carries_workloads_configs_and_templates_and_they_are_found_ou
 
 
 @pytest.fixture(scope="module")
-def fresh_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fresh_venv(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     """A new venv holding the wheel, installed non-editable (``pip install ycsbctl-….whl``). Its
     third-party dependencies are borrowed from this interpreter's site-packages by a plain path
     line (site does not run the ``.pth`` files there, so the checkout's editable finder stays out):
     the test checks our package, not PyPI, and runs offline."""
     tmp = tmp_path_factory.mktemp("fresh-venv")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                    str(tmp / "dist"), str(ROOT)], check=True, capture_output=True, text=True, timeout=300)
-    wheel = next((tmp / "dist").glob("ycsbctl-*.whl"))
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     py = venv / "bin" / "python"

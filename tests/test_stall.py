@@ -64,3 +64,51 @@ def test_seconds_missing_from_a_coarse_series_are_not_silent_seconds():
     df = series([0] * 31)
     df = df[df["second"] % 10 == 0].assign(operations=10_000, max_us=500.0)
     assert find_stall(df) is None
+
+
+def _with_client_lag(r: PhaseResult, lags_us: list[int]) -> PhaseResult:
+    h = hdr.new_histogram()
+    for v in lags_us:
+        h.record_value(v)
+    r.client_lag = OpSummary.from_histogram("CLIENT-LAG", h, {})
+    return r
+
+
+def test_silence_while_the_client_itself_was_stopped_is_a_client_stall_not_the_servers():
+    # two silent seconds, and the client's own loop ran 2.1 s late: the client never read the replies
+    v = judge(_with_client_lag(result([900, 0, 0, 950, 1000], max_us={3: 2_100_000.0}), [200, 2_100_000]),
+              max_error_rate=0.01, bottleneck={"label": "latency"})
+    assert v.status == "degraded" and v.bottleneck["label"] == "client-stall"
+    assert "the client itself did not run for 2.1 s" in v.reason and "no reply" not in v.reason
+
+
+def test_a_client_pause_of_a_tenth_of_the_window_degrades_even_without_a_silent_second():
+    busy = [900, 1000, 950, 1000, 980, 990, 1000, 1010, 990, 1000]  # 10 s measured
+    v = judge(_with_client_lag(result(busy), [200, 1_200_000]), max_error_rate=0.01, bottleneck={"label": "latency"})
+    assert v.status == "degraded" and v.bottleneck["label"] == "client-stall"
+    assert v.bottleneck["evidence"]["measured_label"] == "latency"  # what the figures said stays as evidence
+
+
+def test_short_client_hiccups_leave_the_point_ok_and_a_servers_stall_stays_the_servers():
+    busy = [900, 1000, 950, 1000, 980, 990, 1000, 1010, 990, 1000]
+    assert judge(_with_client_lag(result(busy), [200, 900_000]), max_error_rate=0.01).status == "ok"  # < 1 s
+    long = [900] * 30  # 1.2 s of a 30 s window: under a tenth
+    assert judge(_with_client_lag(result(long), [200, 1_200_000]), max_error_rate=0.01).status == "ok"
+    # the server froze 3 s while the client ran (its loop at most 50 ms late): the server's stall
+    v = judge(_with_client_lag(result([900, 0, 0, 0, 950, 1000]), [200, 50_000]), max_error_rate=0.01)
+    assert v.status == "degraded" and v.bottleneck["label"] == "stall"
+
+
+def test_lookups_that_found_no_record_during_the_point_degrade_it_and_say_from_when():
+    r = result([900, 1000, 950], returns={"OK": 1900, "NOT_FOUND": 950})
+    failed = series([0, 0, 950])
+    failed["op"] = "READ-FAILED"
+    r.series = pd.concat([r.series, failed])
+    v = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"})
+    assert v.status == "degraded"
+    assert "950 of 2,850 lookups found no record (NOT_FOUND, 33.3%), from 2 s into the point" in v.reason
+    assert v.bottleneck["label"] == "latency"  # the figures' label stays: the reason says what went wrong
+
+
+def test_a_stray_not_found_or_two_leave_the_point_ok():
+    assert judge(result([900, 1000, 950], returns={"OK": 2848, "NOT_FOUND": 2}), max_error_rate=0.01).status == "ok"

@@ -95,7 +95,8 @@ def test_no_server_figures_for_basic_leaves_only_the_client():
 
 
 def test_every_label_is_listed():
-    assert set(LABELS) == {"client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "host-busy"}
+    assert set(LABELS) == {"client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "client-stall",
+                           "host-busy"}
 
 
 def test_capture_labels_from_its_samples():

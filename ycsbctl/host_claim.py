@@ -1,27 +1,71 @@
 """One benchmark per host: a ycsbctl that measures holds a claim another one can see.
 
-Each measuring ycsbctl keeps ``<state dir>/measuring/<pid>.claim`` open under an exclusive
-``flock`` (released by the kernel when the process ends, however it ends) with its command line
-inside. Another ycsbctl that finds a claim it cannot lock knows someone is measuring on this
-host and refuses to start, unless told to go on (``--allow-concurrent``); then the points of both
-are labelled ``host-busy``. The state dir is per user (``$YCSBCTL_STATE_DIR``, default
-``~/.local/state/ycsbctl``): runs of another user on the same host are not seen.
+Each measuring ycsbctl keeps ``<claims>/<pid>.claim`` open under an exclusive ``flock`` (released
+by the kernel when the process ends, however it ends) with its command line inside. The claims
+folder is host-wide, whoever runs ycsbctl and whatever its state dir: ``$YCSBCTL_CLAIM_DIR``, else
+``/tmp/ycsbctl-claims`` (made world-writable and sticky, like /tmp itself, so every user's
+ycsbctl sees every other's). Another ycsbctl that finds a claim it cannot lock knows someone is
+measuring on this host and refuses to start, unless told to go on (``--allow-concurrent``); then
+the points of both are labelled ``host-busy``.
+
+Other load generators hold no claim: a look at the host's processes (:data:`LOAD_GENERATORS`:
+redis-benchmark, memtier_benchmark, a YCSB JVM, …; ycsbctl's own children aside) finds them too,
+and points measured while one ran are ``host-busy`` as well.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import stat
 from pathlib import Path
 
 from ycsbctl.errors import UserError
-from ycsbctl.provision.state import state_dir
+
+CLAIM_DIR_ENV = "YCSBCTL_CLAIM_DIR"
+DEFAULT_CLAIM_DIR = Path("/tmp/ycsbctl-claims")
+# Programs that load a server the way ycsbctl does: a point measured beside one shares the cores.
+LOAD_GENERATORS = ("redis-benchmark", "valkey-benchmark", "memtier_benchmark", "memtier-benchmark",
+                   "keydb-benchmark", "mc-crusher", "pgbench", "go-ycsb")
+JAVA_LOAD_GENERATORS = ("site.ycsb.Client", "com.yahoo.ycsb.Client")  # the real YCSB's main class
 
 
 def _folder() -> Path:
-    path = state_dir() / "measuring"
-    path.mkdir(parents=True, exist_ok=True)
+    env = os.environ.get(CLAIM_DIR_ENV)
+    path = Path(env) if env else DEFAULT_CLAIM_DIR
+    if not path.is_dir():
+        path.mkdir(parents=True, exist_ok=True)
+        if not env:  # shared by every user of the host, like /tmp
+            with contextlib.suppress(OSError):
+                os.chmod(path, 0o1777)
+    st = path.stat()
+    if not env and st.st_uid != os.getuid() and (st.st_mode & stat.S_IWOTH) == 0:
+        raise UserError(f"cannot claim the host: {path} belongs to another user and is not writable for all; "
+                        f"set {CLAIM_DIR_ENV} to a folder every user of this host can write")
     return path
+
+
+def other_load_generators() -> list[str]:
+    """``pid N: redis-benchmark …`` of every load generator running on this host that is not ours
+    (not this process or one of its children: ``--engine ycsb`` runs the real YCSB's JVM itself)."""
+    import psutil
+
+    me = psutil.Process()
+    ours = {me.pid} | {c.pid for c in me.children(recursive=True)}
+    found = []
+    for p in psutil.process_iter(["pid", "name", "cmdline"]):
+        try:
+            if p.info["pid"] in ours:
+                continue
+            name, cmd = p.info["name"] or "", p.info["cmdline"] or []
+            exe = os.path.basename(cmd[0]) if cmd else name
+            if exe in LOAD_GENERATORS or name in LOAD_GENERATORS or (
+                    "java" in exe and any(c in JAVA_LOAD_GENERATORS for c in cmd)):
+                found.append(f"pid {p.info['pid']}: {' '.join(cmd)[:120] or name}")
+        except (psutil.Error, OSError):
+            continue
+    return found
 
 
 def _age(path: Path) -> tuple[int, int]:
@@ -34,13 +78,16 @@ class HostClaim:
     def __init__(self, command_line: str) -> None:
         self.path = _folder() / f"{os.getpid()}.claim"
         self._f = open(self.path, "w")  # noqa: SIM115 - held open (and locked) until close()
+        with contextlib.suppress(OSError):
+            os.chmod(self.path, 0o644)  # readable by every user's ycsbctl
         fcntl.flock(self._f, fcntl.LOCK_EX)
         self._f.write(f"pid {os.getpid()}: {command_line}\n")
         self._f.flush()
 
     def others(self, older_only: bool = False) -> list[str]:
-        """``pid N: ycsbctl run …`` of every other live claim (stale ones are removed); with
-        ``older_only``, only those made before ours (two started together: the first one goes on)."""
+        """``pid N: ycsbctl run …`` of every other live claim (stale ones are removed), then every
+        other load generator running now (:func:`other_load_generators`); with ``older_only``, only
+        the claims made before ours (two started together: the first one goes on)."""
         mine = _age(self.path)
         found = []
         for p in sorted(_folder().glob("*.claim")):
@@ -54,10 +101,10 @@ class HostClaim:
                         if not older_only or _age(p) < mine:
                             found.append(f.read().strip() or p.stem)
                         continue
-                p.unlink(missing_ok=True)  # its process is gone
+                p.unlink(missing_ok=True)  # its process is gone (another user's: its owner removes it)
             except (OSError, ValueError):
                 continue
-        return found
+        return found + other_load_generators()
 
     def close(self) -> None:
         self.path.unlink(missing_ok=True)
@@ -65,12 +112,15 @@ class HostClaim:
 
 
 def claim_host(command_line: str, allow_concurrent: bool) -> HostClaim:
-    """Claim this host for measuring; refuse in one line when another ycsbctl is measuring."""
+    """Claim this host for measuring; refuse in one line when another ycsbctl is measuring or
+    another load generator is running."""
     claim = HostClaim(command_line)
     others = claim.others(older_only=True)
     if others and not allow_concurrent:
         claim.close()
-        raise UserError(f"another ycsbctl is measuring on this host ({others[0]}): both would share the cores and "
-                        "neither result would be true; wait for it to end, or pass --allow-concurrent to measure anyway "
-                        "(points are then labelled host-busy)", exit_code=1)
+        who = ("another ycsbctl is measuring on this host" if "ycsbctl" in others[0]
+               else "another load generator is running on this host")
+        raise UserError(f"{who} ({others[0]}): both would share the cores and neither result would be true; wait "
+                        "for it to end, or pass --allow-concurrent to measure anyway (points are then labelled "
+                        "host-busy)", exit_code=1)
     return claim

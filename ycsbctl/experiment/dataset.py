@@ -1,6 +1,7 @@
 """Do the records a plan reads exist on the server? Said once when a sweep starts on a server we
-do not load, and checked again before every run-phase point (a dataset emptied or cut between
-points makes reads NOT_FOUND: that point is flagged, not presented as healthy)."""
+do not load, and checked again before and after every run-phase point (a dataset emptied or cut
+between points, or during one, makes reads NOT_FOUND: that point is flagged, not presented as
+healthy; see also :mod:`ycsbctl.experiment.missing`)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,12 @@ class DatasetCheck:
             self.progress.note(f"{label}: warning: {note}")
         self.warned = stored
         return note
+
+    def after_point(self, label: str, url: str, wanted: int, table: str = "usertable") -> str | None:
+        """The reason to flag the point just measured when the server holds fewer than ``wanted``
+        records after it (emptied or cut while it ran)."""
+        stored = _count(url, table)
+        if stored is None or not wanted or stored >= wanted:
+            return None
+        self.warned = stored
+        return f"the server held {stored:,} of the {wanted:,} records after the point (emptied or cut while it ran)"

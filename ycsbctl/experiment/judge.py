@@ -4,8 +4,11 @@
   or more ERROR/TIMEOUT than ``--max-error-rate``.
 - ``degraded``: measured to the end, but the numbers do not describe a healthy server: it stopped
   answering (no completed operation for ≥ 1 s of the measured window, or an operation timed
-  out — see :mod:`ycsbctl.telemetry.stall`), or the dataset was not all there when the point
-  began (emptied or reloaded by someone else), or another benchmark shared the host.
+  out — see :mod:`ycsbctl.telemetry.stall`), or the client itself stopped running for a
+  meaningful share of the point (``client-stall``: its own loop lag, see :func:`client_pause_s`),
+  or the dataset was not all there when the point began (emptied or reloaded by someone else) or
+  went missing while it ran (its lookups NOT_FOUND, see :mod:`ycsbctl.experiment.missing`), or
+  another benchmark shared the host.
 - ``ok``: none of these.
 
 The reason always carries the first distinct error text the server sent (``OOM command not
@@ -17,12 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ycsbctl.experiment.missing import find_missing
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
-from ycsbctl.telemetry.bottleneck import host_busy_bottleneck, stall_bottleneck
-from ycsbctl.telemetry.stall import find_stall
+from ycsbctl.telemetry.bottleneck import client_stall_bottleneck, host_busy_bottleneck, stall_bottleneck
+from ycsbctl.telemetry.stall import MIN_STALL_S, Stall, find_stall
 
 _CLIENT_SIDE = ("timed out after",)  # messages of our own, not the server's words
+CLIENT_PAUSE_SHARE = 0.10  # of the measured window: a client pause this long (and ≥ MIN_STALL_S) degrades
+STALL_CLIENT_SHARE = 0.5  # of a stall: a client pause this long means the silence was the client's
 
 
 @dataclass
@@ -45,6 +51,23 @@ def server_error(result: PhaseResult | None) -> str | None:
     return None
 
 
+def client_pause_s(result: PhaseResult) -> float:
+    """The longest time (s) the client's own event loop did not run (its CLIENT-LAG maximum: a
+    process stopped, paused or starved is seen as a timer served that late); 0 without the probe."""
+    lag = result.client_lag
+    return lag.max_us / 1e6 if lag is not None and lag.operations else 0.0
+
+
+def client_stalled(result: PhaseResult, stall: Stall | None) -> bool:
+    """Whether the client itself stopped running long enough to spoil the point: a pause of
+    ≥ :data:`MIN_STALL_S` and ≥ :data:`CLIENT_PAUSE_SHARE` of the measured window, or one covering
+    most of a stall (the server cannot be blamed for replies a stopped client never read)."""
+    paused = client_pause_s(result)
+    if stall is not None and stall.seconds > 0 and paused >= STALL_CLIENT_SHARE * stall.seconds:
+        return True
+    return paused >= MIN_STALL_S and paused >= CLIENT_PAUSE_SHARE * result.runtime_ms / 1000
+
+
 def _join(*parts: str | None) -> str | None:
     text = "; ".join(p for p in parts if p)
     return text or None
@@ -52,9 +75,10 @@ def _join(*parts: str | None) -> str | None:
 
 def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | None = None,
           bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
-          host_busy: str | None = None) -> Verdict:
+          host_busy: str | None = None, after_note: str | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
-    ``dataset_note``: the record count was short before the point; ``host_busy``: another
+    ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
+    server another) after it; ``host_busy``: another
     benchmark was measuring on this host (the user overrode the refusal)."""
     if result is None:
         return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
@@ -62,7 +86,15 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     first = said if said and said not in (error or "") else None
     stall = find_stall(result.series, result.returns("TIMEOUT")) if result.status == RunStatus.OK else None
     stall_text = stall.text() if stall else None
-    if stall is not None and result.operations:
+    paused = result.status == RunStatus.OK and client_stalled(result, stall)
+    if paused:
+        window_s = result.runtime_ms / 1000
+        bottleneck = client_stall_bottleneck(client_pause_s(result), window_s, bottleneck, stall)
+        stall_text = (f"the client itself did not run for {client_pause_s(result):.1f} s of the {window_s:.1f} s "
+                      "measured (a paused, stopped or starved load generator" +
+                      (f": the {stall.seconds:.1f} s without replies was the client's, not the server's)"
+                       if stall is not None else ")"))
+    elif stall is not None and result.operations:
         bottleneck = stall_bottleneck(stall, bottleneck)
     if result.status == RunStatus.OK and not result.operations:
         why = (f"all of them ran in the {result.warmup_s:g} s warm-up: lower --warmup or ask for more operations"
@@ -76,9 +108,12 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
                 f"{max_error_rate:.1%}")
         return Verdict(RunStatus.FAILED, _join(error, rate + (f": {first}" if first else ""), stall_text, dataset_note),
                        bottleneck, stall.to_dict() if stall else None)
-    if host_busy and stall is None:
+    if dataset_note is None:  # when the records were short before the point began, that says it
+        missing = find_missing(result)
+        dataset_note = _join(missing.text() if missing is not None else None, after_note)
+    if host_busy and stall is None and not paused:
         bottleneck = host_busy_bottleneck(host_busy, bottleneck)
-    if stall is not None or dataset_note or host_busy:
+    if stall is not None or paused or dataset_note or host_busy:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None
         return Verdict(RunStatus.DEGRADED, _join(stall_text, dataset_note, host_busy, err, error), bottleneck,

@@ -57,7 +57,10 @@ class PointRunner:
         self._busy_at_start = self._others()
         out = run_point(ep, props, phase, threads, plan, self.console.progress, fresh=fresh, baseline=self.baseline,
                         engine=self.engine, rate=rate)
-        record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note, rate=rate)
+        after = (self.dataset.after_point(label, ep.url, wanted, props.get("table", "usertable"))
+                 if phase == "run" and not fresh and note is None and out.result is not None else None)
+        record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note, rate=rate,
+                            after_note=after)
         if props.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:
             from ycsbctl.results.hdr_log import write_ycsb_logs
 
@@ -74,13 +77,14 @@ class PointRunner:
         return self.claim.others() if self.claim is not None else []
 
     def _keep(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
-              rep: int, started: str, dataset_note: str | None = None, rate: float | None = None) -> RunRecord:
+              rep: int, started: str, dataset_note: str | None = None, rate: float | None = None,
+              after_note: str | None = None) -> RunRecord:
         """Judge a point, write it to the store, tell the user."""
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
-        busy = f"another ycsbctl measured on this host meanwhile ({others[0]})" if others else None
+        busy = f"another benchmark ran on this host meanwhile ({others[0]})" if others else None
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
-                  dataset_note=dataset_note, host_busy=busy)
+                  dataset_note=dataset_note, host_busy=busy, after_note=after_note)
         record = RunRecord(
             run_id=RunRecord.make_id(label, workload, phase, threads, rep, rate), target=label, workload=workload,
             phase=phase, threads=threads, repetition=rep, status=v.status, result=out.result,

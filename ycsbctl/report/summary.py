@@ -12,7 +12,7 @@ from ycsbctl.telemetry.bottleneck import CPU_SATURATED
 # Catalogue names and the product a reader expects behind them.
 PRODUCTS = {"redis": "Redis", "redis6": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
             "ferretdb": "FerretDB"}
-_NO_BOTTLENECK = {None, "", "none", "unknown", "ok", "stall", "host-busy"}  # not a limit of the server
+_NO_BOTTLENECK = {None, "", "none", "unknown", "ok", "stall", "client-stall", "host-busy"}  # not a limit of the server
 
 
 def fmt_ops(v: float) -> str:

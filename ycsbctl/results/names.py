@@ -34,7 +34,7 @@ class RunStatus(StrEnum):
 
 # Bottleneck labels (ycsbctl.telemetry.bottleneck.LABELS), the ones that most say "this number is not
 # the server's own" first: when a point's repetitions disagree and tie, the point shows the first.
-BOTTLENECK_SEVERITY = ("stall", "host-busy", "client-cpu", "host-cpu", "network", "server-cpu", "latency")
+BOTTLENECK_SEVERITY = ("stall", "client-stall", "host-busy", "client-cpu", "host-cpu", "network", "server-cpu", "latency")
 
 
 class FolderStatus(StrEnum):

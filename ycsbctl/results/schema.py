@@ -418,7 +418,7 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("target_rate", "float64", "ops/s", "the -target rate, when one was set"),
     Column("engine", "string", "", "native or ycsb (the Java YCSB)"),
     Column("bottleneck", "string", "", "what limited the point: server-cpu, client-cpu, host-cpu, network, latency, "
-                                       "stall or host-busy"),
+                                       "stall, client-stall or host-busy"),
     Column("bottleneck_text", "string", "", "the figures behind the bottleneck label, in one sentence"),
     Column("server_cpu_share", "float64", "fraction", "share of the cores the server may use (1.0 = all)"),
     *_telemetry_columns(),

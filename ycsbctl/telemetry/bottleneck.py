@@ -17,6 +17,9 @@ Thresholds (CPU in % of one core, so 350 means three and a half cores):
 - ``latency``: none of the above: the clients wait on round trips (more threads may help).
 - ``stall``: the server stopped answering during the point (see :mod:`ycsbctl.telemetry.stall`):
   whatever the CPU figures say, the point measured a frozen or unreachable server, never latency.
+- ``client-stall``: the load generator itself stopped running during the point (its own event loop
+  ran late by ≥ 1 s and by ≥ 10 % of the measured window, or by most of a silence that would
+  otherwise read as a ``stall``): a paused, stopped or starved client, never the server's fault.
 - ``host-busy``: another benchmark measured on this host at the same time (the user allowed it).
 """
 
@@ -33,7 +36,7 @@ from ycsbctl.results.names import BOTTLENECK_SEVERITY
 if TYPE_CHECKING:
     from ycsbctl.telemetry.stall import Stall
 
-LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "host-busy")
+LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "client-stall", "host-busy")
 assert set(LABELS) == set(BOTTLENECK_SEVERITY), "a new label needs its place in BOTTLENECK_SEVERITY"
 CPU_SATURATED = 0.90  # share of the cores a side may use
 NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
@@ -165,6 +168,21 @@ def stall_bottleneck(stall: Stall, measured: dict[str, Any] | None) -> dict[str,
     text = (f"stall: {stall.text()} — the server was frozen, paused or unreachable, so this point does "
             "not measure its capacity or latency")
     return Bottleneck("stall", ev, text).to_dict()
+
+
+def client_stall_bottleneck(paused_s: float, window_s: float, measured: dict[str, Any] | None,
+                            stall: Stall | None = None) -> dict[str, Any]:
+    """The ``client-stall`` label: the client's own loop did not run for ``paused_s`` seconds of a
+    ``window_s``-second measured window (``stall``: the silence it caused, which is not the server's)."""
+    ev = dict((measured or {}).get("evidence") or {})
+    ev.update(client_paused_s=paused_s, measured_label=(measured or {}).get("label"))
+    if stall is not None:
+        ev["stall"] = stall.to_dict()
+    text = (f"client stall: the load generator itself did not run for {paused_s:.1f} s of the {window_s:.1f} s "
+            "measured (its own event loop ran that late: a paused, stopped or starved client)"
+            + (f", which is the {stall.seconds:.1f} s without replies" if stall is not None else "")
+            + " — this point does not measure the server")
+    return Bottleneck("client-stall", ev, text).to_dict()
 
 
 def host_busy_bottleneck(other: str, measured: dict[str, Any] | None) -> dict[str, Any]:
