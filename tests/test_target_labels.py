@@ -151,11 +151,15 @@ def test_io_threads_on_the_clients_cores_are_named_in_the_bottleneck_text() -> N
                       client_cpu_pct=40, client_cores=1, host_cores=2)
     two_ep = _ep("valkey-io2", 2)
     two = bn.io_threads_note(bn.classify(server_cpu_pct=150, server_cores=bn.server_cores(two_ep, cores=2),
-                                         client_cpu_pct=40, client_cores=1, host_cores=2), two_ep, 2)
+                                         client_cpu_pct=80, client_cores=1, host_cores=2), two_ep, 2)
     assert one.label == "server-cpu"
     assert two.label != "server-cpu"
     assert "2 I/O threads on the 2 cores the client uses too" in two.text and "likely client-bound" in two.text
     assert two.evidence["server_io_threads"] == 2
+    # a client that hardly ran (waiting for a core) is not called client-bound: the text says what it measured
+    starved = bn.io_threads_note(bn.classify(server_cpu_pct=95, server_cores=2.0, client_cpu_pct=2, client_cores=1,
+                                             host_cores=2), two_ep, 2)
+    assert "it ran only 2% of the time it could" in starved.text and "client-bound" not in starved.text
 
 
 def test_the_report_says_what_differs_between_servers(tmp_path) -> None:
@@ -174,7 +178,7 @@ def test_the_report_says_what_differs_between_servers(tmp_path) -> None:
     text = "\n".join(lines)
     assert "redis: Redis 7.0.15; valkey-io2: Valkey 9.1.2 (Redis 7.2.4 compatible)" in text
     assert "redis: jemalloc-5.3.0; valkey-io2: libc" in text and "not comparable one to one" in text
-    assert "valkey-io2: io-threads 2" in text and "likely client-bound" in text
+    assert "valkey-io2: io-threads 2" in text and "taking turns on the host's cores" in text
     assert "valkey-io2 is valkey started with io-threads=2." in lines
     assert traits_text(servers["valkey-io2"]) == "Valkey 9.1.2 (Redis 7.2.4 compatible), allocator libc, io-threads 2"
     same = SimpleNamespace(manifest=SimpleNamespace(servers={"a": servers["redis"], "b": servers["redis"]},

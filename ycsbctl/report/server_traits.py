@@ -81,8 +81,9 @@ def trait_differences(exp: Experiment) -> list[str]:
         shared = any((e["traits"].get("io_threads") or 1) > 1 and not e.get("host") for e in eps.values())
         out.append("I/O threads: " + "; ".join(f"{', '.join(ts)}: io-threads {v}" for v, ts in threads.items())
                    + (f". A server with more than one I/O thread shares the cores with the client{where}: its "
-                      "points say what the host gives both, and are likely client-bound on a small host (see each "
-                      "point's bottleneck)." if shared else "."))
+                      "points measure client and server threads taking turns on the host's cores (client-bound or "
+                      "waiting for a core, see each point's bottleneck), not what the I/O threads give on a server "
+                      "of its own." if shared else "."))
     return out
 
 

@@ -89,10 +89,17 @@ def io_threads_note(b: Bottleneck, endpoint: Endpoint, host_cores: float) -> Bot
         return b
     b.evidence["server_io_threads"] = io_threads
     if endpoint.host is None:
-        b.text += (f"; the server runs {io_threads} I/O threads on the {host_cores:g} cores the client uses too"
-                   + (": no core is left to the client alone, so this point measures client and server taking "
-                      "turns on the host (likely client-bound), not what the I/O threads give"
-                      if io_threads >= host_cores else ": client and server compete for those cores"))
+        share = b.evidence.get("client_share")
+        if io_threads < host_cores:
+            why = ": client and server compete for those cores"
+        elif share is not None and share < 0.5:
+            why = (f": no core is left to the client alone, and it ran only {share:.0%} of the time it could — "
+                   "client and server threads took turns on the host, so this point measures that contention, "
+                   "not what the I/O threads give")
+        else:
+            why = (": no core is left to the client alone, so this point is likely client-bound (client and "
+                   "server take turns on the host), not a measure of what the I/O threads give")
+        b.text += f"; the server runs {io_threads} I/O threads on the {host_cores:g} cores the client uses too{why}"
     return b
 
 
