@@ -290,3 +290,21 @@ def test_a_restarted_labelled_server_comes_back_with_its_settings(state_dir: Pat
     finally:
         teardown(current)
     assert _servers_of(state_dir) == []
+
+
+def test_a_targets_file_runs_its_labels_with_their_settings(tmp_path: Path) -> None:
+    _need("redis")
+    listed = tmp_path / "targets"
+    listed.write_text("redis\nlazy  redis  lazyfree-lazy-user-del=yes  lazyfree-lazy-server-del=yes\n")
+    out = tmp_path / "exp"
+    proc = _cli(tmp_path, "run", "workload-b", "--targets-file", str(listed), *SHORT, "--quiet", "--out", str(out),
+                "--server-config", "lazy:lazyfree-lazy-server-del=no")  # the command line wins over the file
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    exp = load(out)
+    assert exp.manifest.plan["targets"] == ["redis", "lazy"]  # the file's order
+    assert sorted(exp.runs[exp.runs["phase"] == "run"]["target"]) == ["lazy", "redis"]
+    lazy = exp.manifest.servers["lazy"]
+    assert lazy["kind"] == "redis"
+    assert lazy["settings"] == {"lazyfree-lazy-user-del": "yes", "lazyfree-lazy-server-del": "no"}
+    assert lazy["config"]["lazyfree-lazy-user-del"] == "yes" and lazy["config"]["lazyfree-lazy-server-del"] == "no"
+    assert _servers_of(tmp_path / "state") == []

@@ -184,3 +184,42 @@ def test_the_report_says_what_differs_between_servers(tmp_path) -> None:
     same = SimpleNamespace(manifest=SimpleNamespace(servers={"a": servers["redis"], "b": servers["redis"]},
                                                     host={}), docs={}, targets=["a", "b"])
     assert differences(same) == []  # type: ignore[arg-type]
+
+
+def test_a_targets_file_lists_labels_kinds_settings_and_urls(tmp_path) -> None:
+    from ycsbctl.provision.target_spec import read_targets_file
+
+    f = tmp_path / "targets"
+    f.write_text("# label  [kind]  [key=value ...]\n"
+                 "redis\n"
+                 "redis-lazyfree  lazyfree-lazy-user-del=yes   # the DEL study\n"
+                 "\n"
+                 "lazy   redis  lazyfree-lazy-user-del=yes 'save=900 1'\n"
+                 "redis://127.0.0.1:6379\n")
+    got = read_targets_file(str(f))
+    assert got.targets == ["redis", "redis-lazyfree", "lazy", "redis://127.0.0.1:6379"]
+    assert got.kinds == {"lazy": "redis"}
+    assert got.settings == {"redis-lazyfree": {"lazyfree-lazy-user-del": "yes"},
+                            "lazy": {"lazyfree-lazy-user-del": "yes", "save": "900 1"}}
+    for line, says in (("lazy memcached x=1", "2: 'memcached' is not a server kind"),
+                       ("redis-x port=1", "2: 'redis-x:port=1': ycsbctl sets port itself"),
+                       ("redis://h:1 io-threads=2", "2: redis://h:1 is a server you run"),
+                       ("redis-x 'unclosed", "2: No closing quotation")):
+        f.write_text(f"redis\n{line}\n")
+        with pytest.raises(UserError) as err:
+            read_targets_file(str(f))
+        assert str(err.value).startswith(f"{f}:") and says in str(err.value), str(err.value)
+    f.write_text("# nothing\n")
+    with pytest.raises(UserError, match="lists no target"):
+        read_targets_file(str(f))
+
+
+def test_the_command_lines_settings_win_over_the_files(tmp_path) -> None:
+    from ycsbctl.cli import target_spec_maps
+    from ycsbctl.provision.target_spec import read_targets_file
+
+    f = tmp_path / "targets"
+    f.write_text("lazy redis lazyfree-lazy-user-del=yes lazyfree-lazy-server-del=yes\n")
+    maps = target_spec_maps(("lazy:lazyfree-lazy-user-del=no",), (), (), read_targets_file(str(f)))
+    assert maps["server_settings"] == {"lazy": {"lazyfree-lazy-user-del": "no", "lazyfree-lazy-server-del": "yes"}}
+    assert maps["target_kinds"] == {"lazy": "redis"}

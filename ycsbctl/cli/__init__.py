@@ -101,6 +101,9 @@ TARGET_SPEC_HELP = {
                      "ycsbctl starts; a setting the server refuses at start ends the run (exit 2).",
     "target_kind": "Server kind of a label that does not begin with one (repeatable): lazy=redis. A label "
                    "beginning with a kind and '-' needs none: redis-lazyfree is redis, valkey-io2 is valkey.",
+    "targets_file": "Targets from a file, one per line: LABEL [KIND] [key=value …] (e.g. "
+                    "'redis-lazyfree lazyfree-lazy-user-del=yes'), or a URL; before --target/--targets, "
+                    "whose --server-config win.",
     "binary": "Run this server build for a kind or a label (repeatable, local backend): "
               "valkey=/opt/valkey/bin/valkey-server, redis-unstable=~/redis/src/redis-server.",
 }
@@ -117,6 +120,11 @@ def target_spec_option_list() -> list:
     ]
 
 
+def targets_file_option():
+    return click.option("--targets-file", "targets_file", default=None, metavar="FILE",
+                        help=TARGET_SPEC_HELP["targets_file"])
+
+
 def target_spec_options(f):
     """The three options as one decorator."""
     for o in reversed(target_spec_option_list()):
@@ -125,12 +133,16 @@ def target_spec_options(f):
 
 
 def target_spec_maps(server_config: tuple[str, ...], target_kind: tuple[str, ...],
-                     binary: tuple[str, ...]) -> dict:
-    """The three options as the Plan's ``server_settings``, ``target_kinds`` and ``binaries``."""
+                     binary: tuple[str, ...], targets_file=None) -> dict:
+    """The options (and a :class:`~ycsbctl.provision.target_spec.TargetsFile`'s kinds and settings,
+    which the options override) as the Plan's ``server_settings``, ``target_kinds`` and ``binaries``."""
     from ycsbctl.provision.target_spec import parse_binaries, parse_server_config, parse_target_kinds
 
-    return {"server_settings": parse_server_config(server_config), "target_kinds": parse_target_kinds(target_kind),
-            "binaries": parse_binaries(binary)}
+    settings = {label: dict(kv) for label, kv in (targets_file.settings if targets_file else {}).items()}
+    for label, kv in parse_server_config(server_config).items():
+        settings.setdefault(label, {}).update(kv)
+    kinds = {**(targets_file.kinds if targets_file else {}), **parse_target_kinds(target_kind)}
+    return {"server_settings": settings, "target_kinds": kinds, "binaries": parse_binaries(binary)}
 
 
 def docker_host_option(items: tuple[str, ...]) -> dict[str, str]:

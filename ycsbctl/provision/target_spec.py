@@ -129,6 +129,64 @@ def parse_binaries(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     return out
 
 
+@dataclass
+class TargetsFile:
+    """What a targets file lists: targets in order, label kinds and settings (see :func:`read_targets_file`)."""
+
+    targets: list[str]
+    kinds: dict[str, str]
+    settings: dict[str, dict[str, str]]
+
+
+def read_targets_file(path: str) -> TargetsFile:
+    """A targets file (``--targets-file``): one target per line, ``LABEL [KIND] [key=value …]`` —
+    words as in a shell (quote a value with spaces: ``save="900 1"``), ``#`` starts a comment::
+
+        redis
+        redis-lazyfree  lazyfree-lazy-user-del=yes
+        lazy            redis  lazyfree-lazy-user-del=yes lazyfree-lazy-server-del=yes
+        valkey-io2      io-threads=2
+        redis://127.0.0.1:6379
+
+    A URL takes no settings. Errors name the file and line (exit 2)."""
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise UserError(f"--targets-file {path}: {exc.strerror or exc}") from None
+    out = TargetsFile([], {}, {})
+    names = catalogue_names()
+    for n, raw in enumerate(text.splitlines(), 1):
+        try:
+            words = shlex.split(raw, comments=True)
+        except ValueError as exc:
+            raise UserError(f"{path}:{n}: {exc}") from None
+        if not words:
+            continue
+        label, rest = words[0], words[1:]
+        where = f"{path}:{n}"
+        if "://" in label:
+            if rest:
+                raise UserError(f"{where}: {label} is a server you run: ycsbctl does not reconfigure it ({' '.join(rest)})")
+            out.targets.append(label)
+            continue
+        if rest and "=" not in rest[0]:
+            if rest[0] not in names:
+                raise UserError(f"{where}: {rest[0]!r} is not a server kind; use one of {', '.join(names)}")
+            out.kinds[label] = rest.pop(0)
+        try:
+            settings = parse_server_config([f"{label}:{w}" for w in rest])  # the checks of --server-config
+        except UserError as exc:
+            raise UserError(f"{where}: {exc.message.removeprefix('--server-config ')}") from None
+        out.targets.append(label)
+        if settings:
+            out.settings[label] = settings[label]
+    if not out.targets:
+        raise UserError(f"--targets-file {path} lists no target: one per line, LABEL [KIND] [key=value …]")
+    return out
+
+
 def settings_text(settings: dict[str, str]) -> str:
     """``io-threads=2, save=900 1``."""
     return ", ".join(f"{k}={v}" for k, v in settings.items())
