@@ -26,6 +26,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner
 from ycsbctl.provision.signals import deferred_signals
+from ycsbctl.provision.target_spec import settings_args
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
@@ -182,10 +183,10 @@ class LocalProvisioner(Provisioner):
         say = options.get("say") or (lambda msg: None)
         experiment_id = options.get("experiment_id", "manual")
         settings = dict(options.get("settings") or {})
-        argv = [binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1", data_dir="DIR",
-                                             memory_bytes=memory, settings=settings)]  # settings checked first
+        settings_args(entry.local_flavor, settings)  # a server that takes none is refused before anything exists
         data_dir = tempfile.mkdtemp(prefix=f"ycsbctl-{label}-")
-        argv = [data_dir if a == "DIR" else a for a in argv]
+        argv = [binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1", data_dir=data_dir,
+                                             memory_bytes=memory, settings=settings)]
         log_path = state.logs_dir() / f"{label}-{experiment_id}-{port}.log"
         if cpus is not None:
             taskset = shutil.which("taskset")
