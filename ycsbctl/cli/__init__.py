@@ -112,6 +112,56 @@ def image_option(items: tuple[str, ...], targets: list[str]) -> dict[str, str]:
 
 
 
+TARGET_SPEC_HELP = {
+    "server_config": "Server setting for the target labelled LABEL, as in its config file (repeatable): "
+                     "redis-lazyfree:lazyfree-lazy-user-del=yes, valkey-io2:io-threads=2. Only for servers "
+                     "ycsbctl starts; a setting the server refuses at start ends the run (exit 2).",
+    "target_kind": "Server kind of a label that does not begin with one (repeatable): lazy=redis. A label "
+                   "beginning with a kind and '-' needs none: redis-lazyfree is redis, valkey-io2 is valkey.",
+    "targets_file": "Targets from a file, one per line: LABEL [KIND] [key=value …] (e.g. "
+                    "'redis-lazyfree lazyfree-lazy-user-del=yes'), or a URL; before --target/--targets, "
+                    "whose --server-config win.",
+    "binary": "Run this server build for a kind or a label (repeatable, local backend): "
+              "valkey=/opt/valkey/bin/valkey-server, redis-unstable=~/redis/src/redis-server.",
+}
+
+
+def target_spec_option_list() -> list:
+    """``--server-config``, ``--target-kind``, ``--binary``: targets as label + kind + settings."""
+    return [
+        click.option("--server-config", "server_config", multiple=True, metavar="LABEL:KEY=VALUE",
+                     help=TARGET_SPEC_HELP["server_config"]),
+        click.option("--target-kind", "target_kind", multiple=True, metavar="LABEL=KIND",
+                     help=TARGET_SPEC_HELP["target_kind"]),
+        click.option("--binary", "binary", multiple=True, metavar="NAME=PATH", help=TARGET_SPEC_HELP["binary"]),
+    ]
+
+
+def targets_file_option():
+    return click.option("--targets-file", "targets_file", default=None, metavar="FILE",
+                        help=TARGET_SPEC_HELP["targets_file"])
+
+
+def target_spec_options(f):
+    """The three options as one decorator."""
+    for o in reversed(target_spec_option_list()):
+        f = o(f)
+    return f
+
+
+def target_spec_maps(server_config: tuple[str, ...], target_kind: tuple[str, ...],
+                     binary: tuple[str, ...], targets_file=None) -> dict:
+    """The options (and a :class:`~ycsbctl.provision.target_spec.TargetsFile`'s kinds and settings,
+    which the options override) as the Plan's ``server_settings``, ``target_kinds`` and ``binaries``."""
+    from ycsbctl.provision.target_spec import parse_binaries, parse_server_config, parse_target_kinds
+
+    settings = {label: dict(kv) for label, kv in (targets_file.settings if targets_file else {}).items()}
+    for label, kv in parse_server_config(server_config).items():
+        settings.setdefault(label, {}).update(kv)
+    kinds = {**(targets_file.kinds if targets_file else {}), **parse_target_kinds(target_kind)}
+    return {"server_settings": settings, "target_kinds": kinds, "binaries": parse_binaries(binary)}
+
+
 def docker_host_option(items: tuple[str, ...]) -> dict[str, str]:
     """``--docker-host [TARGET=]URL`` (repeatable) as a map; a bare URL applies to every provisioned
     target (key :data:`ALL_TARGETS`), ``TARGET=URL`` to one."""

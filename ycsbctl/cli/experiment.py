@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import docker_host_option, image_option, main
+from ycsbctl.cli import (
+    docker_host_option,
+    image_option,
+    main,
+    target_spec_maps,
+    target_spec_option_list,
+    targets_file_option,
+)
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
     DEFAULT_LADDER,
@@ -26,9 +33,13 @@ def _common(f):
     """Options shared by ``run`` and ``load`` (the YCSB ones keep YCSB's spelling)."""
     opts = [
         click.option("--target", "target", multiple=True, metavar="T",
-                     help="A catalogue name (redis, mongodb, valkey, keydb, dragonfly, ferretdb) or a URL "
-                          "(redis://host:port[/db], mongodb://host:port/db, basic://). Repeatable."),
+                     help="A catalogue name (redis, redis6, valkey, mongodb, keydb, dragonfly, ferretdb), a label "
+                          "beginning with one (redis-lazyfree, valkey-io2: the same server under another name, "
+                          "with its own --server-config) or a URL (redis://host:port[/db], "
+                          "mongodb://host:port/db, basic://). Repeatable."),
         click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
+        targets_file_option(),
+        *target_spec_option_list(),
         click.option("-P", "prop_files", multiple=True, metavar="FILE", help="Extra YCSB property file (later ones win)."),
         click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="YCSB property override (wins over files)."),
         click.option("--records", type=click.IntRange(min=1), default=None, help="recordcount [default: the profile's]."),
@@ -66,14 +77,21 @@ def _common(f):
     return f
 
 
-def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None) -> list[str]:
-    chosen = split_targets(list(target) + ([targets] if targets else []))
+def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None, listed=None) -> list[str]:
+    """--targets-file's targets (``listed``), then --target and --targets, in order, without duplicates."""
+    chosen = split_targets(list(listed.targets if listed else []) + list(target) + ([targets] if targets else []))
     for t in chosen:
         if "://" in t and not is_url(t):
             from ycsbctl.stores.registry import protocol_of
 
             protocol_of(t)  # a URL of another scheme (http://…) is bad input: one line, exit 2
     return chosen or list(default or [])
+
+
+def _read_targets_file(path: str | None):
+    from ycsbctl.provision.target_spec import read_targets_file
+
+    return read_targets_file(path) if path else None
 
 
 def _warn_typos(props: tuple[str, ...], prop_files: tuple[str, ...], workloads: Sequence[str] = ()) -> None:
@@ -201,7 +219,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
-        docker_hosts, out,
+        docker_hosts, out, targets_file, server_config, target_kind, binary,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
         operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, max_error_rate, load, resume,
         server_cpus, server_memory, images, iperf_server) -> None:
@@ -212,6 +230,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     reports/<experiment-id>/ with report.html.
     With one URL and one thread count: run that point against a server you run and print
     YCSB's own output block (add --out DIR to keep a result folder).
+    A server kind may run under several labels with their own settings:
+    --targets redis,redis-lazyfree --server-config redis-lazyfree:lazyfree-lazy-user-del=yes
     """
     if resume is not None:
         given = _targets(target, targets, None)
@@ -223,7 +243,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), or --resume DIR")
     _warn_typos(props, prop_files, workloads)
-    chosen = _targets(target, targets, None)
+    listed = _read_targets_file(targets_file)
+    chosen = _targets(target, targets, None, listed)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     settings = _with_client_properties(
         list(workloads), prop_files, props, "run", threads=parse_threads(threads) if threads else None,
@@ -240,6 +261,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         docker_hosts=docker_host_option(docker_hosts),
         server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
         slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points, **settings,
+        **target_spec_maps(server_config, target_kind, binary, listed),
     )
     single = url_only and plan.points() == 1
     if plan.exportfile and not single:
@@ -253,7 +275,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend,
-         docker_hosts, out,
+         docker_hosts, out, targets_file, server_config, target_kind, binary,
          timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
@@ -267,7 +289,8 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
     if workload is None:
         raise click.UsageError("name the workload (e.g. workload-b or -P workloads/workloadb)")
     _warn_typos(props, prop_files, [workload])
-    chosen = _targets(target, targets, None)
+    listed = _read_targets_file(targets_file)
+    chosen = _targets(target, targets, None, listed)
     if not chosen:
         raise click.UsageError("name the target to load with --target URL (or a catalogue name)")
     settings = _with_client_properties([workload], prop_files, props, "load",
@@ -278,6 +301,6 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", cluster=cluster,
         docker_hosts=docker_host_option(docker_hosts),
-        **settings,
+        **settings, **target_spec_maps(server_config, target_kind, binary, listed),
     )
     _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt), False, quiet, fmt)

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ycsbctl.cli import docker_host_option, image_option, main
+from ycsbctl.cli import docker_host_option, image_option, main, target_spec_maps, target_spec_options
 from ycsbctl.provision import auto, doctor
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
@@ -19,7 +19,9 @@ def _describe(ep, with_password: bool = False) -> str:
     where = f"container {ep.container_id[:12]}" if ep.container_id else (f"pid {ep.pid}" if ep.pid else "external")
     if ep.host:
         where += f" on {ep.host}"
-    return f"{ep.target}\t{ep.url if with_password else redact_url(ep.url)}\t{ep.backend}, {where}, {ep.server_name}"
+    settings = "".join(f", {k}={v}" for k, v in ep.settings.items())
+    return (f"{ep.target}\t{ep.url if with_password else redact_url(ep.url)}\t{ep.backend}, {where}, "
+            f"{ep.server_name}{settings}")
 
 
 DOCKER_HOST_HELP = ("Docker engine to start servers on: tcp://HOST:2375, ssh://user@HOST or unix:///path; TARGET=URL "
@@ -50,10 +52,13 @@ def targets() -> None:
 @click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
               help="label for the servers (default: manual-<time>).")
 @click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL", help=DOCKER_HOST_HELP)
+@target_spec_options
 def up(target_names: tuple[str, ...], backend: BackendChoice, images: tuple[str, ...], server_cpus: str | None,
        server_memory: str | None, host_network: bool, port: int | None, experiment_id: str,
-       docker_hosts: tuple[str, ...]) -> None:
-    """Start TARGETs (catalogue names) and print their URLs; they run until `ycsbctl down`."""
+       docker_hosts: tuple[str, ...], server_config: tuple[str, ...], target_kind: tuple[str, ...],
+       binary: tuple[str, ...]) -> None:
+    """Start TARGETs (catalogue names, or labels such as valkey-io2 with --server-config) and print
+    their URLs; they run until `ycsbctl down`."""
     if port and len(target_names) > 1:
         raise click.UsageError("--port applies to one target: run `ycsbctl up` once per target")
     image_map = image_option(images, list(target_names))
@@ -62,10 +67,15 @@ def up(target_names: tuple[str, ...], backend: BackendChoice, images: tuple[str,
         unknown = sorted(set(given) - set(target_names) - {ALL_TARGETS})
         if unknown:
             raise click.BadParameter(f"{', '.join(unknown)} is not among the targets to start", param_hint=flag)
+    from ycsbctl.experiment.plan import Plan
+
+    labelled = Plan(workloads=["b"], targets=list(target_names), backend="auto" if backend == "external" else backend,
+                    **target_spec_maps(server_config, target_kind, binary))
+    specs = {t: labelled.spec(t) for t in target_names}
     try:
         endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, images=image_map,
                                     docker_hosts=engine_map, server_cpus=server_cpus, server_memory=server_memory,
-                                    host_network=host_network, port=port)
+                                    host_network=host_network, port=port, specs=specs)
     except KeyboardInterrupt:
         click.echo("ycsbctl: `up` interrupted: the servers it had started were stopped, none is left running",
                    err=True)

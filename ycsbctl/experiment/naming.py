@@ -41,11 +41,15 @@ def workload_properties(plan: Plan, workload: str) -> Properties:
 def check_plan(plan: Plan) -> None:
     """Every workload's properties typed and checked (a :class:`UserError` naming the fix) before
     anything starts: no folder, no server, no claim on the host. Unknown catalogue names too."""
-    from ycsbctl.provision.catalog import get_target
+    from ycsbctl.provision.catalog import get_target, server_args
 
     for target in plan.targets:
         if not is_url(target):
-            get_target(target)
+            spec = plan.spec(target)
+            entry = get_target(spec.kind)
+            if spec.settings:  # a server kind that takes no settings (mongo-wire) is refused now
+                server_args(entry.local_flavor if plan.backend == "local" else entry.flavor, port=1,
+                            bind="127.0.0.1", data_dir=None, memory_bytes=None, settings=spec.settings)
     for workload in plan.workloads:
         props = workload_properties(plan, workload)
         CoreWorkload.from_properties(props)

@@ -186,6 +186,12 @@ class Plan:
     exporter: str = "text"  # the printed block: text | json | jsonarray (YCSB's exporter property)
     exportfile: str | None = None  # where the printed block goes (YCSB's exportfile); None: stdout
     cluster: str | None = None  # a Dask scheduler (tcp://|tls://HOST:PORT): one engine shard per worker
+    # Targets as labels (ycsbctl.provision.target_spec): a label's server kind when its name does not
+    # begin with one (--target-kind), its settings (--server-config), a local build to run (--binary,
+    # keyed by label or kind).
+    target_kinds: dict[str, str] = field(default_factory=dict)
+    server_settings: dict[str, dict[str, str]] = field(default_factory=dict)
+    binaries: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -217,6 +223,41 @@ class Plan:
             raise UserError("--docker-host starts servers on a Docker engine: drop --backend local")
         if self.cluster and self.engine != "native":
             raise UserError("--cluster places ycsbctl's own engine on Dask workers: drop --engine ycsb")
+        self._check_labels()
+
+    # -- targets as labels ----------------------------------------------------------------------------
+
+    def _check_labels(self) -> None:
+        """Every catalogue target has a kind; settings, kinds and binaries name targets we start."""
+        specs = {t: self.spec(t) for t in self.targets if not is_url(t)}
+        urls = {target_label(t): t for t in self.targets if is_url(t)}
+        for flag, given in (("--server-config", self.server_settings), ("--target-kind", self.target_kinds)):
+            for label in given:
+                if label in urls:
+                    from ycsbctl.urls import redact_url
+
+                    raise UserError(f"{flag} {label}: that target is a server you run ({redact_url(urls[label])}); "
+                                    "ycsbctl does not reconfigure it — set it there, or let ycsbctl start one "
+                                    "(--targets redis-x --server-config redis-x:KEY=VALUE)")
+                if label not in specs:
+                    raise UserError(f"{flag} {label}: no target is labelled {label!r} (targets: "
+                                    f"{', '.join(self.targets)}); add it to --targets")
+        kinds = {s.kind for s in specs.values()}
+        for name in self.binaries:
+            if name not in specs and name not in kinds:
+                raise UserError(f"--binary {name}=…: no target is labelled {name!r} or of that kind (targets: "
+                                f"{', '.join(self.targets)})")
+        if self.binaries and self.backend == "docker":
+            raise UserError("--binary runs a local build: drop --backend docker (or --binary)")
+
+    def spec(self, target: str):
+        """The label, kind, settings and binary of a catalogue target (a TargetSpec); UserError (exit 2)
+        when the label names no kind."""
+        from ycsbctl.provision.target_spec import TargetSpec, resolve_kind
+
+        kind = resolve_kind(target, self.target_kinds)
+        return TargetSpec(label=target, kind=kind, settings=dict(self.server_settings.get(target, {})),
+                          binary=self.binaries.get(target) or self.binaries.get(kind))
 
     # -- resolved scale -----------------------------------------------------------------
 
@@ -267,6 +308,12 @@ class Plan:
         from ycsbctl.urls import redact_url
 
         d["targets"] = [redact_url(t) for t in self.targets]
+        from ycsbctl.provision.probe import redact_config
+
+        d["server_settings"] = {label: redact_config(s) for label, s in self.server_settings.items()}
+        # each provisioned target as label + kind + settings, resolved (ignored by from_dict)
+        d["target_specs"] = {t: {**self.spec(t).to_dict(), "settings": d["server_settings"].get(t, {})}
+                             for t in self.targets if not is_url(t)}
         # the resolved scale, for readers of the manifest (ignored by from_dict)
         d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
                  point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)
@@ -289,6 +336,10 @@ class Plan:
         props = [f"{k}={given.get(k, v)}" if v == "***" else p
                  for p in self.properties for k, v in [p.partition("=")[::2]]]
         missing = [t for t in targets if ":***@" in t or "//***@" in t] + [p for p in props if p.endswith("=***")]
+        secret = [f"{label}:{k}" for label, kv in self.server_settings.items() for k, v in kv.items() if v == "***"]
+        if secret:
+            raise UserError(f"the stored plan has server settings ycsbctl does not keep ({', '.join(secret)}): "
+                            "this folder cannot be resumed; start the run again with its --server-config")
         if missing:
             raise UserError(f"the stored plan has passwords ycsbctl does not keep ({', '.join(missing)}): "
                             "pass them again with --resume, as --target URL and -p name=value")

@@ -76,10 +76,14 @@ class ProvisionedServers:
             self.stop_orphans()
 
         plan = self.plan
+        extra: dict = {}
+        if not is_url(target):
+            spec = plan.spec(target)
+            extra = {"kind": spec.kind, "settings": spec.settings, "binary": spec.binary}
         return provision(with_password(target, props), plan.backend, experiment_id=self.experiment_id,
                          image=plan.images.get(target), server_cpus=plan.server_cpus,
                          server_memory=plan.server_memory, say=self.say,
-                         docker_host=None if is_url(target) else engine_for(target, plan.docker_hosts))
+                         docker_host=None if is_url(target) else engine_for(target, plan.docker_hosts), **extra)
 
     def alive(self, endpoint: Endpoint) -> bool:
         from ycsbctl.provision import server_alive

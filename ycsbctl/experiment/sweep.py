@@ -22,6 +22,9 @@ from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.store import ResultStore
 from ycsbctl.provision import Endpoint
+from ycsbctl.provision.catalog import BadSettings
+from ycsbctl.provision.probe import redact_config
+from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.results.store import RunRecord
@@ -49,6 +52,7 @@ class Sweep:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
         try:
             targets = list(self.plan.targets)
+            self._try_settings([t for t in targets if self._points_left(t)][1:])
             for target in targets:  # a stand-in appended below is swept in its turn
                 if not self._points_left(target):
                     continue
@@ -68,13 +72,31 @@ class Sweep:
         return self.outcome
 
     # -- targets --------------------------------------------------------------------------------------
+    def _try_settings(self, later: list[str]) -> None:
+        """Start and stop, before anything is measured, each later target that has settings: a setting
+        its server refuses ends the run now (BadSettings, exit 2), not after the targets before it were
+        measured. A target that cannot start for another reason is left to its turn (skipped there)."""
+        for target in later:
+            if is_url(target) or not self.plan.spec(target).settings:
+                continue
+            try:
+                ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))
+            except BadSettings:
+                raise
+            except UserError:
+                continue
+            self.servers.down(ep)
+            self.console.note(f"{target}: its server accepts its settings ({settings_text(ep.settings)})")
+
     def _up(self, target: str) -> Endpoint | None:
         try:
             ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))
+        except BadSettings:
+            raise  # bad input, not a server this host lacks: the run stops (exit 2), nothing left running
         except UserError as exc:
             self._skip(target, exc.message, exc.fix)
             return None
-        doc = ep.to_dict() | {"url": redact_url(ep.url)}
+        doc = ep.to_dict() | {"url": redact_url(ep.url), "settings": redact_config(ep.settings)}
         self.store.update_manifest(servers={**self.store.manifest.servers, target_label(target): doc})
         return ep
 

@@ -44,11 +44,17 @@ def _provisioner(backend: str) -> Provisioner:
     raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
 
 
-def choose_backend(target: str, image: str | None = None) -> tuple[Literal["docker", "local"], str]:
-    """(``docker`` | ``local``, why) for a catalogue target; UserError when neither can provide it."""
+def choose_backend(target: str, image: str | None = None,
+                   binary: str | None = None) -> tuple[Literal["docker", "local"], str]:
+    """(``docker`` | ``local``, why) for a catalogue target; UserError when neither can provide it.
+    A ``binary`` given (``--binary``) is a local build: local."""
     from ycsbctl.provision import docker as docker_backend
 
     entry = catalog.get_target(target)
+    if binary:
+        if image:
+            raise UserError(f"{target}: --binary runs a local build and --image a container: give one of them")
+        return "local", f"--binary {binary}"
     wanted = image or entry.image
     try:
         client = docker_backend.connect(timeout_s=5)
@@ -73,14 +79,17 @@ def choose_backend(target: str, image: str | None = None) -> tuple[Literal["dock
 def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment_id: str, image: str | None = None,
               server_cpus: str | None = None, server_memory: str | None = None, host_network: bool = False,
               port: int | None = None, say: Say | None = None, ready_timeout_s: float | None = None,
-              docker_host: str | None = None) -> Endpoint:
+              docker_host: str | None = None, kind: str | None = None, settings: dict[str, str] | None = None,
+              binary: str | None = None) -> Endpoint:
     """Start (or attach to) one target and return once it answers, with version and config read.
 
     ``target_or_url``: a catalogue name or a ``redis://`` / ``mongodb://`` / ``basic://`` URL.
     ``server_cpus``: cpuset (``0-1``); ``server_memory``: size (``2g``); ``port``: host port on
     127.0.0.1 (default: a free one). ``docker_host``: the Docker engine to start it on
     (``tcp://DBHOST:2375``, ``ssh://user@DBHOST``; implies the docker backend). Progress goes to
-    ``say`` (default: stderr).
+    ``say`` (default: stderr). A catalogue target may be a label (``redis-lazyfree``) of ``kind``
+    (``redis``; default: the label itself) with ``settings`` for its command line and a ``binary``
+    (a local build to run). A server that refuses its settings at start is a UserError exit 2.
     """
     say = say or say_to_stderr
     if backend not in BACKENDS:
@@ -89,22 +98,28 @@ def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment
         if registry.find(target_or_url) is not None:
             if backend not in ("auto", "external"):
                 raise UserError(f"{redact_url(target_or_url)} is a URL: it needs no --backend {backend}")
+            if settings:
+                raise UserError(f"{redact_url(target_or_url)} is a server you run: ycsbctl does not reconfigure it "
+                                f"({', '.join(settings)}); set them there, or let ycsbctl start one with a label "
+                                "(--targets redis-x --server-config redis-x:KEY=VALUE)")
             return ExternalProvisioner().up(target_or_url)
-        catalog.get_target(target_or_url)
+        kind = kind or target_or_url
+        catalog.get_target(kind)
         notes: list[str] = []
         if docker_host:
             if backend == "local":
                 raise UserError("--docker-host starts servers on a Docker engine: drop --backend local")
             backend = "docker"
         if backend == "auto":
-            backend, reason = choose_backend(target_or_url, image)
+            backend, reason = choose_backend(kind, image, binary)
             say(f"{target_or_url}: {backend} backend ({reason})")
             notes.append(f"backend auto -> {backend}: {reason}")
         elif backend == "external":
             raise UserError(f"--backend external needs a URL (redis://… or mongodb://…), not {target_or_url!r}")
         options = UpOptions(experiment_id=experiment_id, image=image, server_cpus=server_cpus,
                              server_memory=server_memory, host_network=host_network, port=port, say=say,
-                             notes=notes, docker_host=docker_host, ready_timeout_s=ready_timeout_s)
+                             notes=notes, docker_host=docker_host, ready_timeout_s=ready_timeout_s, kind=kind,
+                             settings=dict(settings or {}), binary=binary)
         endpoint = _provisioner(backend).up(target_or_url, options)
         say(f"{endpoint.target} is up: {redact_url(endpoint.url)} ({endpoint.server_name}, {endpoint.backend})")
         return endpoint
@@ -151,9 +166,12 @@ def up_servers(targets: list[str], backend: BackendChoice = "auto", **options: A
         try:
             images = options.pop("images", None) or {}
             engines = options.pop("docker_hosts", None) or {}
+            specs = options.pop("specs", None) or {}
             for target in targets:
+                spec = specs.get(target)
+                extra = {"kind": spec.kind, "settings": spec.settings, "binary": spec.binary} if spec else {}
                 endpoints.append(provision(target, backend, image=images.get(target),
-                                           docker_host=engine_for(target, engines), **options))
+                                           docker_host=engine_for(target, engines), **extra, **options))
         except BaseException:
             with deferred_signals():  # a second Ctrl-C or SIGTERM must not cut the rollback short
                 _teardown_all(endpoints)
@@ -247,6 +265,9 @@ def restart(endpoint: Endpoint, say: Say | None = None) -> Endpoint:
     entry = state.find(key)
     options = dict(entry["options"]) if entry else {}
     options.setdefault("experiment_id", "restart")
+    if endpoint.kind:  # a labelled target comes back as the same kind with the same settings
+        options.setdefault("kind", endpoint.kind)
+        options.setdefault("settings", dict(endpoint.settings))
     port = urlsplit(endpoint.url).port
     teardown(endpoint)
     return provision(endpoint.target, endpoint.backend, port=port, say=say, **options)

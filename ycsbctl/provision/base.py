@@ -24,6 +24,7 @@ class Endpoint:
     server may use (for the bottleneck label); None means all host cores. ``host`` is where the
     server runs: None for this host, else the name or address of the Docker engine's host that
     ``url`` reaches it at; ``docker_host`` is the engine a container was started on (its URL).
+    ``target`` is the label the plan gives it (``redis-lazyfree``), ``kind`` the catalogue entry.
     """
 
     target: str
@@ -41,13 +42,18 @@ class Endpoint:
     notes: list[str] = field(default_factory=list)
     host: str | None = None
     docker_host: str | None = None
+    kind: str = ""  # the catalogue entry it was started as ("redis" for the label "redis-lazyfree"); "" for a URL
+    settings: dict[str, str] = field(default_factory=dict)  # --server-config given on its command line
+    binary: str | None = None  # the local server binary that runs
+    traits: dict[str, Any] = field(default_factory=dict)  # what differs between servers, from their own INFO
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Endpoint:
-        return cls(**d)
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
 
 
 @dataclass
@@ -58,7 +64,8 @@ class UpOptions:
     (None: the server's own on another host, else a free one on 127.0.0.1); ``image`` and
     ``host_network``: docker only; ``docker_host``: the Docker engine's URL (None: ``$DOCKER_HOST``);
     ``ready_timeout_s``: how long to wait for the server to answer, s (None: the backend's default);
-    ``say``: where progress lines go (None: nowhere); ``notes``: kept in the endpoint's notes.
+    ``say``: where progress lines go (None: nowhere); ``notes``: kept in the endpoint's notes;
+    ``kind``, ``settings``, ``binary``: a labelled target's catalogue name, server settings and build.
     """
 
     experiment_id: str = "manual"
@@ -71,10 +78,14 @@ class UpOptions:
     notes: list[str] = field(default_factory=list)
     docker_host: str | None = None
     ready_timeout_s: float | None = None
+    kind: str | None = None  # the catalogue name of a labelled target (None: the target is its own kind)
+    settings: dict[str, str] = field(default_factory=dict)  # on the server's command line, as in its config file
+    binary: str | None = None  # a local build to run (--binary), local backend only
 
     def to_store(self) -> dict[str, Any]:
         """The options worth keeping in the state file for ``restart`` (no callables, no None)."""
-        keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host")
+        keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host", "kind",
+                "settings", "binary")
         return {k: getattr(self, k) for k in keep if getattr(self, k) is not None}
 
     def progress(self, msg: str) -> None:

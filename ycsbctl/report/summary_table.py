@@ -78,3 +78,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
 
             console.print(f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}", markup=False,
                           highlight=False)
+    from ycsbctl.report.server_traits import differences
+
+    for line in differences(exp):  # version, allocator, io-threads, settings: what the table's targets differ in
+        console.print(f"  {line}", markup=False, highlight=False)

@@ -17,6 +17,9 @@ class ServerFacts:
     name: str
     version: str
     config: dict[str, Any] = field(default_factory=dict)
+    # what differs between servers of one protocol, from their own report (Redis INFO: version,
+    # allocator, io-threads); see ycsbctl.stores.redis.info.server_traits
+    traits: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

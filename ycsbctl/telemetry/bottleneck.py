@@ -65,13 +65,41 @@ def host_cores() -> int:
 def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float | None = None) -> float:
     """The cores the server can use: its CPU limit or the host's cores (never more than the host
     has, nor than ``usable``: what its process's cgroup quota and affinity allow), as its protocol
-    counts them (1 for a single-threaded Redis-protocol server). A server on another host
+    counts them (1 for a single-threaded Redis-protocol server, its ``io-threads`` when it has more
+    than one, up to the limit). A server on another host
     (``endpoint.host``) is bounded by that host's cores (``cpu_limit_cores``), not this one's."""
     if endpoint.host and endpoint.cpu_limit_cores:
         cores = float(endpoint.cpu_limit_cores)
     cores = float(cores or host_cores())
     limit = min(float(endpoint.cpu_limit_cores or cores), cores, float(usable or cores))
-    return registry.get(endpoint.protocol).server_cores(endpoint.target, limit)
+    own = registry.get(endpoint.protocol).server_cores(endpoint.kind or endpoint.target, limit)
+    io_threads = (endpoint.traits or {}).get("io_threads")
+    if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: N threads serve clients
+        return max(own, min(float(io_threads), limit))
+    return own
+
+
+def io_threads_note(b: Bottleneck, endpoint: Endpoint, host_cores: float) -> Bottleneck:
+    """``b`` with what a server with I/O threads (``io-threads`` N > 1) on the client's own host means:
+    its threads and the load generator compete for the same cores, so the point says more about the
+    host than about the server's threading (a 2-core host leaves the client one core at best)."""
+    io_threads = (endpoint.traits or {}).get("io_threads")
+    if not (isinstance(io_threads, int) and io_threads > 1):
+        return b
+    b.evidence["server_io_threads"] = io_threads
+    if endpoint.host is None:
+        share = b.evidence.get("client_share")
+        if io_threads < host_cores:
+            why = ": client and server compete for those cores"
+        elif share is not None and share < 0.5:
+            why = (f": no core is left to the client alone, and it ran only {share:.0%} of the time it could — "
+                   "client and server threads took turns on the host, so this point measures that contention, "
+                   "not what the I/O threads give")
+        else:
+            why = (": no core is left to the client alone, so this point is likely client-bound (client and "
+                   "server take turns on the host), not a measure of what the I/O threads give")
+        b.text += f"; the server runs {io_threads} I/O threads on the {host_cores:g} cores the client uses too{why}"
+    return b
 
 
 def _r(v: float | None, nd: int = 1) -> float | None:

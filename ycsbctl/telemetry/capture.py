@@ -215,7 +215,7 @@ class Capture:
             shared_host=self.endpoint.host is None,
             server_throttled_pct=_f(server_throttled.mean()), client_throttled_pct=_f(client_throttled.mean()))
         b.evidence.update(server_usable_cores=server_limit, client_cpu_quota_cores=client_limit)
-        return b
+        return bn.io_threads_note(b, self.endpoint, self.host_cores)
 
 
 @contextmanager

@@ -48,6 +48,52 @@ def counters(info: dict[str, Any]) -> dict[str, float | None]:
     }
 
 
+def server_traits(info: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What tells servers of the Redis protocol apart, from their own ``INFO`` (and ``CONFIG GET``):
+    ``server`` (Redis, Valkey, Dragonfly, KeyDB), ``version`` (``valkey_version`` before
+    ``redis_version``, which Valkey pins at 7.2.4), ``redis_compat_version``, ``allocator``
+    (``mem_allocator``: jemalloc-5.3.0, libc …), ``io_threads`` (the ``io-threads`` setting: threads
+    that may serve clients, the main one included), ``io_threads_active`` (0/1 when sampled),
+    ``multiplexing_api`` and ``arch_bits``. A field the server does not report is left out."""
+    config = config or {}
+    out: dict[str, Any] = {}
+    for key, name in (("valkey_version", "Valkey"), ("dragonfly_version", "Dragonfly"), ("keydb_version", "KeyDB")):
+        if key in info:
+            out["server"], out["version"] = name, str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
+            break
+    else:
+        if "redis_version" in info:
+            out["server"], out["version"] = "Redis", str(info["redis_version"])
+    if "redis_version" in info and out.get("server") != "Redis":
+        out["redis_compat_version"] = str(info["redis_version"])
+    if info.get("mem_allocator"):
+        out["allocator"] = str(info["mem_allocator"])
+    threads = config.get("io-threads", info.get("io_threads"))
+    try:
+        if threads is not None:
+            out["io_threads"] = int(threads)
+    except (TypeError, ValueError):
+        pass
+    if config.get("io-threads-do-reads") in ("yes", "no"):  # Redis 6/7: reads on the I/O threads too
+        out["io_threads_do_reads"] = config["io-threads-do-reads"]
+    if "io_threads_active" in info:
+        out["io_threads_active"] = int(num(info["io_threads_active"]) or 0)
+    for key in ("multiplexing_api", "arch_bits"):
+        if key in info:
+            out[key] = info[key]
+    return out
+
+
+IO_THREAD_COUNTERS = ("io_threaded_reads", "io_threaded_writes")
+
+
+def io_thread_counters(info: dict[str, Any]) -> dict[str, float | None]:
+    """Reads and writes the I/O threads handled so far (``io_threaded_reads_processed``, …: Redis 6+,
+    Valkey); None where the server does not count them. Their per-second rates show whether a
+    server's ``io-threads`` did any work during a point."""
+    return {key: num(info.get(f"{key}_processed")) for key in IO_THREAD_COUNTERS}
+
+
 def reported_pid(url: str) -> int | None:
     """The server's own PID (``process_id``), None when it does not say or does not answer."""
     try:
@@ -62,7 +108,8 @@ class RedisInfoSampler(Sampler):
     """INFO once per interval: memory (``used_memory``, RSS, fragmentation), ``connected_clients``
     (our own connection included), keys, and rates from counters: ``ops_per_s`` (commands,
     our one INFO per second included), ``net_in/out_bytes_per_s``, ``db_cpu_pct`` (the server's
-    own user+sys CPU, % of one core: the server CPU of an external target we have no PID for)."""
+    own user+sys CPU, % of one core: the server CPU of an external target we have no PID for),
+    ``io_threaded_reads_per_s`` and ``io_threaded_writes_per_s`` (work done by its I/O threads)."""
 
     source = "redis-info"
 
@@ -75,15 +122,19 @@ class RedisInfoSampler(Sampler):
 
     def prime(self) -> None:
         self._r = connect(self.url)
-        self._prev = counters(self._r.info())
+        info = self._r.info()
+        self._prev = {**counters(info), **io_thread_counters(info)}
         self._t = time.monotonic()
 
     def sample(self) -> dict[str, Any]:
         assert self._r is not None, "prime() first"
         info = self._r.info()
         now = time.monotonic()
-        cur = counters(info)
+        cur = {**counters(info), **io_thread_counters(info)}
         out = {**gauges(info), **rates(self._prev, cur, now - self._t)}
+        for key in IO_THREAD_COUNTERS:
+            a, b = self._prev.get(key), cur.get(key)
+            out[f"{key}_per_s"] = None if a is None or b is None or now <= self._t else max(0.0, b - a) / (now - self._t)
         self._prev, self._t = cur, now
         return out
 

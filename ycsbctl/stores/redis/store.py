@@ -60,21 +60,28 @@ class RedisProtocol(ServerProtocol):
             c.close()
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
+        from ycsbctl.stores.redis.info import server_traits
+
         c = client(url, 5.0)
         try:
             info = c.info("server")
+            try:
+                info_all = c.info()
+            except Exception:  # noqa: BLE001 - the server section alone still names it
+                info_all = info
             try:
                 config: dict[str, Any] = dict(c.config_get("*"))
             except Exception as exc:  # noqa: BLE001 - some servers restrict CONFIG
                 config = {"error": f"CONFIG GET * failed: {short_error(exc)}"}
         finally:
             c.close()
+        traits = server_traits({**info_all, **info}, config)
         for key, name in (("valkey_version", "Valkey"), ("dragonfly_version", "Dragonfly")):
             if key in info:
                 version = str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
-                return ServerFacts(f"{name} {version}", version, config)
+                return ServerFacts(f"{name} {version}", version, config, traits)
         version = str(info.get("redis_version", ""))
-        return ServerFacts(f"{expected or 'Redis'} {version}".strip(), version, config)
+        return ServerFacts(f"{expected or 'Redis'} {version}".strip(), version, config, traits)
 
     def clear(self, url: str, table: str) -> None:
         with client(url, 30.0) as c:
@@ -117,6 +124,8 @@ class RedisProtocol(ServerProtocol):
         return "redis", props
 
     def server_cores(self, target: str, limit: float) -> float:
+        """``target``: the catalogue kind (or label). I/O threads are counted by the caller
+        (:func:`ycsbctl.telemetry.bottleneck.server_cores`, from the server's ``io-threads``)."""
         if any(m in target.lower() for m in MULTI_THREADED):
             return limit
         return min(1.0, limit)  # one thread serves the data path
