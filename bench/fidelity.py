@@ -5,7 +5,7 @@ Each case runs YCSB's own ``CoreWorkload`` twice (its run-to-run noise) and ycsb
 all printing BasicDB's verbose lines (values included). A small Java harness calls ``init``, then
 ``doInsert``/``doTransaction`` the Client's number of times (``insertcount`` when given, else
 ``recordcount``; ``operationcount``) on a verbose BasicDB, all cases in one JVM (one JVM per case
-costs ~0.6 s each); the Client's own counting is checked apart, in ``tests/test_fidelity_ycsb.py``.
+costs ~0.6 s each); the Client's own counting is checked apart, in ``tests/workload/test_client_fidelity.py``.
 
 A case is *identical* when the lines match (values compared by length, or whole with
 ``dataintegrity``); *same distribution* when every feature — operation mix, key popularity,

@@ -20,7 +20,7 @@ achieved / target ≥ a sustain ratio (0.95 there, 0.99 here), ``ycsb_lowest_lat
 target up by a fixed amount until latency leaves a band, and its CPU mode bisects between bounds. A
 fixed step needs many points; here bisection on a logarithmic scale narrows the whole bracket under
 the ceiling at once: in 8 points (the unpaced one included) a knee anywhere from 1/140 of the ceiling
-to the ceiling is found within 4 % of a fine ladder's answer (``tests/test_slo_search.py``, on a
+to the ceiling is found within 4 % of a fine ladder's answer (``tests/experiment/test_rate_search.py``, on a
 synthetic server whose knee is known exactly).
 
 Reproducible from the manifest: the plan keeps ``slo``, ``slo_start`` and ``slo_points``; each search

@@ -1,0 +1,174 @@
+"""Malformed input of every kind (URLs, properties, thread specs, flags, files) given to the real
+``ycsbctl`` command: exit code 2, one ``error:`` line on stderr that names the fix, no traceback, no
+password, and nothing started or left behind (no result folder, no server, no host claim)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_run_cli import CLI
+
+SECRET = "s3cretPW"
+BASIC = ["--target", "basic://", "--threads", "1"]
+
+# (case, arguments after the command, text the one line must contain)
+CASES: list[tuple[str, list[str], str]] = [
+    # -- URLs
+    ("port not a number", ["run", "b", "--target", "redis://127.0.0.1:abc"], "use redis://host:port"),
+    ("port out of range", ["run", "b", "--target", "redis://127.0.0.1:99999"], "use redis://host:port"),
+    ("port not a number, with password", ["run", "b", "--target", f"redis://:{SECRET}@127.0.0.1:abc"],
+     "use redis://host:port"),
+    ("http URL with password", ["run", "b", "--target", f"http://u:{SECRET}@h:1"], "use redis://host:port"),
+    ("unescaped @ in a MongoDB password", ["run", "b", "--target", f"mongodb://u:{SECRET}@x@127.0.0.1"],
+     "mongodb://host:port/db"),
+    ("MongoDB port not a number", ["run", "b", "--target", "mongodb://127.0.0.1:nope/ycsb"], "mongodb://host:port/db"),
+    ("unknown scheme", ["run", "b", "--target", "ftp://127.0.0.1"], "use redis://host:port"),
+    ("a bad URL in a --targets list", ["run", "b", "--targets", "basic://,redis://127.0.0.1:x1"], "use redis://host:port"),
+    ("unknown catalogue target", ["run", "b", "--target", "oracle"], "use one of redis, mongodb"),
+    # -- YCSB client properties
+    ("recordcount not a number", ["run", "b", *BASIC, "-p", "recordcount=abc"], "-p recordcount=N"),
+    ("recordcount negative", ["run", "b", *BASIC, "-p", "recordcount=-5"], "-p recordcount=N with N ≥ 0"),
+    ("recordcount beyond Java's int", ["run", "b", *BASIC, "-p", "recordcount=3000000000"], "out of range"),
+    ("operationcount in e-notation", ["run", "b", *BASIC, "-p", "operationcount=1e5"], "-p operationcount=N"),
+    ("operationcount negative", ["run", "b", *BASIC, "-p", "operationcount=-1"], "-p operationcount=N"),
+    ("threadcount zero", ["run", "b", "--target", "basic://", "-p", "threadcount=0"], "-p threadcount=N with N ≥ 1"),
+    ("threadcount a word", ["run", "b", "--target", "basic://", "-p", "threadcount=four"], "-p threadcount=N"),
+    ("target a word", ["run", "b", *BASIC, "-p", "target=fast"], "-p target=N"),
+    ("target negative", ["run", "b", *BASIC, "-p", "target=-10"], "--target-rate"),
+    ("maxexecutiontime a fraction", ["run", "b", *BASIC, "-p", "maxexecutiontime=1.5"], "-p maxexecutiontime=N"),
+    ("measurementtype timeseries", ["run", "b", *BASIC, "-p", "measurementtype=timeseries"], "drop -p measurementtype"),
+    ("unknown exporter", ["run", "b", *BASIC, "-p", "exporter=XmlExporter"], "JSONArrayMeasurementsExporter"),
+    ("percentile not a number", ["run", "b", *BASIC, "-p", "hdrhistogram.percentiles=99,abc"],
+     "hdrhistogram.percentiles=50,95,99"),
+    ("percentile above 100", ["run", "b", *BASIC, "-p", "hdrhistogram.percentiles=150"], "between 0 and 100"),
+    ("measurement.interval unknown", ["run", "b", *BASIC, "-p", "measurement.interval=sometimes"],
+     "use op, intended or both"),
+    ("db class", ["run", "b", *BASIC, "-p", "db=site.ycsb.db.RedisClient"], "--target redis://host:port"),
+    ("dotransactions=false on run", ["run", "b", *BASIC, "-p", "dotransactions=false"], "ycsbctl load"),
+    ("hdrhistogram.fileoutput not a boolean", ["run", "b", *BASIC, "-p", "hdrhistogram.fileoutput=yes"],
+     "-p hdrhistogram.fileoutput=true"),
+    ("hdrhistogram.output.path in a missing folder", ["run", "b", *BASIC, "-p", "hdrhistogram.fileoutput=true",
+                                                      "-p", "hdrhistogram.output.path=/nonexistent-dir/x-"],
+     "create the folder"),
+    ("redis.port out of range", ["run", "b", *BASIC, "-p", "redis.port=70000"], "1 ≤ N ≤ 65535"),
+    ("password property beside a bad one", ["run", "b", *BASIC, "-p", f"redis.password={SECRET}",
+                                            "-p", "redis.timeout=soon"], "-p redis.timeout=N"),
+    ("exportfile in a sweep", ["run", "b", "--target", "basic://", "--threads", "1,2", "-p", "exportfile=x.txt"],
+     "drop -p exportfile"),
+    ("-p without =", ["run", "b", *BASIC, "-p", "recordcount"], "write -p key=value"),
+    # -- CoreWorkload properties
+    ("fieldcount a word", ["run", "b", *BASIC, "-p", "fieldcount=x"], "-p fieldcount=N"),
+    ("fieldcount zero", ["run", "b", *BASIC, "-p", "fieldcount=0"], "fieldcount ≥ 1"),
+    ("minfieldlength above fieldlength", ["run", "b", *BASIC, "-p", "fieldlength=5", "-p", "minfieldlength=9"],
+     "minfieldlength ≤ fieldlength"),
+    ("readproportion a word", ["run", "b", *BASIC, "-p", "readproportion=half"], "-p readproportion=X"),
+    ("readproportion negative", ["run", "b", *BASIC, "-p", "readproportion=-0.5"], "proportions must be ≥ 0"),
+    ("proportions sum to zero", ["run", "b", *BASIC, "-p", "readproportion=0", "-p", "updateproportion=0"],
+     "set readproportion"),
+    ("unknown requestdistribution", ["run", "b", *BASIC, "-p", "requestdistribution=gaussian"], "use one of uniform"),
+    ("unknown insertorder", ["run", "b", *BASIC, "-p", "insertorder=random"], "use hashed or ordered"),
+    ("boolean that is not one", ["run", "b", *BASIC, "-p", "readallfields=yes"], "-p readallfields=true"),
+    ("maxscanlength zero", ["run", "e", *BASIC, "-p", "maxscanlength=0"], "minscanlength ≤ maxscanlength"),
+    ("insert range past recordcount", ["run", "b", *BASIC, "-p", "recordcount=1000", "-p", "insertcount=5000"],
+     "lower insertcount"),
+    ("hotspot fraction above 1", ["run", "b", *BASIC, "-p", "requestdistribution=hotspot",
+                                  "-p", "hotspotdatafraction=2"], "between 0 and 1"),
+    ("bad property on load", ["load", "b", "--target", "basic://", "-p", "fieldlength=long"], "-p fieldlength=N"),
+    # -- thread specs
+    ("threads zero", ["run", "b", "--target", "basic://", "--threads", "0"], "(8..128)"),
+    ("threads range downwards", ["run", "b", "--target", "basic://", "--threads", "8..4"], "(8..128)"),
+    ("threads words", ["run", "b", "--target", "basic://", "--threads", "a,b"], "(8,16,32)"),
+    ("load threads zero", ["load", "b", "--target", "basic://", "--threads", "0"], "number ≥ 1"),
+    # -- flags
+    ("duration zero", ["run", "b", *BASIC, "--duration", "0"], "'--duration'"),
+    ("negative target rate", ["run", "b", *BASIC, "--target-rate", "-1"], "--target-rate '-1': use a rate"),
+    ("repeat zero", ["run", "b", *BASIC, "--repeat", "0"], "'--repeat'"),
+    ("error rate above 1", ["run", "b", *BASIC, "--max-error-rate", "2"], "'--max-error-rate'"),
+    ("operations zero", ["run", "b", *BASIC, "--operations", "0"], "'--operations'"),
+    ("unknown profile", ["run", "b", *BASIC, "--profile", "huge"], "'--profile'"),
+    ("unknown flag", ["run", "b", *BASIC, "--thread", "4"], "--threads"),
+    ("no workload", ["run", *BASIC], "name at least one workload"),
+    ("load without a target", ["load", "b"], "--target URL"),
+    ("bad image spec", ["run", "b", "--target", "redis", "--target", "mongodb", "--image", "=x"], "TARGET=IMAGE"),
+    ("docker host not a Docker URL", ["up", "redis", "--docker-host", "http://h:2375"], "tcp://HOST:2375"),
+    ("docker host for a target not started", ["up", "redis", "--docker-host", "mongodb=tcp://h:2375"],
+     "not among the targets"),
+    ("docker host with the local backend", ["run", "b", "--target", "redis", "--docker-host", "tcp://h:2375",
+                                            "--backend", "local"], "drop --backend local"),
+    # -- files
+    ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, workload-a"),
+    ("missing -P file", ["run", "b", *BASIC, "-P", "{files}/nope.properties"], "does not exist"),
+    ("-P a directory", ["run", "b", *BASIC, "-P", "{files}"], "cannot be read"),
+    ("-P a binary file", ["run", "b", *BASIC, "-P", "{files}/binary"], "give a text file"),
+    ("-P a JSON file", ["run", "b", *BASIC, "-P", "{files}/config.json"], "give a text file"),
+    ("-P a bad unicode escape", ["run", "b", *BASIC, "-P", "{files}/bad-escape.properties"], "four hex digits"),
+    ("workload file with a bad value", ["run", "{files}/my-workload", *BASIC], "-p fieldcount=N"),
+    ("-P alone, with a bad value", ["run", "-P", "{files}/my-workload", *BASIC], "-p fieldcount=N"),
+    ("dry-run, bad property", ["dry-run", "b", "-p", "zeropadding=wide"], "-p zeropadding=N"),
+    ("dry-run, no workload and no -P", ["dry-run", "--count", "1"], "name a workload"),
+]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("bad-input-files")
+    (d / "binary").write_bytes(bytes(range(256)) * 8)
+    (d / "config.json").write_text('{\n  "recordcount": 1000\n}\n')
+    (d / "bad-escape.properties").write_text("recordcount=1000\nname=\\u12\n")
+    (d / "my-workload").write_text(f"recordcount=1000\nfieldcount=ten\nredis.password={SECRET}\n")
+    return d
+
+
+@pytest.mark.parametrize(("case", "args", "says"), CASES, ids=[c[0] for c in CASES])
+def test_malformed_input_is_one_line_exit_2_and_leaves_nothing(case, args, says, files: Path, tmp_path: Path):
+    cwd, state = tmp_path / "cwd", tmp_path / "state"
+    cwd.mkdir()
+    argv = [a.format(files=files) for a in args]
+    claims = tmp_path / "claims"
+    env = {**os.environ, "YCSBCTL_STATE_DIR": str(state), "YCSBCTL_CLAIM_DIR": str(claims)}
+    r = subprocess.run([*CLI, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, (case, r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), (case, r.stderr)
+    assert says in lines[0], (case, lines[0])
+    assert r.stdout == "" and "Traceback" not in r.stderr
+    assert SECRET not in r.stderr  # no password, whole or in part
+    assert not any(cwd.iterdir())  # no result folder, no exportfile
+    servers = state / "servers.json"
+    assert not servers.exists() or not json.loads(servers.read_text() or "[]"), "a server was started"
+    assert not claims.exists() or not any(claims.iterdir()), "the host was claimed"
+
+
+def test_the_table_holds_at_least_40_cases():
+    assert len(CASES) >= 40
+
+
+def test_dry_run_takes_the_first_p_file_as_the_workload_as_run_and_load_do(tmp_path: Path):
+    r = subprocess.run([*CLI, "dry-run", "-P", str(Path(__file__).parents[2] / "workloads" / "workloada"), "--count",
+                        "200", "--seed", "1"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    named = subprocess.run([*CLI, "dry-run", "workload-a", "--count", "200", "--seed", "1"], capture_output=True,
+                           text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout == named.stdout and len(r.stdout.splitlines()) == 200
+
+
+def test_proportions_that_do_not_sum_to_one_are_said_once_with_the_shares_ycsb_uses(tmp_path: Path):
+    args = ["-p", "readproportion=0.9", "-p", "updateproportion=0.9", "-p", "recordcount=100"]
+    dry = subprocess.run([*CLI, "dry-run", "workload-a", *args, "--count", "4000", "--seed", "3"],
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    run = subprocess.run([*CLI, "run", "workload-a", *args, "--target", "basic://", "--threads", "1", "--operations",
+                          "10", "--no-telemetry", "--quiet"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    for r in (dry, run):
+        assert r.returncode == 0, r.stderr
+        warnings = [x for x in r.stderr.splitlines() if "proportions sum to" in x]
+        assert warnings == ["warning: the operation proportions sum to 1.8 (readproportion=0.9, updateproportion=0.9); "
+                            "YCSB normalises them, so each is its share of the sum: READ 50%, UPDATE 50%"], r.stderr
+    reads = sum(line.startswith("READ ") for line in dry.stdout.splitlines())
+    assert 0.45 * 4000 <= reads <= 0.55 * 4000  # what the warning says is what the workload does
+    quiet = subprocess.run([*CLI, "dry-run", "workload-a", "--count", "1"], capture_output=True, text=True, timeout=60)
+    assert "proportions" not in quiet.stderr  # 0.5 + 0.5: nothing to say

@@ -1,0 +1,223 @@
+"""``ycsbctl targets | up | status | down | doctor`` through the real command line."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shutil
+import signal
+import stat
+import subprocess
+import threading
+from pathlib import Path
+
+import psutil
+import pytest
+import redis
+from click.testing import CliRunner
+
+from tests.fixtures.waiting import wait_until
+from ycsbctl.cli import main
+from ycsbctl.provision import state
+
+ROOT = Path(__file__).resolve().parents[2]
+YCSBCTL = ROOT / ".venv" / "bin" / "ycsbctl"
+
+
+@pytest.fixture
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("YCSBCTL_STATE_DIR", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def cli() -> CliRunner:
+    return CliRunner()
+
+
+def _ycsbctl() -> str:
+    if not YCSBCTL.exists():
+        pytest.skip(f"{YCSBCTL} missing (pip install -e . in .venv, or run `make test`)")
+    return str(YCSBCTL)
+
+
+class LineReader:
+    """Reads a subprocess stream on a thread so a test can wait for a line with a deadline."""
+
+    def __init__(self, stream) -> None:
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream) -> None:
+        for line in stream:
+            self.lines.put(line)
+
+    def wait_for(self, text: str, timeout_s: float = 30.0) -> str:
+        while True:
+            try:
+                line = self.lines.get(timeout=timeout_s)
+            except queue.Empty:
+                raise AssertionError(f"no line with {text!r} within {timeout_s} s; saw {self.seen}") from None
+            self.seen.append(line)
+            if text in line:
+                return line
+
+
+def _never_ready_redis(folder: Path) -> Path:
+    """A fake redis-server on PATH that starts and never listens (so `up` waits for readiness)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "redis-server"
+    path.write_text("#!/bin/sh\nexec sleep 600\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return folder
+
+
+def test_targets_lists_the_catalogue_and_why_each_backend_can_or_cannot(cli, state_dir):
+    result = cli.invoke(main, ["targets"])
+    assert result.exit_code == 0, result.output
+    for name in ("redis", "mongodb", "valkey", "keydb", "dragonfly", "ferretdb"):
+        assert f"{name} (" in result.output
+    assert "docker percona/percona-server-mongodb:7.0:" in result.output
+    if shutil.which("redis-server"):
+        assert "local: yes: " + shutil.which("redis-server") in result.output
+
+
+def test_up_in_one_process_status_and_down_in_others(cli, state_dir):
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
+    up = subprocess.run([_ycsbctl(), "up", "redis", "--backend", "local", "--experiment-id", "cli-t"],
+                        capture_output=True, text=True, timeout=60)
+    assert up.returncode == 0, up.stderr
+    target, url, details = up.stdout.strip().split("\t")
+    assert target == "redis" and url.startswith("redis://127.0.0.1:") and "local, pid" in details
+    assert redis.Redis.from_url(url).ping()
+    pid = state.entries()[0]["endpoint"]["pid"]
+
+    status = cli.invoke(main, ["status"])
+    assert status.exit_code == 0 and f"{url}\tlocal, pid {pid}" in status.output and "\tup\t" in status.output
+
+    down = cli.invoke(main, ["down", "redis"])
+    assert down.exit_code == 0 and f"redis: stopped pid {pid}" in down.output
+    assert not psutil.pid_exists(pid) and state.entries() == []
+    assert "no servers recorded" in cli.invoke(main, ["status"]).output
+
+
+def test_down_needs_targets_or_all(cli, state_dir):
+    assert cli.invoke(main, ["down"]).exit_code == 2
+    assert cli.invoke(main, ["down", "--all"]).exit_code in (0, 1)  # whatever Docker does here
+    assert "redis: nothing recorded" in cli.invoke(main, ["down", "redis"]).output
+
+
+def test_up_failure_is_one_error_line_with_exit_code_1(cli, state_dir, tmp_path):
+    result = cli.invoke(main, ["up", "redis", "--backend", "local"], env={"PATH": str(tmp_path)})
+    assert result.exit_code == 1
+    errors = [ln for ln in result.output.splitlines() if ln.startswith("error: ")]
+    assert len(errors) == 1 and "redis-server not found" in errors[0]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_signal_while_up_waits_for_readiness_leaves_no_process(state_dir, tmp_path, signum):
+    bin_dir = _never_ready_redis(tmp_path / "bin")
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
+    proc = subprocess.Popen([_ycsbctl(), "up", "redis", "--backend", "local"], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        LineReader(proc.stderr).wait_for("waiting for redis to answer")
+        (entry,) = state.entries()
+        server_pid = entry["endpoint"]["pid"]
+        fake = psutil.Process(server_pid)
+        wait_until(lambda: fake.name() == "sleep", 10, "the fake server exec'ing sleep")
+        proc.send_signal(signum)
+        assert proc.wait(timeout=30) != 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert not psutil.pid_exists(server_pid) or psutil.Process(server_pid).status() == psutil.STATUS_ZOMBIE
+    assert state.entries() == []
+    assert not os.path.exists(entry["data_dir"])
+
+
+def test_sigterm_after_one_server_is_up_rolls_back_everything_up_started(state_dir, tmp_path):
+    """`up ferretdb redis`: the real mongo-wire answers, then redis never does; SIGTERM stops both."""
+    if not (ROOT / "infra" / "bin" / "mongo-wire").exists():
+        pytest.skip("infra/bin/mongo-wire is not built (bash infra/build-mongo-wire.sh, or run `make test`)")
+    bin_dir = _never_ready_redis(tmp_path / "bin")
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
+    proc = subprocess.Popen([_ycsbctl(), "up", "ferretdb", "redis", "--backend", "local"], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        lines = LineReader(proc.stderr)
+        lines.wait_for("ferretdb is up")
+        lines.wait_for("waiting for redis to answer")
+        entries = wait_until(lambda: len(state.entries()) == 2 and state.entries(), 10, "both servers recorded")
+        pids = [e["endpoint"]["pid"] for e in entries]
+        assert psutil.Process(pids[0]).is_running()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 130
+        with contextlib.suppress(AssertionError):
+            lines.wait_for("\0", 5)  # every line the ended process wrote
+        rest = "".join(lines.seen)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in rest and "Aborted" not in rest, rest
+    assert "`up` interrupted: the servers it had started were stopped, none is left running" in rest, rest
+    for pid in pids:
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert state.entries() == []
+
+
+def test_down_all_while_docker_does_not_answer_stops_the_local_servers_and_says_so(state_dir, tmp_path):
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
+    env = {**os.environ, "DOCKER_HOST": "unix:///nonexistent.sock"}
+    up = subprocess.run([_ycsbctl(), "up", "redis", "--backend", "local"], env=env, capture_output=True, text=True,
+                        timeout=60)
+    assert up.returncode == 0, up.stderr
+    pid = state.entries()[0]["endpoint"]["pid"]
+    down = subprocess.run([_ycsbctl(), "down", "--all"], env=env, capture_output=True, text=True, timeout=60)
+    assert down.returncode == 1, down.stdout + down.stderr
+    assert f"redis: stopped pid {pid} (local)" in down.stdout and "nothing to stop" not in down.stdout
+    errors = [ln for ln in down.stderr.splitlines() if ln.strip()]
+    assert len(errors) == 1 and "containers were not checked: Docker does not answer at unix:" in errors[0] \
+        and "nonexistent.sock" in errors[0], down.stderr
+    assert "Traceback" not in down.stderr
+    assert not psutil.pid_exists(pid) and state.entries() == []
+
+
+def test_doctor_reports_each_tool_with_a_fix(cli, state_dir):
+    result = cli.invoke(main, ["doctor"], env={"DOCKER_HOST": "unix:///nonexistent.sock"})
+    assert result.exit_code == 0, result.output
+    assert "warn docker daemon: Docker does not answer at unix:///nonexistent.sock" in result.output
+    assert "fix: start it" in result.output
+    for name in ("redis binary", "mongodb binary", "ferretdb binary", "iperf3", "java", "loopback ports", "memory"):
+        assert f" {name}: " in result.output
+    if shutil.which("iperf3"):
+        assert "ok   iperf3: iperf 3" in result.output
+
+
+def test_a_ctrl_c_while_the_process_exits_breaks_no_exit_handler(tmp_path):
+    """Ctrl-C just after a command printed its result (``up ferretdb`` printed its URL): the
+    libraries' exit handlers (pymongo's) run then, and must not end in a traceback. An exit handler
+    registered before the command, so run after its own, sends the SIGINT a user would."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "late.py"
+    script.write_text(
+        "import atexit, os, signal, sys, time\n"
+        "def late():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.2)\n"
+        "    print('exit handlers ran to the end', file=sys.stderr)\n"
+        "atexit.register(late)\n"
+        "import pymongo  # noqa: F401 - registers its own exit handlers\n"
+        "from ycsbctl.cli import main\n"
+        "sys.exit(main(['dry-run', 'workload-b', '--count', '1']))\n")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith("READ usertable user"), r.stderr
+    assert r.stderr.strip() == "exit handlers ran to the end", r.stderr

@@ -1,0 +1,332 @@
+"""``ycsbctl … --cluster`` on hosts made of network namespaces (see tests/fixtures/lab.py).
+
+Truths: Redis's own ``INFO commandstats`` after ``CONFIG RESETSTAT`` (read = HGETALL, update and
+insert = HMSET, insert also ZADD _indices) and ``DBSIZE``; the hosts named in the result are the
+lab's Dask workers; a killed client host is gone from the scheduler, not from our bookkeeping.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.fixtures.lab import LabDriver, runs
+
+RECORDS = 2000
+TARGET = "redis://198.18.0.10:6379"
+IPERF = "198.18.0.10"  # the lab's iperf3 -s, next to the server
+
+
+def _series_total(folder: Path, run_id: str, op: str) -> int:
+    """Operations of ``op`` over every second of a run, warm-up included (series.parquet)."""
+    import pandas as pd
+
+    s = pd.read_parquet(folder / "series.parquet")
+    s = s[(s.run_id == run_id) & (s.op == op)]
+    return int(s.operations.sum())
+
+
+@pytest.fixture(scope="module")
+def loaded(lab: LabDriver, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The lab's server loaded through both client hosts (checked against DBSIZE and commandstats)."""
+    lab.redis("FLUSHALL")
+    lab.redis("CONFIG", "RESETSTAT")
+    out = tmp_path_factory.mktemp("load") / "load"
+    r = lab.ycsbctl("load", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "4",
+                    "--records", str(RECORDS), "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    calls = lab.calls()
+    # every record written exactly once: two shards with disjoint insertstart/insertcount ranges
+    assert calls["hmset"] == calls["zadd"] == RECORDS
+    assert int(lab.redis("DBSIZE")) == RECORDS + 1  # the records and _indices
+    (doc,) = runs(out).values()
+    assert doc["result"]["ops"]["INSERT"]["operations"] == RECORDS
+    assert sorted(s["name"] for s in doc["result"]["cluster"]["shards"]) == ["c1", "c2"]
+    return out
+
+
+def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabDriver, loaded: Path,
+                                                                       tmp_path: Path) -> None:
+    lab.redis("CONFIG", "RESETSTAT")
+    out = tmp_path / "run"
+    r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "4",
+                    "--records", str(RECORDS), "--duration", "3", "--warmup", "1", "--no-load", "--out", str(out),
+                    "--iperf-server", IPERF, "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "plain TCP without authentication" in r.stderr  # one warning line for a tcp:// scheduler
+    calls = lab.calls()
+    ((run_id, doc),) = runs(out).items()
+    assert doc["status"] == "ok", doc["error"]
+    # merged per-second counts of both hosts, warm-up included, against the server's own counters
+    assert _series_total(out, run_id, "READ") == calls["hgetall"] > 0
+    assert _series_total(out, run_id, "UPDATE") == calls["hmset"] > 0
+    cluster = doc["result"]["cluster"]
+    assert sorted(s["name"] for s in cluster["shards"]) == ["c1", "c2"]
+    assert sorted(s["threads"] for s in cluster["shards"]) == [2, 2]
+    assert all(s["client_cpu_pct"] > 0 for s in cluster["shards"])
+    # the start skew is recorded; all lab hosts share one clock, so it is the spread of the shards'
+    # lateness after the start time the controller chose: never more than the latest one's, at any speed
+    late = [s["start_late_ms"] for s in cluster["shards"]]
+    assert all(x >= 0 for x in late)
+    assert 0 <= cluster["start_skew_ms"] <= max(late) - min(late) + 0.001
+    hosts = {row for row in _telemetry_sources(out) if row.startswith("client-host:")}
+    assert hosts == {"client-host:c1", "client-host:c2"}
+    assert doc["telemetry_summary"]["client_cpu_source"] == "cluster"
+    assert doc["bottleneck"]["label"] != "network"  # an unshaped link with 100-byte fields is not the limit
+    assert lab.ycsbctl("report", str(out)).returncode == 0  # a single point writes no report by itself
+    html = (out / "report.html").read_text()
+    section = html[html.index('id="client-hosts"'):]
+    assert '<td class="l">c1</td>' in section and '<td class="l">c2</td>' in section  # per-host rows in the report
+
+
+def test_a_mongodb_wire_load_through_two_client_hosts_writes_each_record_once(lab: LabDriver, tmp_path: Path) -> None:
+    url = lab.lab.mongo_url
+    assert url is not None
+    out = tmp_path / "load"
+    r = lab.ycsbctl("load", "workload-b", "--target", url, "--cluster", lab.lab.scheduler, "--threads", "4",
+                    "--records", "500", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    count = ("import sys, pymongo; c = pymongo.MongoClient(sys.argv[1]); "
+             "print(c.get_default_database().usertable.count_documents({}), "
+             "len(c.get_default_database().usertable.distinct('_id')))")
+    got = lab.lab.run("ctl", [lab.lab.python, "-c", count, url], timeout=60)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.split() == ["500", "500"]  # the server's own count: every key once
+    (doc,) = runs(out).values()
+    assert sorted(s["name"] for s in doc["result"]["cluster"]["shards"]) == ["c1", "c2"]
+
+
+def test_a_scheduler_without_workers_stops_the_sweep_with_one_line(lab: LabDriver, loaded: Path,
+                                                                 tmp_path: Path) -> None:
+    empty = "tcp://198.18.0.2:8790"
+    lab.lab.start_process("ctl-empty-scheduler", "ctl", [lab.lab.python, "-m", "distributed.cli.dask_scheduler",
+                                                          "--host", "198.18.0.2", "--port", "8790", "--no-dashboard"])
+    try:
+        lab.lab.wait_port("ctl", "198.18.0.2", 8790)
+        out = tmp_path / "run"
+        r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", empty, "--threads", "2,4",
+                        "--records", str(RECORDS), "--duration", "2", "--no-load", "--out", str(out), "--quiet")
+        assert r.returncode == 1
+        errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+        assert errors == [f"error: no Dask worker is left at {empty}: start `dask worker {empty}` on each client host"]
+        assert "Traceback" not in r.stderr
+        assert json.loads((out / "manifest.json").read_text())["status"] != "complete"
+    finally:
+        lab.lab.kill("ctl-empty-scheduler")
+
+
+def test_a_loopback_target_is_refused_when_the_workers_are_other_hosts(lab: LabDriver, tmp_path: Path) -> None:
+    # a redis-server on the controller host's own loopback: it answers there, but not from c1 or c2
+    lab.lab.start_process("ctl-redis", "ctl", ["redis-server", "--bind", "127.0.0.1", "--port", "6379", "--save", "",
+                                               "--appendonly", "no"])
+    try:
+        lab.lab.wait_port("ctl", "127.0.0.1", 6379)
+        r = lab.ycsbctl("run", "workload-b", "--target", "redis://127.0.0.1:6379", "--cluster", lab.lab.scheduler,
+                        "--threads", "2,4", "--duration", "1", "--no-load", "--no-telemetry", "--quiet")
+    finally:
+        lab.lab.kill("ctl-redis")
+    assert r.returncode == 2
+    assert [line for line in r.stderr.splitlines() if line.startswith("error:")] == [
+        "error: the target redis://127.0.0.1:6379 is on this host's loopback, which Dask workers on other hosts "
+        "(c1, c2) cannot reach: give the server an address they can reach"]
+
+
+def _telemetry_sources(folder: Path) -> set[str]:
+    import pandas as pd
+
+    return set(pd.read_parquet(folder / "telemetry.parquet").source)
+
+
+def _shard_running(worker_pid: int) -> bool:
+    try:
+        procs = psutil.Process(worker_pid).children(recursive=True)
+    except psutil.Error:
+        return False
+    return any("ycsbctl.engine.shard_process" in " ".join(p.cmdline()) for p in procs if _quiet(p))
+
+
+def _quiet(p: psutil.Process) -> bool:
+    try:
+        p.cmdline()
+        return True
+    except psutil.Error:
+        return False
+
+
+def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
+    pid = lab.lab.pids["c2-worker"]
+    killed = threading.Event()
+    lab.redis("CONFIG", "RESETSTAT")
+
+    def kill_c2_mid_point() -> None:
+        end = time.monotonic() + 120
+        # the point is measuring once both shards run and the server has seen reads
+        while not (_shard_running(pid) and lab.calls().get("hgetall")) and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1.5)
+        lab.lab.kill("c2-worker")
+        killed.set()
+
+    t = threading.Thread(target=kill_c2_mid_point, daemon=True)
+    t.start()
+    out = tmp_path / "run"
+    try:
+        r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
+                        "--records", str(RECORDS), "--duration", "6", "--no-load", "--out", str(out), "--quiet")
+        t.join(5)
+        assert killed.is_set()
+        assert r.returncode == 1, r.stderr  # a failed point
+        docs = runs(out)
+        first, second = (docs[k] for k in sorted(docs, key=lambda k: docs[k]["threads"]))
+        assert first["status"] == "failed"
+        assert first["error"].startswith("client host c2") and "lost" in first["error"]
+        assert first["result"]["operations"] > 0  # what was measured before the loss is kept
+        lost = [s for s in first["result"]["cluster"]["shards"] if s["lost"]]
+        assert [s["name"] for s in lost] == ["c2"]
+        # the next point ran with the host that remained
+        assert second["status"] == "ok", second["error"]
+        assert [s["name"] for s in second["result"]["cluster"]["shards"]] == ["c1"]
+        assert second["result"]["operations"] > 0
+    finally:
+        lab.lab.kill("c2-worker")
+        lab.lab.start_worker("c2")
+        lab.lab.wait_workers(2)
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+def test_a_controller_stopped_by_ctrl_c_or_killed_leaves_no_shard_running(lab: LabDriver, loaded: Path, tmp_path: Path,
+                                                                          how: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    lab.redis("CONFIG", "RESETSTAT")
+    code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
+    out = tmp_path / "run"
+    proc = subprocess.Popen(lab.lab.exec_argv("ctl") + [
+        sys.executable, "-c", code, "run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler,
+        "--threads", "4", "--records", str(RECORDS), "--duration", "60", "--no-load", "--out", str(out), "--quiet"],
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2])),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 120
+        while not lab.calls().get("hgetall") and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGKILL)
+        _, err = proc.communicate(timeout=40)  # far less than the 60 s the point would have run
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == (130 if how == "ctrl-c" else -signal.SIGKILL), err
+    workers = [lab.lab.pids["c1-worker"], lab.lab.pids["c2-worker"]]
+    end = time.monotonic() + 20
+    while any(_shard_running(p) for p in workers) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert not any(_shard_running(p) for p in workers)  # no shard left behind on a client host
+    if how == "killed":  # the scheduler released the controller's tasks: each shard stopped by itself
+        return
+    assert json.loads((out.parent / next(p.name for p in out.parent.iterdir()) / "manifest.json")
+                      .read_text())["status"] == "interrupted"
+
+
+def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_path: Path) -> None:
+    """Last in this module: it reloads the server with 40 KB records."""
+    lab.lab.shape("200mbit")
+    try:
+        out = tmp_path / "run"
+        r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "8",
+                        "--records", "500", "-p", "fieldlength=4000", "--load", "--duration", "4",
+                        "--iperf-server", IPERF, "--out", str(out), "--quiet")
+        assert r.returncode == 0, r.stderr
+        manifest = json.loads((out / "manifest.json").read_text())
+        (baseline,) = manifest["network"].values()
+        assert baseline["gbit_s"] == pytest.approx(0.2, rel=0.15)  # iperf3 through the shaped link
+        hosts = {h["name"]: h["gbit_s"] for h in baseline["client_hosts"]}  # iperf3 run on each Dask worker
+        assert hosts == {"c1": pytest.approx(0.2, rel=0.15), "c2": pytest.approx(0.2, rel=0.15)}
+        point = next(d for d in runs(out).values() if d["phase"] == "run")
+        assert point["bottleneck"]["label"] == "network", point["bottleneck"]["text"]
+    finally:
+        lab.lab.unshape()
+
+
+def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0:
+        pytest.skip("the namespace lab creates network namespaces: run the tests as root")
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root), YCSBCTL_STATE_DIR=str(tmp_path / "state"))
+    code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=180)
+
+    up = cli("lab", "up", "--clients", "1", "--link", "1.29gbit")
+    tag = "?"
+    try:
+        assert up.returncode == 0, up.stderr
+        tag = json.loads((tmp_path / "state" / "lab.json").read_text())["tag"]
+        ours = [n for n in subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
+                if n.startswith(f"yl{tag}-")]
+        assert sorted(ours) == sorted(f"yl{tag}-{h}" for h in ("sw", "ctl", "srv", "c1"))
+        assert "--cluster tcp://198.18.0.2:8786" in up.stdout and "shaped to 1.29gbit" in up.stdout
+        assert f"logs in {tmp_path / 'state' / 'lab-logs'}" in up.stdout  # beside its state, not in /tmp
+        again = cli("lab", "up")
+        assert again.returncode == 2 and "lab down" in again.stderr  # one lab at a time per state dir
+    finally:
+        down = cli("lab", "down")
+    assert down.returncode == 0, down.stderr
+    left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert f"yl{tag}-" not in left
+    assert not (tmp_path / "state" / "lab.json").exists()
+
+
+@pytest.mark.parametrize("sign", ["lab.json", "lab-logs/ctl-scheduler.log"], ids=["hosts-made", "processes-starting"])
+def test_ctrl_c_during_lab_up_removes_what_it_made_in_one_line(tmp_path: Path, sign: str) -> None:
+    """Interrupted once its hosts exist (its state file is written), or once it starts the Dask
+    scheduler (its log appears): the signal is sent when the lab shows that stage, at any speed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0:
+        pytest.skip("the namespace lab creates network namespaces: run the tests as root")
+
+    def namespaces() -> set[str]:
+        out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout
+        return {line.split()[0] for line in out.splitlines() if line.strip()}
+
+    before = namespaces()
+    env = {**os.environ, "YCSBCTL_STATE_DIR": str(tmp_path / "state")}
+    code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
+    proc = subprocess.Popen([sys.executable, "-c", code, "lab", "up", "--clients", "1"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "state" / sign).exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    if proc.returncode == 0:  # it was up before the signal: then down must remove it
+        down = subprocess.run([sys.executable, "-c", code, "lab", "down"], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=60)
+        assert down.returncode == 0, down.stderr
+        pytest.fail(f"`lab up` finished before {sign} appeared: the test cannot interrupt it ({stdout})")
+    assert proc.returncode == 130, stderr
+    assert stderr.strip().splitlines() == [
+        "ycsbctl: `lab up` interrupted: the namespaces and processes it had made were removed"], stderr
+    assert namespaces() == before
+    assert not (tmp_path / "state" / "lab.json").exists()
+    leftovers = [p.info["cmdline"] for p in psutil.process_iter(["cmdline"])
+                 if str(tmp_path) in " ".join(p.info["cmdline"] or [])]
+    assert not leftovers, leftovers

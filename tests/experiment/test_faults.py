@@ -1,0 +1,839 @@
+"""The fault suite: ycsbctl on its worst day, against real servers (redis-server, mongo-wire).
+
+Every case asserts the exit code, one line naming the cause (and the fix), no traceback, the
+finished points kept, nothing of ours left running, and that the folder loads and reports.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import psutil
+import pytest
+import redis
+
+from tests.fixtures.servers import ROOT, Server, start_mongo_wire, start_redis
+from tests.fixtures.waiting import wait_until
+from ycsbctl.results import load
+
+pytestmark = pytest.mark.fault
+
+CLI = [str(ROOT / ".venv" / "bin" / "ycsbctl")]
+
+
+def env() -> dict[str, str]:
+    """This worktree's ycsbctl, and the test session's state folder (set by an autouse fixture)."""
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def ycsbctl(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env())
+
+
+def start(*args: str, cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen([*CLI, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+
+
+def our_servers() -> list[psutil.Process]:
+    """redis-server / mongo-wire processes ycsbctl provisioned for this session (their log is in
+    the session's state folder)."""
+    state_dir = os.environ["YCSBCTL_STATE_DIR"]
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            cmd = " ".join(p.info["cmdline"] or [])
+            if ("redis-server" in cmd or "mongo-wire" in cmd) and any(f.path.startswith(state_dir) for f in p.open_files()):
+                found.append(p)
+        except psutil.Error:
+            continue
+    return found
+
+
+def finish(proc: subprocess.Popen, timeout: float = 120) -> tuple[str, str]:
+    """Its output once it ends; killed after ``timeout`` (the asserts on its exit code then fail),
+    so that a clean-up calling this never raises and the servers after it are stopped too."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except (subprocess.TimeoutExpired, ValueError):  # ValueError: a reader thread holds the pipe
+        proc.kill()
+        proc.wait()
+        return "", ""
+
+
+class Lines:
+    """A process's stderr read on a thread: wait for a line, then take everything."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.proc, self.lines, self.done = proc, [], threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.proc.stderr:  # type: ignore[union-attr]
+            self.lines.append(line)
+        self.done.set()
+
+    def wait_for(self, text: str, timeout_s: float = 60.0) -> None:
+        wait_until(lambda: any(text in x for x in self.lines) or self.done.is_set(), timeout_s, repr(text))
+        assert any(text in x for x in self.lines), "".join(self.lines)[-3000:]
+
+    def finish(self, timeout_s: float = 120.0) -> tuple[str, str]:
+        stdout = self.proc.stdout.read()  # type: ignore[union-attr]
+        self.proc.wait(timeout_s)
+        self.done.wait(10)
+        return stdout, "".join(self.lines)
+
+
+def state(pid: int) -> str:
+    """The process state letter of /proc/PID/stat (R, S, T …)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@contextmanager
+def frozen(pid: int):
+    """SIGSTOP ``pid`` until the block ends (SIGCONT always)."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        wait_until(lambda: state(pid) == "T", 10, f"process {pid} stopped")
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+@contextmanager
+def frozen_all(pids: list[int]):
+    """SIGSTOP every process of ``pids`` until the block ends (SIGCONT always, in reverse order)."""
+    stopped = []
+    try:
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        for pid in pids:
+            wait_until(lambda pid=pid: state(pid) == "T", 10, f"process {pid} stopped")
+        yield
+    finally:
+        for pid in reversed(stopped):
+            os.kill(pid, signal.SIGCONT)
+
+
+def wait_point(server: Server, clients: int, proc: subprocess.Popen, records: int = 0, commands: int = 2000) -> None:
+    """Until exactly ``clients`` clients (the point's, not the load's) are connected to ``server``
+    holding ``records`` keys or more, and they processed ``commands`` commands."""
+    with redis.Redis.from_url(server.url) as r:
+        base: list[int] = []
+
+        def busy() -> bool:
+            if proc.poll() is not None:
+                raise AssertionError(f"ycsbctl ended early: {proc.communicate()[1][-2000:]}")
+            info = r.info()
+            if info["connected_clients"] != clients + 1 or r.dbsize() < records:
+                return False
+            base[:] = base or [info["total_commands_processed"]]
+            return info["total_commands_processed"] - base[0] > commands
+        wait_until(busy, 60, "the point's clients busy")
+
+
+def wait_clients(port: int, n: int, host: str = "127.0.0.1", timeout_s: float = 60.0) -> None:
+    """Until ``n`` established TCP connections of this host go to ``host:port`` (the point's clients)."""
+    def count() -> int:
+        return sum(1 for c in psutil.net_connections("tcp")
+                   if c.raddr and tuple(c.raddr) == (host, port) and c.status == psutil.CONN_ESTABLISHED)
+    wait_until(lambda: count() >= n, timeout_s, f"{n} clients on port {port}")
+
+
+def clean(out: str) -> None:
+    assert "Traceback" not in out, out[-3000:]
+
+
+def loads_and_reports(folder: Path, tmp: Path):
+    """The folder loads in Python and has a report: the one a sweep wrote, else ``ycsbctl report``'s."""
+    exp = load(folder)
+    if not (folder / "report.html").exists():  # a single point writes no report: draw one
+        rep = ycsbctl("report", str(folder), cwd=tmp)
+        assert rep.returncode == 0, rep.stderr[-2000:]
+        clean(rep.stdout + rep.stderr)
+    assert (folder / "report.html").stat().st_size > 1000
+    return exp
+
+
+def no_workers_left() -> None:
+    """No engine worker of ours (a spawned child of a ycsbctl we started) outlived its run."""
+    me = psutil.Process()
+    # multiprocessing's resource tracker is pytest's own child once any in-process engine ran: it stays
+    kids = [p for p in me.children(recursive=True)
+            if "multiprocessing" in (cmd := " ".join(p.cmdline())) and "resource_tracker" not in cmd]
+    assert not kids, [p.cmdline() for p in kids]
+
+
+@pytest.fixture
+def victim(tmp_path: Path):
+    """A redis-server of this test's own, to freeze, fill or kill."""
+    server = start_redis(tmp_path / "victim")
+    yield server
+    if server.proc.poll() is None:
+        os.kill(server.proc.pid, signal.SIGCONT)
+    server.stop()
+
+
+# -- 1. honest points ---------------------------------------------------------------------------
+
+@pytest.mark.speed
+def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(victim, tmp_path):
+    out = tmp_path / "frozen"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
+                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_point(victim, 4, proc, records=500)
+        time.sleep(1.5)
+        with frozen(victim.proc.pid):
+            time.sleep(3.0)
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = next(x for x in stderr.splitlines() if "→" in x and "degraded" in x)
+    assert "stall" in line and "no reply for" in line and "latency" not in line, line
+    secs = float(line.split("no reply for ")[1].split(" s")[0])
+    assert 2.0 <= secs <= 6.0, line
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert row["status"] == "degraded" and row["bottleneck"] == "stall" and "no reply for" in row["error"]
+    page = (out / "report.html").read_text()
+    assert "Failures and degraded points" in page and "no reply for" in page
+    no_workers_left()
+
+
+def test_a_client_stopped_for_3_s_inside_a_point_is_a_client_stall_never_the_servers(victim, tmp_path):
+    """Ctrl-Z, a VM pause, a starved host: the load generator (controller and workers) stopped
+    while the server ran on. The silence is the client's: ``client-stall``, never ok, never the
+    server's ``stall`` or ``latency``; the pause is read from the client's own loop lag."""
+    out = tmp_path / "paused"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
+                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_point(victim, 4, proc, records=500)
+        time.sleep(1.5)
+        tree = [proc.pid] + [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
+        with frozen_all(tree):
+            time.sleep(3.0)
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = next(x for x in stderr.splitlines() if "→" in x and "degraded" in x)
+    assert "client-stall" in line and "latency" not in line and "no reply for" not in line, line
+    secs = float(line.split("did not run for ")[1].split(" s")[0])
+    assert 2.0 <= secs <= 6.0, line  # the 3 s it was stopped, read from its own loop lag
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert row["status"] == "degraded" and row["bottleneck"] == "client-stall", row.to_dict()
+    assert "the client itself did not run" in row["error"]
+    no_workers_left()
+
+
+def test_a_dataset_flushed_in_the_middle_of_a_point_degrades_that_point_not_only_the_next(victim, tmp_path):
+    """FLUSHALL 2 s into a 5 s point: the record count checked before it was right, so the point
+    itself must say so — from its own NOT_FOUND lookups (when) and the count after it."""
+    out = tmp_path / "flushed"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
+                 "--duration", "5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_point(victim, 4, proc, records=500)
+        time.sleep(1.0)
+        with redis.Redis.from_url(victim.url) as r:
+            r.flushall()
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert row["status"] == "degraded", row.to_dict()
+    assert "lookups found no record (NOT_FOUND" in row["error"] and "went missing during the point" in row["error"]
+    assert "held 0 of the 500 records after the point" in row["error"]
+    said = int(row["error"].split(" of ")[0].replace(",", ""))
+    assert said == row["not_found"] > 0  # the reason counts what the table counts
+
+
+def test_redis_at_maxmemory_fails_the_point_with_the_oom_text_as_its_reason(victim, tmp_path):
+    assert ycsbctl("load", "workload-a", "--target", victim.url, "--records", "500", "--threads", "4",
+                   "--no-telemetry", cwd=tmp_path).returncode == 0
+    with redis.Redis.from_url(victim.url) as r:
+        r.config_set("maxmemory", str(r.info("memory")["used_memory"] // 2))
+    out = tmp_path / "oom"
+    done = ycsbctl("run", "workload-a", "--target", victim.url, "--records", "500", "--threads", "2", "--duration", "2",
+                   "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1, done.stderr[-3000:]
+    line = next(x for x in done.stderr.splitlines() if "→" in x)
+    assert "failed" in line and "OOM command not allowed" in line and "% of operations failed" in line, line
+    row = loads_and_reports(out, tmp_path).runs.iloc[0]
+    assert row["status"] == "failed" and "OOM command not allowed" in row["error"]
+
+
+def test_a_dataset_emptied_before_a_point_flags_it_and_counts_the_not_found_reads(victim, tmp_path):
+    assert ycsbctl("load", "workload-c", "--target", victim.url, "--records", "500", "--threads", "4",
+                   "--no-telemetry", cwd=tmp_path).returncode == 0
+    with redis.Redis.from_url(victim.url) as r:
+        r.delete(*[k for k in r.scan_iter(count=1000) if k != b"_indices"][:250])
+    out = tmp_path / "emptied"
+    done = ycsbctl("run", "workload-c", "--target", victim.url, "--records", "500", "--threads", "2",
+                   "--duration", "2", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "held 250 of the 500 records" in done.stderr
+    exp = loads_and_reports(out, tmp_path)
+    row = exp.runs.iloc[0]
+    assert row["status"] == "degraded" and row["not_found"] > 0 and "250 of the 500" in row["error"]
+
+
+@pytest.mark.speed
+def test_a_frozen_mongo_wire_server_is_degraded_too(tmp_path):
+    server = start_mongo_wire(tmp_path / "mw")
+    out = tmp_path / "mw-frozen"
+    proc = start("run", "workload-c", "--target", server.url, "--load", "--records", "100", "--threads", "4",
+                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        lines = Lines(proc)
+        lines.wait_for("[2/2]")
+        wait_clients(server.port, 4)  # the point's clients (the load's are gone)
+        time.sleep(1.0)
+        with frozen(server.proc.pid):
+            time.sleep(3.0)
+        stdout, stderr = lines.finish()
+    finally:
+        finish(proc, 1)
+        server.stop()
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = [x for x in stderr.splitlines() if "→" in x][-1]
+    assert "degraded" in line and "no reply for" in line and "stall" in line, stderr[-2000:]
+    exp = loads_and_reports(out, tmp_path)
+    assert list(exp.runs.sort_values("phase")["status"]) == ["ok", "degraded"]
+
+
+# -- 2. nothing measured is lost ----------------------------------------------------------------
+
+def test_a_server_killed_during_the_load_keeps_the_load_row_and_costs_one_line(tmp_path):
+    out = tmp_path / "killed-load"
+    proc = start("run", "workload-c", "--targets", "redis", "--backend", "local", "--records", "60000", "--threads",
+                 "8", "--duration", "1", "--out", str(out), cwd=tmp_path)
+    try:
+        lines = Lines(proc)
+        lines.wait_for("load of 60,000 records")
+        wait_until(lambda: len(our_servers()) == 1, 30, "the provisioned redis")
+        (server,) = our_servers()
+        with redis.Redis(port=[c.laddr.port for c in server.net_connections() if c.status == "LISTEN"][0]) as r:
+            wait_until(lambda: r.dbsize() > 2000, 60, "the load under way")
+        server.kill()
+        stdout, stderr = lines.finish()
+    finally:
+        finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    # said once, by the progress display when it happened (the closing lines repeat skips only with --quiet)
+    assert stderr.count("redis: skipped — loading the dataset failed") == 1, stderr[-2000:]
+    exp = loads_and_reports(out, tmp_path)
+    (row,) = exp.runs.itertuples()
+    assert row.phase == "load" and row.status == "failed" and row.operations > 2000
+    assert our_servers() == []
+
+
+def test_resume_after_the_controller_was_killed_stops_the_server_it_left_and_says_so(tmp_path):
+    """SIGKILL of ycsbctl mid-sweep: no clean-up ran, its redis-server runs on. ``--resume`` stops
+    that orphan (one line) before it starts the server it measures, and leaves none behind."""
+    out = tmp_path / "killed"
+    proc = start("run", "workload-c", "--targets", "redis", "--backend", "local", "--records", "300", "--threads",
+                 "1,2", "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        lines = Lines(proc)
+        lines.wait_for("[3/3]")  # the load and the first point are on disk
+        (orphan,) = our_servers()
+        proc.kill()
+        proc.wait(30)
+    finally:
+        finish(proc, 1)
+    assert orphan.is_running() and our_servers() == [orphan]
+    again = ycsbctl("run", "--resume", str(out), cwd=tmp_path)
+    clean(again.stdout + again.stderr)
+    said = [x for x in again.stderr.splitlines() if "left running" in x]
+    assert said == [f"redis: stopped the server an earlier run of this experiment left running (pid {orphan.pid}); "
+                    "starting a new one"], again.stderr[-2000:]
+    assert not orphan.is_running() and our_servers() == []
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert sorted(load(out).runs["threads"]) == [1, 2, 8]
+
+
+@contextmanager
+def tmpfs(path: Path, size: str, read_only: bool = False):
+    """A tmpfs of ``size`` mounted at ``path`` (root only: skips otherwise), always unmounted."""
+    path.mkdir(parents=True, exist_ok=True)
+    opts = f"size={size}" + (",ro" if read_only else "")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "ycsbctl-test", str(path)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill(folder: Path) -> Path:
+    """Fill the file system of ``folder`` to the last byte."""
+    filler = folder / "filler"
+    with open(filler, "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 2**20)
+                f.flush()
+        except OSError:
+            pass
+    return filler
+
+
+def test_a_read_only_out_is_refused_before_anything_starts(tmp_path):
+    with tmpfs(tmp_path / "ro", "1m", read_only=True) as ro:
+        done = ycsbctl("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "1",
+                       "--out", str(ro / "x"), cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1
+    (line,) = [x for x in done.stderr.splitlines() if x.strip()]
+    assert "cannot write the result folder" in line and "Read-only file system" in line and "--out" in line, line
+
+
+def test_a_disk_that_fills_mid_sweep_keeps_the_finished_points_and_names_the_resume_command(victim, tmp_path):
+    with tmpfs(tmp_path / "small", "24m") as disk:
+        out = disk / "sweep"
+        proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "300", "--threads", "2,4",
+                     "--duration", "1.5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+        try:
+            runs = disk / ".sweep.partial" / "runs"
+            wait_until(lambda: len(list(runs.glob("*.json"))) >= 2 or proc.poll() is not None, 60, "the first point")
+            filler = fill(disk)
+            stdout, stderr = finish(proc)
+        finally:
+            finish(proc, 1)
+        clean(stdout + stderr)
+        assert proc.returncode == 1, stderr[-3000:]
+        last = stderr.strip().splitlines()[-1]
+        assert "No space left on device" in last and f"ycsbctl run --resume {out}" in last, stderr[-2000:]
+        filler.unlink()
+        exp = load(disk / ".sweep.partial")
+        assert set(exp.runs["phase"] + exp.runs["threads"].astype(str)) >= {"load8", "run2"}
+        again = ycsbctl("run", "--resume", str(out), "--target", victim.url, cwd=tmp_path)
+        clean(again.stdout + again.stderr)
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert sorted(loads_and_reports(out, tmp_path).runs["threads"]) == [2, 4, 8]
+
+
+# -- 3. one writer per folder, one benchmark per host -------------------------------------------
+
+def test_two_runs_started_together_get_a_folder_each_and_their_points_are_host_busy(tmp_path):
+    args = ("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "2", "--warmup", "0",
+            "--allow-concurrent", "--no-telemetry")
+    procs = [start(*args, cwd=tmp_path) for _ in range(2)]
+    outs = [finish(p) for p in procs]
+    for stdout, stderr in outs:
+        clean(stdout + stderr)
+    folders = sorted((tmp_path / "reports").iterdir())
+    assert len(folders) == 2 and not [f for f in folders if f.name.startswith(".")]  # same second, two ids
+    busy = [f for f in folders if "host-busy" in set(load(f).runs["bottleneck"])]
+    assert busy, [p.returncode for p in procs]  # the later one at least saw the earlier one measuring
+    assert sorted(p.returncode for p in procs) == sorted(1 if f in busy else 0 for f in folders)
+    assert all(set(load(f).runs["status"]) == {"degraded"} for f in busy)  # host-busy is never ok
+
+
+def test_a_second_ycsbctl_is_refused_while_one_measures_and_a_folder_has_one_writer(victim, tmp_path):
+    out = tmp_path / "first"
+    proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "300", "--threads", "2,4",
+                 "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    try:
+        wait_until(lambda: (tmp_path / ".first.partial" / "manifest.json").exists(), 60, "the first run's folder")
+        second = ycsbctl("run", "workload-c", "--target", victim.url, "--threads", "1", "--duration", "1",
+                         cwd=tmp_path)
+        resume = ycsbctl("run", "--resume", str(out), "--allow-concurrent", "--target", victim.url, cwd=tmp_path)
+        stdout, stderr = finish(proc)
+    finally:
+        finish(proc, 1)
+    for done in (second, resume):
+        clean(done.stdout + done.stderr)
+        assert done.returncode == 1
+    (line,) = [x for x in second.stderr.splitlines() if x.strip()]
+    assert "another ycsbctl is measuring on this host" in line and "--allow-concurrent" in line, line
+    (line,) = [x for x in resume.stderr.splitlines() if x.strip()]
+    assert "is being written by another ycsbctl" in line, line
+    assert proc.returncode == 0, stderr[-2000:]  # the first run never noticed
+    assert list(load(out).runs["status"]) == ["ok"] * 3
+
+
+def test_a_ycsbctl_under_another_state_dir_is_seen_too(victim, tmp_path):
+    """Another user, another checkout: its own state dir, the same host. The claim is host-wide."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = subprocess.Popen([*CLI, "run", "workload-c", "--target", victim.url, "--load", "--records", "300",
+                              "--threads", "2", "--duration", "4", "--warmup", "0", "--no-telemetry", "--out",
+                              str(tmp_path / "first")], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**env(), "YCSBCTL_STATE_DIR": str(tmp_path / "a")})
+    try:
+        wait_until(lambda: (tmp_path / ".first.partial" / "manifest.json").exists(), 60, "the first run's folder")
+        second = subprocess.run([*CLI, "run", "workload-c", "--target", victim.url, "--threads", "1", "--duration",
+                                 "1", "--out", str(tmp_path / "second")], cwd=tmp_path, capture_output=True, text=True,
+                                timeout=120, env={**env(), "YCSBCTL_STATE_DIR": str(tmp_path / "b")})
+        stdout, stderr = finish(first)
+    finally:
+        finish(first, 1)
+    clean(second.stdout + second.stderr)
+    assert second.returncode == 1
+    (line,) = [x for x in second.stderr.splitlines() if x.strip()]
+    assert "another ycsbctl is measuring on this host" in line and f"pid {first.pid}" in line, line
+    assert first.returncode == 0, stderr[-2000:]
+
+
+def test_a_load_generator_running_beside_a_run_is_refused_and_allowed_points_are_host_busy(victim, tmp_path):
+    if shutil.which("redis-benchmark") is None:
+        pytest.skip("redis-benchmark is not installed (apt-get install redis-tools, or run `make test`)")
+    other = start_redis(tmp_path / "other")  # the other benchmark loads its own server: only the cores are shared
+    bench = subprocess.Popen(["redis-benchmark", "-p", str(other.port), "-c", "2", "-n", "100000000", "-t", "ping",
+                              "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: redis.Redis.from_url(other.url).info()["connected_clients"] >= 3, 30, "redis-benchmark")
+        refused = ycsbctl("run", "workload-c", "--target", victim.url, "--load", "--records", "200", "--threads", "1",
+                          "--duration", "1", "--warmup", "0", "--no-telemetry", "--out", str(tmp_path / "no"),
+                          cwd=tmp_path)
+        allowed = ycsbctl("run", "workload-c", "--target", victim.url, "--load", "--records", "200", "--threads", "1",
+                          "--duration", "1", "--warmup", "0", "--no-telemetry", "--allow-concurrent", "--out",
+                          str(tmp_path / "yes"), cwd=tmp_path)
+    finally:
+        bench.kill()
+        bench.wait()
+        other.stop()
+    for done in (refused, allowed):
+        clean(done.stdout + done.stderr)
+        assert done.returncode == 1, done.stderr[-2000:]
+    (line,) = [x for x in refused.stderr.splitlines() if x.strip()]
+    assert "another load generator is running on this host" in line and f"pid {bench.pid}: redis-benchmark" in line
+    assert not (tmp_path / "no").exists()
+    runs = load(tmp_path / "yes").runs
+    assert set(runs["status"]) == {"degraded"} and set(runs["bottleneck"]) == {"host-busy"}
+    assert all("redis-benchmark" in e for e in runs["error"])
+
+
+# -- 4. damaged folders -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def healthy(tmp_path_factory) -> Path:
+    """A finished folder: two basic:// points."""
+    tmp = tmp_path_factory.mktemp("healthy")
+    done = ycsbctl("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "1", "--warmup", "0",
+                   "--no-telemetry", "--out", str(tmp / "exp"), cwd=tmp)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return tmp / "exp"
+
+
+def damaged_copy(src: Path, tmp: Path, name: str) -> Path:
+    import shutil
+
+    dst = tmp / name
+    shutil.copytree(src, dst)
+    return dst
+
+
+@pytest.mark.parametrize("damage", ["runs.parquet", "histogram", "manifest.json", "run json"])
+def test_a_damaged_folder_is_read_as_far_as_possible_and_the_damaged_file_named(healthy, tmp_path, damage):
+    folder = damaged_copy(healthy, tmp_path, "exp")
+    if damage == "runs.parquet":
+        victim = folder / "runs.parquet"
+        victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
+    elif damage == "histogram":
+        for h in (folder / "histograms").glob("*.hdr"):  # the report reads those of one thread count
+            h.write_bytes(os.urandom(300))
+        victim = folder / "histograms"
+    elif damage == "run json":
+        for doc in (folder / "runs").glob("*.json"):  # the report reads those of one thread count
+            doc.write_text('{"run_id": ')
+        victim = sorted((folder / "runs").glob("*.json"))[0]
+    else:
+        victim = folder / "manifest.json"
+        victim.write_text("{ not json")
+    exp = load(folder)
+    assert len(exp.runs) == 2  # a finished folder keeps its table even when a run JSON is damaged
+    rep = ycsbctl("report", str(folder), cwd=tmp_path)
+    clean(rep.stdout + rep.stderr)
+    assert rep.returncode == 0, rep.stderr[-2000:]
+    warned = [x for x in rep.stderr.splitlines() if "is damaged" in x]
+    assert warned and str(victim) in warned[0], rep.stderr
+    if damage == "manifest.json":
+        resume = ycsbctl("run", "--resume", str(folder), cwd=tmp_path)
+        clean(resume.stdout + resume.stderr)
+        assert resume.returncode == 1
+        (line,) = [x for x in resume.stderr.splitlines() if x.strip()]
+        assert "manifest.json is damaged" in line, line
+        assert folder.exists() and not (tmp_path / ".exp.partial").exists()  # nothing renamed
+
+
+def test_compare_shows_failed_points_without_crashing(tmp_path):
+    from tests.fixtures.experiments import build_experiment
+
+    # one repetition: the failed point (mongodb at 32 threads) has no ok run, hence no verdict
+    a = build_experiment(tmp_path / "a", "a", repetitions=1)
+    b = build_experiment(tmp_path / "b", "b", repetitions=1)
+    cmp = ycsbctl("compare", str(a), str(b), "-o", str(tmp_path / "c.html"), cwd=tmp_path)
+    clean(cmp.stdout + cmp.stderr)
+    assert cmp.returncode == 0, cmp.stderr[-2000:]
+    assert "failed" in cmp.stdout and "n/a" in cmp.stdout
+
+
+# -- 5. limits and messages ---------------------------------------------------------------------
+
+def test_more_threads_than_maxclients_is_one_line_naming_maxclients(tmp_path):
+    server = start_redis(tmp_path / "few", extra=("--maxclients", "10"))
+    try:
+        done = ycsbctl("run", "workload-c", "--target", server.url, "--records", "100", "--threads", "40",
+                       "--duration", "1", "--no-telemetry", cwd=tmp_path)
+    finally:
+        server.stop()
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1
+    lines = [x for x in done.stderr.splitlines() if "maxclients" in x]
+    assert len(lines) == 1 and "max number of clients reached" in lines[0] and "fewer threads" in lines[0], done.stderr
+    assert len(done.stderr.splitlines()) < 10
+
+
+@pytest.mark.speed
+def test_a_timeout_shorter_than_a_round_trip_counts_timeouts_and_never_crashes_the_protocol(victim, tmp_path):
+    assert ycsbctl("load", "workload-c", "--target", victim.url, "--records", "300", "--threads", "4",
+                   "--no-telemetry", cwd=tmp_path).returncode == 0
+    # The server stops for 5 ms every 25 ms while the point runs: whatever this machine's speed, the
+    # requests in flight then take longer than the 1 ms timeout, and their replies come after it.
+    running = threading.Event()
+    running.set()
+
+    def hiccups() -> None:
+        while running.is_set():
+            os.kill(victim.proc.pid, signal.SIGSTOP)
+            try:
+                time.sleep(0.005)
+            finally:
+                os.kill(victim.proc.pid, signal.SIGCONT)
+            time.sleep(0.02)
+
+    t = threading.Thread(target=hiccups, daemon=True)
+    t.start()
+    try:
+        done = ycsbctl("run", "workload-c", "--target", victim.url, "--records", "300", "--threads", "8",
+                       "--duration", "2", "--timeout", "0.001", "--no-telemetry", cwd=tmp_path)
+    finally:
+        running.clear()
+        t.join()
+    clean(done.stdout + done.stderr)
+    assert "InvalidStateError" not in done.stderr and "Fatal error" not in done.stderr
+    assert done.returncode == 1  # timeouts: degraded or failed, never ok
+    assert "TIMEOUT" in done.stderr and "timed out" in done.stderr
+
+
+def test_a_low_open_file_limit_is_raised_or_named_in_one_line(victim, tmp_path):
+    import resource
+
+    def limit(soft: int, hard: int):
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    args = [*CLI, "run", "workload-c", "--target", victim.url, "--records", "100", "--threads", "400", "--duration",
+            "1", "--no-telemetry"]
+    low = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, env=env(), preexec_fn=limit(256, 300))
+    clean(low.stdout + low.stderr)
+    assert low.returncode == 1
+    (line,) = [x for x in low.stderr.splitlines() if x.strip()]
+    assert "ulimit -n" in line and "hard limit 300" in line, line
+    raised = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, env=env(),
+                            preexec_fn=limit(256, 4096), timeout=120)
+    clean(raised.stdout + raised.stderr)
+    assert raised.returncode in (0, 1) and "Too many open files" not in raised.stderr
+    assert "[OVERALL], Throughput(ops/sec)" in raised.stdout
+
+
+def test_a_property_typo_warns_with_the_closest_key_and_a_binary_workload_is_refused(tmp_path):
+    done = ycsbctl("run", "workload-c", "--target", "basic://", "--threads", "1", "--duration", "0.5",
+                   "-p", "readproprtion=0.5", cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 0
+    assert "did you mean 'readproportion'?" in done.stderr
+    junk = tmp_path / "junk"
+    junk.write_bytes(os.urandom(4000))
+    done = ycsbctl("run", str(junk), "--target", "basic://", "--threads", "1", "--duration", "0.5", cwd=tmp_path)
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 2
+    (line,) = [x for x in done.stderr.splitlines() if x.strip()]
+    assert "is not a YCSB property file" in line, line
+
+
+def test_ctrl_c_while_a_report_renders_says_the_data_is_untouched(healthy, tmp_path):
+    import shutil
+
+    folder = tmp_path / "exp"
+    shutil.copytree(healthy, folder, ignore=shutil.ignore_patterns("plots", "report.html"))
+    proc = start("report", str(folder), cwd=tmp_path)
+    # inside render_report: the first figure is being written (an interrupt during an import can land
+    # inside a C extension's initialisation, which turns it into an ImportError)
+    wait_until(lambda: proc.poll() is not None or (folder / "plots").exists(), 60, "the report rendering")
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = finish(proc)
+    clean(stdout + stderr)
+    if proc.returncode == 0:
+        pytest.skip("the report was written before the interrupt arrived")
+    assert proc.returncode == 130, stderr
+    assert f"the data in {folder} is untouched" in stderr and f"ycsbctl report {folder}" in stderr
+
+
+# -- optional: the link cut (a network namespace of the test's own, iptables DROP inside it) ------
+
+@contextmanager
+def namespace_host():
+    """A network namespace joined to this one by a veth pair, addresses from 198.18.0.0/15;
+    yields (name, address inside). Skips without the privileges; always removed."""
+    n = os.getpid() % 250
+    ns, host_if, ns_if = f"ycsbfault{n}", f"yfh{n}", f"yfn{n}"
+    here, there = f"198.19.{n}.1", f"198.19.{n}.2"
+    steps = [["ip", "netns", "add", ns], ["ip", "link", "add", host_if, "type", "veth", "peer", "name", ns_if],
+             ["ip", "link", "set", ns_if, "netns", ns], ["ip", "addr", "add", f"{here}/30", "dev", host_if],
+             ["ip", "link", "set", host_if, "up"],
+             ["ip", "netns", "exec", ns, "ip", "addr", "add", f"{there}/30", "dev", ns_if],
+             ["ip", "netns", "exec", ns, "ip", "link", "set", ns_if, "up"],
+             ["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"]]
+    try:
+        for step in steps:
+            if subprocess.run(step, capture_output=True).returncode:
+                pytest.skip(f"cannot build a network namespace here ({' '.join(step)})")
+        yield ns, there
+    finally:
+        subprocess.run(["ip", "link", "del", host_if], capture_output=True)
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+@pytest.mark.speed
+def test_a_link_cut_for_3_s_inside_a_point_is_degraded(tmp_path):
+    import shutil
+
+    if shutil.which("iptables") is None:
+        pytest.skip("iptables is not installed")
+    with namespace_host() as (ns, addr):
+        port = 6379
+        server = subprocess.Popen(["ip", "netns", "exec", ns, "redis-server", "--bind", addr, "--port", str(port),
+                                   "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", str(tmp_path)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        url = f"redis://{addr}:{port}/0"
+        rule = ["INPUT", "-p", "tcp", "--dport", str(port), "-j", "DROP"]
+        try:
+            wait_until(lambda: subprocess.run(["redis-cli", "-h", addr, "-p", str(port), "ping"], capture_output=True,
+                                              text=True).stdout.strip() == "PONG", 30, "redis in the namespace")
+            out = tmp_path / "cut"
+            proc = start("run", "workload-c", "--target", url, "--load", "--records", "300", "--threads", "4",
+                         "--duration", "8", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+            try:
+                lines = Lines(proc)
+                lines.wait_for("[2/2]")
+                wait_clients(port, 4, addr)
+                time.sleep(1.0)
+                subprocess.run(["ip", "netns", "exec", ns, "iptables", "-A", *rule], check=True)
+                try:
+                    time.sleep(3.0)
+                finally:
+                    subprocess.run(["ip", "netns", "exec", ns, "iptables", "-D", *rule], check=True)
+                stdout, stderr = lines.finish()
+            finally:
+                finish(proc, 1)
+        finally:
+            server.terminate()
+            server.wait(10)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-3000:]
+    line = [x for x in stderr.splitlines() if "→" in x][-1]
+    assert "degraded" in line and "no reply for" in line and "stall" in line, line
+    assert list(loads_and_reports(out, tmp_path).runs.sort_values("phase")["status"]) == ["ok", "degraded"]
+
+
+def test_a_report_on_a_full_disk_exits_1_in_one_line_and_leaves_no_truncated_figure(healthy, tmp_path):
+    import shutil
+
+    with tmpfs(tmp_path / "tiny", "3m") as disk:
+        folder = disk / "exp"
+        shutil.copytree(healthy, folder, ignore=shutil.ignore_patterns("plots", "report.html"))
+        fill(disk)
+        rep = ycsbctl("report", str(folder), cwd=tmp_path)
+        clean(rep.stdout + rep.stderr)
+        assert rep.returncode == 1
+        (line,) = [x for x in rep.stderr.splitlines() if x.strip()]
+        assert "cannot write the report" in line and "No space left on device" in line, line
+        assert not [p for p in folder.rglob("*") if p.is_file() and p.stat().st_size == 0]
+
+
+def test_ctrl_c_while_a_sweep_renders_its_report_says_the_data_is_complete(tmp_path):
+    out = tmp_path / "sweep"
+    proc = start("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "0.5",
+                 "--no-telemetry", "--out", str(out), cwd=tmp_path)
+    # render_report writes the first figure after the last point (the folder has its final name by then)
+    wait_until(lambda: proc.poll() is not None or (out / "plots").exists(), 60, "the report rendering")
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = finish(proc)
+    clean(stdout + stderr)
+    if proc.returncode == 0:
+        pytest.skip("the report was written before the interrupt arrived")
+    assert proc.returncode == 130, stderr
+    assert f"the data is complete in {out}" in stderr and f"ycsbctl report {out}" in stderr
+    assert list(load(out).runs["status"]) == ["ok", "ok"]
+
+
+def test_a_password_given_only_as_a_property_reaches_every_check_and_none_is_one_line(tmp_path):
+    server = start_redis(tmp_path / "auth", extra=("--requirepass", "s3cr3tpw"))
+    try:
+        ok = ycsbctl("run", "workload-c", "--target", server.url, "-p", "redis.password=s3cr3tpw", "--load",
+                     "--records", "100", "--threads", "2", "--duration", "1", "--no-telemetry", "--out",
+                     str(tmp_path / "pw"), cwd=tmp_path)
+        none = ycsbctl("run", "workload-c", "--target", server.url, "--threads", "2", "--duration", "1",
+                       "--no-telemetry", cwd=tmp_path)
+    finally:
+        server.stop()
+    clean(ok.stdout + ok.stderr + none.stdout + none.stderr)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    assert not [p for p in (tmp_path / "pw").rglob("*") if p.is_file() and b"s3cr3tpw" in p.read_bytes()]
+    assert none.returncode == 1
+    assert [x for x in none.stderr.splitlines() if "redis.password" in x]
+
+
+def test_a_refusal_nothing_waits_for_is_counted_and_names_the_lost_connection(tmp_path):
+    import asyncio
+
+    from ycsbctl.stores.redis.binding import _Resp
+
+    server = start_redis(tmp_path / "one", extra=("--maxclients", "1"))
+    holder = redis.Redis.from_url(server.url)
+
+    def held() -> bool:  # the one client allowed (once the start-up probe's connection is gone)
+        try:
+            return bool(holder.ping())
+        except redis.ConnectionError:
+            return False
+    try:
+        wait_until(held, 10, "the one allowed client")
+
+        async def refused() -> _Resp:
+            _, proto = await asyncio.get_running_loop().create_connection(_Resp, "127.0.0.1", server.port)
+            for _ in range(200):
+                if proto.transport is None:
+                    break
+                await asyncio.sleep(0.01)
+            return proto
+
+        proto = asyncio.run(refused())
+    finally:
+        holder.close()
+        server.stop()
+    assert proto.stray == 1 and "max number of clients" in proto.said
+    assert proto.lost == f"closed by the server: {proto.said}"

@@ -1,0 +1,292 @@
+"""The sweep in-process: the real engine over ``basic://`` (YCSB's BasicDB: no server), servers that
+hand out ``basic://`` endpoints, and a store in memory or a real folder. Resume, the MongoDB
+stand-in, crash restarts and failure accounting are played here without starting a server; the
+same behaviours against real servers are in test_experiment.py (beside this file).
+
+The servers below stand in for the provisioner only; what is measured is the native engine's
+own work. A server "dies" by being marked dead; the point it was in fails the way a point with a
+dead server fails: the engine's result says the connection was lost.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from ycsbctl.engine.contract import NativeEngine, PhaseRun
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.errors import UserError
+from ycsbctl.experiment.live_console import Console
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.progress import Progress
+from ycsbctl.experiment.run import run_plan
+from ycsbctl.experiment.store import MemoryStore
+from ycsbctl.experiment.sweep import Sweep
+from ycsbctl.provision import Endpoint
+from ycsbctl.results import load
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import FolderStatus, RunStatus
+from ycsbctl.results.schema import Manifest
+from ycsbctl.results.store import RunRecord
+
+SMALL = dict(workloads=["workload-b"], threads=[2, 4], records=60, duration_s=0.3, warmup_s=0.0, telemetry=False,
+             processes=1)
+
+
+class BasicServers:
+    """Every target is a ``basic://`` endpoint; ``refuse`` maps a target to the UserError it gets;
+    ``dead`` endpoints (by target) are not alive; ``restarts`` can be refused too."""
+
+    def __init__(self, refuse: dict[str, UserError] | None = None, restart_error: UserError | None = None) -> None:
+        self.refuse = refuse or {}
+        self.restart_error = restart_error
+        self.dead: set[str] = set()
+        self.log: list[tuple[str, str]] = []  # (verb, target)
+        self.running: list[str] = []
+
+    def up(self, target: str, props) -> Endpoint:
+        self.log.append(("up", target))
+        if target in self.refuse:
+            raise self.refuse[target]
+        self.running.append(target)
+        return Endpoint(target=target, protocol="basic", url="basic://", backend="local", pid=None,
+                        server_name=f"BasicDB as {target}")
+
+    def alive(self, endpoint: Endpoint) -> bool:
+        return endpoint.target not in self.dead
+
+    def restart(self, endpoint: Endpoint) -> Endpoint:
+        self.log.append(("restart", endpoint.target))
+        if self.restart_error is not None:
+            raise self.restart_error
+        self.dead.discard(endpoint.target)
+        return dataclasses.replace(endpoint)
+
+    def down(self, endpoint: Endpoint) -> None:
+        self.log.append(("down", endpoint.target))
+        self.running.remove(endpoint.target)
+
+
+class Recorded(PhaseRun):
+    def __init__(self, run: PhaseRun, after) -> None:
+        self._run, self._after = run, after
+
+    def pids(self) -> list[int]:
+        return self._run.pids()
+
+    def run(self, progress) -> PhaseResult:
+        return self._after(self._run.run(progress))
+
+
+class RecordingEngine:
+    """The native engine; ``specs`` lists what it was asked to run; ``on_run(n, spec, result)`` may
+    change the n-th result (0-based), as a server dying or Ctrl-C would have."""
+
+    name = "native"
+
+    def __init__(self, on_run=None) -> None:
+        self.native = NativeEngine()
+        self.specs: list[PhaseSpec] = []
+        self.on_run = on_run
+
+    def prepare(self, spec: PhaseSpec) -> PhaseRun:
+        n = len(self.specs)
+        self.specs.append(spec)
+        run = self.native.prepare(spec)
+        return Recorded(run, lambda r: self.on_run(n, spec, r) if self.on_run else r)
+
+
+def _sweep(plan: Plan, servers: BasicServers, engine: RecordingEngine, store: MemoryStore | None = None):
+    store = store or MemoryStore(Manifest(experiment_id="t", plan=plan.to_dict()))
+    sweep = Sweep(plan, servers, engine, store, Console(Progress(10, quiet=True)))
+    return sweep.run(), store
+
+
+def _lost(result: PhaseResult) -> PhaseResult:
+    """The result of a point whose server went away: status failed, the connection's words first."""
+    result.status = RunStatus.FAILED
+    result.errors = ["lost the connection: Connection refused", *result.errors]
+    return result
+
+
+def test_a_plan_runs_its_load_then_every_point_and_keeps_each_in_the_store():
+    plan = Plan(targets=["redis"], **SMALL)
+    servers, engine = BasicServers(), RecordingEngine()
+    outcome, store = _sweep(plan, servers, engine)
+    assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 2), ("run", 4)]
+    assert sorted(store.run_ids(RunStatus.OK)) == ["redis.workloadb.load.t8.r1", "redis.workloadb.run.t2.r1",
+                                                   "redis.workloadb.run.t4.r1"]
+    load_run = store.runs["redis.workloadb.load.t8.r1"].result
+    assert load_run is not None and load_run.ops["INSERT"].returns == {"OK": 60}  # BasicDB answered every insert
+    assert outcome.exit_code == 0 and outcome.folder_status() == FolderStatus.COMPLETE
+    assert servers.log == [("up", "redis"), ("down", "redis")] and servers.running == []
+    assert store.manifest.servers["redis"]["server_name"] == "BasicDB as redis"
+
+
+def test_resume_runs_only_the_points_not_ok_and_loads_again_before_them():
+    plan = Plan(targets=["redis"], **SMALL)
+    done = RunRecord("redis.workloadb.run.t2.r1", "redis", "workloadb", "run", 2, 1, RunStatus.OK)
+    failed = RunRecord("redis.workloadb.run.t4.r1", "redis", "workloadb", "run", 4, 1, RunStatus.FAILED)
+    store = MemoryStore(Manifest(experiment_id="t", plan=plan.to_dict()), [done, failed])
+    engine = RecordingEngine()
+    outcome, store = _sweep(plan, BasicServers(), engine, store)
+    assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 4)]
+    assert store.runs[done.run_id] is done  # left as it was
+    assert store.runs[failed.run_id].status == RunStatus.OK
+    assert outcome.exit_code == 0
+
+
+def test_nothing_left_to_run_provisions_nothing():
+    plan = Plan(targets=["redis"], **{**SMALL, "threads": [2]})
+    done = RunRecord("redis.workloadb.run.t2.r1", "redis", "workloadb", "run", 2, 1, RunStatus.OK)
+    servers, engine = BasicServers(), RecordingEngine()
+    _sweep(plan, servers, engine, MemoryStore(Manifest(experiment_id="t"), [done]))
+    assert servers.log == [] and engine.specs == []
+
+
+def test_the_default_plans_mongodb_refused_here_brings_its_stand_in_labelled_as_itself():
+    plan = Plan(**{**SMALL, "threads": [2]})  # the default targets: redis, mongodb
+    refusal = UserError("mongod is MongoDB Community without the inMemory storage engine",
+                        fix="install Percona Server for MongoDB", exit_code=1)
+    servers, engine = BasicServers(refuse={"mongodb": refusal}), RecordingEngine()
+    outcome, store = _sweep(plan, servers, engine)
+    assert [t for verb, t in servers.log if verb == "up"] == ["redis", "mongodb", "ferretdb"]
+    (skipped,) = outcome.skipped
+    assert (skipped.target, skipped.reason, skipped.fix) == ("mongodb", str(refusal), "install Percona Server for MongoDB")
+    assert store.manifest.skipped_targets == [skipped]
+    (sub,) = store.manifest.substitutions
+    assert (sub.wanted, sub.used) == ("mongodb", "ferretdb") and "not MongoDB's" in sub.note
+    assert {r.target for r in store.runs.values()} == {"redis", "ferretdb"}
+    assert outcome.exit_code == 1 and outcome.folder_status() == FolderStatus.PARTIAL  # a target was skipped
+
+
+def test_a_plan_naming_mongodb_itself_gets_no_stand_in():
+    plan = Plan(targets=["mongodb"], **{**SMALL, "threads": [2]})
+    servers = BasicServers(refuse={"mongodb": UserError("no mongod", fix="install it")})
+    outcome, store = _sweep(plan, servers, RecordingEngine())
+    assert [t for _, t in servers.log] == ["mongodb"] and not store.manifest.substitutions
+    assert outcome.skipped[0].fix == "install it"
+
+
+def test_a_server_that_died_in_a_point_fails_that_point_is_restarted_and_loaded_again():
+    plan = Plan(targets=["redis"], **{**SMALL, "threads": [2, 4, 8]})
+    servers = BasicServers()
+
+    def crash_in_first_run_point(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
+        if n == 1:
+            servers.dead.add("redis")
+            return _lost(result)
+        return result
+
+    engine = RecordingEngine(crash_in_first_run_point)
+    outcome, store = _sweep(plan, servers, engine)
+    assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 2), ("load", 8), ("run", 4),
+                                                            ("run", 8)]
+    assert ("restart", "redis") in servers.log and servers.running == []
+    assert [r.status for r in outcome.records] == ["ok", "failed", "ok", "ok", "ok"]
+    assert store.runs["redis.workloadb.run.t2.r1"].error.startswith("lost the connection")
+    assert outcome.exit_code == 1 and outcome.folder_status() == FolderStatus.PARTIAL
+
+
+def test_a_server_that_cannot_be_restarted_skips_the_rest_of_its_target_with_the_fix():
+    plan = Plan(targets=["redis", "valkey"], **SMALL)
+    servers = BasicServers(restart_error=UserError("port 6379 on 127.0.0.1 is in use by pid 1", fix="stop it"))
+
+    def crash(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
+        if n == 1:
+            servers.dead.add("redis")
+            return _lost(result)
+        return result
+
+    outcome, store = _sweep(plan, servers, RecordingEngine(crash))
+    (skipped,) = outcome.skipped
+    assert skipped.target == "redis" and skipped.fix == "stop it"
+    assert skipped.reason == "could not restart after a crash: port 6379 on 127.0.0.1 is in use by pid 1: stop it"
+    assert "redis.workloadb.run.t4.r1" not in store.runs  # the rest of redis is skipped …
+    assert {"valkey.workloadb.run.t2.r1", "valkey.workloadb.run.t4.r1"} <= store.run_ids(RunStatus.OK)  # … not valkey
+    assert servers.running == []
+
+
+def test_a_failed_point_on_a_server_still_alive_is_counted_and_the_ladder_goes_on():
+    plan = Plan(targets=["redis"], **SMALL)
+
+    def errors_at_two_threads(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
+        if spec.phase == "run" and spec.threads == 2:
+            read = result.ops["READ"]
+            read.returns = {"OK": read.returns["OK"] // 2, "ERROR": read.returns["OK"] - read.returns["OK"] // 2}
+            result.errors = ["ERR max number of clients reached"]
+        return result
+
+    servers = BasicServers()
+    outcome, store = _sweep(plan, servers, RecordingEngine(errors_at_two_threads))
+    assert ("restart", "redis") not in servers.log
+    bad = store.runs["redis.workloadb.run.t2.r1"]
+    assert bad.status == RunStatus.FAILED and "above --max-error-rate" in bad.error
+    assert "ERR max number of clients reached" in bad.error
+    assert store.runs["redis.workloadb.run.t4.r1"].status == RunStatus.OK
+    assert outcome.exit_code == 1
+
+
+def test_a_failed_load_skips_the_target_and_keeps_the_load_point():
+    plan = Plan(targets=["redis"], **SMALL)
+    outcome, store = _sweep(plan, BasicServers(),
+                            RecordingEngine(lambda n, spec, r: _lost(r) if spec.phase == "load" else r))
+    assert list(store.runs) == ["redis.workloadb.load.t8.r1"]
+    assert store.runs["redis.workloadb.load.t8.r1"].status == RunStatus.FAILED
+    assert outcome.skipped[0].reason.startswith("loading the dataset failed: lost the connection")
+    assert outcome.exit_code == 1
+
+
+def test_ctrl_c_in_a_point_keeps_what_is_done_stops_the_servers_and_resume_finishes(tmp_path: Path):
+    plan = Plan(targets=["redis"], **SMALL)
+    out = tmp_path / "exp"
+
+    def interrupted_at_four(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
+        if spec.threads == 4:
+            result.status = RunStatus.INTERRUPTED
+        return result
+
+    servers = BasicServers()
+    first = run_plan(plan, out, "ycsbctl run workload-b", quiet=True, servers=servers,
+                     engine=RecordingEngine(interrupted_at_four))
+    assert first.interrupted and first.exit_code == 130 and servers.running == []
+    exp = load(out)
+    assert exp.manifest.status == FolderStatus.INTERRUPTED
+    assert dict(zip(exp.runs["run_id"], exp.runs["status"])) == {
+        "redis.workloadb.load.t8.r1": "ok", "redis.workloadb.run.t2.r1": "ok", "redis.workloadb.run.t4.r1": "interrupted"}
+
+    engine = RecordingEngine()
+    again = run_plan(plan, None, "ycsbctl run --resume", resume=out, quiet=True, servers=BasicServers(), engine=engine)
+    assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 4)]
+    assert again.exit_code == 0
+    exp = load(out)
+    assert exp.manifest.status == FolderStatus.COMPLETE and len(exp.manifest.resumed_at) == 1
+    assert set(exp.runs["status"]) == {"ok"} and len(exp.runs) == 3
+
+
+def test_a_single_point_without_out_is_kept_in_memory_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    plan = Plan(targets=["basic://"], **{**SMALL, "threads": [2]})
+    outcome = run_plan(plan, None, "ycsbctl run", write=False, quiet=True, engine=RecordingEngine())
+    assert outcome.folder is None and [r.status for r in outcome.records] == ["ok"]
+    assert not list(tmp_path.iterdir())  # no folder written, no reports/ made
+
+
+def test_a_point_stopped_before_it_measured_anything_says_so_never_none():
+    from ycsbctl.experiment.live_console import point_summary
+
+    stopped = RunRecord("redis.workloadb.load.t8.r1", "redis", "workloadb", "load", 8, 1, RunStatus.INTERRUPTED)
+    assert point_summary(stopped) == "interrupted: stopped before any operation was measured"
+    failed = RunRecord("redis.workloadb.run.t8.r1", "redis", "workloadb", "run", 8, 1, RunStatus.FAILED,
+                       error="lost the server")
+    assert point_summary(failed) == "failed: lost the server"
+
+
+def test_the_load_runs_with_load_threads_when_given():
+    plan = Plan(targets=["redis"], load_threads=3, **SMALL)
+    servers, engine = BasicServers(), RecordingEngine()
+    _sweep(plan, servers, engine)
+    assert [(s.phase, s.threads) for s in engine.specs] == [("load", 3), ("run", 2), ("run", 4)]
+    assert Plan.from_dict(plan.to_dict()).load_threads == 3  # kept for --resume

@@ -1,0 +1,283 @@
+"""Findings' figures and rules at their edges: units, the 10 % plateau line, the bound range,
+ratios and failure counts, each against a value worked out by hand here."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ycsbctl.report.summary import (
+    bound_from,
+    fmt_ops,
+    fmt_us,
+    plateau_from,
+    server_identity,
+    server_name,
+    workload_findings,
+)
+
+pytestmark = pytest.mark.truth
+
+
+@pytest.mark.parametrize(("us", "text"), [
+    (0.4, "0 µs"), (999, "999 µs"), (999.4, "999 µs"), (1000, "1.0 ms"), (1550, "1.6 ms"), (999_000, "999.0 ms"),
+    (1_000_000, "1 s"), (2_100_000, "2.1 s"), (9_999_999, "10 s"), (10_000_000, "10 s"), (12_600_000, "13 s"),
+    (float("nan"), "n/a"), (None, "n/a")])
+def test_latency_units_change_at_one_ms_and_one_s(us, text):
+    assert fmt_us(us) == text
+
+
+@pytest.mark.parametrize(("ops", "text"), [
+    (999, "999 ops/s"), (999.4, "999 ops/s"), (1000, "1.0k ops/s"), (61_240, "61.2k ops/s"), (float("nan"), "n/a")])
+def test_throughput_changes_to_thousands_at_1000(ops, text):
+    assert fmt_ops(ops) == text
+
+
+def _ladder(throughputs: list[float], labels: list[str] | None = None, status: list[str] | None = None,
+            target: str = "redis") -> pd.DataFrame:
+    n = len(throughputs)
+    threads = [8 * 2 ** i for i in range(n)]
+    return pd.DataFrame({
+        "target": target, "workload": "workloadb", "threads": threads, "throughput_mean": throughputs,
+        "latency_mean": [100.0 * (i + 1) for i in range(n)], "bottleneck": labels or ["latency"] * n,
+        "status": status or ["ok"] * n, "reps": 1, "ok": [1 if s == "ok" else 0 for s in (status or ["ok"] * n)],
+        "error": None, "server_cpu_share": 0.5})
+
+
+def test_throughput_stops_growing_where_no_later_point_is_more_than_10_percent_higher():
+    assert plateau_from(_ladder([1000, 1100, 1050])) == (8, 1000, 32, 1050)  # exactly +10 %: stopped
+    assert plateau_from(_ladder([1000, 1101, 1050])) == (16, 1101, 32, 1050)  # +10.1 %: still growing at 8
+    assert plateau_from(_ladder([1000, 2000, 4000])) is None
+    assert plateau_from(_ladder([1000, 900, 800])) == (8, 1000, 32, 800)
+    # A failed point does not count: the plateau is read on the ok points.
+    assert plateau_from(_ladder([1000, 5000, 1050], status=["ok", "failed", "ok"])) == (8, 1000, 32, 1050)
+
+
+def test_a_bound_starts_where_the_last_label_began():
+    assert bound_from(_ladder([1, 2, 3, 4], ["latency", "server-cpu", "server-cpu", "server-cpu"])) == ("server-cpu", 16)
+    assert bound_from(_ladder([1, 2, 3], ["server-cpu"] * 3)) == ("server-cpu", 8)
+    assert bound_from(_ladder([1, 2, 3], ["server-cpu", "latency", "server-cpu"])) == ("server-cpu", 32)
+    assert bound_from(_ladder([1, 2], ["server-cpu", "none"])) is None
+    assert bound_from(_ladder([1, 2], ["server-cpu", None])) is None
+
+
+def test_peak_sentence_orders_targets_and_gives_each_ratio_to_the_leader():
+    pts = pd.concat([_ladder([50_000, 120_000, 110_000], target="redis"),
+                     _ladder([20_000, 30_000, 40_000], target="mongodb"),
+                     _ladder([9_000, 9_500, 9_900], target="ferretdb")], ignore_index=True)
+    peak = workload_findings(pts, "workloadb", ["mongodb", "ferretdb", "redis"], "p99")[0]
+    assert peak == ("workloadb: redis peaks at 120.0k ops/s at 16 threads (p99 200 µs), "
+                    "3.0× mongodb (40.0k ops/s at 32 threads, p99 300 µs); "
+                    "12.1× ferretdb (9.9k ops/s at 32 threads, p99 300 µs).")
+
+
+def test_failed_points_are_counted_per_repetition():
+    pts = _ladder([1000, 2000, 4000], status=["ok", "failed", "ok"])
+    pts.loc[1, ["reps", "ok", "error"]] = [3, 1, "boom"]
+    text = " ".join(workload_findings(pts, "workloadb", ["redis"], "p99"))
+    assert "workloadb: redis at 16 threads: 2 of 3 repetitions failed (first error: boom)." in text
+    pts.loc[1, ["reps", "ok"]] = [1, 0]
+    assert "redis at 16 threads: the run failed (first error: boom)." in " ".join(
+        workload_findings(pts, "workloadb", ["redis"], "p99"))
+
+
+def test_a_server_is_named_with_its_version_once_and_an_impostor_is_flagged():
+    assert server_name({"server_name": "Redis", "server_version": "7.2.4"}) == "Redis 7.2.4"
+    assert server_name({"server_name": "Redis 7.2.4", "server_version": "7.2.4"}) == "Redis 7.2.4"
+    assert server_identity("mongodb", {"server_name": "FerretDB", "server_version": "1.24"}) == \
+        ("FerretDB 1.24", "not MongoDB")
+    assert server_identity("mongodb", {"server_name": "MongoDB", "server_version": "7.0"}) == ("MongoDB 7.0", None)
+    assert server_identity("custom", {}) == ("unknown server", None)
+
+
+def _sentences(pts: pd.DataFrame, targets: list[str]) -> list[str]:
+    return workload_findings(pts, "workloadb", targets, "p99")[1:]
+
+
+def test_plateau_and_bound_sentences_say_where_each_starts():
+    assert _sentences(_ladder([1000, 1100, 1050], [None] * 3), ["redis"]) == [
+        "workloadb: redis: Its throughput stops growing at 8 threads (1.0k ops/s; 1.1k ops/s at 32 threads): "
+        "more client threads from there add latency, not throughput."]
+    assert _sentences(_ladder([3500, 3200, 2900]), ["redis"]) == [
+        "workloadb: redis saturates no resource ycsbctl measures (CPU, network) at every thread count, yet its "
+        "throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads): the limit is inside the "
+        "server (locks, a single writer, internal queues), not the round trips."]
+    # The plateau starts where the latency label starts: still inside the server.
+    inside = _sentences(_ladder([1000, 2000, 2100, 2150], ["server-cpu", "latency", "latency", "latency"]), ["redis"])
+    assert inside[0].startswith("workloadb: redis saturates no resource ycsbctl measures (CPU, network) from 16 "
+                                "threads, yet its throughput stops growing at 16 threads")
+    # Throughput still grew after the label began: the clients wait on round trips until the plateau.
+    assert _sentences(_ladder([1000, 2000, 2100]), ["redis"]) == [
+        "workloadb: redis is latency-bound (no resource saturated: clients wait on round trips) at every thread "
+        "count. Its throughput stops growing at 16 threads (2.0k ops/s; 2.1k ops/s at 32 threads): more client "
+        "threads from there add latency, not throughput."]
+
+
+def test_each_target_is_judged_on_its_own_points_and_skipped_points_are_left_out():
+    pts = pd.concat([_ladder([1000, 2000, 4000], ["server-cpu"] * 3, target="redis"),
+                     _ladder([500, 1000, 2000], ["network"] * 3, target="mongodb"),
+                     _ladder([9e9, 9e9, 9e9], ["client-cpu"] * 3, status=["skipped"] * 3, target="dragonfly")],
+                    ignore_index=True)
+    findings = workload_findings(pts, "workloadb", ["redis", "mongodb", "dragonfly"], "p99")
+    assert findings == [
+        "workloadb: redis peaks at 4.0k ops/s at 32 threads (p99 300 µs), 2.0× mongodb (2.0k ops/s at 32 threads, "
+        "p99 300 µs).",
+        "workloadb: redis is server-CPU-bound at every thread count.",
+        "workloadb: mongodb is network-bound at every thread count."]
+
+
+def _experiment(status: str, runs: list[str], docs: dict | None = None, servers: dict | None = None):
+    from pathlib import Path
+
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    frame = pd.DataFrame({"status": runs, "target": "mongodb", "workload": "workloadb"})
+    manifest = {"experiment_id": "", "status": status, "servers": servers or {}, "plan": {"targets": ["mongodb"]}}
+    return Experiment(Path("."), Manifest.from_dict(manifest),
+                      frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs or {})
+
+
+def test_an_unfinished_experiment_says_so_with_its_count_of_finished_runs():
+    from ycsbctl.report.summary import findings
+
+    empty = _ladder([1.0]).iloc[0:0]
+    for status in ("interrupted", "running"):
+        assert findings(_experiment(status, ["ok", "ok", "failed"]), empty)[0] == (
+            f"This experiment is {status}: it stopped before the plan was done; the 2 finished runs are shown.")
+    assert findings(_experiment("partial", ["ok", "failed"]), empty)[0] == (
+        "This experiment is partial: a target was skipped or points failed (below); 1 runs are ok.")
+    assert findings(_experiment("complete", ["ok"]), empty) == []
+
+
+def test_an_impostor_is_named_from_the_run_records_when_the_manifest_has_no_server():
+    from ycsbctl.report.summary import findings
+
+    docs = {"r1": {"target": "mongodb", "endpoint": None},
+            "r2": {"target": "mongodb", "endpoint": {"server_name": "FerretDB", "server_version": "1.24"}}}
+    empty = _ladder([1.0]).iloc[0:0]
+    assert findings(_experiment("complete", ["ok"], docs), empty) == [
+        "mongodb was answered by FerretDB 1.24 — not MongoDB: read its numbers as FerretDB 1.24's."]
+
+
+def test_an_experiment_interrupted_before_any_run_says_none_finished():
+    from ycsbctl.report.summary import findings
+
+    empty = _ladder([1.0]).iloc[0:0]
+    assert findings(_experiment("interrupted", []), empty)[0] == (
+        "This experiment is interrupted: it stopped before the plan was done; the 0 finished runs are shown.")
+
+
+def test_only_points_with_a_client_lag_warning_text_are_flagged():
+    from ycsbctl.report.summary import client_lag_findings
+
+    runs = pd.DataFrame({"target": ["redis", "redis", "redis", "redis"], "workload": "workloadb",
+                         "threads": [8, 16, 32, 64],
+                         "client_lag_warning": ["client lag p99.9 4 ms is 50 % of the p99", None, float("nan"), ""]})
+    (finding,) = client_lag_findings(runs)
+    assert finding.startswith("1 point(s) (redis workloadb 8 threads) carry latency of the client's own making — "
+                              "client lag p99.9 4 ms is 50 % of the p99."), finding
+    assert client_lag_findings(runs.iloc[1:]) == []
+
+
+@pytest.mark.parametrize(("us", "text"), [
+    # Under 10 s two significant digits, from 10 s whole seconds: 1.94 s -> 1.9 s, 9.9 s stays 9.9 s,
+    # 12.4 s -> 12 s (a divisor or a line 1 % off turns these into 2 s, 10 s and 13 s).
+    (1_940_000, "1.9 s"), (9_900_000, "9.9 s"), (12_400_000, "12 s")])
+def test_seconds_keep_two_significant_digits_below_ten(us, text):
+    assert fmt_us(us) == text
+
+
+def test_a_bound_of_two_points_starts_at_the_first_of_them():
+    # latency, then server-cpu at 16 and 32 threads: the bound starts at 16, not at 8 (a step of two
+    # from the last point lands beyond the run's start).
+    assert bound_from(_ladder([1, 2, 3], ["latency", "server-cpu", "server-cpu"])) == ("server-cpu", 16)
+    assert bound_from(_ladder([1, 2, 3, 4, 5], ["latency"] + ["network"] * 4)) == ("network", 16)
+
+
+def test_a_target_without_throughput_at_its_peak_gets_no_ratio_and_a_slow_one_does():
+    pts = pd.concat([_ladder([1000, 2000], target="redis"), _ladder([0.0, 0.0], target="mongodb"),
+                     _ladder([0.5, 0.8], target="ferretdb")], ignore_index=True)
+    peak = workload_findings(pts, "workloadb", ["redis", "mongodb", "ferretdb"], "p99")[0]
+    # 2000 / 0.8 = 2500; mongodb's 0 ops/s would be an infinite ratio: it is left out of the sentence.
+    assert peak == ("workloadb: redis peaks at 2.0k ops/s at 16 threads (p99 200 µs), "
+                    "2500.0× ferretdb (1 ops/s at 16 threads, p99 200 µs).")
+
+
+def _client_bound(shares: list[float]) -> list[str]:
+    pts = _ladder([1000, 2000, 4000], ["latency", "client-cpu", "client-cpu"]).assign(server_cpu_share=shares)
+    return _sentences(pts, ["redis"])
+
+
+def test_a_client_bound_target_says_the_server_was_saturated_too_only_if_it_was_at_every_bound_point():
+    lead = ("workloadb: redis is limited by the client (load generator) CPU from 16 threads: those points are a "
+            "lower bound of what redis can do.")
+    # From 16 threads the server is at 90 % (exactly the line) and 95 %: saturated too, at 90 %+.
+    assert _client_bound([0.2, 0.90, 0.95]) == [
+        lead + " The server was saturated too (90%+ of the CPU it can use): client and server compete for this "
+        "host's cores, so neither figure is the server's own limit."]
+    # At 16 threads the server is below its line (85 %): not saturated at every client-bound point.
+    assert _client_bound([0.2, 0.85, 0.95]) == [lead]
+    # Before the bound (8 threads) the share does not count; an unknown share is not a saturated one.
+    assert _client_bound([0.95, 0.2, 0.3]) == [lead]
+    assert _client_bound([0.95, float("nan"), 0.95]) == [lead]
+
+
+def test_two_repetitions_of_which_one_failed_are_counted_as_such():
+    pts = _ladder([1000, 2000, 4000], status=["ok", "failed", "ok"])
+    pts.loc[1, ["reps", "ok", "error"]] = [2, 1, "boom"]
+    assert ("workloadb: redis at 16 threads: 1 of 2 repetitions failed (first error: boom)."
+            in workload_findings(pts, "workloadb", ["redis"], "p99"))
+
+
+def test_findings_give_the_p99_unless_told_otherwise():
+    from ycsbctl.report.summary import findings
+
+    pts = _ladder([1000, 2000], target="mongodb")
+    assert findings(_experiment("complete", ["ok", "ok"]), pts)[0] == (
+        "workloadb: mongodb peaks at 2.0k ops/s at 16 threads (p99 200 µs).")
+
+
+def test_an_impostor_with_a_described_name_is_read_as_the_product_before_the_parenthesis():
+    from ycsbctl.report.summary import findings
+
+    servers = {"mongodb": {"server_name": "FerretDB (mongo-wire, SQLite)", "server_version": "1.24"}}
+    empty = _ladder([1.0]).iloc[0:0]
+    assert findings(_experiment("complete", ["ok"], servers=servers), empty) == [
+        "mongodb was answered by FerretDB (mongo-wire, SQLite) 1.24 — not MongoDB: read its numbers as FerretDB's."]
+
+
+def test_a_skipped_target_gives_its_reason_and_a_fix_not_already_in_it():
+    from pathlib import Path
+
+    from ycsbctl.report.summary import findings
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    skipped = [{"target": "mongodb", "reason": "no docker", "fix": "install docker"},
+               {"target": "valkey", "reason": "", "fix": ""},
+               {"target": "keydb", "reason": "port busy: free port 6380", "fix": "free port 6380"},
+               {"target": "dragonfly", "reason": "", "fix": "pull the image"}]
+    manifest = Manifest.from_dict({"experiment_id": "", "status": "complete", "skipped_targets": skipped})
+    exp = Experiment(Path("."), manifest, pd.DataFrame({"status": [], "target": [], "workload": []}),
+                     pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+    assert findings(exp, _ladder([1.0]).iloc[0:0]) == [
+        "mongodb was skipped: no docker. To include it: install docker.",
+        "valkey was skipped: no reason recorded.",
+        "keydb was skipped: port busy: free port 6380.",
+        "dragonfly was skipped: no reason recorded. To include it: pull the image."]
+
+
+@pytest.mark.parametrize("n", [4, 5, 7])
+def test_client_lag_names_the_first_four_points_and_counts_the_rest(n):
+    from ycsbctl.report.summary import client_lag_findings
+
+    threads = [8 * (i + 1) for i in range(n)]
+    runs = pd.DataFrame({"target": "redis", "workload": "workloadb", "threads": threads,
+                         "client_lag_warning": [f"lag {t}" for t in threads]})
+    names = ", ".join(f"redis workloadb {t} threads" for t in threads[:4])
+    more = {4: "", 5: " and 1 more", 7: " and 3 more"}[n]
+    # The warning quoted is the first flagged point's (8 threads), not the last one's.
+    assert client_lag_findings(runs) == [
+        f"{n} point(s) ({names}{more}) carry latency of the client's own making — lag 8. "
+        "Their tail is an upper bound on the server's."]

@@ -1,0 +1,43 @@
+"""Every table of a result folder has its CSV beside its parquet file: ``pandas.read_csv`` reads the
+same columns and the same rows as ``pandas.read_parquet``, for a folder written by a real run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.cli.test_run_cli import ycsbctl
+from ycsbctl.results.tables import TABLES
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two points (1 and 2 threads) of workload-b against basic://, telemetry on."""
+    tmp = tmp_path_factory.mktemp("csv")
+    r = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "1,2", "-p", "recordcount=100",
+                "--duration", "2", "--warmup", "0", "--quiet", "--out", str(tmp / "f"), cwd=tmp, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return tmp / "f"
+
+
+def test_every_parquet_table_has_a_csv_and_no_temporary_file_is_left(folder: Path):
+    parquet = sorted(p.stem for p in folder.glob("*.parquet"))
+    assert parquet == sorted(TABLES)
+    assert sorted(p.stem for p in folder.glob("*.csv")) == parquet
+    assert not list(folder.rglob("*.tmp"))
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_the_csv_reads_back_as_the_parquet_table(folder: Path, table: str):
+    pq = pd.read_parquet(folder / f"{table}.parquet")
+    csv = pd.read_csv(folder / f"{table}.csv")
+    assert list(csv.columns) == list(pq.columns)
+    assert len(csv) == len(pq) > 0
+    for col in pq.columns:
+        if pd.api.types.is_numeric_dtype(pq[col]) and not pd.api.types.is_bool_dtype(pq[col]):
+            assert csv[col].to_numpy(dtype=float) == pytest.approx(pq[col].to_numpy(dtype=float), nan_ok=True), col
+        else:  # text: equal where set (CSV cannot tell an empty string from a missing one)
+            set_ = pq[col].notna()
+            assert csv.loc[set_, col].astype(str).tolist() == pq.loc[set_, col].astype(str).tolist(), col

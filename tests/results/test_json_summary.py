@@ -1,0 +1,100 @@
+"""``ycsbctl run|load --format json``: stdout is one JSON document (json.loads of all of it) whose
+numbers are those of runs.parquet (read with pandas), of the stored HDR histograms (decoded with the
+``hdrhistogram`` library) and, for the operation counts, of the server's own ``INFO commandstats``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import redis
+
+from tests.cli.test_run_cli import ycsbctl
+from tests.fixtures.servers import start_redis
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results.schema import RunSummary, from_doc
+
+RECORDS = 2000
+OPERATIONS = 3000
+RATE = 3000  # ops/s: a paced point, so the target rate and the schedule lag are in the document
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    s = start_redis(tmp_path_factory.mktemp("json-redis"))
+    yield s
+    s.stop()
+
+
+def calls(rds: redis.Redis, command: str) -> int:
+    """How many times the server ran ``command`` since its statistics were reset (its own count)."""
+    return int(rds.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0))
+
+
+def test_load_and_run_print_one_json_document_whose_numbers_are_the_folders_and_the_servers(server, tmp_path):
+    url = f"redis://127.0.0.1:{server.port}"
+    rds = redis.Redis(port=server.port)
+    rds.flushall()
+    rds.config_resetstat()
+    loaded = ycsbctl("load", "workload-b", "--target", url, "-p", f"recordcount={RECORDS}", "--threads", "2",
+                     "--no-telemetry", "--format", "json", cwd=tmp_path)
+    assert loaded.returncode == 0, loaded.stderr
+    doc = json.loads(loaded.stdout)  # the whole of stdout: no YCSB block, no progress
+    assert doc["folder"] is None and doc["exit_code"] == 0 and doc["experiment_id"]
+    (point,) = doc["points"]
+    assert (point["phase"], point["threads"], point["status"]) == ("load", 2, "ok")
+    assert point["operations"] == point["ops"]["INSERT"]["returns"]["OK"] == RECORDS == calls(rds, "hmset")
+    assert "→" in loaded.stderr and "ok" in loaded.stderr  # the point's human summary went to stderr
+
+    rds.config_resetstat()
+    out = tmp_path / "point"
+    r = ycsbctl("run", "workload-b", "--target", url, "-p", f"recordcount={RECORDS}", "--operations", str(OPERATIONS),
+                "--threads", "2", "--target-rate", str(RATE), "--no-telemetry", "--format", "json", "--out", str(out),
+                cwd=tmp_path, timeout=300)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert "NaN" not in r.stdout and "[OVERALL]" not in r.stdout
+    summary = from_doc(RunSummary, doc)  # the declared shape, field by field
+    assert summary.folder == str(out) and summary.experiment_id == out.name and summary.exit_code == 0
+    (point,) = doc["points"]
+    reads, updates = point["ops"]["READ"], point["ops"]["UPDATE"]
+    # the server's own counts of what it ran
+    assert sum(reads["returns"].values()) == reads["returns"]["OK"] == calls(rds, "hgetall")
+    assert sum(updates["returns"].values()) == updates["returns"]["OK"] == calls(rds, "hmset")
+    assert point["operations"] == OPERATIONS == reads["operations"] + updates["operations"]
+    assert point["target_rate_ops"] == RATE and point["status"] == "ok" and point["error"] is None
+
+    runs = pd.read_parquet(out / "runs.parquet")
+    (row,) = runs.to_dict("records")
+    assert (row["run_id"], row["target"], row["workload"], row["phase"], row["threads"]) == \
+        (point["run_id"], point["target"], point["workload"], "run", 2)
+    assert (row["status"], row["target_rate"], row["operations"]) == (point["status"], RATE, OPERATIONS)
+    assert point["throughput_ops"] == pytest.approx(row["throughput_ops"], rel=1e-12)
+    assert point["throughput_ops"] == pytest.approx(1000 * OPERATIONS / point["runtime_ms"], rel=1e-12)
+    assert point["bottleneck"] == (None if pd.isna(row["bottleneck"]) else row["bottleneck"])
+    for op, col in (("READ", "read"), ("UPDATE", "update")):
+        for key, stat in (("p50_us", "p50"), ("p95_us", "p95"), ("p99_us", "p99"), ("p999_us", "p999"),
+                          ("mean_us", "mean")):
+            assert point["ops"][op][key] == pytest.approx(row[f"{col}_{stat}_us"]), (op, key)
+        # the maximum and the count against the stored histogram, decoded by the hdrhistogram library
+        (path,) = (out / "histograms").glob(f"*.{op}.hdr")
+        h = hdr.decode(path.read_text().strip())
+        assert point["ops"][op]["max_us"] == h.get_max_value() and point["ops"][op]["operations"] == h.get_total_count()
+    for own in ("client_lag", "schedule_lag"):  # the engine's own measures, when it took them
+        assert point[own] is not None and point[own]["operations"] > 0
+        assert point[own]["p99_us"] == pytest.approx(row[f"{own}_p99_us"])
+        assert point[own]["max_us"] == pytest.approx(row[f"{own}_max_us"])
+    assert json.loads((out / "manifest.json").read_text())["experiment_id"] == doc["experiment_id"]
+    rds.close()
+
+
+def test_an_unreachable_target_is_a_json_document_with_the_skip_and_exit_1(tmp_path: Path):
+    r = ycsbctl("run", "workload-b", "--target", "redis://127.0.0.1:1", "-p", "recordcount=10", "--operations", "10",
+                "--threads", "1", "--no-telemetry", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1
+    doc = json.loads(r.stdout)
+    assert doc["exit_code"] == 1 and doc["points"] == []
+    (skip,) = doc["skipped_targets"]
+    assert "does not answer" in skip["reason"] and skip["fix"]

@@ -1,0 +1,215 @@
+"""The declared result schema (ycsbctl/results/schema.py): a real run's folder has exactly the
+declared runs.parquet columns and types (read back with pyarrow and pandas), its report names the
+scale a default run used, and a folder written before the schema (tests/data/folder-v0, written
+by ycsbctl at commit a89e8b3 with ``run workload-b --targets redis,dragonfly --backend local
+--records 200 --threads 2 --duration 0.5 --warmup 0 --processes 1``) still loads, renders and resumes.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+import redis
+
+from tests.fixtures.servers import ROOT, start_redis
+from ycsbctl.results import load
+from ycsbctl.results.names import FolderStatus, RunStatus
+from ycsbctl.results.run_columns import (
+    RUN_COLUMN_NAMES,
+    RUN_COLUMNS,
+    conform_runs,
+    run_columns_markdown,
+    runs_table,
+)
+from ycsbctl.results.schema import SCHEMA_VERSION, Manifest, SchemaError, TelemetrySummary
+from ycsbctl.results.store import ResultFolder
+
+YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
+V0 = Path(__file__).parents[1] / "data" / "folder-v0"
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory: pytest.TempPathFactory):
+    """``ycsbctl run workload-b --profile smoke`` against a redis-server of its own, scale left to the
+    profile (no --records, no --duration), two thread counts (a sweep: it has a report), telemetry on."""
+    if not shutil.which("redis-server"):
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    tmp = tmp_path_factory.mktemp("smoke")
+    server = start_redis(tmp / "redis")
+    try:
+        out = tmp / "exp"
+        proc = subprocess.run([YCSBCTL, "run", "workload-b", "--target", server.url, "--load", "--profile", "smoke",
+                               "--threads", "1,2", "--processes", "1", "--quiet", "--out", str(out)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        client = redis.Redis.from_url(server.url)
+        stored = client.dbsize() - client.exists("_indices")  # YCSB's redis binding keeps a zset of keys beside
+        yield out, stored
+    finally:
+        server.stop()
+
+
+class _Figures(HTMLParser):
+    """The report's subtitle and, per <figure>, the SVG file it links to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.subtitle = ""
+        self.svgs: list[str] = []
+        self._in_sub = self._in_figure = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self._in_sub = self._in_sub or (tag == "p" and a.get("class") == "sub")
+        self._in_figure = self._in_figure or tag == "figure"
+        if self._in_figure and tag == "a" and str(a.get("href", "")).endswith(".svg"):
+            self.svgs.append(str(a["href"]))
+
+    def handle_endtag(self, tag):
+        if tag == "p":
+            self._in_sub = False
+        if tag == "figure":
+            self._in_figure = False
+
+    def handle_data(self, data):
+        if self._in_sub:
+            self.subtitle += data
+
+
+def _svg_texts(path: Path) -> list[str]:
+    """Texts of an SVG figure: matplotlib draws text as paths and keeps each string as a comment."""
+    tree = ET.parse(path, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    return [str(e.text) for e in tree.iter() if e.tag is ET.Comment]
+
+
+def test_a_default_scale_report_names_the_record_count_and_the_point_duration_in_its_figures(smoke_run):
+    out, _ = smoke_run
+    page = _Figures()
+    page.feed((out / "report.html").read_text(encoding="utf-8"))
+    assert "2,000 records · 2 s per point" in page.subtitle
+    assert len(page.svgs) >= 3
+    for svg in page.svgs:
+        assert any("2,000 records · 2 s per point" in t for t in _svg_texts(out / svg)), svg
+
+
+def test_runs_parquet_of_a_real_run_has_exactly_the_declared_columns_and_types(smoke_run):
+    out, stored = smoke_run
+    schema = pq.read_schema(out / "runs.parquet")
+    assert schema.names == list(RUN_COLUMN_NAMES)
+    assert [str(schema.field(c.name).type).replace("double", "float64") for c in RUN_COLUMNS] == \
+        [c.dtype for c in RUN_COLUMNS]
+    runs = pd.read_parquet(out / "runs.parquet")
+    assert list(pd.read_csv(out / "runs.csv").columns) == list(RUN_COLUMN_NAMES)
+    load_point = runs[runs["phase"] == "load"].iloc[0]
+    # the load point inserted the records the server holds (its own DBSIZE, less the _indices zset)
+    assert load_point["operations"] == stored == 2000
+    assert load_point["insert_p50_us"] > 0 and pd.isna(load_point["read_p50_us"])
+    sweep = runs[runs["phase"] == "run"]
+    assert sorted(sweep["threads"]) == [1, 2] and set(sweep["status"]) == {"ok"} and (sweep["not_found"] == 0).all()
+    assert set(sweep["server_cpu_source"]) == {"server-process"} and (sweep["server_cpu_pct_mean"] > 0).all()
+    assert (sweep["samples"] >= 1).all()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["schema_version"] == SCHEMA_VERSION and manifest["plan"]["records"] is None
+    assert Manifest.from_dict(manifest).record_count == 2000
+
+
+def test_the_readme_lists_the_declared_columns():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- runs-columns:", 1)[1].split("-->", 1)[1].split("<!-- /runs-columns -->", 1)[0]
+    assert block.strip() == run_columns_markdown()
+
+
+def test_a_runs_table_with_an_undeclared_or_mistyped_column_is_refused():
+    row = {c: None for c in RUN_COLUMN_NAMES} | {"run_id": "a", "threads": 8, "repetition": 1, "status": "ok"}
+    assert runs_table(pd.DataFrame([row])).num_rows == 1
+    with pytest.raises(SchemaError, match="undeclared column.*surprise"):
+        runs_table(pd.DataFrame([row | {"surprise": 1.0}]))
+    with pytest.raises(SchemaError, match="threads holds fractions"):
+        runs_table(pd.DataFrame([row | {"threads": 8.5}, row | {"threads": None}]))
+    assert list(conform_runs(pd.DataFrame([{"run_id": "a", "old": 1}]), strict=False).columns) == \
+        [*RUN_COLUMN_NAMES, "old"]  # reading: an older folder's extra columns are kept after the declared ones
+
+
+def test_a_manifest_field_of_the_wrong_type_or_unknown_is_named():
+    with pytest.raises(SchemaError, match=r"manifest\.status: 'done' is not one of running, complete"):
+        Manifest.from_dict({"experiment_id": "x", "status": "done"})
+    with pytest.raises(SchemaError, match=r"manifest\.skipped_targets\[0\]: unknown field\(s\) why"):
+        Manifest.from_dict({"experiment_id": "x", "skipped_targets": [{"target": "a", "reason": "b", "why": "c"}]})
+    with pytest.raises(SchemaError, match="manifest: unknown field"):
+        Manifest.from_dict({"experiment_id": "x", "surprise": 1})
+    with pytest.raises(SchemaError, match="newer than this ycsbctl reads"):
+        Manifest.from_dict({"experiment_id": "x", "schema_version": SCHEMA_VERSION + 1})
+    with pytest.raises(SchemaError, match=r"telemetry_summary\.samples: expected int"):
+        TelemetrySummary.from_dict({"samples": "many"})
+
+
+def test_an_import_folder_written_before_the_schema_keeps_its_version_under_versions():
+    m = Manifest.from_dict({"source": "import-ycsb", "tool": {"ycsbctl": "0.1.0"}, "plan": {"targets": ["redis"]},
+                            "experiment_id": "imp", "status": "complete", "imported_logs": [{"log": "a.log"}]})
+    assert m.versions == {"ycsbctl": "0.1.0"} and m.source == "import-ycsb" and m.targets == ["redis"]
+
+
+# -- a folder written by the code before the schema ----------------------------------------------------
+def _same(new: pd.Series, old: pd.Series) -> None:
+    """Equal values; a null is a null (the old file stored an all-empty text column as float NaN)."""
+    assert new.isna().tolist() == old.isna().tolist(), new.name
+    assert new.dropna().tolist() == old.dropna().tolist(), new.name
+
+
+@pytest.fixture
+def v0(tmp_path: Path) -> Path:
+    dest = tmp_path / "main-folder"
+    shutil.copytree(V0, dest)
+    return dest
+
+
+def test_a_folder_written_before_the_schema_loads_with_every_declared_column(v0: Path):
+    old = pd.read_parquet(v0 / "runs.parquet")
+    assert "schema_version" not in json.loads((v0 / "manifest.json").read_text())
+    exp = load(v0)
+    assert exp.manifest.status == FolderStatus.PARTIAL and exp.manifest.record_count == 200
+    assert exp.manifest.point_duration_s == 0.5
+    (skipped,) = exp.manifest.skipped_targets
+    assert skipped.target == "dragonfly" and skipped.fix.startswith("download dragonfly")
+    assert list(exp.runs.columns[:len(RUN_COLUMNS)]) == list(RUN_COLUMN_NAMES)
+    for col in old.columns:  # every value it had is read as it was
+        _same(exp.runs[col], old[col])
+    run_id = "redis.workloadb.run.t2.r1"
+    result = exp.phase_result(run_id)
+    doc = json.loads((v0 / "runs" / f"{run_id}.json").read_text())["result"]
+    assert (result.t_start_mono, result.processes) == (doc["extra"]["t_start_mono"], doc["extra"]["processes"])
+    assert result.status == RunStatus.OK and result.ops["READ"].operations == doc["ops"]["READ"]["operations"]
+    tel = exp.telemetry_of(run_id)
+    assert len(tel) and (tel["t_s"] > -2).all()  # aligned on the engine's start the old JSON recorded
+
+
+def test_a_folder_written_before_the_schema_rebuilds_its_tables_from_the_run_jsons(v0: Path):
+    old = pd.read_parquet(v0 / "runs.parquet")
+    for f in v0.glob("*.parquet"):
+        f.unlink()
+    rebuilt = load(v0).runs
+    assert list(rebuilt.columns) == list(RUN_COLUMN_NAMES)
+    for col in ("run_id", "status", "operations", "throughput_ops", "read_p99_us", "server_cpu_pct_mean"):
+        _same(rebuilt[col], old[col])
+
+
+def test_a_folder_written_before_the_schema_renders_and_resumes_into_this_version(v0: Path):
+    from ycsbctl.report.html import render_report
+
+    page = _Figures()
+    page.feed(render_report(v0).read_text(encoding="utf-8"))
+    assert "200 records · 0.5 s per point" in page.subtitle
+    folder = ResultFolder.reopen(v0)
+    final = folder.finalize(FolderStatus.PARTIAL)
+    m = json.loads((final / "manifest.json").read_text())
+    assert m["schema_version"] == SCHEMA_VERSION and len(m["resumed_at"]) == 1
+    assert pq.read_schema(final / "runs.parquet").names == list(RUN_COLUMN_NAMES)
+    assert len(load(final).runs) == 2

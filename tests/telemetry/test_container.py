@@ -1,0 +1,138 @@
+"""Container stats from a real Docker engine (fixture ``docker_redis``: a redis container, host network)."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import threading
+import time
+from urllib.parse import urlsplit
+
+import psutil
+import pytest
+import redis
+
+from tests.telemetry.test_samplers import INTERVAL_S, _own_cpu, benchmark, rows_after, stop, wait_until
+from ycsbctl.telemetry import footprint_after, footprint_before, sampling
+from ycsbctl.telemetry.container import ContainerSampler
+
+pytestmark = pytest.mark.docker
+
+
+@pytest.mark.parametrize("mode", ["oneshot", "stream"])
+def test_container_stats_give_cpu_and_memory(docker_redis, mode):
+    sampler = ContainerSampler(docker_redis.container_id, interval_s=INTERVAL_S, mode=mode)
+    sampler.start()
+    try:
+        rows_after(sampler, 2)
+    finally:
+        frame = sampler.stop()
+    assert sampler.warning is None
+    assert frame["cpu_pct"].notna().all() and (frame["cpu_pct"] >= 0).all()
+    assert (frame["rss_bytes"] > 100_000).all() and (frame["mem_usage_bytes"] > 100_000).all()
+
+
+@pytest.mark.speed
+def test_busy_container_uses_cpu_and_capture_reads_its_stats(docker_redis):
+    """The container's CPU figure against redis-server's own counter (INFO cpu) over the same seconds:
+    whatever share of a core this machine gives it. dockerd sends a stats document a second, so a
+    sample covers the second before it."""
+    port = urlsplit(docker_redis.url).port
+    rds = redis.Redis.from_url(docker_redis.url)
+    bench: list[subprocess.Popen] = []
+
+    def container_rows(cap) -> int:
+        return sum(len(s.rows) for s in cap.samplers if s.source == "server-container")
+
+    try:
+        with sampling(docker_redis, client_pids=lambda: [p.pid for p in bench], interval_s=INTERVAL_S) as cap:
+            bench.append(benchmark(port))
+            try:
+                wait_until(lambda: rds.info("clients")["connected_clients"] > 1)
+                t0, cpu0 = _own_cpu(rds)
+                seen = container_rows(cap)
+                wait_until(lambda: container_rows(cap) >= seen + 4)
+                t1, cpu1 = _own_cpu(rds)
+            finally:
+                stop(bench[0])
+    finally:
+        rds.close()
+    assert cap.warnings == []
+    container = cap.frame[cap.frame["source"] == "server-container"]
+    own_pct = 100 * (cpu1 - cpu0) / (t1 - t0)
+    inside = container[(container["t_mono"] > t0 + 1.0) & (container["t_mono"] <= t1)]["cpu_pct"].dropna()
+    assert len(inside) >= 2, container
+    tick_pct = 100 * 0.01 / 1.0  # /proc counts CPU in 10 ms ticks; a sample covers a second
+    assert 0.75 * own_pct - tick_pct <= inside.mean() <= 1.25 * own_pct + tick_pct, (list(inside), own_pct)
+    s = cap.summary()
+    assert s.server_cpu_source == "server-container" and s.server_rss_bytes_max > 100_000
+
+
+def test_footprint_of_a_container_reads_its_rss(docker_redis):
+    before = footprint_before(docker_redis)
+    fp = footprint_after(docker_redis, before, 1)
+    assert fp.rss_source == "container" and fp.rss_after_bytes > 100_000
+
+
+@pytest.mark.speed
+def test_a_containers_cpu_is_what_its_process_used_under_a_known_quota(docker_client, local_images):
+    """Held to two truths: the CPU time the kernel charged the container's redis-server (its
+    ``/proc`` counters, read by the test over the same window) and the container's CFS quota
+    (0.5 of a core, set with ``docker update``: the kernel never lets it use more). Redis spins
+    in a Lua loop meanwhile, so the container wants a whole core and gets its quota."""
+    from ycsbctl.provision import provision, teardown
+
+    quota = 0.5  # of one core
+    endpoint = provision("redis", "docker", experiment_id="pytest-docker-quota", image=local_images["redis"],
+                         host_network=True, say=lambda message: None)
+    spinner = redis.Redis.from_url(endpoint.url, socket_timeout=None)
+    killer = redis.Redis.from_url(endpoint.url, socket_timeout=10)
+    killer.config_set("lua-time-limit", 100)  # ms: then others get BUSY (and SCRIPT KILL works) at once
+    done = threading.Event()
+
+    def spin() -> None:
+        with contextlib.suppress(redis.ResponseError):  # "Script killed by user"
+            spinner.eval("while true do end", 0)
+        done.set()
+
+    thread = threading.Thread(target=spin, daemon=True)
+    try:
+        container = docker_client.containers.get(endpoint.container_id)
+        container.update(cpu_period=100_000, cpu_quota=int(quota * 100_000))
+        server = psutil.Process(container.attrs["State"]["Pid"])
+        thread.start()
+        wait_until(lambda: _busy(killer))
+        sampler = ContainerSampler(endpoint.container_id, interval_s=INTERVAL_S, mode="oneshot")
+        cpu0, t0 = sum(server.cpu_times()[:2]), time.monotonic()
+        sampler.start()
+        try:
+            rows_after(sampler, 4)
+        finally:
+            frame = sampler.stop()
+        used_pct = 100.0 * (sum(server.cpu_times()[:2]) - cpu0) / (time.monotonic() - t0)
+    finally:
+        with contextlib.suppress(redis.RedisError):
+            killer.script_kill()
+        thread.join(timeout=10)
+        spinner.close()
+        killer.close()
+        teardown(endpoint)
+    assert done.is_set()
+    assert sampler.warning is None
+    assert used_pct <= 100.0 * quota * 1.1  # the kernel held it to its quota …
+    pct = frame["cpu_pct"].dropna()
+    assert len(pct) >= 3
+    # … and every interval's figure is what the kernel charged, in % of one core
+    assert pct.median() == pytest.approx(used_pct, rel=0.2), (list(pct), used_pct)
+    assert pct.max() <= 100.0 * quota * 1.15, list(pct)
+
+
+def _busy(client: redis.Redis) -> bool:
+    """Whether the server is inside a script (it answers BUSY to anything but SCRIPT KILL)."""
+    try:
+        client.ping()
+    except redis.exceptions.BusyLoadingError:
+        return False
+    except redis.ResponseError as exc:
+        return "BUSY" in str(exc)
+    return False
