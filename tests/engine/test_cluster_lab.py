@@ -256,6 +256,11 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
         lab.lab.unshape()
 
 
+def _lab_processes() -> set[int]:
+    """Processes started for a lab: every one names a lab address (198.18.x.x) on its command line."""
+    return {p.pid for p in psutil.process_iter(["cmdline"]) if "198.18." in " ".join(p.info["cmdline"] or [])}
+
+
 def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Path) -> None:
     import os
     import subprocess
@@ -270,6 +275,7 @@ def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Pa
     def cli(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=180)
 
+    before = _lab_processes()
     up = cli("lab", "up", "--clients", "1", "--link", "1.29gbit")
     tag = "?"
     try:
@@ -288,6 +294,7 @@ def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Pa
     left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert f"yl{tag}-" not in left
     assert not (tmp_path / "state" / "lab.json").exists()
+    assert _lab_processes() <= before
 
 
 @pytest.mark.parametrize("sign", ["lab.json", "lab-logs/ctl-scheduler.log"], ids=["hosts-made", "processes-starting"])
@@ -306,7 +313,7 @@ def test_ctrl_c_during_lab_up_removes_what_it_made_in_one_line(tmp_path: Path, s
         out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout
         return {line.split()[0] for line in out.splitlines() if line.strip()}
 
-    before = namespaces()
+    before, running = namespaces(), _lab_processes()
     env = {**os.environ, "YCSBCTL_STATE_DIR": str(tmp_path / "state")}
     code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
     proc = subprocess.Popen([sys.executable, "-c", code, "lab", "up", "--clients", "1"], cwd=tmp_path, env=env,
@@ -330,3 +337,4 @@ def test_ctrl_c_during_lab_up_removes_what_it_made_in_one_line(tmp_path: Path, s
     leftovers = [p.info["cmdline"] for p in psutil.process_iter(["cmdline"])
                  if str(tmp_path) in " ".join(p.info["cmdline"] or [])]
     assert not leftovers, leftovers
+    assert _lab_processes() <= running

@@ -238,6 +238,8 @@ class Lab:
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitpid(pid, os.WNOHANG)
         self.pids.clear()
+        for ns in self.namespaces:  # anything else still running in a host of ours (a process whose pid an
+            self._kill_inside(ns)   # interrupt kept from being recorded, a child that left its group)
         for ns in reversed(self.namespaces):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         self.namespaces.clear()
@@ -246,6 +248,16 @@ class Lab:
                 self.state_file.unlink()
 
     # -- helpers --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _kill_inside(ns: str) -> None:
+        """SIGKILL every process in network namespace ``ns`` (``ip netns pids``), and reap our children."""
+        out = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True)
+        for pid in (int(p) for p in out.stdout.split() if p.isdigit()):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, 0)
 
     def _ip(self, args: list[str]) -> None:
         out = subprocess.run(["ip", *args], capture_output=True, text=True)
