@@ -16,8 +16,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ycsbctl.workload.core import UPDATE, CoreWorkload, LoadGenerator, RunGenerator
+from ycsbctl.workload.core import UPDATE, CoreWorkload
 from ycsbctl.workload.dryrun import dry_run_lines
+from ycsbctl.workload.generators import LoadGenerator, RunGenerator
 from ycsbctl.workload.properties import load_properties
 
 REQUIRED_OPS_S = 1_000_000  # the requirement for workload B generation

@@ -15,7 +15,8 @@ from scipy import stats
 
 from tests.fixtures.ycsb_basicdb import ycsb_command
 from ycsbctl.errors import UserError
-from ycsbctl.workload.core import CoreWorkload, LoadGenerator
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.generators import LoadGenerator
 from ycsbctl.workload.properties import Properties, load_properties
 
 pytestmark = pytest.mark.fidelity

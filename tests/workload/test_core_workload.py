@@ -17,14 +17,11 @@ from ycsbctl.workload.core import (
     SCAN,
     UPDATE,
     CoreWorkload,
-    InsertSequence,
-    LoadGenerator,
-    RunGenerator,
-    load_blocks,
     split_count,
 )
 from ycsbctl.workload.distributions import ScrambledZipfian
-from ycsbctl.workload.inserts import shared_insert_state
+from ycsbctl.workload.generators import LoadGenerator, RunGenerator, load_blocks
+from ycsbctl.workload.inserts import InsertSequence, shared_insert_state
 from ycsbctl.workload.keys import build_key_name
 from ycsbctl.workload.properties import Properties, load_properties
 from ycsbctl.workload.values import ValuePool, random_bytes

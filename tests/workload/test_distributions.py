@@ -15,7 +15,8 @@ import pytest
 from scipy import stats
 
 from ycsbctl.workload import distributions as d
-from ycsbctl.workload.core import SCAN, CoreWorkload, RunGenerator
+from ycsbctl.workload.core import SCAN, CoreWorkload
+from ycsbctl.workload.generators import RunGenerator
 from ycsbctl.workload.keys import fnvhash64, fnvhash64_array
 from ycsbctl.workload.properties import load_properties
 

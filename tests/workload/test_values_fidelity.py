@@ -14,7 +14,8 @@ import pytest
 from scipy import stats
 
 from tests.fixtures.ycsb_basicdb import ycsb_command
-from ycsbctl.workload.core import CoreWorkload, LoadGenerator
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.generators import LoadGenerator
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.fidelity

@@ -32,7 +32,8 @@ from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
 from ycsbctl.stores.registry import protocol_of
 from ycsbctl.urls import redact_url
-from ycsbctl.workload.core import CoreWorkload, load_blocks, split_count
+from ycsbctl.workload.core import CoreWorkload, split_count
+from ycsbctl.workload.generators import load_blocks
 from ycsbctl.workload.inserts import shared_insert_state
 from ycsbctl.workload.properties import Properties
 

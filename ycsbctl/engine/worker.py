@@ -30,18 +30,8 @@ from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
 from ycsbctl.stores.chain import ChainRun, WriteBatch
 from ycsbctl.stores.registry import open_bindings
-from ycsbctl.workload.core import (
-    INSERT,
-    READ,
-    READ_MODIFY_WRITE,
-    SCAN,
-    UPDATE,
-    VERIFY,
-    CoreWorkload,
-    LoadGenerator,
-    OpBatch,
-    RunGenerator,
-)
+from ycsbctl.workload.core import INSERT, READ, READ_MODIFY_WRITE, SCAN, UPDATE, VERIFY, CoreWorkload
+from ycsbctl.workload.generators import LoadGenerator, OpBatch, RunGenerator
 from ycsbctl.workload.properties import Properties
 
 GIL_SWITCH_S = 0.0002

@@ -16,9 +16,8 @@ from ycsbctl.workload.core import (
     SCAN,
     UPDATE,
     CoreWorkload,
-    LoadGenerator,
-    RunGenerator,
 )
+from ycsbctl.workload.generators import LoadGenerator, RunGenerator
 from ycsbctl.workload.integrity import deterministic_value
 
 _BATCH = 4096
