@@ -56,6 +56,9 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/chain.py": ["tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
                                 "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
     "ycsbctl/engine/worker.py": ["tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
+    # A point's verdict: stall, client-stall, data gone missing during the point.
+    "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
+    "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
 }
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,

@@ -271,7 +271,8 @@ def test_a_paced_points_late_starts_are_its_schedule_lag_and_label_it_client_pac
     props = {**load_properties("workload-c"), "recordcount": "200", "operationcount": "0"}
     rate = holdable_rate(400, unpaced_ops(PhaseSpec("run", loaded.url, props, threads=4, processes=1, duration_s=1)))
     tick_us = 4 / rate * 1e6  # each thread's operations are due this far apart
-    r = _run_worker_in_process(loaded.url, threads=4, duration_s=2.0, pause_at_s=1.0, pause_s=0.2,
+    pause_us = 200_000
+    r = _run_worker_in_process(loaded.url, threads=4, duration_s=2.0, pause_at_s=1.0, pause_s=pause_us / 1e6,
                                target_rate=rate, measurement="both")
     read, intended = r.ops["READ"], r.ops["Intended-READ"]
     # the rate was held (a busy host lags)
@@ -279,8 +280,11 @@ def test_a_paced_points_late_starts_are_its_schedule_lag_and_label_it_client_pac
     lag = r.schedule_lag
     assert lag is not None and lag.operations == r.operations  # one per paced operation
     # the pause, as late starts: each thread had an operation due within a tick of its start, started
-    # once it ended (100 ms allowed for the loop's wake-up); far more than 1 % of them fell due inside it
-    assert 200_000 - tick_us <= lag.max_us <= 300_000 and lag.percentile(99) >= 20_000
+    # once the loop ran again (never later than the loop itself was, by its own lag probe, plus a tick);
+    # a tenth of them fell due inside it, so the 99th percentile is one of those, late by a good share of it
+    assert r.client_lag is not None and r.client_lag.max_us >= pause_us
+    assert pause_us - tick_us <= lag.max_us <= r.client_lag.max_us + tick_us, (lag.max_us, r.client_lag.max_us)
+    assert lag.percentile(99) >= 0.1 * pause_us
     assert lag.percentile(50) < tick_us / 2  # most operations started on time: well before the next was due
     # intended latency runs from the due time: it carries the late starts that the actual latency does not
     assert intended.percentile(99) >= lag.percentile(99) >= 2 * read.percentile(99)
