@@ -112,3 +112,29 @@ def test_lookups_that_found_no_record_during_the_point_degrade_it_and_say_from_w
 
 def test_a_stray_not_found_or_two_leave_the_point_ok():
     assert judge(result([900, 1000, 950], returns={"OK": 2848, "NOT_FOUND": 2}), max_error_rate=0.01).status == "ok"
+
+
+def test_a_client_pause_is_judged_against_a_tenth_of_the_window_at_its_edge():
+    window = [950] * 20  # 20 s measured: the line is 2.0 s
+    assert judge(_with_client_lag(result(window), [200, 2_000_000]), max_error_rate=0.01).status == "degraded"
+    assert judge(_with_client_lag(result(window), [200, 1_990_000]), max_error_rate=0.01).status == "ok"
+    v = judge(_with_client_lag(result(window), [200, 2_000_000]), max_error_rate=0.01)
+    assert "did not run for 2.0 s of the 20.0 s measured" in v.reason
+
+
+def test_a_silence_is_the_clients_when_its_pause_covers_half_of_it_and_the_servers_below():
+    counts = [950] * 20 + [0, 0, 0, 0] + [950] * 16  # a 4 s silence in 40 s: the client's from 2.0 s of pause
+    assert judge(_with_client_lag(result(counts), [200, 2_000_000]),
+                 max_error_rate=0.01).bottleneck["label"] == "client-stall"
+    v = judge(_with_client_lag(result(counts), [200, 1_990_000]), max_error_rate=0.01)
+    assert v.status == "degraded" and v.bottleneck["label"] == "stall"  # the server's: the client ran half of it
+    v = judge(_with_client_lag(result(counts), [200, 1_500_000]), max_error_rate=0.01)
+    assert v.bottleneck["label"] == "stall"
+
+
+def test_missing_data_is_dated_from_the_first_second_it_was_missed():
+    r = result([900, 1000, 950], returns={"OK": 1900, "NOT_FOUND": 950})
+    failed = series([0, 400, 550])
+    failed["op"] = "READ-FAILED"
+    r.series = pd.concat([r.series, failed])
+    assert "from 1 s into the point" in judge(r, max_error_rate=0.01).reason
