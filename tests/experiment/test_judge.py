@@ -138,3 +138,15 @@ def test_missing_data_is_dated_from_the_first_second_it_was_missed():
     failed["op"] = "READ-FAILED"
     r.series = pd.concat([r.series, failed])
     assert "from 1 s into the point" in judge(r, max_error_rate=0.01).reason
+
+
+def test_missing_data_needs_more_than_a_thousandth_of_the_lookups_in_a_run_phase():
+    from ycsbctl.experiment.missing import find_missing
+
+    at_line = result([1000, 1000], returns={"OK": 1998, "NOT_FOUND": 2})  # exactly 0.1 %: not yet
+    assert find_missing(at_line) is None
+    over = result([1000, 1000], returns={"OK": 1997, "NOT_FOUND": 3})
+    found = find_missing(over)
+    assert found is not None and (found.not_found, found.lookups) == (3, 2000)
+    over.phase = "load"  # a load reads nothing
+    assert find_missing(over) is None and find_missing(None) is None
