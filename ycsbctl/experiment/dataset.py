@@ -21,6 +21,13 @@ def _count(url: str, table: str) -> int | None:
             return None
 
 
+def _short(url: str, wanted: int, table: str) -> int | None:
+    """The records the server holds when that is fewer than ``wanted`` (> 0); None when it holds them
+    all, nothing is wanted, or it cannot say."""
+    stored = _count(url, table)
+    return stored if stored is not None and wanted and stored < wanted else None
+
+
 class DatasetCheck:
     """The record count a warning was last given for, so that each change is said once."""
 
@@ -44,8 +51,8 @@ class DatasetCheck:
 
     def before_point(self, label: str, url: str, wanted: int, table: str = "usertable") -> str | None:
         """The reason to flag the next point when the server holds fewer than ``wanted`` records."""
-        stored = _count(url, table)
-        if stored is None or not wanted or stored >= wanted:
+        stored = _short(url, wanted, table)
+        if stored is None:
             return None
         note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
                 "(emptied or cut since the load): reads of missing keys are NOT_FOUND")
@@ -54,11 +61,11 @@ class DatasetCheck:
         self.warned = stored
         return note
 
-    def after_point(self, label: str, url: str, wanted: int, table: str = "usertable") -> str | None:
+    def after_point(self, url: str, wanted: int, table: str = "usertable") -> str | None:
         """The reason to flag the point just measured when the server holds fewer than ``wanted``
         records after it (emptied or cut while it ran)."""
-        stored = _count(url, table)
-        if stored is None or not wanted or stored >= wanted:
+        stored = _short(url, wanted, table)
+        if stored is None:
             return None
         self.warned = stored
         return f"the server held {stored:,} of the {wanted:,} records after the point (emptied or cut while it ran)"

@@ -58,7 +58,7 @@ class PointRunner:
         self._busy_at_start = self._others()
         out = run_point(ep, props, phase, threads, plan, self.console.progress, fresh=fresh, baseline=self.baseline,
                         engine=self.engine, rate=rate)
-        after = (self.dataset.after_point(label, ep.url, wanted, props.get("table", "usertable"))
+        after = (self.dataset.after_point(ep.url, wanted, props.get("table", "usertable"))
                  if phase == "run" and not fresh and note is None and out.result is not None else None)
         record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note, rate=rate,
                             after_note=after)
