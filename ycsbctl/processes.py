@@ -1,7 +1,9 @@
 """Signals and child processes: clean-up that an interrupt cannot skip.
 
 ``sigterm_as_interrupt``: SIGTERM and SIGHUP raise KeyboardInterrupt, so ``finally`` blocks run
-for them as for Ctrl-C. ``deferred_signals``: SIGINT/SIGTERM/SIGHUP wait until the block ends
+for them as for Ctrl-C. ``interrupts_kept``: the same,
+and a signal whose KeyboardInterrupt a finalizer swallowed is raised at the end of the block.
+``deferred_signals``: SIGINT/SIGTERM/SIGHUP wait until the block ends
 (used while a server is created and recorded, while it is probed, and while it is torn down),
 then are re-raised. ``poll``: ``Popen.poll`` that an interrupt cannot break. ``stop_process``: a
 child process ycsbctl started (iperf3, test and bench servers) stopped for sure.
@@ -42,6 +44,34 @@ def sigterm_as_interrupt() -> Iterator[None]:
         for s, handler in previous.items():
             if handler is not None:
                 signal.signal(s, handler)
+
+
+@contextmanager
+def interrupts_kept() -> Iterator[None]:
+    """Inside the block SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt, and one that Python
+    dropped is raised again when the block ends. Python only prints an exception raised inside a
+    finalizer (a ``Popen.__del__`` running when the signal lands): without this the block would
+    end as if no signal had come."""
+    if not _main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def interrupt(signum: int, frame: object) -> None:
+        received.append(signum)
+        _interrupt(signum, frame)
+
+    previous = {s: signal.getsignal(s) for s in _SIGNALS}
+    for s in previous:
+        signal.signal(s, interrupt)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            if handler is not None:
+                signal.signal(s, handler)
+    if received:
+        raise KeyboardInterrupt(f"signal {signal.Signals(received[0]).name}")
 
 
 @contextmanager

@@ -224,3 +224,22 @@ def test_auto_falls_back_to_local_and_records_why(state_dir, needs_redis, monkey
 ])
 def test_redact_url_hides_passwords_only(url, shown):
     assert redact_url(url) == shown
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # Python's report of the dropped one
+def test_an_interrupt_swallowed_by_a_finalizer_is_raised_when_the_block_ends() -> None:
+    """Python only prints a KeyboardInterrupt raised inside ``__del__``; ``interrupts_kept`` raises
+    it again at the end of the block, so a half-made lab is never left as if it were up."""
+    from ycsbctl.processes import interrupts_kept
+
+    class SignalledWhileCollected:
+        def __del__(self) -> None:
+            signal.raise_signal(signal.SIGINT)  # the handler's KeyboardInterrupt is dropped here
+
+    steps = []
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt, match="SIGINT"), interrupts_kept():
+        SignalledWhileCollected()  # collected at once: the interrupt lands inside __del__
+        steps.append("block went on")
+    assert steps == ["block went on"]  # the finalizer swallowed it…
+    assert signal.getsignal(signal.SIGINT) == before  # …the block raised it, and restored the handler

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ycsbctl.errors import UserError
+from ycsbctl.processes import interrupts_kept
 
 NET = "198.18.0"  # /24 inside 198.18.0.0/15
 ADDRESSES = {"ctl": f"{NET}.2", "srv": f"{NET}.10", "c1": f"{NET}.21", "c2": f"{NET}.22", "c3": f"{NET}.23"}
@@ -116,26 +117,30 @@ class Lab:
         Path(self.logs).mkdir(parents=True, exist_ok=True)
         self.state_file = state_file or self.state_file
         try:
-            self._network()
-            self._save()
-            self.start_process("srv-redis", "srv", ["redis-server", "--bind", ADDRESSES["srv"], "--port", str(REDIS_PORT),
-                                             "--save", "", "--appendonly", "no", "--protected-mode", "no"])
-            if self.mongo_wire and Path(self.mongo_wire).exists():
-                data = Path(self.logs) / "mongo-wire-data"
-                data.mkdir(exist_ok=True)
-                self.start_process("srv-mongo-wire", "srv", [self.mongo_wire, "--listen",
-                                                             f"{ADDRESSES['srv']}:{MONGO_PORT}", "--data", str(data)])
-            if shutil.which("iperf3"):
-                self.start_process("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p", str(IPERF_PORT)])
-            self.start_process("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler", "--host",
-                                                 ADDRESSES["ctl"], "--port", str(SCHEDULER_PORT), "--no-dashboard"])
-            self.wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
-            for c in self.hosts[2:]:
-                self.start_worker(c)
-            self.wait_port("srv", ADDRESSES["srv"], REDIS_PORT)
-            if "srv-mongo-wire" in self.pids:
-                self.wait_port("srv", ADDRESSES["srv"], MONGO_PORT)
-            self.wait_workers(self.clients)
+            with interrupts_kept():  # an interrupt is never lost: a half-made lab is removed
+                self._network()
+                self._save()
+                self.start_process("srv-redis", "srv", ["redis-server", "--bind", ADDRESSES["srv"], "--port",
+                                                        str(REDIS_PORT), "--save", "", "--appendonly", "no",
+                                                        "--protected-mode", "no"])
+                if self.mongo_wire and Path(self.mongo_wire).exists():
+                    data = Path(self.logs) / "mongo-wire-data"
+                    data.mkdir(exist_ok=True)
+                    self.start_process("srv-mongo-wire", "srv", [self.mongo_wire, "--listen",
+                                                                 f"{ADDRESSES['srv']}:{MONGO_PORT}", "--data", str(data)])
+                if shutil.which("iperf3"):
+                    self.start_process("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p",
+                                                             str(IPERF_PORT)])
+                self.start_process("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler",
+                                                            "--host", ADDRESSES["ctl"], "--port", str(SCHEDULER_PORT),
+                                                            "--no-dashboard"])
+                self.wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
+                for c in self.hosts[2:]:
+                    self.start_worker(c)
+                self.wait_port("srv", ADDRESSES["srv"], REDIS_PORT)
+                if "srv-mongo-wire" in self.pids:
+                    self.wait_port("srv", ADDRESSES["srv"], MONGO_PORT)
+                self.wait_workers(self.clients)
         except BaseException:
             self.down()
             raise
