@@ -198,6 +198,60 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
         lab.lab.wait_workers(2)
 
 
+def test_a_lost_scheduler_fails_its_point_in_one_line_and_stops_the_sweep(lab: LabDriver, loaded: Path,
+                                                                          tmp_path: Path) -> None:
+    """The scheduler killed mid-point: the point keeps what was measured and fails with one line, the
+    sweep stops with one line (no later point can run), no traceback, and no shard is left running."""
+    killed = threading.Event()
+    workers = [lab.lab.pids["c1-worker"], lab.lab.pids["c2-worker"]]
+    lab.redis("CONFIG", "RESETSTAT")
+
+    def kill_scheduler_mid_point() -> None:
+        end = time.monotonic() + 120
+        while not (all(_shard_running(p) for p in workers) and lab.calls().get("hgetall")) and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1.5)
+        lab.lab.kill("ctl-scheduler")
+        killed.set()
+
+    t = threading.Thread(target=kill_scheduler_mid_point, daemon=True)
+    t.start()
+    out = tmp_path / "run"
+    try:
+        r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
+                        "--records", str(RECORDS), "--duration", "8", "--warmup", "0", "--no-load", "--no-telemetry",
+                        "--out", str(out),
+                        "--quiet")
+        t.join(5)
+        assert killed.is_set()
+        assert r.returncode == 1, r.stderr
+        assert "Traceback" not in r.stderr, r.stderr
+        (stop_line,) = [x for x in r.stderr.splitlines() if x.startswith("error:")]
+        assert lab.lab.scheduler in stop_line, r.stderr  # the sweep's stop names the scheduler
+        docs = runs(out)
+        assert [d["threads"] for d in docs.values()] == [2]  # the 4-thread point never started
+        (first,) = docs.values()
+        assert first["status"] == "failed"
+        assert first["error"].startswith(f"the Dask scheduler at {lab.lab.scheduler} was lost"), first["error"]
+        assert "\n" not in first["error"]
+        assert first["result"]["operations"] > 0  # what was measured before the loss is kept
+        assert {s["name"] for s in first["result"]["cluster"]["shards"] if s["lost"]} == {"c1", "c2"}
+        end = time.monotonic() + 90  # each shard stops by itself once its queue to the scheduler fails
+        while any(_shard_running(p) for p in workers) and time.monotonic() < end:
+            time.sleep(0.2)
+        assert not any(_shard_running(p) for p in workers)
+    finally:
+        lab.lab.kill("ctl-scheduler")
+        lab.lab.start_scheduler()
+        try:
+            lab.lab.wait_workers(2, timeout_s=30)  # the nannies reconnect to a scheduler at the same address
+        except Exception:  # noqa: BLE001 - else start them again
+            for host in ("c1", "c2"):
+                lab.lab.kill(f"{host}-worker")
+                lab.lab.start_worker(host)
+            lab.lab.wait_workers(2)
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "killed"])
 def test_a_controller_stopped_by_ctrl_c_or_killed_leaves_no_shard_running(lab: LabDriver, loaded: Path, tmp_path: Path,
                                                                           how: str) -> None:

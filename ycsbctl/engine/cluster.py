@@ -130,20 +130,23 @@ class ClusterRunner:
             start.set(t_wall)
             self._stream(q, futures, c, stop)
         except KeyboardInterrupt:
-            stop.set()
+            with contextlib.suppress(Exception):  # the scheduler may be gone too (see finally)
+                stop.set()
             if c is None:
                 raise
             c.status = "interrupted"
             c.progress = None
             self._stream(q, futures, c, stop, deadline=time.monotonic() + 15)
         finally:
-            stop.set()
+            # Each call goes through the scheduler, which may be gone: the shards then stop by
+            # themselves (their queue fails, the shard process sees the end of its input).
+            calls: list[Callable[[], Any]] = [stop.set]
             if c is None:
-                start.set(-1.0)  # shards still waiting for a start give up at once
-            client.cancel([f for f in futures if not f.done()])
-            for forget in (start.delete, q.close):
+                calls.append(lambda: start.set(-1.0))  # shards still waiting for a start give up at once
+            calls += [lambda: client.cancel([f for f in futures if not f.done()]), start.delete, q.close]
+            for call in calls:
                 with contextlib.suppress(Exception):  # the scheduler forgets them with the client anyway
-                    forget()
+                    call()
         return self._result(c, t0)
 
     def _barrier(self, q: Any, futures: list[Any]) -> None:
@@ -151,7 +154,11 @@ class ClusterRunner:
         ready: set[int] = set()
         deadline = time.monotonic() + READY_TIMEOUT_S
         while len(ready) < len(self.shards):
-            item = self._next(q, 0.5)
+            try:
+                item = self._next(q, 0.5)
+            except Exception as exc:  # noqa: BLE001 - the queue lives on the scheduler: it is gone
+                raise ClusterGone(f"the Dask scheduler at {self.address} was lost before the point started "
+                                  f"({_one_line(exc)})") from None
             if item is None:
                 for s, f in zip(self.shards, futures):
                     if f.status == "error":
@@ -187,7 +194,15 @@ class ClusterRunner:
             if self.stop_requested and not stop.is_set():
                 stop.set()
                 c.status = "interrupted"
-            item = self._next(q, 0.5)
+            try:
+                item = self._next(q, 0.5)
+            except Exception as exc:  # noqa: BLE001 - the queue lives on the scheduler: it is gone
+                at = time.monotonic() - t_started
+                for s in self.shards:
+                    if not (s.ended or s.lost):
+                        self._lose(s, c, f"the Dask scheduler at {self.address} was lost {at:.1f} s into the point "
+                                         f"({_one_line(exc)}): client host {s.name} could not report the rest")
+                return
             if item is not None:
                 self._handle(item, c)
                 continue

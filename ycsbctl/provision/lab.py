@@ -131,10 +131,7 @@ class Lab:
                 if shutil.which("iperf3"):
                     self.start_process("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p",
                                                              str(IPERF_PORT)])
-                self.start_process("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler",
-                                                            "--host", ADDRESSES["ctl"], "--port", str(SCHEDULER_PORT),
-                                                            "--no-dashboard"])
-                self.wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
+                self.start_scheduler()
                 for c in self.hosts[2:]:
                     self.start_worker(c)
                 self.wait_port("srv", ADDRESSES["srv"], REDIS_PORT)
@@ -201,6 +198,12 @@ class Lab:
         for ns, dev in ((self.ns("srv"), "eth0"), (self.ns("sw"), "srv")):
             subprocess.run(["tc", "-n", ns, "qdisc", "del", "dev", dev, "root"], capture_output=True)
         self.link = None
+
+    def start_scheduler(self) -> None:
+        """The Dask scheduler on ``ctl`` (ready on return: it listens)."""
+        self.start_process("ctl-scheduler", "ctl", [self.python, "-m", "distributed.cli.dask_scheduler", "--host",
+                                                    ADDRESSES["ctl"], "--port", str(SCHEDULER_PORT), "--no-dashboard"])
+        self.wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
 
     def start_worker(self, host: str) -> None:
         """``dask worker`` (under its nanny, as Dask's docs start it) on client host ``host``."""
