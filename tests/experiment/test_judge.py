@@ -33,6 +33,22 @@ def test_two_silent_seconds_among_busy_ones_are_a_stall_as_long_as_the_slowest_r
     assert s.text() == f"no reply for 2.6 s, from {s.from_s:.1f} s"
 
 
+def test_seconds_whose_operations_all_timed_out_are_silent_seconds():
+    """With --timeout 1 the clients keep failing through a 5 s outage: every second has operations,
+    none of them a reply. The stall is the outage, not the timeout."""
+    df = series([900, 1000, 8, 8, 8, 8, 8, 950, 1000], {7: 1.0e6})
+    df["timeouts"] = [0, 0, 8, 8, 8, 8, 8, 3, 0]
+    s = find_stall(df, timeouts=43, timeout_s=1.0)
+    # the operations that expired in second 2 were sent a timeout (1 s) before, and never answered
+    assert s is not None and s.seconds == 6.0 and s.from_s == 1.0 and s.timeouts == 43
+    assert find_stall(df, timeout_s=0.5).seconds == 5.5
+    assert find_stall(df).seconds == 5.0  # no timeout known: the silent seconds alone
+    assert find_stall(df.assign(timeouts=[0, 0, 8, 7, 8, 8, 8, 3, 0]), timeout_s=1.0).seconds == 4.0  # a reply in 3
+    legacy = df.drop(columns="timeouts")  # a folder from before the column: seconds with operations are busy
+    assert find_stall(legacy) is None
+    assert find_stall(df.assign(timeouts=float("nan"))) is None  # unknown (YCSB's status lines): the same
+
+
 def test_silent_warm_up_and_a_short_last_second_are_not_stalls():
     assert find_stall(series([0, 0, 900, 1000, 950, 0], warmup=2)) is None
     assert find_stall(series([900, 1000, 950, 1000])) is None

@@ -301,7 +301,8 @@ class SecondAggregate:
 
 def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd.DataFrame:
     """Per-second rows per measurement name, plus ``OVERALL`` (all operations, actual latency)
-    and the engine's own measures (``CLIENT-LAG``, ``SCHEDULE-LAG``)."""
+    and the engine's own measures (``CLIENT-LAG``, ``SCHEDULE-LAG``); ``timeouts`` on ``OVERALL`` and
+    ``<OP>-FAILED`` rows counts the operations that timed out in that second (no reply came)."""
     import pandas as pd
 
     from ycsbctl.results.model import SERIES_COLUMNS
@@ -311,6 +312,8 @@ def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd
         overall = agg.overall()
         entries = [("OVERALL", overall, agg.count)] + [(n, c, None) for n, c in sorted(agg.counts.items())]
         entries += [(n, c, None) for n, c in agg.own.items()]
+        timed_out = {f"{op}-FAILED": st.get("TIMEOUT", 0) for op, st in agg.returns.items()}
+        timed_out["OVERALL"] = sum(timed_out.values())
         for name, c, ops in entries:
             h = hdr.from_counts(c) if c is not None else hdr.new_histogram()
             n = h.get_total_count()
@@ -326,6 +329,7 @@ def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd
                     "p99_us": float(pct.get(99.0, math.nan)),
                     "max_us": float(h.get_max_value()) if n else math.nan,
                     "warmup": k < warmup_seconds,
+                    "timeouts": int(timed_out.get(name, 0)),
                 }
             )
     return pd.DataFrame(rows, columns=list(SERIES_COLUMNS))

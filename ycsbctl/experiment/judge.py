@@ -84,7 +84,7 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
-    stall = find_stall(result.series, result.returns("TIMEOUT")) if result.status == RunStatus.OK else None
+    stall = find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s) if result.status == RunStatus.OK else None
     stall_text = stall.text() if stall else None
     paused = result.status == RunStatus.OK and client_stalled(result, stall)
     if paused:

@@ -21,7 +21,10 @@ __all__ = ["SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult", 
 SUMMARY_PERCENTILES = (50.0, 95.0, 99.0, 99.9, 99.99)
 
 # Columns of the per-second series (one row per run, second and measurement name).
-SERIES_COLUMNS = ("second", "op", "operations", "mean_us", "p50_us", "p95_us", "p99_us", "max_us", "warmup")
+# ``timeouts``: operations of the row that ended in TIMEOUT in that second (the series of the engine;
+# NaN where unknown: YCSB's status lines and folders written before it existed).
+SERIES_COLUMNS = ("second", "op", "operations", "mean_us", "p50_us", "p95_us", "p99_us", "max_us", "warmup",
+                  "timeouts")
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """Did the server stop answering during a point? Read from the engine's per-second series.
 
-A *stall* is a run of whole seconds of the measured window in which no operation completed,
-among seconds where many did (a frozen, paused or cut-off server), or any operation that timed
-out. Its length is the longest of the empty run and the slowest operation that ended right after
+A *stall* is a run of whole seconds of the measured window in which no reply came (no operation
+completed, or every one that ended timed out: with ``--timeout`` the clients keep failing through an
+outage), among seconds where many replies came (a frozen, paused or cut-off server), or any
+operation that timed out. Its length is the longest of the empty run and the slowest operation that ended right after
 it (an operation in flight when the server froze waited the whole stall), so a 3 s freeze reads
 about 3 s whatever its alignment on the second boundaries.
 """
@@ -43,20 +44,25 @@ class Stall:
 
 def _overall(series: pd.DataFrame | None) -> pd.DataFrame:
     if series is None or series.empty or "op" not in series:
-        return pd.DataFrame(columns=["second", "operations", "max_us", "warmup"])
+        return pd.DataFrame(columns=["second", "operations", "max_us", "warmup", "timeouts"])
     return series[series["op"] == "OVERALL"].sort_values("second")
 
 
-def find_stall(series: pd.DataFrame | None, timeouts: int = 0) -> Stall | None:
+def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float | None = None) -> Stall | None:
     """The longest stall in a point's per-second ``series`` (``SERIES_COLUMNS``), or None.
 
     Only the measured window counts (warm-up seconds are skipped); the last second is partial
-    (the run ends inside it), so an empty last second is not evidence on its own."""
+    (the run ends inside it), so an empty last second is not evidence on its own. When the silent
+    seconds begin with operations that timed out (``timeout_s``, the per-operation timeout), those
+    were sent ``timeout_s`` earlier and never answered: the silence began that much before."""
     df = _overall(series)
     measured = df[~df["warmup"].astype(bool)] if "warmup" in df else df
     best: Stall | None = None
     if len(measured) >= 2:
-        counts = dict(zip(measured["second"].astype(int), measured["operations"].astype(int)))
+        timed_out = measured["timeouts"].fillna(0) if "timeouts" in measured else 0  # NaN: not known
+        replies = (measured["operations"] - timed_out).clip(lower=0).astype(int)
+        counts = dict(zip(measured["second"].astype(int), replies))
+        expired = dict(zip(measured["second"].astype(int), (measured["operations"] - replies).astype(int)))
         slowest = dict(zip(measured["second"].astype(int), measured["max_us"].astype(float)))
         busy = [c for c in counts.values() if c >= MIN_BUSY_OPS]
         seconds = sorted(counts)
@@ -77,6 +83,9 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0) -> Stall | None:
                 # The op that ended the stall completed within second k, ``waited`` after it began;
                 # the last reply before the stall came before the first empty second.
                 began = max(float(first) - 1.0, min(float(start), k + 0.5 - waited)) if waited else start - 0.5
+                if timeout_s and expired.get(start, 0):  # unanswered since timeout_s before they expired
+                    began = max(float(first) - 1.0, start - timeout_s)
+                    length = max(length, k - began)
                 if best is None or length > best.seconds:
                     best = Stall(round(length, 1), round(float(began), 1))
     if timeouts:
