@@ -1,6 +1,12 @@
-"""The one exception type for errors a user can cause and fix."""
+"""The one exception type for errors a user can cause and fix, and exceptions as one line."""
 
 from __future__ import annotations
+
+import re
+
+# What client libraries append to their messages for their own developers, dropped from ours: pymongo
+# ends a server-selection error with its settings and its whole topology (a dump of every server).
+_LIBRARY_TAILS = re.compile(r" \(configured timeouts: [^)]*\)|, Topology Description: .*$")
 
 
 class UserError(Exception):
@@ -19,13 +25,17 @@ class UserError(Exception):
         self.exit_code = exit_code
 
 
+def _words(text: str) -> str:
+    return _LIBRARY_TAILS.sub("", text)
+
+
 def first_line(exc: BaseException) -> str:
     """The first line of an exception's message, or its type's name when the message is empty."""
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
+    return _words((str(exc).splitlines() or [type(exc).__name__])[0])
 
 
 def short_error(exc: BaseException) -> str:
     """``Type: first line`` of an exception (at most 200 characters of it), for one-line messages.
     A Docker error gives the daemon's own words (its ``explanation``)."""
     text = str(getattr(exc, "explanation", None) or exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
+    return f"{type(exc).__name__}: {_words(text[0])[:200]}" if text else type(exc).__name__

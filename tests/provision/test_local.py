@@ -243,3 +243,21 @@ def test_an_interrupt_swallowed_by_a_finalizer_is_raised_when_the_block_ends() -
         steps.append("block went on")
     assert steps == ["block went on"]  # the finalizer swallowed it…
     assert signal.getsignal(signal.SIGINT) == before  # …the block raised it, and restored the handler
+
+
+def test_a_pymongo_server_selection_error_is_one_short_line_without_its_topology_dump() -> None:
+    """pymongo appends its settings and its whole topology to the message; our one line keeps the cause."""
+    import pymongo
+
+    from ycsbctl.errors import first_line, short_error
+
+    client = pymongo.MongoClient(f"mongodb://127.0.0.1:{free_port()}/", serverSelectionTimeoutMS=200)
+    try:
+        with pytest.raises(pymongo.errors.ServerSelectionTimeoutError) as caught:
+            client.admin.command("ping")
+    finally:
+        client.close()
+    assert "Topology Description" in str(caught.value)  # what the library says…
+    for line in (short_error(caught.value), first_line(caught.value)):
+        assert "Topology Description" not in line and "configured timeouts" not in line, line  # …and what we keep
+        assert "Connection refused" in line and "Timeout: 0.2s" in line, line

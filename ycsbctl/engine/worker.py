@@ -25,6 +25,7 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
 from ycsbctl.engine.verifying_binding import VerifyingBinding
+from ycsbctl.errors import short_error
 from ycsbctl.slices import drain
 from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
@@ -332,7 +333,7 @@ class Worker:
         except ConnectionLost as exc:
             return Failed(index, str(exc))
         except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
-            return Failed(index, f"{type(exc).__name__}: {exc}")
+            return Failed(index, short_error(exc))
         self.refill()
         self.out.put(Ready(index, os.getpid()))
         loop = asyncio.get_running_loop()
