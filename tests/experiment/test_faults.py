@@ -6,12 +6,14 @@ finished points kept, nothing of ours left running, and that the folder loads an
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -676,20 +678,46 @@ def test_a_property_typo_warns_with_the_closest_key_and_a_binary_workload_is_ref
     assert "is not a YCSB property file" in line, line
 
 
-def test_ctrl_c_while_a_report_renders_says_the_data_is_untouched(healthy, tmp_path):
-    import shutil
+@contextmanager
+def figure_held(plots: Path, name: str) -> Iterator[threading.Event]:
+    """The report's first figure is written through a FIFO (its ``<name>.svg.tmp``: SVG is written as
+    a stream, PNG is not): the writer blocks inside the figure's save, where Ctrl-C is held, until the test reads it. Yields an event set once
+    the report has opened it; on leaving, the test drains it so that the report goes on."""
+    plots.mkdir(parents=True, exist_ok=True)
+    fifo = plots / f"{name}.svg.tmp"
+    os.mkfifo(fifo)
+    opened, drained = threading.Event(), threading.Event()
 
+    def read() -> None:
+        with open(fifo, "rb") as f:  # blocks until the report opens it for writing
+            opened.set()
+            drained.wait(120)
+            while f.read(65536):
+                pass
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        yield opened
+    finally:
+        drained.set()
+        if not opened.is_set():  # never opened: unblock our own open so the thread ends
+            with contextlib.suppress(OSError):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(30)
+
+
+def test_ctrl_c_while_a_report_renders_says_the_data_is_untouched(healthy, tmp_path):
     folder = tmp_path / "exp"
     shutil.copytree(healthy, folder, ignore=shutil.ignore_patterns("plots", "report.html"))
-    proc = start("report", str(folder), cwd=tmp_path)
-    # inside render_report: the first figure is being written (an interrupt during an import can land
-    # inside a C extension's initialisation, which turns it into an ImportError)
-    wait_until(lambda: proc.poll() is not None or (folder / "plots").exists(), 60, "the report rendering")
-    proc.send_signal(signal.SIGINT)
+    first = f"{load(folder).workloads[0]}.throughput-latency"
+    with figure_held(folder / "plots", first) as opened:
+        proc = start("report", str(folder), cwd=tmp_path)
+        wait_until(lambda: proc.poll() is not None or opened.is_set(), 120, "the report's first figure")
+        assert opened.is_set(), finish(proc)
+        proc.send_signal(signal.SIGINT)  # held until the figure is written: then the report stops
     stdout, stderr = finish(proc)
     clean(stdout + stderr)
-    if proc.returncode == 0:
-        pytest.skip("the report was written before the interrupt arrived")
     assert proc.returncode == 130, stderr
     assert f"the data in {folder} is untouched" in stderr and f"ycsbctl report {folder}" in stderr
 
@@ -789,15 +817,17 @@ def test_a_report_on_a_full_disk_exits_1_in_one_line_and_leaves_no_truncated_fig
 
 def test_ctrl_c_while_a_sweep_renders_its_report_says_the_data_is_complete(tmp_path):
     out = tmp_path / "sweep"
-    proc = start("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "0.5",
+    partial = tmp_path / ".sweep.partial"
+    proc = start("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "1",
                  "--no-telemetry", "--out", str(out), cwd=tmp_path)
-    # render_report writes the first figure after the last point (the folder has its final name by then)
-    wait_until(lambda: proc.poll() is not None or (out / "plots").exists(), 60, "the report rendering")
-    proc.send_signal(signal.SIGINT)
+    # the FIFO goes into the folder while its points run; the folder keeps it when it takes its final name
+    wait_until(lambda: proc.poll() is not None or partial.exists(), 60, "the sweep's folder")
+    with figure_held(partial / "plots", "workloadc.throughput-latency") as opened:
+        wait_until(lambda: proc.poll() is not None or opened.is_set(), 120, "the report's first figure")
+        assert opened.is_set(), finish(proc)
+        proc.send_signal(signal.SIGINT)
     stdout, stderr = finish(proc)
     clean(stdout + stderr)
-    if proc.returncode == 0:
-        pytest.skip("the report was written before the interrupt arrived")
     assert proc.returncode == 130, stderr
     assert f"the data is complete in {out}" in stderr and f"ycsbctl report {out}" in stderr
     assert list(load(out).runs["status"]) == ["ok", "ok"]
