@@ -681,8 +681,9 @@ def test_a_property_typo_warns_with_the_closest_key_and_a_binary_workload_is_ref
 @contextmanager
 def figure_held(plots: Path, name: str) -> Iterator[threading.Event]:
     """The report's first figure is written through a FIFO (its ``<name>.svg.tmp``: SVG is written as
-    a stream, PNG is not): the writer blocks inside the figure's save, where Ctrl-C is held, until the test reads it. Yields an event set once
-    the report has opened it; on leaving, the test drains it so that the report goes on."""
+    a stream, PNG is not): the writer blocks inside the figure's save, where Ctrl-C is held, until the
+    test reads it. Yields an event set once the report has opened it; on leaving, the test drains it
+    so that the report goes on."""
     plots.mkdir(parents=True, exist_ok=True)
     fifo = plots / f"{name}.svg.tmp"
     os.mkfifo(fifo)
