@@ -104,6 +104,29 @@ def test_up_in_one_process_status_and_down_in_others(cli, state_dir):
     assert "no servers recorded" in cli.invoke(main, ["status"]).output
 
 
+def test_up_starts_the_labelled_servers_of_a_targets_file_with_their_settings(cli, state_dir, tmp_path):
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
+    listing = tmp_path / "targets"
+    listing.write_text("# the lazy-free study's two servers\nredis\nredis-lazyfree  lazyfree-lazy-user-del=yes\n")
+    up = subprocess.run([_ycsbctl(), "up", "--targets-file", str(listing), "--backend", "local"],
+                        capture_output=True, text=True, timeout=60)
+    try:
+        assert up.returncode == 0, up.stderr
+        started = dict(line.split("\t")[:2] for line in up.stdout.strip().splitlines())
+        assert sorted(started) == ["redis", "redis-lazyfree"]
+        said = {label: redis.Redis.from_url(url).config_get("lazyfree-lazy-user-del")["lazyfree-lazy-user-del"]
+                for label, url in started.items()}
+        assert said == {"redis": "no", "redis-lazyfree": "yes"}  # the server's own word for its setting
+    finally:
+        down = cli.invoke(main, ["down", "redis", "redis-lazyfree"])
+    assert down.exit_code == 0 and state.entries() == [], down.output
+    listing.write_text("redis://127.0.0.1:6379\n")
+    refused = cli.invoke(main, ["up", "--targets-file", str(listing)])
+    assert refused.exit_code == 2 and "is a URL" in refused.output
+    assert cli.invoke(main, ["up"]).exit_code == 2  # nothing to start
+
+
 def test_down_needs_targets_or_all(cli, state_dir):
     assert cli.invoke(main, ["down"]).exit_code == 2
     assert cli.invoke(main, ["down", "--all"]).exit_code in (0, 1)  # whatever Docker does here

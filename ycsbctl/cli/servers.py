@@ -7,7 +7,14 @@ import time
 
 import click
 
-from ycsbctl.cli import docker_host_option, image_option, main, target_spec_maps, target_spec_options
+from ycsbctl.cli import (
+    docker_host_option,
+    image_option,
+    main,
+    target_spec_maps,
+    target_spec_options,
+    targets_file_option,
+)
 from ycsbctl.provision import auto, doctor
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
@@ -39,7 +46,7 @@ def targets() -> None:
 
 
 @main.command()
-@click.argument("target_names", metavar="TARGET...", nargs=-1, required=True)
+@click.argument("target_names", metavar="[TARGET...]", nargs=-1)
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
               help="auto: docker when a daemon answers and the image is present or pullable, else local.")
 @click.option("--image", "images", multiple=True, metavar="[TARGET=]IMAGE",
@@ -53,12 +60,23 @@ def targets() -> None:
               help="label for the servers (default: manual-<time>).")
 @click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL", help=DOCKER_HOST_HELP)
 @target_spec_options
+@targets_file_option()
 def up(target_names: tuple[str, ...], backend: BackendChoice, images: tuple[str, ...], server_cpus: str | None,
        server_memory: str | None, host_network: bool, port: int | None, experiment_id: str,
        docker_hosts: tuple[str, ...], server_config: tuple[str, ...], target_kind: tuple[str, ...],
-       binary: tuple[str, ...]) -> None:
-    """Start TARGETs (catalogue names, or labels such as valkey-io2 with --server-config) and print
-    their URLs; they run until `ycsbctl down`."""
+       binary: tuple[str, ...], targets_file: str | None) -> None:
+    """Start TARGETs (catalogue names, or labels such as valkey-io2 with --server-config; or those of
+    --targets-file, first) and print their URLs; they run until `ycsbctl down`."""
+    from ycsbctl.provision.target_spec import read_targets_file
+
+    listed = read_targets_file(targets_file) if targets_file else None
+    urls = [t for t in (listed.targets if listed else []) if "://" in t]
+    if urls:
+        raise click.BadParameter(f"{urls[0]} is a URL: `up` starts servers, list catalogue names or labels",
+                                 param_hint="--targets-file")
+    target_names = tuple(dict.fromkeys([*(listed.targets if listed else []), *target_names]))
+    if not target_names:
+        raise click.UsageError("name the targets to start, or pass --targets-file")
     if port and len(target_names) > 1:
         raise click.UsageError("--port applies to one target: run `ycsbctl up` once per target")
     image_map = image_option(images, list(target_names))
@@ -70,7 +88,7 @@ def up(target_names: tuple[str, ...], backend: BackendChoice, images: tuple[str,
     from ycsbctl.experiment.plan import Plan
 
     labelled = Plan(workloads=["b"], targets=list(target_names), backend="auto" if backend == "external" else backend,
-                    **target_spec_maps(server_config, target_kind, binary))
+                    **target_spec_maps(server_config, target_kind, binary, listed))
     specs = {t: labelled.spec(t) for t in target_names}
     try:
         endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, images=image_map,
