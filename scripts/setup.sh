@@ -60,6 +60,12 @@ bindir="${YCSBCTL_BIN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/ycsbctl/bin}"
 bindir="${bindir%%:*}"
 mkdir -p "$bindir" && install -m 755 infra/bin/mongo-wire infra/bin/mongo-echo "$bindir/"
 say "mongo-wire and mongo-echo installed in $bindir"
+# Redis 6.2 with jemalloc and Redis 7.0 with libc (the redis6-jemalloc and redis7-libc targets), from
+# embedded-redis jars on Maven Central: version comparisons with the allocator matched.
+bash infra/fetch-embedded-redis.sh
+for b in redis6-jemalloc-server redis7-libc-server; do
+  if [ -x "infra/bin/$b" ]; then install -m 755 "infra/bin/$b" "$bindir/"; fi
+done
 
 # 4. The real YCSB core client from Maven Central (tests and --engine ycsb with BasicDB).
 if [ $for_tests = 1 ] && ! ls .cache/ycsb-core/lib/core-0.17.0.jar >/dev/null 2>&1; then

