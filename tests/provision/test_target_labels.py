@@ -160,6 +160,11 @@ def test_io_threads_on_the_clients_cores_are_named_in_the_bottleneck_text() -> N
     starved = bn.io_threads_note(bn.classify(server_cpu_pct=95, server_cores=2.0, client_cpu_pct=2, client_cores=1,
                                              host_cores=2), two_ep, 2)
     assert "it ran only 2% of the time it could" in starved.text and "client-bound" not in starved.text
+    # neither side crossed its line because they took turns on the host's cores: that is what limited it
+    assert starved.label == "host-cpu" and starved.evidence["measured_label"] == "latency"
+    one_io = bn.io_threads_note(bn.classify(server_cpu_pct=95, server_cores=2.0, client_cpu_pct=2, client_cores=1,
+                                            host_cores=4), two_ep, 4)
+    assert one_io.label == "latency"  # with cores to spare (2 I/O threads on 4), the measured label stands
 
 
 def test_the_report_says_what_differs_between_servers(tmp_path) -> None:

@@ -82,7 +82,10 @@ def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float |
 def io_threads_note(b: Bottleneck, endpoint: Endpoint, host_cores: float) -> Bottleneck:
     """``b`` with what a server with I/O threads (``io-threads`` N > 1) on the client's own host means:
     its threads and the load generator compete for the same cores, so the point says more about the
-    host than about the server's threading (a 2-core host leaves the client one core at best)."""
+    host than about the server's threading (a 2-core host leaves the client one core at best). When
+    the I/O threads take every core and no figure crossed its line (``latency``), the label is
+    ``host-cpu``: client and server took turns on the host's cores (the measured label is kept in
+    the evidence as ``measured_label``)."""
     io_threads = (endpoint.traits or {}).get("io_threads")
     if not (isinstance(io_threads, int) and io_threads > 1):
         return b
@@ -99,6 +102,11 @@ def io_threads_note(b: Bottleneck, endpoint: Endpoint, host_cores: float) -> Bot
             why = (": no core is left to the client alone, so this point is likely client-bound (client and "
                    "server take turns on the host), not a measure of what the I/O threads give")
         b.text += f"; the server runs {io_threads} I/O threads on the {host_cores:g} cores the client uses too{why}"
+        if io_threads >= host_cores and b.label == "latency":
+            # Neither side crossed its line because they took turns on the cores: what limited the
+            # point is the host's cores, not the network's or the server's reply time.
+            b.evidence["measured_label"] = b.label
+            b.label = "host-cpu"
     return b
 
 
