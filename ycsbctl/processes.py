@@ -15,7 +15,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -30,20 +30,29 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 @contextmanager
+def _handled(signals: tuple[signal.Signals, ...], handler: Callable[[int, object], None]) -> Iterator[None]:
+    """``handler`` for ``signals`` inside the block, the previous handlers restored after it (a
+    signal whose handler was not installed from Python is left alone)."""
+    previous = {s: signal.getsignal(s) for s in signals}
+    for s, old in previous.items():
+        if old is not None:
+            signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, old in previous.items():
+            if old is not None:
+                signal.signal(s, old)
+
+
+@contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Inside the block, SIGTERM and SIGHUP raise KeyboardInterrupt (as SIGINT does)."""
     if not _main_thread():
         yield
         return
-    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
-    for s in previous:
-        signal.signal(s, _interrupt)
-    try:
+    with _handled((signal.SIGTERM, signal.SIGHUP), _interrupt):
         yield
-    finally:
-        for s, handler in previous.items():
-            if handler is not None:
-                signal.signal(s, handler)
 
 
 @contextmanager
@@ -61,15 +70,8 @@ def interrupts_kept() -> Iterator[None]:
         received.append(signum)
         _interrupt(signum, frame)
 
-    previous = {s: signal.getsignal(s) for s in _SIGNALS}
-    for s in previous:
-        signal.signal(s, interrupt)
-    try:
+    with _handled(_SIGNALS, interrupt):
         yield
-    finally:
-        for s, handler in previous.items():
-            if handler is not None:
-                signal.signal(s, handler)
     if received:
         raise KeyboardInterrupt(f"signal {signal.Signals(received[0]).name}")
 
@@ -81,16 +83,10 @@ def deferred_signals() -> Iterator[None]:
         yield
         return
     received: list[int] = []
-    previous = {s: signal.getsignal(s) for s in _SIGNALS}
-    for s, handler in previous.items():
-        if handler is not None:
-            signal.signal(s, lambda signum, frame: received.append(signum))
     try:
-        yield
+        with _handled(_SIGNALS, lambda signum, frame: received.append(signum)):
+            yield
     finally:
-        for s, handler in previous.items():
-            if handler is not None:
-                signal.signal(s, handler)
         if received:
             signal.raise_signal(received[0])
 

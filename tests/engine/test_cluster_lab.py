@@ -158,22 +158,27 @@ def _quiet(p: psutil.Process) -> bool:
         return False
 
 
-def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
-    pid = lab.lab.pids["c2-worker"]
+def _kill_mid_point(lab: LabDriver, name: str, workers: list[int]) -> tuple[threading.Thread, threading.Event]:
+    """Kill the lab's process ``name`` 1.5 s after the point is measuring: the shards under ``workers``
+    (worker PIDs) run and the server has seen reads. Returns the thread and an event set once killed."""
     killed = threading.Event()
-    lab.redis("CONFIG", "RESETSTAT")
 
-    def kill_c2_mid_point() -> None:
+    def kill() -> None:
         end = time.monotonic() + 120
-        # the point is measuring once both shards run and the server has seen reads
-        while not (_shard_running(pid) and lab.calls().get("hgetall")) and time.monotonic() < end:
+        while not (all(_shard_running(p) for p in workers) and lab.calls().get("hgetall")) and time.monotonic() < end:
             time.sleep(0.2)
         time.sleep(1.5)
-        lab.lab.kill("c2-worker")
+        lab.lab.kill(name)
         killed.set()
 
-    t = threading.Thread(target=kill_c2_mid_point, daemon=True)
+    t = threading.Thread(target=kill, daemon=True)
     t.start()
+    return t, killed
+
+
+def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
+    lab.redis("CONFIG", "RESETSTAT")
+    t, killed = _kill_mid_point(lab, "c2-worker", [lab.lab.pids["c2-worker"]])
     out = tmp_path / "run"
     try:
         r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
@@ -202,26 +207,14 @@ def test_a_lost_scheduler_fails_its_point_in_one_line_and_stops_the_sweep(lab: L
                                                                           tmp_path: Path) -> None:
     """The scheduler killed mid-point: the point keeps what was measured and fails with one line, the
     sweep stops with one line (no later point can run), no traceback, and no shard is left running."""
-    killed = threading.Event()
     workers = [lab.lab.pids["c1-worker"], lab.lab.pids["c2-worker"]]
     lab.redis("CONFIG", "RESETSTAT")
-
-    def kill_scheduler_mid_point() -> None:
-        end = time.monotonic() + 120
-        while not (all(_shard_running(p) for p in workers) and lab.calls().get("hgetall")) and time.monotonic() < end:
-            time.sleep(0.2)
-        time.sleep(1.5)
-        lab.lab.kill("ctl-scheduler")
-        killed.set()
-
-    t = threading.Thread(target=kill_scheduler_mid_point, daemon=True)
-    t.start()
+    t, killed = _kill_mid_point(lab, "ctl-scheduler", workers)
     out = tmp_path / "run"
     try:
         r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
                         "--records", str(RECORDS), "--duration", "8", "--warmup", "0", "--no-load", "--no-telemetry",
-                        "--out", str(out),
-                        "--quiet")
+                        "--out", str(out), "--quiet")
         t.join(5)
         assert killed.is_set()
         assert r.returncode == 1, r.stderr
