@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,19 @@ def test_ycsb_verifies_every_record_ycsbctl_replaced(memcached_server, ycsb_memc
     assert upd.ops["UPDATE"].returns == {"OK": RECORDS}
     got = ycsb(ycsb_memcached, "run", memcached_server.port, "operationcount=300", "requestdistribution=sequential")
     assert got["READ"] == {"OK": 300} and got["VERIFY"] == {"OK": 300}
+
+
+def test_engine_ycsb_runs_a_release_folders_memcached_binding(ycsb_classpath: str, tmp_path):
+    """``--engine ycsb`` against a memcached URL: a YCSB release's ``memcached-binding`` and its hosts property."""
+    from ycsbctl.engine.ycsb_java import build_command, find_ycsb
+
+    home = tmp_path / "ycsb-0.17.0"
+    (home / "lib").mkdir(parents=True)
+    for jar in ycsb_classpath.split(":"):
+        (home / "lib" / Path(jar).name).symlink_to(jar)
+    binding = home / "memcached-binding" / "lib" / "memcached-binding-0.17.0.jar"
+    binding.parent.mkdir(parents=True)
+    binding.write_bytes(b"")
+    cmd = build_command(PhaseSpec(phase="run", url="memcached://127.0.0.1:11300", threads=4), find_ycsb(str(home)))
+    assert cmd[cmd.index("-db") + 1] == "site.ycsb.db.MemcachedClient" and str(binding) in cmd[2]
+    assert "memcached.hosts=127.0.0.1:11300" in cmd
