@@ -99,3 +99,19 @@ def test_the_footprint_per_record_is_memcacheds_own_bytes(state_dir):
         assert fp.bytes_per_record > 10 * 100  # ten 100-byte fields at least
         assert fp.rss_bytes_per_record is not None and fp.rss_source == "process"
         assert os.path.exists(ep.log_path)
+
+
+def test_server_config_settings_are_memcacheds_long_options(state_dir):
+    with provisioned(["memcached-t2"], "local", experiment_id="t-mc-set", kind="memcached", settings={"threads": "2"},
+                     **QUIET) as (ep,):
+        assert ep.kind == "memcached" and ep.settings == {"threads": "2"}
+        assert ep.config["stats settings"]["num_threads"] == "2"
+
+
+def test_the_docker_image_is_the_official_one_listening_on_the_container_address():
+    from ycsbctl.provision.catalog import get_target, server_args
+
+    entry = get_target("memcached")
+    assert (entry.image, entry.container_port, entry.protocol) == ("memcached:1.6", 11211, "memcached")
+    args = server_args(entry.flavor, port=11211, bind="0.0.0.0", data_dir=None, memory_bytes=256 * 1024**2)
+    assert args[args.index("-l") + 1] == "0.0.0.0" and args[args.index("-m") + 1] == str(int(256 * 0.8))
