@@ -133,3 +133,30 @@ def test_describe_names_the_server_and_its_settings(memcached_server):
     facts = registry.get("memcached").describe(memcached_server.url)
     assert facts.name.startswith("memcached 1.") and facts.version == facts.name.split()[1]
     assert facts.config["stats settings"]["maxbytes"] == str(256 * 1024 * 1024)
+
+
+@pytest.mark.fault
+def test_a_stalled_server_times_out_and_its_late_reply_is_dropped(memcached_server):
+    """SIGSTOP: the read in flight ends as TIMEOUT; after SIGCONT its late reply is discarded and
+    the next read on the same connection gets its own answer."""
+    import os
+    import signal
+
+    from tests.fixtures.servers import wait_stopped
+
+    async def ops(b):
+        one = b[0]
+        await one.insert("usertable", b"k", [(b"f", b"v")])
+        os.kill(memcached_server.proc.pid, signal.SIGSTOP)
+        wait_stopped(memcached_server.proc.pid)
+        try:
+            stalled = await one.read("usertable", b"k", None)
+        finally:
+            os.kill(memcached_server.proc.pid, signal.SIGCONT)
+        after = await one.read("usertable", b"nothing-here", None)
+        return stalled, one.last_error, after, one.proto.late
+
+    stalled, why, after, late = run_bindings(ops, memcached_server.url, timeout_s=0.3)
+    assert stalled is Status.TIMEOUT and "timed out" in why
+    assert after is Status.NOT_FOUND  # not the late hit of the stalled read
+    assert late == 1
