@@ -100,3 +100,16 @@ def test_the_stats_sampler_rates_add_up_to_the_counters(memcached_server):
 async def _reads(b, n: int) -> None:
     for i in range(n):
         await b[0].read("usertable", b"missing%d" % i, None)
+
+
+@pytest.mark.speed
+def test_a_paced_memcached_run_is_chained_on_schedule_and_the_server_counts_every_operation(memcached_server):
+    from tests.engine.test_pacing_chains import OPS, _check_schedule, _paced, _props
+
+    load = run_phase(PhaseSpec("load", memcached_server.url, _props(recordcount=100), threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    marks: list[dict[str, int]] = []
+    r, wall_s, rate = _paced(memcached_server.url, then=lambda: marks.append(counters(memcached_server)))
+    _check_schedule(r, wall_s, rate)
+    d = delta(marks[0], counters(memcached_server))
+    assert d["cmd_get"] + d["cmd_set"] == OPS == r.ops["READ"].operations + r.ops["UPDATE"].operations
