@@ -8,7 +8,9 @@ says OK with no data for the first, ERROR for the others); an ``add`` of an exis
 (``NOT_STORED``), as YCSB.
 
 The text protocol, as spymemcached (YCSB's client) speaks it by default, and spoken here directly in
-the engine's loop, as the Redis binding speaks RESP: see :class:`_Chain` for what it costs.
+the engine's loop, as the Redis binding speaks RESP: see :class:`_Chain` for what it costs. A timed
+read checks that the record came back whole but does not decode its JSON (YCSB's binding does, on
+the client's CPU, after the reply is in); ``read_values`` (``dataintegrity=true``) decodes it.
 """
 
 from __future__ import annotations
