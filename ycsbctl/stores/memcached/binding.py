@@ -99,9 +99,9 @@ class _Chain(ChainRun):
     (see ``ycsbctl.stores.redis.binding._Chain``): each reply completes its operation and the next
     request is written without waking a coroutine.
 
-    Measured on this machine (2 shared cores, load average ~7, memcached 1.6.18, one engine process,
-    workload B, ``bench/memcached_client.py``): 9.4–10.2 µs of client CPU per operation against the
-    Redis path's 8.7–9.3 µs on the same records (1.07–1.09×, at 16 and 64 threads). The meta protocol
+    Measured on this machine (2 shared cores, load average 7–9, memcached 1.6.18, one engine process,
+    workload B, ``bench/memcached_client.py``, two runs): 9.0–11.0 µs of client CPU per operation
+    against the Redis path's 8.7–9.8 µs on the same records (0.98–1.12×, 8 to 128 threads). The meta protocol
     (``mg``/``ms``, shorter replies) was tried in its place: 0.97–1.11× in the same bench, and its
     request + reply cost alone measured 2.07 µs for a hit against the text protocol's 1.90 µs (a
     1.1 kB record, timeit), so the text protocol stays: it is what YCSB's client (spymemcached) speaks."""
