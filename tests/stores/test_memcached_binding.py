@@ -63,9 +63,13 @@ def test_statuses_of_a_missing_record_and_of_a_second_insert(memcached_server):
                 await one.insert("usertable", b"k", [(b"f", b"2")]), await one.read("usertable", b"k", None),
                 await one.delete("usertable", b"k"), await one.read("usertable", b"k", None)]
 
-    got = run_bindings(ops, memcached_server.url)
+    async def with_error(b):
+        return await ops(b), b[0].last_error
+
+    got, why = run_bindings(with_error, memcached_server.url)
     assert got == [Status.NOT_FOUND, Status.NOT_FOUND, Status.NOT_FOUND, Status.OK,
                    Status.ERROR, Status.OK, Status.OK, Status.NOT_FOUND]
+    assert why.startswith("NOT_STORED: the record exists already")
     assert Client(("127.0.0.1", memcached_server.port)).get("usertable-nobody") is None  # replace created nothing
 
 

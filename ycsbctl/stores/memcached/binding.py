@@ -140,7 +140,7 @@ class _Chain(ChainRun):
         else:
             st = status_of(self.op, line)
             if st == ERROR:
-                self.b.last_error = line.decode(errors="replace")
+                self.b.last_error = error_text(line)
         self.complete(st, _now())
 
 
@@ -151,6 +151,14 @@ def status_of(op: int, line: bytes) -> int:
     if line == b"END" or line == b"NOT_FOUND" or (line == b"NOT_STORED" and op == UPDATE):
         return NOT_FOUND
     return OK if line == b"DELETED" else ERROR
+
+
+def error_text(line: bytes) -> str:
+    """What an ERROR reply says, with the likely cause of the one a re-run load meets."""
+    text = line.decode(errors="replace")
+    if line == b"NOT_STORED":  # (an update's NOT_STORED is NOT_FOUND, never an error)
+        return "NOT_STORED: the record exists already (an insert is memcached's add, which never overwrites, as YCSB's)"
+    return text
 
 
 class MemcachedBinding(WireBinding):
@@ -200,7 +208,7 @@ class MemcachedBinding(WireBinding):
             return Status.OK
         st = Status(status_of(op, line))
         if st is Status.ERROR:
-            self.last_error = line.decode(errors="replace")
+            self.last_error = error_text(line)
         return st
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
@@ -214,7 +222,7 @@ class MemcachedBinding(WireBinding):
         if value is None:
             st = Status(status_of(READ, line))
             if st is Status.ERROR:
-                self.last_error = line.decode(errors="replace")
+                self.last_error = error_text(line)
             return st, {}
         try:
             cells = record.decode(value, fields)
