@@ -13,6 +13,7 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 #    util-linux: nsenter, which starts dockerd inside a lab namespace (--docker-host tests).
 apt_pkgs=(redis-server redis-tools iperf3 python3-venv)
 [ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless iproute2 util-linux)
+apt_pkgs+=(memcached)  # memcached: the memcached target (ycsbctl starts its own; the Debian service is stopped below)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 # Java/maven may already come from elsewhere (e.g. a JDK in /usr/lib/jvm): keep those.
@@ -30,6 +31,8 @@ fi
 if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
   systemctl stop redis-server || true
 fi
+
+command -v systemctl >/dev/null && systemctl is-active --quiet memcached 2>/dev/null && { systemctl stop memcached || true; }
 
 # 2. Python environment.
 PY=${PYTHON:-python3}
@@ -71,6 +74,11 @@ done
 if [ $for_tests = 1 ] && ! ls .cache/ycsb-core/lib/core-0.17.0.jar >/dev/null 2>&1; then
   say "fetching site.ycsb:core:0.17.0 from Maven Central"
   mvn -q -B -f infra/ycsb/pom.xml dependency:copy-dependencies
+fi
+# … the client libraries of YCSB's memcached binding (the binding is not on Maven Central), for the interop tests.
+if [ $for_tests = 1 ] && ! ls .cache/ycsb-memcached/lib/spymemcached-2.11.4.jar >/dev/null 2>&1; then
+  say "fetching spymemcached 2.11.4 and jackson-mapper-asl 1.9.13 from Maven Central"
+  mvn -q -B -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies
 fi
 # … and the Java HdrHistogram library, whose HistogramLogReader reads our interval logs in the tests.
 if [ $for_tests = 1 ] && ! ls .cache/hdrhistogram/lib/HdrHistogram-2.2.2.jar >/dev/null 2>&1; then

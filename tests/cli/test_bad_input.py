@@ -30,6 +30,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("unknown scheme", ["run", "b", "--target", "ftp://127.0.0.1"], "use redis://host:port"),
     ("a bad URL in a --targets list", ["run", "b", "--targets", "basic://,redis://127.0.0.1:x1"], "use redis://host:port"),
     ("unknown catalogue target", ["run", "b", "--target", "oracle"], "use one of redis, mongodb"),
+    ("memcached URL with a password", ["run", "b", "--target", f"memcached://u:{SECRET}@127.0.0.1:11211"], "no user"),
+    ("scans against memcached", ["run", "e", "--targets", "basic://,memcached://127.0.0.1:1"], "scanproportion=0"),
     # -- YCSB client properties
     ("recordcount not a number", ["run", "b", *BASIC, "-p", "recordcount=abc"], "-p recordcount=N"),
     ("recordcount negative", ["run", "b", *BASIC, "-p", "recordcount=-5"], "-p recordcount=N with N ≥ 0"),

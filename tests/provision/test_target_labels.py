@@ -45,7 +45,7 @@ def test_target_kind_names_the_kind_of_any_label() -> None:
     assert plan.spec("lazy").kind == "redis" and plan.spec("lazy").settings == {"lazyfree-lazy-user-del": "yes"}
     assert plan.spec("base").settings == {}
     with pytest.raises(UserError, match="not a server kind"):
-        parse_target_kinds(["x=memcached"])
+        parse_target_kinds(["x=cassandra"])
 
 
 def test_server_config_is_label_colon_key_equals_value_and_the_last_value_wins() -> None:
@@ -206,7 +206,7 @@ def test_a_targets_file_lists_labels_kinds_settings_and_urls(tmp_path) -> None:
     assert got.kinds == {"lazy": "redis"}
     assert got.settings == {"redis-lazyfree": {"lazyfree-lazy-user-del": "yes"},
                             "lazy": {"lazyfree-lazy-user-del": "yes", "save": "900 1"}}
-    for line, says in (("lazy memcached x=1", "2: 'memcached' is not a server kind"),
+    for line, says in (("lazy cassandra x=1", "2: 'cassandra' is not a server kind"),
                        ("redis-x port=1", "2: 'redis-x:port=1': ycsbctl sets port itself"),
                        ("redis://h:1 io-threads=2", "2: redis://h:1 is a server you run"),
                        ("redis-x 'unclosed", "2: No closing quotation")):

@@ -28,6 +28,7 @@ from ycsbctl.stores import registry
 
 # YCSB binding (bin/ycsb's name and its "<name>-binding" folder) → DB class under the install's package (site.ycsb since 0.14, com.yahoo.ycsb before).
 DB_CLASSES = {"redis": "db.RedisClient", "mongodb": "db.MongoDbClient", "basic": "BasicDB"}
+DB_CLASSES["memcached"] = "db.MemcachedClient"  # a release folder's memcached-binding (not on Maven Central)
 # What every run asks for: 1 s status lines and the HdrHistogram percentiles we report.
 DEFAULT_PROPERTIES = {
     "measurementtype": "hdrhistogram",

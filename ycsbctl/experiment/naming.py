@@ -6,9 +6,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan, is_url
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
-from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.core import OP_NAMES, CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
 
@@ -52,8 +53,22 @@ def check_plan(plan: Plan) -> None:
                             bind="127.0.0.1", data_dir=None, memory_bytes=None, settings=spec.settings)
     for workload in plan.workloads:
         props = workload_properties(plan, workload)
-        CoreWorkload.from_properties(props)
+        w = CoreWorkload.from_properties(props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
+        if plan.phase != "load":
+            check_operations(plan, workload, {OP_NAMES[op] for op, _ in w.proportions})
+
+
+def check_operations(plan: Plan, workload: str, operations: set[str]) -> None:
+    """A target whose store cannot do one of ``operations`` (memcached: SCAN) is refused, naming both."""
+    from ycsbctl.provision.catalog import get_target
+    from ycsbctl.stores import registry
+
+    for target in plan.targets:
+        proto = registry.for_url(target) if is_url(target) else registry.get(get_target(plan.spec(target).kind).protocol)
+        for op in sorted(operations & set(proto.unsupported)):
+            raise UserError(f"{workload_name(workload)} has {op} operations, which {target} cannot do: "
+                            f"{proto.unsupported[op]}; drop {target} from --targets or set {op.lower()}proportion=0")
 
 
 def sweep_phase(plan: Plan, workload: str) -> str:

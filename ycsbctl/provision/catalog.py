@@ -86,6 +86,8 @@ TARGETS: dict[str, Target] = {
                "ferretdb", "mongo-wire",
                "build it with `scripts/setup.sh` or `bash infra/build-mongo-wire.sh` (needs Go >= 1.22) and put it "
                "in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
+        Target("memcached", "memcached", "memcached", "memcached:1.6", "memcached", 11211, "memcached", "memcached",
+               "apt-get install memcached"),
     )
 }
 
@@ -279,7 +281,7 @@ def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
             except ValueError:
                 words = [value]
             args += [f"--{key}", *(words or [""])]
-        elif flavor in ("dragonfly", "mongod", "ferretdb"):
+        elif flavor in ("dragonfly", "mongod", "ferretdb", "memcached"):  # memcached: its long options
             args.append(f"--{key}={value}")
         else:
             raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
@@ -334,10 +336,27 @@ def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
         return args
     if flavor == "ferretdb":
         return [*config_args("ferretdb/ferretdb.flags"), f"--listen-addr={bind}:{port}"]
+    if flavor == "memcached":
+        return memcached_args(port=port, bind=bind, memory_bytes=memory_bytes)
     if flavor == "mongo-wire":
         return ["--listen", f"{bind}:{port}", "--data", data_dir or "/data"]
     raise UserError(f"unknown server flavor {flavor!r} (image label ycsbctl.flavor): "
-                    "use redis, dragonfly, mongod, ferretdb or mongo-wire")
+                    "use redis, dragonfly, mongod, ferretdb, mongo-wire or memcached")
+
+
+def memcached_args(*, port: int, bind: str, memory_bytes: int | None) -> list[str]:
+    """memcached's arguments: ``-m`` (MB of items; without ``--server-memory`` :func:`memcached_mb`
+    instead of its default 64 MB, which would evict a loaded dataset silently), a connection limit
+    above any thread ladder, no UDP, and ``-u nobody`` (a root start needs a user; others ignore it)."""
+    return ["-p", str(port), "-l", bind, "-U", "0", "-c", "4096", "-u", "nobody",
+            "-m", str(memcached_mb(memory_bytes))]
+
+
+def memcached_mb(memory_bytes: int | None) -> int:
+    """memcached ``-m`` in MB: DATA_FRACTION of ``--server-memory``, else half of the host's RAM."""
+    if memory_bytes is not None:
+        return max(16, int(memory_bytes * DATA_FRACTION / 1024**2))
+    return max(64, int(psutil.virtual_memory().total / 2 / 1024**2))
 
 
 def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | None = None) -> str:
@@ -350,10 +369,14 @@ def memory_note(flavor: str, memory_bytes: int | None) -> str | None:
     if memory_bytes is None:
         if flavor == "mongod":
             return f"inMemorySizeGB={in_memory_size_gb(None)} (mongod default rule: 50% of RAM - 1 GiB)"
+        if flavor == "memcached":
+            return f"memcached -m {memcached_mb(None)} MB of items (half of the host's RAM; memcached's default is 64)"
         return None
     data_limit = int(memory_bytes * DATA_FRACTION)
     if flavor in ("redis", "dragonfly"):
         return f"maxmemory={data_limit} bytes ({DATA_FRACTION:.0%} of --server-memory)"
     if flavor == "mongod":
         return f"inMemorySizeGB={in_memory_size_gb(memory_bytes)} ({DATA_FRACTION:.0%} of --server-memory)"
+    if flavor == "memcached":
+        return f"memcached -m {memcached_mb(memory_bytes)} MB of items ({DATA_FRACTION:.0%} of --server-memory)"
     return f"{flavor} has no memory setting: --server-memory is only enforced by a container limit"

@@ -38,7 +38,7 @@ BOTTLENECK_SEVERITY = ("stall", "client-stall", "host-busy", "client-cpu", "host
 # Sources of telemetry.parquet's server rows, in order of preference: the server process or its
 # container first, then what the database reports about itself (the stores' samplers).
 SERVER_SOURCES = ("server-process", "server-container")
-DB_SOURCES = ("redis-info", "mongo-status")
+DB_SOURCES = ("redis-info", "mongo-status", "memcached-stats")
 # A side (client, server, host, a client host) is CPU-saturated at this share of the cores it may use.
 CPU_SATURATED = 0.90
 

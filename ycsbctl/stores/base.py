@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -44,6 +44,8 @@ class ServerProtocol:
     example: str = ""  # the URL shape shown in messages
     has_server: bool = True  # False: no server to probe, sample or size (basic://)
     footprint_basis: str = "used_memory"  # what bytes_per_record is computed from when the DB reports memory
+    # operations (YCSB's names: SCAN, …) its servers cannot do → why; a plan with them is refused before it starts
+    unsupported: ClassVar[dict[str, str]] = {}
 
     # -- URLs ---------------------------------------------------------------------------------------
     def validate(self, url: str) -> None:

@@ -1,0 +1,166 @@
+"""The memcached binding against a real memcached, its records read back with another client library
+(pymemcache) as the truth of the layout YCSB's memcached binding uses: key ``<table>-<key>``, one JSON
+object of the fields, flags 0, ``add`` on insert, ``replace`` on update."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pymemcache.client.base import Client
+
+from tests.fixtures.bindings import field_values, run_bindings
+from ycsbctl.engine.runner import run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.errors import UserError
+from ycsbctl.stores import registry
+from ycsbctl.stores.binding import Status
+from ycsbctl.stores.memcached.record import JsonRecords, encode_any
+from ycsbctl.workload.keys import build_key_name
+from ycsbctl.workload.properties import load_properties
+
+
+class FlagsSerde:
+    """pymemcache serde that hands values back raw and keeps the flags each came with."""
+
+    def __init__(self) -> None:
+        self.flags: dict[bytes, int] = {}
+
+    def serialize(self, key, value):  # pragma: no cover - the tests only read
+        return value, 0
+
+    def deserialize(self, key, value, flags):
+        self.flags[key if isinstance(key, bytes) else key.encode()] = flags
+        return value
+
+
+def reader(server) -> tuple[Client, FlagsSerde]:
+    serde = FlagsSerde()
+    return Client(("127.0.0.1", server.port), serde=serde, connect_timeout=5, timeout=5), serde
+
+
+def record_of(client: Client, key: str) -> dict[str, str]:
+    raw = client.get(key)
+    assert raw is not None, f"{key} is not stored"
+    return json.loads(raw)
+
+
+def test_insert_stores_one_json_object_under_table_dash_key(memcached_server):
+    values = field_values() + [(b"quote", b'say "hi" \\ back'), (b"per%cent", b"100%")]
+    st = run_bindings(lambda b: b[0].insert("usertable", b"user42", values), memcached_server.url)
+    assert st is Status.OK
+    client, serde = reader(memcached_server)
+    assert record_of(client, "usertable-user42") == {n.decode(): v.decode() for n, v in values}
+    assert serde.flags[b"usertable-user42"] == 0  # spymemcached's flags for a String
+    assert client.get("user42") is None  # the table is part of the key
+
+
+def test_statuses_of_a_missing_record_and_of_a_second_insert(memcached_server):
+    async def ops(b):
+        one = b[0]
+        return [await one.read("usertable", b"nobody", None), await one.update("usertable", b"nobody", [(b"f", b"v")]),
+                await one.delete("usertable", b"nobody"), await one.insert("usertable", b"k", [(b"f", b"1")]),
+                await one.insert("usertable", b"k", [(b"f", b"2")]), await one.read("usertable", b"k", None),
+                await one.delete("usertable", b"k"), await one.read("usertable", b"k", None)]
+
+    async def with_error(b):
+        return await ops(b), b[0].last_error
+
+    got, why = run_bindings(with_error, memcached_server.url)
+    assert got == [Status.NOT_FOUND, Status.NOT_FOUND, Status.NOT_FOUND, Status.OK,
+                   Status.ERROR, Status.OK, Status.OK, Status.NOT_FOUND]
+    assert why.startswith("NOT_STORED: the record exists already")
+    assert Client(("127.0.0.1", memcached_server.port)).get("usertable-nobody") is None  # replace created nothing
+
+
+def test_update_replaces_the_record_with_the_fields_it_writes_as_ycsb(memcached_server):
+    async def ops(b):
+        await b[0].insert("usertable", b"u", field_values())
+        return await b[0].update("usertable", b"u", [(b"field3", b"new")]), await b[0].read_values(
+            "usertable", b"u", [b"field3", b"field4"])
+
+    st, (rst, cells) = run_bindings(ops, memcached_server.url)
+    assert st is Status.OK and rst is Status.OK
+    assert cells == {b"field3": b"new"}
+    client, _ = reader(memcached_server)
+    assert record_of(client, "usertable-u") == {"field3": "new"}
+
+
+def test_the_fast_encoder_writes_what_the_json_library_writes():
+    names = [b"field%d" % i for i in range(4)]
+    rows = [[b"plain", b'q"uote', b"back\\slash", b"\x7f~ "], [b"", b"%s%d", b"a" * 300, b'\\"']]
+    enc = JsonRecords()
+    for vals in rows:
+        assert json.loads(enc.encode(names, vals)) == {n.decode(): v.decode() for n, v in zip(names, vals)}
+    odd = [b"tab\there", b"nul\0", b"\xe9t\xe9", b"ok"]  # outside YCSB's 0x20-0x7F: the general path
+    assert enc.encode(names, odd) == encode_any(names, odd)
+    assert json.loads(enc.encode(names, odd))["field1"] == "nul\0"
+
+
+def test_a_load_through_the_engine_reads_back_whole_with_pymemcache(memcached_server):
+    props = dict(load_properties("workload-a"))
+    props.update(recordcount="300", operationcount="0")
+    load = run_phase(PhaseSpec("load", memcached_server.url, props, threads=4, processes=1))
+    assert load.status == "ok", load.errors
+    assert load.ops["INSERT"].returns == {"OK": 300}
+    client, serde = reader(memcached_server)
+    keys = [f"usertable-{build_key_name(n)}" for n in range(300)]
+    got = client.get_many(keys)
+    assert sorted(got) == sorted(keys)
+    for raw in got.values():
+        rec = json.loads(raw)
+        assert sorted(rec) == [f"field{i}" for i in range(10)]
+        assert all(len(v) == 100 and all(0x20 <= ord(c) <= 0x7F for c in v) for v in rec.values())
+    assert set(serde.flags.values()) == {0}
+    assert int(client.stats()[b"curr_items"]) == registry.get("memcached").count(memcached_server.url, "usertable") == 300
+
+
+def test_clear_leaves_no_item_and_reading_says_bytes_per_item(memcached_server):
+    proto = registry.get("memcached")
+    run_bindings(lambda b: b[0].insert("usertable", b"x", field_values()), memcached_server.url)
+    reading = proto.reading(memcached_server.url)
+    client, _ = reader(memcached_server)
+    assert reading.keys == 1 and reading.db_memory_bytes == int(client.stats()[b"bytes"]) > 1000
+    proto.clear(memcached_server.url, "usertable")
+    assert proto.count(memcached_server.url, "usertable") == 0
+    assert client.get("usertable-x") is None
+
+
+@pytest.mark.parametrize("url", ["memcached://u:pw@127.0.0.1:11211", "memcached://127.0.0.1:x",
+                                 "memcached://127.0.0.1:11211/db", "memcached://"])
+def test_bad_urls_are_one_line(url):
+    with pytest.raises(UserError, match="memcached://host:port"):
+        registry.for_url(url).validate(url)
+
+
+def test_describe_names_the_server_and_its_settings(memcached_server):
+    facts = registry.get("memcached").describe(memcached_server.url)
+    assert facts.name.startswith("memcached 1.") and facts.version == facts.name.split()[1]
+    assert facts.config["stats settings"]["maxbytes"] == str(256 * 1024 * 1024)
+
+
+@pytest.mark.fault
+def test_a_stalled_server_times_out_and_its_late_reply_is_dropped(memcached_server):
+    """SIGSTOP: the read in flight ends as TIMEOUT; after SIGCONT its late reply is discarded and
+    the next read on the same connection gets its own answer."""
+    import os
+    import signal
+
+    from tests.fixtures.servers import wait_stopped
+
+    async def ops(b):
+        one = b[0]
+        await one.insert("usertable", b"k", [(b"f", b"v")])
+        os.kill(memcached_server.proc.pid, signal.SIGSTOP)
+        wait_stopped(memcached_server.proc.pid)
+        try:
+            stalled = await one.read("usertable", b"k", None)
+        finally:
+            os.kill(memcached_server.proc.pid, signal.SIGCONT)
+        after = await one.read("usertable", b"nothing-here", None)
+        return stalled, one.last_error, after, one.proto.late
+
+    stalled, why, after, late = run_bindings(ops, memcached_server.url, timeout_s=0.3)
+    assert stalled is Status.TIMEOUT and "timed out" in why
+    assert after is Status.NOT_FOUND  # not the late hit of the stalled read
+    assert late == 1

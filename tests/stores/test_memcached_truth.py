@@ -1,0 +1,115 @@
+"""memcached operations counted by the engine against the server's own counters (``stats``, read with
+pymemcache): every request the engine times is one the server saw, with the same outcome."""
+
+from __future__ import annotations
+
+import pytest
+from pymemcache.client.base import Client
+
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.waiting import wait_until
+from ycsbctl.engine.runner import run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.stores.memcached.stats import MemcachedStatsSampler
+from ycsbctl.workload.properties import load_properties
+
+pytestmark = pytest.mark.truth
+COUNTERS = ("cmd_get", "get_hits", "get_misses", "cmd_set", "delete_hits", "delete_misses", "curr_items")
+
+
+def counters(server) -> dict[str, int]:
+    c = Client(("127.0.0.1", server.port), connect_timeout=5, timeout=5)
+    try:
+        stats = c.stats()
+    finally:
+        c.close()
+    return {k: int(stats[k.encode()]) for k in COUNTERS}
+
+
+def delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    return {k: after[k] - before[k] for k in COUNTERS}
+
+
+def props(**overrides: object) -> dict[str, str]:
+    p = dict(load_properties("workload-a"))
+    p.update({k: str(v) for k, v in overrides.items()})
+    return p
+
+
+def test_engine_counts_per_operation_and_status_equal_the_servers_counters(memcached_server):
+    before = counters(memcached_server)
+    load = run_phase(PhaseSpec("load", memcached_server.url, props(recordcount=200), threads=3, processes=1))
+    after = counters(memcached_server)
+    assert load.status == "ok", load.errors
+    assert delta(before, after)["cmd_set"] == load.ops["INSERT"].returns["OK"] == 200
+    assert after["curr_items"] == 200
+
+    # Reads over twice the key space loaded (half of them miss), updates (replace of a missing key:
+    # NOT_FOUND), inserts past the end; two worker processes.
+    before = after
+    run = run_phase(PhaseSpec("run", memcached_server.url,
+                              props(recordcount=400, operationcount=3000, readproportion=0.6, updateproportion=0.3,
+                                    insertproportion=0.1, requestdistribution="uniform"), threads=4, processes=2))
+    after = counters(memcached_server)
+    d = delta(before, after)
+    reads, updates, inserts = (run.ops[k].returns for k in ("READ", "UPDATE", "INSERT"))
+    assert run.operations == 3000 and sum(reads.values()) + sum(updates.values()) + sum(inserts.values()) == 3000
+    assert d["cmd_get"] == sum(reads.values())  # (READ-FAILED holds the misses, as YCSB)
+    assert d["get_hits"] == reads.get("OK", 0) and d["get_misses"] == reads.get("NOT_FOUND", 0)
+    assert reads.get("NOT_FOUND", 0) > 0 and updates.get("NOT_FOUND", 0) > 0  # the test sees both outcomes
+    assert d["cmd_set"] == sum(updates.values()) + sum(inserts.values())
+    assert d["curr_items"] == inserts["OK"] == sum(inserts.values())  # a replace of a missing key stores nothing
+
+
+def test_deletes_count_as_the_servers_delete_hits_and_misses(memcached_server):
+    keys = [b"user%d" % i for i in range(30)]
+
+    async def ops(b):
+        for k in keys[:20]:
+            await b[0].insert("usertable", k, field_values(2))
+        return [await b[0].delete("usertable", k) for k in keys]
+
+    before = counters(memcached_server)
+    statuses = run_bindings(ops, memcached_server.url)
+    d = delta(before, counters(memcached_server))
+    assert d["delete_hits"] == statuses.count(0) == 20
+    assert d["delete_misses"] == statuses.count(1) == 10
+    assert d["curr_items"] == 0
+
+
+def test_the_stats_sampler_rates_add_up_to_the_counters(memcached_server):
+    sampler = MemcachedStatsSampler(memcached_server.url, interval_s=0.1)
+    sampler.start()
+    wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")  # its baseline is taken
+    before = counters(memcached_server)
+    run_bindings(lambda b: _reads(b, 400), memcached_server.url)
+    after = counters(memcached_server)
+    seen = len(sampler.rows)
+    wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the reads")
+    frame = sampler.stop()
+    assert sampler.warning is None
+    assert {"cmd_get_per_s", "get_misses_per_s", "db_used_memory_bytes", "connections", "db_cpu_pct"} <= set(frame.columns)
+    elapsed = frame["t_mono"].diff().fillna(0.0)  # each row's rate covers the time since the previous one
+    # the sampler's own `stats` requests are not gets: its rates add up to the reads alone (± the rows' timing)
+    misses = after["get_misses"] - before["get_misses"]
+    assert misses == 400
+    assert (frame["get_misses_per_s"] * elapsed).sum() == pytest.approx(misses, rel=0.1)
+    assert frame["keys"].iloc[-1] == after["curr_items"] == 0
+
+
+async def _reads(b, n: int) -> None:
+    for i in range(n):
+        await b[0].read("usertable", b"missing%d" % i, None)
+
+
+@pytest.mark.speed
+def test_a_paced_memcached_run_is_chained_on_schedule_and_the_server_counts_every_operation(memcached_server):
+    from tests.engine.test_pacing_chains import OPS, _check_schedule, _paced, _props
+
+    load = run_phase(PhaseSpec("load", memcached_server.url, _props(recordcount=100), threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    marks: list[dict[str, int]] = []
+    r, wall_s, rate = _paced(memcached_server.url, then=lambda: marks.append(counters(memcached_server)))
+    _check_schedule(r, wall_s, rate)
+    d = delta(marks[0], counters(memcached_server))
+    assert d["cmd_get"] + d["cmd_set"] == OPS == r.ops["READ"].operations + r.ops["UPDATE"].operations

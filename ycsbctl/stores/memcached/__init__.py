@@ -1,0 +1,1 @@
+"""memcached (text protocol): store, binding and hot chain, ``stats`` admin calls and sampler."""

@@ -1,0 +1,76 @@
+"""memcached's admin commands (``version``, ``stats``, ``stats settings``, ``flush_all``) on a short
+blocking connection of their own, never in the timed path.
+
+Hand-written (a few lines of the text protocol) rather than through a client library, so that the
+library the tests read records back with (pymemcache) stays an independent check of the format.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+from urllib.parse import urlsplit
+
+DEFAULT_PORT = 11211
+
+
+def address(url: str) -> tuple[str, int]:
+    """(host, port) of a ``memcached://host[:port]`` URL (port 11211 when none is given)."""
+    u = urlsplit(url)
+    return u.hostname or "127.0.0.1", u.port or DEFAULT_PORT
+
+
+class AdminConnection:
+    """One blocking text-protocol connection; every reply bounded by ``timeout_s``."""
+
+    def __init__(self, url: str, timeout_s: float = 5.0) -> None:
+        self.sock = socket.create_connection(address(url), timeout=timeout_s)
+        self.buf = b""
+
+    def __enter__(self) -> AdminConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def _line(self) -> bytes:
+        while b"\r\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("memcached closed the connection")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\r\n")
+        return line
+
+    def command(self, text: str) -> str:
+        """A command answered by one line (``version``, ``flush_all``); a server error raises."""
+        self.sock.sendall(text.encode() + b"\r\n")
+        line = self._line().decode(errors="replace")
+        if line == "ERROR" or line.startswith(("CLIENT_ERROR", "SERVER_ERROR")):
+            raise ConnectionError(f"memcached refused {text!r}: {line}")
+        return line
+
+    def stats(self, group: str = "") -> dict[str, str]:
+        """``stats [group]``: name → value as the server prints it."""
+        self.sock.sendall(f"stats {group}".strip().encode() + b"\r\n")
+        out: dict[str, str] = {}
+        while (line := self._line()) != b"END":
+            parts = line.decode(errors="replace").split(" ", 2)
+            if parts[0] != "STAT" or len(parts) < 3:
+                raise ConnectionError(f"unexpected reply to stats: {line[:80]!r}")
+            out[parts[1]] = parts[2]
+        return out
+
+    def version(self) -> str:
+        return self.command("version").removeprefix("VERSION ").strip()
+
+
+def number(stats: dict[str, Any], name: str) -> float | None:
+    """A numeric ``stats`` value (``rusage_user`` is ``seconds.micros``), None when absent."""
+    try:
+        return float(stats[name])
+    except (KeyError, ValueError):
+        return None
