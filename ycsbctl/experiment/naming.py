@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan, is_url
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
 from ycsbctl.workload.core import CoreWorkload
@@ -54,6 +55,28 @@ def check_plan(plan: Plan) -> None:
         props = workload_properties(plan, workload)
         CoreWorkload.from_properties(props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
+    check_disturbances(plan)
+
+
+def check_disturbances(plan: Plan) -> list[str]:
+    """What each ``--disturb`` sends on each target (``label: spec → command`` lines); a
+    :class:`UserError` naming the first that has no analogue on a target's protocol."""
+    from ycsbctl.provision.catalog import get_target
+    from ycsbctl.stores import registry
+    from ycsbctl.stores.disturb import parse_disturb
+    from ycsbctl.urls import redact_url
+
+    lines = []
+    for target in plan.targets if plan.disturb else []:
+        proto = registry.for_url(target) if is_url(target) else registry.get(get_target(plan.spec(target).kind).protocol)
+        for text in plan.disturb:
+            spec = parse_disturb(text, plan.point_duration_s)
+            try:
+                command = proto.disturb_command(spec)
+            except UserError as exc:
+                raise UserError(f"{exc.message} (target {redact_url(target)})") from None
+            lines.append(f"{redact_url(target)}: {spec.text} → {command}")
+    return lines
 
 
 def sweep_phase(plan: Plan, workload: str) -> str:

@@ -91,7 +91,7 @@ class PointRunner:
             phase=phase, threads=threads, repetition=rep, status=v.status, result=out.result,
             telemetry=out.telemetry, telemetry_summary=out.telemetry_summary, bottleneck=v.bottleneck,
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=v.reason, started_at=started,
-            ended_at=now_iso(), target_rate=rate,
+            ended_at=now_iso(), target_rate=rate, events=out.events,
         )
         self.store.add_run(record)
         self.records.append(record)
