@@ -3,7 +3,10 @@
 - the reference rate: the median throughput (ops/s) of the whole measured seconds in the
   :data:`BEFORE_S` seconds before the event (its 100 ms intervals when no whole second is there);
 - the stall: the longest run of 100 ms intervals below :data:`STALL_FRACTION` of that rate, looked
-  for from the event's start to :data:`SEARCH_AFTER_S` after its command returned;
+  for from the event's start to :data:`SEARCH_AFTER_S` after its command returned (whole intervals:
+  a 0.25 s stall counts 0.1 or 0.2 s, by where it fell); ``stall_est_s`` adds the share of the
+  interval just before and just after that run which the throughput missed (its deficit against the
+  reference rate), an estimate of the stall's length finer than the intervals;
 - during: from the event's interval to the last of the command's and of the stall's intervals;
   operations lost = the reference rate over that time less the operations done in it (≥ 0);
 - the maximum latency during, the p99 before (the reference seconds), during, and after
@@ -36,6 +39,7 @@ class EventEffect:
     pre_ops_per_s: float
     stall_s: float
     stall_start_s: float | None
+    stall_est_s: float
     during_s: float
     ops_lost: float
     max_latency_us: float
@@ -99,6 +103,11 @@ def effect(fine: FineSeries, start_s: float, end_s: float) -> EventEffect:
     rates = [fine.operations.get(k, 0) / dt for k in search]
     stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre) if not math.isnan(pre) else (0, 0)
     stall_end = search[stall_at] + stall_n - 1 if stall_n else k_start
+    est = stall_n * dt
+    if stall_n:
+        for k in (search[stall_at] - 1, stall_end + 1):  # the edges, partly stalled
+            if k >= k_start - 1 and k in fine.operations:
+                est += dt * min(1.0, max(0.0, 1.0 - fine.operations[k] / (pre * dt)))
     during = list(range(k_start, max(k_end, stall_end) + 1))
     done = sum(fine.operations.get(k, 0) for k in during)
     lost = max(0.0, pre * len(during) * dt - done) if not math.isnan(pre) else math.nan
@@ -110,6 +119,7 @@ def effect(fine: FineSeries, start_s: float, end_s: float) -> EventEffect:
         pre_ops_per_s=pre,
         stall_s=round(stall_n * dt, 6),
         stall_start_s=round(search[stall_at] * dt, 6) if stall_n else None,
+        stall_est_s=round(est, 6),
         during_s=round(len(during) * dt, 6),
         ops_lost=lost,
         max_latency_us=_max_us(h_during),

@@ -140,7 +140,10 @@ class RedisDisturber(Disturber):
                 self.r.execute_command(*args)
             end = time.perf_counter()
             note = ""
-        return ActionTiming(start, end - start, text, self._slowlog_duration(mark, word), note)
+        server_s = self._slowlog_duration(mark, word)
+        if server_s is None and mark != -2 and self.saved_threshold is not None:
+            note = "; ".join(x for x in (note, f"not in SLOWLOG: under its {SLOWLOG_THRESHOLD_US} µs threshold") if x)
+        return ActionTiming(start, end - start, text, server_s, note)
 
     def _read_discarding(self, args: list[str]) -> None:
         """Send a reading command and take its whole reply off the socket (parsed, not kept)."""
