@@ -147,7 +147,7 @@ class RedisDisturber(Disturber):
 
     def _read_discarding(self, args: list[str]) -> None:
         """Send a reading command and take its whole reply off the socket (parsed, not kept)."""
-        conn = self.r.connection_pool.get_connection(args[0])
+        conn = self.r.connection_pool.get_connection()
         try:
             conn.send_command(*args)
             conn.read_response(disable_decoding=True)
