@@ -56,7 +56,10 @@ def test_no_interval_below_a_tenth_of_the_rate_is_no_stall():
     ops = [1000, 800, 1200, 900] * 8
     ops[20] = 150  # 15 % of the reference: slow, not stalled
     e = effect(_series(ops), start_s=2.0, end_s=2.05)
-    assert e.stall_s == 0 and e.stall_start_s is None and e.stall_est_s == 0
+    assert e.stall_s == 0 and e.stall_start_s is None
+    per = e.pre_ops_per_s * 0.1  # the finer estimate: what intervals 20 and 21 (800 ops) missed
+    assert e.pre_ops_per_s == 9_750  # the median of seconds 0 (9,600) and 1 (9,900)
+    assert e.stall_est_s == pytest.approx(0.1 * (1 - 150 / per) + 0.1 * (1 - 800 / per), abs=1e-6)
     assert e.during_s == pytest.approx(0.1)
     assert e.ops_lost == pytest.approx(e.pre_ops_per_s * 0.1 - 150)
 
@@ -74,3 +77,14 @@ def test_an_event_in_the_first_second_takes_the_intervals_before_it():
     e = effect(f, 0.3, 0.45)
     assert e.stall_s == pytest.approx(0.2)
     assert math.isnan(effect(f, 0.0, 0.1).pre_ops_per_s)  # nothing measured before it
+
+
+def test_the_part_interval_after_the_window_is_no_stall():
+    """The run's last report holds the few operations that ended after the planned end: not a stall."""
+    ops = [1000] * 30 + [8]
+    f = _series(ops)
+    f.end_s = 3.0
+    e = effect(f, 2.5, 2.501)
+    assert e.stall_s == 0 and e.during_s == pytest.approx(0.1)
+    f.end_s = None  # without the end, that interval looks stalled
+    assert effect(f, 2.5, 2.501).stall_s == pytest.approx(0.1)

@@ -354,11 +354,12 @@ class FineAggregate:
             self.lag.append(_sparse(lag))
 
 
-def fine_series(intervals: dict[int, FineAggregate], interval_s: float, warmup_s: float):
-    """The phase's :class:`~ycsbctl.results.fine.FineSeries` from its 100 ms aggregates."""
+def fine_series(intervals: dict[int, FineAggregate], interval_s: float, warmup_s: float, end_s: float | None):
+    """The phase's :class:`~ycsbctl.results.fine.FineSeries` from its 100 ms aggregates (``end_s``: the
+    planned end, warm-up included; None for a phase bounded by an operation count)."""
     from ycsbctl.results.fine import FineSeries, merge_sparse
 
-    out = FineSeries(interval_s=interval_s, warmup_s=warmup_s)
+    out = FineSeries(interval_s=interval_s, warmup_s=warmup_s, end_s=end_s)
     for k in sorted(intervals):
         agg = intervals[k]
         out.operations[k] = agg.operations

@@ -269,7 +269,8 @@ class PhaseRunner:
             intervals=IntervalHistograms.from_counts(
                 {k: a.counts for k, a in c.seconds.items()}, c.warmup_seconds,
                 start_epoch_s=time.time() - (time.perf_counter() - t0), end_s=end_s - t0) if t0 else None,
-            fine=fine_series(c.fine, spec.series_interval_ms / 1000, spec.warmup_s) if c.fine else None,
+            fine=fine_series(c.fine, spec.series_interval_ms / 1000, spec.warmup_s,
+                             spec.warmup_s + spec.duration_s if spec.duration_s else None) if c.fine else None,
         )
 
 

@@ -6,7 +6,8 @@
   for from the event's start to :data:`SEARCH_AFTER_S` after its command returned (whole intervals:
   a 0.25 s stall counts 0.1 or 0.2 s, by where it fell); ``stall_est_s`` adds the share of the
   interval just before and just after that run which the throughput missed (its deficit against the
-  reference rate), an estimate of the stall's length finer than the intervals;
+  reference rate), an estimate of the stall's length finer than the intervals (with no whole
+  interval stalled: the deficit of the command's intervals and the next);
 - during: from the event's interval to the last of the command's and of the stall's intervals;
   operations lost = the reference rate over that time less the operations done in it (≥ 0);
 - the maximum latency during, the p99 before (the reference seconds), during, and after
@@ -96,18 +97,22 @@ def effect(fine: FineSeries, start_s: float, end_s: float) -> EventEffect:
     dt = fine.interval_s
     k_start = math.floor(start_s / dt + 1e-9)
     k_end = max(k_start, math.floor(end_s / dt + 1e-9))
-    ks = fine.intervals()
-    k_last = ks[-1] if ks else k_end
+    last = fine.last_full()
+    k_last = last if last is not None else k_end
     pre = reference_rate(fine, start_s)
     search = list(range(k_start, min(k_last, k_end + round(SEARCH_AFTER_S / dt)) + 1))
     rates = [fine.operations.get(k, 0) / dt for k in search]
     stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre) if not math.isnan(pre) else (0, 0)
     stall_end = search[stall_at] + stall_n - 1 if stall_n else k_start
-    est = stall_n * dt
-    if stall_n:
-        for k in (search[stall_at] - 1, stall_end + 1):  # the edges, partly stalled
-            if k >= k_start - 1 and k in fine.operations:
-                est += dt * min(1.0, max(0.0, 1.0 - fine.operations[k] / (pre * dt)))
+    def missed(k: int) -> float:  # the share of interval k the throughput missed against the reference
+        return min(1.0, max(0.0, 1.0 - fine.operations.get(k, 0) / (pre * dt))) if k in fine.operations else 0.0
+
+    if math.isnan(pre):
+        est = math.nan
+    elif stall_n:  # whole intervals, and the part of each edge that was stalled
+        est = stall_n * dt + dt * (missed(search[stall_at] - 1) + missed(stall_end + 1))
+    else:  # shorter than an interval, or split over two: what the command's intervals (and the next) missed
+        est = dt * sum(missed(k) for k in range(k_start, k_end + 2))
     during = list(range(k_start, max(k_end, stall_end) + 1))
     done = sum(fine.operations.get(k, 0) for k in during)
     lost = max(0.0, pre * len(during) * dt - done) if not math.isnan(pre) else math.nan

@@ -54,10 +54,13 @@ def histogram_of(parts: Iterable[Sparse]):
 @dataclass
 class FineSeries:
     """A phase's 100 ms series (see the module): ``operations``, ``latency`` (all operations, actual
-    latency) and ``client_lag`` by interval index; ``warmup_s`` seconds at the start are the warm-up."""
+    latency) and ``client_lag`` by interval index; ``warmup_s`` seconds at the start are the warm-up,
+    ``end_s`` the planned end (the last report's interval after it holds the few operations that
+    ended late: :meth:`last_full` leaves it out)."""
 
     interval_s: float = 0.1
     warmup_s: float = 0.0
+    end_s: float | None = None  # the planned end (warm-up + duration): later intervals are a part one
     operations: dict[int, int] = field(default_factory=dict)
     latency: dict[int, Sparse] = field(default_factory=dict)
     client_lag: dict[int, Sparse] = field(default_factory=dict)
@@ -66,6 +69,15 @@ class FineSeries:
         """Interval indices from the first to the last one measured, gaps (no operation) included."""
         ks = set(self.operations) | set(self.latency)
         return list(range(min(ks), max(ks) + 1)) if ks else []
+
+    def last_full(self) -> int | None:
+        """The last interval that ends by the planned end (the last measured one without an end)."""
+        ks = self.intervals()
+        if not ks:
+            return None
+        if self.end_s is None:
+            return ks[-1]
+        return min(ks[-1], math.floor(self.end_s / self.interval_s + 1e-9) - 1)
 
     def ops_per_s(self) -> np.ndarray:
         """Throughput (ops/s) of each interval of :meth:`intervals`."""
