@@ -60,11 +60,11 @@ class Experiment:
     ops: pd.DataFrame
     series: pd.DataFrame
     telemetry: pd.DataFrame
+    docs: dict[str, dict] = field(default_factory=dict, repr=False)  # run_id -> run JSON
+    _damaged: set = field(default_factory=set, repr=False)  # damaged files already named
     # points with disturbances: their 100 ms series (ycsbctl.results.fine) and events (ycsbctl.results.events)
     series_100ms: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=[*FINE_COLUMNS, "run_id"]))
     events: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=[*EVENT_COLUMNS, "run_id", "target"]))
-    docs: dict[str, dict] = field(default_factory=dict, repr=False)  # run_id -> run JSON
-    _damaged: set = field(default_factory=set, repr=False)  # damaged files already named
 
     @property
     def id(self) -> str:
