@@ -4,11 +4,15 @@
    redis-lazyfree:lazyfree-lazy-user-del=yes --disturb del:set:2M@5s --disturb unlink:set:2M@12s``
    (local servers): the events table's stall against the DEL's own SLOWLOG duration, per target.
    Goals: DEL stalls ≥ 0.2 s, UNLINK < 0.1 s, the stall within 100 ms of SLOWLOG.
-2. The client CPU of a ``--seconds`` point of workload B against a local redis-server with the
-   series every 100 ms (a disturbed point) and every second, alternated ``--pairs`` times: the
-   engine's workers' CPU and the controller's, in % of one core. Goal: ≤ 1 % more.
+2. What one more report a 100 ms series costs, measured in process (steady, unlike a shared host):
+   a worker's compacting and pickling of one interval's counts, the controller's unpickling and
+   merging of it; a 100 ms series sends 9 more a second per worker process.
+3. The client CPU of a ``--seconds`` point of workload B against a local redis-server, paced at
+   ``--rate`` ops/s (the same work either way, on a shared host), with the series every 100 ms (a
+   disturbed point) and every second, alternated ``--pairs`` times: the engine's workers' CPU and the
+   controller's, in % of one core. Goal: ≤ 1 % more.
 
-    .venv/bin/python -m bench disturbance [--seconds 20] [--pairs 2] [--size 2M] [--skip-study]
+    .venv/bin/python -m bench disturbance [--seconds 20] [--pairs 2] [--rate 10000] [--size 2M] [--skip-study]
 """
 
 from __future__ import annotations
@@ -55,7 +59,39 @@ def study(size: str, seconds: int) -> None:
     print(f"(folder: {out})")
 
 
-def cpu_cost(seconds: float, pairs: int) -> None:
+def report_cost(ops_per_interval: int = 3_000, repeats: int = 200) -> None:
+    import pickle
+
+    import numpy as np
+
+    from ycsbctl.engine.measurements import Recorder
+    from ycsbctl.engine.messages import SecondReport, dispatch
+    from ycsbctl.engine.runner import Collector
+    from ycsbctl.workload.core import READ, UPDATE
+
+    rng = np.random.default_rng(34)
+    rec = Recorder("op", [READ, UPDATE])
+    for i, v in enumerate(rng.lognormal(5.5, 1.2, ops_per_interval).astype(np.int64)):
+        rec.record(UPDATE if i % 20 == 0 else READ, 0, 0, int(v) * 1000, 0)
+    counts = rec.roll()
+    t = time.perf_counter()
+    for _ in range(repeats):
+        blob = pickle.dumps(SecondReport(0, 0, counts.compact()), protocol=pickle.HIGHEST_PROTOCOL)
+    worker_us = (time.perf_counter() - t) / repeats * 1e6
+    c = Collector(1, "op", 0, None)
+    t = time.perf_counter()
+    for k in range(repeats):
+        msg = pickle.loads(blob)
+        msg.second, msg.tenth = k // 10, k % 10
+        dispatch(msg, c)
+    controller_us = (time.perf_counter() - t) / repeats * 1e6
+    extra = 9 * (worker_us + controller_us) / 1e6 * 100
+    print(f"one report ({ops_per_interval:,} operations in it, {len(blob):,} bytes): worker {worker_us:.0f} µs "
+          f"(compact + pickle), controller {controller_us:.0f} µs (unpickle + merge); 9 more a second: "
+          f"{extra:.2f} % of a core per worker process (budget {CPU_BUDGET_PCT} %)")
+
+
+def cpu_cost(seconds: float, pairs: int, rate: float) -> None:
     ep = provision("redis", "local", experiment_id="bench-disturb", say=lambda _m: None)
     try:
         props = {**load_properties(ROOT / "workloads" / "workloadb"), "recordcount": "10000", "operationcount": "0"}
@@ -63,7 +99,8 @@ def cpu_cost(seconds: float, pairs: int) -> None:
         rows: dict[int, list[tuple[float, float, float]]] = {1000: [], 100: []}
         for _ in range(pairs):
             for interval in (1000, 100):
-                spec = PhaseSpec("run", ep.url, props, threads=16, duration_s=seconds, series_interval_ms=interval)
+                spec = PhaseSpec("run", ep.url, props, threads=16, duration_s=seconds, series_interval_ms=interval,
+                                 target_rate=rate)
                 c0, t0 = time.process_time(), time.perf_counter()
                 r = PhaseRunner(spec).run()
                 controller = time.process_time() - c0
@@ -86,13 +123,15 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--pairs", type=int, default=2)
     ap.add_argument("--size", default="2M")
+    ap.add_argument("--rate", type=float, default=10_000.0)
     ap.add_argument("--skip-study", action="store_true")
     ap.add_argument("--skip-cpu", action="store_true")
     a = ap.parse_args()
     if not a.skip_study:
         study(a.size, int(a.seconds))
+    report_cost()
     if not a.skip_cpu:
-        cpu_cost(a.seconds, a.pairs)
+        cpu_cost(a.seconds, a.pairs, a.rate)
     return 0
 
 

@@ -51,7 +51,7 @@ def timeline_figure(exp: Experiment, run_id: str, color: str = "#0072B2", subtit
         ax.grid(alpha=0.3)
         if warmup:
             ax.axvspan(float(x.min()) - 0.05, 0, color="#999", alpha=0.18, lw=0)
-    for _, e in events.iterrows():
+    for n, (_, e) in enumerate(events.iterrows()):
         start = _float(e.get("started_s"))
         if math.isnan(start):
             continue
@@ -61,8 +61,8 @@ def timeline_figure(exp: Experiment, run_id: str, color: str = "#0072B2", subtit
             if stall and not math.isnan(stall):
                 s0 = _float(e.get("stall_start_s")) - warmup
                 ax.axvspan(s0, s0 + stall, color=STALL_COLOR, alpha=0.25, lw=0)
-        top.annotate(_label(e), (start, top.get_ylim()[1]), xytext=(3, -4), textcoords="offset points",
-                     fontsize=7.5, va="top", rotation=0)
+        top.annotate(_label(e), (start, top.get_ylim()[1]), xytext=(3, -4 - 11 * (n % 3)), textcoords="offset points",
+                     fontsize=7.5, va="top", bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
     titles(fig, f"{exp.run_doc(run_id)['target']}: {run_id}", subtitle)
     fig.subplots_adjust(top=0.86, bottom=0.1, left=0.1, right=0.97, hspace=0.12)
     return fig
