@@ -143,7 +143,8 @@ class RedisDisturber(Disturber):
             else:
                 self.r.execute_command(*args)
             end = time.perf_counter()
-            note = ""
+            note = ("the client's time includes reading the whole reply on this host (the server's own: SLOWLOG)"
+                    if spec.action in _READ else "")
         server_s = self._slowlog_duration(mark, word)
         self.mark = self._slowlog_mark()  # for the next repetition
         if server_s is None and mark != -2 and self.saved_threshold is not None:
