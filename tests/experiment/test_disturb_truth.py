@@ -12,8 +12,10 @@ import math
 from pathlib import Path
 
 import pytest
+import redis
 
 from tests.experiment.test_experiment import _need_servers, _ycsbctl
+from tests.fixtures.servers import start_redis
 from ycsbctl.results import load
 from ycsbctl.stores.disturb import parse_disturb
 from ycsbctl.stores.redis.disturb import RedisDisturber
@@ -131,3 +133,26 @@ def test_mongo_wire_gets_the_array_rewrite_at_its_second(tmp_path: Path):
     fine = exp.series_100ms
     assert (fine[fine["op"] == "OVERALL"]["operations"].sum()
             >= exp.runs[exp.runs["phase"] == "run"]["operations"].sum())
+
+
+@pytest.mark.fault
+def test_a_big_key_the_server_refuses_fails_the_point_in_one_line_and_leaves_nothing(tmp_path: Path):
+    server = start_redis(tmp_path / "small", extra=("--maxmemory", "20mb", "--maxmemory-policy", "noeviction"))
+    try:
+        out = tmp_path / "refused"
+        proc = _ycsbctl("run", "workload-b", "--target", server.url, "--load", "--records", "200", "--threads", "2",
+                        "--duration", "2", "--warmup", "0", "--no-telemetry", "--allow-concurrent",
+                        "--disturb", "del:set:1M@1s", "--out", str(out))
+        assert proc.returncode == 1, proc.stderr[-3000:]
+        assert "Traceback" not in proc.stderr
+        exp = load(out)
+        run = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+        assert run["status"] == "failed"
+        assert run["error"].startswith("disturbance del:set:1M@1s: could not build its set on redis://127.0.0.1:")
+        assert "used memory > 'maxmemory'" in run["error"]  # the server's own words
+        rds = redis.Redis.from_url(server.url)
+        assert rds.keys("ycsbctl:big:*") == []  # the part built was removed
+        assert int(rds.dbsize()) == 200 + 1  # the records and their index, nothing else
+        rds.close()
+    finally:
+        server.stop()

@@ -19,12 +19,13 @@ from typing import Any
 
 import pandas as pd
 
-from ycsbctl.errors import first_line
+from ycsbctl.errors import UserError, first_line
 from ycsbctl.results.disturbance import effect
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FineSeries
 from ycsbctl.stores import registry
 from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec, parse_disturb
+from ycsbctl.urls import redact_url
 
 START_WAIT_S = 180.0  # how long an action waits for the engine to start
 LAG_NOTE_SHARE = 0.5  # a client loop lag above this share of the stall is named in the event's note
@@ -58,9 +59,13 @@ class PointDisturbances:
         """Build every big key (before the engine starts), saying how long each took."""
         proto = registry.for_url(self.url)
         for i, spec in enumerate(self.specs):
-            d = proto.disturber(self.url, spec, f"{i}-{spec.action}-{spec.kind}")
-            self.disturbers.append(d)
-            took = d.build()
+            try:
+                d = proto.disturber(self.url, spec, f"{i}-{spec.action}-{spec.kind}")
+                self.disturbers.append(d)
+                took = d.build()
+            except Exception as exc:  # noqa: BLE001 - the point fails with one line (e.g. the server's maxmemory)
+                raise UserError(f"disturbance {spec.text}: could not build its {spec.kind} on "
+                                f"{redact_url(self.url)} ({type(exc).__name__}: {first_line(exc)})", exit_code=1) from None
             self.build_s.append(took)
             self.note(f"disturbance {spec.text}: built the {spec.kind} of {spec.size:,} members in {took:.2f} s "
                       "(in batches, before the measured window)")
@@ -74,8 +79,10 @@ class PointDisturbances:
 
     def _drive(self, i: int, spec: DisturbSpec, d: Disturber, runner: Any) -> None:
         times = spec.times_s(self.duration_s)
-        if not runner.started.wait(START_WAIT_S):
-            return
+        waited = time.monotonic() + START_WAIT_S
+        while not runner.started.wait(0.05):  # the engine may never start (it could not connect)
+            if self.stopping.is_set() or time.monotonic() > waited:
+                return
         self.t0 = runner.t0
         window = runner.t0 + self.warmup_s
         try:
