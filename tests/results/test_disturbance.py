@@ -88,3 +88,12 @@ def test_the_part_interval_after_the_window_is_no_stall():
     assert e.stall_s == 0 and e.during_s == pytest.approx(0.1)
     f.end_s = None  # without the end, that interval looks stalled
     assert effect(f, 2.5, 2.501).stall_s == pytest.approx(0.1)
+
+
+def test_the_stall_of_the_next_event_is_that_events_not_this_ones():
+    ops = [1000] * 40
+    ops[25], ops[26] = 0, 0  # a stall at 2.5 s, after a harmless event at 2.0 s and the next one at 2.45 s
+    f = _series(ops)
+    assert effect(f, 2.0, 2.01).stall_s == pytest.approx(0.2)  # alone, it would take the stall for its own
+    assert effect(f, 2.0, 2.01, next_s=2.45).stall_s == 0
+    assert effect(f, 2.45, 2.7).stall_s == pytest.approx(0.2)

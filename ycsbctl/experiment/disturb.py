@@ -117,6 +117,7 @@ class PointDisturbances:
     def table(self, fine: FineSeries | None) -> pd.DataFrame:
         rows = []
         proto = registry.for_url(self.url)
+        starts = sorted(r.timing.start_s - self.t0 for r in self.ran if r.timing is not None)
         for r in sorted(self.ran, key=lambda r: (r.at_s, r.spec_index)):
             spec = self.specs[r.spec_index]
             row: dict[str, Any] = {
@@ -128,7 +129,8 @@ class PointDisturbances:
                 row.update(t_s=t_s, started_s=t_s - self.warmup_s, command_s=r.timing.duration_s,
                            server_s=r.timing.server_s, note=r.timing.note or None)
                 if fine is not None:
-                    e = effect(fine, t_s, t_s + r.timing.duration_s)
+                    later = [t for t in starts if t > t_s]
+                    e = effect(fine, t_s, t_s + r.timing.duration_s, later[0] if later else None)
                     row.update(e.to_dict())
                     lag_s = e.client_lag_max_us / 1e6
                     if e.stall_s and not math.isnan(lag_s) and lag_s > LAG_NOTE_SHARE * e.stall_s:
@@ -137,3 +139,26 @@ class PointDisturbances:
                                                 if x)
             rows.append(row)
         return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))
+
+
+def event_lines(events: pd.DataFrame | None) -> list[str]:
+    """One line per event for the console: ``del:set:2M@5s at 5.00 s: command 1,657 ms (SLOWLOG
+    1,653 ms), stall 1.60 s (est. 1.68 s), 39,770 ops lost, max latency 1,654 ms``."""
+    out = []
+    for _, e in (events if events is not None else pd.DataFrame()).iterrows():
+        head = f"{e['event']}" + (f" #{e['occurrence']}" if e["occurrence"] > 1 else "")
+        if isinstance(e["error"], str) and e["error"]:
+            out.append(f"{head}: {e['error']}")
+            continue
+        slow = "" if pd.isna(e["server_s"]) else f" (SLOWLOG {_ms(e['server_s'])})"
+        effect = "" if pd.isna(e.get("stall_s")) else (
+            f", stall {e['stall_s']:.2f} s (est. {e['stall_est_s']:.2f} s), {e['ops_lost']:,.0f} ops lost, "
+            f"max latency {e['max_latency_us'] / 1000:,.0f} ms")
+        out.append(f"{head} at {e['started_s']:.2f} s: command {_ms(e['command_s'])}{slow}{effect}")
+    return out
+
+
+def _ms(seconds: float) -> str:
+    ms = seconds * 1000
+    return f"{ms:,.0f} ms" if ms >= 10 else f"{ms:.1f} ms"
+

@@ -106,4 +106,9 @@ class PointRunner:
         self.store.add_run(record)
         self.records.append(record)
         self.console.point_done(record)
+        if out.events is not None:
+            from ycsbctl.experiment.disturb import event_lines
+
+            for line in event_lines(out.events):
+                self.console.note(f"  {line}")
         return record

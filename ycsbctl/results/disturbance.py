@@ -3,7 +3,8 @@
 - the reference rate: the median throughput (ops/s) of the whole measured seconds in the
   :data:`BEFORE_S` seconds before the event (its 100 ms intervals when no whole second is there);
 - the stall: the longest run of 100 ms intervals below :data:`STALL_FRACTION` of that rate, looked
-  for from the event's start to :data:`SEARCH_AFTER_S` after its command returned (whole intervals:
+  for from the event's start to :data:`SEARCH_AFTER_S` after its command returned, or to the
+  point's next event (whole intervals:
   a 0.25 s stall counts 0.1 or 0.2 s, by where it fell); ``stall_est_s`` adds the share of the
   interval just before and just after that run which the throughput missed (its deficit against the
   reference rate), an estimate of the stall's length finer than the intervals (with no whole
@@ -91,16 +92,21 @@ def _p99_us(h) -> float:
     return float(hdr.percentiles_us(h, [99.0])[99.0]) if h.get_total_count() else math.nan
 
 
-def effect(fine: FineSeries, start_s: float, end_s: float) -> EventEffect:
+def effect(fine: FineSeries, start_s: float, end_s: float, next_s: float | None = None) -> EventEffect:
     """The effect of an event that began at ``start_s`` and whose command returned at ``end_s``
-    (s since the operations began) on the series ``fine`` (see the module for the definitions)."""
+    (s since the operations began) on the series ``fine`` (see the module for the definitions);
+    ``next_s``: when the point's next event began — the stall is not looked for from there on (it
+    would be that event's)."""
     dt = fine.interval_s
     k_start = math.floor(start_s / dt + 1e-9)
     k_end = max(k_start, math.floor(end_s / dt + 1e-9))
     last = fine.last_full()
     k_last = last if last is not None else k_end
     pre = reference_rate(fine, start_s)
-    search = list(range(k_start, min(k_last, k_end + round(SEARCH_AFTER_S / dt)) + 1))
+    k_search = min(k_last, k_end + round(SEARCH_AFTER_S / dt))
+    if next_s is not None and next_s > start_s:
+        k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1))
+    search = list(range(k_start, k_search + 1))
     rates = [fine.operations.get(k, 0) / dt for k in search]
     stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre) if not math.isnan(pre) else (0, 0)
     stall_end = search[stall_at] + stall_n - 1 if stall_n else k_start
