@@ -15,6 +15,7 @@ from tests.cli.test_run_cli import CLI
 
 SECRET = "s3cretPW"
 BASIC = ["--target", "basic://", "--threads", "1"]
+DISTURB = ["--target", "redis://127.0.0.1:9", "--threads", "1", "--duration", "5", "--disturb"]  # nothing listens on 9
 
 # (case, arguments after the command, text the one line must contain)
 CASES: list[tuple[str, list[str], str]] = [
@@ -103,6 +104,20 @@ CASES: list[tuple[str, list[str], str]] = [
     ("docker host with the local backend", ["run", "b", "--target", "redis", "--docker-host", "tcp://h:2375",
                                             "--backend", "local"], "drop --backend local"),
     # -- files
+    # -- disturbances (checked before anything starts: no server is contacted)
+    ("disturbance with an unknown action", ["run", "b", *DISTURB, "drop:set:1M@2s"], "unknown action 'drop'"),
+    ("disturbance of size 0", ["run", "b", *DISTURB, "del:set:0@2s"], "size 0"),
+    ("disturbance beyond the duration", ["run", "b", *DISTURB, "del:set:1M@9s"], "beyond the point's 5 s"),
+    ("disturbance on a type it cannot apply to", ["run", "b", *DISTURB, "lrem:set:1k@1s"],
+     "lrem does not apply to a set"),
+    ("removing disturbance repeated", ["run", "b", *DISTURB, "del:set:1k@1s/1s"], "runs once per point"),
+    ("disturbance without a duration", ["run", "b", "--target", "redis://127.0.0.1:9", "--threads", "1",
+                                        "--operations", "100", "--disturb", "del:set:1k@1s"], "give --duration S"),
+    ("disturbance with no analogue on MongoDB", ["run", "b", "--target", "mongodb://127.0.0.1:9/ycsb", "--threads",
+                                                 "1", "--duration", "5", "--disturb", "unlink:set:1k@1s"],
+     "no analogue of unlink"),
+    ("disturbance of a server-less target", ["run", "b", *BASIC, "--duration", "5", "--disturb", "del:set:1k@1s"],
+     "no big keys to disturb"),
     ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, workload-a"),
     ("missing -P file", ["run", "b", *BASIC, "-P", "{files}/nope.properties"], "does not exist"),
     ("-P a directory", ["run", "b", *BASIC, "-P", "{files}"], "cannot be read"),

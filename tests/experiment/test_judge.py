@@ -166,3 +166,14 @@ def test_missing_data_needs_more_than_a_thousandth_of_the_lookups_in_a_run_phase
     assert found is not None and (found.not_found, found.lookups) == (3, 2000)
     over.phase = "load"  # a load reads nothing
     assert find_missing(over) is None and find_missing(None) is None
+
+
+def test_a_silence_during_the_points_own_disturbance_is_said_not_held_against_it():
+    # a DEL began at 1.9 s and held the server 1.3 s: second 2 is silent — what the point measures
+    r = result([900, 1000, 0, 800, 1000], max_us={3: 1.3e6})
+    v = judge(r, max_error_rate=0.01, bottleneck={"label": "server-cpu"}, disturbances=[(1.9, 1.9 + 1.3 + 1.0)])
+    assert v.status == "ok" and v.bottleneck == {"label": "server-cpu"}
+    assert "during the point's own disturbance" in v.reason
+    # the same silence away from any disturbance is a stall
+    away = judge(r, max_error_rate=0.01, disturbances=[(3.5, 4.0)])
+    assert away.status == "degraded" and away.bottleneck["label"] == "stall"

@@ -98,3 +98,23 @@ def test_an_unreachable_target_is_a_json_document_with_the_skip_and_exit_1(tmp_p
     assert doc["exit_code"] == 1 and doc["points"] == []
     (skip,) = doc["skipped_targets"]
     assert "does not answer" in skip["reason"] and skip["fix"]
+
+
+def test_a_disturbed_points_events_are_in_its_json_as_in_events_parquet():
+    import pandas as pd
+
+    from ycsbctl.results.events import EVENT_COLUMNS
+    from ycsbctl.results.json_summary import point_summary, run_summary, to_json
+    from ycsbctl.results.store import RunRecord
+
+    row = dict.fromkeys(EVENT_COLUMNS) | {"event": "del:set:2M@5s", "action": "del", "size": 2_000_000,
+                                          "occurrence": 1, "command_s": 1.65, "server_s": float("nan"),
+                                          "stall_s": 1.6, "ops_lost": 39_770.5}
+    events = pd.DataFrame([row], columns=list(EVENT_COLUMNS))
+    record = RunRecord("redis.workloadb.run.t16.r1", "redis", "workloadb", "run", 16, 1, "ok", events=events)
+    doc = json.loads(to_json(run_summary("x", None, [record], 0)))
+    (got,) = doc["points"][0]["events"]
+    assert list(got) == list(EVENT_COLUMNS)
+    assert got["size"] == 2_000_000 and isinstance(got["size"], int)
+    assert got["server_s"] is None and got["stall_s"] == 1.6 and got["ops_lost"] == 39_770.5
+    assert point_summary(RunRecord("r", "redis", "workloadb", "run", 1, 1, "ok")).events == []

@@ -218,11 +218,16 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--server-memory", default=None, metavar="SIZE", help="Memory for provisioned servers (e.g. 4g).")
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
 @click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
+@click.option("--disturb", "disturb", multiple=True, metavar="ACTION:TYPE:SIZE@AT[/EVERY]",
+              help="A disturbance in every run-phase point: a big key built before it, the action at AT s into the "
+                   "measured window (repeated every EVERY s), e.g. del:set:2M@5s, unlink:set:2M@5s, "
+                   "expire:hash:1M@5s, lrem:list:1M@5s, hgetall:hash:200k@5s/1s (types: hash, set, zset, list; "
+                   "sizes k/M). Disturbed points record a 100 ms series and events.parquet. Repeatable.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
         docker_hosts, out, targets_file, server_config, target_kind, binary,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
         operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, max_error_rate, load, resume,
-        server_cpus, server_memory, images, iperf_server) -> None:
+        server_cpus, server_memory, images, iperf_server, disturb) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
     \b
@@ -260,7 +265,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         property_files=list(prop_files), properties=list(props), images=image_option(images, []),
         docker_hosts=docker_host_option(docker_hosts),
         server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
-        slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points, **settings,
+        slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points,
+        disturb=list(disturb), **settings,
         **target_spec_maps(server_config, target_kind, binary, listed),
     )
     single = url_only and plan.points() == 1

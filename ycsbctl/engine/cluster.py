@@ -79,6 +79,12 @@ class ClusterRunner:
         self.client = connect(address)
         self.stop_requested = False
         self.shards: list[ShardInfo] = []
+        self.started = self.local.started  # set once the start is given (t0: perf_counter s, this host's clock)
+
+    @property
+    def t0(self) -> float:
+        """When the operations began (perf_counter s on this host), once :attr:`started` is set."""
+        return self.local.t0
 
     def pids(self) -> list[int]:
         """No local client processes: telemetry of the clients comes from the shards."""
@@ -128,6 +134,8 @@ class ClusterRunner:
             t_wall = time.time() + START_LEAD_S
             t0 = time.perf_counter() + (t_wall - time.time())
             start.set(t_wall)
+            self.local.t0 = t0
+            self.started.set()
             self._stream(q, futures, c, stop)
         except KeyboardInterrupt:
             with contextlib.suppress(Exception):  # the scheduler may be gone too (see finally)

@@ -336,6 +336,45 @@ def series_frame(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> pd
 
 
 @dataclass
+class FineAggregate:
+    """What every worker measured in one 100 ms interval: operations, and the sparse HDR counts of
+    every operation's latency and of CLIENT-LAG, kept as they came (merged once, at the end)."""
+
+    operations: int = 0
+    latency: list[SparseCounts] = field(default_factory=list)
+    lag: list[SparseCounts] = field(default_factory=list)
+
+    def add(self, part: SecondCounts) -> None:
+        for (op, _st), a in part.latency.items():
+            c = _sparse(a)
+            n = c.total()
+            if not n:
+                continue
+            self.latency.append(c)
+            if op < COMPONENT and op != VERIFY:  # as SecondAggregate counts operations
+                self.operations += n
+        lag = part.own.get(CLIENT_LAG)
+        if lag is not None:
+            self.lag.append(_sparse(lag))
+
+
+def fine_series(intervals: dict[int, FineAggregate], interval_s: float, warmup_s: float, end_s: float | None):
+    """The phase's :class:`~ycsbctl.results.fine.FineSeries` from its 100 ms aggregates (``end_s``: the
+    planned end, warm-up included; None for a phase bounded by an operation count)."""
+    from ycsbctl.results.fine import FineSeries, merge_sparse
+
+    out = FineSeries(interval_s=interval_s, warmup_s=warmup_s, end_s=end_s)
+    for k in sorted(intervals):
+        agg = intervals[k]
+        out.operations[k] = agg.operations
+        if agg.latency:
+            out.latency[k] = merge_sparse((c.index, c.count) for c in agg.latency)
+        if agg.lag:
+            out.client_lag[k] = merge_sparse((c.index, c.count) for c in agg.lag)
+    return out
+
+
+@dataclass
 class Totals:
     """A phase's totals over its non-warm-up seconds."""
 

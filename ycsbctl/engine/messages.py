@@ -18,7 +18,7 @@ import numpy as np
 
 from ycsbctl.slices import drain
 
-MESSAGE_VERSION = 2
+MESSAGE_VERSION = 3
 
 
 @dataclass
@@ -94,6 +94,14 @@ class SecondReport:
     second: int  # seconds since the phase's start (0 = the first)
     counts: SecondCounts
     version: int = MESSAGE_VERSION
+    # A phase that records the fine series (PhaseSpec.series_interval_ms = 100) reports every 100 ms:
+    # ``tenth`` (0..9) is then the 100 ms interval within ``second``; None: the whole second.
+    tenth: int | None = None
+
+    @property
+    def closes_second(self) -> bool:
+        """Whether this report is the worker's last one of its second (whole seconds: always)."""
+        return self.tenth is None or self.tenth == 9
 
 
 @dataclass

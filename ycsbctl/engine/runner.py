@@ -14,13 +14,14 @@ import multiprocessing as mp
 import os
 import queue
 import socket
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from urllib.parse import urlparse
 
 from ycsbctl.engine.limits import check_workload_memory
-from ycsbctl.engine.measurements import SecondAggregate, series_frame, summaries
+from ycsbctl.engine.measurements import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.start import StartSignal
@@ -38,6 +39,7 @@ from ycsbctl.workload.inserts import shared_insert_state
 from ycsbctl.workload.properties import Properties
 
 READY_TIMEOUT_S = 60.0
+SERIES_INTERVALS_MS = (1000, 100)  # per second, or every 100 ms (points with disturbances)
 
 
 LOCAL_HOSTS = ("127.", "localhost", "::1", "[::1]")
@@ -74,6 +76,8 @@ class PhaseRunner:
         protocol_of(spec.url)  # an unsupported URL is bad input (exit 2), found before any worker starts
         if spec.measurement not in ("op", "intended", "both"):
             raise UserError(f"measurement.interval={spec.measurement!r}: use op, intended or both")
+        if spec.series_interval_ms not in SERIES_INTERVALS_MS:
+            raise UserError(f"series interval {spec.series_interval_ms} ms: use one of {SERIES_INTERVALS_MS}")
         self.spec = spec
         self.start_at, self.on_message = start_at, on_message
         self.workload = CoreWorkload.from_properties(Properties(spec.properties))
@@ -83,6 +87,8 @@ class PhaseRunner:
         self.processes = max(1, min(spec.processes or default_processes(spec.url, spec.phase), spec.threads))
         self._pids: list[int] = []
         self.stop_requested = False
+        self.started = threading.Event()  # set once the start time is given (t0: perf_counter s)
+        self.t0 = 0.0
 
     def pids(self) -> list[int]:
         """PIDs of the worker processes (empty before they start)."""
@@ -157,6 +163,8 @@ class PhaseRunner:
             t_start.value = t0
             c.started = True
             start_event.set()
+            self.t0 = t0
+            self.started.set()
             # 2. merge per-second reports until every worker is done
             while len(c.finals) < len(procs):
                 if self.stop_requested and not stop_flag.value:
@@ -261,6 +269,8 @@ class PhaseRunner:
             intervals=IntervalHistograms.from_counts(
                 {k: a.counts for k, a in c.seconds.items()}, c.warmup_seconds,
                 start_epoch_s=time.time() - (time.perf_counter() - t0), end_s=end_s - t0) if t0 else None,
+            fine=fine_series(c.fine, spec.series_interval_ms / 1000, spec.warmup_s,
+                             spec.warmup_s + spec.duration_s if spec.duration_s else None) if c.fine else None,
         )
 
 
@@ -274,6 +284,8 @@ class Collector:
         self.workers, self.measurement, self.warmup_seconds = workers, measurement, warmup_seconds
         self.progress = progress
         self.seconds: dict[int, SecondAggregate] = defaultdict(SecondAggregate)
+        self.fine: dict[int, FineAggregate] = defaultdict(FineAggregate)  # by 100 ms interval, when shipped so
+        self.closed: dict[int, int] = defaultdict(int)  # second -> workers whose last report of it came
         self.finals: dict[int, Done] = {}
         self.setup_errors: list[str] = []
         self.heard: set[int] = set()
@@ -293,10 +305,14 @@ class Collector:
         agg = self.seconds[msg.second]
         before = agg.count
         agg.add(msg.counts, self.measurement)
+        if msg.tenth is not None:
+            self.fine[msg.second * 10 + msg.tenth].add(msg.counts)
+        if msg.closes_second:
+            self.closed[msg.second] += 1
         self.total_ops += agg.count - before
         live = self.workers - len(self.finals)
         while self.progress is not None and self.emitted + 1 in self.seconds and \
-                self.seconds[self.emitted + 1].reports >= live:
+                self.closed[self.emitted + 1] >= live:
             self.emitted += 1
             a = self.seconds[self.emitted]
             self.progress(Tick(self.emitted, self.total_ops, float(a.count), a.p99_us(), a.errors(),

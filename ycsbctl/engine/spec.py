@@ -27,6 +27,9 @@ class PhaseSpec:
     seed: int | None = None
     measurement: str = "op"  # YCSB measurement.interval: "op" | "intended" | "both"
     workload_name: str = ""
+    # How often workers ship their counts (ms): 1000, or 100 for a point with disturbances, whose
+    # 100 ms series (PhaseResult.fine) is merged exactly as the per-second one is.
+    series_interval_ms: int = 1000
 
 
 @dataclass

@@ -119,7 +119,8 @@ class Worker:
         self.ops: list[int] = []
         self.cursor = 0
         self.batch: OpBatch | None = None
-        self.next_second = 0  # the second the ticker will ship next
+        self.step_ns = int(spec.series_interval_ms) * 1_000_000  # the ticker's interval (1 s, or 100 ms)
+        self.next_tick = 0  # the interval the ticker will ship next
         self.next_steps: Generator[None, None, OpBatch] | None = None  # the next batch, in preparation
         self.prepared: OpBatch | None = None  # … and once it is ready
         self.slices = 64  # slices the last batch took to prepare (see take)
@@ -307,20 +308,27 @@ class Worker:
                 self.errors.append(msg)
 
     async def ticker(self, t_start_ns: int, probe: LagProbe, alarm: Alarm | None = None) -> None:
-        """Once a second (on the phase's clock): swap the second's counts for zeroed ones and send
-        them through ``probe``, a slice per turn of the loop (see :meth:`LagProbe.ship_steps`)."""
+        """Once a second (every 100 ms for a phase with a fine series, on the phase's clock): swap the
+        interval's counts for zeroed ones and send them through ``probe``, a slice per turn of the loop
+        (see :meth:`LagProbe.ship_steps`)."""
+        step_ns = self.step_ns
+        per_second = 1_000_000_000 // step_ns
+        fine = per_second > 1
         k = 1
         while True:
-            delay = (t_start_ns + k * 1_000_000_000 - time.perf_counter_ns()) / 1e9
+            delay = (t_start_ns + k * step_ns - time.perf_counter_ns()) / 1e9
             if delay > 0:
                 await asyncio.sleep(delay)
             counts = self.rec.roll()
-            self.next_second = k
-            if alarm is not None:  # pacing may turn the loop in what the last second left idle
-                alarm.turn_budget = max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - counts.cpu_s))
+            self.next_tick = k
+            if alarm is not None:  # pacing may turn the loop in what the last interval left idle
+                load = counts.cpu_s * per_second
+                alarm.turn_budget = max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - load))
             if self.stop_flag.value:
                 self.stopping = True
-            for _ in probe.ship_steps(SecondReport(self.plan.index, k - 1, counts)):
+            second, tenth = divmod(k - 1, per_second)
+            report = SecondReport(self.plan.index, second, counts, tenth=tenth if fine else None)
+            for _ in probe.ship_steps(report):
                 await asyncio.sleep(0)
             k += 1
 
@@ -375,10 +383,12 @@ class Worker:
             probe.stop()  # sends the seconds it still holds
             alarm.close()
             gc.enable()
-        # What was measured since the last tick belongs to the ticker's next second, unless the
-        # run ended later than that second (a late ticker must not shift data by a second).
-        k_last = min((end - t0) // 1_000_000_000, self.next_second)
-        self.out.put(SecondReport(index, int(k_last), self.rec.roll().compact()))
+        # What was measured since the last tick belongs to the ticker's next interval, unless the
+        # run ended later than that interval (a late ticker must not shift data by an interval).
+        k_last = int(min((end - t0) // self.step_ns, self.next_tick))
+        per_second = 1_000_000_000 // self.step_ns
+        second, tenth = divmod(k_last, per_second)
+        self.out.put(SecondReport(index, second, self.rec.roll().compact(), tenth=tenth if per_second > 1 else None))
         protos = [p for p in (getattr(b, "proto", None) for b in bs.bindings) if p is not None]  # read once, at the end
         late, stray = sum(getattr(p, "late", 0) for p in protos), sum(getattr(p, "stray", 0) for p in protos)
         await bs.close()

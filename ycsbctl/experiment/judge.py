@@ -73,18 +73,35 @@ def _join(*parts: str | None) -> str | None:
     return text or None
 
 
+def caused_by_disturbance(stall: Stall, windows: list[tuple[float, float]]) -> bool:
+    """Whether ``stall`` (no timeout in it) falls in one of the point's disturbance ``windows`` ((start,
+    end) s since the operations began): the effect the point was run to measure, not a sick server."""
+    if stall.timeouts:
+        return False
+    end = stall.from_s + stall.seconds
+    return any(stall.from_s < w_end and end > w_start for w_start, w_end in windows)
+
+
 def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | None = None,
           bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
-          host_busy: str | None = None, after_note: str | None = None) -> Verdict:
+          host_busy: str | None = None, after_note: str | None = None,
+          disturbances: list[tuple[float, float]] | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
     ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
     server another) after it; ``host_busy``: another
-    benchmark was measuring on this host (the user overrode the refusal)."""
+    benchmark was measuring on this host (the user overrode the refusal); ``disturbances``: the
+    windows of the point's own disturbances (a stall inside one is said, not held against the point)."""
     if result is None:
         return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
-    stall = find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s) if result.status == RunStatus.OK else None
+    stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s)
+             if result.status == RunStatus.OK else None)
+    disturbed_note = None
+    if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
+        disturbed_note = (f"no reply for {stall.seconds:.1f} s from {stall.from_s:.1f} s, during the point's own "
+                          "disturbance (see the Disturbances table)")
+        stall = None
     stall_text = stall.text() if stall else None
     paused = result.status == RunStatus.OK and client_stalled(result, stall)
     if paused:
@@ -116,7 +133,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     if stall is not None or paused or dataset_note or host_busy:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None
-        return Verdict(RunStatus.DEGRADED, _join(stall_text, dataset_note, host_busy, err, error), bottleneck,
+        return Verdict(RunStatus.DEGRADED, _join(stall_text, dataset_note, host_busy, err, error, disturbed_note), bottleneck,
                        stall.to_dict() if stall else None)
     errors = result.returns("ERROR")
-    return Verdict(RunStatus.OK, _join(error, f"{errors:,} ERROR: {first}" if first and errors else None), bottleneck)
+    return Verdict(RunStatus.OK, _join(error, disturbed_note, f"{errors:,} ERROR: {first}" if first and errors else None),
+                   bottleneck)

@@ -31,6 +31,7 @@ class PointOutcome:
     bottleneck: dict[str, Any] | None = None
     footprint: dict[str, Any] | None = None
     error: str | None = None
+    events: pd.DataFrame | None = None  # the disturbances' events table (ycsbctl.results.events)
 
 
 def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
@@ -50,6 +51,7 @@ def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, pla
         processes=plan.processes,
         seed=plan.seed,
         measurement=measurement,
+        series_interval_ms=100 if plan.disturb and phase == "run" else 1000,
     )
 
 
@@ -70,8 +72,29 @@ def engine_for(plan: Plan) -> Engine:
 def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any = None,
             engine: Engine | None = None) -> PointOutcome:
     """Run the engine once, sampling server, client, DB and network at 1 Hz when asked
-    (``baseline``: the target's iperf3 :class:`~ycsbctl.telemetry.NetworkBaseline`)."""
+    (``baseline``: the target's iperf3 :class:`~ycsbctl.telemetry.NetworkBaseline`), with the plan's
+    disturbances around a run-phase point (:mod:`ycsbctl.experiment.disturb`)."""
     runner = (engine or engine_for(plan)).prepare(spec)
+    if not (plan.disturb and spec.phase == "run"):
+        return _measure(ep, runner, plan, progress, baseline)
+    from ycsbctl.experiment.disturb import PointDisturbances
+
+    assert spec.duration_s is not None  # the plan refuses --disturb without a duration
+    disturbances = PointDisturbances(plan.disturb, ep.url, spec.warmup_s, spec.duration_s,
+                                     progress.note if progress is not None else None)
+    out: PointOutcome | None = None
+    try:
+        disturbances.build()
+        disturbances.start(runner)
+        out = _measure(ep, runner, plan, progress, baseline)
+    finally:
+        events = disturbances.finish(out.result.fine if out is not None and out.result is not None else None)
+    assert out is not None
+    out.events = events
+    return out
+
+
+def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, baseline: Any) -> PointOutcome:
     tick = progress.tick if progress is not None else None
     if not plan.telemetry:
         return PointOutcome(result=runner.run(tick))

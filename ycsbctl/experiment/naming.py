@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan, is_url
+from ycsbctl.stores.base import ServerProtocol
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
 from ycsbctl.workload.core import OP_NAMES, CoreWorkload
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
@@ -57,18 +58,43 @@ def check_plan(plan: Plan) -> None:
         read_client_properties(props, "load" if plan.phase == "load" else "run")
         if plan.phase != "load":
             check_operations(plan, workload, {OP_NAMES[op] for op, _ in w.proportions})
+    check_disturbances(plan)
+
+
+def _store_of(plan: Plan, target: str) -> ServerProtocol:
+    """The store of a target: its URL's, or its catalogue kind's."""
+    from ycsbctl.provision.catalog import get_target
+    from ycsbctl.stores import registry
+
+    return registry.for_url(target) if is_url(target) else registry.get(get_target(plan.spec(target).kind).protocol)
 
 
 def check_operations(plan: Plan, workload: str, operations: set[str]) -> None:
     """A target whose store cannot do one of ``operations`` (memcached: SCAN) is refused, naming both."""
-    from ycsbctl.provision.catalog import get_target
-    from ycsbctl.stores import registry
-
     for target in plan.targets:
-        proto = registry.for_url(target) if is_url(target) else registry.get(get_target(plan.spec(target).kind).protocol)
+        proto = _store_of(plan, target)
         for op in sorted(operations & set(proto.unsupported)):
             raise UserError(f"{workload_name(workload)} has {op} operations, which {target} cannot do: "
                             f"{proto.unsupported[op]}; drop {target} from --targets or set {op.lower()}proportion=0")
+
+
+def check_disturbances(plan: Plan) -> list[str]:
+    """What each ``--disturb`` sends on each target (``label: spec → command`` lines); a
+    :class:`UserError` naming the first that has no analogue on a target's protocol."""
+    from ycsbctl.stores.disturb import parse_disturb
+    from ycsbctl.urls import redact_url
+
+    lines = []
+    for target in plan.targets if plan.disturb else []:
+        proto = _store_of(plan, target)
+        for text in plan.disturb:
+            spec = parse_disturb(text, plan.point_duration_s)
+            try:
+                command = proto.disturb_command(spec)
+            except UserError as exc:
+                raise UserError(f"{exc.message} (target {redact_url(target)})") from None
+            lines.append(f"{redact_url(target)}: {spec.text} → {command}")
+    return lines
 
 
 def sweep_phase(plan: Plan, workload: str) -> str:

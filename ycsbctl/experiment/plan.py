@@ -192,6 +192,9 @@ class Plan:
     target_kinds: dict[str, str] = field(default_factory=dict)
     server_settings: dict[str, dict[str, str]] = field(default_factory=dict)
     binaries: dict[str, str] = field(default_factory=dict)
+    # --disturb ACTION:TYPE:SIZE@AT[/EVERY] (ycsbctl.stores.disturb): run on every run-phase point, whose
+    # client series is then also recorded at 100 ms
+    disturb: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
@@ -224,6 +227,23 @@ class Plan:
         if self.cluster and self.engine != "native":
             raise UserError("--cluster places ycsbctl's own engine on Dask workers: drop --engine ycsb")
         self._check_labels()
+        if self.disturb:
+            self._check_disturbances()
+
+    def _check_disturbances(self) -> None:
+        """Each ``--disturb`` parses and fits the plan (one line, exit 2, before anything starts);
+        whether each target's protocol has an analogue is checked with the targets (check_plan)."""
+        from ycsbctl.stores.disturb import parse_disturb
+
+        if self.engine != "native":
+            raise UserError("--disturb needs ycsbctl's own engine (it records the 100 ms series): drop --engine ycsb")
+        if self.phase == "load":
+            raise UserError("--disturb runs during run-phase points: use `ycsbctl run`, not `ycsbctl load`")
+        if self.point_duration_s is None:
+            raise UserError("--disturb needs time-bounded points (its AT is seconds into the measured window): "
+                            "give --duration S instead of --operations")
+        for text in self.disturb:
+            parse_disturb(text, self.point_duration_s)
 
     # -- targets as labels ----------------------------------------------------------------------------
 

@@ -17,6 +17,15 @@ from ycsbctl.urls import redact_url
 from ycsbctl.workload.properties import Properties
 
 
+def disturbance_windows(events) -> list[tuple[float, float]]:
+    """(start, end) s since the operations began of each event that ran: its command, and the
+    second after it (the stall it causes may outlast the command's reply by a little)."""
+    if events is None or not len(events):
+        return []
+    ran = events.dropna(subset=["t_s", "command_s"])
+    return [(float(t), float(t) + float(d) + 1.0) for t, d in zip(ran["t_s"], ran["command_s"])]
+
+
 class PointRunner:
     """Measures points of ``plan`` with ``engine`` and adds each to ``store`` (and to ``records``)."""
 
@@ -85,15 +94,21 @@ class PointRunner:
         self._busy_at_start = []
         busy = f"another benchmark ran on this host meanwhile ({others[0]})" if others else None
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
-                  dataset_note=dataset_note, host_busy=busy, after_note=after_note)
+                  dataset_note=dataset_note, host_busy=busy, after_note=after_note,
+                  disturbances=disturbance_windows(out.events))
         record = RunRecord(
             run_id=RunRecord.make_id(label, workload, phase, threads, rep, rate), target=label, workload=workload,
             phase=phase, threads=threads, repetition=rep, status=v.status, result=out.result,
             telemetry=out.telemetry, telemetry_summary=out.telemetry_summary, bottleneck=v.bottleneck,
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=v.reason, started_at=started,
-            ended_at=now_iso(), target_rate=rate,
+            ended_at=now_iso(), target_rate=rate, events=out.events,
         )
         self.store.add_run(record)
         self.records.append(record)
         self.console.point_done(record)
+        if out.events is not None:
+            from ycsbctl.experiment.disturb import event_lines
+
+            for line in event_lines(out.events):
+                self.console.note(f"  {line}")
         return record

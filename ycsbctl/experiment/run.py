@@ -13,7 +13,13 @@ from ycsbctl.experiment.facts import host_facts, versions
 from ycsbctl.experiment.host_claim import claim_host
 from ycsbctl.experiment.live_console import Console, YcsbBlock
 from ycsbctl.experiment.measure import engine_for
-from ycsbctl.experiment.naming import check_plan, experiment_id, sweep_phase, workload_properties
+from ycsbctl.experiment.naming import (
+    check_disturbances,
+    check_plan,
+    experiment_id,
+    sweep_phase,
+    workload_properties,
+)
 from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import Progress
@@ -89,6 +95,8 @@ def run_plan(
         loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
                     and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
         console = Console(Progress(plan.points() + loads, quiet=quiet), YcsbBlock.of(plan) if print_ycsb else None)
+        for line in check_disturbances(plan):  # what each target will be sent (each checked above)
+            console.note(f"disturbance on {line}")
         servers = servers or ProvisionedServers(plan, store.manifest.experiment_id, console.note)
         sweep = Sweep(plan, servers, engine or engine_for(plan), store, console, claim)
         sweep.outcome.experiment_id = store.manifest.experiment_id

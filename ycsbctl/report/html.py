@@ -13,6 +13,7 @@ import jinja2
 import pandas as pd
 
 from ycsbctl.report import plots as plotting
+from ycsbctl.report.disturbance_report import event_rows, render_timelines
 from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
 from ycsbctl.report.server_traits import differences, settings_text, traits_text
 from ycsbctl.report.summary import findings, fmt_us, server_identity
@@ -23,7 +24,8 @@ from ycsbctl.results.run_columns import op_key
 from ycsbctl.results.schema import Manifest
 
 DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
-              "telemetry.parquet", "telemetry.csv", "histograms/", "ycsb/", "plots/")
+              "telemetry.parquet", "telemetry.csv", "series_100ms.parquet", "series_100ms.csv", "events.parquet",
+              "events.csv", "histograms/", "ycsb/", "plots/")
 
 
 def _num(v: Any, digits: int = 0) -> str:
@@ -233,7 +235,7 @@ def client_host_baselines(exp: Experiment) -> list[dict]:
 
 
 def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], points: pd.DataFrame,
-                  latency: str) -> dict:
+                  latency: str, timelines: list[plotting.PlotFile] | None = None) -> dict:
     m = exp.manifest
     return {
         "id": exp.id, "status": exp.status, "latency": latency_label(latency),
@@ -249,6 +251,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
         "footprint": footprint_rows(exp), "network": network_rows(exp),
         "client_hosts": client_host_rows(exp), "client_baselines": client_host_baselines(exp),
         "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],
+        "disturbances": {"figures": [_figure(exp, pf) for pf in timelines or []], "events": event_rows(exp)},
         "files": [f for f in DATA_FILES if (exp.path / f.rstrip("/")).exists()],
         "run_counts": exp.runs["status"].value_counts().to_dict() if len(exp.runs) else {},
     }
@@ -259,7 +262,8 @@ def render_report(path: Path, latency: str = "p99", *, spectrum_threads: int | N
     exp = load(Path(path))
     points = exp.points(latency)
     plots = plotting.render_plots(exp, latency, spectrum_threads, points)
-    html = environment().get_template("report.html.j2").render(**build_context(exp, plots, points, latency))
+    timelines = render_timelines(exp, exp.path / "plots", plotting.context_line(exp.manifest))
+    html = environment().get_template("report.html.j2").render(**build_context(exp, plots, points, latency, timelines))
     out = exp.path / "report.html"
     tmp = out.with_name("report.html.tmp")
     tmp.write_text(html, encoding="utf-8")

@@ -16,12 +16,14 @@ from hdrh.histogram import HdrHistogram
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.events import EVENT_COLUMNS
+from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import BOTTLENECK_SEVERITY, OPERATIONS, FolderStatus, RunStatus
 from ycsbctl.results.run_columns import ALL_OPS, conform_runs, op_key
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import partial_path
-from ycsbctl.results.tables import TABLES, build_tables, damaged, read_run_docs
+from ycsbctl.results.tables import OPTIONAL_TABLES, TABLES, build_tables, damaged, read_run_docs
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
@@ -60,6 +62,9 @@ class Experiment:
     telemetry: pd.DataFrame
     docs: dict[str, dict] = field(default_factory=dict, repr=False)  # run_id -> run JSON
     _damaged: set = field(default_factory=set, repr=False)  # damaged files already named
+    # points with disturbances: their 100 ms series (ycsbctl.results.fine) and events (ycsbctl.results.events)
+    series_100ms: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=[*FINE_COLUMNS, "run_id"]))
+    events: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=[*EVENT_COLUMNS, "run_id", "target"]))
 
     @property
     def id(self) -> str:
@@ -131,6 +136,14 @@ class Experiment:
         if not len(self.series):
             return self.series.copy()
         return self.series[self.series["run_id"] == run_id].reset_index(drop=True)
+
+    def fine_series_of(self, run_id: str) -> pd.DataFrame:
+        """The 100 ms rows of one run (a point with disturbances; empty otherwise), ``t_s`` since its start."""
+        return self.series_100ms[self.series_100ms["run_id"] == run_id].reset_index(drop=True)
+
+    def events_of(self, run_id: str) -> pd.DataFrame:
+        """The disturbance events of one run (empty when it had none)."""
+        return self.events[self.events["run_id"] == run_id].reset_index(drop=True)
 
     def telemetry_of(self, run_id: str) -> pd.DataFrame:
         """Telemetry rows of one run with ``t_s``: seconds since the engine started (its ``t_start_mono``),
@@ -244,13 +257,16 @@ def load(path: Path) -> Experiment:
         manifest = Manifest(experiment_id=path.name.strip(".").removesuffix(".partial"), status=FolderStatus.PARTIAL,
                             damaged=["manifest.json"])
     docs = read_run_docs(path)
-    finished = manifest.status != FolderStatus.RUNNING and all((path / f"{t}.parquet").exists() for t in TABLES)
+    core = [t for t in TABLES if t not in OPTIONAL_TABLES]
+    finished = manifest.status != FolderStatus.RUNNING and all((path / f"{t}.parquet").exists() for t in core)
     tables = None
+    tables_there: list[str] = []
     if finished:
         try:
-            tables = {t: pd.read_parquet(path / f"{t}.parquet") for t in TABLES}
+            tables_there = [t for t in TABLES if t in core or (path / f"{t}.parquet").exists()]
+            tables = {t: pd.read_parquet(path / f"{t}.parquet") for t in tables_there}
         except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
-            bad = next((path / f"{t}.parquet" for t in TABLES if not _readable(path / f"{t}.parquet")), path)
+            bad = next((path / f"{t}.parquet" for t in tables_there if not _readable(path / f"{t}.parquet")), path)
             damaged(bad, exc, "the tables are rebuilt from runs/*.json")
     if tables is None:
         tables = build_tables(path, docs)

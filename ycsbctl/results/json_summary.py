@@ -7,6 +7,9 @@ import json
 import math
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from ycsbctl.results.model import OpSummary
 from ycsbctl.results.schema import LatencySummary, PointSummary, RunSummary, SkippedTarget, to_doc
@@ -34,6 +37,8 @@ def point_summary(record: RunRecord) -> PointSummary:
         run_id=record.run_id, target=record.target, workload=record.workload, phase=record.phase,
         threads=int(record.threads), repetition=int(record.repetition), status=str(record.status),
         bottleneck=(record.bottleneck or {}).get("label"), error=record.error)
+    if record.events is not None:
+        point.events = [{k: _plain(v) for k, v in row.items()} for row in record.events.to_dict("records")]
     if r is None:
         return point
     point.target_rate_ops = _number(r.target_rate)
@@ -44,6 +49,19 @@ def point_summary(record: RunRecord) -> PointSummary:
     point.client_lag = latency_summary(r.client_lag) if r.client_lag is not None else None
     point.schedule_lag = latency_summary(r.schedule_lag) if r.schedule_lag is not None else None
     return point
+
+
+def _plain(v: Any) -> Any:
+    """A table cell as JSON: numbers as int/float (NaN: null), text as it is."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v) if math.isfinite(v) else None
+    return str(v)
 
 
 def run_summary(experiment_id: str, folder: Path | None, records: Iterable[RunRecord], exit_code: int,

@@ -12,6 +12,7 @@ import pandas as pd
 from hdrh.histogram import HdrHistogram
 
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.fine import FineSeries
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, RunStatus
 
@@ -151,6 +152,8 @@ class PhaseResult:
     ycsb: YcsbFacts | None = None  # what the real YCSB said, with --engine ycsb or an imported log
     # each measured second's histograms, for the HdrHistogram interval logs (native engine; not in to_dict)
     intervals: IntervalHistograms | None = field(default=None, repr=False, compare=False)
+    # the 100 ms series of a point with disturbances (native engine; stored as series_100ms, not in to_dict)
+    fine: FineSeries | None = field(default=None, repr=False, compare=False)
 
     def own_measures(self) -> dict[str, OpSummary]:
         """The engine's measures of itself that this result holds (CLIENT-LAG, SCHEDULE-LAG), by name."""

@@ -266,6 +266,7 @@ class PointSummary:
     schedule_lag: LatencySummary | None = None
     bottleneck: str | None = None
     error: str | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)  # --disturb: its rows of events.parquet
 
 
 @dataclass

@@ -39,9 +39,11 @@ from ycsbctl.results.model import SUMMARY_PERCENTILES, OpSummary, PhaseResult
 from ycsbctl.results.names import OPERATIONS, FolderStatus, RunStatus
 from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key, runs_table
 from ycsbctl.results.schema import Manifest, TelemetrySummary
-from ycsbctl.results.tables import TABLES, build_tables, file_stem, read_run_docs
+from ycsbctl.results.tables import PART_KINDS, TABLES, build_tables, file_stem, read_run_docs
 from ycsbctl.results.ycsb_text import format_phase
 from ycsbctl.urls import redact_text
+
+RUN_PARTS = ("histograms", "ycsb", *(f"parts/{kind}" for kind in PART_KINDS))  # folders a run writes into
 
 __all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "ResultFolder", "RunRecord", "build_tables", "file_stem", "op_key",
            "read_run_docs"]
@@ -67,6 +69,7 @@ class RunRecord:
     started_at: str = ""
     ended_at: str = ""
     target_rate: float | None = None  # the offered ops/s of a paced point (also when it measured nothing)
+    events: pd.DataFrame | None = None  # its disturbances' events (ycsbctl.results.events), when it had any
 
     @staticmethod
     def make_id(target: str, workload: str, phase: str, threads: int, repetition: int,
@@ -222,7 +225,7 @@ class ResultFolder:
                     taken = part
             if not unique:
                 raise UserError(f"result folder {taken} already exists: pick another experiment id or resume it with --resume")
-        for sub in ("runs", "histograms", "ycsb", "parts/series", "parts/telemetry"):
+        for sub in ("runs", *RUN_PARTS):
             (part / sub).mkdir(parents=True, exist_ok=True)
         folder = cls(part, final)
         folder._take_lock(part)
@@ -262,7 +265,7 @@ class ResultFolder:
             os.replace(final, part)
         for tmp in part.rglob("*.tmp"):  # half-written files of a crash
             tmp.unlink()
-        for sub in ("runs", "histograms", "ycsb", "parts/series", "parts/telemetry"):
+        for sub in ("runs", *RUN_PARTS):
             (part / sub).mkdir(parents=True, exist_ok=True)
         for doc in read_run_docs(part):
             folder._runs[doc["run_id"]] = doc["status"]
@@ -315,12 +318,18 @@ class ResultFolder:
             if r.series is not None and len(r.series):
                 _write_table(arrow_safe(r.series.assign(run_id=run.run_id)),
                                self.path / "parts" / "series" / f"{stem}.parquet")
+            if r.fine is not None:
+                _write_table(arrow_safe(r.fine.frame().assign(run_id=run.run_id)),
+                             self.path / "parts" / "series_100ms" / f"{stem}.parquet")
             result_doc = r.to_dict()
             o = overall_summary(r)
             overall = o.to_dict() if o else None
         if run.telemetry is not None and len(run.telemetry):
             _write_table(arrow_safe(run.telemetry.assign(run_id=run.run_id)),
                            self.path / "parts" / "telemetry" / f"{stem}.parquet")
+        if run.events is not None and len(run.events):
+            _write_table(arrow_safe(run.events.assign(run_id=run.run_id, target=run.target)),
+                         self.path / "parts" / "events" / f"{stem}.parquet")
         doc = {
             "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
             "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
@@ -329,7 +338,7 @@ class ResultFolder:
             "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
             "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,
         }
-        for sub in ("histograms", "ycsb", "parts/series", "parts/telemetry"):  # the renames above, on disk
+        for sub in RUN_PARTS:  # the renames above, on disk
             _fsync(self.path / sub)
         _write_atomic(self.path / "runs" / f"{stem}.json", _dumps(doc))  # the commit mark, last
         _fsync(self.path / "runs")
@@ -340,8 +349,7 @@ class ResultFolder:
         for p in [*(self.path / "histograms").glob(f"{glob_escape(stem)}.*.hdr"),
                   *(self.path / "histograms").glob(f"{glob_escape(stem)}.*.hlog"),
                   self.path / "ycsb" / f"{stem}.txt",
-                  self.path / "parts" / "series" / f"{stem}.parquet",
-                  self.path / "parts" / "telemetry" / f"{stem}.parquet"]:
+                  *(self.path / "parts" / kind / f"{stem}.parquet" for kind in PART_KINDS)]:
             if p.exists():
                 p.unlink()
 

@@ -18,15 +18,20 @@ import pandas as pd
 
 from ycsbctl.errors import first_line
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
+from ycsbctl.results.events import EVENT_COLUMNS
+from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
 from ycsbctl.results.names import OPERATIONS
 from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key
 from ycsbctl.results.schema import TelemetrySummary
 
-__all__ = ["ALL_OPS", "LATENCY_STATS", "TABLES", "build_tables", "damaged", "file_stem", "op_key", "op_rows",
+__all__ = ["ALL_OPS", "LATENCY_STATS", "OPTIONAL_TABLES", "PART_KINDS", "TABLES", "build_tables", "damaged", "file_stem", "op_key", "op_rows",
            "read_run_docs", "run_row"]
 
-TABLES = ("runs", "ops", "series", "telemetry")
+# series_100ms and events (points with disturbances) are absent from folders of older versions
+OPTIONAL_TABLES = ("series_100ms", "events")
+TABLES = ("runs", "ops", "series", "telemetry", *OPTIONAL_TABLES)
+PART_KINDS = ("series", "telemetry", *OPTIONAL_TABLES)  # parts/<kind>/<run>.parquet
 
 
 def file_stem(run_id: str) -> str:
@@ -161,7 +166,9 @@ def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.Dat
         ops = pd.DataFrame(columns=["run_id", "target", "workload", "phase", "threads", "repetition", "op", "operations"])
     series = _concat(_read_parts(_part_files(path, "series", docs)), [*SERIES_COLUMNS, "run_id"])
     telemetry = _concat(_read_parts(_part_files(path, "telemetry", docs)), ["t_mono", "t_wall", "source", "run_id"])
-    return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry}
+    fine = _concat(_read_parts(_part_files(path, "series_100ms", docs)), [*FINE_COLUMNS, "run_id"])
+    events = _concat(_read_parts(_part_files(path, "events", docs)), [*EVENT_COLUMNS, "run_id", "target"])
+    return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry, "series_100ms": fine, "events": events}
 
 
 def _read_parts(files: list[Path]) -> list[pd.DataFrame]:

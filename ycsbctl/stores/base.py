@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.disturb import Disturber, DisturbSpec
     from ycsbctl.stores.sampler import Sampler
 
 
@@ -102,3 +103,16 @@ class ServerProtocol:
     def server_cores(self, target: str, limit: float) -> float:
         """Cores the server can use, at most ``limit`` (its CPU limit or the host's cores)."""
         return limit
+
+    # -- disturbances (ycsbctl.stores.disturb) ------------------------------------------------------
+    def disturb_command(self, spec: DisturbSpec) -> str:
+        """What ``spec``'s action sends on this protocol, in one line (the plan and the events table
+        show it); a :class:`~ycsbctl.errors.UserError` when it has no analogue here."""
+        from ycsbctl.errors import UserError
+
+        raise UserError(f"--disturb {spec.text}: {self.name} targets have no big keys to disturb")
+
+    def disturber(self, url: str, spec: DisturbSpec, name: str) -> Disturber:
+        """The :class:`~ycsbctl.stores.disturb.Disturber` of ``spec`` on the server at ``url``, its big
+        key called ``name``."""
+        raise NotImplementedError(self.disturb_command(spec))

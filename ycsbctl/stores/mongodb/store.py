@@ -7,21 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.mongodb.admin import client
 from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.disturb import Disturber, DisturbSpec
     from ycsbctl.stores.sampler import Sampler
-
-
-def client(url: str, timeout_s: float):
-    """A pymongo client for admin calls (never in the timed path); a single host is a direct connection."""
-    import pymongo
-
-    direct = not url.startswith("mongodb+srv") and "," not in url.split("://", 1)[-1].split("/", 1)[0]
-    ms = int(timeout_s * 1000)
-    return pymongo.MongoClient(url, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms,
-                               directConnection=direct or None)
 
 
 class MongoProtocol(ServerProtocol):
@@ -140,6 +132,16 @@ class MongoProtocol(ServerProtocol):
             g = mongo_status.gauges(mongo_status.server_status(c))
             stats = mongo_status.db_stats(c, mongo_status.database_name(url))
         return Reading(g["db_used_memory_bytes"], g["db_rss_bytes"], stats.pop("objects"), stats)
+
+    def disturb_command(self, spec: DisturbSpec) -> str:
+        from ycsbctl.stores.mongodb.disturb import command_text
+
+        return command_text(spec)
+
+    def disturber(self, url: str, spec: DisturbSpec, name: str) -> Disturber:
+        from ycsbctl.stores.mongodb.disturb import MongoDisturber
+
+        return MongoDisturber(url, spec, name)
 
 
 PROTOCOL = register(MongoProtocol())

@@ -10,6 +10,7 @@ from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.disturb import Disturber, DisturbSpec
     from ycsbctl.stores.sampler import Sampler
 
 # Redis-protocol servers whose data path uses more than one thread (the others use one core).
@@ -129,6 +130,16 @@ class RedisProtocol(ServerProtocol):
         if any(m in target.lower() for m in MULTI_THREADED):
             return limit
         return min(1.0, limit)  # one thread serves the data path
+
+    def disturb_command(self, spec: DisturbSpec) -> str:
+        from ycsbctl.stores.redis.disturb import command_text
+
+        return command_text(spec)
+
+    def disturber(self, url: str, spec: DisturbSpec, name: str) -> Disturber:
+        from ycsbctl.stores.redis.disturb import RedisDisturber
+
+        return RedisDisturber(url, spec, name)
 
 
 PROTOCOL = register(RedisProtocol())

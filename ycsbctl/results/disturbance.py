@@ -1,0 +1,141 @@
+"""What a disturbance did to the traffic, from the point's 100 ms series (pure functions).
+
+- the reference rate: the median throughput (ops/s) of the whole measured seconds in the
+  :data:`BEFORE_S` seconds before the event (its 100 ms intervals when no whole second is there);
+- the stall: the longest run of 100 ms intervals below :data:`STALL_FRACTION` of that rate, looked
+  for from the event's start to :data:`SEARCH_AFTER_S` after its command returned, or to the
+  point's next event (whole intervals:
+  a 0.25 s stall counts 0.1 or 0.2 s, by where it fell); ``stall_est_s`` adds the share of the
+  interval just before and just after that run which the throughput missed (its deficit against the
+  reference rate), an estimate of the stall's length finer than the intervals (with no whole
+  interval stalled: the deficit of the command's intervals and the next);
+- during: from the event's interval to the last of the command's and of the stall's intervals;
+  operations lost = the reference rate over that time less the operations done in it (≥ 0);
+- the maximum latency during, the p99 before (the reference seconds), during, and after
+  (:data:`AFTER_S` seconds from the end of "during"), from the exactly merged HDR counts (µs); the
+  client's own loop lag (CLIENT-LAG) during, so that a pause of the client is not taken for the
+  server's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results.fine import FineSeries
+
+STALL_FRACTION = 0.1
+BEFORE_S = 3.0
+AFTER_S = 3.0
+SEARCH_AFTER_S = 1.0
+
+
+@dataclass
+class EventEffect:
+    """The effect of one event (times in s since the operations began, rates in ops/s, latencies µs)."""
+
+    pre_ops_per_s: float
+    stall_s: float
+    stall_start_s: float | None
+    stall_est_s: float
+    during_s: float
+    ops_lost: float
+    max_latency_us: float
+    p99_before_us: float
+    p99_during_us: float
+    p99_after_us: float
+    client_lag_max_us: float
+
+    def to_dict(self) -> dict[str, float | None]:
+        return asdict(self)
+
+
+def longest_run_below(values: Sequence[float], limit: float) -> tuple[int, int]:
+    """``(first index, length)`` of the longest run of consecutive values below ``limit`` ((0, 0): none)."""
+    best, best_at, run, at = 0, 0, 0, 0
+    for i, v in enumerate(values):
+        if v < limit:
+            if run == 0:
+                at = i
+            run += 1
+            if run > best:
+                best, best_at = run, at
+        else:
+            run = 0
+    return best_at, best
+
+
+def reference_rate(fine: FineSeries, start_s: float, before_s: float = BEFORE_S) -> float:
+    """Median ops/s of the whole measured seconds in the ``before_s`` seconds before ``start_s``; of
+    the measured 100 ms intervals there when no whole second is (NaN: nothing measured before)."""
+    dt = fine.interval_s
+    per_s = round(1 / dt)
+    first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9))
+    seconds = range(first, math.floor(start_s + 1e-9))
+    rates = [sum(fine.operations.get(s * per_s + i, 0) for i in range(per_s)) for s in seconds]
+    if rates:
+        return float(np.median(rates))
+    k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9))
+    ks = range(k_first, math.floor(start_s / dt + 1e-9))
+    return float(np.median([fine.operations.get(k, 0) / dt for k in ks])) if len(ks) else math.nan
+
+
+def _max_us(h) -> float:
+    return float(h.get_max_value()) if h.get_total_count() else math.nan
+
+
+def _p99_us(h) -> float:
+    return float(hdr.percentiles_us(h, [99.0])[99.0]) if h.get_total_count() else math.nan
+
+
+def effect(fine: FineSeries, start_s: float, end_s: float, next_s: float | None = None) -> EventEffect:
+    """The effect of an event that began at ``start_s`` and whose command returned at ``end_s``
+    (s since the operations began) on the series ``fine`` (see the module for the definitions);
+    ``next_s``: when the point's next event began — the stall is not looked for from there on (it
+    would be that event's)."""
+    dt = fine.interval_s
+    k_start = math.floor(start_s / dt + 1e-9)
+    k_end = max(k_start, math.floor(end_s / dt + 1e-9))
+    last = fine.last_full()
+    k_last = last if last is not None else k_end
+    pre = reference_rate(fine, start_s)
+    k_search = min(k_last, k_end + round(SEARCH_AFTER_S / dt))
+    if next_s is not None and next_s > start_s:
+        k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1))
+    search = list(range(k_start, k_search + 1))
+    rates = [fine.operations.get(k, 0) / dt for k in search]
+    stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre) if not math.isnan(pre) else (0, 0)
+    stall_end = search[stall_at] + stall_n - 1 if stall_n else k_start
+    def missed(k: int) -> float:  # the share of interval k the throughput missed against the reference
+        return min(1.0, max(0.0, 1.0 - fine.operations.get(k, 0) / (pre * dt))) if k in fine.operations else 0.0
+
+    if math.isnan(pre):
+        est = math.nan
+    elif stall_n:  # whole intervals, and the part of each edge that was stalled
+        est = stall_n * dt + dt * (missed(search[stall_at] - 1) + missed(stall_end + 1))
+    else:  # shorter than an interval, or split over two: what the command's intervals (and the next) missed
+        est = dt * sum(missed(k) for k in range(k_start, k_end + 2))
+    during = list(range(k_start, max(k_end, stall_end) + 1))
+    done = sum(fine.operations.get(k, 0) for k in during)
+    lost = max(0.0, pre * len(during) * dt - done) if not math.isnan(pre) else math.nan
+    k_before = max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(BEFORE_S / dt))
+    before = range(k_before, k_start)
+    after = range(during[-1] + 1, min(k_last, during[-1] + round(AFTER_S / dt)) + 1)
+    h_during = fine.latency_of(during)
+    return EventEffect(
+        pre_ops_per_s=pre,
+        stall_s=round(stall_n * dt, 6),
+        stall_start_s=round(search[stall_at] * dt, 6) if stall_n else None,
+        stall_est_s=round(est, 6),
+        during_s=round(len(during) * dt, 6),
+        ops_lost=lost,
+        max_latency_us=_max_us(h_during),
+        p99_before_us=_p99_us(fine.latency_of(before)),
+        p99_during_us=_p99_us(h_during),
+        p99_after_us=_p99_us(fine.latency_of(after)),
+        client_lag_max_us=_max_us(fine.lag_of(during)),
+    )

@@ -1,0 +1,174 @@
+"""Big keys on a Redis-protocol server and the commands that disturb it (see :mod:`ycsbctl.stores.disturb`).
+
+The key is built with commands of :data:`BATCH` members each (a pipeline of :data:`PIPELINE` of
+them per round trip), so that building it never blocks the server for long. The action's own
+duration is read back from ``SLOWLOG`` (its threshold lowered to :data:`SLOWLOG_THRESHOLD_US` for
+the point when it was higher, then restored): the entry of this connection (``CLIENT SETNAME``)
+naming the action's command.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec
+
+BATCH = 1_000  # members per building command (~0.3-1 ms of the server's time each)
+PIPELINE = 50  # building commands per round trip
+SLOWLOG_THRESHOLD_US = 100  # the slowlog threshold during a disturbed point, when it was higher
+CLIENT_NAME = "ycsbctl-disturb"
+POLL_S = 0.001  # how often ``expire`` asks whether the key is gone
+TIMEOUT_S = 300.0  # a DEL of a huge key may hold the server for seconds
+
+_BUILD = {"set": "SADD", "hash": "HSET", "zset": "ZADD", "list": "RPUSH"}
+_READ = {"hgetall": "HGETALL {key}", "smembers": "SMEMBERS {key}", "zrange": "ZRANGE {key} 0 -1",
+         "lrange": "LRANGE {key} 0 -1"}
+
+
+def command_text(spec: DisturbSpec, key: str = "KEY") -> str:
+    """The command ``spec`` sends, as the events table shows it."""
+    if spec.action in ("del", "unlink"):
+        return f"{spec.action.upper()} {key}"
+    if spec.action == "expire":
+        return f"PEXPIRE {key} (expires at AT; timed from then until the key is gone)"
+    if spec.action == "lrem":
+        return f"LREM {key} 0 m{spec.size // 2}"
+    return _READ[spec.action].format(key=key)
+
+
+def _members(kind: str, first: int, n: int) -> list[Any]:
+    """The arguments adding members ``first`` .. ``first + n - 1`` (``m<i>``; hash fields get value
+    ``v``, zset members score ``i``)."""
+    if kind == "hash":
+        return [x for i in range(first, first + n) for x in (f"m{i}", "v")]
+    if kind == "zset":
+        return [x for i in range(first, first + n) for x in (i, f"m{i}")]
+    return [f"m{i}" for i in range(first, first + n)]
+
+
+class RedisDisturber(Disturber):
+    """A big key ``ycsbctl:big:<name>`` and the action of ``spec`` on it."""
+
+    def __init__(self, url: str, spec: DisturbSpec, name: str) -> None:
+        super().__init__(url, spec, name)
+        import redis
+
+        self.key = f"ycsbctl:big:{name}"
+        self.r = redis.Redis.from_url(url, socket_timeout=TIMEOUT_S, socket_connect_timeout=10.0)
+        self.r.client_setname(CLIENT_NAME)
+        self.saved_threshold: int | None = None
+        self.expires_at = 0.0  # perf_counter s when the key expires (expire)
+        self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no SLOWLOG here)
+
+    def build(self) -> float:
+        t = time.perf_counter()
+        self.r.unlink(self.key)
+        cmd, size = _BUILD[self.spec.kind], self.spec.size
+        first = 0
+        while first < size:
+            pipe = self.r.pipeline(transaction=False)
+            for _ in range(PIPELINE):
+                if first >= size:
+                    break
+                n = min(BATCH, size - first)
+                pipe.execute_command(cmd, self.key, *_members(self.spec.kind, first, n))
+                first += n
+            pipe.execute()
+        took = time.perf_counter() - t
+        self._lower_slowlog_threshold()
+        self.mark = self._slowlog_mark()
+        return took
+
+    def _lower_slowlog_threshold(self) -> None:
+        try:
+            now = int(self.r.config_get("slowlog-log-slower-than").get("slowlog-log-slower-than") or -1)
+            if now < 0 or now > SLOWLOG_THRESHOLD_US:
+                self.r.config_set("slowlog-log-slower-than", SLOWLOG_THRESHOLD_US)
+                self.saved_threshold = now
+        except Exception:  # noqa: BLE001 - a server that restricts CONFIG: the action is still timed here
+            self.saved_threshold = None
+
+    def arm(self, at_s: float) -> None:
+        self.mark = self._slowlog_mark()  # now, so that the action starts at its second without a round trip
+        if self.spec.action == "expire":
+            ms = max(1, round((at_s - time.perf_counter()) * 1000))
+            self.expires_at = time.perf_counter() + ms / 1000
+            self.r.pexpire(self.key, ms)
+
+    def _slowlog_mark(self) -> int:
+        try:
+            last = self.r.slowlog_get(1)
+        except Exception:  # noqa: BLE001 - no SLOWLOG on this server
+            return -2
+        return int(last[0]["id"]) if last else -1
+
+    def _slowlog_duration(self, mark: int, command: str) -> float | None:
+        """Seconds the server logged for this connection's ``command`` since ``mark`` (None: not logged)."""
+        if mark == -2:
+            return None
+        try:
+            entries = self.r.slowlog_get(128)
+        except Exception:  # noqa: BLE001
+            return None
+        word = command.encode()
+        mine = [e for e in entries if int(e["id"]) > mark and _name(e) == CLIENT_NAME
+                and bytes(e.get("command") or b"").split(b" ", 1)[0].upper() == word]
+        return max(int(e["duration"]) for e in mine) / 1e6 if mine else None
+
+    def act(self) -> ActionTiming:
+        spec, key = self.spec, self.key
+        mark = self.mark
+        text = command_text(spec, key)
+        if spec.action == "expire":
+            word = "EXISTS"
+            while (left := self.expires_at - time.perf_counter()) > 0:
+                time.sleep(left)
+            start = self.expires_at
+            polls = 0
+            while True:
+                polls += 1
+                gone = not self.r.exists(key)
+                end = time.perf_counter()
+                if gone:
+                    break
+                time.sleep(POLL_S)
+            note = f"gone {end - start:.3f} s after it expired ({polls} EXISTS polls)"
+        else:
+            args = text.split()
+            word = args[0]
+            start = time.perf_counter()
+            if spec.action in _READ:  # the reply is read and dropped without building Python objects
+                self._read_discarding(args)
+            else:
+                self.r.execute_command(*args)
+            end = time.perf_counter()
+            note = ("the client's time includes reading the whole reply on this host (the server's own: SLOWLOG)"
+                    if spec.action in _READ else "")
+        server_s = self._slowlog_duration(mark, word)
+        self.mark = self._slowlog_mark()  # for the next repetition
+        if server_s is None and mark != -2 and self.saved_threshold is not None:
+            note = "; ".join(x for x in (note, f"not in SLOWLOG: under its {SLOWLOG_THRESHOLD_US} µs threshold") if x)
+        return ActionTiming(start, end - start, text, server_s, note)
+
+    def _read_discarding(self, args: list[str]) -> None:
+        """Send a reading command and take its whole reply off the socket (parsed, not kept)."""
+        conn = self.r.connection_pool.get_connection()
+        try:
+            conn.send_command(*args)
+            conn.read_response(disable_decoding=True)
+        finally:
+            self.r.connection_pool.release(conn)
+
+    def close(self) -> None:
+        try:
+            self.r.unlink(self.key)  # freed in the background: the next point starts on a quiet server
+            if self.saved_threshold is not None:
+                self.r.config_set("slowlog-log-slower-than", self.saved_threshold)
+        finally:
+            self.r.close()
+
+
+def _name(entry: dict) -> str:
+    n = entry.get("client_name") or b""
+    return n.decode() if isinstance(n, bytes) else str(n)
