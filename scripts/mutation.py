@@ -59,6 +59,7 @@ TESTS: dict[str, list[str]] = {
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
+    "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
 }
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,

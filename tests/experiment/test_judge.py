@@ -9,7 +9,7 @@ import pandas as pd
 from ycsbctl.experiment.judge import judge
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
-from ycsbctl.telemetry.stall import find_stall
+from ycsbctl.telemetry.stall import Stall, find_stall
 
 
 def series(counts: list[int], max_us: dict[int, float] | None = None, warmup: int = 0) -> pd.DataFrame:
@@ -47,6 +47,40 @@ def test_seconds_whose_operations_all_timed_out_are_silent_seconds():
     legacy = df.drop(columns="timeouts")  # a folder from before the column: seconds with operations are busy
     assert find_stall(legacy) is None
     assert find_stall(df.assign(timeouts=float("nan"))) is None  # unknown (YCSB's status lines): the same
+
+
+def test_the_stall_rules_at_their_edges():
+    # the stall begins where the reply after it says it did: 4.5 s - 2.65 s, to a tenth of a second
+    s = find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.65e6}))
+    assert (s.seconds, s.from_s) == (2.6, 1.9)
+    assert find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.949e6})).seconds == 2.9
+    # five operations make a second busy; four do not
+    assert find_stall(series([5, 5, 0, 5, 5])).seconds == 1.0
+    assert find_stall(series([4, 4, 0, 4, 4])) is None
+    # one busy second among quiet ones proves nothing
+    assert find_stall(series([1000, 0, 1, 0, 1, 0, 1])) is None
+    # two measured seconds are enough; a silence just before the last second counts
+    assert find_stall(series([0, 1000], {1: 300.0})).seconds == 1.0
+    s = find_stall(series([900, 1000, 950, 0, 800], {4: 300.0}))
+    assert (s.seconds, s.from_s) == (1.0, 3.0)
+    # a silence running into the last (partial) second is as long as its empty seconds
+    s = find_stall(series([900, 1000, 950, 0, 0]))
+    assert (s.seconds, s.from_s) == (2.0, 2.5)
+    # a silence from the first measured second begins no earlier than one second before it
+    assert find_stall(series([0, 0, 900, 1000, 950], {2: 5e6})).from_s == -1.0
+    # a folder without the timeouts column: a second with one operation had a reply
+    assert find_stall(series([900, 1000, 1, 950, 1000]).drop(columns="timeouts")) is None
+    # the outage began a timeout before operations expired, but never before the measured window
+    df = series([1000, 8, 8, 8, 950, 1000], {4: 1.0e6}).assign(timeouts=[0, 8, 8, 8, 0, 0])
+    s = find_stall(df, timeout_s=1.0)
+    assert (s.seconds, s.from_s) == (4.0, 0.0)
+
+
+def test_the_stall_text_has_its_threshold_and_counts_in_words():
+    assert Stall(1.0, 2.0).text() == "no reply for 1.0 s, from 2.0 s"
+    assert Stall(0.9, 2.0).text() == ""
+    assert Stall(0.0, 0.0, timeouts=1).text() == "1 operation timed out"
+    assert Stall(0.0, 0.0, timeouts=2).text() == "2 operations timed out"
 
 
 def test_silent_warm_up_and_a_short_last_second_are_not_stalls():
