@@ -1,0 +1,44 @@
+"""The local backend's SQL targets: PostgreSQL started from Debian's package as the postgres user on
+tmpfs with durability off (as the report says), SQLite as a file on tmpfs; nothing left after down."""
+
+from __future__ import annotations
+
+import os
+
+import psutil
+import pytest
+
+from ycsbctl.provision import catalog
+from ycsbctl.provision.auto import provision, teardown
+
+
+def test_postgresql_runs_as_postgres_on_tmpfs_with_durability_off_and_leaves_nothing():
+    entry = catalog.get_target("postgresql")
+    if catalog.find_server(entry)[0] is None:
+        pytest.skip(f"postgres is not installed ({entry.install_hint}, or run scripts/setup.sh --for-tests)")
+    ep = provision("postgresql", "local", experiment_id="tests", say=lambda _: None)
+    try:
+        proc = psutil.Process(ep.pid)
+        data_dir = proc.cwd()
+        assert data_dir.startswith("/dev/shm/ycsbctl-postgresql-")
+        if os.geteuid() == 0:
+            assert proc.username() == "postgres"
+        settings = ep.config["pg_settings"]
+        assert (settings["fsync"], settings["synchronous_commit"], settings["full_page_writes"]) == ("off",) * 3
+        assert "fsync=off, synchronous_commit=off, full_page_writes=off" in ep.traits["durability"]
+        assert ep.server_name.startswith("PostgreSQL 15")
+    finally:
+        teardown(ep)
+    assert not psutil.pid_exists(ep.pid) or psutil.Process(ep.pid).status() == psutil.STATUS_ZOMBIE
+    assert not os.path.exists(data_dir)
+
+
+def test_sqlite_is_a_file_on_tmpfs_removed_on_down():
+    ep = provision("sqlite", "local", experiment_id="tests", say=lambda _: None)
+    path = ep.url.removeprefix("sqlite://")
+    try:
+        assert path.startswith("/dev/shm/ycsbctl-sqlite-") and ep.pid is None
+        assert "embedded" in ep.server_name and "tmpfs" in ep.server_name
+    finally:
+        teardown(ep)
+    assert not os.path.exists(os.path.dirname(path))

@@ -1,0 +1,148 @@
+"""The SQL stores (SQLite, PostgreSQL) against what the database itself says: YCSB's jdbc layout read
+back by the database's own command-line client, statuses on missing keys, and the engine's counts
+per operation against PostgreSQL's own counters (``pg_stat_user_tables``)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.waiting import wait_until
+from ycsbctl.engine.runner import run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.stores import registry
+from ycsbctl.stores.binding import Status
+from ycsbctl.workload.properties import load_properties
+
+pytestmark = pytest.mark.truth
+
+
+def _props(workload: str, **overrides: object) -> dict[str, str]:
+    props = dict(load_properties(workload))
+    props.update({k: str(v) for k, v in overrides.items()})
+    return props
+
+
+def _tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed (apt-get install {package}, or run scripts/setup.sh --for-tests)")
+    return path
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite://{tmp_path}/ycsb.db"
+
+
+def _cli_row(store: str, url: str, key: str) -> list[str]:
+    """The record of ``key`` as the database's own CLI prints it: key, then FIELD0 … FIELD9 (tab-separated)."""
+    sql = f"SELECT * FROM usertable WHERE YCSB_KEY = '{key}'"
+    if store == "sqlite":
+        argv = [_tool("sqlite3", "sqlite3"), "-separator", "\t", url.removeprefix("sqlite://"), sql]
+    else:
+        argv = [_tool("psql", "postgresql-client"), url, "-AtqX", "-F", "\t", "-c", sql]
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=True).stdout
+    return out.rstrip("\n").split("\t")
+
+
+def _url(store: str, request: pytest.FixtureRequest) -> str:
+    if store == "sqlite":
+        return request.getfixturevalue("sqlite_url")
+    return request.getfixturevalue("postgresql").url
+
+
+STORES = ["sqlite", "postgresql"]
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_a_record_is_one_row_of_ycsbs_jdbc_layout_read_back_field_for_field_by_the_databases_cli(store, request):
+    url = _url(store, request)
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values()
+    key = b"user" + uuid.uuid4().hex[:12].encode()
+
+    async def write(bs):
+        return await bs[0].insert("usertable", key, values)
+
+    assert run_bindings(write, url) == Status.OK
+    row = _cli_row(store, url, key.decode())
+    assert row == [key.decode(), *(v.decode() for _, v in values)]
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_scan_is_ordered(store, request):
+    url = _url(store, request)
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values()
+
+    async def go(bs):
+        b = bs[0]
+        out = {"read": await b.read("usertable", b"user-none", None),
+               "update": await b.update("usertable", b"user-none", values[:1]),
+               "delete": await b.delete("usertable", b"user-none"),
+               "insert": await b.insert("usertable", b"user1", values),
+               "again": await b.insert("usertable", b"user1", values),
+               "update1": await b.update("usertable", b"user1", values[:1]),
+               "scan_past_end": await b.scan("usertable", b"user9", 5, None)}
+        for k in (b"user3", b"user2"):
+            await b.insert("usertable", k, values)
+        out["read1"], got = await b.read_values("usertable", b"user2", [b"field3"])
+        out["field3"] = got[b"field3"] == values[3][1]
+        out["delete1"] = await b.delete("usertable", b"user1")
+        out["read_deleted"] = await b.read("usertable", b"user1", None)
+        return out
+
+    out = run_bindings(go, url)
+    assert out == {"read": Status.NOT_FOUND, "update": Status.NOT_FOUND, "delete": Status.NOT_FOUND,
+                   "insert": Status.OK, "again": Status.ERROR, "update1": Status.OK, "scan_past_end": Status.OK,
+                   "read1": Status.OK, "field3": True, "delete1": Status.OK, "read_deleted": Status.NOT_FOUND}
+    assert registry.for_url(url).count(url, "usertable") == 2
+
+
+def _table_counters(url: str) -> dict[str, int]:
+    from ycsbctl.stores.postgresql.session import query
+
+    rows = query(url, "SELECT n_tup_ins, n_tup_upd, n_tup_del, coalesce(idx_scan, 0), n_live_tup "
+                      "FROM pg_stat_user_tables WHERE relname = 'usertable'", 5.0)
+    return dict(zip(("ins", "upd", "del", "idx_scan", "live"), map(int, rows[0]))) if rows else {}
+
+
+def test_engine_counts_equal_postgresqls_own_table_counters(postgresql):
+    url = postgresql.url
+    registry.for_url(url).clear(url, "usertable")
+    load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=2000), threads=4, processes=1))
+    assert load.status == "ok", load.errors
+    # statistics reach pg_stat_user_tables when each backend flushes them (at the latest when it exits)
+    wait_until(lambda: _table_counters(url).get("ins") == 2000, what="2,000 inserts in pg_stat_user_tables")
+
+    run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=2000, operationcount=3000),
+                              threads=4, processes=1))
+    assert run.status == "ok", run.errors
+    reads, updates = run.ops["READ"].returns, run.ops["UPDATE"].returns
+    assert set(reads) == set(updates) == {"OK"}
+    assert reads["OK"] + updates["OK"] == 3000
+    # every read and every update finds its row through the primary key's index: one index scan each
+    after = wait_until(lambda: (c := _table_counters(url))["idx_scan"] == 3000 and c,
+                       what="3,000 index scans in pg_stat_user_tables")
+    assert after["upd"] == updates["OK"]
+    assert after["ins"] == 2000 and after["del"] == 0
+    assert registry.for_url(url).count(url, "usertable") == 2000
+
+
+def test_sqlite_rows_equal_the_engines_inserts(sqlite_url):
+    load = run_phase(PhaseSpec("load", sqlite_url, _props("workload-a", recordcount=500), threads=3, processes=2))
+    assert load.status == "ok", load.errors
+    run = run_phase(PhaseSpec("run", sqlite_url, _props("workload-d", recordcount=500, operationcount=2000),
+                              threads=3, processes=2))
+    assert run.status == "ok", run.errors
+    inserted = run.ops["INSERT"].returns.get("OK", 0)
+    assert inserted == run.ops["INSERT"].operations > 0
+    cli = subprocess.run([_tool("sqlite3", "sqlite3"), sqlite_url.removeprefix("sqlite://"),
+                          "SELECT COUNT(*) FROM usertable"], capture_output=True, text=True, check=True, timeout=30)
+    assert int(cli.stdout) == 500 + inserted
