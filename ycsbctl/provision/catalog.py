@@ -52,6 +52,10 @@ class Target:
     package_dirs: tuple[str, ...] = ()
     # The system user a server that refuses to run as root runs as when ycsbctl is root (postgres)
     run_as: str = ""
+    # Docker: the image's environment (the official postgres image's first-start settings) and a
+    # folder mounted on tmpfs (its data directory: the data lives in memory, as on the local backend)
+    env: tuple[tuple[str, str], ...] = ()
+    container_tmpfs: str = ""
 
 
 TARGETS: dict[str, Target] = {
@@ -85,7 +89,8 @@ TARGETS: dict[str, Target] = {
         Target("sqlite", "sqlite", "SQLite", "", "", 0, "embedded", "embedded", "nothing: Python's sqlite3"),
         Target("postgresql", "postgresql", "PostgreSQL", "postgres:15", "postgres", 5432, "postgres", "postgres",
                "apt-get install postgresql (Debian 12: PostgreSQL 15)", package_dirs=("/usr/lib/postgresql/*/bin",),
-               run_as="postgres"),
+               run_as="postgres", container_tmpfs="/var/lib/postgresql/data",
+               env=(("POSTGRES_USER", "ycsb"), ("POSTGRES_DB", "postgres"), ("POSTGRES_HOST_AUTH_METHOD", "trust"))),
     )
 }
 

@@ -44,6 +44,7 @@ class ServerProtocol:
     example: str = ""  # the URL shape shown in messages
     has_server: bool = True  # False: no server to probe, sample or size (basic://)
     footprint_basis: str = "used_memory"  # what bytes_per_record is computed from when the DB reports memory
+    forks_per_connection: bool = False  # one server process per client connection (PostgreSQL): CPU of all of them
 
     # -- URLs ---------------------------------------------------------------------------------------
     def validate(self, url: str) -> None:

@@ -26,6 +26,7 @@ class PostgresProtocol(SqlProtocol):
     example = "postgresql://user@host:port/db"
     footprint_basis = "pg_total_relation_size"
     jdbc_driver = "org.postgresql.Driver"
+    forks_per_connection = True
 
     def validate(self, url: str) -> None:
         try:
@@ -81,7 +82,9 @@ class PostgresProtocol(SqlProtocol):
             settings = dict(s.fetch("SELECT name, setting FROM pg_settings"))
         durability = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS if k in settings)
         config: dict[str, Any] = {"pg_settings": settings, "durability": durability}
-        return ServerFacts(f"PostgreSQL {version}", version, config,
+        # the report shows the name beside the numbers: what the server promises about a commit goes in it
+        shown = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS[:3] if k in settings)
+        return ServerFacts(f"PostgreSQL {version} ({shown})", version, config,
                            {"server": "PostgreSQL", "version": version, "durability": durability})
 
     def reported_pid(self, url: str) -> int | None:
