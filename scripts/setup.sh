@@ -13,8 +13,8 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 #    util-linux: nsenter, which starts dockerd inside a lab namespace (--docker-host tests).
 apt_pkgs=(redis-server redis-tools iperf3 python3-venv)
 [ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless iproute2 util-linux)
-# The SQL targets' tests: PostgreSQL 15 (server and psql) and the sqlite3 CLI that reads our datasets back.
-[ $for_tests = 1 ] && apt_pkgs+=(postgresql sqlite3)
+# The SQL targets' tests: PostgreSQL 15, MariaDB 10.11 (servers and CLIs) and the sqlite3 CLI that reads our datasets back.
+[ $for_tests = 1 ] && apt_pkgs+=(postgresql mariadb-server mariadb-client sqlite3)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 # Java/maven may already come from elsewhere (e.g. a JDK in /usr/lib/jvm): keep those.
@@ -28,14 +28,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The Debian packages start system servers (redis-server on 6379, PostgreSQL's cluster on 5432); ycsbctl
+# The Debian packages start system servers (redis-server on 6379, PostgreSQL on 5432, MariaDB on 3306); ycsbctl
 # starts its own, so stop theirs (and keep PostgreSQL's from starting at boot).
 if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
   systemctl stop redis-server || true
 fi
-if command -v systemctl >/dev/null && systemctl is-active --quiet postgresql 2>/dev/null; then
-  systemctl stop postgresql || true; systemctl disable postgresql >/dev/null 2>&1 || true
-fi
+for svc in postgresql mariadb; do
+  if command -v systemctl >/dev/null && systemctl is-active --quiet $svc 2>/dev/null; then
+    systemctl stop $svc || true; systemctl disable $svc >/dev/null 2>&1 || true
+  fi
+done
 
 # 2. Python environment.
 PY=${PYTHON:-python3}

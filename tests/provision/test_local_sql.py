@@ -42,3 +42,24 @@ def test_sqlite_is_a_file_on_tmpfs_removed_on_down():
     finally:
         teardown(ep)
     assert not os.path.exists(os.path.dirname(path))
+
+
+def test_mariadb_runs_as_mysql_on_tmpfs_with_durability_off_and_leaves_nothing():
+    entry = catalog.get_target("mariadb")
+    if catalog.find_server(entry)[0] is None:
+        pytest.skip(f"mariadbd is not installed ({entry.install_hint}, or run scripts/setup.sh --for-tests)")
+    ep = provision("mariadb", "local", experiment_id="tests", say=lambda _: None)
+    try:
+        proc = psutil.Process(ep.pid)
+        data_dir = proc.cwd()
+        assert data_dir.startswith("/dev/shm/ycsbctl-mariadb-")
+        if os.geteuid() == 0:
+            assert proc.username() == "mysql"
+        variables = ep.config["variables"]
+        assert (variables["innodb_flush_log_at_trx_commit"], variables["innodb_doublewrite"],
+                variables["log_bin"]) == ("0", "OFF", "OFF")
+        assert ep.server_name.startswith("MariaDB 10.") and "innodb_flush_log_at_trx_commit=0" in ep.server_name
+    finally:
+        teardown(ep)
+    assert not psutil.pid_exists(ep.pid) or psutil.Process(ep.pid).status() == psutil.STATUS_ZOMBIE
+    assert not os.path.exists(data_dir)

@@ -1,6 +1,7 @@
-"""The SQL stores (SQLite, PostgreSQL) against what the database itself says: YCSB's jdbc layout read
-back by the database's own command-line client, statuses on missing keys, and the engine's counts
-per operation against PostgreSQL's own counters (``pg_stat_user_tables``)."""
+"""The SQL stores (SQLite, PostgreSQL, MariaDB) against what the database itself says: YCSB's jdbc
+layout read back by the database's own command-line client, statuses on missing keys, and the
+engine's counts per operation against the server's own counters (PostgreSQL's ``pg_stat_user_tables``,
+MariaDB's ``SHOW GLOBAL STATUS``)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,12 @@ def _cli_row(store: str, url: str, key: str) -> list[str]:
     sql = f"SELECT * FROM usertable WHERE YCSB_KEY = '{key}'"
     if store == "sqlite":
         argv = [_tool("sqlite3", "sqlite3"), "-separator", "\t", url.removeprefix("sqlite://"), sql]
+    elif store == "mariadb":
+        from ycsbctl.stores.mariadb.session import connect_args
+
+        a = connect_args(url)
+        argv = [_tool("mariadb", "mariadb-client"), "-h", a["host"], "-P", str(a["port"]), "-u", a["user"], a["db"],
+                "-N", "-B", "-r", "-e", sql]
     else:
         argv = [_tool("psql", "postgresql-client"), url, "-AtqX", "-F", "\t", "-c", sql]
     out = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=True).stdout
@@ -54,10 +61,10 @@ def _cli_row(store: str, url: str, key: str) -> list[str]:
 def _url(store: str, request: pytest.FixtureRequest) -> str:
     if store == "sqlite":
         return request.getfixturevalue("sqlite_url")
-    return request.getfixturevalue("postgresql").url
+    return request.getfixturevalue(store).url
 
 
-STORES = ["sqlite", "postgresql"]
+STORES = ["sqlite", "postgresql", "mariadb"]
 
 
 @pytest.mark.parametrize("store", STORES)
@@ -146,3 +153,37 @@ def test_sqlite_rows_equal_the_engines_inserts(sqlite_url):
     cli = subprocess.run([_tool("sqlite3", "sqlite3"), sqlite_url.removeprefix("sqlite://"),
                           "SELECT COUNT(*) FROM usertable"], capture_output=True, text=True, check=True, timeout=30)
     assert int(cli.stdout) == 500 + inserted
+
+
+def _status(url: str) -> dict[str, int]:
+    from ycsbctl.stores.mariadb.session import query
+
+    return {k: int(v) for k, v in query(url, "SHOW GLOBAL STATUS LIKE 'Com\\_%'", 5.0)}
+
+
+def _delta(before: dict[str, int], after: dict[str, int], name: str) -> int:
+    return after[name] - before[name]
+
+
+def test_engine_counts_equal_mariadbs_own_statement_counters(mariadb):
+    url = mariadb.url
+    registry.for_url(url).clear(url, "usertable")
+    before = _status(url)
+    load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=1000), threads=4, processes=1))
+    after = _status(url)
+    assert load.status == "ok", load.errors
+    assert _delta(before, after, "Com_insert") == load.ops["INSERT"].operations == 1000
+    assert _delta(before, after, "Com_create_table") == 1
+
+    before = _status(url)
+    run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=1000, operationcount=3000),
+                              threads=4, processes=1))
+    after = _status(url)
+    assert run.status == "ok", run.errors
+    reads, updates = run.ops["READ"].returns, run.ops["UPDATE"].returns
+    assert reads["OK"] + updates["OK"] == 3000
+    # one SELECT per read, plus the bindings' one look for the table when they open
+    assert _delta(before, after, "Com_select") == reads["OK"] + 1
+    assert _delta(before, after, "Com_update") == updates["OK"]
+    assert _delta(before, after, "Com_insert") == 0
+    assert registry.for_url(url).count(url, "usertable") == 1000

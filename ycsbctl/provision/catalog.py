@@ -91,6 +91,11 @@ TARGETS: dict[str, Target] = {
                "apt-get install postgresql (Debian 12: PostgreSQL 15)", package_dirs=("/usr/lib/postgresql/*/bin",),
                run_as="postgres", container_tmpfs="/var/lib/postgresql/data",
                env=(("POSTGRES_USER", "ycsb"), ("POSTGRES_DB", "postgres"), ("POSTGRES_HOST_AUTH_METHOD", "trust"))),
+        Target("mariadb", "mysql", "MariaDB", "mariadb:10.11", "mariadbd", 3306, "mariadbd", "mariadbd",
+               "apt-get install mariadb-server (Debian 12: MariaDB 10.11)", package_dirs=("/usr/sbin",),
+               run_as="mysql", container_tmpfs="/var/lib/mysql",
+               env=(("MARIADB_USER", "ycsb"), ("MARIADB_DATABASE", "ycsb"), ("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1"),
+                    ("MARIADB_ROOT_HOST", "%"))),
     )
 }
 
@@ -290,7 +295,7 @@ def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
             except ValueError:
                 words = [value]
             args += [f"--{key}", *(words or [""])]
-        elif flavor in ("dragonfly", "mongod", "ferretdb", "postgres"):
+        elif flavor in ("dragonfly", "mongod", "ferretdb", "postgres", "mariadbd"):
             args.append(f"--{key}={value}")
         else:
             raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
@@ -350,6 +355,11 @@ def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
     if flavor == "postgres":  # the data directory is made by initdb (provision.local_prep); sockets in it too
         where = ["-D", data_dir, "-k", data_dir] if data_dir else []
         return [*where, "-p", str(port), f"--listen_addresses={bind}", *config_args("postgresql/postgresql.flags")]
+    if flavor == "mariadbd":  # --no-defaults first: no /etc/mysql config; the data folder from mariadb-install-db
+        where = [f"--datadir={data_dir}", f"--socket={data_dir}/mysqld.sock", f"--pid-file={data_dir}/mysqld.pid",
+                 f"--init-file={data_dir}/ycsbctl-init.sql"] if data_dir else []
+        return ["--no-defaults", *where, f"--port={port}", f"--bind-address={bind}",
+                *config_args("mariadb/mariadbd.flags")]
     raise UserError(f"unknown server flavor {flavor!r} (image label ycsbctl.flavor): "
                     "use redis, dragonfly, mongod, ferretdb or mongo-wire")
 

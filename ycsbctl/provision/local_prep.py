@@ -17,6 +17,10 @@ from ycsbctl.provision import catalog
 
 TMPFS = "/dev/shm"  # where data folders go when the server's data should live in memory
 PG_USER = "ycsb"  # the database superuser initdb creates (trust authentication, loopback only)
+# MariaDB: the user and database the server creates at each start (--init-file), no password, loopback only
+MARIADB_INIT = ("CREATE USER IF NOT EXISTS 'ycsb'@'127.0.0.1';\n"
+                "GRANT ALL PRIVILEGES ON *.* TO 'ycsb'@'127.0.0.1';\n"
+                "CREATE DATABASE IF NOT EXISTS ycsb;\n")
 
 
 @dataclass
@@ -29,7 +33,7 @@ class Prepared:
 
 def data_folder(label: str, entry: catalog.Target) -> str:
     """A fresh data folder: on tmpfs for servers whose data should live in memory (PostgreSQL), else in $TMPDIR."""
-    in_memory = entry.local_flavor in ("postgres",) and os.path.isdir(TMPFS) and os.access(TMPFS, os.W_OK)
+    in_memory = entry.local_flavor in ("postgres", "mariadbd") and os.path.isdir(TMPFS) and os.access(TMPFS, os.W_OK)
     return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=TMPFS if in_memory else None)
 
 
@@ -55,6 +59,8 @@ def prepare(label: str, entry: catalog.Target, binary: str, log_path: str | Path
             shutil.chown(data_dir, user=user, group=None)
         if entry.local_flavor == "postgres":
             _initdb(binary, data_dir, user, log_path)
+        elif entry.local_flavor == "mariadbd":
+            _install_db(binary, data_dir, user, log_path)
     except BaseException:
         shutil.rmtree(data_dir, ignore_errors=True)
         raise
@@ -67,10 +73,28 @@ def _initdb(postgres: str, data_dir: str, user: str | None, log_path: str | Path
         raise UserError(f"initdb not found beside {postgres}", fix="apt-get install postgresql", exit_code=1)
     argv = [str(initdb), "-D", data_dir, "-U", PG_USER, "--auth=trust", "--encoding=UTF8", "--locale=C",
             "--no-sync", "--no-instructions"]
+    _run(argv, data_dir, user, log_path, "initdb")
+
+
+def _install_db(mariadbd: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
+    """``mariadb-install-db`` into ``data_dir`` (system tables only), and the init file of our user."""
+    install = shutil.which("mariadb-install-db") or shutil.which("mysql_install_db")
+    if install is None:
+        raise UserError("mariadb-install-db not found", fix="apt-get install mariadb-server", exit_code=1)
+    argv = [install, "--no-defaults", f"--datadir={data_dir}", "--auth-root-authentication-method=normal",
+            "--skip-test-db", "--skip-name-resolve", f"--basedir={Path(mariadbd).resolve().parents[1]}"]
+    _run(argv, data_dir, user, log_path, "mariadb-install-db")
+    init = Path(data_dir) / "ycsbctl-init.sql"
+    init.write_text(MARIADB_INIT)
+    if user:
+        shutil.chown(init, user=user, group=None)
+
+
+def _run(argv: list[str], data_dir: str, user: str | None, log_path: str | Path, what: str) -> None:
     with open(log_path, "ab") as log:
         done = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, user=user,
                               cwd=data_dir, timeout=120)
     if done.returncode:
         from ycsbctl.provision.probe import tail
 
-        raise UserError(f"initdb failed (exit {done.returncode}): {tail(log_path)}", exit_code=1)
+        raise UserError(f"{what} failed (exit {done.returncode}): {tail(log_path)}", exit_code=1)

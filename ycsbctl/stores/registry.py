@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # One store module per package; each registers its store when imported.
 _MODULES = ("ycsbctl.stores.redis.store", "ycsbctl.stores.mongodb.store", "ycsbctl.stores.basic.store",
-            "ycsbctl.stores.sqlite.store", "ycsbctl.stores.postgresql.store")
+            "ycsbctl.stores.sqlite.store", "ycsbctl.stores.postgresql.store", "ycsbctl.stores.mariadb.store")
 _BY_NAME: dict[str, ServerProtocol] = {}
 _BY_SCHEME: dict[str, ServerProtocol] = {}
 

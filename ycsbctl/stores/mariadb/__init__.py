@@ -1,0 +1,1 @@
+"""``mysql://``: MariaDB (and MySQL) through asyncmy, YCSB's jdbc layout."""
