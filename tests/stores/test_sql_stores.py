@@ -187,3 +187,24 @@ def test_engine_counts_equal_mariadbs_own_statement_counters(mariadb):
     assert _delta(before, after, "Com_update") == updates["OK"]
     assert _delta(before, after, "Com_insert") == 0
     assert registry.for_url(url).count(url, "usertable") == 1000
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_bindings_that_open_together_create_the_table_once(store, request):
+    """The engine's workers connect at the same moment: their CREATE TABLE IF NOT EXISTS must not race
+    (PostgreSQL's catalog refuses the second with a unique violation on pg_type)."""
+    import asyncio
+
+    from ycsbctl.stores.registry import open_bindings
+
+    url = _url(store, request)
+
+    async def together() -> None:
+        sets = await asyncio.gather(*(open_bindings(url, 1, {}, 5.0) for _ in range(8)))
+        for bs in sets:
+            await bs.close()
+
+    for _ in range(5):
+        registry.for_url(url).clear(url, "usertable")
+        asyncio.run(together())
+        assert registry.for_url(url).table_exists(url, "usertable")

@@ -20,6 +20,17 @@ DATABASE = "postgres"
 DURABILITY_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes", "wal_level", "shared_buffers")
 
 
+async def _create_table(conn, properties: dict[str, str]) -> None:
+    """YCSB's table, unless it exists. The engine's worker processes open their bindings at once, and two
+    concurrent CREATE TABLE IF NOT EXISTS race in PostgreSQL's catalog (a unique violation on
+    pg_type): one advisory lock (held for the transaction) makes them take turns."""
+    from ycsbctl.stores.sql.layout import create_table, field_names
+
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext('ycsbctl create table'))")
+        await conn.execute(create_table(properties.get("table", "usertable"), field_names(properties)))
+
+
 class PostgresProtocol(SqlProtocol):
     name = "postgresql"
     schemes = ("postgresql", "postgres")
@@ -46,7 +57,6 @@ class PostgresProtocol(SqlProtocol):
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.stores.binding_set import BindingSet
         from ycsbctl.stores.postgresql.binding import PgBinding
-        from ycsbctl.stores.sql.layout import create_table, field_names
 
         bindings = [PgBinding(url, timeout_s) for _ in range(clients)]
         bs = BindingSet(list(bindings))
@@ -54,8 +64,7 @@ class PostgresProtocol(SqlProtocol):
             for b in bindings:
                 await b.connect()
             if bindings:
-                ddl = create_table(properties.get("table", "usertable"), field_names(properties))
-                await bindings[0].conn.execute(ddl)  # type: ignore[union-attr]
+                await _create_table(bindings[0].conn, properties)
         except BaseException:
             await bs.close()
             raise
