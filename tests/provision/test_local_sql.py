@@ -9,7 +9,7 @@ import psutil
 import pytest
 
 from ycsbctl.provision import catalog
-from ycsbctl.provision.auto import provision, teardown
+from ycsbctl.provision.auto import provision, server_alive, teardown
 
 
 def test_postgresql_runs_as_postgres_on_tmpfs_with_durability_off_and_leaves_nothing():
@@ -39,9 +39,11 @@ def test_sqlite_is_a_file_on_tmpfs_removed_on_down():
     try:
         assert path.startswith("/dev/shm/ycsbctl-sqlite-") and ep.pid is None
         assert "embedded" in ep.server_name and "tmpfs" in ep.server_name
+        assert server_alive(ep)  # `ycsbctl status` says up: no process, but its folder is there
     finally:
         teardown(ep)
     assert not os.path.exists(os.path.dirname(path))
+    assert not server_alive(ep)
 
 
 def test_mariadb_runs_as_mysql_on_tmpfs_with_durability_off_and_leaves_nothing():
