@@ -61,10 +61,15 @@ def _cli_row(store: str, url: str, key: str) -> list[str]:
 def _url(store: str, request: pytest.FixtureRequest) -> str:
     if store == "sqlite":
         return request.getfixturevalue("sqlite_url")
-    return request.getfixturevalue(store).url
+    return request.getfixturevalue(store.split("-")[0]).url
 
 
-STORES = ["sqlite", "postgresql", "mariadb"]
+def _driver(store: str) -> dict[str, str]:
+    """``postgresql-asyncpg``: the same server through asyncpg instead of the wire-protocol binding."""
+    return {"postgresql.driver": "asyncpg"} if store == "postgresql-asyncpg" else {}
+
+
+STORES = ["sqlite", "postgresql", "postgresql-asyncpg", "mariadb"]
 
 
 @pytest.mark.parametrize("store", STORES)
@@ -77,8 +82,8 @@ def test_a_record_is_one_row_of_ycsbs_jdbc_layout_read_back_field_for_field_by_t
     async def write(bs):
         return await bs[0].insert("usertable", key, values)
 
-    assert run_bindings(write, url) == Status.OK
-    row = _cli_row(store, url, key.decode())
+    assert run_bindings(write, url, props=_driver(store)) == Status.OK
+    row = _cli_row(store.split("-")[0], url, key.decode())
     assert row == [key.decode(), *(v.decode() for _, v in values)]
 
 
@@ -105,7 +110,7 @@ def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_s
         out["read_deleted"] = await b.read("usertable", b"user1", None)
         return out
 
-    out = run_bindings(go, url)
+    out = run_bindings(go, url, props=_driver(store))
     assert out == {"read": Status.NOT_FOUND, "update": Status.NOT_FOUND, "delete": Status.NOT_FOUND,
                    "insert": Status.OK, "again": Status.ERROR, "update1": Status.OK, "scan_past_end": Status.OK,
                    "read1": Status.OK, "field3": True, "delete1": Status.OK, "read_deleted": Status.NOT_FOUND}
@@ -120,16 +125,18 @@ def _table_counters(url: str) -> dict[str, int]:
     return dict(zip(("ins", "upd", "del", "idx_scan", "live"), map(int, rows[0]))) if rows else {}
 
 
-def test_engine_counts_equal_postgresqls_own_table_counters(postgresql):
+@pytest.mark.parametrize("driver", ["wire", "asyncpg"])
+def test_engine_counts_equal_postgresqls_own_table_counters(postgresql, driver):
     url = postgresql.url
     registry.for_url(url).clear(url, "usertable")
-    load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=2000), threads=4, processes=1))
+    load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=2000, **{"postgresql.driver": driver}),
+                               threads=4, processes=1))
     assert load.status == "ok", load.errors
     # statistics reach pg_stat_user_tables when each backend flushes them (at the latest when it exits)
     wait_until(lambda: _table_counters(url).get("ins") == 2000, what="2,000 inserts in pg_stat_user_tables")
 
-    run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=2000, operationcount=3000),
-                              threads=4, processes=1))
+    run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=2000, operationcount=3000,
+                                                 **{"postgresql.driver": driver}), threads=4, processes=1))
     assert run.status == "ok", run.errors
     reads, updates = run.ops["READ"].returns, run.ops["UPDATE"].returns
     assert set(reads) == set(updates) == {"OK"}
@@ -200,7 +207,7 @@ def test_bindings_that_open_together_create_the_table_once(store, request):
     url = _url(store, request)
 
     async def together() -> None:
-        sets = await asyncio.gather(*(open_bindings(url, 1, {}, 5.0) for _ in range(8)))
+        sets = await asyncio.gather(*(open_bindings(url, 1, _driver(store), 5.0) for _ in range(8)))
         for bs in sets:
             await bs.close()
 

@@ -1,10 +1,11 @@
-"""PostgreSQL binding: asyncpg, one connection per client thread, YCSB's jdbc layout.
+"""PostgreSQL binding through asyncpg, one connection per client thread, YCSB's jdbc layout: for URLs
+with a password or options (and ``-p postgresql.driver=asyncpg``); plain URLs use the wire-protocol
+binding (:mod:`ycsbctl.stores.postgresql.wire`, a third less client CPU per operation).
 
 asyncpg prepares each statement shape once per connection (its statement cache) and then sends
-Bind/Execute only, in its binary protocol, parsed in Cython: the fastest asyncio client for
-PostgreSQL we know of (see the store's README section for the measurement). A statement that
-takes longer than the operation timeout is cancelled by asyncpg (TIMEOUT); a lost connection is
-reconnected once, else the client stops (:class:`ConnectionLost`).
+Bind/Execute only, parsed in Cython: the fastest asyncio driver for PostgreSQL we measured
+(``bench sql_clients``). A statement that takes longer than the operation timeout is cancelled by
+asyncpg (TIMEOUT); a lost connection is reconnected once, else the client stops (:class:`ConnectionLost`).
 """
 
 from __future__ import annotations

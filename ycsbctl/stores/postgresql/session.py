@@ -43,3 +43,10 @@ class PgSession:
 def query(url: str, sql: str, timeout_s: float, *args: Any) -> list[tuple[Any, ...]]:
     with PgSession(url, timeout_s) as s:
         return s.fetch(sql, *args)
+
+
+async def connect_async(url: str, timeout_s: float):
+    """An asyncpg connection on the running loop (the table's creation before the wire bindings run)."""
+    import asyncpg
+
+    return await asyncpg.connect(url, timeout=max(timeout_s, 1.0))

@@ -55,9 +55,24 @@ class PostgresProtocol(SqlProtocol):
         return f"postgresql://{auth}{where}:{port}/{DATABASE}"
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-        from ycsbctl.stores.binding_set import BindingSet
+        from ycsbctl.stores.binding_set import BindingSet, connect_wire
         from ycsbctl.stores.postgresql.binding import PgBinding
+        from ycsbctl.stores.postgresql.wire import PgWireBinding, wire_eligible
 
+        if wire_eligible(url, properties):
+            bs = await connect_wire([PgWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
+            try:
+                from ycsbctl.stores.postgresql.session import connect_async
+
+                conn = await connect_async(url, timeout_s)
+                try:
+                    await _create_table(conn, properties)
+                finally:
+                    await conn.close()
+            except BaseException:
+                await bs.close()
+                raise
+            return bs
         bindings = [PgBinding(url, timeout_s) for _ in range(clients)]
         bs = BindingSet(list(bindings))
         try:
