@@ -5,6 +5,7 @@ MariaDB's ``SHOW GLOBAL STATUS``)."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import subprocess
 import uuid
@@ -200,7 +201,6 @@ def test_engine_counts_equal_mariadbs_own_statement_counters(mariadb):
 def test_bindings_that_open_together_create_the_table_once(store, request):
     """The engine's workers connect at the same moment: their CREATE TABLE IF NOT EXISTS must not race
     (PostgreSQL's catalog refuses the second with a unique violation on pg_type)."""
-    import asyncio
 
     from ycsbctl.stores.registry import open_bindings
 
@@ -215,3 +215,60 @@ def test_bindings_that_open_together_create_the_table_once(store, request):
         registry.for_url(url).clear(url, "usertable")
         asyncio.run(together())
         assert registry.for_url(url).table_exists(url, "usertable")
+
+
+def test_mariadbs_sampler_reads_the_engines_statements_and_row_writes(mariadb):
+    from ycsbctl.stores.mariadb.stats import MariaStatusSampler
+
+    url = mariadb.url
+    registry.for_url(url).clear(url, "usertable")
+    sampler = MariaStatusSampler(url)
+    sampler.prime()
+    try:
+        load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=800), threads=4, processes=1))
+        assert load.status == "ok", load.errors
+        before = sampler.prev
+        after = sampler._read()
+        row = sampler.sample()
+    finally:
+        sampler.close()
+    # 800 INSERTs and the bindings' one SELECT looking for the table; 800 rows written
+    assert after["ops"] - before["ops"] == 801
+    assert after["rows_written"] - before["rows_written"] == 800
+    assert row["ops_per_s"] > 0 and row["db_rows_written_per_s"] > 0
+
+
+def _settled(s) -> dict | None:
+    """pg_stat_database's counters once two readings 1.2 s apart agree (every backend has flushed)."""
+    import time
+
+    from ycsbctl.stores.postgresql.stats import database_counters
+
+    a = database_counters(s)
+    time.sleep(1.2)
+    b = database_counters(s)
+    return b if a["tup_inserted"] == b["tup_inserted"] else None
+
+
+def test_postgresqls_sampler_reads_the_engines_inserts_from_pg_stat_database(postgresql):
+    from ycsbctl.stores.postgresql.session import PgSession
+    from ycsbctl.stores.postgresql.stats import PgStatSampler, database_counters
+
+    url = postgresql.url
+    registry.for_url(url).clear(url, "usertable")
+    run_bindings(lambda bs: asyncio.sleep(0), url)  # the table exists first: its catalog rows are inserts too
+    with PgSession(url, 5.0) as s:
+        before = wait_until(lambda: _settled(s), what="pg_stat_database to settle")
+        load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=500), threads=4, processes=1))
+        assert load.status == "ok", load.errors
+        # backends flush their statistics when they end (or each second): wait for all 500
+        after = wait_until(lambda: (c := database_counters(s))["tup_inserted"] - before["tup_inserted"] >= 500 and c,
+                           what="500 inserts in pg_stat_database")
+    assert after["tup_inserted"] - before["tup_inserted"] == 500
+    sampler = PgStatSampler(url)
+    sampler.prime()
+    try:
+        row = sampler.sample()
+    finally:
+        sampler.close()
+    assert row["connections"] >= 1 and row["ops_per_s"] is not None

@@ -8,9 +8,10 @@ from typing import Any
 
 from ycsbctl.stores.sampler import Sampler, num, rates
 
-# Statement counters per kind (Com_*) and the rows InnoDB read and wrote
+# Statement counters per kind (Com_*), rows read and the handler's row writes (MariaDB 10.11 has no
+# Innodb_rows_* counters any more)
 COMMANDS = ("Com_select", "Com_insert", "Com_update", "Com_delete")
-ROWS = ("Innodb_rows_read", "Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted")
+ROWS = ("Rows_read", "Handler_write", "Handler_update", "Handler_delete")
 
 
 def global_status(conn) -> dict[str, Any]:
@@ -36,7 +37,7 @@ def table_bytes(conn, table: str) -> float | None:
 
 class MariaStatusSampler(Sampler):
     """Per second: statements (``ops_per_s``: Com_select + insert + update + delete, our sampling's
-    own SHOW not included), InnoDB rows read and written, connected threads, bytes in and out."""
+    own SHOW not included), rows read and written, connected threads, bytes in and out."""
 
     source = "mariadb"
 
