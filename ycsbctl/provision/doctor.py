@@ -59,7 +59,9 @@ def availability() -> list[Availability]:
     client, docker_problem = _docker_client()
     rows = []
     for t in catalog.TARGETS.values():
-        if client is None:
+        if not t.image:
+            docker = "no: embedded in the client (no server, no image)"
+        elif client is None:
             docker = f"no: {docker_problem}"
         elif docker_backend.image_present(client, t.image):
             docker = "yes: image present"
