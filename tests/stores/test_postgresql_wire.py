@@ -43,12 +43,12 @@ def _parse(chunks: list[bytes]):
 
 
 def test_a_reply_cut_at_any_byte_reads_as_the_whole_one():
-    whole, _ = _parse([READ_REPLY])
+    whole, _ = _parse([READ_REPLY])  # read by its ending
     assert (whole.rows, whole.tag, whole.error) == (1, b"SELECT 1", None)
-    assert row_values(whole.row) == [b"user1", b"a" * 100, b"b" * 7]
-    for cut in range(1, len(READ_REPLY)):
+    assert row_values(whole.first_row()) == [b"user1", b"a" * 100, b"b" * 7]
+    for cut in range(1, len(READ_REPLY)):  # read message by message
         r, p = _parse([READ_REPLY[:cut], READ_REPLY[cut:]])
-        assert (r.rows, r.row, r.tag, r.error) == (whole.rows, whole.row, whole.tag, whole.error), cut
+        assert (r.rows, r.first_row(), r.tag, r.error) == (whole.rows, whole.first_row(), whole.tag, whole.error), cut
         assert not p.buf and not p.waiters
 
 
@@ -63,3 +63,11 @@ def test_replies_of_two_operations_in_one_read_go_to_their_own_waiters():
     p.waiters.extend([a, b])
     p.data_received(ERROR_REPLY + READ_REPLY)
     assert a.result.error and b.result.rows == 1 and b.result.error is None
+
+
+def test_a_reply_read_by_its_ending_says_what_walking_its_messages_says():
+    for tag, rows in ((b"UPDATE 1", 0), (b"UPDATE 0", 0), (b"INSERT 0 1", 0), (b"SELECT 0", 0), (b"DELETE 1", 0)):
+        reply = _msg(b"1", b"") + _msg(b"2", b"") + _msg(b"C", tag + b"\x00") + _msg(b"Z", b"I")
+        fast, _ = _parse([reply])
+        slow, _ = _parse([reply[:3], reply[3:]])
+        assert (fast.rows, fast.tag, fast.error) == (slow.rows, slow.tag, slow.error) == (rows, tag, None)

@@ -37,6 +37,7 @@ from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ
 
 _I32 = struct.Struct(">i")
 _I16 = struct.Struct(">h")
+_HEAD = struct.Struct(">Bi")  # message type, length (itself included)
 EXECUTE_SYNC = b"E\x00\x00\x00\x09\x00\x00\x00\x00\x00" + b"S\x00\x00\x00\x04"  # Execute (unnamed portal, all rows), Sync
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
 
@@ -54,13 +55,37 @@ def wire_eligible(url: str, properties: dict[str, str]) -> bool:
 
 
 class Result:
-    """One operation's reply: rows (DataRows counted), the first row's body, the command tag
-    (``UPDATE 1``) and the error, if any."""
+    """One operation's reply: rows (DataRows counted), the first row's body (or the reply it is in:
+    ``raw``), the command tag (``UPDATE 1``) and the error, if any."""
 
-    __slots__ = ("rows", "row", "tag", "error")
+    __slots__ = ("rows", "row", "tag", "error", "raw")
 
-    def __init__(self, rows: int, row: bytes | None, tag: bytes, error: str | None) -> None:
-        self.rows, self.row, self.tag, self.error = rows, row, tag, error
+    def __init__(self, rows: int, row: bytes | None, tag: bytes, error: str | None, raw: bytes = b"") -> None:
+        self.rows, self.row, self.tag, self.error, self.raw = rows, row, tag, error, raw
+
+    def first_row(self) -> bytes | None:
+        """The first DataRow's body (found in ``raw`` when the reply was read by its ending only)."""
+        if self.row is None and self.rows:
+            pos = 0
+            while pos < len(self.raw):
+                t, size = _HEAD.unpack_from(self.raw, pos)
+                if t == 68:
+                    self.row = self.raw[pos + 5:pos + 1 + size]
+                    break
+                pos += 1 + size
+        return self.row
+
+
+def _complete(tag: bytes) -> bytes:
+    return b"C" + _I32.pack(len(tag) + 5) + tag + b"\x00"
+
+
+READY = b"Z\x00\x00\x00\x05I"  # ReadyForQuery, idle: the end of every reply to a Sync outside a transaction
+# The endings of a point operation's reply (CommandComplete, then READY): rows, tag. An error reply ends
+# with an ErrorResponse instead, so such an ending means the operation succeeded.
+_ENDINGS = {_complete(t): (int(t.split()[-1]) if t.startswith(b"SELECT") else 0, t)
+            for t in (b"SELECT 1", b"SELECT 0", b"UPDATE 1", b"UPDATE 0", b"DELETE 1", b"DELETE 0")}
+_INSERTED = _complete(b"INSERT 0 1")
 
 
 def error_text(body: bytes) -> str:
@@ -85,9 +110,6 @@ def row_values(body: bytes) -> list[bytes | None]:
     return out
 
 
-_HEAD = struct.Struct(">Bi")  # message type, length (itself included)
-
-
 class _PgProtocol(WireProtocol):
     """Replies in request order: each operation's messages up to ReadyForQuery resolve one waiter
     (a future, or a :class:`PgChain`) with a :class:`Result`. Only message headers are read (one
@@ -102,8 +124,21 @@ class _PgProtocol(WireProtocol):
         self.error: str | None = None
 
     def data_received(self, data: bytes) -> None:
-        # A reply usually comes whole in one read: it is parsed in place (no copy into the buffer);
-        # only a message cut by a read boundary waits in ``buf`` for the rest.
+        # A reply usually comes whole in one read. With one operation in flight, a reply that ends
+        # with the CommandComplete of a point operation and ReadyForQuery (and no part of it read
+        # before, but headers without content) is judged by that ending alone (two slices; measured 1.0 µs against 2.5 µs for walking its messages); anything else
+        # is parsed in place, and only a message cut by a read boundary waits in ``buf``.
+        if not self.buf and not self.rows and self.error is None and len(self.waiters) == 1 and data[-6:] == READY:
+            ending = _ENDINGS.get(data[-20:-6])
+            if ending is None and data[-22:-6] == _INSERTED:
+                ending = (0, b"INSERT 0 1")
+            if ending is not None:
+                waiter = self.waiters.popleft()
+                if not waiter.done():
+                    waiter.set_result(Result(ending[0], None, ending[1], None, data))
+                else:
+                    self.late += 1
+                return
         if self.buf:
             self.buf += data
             data = bytes(self.buf)
@@ -239,7 +274,7 @@ class PgWireBinding(WireBinding):
             return r, {}
         if not r.rows:
             return NOT_FOUND, {}
-        return OK, {f: v for f, v in zip(fields, row_values(r.row)) if v is not None}
+        return OK, {f: v for f, v in zip(fields, row_values(r.first_row())) if v is not None}
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         r = await self.run("insert", table, tuple(n for n, _ in values), (key, *(v for _, v in values)))
