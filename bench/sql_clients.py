@@ -161,7 +161,8 @@ def main() -> int:
             c.close()
 
         rows.append(measure("asyncmy", asyncmy_open, closed, asyncmy_fetch, a.threads, a.duration))
-        rows.append(measure("aiomysql", aiomysql_open, closed, aiomysql_fetch, a.threads, a.duration))
+        rows.append(measure("aiomysql", aiomysql_open, lambda c: c.ensure_closed(), aiomysql_fetch, a.threads,
+                            a.duration))
     load = os.getloadavg()[0]
     print(f"{'client':32} {'ops/s':>10} {'client CPU µs/op':>17}   (load average {load:.1f})")
     for name, rate, us in rows:
