@@ -94,8 +94,7 @@ TARGETS: dict[str, Target] = {
         Target("mariadb", "mysql", "MariaDB", "mariadb:10.11", "mariadbd", 3306, "mariadbd", "mariadbd",
                "apt-get install mariadb-server (Debian 12: MariaDB 10.11)", package_dirs=("/usr/sbin",),
                run_as="mysql", container_tmpfs="/var/lib/mysql",
-               env=(("MARIADB_USER", "ycsb"), ("MARIADB_DATABASE", "ycsb"), ("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1"),
-                    ("MARIADB_ROOT_HOST", "%"))),
+               env=(("MARIADB_DATABASE", "ycsb"), ("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1"), ("MARIADB_ROOT_HOST", "%"))),
     )
 }
 

@@ -17,9 +17,11 @@ from ycsbctl.provision import catalog
 
 TMPFS = "/dev/shm"  # where data folders go when the server's data should live in memory
 PG_USER = "ycsb"  # the database superuser initdb creates (trust authentication, loopback only)
-# MariaDB: the user and database the server creates at each start (--init-file), no password, loopback only
-MARIADB_INIT = ("CREATE USER IF NOT EXISTS 'ycsb'@'127.0.0.1';\n"
-                "GRANT ALL PRIVILEGES ON *.* TO 'ycsb'@'127.0.0.1';\n"
+# MariaDB: root over TCP from 127.0.0.1 (mariadb-install-db makes root@localhost only, which
+# --skip-name-resolve does not match) and the ycsb database, at each start (--init-file); no password,
+# loopback only. The official image gets the same with MARIADB_ROOT_HOST and MARIADB_DATABASE.
+MARIADB_INIT = ("CREATE USER IF NOT EXISTS 'root'@'127.0.0.1';\n"
+                "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n"
                 "CREATE DATABASE IF NOT EXISTS ycsb;\n")
 
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
     from ycsbctl.stores.sampler import Sampler
 
-USER = "ycsb"  # the user a server ycsbctl starts creates for us (no password, 127.0.0.1 only)
+USER = "root"  # a server ycsbctl starts lets root in over TCP without a password (loopback, or the container's port)
 # What a commit is promised (shown beside the numbers), from SHOW GLOBAL VARIABLES
 DURABILITY_VARIABLES = ("innodb_flush_log_at_trx_commit", "innodb_doublewrite", "log_bin", "sync_binlog")
 
@@ -33,7 +33,7 @@ class MariaProtocol(SqlProtocol):
         except ValueError as exc:
             raise UserError(f"bad MySQL URL ({exc}): use {self.example}") from None
         if not parts.hostname or "/" in parts.path.strip("/"):
-            raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://ycsb@127.0.0.1:3306/ycsb")
+            raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://root@127.0.0.1:3306/ycsb")
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:
         where = f"[{host}]" if ":" in host else host
