@@ -65,3 +65,47 @@ def test_mariadb_runs_as_mysql_on_tmpfs_with_durability_off_and_leaves_nothing()
         teardown(ep)
     assert not psutil.pid_exists(ep.pid) or psutil.Process(ep.pid).status() == psutil.STATUS_ZOMBIE
     assert not os.path.exists(data_dir)
+
+
+@pytest.mark.fault
+@pytest.mark.parametrize("name", ["postgresql", "mariadb"])
+def test_ctrl_c_during_a_point_stops_the_server_and_removes_its_data(name, tmp_path):
+    import re
+    import signal
+    import subprocess
+    from pathlib import Path
+
+    from tests.fixtures.waiting import wait_until
+
+    entry = catalog.get_target(name)
+    if catalog.find_server(entry)[0] is None:
+        pytest.skip(f"{entry.binary} is not installed ({entry.install_hint}, or run scripts/setup.sh --for-tests)")
+    root = Path(__file__).resolve().parents[2]
+    err = tmp_path / "stderr"
+    with open(err, "w") as stderr:
+        proc = subprocess.Popen([str(root / ".venv" / "bin" / "ycsbctl"), "run", "workload-b", "--targets", name,
+                                 "--backend", "local", "--threads", "2", "--records", "300", "--duration", "60",
+                                 "--profile", "smoke", "--allow-concurrent", "--out", str(tmp_path / "exp")],
+                                stdout=subprocess.DEVNULL, stderr=stderr, cwd=tmp_path,
+                                env={**os.environ, "PYTHONPATH": str(root)})
+        try:
+            wait_until(lambda: proc.poll() is not None or f"{name} workloadb" in err.read_text(), 120,
+                       f"the {name} point")
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    text = err.read_text()
+    (folder,) = set(re.findall(rf"(/dev/shm/ycsbctl-{name}-[\w-]+)", text)) or {None}
+    assert folder, text[-2000:]
+    assert proc.returncode == 130, text[-2000:]
+    assert not os.path.exists(folder)
+    running = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            running.append(" ".join(p.info["cmdline"] or []))
+        except psutil.Error:
+            continue
+    assert not [cmd for cmd in running if folder in cmd]
