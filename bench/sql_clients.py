@@ -9,7 +9,7 @@ YCSB_KEY = ?`` on random keys through:
   asyncpg's, asyncpg alone, and ``pgbench -S`` (select-only by primary key on its
   own ``pgbench_accounts``, ``-M prepared``, ``-j 1``), whose client CPU is read from its rusage.
   Goal (issue 36): the engine's client CPU per operation (wire path) ≤ 1.25 × pgbench's.
-- MariaDB: asyncmy (the binding's driver) and aiomysql, both pure asyncio.
+- MariaDB: asyncmy and aiomysql alone, and ycsbctl's engine on the wire-protocol binding and on asyncmy's.
 
 It prints ops/s and client CPU µs per operation (cores are shared: read ratios, not rates).
 
@@ -85,13 +85,14 @@ def measure(name: str, opener, closer, fetch_one, threads: int, duration_s: floa
     return name, n / wall, 1e6 * cpu / max(n, 1)
 
 
-def engine(name: str, url: str, driver: str, threads: int, duration_s: float, records: int) -> tuple[str, float, float]:
+def engine(name: str, url: str, driver: dict[str, str], threads: int, duration_s: float,
+           records: int) -> tuple[str, float, float]:
     """ycsbctl's own engine, one worker process, workload C (reads by primary key): its client CPU per op."""
     from ycsbctl.engine.runner import run_phase
     from ycsbctl.engine.spec import PhaseSpec
     from ycsbctl.workload.properties import load_properties
 
-    props = {**load_properties("workload-c"), "recordcount": str(records), "postgresql.driver": driver}
+    props = {**load_properties("workload-c"), "recordcount": str(records), **driver}
     r = run_phase(PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, processes=1))
     return name, 1000 * r.operations / max(r.runtime_ms, 1e-9), 1e6 * r.client_cpu_s / max(r.operations, 1)
 
@@ -133,7 +134,8 @@ def main() -> int:
         rows.append(measure("asyncpg", lambda: asyncpg.connect(pg.url), lambda c: c.close(),
                             lambda c, k: c.fetchrow(sql_pg, k), a.threads, a.duration))
         for driver in ("wire", "asyncpg"):
-            rows.append(engine(f"ycsbctl engine, {driver}", pg.url, driver, a.threads, a.duration, a.records))
+            rows.append(engine(f"ycsbctl engine, {driver}", pg.url, {"postgresql.driver": driver}, a.threads,
+                               a.duration, a.records))
         bench = pgbench(pg.url, a.threads, a.duration, a.records)
         if bench:
             rows.append(bench)
@@ -163,6 +165,9 @@ def main() -> int:
         rows.append(measure("asyncmy", asyncmy_open, closed, asyncmy_fetch, a.threads, a.duration))
         rows.append(measure("aiomysql", aiomysql_open, lambda c: c.ensure_closed(), aiomysql_fetch, a.threads,
                             a.duration))
+        for driver in ("wire", "asyncmy"):
+            rows.append(engine(f"ycsbctl engine, MariaDB {driver}", maria.url, {"mariadb.driver": driver},
+                               a.threads, a.duration, a.records))
     load = os.getloadavg()[0]
     print(f"{'client':32} {'ops/s':>10} {'client CPU µs/op':>17}   (load average {load:.1f})")
     for name, rate, us in rows:

@@ -66,11 +66,13 @@ def _url(store: str, request: pytest.FixtureRequest) -> str:
 
 
 def _driver(store: str) -> dict[str, str]:
-    """``postgresql-asyncpg``: the same server through asyncpg instead of the wire-protocol binding."""
-    return {"postgresql.driver": "asyncpg"} if store == "postgresql-asyncpg" else {}
+    """``postgresql-asyncpg``, ``mariadb-asyncmy``: the same server through the driver library instead
+    of the wire-protocol binding."""
+    return {"postgresql-asyncpg": {"postgresql.driver": "asyncpg"},
+            "mariadb-asyncmy": {"mariadb.driver": "asyncmy"}}.get(store, {})
 
 
-STORES = ["sqlite", "postgresql", "postgresql-asyncpg", "mariadb"]
+STORES = ["sqlite", "postgresql", "postgresql-asyncpg", "mariadb", "mariadb-asyncmy"]
 
 
 @pytest.mark.parametrize("store", STORES)
@@ -173,19 +175,21 @@ def _delta(before: dict[str, int], after: dict[str, int], name: str) -> int:
     return after[name] - before[name]
 
 
-def test_engine_counts_equal_mariadbs_own_statement_counters(mariadb):
+@pytest.mark.parametrize("driver", ["wire", "asyncmy"])
+def test_engine_counts_equal_mariadbs_own_statement_counters(mariadb, driver):
     url = mariadb.url
     registry.for_url(url).clear(url, "usertable")
     before = _status(url)
-    load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=1000), threads=4, processes=1))
+    load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=1000, **{"mariadb.driver": driver}),
+                               threads=4, processes=1))
     after = _status(url)
     assert load.status == "ok", load.errors
     assert _delta(before, after, "Com_insert") == load.ops["INSERT"].operations == 1000
     assert _delta(before, after, "Com_create_table") == 1
 
     before = _status(url)
-    run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=1000, operationcount=3000),
-                              threads=4, processes=1))
+    run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=1000, operationcount=3000,
+                                                 **{"mariadb.driver": driver}), threads=4, processes=1))
     after = _status(url)
     assert run.status == "ok", run.errors
     reads, updates = run.ops["READ"].returns, run.ops["UPDATE"].returns

@@ -1,4 +1,4 @@
-"""MariaDB / MySQL (``mysql://user:password@host:port/db``): asyncmy bindings, YCSB's jdbc layout."""
+"""MariaDB / MySQL (``mysql://user:password@host:port/db``): wire-protocol or asyncmy bindings, YCSB's jdbc layout."""
 
 from __future__ import annotations
 
@@ -17,6 +17,18 @@ if TYPE_CHECKING:
 USER = "root"  # a server ycsbctl starts lets root in over TCP without a password (loopback, or the container's port)
 # What a commit is promised (shown beside the numbers), from SHOW GLOBAL VARIABLES
 DURABILITY_VARIABLES = ("innodb_flush_log_at_trx_commit", "innodb_doublewrite", "log_bin", "sync_binlog")
+
+
+async def _ensure_table(url: str, properties: dict[str, str], timeout_s: float) -> None:
+    """YCSB's table, unless it exists, on an asyncmy connection of its own."""
+    from ycsbctl.stores.mariadb.binding import MariaBinding
+
+    b = MariaBinding(url, timeout_s)
+    await b.connect()
+    try:
+        await b.ensure_table(properties)
+    finally:
+        await b.close()
 
 
 class MariaProtocol(SqlProtocol):
@@ -41,23 +53,20 @@ class MariaProtocol(SqlProtocol):
         return f"mysql://{auth}{where}:{port}/ycsb"
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-        from ycsbctl.stores.binding_set import BindingSet
+        from ycsbctl.stores.binding_set import BindingSet, connect_wire
         from ycsbctl.stores.mariadb.binding import MariaBinding
-        from ycsbctl.stores.sql.layout import create_table, field_names
+        from ycsbctl.stores.mariadb.wire import MariaWireBinding, wire_eligible
 
+        if wire_eligible(url, properties):
+            await _ensure_table(url, properties, timeout_s)
+            return await connect_wire([MariaWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
         bindings = [MariaBinding(url, timeout_s) for _ in range(clients)]
         bs = BindingSet(list(bindings))
         try:
             for b in bindings:
                 await b.connect()
             if bindings:
-                table = properties.get("table", "usertable")
-                cur = bindings[0].cur
-                # (IF NOT EXISTS on an existing table is a Note the driver prints: ask first)
-                await cur.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() "
-                                  "AND table_name = %s", (table,))
-                if not await cur.fetchall():
-                    await cur.execute(create_table(table, field_names(properties)))
+                await bindings[0].ensure_table(properties)
         except BaseException:
             await bs.close()
             raise

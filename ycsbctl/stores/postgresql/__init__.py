@@ -1,1 +1,1 @@
-"""``postgresql://``: PostgreSQL through asyncpg, YCSB's jdbc layout."""
+"""``postgresql://``: PostgreSQL on its wire protocol (or asyncpg), YCSB's jdbc layout."""

@@ -1,4 +1,4 @@
-"""PostgreSQL (``postgresql://user@host:port/db``): asyncpg bindings, YCSB's jdbc layout."""
+"""PostgreSQL (``postgresql://user@host:port/db``): wire-protocol or asyncpg bindings, YCSB's jdbc layout."""
 
 from __future__ import annotations
 
