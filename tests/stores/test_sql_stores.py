@@ -91,7 +91,7 @@ def test_a_record_is_one_row_of_ycsbs_jdbc_layout_read_back_field_for_field_by_t
 
 
 @pytest.mark.parametrize("store", STORES)
-def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_scan_is_ordered(store, request):
+def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_scan_past_the_end_is_ok(store, request):
     url = _url(store, request)
     registry.for_url(url).clear(url, "usertable")
     values = field_values()
