@@ -14,6 +14,9 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 apt_pkgs=(redis-server redis-tools iperf3 python3-venv)
 [ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless iproute2 util-linux)
 apt_pkgs+=(memcached)  # memcached: the memcached target (ycsbctl starts its own; the Debian service is stopped below)
+# The SQL targets: PostgreSQL 15, MariaDB 10.11 (servers and CLIs; ycsbctl starts its own, the Debian services
+# are stopped below) and the sqlite3 CLI that reads our datasets back in the tests.
+apt_pkgs+=(postgresql mariadb-server mariadb-client sqlite3)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 # Java/maven may already come from elsewhere (e.g. a JDK in /usr/lib/jvm): keep those.
@@ -27,10 +30,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The Debian package starts a system redis-server on 6379; ycsbctl starts its own.
+# The Debian packages start system servers (redis-server on 6379, PostgreSQL on 5432, MariaDB on 3306); ycsbctl
+# starts its own, so stop theirs (and keep PostgreSQL's from starting at boot).
 if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
   systemctl stop redis-server || true
 fi
+for svc in postgresql mariadb; do
+  if command -v systemctl >/dev/null && systemctl is-active --quiet $svc 2>/dev/null; then
+    systemctl stop $svc || true; systemctl disable $svc >/dev/null 2>&1 || true
+  fi
+done
 
 command -v systemctl >/dev/null && systemctl is-active --quiet memcached 2>/dev/null && { systemctl stop memcached || true; }
 

@@ -4,6 +4,7 @@ import signal
 
 pytest_plugins = [
     "tests.fixtures.servers",
+    "tests.fixtures.sql_servers",
     "tests.fixtures.docker",
     "tests.fixtures.experiments",
     "tests.fixtures.no_skip",

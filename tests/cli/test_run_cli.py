@@ -183,3 +183,30 @@ def test_passwords_given_in_the_url_or_as_properties_are_in_no_file_of_the_resul
     assert len(files) > 5 and not [p.name for p in files if b"hunter2pw" in p.read_bytes()]
     manifest = (tmp_path / "result" / "manifest.json").read_text()
     assert "redis://:***@127.0.0.1" in manifest and "redis.password=***" in manifest
+
+
+def test_a_sweep_on_sqlite_reports_it_embedded_with_its_durability_and_footprint(tmp_path):
+    """``--targets sqlite``: a database file on tmpfs that the engine opens itself, loaded, swept and
+    reported; the report names it embedded with its settings, and its footprint is page_count × page_size."""
+    import json
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "exp"
+    done = subprocess.run([str(root / ".venv" / "bin" / "ycsbctl"), "run", "workload-b", "--targets", "sqlite",
+                           "--threads", "2", "--records", "400", "--duration", "1", "--profile", "smoke",
+                           "--allow-concurrent", "--out", str(out)], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)})
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    manifest = json.loads((out / "manifest.json").read_text())
+    name = manifest["servers"]["sqlite"]["server_name"]
+    assert "embedded, no network" in name and "synchronous=OFF" in name and "tmpfs" in name
+    footprint = manifest["footprints"]["sqlite"]
+    assert footprint["basis"] == "page_count*page_size" and footprint["keys"] == 400
+    assert footprint["bytes_per_record"] > 100 * 10  # ten 100-byte fields per record at least
+    assert name in (out / "report.html").read_text()
+    url = manifest["servers"]["sqlite"]["url"]
+    assert url.startswith("sqlite:///dev/shm/ycsbctl-sqlite-")
+    assert not Path(url.removeprefix("sqlite://")).parent.exists()  # removed with the run

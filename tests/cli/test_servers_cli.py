@@ -223,6 +223,24 @@ def test_doctor_reports_each_tool_with_a_fix(cli, state_dir):
         assert "ok   iperf3: iperf 3" in result.output
 
 
+def test_doctor_names_sqlite_embedded_and_what_the_sql_servers_need(cli, state_dir):
+    import os
+    import sqlite3
+
+    from ycsbctl.provision import catalog
+
+    result = cli.invoke(main, ["doctor"], env={"DOCKER_HOST": "unix:///nonexistent.sock"})
+    assert f"ok   sqlite: embedded: Python sqlite3, SQLite {sqlite3.sqlite_version}" in result.output
+    for name, hint in (("postgresql", "apt-get install postgresql"), ("mariadb", "apt-get install mariadb-server")):
+        entry = catalog.get_target(name)
+        if catalog.find_server(entry)[0]:
+            assert f"ok   {name} binary: " in result.output
+            if os.geteuid() == 0:  # as root the server runs as its package's user: doctor checks it is there
+                assert f"ok   {name} user: runs as system user {entry.run_as!r}" in result.output
+        else:
+            assert f" {name} binary: " in result.output and hint in result.output
+
+
 def test_a_ctrl_c_while_the_process_exits_breaks_no_exit_handler(tmp_path):
     """Ctrl-C just after a command printed its result (``up ferretdb`` printed its URL): the
     libraries' exit handlers (pymongo's) run then, and must not end in a traceback. An exit handler

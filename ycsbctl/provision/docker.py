@@ -198,6 +198,8 @@ class DockerProvisioner(Provisioner):
         settings = dict(options.settings)
         if options.binary:
             raise UserError(f"--binary {target}=… runs a local build: use --backend local for {target}")
+        if not entry.image:
+            raise UserError(f"{target} is embedded in the client (no server, no image): use --backend local")
         say = options.progress
         experiment_id = options.experiment_id
         engine_url = options.docker_host or docker_host()
@@ -242,6 +244,10 @@ class DockerProvisioner(Provisioner):
         labels = container_labels(experiment_id, target, instance)
         run: dict[str, Any] = {"command": args, "labels": labels, "detach": True,
                                "name": _container_name(target, experiment_id)}
+        if entry.env:
+            run["environment"] = dict(entry.env)
+        if entry.container_tmpfs:
+            run["tmpfs"] = {entry.container_tmpfs: ""}
         if host_network:
             run["network_mode"] = "host"
         else:

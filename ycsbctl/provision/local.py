@@ -23,7 +23,7 @@ import psutil
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals
-from ycsbctl.provision import catalog, probe, state
+from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.catalog import settings_args
 
@@ -35,6 +35,8 @@ _PORT_RETRIES = 3  # a picked free port can be taken before the server binds it
 def find_binary(target: catalog.Target, override: str | None = None) -> str:
     """Absolute path of the target's server binary (``override``: ``--binary``), or a UserError
     saying how to install it. See :func:`~ycsbctl.provision.catalog.find_server` for the order."""
+    if target.local_flavor == "embedded":
+        return ""  # no server: the engine opens the database itself
     path, _ = catalog.find_server(target, override)
     if not path:
         raise UserError(f"{os.path.basename(target.binary)} not found for target {target.name}",
@@ -184,16 +186,21 @@ class LocalProvisioner(Provisioner):
         experiment_id = options.experiment_id
         settings = dict(options.settings)
         settings_args(entry.local_flavor, settings)  # a server that takes none is refused before anything exists
-        data_dir = tempfile.mkdtemp(prefix=f"ycsbctl-{label}-")
-        argv = [binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1", data_dir=data_dir,
-                                             memory_bytes=memory, settings=settings)]
+        if entry.local_flavor == "embedded":
+            return self._embedded(label, entry, options)
         log_path = state.logs_dir() / f"{label}-{experiment_id}-{port}.log"
+        pinned: list[str] = []
         if cpus is not None:
             taskset = shutil.which("taskset")
             if not taskset:
                 raise UserError("--server-cpus with the local backend needs taskset", fix="apt-get install util-linux",
                                 exit_code=1)
-            argv = [taskset, "-c", ",".join(map(str, cpus)), *argv]  # taskset execs: same PID
+            pinned = [taskset, "-c", ",".join(map(str, cpus))]  # taskset execs: same PID
+        with deferred_signals():  # the data folder exists only until the try below removes it on failure
+            prepared = local_prep.prepare(label, entry, binary, log_path)
+        data_dir = prepared.data_dir
+        argv = [*pinned, binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1",
+                                                      data_dir=data_dir, memory_bytes=memory, settings=settings)]
         url = catalog.url_for(entry.protocol, port)
         endpoint = Endpoint(target=label, protocol=entry.protocol, url=url, backend="local",
                             log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,
@@ -209,7 +216,7 @@ class LocalProvisioner(Provisioner):
             with deferred_signals():  # started and recorded, or neither
                 with open(log_path, "ab") as log:
                     proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            cwd=data_dir, start_new_session=True)
+                                            cwd=data_dir, start_new_session=True, user=prepared.user)
                 endpoint.pid = proc.pid
                 create_time = psutil.Process(proc.pid).create_time()
                 state.add({"key": f"local:{proc.pid}", "endpoint": endpoint.to_dict(), "create_time": create_time,
@@ -245,9 +252,28 @@ class LocalProvisioner(Provisioner):
         state.add({**(state.find(f"local:{proc.pid}") or {}), "endpoint": endpoint.to_dict()})
         return endpoint
 
+    def _embedded(self, label: str, entry: catalog.Target, options: UpOptions) -> Endpoint:
+        """An embedded store (SQLite): a database file in a fresh folder on tmpfs, no process."""
+        from ycsbctl.provision.probe import describe
+
+        data_dir = tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=local_prep.TMPFS if os.path.isdir(local_prep.TMPFS)
+                                    else None)
+        url = f"{entry.protocol}://{data_dir}/ycsb.db"
+        endpoint = Endpoint(target=label, protocol=entry.protocol, url=url, backend="local", notes=list(options.notes),
+                            kind=entry.name)
+        with deferred_signals():
+            state.add({"key": _key(endpoint), "endpoint": endpoint.to_dict(), "create_time": None,
+                       "data_dir": data_dir, "options": options.to_store(), "started": time.time()})
+        facts = describe(entry.protocol, url, expected=entry.display)
+        endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
+        endpoint.traits = facts.traits
+        options.progress(f"{label}: {facts.name} at {data_dir}/ycsb.db")
+        state.add({**(state.find(_key(endpoint)) or {}), "endpoint": endpoint.to_dict()})
+        return endpoint
+
     def down(self, endpoint: Endpoint) -> None:
         """Stop the server if it still is the process we started; forget it; remove its data dir."""
-        key = f"local:{endpoint.pid}"
+        key = _key(endpoint)
         entry = state.find(key)
         if endpoint.pid is not None and entry is not None:
             stop_process(endpoint.pid, entry["create_time"])
@@ -256,6 +282,11 @@ class LocalProvisioner(Provisioner):
         if entry and entry.get("data_dir"):
             shutil.rmtree(entry["data_dir"], ignore_errors=True)
         state.remove(key)
+
+
+def _key(endpoint: Endpoint) -> str:
+    """The state-file key of a local server (its PID), or of an embedded store (its URL)."""
+    return f"local:{endpoint.pid}" if endpoint.pid is not None else f"local:{endpoint.url}"
 
 
 def settings_refused(label: str, server: str, settings: dict[str, str], log_path: str | Path) -> UserError | None:

@@ -47,6 +47,7 @@ class ServerProtocol:
     footprint_basis: str = "used_memory"  # what bytes_per_record is computed from when the DB reports memory
     # operations (YCSB's names: SCAN, …) its servers cannot do → why; a plan with them is refused before it starts
     unsupported: ClassVar[dict[str, str]] = {}
+    forks_per_connection: bool = False  # one server process per client connection (PostgreSQL): CPU of all of them
 
     # -- URLs ---------------------------------------------------------------------------------------
     def validate(self, url: str) -> None:

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
 
 # One store module per package; each registers its store when imported.
-_MODULES: tuple[str, ...] = ("ycsbctl.stores.redis.store", "ycsbctl.stores.mongodb.store", "ycsbctl.stores.basic.store")
-_MODULES += ("ycsbctl.stores.memcached.store",)
+_MODULES = ("ycsbctl.stores.redis.store", "ycsbctl.stores.mongodb.store", "ycsbctl.stores.basic.store",
+            "ycsbctl.stores.memcached.store", "ycsbctl.stores.sqlite.store", "ycsbctl.stores.postgresql.store",
+            "ycsbctl.stores.mariadb.store")
 _BY_NAME: dict[str, ServerProtocol] = {}
 _BY_SCHEME: dict[str, ServerProtocol] = {}
 

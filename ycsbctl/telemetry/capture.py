@@ -28,7 +28,7 @@ from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
-from ycsbctl.telemetry.process import ProcessSampler, listening_pid
+from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler, listening_pid
 from ycsbctl.urls import host_of, is_loopback
 
 
@@ -66,7 +66,9 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
         else:
             pid = endpoint.pid or local_server_pid(endpoint)
             if pid:
-                samplers.append(ProcessSampler(pid, "server-process", interval_s))
+                # a server that forks a process per connection (PostgreSQL) is listed anew at each read
+                samplers.append(ProcessSampler(pid, "server-process", interval_s,
+                                               children_every=1 if proto.forks_per_connection else CHILDREN_EVERY))
             else:
                 notes.append("server process not on this host: server CPU is what the server reports (db_cpu_pct)")
         samplers += proto.samplers(endpoint.url, interval_s)

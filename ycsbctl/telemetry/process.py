@@ -39,8 +39,10 @@ class ProcessSampler(Sampler):
     """
 
     def __init__(self, pids: int | PidSource, source: str = "server-process", interval_s: float = 1.0,
-                 include_children: bool | None = None, quota_pid: int | None = None) -> None:
+                 include_children: bool | None = None, quota_pid: int | None = None,
+                 children_every: int = CHILDREN_EVERY) -> None:
         super().__init__(interval_s)
+        self.children_every = children_every  # reads between two listings of the children (1: each read)
         # A CPU quota on the cgroup of ``quota_pid`` (default: the fixed pid) adds ``throttled_pct``:
         # the share of the kernel's quota periods in which it held the processes back.
         self._quota_pid = quota_pid if quota_pid is not None else (pids if isinstance(pids, int) else None)
@@ -62,7 +64,7 @@ class ProcessSampler(Sampler):
         self._reads += 1
         # Listing children scans all of /proc (2.7 ms of CPU here, a quarter of our 1 % budget):
         # refresh that list every CHILDREN_EVERY reads; servers rarely fork.
-        refresh = self._reads % CHILDREN_EVERY == 1
+        refresh = self.children_every <= 1 or self._reads % self.children_every == 1
         for pid in dict.fromkeys(self._pids()):
             try:
                 p = self._procs[pid][0] if pid in self._procs else psutil.Process(pid)

@@ -1,0 +1,102 @@
+"""What a local server needs before it starts, beyond a port and a data folder: the data folder on
+tmpfs, a system user when ycsbctl runs as root and the server refuses root (PostgreSQL, MariaDB),
+and its own initialisation (``initdb``)."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ycsbctl.errors import UserError
+from ycsbctl.provision import catalog
+
+TMPFS = "/dev/shm"  # where data folders go when the server's data should live in memory
+PG_USER = "ycsb"  # the database superuser initdb creates (trust authentication, loopback only)
+# MariaDB: root over TCP from 127.0.0.1 (mariadb-install-db makes root@localhost only, which
+# --skip-name-resolve does not match) and the ycsb database, at each start (--init-file); no password,
+# loopback only. The official image gets the same with MARIADB_ROOT_HOST and MARIADB_DATABASE.
+MARIADB_INIT = ("CREATE USER IF NOT EXISTS 'root'@'127.0.0.1';\n"
+                "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n"
+                "CREATE DATABASE IF NOT EXISTS ycsb;\n")
+
+
+@dataclass
+class Prepared:
+    """``user``: the system user the server runs as (None: ours); ``data_dir``: its data folder."""
+
+    data_dir: str
+    user: str | None = None
+
+
+def data_folder(label: str, entry: catalog.Target) -> str:
+    """A fresh data folder: on tmpfs for servers whose data should live in memory (PostgreSQL), else in $TMPDIR."""
+    in_memory = entry.local_flavor in ("postgres", "mariadbd") and os.path.isdir(TMPFS) and os.access(TMPFS, os.W_OK)
+    return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=TMPFS if in_memory else None)
+
+
+def run_as(entry: catalog.Target) -> str | None:
+    """The user the server runs as: ``entry.run_as`` when we are root and the server refuses root, else None."""
+    if not entry.run_as or os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam(entry.run_as)
+    except KeyError:
+        raise UserError(f"{entry.name} refuses to run as root, and there is no system user {entry.run_as!r} to run "
+                        "it as", fix=f"{entry.install_hint} (its package creates that user), or run ycsbctl as "
+                        "another user", exit_code=1) from None
+    return entry.run_as
+
+
+def prepare(label: str, entry: catalog.Target, binary: str, log_path: str | Path) -> Prepared:
+    """Make the data folder (and initialise it) for ``entry``'s server; nothing is left when this fails."""
+    user = run_as(entry)
+    data_dir = data_folder(label, entry)
+    try:
+        if user:
+            shutil.chown(data_dir, user=user, group=None)
+        if entry.local_flavor == "postgres":
+            _initdb(binary, data_dir, user, log_path)
+        elif entry.local_flavor == "mariadbd":
+            _install_db(binary, data_dir, user, log_path)
+    except BaseException:
+        shutil.rmtree(data_dir, ignore_errors=True)
+        raise
+    return Prepared(data_dir, user)
+
+
+def _initdb(postgres: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
+    initdb = Path(postgres).resolve().with_name("initdb")
+    if not os.access(initdb, os.X_OK):
+        raise UserError(f"initdb not found beside {postgres}", fix="apt-get install postgresql", exit_code=1)
+    argv = [str(initdb), "-D", data_dir, "-U", PG_USER, "--auth=trust", "--encoding=UTF8", "--locale=C",
+            "--no-sync", "--no-instructions"]
+    _run(argv, data_dir, user, log_path, "initdb")
+
+
+def _install_db(mariadbd: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
+    """``mariadb-install-db`` into ``data_dir`` (system tables only), and the init file of our user."""
+    install = shutil.which("mariadb-install-db") or shutil.which("mysql_install_db")
+    if install is None:
+        raise UserError("mariadb-install-db not found", fix="apt-get install mariadb-server", exit_code=1)
+    argv = [install, "--no-defaults", f"--datadir={data_dir}", "--auth-root-authentication-method=normal",
+            "--skip-test-db", "--skip-name-resolve", f"--basedir={Path(mariadbd).resolve().parents[1]}"]
+    _run(argv, data_dir, user, log_path, "mariadb-install-db")
+    init = Path(data_dir) / "ycsbctl-init.sql"
+    init.write_text(MARIADB_INIT)
+    if user:
+        shutil.chown(init, user=user, group=None)
+
+
+def _run(argv: list[str], data_dir: str, user: str | None, log_path: str | Path, what: str) -> None:
+    with open(log_path, "ab") as log:
+        done = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, user=user,
+                              cwd=data_dir, timeout=120)
+    if done.returncode:
+        from ycsbctl.provision.probe import tail
+
+        raise UserError(f"{what} failed (exit {done.returncode}): {tail(log_path)}", exit_code=1)

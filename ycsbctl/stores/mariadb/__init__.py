@@ -1,0 +1,1 @@
+"""``mysql://``: MariaDB (and MySQL) on its wire protocol (or asyncmy), YCSB's jdbc layout."""

@@ -1,0 +1,81 @@
+"""What MariaDB reports about itself: ``SHOW GLOBAL STATUS`` sampled on a connection of our own, and
+the table's InnoDB data + index length."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ycsbctl.stores.sampler import Sampler, num, rates
+
+# Statement counters per kind (Com_*), rows read and the handler's row writes (MariaDB 10.11 has no
+# Innodb_rows_* counters any more)
+COMMANDS = ("Com_select", "Com_insert", "Com_update", "Com_delete")
+ROWS = ("Rows_read", "Handler_write", "Handler_update", "Handler_delete")
+
+
+def global_status(conn) -> dict[str, Any]:
+    with conn.cursor() as cur:
+        cur.execute("SHOW GLOBAL STATUS")
+        return dict(cur.fetchall())
+
+
+def table_bytes(conn, table: str) -> float | None:
+    """InnoDB's ``data_length + index_length`` of ``table`` in the current database (bytes); None when absent.
+    The statistics are refreshed first (ANALYZE TABLE), so the figure follows the load just done."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND "
+                    "table_name = %s", (table,))
+        if not cur.fetchone()[0]:
+            return None
+        cur.execute(f"ANALYZE TABLE {table}")
+        cur.fetchall()
+        cur.execute("SELECT data_length + index_length FROM information_schema.tables WHERE "
+                    "table_schema = DATABASE() AND table_name = %s", (table,))
+        return num(cur.fetchone()[0])
+
+
+class MariaStatusSampler(Sampler):
+    """Per second: statements (``ops_per_s``: Com_select + insert + update + delete, our sampling's
+    own SHOW not included), rows read and written, connected threads, bytes in and out."""
+
+    source = "mariadb"
+
+    def __init__(self, url: str, interval_s: float = 1.0) -> None:
+        super().__init__(interval_s)
+        self.url = url
+        self.conn = None
+        self.prev: dict[str, float | None] = {}
+        self.t_prev = 0.0
+
+    def _read(self) -> dict[str, float | None]:
+        s = global_status(self.conn)
+        total = [num(s.get(k)) for k in COMMANDS]
+        written = [num(s.get(k)) for k in ROWS[1:]]
+        return {"ops": None if None in total else sum(t for t in total if t is not None),
+                "net_in": num(s.get("Bytes_received")), "net_out": num(s.get("Bytes_sent")),
+                "rows_read": num(s.get(ROWS[0])),
+                "rows_written": None if None in written else sum(w for w in written if w is not None),
+                "connections": num(s.get("Threads_connected"))}
+
+    def prime(self) -> None:
+        from ycsbctl.stores.mariadb.session import connect
+
+        self.conn = connect(self.url, 5.0)
+        self.prev, self.t_prev = self._read(), time.monotonic()
+
+    def sample(self) -> dict[str, Any]:
+        cur, now = self._read(), time.monotonic()
+        dt = now - self.t_prev
+        out = rates(self.prev, cur, dt)
+        out.pop("db_cpu_pct", None)  # MariaDB does not report its CPU time: the process sampler does
+        for k in ("rows_read", "rows_written"):
+            a, b = self.prev.get(k), cur.get(k)
+            out[f"db_{k}_per_s"] = None if a is None or b is None or dt <= 0 else max(0.0, b - a) / dt
+        out["connections"] = cur["connections"]
+        self.prev, self.t_prev = cur, now
+        return out
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()

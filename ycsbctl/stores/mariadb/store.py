@@ -1,0 +1,141 @@
+"""MariaDB / MySQL (``mysql://user:password@host:port/db``): wire-protocol or asyncmy bindings, YCSB's jdbc layout."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.registry import register
+from ycsbctl.stores.sql.protocol import SqlProtocol
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.sampler import Sampler
+
+USER = "root"  # a server ycsbctl starts lets root in over TCP without a password (loopback, or the container's port)
+# What a commit is promised (shown beside the numbers), from SHOW GLOBAL VARIABLES
+DURABILITY_VARIABLES = ("innodb_flush_log_at_trx_commit", "innodb_doublewrite", "log_bin", "sync_binlog")
+
+
+async def _ensure_table(url: str, properties: dict[str, str], timeout_s: float) -> None:
+    """YCSB's table, unless it exists, on an asyncmy connection of its own."""
+    from ycsbctl.stores.mariadb.binding import MariaBinding
+
+    b = MariaBinding(url, timeout_s)
+    await b.connect()
+    try:
+        await b.ensure_table(properties)
+    finally:
+        await b.close()
+
+
+class MariaProtocol(SqlProtocol):
+    name = "mysql"
+    schemes = ("mysql", "mariadb")
+    example = "mysql://user:password@host:port/db"
+    footprint_basis = "innodb data_length+index_length"
+    jdbc_driver = "org.mariadb.jdbc.Driver"
+
+    def validate(self, url: str) -> None:
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - raises on a bad port
+        except ValueError as exc:
+            raise UserError(f"bad MySQL URL ({exc}): use {self.example}") from None
+        if not parts.hostname or "/" in parts.path.strip("/"):
+            raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://root@127.0.0.1:3306/ycsb")
+
+    def server_url(self, host: str, port: int, password: str | None = None) -> str:
+        where = f"[{host}]" if ":" in host else host
+        auth = f"{USER}:{password}@" if password else f"{USER}@"
+        return f"mysql://{auth}{where}:{port}/ycsb"
+
+    async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
+        from ycsbctl.stores.binding_set import BindingSet, connect_wire
+        from ycsbctl.stores.mariadb.binding import MariaBinding
+        from ycsbctl.stores.mariadb.wire import MariaWireBinding, wire_eligible
+
+        if wire_eligible(url, properties):
+            await _ensure_table(url, properties, timeout_s)
+            return await connect_wire([MariaWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
+        bindings = [MariaBinding(url, timeout_s) for _ in range(clients)]
+        bs = BindingSet(list(bindings))
+        try:
+            for b in bindings:
+                await b.connect()
+            if bindings:
+                await bindings[0].ensure_table(properties)
+        except BaseException:
+            await bs.close()
+            raise
+        return bs
+
+    def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
+        from ycsbctl.stores.mariadb.session import query
+
+        return query(url, sql, timeout_s)
+
+    def table_exists(self, url: str, table: str) -> bool:
+        from ycsbctl.stores.mariadb.session import query
+
+        return bool(query(url, "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() "
+                               "AND table_name = %s", 5.0, table))
+
+    def ping(self, url: str, timeout_s: float = 1.0) -> None:
+        self.query(url, "SELECT 1", timeout_s)
+
+    def describe(self, url: str, expected: str = "") -> ServerFacts:
+        from ycsbctl.stores.mariadb.session import query
+
+        variables = {str(k): str(v) for k, v in query(url, "SHOW GLOBAL VARIABLES", 5.0)}
+        version = variables.get("version", "").split("-")[0]
+        product = "MariaDB" if "mariadb" in variables.get("version", "").lower() else "MySQL"
+        durability = ", ".join(f"{k}={variables[k]}" for k in DURABILITY_VARIABLES if k in variables)
+        config: dict[str, Any] = {"variables": variables, "durability": durability}
+        return ServerFacts(f"{product} {version} ({durability})", version, config,
+                           {"server": product, "version": version, "durability": durability})
+
+    def reported_pid(self, url: str) -> int | None:
+        """The server's PID, from its pid file (a server on this host)."""
+        from ycsbctl.stores.mariadb.session import query
+
+        path = query(url, "SELECT @@pid_file", 5.0)[0][0]
+        try:
+            with open(path) as f:
+                return int(f.readline().strip())
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def samplers(self, url: str, interval_s: float) -> list[Sampler]:
+        from ycsbctl.stores.mariadb.stats import MariaStatusSampler
+
+        return [MariaStatusSampler(url, interval_s)]
+
+    def reading(self, url: str) -> Reading:
+        from ycsbctl.stores.mariadb.session import connect
+        from ycsbctl.stores.mariadb.stats import table_bytes
+
+        conn = connect(url, 30.0)
+        try:
+            size = table_bytes(conn, "usertable")
+            with conn.cursor() as cur:
+                cur.execute("SELECT COUNT(*) FROM usertable" if size is not None else "SELECT 0")
+                rows = int(cur.fetchone()[0])
+        finally:
+            conn.close()
+        return Reading(size, None, rows, {"data_size_bytes": size})
+
+    def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
+        from ycsbctl.stores.mariadb.session import connect_args
+
+        a = connect_args(url)
+        return "jdbc", {"db.driver": self.jdbc_driver, "db.url": f"jdbc:mariadb://{a['host']}:{a['port']}/{a['db']}",
+                        "db.user": a["user"], "db.passwd": a["password"]}
+
+    def server_cores(self, target: str, limit: float) -> float:
+        return limit  # a thread per connection
+
+
+PROTOCOL = register(MariaProtocol())

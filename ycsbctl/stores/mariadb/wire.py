@@ -1,0 +1,302 @@
+"""MariaDB / MySQL binding on the client/server protocol itself: an ``asyncio.Protocol`` per client,
+one COM_QUERY per operation (the statement text with its values quoted, as MariaDB Connector/J sends
+YCSB's prepared statements by default), replies read packet by packet for the few things that decide
+the status: rows, rows matched (``CLIENT_FOUND_ROWS``, as Connector/J), error.
+
+Why: asyncmy (the fastest asyncio driver measured, a third of aiomysql's CPU) still costs ~29 µs of
+client CPU per point read (``bench sql_clients``). Used for URLs without a password (a server ycsbctl
+starts); anything else, and ``-p mariadb.driver=asyncmy``, goes through :mod:`ycsbctl.stores.mariadb.binding`.
+Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:mod:`ycsbctl.stores.sql.chain`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores.binding import (
+    ChainContext,
+    ConnectionLost,
+    Fields,
+    Status,
+    Values,
+    WireBinding,
+    WireProtocol,
+)
+from ycsbctl.stores.sql.chain import run_chain
+from ycsbctl.stores.sql.layout import Dialect, columns
+from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
+
+OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
+QUOTED = Dialect("quoted", lambda i: "'%b'")  # values go in the text, quoted (see quote)
+# CLIENT_LONG_PASSWORD | FOUND_ROWS | LONG_FLAG | CONNECT_WITH_DB | PROTOCOL_41 | TRANSACTIONS |
+# SECURE_CONNECTION | PLUGIN_AUTH | DEPRECATE_EOF
+CAPABILITIES = 1 | 2 | 4 | 8 | 512 | 8192 | 32768 | (1 << 19) | (1 << 24)
+DEPRECATE_EOF = 1 << 24
+UTF8MB4 = 45
+
+
+def wire_eligible(url: str, properties: dict[str, str]) -> bool:
+    driver = properties.get("mariadb.driver", "auto").strip().lower()
+    if driver not in ("auto", "wire", "asyncmy"):
+        raise UserError(f"mariadb.driver={driver}: use auto, wire or asyncmy")
+    parts = urlsplit(url)
+    plain = not parts.password and not parts.query
+    if driver == "wire" and not plain:
+        raise UserError("mariadb.driver=wire needs a mysql://user@host:port/db URL without a password or options: "
+                        "use mariadb.driver=asyncmy")
+    return plain and driver != "asyncmy"
+
+
+def quote(v: bytes) -> bytes:
+    """``v`` inside single quotes, with the default sql_mode's escapes (YCSB's values are printable ASCII)."""
+    return v.replace(b"\\", b"\\\\").replace(b"'", b"\\'")
+
+
+def packet(payload: bytes, seq: int = 0) -> bytes:
+    return len(payload).to_bytes(3, "little") + bytes((seq,)) + payload
+
+
+def lenenc(data: bytes, pos: int) -> tuple[int, int]:
+    """A length-encoded integer at ``pos``: (value, position after it)."""
+    first = data[pos]
+    if first < 0xFB:
+        return first, pos + 1
+    if first == 0xFC:
+        return int.from_bytes(data[pos + 1:pos + 3], "little"), pos + 3
+    if first == 0xFD:
+        return int.from_bytes(data[pos + 1:pos + 4], "little"), pos + 4
+    return int.from_bytes(data[pos + 1:pos + 9], "little"), pos + 9
+
+
+def row_values(payload: bytes) -> list[bytes | None]:
+    """The columns of a text-protocol row (None for NULL, sent as 0xFB)."""
+    out: list[bytes | None] = []
+    pos = 0
+    while pos < len(payload):
+        if payload[pos] == 0xFB:
+            out.append(None)
+            pos += 1
+            continue
+        n, pos = lenenc(payload, pos)
+        out.append(payload[pos:pos + n])
+        pos += n
+    return out
+
+
+def error_text(payload: bytes) -> str:
+    """Code, SQLSTATE and message of an ERR packet."""
+    code = int.from_bytes(payload[1:3], "little")
+    if payload[3:4] == b"#":
+        return f"{payload[9:].decode(errors='replace')} (error {code}, SQLSTATE {payload[4:9].decode()})"
+    return f"{payload[3:].decode(errors='replace')} (error {code})"
+
+
+class Reply:
+    """One statement's reply: rows (and the first one), rows matched by a write, the error if any."""
+
+    __slots__ = ("rows", "row", "affected", "error")
+
+    def __init__(self, rows: int, row: bytes | None, affected: int, error: str | None) -> None:
+        self.rows, self.row, self.affected, self.error = rows, row, affected, error
+
+
+class _MyProtocol(WireProtocol):
+    """Packets in order. During the handshake each packet resolves the next waiter with its payload;
+    then each statement's packets up to its last (OK, ERR, or the end of its rows) resolve one waiter
+    with a :class:`Reply`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.buf = b""
+        self.handshake = True
+        self.early: deque[bytes] = deque()  # handshake packets nothing waits for yet
+        self.eof_after_columns = False  # a server without CLIENT_DEPRECATE_EOF ends the columns with EOF
+        self.state = 0  # 0 first packet, 1 column definitions, 2 rows
+        self.left = 0  # column definitions (and the EOF after them) still to come
+        self.rows = 0
+        self.row: bytes | None = None
+
+    def _done(self, reply: Any) -> None:
+        self.state, self.rows, self.row = 0, 0, None
+        if self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(reply)
+            else:
+                self.late += 1
+        else:
+            self.unsolicited(reply.error if isinstance(reply, Reply) else None)
+
+    def data_received(self, data: bytes) -> None:
+        if self.buf:
+            data = self.buf + data
+            self.buf = b""
+        pos, n = 0, len(data)
+        while n - pos >= 4:
+            size = data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16
+            end = pos + 4 + size
+            if end > n:
+                break
+            p = data[pos + 4:end]
+            pos = end
+            if self.handshake:  # the greeting may come before open() waits for it: kept until asked for
+                self.early.append(p)
+                while self.early and self.waiters:
+                    self.waiters.popleft().set_result(self.early.popleft())
+                continue
+            state, first = self.state, p[0] if p else 0
+            if state == 0:
+                if first == 0:  # OK: rows matched (affected rows with CLIENT_FOUND_ROWS)
+                    self._done(Reply(0, None, lenenc(p, 1)[0], None))
+                elif first == 0xFF:
+                    self._done(Reply(0, None, 0, error_text(p)))
+                else:  # a result set: its column count
+                    self.left = lenenc(p, 0)[0] + (1 if self.eof_after_columns else 0)
+                    self.state = 1
+            elif state == 1:
+                self.left -= 1
+                if not self.left:
+                    self.state = 2
+            elif first == 0xFE and size < 0xFFFFFF:  # the end of the rows (EOF, or OK with DEPRECATE_EOF)
+                self._done(Reply(self.rows, self.row, 0, None))
+            elif first == 0xFF:
+                self._done(Reply(self.rows, self.row, 0, error_text(p)))
+            else:
+                if not self.rows:
+                    self.row = p
+                self.rows += 1
+        if pos < n:
+            self.buf = data[pos:]
+
+
+class MariaWireBinding(WireBinding):
+    """One YCSB client thread: its own connection, one statement in flight."""
+
+    SERVER = "the MariaDB server"
+
+    def __init__(self, url: str, timeout_s: float) -> None:
+        super().__init__(timeout_s)
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 3306
+        self.user = unquote(parts.username or "root")
+        self.db = parts.path.strip("/") or "ycsb"
+        self.templates: dict[tuple, bytes] = {}  # (kind, table, field names) -> statement text with %b for values
+
+    def address(self) -> str:
+        return f"{self.SERVER} at {self.host}:{self.port}"
+
+    def _next(self) -> asyncio.Future:
+        fut = self.loop.create_future()  # type: ignore[union-attr]
+        if self.proto.early:
+            fut.set_result(self.proto.early.popleft())
+        else:
+            self.proto.waiters.append(fut)
+        return fut
+
+    async def open(self) -> None:
+        _, self.proto = await self.loop.create_connection(_MyProtocol, self.host, self.port)  # type: ignore[union-attr]
+        greeting = await self._next()
+        if greeting[:1] == b"\xff":
+            raise ConnectionLost(f"{self.address()} refused the connection: {error_text(greeting)}")
+        pos = greeting.index(b"\x00", 1) + 1 + 4 + 8 + 1  # version, connection id, auth data 1, filler
+        caps = int.from_bytes(greeting[pos:pos + 2], "little") | int.from_bytes(greeting[pos + 5:pos + 7], "little") << 16
+        wanted = CAPABILITIES & (caps | ~DEPRECATE_EOF)
+        self.proto.eof_after_columns = not caps & DEPRECATE_EOF
+        response = (struct.pack("<IIB", wanted & ~(0 if caps & DEPRECATE_EOF else DEPRECATE_EOF), 1 << 24, UTF8MB4)
+                    + b"\x00" * 23 + self.user.encode() + b"\x00" + b"\x00" + self.db.encode() + b"\x00"
+                    + b"mysql_native_password\x00")
+        reply = self._next()
+        self.proto.transport.write(packet(response, 1))
+        r = await reply
+        if r[:1] == b"\xfe":  # switch to another authentication method: still no password
+            reply = self._next()
+            self.proto.transport.write(packet(b"", 3))
+            r = await reply
+        if r[:1] != b"\x00":
+            why = error_text(r) if r[:1] == b"\xff" else "an authentication ycsbctl's wire client cannot do"
+            raise ConnectionLost(f"{self.address()} refused {self.user!r}: {why} (give the password in the URL: the "
+                                 "asyncmy path is used then)")
+        self.proto.handshake = False
+
+    def send(self, message: bytes) -> asyncio.Future:
+        fut = self._next()
+        self.proto.transport.write(message)
+        return fut
+
+    def template(self, kind: str, table: str, names: tuple[bytes, ...] | None) -> bytes:
+        key = (kind, table, names)
+        t = self.templates.get(key)
+        if t is None:
+            t = getattr(QUOTED, kind)(table, columns(names)).encode() if kind != "delete" else \
+                QUOTED.delete(table).encode()
+            if kind == "scan":  # LIMIT takes a number
+                i = t.rfind(b"'%b'")
+                t = t[:i] + b"%d" + t[i + 4:]
+            self.templates[key] = t
+        return t
+
+    @staticmethod
+    def query(sql: bytes) -> bytes:
+        return packet(b"\x03" + sql)
+
+    def read_request(self, table: str, key: bytes, names: tuple[bytes, ...] | None) -> bytes:
+        return self.query(self.template("read", table, names) % (quote(key),))
+
+    def insert_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
+        return self.query(self.template("insert", table, tuple(names)) % (quote(key), *map(quote, values)))
+
+    def update_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
+        return self.query(self.template("update", table, tuple(names)) % (*map(quote, values), quote(key)))
+
+    def status(self, op: int, r: Reply) -> Status:
+        if r.error is not None:
+            self.last_error = f"MariaDB: {r.error}"[:300]
+            return ERROR
+        if op == READ:
+            return OK if r.rows else NOT_FOUND
+        if op == INSERT:
+            return OK
+        return OK if r.affected else NOT_FOUND
+
+    async def _call(self, op: int, message: bytes) -> Status:
+        r = await self.call(message)
+        return r if r.__class__ is Status else self.status(op, r)
+
+    async def read(self, table: str, key: bytes, fields: Fields) -> Status:
+        return await self._call(READ, self.read_request(table, key, None if fields is None else tuple(fields)))
+
+    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
+        r: Any = await self.call(self.read_request(table, key, tuple(fields)))
+        if r.__class__ is Status:
+            return r, {}
+        st = self.status(READ, r)
+        if st != OK:
+            return st, {}
+        return OK, {f: v for f, v in zip(fields, row_values(r.row)) if v is not None}
+
+    async def insert(self, table: str, key: bytes, values: Values) -> Status:
+        return await self._call(INSERT, self.insert_request(table, key, [n for n, _ in values], [v for _, v in values]))
+
+    async def update(self, table: str, key: bytes, values: Values) -> Status:
+        return await self._call(UPDATE, self.update_request(table, key, [n for n, _ in values], [v for _, v in values]))
+
+    async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
+        sql = self.template("scan", table, None if fields is None else tuple(fields)) % (quote(start_key), count)
+        r: Any = await self.call(self.query(sql))
+        if r.__class__ is Status:
+            return r
+        return self.status(READ, r) if r.error is not None else OK
+
+    async def delete(self, table: str, key: bytes) -> Status:
+        return await self._call(DELETE, self.query(self.template("delete", table, None) % (quote(key),)))
+
+    async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
+        """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT), each written from the previous
+        one's reply (:mod:`ycsbctl.stores.sql.chain`), timed once through ``ctx.record``. Returns (done, failed)."""
+        return await run_chain(self, ctx, batch, start, end)

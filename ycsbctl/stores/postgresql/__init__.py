@@ -1,0 +1,1 @@
+"""``postgresql://``: PostgreSQL on its wire protocol (or asyncpg), YCSB's jdbc layout."""

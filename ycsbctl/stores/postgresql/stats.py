@@ -1,0 +1,88 @@
+"""What PostgreSQL reports about itself: ``pg_stat_database`` (and ``pg_stat_statements`` when the
+extension is installed), sampled on a connection of our own, and the table's size."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ycsbctl.stores.postgresql.session import PgSession
+from ycsbctl.stores.sampler import Sampler, num
+
+# pg_stat_database of the URL's database: transactions (each autocommit statement is one) and rows
+DATABASE = ("SELECT numbackends, xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, "
+            "tup_updated, tup_deleted, blks_hit, blks_read FROM pg_stat_database WHERE datname = current_database()")
+STATEMENTS = "SELECT sum(calls), sum(total_exec_time) FROM pg_stat_statements"
+HAS_STATEMENTS = "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'"
+_COUNTERS = ("xact_commit", "xact_rollback", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated",
+             "tup_deleted", "blks_hit", "blks_read")
+
+
+def database_counters(s: PgSession) -> dict[str, float | None]:
+    row = s.fetch(DATABASE)
+    names = ("numbackends", *_COUNTERS)
+    return dict(zip(names, (num(v) for v in row[0]))) if row else dict.fromkeys(names)
+
+
+def relation_bytes(s: PgSession, table: str) -> float | None:
+    """``pg_total_relation_size``: the table, its TOAST and its indexes (bytes); None when it does not exist."""
+    row = s.fetch("SELECT pg_total_relation_size(to_regclass($1))", table)
+    return num(row[0][0]) if row and row[0][0] is not None else None
+
+
+class PgStatSampler(Sampler):
+    """Per second: transactions/s (``ops_per_s``: commits + rollbacks, our own sampling included),
+    rows read and written per second, backends (``connections``); with pg_stat_statements, statement
+    calls/s and mean execution time (µs)."""
+
+    source = "postgresql"
+
+    def __init__(self, url: str, interval_s: float = 1.0) -> None:
+        super().__init__(interval_s)
+        self.url = url
+        self.session: PgSession | None = None
+        self.statements = False
+        self.prev: dict[str, Any] = {}
+        self.t_prev = 0.0
+
+    def _read(self) -> dict[str, Any]:
+        assert self.session is not None
+        cur: dict[str, Any] = database_counters(self.session)
+        if self.statements:
+            calls, exec_ms = self.session.fetch(STATEMENTS)[0]
+            cur["statement_calls"], cur["statement_exec_ms"] = num(calls), num(exec_ms)
+        return cur
+
+    def prime(self) -> None:
+        self.session = PgSession(self.url, 5.0)
+        self.statements = bool(self.session.fetch(HAS_STATEMENTS))
+        self.prev, self.t_prev = self._read(), time.monotonic()
+
+    def sample(self) -> dict[str, Any]:
+        cur, now = self._read(), time.monotonic()
+        dt = now - self.t_prev
+
+        def rate(*keys: str) -> float | None:
+            a = [self.prev.get(k) for k in keys]
+            b = [cur.get(k) for k in keys]
+            if None in a or None in b or dt <= 0:
+                return None
+            return max(0.0, sum(b) - sum(a)) / dt  # type: ignore[arg-type]
+
+        out: dict[str, Any] = {
+            "connections": cur.get("numbackends"),
+            "ops_per_s": rate("xact_commit", "xact_rollback"),
+            "db_rows_read_per_s": rate("tup_fetched"),
+            "db_rows_written_per_s": rate("tup_inserted", "tup_updated", "tup_deleted"),
+        }
+        if self.statements:
+            calls = rate("statement_calls")
+            busy = rate("statement_exec_ms")
+            out["db_statements_per_s"] = calls
+            out["db_statement_mean_us"] = 1000.0 * busy / calls if calls and busy is not None else None
+        self.prev, self.t_prev = cur, now
+        return out
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()

@@ -1,0 +1,147 @@
+"""PostgreSQL (``postgresql://user@host:port/db``): wire-protocol or asyncpg bindings, YCSB's jdbc layout."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.registry import register
+from ycsbctl.stores.sql.protocol import SqlProtocol
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.sampler import Sampler
+
+USER = "ycsb"  # the superuser of a server ycsbctl starts (trust authentication on loopback)
+DATABASE = "postgres"
+# The settings shown beside its numbers: what a server ycsbctl starts runs with (see catalog)
+DURABILITY_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes", "wal_level", "shared_buffers")
+
+
+async def _create_table(conn, properties: dict[str, str]) -> None:
+    """YCSB's table, unless it exists. The engine's worker processes open their bindings at once, and two
+    concurrent CREATE TABLE IF NOT EXISTS race in PostgreSQL's catalog (a unique violation on
+    pg_type): one advisory lock (held for the transaction) makes them take turns."""
+    from ycsbctl.stores.sql.layout import create_table, field_names
+
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext('ycsbctl create table'))")
+        await conn.execute(create_table(properties.get("table", "usertable"), field_names(properties)))
+
+
+class PostgresProtocol(SqlProtocol):
+    name = "postgresql"
+    schemes = ("postgresql", "postgres")
+    example = "postgresql://user@host:port/db"
+    footprint_basis = "pg_total_relation_size"
+    jdbc_driver = "org.postgresql.Driver"
+    forks_per_connection = True
+
+    def validate(self, url: str) -> None:
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - raises on a bad port
+        except ValueError as exc:
+            raise UserError(f"bad PostgreSQL URL ({exc}): use {self.example}") from None
+        if not parts.hostname or parts.path.strip("/").count("/"):
+            raise UserError(f"bad PostgreSQL URL {url!r}: use {self.example}, e.g. "
+                            "postgresql://ycsb@127.0.0.1:5432/postgres")
+
+    def server_url(self, host: str, port: int, password: str | None = None) -> str:
+        where = f"[{host}]" if ":" in host else host
+        auth = f"{USER}:{password}@" if password else f"{USER}@"
+        return f"postgresql://{auth}{where}:{port}/{DATABASE}"
+
+    async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
+        from ycsbctl.stores.binding_set import BindingSet, connect_wire
+        from ycsbctl.stores.postgresql.binding import PgBinding
+        from ycsbctl.stores.postgresql.wire import PgWireBinding, wire_eligible
+
+        if wire_eligible(url, properties):
+            bs = await connect_wire([PgWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
+            try:
+                from ycsbctl.stores.postgresql.session import connect_async
+
+                conn = await connect_async(url, timeout_s)
+                try:
+                    await _create_table(conn, properties)
+                finally:
+                    await conn.close()
+            except BaseException:
+                await bs.close()
+                raise
+            return bs
+        bindings = [PgBinding(url, timeout_s) for _ in range(clients)]
+        bs = BindingSet(list(bindings))
+        try:
+            for b in bindings:
+                await b.connect()
+            if bindings:
+                await _create_table(bindings[0].conn, properties)
+        except BaseException:
+            await bs.close()
+            raise
+        return bs
+
+    def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
+        from ycsbctl.stores.postgresql.session import query
+
+        return query(url, sql, timeout_s)
+
+    def table_exists(self, url: str, table: str) -> bool:
+        from ycsbctl.stores.postgresql.session import query
+
+        return query(url, "SELECT to_regclass($1) IS NOT NULL", 5.0, table)[0][0]
+
+    def ping(self, url: str, timeout_s: float = 1.0) -> None:
+        self.query(url, "SELECT 1", timeout_s)
+
+    def describe(self, url: str, expected: str = "") -> ServerFacts:
+        from ycsbctl.stores.postgresql.session import PgSession
+
+        with PgSession(url, 5.0) as s:
+            version = str(s.fetch("SHOW server_version")[0][0]).split()[0]
+            settings = dict(s.fetch("SELECT name, setting FROM pg_settings"))
+        durability = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS if k in settings)
+        config: dict[str, Any] = {"pg_settings": settings, "durability": durability}
+        # the report shows the name beside the numbers: what the server promises about a commit goes in it
+        shown = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS[:3] if k in settings)
+        return ServerFacts(f"PostgreSQL {version} ({shown})", version, config,
+                           {"server": "PostgreSQL", "version": version, "durability": durability})
+
+    def reported_pid(self, url: str) -> int | None:
+        """The postmaster's PID, from ``postmaster.pid`` in its data directory (a server on this host)."""
+        from ycsbctl.stores.postgresql.session import query
+
+        data_dir = query(url, "SELECT current_setting('data_directory')", 5.0)[0][0]
+        try:
+            with open(f"{data_dir}/postmaster.pid") as f:
+                return int(f.readline().strip())
+        except (OSError, ValueError):
+            return None
+
+    def samplers(self, url: str, interval_s: float) -> list[Sampler]:
+        from ycsbctl.stores.postgresql.stats import PgStatSampler
+
+        return [PgStatSampler(url, interval_s)]
+
+    def reading(self, url: str) -> Reading:
+        from ycsbctl.stores.postgresql.session import PgSession
+        from ycsbctl.stores.postgresql.stats import relation_bytes
+
+        with PgSession(url, 5.0) as s:
+            size = relation_bytes(s, "usertable")
+            rows = int(s.fetch("SELECT COUNT(*) FROM usertable")[0][0]) if size is not None else 0
+        return Reading(size, None, rows, {"data_size_bytes": size})
+
+    def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
+        parts = urlsplit(url)
+        db = parts.path.strip("/") or DATABASE
+        props = {"db.driver": self.jdbc_driver, "db.url": f"jdbc:postgresql://{parts.hostname}:{parts.port or 5432}/{db}",
+                 "db.user": unquote(parts.username or "postgres"), "db.passwd": unquote(parts.password or "")}
+        return "jdbc", props
+
+
+PROTOCOL = register(PostgresProtocol())

@@ -1,0 +1,1 @@
+"""``sqlite:///path``: SQLite through Python's sqlite3, an embedded store (no server, no network)."""

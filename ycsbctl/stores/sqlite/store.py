@@ -1,0 +1,106 @@
+"""SQLite (``sqlite:///path/to/file.db``): an embedded store, run inside the engine's own processes."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.registry import register
+from ycsbctl.stores.sql.protocol import SqlProtocol
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.binding_set import BindingSet
+
+
+def database_path(url: str) -> str:
+    """The file of ``sqlite:///dev/shm/ycsb.db`` (``/dev/shm/ycsb.db``; ``sqlite:////abs`` too)."""
+    parts = urlsplit(url)
+    path = "/" + parts.path.lstrip("/") if parts.path else ""
+    if parts.scheme != "sqlite" or parts.netloc or len(path) < 2:
+        raise UserError(f"bad SQLite URL {url!r}: use sqlite:///path/to/file.db (an absolute path, e.g. "
+                        "sqlite:///dev/shm/ycsb.db)")
+    return path
+
+
+def file_system(path: str) -> str:
+    """The type of the file system ``path`` is on (``tmpfs``, ``ext4``, …), from /proc/mounts; "" unknown."""
+    best, kind = "", ""
+    try:
+        with open("/proc/mounts") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) > 2 and path.startswith(parts[1].rstrip("/") + "/") and len(parts[1]) > len(best):
+                    best, kind = parts[1], parts[2]
+    except OSError:
+        return ""
+    return kind
+
+
+class SqliteProtocol(SqlProtocol):
+    name = "sqlite"
+    schemes = ("sqlite",)
+    example = "sqlite:///path/to/file.db"
+    has_server = False  # embedded: no process, port or network of its own; its CPU is the client's
+    footprint_basis = "page_count*page_size"
+    jdbc_driver = "org.sqlite.JDBC"
+
+    def validate(self, url: str) -> None:
+        path = database_path(url)
+        if not os.path.isdir(os.path.dirname(path)):
+            raise UserError(f"the folder of SQLite database {path} does not exist: create it or use another path")
+
+    def loopback_url(self, port: int) -> str:
+        raise NotImplementedError("SQLite has no server")
+
+    async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
+        from ycsbctl.stores.binding_set import BindingSet
+        from ycsbctl.stores.sql.layout import field_names
+        from ycsbctl.stores.sqlite.binding import SqliteBinding, ensure_table
+
+        path = database_path(url)
+        ensure_table(path, properties.get("table", "usertable"), field_names(properties), max(timeout_s, 5.0))
+        bindings = [SqliteBinding(path, timeout_s) for _ in range(clients)]
+        for b in bindings:
+            await b.connect()
+        return BindingSet(list(bindings))
+
+    def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
+        from ycsbctl.stores.sqlite.binding import connect
+
+        conn = connect(database_path(url), timeout_s)
+        try:
+            return conn.execute(sql).fetchall()
+        finally:
+            conn.close()
+
+    def table_exists(self, url: str, table: str) -> bool:
+        return bool(self.query(url, f"SELECT 1 FROM sqlite_master WHERE type='table' AND name='{table}'", 5.0))
+
+    def ping(self, url: str, timeout_s: float = 1.0) -> None:
+        self.query(url, "SELECT 1", timeout_s)
+
+    def describe(self, url: str, expected: str = "") -> ServerFacts:
+        from ycsbctl.stores.sqlite.binding import PRAGMAS
+
+        path = database_path(url)
+        fs = file_system(path)
+        config: dict[str, Any] = {"path": path, "file_system": fs, **PRAGMAS, "client": "Python sqlite3",
+                                  "durability": "journal_mode=WAL, synchronous=OFF" + (", file on tmpfs" if fs == "tmpfs" else "")}
+        where = "on tmpfs" if fs == "tmpfs" else f"on {fs or 'disk'}"
+        name = f"SQLite {sqlite3.sqlite_version} (embedded, no network; file {where}, WAL, synchronous=OFF)"
+        return ServerFacts(name, sqlite3.sqlite_version, config, {"server": "SQLite", "embedded": True})
+
+    def reading(self, url: str) -> Reading:
+        rows = self.query(url, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()", 5.0)
+        size = float(rows[0][0])
+        return Reading(size, None, self.count(url, "usertable"), {"data_size_bytes": size})
+
+    def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
+        return "jdbc", {"db.driver": self.jdbc_driver, "db.url": f"jdbc:sqlite:{database_path(url)}"}
+
+
+PROTOCOL = register(SqliteProtocol())
