@@ -1,0 +1,449 @@
+/* ycsbctl._native: the compiled per-operation core. Its pure-Python twin is the code that calls it
+ * (ycsbctl/native.py says which path is active); each function here does exactly what the Python
+ * it replaces does, so that both paths produce the same operations, bytes and counts.
+ *
+ *   fnv64_into(src, dst)            YCSB's fnvhash64 over an int64 buffer (keys.fnvhash64_steps)
+ *   scramble_into(src, dst, lo, n)  lo + fnvhash64(src) % n (ScrambledZipfian.scramble)
+ *   key_names(nums, ordered, zeropadding, start, stop) -> list[bytes]   (keys.key_name_steps)
+ *   java_hash(key) -> int           Java String.hashCode of an ASCII key (redis binding java_hash)
+ *   Record(slots, islots, mode)     Recorder.record: one operation into the dense HDR counts
+ *   Skimmer()                       RESP replies told apart without building them (hiredis does)
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FNV_OFFSET 0xCBF29CE484222325ULL
+#define FNV_PRIME 1099511628211ULL
+
+static inline int64_t fnv64(uint64_t v) {
+    uint64_t h = FNV_OFFSET;
+    for (int i = 0; i < 8; i++) {
+        h ^= v & 0xFF;
+        h *= FNV_PRIME;
+        v >>= 8;
+    }
+    int64_t s = (int64_t)h;
+    /* Java's Math.abs: Long.MIN_VALUE stays negative (as numpy's abs of int64). */
+    return (s < 0 && s != INT64_MIN) ? -s : s;
+}
+
+/* An int64 buffer, C-contiguous (numpy int64 arrays, array('q')). */
+static int get_int64(PyObject *obj, Py_buffer *view, int writable) {
+    if (PyObject_GetBuffer(obj, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    const char *f = view->format ? view->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@') f++;
+    if (view->itemsize != 8 || !(f[0] == 'q' || f[0] == 'l') || f[1] != 0) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_TypeError, "expected a contiguous int64 buffer");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *fnv64_into(PyObject *self, PyObject *args) {
+    PyObject *src, *dst;
+    Py_buffer a, b;
+    if (!PyArg_ParseTuple(args, "OO", &src, &dst)) return NULL;
+    if (get_int64(src, &a, 0) < 0) return NULL;
+    if (get_int64(dst, &b, 1) < 0) { PyBuffer_Release(&a); return NULL; }
+    if (a.len != b.len) {
+        PyBuffer_Release(&a); PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "source and destination differ in length");
+        return NULL;
+    }
+    const int64_t *s = a.buf;
+    int64_t *d = b.buf;
+    Py_ssize_t n = a.len / 8;
+    for (Py_ssize_t i = 0; i < n; i++) d[i] = fnv64((uint64_t)s[i]);
+    PyBuffer_Release(&a); PyBuffer_Release(&b);
+    Py_RETURN_NONE;
+}
+
+/* numpy's % on int64 takes the sign of the divisor (Python's floor modulo). */
+static inline int64_t floor_mod(int64_t a, int64_t n) {
+    int64_t r = a % n;
+    return (r != 0 && ((r < 0) != (n < 0))) ? r + n : r;
+}
+
+static PyObject *scramble_into(PyObject *self, PyObject *args) {
+    PyObject *src, *dst;
+    long long lo, count;
+    Py_buffer a, b;
+    if (!PyArg_ParseTuple(args, "OOLL", &src, &dst, &lo, &count)) return NULL;
+    if (count == 0) { PyErr_SetString(PyExc_ZeroDivisionError, "itemcount is 0"); return NULL; }
+    if (get_int64(src, &a, 0) < 0) return NULL;
+    if (get_int64(dst, &b, 1) < 0) { PyBuffer_Release(&a); return NULL; }
+    if (a.len != b.len) {
+        PyBuffer_Release(&a); PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "source and destination differ in length");
+        return NULL;
+    }
+    const int64_t *s = a.buf;
+    int64_t *d = b.buf;
+    Py_ssize_t n = a.len / 8;
+    for (Py_ssize_t i = 0; i < n; i++) d[i] = (int64_t)lo + floor_mod(fnv64((uint64_t)s[i]), (int64_t)count);
+    PyBuffer_Release(&a); PyBuffer_Release(&b);
+    Py_RETURN_NONE;
+}
+
+/* "user" + decimal of v, zero-padded to width as Python's b"%0*d" (a minus sign counts in the width). */
+static PyObject *key_name(int64_t v, int width) {
+    char digits[24];
+    int nd = 0;
+    int neg = v < 0;
+    uint64_t u = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do { digits[nd++] = (char)('0' + u % 10); u /= 10; } while (u);
+    int body = nd + neg;
+    int pad = width > body ? width - body : 0;
+    Py_ssize_t len = 4 + pad + body;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, len);
+    if (!out) return NULL;
+    char *p = PyBytes_AS_STRING(out);
+    memcpy(p, "user", 4);
+    p += 4;
+    if (neg) *p++ = '-';
+    memset(p, '0', pad);
+    p += pad;
+    while (nd) *p++ = digits[--nd];
+    return out;
+}
+
+static PyObject *key_names(PyObject *self, PyObject *args) {
+    PyObject *src;
+    int ordered, width;
+    Py_ssize_t start, stop;
+    Py_buffer a;
+    if (!PyArg_ParseTuple(args, "Opinn", &src, &ordered, &width, &start, &stop)) return NULL;
+    if (get_int64(src, &a, 0) < 0) return NULL;
+    Py_ssize_t n = a.len / 8;
+    if (start < 0) start = 0;
+    if (stop > n) stop = n;
+    if (stop < start) stop = start;
+    if (width < 1) width = 1;
+    PyObject *out = PyList_New(stop - start);
+    if (!out) { PyBuffer_Release(&a); return NULL; }
+    const int64_t *s = a.buf;
+    for (Py_ssize_t i = start; i < stop; i++) {
+        int64_t v = ordered ? s[i] : fnv64((uint64_t)s[i]);
+        PyObject *name = key_name(v, width);
+        if (!name) { Py_DECREF(out); PyBuffer_Release(&a); return NULL; }
+        PyList_SET_ITEM(out, i - start, name);
+    }
+    PyBuffer_Release(&a);
+    return out;
+}
+
+static PyObject *java_hash(PyObject *self, PyObject *key) {
+    if (!PyBytes_Check(key)) { PyErr_SetString(PyExc_TypeError, "key must be bytes"); return NULL; }
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(key);
+    Py_ssize_t n = PyBytes_GET_SIZE(key);
+    uint32_t h = 0;
+    for (Py_ssize_t i = 0; i < n; i++) h = 31 * h + p[i];
+    return PyLong_FromLong((long)(int32_t)h);
+}
+
+/* -- Record: Recorder.record in C ------------------------------------------------------------ */
+
+#define SMALL 2048
+#define HIGHEST_US 3600000000LL
+#define N_STATUS 5
+
+/* HdrHistogram's counts index (results/histogram.py counts_index). */
+static inline Py_ssize_t counts_index(int64_t v) {
+    if (v < SMALL) return v < 0 ? 0 : (Py_ssize_t)v;
+    if (v > HIGHEST_US) v = HIGHEST_US;
+    int b = 64 - __builtin_clzll((uint64_t)v) - 11;
+    return (Py_ssize_t)(((int64_t)b << 10) + (v >> b));
+}
+
+enum { MODE_OP = 0, MODE_INTENDED = 1, MODE_BOTH = 2 };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *slots;   /* list of array('q') (or None), by op * 5 + status: swapped by Recorder.roll */
+    PyObject *islots;  /* the intended-latency counts (mode both) */
+    int mode;
+    vectorcallfunc vectorcall;
+} RecordObject;
+
+static int count_into(PyObject *slots, Py_ssize_t slot, int64_t value_us) {
+    if (slot < 0 || slot >= PyList_GET_SIZE(slots)) {
+        PyErr_SetString(PyExc_IndexError, "no such operation/status slot");
+        return -1;
+    }
+    PyObject *arr = PyList_GET_ITEM(slots, slot);
+    Py_buffer view;
+    if (get_int64(arr, &view, 1) < 0) return -1;
+    Py_ssize_t i = counts_index(value_us);
+    if (i >= view.len / 8) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_IndexError, "counts index out of range");
+        return -1;
+    }
+    ((int64_t *)view.buf)[i] += 1;
+    PyBuffer_Release(&view);
+    return 0;
+}
+
+/* Python's // on ints: floor division (a latency below 0 ns never happens; kept exact anyway). */
+static inline int64_t floor_div(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static PyObject *record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    RecordObject *r = (RecordObject *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 5 || kwnames) {
+        PyErr_SetString(PyExc_TypeError, "record(op, status, t0_ns, t1_ns, due_ns)");
+        return NULL;
+    }
+    long op = PyLong_AsLong(args[0]);
+    long st = PyLong_AsLong(args[1]);
+    long long t0 = PyLong_AsLongLong(args[2]);
+    long long t1 = PyLong_AsLongLong(args[3]);
+    long long due = PyLong_AsLongLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t slot = (Py_ssize_t)op * N_STATUS + st;
+    if (r->mode != MODE_INTENDED) {
+        if (count_into(r->slots, slot, floor_div(t1 - t0, 1000)) < 0) return NULL;
+    }
+    if (r->mode != MODE_OP) {
+        PyObject *into = r->mode == MODE_BOTH ? r->islots : r->slots;
+        if (count_into(into, slot, floor_div(t1 - (due ? due : t0), 1000)) < 0) return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *record_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *slots, *islots;
+    const char *mode;
+    static char *names[] = {"slots", "islots", "measurement", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!s", names, &PyList_Type, &slots, &PyList_Type, &islots, &mode))
+        return NULL;
+    int m;
+    if (!strcmp(mode, "op")) m = MODE_OP;
+    else if (!strcmp(mode, "intended")) m = MODE_INTENDED;
+    else if (!strcmp(mode, "both")) m = MODE_BOTH;
+    else { PyErr_SetString(PyExc_ValueError, "measurement: op, intended or both"); return NULL; }
+    RecordObject *r = (RecordObject *)type->tp_alloc(type, 0);
+    if (!r) return NULL;
+    Py_INCREF(slots); Py_INCREF(islots);
+    r->slots = slots; r->islots = islots; r->mode = m;
+    r->vectorcall = record_vectorcall;
+    return (PyObject *)r;
+}
+
+static void record_dealloc(RecordObject *r) {
+    PyObject_GC_UnTrack(r);
+    Py_CLEAR(r->slots); Py_CLEAR(r->islots);
+    Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static int record_traverse(RecordObject *r, visitproc visit, void *arg) {
+    Py_VISIT(r->slots); Py_VISIT(r->islots);
+    return 0;
+}
+
+static PyTypeObject RecordType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ycsbctl._native.Record",
+    .tp_basicsize = sizeof(RecordObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "Record(slots, islots, measurement): record(op, status, t0_ns, t1_ns, due_ns) counts one operation's "
+              "latency (µs) into the dense HDR counts slots[op*5+status] (and islots, intended, with 'both').",
+    .tp_new = record_new,
+    .tp_dealloc = (destructor)record_dealloc,
+    .tp_traverse = (traverseproc)record_traverse,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(RecordObject, vectorcall),
+};
+
+/* -- Skimmer: RESP replies, told apart without building them ----------------------------------- */
+
+enum { REPLY_OK = 0, REPLY_EMPTY = 1, REPLY_ERROR = 2 };
+
+typedef struct {
+    PyObject_HEAD
+    char *buf;
+    Py_ssize_t len, cap, pos;   /* unread bytes are buf[pos:len] */
+    Py_ssize_t last_start, last_end;  /* the last reply handed out (for raw()) */
+} SkimmerObject;
+
+/* Where the line starting at p ends (the index of its '\r'), or -1 if it is not all here. */
+static Py_ssize_t line_end(const char *b, Py_ssize_t p, Py_ssize_t len) {
+    const char *cr = memchr(b + p, '\r', len - p);
+    if (!cr) return -1;
+    Py_ssize_t e = cr - b;
+    return e + 1 < len ? e : -1;
+}
+
+static int parse_int(const char *b, Py_ssize_t p, Py_ssize_t e, long long *out) {
+    long long v = 0;
+    int neg = 0;
+    if (p < e && b[p] == '-') { neg = 1; p++; }
+    if (p >= e) return -1;
+    for (; p < e; p++) {
+        if (b[p] < '0' || b[p] > '9') return -1;
+        v = v * 10 + (b[p] - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+/* Skip one reply starting at *p: 1 done (*p after it, *kind its kind), 0 incomplete, -1 malformed. */
+static int skip_reply(const char *b, Py_ssize_t len, Py_ssize_t *p, int *kind, int depth) {
+    if (*p >= len) return 0;
+    if (depth > 64) return -1;
+    char t = b[*p];
+    Py_ssize_t e = line_end(b, *p + 1, len);
+    if (e < 0) return 0;
+    long long n;
+    switch (t) {
+    case '+': case ':': case ',': case '(': case '#':
+        *kind = REPLY_OK; *p = e + 2; return 1;
+    case '-': case '!':
+        if (t == '!') {  /* RESP3 blob error: !<len>\r\n<bytes>\r\n */
+            if (parse_int(b, *p + 1, e, &n) < 0 || n < 0) return -1;
+            if (e + 2 + n + 2 > len) return 0;
+            *kind = REPLY_ERROR; *p = e + 2 + n + 2; return 1;
+        }
+        *kind = REPLY_ERROR; *p = e + 2; return 1;
+    case '_':
+        *kind = REPLY_EMPTY; *p = e + 2; return 1;
+    case '$': case '=':
+        if (parse_int(b, *p + 1, e, &n) < 0) return -1;
+        if (n < 0) { *kind = REPLY_EMPTY; *p = e + 2; return 1; }
+        if (e + 2 + n + 2 > len) return 0;
+        *kind = REPLY_OK; *p = e + 2 + n + 2; return 1;
+    case '*': case '~': case '>': case '%': {
+        if (parse_int(b, *p + 1, e, &n) < 0) return -1;
+        if (n < 0) { *kind = REPLY_EMPTY; *p = e + 2; return 1; }
+        if (t == '%') n *= 2;
+        Py_ssize_t q = e + 2;
+        int first = REPLY_OK;
+        for (long long i = 0; i < n; i++) {
+            int k = REPLY_OK;
+            int r = skip_reply(b, len, &q, &k, depth + 1);
+            if (r <= 0) return r;
+            if (i == 0) first = k;
+        }
+        /* As the pure path reads a read's reply: an empty array, or one whose first element is nil. */
+        *kind = (n == 0 || first == REPLY_EMPTY) ? REPLY_EMPTY : REPLY_OK;
+        *p = q;
+        return 1;
+    }
+    default:
+        return -1;
+    }
+}
+
+static PyObject *skimmer_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    SkimmerObject *s = (SkimmerObject *)type->tp_alloc(type, 0);
+    if (!s) return NULL;
+    s->cap = 1 << 14;
+    s->buf = PyMem_Malloc(s->cap);
+    if (!s->buf) { Py_DECREF(s); return PyErr_NoMemory(); }
+    return (PyObject *)s;
+}
+
+static void skimmer_dealloc(SkimmerObject *s) {
+    PyMem_Free(s->buf);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyObject *skimmer_feed(SkimmerObject *s, PyObject *data) {
+    Py_buffer v;
+    if (PyObject_GetBuffer(data, &v, PyBUF_SIMPLE) < 0) return NULL;
+    if (s->pos == s->len) { s->pos = s->len = 0; s->last_start = s->last_end = 0; }
+    if (s->len + v.len > s->cap) {
+        if (s->pos > 0) {  /* drop what was read (raw() of the last reply is gone then) */
+            memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+            s->len -= s->pos; s->pos = 0; s->last_start = s->last_end = 0;
+        }
+        if (s->len + v.len > s->cap) {
+            Py_ssize_t cap = s->cap;
+            while (cap < s->len + v.len) cap *= 2;
+            char *nb = PyMem_Realloc(s->buf, cap);
+            if (!nb) { PyBuffer_Release(&v); return PyErr_NoMemory(); }
+            s->buf = nb; s->cap = cap;
+        }
+    }
+    memcpy(s->buf + s->len, v.buf, v.len);
+    s->len += v.len;
+    PyBuffer_Release(&v);
+    Py_RETURN_NONE;
+}
+
+static PyObject *ProtocolError;
+
+static PyObject *skimmer_next(SkimmerObject *s, PyObject *unused) {
+    Py_ssize_t p = s->pos;
+    int kind = REPLY_OK;
+    int r = skip_reply(s->buf, s->len, &p, &kind, 0);
+    if (r == 0) Py_RETURN_NONE;
+    if (r < 0) {
+        PyErr_Format(ProtocolError, "protocol error: unexpected byte 0x%02x at a reply's start",
+                     (unsigned int)(unsigned char)s->buf[s->pos]);
+        return NULL;
+    }
+    s->last_start = s->pos;
+    s->last_end = p;
+    s->pos = p;
+    return PyLong_FromLong(kind);
+}
+
+static PyObject *skimmer_raw(SkimmerObject *s, PyObject *unused) {
+    return PyBytes_FromStringAndSize(s->buf + s->last_start, s->last_end - s->last_start);
+}
+
+static PyMethodDef skimmer_methods[] = {
+    {"feed", (PyCFunction)skimmer_feed, METH_O, "feed(data): bytes read from the connection."},
+    {"next", (PyCFunction)skimmer_next, METH_NOARGS,
+     "next() -> None (no whole reply yet) or the next reply's kind: 0 OK, 1 empty (nil, an empty array or one "
+     "whose first element is nil), 2 an error reply."},
+    {"raw", (PyCFunction)skimmer_raw, METH_NOARGS, "raw() -> the bytes of the reply next() last told apart."},
+    {NULL}};
+
+static PyTypeObject SkimmerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ycsbctl._native.Skimmer",
+    .tp_basicsize = sizeof(SkimmerObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "RESP replies told apart (kind and extent) without building them.",
+    .tp_new = skimmer_new,
+    .tp_dealloc = (destructor)skimmer_dealloc,
+    .tp_methods = skimmer_methods,
+};
+
+static PyMethodDef methods[] = {
+    {"fnv64_into", fnv64_into, METH_VARARGS, "fnv64_into(src, dst): dst[i] = YCSB fnvhash64(src[i]) (int64 buffers)."},
+    {"scramble_into", scramble_into, METH_VARARGS,
+     "scramble_into(src, dst, lo, itemcount): dst[i] = lo + fnvhash64(src[i]) % itemcount."},
+    {"key_names", key_names, METH_VARARGS,
+     "key_names(nums, ordered, zeropadding, start, stop) -> [b'user…'] for nums[start:stop] (hashed unless ordered)."},
+    {"java_hash", java_hash, METH_O, "java_hash(key) -> Java String.hashCode of an ASCII key (signed 32-bit)."},
+    {NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", "ycsbctl's compiled per-operation core.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&SkimmerType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    ProtocolError = PyErr_NewException("ycsbctl._native.ProtocolError", PyExc_ValueError, NULL);
+    Py_INCREF(&RecordType);
+    Py_INCREF(&SkimmerType);
+    if (PyModule_AddObject(m, "Record", (PyObject *)&RecordType) < 0 ||
+        PyModule_AddObject(m, "Skimmer", (PyObject *)&SkimmerType) < 0 ||
+        PyModule_AddObject(m, "ProtocolError", ProtocolError) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
