@@ -263,6 +263,76 @@ static PyTypeObject RecordType = {
     .tp_vectorcall_offset = offsetof(RecordObject, vectorcall),
 };
 
+/* -- run_basic: basic://'s chain (BasicBinding.chain, unpaced) ------------------------------------ */
+
+#include <time.h>
+
+static inline int64_t now_ns(void) {  /* time.perf_counter_ns's clock on Linux */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+#define OP_UPDATE 1
+#define OP_INSERT 2
+
+/* run_basic(ops, keys, keynums, wfs, start, end, record, values, ack, deadline_ns) -> done: each
+ * operation issued (its key read), its values taken (writes), timed into record (OK), its insert
+ * acknowledged (ack, or None); stops after the operation that ends at or past the deadline. */
+static PyObject *run_basic(PyObject *self, PyObject *args) {
+    PyObject *ops, *keys, *keynums, *wfs, *record, *values, *ack;
+    Py_ssize_t start, end;
+    long long deadline;
+    if (!PyArg_ParseTuple(args, "OOOOnnOOOL", &ops, &keys, &keynums, &wfs, &start, &end, &record, &values, &ack,
+                          &deadline))
+        return NULL;
+    RecordObject *rec = Py_IS_TYPE(record, &RecordType) ? (RecordObject *)record : NULL;
+    PyObject *all_fields = PyLong_FromLong(-1);
+    if (!all_fields) return NULL;
+    Py_ssize_t i = start;
+    for (; i < end; i++) {
+        PyObject *o = PySequence_GetItem(ops, i);
+        if (!o) goto fail;
+        long op = PyLong_AsLong(o);
+        Py_DECREF(o);
+        if (op == -1 && PyErr_Occurred()) goto fail;
+        PyObject *key = PySequence_GetItem(keys, i);  /* issues the operation: a key chosen at issue time is chosen now */
+        if (!key) goto fail;
+        Py_DECREF(key);
+        int64_t t0 = now_ns();
+        if (op == OP_UPDATE || op == OP_INSERT) {
+            PyObject *field = op == OP_UPDATE ? PySequence_GetItem(wfs, i) : (Py_INCREF(all_fields), all_fields);
+            if (!field) goto fail;
+            PyObject *v = PyObject_CallOneArg(values, field);
+            Py_DECREF(field);
+            if (!v) goto fail;
+            Py_DECREF(v);
+        }
+        int64_t t1 = now_ns();
+        if (rec && rec->mode == MODE_OP) {
+            if (count_into(rec->slots, (Py_ssize_t)op * N_STATUS, floor_div(t1 - t0, 1000)) < 0) goto fail;
+        } else {
+            PyObject *r = PyObject_CallFunction(record, "liLLL", op, 0, (long long)t0, (long long)t1, (long long)t0);
+            if (!r) goto fail;
+            Py_DECREF(r);
+        }
+        if (op == OP_INSERT && ack != Py_None) {
+            PyObject *num = PySequence_GetItem(keynums, i);
+            if (!num) goto fail;
+            PyObject *r = PyObject_CallOneArg(ack, num);
+            Py_DECREF(num);
+            if (!r) goto fail;
+            Py_DECREF(r);
+        }
+        if (t1 >= deadline) { i++; break; }
+    }
+    Py_DECREF(all_fields);
+    return PyLong_FromSsize_t(i - start);
+fail:
+    Py_DECREF(all_fields);
+    return NULL;
+}
+
 /* -- Skimmer: RESP replies, told apart without building them ----------------------------------- */
 
 enum { REPLY_OK = 0, REPLY_EMPTY = 1, REPLY_ERROR = 2 };
@@ -426,6 +496,9 @@ static PyMethodDef methods[] = {
      "scramble_into(src, dst, lo, itemcount): dst[i] = lo + fnvhash64(src[i]) % itemcount."},
     {"key_names", key_names, METH_VARARGS,
      "key_names(nums, ordered, zeropadding, start, stop) -> [b'user…'] for nums[start:stop] (hashed unless ordered)."},
+    {"run_basic", run_basic, METH_VARARGS,
+     "run_basic(ops, keys, keynums, wfs, start, end, record, values, ack, deadline_ns) -> operations done "
+     "(basic://'s unpaced chain)."},
     {"java_hash", java_hash, METH_O, "java_hash(key) -> Java String.hashCode of an ASCII key (signed 32-bit)."},
     {NULL}};
 

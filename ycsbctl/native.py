@@ -9,7 +9,6 @@ line, from the first process only) or when :data:`FORCE_PURE_ENV` is set (tests,
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from types import ModuleType
@@ -30,8 +29,12 @@ def _load() -> tuple[ModuleType | None, str]:
 
 core, why_pure = _load()
 
-if core is None and not why_pure.startswith(FORCE_PURE_ENV) and multiprocessing.parent_process() is None:
-    # Worker processes import this too: only the process the user started says it, once.
+_WARNED_ENV = "_YCSBCTL_PURE_PATH_WARNED"  # set once said: the worker processes this one starts inherit it
+
+if core is None and not why_pure.startswith(FORCE_PURE_ENV) and not os.environ.get(_WARNED_ENV):
+    # Worker processes import this too (before multiprocessing tells them they are children): only
+    # the process the user started says it, once.
+    os.environ[_WARNED_ENV] = "1"
     print(f"warning: ycsbctl runs its pure-Python per-operation path: {why_pure}; reinstall with a C compiler "
           "(gcc) present, e.g. scripts/setup.sh, for less client CPU per operation", file=sys.stderr)
 

@@ -73,7 +73,7 @@ def build_key_names(keynums: np.ndarray, ordered: bool = False, zeropadding: int
 
 
 KEY_SLICE = 32  # keys named per step of key_name_steps: ~4 µs
-NATIVE_KEY_SLICE = 256  # … by the compiled core: ~10 µs (~40 ns per key)
+NATIVE_KEY_SLICE = 128  # … by the compiled core: ~5 µs (~40 ns per key)
 
 
 def key_name_steps(keynums: np.ndarray, ordered: bool = False,
