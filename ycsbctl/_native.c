@@ -2,12 +2,14 @@
  * (ycsbctl/native.py says which path is active); each function here does exactly what the Python
  * it replaces does, so that both paths produce the same operations, bytes and counts.
  *
+ *   fnvhash64(n)                    YCSB's fnvhash64 of one int (keys.fnvhash64, for issue-time keys)
  *   fnv64_into(src, dst)            YCSB's fnvhash64 over an int64 buffer (keys.fnvhash64_steps)
  *   scramble_into(src, dst, lo, n)  lo + fnvhash64(src) % n (ScrambledZipfian.scramble)
  *   key_names(nums, ordered, zeropadding, start, stop) -> list[bytes]   (keys.key_name_steps)
  *   java_hash(key) -> int           Java String.hashCode of an ASCII key (redis binding java_hash)
  *   Record(slots, islots, mode)     Recorder.record: one operation into the dense HDR counts
  *   Skimmer()                       RESP replies told apart without building them (hiredis does)
+ *   run_basic(...)                  basic://'s unpaced chain (stores/basic/binding.py BasicBinding.chain)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -42,6 +44,12 @@ static int get_int64(PyObject *obj, Py_buffer *view, int writable) {
         return -1;
     }
     return 0;
+}
+
+static PyObject *fnvhash64_one(PyObject *self, PyObject *value) {
+    unsigned long long v = PyLong_AsUnsignedLongLongMask(value);  /* & (2**64 - 1), as keys.fnvhash64 */
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromLongLong(fnv64(v));
 }
 
 static PyObject *fnv64_into(PyObject *self, PyObject *args) {
@@ -491,6 +499,7 @@ static PyTypeObject SkimmerType = {
 };
 
 static PyMethodDef methods[] = {
+    {"fnvhash64", fnvhash64_one, METH_O, "fnvhash64(n) -> YCSB's fnvhash64 of one int."},
     {"fnv64_into", fnv64_into, METH_VARARGS, "fnv64_into(src, dst): dst[i] = YCSB fnvhash64(src[i]) (int64 buffers)."},
     {"scramble_into", scramble_into, METH_VARARGS,
      "scramble_into(src, dst, lo, itemcount): dst[i] = lo + fnvhash64(src[i]) % itemcount."},

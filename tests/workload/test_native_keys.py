@@ -24,7 +24,10 @@ def test_fnv64_matches_the_pure_hash_value_for_value():
     nums = _edges_and_random()
     out = np.empty_like(nums)
     core.fnv64_into(nums, out)
-    assert out.tolist() == [fnvhash64(int(v)) if fnvhash64(int(v)) < 2**63 else -(2**63) for v in nums.tolist()]
+    want = [fnvhash64(int(v)) if fnvhash64(int(v)) < 2**63 else -(2**63) for v in nums.tolist()]
+    assert out.tolist() == want
+    assert [core.fnvhash64(int(v)) for v in nums.tolist()] == want  # one at a time (issue-time keys)
+    assert core.fnvhash64(2**64 + 5) == fnvhash64(5)  # masked to 64 bits, as the pure one
 
 
 def test_key_names_match_build_key_name_hashed_ordered_and_padded():
