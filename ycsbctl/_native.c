@@ -9,8 +9,11 @@
  *   java_hash(key) -> int           Java String.hashCode of an ASCII key (redis binding java_hash)
  *   Record(slots, islots, mode)     Recorder.record: one operation into the dense HDR counts
  *   Skimmer()                       RESP replies told apart without building them (hiredis does)
+ *   OpMsgReader()                   MongoDB OP_MSG replies framed and the plain ones judged in place
+ *                                   (mongodb/wire.py data_received, wire_chain.reply_status)
  *   run_basic(...)                  basic://'s unpaced chain (stores/basic/binding.py BasicBinding.chain)
  */
+#define _GNU_SOURCE  /* memmem */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
@@ -498,6 +501,135 @@ static PyTypeObject SkimmerType = {
     .tp_methods = skimmer_methods,
 };
 
+/* -- OpMsgReader: MongoDB OP_MSG replies framed, and the plain ones judged, in place ------------------ */
+
+#define OP_MSG 2013
+#define NO_BODY (-(1LL << 40))  /* next()'s answer for a message without a kind-0 body: never a request id */
+
+typedef struct {
+    PyObject_HEAD
+    char *buf;
+    Py_ssize_t len, cap, pos;
+    Py_ssize_t body_start, body_len;  /* the body of the message next() last framed */
+} OpMsgObject;
+
+static PyObject *opmsg_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    OpMsgObject *s = (OpMsgObject *)type->tp_alloc(type, 0);
+    if (!s) return NULL;
+    s->cap = 1 << 14;
+    s->buf = PyMem_Malloc(s->cap);
+    if (!s->buf) { Py_DECREF(s); return PyErr_NoMemory(); }
+    return (PyObject *)s;
+}
+
+static void opmsg_dealloc(OpMsgObject *s) {
+    PyMem_Free(s->buf);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyObject *opmsg_feed(OpMsgObject *s, PyObject *data) {
+    Py_buffer v;
+    if (PyObject_GetBuffer(data, &v, PyBUF_SIMPLE) < 0) return NULL;
+    if (s->pos == s->len) { s->pos = s->len = 0; s->body_start = s->body_len = 0; }
+    if (s->len + v.len > s->cap) {
+        if (s->pos > 0) {
+            memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+            s->len -= s->pos; s->pos = 0; s->body_start = s->body_len = 0;
+        }
+        if (s->len + v.len > s->cap) {
+            Py_ssize_t cap = s->cap;
+            while (cap < s->len + v.len) cap *= 2;
+            char *nb = PyMem_Realloc(s->buf, cap);
+            if (!nb) { PyBuffer_Release(&v); return PyErr_NoMemory(); }
+            s->buf = nb; s->cap = cap;
+        }
+    }
+    memcpy(s->buf + s->len, v.buf, v.len);
+    s->len += v.len;
+    PyBuffer_Release(&v);
+    Py_RETURN_NONE;
+}
+
+static inline int32_t le32(const char *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return (int32_t)v;  /* x86-64 and arm64 Linux are little-endian, as the wire */
+}
+
+static PyObject *opmsg_next(OpMsgObject *s, PyObject *unused) {
+    Py_ssize_t avail = s->len - s->pos;
+    if (avail < 16) Py_RETURN_NONE;
+    const char *m = s->buf + s->pos;
+    Py_ssize_t length = le32(m);
+    if (length < 16) length = 16;  /* garbage: framed as a header alone (answered as out of step) */
+    if (avail < length) Py_RETURN_NONE;
+    int32_t response_to = le32(m + 8), opcode = le32(m + 12);
+    s->pos += length;
+    if (opcode == OP_MSG && length >= 21 && m[20] == 0) {
+        s->body_start = (m - s->buf) + 21;
+        s->body_len = length - 21;
+        return PyLong_FromLong(response_to);
+    }
+    s->body_start = s->body_len = 0;
+    return PyLong_FromLongLong(NO_BODY);
+}
+
+static PyObject *opmsg_body(OpMsgObject *s, PyObject *unused) {
+    return PyBytes_FromStringAndSize(s->buf + s->body_start, s->body_len);
+}
+
+#define ST_OK 0
+#define ST_NOT_FOUND 1
+#define OP_READ 0
+
+static int has_at(const char *b, Py_ssize_t n, Py_ssize_t at, const char *what, Py_ssize_t wn) {
+    return at + wn <= n && memcmp(b + at, what, wn) == 0;
+}
+
+/* status(op) -> 0 OK, 1 NOT_FOUND, or -1: not a plainly successful reply (the caller decodes it),
+ * exactly as wire_chain.reply_status reads a reply in place. */
+static PyObject *opmsg_status(OpMsgObject *s, PyObject *oparg) {
+    long op = PyLong_AsLong(oparg);
+    if (op == -1 && PyErr_Occurred()) return NULL;
+    const char *b = s->buf + s->body_start;
+    Py_ssize_t n = s->body_len;
+    static const char ok_end[] = "\x01ok\x00\x00\x00\x00\x00\x00\x00\xf0?\x00";  /* 13 bytes */
+    const Py_ssize_t ok_n = 13;
+    long st = -1;
+    if (n >= ok_n && memcmp(b + n - ok_n, ok_end, ok_n) == 0) {
+        if (op == OP_READ) {
+            if (has_at(b, n, 4, "\x03" "cursor\x00", 8) && has_at(b, n, 16, "\x04" "firstBatch\x00", 12))
+                st = has_at(b, n, 28, "\x05\x00\x00\x00", 4) ? ST_NOT_FOUND : ST_OK;
+        } else if (!memmem(b, n, "Error", 5)) {
+            if (op == OP_INSERT) st = ST_OK;
+            else if (has_at(b, n, 4, "\x10n\x00", 3))
+                st = has_at(b, n, 7, "\x00\x00\x00\x00", 4) ? ST_NOT_FOUND : ST_OK;
+        }
+    }
+    return PyLong_FromLong(st);
+}
+
+static PyMethodDef opmsg_methods[] = {
+    {"feed", (PyCFunction)opmsg_feed, METH_O, "feed(data): bytes read from the connection."},
+    {"next", (PyCFunction)opmsg_next, METH_NOARGS,
+     "next() -> None (no whole message yet), or the next message's responseTo (an impossible id, -2**40, for a "
+     "message without a kind-0 OP_MSG body)."},
+    {"body", (PyCFunction)opmsg_body, METH_NOARGS, "body() -> the BSON body of the message next() last framed."},
+    {"status", (PyCFunction)opmsg_status, METH_O,
+     "status(op) -> 0 OK, 1 NOT_FOUND, -1 (decode it) for the last body, as wire_chain.reply_status reads it."},
+    {NULL}};
+
+static PyTypeObject OpMsgType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ycsbctl._native.OpMsgReader",
+    .tp_basicsize = sizeof(OpMsgObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "MongoDB OP_MSG replies framed, and the plain ones judged, without copying them into Python.",
+    .tp_new = opmsg_new,
+    .tp_dealloc = (destructor)opmsg_dealloc,
+    .tp_methods = opmsg_methods,
+};
+
 static PyMethodDef methods[] = {
     {"fnvhash64", fnvhash64_one, METH_O, "fnvhash64(n) -> YCSB's fnvhash64 of one int."},
     {"fnv64_into", fnv64_into, METH_VARARGS, "fnv64_into(src, dst): dst[i] = YCSB fnvhash64(src[i]) (int64 buffers)."},
@@ -515,13 +647,15 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", "ycsbctl's
                                     methods};
 
 PyMODINIT_FUNC PyInit__native(void) {
-    if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&SkimmerType) < 0) return NULL;
+    if (PyType_Ready(&RecordType) < 0 || PyType_Ready(&SkimmerType) < 0 || PyType_Ready(&OpMsgType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     ProtocolError = PyErr_NewException("ycsbctl._native.ProtocolError", PyExc_ValueError, NULL);
     Py_INCREF(&RecordType);
     Py_INCREF(&SkimmerType);
+    Py_INCREF(&OpMsgType);
     if (PyModule_AddObject(m, "Record", (PyObject *)&RecordType) < 0 ||
+        PyModule_AddObject(m, "OpMsgReader", (PyObject *)&OpMsgType) < 0 ||
         PyModule_AddObject(m, "Skimmer", (PyObject *)&SkimmerType) < 0 ||
         PyModule_AddObject(m, "ProtocolError", ProtocolError) < 0) {
         Py_DECREF(m);

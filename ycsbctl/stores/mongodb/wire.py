@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl, urlparse
 import bson
 
 from ycsbctl.errors import UserError
+from ycsbctl.native import core
 from ycsbctl.stores.binding import (
     ChainContext,
     ConnectionLost,
@@ -41,7 +42,7 @@ from ycsbctl.stores.binding import (
     WireProtocol,
 )
 from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
-from ycsbctl.stores.mongodb.wire_chain import MongoRequests, run_chain
+from ycsbctl.stores.mongodb.wire_chain import MongoChain, MongoRequests, run_chain
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
@@ -95,8 +96,28 @@ class _OpMsgProtocol(WireProtocol):
     def __init__(self) -> None:
         super().__init__()
         self.buf = bytearray()
+        self.reader = core.OpMsgReader() if core is not None else None
 
     def data_received(self, data: bytes) -> None:
+        reader = self.reader
+        if reader is not None:  # the compiled path: framed in C; a chain's plain reply is judged there too
+            reader.feed(data)
+            waiters = self.waiters
+            while (response_to := reader.next()) is not None:
+                if not waiters:  # a reply to nothing we asked
+                    self.transport.close()  # type: ignore[union-attr]
+                    return
+                request_id, fut = waiters.popleft()
+                if response_to != request_id:  # out of step (or no OP_MSG body): never guess
+                    self.transport.close()  # type: ignore[union-attr]
+                    return
+                if fut.done():  # timed out earlier: the late reply is dropped, and counted
+                    self.late += 1
+                elif fut.__class__ is MongoChain:
+                    fut.judge(reader)
+                else:
+                    fut.set_result(reader.body())
+            return
         buf = self.buf
         buf += data
         while len(buf) >= 16:
