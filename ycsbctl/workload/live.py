@@ -21,9 +21,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ycsbctl.native import core
 from ycsbctl.workload import distributions as d
 from ycsbctl.workload.inserts import InsertSequence
-from ycsbctl.native import core
 from ycsbctl.workload.keys import fnvhash64, key_format
 
 INSERT = 2  # = ycsbctl.workload.core.INSERT (core imports this module)
