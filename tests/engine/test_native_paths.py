@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from tests.fixtures.pacing import count_floor, holdable_rate, largest_delay_s
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.native import FORCE_PURE_ENV, core
@@ -125,3 +127,17 @@ def test_forcing_the_pure_path_says_so_in_doctor_and_warns_nowhere(tmp_path):
     env.pop(FORCE_PURE_ENV)
     assert "per-operation path: compiled" in _ycsbctl(["doctor"], env | {"DOCKER_HOST": "unix:///nonexistent.sock"},
                                                       tmp_path).stdout
+
+
+@pytest.mark.speed
+@pytest.mark.parametrize("path", PATHS)
+def test_a_paced_basic_run_holds_its_rate_on_each_path(monkeypatch, path):
+    """basic://'s chain waits for each due time through the thread's pacer (its Python loop on both
+    paths: the compiled one runs unpaced chains only): the rate is held, never exceeded."""
+    spec = PhaseSpec("run", "basic://", _props("workload-a", recordcount=1000, operationcount=3000), threads=4,
+                     processes=1, measurement="both")
+    rate = holdable_rate(3000.0, _run(monkeypatch, path, spec).throughput_ops)
+    r = _run(monkeypatch, path, replace(spec, target_rate=rate))
+    assert r.status == "ok" and r.operations == 3000
+    assert count_floor(rate, 4, 3000, largest_delay_s(r)) <= r.throughput_ops <= rate * 1.02
+    assert r.schedule_lag is not None and r.schedule_lag.operations == 3000
