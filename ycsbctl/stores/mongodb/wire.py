@@ -26,6 +26,7 @@ import itertools
 import struct
 from collections import deque
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import parse_qsl, urlparse
 
 import bson
@@ -96,28 +97,30 @@ class _OpMsgProtocol(WireProtocol):
     def __init__(self) -> None:
         super().__init__()
         self.buf = bytearray()
-        self.reader = core.OpMsgReader() if core is not None else None
+        self.reader: Any = core.OpMsgReader() if core is not None else None  # the compiled path's
 
-    def data_received(self, data: bytes) -> None:
+    def framed(self, data: bytes) -> None:
+        """The compiled path's ``data_received``: framed in C, a chain's plain reply judged there too."""
         reader = self.reader
-        if reader is not None:  # the compiled path: framed in C; a chain's plain reply is judged there too
-            reader.feed(data)
-            waiters = self.waiters
-            while (response_to := reader.next()) is not None:
-                if not waiters:  # a reply to nothing we asked
-                    self.transport.close()  # type: ignore[union-attr]
-                    return
-                request_id, fut = waiters.popleft()
-                if response_to != request_id:  # out of step (or no OP_MSG body): never guess
-                    self.transport.close()  # type: ignore[union-attr]
-                    return
-                if fut.done():  # timed out earlier: the late reply is dropped, and counted
-                    self.late += 1
-                elif fut.__class__ is MongoChain:
-                    fut.judge(reader)
-                else:
-                    fut.set_result(reader.body())
-            return
+        reader.feed(data)
+        waiters = self.waiters
+        while (response_to := reader.next()) is not None:
+            if not waiters:  # a reply to nothing we asked
+                self.transport.close()  # type: ignore[union-attr]
+                return
+            request_id, fut = waiters.popleft()
+            if response_to != request_id:  # out of step (or no OP_MSG body): never guess
+                self.transport.close()  # type: ignore[union-attr]
+                return
+            if fut.done():  # timed out earlier: the late reply is dropped, and counted
+                self.late += 1
+            elif fut.__class__ is MongoChain:
+                fut.judge(reader)
+            else:
+                fut.set_result(reader.body())
+
+    def parsed(self, data: bytes) -> None:
+        """The pure path's ``data_received``."""
         buf = self.buf
         buf += data
         while len(buf) >= 16:
@@ -139,6 +142,9 @@ class _OpMsgProtocol(WireProtocol):
                 fut.set_result(body)
             else:  # timed out earlier: the late reply is dropped, and counted
                 self.late += 1
+
+    # Chosen once (no test per read): uvloop calls it for every read.
+    data_received = parsed if core is None else framed
 
     def fail(self, waiter: tuple[int, asyncio.Future], err: ConnectionError) -> None:
         super().fail(waiter[1], err)
