@@ -40,5 +40,5 @@ if core is None and not why_pure.startswith(FORCE_PURE_ENV) and not os.environ.g
 
 
 def active_path() -> str:
-    """``compiled`` or ``pure-Python (why)``: for ``ycsbctl doctor`` and result manifests."""
+    """``compiled`` or ``pure-Python (why)``: for ``ycsbctl doctor`` and the versions of a result manifest."""
     return "compiled" if core is not None else f"pure-Python ({why_pure})"
