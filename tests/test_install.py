@@ -44,6 +44,7 @@ def test_the_wheel_carries_workloads_configs_and_templates_and_they_are_found_ou
     for f in ("redis/redis.conf", "mongodb/mongod.flags", "ferretdb/ferretdb.flags", "dragonfly/dragonfly.flags"):
         assert f"ycsbctl/data/configs/{f}" in names
     assert "ycsbctl/report/templates/report.html.j2" in names
+    assert any(n.startswith("ycsbctl/_native.") and n.endswith(".so") for n in names), "the compiled core was not built"
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     elsewhere = tmp_path / "elsewhere"
@@ -93,7 +94,7 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_dry_run_up_run_and_down_from_e
     elsewhere, home = tmp_path / "elsewhere", tmp_path / "home"
     elsewhere.mkdir()
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "YCSBCTL_INFRA", "YCSBCTL_BIN_DIR",
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "YCSBCTL_INFRA", "YCSBCTL_BIN_DIR", "YCSBCTL_PURE_PYTHON",
                                                             "XDG_DATA_HOME", "VIRTUAL_ENV")}
     env.update(HOME=str(home), YCSBCTL_STATE_DIR=str(tmp_path / "state"),
                PATH=f"{venv / 'bin'}{os.pathsep}/usr/local/bin{os.pathsep}/usr/bin{os.pathsep}/bin")
@@ -105,6 +106,9 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_dry_run_up_run_and_down_from_e
     where = subprocess.run(["python", "-c", "import ycsbctl; print(ycsbctl.__file__)"], cwd=elsewhere, env=env,
                            capture_output=True, text=True)
     assert where.stdout.startswith(str(venv)), where  # the installed copy, not the checkout
+    path = subprocess.run(["python", "-c", "from ycsbctl.native import active_path; print(active_path())"], cwd=elsewhere,
+                          env=env, capture_output=True, text=True)
+    assert path.stdout.strip() == "compiled", path  # the wheel's compiled core, not the pure-Python fallback
 
     dry = ycsbctl("dry-run", "workload-b", "--count", "5", "--seed", "1")
     assert dry.returncode == 0, dry.stderr

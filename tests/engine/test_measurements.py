@@ -232,7 +232,10 @@ def test_the_next_batch_is_drawn_a_slice_or_two_per_take_and_ready_before_this_o
         assert len(worker.take(32)[0]) == 32
     per_take = np.bincount(ran)[1:]
     assert switches == 5 and per_take.max() <= 3
-    assert (per_take > 0).mean() > 0.75, "the slices bunch up instead of spreading over the batch"
+    # Most takes run a slice; the compiled core makes a batch in fewer slices than there are takes,
+    # and then most slices run in a take of their own.
+    spread = (per_take > 0).sum()
+    assert spread > 0.75 * min(len(per_take), len(ran)), "the slices bunch up instead of spreading over the batch"
 
 
 @pytest.fixture

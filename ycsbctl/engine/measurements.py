@@ -29,6 +29,7 @@ import numpy as np
 
 from ycsbctl.engine.messages import SecondCounts, SecondReport, SparseCounts
 from ycsbctl.engine.timerfd import TimerFd
+from ycsbctl.native import core
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, STATUSES
 from ycsbctl.slices import drain
@@ -106,6 +107,13 @@ class Recorder:
         self.sched[v if v < _SMALL else hdr.counts_index(v)] += 1
 
     def _make_record(self) -> Record:
+        slots, islots = self.slots, self.islots
+        if core is not None:  # the compiled twin of the functions below (~0.05 µs a call, not ~0.13)
+            return core.Record(slots, islots, self.measurement)
+        return self.pure_record()
+
+    def pure_record(self) -> Record:
+        """:attr:`record` in Python (the pure path, and the truth the compiled one is tested against)."""
         slots, islots = self.slots, self.islots
         index = hdr.counts_index
         small = _SMALL

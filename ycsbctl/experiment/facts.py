@@ -12,7 +12,7 @@ from typing import Any
 
 import psutil
 
-from ycsbctl import __version__
+from ycsbctl import __version__, native
 
 
 def _read(path: str) -> str | None:
@@ -41,8 +41,9 @@ def host_facts() -> dict[str, Any]:
 
 
 def versions() -> dict[str, str]:
-    """ycsbctl, Python and the client libraries that shape the numbers."""
-    out = {"ycsbctl": __version__, "python": sys.version.split()[0]}
+    """ycsbctl (and which per-operation path it runs: compiled or pure-Python), Python and the client
+    libraries that shape the numbers."""
+    out = {"ycsbctl": __version__, "ycsbctl path": native.active_path(), "python": sys.version.split()[0]}
     for dist in ("redis", "hiredis", "pymongo", "uvloop", "numpy", "pandas", "hdrhistogram", "docker"):
         with contextlib.suppress(metadata.PackageNotFoundError):
             out[dist] = metadata.version(dist)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import psutil
 
+from ycsbctl import native
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, state
 from ycsbctl.provision.local import binary_version, find_binary, port_owner
@@ -157,6 +158,10 @@ def checks() -> list[Check]:
     out.append(Check("memory", mem.available >= 2 * GIB,
                      f"{mem.available / GIB:.1f} GiB available of {mem.total / GIB:.1f} GiB",
                      "free memory or lower --server-memory / recordcount"))
+    out.append(Check("per-operation path", native.core is not None, native.active_path(),
+                     "" if native.core is not None or native.why_pure.startswith(native.FORCE_PURE_ENV) else
+                     "reinstall with gcc and the Python headers present (scripts/setup.sh, or pip install -e .): the "
+                     "pure-Python path costs more client CPU per operation"))
     out.append(Check("cpus", True, f"{len(os.sched_getaffinity(0))} usable CPUs (--server-cpus takes a cpuset of them)"))
     try:
         folder = state.state_dir()

@@ -11,6 +11,7 @@ from collections.abc import Generator
 
 import numpy as np
 
+from ycsbctl.native import core
 from ycsbctl.slices import drain
 from ycsbctl.workload.keys import fnvhash64_steps
 
@@ -121,7 +122,13 @@ class ScrambledZipfian:
         return drain(self.scramble_steps(z))
 
     def scramble_steps(self, z: np.ndarray) -> Generator[None, None, np.ndarray]:
-        """:meth:`scramble` in slices (see :func:`~ycsbctl.workload.keys.fnvhash64_steps`)."""
+        """:meth:`scramble` in slices (see :func:`~ycsbctl.workload.keys.fnvhash64_steps`); one call of the
+        compiled core when it is there."""
+        if core is not None:
+            src = np.ascontiguousarray(z, dtype=np.int64)
+            out = np.empty_like(src)
+            core.scramble_into(src, out, self.min, self.itemcount)
+            return out
         return self.min + (yield from fnvhash64_steps(z)) % self.itemcount
 
 

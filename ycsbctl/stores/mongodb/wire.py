@@ -26,11 +26,13 @@ import itertools
 import struct
 from collections import deque
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import parse_qsl, urlparse
 
 import bson
 
 from ycsbctl.errors import UserError
+from ycsbctl.native import core
 from ycsbctl.stores.binding import (
     ChainContext,
     ConnectionLost,
@@ -41,7 +43,7 @@ from ycsbctl.stores.binding import (
     WireProtocol,
 )
 from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
-from ycsbctl.stores.mongodb.wire_chain import MongoRequests, run_chain
+from ycsbctl.stores.mongodb.wire_chain import MongoChain, MongoRequests, run_chain
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
@@ -95,8 +97,30 @@ class _OpMsgProtocol(WireProtocol):
     def __init__(self) -> None:
         super().__init__()
         self.buf = bytearray()
+        self.reader: Any = core.OpMsgReader() if core is not None else None  # the compiled path's
 
-    def data_received(self, data: bytes) -> None:
+    def framed(self, data: bytes) -> None:
+        """The compiled path's ``data_received``: framed in C, a chain's plain reply judged there too."""
+        reader = self.reader
+        reader.feed(data)
+        waiters = self.waiters
+        while (response_to := reader.next()) is not None:
+            if not waiters:  # a reply to nothing we asked
+                self.transport.close()  # type: ignore[union-attr]
+                return
+            request_id, fut = waiters.popleft()
+            if response_to != request_id:  # out of step (or no OP_MSG body): never guess
+                self.transport.close()  # type: ignore[union-attr]
+                return
+            if fut.done():  # timed out earlier: the late reply is dropped, and counted
+                self.late += 1
+            elif fut.__class__ is MongoChain:
+                fut.judge(reader)
+            else:
+                fut.set_result(reader.body())
+
+    def parsed(self, data: bytes) -> None:
+        """The pure path's ``data_received``."""
         buf = self.buf
         buf += data
         while len(buf) >= 16:
@@ -118,6 +142,9 @@ class _OpMsgProtocol(WireProtocol):
                 fut.set_result(body)
             else:  # timed out earlier: the late reply is dropped, and counted
                 self.late += 1
+
+    # Chosen once (no test per read): uvloop calls it for every read.
+    data_received = parsed if core is None else framed
 
     def fail(self, waiter: tuple[int, asyncio.Future], err: ConnectionError) -> None:
         super().fail(waiter[1], err)

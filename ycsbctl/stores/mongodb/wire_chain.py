@@ -232,6 +232,14 @@ class MongoChain(ChainRun):
         st = reply_status(self.b, self.op, body)
         self.complete(st, time.perf_counter_ns())
 
+    def judge(self, reader: Any) -> None:
+        """:meth:`set_result` for a reply the compiled core framed (``reader``: its ``OpMsgReader``):
+        a plainly successful reply is judged in place there, anything else as ``reply_status`` does."""
+        st = reader.status(self.op)
+        if st < 0:
+            st = reply_status(self.b, self.op, reader.body())
+        self.complete(st, time.perf_counter_ns())
+
     set_exception = ChainRun.fail  # the protocol fails a waiter as it would a future
 
 

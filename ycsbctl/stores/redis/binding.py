@@ -24,11 +24,13 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from operator import mul
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 import hiredis
 
 from ycsbctl.errors import UserError
+from ycsbctl.native import core
 from ycsbctl.stores.binding import (
     ChainContext,
     ConnectionLost,
@@ -59,6 +61,7 @@ def java_hash(key: bytes) -> int:
 
 
 _POWERS: dict[int, tuple[int, ...]] = {}
+_java_hash = java_hash if core is None else core.java_hash  # the chain's (compiled: ~0.05 µs, not ~1)
 
 
 def encode_command(*parts: bytes) -> bytes:
@@ -110,8 +113,10 @@ class _Resp(WireProtocol):
     def __init__(self) -> None:
         super().__init__()
         self.reader = hiredis.Reader()
+        self.skim: Any = core.Skimmer() if core is not None else None  # the compiled path's reply reader
 
-    def data_received(self, data: bytes) -> None:
+    def parsed(self, data: bytes) -> None:
+        """The pure path's ``data_received``: every reply built by hiredis and handed to its request."""
         reader = self.reader
         reader.feed(data)
         waiters = self.waiters
@@ -126,6 +131,24 @@ class _Resp(WireProtocol):
                 fut.set_result(reply)
             else:  # timed out earlier: the late reply is dropped
                 self.late += 1
+
+    def skimmed(self, data: bytes) -> None:
+        """The compiled path's ``data_received``: a chain's reply is only told apart (its kind: OK,
+        empty, error), never built — an HGETALL of 10 fields is 21 objects from hiredis (~0.5 µs on
+        this machine); what a future waits for (handshakes, scans, dataintegrity) is built by hiredis
+        from its bytes (:meth:`parsed`)."""
+        skim = self.skim
+        skim.feed(data)
+        waiters = self.waiters
+        while (kind := skim.next()) is not None:
+            if waiters and (fut := waiters[0]).__class__ is _Chain:
+                waiters.popleft()
+                fut.skimmed(kind, skim)
+            else:
+                self.parsed(skim.raw())
+
+    # Chosen once (no test per read): uvloop calls it for every read.
+    data_received = parsed if core is None else skimmed
 
     def fail(self, waiter: asyncio.Future, err: ConnectionError) -> None:
         if waiter.__class__ is _Chain:
@@ -168,7 +191,7 @@ class _Chain(ChainRun):
             wf = self.wfs[i]
             payload, need = b._hmset(key, self.ctx.names[wf + 1], self.ctx.values(wf)), 1
         else:  # INSERT: HMSET and ZADD in one packet, two replies
-            score = b"%d" % java_hash(key)
+            score = b"%d" % _java_hash(key)
             payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
             need = 2
         self.op, self.need, self.st = op, need, OK
@@ -190,6 +213,25 @@ class _Chain(ChainRun):
                 self.b.last_error = str(reply)
         elif self.op == READ and (not reply or reply[0] is None):
             self.st = NOT_FOUND  # HGETALL of a missing key: an empty list; HMGET of one field: [nil]
+        self.need -= 1
+        if self.need:
+            return
+        self.complete(self.st, _now())
+
+    def skimmed(self, kind: int, skim) -> None:
+        """:meth:`__call__` for a reply the compiled core told apart without building it: ``kind`` is
+        0 (OK), 1 (empty: nil, an empty array or one whose first element is nil) or 2 (an error reply,
+        whose bytes ``skim.raw()`` holds)."""
+        if self.dead or self.fut.done():
+            self.dead = True
+            self.b.proto.late += 1
+            return
+        if kind == 2:
+            if not self.st:
+                self.st = ERROR
+                self.b.last_error = skim.raw()[1:].rstrip(b"\r\n").decode(errors="replace")
+        elif kind == 1 and self.op == READ:
+            self.st = NOT_FOUND
         self.need -= 1
         if self.need:
             return

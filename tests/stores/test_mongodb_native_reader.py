@@ -1,0 +1,73 @@
+"""The compiled OP_MSG reader against the pure-Python path: the same messages framed (responseTo,
+body) however the bytes are cut, and every reply judged as ``wire_chain.reply_status`` judges it —
+in place for the plainly successful ones (a found or missing record, an update that matched or
+not, an insert), by ``bson.decode`` for the rest (write errors, ``ok: 0``)."""
+
+from __future__ import annotations
+
+import struct
+from types import SimpleNamespace
+
+import bson
+import pytest
+
+from ycsbctl.native import core
+from ycsbctl.stores.mongodb.wire_chain import reply_status
+from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+pytestmark = pytest.mark.skipif(core is None, reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
+
+DOC = {"_id": "user1", **{f"field{i}": bson.Binary(bytes([65 + i]) * 100) for i in range(10)}}
+PLAIN = [  # (body, op, status): replies a standalone server sends, judged in place
+    ({"cursor": {"firstBatch": [DOC], "id": 0, "ns": "ycsb.usertable"}, "ok": 1.0}, READ, 0),
+    ({"cursor": {"firstBatch": [], "id": 0, "ns": "ycsb.usertable"}, "ok": 1.0}, READ, 1),
+    ({"n": 1, "nModified": 1, "ok": 1.0}, UPDATE, 0),
+    ({"n": 0, "nModified": 0, "ok": 1.0}, UPDATE, 1),
+    ({"n": 1, "ok": 1.0}, INSERT, 0),
+]
+DECODED = [  # judged by bson.decode, in both paths
+    ({"n": 0, "writeErrors": [{"index": 0, "code": 11000, "errmsg": "E11000 duplicate key"}], "ok": 1.0}, INSERT),
+    ({"ok": 0.0, "errmsg": "no such command", "code": 59, "codeName": "CommandNotFound"}, READ),
+    ({"ok": 0.0, "errmsg": "boom", "code": 1}, UPDATE),
+    ({"cursor": {"id": 0, "firstBatch": [DOC]}, "ok": 1}, READ),  # other field order, int ok
+]
+
+
+def _message(response_to: int, body: bytes, opcode: int = 2013, kind: int = 0) -> bytes:
+    return struct.pack("<iiiiI", 21 + len(body), 99, response_to, opcode, 0) + bytes([kind]) + body
+
+
+def test_the_reader_judges_each_reply_as_reply_status_does():
+    for doc, op, status in PLAIN:
+        r = core.OpMsgReader()
+        body = bson.encode(doc)
+        r.feed(_message(5, body))
+        assert r.next() == 5 and r.body() == body
+        assert r.status(op) == status == reply_status(SimpleNamespace(last_error=None), op, body)
+    for doc, op in DECODED:
+        r = core.OpMsgReader()
+        body = bson.encode(doc)
+        r.feed(_message(6, body))
+        assert r.next() == 6
+        st = r.status(op)
+        pure = SimpleNamespace(last_error=None)
+        want = reply_status(pure, op, body)
+        if st < 0:  # decoded, as the chain does then
+            mine = SimpleNamespace(last_error=None)
+            st = reply_status(mine, op, r.body())
+            assert mine.last_error == pure.last_error
+        assert st == want
+
+
+def test_messages_are_framed_however_the_bytes_are_cut():
+    bodies = [bson.encode(doc) for doc, _, _ in PLAIN]
+    stream = b"".join(_message(i + 1, b) for i, b in enumerate(bodies))
+    stream += _message(77, b"\x05\x00\x00\x00", kind=1) + _message(78, b"", opcode=1)  # no kind-0 body; not OP_MSG
+    for cut in (1, 5, 16, 21, 100, len(stream)):
+        r = core.OpMsgReader()
+        got = []
+        for i in range(0, len(stream), cut):
+            r.feed(stream[i : i + cut])
+            while (rt := r.next()) is not None:
+                got.append((rt, r.body() if rt >= 0 else None))
+        assert got == [(i + 1, b) for i, b in enumerate(bodies)] + [(-(2**40), None)] * 2, cut
