@@ -100,6 +100,13 @@ CASES: list[tuple[str, list[str], str]] = [
      "not among the targets"),
     ("docker host with the local backend", ["run", "b", "--target", "redis", "--docker-host", "tcp://h:2375",
                                             "--backend", "local"], "drop --backend local"),
+    # -- workload plug-ins (workload=package.module:Class)
+    ("workload class not importable", ["run", "b", *BASIC, "-p", "workload=nosuch.module:Thing"],
+     "cannot import nosuch.module"),
+    ("workload class not a workload", ["run", "b", *BASIC, "-p", "workload=ycsbctl.workload.core:CoreWorkload"],
+     "a subclass of ycsbctl.workload.plugin.Workload"),
+    ("workload class without a colon", ["run", "b", *BASIC, "-p", "workload=site.ycsb.workloads.Other"],
+     "write workload=package.module:Class"),
     # -- files
     ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, workload-a"),
     ("missing -P file", ["run", "b", *BASIC, "-P", "{files}/nope.properties"], "does not exist"),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ycsbctl.experiment.plan import Plan, is_url
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
-from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.plugin import load_workload, require_executor
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
 
@@ -52,13 +52,24 @@ def check_plan(plan: Plan) -> None:
                             bind="127.0.0.1", data_dir=None, memory_bytes=None, settings=spec.settings)
     for workload in plan.workloads:
         props = workload_properties(plan, workload)
-        CoreWorkload.from_properties(props)
+        w = load_workload(props)  # workload=package.module:Class: imported and its properties checked
+        if not w.builtin_ycsb:
+            for target in plan.targets:
+                require_executor(w, target_protocol(plan, target), props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
+
+
+def target_protocol(plan: Plan, target: str) -> str:
+    """The store protocol of a target: its URL's, or its catalogue kind's (``redis``, ``mongodb``)."""
+    from ycsbctl.provision.catalog import get_target
+    from ycsbctl.stores.registry import protocol_of
+
+    return protocol_of(target) if is_url(target) else get_target(plan.spec(target).kind).protocol
 
 
 def sweep_phase(plan: Plan, workload: str) -> str:
     """``load`` for an insert-only workload (its sweep measures loads) and for ``ycsbctl load``; else ``run``."""
-    w = CoreWorkload.from_properties(load_properties(workload))
+    w = load_workload(load_properties(workload))
     return "load" if w.insert_only or plan.phase == "load" else "run"
 
 

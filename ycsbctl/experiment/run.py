@@ -26,7 +26,8 @@ from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import ResultFolder, now_iso
 from ycsbctl.urls import redact_text
-from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.core_plugin import CorePlugin
+from ycsbctl.workload.plugin import load_workload
 
 
 def build_manifest(plan: Plan, command_line: str, exp_id: str) -> Manifest:
@@ -61,7 +62,11 @@ def run_plan(
     if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
         raise_fd_limit(max(plan.threads), plan.processes)
     for workload in plan.workloads:  # values that cannot fit in memory: refused before anything starts
-        check_workload_memory(CoreWorkload.from_properties(workload_properties(plan, workload)), max(plan.threads))
+        w = load_workload(workload_properties(plan, workload))
+        if isinstance(w, CorePlugin):
+            check_workload_memory(w.core, max(plan.threads))
+        else:
+            w.check_memory(max(plan.threads))
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
     try:

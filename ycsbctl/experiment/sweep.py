@@ -29,7 +29,7 @@ from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.results.store import RunRecord
 from ycsbctl.urls import redact_url
-from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.plugin import load_workload
 from ycsbctl.workload.properties import Properties
 
 
@@ -144,7 +144,7 @@ class Sweep:
             self._check_dataset(label, ep)
         for workload in plan.workloads:
             props = workload_properties(plan, workload)
-            w = CoreWorkload.from_properties(props)
+            w = load_workload(props)
             name = workload_name(workload)
             phase = "load" if w.insert_only or plan.phase == "load" else "run"
             for threads in plan.threads:

@@ -1,0 +1,69 @@
+"""The workload plug-in contract (``workload=package.module:Class``): YCSB's CoreWorkload through it
+draws the same operations as before, and a class that is no workload is refused."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.engine.worker import Worker, WorkerPlan
+from ycsbctl.errors import UserError
+from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.core_plugin import CorePlugin
+from ycsbctl.workload.generators import LoadGenerator, RunGenerator
+from ycsbctl.workload.inserts import local_insert_state
+from ycsbctl.workload.plugin import load_workload, op_names
+from ycsbctl.workload.properties import Properties, load_properties
+
+
+def _batches(gen, n: int = 3, size: int = 700) -> list[tuple]:
+    out = []
+    for _ in range(n):
+        b = gen.next_batch(size)
+        out.append((list(b.ops), list(b.keys), list(b.keynums), b.read_field, b.write_field, b.scan_length))
+    return out
+
+
+@pytest.mark.parametrize("workload", ["workload-a", "workload-b", "workload-d", "workload-e"])
+@pytest.mark.parametrize("phase", ["run", "load"])
+def test_core_workload_through_the_plugin_draws_the_same_operations_per_seed(workload: str, phase: str) -> None:
+    """The engine's worker (which now asks the plug-in for its generator) draws, for one seed, the
+    same operations, keys and fields in the same order as the generators built directly, as before."""
+    props = dict(load_properties(workload))
+    props.update(recordcount="5000", operationcount="10000")
+    spec = PhaseSpec(phase, "redis://127.0.0.1:1", props, threads=4, seed=1234)
+    block = (0, 5000) if phase == "load" else None
+    worker = Worker(WorkerPlan(spec, 1, 2, [0] * 4, block, 0), local_insert_state(), SimpleNamespace(value=0), None)
+    assert isinstance(worker.workload, CorePlugin)
+    w = CoreWorkload.from_properties(Properties(props))
+    rng = np.random.default_rng([1234, 1])
+    direct = LoadGenerator(w, rng, 0, 5000) if phase == "load" else RunGenerator(w, rng, 1, 2, local_insert_state())
+    assert _batches(worker.gen) == _batches(direct)
+
+
+@pytest.mark.parametrize("value", [None, "site.ycsb.workloads.CoreWorkload", "ycsbctl.workload.core_plugin:CorePlugin"])
+def test_ycsb_s_class_name_and_no_name_mean_core_workload(value: str | None) -> None:
+    props = load_properties("workload-b")
+    props.pop("workload", None)
+    if value is not None:
+        props["workload"] = value
+    w = load_workload(props)
+    assert isinstance(w, CorePlugin) and w.builtin_ycsb
+    assert op_names(props) == ("READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE", "DELETE", "VERIFY")
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("nosuch.module:Thing", "cannot import nosuch.module"),
+    ("ycsbctl.workload.core:CoreWorkload", "no ycsbctl workload class"),
+    ("ycsbctl.workload.core:Missing", "has no class Missing"),
+    ("justaname", "write workload=package.module:Class"),
+])
+def test_a_class_that_is_no_workload_is_one_line_naming_the_fix(value: str, says: str) -> None:
+    props = load_properties("workload-b")
+    props["workload"] = value
+    with pytest.raises(UserError, match=says) as err:
+        load_workload(props)
+    assert "\n" not in str(err.value)
