@@ -107,8 +107,11 @@ CASES: list[tuple[str, list[str], str]] = [
      "a subclass of ycsbctl.workload.plugin.Workload"),
     ("workload class without a colon", ["run", "b", *BASIC, "-p", "workload=site.ycsb.workloads.Other"],
      "write workload=package.module:Class"),
+    ("workload with no binding for the target", ["run", "online-status", *BASIC], "cannot run on a basic target"),
+    ("online.structure unknown", ["run", "online-status", *BASIC, "-p", "online.structure=list"],
+     "use hash, set or zset"),
     # -- files
-    ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, workload-a"),
+    ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, online-status, workload-a"),
     ("missing -P file", ["run", "b", *BASIC, "-P", "{files}/nope.properties"], "does not exist"),
     ("-P a directory", ["run", "b", *BASIC, "-P", "{files}"], "cannot be read"),
     ("-P a binary file", ["run", "b", *BASIC, "-P", "{files}/binary"], "give a text file"),

@@ -15,7 +15,7 @@ from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.generators import LoadGenerator, RunGenerator
 from ycsbctl.workload.inserts import local_insert_state
-from ycsbctl.workload.plugin import load_workload, op_names
+from ycsbctl.workload.plugin import axis_values, load_workload, op_names
 from ycsbctl.workload.properties import Properties, load_properties
 
 
@@ -67,3 +67,28 @@ def test_a_class_that_is_no_workload_is_one_line_naming_the_fix(value: str, says
     with pytest.raises(UserError, match=says) as err:
         load_workload(props)
     assert "\n" not in str(err.value)
+
+
+def test_online_status_names_its_operations_and_its_load_covers_every_user_once() -> None:
+    props = load_properties("online-status")
+    props.update(recordcount="1234", **{"online.batchsize": "100"})
+    w = load_workload(props)
+    assert op_names(props)[:5] == ("STORE", "BATCH-STORE", "COUNT", "GET-AND-CLEAR", "INSERT")
+    blocks = w.load_blocks([3, 2])
+    assert sum(c for _, c in blocks) == w.load_operations == 13
+    users = []
+    for first, count in blocks:
+        src = w.source("load", np.random.default_rng(1), 0, 1, load_block=(first, count))
+        while len(b := src.next_batch(4)):
+            users += [u for pairs in b.args for u, _ in pairs]
+    assert sorted(users) == list(range(1234)) and len(users) == 1234
+    assert w.loaded_records(13) == 1234
+
+
+def test_only_the_workload_s_axis_properties_with_commas_are_axes() -> None:
+    props = load_properties("online-status")
+    props.update({"online.structure": "hash,set,zset", "hdrhistogram.percentiles": "50,99"})
+    assert axis_values(props) == [("online.structure", ["hash", "set", "zset"])]
+    core = load_properties("workload-b")
+    core.update({"requestdistribution": "zipfian,uniform", "hdrhistogram.percentiles": "50,99"})
+    assert axis_values(core) == [("requestdistribution", ["zipfian", "uniform"])]

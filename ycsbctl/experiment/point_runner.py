@@ -14,6 +14,7 @@ from ycsbctl.experiment.store import ResultStore
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.store import RunRecord, now_iso
 from ycsbctl.urls import redact_url
+from ycsbctl.workload.plugin import load_workload
 from ycsbctl.workload.properties import Properties
 
 
@@ -53,13 +54,15 @@ class PointRunner:
                                  + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
         wanted = int(props.get("recordcount", 0) or 0)
+        # a workload whose records are not the store's keys or documents (one Hash holds every user) says so
+        checked = phase == "run" and load_workload(props).counts_records
         note = (self.dataset.before_point(label, ep.url, wanted, props.get("table", "usertable"))
-                if phase == "run" else None)
+                if checked else None)
         self._busy_at_start = self._others()
         out = run_point(ep, props, phase, threads, plan, self.console.progress, fresh=fresh, baseline=self.baseline,
                         engine=self.engine, rate=rate)
         after = (self.dataset.after_point(ep.url, wanted, props.get("table", "usertable"))
-                 if phase == "run" and not fresh and note is None and out.result is not None else None)
+                 if checked and not fresh and note is None and out.result is not None else None)
         record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note, rate=rate,
                             after_note=after)
         if props.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:

@@ -140,7 +140,8 @@ class Sweep:
         if plan.telemetry:
             self._baseline(label, ep)
         self.loaded = False
-        if not plan.loads(target) and plan.phase != "load":  # `ycsbctl load` reads nothing
+        if (not plan.loads(target) and plan.phase != "load"  # `ycsbctl load` reads nothing
+                and load_workload(workload_properties(plan, plan.workloads[0])).counts_records):
             self._check_dataset(label, ep)
         for workload in plan.workloads:
             props = workload_properties(plan, workload)

@@ -1,0 +1,77 @@
+"""The online-status workload on real Redis-protocol servers — Debian's Redis 7, Valkey 9.1 and Redis 6.2
+from the ``[peers]`` extra — and on the MongoDB-wire server: what the engine counted agrees with what
+each server counted itself (Redis ``INFO commandstats``), and the structure holds every user."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from ycsbctl.engine.runner import PhaseRunner
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.provision import catalog, provision, teardown
+from ycsbctl.workload.properties import load_properties
+
+USERS = 3000
+# structure: (store command, count command, read-all command of GET-AND-CLEAR, count of members)
+COMMANDS = {"hash": ("hset", "hlen", "hgetall", "hlen"), "set": ("sadd", "scard", "smembers", "scard"),
+            "zset": ("zadd", "zcard", "zrange", "zcard")}
+
+
+def _need(kind: str) -> None:
+    if catalog.find_server(catalog.get_target(kind))[0] is None:
+        pytest.skip(f"no {kind} server: {catalog.get_target(kind).install_hint} (scripts/setup.sh --for-tests "
+                    "installs ycsbctl[peers])")
+
+
+@pytest.fixture(scope="module", params=["redis", "valkey", "redis6"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """A server of each Redis-protocol kind, started by ycsbctl's local backend into a state folder of its own."""
+    kind = request.param
+    _need(kind)
+    mp = pytest.MonkeyPatch()
+    mp.setenv("YCSBCTL_STATE_DIR", str(tmp_path_factory.mktemp(f"state-{kind}")))
+    ep = provision(kind, "local", kind=kind, experiment_id="online", say=lambda m: None)
+    try:
+        yield ep
+    finally:
+        teardown(ep)
+        mp.undo()
+
+
+def _props(structure: str, **extra: str) -> dict[str, str]:
+    props = dict(load_properties("online-status"))
+    props.update({"recordcount": str(USERS), "online.structure": structure, "online.batchsize": "50", **extra})
+    return props
+
+
+def _commandstats(r: redis.Redis) -> dict[str, int]:
+    return {name.removeprefix("cmdstat_"): v["calls"] for name, v in r.info("commandstats").items()}
+
+
+@pytest.mark.truth
+@pytest.mark.parametrize("structure", ["hash", "set", "zset"])
+def test_online_status_counts_agree_with_the_servers_commandstats(server, structure: str) -> None:
+    store, count, read_all, members = COMMANDS[structure]
+    with redis.Redis.from_url(server.url) as r:
+        r.flushall()
+        r.config_resetstat()
+        load = PhaseRunner(PhaseSpec("load", server.url, _props(structure), threads=4, seed=7)).run()
+        stats = _commandstats(r)
+        assert load.status == "ok", load.errors
+        inserts = load.ops["INSERT"].operations
+        assert inserts == -(-USERS // 50) == stats[store]
+        assert r.execute_command(members.upper(), "online:0") == USERS  # every user, once
+        r.config_resetstat()
+        mix = {"online.getandclearproportion": "0.01", "operationcount": "4000"}
+        run = PhaseRunner(PhaseSpec("run", server.url, _props(structure, **mix), threads=4, seed=7)).run()
+        stats = _commandstats(r)
+    assert run.status == "ok", run.errors
+    n = {name: s.operations for name, s in run.ops.items()}
+    assert sum(n.values()) == run.operations == 4000
+    assert n["STORE"] + n["BATCH-STORE"] == stats[store]
+    assert n["COUNT"] == stats[count]
+    clears = n.get("GET-AND-CLEAR", 0)
+    assert clears > 0
+    for cmd in ("multi", "exec", "del", read_all):
+        assert stats[cmd] == clears, cmd
