@@ -4,23 +4,39 @@ merged YCSB properties, and the phase its sweep runs in."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from ycsbctl.experiment.plan import Plan, is_url
+from ycsbctl.results.variants import split_variant, variant, variant_name
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
-from ycsbctl.workload.plugin import load_workload, require_executor
+from ycsbctl.workload.plugin import axis_values, load_workload, require_executor
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
 
 def experiment_id(plan: Plan) -> str:
     """``<yyyymmdd-hhmmss>-<workloads>``: the default result folder name."""
-    names = "-".join(Path(resolve_workload(w)).name.replace("workload", "") for w in plan.workloads)
+    names = "-".join(dict.fromkeys(Path(resolve_workload(w)).name.replace("workload", "") for w in plan.workloads))
     return time.strftime("%Y%m%d-%H%M%S") + f"-{names}"[:40]
 
 
 def workload_name(workload: str) -> str:
-    """The workload file's name (``workload-b`` → ``workloadb``), as run ids and tables say it."""
-    return Path(resolve_workload(workload)).name
+    """The workload file's name (``workload-b`` → ``workloadb``), as run ids and tables say it; a
+    variant's values follow it (``online-status[online.structure=hash]`` → ``online-status-hash``)."""
+    return variant_name(Path(resolve_workload(workload)).name, split_variant(workload)[1])
+
+
+def expand_axes(workloads: list[str], files: Sequence[str], overrides: Sequence[str]) -> list[str]:
+    """Each workload as the variants its sweep axes make (every combination of the values of the
+    properties its class lets take several: ``-p online.structure=hash,set,zset`` → three), in order."""
+    out = []
+    for w in workloads:
+        axes = axis_values(load_properties(w, files, overrides))
+        combos: list[dict[str, str]] = [{}]
+        for key, values in axes:
+            combos = [{**c, key: v} for c in combos for v in values]
+        out += [variant(w, c) for c in combos]
+    return list(dict.fromkeys(out))
 
 
 def workload_properties(plan: Plan, workload: str) -> Properties:

@@ -33,16 +33,21 @@ class PointRunner:
         self.baseline: object | None = None  # the current target's iperf3 NetworkBaseline
         self._busy_at_start: list[str] = []  # other ycsbctl measuring when the current point began
 
-    def load(self, ep: Endpoint, label: str, workload: str, props: Properties) -> RunRecord:
-        """Clear and load the dataset (measured like any point); its footprint goes to the manifest."""
+    def load(self, ep: Endpoint, label: str, workload: str, props: Properties, variant: bool = False) -> RunRecord:
+        """Clear and load the dataset (measured like any point); its footprint goes to the manifest
+        (a variant's, ``workload``'s dataset, under ``workload_footprints``)."""
         plan = self.plan
         threads = plan.load_threads or min(max(plan.threads[0], 8), 32)
         self.console.start_point(f"{label} load of {plan.record_count:,} records, {threads} threads")
         started = now_iso()
         out = load_dataset(ep, props, threads, plan, self.console.progress, baseline=self.baseline,
                            engine=self.engine)
-        if out.footprint:
-            self.store.update_manifest(footprints={**self.store.manifest.footprints, label: out.footprint})
+        m = self.store.manifest
+        if out.footprint and variant:
+            kept = {**m.workload_footprints, workload: {**m.workload_footprints.get(workload, {}), label: out.footprint}}
+            self.store.update_manifest(workload_footprints=kept)
+        elif out.footprint:
+            self.store.update_manifest(footprints={**m.footprints, label: out.footprint})
         return self._keep(out, ep, label, workload, "load", threads, 1, started)
 
     def point(self, ep: Endpoint, label: str, workload: str, phase: str, threads: int, rep: int,

@@ -17,7 +17,7 @@ from hdrh.histogram import HdrHistogram
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import BOTTLENECK_SEVERITY, OPERATIONS, FolderStatus, RunStatus
+from ycsbctl.results.names import BOTTLENECK_SEVERITY, FolderStatus, RunStatus, is_base_operation
 from ycsbctl.results.run_columns import ALL_OPS, conform_runs, op_key
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import partial_path
@@ -99,7 +99,7 @@ class Experiment:
         """The latency histogram (µs) of one measurement; ``op="ALL"`` merges the base operations."""
         files = self.run_doc(run_id).get("histograms", {})
         if op == ALL_OPS:
-            names = [n for n in files if n in OPERATIONS and n != "READ-MODIFY-WRITE"]
+            names = [n for n in files if is_base_operation(n)]
             return hdr.merge(self.histogram(run_id, n) for n in names)
         if op not in files:
             raise UserError(f"run {run_id} has no histogram for {op!r} (has: {', '.join(files) or 'none'})")
