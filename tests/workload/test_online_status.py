@@ -108,3 +108,30 @@ def test_bytes_per_user_agree_with_info_memory_and_memory_usage(server, structur
         assert fp["bytes_per_record"] == pytest.approx(usage, rel=0.05)
     else:
         assert usage < fp["bytes_per_record"] <= usage + 8.5
+
+
+@pytest.mark.truth
+def test_online_status_on_mongodb_keeps_one_document_per_user_and_counts_what_the_server_holds(mongo_db) -> None:
+    """On the MongoDB-wire server: the load inserts every user once (insertMany's command, N per
+    INSERT), upserts keep one document per user, COUNT answers and GET-AND-CLEAR empties the bucket.
+    (FerretDB over SQLite takes ~25 ms per upsert here: the run stores 10 users per BATCH-STORE.)"""
+    url, db = mongo_db
+    users = 2000
+    props = _props("hash", recordcount=str(users), **{"online.batchsize": "100"})
+    load = PhaseRunner(PhaseSpec("load", url, props, threads=4, seed=3)).run()
+    assert load.status == "ok", load.errors
+    assert load.ops["INSERT"].operations == users // 100
+    props["online.batchsize"] = "10"
+    assert db["online"].count_documents({}) == users == len(db["online"].distinct("_id"))
+    assert db["online"].count_documents({"b": 0}) == users  # one bucket: the window is one bucket
+    run = PhaseRunner(PhaseSpec("run", url, {**props, "operationcount": "200"}, threads=2, seed=3)).run()
+    assert run.status == "ok", run.errors
+    assert {n for n, s in run.ops.items() if s.operations} == {"STORE", "BATCH-STORE", "COUNT"}
+    assert sum(s.returns.get("OK", 0) for s in run.ops.values()) == 200
+    assert db["online"].count_documents({}) == users  # upserts of known users add no document
+    clear = {**props, "operationcount": "1", "online.storeproportion": "0", "online.batchstoreproportion": "0",
+             "online.countproportion": "0", "online.getandclearproportion": "1"}
+    gone = PhaseRunner(PhaseSpec("run", url, clear, threads=1, seed=3)).run()
+    assert gone.status == "ok", gone.errors
+    assert gone.ops["GET-AND-CLEAR"].returns == {"OK": 1}
+    assert db["online"].count_documents({}) == 0

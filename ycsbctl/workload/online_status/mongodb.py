@@ -29,7 +29,7 @@ class MongoExecutor:
         w, coll = self.w, self.coll
         if op == INSERT:
             docs = [{"_id": u, "t": t, "b": w.bucket(t)} for u, t in arg]
-            st, _ = await run({"insert": coll, "documents": docs, "ordered": False}, True)
+            st, _ = await run({"insert": coll, "documents": docs, "ordered": True}, True)
         elif op == COUNT:
             st, _ = await run({"count": coll, "query": {"b": w.bucket(arg)}})
         elif op == GET_AND_CLEAR:
@@ -39,5 +39,5 @@ class MongoExecutor:
                 st, _ = await run({"delete": coll, "deletes": [{"q": {"b": bucket}, "limit": 0}], "ordered": True}, True)
         else:  # STORE, BATCH-STORE: upserts
             updates = [{"q": {"_id": u}, "u": {"$set": {"t": t, "b": w.bucket(t)}}, "upsert": True} for u, t in arg]
-            st, _ = await run({"update": coll, "updates": updates, "ordered": False}, True)
+            st, _ = await run({"update": coll, "updates": updates, "ordered": True}, True)
         return int(st)
