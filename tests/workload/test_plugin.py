@@ -92,3 +92,16 @@ def test_only_the_workload_s_axis_properties_with_commas_are_axes() -> None:
     core = load_properties("workload-b")
     core.update({"requestdistribution": "zipfian,uniform", "hdrhistogram.percentiles": "50,99"})
     assert axis_values(core) == [("requestdistribution", ["zipfian", "uniform"])]
+
+
+def test_dry_run_of_a_plugin_prints_its_operations_names_and_arguments() -> None:
+    from ycsbctl.workload.dryrun import plugin_dry_run_lines
+
+    props = load_properties("online-status")
+    props.update({"recordcount": "250", "online.batchsize": "100", "operationcount": "3000"})
+    w = load_workload(props)
+    load = list(plugin_dry_run_lines(w, "load", None, 1))
+    assert [line.split(" ", 1)[0] for line in load] == ["INSERT"] * 3 and load[2].count("(") == 50
+    run = list(plugin_dry_run_lines(w, "run", None, 1))
+    assert len(run) == 3000 and {line.split(" ", 1)[0] for line in run} == {"STORE", "BATCH-STORE", "COUNT"}
+    assert run == list(plugin_dry_run_lines(w, "run", None, 1))  # a seed repeats the stream

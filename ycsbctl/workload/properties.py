@@ -56,6 +56,19 @@ class Properties(dict[str, str]):
         return value == "true"
 
 
+def read_proportions(p: Properties, keys: Iterable[tuple[int, str, float]]) -> list[tuple[int, float]]:
+    """``(op, proportion)`` of each ``(op, property, default)`` whose proportion is > 0; a negative
+    one is a :class:`UserError` naming the property."""
+    out = []
+    for op, key, default in keys:
+        v = p.get_float(key, default)
+        if v < 0:
+            raise UserError(f"property {key}={v} is negative: proportions must be ≥ 0")
+        if v > 0:
+            out.append((op, v))
+    return out
+
+
 def parse_properties(text: str, source: str = "<text>") -> Properties:
     """Parse a Java ``.properties`` text exactly as ``java.util.Properties.load`` does (escapes such as
     ``a\\=b``, ``\\t`` and ``\\uXXXX``, continuation lines, ``=``/``:``/blank separators, ``#``/``!``

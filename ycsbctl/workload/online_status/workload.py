@@ -41,7 +41,7 @@ from ycsbctl.workload.online_status.ops import (
     STRUCTURES,
 )
 from ycsbctl.workload.plugin import Executor, PluginBatch, Workload
-from ycsbctl.workload.properties import Properties
+from ycsbctl.workload.properties import Properties, read_proportions
 
 _MIX = (
     (STORE, "online.storeproportion", 0.9),
@@ -77,13 +77,7 @@ class OnlineStatus(Workload):
         window_s = p.get_int("online.window_s", bucket_s)
         if batchsize < 1 or users < 1 or bucket_s < 1 or window_s < 1:
             raise UserError("online-status needs recordcount, online.batchsize, online.bucket_s and online.window_s ≥ 1")
-        mix = []
-        for op, key, default in _MIX:
-            v = p.get_float(key, default)
-            if v < 0:
-                raise UserError(f"property {key}={v} is negative: proportions must be ≥ 0")
-            if v > 0:
-                mix.append((op, v))
+        mix = read_proportions(p, _MIX)
         if not mix:
             raise UserError("the online-status proportions sum to 0: set online.storeproportion, "
                             "online.batchstoreproportion, online.countproportion or online.getandclearproportion")
