@@ -25,6 +25,7 @@ from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import ResultFolder, now_iso
+from ycsbctl.results.variants import split_variant
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.plugin import load_workload
@@ -90,9 +91,12 @@ def run_plan(
         # a single point not kept (no --out) is held in memory: printed, then gone
         store: ResultStore = folder if folder is not None else MemoryStore(
             Manifest(experiment_id=experiment_id(plan), plan=plan.to_dict()))
-        # every planned point, plus the dataset load of each target whose run-phase points need one
-        loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
-                    and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
+        # every planned point, plus the dataset load of each target whose run-phase points need one (one
+        # per variant of a sweep axis: each loads its own dataset)
+        wanted = [w if split_variant(w)[1] else "" for w in plan.workloads if sweep_phase(plan, w) == "run"]
+        datasets = sum(1 for i, d in enumerate(wanted) if i == 0 or d != wanted[i - 1]) or 1
+        loads = datasets * sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
+                               and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
         console = Console(Progress(plan.points() + loads, quiet=quiet), YcsbBlock.of(plan) if print_ycsb else None)
         servers = servers or ProvisionedServers(plan, store.manifest.experiment_id, console.note)
         sweep = Sweep(plan, servers, engine or engine_for(plan), store, console, claim)
