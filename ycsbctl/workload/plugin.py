@@ -137,7 +137,6 @@ class Workload(ABC):
         """Refuse (UserError) a workload whose values cannot fit in this host's memory."""
 
 
-
 def class_path(p: Properties) -> str:
     """The ``workload`` property as a ``module:Class`` path (YCSB's CoreWorkload by default)."""
     raw = p.get("workload", "").strip()
