@@ -103,6 +103,16 @@ CASES: list[tuple[str, list[str], str]] = [
      "not among the targets"),
     ("docker host with the local backend", ["run", "b", "--target", "redis", "--docker-host", "tcp://h:2375",
                                             "--backend", "local"], "drop --backend local"),
+    # -- workload plug-ins (workload=package.module:Class)
+    ("workload class not importable", ["run", "b", *BASIC, "-p", "workload=nosuch.module:Thing"],
+     "cannot import nosuch.module"),
+    ("workload class not a workload", ["run", "b", *BASIC, "-p", "workload=ycsbctl.workload.core:CoreWorkload"],
+     "a subclass of ycsbctl.workload.plugin.Workload"),
+    ("workload class without a colon", ["run", "b", *BASIC, "-p", "workload=site.ycsb.workloads.Other"],
+     "write workload=package.module:Class"),
+    ("workload with no binding for the target", ["run", "online-status", *BASIC], "cannot run on a basic target"),
+    ("online.structure unknown", ["run", "online-status", *BASIC, "-p", "online.structure=list"],
+     "use hash, set or zset"),
     # -- files
     # -- disturbances (checked before anything starts: no server is contacted)
     ("disturbance with an unknown action", ["run", "b", *DISTURB, "drop:set:1M@2s"], "unknown action 'drop'"),
@@ -118,7 +128,7 @@ CASES: list[tuple[str, list[str], str]] = [
      "no analogue of unlink"),
     ("disturbance of a server-less target", ["run", "b", *BASIC, "--duration", "5", "--disturb", "del:set:1k@1s"],
      "no big keys to disturb"),
-    ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, workload-a"),
+    ("unknown workload", ["run", "workload-z", *BASIC], "use one of insert, online-status, workload-a"),
     ("missing -P file", ["run", "b", *BASIC, "-P", "{files}/nope.properties"], "does not exist"),
     ("-P a directory", ["run", "b", *BASIC, "-P", "{files}"], "cannot be read"),
     ("-P a binary file", ["run", "b", *BASIC, "-P", "{files}/binary"], "give a text file"),

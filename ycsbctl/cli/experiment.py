@@ -18,6 +18,7 @@ from ycsbctl.cli import (
     targets_file_option,
 )
 from ycsbctl.errors import UserError, first_line
+from ycsbctl.experiment.naming import expand_axes
 from ycsbctl.experiment.plan import (
     DEFAULT_LADDER,
     PROFILES,
@@ -248,6 +249,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), or --resume DIR")
     _warn_typos(props, prop_files, workloads)
+    workloads = tuple(expand_axes(list(workloads), prop_files, props))  # -p key=a,b,c: a sweep axis
     listed = _read_targets_file(targets_file)
     chosen = _targets(target, targets, None, listed)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)

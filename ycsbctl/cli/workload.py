@@ -8,7 +8,8 @@ import click
 
 from ycsbctl.cli import main
 from ycsbctl.workload.core import CoreWorkload, proportion_hint
-from ycsbctl.workload.dryrun import dry_run_lines
+from ycsbctl.workload.dryrun import dry_run_lines, plugin_dry_run_lines
+from ycsbctl.workload.plugin import load_workload
 from ycsbctl.workload.properties import load_properties
 
 
@@ -32,13 +33,18 @@ def dry_run(workload: str | None, phase: str, prop_files: tuple[str, ...], props
             raise click.UsageError("name a workload (e.g. workload-b or -P workloads/workloadb)")
         workload = prop_files[0]
     properties = load_properties(workload, prop_files, props)
-    w = CoreWorkload.from_properties(properties)
-    hint = proportion_hint(properties)
-    if hint:
-        click.echo(hint, err=True)
+    plugin = load_workload(properties)
+    if plugin.builtin_ycsb:
+        w = CoreWorkload.from_properties(properties)
+        hint = proportion_hint(properties)
+        if hint:
+            click.echo(hint, err=True)
+        lines = dry_run_lines(w, phase, count, seed, values=values)
+    else:  # a workload plug-in: its operations' names and arguments
+        lines = plugin_dry_run_lines(plugin, phase, count, seed)
     out = sys.stdout
     try:
-        for line in dry_run_lines(w, phase, count, seed, values=values):
+        for line in lines:
             out.write(line + "\n")
     except BrokenPipeError:  # `| head` closed the pipe: not an error
         sys.stderr.close()

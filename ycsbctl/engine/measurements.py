@@ -31,16 +31,17 @@ from ycsbctl.engine.messages import SecondCounts, SecondReport, SparseCounts
 from ycsbctl.engine.timerfd import TimerFd
 from ycsbctl.native import core
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, STATUSES
+from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, STATUSES, VERIFY_NAME, Operation
 from ycsbctl.slices import drain
 from ycsbctl.stores.binding import Status
-from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE, VERIFY
+from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE
 
 if TYPE_CHECKING:  # pandas and the result model load in the controller only (workers start faster)
     import pandas as pd
 
     from ycsbctl.results.model import OpSummary
 
+READ_MODIFY_WRITE_NAME = Operation.READ_MODIFY_WRITE.value
 N_STATUS = len(Status)
 COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write
 N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status
@@ -245,12 +246,16 @@ def _sparse(a: array | SparseCounts) -> SparseCounts:
     return a if isinstance(a, SparseCounts) else SparseCounts.of(a)
 
 
-def measurement_name(op: int, status: int) -> str:
+_WHOLE = (READ_MODIFY_WRITE_NAME, VERIFY_NAME)  # measured whole, whatever their status
+
+
+def measurement_name(op: int, status: int, names: tuple[str, ...] = OP_NAMES) -> str:
     """YCSB's DBWrapper name for one slot: ``<OP>`` when OK, ``<OP>-FAILED`` otherwise; a
     read-modify-write is timed whole by the workload, whatever its halves returned, and VERIFY
-    (dataintegrity's check) is one measurement whatever its verdict."""
-    base = OP_NAMES[op % COMPONENT]
-    return base if status == Status.OK or op in (READ_MODIFY_WRITE, VERIFY) else f"{base}-FAILED"
+    (dataintegrity's check) is one measurement whatever its verdict. ``names``: the workload's
+    measurement names by op code (YCSB's by default; see ``workload.plugin.op_names``)."""
+    base = names[op % COMPONENT]
+    return base if status == Status.OK or (op < COMPONENT and base in _WHOLE) else f"{base}-FAILED"
 
 
 @dataclass
@@ -263,24 +268,27 @@ class SecondAggregate:
     own: dict[str, np.ndarray] = field(default_factory=dict)  # the engine's measures of itself, by name
     returns: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     reports: int = 0
+    names: tuple[str, ...] = OP_NAMES  # measurement names by op code (the workload's)
 
     def add(self, part: SecondCounts, measurement: str = "op") -> None:
         """Add one worker's second (``measurement`` names the ``intended`` series as YCSB does)."""
         self.cpu_s += part.cpu_s
         self.reports += 1
         prefix = "" if measurement == "intended" else "Intended-"
+        names = self.names
         for (op, st), a in part.latency.items():
             c = _sparse(a)
             n = c.total()
             if not n:
                 continue
-            self._add(measurement_name(op, st), c)
-            if op < COMPONENT and op != VERIFY:  # the halves of an RMW and the checks are no operations
+            base = names[op % COMPONENT]
+            self._add(measurement_name(op, st, names), c)
+            if op < COMPONENT and base != VERIFY_NAME:  # the halves of an RMW and the checks are no operations
                 self.count += n
-            if op != READ_MODIFY_WRITE:  # YCSB reports RMW's statuses under READ and UPDATE
-                self.returns[OP_NAMES[op % COMPONENT]][STATUSES[st]] += n
+            if op >= COMPONENT or base != READ_MODIFY_WRITE_NAME:  # YCSB reports RMW's statuses under READ and UPDATE
+                self.returns[base][STATUSES[st]] += n
         for (op, st), a in part.intended.items():
-            self._add(prefix + measurement_name(op, st), _sparse(a))
+            self._add(prefix + measurement_name(op, st, names), _sparse(a))
         for name, a in part.own.items():
             self._add(name, _sparse(a), self.own)
 
@@ -351,6 +359,7 @@ class FineAggregate:
     operations: int = 0
     latency: list[SparseCounts] = field(default_factory=list)
     lag: list[SparseCounts] = field(default_factory=list)
+    names: tuple[str, ...] = OP_NAMES  # measurement names by op code (the workload's)
 
     def add(self, part: SecondCounts) -> None:
         for (op, _st), a in part.latency.items():
@@ -359,7 +368,7 @@ class FineAggregate:
             if not n:
                 continue
             self.latency.append(c)
-            if op < COMPONENT and op != VERIFY:  # as SecondAggregate counts operations
+            if op < COMPONENT and self.names[op] != VERIFY_NAME:  # as SecondAggregate counts operations
                 self.operations += n
         lag = part.own.get(CLIENT_LAG)
         if lag is not None:
@@ -396,9 +405,9 @@ class Totals:
         return self.own.get(CLIENT_LAG)
 
 
-def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Totals:
+def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int, names: tuple[str, ...] = OP_NAMES) -> Totals:
     """Totals over the non-warm-up seconds: one :class:`OpSummary` per name, the operation count,
-    the client CPU seconds and the engine's own measures."""
+    the client CPU seconds and the engine's own measures; ``names`` (by op code) give the report order."""
     from ycsbctl.results.model import OpSummary
     merged: dict[str, np.ndarray] = {}
     own: dict[str, np.ndarray] = {}
@@ -418,14 +427,14 @@ def summaries(seconds: dict[int, SecondAggregate], warmup_seconds: int) -> Total
             for st, n in counts.items():
                 returns[op][st] += n
     out: dict[str, OpSummary] = {}
-    names = list(merged) + [op for op in returns if op not in merged]
-    order = {n: i for i, n in enumerate(OP_NAMES)}
+    measured = list(merged) + [op for op in returns if op not in merged]
+    order = {n: i for i, n in enumerate(names)}
 
     def sort_key(n: str) -> tuple:
         base = n.removeprefix("Intended-").removesuffix("-FAILED")
         return (order.get(base, 99), n.startswith("Intended-"), n.endswith("-FAILED"))
 
-    for name in sorted(names, key=sort_key):
+    for name in sorted(measured, key=sort_key):
         h = hdr.from_counts(merged[name]) if name in merged else hdr.new_histogram()
         out[name] = OpSummary.from_histogram(name, h, dict(returns.get(name, {})))
     mine = {n: OpSummary.from_histogram(n, hdr.from_counts(own[n])) for n in (CLIENT_LAG, SCHEDULE_LAG) if n in own}

@@ -23,6 +23,7 @@ from urllib.parse import urlparse
 from ycsbctl.engine.limits import check_workload_memory
 from ycsbctl.engine.measurements import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
+from ycsbctl.engine.plugin_worker import PluginWorker
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.start import StartSignal
 from ycsbctl.engine.worker import WorkerPlan, worker_main
@@ -33,9 +34,10 @@ from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
 from ycsbctl.stores.registry import protocol_of
 from ycsbctl.urls import redact_url
-from ycsbctl.workload.core import CoreWorkload, split_count
-from ycsbctl.workload.generators import load_blocks
+from ycsbctl.workload.core import OP_NAMES, split_count
+from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.inserts import shared_insert_state
+from ycsbctl.workload.plugin import load_workload, op_names, require_executor
 from ycsbctl.workload.properties import Properties
 
 READY_TIMEOUT_S = 60.0
@@ -80,8 +82,14 @@ class PhaseRunner:
             raise UserError(f"series interval {spec.series_interval_ms} ms: use one of {SERIES_INTERVALS_MS}")
         self.spec = spec
         self.start_at, self.on_message = start_at, on_message
-        self.workload = CoreWorkload.from_properties(Properties(spec.properties))
-        check_workload_memory(self.workload, spec.threads)  # before any worker allocates a value
+        props = Properties(spec.properties)
+        self.workload = load_workload(props)  # workload=package.module:Class (CoreWorkload by default)
+        self.names = op_names(props)
+        if isinstance(self.workload, CorePlugin):
+            check_workload_memory(self.workload.core, spec.threads)  # before any worker allocates a value
+        else:
+            require_executor(self.workload, protocol_of(spec.url), props)
+            self.workload.check_memory(spec.threads)
         if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
             raise UserError("the run phase needs operationcount > 0 or a duration (--duration S)")
         self.processes = max(1, min(spec.processes or default_processes(spec.url, spec.phase), spec.threads))
@@ -103,13 +111,14 @@ class PhaseRunner:
         per_process = split_count(spec.threads, self.processes)
         total = w.load_operations if spec.phase == "load" else (w.operationcount or 0)
         per_thread = split_count(total, spec.threads) if total else [0] * spec.threads
-        blocks = load_blocks(w, per_process) if spec.phase == "load" else [None] * self.processes
+        blocks = w.load_blocks(per_process) if spec.phase == "load" else [None] * self.processes
+        worker = None if w.builtin_ycsb else PluginWorker
         plans, t = [], 0
         for p, n in enumerate(per_process):
             quotas = per_thread[t : t + n]
             if total:
                 quotas = [q if q else -1 for q in quotas]  # a thread with no operations does nothing
-            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t))
+            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t, worker))
             t += n
         return plans
 
@@ -130,7 +139,7 @@ class PhaseRunner:
         with _single_threaded_numpy():
             for p in procs:
                 p.start()
-        c = Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress)
+        c = Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress, self.names)
         watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
         try:
             # 1. every worker connects its clients, then all start at once
@@ -221,7 +230,7 @@ class PhaseRunner:
         """The phase's result from what ``c`` collected, measured from ``t0`` (perf_counter s); the
         cluster engine merges its shards through the same collector and calls this too."""
         spec = self.spec
-        totals = summaries(c.seconds, c.warmup_seconds)
+        totals = summaries(c.seconds, c.warmup_seconds, self.names)
         ends = [f.end_ns for f in c.finals.values() if f.end_ns]
         end_s = max(ends) / 1e9 if ends else time.perf_counter()
         runtime_ms = max(0.0, (end_s - t0 - c.warmup_seconds) * 1000.0) if t0 else 0.0
@@ -280,11 +289,12 @@ class Collector:
     reported a second."""
 
     def __init__(self, workers: int, measurement: str, warmup_seconds: int,
-                 progress: Callable[[Tick], None] | None) -> None:
+                 progress: Callable[[Tick], None] | None, names: tuple[str, ...] = OP_NAMES) -> None:
+        """``names``: the workload's measurement names by op code (``workload.plugin.op_names``)."""
         self.workers, self.measurement, self.warmup_seconds = workers, measurement, warmup_seconds
         self.progress = progress
-        self.seconds: dict[int, SecondAggregate] = defaultdict(SecondAggregate)
-        self.fine: dict[int, FineAggregate] = defaultdict(FineAggregate)  # by 100 ms interval, when shipped so
+        self.seconds: dict[int, SecondAggregate] = defaultdict(lambda: SecondAggregate(names=names))
+        self.fine: dict[int, FineAggregate] = defaultdict(lambda: FineAggregate(names=names))  # by 100 ms, if shipped so
         self.closed: dict[int, int] = defaultdict(int)  # second -> workers whose last report of it came
         self.finals: dict[int, Done] = {}
         self.setup_errors: list[str] = []

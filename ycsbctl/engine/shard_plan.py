@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.workload.core import INSERT, CoreWorkload, split_count
+from ycsbctl.workload.plugin import CORE_PLUGIN, class_path
 from ycsbctl.workload.properties import Properties
 
 SHARD_MESSAGE_VERSION = 1
@@ -36,7 +37,11 @@ class ShardPlan:
 
 def plan_shards(spec: PhaseSpec, shards: int) -> list[ShardPlan]:
     """Split ``spec`` over at most ``shards`` shards (never more shards than threads)."""
-    w = CoreWorkload.from_properties(Properties(spec.properties))
+    given = Properties(spec.properties)
+    if class_path(given) != CORE_PLUGIN:
+        raise UserError(f"workload={class_path(given)} runs on the local engine only (its load splits in its own "
+                        "units): drop --cluster")
+    w = CoreWorkload.from_properties(given)
     n = max(1, min(shards, spec.threads))
     inserts = dict(w.proportions).get(INSERT, 0.0) > 0
     if n > 1 and spec.phase == "run" and inserts:

@@ -31,7 +31,8 @@ from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
 from ycsbctl.stores.chain import ChainRun, WriteBatch
 from ycsbctl.stores.registry import open_bindings
-from ycsbctl.workload.core import INSERT, READ, READ_MODIFY_WRITE, SCAN, UPDATE, VERIFY, CoreWorkload
+from ycsbctl.workload.core import INSERT, READ, READ_MODIFY_WRITE, SCAN, UPDATE, VERIFY
+from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.generators import LoadGenerator, OpBatch, RunGenerator
 from ycsbctl.workload.properties import Properties
 
@@ -84,22 +85,26 @@ class WorkerPlan:
     quotas: list[int]  # operations per client thread; 0 = until the deadline
     load_block: tuple[int, int] | None  # (first key number, count) in the load phase
     thread_offset: int  # global index of this worker's first thread (for pacing offsets)
+    worker: Any = None  # the Worker class that runs a plug-in workload (engine.plugin_worker); None: Worker
+
+
+def worker_rng(plan: WorkerPlan) -> np.random.Generator:
+    """The random stream of one worker process: ``[seed, process index]`` when the phase has a seed."""
+    seed = None if plan.spec.seed is None else [plan.spec.seed, plan.index]
+    return np.random.default_rng(seed)
 
 
 class Worker:
-    """State shared by the client coroutines of one process."""
+    """State shared by the client coroutines of one process (YCSB's CoreWorkload: the stores' YCSB
+    bindings and their chains; another workload plug-in runs in ``engine.plugin_worker.PluginWorker``)."""
 
     def __init__(self, plan: WorkerPlan, acked: Any, stop_flag: Any, out: Any) -> None:
         self.plan = plan
         spec = plan.spec
-        self.w = CoreWorkload.from_properties(Properties(spec.properties))
-        seed = None if spec.seed is None else [spec.seed, plan.index]
-        rng = np.random.default_rng(seed)
-        if spec.phase == "load":
-            first, count = plan.load_block or (self.w.insertstart, 0)
-            self.gen: LoadGenerator | RunGenerator = LoadGenerator(self.w, rng, first, count)
-        else:
-            self.gen = RunGenerator(self.w, rng, plan.index, plan.processes, acked)
+        self.workload = CorePlugin.from_properties(Properties(spec.properties))
+        self.w = self.workload.core
+        self.gen: LoadGenerator | RunGenerator = self.workload.source(
+            spec.phase, worker_rng(plan), plan.index, plan.processes, acked, plan.load_block)
         # Indexed by field index + 1: [None (= all fields, ALL_FIELDS), [field0], [field1], …].
         self.read_fields = [None] + [[n] for n in self.w.field_names]
         # The same for chains (see ChainContext): every name, then each name alone.
@@ -134,6 +139,14 @@ class Worker:
         operations: their p99). So :meth:`take` prepares the next batch a slice (≤ ~12 µs) or two
         per call, spread over the first 7/8 of the current batch; here only what is left of it is
         finished (nothing, unless the clients outran it)."""
+        b = self.batch = self.switch_batch()
+        self.ops, self.keys, self.keynums = b.ops, b.keys, b.keynums
+        self.rf, self.wf, self.sl = b.read_field, b.write_field, b.scan_length
+        self.cursor = 0
+
+    def switch_batch(self) -> Any:
+        """The next batch (what is left of its preparation finished here), and the one after it
+        started; an empty batch stops the clients."""
         if self.prepared is not None:
             b = self.prepared
         else:
@@ -141,10 +154,7 @@ class Worker:
         self.prepared, self.next_steps, self.sliced = None, self.gen.batch_steps(self.batch_size), 0
         if len(b) == 0:
             self.stopping = True
-        self.batch = b
-        self.ops, self.keys, self.keynums = b.ops, b.keys, b.keynums
-        self.rf, self.wf, self.sl = b.read_field, b.write_field, b.scan_length
-        self.cursor = 0
+        return b
 
     def clients(self, bs: BindingSet) -> list[Binding]:
         """The client threads' bindings: with ``dataintegrity=true``, wrapped to write YCSB's
@@ -164,18 +174,23 @@ class Worker:
         if i >= len(self.ops):
             self.refill()
             i = 0
-        if self.next_steps is not None and self.ops:  # the next batch, a slice or two at a time (see refill)
+        self.prepare_next(i + n)
+        j = i + n
+        self.cursor = j
+        return self.ops[i:j], self.keys[i:j], self.keynums[i:j], self.rf[i:j], self.wf[i:j], self.sl[i:j]
+
+    def prepare_next(self, upto: int) -> None:
+        """Run the next batch's preparation a slice or two (see :meth:`refill`) as the clients take
+        this batch up to operation ``upto``."""
+        if self.next_steps is not None and self.ops:
             # Spread the slices over the first 7/8 of this batch (as many as the last batch took).
-            goal = self.slices * 8 * (i + n) // (7 * len(self.ops)) + 1
+            goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1
             try:
                 while self.sliced < goal:
                     self.sliced += 1
                     next(self.next_steps)
             except StopIteration as made:
                 self.prepared, self.next_steps, self.slices = made.value, None, self.sliced
-        j = i + n
-        self.cursor = j
-        return self.ops[i:j], self.keys[i:j], self.keynums[i:j], self.rf[i:j], self.wf[i:j], self.sl[i:j]
 
     async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
         """One YCSB client thread: issue operations until the quota, the deadline or a stop.
@@ -415,7 +430,7 @@ def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, 
     # in a thread, paused every operation in flight.
     sys.setswitchinterval(GIL_SWITCH_S)
     try:
-        worker = Worker(plan, acked, stop_flag, out)
+        worker = (plan.worker or Worker)(plan, acked, stop_flag, out)
         out.put(_loop_runner()(worker.run(start_event, t_start)))
     except BaseException as exc:  # noqa: BLE001 - the parent must always hear back
         out.put(Failed(plan.index, f"worker crashed: {type(exc).__name__}: {exc}"))

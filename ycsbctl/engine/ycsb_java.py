@@ -25,6 +25,8 @@ from ycsbctl.results import ycsb_text
 from ycsbctl.results.model import PhaseResult, YcsbFacts
 from ycsbctl.results.names import RunStatus
 from ycsbctl.stores import registry
+from ycsbctl.workload.plugin import CORE_PLUGIN, class_path
+from ycsbctl.workload.properties import Properties
 
 # YCSB binding (bin/ycsb's name and its "<name>-binding" folder) → DB class under the install's package (site.ycsb since 0.14, com.yahoo.ycsb before).
 DB_CLASSES = {"redis": "db.RedisClient", "mongodb": "db.MongoDbClient", "basic": "BasicDB"}
@@ -139,6 +141,9 @@ UNBOUNDED_OPERATIONS = 2_000_000_000
 def binding_properties(spec: PhaseSpec) -> tuple[str, dict[str, str]]:
     """The YCSB binding for ``spec.url`` and the connection properties it needs (said by its protocol)."""
     binding, props = registry.for_url(spec.url).ycsb_binding(spec.url, spec.timeout_s)
+    workload = class_path(Properties(spec.properties))
+    if workload != CORE_PLUGIN:
+        raise UserError(f"the Java YCSB runs CoreWorkload only, not workload={workload}: drop --engine ycsb")
     if binding not in DB_CLASSES:
         raise UserError(f"cannot run YCSB against {spec.url!r}: use a redis://, mongodb:// or basic:// URL")
     return binding, props

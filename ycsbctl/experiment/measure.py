@@ -17,6 +17,8 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores.admin import clear_dataset
+from ycsbctl.workload.plugin import load_workload
+from ycsbctl.workload.properties import Properties
 
 T = TypeVar("T")
 
@@ -145,7 +147,8 @@ def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, 
             from ycsbctl import telemetry
 
             insert = out.result.ops.get("INSERT")
-            records = insert.returns.get("OK", 0) if insert is not None else 0
+            ok = insert.returns.get("OK", 0) if insert is not None else 0
+            records = load_workload(Properties(props)).loaded_records(ok)  # online-status: N users per INSERT
             fp = guarded("memory after the load", lambda: telemetry.footprint_after(ep, before, records), progress)
             out.footprint = fp.to_dict() if fp is not None else None
         return out

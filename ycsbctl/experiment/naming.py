@@ -4,25 +4,42 @@ merged YCSB properties, and the phase its sweep runs in."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan, is_url
+from ycsbctl.results.variants import split_variant, variant, variant_name
 from ycsbctl.stores.base import ServerProtocol
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
-from ycsbctl.workload.core import OP_NAMES, CoreWorkload
+from ycsbctl.workload.core import OP_NAMES
+from ycsbctl.workload.plugin import axis_values, load_workload, require_executor
 from ycsbctl.workload.properties import Properties, load_properties, resolve_workload
 
 
 def experiment_id(plan: Plan) -> str:
     """``<yyyymmdd-hhmmss>-<workloads>``: the default result folder name."""
-    names = "-".join(Path(resolve_workload(w)).name.replace("workload", "") for w in plan.workloads)
+    names = "-".join(dict.fromkeys(Path(resolve_workload(w)).name.replace("workload", "") for w in plan.workloads))
     return time.strftime("%Y%m%d-%H%M%S") + f"-{names}"[:40]
 
 
 def workload_name(workload: str) -> str:
-    """The workload file's name (``workload-b`` → ``workloadb``), as run ids and tables say it."""
-    return Path(resolve_workload(workload)).name
+    """The workload file's name (``workload-b`` → ``workloadb``), as run ids and tables say it; a
+    variant's values follow it (``online-status[online.structure=hash]`` → ``online-status-hash``)."""
+    return variant_name(Path(resolve_workload(workload)).name, split_variant(workload)[1])
+
+
+def expand_axes(workloads: list[str], files: Sequence[str], overrides: Sequence[str]) -> list[str]:
+    """Each workload as the variants its sweep axes make (every combination of the values of the
+    properties its class lets take several: ``-p online.structure=hash,set,zset`` → three), in order."""
+    out = []
+    for w in workloads:
+        axes = axis_values(load_properties(w, files, overrides))
+        combos: list[dict[str, str]] = [{}]
+        for key, values in axes:
+            combos = [{**c, key: v} for c in combos for v in values]
+        out += [variant(w, c) for c in combos]
+    return list(dict.fromkeys(out))
 
 
 def workload_properties(plan: Plan, workload: str) -> Properties:
@@ -54,19 +71,21 @@ def check_plan(plan: Plan) -> None:
                             bind="127.0.0.1", data_dir=None, memory_bytes=None, settings=spec.settings)
     for workload in plan.workloads:
         props = workload_properties(plan, workload)
-        w = CoreWorkload.from_properties(props)
+        w = load_workload(props)  # workload=package.module:Class: imported and its properties checked
+        if not w.builtin_ycsb:
+            for target in plan.targets:
+                require_executor(w, target_protocol(plan, target), props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
-        if plan.phase != "load":
-            check_operations(plan, workload, {OP_NAMES[op] for op, _ in w.proportions})
+        if plan.phase != "load" and w.builtin_ycsb:  # a plug-in's operations: its executors (above)
+            check_operations(plan, workload, {OP_NAMES[op] for op in w.op_codes("run")})
     check_disturbances(plan)
 
 
 def _store_of(plan: Plan, target: str) -> ServerProtocol:
     """The store of a target: its URL's, or its catalogue kind's."""
-    from ycsbctl.provision.catalog import get_target
     from ycsbctl.stores import registry
 
-    return registry.for_url(target) if is_url(target) else registry.get(get_target(plan.spec(target).kind).protocol)
+    return registry.get(target_protocol(plan, target))
 
 
 def check_operations(plan: Plan, workload: str, operations: set[str]) -> None:
@@ -97,9 +116,17 @@ def check_disturbances(plan: Plan) -> list[str]:
     return lines
 
 
+def target_protocol(plan: Plan, target: str) -> str:
+    """The store protocol of a target: its URL's, or its catalogue kind's (``redis``, ``mongodb``)."""
+    from ycsbctl.provision.catalog import get_target
+    from ycsbctl.stores.registry import protocol_of
+
+    return protocol_of(target) if is_url(target) else get_target(plan.spec(target).kind).protocol
+
+
 def sweep_phase(plan: Plan, workload: str) -> str:
     """``load`` for an insert-only workload (its sweep measures loads) and for ``ycsbctl load``; else ``run``."""
-    w = CoreWorkload.from_properties(load_properties(workload))
+    w = load_workload(load_properties(workload))
     return "load" if w.insert_only or plan.phase == "load" else "run"
 
 

@@ -14,6 +14,7 @@ from ycsbctl.experiment.store import ResultStore
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.store import RunRecord, now_iso
 from ycsbctl.urls import redact_url
+from ycsbctl.workload.plugin import load_workload
 from ycsbctl.workload.properties import Properties
 
 
@@ -41,16 +42,21 @@ class PointRunner:
         self.baseline: object | None = None  # the current target's iperf3 NetworkBaseline
         self._busy_at_start: list[str] = []  # other ycsbctl measuring when the current point began
 
-    def load(self, ep: Endpoint, label: str, workload: str, props: Properties) -> RunRecord:
-        """Clear and load the dataset (measured like any point); its footprint goes to the manifest."""
+    def load(self, ep: Endpoint, label: str, workload: str, props: Properties, variant: bool = False) -> RunRecord:
+        """Clear and load the dataset (measured like any point); its footprint goes to the manifest
+        (a variant's, ``workload``'s dataset, under ``workload_footprints``)."""
         plan = self.plan
         threads = plan.load_threads or min(max(plan.threads[0], 8), 32)
         self.console.start_point(f"{label} load of {plan.record_count:,} records, {threads} threads")
         started = now_iso()
         out = load_dataset(ep, props, threads, plan, self.console.progress, baseline=self.baseline,
                            engine=self.engine)
-        if out.footprint:
-            self.store.update_manifest(footprints={**self.store.manifest.footprints, label: out.footprint})
+        m = self.store.manifest
+        if out.footprint and variant:
+            kept = {**m.workload_footprints, workload: {**m.workload_footprints.get(workload, {}), label: out.footprint}}
+            self.store.update_manifest(workload_footprints=kept)
+        elif out.footprint:
+            self.store.update_manifest(footprints={**m.footprints, label: out.footprint})
         return self._keep(out, ep, label, workload, "load", threads, 1, started)
 
     def point(self, ep: Endpoint, label: str, workload: str, phase: str, threads: int, rep: int,
@@ -62,13 +68,15 @@ class PointRunner:
                                  + (f" (rep {rep})" if plan.repeat > 1 else ""))
         started = now_iso()
         wanted = int(props.get("recordcount", 0) or 0)
+        # a workload whose records are not the store's keys or documents (one Hash holds every user) says so
+        checked = phase == "run" and load_workload(props).counts_records
         note = (self.dataset.before_point(label, ep.url, wanted, props.get("table", "usertable"))
-                if phase == "run" else None)
+                if checked else None)
         self._busy_at_start = self._others()
         out = run_point(ep, props, phase, threads, plan, self.console.progress, fresh=fresh, baseline=self.baseline,
                         engine=self.engine, rate=rate)
         after = (self.dataset.after_point(ep.url, wanted, props.get("table", "usertable"))
-                 if phase == "run" and not fresh and note is None and out.result is not None else None)
+                 if checked and not fresh and note is None and out.result is not None else None)
         record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note, rate=rate,
                             after_note=after)
         if props.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:

@@ -31,8 +31,10 @@ from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import ResultFolder, now_iso
+from ycsbctl.results.variants import split_variant
 from ycsbctl.urls import redact_text
-from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.core_plugin import CorePlugin
+from ycsbctl.workload.plugin import load_workload
 
 
 def build_manifest(plan: Plan, command_line: str, exp_id: str) -> Manifest:
@@ -67,7 +69,11 @@ def run_plan(
     if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
         raise_fd_limit(max(plan.threads), plan.processes)
     for workload in plan.workloads:  # values that cannot fit in memory: refused before anything starts
-        check_workload_memory(CoreWorkload.from_properties(workload_properties(plan, workload)), max(plan.threads))
+        w = load_workload(workload_properties(plan, workload))
+        if isinstance(w, CorePlugin):
+            check_workload_memory(w.core, max(plan.threads))
+        else:
+            w.check_memory(max(plan.threads))
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
     try:
@@ -91,9 +97,12 @@ def run_plan(
         # a single point not kept (no --out) is held in memory: printed, then gone
         store: ResultStore = folder if folder is not None else MemoryStore(
             Manifest(experiment_id=experiment_id(plan), plan=plan.to_dict()))
-        # every planned point, plus the dataset load of each target whose run-phase points need one
-        loads = sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
-                    and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
+        # every planned point, plus the dataset load of each target whose run-phase points need one (one
+        # per variant of a sweep axis: each loads its own dataset)
+        wanted = [w if split_variant(w)[1] else "" for w in plan.workloads if sweep_phase(plan, w) == "run"]
+        datasets = sum(1 for i, d in enumerate(wanted) if i == 0 or d != wanted[i - 1]) or 1
+        loads = datasets * sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
+                               and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
         console = Console(Progress(plan.points() + loads, quiet=quiet), YcsbBlock.of(plan) if print_ycsb else None)
         for line in check_disturbances(plan):  # what each target will be sent (each checked above)
             console.note(f"disturbance on {line}")

@@ -28,8 +28,9 @@ from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.results.store import RunRecord
+from ycsbctl.results.variants import split_variant
 from ycsbctl.urls import redact_url
-from ycsbctl.workload.core import CoreWorkload
+from ycsbctl.workload.plugin import load_workload
 from ycsbctl.workload.properties import Properties
 
 
@@ -46,7 +47,8 @@ class Sweep:
         self.outcome = Outcome(folder=None, records=self.points.records)
         self.done_ids = store.run_ids(RunStatus.OK)
         self.endpoint: Endpoint | None = None  # the server of the current target (a restart replaces it)
-        self.loaded = False  # the dataset is on the current target's server
+        self.loaded: str | None = None  # the dataset on the current target's server: its workload's name, or None
+        self.dataset = ""  # the dataset the next point needs: "" (the plan's first workload's) or a variant's name
 
     def run(self) -> Outcome:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
@@ -139,13 +141,16 @@ class Sweep:
         self.points.baseline = None
         if plan.telemetry:
             self._baseline(label, ep)
-        self.loaded = False
-        if not plan.loads(target) and plan.phase != "load":  # `ycsbctl load` reads nothing
+        self.loaded = None
+        if (not plan.loads(target) and plan.phase != "load"  # `ycsbctl load` reads nothing
+                and load_workload(workload_properties(plan, plan.workloads[0])).counts_records):
             self._check_dataset(label, ep)
         for workload in plan.workloads:
             props = workload_properties(plan, workload)
-            w = CoreWorkload.from_properties(props)
+            w = load_workload(props)
             name = workload_name(workload)
+            # a variant of a sweep axis (online.structure=hash) has a dataset of its own: loaded before its points
+            self.dataset = name if split_variant(workload)[1] else ""
             phase = "load" if w.insert_only or plan.phase == "load" else "run"
             for threads in plan.threads:
                 if plan.slo and phase == "run":
@@ -173,10 +178,10 @@ class Sweep:
             # `ycsbctl load` loads into the target as it is.
             record = self.points.point(ep, label, workload, "load", threads, rep, props, fresh=plan.phase != "load")
         else:
-            if not self.loaded and plan.loads(target):
+            if self.loaded != self.dataset and plan.loads(target):
                 if not self._load(ep, label, props):
                     return None
-                self.loaded = True
+                self.loaded = self.dataset
             record = self.points.point(ep, label, workload, "run", threads, rep, props, rate=rate)
         if record.status == RunStatus.INTERRUPTED:
             raise KeyboardInterrupt
@@ -187,12 +192,13 @@ class Sweep:
             except UserError as exc:
                 self._skip(target, f"could not restart after a crash: {exc.message}", exc.fix)
                 return None
-            self.loaded = False  # an in-memory server comes back empty
+            self.loaded = None  # an in-memory server comes back empty
         return record
 
     def _load(self, ep: Endpoint, label: str, props: Properties) -> bool:
         """Load the dataset once per target (and after a restart); False when it failed (target skipped)."""
-        record = self.points.load(ep, label, workload_name(self.plan.workloads[0]), props)
+        record = self.points.load(ep, label, self.dataset or workload_name(self.plan.workloads[0]), props,
+                                  variant=bool(self.dataset))
         if record.status == RunStatus.INTERRUPTED:
             raise KeyboardInterrupt
         if record.status not in (RunStatus.OK, RunStatus.DEGRADED):  # a degraded load still loaded every record

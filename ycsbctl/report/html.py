@@ -17,6 +17,7 @@ from ycsbctl.report.disturbance_report import event_rows, render_timelines
 from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
 from ycsbctl.report.server_traits import differences, settings_text, traits_text
 from ycsbctl.report.summary import findings, fmt_us, server_identity
+from ycsbctl.report.variant_study import study_rows
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import OPERATIONS
@@ -249,6 +250,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
                        "slo": slo_searches(exp, w)} for w in exp.workloads],
         "failures": failures(exp),
         "footprint": footprint_rows(exp), "network": network_rows(exp),
+        "variants": study_rows(exp), "variant_figures": [_figure(exp, pf) for pf in plots.get("variants", [])],
         "client_hosts": client_host_rows(exp), "client_baselines": client_host_baselines(exp),
         "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],
         "disturbances": {"figures": [_figure(exp, pf) for pf in timelines or []], "events": event_rows(exp)},

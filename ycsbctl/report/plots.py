@@ -40,6 +40,7 @@ from ycsbctl.report.plot_style import (
 )
 from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
 from ycsbctl.report.resource_plots import cpu_figure, footprint_figure, timeseries_figure
+from ycsbctl.report.variant_study import study_figure, study_rows
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
 from ycsbctl.results.names import OPERATIONS
@@ -239,6 +240,9 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
     fig = footprint_figure(exp, colors, sub)
     if fig is not None:
         out[""] = [save(fig, plots_dir, "footprint-network", "Footprint after load and network")]
+    fig = study_figure(study_rows(exp), colors, sub)
+    if fig is not None:
+        out["variants"] = [save(fig, plots_dir, "variants", "Each variant of the sweep axis on each target")]
     return out
 
 

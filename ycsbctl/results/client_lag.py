@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import OPERATIONS
+from ycsbctl.results.names import Operation, is_base_operation
 
 TAIL_SHARE = 0.5
 MAX_SHARE = 0.5
@@ -28,8 +28,9 @@ PACING_LABEL = "client-pacing"
 
 
 def _measured(result: PhaseResult) -> list:
-    """The actual-latency measurements that ran: READ, READ-FAILED, UPDATE, … (no ``Intended-``)."""
-    return [s for n, s in result.ops.items() if n.removesuffix("-FAILED") in OPERATIONS and s.operations]
+    """The actual-latency measurements that ran: READ, READ-FAILED, UPDATE, … or a plug-in's (no ``Intended-``)."""
+    return [s for n, s in result.ops.items() if s.operations and (
+        (op := n.removesuffix("-FAILED")) == Operation.READ_MODIFY_WRITE or is_base_operation(op))]
 
 
 def _base_percentile(result: PhaseResult, p: float) -> float:

@@ -19,7 +19,7 @@ from ycsbctl.results import histogram as hdr
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import BOTTLENECK_SEVERITY, OPERATIONS, FolderStatus, RunStatus
+from ycsbctl.results.names import BOTTLENECK_SEVERITY, FolderStatus, RunStatus, is_base_operation
 from ycsbctl.results.run_columns import ALL_OPS, conform_runs, op_key
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.store import partial_path
@@ -104,7 +104,7 @@ class Experiment:
         """The latency histogram (µs) of one measurement; ``op="ALL"`` merges the base operations."""
         files = self.run_doc(run_id).get("histograms", {})
         if op == ALL_OPS:
-            names = [n for n in files if n in OPERATIONS and n != "READ-MODIFY-WRITE"]
+            names = [n for n in files if is_base_operation(n)]
             return hdr.merge(self.histogram(run_id, n) for n in names)
         if op not in files:
             raise UserError(f"run {run_id} has no histogram for {op!r} (has: {', '.join(files) or 'none'})")

@@ -62,3 +62,12 @@ CLIENT_LAG = "CLIENT-LAG"  # the engine's event-loop lag (µs): its own measurem
 # have: at its due time, or when its thread's previous operation would have ended if that is later.
 SCHEDULE_LAG = "SCHEDULE-LAG"
 OWN_MEASURES = (CLIENT_LAG, SCHEDULE_LAG)  # the engine's measures of itself, never operations
+_NOT_BASE = (Operation.READ_MODIFY_WRITE.value, VERIFY_NAME, *OWN_MEASURES, "OVERALL")
+
+
+def is_base_operation(name: str) -> bool:
+    """Whether measurement ``name`` is an operation of its own that merges into "every operation": a
+    YCSB operation (READ … DELETE) or a workload plug-in's (STORE …), OK ones only — not a
+    read-modify-write (its halves are counted as READ and UPDATE), VERIFY, the engine's own measures,
+    ``-FAILED`` or ``Intended-`` series."""
+    return name not in _NOT_BASE and not name.endswith("-FAILED") and not name.startswith("Intended-")

@@ -153,6 +153,8 @@ class Manifest:
     host: dict[str, Any] = field(default_factory=dict)
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     footprints: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # a sweep axis's variants (online-status-hash …) each load their own dataset: workload -> label -> footprint
+    workload_footprints: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     network: dict[str, dict[str, Any]] = field(default_factory=dict)
     skipped_targets: list[SkippedTarget] = field(default_factory=list)
     substitutions: list[Substitution] = field(default_factory=list)

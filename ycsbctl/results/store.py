@@ -36,7 +36,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import write_log_file
 from ycsbctl.results.model import SUMMARY_PERCENTILES, OpSummary, PhaseResult
-from ycsbctl.results.names import OPERATIONS, FolderStatus, RunStatus
+from ycsbctl.results.names import FolderStatus, RunStatus, is_base_operation
 from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key, runs_table
 from ycsbctl.results.schema import Manifest, TelemetrySummary
 from ycsbctl.results.tables import PART_KINDS, TABLES, build_tables, file_stem, read_run_docs
@@ -151,7 +151,7 @@ def arrow_safe(df: pd.DataFrame) -> pd.DataFrame:
 
 def overall_summary(result: PhaseResult) -> OpSummary | None:
     """Latency over every database operation (µs): READ, UPDATE, INSERT, SCAN, DELETE merged exactly."""
-    base = [s for n, s in result.ops.items() if n in OPERATIONS and n != "READ-MODIFY-WRITE" and s.operations]
+    base = [s for n, s in result.ops.items() if is_base_operation(n) and s.operations]
     if not base:
         return None
     total = sum(s.operations for s in base)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ycsbctl.errors import UserError
 from ycsbctl.results.names import OPERATIONS, VERIFY_NAME
 from ycsbctl.workload import distributions as d
-from ycsbctl.workload.properties import Properties
+from ycsbctl.workload.properties import Properties, read_proportions
 
 READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE, VERIFY = range(7)
 # VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/verifying_binding.py).
@@ -67,13 +67,7 @@ class CoreWorkload:
         recordcount_property = p.get_int("recordcount", 0)
         recordcount = recordcount_property or INT_MAX  # CoreWorkload's key space; the load count is the property's
         opcount = p.get_int("operationcount", 0) if p.get("operationcount", "") != "" else None
-        props = []
-        for op, key, default in _PROPORTION_KEYS:
-            v = p.get_float(key, default)
-            if v < 0:
-                raise UserError(f"property {key}={v} is negative: proportions must be ≥ 0")
-            if v > 0:
-                props.append((op, v))
+        props = read_proportions(p, _PROPORTION_KEYS)
         if not props:
             raise UserError(
                 "the operation proportions sum to 0: set readproportion, updateproportion, insertproportion, "

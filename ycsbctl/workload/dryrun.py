@@ -19,6 +19,7 @@ from ycsbctl.workload.core import (
 )
 from ycsbctl.workload.generators import LoadGenerator, RunGenerator
 from ycsbctl.workload.integrity import deterministic_value
+from ycsbctl.workload.plugin import Workload
 
 _BATCH = 4096
 
@@ -89,3 +90,19 @@ def dry_run_lines(w: CoreWorkload, phase: str, count: int | None = None, seed: i
                 yield f"READ {table} {k} [ {_fields(w, rf, rmw=True)}]"
                 yield f"UPDATE {table} {k} [ {all_names if wf == ALL_FIELDS else _fields(w, wf)}]"
         done += len(b)
+
+
+def plugin_dry_run_lines(w: Workload, phase: str, count: int | None, seed: int | None) -> Iterator[str]:
+    """A workload plug-in's operations, one per line: its operation's name and argument (what its
+    executor is handed), ``count`` of them (default: the phase's operation count)."""
+    names = w.operation_names
+    block = (0, w.load_operations) if phase == "load" else None
+    src = w.source(phase, np.random.default_rng(seed), 0, 1, None, block)
+    left = count if count is not None else (w.load_operations if phase == "load" else w.operationcount or 0)
+    while left > 0:
+        b = src.next_batch(min(left, _BATCH))
+        if not len(b):
+            return
+        for op, arg in zip(b.ops, b.args):
+            yield f"{names[op]} {arg}"
+        left -= len(b)

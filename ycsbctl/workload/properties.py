@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from ycsbctl.errors import UserError
+from ycsbctl.results.variants import split_variant
 
 # The workload files ship inside the package (``workloads/`` at the top of a checkout links here), so
 # an installed ycsbctl finds them as an editable checkout does.
@@ -55,6 +56,19 @@ class Properties(dict[str, str]):
         return value == "true"
 
 
+def read_proportions(p: Properties, keys: Iterable[tuple[int, str, float]]) -> list[tuple[int, float]]:
+    """``(op, proportion)`` of each ``(op, property, default)`` whose proportion is > 0; a negative
+    one is a :class:`UserError` naming the property."""
+    out = []
+    for op, key, default in keys:
+        v = p.get_float(key, default)
+        if v < 0:
+            raise UserError(f"property {key}={v} is negative: proportions must be ≥ 0")
+        if v > 0:
+            out.append((op, v))
+    return out
+
+
 def parse_properties(text: str, source: str = "<text>") -> Properties:
     """Parse a Java ``.properties`` text exactly as ``java.util.Properties.load`` does (escapes such as
     ``a\\=b``, ``\\t`` and ``\\uXXXX``, continuation lines, ``=``/``:``/blank separators, ``#``/``!``
@@ -75,7 +89,9 @@ def known_workloads() -> list[str]:
 
 
 def resolve_workload(name: str) -> Path:
-    """``workload-b``, ``workloadb``, ``b``, ``insert`` or a path → the property file."""
+    """``workload-b``, ``workloadb``, ``b``, ``insert`` or a path → the property file (a variant,
+    ``NAME[key=value]``, is its workload's file)."""
+    name = split_variant(name)[0]
     path = Path(name).expanduser()
     if path.is_file():
         return path
@@ -171,13 +187,16 @@ def check_property_file(text: str, path: Path) -> None:
 def load_properties(
     workload: str | None = None, files: Iterable[str] = (), overrides: Iterable[str] = ()
 ) -> Properties:
-    """Merge like YCSB: the workload file, then each ``-P`` file in order, then ``-p`` pairs."""
+    """Merge like YCSB: the workload file, then each ``-P`` file in order, then ``-p`` pairs; a
+    variant's settings (``NAME[key=value]``: one value of a sweep axis) last."""
     merged = Properties()
     if workload is not None:
         merged.update(read_property_file(resolve_workload(workload)))
     for f in files:
         merged.update(read_property_file(f))
     merged.update(parse_overrides(overrides))
+    if workload is not None:
+        merged.update(split_variant(workload)[1])
     return merged
 
 

@@ -204,6 +204,12 @@ class MongoWireBinding(WireBinding):
             return Status.ERROR
         return reply
 
+    async def run_command(self, cmd: dict, write: bool = False) -> tuple[Status, dict | None]:
+        """Workload plug-ins' request (see ``workload.plugin``): ``cmd`` against the URL's database
+        (with its write concern when ``write``); (OK, the reply) or (ERROR/TIMEOUT, None)."""
+        r = await self.command(self._write(cmd) if write else {**cmd, "$db": self.db})
+        return (r, None) if r.__class__ is Status else (Status.OK, r)  # type: ignore[return-value]
+
     def _write(self, cmd: dict) -> dict:
         if self.wc is not None:
             cmd["writeConcern"] = self.wc

@@ -415,3 +415,11 @@ class RedisBinding(WireBinding):
     async def delete(self, table: str, key: bytes) -> Status:
         r = await self._call(encode_command(b"DEL", key) + encode_command(b"ZREM", INDEX_KEY, key), replies=2)
         return self._status(r)
+
+    async def resp(self, *commands: Sequence[bytes]) -> tuple[Status, object]:
+        """Workload plug-ins' request (see ``workload.plugin``): ``commands`` (each a sequence of
+        arguments) written in one packet; (OK, the last reply), or ERROR (the first error reply) /
+        TIMEOUT with ``last_error`` saying why."""
+        r = await self._call(b"".join(encode_command(*c) for c in commands), replies=len(commands))
+        st = self._status(r)
+        return st, (r if st is Status.OK else None)

@@ -1,0 +1,79 @@
+"""A property given several values is a sweep axis (``-p online.structure=hash,set,zset``): each value is
+a variant of the workload, swept like targets, each loading its own dataset, and the report compares
+them. On real servers: Debian's Redis 7 and Valkey 9.1 (the ``[peers]`` extra)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.servers import ROOT
+from ycsbctl.experiment.naming import expand_axes, workload_name, workload_properties
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.provision import catalog
+from ycsbctl.report.variant_study import study_rows
+from ycsbctl.results import load
+
+YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
+STRUCTURES = ("hash", "set", "zset")
+TARGETS = ("redis", "valkey")
+
+
+def test_each_combination_of_the_axes_values_is_a_variant_with_its_own_name_and_properties() -> None:
+    props = ["-p", "online.structure=hash,set,zset", "-p", "online.batchsize=10,100", "-p", "online.key=a,b"]
+    overrides = props[1::2]
+    variants = expand_axes(["online-status", "workload-b"], [], overrides)
+    assert [workload_name(v) for v in variants] == [
+        f"online-status-{s}-{b}" for s in STRUCTURES for b in (10, 100)] + ["workloadb"]
+    plan = Plan(workloads=variants, targets=["basic://"], properties=overrides)
+    p = workload_properties(plan, variants[3])  # set, 100: the variant's values win over the -p lists
+    assert (p["online.structure"], p["online.batchsize"]) == ("set", "100")
+    assert p["online.key"] == "a,b"  # not an axis of the workload: one value, as given
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    for kind in TARGETS:
+        if catalog.find_server(catalog.get_target(kind))[0] is None:
+            pytest.skip(f"no {kind} server: {catalog.get_target(kind).install_hint}")
+    tmp = tmp_path_factory.mktemp("study")
+    out = tmp / "study"
+    env = {**os.environ, "YCSBCTL_STATE_DIR": str(tmp / "state")}
+    # --allow-concurrent: this host is shared; a point another benchmark ran beside is kept, labelled host-busy
+    p = subprocess.run([YCSBCTL, "run", "online-status", "-p", "online.structure=hash,set,zset", "--targets",
+                        ",".join(TARGETS), "--records", "3000", "--threads", "2", "--duration", "1", "--warmup", "0",
+                        "--backend", "local", "--allow-concurrent", "--out", str(out)],
+                       capture_output=True, text=True, timeout=600, env=env, cwd=tmp)
+    assert p.returncode in (0, 1), p.stderr[-3000:]
+    return out
+
+
+def test_a_property_with_several_values_makes_one_series_per_value_on_each_target(study: Path) -> None:
+    exp = load(study)
+    runs = exp.runs
+    want = {(f"online-status-{s}", t) for s in STRUCTURES for t in TARGETS}
+    for phase in ("load", "run"):
+        got = runs[runs["phase"] == phase]
+        assert set(zip(got["workload"], got["target"])) == want, phase
+        assert set(got["status"]) <= {"ok", "degraded"}, got[["run_id", "status", "error"]]
+    ops = exp.ops[exp.ops["phase"] == "run"]
+    assert {"STORE", "BATCH-STORE", "COUNT"} <= set(ops["op"])
+    fps = exp.manifest.workload_footprints  # each variant loaded its own users
+    assert {(w, t) for w, per in fps.items() for t in per} == want
+    assert all(f["records"] == 3000 and f["bytes_per_record"] > 0 for per in fps.values() for f in per.values())
+
+
+def test_the_report_compares_the_values_across_targets_in_a_table_and_a_grouped_figure(study: Path) -> None:
+    exp = load(study)
+    rows = study_rows(exp)
+    assert [(r["variant"], r["target"]) for r in rows] == [(s, t) for s in STRUCTURES for t in TARGETS]
+    for r in rows:  # the table's figures are the runs' and the loads' own
+        run = exp.runs[(exp.runs["workload"] == r["name"]) & (exp.runs["target"] == r["target"])
+                       & (exp.runs["phase"] == "run")].iloc[0]
+        assert r["throughput"] == pytest.approx(run["throughput_ops"]) and r["p99"] == pytest.approx(run["all_p99_us"])
+        assert r["bytes_per_record"] == exp.manifest.workload_footprints[r["name"]][r["target"]]["bytes_per_record"]
+    html = (study / "report.html").read_text(encoding="utf-8")
+    assert "Variants of the sweep axis" in html and (study / "plots" / "variants.png").stat().st_size > 10_000

@@ -1,0 +1,127 @@
+"""A worker process for a workload plug-in other than CoreWorkload (see :mod:`ycsbctl.workload.plugin`).
+
+Everything but the client loop is :class:`~ycsbctl.engine.worker.Worker`'s: the common start, the
+per-second ticker, the lag probe, pacing, the batch prepared a slice at a time between operations,
+and the one timing call per operation (:attr:`Recorder.record`). Each operation is one ``await`` of the
+workload's executor for the URL's store, timed around that await exactly as the awaited YCSB path is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ycsbctl.engine.measurements import Recorder
+from ycsbctl.engine.throttle import Pacer
+from ycsbctl.engine.worker import (
+    BATCH,
+    LOAD_STOPPED,
+    MAX_ERRORS_KEPT,
+    Worker,
+    WorkerPlan,
+    take_size,
+    worker_rng,
+)
+from ycsbctl.stores.binding import Binding, ConnectionLost
+from ycsbctl.stores.binding_set import BindingSet
+from ycsbctl.stores.registry import protocol_of
+from ycsbctl.workload.plugin import load_workload
+from ycsbctl.workload.properties import Properties
+
+
+class PluginWorker(Worker):
+    """One worker process of a plug-in workload: its clients execute the workload's operations."""
+
+    def __init__(self, plan: WorkerPlan, acked: Any, stop_flag: Any, out: Any) -> None:  # noqa: D107
+        self.plan = plan
+        spec = plan.spec
+        self.plugin = load_workload(Properties(spec.properties))
+        self.gen = self.plugin.source(spec.phase, worker_rng(plan), plan.index, plan.processes, acked,  # type: ignore[assignment]
+                                        plan.load_block)
+        protocol = protocol_of(spec.url)
+        executor = self.plugin.executor(protocol)
+        if executor is None:  # the runner refuses this before any worker starts
+            raise ValueError(f"{type(self.plugin).__name__} cannot run on {protocol}")
+        self.execute = executor
+        self.rec = Recorder(spec.measurement, self.plugin.op_codes(spec.phase))
+        self.batch_size = BATCH
+        self.stop_flag = stop_flag
+        self.out = out
+        self.stopping = False
+        self.errors: list[str] = []
+        self.ended: list[str] = []
+        self.ops: list[int] = []
+        self.args: list[Any] = []
+        self.cursor = 0
+        self.batch = None
+        self.next_second = 0
+        self.next_steps = None
+        self.prepared = None
+        self.slices = 64
+        self.sliced = 0
+        self.writes = None  # no chains: each request is written by its own await
+
+    def refill(self) -> None:
+        b = self.batch = self.switch_batch()
+        self.ops, self.args = b.ops, b.args
+        self.cursor = 0
+
+    def take(self, n: int) -> tuple[Sequence, ...]:
+        i = self.cursor
+        if i >= len(self.ops):
+            self.refill()
+            i = 0
+        self.prepare_next(i + n)
+        j = self.cursor = i + n
+        return self.ops[i:j], self.args[i:j]
+
+    def clients(self, bs: BindingSet) -> list[Binding]:
+        return bs.bindings
+
+    async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
+        """One client thread: execute operations until the quota, the deadline or a stop."""
+        record = self.rec.record
+        execute = self.execute
+        perf = time.perf_counter_ns
+        is_load = self.plan.spec.phase == "load"
+        done = 0
+        try:
+            while not self.stopping:
+                want = take_size(quota, done)
+                if not want:
+                    break
+                ops, args = self.take(want)
+                if not ops:
+                    break
+                for op, arg in zip(ops, args):
+                    if pacer is not None:
+                        due = await pacer.wait()
+                        if due >= deadline_ns:
+                            return
+                        t0 = perf()
+                        pacer.started(due, t0)
+                    else:
+                        due = 0
+                        t0 = perf()
+                    st = await execute(b, op, arg)
+                    t1 = perf()
+                    record(op, st, t0, t1, due)
+                    if pacer is not None:
+                        pacer.ended(t0, t1)
+                    done += 1
+                    if st:
+                        self.note_error(b)
+                        if is_load:
+                            self.ended.append(LOAD_STOPPED.format(b.last_error))
+                            return
+                    if t1 >= deadline_ns or self.stopping:
+                        return
+                    if not done & 127:
+                        await asyncio.sleep(0)
+        except ConnectionLost as exc:
+            msg = str(exc)
+            self.ended.append(msg)
+            if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
+                self.errors.append(msg)

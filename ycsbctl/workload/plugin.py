@@ -1,0 +1,201 @@
+"""The workload plug-in contract, and ``workload=package.module:Class`` (YCSB's ``workload`` property).
+
+A workload is a class built from YCSB properties that tells the engine, for one phase, which
+operations to issue; the engine issues, paces, times and counts them exactly as it does YCSB's
+CoreWorkload, so that measurements, telemetry, fidelity checks and reports apply unchanged.
+What a workload gives the engine (:class:`Workload`):
+
+- **Its operations' names** (:attr:`Workload.operation_names`), indexed by a small op code
+  (0 … 5; codes 6 and up are the engine's: VERIFY and a read-modify-write's halves). Each name is
+  a measurement: ``<NAME>`` for an OK operation, ``<NAME>-FAILED`` otherwise, as YCSB's DBWrapper.
+- **Its load phase**: :attr:`Workload.load_operations` operations, split over the worker
+  processes by :meth:`Workload.load_blocks` (a block is ``(first, count)`` in the workload's own
+  unit: key numbers for CoreWorkload, load operations for online-status); :meth:`Workload.loaded_records`
+  turns the OK load operations into records (bytes per record divides by it).
+- **Its run phase**: ``operationcount`` (or a duration) and the op codes it may issue
+  (:meth:`Workload.op_codes`).
+- **Batches**: :meth:`Workload.source` gives each worker process one :class:`OperationSource`
+  whose ``batch_steps(n)`` draws the next ``n`` operations in slices (a generator that yields
+  between slices of ≤ ~10 µs and returns the batch): the engine prepares the next batch a slice at a
+  time between operations, so that no operation in flight waits for a whole batch. A batch is
+  :class:`PluginBatch` (op codes and one argument per operation); an empty batch ends the phase.
+- **Chains**: a plug-in's operations run on the engine's awaited path (one request in flight per
+  client thread, each timed by the engine around one ``await``); only CoreWorkload's READ/UPDATE/
+  INSERT are chained from the binding's reply callback (``stores.chain``).
+- **Execution per store**: :meth:`Workload.executor` (``protocol`` = the store's name: ``redis``,
+  ``mongodb``, ``basic``) returns an :class:`Executor`, ``await executor(binding, op, arg)`` → a
+  status (0 OK, 1 NOT_FOUND, 2 ERROR, 3 TIMEOUT: the stores' ``Status``), or None when the workload
+  cannot run on that store (refused before anything starts). An executor speaks through the
+  binding's generic request method — Redis: ``await binding.resp(*commands)`` → (status, last
+  reply); MongoDB: ``await binding.run_command(doc, write)`` → (status, reply document) — so a
+  plug-in carries its own per-store code and imports nothing from the engine or the stores.
+
+``workload=`` absent, ``site.ycsb.workloads.CoreWorkload`` or ``ycsbctl.workload.core_plugin:CorePlugin``
+is YCSB's CoreWorkload (:class:`~ycsbctl.workload.core_plugin.CorePlugin`, which hands out today's
+generators unchanged). Any other value is ``package.module:Class``, imported when the properties
+are checked: a class that cannot be imported, or is no :class:`Workload`, is one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from ycsbctl.errors import UserError
+from ycsbctl.results.names import VERIFY_NAME
+from ycsbctl.workload.properties import Properties
+
+YCSB_CORE = "site.ycsb.workloads.CoreWorkload"
+CORE_PLUGIN = "ycsbctl.workload.core_plugin:CorePlugin"
+MAX_OPERATIONS = 6  # op codes 0..5: 6 (VERIFY) and 8.. (a read-modify-write's halves) are the engine's
+# The stores' Status codes, as plain ints (a workload imports nothing from the stores).
+OK, NOT_FOUND, ERROR, TIMEOUT = 0, 1, 2, 3
+
+
+@dataclass
+class PluginBatch:
+    """``n`` operations of a plug-in workload: op codes and one argument each (whatever the
+    workload's executor takes: a key, a list of pairs, …)."""
+
+    ops: list[int]
+    args: list[Any]
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+
+class OperationSource(Protocol):
+    """One worker process's operations (all its client threads draw from it)."""
+
+    def next_batch(self, n: int) -> Any: ...
+
+    def batch_steps(self, n: int) -> Generator[None, None, Any]: ...
+
+
+class Executor(Protocol):
+    """Runs one operation of a plug-in workload on one binding (one connection): → status code."""
+
+    async def __call__(self, binding: Any, op: int, arg: Any, /) -> int: ...
+
+
+class Workload(ABC):
+    """A workload plug-in (see the module docstring for the contract). Subclasses set
+    :attr:`operation_names` and implement the abstract methods."""
+
+    operation_names: ClassVar[tuple[str, ...]] = ()
+    # Properties that may take several comma-separated values: each value is a point of a sweep axis.
+    axis_properties: ClassVar[tuple[str, ...]] = ()
+    # False when the store's record count says nothing about the dataset (one key holds every user):
+    # the sweep then does not compare counts before and after its points.
+    counts_records: ClassVar[bool] = True
+    # True for CoreWorkload only: the engine runs it through the stores' YCSB bindings (read, insert,
+    # update, scan, delete, and their chains) instead of an executor.
+    builtin_ycsb: ClassVar[bool] = False
+
+    operationcount: int | None = None  # run phase: operations in all (None/0: until the duration ends)
+    insert_only: bool = False  # True: the workload measures its load phase (YCSB's ``insert``)
+
+    @classmethod
+    @abstractmethod
+    def from_properties(cls, p: Properties) -> Workload:
+        """Validate and build; every bad property is a :class:`UserError` naming the fix."""
+
+    @property
+    @abstractmethod
+    def load_operations(self) -> int:
+        """Operations of the load phase, in all."""
+
+    @abstractmethod
+    def load_blocks(self, threads_per_process: list[int]) -> list[tuple[int, int]]:
+        """``(first, count)`` of each worker process in the load phase (YCSB's per-thread split,
+        grouped by process); ``count`` is in load operations."""
+
+    def loaded_records(self, ok_operations: int) -> int:
+        """Records a load of ``ok_operations`` OK operations stored (bytes per record divide by it)."""
+        return ok_operations
+
+    @abstractmethod
+    def op_codes(self, phase: str) -> list[int]:
+        """The op codes ``phase`` (``load`` | ``run``) may issue (what the engine measures)."""
+
+    @abstractmethod
+    def source(self, phase: str, rng: np.random.Generator, process: int, processes: int,
+               acked: Any = None, load_block: tuple[int, int] | None = None) -> OperationSource:
+        """The operations of worker ``process`` of ``processes`` for ``phase`` (``acked``: the
+        run-phase insert counter shared by the processes; ``load_block``: from :meth:`load_blocks`)."""
+
+    @abstractmethod
+    def executor(self, protocol: str) -> Executor | None:
+        """How a binding of store ``protocol`` executes this workload's operations (None: it cannot)."""
+
+    def check_memory(self, threads: int) -> None:  # noqa: B027 - optional hook
+        """Refuse (UserError) a workload whose values cannot fit in this host's memory."""
+
+
+def class_path(p: Properties) -> str:
+    """The ``workload`` property as a ``module:Class`` path (YCSB's CoreWorkload by default)."""
+    raw = p.get("workload", "").strip()
+    return CORE_PLUGIN if raw in ("", YCSB_CORE) else raw
+
+
+def workload_class(path: str) -> type[Workload]:
+    """The class named by ``package.module:Class``; a one-line :class:`UserError` otherwise."""
+    module_name, sep, name = path.partition(":")
+    if not sep or not module_name or not name:
+        raise UserError(f"workload={path!r}: write workload=package.module:Class (or {YCSB_CORE})")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # noqa: BLE001 - any failure to import is the user's to fix
+        raise UserError(f"workload={path!r}: cannot import {module_name} ({type(exc).__name__}: {exc})") from None
+    cls = getattr(module, name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Workload)):
+        what = "has no class" if cls is None else "has a name that is no ycsbctl workload class:"
+        raise UserError(f"workload={path!r}: {module_name} {what} {name} (a subclass of "
+                        "ycsbctl.workload.plugin.Workload)")
+    names = cls.operation_names
+    if not names or len(names) > MAX_OPERATIONS:
+        raise UserError(f"workload={path!r}: {name} names {len(names)} operations: a workload has 1 to "
+                        f"{MAX_OPERATIONS}")
+    return cls
+
+
+def load_workload(p: Properties) -> Workload:
+    """The workload the properties select, built from them (checked: a :class:`UserError` when bad)."""
+    return workload_class(class_path(p)).from_properties(p)
+
+
+def require_executor(w: Workload, protocol: str, props: Properties) -> None:
+    """A plug-in workload must say how ``protocol``'s store executes its operations (before anything starts)."""
+    name = type(w).__name__
+    if w.executor(protocol) is None:
+        raise UserError(f"the workload {name} cannot run on a {protocol} target (it has no binding for it): "
+                        "use a target it supports")
+    if protocol == "mongodb" and props.get("mongodb.driver", "").strip().lower() == "pymongo":
+        raise UserError(f"the workload {name} runs over ycsbctl's own MongoDB wire binding: drop -p mongodb.driver=pymongo")
+
+
+def op_names(p: Properties) -> tuple[str, ...]:
+    """The measurement names of the workload ``p`` selects, by op code: its operations' names, then
+    (at code 6) VERIFY, the engine's check of a read (``dataintegrity``)."""
+    names = workload_class(class_path(p)).operation_names
+    return (*names, *("",) * (MAX_OPERATIONS - len(names)), VERIFY_NAME)
+
+
+def axis_values(p: Properties) -> Sequence[tuple[str, list[str]]]:
+    """The sweep axes ``p`` holds: each property the workload lets take several values that has a
+    comma in its value, with its values in order."""
+    cls = workload_class(class_path(p))
+    out = []
+    for key in cls.axis_properties:
+        raw = p.get(key)
+        if raw is not None and "," in raw:
+            values = [v.strip() for v in raw.split(",")]
+            if any(not v for v in values):
+                raise UserError(f"-p {key}={raw!r}: an empty value in the list (write {key}=a,b,c)")
+            out.append((key, list(dict.fromkeys(values))))
+    return out
