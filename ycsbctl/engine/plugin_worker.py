@@ -16,7 +16,6 @@ from typing import Any
 from ycsbctl.engine.measurements import Recorder
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.worker import (
-    BATCH,
     LOAD_STOPPED,
     MAX_ERRORS_KEPT,
     Worker,
@@ -35,7 +34,7 @@ class PluginWorker(Worker):
     """One worker process of a plug-in workload: its clients execute the workload's operations."""
 
     def __init__(self, plan: WorkerPlan, acked: Any, stop_flag: Any, out: Any) -> None:  # noqa: D107
-        self.plan = plan
+        self._loop_state(plan, stop_flag, out)
         spec = plan.spec
         self.plugin = load_workload(Properties(spec.properties))
         self.gen = self.plugin.source(spec.phase, worker_rng(plan), plan.index, plan.processes, acked,  # type: ignore[assignment]
@@ -46,21 +45,7 @@ class PluginWorker(Worker):
             raise ValueError(f"{type(self.plugin).__name__} cannot run on {protocol}")
         self.execute = executor
         self.rec = Recorder(spec.measurement, self.plugin.op_codes(spec.phase))
-        self.batch_size = BATCH
-        self.stop_flag = stop_flag
-        self.out = out
-        self.stopping = False
-        self.errors: list[str] = []
-        self.ended: list[str] = []
-        self.ops: list[int] = []
         self.args: list[Any] = []
-        self.cursor = 0
-        self.batch = None
-        self.next_second = 0
-        self.next_steps = None
-        self.prepared = None
-        self.slices = 64
-        self.sliced = 0
         self.writes = None  # no chains: each request is written by its own await
 
     def refill(self) -> None:

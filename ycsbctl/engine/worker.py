@@ -99,7 +99,7 @@ class Worker:
     bindings and their chains; another workload plug-in runs in ``engine.plugin_worker.PluginWorker``)."""
 
     def __init__(self, plan: WorkerPlan, acked: Any, stop_flag: Any, out: Any) -> None:
-        self.plan = plan
+        self._loop_state(plan, stop_flag, out)
         spec = plan.spec
         self.workload = CorePlugin.from_properties(Properties(spec.properties))
         self.w = self.workload.core
@@ -113,6 +113,11 @@ class Worker:
         if self.w.dataintegrity:
             codes.append(VERIFY)
         self.rec = Recorder(spec.measurement, codes)
+        self.writes: WriteBatch | None = None  # the chains' requests, written once per turn of the loop
+
+    def _loop_state(self, plan: WorkerPlan, stop_flag: Any, out: Any) -> None:
+        """What every worker's loop keeps, whatever its workload (see PluginWorker)."""
+        self.plan = plan
         # In a run that inserts, keys[j] chooses operation j's key when first read (at issue, in
         # this loop or in a binding's chain): see ycsbctl.workload.live. Batches may stay large.
         self.batch_size = BATCH
@@ -124,13 +129,12 @@ class Worker:
         self.ops: list[int] = []
         self.cursor = 0
         self.batch: OpBatch | None = None
-        self.step_ns = int(spec.series_interval_ms) * 1_000_000  # the ticker's interval (1 s, or 100 ms)
+        self.step_ns = int(plan.spec.series_interval_ms) * 1_000_000  # the ticker's interval (1 s, or 100 ms)
         self.next_tick = 0  # the interval the ticker will ship next
         self.next_steps: Generator[None, None, OpBatch] | None = None  # the next batch, in preparation
         self.prepared: OpBatch | None = None  # … and once it is ready
         self.slices = 64  # slices the last batch took to prepare (see take)
         self.sliced = 0  # … and those of the next batch run so far
-        self.writes: WriteBatch | None = None  # the chains' requests, written once per turn of the loop
 
     def refill(self) -> None:
         """Switch to the next batch and start preparing the one after it. The loop runs this while
