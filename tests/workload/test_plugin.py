@@ -105,3 +105,12 @@ def test_dry_run_of_a_plugin_prints_its_operations_names_and_arguments() -> None
     run = list(plugin_dry_run_lines(w, "run", None, 1))
     assert len(run) == 3000 and {line.split(" ", 1)[0] for line in run} == {"STORE", "BATCH-STORE", "COUNT"}
     assert run == list(plugin_dry_run_lines(w, "run", None, 1))  # a seed repeats the stream
+
+
+def test_a_workload_given_as_a_path_object_loads_as_its_name_does() -> None:
+    """Callers (bench/, notebooks) pass a ``Path``; a variant's ``[key=value]`` is read from names only."""
+    from pathlib import Path
+
+    from ycsbctl.workload.properties import WORKLOADS_DIR, load_properties
+
+    assert load_properties(Path(WORKLOADS_DIR / "workloadb")) == load_properties("workload-b")

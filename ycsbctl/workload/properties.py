@@ -88,10 +88,10 @@ def known_workloads() -> list[str]:
     return sorted(p.name for p in WORKLOADS_DIR.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
-def resolve_workload(name: str) -> Path:
+def resolve_workload(name: str | Path) -> Path:
     """``workload-b``, ``workloadb``, ``b``, ``insert`` or a path → the property file (a variant,
     ``NAME[key=value]``, is its workload's file)."""
-    name = split_variant(name)[0]
+    name = split_variant(str(name))[0]
     path = Path(name).expanduser()
     if path.is_file():
         return path
@@ -185,7 +185,7 @@ def check_property_file(text: str, path: Path) -> None:
 
 
 def load_properties(
-    workload: str | None = None, files: Iterable[str] = (), overrides: Iterable[str] = ()
+    workload: str | Path | None = None, files: Iterable[str] = (), overrides: Iterable[str] = ()
 ) -> Properties:
     """Merge like YCSB: the workload file, then each ``-P`` file in order, then ``-p`` pairs; a
     variant's settings (``NAME[key=value]``: one value of a sweep axis) last."""
@@ -196,7 +196,7 @@ def load_properties(
         merged.update(read_property_file(f))
     merged.update(parse_overrides(overrides))
     if workload is not None:
-        merged.update(split_variant(workload)[1])
+        merged.update(split_variant(str(workload))[1])
     return merged
 
 
