@@ -20,17 +20,14 @@ from urllib.parse import unquote, urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import (
-    ChainContext,
     ConnectionLost,
     Fields,
     Status,
-    Values,
-    WireBinding,
     WireProtocol,
 )
-from ycsbctl.stores.sql.chain import run_chain
 from ycsbctl.stores.sql.layout import Dialect, columns
-from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
+from ycsbctl.stores.sql.wire import SqlWireBinding
+from ycsbctl.workload.core import DELETE, INSERT, READ
 
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
 QUOTED = Dialect("quoted", lambda i: "'%b'")  # values go in the text, quoted (see quote)
@@ -175,7 +172,7 @@ class _MyProtocol(WireProtocol):
             self.buf = data[pos:]
 
 
-class MariaWireBinding(WireBinding):
+class MariaWireBinding(SqlWireBinding):
     """One YCSB client thread: its own connection, one statement in flight."""
 
     SERVER = "the MariaDB server"
@@ -187,9 +184,6 @@ class MariaWireBinding(WireBinding):
         self.user = unquote(parts.username or "root")
         self.db = parts.path.strip("/") or "ycsb"
         self.templates: dict[tuple, bytes] = {}  # (kind, table, field names) -> statement text with %b for values
-
-    def address(self) -> str:
-        return f"{self.SERVER} at {self.host}:{self.port}"
 
     def _next(self) -> asyncio.Future:
         fut = self.loop.create_future()  # type: ignore[union-attr]
@@ -264,27 +258,8 @@ class MariaWireBinding(WireBinding):
             return OK
         return OK if r.affected else NOT_FOUND
 
-    async def _call(self, op: int, message: bytes) -> Status:
-        r = await self.call(message)
-        return r if r.__class__ is Status else self.status(op, r)
-
-    async def read(self, table: str, key: bytes, fields: Fields) -> Status:
-        return await self._call(READ, self.read_request(table, key, None if fields is None else tuple(fields)))
-
-    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
-        r: Any = await self.call(self.read_request(table, key, tuple(fields)))
-        if r.__class__ is Status:
-            return r, {}
-        st = self.status(READ, r)
-        if st != OK:
-            return st, {}
-        return OK, {f: v for f, v in zip(fields, row_values(r.row)) if v is not None}
-
-    async def insert(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._call(INSERT, self.insert_request(table, key, [n for n, _ in values], [v for _, v in values]))
-
-    async def update(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._call(UPDATE, self.update_request(table, key, [n for n, _ in values], [v for _, v in values]))
+    def first_values(self, r: Any) -> list[bytes | None]:
+        return row_values(r.row)
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         sql = self.template("scan", table, None if fields is None else tuple(fields)) % (quote(start_key), count)
@@ -295,8 +270,3 @@ class MariaWireBinding(WireBinding):
 
     async def delete(self, table: str, key: bytes) -> Status:
         return await self._call(DELETE, self.query(self.template("delete", table, None) % (quote(key),)))
-
-    async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
-        """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT), each written from the previous
-        one's reply (:mod:`ycsbctl.stores.sql.chain`), timed once through ``ctx.record``. Returns (done, failed)."""
-        return await run_chain(self, ctx, batch, start, end)

@@ -22,17 +22,14 @@ from urllib.parse import unquote, urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import (
-    ChainContext,
     ConnectionLost,
     Fields,
     Status,
-    Values,
-    WireBinding,
     WireProtocol,
 )
-from ycsbctl.stores.sql.chain import run_chain
 from ycsbctl.stores.sql.layout import DOLLAR, columns
-from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
+from ycsbctl.stores.sql.wire import SqlWireBinding
+from ycsbctl.workload.core import DELETE, INSERT, READ
 
 _I32 = struct.Struct(">i")
 _I16 = struct.Struct(">h")
@@ -177,7 +174,7 @@ class _PgProtocol(WireProtocol):
             self.buf += data[pos:]
 
 
-class PgWireBinding(WireBinding):
+class PgWireBinding(SqlWireBinding):
     """One YCSB client thread: its own connection, one statement in flight."""
 
     SERVER = "the PostgreSQL server"
@@ -191,9 +188,6 @@ class PgWireBinding(WireBinding):
         self.prepared: dict[str, bytes] = {}  # SQL text -> the name of its prepared statement on this connection
         self.statements: dict[tuple, tuple[str, bytes]] = {}  # (kind, table, field names) -> (SQL, name)
         self.parsing: str | None = None  # SQL whose Parse goes with the request in flight
-
-    def address(self) -> str:
-        return f"{self.SERVER} at {self.host}:{self.port}"
 
     async def open(self) -> None:
         self.prepared.clear()
@@ -274,27 +268,8 @@ class PgWireBinding(WireBinding):
             return OK
         return OK if r.tag.rpartition(b" ")[2] not in (b"0", b"") else NOT_FOUND
 
-    async def _call(self, op: int, message: bytes) -> Status:
-        r = await self.call(message)
-        return r if r.__class__ is Status else self.status(op, r)
-
-    async def read(self, table: str, key: bytes, fields: Fields) -> Status:
-        return await self._call(READ, self.read_request(table, key, None if fields is None else tuple(fields)))
-
-    async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
-        r: Any = await self.call(self.read_request(table, key, tuple(fields)))
-        if r.__class__ is Status:
-            return r, {}
-        st = self.status(READ, r)
-        if st != OK:
-            return st, {}
-        return OK, {f: v for f, v in zip(fields, row_values(r.first_row())) if v is not None}
-
-    async def insert(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._call(INSERT, self.insert_request(table, key, [n for n, _ in values], [v for _, v in values]))
-
-    async def update(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._call(UPDATE, self.update_request(table, key, [n for n, _ in values], [v for _, v in values]))
+    def first_values(self, r: Any) -> list[bytes | None]:
+        return row_values(r.first_row())
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         sql, name = self.statement("scan", table, None if fields is None else tuple(fields))
@@ -306,8 +281,3 @@ class PgWireBinding(WireBinding):
     async def delete(self, table: str, key: bytes) -> Status:
         sql, name = self.statement("delete", table, None)
         return await self._call(DELETE, self.request(sql, name, (key,)))
-
-    async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
-        """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT), each written from the previous
-        one's reply (:mod:`ycsbctl.stores.sql.chain`), timed once through ``ctx.record``. Returns (done, failed)."""
-        return await run_chain(self, ctx, batch, start, end)
