@@ -37,6 +37,7 @@ class MariaProtocol(SqlProtocol):
     example = "mysql://user:password@host:port/db"
     footprint_basis = "innodb data_length+index_length"
     jdbc_driver = "org.mariadb.jdbc.Driver"
+    url_scheme, server_user, server_database = "mysql", USER, "ycsb"
 
     def validate(self, url: str) -> None:
         try:
@@ -47,30 +48,16 @@ class MariaProtocol(SqlProtocol):
         if not parts.hostname or "/" in parts.path.strip("/"):
             raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://root@127.0.0.1:3306/ycsb")
 
-    def server_url(self, host: str, port: int, password: str | None = None) -> str:
-        where = f"[{host}]" if ":" in host else host
-        auth = f"{USER}:{password}@" if password else f"{USER}@"
-        return f"mysql://{auth}{where}:{port}/ycsb"
-
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-        from ycsbctl.stores.binding_set import BindingSet, connect_wire
+        from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.mariadb.binding import MariaBinding
         from ycsbctl.stores.mariadb.wire import MariaWireBinding, wire_eligible
 
         if wire_eligible(url, properties):
             await _ensure_table(url, properties, timeout_s)
             return await connect_wire([MariaWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
-        bindings = [MariaBinding(url, timeout_s) for _ in range(clients)]
-        bs = BindingSet(list(bindings))
-        try:
-            for b in bindings:
-                await b.connect()
-            if bindings:
-                await bindings[0].ensure_table(properties)
-        except BaseException:
-            await bs.close()
-            raise
-        return bs
+        return await self.connect_all([MariaBinding(url, timeout_s) for _ in range(clients)],
+                                      lambda b: b.ensure_table(properties))
 
     def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
         from ycsbctl.stores.mariadb.session import query

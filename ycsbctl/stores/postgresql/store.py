@@ -37,6 +37,7 @@ class PostgresProtocol(SqlProtocol):
     example = "postgresql://user@host:port/db"
     footprint_basis = "pg_total_relation_size"
     jdbc_driver = "org.postgresql.Driver"
+    url_scheme, server_user, server_database = "postgresql", USER, DATABASE
     forks_per_connection = True
 
     def validate(self, url: str) -> None:
@@ -49,13 +50,8 @@ class PostgresProtocol(SqlProtocol):
             raise UserError(f"bad PostgreSQL URL {url!r}: use {self.example}, e.g. "
                             "postgresql://ycsb@127.0.0.1:5432/postgres")
 
-    def server_url(self, host: str, port: int, password: str | None = None) -> str:
-        where = f"[{host}]" if ":" in host else host
-        auth = f"{USER}:{password}@" if password else f"{USER}@"
-        return f"postgresql://{auth}{where}:{port}/{DATABASE}"
-
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
-        from ycsbctl.stores.binding_set import BindingSet, connect_wire
+        from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.postgresql.binding import PgBinding
         from ycsbctl.stores.postgresql.wire import PgWireBinding, wire_eligible
 
@@ -73,17 +69,8 @@ class PostgresProtocol(SqlProtocol):
                 await bs.close()
                 raise
             return bs
-        bindings = [PgBinding(url, timeout_s) for _ in range(clients)]
-        bs = BindingSet(list(bindings))
-        try:
-            for b in bindings:
-                await b.connect()
-            if bindings:
-                await _create_table(bindings[0].conn, properties)
-        except BaseException:
-            await bs.close()
-            raise
-        return bs
+        return await self.connect_all([PgBinding(url, timeout_s) for _ in range(clients)],
+                                      lambda b: _create_table(b.conn, properties))
 
     def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
         from ycsbctl.stores.postgresql.session import query

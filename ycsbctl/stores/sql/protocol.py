@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ycsbctl.stores.base import ServerProtocol
 from ycsbctl.stores.sql.layout import identifier
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.binding import Binding
+    from ycsbctl.stores.binding_set import BindingSet
 
 
 class SqlProtocol(ServerProtocol):
@@ -13,6 +18,31 @@ class SqlProtocol(ServerProtocol):
     admin connection of their own, never the engine's) and the JDBC facts YCSB's binding needs."""
 
     jdbc_driver: str = ""  # the JDBC driver class YCSB's jdbc binding loads (db.driver)
+    url_scheme: str = ""  # of the URLs ycsbctl makes for the servers it starts
+    server_user: str = ""  # … their user, and database
+    server_database: str = ""
+
+    def server_url(self, host: str, port: int, password: str | None = None) -> str:
+        where = f"[{host}]" if ":" in host else host
+        auth = f"{self.server_user}:{password}@" if password else f"{self.server_user}@"
+        return f"{self.url_scheme}://{auth}{where}:{port}/{self.server_database}"
+
+    @staticmethod
+    async def connect_all(bindings: Sequence[Binding], first: Callable[[Any], Awaitable[None]]) -> BindingSet:
+        """The driver bindings (asyncpg's, asyncmy's) connected, ``first(bindings[0])`` run once they
+        are (it creates the table); every one closed when any of it fails."""
+        from ycsbctl.stores.binding_set import BindingSet
+
+        bs = BindingSet(list(bindings))
+        try:
+            for b in bindings:
+                await b.connect()
+            if bindings:
+                await first(bindings[0])
+        except BaseException:
+            await bs.close()
+            raise
+        return bs
 
     def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
         """The rows of ``sql`` run at ``url`` (autocommit)."""
