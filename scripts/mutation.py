@@ -60,6 +60,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
+    # The disturbance study's events table: stall, operations lost, p99 before/during/after.
+    "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
 }
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
