@@ -23,7 +23,15 @@ from asyncmy.errors import InterfaceError, OperationalError
 
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
 from ycsbctl.stores.mariadb.session import connect_args
-from ycsbctl.stores.sql.layout import FORMAT, columns, create_table, field_names, row_status, split_values
+from ycsbctl.stores.sql.layout import (
+    FORMAT,
+    columns,
+    create_table,
+    field_names,
+    row_status,
+    row_values,
+    split_values,
+)
 
 _LOST_CODES = (2006, 2013, 2055)  # server gone away, lost connection during query, lost connection
 
@@ -99,12 +107,7 @@ class MariaBinding(Binding):
         return row if isinstance(row, Status) else row_status(row is not None)
 
     async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
-        row = await self._row(FORMAT.read(table, columns(fields)), (key.decode(),))
-        if isinstance(row, Status):
-            return row, {}
-        if row is None:
-            return Status.NOT_FOUND, {}
-        return Status.OK, {f: v.encode("latin-1") for f, v in zip(fields, row) if v is not None}
+        return row_values(await self._row(FORMAT.read(table, columns(fields)), (key.decode(),)), fields)
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         names, texts = split_values(values)

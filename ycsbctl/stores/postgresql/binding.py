@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
-from ycsbctl.stores.sql.layout import DOLLAR, columns, row_status, split_values
+from ycsbctl.stores.sql.layout import DOLLAR, columns, row_status, row_values, split_values
 
 _LOST = (asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError, ConnectionError, OSError)
 
@@ -76,12 +76,7 @@ class PgBinding(Binding):
         return row if isinstance(row, Status) else row_status(row is not None)
 
     async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
-        row = await self._row(DOLLAR.read(table, columns(fields)), key.decode())
-        if isinstance(row, Status):
-            return row, {}
-        if row is None:
-            return Status.NOT_FOUND, {}
-        return Status.OK, {f: v.encode("latin-1") for f, v in zip(fields, row) if v is not None}
+        return row_values(await self._row(DOLLAR.read(table, columns(fields)), key.decode()), fields)
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         names, texts = split_values(values)

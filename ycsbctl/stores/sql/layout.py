@@ -57,6 +57,17 @@ def row_status(rows: int) -> Status:
     return Status.OK if rows else Status.NOT_FOUND
 
 
+def row_values(row: Status | Sequence[str | None] | None,
+               fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
+    """A read's status and values from a driver's answer: its failure, no row (NOT_FOUND), or the
+    row's text columns in the order of ``fields`` (NULL columns left out)."""
+    if isinstance(row, Status):
+        return row, {}
+    if row is None:
+        return Status.NOT_FOUND, {}
+    return Status.OK, {f: v.encode("latin-1") for f, v in zip(fields, row) if v is not None}
+
+
 @dataclass(frozen=True)
 class Dialect:
     """How one driver writes parameter ``i`` (1-based): ``?`` (sqlite3), ``$1`` (PostgreSQL), ``%s``."""
