@@ -97,3 +97,11 @@ def test_the_stall_of_the_next_event_is_that_events_not_this_ones():
     assert effect(f, 2.0, 2.01).stall_s == pytest.approx(0.2)  # alone, it would take the stall for its own
     assert effect(f, 2.0, 2.01, next_s=2.45).stall_s == 0
     assert effect(f, 2.45, 2.7).stall_s == pytest.approx(0.2)
+
+
+def test_without_a_whole_second_before_the_event_the_rate_is_the_median_of_its_intervals():
+    # an event 0.5 s into the window: intervals 0..4 before it, 200, 300, 400, 500, 600 ops each
+    f = _series([200, 300, 400, 500, 600] + [1000] * 10)
+    assert reference_rate(f, start_s=0.5) == pytest.approx(4000.0)  # median 400 ops per 0.1 s
+    assert math.isnan(reference_rate(f, start_s=0.0))  # nothing measured before it
+    assert longest_run_below([0, 0, 5, 0], 1) == (0, 2)  # a run from the first value
