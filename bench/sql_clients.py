@@ -92,7 +92,7 @@ def engine(name: str, url: str, driver: dict[str, str], threads: int, duration_s
     from ycsbctl.engine.spec import PhaseSpec
     from ycsbctl.workload.properties import load_properties
 
-    props = {**load_properties("workload-c"), "recordcount": str(records), **driver}
+    props = {**load_properties("workload-c"), "recordcount": str(records), "operationcount": "0", **driver}
     r = run_phase(PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, processes=1))
     return name, 1000 * r.operations / max(r.runtime_ms, 1e-9), 1e6 * r.client_cpu_s / max(r.operations, 1)
 
@@ -123,7 +123,11 @@ def main() -> int:
     a = ap.parse_args()
     KEYS[:] = [f"user{random.getrandbits(60)}" for _ in range(a.records)]
     rows: list[tuple[str, float, float]] = []
-    import aiomysql
+    try:
+        import aiomysql  # a second MariaDB driver, for comparison only (not a dependency)
+    except ImportError:
+        aiomysql = None
+        print("aiomysql is not installed: its row is skipped (pip install aiomysql)")
     import asyncmy
     import asyncpg
 
@@ -163,8 +167,9 @@ def main() -> int:
             c.close()
 
         rows.append(measure("asyncmy", asyncmy_open, closed, asyncmy_fetch, a.threads, a.duration))
-        rows.append(measure("aiomysql", aiomysql_open, lambda c: c.ensure_closed(), aiomysql_fetch, a.threads,
-                            a.duration))
+        if aiomysql is not None:
+            rows.append(measure("aiomysql", aiomysql_open, lambda c: c.ensure_closed(), aiomysql_fetch, a.threads,
+                                a.duration))
         for driver in ("wire", "asyncmy"):
             rows.append(engine(f"ycsbctl engine, MariaDB {driver}", maria.url, {"mariadb.driver": driver},
                                a.threads, a.duration, a.records))
