@@ -71,3 +71,29 @@ def test_messages_are_framed_however_the_bytes_are_cut():
             while (rt := r.next()) is not None:
                 got.append((rt, r.body() if rt >= 0 else None))
         assert got == [(i + 1, b) for i, b in enumerate(bodies)] + [(-(2**40), None)] * 2, cut
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.mark.parametrize("length", [0, 5, -1, 15])
+@pytest.mark.parametrize("path", ["framed", "parsed"])
+def test_a_length_below_the_header_is_out_of_step_on_both_paths(path, length):
+    """A reply whose length field is below the 16-byte header (garbage, a server out of step) moves
+    the buffer on by a header and ends the connection: it never frames nothing forever, and never
+    answers the operation waiting for it."""
+    from ycsbctl.stores.mongodb.wire import _OpMsgProtocol
+
+    proto = _OpMsgProtocol()
+    proto.transport = _Transport()
+    answered: list[bytes] = []
+    waiter = SimpleNamespace(done=lambda: False, set_result=answered.append)
+    proto.waiters.append((7, waiter))
+    garbage = struct.pack("<iiii", length, 1, 7, 2013) + b"\x00" * 40
+    getattr(proto, path)(garbage)
+    assert proto.transport.closed and not answered

@@ -124,12 +124,14 @@ class _OpMsgProtocol(WireProtocol):
         buf = self.buf
         buf += data
         while len(buf) >= 16:
-            length = int.from_bytes(buf[:4], "little")
+            # a length below the header's 16 bytes is garbage: framed as a header alone (then out of
+            # step), as the compiled reader does, so the buffer always moves on
+            length = max(16, int.from_bytes(buf[:4], "little", signed=True))
             if len(buf) < length:
                 return
             _, _, response_to, opcode, _ = _HEADER.unpack_from(buf)
             # kind-0 section: one BSON document after the 4-byte flags and the kind byte
-            body = bytes(buf[21:length]) if opcode == OP_MSG and buf[20] == 0 else None
+            body = bytes(buf[21:length]) if opcode == OP_MSG and length >= 21 and buf[20] == 0 else None
             del buf[:length]
             if not self.waiters:  # a reply to nothing we asked
                 self.transport.close()  # type: ignore[union-attr]
