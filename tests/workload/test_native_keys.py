@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ycsbctl.native import core
-from ycsbctl.workload.keys import build_key_name, fnvhash64, java_string_hashcode
+from ycsbctl.workload.keys import build_key_name, fnvhash64, java_abs64, java_string_hashcode
 
 pytestmark = pytest.mark.skipif(core is None, reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
 
@@ -24,10 +24,15 @@ def test_fnv64_matches_the_pure_hash_value_for_value():
     nums = _edges_and_random()
     out = np.empty_like(nums)
     core.fnv64_into(nums, out)
-    want = [fnvhash64(int(v)) if fnvhash64(int(v)) < 2**63 else -(2**63) for v in nums.tolist()]
+    want = [fnvhash64(int(v)) for v in nums.tolist()]
     assert out.tolist() == want
     assert [core.fnvhash64(int(v)) for v in nums.tolist()] == want  # one at a time (issue-time keys)
     assert core.fnvhash64(2**64 + 5) == fnvhash64(5)  # masked to 64 bits, as the pure one
+
+
+def test_java_abs_leaves_long_min_value_negative_as_java_numpy_and_the_core_do():
+    assert java_abs64(-(2**63)) == -(2**63) == int(np.abs(np.int64(-(2**63))))
+    assert [java_abs64(v) for v in (-(2**63) + 1, -1, 0, 2**63 - 1)] == [2**63 - 1, 1, 0, 2**63 - 1]
 
 
 def test_key_names_match_build_key_name_hashed_ordered_and_padded():

@@ -23,9 +23,13 @@ def fnvhash64(value: int) -> int:
         h ^= v & 0xFF
         h = (h * FNV_PRIME_64) & _MASK64
         v >>= 8
-    if h >= 1 << 63:
-        h -= 1 << 64
-    return abs(h)
+    return java_abs64(h - (1 << 64) if h >= 1 << 63 else h)
+
+
+def java_abs64(v: int) -> int:
+    """Java's ``Math.abs`` of a long: Long.MIN_VALUE (−2⁶³) has no positive twin and stays as it is
+    (as numpy's ``abs`` of an int64 and the compiled core leave it)."""
+    return v if v == -(1 << 63) else abs(v)
 
 
 def fnvhash64_array(values: np.ndarray) -> np.ndarray:
