@@ -204,3 +204,20 @@ class ChainRun:
         self.ctx.record(self.op, st, t0, t1, self.due or t0)
         self.acknowledge()
         return self.i + 1, self.errors + 1
+
+
+async def run_chain(kind: type[ChainRun], b: Any, ctx: ChainContext, batch: tuple[list, ...], start: int,
+                    end: int) -> tuple[int, int]:
+    """Operations ``start:end`` of ``batch`` on ``b``'s connection as a chain of ``kind``: (done, failed).
+    Not connected: as on the awaited path, the first operation fails (ERROR) and the connection is
+    opened again (or :class:`~ycsbctl.stores.binding.ConnectionLost` is raised)."""
+    proto = b.proto
+    if proto is None or proto.transport is None:
+        now = _now()
+        op = batch[0][start]
+        ctx.record(op, ERROR, now, now, now)
+        if op == INSERT and ctx.ack is not None:
+            ctx.ack(batch[2][start])
+        await b._reconnect_or_raise()
+        return 1, 1
+    return await kind(b, ctx, batch, start, end, b.loop.create_future()).run()

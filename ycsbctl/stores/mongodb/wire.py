@@ -42,8 +42,9 @@ from ycsbctl.stores.binding import (
     WireBinding,
     WireProtocol,
 )
+from ycsbctl.stores.chain import run_chain
 from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
-from ycsbctl.stores.mongodb.wire_chain import MongoChain, MongoRequests, run_chain
+from ycsbctl.stores.mongodb.wire_chain import MongoChain, MongoRequests
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
@@ -267,4 +268,4 @@ class MongoWireBinding(WireBinding):
         :mod:`ycsbctl.stores.mongodb.wire_chain`), each timed once through ``ctx.record(op, status, t0,
         t1, t0)``; stop early at the deadline, a timeout, a lost connection or (``ctx.stop_on_error``)
         a failed operation. Statuses and stored documents are the awaited calls'. Returns (done, failed)."""
-        return await run_chain(self, ctx, batch, start, end)
+        return await run_chain(MongoChain, self, ctx, batch, start, end)

@@ -241,19 +241,3 @@ class MongoChain(ChainRun):
         self.complete(st, time.perf_counter_ns())
 
     set_exception = ChainRun.fail  # the protocol fails a waiter as it would a future
-
-
-async def run_chain(b: MongoWireBinding, ctx: ChainContext, batch: tuple[list, ...], start: int,
-                    end: int) -> tuple[int, int]:
-    """See :meth:`MongoWireBinding.chain`."""
-    proto = b.proto
-    if proto is None or proto.transport is None:
-        # As the awaited path: the operation fails (ERROR) and the connection is opened again.
-        now = time.perf_counter_ns()
-        op = batch[0][start]
-        ctx.record(op, ERROR, now, now, now)
-        if op == INSERT and ctx.ack is not None:
-            ctx.ack(batch[2][start])
-        await b._reconnect_or_raise()
-        return 1, 1
-    return await MongoChain(b, ctx, batch, start, end, b.loop.create_future()).run()  # type: ignore[union-attr]

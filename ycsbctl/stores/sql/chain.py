@@ -9,11 +9,9 @@ import asyncio
 import time
 from typing import Any
 
-from ycsbctl.stores.binding import ChainContext, Status
+from ycsbctl.stores.binding import ChainContext
 from ycsbctl.stores.chain import ChainRun
 from ycsbctl.workload.core import ALL_FIELDS, INSERT, READ
-
-ERROR = Status.ERROR
 
 
 class SqlChain(ChainRun):
@@ -53,17 +51,3 @@ class SqlChain(ChainRun):
         self.complete(self.b.status(self.op, reply), t1)
 
     set_exception = ChainRun.fail
-
-
-async def run_chain(b: Any, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
-    """Operations ``start:end`` of ``batch`` on ``b``'s connection; (done, failed). Not connected: the
-    first operation fails (ERROR) and the connection is opened again, as on the awaited path."""
-    if b.proto is None or b.proto.transport is None:
-        now = time.perf_counter_ns()
-        op = batch[0][start]
-        ctx.record(op, ERROR, now, now, now)
-        if op == INSERT and ctx.ack is not None:
-            ctx.ack(batch[2][start])
-        await b._reconnect_or_raise()
-        return 1, 1
-    return await SqlChain(b, ctx, batch, start, end, b.loop.create_future()).run()

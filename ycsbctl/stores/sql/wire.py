@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ycsbctl.stores.binding import ChainContext, Fields, Status, Values, WireBinding
-from ycsbctl.stores.sql.chain import run_chain
+from ycsbctl.stores.chain import run_chain
+from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.workload.core import INSERT, READ, UPDATE
 
 OK = Status.OK
@@ -66,4 +67,4 @@ class SqlWireBinding(WireBinding):
     async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
         """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT), each written from the previous
         one's reply (:mod:`ycsbctl.stores.sql.chain`), timed once through ``ctx.record``. Returns (done, failed)."""
-        return await run_chain(self, ctx, batch, start, end)
+        return await run_chain(SqlChain, self, ctx, batch, start, end)
