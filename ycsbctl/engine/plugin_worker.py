@@ -16,8 +16,6 @@ from typing import Any
 from ycsbctl.engine.measurements import Recorder
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.worker import (
-    LOAD_STOPPED,
-    MAX_ERRORS_KEPT,
     Worker,
     WorkerPlan,
     take_size,
@@ -67,7 +65,6 @@ class PluginWorker(Worker):
 
     async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
         """One client thread: execute operations until the quota, the deadline or a stop."""
-        record = self.rec.record
         execute = self.execute
         perf = time.perf_counter_ns
         is_load = self.plan.spec.phase == "load"
@@ -81,32 +78,15 @@ class PluginWorker(Worker):
                 if not ops:
                     break
                 for op, arg in zip(ops, args):
-                    if pacer is not None:
-                        due = await pacer.wait()
-                        if due >= deadline_ns:
-                            return
-                        t0 = perf()
-                        pacer.started(due, t0)
-                    else:
-                        due = 0
-                        t0 = perf()
+                    due, t0 = await pacer.start(deadline_ns) if pacer is not None else (0, perf())
+                    if due >= deadline_ns:
+                        return
                     st = await execute(b, op, arg)
                     t1 = perf()
-                    record(op, st, t0, t1, due)
-                    if pacer is not None:
-                        pacer.ended(t0, t1)
                     done += 1
-                    if st:
-                        self.note_error(b)
-                        if is_load:
-                            self.ended.append(LOAD_STOPPED.format(b.last_error))
-                            return
-                    if t1 >= deadline_ns or self.stopping:
+                    if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns or self.stopping:
                         return
                     if not done & 127:
                         await asyncio.sleep(0)
         except ConnectionLost as exc:
-            msg = str(exc)
-            self.ended.append(msg)
-            if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
-                self.errors.append(msg)
+            self.lost(exc)

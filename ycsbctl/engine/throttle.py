@@ -50,6 +50,17 @@ class Pacer:
             await self.alarm.at(due)
         return due
 
+    async def start(self, deadline_ns: int) -> tuple[int, int]:
+        """The awaited path's start of an operation: wait until it is due, then mark it started now.
+        Returns (due, t0) in ns; an operation due at or after ``deadline_ns`` is not started (its
+        t0 is 0) and the caller stops."""
+        due = await self.wait()
+        if due >= deadline_ns:
+            return due, 0
+        t0 = time.perf_counter_ns()
+        self.started(due, t0)
+        return due, t0
+
     def started(self, due: int, t0: int) -> None:
         """The operation due at ``due`` was written at ``t0``. Its schedule lag is how much later it
         started than with an instantaneous client: at its due time, or when this thread's previous
