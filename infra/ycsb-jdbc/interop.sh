@@ -20,7 +20,7 @@ CP="$cache/classes:$cp_libs"
 props=(-p workload=site.ycsb.workloads.CoreWorkload -p recordcount=1000 -p operationcount=2000 -p readproportion=1
        -p updateproportion=0 -p requestdistribution=uniform -p readallfields=false -p dataintegrity=true -threads 2)
 ycsb() { java -cp "$CP" site.ycsb.Client "$@" -db site.ycsb.db.JdbcDBClient "${props[@]}" 2>&1 | grep -E 'Return=|Exception'; }
-urls=()
+log=$(mktemp)
 trap '$Y down ${targets[*]} >/dev/null 2>&1 || true' EXIT
 targets=(${@:-postgresql mariadb sqlite})
 for t in "${targets[@]}"; do
@@ -28,7 +28,7 @@ for t in "${targets[@]}"; do
   jdbc=$(.venv/bin/python -c "import sys; from ycsbctl.stores import registry as r; n, p = r.for_url(sys.argv[1]).ycsb_binding(sys.argv[1], 5); print(' '.join(f'-p {k}={v}' for k, v in p.items()))" "$url")
   echo "== $t: ycsbctl loads, YCSB's jdbc binding reads and verifies"
   $Y load workload-c --target "$url" -p recordcount=1000 -p dataintegrity=true --threads 4 --allow-concurrent \
-     --out "$(mktemp -d)/l" >/dev/null 2>&1
+     --out "$(mktemp -d)/l" >"$log" 2>&1 || { tail -5 "$log"; exit 1; }
   ycsb -t $jdbc
   echo "== $t: YCSB's jdbc binding loads, ycsbctl reads and verifies"
   .venv/bin/python -c "import sys; from ycsbctl.stores import registry as r; p = r.for_url(sys.argv[1]); p.query(sys.argv[1], 'DELETE FROM usertable', 30)" "$url"
