@@ -1,6 +1,8 @@
 """A dataset loaded by ycsbctl is read by YCSB's own client through JDBC, and the other way round, on
 PostgreSQL, MariaDB and SQLite, each side checking every value with ``dataintegrity=true`` (YCSB's
-deterministic values); then each side updates and inserts and the other reads every record back.
+deterministic values); then each side updates, inserts and scans and the other reads every record
+back; and keys never loaded get the binding's statuses (NOT_FOUND to a read, UNEXPECTED_STATE to an
+update).
 
 The Java side is ``site.ycsb.Client`` (core 0.17.0 from Maven Central) with a DB that issues the JDBC
 statements of YCSB's jdbc binding (``site.ycsb.db.JdbcDBClient``, 0.17.0) through the drivers of
@@ -128,3 +130,20 @@ def test_ycsbctl_reads_and_verifies_every_record_ycsb_loaded_and_ycsb_reads_ycsb
     total = RECORDS + inserted
     got = ycsb(ycsb_jdbc, url, "run", recordcount=total, operationcount=total, requestdistribution="sequential")
     assert got["READ"] == {"OK": total} and got["VERIFY"] == {"OK": total}
+
+
+def test_keys_ycsbctl_never_loaded_are_not_found_to_reads_and_unexpected_state_to_updates(store, ycsb_jdbc):
+    """The binding's statuses on a missing key (a read finds no row, an update changes none), on the
+    keys past ycsbctl's load: every key 0 … 2×RECORDS − 1 once, half of them loaded."""
+    _, url = store
+    ours(url, "load")
+    got = ycsb(ycsb_jdbc, url, "run", recordcount=2 * RECORDS, operationcount=2 * RECORDS,
+               requestdistribution="sequential", readproportion=0.5, updateproportion=0.5)
+    read, update = got["READ"], got["UPDATE"]
+    assert set(read) <= {"OK", "NOT_FOUND"} and set(update) <= {"OK", "UNEXPECTED_STATE"}
+    assert read.get("OK", 0) + update.get("OK", 0) == RECORDS
+    assert read.get("NOT_FOUND", 0) + update.get("UNEXPECTED_STATE", 0) == RECORDS
+    # YCSB's verifyRow: a row it read is right, a row it did not find is an error
+    verify = {"OK": read.get("OK", 0), "ERROR": read.get("NOT_FOUND", 0)}
+    assert got["VERIFY"] == {k: n for k, n in verify.items() if n}
+    assert rows(store[0], url) == RECORDS
