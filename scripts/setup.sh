@@ -91,6 +91,12 @@ if [ $for_tests = 1 ] && ! ls .cache/ycsb-memcached/lib/spymemcached-2.11.4.jar 
   say "fetching spymemcached 2.11.4 and jackson-mapper-asl 1.9.13 from Maven Central"
   mvn -q -B -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies
 fi
+# … the JDBC drivers of the SQL targets (PostgreSQL, MariaDB, SQLite), for the interop tests with a twin of YCSB's
+# jdbc binding (not on Maven Central either).
+if [ $for_tests = 1 ] && ! ls .cache/ycsb-jdbc/lib/sqlite-jdbc-3.46.1.0.jar >/dev/null 2>&1; then
+  say "fetching the PostgreSQL, MariaDB and SQLite JDBC drivers from Maven Central"
+  mvn -q -B -f infra/ycsb-jdbc/pom.xml dependency:copy-dependencies
+fi
 # … and the Java HdrHistogram library, whose HistogramLogReader reads our interval logs in the tests.
 if [ $for_tests = 1 ] && ! ls .cache/hdrhistogram/lib/HdrHistogram-2.2.2.jar >/dev/null 2>&1; then
   say "fetching org.hdrhistogram:HdrHistogram:2.2.2 from Maven Central"

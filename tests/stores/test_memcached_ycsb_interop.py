@@ -10,16 +10,15 @@ compiler module, which Debian's JRE carries.
 
 from __future__ import annotations
 
-import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.servers import ROOT
+from tests.fixtures.ycsb_twin import compile_twin, run_client
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
-from ycsbctl.workload.properties import WORKLOADS_DIR, load_properties
+from ycsbctl.workload.properties import load_properties
 
 MEMCACHED_LIB = ROOT / ".cache" / "ycsb-memcached" / "lib"
 TWIN = ROOT / "tests" / "data" / "memcached" / "SpymemcachedDB.java"
@@ -34,26 +33,14 @@ def ycsb_memcached(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory
     if not any(j.name.startswith("spymemcached-") for j in libs):
         pytest.skip(f"spymemcached missing in {MEMCACHED_LIB} "
                     "(mvn -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies, or scripts/setup.sh --for-tests)")
-    out = tmp_path_factory.mktemp("ycsb-memcached-db")
-    classpath = ":".join([*map(str, libs), ycsb_classpath])
-    subprocess.run(["java", "-m", "jdk.compiler/com.sun.tools.javac.Main", "-nowarn", "-d", str(out), "-cp", classpath,
-                    str(TWIN)], check=True, capture_output=True, timeout=300)
-    return f"{out}:{classpath}"
+    return compile_twin(TWIN, libs, ycsb_classpath, tmp_path_factory.mktemp("ycsb-memcached-db"))
 
 
 def ycsb(classpath: str, phase: str, port: int, *props: str) -> dict[str, dict[str, int]]:
     """Run YCSB's client against 127.0.0.1:``port``; its ``Return=`` counts per operation."""
-    cmd = ["java", "-cp", classpath, "site.ycsb.Client", "-load" if phase == "load" else "-t",
-           "-db", "ycsbctl.interop.SpymemcachedDB", "-P", str(WORKLOADS_DIR / "workloadc"), "-threads", "2",
-           "-p", f"memcached.hosts=127.0.0.1:{port}", "-p", f"recordcount={RECORDS}", "-p", "dataintegrity=true"]
-    for p in props:
-        cmd += ["-p", p]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    returns: dict[str, dict[str, int]] = {}
-    for op, status, n in re.findall(r"^\[([A-Z-]+)\], Return=(\w+), (\d+)$", out.stdout, re.M):
-        returns.setdefault(op, {})[status] = int(n)
-    return returns
+    given = {"memcached.hosts": f"127.0.0.1:{port}", "recordcount": str(RECORDS), "dataintegrity": "true",
+             **dict(p.split("=", 1) for p in props)}
+    return run_client(classpath, "ycsbctl.interop.SpymemcachedDB", phase, given)
 
 
 def props(workload: str, **overrides: object) -> dict[str, str]:

@@ -6,14 +6,13 @@ MariaDB's ``SHOW GLOBAL STATUS``)."""
 from __future__ import annotations
 
 import asyncio
-import shutil
-import subprocess
 import uuid
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.sql_cli import cli_rows
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -30,33 +29,14 @@ def _props(workload: str, **overrides: object) -> dict[str, str]:
     return props
 
 
-def _tool(name: str, package: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.skip(f"{name} is not installed (apt-get install {package}, or run scripts/setup.sh --for-tests)")
-    return path
-
-
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite://{tmp_path}/ycsb.db"
 
 
 def _cli_row(store: str, url: str, key: str) -> list[str]:
-    """The record of ``key`` as the database's own CLI prints it: key, then FIELD0 … FIELD9 (tab-separated)."""
-    sql = f"SELECT * FROM usertable WHERE YCSB_KEY = '{key}'"
-    if store == "sqlite":
-        argv = [_tool("sqlite3", "sqlite3"), "-separator", "\t", url.removeprefix("sqlite://"), sql]
-    elif store == "mariadb":
-        from ycsbctl.stores.mariadb.session import connect_args
-
-        a = connect_args(url)
-        argv = [_tool("mariadb", "mariadb-client"), "-h", a["host"], "-P", str(a["port"]), "-u", a["user"], a["db"],
-                "-N", "-B", "-r", "-e", sql]
-    else:
-        argv = [_tool("psql", "postgresql-client"), url, "-AtqX", "-F", "\t", "-c", sql]
-    out = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=True).stdout
-    return out.rstrip("\n").split("\t")
+    """The record of ``key`` as the database's own CLI prints it: key, then FIELD0 … FIELD9."""
+    return cli_rows(store, url, f"SELECT * FROM usertable WHERE YCSB_KEY = '{key}'")[0]
 
 
 def _url(store: str, request: pytest.FixtureRequest) -> str:
@@ -160,9 +140,7 @@ def test_sqlite_rows_equal_the_engines_inserts(sqlite_url):
     assert run.status == "ok", run.errors
     inserted = run.ops["INSERT"].returns.get("OK", 0)
     assert inserted == run.ops["INSERT"].operations > 0
-    cli = subprocess.run([_tool("sqlite3", "sqlite3"), sqlite_url.removeprefix("sqlite://"),
-                          "SELECT COUNT(*) FROM usertable"], capture_output=True, text=True, check=True, timeout=30)
-    assert int(cli.stdout) == 500 + inserted
+    assert cli_rows("sqlite", sqlite_url, "SELECT COUNT(*) FROM usertable") == [[str(500 + inserted)]]
 
 
 def _status(url: str) -> dict[str, int]:

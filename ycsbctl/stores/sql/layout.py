@@ -16,6 +16,10 @@ Statuses (:func:`row_status`): a read, update or delete that finds no row is NOT
 binding says UNEXPECTED_STATE for an update or delete that changed no row; NOT_FOUND is what the
 other stores here say for a missing key); a scan is OK even when the range is empty (as YCSB);
 an insert of a key already stored fails (ERROR), as the primary key refuses it.
+
+YCSB's own client reads and verifies (``dataintegrity``) what ycsbctl writes in this layout, and the
+other way round, through the binding's JDBC statements on each store:
+tests/stores/test_sql_ycsb_interop.py (the real binding by hand: infra/ycsb-jdbc/interop.sh).
 """
 
 from __future__ import annotations
