@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build small Docker images from this host's server binaries, with no registry and no Dockerfile.
 
-Each image is a root filesystem holding one binary and the shared libraries ``ldd`` lists,
+Each image is a root filesystem holding the server's files and the shared libraries ``ldd`` lists,
 imported with ``docker import`` (through the docker SDK). Labels say what the image is
 (``ycsbctl.flavor`` tells ycsbctl which command-line dialect the entrypoint speaks).
 
@@ -12,8 +12,14 @@ imported with ``docker import`` (through the docker SDK). Labels say what the im
 
 Images: ``<prefix>/redis:<tag>`` (the host's ``redis-server``), ``<prefix>/mongo-wire:<tag>``
 (``infra/bin/mongo-wire``, FerretDB 1.24 embedded with SQLite; build it with
-``bash infra/build-mongo-wire.sh``) and ``<prefix>/iperf3:<tag>`` (the host's ``iperf3``, for the
-baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<tag>``).
+``bash infra/build-mongo-wire.sh``), ``<prefix>/iperf3:<tag>`` (the host's ``iperf3``, for the
+baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<tag>``), and
+``<prefix>/memcached:<tag>``, ``<prefix>/postgresql:<tag>``, ``<prefix>/mariadb:<tag>`` from the host's
+Debian packages (``memcached``, ``postgresql-15``, ``mariadb-server``), each with a small entrypoint
+(``entrypoints/``) keeping the official image's first-start contract for what ycsbctl passes:
+
+    ycsbctl up postgresql --backend docker --image ycsbctl-test/postgresql:local --host-network
+
 Defaults: prefix ``ycsbctl-test``, tag ``local``. ``DOCKER_HOST=tcp://DBHOST:2375`` builds them
 on a remote engine.
 """

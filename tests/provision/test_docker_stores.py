@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 import pytest
 
-from tests.fixtures.docker import STORE_IMAGES
+from tests.fixtures.docker import STORE_IMAGES, load_image_builder
 from tests.fixtures.waiting import wait_until
 from tests.provision.test_docker import _ours, state_dir  # noqa: F401 - state_dir is a fixture
 from tests.stores.test_memcached_truth import counters as memcached_counters
@@ -190,3 +190,46 @@ def test_a_provisioned_run_of_the_three_shows_footprint_durability_and_container
     # the server's CPU is its container's (every PostgreSQL backend process, every MariaDB thread)
     assert set(measured.server_cpu_source) == {"server-container"}
     assert (measured.server_cpu_pct_mean > 0).all()
+
+
+def _sql_cli(target: str, host: str, port: int, sql: str) -> list[str]:
+    """The database's own client asking ``sql`` (the password, if any, comes from the environment)."""
+    if target == "postgresql":
+        return ["psql", "-w", "-h", host, "-p", str(port), "-U", "ycsb", "-d", "postgres", "-tAc", sql]
+    return ["mariadb", "-h", host, "-P", str(port), "-u", "root", "-D", "ycsb", "-N", "-e", sql]
+
+
+INSERTED = {"postgresql": "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'usertable'",
+            "mariadb": "SELECT COUNT(*) FROM usertable"}
+
+
+@pytest.mark.parametrize("target", ["postgresql", "mariadb"])
+def test_on_another_hosts_engine_a_sql_server_gets_a_generated_password_and_refuses_clients_without_it(
+        remote_engine, target):
+    e = remote_engine
+    image = load_image_builder().build_all(e.client, only=[target])[target]
+    up = e.ycsbctl("up", target, "--docker-host", e.url, "--image", f"{target}={image}")
+    assert up.returncode == 0, up.stderr
+    try:
+        status = json.loads(e.ycsbctl("status", "--json", "--with-passwords").stdout)
+        url = urlsplit(status["url"])
+        password = url.password or ""
+        assert url.hostname == e.address and len(password) == 32 and password not in up.stdout + up.stderr
+        host, port = e.address, url.port or 0
+        refused = e.lab.run("ctl", _sql_cli(target, host, port, "SELECT 1"), timeout=30,
+                            env={"PATH": "/usr/bin:/bin"})
+        assert refused.returncode != 0
+        assert re.search(r"password authentication failed|no password supplied|Access denied", refused.stderr)
+
+        load = e.ycsbctl("load", "workload-b", "--target", status["url"], "--records", "200", "--threads", "2",
+                         "--processes", "1", "--quiet", CONCURRENT)
+        assert load.returncode in (0, 1) and returns(load.stdout).get("INSERT") == {"OK": 200}, load.stderr
+        assert password not in load.stdout + load.stderr
+        secret = {"PGPASSWORD": password} if target == "postgresql" else {"MYSQL_PWD": password}
+        asked = wait_until(lambda: (r := e.lab.run("ctl", _sql_cli(target, host, port, INSERTED[target]), timeout=30,
+                                                   env={"PATH": "/usr/bin:/bin", **secret})).stdout.strip() == "200"
+                           and r, what="the server's own count of 200 inserted rows")
+        assert asked.returncode == 0
+    finally:
+        e.ycsbctl("down", "--all")
+    assert e.ours() == []
