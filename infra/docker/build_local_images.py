@@ -221,8 +221,8 @@ def build_postgresql(client, tag: str) -> str:
     """PostgreSQL as the official ``postgres`` image: ``postgres`` and ``initdb``, the server's modules
     (no JIT) and share folder from the Debian package, ``$PGDATA`` initialised at first start by
     entrypoints/postgres.sh (POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_HOST_AUTH_METHOD, POSTGRES_DB,
-    POSTGRES_INITDB_ARGS), user ``postgres`` (uid 999). ``docker import`` takes no STOPSIGNAL: ``docker stop``
-    sends SIGTERM (PostgreSQL's smart shutdown) where the official image sends SIGINT (fast shutdown)."""
+    POSTGRES_INITDB_ARGS), user ``postgres`` (uid 999). ``docker import`` takes no STOPSIGNAL: ycsbctl's docker
+    backend gives the container SIGINT (fast shutdown) as the official image's STOPSIGNAL does."""
     bindir = postgres_bindir()
     major = bindir.parent.name
     share = f"/usr/share/postgresql/{major}"
