@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build small Docker images from this host's server binaries, with no registry and no Dockerfile.
 
-Each image is a root filesystem holding one binary and the shared libraries ``ldd`` lists,
+Each image is a root filesystem holding the server's files and the shared libraries ``ldd`` lists,
 imported with ``docker import`` (through the docker SDK). Labels say what the image is
 (``ycsbctl.flavor`` tells ycsbctl which command-line dialect the entrypoint speaks).
 
@@ -12,8 +12,14 @@ imported with ``docker import`` (through the docker SDK). Labels say what the im
 
 Images: ``<prefix>/redis:<tag>`` (the host's ``redis-server``), ``<prefix>/mongo-wire:<tag>``
 (``infra/bin/mongo-wire``, FerretDB 1.24 embedded with SQLite; build it with
-``bash infra/build-mongo-wire.sh``) and ``<prefix>/iperf3:<tag>`` (the host's ``iperf3``, for the
-baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<tag>``).
+``bash infra/build-mongo-wire.sh``), ``<prefix>/iperf3:<tag>`` (the host's ``iperf3``, for the
+baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<tag>``), and
+``<prefix>/memcached:<tag>``, ``<prefix>/postgresql:<tag>``, ``<prefix>/mariadb:<tag>`` from the host's
+Debian packages (``memcached``, ``postgresql-15``, ``mariadb-server``), each with a small entrypoint
+(``entrypoints/``) keeping the official image's first-start contract for what ycsbctl passes:
+
+    ycsbctl up postgresql --backend docker --image ycsbctl-test/postgresql:local --host-network
+
 Defaults: prefix ``ycsbctl-test``, tag ``local``. ``DOCKER_HOST=tcp://DBHOST:2375`` builds them
 on a remote engine.
 """
@@ -21,14 +27,17 @@ on a remote engine.
 from __future__ import annotations
 
 import argparse
+import glob
 import io
 import json
 import os
+import pwd
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,8 +54,25 @@ def shared_libraries(binary: str) -> list[str]:
     return sorted(set(re.findall(r"(/\S+)\s+\(0x", out.stdout)))
 
 
-def rootfs_tar(files: dict[str, str], dirs: tuple[str, ...] = ("/tmp", "/data")) -> bytes:
-    """A tar of a root filesystem: ``files`` maps the path in the image to the host file (followed)."""
+def is_elf(path: str) -> bool:
+    with open(path, "rb") as f:
+        return f.read(4) == b"\x7fELF"
+
+
+def _add_parents(tar: tarfile.TarFile, dest: str, made: set[str]) -> None:
+    parent = Path(dest).parent
+    for p in reversed([parent, *parent.parents]):
+        if str(p) not in made and str(p) != "/":
+            info = tarfile.TarInfo(str(p).lstrip("/"))
+            info.type, info.mode = tarfile.DIRTYPE, 0o755
+            tar.addfile(info)
+            made.add(str(p))
+
+
+def rootfs_tar(files: dict[str, str], dirs: tuple[str, ...] = ("/tmp", "/data"),
+               blobs: dict[str, tuple[bytes, int]] | None = None) -> bytes:
+    """A tar of a root filesystem: ``files`` maps the path in the image to the host file (followed);
+    ``blobs`` maps a path to (content, mode) written here (an entrypoint, ``/etc/passwd``)."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
         made: set[str] = set()
@@ -56,33 +82,36 @@ def rootfs_tar(files: dict[str, str], dirs: tuple[str, ...] = ("/tmp", "/data"))
             tar.addfile(info)
             made.add(d)
         for dest, src in sorted(files.items()):
-            parent = Path(dest).parent
-            for p in reversed([parent, *parent.parents]):
-                if str(p) not in made and str(p) != "/":
-                    info = tarfile.TarInfo(str(p).lstrip("/"))
-                    info.type, info.mode = tarfile.DIRTYPE, 0o755
-                    tar.addfile(info)
-                    made.add(str(p))
+            _add_parents(tar, dest, made)
             real = os.path.realpath(src)
             info = tar.gettarinfo(real, arcname=dest.lstrip("/"))
             info.uid = info.gid = 0
             info.uname = info.gname = "root"
             with open(real, "rb") as f:
                 tar.addfile(info, f)
+        for dest, (content, mode) in sorted((blobs or {}).items()):
+            _add_parents(tar, dest, made)
+            info = tarfile.TarInfo(dest.lstrip("/"))
+            info.size, info.mode = len(content), mode
+            tar.addfile(info, io.BytesIO(content))
     return buf.getvalue()
 
 
 def build_image(client, tag: str, binary: str, dest: str, changes: list[str],
-                extra_files: dict[str, str] | None = None) -> str:
-    """Import an image holding ``binary`` at ``dest`` plus its libraries; returns the image id."""
+                extra_files: dict[str, str] | None = None,
+                blobs: dict[str, tuple[bytes, int]] | None = None) -> str:
+    """Import an image holding ``binary`` at ``dest``, ``extra_files`` and ``blobs`` (see :func:`rootfs_tar`),
+    plus the libraries of every executable among them; returns the image id."""
     files = {dest: binary, **(extra_files or {})}
     for path in list(files.values()):
-        for lib in shared_libraries(path):
-            files.setdefault(lib, lib)
+        if is_elf(os.path.realpath(path)):
+            for lib in shared_libraries(path):
+                files.setdefault(lib, lib)
     repo, _, version = tag.rpartition(":")
     if "/" in version or not repo:
         repo, version = tag, "latest"
-    result = client.api.import_image_from_data(rootfs_tar(files), repository=repo, tag=version, changes=changes)
+    result = client.api.import_image_from_data(rootfs_tar(files, blobs=blobs), repository=repo, tag=version,
+                                               changes=changes)
     status = json.loads(result.strip().splitlines()[-1]) if isinstance(result, str) and result.strip() else {}
     if "error" in status:
         raise RuntimeError(f"docker import {tag} failed: {status['error']}")
@@ -124,7 +153,134 @@ def build_iperf3(client, tag: str) -> str:
     ])
 
 
-BUILDERS = {"redis": build_redis, "mongo-wire": build_mongo_wire, "iperf3": build_iperf3}
+ENTRYPOINTS = Path(__file__).resolve().parent / "entrypoints"
+# What the entrypoints run besides the server (each a small binary needing only libc)
+SHELL_TOOLS = ("id", "mkdir", "chown", "chmod", "rm", "cat", "mktemp", "setpriv")
+
+
+def _host_file(name: str, hint: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise FileNotFoundError(f"{name} is not installed ({hint})")
+    return path
+
+
+def shell_files() -> dict[str, str]:
+    """``/bin/sh`` (dash) and :data:`SHELL_TOOLS` in ``/usr/bin``, for an entrypoint script."""
+    files = {"/bin/sh": _host_file("dash", "apt-get install dash")}
+    for tool in SHELL_TOOLS:
+        files[f"/usr/bin/{tool}"] = _host_file(tool, "apt-get install coreutils util-linux")
+    return files
+
+
+def accounts(*users: tuple[str, int]) -> dict[str, tuple[bytes, int]]:
+    """``/etc/passwd`` and ``/etc/group`` with root and ``users`` (name, uid = gid), as the official images
+    have them (a server that drops root, or refuses it, looks its user up there)."""
+    passwd = ["root:x:0:0:root:/root:/bin/sh"] + [f"{n}:x:{u}:{u}::/nonexistent:/bin/sh" for n, u in users]
+    group = ["root:x:0:"] + [f"{n}:x:{u}:" for n, u in users]
+    return {"/etc/passwd": ("\n".join(passwd + [""]).encode(), 0o644),
+            "/etc/group": ("\n".join(group + [""]).encode(), 0o644)}
+
+
+def entrypoint(name: str) -> dict[str, tuple[bytes, int]]:
+    return {"/usr/local/bin/docker-entrypoint.sh": ((ENTRYPOINTS / f"{name}.sh").read_bytes(), 0o755)}
+
+
+def tree(host_dir: str, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    """Every file under ``host_dir`` (same path in the image), but names containing one of ``skip``."""
+    out = {}
+    for folder, _, names in os.walk(host_dir):
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.isfile(path) and not any(s in path for s in skip):
+                out[path] = path
+    return out
+
+
+def build_memcached(client, tag: str) -> str:
+    """memcached as the official ``memcached`` image: user ``memcache`` (uid 11211), arguments starting
+    with ``-`` are memcached's."""
+    binary = _host_file("memcached", "apt-get install memcached")
+    return build_image(client, tag, binary, "/usr/local/bin/memcached", [
+        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["memcached"]', "USER memcache", "EXPOSE 11211/tcp",
+        "LABEL ycsbctl.flavor=memcached", f'LABEL ycsbctl.built-from="{first_line([binary, "-V"])}"',
+    ], extra_files={"/bin/sh": _host_file("dash", "apt-get install dash")},
+        blobs={**accounts(("memcache", 11211), ("nobody", 65534)), **entrypoint("memcached")})
+
+
+def postgres_bindir() -> Path:
+    """The newest ``/usr/lib/postgresql/<major>/bin`` holding ``postgres`` and ``initdb``."""
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda d: int(Path(d).parent.name),
+                         reverse=True):
+        if all(os.access(Path(folder) / b, os.X_OK) for b in ("postgres", "initdb")):
+            return Path(folder)
+    raise FileNotFoundError("PostgreSQL is not installed (apt-get install postgresql)")
+
+
+def build_postgresql(client, tag: str) -> str:
+    """PostgreSQL as the official ``postgres`` image: ``postgres`` and ``initdb``, the server's modules
+    (no JIT) and share folder from the Debian package, ``$PGDATA`` initialised at first start by
+    entrypoints/postgres.sh (POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_HOST_AUTH_METHOD, POSTGRES_DB,
+    POSTGRES_INITDB_ARGS), user ``postgres`` (uid 999). ``docker import`` takes no STOPSIGNAL: ycsbctl's docker
+    backend gives the container SIGINT (fast shutdown) as the official image's STOPSIGNAL does."""
+    bindir = postgres_bindir()
+    major = bindir.parent.name
+    share = f"/usr/share/postgresql/{major}"
+    files = {str(bindir / b): str(bindir / b) for b in ("postgres", "initdb")}
+    files.update(tree(str(bindir.parent / "lib"), skip=("llvmjit", "/bitcode/", "/pgxs/")))
+    files.update(tree(share, skip=("postgresql.conf.sample",)))
+    files.update({f"/usr/share/zoneinfo/{z}": f"/usr/share/zoneinfo/{z}" for z in ("UTC", "Etc/UTC", "GMT")})
+    sample = Path(share, "postgresql.conf.sample").read_text()  # the official image listens on all addresses
+    sample = sample.replace("#listen_addresses = 'localhost'", "listen_addresses = '*'")
+    blobs = {**accounts(("postgres", 999)), **entrypoint("postgres"),
+             f"{share}/postgresql.conf.sample": (sample.encode(), 0o644)}
+    return build_image(client, tag, str(bindir / "postgres"), str(bindir / "postgres"), [
+        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["postgres"]', "EXPOSE 5432/tcp",
+        f"ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:{bindir}",
+        f"ENV PG_MAJOR={major}", "ENV PGDATA=/var/lib/postgresql/data", "ENV TZ=UTC",
+        "LABEL ycsbctl.flavor=postgres", f'LABEL ycsbctl.built-from="{first_line([str(bindir / "postgres"), "-V"])}"',
+    ], extra_files={**files, **shell_files()}, blobs=blobs)
+
+
+def mariadb_bootstrap_sql(mariadbd: str) -> bytes:
+    """The statements ``mariadb-install-db`` feeds ``mariadbd --bootstrap`` (system tables, help tables,
+    root@localhost without a password), captured through its ``MYSQLD_BOOTSTRAP`` hook; the lines naming
+    this host's name are left out, as its own ``--cross-bootstrap`` does."""
+    install = _host_file("mariadb-install-db", "apt-get install mariadb-server")
+    with tempfile.TemporaryDirectory(prefix="ycsbctl-mariadb-sql-") as tmp:
+        capture = Path(tmp, "capture.sh")
+        capture.write_text(f'#!/bin/sh\ncat > "{tmp}/bootstrap.sql"\n')
+        capture.chmod(0o755)
+        done = subprocess.run([install, "--no-defaults", f"--datadir={tmp}/data", "--skip-test-db",
+                               "--auth-root-authentication-method=normal", f"--basedir={Path(mariadbd).parents[1]}",
+                               f"--user={pwd.getpwuid(os.getuid()).pw_name}"],
+                              env={**os.environ, "MYSQLD_BOOTSTRAP": str(capture)}, capture_output=True, text=True)
+        sql = Path(tmp, "bootstrap.sql")
+        if done.returncode or not sql.exists():
+            raise RuntimeError(f"mariadb-install-db did not give its bootstrap statements: {done.stderr.strip()}")
+        lines = sql.read_bytes().splitlines(keepends=True)
+    return b"".join(line for line in lines if b"@current_hostname" not in line)
+
+
+def build_mariadb(client, tag: str) -> str:
+    """MariaDB as the official ``mariadb`` image: ``mariadbd``, its English error messages and character
+    sets from the Debian package, the system tables made at first start by entrypoints/mariadb.sh
+    (MARIADB_ROOT_PASSWORD, MARIADB_ALLOW_EMPTY_ROOT_PASSWORD, MARIADB_ROOT_HOST, MARIADB_DATABASE,
+    MARIADB_USER/PASSWORD), user ``mysql`` (uid 999)."""
+    binary = "/usr/sbin/mariadbd"
+    if not os.access(binary, os.X_OK):
+        raise FileNotFoundError("mariadbd is not installed (apt-get install mariadb-server)")
+    files = {**tree("/usr/share/mysql/english"), **tree("/usr/share/mysql/charsets"), **shell_files()}
+    blobs = {**accounts(("mysql", 999)), **entrypoint("mariadb"),
+             "/usr/share/ycsbctl/mariadb-bootstrap.sql": (mariadb_bootstrap_sql(binary), 0o644)}
+    return build_image(client, tag, binary, "/usr/sbin/mariadbd", [
+        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["mariadbd"]', "EXPOSE 3306/tcp",
+        "LABEL ycsbctl.flavor=mariadbd", f'LABEL ycsbctl.built-from="{first_line([binary, "--version"])}"',
+    ], extra_files=files, blobs=blobs)
+
+
+BUILDERS = {"redis": build_redis, "mongo-wire": build_mongo_wire, "iperf3": build_iperf3,
+            "memcached": build_memcached, "postgresql": build_postgresql, "mariadb": build_mariadb}
 
 
 def build_all(client, prefix: str = "ycsbctl-test", tag: str = "local", only: list[str] | None = None) -> dict[str, str]:

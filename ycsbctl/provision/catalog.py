@@ -283,11 +283,29 @@ def in_memory_size_gb(memory_bytes: int | None) -> float:
 
 
 PASSWORD_FLAVORS = ("redis", "dragonfly")  # dialects ycsbctl can give a password on the command line
+# Images that take the password in their environment at first start (the official postgres and mariadb
+# images' settings, and the local images infra/docker/build_local_images.py makes): the value replaces the
+# catalogue's password-less setting, None removes one.
+PASSWORD_ENV: dict[str, dict[str, str | None]] = {
+    "postgres": {"POSTGRES_PASSWORD": "", "POSTGRES_HOST_AUTH_METHOD": "scram-sha-256"},
+    "mariadbd": {"MARIADB_ROOT_PASSWORD": "", "MARIADB_ALLOW_EMPTY_ROOT_PASSWORD": None},
+}
 
 
 def takes_password(flavor: str) -> bool:
-    """Whether a server of ``flavor`` can be started with a password (Redis ``requirepass``)."""
-    return flavor in PASSWORD_FLAVORS
+    """Whether a server of ``flavor`` can be started with a password: on the command line (Redis
+    ``requirepass``) or, in a container, in the image's environment (:func:`image_env`)."""
+    return flavor in PASSWORD_FLAVORS or flavor in PASSWORD_ENV
+
+
+def image_env(entry: Target, flavor: str, password: str | None) -> dict[str, str]:
+    """The container's environment: the catalogue's first-start settings, with ``password`` given to the
+    superuser where the image takes it (PostgreSQL: every client off the container's loopback then
+    authenticates with SCRAM-SHA-256; MariaDB: root has that password)."""
+    env: dict[str, str | None] = dict(entry.env)
+    if password and flavor in PASSWORD_ENV:
+        env.update({k: (password if v == "" else v) for k, v in PASSWORD_ENV[flavor].items()})
+    return {k: v for k, v in env.items() if v is not None}
 
 
 class BadSettings(UserError):
@@ -329,8 +347,8 @@ def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
     ``data_dir`` None keeps the image's default directory. ``password`` (only for
     :func:`takes_password` flavors) makes every client authenticate.
     """
-    if password and not takes_password(flavor):
-        raise UserError(f"ycsbctl cannot give a {flavor} server a password", exit_code=1)
+    if password and flavor not in PASSWORD_FLAVORS:
+        raise UserError(f"ycsbctl cannot give a {flavor} server a password on its command line", exit_code=1)
     data_limit = int(memory_bytes * DATA_FRACTION) if memory_bytes else None
     if flavor == "redis":
         args = [*config_args("redis/redis.conf"), "--port", str(port), "--bind", bind]

@@ -3,7 +3,8 @@
 An engine on this host (a unix socket, or tcp:// on loopback) publishes the port on 127.0.0.1 only.
 An engine on another host (``--docker-host tcp://DBHOST:2375`` or ``ssh://user@DBHOST``, see
 :mod:`ycsbctl.provision.engines`) publishes it on all of that host's addresses, the server gets a
-generated password (Redis-protocol flavors; others are refused there) and the URL names ``DBHOST``.
+generated password (Redis-protocol flavors on the command line; PostgreSQL and MariaDB images in their
+first-start environment; others, e.g. memcached, are refused there) and the URL names ``DBHOST``.
 Every container carries ``ycsbctl=1``, ``ycsbctl.experiment=<id>``, ``ycsbctl.target``,
 ``ycsbctl.instance=<uuid>`` (so a container whose creation was interrupted can still be found)
 and ``ycsbctl.state=<state folder>`` (so ``down --all`` removes only this state's containers).
@@ -214,7 +215,7 @@ class DockerProvisioner(Provisioner):
         notes = [*options.notes, f"docker image {image} (flavor {flavor})"]
         if remote and not catalog.takes_password(flavor):
             raise UserError(f"{entry.name} on the Docker engine at {engine_url} would listen on {remote} without a "
-                            "password: ycsbctl can give only Redis-protocol servers one",
+                            "password: ycsbctl can give only Redis-protocol, PostgreSQL and MariaDB servers one",
                             fix=f"start {entry.name} there yourself with authentication and pass its URL "
                                 f"({catalog.url_for(entry.protocol, entry.container_port, remote)} with user and "
                                 "password), or use an engine on this host", exit_code=1)
@@ -233,7 +234,8 @@ class DockerProvisioner(Provisioner):
             port = entry.container_port
         listen = "0.0.0.0" if remote or not host_network else "127.0.0.1"
         args = catalog.server_args(flavor, port=port, bind=listen, data_dir=None, memory_bytes=memory,
-                                   password=password, settings=settings)
+                                   password=password if flavor in catalog.PASSWORD_FLAVORS else None,
+                                   settings=settings)
         note = catalog.memory_note(flavor, memory)
         if note:
             notes.append(note)
@@ -244,8 +246,9 @@ class DockerProvisioner(Provisioner):
         labels = container_labels(experiment_id, target, instance)
         run: dict[str, Any] = {"command": args, "labels": labels, "detach": True,
                                "name": _container_name(target, experiment_id)}
-        if entry.env:
-            run["environment"] = dict(entry.env)
+        environment = catalog.image_env(entry, flavor, password)
+        if environment:
+            run["environment"] = environment
         if entry.container_tmpfs:
             run["tmpfs"] = {entry.container_tmpfs: ""}
         if host_network:
@@ -259,6 +262,8 @@ class DockerProvisioner(Provisioner):
             run["memswap_limit"] = memory  # no swap: the limit is the limit
         if flavor == "dragonfly":
             run["ulimits"] = [docker.types.Ulimit(name="memlock", soft=-1, hard=-1)]
+        if flavor == "postgres":  # as the official image's STOPSIGNAL: a fast shutdown, whoever is connected
+            run["stop_signal"] = "SIGINT"
         cores = float(len(cpus)) if cpus else (_engine_cores(client) if remote else None)
         log_path = None
         try:
