@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+import time
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -27,6 +28,7 @@ from ycsbctl.stores.binding import (
     Status,
     WireProtocol,
 )
+from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import DOLLAR, columns
 from ycsbctl.stores.sql.wire import SqlWireBinding
 from ycsbctl.workload.core import DELETE, INSERT, READ
@@ -36,6 +38,7 @@ _I16 = struct.Struct(">h")
 _HEAD = struct.Struct(">Bi")  # message type, length (itself included)
 EXECUTE_SYNC = b"E\x00\x00\x00\x09\x00\x00\x00\x00\x00" + b"S\x00\x00\x00\x04"  # Execute (unnamed portal, all rows), Sync
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
+_now = time.perf_counter_ns
 
 
 def wire_eligible(url: str, properties: dict[str, str]) -> bool:
@@ -77,11 +80,15 @@ def _complete(tag: bytes) -> bytes:
 
 
 READY = b"Z\x00\x00\x00\x05I"  # ReadyForQuery, idle: the end of every reply to a Sync outside a transaction
-# The endings of a point operation's reply (CommandComplete, then READY): rows, tag. An error reply ends
-# with an ErrorResponse instead, so such an ending means the operation succeeded.
-_ENDINGS = {_complete(t): (int(t.split()[-1]) if t.startswith(b"SELECT") else 0, t)
+# The endings of a point operation's reply (CommandComplete, then READY): rows, tag and the status it
+# means (what PgWireBinding.status says of it: a row read or touched is OK, none is NOT_FOUND). An
+# error reply ends with an ErrorResponse instead, so such an ending means the operation succeeded.
+_ENDINGS = {_complete(t): (int(t.split()[-1]) if t.startswith(b"SELECT") else 0, t,
+                           int(NOT_FOUND if t.endswith(b" 0") else OK))
             for t in (b"SELECT 1", b"SELECT 0", b"UPDATE 1", b"UPDATE 0", b"DELETE 1", b"DELETE 0")}
 _INSERTED = _complete(b"INSERT 0 1")
+_INSERT_ENDING = (0, b"INSERT 0 1", int(OK))
+_BIND_TAIL = b"\x00\x00" + EXECUTE_SYNC  # no result formats (text), then Execute and Sync
 
 
 def error_text(body: bytes) -> str:
@@ -128,13 +135,15 @@ class _PgProtocol(WireProtocol):
         if not self.buf and not self.rows and self.error is None and len(self.waiters) == 1 and data[-6:] == READY:
             ending = _ENDINGS.get(data[-20:-6])
             if ending is None and data[-22:-6] == _INSERTED:
-                ending = (0, b"INSERT 0 1")
+                ending = _INSERT_ENDING
             if ending is not None:
                 waiter = self.waiters.popleft()
-                if not waiter.done():
-                    waiter.set_result(Result(ending[0], None, ending[1], None, data))
-                else:
+                if waiter.done():
                     self.late += 1
+                elif waiter.__class__ is SqlChain:  # its status is the ending's: no Result to build
+                    waiter.complete(ending[2], _now())
+                else:
+                    waiter.set_result(Result(ending[0], None, ending[1], None, data))
                 return
         if self.buf:
             self.buf += data
@@ -186,11 +195,14 @@ class PgWireBinding(SqlWireBinding):
         self.user = unquote(parts.username or "postgres")
         self.db = parts.path.strip("/") or "postgres"
         self.prepared: dict[str, bytes] = {}  # SQL text -> the name of its prepared statement on this connection
+        # (table, field names, key length) -> a prepared read's Bind up to its key (see read_request)
+        self.read_heads: dict[tuple, bytes] = {}
         self.statements: dict[tuple, tuple[str, bytes]] = {}  # (kind, table, field names) -> (SQL, name)
         self.parsing: str | None = None  # SQL whose Parse goes with the request in flight
 
     async def open(self) -> None:
         self.prepared.clear()
+        self.read_heads.clear()
         _, self.proto = await self.loop.create_connection(_PgProtocol, self.host, self.port)  # type: ignore[union-attr]
         params = b"user\x00" + self.user.encode() + b"\x00database\x00" + self.db.encode() + b"\x00" + \
             b"client_encoding\x00UTF8\x00application_name\x00ycsbctl\x00\x00"
@@ -243,12 +255,22 @@ class PgWireBinding(SqlWireBinding):
         """ERROR for a reply with an error (``last_error`` says why; a failed Parse is prepared again next time)."""
         if self.parsing is not None:
             self.prepared.pop(self.parsing, None)
+            self.read_heads.clear()
         self.last_error = f"PostgreSQL: {r.error}"[:300]
         return ERROR
 
     def read_request(self, table: str, key: bytes, names: tuple[bytes, ...] | None) -> bytes:
+        # A read of a statement this connection has prepared is its Bind head for keys of this length,
+        # the key and a constant tail: two concatenations, measured 0.2 µs against 0.6 µs for request().
+        head = self.read_heads.get((table, names, len(key)))
+        if head is not None:
+            self.parsing = None
+            return head + key + _BIND_TAIL
         sql, name = self.statement("read", table, names)
-        return self.request(sql, name, (key,))
+        message = self.request(sql, name, (key,))
+        if self.parsing is None:  # prepared before this one: the Bind starts the message
+            self.read_heads[(table, names, len(key))] = message[:-len(key) - len(_BIND_TAIL)]
+        return message
 
     def insert_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
         sql, name = self.statement("insert", table, tuple(names))
