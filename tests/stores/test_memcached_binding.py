@@ -164,3 +164,33 @@ def test_a_stalled_server_times_out_and_its_late_reply_is_dropped(memcached_serv
     assert stalled is Status.TIMEOUT and "timed out" in why
     assert after is Status.NOT_FOUND  # not the late hit of the stalled read
     assert late == 1
+
+
+def test_a_chained_reply_is_judged_by_its_frame_and_anything_else_by_the_full_parse(monkeypatch):
+    """The one-reply fast path calls the chain's ``ok`` only for a hit whose frame adds up (header,
+    exactly the declared bytes, END) or for STORED; a miss, an error or a frame that does not add up
+    goes through the full parse, as before."""
+    from ycsbctl.stores.memcached.binding import _Chain, _Text
+
+    seen: list[tuple] = []
+    monkeypatch.setattr(_Chain, "ok", lambda self: seen.append(("ok",)))
+    monkeypatch.setattr(_Chain, "__call__", lambda self, line, value: seen.append((line, value)))
+    chain = object.__new__(_Chain)
+
+    def feed(data: bytes) -> list[tuple]:
+        proto = _Text()
+        proto.waiters.append(chain)
+        seen.clear()
+        proto.data_received(data)
+        return list(seen)
+
+    value = b'{"field0":"a\r\nb"}'
+    assert feed(b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(value), value)) == [("ok",)]
+    assert feed(b"STORED\r\n") == [("ok",)]
+    assert feed(b"END\r\n") == [(b"END", None)]
+    assert feed(b"NOT_STORED\r\n") == [(b"NOT_STORED", None)]
+    # declared one byte short: the bytes after the value are not END, so the full parse says so
+    short = feed(b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(value) - 1, value))
+    assert short and short[0][0].startswith(b"SERVER_ERROR") and short[0][1] is None
+    # declared longer than what came: the rest is awaited, nobody is answered yet
+    assert feed(b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(value) + 5, value)) == []

@@ -10,6 +10,7 @@ compiler module, which Debian's JRE carries.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -25,22 +26,31 @@ TWIN = ROOT / "tests" / "data" / "memcached" / "SpymemcachedDB.java"
 RECORDS = 300
 
 
+TWIN_CLASS = "ycsbctl.interop.SpymemcachedDB"
+
+
 @pytest.fixture(scope="session")
-def ycsb_memcached(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Classpath: the compiled DB, the memcached binding's libraries (first: its Jackson 1.9.13 wins
-    over core's 1.9.4, as in the binding's own folder), then YCSB core."""
+def ycsb_memcached(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """(classpath, DB class): the compiled DB, the memcached binding's libraries (first: its Jackson
+    1.9.13 wins over core's 1.9.4, as in the binding's own folder), then YCSB core. With
+    ``YCSB_MEMCACHED_CLASSES`` (a folder of YCSB's own memcached binding compiled from its source at
+    0.17.0 against these libraries) the same tests run the real ``site.ycsb.db.MemcachedClient``."""
     libs = sorted(MEMCACHED_LIB.glob("*.jar"))
     if not any(j.name.startswith("spymemcached-") for j in libs):
         pytest.skip(f"spymemcached missing in {MEMCACHED_LIB} "
                     "(mvn -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies, or scripts/setup.sh --for-tests)")
-    return compile_twin(TWIN, libs, ycsb_classpath, tmp_path_factory.mktemp("ycsb-memcached-db"))
+    real = os.environ.get("YCSB_MEMCACHED_CLASSES")
+    if real:
+        return ":".join([real, *map(str, libs), ycsb_classpath]), "site.ycsb.db.MemcachedClient"
+    return compile_twin(TWIN, libs, ycsb_classpath, tmp_path_factory.mktemp("ycsb-memcached-db")), TWIN_CLASS
 
 
-def ycsb(classpath: str, phase: str, port: int, *props: str) -> dict[str, dict[str, int]]:
-    """Run YCSB's client against 127.0.0.1:``port``; its ``Return=`` counts per operation."""
+def ycsb(db: tuple[str, str], phase: str, port: int, *props: str) -> dict[str, dict[str, int]]:
+    """Run YCSB's client (``db`` = classpath, DB class) against 127.0.0.1:``port``; its ``Return=``
+    counts per operation."""
     given = {"memcached.hosts": f"127.0.0.1:{port}", "recordcount": str(RECORDS), "dataintegrity": "true",
              **dict(p.split("=", 1) for p in props)}
-    return run_client(classpath, "ycsbctl.interop.SpymemcachedDB", phase, given)
+    return run_client(db[0], db[1], phase, given)
 
 
 def props(workload: str, **overrides: object) -> dict[str, str]:
