@@ -254,3 +254,40 @@ def test_postgresqls_sampler_reads_the_engines_inserts_from_pg_stat_database(pos
     finally:
         sampler.close()
     assert row["connections"] >= 1 and row["ops_per_s"] is not None
+
+
+def test_engine_processes_creating_the_mariadb_table_at_once_print_no_note(mariadb, caplog):
+    """Each engine process makes sure of the table as it starts; when two ask at once, both find none
+    and both CREATE … IF NOT EXISTS: the loser's "already exists" Note, which the driver logs as a
+    warning, is not printed (it was, mid-run, as a bare line on stderr)."""
+    from ycsbctl.stores.mariadb.binding import MariaBinding
+
+    class Blind:
+        """The cursor of a process that asked before the other created the table: it sees none."""
+
+        def __init__(self, cur) -> None:
+            self.cur = cur
+
+        async def execute(self, *args):
+            return await self.cur.execute(*args)
+
+        async def fetchall(self):
+            return []
+
+    async def both() -> None:
+        first, late = MariaBinding(mariadb.url, 10.0), MariaBinding(mariadb.url, 10.0)
+        await first.connect()
+        await late.connect()
+        try:
+            await first.ensure_table({"table": "usertable"})
+            late.cur = Blind(late.cur)
+            await late.ensure_table({"table": "usertable"})
+        finally:
+            await first.close()
+            await late.close()
+
+    registry.for_url(mariadb.url).clear(mariadb.url, "usertable")
+    with caplog.at_level("WARNING"):
+        asyncio.run(both())
+    assert [r.getMessage() for r in caplog.records] == []
+    assert registry.for_url(mariadb.url).table_exists(mariadb.url, "usertable")

@@ -13,6 +13,7 @@ A statement that takes longer than the operation timeout is TIMEOUT and its conn
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +37,20 @@ from ycsbctl.stores.sql.layout import (
 _LOST_CODES = (2006, 2013, 2055)  # server gone away, lost connection during query, lost connection
 
 
+_DRIVER_LOG = logging.getLogger("asyncmy")  # where asyncmy's cursors log the server's Notes and warnings
+
+
+class _Unless(logging.Filter):
+    """Drops the log records whose message contains ``text``."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return self.text not in record.getMessage()
+
+
 class MariaBinding(Binding):
     """One client thread of YCSB's jdbc binding against MariaDB."""
 
@@ -57,13 +72,19 @@ class MariaBinding(Binding):
         self.cur = self.conn.cursor()
 
     async def ensure_table(self, properties: dict[str, str]) -> None:
-        """YCSB's table, unless it exists (IF NOT EXISTS on an existing table is a Note the driver prints:
-        ask first)."""
+        """YCSB's table, unless it exists. IF NOT EXISTS on an existing table is a Note that the driver
+        logs as a warning (a bare line on stderr): ask first, and keep quiet the Note of a table another
+        engine process created between the question and this CREATE (each process asks as it starts)."""
         table = properties.get("table", "usertable")
         await self.cur.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() "
                                "AND table_name = %s", (table,))
         if not await self.cur.fetchall():
-            await self.cur.execute(create_table(table, field_names(properties)))
+            quiet = _Unless("already exists")
+            _DRIVER_LOG.addFilter(quiet)
+            try:
+                await self.cur.execute(create_table(table, field_names(properties)))
+            finally:
+                _DRIVER_LOG.removeFilter(quiet)
 
     async def close(self) -> None:
         conn, self.conn, self.cur = self.conn, None, None
