@@ -10,13 +10,12 @@ compiler module, which Debian's JRE carries.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.servers import ROOT
-from tests.fixtures.ycsb_twin import compile_twin, run_client
+from tests.fixtures.ycsb_twin import run_client, twin_or_real
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.workload.properties import load_properties
@@ -39,10 +38,8 @@ def ycsb_memcached(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory
     if not any(j.name.startswith("spymemcached-") for j in libs):
         pytest.skip(f"spymemcached missing in {MEMCACHED_LIB} "
                     "(mvn -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies, or scripts/setup.sh --for-tests)")
-    real = os.environ.get("YCSB_MEMCACHED_CLASSES")
-    if real:
-        return ":".join([real, *map(str, libs), ycsb_classpath]), "site.ycsb.db.MemcachedClient"
-    return compile_twin(TWIN, libs, ycsb_classpath, tmp_path_factory.mktemp("ycsb-memcached-db")), TWIN_CLASS
+    return twin_or_real("YCSB_MEMCACHED_CLASSES", "site.ycsb.db.MemcachedClient", TWIN, TWIN_CLASS, libs, ycsb_classpath,
+                        tmp_path_factory.mktemp("ycsb-memcached-db"))
 
 
 def ycsb(db: tuple[str, str], phase: str, port: int, *props: str) -> dict[str, dict[str, int]]:

@@ -15,13 +15,11 @@ Row counts are checked against the database's own command-line client.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from tests.fixtures.servers import ROOT
 from tests.fixtures.sql_cli import cli_rows
-from tests.fixtures.ycsb_twin import compile_twin, run_client
+from tests.fixtures.ycsb_twin import run_client, twin_or_real
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.stores import registry
@@ -50,10 +48,8 @@ def ycsb_jdbc(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> 
     if missing:
         pytest.skip(f"JDBC drivers {missing} missing in {JDBC_LIB} "
                     "(mvn -f infra/ycsb-jdbc/pom.xml dependency:copy-dependencies, or scripts/setup.sh --for-tests)")
-    real = os.environ.get("YCSB_JDBC_CLASSES")
-    if real:
-        return ":".join([real, *map(str, libs), ycsb_classpath]), "site.ycsb.db.JdbcDBClient"
-    return compile_twin(TWIN, libs, ycsb_classpath, tmp_path_factory.mktemp("ycsb-jdbc-db")), TWIN_CLASS
+    return twin_or_real("YCSB_JDBC_CLASSES", "site.ycsb.db.JdbcDBClient", TWIN, TWIN_CLASS, libs, ycsb_classpath,
+                        tmp_path_factory.mktemp("ycsb-jdbc-db"))
 
 
 @pytest.fixture(params=["postgresql", "mariadb", "sqlite"])
