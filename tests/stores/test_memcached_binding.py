@@ -194,3 +194,39 @@ def test_a_chained_reply_is_judged_by_its_frame_and_anything_else_by_the_full_pa
     assert short and short[0][0].startswith(b"SERVER_ERROR") and short[0][1] is None
     # declared longer than what came: the rest is awaited, nobody is answered yet
     assert feed(b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(value) + 5, value)) == []
+
+
+def test_a_connection_lost_mid_chain_is_an_error_then_connection_lost(memcached_server):
+    """A chain with its request in flight when the server dies: that operation is an ERROR, timed
+    once, and the client ends with ConnectionLost once reconnecting fails (as the Redis and MongoDB
+    chains do)."""
+    import os
+    import signal
+    import threading
+
+    from tests.fixtures.servers import wait_stopped
+    from ycsbctl.stores.binding import ChainContext, ConnectionLost
+    from ycsbctl.workload.core import INSERT, READ
+
+    names = [f"field{i}".encode() for i in range(10)]
+    values = dict(field_values())
+    log: list[tuple] = []
+    acked: list[int] = []
+    ctx = ChainContext(record=lambda *timed: log.append(timed), names=[tuple(names)] + [(n,) for n in names],
+                       values=lambda f: [values[n] for n in names], ack=acked.append, deadline_ns=2**63 - 1,
+                       stop_on_error=False, table="usertable")
+
+    def batch(ops, keys):
+        return ops, keys, list(range(len(ops))), [-1] * len(ops), [-1] * len(ops)
+
+    async def lose(bs):
+        assert await bs[0].chain(ctx, batch([INSERT], [b"user1"]), 0, 1) == (1, 0)
+        os.kill(memcached_server.proc.pid, signal.SIGSTOP)  # the next request stays in flight …
+        wait_stopped(memcached_server.proc.pid)
+        threading.Timer(0.3, memcached_server.proc.kill).start()  # … until the server dies
+        await bs[0].chain(ctx, batch([READ, INSERT], [b"user1", b"user2"]), 0, 2)
+
+    with pytest.raises(ConnectionLost, match="reconnecting failed"):
+        run_bindings(lose, memcached_server.url, 1)
+    assert [(op, st) for op, st, *_ in log] == [(INSERT, Status.OK), (READ, Status.ERROR)]
+    assert acked == [0]

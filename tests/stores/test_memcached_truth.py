@@ -113,3 +113,20 @@ def test_a_paced_memcached_run_is_chained_on_schedule_and_the_server_counts_ever
     _check_schedule(r, wall_s, rate)
     d = delta(marks[0], counters(memcached_server))
     assert d["cmd_get"] + d["cmd_set"] == OPS == r.ops["READ"].operations + r.ops["UPDATE"].operations
+
+
+def test_records_larger_than_one_read_count_as_the_servers_hits_and_stores(memcached_server):
+    """Records of ~400 kB arrive over several reads, so their replies go through the full parse (not
+    the one-read frame check): every read of a loaded key is still a hit and every update STORED, as
+    the server counts them."""
+    big = props(recordcount=20, fieldlength=40_000, fieldcount=10)
+    load = run_phase(PhaseSpec("load", memcached_server.url, big, threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    before = counters(memcached_server)
+    run = run_phase(PhaseSpec("run", memcached_server.url,
+                              {**big, "operationcount": "200", "readproportion": "0.7", "updateproportion": "0.3",
+                               "writeallfields": "true"}, threads=2, processes=1))
+    d = delta(before, counters(memcached_server))
+    reads, updates = run.ops["READ"].returns, run.ops["UPDATE"].returns
+    assert reads == {"OK": d["get_hits"]} and d["get_misses"] == 0 and d["get_hits"] > 0
+    assert updates == {"OK": d["cmd_set"]} and d["cmd_set"] > 0
