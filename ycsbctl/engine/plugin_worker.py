@@ -52,13 +52,8 @@ class PluginWorker(Worker):
         self.cursor = 0
 
     def take(self, n: int) -> tuple[Sequence, ...]:
-        i = self.cursor
-        if i >= len(self.ops):
-            self.refill()
-            i = 0
-        self.prepare_next(i + n)
-        j = self.cursor = i + n
-        return self.ops[i:j], self.args[i:j]
+        w = self.next_window(n)
+        return self.ops[w], self.args[w]
 
     def clients(self, bs: BindingSet) -> list[Binding]:
         return bs.bindings

@@ -193,16 +193,21 @@ class Worker:
         if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
             self.errors.append(msg)
 
-    def take(self, n: int) -> tuple[Sequence, ...]:
-        """The next ``n`` operations (fewer at the end of a load block) as list slices."""
+    def next_window(self, n: int) -> slice:
+        """Where the next ``n`` operations stand in the current batch (a fresh one once this one is
+        used up), with the batch after it prepared meanwhile; the cursor moves past them."""
         i = self.cursor
         if i >= len(self.ops):
             self.refill()
             i = 0
         self.prepare_next(i + n)
-        j = i + n
-        self.cursor = j
-        return self.ops[i:j], self.keys[i:j], self.keynums[i:j], self.rf[i:j], self.wf[i:j], self.sl[i:j]
+        self.cursor = i + n
+        return slice(i, i + n)
+
+    def take(self, n: int) -> tuple[Sequence, ...]:
+        """The next ``n`` operations (fewer at the end of a load block) as list slices."""
+        w = self.next_window(n)
+        return self.ops[w], self.keys[w], self.keynums[w], self.rf[w], self.wf[w], self.sl[w]
 
     def prepare_next(self, upto: int) -> None:
         """Run the next batch's preparation a slice or two (see :meth:`refill`) as the clients take
