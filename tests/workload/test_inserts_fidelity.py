@@ -75,4 +75,9 @@ def test_new_keys_are_read_as_soon_as_in_ycsb(ycsb_basicdb: Callable[..., Stream
     assert sig < 4, (case, "newest-key share YCSB, YCSB, ours", shares)
     assert p > P_MIN, (case, p, shares)
     assert tvd <= 2 * noise_tvd + 0.01, (case, tvd, noise_tvd)
-    assert len(mine.inserts) == pytest.approx(len(y1.inserts), rel=0.1)
+    # YCSB's insert count is binomial (OPS draws, its own seedless RNG): ours against the mean of its two runs,
+    # within 4.5σ of that difference (a 10 % tolerance was 2.6σ for workload E's 5 % inserts: it failed once in CI)
+    n1, n2, nm = len(y1.inserts), len(y2.inserts), len(mine.inserts)
+    share = (n1 + n2) / (2 * OPS)
+    sigma = np.sqrt(OPS * share * (1 - share) * (1 + 1 / 2))
+    assert n1 > 0 and abs(nm - (n1 + n2) / 2) < 4.5 * sigma, (case, "inserts YCSB, YCSB, ours", n1, n2, nm)
