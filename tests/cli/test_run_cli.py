@@ -125,6 +125,8 @@ def test_errors_are_one_clear_line_with_an_exit_code_and_no_traceback(case, args
     lines = [ln for ln in r.stderr.splitlines() if says in ln]
     assert lines, r.stderr
     assert "s3cret" not in r.stderr and "nope" not in r.stderr  # passwords are never printed
+    if "password" in case:  # where a Redis password goes (each store says its own)
+        assert "redis://:PASSWORD@host:port or -p redis.password=" in lines[0]
     if exit_code == 2:
         assert r.stderr.strip() == lines[0] and lines[0].startswith("error: ")
         assert not (tmp_path / "reports").exists()  # bad input leaves nothing behind

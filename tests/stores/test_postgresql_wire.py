@@ -3,9 +3,13 @@ result as whole, and an error is read from its ErrorResponse (the server's own m
 
 from __future__ import annotations
 
+import asyncio
 import struct
 
-from ycsbctl.stores.postgresql.wire import _PgProtocol, row_values
+import pytest
+
+from ycsbctl.stores.binding import ConnectionLost
+from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol, row_values
 
 
 class Waiter:
@@ -71,3 +75,26 @@ def test_a_reply_read_by_its_ending_says_what_walking_its_messages_says():
         fast, _ = _parse([reply])
         slow, _ = _parse([reply[:3], reply[3:]])
         assert (fast.rows, fast.tag, fast.error) == (slow.rows, slow.tag, slow.error) == (rows, tag, None)
+
+
+def test_an_authentication_ok_is_passed_over_and_a_password_request_ends_the_start_up_at_once():
+    ok = _msg(b"R", struct.pack(">i", 0)) + _msg(b"S", b"server_version\x0015\x00") + _msg(b"Z", b"I")
+    r, _ = _parse([ok])
+    assert r.error is None
+    for code in (3, 5, 10):  # cleartext, MD5, SASL (SCRAM): the server then waits for the password, no Z comes
+        r, p = _parse([_msg(b"R", struct.pack(">i", code) + (b"SCRAM-SHA-256\x00\x00" if code == 10 else b""))])
+        assert r is not None and r.error == PASSWORD_ASKED and not p.waiters, code
+
+
+def test_a_server_that_accepts_and_never_answers_is_named_as_such():
+    async def main() -> str:
+        server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)  # accepts, never writes
+        port = server.sockets[0].getsockname()[1]
+        try:
+            with pytest.raises(ConnectionLost) as caught:
+                await PgWireBinding(f"postgresql://ycsb@127.0.0.1:{port}/postgres", 0.2).connect()
+            return str(caught.value)
+        finally:
+            server.close()
+
+    assert asyncio.run(main()).endswith(": no answer (timed out)")  # was an empty reason

@@ -76,6 +76,8 @@ def check_plan(plan: Plan) -> None:
             for target in plan.targets:
                 require_executor(w, target_protocol(plan, target), props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
+        for target in plan.targets:  # a store's driver properties (-p postgresql.driver=…)
+            _store_of(plan, target).check_properties(target if is_url(target) else None, props)
         if plan.phase != "load" and w.builtin_ycsb:  # a plug-in's operations: its executors (above)
             check_operations(plan, workload, {OP_NAMES[op] for op in w.op_codes("run")})
     check_disturbances(plan)

@@ -26,9 +26,9 @@ class ExternalProvisioner(Provisioner):
         except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
             why = short_error(exc)
             if any(w in why.lower() for w in ("auth", "password", "noperm", "wrongpass")):
+                where = proto.password_hint or proto.example
                 raise UserError(f"{shown} refused our credentials ({why})",
-                                fix="put the right password in the URL (redis://:PASSWORD@host:port) or in "
-                                    "-p redis.password=…", exit_code=1) from None
+                                fix=f"put the right password in the URL: {where}", exit_code=1) from None
             raise UserError(f"{shown} does not answer ({why})", fix="check the URL or start the server",
                             exit_code=1) from None
         facts = probe.describe(protocol, target, expected="")

@@ -43,6 +43,7 @@ class ServerProtocol:
     name: str = ""
     schemes: tuple[str, ...] = ()
     example: str = ""  # the URL shape shown in messages
+    password_hint: str = ""  # where a password goes, for a server that refused ours ("" → it has no passwords)
     has_server: bool = True  # False: no server to probe, sample or size (basic://)
     footprint_basis: str = "used_memory"  # what bytes_per_record is computed from when the DB reports memory
     # operations (YCSB's names: SCAN, …) its servers cannot do → why; a plan with them is refused before it starts
@@ -62,6 +63,11 @@ class ServerProtocol:
     def loopback_url(self, port: int) -> str:
         """The URL of a server of this protocol that ycsbctl started on loopback at ``port``."""
         return self.server_url("127.0.0.1", port)
+
+    def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
+        """Raise :class:`~ycsbctl.errors.UserError` for a binding property this store cannot take (a
+        driver it does not have, or one that ``url`` cannot use; ``None``: a server ycsbctl starts),
+        while the plan is checked: before anything starts."""
 
     # -- the timed path ------------------------------------------------------------------------------
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:

@@ -176,7 +176,7 @@ class WireBinding(Binding):
             await asyncio.wait_for(self.open(), timeout=max(self.timeout_s, 1.0))
         except (OSError, asyncio.TimeoutError) as exc:
             await self.close()
-            raise ConnectionLost(f"cannot reach {self.address()}: {exc or 'no answer (timed out)'}") from None
+            raise ConnectionLost(f"cannot reach {self.address()}: {str(exc) or 'no answer (timed out)'}") from None
 
     async def close(self) -> None:
         if self.proto is not None and self.proto.transport is not None:

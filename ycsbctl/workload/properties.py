@@ -154,7 +154,7 @@ KNOWN_KEYS = (
     "reportlatencyforeacherror", "latencytrackederrors", "debug",
     "redis.host", "redis.port", "redis.password", "redis.cluster", "redis.timeout",
     "mongodb.url", "mongodb.batchsize", "mongodb.upsert", "mongodb.writeConcern", "mongodb.readPreference",
-    "mongodb.driver",
+    "mongodb.driver", "postgresql.driver", "mariadb.driver",
 )
 
 

@@ -68,7 +68,7 @@ class MariaBinding(Binding):
                                 database=a["db"], autocommit=True, client_flag=FOUND_ROWS),
                 timeout=max(self.timeout_s, 1.0))
         except (OSError, asyncio.TimeoutError, MySQLError) as exc:
-            raise ConnectionLost(f"cannot reach the MariaDB server: {exc or 'no answer (timed out)'}") from None
+            raise ConnectionLost(f"cannot reach the MariaDB server: {str(exc) or 'no answer (timed out)'}") from None
         self.cur = self.conn.cursor()
 
     async def ensure_table(self, properties: dict[str, str]) -> None:

@@ -35,6 +35,7 @@ class MariaProtocol(SqlProtocol):
     name = "mysql"
     schemes = ("mysql", "mariadb")
     example = "mysql://user:password@host:port/db"
+    password_hint = "mysql://USER:PASSWORD@host:port/db"
     footprint_basis = "innodb data_length+index_length"
     jdbc_driver = "org.mariadb.jdbc.Driver"
     url_scheme, server_user, server_database = "mysql", USER, "ycsb"
@@ -47,6 +48,11 @@ class MariaProtocol(SqlProtocol):
             raise UserError(f"bad MySQL URL ({exc}): use {self.example}") from None
         if not parts.hostname or "/" in parts.path.strip("/"):
             raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://root@127.0.0.1:3306/ycsb")
+
+    def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
+        from ycsbctl.stores.mariadb.wire import wire_eligible
+
+        wire_eligible(url or self.loopback_url(1), properties)
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.stores.binding_set import connect_wire

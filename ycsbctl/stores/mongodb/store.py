@@ -20,6 +20,7 @@ class MongoProtocol(ServerProtocol):
     name = "mongodb"
     schemes = ("mongodb", "mongodb+srv")
     example = "mongodb://host:port/db"
+    password_hint = "mongodb://USER:PASSWORD@host:port/db"
     footprint_basis = "cache"
 
     def validate(self, url: str) -> None:
@@ -38,6 +39,11 @@ class MongoProtocol(ServerProtocol):
         if password:  # the user ycsbctl would create in the admin database
             return f"mongodb://ycsbctl:{password}@{where}:{port}/ycsb?authSource=admin"
         return f"mongodb://{where}:{port}/ycsb"
+
+    def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
+        from ycsbctl.stores.mongodb.wire import wire_eligible
+
+        wire_eligible(url or self.loopback_url(1), properties)
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.stores.binding import ConnectionLost

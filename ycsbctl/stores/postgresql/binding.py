@@ -32,7 +32,7 @@ class PgBinding(Binding):
         try:
             self.conn = await asyncpg.connect(self.url, timeout=max(self.timeout_s, 1.0))
         except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
-            raise ConnectionLost(f"cannot reach the PostgreSQL server: {exc or 'no answer (timed out)'}") from None
+            raise ConnectionLost(f"cannot reach the PostgreSQL server: {str(exc) or 'no answer (timed out)'}") from None
 
     async def close(self) -> None:
         if self.conn is not None:

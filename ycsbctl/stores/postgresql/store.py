@@ -35,6 +35,7 @@ class PostgresProtocol(SqlProtocol):
     name = "postgresql"
     schemes = ("postgresql", "postgres")
     example = "postgresql://user@host:port/db"
+    password_hint = "postgresql://USER:PASSWORD@host:port/db"
     footprint_basis = "pg_total_relation_size"
     jdbc_driver = "org.postgresql.Driver"
     url_scheme, server_user, server_database = "postgresql", USER, DATABASE
@@ -50,25 +51,35 @@ class PostgresProtocol(SqlProtocol):
             raise UserError(f"bad PostgreSQL URL {url!r}: use {self.example}, e.g. "
                             "postgresql://ycsb@127.0.0.1:5432/postgres")
 
+    def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
+        from ycsbctl.stores.postgresql.wire import wire_eligible
+
+        wire_eligible(url or self.loopback_url(1), properties)
+
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.postgresql.binding import PgBinding
-        from ycsbctl.stores.postgresql.wire import PgWireBinding, wire_eligible
+        from ycsbctl.stores.postgresql.wire import PasswordAsked, PgWireBinding, wire_eligible
 
         if wire_eligible(url, properties):
-            bs = await connect_wire([PgWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
             try:
-                from ycsbctl.stores.postgresql.session import connect_async
-
-                conn = await connect_async(url, timeout_s)
+                bs = await connect_wire([PgWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
+            except PasswordAsked:  # PGPASSWORD or ~/.pgpass has it: asyncpg sends it (unless the wire path is asked for)
+                if properties.get("postgresql.driver", "auto").strip().lower() == "wire":
+                    raise
+            else:
                 try:
-                    await _create_table(conn, properties)
-                finally:
-                    await conn.close()
-            except BaseException:
-                await bs.close()
-                raise
-            return bs
+                    from ycsbctl.stores.postgresql.session import connect_async
+
+                    conn = await connect_async(url, timeout_s)
+                    try:
+                        await _create_table(conn, properties)
+                    finally:
+                        await conn.close()
+                except BaseException:
+                    await bs.close()
+                    raise
+                return bs
         return await self.connect_all([PgBinding(url, timeout_s) for _ in range(clients)],
                                       lambda b: _create_table(b.conn, properties))
 

@@ -8,8 +8,8 @@ goes before the first Bind of each statement shape on a connection, as asyncpg's
 does) and its reply is read for the few things that decide the status: rows, command tag, error.
 Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:mod:`ycsbctl.stores.sql.chain`).
 
-Used for plain URLs (no password, no options: the trust authentication of a server ycsbctl starts);
-anything else, and ``-p postgresql.driver=asyncpg``, goes through :mod:`ycsbctl.stores.postgresql.binding`.
+Used for plain URLs (no password, no options: the trust authentication of a server ycsbctl starts)
+unless the server asks for a password (``PGPASSWORD``, ``~/.pgpass``: asyncpg sends those); anything else, and ``-p postgresql.driver=asyncpg``, goes through :mod:`ycsbctl.stores.postgresql.binding`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ _I16 = struct.Struct(">h")
 _HEAD = struct.Struct(">Bi")  # message type, length (itself included)
 EXECUTE_SYNC = b"E\x00\x00\x00\x09\x00\x00\x00\x00\x00" + b"S\x00\x00\x00\x04"  # Execute (unnamed portal, all rows), Sync
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
+PASSWORD_ASKED = "the server asks for a password, which the wire path does not send: use postgresql.driver=asyncpg"
+
+
+class PasswordAsked(ConnectionLost):
+    """The server asked for a password at start-up (the wire path has none to give)."""
 _now = time.perf_counter_ns
 
 
@@ -163,24 +168,30 @@ class _PgProtocol(WireProtocol):
             elif t == 67:  # C: CommandComplete
                 self.tag = data[pos + 5:end - 1]
             elif t == 90:  # Z: ReadyForQuery — the operation's reply is complete
-                r = Result(self.rows, self.row, self.tag, self.error)
-                self.rows, self.row, self.tag, self.error = 0, None, b"", None
-                if self.waiters:
-                    waiter = self.waiters.popleft()
-                    if not waiter.done():
-                        waiter.set_result(r)
-                    else:
-                        self.late += 1
-                else:
-                    self.unsolicited(r.error)
+                self.reply_ended()
             elif t == 69:  # E: ErrorResponse (the server then skips to Sync)
                 self.error = error_text(data[pos + 5:end])
-            # 1 ParseComplete, 2 BindComplete, n NoData, N notice, S parameter, K key, R auth: nothing to do
+            # 1 ParseComplete, 2 BindComplete, n NoData, N notice, S parameter, K key, R auth OK: nothing to do
             elif t == 82 and int.from_bytes(data[pos + 5:pos + 9], "big") != 0:
-                self.error = "the server asks for a password: put it in the URL (the asyncpg path is used then)"
+                # a password request (MD5, SCRAM, …) ends the start-up's reply: the server waits for the password
+                self.error = PASSWORD_ASKED
+                self.reply_ended()
             pos = end
         if pos < n:
             self.buf += data[pos:]
+
+    def reply_ended(self) -> None:
+        """The operation's reply is complete: its :class:`Result` goes to the oldest waiter."""
+        r = Result(self.rows, self.row, self.tag, self.error)
+        self.rows, self.row, self.tag, self.error = 0, None, b"", None
+        if self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(r)
+            else:
+                self.late += 1
+        else:
+            self.unsolicited(r.error)
 
 
 class PgWireBinding(SqlWireBinding):
@@ -212,7 +223,8 @@ class PgWireBinding(SqlWireBinding):
         self.proto.transport.write(startup)
         r = await fut
         if r.error:
-            raise ConnectionLost(f"{self.address()} refused the connection: {r.error}")
+            lost = PasswordAsked if r.error is PASSWORD_ASKED else ConnectionLost
+            raise lost(f"{self.address()} refused the connection: {r.error}")
 
     def send(self, message: bytes) -> asyncio.Future:
         fut = self.loop.create_future()  # type: ignore[union-attr]

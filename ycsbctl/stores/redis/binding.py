@@ -257,7 +257,7 @@ class RedisBinding(WireBinding):
                 timeout=max(self.timeout_s, 1.0),
             )
         except (OSError, asyncio.TimeoutError) as exc:
-            raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {exc or 'timed out'}") from None
+            raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {str(exc) or 'timed out'}") from None
         self.proto = proto
         # No watchdog runs yet (nor while reconnecting in a run): bound the handshake here, so a
         # server that accepts but never answers cannot hang the start-up.

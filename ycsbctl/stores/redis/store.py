@@ -32,6 +32,7 @@ class RedisProtocol(ServerProtocol):
     name = "redis"
     schemes = ("redis", "rediss", "unix")
     example = "redis://host:port[/db]"
+    password_hint = "redis://:PASSWORD@host:port or -p redis.password=…"
     footprint_basis = "used_memory"
 
     def validate(self, url: str) -> None:

@@ -1,0 +1,102 @@
+"""A PostgreSQL server that asks for a password (SCRAM), from the CLI: the password in the URL or in
+``PGPASSWORD`` (asyncpg sends it; the wire path has none), and what each way of getting it wrong says.
+
+The server is ycsbctl's own local PostgreSQL 15 with a ``hba_file`` setting: trust for the ``ycsb``
+superuser (the provisioner's probe and the checks below) and SCRAM for a role made here."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.servers import ROOT
+from tests.fixtures.sql_cli import cli_rows
+from ycsbctl.provision import catalog
+from ycsbctl.provision.auto import provision, teardown
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED
+
+pytestmark = pytest.mark.truth
+
+ROLE, SECRET = "pwuser", "s3cret-for-tests"
+
+
+@pytest.fixture(scope="module")
+def scram_server() -> Iterator[Endpoint]:
+    entry = catalog.get_target("postgresql")
+    if catalog.find_server(entry)[0] is None:
+        pytest.skip(f"{entry.binary} is not installed ({entry.install_hint}, or run scripts/setup.sh --for-tests)")
+    folder = Path(tempfile.mkdtemp(prefix="ycsbctl-hba-"))
+    folder.chmod(0o755)  # the server runs as the postgres user
+    hba = folder / "pg_hba.conf"
+    hba.write_text(f"local all all trust\nhost all ycsb 127.0.0.1/32 trust\nhost all {ROLE} 127.0.0.1/32 scram-sha-256\n")
+    hba.chmod(0o644)
+    endpoint = provision("postgresql", "local", experiment_id="tests", say=lambda _: None,
+                         settings={"hba_file": str(hba)})
+    try:
+        cli_rows("postgresql", endpoint.url, f"CREATE ROLE {ROLE} LOGIN SUPERUSER PASSWORD '{SECRET}'")
+        yield endpoint
+    finally:
+        teardown(endpoint)
+        hba.unlink()
+        folder.rmdir()
+
+
+def _load(url: str, tmp_path: Path, *extra: str, password: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PGPASSWORD", None)
+    if password is not None:
+        env["PGPASSWORD"] = password
+    return subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "load", "workloadc", "--target", url,
+                           "-p", "recordcount=50", "-p", "table=pwtable", "--no-telemetry", *extra],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+
+
+def _url(server: Endpoint, password: str | None = None) -> str:
+    port = server.url.rsplit(":", 1)[1].split("/")[0]
+    who = f"{ROLE}:{password}" if password else ROLE
+    return f"postgresql://{who}@127.0.0.1:{port}/postgres"
+
+
+def _rows(server: Endpoint) -> int:
+    cli_rows("postgresql", server.url, "CREATE TABLE IF NOT EXISTS pwtable (ycsb_key VARCHAR(255) PRIMARY KEY)")
+    return int(cli_rows("postgresql", server.url, "SELECT count(*) FROM pwtable")[0][0])
+
+
+def test_without_a_password_the_target_is_skipped_with_where_a_postgresql_password_goes(scram_server, tmp_path):
+    r = _load(_url(scram_server), tmp_path)
+    assert r.returncode == 1, r.stderr
+    line = next(ln for ln in (r.stdout + r.stderr).splitlines() if "refused our credentials" in ln)
+    assert "postgresql://USER:PASSWORD@host:port/db" in line and "redis" not in line
+    assert _rows(scram_server) == 0
+
+
+def test_pgpassword_is_sent_by_the_asyncpg_path_and_the_url_password_too(scram_server, tmp_path):
+    cli_rows("postgresql", scram_server.url, "DROP TABLE IF EXISTS pwtable")
+    r = _load(_url(scram_server), tmp_path, password=SECRET)  # a plain URL: the wire path asked first
+    assert r.returncode == 0, r.stdout[-1500:] + r.stderr[-1500:]
+    assert _rows(scram_server) == 50
+    cli_rows("postgresql", scram_server.url, "DROP TABLE pwtable")
+    r = _load(_url(scram_server, SECRET), tmp_path)
+    assert r.returncode == 0, r.stdout[-1500:] + r.stderr[-1500:]
+    assert _rows(scram_server) == 50 and SECRET not in r.stdout + r.stderr
+
+
+def test_the_wire_path_asked_for_says_at_once_that_the_server_wants_a_password(scram_server, tmp_path):
+    # before: no reply ended the start-up (the server waits for the password), so the point failed after
+    # the connect timeout as "cannot reach …: " with no reason
+    r = _load(_url(scram_server), tmp_path, "-p", "postgresql.driver=wire", password=SECRET)
+    assert r.returncode == 1
+    failed = [ln for ln in (r.stdout + r.stderr).splitlines() if "failed:" in ln]
+    assert failed and PASSWORD_ASKED in failed[0], r.stdout[-1500:] + r.stderr[-1500:]
+
+
+def test_a_driver_the_store_does_not_have_is_refused_before_anything_starts(scram_server, tmp_path):
+    r = _load(_url(scram_server), tmp_path, "-p", "postgresql.driver=libpq", password=SECRET)
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == ["error: postgresql.driver=libpq: use auto, wire or asyncpg"]
+    assert not list(tmp_path.iterdir())  # no result folder
