@@ -52,9 +52,16 @@ def test_different_environments_and_unmatched_points_are_pointed_out(tmp_path):
     b = build_experiment(tmp_path, "b", **{**SMALL, "threads": (8, 32)})
     m = json.loads((b / "manifest.json").read_text())
     m["host"]["cores"] = 8
+    m["plan"]["disturb"] = ["bigkey:hash:10MB@5"]  # a disturbed run against an undisturbed one
+    m["plan"]["properties"] = ["readproportion=0.5"]
     (b / "manifest.json").write_text(json.dumps(m))
     c = compare([a, b])
     assert "b: host.cores: 2 vs 8" in c.differences
+    assert "b: plan.disturb: none vs ['bigkey:hash:10MB@5']" in c.differences
+    assert "b: plan.properties: none vs ['readproportion=0.5']" in c.differences
+    m["plan"]["disturb"], m["plan"]["properties"] = [], []  # as a manifest without them: no difference
+    (b / "manifest.json").write_text(json.dumps(m))
+    assert not [d for d in compare([a, b]).differences if "disturb" in d or "properties" in d]
     assert any(d.startswith("b: plan.threads") for d in c.differences)
     assert "redis/workloadb/16 threads only in a" in c.unmatched
     assert "redis/workloadb/32 threads only in b" in c.unmatched

@@ -19,10 +19,12 @@ from ycsbctl.errors import UserError
 from ycsbctl.report.summary import server_name
 from ycsbctl.results.frames import Experiment, latency_label, load
 
-# Manifest facts that make two experiments measure different things when they differ.
+# Manifest facts that make two experiments measure different things when they differ: the workload's
+# properties (-P files, -p pairs), the offered rates, disturbances, the servers' settings and limits too.
 ENV_KEYS = {"host": ("cpu_model", "cores", "memory_bytes", "kernel", "thp"),
-            "plan": ("targets", "workloads", "threads", "records", "operations", "duration_s", "backend", "engine",
-                     "profile", "repeat")}
+            "plan": ("targets", "workloads", "threads", "records", "operations", "duration_s", "warmup_s",
+                     "backend", "engine", "profile", "repeat", "property_files", "properties", "target_rates",
+                     "disturb", "server_settings", "server_cpus", "server_memory", "binaries", "cluster")}
 # The plan's scale as it ran (a default run leaves records/duration_s empty: the profile's values apply).
 SCALE = {"records": "record_count", "operations": "point_operations", "duration_s": "point_duration_s"}
 KEY = ["target", "workload", "threads"]
@@ -71,8 +73,9 @@ def differences(base: Experiment, other: Experiment) -> list[str]:
                 va, vb = getattr(base.manifest, SCALE[k]), getattr(other.manifest, SCALE[k])
             else:
                 va, vb = getattr(base.manifest, section).get(k), getattr(other.manifest, section).get(k)
+            va, vb = (None if v in ([], {}) else v for v in (va, vb))  # an older manifest may lack the key
             if va != vb:
-                out.append(f"{section}.{k}: {va!s} vs {vb!s}")
+                out.append(f"{section}.{k}: {'none' if va is None else va} vs {'none' if vb is None else vb}")
     ka, kb = ([s.target for s in e.manifest.skipped_targets] for e in (base, other))
     if ka != kb:
         out.append(f"skipped targets: {', '.join(map(str, ka)) or 'none'} vs {', '.join(map(str, kb)) or 'none'}")
