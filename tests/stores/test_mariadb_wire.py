@@ -3,7 +3,7 @@ give what they give whole (packets as the protocol defines them, CLIENT_DEPRECAT
 
 from __future__ import annotations
 
-from ycsbctl.stores.mariadb.wire import _MyProtocol, packet, quote, row_values
+from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol, packet, quote, row_values
 
 
 class Waiter:
@@ -57,3 +57,48 @@ def test_an_err_packet_carries_the_servers_code_sqlstate_and_message():
 
 def test_quotes_and_backslashes_in_a_value_are_escaped():
     assert quote(b"it's a \\ test") == b"it\\'s a \\\\ test"
+
+
+HEAD = ROWS[:ROWS.index(packet(_lenenc_str(b"user1") + _lenenc_str(b"a" * 100), 4))]  # column count and definitions
+NO_ROW = HEAD + packet(b"\xfe\x00\x00\x02\x00\x00\x00", 4)
+TWO_ROWS = HEAD + packet(_lenenc_str(b"user1") + _lenenc_str(b"a"), 4) + packet(_lenenc_str(b"user2") + b"\xfb", 5) \
+    + packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
+NULL_FIRST = HEAD + packet(b"\xfb" + _lenenc_str(b"b"), 4) + packet(b"\xfe\x00\x00\x02\x00\x00\x00", 5)
+ERR_IN_ROWS = HEAD + packet(b"\xff\x26\x04#HY000query interrupted", 4)
+
+
+def test_a_result_set_teaches_its_head_and_replies_read_by_it_say_what_walking_their_packets_says():
+    _, p = _parse([ROWS])
+    assert p.head == HEAD  # learned from a reply read packet by packet
+    for reply in (ROWS, NO_ROW, TWO_ROWS, NULL_FIRST, ERR_IN_ROWS, OK_MATCHED, ERR):
+        slow, _ = _parse([reply])  # a fresh protocol knows no head: every packet walked
+        for cut in (None, *range(1, len(reply))):
+            fast = _MyProtocol()
+            fast.handshake, fast.head = False, HEAD
+            w = Waiter()
+            fast.waiters.append(w)
+            for chunk in ([reply] if cut is None else [reply[:cut], reply[cut:]]):
+                fast.data_received(chunk)
+            r = w.result
+            assert (r.rows, r.row, r.affected, r.error) == (slow.rows, slow.row, slow.affected, slow.error), (reply, cut)
+            assert not fast.buf and not fast.waiters and fast.state == 0
+    assert slow.rows == 0 and _parse([TWO_ROWS])[0].rows == 2 and _parse([NO_ROW])[0].rows == 0
+
+
+def test_a_reply_read_by_its_head_reaches_only_its_own_waiter():
+    p = _MyProtocol()
+    p.handshake, p.head = False, HEAD
+    a, b = Waiter(), Waiter()
+    p.waiters.extend([a, b])
+    p.data_received(ROWS + NO_ROW)  # two waiters: the replies are walked, each to its own
+    assert (a.result.rows, b.result.rows) == (1, 0)
+
+
+def test_a_read_built_from_its_cached_head_is_the_same_packet_as_one_built_from_the_template():
+    b = MariaWireBinding("mysql://root@127.0.0.1:3306/ycsb", 1.0)
+    keys = [b"user1", b"user2", b"us'r3", b"us\\r4", b"user12345", b"user67890", b"o'reilly1"]
+    for names in (None, (b"field0",), (b"field1", b"field9")):
+        for key in keys * 2:  # the second time through, the heads are known
+            built = b.query(b.template("read", "usertable", names) % (quote(key),))
+            assert b.read_request("usertable", key, names) == built, (names, key)
+    assert len(b.read_heads) == 3 * 2  # a head per field list and key length

@@ -179,6 +179,32 @@ def test_engine_counts_equal_mariadbs_own_statement_counters(mariadb, driver):
     assert registry.for_url(url).count(url, "usertable") == 1000
 
 
+def _sent(url: str) -> tuple[int, int]:
+    """(Com_select, Rows_sent): this query's own two rows count in the next reading."""
+    from ycsbctl.stores.mariadb.session import query
+
+    got = dict(query(url, "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_select', 'Rows_sent')", 5.0))
+    return int(got["Com_select"]), int(got["Rows_sent"])
+
+
+@pytest.mark.parametrize("driver", ["wire", "asyncmy"])
+def test_reads_found_equal_the_rows_mariadb_sent_and_the_others_are_not_found(mariadb, driver):
+    url = mariadb.url
+    registry.for_url(url).clear(url, "usertable")
+    load = run_phase(PhaseSpec("load", url, _props("workload-c", recordcount=1000, **{"mariadb.driver": driver}),
+                               threads=4, processes=1))
+    assert load.status == "ok", load.errors
+    selects0, sent0 = _sent(url)
+    # keys of 2,000 records over a table of 1,000: about half of the reads find nothing
+    run = run_phase(PhaseSpec("run", url, _props("workload-c", recordcount=2000, operationcount=3000,
+                                                 **{"mariadb.driver": driver}), threads=4, processes=1))
+    selects1, sent1 = _sent(url)
+    reads = run.ops["READ"].returns
+    assert reads["OK"] + reads["NOT_FOUND"] == 3000 and min(reads["OK"], reads["NOT_FOUND"]) > 300, reads
+    assert selects1 - selects0 == 3000 + 1  # and the bindings' one look for the table
+    assert sent1 - sent0 == reads["OK"] + 1 + 2  # a row per read found, the look's, the first reading's two
+
+
 @pytest.mark.parametrize("store", STORES)
 def test_bindings_that_open_together_create_the_table_once(store, request):
     """The engine's workers connect at the same moment: their CREATE TABLE IF NOT EXISTS must not race

@@ -124,6 +124,18 @@ class WireProtocol(asyncio.Protocol):
         if text and self.said is None:
             self.said = text
 
+    def answer(self, reply: Any, error: str | None) -> None:
+        """``reply`` goes to the oldest waiter; it is counted late when that waiter's request timed out,
+        and unsolicited (with ``error``, its error text) when nothing waits."""
+        if self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(reply)
+            else:
+                self.late += 1
+        else:
+            self.unsolicited(error)
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
 

@@ -184,14 +184,7 @@ class _PgProtocol(WireProtocol):
         """The operation's reply is complete: its :class:`Result` goes to the oldest waiter."""
         r = Result(self.rows, self.row, self.tag, self.error)
         self.rows, self.row, self.tag, self.error = 0, None, b"", None
-        if self.waiters:
-            waiter = self.waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(r)
-            else:
-                self.late += 1
-        else:
-            self.unsolicited(r.error)
+        self.answer(r, r.error)
 
 
 class PgWireBinding(SqlWireBinding):
