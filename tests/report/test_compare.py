@@ -92,3 +92,39 @@ def test_experiments_without_a_common_point_say_so_in_one_line(pair, tmp_path):
     assert r.exit_code == 0, r.output
     assert "nothing to compare: no point (target × workload × threads) is in two of these experiments" in r.output
     assert "workloada" in r.output and "Δ ops/s" not in r.output  # no empty table
+
+
+def test_two_repetitions_a_side_are_a_noise_estimate_and_each_row_names_its_point(tmp_path):
+    two = {**SMALL, "repetitions": 2}
+    a = build_experiment(tmp_path, "a", **two)
+    b = build_experiment(tmp_path, "b", speedup={"redis": 2.0}, **two)
+    c = compare([a, b])
+    assert c.latency == "p99"  # the default latency compared
+    t = c.table.set_index(["target", "threads"])
+    assert set(c.table["experiment"]) == {"b"} and set(c.table["workload"]) == {"workloadb"}
+    assert t.loc[("redis", 8), "ops_verdict"] == "better" and t.loc[("mongodb", 8), "ops_verdict"] == "within noise"
+    assert (c.table["base_ok"] == "2/2").all()
+    spread = t.loc[("redis", 8)]  # half the min–max range over the mean, in %: a number with 2 repetitions
+    assert 0 < spread["base_ops_spread_pct"] < 50 and 0 < spread["ops_spread_pct"] < 50
+    one = compare([build_experiment(tmp_path, "c", **{**SMALL, "repetitions": 1}), a])
+    assert one.table["base_ops_spread_pct"].isna().all() and set(one.table["ops_verdict"]) == {"no noise estimate"}
+
+
+def test_the_scale_skipped_targets_and_servers_of_one_side_only_are_differences(tmp_path):
+    a = build_experiment(tmp_path, "a", **SMALL)
+    b = build_experiment(tmp_path, "b", **{**SMALL, "skipped": True, "records": 20_000})
+    m = json.loads((b / "manifest.json").read_text())
+    m["servers"]["extra"] = m["servers"]["redis"]  # a server the baseline did not have: nothing to set beside it
+    (b / "manifest.json").write_text(json.dumps(m))
+    diffs = compare([a, b]).differences
+    assert "b: plan.records: 10000 vs 20000" in diffs
+    assert any(d.startswith("b: skipped targets: none vs ") for d in diffs), diffs
+    assert not any("server extra" in d for d in diffs)
+
+
+def test_a_failed_point_on_either_side_shows_its_status(tmp_path):
+    a = build_experiment(tmp_path, "a", **{**SMALL, "failed": True})
+    b = build_experiment(tmp_path, "b", **SMALL)
+    t = compare([a, b]).table
+    assert "ok" in set(t["status"]) and set(t["status"]) - {"ok"}, t["status"]  # the baseline's failed point
+    assert set(compare([b, a]).table["status"]) == set(t["status"])  # and the other side's

@@ -3,6 +3,11 @@ give what they give whole (packets as the protocol defines them, CLIENT_DEPRECAT
 
 from __future__ import annotations
 
+import asyncio
+import struct
+
+import pytest
+
 from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol, packet, quote, row_values
 
 
@@ -46,6 +51,7 @@ def test_replies_cut_at_any_byte_read_as_whole_ones():
             r, p = _parse([reply[:cut], reply[cut:]])
             assert (r.rows, r.row, r.affected, r.error) == (whole.rows, whole.row, whole.affected, whole.error), cut
             assert not p.buf and not p.waiters and p.state == 0
+            assert p.head in (b"", HEAD), cut  # learned only from a head that came whole in one read
     r, _ = _parse([ROWS])
     assert row_values(r.row) == [b"user1", b"a" * 100]
 
@@ -102,3 +108,58 @@ def test_a_read_built_from_its_cached_head_is_the_same_packet_as_one_built_from_
             built = b.query(b.template("read", "usertable", names) % (quote(key),))
             assert b.read_request("usertable", key, names) == built, (names, key)
     assert len(b.read_heads) == 3 * 2  # a head per field list and key length
+
+
+def test_a_reply_of_a_known_head_is_read_without_walking_its_packets(monkeypatch):
+    from ycsbctl.stores.mariadb import wire
+
+    def walked(*_):
+        raise AssertionError("the reply's packets were walked")
+
+    for reply, rows in ((ROWS, 1), (NO_ROW, 0)):
+        p = _MyProtocol()
+        p.handshake, p.head = False, HEAD
+        w = Waiter()
+        p.waiters.append(w)
+        monkeypatch.setattr(wire, "lenenc", walked)
+        p.data_received(reply)
+        monkeypatch.undo()
+        assert w.result.rows == rows and (rows == 0 or row_values(w.result.row) == [b"user1", b"a" * 100])
+
+
+def test_a_null_column_is_none_and_the_next_one_is_read_after_it():
+    assert row_values(b"\xfb" + _lenenc_str(b"b") + b"\xfb") == [None, b"b", None]
+
+
+def _greeting(upper_caps: int) -> bytes:
+    """A protocol-10 greeting as MariaDB 10.11 sends it, with the upper capability flags given."""
+    return packet(b"\x0a" + b"10.11.19-MariaDB\x00" + struct.pack("<I", 7) + b"abcdefgh\x00"
+                  + struct.pack("<HBHH", 0xF7FE, 45, 2, upper_caps) + bytes((21,)) + b"\x00" * 10
+                  + b"ijklmnopqrst\x00" + b"mysql_native_password\x00", 0)
+
+
+@pytest.mark.parametrize("deprecate_eof", [True, False])
+def test_the_handshake_asks_for_deprecate_eof_only_of_a_server_that_offers_it(deprecate_eof: bool):
+    async def main() -> tuple[int, bool]:
+        asked: list[int] = []
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(_greeting(0x0008 | (0x0100 if deprecate_eof else 0)))  # PLUGIN_AUTH (+ DEPRECATE_EOF)
+            head = await reader.readexactly(4)
+            body = await reader.readexactly(int.from_bytes(head[:3], "little"))
+            asked.append(struct.unpack_from("<I", body)[0])
+            writer.write(packet(b"\x00\x00\x00\x02\x00\x00\x00", 2))  # OK
+            await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        b = MariaWireBinding(f"mysql://root@127.0.0.1:{server.sockets[0].getsockname()[1]}/ycsb", 2.0)
+        try:
+            await b.connect()
+            return asked[0], b.proto.eof_after_columns
+        finally:
+            await b.close()
+            server.close()
+
+    flags, eof_after_columns = asyncio.run(main())
+    assert bool(flags & (1 << 24)) is deprecate_eof and eof_after_columns is not deprecate_eof
+    assert flags & 512 and flags & 2  # PROTOCOL_41, CLIENT_FOUND_ROWS (rows matched, as Connector/J)
