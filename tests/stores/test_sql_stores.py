@@ -100,6 +100,14 @@ def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_s
     assert registry.for_url(url).count(url, "usertable") == 2
 
 
+def _loaded(url: str, workload: str, records: int, driver: dict[str, str]) -> None:
+    """``usertable`` at ``url`` emptied, then loaded by the engine with ``records`` rows (``driver``: the
+    store's driver property)."""
+    registry.for_url(url).clear(url, "usertable")
+    load = run_phase(PhaseSpec("load", url, _props(workload, recordcount=records, **driver), threads=4, processes=1))
+    assert load.status == "ok", load.errors
+
+
 def _table_counters(url: str) -> dict[str, int]:
     from ycsbctl.stores.postgresql.session import query
 
@@ -111,10 +119,7 @@ def _table_counters(url: str) -> dict[str, int]:
 @pytest.mark.parametrize("driver", ["wire", "asyncpg"])
 def test_engine_counts_equal_postgresqls_own_table_counters(postgresql, driver):
     url = postgresql.url
-    registry.for_url(url).clear(url, "usertable")
-    load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=2000, **{"postgresql.driver": driver}),
-                               threads=4, processes=1))
-    assert load.status == "ok", load.errors
+    _loaded(url, "workload-a", 2000, {"postgresql.driver": driver})
     # statistics reach pg_stat_user_tables when each backend flushes them (at the latest when it exits)
     wait_until(lambda: _table_counters(url).get("ins") == 2000, what="2,000 inserts in pg_stat_user_tables")
 
@@ -190,10 +195,7 @@ def _sent(url: str) -> tuple[int, int]:
 @pytest.mark.parametrize("driver", ["wire", "asyncmy"])
 def test_reads_found_equal_the_rows_mariadb_sent_and_the_others_are_not_found(mariadb, driver):
     url = mariadb.url
-    registry.for_url(url).clear(url, "usertable")
-    load = run_phase(PhaseSpec("load", url, _props("workload-c", recordcount=1000, **{"mariadb.driver": driver}),
-                               threads=4, processes=1))
-    assert load.status == "ok", load.errors
+    _loaded(url, "workload-c", 1000, {"mariadb.driver": driver})
     selects0, sent0 = _sent(url)
     # keys of 2,000 records over a table of 1,000: about half of the reads find nothing
     run = run_phase(PhaseSpec("run", url, _props("workload-c", recordcount=2000, operationcount=3000,
