@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from tests.experiment.test_experiment import _need_servers, _ycsbctl
+from tests.fixtures.notebook import execute_notebook
 from tests.fixtures.servers import start_redis
 from ycsbctl.results import load
 from ycsbctl.stores.disturb import parse_disturb
@@ -54,6 +55,21 @@ def del_vs_unlink(redis_server, tmp_path_factory: pytest.TempPathFactory):
                     "--threads", "8", "--duration", "4", "--warmup", "1", "--no-telemetry",
                     "--disturb", f"del:set:{size}@1s", "--disturb", f"unlink:set:{size}@3s", "--out", str(out))
     return out, proc, size
+
+
+def test_the_notebook_tabulates_the_events_and_draws_each_disturbed_points_timeline(del_vs_unlink, tmp_path,
+                                                                                     monkeypatch):
+    out, proc, _ = del_vs_unlink
+    _ok(proc)
+    nb = execute_notebook(out, tmp_path, monkeypatch)
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "disturbance_report.event_rows" in c.source)
+    assert not [o for o in cell.outputs if o.output_type == "error"]
+    table = next(o["data"]["text/plain"] for o in cell.outputs if "text/plain" in o.get("data", {})
+                 and "stall_s" in o["data"]["text/plain"])
+    exp = load(out)
+    assert table.count("redis-lazyfree") == 2 and all(e in table for e in set(exp.events["event"]))  # 2 events × 2 targets
+    images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
+    assert len(images) == exp.events["run_id"].nunique() == 2  # one timeline per disturbed point
 
 
 def _event(events, target: str, action: str):

@@ -6,21 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
-import nbformat
-import pytest
-from nbclient import NotebookClient
-
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = ROOT / "notebooks" / "explore.ipynb"
-
-
-def _execute(folder: Path, tmp_path: Path, monkeypatch) -> nbformat.NotebookNode:
-    pytest.importorskip("ipykernel", reason="needs ipykernel in the venv (pip install -e '.[test]')")
-    monkeypatch.setenv("YCSBCTL_RESULT", str(folder))
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    # kernel "python3" starts with this interpreter (jupyter_client swaps "python" for sys.executable)
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-    return nb
+from tests.fixtures.notebook import ROOT
+from tests.fixtures.notebook import execute_notebook as _execute
 
 
 def test_explore_notebook_runs_top_to_bottom(synthetic_experiment, tmp_path, monkeypatch):
