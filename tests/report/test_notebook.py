@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from pathlib import Path
 
 from tests.fixtures.notebook import ROOT
 from tests.fixtures.notebook import execute_notebook as _execute
