@@ -319,3 +319,50 @@ def test_engine_processes_creating_the_mariadb_table_at_once_print_no_note(maria
         asyncio.run(both())
     assert [r.getMessage() for r in caplog.records] == []
     assert registry.for_url(mariadb.url).table_exists(mariadb.url, "usertable")
+
+
+@pytest.fixture(scope="module")
+def postgresql_with_statements():
+    """A PostgreSQL server of our own with pg_stat_statements loaded and the extension created."""
+    from ycsbctl.provision import catalog
+    from ycsbctl.provision.auto import provision, teardown
+
+    entry = catalog.get_target("postgresql")
+    if catalog.find_server(entry)[0] is None:
+        pytest.skip(f"{entry.binary} is not installed ({entry.install_hint}, or run scripts/setup.sh --for-tests)")
+    endpoint = provision("postgresql", "local", experiment_id="tests", say=lambda _: None,
+                         settings={"shared_preload_libraries": "pg_stat_statements"})
+    try:
+        cli_rows("postgresql", endpoint.url, "CREATE EXTENSION pg_stat_statements")
+        yield endpoint
+    finally:
+        teardown(endpoint)
+
+
+def test_with_pg_stat_statements_the_sampler_counts_the_statements_the_engine_ran(postgresql_with_statements):
+    from ycsbctl.stores.postgresql.stats import PgStatSampler
+
+    url = postgresql_with_statements.url
+    _loaded(url, "workload-c", 1000, {})
+    sampler = PgStatSampler(url)
+    sampler.prime()
+    try:
+        assert sampler.statements  # the extension was found
+        start = sampler.prev["statement_calls"]
+        t0 = sampler.t_prev
+        run = run_phase(PhaseSpec("run", url, _props("workload-c", recordcount=1000, operationcount=3000),
+                                  threads=4, processes=1))
+        assert run.status == "ok", run.errors
+        row = sampler.sample()
+        elapsed = sampler.t_prev - t0
+    finally:
+        sampler.close()
+    reads = run.ops["READ"].operations
+    # the server's own count of the engine's read statement, and the sampler's rate over the same span
+    (calls,), = cli_rows("postgresql", url, "SELECT sum(calls) FROM pg_stat_statements "
+                                            "WHERE query ILIKE 'SELECT % FROM usertable WHERE YCSB_KEY = $1%'")
+    assert int(calls) == reads == 3000
+    sampled = row["db_statements_per_s"] * elapsed
+    assert sampled == pytest.approx(sampler.prev["statement_calls"] - start)
+    assert reads <= sampled <= reads + 50  # the engine's reads, its table look and the sampler's own queries
+    assert row["db_statement_mean_us"] > 0
