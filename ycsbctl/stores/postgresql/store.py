@@ -59,13 +59,13 @@ class PostgresProtocol(SqlProtocol):
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.postgresql.binding import PgBinding
-        from ycsbctl.stores.postgresql.wire import PasswordAsked, PgWireBinding, wire_eligible
+        from ycsbctl.stores.postgresql.wire import PasswordAsked, PgWireBinding, driver_of, wire_eligible
 
         if wire_eligible(url, properties):
             try:
                 bs = await connect_wire([PgWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
             except PasswordAsked:  # PGPASSWORD or ~/.pgpass has it: asyncpg sends it (unless the wire path is asked for)
-                if properties.get("postgresql.driver", "auto").strip().lower() == "wire":
+                if driver_of(properties) == "wire":
                     raise
             else:
                 try:

@@ -9,7 +9,8 @@ does) and its reply is read for the few things that decide the status: rows, com
 Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:mod:`ycsbctl.stores.sql.chain`).
 
 Used for plain URLs (no password, no options: the trust authentication of a server ycsbctl starts)
-unless the server asks for a password (``PGPASSWORD``, ``~/.pgpass``: asyncpg sends those); anything else, and ``-p postgresql.driver=asyncpg``, goes through :mod:`ycsbctl.stores.postgresql.binding`.
+unless the server asks for a password (``PGPASSWORD``, ``~/.pgpass``: asyncpg sends those); anything
+else, and ``-p postgresql.driver=asyncpg``, goes through :mod:`ycsbctl.stores.postgresql.binding`.
 """
 
 from __future__ import annotations
@@ -39,17 +40,23 @@ _HEAD = struct.Struct(">Bi")  # message type, length (itself included)
 EXECUTE_SYNC = b"E\x00\x00\x00\x09\x00\x00\x00\x00\x00" + b"S\x00\x00\x00\x04"  # Execute (unnamed portal, all rows), Sync
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
 PASSWORD_ASKED = "the server asks for a password, which the wire path does not send: use postgresql.driver=asyncpg"
+_now = time.perf_counter_ns
 
 
 class PasswordAsked(ConnectionLost):
     """The server asked for a password at start-up (the wire path has none to give)."""
-_now = time.perf_counter_ns
 
 
-def wire_eligible(url: str, properties: dict[str, str]) -> bool:
+def driver_of(properties: dict[str, str]) -> str:
+    """``-p postgresql.driver``: auto (the default), wire or asyncpg."""
     driver = properties.get("postgresql.driver", "auto").strip().lower()
     if driver not in ("auto", "wire", "asyncpg"):
         raise UserError(f"postgresql.driver={driver}: use auto, wire or asyncpg")
+    return driver
+
+
+def wire_eligible(url: str, properties: dict[str, str]) -> bool:
+    driver = driver_of(properties)
     parts = urlsplit(url)
     plain = not parts.password and not parts.query and "," not in parts.netloc
     if driver == "wire" and not plain:
