@@ -16,8 +16,7 @@ import pytest
 
 from tests.fixtures.servers import ROOT
 from tests.fixtures.sql_cli import cli_rows
-from ycsbctl.provision import catalog
-from ycsbctl.provision.auto import provision, teardown
+from tests.fixtures.sql_servers import started
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED
 
@@ -28,21 +27,16 @@ ROLE, SECRET = "pwuser", "s3cret-for-tests"
 
 @pytest.fixture(scope="module")
 def scram_server() -> Iterator[Endpoint]:
-    entry = catalog.get_target("postgresql")
-    if catalog.find_server(entry)[0] is None:
-        pytest.skip(f"{entry.binary} is not installed ({entry.install_hint}, or run scripts/setup.sh --for-tests)")
     folder = Path(tempfile.mkdtemp(prefix="ycsbctl-hba-"))
     folder.chmod(0o755)  # the server runs as the postgres user
     hba = folder / "pg_hba.conf"
     hba.write_text(f"local all all trust\nhost all ycsb 127.0.0.1/32 trust\nhost all {ROLE} 127.0.0.1/32 scram-sha-256\n")
     hba.chmod(0o644)
-    endpoint = provision("postgresql", "local", experiment_id="tests", say=lambda _: None,
-                         settings={"hba_file": str(hba)})
     try:
-        cli_rows("postgresql", endpoint.url, f"CREATE ROLE {ROLE} LOGIN SUPERUSER PASSWORD '{SECRET}'")
-        yield endpoint
+        with started("postgresql", {"hba_file": str(hba)}) as endpoint:
+            cli_rows("postgresql", endpoint.url, f"CREATE ROLE {ROLE} LOGIN SUPERUSER PASSWORD '{SECRET}'")
+            yield endpoint
     finally:
-        teardown(endpoint)
         hba.unlink()
         folder.rmdir()
 

@@ -13,6 +13,7 @@ import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.sql_cli import cli_rows
+from tests.fixtures.sql_servers import started
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -324,19 +325,9 @@ def test_engine_processes_creating_the_mariadb_table_at_once_print_no_note(maria
 @pytest.fixture(scope="module")
 def postgresql_with_statements():
     """A PostgreSQL server of our own with pg_stat_statements loaded and the extension created."""
-    from ycsbctl.provision import catalog
-    from ycsbctl.provision.auto import provision, teardown
-
-    entry = catalog.get_target("postgresql")
-    if catalog.find_server(entry)[0] is None:
-        pytest.skip(f"{entry.binary} is not installed ({entry.install_hint}, or run scripts/setup.sh --for-tests)")
-    endpoint = provision("postgresql", "local", experiment_id="tests", say=lambda _: None,
-                         settings={"shared_preload_libraries": "pg_stat_statements"})
-    try:
+    with started("postgresql", {"shared_preload_libraries": "pg_stat_statements"}) as endpoint:
         cli_rows("postgresql", endpoint.url, "CREATE EXTENSION pg_stat_statements")
         yield endpoint
-    finally:
-        teardown(endpoint)
 
 
 def test_with_pg_stat_statements_the_sampler_counts_the_statements_the_engine_ran(postgresql_with_statements):
