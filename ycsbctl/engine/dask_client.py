@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import sys
 import threading
 import time
@@ -42,6 +43,7 @@ def connect(address: str) -> Any:
                         "(scripts/setup.sh installs it)") from None
     if "://" not in address:
         address = f"tcp://{address}"
+    _quiet_dask_logs()
     if address.startswith("tcp://"):
         print(f"warning: the Dask scheduler {address} is plain TCP without authentication: anyone who can "
               "reach it can run code on the workers; prefer tls:// (Dask's distributed.comm.tls settings)",
@@ -65,6 +67,20 @@ def connect(address: str) -> Any:
     client = made["client"]
     _clients[address] = client
     return client
+
+
+def _quiet_dask_logs() -> None:
+    """Dask's own lines about a scheduler that went away (an INFO from ``distributed.batched`` with the
+    closed connection's traceback, the client's ERROR as it gives up reconnecting) say what ycsbctl's
+    one line about the lost scheduler says: they are left out of stderr. Dask's other lines stay."""
+    logging.getLogger("distributed.batched").setLevel(logging.WARNING)
+    client_log = logging.getLogger("distributed.client")
+    if _not_gave_up not in client_log.filters:
+        client_log.addFilter(_not_gave_up)
+
+
+def _not_gave_up(record: logging.LogRecord) -> bool:
+    return not record.getMessage().startswith("Failed to reconnect to scheduler")
 
 
 @atexit.register
