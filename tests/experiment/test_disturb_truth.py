@@ -95,7 +95,12 @@ def test_del_stalls_for_as_long_as_slowlog_says_and_unlink_does_not(del_vs_unlin
     # the command timed from its own connection contains the server's time for it
     assert d["command_s"] >= d["server_s"]
     assert d["max_latency_us"] >= 0.5 * d["server_s"] * 1e6  # requests waited behind the DEL
-    assert d["ops_lost"] > 0 and d["p99_during_us"] > d["p99_before_us"]
+    assert d["ops_lost"] > 0
+    # Not asserted: p99 during > p99 before. The requests that waited behind the DEL are one per client
+    # thread (8) among the window's thousands, under 1 %: its p99 need not move (CI saw 128 µs against
+    # 134 µs); the window's max (above) is where they show. tests/results/test_disturbance.py checks the
+    # p99s exactly on a series whose slow share is known.
+    assert d["max_latency_us"] > d["p99_before_us"]
     # UNLINK frees the set in the background; so does DEL with lazyfree-lazy-user-del
     assert u["stall_s"] <= d["stall_s"] and u["stall_est_s"] < d["stall_est_s"] and u["ops_lost"] < d["ops_lost"]
     assert lazy["stall_s"] <= d["stall_s"] and lazy["stall_est_s"] < d["stall_est_s"]
