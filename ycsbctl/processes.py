@@ -1,8 +1,8 @@
 """Signals and child processes: clean-up that an interrupt cannot skip.
 
 ``sigterm_as_interrupt``: SIGTERM and SIGHUP raise KeyboardInterrupt, so ``finally`` blocks run
-for them as for Ctrl-C. ``interrupts_kept``: the same,
-and a signal whose KeyboardInterrupt a finalizer swallowed is raised at the end of the block.
+for them as for Ctrl-C. ``interrupts_kept``: the same, and never lost to a finalizer (see
+``interrupts_redelivered``, which the command line keeps on for every command).
 ``deferred_signals``: SIGINT/SIGTERM/SIGHUP wait until the block ends
 (used while a server is created and recorded, while it is probed, and while it is torn down),
 then are re-raised. ``poll``: ``Popen.poll`` that an interrupt cannot break. ``stop_process``: a
@@ -12,8 +12,10 @@ The first two are no-ops outside the main thread, where Python cannot install ha
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -55,12 +57,52 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
 
 
+REDELIVERY_DELAY_S = 0.05
+"""Seconds between a finalizer dropping an interrupt and the signal sent again: long enough for
+the main thread to be out of the finalizer and of the hook that saw it drop."""
+
+
+def _signal_of(exc: BaseException) -> signal.Signals:
+    """The signal a KeyboardInterrupt stands for: ours name it (``signal SIGTERM``), Python's own is SIGINT."""
+    name = str(exc).removeprefix("signal ")
+    return signal.Signals[name] if name in signal.Signals.__members__ else signal.SIGINT
+
+
+@contextmanager
+def interrupts_redelivered() -> Iterator[None]:
+    """Inside the block, a KeyboardInterrupt that Python drops because it was raised inside a
+    finalizer (a ``Popen.__del__`` running when Ctrl-C lands: Python only prints it, as
+    "Exception ignored in …", and the code goes on) is not printed: its signal is sent again to
+    this process :data:`REDELIVERY_DELAY_S` later, so the interrupt takes effect where the code
+    is by then. Other unraisable exceptions go to the previous hook. A signal not yet sent again
+    when the block ends is not sent (the block ended: what it was to stop is over)."""
+    previous = sys.unraisablehook
+    pending: list[threading.Timer] = []
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous(unraisable)
+            return
+        resend = threading.Timer(REDELIVERY_DELAY_S, os.kill, (os.getpid(), _signal_of(unraisable.exc_value)))
+        resend.daemon = True
+        pending.append(resend)
+        resend.start()
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+        for resend in pending:
+            resend.cancel()
+
+
 @contextmanager
 def interrupts_kept() -> Iterator[None]:
-    """Inside the block SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt, and one that Python
-    dropped is raised again when the block ends. Python only prints an exception raised inside a
-    finalizer (a ``Popen.__del__`` running when the signal lands): without this the block would
-    end as if no signal had come."""
+    """Inside the block SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt, one that a finalizer
+    dropped is raised again where the block has got to (:func:`interrupts_redelivered`), and the
+    block ends in KeyboardInterrupt whenever a signal came, whatever else it raised after it (a
+    wait that failed because the interrupt was dropped, say)."""
     if not _main_thread():
         yield
         return
@@ -70,8 +112,15 @@ def interrupts_kept() -> Iterator[None]:
         received.append(signum)
         _interrupt(signum, frame)
 
-    with _handled(_SIGNALS, interrupt):
-        yield
+    try:
+        with _handled(_SIGNALS, interrupt), interrupts_redelivered():
+            yield
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        if received:
+            raise KeyboardInterrupt(f"signal {signal.Signals(received[0]).name}") from exc
+        raise
     if received:
         raise KeyboardInterrupt(f"signal {signal.Signals(received[0]).name}")
 

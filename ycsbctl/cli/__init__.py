@@ -14,6 +14,7 @@ import click
 
 from ycsbctl import __version__
 from ycsbctl.errors import UserError
+from ycsbctl.processes import interrupts_redelivered
 from ycsbctl.urls import redact_text
 
 # Command name -> the module that defines it. Modules load on first use, so `ycsbctl run` does
@@ -63,7 +64,8 @@ class _Group(click.Group):
         """Click's usage errors as one ``error:`` line too (not click's four-line usage block)."""
         kwargs["standalone_mode"] = False
         try:
-            return super().main(*args, **kwargs)
+            with interrupts_redelivered():  # a Ctrl-C that lands in a finalizer is not lost
+                return super().main(*args, **kwargs)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "ycsbctl"
             click.echo(f"error: {redact_text(exc.format_message())} (see `{where} -h`)", err=True)
