@@ -72,6 +72,28 @@ def _age(path: Path) -> tuple[int, int]:
     return path.stat().st_mtime_ns, int(path.stem)
 
 
+def _live_claims(mine: Path | None = None, older_only: bool = False) -> list[str]:
+    """``pid N: ycsbctl run …`` of every live claim but ``mine`` (stale ones are removed); with
+    ``older_only``, only those made before ``mine``."""
+    age = _age(mine) if mine is not None and older_only else None
+    found = []
+    for p in sorted(_folder().glob("*.claim")):
+        if p == mine:
+            continue
+        try:
+            with open(p) as f:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if age is None or _age(p) < age:
+                        found.append(f.read().strip() or p.stem)
+                    continue
+            p.unlink(missing_ok=True)  # its process is gone (another user's: its owner removes it)
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 class HostClaim:
     """This process's claim; :meth:`others` names the other ycsbctl processes measuring now."""
 
@@ -84,43 +106,37 @@ class HostClaim:
         self._f.write(f"pid {os.getpid()}: {command_line}\n")
         self._f.flush()
 
-    def others(self, older_only: bool = False) -> list[str]:
-        """``pid N: ycsbctl run …`` of every other live claim (stale ones are removed), then every
-        other load generator running now (:func:`other_load_generators`); with ``older_only``, only
-        the claims made before ours (two started together: the first one goes on)."""
-        mine = _age(self.path)
-        found = []
-        for p in sorted(_folder().glob("*.claim")):
-            if p == self.path:
-                continue
-            try:
-                with open(p) as f:
-                    try:
-                        fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                    except BlockingIOError:
-                        if not older_only or _age(p) < mine:
-                            found.append(f.read().strip() or p.stem)
-                        continue
-                p.unlink(missing_ok=True)  # its process is gone (another user's: its owner removes it)
-            except (OSError, ValueError):
-                continue
-        return found + other_load_generators()
+    def others(self) -> list[str]:
+        """``pid N: ycsbctl run …`` of every other live claim, then every other load generator
+        running now (:func:`other_load_generators`)."""
+        return _live_claims(self.path) + other_load_generators()
 
     def close(self) -> None:
         self.path.unlink(missing_ok=True)
         self._f.close()
 
 
+def _refuse(others: list[str]) -> UserError:
+    who = ("another ycsbctl is measuring on this host" if "ycsbctl" in others[0]
+           else "another load generator is running on this host")
+    return UserError(f"{who} ({others[0]}): both would share the cores and neither result would be true; wait "
+                     "for it to end, or pass --allow-concurrent to measure anyway (points are then labelled "
+                     "host-busy)", exit_code=1)
+
+
 def claim_host(command_line: str, allow_concurrent: bool) -> HostClaim:
     """Claim this host for measuring; refuse in one line when another ycsbctl is measuring or
-    another load generator is running."""
+    another load generator is running. The look comes before the claim is made: a ycsbctl that
+    is refused never shows a claim to the one measuring (whose points would turn host-busy). Of
+    two that looked at once and both found nothing, the later claim gives way to the earlier."""
+    if not allow_concurrent:
+        others = _live_claims() + other_load_generators()
+        if others:
+            raise _refuse(others)
     claim = HostClaim(command_line)
-    others = claim.others(older_only=True)
-    if others and not allow_concurrent:
-        claim.close()
-        who = ("another ycsbctl is measuring on this host" if "ycsbctl" in others[0]
-               else "another load generator is running on this host")
-        raise UserError(f"{who} ({others[0]}): both would share the cores and neither result would be true; wait "
-                        "for it to end, or pass --allow-concurrent to measure anyway (points are then labelled "
-                        "host-busy)", exit_code=1)
+    if not allow_concurrent:
+        earlier = _live_claims(claim.path, older_only=True)
+        if earlier:
+            claim.close()
+            raise _refuse(earlier)
     return claim

@@ -74,6 +74,8 @@ def run_plan(
             check_workload_memory(w.core, max(plan.threads))
         else:
             w.check_memory(max(plan.threads))
+    if resume is not None:  # a folder another ycsbctl writes is refused before this one claims the host
+        ResultFolder.check_free(Path(resume))
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
     try:

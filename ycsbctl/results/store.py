@@ -167,6 +167,21 @@ def overall_summary(result: PhaseResult) -> OpSummary | None:
     return OpSummary(ALL_OPS, total, mean, lo, hi, dict(main.percentiles_us))
 
 
+def _resume_paths(path: Path) -> tuple[Path, Path, Path]:
+    """The ``.partial`` and final paths of a folder to resume, and the one that holds it now."""
+    path = Path(path)
+    if path.name.startswith(".") and path.name.endswith(".partial"):
+        part, final = path, path.with_name(path.name[1:-len(".partial")])
+    else:
+        final, part = path, partial_path(path.parent, path.name)
+    src = part if part.exists() else final
+    if not src.exists():
+        raise UserError(f"no result folder at {path}: give the path of an experiment under reports/")
+    if not (src / "manifest.json").exists():
+        raise UserError(f"{src} is not a result folder (no manifest.json)")
+    return part, final, src
+
+
 class ResultFolder:
     """Writes one experiment's result folder; see the module docstring for the layout."""
 
@@ -237,16 +252,7 @@ class ResultFolder:
     def reopen(cls, path: Path, check: Callable[[Manifest], None] | None = None) -> ResultFolder:
         """Continue an experiment (``--resume``): a finished folder moves back to its ``.partial`` name.
         ``check`` may refuse the stored manifest (a :class:`UserError`) before anything is changed."""
-        path = Path(path)
-        if path.name.startswith(".") and path.name.endswith(".partial"):
-            part, final = path, path.with_name(path.name[1:-len(".partial")])
-        else:
-            final, part = path, partial_path(path.parent, path.name)
-        src = part if part.exists() else final
-        if not src.exists():
-            raise UserError(f"no result folder at {path}: give the path of an experiment under reports/")
-        if not (src / "manifest.json").exists():
-            raise UserError(f"{src} is not a result folder (no manifest.json)")
+        part, final, src = _resume_paths(path)
         folder = cls(part, final)
         folder._take_lock(src)  # before anything is changed: a second --resume of this folder stops here
         try:
@@ -273,6 +279,15 @@ class ResultFolder:
         folder._write_manifest(replace(m, resumed_at=[*m.resumed_at, now_iso()], status=FolderStatus.RUNNING,
                                        ended_at=None))
         return folder
+
+    @classmethod
+    def check_free(cls, path: Path) -> None:
+        """Refuse (as :meth:`reopen` would) a folder to resume that another ycsbctl is writing, or
+        that is no result folder, without taking it: for a check before the host is claimed."""
+        part, final, src = _resume_paths(path)
+        probe = cls(part, final)
+        probe._take_lock(src)
+        probe.close()
 
     @property
     def manifest(self) -> Manifest:

@@ -1,0 +1,97 @@
+"""The host claim: a ycsbctl that is refused never shows a claim to the one measuring.
+
+CI's clean machines would rarely catch the race end to end (a refused ycsbctl's claim lived for
+its /proc scan, a few ms, and the measuring run turned a point host-busy only if it looked then),
+so these tests look at the claims folder at the moment the refused one looks at the host.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.servers import ROOT
+from ycsbctl.errors import UserError
+from ycsbctl.experiment import host_claim
+from ycsbctl.experiment.host_claim import CLAIM_DIR_ENV, claim_host
+
+
+@pytest.fixture
+def measuring(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Another ycsbctl measuring on this host: a process holding a claim in this test's claims folder."""
+    claims = tmp_path / "claims"
+    monkeypatch.setenv(CLAIM_DIR_ENV, str(claims))
+    code = ("import sys; from ycsbctl.experiment.host_claim import HostClaim; claim = HostClaim('ycsbctl run first'); "
+            "print('claimed', flush=True); sys.stdin.read()")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, CLAIM_DIR_ENV: str(claims)})
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "claimed"
+        yield claims, proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_refused_ycsbctl_looks_before_it_claims(measuring, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the refused one scans the host's processes, the only claim is the measuring one's."""
+    claims, pid = measuring
+    seen: list[list[str]] = []
+
+    def scan() -> list[str]:
+        seen.append(sorted(p.name for p in claims.glob("*.claim")))
+        return []
+
+    monkeypatch.setattr(host_claim, "other_load_generators", scan)
+    with pytest.raises(UserError, match=f"another ycsbctl is measuring on this host \\(pid {pid}: ycsbctl run first"):
+        claim_host("ycsbctl run second", allow_concurrent=False)
+    assert seen == [[f"{pid}.claim"]]
+    assert sorted(p.name for p in claims.glob("*.claim")) == [f"{pid}.claim"]
+
+
+def test_of_two_that_looked_at_once_the_later_claim_gives_way(measuring, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The look found nothing (the other claimed just after it): the claim made later is withdrawn."""
+    claims, pid = measuring
+    real = host_claim._live_claims
+    monkeypatch.setattr(host_claim, "_live_claims", lambda mine=None, older_only=False:
+                        [] if mine is None else real(mine, older_only))
+    with pytest.raises(UserError, match=f"pid {pid}: ycsbctl run first"):
+        claim_host("ycsbctl run second", allow_concurrent=False)
+    assert sorted(p.name for p in claims.glob("*.claim")) == [f"{pid}.claim"]
+
+
+def test_allowed_to_run_beside_it_the_claim_is_made_and_seen(measuring) -> None:
+    claims, pid = measuring
+    claim = claim_host("ycsbctl run second", allow_concurrent=True)
+    try:
+        assert claim.others()[:1] == [f"pid {pid}: ycsbctl run first"]
+        assert claim.path.exists()
+    finally:
+        claim.close()
+    assert not claim.path.exists()
+
+
+def test_a_resume_of_a_folder_being_written_is_refused_before_the_host_is_claimed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--resume` of the folder the measuring run writes: refused by the folder's lock, and the
+    host was never claimed (so the measuring run never saw a second ycsbctl)."""
+    from ycsbctl.experiment import run
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.results.schema import Manifest
+    from ycsbctl.results.store import ResultFolder
+
+    plan = Plan(workloads=["b"], targets=["basic://"])
+    writing = ResultFolder.create(tmp_path, "first", Manifest(experiment_id="first", plan=plan.to_dict()))
+    claimed: list[str] = []
+    monkeypatch.setattr(run, "claim_host", lambda line, allow: claimed.append(line))
+    try:
+        with pytest.raises(UserError, match="is being written by another ycsbctl"):
+            run.run_plan(plan, None, "ycsbctl run --resume first", resume=writing.path, allow_concurrent=True)
+    finally:
+        writing.close()
+    assert claimed == []
+    ResultFolder.check_free(writing.path)  # its writer gone, the folder is free again
