@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.fixtures.pacing import holdable_rate, unpaced_ops
+from tests.fixtures.pacing import duration_floor, holdable_rate, largest_delay_s, overshoot_ms, unpaced_ops
 from tests.fixtures.servers import free_port, start_mongo_wire, start_redis
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import PhaseRunner, run_phase
@@ -111,8 +111,8 @@ def test_duration_ends_the_run_and_warmup_seconds_stay_in_the_series_but_not_the
     assert r.operations == _series_total(r, "OVERALL")
     assert r.ops["READ"].operations == _series_total(r, "READ")
     # The clients stop at the first operation that ends after warm-up + duration: the runtime is the
-    # duration plus at most one (sub-ms) operation and some scheduling.
-    assert 2000 <= r.runtime_ms <= 2250
+    # duration plus at most the slowest operation and the loop's lag, as the run measured them.
+    assert 2000 <= r.runtime_ms <= 2000 + overshoot_ms(r)
     # The server served the measured operations and the warm-up's, nothing else.
     assert r.operations + overall[overall.warmup.astype(bool)].operations.sum() == served
 
@@ -171,7 +171,7 @@ def test_target_rate_is_held_and_intended_latency_is_recorded_beside_the_actual(
     spec.target_rate = rate = holdable_rate(1500, unpaced_ops(spec, duration_s=1))  # ≤ half this machine's maximum
     r = run_phase(spec)
     assert r.status == "ok" and r.target_rate == rate
-    assert r.throughput_ops == pytest.approx(rate, rel=0.15)
+    assert duration_floor(rate, 8, 3, largest_delay_s(r)) <= r.throughput_ops <= 1.05 * rate
     intended, actual = r.ops["Intended-READ"], r.ops["READ"]
     assert intended.operations == actual.operations  # all reads OK here: one intended sample each
     assert intended.percentile(99) >= actual.percentile(99)

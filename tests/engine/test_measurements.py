@@ -257,11 +257,14 @@ def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_la
     assert r.status == "ok" and overall.get(0, 0) > 0 and overall.get(1, 0) > 0  # busy before and after the pause
     lag = r.client_lag
     assert lag is not None and lag.operations >= 100  # ~100 probes a second
-    # the pause, seen by the first probe posted after it began (probes every 2 ms; a busy host posts later)
-    assert 40_000 <= lag.max_us <= 80_000
+    # the pause (50 ms or more), seen by the first probe due after it began (probes every 10 ms)
+    read = r.ops["READ"]
+    assert lag.max_us >= 50_000 - LAG_PROBE_INTERVAL_S * 1e6
+    # no stall of the loop, the pause or any other a busy host adds, is longer than what the reads in
+    # flight through it waited (unpaced: every client always has one in flight); 2 ms for HDR's buckets
+    assert lag.max_us <= read.max_us + 2_000, (lag.max_us, read.max_us)
     # The operations in flight during the pause were charged with it: the slowest one is the pause,
     # and the point says that this maximum is the client's.
-    read = r.ops["READ"]
     assert read.returns == {"OK": read.operations} and read.max_us >= 45_000
     # The point says so (by its p99.9, its maximum or both: on a busy host the server may have a slower
     # operation of its own, and that one is rightly not called the client's).
@@ -294,7 +297,9 @@ def test_a_paced_points_late_starts_are_its_schedule_lag_and_label_it_client_pac
     # a tenth of them fell due inside it, so the 99th percentile is one of those, late by a good share of it
     assert r.client_lag is not None  # the probe saw the pause (a timer due within one probe interval of it)
     assert r.client_lag.max_us >= pause_us - LAG_PROBE_INTERVAL_S * 1e6
-    assert pause_us - tick_us <= lag.max_us <= r.client_lag.max_us + tick_us, (lag.max_us, r.client_lag.max_us)
+    # (the probe may read a stall up to one probe interval short)
+    probe_us = LAG_PROBE_INTERVAL_S * 1e6
+    assert pause_us - tick_us <= lag.max_us <= r.client_lag.max_us + probe_us + tick_us, (lag.max_us, r.client_lag.max_us)
     assert lag.percentile(99) >= 0.1 * pause_us
     assert lag.percentile(50) < tick_us / 2  # most operations started on time: well before the next was due
     # intended latency runs from the due time: it carries the late starts that the actual latency does not
@@ -314,7 +319,8 @@ def test_an_unpaced_point_has_no_schedule_lag_and_is_never_labelled_client_pacin
 def test_an_unpaused_point_probes_its_loop_100_times_a_second(loaded):
     r = _run_worker_in_process(loaded.url, threads=2, duration_s=1.5, pause_at_s=0.5, pause_s=0.0)
     assert r.ops["READ"].operations > 500
-    assert r.client_lag is not None and 0.6 * 150 <= r.client_lag.operations <= 1.1 * 150
+    probes = r.runtime_ms / 1000 / LAG_PROBE_INTERVAL_S  # one every interval over the run
+    assert r.client_lag is not None and 0.6 * probes <= r.client_lag.operations <= probes + 2
     assert r.client_lag.percentile(50) < 2_000  # a probe usually runs within a loop iteration
 
 
@@ -363,12 +369,15 @@ def test_a_lag_probe_counts_its_delay_in_microseconds():
     probe.timer.arm(due)
     try:
         probe._expired()
+        read_us = (time.perf_counter_ns() - due) // 1000  # the delay as this test reads it, just after
     finally:
         probe.timer.close()
         probe.loop.close()
     h = hdr.from_counts(np.frombuffer(rec.lag, dtype=np.int64))
-    # 100,000,000 µs, plus this call's own delay (HDR keeps 3 digits: 32,768 µs buckets up there)
-    assert h.get_total_count() == 1 and 100_000_000 - 32_768 <= h.get_value_at_percentile(100) <= 100_060_000
+    # 100,000,000 µs plus this call's own delay, in HDR's 3 digits (65,536 µs buckets up there)
+    assert h.get_total_count() == 1
+    assert h.get_lowest_equivalent_value(100_000_000) <= h.get_value_at_percentile(100)
+    assert h.get_value_at_percentile(100) <= h.get_highest_equivalent_value(read_us)
 
 
 def test_both_intervals_name_the_intended_series_as_ycsb_does():

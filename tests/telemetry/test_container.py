@@ -102,7 +102,9 @@ def test_a_containers_cpu_is_what_its_process_used_under_a_known_quota(docker_cl
         server = psutil.Process(container.attrs["State"]["Pid"])
         thread.start()
         wait_until(lambda: _busy(killer))
-        sampler = ContainerSampler(endpoint.container_id, interval_s=INTERVAL_S, mode="oneshot")
+        # 1 s rows, ten CFS periods each: a row's share of its window can exceed the quota only by the
+        # part of a period it cuts at each end (a 0.25 s row holds 2 or 3 periods' quota: 40-60 %)
+        sampler = ContainerSampler(endpoint.container_id, interval_s=1.0, mode="oneshot")
         cpu0, t0 = sum(server.cpu_times()[:2]), time.monotonic()
         sampler.start()
         try:

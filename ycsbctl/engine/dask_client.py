@@ -72,15 +72,26 @@ def connect(address: str) -> Any:
 def _quiet_dask_logs() -> None:
     """Dask's own lines about a scheduler that went away (an INFO from ``distributed.batched`` with the
     closed connection's traceback, the client's ERROR as it gives up reconnecting) say what ycsbctl's
-    one line about the lost scheduler says: they are left out of stderr. Dask's other lines stay."""
+    one line about the lost scheduler says: they are left out of stderr. Dask's other lines stay, and
+    those below ERROR (which Dask itself does not call errors) without the traceback some of them
+    carry: Dask's thread logs them as it notices a lost connection, before or after ycsbctl's line."""
     logging.getLogger("distributed.batched").setLevel(logging.WARNING)
     client_log = logging.getLogger("distributed.client")
     if _not_gave_up not in client_log.filters:
         client_log.addFilter(_not_gave_up)
+    for handler in logging.getLogger("distributed").handlers:  # every distributed.* record ends here
+        if _no_traceback_below_error not in handler.filters:
+            handler.addFilter(_no_traceback_below_error)
 
 
 def _not_gave_up(record: logging.LogRecord) -> bool:
     return not record.getMessage().startswith("Failed to reconnect to scheduler")
+
+
+def _no_traceback_below_error(record: logging.LogRecord) -> bool:
+    if record.levelno < logging.ERROR:
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+    return True
 
 
 @atexit.register
