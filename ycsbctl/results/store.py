@@ -92,11 +92,12 @@ def partial_path(root: Path, experiment_id: str) -> Path:
     return root / f".{experiment_id}.partial"
 
 
-def _write_atomic(path: Path, data: str | bytes) -> None:
+def _write_atomic(path: Path, data: str | bytes, redact: bool = True) -> None:
     """Write ``path`` whole or not at all, on disk (fsynced) before it is renamed into place; text
-    is stripped of passwords first (URLs, properties)."""
+    is stripped of passwords first (URLs, properties), unless ``redact`` is False: data that holds
+    no words (a base64 histogram: ``…PWdl…==`` read as a ``pwd…=`` property lost its padding)."""
     tmp = path.with_name(path.name + ".tmp")
-    raw = redact_text(data).encode("utf-8") if isinstance(data, str) else data
+    raw = (redact_text(data) if redact else data).encode("utf-8") if isinstance(data, str) else data
     try:
         with open(tmp, "wb") as f:
             f.write(raw)
@@ -182,6 +183,11 @@ def _resume_paths(path: Path) -> tuple[Path, Path, Path]:
     return part, final, src
 
 
+def _being_written(where: Path, who: str) -> UserError:
+    return UserError(f"{where} is being written by another ycsbctl ({who or 'running'}): one folder has one "
+                     "writer; wait for it to end, then run the command again", exit_code=1)
+
+
 class ResultFolder:
     """Writes one experiment's result folder; see the module docstring for the layout."""
 
@@ -204,8 +210,7 @@ class ResultFolder:
             f.seek(0)
             who = f.read().strip()
             f.close()
-            raise UserError(f"{where} is being written by another ycsbctl ({who or 'running'}): one folder has one "
-                            "writer; wait for it to end, then run the command again", exit_code=1) from None
+            raise _being_written(where, who) from None
         f.truncate(0)
         f.write(f"pid {os.getpid()}\n")
         f.flush()
@@ -280,14 +285,23 @@ class ResultFolder:
                                        ended_at=None))
         return folder
 
-    @classmethod
-    def check_free(cls, path: Path) -> None:
+    @staticmethod
+    def check_free(path: Path) -> None:
         """Refuse (as :meth:`reopen` would) a folder to resume that another ycsbctl is writing, or
-        that is no result folder, without taking it: for a check before the host is claimed."""
-        part, final, src = _resume_paths(path)
-        probe = cls(part, final)
-        probe._take_lock(src)
-        probe.close()
+        that is no result folder, without taking it: for a check before the host is claimed. The
+        lock is only read (no lock file, or one that cannot be read: :meth:`reopen` says why)."""
+        src = _resume_paths(path)[2]
+        writer = None
+        try:
+            with open(src / ".lock") as f:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    writer = f.read().strip()
+        except OSError:
+            return
+        if writer is not None:
+            raise _being_written(src, writer)
 
     @property
     def manifest(self) -> Manifest:
@@ -324,7 +338,7 @@ class ResultFolder:
             for op, s in measured.items():
                 if s.histogram is not None and s.histogram.get_total_count():
                     name = f"{stem}.{file_stem(op)}.hdr"
-                    _write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram))
+                    _write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram), redact=False)
                     hist_files[op] = name
             if r.intervals is not None:  # per-second HdrHistogram logs, one per measurement
                 for op in r.intervals.names():
