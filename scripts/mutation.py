@@ -69,6 +69,8 @@ TESTS: dict[str, list[str]] = {
                                           "-k", "postgresql or wire"],
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "-k", "mariadb or wire"],
+    # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
+    "ycsbctl/results/store.py": ["tests/results/test_store.py", "tests/results/test_frames_truth.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
     "ycsbctl/report/compare.py": ["tests/report/test_compare.py"],
 }

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.fixtures.pacing import duration_floor, holdable_rate, largest_delay_s, overshoot_ms, unpaced_ops
+from tests.fixtures.pacing import (
+    duration_floor,
+    holdable_rate,
+    largest_delay_s,
+    runtime_bounds_ms,
+    unpaced_ops,
+)
 from tests.fixtures.servers import free_port, start_mongo_wire, start_redis
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import PhaseRunner, run_phase
@@ -100,8 +106,9 @@ def test_every_client_thread_holds_its_own_connection(redis_server, rds):
 def test_duration_ends_the_run_and_warmup_seconds_stay_in_the_series_but_not_the_totals(redis_server, rds):
     _load(redis_server.url, 200)
     rds.config_resetstat()
-    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=4,
-                            processes=1, duration_s=2, warmup_s=1))
+    spec = PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=4, processes=1,
+                     duration_s=2, warmup_s=1)
+    r = run_phase(spec)
     served = sum(int(v["calls"]) for k, v in rds.info("commandstats").items() if k in ("cmdstat_hgetall", "cmdstat_hmset"))
     assert r.status == "ok" and r.warmup_s == 1.0
     s = r.series
@@ -112,7 +119,8 @@ def test_duration_ends_the_run_and_warmup_seconds_stay_in_the_series_but_not_the
     assert r.ops["READ"].operations == _series_total(r, "READ")
     # The clients stop at the first operation that ends after warm-up + duration: the runtime is the
     # duration plus at most the slowest operation and the loop's lag, as the run measured them.
-    assert 2000 <= r.runtime_ms <= 2000 + overshoot_ms(r)
+    lo, hi = runtime_bounds_ms(r, spec.duration_s)
+    assert lo <= r.runtime_ms <= hi
     # The server served the measured operations and the warm-up's, nothing else.
     assert r.operations + overall[overall.warmup.astype(bool)].operations.sum() == served
 

@@ -11,7 +11,7 @@ import pytest
 import redis
 from hdrh.histogram import HdrHistogram
 
-from tests.fixtures.pacing import overshoot_ms
+from tests.fixtures.pacing import runtime_bounds_ms
 from ycsbctl.engine.measurements import Recorder
 from ycsbctl.engine.messages import SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, run_phase
@@ -36,8 +36,9 @@ def test_the_100_ms_series_adds_up_to_the_seconds_the_totals_and_the_servers_cou
     rds.flushall()
     assert run_phase(PhaseSpec("load", redis_server.url, _props(), threads=4, processes=2)).status == "ok"
     rds.config_resetstat()
-    r = run_phase(PhaseSpec("run", redis_server.url, _props(), threads=4, processes=2, duration_s=2.0, warmup_s=1.0,
-                            series_interval_ms=100))
+    spec = PhaseSpec("run", redis_server.url, _props(), threads=4, processes=2, duration_s=2.0, warmup_s=1.0,
+                     series_interval_ms=100)
+    r = run_phase(spec)
     calls = {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in rds.info("commandstats").items()}
     rds.flushall()
     assert r.status == "ok", r.errors
@@ -45,8 +46,9 @@ def test_the_100_ms_series_adds_up_to_the_seconds_the_totals_and_the_servers_cou
     assert fine is not None and fine.interval_s == 0.1
     # every operation sent is in exactly one 100 ms interval (warm-up included): the server counted them
     assert sum(fine.operations.values()) == calls.get("hgetall", 0) + calls.get("hmset", 0)
-    # 3 s of operations; the run ends with the first operation that ends after it (overshoot_ms)
-    assert 30 <= len(fine.intervals()) <= math.ceil((3000 + overshoot_ms(r)) / 100)
+    # warm-up and duration of operations; the run ends with the first operation that ends after them (overshoot_ms)
+    lo_ms, hi_ms = runtime_bounds_ms(r, spec.warmup_s + spec.duration_s)
+    assert lo_ms / 100 <= len(fine.intervals()) <= math.ceil(hi_ms / 100)
     # each second of the per-second series is the sum of its ten intervals
     overall = r.series[r.series["op"] == "OVERALL"].set_index("second")["operations"]
     for second, n in overall.items():

@@ -252,17 +252,25 @@ def loaded(redis_server, rds):
 @pytest.mark.speed
 def test_a_50_ms_pause_of_a_workers_loop_is_reported_as_client_lag_not_server_latency(loaded):
     redis_server = loaded
-    r = _run_worker_in_process(redis_server.url, threads=4, duration_s=2.0, pause_at_s=1.0, pause_s=0.05)
+    pause_us = 50_000  # the injected pause: the loop blocked this long (or longer) by a sleep
+    r = _run_worker_in_process(redis_server.url, threads=4, duration_s=2.0, pause_at_s=1.0, pause_s=pause_us / 1e6)
     overall = r.series[r.series.op == "OVERALL"].set_index("second")["operations"]
     assert r.status == "ok" and overall.get(0, 0) > 0 and overall.get(1, 0) > 0  # busy before and after the pause
     lag = r.client_lag
     assert lag is not None and lag.operations >= 100  # ~100 probes a second
-    # the pause (50 ms or more), seen by the first probe due after it began (probes every 10 ms)
+    # the pause, seen by the first probe due after it began (probes every 10 ms)
     read = r.ops["READ"]
-    assert lag.max_us >= 50_000 - LAG_PROBE_INTERVAL_S * 1e6
+    assert lag.max_us >= pause_us - LAG_PROBE_INTERVAL_S * 1e6
     # no stall of the loop, the pause or any other a busy host adds, is longer than what the reads in
-    # flight through it waited (unpaced: every client always has one in flight); 2 ms for HDR's buckets
-    assert lag.max_us <= read.max_us + 2_000, (lag.max_us, read.max_us)
+    # flight through it waited (unpaced: every client always has one in flight), give or take the loop
+    # turn between a probe's due time and the last read sent before the stall (a turn shows in the
+    # reads' tail, their p99, as measured here) and HDR's bucket at each value (seen here: the lag
+    # 32 µs above the read, one bucket at 50 ms)
+    h = lag.histogram
+    assert h is not None and read.histogram is not None
+    assert h.get_lowest_equivalent_value(int(lag.max_us)) <= (
+        read.histogram.get_highest_equivalent_value(int(read.max_us)) + read.percentile(99)), \
+        (lag.max_us, read.max_us, read.percentile(99))
     # The operations in flight during the pause were charged with it: the slowest one is the pause,
     # and the point says that this maximum is the client's.
     assert read.returns == {"OK": read.operations} and read.max_us >= 45_000

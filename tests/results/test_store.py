@@ -212,3 +212,30 @@ def test_a_histogram_whose_base64_reads_like_a_password_property_is_stored_as_it
     folder = _write(tmp_path, [run], manifest)
     back = load(folder.finalize()).histogram(run.run_id, "READ")
     assert hdr.counts_of(back).tolist() == hdr.counts_of(h).tolist()
+
+
+def test_the_overall_summary_is_every_operation_merged_and_without_histograms_the_main_one_stands_in(built):
+    """The ``overall`` a run document keeps (the report's ALL row): counts, min and max over READ and
+    UPDATE, percentiles of their histograms merged by the HdrHistogram library itself; an imported
+    result without histograms keeps the main operation's percentiles, and still the extremes of all."""
+    from dataclasses import replace
+
+    from hdrh.histogram import HdrHistogram
+
+    from ycsbctl.results.store import overall_summary
+
+    _, runs = built
+    r = next(x.result for x in runs if x.result is not None and {"READ", "UPDATE"} <= set(x.result.ops))
+    read, update = r.ops["READ"], r.ops["UPDATE"]
+    o = overall_summary(r)
+    assert o is not None and o.operations == read.operations + update.operations
+    assert (o.min_us, o.max_us) == (min(read.min_us, update.min_us), max(read.max_us, update.max_us))
+    reference = HdrHistogram(1, 3_600_000_000, 3)
+    reference.add(read.histogram)
+    reference.add(update.histogram)
+    for p in (50, 99, 99.9):
+        assert o.percentiles_us[float(p)] == reference.get_value_at_percentile(p)
+    bare = replace(r, ops={**r.ops, "READ": replace(read, histogram=None), "UPDATE": replace(update, histogram=None)})
+    o2 = overall_summary(bare)
+    main = max((read, update), key=lambda s: s.operations)
+    assert o2 is not None and o2.percentiles_us == main.percentiles_us and o2.max_us == o.max_us
