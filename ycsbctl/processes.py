@@ -27,8 +27,13 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+def _interruption(signum: int) -> KeyboardInterrupt:
+    """The KeyboardInterrupt that stands for ``signum`` (named, so :func:`_signal_of` reads it back)."""
+    return KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
 def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+    raise _interruption(signum)
 
 
 @contextmanager
@@ -119,10 +124,10 @@ def interrupts_kept() -> Iterator[None]:
         raise
     except BaseException as exc:
         if received:
-            raise KeyboardInterrupt(f"signal {signal.Signals(received[0]).name}") from exc
+            raise _interruption(received[0]) from exc
         raise
     if received:
-        raise KeyboardInterrupt(f"signal {signal.Signals(received[0]).name}")
+        raise _interruption(received[0])
 
 
 @contextmanager
