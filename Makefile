@@ -37,7 +37,8 @@ bench: setup
 	.venv/bin/python -m bench
 
 # Mutation testing of the modules that compute what users read (scripts/mutation.py): each mutant
-# runs its module's fast tests on a copy of the tree; prints the score and the surviving mutants.
+# runs the tests of its module that ran its line (coverage.py) on a copy of the tree; prints the score
+# and the surviving mutants.
 # Not part of `make test`. A quicker sample: make mutation MUTATION_ARGS="--max 30".
 MUTATION_ARGS ?=
 mutation: setup-tests

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench                 # all, in name order
     .venv/bin/python -m bench workload_gen    # one (``bench/workload_gen.py``)
+    .venv/bin/python -m bench placement --pairs 3   # one, with its own options (after its name)
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ def available() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if not m.name.startswith("_"))
 
 
-def run(name: str) -> int:
-    """Import ``bench.<name>`` and call its ``main()`` with a clean ``sys.argv``; its exit code."""
+def run(name: str, args: list[str] | None = None) -> int:
+    """Import ``bench.<name>`` and call its ``main()`` with ``args`` as its options; its exit code."""
     module = importlib.import_module(f"bench.{name}")
     if not callable(getattr(module, "main", None)):
         print(f"error: bench/{name}.py has no main()", file=sys.stderr)
         return 2
     saved = sys.argv
-    sys.argv = [str(HERE / f"{name}.py")]  # modules that parse arguments see none
+    sys.argv = [str(HERE / f"{name}.py"), *(args or [])]  # modules that parse arguments see only their own
     try:
         code = module.main()
     except SystemExit as exc:
@@ -43,7 +44,13 @@ def run(name: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = list(sys.argv[1:] if argv is None else argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    first_option = next((i for i, a in enumerate(given) if a.startswith("-")), len(given))
+    names, options = given[:first_option], given[first_option:]
+    if options and len(names) != 1:
+        print("error: options go to one benchmark: name it first (python -m bench placement --pairs 3)",
+              file=sys.stderr)
+        return 2
     known = available()
     unknown = [n for n in names if n not in known]
     if unknown:
@@ -55,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names or known:
         print(f"== bench/{name}.py", flush=True)
         t0 = time.perf_counter()
-        code = run(name)
+        code = run(name, options)
         print(f"== {name}: {'ok' if code == 0 else f'exit code {code}'} ({time.perf_counter() - t0:.1f} s)\n", flush=True)
         if code:
             failed.append(name)

@@ -36,16 +36,18 @@ def _props(records: int) -> dict[str, str]:
 
 
 def measure(target: str, records: int, seconds: float, threads: int) -> list[tuple[str, str, float, float]]:
-    """Rows (target, condition, samplers' CPU % of one core, client CPU % of one core)."""
+    """Rows (target, condition, samplers' CPU % of one core, client CPU % of one core); each condition with
+    and without the evidence samplers (threads, wire, host: ycsbctl.telemetry.evidence)."""
     ep = provision(target, "local", experiment_id="bench-telemetry", say=lambda _m: None)
     rows = []
     try:
         PhaseRunner(PhaseSpec("load", ep.url, _props(records), threads=8)).run()
-        for condition in ("idle", "under load"):
+        for condition, evidence in (("idle", True), ("under load", True), ("idle", False), ("under load", False)):
+            condition += "" if evidence else " (no evidence)"
             runner = PhaseRunner(PhaseSpec("run", ep.url, _props(records), threads=threads, duration_s=seconds))
             t0 = time.monotonic()
-            with sampling(ep, client_pids=runner.pids) as cap:
-                if condition == "idle":
+            with sampling(ep, client_pids=runner.pids, evidence=evidence) as cap:
+                if condition.startswith("idle"):
                     time.sleep(seconds)
                     client_pct = float("nan")
                 else:
@@ -55,6 +57,9 @@ def measure(target: str, records: int, seconds: float, threads: int) -> list[tup
             if wall < 0.9 * seconds:
                 raise RuntimeError(f"the {condition} window lasted {wall:.1f} s of {seconds:g} s")
             rows.append((target, condition, 100.0 * sum(s.cpu_s for s in cap.samplers) / wall, client_pct))
+            if evidence:
+                for s in cap.samplers:
+                    print(f"  {target} {condition}: {s.source} {100.0 * s.cpu_s / wall:.3f} % of a core")
     finally:
         teardown(ep)
     return rows
@@ -72,10 +77,10 @@ def main() -> int:
         except Exception as exc:  # noqa: BLE001 - a target this machine cannot start is reported, not fatal
             print(f"{target}: not measured ({exc})")
     print(f"\nsamplers' CPU (% of one core; budget {BUDGET_PCT:g} %) beside the engine's client CPU")
-    print(f"{'target':10} {'condition':11} {'samplers %':>10} {'client %':>9} {'samplers/client':>16}")
+    print(f"{'target':10} {'condition':26} {'samplers %':>10} {'client %':>9} {'samplers/client':>16}")
     for target, cond, pct, client in rows:
         ratio = pct / client if client == client and client else float("nan")
-        print(f"{target:10} {cond:11} {pct:10.3f} {client:9.1f} {ratio:16.4f}")
+        print(f"{target:10} {cond:26} {pct:10.3f} {client:9.1f} {ratio:16.4f}")
     worst = max((r[2] for r in rows), default=float("nan"))
     met = rows and worst < BUDGET_PCT
     print(f"\n  [{'met' if met else 'NOT met'}] telemetry < {BUDGET_PCT:g} % of a core: worst {worst:.3f} %")

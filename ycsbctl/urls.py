@@ -36,6 +36,20 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+def without_credentials(url: str) -> str | None:
+    """``url`` without its userinfo and ``authSource``/``authMechanism`` (what a server without
+    authentication would take); None when it carries none."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    m = _USERINFO.match(parts.netloc)
+    if not m:
+        return None
+    pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not k.lower().startswith("auth")]
+    return urlunsplit((parts.scheme, parts.netloc[m.end():], parts.path, urlencode(pairs), parts.fragment))
+
+
 _URL_IN_TEXT = re.compile(r"[a-z][a-z0-9+.-]*://[^\s'\"<>]+", re.IGNORECASE)
 # YCSB-style properties and flags whose name says secret: redis.password=…, -p mongodb.pass=…, --token x
 _SECRET_PROPERTY = re.compile(r"(?P<key>(?:(?<![\w.-])-{1,2})?[\w.-]*(?:pass|pwd|secret|token)[\w.-]*)"

@@ -14,8 +14,9 @@ Images: ``<prefix>/redis:<tag>`` (the host's ``redis-server``), ``<prefix>/mongo
 (``infra/bin/mongo-wire``, FerretDB 1.24 embedded with SQLite; build it with
 ``bash infra/build-mongo-wire.sh``), ``<prefix>/iperf3:<tag>`` (the host's ``iperf3``, for the
 baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<tag>``), and
-``<prefix>/memcached:<tag>``, ``<prefix>/postgresql:<tag>``, ``<prefix>/mariadb:<tag>`` from the host's
-Debian packages (``memcached``, ``postgresql-15``, ``mariadb-server``), each with a small entrypoint
+``<prefix>/memcached:<tag>``, ``<prefix>/postgresql:<tag>``, ``<prefix>/mariadb:<tag>``, ``<prefix>/tarantool:<tag>``,
+``<prefix>/clickhouse:<tag>``, ``<prefix>/sphinx:<tag>`` from the host's Debian packages (``memcached``,
+``postgresql-15``, ``mariadb-server``, ``tarantool``, ``clickhouse-server``, ``sphinxsearch``), each with a small entrypoint
 (``entrypoints/``) keeping the official image's first-start contract for what ycsbctl passes:
 
     ycsbctl up postgresql --backend docker --image ycsbctl-test/postgresql:local --host-network
@@ -51,7 +52,8 @@ def shared_libraries(binary: str) -> list[str]:
         return []  # static binary
     if out.returncode != 0:
         raise RuntimeError(f"ldd {binary} failed: {out.stderr.strip()}")
-    return sorted(set(re.findall(r"(/\S+)\s+\(0x", out.stdout)))
+    # normalised: java's ldd says /usr/lib/jvm/…/bin/../lib/libjli.so, a path the image has by its plain name
+    return sorted({os.path.normpath(p) for p in re.findall(r"(/\S+)\s+\(0x", out.stdout)})
 
 
 def is_elf(path: str) -> bool:
@@ -87,6 +89,7 @@ def rootfs_tar(files: dict[str, str], dirs: tuple[str, ...] = ("/tmp", "/data"),
             info = tar.gettarinfo(real, arcname=dest.lstrip("/"))
             info.uid = info.gid = 0
             info.uname = info.gname = "root"
+            info.mode |= 0o444  # root's in the image: readable by the server's user (a zip keeps 0660 files)
             with open(real, "rb") as f:
                 tar.addfile(info, f)
         for dest, (content, mode) in sorted((blobs or {}).items()):
@@ -99,9 +102,10 @@ def rootfs_tar(files: dict[str, str], dirs: tuple[str, ...] = ("/tmp", "/data"),
 
 def build_image(client, tag: str, binary: str, dest: str, changes: list[str],
                 extra_files: dict[str, str] | None = None,
-                blobs: dict[str, tuple[bytes, int]] | None = None) -> str:
+                blobs: dict[str, tuple[bytes, int]] | None = None, writable: tuple[str, ...] = ()) -> str:
     """Import an image holding ``binary`` at ``dest``, ``extra_files`` and ``blobs`` (see :func:`rootfs_tar`),
-    plus the libraries of every executable among them; returns the image id."""
+    plus the libraries of every executable among them, and ``writable`` folders anyone may write (as /tmp);
+    returns the image id."""
     files = {dest: binary, **(extra_files or {})}
     for path in list(files.values()):
         if is_elf(os.path.realpath(path)):
@@ -110,7 +114,8 @@ def build_image(client, tag: str, binary: str, dest: str, changes: list[str],
     repo, _, version = tag.rpartition(":")
     if "/" in version or not repo:
         repo, version = tag, "latest"
-    result = client.api.import_image_from_data(rootfs_tar(files, blobs=blobs), repository=repo, tag=version,
+    result = client.api.import_image_from_data(rootfs_tar(files, ("/tmp", "/data", *writable), blobs=blobs),
+                                               repository=repo, tag=version,
                                                changes=changes)
     status = json.loads(result.strip().splitlines()[-1]) if isinstance(result, str) and result.strip() else {}
     if "error" in status:
@@ -279,8 +284,98 @@ def build_mariadb(client, tag: str) -> str:
     ], extra_files=files, blobs=blobs)
 
 
+def build_tarantool(client, tag: str) -> str:
+    """Tarantool from the Debian package (its Lua modules are built into the binary): ``tarantool`` on PATH,
+    arguments starting with ``-`` are its own (entrypoints/tarantool.sh), user ``tarantool`` (uid 999)."""
+    binary = _host_file("tarantool", "apt-get install tarantool")
+    return build_image(client, tag, binary, "/usr/bin/tarantool", [
+        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["tarantool"]', "USER tarantool", "WORKDIR /tmp",
+        "EXPOSE 3301/tcp", "LABEL ycsbctl.flavor=tarantool",
+        f'LABEL ycsbctl.built-from="{first_line([binary, "--version"])}"',
+    ], extra_files={"/bin/sh": _host_file("dash", "apt-get install dash")},
+        blobs={**accounts(("tarantool", 999)), **entrypoint("tarantool")})
+
+
+def build_clickhouse(client, tag: str) -> str:
+    """ClickHouse from the Debian package (``clickhouse-server`` and its ``libclickhouse``), ycsbctl's config and
+    users at ``/etc/clickhouse-server/`` (infra/clickhouse/: HTTP interface only, ``default`` without a password),
+    arguments starting with ``-`` are the server's (entrypoints/clickhouse.sh), user ``clickhouse`` (uid 101, as
+    the official image); its data folder, ``/var/lib/clickhouse``, is a tmpfs mount ycsbctl gives the container."""
+    binary = "/usr/sbin/clickhouse-server"
+    if not os.access(binary, os.X_OK):
+        raise FileNotFoundError("clickhouse-server is not installed (apt-get install clickhouse-server)")
+    configs = ROOT / "infra" / "clickhouse"
+    files = {"/etc/clickhouse-server/config.xml": str(configs / "config.xml"),
+             "/etc/clickhouse-server/users.xml": str(configs / "users.xml"),
+             "/bin/sh": _host_file("dash", "apt-get install dash"),
+             **{f"/usr/share/zoneinfo/{z}": f"/usr/share/zoneinfo/{z}" for z in ("UTC", "Etc/UTC")}}
+    return build_image(client, tag, binary, binary, [
+        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["clickhouse-server", "--config-file=/etc/clickhouse-server/config.xml"]',
+        "USER clickhouse", "WORKDIR /tmp", "EXPOSE 8123/tcp", "LABEL ycsbctl.flavor=clickhouse",
+        f'LABEL ycsbctl.built-from="{first_line(["dpkg-query", "-W", "clickhouse-server"])}"',
+    ], extra_files=files, blobs={**accounts(("clickhouse", 101)), **entrypoint("clickhouse")})
+
+
+def build_sphinx(client, tag: str) -> str:
+    """Sphinx's ``searchd`` from the Debian package (sphinxsearch), ycsbctl's config (infra/sphinx/sphinx.conf) at
+    ``/etc/sphinxsearch/sphinx.conf`` with its data in ``/var/lib/sphinxsearch`` (a tmpfs mount ycsbctl gives the
+    container), arguments starting with ``-`` are searchd's (entrypoints/sphinx.sh), user ``sphinxsearch``."""
+    binary = _host_file("searchd", "apt-get install sphinxsearch")
+    config = (ROOT / "infra" / "sphinx" / "sphinx.conf").read_text().replace("DATA/", "/var/lib/sphinxsearch/")
+    return build_image(client, tag, binary, "/usr/bin/searchd", [
+        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["searchd", "--config", "/etc/sphinxsearch/sphinx.conf", "--nodetach"]',
+        "USER sphinxsearch", "WORKDIR /tmp", "EXPOSE 9306/tcp", "LABEL ycsbctl.flavor=sphinx",
+        f'LABEL ycsbctl.built-from="{first_line([binary, "--help"])}"',
+    ], extra_files={"/bin/sh": _host_file("dash", "apt-get install dash")},
+        blobs={**accounts(("sphinxsearch", 999)), **entrypoint("sphinx"),
+               "/etc/sphinxsearch/sphinx.conf": (config.encode(), 0o644)})
+
+
+def build_elasticsearch(client, tag: str) -> str:
+    """Elasticsearch 6.8 OSS as scripts/setup.sh installs it (the zip from Maven Central beside its launcher,
+    infra/elasticsearch/elasticsearch-oss) with this host's OpenJDK 17 (its runtime: no jmods, headers or docs),
+    ycsbctl's config at ``/usr/share/elasticsearch/config`` and its data in ``/usr/share/elasticsearch/data`` (a
+    tmpfs mount ycsbctl gives the container), user ``elasticsearch`` (uid 1000, as the official image)."""
+    launcher = shutil.which("elasticsearch-oss")
+    if launcher is None:
+        raise FileNotFoundError("Elasticsearch 6.8 is not installed (scripts/setup.sh fetches it from Maven Central)")
+    lib = Path(launcher).resolve().parent
+    homes = sorted(lib.glob("elasticsearch-6.8.*"))
+    jdk = Path("/usr/lib/jvm/java-17-openjdk-amd64")
+    if not homes or not (jdk / "bin" / "java").exists():
+        raise FileNotFoundError("Elasticsearch 6.8 beside elasticsearch-oss and OpenJDK 17 are needed "
+                                "(scripts/setup.sh; apt-get install openjdk-17-jre-headless)")
+    home = homes[-1]
+    files = {f"/usr/local/lib/ycsbctl/{p.relative_to(lib)}": str(p) for p in home.rglob("*") if p.is_file()}
+    files["/usr/local/lib/ycsbctl/elasticsearch-oss"] = str(ROOT / "infra" / "elasticsearch" / "elasticsearch-oss")
+    for part in ("bin", "conf", "lib", "release"):
+        base = jdk / part
+        for p in ([base] if base.is_file() else base.rglob("*")):
+            if p.is_file() and not p.name.endswith(".diz"):
+                files[str(jdk / p.relative_to(jdk))] = str(p)
+    config = ROOT / "infra" / "elasticsearch"
+    for name in ("elasticsearch.yml", "jvm.options"):
+        files[f"/usr/share/elasticsearch/config/{name}"] = str(config / name)
+    files["/usr/share/elasticsearch/config/log4j2.properties"] = str(home / "config" / "log4j2.properties")
+    files["/bin/bash"] = _host_file("bash", "apt-get install bash")  # Elasticsearch's own scripts are bash
+    for tool in ("dirname", "basename", "readlink", "ls", "tail", "uname", "grep", "cut", "env", "expr", "which"):
+        files[f"/usr/bin/{tool}"] = _host_file(tool, "apt-get install coreutils grep debianutils")
+    files.update(shell_files())
+    return build_image(client, tag, str(lib / "elasticsearch-oss"), "/usr/local/bin/elasticsearch-oss", [
+        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["elasticsearch-oss", "--conf", "/usr/share/elasticsearch/config"]',
+        "USER elasticsearch", "WORKDIR /usr/share/elasticsearch", "EXPOSE 9200/tcp", f"ENV JAVA_HOME={jdk}",
+        "ENV YCSBCTL_ES_HOME=" + f"/usr/local/lib/ycsbctl/{home.name}", "LABEL ycsbctl.flavor=elasticsearch",
+        f'LABEL ycsbctl.built-from="Elasticsearch {home.name.split("-")[-1]} OSS (Maven Central), OpenJDK 17"',
+    ], extra_files=files, blobs={**accounts(("elasticsearch", 1000)), **entrypoint("elasticsearch")},
+        # its keystore, its logs, and the zip's empty plugins folder (Elasticsearch refuses to start without one)
+        writable=("/usr/share/elasticsearch/config", "/usr/share/elasticsearch/logs",
+                  f"/usr/local/lib/ycsbctl/{home.name}/plugins"))
+
+
 BUILDERS = {"redis": build_redis, "mongo-wire": build_mongo_wire, "iperf3": build_iperf3,
-            "memcached": build_memcached, "postgresql": build_postgresql, "mariadb": build_mariadb}
+            "memcached": build_memcached, "postgresql": build_postgresql, "mariadb": build_mariadb,
+            "tarantool": build_tarantool, "clickhouse": build_clickhouse, "sphinx": build_sphinx,
+            "elasticsearch": build_elasticsearch}
 
 
 def build_all(client, prefix: str = "ycsbctl-test", tag: str = "local", only: list[str] | None = None) -> dict[str, str]:

@@ -11,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.cli.test_run_cli import CLI, ycsbctl
+from tests.fixtures.cli import CLI, ycsbctl
 
 SMALL = ("-p", "recordcount=100", "--operations", "200", "--threads", "1", "--no-telemetry", "--quiet")
 

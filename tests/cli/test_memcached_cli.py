@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from tests.cli.test_run_cli import ycsbctl
+from tests.fixtures.cli import ycsbctl
 
 
 def test_redis_and_memcached_are_compared_in_one_report(tmp_path: Path):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -13,25 +12,9 @@ import pytest
 import redis
 from pymongo import MongoClient
 
+from tests.fixtures.cli import CLI, ycsb_lines, ycsbctl
 from tests.fixtures.servers import free_port, start_redis
 from ycsbctl.results import histogram as hdr
-
-_SCRIPT = Path(sys.executable).with_name("ycsbctl")
-CLI = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-c", "from ycsbctl.cli import main; main()"]
-
-
-def ycsbctl(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
-
-
-def _ycsb_lines(text: str) -> dict[tuple[str, str], str]:
-    """``[READ], Operations, 503`` lines → {("READ", "Operations"): "503"}."""
-    out = {}
-    for line in text.splitlines():
-        if line.startswith("["):
-            name, metric, value = (p.strip() for p in line.split(",", 2))
-            out[(name.strip("[]"), metric)] = value
-    return out
 
 
 def _check_result_folder(folder: Path, printed: dict[tuple[str, str], str], threads: int) -> None:
@@ -46,7 +29,7 @@ def _check_result_folder(folder: Path, printed: dict[tuple[str, str], str], thre
     assert hdr.decode(read_hdr[0].read_text().strip()).get_total_count() == int(printed[("READ", "Operations")])
     texts = list((folder / "ycsb").glob("*.txt"))
     assert len(texts) == 1
-    assert _ycsb_lines(texts[0].read_text())[("OVERALL", "RunTime(ms)")] == printed[("OVERALL", "RunTime(ms)")]
+    assert ycsb_lines(texts[0].read_text())[("OVERALL", "RunTime(ms)")] == printed[("OVERALL", "RunTime(ms)")]
 
 
 def test_load_then_run_against_redis_prints_ycsbs_block_and_writes_the_result_folder(redis_server, tmp_path: Path):
@@ -57,13 +40,13 @@ def test_load_then_run_against_redis_prints_ycsbs_block_and_writes_the_result_fo
         load = ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=2000", "--threads", "8",
                        "--no-telemetry", cwd=tmp_path)
         assert load.returncode == 0, load.stderr
-        loaded = _ycsb_lines(load.stdout)
+        loaded = ycsb_lines(load.stdout)
         assert loaded[("INSERT", "Return=OK")] == "2000" and rds.dbsize() == 2001  # records + _indices
         out = tmp_path / "result"
         run = ycsbctl("run", "workload-b", "--target", url, "-p", "recordcount=2000", "--threads", "32",
                       "--duration", "3", "--warmup", "1", "--out", str(out), "--no-telemetry", cwd=tmp_path)
         assert run.returncode == 0, run.stderr
-        printed = _ycsb_lines(run.stdout)
+        printed = ycsb_lines(run.stdout)
         assert int(printed[("OVERALL", "RunTime(ms)")]) >= 3000
         assert float(printed[("OVERALL", "Throughput(ops/sec)")]) > 0
         assert printed[("READ", "Return=OK")] == printed[("READ", "Operations")]
@@ -86,7 +69,7 @@ def test_load_then_run_against_the_mongo_wire_server(mongo_wire, tmp_path: Path)
         run = ycsbctl("run", "workload-b", "--target", url, "-p", "recordcount=200", "--threads", "4",
                       "--duration", "2", "--warmup", "0", "--out", str(out), "--no-telemetry", cwd=tmp_path)
         assert run.returncode == 0, run.stderr
-        printed = _ycsb_lines(run.stdout)
+        printed = ycsb_lines(run.stdout)
         assert int(printed[("READ", "Return=OK")]) > 0 and ("READ", "Return=NOT_FOUND") not in printed
         _check_result_folder(out, printed, threads=4)
     finally:
@@ -167,7 +150,7 @@ def test_a_server_killed_mid_run_ends_the_run_with_what_it_measured_and_exit_1(t
     assert proc.returncode == 1, stderr
     assert "Traceback" not in stderr + stdout
     assert "failed — lost the server" in stderr  # the reason the clients stopped, not a transient error
-    printed = _ycsb_lines(stdout)
+    printed = ycsb_lines(stdout)
     assert int(printed[("READ", "Return=OK")]) > 0  # what it measured before the kill is reported
 
 

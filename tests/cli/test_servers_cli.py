@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
 import shutil
 import signal
 import stat
 import subprocess
-import threading
 from pathlib import Path
 
 import psutil
@@ -17,52 +15,17 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from tests.fixtures.waiting import wait_until
+from tests.fixtures.cli import CLI
+from tests.fixtures.waiting import LineReader, wait_until
 from ycsbctl.cli import main
 from ycsbctl.provision import state
 
 ROOT = Path(__file__).resolve().parents[2]
-YCSBCTL = ROOT / ".venv" / "bin" / "ycsbctl"
-
-
-@pytest.fixture
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("YCSBCTL_STATE_DIR", str(tmp_path / "state"))
-    return tmp_path / "state"
 
 
 @pytest.fixture
 def cli() -> CliRunner:
     return CliRunner()
-
-
-def _ycsbctl() -> str:
-    if not YCSBCTL.exists():
-        pytest.skip(f"{YCSBCTL} missing (pip install -e . in .venv, or run `make test`)")
-    return str(YCSBCTL)
-
-
-class LineReader:
-    """Reads a subprocess stream on a thread so a test can wait for a line with a deadline."""
-
-    def __init__(self, stream) -> None:
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
-
-    def _pump(self, stream) -> None:
-        for line in stream:
-            self.lines.put(line)
-
-    def wait_for(self, text: str, timeout_s: float = 30.0) -> str:
-        while True:
-            try:
-                line = self.lines.get(timeout=timeout_s)
-            except queue.Empty:
-                raise AssertionError(f"no line with {text!r} within {timeout_s} s; saw {self.seen}") from None
-            self.seen.append(line)
-            if text in line:
-                return line
 
 
 def _never_ready_redis(folder: Path) -> Path:
@@ -87,7 +50,7 @@ def test_targets_lists_the_catalogue_and_why_each_backend_can_or_cannot(cli, sta
 def test_up_in_one_process_status_and_down_in_others(cli, state_dir):
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
-    up = subprocess.run([_ycsbctl(), "up", "redis", "--backend", "local", "--experiment-id", "cli-t"],
+    up = subprocess.run([*CLI, "up", "redis", "--backend", "local", "--experiment-id", "cli-t"],
                         capture_output=True, text=True, timeout=60)
     assert up.returncode == 0, up.stderr
     target, url, details = up.stdout.strip().split("\t")
@@ -109,10 +72,9 @@ def test_up_starts_the_labelled_servers_of_a_targets_file_with_their_settings(cl
         pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
     listing = tmp_path / "targets"
     listing.write_text("# the lazy-free study's two servers\nredis\nredis-lazyfree  lazyfree-lazy-user-del=yes\n")
-    up = subprocess.run([_ycsbctl(), "up", "--targets-file", str(listing), "--backend", "local"],
-                        capture_output=True, text=True, timeout=60)
+    up = cli.invoke(main, ["up", "--targets-file", str(listing), "--backend", "local"])
     try:
-        assert up.returncode == 0, up.stderr
+        assert up.exit_code == 0, up.output
         started = dict(line.split("\t")[:2] for line in up.stdout.strip().splitlines())
         assert sorted(started) == ["redis", "redis-lazyfree"]
         said = {label: redis.Redis.from_url(url).config_get("lazyfree-lazy-user-del")["lazyfree-lazy-user-del"]
@@ -144,7 +106,7 @@ def test_up_failure_is_one_error_line_with_exit_code_1(cli, state_dir, tmp_path)
 def test_signal_while_up_waits_for_readiness_leaves_no_process(state_dir, tmp_path, signum):
     bin_dir = _never_ready_redis(tmp_path / "bin")
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
-    proc = subprocess.Popen([_ycsbctl(), "up", "redis", "--backend", "local"], env=env, text=True,
+    proc = subprocess.Popen([*CLI, "up", "redis", "--backend", "local"], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         LineReader(proc.stderr).wait_for("waiting for redis to answer")
@@ -169,7 +131,7 @@ def test_sigterm_after_one_server_is_up_rolls_back_everything_up_started(state_d
         pytest.skip("infra/bin/mongo-wire is not built (bash infra/build-mongo-wire.sh, or run `make test`)")
     bin_dir = _never_ready_redis(tmp_path / "bin")
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
-    proc = subprocess.Popen([_ycsbctl(), "up", "ferretdb", "redis", "--backend", "local"], env=env, text=True,
+    proc = subprocess.Popen([*CLI, "up", "ferretdb", "redis", "--backend", "local"], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         lines = LineReader(proc.stderr)
@@ -194,15 +156,41 @@ def test_sigterm_after_one_server_is_up_rolls_back_everything_up_started(state_d
     assert state.entries() == []
 
 
+@pytest.mark.parametrize("after", ["click", "ycsbctl.provision.catalog"])
+def test_ctrl_c_in_the_first_second_of_up_is_one_line_and_exit_130(state_dir, tmp_path, after):
+    """Ctrl-C while ``ycsbctl up`` is still importing: inside the command line's own imports (after
+    click), then inside the lazy import of ``up``'s module (click turns the KeyboardInterrupt into its
+    Abort). Was: a KeyboardInterrupt traceback from inside an import, or click's 'Aborted!' and exit 1.
+    The moment is found by Python's own -X importtime lines, so it does not depend on the machine's speed."""
+    bin_dir = _never_ready_redis(tmp_path / "bin")
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
+    proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-X", "importtime", "-m", "ycsbctl", "up",
+                             "redis", "--backend", "local"], env=env, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        lines = LineReader(proc.stderr)
+        while lines.wait_for("import time:").split("|")[-1].strip() != after:
+            pass
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    said = [x for x in lines.rest() if not x.startswith("import time:")]
+    assert len(said) == 1 and "interrupted" in said[0] and "Traceback" not in said[0], said
+    assert state.entries() == []
+
+
 def test_down_all_while_docker_does_not_answer_stops_the_local_servers_and_says_so(state_dir, tmp_path):
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
     env = {**os.environ, "DOCKER_HOST": "unix:///nonexistent.sock"}
-    up = subprocess.run([_ycsbctl(), "up", "redis", "--backend", "local"], env=env, capture_output=True, text=True,
+    up = subprocess.run([*CLI, "up", "redis", "--backend", "local"], env=env, capture_output=True, text=True,
                         timeout=60)
     assert up.returncode == 0, up.stderr
     pid = state.entries()[0]["endpoint"]["pid"]
-    down = subprocess.run([_ycsbctl(), "down", "--all"], env=env, capture_output=True, text=True, timeout=60)
+    down = subprocess.run([*CLI, "down", "--all"], env=env, capture_output=True, text=True, timeout=60)
     assert down.returncode == 1, down.stdout + down.stderr
     assert f"redis: stopped pid {pid} (local)" in down.stdout and "nothing to stop" not in down.stdout
     errors = [ln for ln in down.stderr.splitlines() if ln.strip()]
@@ -210,6 +198,23 @@ def test_down_all_while_docker_does_not_answer_stops_the_local_servers_and_says_
         and "nonexistent.sock" in errors[0], down.stderr
     assert "Traceback" not in down.stderr
     assert not psutil.pid_exists(pid) and state.entries() == []
+
+
+def test_down_all_on_a_host_without_docker_stops_the_local_servers_and_exits_0(state_dir, tmp_path):
+    from ycsbctl.provision.docker import DEFAULT_SOCKET
+
+    env = {k: v for k, v in os.environ.items() if k != "DOCKER_HOST"}
+    up = subprocess.run([*CLI, "up", "redis", "--backend", "local"], env=env, capture_output=True, text=True,
+                        timeout=60)
+    assert up.returncode == 0, up.stderr
+    pid = state.entries()[0]["endpoint"]["pid"]
+    down = subprocess.run([*CLI, "down", "--all"], env=env, capture_output=True, text=True, timeout=60)
+    assert f"redis: stopped pid {pid} (local)" in down.stdout and not psutil.pid_exists(pid)
+    if not os.path.exists(DEFAULT_SOCKET):  # no Docker here at all: nothing unchecked, one line says why
+        assert down.returncode == 0 and down.stderr == "", down.stdout + down.stderr
+        assert "no Docker on this host: no container to look for" in down.stdout
+    else:  # a Docker engine is configured here: it was asked (or its silence said, as above)
+        assert down.returncode == 0 or "containers were not checked" in down.stderr
 
 
 def test_doctor_reports_each_tool_with_a_fix(cli, state_dir):

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.fixtures.servers import ROOT, YCSB_LIB
+from tests.fixtures.cli import ycsbctl
+from tests.fixtures.servers import YCSB_LIB
 from ycsbctl.results import load
-
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
-
-
-def _ycsbctl(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([YCSBCTL, *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
 def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_classpath, tmp_path: Path) -> None:
     java_dir, native_dir = tmp_path / "java", tmp_path / "native"
-    proc = _ycsbctl("run", "workload-b", "--engine", "ycsb", "--ycsb-home", str(YCSB_LIB), "--targets", "basic",
+    proc = ycsbctl("run", "workload-b", "--engine", "ycsb", "--ycsb-home", str(YCSB_LIB), "--targets", "basic",
                     "--threads", "1,2", "--duration", "1", "--warmup", "0", "--out", str(java_dir))
     assert proc.returncode == 0, proc.stderr[-2000:]
     java = load(java_dir)
@@ -28,7 +22,7 @@ def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_
     assert (runs["operations"] > 0).all()
     assert (java_dir / "report.html").is_file()
 
-    proc = _ycsbctl("run", "workload-b", "--targets", "basic", "--threads", "2", "--duration", "1", "--warmup", "0",
+    proc = ycsbctl("run", "workload-b", "--targets", "basic", "--threads", "2", "--duration", "1", "--warmup", "0",
                     "--no-telemetry", "--out", str(native_dir))
     assert proc.returncode == 0, proc.stderr[-2000:]
 
@@ -36,7 +30,7 @@ def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_
     doc = json.loads(next((java_dir / "runs").glob("*.t2.*.json")).read_text())
     log = tmp_path / "ycsb-2.log"
     log.write_text(doc["result"]["ycsb"]["text"])
-    proc = _ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload", "workloadb")
+    proc = ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload", "workloadb")
     assert proc.returncode == 0, proc.stderr[-2000:]
     both = load(native_dir)
     assert set(both.runs["target"]) == {"basic", "basic-ycsb"}
@@ -44,10 +38,10 @@ def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_
     assert imported["engine"] == "ycsb" and imported["threads"] == 2
     assert imported["operations"] == runs[runs["threads"] == 2]["operations"].iloc[0]
 
-    proc = _ycsbctl("report", str(native_dir))
+    proc = ycsbctl("report", str(native_dir))
     assert proc.returncode == 0, proc.stderr[-2000:]
     html = (native_dir / "report.html").read_text()
     assert "basic-ycsb" in html and "basic" in html
 
-    again = _ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload", "workloadb")
+    again = ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload", "workloadb")
     assert again.returncode == 2 and "already has run" in again.stderr

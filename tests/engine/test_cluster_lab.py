@@ -302,6 +302,7 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
         assert hosts == {"c1": pytest.approx(0.2, rel=0.15), "c2": pytest.approx(0.2, rel=0.15)}
         point = next(d for d in runs(out).values() if d["phase"] == "run")
         assert point["bottleneck"]["label"] == "network", point["bottleneck"]["text"]
+        assert point["bottleneck"]["why"].startswith("network: "), point["bottleneck"]["why"]  # the planted cause
     finally:
         lab.lab.unshape()
 

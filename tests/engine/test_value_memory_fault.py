@@ -10,13 +10,13 @@ import psutil
 import pytest
 import redis
 
+from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.servers import ROOT
 from ycsbctl.engine.limits import check_value_memory
 from ycsbctl.errors import UserError
 
 pytestmark = pytest.mark.fault
 
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 
 
 def test_a_fieldlength_that_cannot_fit_in_memory_is_refused_before_any_worker_starts(redis_server, tmp_path):

@@ -10,8 +10,7 @@ import pytest
 import redis
 from pymongo import MongoClient
 
-from tests.fixtures.ycsb_basicdb import ycsb_command
-from tests.workload.test_values_fidelity import parse_values
+from tests.fixtures.ycsb_basicdb import parse_values, ycsb_command
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError

@@ -11,6 +11,7 @@ import psutil
 import pytest
 import redis
 
+from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.servers import ROOT, start_redis
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.worker_exit import describe, peak_rss_bytes
@@ -18,7 +19,6 @@ from ycsbctl.results import load
 
 pytestmark = pytest.mark.fault
 
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 
 
 def _workers(parent: int) -> list[psutil.Process]:

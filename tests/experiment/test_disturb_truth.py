@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.experiment.test_experiment import _need_servers, _ycsbctl
+from tests.fixtures.cli import ycsbctl
 from tests.fixtures.notebook import execute_notebook
-from tests.fixtures.servers import start_redis
+from tests.fixtures.servers import need_redis_and_mongo_wire, start_redis
 from ycsbctl.results import load
 from ycsbctl.stores.disturb import parse_disturb
 from ycsbctl.stores.redis.disturb import RedisDisturber
@@ -47,10 +47,10 @@ def _ok(proc) -> None:
 
 @pytest.fixture(scope="module")
 def del_vs_unlink(redis_server, tmp_path_factory: pytest.TempPathFactory):
-    _need_servers()
+    need_redis_and_mongo_wire()
     size = _set_size_for_a_long_del(redis_server.url)
     out = tmp_path_factory.mktemp("disturb") / "del-unlink"
-    proc = _ycsbctl("run", "workload-b", "--targets", "redis,redis-lazyfree", "--server-config",
+    proc = ycsbctl("run", "workload-b", "--targets", "redis,redis-lazyfree", "--server-config",
                     "redis-lazyfree:lazyfree-lazy-user-del=yes", "--backend", "local", "--records", "2000",
                     "--threads", "8", "--duration", "4", "--warmup", "1", "--no-telemetry",
                     "--disturb", f"del:set:{size}@1s", "--disturb", f"unlink:set:{size}@3s", "--out", str(out))
@@ -135,9 +135,9 @@ def test_disturbed_points_keep_a_100_ms_series_and_the_report_shows_them(del_vs_
 
 
 def test_mongo_wire_gets_the_array_rewrite_at_its_second(tmp_path: Path):
-    _need_servers()
+    need_redis_and_mongo_wire()
     out = tmp_path / "mongo"
-    proc = _ycsbctl("run", "workload-b", "--target", "ferretdb", "--backend", "local", "--records", "500",
+    proc = ycsbctl("run", "workload-b", "--target", "ferretdb", "--backend", "local", "--records", "500",
                     "--threads", "4", "--duration", "3", "--warmup", "0", "--no-telemetry",
                     "--disturb", "lrem:list:100k@1s", "--disturb", "del:set:20k@2s", "--out", str(out))
     _ok(proc)
@@ -159,7 +159,7 @@ def test_a_big_key_the_server_refuses_fails_the_point_in_one_line_and_leaves_not
     server = start_redis(tmp_path / "small", extra=("--maxmemory", "20mb", "--maxmemory-policy", "noeviction"))
     try:
         out = tmp_path / "refused"
-        proc = _ycsbctl("run", "workload-b", "--target", server.url, "--load", "--records", "200", "--threads", "2",
+        proc = ycsbctl("run", "workload-b", "--target", server.url, "--load", "--records", "200", "--threads", "2",
                         "--duration", "2", "--warmup", "0", "--no-telemetry",
                         "--disturb", "del:set:1M@1s", "--out", str(out))
         assert proc.returncode == 1, proc.stderr[-3000:]
@@ -175,3 +175,43 @@ def test_a_big_key_the_server_refuses_fails_the_point_in_one_line_and_leaves_not
         rds.close()
     finally:
         server.stop()
+
+
+def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(del_vs_unlink):
+    """Report (first screen), findings and console's closing lines lead with each action's stall and
+    operations lost per target, read back here from events.csv (not through ycsbctl's reader); the
+    winner it names is the target the server's own SLOWLOG says the DEL held for less."""
+    import pandas as pd
+
+    from ycsbctl.report.study_headlines import STALL_MARGIN_S, seconds_text
+    from ycsbctl.report.summary import findings
+
+    out, proc, _ = del_vs_unlink
+    _ok(proc)
+    events = pd.read_csv(out / "events.csv")
+    exp = load(out)
+    first = findings(exp, exp.points("p99"))
+    html = (out / "report.html").read_text()
+    for action in ("del", "unlink"):
+        rows = events[events["action"] == action].set_index("target")
+        line = next(f for f in first if f.startswith(f"{action.upper()} ("))
+        for target, e in rows.iterrows():
+            said = f"stalled {seconds_text(e['stall_s'])}" if e["stall_s"] > 0 else "no stall"
+            assert f"{target} {said} ({e['ops_lost']:,.0f} ops lost)" in line, line
+        stall = rows["stall_s"]
+        best, other = stall.idxmin(), stall.idxmax()
+        if stall[other] - stall[best] >= STALL_MARGIN_S - 1e-9:
+            assert line.endswith(f"— {best} wins."), line
+            assert rows.loc[best, "server_s"] != rows.loc[best, "server_s"] or \
+                rows.loc[best, "server_s"] < rows.loc[other, "server_s"]  # SLOWLOG agrees (NaN: not logged)
+        else:
+            assert "wins" not in line, line
+        assert " ".join(line.split()) in " ".join(proc.stderr.split())  # the console's closing lines (rich folds them)
+        answer = html.index('id="answer"')
+        assert answer < html.index('id="findings"') and html.index(line[:40], answer) < html.index('id="findings"')
+    # the study's answer comes before any sentence about peaks of a single repetition
+    assert first.index(next(f for f in first if f.startswith("DEL ("))) < min(
+        [i for i, f in enumerate(first) if "peaks at" in f] or [len(first)])
+    # … and the ladder's comparison says what its throughput holds
+    (ladder,) = [f for f in first if f.startswith("workloadb: redis-lazyfree against redis: ")]
+    assert ladder.endswith("(throughput with the disturbances' stalls in it)."), ladder

@@ -12,24 +12,13 @@ import psutil
 import pytest
 import redis
 
-from tests.fixtures.servers import MONGO_WIRE, ROOT
+from tests.fixtures.cli import CLI, ycsbctl
+from tests.fixtures.servers import ROOT, need_redis_and_mongo_wire
 from tests.fixtures.waiting import wait_until
 from ycsbctl.errors import UserError
 from ycsbctl.results import load
 
-YCSBCTL = [str(ROOT / ".venv" / "bin" / "ycsbctl")]
 SMALL = ["--backend", "local", "--records", "300", "--duration", "1", "--warmup", "0", "--threads", "8,16"]
-
-
-def _need_servers() -> None:
-    if not MONGO_WIRE.exists():
-        pytest.skip(f"{MONGO_WIRE} is not built (bash infra/build-mongo-wire.sh, or run `make test`)")
-    if not Path("/usr/bin/redis-server").exists():
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-
-
-def _ycsbctl(*args: str, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*YCSBCTL, *args], capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
 
 
 def _our_servers(state_dir: Path) -> list[psutil.Process]:
@@ -50,9 +39,9 @@ def _our_servers(state_dir: Path) -> list[psutil.Process]:
 @pytest.fixture(scope="module")
 def small_experiment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
     """Two targets (redis, ferretdb) × workload-b and insert × threads 8, 16, one second per point."""
-    _need_servers()
+    need_redis_and_mongo_wire()
     out = tmp_path_factory.mktemp("exp") / "small"
-    proc = _ycsbctl("run", "workload-b", "insert", "--targets", "redis,ferretdb", *SMALL, "--out", str(out))
+    proc = ycsbctl("run", "workload-b", "insert", "--targets", "redis,ferretdb", *SMALL, "--out", str(out))
     return out, proc
 
 
@@ -112,10 +101,10 @@ def test_servers_are_stopped_after_the_experiment(small_experiment) -> None:
 def test_a_failing_point_is_recorded_and_the_ladder_goes_on(redis_server, tmp_path: Path) -> None:
     """A 1 ms per-op timeout makes most operations TIMEOUT: each point is failed, none is lost."""
     url = redis_server.url
-    loaded = _ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=300", "--threads", "4", "--quiet")
+    loaded = ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=300", "--threads", "4", "--quiet")
     assert loaded.returncode == 0, loaded.stderr[-2000:]
     out = tmp_path / "fails"
-    proc = _ycsbctl("run", "workload-b", "--target", url, "-p", "recordcount=300", "--threads", "8,16",
+    proc = ycsbctl("run", "workload-b", "--target", url, "-p", "recordcount=300", "--threads", "8,16",
                     "--duration", "1", "--warmup", "0", "--timeout", "0.001", "--no-telemetry", "--out", str(out))
     assert proc.returncode == 1, proc.stderr[-2000:]
     exp = load(out)
@@ -127,10 +116,10 @@ def test_a_failing_point_is_recorded_and_the_ladder_goes_on(redis_server, tmp_pa
 
 
 def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None:
-    _need_servers()
+    need_redis_and_mongo_wire()
     out = tmp_path / "interrupted"
     env = dict(os.environ)
-    proc = subprocess.Popen([*YCSBCTL, "run", "workload-b", "--targets", "redis", "--backend", "local",
+    proc = subprocess.Popen([*CLI, "run", "workload-b", "--targets", "redis", "--backend", "local",
                              "--records", "300", "--duration", "2", "--warmup", "0", "--threads", "8,16,32",
                              "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     partial = out.parent / f".{out.name}.partial"
@@ -150,7 +139,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     done_before = set(sweep.loc[sweep["status"] == "ok", "run_id"])
     assert 1 <= len(done_before) < 3
 
-    proc2 = _ycsbctl("run", "--resume", str(out))
+    proc2 = ycsbctl("run", "--resume", str(out))
     assert proc2.returncode == 0, proc2.stderr[-2000:]
     exp2 = load(out)
     assert exp2.manifest.status == "complete"
@@ -172,10 +161,10 @@ def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
 
 
 def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloaded_for_the_next(tmp_path: Path):
-    _need_servers()
+    need_redis_and_mongo_wire()
     out = tmp_path / "crash"
     env = dict(os.environ)
-    proc = subprocess.Popen([*YCSBCTL, "run", "workload-b", "--targets", "redis", "--backend", "local", "--records",
+    proc = subprocess.Popen([*CLI, "run", "workload-b", "--targets", "redis", "--backend", "local", "--records",
                              "300", "--duration", "3", "--warmup", "0", "--threads", "8,16", "--no-telemetry",
                              "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

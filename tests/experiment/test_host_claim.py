@@ -81,8 +81,8 @@ def test_a_resume_of_a_folder_being_written_is_refused_before_the_host_is_claime
     host was never claimed (so the measuring run never saw a second ycsbctl)."""
     from ycsbctl.experiment import run
     from ycsbctl.experiment.plan import Plan
+    from ycsbctl.results.folder import ResultFolder
     from ycsbctl.results.schema import Manifest
-    from ycsbctl.results.store import ResultFolder
 
     plan = Plan(workloads=["b"], targets=["basic://"])
     writing = ResultFolder.create(tmp_path, "first", Manifest(experiment_id="first", plan=plan.to_dict()))
@@ -95,3 +95,38 @@ def test_a_resume_of_a_folder_being_written_is_refused_before_the_host_is_claime
         writing.close()
     assert claimed == []
     ResultFolder.check_free(writing.path)  # its writer gone, the folder is free again
+
+
+def test_our_own_children_are_not_foreign_load_and_a_process_of_nobodys_is(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A load generator of a name of this test's own (a copy of sleep): our child and our grandchild are
+    ours (``--engine ycsb`` runs YCSB's JVM itself), one started apart (its parent gone) is another's."""
+    import shutil
+    import uuid
+
+    name = f"fakegen{uuid.uuid4().hex[:8]}"
+    program = tmp_path / name
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", program)
+    monkeypatch.setenv(host_claim.LOAD_GENERATORS_ENV, name)
+    child = subprocess.Popen([str(program), "30"])
+    shell = subprocess.Popen(["sh", "-c", f"'{program}' 31; :"])
+    apart = subprocess.run(["sh", "-c", f"'{program}' 32 >/dev/null 2>&1 & echo $!"], capture_output=True, text=True,
+                           check=True)
+    apart_pid = int(apart.stdout.strip())
+    try:
+        from tests.fixtures.waiting import wait_until
+
+        wait_until(lambda: len(host_claim.other_load_generators()) >= 1, what="the process started apart")
+        found = host_claim.other_load_generators()
+        assert [f.split(":")[0] for f in found] == [f"pid {apart_pid}"], found
+        assert name in found[0]
+    finally:
+        import psutil
+
+        grandchildren = psutil.Process(shell.pid).children(recursive=True)
+        for p in (child, shell):
+            p.kill()
+            p.wait()
+        for g in grandchildren:
+            g.kill()
+        os.kill(apart_pid, 9)

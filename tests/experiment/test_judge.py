@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 
 from ycsbctl.experiment.judge import judge
 from ycsbctl.results import histogram as hdr
@@ -30,7 +31,7 @@ def result(counts: list[int], max_us: dict[int, float] | None = None, returns: d
 def test_two_silent_seconds_among_busy_ones_are_a_stall_as_long_as_the_slowest_reply_after_them():
     s = find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.6e6}))
     assert s is not None and s.seconds == 2.6 and 1.0 <= s.from_s <= 2.0
-    assert s.text() == f"no reply for 2.6 s, from {s.from_s:.1f} s"
+    assert s.text() == f"no reply for 2.6 s, from {s.from_s:.1f} s into the measured window"
 
 
 def test_seconds_whose_operations_all_timed_out_are_silent_seconds():
@@ -77,7 +78,7 @@ def test_the_stall_rules_at_their_edges():
 
 
 def test_the_stall_text_has_its_threshold_and_counts_in_words():
-    assert Stall(1.0, 2.0).text() == "no reply for 1.0 s, from 2.0 s"
+    assert Stall(1.0, 2.0).text() == "no reply for 1.0 s, from 2.0 s into the measured window"
     assert Stall(0.9, 2.0).text() == ""
     assert Stall(0.0, 0.0, timeouts=1).text() == "1 operation timed out"
     assert Stall(0.0, 0.0, timeouts=2).text() == "2 operations timed out"
@@ -156,7 +157,7 @@ def test_lookups_that_found_no_record_during_the_point_degrade_it_and_say_from_w
     r.series = pd.concat([r.series, failed])
     v = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"})
     assert v.status == "degraded"
-    assert "950 of 2,850 lookups found no record (NOT_FOUND, 33.3%), from 2 s into the point" in v.reason
+    assert "950 of 2,850 lookups found no record (NOT_FOUND, 33.3%), from 2 s into the measured window" in v.reason
     assert v.bottleneck["label"] == "latency"  # the figures' label stays: the reason says what went wrong
 
 
@@ -187,7 +188,29 @@ def test_missing_data_is_dated_from_the_first_second_it_was_missed():
     failed = series([0, 400, 550])
     failed["op"] = "READ-FAILED"
     r.series = pd.concat([r.series, failed])
-    assert "from 1 s into the point" in judge(r, max_error_rate=0.01).reason
+    assert "from 1 s into the measured window" in judge(r, max_error_rate=0.01).reason
+
+
+def test_a_stall_and_missing_data_are_dated_on_the_consoles_one_clock_the_warm_up_negative():
+    """The series counts from the point's start; the console counts from the measured window (an event
+    "at 4.00 s"): with a 2 s warm-up, a silence that began in the series' second 6 began at 4 s, and
+    one in the warm-up's first second at −2 s."""
+    from ycsbctl.experiment.missing import find_missing
+
+    counts = [900, 1000, 950, 1000, 900, 1000, 0, 0, 950, 1000]
+    assert Stall(1.0, 6.0, warmup_s=2.0).text() == "no reply for 1.0 s, from 4.0 s into the measured window"
+    r = result(counts)
+    r.warmup_s = 2.0
+    r.series["warmup"] = r.series["second"] < 2
+    v = judge(r, max_error_rate=0.01)
+    began = find_stall(r.series).from_s  # on the series' clock
+    assert f"from {began - 2.0:.1f} s into the measured window" in v.reason, v.reason
+    m = result([900, 1000, 950, 1000], returns={"OK": 2850, "NOT_FOUND": 950})
+    m.warmup_s = 1.0
+    failed = series([0, 0, 0, 950])
+    failed["op"] = "READ-FAILED"
+    m.series = pd.concat([m.series, failed])
+    assert find_missing(m).from_s == 2.0  # the series' second 3, less the 1 s warm-up
 
 
 def test_missing_data_needs_more_than_a_thousandth_of_the_lookups_in_a_run_phase():
@@ -211,3 +234,151 @@ def test_a_silence_during_the_points_own_disturbance_is_said_not_held_against_it
     # the same silence away from any disturbance is a stall
     away = judge(r, max_error_rate=0.01, disturbances=[(3.5, 4.0)])
     assert away.status == "degraded" and away.bottleneck["label"] == "stall"
+
+
+def _lookups(ops: dict[str, dict[str, int]], counts: list[int] | None = None) -> PhaseResult:
+    """A run whose operations ``ops`` (name -> returns) each kept a histogram of one 100 µs reply."""
+    h = hdr.new_histogram()
+    h.record_value(100)
+    summaries = {name: OpSummary.from_histogram(name, h, returns) for name, returns in ops.items()}
+    total = sum(sum(r.values()) for r in ops.values())
+    counts = counts or [total // 2, total - total // 2]
+    return PhaseResult("run", 4, 1000.0 * len(counts), total, summaries, series(counts))
+
+
+def test_the_missing_share_counts_scans_and_read_modify_writes_and_leaves_inserts_out():
+    from ycsbctl.experiment.missing import find_missing
+
+    for op in ("SCAN", "READ-MODIFY-WRITE", "UPDATE"):
+        found = find_missing(_lookups({op: {"OK": 1997, "NOT_FOUND": 3}}))
+        assert found is not None and (found.not_found, found.lookups) == (3, 2000), op
+        assert find_missing(_lookups({op: {"OK": 1998, "NOT_FOUND": 2}})) is None, op
+    # an insert looks no key up: its 1,000 operations are not lookups, its NOT_FOUND none of the missing
+    found = find_missing(_lookups({"READ": {"OK": 1997, "NOT_FOUND": 3}, "INSERT": {"OK": 990, "NOT_FOUND": 10}}))
+    assert found is not None and (found.not_found, found.lookups) == (3, 2000)
+    # every status of a lookup is one lookup (ERROR too): 3 of 3,000 is the line
+    assert find_missing(_lookups({"READ": {"OK": 1997, "NOT_FOUND": 3, "ERROR": 1000}})) is None
+    r = _lookups({"SCAN": {"OK": 1500, "NOT_FOUND": 500}}, counts=[1000, 1000, 0])
+    failed = series([0, 0, 500])
+    failed["op"] = "SCAN-FAILED"
+    r.series = pd.concat([r.series, failed])
+    assert find_missing(r).from_s == 2.0
+
+
+def test_a_stall_with_timeouts_inside_a_disturbance_window_is_held_against_the_point():
+    from ycsbctl.experiment.judge import caused_by_disturbance
+
+    r = result([900, 1000, 0, 800, 1000], max_us={3: 1.3e6}, returns={"OK": 3697, "TIMEOUT": 3})
+    v = judge(r, max_error_rate=0.01, disturbances=[(1.9, 4.0)])
+    assert v.status == "degraded" and v.bottleneck["label"] == "stall" and "timed out" in v.reason
+    # the window is open at both ends: a stall that ends where it begins, or begins where it ends, is not in it
+    assert caused_by_disturbance(Stall(1.0, 2.0), [(1.5, 2.5)])
+    assert not caused_by_disturbance(Stall(1.0, 2.0), [(3.0, 4.0)])
+    assert not caused_by_disturbance(Stall(1.0, 2.0), [(1.0, 2.0)])
+    assert caused_by_disturbance(Stall(1.0, 2.0), [(2.9, 4.0)]) and caused_by_disturbance(Stall(1.0, 2.0), [(1.0, 2.1)])
+    assert not caused_by_disturbance(Stall(1.0, 2.0, timeouts=1), [(1.5, 2.5)])
+
+
+def test_the_errors_column_is_error_plus_timeout_and_not_not_found():
+    """runs.parquet's ``errors``, ``timeouts``, ``not_found`` and ``error_rate``, and the judge's error rate,
+    summed by hand over two operations."""
+    from ycsbctl.results.tables import run_row
+
+    r = _lookups({"READ": {"OK": 980, "NOT_FOUND": 5, "ERROR": 2, "TIMEOUT": 3}, "UPDATE": {"OK": 1009, "ERROR": 1}})
+    assert r.operations == 2000 and r.error_rate == (2 + 3 + 1) / 2000
+    doc = {"run_id": "r", "target": "t", "workload": "w", "phase": "run", "threads": 4, "repetition": 0,
+           "status": "ok", "result": r.to_dict()}
+    row = run_row(doc)
+    assert (row["errors"], row["timeouts"], row["not_found"]) == (6, 3, 5)
+    assert row["error_rate"] == pytest.approx(6 / 2000)
+    # above --max-error-rate by ERROR + TIMEOUT, not by NOT_FOUND
+    assert judge(r, max_error_rate=0.0029).status == "failed"
+    assert judge(r, max_error_rate=0.003).status != "failed"
+
+
+def test_the_verdicts_small_rules_each_said_by_a_case():
+    from ycsbctl.experiment.missing import find_missing
+
+    # an operation with no NOT_FOUND adds none: 3 of 3,000 is the line, not over it
+    assert find_missing(_lookups({"READ": {"OK": 1997, "NOT_FOUND": 3}, "UPDATE": {"OK": 1000}})) is None
+    found = find_missing(_lookups({"READ": {"OK": 1996, "NOT_FOUND": 4}, "UPDATE": {"OK": 1000}}))
+    assert found is not None and (found.not_found, found.lookups) == (4, 3000)
+    # a series that cannot say when: no date; one failed operation in a second dates it
+    r = _lookups({"READ": {"OK": 1990, "NOT_FOUND": 10}}, counts=[1000, 1000, 0])
+    r.series = None
+    assert find_missing(r).from_s is None
+    r = _lookups({"READ": {"OK": 1990, "NOT_FOUND": 10}}, counts=[1000, 1000, 0])
+    failed = series([0, 1, 9])
+    failed["op"] = "READ-FAILED"
+    r.series = pd.concat([r.series, failed])
+    assert find_missing(r).from_s == 1.0
+    # no result; no operation measured
+    assert judge(None, max_error_rate=0.01).reason == "no result"
+    assert judge(None, max_error_rate=0.01, error="server down").reason == "server down"
+    empty = result([0, 0])
+    v = judge(empty, max_error_rate=0.01)
+    assert v.status == "failed" and "no operation was measured" in v.reason
+    # a server's text without an ERROR count is not said as errors, on a degraded point or an ok one
+    slow = result([900, 1000, 950], returns={"OK": 2847, "TIMEOUT": 3}, errors=["LOADING Redis is loading"])
+    assert "ERROR" not in judge(slow, max_error_rate=0.01).reason
+    assert judge(result([900, 1000, 950], errors=["LOADING Redis is loading"]), max_error_rate=0.01).reason is None
+    # another benchmark on the host labels the point only when no stall says more
+    busy = judge(result([900, 1000, 950]), max_error_rate=0.01, host_busy="another benchmark ran")
+    assert busy.status == "degraded" and busy.bottleneck["label"] != "stall"
+    stalled = judge(result([900, 1000, 0, 0, 800, 1000], {4: 2.6e6}), max_error_rate=0.01, host_busy="another benchmark ran")
+    assert stalled.bottleneck["label"] == "stall"
+
+
+def test_a_silence_longer_than_the_rest_of_the_window_is_a_stall():
+    """A server frozen 12 s of a 15 s window: two busy seconds, the silence, the two operations that
+    waited through it (12.2 s each) in the last second. The busy seconds are most of those with replies
+    (was: compared with all 15 seconds, so a freeze longer than half the window was never one, and the
+    point read 'latency, ok')."""
+    counts = [619, 482] + [0] * 12 + [2]
+    s = find_stall(series(counts, {14: 12.17e6}))
+    assert s is not None and s.seconds == 12.2 and s.from_s == 2.0  # the first silent second
+    v = judge(result(counts, {14: 12.17e6}), max_error_rate=0.01)
+    assert v.status == "degraded" and v.bottleneck["label"] == "stall" and "no reply for 12.2 s" in v.reason
+
+
+def test_an_unpaced_point_silent_from_its_start_is_a_stall_a_paced_one_is_not():
+    """No busy second at all: the clients of an unpaced point each always wait on an operation, so a
+    silence over half the window is the server's (frozen before the window began); a paced point at a
+    few operations a second proves nothing, nor does a short silence of an unpaced one."""
+    frozen = series([0, 0, 0, 0, 0, 0, 2], {6: 7.5e6})
+    s = find_stall(frozen)
+    assert s is not None and s.seconds == 7.5
+    assert find_stall(frozen, paced=True) is None
+    assert find_stall(series([1, 0, 0, 1, 2, 1, 1, 2], {3: 2.1e6})) is None  # 2.1 s of 8: under half
+    assert find_stall(series([1, 0, 0, 0, 0, 1, 2, 1], {5: 4.2e6})).seconds == 4.2  # 4.2 s of 8: over half
+    assert find_stall(series([1, 0, 0, 0, 1, 2, 1, 1], {4: 3.9e6})) is None  # 3.9 s of 8: under half
+    r = result([0, 0, 0, 0, 0, 0, 2], {6: 7.5e6})
+    assert judge(r, max_error_rate=0.01).status == "degraded"
+    r.target_rate = 10.0
+    assert judge(r, max_error_rate=0.01).status == "ok"
+
+
+def test_the_client_lag_warning_quotes_its_figures_in_ms_as_hdrhistogram_reads_them():
+    """1,000 reads (990 of 20 ms, 10 of 40 ms), the loop late by 30 ms at every probe but one of 45 ms: the
+    warning quotes the lag's p99.9 and maximum and the reads' p99 (not p99.99) and maximum, each
+    HdrHistogram's own value in ms."""
+    from hdrh.histogram import HdrHistogram
+
+    from ycsbctl.results.client_lag import client_lag_warning
+
+    reads, lag = HdrHistogram(1, 3_600_000_000, 3), HdrHistogram(1, 3_600_000_000, 3)
+    for v in [20_000] * 990 + [40_000] * 10:  # p99 20 ms, p99.99 and the maximum 40 ms
+        reads.record_value(v)
+    for v in [30_000] * 999 + [45_000]:
+        lag.record_value(v)
+    r = PhaseResult("run", 4, 1000.0, 1000, {"READ": OpSummary.from_histogram("READ", reads, {"OK": 1000})},
+                    series([1000]))
+    r = _with_client_lag(r, [30_000] * 999 + [45_000])
+    lag999, lag_max = lag.get_value_at_percentile(99.9), lag.get_max_value()
+    p99, op_max = reads.get_value_at_percentile(99.0), reads.get_max_value()
+    assert client_lag_warning(r) == (
+        f"client lag: the load generator's own event loop ran late — its p99.9 ({lag999 / 1000:.2f} ms) is "
+        f"{lag999 / p99:.0%} of the operations' p99 ({p99 / 1000:.2f} ms); its maximum ({lag_max / 1000:.1f} ms) is "
+        f"{lag_max / op_max:.0%} of the slowest operation's ({op_max / 1000:.1f} ms): that part of the latency is "
+        "the client's, not the server's")
+    assert f"({lag999 / 1000:.2f} ms)" == "(30.02 ms)" and f"({p99 / 1000:.2f} ms)" == "(20.02 ms)"  # ÷ 1001: 29.99, 20.00

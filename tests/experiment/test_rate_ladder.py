@@ -12,9 +12,9 @@ import pytest
 import redis
 from hdrh.histogram import HdrHistogram
 
-from tests.cli.test_run_cli import ycsbctl
+from tests.fixtures.cli import ycsbctl
 from tests.fixtures.pacing import duration_floor, holdable_rate, unpaced_ops
-from tests.fixtures.servers import start_mongo_wire, start_redis
+from tests.fixtures.servers import start_mongo_wire
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.experiment.rate_search import RateSearch
@@ -42,14 +42,14 @@ def _spec(url: str, threads: int) -> PhaseSpec:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    s = start_redis(tmp_path_factory.mktemp("rate-ladder-redis"))
+def server(module_redis, tmp_path_factory: pytest.TempPathFactory):
+    """The module's redis-server, loaded with workload-b's 2,000 records once."""
+    s = module_redis
     url = f"redis://127.0.0.1:{s.port}"
     out = ycsbctl("load", "workload-b", "--target", url, "-p", "recordcount=2000", "--threads", "4", "--no-telemetry",
                   cwd=tmp_path_factory.mktemp("rate-ladder-load"))
     assert out.returncode == 0, out.stderr
-    yield s, url
-    s.stop()
+    return s, url
 
 
 def updates(rds: redis.Redis) -> int:

@@ -22,15 +22,18 @@ from types import SimpleNamespace
 import pytest
 
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.rate_search import RateSearch, search_point
-from ycsbctl.experiment.store import MemoryStore
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.rate_search import RateSearch, SearchContext, search_point
+from ycsbctl.experiment.resolve import resolve_study
+from ycsbctl.experiment.result_sink import MemorySink
+from ycsbctl.experiment.study import Point
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.run_columns import LATENCY_STATS, RUN_COLUMNS
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.slo import Slo, Trial, judge_trial, parse_slo, summary_line
-from ycsbctl.results.store import RunRecord
 
 pytestmark = pytest.mark.truth
 
@@ -240,36 +243,50 @@ CAP_PER_THREAD = 20_000.0  # the synthetic server's capacity (ops/s) per client 
 BASE_US = 100  # its latency when idle; the queue's intended p99 is BASE_US / (1 − λ/cap)
 
 
+STUDY = resolve_study(Plan(workloads=["workload-b"], targets=["redis"]))  # resolved only: no server is started
+
+
 def knee(threads: int) -> float:
     """The highest rate meeting p99 ≤ 1 ms on the synthetic server: 100 / (1 − λ/cap) ≤ 1000 ⇔ λ ≤ 0.9·cap."""
     return 0.9 * CAP_PER_THREAD * threads
 
 
 class FakeSweep:
-    """What :func:`search_point` uses of a Sweep — plan, store, done ids, measure, console — measuring
-    the synthetic server. ``stop_after``: measure returns None (target skipped) from that point on."""
+    """What :func:`search_point` is given by a sweep — ``measure(point)`` and a :class:`SearchContext` (the
+    plan's objective and budget, the sink, the done ids, the console) — measuring the synthetic server.
+    ``stop_after``: measure returns None (target skipped) from that point on."""
 
-    def __init__(self, plan: SimpleNamespace, store: MemoryStore, stop_after: int | None = None,
-                 unpaced_fails: bool = False) -> None:
+    def __init__(self, plan: SimpleNamespace, store: MemorySink, stop_after: int | None = None,
+                 unpaced_fails: bool = False, unpaced_status: RunStatus = RunStatus.FAILED,
+                 degraded_from: float | None = None) -> None:
         self.plan, self.store, self.stop_after, self.unpaced_fails = plan, store, stop_after, unpaced_fails
+        self.unpaced_status, self.degraded_from = unpaced_status, degraded_from
         self.done_ids = store.run_ids(RunStatus.OK)
         self.measured: list[str] = []
-        self.console = SimpleNamespace(note=lambda text: None)
+        self.notes: list[str] = []
 
-    def measure(self, target, label, workload, phase, threads, rep, props, rate=None):
+    def context(self) -> SearchContext:
+        plan = self.plan
+        return SearchContext(plan.slo, plan.slo_start, plan.slo_points, self.done_ids, self.store, self.notes.append)
+
+    def measure(self, p: Point) -> RunRecord | None:
         if self.stop_after is not None and len(self.measured) >= self.stop_after:
             return None
+        threads, rate = p.threads, p.rate
         cap = CAP_PER_THREAD * threads
         achieved = cap if rate is None else min(rate, cap)
         lat = {"READ": BASE_US}
         if rate is not None:
             lat["Intended-READ"] = math.ceil(BASE_US / (1 - rate / cap)) if rate < cap else 10**6
-        status = RunStatus.FAILED if rate is None and self.unpaced_fails else RunStatus.OK
+        status = self.unpaced_status if rate is None and self.unpaced_fails else RunStatus.OK
+        if rate is not None and self.degraded_from is not None and rate >= self.degraded_from:
+            status = RunStatus.DEGRADED  # another load generator on the host: measured, not judged
+        error = "host busy: redis-benchmark (pid 4242) ran beside it" if status == RunStatus.DEGRADED else None
         r = point(round(achieved), lat, status=status, rate=rate)
-        run_id = RunRecord.make_id(label, workload, phase, threads, rep, rate)
-        record = RunRecord(run_id, label, workload, phase, threads, rep, status, result=r.result, target_rate=rate)
+        record = RunRecord(p.run_id, p.target.label, p.workload_name, p.phase, threads, p.repetition, status,
+                           result=r.result, target_rate=rate, error=error)
         self.store.add_run(record)
-        self.measured.append(run_id)
+        self.measured.append(p.run_id)
         return record
 
 
@@ -282,20 +299,21 @@ def _search(sweep: FakeSweep, threads: int) -> dict:
     return doc
 
 
-def _reread(store: MemoryStore) -> MemoryStore:
+def _reread(store: MemorySink) -> MemorySink:
     """The store as --resume finds it: the manifest read back from its JSON, the runs kept."""
     manifest = Manifest.from_dict(json.loads(json.dumps(store.manifest.to_dict())))
-    return MemoryStore(manifest, list(store.runs.values()))
+    return MemorySink(manifest, list(store.runs.values()))
 
 
 def _sweep(plan: SimpleNamespace, sweep: FakeSweep, threads=(1, 2)) -> bool:
-    return all(search_point(sweep, "redis", "redis", "workloadb", t, {}) for t in threads)
+    (target,), (case,) = STUDY.targets, STUDY.cases  # redis × workloadb
+    return all(search_point(Point(target, case, t), sweep.measure, sweep.context()) for t in threads)
 
 
 @pytest.mark.parametrize("points", [3, 8])
 def test_a_search_under_the_unpaced_ceiling_spends_its_budget_and_finds_the_intended_knee(points):
     plan = _plan(slo_points=points)
-    sweep = FakeSweep(plan, MemoryStore(Manifest("slo")))
+    sweep = FakeSweep(plan, MemorySink(Manifest("slo")))
     assert _sweep(plan, sweep, threads=(2,))
     doc = _search(sweep, 2)
     # the budget counts the unpaced point: it is measured first, as repetition 1 of the unpaced point
@@ -315,7 +333,7 @@ def test_a_search_under_the_unpaced_ceiling_spends_its_budget_and_finds_the_inte
 
 def test_a_search_from_a_start_rate_measures_no_unpaced_point():
     plan = _plan(slo_start=10_000.0, slo_points=8)
-    sweep = FakeSweep(plan, MemoryStore(Manifest("slo")))
+    sweep = FakeSweep(plan, MemorySink(Manifest("slo")))
     assert _sweep(plan, sweep, threads=(1,))
     doc = _search(sweep, 1)
     rates = [t["rate"] for t in doc["tried"]]
@@ -327,16 +345,38 @@ def test_a_search_from_a_start_rate_measures_no_unpaced_point():
 
 def test_a_failed_unpaced_point_ends_the_search_before_any_paced_point():
     plan = _plan()
-    sweep = FakeSweep(plan, MemoryStore(Manifest("slo")), unpaced_fails=True)
+    sweep = FakeSweep(plan, MemorySink(Manifest("slo")), unpaced_fails=True)
     assert _sweep(plan, sweep, threads=(1,))
     doc = _search(sweep, 1)
     assert len(sweep.measured) == 1 and doc["ended"] == "unpaced-failed" and doc["finished"] and doc["tried"] == []
     assert doc["unpaced_ops"] is None and doc["found_rate"] is None
+    assert summary_line(doc) == "READ:p99<1ms: not searched (the unpaced point failed)"
+
+
+def test_a_degraded_point_is_never_called_failed():
+    """A host-busy unpaced point ends the search as 'was degraded'; a host-busy paced point is 'not judged',
+    with its reason, and the line says the search counted it as a miss."""
+    plan = _plan()
+    busy = FakeSweep(plan, MemorySink(Manifest("slo")), unpaced_fails=True, unpaced_status=RunStatus.DEGRADED)
+    assert _sweep(plan, busy, threads=(1,))
+    doc = _search(busy, 1)
+    assert doc["ended"] == "unpaced-failed" and doc["unpaced_status"] == "degraded"
+    assert summary_line(doc) == "READ:p99<1ms: not searched (the unpaced point was degraded)"
+    assert any("the unpaced point was degraded, so there is no ceiling" in n for n in busy.notes), busy.notes
+    paced = FakeSweep(plan, MemorySink(Manifest("slo")), degraded_from=0.5 * knee(1))
+    assert _sweep(plan, paced, threads=(1,))
+    doc = _search(paced, 1)
+    misses = sorted((t for t in doc["tried"] if not t["passed"]), key=lambda t: t["rate"])
+    assert misses and misses[0]["status"] == "degraded"
+    line = summary_line(doc)
+    assert "failed" not in line, line
+    assert (f"{misses[0]['rate']:,.0f} ops/s not judged, the point was degraded (host busy: redis-benchmark (pid 4242) "
+            "ran beside it); the search counted it as a miss)") in line
 
 
 def test_each_thread_count_keeps_its_own_search_in_the_manifest():
     plan = _plan()
-    sweep = FakeSweep(plan, MemoryStore(Manifest("slo")))
+    sweep = FakeSweep(plan, MemorySink(Manifest("slo")))
     assert _sweep(plan, sweep)
     searches = sweep.store.manifest.slo_searches
     assert sorted(s["threads"] for s in searches) == [1, 2] and all(s["finished"] for s in searches)
@@ -347,7 +387,7 @@ def test_each_thread_count_keeps_its_own_search_in_the_manifest():
 
 def test_the_manifest_read_back_replays_the_search_and_measures_nothing():
     plan = _plan()
-    first = FakeSweep(plan, MemoryStore(Manifest("slo")))
+    first = FakeSweep(plan, MemorySink(Manifest("slo")))
     assert _sweep(plan, first)
     again = FakeSweep(plan, _reread(first.store))
     assert _sweep(plan, again)
@@ -357,7 +397,7 @@ def test_the_manifest_read_back_replays_the_search_and_measures_nothing():
 
 def _uninterrupted() -> tuple[list[str], list[dict]]:
     plan = _plan()
-    sweep = FakeSweep(plan, MemoryStore(Manifest("slo")))
+    sweep = FakeSweep(plan, MemorySink(Manifest("slo")))
     assert _sweep(plan, sweep)
     return sweep.measured, sorted(sweep.store.manifest.slo_searches, key=lambda s: s["threads"])
 
@@ -369,7 +409,7 @@ def test_a_search_interrupted_anywhere_resumes_to_the_same_search_measuring_no_p
     manifest read back and the runs kept, it measures exactly the points not yet measured."""
     want_measured, want_searches = _uninterrupted()
     plan = _plan()
-    cut = FakeSweep(plan, MemoryStore(Manifest("slo")), stop_after=stop_after)
+    cut = FakeSweep(plan, MemorySink(Manifest("slo")), stop_after=stop_after)
     assert not _sweep(plan, cut)
     assert cut.measured == want_measured[:stop_after]
     resumed = FakeSweep(plan, _reread(cut.store))
@@ -384,7 +424,7 @@ def test_a_point_whose_run_was_lost_is_measured_again_on_resume():
     resume every run the searches name is in the folder, and only the lost ones were measured."""
     want_measured, want_searches = _uninterrupted()
     plan = _plan()
-    first = FakeSweep(plan, MemoryStore(Manifest("slo")))
+    first = FakeSweep(plan, MemorySink(Manifest("slo")))
     assert _sweep(plan, first)
     lost = [want_measured[0], want_measured[3], want_measured[8]]  # t1's unpaced and 3rd points, t2's unpaced
     store = _reread(first.store)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.servers import ROOT
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
@@ -23,7 +24,6 @@ from ycsbctl.workload.properties import load_properties
 
 pytestmark = [pytest.mark.speed, pytest.mark.truth]
 
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 
 
 def _files(folder: Path, run_id: str) -> dict[str, bytes]:

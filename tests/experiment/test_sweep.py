@@ -21,17 +21,19 @@ from ycsbctl.errors import UserError
 from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import Progress
+from ycsbctl.experiment.resolve import resolve_study
+from ycsbctl.experiment.result_sink import MemorySink
 from ycsbctl.experiment.run import run_plan
-from ycsbctl.experiment.store import MemoryStore
+from ycsbctl.experiment.study import Target
 from ycsbctl.experiment.sweep import Sweep
 from ycsbctl.provision import Endpoint
 from ycsbctl.results import load
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.store import RunRecord
 
-SMALL = dict(workloads=["workload-b"], threads=[2, 4], records=60, duration_s=0.3, warmup_s=0.0, telemetry=False,
+SMALL = dict(workloads=["workload-b"], threads=[2, 4], records=60, duration_s=0.1, warmup_s=0.0, telemetry=False,
              processes=1)
 
 
@@ -46,16 +48,18 @@ class BasicServers:
         self.log: list[tuple[str, str]] = []  # (verb, target)
         self.running: list[str] = []
 
-    def up(self, target: str, props) -> Endpoint:
-        self.log.append(("up", target))
-        if target in self.refuse:
-            raise self.refuse[target]
-        self.running.append(target)
-        return Endpoint(target=target, protocol="basic", url="basic://", backend="local", pid=None,
-                        server_name=f"BasicDB as {target}")
+    def up(self, target: Target) -> Endpoint:
+        name = target.name
+        self.log.append(("up", name))
+        if name in self.refuse:
+            raise self.refuse[name]
+        self.running.append(name)
+        # basic://<target>: the engine ignores the host, and a test can tell whose point a spec is
+        return Endpoint(target=name, protocol="basic", url=f"basic://{name}", backend="local", pid=None,
+                        server_name=f"BasicDB as {name}")
 
-    def alive(self, endpoint: Endpoint) -> bool:
-        return endpoint.target not in self.dead
+    def lost(self, endpoint: Endpoint) -> str | None:
+        return "died" if endpoint.target in self.dead else None
 
     def restart(self, endpoint: Endpoint) -> Endpoint:
         self.log.append(("restart", endpoint.target))
@@ -98,9 +102,9 @@ class RecordingEngine:
         return Recorded(run, lambda r: self.on_run(n, spec, r) if self.on_run else r)
 
 
-def _sweep(plan: Plan, servers: BasicServers, engine: RecordingEngine, store: MemoryStore | None = None):
-    store = store or MemoryStore(Manifest(experiment_id="t", plan=plan.to_dict()))
-    sweep = Sweep(plan, servers, engine, store, Console(Progress(10, quiet=True)))
+def _sweep(plan: Plan, servers: BasicServers, engine: RecordingEngine, store: MemorySink | None = None):
+    store = store or MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()))
+    sweep = Sweep(resolve_study(plan), servers, engine, store, Console(Progress(10, quiet=True)))
     return sweep.run(), store
 
 
@@ -129,7 +133,7 @@ def test_resume_runs_only_the_points_not_ok_and_loads_again_before_them():
     plan = Plan(targets=["redis"], **SMALL)
     done = RunRecord("redis.workloadb.run.t2.r1", "redis", "workloadb", "run", 2, 1, RunStatus.OK)
     failed = RunRecord("redis.workloadb.run.t4.r1", "redis", "workloadb", "run", 4, 1, RunStatus.FAILED)
-    store = MemoryStore(Manifest(experiment_id="t", plan=plan.to_dict()), [done, failed])
+    store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()), [done, failed])
     engine = RecordingEngine()
     outcome, store = _sweep(plan, BasicServers(), engine, store)
     assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 4)]
@@ -142,7 +146,7 @@ def test_nothing_left_to_run_provisions_nothing():
     plan = Plan(targets=["redis"], **{**SMALL, "threads": [2]})
     done = RunRecord("redis.workloadb.run.t2.r1", "redis", "workloadb", "run", 2, 1, RunStatus.OK)
     servers, engine = BasicServers(), RecordingEngine()
-    _sweep(plan, servers, engine, MemoryStore(Manifest(experiment_id="t"), [done]))
+    _sweep(plan, servers, engine, MemorySink(Manifest(experiment_id="t"), [done]))
     assert servers.log == [] and engine.specs == []
 
 
@@ -190,13 +194,14 @@ def test_a_server_that_died_in_a_point_fails_that_point_is_restarted_and_loaded_
     assert outcome.exit_code == 1 and outcome.folder_status() == FolderStatus.PARTIAL
 
 
-def test_a_server_that_cannot_be_restarted_skips_the_rest_of_its_target_with_the_fix():
-    plan = Plan(targets=["redis", "valkey"], **SMALL)
+@pytest.mark.parametrize("order", ["target", "interleaved"])
+def test_a_server_that_cannot_be_restarted_skips_the_rest_of_its_target_with_the_fix(order: str):
+    plan = Plan(targets=["redis", "valkey"], order=order, **SMALL)
     servers = BasicServers(restart_error=UserError("port 6379 on 127.0.0.1 is in use by pid 1", fix="stop it"))
 
     def crash(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
-        if n == 1:
-            servers.dead.add("redis")
+        if spec.phase == "run" and spec.url == "basic://redis" and "redis" not in servers.dead:
+            servers.dead.add("redis")  # redis's first measured point: its server dies
             return _lost(result)
         return result
 
@@ -204,7 +209,8 @@ def test_a_server_that_cannot_be_restarted_skips_the_rest_of_its_target_with_the
     (skipped,) = outcome.skipped
     assert skipped.target == "redis" and skipped.fix == "stop it"
     assert skipped.reason == "could not restart after a crash: port 6379 on 127.0.0.1 is in use by pid 1: stop it"
-    assert "redis.workloadb.run.t4.r1" not in store.runs  # the rest of redis is skipped …
+    (crashed,) = [r for r in store.runs if r.startswith("redis.workloadb.run.")]  # the rest of redis is skipped …
+    assert store.runs[crashed].status == RunStatus.FAILED
     assert {"valkey.workloadb.run.t2.r1", "valkey.workloadb.run.t4.r1"} <= store.run_ids(RunStatus.OK)  # … not valkey
     assert servers.running == []
 
@@ -284,9 +290,81 @@ def test_a_point_stopped_before_it_measured_anything_says_so_never_none():
     assert point_summary(failed) == "failed: lost the server"
 
 
+def test_a_points_line_shows_the_p99_of_the_operation_that_dominates_its_mix():
+    """Workload E: 95 % SCAN, 5 % INSERT — the line's p99 is SCAN's (it showed INSERT's whenever present)."""
+    import numpy as np
+
+    from tests.fixtures.experiments import make_result
+    from ycsbctl.experiment.live_console import point_summary
+
+    result = make_result(np.random.default_rng(5), "run", 8, 400.0, {"INSERT": 0.05, "SCAN": 0.95})
+    line = point_summary(RunRecord("r", "redis", "workloade", "run", 8, 1, RunStatus.OK, result=result))
+    want = result.ops["SCAN"].percentile(99) / 1000
+    assert f", p99 {want:.2f} ms (SCAN)" in line and "(INSERT)" not in line
+
+
+def test_a_plugins_own_operation_is_the_lines_p99_when_it_has_none_of_ycsbs():
+    """media-items' GET-BY-ID point showed no p99 at all (only YCSB's operations were looked for)."""
+    import numpy as np
+
+    from tests.fixtures.experiments import make_result
+    from ycsbctl.experiment.live_console import point_summary
+
+    result = make_result(np.random.default_rng(6), "run", 8, 400.0, {"GET-BY-ID": 0.9, "UPDATE-BY-ID": 0.1})
+    line = point_summary(RunRecord("r", "redis", "media-items-byid", "run", 8, 1, RunStatus.OK, result=result))
+    want = result.ops["GET-BY-ID"].percentile(99) / 1000
+    assert f", p99 {want:.2f} ms (GET-BY-ID)" in line, line
+
+
+def test_a_batch_workloads_line_says_the_records_it_stored_per_second_beside_its_operations():
+    """online-status: a BATCH-STORE stores 100 users, a STORE one: '79 ops/s' alone hid 7,900 users/s."""
+    import numpy as np
+
+    from tests.fixtures.experiments import make_result
+    from ycsbctl.experiment.live_console import RecordUnits, point_summary
+
+    result = make_result(np.random.default_rng(7), "run", 8, 400.0, {"STORE": 0.7, "BATCH-STORE": 0.3})
+    record = RunRecord("r", "redis", "online-status-hash", "run", 8, 1, RunStatus.OK, result=result)
+    users = (result.ops["STORE"].returns["OK"] + 100 * result.ops["BATCH-STORE"].returns["OK"]) / (result.runtime_ms / 1000)
+    line = point_summary(record, RecordUnits("users", {"STORE": 1, "BATCH-STORE": 100}))
+    assert line.startswith(f"{result.throughput_ops:,.0f} ops/s ({users:,.0f} users/s), p99 ")
+    assert point_summary(record).startswith(f"{result.throughput_ops:,.0f} ops/s, p99 ")  # one record per operation
+
+
 def test_the_load_runs_with_load_threads_when_given():
     plan = Plan(targets=["redis"], load_threads=3, **SMALL)
     servers, engine = BasicServers(), RecordingEngine()
     _sweep(plan, servers, engine)
     assert [(s.phase, s.threads) for s in engine.specs] == [("load", 3), ("run", 2), ("run", 4)]
     assert Plan.from_dict(plan.to_dict()).load_threads == 3  # kept for --resume
+
+
+def test_precision_adds_rounds_until_every_interval_is_narrow_or_the_cap_and_target_order_refuses_it():
+    """--repeat auto / --precision: repetitions that agree stop at --repeat rounds; ones that differ by 30 %
+    run --max-repeat rounds against ±5 %, each extra round said with the cells still too wide."""
+    wide = dict(SMALL, threads=[2])
+
+    def throughput(spread: float):
+        seen: dict[str, int] = {}
+
+        def set_rate(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
+            # each target's points: 100k ops/s, or 30 % more every other time
+            seen[spec.url] = k = seen.get(spec.url, 0) + 1
+            result.runtime_ms = result.operations / 100.0 / (1 + spread * (k % 2))
+            return result
+        return set_rate
+
+    plan = Plan(targets=["redis", "valkey"], repeat=2, precision=0.05, max_repeat=3, **wide)
+    outcome, _ = _sweep(plan, BasicServers(), RecordingEngine(throughput(0.0)))
+    assert sorted({r.repetition for r in outcome.records if r.phase == "run"}) == [1, 2]
+    notes: list[str] = []
+    store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()))
+    console = Console(Progress(10, quiet=True))
+    console.note = notes.append  # type: ignore[method-assign]
+    outcome = Sweep(resolve_study(plan), BasicServers(), RecordingEngine(throughput(0.3)), store, console).run()
+    runs = [r for r in outcome.records if r.phase == "run"]
+    assert sorted({r.repetition for r in runs}) == [1, 2, 3] and len(runs) == 2 * 3
+    extra = [n for n in notes if "still wider than ±5%" in n]
+    assert [n.split(":")[0] for n in extra] == ["round 3"] and "2 cell(s)" in extra[0]
+    with pytest.raises(UserError, match=r"--precision add rounds over interleaved points.*\(--order target\)"):
+        Plan(targets=["redis"], repeat=3, precision=0.05, order="target", **wide)

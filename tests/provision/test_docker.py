@@ -13,9 +13,9 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from tests.cli.test_servers_cli import LineReader
-from tests.fixtures.docker import load_image_builder
+from tests.fixtures.docker import load_image_builder, our_containers
 from tests.fixtures.servers import free_port
+from tests.fixtures.waiting import LineReader
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
 from ycsbctl.provision import provision, server_alive, state, teardown
@@ -23,12 +23,6 @@ from ycsbctl.provision import provision, server_alive, state, teardown
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parents[2]
 QUIET = {"say": lambda message: None}
-
-
-@pytest.fixture
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("YCSBCTL_STATE_DIR", str(tmp_path / "state"))
-    return tmp_path / "state"
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +36,6 @@ def shell_images(docker_client) -> dict[str, str]:
         builder.build_image(docker_client, f"ycsbctl-test/{name}:local", "/bin/sh", "/bin/sh",
                             [entrypoint, "LABEL ycsbctl.flavor=redis"], extra_files=extra)
     return {name: f"ycsbctl-test/{name}:local" for name in images}
-
-
-def _ours(client) -> list:
-    return client.containers.list(all=True, filters={"label": ["ycsbctl=1", f"ycsbctl.state={state.namespace()}"]})
 
 
 def test_redis_container_is_labelled_limited_ready_and_removed(docker_client, local_images, state_dir):
@@ -78,7 +68,7 @@ def test_ferretdb_target_runs_the_mongo_wire_image_and_says_so(docker_client, lo
         assert any("host networking" in note for note in ep.notes) or ep.url.startswith("mongodb://127.0.0.1:")
     finally:
         teardown(ep)
-    assert _ours(docker_client) == []
+    assert our_containers(docker_client) == []
 
 
 def test_docker_redis_fixture_is_a_running_labelled_container(docker_client, docker_redis):
@@ -94,10 +84,10 @@ def test_down_all_removes_ours_and_leaves_other_containers_alone(docker_client, 
         up = subprocess.run([str(ROOT / ".venv/bin/ycsbctl"), "up", "redis", "--backend", "docker", "--image",
                              local_images["redis"], "--host-network"], capture_output=True, text=True, timeout=60)
         assert up.returncode == 0, up.stderr
-        (ours,) = _ours(docker_client)
+        (ours,) = our_containers(docker_client)
         result = CliRunner().invoke(main, ["down", "--all"])
         assert result.exit_code == 0 and f"redis: stopped container {ours.id[:12]}" in result.output
-        assert _ours(docker_client) == [] and state.entries() == []
+        assert our_containers(docker_client) == [] and state.entries() == []
         stranger.reload()
         assert stranger.status == "running"
         # a labelled container of another state folder (the session's docker_redis) is not ours here
@@ -112,14 +102,14 @@ def test_sigint_while_up_waits_for_readiness_leaves_no_container(docker_client, 
                             env=os.environ.copy(), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         LineReader(proc.stderr).wait_for("waiting for redis to answer")
-        assert len(_ours(docker_client)) == 1
+        assert len(our_containers(docker_client)) == 1
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) != 0
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert _ours(docker_client) == [] and state.entries() == []
+    assert our_containers(docker_client) == [] and state.entries() == []
 
 
 def test_container_exiting_during_startup_is_one_line_with_its_log(docker_client, shell_images, state_dir):
@@ -127,7 +117,7 @@ def test_container_exiting_during_startup_is_one_line_with_its_log(docker_client
         provision("redis", "docker", experiment_id="t-exit", image=shell_images["exits"], host_network=True, **QUIET)
     assert err.value.exit_code == 1 and "\n" not in str(err.value)
     assert "exited with code 4 during start-up" in str(err.value) and "FATAL: unknown option" in str(err.value)
-    assert _ours(docker_client) == [] and state.entries() == []
+    assert our_containers(docker_client) == [] and state.entries() == []
 
 
 def test_missing_image_without_registry_is_one_line_error(docker_client, state_dir):
@@ -155,7 +145,7 @@ def test_up_two_targets_with_their_images_gives_urls_the_engine_loads_and_runs(d
         assert up.returncode == 0, up.stderr
         urls = dict(line.split("\t")[:2] for line in up.stdout.splitlines())
         assert urls["redis"].startswith("redis://127.0.0.1:") and urls["ferretdb"].startswith("mongodb://127.0.0.1:")
-        assert {c.labels["ycsbctl.target"] for c in _ours(docker_client)} == {"redis", "ferretdb"}
+        assert {c.labels["ycsbctl.target"] for c in our_containers(docker_client)} == {"redis", "ferretdb"}
         for url, records in ((urls["redis"], 2000), (urls["ferretdb"], 200)):
             for cmd in (["load", "workload-b", "--threads", "4"], ["run", "workload-b", "--threads", "4", "--duration", "1"]):
                 out = subprocess.run([ycsbctl, *cmd, "--target", url, "-p", f"recordcount={records}", "--quiet"],
@@ -166,7 +156,7 @@ def test_up_two_targets_with_their_images_gives_urls_the_engine_loads_and_runs(d
                     assert f"[INSERT], Return=OK, {records}" in out.stdout
     finally:
         down = CliRunner().invoke(main, ["down", "--all"])
-    assert down.exit_code == 0 and _ours(docker_client) == [] and state.entries() == []
+    assert down.exit_code == 0 and our_containers(docker_client) == [] and state.entries() == []
 
 
 def test_image_for_a_target_not_started_is_refused(state_dir):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import subprocess
 
-from tests.cli.test_run_cli import CLI
+from tests.fixtures.cli import CLI
 
 
 def test_an_engine_that_does_not_answer_is_one_line_and_exit_1(tmp_path) -> None:

@@ -117,7 +117,8 @@ def test_a_run_provisioned_on_the_remote_engine_is_measured_from_there(remote_en
     assert point["bottleneck"]["label"] != "host-cpu"  # client and server share no cores
     assert f"on {e.address}" in (out / "report.html").read_text()
     assert e.ours() == []  # the run removed its server and the iperf3 container
-    assert _down_all(e) in ("", "nothing to stop\n")
+    # nothing of ours is left: nothing to stop (the ctl host has no Docker of its own to look in, and says so)
+    assert _down_all(e) in ("", "nothing to stop\n", "no Docker on this host: no container to look for\n")
 
 
 def test_a_mongodb_protocol_server_is_refused_on_a_remote_engine(remote_engine: RemoteEngine) -> None:

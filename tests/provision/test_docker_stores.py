@@ -22,26 +22,20 @@ from urllib.parse import urlsplit
 import pandas as pd
 import pytest
 
-from tests.fixtures.docker import STORE_IMAGES, load_image_builder
+from tests.fixtures.cli import ycsbctl
+from tests.fixtures.docker import STORE_IMAGES, load_image_builder, our_containers
+from tests.fixtures.server_counters import mariadb_status, memcached_counters
+from tests.fixtures.server_counters import postgresql_table_counters as pg_table_counters
 from tests.fixtures.waiting import wait_until
-from tests.provision.test_docker import _ours, state_dir  # noqa: F401 - state_dir is a fixture
-from tests.stores.test_memcached_truth import counters as memcached_counters
-from tests.stores.test_sql_stores import _status as mariadb_status
-from tests.stores.test_sql_stores import _table_counters as pg_table_counters
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parents[2]
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 RECORDS, OPERATIONS = 500, 2000
 FIELD_BYTES = 10 * 100  # workload-b: fieldcount=10, fieldlength=100
 FLAVORS = {"memcached": "memcached", "postgresql": "postgres", "mariadb": "mariadbd"}
 # What `up` says about each server: its durability settings (ycsbctl's in-memory-like configuration)
 SHOWN = {"memcached": "memcached 1.6", "postgresql": "fsync=off, synchronous_commit=off",
          "mariadb": "innodb_flush_log_at_trx_commit=0"}
-
-
-def ycsbctl(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([YCSBCTL, *args], capture_output=True, text=True, timeout=timeout)
 
 
 # These tests check counts, not speed: they measure even while another load generator runs here
@@ -132,7 +126,7 @@ def test_a_store_in_its_local_image_counts_what_the_engine_sent_and_down_leaves_
     assert up.returncode == 0, up.stderr
     try:
         label, url, where = up.stdout.rstrip("\n").split("\t")[:3]
-        (container,) = _ours(docker_client)
+        (container,) = our_containers(docker_client)
         assert label == target and container.labels["ycsbctl.target"] == target
         assert container.image.labels["ycsbctl.flavor"] == FLAVORS[target]
         assert where.startswith(f"docker, container {container.id[:12]}") and SHOWN[target] in where
@@ -159,7 +153,7 @@ def test_a_store_in_its_local_image_counts_what_the_engine_sent_and_down_leaves_
     finally:
         down = ycsbctl("down", "--all")
     assert down.returncode == 0 and f"{target}: stopped container {container.id[:12]}" in down.stdout
-    assert _ours(docker_client) == []
+    assert our_containers(docker_client) == []
 
 
 BASIS = {"memcached": "bytes", "postgresql": "pg_total_relation_size", "mariadb": "innodb data_length+index_length"}
@@ -173,7 +167,7 @@ def test_a_provisioned_run_of_the_three_shows_footprint_durability_and_container
                 "--threads", "2", "--records", "1000", "--duration", "1.5", "--warmup", "0", "--processes", "1",
                 "--out", str(out), CONCURRENT)
     assert completed(r), r.stderr
-    assert _ours(docker_client) == []  # every server the run started is gone
+    assert our_containers(docker_client) == []  # every server the run started is gone
     manifest = json.loads((out / "manifest.json").read_text())
     servers = {s["target"]: s for s in (manifest["servers"].values() if isinstance(manifest["servers"], dict)
                                         else manifest["servers"])}

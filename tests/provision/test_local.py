@@ -24,6 +24,7 @@ from ycsbctl.provision import (
     provisioned,
     restart,
     server_alive,
+    server_lost,
     state,
     teardown,
 )
@@ -41,12 +42,6 @@ def _our_processes(data_dir_prefix: str = "ycsbctl-") -> list[psutil.Process]:
         if os.path.basename(cwd).startswith(data_dir_prefix) and proc.info["status"] != psutil.STATUS_ZOMBIE:
             found.append(proc)
     return found
-
-
-@pytest.fixture
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("YCSBCTL_STATE_DIR", str(tmp_path / "state"))
-    return tmp_path / "state"
 
 
 def _fake_binary(folder: Path, name: str, script: str) -> Path:
@@ -73,12 +68,18 @@ def test_local_redis_up_reads_version_and_study_config_then_down_leaves_nothing(
         assert [e["key"] for e in state.entries()] == [f"local:{ep.pid}"]
         data_dir = state.entries()[0]["data_dir"]
         assert psutil.Process(ep.pid).cwd() == data_dir
-        assert server_alive(ep)
+        assert server_alive(ep) and server_lost(ep) is None
+        # frozen, it is not called dead (the sweep restarts it either way, and says which it was)
+        os.kill(ep.pid, signal.SIGSTOP)
+        try:
+            assert server_lost(ep) == f"stopped answering (its process {ep.pid} is stopped: SIGSTOP or a debugger)"
+        finally:
+            os.kill(ep.pid, signal.SIGCONT)
     finally:
         teardown(ep)
     assert not psutil.pid_exists(ep.pid) or psutil.Process(ep.pid).status() == psutil.STATUS_ZOMBIE
     assert not os.path.exists(data_dir) and state.entries() == []
-    assert not server_alive(ep)
+    assert not server_alive(ep) and server_lost(ep) == "died"
     assert "Ready to accept connections" in Path(ep.log_path).read_text()
     assert not [p for p in _our_processes() if p.info["cwd"] == data_dir]
 

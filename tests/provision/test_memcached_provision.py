@@ -4,7 +4,6 @@ always stopped; external URLs used as they are; the footprint of a load from its
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import psutil
 import pytest
@@ -19,12 +18,6 @@ from ycsbctl.telemetry.footprint import footprint_after, footprint_before
 from ycsbctl.workload.properties import load_properties
 
 QUIET = {"say": lambda message: None}
-
-
-@pytest.fixture
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("YCSBCTL_STATE_DIR", str(tmp_path / "state"))
-    return tmp_path / "state"
 
 
 def stats(port: int) -> dict[bytes, bytes]:

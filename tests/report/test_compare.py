@@ -1,4 +1,5 @@
-"""ycsbctl compare: points aligned by target, workload and threads; changes judged against the noise band."""
+"""ycsbctl compare: points aligned by target, workload and threads; each change a ratio with its interval (at the level that agrees with the verdicts)
+and a tested verdict; one folder compares its targets; a control target takes the host's drift out."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from tests.fixtures.experiments import build_experiment
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
 from ycsbctl.report.compare import compare
+from ycsbctl.results.frames import load
 
 SMALL = {"workloads": ("workloadb",), "threads": (8, 16), "repetitions": 3, "failed": False, "skipped": False}
 
@@ -23,28 +25,67 @@ def pair(tmp_path_factory):
     return base, after
 
 
-def test_a_real_speedup_is_flagged_and_identical_points_are_within_noise(pair):
+def test_a_real_speedup_is_flagged_and_identical_points_are_no_difference(pair):
     c = compare(list(pair))
     t = c.table.set_index(["target", "threads"])
     assert len(t) == 4
     for threads in (8, 16):
         redis, mongo = t.loc[("redis", threads)], t.loc[("mongodb", threads)]
-        assert redis["ops_change_pct"] == pytest.approx(50.0, abs=0.5)
+        assert redis["ops_ratio"] == pytest.approx(1.5, rel=0.01)
+        assert redis["ops_ci_low"] < redis["ops_ratio"] < redis["ops_ci_high"]
         assert redis["ops_verdict"] == "better"
         assert redis["latency_verdict"] == "better"  # a closed loop: 1.5× the rate is 1/1.5 the latency
-        assert redis["latency_change_pct"] < -25
-        assert mongo["ops_change_pct"] == pytest.approx(0.0, abs=1e-9)
-        assert mongo["ops_verdict"] == mongo["latency_verdict"] == "within noise"
-    assert c.differences == []
+        assert redis["latency_ratio"] < 0.75
+        assert mongo["ops_ratio"] == pytest.approx(1.0, abs=1e-9)
+        assert mongo["ops_verdict"] == mongo["latency_verdict"] == "no difference"
+        # no target's server changed: nothing tells the change from the host's drift, and each row says so
+        assert redis["caveat"].startswith("no control target")
+    assert c.differences == [] and c.control is None
+    assert len(c.verdicts) == 8 and set(c.verdicts["metric"]) == {"throughput", "p99"}
 
 
-def test_one_repetition_gives_no_noise_estimate(tmp_path):
+def test_one_repetition_gives_too_few_repetitions_for_a_verdict(tmp_path):
     one = {**SMALL, "repetitions": 1}
     a = build_experiment(tmp_path, "a", **one)
     b = build_experiment(tmp_path, "b", speedup={"redis": 2.0}, **one)
     c = compare([a, b])
-    assert set(c.table["ops_verdict"]) == {"no noise estimate"}
-    assert c.table["ops_change_pct"].max() == pytest.approx(100.0, abs=1)
+    assert set(c.table["ops_verdict"]) == {"too few repetitions"}
+    assert c.table["ops_ratio"].max() == pytest.approx(2.0, rel=0.02)
+    assert c.table["ops_ci_low"].isna().all()
+
+
+def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
+    """The host ran 15 % slower the second time for both targets: without a control both read worse (with
+    the caveat); with redis as the control, mongodb reads no difference and redis's rows are the drift."""
+    a = build_experiment(tmp_path, "a", **SMALL)
+    b = build_experiment(tmp_path, "b", speedup={"redis": 0.85, "mongodb": 0.85}, **SMALL)
+    plain = compare([a, b])
+    assert set(plain.table["ops_verdict"]) == {"worse"}
+    r = CliRunner().invoke(main, ["compare", str(a), str(b), "-o", str(tmp_path / "c.html")], env={"COLUMNS": "250"})
+    assert r.exit_code == 0 and "worse*" in r.output and "cannot be excluded" in r.output, r.output
+    c = compare([a, b], control="redis")
+    assert c.control == "redis"
+    t = c.table.set_index(["target", "threads"])
+    for threads in (8, 16):
+        assert t.loc[("mongodb", threads), "ops_verdict"] == "no difference"
+        assert t.loc[("mongodb", threads), "ops_ratio"] == pytest.approx(1.0, abs=0.01)
+        assert t.loc[("redis", threads), "ops_verdict"] == "host drift"
+        assert t.loc[("redis", threads), "ops_ratio"] == pytest.approx(0.85, rel=0.01)
+    with pytest.raises(UserError, match="--control dragonfly: not a target of both"):
+        compare([a, b], control="dragonfly")
+
+
+def test_compare_json_is_one_object_per_cell_and_metric(pair):
+    r = CliRunner().invoke(main, ["compare", *map(str, pair), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    cells = json.loads(r.stdout)
+    assert len(cells) == 8
+    for cell in cells:
+        assert {"workload", "target", "threads", "metric", "baseline", "ratio", "ci_low", "ci_high", "p_value",
+                "verdict"} <= set(cell)
+    redis = next(x for x in cells if x["target"] == "redis" and x["metric"] == "throughput" and x["threads"] == 8)
+    assert redis["verdict"] == "better" and redis["ci_low"] < redis["ratio"] < redis["ci_high"]
+    assert redis["experiment"] == "after" and redis["p_value"] < 0.05
 
 
 def test_different_environments_and_unmatched_points_are_pointed_out(tmp_path):
@@ -72,17 +113,25 @@ def test_compare_command_prints_a_table_and_writes_html(pair, tmp_path):
     out = tmp_path / "cmp" / "compare.html"
     r = CliRunner().invoke(main, ["compare", *map(str, pair), "-o", str(out)], env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
-    assert "better" in r.output and "within noise" in r.output and f"compare: {out}" in r.output
+    assert "better" in r.output and "no difference" in r.output and f"compare: {out}" in r.output
     html = out.read_text()
     assert "Baseline: <b>before</b>" in html and html.count("<tr") >= 1 + 2 + 4
-    assert "+50." in html
+    assert "1.50× [" in html
 
 
-def test_compare_needs_two_folders(pair):
-    with pytest.raises(UserError, match="at least two"):
-        compare([pair[0]])
-    r = CliRunner().invoke(main, ["compare", str(pair[0])])
-    assert r.exit_code == 2 and "error: compare needs at least two result folders" in r.output
+def test_one_folder_compares_its_targets_with_its_baseline(pair, tmp_path):
+    c = compare([pair[0]])
+    assert c.within and set(c.table["target"]) == {"mongodb"} and set(c.table["threads"]) == {8, 16}
+    ratio = c.table.set_index("threads")["ops_ratio"]
+    pts = load(pair[0]).points().set_index(["target", "threads"])
+    for threads in (8, 16):  # the ratio of the geometric means: within the repetitions' small noise of the means'
+        assert ratio[threads] == pytest.approx(pts.loc[("mongodb", threads), "throughput_mean"]
+                                               / pts.loc[("redis", threads), "throughput_mean"], rel=0.01)
+    assert set(c.table["ops_verdict"]) == {"worse"}  # mongodb is far slower than redis
+    with pytest.raises(UserError, match="--control separates"):
+        compare([pair[0]], control="redis")
+    r = CliRunner().invoke(main, ["compare", str(pair[0]), "-o", str(tmp_path / "one.html")], env={"COLUMNS": "250"})
+    assert r.exit_code == 0 and "compared with redis" in r.output, r.output
 
 
 def test_experiments_without_a_common_point_say_so_in_one_line(pair, tmp_path):
@@ -91,10 +140,10 @@ def test_experiments_without_a_common_point_say_so_in_one_line(pair, tmp_path):
                            env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
     assert "nothing to compare: no point (target × workload × threads) is in two of these experiments" in r.output
-    assert "workloada" in r.output and "Δ ops/s" not in r.output  # no empty table
+    assert "workloada" in r.output and "ops/s ratio" not in r.output  # no empty table
 
 
-def test_two_repetitions_a_side_are_a_noise_estimate_and_each_row_names_its_point(tmp_path):
+def test_two_repetitions_a_side_are_enough_for_a_verdict_and_each_row_names_its_point(tmp_path):
     two = {**SMALL, "repetitions": 2}
     a = build_experiment(tmp_path, "a", **two)
     b = build_experiment(tmp_path, "b", speedup={"redis": 2.0}, **two)
@@ -102,12 +151,10 @@ def test_two_repetitions_a_side_are_a_noise_estimate_and_each_row_names_its_poin
     assert c.latency == "p99"  # the default latency compared
     t = c.table.set_index(["target", "threads"])
     assert set(c.table["experiment"]) == {"b"} and set(c.table["workload"]) == {"workloadb"}
-    assert t.loc[("redis", 8), "ops_verdict"] == "better" and t.loc[("mongodb", 8), "ops_verdict"] == "within noise"
+    assert t.loc[("redis", 8), "ops_verdict"] == "better" and t.loc[("mongodb", 8), "ops_verdict"] == "no difference"
     assert (c.table["base_ok"] == "2/2").all()
-    spread = t.loc[("redis", 8)]  # half the min–max range over the mean, in %: a number with 2 repetitions
-    assert 0 < spread["base_ops_spread_pct"] < 50 and 0 < spread["ops_spread_pct"] < 50
     one = compare([build_experiment(tmp_path, "c", **{**SMALL, "repetitions": 1}), a])
-    assert one.table["base_ops_spread_pct"].isna().all() and set(one.table["ops_verdict"]) == {"no noise estimate"}
+    assert one.table["ops_ci_low"].isna().all() and set(one.table["ops_verdict"]) == {"too few repetitions"}
 
 
 def test_the_scale_skipped_targets_and_servers_of_one_side_only_are_differences(tmp_path):

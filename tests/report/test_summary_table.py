@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import math
+from types import SimpleNamespace
 
 from rich.console import Console
 
@@ -18,3 +20,226 @@ def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_fai
     header = next(line for line in text.splitlines() if "threads" in line and "status" in line)
     assert "NOT_FOUND" in header and "timeouts" in header
     assert f"mongodb 32 threads: failed — {FAILED_ERROR}" in text
+
+
+def test_the_console_shows_each_points_interval_and_says_what_its_warning_means(tmp_path):
+    import math
+
+    import numpy as np
+    from scipy import stats as sps
+
+    from ycsbctl.results.frames import load
+
+    folder = build_experiment(tmp_path, "three", workloads=("workloadb",), threads=(8, 16), repetitions=3,
+                              failed=False, skipped=False)
+    buf = io.StringIO()
+    print_summary(folder, Console(file=buf, width=250))
+    lines = buf.getvalue().splitlines()
+    assert "95 %" in next(line for line in lines if "threads" in line and "status" in line)
+    runs = load(folder).runs
+    runs = runs[runs["phase"] == "run"]
+    for (target, threads), g in runs.groupby(["target", "threads"]):
+        logs = np.log(g["throughput_ops"].to_numpy())  # the t interval of the mean log, by hand
+        half = sps.t.ppf(0.975, len(logs) - 1) * logs.std(ddof=1) / math.sqrt(len(logs))
+        row = next(line for line in lines if f"│ {target} " in line and line.split("│")[1].strip() == str(threads))
+        assert f"±{math.expm1(half) * 100:.1f}%" in row, row
+    one = build_experiment(tmp_path, "one", workloads=("workloadb",), threads=(8,), repetitions=1, failed=False,
+                           skipped=False)
+    buf = io.StringIO()
+    print_summary(one, Console(file=buf, width=250))
+    text = buf.getvalue()  # one run: an interval of its seconds at best, and the console says what it cannot see
+    assert "⚠ redis 8 threads: within one run only: batch means of its seconds, blind to the noise between runs" in text
+    assert "redis: too few repetitions to tell at 8 threads (run --repeat 5 for a verdict)" in text
+
+
+def _table_rows(text: str, workload: str) -> tuple[list[str], list[list[str]]]:
+    """The header and body cells of ``workload``'s table as the console printed it."""
+    lines = text.splitlines()[next(i for i, line in enumerate(text.splitlines()) if line.startswith(workload)):]
+    header = next(line for line in lines if line.startswith("┃"))
+    body = [line for line in lines[:next(i for i, line in enumerate(lines) if line.startswith("└"))] if line.startswith("│")]
+    return ([c.strip() for c in header.strip("┃").split("┃")],
+            [[c.strip() for c in line.strip("│").split("│")] for line in body])
+
+
+def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
+    """Two repetitions per point (their mean ≠ their max), the latencies in ms (µs ÷ 1000), NOT_FOUND and
+    timeouts summed over the repetitions, the CPU columns' mean, the statuses of the repetitions: each
+    checked against the runs table, computed here with pandas; only the operations the workload ran."""
+    from ycsbctl.results.frames import load
+
+    folder = build_experiment(tmp_path, "truth", workloads=("workloada",), threads=(8, 16), repetitions=2,
+                              skipped=False)
+    runs = load(folder).runs
+    runs = runs[runs["phase"] == "run"]
+    buf = io.StringIO()
+    print_summary(folder, Console(file=buf, width=250))
+    header, rows = _table_rows(buf.getvalue(), "workloada")
+    col = {name: i for i, name in enumerate(header)}
+    assert [h for h in header if "p50/p99" in h] == ["read p50/p99 ms", "update p50/p99 ms"]
+    assert len(rows) == runs.groupby(["threads", "target"]).ngroups == 4
+    for (threads, target), pts in runs.groupby(["threads", "target"]):
+        row = next(r for r in rows if r[col["threads"]] == str(threads) and r[col["target"]] == target)
+        assert pts["throughput_ops"].mean() != pts["throughput_ops"].max()
+        assert row[col["ops/s"]] == f"{pts['throughput_ops'].mean():,.0f}"
+        for op in ("read", "update"):
+            want = f"{pts[f'{op}_p50_us'].mean() / 1000:.2f}/{pts[f'{op}_p99_us'].mean() / 1000:.2f}"
+            assert row[col[f"{op} p50/p99 ms"]] == want, (op, row)
+        assert row[col["NOT_FOUND"]] == f"{pts['not_found'].sum():,.0f}" and pts["not_found"].sum() > pts["not_found"].max()
+        assert row[col["timeouts"]] == f"{pts['timeouts'].sum():,.0f}"
+        for name, column in (("server CPU", "server_cpu_pct_mean"), ("client CPU", "client_cpu_pct_mean")):
+            assert row[col[name]] == f"{pts[column].mean():.0f}%"
+        assert row[col["status"]] == ",".join(sorted(set(pts["status"])))
+        assert row[col["bottleneck"]] == (",".join(sorted(set(pts["bottleneck"].dropna()) - {""})) or "—")
+
+
+def test_a_missing_figure_is_a_dash_and_a_piped_console_keeps_wide_rows(capsys):
+    from ycsbctl.report.summary_table import _num, wide_console
+
+    assert _num(None) == "—" and _num(float("nan")) == "—" and _num(float("nan"), "{:.2f}") == "—"
+    assert _num(1234.4) == "1,234" and _num(0.0) == "0" and _num(12.345, "{:.2f}") == "12.35"
+    console = wide_console(stderr=True)  # stderr is not a terminal under pytest: as when piped to a file
+    console.print("x" * 200, markup=False, highlight=False)
+    assert capsys.readouterr().err.splitlines() == ["x" * 200]  # 200 columns: not folded
+
+
+# -- the verdict texts of the report's first screen and of the console (ycsbctl.report.verdict_table) -------------
+
+NAN = float("nan")
+
+
+def _verdict(workload: str, threads: int, metric: str, ratio: float, verdict: str, at_peak: bool = False,
+             detectable: float = NAN, caveat: str | None = None, n: int = 5) -> dict:
+    lo, hi = (ratio - 0.04, ratio + 0.06) if verdict != "too few repetitions" else (NAN, NAN)
+    return {"workload": workload, "target": "b", "baseline": "a", "threads": threads, "metric": metric, "ratio": ratio,
+            "ci_low": lo, "ci_high": hi, "ci_level": 0.99, "p_adjusted": 0.5 if lo == lo else NAN, "verdict": verdict,
+            "detectable_pct": detectable, "n": n, "test": "paired t (log ratio per round)", "caveat": caveat,
+            "at_peak": at_peak}
+
+
+def test_ratio_level_and_verdict_words():
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import detectable_text, level_text, ratio_text, verdict_word
+
+    assert ratio_text({"ratio": 1.123, "ci_low": 1.05, "ci_high": 1.191}) == "1.12× [1.05, 1.19]"
+    assert ratio_text({"ratio": 1.1, "ci_low": NAN, "ci_high": 1.2}) == "1.10×"  # half an interval is none
+    assert ratio_text({"ratio": 1.1, "ci_low": 1.0, "ci_high": NAN}) == "1.10×"
+    assert ratio_text({"ratio": NAN, "ci_low": 1.0, "ci_high": 1.2}) == "—"
+    levels = {0.95: "95 %", 0.9: "90 %", 0.995: "99.5 %", 0.925: "92.5 %", 0.9999: "99.99 %", 0.99875: "99.9 %"}
+    for level, text in levels.items():
+        frame = pd.DataFrame({"p_adjusted": [0.2, NAN], "ci_level": [level, 0.5]})  # the untested row's level ignored
+        assert level_text(frame) == text, level
+    assert level_text(pd.DataFrame({"p_adjusted": [NAN], "ci_level": [0.99]})) == "95 %"  # nothing tested
+    assert level_text(pd.DataFrame({"verdict": ["x"], "ci_level": [0.99]})) == "95 %"  # no test made: no family level
+    assert level_text(pd.DataFrame({"p_adjusted": [0.1], "ci_level": [1 - 1e-9]})) == "100.0000 %"
+    same = {"verdict": "no difference", "detectable_pct": 6.2}
+    assert verdict_word(same) == "no difference (±6 % detectable)"
+    assert verdict_word({**same, "detectable_pct": None}) == "no difference"
+    assert verdict_word({**same, "detectable_pct": NAN}) == "no difference"
+    assert verdict_word({"verdict": "better", "detectable_pct": 6.2}) == "better"
+    assert detectable_text(100.0) == "±100 %" and detectable_text(100.4) == "> ±100 %" and detectable_text(99.6) == "±100 %"
+
+
+def test_verdict_sections_give_each_workload_its_rows_and_the_peak_its_note():
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import verdict_sections
+
+    rows = [_verdict("w1", 8, "throughput", 1.2, "better"), _verdict("w1", 8, "p99", 0.8, "better"),
+            _verdict("w1", 16, "throughput", 1.01, "no difference", detectable=4.0),
+            _verdict("w1", 16, "throughput", 1.3, "better", at_peak=True, caveat="peak against peak: a at 32 threads"),
+            _verdict("w2", 8, "throughput", 0.7, "worse", n=3)]
+    exp = SimpleNamespace(workloads=["w1", "w2", "w3"])
+    sections = verdict_sections(exp, pd.DataFrame(rows), "p99")  # type: ignore[arg-type]
+    assert [s["workload"] for s in sections] == ["w1", "w2"]  # w3 has no verdicts
+    w1 = sections[0]["rows"]
+    assert [(r["threads"], r["ops"], r["lat"]) for r in w1] == [
+        ("8", "1.20× [1.16, 1.26]", "0.80× [0.76, 0.86]"), ("16", "1.01× [0.97, 1.07]", "—"),
+        ("peak (16)", "1.30× [1.26, 1.36]", "—")]
+    assert w1[1]["ops_verdict"] == "no difference (±4 % detectable)" and w1[1]["lat_verdict"] == "—"
+    assert w1[1]["lat_class"] == "" and w1[0]["lat_class"] == "better" and w1[0]["ops_class"] == "better"
+    assert w1[2]["note"] == "peak against peak: a at 32 threads" and w1[0]["note"] == ""
+    assert sections[1]["rows"][0]["n"] == 3 and sections[1]["rows"][0]["ops_verdict"] == "worse"
+    assert verdict_sections(exp, pd.DataFrame(columns=list(rows[0])), "p99") == []  # type: ignore[arg-type]
+
+
+def test_ladder_headlines_name_the_thread_counts_and_the_largest_difference():
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import ladder_headlines
+
+    rows = [_verdict("w", t, "throughput", r, v, detectable=d) for t, r, v, d in (
+        (4, 1.1, "better", NAN), (8, 1.5, "better", NAN), (16, 1.2, "better", NAN), (32, 0.9, "worse", NAN),
+        (64, 0.5, "worse", NAN), (128, 1.0, "no difference", 3.0), (256, 1.0, "no difference", 7.0),
+        (512, 1.0, "too few repetitions", NAN))]
+    rows.append(_verdict("w", 8, "throughput", 1.5, "better", at_peak=True))
+    rows.append(_verdict("w", 8, "p99", 3.0, "worse"))  # latency rows are not in the sentence
+    (line,) = ladder_headlines(pd.DataFrame(rows))
+    assert line == ("w: b against a: faster than a at 4, 8 and 16 threads (up to 1.50× [1.46, 1.56] at 8); "
+                    "slower than a at 32 and 64 threads (up to 0.50× [0.46, 0.56] at 64); "
+                    "no difference detected at 128 and 256 threads (1.00× at 128, 1.00× at 256); a difference of "
+                    "±7 % would have been seen; "
+                    "too few repetitions to tell at 512 threads (run --repeat 5 for a verdict); "
+                    "peak against peak 1.50× [1.46, 1.56] (99 % interval), better.")
+    one = ladder_headlines(pd.DataFrame([_verdict("w", 8, "throughput", 1.0, "no difference")]))
+    assert one == ["w: b against a: no difference detected at 8 threads (1.00× at 8)."]
+
+
+def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_the_measured_ratio():
+    """Two rounds of a 25-fold gap (0.04×): the test could only see a difference beyond 786× either way.
+    '> ±100 % detectable' hid that a 0.04× ratio is not 'within 100 %' on the scale the test works on."""
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import detectable_sentence, ladder_headlines
+    from ycsbctl.results.verdicts import interval_text
+
+    row = {**_verdict("w", 8, "throughput", 0.04, "no difference", detectable=78_466.0, n=2),
+           "ci_low": 5.8e-5, "ci_high": 27.0}
+    (line,) = ladder_headlines(pd.DataFrame([row]))
+    assert line == ("w: b against a: no difference detected at 8 threads (0.04× at 8); with 2 rounds only a "
+                    "difference beyond 786× either way would have been seen (more rounds, --repeat, narrow it).")
+    assert detectable_sentence(150.0, 3) .startswith("with 3 rounds only a difference beyond 2.5× either way")
+    assert detectable_sentence(100.0, 3) == "a difference of ±100 % would have been seen"
+    assert interval_text(5.8e-5, 4.7e7) == " [<0.01, >1,000]" and interval_text(0.01, 1000.0) == " [0.01, 1000.00]"
+    assert interval_text(NAN, 2.0) == ""
+
+
+def test_the_order_text_counts_rounds_and_names_the_seed():
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import order_text
+
+    def exp(plan: dict, reps: list[int], interleaved: bool) -> SimpleNamespace:
+        return SimpleNamespace(manifest=SimpleNamespace(plan=plan), runs=pd.DataFrame({"repetition": reps}),
+                               interleaved=interleaved)
+    text = order_text(exp({"repeat": 5}, [1, 3, 2], True))  # type: ignore[arg-type]
+    assert text.startswith("3 round(s), each visiting every point once in an order shuffled from seed 0:")
+    assert "seed 7:" in order_text(exp({"seed": 7}, [1], True))  # type: ignore[arg-type]
+    assert order_text(exp({"repeat": 4, "placement_resolved": {"text": "client on c1"}}, [], True)).startswith(
+        "4 round(s)")  # type: ignore[arg-type]
+    assert order_text(exp({}, [], True)).startswith("1 round(s)")  # type: ignore[arg-type]
+    assert order_text(exp({"placement_resolved": {"text": "client on c1"}}, [1], False)).endswith(
+        "(Welch's t test on the log values); client on c1")  # type: ignore[arg-type]
+
+
+def test_noise_text_of_an_interval_from_zero_is_a_dash():
+    from ycsbctl.report.verdict_table import noise_text
+
+    assert noise_text({"throughput_low": 0.0, "throughput_high": 110.0})[0] == "—"
+    assert noise_text({"throughput_low": 90.0, "throughput_high": 0.0})[0] == "—"
+    assert noise_text({"throughput_low": 81.0, "throughput_high": 100.0})[0] == f"±{(math.sqrt(100 / 81) - 1) * 100:.1f}%"
+
+
+def test_each_headline_kind_says_nothing_of_an_experiment_of_another_kind(synthetic_experiment):
+    """The registry of study_headlines: a plain two-target ladder gets the ladder's sentences only (the
+    disturbance and variant kinds give nothing), and every kind is a function of (experiment, verdicts)."""
+    from ycsbctl.report.study_headlines import KINDS, study_headlines
+    from ycsbctl.report.verdict_table import ladder_headlines
+    from ycsbctl.results import load
+
+    exp = load(synthetic_experiment)
+    verdicts = exp.verdicts()
+    said = {name: kind(exp, verdicts) for name, kind in KINDS}
+    assert said["disturbances"] == [] and said["variants"] == []
+    assert said["ladder"] == ladder_headlines(verdicts) != []
+    assert study_headlines(exp, verdicts) == said["ladder"]

@@ -99,13 +99,13 @@ def test_plateau_and_bound_sentences_say_where_each_starts():
         "workloadb: redis: Its throughput stops growing at 8 threads (1.0k ops/s; 1.1k ops/s at 32 threads): "
         "more client threads from there add latency, not throughput."]
     assert _sentences(_ladder([3500, 3200, 2900]), ["redis"]) == [
-        "workloadb: redis saturates no resource ycsbctl measures (CPU, network) at every thread count, yet its "
-        "throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads): the limit is inside the "
-        "server (locks, a single writer, internal queues), not the round trips."]
-    # The plateau starts where the latency label starts: still inside the server.
+        "workloadb: redis: its throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
+        "neither its CPU, the client's, the host's nor the network was saturated at every thread count: the cause is "
+        "unknown (nothing ycsbctl measures shows it), and more client threads do not help."]
+    # The plateau starts where the latency label starts: nothing measured says why.
     inside = _sentences(_ladder([1000, 2000, 2100, 2150], ["server-cpu", "latency", "latency", "latency"]), ["redis"])
-    assert inside[0].startswith("workloadb: redis saturates no resource ycsbctl measures (CPU, network) from 16 "
-                                "threads, yet its throughput stops growing at 16 threads")
+    assert inside[0].startswith("workloadb: redis: its throughput stops growing at 16 threads")
+    assert "was saturated from 16 threads: the cause is unknown" in inside[0]
     # Throughput still grew after the label began: the clients wait on round trips until the plateau.
     assert _sentences(_ladder([1000, 2000, 2100]), ["redis"]) == [
         "workloadb: redis is latency-bound (no resource saturated: clients wait on round trips) at every thread "
@@ -281,3 +281,57 @@ def test_client_lag_names_the_first_four_points_and_counts_the_rest(n):
     assert client_lag_findings(runs) == [
         f"{n} point(s) ({names}{more}) carry latency of the client's own making — lag 8. "
         "Their tail is an upper bound on the server's."]
+
+
+def test_client_lag_names_a_repeated_point_once_and_counts_its_runs():
+    from ycsbctl.report.summary import client_lag_findings
+
+    # three rounds of two points, one run of the second point without the warning
+    runs = pd.DataFrame({"target": ["redis", "valkey"] * 3, "workload": "workloadb", "threads": 8,
+                         "client_lag_warning": ["lag a", "lag b", "lag c", None, "lag e", "lag f"]})
+    assert client_lag_findings(runs) == [
+        "2 point(s) (redis workloadb 8 threads, valkey workloadb 8 threads) in 5 runs carry latency of the "
+        "client's own making — lag a. Their tail is an upper bound on the server's."]
+
+
+def _peak_verdict(workload: str, ratio: float) -> dict:
+    return {"workload": workload, "target": "valkey", "baseline": "redis", "threads": 16, "metric": "throughput",
+            "at_peak": True, "ratio": ratio, "ci_low": float("nan"), "ci_high": float("nan"),
+            "verdict": "too few repetitions"}
+
+
+def test_each_workloads_peak_sentence_gives_its_own_workloads_ratio():
+    """Three variants of a structure study: each sentence's ratio is its own variant's peak verdict (the
+    first workload's 0.73× was given to every workload, inverted: '1.37× of valkey's peak' beside 6.7k
+    and 6.1k ops/s)."""
+    verdicts = pd.DataFrame([_peak_verdict("hash", 0.73), _peak_verdict("set", 1.11), _peak_verdict("zset", 1.88)])
+    said = {}
+    for w, (redis, valkey) in {"hash": (6_089, 4_459), "set": (6_065, 6_747), "zset": (4_138, 7_778)}.items():
+        pts = pd.concat([_ladder([redis], target="redis"), _ladder([valkey], target="valkey")]).assign(workload=w)
+        said[w] = workload_findings(pts, w, ["redis", "valkey"], "p99", verdicts)[0]
+    assert "valkey (4.5k ops/s at 8 threads, p99 100 µs): 0.73× of redis's peak" in said["hash"]
+    assert "redis (6.1k ops/s at 8 threads, p99 100 µs): 0.90× of valkey's peak" in said["set"]  # 1 / 1.11
+    assert "redis (4.1k ops/s at 8 threads, p99 100 µs): 0.53× of valkey's peak" in said["zset"]  # 1 / 1.88
+
+
+def test_the_main_operation_is_the_one_with_the_most_operations_among_the_workloads_own():
+    from ycsbctl.results.names import main_operation
+
+    assert main_operation({"INSERT": 55, "SCAN": 953}) == "SCAN"  # workload E: not its 5 % of INSERTs
+    assert main_operation({"READ": 500, "UPDATE": 500}) == "READ"  # a tie: the first
+    assert main_operation({"READ-MODIFY-WRITE": 900, "READ": 600, "UPDATE": 450}) == "READ"  # F: RMW is no base op
+    assert main_operation({"Intended-READ": 9, "CLIENT-LAG": 9, "READ": 1}) == "READ"
+    assert main_operation({"STORE": 10, "READ-STATUS": 30}) == "READ-STATUS"  # a plug-in's operations too
+    assert main_operation({"READ": 0}) is None and main_operation({}) is None
+
+
+def test_a_peak_against_peak_without_a_ratio_says_so_not_nan():
+    """Paired rounds in which the two peaks were never both ok: the verdict row has no ratio."""
+    pts = pd.concat([_ladder([1000, 2000], target="redis"), _ladder([500, 900], target="redis-tls")],
+                    ignore_index=True)
+    row = {"workload": "workloadb", "target": "redis-tls", "baseline": "redis", "metric": "throughput",
+           "at_peak": True, "ratio": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"),
+           "verdict": "too few repetitions"}
+    peak = workload_findings(pts, "workloadb", ["redis", "redis-tls"], "p99", verdicts=pd.DataFrame([row]))[0]
+    assert "redis-tls (900 ops/s at 16 threads, p99 200 µs): no ratio to redis's peak, too few repetitions" in peak
+    assert "nan" not in peak

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from ycsbctl.results import histogram as hdr
@@ -105,3 +106,170 @@ def test_without_a_whole_second_before_the_event_the_rate_is_the_median_of_its_i
     assert reference_rate(f, start_s=0.5) == pytest.approx(4000.0)  # median 400 ops per 0.1 s
     assert math.isnan(reference_rate(f, start_s=0.0))  # nothing measured before it
     assert longest_run_below([0, 0, 5, 0], 1) == (0, 2)  # a run from the first value
+
+
+def _series_of(ops: list[int], latencies: dict[int, list[int]], warmup_s: float = 0.0) -> FineSeries:
+    """``ops[k]`` operations in interval k whose latencies (µs) are ``latencies[k]`` (100 µs each when absent)."""
+    f = FineSeries(interval_s=0.1, warmup_s=warmup_s)
+    for k, n in enumerate(ops):
+        f.operations[k] = n
+        h = hdr.new_histogram()
+        hdr.record_many(h, latencies.get(k, [100] * n))
+        f.latency[k] = sparse_of(hdr.counts_of(h))
+    return f
+
+
+def test_the_reference_rate_is_the_median_of_the_three_whole_seconds_before_not_their_mean():
+    """Seconds 1, 2, 3 before an event at 4.0 s run at 8k, 9k and 16k ops/s (median 9k, mean 11k); second
+    0, outside the 3 s before, at 30k: neither the mean, nor a 4th second, nor a 2nd one alone gives 9k."""
+    ops = [3000] * 10 + [800] * 10 + [900] * 10 + [1600] * 10 + [900] * 10
+    f = _series(ops)
+    assert reference_rate(f, 4.0) == 9_000
+    assert effect(f, 4.0, 4.05).pre_ops_per_s == 9_000
+    # mid-second (3.5 s): the whole seconds in [0.5, 3.5) are 1 and 2 only
+    assert reference_rate(f, 3.5) == 8_500
+
+
+def test_the_p99_windows_hold_their_own_intervals_and_are_the_99th_percentile_not_the_99_9th():
+    """Intervals 0..79 of 1,000 operations each, an event at 4.0 s whose command returns in interval 41.
+    Before (intervals 10..39, 3 s): 150 of 30,000 (0.5 %) take 5 ms: p99 100 µs, p99.9 5 ms; interval 9,
+    outside the 3 s, is all 80 ms. During (40..41): 15 + 1,000 of 2,000 take 20 ms: p99 20 ms. After
+    (42..71, 3 s): 350 of 30,000 (1.17 %) take 5 ms, 200 in its first interval and 150 in its last, so that
+    its p99 is 5 ms only with both ends (200 µs without either, 20 ms with interval 41); intervals 72.. of
+    90 ms are beyond the 3 s after."""
+    n = 80
+    lat: dict[int, list[int]] = {9: [80_000] * 1000}
+    for k in range(10, 40):
+        lat[k] = [100] * 995 + [5_000] * 5
+    lat[40] = [100] * 985 + [20_000] * 15
+    lat[41] = [20_000] * 1000
+    for k in range(42, 72):
+        lat[k] = [200] * 1000
+    lat[42] = [200] * 800 + [5_000] * 200
+    lat[71] = [200] * 850 + [5_000] * 150
+    for k in range(72, n):
+        lat[k] = [90_000] * 1000
+    f = _series_of([1000] * n, lat)
+    e = effect(f, 4.0, 4.15)
+    assert e.during_s == pytest.approx(0.2) and e.stall_s == 0
+    assert e.p99_before_us == 100
+    assert e.p99_during_us == pytest.approx(20_000, rel=1e-3)
+    assert e.p99_after_us == pytest.approx(5_000, rel=1e-3)
+    assert e.max_latency_us == pytest.approx(20_000, rel=1e-3)
+    # the truths computed another way: numpy's percentiles of the same latencies, window by window
+    before = [x for k in range(10, 40) for x in lat[k]]
+    after = [x for k in range(42, 72) for x in lat[k]]
+    assert np.percentile(before, 99) == 100 and np.percentile(before, 99.9) == 5_000
+    assert np.percentile(after, 99) == 5_000 and np.percentile(after[1000:], 99) == 200
+    assert np.percentile(after[:-1000], 99) == 200
+
+
+def test_the_p99_before_leaves_the_warm_up_out_and_so_does_the_reference_of_an_event_just_after_it():
+    """Warm-up 1.0 s of fast, slow operations; an event at 1.5 s has no whole second before it: its
+    reference is the median of intervals 10..14 (2k, 3k, 4k, 9k, 9k ops/s: median 4k, mean 5.4k)."""
+    ops = [5000] * 10 + [200, 300, 400, 900, 900] + [1000] * 20
+    f = _series_of(ops, {k: [50_000] * ops[k] for k in range(10)}, warmup_s=1.0)
+    assert reference_rate(f, 1.5) == pytest.approx(4_000)
+    e = effect(f, 1.5, 1.55)
+    assert e.pre_ops_per_s == pytest.approx(4_000) and e.p99_before_us == 100
+
+
+def test_intervals_with_no_operation_count_as_none_done():
+    """The engine leaves an interval where nothing completed out of ``operations``: it did 0 operations."""
+    f = _series([1000] * 10 + [1200] * 10 + [800] * 10 + [1000] * 10)
+    for k in (5, 33, 34):
+        del f.operations[k], f.latency[k]
+    # seconds 0 (9,000 with its gap), 1 (12,000), 2 (8,000): median 9,000
+    assert reference_rate(f, 3.0) == 9_000
+    e = effect(f, 3.3, 3.35)
+    assert e.stall_s == pytest.approx(0.2) and e.stall_start_s == pytest.approx(3.3)
+    assert e.ops_lost == pytest.approx(e.pre_ops_per_s * e.during_s)
+
+
+def test_the_stall_limit_is_a_tenth_of_the_reference_below_not_at_it():
+    ops = [10_000] * 30  # 100,000 ops/s: the limit is 10,000 ops/s, 1,000 operations an interval
+    ops[22] = 1000  # at the limit: not stalled
+    f = _series(ops)
+    assert effect(f, 2.2, 2.21).stall_s == 0
+    ops[22] = 999
+    assert effect(_series(ops), 2.2, 2.21).stall_s == pytest.approx(0.1)
+    assert longest_run_below([0], 1) == (0, 1)
+    assert longest_run_below([5, 0, 5, 0, 5], 1) == (1, 1)  # of two runs as long, the first
+
+
+def test_the_window_of_the_next_event_bounds_the_search_by_whole_intervals():
+    ops = [1000] * 40
+    ops[24], ops[25] = 0, 0
+    f = _series(ops)
+    # the next event begins with interval 25: this one's search ends with interval 24
+    assert effect(f, 2.0, 2.01, next_s=2.5).stall_s == pytest.approx(0.1)
+    assert effect(f, 2.0, 2.01, next_s=2.0).stall_s == pytest.approx(0.2)  # at the same time: not "next"
+    ops = [1000] * 40
+    ops[20] = 0
+    # the next event within this one's own interval: the search keeps that interval
+    assert effect(_series(ops), 2.0, 2.01, next_s=2.05).stall_s == pytest.approx(0.1)
+
+
+def test_more_operations_during_than_the_reference_lose_none_and_a_later_dip_is_not_this_events():
+    ops = [1000] * 40
+    ops[20], ops[21], ops[22] = 1500, 1500, 500  # interval 22 is beyond the command's and the next one
+    e = effect(_series(ops), 2.0, 2.05)
+    assert e.ops_lost == 0 and e.stall_s == 0
+    assert e.stall_est_s == 0  # intervals 20 and 21 missed nothing; 22 is not looked at
+    assert math.isnan(effect(_series(ops), 0.0, 0.1).stall_est_s)
+    assert effect(_series([0] * 5 + [1000] * 5), 0.0, 0.1).stall_s == 0  # no reference: no stall
+
+
+def test_the_reference_takes_the_seconds_whose_start_is_within_3_s():
+    ops = [800] * 10 + [800] * 10 + [900] * 10 + [1600] * 10 + [900] * 10
+    f = _series(ops)
+    assert reference_rate(f, 4.01) == 12_500  # seconds 2 and 3 (second 1 began 3.01 s before)
+
+
+def test_the_series_100ms_table_counts_operations_per_second_and_its_percentiles_per_interval():
+    """``ops_per_s`` in series_100ms is operations per second (ten times the interval's count), p50 ≠ p99,
+    the first interval ≠ the second; CLIENT-LAG rows count the probes and carry no rate."""
+    f = _series_of([100, 300, 200], {0: [100] * 98 + [7_000] * 2, 1: [50] * 250 + [400] * 50}, warmup_s=0.1)
+    g = hdr.new_histogram()
+    hdr.record_many(g, [30] * 4 + [900])
+    f.client_lag[0] = sparse_of(hdr.counts_of(g))
+    frame = f.frame()
+    overall = frame[frame.op == "OVERALL"].set_index("interval")
+    assert list(overall.operations) == [100, 300, 200]
+    assert list(overall.ops_per_s) == [1_000.0, 3_000.0, 2_000.0]
+    assert list(overall.t_s) == [0.0, 0.1, 0.2]
+    assert list(overall.warmup) == [True, False, False]
+    assert overall.p50_us[0] == 100 and overall.p99_us[0] == pytest.approx(7_000, rel=1e-3)
+    assert overall.p50_us[1] == 50 and overall.p99_us[1] == 400 and overall.max_us[1] == 400
+    assert np.percentile([50] * 250 + [400] * 50, 99) == 400 and np.percentile([50] * 250 + [400] * 50, 50) == 50
+    lag = frame[frame.op == "CLIENT-LAG"].set_index("interval")
+    assert lag.operations[0] == 5 and lag.max_us[0] == 900 and lag.p50_us[0] == 30
+    assert lag.operations[1] == 0 and math.isnan(lag.ops_per_s[0]) and math.isnan(lag.p99_us[1])
+    assert list(f.ops_per_s()) == [1_000.0, 3_000.0, 2_000.0]
+
+
+def test_an_event_after_two_empty_intervals_has_a_reference_of_none():
+    f = _series([0, 0, 1000, 1000, 1000])
+    del f.operations[0], f.operations[1]
+    assert reference_rate(f, 0.3) == 0  # the median of 0, 0 and 10,000 ops/s
+
+
+def test_the_last_full_interval_is_the_one_ending_at_the_planned_end_and_gaps_are_intervals():
+    f = _series([1000] * 30 + [8])
+    assert f.last_full() == 30  # no planned end: the last measured
+    f.end_s = 3.0
+    assert f.last_full() == 29  # [2.9, 3.0) ends at the end; [3.0, 3.1) holds the late few
+    f.end_s = 2.95
+    assert f.last_full() == 28
+    g = _series([1000, 1000, 1000])
+    del g.operations[1]  # nothing completed in interval 1, its latency counts kept
+    g.latency[5] = g.latency[0]  # and an interval of latency alone
+    assert g.intervals() == [0, 1, 2, 3, 4, 5]
+    assert list(g.ops_per_s()) == [10_000.0, 0.0, 10_000.0, 0.0, 0.0, 0.0]
+
+
+def test_the_reference_rate_of_a_short_window_is_the_median_of_its_own_intervals():
+    """No whole second in a 0.5 s window before an event at 0.8 s: the median of the intervals from 0.3 s
+    to 0.8 s (400 to 800 operations per 100 ms: 600, so 6,000 ops/s), not from 0.2 s (5,500) nor 0.4 s (6,500)."""
+    f = _series([100 * (k + 1) for k in range(10)])
+    assert reference_rate(f, 0.8, before_s=0.5) == pytest.approx(6000.0)

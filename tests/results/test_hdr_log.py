@@ -15,7 +15,7 @@ import pytest
 import redis
 from hdrh.log import HistogramLogReader
 
-from tests.cli.test_run_cli import ycsbctl
+from tests.fixtures.cli import ycsbctl
 from tests.fixtures.servers import ROOT, start_redis
 from ycsbctl.results import histogram as hdr
 

@@ -1,6 +1,6 @@
 """``ycsbctl run|load --format json``: stdout is one JSON document (json.loads of all of it) whose
 numbers are those of runs.parquet (read with pandas), of the stored HDR histograms (decoded with the
-``hdrhistogram`` library) and, for the operation counts, of the server's own ``INFO commandstats``."""
+``hdrhistogram`` library) and, for the operation counts, of the module_redis's own ``INFO commandstats``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import pandas as pd
 import pytest
 import redis
 
-from tests.cli.test_run_cli import ycsbctl
-from tests.fixtures.servers import start_redis
+from tests.fixtures.cli import ycsbctl
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.schema import RunSummary, from_doc
 
@@ -21,21 +20,14 @@ OPERATIONS = 3000
 RATE = 3000  # ops/s: a paced point, so the target rate and the schedule lag are in the document
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    s = start_redis(tmp_path_factory.mktemp("json-redis"))
-    yield s
-    s.stop()
-
-
 def calls(rds: redis.Redis, command: str) -> int:
-    """How many times the server ran ``command`` since its statistics were reset (its own count)."""
+    """How many times the module_redis ran ``command`` since its statistics were reset (its own count)."""
     return int(rds.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0))
 
 
-def test_load_and_run_print_one_json_document_whose_numbers_are_the_folders_and_the_servers(server, tmp_path):
-    url = f"redis://127.0.0.1:{server.port}"
-    rds = redis.Redis(port=server.port)
+def test_load_and_run_print_one_json_document_whose_numbers_are_the_folders_and_the_servers(module_redis, tmp_path):
+    url = f"redis://127.0.0.1:{module_redis.port}"
+    rds = redis.Redis(port=module_redis.port)
     rds.flushall()
     rds.config_resetstat()
     loaded = ycsbctl("load", "workload-b", "--target", url, "-p", f"recordcount={RECORDS}", "--threads", "2",
@@ -60,7 +52,7 @@ def test_load_and_run_print_one_json_document_whose_numbers_are_the_folders_and_
     assert summary.folder == str(out) and summary.experiment_id == out.name and summary.exit_code == 0
     (point,) = doc["points"]
     reads, updates = point["ops"]["READ"], point["ops"]["UPDATE"]
-    # the server's own counts of what it ran
+    # the module_redis's own counts of what it ran
     assert sum(reads["returns"].values()) == reads["returns"]["OK"] == calls(rds, "hgetall")
     assert sum(updates["returns"].values()) == updates["returns"]["OK"] == calls(rds, "hmset")
     assert point["operations"] == OPERATIONS == reads["operations"] + updates["operations"]
@@ -104,8 +96,8 @@ def test_a_disturbed_points_events_are_in_its_json_as_in_events_parquet():
     import pandas as pd
 
     from ycsbctl.results.events import EVENT_COLUMNS
+    from ycsbctl.results.folder import RunRecord
     from ycsbctl.results.json_summary import point_summary, run_summary, to_json
-    from ycsbctl.results.store import RunRecord
 
     row = dict.fromkeys(EVENT_COLUMNS) | {"event": "del:set:2M@5s", "action": "del", "size": 2_000_000,
                                           "occurrence": 1, "command_s": 1.65, "server_s": float("nan"),

@@ -19,8 +19,10 @@ import pyarrow.parquet as pq
 import pytest
 import redis
 
+from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.servers import ROOT, start_redis
 from ycsbctl.results import load
+from ycsbctl.results.folder import ResultFolder
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.run_columns import (
     RUN_COLUMN_NAMES,
@@ -30,9 +32,7 @@ from ycsbctl.results.run_columns import (
     runs_table,
 )
 from ycsbctl.results.schema import SCHEMA_VERSION, Manifest, SchemaError, TelemetrySummary
-from ycsbctl.results.store import ResultFolder
 
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 V0 = Path(__file__).parents[1] / "data" / "folder-v0"
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.naming import check_disturbances
 from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.resolve import resolve_study
 from ycsbctl.stores.disturb import parse_disturb
 
 
@@ -60,7 +60,7 @@ def test_each_target_says_what_it_sends_and_an_action_without_analogue_is_refuse
     plan = Plan(workloads=["workload-b"], targets=["redis", "redis-lazyfree", "mongodb://127.0.0.1:9/ycsb"],
                 duration_s=5, disturb=["del:set:1M@1s", "lrem:list:1k@2s"],
                 server_settings={"redis-lazyfree": {"lazyfree-lazy-user-del": "yes"}})
-    lines = check_disturbances(plan)
+    lines = resolve_study(plan).disturbances
     assert "redis: del:set:1M@1s → DEL KEY" in lines
     assert any(line.startswith("redis-lazyfree: del:set:1M@1s → DEL") for line in lines)
     assert "mongodb://127.0.0.1:9/ycsb: del:set:1M@1s → drop of a collection of 1,000,000 documents" in lines
@@ -68,7 +68,7 @@ def test_each_target_says_what_it_sends_and_an_action_without_analogue_is_refuse
     for action in ("unlink", "expire"):
         bad = Plan(workloads=["workload-b"], targets=["ferretdb"], duration_s=5, disturb=[f"{action}:set:1k@1s"])
         with pytest.raises(UserError, match=f"no analogue of {action}.*target ferretdb"):
-            check_disturbances(bad)
+            resolve_study(bad)
     huge = Plan(workloads=["workload-b"], targets=["ferretdb"], duration_s=5, disturb=["lrem:list:2M@1s"])
     with pytest.raises(UserError, match="at most 1,000,000 members"):
-        check_disturbances(huge)
+        resolve_study(huge)

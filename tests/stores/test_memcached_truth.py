@@ -7,6 +7,8 @@ import pytest
 from pymemcache.client.base import Client
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.pacing import OPS, chain_props, check_paced_schedule, paced_chain_run
+from tests.fixtures.server_counters import MEMCACHED_COUNTERS, memcached_counters
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -14,20 +16,10 @@ from ycsbctl.stores.memcached.stats import MemcachedStatsSampler
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.truth
-COUNTERS = ("cmd_get", "get_hits", "get_misses", "cmd_set", "delete_hits", "delete_misses", "curr_items")
-
-
-def counters(server) -> dict[str, int]:
-    c = Client(("127.0.0.1", server.port), connect_timeout=5, timeout=5)
-    try:
-        stats = c.stats()
-    finally:
-        c.close()
-    return {k: int(stats[k.encode()]) for k in COUNTERS}
 
 
 def delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
-    return {k: after[k] - before[k] for k in COUNTERS}
+    return {k: after[k] - before[k] for k in MEMCACHED_COUNTERS}
 
 
 def props(**overrides: object) -> dict[str, str]:
@@ -37,9 +29,9 @@ def props(**overrides: object) -> dict[str, str]:
 
 
 def test_engine_counts_per_operation_and_status_equal_the_servers_counters(memcached_server):
-    before = counters(memcached_server)
+    before = memcached_counters(memcached_server)
     load = run_phase(PhaseSpec("load", memcached_server.url, props(recordcount=200), threads=3, processes=1))
-    after = counters(memcached_server)
+    after = memcached_counters(memcached_server)
     assert load.status == "ok", load.errors
     assert delta(before, after)["cmd_set"] == load.ops["INSERT"].returns["OK"] == 200
     assert after["curr_items"] == 200
@@ -50,7 +42,7 @@ def test_engine_counts_per_operation_and_status_equal_the_servers_counters(memca
     run = run_phase(PhaseSpec("run", memcached_server.url,
                               props(recordcount=400, operationcount=3000, readproportion=0.6, updateproportion=0.3,
                                     insertproportion=0.1, requestdistribution="uniform"), threads=4, processes=2))
-    after = counters(memcached_server)
+    after = memcached_counters(memcached_server)
     d = delta(before, after)
     reads, updates, inserts = (run.ops[k].returns for k in ("READ", "UPDATE", "INSERT"))
     assert run.operations == 3000 and sum(reads.values()) + sum(updates.values()) + sum(inserts.values()) == 3000
@@ -69,9 +61,9 @@ def test_deletes_count_as_the_servers_delete_hits_and_misses(memcached_server):
             await b[0].insert("usertable", k, field_values(2))
         return [await b[0].delete("usertable", k) for k in keys]
 
-    before = counters(memcached_server)
+    before = memcached_counters(memcached_server)
     statuses = run_bindings(ops, memcached_server.url)
-    d = delta(before, counters(memcached_server))
+    d = delta(before, memcached_counters(memcached_server))
     assert d["delete_hits"] == statuses.count(0) == 20
     assert d["delete_misses"] == statuses.count(1) == 10
     assert d["curr_items"] == 0
@@ -83,9 +75,9 @@ def test_the_stats_sampler_rates_add_up_to_the_counters(memcached_server):
     sampler = MemcachedStatsSampler(memcached_server.url, interval_s=0.5)
     sampler.start()
     wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")  # its baseline is taken
-    before = counters(memcached_server)
+    before = memcached_counters(memcached_server)
     run_bindings(lambda b: _reads(b, 400), memcached_server.url)
-    after = counters(memcached_server)
+    after = memcached_counters(memcached_server)
     seen = len(sampler.rows)
     wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the reads")
     frame = sampler.stop()
@@ -106,14 +98,12 @@ async def _reads(b, n: int) -> None:
 
 @pytest.mark.speed
 def test_a_paced_memcached_run_is_chained_on_schedule_and_the_server_counts_every_operation(memcached_server):
-    from tests.engine.test_pacing_chains import OPS, _check_schedule, _paced, _props
-
-    load = run_phase(PhaseSpec("load", memcached_server.url, _props(recordcount=100), threads=2, processes=1))
+    load = run_phase(PhaseSpec("load", memcached_server.url, chain_props(recordcount=100), threads=2, processes=1))
     assert load.status == "ok", load.errors
     marks: list[dict[str, int]] = []
-    r, wall_s, rate = _paced(memcached_server.url, then=lambda: marks.append(counters(memcached_server)))
-    _check_schedule(r, wall_s, rate)
-    d = delta(marks[0], counters(memcached_server))
+    r, wall_s, rate = paced_chain_run(memcached_server.url, then=lambda: marks.append(memcached_counters(memcached_server)))
+    check_paced_schedule(r, wall_s, rate)
+    d = delta(marks[0], memcached_counters(memcached_server))
     assert d["cmd_get"] + d["cmd_set"] == OPS == r.ops["READ"].operations + r.ops["UPDATE"].operations
 
 
@@ -124,11 +114,52 @@ def test_records_larger_than_one_read_count_as_the_servers_hits_and_stores(memca
     big = props(recordcount=20, fieldlength=40_000, fieldcount=10)
     load = run_phase(PhaseSpec("load", memcached_server.url, big, threads=2, processes=1))
     assert load.status == "ok", load.errors
-    before = counters(memcached_server)
+    before = memcached_counters(memcached_server)
     run = run_phase(PhaseSpec("run", memcached_server.url,
                               {**big, "operationcount": "200", "readproportion": "0.7", "updateproportion": "0.3",
                                "writeallfields": "true"}, threads=2, processes=1))
-    d = delta(before, counters(memcached_server))
+    d = delta(before, memcached_counters(memcached_server))
     reads, updates = run.ops["READ"].returns, run.ops["UPDATE"].returns
     assert reads == {"OK": d["get_hits"]} and d["get_misses"] == 0 and d["get_hits"] > 0
     assert updates == {"OK": d["cmd_set"]} and d["cmd_set"] > 0
+
+
+def test_the_samplers_operation_rate_and_cpu_are_the_servers_own_counters_over_its_span(memcached_server):
+    """One sampler span around 150 sets and 400 gets: ``ops_per_s`` × the span is exactly the server's own
+    cmd_get + cmd_set added (its ``stats`` requests are no operations), and ``db_cpu_pct`` × the span is the
+    server's rusage (user + system, % of one core) added in it, within what our own bracketing readings saw."""
+    def own() -> dict[str, float]:
+        c = Client(("127.0.0.1", memcached_server.port), connect_timeout=5, timeout=5)
+        try:
+            s = c.stats()
+        finally:
+            c.close()
+        return {"ops": float(int(s[b"cmd_get"]) + int(s[b"cmd_set"]) + int(s[b"cmd_touch"]) + int(s[b"delete_hits"])
+                             + int(s[b"delete_misses"])),
+                "cpu_s": float(s[b"rusage_user"]) + float(s[b"rusage_system"])}
+
+    async def work(b):
+        for i in range(150):
+            await b[0].insert("usertable", b"user%d" % i, field_values(2))
+        await _reads(b, 400)
+
+    sampler = MemcachedStatsSampler(memcached_server.url)
+    outer0 = own()
+    sampler.prime()
+    try:
+        t0 = sampler._t
+        inner0 = own()
+        run_bindings(work, memcached_server.url)
+        inner1 = own()
+        row = sampler.sample()
+        span = sampler._t - t0
+        outer1 = own()
+    finally:
+        sampler.close()
+    assert inner1["ops"] - inner0["ops"] == 550
+    assert row["ops_per_s"] * span == pytest.approx(550, rel=1e-9)
+    assert row["cmd_set_per_s"] * span == pytest.approx(150, rel=1e-9)
+    assert row["cmd_get_per_s"] * span == pytest.approx(400, rel=1e-9)
+    assert row["get_misses_per_s"] * span == pytest.approx(400, rel=1e-9)
+    cpu_s = row["db_cpu_pct"] * span / 100
+    assert inner1["cpu_s"] - inner0["cpu_s"] - 1e-6 <= cpu_s <= outer1["cpu_s"] - outer0["cpu_s"] + 1e-6

@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from tests.fixtures.servers import ROOT
@@ -23,6 +24,7 @@ from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED
 pytestmark = pytest.mark.truth
 
 ROLE, SECRET = "pwuser", "s3cret-for-tests"
+PLAIN = "plainuser"  # no superuser, no pg_read_all_settings: most production users
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +32,8 @@ def scram_server() -> Iterator[Endpoint]:
     folder = Path(tempfile.mkdtemp(prefix="ycsbctl-hba-"))
     folder.chmod(0o755)  # the server runs as the postgres user
     hba = folder / "pg_hba.conf"
-    hba.write_text(f"local all all trust\nhost all ycsb 127.0.0.1/32 trust\nhost all {ROLE} 127.0.0.1/32 scram-sha-256\n")
+    hba.write_text(f"local all all trust\nhost all ycsb 127.0.0.1/32 trust\nhost all {ROLE} 127.0.0.1/32 scram-sha-256\n"
+                   f"host all {PLAIN} 127.0.0.1/32 scram-sha-256\n")
     hba.chmod(0o644)
     try:
         with started("postgresql", {"hba_file": str(hba)}) as endpoint:
@@ -94,3 +97,26 @@ def test_a_driver_the_store_does_not_have_is_refused_before_anything_starts(scra
     r = _load(_url(scram_server), tmp_path, "-p", "postgresql.driver=libpq", password=SECRET)
     assert r.returncode == 2 and r.stderr.strip().splitlines() == ["error: postgresql.driver=libpq: use auto, wire or asyncpg"]
     assert not list(tmp_path.iterdir())  # no result folder
+
+
+def test_a_user_who_is_not_a_superuser_is_measured_with_the_servers_cpu(scram_server, tmp_path):
+    """Telemetry asked the server for its data_directory (superusers only) and crashed the run with
+    InsufficientPrivilegeError; the postmaster is now found as the parent of the connection's backend."""
+    cli_rows("postgresql", scram_server.url, f"CREATE ROLE {PLAIN} LOGIN PASSWORD '{SECRET}'")
+    cli_rows("postgresql", scram_server.url, f"CREATE DATABASE plaindb OWNER {PLAIN}")  # its own schema to write in
+    port = scram_server.url.rsplit(":", 1)[1].split("/")[0]
+    url = f"postgresql://{PLAIN}:{SECRET}@127.0.0.1:{port}/plaindb"
+    env = {k: v for k, v in os.environ.items() if k != "PGPASSWORD"}
+    out = tmp_path / "plain"
+    r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "run", "workload-c", "--target", url, "--load",
+                        "--records", "100", "--threads", "2", "--duration", "1", "--warmup", "0", "--allow-concurrent",
+                        "--out", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=180, env=env)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-3000:]
+    runs = pd.read_parquet(out / "runs.parquet").set_index("phase")
+    assert runs.loc["run", "status"] == "ok" and runs.loc["run", "operations"] > 0
+    assert runs.loc["run", "server_cpu_source"] == "server-process"
+    # the point's server CPU is the mean of its own samples of the server's process: found and read, not guessed
+    tel = pd.read_parquet(out / "telemetry.parquet")
+    samples = tel[(tel["run_id"] == runs.loc["run", "run_id"]) & (tel["source"] == "server-process")]["cpu_pct"].dropna()
+    assert len(samples) and runs.loc["run", "server_cpu_pct_mean"] == pytest.approx(samples.mean(), rel=0.05)
+    assert int(cli_rows("postgresql", scram_server.url.rsplit("/", 1)[0] + "/plaindb", "SELECT count(*) FROM usertable")[0][0]) == 100

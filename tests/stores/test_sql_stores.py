@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.server_counters import mariadb_status, postgresql_table_counters
 from tests.fixtures.sql_cli import cli_rows
 from tests.fixtures.sql_servers import started
 from tests.fixtures.waiting import wait_until
@@ -109,20 +110,12 @@ def _loaded(url: str, workload: str, records: int, driver: dict[str, str]) -> No
     assert load.status == "ok", load.errors
 
 
-def _table_counters(url: str) -> dict[str, int]:
-    from ycsbctl.stores.postgresql.session import query
-
-    rows = query(url, "SELECT n_tup_ins, n_tup_upd, n_tup_del, coalesce(idx_scan, 0), n_live_tup "
-                      "FROM pg_stat_user_tables WHERE relname = 'usertable'", 5.0)
-    return dict(zip(("ins", "upd", "del", "idx_scan", "live"), map(int, rows[0]))) if rows else {}
-
-
 @pytest.mark.parametrize("driver", ["wire", "asyncpg"])
 def test_engine_counts_equal_postgresqls_own_table_counters(postgresql, driver):
     url = postgresql.url
     _loaded(url, "workload-a", 2000, {"postgresql.driver": driver})
     # statistics reach pg_stat_user_tables when each backend flushes them (at the latest when it exits)
-    wait_until(lambda: _table_counters(url).get("ins") == 2000, what="2,000 inserts in pg_stat_user_tables")
+    wait_until(lambda: postgresql_table_counters(url).get("ins") == 2000, what="2,000 inserts in pg_stat_user_tables")
 
     run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=2000, operationcount=3000,
                                                  **{"postgresql.driver": driver}), threads=4, processes=1))
@@ -131,7 +124,7 @@ def test_engine_counts_equal_postgresqls_own_table_counters(postgresql, driver):
     assert set(reads) == set(updates) == {"OK"}
     assert reads["OK"] + updates["OK"] == 3000
     # every read and every update finds its row through the primary key's index: one index scan each
-    after = wait_until(lambda: (c := _table_counters(url))["idx_scan"] == 3000 and c,
+    after = wait_until(lambda: (c := postgresql_table_counters(url))["idx_scan"] == 3000 and c,
                        what="3,000 index scans in pg_stat_user_tables")
     assert after["upd"] == updates["OK"]
     assert after["ins"] == 2000 and after["del"] == 0
@@ -149,12 +142,6 @@ def test_sqlite_rows_equal_the_engines_inserts(sqlite_url):
     assert cli_rows("sqlite", sqlite_url, "SELECT COUNT(*) FROM usertable") == [[str(500 + inserted)]]
 
 
-def _status(url: str) -> dict[str, int]:
-    from ycsbctl.stores.mariadb.session import query
-
-    return {k: int(v) for k, v in query(url, "SHOW GLOBAL STATUS LIKE 'Com\\_%'", 5.0)}
-
-
 def _delta(before: dict[str, int], after: dict[str, int], name: str) -> int:
     return after[name] - before[name]
 
@@ -163,18 +150,18 @@ def _delta(before: dict[str, int], after: dict[str, int], name: str) -> int:
 def test_engine_counts_equal_mariadbs_own_statement_counters(mariadb, driver):
     url = mariadb.url
     registry.for_url(url).clear(url, "usertable")
-    before = _status(url)
+    before = mariadb_status(url)
     load = run_phase(PhaseSpec("load", url, _props("workload-a", recordcount=1000, **{"mariadb.driver": driver}),
                                threads=4, processes=1))
-    after = _status(url)
+    after = mariadb_status(url)
     assert load.status == "ok", load.errors
     assert _delta(before, after, "Com_insert") == load.ops["INSERT"].operations == 1000
     assert _delta(before, after, "Com_create_table") == 1
 
-    before = _status(url)
+    before = mariadb_status(url)
     run = run_phase(PhaseSpec("run", url, _props("workload-a", recordcount=1000, operationcount=3000,
                                                  **{"mariadb.driver": driver}), threads=4, processes=1))
-    after = _status(url)
+    after = mariadb_status(url)
     assert run.status == "ok", run.errors
     reads, updates = run.ops["READ"].returns, run.ops["UPDATE"].returns
     assert reads["OK"] + updates["OK"] == 3000
@@ -335,6 +322,7 @@ def test_with_pg_stat_statements_the_sampler_counts_the_statements_the_engine_ra
 
     url = postgresql_with_statements.url
     _loaded(url, "workload-c", 1000, {})
+    cli_rows("postgresql", url, "SELECT pg_stat_statements_reset()")  # the module's other tests ran reads too
     sampler = PgStatSampler(url)
     sampler.prime()
     try:
@@ -357,3 +345,148 @@ def test_with_pg_stat_statements_the_sampler_counts_the_statements_the_engine_ra
     assert sampled == pytest.approx(sampler.prev["statement_calls"] - start)
     assert reads <= sampled <= reads + 50  # the engine's reads, its table look and the sampler's own queries
     assert row["db_statement_mean_us"] > 0
+
+
+def _seven(url: str, driver: dict[str, str]) -> None:
+    """``usertable`` emptied, then user1 … user7 inserted by the binding."""
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values()
+
+    async def go(bs):
+        for i in range(1, 8):
+            assert await bs[0].insert("usertable", f"user{i}".encode(), values) == Status.OK
+
+    run_bindings(go, url, props=driver)
+
+
+def _scans(url: str, driver: dict[str, str], scans: list[tuple[bytes, int]]) -> list[Status]:
+    async def go(bs):
+        return [await bs[0].scan("usertable", start, count, None) for start, count in scans]
+
+    return run_bindings(go, url, props=driver)
+
+
+@pytest.mark.parametrize("driver", ["wire", "asyncmy"])
+def test_a_mariadb_scan_sends_the_start_key_and_the_rows_after_it_up_to_the_count(mariadb, driver):
+    """Seven records; scans from user3 of 2 and of 10 rows, and one past the end: MariaDB's own Rows_sent
+    counts 2, 5 (user3 … user7: the start key included) and 0; the CLI lists the same keys."""
+    url = mariadb.url
+    props = {"mariadb.driver": driver}
+    _seven(url, props)
+    got = []
+    for scan in ((b"user3", 2), (b"user3", 10), (b"user8", 5)):
+        _, sent0 = _sent(url)
+        assert _scans(url, props, [scan]) == [Status.OK]
+        _, sent1 = _sent(url)
+        got.append(sent1 - sent0 - 2 - 1)  # the first reading's two rows, the bindings' one look for the table
+    assert got == [2, 5, 0]
+    keys = cli_rows("mariadb", url, "SELECT YCSB_KEY FROM usertable WHERE YCSB_KEY >= 'user3' ORDER BY YCSB_KEY LIMIT 10")
+    assert [k[0] for k in keys] == [f"user{i}" for i in range(3, 8)]
+
+
+def test_postgresqls_own_statement_rows_count_the_scans_rows_and_the_reads_found(postgresql_with_statements):
+    """On the wire binding (the fast reply path): pg_stat_statements' rows of the scan statement are 2 + 5 + 0
+    for scans from user3 of 2 and 10 rows and past the end (the start key included); the reads the engine
+    counts OK are the rows of its read statement, and the others NOT_FOUND."""
+    url = postgresql_with_statements.url
+    _seven(url, {})
+    cli_rows("postgresql", url, "SELECT pg_stat_statements_reset()")
+    assert _scans(url, {}, [(b"user3", 2), (b"user3", 10), (b"user8", 5)]) == [Status.OK] * 3
+    (calls, rows), = cli_rows("postgresql", url, "SELECT sum(calls), sum(rows) FROM pg_stat_statements "
+                                                 "WHERE query ILIKE 'SELECT % FROM usertable WHERE YCSB_KEY >= $1%'")
+    assert (int(calls), int(rows)) == (3, 7)
+
+    _loaded(url, "workload-c", 500, {})
+    cli_rows("postgresql", url, "SELECT pg_stat_statements_reset()")
+    run = run_phase(PhaseSpec("run", url, _props("workload-c", recordcount=1000, operationcount=1000),
+                              threads=4, processes=1))
+    assert run.status == "ok", run.errors
+    reads = run.ops["READ"].returns
+    (calls, rows), = cli_rows("postgresql", url, "SELECT sum(calls), sum(rows) FROM pg_stat_statements "
+                                                 "WHERE query ILIKE 'SELECT % FROM usertable WHERE YCSB_KEY = $1%'")
+    assert int(calls) == 1000 and min(reads["OK"], reads["NOT_FOUND"]) > 150, reads
+    assert int(rows) == reads["OK"] and reads["OK"] + reads["NOT_FOUND"] == 1000
+
+
+def test_a_sqlite_scan_returns_the_start_key_and_the_rows_after_it_up_to_the_count(sqlite_url):
+    import sqlite3
+
+    _seven(sqlite_url, {})
+    path = sqlite_url.removeprefix("sqlite://")
+    assert _scans(sqlite_url, {}, [(b"user3", 2)]) == [Status.OK]
+    from ycsbctl.stores.sql.layout import QMARK
+
+    with sqlite3.connect(path) as db:  # the layout's own scan statement, run by sqlite3 itself
+        def keys(start: str, n: int) -> list[str]:
+            return [r[0] for r in db.execute(QMARK.scan("usertable", None), (start, n))]
+
+        assert keys("user3", 2) == ["user3", "user4"]
+        assert keys("user3", 10) == [f"user{i}" for i in range(3, 8)]
+        assert keys("user8", 5) == []
+
+
+def test_postgresqls_sampler_mean_statement_time_and_rows_read_are_the_servers_own_over_its_span(
+        postgresql_with_statements):
+    """One sampler span around 1,000 reads (half found): ``db_statement_mean_us`` is pg_stat_statements' own
+    total time over its calls added in the span (µs, not ms), and
+    ``db_rows_read_per_s`` × the span the server's tup_fetched added, between the rows the reads found and what
+    our own outer readings saw (the sampler's own queries fetch catalogue rows)."""
+    from ycsbctl.stores.postgresql.stats import PgStatSampler
+
+    url = postgresql_with_statements.url
+    _loaded(url, "workload-c", 500, {})
+
+    def own() -> tuple[float, float, int]:
+        (calls, ms), = cli_rows("postgresql", url, "SELECT sum(calls), sum(total_exec_time) FROM pg_stat_statements")
+        (fetched,), = cli_rows("postgresql", url, "SELECT tup_fetched FROM pg_stat_database "
+                                                  "WHERE datname = current_database()")
+        return float(calls), float(ms), int(fetched)
+
+    outer0 = own()
+    run, row, span = _one_span(PgStatSampler(url), url, 1000, 1000)
+    outer1 = own()
+    assert run.status == "ok", run.errors
+    found = run.ops["READ"].returns["OK"]
+    truth_us = 1000 * (outer1[1] - outer0[1]) / (outer1[0] - outer0[0])
+    calls = row["db_statements_per_s"] * span
+    assert 1000 <= calls <= outer1[0] - outer0[0]
+    assert row["db_statement_mean_us"] == pytest.approx(truth_us, rel=0.3), (row, truth_us)
+    rows_read = row["db_rows_read_per_s"] * span
+    assert found <= rows_read <= outer1[2] - outer0[2], (found, rows_read, outer0, outer1)
+
+
+def _one_span(sampler, url: str, records: int, reads: int) -> tuple:
+    """(the run, the sampler's row, its span in s): one sampler span around ``reads`` workload-c reads."""
+    sampler.prime()
+    try:
+        t0 = sampler.t_prev
+        run = run_phase(PhaseSpec("run", url, _props("workload-c", recordcount=records, operationcount=reads),
+                                  threads=2, processes=1))
+        return run, sampler.sample(), sampler.t_prev - t0
+    finally:
+        sampler.close()
+
+
+def test_mariadbs_sampler_bytes_in_and_out_are_the_servers_own_over_its_span(mariadb):
+    """One sampler span around 300 reads of 200 loaded records (each sends 10 fields of 100 bytes back):
+    ``net_out_bytes_per_s`` × the span is at least the records' bytes and at most the server's own
+    Bytes_sent added between our outer readings (the sampler's own SHOW adds its reply); bytes in, the
+    keys' requests, are far fewer and within the server's own Bytes_received added."""
+    from ycsbctl.stores.mariadb.session import query
+    from ycsbctl.stores.mariadb.stats import MariaStatusSampler
+
+    url = mariadb.url
+    _loaded(url, "workload-c", 200, {})
+
+    def own() -> tuple[int, int]:
+        got = dict(query(url, "SHOW GLOBAL STATUS WHERE Variable_name IN ('Bytes_received', 'Bytes_sent')", 5.0))
+        return int(got["Bytes_received"]), int(got["Bytes_sent"])
+
+    outer0 = own()
+    run, row, span = _one_span(MariaStatusSampler(url), url, 200, 300)
+    outer1 = own()
+    assert run.status == "ok" and run.ops["READ"].returns == {"OK": 300}, run.errors
+    sent, received = row["net_out_bytes_per_s"] * span, row["net_in_bytes_per_s"] * span
+    assert 300 * 10 * 100 <= sent <= outer1[1] - outer0[1]
+    assert 300 * len("user") <= received <= outer1[0] - outer0[0]
+    assert received < sent / 5

@@ -11,8 +11,10 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.telemetry.bottleneck import (
     LABELS,
     classify,
+    client_stall_bottleneck,
     host_busy_bottleneck,
     host_cores,
+    lock_wait_bottleneck,
     server_cores,
     stall_bottleneck,
 )
@@ -78,6 +80,20 @@ def test_bytes_near_the_iperf_baseline_are_network():
                  net_gbit_s=0.95, baseline_gbit_s=1.29)
     assert b.label == "network"
     assert b.evidence["net_share"] == round(0.95 / 1.29, 3)
+
+
+def test_host_loopback_bytes_at_the_baseline_are_never_network():
+    # The FerretDB point of issue 44: 14.952 Gbit/s on the host's loopback against a 14.543 Gbit/s
+    # baseline, at 102 ops/s: those bytes were other processes', so the point is not network.
+    b = classify(server_cpu_pct=5, server_cores=2, client_cpu_pct=10, client_cores=1, host_cores=2,
+                 net_gbit_s=14.952, baseline_gbit_s=14.543, net_source="net-lo")
+    assert b.label != "network"
+    assert "network unknown (only the host's loopback counters, which include other processes' traffic)" in b.text
+    assert b.evidence["net_ours"] is False
+    # the same bytes counted by the server itself are ours, and do make the point network
+    ours = classify(server_cpu_pct=5, server_cores=2, client_cpu_pct=10, client_cores=1, host_cores=2,
+                    net_gbit_s=14.952, baseline_gbit_s=14.543, net_source="redis-info")
+    assert ours.label == "network"
 
 
 def test_study_figures_440_mbps_of_1_29_gbps_are_not_network_bound():
@@ -170,8 +186,8 @@ def test_a_stall_relabels_the_point_and_keeps_what_the_figures_said():
     b = stall_bottleneck(stall, _measured())
     assert b["label"] == "stall" and b["evidence"]["measured_label"] == "server-cpu"
     assert b["evidence"]["server_cpu_pct"] == 95.0 and b["evidence"]["server_cores"] == 1.0
-    assert b["evidence"]["stall"] == {"seconds": 3.0, "from_s": 9.0, "timeouts": 0}
-    assert b["text"].startswith("stall: no reply for 3.0 s, from 9.0 s")
+    assert b["evidence"]["stall"] == {"seconds": 3.0, "from_s": 9.0, "timeouts": 0, "warmup_s": 0.0}
+    assert b["text"].startswith("stall: no reply for 3.0 s, from 9.0 s into the measured window")
     for measured in (None, {"label": None, "evidence": None}):  # no label from the figures (no telemetry)
         b = stall_bottleneck(stall, measured)
         assert b["label"] == "stall" and b["evidence"] == {"stall": stall.to_dict(), "measured_label": None}
@@ -185,3 +201,17 @@ def test_a_busy_host_relabels_the_point_and_keeps_what_the_figures_said():
     for measured in (None, {"label": None, "evidence": None}):
         assert host_busy_bottleneck("bench engine", measured)["evidence"] == {"other": "bench engine",
                                                                             "measured_label": None}
+
+
+def test_a_client_stall_or_a_lock_wait_relabels_the_point_and_keeps_what_the_figures_said():
+    """The figures measured before the relabelling (the server's CPU …) stay in the evidence the report shows."""
+    stall = Stall(3.0, 2.0)
+    b = client_stall_bottleneck(2.5, 7.0, _measured(), stall)
+    assert b["label"] == "client-stall" and b["evidence"]["server_cpu_pct"] == 95.0
+    assert b["evidence"]["client_paused_s"] == 2.5 and b["evidence"]["measured_label"] == "server-cpu"
+    assert b["evidence"]["stall"] == stall.to_dict() and "for 2.5 s of the 7.0 s measured" in b["text"]
+    b = lock_wait_bottleneck(2.0, 5.0, "the file is held by pid 42", _measured())
+    assert b["label"] == "stall" and b["evidence"]["server_cpu_pct"] == 95.0
+    assert b["evidence"]["pause_cause"] == "the file is held by pid 42" and b["evidence"]["measured_label"] == "server-cpu"
+    for measured in (None, {"label": None, "evidence": None}):
+        assert client_stall_bottleneck(1.0, 5.0, measured)["evidence"] == {"client_paused_s": 1.0, "measured_label": None}

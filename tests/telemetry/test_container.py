@@ -12,7 +12,8 @@ import psutil
 import pytest
 import redis
 
-from tests.telemetry.test_samplers import INTERVAL_S, _own_cpu, benchmark, rows_after, stop, wait_until
+from tests.fixtures.samplers import INTERVAL_S, benchmark, own_cpu, rows_after, stop
+from tests.fixtures.waiting import wait_until
 from ycsbctl.telemetry import footprint_after, footprint_before, sampling
 from ycsbctl.telemetry.container import ContainerSampler
 
@@ -49,10 +50,10 @@ def test_busy_container_uses_cpu_and_capture_reads_its_stats(docker_redis):
             bench.append(benchmark(port))
             try:
                 wait_until(lambda: rds.info("clients")["connected_clients"] > 1)
-                t0, cpu0 = _own_cpu(rds)
+                t0, cpu0 = own_cpu(rds)
                 seen = container_rows(cap)
                 wait_until(lambda: container_rows(cap) >= seen + 4)
-                t1, cpu1 = _own_cpu(rds)
+                t1, cpu1 = own_cpu(rds)
             finally:
                 stop(bench[0])
     finally:
@@ -138,3 +139,22 @@ def _busy(client: redis.Redis) -> bool:
     except redis.ResponseError as exc:
         return "BUSY" in str(exc)
     return False
+
+
+def test_a_containers_memory_leaves_its_inactive_page_cache_out_as_docker_stats_does():
+    """Hand-built stats documents of cgroup v2 and v1 (docker's own fields): usage less inactive_file (what
+    ``docker stats`` shows: page cache the kernel can take back is not the server's), RSS the anonymous
+    memory, never the page cache; a cache larger than the usage (a racy reading) leaves the usage."""
+    from ycsbctl.telemetry.container import memory
+
+    v2 = {"memory_stats": {"usage": 300_000_000, "limit": 2_000_000_000,
+                           "stats": {"anon": 120_000_000, "file": 170_000_000, "inactive_file": 150_000_000,
+                                     "active_file": 20_000_000}}}
+    assert memory(v2) == {"mem_usage_bytes": 150_000_000, "rss_bytes": 120_000_000, "mem_limit_bytes": 2_000_000_000}
+    v1 = {"memory_stats": {"usage": 300_000_000, "limit": 9,
+                           "stats": {"total_inactive_file": 100_000_000, "rss": 90_000_000, "cache": 180_000_000}}}
+    assert memory(v1) == {"mem_usage_bytes": 200_000_000, "rss_bytes": 90_000_000, "mem_limit_bytes": 9}
+    racy = {"memory_stats": {"usage": 100, "stats": {"inactive_file": 100}}}
+    assert memory(racy)["mem_usage_bytes"] == 100 and memory(racy)["rss_bytes"] == 100
+    assert memory({"memory_stats": {"usage": 100, "stats": {"inactive_file": 99}}})["mem_usage_bytes"] == 1
+    assert memory({}) == {"mem_usage_bytes": None, "rss_bytes": None, "mem_limit_bytes": None}

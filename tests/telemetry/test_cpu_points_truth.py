@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cgroups import PERIOD_US, CpuGroup, cpu_quota
+from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.servers import ROOT, start_redis
 from ycsbctl.telemetry.cpu_limit import _quota_in, cpu_quota_cores, quota_group, throttle_counts, usable_cores
 
 pytestmark = [pytest.mark.speed, pytest.mark.truth]
 
-YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
 # Small enough to be had in full on a busy 2-core host. A saturated server needs a client that
 # out-paces it: the client spends ~2× the server's CPU per operation, so the server's share is smaller.
 SERVER_QUOTA_CORES = 0.1
@@ -98,6 +98,11 @@ def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(tmp_path):
     assert b["text"].startswith("server CPU: ") and (
         f"% of the {100 * SERVER_QUOTA_CORES:.0f}% it can use; its CPU quota held it back in " in b["text"]), b["text"]
     assert ev["client_share"] < 0.9 and ev["client_throttled_pct"] is None, ev
+    # the why names the thread that ran: Redis's main thread, the server's CPU as its threads' schedstat counts it
+    main = ev["server_threads"]["main"]
+    assert b["why"].startswith("server-cpu: ") and "'s main thread ran " in b["why"], b["why"]
+    assert main["oncpu_pct"] == pytest.approx(ev["server"]["oncpu_pct"], rel=0.2)  # the main thread did the work
+    assert ev["server"]["oncpu_pct"] == pytest.approx(ev["server_cpu_pct"], rel=0.35, abs=2 * TICK_PCT), ev
 
 
 def test_a_client_confined_to_a_cpu_quota_is_labelled_client_cpu(tmp_path):
@@ -112,6 +117,7 @@ def test_a_client_confined_to_a_cpu_quota_is_labelled_client_cpu(tmp_path):
     assert 0.6 * 100 * CLIENT_QUOTA_CORES <= ev["client_cpu_pct"] <= 1.05 * 100 * CLIENT_QUOTA_CORES + TICK_PCT, ev
     assert b["text"].startswith("client CPU: workers use ") and f"% of {100 * CLIENT_QUOTA_CORES:.0f}%" in b["text"]
     assert ev["server_share"] < 0.9 and ev["server_throttled_pct"] is None, ev
+    assert b["why"].startswith("client-cpu: the load generator's workers ran "), b["why"]
 
 
 def test_the_cpu_limit_of_a_process_is_its_cgroups_quota_read_as_the_kernel_wrote_it(tmp_path):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import time
 
@@ -11,41 +10,15 @@ import pymongo
 import pytest
 import redis
 
+from tests.fixtures.samplers import INTERVAL_S, benchmark, own_cpu, redis_endpoint, rows_after, stop
 from tests.fixtures.servers import start_redis
 from tests.fixtures.waiting import wait_until
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores.mongodb.status import MongoStatusSampler
 from ycsbctl.stores.redis.info import RedisInfoSampler
-from ycsbctl.stores.sampler import Sampler
 from ycsbctl.telemetry import footprint_after, footprint_before, sampling
 from ycsbctl.telemetry.process import ProcessSampler
 from ycsbctl.workload.keys import build_key_name, java_string_hashcode
-
-INTERVAL_S = 0.25  # fast ticks keep the tests short; the contract is the same at 1 Hz
-
-
-def rows_after(sampler: Sampler, n: int) -> None:
-    """Wait until ``sampler`` has ``n`` more rows than now."""
-    target = len(sampler.rows) + n
-    wait_until(lambda: len(sampler.rows) >= target)
-
-
-def redis_endpoint(server, pid: bool = True) -> Endpoint:
-    return Endpoint(target="redis", protocol="redis", url=server.url, backend="local" if pid else "external",
-                    pid=server.proc.pid if pid else None)
-
-
-def benchmark(port: int) -> subprocess.Popen:
-    """redis-benchmark hammering ``port`` (bounded: 8 clients, 10M requests; the test stops it)."""
-    if shutil.which("redis-benchmark") is None:
-        pytest.skip("redis-benchmark is not installed (apt-get install redis-tools, or run `make test`)")
-    return subprocess.Popen(["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-t", "ping,set,get",
-                             "-n", "10000000", "-c", "8", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    proc.wait(timeout=10)
 
 
 def _agrees(frame, t0: float, t1: float, own_pct: float) -> None:
@@ -55,12 +28,6 @@ def _agrees(frame, t0: float, t1: float, own_pct: float) -> None:
     assert len(rows) >= 2, frame
     tick_pct = 100 * 0.01 / INTERVAL_S  # /proc counts CPU in 10 ms ticks
     assert 0.75 * own_pct - tick_pct <= rows.mean() <= 1.25 * own_pct + tick_pct, (list(rows), own_pct)
-
-
-def _own_cpu(rds: redis.Redis) -> tuple[float, float]:
-    """(now, the CPU seconds redis-server counted itself so far: INFO cpu, from its getrusage)."""
-    info = rds.info("cpu")
-    return time.monotonic(), info["used_cpu_user"] + info["used_cpu_sys"]
 
 
 @pytest.mark.speed
@@ -77,9 +44,9 @@ def test_busy_redis_server_uses_cpu_and_an_idle_one_almost_none(redis_server):
         try:
             wait_until(lambda: any(c.raddr and c.raddr.port == redis_server.port
                                    for c in psutil.Process(bench.pid).net_connections("tcp")))
-            t0, cpu0 = _own_cpu(rds)
+            t0, cpu0 = own_cpu(rds)
             rows_after(sampler, 5)
-            t1, cpu1 = _own_cpu(rds)
+            t1, cpu1 = own_cpu(rds)
         finally:
             stop(bench)
     finally:
@@ -155,10 +122,12 @@ def test_bytes_per_record_in_redis_is_what_the_load_added_to_the_servers_own_mem
     try:
         endpoint = redis_endpoint(server)
         before = footprint_before(endpoint)
+        empty_rss = psutil.Process(server.proc.pid).memory_info().rss
         empty_bytes = r.info("memory")["used_memory"]
         load_ycsb_records(server.url, records)
         loaded_bytes = r.info("memory")["used_memory"]
         fp = footprint_after(endpoint, before, records)
+        loaded_rss = psutil.Process(server.proc.pid).memory_info().rss
         keys_bytes = sum(r.memory_usage(key, samples=0) for key in r.scan_iter(count=1000))
     finally:
         r.close()
@@ -170,6 +139,11 @@ def test_bytes_per_record_in_redis_is_what_the_load_added_to_the_servers_own_mem
     assert keys_bytes / records <= fp.bytes_per_record <= 1.12 * keys_bytes / records, (fp.to_dict(), keys_bytes)
     assert fp.db_memory_before_bytes == pytest.approx(empty_bytes, rel=0.05)
     assert fp.rss_source == "process" and fp.rss_after_bytes > fp.rss_before_bytes
+    # RSS per record: what the load added to the process's RSS (psutil's own readings beside the footprint's),
+    # the empty server's RSS subtracted
+    assert fp.rss_before_bytes == pytest.approx(empty_rss, rel=0.02)
+    assert fp.rss_bytes_per_record == pytest.approx((loaded_rss - empty_rss) / records, rel=0.05), fp.to_dict()
+    assert fp.rss_bytes_per_record < 0.5 * fp.rss_after_bytes / records
     assert fp.to_dict()["records"] == records
 
 
@@ -180,14 +154,19 @@ def test_mongo_wire_footprint_falls_back_to_dbstats(mongo_wire):
                         pid=mongo_wire.proc.pid)
     try:
         before = footprint_before(endpoint)
+        stats0 = client.ycsb.command("dbStats")
         docs = [{"_id": build_key_name(i), **{f"field{f}": b"v" * 100 for f in range(10)}} for i in range(500)]
         client.ycsb.usertable.insert_many(docs)
         fp = footprint_after(endpoint, before, 500)
+        stats1 = client.ycsb.command("dbStats")
     finally:
         client.ycsb.usertable.drop()
         client.close()
     assert fp.db_memory_after_bytes is None  # FerretDB reports no cache
     assert fp.basis == "dbStats" and fp.bytes_per_record > 1_000
+    # memory per record on the MongoDB wire: what the load added to the server's own dbStats (data + index)
+    size = lambda d: d.get("dataSize", 0) + d.get("indexSize", 0)  # noqa: E731
+    assert fp.bytes_per_record == pytest.approx((size(stats1) - size(stats0)) / 500, rel=0.02), (stats0, stats1)
     assert fp.keys == 500 and fp.data_size_bytes > 0 and fp.avg_obj_size_bytes > 0
     assert fp.rss_source == "process"
 
@@ -220,7 +199,7 @@ def test_a_server_that_dies_mid_run_stops_its_samplers_with_one_warning_each(tmp
         wait_until(lambda: all(len(s.rows) >= 2 for s in cap.samplers))
         server.proc.kill()
         server.proc.wait()
-        wait_until(lambda: all(s.warning for s in cap.samplers if s.source != "net-lo"))
+        wait_until(lambda: all(s.warning for s in cap.samplers if s.source in ("server-process", "redis-info")))
     server.stop()
     assert {"server-process", "redis-info"} <= set(cap.frame["source"])  # what was collected is kept
     assert len(cap.warnings) == 2
@@ -294,7 +273,20 @@ def test_basic_endpoint_samples_only_the_client():
     finally:
         worker.kill()
         worker.wait()
-    assert set(cap.frame["source"]) == {"client"}
+    # no server: nothing of a server's (its process, threads, connections); the client's threads, and the host
+    # when its 3 s reading fell in the block
+    assert {"client", "client-threads"} <= set(cap.frame["source"]) <= {"client", "client-threads", "host"}
     s = cap.summary()
     assert s.server_cpu_pct_mean is None and s.client_cpu_pct_mean > 0 and s.client_processes == 1
     assert cap.bottleneck().evidence["server_cpu_pct"] is None
+
+
+def test_shard_balance_is_the_busiest_nodes_share_of_the_commands() -> None:
+    import pandas as pd
+
+    from ycsbctl.telemetry.capture import shard_balance
+
+    f = pd.DataFrame({"source": ["redis-info", "redis-shard", "redis-shard", "redis-shard", "redis-shard"],
+                      "node": [None, "a", "b", "a", "b"], "ops_per_s": [100.0, 30.0, 10.0, 30.0, 30.0]})
+    assert shard_balance(f) == {"shards": 2.0, "shard_ops_share_max": 0.6}
+    assert shard_balance(f[f["source"] == "redis-info"]) == {}

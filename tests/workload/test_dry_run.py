@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.fixtures.cli import YCSBCTL
 from ycsbctl.cli import main
 from ycsbctl.workload.keys import build_key_name
 
 ROOT = Path(__file__).resolve().parents[2]
-YCSBCTL = ROOT / ".venv" / "bin" / "ycsbctl"
 ALL_FIELDS = "field0 field1 field2 field3 field4 field5 field6 field7 field8 field9 "
 # BasicDB's verbose lines, values left out (dry-run does not print them).
 LINE = re.compile(

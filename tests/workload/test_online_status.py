@@ -88,14 +88,17 @@ def test_bytes_per_user_agree_with_info_memory_and_memory_usage(server, structur
     per user (measured here: 8.0), and within 5 % of that."""
     from ycsbctl.experiment.measure import load_dataset
     from ycsbctl.experiment.plan import Plan
+    from ycsbctl.experiment.resolve import resolve_study
 
     users = 40_000
-    props = _props(structure, recordcount=str(users))
-    plan = Plan(workloads=["online-status"], targets=[server.url], telemetry=True)
+    plan = Plan(workloads=["online-status"], targets=[server.url], records=users, load_threads=4, telemetry=True,
+                properties=[f"online.structure={structure}", "online.batchsize=50"])
+    study = resolve_study(plan)
+    load = study.dataset_load(study.targets[0], study.cases[0])
     with redis.Redis.from_url(server.url) as r:
         r.execute_command("FLUSHALL", "SYNC")  # freed now, also where lazyfree-lazy-user-flush is on (Valkey)
         before = r.info("memory")["used_memory"]
-        out = load_dataset(server, props, 4, plan, None)
+        out = load_dataset(server, load, plan, None)
         after = r.info("memory")["used_memory"]
         assert r.execute_command(COMMANDS[structure][3].upper(), "online:0") == users
         usage = r.memory_usage("online:0", samples=0) / users
@@ -118,7 +121,7 @@ def test_online_status_on_mongodb_keeps_one_document_per_user_and_counts_what_th
     INSERT), upserts keep one document per user, COUNT answers and GET-AND-CLEAR empties the bucket.
     (FerretDB over SQLite takes ~25 ms per upsert here: the run stores 10 users per BATCH-STORE.)"""
     url, db = mongo_db
-    users = 2000
+    users = 500  # exact counts at any size: 5 INSERTs of 100, then upserts of known users
     props = _props("hash", recordcount=str(users), **{"online.batchsize": "100"})
     load = PhaseRunner(PhaseSpec("load", url, props, threads=4, seed=3)).run()
     assert load.status == "ok", load.errors
@@ -133,9 +136,57 @@ def test_online_status_on_mongodb_keeps_one_document_per_user_and_counts_what_th
     assert db["online"].count_documents({}) == users  # upserts of known users add no document
     clear = {**props, "operationcount": "1", "online.storeproportion": "0", "online.batchstoreproportion": "0",
              "online.countproportion": "0", "online.getandclearproportion": "1"}
-    # reading and deleting 2,000 documents is one operation: FerretDB over SQLite may take seconds for it
+    # reading and deleting every document is one operation: FerretDB over SQLite may take seconds for it
     # on a slow machine, and this test is about what the server holds after it, not how fast
     gone = PhaseRunner(PhaseSpec("run", url, clear, threads=1, seed=3, timeout_s=300.0)).run()
     assert gone.status == "ok", gone.errors
     assert gone.ops["GET-AND-CLEAR"].returns == {"OK": 1}
     assert db["online"].count_documents({}) == 0
+
+
+def test_users_loaded_when_the_count_is_not_a_multiple_of_the_batch_size():
+    """1,001 users in batches of 100: 11 INSERTs, the last of one user; every user once, split over blocks of
+    three threads whichever way; 10 INSERTs acknowledged loaded 1,000 users, 11 all 1,001."""
+    import numpy as np
+
+    from ycsbctl.workload.online_status.workload import OnlineStatus
+    from ycsbctl.workload.properties import Properties
+
+    props = dict(load_properties("online-status"))
+    props.update({"recordcount": "1001", "online.batchsize": "100"})
+    w = OnlineStatus.from_properties(Properties(props))
+    assert w.load_operations == 11
+    assert (w.loaded_records(10), w.loaded_records(11), w.loaded_records(12)) == (1000, 1001, 1001)
+    blocks = w.load_blocks([2, 1])
+    assert sum(c for _, c in blocks) == 11 and blocks[0][0] == 0 and blocks[1][0] == blocks[0][1]
+    users: list[int] = []
+    sizes: list[int] = []
+    for first, count in blocks:
+        src = w.source("load", np.random.default_rng(1), 0, 1, load_block=(first, count))
+        while True:
+            b = src.next_batch(4)
+            if not len(b):
+                break
+            for pairs in b.args:
+                sizes.append(len(pairs))
+                users += [u for u, _ in pairs]
+    assert sorted(users) == list(range(1001))
+    assert sizes == [100] * 10 + [1]
+
+
+@pytest.mark.truth
+def test_a_batch_store_stores_each_user_with_its_timestamp_as_the_server_reads_it_back(redis_server):
+    """The commands a BATCH-STORE sends, run on a real server and read back with its own commands: the
+    hash maps user -> timestamp, the set holds the users, the sorted set scores each user by its timestamp."""
+    from ycsbctl.workload.online_status.redis import store_command
+
+    pairs = [(7, 1_700_000_001), (9, 1_700_000_002), (12, 1_700_000_000)]
+    with redis.Redis.from_url(redis_server.url) as r:
+        r.delete("t:hash", "t:set", "t:zset")
+        for structure in ("hash", "set", "zset"):
+            r.execute_command(*store_command(structure, f"t:{structure}".encode(), pairs))
+        got = (r.hgetall("t:hash"), r.smembers("t:set"), r.zrange("t:zset", 0, -1, withscores=True))
+        r.delete("t:hash", "t:set", "t:zset")
+    assert got[0] == {b"7": b"1700000001", b"9": b"1700000002", b"12": b"1700000000"}
+    assert got[1] == {b"7", b"9", b"12"}
+    assert got[2] == [(b"12", 1_700_000_000.0), (b"7", 1_700_000_001.0), (b"9", 1_700_000_002.0)]

@@ -5,7 +5,6 @@ of the six positions of its random ints. (A pool of 16,384 prebuilt overlapping 
 
 from __future__ import annotations
 
-import re
 import subprocess
 import zlib
 
@@ -13,7 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tests.fixtures.ycsb_basicdb import ycsb_command
+from tests.fixtures.ycsb_basicdb import parse_values, ycsb_command
 from ycsbctl.workload.core import CoreWorkload
 from ycsbctl.workload.generators import LoadGenerator
 from ycsbctl.workload.properties import load_properties
@@ -22,21 +21,6 @@ pytestmark = pytest.mark.fidelity
 
 RECORDS = 2000
 P_MIN = 1e-4
-_NAME = re.compile(r"(field\d+)=")
-
-
-def parse_values(line: str, length: int) -> list[bytes]:
-    """The values of one BasicDB INSERT line (``[ field1=<value> field0=<value> … ]``), whose
-    values may hold spaces and ``=``: each is ``length`` characters after its name."""
-    i, out = line.index("[ ") + 2, []
-    while line[i] != "]":
-        m = _NAME.match(line, i)
-        assert m, line[i : i + 40]
-        out.append(line[m.end() : m.end() + length].encode())
-        i = m.end() + length + 1
-    return out
-
-
 @pytest.fixture(scope="module")
 def ycsb_records(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> list[list[bytes]]:
     cmd = ycsb_command(ycsb_classpath, "load", "workloada", f"recordcount={RECORDS}")

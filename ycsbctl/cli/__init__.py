@@ -5,17 +5,39 @@ Each sub-module registers the commands of one stage on :data:`main`; no logic li
 
 from __future__ import annotations
 
-import atexit
-import importlib
+import os
 import signal
 import sys
 
-import click
 
-from ycsbctl import __version__
-from ycsbctl.errors import UserError
-from ycsbctl.processes import interrupts_redelivered
-from ycsbctl.urls import redact_text
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C while this module's libraries import (the first fraction of a second): nothing has
+    started, so one line and exit 130, not a KeyboardInterrupt traceback from inside an import. An
+    engine worker being spawned imports this module too: it leaves quietly (its controller speaks)."""
+    if "--multiprocessing-fork" not in sys.argv:
+        os.write(2, b"ycsbctl: interrupted while starting: nothing was started\n")
+    os._exit(130)
+
+
+_ON_INTERRUPT = signal.getsignal(signal.SIGINT)
+if _ON_INTERRUPT is signal.default_int_handler:  # not when SIGINT is ignored (a spawned worker inherits that)
+    try:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    except ValueError:  # imported off the main thread (a Dask worker's): its signals are not ours
+        _ON_INTERRUPT = None
+
+import atexit  # noqa: E402 - after the handler above, which covers these imports
+import importlib  # noqa: E402
+
+import click  # noqa: E402
+
+from ycsbctl import __version__  # noqa: E402
+from ycsbctl.errors import UserError  # noqa: E402
+from ycsbctl.processes import interrupts_redelivered  # noqa: E402
+from ycsbctl.urls import redact_text  # noqa: E402
+
+if _ON_INTERRUPT is signal.default_int_handler:
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is KeyboardInterrupt again
 
 # Command name -> the module that defines it. Modules load on first use, so `ycsbctl run` does
 # not import docker, matplotlib… and neither do the engine's worker processes, which re-import
@@ -24,7 +46,7 @@ COMMANDS = {
     "run": "experiment", "load": "experiment", "dry-run": "workload",
     "targets": "servers", "up": "servers", "status": "servers", "down": "servers", "doctor": "servers",
     "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results", "list": "listing",
-    "lab": "lab",
+    "lab": "lab", "calibrate": "calibrate",
 }
 
 
@@ -59,6 +81,11 @@ class _Group(click.Group):
         except UserError as exc:
             click.echo(f"error: {redact_text(str(exc))}", err=True)
             sys.exit(exc.exit_code)
+        except KeyboardInterrupt:  # (click would print an empty line and call it Abort, exit 1)
+            # a command that started something says itself what it stopped; this one had not got that far
+            # (still importing its module, or parsing)
+            click.echo("ycsbctl: interrupted before anything was started", err=True)
+            sys.exit(130)
 
     def main(self, *args, **kwargs):
         """Click's usage errors as one ``error:`` line too (not click's four-line usage block)."""
@@ -73,7 +100,10 @@ class _Group(click.Group):
         except click.ClickException as exc:
             click.echo(f"error: {redact_text(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except click.Abort as exc:
+            if isinstance(exc.__context__, KeyboardInterrupt):  # Ctrl-C while click parsed the command line
+                click.echo("ycsbctl: interrupted before anything was started", err=True)
+                sys.exit(130)
             click.echo("Aborted!", err=True)
             sys.exit(1)
         finally:
@@ -125,6 +155,8 @@ TARGET_SPEC_HELP = {
                     "whose --server-config win.",
     "binary": "Run this server build for a kind or a label (repeatable, local backend): "
               "valkey=/opt/valkey/bin/valkey-server, redis-unstable=~/redis/src/redis-server.",
+    "tls": "Start the servers ycsbctl runs speaking TLS only (a certificate from ycsbctl's own CA, kept in its "
+           "state folder), and speak TLS to them (Redis-protocol targets; local backend).",
 }
 
 
@@ -136,6 +168,7 @@ def target_spec_option_list() -> list:
         click.option("--target-kind", "target_kind", multiple=True, metavar="LABEL=KIND",
                      help=TARGET_SPEC_HELP["target_kind"]),
         click.option("--binary", "binary", multiple=True, metavar="NAME=PATH", help=TARGET_SPEC_HELP["binary"]),
+        click.option("--tls", "tls", is_flag=True, default=False, help=TARGET_SPEC_HELP["tls"]),
     ]
 
 
@@ -152,16 +185,16 @@ def target_spec_options(f):
 
 
 def target_spec_maps(server_config: tuple[str, ...], target_kind: tuple[str, ...],
-                     binary: tuple[str, ...], targets_file=None) -> dict:
+                     binary: tuple[str, ...], targets_file=None, tls: bool = False) -> dict:
     """The options (and a :class:`~ycsbctl.provision.target_spec.TargetsFile`'s kinds and settings,
-    which the options override) as the Plan's ``server_settings``, ``target_kinds`` and ``binaries``."""
+    which the options override) as the Plan's ``server_settings``, ``target_kinds``, ``binaries`` and ``tls``."""
     from ycsbctl.provision.target_spec import parse_binaries, parse_server_config, parse_target_kinds
 
     settings = {label: dict(kv) for label, kv in (targets_file.settings if targets_file else {}).items()}
     for label, kv in parse_server_config(server_config).items():
         settings.setdefault(label, {}).update(kv)
     kinds = {**(targets_file.kinds if targets_file else {}), **parse_target_kinds(target_kind)}
-    return {"server_settings": settings, "target_kinds": kinds, "binaries": parse_binaries(binary)}
+    return {"server_settings": settings, "target_kinds": kinds, "binaries": parse_binaries(binary), "tls": tls}
 
 
 def docker_host_option(items: tuple[str, ...]) -> dict[str, str]:

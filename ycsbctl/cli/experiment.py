@@ -18,9 +18,9 @@ from ycsbctl.cli import (
     targets_file_option,
 )
 from ycsbctl.errors import UserError, first_line
-from ycsbctl.experiment.naming import expand_axes
 from ycsbctl.experiment.plan import (
     DEFAULT_LADDER,
+    DEFAULT_TARGETS,
     PROFILES,
     Plan,
     is_url,
@@ -28,6 +28,9 @@ from ycsbctl.experiment.plan import (
     parse_threads,
     split_targets,
 )
+from ycsbctl.experiment.resolve import expand_axes
+from ycsbctl.stores import registry
+from ycsbctl.workload.properties import PropertySources
 
 
 def _common(f):
@@ -36,8 +39,7 @@ def _common(f):
         click.option("--target", "target", multiple=True, metavar="T",
                      help="A catalogue name (redis, redis6, valkey, mongodb, keydb, dragonfly, ferretdb), a label "
                           "beginning with one (redis-lazyfree, valkey-io2: the same server under another name, "
-                          "with its own --server-config) or a URL (redis://host:port[/db], "
-                          "mongodb://host:port/db, basic://). Repeatable."),
+                          f"with its own --server-config) or a URL ({registry.examples()}). Repeatable."),
         click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
         targets_file_option(),
         *target_spec_option_list(),
@@ -95,31 +97,28 @@ def _read_targets_file(path: str | None):
     return read_targets_file(path) if path else None
 
 
-def _warn_typos(props: tuple[str, ...], prop_files: tuple[str, ...], workloads: Sequence[str] = ()) -> None:
+def _warn_typos(sources: PropertySources, workloads: Sequence[str] = ()) -> None:
     """A ``-p``/``-P`` key close to a known YCSB property is most likely a typo, and proportions that
     do not sum to 1 are normalised: say so (YCSB would not)."""
     from ycsbctl.workload.core import proportion_hint
-    from ycsbctl.workload.properties import load_properties, typo_hints
+    from ycsbctl.workload.properties import typo_hints
 
-    for line in typo_hints(load_properties(None, prop_files, props)):
+    for line in typo_hints(sources.given()):
         click.echo(line, err=True)
     for workload in dict.fromkeys(workloads):
         try:
-            hint = proportion_hint(load_properties(workload, prop_files, props))
+            hint = proportion_hint(sources.merged(workload))
         except UserError:  # the workload itself is checked, with its own message, when the plan is built
             continue
         if hint:
             click.echo(f"{workload}: {hint}" if len(workloads) > 1 else hint, err=True)
 
 
-def _with_client_properties(workloads: list[str], prop_files: tuple[str, ...], props: tuple[str, ...],
-                            phase: str, **flags):
+def _with_client_properties(sources: PropertySources, phase: str, **flags):
     """The plan's settings: the flags given, then YCSB's client properties from -P/-p for the rest."""
     from ycsbctl.workload.client_properties import fold_into_flags, read_client_properties
-    from ycsbctl.workload.properties import user_properties
 
-    given = read_client_properties(user_properties(workloads, prop_files, props), phase)
-    return fold_into_flags(flags, given)
+    return fold_into_flags(flags, read_client_properties(sources.user(), phase))
 
 
 def _one_rate(text: str, flag: str) -> float:
@@ -127,6 +126,31 @@ def _one_rate(text: str, flag: str) -> float:
     if len(rates) != 1:
         raise UserError(f"{flag} {text!r}: give one rate in ops/s (5000 or 5k)")
     return rates[0]
+
+
+AUTO_MIN_ROUNDS = 3  # --repeat auto: rounds before the precision is first checked
+AUTO_PRECISION = 0.05  # --repeat auto without --precision: ±5 %
+
+
+def repeat_option(repeat: str, precision: str | None) -> tuple[int, float | None]:
+    """(rounds, precision) from ``--repeat N|auto`` and ``--precision P%``; UserError (exit 2) otherwise."""
+    text = repeat.strip().lower()
+    if text == "auto":
+        rounds = AUTO_MIN_ROUNDS
+    elif text.isdigit() and int(text) >= 1:
+        rounds = int(text)
+    else:
+        raise UserError(f"--repeat {repeat!r}: give a number of rounds (≥ 1) or auto")
+    if precision is None:
+        return rounds, AUTO_PRECISION if text == "auto" else None
+    p = precision.strip()
+    try:
+        value = float(p[:-1]) / 100 if p.endswith("%") else float(p)
+    except ValueError:
+        raise UserError(f"--precision {precision!r}: give a relative half width such as 3% or 0.03") from None
+    if not 0 < value < 1:
+        raise UserError(f"--precision {precision!r}: give a relative half width such as 3% or 0.03")
+    return max(rounds, 2), value
 
 
 def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text") -> None:
@@ -155,7 +179,8 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
 
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
-              allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False):
+              allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False,
+              sources: PropertySources | None = None):
     from ycsbctl.experiment.run import run_plan
 
     write = out is not None or not single or resume is not None
@@ -163,7 +188,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
     print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
         plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
-        quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets,
+        quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets, sources=sources,
     )
     if outcome.folder is not None and not single:
         try:
@@ -190,12 +215,33 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
 @click.option("--load-threads", type=click.IntRange(min=1), default=None, metavar="N",
               help="Client threads of the load phase [default: the first --threads, at least 8 and at most 32].")
-@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True, help="Repetitions of every point.")
+@click.option("--repeat", default="1", show_default=True, metavar="N|auto",
+              help="Rounds: each visits every point once (see --order). auto: at least 3, more until every "
+                   "point's 95 %% throughput interval is within --precision (at most --max-repeat).")
+@click.option("--precision", default=None, metavar="P%",
+              help="With --repeat: add rounds until every point's 95 %% throughput interval is within ±P "
+                   "(e.g. 3%%) [default with --repeat auto: 5%%].")
+@click.option("--max-repeat", type=click.IntRange(min=1), default=10, show_default=True,
+              help="The most rounds --repeat auto / --precision may run.")
+@click.option("--order", type=click.Choice(["auto", "interleaved", "target"]), default="auto", show_default=True,
+              help="interleaved: every target's server stays up, each round visits every point in an order "
+                   "shuffled from --seed; target: each target's points in turn, repetitions back to back "
+                   "[auto: interleaved with more than one target or repetition].")
+@click.option("--placement", type=click.Choice(["auto", "split", "off"]), default="auto", show_default=True,
+              help="split: the servers ycsbctl starts run on half the CPUs, the client's workers on the others "
+                   "(2 CPUs: one each); off: both float over all CPUs [auto: split where every target's server "
+                   "is started here and there are 2 CPUs or more].")
+@click.option("--baseline", default=None, metavar="TARGET",
+              help="The target the others are compared with (ratio, interval, verdict) [default: the first].")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Significance level of the verdicts (false discovery rate over the cells of a comparison).")
 @click.option("--operations", type=click.IntRange(min=1), default=None, help="operationcount per point (instead of --duration).")
 @click.option("--duration", "duration_s", type=click.FloatRange(min=0.1), default=None,
-              help="Seconds per point, after the warm-up (YCSB's maxexecutiontime) [default: the profile's].")
+              help="Seconds per point (YCSB's maxexecutiontime), measured from the first operation unless --warmup "
+                   "is given [default: the profile's, after its warm-up].")
 @click.option("--warmup", "warmup_s", type=click.FloatRange(min=0), default=None,
-              help="Seconds at the start of each point kept in the per-second series but not in the totals.")
+              help="Seconds at the start of each point kept in the per-second series but not in the totals "
+                   "[default: the profile's (2 s) with the profile's point length; none with --duration or --operations].")
 @click.option("--target-rate", default=None, metavar="R|A,B|A..B[/S]",
               help="Offered ops/s over all threads (YCSB -target), records intended latency too: 5k, a list "
                    "10k,20k,40k, a doubling range 1k..16k or a stepped range 10k..80k/10k (a sweep axis).")
@@ -209,6 +255,10 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="Points the SLO search may run per target × workload × threads (the unpaced one included).")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="default", show_default=True,
               help="Scale: default (100k records, 10 s points), smoke, percona2017 (the reference study).")
+@click.option("--cpu-profile", "cpu_profile", type=click.Choice(["peak", "all"]), is_flag=False, flag_value="peak",
+              default=None, help="Record the on-CPU stacks (perf for the server, py-spy for the client) and draw flame "
+                                 "graphs: 'peak' (the value when none is given) re-runs the best point of each target "
+                                 "and workload profiled; 'all' profiles every point as it is measured.")
 @click.option("--max-error-rate", type=click.FloatRange(0, 1), default=0.01, show_default=True,
               help="A point with more ERROR/TIMEOUT than this fraction is recorded as failed.")
 @click.option("--load/--no-load", "load", default=None,
@@ -225,9 +275,10 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                    "expire:hash:1M@5s, lrem:list:1M@5s, hgetall:hash:200k@5s/1s (types: hash, set, zset, list; "
                    "sizes k/M). Disturbed points record a 100 ms series and events.parquet. Repeatable.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
-        docker_hosts, out, targets_file, server_config, target_kind, binary,
+        docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
-        operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, max_error_rate, load, resume,
+        precision, max_repeat, order, placement, baseline, alpha,
+        operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate, load, resume,
         server_cpus, server_memory, images, iperf_server, disturb) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
@@ -248,20 +299,24 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         workloads = prop_files[:1]
     if not workloads:
         raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), or --resume DIR")
-    _warn_typos(props, prop_files, workloads)
-    workloads = tuple(expand_axes(list(workloads), prop_files, props))  # -p key=a,b,c: a sweep axis
+    sources = PropertySources.read(workloads, prop_files, props)  # each property file read once, here
+    _warn_typos(sources, workloads)
+    workloads = tuple(expand_axes(list(workloads), sources))  # -p key=a,b,c: a sweep axis
     listed = _read_targets_file(targets_file)
     chosen = _targets(target, targets, None, listed)
     url_only = bool(chosen) and all(is_url(t) for t in chosen)
     settings = _with_client_properties(
-        list(workloads), prop_files, props, "run", threads=parse_threads(threads) if threads else None,
+        sources, "run", threads=parse_threads(threads) if threads else None,
         records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s,
         target_rates=parse_rates(target_rate) if target_rate else None)
     settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
     settings["target_rates"] = settings["target_rates"] or []
+    rounds, precision_f = repeat_option(repeat, precision)
     plan = Plan(
-        workloads=list(workloads), targets=chosen or ["redis", "mongodb"], load_threads=load_threads, repeat=repeat,
-        profile=profile,
+        workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
+        precision=precision_f, max_repeat=max(max_repeat, rounds), order=order, placement=placement, baseline=baseline,
+        alpha=alpha,
+        profile=profile, cpu_profile=cpu_profile,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
         property_files=list(prop_files), properties=list(props), images=image_option(images, []),
@@ -269,13 +324,14 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
         slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points,
         disturb=list(disturb), **settings,
-        **target_spec_maps(server_config, target_kind, binary, listed),
+        **target_spec_maps(server_config, target_kind, binary, listed, tls),
     )
     single = url_only and plan.points() == 1
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
                         "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one --threads)")
-    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt), not single, quiet, fmt)
+    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources),
+            not single, quiet, fmt)
 
 
 @main.command()
@@ -283,7 +339,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend,
-         docker_hosts, out, targets_file, server_config, target_kind, binary,
+         docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
          timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
@@ -296,19 +352,20 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
     workload = workload or (prop_files[0] if prop_files else None)
     if workload is None:
         raise click.UsageError("name the workload (e.g. workload-b or -P workloads/workloadb)")
-    _warn_typos(props, prop_files, [workload])
+    sources = PropertySources.read([workload], prop_files, props)  # each property file read once, here
+    _warn_typos(sources, [workload])
     listed = _read_targets_file(targets_file)
     chosen = _targets(target, targets, None, listed)
     if not chosen:
         raise click.UsageError("name the target to load with --target URL (or a catalogue name)")
-    settings = _with_client_properties([workload], prop_files, props, "load",
-                                       threads=[threads] if threads else None, records=records)
+    settings = _with_client_properties(sources, "load", threads=[threads] if threads else None, records=records)
     settings["threads"] = settings["threads"] or [1]
     plan = Plan(
         workloads=[workload], targets=chosen, profile="default", engine=engine,
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", cluster=cluster,
         docker_hosts=docker_host_option(docker_hosts),
-        **settings, **target_spec_maps(server_config, target_kind, binary, listed),
+        **settings, **target_spec_maps(server_config, target_kind, binary, listed, tls),
     )
-    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt), False, quiet, fmt)
+    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources),
+            False, quiet, fmt)

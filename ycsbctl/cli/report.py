@@ -44,17 +44,34 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
 @_LATENCY
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("compare.html"),
               show_default=True, help="Where to write the HTML comparison.")
-def compare(directories: tuple[Path, ...], latency: str, output: Path) -> None:
-    """Compare result folders point by point (the first is the baseline): change in throughput and latency,
-    judged against the spread of the repetitions; differing environments or plans are listed first.
+@click.option("--control", default=None, metavar="TARGET",
+              help="A target run with the same build and settings in both experiments: its change is taken as "
+                   "the host's drift between them [default: the one unchanged target, when another changed].")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one object per compared cell and metric on stdout (ratio, interval, p value, verdict).")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=None,
+              help="Significance level of the verdicts [default: the first experiment's --alpha, 0.05].")
+def compare(directories: tuple[Path, ...], latency: str, output: Path, control: str | None, fmt: str,
+            alpha: float | None) -> None:
+    """Compare result folders cell by cell (the first is the baseline), or one folder's targets with its
+    baseline target: ratio with its interval (at the level that agrees with the verdicts) and a tested verdict (better, worse, no difference);
+    differing environments or plans are listed first.
 
     \b
-    Example:
+    Examples:
       ycsbctl compare reports/before reports/after -o compare.html
+      ycsbctl compare reports/redis-vs-valkey            # one folder: each target against the first
     """
     from ycsbctl.report.compare import compare as run_compare
-    from ycsbctl.report.compare import print_table, render_compare_html
+    from ycsbctl.report.compare import json_cells, print_table, render_compare_html
 
-    c = run_compare(list(directories), latency)
+    c = run_compare(list(directories), latency, control, alpha)
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(json_cells(c), indent=1, default=str))
+        for d in c.differences:
+            click.echo(f"note: the experiments differ: {d}", err=True)
+        return
     print_table(c)
     click.echo(f"compare: {render_compare_html(c, output)}")

@@ -6,6 +6,7 @@ import click
 
 from ycsbctl.cli import main
 from ycsbctl.results.ycsb_import import import_logs
+from ycsbctl.stores import registry
 
 
 @main.command("import-ycsb")
@@ -23,7 +24,8 @@ def import_ycsb(logs: tuple[str, ...], out: str, target: str | None, workload: s
     Example:
       ycsbctl import-ycsb run-16.log run-32.log --out reports/ycsb-redis
     """
-    path, runs = import_logs(logs, out, target=target, workload=workload, threads=threads)
+    path, runs = import_logs(logs, out, target=target, workload=workload, threads=threads,
+                             db_targets=registry.ycsb_log_targets())
     for r in runs:
         click.echo(f"{r.log}: {r.run_id} {r.status}, {r.operations} operations, {r.throughput_ops:.1f} ops/s")
     click.echo(f"wrote {path}")

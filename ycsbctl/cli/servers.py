@@ -40,10 +40,16 @@ DOCKER_HOST_HELP = ("Docker engine to start servers on: tcp://HOST:2375, ssh://u
 @main.command()
 def targets() -> None:
     """The target catalogue, and whether docker or a local binary can provide each one here."""
+    from ycsbctl.provision.variants import VARIANTS
+
     for row in doctor.availability():
         click.echo(f"{row.target} ({row.protocol})")
         click.echo(f"  docker {row.image}: {row.docker}")
         click.echo(f"  local: {row.local}")
+    click.echo("deployments (each runs its base kind's server, as above):")
+    for v in VARIANTS.values():
+        settings = ", ".join(f"{k}={val}" for k, val in v.settings)
+        click.echo(f"  {v.name} ({v.base}): {v.what}" + (f" [{settings}]" if settings else ""))
 
 
 @main.command()
@@ -65,7 +71,7 @@ def targets() -> None:
 def up(target_names: tuple[str, ...], backend: BackendChoice, images: tuple[str, ...], server_cpus: str | None,
        server_memory: str | None, host_network: bool, port: int | None, experiment_id: str,
        docker_hosts: tuple[str, ...], server_config: tuple[str, ...], target_kind: tuple[str, ...],
-       binary: tuple[str, ...], targets_file: str | None) -> None:
+       binary: tuple[str, ...], targets_file: str | None, tls: bool) -> None:
     """Start TARGETs (catalogue names, or labels such as valkey-io2 with --server-config; or those of
     --targets-file, first) and print their URLs; they run until `ycsbctl down`."""
     from ycsbctl.provision.target_spec import read_targets_file
@@ -89,7 +95,7 @@ def up(target_names: tuple[str, ...], backend: BackendChoice, images: tuple[str,
     from ycsbctl.experiment.plan import Plan
 
     labelled = Plan(workloads=["b"], targets=list(target_names), backend="auto" if backend == "external" else backend,
-                    **target_spec_maps(server_config, target_kind, binary, listed))
+                    **target_spec_maps(server_config, target_kind, binary, listed, tls))
     specs = {t: labelled.spec(t) for t in target_names}
     try:
         endpoints = auto.up_servers(list(target_names), backend, experiment_id=experiment_id, images=image_map,

@@ -172,9 +172,12 @@ class ClusterRunner:
                     if f.status == "error":
                         raise UserError(f"client host {s.name} could not start its shard: {_one_line(f.exception())}",
                                         exit_code=1)
-                gone = set(self._addresses_missing())
+                missing = self._addresses_missing()
+                if missing is None:
+                    raise ClusterGone(f"the Dask scheduler at {self.address} was lost before the point started "
+                                      "(it no longer answers)")
                 for s in self.shards:
-                    if s.worker in gone:
+                    if s.worker in missing:
                         raise UserError(f"client host {s.name} ({s.worker}) left the Dask scheduler before the start",
                                         exit_code=1)
                 if self.stop_requested:
@@ -216,7 +219,15 @@ class ClusterRunner:
                 continue
             if time.monotonic() >= next_check:
                 next_check = time.monotonic() + LIVENESS_EVERY_S
-                gone = set(self._addresses_missing())
+                missing = self._addresses_missing()
+                if missing is None:  # the scheduler does not answer: the scheduler was lost, not a host
+                    at = time.monotonic() - t_started
+                    for s in self.shards:
+                        if not (s.ended or s.lost):
+                            self._lose(s, c, f"the Dask scheduler at {self.address} was lost {at:.1f} s into the point "
+                                             f"(it no longer answers): client host {s.name} could not report the rest")
+                    return
+                gone = set(missing)
                 for s, f in zip(self.shards, futures):
                     if s.ended or s.lost:
                         continue
@@ -252,11 +263,13 @@ class ClusterRunner:
                 c.finals[w] = Done(w, errors=[why])
         c.status = "failed" if c.status == "ok" else c.status
 
-    def _addresses_missing(self) -> list[str]:
+    def _addresses_missing(self) -> list[str] | None:
+        """The shards' workers the scheduler no longer lists; None when the scheduler itself does not
+        answer (then no host is to blame: a lost scheduler once read "client host c1 was lost")."""
         try:
             live = live_workers(self.client)
-        except Exception:  # noqa: BLE001 - the scheduler itself is gone: every shard is lost
-            return [s.worker for s in self.shards]
+        except Exception:  # noqa: BLE001 - the scheduler itself is gone
+            return None
         return [s.worker for s in self.shards if s.worker not in live]
 
     @staticmethod

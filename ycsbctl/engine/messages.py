@@ -112,6 +112,8 @@ class Done:
     ended: list[str] = field(default_factory=list)  # why client threads stopped early, one per thread
     late: int = 0  # replies that came after their operation had timed out (discarded)
     stray: int = 0  # replies to nothing the worker had asked (discarded)
+    # what the bindings counted besides operations (Redis Cluster: redirections, moved, ask), summed
+    counts: dict[str, int] = field(default_factory=dict)
     version: int = MESSAGE_VERSION
 
 

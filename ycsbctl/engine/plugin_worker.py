@@ -21,11 +21,15 @@ from ycsbctl.engine.worker import (
     take_size,
     worker_rng,
 )
+from ycsbctl.errors import short_error
 from ycsbctl.stores.binding import Binding, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
 from ycsbctl.stores.registry import protocol_of
-from ycsbctl.workload.plugin import load_workload
+from ycsbctl.workload.plugin import OK, TIMEOUT, load_workload
 from ycsbctl.workload.properties import Properties
+
+# Why a client stopped when a plug-in broke its contract (the runner fails the point on it).
+PLUGIN_FAILED = "the workload plug-in {}: its executor {} call {}"
 
 
 class PluginWorker(Worker):
@@ -46,6 +50,19 @@ class PluginWorker(Worker):
         self.args: list[Any] = []
         self.writes = None  # no chains: each request is written by its own await
 
+    async def before_start(self, bs: BindingSet) -> str | None:
+        """The plug-in's :meth:`~ycsbctl.workload.plugin.Workload.prepare` on the first binding (a table
+        created, answers checked), outside the measurement; a raise is said in one line."""
+        if not bs.bindings:
+            return None
+        try:
+            why = await self.plugin.prepare(self.execute, bs.bindings[0], self.plan.spec.phase)
+        except ConnectionLost as exc:
+            return str(exc)
+        except Exception as exc:  # noqa: BLE001 - a plug-in's bug is one line, never a traceback
+            why = f"raised {short_error(exc)}"
+        return None if why is None else f"the workload plug-in {type(self.plugin).__name__}: {why}"
+
     def refill(self) -> None:
         b = self.batch = self.switch_batch()
         self.ops, self.args = b.ops, b.args
@@ -64,6 +81,7 @@ class PluginWorker(Worker):
         perf = time.perf_counter_ns
         is_load = self.plan.spec.phase == "load"
         done = 0
+        op = 0
         try:
             while not self.stopping:
                 want = take_size(quota, done)
@@ -78,6 +96,9 @@ class PluginWorker(Worker):
                         return
                     st = await execute(b, op, arg)
                     t1 = perf()
+                    if not (isinstance(st, int) and OK <= st <= TIMEOUT):
+                        self.plugin_failed(op, f"returned {st!r}, no status (0 OK, 1 NOT_FOUND, 2 ERROR, 3 TIMEOUT)")
+                        return
                     done += 1
                     if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns or self.stopping:
                         return
@@ -85,3 +106,13 @@ class PluginWorker(Worker):
                         await asyncio.sleep(0)
         except ConnectionLost as exc:
             self.lost(exc)
+        except Exception as exc:  # noqa: BLE001 - a plug-in's bug fails the point in one line, never a traceback
+            self.plugin_failed(op, f"raised {short_error(exc)}")
+
+    def plugin_failed(self, op: int, what: str) -> None:
+        """The plug-in's executor broke its contract on operation ``op``: this worker's clients stop and
+        the point fails with one line naming the plug-in and the call (:data:`PLUGIN_FAILED`)."""
+        names = self.plugin.operation_names
+        name = names[op] if 0 <= op < len(names) else f"op {op}"
+        self.stopping = True
+        self.lost(ConnectionLost(PLUGIN_FAILED.format(type(self.plugin).__name__, name, what)))

@@ -32,7 +32,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
-from ycsbctl.stores.registry import protocol_of
+from ycsbctl.stores.registry import for_url, protocol_of
 from ycsbctl.urls import redact_url
 from ycsbctl.workload.core import OP_NAMES, split_count
 from ycsbctl.workload.core_plugin import CorePlugin
@@ -57,7 +57,7 @@ def default_processes(url: str, phase: str = "run") -> int:
     HSET with 2, 0.33× with 1)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     host = urlparse(url).hostname or ""
-    local = not url.startswith("basic:") and (host.startswith(LOCAL_HOSTS) or host in ("", socket.gethostname()))
+    local = not for_url(url).engine_only and (host.startswith(LOCAL_HOSTS) or host in ("", socket.gethostname()))
     return max(1, cores - 1) if local and phase == "run" else cores
 
 
@@ -83,16 +83,19 @@ class PhaseRunner:
         self.spec = spec
         self.start_at, self.on_message = start_at, on_message
         props = Properties(spec.properties)
-        self.workload = load_workload(props)  # workload=package.module:Class (CoreWorkload by default)
+        # workload=package.module:Class (CoreWorkload by default), as the controller built it or built here
+        self.workload = spec.built_workload if spec.built_workload is not None else load_workload(props)
         self.names = op_names(props)
         if isinstance(self.workload, CorePlugin):
             check_workload_memory(self.workload.core, spec.threads)  # before any worker allocates a value
         else:
-            require_executor(self.workload, protocol_of(spec.url), props)
+            require_executor(self.workload, for_url(spec.url), props)
             self.workload.check_memory(spec.threads)
         if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
             raise UserError("the run phase needs operationcount > 0 or a duration (--duration S)")
-        self.processes = max(1, min(spec.processes or default_processes(spec.url, spec.phase), spec.threads))
+        # placed on CPUs of its own (spec.cpus), the client has them all: the server runs elsewhere
+        wanted = spec.processes or (len(spec.cpus) if spec.cpus else default_processes(spec.url, spec.phase))
+        self.processes = max(1, min(wanted, spec.threads))
         self._pids: list[int] = []
         self.stop_requested = False
         self.started = threading.Event()  # set once the start time is given (t0: perf_counter s)
@@ -143,7 +146,8 @@ class PhaseRunner:
         watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
         try:
             # 1. every worker connects its clients, then all start at once
-            deadline = time.monotonic() + READY_TIMEOUT_S
+            ready_s = READY_TIMEOUT_S + self.workload.prepare_s  # a plug-in's prepare (an index build) comes first
+            deadline = time.monotonic() + ready_s
             while c.ready + len(c.setup_errors) < len(procs):
                 watch.read([p.pid for p in procs])
                 try:
@@ -158,7 +162,7 @@ class PhaseRunner:
                                         "while connecting", exit_code=1) from None
                     if time.monotonic() > deadline:
                         raise UserError(
-                            f"the engine's workers did not connect within {READY_TIMEOUT_S:.0f} s", exit_code=1
+                            f"the engine's workers did not connect within {ready_s:.0f} s", exit_code=1
                         ) from None
                     continue
                 self._dispatch(msg, c)
@@ -239,7 +243,7 @@ class PhaseRunner:
         for f in c.finals.values():
             errors += [e for e in f.errors if e not in errors]
             ended += f.ended
-        lost = [e for e in ended if "lost the" in e or "cannot connect" in e]
+        lost = [e for e in ended if e.startswith(STOPPED_FOR_GOOD) or "lost the" in e or "cannot connect" in e]
         if spec.phase == "load":  # a thread that stopped loading left the dataset incomplete
             lost += [e for e in ended if e not in lost]
         status = c.status
@@ -247,6 +251,10 @@ class PhaseRunner:
             status = "failed"
         late = sum(f.late for f in c.finals.values())
         stray = sum(f.stray for f in c.finals.values())
+        counts: dict[str, int] = {}
+        for f in c.finals.values():
+            for k, v in (getattr(f, "counts", None) or {}).items():
+                counts[k] = counts.get(k, 0) + v
         if late or stray:  # never silently dropped: counted into the result and named in its errors
             errors.append(f"{late:,} late replies (after their operation timed out) and {stray:,} stray replies "
                           "(to nothing asked) were discarded")
@@ -273,6 +281,7 @@ class PhaseRunner:
             threads_stopped=len(ended),
             late_replies=late,
             stray_replies=stray,
+            binding_counts=counts or None,
             duration_s=spec.duration_s,
             timeout_s=spec.timeout_s,
             intervals=IntervalHistograms.from_counts(
@@ -281,6 +290,11 @@ class PhaseRunner:
             fine=fine_series(c.fine, spec.series_interval_ms / 1000, spec.warmup_s,
                              spec.warmup_s + spec.duration_s if spec.duration_s else None) if c.fine else None,
         )
+
+
+# Why a client stopped that fails its point (besides "lost the …" / "cannot connect" anywhere in the reason):
+# a wire binding that could not reconnect, a plug-in that broke its contract (engine.plugin_worker).
+STOPPED_FOR_GOOD = ("cannot reach ", "the workload plug-in ")
 
 
 class Collector:
@@ -338,6 +352,7 @@ class Collector:
             return
         self.finals[msg.worker] = Done(msg.worker, errors=[msg.message])
         self.status = "failed"
+
 
 @contextlib.contextmanager
 def _single_threaded_numpy():

@@ -63,7 +63,8 @@ def plan_shards(spec: PhaseSpec, shards: int) -> list[ShardPlan]:
             props["operationcount"] = str(ops)
         rate = spec.target_rate * threads / spec.threads if spec.target_rate else None
         seed = None if spec.seed is None else spec.seed * 1009 + i  # shards draw different streams
-        part = replace(spec, properties=props, threads=threads, target_rate=rate, seed=seed)
+        # its own properties: the workload built from the whole spec's is not this shard's
+        part = replace(spec, properties=props, threads=threads, target_rate=rate, seed=seed, built_workload=None)
         plans.append(ShardPlan(i, part))
         t += threads
     return plans

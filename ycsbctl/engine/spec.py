@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ycsbctl.workload.plugin import Workload
 
 
 @dataclass
@@ -24,12 +28,21 @@ class PhaseSpec:
     warmup_s: float = 0.0
     timeout_s: float = 10.0
     processes: int | None = None  # worker processes; None = one per core, capped by threads
+    # The CPUs the worker processes run on (their affinity, set as each starts: ycsbctl.experiment.placement);
+    # (): wherever the scheduler puts them. With a set and no ``processes``: one worker per CPU of it.
+    cpus: tuple[int, ...] = ()
     seed: int | None = None
     measurement: str = "op"  # YCSB measurement.interval: "op" | "intended" | "both"
     workload_name: str = ""
     # How often workers ship their counts (ms): 1000, or 100 for a point with disturbances, whose
     # 100 ms series (PhaseResult.fine) is merged exactly as the per-second one is.
     series_interval_ms: int = 1000
+    # The workload ``properties`` build, already built by the controller (the experiment builds each once
+    # per case); None: the engine builds it. Never sent to a worker process or host (each builds its own).
+    built_workload: Workload | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "built_workload": None}
 
 
 @dataclass

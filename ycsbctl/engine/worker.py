@@ -160,6 +160,11 @@ class Worker:
             self.stopping = True
         return b
 
+    async def before_start(self, bs: BindingSet) -> str | None:
+        """Once the bindings are connected, before :class:`Ready`: why this worker cannot run the point
+        (a workload plug-in's :meth:`~ycsbctl.workload.plugin.Workload.prepare`), or None."""
+        return None
+
     def clients(self, bs: BindingSet) -> list[Binding]:
         """The client threads' bindings: with ``dataintegrity=true``, wrapped to write YCSB's
         deterministic values and check every read (no chains then: each read is handed back)."""
@@ -235,7 +240,7 @@ class Worker:
         is_load = self.plan.spec.phase == "load"
         retry_limit, retry_s = self.w.insertion_retry_limit, self.w.insertion_retry_interval_s
         # Load-phase retries need the awaited path; a chain paces itself with the thread's pacer.
-        chain = getattr(b, "chain", None) if not (is_load and retry_limit) else None
+        chain = b.chain if not (is_load and retry_limit) else None
         done = 0
         ops: Sequence = []
         j = n = 0
@@ -370,6 +375,10 @@ class Worker:
             return Failed(index, str(exc))
         except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
             return Failed(index, short_error(exc))
+        why = await self.before_start(bs)
+        if why is not None:
+            await bs.close()
+            return Failed(index, why)
         self.refill()
         self.out.put(Ready(index, os.getpid()))
         loop = asyncio.get_running_loop()
@@ -419,10 +428,14 @@ class Worker:
         self.out.put(SecondReport(index, second, self.rec.roll().compact(), tenth=tenth if per_second > 1 else None))
         protos = [p for p in (getattr(b, "proto", None) for b in bs.bindings) if p is not None]  # read once, at the end
         late, stray = sum(getattr(p, "late", 0) for p in protos), sum(getattr(p, "stray", 0) for p in protos)
+        counts: dict[str, int] = {}
+        for b in bs.bindings:  # a binding's own counters (Redis Cluster: redirections), summed
+            for k, v in (getattr(b, "counts", None) or {}).items():
+                counts[k] = counts.get(k, 0) + int(v)
         await bs.close()
         for b in bs.bindings:
             self.note_error(b)
-        return Done(index, end, self.errors, self.ended, late=late, stray=stray)
+        return Done(index, end, self.errors, self.ended, late=late, stray=stray, counts=counts)
 
 
 def _loop_runner() -> Callable[[Coroutine[Any, Any, Any]], Any]:
@@ -443,8 +456,32 @@ def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, 
     # in a thread, paused every operation in flight.
     sys.setswitchinterval(GIL_SWITCH_S)
     try:
+        if plan.spec.cpus:  # the client's CPU set (ycsbctl.experiment.placement), before any connection is made
+            os.sched_setaffinity(0, plan.spec.cpus)
         worker = (plan.worker or Worker)(plan, acked, stop_flag, out)
         out.put(_loop_runner()(worker.run(start_event, t_start)))
     except BaseException as exc:  # noqa: BLE001 - the parent must always hear back
-        out.put(Failed(plan.index, f"worker crashed: {type(exc).__name__}: {exc}"))
-        raise
+        where = _outside_ycsbctl(exc)
+        if where is None:
+            out.put(Failed(plan.index, f"worker crashed: {type(exc).__name__}: {exc}"))
+            raise  # our bug: its traceback too
+        # a workload plug-in's own code raised: the parent's one line says where; no traceback of the worker
+        out.put(Failed(plan.index, f"worker crashed: the workload plug-in's {where} raised {short_error(exc)}"))
+        sys.exit(1)
+
+
+def _outside_ycsbctl(exc: BaseException) -> str | None:
+    """Where ``exc`` was raised in a workload plug-in's own code (``Class.method (file.py:12)``: the
+    innermost frame of its traceback that is neither ycsbctl's, Python's nor an installed library's);
+    None when it went through no such frame (ycsbctl's own bug, or a built-in workload's)."""
+    if not isinstance(exc, Exception):
+        return None
+    ours = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep, os.path.dirname(os.__file__) + os.sep)
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        path = tb.tb_frame.f_code.co_filename
+        if not path.startswith(ours) and not path.startswith("<") and f"{os.sep}site-packages{os.sep}" not in path:
+            found = f"{tb.tb_frame.f_code.co_qualname} ({os.path.basename(path)}:{tb.tb_lineno})"
+        tb = tb.tb_next
+    return found

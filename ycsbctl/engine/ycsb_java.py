@@ -28,9 +28,6 @@ from ycsbctl.stores import registry
 from ycsbctl.workload.plugin import CORE_PLUGIN, class_path
 from ycsbctl.workload.properties import Properties
 
-# YCSB binding (bin/ycsb's name and its "<name>-binding" folder) → DB class under the install's package (site.ycsb since 0.14, com.yahoo.ycsb before).
-DB_CLASSES = {"redis": "db.RedisClient", "mongodb": "db.MongoDbClient", "basic": "BasicDB"}
-DB_CLASSES["memcached"] = "db.MemcachedClient"  # a release folder's memcached-binding (not on Maven Central)
 # What every run asks for: 1 s status lines and the HdrHistogram percentiles we report.
 DEFAULT_PROPERTIES = {
     "measurementtype": "hdrhistogram",
@@ -54,24 +51,24 @@ class YcsbInstall:
     bin_ycsb: Path | None = None
     _class_jars: dict[str, bool] = field(default_factory=dict, repr=False)
 
-    def db_class(self, binding: str) -> str:
-        """The ``-db`` class name of a binding (``site.ycsb.db.RedisClient``)."""
-        return f"{self.package}.{DB_CLASSES[binding]}"
+    def db_class(self, binding: YcsbBinding) -> str:
+        """The ``-db`` class name of a binding (``site.ycsb.db.RedisClient``), under the install's
+        package (``site.ycsb`` since 0.14, ``com.yahoo.ycsb`` before)."""
+        return f"{self.package}.{binding.db_class}"
 
-    def classpath(self, binding: str) -> list[Path]:
-        """Jars (and conf folders) for ``binding``; UserError when the install lacks it."""
-        if binding == "basic":
-            return list(self.core_jars)
+    def classpath(self, binding: YcsbBinding) -> list[Path]:
+        """Jars (and conf folders) for ``binding``: a release's ``<name>-binding`` folder, else the core
+        jars when they hold its class (``BasicDB``); UserError when the install lacks it."""
         if self.kind == "release":
-            folder = self.home / f"{binding}-binding"
+            folder = self.home / f"{binding.name}-binding"
             jars = sorted((folder / "lib").glob("*.jar"))
             if jars:
                 conf = [p for p in (self.home / "conf", folder / "conf") if p.is_dir()]
                 return conf + list(self.core_jars) + jars
-        elif self._has_class(self.db_class(binding)):
+        if self._has_class(self.db_class(binding)):
             return list(self.core_jars)
         raise UserError(
-            f"the YCSB install at {self.home} has no {binding} binding ({self.db_class(binding)}); the redis "
+            f"the YCSB install at {self.home} has no {binding.name} binding ({self.db_class(binding)}); the redis "
             f"and mongodb bindings are not on Maven Central, so a YCSB release folder is needed: download "
             f"{RELEASES_URL}, unpack it and pass --ycsb-home DIR (or set YCSB_HOME)",
             exit_code=1,
@@ -138,15 +135,26 @@ def _java() -> str:
 UNBOUNDED_OPERATIONS = 2_000_000_000
 
 
-def binding_properties(spec: PhaseSpec) -> tuple[str, dict[str, str]]:
+@dataclass(frozen=True)
+class YcsbBinding:
+    """A binding of the real YCSB: ``name`` (``bin/ycsb``'s, and its ``<name>-binding`` folder) and its
+    DB class under the install's package (``db.RedisClient``), as the URL's store declares them."""
+
+    name: str
+    db_class: str
+
+
+def binding_properties(spec: PhaseSpec) -> tuple[YcsbBinding, dict[str, str]]:
     """The YCSB binding for ``spec.url`` and the connection properties it needs (said by its protocol)."""
-    binding, props = registry.for_url(spec.url).ycsb_binding(spec.url, spec.timeout_s)
+    proto = registry.for_url(spec.url)
+    name, props = proto.ycsb_binding(spec.url, spec.timeout_s)
     workload = class_path(Properties(spec.properties))
     if workload != CORE_PLUGIN:
         raise UserError(f"the Java YCSB runs CoreWorkload only, not workload={workload}: drop --engine ycsb")
-    if binding not in DB_CLASSES:
-        raise UserError(f"cannot run YCSB against {spec.url!r}: use a redis://, mongodb:// or basic:// URL")
-    return binding, props
+    if not proto.ycsb_db_class:
+        shapes = ", ".join(f"{p.schemes[0]}://" for p in registry.all_protocols() if p.ycsb_db_class)
+        raise UserError(f"cannot run YCSB against {spec.url!r}: use a {shapes} URL")
+    return YcsbBinding(name, proto.ycsb_db_class), props
 
 
 def build_command(spec: PhaseSpec, install: YcsbInstall) -> list[str]:
@@ -168,7 +176,7 @@ def build_command(spec: PhaseSpec, install: YcsbInstall) -> list[str]:
     phase_flag = "-load" if spec.phase == "load" else "-t"
     classpath = install.classpath(binding)
     if install.bin_ycsb_usable():
-        return [str(install.bin_ycsb), "load" if spec.phase == "load" else "run", binding, *args]
+        return [str(install.bin_ycsb), "load" if spec.phase == "load" else "run", binding.name, *args]
     return [_java(), "-cp", os.pathsep.join(str(p) for p in classpath), f"{install.package}.Client",
             phase_flag, "-db", install.db_class(binding), *args]
 

@@ -69,3 +69,26 @@ class DatasetCheck:
             return None
         self.warned = stored
         return f"the server held {stored:,} of the {wanted:,} records after the point (emptied or cut while it ran)"
+
+    def after_load(self, url: str, loaded: int, table: str = "usertable") -> str | None:
+        """The reason to flag a load when the server holds fewer than the ``loaded`` records it
+        acknowledged (evicted, expired or cut while it loaded), with what the server says of why."""
+        stored = _short(url, loaded, table)
+        if stored is None:
+            return None
+        self.warned = stored
+        why = _why_short(url)
+        return (f"the server held {stored:,} of the {loaded:,} records it acknowledged after the load"
+                + (f": {why}" if why else " (evicted or cut while it loaded)")
+                + "; reads of the missing keys will be NOT_FOUND")
+
+
+def _why_short(url: str) -> str | None:
+    from ycsbctl.processes import deferred_signals
+    from ycsbctl.stores import registry
+
+    with deferred_signals():
+        try:
+            return registry.for_url(url).why_short(url)
+        except Exception:  # noqa: BLE001 - the count already says the dataset is short
+            return None

@@ -10,7 +10,9 @@ the points of both are labelled ``host-busy``.
 
 Other load generators hold no claim: a look at the host's processes (:data:`LOAD_GENERATORS`:
 redis-benchmark, memtier_benchmark, a YCSB JVM, …; ycsbctl's own children aside) finds them too,
-and points measured while one ran are ``host-busy`` as well.
+and points measured while one ran are ``host-busy`` as well. ``$YCSBCTL_LOAD_GENERATORS`` (a comma
+list of program names; empty: none) replaces that list, for a host where one of them runs for another
+purpose (and for the tests, which must not depend on what else runs on their host).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from ycsbctl.errors import UserError
 
 CLAIM_DIR_ENV = "YCSBCTL_CLAIM_DIR"
+LOAD_GENERATORS_ENV = "YCSBCTL_LOAD_GENERATORS"
 DEFAULT_CLAIM_DIR = Path("/tmp/ycsbctl-claims")
 # Programs that load a server the way ycsbctl does: a point measured beside one shares the cores.
 LOAD_GENERATORS = ("redis-benchmark", "valkey-benchmark", "memtier_benchmark", "memtier-benchmark",
@@ -51,6 +54,13 @@ def other_load_generators() -> list[str]:
     (not this process or one of its children: ``--engine ycsb`` runs the real YCSB's JVM itself)."""
     import psutil
 
+    programs: tuple[str, ...] = LOAD_GENERATORS
+    java: tuple[str, ...] = JAVA_LOAD_GENERATORS
+    if (given := os.environ.get(LOAD_GENERATORS_ENV)) is not None:
+        names = {n.strip() for n in given.split(",") if n.strip()}
+        programs, java = tuple(n for n in names if "." not in n), tuple(n for n in names if "." in n)
+        if not names:
+            return []
     me = psutil.Process()
     ours = {me.pid} | {c.pid for c in me.children(recursive=True)}
     found = []
@@ -60,8 +70,7 @@ def other_load_generators() -> list[str]:
                 continue
             name, cmd = p.info["name"] or "", p.info["cmdline"] or []
             exe = os.path.basename(cmd[0]) if cmd else name
-            if exe in LOAD_GENERATORS or name in LOAD_GENERATORS or (
-                    "java" in exe and any(c in JAVA_LOAD_GENERATORS for c in cmd)):
+            if exe in programs or name in programs or ("java" in exe and any(c in java for c in cmd)):
                 found.append(f"pid {p.info['pid']}: {' '.join(cmd)[:120] or name}")
         except (psutil.Error, OSError):
             continue

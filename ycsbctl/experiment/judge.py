@@ -17,13 +17,19 @@ allowed…``), which is what the user must fix.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ycsbctl.experiment.missing import find_missing
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
-from ycsbctl.telemetry.bottleneck import client_stall_bottleneck, host_busy_bottleneck, stall_bottleneck
+from ycsbctl.telemetry.bottleneck import (
+    client_stall_bottleneck,
+    host_busy_bottleneck,
+    lock_wait_bottleneck,
+    stall_bottleneck,
+)
 from ycsbctl.telemetry.stall import MIN_STALL_S, Stall, find_stall
 
 _CLIENT_SIDE = ("timed out after",)  # messages of our own, not the server's words
@@ -85,26 +91,34 @@ def caused_by_disturbance(stall: Stall, windows: list[tuple[float, float]]) -> b
 def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | None = None,
           bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
           host_busy: str | None = None, after_note: str | None = None,
-          disturbances: list[tuple[float, float]] | None = None) -> Verdict:
+          disturbances: list[tuple[float, float]] | None = None,
+          pause_cause: Callable[[], str | None] | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
     ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
     server another) after it; ``host_busy``: another
     benchmark was measuring on this host (the user overrode the refusal); ``disturbances``: the
-    windows of the point's own disturbances (a stall inside one is said, not held against the point)."""
+    windows of the point's own disturbances (a stall inside one is said, not held against the point);
+    ``pause_cause``: asked only when the client's loop paused, the store's own reason for it (an
+    embedded store's lock held by another process), which then names the pause instead of the client."""
     if result is None:
         return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
-    stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s)
-             if result.status == RunStatus.OK else None)
+    stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
+                        paced=result.target_rate is not None) if result.status == RunStatus.OK else None)
     disturbed_note = None
     if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
-        disturbed_note = (f"no reply for {stall.seconds:.1f} s from {stall.from_s:.1f} s, during the point's own "
+        disturbed_note = (f"no reply for {stall.seconds:.1f} s from {stall.window_s:.1f} s into the measured window, during the point's own "
                           "disturbance (see the Disturbances table)")
         stall = None
     stall_text = stall.text() if stall else None
     paused = result.status == RunStatus.OK and client_stalled(result, stall)
-    if paused:
+    cause = pause_cause() if paused and pause_cause is not None else None
+    if paused and cause:
+        window_s = result.runtime_ms / 1000
+        bottleneck = lock_wait_bottleneck(client_pause_s(result), window_s, cause, bottleneck)
+        stall_text = f"the client's calls waited {client_pause_s(result):.1f} s of the {window_s:.1f} s measured: {cause}"
+    elif paused:
         window_s = result.runtime_ms / 1000
         bottleneck = client_stall_bottleneck(client_pause_s(result), window_s, bottleneck, stall)
         stall_text = (f"the client itself did not run for {client_pause_s(result):.1f} s of the {window_s:.1f} s "

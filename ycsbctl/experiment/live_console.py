@@ -8,27 +8,40 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.progress import Progress
+from ycsbctl.experiment.progress import PointLength, Progress
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import Operation
-from ycsbctl.results.store import RunRecord
-
-MAIN_OPERATIONS = (Operation.READ, Operation.INSERT, Operation.UPDATE, Operation.SCAN)  # the one whose p99 is said
+from ycsbctl.results.names import main_operation
 
 
-def point_summary(record: RunRecord) -> str:
-    """``12,345 ops/s, p99 1.20 ms (READ), 3 NOT_FOUND, server-cpu, ok — why`` (+ client-lag lines)."""
+@dataclass(frozen=True)
+class RecordUnits:
+    """A workload whose operations store several records each: its unit (``users``) and how many one OK
+    operation of each kind stores (online-status's BATCH-STORE: ``online.batchsize``)."""
+
+    unit: str
+    per_op: dict[str, int]
+
+
+def point_summary(record: RunRecord, units: RecordUnits | None = None) -> str:
+    """``12,345 ops/s, p99 1.20 ms (READ), 3 NOT_FOUND, server-cpu, ok — why`` (+ client-lag lines); with
+    ``units``, the records stored per second beside the operations: ``79 ops/s (790 users/s)``."""
     r = record.result
     if r is None or not r.operations:
         return f"{record.status}: {record.error or 'stopped before any operation was measured'}"
-    main = next((s for n, s in r.ops.items() if n in MAIN_OPERATIONS), None)
-    p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main and main.operations else ""
+    stored = r.records_per_s(units.per_op) if units is not None else float("nan")
+    rate = f"{r.throughput_ops:,.0f} ops/s" + (f" ({stored:,.0f} {units.unit}/s)" if units and stored == stored else "")
+    name = main_operation({n: s.operations for n, s in r.ops.items()})  # the report's peak sentence names the same
+    main = r.ops[name] if name is not None else None
+    p99 = f", p99 {main.percentile(99) / 1000:.2f} ms ({main.name})" if main else ""
     bn = f", {record.bottleneck['label']}" if record.bottleneck else ""
     counts = "".join(f", {n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
     err = f" — {record.error}" if record.error else ""
-    notes = "".join(f"\n  {w}" for w in (client_lag_warning(r), schedule_lag_warning(r)) if w)
-    return f"{r.throughput_ops:,.0f} ops/s{p99}{counts}{bn}, {record.status}{err}{notes}"
+    why = (record.bottleneck or {}).get("why")
+    notes = "".join(f"\n  {w}" for w in (f"why: {why}" if why else None, client_lag_warning(r), schedule_lag_warning(r))
+                    if w)
+    return f"{rate}{p99}{counts}{bn}, {record.status}{err}{notes}"
 
 
 @dataclass(frozen=True)
@@ -65,11 +78,11 @@ class Console:
     def note(self, message: str) -> None:
         self.progress.note(message)
 
-    def start_point(self, label: str) -> None:
-        self.progress.start_point(label)
+    def start_point(self, label: str, length: PointLength | None = None) -> None:
+        self.progress.start_point(label, length)
 
-    def point_done(self, record: RunRecord) -> None:
-        self.progress.end_point(point_summary(record))
+    def point_done(self, record: RunRecord, units: RecordUnits | None = None) -> None:
+        self.progress.end_point(point_summary(record, units))
         r = record.result
         if self.ycsb_block is not None and r is not None and r.runtime_ms > 0:  # nothing measured: the summary says why
             self.ycsb_block.write(r)

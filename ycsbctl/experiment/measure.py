@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -12,13 +13,12 @@ from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.progress import Progress
+from ycsbctl.experiment.progress import PointLength, Progress
+from ycsbctl.experiment.study import Point
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores.admin import clear_dataset
-from ycsbctl.workload.plugin import load_workload
-from ycsbctl.workload.properties import Properties
 
 T = TypeVar("T")
 
@@ -34,27 +34,79 @@ class PointOutcome:
     footprint: dict[str, Any] | None = None
     error: str | None = None
     events: pd.DataFrame | None = None  # the disturbances' events table (ycsbctl.results.events)
+    profile: Any = None  # --cpu-profile: the point's ycsbctl.telemetry.profiler.Profile
 
 
-def make_spec(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
-              rate: float | None = None) -> PhaseSpec:
-    """The engine's instructions for one point of ``plan`` (``rate``: its offered ops/s; None: unpaced)."""
-    rate = rate if phase == "run" else None
+def make_spec(ep: Endpoint, point: Point, plan: Plan) -> PhaseSpec:
+    """The engine's instructions for ``point`` of ``plan`` against ``ep`` (its case's properties and the
+    workload built from them, its threads and offered rate: None unpaced, a load always). A dataset's load
+    (``point.dataset_load``: every record) runs its workers on every usable CPU, not on the client's set of
+    a placed plan. Its length: :func:`point_bounds`."""
+    run = point.phase == "run"
+    rate = point.rate if run else None
+    duration_s, warmup_s, props = point_bounds(plan, point)
     measurement = props.get("measurement.interval") or ("both" if rate else "op")
     return PhaseSpec(
-        phase=phase,
+        phase=point.phase,
         url=ep.url,
-        properties=dict(props),
-        threads=threads,
-        duration_s=plan.point_duration_s if phase == "run" else None,
+        properties=props,
+        threads=point.threads,
+        duration_s=duration_s,
         target_rate=rate,
-        warmup_s=plan.point_warmup_s if phase == "run" else 0.0,
+        warmup_s=warmup_s,
         timeout_s=plan.timeout_s,
         processes=plan.processes,
         seed=plan.seed,
         measurement=measurement,
-        series_interval_ms=100 if plan.disturb and phase == "run" else 1000,
+        series_interval_ms=100 if plan.disturb and run else 1000,
+        cpus=_client_cpus(plan, not point.dataset_load),
+        # the case's workload, unless this point's bounds changed its properties (its insertcount)
+        built_workload=point.case.built if props == dict(point.case.properties) else None,
     )
+
+
+def point_bounds(plan: Plan, point: Point) -> tuple[float | None, float, dict[str, str]]:
+    """(seconds after the warm-up or None, warm-up s, the properties) of ``point``. A run-phase point
+    takes the plan's length; a dataset's load loads every record; a measured load (``ycsbctl run
+    insert``, ``ycsbctl load``) ends at ``--duration`` when the user gave one (YCSB's maxexecutiontime
+    bounds its load too) with ``--warmup`` only when given, and an insert-only workload's point makes
+    ``--operations`` inserts (YCSB's insertcount: at most the records from insertstart; a user's own
+    ``-p insertcount`` stands)."""
+    props = dict(point.case.properties)
+    if point.phase == "run":
+        return plan.point_duration_s, plan.point_warmup_s, props
+    if point.dataset_load:
+        return None, 0.0, props
+    w = point.case.built
+    if plan.operations is not None and not props.get("insertcount") and w.insert_only and w.builtin_ycsb:
+        first = int(props.get("insertstart") or 0)
+        props["insertcount"] = str(max(0, min(plan.operations, int(props.get("recordcount") or 0) - first)))
+    return plan.duration_s, plan.warmup_s or 0.0, props
+
+
+def point_length(plan: Plan, point: Point) -> PointLength:
+    """How long ``point`` is planned to be (for the ETA): its seconds, warm-up included, and its operations
+    (the inserts of a load, the run's operation count), each None where nothing bounds it."""
+    duration_s, warmup_s, props = point_bounds(plan, point)
+    if point.phase == "run":
+        operations = plan.point_operations
+    elif props.get("insertcount") and props != dict(point.case.properties):
+        operations = int(props["insertcount"])  # this point's own bound (--operations)
+    else:
+        operations = point.case.built.load_operations
+    return PointLength(warmup_s + duration_s if duration_s else None, operations or None)
+
+
+def _client_cpus(plan: Plan, placed: bool) -> tuple[int, ...]:
+    """The CPUs of a point's workers: the client's set for a placed point, every usable CPU for a plan's
+    dataset load (named, so that the workers need not inherit the controller's affinity), else ()."""
+    if not plan.placed.split:
+        return ()
+    if placed:
+        return plan.placed.client_cpus
+    from ycsbctl.experiment.placement import usable_cpus
+
+    return tuple(usable_cpus())
 
 
 def engine_for(plan: Plan) -> Engine:
@@ -72,13 +124,24 @@ def engine_for(plan: Plan) -> Engine:
 
 
 def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any = None,
-            engine: Engine | None = None) -> PointOutcome:
+            engine: Engine | None = None, profile_dir: Path | None = None) -> PointOutcome:
     """Run the engine once, sampling server, client, DB and network at 1 Hz when asked
     (``baseline``: the target's iperf3 :class:`~ycsbctl.telemetry.NetworkBaseline`), with the plan's
-    disturbances around a run-phase point (:mod:`ycsbctl.experiment.disturb`)."""
+    disturbances around a run-phase point (:mod:`ycsbctl.experiment.disturb`); ``profile_dir``: record
+    its on-CPU stacks there (:mod:`ycsbctl.experiment.profiled`)."""
+    if spec.cpus:  # a placed point: the controller waits on the servers' CPUs meanwhile
+        from ycsbctl.experiment.placement import controller_placed
+
+        with controller_placed(plan.placed):
+            return _disturbed_or_not(ep, spec, plan, progress, baseline, engine, profile_dir)
+    return _disturbed_or_not(ep, spec, plan, progress, baseline, engine, profile_dir)
+
+
+def _disturbed_or_not(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any,
+                      engine: Engine | None, profile_dir: Path | None = None) -> PointOutcome:
     runner = (engine or engine_for(plan)).prepare(spec)
     if not (plan.disturb and spec.phase == "run"):
-        return _measure(ep, runner, plan, progress, baseline)
+        return _measure(ep, runner, plan, progress, baseline, profile_dir)
     from ycsbctl.experiment.disturb import PointDisturbances
 
     assert spec.duration_s is not None  # the plan refuses --disturb without a duration
@@ -96,13 +159,16 @@ def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None
     return out
 
 
-def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, baseline: Any) -> PointOutcome:
+def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, baseline: Any,
+             profile_dir: Path | None = None) -> PointOutcome:
     tick = progress.tick if progress is not None else None
     if not plan.telemetry:
         return PointOutcome(result=runner.run(tick))
     from ycsbctl import telemetry
+    from ycsbctl.telemetry.profiler import profiling
 
-    with telemetry.sampling(ep, client_pids=runner.pids, baseline=baseline) as capture:
+    with telemetry.sampling(ep, client_pids=runner.pids, baseline=baseline) as capture, \
+            profiling(profile_dir, telemetry.target_pids(ep, capture.server_pid()), runner.pids) as profile:
         result = runner.run(tick)
     capture.align(result)
     for warning in capture.warnings:
@@ -111,44 +177,43 @@ def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, b
     if result.cluster is not None:  # the clients ran on other hosts: their CPU comes from the shards
         from ycsbctl.telemetry.client_hosts import cluster_outcome
 
-        return PointOutcome(result, *cluster_outcome(result, capture))
-    return PointOutcome(result, capture.frame, capture.summary(), capture.bottleneck().to_dict())
+        return PointOutcome(result, *cluster_outcome(result, capture), profile=profile.value)
+    return PointOutcome(result, capture.frame, capture.summary(), capture.bottleneck().to_dict(), profile=profile.value)
 
 
-def run_point(ep: Endpoint, props: dict[str, str], phase: str, threads: int, plan: Plan,
-              progress: Progress | None, fresh: bool = False, baseline: Any = None,
-              engine: Engine | None = None, rate: float | None = None) -> PointOutcome:
-    """One point (``rate``: offered ops/s, None: unpaced). ``fresh`` empties the database first (the
-    insert workload measures a load)."""
+def run_point(ep: Endpoint, point: Point, plan: Plan, progress: Progress | None, baseline: Any = None,
+              engine: Engine | None = None, profile_dir: Path | None = None) -> PointOutcome:
+    """One point (a ``fresh`` one empties the database first: the insert workload measures a load);
+    ``profile_dir``: record its on-CPU stacks there (:mod:`ycsbctl.experiment.profiled`)."""
     try:
-        if fresh:
-            clear_dataset(ep.url, props.get("table", "usertable"))
-        spec = make_spec(ep, props, phase, threads, plan, rate)
-        return measure(ep, spec, plan, progress, baseline, engine)
+        if point.fresh:
+            clear_dataset(ep.url, point.case.table)
+        return measure(ep, make_spec(ep, point, plan), plan, progress, baseline, engine, profile_dir)
     except UserError as exc:
         if getattr(exc, "stops_sweep", False):  # e.g. no Dask worker left: nothing more can be measured
             raise
         return PointOutcome(result=None, error=str(exc))
 
 
-def load_dataset(ep: Endpoint, props: dict[str, str], threads: int, plan: Plan, progress: Progress | None,
-                 baseline: Any = None, engine: Engine | None = None) -> PointOutcome:
-    """Empty the database, load ``recordcount`` records (measured like any point), and record
-    the footprint they take (DB-reported memory and RSS before and after, bytes per record)."""
+def load_dataset(ep: Endpoint, point: Point, plan: Plan, progress: Progress | None, baseline: Any = None,
+                 engine: Engine | None = None) -> PointOutcome:
+    """Empty the database, load the case's ``recordcount`` records (``point``: the load, measured like any
+    point), and record the footprint they take (DB-reported memory and RSS before and after, bytes per
+    record)."""
     try:
-        clear_dataset(ep.url, props.get("table", "usertable"))
+        clear_dataset(ep.url, point.case.table)
         before = None
         if plan.telemetry:
             from ycsbctl import telemetry
 
             before = guarded("memory before the load", lambda: telemetry.footprint_before(ep), progress)
-        out = measure(ep, make_spec(ep, props, "load", threads, plan), plan, progress, baseline, engine)
+        out = measure(ep, make_spec(ep, point, plan), plan, progress, baseline, engine)
         if before is not None and out.result is not None:
             from ycsbctl import telemetry
 
             insert = out.result.ops.get("INSERT")
             ok = insert.returns.get("OK", 0) if insert is not None else 0
-            records = load_workload(Properties(props)).loaded_records(ok)  # online-status: N users per INSERT
+            records = point.case.built.loaded_records(ok)  # online-status: N users per INSERT
             fp = guarded("memory after the load", lambda: telemetry.footprint_after(ep, before, records), progress)
             out.footprint = fp.to_dict() if fp is not None else None
         return out

@@ -21,15 +21,15 @@ LOOKUPS = (Operation.READ, Operation.UPDATE, Operation.SCAN, Operation.READ_MODI
 
 @dataclass
 class MissingData:
-    """``not_found`` of ``lookups`` operations found no record, from ``from_s`` (s into the point,
-    warm-up included as the series counts; None when the series cannot say)."""
+    """``not_found`` of ``lookups`` operations found no record, from ``from_s`` (s into the measured
+    window, the warm-up negative, as the console counts; None when the series cannot say)."""
 
     not_found: int
     lookups: int
     from_s: float | None
 
     def text(self) -> str:
-        when = f", from {self.from_s:.0f} s into the point" if self.from_s is not None else ""
+        when = f", from {self.from_s:.0f} s into the measured window" if self.from_s is not None else ""
         return (f"{self.not_found:,} of {self.lookups:,} lookups found no record (NOT_FOUND, "
                 f"{self.not_found / self.lookups:.1%}){when}: the data went missing during the point "
                 "(emptied, flushed, evicted or a restarted server)")
@@ -53,4 +53,4 @@ def _first_failed_second(result: PhaseResult) -> float | None:
         return None
     failed = {f"{o}-FAILED" for o in LOOKUPS}
     rows = series[series["op"].isin(failed) & (series["operations"] > 0)]
-    return float(rows["second"].min()) if not rows.empty else None
+    return float(rows["second"].min()) - (result.warmup_s or 0.0) if not rows.empty else None

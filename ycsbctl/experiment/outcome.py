@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import SkippedTarget
-from ycsbctl.results.store import RunRecord
 
 
 @dataclass

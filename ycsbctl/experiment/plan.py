@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
 
 from ycsbctl.engine.contract import EngineName
 from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
+
+if TYPE_CHECKING:
+    from ycsbctl.experiment.placement import Placement
 
 DEFAULT_TARGETS = ("redis", "mongodb")
 DEFAULT_LADDER = "8..128"
@@ -110,17 +114,16 @@ _BEFORE_URL = re.compile(",(?=" + "|".join(re.escape(s) for s in URL_SCHEMES) + 
 
 def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
     """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates;
-    the name ``basic`` means ``basic://``. A list may mix names and URLs (``redis://h:1,basic://``);
-    a MongoDB URL keeps its commas (``mongodb://h1,h2/db`` lists hosts) up to the next URL."""
+    a store's alias means its URL (``basic`` → ``basic://``). A list may mix names and URLs
+    (``redis://h:1,basic://``); a URL that lists hosts keeps its commas (``mongodb://h1,h2/db``) up to
+    the next URL."""
     out: list[str] = []
     for v in values:
         parts: list[str] = []
         for piece in _BEFORE_URL.split(v):
-            parts += [piece] if piece.startswith(("mongodb://", "mongodb+srv://")) else piece.split(",")
+            parts += [piece] if piece.startswith(registry.host_list_prefixes()) else piece.split(",")
         for p in parts:
-            p = p.strip()
-            if p == "basic":  # no server: YCSB's BasicDB, the engine alone
-                p = "basic://"
+            p = registry.expand_alias(p.strip())
             if is_url(p):
                 registry.for_url(p).validate(p)  # a bad port or host is one line now, not a crash later
             if p and p not in out:
@@ -154,8 +157,17 @@ class Plan:
     targets: list[str] = field(default_factory=lambda: list(DEFAULT_TARGETS))
     threads: list[int] = field(default_factory=lambda: parse_threads(DEFAULT_LADDER))
     load_threads: int | None = None  # the load phase's client threads; None: the first of ``threads``, 8 to 32
-    repeat: int = 1
+    repeat: int = 1  # rounds; with ``precision``, the fewest rounds before it may stop
+    # --repeat auto / --precision P%: rounds are added until every cell's 95 % throughput interval is
+    # within ±precision (0.05 = ±5 %) or ``max_repeat`` rounds ran
+    precision: float | None = None
+    max_repeat: int = 10
+    order: str = "auto"  # auto | interleaved | target (ycsbctl.experiment.rounds)
+    placement: str = "auto"  # auto | split | off: servers and client on separate CPU sets (ycsbctl.experiment.placement)
+    baseline: str | None = None  # the target the others are compared with (None: the first)
+    alpha: float = 0.05  # the verdicts' significance level (false discovery rate over a comparison's cells)
     profile: str = "default"
+    cpu_profile: str | None = None  # peak | all: on-CPU stacks of the points (ycsbctl.experiment.profiled)
     records: int | None = None
     operations: int | None = None
     duration_s: float | None = None
@@ -192,6 +204,7 @@ class Plan:
     target_kinds: dict[str, str] = field(default_factory=dict)
     server_settings: dict[str, dict[str, str]] = field(default_factory=dict)
     binaries: dict[str, str] = field(default_factory=dict)
+    tls: bool = False  # --tls: every target ycsbctl starts speaks TLS only
     # --disturb ACTION:TYPE:SIZE@AT[/EVERY] (ycsbctl.stores.disturb): run on every run-phase point, whose
     # client series is then also recorded at 100 ms
     disturb: list[str] = field(default_factory=list)
@@ -201,6 +214,23 @@ class Plan:
             raise UserError(f"unknown profile {self.profile!r}: use one of {', '.join(PROFILES)}")
         if self.repeat < 1:
             raise UserError("--repeat must be ≥ 1")
+        if self.precision is not None and not 0 < self.precision < 1:
+            raise UserError("--precision is a relative half width, e.g. 3% (or 0.03)")
+        if not 0 < self.alpha < 1:
+            raise UserError(f"--alpha {self.alpha}: give a significance level between 0 and 1 (e.g. 0.05)")
+        if self.max_repeat < self.repeat:
+            raise UserError(f"--max-repeat {self.max_repeat} is below --repeat {self.repeat}: raise it")
+        from ycsbctl.experiment.rounds import ORDERS
+
+        if self.order not in ORDERS:
+            raise UserError(f"unknown --order {self.order!r}: use one of {', '.join(ORDERS)}")
+        from ycsbctl.experiment.placement import PLACEMENTS
+
+        if self.placement not in PLACEMENTS:
+            raise UserError(f"unknown --placement {self.placement!r}: use one of {', '.join(PLACEMENTS)}")
+        if self.baseline is not None and self.baseline not in [target_label(t) for t in self.targets]:
+            raise UserError(f"--baseline {self.baseline}: not one of the targets "
+                            f"({', '.join(target_label(t) for t in self.targets)})")
         if self.engine not in ("native", "ycsb"):
             raise UserError(f"unknown engine {self.engine!r}: use native or ycsb")
         if self.backend not in ("auto", "docker", "local"):
@@ -216,8 +246,8 @@ class Plan:
             if self.target_rates:
                 raise UserError("--slo picks the offered rates itself: drop --target-rate "
                                 "(--slo-start RATE sets where the search begins)")
-            if self.repeat > 1:
-                raise UserError("--slo runs each rate once: drop --repeat")
+            if self.repeat > 1 or self.precision is not None:
+                raise UserError("--slo runs each rate once: drop --repeat/--precision")
             if self.slo_points < 2:
                 raise UserError("--slo-points must be ≥ 2")
         elif self.slo_start is not None:
@@ -229,6 +259,13 @@ class Plan:
         self._check_labels()
         if self.disturb:
             self._check_disturbances()
+        if self.precision is not None and self.run_order[0] == "target":
+            why = self.run_order[1] or "--order target"
+            raise UserError(f"--repeat auto / --precision add rounds over interleaved points, and these run target by "
+                            f"target ({why.removeprefix('points run target by target, not interleaved: ')}): "
+                            "give --repeat N instead")
+        if self.placement == "split":
+            _ = self.placed  # a plan that cannot be placed as asked is refused before anything starts
 
     def _check_disturbances(self) -> None:
         """Each ``--disturb`` parses and fits the plan (one line, exit 2, before anything starts);
@@ -262,22 +299,35 @@ class Plan:
                 if label not in specs:
                     raise UserError(f"{flag} {label}: no target is labelled {label!r} (targets: "
                                     f"{', '.join(self.targets)}); add it to --targets")
-        kinds = {s.kind for s in specs.values()}
+        from ycsbctl.provision.catalog import get_target
+
+        kinds = {k for s in specs.values() for k in (s.kind, getattr(get_target(s.kind).variant, "base", s.kind))}
         for name in self.binaries:
             if name not in specs and name not in kinds:
                 raise UserError(f"--binary {name}=…: no target is labelled {name!r} or of that kind (targets: "
                                 f"{', '.join(self.targets)})")
         if self.binaries and self.backend == "docker":
             raise UserError("--binary runs a local build: drop --backend docker (or --binary)")
+        if self.tls:
+            from ycsbctl.provision.catalog import check_tls
+
+            if not specs:
+                raise UserError("--tls starts the servers ycsbctl runs with TLS, and every target here is a server you "
+                                "run: give its rediss:// URL (or -p redis.tls=true) instead")
+            for s in specs.values():
+                check_tls(s.kind, self.backend)
 
     def spec(self, target: str):
         """The label, kind, settings and binary of a catalogue target (a TargetSpec); UserError (exit 2)
         when the label names no kind."""
+        from ycsbctl.provision.catalog import get_target
         from ycsbctl.provision.target_spec import TargetSpec, resolve_kind
 
         kind = resolve_kind(target, self.target_kinds)
+        variant = get_target(kind).variant  # --binary redis=… runs redis-aof's server too
         return TargetSpec(label=target, kind=kind, settings=dict(self.server_settings.get(target, {})),
-                          binary=self.binaries.get(target) or self.binaries.get(kind))
+                          binary=self.binaries.get(target) or self.binaries.get(kind)
+                          or (self.binaries.get(variant.base) if variant else None), tls=self.tls)
 
     # -- resolved scale -----------------------------------------------------------------
 
@@ -303,11 +353,13 @@ class Plan:
 
     @property
     def point_warmup_s(self) -> float:
-        """The profile's warm-up applies to its time-bounded points; a point bounded by a count (or
-        a count and a time) measures every operation, as YCSB does, unless ``--warmup`` is given."""
+        """The profile's warm-up (s) goes with the profile's own point length; a point whose length
+        the user gave (``--duration``: YCSB's maxexecutiontime, ``--operations``: its operationcount)
+        measures from its first operation, as YCSB does, unless ``--warmup`` is given (the README's
+        table of YCSB's properties says so: ``--duration``, "with no warm-up unless --warmup")."""
         if self.warmup_s is not None:
             return self.warmup_s
-        return self.scale.warmup_s if self.point_duration_s and self.operations is None else 0.0
+        return self.scale.warmup_s if self.duration_s is None and self.operations is None else 0.0
 
     def loads(self, target: str) -> bool:
         """Whether to load the dataset into ``target`` before its run-phase points."""
@@ -318,8 +370,14 @@ class Plan:
         """The offered rates each thread count runs at (ops/s; None: unpaced)."""
         return list(self.target_rates) or [None]
 
+    @property
+    def baseline_label(self) -> str:
+        """The target the others are compared with: ``--baseline``, else the first."""
+        return self.baseline or target_label(self.targets[0])
+
     def points(self) -> int:
-        """Points planned; with ``--slo``, the most the search may run (its unpaced point included)."""
+        """Points planned; with ``--slo``, the most the search may run (its unpaced point included);
+        with ``--precision``, those of its first ``repeat`` rounds."""
         per = self.slo_points if self.slo else len(self.rate_axis) * self.repeat
         return len(self.targets) * len(self.workloads) * len(self.threads) * per
 
@@ -337,7 +395,40 @@ class Plan:
         # the resolved scale, for readers of the manifest (ignored by from_dict)
         d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
                  point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)
+        # the order the points run in and the comparisons' baseline, resolved (ignored by from_dict)
+        d.update(run_order=self.run_order[0], baseline_target=self.baseline_label)
+        # where the servers and the client ran (ignored by from_dict)
+        d["placement_resolved"] = self.placed.to_dict()
         return d
+
+    @cached_property
+    def placed(self) -> Placement:
+        """The resolved :class:`~ycsbctl.experiment.placement.Placement` of this plan on this host (a
+        user's error in it, such as ``--placement split`` with a URL target, is raised when the plan is made)."""
+        from ycsbctl.experiment.placement import resolve_placement
+        from ycsbctl.provision.catalog import get_target, parse_cpuset
+        from ycsbctl.provision.engines import engine_address, engine_for
+
+        unplaceable = []
+        for t in self.targets:
+            proto = registry.for_url(t) if is_url(t) else registry.get(get_target(self.spec(t).kind).protocol)
+            if not proto.has_server:  # its work is the client's: a client on half the CPUs would halve it
+                unplaceable.append(f"{target_label(t)} (runs inside the client, no server)")
+            elif is_url(t):
+                unplaceable.append(f"{target_label(t)} (a server you run)")
+            elif (host := engine_for(t, self.docker_hosts)) and engine_address(host) is not None:
+                unplaceable.append(f"{t} (on the Docker engine {engine_address(host)})")
+        cpus = parse_cpuset(self.server_cpus) if self.server_cpus else None
+        return resolve_placement(self.placement, unplaceable, cpus, self.engine, bool(self.cluster))
+
+    @property
+    def run_order(self) -> tuple[str, str | None]:
+        """(``interleaved`` or ``target``, why not the order asked for): :func:`ycsbctl.experiment.rounds.resolve_order`."""
+        from ycsbctl.experiment.rounds import resolve_order
+        from ycsbctl.results.variants import split_variant
+
+        return resolve_order(self.order, len(self.targets), self.repeat, bool(self.slo),
+                             any(split_variant(w)[1] for w in self.workloads), self.phase == "load")
 
     def with_secrets(self, urls: list[str], properties: list[str]) -> Plan:
         """This plan as read back from a manifest, where passwords are stored as ``***``, with the ones

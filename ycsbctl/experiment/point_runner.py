@@ -1,21 +1,27 @@
 """One point of a sweep, start to finish: check the dataset, run the engine inside telemetry,
-judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the store, tell the user."""
+judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the result sink, tell the user."""
 
 from __future__ import annotations
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.experiment.dataset import DatasetCheck
+from ycsbctl.experiment.explain import host_busy, with_why
 from ycsbctl.experiment.host_claim import HostClaim
 from ycsbctl.experiment.judge import judge
-from ycsbctl.experiment.live_console import Console
-from ycsbctl.experiment.measure import PointOutcome, load_dataset, run_point
+from ycsbctl.experiment.live_console import Console, RecordUnits
+from ycsbctl.experiment.measure import PointOutcome, load_dataset, point_length, run_point
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.store import ResultStore
+from ycsbctl.experiment.profiled import keep, profile_folder
+from ycsbctl.experiment.progress import PointLength
+from ycsbctl.experiment.result_sink import ResultSink
+from ycsbctl.experiment.study import Case, Point
 from ycsbctl.provision import Endpoint
-from ycsbctl.results.store import RunRecord, now_iso
+from ycsbctl.results.folder import RunRecord, now_iso
 from ycsbctl.urls import redact_url
-from ycsbctl.workload.plugin import load_workload
-from ycsbctl.workload.properties import Properties
+
+WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
+WRONGTYPE_HINT = ("run with --load: the keys on the server were stored by another structure or workload than "
+                  "this point's (online.structure variants share their keys; --load loads each variant's own)")
 
 
 def disturbance_windows(events) -> list[tuple[float, float]]:
@@ -28,95 +34,162 @@ def disturbance_windows(events) -> list[tuple[float, float]]:
 
 
 class PointRunner:
-    """Measures points of ``plan`` with ``engine`` and adds each to ``store`` (and to ``records``)."""
+    """Measures points of ``plan`` with ``engine`` and adds each to ``sink`` (and to ``records``)."""
 
-    def __init__(self, plan: Plan, engine: Engine, store: ResultStore, console: Console,
+    def __init__(self, plan: Plan, engine: Engine, sink: ResultSink, console: Console,
                  claim: HostClaim | None = None) -> None:
         self.plan = plan
         self.engine = engine
-        self.store = store
+        self.sink = sink
         self.console = console
         self.claim = claim
         self.dataset = DatasetCheck(console.progress)
         self.records: list[RunRecord] = []
+        self.measured: dict[str, Point] = {}  # run id -> the point it measured (--cpu-profile peak runs it again)
         self.baseline: object | None = None  # the current target's iperf3 NetworkBaseline
         self._busy_at_start: list[str] = []  # other ycsbctl measuring when the current point began
+        self.position: int | None = None  # the next point's place in the sweep's order (set by the sweep)
+        self.loaded: set[str] = set()  # the URLs this sweep loaded a dataset into
+        self.hinted = False  # the WRONGTYPE hint was given
+        self.profile_refused = False  # --cpu-profile without a result folder was said
+        self.units: dict[str, RecordUnits] = {}  # workloads whose operations store several records each
 
-    def load(self, ep: Endpoint, label: str, workload: str, props: Properties, variant: bool = False) -> RunRecord:
-        """Clear and load the dataset (measured like any point); its footprint goes to the manifest
-        (a variant's, ``workload``'s dataset, under ``workload_footprints``)."""
-        plan = self.plan
-        threads = plan.load_threads or min(max(plan.threads[0], 8), 32)
-        self.console.start_point(f"{label} load of {plan.record_count:,} records, {threads} threads")
+    def load(self, ep: Endpoint, point: Point) -> RunRecord:
+        """Clear and load the dataset (``point``: its load, measured like any point); its footprint goes
+        to the manifest (a variant's, under ``workload_footprints``)."""
+        label, workload = point.target.label, point.workload_name
+        self.console.start_point(f"{label} load of {self.plan.record_count:,} records, {point.threads} threads",
+                                 point_length(self.plan, point))
         started = now_iso()
-        out = load_dataset(ep, props, threads, plan, self.console.progress, baseline=self.baseline,
-                           engine=self.engine)
-        m = self.store.manifest
-        if out.footprint and variant:
+        self.loaded.add(ep.url)
+        out = load_dataset(ep, point, self.plan, self.console.progress, baseline=self.baseline, engine=self.engine)
+        m = self.sink.manifest
+        if out.footprint and point.case.variant:
             kept = {**m.workload_footprints, workload: {**m.workload_footprints.get(workload, {}), label: out.footprint}}
-            self.store.update_manifest(workload_footprints=kept)
+            self.sink.update_manifest(workload_footprints=kept)
         elif out.footprint:
-            self.store.update_manifest(footprints={**m.footprints, label: out.footprint})
-        return self._keep(out, ep, label, workload, "load", threads, 1, started)
+            self.sink.update_manifest(footprints={**m.footprints, label: out.footprint})
+        return self._keep(out, ep, point, started, position=None, after_note=self._short_after_load(out, ep, point))
 
-    def point(self, ep: Endpoint, label: str, workload: str, phase: str, threads: int, rep: int,
-              props: Properties, fresh: bool = False, rate: float | None = None) -> RunRecord:
-        """One point of the ladder (``rate``: offered ops/s, None: unpaced); ``fresh`` empties the
-        database first (a load measured as the sweep)."""
-        plan = self.plan
-        self.console.start_point(f"{label} {workload} {threads} threads" + (f" at {rate:,.0f} ops/s" if rate else "")
-                                 + (f" (rep {rep})" if plan.repeat > 1 else ""))
+    def _short_after_load(self, out: PointOutcome, ep: Endpoint, point: Point) -> str | None:
+        """Why a load is not ``ok`` though every insert was: the server holds fewer records than it
+        acknowledged (memcached evicting for room, a maxmemory policy, a TTL)."""
+        if out.result is None or out.error is not None or not point.case.built.counts_records:
+            return None
+        insert = out.result.ops.get("INSERT")
+        acknowledged = insert.returns.get("OK", 0) if insert is not None else 0
+        return self.dataset.after_load(ep.url, acknowledged, point.case.table)
+
+    def point(self, ep: Endpoint, point: Point) -> RunRecord:
+        """One point of the ladder (its ``rate``: offered ops/s, None: unpaced; a ``fresh`` one empties the
+        database first: a load measured as the sweep)."""
+        plan, case = self.plan, point.case
+        label = point.target.label
+        length = point_length(plan, point)
+        self.console.start_point(f"{label} {case.name} {point.threads} threads"
+                                 + (f" at {point.rate:,.0f} ops/s" if point.rate else "")
+                                 + (f" (rep {point.repetition})" if plan.repeat > 1 else "")
+                                 + _load_bound(plan, point.phase, length), length)
         started = now_iso()
-        wanted = int(props.get("recordcount", 0) or 0)
+        wanted = case.record_count
         # a workload whose records are not the store's keys or documents (one Hash holds every user) says so
-        checked = phase == "run" and load_workload(props).counts_records
-        note = (self.dataset.before_point(label, ep.url, wanted, props.get("table", "usertable"))
-                if checked else None)
+        checked = point.phase == "run" and case.built.counts_records
+        note = self.dataset.before_point(label, ep.url, wanted, case.table) if checked else None
         self._busy_at_start = self._others()
-        out = run_point(ep, props, phase, threads, plan, self.console.progress, fresh=fresh, baseline=self.baseline,
-                        engine=self.engine, rate=rate)
-        after = (self.dataset.after_point(ep.url, wanted, props.get("table", "usertable"))
-                 if checked and not fresh and note is None and out.result is not None else None)
-        record = self._keep(out, ep, label, workload, phase, threads, rep, started, dataset_note=note, rate=rate,
-                            after_note=after)
-        if props.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:
+        self._record_units(case)
+        profile_dir = profile_folder(self, point.run_id) if plan.cpu_profile == "all" else None
+        out = run_point(ep, point, plan, self.console.progress, baseline=self.baseline, engine=self.engine,
+                        profile_dir=profile_dir)
+        after = (self.dataset.after_point(ep.url, wanted, case.table)
+                 if checked and not point.fresh and note is None and out.result is not None else None)
+        record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position)
+        self.measured[record.run_id] = point
+        keep(self, record.run_id, out.profile, throughput_ops=out.result.throughput_ops if out.result else None,
+             server_kernel_share_proc=out.telemetry_summary.server_kernel_share, mode="all")
+        if case.properties.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:
             from ycsbctl.results.hdr_log import write_ycsb_logs
 
             # YCSB's file names for one point; a sweep's points each get their run id in front
             tag = None if plan.points() == 1 else record.run_id
             try:
-                for path in write_ycsb_logs(out.result.intervals, props.get("hdrhistogram.output.path", ""), tag):
+                for path in write_ycsb_logs(out.result.intervals, case.properties.get("hdrhistogram.output.path", ""), tag):
                     self.console.note(f"HdrHistogram log: {path}")
             except OSError as exc:  # the point is kept; only its copy for hdrhistogram.fileoutput is missing
                 self.console.note(f"could not write the HdrHistogram log ({exc}); the point's histograms are kept")
         return record
 
+    def _record_units(self, case: Case) -> None:
+        """Once per workload whose operations do not each store one record (online-status's BATCH-STORE
+        stores ``online.batchsize`` users): its unit and records per operation go to the manifest, so the
+        report can say users per second beside operations per second."""
+        units = self.sink.manifest.record_units
+        if case.name in units:  # said before (--resume): the console still says its records per second
+            self.units.setdefault(case.name, RecordUnits(units[case.name]["unit"], dict(units[case.name]["per_op"])))
+            return
+        w = case.built
+        if w.records_per_operation():
+            self.units[case.name] = RecordUnits(w.record_unit, w.records_per_operation())
+            self.sink.update_manifest(record_units={**units, case.name: {"unit": w.record_unit,
+                                                                         "per_op": w.records_per_operation()}})
+
     def _others(self) -> list[str]:
         return self.claim.others() if self.claim is not None else []
 
-    def _keep(self, out: PointOutcome, ep: Endpoint, label: str, workload: str, phase: str, threads: int,
-              rep: int, started: str, dataset_note: str | None = None, rate: float | None = None,
-              after_note: str | None = None) -> RunRecord:
-        """Judge a point, write it to the store, tell the user."""
+    def _keep(self, out: PointOutcome, ep: Endpoint, point: Point, started: str, dataset_note: str | None = None,
+              after_note: str | None = None, position: int | None = None) -> RunRecord:
+        """Judge a point, write it to the sink, tell the user."""
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
-        busy = f"another benchmark ran on this host meanwhile ({others[0]})" if others else None
+        busy = host_busy(others, out.bottleneck)
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
-                  disturbances=disturbance_windows(out.events))
+                  disturbances=disturbance_windows(out.events), pause_cause=lambda: _pause_cause(ep.url))
+        v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
+        reason = v.reason
+        wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
+        if wrong_type:
+            reason = f"{reason} — {WRONGTYPE_HINT}"
         record = RunRecord(
-            run_id=RunRecord.make_id(label, workload, phase, threads, rep, rate), target=label, workload=workload,
-            phase=phase, threads=threads, repetition=rep, status=v.status, result=out.result,
+            run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
+            threads=point.threads, repetition=point.repetition, status=v.status, result=out.result,
             telemetry=out.telemetry, telemetry_summary=out.telemetry_summary, bottleneck=v.bottleneck,
-            endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=v.reason, started_at=started,
-            ended_at=now_iso(), target_rate=rate, events=out.events,
+            endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=reason, started_at=started,
+            ended_at=now_iso(), target_rate=point.rate, events=out.events, order_index=position,
         )
-        self.store.add_run(record)
+        self.sink.add_run(record)
         self.records.append(record)
-        self.console.point_done(record)
+        self.console.point_done(record, self.units.get(point.workload_name))
+        if wrong_type and not self.hinted:  # the point's line may be cut to the terminal's width: said once in full
+            self.hinted = True
+            self.console.note(f"hint: {WRONGTYPE_HINT}")
         if out.events is not None:
             from ycsbctl.experiment.disturb import event_lines
 
             for line in event_lines(out.events):
                 self.console.note(f"  {line}")
         return record
+
+
+def _load_bound(plan: Plan, phase: str, length: PointLength) -> str:
+    """What ends a measured load (``ycsbctl run insert``), said as it starts: ``: 10,000 inserts or 5 s,
+    whichever first``; ``--operations`` above the records it can insert says so."""
+    if phase != "load":
+        return ""
+    bounds = [f"{length.operations:,} inserts"] if length.operations else []
+    if length.seconds:
+        bounds.append(f"{length.seconds:g} s")
+    capped = (f" (--operations {plan.operations:,} is more than the {length.operations:,} records there are to insert)"
+              if plan.operations is not None and length.operations is not None and plan.operations > length.operations
+              else "")
+    return (": " + ", or ".join(bounds) + (", whichever first" if len(bounds) > 1 else "") + capped) if bounds else ""
+
+
+def _pause_cause(url: str) -> str | None:
+    """The store's own reason for a pause of the client's loop (:meth:`ycsbctl.stores.base.ServerProtocol.pause_cause`);
+    None when it has none or cannot be asked."""
+    from ycsbctl.stores import registry
+
+    try:
+        return registry.for_url(url).pause_cause(url)
+    except Exception:  # noqa: BLE001 - the pause is still said, as the client's
+        return None

@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 import sys
 import time
+from dataclasses import dataclass
 
 from rich.console import Console
 
@@ -17,8 +18,21 @@ from ycsbctl.engine.spec import Tick
 STATUS_EVERY_S = 10  # plain mode: one status line per point every 10 s, as YCSB's status.interval
 
 
+def _clock(seconds: float) -> str:
+    return f"ETA {int(seconds // 60)}m{int(seconds % 60):02d}s"
+
+
 def _fmt_rate(x: float) -> str:
     return f"{x / 1000:.1f}k" if x >= 1000 else f"{x:.0f}"
+
+
+@dataclass(frozen=True)
+class PointLength:
+    """What a point is planned to take: ``seconds`` (warm-up included) and ``operations``; None where
+    nothing bounds it (a duration-bound run has no count, a load no duration unless given)."""
+
+    seconds: float | None = None
+    operations: int | None = None
 
 
 class Progress:
@@ -38,24 +52,43 @@ class Progress:
         self._status: Status | None = None
         self.errors = 0  # ERROR/TIMEOUT of the current point so far
         self._silent = False  # the last second had no completed operation
+        self.length = PointLength()  # what the current point is planned to take
+        self.t_point = self.t_plan  # when it started
 
     def note(self, message: str) -> None:
         """A line that stays (provisioning choices, skipped targets, failures)."""
         if not self.quiet:
             self.console.print(message, markup=False, soft_wrap=not self.console.is_terminal)
 
-    def _eta(self) -> str:
+    def _eta(self, t: Tick | None = None) -> str:
+        """Time left: what the current point has left — by its planned seconds, or its operations left
+        at the rate it has run so far, whichever ends it first — plus the mean time of the finished
+        points (the current point's planned time while none has finished) for each point after it.
+        Without either, the finished points' mean for every point left, less what the current one ran."""
+        now = time.monotonic()
+        elapsed = now - self.t_point
+        ran = t.second + 1 if t is not None else 0.0  # seconds of operations so far (the ticks' clock)
+        left: list[float] = []
+        if self.length.seconds is not None:
+            left.append(max(self.length.seconds - ran, 0.0))
+        if self.length.operations is not None and t is not None and t.operations > 0:
+            left.append(max(self.length.operations - t.operations, 0) * ran / t.operations)
+        after = self.total - self.done - 1
+        if left:
+            current = min(left)
+            per = (self.t_last_end - self.t_plan) / self.done if self.done else elapsed + current
+            return _clock(current + per * max(after, 0))
         if not self.done:
             return "ETA —"
         # Mean time of the finished points for each point left, less what the current one has run.
         per = (self.t_last_end - self.t_plan) / self.done
-        left = max(per * (self.total - self.done) - (time.monotonic() - self.t_last_end),
-                   per * (self.total - self.done - 1), 0.0)
-        return f"ETA {int(left // 60)}m{int(left % 60):02d}s"
+        return _clock(max(per * (after + 1) - (now - self.t_last_end), per * after, 0.0))
 
-    def start_point(self, label: str) -> None:
+    def start_point(self, label: str, length: PointLength | None = None) -> None:
         self.point = label
         self.errors = 0
+        self.length = length or PointLength()
+        self.t_point = time.monotonic()
         if self.live_mode:
             status = self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label} starting…")
             status.start()
@@ -76,7 +109,7 @@ class Progress:
         text = (
             f"[{self.done + 1}/{self.total}] {self.point}  {t.second + 1:>4d} s  "
             f"{_fmt_rate(t.ops_per_s)} ops/s  {p99}  errors {self.errors:,}"
-            f"{'  (warm-up)' if t.warmup else ''}  {self._eta()}"
+            f"{'  (warm-up)' if t.warmup else ''}  {self._eta(t)}"
         )
         if self._status is not None:
             self._status.update(text)

@@ -32,16 +32,15 @@ and runs only the points it lacks.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
+from ycsbctl.experiment.result_sink import ResultSink
+from ycsbctl.experiment.study import Point
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
-from ycsbctl.results.slo import MIN_ACHIEVED, Trial, judge_trial, parse_slo, summary_line
-from ycsbctl.results.store import RunRecord
-
-if TYPE_CHECKING:
-    from ycsbctl.experiment.sweep import Sweep
-    from ycsbctl.workload.properties import Properties
+from ycsbctl.results.slo import MIN_ACHIEVED, Trial, ended_words, judge_trial, parse_slo, summary_line
 
 FACTOR = 4.0  # the coarse ladder's step (×4 up or ÷4 down)
 PRECISION = 1.04  # under a ceiling: the bracket the point budget narrows to (see RateSearch.span)
@@ -129,61 +128,82 @@ class RateSearch:
         return "converged" if hi <= lo * (1 + self.tolerance) or len(self.tried) < self.points else "budget"
 
 
-def search_point(sweep: Sweep, target: str, label: str, workload: str, threads: int, props: Properties) -> bool:
-    """Run (or, on ``--resume``, replay) the SLO search of one target × workload × thread count with
-    ``sweep``'s servers, engine and store; the search is kept in ``manifest.slo_searches`` after every
-    point. False when the target is skipped from here on (as :meth:`Sweep.measure`)."""
-    plan = sweep.plan
-    slo = parse_slo(plan.slo or "")
+@dataclass
+class SearchContext:
+    """What a search needs besides its point: the objective (``slo``, as ``--slo`` gives it), the first rate
+    (``start``, ops/s; None: under the unpaced ceiling) and the point ``budget`` (the unpaced point
+    included), the run ids already ``ok`` (``--resume`` replays those), where the searches are kept
+    (the manifest's ``slo_searches``: read and updated after every point) and the user's console."""
+
+    slo: str
+    start: float | None
+    budget: int
+    done_ids: set[str]
+    sink: ResultSink
+    note: Callable[[str], None]
+
+    def stored(self, key: dict[str, Any]) -> dict[str, Any]:
+        """The search kept under ``key`` (target, workload, threads), or {}."""
+        return next((s for s in self.sink.manifest.slo_searches if {k: s.get(k) for k in key} == key), {})
+
+    def keep(self, doc: dict[str, Any]) -> None:
+        key = (doc["target"], doc["workload"], doc["threads"])
+        others = [s for s in self.sink.manifest.slo_searches
+                  if (s.get("target"), s.get("workload"), s.get("threads")) != key]
+        self.sink.update_manifest(slo_searches=[*others, dict(doc)])
+
+
+def search_point(base: Point, measure: Callable[[Point], RunRecord | None], ctx: SearchContext) -> bool:
+    """Run (or, on ``--resume``, replay) the SLO search of ``base``'s target × workload × thread count,
+    measuring each point with ``measure`` (None: the target is skipped from here on); the search is kept
+    in ``manifest.slo_searches`` after every point. False when the target is skipped from here on."""
+    slo = parse_slo(ctx.slo)
+    label, workload, threads = base.target.label, base.workload_name, base.threads
     key = {"target": label, "workload": workload, "threads": threads}
-    stored = next((s for s in sweep.store.manifest.slo_searches if {k: s.get(k) for k in key} == key), {})
+    stored = ctx.stored(key)
     known = {t["rate"]: t for t in stored.get("tried", [])}
     doc: dict[str, Any] = {**key, "slo": str(slo), "judged": slo.column, "parameters": {
-        "start": plan.slo_start, "points": plan.slo_points, "factor": FACTOR, "tolerance": TOLERANCE,
-        "precision": PRECISION, "max_span": MAX_SPAN, "min_achieved": MIN_ACHIEVED}, "unpaced_run_id": None, "unpaced_ops": None, "tried": [],
+        "start": ctx.start, "points": ctx.budget, "factor": FACTOR, "tolerance": TOLERANCE,
+        "precision": PRECISION, "max_span": MAX_SPAN, "min_achieved": MIN_ACHIEVED}, "unpaced_run_id": None, "unpaced_ops": None, "unpaced_status": stored.get("unpaced_status"), "tried": [],
         "found_rate": None, "ended": None, "finished": False}
-    budget = plan.slo_points
+    budget = ctx.budget
     ceiling = None
-    if plan.slo_start is None:  # the ceiling: one unpaced point
-        run_id = RunRecord.make_id(label, workload, "run", threads, 1)
-        if run_id in sweep.done_ids and stored.get("unpaced_ops"):
+    if ctx.start is None:  # the ceiling: one unpaced point
+        unpaced = replace(base, repetition=1, rate=None)
+        if unpaced.run_id in ctx.done_ids and stored.get("unpaced_ops"):
             ceiling = float(stored["unpaced_ops"])
         else:
-            record = sweep.measure(target, label, workload, "run", threads, 1, props)
+            record = measure(unpaced)
             if record is None:
                 return False
             if record.status == RunStatus.OK and record.result is not None and record.result.operations:
                 ceiling = record.result.throughput_ops
-        doc.update(unpaced_run_id=run_id, unpaced_ops=ceiling)
+            doc.update(unpaced_status=str(record.status) if ceiling is None else "ok")
+        doc.update(unpaced_run_id=unpaced.run_id, unpaced_ops=ceiling)
         budget -= 1
         if ceiling is None:
             doc.update(ended="unpaced-failed", finished=True)
-            _keep(sweep, doc)
-            sweep.console.note(f"{label} {workload} {threads} threads: {slo}: the unpaced point failed, so there "
-                               "is no ceiling to search under: fix it, or give --slo-start RATE")
+            ctx.keep(doc)
+            status = ended_words(str(doc.get("unpaced_status") or "failed"))
+            ctx.note(f"{label} {workload} {threads} threads: {slo}: the unpaced point {status}, so there "
+                     "is no ceiling to search under: fix it, or give --slo-start RATE")
             return True
-        _keep(sweep, doc)  # the ceiling, before the first paced point: a search resumed from here does not measure it again
-    search = RateSearch(points=budget, start=plan.slo_start, ceiling=ceiling)
+        ctx.keep(doc)  # the ceiling, before the first paced point: a search resumed from here does not measure it again
+    search = RateSearch(points=budget, start=ctx.start, ceiling=ceiling)
     while (rate := search.next_rate()) is not None:
-        run_id = RunRecord.make_id(label, workload, "run", threads, 1, rate)
-        if run_id in sweep.done_ids and rate in known:
+        paced = replace(base, repetition=1, rate=rate)
+        if paced.run_id in ctx.done_ids and rate in known:
             trial = Trial(**known[rate])
         else:
-            record = sweep.measure(target, label, workload, "run", threads, 1, props, rate)
+            record = measure(paced)
             if record is None:
                 return False
             trial = judge_trial(slo, rate, record)
-            sweep.console.note(f"  {slo} at {rate:,.0f} ops/s: {'pass' if trial.passed else 'fail'} ({trial.why})")
+            ctx.note(f"  {slo} at {rate:,.0f} ops/s: {'pass' if trial.passed else 'fail'} ({trial.why})")
         search.record(trial)
         doc.update(tried=[asdict(t) for t in search.tried], found_rate=search.found)
-        _keep(sweep, doc)
+        ctx.keep(doc)
     doc.update(ended=search.ended, finished=True)
-    _keep(sweep, doc)
-    sweep.console.note(f"{label} {workload} {threads} threads: {summary_line(doc)}")
+    ctx.keep(doc)
+    ctx.note(f"{label} {workload} {threads} threads: {summary_line(doc)}")
     return True
-
-
-def _keep(sweep: Sweep, doc: dict[str, Any]) -> None:
-    key = (doc["target"], doc["workload"], doc["threads"])
-    others = [s for s in sweep.store.manifest.slo_searches if (s.get("target"), s.get("workload"), s.get("threads")) != key]
-    sweep.store.update_manifest(slo_searches=[*others, dict(doc)])

@@ -9,32 +9,27 @@ from pathlib import Path
 from ycsbctl.engine.contract import Engine
 from ycsbctl.engine.limits import check_workload_memory, raise_fd_limit
 from ycsbctl.errors import UserError
+from ycsbctl.experiment.cannot import cannot_line
 from ycsbctl.experiment.facts import host_facts, versions
 from ycsbctl.experiment.host_claim import claim_host
 from ycsbctl.experiment.live_console import Console, YcsbBlock
 from ycsbctl.experiment.measure import engine_for
-from ycsbctl.experiment.naming import (
-    check_disturbances,
-    check_plan,
-    experiment_id,
-    sweep_phase,
-    workload_properties,
-)
 from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import Progress
+from ycsbctl.experiment.resolve import experiment_id, resolve_study
+from ycsbctl.experiment.result_sink import MemorySink, ResultSink
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
-from ycsbctl.experiment.store import MemoryStore, ResultStore
+from ycsbctl.experiment.study import Study
 from ycsbctl.experiment.sweep import Sweep
 from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.results.disk import check_writable, disk_error
+from ycsbctl.results.folder import ResultFolder, now_iso
 from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.store import ResultFolder, now_iso
-from ycsbctl.results.variants import split_variant
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core_plugin import CorePlugin
-from ycsbctl.workload.plugin import load_workload
+from ycsbctl.workload.properties import PropertySources
 
 
 def build_manifest(plan: Plan, command_line: str, exp_id: str) -> Manifest:
@@ -56,25 +51,22 @@ def run_plan(
     engine: Engine | None = None,
     servers: Servers | None = None,
     resume_targets: bool = False,
+    sources: PropertySources | None = None,
 ) -> Outcome:
     """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder.
 
-    Refused before anything starts when another ycsbctl measures on this host (unless
-    ``allow_concurrent``) or the folder cannot be written; a disk that fills or turns read-only
-    later ends the run with one line naming the folder and the ``--resume`` command. ``engine``
-    and ``servers`` default to the plan's (:func:`~ycsbctl.experiment.measure.engine_for`, :mod:`ycsbctl.provision`).
-    ``resume_targets``: with ``resume``, ``plan.targets`` were given by the user (to carry passwords)."""
+    The plan is resolved once (:func:`~ycsbctl.experiment.resolve.resolve_study`: checked, its property
+    files read — ``sources``: as the command already read them —, its workloads built) and refused before
+    anything starts when another ycsbctl measures on this host (unless ``allow_concurrent``) or the folder
+    cannot be written; a disk that fills or turns read-only later ends the run with one line naming the
+    folder and the ``--resume`` command. ``engine`` and ``servers`` default to the plan's
+    (:func:`~ycsbctl.experiment.measure.engine_for`, :mod:`ycsbctl.provision`). ``resume_targets``: with
+    ``resume``, ``plan.targets`` were given by the user (to carry passwords)."""
+    study = None
     if resume is None:
-        check_plan(plan)
-    if any(not t.startswith("basic:") for t in plan.targets):  # basic:// opens no connection
-        raise_fd_limit(max(plan.threads), plan.processes)
-    for workload in plan.workloads:  # values that cannot fit in memory: refused before anything starts
-        w = load_workload(workload_properties(plan, workload))
-        if isinstance(w, CorePlugin):
-            check_workload_memory(w.core, max(plan.threads))
-        else:
-            w.check_memory(max(plan.threads))
-    if resume is not None:  # a folder another ycsbctl writes is refused before this one claims the host
+        study = resolve_study(plan, sources)
+        _check_host_limits(study)
+    else:  # a folder another ycsbctl writes is refused before this one claims the host
         ResultFolder.check_free(Path(resume))
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
@@ -82,14 +74,22 @@ def run_plan(
         if resume is not None:
             check_writable(Path(resume).parent)
             # the plan given with --resume only carries the passwords the manifest does not keep; it is
-            # checked against the stored one before the folder is touched
+            # checked against the stored one, and the stored one resolved, before the folder is touched
             given, stored = plan, []
-            folder = ResultFolder.reopen(resume, check=lambda m: stored.append(Plan.from_dict(m.plan).with_secrets(
-                given.targets if resume_targets else [], given.properties)))
-            plan = stored[0]
-        elif write:
+
+            def resolve_stored(m: Manifest) -> None:
+                resumed = resolve_study(Plan.from_dict(m.plan).with_secrets(
+                    given.targets if resume_targets else [], given.properties))
+                _check_host_limits(resumed)
+                stored.append(resumed)
+
+            folder = ResultFolder.reopen(resume, check=resolve_stored)
+            study = stored[0]
+        assert study is not None
+        plan = study.plan
+        if resume is None and write:
             # --out names the folder itself; by default it is reports/<experiment-id>.
-            root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(plan))
+            root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(study))
             check_writable(root / exp_id)
             try:
                 folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id),
@@ -97,25 +97,40 @@ def run_plan(
             except OSError as exc:
                 raise _disk_full(exc, root / exp_id, None) from None
         # a single point not kept (no --out) is held in memory: printed, then gone
-        store: ResultStore = folder if folder is not None else MemoryStore(
-            Manifest(experiment_id=experiment_id(plan), plan=plan.to_dict()))
-        # every planned point, plus the dataset load of each target whose run-phase points need one (one
-        # per variant of a sweep axis: each loads its own dataset)
-        wanted = [w if split_variant(w)[1] else "" for w in plan.workloads if sweep_phase(plan, w) == "run"]
-        datasets = sum(1 for i, d in enumerate(wanted) if i == 0 or d != wanted[i - 1]) or 1
-        loads = datasets * sum(1 for t in plan.targets if plan.loads(t) and plan.phase != "load"
-                               and any(sweep_phase(plan, w) == "run" for w in plan.workloads))
-        console = Console(Progress(plan.points() + loads, quiet=quiet), YcsbBlock.of(plan) if print_ycsb else None)
-        for line in check_disturbances(plan):  # what each target will be sent (each checked above)
+        sink: ResultSink = folder if folder is not None else MemorySink(
+            Manifest(experiment_id=experiment_id(study), plan=plan.to_dict()))
+        # every planned point but those of the cells a store cannot do, plus the dataset load of each target
+        # whose run-phase points need one
+        console = Console(Progress(plan.points() - study.points_not_run + study.dataset_loads, quiet=quiet),
+                          YcsbBlock.of(plan) if print_ycsb else None)
+        for line in study.disturbances:  # what each target will be sent (each checked when resolved)
             console.note(f"disturbance on {line}")
-        servers = servers or ProvisionedServers(plan, store.manifest.experiment_id, console.note)
-        sweep = Sweep(plan, servers, engine or engine_for(plan), store, console, claim)
-        sweep.outcome.experiment_id = store.manifest.experiment_id
+        for cell in study.cannot:  # one line each, before anything starts; kept in the manifest
+            console.note(cannot_line(cell))
+        if study.cannot:
+            sink.update_manifest(cannot=list(study.cannot))
+        servers = servers or ProvisionedServers(plan, sink.manifest.experiment_id, console.note)
+        sweep = Sweep(study, servers, engine or engine_for(plan), sink, console, claim)
+        sweep.outcome.experiment_id = sink.manifest.experiment_id
         return _sweep(sweep, folder)
     finally:
         if folder is not None:
             folder.close()
         claim.close()
+
+
+def _check_host_limits(study: Study) -> None:
+    """Open files for every client connection, and values that fit in memory: raised or refused before
+    anything starts."""
+    plan = study.plan
+    if not all(t.store.engine_only for t in study.targets):  # basic:// opens no connection
+        raise_fd_limit(max(plan.threads), plan.processes)
+    for case in study.cases:
+        w = case.built
+        if isinstance(w, CorePlugin):
+            check_workload_memory(w.core, max(plan.threads))
+        else:
+            w.check_memory(max(plan.threads))
 
 
 def _disk_full(exc: OSError, where: Path, folder: ResultFolder | None) -> UserError:

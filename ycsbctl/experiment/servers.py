@@ -11,19 +11,20 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ycsbctl.errors import first_line
-from ycsbctl.experiment.plan import Plan, is_url
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.study import Target
 from ycsbctl.provision import Endpoint
-from ycsbctl.workload.properties import Properties
 
 
 class Servers(Protocol):
-    def up(self, target: str, props: Properties) -> Endpoint:
+    def up(self, target: Target) -> Endpoint:
         """Start (or attach to) ``target`` and return once it answers; UserError when it cannot be had
         (its ``fix`` says what to do)."""
         ...
 
-    def alive(self, endpoint: Endpoint) -> bool:
-        """Whether a server we started still runs (asked after a failed point)."""
+    def lost(self, endpoint: Endpoint) -> str | None:
+        """Why a server we started can no longer be measured (asked after a failed point), a phrase
+        after "the server": ``died``, ``stopped answering (…)``; None when it still runs and answers."""
         ...
 
     def restart(self, endpoint: Endpoint) -> Endpoint:
@@ -67,8 +68,7 @@ class ProvisionedServers:
             self.say(f"{ep.target}: stopped the server an earlier run of this experiment left running ({where}); "
                      "starting a new one")
 
-    def up(self, target: str, props: Properties) -> Endpoint:
-        from ycsbctl.experiment.naming import with_password
+    def up(self, target: Target) -> Endpoint:
         from ycsbctl.provision import provision
         from ycsbctl.provision.engines import engine_for
 
@@ -76,19 +76,18 @@ class ProvisionedServers:
             self.stop_orphans()
 
         plan = self.plan
-        extra: dict = {}
-        if not is_url(target):
-            spec = plan.spec(target)
-            extra = {"kind": spec.kind, "settings": spec.settings, "binary": spec.binary}
-        return provision(with_password(target, props), plan.backend, experiment_id=self.experiment_id,
-                         image=plan.images.get(target), server_cpus=plan.server_cpus,
+        started = target.url is None  # a catalogue target: ycsbctl starts its server (a URL's is used as it is)
+        return provision(target.url or target.name, plan.backend, experiment_id=self.experiment_id,
+                         image=plan.images.get(target.name), server_cpus=plan.server_cpus or plan.placed.server_cpuset,
                          server_memory=plan.server_memory, say=self.say,
-                         docker_host=None if is_url(target) else engine_for(target, plan.docker_hosts), **extra)
+                         docker_host=engine_for(target.name, plan.docker_hosts) if started else None,
+                         kind=target.kind, settings=dict(target.settings) if started else None, binary=target.binary,
+                         tls=plan.tls and started)
 
-    def alive(self, endpoint: Endpoint) -> bool:
-        from ycsbctl.provision import server_alive
+    def lost(self, endpoint: Endpoint) -> str | None:
+        from ycsbctl.provision import server_lost
 
-        return server_alive(endpoint)
+        return server_lost(endpoint)
 
     def restart(self, endpoint: Endpoint) -> Endpoint:
         from ycsbctl.provision import restart

@@ -18,3 +18,8 @@ def stand_in(plan: Plan, refused: str, targets: list[str]) -> Substitution | Non
     note = (f"mongodb could not be provisioned here; measuring {MONGO_STAND_IN} as the MongoDB-protocol "
             "stand-in (its numbers are not MongoDB's)")
     return Substitution(wanted="mongodb", used=MONGO_STAND_IN, note=note)
+
+
+def stand_ins(plan: Plan) -> list[str]:
+    """The targets :func:`stand_in` may add to ``plan`` (resolved with the plan's own)."""
+    return [MONGO_STAND_IN] if list(plan.targets) == list(DEFAULT_TARGETS) else []

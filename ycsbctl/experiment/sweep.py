@@ -1,217 +1,313 @@
-"""The sweep: every target in turn — provision, network baseline, dataset check or load, each
-workload × thread count × offered rate × repetition (or an SLO search over rates) — with the stand-in policy, crash restarts and skips.
+"""The sweep: provision each target, its network baseline, dataset check or load, then its points —
+workload × thread count × offered rate × repetition (or an SLO search over rates) — with the stand-in
+policy, crash restarts and skips.
+
+In the ``interleaved`` order (:mod:`ycsbctl.experiment.rounds`) every target's server is up for the whole
+sweep and each repetition is a round visiting every cell once, shuffled from the seed; in the ``target``
+order each target is swept in turn, its server up only meanwhile.
 
 Everything it needs is passed in: the servers (:class:`~ycsbctl.experiment.servers.Servers`), the
-engine (:class:`~ycsbctl.engine.contract.Engine`) and the store
-(:class:`~ycsbctl.experiment.store.ResultStore`). Points already ``ok`` in the store are not run
+engine (:class:`~ycsbctl.engine.contract.Engine`) and the result sink
+(:class:`~ycsbctl.experiment.result_sink.ResultSink`). Points already ``ok`` in the sink are not run
 again (``--resume``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.host_claim import HostClaim
 from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.measure import guarded
-from ycsbctl.experiment.naming import sweep_phase, workload_name, workload_properties
 from ycsbctl.experiment.outcome import Outcome
-from ycsbctl.experiment.plan import Plan, is_url, target_label
 from ycsbctl.experiment.point_runner import PointRunner
+from ycsbctl.experiment.rate_search import SearchContext, search_point
+from ycsbctl.experiment.result_sink import ResultSink
+from ycsbctl.experiment.rounds import round_points
 from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
-from ycsbctl.experiment.store import ResultStore
+from ycsbctl.experiment.study import Case, Cell, Point, Study, Target
 from ycsbctl.provision import Endpoint
 from ycsbctl.provision.catalog import BadSettings
 from ycsbctl.provision.probe import redact_config
 from ycsbctl.provision.target_spec import settings_text
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
-from ycsbctl.results.store import RunRecord
-from ycsbctl.results.variants import split_variant
 from ycsbctl.urls import redact_url
-from ycsbctl.workload.plugin import load_workload
-from ycsbctl.workload.properties import Properties
+
+
+@dataclass
+class _TargetState:
+    """A target whose server is up: its endpoint (a restart replaces it), the dataset loaded into it
+    (:attr:`~ycsbctl.experiment.study.Case.dataset_key`, None before a load) and its network baseline."""
+
+    endpoint: Endpoint
+    loaded: str | None = None
+    baseline: object | None = None
 
 
 class Sweep:
-    """One plan's points against its targets; :meth:`run` returns the :class:`Outcome`."""
+    """One study's points against its targets; :meth:`run` returns the :class:`Outcome`."""
 
-    def __init__(self, plan: Plan, servers: Servers, engine: Engine, store: ResultStore, console: Console,
+    def __init__(self, study: Study, servers: Servers, engine: Engine, sink: ResultSink, console: Console,
                  claim: HostClaim | None = None) -> None:
-        self.plan = plan
+        self.study = study
+        self.plan = study.plan
         self.servers = servers
-        self.store = store
+        self.sink = sink
         self.console = console
-        self.points = PointRunner(plan, engine, store, console, claim)
+        self.points = PointRunner(self.plan, engine, sink, console, claim)
         self.outcome = Outcome(folder=None, records=self.points.records)
-        self.done_ids = store.run_ids(RunStatus.OK)
-        self.endpoint: Endpoint | None = None  # the server of the current target (a restart replaces it)
-        self.loaded: str | None = None  # the dataset on the current target's server: its workload's name, or None
-        self.dataset = ""  # the dataset the next point needs: "" (the plan's first workload's) or a variant's name
+        self.done_ids = sink.run_ids(RunStatus.OK)
+        self.up: dict[str, _TargetState] = {}  # target name -> its server and dataset, while it is up
+        self.order, self.order_note = self.plan.run_order
+        self.position = 0  # points measured so far in this sweep: the next one's place in the order
+        self._stopped: set[str] = set()  # targets skipped from here on (a failed load, no restart)
 
     def run(self) -> Outcome:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
+        plan = self.plan
         try:
-            targets = list(self.plan.targets)
+            targets = list(self.study.targets)
             self._try_settings([t for t in targets if self._points_left(t)][1:])
-            for target in targets:  # a stand-in appended below is swept in its turn
-                if not self._points_left(target):
-                    continue
-                ep = self._up(target)
-                if ep is None:
-                    self._add_stand_in(target, targets)
-                    continue
-                self.endpoint = ep
-                try:
-                    self._sweep_target(target, ep)
-                finally:
-                    self.servers.down(self.endpoint)  # the one running now (a crash may have restarted it)
+            if self.order_note and (plan.order == "interleaved" or len(targets) > 1 or plan.repeat > 1):
+                self.console.note(self.order_note)
+            if plan.placement != "auto" or plan.placed.split:
+                self.console.note(f"placement: {plan.placed.describe()}")
+            if self.order == "interleaved":
+                self._run_interleaved(targets)
+            else:
+                self._run_target_major(targets)
         except KeyboardInterrupt:
             self.outcome.interrupted = True
             self.console.close()
             self.console.note("interrupted: stopped every server we started; keeping the finished points")
         return self.outcome
 
+    def _run_target_major(self, targets: list[Target]) -> None:
+        for target in targets:  # a stand-in appended below is swept in its turn
+            if not self._points_left(target) or not self._bring_up(target, targets):
+                continue
+            try:
+                self._sweep_target(target)
+                self._profile_peak(target)
+            finally:
+                self._down(target.name)
+
+    def _run_interleaved(self, targets: list[Target]) -> None:
+        """Every target up at once (a stand-in joins them), then rounds: run-phase cells first, then the
+        loads an insert-only workload measures (each empties its target's database)."""
+        try:
+            for target in targets:
+                if self._points_left(target):
+                    self._bring_up(target, targets)
+            cells = [c for t in targets if t.name in self.up for c in self.study.cells(t)]
+            for phase in ("run", "load"):
+                stage = [c for c in cells if c.phase == phase]
+                round_no = 0
+                while stage and self._another_round(round_no, stage):
+                    round_no += 1
+                    for point in round_points(stage, round_no, self.plan.seed):
+                        if point.target.name in self._stopped or point.run_id in self.done_ids:
+                            continue  # done before (--resume), or its target skipped from here on
+                        if self.measure(point) is None:
+                            self._stopped.add(point.target.name)
+                            self._down(point.target.name)
+            for name in list(self.up):
+                self._profile_peak(self.study.target(name))
+        finally:
+            for name in list(self.up):
+                self._down(name)
+
+    def _another_round(self, done: int, stage: list[Cell]) -> bool:
+        """Whether to run round ``done + 1``: always up to ``--repeat``; with ``--precision``, until every
+        cell's throughput interval is that narrow or ``--max-repeat`` rounds ran."""
+        plan = self.plan
+        if done < plan.repeat:
+            return True
+        if plan.precision is None or done >= plan.max_repeat:
+            return False
+        from ycsbctl.experiment.rounds import wide_cells
+
+        # the stage's own cells: a dataset's load point (one per target) is no cell, and would never narrow
+        keys = {c.key for c in stage}
+        mine = [r for r in self.outcome.records if (r.target, r.workload, r.phase, r.threads, r.target_rate) in keys]
+        wide = wide_cells(mine, plan.precision)
+        if wide:
+            self.console.note(f"round {done + 1}: {len(wide)} cell(s) still wider than ±{plan.precision:.0%} "
+                              f"({', '.join(wide[:3])}{' …' if len(wide) > 3 else ''})")
+            self.console.progress.total += len(stage)
+        return bool(wide)
+
     # -- targets --------------------------------------------------------------------------------------
-    def _try_settings(self, later: list[str]) -> None:
+    def _bring_up(self, target: Target, targets: list[Target]) -> bool:
+        """Start ``target``'s server, measure its network baseline, check its dataset; a target that
+        cannot start is skipped (and its stand-in appended to ``targets``)."""
+        ep = self._up(target)
+        if ep is None:
+            self._add_stand_in(target, targets)
+            return False
+        state = self.up[target.name] = _TargetState(ep)
+        self.points.baseline = None
+        if self.plan.telemetry:
+            self._baseline(target.label, ep)
+        state.baseline = self.points.baseline
+        if not target.loads and self.plan.phase != "load" and self.study.first.built.counts_records:
+            self._check_dataset(target.label, ep)  # `ycsbctl load` reads nothing
+        return True
+
+    def _profile_peak(self, target: Target) -> None:
+        """``--cpu-profile peak``: the target's best points once more, profiled (ycsbctl.experiment.profiled)."""
+        if self.plan.cpu_profile != "peak" or target.name not in self.up:
+            return
+        from ycsbctl.experiment.profiled import profile_peaks
+
+        profile_peaks(self.points, self.up[target.name].endpoint, target.label)
+
+    def _down(self, name: str) -> None:
+        state = self.up.pop(name, None)
+        if state is not None:
+            self.servers.down(state.endpoint)  # the one running now (a crash may have restarted it)
+
+    def _try_settings(self, later: list[Target]) -> None:
         """Start and stop, before anything is measured, each later target that has settings: a setting
         its server refuses ends the run now (BadSettings, exit 2), not after the targets before it were
         measured. A target that cannot start for another reason is left to its turn (skipped there)."""
         for target in later:
-            if is_url(target) or not self.plan.spec(target).settings:
+            if target.is_url or not target.settings:
                 continue
             try:
-                ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))
+                ep = self.servers.up(target)
             except BadSettings:
                 raise
             except UserError:
                 continue
             self.servers.down(ep)
-            self.console.note(f"{target}: its server accepts its settings ({settings_text(ep.settings)})")
+            self.console.note(f"{target.name}: its server accepts its settings ({settings_text(ep.settings)})")
 
-    def _up(self, target: str) -> Endpoint | None:
+    def _up(self, target: Target) -> Endpoint | None:
         try:
-            ep = self.servers.up(target, workload_properties(self.plan, self.plan.workloads[0]))
+            ep = self.servers.up(target)
         except BadSettings:
             raise  # bad input, not a server this host lacks: the run stops (exit 2), nothing left running
         except UserError as exc:
-            self._skip(target, exc.message, exc.fix)
+            self._skip(target.label, exc.message, exc.fix)
             return None
         doc = ep.to_dict() | {"url": redact_url(ep.url), "settings": redact_config(ep.settings)}
-        self.store.update_manifest(servers={**self.store.manifest.servers, target_label(target): doc})
+        self.sink.update_manifest(servers={**self.sink.manifest.servers, target.label: doc})
         return ep
 
-    def _skip(self, target: str, reason: str, fix: str) -> None:
+    def _skip(self, label: str, reason: str, fix: str) -> None:
         """A target that cannot be measured: said, and recorded with its fix."""
-        entry = SkippedTarget(target=target_label(target), reason=f"{reason}: {fix}" if fix else reason, fix=fix)
+        entry = SkippedTarget(target=label, reason=f"{reason}: {fix}" if fix else reason, fix=fix)
         self.outcome.skipped.append(entry)
         self.console.note(f"{entry.target}: skipped — {entry.reason}")
-        self.store.update_manifest(skipped_targets=list(self.outcome.skipped))
+        self.sink.update_manifest(skipped_targets=list(self.outcome.skipped))
 
-    def _add_stand_in(self, target: str, targets: list[str]) -> None:
-        sub = stand_in(self.plan, target, targets)
+    def _add_stand_in(self, target: Target, targets: list[Target]) -> None:
+        sub = stand_in(self.plan, target.name, [t.name for t in targets])
         if sub is None:
             return
-        targets.append(sub.used)
+        targets.append(self.study.target(sub.used))
         self.console.note(sub.note)
-        self.store.update_manifest(substitutions=[*self.store.manifest.substitutions, sub])
+        self.sink.update_manifest(substitutions=[*self.sink.manifest.substitutions, sub])
 
-    def _points_left(self, target: str) -> bool:
+    def _points_left(self, target: Target) -> bool:
         plan = self.plan
-        label = target_label(target)
         if plan.slo:  # a search's points are only known as it goes: one not finished means more to do
-            done = {(s.get("target"), s.get("workload"), s.get("threads")) for s in self.store.manifest.slo_searches
+            done = {(s.get("target"), s.get("workload"), s.get("threads")) for s in self.sink.manifest.slo_searches
                     if s.get("finished")}
-            return any((label, workload_name(w), t) not in done for w in plan.workloads for t in plan.threads)
-        return any(
-            RunRecord.make_id(label, workload_name(w), sweep_phase(plan, w), t, r, rate) not in self.done_ids
-            for w in plan.workloads for t in plan.threads for rate in self._rates(sweep_phase(plan, w))
-            for r in range(1, plan.repeat + 1)
-        )
+            return any((target.label, c.name, t) not in done for c in self.study.cases_for(target) for t in plan.threads)
+        return any(cell.point(r).run_id not in self.done_ids
+                   for cell in self.study.cells(target) for r in range(1, plan.repeat + 1))
 
-    def _rates(self, phase: str) -> list[float | None]:
-        """The offered rates of a workload's points: the plan's for run-phase points; a load is unpaced."""
-        return self.plan.rate_axis if phase == "run" else [None]
-
-    # -- one target -----------------------------------------------------------------------------------
-    def _sweep_target(self, target: str, ep: Endpoint) -> None:
+    # -- one target ---------------------------------------------------------------------------------
+    def _sweep_target(self, target: Target) -> None:
         plan = self.plan
-        label = target_label(target)
-        self.points.baseline = None
-        if plan.telemetry:
-            self._baseline(label, ep)
-        self.loaded = None
-        if (not plan.loads(target) and plan.phase != "load"  # `ycsbctl load` reads nothing
-                and load_workload(workload_properties(plan, plan.workloads[0])).counts_records):
-            self._check_dataset(label, ep)
-        for workload in plan.workloads:
-            props = workload_properties(plan, workload)
-            w = load_workload(props)
-            name = workload_name(workload)
-            # a variant of a sweep axis (online.structure=hash) has a dataset of its own: loaded before its points
-            self.dataset = name if split_variant(workload)[1] else ""
-            phase = "load" if w.insert_only or plan.phase == "load" else "run"
-            for threads in plan.threads:
-                if plan.slo and phase == "run":
-                    from ycsbctl.experiment.rate_search import search_point
-
-                    if not search_point(self, target, label, name, threads, props):
+        for case in self.study.cases_for(target):
+            if plan.slo and case.phase == "run":
+                for threads in plan.threads:
+                    if not search_point(Point(target, case, threads), self.measure, self._search_context()):
                         return
-                    continue
-                for rate in self._rates(phase):
-                    for rep in range(1, plan.repeat + 1):
-                        if RunRecord.make_id(label, name, phase, threads, rep, rate) in self.done_ids:
-                            continue
-                        if self.measure(target, label, name, phase, threads, rep, props, rate) is None:
-                            return
+                continue
+            for cell in self.study.cells(target, case):
+                for rep in range(1, plan.repeat + 1):
+                    point = cell.point(rep)
+                    if point.run_id not in self.done_ids and self.measure(point) is None:
+                        return
 
-    def measure(self, target: str, label: str, workload: str, phase: str, threads: int, rep: int,
-                props: Properties, rate: float | None = None) -> RunRecord | None:
-        """One point on the current server (loading the dataset first when it needs it); a crashed
-        server is restarted. None when the target is skipped from here on (load failed, no restart)."""
+    def _search_context(self) -> SearchContext:
         plan = self.plan
-        ep = self.endpoint
-        assert ep is not None
-        if phase == "load":
-            # The insert workload measures the load itself, into an empty database each time;
-            # `ycsbctl load` loads into the target as it is.
-            record = self.points.point(ep, label, workload, "load", threads, rep, props, fresh=plan.phase != "load")
-        else:
-            if self.loaded != self.dataset and plan.loads(target):
-                if not self._load(ep, label, props):
-                    return None
-                self.loaded = self.dataset
-            record = self.points.point(ep, label, workload, "run", threads, rep, props, rate=rate)
+        return SearchContext(plan.slo or "", plan.slo_start, plan.slo_points, self.done_ids, self.sink,
+                             self.console.note)
+
+    def measure(self, point: Point) -> RunRecord | None:
+        """One point on the current server (loading the dataset its case reads first when it needs it); a
+        crashed server is restarted. None when the target is skipped from here on (load failed, no restart)."""
+        target = point.target
+        state = self.up[target.name]
+        self.points.baseline = state.baseline
+        self.position += 1
+        self.points.position = self.position
+        if point.phase == "run" and state.loaded != point.case.dataset_key and target.loads:
+            if not self._load(target, point.case):
+                return None
+            state.loaded = point.case.dataset_key
+        # The insert workload measures the load itself, into an empty database each time (fresh);
+        # `ycsbctl load` loads into the target as it is.
+        record = self.points.point(state.endpoint, point)
         if record.status == RunStatus.INTERRUPTED:
             raise KeyboardInterrupt
-        if record.status == RunStatus.FAILED and not is_url(target) and not self.servers.alive(ep):
-            self.console.note(f"{label}: the server died during the point; restarting it")
-            try:
-                self.endpoint = self.servers.restart(ep)
-            except UserError as exc:
-                self._skip(target, f"could not restart after a crash: {exc.message}", exc.fix)
-                return None
-            self.loaded = None  # an in-memory server comes back empty
+        if record.status == RunStatus.FAILED and self._died(target, "the point") is None:
+            return None
+        if point.fresh:
+            state.loaded = None  # the insert workload's load emptied the database first
         return record
 
-    def _load(self, ep: Endpoint, label: str, props: Properties) -> bool:
-        """Load the dataset once per target (and after a restart); False when it failed (target skipped)."""
-        record = self.points.load(ep, label, self.dataset or workload_name(self.plan.workloads[0]), props,
-                                  variant=bool(self.dataset))
-        if record.status == RunStatus.INTERRUPTED:
-            raise KeyboardInterrupt
-        if record.status not in (RunStatus.OK, RunStatus.DEGRADED):  # a degraded load still loaded every record
-            self._skip(label, f"loading the dataset failed: {record.error or 'see the load point'}", "")
+    def _died(self, target: Target, during: str) -> bool | None:
+        """After a failed point or load: a server we started that is no longer alive is restarted (it
+        comes back empty, so the dataset is loaded again before the next point). True when it was
+        restarted, False when it is alive (or not ours), None when it could not restart (skipped)."""
+        state = self.up[target.name]
+        lost = None if target.is_url else self.servers.lost(state.endpoint)
+        if lost is None:
             return False
+        self.console.note(f"{target.label}: the server {lost} during {during}; restarting it")
+        try:
+            state.endpoint = self.servers.restart(state.endpoint)
+        except UserError as exc:
+            self._skip(target.label, f"could not restart after a crash: {exc.message}", exc.fix)
+            return None
+        state.loaded = None  # an in-memory server comes back empty
+        if target.loads:
+            self.console.progress.total += 1  # its dataset is loaded again: one more point than the plan counted
         return True
+
+    def _load(self, target: Target, case: Case) -> bool:
+        """Load the dataset ``case`` reads (once per target, and after a restart: a server we started that
+        dies during the load is restarted and loaded once more); False when it failed (target skipped)."""
+        for attempt in (1, 2):
+            record = self.points.load(self.up[target.name].endpoint, self.study.dataset_load(target, case))
+            if record.status == RunStatus.INTERRUPTED:
+                raise KeyboardInterrupt
+            if record.status in (RunStatus.OK, RunStatus.DEGRADED):  # a degraded load still loaded every record
+                return True
+            restarted = self._died(target, "the load") if attempt == 1 else False
+            if restarted is None:
+                return False
+            if not restarted:
+                break
+        self._skip(target.label, f"loading the dataset failed: {record.error or 'see the load point'}", "")
+        return False
 
     def _check_dataset(self, label: str, ep: Endpoint) -> None:
         """A server we do not load must hold the records the plan reads: say so when it does not."""
         plan = self.plan
-        wanted = int(workload_properties(plan, plan.workloads[0]).get("recordcount", 0) or 0)
-        stored = self.points.dataset.at_start(label, ep.url, wanted)
-        if stored and plan.telemetry and self.store.durable:
+        stored = self.points.dataset.at_start(label, ep.url, self.study.first.record_count)
+        if stored and plan.telemetry and self.sink.durable:
             from ycsbctl import telemetry
 
             # Not loaded by us: the whole server's memory over the records it holds (an upper bound).
@@ -219,7 +315,7 @@ class Sweep:
             if got is not None:
                 fp = got.to_dict()
                 fp["note"] = "measured on a server ycsbctl did not load: includes the empty server's own memory"
-                self.store.update_manifest(footprints={**self.store.manifest.footprints, label: fp})
+                self.sink.update_manifest(footprints={**self.sink.manifest.footprints, label: fp})
 
     def _baseline(self, label: str, ep: Endpoint) -> None:
         from ycsbctl.experiment.baseline import measure_baseline
@@ -235,4 +331,4 @@ class Sweep:
             self.console.note(f"{label}: from client hosts " + ", ".join(
                 f"{h['name']} {h['gbit_s']:.2f} Gbit/s" if h.get("gbit_s") else f"{h['name']} not measured ({h['note']})"
                 for h in info["client_hosts"]))
-        self.store.update_manifest(network={**self.store.manifest.network, label: info})
+        self.sink.update_manifest(network={**self.sink.manifest.network, label: info})

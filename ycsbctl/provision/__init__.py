@@ -4,8 +4,8 @@ The API the experiment uses: :func:`provision`, :func:`teardown`, :func:`provisi
 :func:`server_alive`, :func:`restart`, and ``catalog.TARGETS``.
 """
 
-from ycsbctl.provision.auto import provision, provisioned, restart, server_alive, teardown
+from ycsbctl.provision.auto import provision, provisioned, restart, server_alive, server_lost, teardown
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.provision.catalog import TARGETS
 
-__all__ = ["TARGETS", "Endpoint", "provision", "provisioned", "restart", "server_alive", "teardown"]
+__all__ = ["TARGETS", "Endpoint", "provision", "provisioned", "restart", "server_alive", "server_lost", "teardown"]

@@ -15,13 +15,15 @@ from contextlib import contextmanager
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+import psutil
+
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals, sigterm_as_interrupt
 from ycsbctl.provision import catalog, probe, state
 from ycsbctl.provision.base import BackendChoice, Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.engines import default_docker_host, engine_for
 from ycsbctl.provision.external import ExternalProvisioner
-from ycsbctl.provision.local import LocalProvisioner, find_binary, is_ours
+from ycsbctl.provision.local import LocalProvisioner, all_alive, find_binary, is_ours, state_key
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
 
@@ -39,7 +41,9 @@ def _provisioner(backend: str) -> Provisioner:
 
         return DockerProvisioner()
     if backend == "local":
-        return LocalProvisioner()
+        from ycsbctl.provision.local_cluster import start
+
+        return LocalProvisioner(several=start)
     if backend == "external":
         return ExternalProvisioner()
     raise UserError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
@@ -83,7 +87,7 @@ def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment
               server_cpus: str | None = None, server_memory: str | None = None, host_network: bool = False,
               port: int | None = None, say: Say | None = None, ready_timeout_s: float | None = None,
               docker_host: str | None = None, kind: str | None = None, settings: dict[str, str] | None = None,
-              binary: str | None = None) -> Endpoint:
+              binary: str | None = None, tls: bool = False) -> Endpoint:
     """Start (or attach to) one target and return once it answers, with version and config read.
 
     ``target_or_url``: a catalogue name or a ``redis://`` / ``mongodb://`` / ``basic://`` URL.
@@ -92,7 +96,8 @@ def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment
     (``tcp://DBHOST:2375``, ``ssh://user@DBHOST``; implies the docker backend). Progress goes to
     ``say`` (default: stderr). A catalogue target may be a label (``redis-lazyfree``) of ``kind``
     (``redis``; default: the label itself) with ``settings`` for its command line and a ``binary``
-    (a local build to run). A server that refuses its settings at start is a UserError exit 2.
+    (a local build to run). A server that refuses its settings at start is a UserError exit 2. ``tls``
+    (or a TLS kind: ``redis-tls``) starts it speaking TLS only, with a certificate from ycsbctl's own CA.
     """
     say = say or say_to_stderr
     if backend not in BACKENDS:
@@ -105,15 +110,29 @@ def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment
                 raise UserError(f"{redact_url(target_or_url)} is a server you run: ycsbctl does not reconfigure it "
                                 f"({', '.join(settings)}); set them there, or let ycsbctl start one with a label "
                                 "(--targets redis-x --server-config redis-x:KEY=VALUE)")
+            if tls:
+                raise UserError(f"--tls starts the servers ycsbctl runs with TLS; {redact_url(target_or_url)} is a "
+                                "server you run: give its rediss:// URL (or -p redis.tls=true)")
             return ExternalProvisioner().up(target_or_url)
         kind = kind or target_or_url
-        catalog.get_target(kind)
+        entry = catalog.get_target(kind)
         notes: list[str] = []
+        if entry.variant is not None:  # its settings first: the label's own --server-config wins
+            settings = {**entry.variant.settings_dict, **(settings or {})}
+            notes.append(f"{entry.name}: {entry.variant.what}")
+            tls = tls or entry.variant.tls
         if docker_host:
             if backend == "local":
                 raise UserError("--docker-host starts servers on a Docker engine: drop --backend local")
             backend = "docker"
-        if backend == "auto":
+        several = entry.variant is not None and entry.variant.several
+        if backend == "auto" and (tls or several):
+            reason = ("TLS servers run from local binaries (their certificates stay on this host)" if tls else
+                      "several processes on loopback ports run from local binaries")
+            backend = "local"
+            say(f"{target_or_url}: {backend} backend ({reason})")
+            notes.append(f"backend auto -> {backend}: {reason}")
+        elif backend == "auto":
             backend, reason = choose_backend(kind, image, binary)
             say(f"{target_or_url}: {backend} backend ({reason})")
             notes.append(f"backend auto -> {backend}: {reason}")
@@ -122,7 +141,7 @@ def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment
         options = UpOptions(experiment_id=experiment_id, image=image, server_cpus=server_cpus,
                              server_memory=server_memory, host_network=host_network, port=port, say=say,
                              notes=notes, docker_host=docker_host, ready_timeout_s=ready_timeout_s, kind=kind,
-                             settings=dict(settings or {}), binary=binary)
+                             settings=dict(settings or {}), binary=binary, tls=tls)
         endpoint = _provisioner(backend).up(target_or_url, options)
         say(f"{endpoint.target} is up: {redact_url(endpoint.url)} ({endpoint.server_name}, {endpoint.backend})")
         return endpoint
@@ -172,7 +191,7 @@ def up_servers(targets: list[str], backend: BackendChoice = "auto", **options: A
             specs = options.pop("specs", None) or {}
             for target in targets:
                 spec = specs.get(target)
-                extra = {"kind": spec.kind, "settings": spec.settings, "binary": spec.binary} if spec else {}
+                extra = spec.provision_options() if spec else {}
                 endpoints.append(provision(target, backend, image=images.get(target),
                                            docker_host=engine_for(target, engines), **extra, **options))
         except BaseException:
@@ -212,6 +231,8 @@ def down_servers(targets: list[str] | None = None, *, everything: bool = False,
     for endpoint in chosen:
         teardown(endpoint)
         what = (f"container {endpoint.container_id[:12]}" if endpoint.container_id
+                else f"{len(endpoint.processes)} processes (pids {', '.join(str(p['pid']) for p in endpoint.processes)})"
+                if endpoint.processes
                 else f"pid {endpoint.pid}" if endpoint.pid is not None else f"its database {redact_url(endpoint.url)}")
         verb = "stopped" if endpoint.container_id or endpoint.pid is not None else "removed"
         lines.append(f"{endpoint.target}: {verb} {what} ({endpoint.backend})")
@@ -228,6 +249,10 @@ def _remove_unrecorded(engines: list[str | None], lines: list[str]) -> list[str]
     out: list[str] = []
     unanswered: list[str] = []
     for host in engines:
+        if host is None and not docker_backend.configured_here():
+            # no Docker on this host at all (no $DOCKER_HOST, no socket): no container of ours can be there
+            out.append("no Docker on this host: no container to look for")
+            continue
         try:
             client = docker_backend.connect(timeout_s=10, host=host)
         except UserError as exc:
@@ -244,24 +269,44 @@ def _remove_unrecorded(engines: list[str | None], lines: list[str]) -> list[str]
 
 def server_alive(endpoint: Endpoint) -> bool:
     """True when the server we started still runs (same process / running container) and answers."""
+    return server_lost(endpoint) is None
+
+
+def server_lost(endpoint: Endpoint) -> str | None:
+    """Why the server we started can no longer be measured, in a phrase (``died``, ``stopped answering
+    (its process 4242 is stopped: SIGSTOP or a debugger)``); None when it still runs and answers."""
     if endpoint.backend == "local" and endpoint.pid is None:  # embedded (SQLite): its folder is what runs
         entry = state.find(f"local:{endpoint.url}")
-        return entry is not None and os.path.isdir(entry.get("data_dir") or "")
-    if endpoint.backend == "local":
+        return None if entry is not None and os.path.isdir(entry.get("data_dir") or "") else "lost its data folder"
+    if endpoint.backend == "local" and endpoint.processes:  # several processes (a cluster's shards, replicas)
+        if not all_alive((state.find(state_key(endpoint)) or {}).get("processes") or []):
+            return "died (one of its processes)"
+    elif endpoint.backend == "local":
         entry = state.find(f"local:{endpoint.pid}")
         if endpoint.pid is None or not is_ours(endpoint.pid, entry["create_time"] if entry else None):
-            return False
+            return "died"
     elif endpoint.backend == "docker":
         from ycsbctl.provision.docker import container_running
 
         if not container_running(endpoint):
-            return False
+            return "died (its container stopped)"
     if not registry.get(endpoint.protocol).has_server:
-        return True
+        return None
     try:
         probe.ping(endpoint.protocol, endpoint.url, timeout_s=2.0)
-        return True
-    except Exception:  # noqa: BLE001 - any failure means "not answering"
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure means "not answering"
+        why = short_error(exc)
+    if endpoint.backend == "local" and endpoint.pid is not None and _stopped(endpoint.pid):
+        return f"stopped answering (its process {endpoint.pid} is stopped: SIGSTOP or a debugger)"
+    return f"stopped answering ({why})"
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process ``pid`` is stopped (state T: SIGSTOP, Ctrl-Z, a debugger)."""
+    try:
+        return psutil.Process(pid).status() in (psutil.STATUS_STOPPED, psutil.STATUS_TRACING_STOP)
+    except psutil.Error:
         return False
 
 
@@ -269,13 +314,13 @@ def restart(endpoint: Endpoint, say: Say | None = None) -> Endpoint:
     """A fresh server for the same target, backend, options and URL (port); external ones are returned as is."""
     if endpoint.backend == "external":
         return endpoint
-    key = f"docker:{endpoint.container_id}" if endpoint.backend == "docker" else f"local:{endpoint.pid}"
+    key = f"docker:{endpoint.container_id}" if endpoint.backend == "docker" else state_key(endpoint)
     entry = state.find(key)
     options = dict(entry["options"]) if entry else {}
     options.setdefault("experiment_id", "restart")
     if endpoint.kind:  # a labelled target comes back as the same kind with the same settings
         options.setdefault("kind", endpoint.kind)
         options.setdefault("settings", dict(endpoint.settings))
-    port = urlsplit(endpoint.url).port
+    port = None if endpoint.processes else urlsplit(endpoint.url).port  # several processes: new ports
     teardown(endpoint)
     return provision(endpoint.target, endpoint.backend, port=port, say=say, **options)

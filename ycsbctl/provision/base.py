@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from ycsbctl.stores import registry
+
 # Where a server runs: in a container (docker), as a process of this host (local), or run by the user (external).
 Backend = Literal["docker", "local", "external"]
 # What a user may ask for: one of those, or auto (docker when it can, else local).
@@ -46,6 +48,16 @@ class Endpoint:
     settings: dict[str, str] = field(default_factory=dict)  # --server-config given on its command line
     binary: str | None = None  # the local server binary that runs
     traits: dict[str, Any] = field(default_factory=dict)  # what differs between servers, from their own INFO
+    # False: its store has no server (basic://, sqlite://): said by the protocol, recorded for the report
+    has_server: bool = True
+    # A target of several processes (a cluster's shards, a primary and its replicas): each one's
+    # ``role``, ``pid``, ``port`` and ``url``; empty for one process (``pid``/``container_id`` say it)
+    processes: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        proto = registry.named(self.protocol)
+        if proto is not None:
+            self.has_server = proto.has_server
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -81,11 +93,12 @@ class UpOptions:
     kind: str | None = None  # the catalogue name of a labelled target (None: the target is its own kind)
     settings: dict[str, str] = field(default_factory=dict)  # on the server's command line, as in its config file
     binary: str | None = None  # a local build to run (--binary), local backend only
+    tls: bool = False  # clients speak TLS to it (--tls, or a TLS kind such as redis-tls)
 
     def to_store(self) -> dict[str, Any]:
         """The options worth keeping in the state file for ``restart`` (no callables, no None)."""
         keep = ("experiment_id", "server_cpus", "server_memory", "image", "host_network", "docker_host", "kind",
-                "settings", "binary")
+                "settings", "binary", "tls")
         return {k: getattr(self, k) for k in keep if getattr(self, k) is not None}
 
     def progress(self, msg: str) -> None:

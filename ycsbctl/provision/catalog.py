@@ -18,13 +18,15 @@ import os
 import re
 import shlex
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
 import psutil
 
 from ycsbctl.errors import UserError
+from ycsbctl.provision.tls import ServerCertificates
+from ycsbctl.provision.variants import VARIANTS, Variant
 from ycsbctl.stores import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +58,13 @@ class Target:
     # folder mounted on tmpfs (its data directory: the data lives in memory, as on the local backend)
     env: tuple[tuple[str, str], ...] = ()
     container_tmpfs: str = ""
+    # How long its start may take before ycsbctl gives up, s (0: the backend's default): a JVM server's start is
+    # CPU-heavy and takes minutes on a busy 2-core host
+    ready_timeout_s: float = 0.0
+    # What makes its binary say its version on the first line (searchd: --help; () for one that cannot say)
+    version_args: tuple[str, ...] = ("--version",)
+    # A deployment of the base entry (ycsbctl.provision.variants): persistence, durability; None for a base
+    variant: Variant | None = None
 
 
 TARGETS: dict[str, Target] = {
@@ -106,6 +115,27 @@ TARGETS: dict[str, Target] = {
                "apt-get install mariadb-server (Debian 12: MariaDB 10.11)", package_dirs=("/usr/sbin",),
                run_as="mysql", container_tmpfs="/var/lib/mysql",
                env=(("MARIADB_DATABASE", "ycsb"), ("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1"), ("MARIADB_ROOT_HOST", "%"))),
+        # Started as `tarantool -e <tarantool/bootstrap.lua>`: arguments starting with "-" are tarantool's, in the
+        # image infra/docker/build_local_images.py makes from the Debian package (the official image untried here)
+        Target("tarantool", "tarantool", "Tarantool", "tarantool/tarantool:2.6.0", "tarantool", 3301, "tarantool",
+               "tarantool", "apt-get install tarantool (Debian 12: Tarantool 2.6.0)"),
+        # Its HTTP interface; data on tmpfs (a data folder on /dev/shm; in a container, a tmpfs mount)
+        Target("clickhouse", "clickhouse", "ClickHouse", "yandex/clickhouse-server:18.16.1", "clickhouse-server", 8123,
+               "clickhouse", "clickhouse", "apt-get install clickhouse-server (Debian 12: ClickHouse 18.16.1)",
+               package_dirs=("/usr/sbin",), container_tmpfs="/var/lib/clickhouse",
+               version_args=()),  # 18.16's server has no --version (its client says 18.16.1)
+        # SphinxQL (searchd's MySQL-protocol listener); its config made from infra/sphinx/sphinx.conf at each start
+        # (provision.local_prep), the image's at /etc/sphinxsearch/sphinx.conf with its data on a tmpfs mount
+        Target("sphinx", "sphinx", "Sphinx", "localhost/sphinx:2.2.11", "searchd", 9306, "sphinx", "sphinx",
+               "apt-get install sphinxsearch (Debian 12: Sphinx 2.2.11)", container_tmpfs="/var/lib/sphinxsearch",
+               version_args=("--help",)),
+        # The OSS zip from Maven Central behind a small launcher (infra/elasticsearch/elasticsearch-oss), both put by
+        # scripts/setup.sh in ycsbctl's bin folder, or for root in /usr/local/lib/ycsbctl (the launcher on PATH):
+        # Elasticsearch refuses to run as root, so ycsbctl runs it as nobody then
+        Target("elasticsearch", "elasticsearch", "Elasticsearch", "localhost/elasticsearch-oss:6.8.23", "elasticsearch-oss",
+               9200, "elasticsearch", "elasticsearch",
+               "run scripts/setup.sh (Elasticsearch 6.8.23 OSS from Maven Central, org.elasticsearch.distribution.zip)",
+               run_as="nobody", container_tmpfs="/usr/share/elasticsearch/data", ready_timeout_s=300.0),
     )
 }
 
@@ -200,12 +230,23 @@ def find_server(target: Target, override: str | None = None) -> tuple[str | None
 
 
 def get_target(name: str) -> Target:
-    """The catalogue entry for ``name`` or a UserError listing the known names."""
-    try:
+    """The catalogue entry for ``name`` (a variant: its base's entry under its own name, with
+    :attr:`Target.variant` set; a durable one keeps its container's data off tmpfs) or a UserError
+    listing the known names."""
+    if name in TARGETS:
         return TARGETS[name]
-    except KeyError:
-        known = ", ".join(TARGETS)
-        raise UserError(f"unknown target {name!r}: use one of {known}, or a redis:// or mongodb:// URL") from None
+    variant = VARIANTS.get(name)
+    if variant is None:
+        known = ", ".join(kind_names())
+        raise UserError(f"unknown target {name!r}: use one of {known}, or a redis:// or mongodb:// URL")
+    base = TARGETS[variant.base]
+    return replace(base, name=name, variant=variant,
+                   container_tmpfs="" if variant.durable else base.container_tmpfs)
+
+
+def kind_names() -> list[str]:
+    """Every server kind a label may name: the catalogue's, then its variants (``redis-aof``, …)."""
+    return [*TARGETS, *VARIANTS]
 
 
 CONFIGS = Path(str(resources.files("ycsbctl") / "data" / "configs"))  # shipped in the package
@@ -323,18 +364,43 @@ def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
             except ValueError:
                 words = [value]
             args += [f"--{key}", *(words or [""])]
-        elif flavor in ("dragonfly", "mongod", "ferretdb", "memcached", "postgres", "mariadbd"):  # long options
+        elif flavor in ("dragonfly", "mongod", "ferretdb", "memcached", "postgres", "mariadbd", "clickhouse"):  # long options
             args.append(f"--{key}={value}")
         else:
             raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
     return args
 
 
+TLS_FLAVORS = ("redis",)  # dialects ycsbctl can start with TLS (tls_args)
+
+
+def tls_args(flavor: str, port: int, tls: ServerCertificates) -> list[str]:
+    """What makes a server of ``flavor`` speak TLS only, on ``port``, with ``tls``'s certificate
+    (clients are not asked for one). Redis 6+: ``--port 0 --tls-port PORT`` and the files."""
+    if flavor not in TLS_FLAVORS:
+        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS yet: use a Redis-protocol target "
+                        "(redis, valkey) with --tls, or run the server yourself and give its URL")
+    return ["--port", "0", "--tls-port", str(port), "--tls-cert-file", tls.cert_file, "--tls-key-file", tls.key_file,
+            "--tls-ca-cert-file", tls.ca_file, "--tls-auth-clients", "no"]
+
+
+def check_tls(kind: str, backend: str) -> None:
+    """A UserError (exit 2) when a target of ``kind`` cannot be started with TLS on ``backend``."""
+    entry = get_target(kind)
+    if entry.local_flavor not in TLS_FLAVORS:
+        tls_args(entry.local_flavor, 0, ServerCertificates("", "", ""))  # raises: says which can
+    if backend == "docker":
+        raise UserError(f"{kind}: ycsbctl starts TLS servers with the local backend only: drop --backend docker")
+
+
 def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
                 memory_bytes: int | None, password: str | None = None,
-                settings: dict[str, str] | None = None) -> list[str]:
-    """The server's arguments (:func:`base_args`), then ``settings`` in its dialect (they win)."""
+                settings: dict[str, str] | None = None, tls: ServerCertificates | None = None) -> list[str]:
+    """The server's arguments (:func:`base_args`), with TLS on ``port`` instead of plain TCP when
+    ``tls`` is given (:func:`tls_args`), then ``settings`` in its dialect (they win)."""
     args = base_args(flavor, port=port, bind=bind, data_dir=data_dir, memory_bytes=memory_bytes, password=password)
+    if tls is not None:
+        args += tls_args(flavor, port, tls)  # after --port PORT: the last --port wins
     return args + settings_args(flavor, settings) if settings else args
 
 
@@ -385,6 +451,21 @@ def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
     if flavor == "postgres":  # the data directory is made by initdb (provision.local_prep); sockets in it too
         where = ["-D", data_dir, "-k", data_dir] if data_dir else []
         return [*where, "-p", str(port), f"--listen_addresses={bind}", *config_args("postgresql/postgresql.flags")]
+    if flavor == "clickhouse":  # its own config file (a container's: the image's), then overrides of its keys
+        config_file = str(infra_dir() / "clickhouse" / "config.xml") if data_dir else "/etc/clickhouse-server/config.xml"
+        path = (data_dir or "/var/lib/clickhouse").rstrip("/")
+        return [f"--config-file={config_file}", "--", f"--path={path}/", f"--tmp_path={path}/tmp/",
+                f"--user_files_path={path}/user_files/", f"--format_schema_path={path}/format_schemas/",
+                f"--http_port={port}", f"--listen_host={bind}"]
+    if flavor == "elasticsearch":  # the config folder local_prep made in the data folder (a container's: the image's)
+        home = data_dir or "/usr/share/elasticsearch"
+        return ["--conf", f"{home}/config", "-E", f"http.port={port}", "-E", f"network.host={bind}",
+                "-E", f"path.data={home}/data", "-E", f"path.logs={home}/logs"]
+    if flavor == "sphinx":  # the config local_prep wrote into the data folder (a container's: the image's)
+        sphinx_conf = f"{data_dir}/sphinx.conf" if data_dir else "/etc/sphinxsearch/sphinx.conf"
+        return ["--config", sphinx_conf, "--listen", f"{bind}:{port}:mysql41", "--nodetach"]
+    if flavor == "tarantool":
+        return tarantool_args(port=port, bind=bind, data_dir=data_dir, memory_bytes=memory_bytes)
     if flavor == "mariadbd":  # --no-defaults first: no /etc/mysql config; the data folder from mariadb-install-db
         where = [f"--datadir={data_dir}", f"--socket={data_dir}/mysqld.sock", f"--pid-file={data_dir}/mysqld.pid",
                  f"--init-file={data_dir}/ycsbctl-init.sql"] if data_dir else []
@@ -392,6 +473,17 @@ def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
                 *config_args("mariadb/mariadbd.flags")]
     raise UserError(f"unknown server flavor {flavor!r} (image label ycsbctl.flavor): "
                     "use redis, dragonfly, mongod, ferretdb, mongo-wire or memcached")
+
+
+def tarantool_args(*, port: int, bind: str, data_dir: str | None, memory_bytes: int | None) -> list[str]:
+    """``-e <lua>``: ``tarantool/bootstrap.lua`` (box.cfg and YCSB's space) with the listen address, the work
+    folder (``data_dir``, else the container's /tmp) and ``memtx_memory`` (bytes: as memcached's ``-m``,
+    :func:`memcached_mb`) filled in."""
+    lines = (infra_dir() / "tarantool" / "bootstrap.lua").read_text().splitlines()
+    code = " ".join(ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("--"))
+    values = {"LISTEN": f'"{bind}:{port}"', "DIR": f'"{data_dir or "/tmp"}"',
+              "MEMORY": str(memcached_mb(memory_bytes) * 1024**2)}
+    return ["-e", re.sub(r"\b(LISTEN|DIR|MEMORY)\b", lambda m: values[m.group(1)], code)]
 
 
 def memcached_args(*, port: int, bind: str, memory_bytes: int | None) -> list[str]:
@@ -409,9 +501,13 @@ def memcached_mb(memory_bytes: int | None) -> int:
     return max(64, int(psutil.virtual_memory().total / 2 / 1024**2))
 
 
-def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | None = None) -> str:
-    """What the bindings connect to: loopback, or the host of a remote Docker engine."""
-    return registry.get(protocol).server_url(host, port, password)
+def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | None = None,
+            tls: ServerCertificates | None = None) -> str:
+    """What the bindings connect to: loopback, or the host of a remote Docker engine; over TLS
+    trusting ``tls``'s CA when given."""
+    proto = registry.get(protocol)
+    url = proto.server_url(host, port, password)
+    return proto.tls_url(url, tls.ca_file) if tls is not None else url
 
 
 def memory_note(flavor: str, memory_bytes: int | None) -> str | None:
@@ -421,6 +517,8 @@ def memory_note(flavor: str, memory_bytes: int | None) -> str | None:
             return f"inMemorySizeGB={in_memory_size_gb(None)} (mongod default rule: 50% of RAM - 1 GiB)"
         if flavor == "memcached":
             return f"memcached -m {memcached_mb(None)} MB of items (half of the host's RAM; memcached's default is 64)"
+        if flavor == "tarantool":
+            return f"memtx_memory={memcached_mb(None)} MB (half of the host's RAM; Tarantool's default is 256)"
         return None
     data_limit = int(memory_bytes * DATA_FRACTION)
     if flavor in ("redis", "dragonfly"):
@@ -429,4 +527,6 @@ def memory_note(flavor: str, memory_bytes: int | None) -> str | None:
         return f"inMemorySizeGB={in_memory_size_gb(memory_bytes)} ({DATA_FRACTION:.0%} of --server-memory)"
     if flavor == "memcached":
         return f"memcached -m {memcached_mb(memory_bytes)} MB of items ({DATA_FRACTION:.0%} of --server-memory)"
+    if flavor == "tarantool":
+        return f"memtx_memory={memcached_mb(memory_bytes)} MB ({DATA_FRACTION:.0%} of --server-memory)"
     return f"{flavor} has no memory setting: --server-memory is only enforced by a container limit"

@@ -52,6 +52,15 @@ def open_client(host: str | None = None, timeout_s: float = 60.0) -> docker.Dock
     return docker.from_env(timeout=int(timeout_s), environment=env, use_ssh_client=host.startswith("ssh://"))
 
 
+DEFAULT_SOCKET = "/var/run/docker.sock"  # where the Docker SDK looks when $DOCKER_HOST is not set
+
+
+def configured_here() -> bool:
+    """Whether this host has a Docker engine to ask: ``$DOCKER_HOST`` set, or the default socket present
+    (it may still not answer: that is :func:`connect`'s to say)."""
+    return bool(os.environ.get("DOCKER_HOST")) or os.path.exists(DEFAULT_SOCKET)
+
+
 def connect(timeout_s: float = 60.0, host: str | None = None) -> docker.DockerClient:
     """A client whose daemon answered a ping, or UserError (exit 1) saying how to start one.
 
@@ -199,6 +208,11 @@ class DockerProvisioner(Provisioner):
         settings = dict(options.settings)
         if options.binary:
             raise UserError(f"--binary {target}=… runs a local build: use --backend local for {target}")
+        if entry.variant is not None and entry.variant.several:
+            raise UserError(f"{target}: ycsbctl starts several-process targets with the local backend only: "
+                            "add --backend local")
+        if options.tls:
+            raise UserError(f"{target}: ycsbctl starts TLS servers with the local backend only: add --backend local")
         if not entry.image:
             raise UserError(f"{target} is embedded in the client (no server, no image): use --backend local")
         say = options.progress
@@ -251,6 +265,8 @@ class DockerProvisioner(Provisioner):
             run["environment"] = environment
         if entry.container_tmpfs:
             run["tmpfs"] = {entry.container_tmpfs: ""}
+        if entry.variant is not None and entry.variant.durable:
+            notes.append("data directory in the container's own filesystem (Docker's storage, not tmpfs)")
         if host_network:
             run["network_mode"] = "host"
         else:
@@ -294,7 +310,8 @@ class DockerProvisioner(Provisioner):
             try:
                 probe.wait_ready(entry.protocol, endpoint.url, exited=exited,
                                  log_tail=lambda: container_tail(container),
-                                 timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s)
+                                 timeout_s=(entry.ready_timeout_s or READY_TIMEOUT_S) if options.ready_timeout_s is None
+                                 else options.ready_timeout_s)
             except UserError:
                 _write_logs(container, log_path)
                 refused = settings_refused(target, f"{entry.name} ({image})", settings, log_path)

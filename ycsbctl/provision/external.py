@@ -6,7 +6,7 @@ from ycsbctl.errors import UserError, short_error
 from ycsbctl.provision import probe
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.stores import registry
-from ycsbctl.urls import redact_url
+from ycsbctl.urls import redact_text, redact_url, without_credentials
 
 
 class ExternalProvisioner(Provisioner):
@@ -26,11 +26,17 @@ class ExternalProvisioner(Provisioner):
         except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
             why = short_error(exc)
             if any(w in why.lower() for w in ("auth", "password", "noperm", "wrongpass")):
+                bare = without_credentials(target)
+                if bare is not None and proto.open_without_credentials(bare):
+                    raise UserError(f"{shown} has no authentication: it answers without credentials and refused the "
+                                    f"ones in the URL ({why})", fix="drop USER:PASSWORD@ from the URL",
+                                    exit_code=1) from None
                 where = proto.password_hint or proto.example
                 raise UserError(f"{shown} refused our credentials ({why})",
                                 fix=f"put the right password in the URL: {where}", exit_code=1) from None
-            raise UserError(f"{shown} does not answer ({why})", fix="check the URL or start the server",
-                            exit_code=1) from None
+            raise (probe.cancelled(target, redact_text(why), "our ping")
+                   or UserError(f"{shown} does not answer ({why})", fix="check the URL or start the server",
+                                exit_code=1)) from None
         facts = probe.describe(protocol, target, expected="")
         return Endpoint(target=shown, protocol=protocol, url=target, backend="external",
                         server_name=facts.name, server_version=facts.version, config=facts.config,
@@ -38,3 +44,4 @@ class ExternalProvisioner(Provisioner):
 
     def down(self, endpoint: Endpoint) -> None:
         """Nothing to stop: we never own an external server."""
+

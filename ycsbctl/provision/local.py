@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -26,6 +27,7 @@ from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.catalog import settings_args
+from ycsbctl.provision.tls import ServerCertificates, certificates
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
@@ -60,10 +62,12 @@ def _require_in_memory(mongod: str) -> None:
                             "--backend docker", exit_code=1)
 
 
-def binary_version(path: str) -> str:
-    """First line of ``<binary> --version`` (empty when it does not say)."""
+def binary_version(path: str, args: tuple[str, ...] = ("--version",)) -> str:
+    """First line of ``<binary> --version`` (``args``: the catalogue's ``version_args``; empty when it does not say)."""
+    if not args:
+        return ""
     try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20)
+        out = subprocess.run([path, *args], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired):
         return ""
     lines = [ln.strip() for ln in (out.stdout + out.stderr).splitlines() if ln.strip()]
@@ -152,10 +156,30 @@ def _reap(pid: int) -> None:
         os.waitpid(pid, os.WNOHANG)
 
 
+def stop_all(procs: list[dict]) -> None:
+    """Stop every process of a several-process target that is still ours (the state file's records)."""
+    for p in reversed(procs):
+        with contextlib.suppress(Exception):  # keep stopping the others
+            stop_process(p["pid"], p.get("create_time"))
+
+
+def all_alive(procs: list[dict]) -> bool:
+    """Whether every process of a several-process target still runs and is ours."""
+    return bool(procs) and all(is_ours(p["pid"], p.get("create_time")) for p in procs)
+
+
+SeveralStarter = Callable[..., Endpoint]
+
+
 class LocalProvisioner(Provisioner):
-    """Starts catalogue targets from this machine's binaries."""
+    """Starts catalogue targets from this machine's binaries; a target of several processes (a cluster,
+    replicas) through ``several`` (:func:`ycsbctl.provision.local_cluster.start`, given by the caller:
+    that module builds on this one)."""
 
     name = "local"
+
+    def __init__(self, several: SeveralStarter | None = None) -> None:
+        self.several = several
 
     def up(self, target: str, options: UpOptions | None = None) -> Endpoint:
         """Start ``target`` (a label of ``options.kind``, default its own) from this machine's binary
@@ -167,6 +191,13 @@ class LocalProvisioner(Provisioner):
         binary = find_binary(entry, options.binary)
         cpus = catalog.parse_cpuset(options.server_cpus) if options.server_cpus else None
         memory = catalog.parse_size(options.server_memory) if options.server_memory else None
+        if entry.variant is not None and entry.variant.several:
+            if options.port:
+                raise UserError(f"{target} is several processes on ports ycsbctl picks: drop --port")
+            if self.several is None:
+                raise UserError(f"{target} is several processes: start it through ycsbctl.provision.provision")
+            return self.several(target, entry, binary, options, server_certificates(entry, options), memory,
+                                _pinned(cpus))
         wanted = options.port
         if wanted and (owner := port_owner(wanted)):
             raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
@@ -189,19 +220,15 @@ class LocalProvisioner(Provisioner):
         if entry.local_flavor == "embedded":
             return self._embedded(label, entry, options)
         log_path = state.logs_dir() / f"{label}-{experiment_id}-{port}.log"
-        pinned: list[str] = []
-        if cpus is not None:
-            taskset = shutil.which("taskset")
-            if not taskset:
-                raise UserError("--server-cpus with the local backend needs taskset", fix="apt-get install util-linux",
-                                exit_code=1)
-            pinned = [taskset, "-c", ",".join(map(str, cpus))]  # taskset execs: same PID
+        pinned = _pinned(cpus)
         with deferred_signals():  # the data folder exists only until the try below removes it on failure
             prepared = local_prep.prepare(label, entry, binary, log_path)
         data_dir = prepared.data_dir
+        certs = server_certificates(entry, options)
         argv = [*pinned, binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1",
-                                                      data_dir=data_dir, memory_bytes=memory, settings=settings)]
-        url = catalog.url_for(entry.protocol, port)
+                                                      data_dir=data_dir, memory_bytes=memory, settings=settings,
+                                                      tls=certs)]
+        url = catalog.url_for(entry.protocol, port, tls=certs)
         endpoint = Endpoint(target=label, protocol=entry.protocol, url=url, backend="local",
                             log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,
                             memory_limit_bytes=memory if entry.local_flavor != "mongo-wire" else None,
@@ -210,6 +237,10 @@ class LocalProvisioner(Provisioner):
         note = catalog.memory_note(entry.local_flavor, memory)
         if note:
             endpoint.notes.append(note)
+        if entry.variant is not None and entry.variant.durable:
+            endpoint.notes.append(local_prep.durability_note(data_dir))
+        if certs is not None:
+            endpoint.notes.append("TLS only (no plain port), certificate from ycsbctl's own CA (kept in its state folder)")
         say(f"starting {label}: {shlex.join(argv)} (log {log_path})")
         proc = None
         try:
@@ -229,7 +260,8 @@ class LocalProvisioner(Provisioner):
 
             try:
                 probe.wait_ready(entry.protocol, url,
-                                 timeout_s=READY_TIMEOUT_S if options.ready_timeout_s is None else options.ready_timeout_s,
+                                 timeout_s=(entry.ready_timeout_s or READY_TIMEOUT_S) if options.ready_timeout_s is None
+                                 else options.ready_timeout_s,
                                  exited=exited, log_tail=lambda: probe.tail(log_path))
             except UserError:
                 refused = settings_refused(label, os.path.basename(binary), settings, log_path)
@@ -275,7 +307,9 @@ class LocalProvisioner(Provisioner):
         """Stop the server if it still is the process we started; forget it; remove its data dir."""
         key = _key(endpoint)
         entry = state.find(key)
-        if endpoint.pid is not None and entry is not None:
+        if endpoint.processes:  # several processes: every one we recorded (and that still is ours)
+            stop_all((entry or {}).get("processes") or [])
+        elif endpoint.pid is not None and entry is not None:
             stop_process(endpoint.pid, entry["create_time"])
         elif endpoint.pid is not None and _runs_in_our_data_dir(endpoint.pid, endpoint.target):
             stop_process(endpoint.pid, None)  # state file lost: the data dir proves it is ours
@@ -284,9 +318,36 @@ class LocalProvisioner(Provisioner):
         state.remove(key)
 
 
-def _key(endpoint: Endpoint) -> str:
-    """The state-file key of a local server (its PID), or of an embedded store (its URL)."""
+def _pinned(cpus: list[int] | None) -> list[str]:
+    """``taskset -c CPUS`` before a server's command line (it execs: same PID), or nothing."""
+    if cpus is None:
+        return []
+    taskset = shutil.which("taskset")
+    if not taskset:
+        raise UserError("--server-cpus with the local backend needs taskset", fix="apt-get install util-linux",
+                        exit_code=1)
+    return [taskset, "-c", ",".join(map(str, cpus))]
+
+
+def server_certificates(entry: catalog.Target, options: UpOptions) -> ServerCertificates | None:
+    """The certificates a server started with ``options.tls`` uses (None without TLS); a server that
+    ycsbctl cannot start with TLS is refused before anything exists."""
+    if not options.tls:
+        return None
+    if entry.local_flavor not in catalog.TLS_FLAVORS:
+        catalog.tls_args(entry.local_flavor, 0, ServerCertificates("", "", ""))  # raises: one line saying which
+    return certificates()
+
+
+def state_key(endpoint: Endpoint) -> str:
+    """The state-file key of a local server (its PID), of a several-process target (its label and first
+    port: :mod:`ycsbctl.provision.local_cluster`), or of an embedded store (its URL)."""
+    if endpoint.processes:
+        return f"local:{endpoint.target}:{endpoint.processes[0]['port']}"
     return f"local:{endpoint.pid}" if endpoint.pid is not None else f"local:{endpoint.url}"
+
+
+_key = state_key
 
 
 def settings_refused(label: str, server: str, settings: dict[str, str], log_path: str | Path) -> UserError | None:

@@ -34,9 +34,51 @@ class Prepared:
 
 
 def data_folder(label: str, entry: catalog.Target) -> str:
-    """A fresh data folder: on tmpfs for servers whose data should live in memory (PostgreSQL), else in $TMPDIR."""
-    in_memory = entry.local_flavor in ("postgres", "mariadbd") and os.path.isdir(TMPFS) and os.access(TMPFS, os.W_OK)
+    """A fresh data folder: on tmpfs for servers whose data should live in memory (PostgreSQL, MariaDB, ClickHouse,
+    Sphinx, Elasticsearch), on a disk for a durable variant (:func:`disk_folder`), else in $TMPDIR."""
+    if entry.variant is not None and entry.variant.durable:
+        return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=disk_folder())
+    in_memory = (entry.local_flavor in ("postgres", "mariadbd", "clickhouse", "sphinx", "elasticsearch")
+                 and os.path.isdir(TMPFS) and os.access(TMPFS, os.W_OK))
     return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=TMPFS if in_memory else None)
+
+
+MEMORY_FILESYSTEMS = ("tmpfs", "ramfs")
+DISK_CANDIDATES = ("/var/tmp", "/var/lib/ycsbctl")  # after $TMPDIR, where a durable server's data goes
+
+
+def filesystem_of(path: str) -> tuple[str, str]:
+    """(type, device) of the filesystem holding ``path`` (``ext4``, ``/dev/vda``), from the mount table
+    (the longest mount point above it)."""
+    import psutil
+
+    real = os.path.realpath(path)
+    best = ("", "", "")
+    for part in psutil.disk_partitions(all=True):
+        mp = part.mountpoint
+        if (real == mp or real.startswith(mp.rstrip("/") + "/")) and len(mp) > len(best[0]):
+            best = (mp, part.fstype, part.device)
+    return best[1] or "unknown", best[2]
+
+
+def disk_folder() -> str | None:
+    """Where a durable server's data folder goes: $TMPDIR when it is not in memory, else the first of
+    :data:`DISK_CANDIDATES` that is writable and on a disk; $TMPDIR anyway when none is (the note
+    of :func:`durability_note` then says the data lives in memory)."""
+    for folder in (tempfile.gettempdir(), *DISK_CANDIDATES):
+        if os.path.isdir(folder) and os.access(folder, os.W_OK) and filesystem_of(folder)[0] not in MEMORY_FILESYSTEMS:
+            return folder
+    return None
+
+
+def durability_note(data_dir: str) -> str:
+    """Where a durable server keeps its data, and whether that is a disk: ``data directory
+    /tmp/ycsbctl-redis-aof-… on ext4 (/dev/vda): a disk, so fsync reaches it``."""
+    fstype, device = filesystem_of(data_dir)
+    where = f"data directory {data_dir} on {fstype}" + (f" ({device})" if device else "")
+    if fstype in MEMORY_FILESYSTEMS:
+        return f"{where}: in memory, NOT a disk — its durability settings are on, but fsync reaches no disk"
+    return f"{where}: a disk, so its fsync reaches it"
 
 
 def run_as(entry: catalog.Target) -> str | None:
@@ -63,6 +105,10 @@ def prepare(label: str, entry: catalog.Target, binary: str, log_path: str | Path
             _initdb(binary, data_dir, user, log_path)
         elif entry.local_flavor == "mariadbd":
             _install_db(binary, data_dir, user, log_path)
+        elif entry.local_flavor == "sphinx":
+            sphinx_config(data_dir)
+        elif entry.local_flavor == "elasticsearch":
+            elasticsearch_config(binary, data_dir, user)
     except BaseException:
         shutil.rmtree(data_dir, ignore_errors=True)
         raise
@@ -100,3 +146,26 @@ def _run(argv: list[str], data_dir: str, user: str | None, log_path: str | Path,
         from ycsbctl.provision.probe import tail
 
         raise UserError(f"{what} failed (exit {done.returncode}): {tail(log_path)}", exit_code=1)
+
+
+def sphinx_config(data_dir: str) -> None:
+    """``data_dir/sphinx.conf``: infra/sphinx/sphinx.conf with its indexes' and logs' folder (``DATA``) filled in."""
+    text = (catalog.infra_dir() / "sphinx" / "sphinx.conf").read_text()
+    (Path(data_dir) / "sphinx.conf").write_text(text.replace("DATA/", f"{data_dir}/"))
+
+
+def elasticsearch_config(launcher: str, data_dir: str, user: str | None) -> None:
+    """``data_dir/config``: the zip's ``log4j2.properties`` (from the install beside ``launcher``) with ycsbctl's
+    ``elasticsearch.yml`` and ``jvm.options`` (infra/elasticsearch/); the folder is the server user's, as
+    Elasticsearch writes its keystore there at first start."""
+    homes = sorted(Path(launcher).resolve().parent.glob("elasticsearch-6.8.*"))
+    if not homes:
+        raise UserError(f"no Elasticsearch 6.8 beside {launcher}", fix="run scripts/setup.sh", exit_code=1)
+    config = Path(data_dir) / "config"
+    config.mkdir()
+    shutil.copy(homes[-1] / "config" / "log4j2.properties", config)
+    for name in ("elasticsearch.yml", "jvm.options"):
+        shutil.copy(catalog.infra_dir() / "elasticsearch" / name, config)
+    if user:
+        for path in (config, *config.iterdir()):
+            shutil.chown(path, user=user, group=None)

@@ -84,6 +84,25 @@ def redact_config(config: dict[str, Any]) -> dict[str, Any]:
     return {k: clean(k, v) for k, v in config.items()}
 
 
+def cancelled(url: str, why: str, asked: str) -> UserError | None:
+    """The one line for a server that answered ``asked`` by cancelling it because of the role's
+    ``statement_timeout`` (every statement of that role hits it, our ping included); None for another error."""
+    if "statement timeout" not in why.lower():
+        return None
+    return UserError(f"{redact_url(url)} answered but cancelled {asked}: statement_timeout ({why})",
+                     fix="the role's statement_timeout cancels every statement: raise it (ALTER ROLE … SET "
+                         "statement_timeout = 0) or use another role", exit_code=1)
+
+
+def _undescribed(url: str, exc: BaseException) -> UserError:
+    """The one line for a server that answered its ping but failed the questions about itself
+    (version, settings): a statement every query of the role hits (``statement_timeout``) is said in words."""
+    why = redact_text(short_error(exc))
+    return (cancelled(url, why, "the questions about its version and settings")
+            or UserError(f"{redact_url(url)} answered but asking it for its version and settings failed: {why}",
+                         fix="check the server and the URL's user", exit_code=1))
+
+
 def describe(protocol: str, url: str, *, expected: str = "", variant: str = "") -> ServerFacts:
     """Name, version and configuration dump of the server at ``url`` (passwords redacted).
 
@@ -92,7 +111,12 @@ def describe(protocol: str, url: str, *, expected: str = "", variant: str = "") 
     (e.g. "mongo-wire, SQLite backend").
     """
     proto = registry.get(protocol)
-    facts = proto.describe(url, expected)
+    try:
+        facts = proto.describe(url, expected)
+    except UserError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - said in one line: the target cannot be measured as it is
+        raise _undescribed(url, exc) from None
     if not proto.has_server:
         return facts
     if variant:

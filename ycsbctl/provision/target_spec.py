@@ -36,15 +36,21 @@ class TargetSpec:
     kind: str
     settings: dict[str, str] = field(default_factory=dict)
     binary: str | None = None
+    tls: bool = False  # --tls: the server speaks TLS only (a TLS kind, redis-tls, says so itself)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "kind": self.kind, "settings": dict(self.settings), "binary": self.binary}
+        return {"label": self.label, "kind": self.kind, "settings": dict(self.settings), "binary": self.binary,
+                **({"tls": True} if self.tls else {})}
+
+    def provision_options(self) -> dict[str, Any]:
+        """What :func:`ycsbctl.provision.provision` takes from this target: kind, settings, binary, TLS."""
+        return {"kind": self.kind, "settings": self.settings, "binary": self.binary, "tls": self.tls}
 
 
 def catalogue_names() -> list[str]:
-    from ycsbctl.provision.catalog import TARGETS
+    from ycsbctl.provision.catalog import kind_names
 
-    return list(TARGETS)
+    return kind_names()
 
 
 def infer_kind(label: str) -> str | None:

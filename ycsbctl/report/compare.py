@@ -1,9 +1,13 @@
-"""``ycsbctl compare A B […]``: the same points of several experiments, changes judged against noise.
+"""``ycsbctl compare``: the same cells of several experiments — or one experiment's targets — as verdicts.
 
-Points align on target × workload × threads (run phase). Each experiment after the first is
-compared with the first (the baseline). A change is called real only when the ranges
-(min–max over repetitions) of the two sides do not overlap; with one repetition on either
-side there is no noise estimate and the change is shown without a verdict.
+Points align on target × workload × threads (the sweep's phase). With several folders each after the
+first is compared with the first (the baseline) by :func:`ycsbctl.results.verdicts.folder_verdicts`:
+the ratio of the geometric means with its interval (at the level that agrees with the verdicts), Welch's t test on the log values, and
+``better`` / ``worse`` / ``no difference`` after the Benjamini–Hochberg adjustment over the cells of
+that comparison. A control target (the same build and settings in both, named with ``--control`` or
+found as the one target whose server did not change while another's did) takes the host's drift
+between the experiments out; without one, each verdict says that drift cannot be excluded. With one
+folder its targets are compared with its baseline target (:meth:`Experiment.verdicts`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.report.summary import server_name
+from ycsbctl.report.verdict_table import detectable_text, level_text
+from ycsbctl.results import verdicts as vd
 from ycsbctl.results.frames import Experiment, latency_label, load
 
 # Manifest facts that make two experiments measure different things when they differ: the workload's
@@ -28,40 +34,30 @@ ENV_KEYS = {"host": ("cpu_model", "cores", "memory_bytes", "kernel", "thp"),
 # The plan's scale as it ran (a default run leaves records/duration_s empty: the profile's values apply).
 SCALE = {"records": "record_count", "operations": "point_operations", "duration_s": "point_duration_s"}
 KEY = ["target", "workload", "threads"]
+JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
+               "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
+               "test", "caveat", "at_peak")
 
 
 @dataclass
 class Comparison:
-    """Baseline and others, the aligned table, and what differs between the experiments."""
+    """The experiments (first = baseline), one row per compared point (``table``), the verdicts behind
+    it (``verdicts``: one row per cell × metric), and what differs between the experiments."""
 
     experiments: list[Experiment]
     latency: str
     table: pd.DataFrame
+    verdicts: pd.DataFrame = field(default_factory=pd.DataFrame)
     differences: list[str] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
+    control: str | None = None
+    notes: list[str] = field(default_factory=list)
+    alpha: float = 0.05
 
-
-def verdict(a: pd.Series, b: pd.Series, prefix: str, higher_is_better: bool) -> str:
-    """``better`` / ``worse`` when the min–max ranges are apart, ``within noise`` when they overlap,
-    ``no noise estimate`` with fewer than two ok repetitions on a side."""
-    am, bm = a[f"{prefix}_mean"], b[f"{prefix}_mean"]
-    if any(isinstance(v, float) and math.isnan(v) for v in (am, bm)):
-        return "n/a"
-    if a["ok"] < 2 or b["ok"] < 2:
-        return "no noise estimate"
-    if b[f"{prefix}_min"] <= a[f"{prefix}_max"] and a[f"{prefix}_min"] <= b[f"{prefix}_max"]:
-        return "within noise"
-    up = bm > am
-    return "better" if up == higher_is_better else "worse"
-
-
-def _change(a: float, b: float) -> float:
-    return (b - a) / a * 100 if a and not math.isnan(a) and not math.isnan(b) else math.nan
-
-
-def _spread(p: pd.Series, prefix: str) -> float:
-    mean = p[f"{prefix}_mean"]
-    return (p[f"{prefix}_max"] - p[f"{prefix}_min"]) / 2 / mean * 100 if p["ok"] > 1 and mean else math.nan
+    @property
+    def within(self) -> bool:
+        """One folder: its targets compared with its baseline target."""
+        return len(self.experiments) == 1
 
 
 def differences(base: Experiment, other: Experiment) -> list[str]:
@@ -89,54 +85,135 @@ def differences(base: Experiment, other: Experiment) -> list[str]:
     return out
 
 
-def compare(paths: list[Path], latency: str = "p99") -> Comparison:
-    """Align the points of ``paths`` (first = baseline) and judge each change against the noise band."""
-    if len(paths) < 2:
-        raise UserError("compare needs at least two result folders: ycsbctl compare reports/A reports/B")
+def control_target(base: Experiment, other: Experiment, asked: str | None = None) -> str | None:
+    """The control of two experiments: ``asked`` (checked: in both, the same build and settings), else the
+    first common target whose server did not change while another common target's did; None when no
+    target changed (nothing tells a change from the host's drift) or none stayed."""
+    sa, sb = base.manifest.servers, other.manifest.servers
+    common = [t for t in base.targets if t in other.targets]
+    if asked is not None:
+        if asked not in common:
+            raise UserError(f"--control {asked}: not a target of both experiments (common: {', '.join(common) or 'none'})")
+        if not vd.same_server(sa.get(asked), sb.get(asked)):
+            raise UserError(f"--control {asked}: its server differs between the experiments "
+                            f"({server_name(sa.get(asked))} vs {server_name(sb.get(asked))}): pick an unchanged one")
+        return asked
+    same = [t for t in common if vd.same_server(sa.get(t), sb.get(t))]
+    return same[0] if same and len(same) < len(common) else None
+
+
+def compare(paths: list[Path], latency: str = "p99", control: str | None = None, alpha: float | None = None) -> Comparison:
+    """Compare the experiments in ``paths`` (first = baseline), or one experiment's targets."""
+    if not paths:
+        raise UserError("compare needs a result folder: ycsbctl compare reports/A [reports/B …]")
     exps = [load(Path(p)) for p in paths]
+    alpha = alpha or float(exps[0].manifest.plan.get("alpha") or 0.05)
+    if len(exps) == 1:
+        if control is not None:
+            raise UserError("--control separates the host's drift between two experiments: give two folders")
+        return _within(exps[0], latency, alpha)
     base = exps[0]
-    bp = base.points(latency).set_index(KEY)
-    bp = bp[bp["status"] != "skipped"]
-    rows, diffs, unmatched = [], [], []
+    bp = _points(base, latency)
+    rows, diffs, unmatched, long, notes = [], [], [], [], []
+    chosen = None
     for other in exps[1:]:
         label = other.id if other.id != base.id else str(other.path)
         diffs += [f"{label}: {d}" for d in differences(base, other)]
-        op = other.points(latency).set_index(KEY)
-        op = op[op["status"] != "skipped"]
+        op = _points(other, latency)
         for key in bp.index.difference(op.index):
             unmatched.append(f"{'/'.join(map(str, key))} threads only in {base.id}")
         for key in op.index.difference(bp.index):
             unmatched.append(f"{'/'.join(map(str, key))} threads only in {label}")
+        ctl = control_target(base, other, control)
+        chosen = chosen or ctl
+        notes.append(f"{label}: " + (f"control {ctl}: its change is the host's drift, taken out of the others'"
+                                     if ctl else "no control target (the same build and settings in both, "
+                                     "while another changed): the host's drift between the experiments "
+                                     f"cannot be told from a change (A/A pairs here drifted {vd.HOST_DRIFT_AA})"))
+        v = vd.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
+                               alpha=alpha)
+        long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
-            a, b = bp.loc[key], op.loc[key]
-            rows.append({
-                "experiment": label, "target": key[0], "workload": key[1], "threads": int(key[2]),
-                "base_ops": a["throughput_mean"], "base_ops_spread_pct": _spread(a, "throughput"),
-                "ops": b["throughput_mean"], "ops_spread_pct": _spread(b, "throughput"),
-                "ops_change_pct": _change(a["throughput_mean"], b["throughput_mean"]),
-                "ops_verdict": verdict(a, b, "throughput", True),
-                "base_latency_us": a["latency_mean"], "latency_us": b["latency_mean"],
-                "latency_change_pct": _change(a["latency_mean"], b["latency_mean"]),
-                "latency_verdict": verdict(a, b, "latency", False),
-                "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
-                "status": a["status"] if a["status"] != "ok" else b["status"],
-            })
-    table = pd.DataFrame(rows)
+            rows.append(_row(label, key, bp.loc[key], op.loc[key], v))
+    verdicts = pd.concat(long, ignore_index=True) if long else pd.DataFrame(columns=vd.VERDICT_COLUMNS)
+    return Comparison(exps, latency, _sorted(pd.DataFrame(rows)), verdicts, diffs, unmatched, chosen, notes, alpha)
+
+
+def _points(e: Experiment, latency: str) -> pd.DataFrame:
+    p = e.points(latency)
+    p = p[p["status"] != "skipped"]
+    return p[p["target_rate"].isna()].set_index(KEY) if len(p) else p.set_index(KEY)
+
+
+def _sorted(table: pd.DataFrame) -> pd.DataFrame:
     if len(table):
         table = table.sort_values(["experiment", "workload", "target", "threads"], kind="stable", ignore_index=True)
-    return Comparison(exps, latency, table, diffs, unmatched)
+    return table
 
 
-def _pct(v: float) -> str:
-    return "—" if v is None or math.isnan(v) else f"{v:+.1f}%"
+def _pick(v: pd.DataFrame, target: str, workload: str, threads: int, metric: str) -> dict:
+    if not len(v):
+        return {}
+    m = v[(v["target"] == target) & (v["workload"] == workload) & (v["threads"] == threads) & (v["metric"] == metric)
+          & ~v["at_peak"].astype(bool)]
+    return m.iloc[0].to_dict() if len(m) else {}
+
+
+def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame) -> dict:
+    target, workload, threads = key[0], key[1], int(key[2])
+    tp = _pick(v, target, workload, threads, vd.THROUGHPUT)
+    lat = next((_pick(v, target, workload, threads, m) for m in set(v["metric"]) - {vd.THROUGHPUT}), {}) if len(v) else {}
+    return {"experiment": label, "target": target, "workload": workload, "threads": threads,
+            "base_ops": a["throughput_mean"], "ops": b["throughput_mean"],
+            "ops_ratio": tp.get("ratio", math.nan), "ops_ci_low": tp.get("ci_low", math.nan),
+            "ops_ci_high": tp.get("ci_high", math.nan), "ops_verdict": tp.get("verdict", "not compared"),
+            "ops_detectable_pct": tp.get("detectable_pct", math.nan),
+            "base_latency_us": a["latency_mean"], "latency_us": b["latency_mean"],
+            "latency_ratio": lat.get("ratio", math.nan), "latency_ci_low": lat.get("ci_low", math.nan),
+            "latency_ci_high": lat.get("ci_high", math.nan), "latency_verdict": lat.get("verdict", "not compared"),
+            "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
+            "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat")}
+
+
+def _within(e: Experiment, latency: str, alpha: float) -> Comparison:
+    """One folder: each target against its baseline target, cell by cell."""
+    v = e.verdicts(latency, alpha)
+    base = e.baseline
+    p = _points(e, latency)
+    rows = []
+    for key in p.index:
+        if key[0] == base or (base, key[1], key[2]) not in p.index:
+            continue
+        rows.append(_row(e.id, key, p.loc[(base, key[1], key[2])], p.loc[key], v))
+    how = ("paired by round (the rounds interleaved the targets)" if e.interleaved
+           else "Welch's t test (the targets ran one after the other: the host's drift meanwhile cannot be excluded)")
+    notes = [f"{e.id}: every target against {base}, {how}"] if base else []
+    return Comparison([e], latency, _sorted(pd.DataFrame(rows)), v, [], [], None, notes, alpha)
+
+
+def _ratio(r: dict | pd.Series, prefix: str) -> str:
+    ratio, lo, hi = r[f"{prefix}_ratio"], r[f"{prefix}_ci_low"], r[f"{prefix}_ci_high"]
+    if pd.isna(ratio):
+        return "—"
+    return f"{ratio:.2f}×" + ("" if pd.isna(lo) or pd.isna(hi) else f" [{lo:.2f}, {hi:.2f}]")
+
+
+def _drift_not_excluded(r: dict | pd.Series, prefix: str) -> bool:
+    """A better/worse between experiments without a control: the host's drift may be all of it."""
+    caveat = r.get("caveat")
+    return (isinstance(caveat, str) and caveat.startswith("no control")
+            and r[f"{prefix}_verdict"] in ("better", "worse"))
+
+
+def _verdict(r: dict | pd.Series, prefix: str, detectable: bool = True) -> str:
+    v = str(r[f"{prefix}_verdict"])
+    if detectable and prefix == "ops" and v == "no difference" and not pd.isna(r.get("ops_detectable_pct", math.nan)):
+        v += f" ({detectable_text(r['ops_detectable_pct'])} detectable)"
+    return v + ("*" if _drift_not_excluded(r, prefix) else "")
 
 
 def _ops(v: float) -> str:
     return "—" if v is None or math.isnan(v) else f"{v:,.0f}"
-
-
-def _with_spread(v: float, spread: float) -> str:
-    return _ops(v) + ("" if math.isnan(spread) else f" ±{spread:.1f}%")
 
 
 def print_table(c: Comparison, console=None) -> None:
@@ -155,24 +232,42 @@ def print_table(c: Comparison, console=None) -> None:
         console.print(f"[dim]not compared: {escape(u)}[/]")
     if c.table.empty:
         names = ", ".join(sorted({u.split("/")[1] for u in c.unmatched if u.count("/") >= 2}))
-        console.print(f"[bold]nothing to compare:[/] no point (target × workload × threads) is in two of these "
-                      f"experiments{escape(f' (workloads: {names})') if names else ''}")
+        what = "target besides the baseline" if c.within else "point (target × workload × threads) is in two of these experiments"
+        console.print(f"[bold]nothing to compare:[/] no {what}{escape(f' (workloads: {names})') if names else ''}")
         return
     lab = latency_label(c.latency)
-    t = Table(title=f"compared with {escape(base.id)} (change real only outside the min–max band of the repetitions)")
-    for col in ("experiment", "workload", "target", "threads", "base ops/s", "ops/s", "Δ ops/s", "", f"base {lab} µs",
-                f"{lab} µs", f"Δ {lab}", " ", "status"):
-        t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "status") else "right")
-    style = {"better": "green", "worse": "red", "within noise": "dim", "no noise estimate": "yellow"}
+    against = f"{base.baseline}" if c.within else f"{escape(base.id)}"
+    t = Table(title=f"compared with {against}: ratio [{level_text(c.verdicts)} interval, the level of the verdicts], "
+                    f"verdict at α = {c.alpha:g} over all cells (Benjamini–Hochberg)")
+    for col in ("experiment", "workload", "target", "threads", "base ops/s", "ops/s", "ops/s ratio", "", f"base {lab} µs",
+                f"{lab} µs", f"{lab} ratio", " ", "status"):
+        # the ratio, its interval and the verdict are the answer: never wrapped (the names give way first)
+        t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "status") else "right",
+                     no_wrap=col in ("ops/s ratio", "", f"{lab} ratio", " "))
+    style = {"better": "green", "worse": "red", "no difference": "dim", "too few repetitions": "yellow"}
     for _, r in c.table.iterrows():
         # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds
-        cells = [r["experiment"], r["workload"], r["target"], str(r["threads"]),
-                 _with_spread(r["base_ops"], r["base_ops_spread_pct"]), _with_spread(r["ops"], r["ops_spread_pct"]),
-                 _pct(r["ops_change_pct"]), Text(str(r["ops_verdict"]), style=style.get(r["ops_verdict"], "")),
-                 _ops(r["base_latency_us"]), _ops(r["latency_us"]), _pct(r["latency_change_pct"]),
-                 Text(str(r["latency_verdict"]), style=style.get(r["latency_verdict"], "")), str(r["status"])]
+        ov, lv = _verdict(r, "ops", detectable=False), _verdict(r, "latency")
+        cells = [r["experiment"], r["workload"], r["target"], str(r["threads"]), _ops(r["base_ops"]), _ops(r["ops"]),
+                 _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0].rstrip("*"), "")),
+                 _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
+                 Text(lv, style=style.get(lv.rstrip("*"), "")), str(r["status"])]
         t.add_row(*(x if isinstance(x, Text) else Text(str(x)) for x in cells))
     console.print(t)
+    for n in c.notes:
+        console.print(escape(n))
+    if any(_drift_not_excluded(r, p) for r in c.table.to_dict("records") for p in ("ops", "latency")):
+        console.print("* a difference of the host between the two experiments cannot be excluded (no control target)")
+
+
+def json_cells(c: Comparison) -> list[dict]:
+    """One object per compared cell × metric (:data:`JSON_FIELDS`), NaN as null."""
+    out = []
+    for r in c.verdicts.to_dict("records"):
+        if c.within:
+            r["experiment"] = c.experiments[0].id
+        out.append({k: (None if isinstance(r.get(k), float) and math.isnan(r[k]) else r.get(k)) for k in JSON_FIELDS})
+    return out
 
 
 def render_compare_html(c: Comparison, out: Path) -> Path:
@@ -183,15 +278,17 @@ def render_compare_html(c: Comparison, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     for _, r in c.table.iterrows():
-        rows.append({**r.to_dict(), "base_ops_s": _with_spread(r["base_ops"], r["base_ops_spread_pct"]),
-                     "ops_s": _with_spread(r["ops"], r["ops_spread_pct"]), "ops_change": _pct(r["ops_change_pct"]),
+        rows.append({**r.to_dict(), "base_ops_s": _ops(r["base_ops"]), "ops_s": _ops(r["ops"]),
+                     "ops_ratio_text": _ratio(r, "ops"), "ops_verdict_text": _verdict(r, "ops"),
                      "base_lat": _ops(r["base_latency_us"]), "lat": _ops(r["latency_us"]),
-                     "lat_change": _pct(r["latency_change_pct"])})
+                     "lat_ratio_text": _ratio(r, "latency"), "lat_verdict_text": _verdict(r, "latency")})
     exps = [{"id": e.id, "status": e.status, "href": os.path.relpath(e.path / "report.html", out.parent),
              "has_report": (e.path / "report.html").exists(), "started_at": e.manifest.started_at}
             for e in c.experiments]
     html = environment().get_template("compare.html.j2").render(
-        experiments=exps, rows=rows, differences=c.differences, unmatched=c.unmatched, latency=latency_label(c.latency))
+        experiments=exps, rows=rows, differences=c.differences, unmatched=c.unmatched, latency=latency_label(c.latency),
+        notes=c.notes, within=c.within, baseline=c.experiments[0].baseline, alpha=c.alpha,
+        level=level_text(c.verdicts))
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, out)

@@ -13,20 +13,25 @@ import jinja2
 import pandas as pd
 
 from ycsbctl.report import plots as plotting
+from ycsbctl.report.cost_table import cost_absence, cost_sections
 from ycsbctl.report.disturbance_report import event_rows, render_timelines
+from ycsbctl.report.many_store import store_study, store_study_rows
+from ycsbctl.report.profile_report import profile_sections
 from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
 from ycsbctl.report.server_traits import differences, settings_text, traits_text
+from ycsbctl.report.study_headlines import study_headlines
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.report.variant_study import study_rows
+from ycsbctl.report.verdict_table import cells_by_point, level_text, noise_text, order_text, verdict_sections
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import OPERATIONS
+from ycsbctl.results.names import OPERATIONS, FolderStatus
 from ycsbctl.results.run_columns import op_key
 from ycsbctl.results.schema import Manifest
 
 DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
               "telemetry.parquet", "telemetry.csv", "series_100ms.parquet", "series_100ms.csv", "events.parquet",
-              "events.csv", "histograms/", "ycsb/", "plots/")
+              "events.csv", "histograms/", "ycsb/", "plots/", "profiles/")
 
 
 def _num(v: Any, digits: int = 0) -> str:
@@ -76,8 +81,10 @@ def _first_text(df: pd.DataFrame, col: str) -> str:
     return next((w for w in df.get(col, []) if isinstance(w, str) and w), "")
 
 
-def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict:
-    """Threads × target rows: ops/s (mean, spread), p50/p95/p99 per operation, CPU, bottleneck, status."""
+def workload_table(exp: Experiment, points: pd.DataFrame, workload: str, cells: pd.DataFrame | None = None) -> dict:
+    """Threads × target rows: ops/s (mean, 95 % interval and its warnings from ``cells``), p50/p95/p99 per
+    operation, CPU, bottleneck, status."""
+    by_cell = {} if cells is None else cells_by_point(cells, workload)
     runs = exp.runs[(exp.runs["workload"] == workload) & (exp.runs["phase"] == sweep_phase(exp.runs, workload))]
     pts = points[points["workload"] == workload]
     shown = [t for t in exp.targets if ((pts["target"] == t) & (pts["status"] != "skipped")).any()]
@@ -85,21 +92,24 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str) -> dict
     rows = []
     for _, p in pts[pts["target"].isin(shown)].sort_values(["threads", "target_rate"], kind="stable").iterrows():
         ok = runs[runs["run_id"].isin(p["run_ids"]) & (runs["status"] == "ok")]
-        spread = (p["throughput_max"] - p["throughput_min"]) / 2 / p["throughput_mean"] * 100 if p["ok"] > 1 else None
+        rate = None if math.isnan(p["target_rate"]) else float(p["target_rate"])
+        interval, noise = noise_text(by_cell.get((p["target"], int(p["threads"]), rate)))
         css = {"failed": "failed", "interrupted": "failed", "degraded": "failed", "skipped": "skipped"}.get(p["status"], "")
         if not css and p["bottleneck"] == "client-cpu":
             css = "client-bound"
         rows.append({
             "threads": int(p["threads"]), "target": p["target"], "throughput": p["throughput_mean"],
+            # a point with no ok run still shows what its runs measured, marked with their status
+            "seen": p["throughput_seen"] if math.isnan(p["throughput_mean"]) and p["throughput_seen"] > 0 else None,
             "offered": None if math.isnan(p["target_rate"]) else p["target_rate"],
-            "spread_pct": spread, "reps": f"{p['ok']}/{p['reps']}",
+            "interval": interval, "noise": noise, "reps": f"{p['ok']}/{p['reps']}",
             "lat": [[_mean(ok, f"{op_key(op)}_{s}_us") for s in ("p50", "p95", "p99")] for op in ops],
             "server_cpu": p["server_cpu_pct"], "client_cpu": p["client_cpu_pct"],
             "client_lag": _mean(ok, "client_lag_p999_us"),
             "client_lag_warning": _first_text(ok, "client_lag_warning"),
             "schedule_lag": _mean(ok, "schedule_lag_p99_us"),
             "schedule_lag_warning": _first_text(ok, "schedule_lag_warning"),
-            "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "",
+            "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "", "why": p.get("why") or "",
             "status": p["status"], "css": css, "error": p["error"] or "",
         })
     rows.sort(key=lambda r: (r["threads"], r["offered"] or math.inf, shown.index(r["target"])))
@@ -175,14 +185,28 @@ def environment_rows(manifest: Manifest) -> list[tuple[str, str]]:
         host["memory_bytes"] = _bytes(host["memory_bytes"])
     rows = _kv(host)
     rows += [(f"version: {k}", str(v)) for k, v in manifest.versions.items()]
+    placed = (manifest.plan or {}).get("placement_resolved") or {}
+    if placed.get("text"):  # where the servers and the client ran (ycsbctl.experiment.placement)
+        rows.append(("placement", str(placed["text"])))
     for k in ("command_line", "started_at", "ended_at", "status"):
         if getattr(manifest, k):
             rows.append((k.replace("_", " "), str(getattr(manifest, k))))
     return rows
 
 
+FOOTPRINT_NAMES = {  # the footprint's fields (ycsbctl.telemetry.footprint.Footprint) as a person reads them
+    "protocol": "protocol", "records": "records loaded", "db_memory_before_bytes": "memory the store reports, before",
+    "db_memory_after_bytes": "memory the store reports, after", "rss_before_bytes": "process RSS, before",
+    "rss_after_bytes": "process RSS, after", "rss_source": "RSS read from", "bytes_per_record": "bytes per record",
+    "basis": "bytes per record from", "rss_bytes_per_record": "RSS bytes per record", "keys": "keys or documents",
+    "data_size_bytes": "data size (dbStats)", "storage_size_bytes": "storage size (dbStats)",
+    "index_size_bytes": "index size (dbStats)", "avg_obj_size_bytes": "average document (dbStats)",
+}
+
+
 def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
-    """Targets (columns) and one row per footprint figure, formatted (bytes in KiB/MiB/GiB)."""
+    """Targets (columns) and one row per footprint figure, named as :data:`FOOTPRINT_NAMES` says
+    (the field's own name beside it), formatted (bytes in KiB/MiB/GiB)."""
     fp = {t: f or {} for t, f in exp.manifest.footprints.items()}
     keys: list[str] = []
     for f in fp.values():
@@ -200,7 +224,7 @@ def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
                 cells.append(json.dumps(v, default=str)[:200])
             else:
                 cells.append("—" if v is None else f"{v:,}" if isinstance(v, int) else str(v))
-        rows.append({"name": k, "cells": cells})
+        rows.append({"name": FOOTPRINT_NAMES.get(k, k.replace("_", " ")), "field": k, "cells": cells})
     return list(fp), rows
 
 
@@ -235,22 +259,42 @@ def client_host_baselines(exp: Experiment) -> list[dict]:
             for t, n in (exp.manifest.network or {}).items() for h in (n or {}).get("client_hosts") or []]
 
 
+NO_RUNS = "no runs"  # the badge of a folder that holds none of its runs, whatever its manifest says
+
+
+def badge(exp: Experiment) -> str:
+    """The report's status badge: the manifest's status (``complete``, ``partial`` …), or
+    :data:`NO_RUNS` when the folder holds no run at all (runs/ and runs.parquet gone or empty) though
+    its manifest says it finished: "complete" above "No finished points" would contradict itself."""
+    if not len(exp.runs) and exp.status != FolderStatus.RUNNING:
+        return NO_RUNS
+    return str(exp.status)
+
+
 def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], points: pd.DataFrame,
                   latency: str, timelines: list[plotting.PlotFile] | None = None) -> dict:
     m = exp.manifest
+    verdicts = exp.verdicts(latency)
+    cells = exp.cells(latency)
     return {
-        "id": exp.id, "status": exp.status, "latency": latency_label(latency),
+        "id": exp.id, "status": badge(exp), "manifest_status": str(exp.status), "latency": latency_label(latency),
         "subtitle": plotting.context_line(m),
-        "findings": findings(exp, points, latency),
+        "verdicts": verdict_sections(exp, verdicts, latency), "order": order_text(exp),
+        "costs": cost_sections(exp, latency), "costs_missing": cost_absence(exp),
+        "alpha": float(m.plan.get("alpha") or 0.05), "level": level_text(verdicts),
+        "headlines": study_headlines(exp, verdicts),
+        "findings": findings(exp, points, latency, verdicts, headlines=False),
         "plan": _kv(m.plan), "environment": environment_rows(m), "servers": servers(exp),
         "server_differences": differences(exp),
         "skipped": m.skipped_targets,
         "workloads": [{"name": w, "figures": [_figure(exp, pf) for pf in plots.get(w, [])],
-                       "table": workload_table(exp, points, w), "load": load_table(exp, w),
+                       "table": workload_table(exp, points, w, cells), "load": load_table(exp, w),
                        "slo": slo_searches(exp, w)} for w in exp.workloads],
-        "failures": failures(exp),
+        "failures": failures(exp), "profiles": profile_sections(exp.path, m.profiles),
         "footprint": footprint_rows(exp), "network": network_rows(exp),
         "variants": study_rows(exp), "variant_figures": [_figure(exp, pf) for pf in plots.get("variants", [])],
+        "store_study": store_study_rows(store_study(exp, latency)),
+        "store_study_figures": [_figure(exp, pf) for pf in plots.get("store_study", [])],
         "client_hosts": client_host_rows(exp), "client_baselines": client_host_baselines(exp),
         "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],
         "disturbances": {"figures": [_figure(exp, pf) for pf in timelines or []], "events": event_rows(exp)},

@@ -106,3 +106,24 @@ def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
             tmp.unlink(missing_ok=True)
             raise
     return PlotFile(name, title, png, svg)
+
+
+def spread_labels(fig: Figure, labels: list, step_pt: float = 2.0, rounds: int = 200) -> None:
+    """Move annotations (offset in points) up, one step at a time, until no two of their boxes overlap
+    as the figure's own renderer draws them; a label keeps its x and stays above its point."""
+    if len(labels) < 2:
+        return
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()  # the renderer savefig's PNG uses
+    for _ in range(rounds):
+        boxes = [a.get_window_extent(renderer) for a in labels]
+        moved = False
+        for i in range(len(labels)):
+            if any(boxes[i].overlaps(boxes[j]) for j in range(i)):
+                x, y = labels[i].xyann
+                labels[i].xyann = (x, y + step_pt)
+                boxes[i] = labels[i].get_window_extent(renderer)
+                moved = True
+        if not moved:
+            return

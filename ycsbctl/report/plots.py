@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from ycsbctl.report.many_store import store_study, store_study_figure
 from ycsbctl.report.plot_style import (
     FAILED_COLOR,
     OP_STYLES,
@@ -34,12 +35,14 @@ from ycsbctl.report.plot_style import (
     latency_unit,
     legend_below,
     save,
+    spread_labels,
     target_colors,
     threads_axis,
     titles,
 )
 from ycsbctl.report.rate_plots import rate_latency_figure, rate_swept
 from ycsbctl.report.resource_plots import cpu_figure, footprint_figure, timeseries_figure
+from ycsbctl.report.scaling_report import draw_fit
 from ycsbctl.report.variant_study import study_figure, study_rows
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.frames import Experiment, latency_label, sweep_phase
@@ -59,11 +62,20 @@ def context_line(manifest: Manifest) -> str:
     elif manifest.point_operations:
         parts.append(f"{manifest.point_operations:,} operations per point")
     if manifest.repeat > 1:
-        parts.append(f"{manifest.repeat} repetitions (mean, min–max bars)")
+        parts.append(f"{manifest.repeat} repetitions (mean, bars: 95 % interval)")
     machine = ", ".join(x for x in (str(host.get("cpu_model") or ""), f"{host['cores']} cores" if host.get("cores") else "") if x)
     if machine:
         parts.append(machine)
     return " · ".join(parts)
+
+
+def _bars(g: pd.DataFrame, what: str, div: float) -> list:
+    """Error bars of ``what`` (throughput or latency) divided by ``div``: the 95 % interval of the
+    repetitions where there is one, else their min–max range (zero with one run)."""
+    mean = g[f"{what}_mean"]
+    lo = g[f"{what}_ci_low"].fillna(g[f"{what}_min"]) if f"{what}_ci_low" in g else g[f"{what}_min"]
+    hi = g[f"{what}_ci_high"].fillna(g[f"{what}_max"]) if f"{what}_ci_high" in g else g[f"{what}_max"]
+    return [((mean - lo) / div).clip(lower=0), ((hi - mean) / div).clip(lower=0)]
 
 
 def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str, colors: dict[str, str],
@@ -72,24 +84,32 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
     if pts.empty:
         return None
+    if "throughput_seen" not in pts:  # points of an older frame: nothing measured beside the ok runs
+        pts = pts.assign(throughput_seen=math.nan)
     label = latency_label(latency)
     fig = Figure(figsize=(9, 5.6))
     ax = fig.add_subplot()
     ax2 = ax.twinx()
     handles = []
     top = 0.0
+    fitted = False
     div, unit = latency_unit(float(pts["latency_max"].max()))
     for target in [t for t in colors if t in set(pts["target"])]:
         g = pts[pts["target"] == target]
         c = colors.get(target, "#000")
         ok = g[g["throughput_mean"].notna()]
+        curve = g.assign(y=g["throughput_mean"].fillna(g["throughput_seen"])).dropna(subset=["y"])
+        if len(curve) > len(ok):  # degraded and failed points that measured something stay on the curve
+            ax.plot(curve["threads"], curve["y"], color=c, lw=1.2, ls=":", zorder=2)
+            top = max(top, float(curve["y"].max()))
         if len(ok):
-            yerr = [ok["throughput_mean"] - ok["throughput_min"], ok["throughput_max"] - ok["throughput_mean"]]
+            yerr = _bars(ok, "throughput", 1.0)
             ax.errorbar(ok["threads"], ok["throughput_mean"], yerr=yerr, fmt="-o", color=c, capsize=3, lw=2, ms=5)
+            fitted = draw_fit(ax, ok, c) or fitted
             top = max(top, float(ok["throughput_max"].max()))
             lat = ok[ok["latency_mean"].notna()]
             if len(lat):
-                lerr = [(lat["latency_mean"] - lat["latency_min"]) / div, (lat["latency_max"] - lat["latency_mean"]) / div]
+                lerr = _bars(lat, "latency", div)
                 ax2.errorbar(lat["threads"], lat["latency_mean"] / div, yerr=lerr, fmt="--s", color=c, mfc="white", capsize=3,
                              lw=1.5, ms=5)
         handles += [Line2D([], [], color=c, lw=2, marker="o", label=f"{target} throughput"),
@@ -98,22 +118,28 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     by_target = pts.groupby("target")
     log_tp = far_apart(by_target["throughput_mean"].max())
     log_lat = far_apart(by_target["latency_mean"].median())
-    floor = float(pts["throughput_mean"][pts["throughput_mean"] > 0].min()) / 2 if log_tp else 0.02 * top
+    measured = pts["throughput_mean"].fillna(pts["throughput_seen"])
+    floor = float(measured[measured > 0].min()) / 2 if log_tp and (measured > 0).any() else 0.02 * top
+    labels = []
     for _, p in pts.iterrows():
         c = colors.get(p["target"], "#000")
-        has_tp = not math.isnan(p["throughput_mean"])
-        y = p["throughput_mean"] if has_tp else floor
+        y = p["throughput_mean"] if not math.isnan(p["throughput_mean"]) else p["throughput_seen"]
+        has_tp = not math.isnan(y)
+        y = y if has_tp else floor
         if p["status"] in ("failed", "interrupted", "degraded"):
             ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
-            note = p["status"] if not has_tp else f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}"
-            ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
-                        ha="center", fontsize=7.5, color=FAILED_COLOR, fontweight="bold")
+            note = f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}" + ("" if has_tp else ", nothing measured")
+            labels.append(ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
+                                      ha="center", fontsize=7.5, color=FAILED_COLOR, fontweight="bold", zorder=7))
         elif p["bottleneck"] == "client-cpu" and has_tp:
             ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":", zorder=5)
-            ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points", ha="center",
-                        fontsize=7.5, color="#333")
+            labels.append(ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points",
+                                      ha="center", fontsize=7.5, color="#333"))
     if pts["status"].isin(["failed", "interrupted", "degraded"]).any():
-        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8, label="failed or degraded point"))
+        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8,
+                              label="failed or degraded point (dotted: what it measured; at the bottom: nothing)"))
+    if fitted:
+        handles.append(Line2D([], [], color="#555", ls="-.", lw=1.0, label="Universal Scalability Law fit"))
     if (pts["bottleneck"] == "client-cpu").any():
         handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
     threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
@@ -138,6 +164,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
     legend_below(fig, handles, len(handles))
     fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * math.ceil(len(handles) / 4), left=0.09, right=0.9)
+    spread_labels(fig, labels)
     return fig
 
 
@@ -240,6 +267,9 @@ def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | 
     fig = footprint_figure(exp, colors, sub)
     if fig is not None:
         out[""] = [save(fig, plots_dir, "footprint-network", "Footprint after load and network")]
+    fig = store_study_figure(store_study(exp, latency), colors, sub)
+    if fig is not None:
+        out["store_study"] = [save(fig, plots_dir, "store-study", "Each test of the many-store study on each store")]
     fig = study_figure(study_rows(exp), colors, sub)
     if fig is not None:
         out["variants"] = [save(fig, plots_dir, "variants", "Each variant of the sweep axis on each target")]

@@ -168,18 +168,34 @@ def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
     return out
 
 
+UNLIKE_MARK = "\n(unlike quantities: see the note below)"  # a panel title's second line
+
+
+def unlike_bases(footprints: dict[str, dict], targets: list[str]) -> str:
+    """The caveat for a chart of what the stores report when they report unlike things (a server's
+    ``used_memory`` beside a file's size: SQLite's pages, PostgreSQL's relation size; FerretDB's dbStats):
+    one line naming each target's figure; empty when every target's is the same kind."""
+    bases = {t: str((footprints.get(t) or {}).get("basis") or "unknown") for t in targets}
+    if len(set(bases.values())) < 2:
+        return ""
+    return "Unlike quantities, not comparable: " + "; ".join(f"{t}'s figure is {b}" for t, b in bases.items()) + "."
+
+
 def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = "") -> Figure | None:
     """Memory after load (bytes per record, MiB) and network used vs the iperf3 baseline, per target."""
     fp = exp.manifest.footprints
     panels: list[tuple[str, str, dict[str, Any], tuple[str, str] | None]] = []
     bpr = {t: fp_value(f, "bytes_per_record") for t, f in fp.items()}
     bpr = {t: v for t, v in bpr.items() if v is not None}
+    # what the stores report (bytes per record comes from it too): unlike things said on each panel and the figure
+    unlike = unlike_bases(fp, list(fp))
+    mark = UNLIKE_MARK if unlike else ""
     if bpr:
-        panels.append(("bytes per record after load", "bytes / record", bpr, None))
+        panels.append(("bytes per record after load" + mark, "bytes / record", bpr, None))
     mem = {t: (fp_value(f, "db_memory_after"), fp_value(f, "rss_after")) for t, f in fp.items()}
     mem = {t: v for t, v in mem.items() if any(x is not None for x in v)}
     if mem:
-        panels.append(("memory after load", "MiB", mem, ("reported by the server", "process RSS")))
+        panels.append(("memory after load" + mark, "MiB", mem, ("reported by the store", "process RSS")))
     used, base = network_used_gbit(exp), network_baseline_gbit(exp)
     if used or base:
         targets = [t for t in exp.targets if t in used or t in base] + [t for t in base if t not in exp.targets]
@@ -210,5 +226,7 @@ def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = ""
         ax.set_ylabel(unit)
         ax.grid(axis="y", alpha=0.3)
     titles(fig, "Footprint after load and network", subtitle)
-    fig.subplots_adjust(top=0.8, bottom=0.2, left=0.08, right=0.98, wspace=0.35)
+    if unlike:
+        fig.text(0.5, 0.012, unlike, ha="center", va="bottom", fontsize=8.5, color="#9a3b00")
+    fig.subplots_adjust(top=0.8, bottom=0.26 if unlike else 0.2, left=0.08, right=0.98, wspace=0.35)
     return fig

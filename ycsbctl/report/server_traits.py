@@ -8,6 +8,11 @@ from typing import Any
 from ycsbctl.results.frames import Experiment
 
 
+def server_endpoints(exp: Experiment) -> dict[str, dict[str, Any]]:
+    """Target label → its endpoint document, in plan order (see :func:`_endpoints`)."""
+    return _endpoints(exp)
+
+
 def _endpoints(exp: Experiment) -> dict[str, dict[str, Any]]:
     """Target label → its endpoint document (manifest first, then the run documents), in plan order."""
     eps = {t: dict(e or {}) for t, e in exp.manifest.servers.items()}
@@ -27,6 +32,8 @@ def traits_text(ep: dict[str, Any]) -> str:
         parts.append(f"{tr['server']} {tr.get('version', '')}".strip() + compat)
     if tr.get("allocator"):
         parts.append(f"allocator {tr['allocator']}")
+    if tr.get("tls"):
+        parts.append(f"TLS ({tr['tls']})")
     if tr.get("io_threads") is not None:
         reads = " (writes only: io-threads-do-reads no)" if tr["io_threads"] > 1 and tr.get(
             "io_threads_do_reads") == "no" else ""
@@ -93,5 +100,6 @@ def settings_lines(exp: Experiment) -> list[str]:
     for t, e in _endpoints(exp).items():
         if e.get("settings"):
             kind = e.get("kind") or t
-            out.append(f"{t} is {kind} started with {settings_text(e)}.")
+            what = f"{t} was started" if kind == t else f"{t} is {kind} started"  # a variant (redis-aof) is its own kind
+            out.append(f"{what} with {settings_text(e)}.")
     return out

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pandas as pd
 
-from ycsbctl.results.frames import Experiment, latency_label
-from ycsbctl.results.names import CPU_SATURATED
+from ycsbctl.results.frames import Experiment, latency_column, latency_label, sweep_phase
+from ycsbctl.results.names import CPU_SATURATED, main_operation
+from ycsbctl.results.verdicts import interval_text
 
 # Catalogue names and the product a reader expects behind them.
 PRODUCTS = {"redis": "Redis", "redis6": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
@@ -85,8 +87,103 @@ def plateau_from(g: pd.DataFrame) -> tuple[int, float, int, float] | None:
     return None
 
 
-def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], latency: str) -> list[str]:
-    """Sentences about one workload: who peaks where, by how much, what limits each target, what failed."""
+def _versus(workload: str, lead: str, other: str, verdicts: pd.DataFrame | None) -> tuple[str, str] | None:
+    """(``other``'s peak over ``lead``'s as ``0.89× [0.84, 0.95]``, the verdict) from ``workload``'s
+    peak-against-peak verdict of the pair (one of them the baseline); None when the pair was not tested."""
+    if verdicts is None or not len(verdicts):
+        return None
+    peak = verdicts[verdicts["at_peak"].astype(bool) & (verdicts["metric"] == "throughput")
+                    & (verdicts["workload"] == workload)]
+    for target, base, invert in ((other, lead, False), (lead, other, True)):
+        r = peak[(peak["target"] == target) & (peak["baseline"] == base)]
+        if len(r):
+            x = r.iloc[0]
+            ratio, lo, hi = (1 / x["ratio"], 1 / x["ci_high"], 1 / x["ci_low"]) if invert else \
+                (x["ratio"], x["ci_low"], x["ci_high"])
+            ci = interval_text(lo, hi)
+            verdict = {"better": "a real difference", "worse": "a real difference"}.get(x["verdict"], x["verdict"])
+            if pd.isna(ratio):  # paired rounds, and no round in which both were ok
+                return f"no ratio to {lead}'s peak", verdict
+            return f"{ratio:.2f}×{ci} of {lead}'s peak", verdict
+    return None
+
+
+# The stores without a server when a folder's endpoints did not yet record ``has_server`` (a frozen
+# fact about old folders: a new store records its own, and never goes here; tested against the registry).
+LEGACY_SERVERLESS = frozenset({"sqlite", "basic"})
+
+
+def has_server(endpoint: dict | None) -> bool:
+    """Whether the target of ``endpoint`` (a manifest's or a run's) had a server: what its store said
+    (``has_server``), or for an older folder what its protocol's store said then."""
+    if not endpoint:
+        return True
+    if "has_server" in endpoint:
+        return bool(endpoint["has_server"])
+    return endpoint.get("protocol") not in LEGACY_SERVERLESS
+
+
+def unlike_note(a: str, b: str, serverless: frozenset[str] | set[str]) -> str:
+    """The caveat for a ratio between ``a`` and ``b`` when exactly one of them is embedded (in
+    ``serverless``: no server, so no network round trip per operation); empty otherwise."""
+    if (a in serverless) == (b in serverless):
+        return ""
+    emb = a if a in serverless else b
+    return f" — unlike quantities: {emb} is embedded (no server), so it has no network round trip"
+
+
+MainLatency = Callable[[list[str]], "tuple[str, float] | None"]
+Stored = Callable[[str, list[str]], str]
+
+
+def records_stored(exp: Experiment) -> Stored:
+    """For a workload whose operations store several records each (online-status's BATCH-STORE) and a
+    point's run ids: `` storing 34,092 users/s``, the records its ok runs stored per second (their mean), as
+    the console's line for the point says it beside its operations; empty for any other workload."""
+    from ycsbctl.report.variant_study import records_per_second
+
+    units, runs = exp.manifest.record_units or {}, exp.runs
+
+    def of(workload: str, run_ids: list[str]) -> str:
+        u = units.get(workload)
+        if not u or not len(runs):
+            return ""
+        ok = runs.loc[runs["run_id"].isin(run_ids) & (runs["status"] == "ok"), "run_id"]
+        rates = [r for r in (records_per_second(exp, i, u.get("per_op") or {}) for i in ok) if r == r]
+        return f" storing {sum(rates) / len(rates):,.0f} {u.get('unit') or 'records'}/s" if rates else ""
+
+    return of
+
+
+def main_latency(exp: Experiment, latency: str) -> MainLatency:
+    """For a point's run ids: (the operation that dominates its mix, its ``latency`` statistic in µs, the
+    mean over the point's ok runs) — the operation the console's line for the point names
+    (:func:`ycsbctl.results.names.main_operation`); None without an ok run."""
+    stat = latency_column(latency).split("_", 1)[1]  # p99_us, p999_us, mean_us …
+    ops, runs = exp.ops, exp.runs
+
+    def of(run_ids: list[str]) -> tuple[str, float] | None:
+        ok = set(runs.loc[runs["run_id"].isin(run_ids) & (runs["status"] == "ok"), "run_id"]) if len(runs) else set()
+        mine = ops[ops["run_id"].isin(ok)] if len(ops) and stat in ops else ops.iloc[0:0]
+        counts = pd.to_numeric(mine["operations"], errors="coerce").groupby(mine["op"], sort=False).sum()
+        op = main_operation(counts.to_dict())
+        if op is None:
+            return None
+        value = pd.to_numeric(mine.loc[mine["op"] == op, stat], errors="coerce").mean()
+        return (op, float(value)) if value == value else None
+
+    return of
+
+
+def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], latency: str,
+                      verdicts: pd.DataFrame | None = None,
+                      serverless: frozenset[str] | set[str] = frozenset(),
+                      main: MainLatency | None = None, stored: Stored | None = None) -> list[str]:
+    """Sentences about one workload: who peaks where, by how much (with the interval (at its family's level) and verdict of
+    the peak-against-peak comparison where ``verdicts`` hold one), what limits each target, what failed. With
+    ``main`` (:func:`main_latency`), a peak's latency is its main operation's, named, as on the console;
+    else every operation's; with ``stored`` (:func:`records_stored`), a batch's records per second follow
+    its operations per second."""
     pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
     out: list[str] = []
     peaks = []
@@ -96,14 +193,35 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
             peaks.append((t, g.loc[g["throughput_mean"].idxmax()]))
     peaks.sort(key=lambda x: -x[1]["throughput_mean"])
     lab = latency_label(latency)
+
+    def ids(q: pd.Series) -> list[str] | None:
+        return list(q["run_ids"]) if isinstance(q.get("run_ids"), list) else None
+
+    def tail(q: pd.Series) -> str:
+        named = main(ids(q) or []) if main is not None and ids(q) else None
+        return f"{named[0]} {lab} {fmt_us(named[1])}" if named else f"{lab} {fmt_us(q['latency_mean'])}"
+
+    def rate(q: pd.Series) -> str:
+        return fmt_ops(q["throughput_mean"]) + (stored(workload, ids(q) or []) if stored is not None and ids(q) else "")
+
     if peaks:
         lead, p = peaks[0]
-        s = (f"{workload}: {lead} peaks at {fmt_ops(p['throughput_mean'])} at {int(p['threads'])} threads "
-             f"({lab} {fmt_us(p['latency_mean'])})")
-        others = [f"{p['throughput_mean'] / q['throughput_mean']:.1f}× {t} ({fmt_ops(q['throughput_mean'])} at "
-                  f"{int(q['threads'])} threads, {lab} {fmt_us(q['latency_mean'])})"
-                  for t, q in peaks[1:] if q["throughput_mean"] > 0]
+        s = f"{workload}: {lead} peaks at {rate(p)} at {int(p['threads'])} threads ({tail(p)})"
+        others = []
+        for t, q in peaks[1:]:
+            if not q["throughput_mean"] > 0:
+                continue
+            at = f"{rate(q)} at {int(q['threads'])} threads, {tail(q)}"
+            vs = _versus(workload, lead, t, verdicts)
+            if verdicts is None:
+                others.append(f"{p['throughput_mean'] / q['throughput_mean']:.1f}× {t} ({at})"
+                              f"{unlike_note(lead, t, serverless)}")
+            elif vs is None:
+                others.append(f"{t} ({at}; not tested against {lead}: see each against the baseline)")
+            else:
+                others.append(f"{t} ({at}): {vs[0]}, {vs[1]}{unlike_note(lead, t, serverless)}")
         out.append(s + (", " + "; ".join(others) if others else "") + ".")
+    alike: dict[tuple[str, str, str], list[str]] = {}
     for t in targets:
         g = pts[pts["target"] == t]
         b = bound_from(g) if len(g) else None
@@ -118,11 +236,12 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
         label, start = b
         where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
         if label == "latency" and flat and flat[0] <= start:
-            # No probe saw a saturated resource, yet more clients bring no more throughput: the clients
-            # are not merely waiting on round trips (that would scale); something inside the server serialises.
-            out.append(f"{workload}: {t} saturates no resource ycsbctl measures (CPU, network) {where}, yet {stops}: "
-                       "the limit is inside the server (locks, a single writer, internal queues), not the round "
-                       "trips.")
+            # No probe saw a saturated resource, yet more clients bring no more throughput. Nothing
+            # measured says why (no probe looks at locks or queues inside the server): say what was
+            # NOT saturated and that the cause is unknown, never a guess at it.
+            out.append(f"{workload}: {t}: {stops}, yet neither its CPU, the client's, the host's nor the "
+                       f"network was saturated {where}: the cause is unknown (nothing ycsbctl "
+                       "measures shows it), and more client threads do not help.")
             continue
         more = more if flat else ""
         if label == "client-cpu":
@@ -132,8 +251,11 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
                     if len(share) and share.notna().all() and (share >= CPU_SATURATED).all() else "")
             out.append(f"{workload}: {t} is limited by the client (load generator) CPU {where}: those points are a "
                        f"lower bound of what {t} can do.{both}{more}")
-        else:
-            out.append(f"{workload}: {t} is {bound_words(label)} {where}.{more}")
+        else:  # targets that the same words fit share one sentence
+            alike.setdefault((label, where, more), []).append(t)
+    for (label, where, more), who in alike.items():
+        subject = f"{', '.join(who[:-1])} and {who[-1]} are" if len(who) > 1 else f"{who[0]} is"
+        out.append(f"{workload}: {subject} {bound_words(label)} {where}.{more}")
     for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"])].iterrows():
         bad = p["reps"] - p["ok"]
         what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
@@ -143,8 +265,11 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
     return out
 
 
-def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> list[str]:
-    """Every finding of the report, most important first."""
+def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
+             verdicts: pd.DataFrame | None = None, headlines: bool = True) -> list[str]:
+    """Every finding of the report, most important first (``verdicts``: ``exp.verdicts(latency)``,
+    computed here when not given); ``headlines=False`` leaves out the study's answer
+    (:func:`ycsbctl.report.study_headlines.study_headlines`) for a page that shows it above."""
     out: list[str] = []
     status = exp.status
     n = int((exp.runs["status"] == "ok").sum()) if len(exp.runs) else 0
@@ -159,11 +284,25 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99") -> lis
         name, warning = server_identity(t, servers.get(t) or _endpoint_of(exp, t))
         if warning:
             out.append(f"{t} was answered by {name} — {warning}: read its numbers as {name.split(' (')[0]}'s.")
-    from ycsbctl.report.server_traits import trait_differences
+    from ycsbctl.report.deployment_findings import encryption_findings, persistence_findings, shard_findings
+    from ycsbctl.report.scaling_report import scaling_findings
+    from ycsbctl.report.server_traits import server_endpoints, trait_differences
+    from ycsbctl.report.study_headlines import study_headlines
+    from ycsbctl.report.why_report import why_findings
 
+    verdicts = exp.verdicts(latency) if verdicts is None else verdicts
+    if headlines:  # the answer first: the disturbances', the variants', then which target is faster where
+        out += study_headlines(exp, verdicts)
     out += trait_differences(exp)
+    serverless = {t for t in exp.targets if not has_server(servers.get(t) or _endpoint_of(exp, t))}
+    main, stored = main_latency(exp, latency), records_stored(exp)
     for w in exp.workloads:
-        out += workload_findings(points, w, exp.targets, latency)
+        out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored)
+    out += why_findings(points, exp.targets)
+    out += scaling_findings(points, exp.targets)
+    out += persistence_findings(exp.runs, exp.targets)
+    out += encryption_findings(server_endpoints(exp))
+    out += shard_findings(exp.runs, exp.targets)
     out += client_lag_findings(exp.runs)
     for s in exp.manifest.skipped_targets:
         reason = s.reason or "no reason recorded"
@@ -186,11 +325,24 @@ def client_lag_findings(runs: pd.DataFrame) -> list[str]:
         flagged = runs[runs[column].map(lambda w: isinstance(w, str) and bool(w))]
         if not len(flagged):
             continue
-        names = ", ".join(f"{r.target} {r.workload} {int(r.threads)} threads" for r in flagged.head(4).itertuples())
-        more = f" and {len(flagged) - 4} more" if len(flagged) > 4 else ""
-        out.append(f"{len(flagged)} point(s) ({names}{more}) carry latency of the client's own making — "
+        # a point repeated over rounds is named once, with how many of its runs carry the warning
+        points = list(dict.fromkeys(point_name(r, runs, repetition=False) for r in flagged.to_dict("records")))
+        names = ", ".join(points[:4])
+        more = f" and {len(points) - 4} more" if len(points) > 4 else ""
+        runs_text = f" in {len(flagged)} runs" if len(flagged) != len(points) else ""
+        out.append(f"{len(points)} point(s) ({names}{more}){runs_text} carry latency of the client's own making — "
                    f"{flagged.iloc[0][column]}. {consequence}")
     return out
+
+
+def point_name(run: dict, runs: pd.DataFrame, repetition: bool = True) -> str:
+    """A run of ``runs`` as a person tells it from the others: ``redis workloadb 8 threads``, ``redis
+    workloadb 8 threads (load)`` (the dataset's load before a run-phase ladder), ``… (rep 2)`` from the
+    second repetition on (with ``repetition``; without, the point all its repetitions share)."""
+    load = run.get("phase") == "load" and "phase" in runs and sweep_phase(runs, run["workload"]) == "run"
+    rep = run.get("repetition") if repetition else None
+    again = f" (rep {int(rep)})" if isinstance(rep, (int, float)) and rep == rep and rep > 1 else ""
+    return f"{run['target']} {run['workload']} {int(run['threads'])} threads{' (load)' if load else ''}{again}"
 
 
 def _endpoint_of(exp: Experiment, target: str) -> dict | None:

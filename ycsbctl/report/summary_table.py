@@ -22,7 +22,7 @@ def wide_console(stderr: bool = False) -> Console:
     """A rich console that keeps wide tables readable when output goes to a file or pipe
     (rich would fold them to 80 columns there)."""
     probe = Console(stderr=stderr)
-    return probe if probe.is_terminal else Console(stderr=stderr, width=160)
+    return probe if probe.is_terminal else Console(stderr=stderr, width=200)
 
 
 def print_summary(folder: Path, console: Console | None = None) -> None:
@@ -38,25 +38,30 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         console.print("no finished points")
         return
     records = exp.manifest.record_count
+    from ycsbctl.report.verdict_table import cells_by_point, noise_text
     from ycsbctl.results.frames import sweep_phase
+
+    cells = exp.cells()
 
     for workload, wdf in runs.groupby("workload", sort=False):
         # the sweep only: a workload's dataset load is a point of its own, not one of the ladder's
         wdf = wdf[wdf["phase"] == sweep_phase(runs, str(workload))]
+        by_point = cells_by_point(cells, str(workload))  # (target, threads, rate) -> its cell, once per workload
         title = f"{workload}" + (f" — {records:,} records" if records else "")
         table = Table(title=title, title_justify="left")
         ops = [op for op in MAIN_OPS if f"{op}_p99_us" in wdf and wdf[f"{op}_p99_us"].notna().any()]
         wdf = wdf.assign(target_rate=pd.to_numeric(wdf["target_rate"], errors="coerce").fillna(0.0))
         paced = bool((wdf["target_rate"] > 0).any())  # a rate ladder or an SLO search: one row per offered rate
         for name, justify in [("threads", "right")] + ([("offered ops/s", "right")] if paced else []) + [
-                ("target", "left"), ("ops/s", "right")] + [
+                ("target", "left"), ("ops/s", "right"), ("95 %", "right")] + [
             (f"{op} p50/p99 ms", "right") for op in ops
         ] + [("NOT_FOUND", "right"), ("timeouts", "right"), ("server CPU", "right"), ("client CPU", "right"),
              ("bottleneck", "left"), ("status", "left")]:
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
         for (threads, rate, target), pts in wdf.groupby(["threads", "target_rate", "target"], sort=True):
+            interval, noise = noise_text(by_point.get((target, int(threads), rate or None)))
             row = [str(threads)] + ([_num(rate) if rate else "unpaced"] if paced else []) + [
-                str(target), _num(pts["throughput_ops"].mean())]
+                str(target), _num(pts["throughput_ops"].mean()), interval + (" ⚠" if noise else "")]
             for op in ops:
                 p50, p99 = pts[f"{op}_p50_us"].mean() / 1000, pts[f"{op}_p99_us"].mean() / 1000
                 row.append(f"{_num(p50, '{:.2f}')}/{_num(p99, '{:.2f}')}")
@@ -69,6 +74,10 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
             row.append(",".join(statuses) if statuses != ["ok"] else "ok")
             table.add_row(*row)
         console.print(table)
+        warned = {(t, th): noise_text(c)[1] for (t, th, _), c in by_point.items()}
+        for (t, th), note in warned.items():  # what the ⚠ of the 95 % column means, once per point
+            if note:
+                console.print(f"  ⚠ {t} {th} threads: {note}", markup=False, highlight=False)
         said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[0:0]
         for _, p in said.iterrows():  # why a point is not ok, or the errors an ok one saw, in the server's words
             console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
@@ -82,3 +91,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
 
     for line in differences(exp):  # version, allocator, io-threads, settings: what the table's targets differ in
         console.print(f"  {line}", markup=False, highlight=False)
+    from ycsbctl.report.study_headlines import study_headlines
+
+    for line in study_headlines(exp, exp.verdicts()):  # the answer, as the report's first screen gives it
+        console.print(line, markup=False, highlight=False)

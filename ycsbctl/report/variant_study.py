@@ -15,8 +15,9 @@ from matplotlib.patches import Patch
 
 from ycsbctl.report.plot_style import legend_below, titles
 from ycsbctl.results.frames import Experiment
+from ycsbctl.results.model import records_per_second as per_second
 from ycsbctl.results.names import RunStatus
-from ycsbctl.results.variants import split_variant, variant_label, variant_name
+from ycsbctl.results.variants import split_variant, test_of, variant_label, variant_name
 
 MEASURED = (RunStatus.OK, RunStatus.DEGRADED)
 
@@ -26,7 +27,7 @@ def variants(exp: Experiment) -> list[tuple[str, str, str]]:
     out = []
     for w in exp.manifest.workloads:
         base, settings = split_variant(w)
-        if settings:
+        if settings and test_of(settings) is None:  # a study's tests are compared across stores (many_store)
             out.append((base, variant_name(base.rsplit("/", 1)[-1], settings), variant_label(settings)))
     return out
 
@@ -35,27 +36,44 @@ def _num(v: Any) -> float:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else math.nan
 
 
+def records_per_second(exp: Experiment, run_id: str, per_op: dict[str, int]) -> float:
+    """Records (users, for online-status) the OK operations of run ``run_id`` stored per second of its
+    measured window: each operation kind's OK count × the records one such operation stores
+    (``per_op``, from the manifest's ``record_units``), over the run's runtime; NaN without them."""
+    ops = exp.ops[exp.ops["run_id"] == run_id] if len(exp.ops) else exp.ops
+    runtime_s = pd.to_numeric(exp.runs.loc[exp.runs["run_id"] == run_id, "runtime_ms"], errors="coerce").max() / 1000
+    if not len(ops):
+        return math.nan
+    ok = pd.to_numeric(ops["return_OK"], errors="coerce").fillna(0)
+    return per_second(dict(zip(ops["op"], ok)), per_op, runtime_s)
+
+
 def study_rows(exp: Experiment) -> list[dict[str, Any]]:
-    """One row per variant × target: its run-phase peak (ops/s, threads, p50/p99 µs, status) and the
-    bytes per record of its load (with what they were computed from: used_memory, RSS, dbStats)."""
+    """One row per variant × target: its run-phase peak (ops/s, threads, p50/p99 µs, status, and the
+    records it stored per second where its operations do not each store one: ``records_per_s`` in
+    ``unit``) and the bytes per record of its load (with what they were computed from: used_memory,
+    RSS, dbStats)."""
     runs = exp.runs
     rows = []
     for base, name, label in variants(exp):
         per = (exp.manifest.workload_footprints or {}).get(name, {})
+        units = (exp.manifest.record_units or {}).get(name, {})
         for target in exp.targets:
             g = runs[(runs["workload"] == name) & (runs["target"] == target) & (runs["phase"] == "run")
                      & runs["status"].isin(MEASURED)] if len(runs) else runs
             fp = per.get(target) or {}
             row: dict[str, Any] = {"workload": base, "variant": label, "name": name, "target": target,
                                    "bytes_per_record": _num(fp.get("bytes_per_record")), "basis": fp.get("basis"),
-                                   "records": fp.get("records")}
+                                   "records": fp.get("records"), "unit": units.get("unit") or "records"}
             if len(g):
                 g = g.assign(t=pd.to_numeric(g["throughput_ops"], errors="coerce"))
                 best = g.loc[g["t"].idxmax()]
                 row.update(throughput=_num(best["t"]), threads=int(best["threads"]), status=best["status"],
-                           p50=_num(best.get("all_p50_us")), p99=_num(best.get("all_p99_us")))
+                           p50=_num(best.get("all_p50_us")), p99=_num(best.get("all_p99_us")), run_id=best["run_id"],
+                           records_per_s=records_per_second(exp, best["run_id"], units.get("per_op") or {}))
             else:
-                row.update(throughput=math.nan, threads=None, status="not measured", p50=math.nan, p99=math.nan)
+                row.update(throughput=math.nan, threads=None, status="not measured", p50=math.nan, p99=math.nan,
+                           run_id=None, records_per_s=math.nan)
             if fp or len(g):
                 rows.append(row)
     return rows

@@ -1,4 +1,4 @@
-"""Results: the data model, HDR helpers, the result folder (``store``) and its reader (``frames``).
+"""Results: the data model, HDR helpers, the result folder (``folder``) and its reader (``frames``).
 
 ``from ycsbctl.results import load`` reads a result folder into an ``Experiment``. The import is
 lazy so that engine workers importing ``ycsbctl.results.histogram`` do not load the reader.

@@ -18,12 +18,20 @@ from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
+from ycsbctl.results.folder import partial_path
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import BOTTLENECK_SEVERITY, FolderStatus, RunStatus, is_base_operation
-from ycsbctl.results.run_columns import ALL_OPS, conform_runs, op_key
+from ycsbctl.results.names import ALL_OPS, BOTTLENECK_SEVERITY, FolderStatus, RunStatus, is_base_operation
+from ycsbctl.results.run_columns import conform_runs, op_key
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.store import partial_path
-from ycsbctl.results.tables import OPTIONAL_TABLES, TABLES, build_tables, damaged, read_run_docs
+from ycsbctl.results.stats import interval
+from ycsbctl.results.tables import (
+    OPTIONAL_TABLES,
+    TABLES,
+    build_tables,
+    damaged,
+    flag_impossible,
+    read_run_docs,
+)
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
@@ -160,6 +168,32 @@ class Experiment:
         """One row per target × workload × threads × offered rate over repetitions (see :func:`points`)."""
         return points(self.runs, latency, op, phase)
 
+    @property
+    def baseline(self) -> str | None:
+        """The target the others are compared with (``--baseline``, else the first that has runs)."""
+        from ycsbctl.results.verdicts import baseline_of
+
+        return baseline_of(self.manifest.plan, self.runs)
+
+    @property
+    def interleaved(self) -> bool:
+        """Whether each repetition was a round over every cell (so repetitions pair by round)."""
+        return self.manifest.plan.get("run_order") == "interleaved"
+
+    def cells(self, latency: str = "p99") -> pd.DataFrame:
+        """Each cell's centre, 95 % interval, CV and drift (:func:`ycsbctl.results.verdicts.cell_table`)."""
+        from ycsbctl.results.verdicts import cell_table
+
+        return cell_table(self.runs, latency, self.series)
+
+    def verdicts(self, latency: str = "p99", alpha: float | None = None) -> pd.DataFrame:
+        """Every target against the baseline (:func:`ycsbctl.results.verdicts.plan_verdicts`) at the plan's
+        significance level, or ``alpha``."""
+        from ycsbctl.results.verdicts import plan_verdicts
+
+        plan = self.manifest.plan if alpha is None else {**self.manifest.plan, "alpha": alpha}
+        return plan_verdicts(plan, self.runs, latency)
+
 
 def sweep_phase(runs: pd.DataFrame, workload: str) -> str:
     """The phase a workload's thread sweep ran in: ``run``, or ``load`` for insert-only workloads."""
@@ -168,20 +202,24 @@ def sweep_phase(runs: pd.DataFrame, workload: str) -> str:
 
 
 def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: str | None = None) -> pd.DataFrame:
-    """Aggregate repetitions (a point: target × workload × threads × offered rate, NaN when unpaced): throughput and latency mean/min/max over the ``ok`` runs of each point.
+    """Aggregate repetitions (a point: target × workload × threads × offered rate, NaN when unpaced): throughput and latency mean/min/max over the ``ok`` runs of each point,
+    and the 95 % interval of each (``*_ci_low``/``*_ci_high``, :func:`ycsbctl.results.stats.interval`: NaN with one run).
 
     ``phase`` None takes each workload's :func:`sweep_phase` (the run phase; the load phase of insert-only
     workloads such as ``insert``).
 
     ``status`` is ``ok`` when every repetition is, else the worst (failed > interrupted > degraded > skipped >
-    a status of another version);
+    a status of another version); ``throughput_seen``/``latency_seen``: the mean over every run that measured
+    operations, whatever its status (where a degraded or failed point sits on a curve, marked as such);
     ``bottleneck`` is the most common label; CPU is in % of one core (``client_cpu_pct`` falls back
     to client CPU seconds / runtime when telemetry has no client sample).
     """
     col = latency_column(latency, op)
     cols = ["target", "workload", "threads", "target_rate", "reps", "ok", "status", "throughput_mean", "throughput_min",
-            "throughput_max", "latency_mean", "latency_min", "latency_max", "server_cpu_pct", "client_cpu_pct",
-            "server_cpu_share", "bottleneck", "bottleneck_text", "error", "server", "run_ids"]
+            "throughput_max", "throughput_ci_low", "throughput_ci_high", "throughput_cv", "latency_mean", "latency_min",
+            "latency_max", "latency_ci_low", "latency_ci_high", "server_cpu_pct", "client_cpu_pct",
+            "server_cpu_share", "bottleneck", "bottleneck_text", "why", "error", "server", "run_ids", "throughput_seen",
+            "latency_seen"]
     if not len(runs):
         return pd.DataFrame(columns=cols)
     if phase is None:
@@ -202,22 +240,30 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
         # a tie: the most severe (an unknown label, from another version, last)
         label = min(labels.mode(), key=lambda x: _LABEL_RANK.get(x, len(_LABEL_RANK))) if len(labels) else None
         texts = g.loc[g["bottleneck"] == label, "bottleneck_text"].dropna() if label else pd.Series(dtype=object)
+        whys = (g.loc[g["bottleneck"] == label, "why"].dropna() if label and "why" in g
+                else pd.Series(dtype=object))
         errors = g["error"].dropna() if "error" in g else pd.Series(dtype=object)
         servers = g["server"].dropna()
+        tpi, lati = interval(list(tp)), interval(list(lat))
+        seen = g[pd.to_numeric(g["throughput_ops"], errors="coerce") > 0]
         rows.append({
             "target": target, "workload": workload, "threads": int(threads), "target_rate": float(rate),
             "reps": len(g), "ok": len(ok),
             "status": "ok" if len(ok) == len(g) else worst,
             "throughput_mean": tp.mean(), "throughput_min": tp.min(), "throughput_max": tp.max(),
+            "throughput_ci_low": tpi.low, "throughput_ci_high": tpi.high, "throughput_cv": tpi.cv,
             "latency_mean": lat.mean(), "latency_min": lat.min(), "latency_max": lat.max(),
+            "latency_ci_low": lati.low, "latency_ci_high": lati.high,
             "server_cpu_pct": _mean(ok, "server_cpu_pct_mean"), "client_cpu_pct": _client_cpu(ok),
             "server_cpu_share": _mean(ok, "server_cpu_share"), "bottleneck": label, "bottleneck_text": texts.iloc[0] if len(texts) else None,
+            "why": whys.iloc[0] if len(whys) else None,
             "error": errors.iloc[0] if len(errors) else None,
             "server": servers.iloc[0] if len(servers) else "", "run_ids": list(g["run_id"]),
+            "throughput_seen": _mean(seen, "throughput_ops"), "latency_seen": _mean(seen, col),
         })
     df = pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads", "target_rate"], kind="stable",
                                                        ignore_index=True, na_position="first")
-    for c in ("bottleneck", "bottleneck_text", "error"):  # None (not NaN) when absent, so `if p["error"]` reads true
+    for c in ("bottleneck", "bottleneck_text", "why", "error"):  # None (not NaN) when absent, so `if p["error"]` reads true
         df[c] = pd.Series([v if isinstance(v, str) and v else None for v in df[c]], dtype=object)
     return df
 
@@ -271,6 +317,7 @@ def load(path: Path) -> Experiment:
     if tables is None:
         tables = build_tables(path, docs)
     tables["runs"] = conform_runs(tables["runs"], strict=False)  # a folder of an older version gets every column
+    tables["runs"] = flag_impossible(tables["runs"], path)
     return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, **tables)
 
 

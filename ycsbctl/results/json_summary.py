@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.model import OpSummary
 from ycsbctl.results.schema import LatencySummary, PointSummary, RunSummary, SkippedTarget, to_doc
-from ycsbctl.results.store import RunRecord
 
 PERCENTILES = {"p50_us": 50.0, "p95_us": 95.0, "p99_us": 99.0, "p999_us": 99.9}
 
@@ -30,13 +30,25 @@ def latency_summary(s: OpSummary) -> LatencySummary:
                           max_us=_number(s.max_us) if measured else None, returns=dict(s.returns), **pcts)
 
 
+EVIDENCE_KEYS = ("server", "server_threads", "client", "client_threads", "wire", "host", "throughput_ops",
+                 "server_cpu_pct", "server_cores", "client_cpu_pct", "client_cores", "host_cores")
+
+
+def point_evidence(bottleneck: dict | None) -> dict[str, Any] | None:
+    """The evidence behind a point's why line (JSON-safe: NaN as null), or None."""
+    ev = (bottleneck or {}).get("evidence") or {}
+    kept = {k: ev[k] for k in EVIDENCE_KEYS if ev.get(k) is not None}
+    return json.loads(json.dumps(kept, default=_plain).replace("NaN", "null")) if kept else None
+
+
 def point_summary(record: RunRecord) -> PointSummary:
     """A point's record as its JSON summary."""
     r = record.result
     point = PointSummary(
         run_id=record.run_id, target=record.target, workload=record.workload, phase=record.phase,
         threads=int(record.threads), repetition=int(record.repetition), status=str(record.status),
-        bottleneck=(record.bottleneck or {}).get("label"), error=record.error)
+        bottleneck=(record.bottleneck or {}).get("label"), why=(record.bottleneck or {}).get("why"),
+        evidence=point_evidence(record.bottleneck), error=record.error)
     if record.events is not None:
         point.events = [{k: _plain(v) for k, v in row.items()} for row in record.events.to_dict("records")]
     if r is None:
@@ -67,8 +79,15 @@ def _plain(v: Any) -> Any:
 def run_summary(experiment_id: str, folder: Path | None, records: Iterable[RunRecord], exit_code: int,
                 skipped: Iterable[SkippedTarget] = ()) -> RunSummary:
     """The document ``--format json`` prints for one command."""
+    verdicts: list[dict] = []
+    if folder is not None and (Path(folder) / "verdicts.parquet").exists():
+        import pandas as pd
+
+        table = pd.read_parquet(Path(folder) / "verdicts.parquet")
+        verdicts = [{k: _plain(v) for k, v in row.items()} for row in table.to_dict("records")]
     return RunSummary(experiment_id=experiment_id, folder=str(folder) if folder is not None else None,
-                      exit_code=exit_code, points=[point_summary(r) for r in records], skipped_targets=list(skipped))
+                      exit_code=exit_code, points=[point_summary(r) for r in records], skipped_targets=list(skipped),
+                      verdicts=verdicts)
 
 
 def to_json(summary: RunSummary) -> str:

@@ -5,6 +5,7 @@ Latencies are in µs, throughput in ops/s, times in ms or s as the field name sa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from hdrh.histogram import HdrHistogram
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.fine import FineSeries
 from ycsbctl.results.hdr_log import IntervalHistograms
-from ycsbctl.results.names import CLIENT_LAG, SCHEDULE_LAG, RunStatus
+from ycsbctl.results.names import ALL_OPS, CLIENT_LAG, SCHEDULE_LAG, RunStatus, is_base_operation
 
 __all__ = ["SERIES_COLUMNS", "SUMMARY_PERCENTILES", "OpSummary", "PhaseResult", "YcsbFacts"]
 
@@ -148,6 +149,8 @@ class PhaseResult:
     threads_stopped: int = 0  # client threads that ended early (connection lost, load incomplete)
     late_replies: int = 0  # replies that came after their operation had timed out (counted, not dropped)
     stray_replies: int = 0  # replies to nothing asked (e.g. a refusal a server sends as it closes)
+    # what the bindings counted besides operations (Redis Cluster: ``redirections`` = ``moved`` + ``ask``)
+    binding_counts: dict[str, int] | None = None
     cluster: dict[str, Any] | None = None  # --cluster: shards, their hosts and CPU, the start skew
     ycsb: YcsbFacts | None = None  # what the real YCSB said, with --engine ycsb or an imported log
     # each measured second's histograms, for the HdrHistogram interval logs (native engine; not in to_dict)
@@ -180,6 +183,11 @@ class PhaseResult:
         bad = self.returns("ERROR") + self.returns("TIMEOUT")
         return bad / self.operations if self.operations else 0.0
 
+    def records_per_s(self, per_op: Mapping[str, int]) -> float:
+        """Records (users, …) stored per second of the measured window where an operation stores several
+        (``per_op``: records one OK operation of each kind stores): :func:`records_per_second`."""
+        return records_per_second({n: s.returns.get("OK", 0) for n, s in self.ops.items()}, per_op, self.runtime_ms / 1000)
+
     def client_us_per_op(self) -> float:
         """Client CPU µs spent per operation (all engine processes)."""
         return 1e6 * self.client_cpu_s / self.operations if self.operations else float("nan")
@@ -207,6 +215,7 @@ class PhaseResult:
             "cluster": self.cluster,
             "late_replies": self.late_replies,
             "stray_replies": self.stray_replies,
+            "binding_counts": self.binding_counts,
             "ycsb": self.ycsb.to_dict() if self.ycsb is not None else None,
             "ops": {k: v.to_dict() for k, v in self.ops.items()},
             "client_lag": self.client_lag.to_dict() if self.client_lag is not None else None,
@@ -232,7 +241,7 @@ class PhaseResult:
         ops = {k: OpSummary.from_dict(v, histograms.get(k)) for k, v in d.get("ops", {}).items()}
         facts = {k: cls.doc_fact(d, k) for k in
                  ("processes", "measurement", "t_start_mono", "duration_s", "timeout_s", "threads_stopped",
-                  "late_replies", "stray_replies", "cluster")}
+                  "late_replies", "stray_replies", "cluster", "binding_counts")}
         ycsb = YcsbFacts.from_dict(d["ycsb"]) if d.get("ycsb") else YcsbFacts.from_extra(d.get("extra") or {})
         r = cls(
             phase=d["phase"],
@@ -255,6 +264,7 @@ class PhaseResult:
             late_replies=int(facts["late_replies"] or 0),
             stray_replies=int(facts["stray_replies"] or 0),
             cluster=facts["cluster"],
+            binding_counts=facts["binding_counts"],
             ycsb=ycsb,
             client_lag=OpSummary.from_dict(d["client_lag"], histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
             schedule_lag=(OpSummary.from_dict(d["schedule_lag"], histograms.get(SCHEDULE_LAG))
@@ -263,3 +273,29 @@ class PhaseResult:
         if series is not None:
             r.series = series
         return r
+
+
+def overall_summary(result: PhaseResult) -> OpSummary | None:
+    """Latency over every database operation (µs): READ, UPDATE, INSERT, SCAN, DELETE merged exactly."""
+    base = [s for n, s in result.ops.items() if is_base_operation(n) and s.operations]
+    if not base:
+        return None
+    total = sum(s.operations for s in base)
+    # The mean of a merged histogram is the count-weighted mean of its parts.
+    mean = sum(s.mean_us * s.operations for s in base) / total
+    lo, hi = min(s.min_us for s in base), max(s.max_us for s in base)
+    hists = [s.histogram for s in base if s.histogram is not None]
+    if len(hists) == len(base):
+        merged = hdr.merge(hists)
+        pct = {p: float(v) for p, v in hdr.percentiles_us(merged, SUMMARY_PERCENTILES).items()}
+        return OpSummary(ALL_OPS, total, mean, lo, hi, pct)
+    main = max(base, key=lambda s: s.operations)  # no histograms (imported text): the main operation stands in
+    return OpSummary(ALL_OPS, total, mean, lo, hi, dict(main.percentiles_us))
+
+
+def records_per_second(ok: Mapping[str, float], per_op: Mapping[str, int], runtime_s: float) -> float:
+    """Records stored per second: each operation kind's OK count × the records one such operation stores,
+    over ``runtime_s``; NaN without ``per_op`` or a runtime (the console and the report both say it so)."""
+    if not per_op or not runtime_s > 0:
+        return float("nan")
+    return sum(float(n) * per_op.get(op, 0) for op, n in ok.items()) / runtime_s

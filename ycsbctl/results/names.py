@@ -6,6 +6,7 @@ parquet and older result folders hold the plain words.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 
 
@@ -63,6 +64,21 @@ CLIENT_LAG = "CLIENT-LAG"  # the engine's event-loop lag (µs): its own measurem
 SCHEDULE_LAG = "SCHEDULE-LAG"
 OWN_MEASURES = (CLIENT_LAG, SCHEDULE_LAG)  # the engine's measures of itself, never operations
 _NOT_BASE = (Operation.READ_MODIFY_WRITE.value, VERIFY_NAME, *OWN_MEASURES, "OVERALL")
+
+
+ALL_OPS = "ALL"  # merged histogram of every base operation except READ-MODIFY-WRITE (counted in READ+UPDATE)
+
+
+def main_operation(counts: Mapping[str, float]) -> str | None:
+    """The operation whose latency a point's one-line summary names, on the console and in the report
+    alike: the one that dominates the mix — the base operation (:func:`is_base_operation`) with the most
+    operations (workload E: SCAN, not its 5 % of INSERTs; online-status: its BATCH-STORE or READ-STATUS),
+    the first in ``counts``' order on a tie; None without any operation."""
+    best, most = None, 0.0
+    for name, n in counts.items():
+        if is_base_operation(name) and n > most:
+            best, most = name, n
+    return best
 
 
 def is_base_operation(name: str) -> bool:

@@ -28,7 +28,6 @@ class Column:
 
 
 LATENCY_STATS = {"p50": 50.0, "p95": 95.0, "p99": 99.0, "p999": 99.9, "p9999": 99.99, "mean": None}
-ALL_OPS = "ALL"  # merged histogram of every base operation except READ-MODIFY-WRITE (counted in READ+UPDATE)
 
 
 def op_key(op: str) -> str:
@@ -68,6 +67,31 @@ _TELEMETRY_DOCS = {
     "client_host_busiest": ("", "--cluster: the client host that used the largest share of its cores"),
     "client_host_busiest_share": ("fraction", "--cluster: that host's CPU over its cores"),
     "start_skew_ms": ("ms", "--cluster: spread of the shards' start times"),
+    "server_user_pct": ("% of one core", "server threads' user CPU, mean (/proc/<pid>/task/*/stat)"),
+    "server_system_pct": ("% of one core", "server threads' system (kernel) CPU, mean"),
+    "server_runq_pct": ("% of one core", "time the server's threads were runnable but waiting for a CPU (schedstat)"),
+    "server_vcsw_per_s": ("1/s", "the server threads' voluntary context switches (they blocked) per second"),
+    "server_ivcsw_per_s": ("1/s", "the server threads' involuntary context switches (preempted) per second"),
+    "server_kernel_share": ("fraction", "server system CPU over its user + system CPU"),
+    "server_cpu_us_per_op": ("µs", "server CPU per operation (server CPU over throughput)"),
+    "client_user_pct": ("% of one core", "the engine's threads' user CPU, mean"),
+    "client_system_pct": ("% of one core", "the engine's threads' system CPU, mean"),
+    "client_runq_pct": ("% of one core", "time the engine's threads were runnable but waiting for a CPU"),
+    "client_ivcsw_per_s": ("1/s", "the engine threads' involuntary context switches per second"),
+    "wire_bytes_per_op": ("bytes", "payload bytes both ways per operation, on our own connections (ss)"),
+    "wire_packets_per_op": ("packets", "TCP segments both ways per operation, on our own connections (ss)"),
+    "host_user_pct": ("% of one core", "the whole host's user CPU, mean (/proc/stat)"),
+    "host_system_pct": ("% of one core", "the whole host's system CPU (with irq, softirq), mean"),
+    "host_iowait_pct": ("% of one core", "the whole host's iowait, mean"),
+    "host_steal_pct": ("% of one core", "CPU the hypervisor gave to others (steal), mean"),
+    "host_foreign_pct": ("% of one core", "CPU of processes that are neither ours nor the kernel's, mean"),
+    "host_foreign_top": ("", "the foreign programs that used the most CPU: name (% of one core), …"),
+    "server_forks": ("forks", "forks of the server (RDB snapshots, AOF rewrites) in the measured window"),
+    "server_fork_pause_us_max": ("µs", "the longest pause a fork caused (INFO latest_fork_usec)"),
+    "aof_delayed_fsyncs": ("fsyncs", "writes that waited for an AOF fsync (appendfsync everysec)"),
+    "shards": ("shards", "Redis Cluster: primaries sampled"),
+    "shard_ops_share_max": ("fraction", "Redis Cluster: the busiest shard's share of the commands (1/shards: even)"),
+    "repl_lag_bytes_max": ("bytes", "replicas: how far the slowest one was behind its primary, highest sample"),
 }
 
 
@@ -105,11 +129,15 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("bottleneck", "string", "", "what limited the point: server-cpu, client-cpu, host-cpu, network, latency, "
                                        "stall, client-stall or host-busy"),
     Column("bottleneck_text", "string", "", "the figures behind the bottleneck label, in one sentence"),
+    Column("why", "string", "", "why the point measured what it did, from its evidence (threads, waits, host), "
+                                "with the figures; 'cause unknown' when nothing measured shows one"),
     Column("server_cpu_share", "float64", "fraction", "share of the cores the server may use (1.0 = all)"),
+    Column("redirections", "int64", "requests", "Redis Cluster: requests redirected (MOVED, ASK) and sent again"),
     *_telemetry_columns(),
     Column("error", "string", "", "why the point is not ok, or the first error the server sent"),
     Column("started_at", "string", "ISO 8601", "when the point began"),
     Column("ended_at", "string", "ISO 8601", "when the point ended"),
+    Column("order_index", "int64", "position", "its place in the sweep's order, 1 = measured first (repetition = round)"),
     *_latency("all", "every base operation (histograms merged)"),
     *_latency("client_lag", "the engine's own event loop (how late it ran)"),
     Column("client_lag_max_us", "float64", "µs", "largest event-loop lag"),

@@ -125,6 +125,16 @@ class SkippedTarget:
 
 
 @dataclass
+class CannotCell:
+    """A target × workload cell its store cannot do (a workload plug-in's refusal: media-items' FULLTEXT on
+    Redis), refused before anything started: shown as "cannot" with the reason, never as zero."""
+
+    target: str
+    workload: str  # as run ids name it (media-items-text)
+    reason: str
+
+
+@dataclass
 class Substitution:
     """A target measured in place of a wanted one (the default plan's MongoDB stand-in)."""
 
@@ -155,12 +165,18 @@ class Manifest:
     footprints: dict[str, dict[str, Any]] = field(default_factory=dict)
     # a sweep axis's variants (online-status-hash …) each load their own dataset: workload -> label -> footprint
     workload_footprints: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    # workload (run ids' name) -> {"unit": "users", "per_op": {op: records one OK operation stores}}, for
+    # the workloads whose operations do not each store one record (ycsbctl.workload.plugin.Workload)
+    record_units: dict[str, dict[str, Any]] = field(default_factory=dict)
     network: dict[str, dict[str, Any]] = field(default_factory=dict)
     skipped_targets: list[SkippedTarget] = field(default_factory=list)
+    cannot: list[CannotCell] = field(default_factory=list)  # cells a target's store cannot do
     substitutions: list[Substitution] = field(default_factory=list)
     imported_logs: list[dict[str, Any]] = field(default_factory=list)  # import-ycsb: one entry per log
     # --slo: one search per target × workload × threads, each tried rate in order (ycsbctl.experiment.rate_search)
     slo_searches: list[dict[str, Any]] = field(default_factory=list)
+    # --cpu-profile: run id -> what its profile holds (ycsbctl.experiment.profiled): files under profiles/<run id>/
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
     started_at: str = ""
     ended_at: str | None = None
     resumed_at: list[str] = field(default_factory=list)
@@ -267,6 +283,9 @@ class PointSummary:
     client_lag: LatencySummary | None = None
     schedule_lag: LatencySummary | None = None
     bottleneck: str | None = None
+    why: str | None = None  # why it measured what it did, from its evidence (ycsbctl.telemetry.why)
+    # where the time went: the server's and client's threads, per-operation costs, the host (ycsbctl.telemetry.evidence)
+    evidence: dict[str, Any] | None = None
     error: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)  # --disturb: its rows of events.parquet
 
@@ -281,6 +300,8 @@ class RunSummary:
     exit_code: int
     points: list[PointSummary] = field(default_factory=list)
     skipped_targets: list[SkippedTarget] = field(default_factory=list)
+    # each target against the baseline, cell × metric (ycsbctl.results.verdicts.VERDICT_COLUMNS)
+    verdicts: list[dict] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
 
 
@@ -319,6 +340,36 @@ class TelemetrySummary:
     client_host_busiest: str | None = None
     client_host_busiest_share: float | None = None
     start_skew_ms: float | None = None
+    # where the time went (ycsbctl.telemetry.evidence): per-thread sums, per-operation costs, the host
+    server_user_pct: float | None = None
+    server_system_pct: float | None = None
+    server_runq_pct: float | None = None
+    server_vcsw_per_s: float | None = None
+    server_ivcsw_per_s: float | None = None
+    server_kernel_share: float | None = None
+    server_cpu_us_per_op: float | None = None
+    client_user_pct: float | None = None
+    client_system_pct: float | None = None
+    client_runq_pct: float | None = None
+    client_ivcsw_per_s: float | None = None
+    wire_bytes_per_op: float | None = None
+    wire_packets_per_op: float | None = None
+    host_user_pct: float | None = None
+    host_system_pct: float | None = None
+    host_iowait_pct: float | None = None
+    host_steal_pct: float | None = None
+    host_foreign_pct: float | None = None
+    host_foreign_top: str | None = None
+    # persistence (Redis INFO): forks (RDB snapshots, AOF rewrites) in the measured window and the
+    # longest pause one caused (µs); writes that waited for an fsync (appendfsync everysec)
+    server_forks: float | None = None
+    server_fork_pause_us_max: float | None = None
+    aof_delayed_fsyncs: float | None = None
+    # a target of several shards (Redis Cluster): how many, and the busiest one's share of the commands
+    shards: float | None = None
+    shard_ops_share_max: float | None = None
+    # a primary with replicas: the slowest replica's distance behind it (bytes of the replication stream)
+    repl_lag_bytes_max: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return to_doc(self)

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ycsbctl.errors import UserError
-from ycsbctl.results.model import OpSummary, PhaseResult
-from ycsbctl.results.names import OPERATIONS, RunStatus
-from ycsbctl.results.run_columns import ALL_OPS, op_key
-from ycsbctl.results.store import RunRecord, overall_summary
+from ycsbctl.results.folder import RunRecord
+from ycsbctl.results.model import OpSummary, PhaseResult, overall_summary
+from ycsbctl.results.names import ALL_OPS, OPERATIONS, RunStatus
+from ycsbctl.results.run_columns import op_key
 
 MIN_ACHIEVED = 0.99  # a point achieving less than 99 % of its offered rate is saturated: it fails
 _UNITS = {"us": 1.0, "µs": 1.0, "μs": 1.0, "ms": 1e3, "s": 1e6}
@@ -125,20 +125,36 @@ def _us(v: float) -> str:
     return f"{v / 1e3:.3g} ms" if v >= 1000 else f"{v:.0f} µs"
 
 
+def ended_words(status: str) -> str:
+    """How a point that is not ``ok`` ended, for a sentence: ``failed``, ``was degraded``, ``was interrupted``."""
+    return "failed" if status == "failed" else f"was {status}"
+
+
+def _missed(trial: dict[str, Any]) -> str:
+    """Why a tried rate did not pass: the SLO failed there, or the point itself was not ok — a degraded
+    (host-busy, stalled) or failed point is no evidence against the SLO; the search still counted it as
+    a miss, and the line says so."""
+    status = str(trial.get("status") or "ok")
+    if status == "ok":
+        return f"failed: {trial['why']}"
+    why = str(trial["why"]).removeprefix(f"{status}: ")
+    return f"not judged, the point {ended_words(status)} ({why}); the search counted it as a miss"
+
+
 def summary_line(doc: dict[str, Any]) -> str:
     """``p99<1ms holds up to 42,000 ops/s (7 points; 43,700 failed: …)`` for a stored search."""
     tried = doc.get("tried") or []
     n = len(tried) + (1 if doc.get("unpaced_run_id") else 0)
     found = doc.get("found_rate")
     if doc.get("ended") == "unpaced-failed":
-        return f"{doc['slo']}: not searched (the unpaced point failed)"
+        return f"{doc['slo']}: not searched (the unpaced point {ended_words(doc.get('unpaced_status') or 'failed')})"
     if found is None:
         low = min((t["rate"] for t in tried), default=None)
         return f"{doc['slo']} not met at any rate tried (lowest {low:,.0f} ops/s; {n} points)" if low else \
             f"{doc['slo']}: no rate tried"
     above = [t for t in tried if not t["passed"] and t["rate"] > found]
     nxt = min(above, key=lambda t: t["rate"]) if above else None
-    why = f"; {nxt['rate']:,.0f} ops/s failed: {nxt['why']}" if nxt else (
+    why = f"; {nxt['rate']:,.0f} ops/s {_missed(nxt)}" if nxt else (
         f"; the unpaced maximum is {doc['unpaced_ops']:,.0f} ops/s" if doc.get("unpaced_ops") else "")
     budget = ", point budget spent" if doc.get("ended") == "budget" else ""
     top = " (every rate tried passed: raise --slo-start)" if doc.get("ended") == "all-passed" else ""

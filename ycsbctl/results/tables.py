@@ -21,8 +21,8 @@ from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
-from ycsbctl.results.names import OPERATIONS
-from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key
+from ycsbctl.results.names import ALL_OPS, OPERATIONS
+from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key
 from ycsbctl.results.schema import TelemetrySummary
 
 __all__ = ["ALL_OPS", "LATENCY_STATS", "OPTIONAL_TABLES", "PART_KINDS", "TABLES", "build_tables", "damaged", "file_stem", "op_key", "op_rows",
@@ -57,6 +57,32 @@ def damaged(path: Path, exc: BaseException, consequence: str) -> None:
     """Name a damaged file of a result folder on one line (stderr) and go on without it."""
     why = first_line(exc)[:160]
     sys.stderr.write(f"warning: {path} is damaged ({type(exc).__name__}: {why}); {consequence}\n")
+
+
+# Counts, times and rates that cannot be negative: a run row with one below zero was edited or damaged.
+_NEVER_NEGATIVE = ("throughput_ops", "operations", "runtime_ms", "errors", "not_found", "timeouts")
+
+
+def flag_impossible(runs: pd.DataFrame, path: Path) -> pd.DataFrame:
+    """``runs`` with each row that holds a negative count, time, rate or latency (µs) made ``failed``
+    with that figure as its reason (one warning line each): it takes no part in peaks, findings or
+    verdicts ("peaks at -5 ops/s" is no answer)."""
+    cols = [c for c in runs.columns if c in _NEVER_NEGATIVE or c.endswith("_us")]
+    if not len(runs) or not cols:
+        return runs
+    values = runs[cols].apply(pd.to_numeric, errors="coerce")
+    bad = (values < 0).any(axis=1)
+    if not bad.any():
+        return runs
+    runs = runs.copy()
+    for i in runs.index[bad]:
+        figures = ", ".join(f"{c} = {values.at[i, c]:g}" for c in cols if values.at[i, c] < 0)
+        why = f"impossible figures in its run file ({figures}): edited or damaged"
+        sys.stderr.write(f"warning: {Path(path) / 'runs' / str(runs.at[i, 'run_id'])}.json: {why}; "
+                         "the point is shown as failed and left out of peaks and verdicts\n")
+        runs.at[i, "status"] = "failed"
+        runs.at[i, "error"] = why
+    return runs
 
 
 def read_run_docs(path: Path) -> list[dict]:
@@ -106,13 +132,17 @@ def run_row(doc: dict) -> dict[str, Any]:
         "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
         "warmup_s": r.get("warmup_s", math.nan), "target_rate": _first_set(doc.get("target_rate"), r.get("target_rate")),
         "engine": r.get("engine"), "bottleneck": bn.get("label"), "bottleneck_text": bn.get("text"),
+        "why": bn.get("why"),
         # share of the cores the server may use (1.0 = all of them), as the label was decided
         "server_cpu_share": (bn.get("evidence") or {}).get("server_share"),
+        # Redis Cluster: requests the cluster redirected (MOVED, ASK); null for other targets
+        "redirections": (r.get("binding_counts") or {}).get("redirections"),
     }
     known = TelemetrySummary.__dataclass_fields__
     summary = TelemetrySummary.from_dict({k: v for k, v in (doc.get("telemetry_summary") or {}).items() if k in known})
     row.update(summary.to_dict())
-    row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", "")})
+    row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", ""),
+                "order_index": doc.get("order_index")})
     row.update(_latency_columns("all", doc.get("overall")))
     lag = r.get("client_lag")  # the engine's own event-loop lag (µs): the tail it could add to every op
     row.update(_latency_columns("client_lag", lag))

@@ -37,3 +37,17 @@ def variant_name(base_name: str, settings: dict[str, str]) -> str:
 def variant_label(settings: dict[str, str]) -> str:
     """A variant's values as a legend says them: ``hash``, ``hash, 100``."""
     return ", ".join(settings.values())
+
+
+# Sweep axes whose variants are a study's tests, compared across stores rather than within one (the many-store
+# study: ``media.operation=byid,…,update``): the report's many-store section shows them, not "Variants of the
+# sweep axis".
+TEST_AXES = ("media.operation",)
+
+
+def test_of(settings: dict[str, str]) -> str | None:
+    """The study test a variant is (``text``), or None for another variant or a plain workload."""
+    for key in TEST_AXES:
+        if key in settings:
+            return settings[key]
+    return None

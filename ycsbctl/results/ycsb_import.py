@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ycsbctl import __version__
 from ycsbctl.errors import UserError
+from ycsbctl.results.folder import ResultFolder, RunRecord
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.store import ResultFolder, RunRecord
 from ycsbctl.results.ycsb_text import ParsedYcsb, parse_output
 
-# YCSB -db class (simple name) → our target name.
-DB_TARGETS = {"RedisClient": "redis", "MongoDbClient": "mongodb", "AsyncMongoDbClient": "mongodb",
-              "BasicDB": "basic"}
+DEFAULT_DB = "BasicDB"  # YCSB's Client runs BasicDB when its command line has no -db
 
 
 @dataclass
@@ -30,12 +28,14 @@ class ImportedRun:
     throughput_ops: float
 
 
-def _target_of(parsed: ParsedYcsb) -> str | None:
-    args = (parsed.command_line or "").split()
-    if "-db" in args[:-1]:
-        cls = args[args.index("-db") + 1].rsplit(".", 1)[-1]
-        return DB_TARGETS.get(cls, cls)
-    return "basic" if parsed.command_line is not None else None  # Client's default -db is BasicDB
+def _target_of(parsed: ParsedYcsb, db_targets: Mapping[str, str]) -> str | None:
+    """The target a log ran against: its ``-db`` class's store (``db_targets``), else the class's own
+    simple name; None when the log has no command line."""
+    if parsed.command_line is None:
+        return None
+    args = parsed.command_line.split()
+    cls = args[args.index("-db") + 1].rsplit(".", 1)[-1] if "-db" in args[:-1] else DEFAULT_DB
+    return db_targets.get(cls, cls)
 
 
 def import_logs(
@@ -44,13 +44,15 @@ def import_logs(
     target: str | None = None,
     workload: str | None = None,
     threads: int | None = None,
+    db_targets: Mapping[str, str] | None = None,
 ) -> tuple[Path, list[ImportedRun]]:
     """Parse each YCSB log (one run per file) and write them as one result folder at ``out``, or
     add them to the result folder already there (so they show next to its native runs).
 
     Target, workload and thread count come from each log's ``Command line:`` unless given; a log
     that does not say them needs the option (UserError naming it). Logs of the same point become
-    repetitions 0, 1, 2….
+    repetitions 0, 1, 2…. ``db_targets``: YCSB ``-db`` class (simple name) → the store that
+    class measures (:func:`ycsbctl.stores.registry.ycsb_log_targets`, which the CLI passes).
     """
     if not logs:
         raise UserError("give at least one YCSB log file")
@@ -66,7 +68,7 @@ def import_logs(
         if not parsed.result.ops and parsed.result.status != "ok" and parsed.status.empty:
             raise UserError(f"{log} holds no YCSB output (no [OVERALL] block and no status lines)")
         r = parsed.result
-        name = target or _target_of(parsed)
+        name = target or _target_of(parsed, db_targets or {})
         wl = workload or parsed.workload
         n = threads or parsed.threads
         for value, option, what in ((name, "--target NAME", "target"), (wl, "--workload NAME", "workload"),

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
     from ycsbctl.stores.disturb import Disturber, DisturbSpec
+    from ycsbctl.stores.reference import ReferenceClient
     from ycsbctl.stores.sampler import Sampler
+    from ycsbctl.workload.properties import Properties
 
 
 @dataclass
@@ -40,11 +42,24 @@ class ServerProtocol:
     with no server behind it (``basic://``). Heavy client libraries are imported inside methods, so
     that importing the registry stays cheap (the engine's workers do)."""
 
-    name: str = ""
-    schemes: tuple[str, ...] = ()
-    example: str = ""  # the URL shape shown in messages
+    name: str = ""  # the protocol's name in plans, manifests and messages (``redis``)
+    schemes: tuple[str, ...] = ()  # the URL schemes it serves (``redis``, ``rediss``)
+    example: str = ""  # the URL shape shown in messages and help texts (``redis://host:port[/db]``)
+    # bare names a target list takes for a URL of this store (``basic`` → ``basic://``)
+    aliases: ClassVar[dict[str, str]] = {}
+    url_lists_hosts: bool = False  # its URLs list hosts with commas (``mongodb://h1,h2/db``): a target list keeps them
     password_hint: str = ""  # where a password goes, for a server that refused ours ("" → it has no passwords)
-    has_server: bool = True  # False: no server to probe, sample or size (basic://)
+    # False: no server to probe, sample or size, no network to measure (basic://, sqlite://); a
+    # store without it would be taken for a server on another host (an iperf3 baseline, no server CPU)
+    has_server: bool = True
+    # True: its bindings answer inside the engine's workers and open no socket or file (basic://):
+    # no descriptor limit to raise, and the run phase leaves no core free for a server
+    engine_only: bool = False
+    # the real YCSB's DB class for the binding :meth:`ycsb_binding` names, under the install's package
+    # (``db.RedisClient`` → ``site.ycsb.db.RedisClient``); "" → ``--engine ycsb`` is refused for it
+    ycsb_db_class: str = ""
+    # other YCSB DB classes (simple names) whose logs measured this store, for ``import-ycsb``
+    ycsb_log_db_classes: tuple[str, ...] = ()
     footprint_basis: str = "used_memory"  # what bytes_per_record is computed from when the DB reports memory
     # operations (YCSB's names: SCAN, …) its servers cannot do → why; a plan with them is refused before it starts
     unsupported: ClassVar[dict[str, str]] = {}
@@ -60,9 +75,27 @@ class ServerProtocol:
         ``password`` it was given (a server on another host gets one)."""
         raise NotImplementedError(f"{self.name} servers are not started by ycsbctl")
 
+    def tls_url(self, url: str, ca_file: str) -> str:
+        """``url`` (of a server ycsbctl started with TLS) as clients speak to it over TLS, trusting the CA
+        certificate in ``ca_file``."""
+        from ycsbctl.errors import UserError
+
+        raise UserError(f"ycsbctl cannot speak TLS to {self.name} servers yet")
+
     def loopback_url(self, port: int) -> str:
         """The URL of a server of this protocol that ycsbctl started on loopback at ``port``."""
         return self.server_url("127.0.0.1", port)
+
+    def url_with_properties(self, url: str, properties: Properties) -> str:
+        """``url`` with what the binding's ``-p`` properties add to it (Redis: ``redis.password``), so
+        that the checks before a run, telemetry and the clients all connect alike."""
+        return url
+
+    def plugin_refusal(self, properties: dict[str, str]) -> str | None:
+        """Why a workload plug-in's executor cannot run with these binding ``properties`` (it speaks
+        through the store's own binding, e.g. ``resp``), as the end of a sentence naming the workload;
+        None when it can."""
+        return None
 
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         """Raise :class:`~ycsbctl.errors.UserError` for a binding property this store cannot take (a
@@ -91,6 +124,30 @@ class ServerProtocol:
 
     def reported_pid(self, url: str) -> int | None:
         """The PID the server reports for itself."""
+        return None
+
+    def open_without_credentials(self, url: str) -> bool:
+        """Whether the server at ``url`` (given without user and password) serves a client that did not
+        authenticate: it has no authentication. Here: it answers :meth:`ping`."""
+        try:
+            self.ping(url, 5.0)
+        except Exception:  # noqa: BLE001 - it wants credentials (or does not answer)
+            return False
+        return True
+
+    def why_short(self, url: str) -> str | None:
+        """Why the server may hold fewer records than it acknowledged, in its own counters (memcached's
+        ``evictions``); None when it says nothing of the kind."""
+        return None
+
+    def pause_cause(self, url: str) -> str | None:
+        """Why the client's own loop may have stopped, when the store can tell (an embedded store runs
+        inside the client's processes, so its waits are the client's pauses); None when it cannot."""
+        return None
+
+    def reference_client(self) -> ReferenceClient | None:
+        """The load generator the store's makers ship (``redis-benchmark``), that ``ycsbctl calibrate``
+        measures ycsbctl's client against; None when it has none."""
         return None
 
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -71,12 +71,23 @@ class ConnectionLost(Exception):
     """The server went away and could not be reached again: the client stops."""
 
 
+# A binding's fast path: ``chain(ctx, (ops, keys, key numbers, read fields, write fields), start, end)``
+# runs the READ / UPDATE / INSERT operations ``start:end`` itself and returns (done, failed).
+ChainRunner = Callable[["ChainContext", tuple[Any, ...], int, int], Awaitable[tuple[int, int]]]
+
+
 class Binding(ABC):
     """One client's connection to one server. Every call returns a :class:`Status`; only
     :class:`ConnectionLost` escapes (the engine ends that client and records why).
-    ``last_error`` keeps the message of the latest ERROR/TIMEOUT for the report."""
+    ``last_error`` keeps the message of the latest ERROR/TIMEOUT for the report.
+
+    Two optional fast paths (go-ycsb's small capability interfaces): :attr:`chain`, a method that runs a
+    run of operations without a coroutine per operation (``RedisBinding.chain``; None: the engine
+    awaits each operation), and :meth:`read_values`, a read that hands back what it read
+    (``dataintegrity=true``)."""
 
     last_error: str | None = None
+    chain: ChainRunner | None = None  # a subclass with a fast path defines ``async def chain(...)``
 
     async def connect(self) -> None:  # noqa: B027 - optional hook
         """Open the connection (called once, before the timed phase)."""
@@ -140,7 +151,11 @@ class WireProtocol(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]
 
     def fail(self, waiter, err: ConnectionError) -> None:
-        if not waiter.done():
+        """Tell ``waiter`` the connection is gone: a future gets the error, a chain of operations
+        (``stores.chain.ChainRun``, no future) ends with it."""
+        if not isinstance(waiter, asyncio.Future):
+            waiter.fail(err)
+        elif not waiter.done():
             waiter.set_exception(err)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -180,7 +195,13 @@ class WireBinding(Binding):
         raise NotImplementedError
 
     def send(self, message) -> asyncio.Future:
-        raise NotImplementedError
+        """Write ``message`` (bytes) and return the future of its reply, queued in request order (the
+        protocol resolves the oldest waiter with each reply). Subclasses with a handshake of their own
+        or other message types override it."""
+        fut = self.loop.create_future()  # type: ignore[union-attr]
+        self.proto.transport.write(message)
+        self.proto.waiters.append(fut)
+        return fut
 
     async def connect(self) -> None:
         self.loop = asyncio.get_running_loop()

@@ -71,6 +71,15 @@ class ChainRun:
     def issue(self) -> None:
         raise NotImplementedError
 
+    def late(self) -> bool:
+        """Whether a reply that just came is too late for this chain (it timed out or failed): it is
+        counted on the connection (``late``) and dropped."""
+        if self.dead or self.fut.done():  # the watchdog resolved fut, or the connection failed
+            self.dead = True
+            self.b.proto.late += 1
+            return True
+        return False
+
     def write(self, payload: bytes) -> None:
         """Write the request of the operation just issued: with the worker's :class:`WriteBatch`
         at the end of this turn of the loop, else at once. ``t0`` is when it is written."""
@@ -98,22 +107,31 @@ class ChainRun:
         """Issue the first operation and wait for the run's end: (done, failed). A lost connection
         or the watchdog's expiry ends the operation in flight (ERROR, TIMEOUT); after a lost one
         the binding reconnects (or raises :class:`~ycsbctl.stores.binding.ConnectionLost`)."""
-        b = self.b
-        b.pending = self.fut
+        self.b.pending = self.fut
         self.next()
         try:
             r = await self.fut
         except ConnectionError:
-            b.pending = None
+            self.b.pending = None
             done, failed = self.end_in_flight(ERROR)
-            await b._reconnect_or_raise()
+            await self.lost()
             return self.before + done - self.first, failed
+        b = self.b  # (the connection of the operation in flight: a cluster's chain moves between shards)
         b.pending = None
         if r is b.EXPIRED:  # the watchdog expired the request in flight
             done, failed = self.end_in_flight(TIMEOUT)
-            b.last_error = f"timed out after {b.timeout_s:g} s"
+            self.note(f"timed out after {b.timeout_s:g} s")
             return self.before + done - self.first, failed
         return self.before + self.i - self.first, self.errors
+
+    async def lost(self) -> None:
+        """The connection of the operation in flight was lost: open it again (or raise
+        :class:`~ycsbctl.stores.binding.ConnectionLost`, which ends the client)."""
+        await self.b._reconnect_or_raise()
+
+    def note(self, error: str) -> None:
+        """Why an operation failed, where the engine reads it (the binding's ``last_error``)."""
+        self.b.last_error = error
 
     def complete(self, st: int, t1: int) -> None:
         """The operation in flight ended at ``t1`` (ns) with ``st``: time it, then issue the next or finish."""

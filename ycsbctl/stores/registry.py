@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 # One store module per package; each registers its store when imported.
 _MODULES = ("ycsbctl.stores.redis.store", "ycsbctl.stores.mongodb.store", "ycsbctl.stores.basic.store",
             "ycsbctl.stores.memcached.store", "ycsbctl.stores.sqlite.store", "ycsbctl.stores.postgresql.store",
-            "ycsbctl.stores.mariadb.store")
+            "ycsbctl.stores.mariadb.store", "ycsbctl.stores.tarantool.store", "ycsbctl.stores.clickhouse.store",
+            "ycsbctl.stores.sphinx.store", "ycsbctl.stores.elasticsearch.store")
 _BY_NAME: dict[str, ServerProtocol] = {}
 _BY_SCHEME: dict[str, ServerProtocol] = {}
 
@@ -37,15 +38,28 @@ def register(protocol: ServerProtocol) -> ServerProtocol:
     return protocol
 
 
+_LOADED: list[bool] = []
+
+
 def _load() -> None:
-    if not _BY_NAME:
+    """Import every store module once (each registers itself). Not "when the registry is empty": a store
+    module imported on its own first (a test, a plug-in) would otherwise leave the others out."""
+    if not _LOADED:
         for module in _MODULES:
             importlib.import_module(module)
+        _LOADED.append(True)
+
+
+def store_packages() -> tuple[str, ...]:
+    """The package of each store under :mod:`ycsbctl.stores` (``redis``, …, ``mariadb``), from :data:`_MODULES`."""
+    return tuple(m.split(".")[-2] for m in _MODULES)
 
 
 def all_protocols() -> list[ServerProtocol]:
+    """Every registered store, in :data:`_MODULES`' order: the one list of stores."""
     _load()
-    return list(_BY_NAME.values())
+    order = {m.rsplit(".", 1)[0]: i for i, m in enumerate(_MODULES)}
+    return sorted(_BY_NAME.values(), key=lambda p: order.get(type(p).__module__.rsplit(".", 1)[0], len(order)))
 
 
 def schemes() -> tuple[str, ...]:
@@ -59,6 +73,12 @@ def url_prefixes() -> tuple[str, ...]:
     return tuple(f"{s}://" for s in schemes())
 
 
+def named(name: str) -> ServerProtocol | None:
+    """The protocol called ``name``, or None when no store has that name."""
+    _load()
+    return _BY_NAME.get(name)
+
+
 def get(name: str) -> ServerProtocol:
     """The protocol called ``name`` (``redis``, ``mongodb``, ``basic``)."""
     _load()
@@ -66,6 +86,25 @@ def get(name: str) -> ServerProtocol:
         return _BY_NAME[name]
     except KeyError:
         raise UserError(f"unknown protocol {name!r}: use one of {', '.join(_BY_NAME)}") from None
+
+
+def expand_alias(target: str) -> str:
+    """The URL a bare store name in a target list stands for (``basic`` → ``basic://``: each store's
+    ``aliases``); any other target unchanged."""
+    for proto in all_protocols():
+        if target in proto.aliases:
+            return proto.aliases[target]
+    return target
+
+
+def host_list_prefixes() -> tuple[str, ...]:
+    """``mongodb://``, …: the URL prefixes of stores whose URLs list hosts with commas (``url_lists_hosts``)."""
+    return tuple(f"{s}://" for p in all_protocols() if p.url_lists_hosts for s in p.schemes)
+
+
+def examples() -> str:
+    """Every store's URL shape, for messages and help texts (``redis://host:port[/db], …``)."""
+    return ", ".join(p.example for p in all_protocols())
 
 
 def scheme_of(url: str) -> str | None:
@@ -80,12 +119,25 @@ def find(url: str) -> ServerProtocol | None:
     return _BY_SCHEME.get(scheme) if scheme else None
 
 
+def is_engine_only(target: str) -> bool:
+    """``target`` is a URL of a store whose bindings answer inside the engine (``engine_only``: basic://);
+    False for any other URL and for a catalogue name."""
+    proto = find(target)
+    return proto is not None and proto.engine_only
+
+
+def ycsb_log_targets() -> dict[str, str]:
+    """The real YCSB's DB classes (simple names: ``RedisClient``, ``BasicDB``) → the store each measured,
+    from every store's ``ycsb_db_class`` and ``ycsb_log_db_classes`` (``import-ycsb`` names a log's target so)."""
+    return {cls.rsplit(".", 1)[-1]: p.name for p in all_protocols()
+            for cls in (p.ycsb_db_class, *p.ycsb_log_db_classes) if cls}
+
+
 def for_url(url: str) -> ServerProtocol:
     """The protocol of ``url``; a one-line error naming the accepted shapes for anything else."""
     proto = find(url)
     if proto is None:
-        shapes = ", ".join(p.example for p in all_protocols())
-        raise UserError(f"unsupported target URL {redact_url(url)!r}: use {shapes}")
+        raise UserError(f"unsupported target URL {redact_url(url)!r}: use {examples()}")
     return proto
 
 

@@ -24,7 +24,8 @@ class Sampler(ABC):
     Life cycle on the sampler thread: :meth:`prime` (open connections, read the counters that
     rates are computed against), then one :meth:`sample` per interval, one last sample when
     :meth:`stop` is called (so a run shorter than an interval still has a row), then
-    :meth:`close`. ``cpu_s`` is the CPU time (s) the thread spent, to keep sampling cheap.
+    :meth:`close`. ``cpu_s`` is the CPU time (s) the thread spent, with ``child_cpu_s`` (the
+    programs it ran, e.g. ``ss``), to keep sampling cheap.
     """
 
     source: str = "sampler"
@@ -34,6 +35,7 @@ class Sampler(ABC):
         self.rows: list[dict[str, Any]] = []
         self.warning: str | None = None
         self.cpu_s = 0.0
+        self.child_cpu_s = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -89,7 +91,7 @@ class Sampler(ABC):
         finally:
             with contextlib.suppress(Exception):  # closing is best effort
                 self.close()
-            self.cpu_s = time.thread_time() - cpu0
+            self.cpu_s = time.thread_time() - cpu0 + self.child_cpu_s
 
 
 def num(v: Any) -> float | None:

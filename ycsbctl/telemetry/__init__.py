@@ -4,9 +4,9 @@
 """
 
 from ycsbctl.telemetry.bottleneck import Bottleneck, classify
-from ycsbctl.telemetry.capture import Capture, sampling
+from ycsbctl.telemetry.capture import Capture, sampling, target_pids
 from ycsbctl.telemetry.footprint import Footprint, footprint_after, footprint_before
 from ycsbctl.telemetry.network import NetworkBaseline, iperf_baseline
 
 __all__ = ["Bottleneck", "Capture", "Footprint", "NetworkBaseline", "classify", "footprint_after",
-           "footprint_before", "iperf_baseline", "sampling"]
+           "footprint_before", "iperf_baseline", "sampling", "target_pids"]

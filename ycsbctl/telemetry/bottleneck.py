@@ -13,8 +13,12 @@ Thresholds (CPU in % of one core, so 350 means three and a half cores):
 - ``host-cpu``: neither alone crossed its line, but client + server use ≥ 90 % of the host's
   cores: they compete for the same cores (this machine: 2 cores), so the point shows the host,
   not the server. The evidence carries ``host_cpu_saturated`` whatever the label.
-- ``network``: bytes moved per second in the busier direction ≥ 70 % of the iperf3 baseline.
-- ``latency``: none of the above: the clients wait on round trips (more threads may help).
+- ``network``: bytes moved per second in the busier direction ≥ 70 % of the iperf3 baseline, counted
+  for OUR traffic only (the server's own or per-port byte counters). The whole host's loopback
+  counters (``net_source`` ``net-lo``, :data:`HOST_LOOPBACK_SOURCES`) include other processes'
+  traffic, so they never make a point ``network``: its text says the network is unknown.
+- ``latency``: none of the above crossed its line: what was not saturated is stated, not a cause
+  (whether more threads help is for the report to say from the points' throughput as threads grow).
 - ``stall``: the server stopped answering during the point (see :mod:`ycsbctl.telemetry.stall`):
   whatever the CPU figures say, the point measured a frozen or unreachable server, never latency.
 - ``client-stall``: the load generator itself stopped running during the point (its own event loop
@@ -39,6 +43,8 @@ if TYPE_CHECKING:
 LABELS = ("client-cpu", "server-cpu", "host-cpu", "network", "latency", "stall", "client-stall", "host-busy")
 assert set(LABELS) == set(BOTTLENECK_SEVERITY), "a new label needs its place in BOTTLENECK_SEVERITY"
 NETWORK_SATURATED = 0.70  # share of the iperf3 baseline
+HOST_LOOPBACK_SOURCES = frozenset({"net-lo"})  # whole-host interface counters: everyone's bytes
+NETWORK_UNKNOWN = "network unknown (only the host's loopback counters, which include other processes' traffic)"
 QUOTA_THROTTLED = 50.0  # % of a CPU quota's periods in which the kernel held a side back
 
 
@@ -73,6 +79,8 @@ def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float |
     cores = float(cores or host_cores())
     limit = min(float(endpoint.cpu_limit_cores or cores), cores, float(usable or cores))
     own = registry.get(endpoint.protocol).server_cores(endpoint.kind or endpoint.target, limit)
+    if endpoint.processes:  # several processes (shards): each its own cores' worth, up to the limit
+        own = min(limit, own * len(endpoint.processes))
     io_threads = (endpoint.traits or {}).get("io_threads")
     if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: N threads serve clients
         return max(own, min(float(io_threads), limit))
@@ -117,15 +125,20 @@ def _r(v: float | None, nd: int = 1) -> float | None:
 def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pct: float | None,
              client_cores: float | None, host_cores: float, net_gbit_s: float | None = None,
              baseline_gbit_s: float | None = None, server_throttled_pct: float | None = None,
-             client_throttled_pct: float | None = None, shared_host: bool = True) -> Bottleneck:
+             client_throttled_pct: float | None = None, shared_host: bool = True,
+             net_source: str | None = None) -> Bottleneck:
     """The label of one run point from its mean figures (CPU in % of one core, network in Gbit/s,
     throttled in % of a cgroup CPU quota's periods: None where there is no quota). ``shared_host``
-    False (the server runs on another host) rules out ``host-cpu``: client and server share no cores."""
+    False (the server runs on another host) rules out ``host-cpu``: client and server share no cores.
+    ``net_source`` in :data:`HOST_LOOPBACK_SOURCES` (whole-host loopback bytes, other processes'
+    included) rules out ``network`` whatever the figure: the network is then unknown."""
+    host_loopback = net_source in HOST_LOOPBACK_SOURCES
     ev: dict[str, Any] = {
         "server_cpu_pct": _r(server_cpu_pct), "server_cores": server_cores,
         "client_cpu_pct": _r(client_cpu_pct), "client_cores": client_cores, "host_cores": host_cores,
         "net_gbit_s": _r(net_gbit_s, 3), "baseline_gbit_s": _r(baseline_gbit_s, 3),
         "server_throttled_pct": _r(server_throttled_pct), "client_throttled_pct": _r(client_throttled_pct),
+        "net_source": net_source, "net_ours": None if net_gbit_s is None else not host_loopback,
     }
     server_share = server_cpu_pct / (100 * server_cores) if server_cpu_pct is not None and server_cores else None
     client_share = client_cpu_pct / (100 * client_cores) if client_cpu_pct is not None and client_cores else None
@@ -162,14 +175,16 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
                 f"{host_cores:g} cores and use {host_used:.0f}% of {100 * host_cores:.0f}%; neither reached its "
                 f"own limit, so this is the host's limit, not the server's")
         return Bottleneck("host-cpu", ev, text)
-    if net_share is not None and net_share >= NETWORK_SATURATED:
+    if net_share is not None and net_share >= NETWORK_SATURATED and not host_loopback:
         text = f"network: {net_gbit_s:.3f} Gbit/s of the {baseline_gbit_s:.3f} Gbit/s iperf3 baseline ({net_share:.0%})"
         return Bottleneck("network", ev, text)
     parts = [f"server {server_cpu_pct:.0f}% of {100 * server_cores:.0f}%" if server_share is not None else
              "server CPU unknown",
              f"client {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%" if client_share is not None and client_cores else
              "client CPU unknown"]
-    if net_share is not None:
+    if host_loopback:
+        parts.append(NETWORK_UNKNOWN)
+    elif net_share is not None:
         parts.append(f"network {net_share:.0%} of baseline")
     return Bottleneck("latency", ev, "latency: no resource saturated (" + ", ".join(parts) + ")")
 
@@ -182,6 +197,15 @@ def stall_bottleneck(stall: Stall, measured: dict[str, Any] | None) -> dict[str,
     text = (f"stall: {stall.text()} — the server was frozen, paused or unreachable, so this point does "
             "not measure its capacity or latency")
     return Bottleneck("stall", ev, text).to_dict()
+
+
+def lock_wait_bottleneck(paused_s: float, window_s: float, cause: str, measured: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``stall`` label for a pause of the client's loop that the store explains (``cause``: an embedded
+    store waiting on a lock another process holds): the store stalled, not the load generator."""
+    ev = dict((measured or {}).get("evidence") or {})
+    ev.update(client_paused_s=paused_s, measured_label=(measured or {}).get("label"), pause_cause=cause)
+    return Bottleneck("stall", ev, f"stall: the store's calls waited {paused_s:.1f} s of the {window_s:.1f} s "
+                      f"measured — {cause}").to_dict()
 
 
 def client_stall_bottleneck(paused_s: float, window_s: float, measured: dict[str, Any] | None,

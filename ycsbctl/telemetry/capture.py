@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,9 +27,13 @@ from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
 from ycsbctl.telemetry import bottleneck as bn
+from ycsbctl.telemetry import evidence as ev
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
+from ycsbctl.telemetry.host import HostSampler
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
 from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler, listening_pid
+from ycsbctl.telemetry.threads import ThreadSampler
+from ycsbctl.telemetry.wire import WireSampler
 from ycsbctl.urls import host_of, is_loopback
 
 
@@ -41,34 +46,69 @@ def _port_of(url: str) -> int | None:
 
 def local_server_pid(endpoint: Endpoint) -> int | None:
     """PID of a server on this host we did not start: the PID it reports (INFO ``process_id``,
-    serverStatus ``pid``), kept only if that process listens on the endpoint's port."""
+    serverStatus ``pid``), kept only if that process listens on the endpoint's port; None when it cannot
+    say (a server that went away, a user without the right to ask)."""
     if endpoint.container_id or not is_loopback(host_of(endpoint.url)):
         return None
     proto = registry.get(endpoint.protocol)
     if not proto.has_server:
         return None
-    pid, port = proto.reported_pid(endpoint.url), _port_of(endpoint.url)
+    try:
+        pid = proto.reported_pid(endpoint.url)
+    except Exception:  # noqa: BLE001 - any store's error (a lost server, a right the user lacks): no PID, no crash
+        return None  # the point itself finds a lost server; its samplers say what they could not read
+    port = _port_of(endpoint.url)
     return pid if pid and port and listening_pid(pid, port) else None
 
 
+def target_pids(endpoint: Endpoint, pid: int | None) -> list[int]:
+    """Every local process of the target: ``pid`` (its server, sampled) and those a several-process target
+    lists (a cluster's shards, a primary's replicas: ``Endpoint.processes``, where the endpoint has it)."""
+    listed = [p.get("pid") for p in getattr(endpoint, "processes", None) or [] if isinstance(p, dict)]
+    return list(dict.fromkeys(p for p in (pid, *listed) if isinstance(p, int) and p > 0))
+
+
+def server_ports(endpoint: Endpoint) -> list[int]:
+    """The TCP ports of every server process of the target (a URL may list several hosts; a
+    several-process target lists its processes' ports)."""
+    ports = [p["port"] for p in getattr(endpoint, "processes", None) or [] if isinstance(p, dict)
+             and isinstance(p.get("port"), int)]
+    for part in endpoint.url.split("//", 1)[-1].split("/", 1)[0].split("@")[-1].split(","):
+        host, _, port = part.rpartition(":")
+        if port.isdigit() and host:
+            ports.append(int(port))
+    return ports or [p for p in (_port_of(endpoint.url),) if p]
+
+
 def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None,
-                 interval_s: float = 1.0, container_mode: str = "stream") -> tuple[list[Sampler], list[str]]:
-    """The samplers that apply to ``endpoint`` (and notes on what cannot be sampled)."""
+                 interval_s: float = 1.0, container_mode: str = "stream",
+                 evidence: bool = True) -> tuple[list[Sampler], list[str]]:
+    """The samplers that apply to ``endpoint`` (and notes on what cannot be sampled); ``evidence``
+    adds where the time went: per-thread figures of both sides, our connections' bytes and packets,
+    and the host's CPU with its other processes (:mod:`ycsbctl.telemetry.evidence`)."""
     samplers: list[Sampler] = []
     notes: list[str] = []
     proto = registry.get(endpoint.protocol)
+    server_roots: list[int] = []
     if proto.has_server:
         if endpoint.container_id:
             from ycsbctl.telemetry.container import ContainerSampler
 
             samplers.append(ContainerSampler(endpoint.container_id, interval_s, container_mode,
                                              docker_host=endpoint.docker_host))
+        elif endpoint.processes:  # several processes (a cluster's shards, replicas): their CPU and RSS summed
+            pids = [int(p["pid"]) for p in endpoint.processes]
+            samplers.append(ProcessSampler(lambda: pids, "server-process", interval_s, include_children=True))
         else:
             pid = endpoint.pid or local_server_pid(endpoint)
             if pid:
                 # a server that forks a process per connection (PostgreSQL) is listed anew at each read
-                samplers.append(ProcessSampler(pid, "server-process", interval_s,
-                                               children_every=1 if proto.forks_per_connection else CHILDREN_EVERY))
+                every = 1 if proto.forks_per_connection else CHILDREN_EVERY
+                samplers.append(ProcessSampler(pid, "server-process", interval_s, children_every=every))
+                server_roots += target_pids(endpoint, pid)
+                if evidence:
+                    samplers.append(ThreadSampler(lambda: server_roots, "server-threads", interval_s,
+                                                  children_every=every))
             else:
                 notes.append("server process not on this host: server CPU is what the server reports (db_cpu_pct)")
         samplers += proto.samplers(endpoint.url, interval_s)
@@ -80,6 +120,13 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
         # the workers are this process's children, in its cgroup: its CPU quota (if any) is theirs
         samplers.append(ProcessSampler(client_pids, "client", interval_s, include_children=False,
                                        quota_pid=os.getpid()))
+    if evidence and client_pids is not None:
+        samplers.append(ThreadSampler(client_pids, "client-threads", interval_s, include_children=False))
+        ports = server_ports(endpoint) if proto.has_server else []
+        if ports and shutil.which("ss"):
+            samplers.append(WireSampler(ports))
+        containers = [endpoint.container_id] if endpoint.container_id and not endpoint.docker_host else []
+        samplers.append(HostSampler(lambda: server_roots, containers))
     return samplers, notes
 
 
@@ -91,6 +138,19 @@ def _stat(frame: pd.DataFrame, sources: Iterable[str], column: str) -> tuple[pd.
             if len(v):
                 return v, s
     return pd.Series(dtype=float), None
+
+
+def shard_balance(frame: pd.DataFrame) -> dict[str, float | None]:
+    """``shards`` and ``shard_ops_share_max`` (the busiest shard's share of the commands the shards
+    counted, 1/shards when even) from the ``redis-shard`` rows of a several-shard target; {} without."""
+    if "source" not in frame or "node" not in frame:
+        return {}
+    rows = frame[frame["source"] == "redis-shard"]
+    if not len(rows):
+        return {}
+    per_node = rows.groupby("node")["ops_per_s"].apply(lambda s: pd.to_numeric(s, errors="coerce").sum())
+    total = float(per_node.sum())
+    return {"shards": float(len(per_node)), "shard_ops_share_max": float(per_node.max()) / total if total > 0 else None}
 
 
 def _f(v: Any) -> float | None:
@@ -111,6 +171,7 @@ class Capture:
     window: tuple[float, float] | None = None  # the engine's measured seconds (monotonic s)
     engine_client_cpu_pct: float | None = None  # the engine's own CPU over that window (% of one core)
     engine_processes: int | None = None  # its worker processes
+    throughput_ops: float | None = None  # the engine's measured throughput (ops/s), for the per-operation costs
 
     def align(self, result: Any) -> None:
         """Summarise only what the engine measured (a :class:`~ycsbctl.results.model.PhaseResult`):
@@ -123,6 +184,7 @@ class Capture:
         if t0 and runtime_s > 0:
             start = t0 + result.warmup_s
             self.window = (start, start + runtime_s)
+            self.throughput_ops = result.throughput_ops
             if result.engine == "native" and result.client_cpu_s == result.client_cpu_s:
                 self.engine_client_cpu_pct = 100.0 * result.client_cpu_s / runtime_s
                 self.engine_processes = result.processes
@@ -166,10 +228,46 @@ class Capture:
             out[key] = _f(v.max())
         ops, _ = _stat(f, DB_SOURCES, "ops_per_s")
         out["db_ops_per_s_mean"] = _f(ops.mean())
+        forks, _ = _stat(f, DB_SOURCES, "forks")
+        pauses, _ = _stat(f, DB_SOURCES, "fork_pause_us")
+        delayed, _ = _stat(f, DB_SOURCES, "aof_delayed_fsyncs")
+        out.update(server_forks=_f(forks.sum()) if len(forks) else None, server_fork_pause_us_max=_f(pauses.max()),
+                   aof_delayed_fsyncs=_f(delayed.sum()) if len(delayed) else None)
+        out.update(shard_balance(f))
+        lag, _ = _stat(f, DB_SOURCES, "repl_lag_bytes")
+        out["repl_lag_bytes_max"] = _f(lag.max())
         out.update(self._network())
+        out.update(self._where_time_went(out.get("server_cpu_pct_mean")))
         out["samples"] = len(f)
         out["sampler_cpu_s"] = round(sum(s.cpu_s for s in self.samplers), 4)
         return TelemetrySummary.from_dict(out)
+
+    def evidence(self) -> dict[str, Any]:
+        """Where the time went over the measured window: ``server_threads`` and ``client_threads``
+        (per role), the sides' totals, ``wire`` (bytes and packets per second on our connections) and
+        ``host`` (:func:`ycsbctl.telemetry.evidence.host_figures`)."""
+        server = ev.thread_roles(self.frame, "server-threads", self.window, self.interval_s)
+        client = ev.thread_roles(self.frame, "client-threads", self.window, self.interval_s)
+        return {"server_threads": ev.working(server), "server": ev.side_totals(server),
+                "client_threads": ev.working(client), "client": ev.side_totals(client), "wire": ev.wire_figures(self.frame, self.window),
+                "host": ev.host_figures(self.frame, self.window)}
+
+    def _where_time_went(self, server_cpu_pct: float | None) -> dict[str, Any]:
+        """The run table's figures of :meth:`evidence`."""
+        e = self.evidence()
+        server, client, host = e["server"], e["client"], e["host"]
+        top = ", ".join(f"{n} ({p:.0f}%)" for n, p in list(host.get("foreign_top", {}).items())[:3]) or None
+        out: dict[str, Any] = {
+            "server_user_pct": server.get("user_pct"), "server_system_pct": server.get("system_pct"),
+            "server_runq_pct": server.get("runq_pct"), "server_vcsw_per_s": server.get("vcsw_per_s"),
+            "server_ivcsw_per_s": server.get("ivcsw_per_s"), "server_kernel_share": server.get("kernel_share"),
+            "client_user_pct": client.get("user_pct"), "client_system_pct": client.get("system_pct"),
+            "client_runq_pct": client.get("runq_pct"), "client_ivcsw_per_s": client.get("ivcsw_per_s"),
+            "host_user_pct": host.get("host_user_pct"), "host_system_pct": host.get("host_system_pct"),
+            "host_iowait_pct": host.get("host_iowait_pct"), "host_steal_pct": host.get("host_steal_pct"),
+            "host_foreign_pct": host.get("foreign_pct"), "host_foreign_top": top}
+        out.update(ev.per_operation(server_cpu_pct, e["wire"], self.throughput_ops))
+        return out
 
     def _network(self) -> dict[str, Any]:
         """Bytes moved per second from the DB's counters, else the ``lo`` interface; share of the baseline
@@ -214,21 +312,25 @@ class Capture:
             server_cores=bn.server_cores(self.endpoint, self.host_cores, server_limit),
             client_cpu_pct=s.client_cpu_pct_mean, client_cores=client_cores,
             host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s,
-            shared_host=self.endpoint.host is None,
+            shared_host=self.endpoint.host is None, net_source=s.net_source,
             server_throttled_pct=_f(server_throttled.mean()), client_throttled_pct=_f(client_throttled.mean()))
-        b.evidence.update(server_usable_cores=server_limit, client_cpu_quota_cores=client_limit)
+        b.evidence.update(server_usable_cores=server_limit, client_cpu_quota_cores=client_limit,
+                          host_cores=self.host_cores, throughput_ops=self.throughput_ops)
+        where = self.evidence()
+        b.evidence.update({k: v for k, v in where.items() if v})
         return bn.io_threads_note(b, self.endpoint, self.host_cores)
 
 
 @contextmanager
 def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None = None, interval_s: float = 1.0,
-             baseline: NetworkBaseline | None = None, container_mode: str = "stream") -> Iterator[Capture]:
+             baseline: NetworkBaseline | None = None, container_mode: str = "stream",
+             evidence: bool = True) -> Iterator[Capture]:
     """Sample the server, the DB's own figures, the network and the client while the block runs.
 
     ``client_pids`` returns the engine's worker PIDs (called once per interval). Samplers that
     fail stop with one warning in ``capture.warnings``; the block's own exceptions propagate.
     """
-    samplers, notes = samplers_for(endpoint, client_pids, interval_s, container_mode)
+    samplers, notes = samplers_for(endpoint, client_pids, interval_s, container_mode, evidence)
     capture = Capture(endpoint, baseline, samplers=samplers, warnings=list(notes), interval_s=interval_s)
     for s in samplers:
         s.start()

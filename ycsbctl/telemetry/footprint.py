@@ -45,6 +45,10 @@ class Footprint:
 
 
 def _rss(endpoint: Endpoint, db_rss: float | None) -> tuple[float | None, str | None]:
+    if endpoint.processes:  # several processes: all of them
+        each = [process_rss_bytes(int(p["pid"])) for p in endpoint.processes]
+        if all(r is not None for r in each):
+            return float(sum(r for r in each if r is not None)), "process"
     if endpoint.pid:
         rss = process_rss_bytes(endpoint.pid)
         if rss is not None:

@@ -17,7 +17,7 @@ from ycsbctl.processes import poll, stop_process
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import Sampler
-from ycsbctl.urls import host_of, is_loopback
+from ycsbctl.urls import host_of, is_loopback, redact_url
 
 IPERF_PORT = 5201
 INSTALL_HINT = "apt-get install iperf3"
@@ -111,7 +111,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
     use host networking in our set-up). Other hosts (URLs, or containers on a remote engine:
     ``endpoint.host``): skipped with a note unless ``iperf_server``
     (``host[:port]``) names an iperf3 server next to the database. iperf3 missing or failing:
-    ``gbit_s`` None with a note; the run goes on. None for ``basic://`` (no server, no network).
+    ``gbit_s`` None with a note; the run goes on. None for a store without a server (``basic://``: no network).
     """
     if not registry.get(endpoint.protocol).has_server:
         return None
@@ -145,9 +145,10 @@ def endpoint_for(target_or_url: str) -> Endpoint:
 
 def iperf_baseline_for(target_or_url: str, duration_s: float = 3.0,
                        iperf_server: str | None = None) -> NetworkBaseline:
-    """:func:`iperf_baseline` for a URL or target name; ``basic://`` has no network to measure."""
+    """:func:`iperf_baseline` for a URL or target name; a store without a server (``basic://``) has
+    no network to measure."""
     b = iperf_baseline(endpoint_for(target_or_url), duration_s, iperf_server)
-    return b or NetworkBaseline(None, "basic:// has no server and no network to measure")
+    return b or NetworkBaseline(None, f"{redact_url(target_or_url)} has no server and no network to measure")
 
 
 class InterfaceNetSampler(Sampler):

@@ -23,17 +23,23 @@ MIN_STALL_S = 1.0
 @dataclass
 class Stall:
     """The longest time without a reply (s), when it began (s from the point's start, warm-up
-    included, as the series counts), and how many operations timed out."""
+    included, as the series counts), how many operations timed out, and the point's warm-up (s)."""
 
     seconds: float
     from_s: float
     timeouts: int = 0
+    warmup_s: float = 0.0
+
+    @property
+    def window_s(self) -> float:
+        """When it began on the console's one clock: s into the measured window, the warm-up negative."""
+        return self.from_s - self.warmup_s
 
     def text(self) -> str:
-        """One phrase for the point's reason: ``no reply for 11.9 s, from 9.0 s``."""
+        """One phrase for the point's reason: ``no reply for 11.9 s, from 7.0 s into the measured window``."""
         parts = []
         if self.seconds >= MIN_STALL_S:
-            parts.append(f"no reply for {self.seconds:.1f} s, from {self.from_s:.1f} s")
+            parts.append(f"no reply for {self.seconds:.1f} s, from {self.window_s:.1f} s into the measured window")
         if self.timeouts:
             parts.append(f"{self.timeouts:,} operation{'s' if self.timeouts != 1 else ''} timed out")
         return "; ".join(parts)
@@ -48,13 +54,21 @@ def _overall(series: pd.DataFrame | None) -> pd.DataFrame:
     return series[series["op"] == "OVERALL"].sort_values("second")
 
 
-def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float | None = None) -> Stall | None:
+def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float | None = None,
+               warmup_s: float = 0.0, paced: bool = False) -> Stall | None:
     """The longest stall in a point's per-second ``series`` (``SERIES_COLUMNS``), or None.
 
     Only the measured window counts (warm-up seconds are skipped); the last second is partial
     (the run ends inside it), so an empty last second is not evidence on its own. When the silent
     seconds begin with operations that timed out (``timeout_s``, the per-operation timeout), those
-    were sent ``timeout_s`` earlier and never answered: the silence began that much before."""
+    were sent ``timeout_s`` earlier and never answered: the silence began that much before.
+    ``warmup_s``: the point's warm-up (s), so that the stall's text counts from the measured window.
+
+    Silent seconds are a stall where the seconds that had replies were mostly busy (a paced, nearly
+    idle point proves nothing): counted among the seconds with replies, so that a silence longer than
+    the rest of the window is one too. ``paced``: the point had a target rate; an unpaced point's
+    clients each always wait on an operation, so a silence over half of its measured window or more
+    is a stall even with no busy second (a server frozen from the window's start)."""
     df = _overall(series)
     measured = df[~df["warmup"].astype(bool)] if "warmup" in df else df
     best: Stall | None = None
@@ -65,8 +79,10 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float 
         expired = dict(zip(measured["second"].astype(int), (measured["operations"] - replies).astype(int)))
         slowest = dict(zip(measured["second"].astype(int), measured["max_us"].astype(float)))
         busy = [c for c in counts.values() if c >= MIN_BUSY_OPS]
+        heard = [c for c in counts.values() if c > 0]
         seconds = sorted(counts)
-        if busy and len(busy) * 2 >= len(seconds) - 1:  # a paced, nearly idle point proves nothing
+        evidence = bool(busy) and len(busy) * 2 >= len(heard) - 1
+        if evidence or not paced:
             first, last = seconds[0], seconds[-1]
             k = first
             while k < last:  # the final (partial) second is never the start of a stall
@@ -86,9 +102,11 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float 
                 if timeout_s and expired.get(start, 0):  # unanswered since timeout_s before they expired
                     began = max(float(first) - 1.0, start - timeout_s)
                     length = max(length, k - began)
+                if not evidence and length * 2 < len(seconds):  # unpaced, no busy second: a silence over half
+                    continue
                 if best is None or length > best.seconds:
-                    best = Stall(round(length, 1), round(float(began), 1))
+                    best = Stall(round(length, 1), round(float(began), 1), warmup_s=warmup_s)
     if timeouts:
-        best = best or Stall(0.0, 0.0)
+        best = best or Stall(0.0, 0.0, warmup_s=warmup_s)
         best.timeouts = int(timeouts)
     return best

@@ -206,3 +206,15 @@ def split_count(total: int, parts: int) -> list[int]:
     """YCSB's split of ``total`` operations over ``parts`` threads: total//parts, +1 for the first total%parts."""
     base, extra = divmod(total, parts)
     return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def process_blocks(total: int, threads_per_process: list[int]) -> list[tuple[int, int]]:
+    """``(first, count)`` of each worker process when ``total`` load operations are split over the threads as
+    YCSB splits them (:func:`split_count`), each process taking its threads' shares in turn."""
+    per_thread = split_count(total, sum(threads_per_process))
+    blocks, first, t = [], 0, 0
+    for n in threads_per_process:
+        count = sum(per_thread[t:t + n])
+        blocks.append((first, count))
+        first, t = first + count, t + n
+    return blocks

@@ -6,8 +6,8 @@ CoreWorkload, so that measurements, telemetry, fidelity checks and reports apply
 What a workload gives the engine (:class:`Workload`):
 
 - **Its operations' names** (:attr:`Workload.operation_names`), indexed by a small op code
-  (0 … 5; codes 6 and up are the engine's: VERIFY and a read-modify-write's halves). Each name is
-  a measurement: ``<NAME>`` for an OK operation, ``<NAME>-FAILED`` otherwise, as YCSB's DBWrapper.
+  (0 … 5, and 7 for a seventh; 6 is the engine's VERIFY, 8 and up a read-modify-write's halves). Each
+  name is a measurement: ``<NAME>`` for an OK operation, ``<NAME>-FAILED`` otherwise, as YCSB's DBWrapper.
 - **Its load phase**: :attr:`Workload.load_operations` operations, split over the worker
   processes by :meth:`Workload.load_blocks` (a block is ``(first, count)`` in the workload's own
   unit: key numbers for CoreWorkload, load operations for online-status); :meth:`Workload.loaded_records`
@@ -27,8 +27,15 @@ What a workload gives the engine (:class:`Workload`):
   status (0 OK, 1 NOT_FOUND, 2 ERROR, 3 TIMEOUT: the stores' ``Status``), or None when the workload
   cannot run on that store (refused before anything starts). An executor speaks through the
   binding's generic request method — Redis: ``await binding.resp(*commands)`` → (status, last
-  reply); MongoDB: ``await binding.run_command(doc, write)`` → (status, reply document) — so a
+  reply); MongoDB: ``await binding.run_command(doc, write)`` → (status, reply document); SQL stores:
+  ``await binding.sql(statement, params)`` → (status, rows, rows changed) — so a
   plug-in carries its own per-store code and imports nothing from the engine or the stores.
+- **Before the clients start** (optional): :meth:`Workload.prepare` runs once per worker process on its
+  first binding, after it connected and outside the measurement (create a table, check answers); what it
+  returns fails the point in one line.
+- **Cells a store cannot do** (optional, :attr:`Workload.refuses_cells`): :meth:`Workload.refusal` says why
+  a store cannot run this workload's operations; such a target × workload cell is refused before anything
+  starts, said in one line and kept in the manifest (``cannot``), while the target's other cells run.
 
 ``workload=`` absent, ``site.ycsb.workloads.CoreWorkload`` or ``ycsbctl.workload.core_plugin:CorePlugin``
 is YCSB's CoreWorkload (:class:`~ycsbctl.workload.core_plugin.CorePlugin`, which hands out today's
@@ -46,13 +53,14 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from ycsbctl.errors import UserError
+from ycsbctl.errors import UserError, short_error
 from ycsbctl.results.names import VERIFY_NAME
 from ycsbctl.workload.properties import Properties
 
 YCSB_CORE = "site.ycsb.workloads.CoreWorkload"
 CORE_PLUGIN = "ycsbctl.workload.core_plugin:CorePlugin"
-MAX_OPERATIONS = 6  # op codes 0..5: 6 (VERIFY) and 8.. (a read-modify-write's halves) are the engine's
+MAX_OPERATIONS = 7  # op codes 0..5, then 7: 6 (VERIFY) and 8.. (a read-modify-write's halves) are the engine's
+SEVENTH_CODE = 7  # the op code of a plug-in's seventh operation (6 is VERIFY)
 # The stores' Status codes, as plain ints (a workload imports nothing from the stores).
 OK, NOT_FOUND, ERROR, TIMEOUT = 0, 1, 2, 3
 
@@ -77,8 +85,48 @@ class OperationSource(Protocol):
     def batch_steps(self, n: int) -> Generator[None, None, Any]: ...
 
 
+class RespBinding(Protocol):
+    """The binding a ``redis`` executor gets: ``resp(*commands)``, each command a sequence of arguments
+    (``resp((b"PING",))``, not ``resp(b"PING")``) → (status, the last reply)."""
+
+    last_error: str | None
+
+    async def resp(self, *commands: Sequence[bytes]) -> tuple[int, object]: ...
+
+
+class CommandBinding(Protocol):
+    """The binding a ``mongodb`` executor gets (ycsbctl's wire binding): ``run_command(cmd, write)`` →
+    (status, the reply document or None)."""
+
+    last_error: str | None
+
+    async def run_command(self, cmd: dict, write: bool = False) -> tuple[int, dict | None]: ...
+
+
+class TextBinding(Protocol):
+    """The binding a ``memcached`` executor gets: ``mc(command)`` → (status, (status line, value) or None):
+    one text-protocol command (``b"get k\r\n"``); a ``get`` hit answers ``(b"VALUE", data)``."""
+
+    last_error: str | None
+
+    async def mc(self, command: bytes) -> tuple[int, tuple[bytes, bytes | None] | None]: ...
+
+
+class SqlBinding(Protocol):
+    """The binding a SQL store's executor gets (``postgresql``, ``mariadb``, ``sqlite``, whichever driver
+    the URL selects): ``sql(statement, params)`` → (status, rows, rows changed or matched). Placeholders
+    are the store's own (``$1`` on PostgreSQL, ``?`` on MariaDB and SQLite); a row is a tuple of column
+    values as the driver gives them (text as ``str`` or ``bytes``; ``int()`` reads a number from either)."""
+
+    last_error: str | None
+
+    async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]: ...
+
+
 class Executor(Protocol):
-    """Runs one operation of a plug-in workload on one binding (one connection): → status code."""
+    """Runs one operation of a plug-in workload on one binding (one connection): → status code. The
+    binding is the store's own (:class:`RespBinding` for ``redis``, :class:`CommandBinding` for ``mongodb``):
+    type an executor's ``binding`` so, and mypy checks its calls."""
 
     async def __call__(self, binding: Any, op: int, arg: Any, /) -> int: ...
 
@@ -96,6 +144,12 @@ class Workload(ABC):
     # True for CoreWorkload only: the engine runs it through the stores' YCSB bindings (read, insert,
     # update, scan, delete, and their chains) instead of an executor.
     builtin_ycsb: ClassVar[bool] = False
+    # What a record is, in the user's words (``users`` for online-status): rates per record say it.
+    record_unit: ClassVar[str] = "records"
+    # True: a store that cannot run this workload's operations (refusal) has that cell refused, not the plan
+    refuses_cells: ClassVar[bool] = False
+    # The most :meth:`prepare` may take, s (added to the time the engine waits for its workers to connect)
+    prepare_s: ClassVar[float] = 0.0
 
     operationcount: int | None = None  # run phase: operations in all (None/0: until the duration ends)
     insert_only: bool = False  # True: the workload measures its load phase (YCSB's ``insert``)
@@ -119,6 +173,12 @@ class Workload(ABC):
         """Records a load of ``ok_operations`` OK operations stored (bytes per record divide by it)."""
         return ok_operations
 
+    def records_per_operation(self) -> dict[str, int]:
+        """Records (in :attr:`record_unit`) one OK operation of each kind stores, for the kinds where
+        that is not one per operation (online-status: ``BATCH-STORE`` stores ``online.batchsize``
+        users); empty when every operation is one record's, as in CoreWorkload."""
+        return {}
+
     @abstractmethod
     def op_codes(self, phase: str) -> list[int]:
         """The op codes ``phase`` (``load`` | ``run``) may issue (what the engine measures)."""
@@ -135,6 +195,18 @@ class Workload(ABC):
 
     def check_memory(self, threads: int) -> None:  # noqa: B027 - optional hook
         """Refuse (UserError) a workload whose values cannot fit in this host's memory."""
+
+    def refusal(self, protocol: str, server: str = "") -> str | None:
+        """Why store ``protocol`` (a server of kind ``server``, the catalogue's name, "" for a URL) cannot run
+        this workload's operations (None: it can); with :attr:`refuses_cells`, the cell is refused rather
+        than the plan."""
+        return None if self.executor(protocol) is not None else "it has no binding for it"
+
+    async def prepare(self, executor: Any, binding: Any, phase: str) -> str | None:
+        """Once per worker process, on its first connected binding, before the common start and outside the
+        measurement (``phase``: load | run): → why the point cannot be measured (it fails, said in one
+        line), or None."""
+        return None
 
 
 def class_path(p: Properties) -> str:
@@ -165,25 +237,51 @@ def workload_class(path: str) -> type[Workload]:
 
 
 def load_workload(p: Properties) -> Workload:
-    """The workload the properties select, built from them (checked: a :class:`UserError` when bad)."""
-    return workload_class(class_path(p)).from_properties(p)
+    """The workload the properties select, built from them (checked: a :class:`UserError` when bad;
+    any other exception its constructor raises is one too, naming the plug-in: exit 2)."""
+    path = class_path(p)
+    cls = workload_class(path)
+    try:
+        return cls.from_properties(p)
+    except UserError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a plug-in's bug is said in one line, never a traceback
+        raise UserError(f"workload={path!r}: {cls.__name__}.from_properties raised {short_error(exc)}",
+                        fix="fix the plug-in or its properties") from None
 
 
-def require_executor(w: Workload, protocol: str, props: Properties) -> None:
-    """A plug-in workload must say how ``protocol``'s store executes its operations (before anything starts)."""
+class PluginStore(Protocol):
+    """What :func:`require_executor` asks of a store (a ``stores.base.ServerProtocol``): its name, and
+    why the binding its executors get cannot be had with some binding properties."""
+
+    name: str
+
+    def plugin_refusal(self, properties: dict[str, str]) -> str | None: ...
+
+
+def require_executor(w: Workload, store: PluginStore, props: Properties) -> None:
+    """A plug-in workload must say how ``store`` executes its operations, with a binding these
+    properties allow (before anything starts)."""
     name = type(w).__name__
-    if w.executor(protocol) is None:
-        raise UserError(f"the workload {name} cannot run on a {protocol} target (it has no binding for it): "
-                        "use a target it supports")
-    if protocol == "mongodb" and props.get("mongodb.driver", "").strip().lower() == "pymongo":
-        raise UserError(f"the workload {name} runs over ycsbctl's own MongoDB wire binding: drop -p mongodb.driver=pymongo")
+    try:
+        executor = w.executor(store.name)
+    except Exception as exc:  # noqa: BLE001 - a plug-in's bug is said in one line, never a traceback
+        raise UserError(f"the workload {name}: its executor({store.name!r}) raised {short_error(exc)}",
+                        fix="fix the plug-in") from None
+    if executor is None:
+        raise UserError(f"the workload {name} cannot run on a {store.name} target "
+                        f"({w.refusal(store.name) or 'it has no binding for it'}): use a target it supports")
+    why = store.plugin_refusal(props)
+    if why:
+        raise UserError(f"the workload {name} {why}")
 
 
 def op_names(p: Properties) -> tuple[str, ...]:
-    """The measurement names of the workload ``p`` selects, by op code: its operations' names, then
-    (at code 6) VERIFY, the engine's check of a read (``dataintegrity``)."""
+    """The measurement names of the workload ``p`` selects, by op code: its first six operations' names,
+    then (at code 6) VERIFY, the engine's check of a read (``dataintegrity``), then its seventh (code 7)."""
     names = workload_class(class_path(p)).operation_names
-    return (*names, *("",) * (MAX_OPERATIONS - len(names)), VERIFY_NAME)
+    first = names[:SEVENTH_CODE - 1]
+    return (*first, *("",) * (SEVENTH_CODE - 1 - len(first)), VERIFY_NAME, *names[SEVENTH_CODE - 1:])
 
 
 def axis_values(p: Properties) -> Sequence[tuple[str, list[str]]]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -188,16 +189,10 @@ def load_properties(
     workload: str | Path | None = None, files: Iterable[str] = (), overrides: Iterable[str] = ()
 ) -> Properties:
     """Merge like YCSB: the workload file, then each ``-P`` file in order, then ``-p`` pairs; a
-    variant's settings (``NAME[key=value]``: one value of a sweep axis) last."""
-    merged = Properties()
-    if workload is not None:
-        merged.update(read_property_file(resolve_workload(workload)))
-    for f in files:
-        merged.update(read_property_file(f))
-    merged.update(parse_overrides(overrides))
-    if workload is not None:
-        merged.update(split_variant(str(workload))[1])
-    return merged
+    variant's settings (``NAME[key=value]``: one value of a sweep axis) last. (A command that needs
+    several workloads' properties reads its files once: :class:`PropertySources`.)"""
+    return PropertySources.read([] if workload is None else [str(workload)], files, overrides).merged(
+        None if workload is None else str(workload))
 
 
 def is_shipped(path: Path) -> bool:
@@ -210,15 +205,75 @@ def is_shipped(path: Path) -> bool:
 
 def user_properties(workloads: Iterable[str] = (), files: Iterable[str] = (), overrides: Iterable[str] = ()
                     ) -> Properties:
-    """What the user set the YCSB way: their own workload files, every ``-P`` file, then ``-p`` pairs.
-    A shipped workload named as an argument (``workload-b``) gives only its mix: its
-    ``recordcount``/``operationcount`` of 1000 give way to the profile's scale."""
-    merged = Properties()
-    for w in workloads:
-        path = resolve_workload(w)
-        if not is_shipped(path):
-            merged.update(read_property_file(path))
-    for f in files:
-        merged.update(read_property_file(f))
-    merged.update(parse_overrides(overrides))
-    return merged
+    """What the user set the YCSB way (:meth:`PropertySources.user`)."""
+    return PropertySources.read(workloads, files, overrides).user()
+
+
+@dataclass(frozen=True)
+class PropertySources:
+    """The property files one command names, each read once: the workloads' files (by the name the
+    workload is given under, a variant's ``[key=value]`` left off), every ``-P`` file in order, and the
+    ``-p`` pairs. Everything a run derives from properties (its sweep axes, client properties, typo and
+    proportion hints, each workload's merged properties) is merged from these in memory.
+
+    The :class:`Properties` held here are never changed; :meth:`merged` and :meth:`user` return new ones."""
+
+    workload_files: Mapping[str, Properties]
+    shipped: frozenset[str]  # the workloads whose file ycsbctl ships (only their mix is the user's)
+    files: tuple[Properties, ...]
+    overrides: Properties
+
+    @classmethod
+    def read(cls, workloads: Iterable[str], files: Iterable[str] = (), overrides: Iterable[str] = ()
+             ) -> PropertySources:
+        """Read each file once (a file named twice, as a workload and as ``-P``, is read once); a
+        :class:`UserError` for an unknown workload, a missing or unreadable file or a bad ``-p`` pair."""
+        cache: dict[Path, Properties] = {}
+
+        def read_once(path: Path) -> Properties:
+            key = path.resolve()
+            if key not in cache:
+                cache[key] = read_property_file(path)
+            return cache[key]
+
+        given, pairs = tuple(read_once(Path(f).expanduser()) for f in files), parse_overrides(overrides)
+        by_name: dict[str, Properties] = {}
+        shipped = set()
+        for w in workloads:
+            base = split_variant(str(w))[0]
+            if base in by_name:
+                continue
+            path = resolve_workload(base)
+            by_name[base] = read_once(path)
+            if is_shipped(path):
+                shipped.add(base)
+        return cls(by_name, frozenset(shipped), given, pairs)
+
+    def merged(self, workload: str | None) -> Properties:
+        """Merge like YCSB: ``workload``'s file, then each ``-P`` file in order, then ``-p`` pairs; a
+        variant's settings (``NAME[key=value]``: one value of a sweep axis) last."""
+        merged = Properties()
+        if workload is not None:
+            base, variant = split_variant(workload)
+            merged.update(self.workload_files[base])
+        for f in self.files:
+            merged.update(f)
+        merged.update(self.overrides)
+        if workload is not None:
+            merged.update(variant)
+        return merged
+
+    def given(self) -> Properties:
+        """The ``-P`` files, then the ``-p`` pairs: the keys the user typed (checked for typos)."""
+        return self.merged(None)
+
+    def user(self) -> Properties:
+        """What the user set the YCSB way: their own workload files, every ``-P`` file, then ``-p``
+        pairs. A shipped workload named as an argument (``workload-b``) gives only its mix: its
+        ``recordcount``/``operationcount`` of 1000 give way to the profile's scale."""
+        merged = Properties()
+        for name, props in self.workload_files.items():
+            if name not in self.shipped:
+                merged.update(props)
+        merged.update(self.given())
+        return merged

@@ -15,7 +15,10 @@ class BasicProtocol(ServerProtocol):
     name = "basic"
     schemes = ("basic",)
     example = "basic://"
+    aliases = {"basic": "basic://"}  # no server: YCSB's BasicDB, the engine alone
     has_server = False
+    engine_only = True
+    ycsb_db_class = "BasicDB"
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.stores.basic.binding import BasicBinding

@@ -113,6 +113,14 @@ class MariaBinding(Binding):
         except (MySQLError, asyncio.TimeoutError, OSError) as exc:
             return await self._failed(exc)
 
+    async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]:
+        """Any statement (``?`` placeholders) → (status, its rows, rows it matched): the generic request a
+        workload plug-in's executor speaks through (``workload.plugin.SqlBinding``)."""
+        n = await self._execute(statement.replace("%", "%%").replace("?", "%s"), params)
+        if isinstance(n, Status):
+            return n, [], 0
+        return Status.OK, list(await self.cur.fetchall() or ()), int(n)
+
     async def _row(self, sql: str, args: Sequence) -> tuple | None | Status:
         n = await self._execute(sql, args)
         if isinstance(n, Status):

@@ -20,6 +20,25 @@ def global_status(conn) -> dict[str, Any]:
         return dict(cur.fetchall())
 
 
+def database_bytes(conn) -> float:
+    """InnoDB's ``data_length + index_length`` of every table of the current database (YCSB's, or a workload
+    plug-in's), refreshed by ANALYZE TABLE, plus the space of their FULLTEXT indexes' auxiliary tables
+    (``information_schema.INNODB_SYS_TABLESPACES``: allocated bytes of ``<db>/FTS_…``), in bytes."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() "
+                    "AND engine = 'InnoDB'")
+        tables = [r[0] for r in cur.fetchall()]
+        for t in tables:
+            cur.execute(f"ANALYZE TABLE `{t}`")
+            cur.fetchall()
+        cur.execute("SELECT coalesce(sum(data_length + index_length), 0) FROM information_schema.tables "
+                    "WHERE table_schema = DATABASE() AND engine = 'InnoDB'")
+        size = num(cur.fetchone()[0]) or 0.0
+        cur.execute("SELECT coalesce(sum(allocated_size), 0) FROM information_schema.innodb_sys_tablespaces "
+                    "WHERE name LIKE concat(DATABASE(), '/FTS\\_%')")
+        return size + (num(cur.fetchone()[0]) or 0.0)
+
+
 def table_bytes(conn, table: str) -> float | None:
     """InnoDB's ``data_length + index_length`` of ``table`` in the current database (bytes); None when absent.
     The statistics are refreshed first (ANALYZE TABLE), so the figure follows the load just done."""

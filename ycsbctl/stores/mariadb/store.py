@@ -31,6 +31,10 @@ async def _ensure_table(url: str, properties: dict[str, str], timeout_s: float) 
         await b.close()
 
 
+async def _nothing() -> None:
+    """No table to create (a workload plug-in creates its own)."""
+
+
 class MariaProtocol(SqlProtocol):
     name = "mysql"
     schemes = ("mysql", "mariadb")
@@ -58,12 +62,14 @@ class MariaProtocol(SqlProtocol):
         from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.mariadb.binding import MariaBinding
         from ycsbctl.stores.mariadb.wire import MariaWireBinding, wire_eligible
+        from ycsbctl.stores.sql.layout import ycsb_layout
 
         if wire_eligible(url, properties):
-            await _ensure_table(url, properties, timeout_s)
+            if ycsb_layout(properties):
+                await _ensure_table(url, properties, timeout_s)
             return await connect_wire([MariaWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
         return await self.connect_all([MariaBinding(url, timeout_s) for _ in range(clients)],
-                                      lambda b: b.ensure_table(properties))
+                                      lambda b: b.ensure_table(properties) if ycsb_layout(properties) else _nothing())
 
     def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
         from ycsbctl.stores.mariadb.session import query
@@ -108,13 +114,13 @@ class MariaProtocol(SqlProtocol):
 
     def reading(self, url: str) -> Reading:
         from ycsbctl.stores.mariadb.session import connect
-        from ycsbctl.stores.mariadb.stats import table_bytes
+        from ycsbctl.stores.mariadb.stats import database_bytes, table_bytes
 
         conn = connect(url, 30.0)
-        try:
-            size = table_bytes(conn, "usertable")
+        try:  # every table's: YCSB's usertable, or a workload plug-in's (media-items, with its FULLTEXT index)
+            size = database_bytes(conn)
             with conn.cursor() as cur:
-                cur.execute("SELECT COUNT(*) FROM usertable" if size is not None else "SELECT 0")
+                cur.execute("SELECT COUNT(*) FROM usertable" if table_bytes(conn, "usertable") is not None else "SELECT 0")
                 rows = int(cur.fetchone()[0])
         finally:
             conn.close()

@@ -100,10 +100,11 @@ def error_text(payload: bytes) -> str:
 class Reply:
     """One statement's reply: rows (and the first one), rows matched by a write, the error if any."""
 
-    __slots__ = ("rows", "row", "affected", "error")
+    __slots__ = ("rows", "row", "affected", "error", "more")
 
     def __init__(self, rows: int, row: bytes | None, affected: int, error: str | None) -> None:
         self.rows, self.row, self.affected, self.error = rows, row, affected, error
+        self.more: list[bytes] | None = None  # the rows after the first, when asked for (MariaWireBinding.sql)
 
 
 class _MyProtocol(WireProtocol):
@@ -124,8 +125,11 @@ class _MyProtocol(WireProtocol):
         # the bytes of the last result set up to its first row (column count and definitions, with their
         # sequence numbers): the same for every reply to one statement shape
         self.head = b""
+        self.more: list[bytes] | None = None  # a list: keep the rows after the first (MariaWireBinding.sql)
 
     def _done(self, reply: Any) -> None:
+        if self.more is not None and reply.__class__ is Reply:
+            reply.more, self.more = self.more, None
         self.state, self.rows, self.row = 0, 0, None
         self.answer(reply, reply.error if isinstance(reply, Reply) else None)
 
@@ -194,6 +198,8 @@ class _MyProtocol(WireProtocol):
             else:
                 if not self.rows:
                     self.row = p
+                elif self.more is not None:
+                    self.more.append(p)
                 self.rows += 1
         if pos < n:
             self.buf = data[pos:]
@@ -284,6 +290,28 @@ class MariaWireBinding(SqlWireBinding):
 
     def update_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
         return self.query(self.template("update", table, tuple(names)) % (*map(quote, values), quote(key)))
+
+    async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]:
+        """Any statement (``?`` placeholders, filled in quoted as Connector/J does) → (status, its rows as
+        column texts, rows it matched): the generic request a workload plug-in's executor speaks through
+        (``workload.plugin.SqlBinding``)."""
+        parts = statement.encode().split(b"?")
+        if len(parts) != len(params) + 1:
+            raise ValueError(f"{len(params)} parameters for {len(parts) - 1} placeholders in {statement!r}")
+        out = [parts[0]]
+        for value, part in zip(params, parts[1:]):
+            out += (b"NULL" if value is None else b"%d" % value if isinstance(value, int)
+                    else b"'" + quote(str(value).encode()) + b"'", part)
+        self.proto.more = []
+        r: Any = await self.call(self.query(b"".join(out)))
+        self.proto.more = None
+        if r.__class__ is Status:
+            return r, [], 0
+        if r.error is not None:
+            self.last_error = f"MariaDB: {r.error}"[:300]
+            return ERROR, [], 0
+        rows = [] if r.row is None else [tuple(row_values(r.row)), *(tuple(row_values(m)) for m in r.more or ())]
+        return OK, rows, r.affected
 
     def status(self, op: int, r: Reply) -> Status:
         if r.error is not None:

@@ -188,7 +188,7 @@ class MemcachedBinding(WireBinding):
     """One client = one connection, one request in flight (YCSB's thread model)."""
 
     EXPIRED = _TIMEOUT
-    SERVER = "memcached"
+    SERVER = "the memcached server"  # "lost the …": the runner fails the point on it, as for Redis
 
     def __init__(self, url: str, timeout_s: float) -> None:
         super().__init__(timeout_s)
@@ -233,6 +233,13 @@ class MemcachedBinding(WireBinding):
         if st is Status.ERROR:
             self.last_error = error_text(line)
         return st
+
+    async def mc(self, command: bytes) -> tuple[Status, tuple[bytes, bytes | None] | None]:
+        """Workload plug-ins' request (see ``workload.plugin``): one text-protocol command (its ``\r\n``
+        and data included) → (OK, (status line, value)) — ``(b"VALUE", data)`` for a ``get`` hit — or
+        TIMEOUT / ERROR (``last_error`` says why) and None."""
+        r = await self.call(command)
+        return (r, None) if r.__class__ is Status else (Status.OK, r)
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
         return await self._status(READ, b"get %b\r\n" % (self.prefix(table) + key))

@@ -24,6 +24,7 @@ class MemcachedProtocol(ServerProtocol):
     name = "memcached"
     schemes = ("memcached",)
     example = "memcached://host:port"
+    ycsb_db_class = "db.MemcachedClient"  # a release folder's memcached-binding (not on Maven Central)
     footprint_basis = "bytes"  # memcached's own count of the memory its items take
     unsupported = {"SCAN": "memcached has no ordered keys (YCSB's memcached binding: scan NOT_IMPLEMENTED)"}
 
@@ -94,6 +95,19 @@ class MemcachedProtocol(ServerProtocol):
 
         with AdminConnection(url) as c:
             return int(c.stats()["curr_items"])
+
+    def why_short(self, url: str) -> str | None:
+        """``memcached evicted 18,584 items since it started (its memory limit, -m, is 2 MiB)``: items it
+        dropped for room (``stats`` ``evictions``), None when it dropped none."""
+        from ycsbctl.stores.memcached.admin import AdminConnection, number
+
+        with AdminConnection(url) as c:
+            stats = c.stats()
+        evicted, limit = number(stats, "evictions"), number(stats, "limit_maxbytes")
+        if not evicted:
+            return None
+        mib = f" (its memory limit, -m, is {limit / 2**20:,.0f} MiB)" if limit else ""
+        return f"memcached evicted {int(evicted):,} items since it started{mib}"
 
     def reported_pid(self, url: str) -> int | None:
         from ycsbctl.stores.memcached.stats import reported_pid

@@ -20,6 +20,9 @@ class MongoProtocol(ServerProtocol):
     name = "mongodb"
     schemes = ("mongodb", "mongodb+srv")
     example = "mongodb://host:port/db"
+    url_lists_hosts = True
+    ycsb_db_class = "db.MongoDbClient"
+    ycsb_log_db_classes = ("AsyncMongoDbClient",)  # YCSB's mongodb-async binding
     password_hint = "mongodb://USER:PASSWORD@host:port/db"
     footprint_basis = "cache"
 
@@ -62,6 +65,11 @@ class MongoProtocol(ServerProtocol):
             raise
         return BindingSet([MongoBinding(pool) for _ in range(clients)], shared=pool)
 
+    def plugin_refusal(self, properties: dict[str, str]) -> str | None:
+        if properties.get("mongodb.driver", "").strip().lower() == "pymongo":
+            return "runs over ycsbctl's own MongoDB wire binding: drop -p mongodb.driver=pymongo"
+        return None
+
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
         from urllib.parse import urlsplit
 
@@ -76,6 +84,19 @@ class MongoProtocol(ServerProtocol):
             c.admin.command("ping")
         finally:
             c.close()
+
+    def open_without_credentials(self, url: str) -> bool:
+        """``listDatabases`` unauthenticated (``ping`` answers without credentials even where
+        authentication is on)."""
+        try:
+            c = client(url, 5.0)
+            try:
+                c.admin.command("listDatabases", nameOnly=True)
+            finally:
+                c.close()
+        except Exception:  # noqa: BLE001 - it wants credentials (or does not answer)
+            return False
+        return True
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
         c = client(url, 5.0)

@@ -5,7 +5,8 @@ binding (:mod:`ycsbctl.stores.postgresql.wire`, a third less client CPU per oper
 asyncpg prepares each statement shape once per connection (its statement cache) and then sends
 Bind/Execute only, parsed in Cython: the fastest asyncio driver for PostgreSQL we measured
 (``bench sql_clients``). A statement that takes longer than the operation timeout is cancelled by
-asyncpg (TIMEOUT); a lost connection is reconnected once, else the client stops (:class:`ConnectionLost`).
+asyncpg (TIMEOUT); a lost connection (the server gone, or a FATAL error such as ``pg_terminate_backend``
+closing it) is reconnected once, else the client stops (:class:`ConnectionLost`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import asyncpg
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
 from ycsbctl.stores.sql.layout import DOLLAR, columns, row_status, row_values, split_values
 
-_LOST = (asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError, ConnectionError, OSError)
+_LOST = (asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError,
+         asyncpg.exceptions.InternalClientError, ConnectionError, OSError)
 
 
 class PgBinding(Binding):
@@ -46,10 +48,13 @@ class PgBinding(Binding):
         if isinstance(exc, asyncio.TimeoutError):
             self.last_error = f"timed out after {self.timeout_s:g} s"
             return Status.TIMEOUT
-        if isinstance(exc, asyncpg.PostgresError) and not isinstance(exc, _LOST):
+        gone = self.conn is None or self.conn.is_closed()  # a FATAL (pg_terminate_backend) closed it
+        if isinstance(exc, asyncpg.PostgresError) and not isinstance(exc, _LOST) and not gone:
             self.last_error = f"PostgreSQL: {type(exc).__name__}: {exc}"
             return Status.ERROR
         why = str(exc) or type(exc).__name__
+        if isinstance(exc, asyncpg.exceptions.InternalClientError):  # asyncpg's state after a FATAL it read idle
+            why = "the server closed the connection"
         await self.close()
         try:
             await self.connect()
@@ -57,6 +62,19 @@ class PgBinding(Binding):
             raise ConnectionLost(f"lost the PostgreSQL server ({why}); reconnecting failed: {lost}") from None
         self.last_error = f"connection lost: {why}"
         return Status.ERROR
+
+    async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]:
+        """Any statement (``$n`` placeholders) → (status, its rows, rows it changed): the generic request a
+        workload plug-in's executor speaks through (``workload.plugin.SqlBinding``)."""
+        conn: asyncpg.Connection = self.conn
+        try:
+            if statement.lstrip()[:6].upper() in ("SELECT", "WITH"):
+                return Status.OK, [tuple(r) for r in await conn.fetch(statement, *params, timeout=self.timeout_s)], 0
+            tag = await conn.execute(statement, *params, timeout=self.timeout_s)
+        except (asyncpg.PostgresError, asyncio.TimeoutError, *_LOST) as exc:
+            return await self._failed(exc), [], 0
+        last = tag.rpartition(" ")[2]
+        return Status.OK, [], int(last) if last.isdigit() else 0
 
     async def _row(self, sql: str, *args: object) -> asyncpg.Record | None | Status:
         try:

@@ -24,6 +24,15 @@ def database_counters(s: PgSession) -> dict[str, float | None]:
     return dict(zip(names, (num(v) for v in row[0]))) if row else dict.fromkeys(names)
 
 
+def database_bytes(s: PgSession) -> float:
+    """``pg_total_relation_size`` of every table of the database's own schemas (YCSB's ``usertable``, or a
+    workload plug-in's tables: with their TOAST and indexes), in bytes; 0 with none."""
+    row = s.fetch("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n "
+                  "ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN "
+                  "('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'")
+    return num(row[0][0]) or 0.0
+
+
 def relation_bytes(s: PgSession, table: str) -> float | None:
     """``pg_total_relation_size``: the table, its TOAST and its indexes (bytes); None when it does not exist."""
     row = s.fetch("SELECT pg_total_relation_size(to_regclass($1))", table)

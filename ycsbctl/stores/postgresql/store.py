@@ -24,8 +24,10 @@ async def _create_table(conn, properties: dict[str, str]) -> None:
     """YCSB's table, unless it exists. The engine's worker processes open their bindings at once, and two
     concurrent CREATE TABLE IF NOT EXISTS race in PostgreSQL's catalog (a unique violation on
     pg_type): one advisory lock (held for the transaction) makes them take turns."""
-    from ycsbctl.stores.sql.layout import create_table, field_names
+    from ycsbctl.stores.sql.layout import create_table, field_names, ycsb_layout
 
+    if not ycsb_layout(properties):
+        return
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(hashtext('ycsbctl create table'))")
         await conn.execute(create_table(properties.get("table", "usertable"), field_names(properties)))
@@ -110,15 +112,19 @@ class PostgresProtocol(SqlProtocol):
                            {"server": "PostgreSQL", "version": version, "durability": durability})
 
     def reported_pid(self, url: str) -> int | None:
-        """The postmaster's PID, from ``postmaster.pid`` in its data directory (a server on this host)."""
-        from ycsbctl.stores.postgresql.session import query
+        """The postmaster's PID: the parent of the backend serving this connection (``pg_backend_pid()``, which
+        any user may call — ``data_directory`` needs a superuser or pg_read_all_settings); None when that
+        backend is not a process of this host."""
+        import psutil
 
-        data_dir = query(url, "SELECT current_setting('data_directory')", 5.0)[0][0]
-        try:
-            with open(f"{data_dir}/postmaster.pid") as f:
-                return int(f.readline().strip())
-        except (OSError, ValueError):
-            return None
+        from ycsbctl.stores.postgresql.session import PgSession
+
+        with PgSession(url, 5.0) as session:  # the backend lives as long as its connection: ask while it is open
+            backend = int(session.fetch("SELECT pg_backend_pid()")[0][0])
+            try:
+                return psutil.Process(backend).ppid() or None
+            except psutil.Error:
+                return None
 
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
         from ycsbctl.stores.postgresql.stats import PgStatSampler
@@ -127,11 +133,11 @@ class PostgresProtocol(SqlProtocol):
 
     def reading(self, url: str) -> Reading:
         from ycsbctl.stores.postgresql.session import PgSession
-        from ycsbctl.stores.postgresql.stats import relation_bytes
+        from ycsbctl.stores.postgresql.stats import database_bytes, relation_bytes
 
-        with PgSession(url, 5.0) as s:
-            size = relation_bytes(s, "usertable")
-            rows = int(s.fetch("SELECT COUNT(*) FROM usertable")[0][0]) if size is not None else 0
+        with PgSession(url, 5.0) as s:  # every table's: YCSB's usertable, or a workload plug-in's (media-items)
+            size = database_bytes(s)
+            rows = int(s.fetch("SELECT COUNT(*) FROM usertable")[0][0]) if relation_bytes(s, "usertable") is not None else 0
         return Reading(size, None, rows, {"data_size_bytes": size})
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:

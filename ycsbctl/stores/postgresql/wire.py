@@ -69,10 +69,12 @@ class Result:
     """One operation's reply: rows (DataRows counted), the first row's body (or the reply it is in:
     ``raw``), the command tag (``UPDATE 1``) and the error, if any."""
 
-    __slots__ = ("rows", "row", "tag", "error", "raw")
+    __slots__ = ("rows", "row", "tag", "error", "raw", "more")
 
-    def __init__(self, rows: int, row: bytes | None, tag: bytes, error: str | None, raw: bytes = b"") -> None:
+    def __init__(self, rows: int, row: bytes | None, tag: bytes, error: str | None, raw: bytes = b"",
+                 more: list[bytes] | None = None) -> None:
         self.rows, self.row, self.tag, self.error, self.raw = rows, row, tag, error, raw
+        self.more = more  # the rows after the first, when they were asked for (PgWireBinding.sql)
 
     def first_row(self) -> bytes | None:
         """The first DataRow's body (found in ``raw`` when the reply was read by its ending only)."""
@@ -103,10 +105,18 @@ _INSERT_ENDING = (0, b"INSERT 0 1", int(OK))
 _BIND_TAIL = b"\x00\x00" + EXECUTE_SYNC  # no result formats (text), then Execute and Sync
 
 
+# SQLSTATEs whose message does not say what to do about it, with what to say
+SQLSTATE_HINTS = {"53300": "too many connections: more client threads than the server's max_connections allows; "
+                           "lower --threads or raise max_connections"}
+
+
 def error_text(body: bytes) -> str:
-    """The message (``M``) and SQLSTATE (``C``) of an ErrorResponse body."""
+    """The message (``M``) and SQLSTATE (``C``) of an ErrorResponse body, with a hint for a few
+    (:data:`SQLSTATE_HINTS`)."""
     fields = {f[:1]: f[1:].decode(errors="replace") for f in body.split(b"\x00") if f}
-    return f"{fields.get(b'M', 'error')} (SQLSTATE {fields.get(b'C', '?')})"
+    code = fields.get(b"C", "?")
+    hint = SQLSTATE_HINTS.get(code)
+    return f"{fields.get(b'M', 'error')} (SQLSTATE {code}" + (f": {hint})" if hint else ")")
 
 
 def row_values(body: bytes) -> list[bytes | None]:
@@ -137,6 +147,7 @@ class _PgProtocol(WireProtocol):
         self.row: bytes | None = None
         self.tag = b""
         self.error: str | None = None
+        self.more: list[bytes] | None = None  # a list: keep the rows after the first (PgWireBinding.sql)
 
     def data_received(self, data: bytes) -> None:
         # A reply usually comes whole in one read. With one operation in flight, a reply that ends
@@ -171,6 +182,8 @@ class _PgProtocol(WireProtocol):
             if t == 68:  # D: DataRow
                 if not self.rows:
                     self.row = data[pos + 5:end]
+                elif self.more is not None:
+                    self.more.append(data[pos + 5:end])
                 self.rows += 1
             elif t == 67:  # C: CommandComplete
                 self.tag = data[pos + 5:end - 1]
@@ -187,10 +200,17 @@ class _PgProtocol(WireProtocol):
         if pos < n:
             self.buf += data[pos:]
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        # an ErrorResponse the server closed after, without its ReadyForQuery (a start-up refused: too
+        # many clients, no such database): that error is why the connection closed
+        if self.error is not None and self.error is not PASSWORD_ASKED and self.said is None:
+            self.said = self.error
+        super().connection_lost(exc)
+
     def reply_ended(self) -> None:
         """The operation's reply is complete: its :class:`Result` goes to the oldest waiter."""
-        r = Result(self.rows, self.row, self.tag, self.error)
-        self.rows, self.row, self.tag, self.error = 0, None, b"", None
+        r = Result(self.rows, self.row, self.tag, self.error, more=self.more)
+        self.rows, self.row, self.tag, self.error, self.more = 0, None, b"", None, None
         self.answer(r, r.error)
 
 
@@ -210,6 +230,7 @@ class PgWireBinding(SqlWireBinding):
         self.read_heads: dict[tuple, bytes] = {}
         self.statements: dict[tuple, tuple[str, bytes]] = {}  # (kind, table, field names) -> (SQL, name)
         self.parsing: str | None = None  # SQL whose Parse goes with the request in flight
+        self.named: dict[str, bytes] = {}  # a plug-in's statements (sql) -> their names on this connection
 
     async def open(self) -> None:
         self.prepared.clear()
@@ -249,6 +270,9 @@ class PgWireBinding(SqlWireBinding):
         size = 4 + len(name) + 6 + 2 + 4 * len(params)  # length, names, formats, counts, parameter sizes
         body = [b"\x00", name, b"\x00\x00\x00", _I16.pack(len(params))]
         for p in params:
+            if p is None:  # NULL: length −1, no value
+                body.append(b"\xff\xff\xff\xff")
+                continue
             body += (pack(len(p)), p)
             size += len(p)
         body[0] = b"B" + pack(size) + b"\x00"
@@ -262,6 +286,26 @@ class PgWireBinding(SqlWireBinding):
         self.prepared[sql] = name
         self.parsing = sql
         return b"P" + _I32.pack(len(parse) + 4) + parse + msg
+
+    async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]:
+        """Any statement (``$n`` placeholders, text parameters) → (status, its rows as column texts, rows it
+        changed): the generic request a workload plug-in's executor speaks through
+        (``workload.plugin.SqlBinding``); prepared once per connection, as the YCSB statements are."""
+        name = self.named.get(statement)
+        if name is None:
+            name = self.named[statement] = f"q{len(self.named)}".encode()
+        texts = [None if v is None else str(v).encode() for v in params]
+        self.proto.more = []
+        r: Any = await self.call(self.request(statement, name, texts))  # type: ignore[arg-type]
+        self.proto.more = None
+        if r.__class__ is Status:
+            return r, [], 0
+        if r.error is not None:
+            return self.failed(r), [], 0
+        first = r.first_row()
+        rows = [] if first is None else [tuple(row_values(first)), *(tuple(row_values(m)) for m in r.more or ())]
+        last = r.tag.rpartition(b" ")[2]
+        return OK, rows, int(last) if last.isdigit() and not r.tag.startswith(b"SELECT") else 0
 
     def failed(self, r: Result) -> Status:
         """ERROR for a reply with an error (``last_error`` says why; a failed Parse is prepared again next time)."""

@@ -41,11 +41,12 @@ from ycsbctl.stores.binding import (
     WireProtocol,
 )
 from ycsbctl.stores.chain import ChainRun
+from ycsbctl.stores.redis.tls import TLS_THERE, with_tls_hint
 from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
 # Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
 # where an IntEnum member takes the slow generic path.
-OK, NOT_FOUND, ERROR = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR)  # module names: the chain's reply callback reads them per reply
+OK, NOT_FOUND, ERROR, TIMEOUT = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR), int(Status.TIMEOUT)  # module names: the chain's reply callback reads them per reply
 INDEX_KEY = b"_indices"
 _TIMEOUT = object()
 _ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"  # set on a request's future by the watchdog
@@ -72,21 +73,47 @@ def encode_command(*parts: bytes) -> bytes:
     return b"".join(out)
 
 
-def refused(message: str) -> str:
-    """``message`` with what to do when it is a known refusal (maxclients)."""
+def refused(message: str, tls: bool = True) -> str:
+    """``message`` with what to do when it is a known refusal (maxclients, a password, a TLS port
+    spoken to in plain: ``tls`` False)."""
     if "max number of clients" in message:
         return (f"{message} — the server's maxclients is below the clients ycsbctl opens (--threads): raise it "
                 "(CONFIG SET maxclients N, or --maxclients at start) or use fewer threads")
     if "NOAUTH" in message:
         return f"{message} — give the password: redis://:PASSWORD@host:port or -p redis.password=PASSWORD"
+    if not tls and ("closed by the server" in message or "reset by peer" in message or "no answer to PING" in message):
+        return f"{message} — {TLS_THERE}"  # (a TLS-only server closes a plain connection)
     return message
 
 
+_TRUE = ("true", "yes", "1", "on")
+
+
+_TRUE = ("true", "yes", "1", "on")
+
+
+def tls_refusal(exc: BaseException, tls: bool) -> str:
+    """Why a connection failed, in one line, with what to do when TLS is the cause: a certificate the
+    client does not trust, a server that speaks no TLS on that port (or TLS to a plain client)."""
+    text = str(exc) or "timed out"
+    if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
+        return (f"its TLS certificate is not trusted ({getattr(exc, 'verify_message', '') or text}): give the CA "
+                "that signed it with ?ssl_ca_certs=/path/ca.crt in the URL (or ?ssl_cert_reqs=none to skip the check)")
+    if isinstance(exc, ssl.SSLError) or (tls and isinstance(exc, ConnectionResetError)):
+        return (f"the TLS handshake failed ({text}): the server speaks no TLS on this port — use redis:// "
+                "(or drop -p redis.tls=true), or the server's TLS port")
+    return text
+
+
 class RedisOptions:
-    """Connection settings from a ``redis://[user:password@]host:port[/db]`` (or ``rediss://``)
-    URL, overridden by YCSB's ``redis.password`` / ``redis.timeout`` (ms) properties."""
+    """Connection settings from a ``redis://[user:password@]host:port[/db]`` (or ``rediss://``: TLS)
+    URL, overridden by YCSB's ``redis.password`` / ``redis.timeout`` (ms) properties; ``-p
+    redis.tls=true`` speaks TLS to a ``redis://`` URL. TLS trusts the system's CAs and the URL's
+    ``ssl_ca_certs`` (a CA file, redis-py's spelling); ``ssl_cert_reqs=none`` checks no certificate."""
 
     def __init__(self, url: str, properties: dict[str, str] | None = None) -> None:
+        from urllib.parse import parse_qs
+
         u = urlparse(url)
         if u.scheme not in ("redis", "rediss"):
             raise UserError(f"not a Redis URL: {url!r} (expected redis://host:port[/db])")
@@ -99,16 +126,39 @@ class RedisOptions:
         self.db = int(u.path.lstrip("/") or 0) if u.path.lstrip("/").isdigit() else 0
         self.username = unquote(u.username) if u.username else None
         self.password = props.get("redis.password") or (unquote(u.password) if u.password else None)
-        self.tls = u.scheme == "rediss"
+        self.tls = u.scheme == "rediss" or str(props.get("redis.tls", "")).lower() in _TRUE
+        # -p redis.wait=N: every write is followed by WAIT N TIMEOUT in the same packet (the write is
+        # acknowledged once N replicas have it, or after redis.wait.timeout ms; default: redis.timeout)
+        try:
+            self.wait = int(props.get("redis.wait", 0) or 0)
+            self.wait_ms = int(props.get("redis.wait.timeout", props.get("redis.timeout", 10000)))
+        except ValueError:
+            raise UserError("-p redis.wait=N and redis.wait.timeout=MS take whole numbers") from None
+        query = {k: v[-1] for k, v in parse_qs(u.query).items()}
+        self.ca_file = query.get("ssl_ca_certs") or None
+        self.verify = query.get("ssl_cert_reqs", "required").lower() not in ("none", "optional")
+        self._ssl: ssl.SSLContext | None = None
 
     def ssl_context(self) -> ssl.SSLContext | None:
-        return ssl.create_default_context() if self.tls else None
+        """One context for every connection of this process (None without TLS)."""
+        if not self.tls:
+            return None
+        if self._ssl is None:
+            try:
+                ctx = ssl.create_default_context(cafile=self.ca_file)
+            except (OSError, ssl.SSLError) as exc:
+                raise UserError(f"cannot read the CA certificate {self.ca_file} (ssl_ca_certs): {exc}") from None
+            if not self.verify:
+                ctx.check_hostname = False
+                ctx.verify_mode = ssl.CERT_NONE
+            self._ssl = ctx
+        return self._ssl
 
 
 class _Resp(WireProtocol):
     """RESP over one TCP connection: replies resolve waiting futures (or chains) in order."""
 
-    waiters: deque[asyncio.Future]
+    waiters: deque[Any]  # futures, and chains (CHAINS): a chain takes the replies of its requests
 
     def __init__(self) -> None:
         super().__init__()
@@ -125,7 +175,7 @@ class _Resp(WireProtocol):
                 self.unsolicited(str(reply) if reply.__class__ is hiredis.ReplyError else None)
                 continue
             fut = waiters.popleft()
-            if fut.__class__ is _Chain:
+            if fut.__class__ in CHAINS:
                 fut(reply)
             elif not fut.done():
                 fut.set_result(reply)
@@ -141,7 +191,7 @@ class _Resp(WireProtocol):
         skim.feed(data)
         waiters = self.waiters
         while (kind := skim.next()) is not None:
-            if waiters and (fut := waiters[0]).__class__ is _Chain:
+            if waiters and (fut := waiters[0]).__class__ in CHAINS:
                 waiters.popleft()
                 fut.skimmed(kind, skim)
             else:
@@ -150,8 +200,8 @@ class _Resp(WireProtocol):
     # Chosen once (no test per read): uvloop calls it for every read.
     data_received = parsed if core is None else skimmed
 
-    def fail(self, waiter: asyncio.Future, err: ConnectionError) -> None:
-        if waiter.__class__ is _Chain:
+    def fail(self, waiter: Any, err: ConnectionError) -> None:
+        if waiter.__class__ in CHAINS:
             waiter.fail(err)
         else:
             super().fail(waiter, err)
@@ -159,6 +209,24 @@ class _Resp(WireProtocol):
 
 _ReplyError = hiredis.ReplyError  # (module constants: read once per reply)
 _now = time.perf_counter_ns
+
+
+def fell_short(b: RedisBinding, acked: int) -> bool:
+    """Whether a write's ``WAIT`` reply (``acked`` replicas) is short of the replicas asked; if so, one
+    line in ``b.last_error`` (the write then counts as TIMEOUT: it is on the primary, not on them)."""
+    if acked >= b.wait_for:
+        return False
+    b.last_error = (f"WAIT {b.wait_for}: {acked} of {b.wait_for} replica(s) had the write within {b.o.wait_ms} ms "
+                    "— a replica fell behind (the write is on the primary)")
+    return True
+
+
+def read_request(ctx: ChainContext, key: bytes, rf: int) -> bytes:
+    """A chained READ's request: ``HGETALL`` of every field (``rf`` −1), else ``HMGET`` of field ``rf``."""
+    if rf == ALL_FIELDS:
+        return b"*2\r\n$7\r\nHGETALL\r\n$%d\r\n%b\r\n" % (len(key), key)
+    name = ctx.names[rf + 1][0]
+    return b"*3\r\n$5\r\nHMGET\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n" % (len(key), key, len(name), name)
 
 
 class _Chain(ChainRun):
@@ -180,13 +248,7 @@ class _Chain(ChainRun):
         op, key = self.ops[i], self.keys[i]
         b = self.b
         if op == READ:
-            rf = self.rfs[i]
-            if rf == ALL_FIELDS:
-                payload = b"*2\r\n$7\r\nHGETALL\r\n$%d\r\n%b\r\n" % (len(key), key)
-            else:
-                name = self.ctx.names[rf + 1][0]
-                payload = b"*3\r\n$5\r\nHMGET\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n" % (len(key), key, len(name), name)
-            need = 1
+            payload, need = read_request(self.ctx, key, self.rfs[i]), 1
         elif op == UPDATE:
             wf = self.wfs[i]
             payload, need = b._hmset(key, self.ctx.names[wf + 1], self.ctx.values(wf)), 1
@@ -194,6 +256,9 @@ class _Chain(ChainRun):
             score = b"%d" % _java_hash(key)
             payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
             need = 2
+        if op != READ and b.wait_command:  # -p redis.wait=N: WAIT in the same packet, one more reply
+            payload += b.wait_command
+            need += 1
         self.op, self.need, self.st = op, need, OK
         if need == 1:
             b.proto.waiters.append(self)
@@ -213,6 +278,8 @@ class _Chain(ChainRun):
                 self.b.last_error = str(reply)
         elif self.op == READ and (not reply or reply[0] is None):
             self.st = NOT_FOUND  # HGETALL of a missing key: an empty list; HMGET of one field: [nil]
+        elif self.need == 1 and self.b.wait_for and self.op != READ and not self.st and fell_short(self.b, reply):
+            self.st = TIMEOUT  # WAIT's reply (the write's last) counted fewer replicas than asked
         self.need -= 1
         if self.need:
             return
@@ -232,10 +299,18 @@ class _Chain(ChainRun):
                 self.b.last_error = skim.raw()[1:].rstrip(b"\r\n").decode(errors="replace")
         elif kind == 1 and self.op == READ:
             self.st = NOT_FOUND
+        elif self.need == 1 and self.b.wait_for and self.op != READ and not self.st and fell_short(
+                self.b, int(skim.raw()[1:])):
+            self.st = TIMEOUT  # WAIT's reply (":N\r\n", the write's last) counted fewer replicas than asked
         self.need -= 1
         if self.need:
             return
         self.complete(self.st, _now())
+
+
+# The chains a reply may be handed to directly (RESP's reply callbacks test a waiter's class against it):
+# this module's, and the cluster's (ycsbctl.stores.redis.cluster_chain adds its own).
+CHAINS: set[Any] = {_Chain}
 
 
 class RedisBinding(WireBinding):
@@ -248,6 +323,8 @@ class RedisBinding(WireBinding):
         self.o = options
         self.proto: _Resp | None = None
         self._templates: dict[tuple, bytes] = {}
+        self.wait_command = b""  # WAIT N TIMEOUT after each write (-p redis.wait=N, a server with replicas)
+        self.wait_for = 0  # N: the replicas each write waits for
 
     async def connect(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -257,7 +334,7 @@ class RedisBinding(WireBinding):
                 timeout=max(self.timeout_s, 1.0),
             )
         except (OSError, asyncio.TimeoutError) as exc:
-            raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {str(exc) or 'timed out'}") from None
+            raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {with_tls_hint(exc, self.o.tls)}") from None
         self.proto = proto
         # No watchdog runs yet (nor while reconnecting in a run): bound the handshake here, so a
         # server that accepts but never answers cannot hang the start-up.
@@ -279,8 +356,15 @@ class RedisBinding(WireBinding):
             r = await self._handshake(b"*1\r\n$4\r\nPING\r\n", handshake_s)
             if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
                 await self.close()
-                raise ConnectionLost(refused(f"{self.o.host}:{self.o.port} refused the connection: "
-                                             f"{r if r is not _TIMEOUT else 'no answer to PING'}"))
+                raise ConnectionLost(refused(f"{self.o.host}:{self.o.port} refused the connection: {r}" if r is not _TIMEOUT
+                                             else f"{self.o.host}:{self.o.port} accepted the connection but did "
+                                                  f"not answer PING within {handshake_s:g} s", self.o.tls))
+        if self.o.wait > 0:  # WAIT only where the server has replicas to wait for (ROLE), at most as many
+            r = await self._handshake(encode_command(b"ROLE"), handshake_s)
+            replicas = len(r[2]) if isinstance(r, list) and len(r) > 2 and r[0] == b"master" else 0
+            n = min(self.o.wait, replicas)
+            self.wait_command = encode_command(b"WAIT", b"%d" % n, b"%d" % self.o.wait_ms) if n else b""
+            self.wait_for = n
 
     async def _handshake(self, payload: bytes, timeout_s: float):
         """One request of the connect handshake: its reply, ``_TIMEOUT``, or the reason the server
@@ -393,11 +477,18 @@ class RedisBinding(WireBinding):
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         score = b"%d" % java_hash(key)
-        payload = self._hmset_pairs(key, values) + _ZADD % (len(score), score, len(key), key)
-        return self._status(await self._call(payload, replies=2))
+        payload = self._hmset_pairs(key, values) + _ZADD % (len(score), score, len(key), key) + self.wait_command
+        return self._written(await self._call(payload, replies=3 if self.wait_command else 2))
 
     async def update(self, table: str, key: bytes, values: Values) -> Status:
-        return self._status(await self._call(self._hmset_pairs(key, values)))
+        payload = self._hmset_pairs(key, values) + self.wait_command
+        return self._written(await self._call(payload, replies=2 if self.wait_command else 1))
+
+    def _written(self, r) -> Status:
+        """A write's status: its last reply is WAIT's count of replicas when it waits for them."""
+        if self.wait_for and r.__class__ is int and fell_short(self, r):
+            return Status.TIMEOUT
+        return self._status(r)
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         r = await self._call(

@@ -34,7 +34,20 @@ def gauges(info: dict[str, Any]) -> dict[str, Any]:
         "connections": num(info.get("connected_clients")),
         "db_instantaneous_ops_per_s": num(info.get("instantaneous_ops_per_sec")),
         "keys": keys(info),
+        **replication(info),
     }
+
+
+def replication(info: dict[str, Any]) -> dict[str, float | None]:
+    """A primary's replicas as its ``INFO replication`` says: ``replicas`` online, and
+    ``repl_lag_bytes`` — how far the slowest one is behind (``master_repl_offset`` − its ``offset``,
+    bytes of the replication stream); None where the server has no replica."""
+    online = [v for k, v in info.items() if k.startswith("slave") and k[5:].isdigit() and isinstance(v, dict)]
+    top = num(info.get("master_repl_offset"))
+    if not online or top is None:
+        return {"replicas": None, "repl_lag_bytes": None}
+    lags = [top - (num(v.get("offset")) or 0) for v in online]
+    return {"replicas": float(sum(1 for v in online if v.get("state") == "online")), "repl_lag_bytes": max(lags)}
 
 
 def counters(info: dict[str, Any]) -> dict[str, float | None]:
@@ -94,6 +107,25 @@ def io_thread_counters(info: dict[str, Any]) -> dict[str, float | None]:
     return {key: num(info.get(f"{key}_processed")) for key in IO_THREAD_COUNTERS}
 
 
+PERSISTENCE_COUNTERS = ("total_forks", "aof_delayed_fsync")
+
+
+def persistence(prev: dict[str, float | None], info: dict[str, Any]) -> dict[str, float | None]:
+    """What persistence did since ``prev`` (the previous reading of :data:`PERSISTENCE_COUNTERS`):
+    ``forks`` (RDB snapshots and AOF rewrites started: ``total_forks``, Redis 6.2+), ``fork_pause_us``
+    (``latest_fork_usec``: how long the latest fork stopped the server, µs — only when one happened
+    in this interval), ``aof_delayed_fsyncs`` (writes that waited for an fsync under ``appendfsync
+    everysec``) and ``aof_enabled`` / ``rdb_bgsave_in_progress`` as the server says."""
+    def delta(key: str) -> float | None:
+        a, b = prev.get(key), num(info.get(key))
+        return None if a is None or b is None else max(0.0, b - a)
+
+    forks = delta("total_forks")
+    return {"forks": forks, "fork_pause_us": num(info.get("latest_fork_usec")) if forks else None,
+            "aof_delayed_fsyncs": delta("aof_delayed_fsync"), "aof_enabled": num(info.get("aof_enabled")),
+            "rdb_bgsave_in_progress": num(info.get("rdb_bgsave_in_progress"))}
+
+
 def reported_pid(url: str) -> int | None:
     """The server's own PID (``process_id``), None when it does not say or does not answer."""
     try:
@@ -109,7 +141,8 @@ class RedisInfoSampler(Sampler):
     (our own connection included), keys, and rates from counters: ``ops_per_s`` (commands,
     our one INFO per second included), ``net_in/out_bytes_per_s``, ``db_cpu_pct`` (the server's
     own user+sys CPU, % of one core: the server CPU of an external target we have no PID for),
-    ``io_threaded_reads_per_s`` and ``io_threaded_writes_per_s`` (work done by its I/O threads)."""
+    ``io_threaded_reads_per_s`` and ``io_threaded_writes_per_s`` (work done by its I/O threads), and
+    what persistence did in the interval (:func:`persistence`: forks and their pause, delayed fsyncs)."""
 
     source = "redis-info"
 
@@ -123,15 +156,15 @@ class RedisInfoSampler(Sampler):
     def prime(self) -> None:
         self._r = connect(self.url)
         info = self._r.info()
-        self._prev = {**counters(info), **io_thread_counters(info)}
+        self._prev = {**counters(info), **io_thread_counters(info), **{k: num(info.get(k)) for k in PERSISTENCE_COUNTERS}}
         self._t = time.monotonic()
 
     def sample(self) -> dict[str, Any]:
         assert self._r is not None, "prime() first"
         info = self._r.info()
         now = time.monotonic()
-        cur = {**counters(info), **io_thread_counters(info)}
-        out = {**gauges(info), **rates(self._prev, cur, now - self._t)}
+        cur = {**counters(info), **io_thread_counters(info), **{k: num(info.get(k)) for k in PERSISTENCE_COUNTERS}}
+        out = {**gauges(info), **rates(self._prev, cur, now - self._t), **persistence(self._prev, info)}
         for key in IO_THREAD_COUNTERS:
             a, b = self._prev.get(key), cur.get(key)
             out[f"{key}_per_s"] = None if a is None or b is None or now <= self._t else max(0.0, b - a) / (now - self._t)
@@ -141,3 +174,50 @@ class RedisInfoSampler(Sampler):
     def close(self) -> None:
         if self._r is not None:
             self._r.close()
+
+
+SUMMED = ("db_used_memory_bytes", "db_rss_bytes", "connections", "db_instantaneous_ops_per_s", "keys", "ops_per_s",
+          "net_in_bytes_per_s", "net_out_bytes_per_s", "db_cpu_pct", "io_threaded_reads_per_s",
+          "io_threaded_writes_per_s", "forks", "aof_delayed_fsyncs")
+
+
+class RedisNodesSampler(Sampler):
+    """INFO of every node of a several-process target (a cluster's primaries) once per interval: one
+    ``redis-info`` row with the nodes' figures summed (memory, keys, commands, bytes, CPU, forks; the
+    longest fork pause; the mean fragmentation), and one ``redis-shard`` row per node with its own
+    figures and ``node`` (host:port) — the per-shard load balance."""
+
+    source = "redis-info"
+
+    def __init__(self, urls: list[str], interval_s: float = 1.0) -> None:
+        super().__init__(interval_s)
+        self.nodes = [RedisInfoSampler(u, interval_s) for u in urls]
+        self.names = [u.split("@")[-1].split("://")[-1].split("/")[0] for u in urls]
+
+    def prime(self) -> None:
+        for n in self.nodes:
+            n.prime()
+
+    def sample(self) -> dict[str, Any]:
+        rows = [n.sample() for n in self.nodes]
+        self._shards = rows
+        out: dict[str, Any] = {}
+        for key in SUMMED:
+            vals = [r.get(key) for r in rows if r.get(key) is not None]
+            out[key] = sum(vals) if vals else None
+        frag = [r["db_fragmentation_ratio"] for r in rows if r.get("db_fragmentation_ratio") is not None]
+        out["db_fragmentation_ratio"] = sum(frag) / len(frag) if frag else None
+        pauses = [r["fork_pause_us"] for r in rows if r.get("fork_pause_us") is not None]
+        out["fork_pause_us"] = max(pauses) if pauses else None
+        out["nodes"] = len(rows)
+        return out
+
+    def _record(self) -> None:
+        super()._record()
+        t_mono, t_wall = self.rows[-1]["t_mono"], self.rows[-1]["t_wall"]
+        for name, row in zip(self.names, self._shards):
+            self.rows.append({"t_mono": t_mono, "t_wall": t_wall, "source": "redis-shard", "node": name, **row})
+
+    def close(self) -> None:
+        for n in self.nodes:
+            n.close()

@@ -11,7 +11,9 @@ from ycsbctl.stores.registry import register
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
     from ycsbctl.stores.disturb import Disturber, DisturbSpec
+    from ycsbctl.stores.reference import ReferenceClient
     from ycsbctl.stores.sampler import Sampler
+    from ycsbctl.workload.properties import Properties
 
 # Redis-protocol servers whose data path uses more than one thread (the others use one core).
 MULTI_THREADED = ("dragonfly", "keydb")
@@ -32,8 +34,14 @@ class RedisProtocol(ServerProtocol):
     name = "redis"
     schemes = ("redis", "rediss", "unix")
     example = "redis://host:port[/db]"
+    ycsb_db_class = "db.RedisClient"
     password_hint = "redis://:PASSWORD@host:port or -p redis.password=…"
     footprint_basis = "used_memory"
+
+    def reference_client(self) -> ReferenceClient:
+        from ycsbctl.stores.redis.benchmark import RedisBenchmark
+
+        return RedisBenchmark()
 
     def validate(self, url: str) -> None:
         from redis.connection import parse_url
@@ -47,17 +55,68 @@ class RedisProtocol(ServerProtocol):
         auth = f":{password}@" if password else ""  # Redis AUTH with requirepass: no user name
         return f"redis://{auth}{_bracketed(host)}:{port}/0"
 
+    def tls_url(self, url: str, ca_file: str) -> str:
+        """``rediss://…?ssl_ca_certs=CA`` (redis-py's spelling, which the engine's binding reads too)."""
+        from urllib.parse import quote, urlsplit, urlunsplit
+
+        u = urlsplit(url)
+        query = "&".join(q for q in (u.query, f"ssl_ca_certs={quote(ca_file)}") if q)
+        return urlunsplit(u._replace(scheme="rediss", query=query))
+
+    def url_with_properties(self, url: str, properties: Properties) -> str:
+        """A ``redis://`` URL without a password takes ``-p redis.password`` (as YCSB's binding does), and
+        ``-p redis.tls=true`` makes it ``rediss://`` (TLS), so that every client connects alike."""
+        from urllib.parse import quote, urlsplit, urlunsplit
+
+        pw = properties.get("redis.password")
+        u = urlsplit(url)
+        if u.scheme == "redis" and str(properties.get("redis.tls", "")).lower() in ("true", "yes", "1"):
+            u = u._replace(scheme="rediss")
+            url = urlunsplit(u)
+        if not pw or u.scheme not in ("redis", "rediss") or u.password:
+            return url
+        user = quote(u.username or "", safe="")
+        return urlunsplit(u._replace(netloc=f"{user}:{quote(pw, safe='')}@{u.netloc.rpartition('@')[2]}"))
+
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
+        """One connection per client; at a Redis Cluster node (``-p redis.cluster=true``, or found by one
+        ``CLUSTER SLOTS`` on a first connection unless ``redis.cluster=false``) one per shard per client,
+        each key routed to its slot's shard (:mod:`ycsbctl.stores.redis.cluster`)."""
         from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
 
         opts = RedisOptions(url, properties)
+        cluster = str(properties.get("redis.cluster", "")).lower()
+        if cluster not in ("false", "no", "0", "off"):
+            from ycsbctl.stores.binding import ConnectionLost
+            from ycsbctl.stores.redis.cluster import cluster_slots, open_cluster
+
+            seed = RedisBinding(opts, timeout_s)
+            await seed.connect()
+            try:
+                slots = await cluster_slots(seed)
+            finally:
+                await seed.close()
+            if slots:
+                return await open_cluster(opts, clients, timeout_s, slots)
+            if cluster in ("true", "yes", "1", "on"):
+                raise ConnectionLost(f"{opts.host}:{opts.port} is no Redis Cluster node (CLUSTER SLOTS: "
+                                     f"{seed.last_error or 'no slots'}): drop -p redis.cluster=true")
         return await connect_wire([RedisBinding(opts, timeout_s) for _ in range(clients)], timeout_s)
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
+        """PING; a connection that failed for TLS says what to do (:mod:`ycsbctl.stores.redis.tls`)."""
+        import redis
+
+        from ycsbctl.stores.redis.tls import tls_hint, with_tls_hint
+
         c = client(url, timeout_s)
         try:
             c.ping()
+        except redis.ConnectionError as exc:
+            if tls_hint(exc, url.startswith("rediss:")) is None:
+                raise
+            raise redis.ConnectionError(with_tls_hint(exc, url.startswith("rediss:"))) from None
         finally:
             c.close()
 
@@ -78,6 +137,13 @@ class RedisProtocol(ServerProtocol):
         finally:
             c.close()
         traits = server_traits({**info_all, **info}, config)
+        from ycsbctl.stores.redis.cluster import node_urls
+
+        if info_all.get("cluster_enabled"):
+            traits["cluster_shards"] = len(node_urls(url))
+        tls = tls_session(url) if url.startswith("rediss:") else None
+        if tls:
+            traits["tls"] = tls  # every point of this target is encrypted (the report and the manifest say so)
         for key, name in (("valkey_version", "Valkey"), ("dragonfly_version", "Dragonfly")):
             if key in info:
                 version = str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
@@ -92,15 +158,23 @@ class RedisProtocol(ServerProtocol):
         growth read as 0.1 bytes per record). Servers before Redis 6.2 know no SYNC."""
         import redis
 
-        with client(url, 30.0) as c:
-            try:
-                c.execute_command("FLUSHDB", "SYNC")
-            except redis.ResponseError:
-                c.flushdb()
+        from ycsbctl.stores.redis.cluster import node_urls
+
+        for one in node_urls(url) or [url]:  # a cluster: every primary
+            with client(one, 30.0) as c:
+                try:
+                    c.execute_command("FLUSHDB", "SYNC")
+                except redis.ResponseError:
+                    c.flushdb()
 
     def count(self, url: str, table: str) -> int | None:
-        with client(url, 5.0) as c:  # hashes, less the scan index
-            return int(c.dbsize()) - (1 if c.exists("_indices") else 0)
+        from ycsbctl.stores.redis.cluster import node_urls
+
+        total = 0
+        for one in node_urls(url) or [url]:  # a cluster: summed over its primaries
+            with client(one, 5.0) as c:  # hashes, less the scan index
+                total += int(c.dbsize()) - (1 if c.exists("_indices") else 0)
+        return total
 
     def reported_pid(self, url: str) -> int | None:
         from ycsbctl.stores.redis.info import reported_pid
@@ -108,16 +182,29 @@ class RedisProtocol(ServerProtocol):
         return reported_pid(url)
 
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
-        from ycsbctl.stores.redis.info import RedisInfoSampler
+        """INFO at 1 Hz; of every primary of a cluster (summed, and one ``redis-shard`` row per shard)."""
+        from ycsbctl.stores.redis.cluster import node_urls
+        from ycsbctl.stores.redis.info import RedisInfoSampler, RedisNodesSampler
 
-        return [RedisInfoSampler(url, interval_s)]
+        nodes = node_urls(url)
+        return [RedisNodesSampler(nodes, interval_s) if nodes else RedisInfoSampler(url, interval_s)]
 
     def reading(self, url: str) -> Reading:
+        """Memory and keys the server reports; a cluster's summed over its primaries (its memory per
+        record is the whole cluster's)."""
         from ycsbctl.stores.redis import info as redis_info
+        from ycsbctl.stores.redis.cluster import node_urls
 
-        with redis_info.connect(url) as r:
-            g = redis_info.gauges(r.info())
-        return Reading(g["db_used_memory_bytes"], g["db_rss_bytes"], g["keys"])
+        readings = []
+        for one in node_urls(url) or [url]:
+            with redis_info.connect(one) as r:
+                readings.append(redis_info.gauges(r.info()))
+
+        def total(key: str) -> float | None:
+            vals = [g[key] for g in readings if g[key] is not None]
+            return sum(vals) if vals else None
+
+        return Reading(total("db_used_memory_bytes"), total("db_rss_bytes"), total("keys"))
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
         from urllib.parse import unquote, urlsplit
@@ -130,7 +217,14 @@ class RedisProtocol(ServerProtocol):
             raise UserError(f"YCSB's redis binding always uses database 0; drop '/{db}' from the URL")
         props = {"redis.host": parts.hostname or "127.0.0.1", "redis.port": str(parts.port or 6379),
                  "redis.timeout": str(int(timeout_s * 1000))}
-        if parts.password:
+        from ycsbctl.stores.redis.cluster import node_urls
+
+        if node_urls(url):  # a cluster node: the binding's JedisCluster learns the others from it
+            if parts.password:
+                raise UserError("YCSB's redis binding cannot authenticate to a Redis Cluster (with redis.cluster=true "
+                                "it sends no password): run --engine native, or open the cluster to the client")
+            props["redis.cluster"] = "true"
+        elif parts.password:
             props["redis.password"] = unquote(parts.password)
         return "redis", props
 
@@ -150,6 +244,23 @@ class RedisProtocol(ServerProtocol):
         from ycsbctl.stores.redis.disturb import RedisDisturber
 
         return RedisDisturber(url, spec, name)
+
+
+def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
+    """``TLSv1.3 TLS_AES_256_GCM_SHA384``: what one handshake with the server at ``url`` agreed, with
+    the context the engine's clients use; None for a plain URL."""
+    import socket
+
+    from ycsbctl.stores.redis.binding import RedisOptions
+
+    opts = RedisOptions(url)
+    ctx = opts.ssl_context()
+    if ctx is None:
+        return None
+    with socket.create_connection((opts.host, opts.port), timeout=timeout_s) as raw, \
+            ctx.wrap_socket(raw, server_hostname=opts.host) as s:
+        cipher = s.cipher()
+        return f"{s.version()} {cipher[0] if cipher else ''}".strip()
 
 
 PROTOCOL = register(RedisProtocol())

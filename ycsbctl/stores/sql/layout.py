@@ -50,6 +50,15 @@ def field_names(properties: dict[str, str]) -> tuple[str, ...]:
     return tuple(identifier(f"{prefix}{i}", "field name").upper() for i in range(count))
 
 
+def ycsb_layout(properties: dict[str, str]) -> bool:
+    """Whether the workload is YCSB's CoreWorkload, whose table the store creates (a workload plug-in,
+    such as media-items, creates its own tables and indexes through its executor)."""
+    from ycsbctl.workload.plugin import CORE_PLUGIN, class_path
+    from ycsbctl.workload.properties import Properties
+
+    return class_path(Properties(properties)) == CORE_PLUGIN
+
+
 def create_table(table: str, columns: Sequence[str]) -> str:
     """YCSB's table: the key, then one TEXT column per field (created only when missing)."""
     cols = ", ".join(f"{c} TEXT" for c in columns)

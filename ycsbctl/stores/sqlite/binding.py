@@ -10,6 +10,7 @@ on the file's lock: a busy one waits up to the operation timeout (``busy_timeout
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Sequence
 
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
@@ -20,12 +21,26 @@ PRAGMAS = {"journal_mode": "WAL", "synchronous": "OFF"}
 
 
 def connect(path: str, timeout_s: float) -> sqlite3.Connection:
-    """A connection in autocommit mode with :data:`PRAGMAS`; ConnectionLost when the file cannot be opened."""
+    """A connection in autocommit mode with :data:`PRAGMAS`; ConnectionLost when the file cannot be opened.
+
+    Switching to WAL takes the file's exclusive lock, and SQLite answers "database is locked" at once when
+    another connection holds it — its busy handler is not asked (a load's worker processes open the file
+    together) — so the switch is tried again until ``timeout_s``; WAL persists in the file, so a file
+    already in WAL is not switched at all."""
+    deadline = time.monotonic() + timeout_s
     try:
         conn = sqlite3.connect(path, timeout=timeout_s, isolation_level=None, check_same_thread=False,
                                cached_statements=256)
         for name, value in PRAGMAS.items():
-            conn.execute(f"PRAGMA {name}={value}")
+            while True:
+                try:
+                    if name != "journal_mode" or str(conn.execute("PRAGMA journal_mode").fetchone()[0]).upper() != value:
+                        conn.execute(f"PRAGMA {name}={value}")
+                    break
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.01)
     except sqlite3.Error as exc:
         raise ConnectionLost(f"cannot open SQLite database {path}: {exc}") from None
     return conn
@@ -57,6 +72,15 @@ class SqliteBinding(Binding):
     def _fail(self, exc: sqlite3.Error) -> Status:
         self.last_error = f"SQLite: {exc}"
         return Status.ERROR
+
+    async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]:
+        """Any statement (``?`` placeholders) → (status, its rows, rows it changed): the generic request a
+        workload plug-in's executor speaks through (``workload.plugin.SqlBinding``)."""
+        try:
+            cur = self.conn.execute(statement, params)  # type: ignore[union-attr]
+            return Status.OK, cur.fetchall(), max(cur.rowcount, 0)
+        except sqlite3.Error as exc:
+            return self._fail(exc), [], 0
 
     def _rows(self, sql: str, args: Sequence) -> list | Status:
         try:

@@ -26,6 +26,32 @@ def database_path(url: str) -> str:
     return path
 
 
+def holders(path: str, ours: set[int]) -> list[tuple[int, str]]:
+    """(pid, name) of the processes other than ``ours`` that hold ``path`` (or its ``-wal``/``-journal``)
+    open, from each process's ``/proc/PID/fd`` links (those this user may read)."""
+    wanted = {os.path.realpath(path) + s for s in ("", "-wal", "-journal", "-shm")}
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in ours:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry}/fd")
+            if any(os.readlink(f"/proc/{entry}/fd/{fd}") in wanted for fd in fds):
+                with open(f"/proc/{entry}/comm") as f:
+                    out.append((int(entry), f.read().strip()))
+        except OSError:  # gone, or not ours to read
+            continue
+    return out
+
+
+def _our_tree() -> set[int]:
+    """This process and every process under it (the engine's workers)."""
+    import psutil
+
+    me = psutil.Process()
+    return {me.pid, *(c.pid for c in me.children(recursive=True))}
+
+
 def file_system(path: str) -> str:
     """The type of the file system ``path`` is on (``tmpfs``, ``ext4``, …), from /proc/mounts; "" unknown."""
     best, kind = "", ""
@@ -58,11 +84,12 @@ class SqliteProtocol(SqlProtocol):
 
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         from ycsbctl.stores.binding_set import BindingSet
-        from ycsbctl.stores.sql.layout import field_names
+        from ycsbctl.stores.sql.layout import field_names, ycsb_layout
         from ycsbctl.stores.sqlite.binding import SqliteBinding, ensure_table
 
         path = database_path(url)
-        ensure_table(path, properties.get("table", "usertable"), field_names(properties), max(timeout_s, 5.0))
+        if ycsb_layout(properties):  # a workload plug-in creates its own tables
+            ensure_table(path, properties.get("table", "usertable"), field_names(properties), max(timeout_s, 5.0))
         bindings = [SqliteBinding(path, timeout_s) for _ in range(clients)]
         for b in bindings:
             await b.connect()
@@ -93,6 +120,18 @@ class SqliteProtocol(SqlProtocol):
         where = "on tmpfs" if fs == "tmpfs" else f"on {fs or 'disk'}"
         name = f"SQLite {sqlite3.sqlite_version} (embedded, no network; file {where}, WAL, synchronous=OFF)"
         return ServerFacts(name, sqlite3.sqlite_version, config, {"server": "SQLite", "embedded": True})
+
+    def pause_cause(self, url: str) -> str | None:
+        """Another process holding the database file: SQLite waits for its lock inside our own calls
+        (up to the busy timeout), which the client's loop sees as a pause of its own."""
+        found = holders(database_path(url), _our_tree())
+        if not found:
+            return None
+        pid, name = found[0]
+        more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+        return (f"the database file is held open by another process ({name}, pid {pid}{more}): SQLite waits for "
+                "that process's lock inside the client's own calls, so the pause is the store's lock wait, "
+                "not a stopped load generator")
 
     def reading(self, url: str) -> Reading:
         rows = self.query(url, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()", 5.0)

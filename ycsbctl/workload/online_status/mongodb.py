@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ycsbctl.workload.online_status.ops import COUNT, GET_AND_CLEAR, INSERT
-from ycsbctl.workload.plugin import ERROR, OK
+from ycsbctl.workload.plugin import ERROR, OK, CommandBinding
 
 if TYPE_CHECKING:
     from ycsbctl.workload.online_status.workload import OnlineStatus
@@ -21,7 +21,7 @@ class MongoExecutor:
         self.w = w
         self.coll = w.table
 
-    async def __call__(self, b: Any, op: int, arg: Any) -> int:
+    async def __call__(self, b: CommandBinding, op: int, arg: Any) -> int:
         run = getattr(b, "run_command", None)
         if run is None:
             b.last_error = "online-status needs ycsbctl's MongoDB wire binding (a URL without credentials or TLS)"

@@ -7,7 +7,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from ycsbctl.workload.online_status.ops import BATCH_STORE, COUNT, INSERT, STORE
-from ycsbctl.workload.plugin import OK
+from ycsbctl.workload.plugin import OK, RespBinding
 
 if TYPE_CHECKING:
     from ycsbctl.workload.online_status.workload import OnlineStatus
@@ -49,7 +49,7 @@ class RedisExecutor:
             k = self.keys[bucket] = b"%s:%d" % (self.w.key.encode(), bucket)
         return k
 
-    async def __call__(self, b: Any, op: int, arg: Any) -> int:
+    async def __call__(self, b: RespBinding, op: int, arg: Any) -> int:
         if op in (STORE, BATCH_STORE, INSERT):
             by_key: dict[bytes, list] = defaultdict(list)
             for pair in arg:

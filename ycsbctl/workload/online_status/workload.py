@@ -30,7 +30,7 @@ import numpy as np
 
 from ycsbctl.errors import UserError
 from ycsbctl.slices import drain
-from ycsbctl.workload.core import split_count
+from ycsbctl.workload.core import process_blocks
 from ycsbctl.workload.online_status.ops import (
     BATCH_STORE,
     COUNT,
@@ -58,6 +58,7 @@ class OnlineStatus(Workload):
     operation_names: ClassVar[tuple[str, ...]] = NAMES
     axis_properties: ClassVar[tuple[str, ...]] = ("online.structure", "online.batchsize")
     counts_records: ClassVar[bool] = False  # one key (or a few) holds every user
+    record_unit: ClassVar[str] = "users"
 
     def __init__(self, users: int, operationcount: int | None, structure: str, batchsize: int,
                  mix: tuple[tuple[int, float], ...], start: int, window_s: int, bucket_s: int, key: str,
@@ -92,16 +93,14 @@ class OnlineStatus(Workload):
         return -(-self.users // self.batchsize)
 
     def load_blocks(self, threads_per_process: list[int]) -> list[tuple[int, int]]:
-        per_thread = split_count(self.load_operations, sum(threads_per_process))
-        blocks, first, t = [], 0, 0
-        for n in threads_per_process:
-            count = sum(per_thread[t : t + n])
-            blocks.append((first, count))
-            first, t = first + count, t + n
-        return blocks
+        return process_blocks(self.load_operations, threads_per_process)
 
     def loaded_records(self, ok_operations: int) -> int:
         return min(ok_operations * self.batchsize, self.users)
+
+    def records_per_operation(self) -> dict[str, int]:
+        """Users one OK operation stores: STORE one, BATCH-STORE and the load's INSERT ``batchsize``."""
+        return {"STORE": 1, "BATCH-STORE": self.batchsize, "INSERT": self.batchsize}
 
     def op_codes(self, phase: str) -> list[int]:
         return [INSERT] if phase == "load" else [op for op, _ in self.mix]

@@ -35,9 +35,9 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import write_log_file
-from ycsbctl.results.model import SUMMARY_PERCENTILES, OpSummary, PhaseResult
-from ycsbctl.results.names import FolderStatus, RunStatus, is_base_operation
-from ycsbctl.results.run_columns import ALL_OPS, LATENCY_STATS, conform_runs, op_key, runs_table
+from ycsbctl.results.model import PhaseResult, overall_summary
+from ycsbctl.results.names import ALL_OPS, FolderStatus, RunStatus
+from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key, runs_table
 from ycsbctl.results.schema import Manifest, TelemetrySummary
 from ycsbctl.results.tables import PART_KINDS, TABLES, build_tables, file_stem, read_run_docs
 from ycsbctl.results.ycsb_text import format_phase
@@ -70,6 +70,7 @@ class RunRecord:
     ended_at: str = ""
     target_rate: float | None = None  # the offered ops/s of a paced point (also when it measured nothing)
     events: pd.DataFrame | None = None  # its disturbances' events (ycsbctl.results.events), when it had any
+    order_index: int | None = None  # its place in the sweep's order (1 = first measured); None for a dataset load
 
     @staticmethod
     def make_id(target: str, workload: str, phase: str, threads: int, repetition: int,
@@ -148,24 +149,6 @@ def arrow_safe(df: pd.DataFrame) -> pd.DataFrame:
             out[col] = s.map(lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else
                              (v if isinstance(v, str) else json.dumps(v, default=_json_default)))
     return out
-
-
-def overall_summary(result: PhaseResult) -> OpSummary | None:
-    """Latency over every database operation (µs): READ, UPDATE, INSERT, SCAN, DELETE merged exactly."""
-    base = [s for n, s in result.ops.items() if is_base_operation(n) and s.operations]
-    if not base:
-        return None
-    total = sum(s.operations for s in base)
-    # The mean of a merged histogram is the count-weighted mean of its parts.
-    mean = sum(s.mean_us * s.operations for s in base) / total
-    lo, hi = min(s.min_us for s in base), max(s.max_us for s in base)
-    hists = [s.histogram for s in base if s.histogram is not None]
-    if len(hists) == len(base):
-        merged = hdr.merge(hists)
-        pct = {p: float(v) for p, v in hdr.percentiles_us(merged, SUMMARY_PERCENTILES).items()}
-        return OpSummary(ALL_OPS, total, mean, lo, hi, pct)
-    main = max(base, key=lambda s: s.operations)  # no histograms (imported text): the main operation stands in
-    return OpSummary(ALL_OPS, total, mean, lo, hi, dict(main.percentiles_us))
 
 
 def _resume_paths(path: Path) -> tuple[Path, Path, Path]:
@@ -362,7 +345,7 @@ class ResultFolder:
         doc = {
             "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
             "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
-            "target_rate": run.target_rate,
+            "target_rate": run.target_rate, "order_index": run.order_index,
             "telemetry_summary": run.telemetry_summary.to_dict(), "bottleneck": run.bottleneck,
             "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
             "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,
@@ -393,6 +376,14 @@ class ResultFolder:
         _write_arrow(runs_table(tables["runs"]), self.path / "runs.parquet")
         for name, df in tables.items():
             if name != "runs":
+                tables[name] = df = arrow_safe(df)
+                _write_table(df, self.path / f"{name}.parquet")
+        from ycsbctl.results.verdicts import verdict_tables
+
+        derived = verdict_tables(self.manifest.plan, tables["runs"], tables["series"])
+        tables.update(derived)
+        for name, df in tables.items():
+            if name in derived:
                 tables[name] = df = arrow_safe(df)
                 _write_table(df, self.path / f"{name}.parquet")
         for name, df in tables.items():  # each table as CSV too, the same columns

@@ -12,8 +12,8 @@ from tests.fixtures.experiments import build_experiment, build_runs
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results import load
+from ycsbctl.results.folder import ResultFolder, RunRecord
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.store import ResultFolder, RunRecord
 
 
 def _write(root, runs, manifest, experiment_id="exp"):
@@ -222,7 +222,7 @@ def test_the_overall_summary_is_every_operation_merged_and_without_histograms_th
 
     from hdrh.histogram import HdrHistogram
 
-    from ycsbctl.results.store import overall_summary
+    from ycsbctl.results.model import overall_summary
 
     _, runs = built
     r = next(x.result for x in runs if x.result is not None and {"READ", "UPDATE"} <= set(x.result.ops))

@@ -1,7 +1,7 @@
-"""Where a sweep puts what it measures: the :class:`ResultStore` seam.
+"""Where a sweep puts what it measures: the :class:`ResultSink` seam.
 
-:class:`~ycsbctl.results.store.ResultFolder` is the store of every real run (crash-safe, on disk);
-:class:`MemoryStore` keeps the same things in memory — for a single point printed and not kept
+:class:`~ycsbctl.results.folder.ResultFolder` is the sink of every real run (crash-safe, on disk);
+:class:`MemorySink` keeps the same things in memory — for a single point printed and not kept
 (``ycsbctl run --target URL --threads N`` without ``--out``), and for in-process tests.
 """
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Protocol
 
+from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import Manifest
-from ycsbctl.results.store import RunRecord
 
 
-class ResultStore(Protocol):
+class ResultSink(Protocol):
     """A manifest to read and update, and runs to add (each kept before the next point starts).
     ``durable``: what it keeps outlives the process (facts worth an extra query are measured for it)."""
 
@@ -35,8 +35,8 @@ class ResultStore(Protocol):
         ...
 
 
-class MemoryStore:
-    """A :class:`ResultStore` in memory: ``runs`` in the order they were added (a run added again
+class MemorySink:
+    """A :class:`ResultSink` in memory: ``runs`` in the order they were added (a run added again
     replaces the earlier one, as in a folder)."""
 
     def __init__(self, manifest: Manifest, runs: list[RunRecord] | None = None, durable: bool = False) -> None:

@@ -1,0 +1,227 @@
+"""How often the verdicts are wrong on this machine: A/A pairs, planted differences, drift between folders.
+
+Each experiment runs four Redis servers of one build that this benchmark starts, all on the servers'
+CPU set (``taskset``, as ``--placement split`` would), the client (``ycsbctl`` itself) on the other:
+
+- ``a``: the baseline; ``twin``: the same build and settings under another label (A/A);
+- ``slowN``: the same, its CPU held to a quota by a cgroup (``--slow 0.7,0.45``: cores), a planted
+  difference whose true size is measured here, pooled over every round of every experiment.
+
+``--experiments`` experiments (≥ 3), each with ``--repeat`` rounds (≥ 5) over ``--threads`` (≥ 4 thread
+counts), first on the machine as it is (``quiet``), then with one core held busy by a spinning process
+(``busy``). Per condition it prints:
+
+- A/A: the share of twin-against-a cells called ``better``/``worse`` (goal ≤ 5 %) and the share whose
+  interval of the ratio (at the family's level, which agrees with the verdicts) holds 1.0 (goal ≥ 90 %);
+- planted: per slowed server, the true gap per thread count, and the share of its cells called ``worse``
+  (goal ≥ 90 % where the gap is ≥ 10 %, every cell at 30 %);
+- between folders (``ycsbctl compare`` of consecutive experiments): the share of A/A cells called a
+  difference without a control target (the host's drift) and with ``a`` as the control, and the
+  largest drift of the control itself — the figure ``results/verdicts.py`` quotes as HOST_DRIFT_AA.
+
+``--order-pairs N`` also times the same plan with ``--order target`` and ``interleaved`` alternately (the
+goal: interleaving costs ≤ 5 % more wall time).
+
+    .venv/bin/python -m bench verdicts [--experiments 3] [--repeat 5] [--threads 8,16,32,64]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench._servers import stop  # noqa: E402
+from tests.fixtures.cgroups import cpu_quota  # noqa: E402
+from tests.fixtures.servers import free_port, wait_for_port  # noqa: E402
+from ycsbctl.processes import sigterm_as_interrupt  # noqa: E402
+
+YCSBCTL = str(ROOT / ".venv" / "bin" / "ycsbctl")
+CPUS = sorted(os.sched_getaffinity(0))
+SERVER_CPUS, CLIENT_CPUS = CPUS[: len(CPUS) // 2] or CPUS, CPUS[len(CPUS) // 2:] or CPUS
+
+
+def _cpuset(cpus: list[int]) -> str:
+    return ",".join(map(str, cpus))
+
+
+@contextlib.contextmanager
+def servers(names: list[str], slow: dict[str, float], tmp: Path) -> Iterator[dict[str, str]]:
+    """name -> URL of a redis-server each (AOF/RDB off) on the servers' CPUs; the slowed ones in a quota."""
+    procs, urls = [], {}
+    with contextlib.ExitStack() as stack:
+        try:
+            for name in names:
+                port = free_port()
+                d = tmp / name
+                d.mkdir(parents=True, exist_ok=True)
+                cmd = ["taskset", "-c", _cpuset(SERVER_CPUS), "redis-server", "--port", str(port), "--bind",
+                       "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(d)]
+                p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                procs.append(p)
+                wait_for_port(port, p)
+                if name in slow:
+                    group = stack.enter_context(cpu_quota(slow[name]))
+                    # the tests' group weighs 10× a process (so a busy host cannot keep it under its quota):
+                    # here that would also let it win the CPU from the plain servers, so back to the default
+                    (group.path / ("cpu.weight" if group.v2 else "cpu.shares")).write_text("100" if group.v2 else "1024")
+                    group.add(p.pid)
+                urls[name] = f"redis://127.0.0.1:{port}"
+            yield urls
+        finally:
+            for p in procs:
+                stop(p)
+
+
+@contextlib.contextmanager
+def busy_core(on: bool) -> Iterator[None]:
+    """One core held busy (a spinning process on the last CPU) while ``on``."""
+    if not on:
+        yield
+        return
+    hog = subprocess.Popen(["taskset", "-c", str(CPUS[-1]), sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        stop(hog)
+
+
+def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order: str = "auto") -> float:
+    """Run one experiment into ``out`` (the client on its CPUs); its wall time (s)."""
+    targets = [a for u in urls.values() for a in ("--target", u)]
+    cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", *targets, "--load", "--threads",
+           args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", "2", "--records",
+           str(args.records), "--order", order, "--no-telemetry", "--allow-concurrent", "--quiet", "--out", str(out)]
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600, cwd=out.parent)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
+    return time.monotonic() - t0
+
+
+def labels(folder: Path, names: list[str]) -> dict[str, str]:
+    """name -> the target label ycsbctl gave its URL (in the order given)."""
+    from ycsbctl.experiment.plan import target_label
+
+    urls = json.loads((folder / "manifest.json").read_text())["plan"]["targets"]
+    return {n: target_label(u) for n, u in zip(names, urls)}
+
+
+def summarise(folders: list[Path], names: list[str], slow: dict[str, float], condition: str) -> list[str]:
+    lines = [f"== {condition}: {len(folders)} experiments"]
+    verdicts, runs = [], []
+    for i, f in enumerate(folders):
+        lab = {v: k for k, v in labels(f, names).items()}
+        v = pd.read_parquet(f / "verdicts.parquet")
+        v = v[~v["at_peak"].astype(bool)]
+        v = v.assign(name=v["target"].map(lab), exp=i)
+        verdicts.append(v)
+        r = pd.read_parquet(f / "runs.parquet")
+        r = r[(r["phase"] == "run") & (r["status"] == "ok")]
+        runs.append(r.assign(name=r["target"].map(lab), exp=i))
+    v, r = pd.concat(verdicts), pd.concat(runs)
+    aa = v[v["name"] == "twin"]
+    called = aa["verdict"].isin(["better", "worse"])
+    holds = (aa["ci_low"] <= 1) & (aa["ci_high"] >= 1)
+    lines.append(f"A/A (twin against a): {called.sum()} of {len(aa)} cells called better/worse ({called.mean():.1%}, "
+                 f"goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} of {len(aa)} ({holds.mean():.1%}, goal ≥ 90 %)")
+    for name in slow:
+        lines.append(f"planted {name} (CPU quota {slow[name]:g} core):")
+        for threads in sorted(set(r["threads"])):
+            rt = r[r["threads"] == threads].pivot_table(index=["exp", "repetition"], columns="name", values="throughput_ops")
+            gap = 1 - math.exp(float((rt[name] / rt["a"]).apply(math.log).mean()))
+            cells = v[(v["name"] == name) & (v["threads"] == threads) & (v["metric"] == "throughput")]
+            worse = (cells["verdict"] == "worse").sum()
+            lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} of {len(cells)}")
+    return lines
+
+
+def between_folders(folders: list[Path], names: list[str]) -> list[str]:
+    """A/A across time: consecutive experiments compared, without and with ``a`` as the control."""
+    lines, plain, control, drift = [], [], [], []
+    for x, y in zip(folders, folders[1:]):
+        lab = labels(x, names)
+        if lab != labels(y, names):  # the labels carry the ports: the same servers keep one label
+            lines.append(f"  {x.name} / {y.name}: the servers' ports differ, so their labels do; compared by name")
+        for ctl, sink in ((None, plain), (lab["a"], control)):
+            cmd = [YCSBCTL, "compare", str(x), str(y), "--format", "json", *(("--control", ctl) if ctl else ())]
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            if proc.returncode != 0:
+                lines.append(f"  compare {'with' if ctl else 'without'} control: exit {proc.returncode}: "
+                             f"{proc.stderr.strip()[-300:]}")
+                continue
+            cells = json.loads(proc.stdout)
+            # nothing changed between the experiments: every target's cell is an A/A cell (but the control's)
+            sink += [c for c in cells if c["target"] != ctl]
+            if not ctl:
+                drift += [abs(c["ratio"] - 1) for c in cells if c["target"] == lab["a"] and c["metric"] == "throughput"]
+    for what, cells in (("without a control", plain), ("with a as the control", control)):
+        if cells:
+            n = sum(c["verdict"] in ("better", "worse") for c in cells)
+            lines.append(f"between folders {what}: {n} of {len(cells)} A/A cells called better/worse ({n / len(cells):.1%})")
+    if drift:
+        lines.append(f"the host's drift between experiments (a against itself, throughput): up to {max(drift):.1%}, "
+                     f"median {sorted(drift)[len(drift) // 2]:.1%}")
+    return lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--experiments", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--threads", default="8,16,32,64")
+    ap.add_argument("--duration", type=float, default=1.0)
+    ap.add_argument("--records", type=int, default=5000)
+    ap.add_argument("--slow", default="0.7,0.45", help="CPU quotas (cores) of the slowed servers")
+    ap.add_argument("--conditions", default="quiet,busy")
+    ap.add_argument("--order-pairs", type=int, default=1)
+    args = ap.parse_args()
+    if not shutil.which("taskset") or not shutil.which("redis-server"):
+        print("error: needs taskset (util-linux) and redis-server (make setup)", file=sys.stderr)
+        return 2
+    slow = {f"slow{i + 1}": float(q) for i, q in enumerate(args.slow.split(",")) if q}
+    names = ["a", "twin", *slow]
+    print(f"servers on CPU {_cpuset(SERVER_CPUS)}, client on CPU {_cpuset(CLIENT_CPUS)}; workload B, "
+          f"{args.repeat} rounds × threads {args.threads} × {args.duration:g} s, {args.records} records", flush=True)
+    # a SIGTERM ends it like Ctrl-C: the servers, the busy process and the cgroups it made are removed
+    with sigterm_as_interrupt(), tempfile.TemporaryDirectory(prefix="bench-verdicts-") as tmp:
+        all_folders: list[Path] = []
+        for condition in args.conditions.split(","):
+            folders = []
+            with busy_core(condition == "busy"), servers(names, slow, Path(tmp) / condition) as urls:
+                for i in range(args.experiments):
+                    out = Path(tmp) / f"{condition}-{i}"
+                    wall = experiment(urls, out, args)
+                    print(f"{condition} experiment {i + 1}/{args.experiments}: {wall:.0f} s", flush=True)
+                    folders.append(out)
+            all_folders += folders
+            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names)), flush=True)
+        if args.order_pairs:
+            walls: dict[str, list[float]] = {"target": [], "interleaved": []}
+            with servers(["a", "twin"], {}, Path(tmp) / "order") as urls:
+                for i in range(args.order_pairs):
+                    for order in ("target", "interleaved"):
+                        walls[order].append(experiment(urls, Path(tmp) / f"order-{order}-{i}", args, order))
+            ratios = [b / a for a, b in zip(walls["target"], walls["interleaved"])]
+            print(f"== order: interleaved ÷ target wall time, pair by pair: {', '.join(f'{x:.3f}' for x in ratios)} "
+                  f"(goal ≤ 1.05)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""A pytest plug-in for ``scripts/mutation.py``'s first run of a module's tests: which test runs which
+line of the mutated modules (coverage.py, one dynamic context per test id), and each test's outcome
+and duration. Loaded with ``-p mutation_probe`` (``scripts/`` on ``PYTHONPATH``); writes the coverage
+data to ``$MUTATION_COVERAGE`` and ``{nodeid: {"s": seconds, "failed": bool}}`` to ``$MUTATION_OUTCOMES``.
+
+Lines run at import (module constants, ``def`` lines) have the empty context; lines run only in another
+process (a spawned engine worker) are not seen at all: the caller runs every test for those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import coverage
+import pytest
+
+_cov: coverage.Coverage | None = None
+_outcomes: dict[str, dict[str, object]] = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _cov
+    _cov = coverage.Coverage(data_file=os.environ["MUTATION_COVERAGE"], include=os.environ["MUTATION_INCLUDE"].split(","),
+                             config_file=False)
+    _cov.start()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if _cov is not None:
+        _cov.switch_context(item.nodeid)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    seen = _outcomes.setdefault(report.nodeid, {"s": 0.0, "failed": False})
+    seen["s"] = float(seen["s"]) + report.duration  # type: ignore[arg-type]
+    seen["failed"] = bool(seen["failed"]) or report.failed
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _cov is not None:
+        _cov.stop()
+        _cov.save()
+    with open(os.environ["MUTATION_OUTCOMES"], "w", encoding="utf-8") as f:
+        json.dump(_outcomes, f)

@@ -1,0 +1,170 @@
+"""ycsbctl calibrate: ycsbctl's client against redis-benchmark on one real redis-server, reading the same
+records. The truths hold at any speed: the server's own count of HGETALL calls (INFO commandstats, read
+here) is exactly the reads both sides sent, each ratio is the paired geometric mean of the rounds'
+samples, and each verdict agrees with its interval."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+
+import pytest
+import redis
+from click.testing import CliRunner
+
+from ycsbctl.cli import main
+from ycsbctl.results import stats
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-benchmark") is None,
+                                reason="needs redis-benchmark (apt-get install redis-tools)")
+
+DB = 9  # an empty database of the session's server: calibrate refuses one that holds keys
+
+
+def _hgetall_calls(r: redis.Redis) -> int:
+    return int((r.info("commandstats").get("cmdstat_hgetall") or {}).get("calls", 0))
+
+
+@pytest.fixture(scope="module")
+def calibrated(redis_server, tmp_path_factory):
+    url = redis_server.url.rsplit("/", 1)[0] + f"/{DB}"
+    r = redis.Redis.from_url(url)
+    r.flushdb()
+    for _ in range(3):  # reads the server counted before calibrate began: not among those it counts
+        r.hgetall("not-a-record")
+    before = _hgetall_calls(r)
+    assert before >= 3
+    out = tmp_path_factory.mktemp("calibrate") / "cal.json"
+    result = CliRunner().invoke(main, ["calibrate", "--target", url, "--threads", "2", "--rounds", "2",
+                                       "--duration", "0.5", "--records", "500", "--processes", "1", "--warmup", "0",
+                                       "--json", str(out)])
+    served = _hgetall_calls(r) - before
+    left = int(r.dbsize())
+    r.close()
+    return result, json.loads(out.read_text()) if out.exists() else None, served, left
+
+
+@pytest.mark.truth
+def test_both_sides_read_the_same_server_and_it_counted_every_read(calibrated):
+    result, cal, served, left = calibrated
+    assert result.exit_code == 0, result.output
+    samples = cal["samples"]
+    assert {(s["side"], s["threads"], s["round"]) for s in samples} == {
+        (side, 2, r) for side in ("ycsbctl", "redis-benchmark") for r in (1, 2)}
+    # INFO commandstats of the server, read here: every HGETALL either side sent, warm-ups included, and no other
+    assert served == cal["reads_served"] == cal["reads_sent"] >= sum(s["reads"] for s in samples) > 0
+    assert all(s["reads"] > 0 and s["ops_s"] > 0 for s in samples)
+    for s in samples:
+        # Little's law on a closed loop: mean latency × rate ÷ connections is the share of a connection's cycle
+        # its reads were in flight: at most 1 (plus the reads a short run's deadline leaves finishing after it),
+        # 0.5-1 on a quiet host, lower where redis-benchmark's own loop is late to write (it starts the clock
+        # then). Its report is in ms: read as µs, a share 1000 times too small or too large fails either bound.
+        share = s["mean_us"] * s["ops_s"] / (1e6 * s["threads"])
+        assert 0.002 < share <= 1.5, s
+        assert s["p99_us"] >= s["mean_us"] / 10 and s["client_us_per_op"] > 0
+    assert left == 0  # the records are gone again
+    ours = sum(s["reads"] for s in samples if s["side"] == "ycsbctl")
+    # how it ran, as printed: the counts above, the records read, the family tested, the host's load
+    assert (f"the same server: it counted {served:,} HGETALL calls over the warm-ups and rounds, the {served:,} both "
+            f"sides sent ({ours:,} by ycsbctl and {sum(s['reads'] for s in samples) - ours:,} by redis-benchmark in "
+            "the rounds)") in result.output
+    assert "both read the same 500 records (user000000000000 … user000000000499, 10 fields" in result.output
+    assert "Benjamini–Hochberg over the 3 cells tested" in result.output
+    before, after = cal["load_avg"]
+    assert f"load average {before:.2f} before the rounds, {after:.2f} after" in result.output
+
+
+@pytest.mark.truth
+def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_with_its_interval(calibrated):
+    result, cal, _, _ = calibrated
+    assert result.exit_code == 0, result.output
+    pick = {"throughput": "ops_s", "client CPU per read": "client_us_per_op", "READ p99": "p99_us"}
+    by = {(s["side"], s["threads"], s["round"]): s for s in cal["samples"]}
+    cells = cal["comparisons"]
+    assert len(cells) == 3  # throughput, client CPU per read, READ p99 at 2 threads
+    for c in cells:
+        logs = [math.log(by[("ycsbctl", c["threads"], r)][pick[c["metric"]]]
+                         / by[("redis-benchmark", c["threads"], r)][pick[c["metric"]]]) for r in (1, 2)]
+        assert c["ratio"] == pytest.approx(math.exp(sum(logs) / 2), rel=1e-9)
+        assert c["n"] == 2 and c["test"] == "paired t (log ratio per round)"
+        assert c["ci_low"] <= c["ratio"] <= c["ci_high"]
+        excludes_one = c["ci_low"] > 1 or c["ci_high"] < 1
+        if c["verdict"] in (stats.BETTER, stats.WORSE):
+            assert excludes_one and (c["ratio"] > 1) == ((c["verdict"] == stats.BETTER) == c["higher_is_better"])
+        else:
+            assert c["verdict"] == stats.SAME and not excludes_one
+    # the verdicts are the statistics module's own on these samples, decided together (one family)
+    decided = stats.decide([stats.compare({r: by[("redis-benchmark", c["threads"], r)][pick[c["metric"]]] for r in (1, 2)},
+                                          {r: by[("ycsbctl", c["threads"], r)][pick[c["metric"]]] for r in (1, 2)},
+                                          paired=True) for c in cells], [c["higher_is_better"] for c in cells])
+    for c, d in zip(cells, decided):
+        assert (c["ci_low"], c["ci_high"]) == pytest.approx((d.low, d.high), rel=1e-9) and c["verdict"] == d.verdict
+        assert c["detectable_pct"] == pytest.approx(100 * d.detectable, rel=1e-9)
+    tp = [c for c in cells if c["metric"] == "throughput"]
+    tested = [c for c in cells if c["p_adjusted"] == c["p_adjusted"]]
+    called = sum(c["verdict"] in (stats.BETTER, stats.WORSE) for c in tested)
+    level = f"{100 * (1 - max(called, 1) * 0.05 / len(tested)):.4g} %"  # the family's (Benjamini-Yekutieli)
+    lines = result.output.splitlines()
+    for c in cells:  # each table's row: both sides' figures in the metric's unit, the ratio and the verdict
+        head = lines.index(f"{c['metric']} ({c['unit']}, {'higher' if c['higher_is_better'] else 'lower'} is better)")
+        assert f"[{level}]" in lines[head + 1]
+        row = lines[head + 2]
+        unit = {"throughput": "{:,.0f}", "client CPU per read": "{:,.1f}"}.get(c["metric"])
+        for side in ("ycsbctl", "reference"):
+            want = unit.format(c[side]) if unit else f"{c[side] / 1000:,.2f} ms"  # p99 in ms
+            assert f" {want} " in row, (c["metric"], side, row)
+        verdict = c["verdict"] + (f" (±{c['detectable_pct']:.0f} % detectable)" if c["verdict"] == stats.SAME else "")
+        assert row.split()[0] == "2" and f"{c['ratio']:.2f}×" in row and row.endswith(verdict), row
+    said = next(line for line in result.output.splitlines()
+                if line.startswith(("ycsbctl's client is not", "The client limits", "No shortfall detected")))
+    worse = [c for c in tp if c["verdict"] == stats.WORSE]
+    assert said.startswith("The client limits") == bool(worse)
+    if said.startswith("ycsbctl's client is not"):
+        assert min(c["ci_low"] for c in tp) >= 0.95
+
+
+def test_a_database_that_holds_keys_a_store_without_a_reference_and_tls_are_refused_in_one_line(redis_server):
+    url = redis_server.url.rsplit("/", 1)[0] + f"/{DB + 1}"
+    r = redis.Redis.from_url(url)
+    r.set("mine", "1")
+    try:
+        res = CliRunner().invoke(main, ["calibrate", "--target", url, "--rounds", "1"])
+        assert res.exit_code == 2 and res.output == (f"error: calibrate loads its own records: the database at {url} "
+                                                     "holds 1; give an empty one (redis://host:port/15)\n"), res.output
+        assert r.get("mine") == b"1"  # nothing lost
+    finally:
+        r.flushdb()
+        r.close()
+    for target, said in (("mongodb://127.0.0.1:1/ycsb", "calibrate needs a store that ships a load generator of its own"),
+                         ("rediss://127.0.0.1:1/0", "calibrate runs redis-benchmark over plain TCP")):
+        res = CliRunner().invoke(main, ["calibrate", "--target", target])
+        assert res.exit_code == 2 and res.output.startswith(f"error: {said}") and res.output.count("\n") == 1, res.output
+
+
+def _cell(threads: int, ratio: float, low: float, high: float, verdict: str) -> dict:
+    return {"threads": threads, "metric": "throughput", "unit": "ops/s", "higher_is_better": True, "ratio": ratio,
+            "ci_low": low, "ci_high": high, "ci_level": 0.99, "p_adjusted": 0.5 if low == low else math.nan,
+            "verdict": verdict, "detectable_pct": 4.0}
+
+
+def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
+    from types import SimpleNamespace
+
+    from ycsbctl.experiment.calibrate_text import verdict_sentence
+
+    cal = SimpleNamespace(reference="redis-benchmark")
+    nan = math.nan
+    ok = verdict_sentence(cal, [_cell(8, 1.01, 0.95, 1.06, stats.SAME), _cell(32, 1.10, 1.02, 1.18, stats.BETTER)])
+    assert ok == ("ycsbctl's client is not the bottleneck at 8 and 32 threads: from the same server it got "
+                  "1.01× [0.95, 1.06] at 8 and 1.10× [1.02, 1.18] at 32 threads of redis-benchmark's rate — at least "
+                  "0.95× of it (99 % intervals).")  # a shortfall of 5 % exactly is ruled out
+    wide = verdict_sentence(cal, [_cell(8, 1.14, 0.18, 7.21, stats.SAME)])  # a shortfall not ruled out: not decided
+    assert wide.startswith("No shortfall detected at 8 threads") and "leave room for one down to 0.18×" in wide
+    edge = verdict_sentence(cal, [_cell(8, 1.0, 0.949, 1.05, stats.SAME)])
+    assert edge.startswith("No shortfall detected")  # 5.1 % below is not ruled out
+    short = verdict_sentence(cal, [_cell(8, 1.0, 0.97, 1.03, stats.SAME), _cell(32, 0.8, 0.7, 0.9, stats.WORSE)])
+    assert short.startswith("The client limits what ycsbctl measures at 32 threads: from the same server it got ")
+    one = verdict_sentence(cal, [_cell(8, 1.2, nan, nan, stats.UNDECIDED)])
+    assert one == ("Not decided: one round gives no interval (ycsbctl got 1.20× at 8 threads of redis-benchmark's "
+                   "rate); run --rounds 5 for a verdict.")

@@ -1,0 +1,60 @@
+"""The fault suite's plug-in cases (``-p workload=package.module:Class``) against a real redis-module_redis:
+a plug-in whose constructor raises, whose executor raises mid-run, or returns no status.
+
+README "Plug-in workloads": one line naming the plug-in, exit 2 before anything starts for a bad
+class; a point whose plug-in broke mid-run is failed in one line naming the plug-in and the call.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.cli import ycsbctl
+from tests.fixtures.faults import clean, no_workers_left
+from tests.fixtures.servers import Server
+
+pytestmark = pytest.mark.fault
+
+FAULTY = "workload=tests.workload.faulty_plugin:Faulty"
+
+
+def point(module_redis: Server, mode: str, tmp: Path) -> subprocess.CompletedProcess:
+    return ycsbctl("run", "workloadc", "--target", module_redis.url, "--threads", "2", "--duration", "2", "--warmup", "0",
+                   "--no-telemetry", "--allow-concurrent", "-p", "recordcount=0", "-p", FAULTY, "-p",
+                   f"faulty.mode={mode}", "--out", str(tmp / mode), cwd=tmp)
+
+
+def test_a_plugin_that_works_measures_its_operation(module_redis, tmp_path):
+    r = point(module_redis, "ok", tmp_path)
+    clean(r.stdout + r.stderr)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "[PING], Operations" in r.stdout
+
+
+@pytest.mark.parametrize(("mode", "said"), [("constructor", "Faulty.from_properties raised RuntimeError"),
+                                            ("executor", "the workload Faulty: its executor('redis') raised TypeError")])
+def test_a_plugin_whose_constructor_or_executor_factory_raises_is_one_line_and_exit_2(module_redis, tmp_path, mode,
+                                                                                       said):
+    r = point(module_redis, mode, tmp_path)
+    clean(r.stdout + r.stderr)
+    assert r.returncode == 2, r.stderr[-2000:]
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert line.startswith("error: ") and said in line, line
+    assert not (tmp_path / mode).exists()  # before anything starts
+
+
+@pytest.mark.parametrize(("mode", "said"), [("raise", "the workload plug-in Faulty: its executor PING call raised KeyError"),
+                                            ("status", "the workload plug-in Faulty: its executor PING call returned 7, no status"),
+                                            ("shape", "the workload plug-in Faulty: its executor PING call raised TypeError"),
+                                            ("source", "the workload plug-in's Faulty.source (faulty_plugin.py:")])
+def test_a_plugin_that_breaks_mid_run_fails_the_point_in_one_line(module_redis, tmp_path, mode, said):
+    r = point(module_redis, mode, tmp_path)
+    clean(r.stdout + r.stderr)
+    assert r.returncode == 1, r.stderr[-2000:]
+    line = [x for x in r.stderr.splitlines() if "→" in x][-1]
+    assert "failed" in line and said in line, r.stderr[-2000:]
+    assert r.stderr.count("the workload plug-in") == 1, r.stderr[-2000:]
+    no_workers_left()

@@ -1,0 +1,146 @@
+"""The fault suite's SQL cases, against a real PostgreSQL 15 of our own (ycsbctl's local backend):
+connections lost in the middle of a point, a role whose every statement times out.
+
+Every case asserts the exit code, one line naming the cause, no traceback, nothing of ours left running.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.fixtures.cgroups import cpu_quota
+from tests.fixtures.cli import env, start
+from tests.fixtures.faults import Lines, clean, finish, no_workers_left
+from tests.fixtures.servers import ROOT
+from tests.fixtures.sql_cli import cli_rows
+from tests.fixtures.sql_servers import started
+from tests.fixtures.waiting import wait_until
+
+pytestmark = pytest.mark.fault
+
+ASYNCPG = ("-p", "postgresql.driver=asyncpg")  # the driver whose lost connection crashed workers (issue 43)
+OURS = "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+
+
+def load(url: str, tmp: Path, *extra: str) -> None:
+    r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "load", "workloadc", "--target", url, "-p",
+                        "recordcount=2000", "--no-telemetry", *extra], cwd=tmp, capture_output=True, text=True,
+                       timeout=120, env=env())
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def point(url: str, tmp: Path, *extra: str) -> subprocess.Popen:
+    return start("run", "workloadc", "--target", url, "--threads", "4", "--duration", "5", "--warmup", "0",
+                 "--records", "2000", "--no-telemetry", "--allow-concurrent", "--out", str(tmp / "out"), *extra,
+                 cwd=tmp)
+
+
+def busy(url: str, n: int) -> bool:
+    return len(cli_rows("postgresql", url, OURS)) >= n
+
+
+def test_backends_terminated_mid_point_are_reconnected_and_named_without_a_traceback(tmp_path):
+    with started("postgresql") as ep:
+        load(ep.url, tmp_path, *ASYNCPG)
+        proc = point(ep.url, tmp_path, *ASYNCPG)
+        try:
+            lines = Lines(proc)
+            wait_until(lambda: busy(ep.url, 4), 60, "the point's 4 connections")
+            time.sleep(1)  # inside the 5 s window
+            cli_rows("postgresql", ep.url, f"SELECT pg_terminate_backend(pid) FROM ({OURS}) AS o")
+            stdout, stderr = lines.finish()
+        finally:
+            finish(proc, 1)
+    clean(stdout + stderr)
+    line = [x for x in stderr.splitlines() if "→" in x][-1]
+    assert "ERROR: connection lost: " in line and stderr.count("connection lost") == 1, stderr[-2000:]
+    assert proc.returncode in (0, 1), stderr[-2000:]
+    no_workers_left()
+
+
+def test_postgresql_killed_mid_point_fails_it_in_one_line_naming_the_lost_server(tmp_path):
+    with started("postgresql") as ep:
+        load(ep.url, tmp_path, *ASYNCPG)
+        data = cli_rows("postgresql", ep.url, "SHOW data_directory")[0][0]
+        postmaster = int((Path(data) / "postmaster.pid").read_text().split()[0])
+        proc = point(ep.url, tmp_path, *ASYNCPG)
+        try:
+            lines = Lines(proc)
+            wait_until(lambda: busy(ep.url, 4), 60, "the point's 4 connections")
+            time.sleep(1)  # inside the 5 s window
+            os.kill(postmaster, signal.SIGKILL)
+            stdout, stderr = lines.finish()
+        finally:
+            finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-2000:]
+    line = [x for x in stderr.splitlines() if "→" in x][-1]
+    assert "failed" in line and "lost the PostgreSQL server" in line, stderr[-2000:]
+    assert stderr.count("lost the PostgreSQL server") == 1, stderr[-2000:]
+    no_workers_left()
+
+
+def test_a_role_whose_every_statement_times_out_is_one_line_and_exit_1(tmp_path):
+    """``ALTER ROLE … SET statement_timeout=1``: describing the server (its settings), or the point's
+    first statements, are cancelled by the server. Either way one line says so, the target is skipped
+    or its point failed, and the run exits 1 (the target cannot be measured; others would go on)."""
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision import probe
+
+    with started("postgresql") as ep, cpu_quota(0.02) as group:
+        cli_rows("postgresql", ep.url, "CREATE ROLE slowrole LOGIN SUPERUSER")
+        cli_rows("postgresql", ep.url, "ALTER ROLE slowrole SET statement_timeout = 1")
+        # The server held to 2 ms of CPU in each 100 ms (its backends, forked later, inherit the group):
+        # a statement that meets the quota waits out the period, far past 1 ms, on any machine — on a
+        # fast quiet one the settings query otherwise finished inside 1 ms thirty times in a row.
+        assert ep.pid is not None
+        for pid in [ep.pid, *(c.pid for c in psutil.Process(ep.pid).children())]:
+            group.add(pid)
+        port = ep.url.rsplit(":", 1)[1].split("/")[0]
+        url = f"postgresql://slowrole@127.0.0.1:{port}/postgres"
+        said = []
+        for _ in range(10):
+            try:
+                probe.describe("postgresql", url)
+            except UserError as exc:
+                said.append(str(exc))
+        r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "run", "workloadc", "--target", url, "--threads",
+                            "2", "--duration", "2", "--warmup", "0", "--records", "500", "--allow-concurrent",
+                            "--out", str(tmp_path / "out")], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120, env=env())
+    assert said and all("answered but cancelled the questions about its version and settings: statement_timeout" in s
+                        for s in said), said
+    clean(r.stdout + r.stderr)
+    assert r.returncode == 1, r.stderr[-2000:]
+    told = [ln for ln in r.stderr.splitlines() if "statement timeout" in ln]
+    assert len(told) == 1 and ("skipped" in told[0] or "failed" in told[0]), r.stderr[-2000:]
+    # the server answered: never 'does not answer … start the server' (the ping too is a statement it cancels)
+    assert "does not answer" not in told[0] and "statement_timeout" in told[0], told
+    no_workers_left()
+
+
+def test_more_threads_than_max_connections_says_the_servers_too_many_clients(tmp_path):
+    """max_connections 5 and 16 client threads: the server refuses the sixth connection with an
+    ErrorResponse (SQLSTATE 53300) and closes it; the line quotes that refusal and what to change, not a
+    bare "connection closed by the server"."""
+    with started("postgresql", {"max_connections": "5"}) as ep:
+        r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "run", "workloadc", "--target", ep.url, "--load",
+                            "--threads", "16", "--duration", "2", "--warmup", "0", "--records", "500",
+                            "--no-telemetry", "--allow-concurrent", "--out", str(tmp_path / "out")],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=200, env=env())
+        limit = cli_rows("postgresql", ep.url, "SHOW max_connections")
+    clean(r.stdout + r.stderr)
+    assert limit == [["5"]], limit  # the case itself: the server allowed fewer connections than threads
+    assert r.returncode == 1, r.stderr[-2000:]
+    told = [ln for ln in r.stderr.splitlines() if "too many clients already" in ln]
+    assert told and all("SQLSTATE 53300: too many connections" in ln and "max_connections" in ln for ln in told), \
+        r.stderr[-2000:]
+    assert "connection closed by the server" not in r.stderr
+    no_workers_left()

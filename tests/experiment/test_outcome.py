@@ -1,0 +1,48 @@
+"""How a plan ended (``ycsbctl.experiment.outcome``: the exit code and the folder's status the README's table
+promises) and when the default plan measures a stand-in for MongoDB (``ycsbctl.experiment.standin``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ycsbctl.experiment.outcome import Outcome
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.standin import MONGO_STAND_IN, stand_in, stand_ins
+from ycsbctl.results.folder import RunRecord
+from ycsbctl.results.names import FolderStatus, RunStatus
+from ycsbctl.results.schema import SkippedTarget
+
+
+def _record(status: RunStatus) -> RunRecord:
+    return RunRecord(f"redis.workloadb.run.t8.r1.{status}", "redis", "workloadb", "run", 8, 1, status)
+
+
+@pytest.mark.parametrize(("statuses", "skipped", "code", "folder"), [
+    ([RunStatus.OK, RunStatus.OK], False, 0, FolderStatus.COMPLETE),
+    ([], False, 0, FolderStatus.COMPLETE),
+    ([RunStatus.OK, RunStatus.DEGRADED], False, 1, FolderStatus.PARTIAL),  # a degraded point's numbers are not a healthy server's
+    ([RunStatus.OK, RunStatus.FAILED], False, 1, FolderStatus.PARTIAL),
+    ([RunStatus.OK], True, 1, FolderStatus.PARTIAL),  # a target skipped
+])
+def test_the_exit_code_is_0_only_when_every_point_is_ok_and_no_target_was_skipped(statuses, skipped, code, folder):
+    outcome = Outcome(folder=None, records=[_record(s) for s in statuses],
+                      skipped=[SkippedTarget("mongodb", "no server", "")] if skipped else [])
+    assert (outcome.exit_code, outcome.folder_status()) == (code, folder)
+    assert outcome.folder_status(refused=True) == FolderStatus.INTERRUPTED  # the disk refused a write
+
+
+def test_ctrl_c_is_130_and_an_interrupted_folder_whatever_was_measured():
+    outcome = Outcome(folder=None, records=[_record(RunStatus.OK)], interrupted=True)
+    assert (outcome.exit_code, outcome.folder_status()) == (130, FolderStatus.INTERRUPTED)
+
+
+def test_only_the_default_plans_mongodb_has_a_stand_in_and_only_once():
+    default = Plan(workloads=["workload-b"])
+    sub = stand_in(default, "mongodb", list(default.targets))
+    assert sub is not None and (sub.wanted, sub.used) == ("mongodb", MONGO_STAND_IN)
+    assert "not MongoDB's" in sub.note  # its numbers are never shown as MongoDB's
+    assert stand_in(default, "mongodb", [*default.targets, MONGO_STAND_IN]) is None  # once
+    assert stand_in(default, "redis", list(default.targets)) is None
+    chosen = Plan(workloads=["workload-b"], targets=["mongodb"])
+    assert stand_in(chosen, "mongodb", ["mongodb"]) is None  # a target the user named is theirs: no stand-in
+    assert stand_ins(default) == [MONGO_STAND_IN] and stand_ins(chosen) == []

@@ -1,0 +1,99 @@
+"""The deployment findings say what the servers' own counters said: forks summed over a target's
+measured points, the longest pause among them, delayed fsyncs; nothing for a target whose server did
+neither."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ycsbctl.report.deployment_findings import persistence_findings
+
+
+def test_forks_are_summed_per_target_and_the_longest_pause_is_named() -> None:
+    runs = pd.DataFrame({"target": ["redis", "redis-rdb", "redis-rdb", "redis-aof"],
+                         "server_forks": [0.0, 1.0, 2.0, 0.0], "server_fork_pause_us_max": [None, 900.0, 2040.0, None],
+                         "aof_delayed_fsyncs": [None, None, None, 3.0]})
+    lines = persistence_findings(runs, ["redis", "redis-rdb", "redis-aof"])
+    assert lines == [
+        "redis-rdb forked 3 time(s) in 2 measured point(s) (RDB snapshots or AOF rewrites); the longest fork paused "
+        "the server 2.04 ms (INFO latest_fork_usec).",
+        "redis-aof: 3 write(s) waited for an AOF fsync (aof_delayed_fsync: the disk could not keep up with "
+        "appendfsync everysec).",
+    ]
+
+
+def test_no_fork_and_no_column_say_nothing() -> None:
+    assert persistence_findings(pd.DataFrame({"target": ["redis"], "server_forks": [0.0]}), ["redis"]) == []
+    assert persistence_findings(pd.DataFrame({"target": ["redis"]}), ["redis"]) == []
+
+
+def test_the_shard_finding_names_the_busiest_shards_share_against_an_even_one_and_the_redirections() -> None:
+    from ycsbctl.report.deployment_findings import shard_findings
+
+    runs = pd.DataFrame({"target": ["redis", "redis-cluster", "redis-cluster", "redis-cluster"],
+                         "phase": ["run", "load", "run", "run"], "shards": [None, 3.0, 3.0, 3.0],
+                         "shard_ops_share_max": [None, 0.9, 0.36, 0.34], "redirections": [None, 0, 5, 7]})
+    assert shard_findings(runs, ["redis", "redis-cluster"]) == [
+        "redis-cluster: the busiest of its 3 shards served 36% of the commands in its busiest point (even: 33%); "
+        "its clients followed 12 redirection(s) (MOVED/ASK)."]
+
+
+def test_a_deployment_is_a_server_with_its_own_settings_tls_or_several_processes() -> None:
+    from ycsbctl.report.cost_table import is_deployment
+
+    assert not is_deployment({"settings": {}, "traits": {"server": "Redis"}})
+    assert is_deployment({"settings": {"appendonly": "yes"}})
+    assert is_deployment({"traits": {"tls": "TLSv1.3 TLS_AES_256_GCM_SHA384"}})
+    assert is_deployment({"processes": [{"pid": 1}, {"pid": 2}]})
+
+
+def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_comparison(synthetic_experiment) -> None:
+    """On the session's small experiment (2 workloads, 8/16/32 threads, 2 rounds), mongodb made a
+    deployment by its settings in the manifest."""
+    import json
+
+    from ycsbctl.report.cost_table import cost_sections
+    from ycsbctl.report.verdict_table import ratio_text
+    from ycsbctl.results.frames import load
+
+    path = synthetic_experiment / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["servers"]["mongodb"]["settings"] = {"appendonly": "yes"}
+    path.write_text(json.dumps(manifest))
+    exp = load(synthetic_experiment)
+    sections = cost_sections(exp)
+    assert [s["workload"] for s in sections] == ["workloada", "workloadb"]
+    assert {s["baseline"] for s in sections} == {"redis"}
+    assert sections[0]["metrics"] == ["throughput", "p99", "client CPU/op", "server CPU/op"]
+    main = exp.verdicts("p99")
+    for section in sections:
+        assert [(r["target"], r["threads"]) for r in section["rows"]] == [("mongodb", 8), ("mongodb", 16),
+                                                                           ("mongodb", 32)]
+        for row in section["rows"]:
+            same = main[(main.metric == "throughput") & (main.workload == section["workload"])
+                        & (main.threads == row["threads"]) & ~main.at_peak.astype(bool)]
+            assert row["cells"][0][0].split(" [")[0] == ratio_text(same.iloc[0]).split(" [")[0]
+
+
+def test_a_deployment_study_without_a_cost_table_says_why_where_the_table_would_be(synthetic_experiment) -> None:
+    """Every point degraded (another benchmark on the host): the section says so in one line, and the
+    report's first screen (and the console's closing lines) carry the same sentence."""
+    import json
+
+    from ycsbctl.report.cost_table import cost_absence, cost_sections
+    from ycsbctl.report.study_headlines import study_headlines
+    from ycsbctl.results.frames import load
+
+    path = synthetic_experiment / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["servers"]["mongodb"]["settings"] = {"appendonly": "yes"}
+    path.write_text(json.dumps(manifest))
+    exp = load(synthetic_experiment)
+    assert cost_absence(exp) == ""  # it has its table
+    exp.runs = exp.runs.assign(status="degraded", bottleneck="host-busy",
+                               error="another benchmark ran on this host meanwhile (pid 7: ycsbctl run …)")
+    assert cost_sections(exp) == [] and len(exp.verdicts()) == 0
+    said = cost_absence(exp)
+    assert said.startswith("No target was compared with redis: of the ") and "degraded (another benchmark ran on " \
+        "this host meanwhile); only ok points are compared, so there is no verdict and no cost table" in said
+    assert "\n" not in said and study_headlines(exp, exp.verdicts())[-1] == said

@@ -1,0 +1,128 @@
+"""The Universal Scalability Law fit (ycsbctl.results.scaling) against ladders made from known laws,
+checked another way: the peak by brute force over a fine grid, the hold-out prediction by another
+optimiser (``scipy.optimize.least_squares``) on the same relative residuals."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.optimize import least_squares
+
+from ycsbctl.results import scaling
+
+LADDER = [1, 2, 4, 8, 16, 32, 64, 128]
+
+
+def _law(lam: float, sigma: float, kappa: float, threads=LADDER) -> list[float]:
+    return [lam * n / (1 + sigma * (n - 1) + kappa * n * (n - 1)) for n in threads]
+
+
+def test_a_ladder_made_by_the_law_gives_back_its_parameters_and_peak():
+    f = scaling.fit(LADDER, _law(9_000.0, 0.04, 0.0008))
+    assert f.verdict == scaling.FITS and f.n == len(LADDER)
+    assert (f.lam, f.sigma, f.kappa) == pytest.approx((9_000.0, 0.04, 0.0008), rel=1e-3)
+    grid = np.linspace(1, 128, 200_001)  # the peak by brute force, not by the closed form
+    curve = 9_000.0 * grid / (1 + 0.04 * (grid - 1) + 0.0008 * grid * (grid - 1))
+    assert f.peak_threads == pytest.approx(float(grid[curve.argmax()]), abs=0.01)
+    assert f.peak_ops == pytest.approx(float(curve.max()), rel=1e-6)
+    assert f.r2 == pytest.approx(1.0) and f.max_residual < 1e-3 and f.holdout_error < 1e-3
+    text = f.text()
+    assert "σ 0.040" in text and "κ 0.00080" in text and f"at {f.peak_threads:.0f} threads" in text
+
+
+def test_noise_of_a_few_percent_still_fits_and_the_holdout_is_what_another_optimiser_predicts():
+    rng = np.random.default_rng(3)
+    tp = [x * math.exp(rng.normal(0, 0.03)) for x in _law(20_000.0, 0.1, 0.0002)]
+    f = scaling.fit(LADDER, tp)
+    assert f.verdict == scaling.FITS
+    assert f.sigma == pytest.approx(0.1, abs=0.03) and f.kappa == pytest.approx(0.0002, abs=0.0002)
+    t, x = np.array(LADDER[:-1], float), np.array(tp[:-1])
+
+    def rel(p):
+        return (p[0] * t / (1 + p[1] * (t - 1) + p[2] * t * (t - 1)) - x) / x
+
+    p = least_squares(rel, x0=(x[0], 0.05, 0.0005), bounds=([0, 0, 0], [np.inf, 1, 1])).x
+    predicted = p[0] * 128 / (1 + p[1] * 127 + p[2] * 128 * 127)
+    assert f.holdout_error == pytest.approx(abs(predicted - tp[-1]) / tp[-1], abs=0.005)
+
+
+def test_three_thread_counts_are_too_few_and_say_so():
+    f = scaling.fit([8, 16, 32], [1000.0, 1900.0, 3000.0])
+    assert f.verdict == scaling.TOO_FEW and not f.fits and math.isnan(f.sigma)
+    assert f.text() == "scaling model: too few thread counts (3; the law needs 4)"
+    assert scaling.fit([8, 16, 32, 64], [1000.0, float("nan"), 3000.0, 0.0]).verdict == scaling.TOO_FEW
+
+
+def test_a_ladder_the_law_cannot_draw_does_not_fit_and_prints_no_parameters():
+    f = scaling.fit([1, 2, 4, 8, 16], [1000.0, 5000.0, 1200.0, 6000.0, 900.0])  # a sawtooth
+    assert f.verdict == scaling.NO_FIT
+    assert "does not fit" in f.text() and "σ" not in f.text()
+
+
+def test_a_top_point_the_others_do_not_predict_is_no_fit():
+    """Clean law up to 64 threads, then the top point collapses to a third (a server falling over): the
+    law fitted to the others misses it by far more than the tolerance."""
+    tp = _law(9_000.0, 0.02, 0.0001)
+    tp[-1] /= 3
+    f = scaling.fit(LADDER, tp)
+    assert f.verdict == scaling.NO_FIT and f.holdout_error > scaling.HOLDOUT_TOLERANCE
+
+
+def test_no_coherency_cost_means_no_peak_and_linear_growth_says_so():
+    level = scaling.fit(LADDER, _law(5_000.0, 0.05, 0.0))
+    assert level.fits and level.peak_threads is None and level.kappa < 1e-7
+    assert "levels off towards 100.0k ops/s" in level.text()
+    linear = scaling.fit(LADDER, _law(5_000.0, 0.0, 0.0))
+    assert linear.fits and "in proportion to the threads" in linear.text()
+
+
+def test_the_table_fits_each_targets_ok_unpaced_points():
+    rows = []
+    for target, law in (("a", (9_000.0, 0.04, 0.0008)), ("b", (3_000.0, 0.2, 0.0))):
+        for n, x in zip(LADDER, _law(*law)):
+            rows.append({"workload": "w", "target": target, "threads": n, "target_rate": math.nan,
+                         "status": "ok", "throughput_mean": x})
+    rows.append({"workload": "w", "target": "a", "threads": 256, "target_rate": math.nan, "status": "failed",
+                 "throughput_mean": 1.0})  # left out: not ok
+    rows.append({"workload": "w", "target": "a", "threads": 512, "target_rate": 5000.0, "status": "ok",
+                 "throughput_mean": 5000.0})  # left out: paced
+    rows += [{"workload": "w", "target": "c", "threads": n, "target_rate": math.nan, "status": "ok",
+              "throughput_mean": 100.0 * n} for n in (8, 16)]
+    table = scaling.scaling_table(pd.DataFrame(rows)).set_index("target")
+    assert list(table.columns) == [c for c in scaling.SCALING_COLUMNS if c != "target"]
+    assert table.loc["a", "n"] == len(LADDER) and table.loc["a", "sigma"] == pytest.approx(0.04, rel=1e-3)
+    assert table.loc["b", "verdict"] == scaling.FITS and pd.isna(table.loc["b", "peak_threads"])
+    assert table.loc["c", "verdict"] == scaling.TOO_FEW
+
+
+def _bump(i: int, factor: float) -> list[float]:
+    tp = _law(9_000.0, 0.04, 0.0008)
+    tp[i] *= factor
+    return tp
+
+
+@pytest.mark.parametrize("tp", [_law(9_000.0, 0.04, 0.0008), _bump(0, 1.5), _bump(-1, 0.8), _bump(-1, 0.33),
+                                _bump(3, 1.25), [1000.0, 5000.0, 1200.0, 6000.0, 900.0, 7000.0, 800.0, 9000.0]],
+                         ids=["law", "first-high", "top-low", "top-collapsed", "middle-high", "sawtooth"])
+def test_the_verdict_is_every_condition_together_and_the_text_gives_the_failing_ones_figures(tp):
+    f = scaling.fit(LADDER, tp)
+    x = np.array(tp)
+    fitted = np.array(scaling.usl(np.array(LADDER, float), f.lam, f.sigma, f.kappa))
+    assert f.max_residual == pytest.approx(float((abs(x - fitted) / x).max()))
+    explains = f.r2 >= scaling.MIN_R2 and f.max_residual <= scaling.MAX_RESIDUAL
+    predicts = f.holdout_error <= scaling.HOLDOUT_TOLERANCE
+    assert f.fits == (explains and predicts)
+    if f.fits:
+        assert f"predicts that point within {100 * f.holdout_error:.0f} %" in f.text()
+    elif explains:
+        assert f"misses that point by {100 * f.holdout_error:.0f} %" in f.text()
+    else:
+        assert f"R² {f.r2:.2f}, a point off by {100 * f.max_residual:.0f} %" in f.text()
+
+
+def test_thread_counts_below_one_and_empty_points_are_left_out():
+    f = scaling.fit([0, *LADDER], [123.0, *_law(9_000.0, 0.04, 0.0008)])
+    assert f.n == len(LADDER) and f.fits and f.sigma == pytest.approx(0.04, rel=1e-3)

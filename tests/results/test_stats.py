@@ -1,0 +1,289 @@
+"""ycsbctl.results.stats against scipy's own results and textbook formulas, on fixed data."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from ycsbctl.results import stats
+
+# Five rounds of two targets: B is A × ~1.08 with its own noise; values unlike each other (mean ≠ median).
+A = {1: 50_210.0, 2: 47_930.0, 3: 52_880.0, 4: 44_150.0, 5: 51_020.0}
+B = {1: 54_900.0, 2: 51_300.0, 3: 57_700.0, 4: 48_600.0, 5: 54_100.0}
+
+
+def test_interval_is_the_t_interval_of_the_mean_log():
+    logs = np.log(list(A.values()))
+    m, s, n = logs.mean(), logs.std(ddof=1), len(logs)
+    half = sps.t.ppf(0.975, n - 1) * s / math.sqrt(n)  # the textbook interval, by hand
+    i = stats.interval(list(A.values()))
+    assert i.n == 5 and not i.within_run
+    assert i.centre == pytest.approx(sps.gmean(list(A.values())), rel=1e-12)
+    assert i.low == pytest.approx(math.exp(m - half), rel=1e-12) and i.high == pytest.approx(math.exp(m + half), rel=1e-12)
+    assert i.cv == pytest.approx(np.std(list(A.values()), ddof=1) / np.mean(list(A.values())), rel=1e-12)
+    assert i.half_width == pytest.approx(math.sqrt(i.high / i.low) - 1)
+    assert not i.unstable  # CV 7 %
+    noisy = stats.interval([10.0, 14.0, 9.0, 15.0])
+    assert noisy.cv > stats.UNSTABLE_CV and noisy.unstable
+
+
+def test_interval_of_one_value_has_no_width_and_nothing_positive_is_nothing():
+    one = stats.interval([42.0])
+    assert one.n == 1 and one.centre == pytest.approx(42.0) and math.isnan(one.low) and math.isnan(one.cv)
+    assert stats.interval([0.0, float("nan"), -3.0]).n == 0
+
+
+def test_batch_interval_is_the_interval_of_the_batch_means():
+    series = [100.0, 140.0, 90.0, 120.0, 80.0, 150.0, 110.0, 95.0, 130.0, 105.0]
+    means = [np.mean(series[i:i + 2]) for i in range(0, 10, 2)]  # five batches of two seconds
+    got = stats.batch_interval(series)
+    want = stats.interval(means)
+    assert got.within_run and (got.low, got.high, got.centre) == pytest.approx((want.low, want.high, want.centre))
+    assert math.isnan(stats.batch_interval([100.0]).low)
+
+
+def test_paired_comparison_is_scipys_paired_t_test_on_the_logs():
+    c = stats.compare(A, B, paired=True)
+    la, lb = np.log(list(A.values())), np.log(list(B.values()))
+    ref = sps.ttest_rel(lb, la)  # another scipy function than the one used
+    d = lb - la
+    half = sps.t.ppf(0.975, 4) * d.std(ddof=1) / math.sqrt(5)
+    assert c.p_value == pytest.approx(ref.pvalue, rel=1e-9)
+    assert c.ratio == pytest.approx(math.exp(d.mean()), rel=1e-12)
+    assert (c.low, c.high) == pytest.approx((math.exp(d.mean() - half), math.exp(d.mean() + half)), rel=1e-9)
+    assert c.n == 5 and c.test.startswith("paired")
+
+
+def test_a_round_missing_on_one_side_leaves_its_pair_out():
+    b = dict(B)
+    del b[3]
+    c = stats.compare(A, b, paired=True)
+    la = np.log([A[r] for r in (1, 2, 4, 5)])
+    lb = np.log([B[r] for r in (1, 2, 4, 5)])
+    assert c.n == 4 and c.p_value == pytest.approx(sps.ttest_rel(lb, la).pvalue, rel=1e-9)
+
+
+def test_unpaired_comparison_is_welchs_t_test_on_the_logs():
+    a, b = list(A.values()), list(B.values())[:4]
+    c = stats.compare(a, b)
+    la, lb = np.log(a), np.log(b)
+    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
+    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))  # Welch–Satterthwaite, by hand
+    t = (lb.mean() - la.mean()) / math.sqrt(va + vb)
+    assert c.p_value == pytest.approx(2 * sps.t.sf(abs(t), df), rel=1e-9)
+    assert c.n == 4 and c.df == pytest.approx(df)  # the smaller side
+    half = sps.t.ppf(0.975, df) * math.sqrt(va + vb)
+    assert (c.low, c.high) == pytest.approx((math.exp(lb.mean() - la.mean() - half),
+                                             math.exp(lb.mean() - la.mean() + half)), rel=1e-9)
+
+
+def test_too_few_repetitions_give_a_ratio_and_no_test():
+    c = stats.compare({1: 10.0}, {1: 12.0}, paired=True)
+    assert c.ratio == pytest.approx(1.2) and math.isnan(c.p_value) and math.isnan(c.low)
+    assert stats.decide([c], [True])[0].verdict == stats.UNDECIDED
+
+
+def test_benjamini_hochberg_by_hand_decides_the_verdicts():
+    ps = [0.001, 0.012, 0.030, 0.040, 0.300]
+    cells = [stats.Comparison(1.1 if i % 2 else 0.9, 0.0, 0.0, p, "t", 5, 0.0, 0.0) for i, p in enumerate(ps)]
+    done = stats.decide(cells, [True, True, True, False, True])
+    m = len(ps)  # step-up by hand: p_(i) · m / i, then the running minimum from the top
+    adj = [min(1.0, min(ps[j] * m / (j + 1) for j in range(i, m))) for i in range(m)]
+    assert [c.p_adjusted for c in done] == pytest.approx(adj)
+    assert [c.verdict for c in done] == ["worse", "better", "no difference", "no difference", "no difference"]
+    # lower is better for the fourth (a latency): its ratio 1.1 would be worse, were it significant
+    strict = stats.decide(cells, [True] * 5, alpha=0.01)
+    assert [c.verdict for c in strict] == ["worse", "no difference", "no difference", "no difference", "no difference"]
+
+
+def test_the_smallest_detectable_difference_has_the_stated_power():
+    """At the detectable difference a paired t test at alpha 0.05 has ~80 % power: checked with the
+    noncentral t distribution (the exact power), not with the formula used."""
+    c = stats.compare(A, B, paired=True)
+    n, sd = c.n, c.sd_log
+    delta = math.log1p(c.detectable)
+    nc = delta / (sd / math.sqrt(n))
+    crit = sps.t.ppf(0.975, n - 1)
+    power = sps.nct.sf(crit, n - 1, nc) + sps.nct.cdf(-crit, n - 1, nc)
+    assert 0.75 <= power <= 0.85
+
+
+def test_after_the_adjustment_the_detectable_difference_is_stated_at_the_level_a_cell_must_reach():
+    """Four cells judged together: a cell's detectable difference is the one a test at alpha/4 (BH's first
+    step, all others null) calls with ~80 % power — checked with the noncentral t distribution — and so
+    larger than the same cell's alone."""
+    cells = [stats.compare(A, {r: v * (1 + k / 100) + 37 * r * k for r, v in B.items()}, paired=True) for k in range(4)]
+    done = stats.decide(cells, [True] * 4)
+    for alone, c in zip(cells, done):
+        n, sd = c.n, c.sd_log
+        nc = math.log1p(c.detectable) / (sd / math.sqrt(n))
+        crit = sps.t.ppf(1 - 0.05 / 4 / 2, n - 1)
+        power = sps.nct.sf(crit, n - 1, nc) + sps.nct.cdf(-crit, n - 1, nc)
+        assert 0.75 <= power <= 0.85
+        assert c.detectable > alone.detectable
+
+
+def test_a_familys_intervals_leave_out_1_exactly_where_a_difference_was_called():
+    """Many families of noisy cells, some with a real difference: after :func:`stats.decide` each tested
+    interval is scipy's own t interval at ``1 - max(called, 1) · alpha / tested`` (Benjamini–Yekutieli's
+    false-coverage-statement level), and it excludes 1.0 exactly where the cell was called."""
+    rng = np.random.default_rng(7)
+    disagreements_at_95 = 0
+    for family in range(60):
+        m = int(rng.integers(2, 17))
+        base = [{r: float(np.exp(rng.normal(10, 0.1))) for r in range(1, 4 + family % 4)} for _ in range(m)]
+        shift = [0.0 if rng.random() < 0.7 else float(rng.choice([-0.3, 0.3])) for _ in range(m)]
+        cells = [stats.compare(b, {r: v * math.exp(s + rng.normal(0, 0.08)) for r, v in b.items()},
+                               paired=bool(family % 2)) for b, s in zip(base, shift)]
+        done = stats.decide(cells, [True] * m)
+        called = sum(c.verdict in (stats.BETTER, stats.WORSE) for c in done)
+        level = 1 - max(called, 1) * 0.05 / m
+        for alone, c in zip(cells, done):
+            assert c.level == pytest.approx(level)
+            excludes = c.low > 1 or c.high < 1
+            assert excludes == (c.verdict in (stats.BETTER, stats.WORSE)), (family, c)
+            assert c.ratio == alone.ratio and c.p_value == alone.p_value
+            disagreements_at_95 += (alone.low > 1 or alone.high < 1) != (c.verdict in (stats.BETTER, stats.WORSE))
+    assert disagreements_at_95 > 0  # the plain 95 % interval would have contradicted some verdicts
+
+
+def test_the_familys_level_is_scipys_interval_at_that_level():
+    cells = [stats.compare(A, B, paired=True), stats.compare(list(A.values()), list(B.values())[:4])]
+    done = stats.decide(cells, [True, True], alpha=0.01)
+    la, lb = np.log(list(A.values())), np.log(list(B.values()))
+    called = sum(c.verdict != stats.SAME for c in done)
+    level = 1 - max(called, 1) * 0.01 / 2
+    paired = sps.ttest_1samp(lb - la, 0.0).confidence_interval(level)
+    welch = sps.ttest_ind(lb[:4], la, equal_var=False).confidence_interval(level)
+    assert (done[0].low, done[0].high) == pytest.approx((math.exp(paired.low), math.exp(paired.high)), rel=1e-9)
+    assert (done[1].low, done[1].high) == pytest.approx((math.exp(welch.low), math.exp(welch.high)), rel=1e-9)
+    assert done[0].level == done[1].level == pytest.approx(level) and level > stats.CONFIDENCE  # wider than 95 %
+
+
+def test_repetitions_needed_reach_the_power_and_one_fewer_does_not():
+    sd = 0.04
+    n = stats.repetitions_needed(sd, 0.05)
+    assert n is not None
+
+    def power(k: int) -> float:
+        nc = math.log(1.05) / (sd / math.sqrt(k))
+        crit = sps.t.ppf(0.975, k - 1)
+        return sps.nct.sf(crit, k - 1, nc)
+    assert power(n) >= 0.78 and power(n - 1) < 0.82
+    assert stats.repetitions_needed(0.08, 0.05) > n  # more noise, more rounds
+    assert stats.repetitions_needed(math.nan) is None
+
+
+def test_drift_is_the_fitted_change_over_the_rounds():
+    falling = {r: 100.0 * 0.97 ** r * (1.0 + 0.002 * (-1) ** r) for r in range(1, 7)}
+    d = stats.drift(falling)
+    slope = np.polyfit(list(falling), np.log(list(falling.values())), 1)[0]
+    assert d is not None and d.change == pytest.approx(math.expm1(slope * 5), rel=1e-9) and d.drifting
+    assert stats.drift_text("throughput", d) == f"throughput fell {abs(d.change):.0%} from the first round to the last"
+    flat = {1: 100.0, 2: 104.0, 3: 97.0, 4: 101.0, 5: 99.0}
+    assert stats.drift_text("throughput", stats.drift(flat)) is None
+    assert stats.drift({1: 1.0, 2: 2.0, 3: 3.0}) is None  # fewer than four rounds: no trend test
+
+
+def _cv_of(values: list[float]) -> float:
+    return float(np.std(values, ddof=1) / np.mean(values))  # numpy's, not the module's
+
+
+def test_unstable_means_a_cv_above_10_percent_not_at_it():
+    just_over = [1 - 0.1005 / math.sqrt(2), 1 + 0.1005 / math.sqrt(2)]  # CV 10.05 %
+    just_under = [1 - 0.0995 / math.sqrt(2), 1 + 0.0995 / math.sqrt(2)]  # CV 9.95 %
+    assert _cv_of(just_over) == pytest.approx(0.1005) and stats.interval(just_over).unstable
+    assert _cv_of(just_under) == pytest.approx(0.0995) and not stats.interval(just_under).unstable
+
+
+def test_a_cv_exactly_at_the_threshold_is_not_unstable(monkeypatch):
+    i = stats.interval([10.0, 14.0, 9.0, 15.0])
+    monkeypatch.setattr(stats, "UNSTABLE_CV", i.cv)  # "more than 10 %": the threshold itself is stable
+    assert not i.unstable
+    monkeypatch.setattr(stats, "UNSTABLE_CV", i.cv * 0.999)
+    assert i.unstable
+
+
+def test_intervals_of_no_value_and_one_value_say_nothing_of_width_or_stability():
+    none = stats.interval([])
+    assert none.n == 0 and math.isnan(none.centre) and math.isnan(none.half_width) and not none.unstable
+    one = stats.interval([42.0])
+    assert math.isnan(one.half_width) and not one.unstable
+    small = stats.interval([0.2, 0.3, 0.25])  # values below 1: the half width is still there
+    assert small.half_width == pytest.approx(math.sqrt(small.high / small.low) - 1) and small.low < 1
+
+
+def test_a_batch_interval_of_one_batch_is_the_series_mean_over_one_value():
+    series = [1.0, 2.0, 6.0]  # mean 3 ≠ median 2 ≠ max 6
+    one = stats.batch_interval(series, batches=1)
+    assert one.n == 1 and one.centre == pytest.approx(3.0) and math.isnan(one.low) and one.within_run
+    single = stats.batch_interval([100.0])
+    assert single.n == 1 and single.centre == pytest.approx(100.0)
+    empty = stats.batch_interval([0.0, -1.0])
+    assert empty.n == 0 and math.isnan(empty.centre)
+    two = stats.batch_interval([1.0, 2.0, 6.0, 7.0], batches=2)  # two batches: means 1.5 and 6.5
+    assert two.n == 2 and two.centre == pytest.approx(math.sqrt(1.5 * 6.5))
+
+
+def test_identical_repetitions_compare_exactly_without_a_test():
+    for paired in (False, True):
+        a = {1: 5.0, 2: 5.0, 3: 5.0}
+        up = stats.compare(a, {r: 6.0 for r in a}, paired=paired)
+        assert (up.ratio, up.low, up.high, up.p_value) == pytest.approx((1.2, 1.2, 1.2, 0.0)) and up.detectable == 0
+        assert up.sd_log == 0 and stats.repetitions_needed(up.sd_log) == 2  # no noise: two rounds would do
+        same = stats.compare(a, dict(a), paired=paired)
+        assert (same.ratio, same.p_value) == (1.0, 1.0)
+        done = stats.decide([up, same], [True, True])
+        assert [c.verdict for c in done] == [stats.BETTER, stats.SAME]
+        assert (done[0].low, done[0].high) == pytest.approx((1.2, 1.2))  # no spread: no interval to widen
+
+
+def test_a_called_cell_of_any_size_is_better_or_worse():
+    cells = [stats.Comparison(r, 0.0, 0.0, 0.001, "t", 5, 0.0, 0.0) for r in (2.0, 0.5, 1.0)]
+    done = stats.decide(cells, [True, True, True])
+    assert [c.verdict for c in done] == [stats.BETTER, stats.WORSE, stats.SAME]  # ratio 1: nothing to call
+
+
+def test_family_level_and_at_level_by_hand():
+    assert stats.family_level(0.05, 10, 0) == pytest.approx(0.995)  # none called: as if one were
+    assert stats.family_level(0.05, 10, 1) == pytest.approx(0.995)
+    assert stats.family_level(0.05, 10, 3) == pytest.approx(0.985)
+    assert stats.family_level(0.01, 4, 4) == pytest.approx(0.99)
+    c = stats.compare(A, B, paired=True)
+    d = np.log(list(B.values())) - np.log(list(A.values()))
+    ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.99)
+    wide = stats.at_level(c, 0.99)
+    assert (wide.low, wide.high) == pytest.approx((math.exp(ci.low), math.exp(ci.high)), rel=1e-9) and wide.level == 0.99
+    assert wide.ratio == c.ratio and wide.p_value == c.p_value
+    exact = stats.compare([5.0, 5.0], [6.0, 6.0])
+    assert stats.at_level(exact, 0.99) == exact  # no spread: kept as it is
+    few = stats.compare({1: 10.0}, {1: 12.0}, paired=True)
+    assert stats.at_level(few, 0.99) == few or (math.isnan(few.low) and math.isnan(stats.at_level(few, 0.99).low))
+
+
+def test_repetitions_needed_is_the_first_count_with_80_percent_power():
+    def power(sd: float, k: int) -> float:  # a paired t test's exact power, from the noncentral t
+        nc = math.log(1.05) / (sd / math.sqrt(k))
+        crit = sps.t.ppf(0.975, k - 1)
+        return sps.nct.sf(crit, k - 1, nc) + sps.nct.cdf(-crit, k - 1, nc)
+
+    for sd in (0.02, 0.04, 0.08):
+        n = stats.repetitions_needed(sd, 0.05)
+        assert n is not None and power(sd, n) >= 0.80 > power(sd, n - 1), (sd, n)
+        assert stats.repetitions_needed(sd, 0.05, cap=n) == n  # the cap itself is reachable
+        assert stats.repetitions_needed(sd, 0.05, cap=n - 1) == n - 1  # not enough: the cap is said
+    assert stats.repetitions_needed(0.001, 0.05) == 2  # a t test needs two
+    assert stats.repetitions_needed(0.04, 0.05, paired=False) == stats.repetitions_needed(0.04 * math.sqrt(2), 0.05)
+    assert stats.repetitions_needed(-0.1) is None
+
+
+def test_drift_of_rising_and_of_constant_rounds():
+    rising = {r: 100.0 * 1.05 ** r * (1.0 + 0.003 * (-1) ** r) for r in range(1, 7)}
+    d = stats.drift(rising)
+    assert d is not None and d.change > 0
+    assert stats.drift_text("p99 latency", d) == f"p99 latency rose {d.change:.0%} from the first round to the last"
+    assert stats.drift({1: 5.0, 2: 5.0, 3: 5.0, 4: 5.0}) is None  # no spread: no trend
+    assert stats.drift({1: 5.0, 2: 0.0, 3: 5.0, 4: 6.0}) is None  # three usable rounds

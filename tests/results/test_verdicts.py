@@ -1,0 +1,215 @@
+"""ycsbctl.results.verdicts on hand-built runs tables: which rows make a cell, how targets pair by round,
+the peak-against-peak row, and the control target that takes a host's drift out."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from ycsbctl.results import verdicts as vd
+
+
+def _runs(values: dict[tuple[str, int], list[float]], p99: float = 500.0, status: dict | None = None) -> pd.DataFrame:
+    """One row per (target, threads) × round with the given throughputs (ops/s); p99 = p99 · 10,000 / ops."""
+    rows = []
+    for (target, threads), tps in values.items():
+        for rnd, tp in enumerate(tps, start=1):
+            rows.append({"run_id": f"{target}.w.run.t{threads}.r{rnd}", "target": target, "workload": "w",
+                         "phase": "run", "threads": threads, "repetition": rnd, "target_rate": math.nan,
+                         "status": (status or {}).get((target, threads, rnd), "ok"), "throughput_ops": tp,
+                         "all_p99_us": p99 * 10_000 / tp})
+    return pd.DataFrame(rows)
+
+
+BASE = [10_000.0, 9_400.0, 10_800.0, 9_100.0, 10_300.0]  # rounds drift up and down: pairing cancels it
+RUNS = _runs({("a", 8): BASE, ("b", 8): [v * 1.10 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))],
+              ("a", 16): [v * 1.5 for v in BASE], ("b", 16): [v * 1.5 * f for v, f in zip(BASE, (1.0, 1.02, 0.97, 1.01, 1.0))]})
+
+
+def test_paired_verdicts_are_per_round_log_ratios_against_the_baseline():
+    v = vd.target_verdicts(RUNS, "a")
+    cell = v[(v["threads"] == 8) & (v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
+    b = RUNS[(RUNS["target"] == "b") & (RUNS["threads"] == 8)]["throughput_ops"].to_numpy()
+    d = np.log(b) - np.log(BASE)
+    assert cell["ratio"] == pytest.approx(math.exp(d.mean())) and cell["baseline"] == "a" and cell["n"] == 5
+    assert cell["p_value"] == pytest.approx(sps.ttest_rel(np.log(b), np.log(BASE)).pvalue)
+    assert cell["verdict"] == "better"
+    lat = v[(v["threads"] == 8) & (v["metric"] == "p99")].iloc[0]
+    assert lat["ratio"] == pytest.approx(1 / cell["ratio"]) and lat["verdict"] == "better"  # lower latency is better
+    at16 = v[(v["threads"] == 16) & (v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
+    assert at16["verdict"] == "no difference" and at16["ci_low"] < 1 < at16["ci_high"]
+    assert 0 < at16["detectable_pct"] < 10  # five rounds of ~2 % noise would have seen a few %
+    # unpaired, the same data: the rounds' drift (±9 %) is noise, and the 10 % gap at 8 threads is harder to see
+    welch = vd.target_verdicts(RUNS, "a", paired=False)
+    w8 = welch[(welch["threads"] == 8) & (welch["metric"] == "throughput") & ~welch["at_peak"]].iloc[0]
+    assert w8["ci_high"] - w8["ci_low"] > 3 * (cell["ci_high"] - cell["ci_low"])
+
+
+def test_the_peak_row_compares_each_targets_best_thread_count():
+    v = vd.target_verdicts(RUNS, "a")
+    peak = v[v["at_peak"]]
+    assert len(peak) == 1
+    p = peak.iloc[0]
+    assert p["threads"] == 16 and "a at 16 threads" in p["caveat"]  # both peak at 16 threads
+
+
+def test_only_ok_runs_of_the_sweep_make_a_cell():
+    runs = _runs({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status={("b", 8, 2): "degraded"})
+    loads = runs.iloc[:1].assign(phase="load", run_id="a.w.load.t8.r1", throughput_ops=1.0)
+    cells = vd.cell_table(pd.concat([runs, loads]))
+    assert cells.set_index("target").loc["b", "n"] == 4 and cells.set_index("target").loc["a", "n"] == 5
+    v = vd.target_verdicts(runs, "a")
+    assert v[(v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]["n"] == 4  # round 2 has no pair
+
+
+def test_cell_table_intervals_cv_and_drift():
+    falling = [10_000.0 * 0.96 ** r for r in range(6)]
+    cells = vd.cell_table(_runs({("a", 8): falling, ("b", 8): BASE})).set_index("target")
+    a = cells.loc["a"]
+    assert a["throughput"] == pytest.approx(sps.gmean(falling))
+    assert a["throughput_low"] < a["throughput"] < a["throughput_high"]
+    assert a["drift"].startswith("throughput fell 18%")  # 0.96^5 - 1
+    assert "latency rose" in a["drift"]
+    assert pd.isna(cells.loc["b", "drift"]) and cells.loc["b", "throughput_cv"] == pytest.approx(
+        np.std(BASE, ddof=1) / np.mean(BASE))
+    assert cells.loc["b", "repetitions_for_5pct"] > 5  # ~7 % noise between rounds needs more than five
+
+
+def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
+    runs = _runs({("a", 8): [10_000.0]})
+    series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(7),
+                           "operations": [9_000, 11_000, 10_500, 9_500, 10_000, 10_200, 4_000], "warmup": False})
+    others = pd.concat([series.assign(op="READ", operations=50.0),  # another operation's and another run's seconds
+                        series.assign(run_id="other", operations=50.0)])
+    series = pd.concat([others.iloc[:3], series, others.iloc[3:]])
+    cell = vd.cell_table(runs, series=series).iloc[0]
+    assert bool(cell["within_run"]) and cell["throughput_low"] < 10_000 < cell["throughput_high"]
+    # the last, partial second (4,000) is left out: six full seconds in five batches
+    assert cell["throughput"] == pytest.approx(sps.gmean([10_000, 10_500, 9_500, 10_000, 10_200]), rel=0.01)
+
+
+def test_a_control_target_takes_a_hosts_drift_out_of_a_folder_comparison():
+    before = RUNS
+    after = RUNS.assign(throughput_ops=RUNS["throughput_ops"] * 0.88)  # the host ran 12 % slower for both
+    plain = vd.folder_verdicts(before, after, None, "after")
+    tp = plain[plain["metric"] == "throughput"]
+    assert set(tp["verdict"]) == {"worse"} and tp["caveat"].str.startswith("no control target").all()
+    ctl = vd.folder_verdicts(before, after, "a", "after")
+    a = ctl[ctl["target"] == "a"]
+    b = ctl[(ctl["target"] == "b") & (ctl["metric"] == "throughput")]
+    assert set(a["verdict"]) == {"host drift"} and a[a["metric"] == "throughput"]["ratio"].tolist() == pytest.approx([0.88] * 2)
+    assert set(b["verdict"]) == {"no difference"} and b["ratio"].tolist() == pytest.approx([1.0, 1.0])
+    assert b["caveat"].str.startswith("against control a").all()
+
+
+def test_same_server_means_the_same_build_and_settings():
+    ep = {"server_name": "Redis", "server_version": "7.0.15", "kind": "redis", "settings": {"io-threads": "1"}}
+    assert vd.same_server(ep, dict(ep))
+    assert not vd.same_server(ep, {**ep, "server_version": "7.2.4"})
+    assert not vd.same_server(ep, {**ep, "settings": {"io-threads": "4"}})
+    assert not vd.same_server(ep, None)
+
+
+def test_verdict_text_quotes_the_interval_and_what_could_be_seen():
+    row = {"ratio": 1.004, "ci_low": 0.97, "ci_high": 1.04, "verdict": "no difference", "detectable_pct": 6.2}
+    assert vd.verdict_text(row) == "1.00× [0.97, 1.04] no difference (could detect ±6 %)"
+    assert vd.verdict_text({**row, "ratio": math.nan}) == "—"
+
+
+def test_every_verdict_is_the_same_whatever_the_unit_of_the_values():
+    """Ratios, tests and verdicts do not depend on the unit: the same runs in ops/ms (values below 1)
+    give the same table as in ops/s, in a target comparison, a cell table and a folder comparison."""
+    small = RUNS.assign(throughput_ops=RUNS["throughput_ops"] / 10_000, all_p99_us=RUNS["all_p99_us"] / 10_000)
+    cols = ["ratio", "ci_low", "ci_high", "p_value", "p_adjusted", "detectable_pct"]
+    for paired in (True, False):
+        a, b = vd.target_verdicts(RUNS, "a", paired=paired), vd.target_verdicts(small, "a", paired=paired)
+        assert a[cols].to_numpy() == pytest.approx(b[cols].to_numpy(), rel=1e-9, nan_ok=True)
+        assert list(a["verdict"]) == list(b["verdict"])
+        after, after_small = RUNS.assign(throughput_ops=RUNS["throughput_ops"] * 0.9), small.assign(
+            throughput_ops=small["throughput_ops"] * 0.9)
+        f, g = vd.folder_verdicts(RUNS, after, "a", "x", paired=paired), vd.folder_verdicts(small, after_small, "a", "x",
+                                                                                            paired=paired)
+        assert f[cols].to_numpy() == pytest.approx(g[cols].to_numpy(), rel=1e-9, nan_ok=True)
+    big, tiny = vd.cell_table(RUNS), vd.cell_table(small)
+    assert list(big["repetitions_for_5pct"]) == list(tiny["repetitions_for_5pct"])
+    logs = np.log(BASE)
+    assert big.iloc[0]["repetitions_for_5pct"] == vd.stats.repetitions_needed(float(np.std(logs, ddof=1)), 0.05,
+                                                                             paired=False)
+
+
+def test_detectable_pct_is_the_decided_cells_detectable_difference_in_percent():
+    v = vd.target_verdicts(RUNS, "a")
+    cells = v[~v["at_peak"]]
+    comps = [vd.stats.compare(vd.by_round(RUNS[(RUNS["target"] == "a") & (RUNS["threads"] == t)], col),
+                              vd.by_round(RUNS[(RUNS["target"] == "b") & (RUNS["threads"] == t)], col), paired=True)
+             for t in (8, 16) for col in ("throughput_ops", "all_p99_us")]
+    done = vd.stats.decide(comps, [True, False, True, False])
+    assert list(cells["detectable_pct"]) == pytest.approx([100 * c.detectable for c in done])
+    assert list(cells["p_adjusted"]) == pytest.approx(list(sps.false_discovery_control([c.p_value for c in comps])))
+
+
+def test_a_latency_statistic_reads_its_own_column():
+    assert [m.column for m in vd.metrics("p99.9")] == ["throughput_ops", "all_p999_us"]
+    assert vd.metrics("avg")[1].column == "all_mean_us" and vd.metrics("p50")[1].column == "all_p50_us"
+    runs = RUNS.assign(all_p999_us=RUNS["all_p99_us"] * np.where(RUNS["target"] == "b", 2.0, 1.0))
+    p999 = vd.target_verdicts(runs, "a", latency="p99.9")
+    lat = p999[(p999["metric"] == "p99.9") & (p999["threads"] == 8)].iloc[0]
+    p99 = vd.target_verdicts(runs, "a")
+    assert lat["ratio"] == pytest.approx(2 * p99[(p99["metric"] == "p99") & (p99["threads"] == 8)].iloc[0]["ratio"])
+    tables = vd.verdict_tables({"targets": ["a", "b"]}, runs, pd.DataFrame())
+    assert set(tables["verdicts"]["metric"]) == {"throughput", "p99"}  # the folder's tables: p99
+
+
+def test_an_insert_only_workload_is_judged_on_its_load_and_a_run_workload_on_its_run():
+    loads = _runs({("a", 8): BASE, ("b", 8): [v * 1.3 for v in BASE]}).assign(phase="load", workload="ins")
+    mixed = pd.concat([RUNS, loads, RUNS.assign(phase="load", throughput_ops=1.0)])
+    cells = vd.cell_table(mixed)
+    ins = cells[cells["workload"] == "ins"].set_index("target")
+    assert ins.loc["b", "throughput"] == pytest.approx(1.3 * sps.gmean(BASE))  # from its load rows
+    w = cells[(cells["workload"] == "w") & (cells["threads"] == 8)].set_index("target")
+    assert w.loc["a", "throughput"] == pytest.approx(sps.gmean(BASE))  # its load rows (1 ops/s) left out
+    assert len(cells) == 6
+
+
+def test_the_peak_row_compares_peaks_at_different_thread_counts_as_its_own_test():
+    """b peaks at 8 threads, a at 16: the peak row is b at 8 against a at 16 (per round), a test of its own
+    in the family; a NaN mean (a cell without throughput) is never a peak."""
+    runs = _runs({("a", 8): BASE, ("a", 16): [v * 1.5 for v in BASE],
+                  ("b", 8): [v * 1.8 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))],
+                  ("b", 16): [v * 1.2 for v in BASE]})
+    nan_cell = _runs({("b", 32): [math.nan] * 5})
+    v = vd.target_verdicts(pd.concat([runs, nan_cell]), "a")
+    peak = v[v["at_peak"]].iloc[0]
+    b8 = np.array([v * 1.8 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))])
+    assert peak["threads"] == 8 and peak["caveat"] == "peak against peak: a at 16 threads"
+    assert peak["ratio"] == pytest.approx(math.exp(np.mean(np.log(b8) - np.log(np.array(BASE) * 1.5))))
+    tested = v[v["p_value"].notna()]
+    assert list(tested["p_adjusted"]) == pytest.approx(list(sps.false_discovery_control(list(tested["p_value"]))))
+
+
+def test_a_peak_at_the_same_thread_count_repeats_that_cells_test_not_a_second_one():
+    v = vd.target_verdicts(RUNS, "a")
+    peak, cell = v[v["at_peak"]].iloc[0], v[(v["threads"] == 16) & (v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
+    assert (peak["p_adjusted"], peak["verdict"], peak["ci_low"]) == (cell["p_adjusted"], cell["verdict"], cell["ci_low"])
+    cells = v[~v["at_peak"]]  # four tests in the family, not five
+    assert list(cells["p_adjusted"]) == pytest.approx(list(sps.false_discovery_control(list(cells["p_value"]))))
+
+
+def test_the_baseline_is_the_plans_then_its_first_target_with_runs():
+    assert vd.baseline_of({"targets": ["b", "a"]}, RUNS) == "b"
+    assert vd.baseline_of({"targets": ["c", "b", "a"], "baseline_target": "a"}, RUNS) == "a"
+    assert vd.baseline_of({"targets": ["c"], "baseline_target": "c"}, RUNS) == "a"  # c has no runs: the runs' first
+    assert vd.baseline_of({}, RUNS.iloc[:0]) is None
+
+
+def test_failed_and_degraded_rounds_make_no_cell_and_only_ok_ones_count():
+    status = {("b", 8, r): s for r, s in ((1, "failed"), (2, "degraded"), (3, "skipped"))}
+    runs = _runs({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status=status)
+    cells = vd.cell_table(runs).set_index("target")
+    assert cells.loc["b", "n"] == 2 and cells.loc["b", "throughput"] == pytest.approx(1.2 * sps.gmean(BASE[3:]))
+    only_bad = _runs({("a", 8): BASE}, status={("a", 8, r): "failed" for r in range(1, 6)})
+    assert len(vd.cell_table(only_bad)) == 0

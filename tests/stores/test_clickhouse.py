@@ -1,0 +1,123 @@
+"""ClickHouse against what ClickHouse itself says: records in YCSB's jdbc layout on a MergeTree table read back
+by ``clickhouse-client``, statuses on missing keys, the engine's statements one for one in ``system.query_log``
+and its inserts in ``system.events``, the footprint as ``system.parts`` says, and the plan refusing what
+ClickHouse cannot do (row updates and deletes) before anything starts."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import uuid
+
+import pytest
+
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.waiting import wait_until
+from ycsbctl.engine.runner import run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.stores import registry
+from ycsbctl.stores.binding import Status
+from ycsbctl.stores.clickhouse.admin import events
+from ycsbctl.stores.clickhouse.stats import ClickHouseEventsSampler
+from ycsbctl.workload.properties import load_properties
+
+pytestmark = pytest.mark.truth
+
+
+def client(endpoint, sql: str) -> list[list[str]]:
+    """The rows ``clickhouse-client`` (the native protocol, on the port the fixture opened) prints for ``sql``."""
+    binary = shutil.which("clickhouse-client")
+    assert binary, "clickhouse-client is installed with clickhouse-server (scripts/setup.sh)"
+    out = subprocess.run([binary, "--host", "127.0.0.1", "--port", endpoint.settings["tcp_port"], "--query", sql],
+                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    return [line.split("\t") for line in out.stdout.splitlines()]
+
+
+def props(workload: str = "workload-c", **overrides: object) -> dict[str, str]:
+    p = dict(load_properties(workload))
+    p.update({k: str(v) for k, v in overrides.items()})
+    return p
+
+
+def test_a_record_is_one_mergetree_row_of_ycsbs_jdbc_layout_read_back_by_clickhouse_client(clickhouse):
+    url = clickhouse.url
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values()
+    key = b"user" + uuid.uuid4().hex[:12].encode()
+
+    async def go(bs):
+        return [await bs[0].insert("usertable", key, values), await bs[0].read("usertable", b"nokey", None),
+                await bs[0].read_values("usertable", key, [b"field2", b"field7"]),
+                await bs[0].scan("usertable", b"a", 5, None)]
+
+    ins, missing, (st, got), scan = run_bindings(go, url)
+    assert (ins, missing, st, scan) == (Status.OK, Status.NOT_FOUND, Status.OK, Status.OK)
+    assert got == {b"field2": dict(values)[b"field2"], b"field7": dict(values)[b"field7"]}
+    (row,) = client(clickhouse, f"SELECT * FROM usertable WHERE YCSB_KEY = '{key.decode()}' FORMAT TSVRaw")
+    assert row == [key.decode(), *(v.decode() for _, v in values)]
+    (engine,) = client(clickhouse, "SELECT engine, sorting_key FROM system.tables WHERE name = 'usertable'")
+    assert engine == ["MergeTree", "YCSB_KEY"]
+
+
+def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse):
+    url = clickhouse.url
+    table = f"t{uuid.uuid4().hex[:12]}"  # a table of this test's own: its statements are those naming it
+    before = events(url)
+    load = run_phase(PhaseSpec("load", url, props(recordcount=100, table=table), threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    assert events(url)["InsertQuery"] - before.get("InsertQuery", 0) == load.ops["INSERT"].returns["OK"] == 100
+    assert registry.for_url(url).count(url, table) == 100
+
+    sampler = ClickHouseEventsSampler(url, interval_s=0.5)
+    sampler.start()
+    wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")
+    run = run_phase(PhaseSpec("run", url, props(recordcount=200, operationcount=500, readproportion=0.8,
+                                                scanproportion=0.1, insertproportion=0.1, table=table,
+                                                requestdistribution="uniform", maxscanlength=10),
+                              threads=4, processes=2))
+    seen = len(sampler.rows)
+    wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
+    frame = sampler.stop()
+    assert run.status == "ok", run.errors
+    reads, scans, inserts = (run.ops[k].returns for k in ("READ", "SCAN", "INSERT"))
+    assert sum(reads.values()) + sum(scans.values()) + sum(inserts.values()) == 500
+    assert reads.get("OK", 0) > 0 and reads.get("NOT_FOUND", 0) > 0 and inserts == {"OK": sum(inserts.values())}
+
+    def counts() -> tuple[int, ...]:  # reads, scans, inserts that finished (query_log type 2 = QueryFinish)
+        (row,) = client(clickhouse, f"SELECT countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY = %'), "
+                                    f"countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY >= %'), "
+                                    f"countIf(query LIKE 'INSERT INTO {table} %') FROM system.query_log WHERE type = 2")
+        return tuple(map(int, row))
+
+    want = (sum(reads.values()), sum(scans.values()), 100 + sum(inserts.values()))
+    wait_until(lambda: counts() == want, what=f"{want} (reads, scans, inserts) in system.query_log", timeout_s=30)
+    assert registry.for_url(url).count(url, table) == 100 + inserts["OK"]
+    # the sampler's rates add up to the engine's statements (its own SELECTs of system.events left out)
+    elapsed = frame["t_mono"].diff().fillna(0.0)
+    assert (frame["ops_per_s"] * elapsed).sum() == pytest.approx(500, rel=0.1)
+    registry.for_url(url).clear(url, table)
+
+
+def test_the_footprint_is_the_active_parts_bytes_on_disk_as_system_parts_says(clickhouse):
+    url = clickhouse.url
+    proto = registry.for_url(url)
+    proto.clear(url, "usertable")
+    load = run_phase(PhaseSpec("load", url, props(recordcount=100), threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    reading = proto.reading(url)
+    ((size, rows),) = client(clickhouse, "SELECT sum(bytes_on_disk), sum(rows) FROM system.parts "
+                                         "WHERE active AND table = 'usertable'")
+    assert reading.keys == int(rows) == 100 and reading.db_memory_bytes == float(size)
+
+
+def test_a_workload_with_updates_is_refused_before_anything_starts(clickhouse):
+    url = clickhouse.url
+    before = events(url).get("Query", 0)
+    r = subprocess.run([YCSBCTL, "run", "workload-b", "--target", url, "--records", "10", "--operations", "10"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert "workloadb has UPDATE operations, which" in r.stderr and "mutations (ALTER TABLE … UPDATE" in r.stderr
+    # nothing reached the server but this count's own query (and the previous one's)
+    assert events(url).get("Query", 0) - before == 1

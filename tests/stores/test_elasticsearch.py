@@ -1,0 +1,114 @@
+"""Elasticsearch against what Elasticsearch itself says: documents in YCSB's index read back with ``curl``,
+statuses on missing and existing keys, the engine's operations as the index's own ``_stats`` count them (gets,
+documents indexed and refused, searches), and the footprint as ``_stats`` says. One node for the module (its
+JVM's start is the slow part)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.waiting import wait_until
+from ycsbctl.engine.runner import run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.stores import registry
+from ycsbctl.stores.binding import Status
+from ycsbctl.stores.elasticsearch.admin import address, index_stats
+from ycsbctl.stores.elasticsearch.stats import ElasticsearchStatsSampler
+from ycsbctl.workload.properties import load_properties
+
+pytestmark = pytest.mark.truth
+
+
+def curl(url: str, path: str) -> dict:
+    """What ``curl`` gets from the node's REST API at ``path`` (JSON)."""
+    host, port = address(url)
+    out = subprocess.run([shutil.which("curl") or "curl", "-s", f"http://{host}:{port}{path}"], capture_output=True,
+                         text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def props(**overrides: object) -> dict[str, str]:
+    p = dict(load_properties("workload-a"))
+    p.update({k: str(v) for k, v in overrides.items()})
+    return p
+
+
+def counts(url: str) -> dict[str, int]:
+    s = index_stats(url)
+    return {"get_exists": s["get"]["exists_total"], "get_missing": s["get"]["missing_total"],
+            "indexed": s["indexing"]["index_total"], "index_failed": s["indexing"]["index_failed"],
+            "deleted": s["indexing"]["delete_total"], "searches": s["search"]["query_total"]}
+
+
+def test_a_record_is_one_document_of_ycsbs_index_read_back_with_curl(elasticsearch):
+    url = elasticsearch.url
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values()
+
+    async def go(bs):
+        b = bs[0]
+        return [await b.insert("usertable", b"user1", values), await b.insert("usertable", b"user1", values),
+                await b.update("usertable", b"user1", [(b"field3", b"x'\"\\y")]),
+                await b.read("usertable", b"user2", None), await b.update("usertable", b"user2", values[:1]),
+                await b.delete("usertable", b"user2"), await b.read_values("usertable", b"user1", [b"field3"]),
+                await b.scan("usertable", b"user0", 5, None)]
+
+    ins, dup, upd, missing, nf_update, nf_delete, (st, got), scan = run_bindings(go, url)
+    assert (ins, dup, upd, st, scan) == (Status.OK, Status.ERROR, Status.OK, Status.OK, Status.OK)
+    assert (missing, nf_update, nf_delete) == (Status.NOT_FOUND,) * 3 and got == {b"field3": b"x'\"\\y"}
+    doc = curl(url, "/es.ycsb/usertable/user1")
+    expected = {n.decode(): v.decode() for n, v in values} | {"field3": "x'\"\\y", "key": "user1"}
+    assert doc["found"] and doc["_source"] == expected
+    mapping = curl(url, "/es.ycsb/_mapping")["es.ycsb"]["mappings"]["usertable"]["properties"]
+    assert mapping["key"] == {"type": "keyword"} and mapping["field0"]["index"] is False
+
+
+def test_engine_counts_per_operation_equal_the_indexs_own_stats(elasticsearch):
+    url = elasticsearch.url
+    registry.for_url(url).clear(url, "usertable")
+    load = run_phase(PhaseSpec("load", url, props(recordcount=100), threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    assert load.ops["INSERT"].returns == {"OK": 100} and counts(url)["indexed"] == 100
+    sampler = ElasticsearchStatsSampler(url, interval_s=0.5)
+    sampler.start()
+    wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")
+    before = counts(url)
+    run = run_phase(PhaseSpec("run", url, props(recordcount=200, operationcount=300, readproportion=0.5,
+                                                updateproportion=0.3, insertproportion=0.1, scanproportion=0.1,
+                                                requestdistribution="uniform", maxscanlength=10),
+                              threads=1, processes=1))  # one client: no update meets another's (a retry would get again)
+    after = counts(url)
+    seen = len(sampler.rows)
+    wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
+    frame = sampler.stop()
+    assert run.status == "ok", run.errors
+    reads, updates, inserts, scans = (run.ops[k].returns for k in ("READ", "UPDATE", "INSERT", "SCAN"))
+    assert sum(map(sum, (r.values() for r in (reads, updates, inserts, scans)))) == 300
+    assert reads.get("NOT_FOUND", 0) > 0 and updates.get("NOT_FOUND", 0) > 0 and reads.get("OK", 0) > 0
+    d = {k: after[k] - before[k] for k in after}
+    # an update is a get then, when the document exists, an index of the merged document
+    assert d["get_exists"] == reads["OK"] + updates["OK"] and d["get_missing"] == reads["NOT_FOUND"] + updates["NOT_FOUND"]
+    assert d["indexed"] == inserts["OK"] + updates["OK"] and d["index_failed"] == inserts.get("ERROR", 0) == 0
+    assert d["searches"] == sum(scans.values()) and d["deleted"] == 0
+    # the sampler's rates add up to the index's own counters over the run (± the rows' timing)
+    elapsed = frame["t_mono"].diff().fillna(0.0)
+    assert sampler.warning is None
+    assert (frame["get_per_s"] * elapsed).sum() == pytest.approx(d["get_exists"] + d["get_missing"], rel=0.1)
+    assert (frame["index_per_s"] * elapsed).sum() == pytest.approx(d["indexed"], rel=0.1)
+    assert frame["db_cpu_pct"].max() > 0 and frame["db_used_memory_bytes"].iloc[-1] > 0
+    assert registry.for_url(url).count(url, "usertable") == 100 + inserts["OK"]
+
+
+def test_the_footprint_is_the_indexs_store_size_and_documents(elasticsearch):
+    url = elasticsearch.url
+    proto = registry.for_url(url)
+    reading = proto.reading(url)  # (after the previous test's records; it refreshes the index first)
+    stats = curl(url, "/es.ycsb/_stats/store,docs")["indices"]["es.ycsb"]["total"]
+    assert reading.keys == stats["docs"]["count"] > 0
+    assert reading.db_memory_bytes == stats["store"]["size_in_bytes"] >= reading.keys * 10 * 100 / 4  # compressed

@@ -1,0 +1,184 @@
+"""Redis Cluster as a target kind: ``redis-cluster`` is three shard processes made with ``redis-cli
+--cluster create``; the engine routes each key to its slot's shard. Checked against the cluster's own
+figures: the shards' commandstats summed equal the operations the engine reports, per type; every
+key sits on the shard its CRC16 slot names (CLUSTER KEYSLOT, each node's DBSIZE); a live resharding
+during a point completes with no error and the redirections counted; ``down`` leaves no process.
+One cluster for the module (CI time)."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+
+import psutil
+import pytest
+import redis
+
+from tests.fixtures.servers import ROOT
+from tests.fixtures.waiting import wait_until
+from tests.fixtures.ycsb_twin import run_client, twin_or_real
+from ycsbctl.engine.runner import PhaseRunner, run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.engine.ycsb_java import binding_properties
+from ycsbctl.errors import UserError
+from ycsbctl.provision.auto import provision, server_alive, teardown
+from ycsbctl.stores.redis.cluster import INDEX_SLOT, key_slot, node_urls
+from ycsbctl.workload.properties import load_properties
+
+RECORDS = 600
+REDIS_LIB = ROOT / ".cache" / "ycsb-redis" / "lib"
+TWIN = ROOT / "tests" / "data" / "redis" / "JedisClusterDB.java"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ep = provision("redis-cluster", "local", experiment_id="tests", say=lambda _: None)
+    try:
+        props = {**load_properties("workload-a"), "recordcount": str(RECORDS), "operationcount": "0"}
+        # dataintegrity: YCSB's own values (a function of key and field), so YCSB can check every one it reads
+        load = run_phase(PhaseSpec("load", ep.url, {**props, "dataintegrity": "true"}, threads=4, processes=1))
+        assert load.ops["INSERT"].returns == {"OK": RECORDS}
+        yield ep, props
+    finally:
+        teardown(ep)
+    assert not any(psutil.pid_exists(p["pid"]) and psutil.Process(p["pid"]).status() != psutil.STATUS_ZOMBIE
+                   for p in ep.processes)
+
+
+def _clients(ep) -> list[redis.Redis]:
+    return [redis.Redis.from_url(u) for u in node_urls(ep.url)]
+
+
+def _calls(nodes: list[redis.Redis], command: str) -> int:
+    return sum(int(n.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0)) for n in nodes)
+
+
+def test_three_shard_processes_one_label(cluster) -> None:
+    ep, _ = cluster
+    assert len(ep.processes) == 3 and len(node_urls(ep.url)) == 3 and ep.traits["cluster_shards"] == 3
+    assert len({p["pid"] for p in ep.processes}) == 3 and server_alive(ep)
+
+
+def test_keys_land_on_the_shard_their_crc16_slot_names(cluster) -> None:
+    ep, _ = cluster
+    nodes = _clients(ep)
+    owner: dict[int, int] = {}
+    for i, entry in enumerate(sorted(nodes[0].execute_command("CLUSTER", "SLOTS"), key=lambda e: int(e[0]))):
+        owner.update({s: i for s in range(int(entry[0]), int(entry[1]) + 1)})
+    index_node = nodes[owner[INDEX_SLOT]]
+    keys = index_node.zrange("_indices", 0, -1)
+    assert len(keys) == RECORDS
+    for k in keys[:20]:
+        assert nodes[0].execute_command("CLUSTER", "KEYSLOT", k) == key_slot(k)
+    assert key_slot(b"{user1}.a") == key_slot(b"user1") == nodes[0].execute_command("CLUSTER", "KEYSLOT", "{user1}.a")
+    expected = [0] * len(nodes)
+    for k in keys:
+        expected[owner[key_slot(k)]] += 1
+    expected[owner[INDEX_SLOT]] += 1  # the one _indices sorted set
+    assert [n.dbsize() for n in nodes] == expected
+    assert min(expected) > RECORDS / 6  # the keys spread over every shard
+
+
+@pytest.fixture(scope="module")
+def ycsb_redis(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """(classpath, DB class): a DB making the calls of YCSB's redis binding through Jedis 2.9.0 (the
+    library the binding declares; the binding is not on Maven Central), compiled here, then YCSB core.
+    With ``YCSB_REDIS_CLASSES`` (YCSB's own redis binding compiled from its 0.17.0 source against these
+    libraries) the test runs the real ``site.ycsb.db.RedisClient``."""
+    libs = sorted(REDIS_LIB.glob("*.jar"))
+    if not any(j.name.startswith("jedis-") for j in libs):
+        pytest.skip(f"Jedis missing in {REDIS_LIB} "
+                    "(mvn -f infra/ycsb-redis/pom.xml dependency:copy-dependencies, or scripts/setup.sh --for-tests)")
+    return twin_or_real("YCSB_REDIS_CLASSES", "site.ycsb.db.RedisClient", TWIN, "ycsbctl.interop.JedisClusterDB",
+                        libs, ycsb_classpath, tmp_path_factory.mktemp("ycsb-redis-db"))
+
+
+def test_ycsbs_redis_binding_in_cluster_mode_reads_and_verifies_every_record_ycsbctl_loaded(cluster, ycsb_redis) -> None:
+    """Before the module's points that update records (with values that are not YCSB's)."""
+    ep, props = cluster
+    _, connection = binding_properties(PhaseSpec("run", ep.url, props))
+    assert connection["redis.cluster"] == "true"  # what --engine ycsb passes for a cluster node's URL
+    got = run_client(*ycsb_redis, "run", {**connection, "recordcount": str(RECORDS), "operationcount": str(RECORDS),
+                                         "requestdistribution": "sequential", "dataintegrity": "true"})
+    assert got["READ"] == {"OK": RECORDS}  # every record, each read once (a missing one is ERROR in the binding)
+    assert got["VERIFY"] == {"OK": RECORDS}  # and every field of it the value YCSB would have written
+    nodes = _clients(ep)
+    for n in nodes:  # a cluster that wants a password: the binding sends none in cluster mode
+        n.config_set("requirepass", "s3cret")
+    try:
+        with pytest.raises(UserError, match="cannot authenticate to a Redis Cluster"):
+            binding_properties(PhaseSpec("run", ep.url.replace("redis://", "redis://:s3cret@"), props))
+    finally:
+        for url in node_urls(ep.url.replace("redis://", "redis://:s3cret@")):
+            redis.Redis.from_url(url).config_set("requirepass", "")
+
+
+def test_the_shards_commandstats_sum_to_the_operations_reported_per_type(cluster) -> None:
+    ep, props = cluster
+    nodes = _clients(ep)
+    for n in nodes:
+        n.config_resetstat()
+    # paced (the chain's pacer path; the load and the resharding point run unpaced)
+    r = run_phase(PhaseSpec("run", ep.url, {**props, "operationcount": "1200"}, threads=4, processes=1,
+                            target_rate=3000))
+    assert r.ops["READ"].returns.get("OK") == r.ops["READ"].operations
+    assert _calls(nodes, "hgetall") == r.ops["READ"].operations
+    assert _calls(nodes, "hmset") == r.ops["UPDATE"].operations
+    assert (r.binding_counts or {}).get("redirections") == 0  # a stable cluster redirects nothing
+
+
+def test_a_live_resharding_during_a_point_completes_with_no_error_and_counts_redirections(cluster) -> None:
+    ep, props = cluster
+    nodes = _clients(ep)
+    ids = [n.execute_command("CLUSTER", "MYID") for n in nodes]
+    ids = [i.decode() if isinstance(i, bytes) else i for i in ids]
+    for n in nodes:
+        n.config_resetstat()
+    point = PhaseRunner(PhaseSpec("run", ep.url, props, threads=4, processes=1, duration_s=120.0))
+    result = {}
+    t = threading.Thread(target=lambda: result.update(r=point.run()))
+    t.start()
+    wait_until(lambda: any(int(n.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)) for n in nodes),
+               what="the point's first reads")
+    port = ep.processes[0]["port"]
+    try:
+        done = subprocess.run(["redis-cli", "--cluster", "reshard", f"127.0.0.1:{port}", "--cluster-from", ids[0],
+                               "--cluster-to", ids[1], "--cluster-slots", "1000", "--cluster-yes",
+                               "--cluster-pipeline", "10"], capture_output=True, text=True, timeout=120)
+    finally:
+        point.stop()  # the point lasts as long as the resharding
+        t.join()
+    assert done.returncode == 0, done.stderr[-500:]
+    r = result["r"]
+    assert sum(o.operations for o in r.ops.values()) > 0
+    assert sum(o.returns.get("ERROR", 0) + o.returns.get("TIMEOUT", 0) for o in r.ops.values()) == 0, r.errors
+    assert r.binding_counts["redirections"] > 0
+    assert r.binding_counts["redirections"] == r.binding_counts["moved"] + r.binding_counts["ask"]
+    assert sum(n.dbsize() for n in nodes) == RECORDS + 1  # every record still there, once
+
+
+@pytest.mark.fault
+def test_a_shard_killed_mid_point_fails_its_operations_and_says_which_while_the_clients_go_on(cluster) -> None:
+    """Last in the module: it kills a shard of the module's cluster."""
+    import os
+    import signal
+
+    ep, props = cluster
+    victim = ep.processes[2]
+    nodes = _clients(ep)
+    for n in nodes:
+        n.config_resetstat()
+    result = {}
+    t = threading.Thread(target=lambda: result.update(
+        r=run_phase(PhaseSpec("run", ep.url, {**props, "redis.timeout": "1000"}, threads=4, processes=1,
+                              duration_s=1.5))))
+    t.start()
+    wait_until(lambda: all(int(n.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)) for n in nodes),
+               what="the point's first reads on every shard")
+    os.kill(victim["pid"], signal.SIGKILL)
+    t.join()
+    r = result["r"]
+    failed = sum(o.returns.get("ERROR", 0) + o.returns.get("TIMEOUT", 0) for o in r.ops.values())
+    assert failed > 0 and r.ops["READ"].returns.get("OK", 0) > 0
+    assert r.threads_stopped == 0  # no client ended: only the dead shard's operations failed
+    assert any(f"127.0.0.1:{victim['port']}" in e for e in r.errors), r.errors

@@ -1,0 +1,56 @@
+"""Replicas: ``redis-repl2`` is a primary and two replicas (``--replicaof``) under one label; with
+``-p redis.wait=2`` every write is followed by ``WAIT 2`` (the primary's commandstats count one per
+write, and both replicas hold every record the load acknowledged); the INFO sampler's replication lag
+is the primary's own offsets; a replica that falls behind makes each write a TIMEOUT that says so; the
+same property leaves a server without replicas alone."""
+
+from __future__ import annotations
+
+import psutil
+import redis
+
+from ycsbctl.engine.runner import run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.provision.auto import provision, teardown
+from ycsbctl.stores.redis.info import replication
+from ycsbctl.workload.properties import load_properties
+
+
+def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server, rds) -> None:
+    ep = provision("redis-repl2", "local", experiment_id="tests", say=lambda _: None)
+    try:
+        assert [p["role"].split(" ")[0] for p in ep.processes] == ["primary", "replica", "replica"]
+        for p in ep.processes:  # joined without the 5 s wait for more replicas, and the setting put back
+            assert redis.Redis.from_url(p["url"]).config_get("repl-diskless-sync-delay") == {
+                "repl-diskless-sync-delay": "5"}
+        props = {**load_properties("workload-a"), "recordcount": "300", "operationcount": "0", "redis.wait": "2"}
+        r = run_phase(PhaseSpec("load", ep.url, props, threads=2, processes=1))
+        assert r.ops["INSERT"].returns == {"OK": 300}
+        primary = redis.Redis.from_url(ep.url)
+        assert int(primary.info("commandstats")["cmdstat_wait"]["calls"]) == 300
+        for p in ep.processes[1:]:  # WAIT 2 returned: both replicas have every write, with no wait of ours
+            assert redis.Redis.from_url(p["url"]).zcard("_indices") == 300
+        info = primary.info("replication")
+        assert replication(info)["replicas"] == 2
+        assert replication(info)["repl_lag_bytes"] == info["master_repl_offset"] - min(
+            info[f"slave{i}"]["offset"] for i in range(2))
+        # a replica that falls behind (stopped): each write's WAIT 2 counts 1 within its 200 ms, and the
+        # write is a TIMEOUT saying so, in one line (on the chained path and the awaited one)
+        lagging = psutil.Process(ep.processes[2]["pid"])
+        lagging.suspend()
+        try:
+            behind = {**props, "operationcount": "4", "readproportion": "0", "updateproportion": "1",
+                      "redis.wait.timeout": "200"}
+            for path in ({}, {"dataintegrity": "true"}):  # dataintegrity: no chain, each write awaited
+                r = run_phase(PhaseSpec("run", ep.url, {**behind, **path}, threads=2, processes=1))
+                assert r.ops["UPDATE"].returns == {"TIMEOUT": 4}, (path, r.ops["UPDATE"].returns)
+                assert any("WAIT 2: 1 of 2 replica(s) had the write within 200 ms — a replica fell behind" in e
+                           and "\n" not in e for e in r.errors), r.errors
+        finally:
+            lagging.resume()
+        primary.close()
+    finally:
+        teardown(ep)
+    # a server without replicas: redis.wait asks ROLE and sends no WAIT (which would block every write)
+    r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
+    assert r.ops["INSERT"].returns == {"OK": 300} and "cmdstat_wait" not in rds.info("commandstats")

@@ -1,0 +1,113 @@
+"""TLS on the wire for Redis: a server ycsbctl starts with ``--tls`` speaks TLS only, with a
+certificate from ycsbctl's own CA that never lands in a result folder; the engine's fast path loads
+through it (every record there, read back by redis-py over TLS) and a socket-level tap between them
+sees no record value in clear — while the same tap in front of a plain server does (the tap works).
+Faults are one line each: a certificate the client does not trust, a plain client at a TLS port, a
+TLS client at a plain port."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+
+import pytest
+import redis
+from click.testing import CliRunner
+
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.tap import tap
+from ycsbctl.cli import main
+from ycsbctl.errors import UserError
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.provision.auto import provision, teardown
+from ycsbctl.stores.binding import ConnectionLost
+from ycsbctl.stores.redis.binding import RedisOptions
+from ycsbctl.stores.registry import open_bindings
+
+
+@pytest.fixture(scope="module")
+def tls_redis():
+    ep = provision("redis", "local", experiment_id="tests", say=lambda _: None, tls=True)
+    yield ep
+    teardown(ep)
+
+
+def _through(url: str, port: int) -> str:
+    o = RedisOptions(url)
+    return url.replace(f"{o.host}:{o.port}", f"127.0.0.1:{port}", 1)
+
+
+def test_the_server_speaks_tls_only_with_a_certificate_from_our_own_ca(tls_redis) -> None:
+    assert tls_redis.url.startswith("rediss://") and "ssl_ca_certs=" in tls_redis.url
+    assert tls_redis.traits["tls"].startswith("TLSv1.")
+    o = RedisOptions(tls_redis.url)
+    with socket.create_connection((o.host, o.port), timeout=5) as s:  # no plain port: plain RESP gets no answer
+        s.sendall(b"*1\r\n$4\r\nPING\r\n")
+        try:
+            answer = s.recv(64)
+        except ConnectionResetError:
+            answer = b""
+    assert b"PONG" not in answer
+    assert tls_redis.config["tls-port"] == str(o.port) and tls_redis.config["port"] == "0"
+
+
+def test_a_tls_load_through_a_tap_shows_no_record_value_in_clear(tls_redis, redis_server, rds, tmp_path: Path) -> None:
+    values = field_values()
+    o = RedisOptions(redis_server.url)
+    with tap(o.host, o.port) as plain:  # the control: the same tap in front of a plain server sees the values
+
+        async def insert(bs):
+            return await bs[0].insert("usertable", b"user1", values)
+
+        run_bindings(insert, _through(redis_server.url, plain.port))
+        assert values[0][1] in bytes(plain.seen)
+
+    o = RedisOptions(tls_redis.url)
+    with tap(o.host, o.port) as wire:
+        res = CliRunner().invoke(main, ["load", "workload-a", "--target", _through(tls_redis.url, wire.port),
+                                        "--records", "300", "--threads", "2", "--no-telemetry", "--allow-concurrent",
+                                        "--out", str(tmp_path / "exp")])
+        assert res.exit_code == 0, res.output
+        assert wire.connections >= 2 and len(wire.seen) > 300 * 1000  # every record crossed this tap
+        seen = bytes(wire.seen)
+    with redis.Redis.from_url(tls_redis.url) as r:
+        assert r.zcard("_indices") == 300
+        stored = [v for key in r.zrange("_indices", 0, 9) for v in r.hgetall(key).values()]
+    assert len(stored) == 100
+    assert not [v for v in stored if v in seen]  # no 100-byte value in clear, nor any 24-byte piece of one
+    assert not [v[i:i + 24] for v in stored for i in range(0, 76, 25) if v[i:i + 24] in seen]
+    assert not list(tmp_path.rglob("*.crt")) and not list(tmp_path.rglob("*.key"))
+    assert b"PRIVATE KEY" not in b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+
+
+def _connect(url: str) -> str:
+    async def go():
+        bs = await open_bindings(url, 1, {}, 1.0)
+        await bs.close()
+
+    with pytest.raises(ConnectionLost) as err:
+        asyncio.run(go())
+    return str(err.value)
+
+
+def test_a_certificate_the_client_does_not_trust_is_one_line_saying_what_to_give(tls_redis) -> None:
+    untrusted = tls_redis.url.split("?")[0]  # the system's CAs only
+    said = _connect(untrusted)
+    assert "TLS certificate not trusted" in said and "ssl_ca_certs" in said and "\n" not in said
+
+
+def test_a_plain_client_at_a_tls_port_and_a_tls_client_at_a_plain_one_say_so(tls_redis, redis_server) -> None:
+    said = _connect(tls_redis.url.split("?")[0].replace("rediss://", "redis://"))
+    assert "rediss://" in said and "\n" not in said
+    said = _connect(redis_server.url.replace("redis://", "rediss://"))
+    assert "if the server speaks no TLS on this port, use redis://" in said and "\n" not in said
+
+
+def test_tls_is_refused_before_anything_starts_where_it_cannot_apply() -> None:
+    with pytest.raises(UserError, match="server you run"):
+        Plan(workloads=["b"], targets=["redis://127.0.0.1:6379"], tls=True)
+    with pytest.raises(UserError, match="cannot start a memcached server with TLS"):
+        Plan(workloads=["b"], targets=["memcached"], tls=True)
+    with pytest.raises(UserError, match="local backend"):
+        Plan(workloads=["b"], targets=["redis"], tls=True, backend="docker")

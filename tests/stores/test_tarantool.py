@@ -1,0 +1,140 @@
+"""Tarantool against what Tarantool itself says: records in YCSB's tarantool layout read back by the
+``tarantool`` binary's own client (net.box), statuses on missing and duplicate keys, and the engine's counts
+per operation against the server's own request counters (``box.stat()``), the sampler's rates included."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.waiting import wait_until
+from ycsbctl.engine.runner import run_phase
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.stores import registry
+from ycsbctl.stores.binding import Status
+from ycsbctl.stores.tarantool.admin import AdminConnection, address, stat_totals
+from ycsbctl.stores.tarantool.stats import TarantoolStatSampler
+from ycsbctl.workload.properties import load_properties
+
+pytestmark = pytest.mark.truth
+KINDS = ("SELECT", "INSERT", "REPLACE", "UPDATE", "DELETE", "ERROR")
+
+
+def counters(url: str) -> dict[str, float]:
+    with AdminConnection(url) as c:
+        totals = stat_totals(c)
+    return {k: totals[k] for k in KINDS}
+
+
+def delta(before: dict[str, float], after: dict[str, float]) -> dict[str, int]:
+    return {k: int(after[k] - before[k]) for k in KINDS}
+
+
+def props(**overrides: object) -> dict[str, str]:
+    p = dict(load_properties("workload-a"))
+    p.update({k: str(v) for k, v in overrides.items()})
+    return p
+
+
+def console(url: str, lua: str) -> str:
+    """What ``lua`` prints, run by the ``tarantool`` binary as a client of the server (net.box as ``c``)."""
+    host, port = address(url)
+    code = f"local c = require('net.box').connect('{host}:{port}') {lua} os.exit(0)"
+    out = subprocess.run([shutil.which("tarantool") or "tarantool", "-e", code], capture_output=True, text=True,
+                         timeout=30, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_a_record_is_one_tuple_of_ycsbs_layout_read_back_by_tarantools_own_client(tarantool):
+    url = tarantool.url
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values()
+
+    async def write(bs):
+        return [await bs[0].insert("usertable", b"user1", values),
+                await bs[0].update("usertable", b"user1", [(b"field3", b"x" * 7)])]
+
+    assert run_bindings(write, url) == [Status.OK, Status.OK]
+    tup = json.loads(console(url, "print(require('json').encode(c.space.ycsb:get('user1')))"))
+    expected = dict(values) | {b"field3": b"x" * 7}
+    # [key, name, value, …] in the workload's field order, the update in place
+    assert tup == ["user1", *[s.decode() for n in sorted(expected, key=lambda n: int(n[5:])) for s in (n, expected[n])]]
+    assert console(url, "print(c.space.ycsb.index.primary.parts[1].type, c.space.ycsb.id)") == "string\t1024"
+
+
+def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_scan_is_ok(tarantool):
+    url = tarantool.url
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values(3)
+
+    async def go(bs):
+        b = bs[0]
+        out = [await b.read("usertable", b"nokey", None), await b.update("usertable", b"nokey", values[:1]),
+               await b.delete("usertable", b"nokey"), await b.insert("usertable", b"k1", values),
+               await b.insert("usertable", b"k1", values)]
+        error = b.last_error
+        out += [await b.scan("usertable", b"k0", 10, None), await b.read_values("usertable", b"k1", [b"field1"]),
+                await b.delete("usertable", b"k1"), await b.read("usertable", b"k1", None)]
+        return out, error
+
+    (nf_read, nf_update, nf_delete, ins, dup, scan, (st, got), deleted, gone), error = run_bindings(go, url)
+    assert (nf_read, nf_update, nf_delete) == (Status.NOT_FOUND,) * 3
+    assert ins == Status.OK and dup == Status.ERROR and "Duplicate key" in (error or "")
+    assert scan == Status.OK and st == Status.OK and got == {b"field1": dict(values)[b"field1"]}
+    assert deleted == Status.OK and gone == Status.NOT_FOUND
+
+
+def test_engine_counts_per_operation_equal_box_stat_and_the_samplers_rates_add_up(tarantool):
+    url = tarantool.url
+    registry.for_url(url).clear(url, "usertable")
+    before = counters(url)
+    load = run_phase(PhaseSpec("load", url, props(recordcount=300), threads=3, processes=1))
+    after = counters(url)
+    assert load.status == "ok", load.errors
+    assert delta(before, after)["INSERT"] == load.ops["INSERT"].returns["OK"] == 300
+    assert registry.for_url(url).count(url, "usertable") == 300
+
+    # Reads and updates over twice the keys loaded (half miss), inserts past the end; two worker processes,
+    # chained (the engine's fast path) — with the sampler running around them.
+    sampler = TarantoolStatSampler(url, interval_s=0.5)
+    sampler.start()
+    wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")
+    before = counters(url)
+    run = run_phase(PhaseSpec("run", url, props(recordcount=600, operationcount=2000, readproportion=0.6,
+                                                updateproportion=0.3, insertproportion=0.1,
+                                                requestdistribution="uniform"), threads=4, processes=2))
+    after = counters(url)
+    seen = len(sampler.rows)
+    wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
+    frame = sampler.stop()
+    d = delta(before, after)
+    reads, updates, inserts = (run.ops[k].returns for k in ("READ", "UPDATE", "INSERT"))
+    assert run.operations == 2000 and sum(reads.values()) + sum(updates.values()) + sum(inserts.values()) == 2000
+    assert reads.get("NOT_FOUND", 0) > 0 and updates.get("NOT_FOUND", 0) > 0 and reads.get("OK", 0) > 0
+    assert d["SELECT"] == sum(reads.values()) and d["UPDATE"] == sum(updates.values())
+    assert d["INSERT"] == sum(inserts.values()) == inserts["OK"] and d["ERROR"] == 0 and d["REPLACE"] == 0
+    assert registry.for_url(url).count(url, "usertable") == 300 + inserts["OK"]
+    # the sampler's own EVALs are no data requests: its rates add up to the engine's operations (± row timing)
+    assert sampler.warning is None
+    elapsed = frame["t_mono"].diff().fillna(0.0)
+    assert (frame["ops_per_s"] * elapsed).sum() == pytest.approx(2000, rel=0.1)
+    assert (frame["select_per_s"] * elapsed).sum() == pytest.approx(d["SELECT"], rel=0.1)
+    assert frame["keys"].iloc[-1] == 300 + inserts["OK"]
+
+
+def test_the_footprint_is_the_spaces_and_indexs_own_bytes_and_its_tuples(tarantool):
+    url = tarantool.url
+    proto = registry.for_url(url)
+    proto.clear(url, "usertable")
+    empty = proto.reading(url)
+    load = run_phase(PhaseSpec("load", url, props(recordcount=200), threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    full = proto.reading(url)
+    space_bytes = int(console(url, "print(c:eval('return box.space.ycsb:bsize() + box.space.ycsb.index.primary:bsize()'))"))
+    assert empty.keys == 0 and full.keys == 200 and full.db_memory_bytes == space_bytes
+    assert full.db_memory_bytes - empty.db_memory_bytes >= 200 * 10 * 100  # at least the field bytes

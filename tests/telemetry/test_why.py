@@ -1,0 +1,127 @@
+"""The why line from evidence whose figures the test chose: each label names what its figures show, with
+them; a cause is named only at its stated line and not below it; and the profile's and the wire's own
+readers (folded stacks, ``ss``'s TCP_INFO) against text in those tools' formats."""
+
+from __future__ import annotations
+
+import pytest
+
+from ycsbctl.telemetry.profiler import fold_counts, kernel_share, top_frames
+from ycsbctl.telemetry.why import CPU_WAIT_PCT, WAITING_SHARE, explain, foreign_busy
+from ycsbctl.telemetry.wire import min_rtts_ms, parse_ss
+
+
+def _role(oncpu: float, user: float, system: float, runq: float = 0.0, threads: int = 1, **states: int) -> dict:
+    return {"oncpu_pct": oncpu, "user_pct": user, "system_pct": system, "runq_pct": runq, "busiest_pct": oncpu / threads,
+            "threads": threads, "states": {"running": 0, "idle": 0, "lock": 0, "sleep": 0, "io": 0, "other": 0, **states},
+            "wchan": {"futex_do_wait": states.get("lock", 0)} if states.get("lock") else {}}
+
+
+def _b(label: str, **ev) -> dict:
+    base = {"server_cpu_pct": 40.0, "server_cores": 1.0, "client_cpu_pct": 50.0, "client_cores": 1.0, "host_cores": 2,
+            "throughput_ops": 10_000.0, "server_share": 0.4, "client_share": 0.5}
+    return {"label": label, "text": f"{label}: text", "evidence": {**base, **ev}}
+
+
+def test_a_server_cpu_line_names_the_busiest_thread_its_share_and_the_kernels_part():
+    roles = {"main": _role(97.0, 40.0, 57.0, runq=3.0), "io_thd": _role(5.0, 4.0, 1.0, threads=2)}
+    why = explain(_b("server-cpu", server_cpu_pct=102.0, server_threads=roles, wire={"packets_per_s": 21_000.0}), "redis")
+    assert why == ("server-cpu: redis's main thread ran 97% of a core, 59% of it in the kernel; "
+                   "102 µs of server CPU and 2.1 packets per operation")
+
+
+def test_a_server_that_waited_for_a_cpu_says_so_from_the_line_up():
+    roles = {"main": _role(60.0, 30.0, 30.0)}
+    for runq, said in ((10.0, True), (9.9, False)):
+        why = explain(_b("server-cpu", server_threads=roles, server={"runq_pct": runq}), "redis")
+        assert ("waited for a CPU" in why) is said, why
+
+
+def test_cpu_wait_is_named_from_its_line_on_and_not_below():
+    def why(runq: float) -> str:
+        client = {"main": _role(30.0, 20.0, 10.0, runq=runq)}
+        return explain(_b("latency", client_threads=client, server_threads={"main": _role(20.0, 10.0, 10.0)}), "redis")
+
+    assert why(CPU_WAIT_PCT).startswith(f"cpu wait: the client's workers waited for a CPU {CPU_WAIT_PCT:.0f}% of the point")
+    assert why(CPU_WAIT_PCT - 0.6).startswith("latency: nothing measured was saturated"), why(CPU_WAIT_PCT - 0.6)
+    assert why(CPU_WAIT_PCT - 0.6).endswith("cause unknown")
+
+
+def test_an_off_cpu_wait_needs_most_of_a_working_threads_samples_asleep_on_something_else_than_work():
+    total = 10
+    at = round(WAITING_SHARE * total)
+    asleep = explain(_b("latency", server_threads={"main": _role(5.0, 3.0, 2.0, lock=at, idle=total - at)}), "pg")
+    assert asleep.startswith(f"off-CPU wait: pg's main thread slept in {at} of {total} samples (lock: futex_do_wait {at})")
+    awake = explain(_b("latency", server_threads={"main": _role(5.0, 3.0, 2.0, lock=at - 1, idle=total - at + 1)}), "pg")
+    assert awake.startswith("latency: ") and "cause unknown" in awake
+    # threads that do no work (a background thread parked on a futex) are not where requests wait
+    idle_bg = {"main": _role(5.0, 3.0, 2.0, idle=total), "bio_lazy_free": _role(0.0, 0.0, 0.0, lock=total)}
+    assert explain(_b("latency", server_threads=idle_bg), "redis").startswith("latency: ")
+
+
+def test_network_delay_is_named_when_the_round_trip_is_half_the_latency():
+    near = explain(_b("latency", wire={"minrtt_ms": 2.0}), "redis", 8, 4000.0)
+    assert near == "network delay: our connections' smallest round trip is 2.00 ms of the 4.00 ms an operation took on average"
+    assert explain(_b("latency", wire={"minrtt_ms": 1.99}), "redis", 8, 4000.0).startswith("latency: ")
+
+
+def test_the_host_is_busy_from_the_stated_share_of_its_cores_with_the_programs_named(monkeypatch):
+    monkeypatch.setenv("YCSBCTL_HOST_BUSY_SHARE", "0.10")
+    host = {"foreign_pct": 20.0, "host_steal_pct": 0.0, "foreign_top": {"stress-ng": 18.0, "make": 2.0}}
+    assert foreign_busy(_b("latency", host=host)) == ("other programs used 20% of a core (10% of the host's 2 cores, "
+                                                      "above 10%) during the point: stress-ng 18%, make 2%")
+    assert foreign_busy(_b("latency", host={**host, "foreign_pct": 19.9})) is None
+    assert "steal" in foreign_busy(_b("latency", host={"foreign_pct": 0.0, "host_steal_pct": 20.0}))
+    monkeypatch.setenv("YCSBCTL_HOST_BUSY_SHARE", "off")
+    assert foreign_busy(_b("latency", host=host)) is None
+
+
+def test_stalls_keep_their_own_sentence_and_host_busy_says_who():
+    assert explain(_b("stall"), "redis") == "stall: text"
+    assert explain({"label": "host-busy", "text": "t", "evidence": {"other": "pid 7: redis-benchmark"}}, "redis") == \
+        "host-busy: pid 7: redis-benchmark"
+
+
+FOLDED = "redis-server;main;aeMain;readQueryFromClient 30\nredis-server;main;aeMain;write;tcp_sendmsg_[k] 50\n" \
+         "redis-server;main;epoll_wait;do_epoll_wait_[k] 20\n"
+
+
+def test_top_frames_give_each_frames_self_and_total_share_of_the_samples():
+    counts = fold_counts(FOLDED)
+    rows = {r["frame"]: r for r in top_frames(counts, "server")}
+    assert rows["tcp_sendmsg_[k]"]["self_share"] == 0.5 and rows["tcp_sendmsg_[k]"]["samples"] == 50
+    assert rows["aeMain"]["self_share"] == 0.0 and rows["aeMain"]["total_share"] == 0.8
+    assert rows["main"]["total_share"] == 1.0
+    assert list(rows)[0] == "tcp_sendmsg_[k]"  # by self share first
+    assert kernel_share(counts) == pytest.approx(0.7)
+    assert kernel_share({}) is None and top_frames({}, "server") == []
+
+
+SS = b"""0      0      127.0.0.1:48816    127.0.0.1:6379
+\t cubic wscale:7,7 rto:204 rtt:0.05/0.02 minrtt:0.011 bytes_sent:376 bytes_acked:377 bytes_received:252 segs_out:4 segs_in:3
+0      0      127.0.0.1:48830    127.0.0.1:6379
+\t cubic rtt:4.7/7.5 minrtt:0.031 bytes_sent:869 bytes_received:5327 segs_out:14 segs_in:8
+"""
+
+
+def test_ss_counters_are_read_per_connection_with_each_ones_smallest_round_trip():
+    got = parse_ss(SS)
+    assert got[(b"127.0.0.1:48816", b"127.0.0.1:6379")] == (376, 252, 4, 3)
+    assert got[(b"127.0.0.1:48830", b"127.0.0.1:6379")] == (869, 5327, 14, 8)
+    assert min_rtts_ms(SS) == [0.011, 0.031]
+
+
+def test_a_disturbance_that_stalled_the_traffic_is_named_first_as_a_single_command():
+    import pandas as pd
+
+    from ycsbctl.experiment.explain import SINGLE_COMMAND_STALL_S, with_why
+
+    events = pd.DataFrame([
+        {"event": "del:set:2M@5s", "started_s": 5.02, "command_s": 1.657, "server_s": 1.653, "stall_s": 1.6,
+         "ops_lost": 39_770.0},
+        {"event": "unlink:set:2M@12s", "started_s": 12.0, "command_s": 0.001, "server_s": float("nan"),
+         "stall_s": SINGLE_COMMAND_STALL_S - 0.01, "ops_lost": 3.0}])
+    b = with_why(_b("latency"), "redis", 8, None, events)
+    assert b["why"].startswith("single command: del:set:2M@5s at 5.0 s held the server 1,657 ms (SLOWLOG 1,653 ms), "
+                               "a 1.60 s stall in which every client waited (39,770 operations lost); otherwise latency:")
+    assert with_why(_b("latency"), "redis", 8, None, events.iloc[1:])["why"].startswith("latency:")

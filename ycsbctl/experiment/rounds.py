@@ -1,0 +1,75 @@
+"""The order points run in: rounds over every cell, each round shuffled from the seed.
+
+A *cell* (:class:`~ycsbctl.experiment.study.Cell`) is target × workload × threads × offered rate. With the ``interleaved`` order each
+repetition is a round that visits every cell once, in an order shuffled per round from ``--seed``
+(the same seed gives the same order), so whatever drifts on the host lands on every target alike
+and a cell's repetitions are spread over the whole experiment. The ``target`` order runs each
+target's points in turn, a point's repetitions back to back (the order of earlier versions).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+ORDERS = ("auto", "interleaved", "target")
+DEFAULT_SEED = 0  # the order's seed when --seed is not given (the order is still reproducible)
+T = TypeVar("T")
+P = TypeVar("P", covariant=True)
+
+
+class CellOf(Protocol[P]):
+    """A cell (:class:`~ycsbctl.experiment.study.Cell`): it makes its point of a given repetition."""
+
+    def point(self, repetition: int) -> P: ...
+
+
+def round_order(cells: Sequence[T], round_no: int, seed: int | None) -> list[T]:
+    """The cells of round ``round_no`` (1-based), shuffled reproducibly from ``seed`` and the round (the
+    order depends on the cells' positions only, so the same plan gives the same order)."""
+    order = list(cells)
+    random.Random(f"ycsbctl-order:{DEFAULT_SEED if seed is None else seed}:{round_no}").shuffle(order)
+    return order
+
+
+def round_points(cells: Sequence[CellOf[P]], round_no: int, seed: int | None) -> list[P]:
+    """The points of round ``round_no``: each cell once, as its repetition ``round_no``, in the round's order."""
+    return [cell.point(round_no) for cell in round_order(cells, round_no, seed)]
+
+
+def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bool,
+                  one_phase_load: bool) -> tuple[str, str | None]:
+    """(the order a plan runs in, why it is not the one asked for or None). ``auto``: interleaved with
+    more than one target or repetition. A search for an SLO's rate (each rate depends on the last), a
+    variant sweep (each variant has a dataset of its own, loaded before its points) and ``ycsbctl load``
+    run target by target."""
+    wanted = order if order != "auto" else ("interleaved" if targets > 1 or repeat > 1 else "target")
+    if wanted == "target":
+        return "target", None
+    why = ("an SLO search picks each rate from the last" if slo else
+           "each variant has a dataset of its own, loaded before its points" if variants else
+           "ycsbctl load measures loads into the targets as they are" if one_phase_load else None)
+    if why:
+        return "target", f"points run target by target, not interleaved: {why}"
+    return "interleaved", None
+
+
+def wide_cells(records: list, precision: float) -> list[str]:
+    """The cells (``target workload threads``) whose 95 % throughput interval over their ok points
+    (:class:`~ycsbctl.results.folder.RunRecord`) is wider than ±``precision``, or has fewer than two points."""
+    from ycsbctl.results.names import RunStatus
+    from ycsbctl.results.stats import interval
+
+    values: dict[tuple, list[float]] = {}
+    for r in records:
+        key = (r.target, r.workload, r.phase, r.threads, r.target_rate)
+        values.setdefault(key, [])
+        if r.status == RunStatus.OK and r.result is not None and r.result.operations:
+            values[key].append(r.result.throughput_ops)
+    out = []
+    for (target, workload, _phase, threads, rate), v in values.items():
+        hw = interval(v).half_width
+        if not hw <= precision:  # NaN (fewer than two) counts as wide
+            out.append(f"{target} {workload} {threads} threads" + (f" at {rate:,.0f} ops/s" if rate else ""))
+    return out

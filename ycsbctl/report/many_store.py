@@ -1,0 +1,207 @@
+"""The many-store study (``workloads/media-items``): each test of the study against each store — the
+throughput (ops/s) and p99 (µs) at the study's concurrency (50 client threads, else the highest measured),
+a "cannot" cell with its reason where the store cannot answer the test (never a zero), the store's memory
+per item after its loads — as a table, a grouped bar figure like the study's, and one headline per test
+(the fastest store, every other store's ratio to it with its interval and verdict from
+:mod:`ycsbctl.results.verdicts`, and the stores that cannot). Reads the result folder only."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from ycsbctl.report.plot_style import legend_below, titles
+from ycsbctl.results.frames import Experiment
+from ycsbctl.results.variants import split_variant, test_of, variant_name
+from ycsbctl.results.verdicts import target_verdicts, verdict_text
+
+STUDY_THREADS = 50  # the study's concurrency: wrk -c50
+TEST_NAMES = {"byid": "GET-BY-ID", "1cond": "QUERY-1COND", "2cond": "QUERY-2COND", "text": "FULLTEXT",
+              "text_prefix": "FULLTEXT-PREFIX", "update": "UPDATE"}
+
+
+@dataclass
+class Cell:
+    """One test on one store: measured (ops/s, p99 µs), or why not (``cannot`` / ``failed`` / ``not measured``)."""
+
+    test: str
+    workload: str  # the variant's name in run ids (media-items-text)
+    target: str
+    throughput: float = math.nan
+    p99_us: float = math.nan
+    status: str = "not measured"
+    why: str = ""
+
+
+@dataclass
+class StoreStudy:
+    threads: int
+    tests: list[str]
+    targets: list[str]
+    cells: list[Cell]
+    bytes_per_item: dict[str, float] = field(default_factory=dict)
+
+    def cell(self, test: str, target: str) -> Cell | None:
+        return next((c for c in self.cells if c.test == test and c.target == target), None)
+
+
+def _tests(exp: Experiment) -> list[tuple[str, str]]:
+    """(test, workload name) of each of the plan's variants that is a study test."""
+    out = []
+    given = dict(p.partition("=")[::2] for p in exp.manifest.plan.get("properties") or [])  # -p key=value
+    for w in exp.manifest.workloads:
+        base, settings = split_variant(w)
+        test = test_of(settings) or test_of({k: v for k, v in given.items() if "," not in v})
+        if test is not None:
+            out.append((test, variant_name(base.rsplit("/", 1)[-1], settings)))
+    return out
+
+
+def store_study(exp: Experiment, latency: str = "p99") -> StoreStudy | None:
+    """The study's table from the folder; None when it holds no study test."""
+    tests = _tests(exp)
+    if not tests:
+        return None
+    names = {name for _, name in tests}
+    runs = exp.runs[exp.runs["workload"].isin(names) & (exp.runs["phase"] == "run")] if len(exp.runs) else exp.runs
+    ladder = sorted({int(t) for t in runs["threads"]}) if len(runs) else [STUDY_THREADS]
+    threads = STUDY_THREADS if STUDY_THREADS in ladder else ladder[-1]
+    cannot = {(c.target, c.workload): c.reason for c in exp.manifest.cannot}
+    targets = list(dict.fromkeys([*exp.targets, *(c.target for c in exp.manifest.cannot)]))
+    cells_df = exp.cells(latency)
+    out = []
+    for test, name in tests:
+        for target in targets:
+            c = Cell(test, name, target)
+            if (target, name) in cannot:
+                c.status, c.why = "cannot", cannot[(target, name)].split(": ", 1)[-1]
+            else:
+                got = cells_df[(cells_df["workload"] == name) & (cells_df["target"] == target)
+                               & (cells_df["threads"] == threads)] if len(cells_df) else cells_df
+                ok = runs[(runs["workload"] == name) & (runs["target"] == target) & (runs["threads"] == threads)
+                          & (runs["status"] == "ok")] if len(got) else runs.iloc[0:0]
+                if len(ok):  # the points' own ops/s and p99 (what the verdicts compare, round by round)
+                    c.throughput = float(ok["throughput_ops"].astype(float).mean())
+                    c.p99_us, c.status = float(ok["all_p99_us"].astype(float).mean()), "ok"
+                else:
+                    mine = runs[(runs["workload"] == name) & (runs["target"] == target)] if len(runs) else runs
+                    degraded = mine[(mine["status"] == "degraded") & (mine["threads"] == threads)] if len(mine) else mine
+                    if len(degraded):  # measured, but not a healthy point: its numbers, marked
+                        c.throughput = float(degraded["throughput_ops"].astype(float).mean())
+                        c.p99_us = float(degraded["all_p99_us"].astype(float).mean())
+                    if len(mine):
+                        c.status = str(mine.iloc[-1]["status"])
+                        c.why = str(mine.iloc[-1].get("error") or "")
+            out.append(c)
+    fps = exp.manifest.workload_footprints or {}
+    per_item: dict[str, float] = {}
+    for target in targets:
+        vals = [float(fp[target]["bytes_per_record"]) for _, name in tests
+                for fp in [fps.get(name, {})] if isinstance((fp.get(target) or {}).get("bytes_per_record"), int | float)]
+        firsts = [v for v in vals if v > 0]
+        if firsts:  # the first load's, into an empty store (a SQLite file keeps the pages a dropped table freed)
+            per_item[target] = firsts[0]
+    return StoreStudy(threads, [t for t, _ in tests], targets, out, per_item)
+
+
+def store_study_rows(study: StoreStudy | None) -> list[dict[str, Any]]:
+    """The report's table: one row per test × store."""
+    if study is None:
+        return []
+    return [{"test": TEST_NAMES.get(c.test, c.test), "target": c.target, "throughput": c.throughput,
+             "p99_us": c.p99_us, "status": c.status, "why": c.why,
+             "bytes_per_item": study.bytes_per_item.get(c.target, math.nan)} for c in study.cells]
+
+
+def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitle: str = "") -> Figure | None:
+    """The study's figures: per test, one bar per store — throughput and p99 at the study's concurrency —
+    a store that cannot answer the test marked "cannot" (hatched, no bar), a failed one "failed"; and
+    each store's memory per item."""
+    if study is None or not study.cells:
+        return None
+    tests, targets = study.tests, study.targets
+    fig = Figure(figsize=(14, 5.2))
+    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [3, 3, 1.4]})
+    width = 0.8 / max(len(targets), 1)
+    x = np.arange(len(tests))
+    for ax, (title, unit, attr) in zip(axes[:2], [(f"throughput at {study.threads} threads", "ops/s", "throughput"),
+                                                 (f"p99 latency at {study.threads} threads", "µs", "p99_us")]):
+        top = max([getattr(c, attr) for c in study.cells if getattr(c, attr) == getattr(c, attr)] or [1.0])
+        for i, t in enumerate(targets):
+            xs = x + (i - (len(targets) - 1) / 2) * width
+            for xi, test in zip(xs, tests):
+                c = study.cell(test, t)
+                if c is None:
+                    continue
+                if getattr(c, attr) == getattr(c, attr):  # measured (ok, or degraded: lighter)
+                    ax.bar(xi, getattr(c, attr), width, color=colors.get(t, "#777"), alpha=1.0 if c.status == "ok" else 0.45)
+                    ax.text(xi, getattr(c, attr), f"{getattr(c, attr):,.0f}", ha="center", va="bottom", fontsize=6,
+                            rotation=90)
+                else:
+                    base = top * 0.12 if attr == "throughput" else top * 0.05
+                    ax.bar(xi, base, width, color="none", edgecolor=colors.get(t, "#777"), hatch="///")
+                    ax.text(xi, base, c.status, ha="center", va="bottom", fontsize=6, rotation=90)
+        if attr == "p99_us":  # from tens of µs (a key read) to seconds (a scan): one scale would hide the fast
+            ax.set_yscale("log")
+        ax.set_xticks(x, [TEST_NAMES.get(t, t) for t in tests], rotation=20, fontsize=8)
+        ax.set_title(title, fontsize=10)
+        ax.set_ylabel(unit)
+    ax = axes[2]
+    mem = [(t, study.bytes_per_item[t]) for t in targets if t in study.bytes_per_item]
+    bars = ax.bar(range(len(mem)), [v for _, v in mem], color=[colors.get(t, "#777") for t, _ in mem])
+    ax.bar_label(bars, fmt="{:,.0f}", fontsize=7)
+    ax.set_xticks(range(len(mem)), [t for t, _ in mem], rotation=30, fontsize=8)
+    ax.set_title("memory per item after load", fontsize=10)
+    ax.set_ylabel("bytes / item")
+    titles(fig, "the many-store study: each test on each store (hatched: the store cannot answer it, or it failed; "
+                "pale: degraded)",
+           subtitle)
+    legend_below(fig, [Patch(color=colors.get(t, "#777"), label=t) for t in targets], len(targets))
+    fig.subplots_adjust(top=0.8, bottom=0.25, wspace=0.35)
+    return fig
+
+
+def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
+    """One sentence per test: the fastest store at the study's concurrency, each other store's throughput
+    against it (ratio, interval, verdict: :func:`~ycsbctl.results.verdicts.target_verdicts`), and the
+    stores that cannot answer the test."""
+    study = store_study(exp, latency)
+    if study is None:
+        return []
+    out = []
+    for test in study.tests:
+        cells = [c for c in study.cells if c.test == test]
+        measured = [c for c in cells if c.status == "ok" and c.throughput == c.throughput]
+        cannot = [c.target for c in cells if c.status == "cannot"]
+        failed = [f"{c.target} ({c.status}{f', {c.throughput:,.0f} ops/s' if c.throughput == c.throughput else ''})"
+                  for c in cells if c.status not in ("ok", "cannot")]
+        head = f"{TEST_NAMES.get(test, test)} at {study.threads} threads: "
+        parts = []
+        if measured:
+            best = max(measured, key=lambda c: c.throughput)
+            parts.append(f"fastest {best.target}, {best.throughput:,.0f} ops/s (p99 {best.p99_us / 1000:,.2f} ms)")
+            others = [c for c in measured if c is not best]
+            if others:
+                runs = exp.runs[exp.runs["workload"] == best.workload]
+                v = target_verdicts(runs, best.target, latency, paired=exp.manifest.plan.get("run_order") == "interleaved")
+                v = v[(v["metric"] == "throughput") & (v["threads"] == study.threads) & ~v["at_peak"].astype(bool)] \
+                    if len(v) else v
+                words = []
+                for c in others:
+                    row = v[v["target"] == c.target] if len(v) else v
+                    words.append(f"{c.target} {verdict_text(row.iloc[0])}" if len(row) else
+                                 f"{c.target} {c.throughput / best.throughput:.2f}× (no verdict)")
+                parts.append("against it " + "; ".join(words))
+        else:
+            parts.append("no store measured")
+        if failed:
+            parts.append("not compared: " + ", ".join(failed))
+        if cannot:
+            parts.append("cannot: " + ", ".join(cannot))
+        out.append(head + " — ".join(parts) + ".")
+    return out

@@ -1,0 +1,170 @@
+"""The answer of each kind of experiment, in a sentence or two, for the report's first screen and the
+console's closing lines: a disturbance study's stall and operations lost per action and target (and
+which target stalled least), a variant sweep's bytes and records (users) per second per variant and
+target (and which variant is smallest and fastest), then a thread ladder's verdicts
+(:func:`ycsbctl.report.verdict_table.ladder_headlines`) and why a target was not compared. Reads the
+result folder only.
+
+**Adding a kind of experiment** (the many-store study: per query, the fastest store and the stores that
+cannot answer): write ``def my_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]`` — one
+sentence per answer, each with the figures that back it, and ``[]`` for an experiment of another kind —
+and add it to :data:`KINDS` where it should be read (the study's own answer before the ladder's verdicts).
+The report, the console and the notebook read :func:`study_headlines`; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pandas as pd
+
+from ycsbctl.report.variant_study import study_rows
+from ycsbctl.report.verdict_table import ladder_headlines
+from ycsbctl.results.frames import Experiment
+from ycsbctl.results.verdicts import baseline_of, uncompared
+
+# A stall is counted in whole 100 ms intervals, and where it falls across their edges moves it by
+# one: a target "wins" an action only when every other target stalled at least two intervals longer.
+STALL_MARGIN_S = 0.2
+# Variants whose bytes or rates are this close to the best are named beside it: a used_memory delta
+# moves by a few percent with the allocator's page and bucket boundaries.
+TIE = 0.05
+
+
+Headlines = Callable[[Experiment, pd.DataFrame], list[str]]
+
+
+def study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
+    """Every headline of the experiment (``verdicts``: ``exp.verdicts(latency)``), kind by kind in the
+    order of :data:`KINDS`: the study's own answer first, then the ladder's."""
+    return [line for _, headlines in KINDS for line in headlines(exp, verdicts)]
+
+
+def ladder_study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
+    """Each target against the baseline (:func:`ladder_headlines`); in a disturbance study each sentence
+    says that its throughput includes the disturbances' stalls (a ratio of two disturbed ladders)."""
+    lines = ladder_headlines(verdicts)
+    if len(exp.events) and lines:
+        return [f"{line[:-1]} (throughput with the disturbances' stalls in it)." for line in lines]
+    return lines
+
+
+def seconds_text(s: float) -> str:
+    """A stall for prose: ``none``, ``300 ms``, ``2.2 s``."""
+    if not s > 0:
+        return "none"
+    return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.1f} s"
+
+
+def _effect(rows: pd.DataFrame) -> tuple[float, float, str]:
+    """(stall s, operations lost, words) of one event on one target: the median over its runs (and
+    occurrences) when it ran more than once; NaN stall when every run of it failed."""
+    good = rows[rows["error"].map(lambda e: not (isinstance(e, str) and e))]
+    if not len(good):
+        return math.nan, math.nan, f"failed ({rows.iloc[0]['error']})"
+    stall = float(pd.to_numeric(good["stall_s"], errors="coerce").median())
+    lost = float(pd.to_numeric(good["ops_lost"], errors="coerce").median())
+    what = "stalled " + seconds_text(stall) if stall > 0 else "no stall"
+    lost_text = "" if math.isnan(lost) else f"{lost:,.0f} ops lost"
+    runs = f"median of {len(good)} runs" if len(good) > 1 else ""
+    extra = ", ".join(x for x in (lost_text, runs) if x)
+    return stall, lost, what + (f" ({extra})" if extra else "")
+
+
+def _winner(stalls: dict[str, float]) -> str:
+    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer; otherwise why none wins."""
+    measured = {t: s for t, s in stalls.items() if not math.isnan(s)}
+    if len(measured) < 2:
+        return ""
+    best = min(measured, key=lambda t: measured[t])
+    if all(s == 0 for s in measured.values()):
+        return " — no target stalled"
+    if all(s >= measured[best] + STALL_MARGIN_S for t, s in measured.items() if t != best):
+        return f" — {best} wins"
+    return f" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of each other: two 100 ms intervals)"
+
+
+def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None) -> list[str]:
+    """One sentence per disturbance (``del:set:5M@4s``): each target's stall and operations lost, and
+    the target that stalled least."""
+    ev = exp.events
+    if not len(ev):
+        return []
+    out = []
+    targets = [t for t in exp.targets if (ev["target"] == t).any()]
+    for event in dict.fromkeys(ev.sort_values("at_s", kind="stable")["event"]):
+        rows = ev[ev["event"] == event]
+        effects = {t: _effect(rows[rows["target"] == t]) for t in targets if (rows["target"] == t).any()}
+        action = str(rows.iloc[0]["action"]).upper()
+        parts = [f"{t} {words}" for t, (_, _, words) in effects.items()]
+        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: e[0] for t, e in effects.items()}) + ".")
+    return out
+
+
+def _extreme(g: pd.DataFrame, col: str, smallest: bool) -> str:
+    """The variant with the smallest (largest) ``col``, with those within :data:`TIE` of it (``set, hash
+    (within 5 %)``); empty with fewer than two measured."""
+    vals = pd.to_numeric(g[col], errors="coerce")
+    if vals.notna().sum() < 2:
+        return ""
+    best = vals.min() if smallest else vals.max()
+    near = g.loc[(vals - best).abs() <= TIE * abs(best), "variant"].astype(str).tolist()
+    first = str(g.loc[vals.idxmin() if smallest else vals.idxmax(), "variant"])
+    rest = [v for v in near if v != first]
+    return first + (f" ({', '.join(rest)} within {TIE:.0%})" if rest else "")
+
+
+def _rate_text(r: dict) -> str:
+    if not math.isnan(r["records_per_s"]):
+        return f"{r['records_per_s']:,.0f} {r['unit']}/s ({r['throughput']:,.0f} commands/s)"
+    return "not measured" if math.isnan(r["throughput"]) else f"{r['throughput']:,.0f} ops/s"
+
+
+def variant_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None) -> list[str]:
+    """One sentence per workload and target of a variant sweep: each variant's bytes per record (user)
+    and records per second at its peak, the smallest and the fastest variant (within one target: two
+    servers' allocators need not count bytes alike)."""
+    rows = study_rows(exp)
+    if not rows:
+        return []
+    df = pd.DataFrame(rows)
+    df = df.assign(speed=df["records_per_s"].where(df["records_per_s"].notna(), df["throughput"]))
+    out = []
+    for (workload, target), g in df.groupby(["workload", "target"], sort=False):
+        unit = str(g.iloc[0]["unit"])
+        one = unit[:-1] if unit.endswith("s") else unit
+        parts = [f"{r['variant']} {_bytes(r['bytes_per_record'])}/{one}, {_rate_text(r)}" for r in g.to_dict("records")]
+        small, fast = _extreme(g, "bytes_per_record", True), _extreme(g, "speed", False)
+        answer = "; ".join(x for x in (f"smallest {small}" if small else "", f"fastest {fast}" if fast else "") if x)
+        reps = int(exp.runs["repetition"].max()) if len(exp.runs) else 0
+        caveat = " (one repetition: the speed ranking is not tested)" if fast and reps < 2 else ""
+        out.append(f"{workload} on {target}: " + "; ".join(parts) + (f" — {answer}{caveat}" if answer else "") + ".")
+    return out
+
+
+def _bytes(v: float) -> str:
+    return "? B" if v is None or math.isnan(v) else f"{v:,.0f} B"
+
+
+# Each kind of experiment's headlines, in the order the first screen shows them; a function returns []
+# for an experiment of another kind (see the module's docstring to add one).
+def many_store_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
+    """The many-store study's answer per test (:mod:`ycsbctl.report.many_store`: it reads this module)."""
+    from ycsbctl.report.many_store import store_study_headlines
+
+    return store_study_headlines(exp)
+
+
+def uncompared_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
+    """Why a target has no verdict against the baseline (:func:`ycsbctl.results.verdicts.uncompared`)."""
+    return uncompared(exp.runs, baseline_of(exp.manifest.plan, exp.runs))
+
+
+KINDS: tuple[tuple[str, Headlines], ...] = (
+    ("disturbances", disturbance_headlines),  # --disturb: the events table's answer
+    ("many stores", many_store_headlines),  # media-items: per test, the fastest store and who cannot
+    ("variants", variant_headlines),  # a sweep axis: -p online.structure=hash,set,zset
+    ("ladder", ladder_study_headlines),  # two or more targets: each against the baseline
+    ("not compared", uncompared_headlines),  # a target with no verdict (its points degraded): why
+)

@@ -1,0 +1,196 @@
+"""The report's first screen for a thread ladder: each target against the baseline, per workload, at each
+thread count and at its peak — ratio [interval at the family's level, :func:`level_text`] and verdict — and the headline sentence that
+answers "which is faster, by how much, and is that real?" (verdicts: :mod:`ycsbctl.results.verdicts`)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ycsbctl.results import stats
+from ycsbctl.results.frames import Experiment, latency_label
+from ycsbctl.results.verdicts import THROUGHPUT, interval_text
+
+
+def ratio_text(r: pd.Series | dict) -> str:
+    """``1.12× [1.05, 1.19]`` (``1.12×`` without an interval)."""
+    ratio, lo, hi = r["ratio"], r["ci_low"], r["ci_high"]
+    if pd.isna(ratio):
+        return "—"
+    return f"{ratio:.2f}×" + interval_text(lo, hi)
+
+
+def level_text(verdicts: pd.DataFrame) -> str:
+    """The confidence level of a family's intervals as ``99.7 %`` (its tested cells' level, set by
+    :func:`ycsbctl.results.stats.family_level`; ``95 %`` where no cell was tested)."""
+    tested = verdicts[verdicts["p_adjusted"].notna()] if "p_adjusted" in verdicts else verdicts.iloc[:0]
+    levels = pd.to_numeric(tested.get("ci_level", pd.Series(dtype=float)), errors="coerce").dropna()
+    level = float(levels.min()) if len(levels) else stats.CONFIDENCE
+    for digits in range(0, 4):  # as few digits as tell it from 100 %
+        text = f"{100 * level:.{digits}f}"
+        if float(text) < 100 and (digits or float(text) == round(100 * level, 6)):
+            return f"{text} %"
+    return f"{100 * level:.4f} %"
+
+
+def verdict_word(r: pd.Series | dict) -> str:
+    """The verdict, with the smallest detectable difference beside ``no difference``."""
+    v = str(r["verdict"])
+    d = r.get("detectable_pct")
+    if v == stats.SAME and d is not None and not pd.isna(d):
+        v += f" ({detectable_text(d)} detectable)"
+    return v
+
+
+def detectable_text(pct: float) -> str:
+    """``±6 %``; above 100 % the figure says nothing more than "huge": ``> ±100 %``."""
+    return f"±{pct:.0f} %" if pct <= 100 else "> ±100 %"
+
+
+def detectable_sentence(pct: float, rounds: int) -> str:
+    """What a ``no difference`` could have seen: ``a difference of ±6 % would have been seen``; past
+    100 % as the factor it is on the ratio's (log) scale, since a 0.04× ratio is a 25-fold difference that
+    ``> ±100 %`` hides: ``with 2 rounds only a difference beyond 786× either way would have been seen``."""
+    if pct <= 100:
+        return f"a difference of {detectable_text(pct)} would have been seen"
+    factor = 1 + pct / 100
+    shown = f"{factor:,.0f}×" if factor >= 10 else f"{factor:.1f}×"
+    return (f"with {rounds} round{'s' if rounds != 1 else ''} only a difference beyond {shown} either way would have "
+            "been seen (more rounds, --repeat, narrow it)")
+
+
+def _threads(values: list[int]) -> str:
+    return ", ".join(str(t) for t in values[:-1]) + (" and " if len(values) > 1 else "") + str(values[-1])
+
+
+def verdict_sections(exp: Experiment, verdicts: pd.DataFrame, latency: str) -> list[dict]:
+    """Per workload: the baseline and one row per target × thread count (then its peak row) with the
+    throughput and latency verdicts side by side."""
+    out: list[dict] = []
+    if not len(verdicts):
+        return out
+    lat = latency_label(latency)
+    for workload in exp.workloads:
+        v = verdicts[verdicts["workload"] == workload]
+        if not len(v):
+            continue
+        rows = []
+        for target in dict.fromkeys(v["target"]):
+            t = v[v["target"] == target]
+            for threads in sorted(set(t.loc[~t["at_peak"].astype(bool), "threads"])):
+                cell = t[(t["threads"] == threads) & ~t["at_peak"].astype(bool)]
+                tp = cell[cell["metric"] == THROUGHPUT]
+                lt = cell[cell["metric"] != THROUGHPUT]
+                rows.append(_row(target, str(threads), tp, lt))
+            peak = t[t["at_peak"].astype(bool)]
+            if len(peak):
+                rows.append(_row(target, f"peak ({int(peak.iloc[0]['threads'])})", peak, peak.iloc[0:0],
+                                 note=str(peak.iloc[0]["caveat"] or "")))
+        first = v.iloc[0]
+        out.append({"workload": workload, "baseline": first["baseline"], "latency": lat, "rows": rows,
+                    "test": str(first["test"])})
+    return out
+
+
+def _row(target: str, threads: str, tp: pd.DataFrame, lt: pd.DataFrame, note: str = "") -> dict:
+    a = tp.iloc[0] if len(tp) else None
+    b = lt.iloc[0] if len(lt) else None
+    return {"target": target, "threads": threads,
+            "ops": ratio_text(a) if a is not None else "—", "ops_verdict": verdict_word(a) if a is not None else "—",
+            "ops_class": str(a["verdict"]) if a is not None else "",
+            "lat": ratio_text(b) if b is not None else "—", "lat_verdict": verdict_word(b) if b is not None else "—",
+            "lat_class": str(b["verdict"]) if b is not None else "", "n": int(a["n"]) if a is not None else 0,
+            "note": note}
+
+
+def ladder_headlines(verdicts: pd.DataFrame) -> list[str]:
+    """One sentence per workload × target: where it is faster or slower than the baseline (with the
+    interval of the largest difference), where no difference was detected (and how small a difference
+    could have been), and peak against peak."""
+    out: list[str] = []
+    if not len(verdicts):
+        return out
+    tp = verdicts[verdicts["metric"] == THROUGHPUT]
+    for (workload, target), g in tp.groupby(["workload", "target"], sort=False):
+        base = g.iloc[0]["baseline"]
+        cells = g[~g["at_peak"].astype(bool)].sort_values("threads")
+        parts = []
+        for verdict, words in ((stats.BETTER, "faster"), (stats.WORSE, "slower")):
+            hit = cells[cells["verdict"] == verdict]
+            if len(hit):
+                far = hit.loc[(hit["ratio"].map(math.log).abs()).idxmax()]
+                parts.append(f"{words} than {base} at {_threads(list(hit['threads']))} threads "
+                             f"(up to {ratio_text(far)} at {int(far['threads'])})")
+        same = cells[cells["verdict"] == stats.SAME]
+        if len(same):
+            d = same["detectable_pct"].max()
+            could = f"; {detectable_sentence(d, int(same['n'].min()))}" if not pd.isna(d) else ""
+            parts.append(f"no difference detected at {_threads(list(same['threads']))} threads "
+                         f"({_ratios(same)}){could}")
+        few = cells[cells["verdict"] == stats.UNDECIDED]
+        if len(few):
+            parts.append(f"too few repetitions to tell at {_threads(list(few['threads']))} threads "
+                         "(run --repeat 5 for a verdict)")
+        peak = g[g["at_peak"].astype(bool)]
+        if len(peak):
+            p = peak.iloc[0]
+            level = f" ({level_text(peak)} interval)" if interval_text(p["ci_low"], p["ci_high"]) else ""
+            parts.append(f"peak against peak {ratio_text(p)}{level}, {p['verdict']}")
+        if parts:
+            out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + ".")
+    return out
+
+
+def _ratios(cells: pd.DataFrame) -> str:
+    """The measured ratios of some cells: ``0.04× at 8, 0.07× at 32`` (three or fewer), else their range."""
+    r = cells.sort_values("threads")
+    if len(r) <= 3:
+        return ", ".join(f"{x:.2f}× at {int(t)}" for x, t in zip(r["ratio"], r["threads"]))
+    return f"{r['ratio'].min():.2f}× to {r['ratio'].max():.2f}×"
+
+
+def order_text(exp: Experiment) -> str:
+    """How the points ran (their order, and where servers and client ran), as the report's first screen says it."""
+    plan = exp.manifest.plan
+    placed = (plan.get("placement_resolved") or {}).get("text")
+    return _order(exp, plan) + (f"; {placed}" if placed else "")
+
+
+def _order(exp: Experiment, plan: dict) -> str:
+    reps = int(plan.get("repeat") or 1)
+    rounds = int(exp.runs["repetition"].max()) if len(exp.runs) else reps
+    if exp.interleaved:
+        return (f"{rounds} round(s), each visiting every point once in an order shuffled from seed "
+                f"{plan.get('seed') if plan.get('seed') is not None else 0}: repetitions pair by round "
+                "(paired t test on the log ratios)")
+    return ("points ran target by target, repetitions back to back: the host's drift between targets cannot be "
+            "excluded (Welch's t test on the log values)")
+
+
+def noise_text(cell: dict | None) -> tuple[str, str]:
+    """(the 95 % interval of a cell's throughput as ``±3.1 %``, its warnings: ``unstable``, ``within one run
+    only``, drift) from a row of :func:`ycsbctl.results.verdicts.cell_table`; ("—", "") without one."""
+    if not cell:
+        return "—", ""
+    lo, hi = cell.get("throughput_low"), cell.get("throughput_high")
+    text = "—"
+    if isinstance(lo, float) and isinstance(hi, float) and lo > 0 and hi > 0:
+        half = (math.sqrt(hi / lo) - 1) * 100  # above 100 % it says nothing more than "huge" (two or three batches)
+        text = f"±{half:.1f}%" if half <= 100 else "> ±100%"
+    notes = []
+    if cell.get("within_run"):
+        notes.append("within one run only: batch means of its seconds, blind to the noise between runs")
+    if cell.get("unstable"):
+        cv = cell.get("throughput_cv")
+        notes.append("unstable: the repetitions vary by more than 10 %" + (
+            f" (throughput CV {cv:.0%})" if isinstance(cv, float) and cv == cv else ""))
+    if cell.get("drift"):
+        notes.append(str(cell["drift"]))
+    return text, "; ".join(notes)
+
+
+def cells_by_point(cells: pd.DataFrame, workload: str) -> dict[tuple, dict]:
+    """(target, threads, offered rate or None) -> the cell's row of :func:`ycsbctl.results.verdicts.cell_table`."""
+    return {(c["target"], int(c["threads"]), c["target_rate"] if c["target_rate"] == c["target_rate"] and c["target_rate"] else None): c
+            for c in cells[cells["workload"] == workload].to_dict("records")}

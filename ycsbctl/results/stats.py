@@ -1,0 +1,283 @@
+"""How sure is a figure: intervals, verdicts and drift from repetitions (scipy underneath).
+
+Every quantity here is positive and multiplicative (ops/s, µs), so it is analysed on the log
+scale: a cell's centre is the geometric mean of its repetitions, its 95 % interval a Student t
+interval of the mean log, and a comparison is a ratio (other ÷ baseline) with the t interval of the
+mean log ratio. Two samples measured in the same rounds are paired by round (``scipy.stats.ttest_1samp``
+on the per-round log ratios: what drifts between rounds cancels); otherwise Welch's t test
+(``scipy.stats.ttest_ind(equal_var=False)``). The p values of one comparison's cells are adjusted
+together by Benjamini–Hochberg (``scipy.stats.false_discovery_control``) before a cell is called
+``better`` or ``worse``; beside ``no difference`` stands the smallest difference the test would
+have detected with 80 % power.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+# scipy.stats takes ~1.5 s to import (3× pandas): it is imported where a test is made, not for an interval,
+# whose t quantile comes from scipy.special (what scipy.stats.t.ppf itself calls), so that a run with one
+# target and one repetition does not pay for it.
+
+
+def _sps():
+    from scipy import stats
+
+    return stats
+
+
+def t_quantile(q: float, df: float) -> float:
+    """Student's t quantile (``scipy.stats.t.ppf``), from ``scipy.special.stdtrit``."""
+    from scipy.special import stdtrit
+
+    return float(stdtrit(df, q))
+
+CONFIDENCE = 0.95
+ALPHA = 0.05
+POWER = 0.80  # the power at which the smallest detectable difference is stated
+UNSTABLE_CV = 0.10  # coefficient of variation above which a cell is labelled unstable (Redis's benchmark spec)
+BATCHES = 5  # one repetition: the per-second series is cut into this many batches
+
+BETTER, WORSE, SAME, UNDECIDED = "better", "worse", "no difference", "too few repetitions"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Centre (geometric mean) and ``CONFIDENCE`` interval of a positive quantity over ``n`` values.
+
+    ``within_run`` marks an interval made of one run's per-second batches: it cannot see the noise
+    between runs. ``cv`` is the coefficient of variation of the values (NaN with one value)."""
+
+    n: int
+    centre: float
+    low: float
+    high: float
+    cv: float
+    within_run: bool = False
+
+    @property
+    def unstable(self) -> bool:
+        return not math.isnan(self.cv) and self.cv > UNSTABLE_CV
+
+    @property
+    def half_width(self) -> float:
+        """Relative half width of the interval on the log scale (0.03: ±3 %); NaN without one."""
+        if not (self.low > 0 and self.high > 0):
+            return math.nan
+        return math.sqrt(self.high / self.low) - 1
+
+
+def _positive(values: Sequence[float]) -> np.ndarray:
+    a = np.asarray([float(v) for v in values], dtype=float)
+    return a[np.isfinite(a) & (a > 0)]
+
+
+def interval(values: Sequence[float], within_run: bool = False) -> Interval:
+    """The t interval of the mean log of ``values`` (non-positive and NaN values left out)."""
+    a = _positive(values)
+    n = len(a)
+    if n == 0:
+        return Interval(0, math.nan, math.nan, math.nan, math.nan, within_run)
+    logs = np.log(a)
+    centre = float(np.exp(logs.mean()))
+    if n == 1:
+        return Interval(1, centre, math.nan, math.nan, math.nan, within_run)
+    cv = float(a.std(ddof=1) / a.mean())
+    se = float(logs.std(ddof=1) / math.sqrt(n))
+    if se == 0:
+        return Interval(n, centre, centre, centre, cv, within_run)
+    half = t_quantile(0.5 + CONFIDENCE / 2, n - 1) * se
+    return Interval(n, centre, float(np.exp(logs.mean() - half)), float(np.exp(logs.mean() + half)), cv, within_run)
+
+
+def batch_interval(series: Sequence[float], batches: int = BATCHES) -> Interval:
+    """One run's interval from the means of ``batches`` consecutive slices of its per-second series
+    (batch means); ``within_run`` — it says nothing of the noise between runs."""
+    a = _positive(series)
+    k = min(batches, len(a))
+    if k < 2:
+        return Interval(min(len(a), 1), float(a.mean()) if len(a) else math.nan, math.nan, math.nan, math.nan, True)
+    means = [float(part.mean()) for part in np.array_split(a, k)]
+    return interval(means, within_run=True)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``other`` against ``base``: ratio of geometric means with its interval, the test and its verdict.
+
+    ``p_adjusted`` is set by :func:`decide` over all the cells of one comparison; ``detectable`` is the
+    smallest relative difference (0.05 = 5 %) the test had an 80 % chance to call."""
+
+    ratio: float
+    low: float
+    high: float
+    p_value: float
+    test: str
+    n: int  # pairs (paired) or the smaller side (Welch)
+    detectable: float
+    sd_log: float  # sd of a log difference (paired) or pooled sd of log values (Welch): for repetitions_needed
+    p_adjusted: float = math.nan
+    verdict: str = UNDECIDED
+    se_log: float = math.nan  # standard error of the mean log ratio, and its degrees of freedom
+    df: float = math.nan
+    level: float = CONFIDENCE  # the confidence level of ``low``..``high`` (:func:`decide` sets the family's)
+
+
+def _detectable(se: float, df: float, alpha: float = ALPHA) -> float:
+    """The relative difference a two-sided t test at ``alpha`` would call with :data:`POWER`."""
+    if not (se > 0 and df > 0):
+        return math.nan
+    t = t_quantile(1 - alpha / 2, df) + t_quantile(POWER, df)
+    return float(math.exp(t * se) - 1)
+
+
+def compare(base: Sequence[float] | Mapping[int, float], other: Sequence[float] | Mapping[int, float],
+            paired: bool = False) -> Comparison:
+    """Compare two samples of a positive quantity. With ``paired`` both are mappings round -> value and
+    only rounds present in both count (a paired t test of the log ratios); else Welch's t test on logs."""
+    if paired:
+        if not isinstance(base, Mapping) or not isinstance(other, Mapping):
+            raise TypeError("a paired comparison takes round -> value mappings")
+        rounds = sorted(r for r in base if r in other and _positive([base[r], other[r]]).size == 2)
+        d = np.log([float(other[r]) for r in rounds]) - np.log([float(base[r]) for r in rounds])
+        n = len(d)
+        if n < 2:
+            return _undecided(float(np.exp(d.mean())) if n else math.nan, "paired t (log ratio per round)", n)
+        sd = float(d.std(ddof=1))
+        if np.ptp(d) == 0:  # identical log ratios (their sd may be 1e-16 rather than 0: the mean's rounding)
+            return _exact(float(np.exp(d.mean())), "paired t (log ratio per round)", n)
+        res = _sps().ttest_1samp(d, 0.0)
+        ci = res.confidence_interval(CONFIDENCE)
+        return Comparison(float(np.exp(d.mean())), float(np.exp(ci.low)), float(np.exp(ci.high)), float(res.pvalue),
+                          "paired t (log ratio per round)", n, _detectable(sd / math.sqrt(n), n - 1), sd,
+                          se_log=sd / math.sqrt(n), df=n - 1)
+    a = np.log(_positive(list(base.values()) if isinstance(base, Mapping) else base))
+    b = np.log(_positive(list(other.values()) if isinstance(other, Mapping) else other))
+    ratio = float(np.exp(b.mean() - a.mean())) if len(a) and len(b) else math.nan
+    if len(a) < 2 or len(b) < 2:
+        return _undecided(ratio, "Welch t (log values)", min(len(a), len(b)))
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = math.sqrt(va + vb)
+    if np.ptp(a) == 0 and np.ptp(b) == 0:
+        return _exact(ratio, "Welch t (log values)", min(len(a), len(b)))
+    res = _sps().ttest_ind(b, a, equal_var=False)
+    ci = res.confidence_interval(CONFIDENCE)
+    df = float(res.df)
+    pooled = math.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 2)
+    return Comparison(ratio, float(np.exp(ci.low)), float(np.exp(ci.high)), float(res.pvalue), "Welch t (log values)",
+                      min(len(a), len(b)), _detectable(se, df), pooled, se_log=se, df=df)
+
+
+def _undecided(ratio: float, test: str, n: int) -> Comparison:
+    return Comparison(ratio, math.nan, math.nan, math.nan, test, n, math.nan, math.nan)
+
+
+def _exact(ratio: float, test: str, n: int) -> Comparison:
+    """Samples without any spread (identical values): the ratio is what it is, with no noise to test."""
+    return Comparison(ratio, ratio, ratio, 1.0 if ratio == 1 else 0.0, test, n, 0.0, 0.0)
+
+
+def decide(comparisons: Sequence[Comparison], higher_is_better: Sequence[bool], alpha: float = ALPHA) -> list[Comparison]:
+    """Adjust the p values of one comparison's cells together (Benjamini–Hochberg) and give each its
+    verdict: ``better``/``worse`` when the adjusted p is below ``alpha``, else ``no difference``
+    (``too few repetitions`` where there was no test). The detectable difference is restated for the
+    level a cell must reach when the others are all null (``alpha`` over the cells tested: BH's first
+    step), so that no cell reads "±1 % detectable" beside a 2 % difference it did not call. The tested
+    cells' intervals are restated at the family's level (:func:`family_level`)."""
+    from dataclasses import replace
+
+    tested = [i for i, c in enumerate(comparisons) if not math.isnan(c.p_value)]
+    adjusted = _sps().false_discovery_control([comparisons[i].p_value for i in tested]) if tested else []
+    out = list(comparisons)
+    for i, p in zip(tested, adjusted):
+        c = comparisons[i]
+        if p < alpha and c.ratio != 1:
+            up = c.ratio > 1
+            verdict = BETTER if up == higher_is_better[i] else WORSE
+        else:
+            verdict = SAME
+        out[i] = replace(c, p_adjusted=float(p), verdict=verdict,
+                         detectable=_detectable(c.se_log, c.df, alpha / len(tested)) if c.se_log == c.se_log else c.detectable)
+    if tested:
+        called = sum(out[i].verdict in (BETTER, WORSE) for i in tested)
+        level = family_level(alpha, len(tested), called)
+        for i in tested:
+            out[i] = at_level(out[i], level)
+    return out
+
+
+def family_level(alpha: float, tested: int, called: int) -> float:
+    """The confidence level of a family's intervals that agrees with its Benjamini–Hochberg verdicts:
+    ``1 - max(called, 1) · alpha / tested`` (Benjamini & Yekutieli 2005, false-coverage-statement
+    intervals). BH calls exactly the cells whose p value is below ``called · alpha / tested``, so at
+    this level an interval leaves out 1.0 exactly when its cell was called ``better`` or ``worse``:
+    no ``no difference`` beside an interval that excludes 1, which a 95 % interval does by chance in
+    one cell of twenty."""
+    return 1 - max(called, 1) * alpha / tested
+
+
+def at_level(c: Comparison, level: float) -> Comparison:
+    """``c`` with its t interval of the mean log ratio restated at ``level`` (same standard error and
+    degrees of freedom); an exact comparison (no spread) or one without a test keeps its interval."""
+    from dataclasses import replace
+
+    if not (c.se_log > 0 and c.df > 0 and c.ratio > 0):
+        return c
+    t = t_quantile(1 - (1 - level) / 2, c.df)
+    centre = math.log(c.ratio)
+    return replace(c, low=math.exp(centre - t * c.se_log), high=math.exp(centre + t * c.se_log), level=level)
+
+
+def repetitions_needed(sd_log: float, difference: float = 0.05, paired: bool = True, cap: int = 1000) -> int | None:
+    """Repetitions for a two-sided t test at :data:`ALPHA` to detect a relative ``difference`` with
+    :data:`POWER`, given the sd of a log difference (paired) or of the log values of one side (two
+    samples of equal size); None when the sd is unknown, ``cap`` when even that many would not do."""
+    if math.isnan(sd_log) or sd_log < 0:
+        return None
+    effect = math.log1p(difference)
+    scale = sd_log if paired else sd_log * math.sqrt(2)
+    for n in range(2, cap + 1):
+        t = t_quantile(1 - ALPHA / 2, n - 1) + t_quantile(POWER, n - 1)
+        if t * scale / math.sqrt(n) <= effect:
+            return n
+    return cap
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A monotone trend of a cell over its rounds: the fitted relative change first→last round, its p."""
+
+    change: float
+    p_value: float
+
+    @property
+    def drifting(self) -> bool:
+        return self.p_value < ALPHA
+
+
+MIN_DRIFT_ROUNDS = 4
+
+
+def drift(by_round: Mapping[int, float]) -> Drift | None:
+    """Linear trend of the log values over the rounds (``scipy.stats.linregress``); None with fewer than
+    :data:`MIN_DRIFT_ROUNDS` rounds or no spread."""
+    rounds = sorted(r for r in by_round if _positive([by_round[r]]).size)
+    if len(rounds) < MIN_DRIFT_ROUNDS:
+        return None
+    x = np.asarray(rounds, dtype=float)
+    y = np.log([float(by_round[r]) for r in rounds])
+    if np.ptp(y) == 0:
+        return None
+    fit = _sps().linregress(x, y)
+    return Drift(float(math.expm1(fit.slope * (x[-1] - x[0]))), float(fit.pvalue))
+
+
+def drift_text(metric: str, d: Drift | None) -> str | None:
+    """``throughput fell 6 % from the first round to the last`` for a drifting cell, else None."""
+    if d is None or not d.drifting:
+        return None
+    return f"{metric} {'rose' if d.change > 0 else 'fell'} {abs(d.change):.0%} from the first round to the last"

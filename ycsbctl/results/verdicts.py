@@ -1,0 +1,389 @@
+"""Cells and their verdicts, from the runs table: the one place the report, the console, ``compare``
+and the JSON read "how sure is this" from (statistics: :mod:`ycsbctl.results.stats`).
+
+A *cell* is target × workload × threads × offered rate; its repetitions are rounds (``repetition``
+is the round). :func:`cell_table` gives each cell its centre, 95 % interval, coefficient of variation,
+``unstable`` label and drift over the rounds. :func:`target_verdicts` compares every target with a
+baseline target inside one experiment (paired by round when the rounds interleaved the targets);
+:func:`folder_verdicts` compares two experiments, separating the host's drift between them through a
+control target both hold when there is one. Each comparison adjusts its cells' p values together.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ycsbctl.results import stats
+from ycsbctl.results.names import ALL_OPS
+from ycsbctl.results.run_columns import op_key
+
+CELL = ["workload", "target", "threads", "target_rate"]
+THROUGHPUT = "throughput"
+VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "baseline", "base_value", "value",
+                   "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n", "test",
+                   "caveat", "at_peak"]
+CELL_COLUMNS = [*CELL, "n", "within_run", "throughput", "throughput_low", "throughput_high", "throughput_cv",
+                "unstable", "latency", "latency_low", "latency_high", "latency_cv", "drift",
+                "repetitions_for_5pct"]
+# Between two experiments the host itself may differ: how far the same server drifted between A/A pairs of
+# experiments on this kind of machine, quoted where no control target tells: 8–16 % on a quiet one (issue 42's
+# report), up to 67 % with other work sharing it (`python -m bench verdicts`, Nov 2026).
+HOST_DRIFT_AA = "8–16 % on a quiet host, up to 67 % on a shared one"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A compared quantity: its runs column, its name for people, and which way is better."""
+
+    name: str
+    column: str
+    higher_is_better: bool
+
+
+def metrics(latency: str = "p99") -> list[Metric]:
+    """Throughput and one latency statistic of every base operation merged (``all_p99_us``)."""
+    stat = {"avg": "mean", "p99.9": "p999"}.get(latency, latency)
+    return [Metric(THROUGHPUT, "throughput_ops", True), Metric(latency, f"{op_key(ALL_OPS)}_{stat}_us", False)]
+
+
+def _ok(runs: pd.DataFrame) -> pd.DataFrame:
+    if not len(runs):
+        return runs
+    ok = runs[runs["status"] == "ok"]
+    # 0.0 for an unpaced cell inside this module (NaN is not equal to itself, so it cannot key a cell)
+    rate = pd.to_numeric(ok["target_rate"], errors="coerce").fillna(0.0) if "target_rate" in ok else 0.0
+    return ok.assign(target_rate=rate)
+
+
+def _sweep_rows(runs: pd.DataFrame) -> pd.DataFrame:
+    """Each workload's sweep rows: the run phase, or the load phase of an insert-only workload."""
+    if not len(runs):
+        return runs
+    run_wl = set(runs.loc[runs["phase"] == "run", "workload"])
+    keep = runs["phase"].eq("run") | (runs["phase"].eq("load") & ~runs["workload"].isin(run_wl))
+    return runs[keep]
+
+
+def by_round(g: pd.DataFrame, column: str) -> dict[int, float]:
+    """round (repetition) -> value of one cell's ok runs."""
+    if column not in g:
+        return {}
+    vals = pd.to_numeric(g[column], errors="coerce")
+    return {int(r): float(v) for r, v in zip(g["repetition"], vals) if v == v}
+
+
+def _groups(runs: pd.DataFrame) -> Iterable[tuple[tuple, pd.DataFrame]]:
+    if not {"workload", "target", "threads", "phase", "status", "repetition"} <= set(runs.columns):
+        return []  # not a runs table of a sweep (a frame made by hand, a folder without its runs): no cell
+    rows = _ok(_sweep_rows(runs))
+    if not len(rows):
+        return []
+    return rows.groupby(CELL, sort=False, dropna=False)
+
+
+def _rate(rate: float) -> float:
+    """A cell's offered rate as the tables say it: NaN when unpaced."""
+    return float(rate) if rate else math.nan
+
+
+def cell_table(runs: pd.DataFrame, latency: str = "p99", series: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per cell (:data:`CELL_COLUMNS`): centre and interval of throughput (ops/s) and of the
+    latency statistic (µs), CV, ``unstable``, drift and the repetitions needed to see a 5 % difference.
+    With one repetition and ``series`` (per-second rows) the throughput interval is from batch means of
+    that run (``within_run``)."""
+    tp_m, lat_m = metrics(latency)
+    rows = []
+    for key, g in _groups(runs):
+        tp, lat = by_round(g, tp_m.column), by_round(g, lat_m.column)
+        ti, li = stats.interval(list(tp.values())), stats.interval(list(lat.values()))
+        if ti.n == 1 and series is not None and len(series):
+            ti = stats.batch_interval(_per_second(series, g["run_id"].iloc[0]))
+        texts = [t for t in (stats.drift_text(THROUGHPUT, stats.drift(tp)),
+                             stats.drift_text(f"{lat_m.name} latency", stats.drift(lat))) if t]
+        sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std()) if len(tp) > 1 else math.nan
+        rows.append({**dict(zip(CELL, key)), "target_rate": _rate(key[3]), "n": len(tp), "within_run": ti.within_run,
+                     "throughput": ti.centre, "throughput_low": ti.low, "throughput_high": ti.high,
+                     "throughput_cv": ti.cv, "unstable": ti.unstable or li.unstable,
+                     "latency": li.centre, "latency_low": li.low, "latency_high": li.high, "latency_cv": li.cv,
+                     "drift": "; ".join(texts) or None,
+                     "repetitions_for_5pct": stats.repetitions_needed(sd, 0.05, paired=False)})
+    return pd.DataFrame(rows, columns=CELL_COLUMNS)
+
+
+def _per_second(series: pd.DataFrame, run_id: str) -> list[float]:
+    """Operations per second of one run's measured window (warm-up left out; its last, partial second too)."""
+    if "run_id" not in series or "operations" not in series:
+        return []
+    s = series[(series["run_id"] == run_id) & (series["op"] == "OVERALL")].sort_values("second")
+    if "warmup" in s:
+        s = s[~s["warmup"].fillna(False).astype(bool)]
+    values = [float(v) for v in pd.to_numeric(s["operations"], errors="coerce") if v == v]
+    return values[:-1] if len(values) > 2 else values
+
+
+def _row(key: dict, metric: Metric, baseline: str, base: dict, other: dict, c: stats.Comparison,
+         caveat: str | None = None, at_peak: bool = False) -> dict:
+    return {**key, "metric": metric.name, "baseline": baseline,
+            "base_value": stats.interval(list(base.values())).centre, "value": stats.interval(list(other.values())).centre,
+            "ratio": c.ratio, "ci_low": c.low, "ci_high": c.high, "ci_level": c.level, "p_value": c.p_value, "n": c.n, "test": c.test,
+            "detectable_pct": _pct(c.detectable),
+            "caveat": caveat, "at_peak": at_peak, "_c": c, "_hib": metric.higher_is_better}
+
+
+def _pct(fraction: float) -> float:
+    """0.05 -> 5.0 (%); NaN stays NaN."""
+    return 100 * fraction if fraction == fraction else math.nan
+
+
+def _decided(rows: list[dict], alpha: float) -> pd.DataFrame:
+    """Adjust the cells' p values together and write the verdicts (rows marked ``_fixed`` keep theirs)."""
+    family = [r for r in rows if not r.get("_fixed")]
+    done = stats.decide([r["_c"] for r in family], [r["_hib"] for r in family], alpha)
+    for r, c in zip(family, done):
+        r.update(p_adjusted=c.p_adjusted, verdict=c.verdict, ci_low=c.low, ci_high=c.high, ci_level=c.level,
+                 detectable_pct=_pct(c.detectable))  # the family's: what a cell must reach among the others
+    for r in rows:  # a row that repeats another's test takes its adjusted p, verdict, interval and detectable
+        if "_same_as" in r:
+            r.update({k: rows[r["_same_as"]][k]
+                      for k in ("p_adjusted", "verdict", "ci_low", "ci_high", "ci_level", "detectable_pct")})
+    df = pd.DataFrame(rows)
+    if not len(df):
+        return pd.DataFrame(columns=VERDICT_COLUMNS)
+    return df.reindex(columns=VERDICT_COLUMNS)
+
+
+def _peak_key(cells: dict[tuple, pd.DataFrame], target: str, workload: str) -> tuple | None:
+    """The cell of ``target``'s highest mean throughput in ``workload`` (unpaced points)."""
+    best, key = -1.0, None
+    for k, g in cells.items():
+        if k[0] == workload and k[1] == target and not k[3]:
+            v = pd.to_numeric(g["throughput_ops"], errors="coerce").mean()
+            if v == v and v > best:
+                best, key = float(v), k
+    return key
+
+
+def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paired: bool = True,
+                    alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """Every other target against ``baseline`` in each workload × threads × rate cell both measured, and
+    at each one's peak (``at_peak``; threads is the target's peak, the baseline's own peak compared):
+    ratio other ÷ baseline with its interval (``ci_level``: the family's, see :func:`ycsbctl.results.stats.family_level`) and a verdict (:data:`VERDICT_COLUMNS`). ``paired``:
+    the rounds interleaved the targets, so repetition r of each was measured close in time."""
+    cells = {k: g for k, g in _groups(runs)}
+    rows = []
+    for (workload, target, threads, rate), g in cells.items():
+        if target == baseline:
+            continue
+        b = cells.get((workload, baseline, threads, rate))
+        if b is None:
+            continue
+        for m in metrics(latency):
+            base, other = by_round(b, m.column), by_round(g, m.column)
+            c = stats.compare(base, other, paired=paired)
+            rows.append(_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate)},
+                             m, baseline, base, other, c))
+    index = {(r["workload"], r["target"], r["threads"], r["metric"]): i for i, r in enumerate(rows)}
+    for workload in dict.fromkeys(k[0] for k in cells):
+        bk = _peak_key(cells, baseline, workload)
+        for target in dict.fromkeys(k[1] for k in cells if k[0] == workload and k[1] != baseline):
+            tk = _peak_key(cells, target, workload)
+            if bk is None or tk is None:
+                continue
+            m = metrics(latency)[0]
+            base, other = by_round(cells[bk], m.column), by_round(cells[tk], m.column)
+            c = stats.compare(base, other, paired=paired)
+            row = _row({"workload": workload, "target": target, "threads": int(tk[2]), "target_rate": math.nan},
+                       m, baseline, base, other, c, caveat=f"peak against peak: {baseline} at {int(bk[2])} threads",
+                       at_peak=True)
+            same = index.get((workload, target, int(tk[2]), m.name))
+            if bk[2] == tk[2] and same is not None:  # both peak at one thread count: that cell's test, not a second
+                row.update(_same_as=same, _fixed=True)
+            rows.append(row)
+    return _decided(rows, alpha)
+
+
+# What a deployment costs per operation, besides throughput and latency (lower is better): CPU µs.
+CPU_METRICS = (Metric("client CPU/op", "client_us_per_op", False), Metric("server CPU/op", "server_us_per_op", False))
+
+
+def with_server_us_per_op(runs: pd.DataFrame) -> pd.DataFrame:
+    """``runs`` with ``server_us_per_op``: µs of server CPU per operation (its mean CPU, % of one core,
+    over the throughput); NaN where either is missing."""
+    if not len(runs) or "server_cpu_pct_mean" not in runs:
+        return runs.assign(server_us_per_op=math.nan)
+    cpu = pd.to_numeric(runs["server_cpu_pct_mean"], errors="coerce")
+    ops = pd.to_numeric(runs["throughput_ops"], errors="coerce")
+    return runs.assign(server_us_per_op=(cpu / 100 * 1e6 / ops).where(ops > 0))
+
+
+def cost_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paired: bool = True,
+                  alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """What every other target costs against ``baseline`` in each workload × threads × rate cell both
+    measured: throughput, latency, and client and server CPU per operation (µs), each a ratio other ÷
+    baseline with its interval and verdict (:data:`VERDICT_COLUMNS`), decided as one family — the same
+    statistics as :func:`target_verdicts`."""
+    runs = with_server_us_per_op(runs)
+    cells = {k: g for k, g in _groups(runs)}
+    rows = []
+    for (workload, target, threads, rate), g in cells.items():
+        b = cells.get((workload, baseline, threads, rate))
+        if target == baseline or b is None:
+            continue
+        for m in (*metrics(latency), *CPU_METRICS):
+            base, other = by_round(b, m.column), by_round(g, m.column)
+            if not base or not other:
+                continue
+            rows.append(_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate)},
+                             m, baseline, base, other, stats.compare(base, other, paired=paired)))
+    return _decided(rows, alpha)
+
+
+def same_server(a: dict | None, b: dict | None) -> bool:
+    """Two endpoints of the manifest run the same build with the same settings."""
+    if not a or not b:
+        return False
+    keys = ("server_name", "server_version", "kind", "settings")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: str | None, experiment: str,
+                    latency: str = "p99", paired: bool = True, alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """``other_runs`` (experiment ``experiment``) against ``base_runs``, cell by cell (Welch's t test on the
+    log values). With a ``control`` target in both (the same build and settings), each other target's
+    change is measured against the control's change in the same cell — the host's drift between the two
+    experiments cancels — and the control's own rows say how far the host drifted (verdict ``host drift``,
+    outside the family of tests). Without one, every row carries the caveat that a difference of the
+    host cannot be excluded."""
+    a = {k: g for k, g in _groups(base_runs)}
+    b = {k: g for k, g in _groups(other_runs)}
+    rows = []
+    for key in a:
+        if key not in b:
+            continue
+        workload, target, threads, rate = key
+        ckey = (workload, control, threads, rate)
+        use_control = control is not None and target != control and ckey in a and ckey in b
+        for m in metrics(latency):
+            base, other = by_round(a[key], m.column), by_round(b[key], m.column)
+            cell = {"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate),
+                    "experiment": experiment}
+            if use_control:
+                rb = _relative(base, by_round(a[ckey], m.column), paired)
+                ro = _relative(other, by_round(b[ckey], m.column), paired)
+                c = stats.compare(list(rb.values()), list(ro.values()))
+                caveat = f"against control {control} (the host's drift between the experiments taken out)"
+                rows.append(_row(cell, m, "", base, other, c, caveat))
+                continue
+            c = stats.compare(list(base.values()), list(other.values()))
+            if control is not None and target == control:
+                rows.append({**_row(cell, m, "", base, other, c, "control: the same build and settings in both; its "
+                                    "change is the host's drift between the experiments"),
+                             "verdict": "host drift", "_fixed": True})
+                continue
+            caveat = ("no control target in both experiments: a difference of the host between the two times "
+                      f"cannot be excluded (A/A pairs of experiments here drifted {HOST_DRIFT_AA})")
+            rows.append(_row(cell, m, "", base, other, c, caveat))
+    df = _decided(rows, alpha)
+    if len(df):
+        df["experiment"] = [r["experiment"] for r in rows]
+    return df
+
+
+def _relative(values: dict[int, float], control: dict[int, float], paired: bool) -> dict[int, float]:
+    """A target's values over the control's: round by round when the rounds interleaved them, else each
+    value over the control's geometric mean."""
+    if paired:
+        return {r: v / control[r] for r, v in values.items() if r in control and control[r] > 0 and v > 0}
+    centre = stats.interval(list(control.values())).centre
+    return {r: v / centre for r, v in values.items() if centre == centre and centre > 0 and v > 0}
+
+
+# An interval bound past these says no more than "huge" (two rounds give bounds such as 4.7e7: t(0.995, 1) = 64).
+BOUND_LOW, BOUND_HIGH = 0.01, 1000.0
+
+
+def interval_text(low: float, high: float, digits: int = 2) -> str:
+    """`` [1.05, 1.19]`` for a ratio's interval, a bound beyond :data:`BOUND_LOW`/:data:`BOUND_HIGH` as
+    ``<0.01``/``>1,000`` (still true, and readable); empty without an interval."""
+    if pd.isna(low) or pd.isna(high):
+        return ""
+    lo = f"<{BOUND_LOW:g}" if low < BOUND_LOW else f"{low:.{digits}f}"
+    hi = f">{BOUND_HIGH:,.0f}" if high > BOUND_HIGH else f"{high:.{digits}f}"
+    return f" [{lo}, {hi}]"
+
+
+def verdict_text(r: pd.Series | dict, digits: int = 2) -> str:
+    """``1.12× [1.05, 1.19] better`` or ``1.01× [0.97, 1.05] no difference (could detect ±6 %)``."""
+    ratio, lo, hi = r["ratio"], r["ci_low"], r["ci_high"]
+    if pd.isna(ratio):
+        return "—"
+    ci = interval_text(lo, hi, digits)
+    v = r["verdict"]
+    tail = ""
+    if v == stats.SAME and r.get("detectable_pct") == r.get("detectable_pct") and r.get("detectable_pct") is not None:
+        tail = f" (could detect ±{r['detectable_pct']:.0f} %)"
+    return f"{ratio:.{digits}f}×{ci} {v}{tail}"
+
+
+
+def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
+    """The target a folder's others are compared with: the plan's resolved baseline when it has runs,
+    else the first target of the plan (then of the runs) that has runs."""
+    have = list(dict.fromkeys(runs["target"])) if len(runs) else []
+    ordered = [t for t in plan.get("targets") or [] if t in have] + have
+    chosen = plan.get("baseline_target")
+    return chosen if chosen in have else (ordered[0] if ordered else None)
+
+
+def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99") -> pd.DataFrame:
+    """Every target of a folder (its manifest's ``plan``) against its baseline, paired by round when the
+    rounds interleaved the targets."""
+    base = baseline_of(plan, runs)
+    if base is None:
+        return pd.DataFrame(columns=VERDICT_COLUMNS)
+    return target_verdicts(runs, base, latency, paired=plan.get("run_order") == "interleaved",
+                           alpha=float(plan.get("alpha") or stats.ALPHA))
+
+
+def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``."""
+    return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs)}
+
+
+def uncompared(runs: pd.DataFrame, baseline: str | None) -> list[str]:
+    """Why a target has no verdict against ``baseline``: one sentence per such target — or one for all
+    when none was compared — counting the measured points that were not ok by status and reason (only
+    ok points are compared, so a study whose every point was degraded has no verdict and no cost)."""
+    if baseline is None or not {"workload", "target", "threads", "phase", "status"} <= set(runs.columns):
+        return []
+    sweep = _sweep_rows(runs)
+    sweep = sweep[sweep["status"] != "skipped"]  # a target never started is said where it was skipped
+    ok = _ok(sweep)
+    cells = {t: set(map(tuple, g[["workload", "threads", "target_rate"]].itertuples(index=False)))
+             for t, g in ok.groupby("target", sort=False)}
+    others = [t for t in dict.fromkeys(sweep["target"]) if t != baseline]
+    missing = [t for t in others if not cells.get(t, set()) & cells.get(baseline, set())]
+    if not missing:
+        return []
+
+    def why(targets: list[str]) -> str:
+        mine = sweep[sweep["target"].isin(targets)]
+        bad = mine[mine["status"] != "ok"]
+        reasons = (bad["error"].fillna("").astype(str).str.split(" (", n=1, regex=False).str[0] if "error" in bad
+                   else pd.Series("", index=bad.index))
+        counts = pd.DataFrame({"status": bad["status"], "reason": reasons}).value_counts(sort=True)
+        parts = [f"{n} {status}" + (f" ({reason})" if reason else "") for (status, reason), n in counts.items()]
+        names = targets[0] if len(targets) == 1 else f"{', '.join(targets[:-1])} and {targets[-1]}"
+        points = f"the {len(mine)} measured points of {names}"
+        return f"of {points}, " + ", ".join(parts) if parts else f"{points} share no cell"
+    busy = "; run again when no other benchmark shares the host" if sweep.get(
+        "bottleneck", pd.Series(dtype=str)).eq("host-busy").any() else ""
+    if len(missing) == len(others):
+        return [f"No target was compared with {baseline}: {why([baseline, *others])}; only ok points are "
+                f"compared, so there is no verdict and no cost table{busy}."]
+    return [f"{t} was not compared with {baseline}: {why([baseline, t])}; only ok points are compared{busy}."
+            for t in missing]

@@ -1,0 +1,48 @@
+"""ClickHouse's admin calls (version, settings, counts, system.events, system.parts) as HTTP requests of their
+own (the standard library's client), never in the timed path."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+DEFAULT_PORT = 8123  # ClickHouse's HTTP interface
+DATABASE = "default"
+
+
+def address(url: str) -> tuple[str, int, str]:
+    """(host, HTTP port, database) of a ``clickhouse://host[:port][/database]`` URL."""
+    u = urlsplit(url)
+    return u.hostname or "127.0.0.1", u.port or DEFAULT_PORT, u.path.strip("/") or DATABASE
+
+
+def query(url: str, sql: str, timeout_s: float = 5.0) -> list[list[str]]:
+    """The TabSeparated rows of ``sql`` (each a list of cells); a server error raises ``ConnectionError``
+    with ClickHouse's own message."""
+    host, port, db = address(url)
+    where = f"[{host}]" if ":" in host else host
+    req = urllib.request.Request(f"http://{where}:{port}/?database={quote(db)}", data=sql.encode(), method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout_s) as r:  # noqa: S310 - a URL the user gave
+            text = r.read().decode(errors="replace")
+    except urllib.error.HTTPError as exc:
+        said = exc.read().decode(errors="replace").strip().replace("e.displayText() = ", "").split(", e.what()")[0]
+        raise ConnectionError(f"ClickHouse refused {sql[:60]!r}: {said}") from None
+    return [line.split("\t") for line in text.splitlines()]
+
+
+def events(url: str) -> dict[str, float]:
+    """``system.events``: counter → value (ClickHouse lists only those that are not 0)."""
+    return {k: float(v) for k, v in query(url, "SELECT event, value FROM system.events")}
+
+
+def table_parts(url: str, table: str) -> dict[str, Any]:
+    """The active data parts of ``table``: ``bytes_on_disk`` (compressed columns and marks), rows, parts and
+    the primary index's bytes in memory; zeros when it does not exist."""
+    _, _, db = address(url)
+    (row,) = query(url, "SELECT sum(bytes_on_disk), sum(rows), count(), sum(primary_key_bytes_in_memory) "
+                        f"FROM system.parts WHERE active AND database = '{db}' AND table = '{table}'")
+    return {"bytes_on_disk": float(row[0]), "rows": int(row[1]), "parts": int(row[2]),
+            "primary_key_bytes_in_memory": float(row[3])}

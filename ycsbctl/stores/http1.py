@@ -1,0 +1,51 @@
+"""HTTP/1.1 replies as the HTTP stores' bindings read them off one keep-alive connection (ClickHouse's HTTP
+interface, Elasticsearch's REST API): the status and the body, framed by ``content-length`` or chunked."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+_HEAD_END = b"\r\n\r\n"
+
+
+class HttpReply:
+    """One reply: its HTTP status and its body (a chunked body's chunks joined)."""
+
+    __slots__ = ("status", "body")
+
+    def __init__(self, status: int, body: bytes) -> None:
+        self.status, self.body = status, body
+
+
+R = TypeVar("R", bound=HttpReply)
+
+
+def parse(buf: bytes, kind: type[R]) -> tuple[R | None, int]:
+    """The first whole reply in ``buf`` (as a ``kind``) and the bytes it took, or (None, 0) while it is
+    incomplete. The reply to a HEAD request (a length, no body) is not told apart: do not send one."""
+    head = buf.find(_HEAD_END)
+    if head < 0:
+        return None, 0
+    status = int(buf[9:12])
+    headers = buf[:head].lower()
+    pos = head + 4
+    if b"transfer-encoding: chunked" not in headers:
+        at = headers.find(b"content-length:")
+        eol = headers.find(b"\r\n", at)
+        n = int(headers[at + 15:eol if eol > 0 else head]) if at >= 0 else 0
+        if len(buf) < pos + n:
+            return None, 0
+        return kind(status, buf[pos:pos + n]), pos + n
+    parts: list[bytes] = []
+    while True:
+        eol = buf.find(b"\r\n", pos)
+        if eol < 0:
+            return None, 0
+        size = int(buf[pos:eol].split(b";")[0], 16)
+        start = eol + 2
+        if len(buf) < start + size + 2:
+            return None, 0
+        if size == 0:
+            return kind(status, b"".join(parts)), start + 2
+        parts.append(buf[start:start + size])
+        pos = start + size + 2

@@ -1,0 +1,1 @@
+"""Tarantool (IPROTO): store, binding and hot chain, box.stat() admin calls and sampler."""

@@ -1,0 +1,124 @@
+"""media-items on MongoDB-protocol servers: one document per item, ``{_id: id, name, year, description}``
+(the item's id is the document's ``_id``: the study kept an ``id`` field with an index of its own beside
+an ObjectId ``_id``), secondary indexes on ``name`` and on ``year``, and — for a FULLTEXT point — a text
+index on ``description`` with ``default_language: "none"`` (no stemming, no stop words). FULLTEXT is
+``{$text: {$search: "w1 w2"}}`` (either word: the study's), the page ``sort {_id: 1}, skip, limit``,
+the total a ``count``. Through ycsbctl's wire binding (``run_command``).
+
+Cannot: FULLTEXT-PREFIX anywhere (``$text`` matches whole words; a ``$regex`` reads every document, and
+the study ran no prefix test on MongoDB either); FULLTEXT on FerretDB 1.24 (the local mongo-wire
+server, SQLite backend), which has neither text indexes nor ``$text`` (``createIndexes`` of a text key:
+IndexNotFound; ``$text``: "unknown top level operator"). FerretDB 1.24 creates the name and year indexes
+but its SQLite backend does not use them for these filters (``explain``: SCAN, filterPushdown false):
+its QUERY-1COND and QUERY-2COND read the whole collection.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ycsbctl.workload.media_items.contract import Item, MediaStore, Page, Query
+from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX
+from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK, CommandBinding
+
+_NO_TEXT_ON_FERRETDB = ("FerretDB 1.24 (SQLite backend) has no text index and no $text (its answer: "
+                        "'unknown top level operator: $text')")
+
+
+def _wire(b: Any) -> CommandBinding | None:
+    if getattr(b, "run_command", None) is None:
+        b.last_error = "media-items needs ycsbctl's MongoDB wire binding (a URL without credentials or TLS)"
+        return None
+    return b
+
+
+class MongoItems(MediaStore):
+    protocol: ClassVar[str] = "mongodb"
+    indexes: ClassVar[str] = ("_id (the item's id); ascending indexes on name and on year; a text index on "
+                              "description (default_language none) for FULLTEXT points")
+    cannot: ClassVar[dict[int, str]] = {
+        FULLTEXT_PREFIX: "MongoDB's $text matches whole words only (no prefix search; a $regex would read every "
+                         "document; the study ran no prefix test on MongoDB)"}
+    cannot_on: ClassVar[dict[str, dict[int, str]]] = {"ferretdb": {FULLTEXT: _NO_TEXT_ON_FERRETDB}}
+    differs: ClassVar[dict[int, str]] = {
+        FULLTEXT: "{$text: {$search: 'w1 w2'}} sorted by _id (the study: unsorted)"}
+
+    async def setup(self, b: Any) -> int:
+        w = _wire(b)
+        if w is None:
+            return ERROR
+        keys: list[dict] = [{"key": {"name": 1}, "name": "name_1"}, {"key": {"year": 1}, "name": "year_1"}]
+        if FULLTEXT in self.settings.ops:
+            keys.append({"key": {"description": "text"}, "name": "description_text", "default_language": "none"})
+        for key in keys:  # one at a time: FerretDB 1.24 drops the connection (a Go panic, "slice bounds out
+            # of range") on a createIndexes of two or more indexes that all exist (the second worker's)
+            st, _ = await w.run_command({"createIndexes": self.table, "indexes": [key]}, True)
+            if st != OK:
+                return int(st)
+        return OK
+
+    async def insert(self, b: Any, items: list[Item]) -> int:
+        w = _wire(b)
+        if w is None:
+            return ERROR
+        docs = [{"_id": it.id, "name": it.name, "year": it.year, "description": it.description} for it in items]
+        st, _ = await w.run_command({"insert": self.table, "documents": docs, "ordered": True}, True)
+        return int(st)
+
+    async def get(self, b: Any, item_id: int) -> tuple[int, Item | None]:
+        w = _wire(b)
+        if w is None:
+            return ERROR, None
+        st, r = await w.run_command({"find": self.table, "filter": {"_id": item_id}, "limit": 1, "singleBatch": True})
+        if st != OK or r is None:
+            return int(st), None
+        docs = r["cursor"]["firstBatch"]
+        if not docs:
+            return NOT_FOUND, None
+        d = docs[0]
+        return OK, Item(int(d["_id"]), d["name"], int(d["year"]), d["description"])
+
+    def filter(self, q: Query) -> dict:
+        if q.is_text:
+            return {"$text": {"$search": " ".join(q.words)}}
+        f: dict[str, Any] = {"year": {"$gt": q.year_gt}}
+        if q.has_name:
+            f["name"] = q.name
+        return f
+
+    async def query(self, b: Any, q: Query, count: bool) -> tuple[int, Page]:
+        w = _wire(b)
+        if w is None:
+            return ERROR, Page(())
+        f = self.filter(q)
+        cmd: dict[str, Any] = {"find": self.table, "filter": f, "limit": q.limit, "batchSize": q.limit,
+                               "singleBatch": True}
+        if q.sort == "id":
+            cmd["sort"] = {"_id": 1}
+        if q.offset:
+            cmd["skip"] = q.offset
+        st, r = await w.run_command(cmd)
+        if st != OK or r is None:
+            return int(st), Page(())
+        ids = tuple(int(d["_id"]) for d in r["cursor"]["firstBatch"])
+        total = None
+        if count:
+            st, c = await w.run_command({"count": self.table, "query": f})
+            if st != OK or c is None:
+                return int(st), Page(())
+            total = int(c["n"])
+        return OK, Page(ids, total)
+
+    async def update(self, b: Any, item: Item) -> int:
+        w = _wire(b)
+        if w is None:
+            return ERROR
+        change = {"$set": {"name": item.name, "year": item.year, "description": item.description}}
+        st, r = await w.run_command({"update": self.table, "updates": [{"q": {"_id": item.id}, "u": change}],
+                                     "ordered": True}, True)
+        if st != OK or r is None:
+            return int(st)
+        return OK if r.get("n", 0) else NOT_FOUND
+
+
+STORE = MongoItems

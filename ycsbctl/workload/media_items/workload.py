@@ -1,0 +1,132 @@
+"""``workloads/media-items``: the many-store study of restream/reindexer-benchmarks — 100,000 items
+(``id``, ``name``, ``year``, ``description``, ~470 bytes as JSON), then six tests measured one per point:
+GET-BY-ID, QUERY-1COND (``year > 2010``), QUERY-2COND (``year > 2010 AND name = ?``), FULLTEXT (two
+words, either), FULLTEXT-PREFIX (two 4-letter prefixes), UPDATE (a new random item under a random id);
+queries return the first page of 10, ``ORDER BY id`` (see :mod:`.contract` for the exact queries, and
+the stores' modules for their idioms and indexes).
+
+``media.operation`` picks the test (the study's names: byid, 1cond, 2cond, text, text_prefix, update; a
+list is a sweep axis: one variant each, its own freshly loaded data set) or ``mix`` with
+``media.<name>proportion``. A store with no executor module here, or one that says it cannot answer a
+test, is refused for that test only: the cell is "cannot", with the store's reason.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cached_property
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ycsbctl.workload.core import process_blocks
+from ycsbctl.workload.media_items.contract import MediaStore
+from ycsbctl.workload.media_items.dataset import Items, items
+from ycsbctl.workload.media_items.executor import Checked
+from ycsbctl.workload.media_items.ops import CODES, GET_BY_ID, INSERT, NAMES, QUERIES, name_of
+from ycsbctl.workload.media_items.pool import Pool, make_pool
+from ycsbctl.workload.media_items.settings import Settings
+from ycsbctl.workload.media_items.sources import LoadSource, RunSource
+from ycsbctl.workload.media_items.truth import Truth
+from ycsbctl.workload.plugin import Executor, Workload
+from ycsbctl.workload.properties import Properties
+
+assert CODES[-1] == INSERT == 7  # the plug-in contract's seventh operation is op code 7
+
+
+def store_class(protocol: str) -> type[MediaStore] | None:
+    """The media-items executor of store ``protocol`` (its module's ``STORE``), or None when it has none."""
+    try:
+        module = importlib.import_module(f"ycsbctl.workload.media_items.{protocol}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"ycsbctl.workload.media_items.{protocol}":
+            return None
+        raise
+    cls = getattr(module, "STORE", None)
+    return cls if isinstance(cls, type) and issubclass(cls, MediaStore) else None
+
+
+class MediaItems(Workload):
+    """The study's settings for one point (see the module docstring)."""
+
+    operation_names: ClassVar[tuple[str, ...]] = NAMES
+    axis_properties: ClassVar[tuple[str, ...]] = ("media.operation",)
+    record_unit: ClassVar[str] = "items"
+    refuses_cells: ClassVar[bool] = True
+    # the stores' index builds after a load (PostgreSQL's GIN over 100k items took over a minute on a busy
+    # 2-core host) and the answer checks run before the point
+    prepare_s: ClassVar[float] = 900.0
+
+    def __init__(self, s: Settings) -> None:
+        self.s = s
+        self.operationcount = s.operationcount
+
+    @classmethod
+    def from_properties(cls, p: Properties) -> MediaItems:
+        return cls(Settings.read(p))
+
+    # -- the data and its truth (built in the worker processes, once) --------------------------------
+    @cached_property
+    def data(self) -> Items:
+        return items(self.s.seed, self.s.records)
+
+    @cached_property
+    def truth(self) -> Truth:
+        return Truth(self.data)
+
+    @cached_property
+    def pools(self) -> dict[int, Pool]:
+        return {op: make_pool(self.s, self.truth, op) for op in self.s.ops if op in QUERIES}
+
+    # -- the load phase ------------------------------------------------------------------------------
+    @property
+    def load_operations(self) -> int:
+        return -(-self.s.records // self.s.store.batch)
+
+    def load_blocks(self, threads_per_process: list[int]) -> list[tuple[int, int]]:
+        return process_blocks(self.load_operations, threads_per_process)
+
+    def loaded_records(self, ok_operations: int) -> int:
+        return min(ok_operations * self.s.store.batch, self.s.records)
+
+    def records_per_operation(self) -> dict[str, int]:
+        return {"INSERT": self.s.store.batch}
+
+    def op_codes(self, phase: str) -> list[int]:
+        return [INSERT] if phase == "load" else self.s.ops
+
+    def source(self, phase: str, rng: np.random.Generator, process: int, processes: int,
+               acked: Any = None, load_block: tuple[int, int] | None = None) -> LoadSource | RunSource:
+        if phase == "load":
+            return LoadSource(self, *(load_block or (0, self.load_operations)))
+        self.pools  # noqa: B018 - answered before the point, not while it runs
+        return RunSource(self, rng)
+
+    def executor_ready(self, ex: Checked) -> None:
+        """What the timed checks read, made before the point (not by its first operation)."""
+        if GET_BY_ID in self.s.ops and self.s.checked:
+            ex.shape  # noqa: B018
+
+    # -- the stores ----------------------------------------------------------------------------------
+    def executor(self, protocol: str) -> Executor | None:
+        cls = store_class(protocol)
+        if cls is None or self.refusal(protocol):
+            return None
+        return Checked(self, cls(self.s.store))
+
+    def refusal(self, protocol: str, server: str = "") -> str | None:
+        """Why store ``protocol`` (server kind ``server``: ``ferretdb``) cannot measure this point's
+        operations (None: it can)."""
+        cls = store_class(protocol)
+        if cls is None:
+            return f"ycsbctl has no media-items executor for {protocol}"
+        refused = cls.refused(server)
+        whys = [f"{name_of(op)}: {refused[op]}" for op in self.s.ops if op in refused]
+        return "; ".join(whys) or None
+
+    async def prepare(self, executor: Any, binding: Any, phase: str) -> str | None:
+        if not isinstance(executor, Checked):
+            return None
+        if phase == "run":
+            self.executor_ready(executor)
+        return await executor.prepare(binding, phase)
