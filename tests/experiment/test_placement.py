@@ -12,6 +12,7 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.placement import CONTROLLER_ENV, Placement, controller_placed, resolve_placement
 from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.resolve import resolve_target
 from ycsbctl.experiment.servers import ProvisionedServers
 from ycsbctl.workload.properties import Properties
 
@@ -88,7 +89,7 @@ def test_the_workers_run_on_the_clients_cpus_one_per_cpu():
 def test_a_server_ycsbctl_starts_runs_on_the_servers_cpus(tmp_path):
     plan = Plan(workloads=["b"], targets=["redis"], backend="local", placement="split")
     servers = ProvisionedServers(plan, "placement-test", say=lambda _line: None)
-    ep = servers.up("redis", Properties({}))
+    ep = servers.up(resolve_target(plan, "redis", Properties({})))
     try:
         assert ep.pid and os.sched_getaffinity(ep.pid) == set(plan.placed.server_cpus)
         assert ep.cpu_limit_cores == len(plan.placed.server_cpus)  # its CPU share is judged against its own set

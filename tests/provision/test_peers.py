@@ -159,6 +159,13 @@ def test_two_labels_of_one_kind_are_two_targets_in_runs_and_report(labelled_run)
     assert servers["redis6"]["traits"]["version"].startswith("6.2.")
     assert exp.manifest.plan["server_settings"] == {"redis-lazyfree": {"lazyfree-lazy-user-del": "yes"},
                                                     "valkey-io2": {"io-threads": "2"}}
+    # the four share one loopback path: iperf3 measured it for the first target brought up, the others reuse it
+    network = exp.manifest.network
+    first = next(label for label, n in network.items() if "measured once for" not in n["note"])
+    assert network[first]["gbit_s"] > 0 and network[first]["duration_s"] == 1  # the suite's YCSBCTL_BASELINE_S
+    assert {label: n["gbit_s"] for label, n in network.items()} == dict.fromkeys(network, network[first]["gbit_s"])
+    assert all(n["note"].endswith(f"measured once for {first}, the same loopback path")
+               for label, n in network.items() if label != first) and len(network) == 4
     html = (out / "report.html").read_text()
     servers_html = html[html.index('id="servers"'):]
     assert "<code>lazyfree-lazy-user-del=yes</code>" in servers_html and "<code>io-threads=2</code>" in servers_html

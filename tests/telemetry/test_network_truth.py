@@ -163,12 +163,20 @@ def test_a_failed_baseline_says_iperf3s_own_error(iperf3):
     assert own and b.gbit_s is None and b.note == f"iperf3 against 127.0.0.1:{port} failed: {own}"
 
 
-def test_a_baseline_asks_for_3_seconds_unless_told_otherwise(iperf3):
+def test_a_baseline_asks_for_3_seconds_unless_told_otherwise(iperf3, monkeypatch):
+    from ycsbctl.errors import UserError
     from ycsbctl.provision.base import Endpoint
-    from ycsbctl.telemetry.network import iperf_baseline, iperf_baseline_for
+    from ycsbctl.telemetry.network import BASELINE_S_ENV, baseline_seconds, iperf_baseline, iperf_baseline_for
 
+    monkeypatch.delenv(BASELINE_S_ENV, raising=False)
     port = free_port()  # nothing listens: it fails at once, with the seconds it asked for
     b = iperf_baseline(Endpoint(target="redis", protocol="redis", url="redis://db.example:6379/0", backend="external"),
                        iperf_server=f"127.0.0.1:{port}")
     assert b.gbit_s is None and b.duration_s == 3.0
     assert iperf_baseline_for("redis://db.example:6379/0", iperf_server=f"127.0.0.1:{port}").duration_s == 3.0
+    monkeypatch.setenv(BASELINE_S_ENV, "2")  # told otherwise
+    assert iperf_baseline_for("redis://db.example:6379/0", iperf_server=f"127.0.0.1:{port}").duration_s == 2
+    for bad in ("0", "1.5", "ten", "61"):
+        monkeypatch.setenv(BASELINE_S_ENV, bad)
+        with pytest.raises(UserError, match=f"{BASELINE_S_ENV}='{bad}': give whole seconds"):
+            baseline_seconds()

@@ -123,7 +123,7 @@ def test_unknown_workload_lists_the_known_ones() -> None:
 
 
 def test_known_workloads_are_a_to_f_and_insert() -> None:
-    assert known_workloads() == ["insert", "online-status"] + [f"workload{c}" for c in "abcdef"]
+    assert known_workloads() == ["insert", "media-items", "online-status"] + [f"workload{c}" for c in "abcdef"]
 
 
 def test_a_directory_is_not_a_workload(tmp_path: Path) -> None:

@@ -312,6 +312,10 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
     settings["target_rates"] = settings["target_rates"] or []
     rounds, precision_f = repeat_option(repeat, precision)
+    if telemetry:
+        from ycsbctl.telemetry.network import baseline_seconds
+
+        baseline_seconds()  # a bad YCSBCTL_BASELINE_S is one line before anything starts
     plan = Plan(
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
         precision=precision_f, max_repeat=max(max_repeat, rounds), order=order, placement=placement, baseline=baseline,

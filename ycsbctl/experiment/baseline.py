@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.provision import Endpoint
-from ycsbctl.telemetry.network import NetworkBaseline
+from ycsbctl.telemetry.network import NetworkBaseline, is_loopback_path
 
 
 @contextmanager
@@ -32,12 +33,24 @@ def iperf_server_for(plan: Plan, ep: Endpoint, say: Callable[[str], None]) -> It
         yield server
 
 
-def measure_baseline(plan: Plan, ep: Endpoint, say: Callable[[str], None]) -> tuple[NetworkBaseline | None,
-                                                                                      dict[str, Any] | None]:
+def measure_baseline(plan: Plan, ep: Endpoint, say: Callable[[str], None],
+                     loopback: dict[str, tuple[str, NetworkBaseline]] | None = None,
+                     label: str = "") -> tuple[NetworkBaseline | None, dict[str, Any] | None]:
     """The baseline a point's ``network`` label is judged by, and what the manifest keeps of it
-    (``server_host``: where the server runs, None for this host; ``client_hosts`` with ``--cluster``)."""
+    (``server_host``: where the server runs, None for this host; ``client_hosts`` with ``--cluster``).
+
+    ``loopback``: this experiment's loopback figures by backend, as measured for the first target whose
+    baseline is this host's loopback (``label``); a later such target gets that figure, said so in its
+    note, rather than another iperf3 run over the same path."""
     from ycsbctl import telemetry
 
+    shared = (loopback is not None and not plan.iperf_server and not plan.cluster and ep.has_server
+              and is_loopback_path(ep))
+    if shared and loopback is not None and ep.backend in loopback:
+        first, measured = loopback[ep.backend]
+        reused = replace(measured, note=f"{measured.note}; measured once for {first}, the same loopback path")
+        return reused, reused.to_dict() | {"server_host": ep.host}
+    base: NetworkBaseline | None
     try:
         with iperf_server_for(plan, ep, say) as server:
             base = telemetry.iperf_baseline(ep, iperf_server=server)
@@ -52,6 +65,8 @@ def measure_baseline(plan: Plan, ep: Endpoint, say: Callable[[str], None]) -> tu
         base, hosts = NetworkBaseline(None, f"no iperf3 server next to {ep.host}: {exc.message}"), None
     if base is None:
         return None, None
+    if shared and loopback is not None and base.gbit_s is not None:
+        loopback[ep.backend] = (label, base)
     info = base.to_dict() | {"server_host": ep.host}
     if hosts is not None:
         info["client_hosts"] = hosts

@@ -36,6 +36,7 @@ from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
+from ycsbctl.telemetry.network import NetworkBaseline
 from ycsbctl.urls import redact_url
 
 
@@ -62,6 +63,7 @@ class Sweep:
         self.points = PointRunner(self.plan, engine, sink, console, claim)
         self.outcome = Outcome(folder=None, records=self.points.records)
         self.done_ids = sink.run_ids(RunStatus.OK)
+        self.loopback: dict[str, tuple[str, NetworkBaseline]] = {}  # measure_baseline's, by backend
         self.up: dict[str, _TargetState] = {}  # target name -> its server and dataset, while it is up
         self.order, self.order_note = self.plan.run_order
         self.position = 0  # points measured so far in this sweep: the next one's place in the order
@@ -320,7 +322,7 @@ class Sweep:
     def _baseline(self, label: str, ep: Endpoint) -> None:
         from ycsbctl.experiment.baseline import measure_baseline
 
-        base, info = measure_baseline(self.plan, ep, self.console.note)
+        base, info = measure_baseline(self.plan, ep, self.console.note, self.loopback, label)
         self.points.baseline = base
         if base is None or info is None:
             return

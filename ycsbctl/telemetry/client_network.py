@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ycsbctl.telemetry.network import parse_server, run_client
+from ycsbctl.telemetry.network import baseline_seconds, parse_server, run_client
 
 
-def client_host_baselines(scheduler: str, iperf_server: str, duration_s: float = 3.0) -> list[dict[str, Any]]:
+def client_host_baselines(scheduler: str, iperf_server: str, duration_s: float | None = None) -> list[dict[str, Any]]:
     """One entry per Dask worker: ``name`` (the host label), ``worker`` (its address) and the
     :class:`~ycsbctl.telemetry.network.NetworkBaseline` fields (``gbit_s`` None with a note on failure)."""
     from ycsbctl.engine.dask_client import connect, host_label, live_workers
 
+    duration_s = duration_s or baseline_seconds()
     client = connect(scheduler)
     host, port = parse_server(iperf_server)
     workers = live_workers(client)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -24,6 +25,19 @@ INSTALL_HINT = "apt-get install iperf3"
 LOOPBACK_NOTE = ("client and server share this host, so this is loopback (memory-copy) bandwidth, "
                  "not a network card")
 DOCKER_NOTE = "; the server container uses host networking in our set-up, so the same loopback measurement applies"
+BASELINE_S_ENV = "YCSBCTL_BASELINE_S"
+BASELINE_S = 3
+
+
+def baseline_seconds() -> int:
+    """Seconds of iperf3 traffic a baseline asks for: ``YCSBCTL_BASELINE_S`` (whole seconds, 1-60, iperf3's
+    ``-t``), else 3. The test suite sets 1: the shortest run iperf3 makes."""
+    raw = os.environ.get(BASELINE_S_ENV, "").strip()
+    if not raw:
+        return BASELINE_S
+    if not raw.isdigit() or not 1 <= int(raw) <= 60:
+        raise UserError(f"{BASELINE_S_ENV}={raw!r}: give whole seconds of iperf3 traffic from 1 to 60")
+    return int(raw)
 
 
 @dataclass
@@ -90,8 +104,10 @@ def run_client(host: str, port: int, duration_s: float) -> NetworkBaseline:
     return NetworkBaseline(bps / 1e9, "", server, duration_s, retr)
 
 
-def loopback_baseline(duration_s: float = 3.0) -> NetworkBaseline:
-    """Start ``iperf3 -s`` on a free loopback port (one test, then it exits), measure, stop it."""
+def loopback_baseline(duration_s: float | None = None) -> NetworkBaseline:
+    """Start ``iperf3 -s`` on a free loopback port (one test, then it exits), measure for ``duration_s``
+    (default :func:`baseline_seconds`), stop it."""
+    duration_s = duration_s or baseline_seconds()
     port = _free_port()
     server = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -103,7 +119,14 @@ def loopback_baseline(duration_s: float = 3.0) -> NetworkBaseline:
         stop_process(server, 5)
 
 
-def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
+def is_loopback_path(endpoint: Endpoint) -> bool:
+    """The baseline of ``endpoint`` (with no ``--iperf-server``) is this host's loopback: a local or docker
+    server on this host, or a URL naming a loopback address. The same figure for every such target."""
+    host = (host_of(endpoint.url) if endpoint.url else None) or "127.0.0.1"
+    return endpoint.host is None and (endpoint.backend in ("local", "docker") or is_loopback(host))
+
+
+def iperf_baseline(endpoint: Endpoint, duration_s: float | None = None,
                    iperf_server: str | None = None) -> NetworkBaseline | None:
     """The network baseline between this client and ``endpoint``'s host, in Gbit/s.
 
@@ -115,6 +138,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
     """
     if not registry.get(endpoint.protocol).has_server:
         return None
+    duration_s = duration_s or baseline_seconds()
     if shutil.which("iperf3") is None:
         return NetworkBaseline(None, f"iperf3 is not installed: network baseline skipped ({INSTALL_HINT})")
     if iperf_server:
@@ -122,12 +146,12 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float = 3.0,
         b = run_client(host, port, duration_s)
         b.note = b.note or f"measured against the iperf3 server you named ({host}:{port})"
         return b
-    host = (host_of(endpoint.url) if endpoint.url else None) or "127.0.0.1"
-    if endpoint.host is None and (endpoint.backend in ("local", "docker") or is_loopback(host)):
+    if is_loopback_path(endpoint):
         b = loopback_baseline(duration_s)
         if b.gbit_s is not None:
             b.note = LOOPBACK_NOTE + (DOCKER_NOTE if endpoint.backend == "docker" else "")
         return b
+    host = (host_of(endpoint.url) if endpoint.url else None) or "127.0.0.1"
     return NetworkBaseline(None, f"the server {host} is another host: network baseline skipped; name an iperf3 "
                                  f"server next to it with --iperf-server host[:port] (iperf3 -s runs there)")
 
@@ -143,7 +167,7 @@ def endpoint_for(target_or_url: str) -> Endpoint:
     return Endpoint(target=target_or_url, protocol=get_target(target_or_url).protocol, url="", backend="local")
 
 
-def iperf_baseline_for(target_or_url: str, duration_s: float = 3.0,
+def iperf_baseline_for(target_or_url: str, duration_s: float | None = None,
                        iperf_server: str | None = None) -> NetworkBaseline:
     """:func:`iperf_baseline` for a URL or target name; a store without a server (``basic://``) has
     no network to measure."""
