@@ -89,7 +89,6 @@ def refused(message: str, tls: bool = True) -> str:
 _TRUE = ("true", "yes", "1", "on")
 
 
-_TRUE = ("true", "yes", "1", "on")
 
 
 def tls_refusal(exc: BaseException, tls: bool) -> str:
