@@ -89,8 +89,6 @@ def refused(message: str, tls: bool = True) -> str:
 _TRUE = ("true", "yes", "1", "on")
 
 
-
-
 def tls_refusal(exc: BaseException, tls: bool) -> str:
     """Why a connection failed, in one line, with what to do when TLS is the cause: a certificate the
     client does not trust, a server that speaks no TLS on that port (or TLS to a plain client)."""
