@@ -8,7 +8,8 @@ import struct
 
 import pytest
 
-from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol, packet, quote, row_values
+from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
+from ycsbctl.stores.mysql41 import packet, quote, row_values
 
 
 class Waiter:

@@ -26,6 +26,7 @@ from ycsbctl.stores.binding import (
     Status,
     WireProtocol,
 )
+from ycsbctl.stores.mysql41 import error_text, lenenc, packet, quote, row_values
 from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import Dialect, columns
 from ycsbctl.stores.sql.wire import SqlWireBinding
@@ -53,48 +54,14 @@ def wire_eligible(url: str, properties: dict[str, str]) -> bool:
     return plain and driver != "asyncmy"
 
 
-def quote(v: bytes) -> bytes:
-    """``v`` inside single quotes, with the default sql_mode's escapes (YCSB's values are printable ASCII)."""
-    return v.replace(b"\\", b"\\\\").replace(b"'", b"\\'")
 
 
-def packet(payload: bytes, seq: int = 0) -> bytes:
-    return len(payload).to_bytes(3, "little") + bytes((seq,)) + payload
 
 
-def lenenc(data: bytes, pos: int) -> tuple[int, int]:
-    """A length-encoded integer at ``pos``: (value, position after it)."""
-    first = data[pos]
-    if first < 0xFB:
-        return first, pos + 1
-    if first == 0xFC:
-        return int.from_bytes(data[pos + 1:pos + 3], "little"), pos + 3
-    if first == 0xFD:
-        return int.from_bytes(data[pos + 1:pos + 4], "little"), pos + 4
-    return int.from_bytes(data[pos + 1:pos + 9], "little"), pos + 9
 
 
-def row_values(payload: bytes) -> list[bytes | None]:
-    """The columns of a text-protocol row (None for NULL, sent as 0xFB)."""
-    out: list[bytes | None] = []
-    pos = 0
-    while pos < len(payload):
-        if payload[pos] == 0xFB:
-            out.append(None)
-            pos += 1
-            continue
-        n, pos = lenenc(payload, pos)
-        out.append(payload[pos:pos + n])
-        pos += n
-    return out
 
 
-def error_text(payload: bytes) -> str:
-    """Code, SQLSTATE and message of an ERR packet."""
-    code = int.from_bytes(payload[1:3], "little")
-    if payload[3:4] == b"#":
-        return f"{payload[9:].decode(errors='replace')} (error {code}, SQLSTATE {payload[4:9].decode()})"
-    return f"{payload[3:].decode(errors='replace')} (error {code})"
 
 
 class Reply:

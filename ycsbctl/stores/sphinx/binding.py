@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from ycsbctl.stores.binding import ChainContext, ConnectionLost, Fields, Status, Values, WireBinding
 from ycsbctl.stores.chain import ChainRun, run_chain
+from ycsbctl.stores.mysql41 import quote
 from ycsbctl.stores.sphinx import wire
 from ycsbctl.workload.core import ALL_FIELDS, DELETE, INSERT, READ, SCAN
 
@@ -110,8 +111,8 @@ class SphinxBinding(WireBinding):
         if head is None:
             head = self._inserts[tuple(names)] = b"INSERT INTO usertable (id, key_text, ycsb_key, %b) VALUES (" % (
                 b", ".join(names))
-        quoted = wire.quote(key)
-        cells = b"', '".join(map(wire.quote, values))
+        quoted = quote(key)
+        cells = b"', '".join(map(quote, values))
         return wire.query(b"%b%d, '%b', '%b', '%b')" % (head, document_id(key), quoted, quoted, cells))
 
     def status(self, op: int, r: wire.Reply) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import struct
 
 from ycsbctl.stores.binding import WireProtocol
+from ycsbctl.stores.mysql41 import error_text, lenenc, packet, row_values
 
 # CLIENT_LONG_PASSWORD | LONG_FLAG | PROTOCOL_41 | TRANSACTIONS | SECURE_CONNECTION (no CLIENT_DEPRECATE_EOF:
 # searchd 2.2 ends column definitions and rows with EOF packets)
@@ -20,8 +21,6 @@ CAPABILITIES = 1 | 4 | 512 | 8192 | 32768
 UTF8 = 33
 
 
-def packet(payload: bytes, seq: int = 0) -> bytes:
-    return len(payload).to_bytes(3, "little") + bytes((seq,)) + payload
 
 
 def query(sql: bytes) -> bytes:
@@ -34,46 +33,12 @@ def handshake_response(user: bytes = b"ycsbctl") -> bytes:
     return packet(struct.pack("<IIB", CAPABILITIES, 1 << 24, UTF8) + b"\x00" * 23 + user + b"\x00\x00", 1)
 
 
-def quote(v: bytes) -> bytes:
-    """``v`` inside SphinxQL single quotes: backslash and quote escaped."""
-    if b"\\" in v:
-        v = v.replace(b"\\", b"\\\\")
-    if b"'" in v:
-        v = v.replace(b"'", b"\\'")
-    return v
 
 
-def lenenc(data: bytes, pos: int) -> tuple[int, int]:
-    """A length-encoded integer at ``pos``: (value, position after it)."""
-    first = data[pos]
-    if first < 0xFB:
-        return first, pos + 1
-    if first == 0xFC:
-        return int.from_bytes(data[pos + 1:pos + 3], "little"), pos + 3
-    if first == 0xFD:
-        return int.from_bytes(data[pos + 1:pos + 4], "little"), pos + 4
-    return int.from_bytes(data[pos + 1:pos + 9], "little"), pos + 9
 
 
-def row_values(payload: bytes) -> list[bytes | None]:
-    """The columns of a text-protocol row (None for NULL)."""
-    out: list[bytes | None] = []
-    pos = 0
-    while pos < len(payload):
-        if payload[pos] == 0xFB:
-            out.append(None)
-            pos += 1
-            continue
-        n, pos = lenenc(payload, pos)
-        out.append(payload[pos:pos + n])
-        pos += n
-    return out
 
 
-def error_text(payload: bytes) -> str:
-    code = int.from_bytes(payload[1:3], "little")
-    text = payload[9:] if payload[3:4] == b"#" else payload[3:]
-    return f"{text.decode(errors='replace')} (error {code})"
 
 
 class Reply:
