@@ -5,7 +5,6 @@ ClickHouse cannot do (row updates and deletes) before anything starts."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import uuid
 
@@ -13,6 +12,7 @@ import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.study_clients import clickhouse_client
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -23,16 +23,6 @@ from ycsbctl.stores.clickhouse.stats import ClickHouseEventsSampler
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.truth
-
-
-def client(endpoint, sql: str) -> list[list[str]]:
-    """The rows ``clickhouse-client`` (the native protocol, on the port the fixture opened) prints for ``sql``."""
-    binary = shutil.which("clickhouse-client")
-    assert binary, "clickhouse-client is installed with clickhouse-server (scripts/setup.sh)"
-    out = subprocess.run([binary, "--host", "127.0.0.1", "--port", endpoint.settings["tcp_port"], "--query", sql],
-                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0, out.stderr
-    return [line.split("\t") for line in out.stdout.splitlines()]
 
 
 def props(workload: str = "workload-c", **overrides: object) -> dict[str, str]:
@@ -55,9 +45,9 @@ def test_a_record_is_one_mergetree_row_of_ycsbs_jdbc_layout_read_back_by_clickho
     ins, missing, (st, got), scan = run_bindings(go, url)
     assert (ins, missing, st, scan) == (Status.OK, Status.NOT_FOUND, Status.OK, Status.OK)
     assert got == {b"field2": dict(values)[b"field2"], b"field7": dict(values)[b"field7"]}
-    (row,) = client(clickhouse, f"SELECT * FROM usertable WHERE YCSB_KEY = '{key.decode()}' FORMAT TSVRaw")
+    (row,) = clickhouse_client(clickhouse, f"SELECT * FROM usertable WHERE YCSB_KEY = '{key.decode()}' FORMAT TSVRaw")
     assert row == [key.decode(), *(v.decode() for _, v in values)]
-    (engine,) = client(clickhouse, "SELECT engine, sorting_key FROM system.tables WHERE name = 'usertable'")
+    (engine,) = clickhouse_client(clickhouse, "SELECT engine, sorting_key FROM system.tables WHERE name = 'usertable'")
     assert engine == ["MergeTree", "YCSB_KEY"]
 
 
@@ -86,9 +76,10 @@ def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse
     assert reads.get("OK", 0) > 0 and reads.get("NOT_FOUND", 0) > 0 and inserts == {"OK": sum(inserts.values())}
 
     def counts() -> tuple[int, ...]:  # reads, scans, inserts that finished (query_log type 2 = QueryFinish)
-        (row,) = client(clickhouse, f"SELECT countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY = %'), "
-                                    f"countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY >= %'), "
-                                    f"countIf(query LIKE 'INSERT INTO {table} %') FROM system.query_log WHERE type = 2")
+        (row,) = clickhouse_client(clickhouse, f"SELECT countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY = %'), "
+                                               f"countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY >= %'), "
+                                               f"countIf(query LIKE 'INSERT INTO {table} %') FROM system.query_log "
+                                               "WHERE type = 2")
         return tuple(map(int, row))
 
     want = (sum(reads.values()), sum(scans.values()), 100 + sum(inserts.values()))
@@ -100,16 +91,19 @@ def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse
     registry.for_url(url).clear(url, table)
 
 
-def test_the_footprint_is_the_active_parts_bytes_on_disk_as_system_parts_says(clickhouse):
+def test_the_footprint_is_the_databases_active_parts_bytes_on_disk_as_system_parts_says(clickhouse):
     url = clickhouse.url
     proto = registry.for_url(url)
     proto.clear(url, "usertable")
     load = run_phase(PhaseSpec("load", url, props(recordcount=100), threads=2, processes=1))
     assert load.status == "ok", load.errors
     reading = proto.reading(url)
-    ((size, rows),) = client(clickhouse, "SELECT sum(bytes_on_disk), sum(rows) FROM system.parts "
-                                         "WHERE active AND table = 'usertable'")
-    assert reading.keys == int(rows) == 100 and reading.db_memory_bytes == float(size)
+    # every table of the database (usertable and whatever else a load made there: a workload plug-in's items)
+    ((size, rows),) = clickhouse_client(clickhouse, "SELECT sum(bytes_on_disk), sum(rows) FROM system.parts "
+                                                    "WHERE active AND database = 'default'")
+    assert reading.keys == int(rows) and reading.db_memory_bytes == float(size)
+    ((mine,),) = clickhouse_client(clickhouse, "SELECT sum(rows) FROM system.parts WHERE active AND table = 'usertable'")
+    assert int(mine) == 100 <= reading.keys
 
 
 def test_a_workload_with_updates_is_refused_before_anything_starts(clickhouse):

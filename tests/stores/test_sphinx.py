@@ -5,34 +5,24 @@ and the plan refusing updates before anything starts."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.study_clients import sphinx_mysql
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
-from ycsbctl.stores.sphinx.admin import address, status
+from ycsbctl.stores.sphinx.admin import status
 from ycsbctl.stores.sphinx.stats import SphinxStatusSampler
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.truth
 COUNTERS = ("queries", "command_search", "command_delete")
-
-
-def mysql(url: str, sql: str) -> list[list[str]]:
-    """The rows the ``mysql`` command-line client prints for ``sql`` (SphinxQL on searchd's mysql41 port)."""
-    host, port = address(url)
-    binary = shutil.which("mariadb") or shutil.which("mysql") or "mysql"
-    out = subprocess.run([binary, "-h", host, "-P", str(port), "-N", "-B", "-r", "-e", sql], capture_output=True, text=True,
-                         timeout=30, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0, out.stderr
-    return [line.split("\t") for line in out.stdout.splitlines()]
 
 
 def counters(url: str) -> dict[str, int]:
@@ -62,9 +52,9 @@ def test_a_record_is_one_document_read_back_by_the_mysql_client(sphinx):
     assert (ins, dup, missing, st, scan, nf_delete) == (Status.OK, Status.ERROR, Status.NOT_FOUND, Status.OK,
                                                           Status.OK, Status.NOT_FOUND)
     assert (ins2, deleted) == (Status.OK, Status.OK) and got == {b"field4": dict(values)[b"field4"]}
-    (row,) = mysql(url, "SELECT * FROM usertable WHERE id = 42")
+    (row,) = sphinx_mysql(url, "SELECT * FROM usertable WHERE id = 42")
     assert row == ["42", "user41", *(v.decode() for _, v in values)]  # id = the key's number + 1
-    assert mysql(url, "SELECT COUNT(*) FROM usertable") == [["1"]]
+    assert sphinx_mysql(url, "SELECT COUNT(*) FROM usertable") == [["1"]]
 
 
 def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
@@ -73,7 +63,7 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     load = run_phase(PhaseSpec("load", url, props(recordcount=300), threads=3, processes=1))
     assert load.status == "ok", load.errors
     assert load.ops["INSERT"].returns == {"OK": 300}
-    assert mysql(url, "SELECT COUNT(*) FROM usertable") == [["300"]]
+    assert sphinx_mysql(url, "SELECT COUNT(*) FROM usertable") == [["300"]]
     sampler = SphinxStatusSampler(url, interval_s=0.5)
     sampler.start()
     wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")
@@ -91,7 +81,7 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     assert reads.get("OK", 0) > 0 and reads.get("NOT_FOUND", 0) > 0
     d = {k: after[k] - before[k] for k in COUNTERS}
     assert d["command_search"] == d["queries"] == sum(reads.values()) + sum(scans.values()) and d["command_delete"] == 0
-    assert int(mysql(url, "SELECT COUNT(*) FROM usertable")[0][0]) == 300 + inserts["OK"] == 300 + sum(inserts.values())
+    assert int(sphinx_mysql(url, "SELECT COUNT(*) FROM usertable")[0][0]) == 300 + inserts["OK"] == 300 + sum(inserts.values())
     # the sampler's SHOW STATUS is no search: its rates add up to the engine's searches (± the rows' timing)
     elapsed = frame["t_mono"].diff().fillna(0.0)
     assert sampler.warning is None
@@ -99,16 +89,19 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     assert (frame["ops_per_s"] * elapsed).sum() == pytest.approx(d["command_search"], rel=0.1)
 
 
-def test_the_footprint_is_the_indexs_own_bytes_and_documents(sphinx):
+def test_the_footprint_is_the_indexes_own_bytes_and_documents(sphinx):
     url = sphinx.url
     proto = registry.for_url(url)
     proto.clear(url, "usertable")
     load = run_phase(PhaseSpec("load", url, props(recordcount=100), threads=2, processes=1))
     assert load.status == "ok", load.errors
     reading = proto.reading(url)
-    own = dict(mysql(url, "SHOW INDEX usertable STATUS"))
-    assert reading.keys == 100 == int(own["indexed_documents"])
-    assert reading.db_memory_bytes == float(own["ram_bytes"]) + float(own["disk_bytes"]) >= 100 * 10 * 100
+    # every index searchd serves (usertable and the media-items study's items), each as the mysql client reads it
+    each = {name: dict(sphinx_mysql(url, f"SHOW INDEX {name} STATUS")) for name, *_ in sphinx_mysql(url, "SHOW TABLES")}
+    assert set(each) == {"usertable", "items"} and int(each["usertable"]["indexed_documents"]) == 100
+    assert reading.keys == sum(int(s["indexed_documents"]) for s in each.values())
+    own = sum(float(s["ram_bytes"]) + float(s["disk_bytes"]) for s in each.values())
+    assert reading.db_memory_bytes == own >= 100 * 10 * 100
 
 
 def test_a_workload_with_updates_is_refused_before_anything_starts(sphinx):

@@ -5,18 +5,17 @@ per operation against the server's own request counters (``box.stat()``), the sa
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.study_clients import tarantool_console
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
-from ycsbctl.stores.tarantool.admin import AdminConnection, address, stat_totals
+from ycsbctl.stores.tarantool.admin import AdminConnection, stat_totals
 from ycsbctl.stores.tarantool.stats import TarantoolStatSampler
 from ycsbctl.workload.properties import load_properties
 
@@ -40,16 +39,6 @@ def props(**overrides: object) -> dict[str, str]:
     return p
 
 
-def console(url: str, lua: str) -> str:
-    """What ``lua`` prints, run by the ``tarantool`` binary as a client of the server (net.box as ``c``)."""
-    host, port = address(url)
-    code = f"local c = require('net.box').connect('{host}:{port}') {lua} os.exit(0)"
-    out = subprocess.run([shutil.which("tarantool") or "tarantool", "-e", code], capture_output=True, text=True,
-                         timeout=30, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.strip()
-
-
 def test_a_record_is_one_tuple_of_ycsbs_layout_read_back_by_tarantools_own_client(tarantool):
     url = tarantool.url
     registry.for_url(url).clear(url, "usertable")
@@ -60,11 +49,11 @@ def test_a_record_is_one_tuple_of_ycsbs_layout_read_back_by_tarantools_own_clien
                 await bs[0].update("usertable", b"user1", [(b"field3", b"x" * 7)])]
 
     assert run_bindings(write, url) == [Status.OK, Status.OK]
-    tup = json.loads(console(url, "print(require('json').encode(c.space.ycsb:get('user1')))"))
+    tup = json.loads(tarantool_console(url, "print(require('json').encode(c.space.ycsb:get('user1')))"))
     expected = dict(values) | {b"field3": b"x" * 7}
     # [key, name, value, …] in the workload's field order, the update in place
     assert tup == ["user1", *[s.decode() for n in sorted(expected, key=lambda n: int(n[5:])) for s in (n, expected[n])]]
-    assert console(url, "print(c.space.ycsb.index.primary.parts[1].type, c.space.ycsb.id)") == "string\t1024"
+    assert tarantool_console(url, "print(c.space.ycsb.index.primary.parts[1].type, c.space.ycsb.id)") == "string\t1024"
 
 
 def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_scan_is_ok(tarantool):
@@ -127,7 +116,7 @@ def test_engine_counts_per_operation_equal_box_stat_and_the_samplers_rates_add_u
     assert frame["keys"].iloc[-1] == 300 + inserts["OK"]
 
 
-def test_the_footprint_is_the_spaces_and_indexs_own_bytes_and_its_tuples(tarantool):
+def test_the_footprint_is_the_user_spaces_and_their_indexes_own_bytes_and_tuples(tarantool):
     url = tarantool.url
     proto = registry.for_url(url)
     proto.clear(url, "usertable")
@@ -135,6 +124,10 @@ def test_the_footprint_is_the_spaces_and_indexs_own_bytes_and_its_tuples(taranto
     load = run_phase(PhaseSpec("load", url, props(recordcount=200), threads=2, processes=1))
     assert load.status == "ok", load.errors
     full = proto.reading(url)
-    space_bytes = int(console(url, "print(c:eval('return box.space.ycsb:bsize() + box.space.ycsb.index.primary:bsize()'))"))
+    # every user space (ids from 512, as the server's _space and _index list them) with each of its indexes
+    space_bytes = int(tarantool_console(url, "print(c:eval('local b = 0 for _, t in box.space._space:pairs(512, "
+                                             "{iterator = \"GE\"}) do local s = box.space[t[1]] b = b + s:bsize() "
+                                             "for _, x in box.space._index:pairs({t[1]}) do b = b + s.index[x[2]]:bsize() "
+                                             "end end return b'))"))
     assert empty.keys == 0 and full.keys == 200 and full.db_memory_bytes == space_bytes
     assert full.db_memory_bytes - empty.db_memory_bytes >= 200 * 10 * 100  # at least the field bytes

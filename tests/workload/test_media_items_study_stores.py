@@ -1,13 +1,27 @@
 """The media-items study on the four stores ycsbctl added for it (Tarantool, ClickHouse, Sphinx, Elasticsearch),
 each a real server: its executor answers every query it can exactly as the truth does (the ids of the first
 page and the total, checked by the workload's own checks before a point and on every timed operation), reads
-back every item whole, updates where it can — and what it cannot answer is refused, with its reason."""
+back every item whole, updates where it can — and what it cannot answer is refused, with its reason. The load
+is measured as a sweep measures it (the footprint before and after): the memory per item the many-store report
+shows is there, and the store's reading grows by the items' own bytes as the store's own client reads them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from tests.fixtures.study_clients import (
+    clickhouse_client,
+    elasticsearch_curl,
+    sphinx_mysql,
+    tarantool_console,
+)
+from tests.fixtures.waiting import wait_until
 from tests.workload.test_media_items import _load_and_check
+from ycsbctl import telemetry
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.stores.registry import get
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, UPDATE
 from ycsbctl.workload.media_items.workload import store_class
 
@@ -15,8 +29,39 @@ pytestmark = pytest.mark.truth
 EVERY_QUERY = ("byid", "1cond", "2cond", "text", "text_prefix")
 
 
+def _measured_load(ep: Endpoint, protocol: str, names: tuple[str, ...], items_bytes: Callable[[], float]
+                   ) -> tuple[list[str], set[int]]:
+    """:func:`_load_and_check` of ``names`` with the footprint around its load (as a sweep's load takes it): its
+    bytes per item, the figure the many-store report shows, is > 0; the store's reading gains exactly the items
+    loaded; and its growth is that of ``items_bytes()`` (the items' own bytes, read by the store's own client; 0
+    before the table exists, an empty Sphinx index's own when emptied) once the two are read at a quiet moment
+    (ClickHouse merges parts, Elasticsearch segments, in the background)."""
+    proto = get(protocol)
+    proto.clear(ep.url, "items")
+    before, empty = telemetry.footprint_before(ep), items_bytes()
+    said, refused = _load_and_check(ep.url, protocol, "mix", names)
+    loaded = proto.count(ep.url, "items") or 0
+    fp = telemetry.footprint_after(ep, before, loaded)
+    assert loaded > 0 and fp.basis == proto.footprint_basis and (fp.bytes_per_record or 0) > 0, fp
+    assert fp.keys == before["keys"] + loaded
+
+    def growth_is_the_items() -> bool:
+        reading = proto.reading(ep.url)
+        assert reading is not None and reading.db_memory_bytes is not None
+        return reading.db_memory_bytes - before["db_memory_bytes"] == items_bytes() - empty
+
+    wait_until(growth_is_the_items, timeout_s=30, what=f"{protocol}'s growth equal to its items' own bytes")
+    return said, refused
+
+
 def test_tarantool_answers_as_the_truth_and_cannot_search_text(tarantool) -> None:
-    said, refused = _load_and_check(tarantool.url, "tarantool", "mix", ("byid", "1cond", "2cond"))
+    def items_bytes() -> float:  # the space's tuples and every index of it
+        return float(tarantool_console(tarantool.url, "print(c:eval('local s = box.space.items if s == nil then "
+                                                      "return 0 end local b = s:bsize() "
+                                                      "for _, x in box.space._index:pairs({s.id}) do "
+                                                      "b = b + s.index[x[2]]:bsize() end return b'))"))
+
+    said, refused = _measured_load(tarantool, "tarantool", ("byid", "1cond", "2cond"), items_bytes)
     assert said == [""] and refused == {FULLTEXT, FULLTEXT_PREFIX}
     said, _ = _load_and_check(tarantool.url, "tarantool", "update")
     assert said == [""]
@@ -24,20 +69,39 @@ def test_tarantool_answers_as_the_truth_and_cannot_search_text(tarantool) -> Non
 
 
 def test_clickhouse_answers_every_query_as_the_truth_and_cannot_update(clickhouse) -> None:
-    said, refused = _load_and_check(clickhouse.url, "clickhouse", "mix", EVERY_QUERY)
+    def items_bytes() -> float:  # the table's active parts
+        ((size,),) = clickhouse_client(clickhouse, "SELECT sum(bytes_on_disk) FROM system.parts "
+                                                   "WHERE active AND table = 'items'")
+        return float(size)
+
+    said, refused = _measured_load(clickhouse, "clickhouse", EVERY_QUERY, items_bytes)
     assert said == [""] and refused == set()
     assert set(store_class("clickhouse").refused("")) == {UPDATE}
 
 
 def test_sphinx_answers_every_query_as_the_truth_and_updates_by_replace(sphinx) -> None:
-    said, refused = _load_and_check(sphinx.url, "sphinx", "mix", EVERY_QUERY)
+    def items_bytes() -> float:  # the real-time index's RAM chunk and disk chunks
+        status = dict(sphinx_mysql(sphinx.url, "SHOW INDEX items STATUS"))
+        return float(status["ram_bytes"]) + float(status["disk_bytes"])
+
+    said, refused = _measured_load(sphinx, "sphinx", EVERY_QUERY, items_bytes)
     assert said == [""] and refused == set()
     said, _ = _load_and_check(sphinx.url, "sphinx", "update")
     assert said == [""]
 
 
 def test_elasticsearch_answers_every_query_as_the_truth(elasticsearch) -> None:
-    said, refused = _load_and_check(elasticsearch.url, "elasticsearch", "mix", EVERY_QUERY)
+    # The node is shared with other modules: their indexes merged to one segment first, so that only the items'
+    # own index changes while this test measures.
+    from ycsbctl.stores.elasticsearch.admin import ok
+
+    ok(elasticsearch.url, "POST", "/_forcemerge?max_num_segments=1", timeout_s=60.0)
+
+    def items_bytes() -> float:  # the index's Lucene segments
+        indices = elasticsearch_curl(elasticsearch.url, "/_stats/store")["indices"]
+        return float(indices["items"]["total"]["store"]["size_in_bytes"]) if "items" in indices else 0.0
+
+    said, refused = _measured_load(elasticsearch, "elasticsearch", EVERY_QUERY, items_bytes)
     assert said == [""] and refused == set()
     said, _ = _load_and_check(elasticsearch.url, "elasticsearch", "update")
     assert said == [""]

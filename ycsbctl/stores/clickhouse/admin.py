@@ -38,11 +38,12 @@ def events(url: str) -> dict[str, float]:
     return {k: float(v) for k, v in query(url, "SELECT event, value FROM system.events")}
 
 
-def table_parts(url: str, table: str) -> dict[str, Any]:
-    """The active data parts of ``table``: ``bytes_on_disk`` (compressed columns and marks), rows, parts and
-    the primary index's bytes in memory; zeros when it does not exist."""
+def table_parts(url: str, table: str | None) -> dict[str, Any]:
+    """The active data parts of ``table`` (None: of every table of the URL's database): ``bytes_on_disk``
+    (compressed columns and marks), rows, parts and the primary index's bytes in memory; zeros when there is none."""
     _, _, db = address(url)
+    which = "" if table is None else f" AND table = '{table}'"
     (row,) = query(url, "SELECT sum(bytes_on_disk), sum(rows), count(), sum(primary_key_bytes_in_memory) "
-                        f"FROM system.parts WHERE active AND database = '{db}' AND table = '{table}'")
+                        f"FROM system.parts WHERE active AND database = '{db}'{which}")
     return {"bytes_on_disk": float(row[0]), "rows": int(row[1]), "parts": int(row[2]),
             "primary_key_bytes_in_memory": float(row[3])}

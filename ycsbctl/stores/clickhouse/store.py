@@ -96,9 +96,11 @@ class ClickHouseProtocol(ServerProtocol):
         return [ClickHouseEventsSampler(url, interval_s)]
 
     def reading(self, url: str) -> Reading:
+        """Every table's active parts in the URL's database (YCSB's ``usertable``, a workload plug-in's ``items``),
+        as the SQL stores read their whole database: a load's growth is its own table's, whichever it is."""
         from ycsbctl.stores.clickhouse.admin import table_parts
 
-        p = table_parts(url, "usertable")
+        p = table_parts(url, None)
         return Reading(p["bytes_on_disk"], None, p["rows"], {"parts": p["parts"],
                                                               "primary_key_bytes_in_memory": p["primary_key_bytes_in_memory"]})
 

@@ -85,6 +85,12 @@ def index_stats(url: str, index: str = INDEX) -> dict[str, Any]:
     return got["indices"][index]["total"]
 
 
+def all_stats(url: str) -> dict[str, Any]:
+    """``_stats`` (docs, store) summed over every index (``_all``'s ``total``: YCSB's ``es.ycsb``, a workload
+    plug-in's ``items``); {} when there is none."""
+    return ok(url, "GET", "/_stats/docs,store").get("_all", {}).get("total", {})
+
+
 def node_stats(url: str) -> dict[str, Any]:
     """The (single) node's process and JVM figures (``_nodes/_local/stats/process,jvm``)."""
     got = ok(url, "GET", "/_nodes/_local/stats/process,jvm")

@@ -22,7 +22,7 @@ class ElasticsearchProtocol(ServerProtocol):
     name = "elasticsearch"
     schemes = ("elasticsearch", "es")
     example = "elasticsearch://host:9200"
-    footprint_basis = "index store size_in_bytes"  # Lucene's segments of es.ycsb (the JVM heap is apart)
+    footprint_basis = "index store size_in_bytes"  # Lucene's segments of every index (the JVM heap is apart)
 
     def validate(self, url: str) -> None:
         hint = f"use {self.example} (its REST port), e.g. elasticsearch://127.0.0.1:9200"
@@ -109,11 +109,13 @@ class ElasticsearchProtocol(ServerProtocol):
         return [ElasticsearchStatsSampler(url, interval_s)]
 
     def reading(self, url: str) -> Reading:
-        from ycsbctl.stores.elasticsearch.admin import INDEX, call, index_stats
+        """Every index's store size and documents after a refresh (YCSB's ``es.ycsb``, a workload plug-in's
+        ``items``), as the SQL stores read their whole database: a load's growth is its own index's, whichever it is."""
+        from ycsbctl.stores.elasticsearch.admin import all_stats, call
 
-        call(url, "POST", f"/{INDEX}/_refresh", timeout_s=30.0)
-        s = index_stats(url)
-        if not s:
+        call(url, "POST", "/_refresh", timeout_s=30.0)
+        s = all_stats(url)
+        if not s.get("store"):
             return Reading(0.0, None, 0)
         return Reading(float(s["store"]["size_in_bytes"]), None, int(s["docs"]["count"]),
                        {"docs_deleted": s["docs"].get("deleted")})

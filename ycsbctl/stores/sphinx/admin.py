@@ -70,7 +70,11 @@ def documents(url: str, index: str = INDEX) -> int:
     return int(float(index_status(url, index).get("indexed_documents", 0)))
 
 
+def indexes(url: str) -> list[str]:
+    """The indexes searchd serves (``SHOW TABLES``: YCSB's ``usertable``, the media-items study's ``items``)."""
+    return [str(r[0]) for r in query(url, "SHOW TABLES")]
+
+
 def rt_index(url: str, table: str) -> str:
     """The index named ``table`` when searchd serves one (a workload plug-in's: ``items``), else YCSB's ``usertable``."""
-    names = {str(r[0]) for r in query(url, "SHOW TABLES")}
-    return table if table in names else INDEX
+    return table if table in indexes(url) else INDEX

@@ -22,7 +22,7 @@ class SphinxProtocol(ServerProtocol):
     name = "sphinx"
     schemes = ("sphinx",)
     example = "sphinx://host:9306"
-    footprint_basis = "rt index ram_bytes + disk_bytes"  # SHOW INDEX usertable STATUS
+    footprint_basis = "rt index ram_bytes + disk_bytes"  # SHOW INDEX … STATUS, every index's
     unsupported = {"UPDATE": _NO_UPDATE, "READ-MODIFY-WRITE": _NO_UPDATE}
 
     def validate(self, url: str) -> None:
@@ -85,12 +85,16 @@ class SphinxProtocol(ServerProtocol):
         return [SphinxStatusSampler(url, interval_s)]
 
     def reading(self, url: str) -> Reading:
-        from ycsbctl.stores.sphinx.admin import documents, index_status, number
+        """Every index's RAM and disk bytes and documents (YCSB's ``usertable``, a workload plug-in's ``items``),
+        as the SQL stores read their whole database: a load's growth is its own index's, whichever it is."""
+        from ycsbctl.stores.sphinx.admin import index_status, indexes, number
 
-        s = index_status(url)
-        ram, disk = number(s, "ram_bytes"), number(s, "disk_bytes")
-        size = None if ram is None else ram + (disk or 0.0)
-        return Reading(size, None, documents(url), {"ram_bytes": ram, "disk_bytes": disk})
+        each = [index_status(url, name) for name in indexes(url)]
+        rams = [r for r in (number(s, "ram_bytes") for s in each) if r is not None]
+        ram = sum(rams) if rams else None
+        disk = sum(number(s, "disk_bytes") or 0.0 for s in each)
+        docs = sum(int(number(s, "indexed_documents") or 0) for s in each)
+        return Reading(None if ram is None else ram + disk, None, docs, {"ram_bytes": ram, "disk_bytes": disk})
 
 
 PROTOCOL = register(SphinxProtocol())

@@ -92,14 +92,20 @@ def stat_totals(conn: AdminConnection) -> dict[str, float]:
     return out
 
 
-def memory(conn: AdminConnection, space: str = iproto.SPACE_NAME) -> dict[str, float | None]:
+def memory(conn: AdminConnection, space: str | None = iproto.SPACE_NAME) -> dict[str, float | None]:
     """Bytes of the space's tuples and indexes (``space:bsize()``, ``index:bsize()``), its tuples
-    (``space:len()``), and the server's ``box.info.memory()`` (data, index, …) and ``box.slab.info()``."""
+    (``space:len()``), and the server's ``box.info.memory()`` (data, index, …) and ``box.slab.info()``.
+    ``space`` None: every user space's (ids from 512: YCSB's ``ycsb``, a workload plug-in's ``items``) summed,
+    0 when there is none; a named space that does not exist: None."""
     (m,) = conn.eval(
-        "local s = box.space[...]; local sz, ix, n = nil, nil, nil "
-        "if s then sz = s:bsize(); ix = 0; n = s:len() "
-        "for _, i in pairs(s.index) do if type(_) == 'number' then ix = ix + i:bsize() end end end "
-        "return {space = sz, index = ix, tuples = n, info = box.info.memory(), slab = box.slab.info()}", space)
+        "local want = ... local sz, ix, n = nil, nil, nil "
+        "if want == nil then sz, ix, n = 0, 0, 0 end "
+        "for id, s in pairs(box.space) do "
+        "if type(id) == 'number' and id >= 512 and (want == nil or s.name == want) then "
+        "sz = (sz or 0) + s:bsize(); ix = ix or 0; n = (n or 0) + s:len() "
+        "for k, i in pairs(s.index) do if type(k) == 'number' then ix = ix + i:bsize() end end end end "
+        "return {space = sz, index = ix, tuples = n, info = box.info.memory(), slab = box.slab.info()}",
+        *([] if space is None else [space]))
     info, slab = m.get("info") or {}, m.get("slab") or {}
     return {"space_bytes": m.get("space"), "index_bytes": m.get("index"), "tuples": m.get("tuples"),
             "data_bytes": info.get("data"), "arena_used_bytes": slab.get("arena_used"),

@@ -21,7 +21,7 @@ class TarantoolProtocol(ServerProtocol):
     name = "tarantool"
     schemes = ("tarantool",)
     example = "tarantool://host:port"
-    footprint_basis = "space bsize + index bsize"  # the tuples' and the indexes' bytes, as Tarantool counts them
+    footprint_basis = "space bsize + index bsize"  # every user space's tuples and indexes, as Tarantool counts them
 
     def validate(self, url: str) -> None:
         hint = f"use {self.example}, e.g. tarantool://127.0.0.1:3301"
@@ -110,10 +110,12 @@ class TarantoolProtocol(ServerProtocol):
         return [TarantoolStatSampler(url, interval_s)]
 
     def reading(self, url: str) -> Reading:
+        """Every user space's bytes and tuples (YCSB's ``ycsb``, a workload plug-in's ``items``), as the SQL
+        stores read their whole database: a load's growth is its own table's, whichever it is."""
         from ycsbctl.stores.tarantool.admin import AdminConnection, memory
 
         with AdminConnection(url) as c:
-            m = memory(c)
+            m = memory(c, None)
         size = None if m["space_bytes"] is None else (m["space_bytes"] or 0) + (m["index_bytes"] or 0)
         return Reading(size, None, m["tuples"], {k: v for k, v in m.items() if k.endswith("_bytes")})
 
