@@ -226,6 +226,8 @@ def test_doctor_reports_each_tool_with_a_fix(cli, state_dir):
         assert f" {name}: " in result.output
     if shutil.which("iperf3"):
         assert "ok   iperf3: iperf 3" in result.output
+    # the many-store study's own store, listed with why it cannot run here
+    assert "warn reindexer: unobtainable: no package in any registry reachable here" in result.output
 
 
 def test_doctor_names_sqlite_embedded_and_what_the_sql_servers_need(cli, state_dir):
