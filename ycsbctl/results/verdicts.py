@@ -30,9 +30,9 @@ CELL_COLUMNS = [*CELL, "n", "within_run", "throughput", "throughput_low", "throu
                 "unstable", "latency", "latency_low", "latency_high", "latency_cv", "drift",
                 "repetitions_for_5pct"]
 # Between two experiments the host itself may differ: how far the same server drifted between A/A pairs of
-# experiments on this kind of machine, quoted where no control target tells: 8–16 % on a quiet one (issue 42's
-# report), up to 67 % with other work sharing it (`python -m bench verdicts`, Nov 2026).
-HOST_DRIFT_AA = "8–16 % on a quiet host, up to 67 % on a shared one"
+# experiments on this kind of machine, quoted where no control target tells — the README's "How sure is this?"
+# records both measurements (`python -m bench verdicts --conditions quiet`, and on a host shared with other work).
+HOST_DRIFT_AA = "up to 9.3 % (median 2.3 %) on a quiet host, up to 67 % on a shared one"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ right, no inferno) costs one line in :attr:`Profile.notes` and the rest goes on.
 ``top_frames`` reads the folded stacks: per frame, its **self** share (samples where it is the leaf:
 where the CPU was) and its **total** share (samples where it is on the stack). ``kernel_share`` is the
 share of the server's samples whose leaf is a kernel frame (inferno marks them ``_[k]``): the
-independent reading of the server's system-time share from ``/proc`` (``python -m bench profile``).
+independent reading of the server's system-time share from ``/proc`` (``python -m bench why`` compares the two).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# Low rates, so that the profiled point stays the point (python -m bench why --only cost): at 499 Hz perf
-# alone cost Redis ~20 % of its throughput on a 2-core host, at 99 Hz nothing measurable; py-spy's cost
+# Low rates, so that the profiled point stays the point (python -m bench why --only cost; the README's
+# "Profiles" gives the measurement: at 499 Hz profiling cost Redis 40 % of its throughput on a 2-core host, at
+# these rates no loss was seen); py-spy's cost
 # is mostly its attaching (reading the interpreter's symbols), paid during the warm-up when there is one.
 SERVER_HZ = 99  # perf's sampling frequency (Hz per CPU)
 CLIENT_HZ = 49  # py-spy's (Hz per process)
