@@ -23,10 +23,11 @@ def test_auto_splits_the_cpus_in_halves_servers_first_from_four_cpus_and_split_f
     assert resolve_placement("auto", [], None, "native", False, [0, 1, 2, 3, 4]) == Placement("split", (0, 1), (2, 3, 4))
     two = resolve_placement("auto", [], None, "native", False, [0, 1])  # measured: see AUTO_MIN_CPUS
     assert not two.split and two.why.startswith("2 usable CPUs: split only from 4") and "--placement split" in two.why
+    assert two.headline() == "off (auto: 2 CPUs, splits from 4)"  # the console's line; the manifest keeps the why
     assert resolve_placement("split", [], None, "native", False, [0, 1]) == Placement("split", (0,), (1,))
     p = resolve_placement("split", [], [3], "native", False, [0, 1, 2, 3])
     assert (p.server_cpus, p.client_cpus, p.server_cpuset) == ((3,), (0, 1, 2), "3")
-    assert p.describe() == "servers on CPU 3, client on CPU 0,1,2 (--server-cpus)"
+    assert p.describe() == p.headline() == "servers on CPU 3, client on CPU 0,1,2 (--server-cpus)"
 
 
 @pytest.mark.parametrize(("unplaceable", "server_cpus", "engine", "cluster", "cpus", "why"), [

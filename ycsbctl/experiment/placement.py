@@ -43,6 +43,7 @@ class Placement:
     server_cpus: tuple[int, ...] = field(default=())
     client_cpus: tuple[int, ...] = field(default=())
     why: str = ""
+    brief: str = field(default="", compare=False)  # the console's short form of ``why`` (auto's CPU count)
 
     @property
     def split(self) -> bool:
@@ -59,6 +60,10 @@ class Placement:
             return f"servers and client float over all CPUs ({self.why})"
         return f"servers on CPU {_cpus(self.server_cpus)}, client on CPU {_cpus(self.client_cpus)}" + (
             f" ({self.why})" if self.why else "")
+
+    def headline(self) -> str:
+        """One short line for the console: ``off (auto: 2 CPUs, splits from 4)``, or :meth:`describe`'s words."""
+        return f"off ({self.brief})" if self.brief and not self.split else self.describe()
 
     def to_dict(self) -> dict[str, object]:
         return {"mode": self.mode, "server_cpus": list(self.server_cpus), "client_cpus": list(self.client_cpus),
@@ -89,7 +94,7 @@ def resolve_placement(choice: str, unplaceable: list[str], server_cpus: list[int
     if choice == "auto" and len(cpus) < AUTO_MIN_CPUS and server_cpus is None:
         return Placement("off", why=f"{len(cpus)} usable CPUs: split only from {AUTO_MIN_CPUS} (on fewer, pinning "
                                     "doubled the variation between repetitions of a shared host); --placement split "
-                                    "asks for it")
+                                    "asks for it", brief=f"auto: {len(cpus)} CPUs, splits from {AUTO_MIN_CPUS}")
     why = ("--cluster: the clients run on the Dask workers' hosts" if cluster else
            "--engine ycsb: the real YCSB's JVM is not placed" if engine != "native" else
            f"{len(cpus)} usable CPU: nothing to split" if len(cpus) < 2 else

@@ -77,8 +77,8 @@ class Sweep:
             self._try_settings([t for t in targets if self._points_left(t)][1:])
             if self.order_note and (plan.order == "interleaved" or len(targets) > 1 or plan.repeat > 1):
                 self.console.note(self.order_note)
-            if plan.placement != "auto" or plan.placed.split:
-                self.console.note(f"placement: {plan.placed.describe()}")
+            # what ran where, always (auto's default off on a small host in its short form)
+            self.console.note(f"placement: {plan.placed.headline()}")
             if self.order == "interleaved":
                 self._run_interleaved(targets)
             else:
