@@ -7,13 +7,12 @@ server's answers (NOT_FOUND for missing records, its error text for a wrong-type
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import ycsbctl
 from tests.fixtures.pacing import count_floor, holdable_rate, largest_delay_s
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -85,11 +84,6 @@ def test_missing_records_are_not_found_and_error_replies_fail_with_the_servers_t
     assert any("WRONGTYPE" in e for e in r.errors), r.errors
 
 
-def _ycsbctl(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ycsbctl", *args], capture_output=True, text=True, env=env, cwd=cwd,
-                          timeout=300)
-
-
 def test_a_missing_compiled_core_runs_the_pure_path_with_one_warning_line(tmp_path):
     """The import of ``ycsbctl._native`` made to fail in every process (a ``sitecustomize`` on the
     path, as a machine without a C compiler would have no module): the run works, says so once."""
@@ -105,28 +99,28 @@ def test_a_missing_compiled_core_runs_the_pure_path_with_one_warning_line(tmp_pa
         "sys.meta_path.insert(0, _NoCore())\n")
     env = {k: v for k, v in os.environ.items() if k != FORCE_PURE_ENV}
     env["PYTHONPATH"] = os.pathsep.join([str(hook), str(ROOT)])
-    run = _ycsbctl(["run", "workload-b", "--target", "basic://", "--threads", "4", "-p", "recordcount=100",
-                    "-p", "operationcount=3000", "--no-telemetry", "--allow-concurrent"], env, tmp_path)
+    run = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "4", "-p", "recordcount=100",
+                  "-p", "operationcount=3000", "--no-telemetry", "--allow-concurrent", cwd=tmp_path, environ=env)
     assert run.returncode == 0, run.stderr
     assert "[OVERALL], RunTime(ms)" in run.stdout and "[READ], Operations" in run.stdout
     warnings = [ln for ln in run.stderr.splitlines() if "pure-Python per-operation path" in ln]
     assert len(warnings) == 1 and "simulated: no compiled core" in warnings[0], run.stderr
-    doctor = _ycsbctl(["doctor"], env | {"DOCKER_HOST": "unix:///nonexistent.sock"}, tmp_path)
+    doctor = ycsbctl("doctor", cwd=tmp_path, environ=env | {"DOCKER_HOST": "unix:///nonexistent.sock"})
     assert "per-operation path: pure-Python (the compiled core cannot be imported" in doctor.stdout
     assert "reinstall with gcc" in doctor.stdout
 
 
 def test_forcing_the_pure_path_says_so_in_doctor_and_warns_nowhere(tmp_path):
     env = {**os.environ, FORCE_PURE_ENV: "1", "PYTHONPATH": str(ROOT)}
-    run = _ycsbctl(["run", "workload-b", "--target", "basic://", "--threads", "2", "-p", "recordcount=100",
-                    "-p", "operationcount=500", "--no-telemetry", "--allow-concurrent"], env, tmp_path)
+    run = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "2", "-p", "recordcount=100",
+                  "-p", "operationcount=500", "--no-telemetry", "--allow-concurrent", cwd=tmp_path, environ=env)
     assert run.returncode == 0, run.stderr
     assert "pure-Python" not in run.stderr
-    doctor = _ycsbctl(["doctor"], env | {"DOCKER_HOST": "unix:///nonexistent.sock"}, tmp_path)
+    doctor = ycsbctl("doctor", cwd=tmp_path, environ=env | {"DOCKER_HOST": "unix:///nonexistent.sock"})
     assert f"per-operation path: pure-Python ({FORCE_PURE_ENV}=1)" in doctor.stdout
     env.pop(FORCE_PURE_ENV)
-    assert "per-operation path: compiled" in _ycsbctl(["doctor"], env | {"DOCKER_HOST": "unix:///nonexistent.sock"},
-                                                      tmp_path).stdout
+    assert "per-operation path: compiled" in ycsbctl("doctor", cwd=tmp_path,
+                                                     environ=env | {"DOCKER_HOST": "unix:///nonexistent.sock"}).stdout
 
 
 @pytest.mark.speed

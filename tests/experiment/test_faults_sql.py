@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import env, start
+from tests.fixtures.cli import start, ycsbctl
 from tests.fixtures.faults import Lines, clean, finish, no_workers_left
-from tests.fixtures.servers import ROOT
 from tests.fixtures.sql_cli import cli_rows
 from tests.fixtures.sql_servers import started
 from tests.fixtures.waiting import wait_until
@@ -28,9 +27,8 @@ OURS = "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' A
 
 
 def load(url: str, tmp: Path, *extra: str) -> None:
-    r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "load", "workloadc", "--target", url, "-p",
-                        "recordcount=2000", "--no-telemetry", *extra], cwd=tmp, capture_output=True, text=True,
-                       timeout=120, env=env())
+    r = ycsbctl("load", "workloadc", "--target", url, "-p", "recordcount=2000", "--no-telemetry", *extra, cwd=tmp,
+                timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
 
 
@@ -110,10 +108,9 @@ def test_a_role_whose_every_statement_times_out_is_one_line_and_exit_1(tmp_path)
                 probe.describe("postgresql", url)
             except UserError as exc:
                 said.append(str(exc))
-        r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "run", "workloadc", "--target", url, "--threads",
-                            "2", "--duration", "2", "--warmup", "0", "--records", "500", "--allow-concurrent",
-                            "--out", str(tmp_path / "out")], cwd=tmp_path, capture_output=True, text=True,
-                           timeout=120, env=env())
+        r = ycsbctl("run", "workloadc", "--target", url, "--threads", "2", "--duration", "2", "--warmup", "0",
+                    "--records", "500", "--allow-concurrent", "--out", str(tmp_path / "out"), cwd=tmp_path,
+                    timeout=120)
     assert len(said) == 3 and all(
         "answered but cancelled the questions about its version and settings: statement_timeout" in s
         for s in said), said
@@ -131,10 +128,9 @@ def test_more_threads_than_max_connections_says_the_servers_too_many_clients(tmp
     ErrorResponse (SQLSTATE 53300) and closes it; the line quotes that refusal and what to change, not a
     bare "connection closed by the server"."""
     with started("postgresql", {"max_connections": "5"}) as ep:
-        r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "run", "workloadc", "--target", ep.url, "--load",
-                            "--threads", "16", "--duration", "2", "--warmup", "0", "--records", "500",
-                            "--no-telemetry", "--allow-concurrent", "--out", str(tmp_path / "out")],
-                           cwd=tmp_path, capture_output=True, text=True, timeout=200, env=env())
+        r = ycsbctl("run", "workloadc", "--target", ep.url, "--load", "--threads", "16", "--duration", "2",
+                    "--warmup", "0", "--records", "500", "--no-telemetry", "--allow-concurrent",
+                    "--out", str(tmp_path / "out"), cwd=tmp_path, timeout=200)
         limit = cli_rows("postgresql", ep.url, "SHOW max_connections")
     clean(r.stdout + r.stderr)
     assert limit == [["5"]], limit  # the case itself: the server allowed fewer connections than threads

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.experiment.test_sweep import BasicServers, RecordingEngine, _sweep
+from tests.fixtures.sweep import BasicServers, RecordingEngine, run_sweep
 from ycsbctl.engine.spec import Tick
 from ycsbctl.experiment import progress as progress_module
 from ycsbctl.experiment.plan import Plan
@@ -19,7 +19,7 @@ def test_an_insert_point_ends_at_the_duration_the_user_gave():
     """A billion records cannot be inserted in 0.3 s: the point stops at the duration, with what it inserted."""
     plan = Plan(targets=["redis"], records=1_000_000_000, duration_s=0.3, **INSERT)
     engine = RecordingEngine()
-    outcome, _ = _sweep(plan, BasicServers(), engine)
+    outcome, _ = run_sweep(plan, BasicServers(), engine)
     (spec,) = engine.specs
     assert (spec.phase, spec.duration_s, spec.warmup_s) == ("load", 0.3, 0.0)
     (record,) = outcome.records
@@ -30,18 +30,18 @@ def test_an_insert_point_ends_at_the_duration_the_user_gave():
 
 def test_an_insert_point_makes_operations_inserts_at_most_the_records():
     engine = RecordingEngine()
-    outcome, _ = _sweep(Plan(targets=["redis"], records=500, operations=120, **INSERT), BasicServers(), engine)
+    outcome, _ = run_sweep(Plan(targets=["redis"], records=500, operations=120, **INSERT), BasicServers(), engine)
     assert engine.specs[0].properties["insertcount"] == "120" and engine.specs[0].duration_s is None
     assert outcome.records[0].result.ops["INSERT"].returns == {"OK": 120}
     capped = RecordingEngine()
-    outcome, _ = _sweep(Plan(targets=["redis"], records=50, operations=120, **INSERT), BasicServers(), capped)
+    outcome, _ = run_sweep(Plan(targets=["redis"], records=50, operations=120, **INSERT), BasicServers(), capped)
     assert outcome.records[0].result.ops["INSERT"].returns == {"OK": 50}  # every record there is, once
 
 
 def test_a_run_phase_ladders_dataset_load_stays_whole_whatever_the_duration():
     engine = RecordingEngine()
-    _sweep(Plan(targets=["redis"], workloads=["workload-b"], threads=[2], records=60, duration_s=0.2,
-                operations=30, telemetry=False, processes=1), BasicServers(), engine)
+    run_sweep(Plan(targets=["redis"], workloads=["workload-b"], threads=[2], records=60, duration_s=0.2,
+                   operations=30, telemetry=False, processes=1), BasicServers(), engine)
     load, run = engine.specs
     assert (load.phase, load.duration_s, load.properties.get("insertcount")) == ("load", None, None)
     assert (run.phase, run.duration_s) == ("run", 0.2)

@@ -3,20 +3,19 @@ hand out ``basic://`` endpoints, and a store in memory or a real folder. Resume,
 stand-in, crash restarts and failure accounting are played here without starting a server; the
 same behaviours against real servers are in test_experiment.py (beside this file).
 
-The servers below stand in for the provisioner only; what is measured is the native engine's
-own work. A server "dies" by being marked dead; the point it was in fails the way a point with a
-dead server fails: the engine's result says the connection was lost.
+The servers and the recording engine are in tests/fixtures/sweep.py; what is measured is the native
+engine's own work. A server "dies" by being marked dead; the point it was in fails the way a point
+with a dead server fails: the engine's result says the connection was lost.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
 import pytest
 
-from ycsbctl.engine.contract import NativeEngine, PhaseRun
+from tests.fixtures.sweep import BasicServers, RecordingEngine, run_sweep
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.live_console import Console
@@ -25,9 +24,7 @@ from ycsbctl.experiment.progress import Progress
 from ycsbctl.experiment.resolve import resolve_study
 from ycsbctl.experiment.result_sink import MemorySink
 from ycsbctl.experiment.run import run_plan
-from ycsbctl.experiment.study import Target
 from ycsbctl.experiment.sweep import Sweep
-from ycsbctl.provision import Endpoint
 from ycsbctl.results import load
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.model import PhaseResult
@@ -36,77 +33,6 @@ from ycsbctl.results.schema import Manifest
 
 SMALL = dict(workloads=["workload-b"], threads=[2, 4], records=60, duration_s=0.1, warmup_s=0.0, telemetry=False,
              processes=1)
-
-
-class BasicServers:
-    """Every target is a ``basic://`` endpoint; ``refuse`` maps a target to the UserError it gets;
-    ``dead`` endpoints (by target) are not alive; ``restarts`` can be refused too."""
-
-    def __init__(self, refuse: dict[str, UserError] | None = None, restart_error: UserError | None = None) -> None:
-        self.refuse = refuse or {}
-        self.restart_error = restart_error
-        self.dead: set[str] = set()
-        self.log: list[tuple[str, str]] = []  # (verb, target)
-        self.running: list[str] = []
-
-    def up(self, target: Target) -> Endpoint:
-        name = target.name
-        self.log.append(("up", name))
-        if name in self.refuse:
-            raise self.refuse[name]
-        self.running.append(name)
-        # basic://<target>: the engine ignores the host, and a test can tell whose point a spec is
-        return Endpoint(target=name, protocol="basic", url=f"basic://{name}", backend="local", pid=None,
-                        server_name=f"BasicDB as {name}")
-
-    def lost(self, endpoint: Endpoint) -> str | None:
-        return "died" if endpoint.target in self.dead else None
-
-    def restart(self, endpoint: Endpoint) -> Endpoint:
-        self.log.append(("restart", endpoint.target))
-        if self.restart_error is not None:
-            raise self.restart_error
-        self.dead.discard(endpoint.target)
-        return dataclasses.replace(endpoint)
-
-    def down(self, endpoint: Endpoint) -> None:
-        self.log.append(("down", endpoint.target))
-        self.running.remove(endpoint.target)
-
-
-class Recorded(PhaseRun):
-    def __init__(self, run: PhaseRun, after) -> None:
-        self._run, self._after = run, after
-
-    def pids(self) -> list[int]:
-        return self._run.pids()
-
-    def run(self, progress) -> PhaseResult:
-        return self._after(self._run.run(progress))
-
-
-class RecordingEngine:
-    """The native engine; ``specs`` lists what it was asked to run; ``on_run(n, spec, result)`` may
-    change the n-th result (0-based), as a server dying or Ctrl-C would have."""
-
-    name = "native"
-
-    def __init__(self, on_run=None) -> None:
-        self.native = NativeEngine()
-        self.specs: list[PhaseSpec] = []
-        self.on_run = on_run
-
-    def prepare(self, spec: PhaseSpec) -> PhaseRun:
-        n = len(self.specs)
-        self.specs.append(spec)
-        run = self.native.prepare(spec)
-        return Recorded(run, lambda r: self.on_run(n, spec, r) if self.on_run else r)
-
-
-def _sweep(plan: Plan, servers: BasicServers, engine: RecordingEngine, store: MemorySink | None = None):
-    store = store or MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()))
-    sweep = Sweep(resolve_study(plan), servers, engine, store, Console(Progress(10, quiet=True)))
-    return sweep.run(), store
 
 
 def _lost(result: PhaseResult) -> PhaseResult:
@@ -119,7 +45,7 @@ def _lost(result: PhaseResult) -> PhaseResult:
 def test_a_plan_runs_its_load_then_every_point_and_keeps_each_in_the_store():
     plan = Plan(targets=["redis"], **SMALL)
     servers, engine = BasicServers(), RecordingEngine()
-    outcome, store = _sweep(plan, servers, engine)
+    outcome, store = run_sweep(plan, servers, engine)
     assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 2), ("run", 4)]
     assert sorted(store.run_ids(RunStatus.OK)) == ["redis.workloadb.load.t8.r1", "redis.workloadb.run.t2.r1",
                                                    "redis.workloadb.run.t4.r1"]
@@ -136,7 +62,7 @@ def test_resume_runs_only_the_points_not_ok_and_loads_again_before_them():
     failed = RunRecord("redis.workloadb.run.t4.r1", "redis", "workloadb", "run", 4, 1, RunStatus.FAILED)
     store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()), [done, failed])
     engine = RecordingEngine()
-    outcome, store = _sweep(plan, BasicServers(), engine, store)
+    outcome, store = run_sweep(plan, BasicServers(), engine, store)
     assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 4)]
     assert store.runs[done.run_id] is done  # left as it was
     assert store.runs[failed.run_id].status == RunStatus.OK
@@ -147,7 +73,7 @@ def test_nothing_left_to_run_provisions_nothing():
     plan = Plan(targets=["redis"], **{**SMALL, "threads": [2]})
     done = RunRecord("redis.workloadb.run.t2.r1", "redis", "workloadb", "run", 2, 1, RunStatus.OK)
     servers, engine = BasicServers(), RecordingEngine()
-    _sweep(plan, servers, engine, MemorySink(Manifest(experiment_id="t"), [done]))
+    run_sweep(plan, servers, engine, MemorySink(Manifest(experiment_id="t"), [done]))
     assert servers.log == [] and engine.specs == []
 
 
@@ -156,7 +82,7 @@ def test_the_default_plans_mongodb_refused_here_brings_its_stand_in_labelled_as_
     refusal = UserError("mongod is MongoDB Community without the inMemory storage engine",
                         fix="install Percona Server for MongoDB", exit_code=1)
     servers, engine = BasicServers(refuse={"mongodb": refusal}), RecordingEngine()
-    outcome, store = _sweep(plan, servers, engine)
+    outcome, store = run_sweep(plan, servers, engine)
     assert [t for verb, t in servers.log if verb == "up"] == ["redis", "mongodb", "ferretdb"]
     (skipped,) = outcome.skipped
     assert (skipped.target, skipped.reason, skipped.fix) == ("mongodb", str(refusal), "install Percona Server for MongoDB")
@@ -170,7 +96,7 @@ def test_the_default_plans_mongodb_refused_here_brings_its_stand_in_labelled_as_
 def test_a_plan_naming_mongodb_itself_gets_no_stand_in():
     plan = Plan(targets=["mongodb"], **{**SMALL, "threads": [2]})
     servers = BasicServers(refuse={"mongodb": UserError("no mongod", fix="install it")})
-    outcome, store = _sweep(plan, servers, RecordingEngine())
+    outcome, store = run_sweep(plan, servers, RecordingEngine())
     assert [t for _, t in servers.log] == ["mongodb"] and not store.manifest.substitutions
     assert outcome.skipped[0].fix == "install it"
 
@@ -186,7 +112,7 @@ def test_a_server_that_died_in_a_point_fails_that_point_is_restarted_and_loaded_
         return result
 
     engine = RecordingEngine(crash_in_first_run_point)
-    outcome, store = _sweep(plan, servers, engine)
+    outcome, store = run_sweep(plan, servers, engine)
     assert [(s.phase, s.threads) for s in engine.specs] == [("load", 8), ("run", 2), ("load", 8), ("run", 4),
                                                             ("run", 8)]
     assert ("restart", "redis") in servers.log and servers.running == []
@@ -206,7 +132,7 @@ def test_a_server_that_cannot_be_restarted_skips_the_rest_of_its_target_with_the
             return _lost(result)
         return result
 
-    outcome, store = _sweep(plan, servers, RecordingEngine(crash))
+    outcome, store = run_sweep(plan, servers, RecordingEngine(crash))
     (skipped,) = outcome.skipped
     assert skipped.target == "redis" and skipped.fix == "stop it"
     assert skipped.reason == "could not restart after a crash: port 6379 on 127.0.0.1 is in use by pid 1: stop it"
@@ -227,7 +153,7 @@ def test_a_failed_point_on_a_server_still_alive_is_counted_and_the_ladder_goes_o
         return result
 
     servers = BasicServers()
-    outcome, store = _sweep(plan, servers, RecordingEngine(errors_at_two_threads))
+    outcome, store = run_sweep(plan, servers, RecordingEngine(errors_at_two_threads))
     assert ("restart", "redis") not in servers.log
     bad = store.runs["redis.workloadb.run.t2.r1"]
     assert bad.status == RunStatus.FAILED and "above --max-error-rate" in bad.error
@@ -238,8 +164,8 @@ def test_a_failed_point_on_a_server_still_alive_is_counted_and_the_ladder_goes_o
 
 def test_a_failed_load_skips_the_target_and_keeps_the_load_point():
     plan = Plan(targets=["redis"], **SMALL)
-    outcome, store = _sweep(plan, BasicServers(),
-                            RecordingEngine(lambda n, spec, r: _lost(r) if spec.phase == "load" else r))
+    outcome, store = run_sweep(plan, BasicServers(),
+                               RecordingEngine(lambda n, spec, r: _lost(r) if spec.phase == "load" else r))
     assert list(store.runs) == ["redis.workloadb.load.t8.r1"]
     assert store.runs["redis.workloadb.load.t8.r1"].status == RunStatus.FAILED
     assert outcome.skipped[0].reason.startswith("loading the dataset failed: lost the connection")
@@ -335,7 +261,7 @@ def test_a_batch_workloads_line_says_the_records_it_stored_per_second_beside_its
 def test_the_load_runs_with_load_threads_when_given():
     plan = Plan(targets=["redis"], load_threads=3, **SMALL)
     servers, engine = BasicServers(), RecordingEngine()
-    _sweep(plan, servers, engine)
+    run_sweep(plan, servers, engine)
     assert [(s.phase, s.threads) for s in engine.specs] == [("load", 3), ("run", 2), ("run", 4)]
     assert Plan.from_dict(plan.to_dict()).load_threads == 3  # kept for --resume
 
@@ -356,7 +282,7 @@ def test_precision_adds_rounds_until_every_interval_is_narrow_or_the_cap_and_tar
         return set_rate
 
     plan = Plan(targets=["redis", "valkey"], repeat=2, precision=0.05, max_repeat=3, **wide)
-    outcome, _ = _sweep(plan, BasicServers(), RecordingEngine(throughput(0.0)))
+    outcome, _ = run_sweep(plan, BasicServers(), RecordingEngine(throughput(0.0)))
     assert sorted({r.repetition for r in outcome.records if r.phase == "run"}) == [1, 2]
     notes: list[str] = []
     store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()))

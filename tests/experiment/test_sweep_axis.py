@@ -4,13 +4,11 @@ them. On real servers: Debian's Redis 7 and Valkey 9.1 (the ``[peers]`` extra)."
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.cli import ycsbctl_in
 from tests.fixtures.servers import ROOT
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.resolve import expand_axes, resolve_study, workload_name
@@ -45,12 +43,10 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytest.skip(f"no {kind} server: {catalog.get_target(kind).install_hint}")
     tmp = tmp_path_factory.mktemp("study")
     out = tmp / "study"
-    env = {**os.environ, "YCSBCTL_STATE_DIR": str(tmp / "state")}
     # --allow-concurrent: this host is shared; a point another benchmark ran beside is kept, labelled host-busy
-    p = subprocess.run([YCSBCTL, "run", "online-status", "-p", "online.structure=hash,set,zset", "--targets",
-                        ",".join(TARGETS), "--records", "3000", "--threads", "2", "--duration", "1", "--warmup", "0",
-                        "--backend", "local", "--allow-concurrent", "--out", str(out)],
-                       capture_output=True, text=True, timeout=600, env=env, cwd=tmp)
+    p = ycsbctl_in(tmp, "run", "online-status", "-p", "online.structure=hash,set,zset", "--targets", ",".join(TARGETS),
+                   "--records", "3000", "--threads", "2", "--duration", "1", "--warmup", "0", "--backend", "local",
+                   "--allow-concurrent", "--out", str(out), timeout=600)
     assert p.returncode in (0, 1), p.stderr[-3000:]
     (tmp / "stderr.txt").write_text(p.stderr)  # the console's closing lines, for the headline's test
     return out

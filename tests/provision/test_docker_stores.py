@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,7 +21,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 import pytest
 
-from tests.fixtures.cli import ycsbctl
+from tests.fixtures.cli import CONCURRENT, completed, returns, ycsbctl
 from tests.fixtures.docker import STORE_IMAGES, load_image_builder, our_containers
 from tests.fixtures.server_counters import mariadb_status, memcached_counters
 from tests.fixtures.server_counters import postgresql_table_counters as pg_table_counters
@@ -36,27 +35,6 @@ FLAVORS = {"memcached": "memcached", "postgresql": "postgres", "mariadb": "maria
 # What `up` says about each server: its durability settings (ycsbctl's in-memory-like configuration)
 SHOWN = {"memcached": "memcached 1.6", "postgresql": "fsync=off, synchronous_commit=off",
          "mariadb": "innodb_flush_log_at_trx_commit=0"}
-
-
-# These tests check counts, not speed: they measure even while another load generator runs here
-CONCURRENT = "--allow-concurrent"
-
-
-def completed(r: subprocess.CompletedProcess) -> bool:
-    """Exit 0, or 1 only because another load generator ran on this shared host meanwhile (the points are
-    kept and labelled ``degraded``; their counts are still exact)."""
-    if r.returncode == 1:
-        verdicts = re.findall(r", (ok|degraded|failed)( — .*)?$", r.stderr, re.MULTILINE)
-        return bool(verdicts) and all(v == "ok" or "another benchmark ran" in why for v, why in verdicts)
-    return r.returncode == 0
-
-
-def returns(stdout: str) -> dict[str, dict[str, int]]:
-    """``{"READ": {"OK": n, …}, …}`` from YCSB's output block (``[READ], Return=OK, n``)."""
-    out: dict[str, dict[str, int]] = {}
-    for op, status, n in re.findall(r"^\[(\w+)\], Return=(\w+), (\d+)$", stdout, re.MULTILINE):
-        out.setdefault(op, {})[status] = int(n)
-    return out
 
 
 def mariadb_key_selects(url: str) -> int:

@@ -14,13 +14,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.fixtures.cli import CONCURRENT, completed, returns, ycsbctl
 from tests.fixtures.docker import load_image_builder, our_containers
+from tests.fixtures.server_counters import (
+    elasticsearch_counts,
+    sphinx_counters,
+    tarantool_counters,
+    tarantool_delta,
+)
 from tests.fixtures.waiting import wait_until
-from tests.provision.test_docker_stores import CONCURRENT, completed, returns, ycsbctl
-from tests.stores.test_elasticsearch import counts as elasticsearch_counts
-from tests.stores.test_sphinx import counters as sphinx_counters
-from tests.stores.test_tarantool import counters as tarantool_counters
-from tests.stores.test_tarantool import delta as tarantool_delta
 from ycsbctl.stores.clickhouse.admin import events as clickhouse_events
 from ycsbctl.stores.clickhouse.admin import query as clickhouse_query
 from ycsbctl.stores.sphinx.admin import documents as sphinx_documents

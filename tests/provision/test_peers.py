@@ -14,7 +14,7 @@ import psutil
 import pytest
 import redis
 
-from tests.fixtures.cli import env, ycsbctl
+from tests.fixtures.cli import ycsbctl_in
 from tests.fixtures.waiting import wait_until
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, provision, teardown
@@ -43,11 +43,6 @@ def _servers_of(state_dir: Path) -> list[psutil.Process]:
         except psutil.Error:
             continue
     return found
-
-
-def _cli(tmp_path: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """``ycsbctl ARGS…`` with this test's own state folder (its servers, and only those)."""
-    return ycsbctl(*args, cwd=tmp_path, timeout=timeout, environ=env(YCSBCTL_STATE_DIR=str(tmp_path / "state")))
 
 
 @pytest.mark.parametrize(("kind", "server", "version", "allocator"), [
@@ -114,12 +109,13 @@ def test_io_threads_2_on_valkey_serve_reads_on_the_io_thread(state_dir: Path, tm
             if "io_threaded_reads_processed" not in r.info():
                 pytest.skip(f"{ep.server_name} does not report io_threaded_reads_processed")
             before = r.info()["io_threaded_reads_processed"]
-        loaded = _cli(tmp_path, "load", "workload-b", "--target", ep.url, "-p", "recordcount=500", "--threads", "8")
+        loaded = ycsbctl_in(tmp_path, "load", "workload-b", "--target", ep.url, "-p", "recordcount=500",
+                            "--threads", "8")
         assert loaded.returncode == 0, loaded.stderr[-2000:]
 
         def reads_on_io_thread() -> bool:  # Valkey hands reads to its I/O thread once the load is high enough
-            point = _cli(tmp_path, "run", "workload-b", "--target", ep.url, "-p", "recordcount=500", "--threads", "8",
-                         "--duration", "1", "--warmup", "0")
+            point = ycsbctl_in(tmp_path, "run", "workload-b", "--target", ep.url, "-p", "recordcount=500",
+                               "--threads", "8", "--duration", "1", "--warmup", "0")
             assert point.returncode == 0, point.stderr[-2000:]
             with redis.Redis.from_url(ep.url) as r:
                 return r.info()["io_threaded_reads_processed"] > before
@@ -137,9 +133,9 @@ def labelled_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subpro
         _need(kind)
     tmp = tmp_path_factory.mktemp("labelled")
     out = tmp / "exp"
-    proc = _cli(tmp, "run", "workload-b", "--targets", "redis,redis-lazyfree,valkey-io2,redis6", *SHORT,
-                "--server-config", "redis-lazyfree:lazyfree-lazy-user-del=yes",
-                "--server-config", "valkey-io2:io-threads=2", "--out", str(out))
+    proc = ycsbctl_in(tmp, "run", "workload-b", "--targets", "redis,redis-lazyfree,valkey-io2,redis6", *SHORT,
+                      "--server-config", "redis-lazyfree:lazyfree-lazy-user-del=yes",
+                      "--server-config", "valkey-io2:io-threads=2", "--out", str(out))
     return out, proc
 
 
@@ -190,15 +186,15 @@ def test_labelled_servers_are_stopped_after_the_run(labelled_run) -> None:
 
 def test_a_setting_the_server_refuses_is_one_line_exit_2_and_nothing_left_running(tmp_path: Path) -> None:
     _need("redis")
-    proc = _cli(tmp_path, "run", "workload-b", "--targets", "redis,redis-lazy", *SHORT, "--out",
-                str(tmp_path / "exp"), "--quiet", "--server-config", "redis-lazy:lazyfree-lazy-user-del=maybe")
+    proc = ycsbctl_in(tmp_path, "run", "workload-b", "--targets", "redis,redis-lazy", *SHORT, "--out",
+                      str(tmp_path / "exp"), "--quiet", "--server-config", "redis-lazy:lazyfree-lazy-user-del=maybe")
     assert proc.returncode == 2, proc.stderr[-3000:]
     errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("error:")]
     assert len(errors) == 1 and "Traceback" not in proc.stderr
     assert errors[0].startswith("error: redis-lazy: redis-server refused its settings: 'lazyfree-lazy-user-del")
     assert "argument must be 'yes' or 'no'" in errors[0]
     assert _servers_of(tmp_path / "state") == []
-    status = _cli(tmp_path, "status")
+    status = ycsbctl_in(tmp_path, "status")
     assert status.stdout.startswith("no servers recorded"), status.stdout
     # redis-lazy was tried before redis was measured: no point was measured in vain
     assert not list(tmp_path.glob("*exp*/runs/*.json"))
@@ -207,19 +203,20 @@ def test_a_setting_the_server_refuses_is_one_line_exit_2_and_nothing_left_runnin
 
 def test_up_with_a_bad_key_names_the_label_and_leaves_nothing(tmp_path: Path) -> None:
     _need("valkey")
-    proc = _cli(tmp_path, "up", "valkey-x", "--backend", "local", "--server-config", "valkey-x:no-such-directive=1")
+    proc = ycsbctl_in(tmp_path, "up", "valkey-x", "--backend", "local",
+                      "--server-config", "valkey-x:no-such-directive=1")
     assert proc.returncode == 2
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("error: valkey-x: valkey-server refused its settings: 'no-such-directive \"1\"'")
     assert "Bad directive" in last
     assert _servers_of(tmp_path / "state") == []
-    assert _cli(tmp_path, "status").stdout.startswith("no servers recorded")
+    assert ycsbctl_in(tmp_path, "status").stdout.startswith("no servers recorded")
 
 
 def test_settings_for_a_url_are_refused_before_anything_starts(tmp_path: Path, redis_server) -> None:
     label = f"redis-127-0-0-1-{redis_server.port}"
-    proc = _cli(tmp_path, "run", "workload-b", "--target", redis_server.url, "--threads", "1", "--duration", "1",
-                "--server-config", f"{label}:io-threads=2")
+    proc = ycsbctl_in(tmp_path, "run", "workload-b", "--target", redis_server.url, "--threads", "1",
+                      "--duration", "1", "--server-config", f"{label}:io-threads=2")
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         f"error: --server-config {label}: that target is a server you run (redis://127.0.0.1:{redis_server.port}/0); "
@@ -262,16 +259,16 @@ def test_settings_reach_a_docker_server_and_a_refused_one_leaves_no_container(do
 
 def test_a_label_of_any_name_runs_with_target_kind_and_up_status_down_use_it(tmp_path: Path) -> None:
     _need("redis")
-    up = _cli(tmp_path, "up", "lazy", "--backend", "local", "--target-kind", "lazy=redis",
-              "--server-config", "lazy:lazyfree-lazy-user-del=yes")
+    up = ycsbctl_in(tmp_path, "up", "lazy", "--backend", "local", "--target-kind", "lazy=redis",
+                    "--server-config", "lazy:lazyfree-lazy-user-del=yes")
     assert up.returncode == 0, up.stderr[-2000:]
     label, url, where = up.stdout.strip().split("\t")
     assert label == "lazy" and where.startswith("local, pid ") and where.endswith(", lazyfree-lazy-user-del=yes")
     with redis.Redis.from_url(url) as r:
         assert r.config_get("lazyfree-lazy-user-del") == {"lazyfree-lazy-user-del": "yes"}
-    status = _cli(tmp_path, "status")
+    status = ycsbctl_in(tmp_path, "status")
     assert status.stdout.startswith("lazy\t") and "\tup\t" in status.stdout
-    down = _cli(tmp_path, "down", "lazy")
+    down = ycsbctl_in(tmp_path, "down", "lazy")
     assert down.stdout.startswith("lazy: stopped pid "), down.stdout + down.stderr
     assert _servers_of(tmp_path / "state") == []
 
@@ -298,8 +295,8 @@ def test_a_targets_file_runs_its_labels_with_their_settings(tmp_path: Path) -> N
     listed = tmp_path / "targets"
     listed.write_text("redis\nlazy  redis  lazyfree-lazy-user-del=yes  lazyfree-lazy-server-del=yes\n")
     out = tmp_path / "exp"
-    proc = _cli(tmp_path, "run", "workload-b", "--targets-file", str(listed), *SHORT, "--quiet", "--out", str(out),
-                "--server-config", "lazy:lazyfree-lazy-server-del=no")  # the command line wins over the file
+    proc = ycsbctl_in(tmp_path, "run", "workload-b", "--targets-file", str(listed), *SHORT, "--quiet",
+                      "--out", str(out), "--server-config", "lazy:lazyfree-lazy-server-del=no")  # the command line wins over the file
     assert proc.returncode == 0, proc.stderr[-3000:]
     exp = load(out)
     assert exp.manifest.plan["targets"] == ["redis", "lazy"]  # the file's order

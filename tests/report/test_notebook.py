@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 
 import pytest
 
-from tests.fixtures.notebook import ROOT, run_as_the_readme_says
+from tests.fixtures.cli import ycsbctl_in
 from tests.fixtures.notebook import execute_notebook as _execute
+from tests.fixtures.notebook import run_as_the_readme_says
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +37,9 @@ def test_explore_notebook_reads_the_structure_study(redis_server, tmp_path, monk
     """A study with a sweep axis (online-status, Hash and Set, each loaded into a real Redis): the
     notebook's study section tabulates each variant's bytes per record and draws the grouped figure."""
     out = tmp_path / "study"
-    env = {**os.environ, "YCSBCTL_STATE_DIR": str(tmp_path / "state")}
-    p = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "run", "online-status", "-p", "online.structure=hash,set",
-                        "--target", redis_server.url, "--load", "--records", "500", "--threads", "2", "--duration", "1",
-                        "--warmup", "0", "--allow-concurrent", "--out", str(out)],
-                       capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    p = ycsbctl_in(tmp_path, "run", "online-status", "-p", "online.structure=hash,set", "--target", redis_server.url,
+                   "--load", "--records", "500", "--threads", "2", "--duration", "1", "--warmup", "0",
+                   "--allow-concurrent", "--out", str(out))
     assert p.returncode in (0, 1), p.stderr[-3000:]  # 1: a point another benchmark ran beside (host-busy)
     nb = _execute(out, tmp_path, monkeypatch)
     cell = next(c for c in nb.cells if c.cell_type == "code" and "variant_study.study_rows" in c.source)

@@ -5,34 +5,13 @@ measured (all drawn at the floor), and two degraded at another with nearly the s
 
 from __future__ import annotations
 
-import math
 import re
 
-import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Annotation
 
+from tests.fixtures.crowded_plot import COLORS, crowded_points
 from ycsbctl.report import plots
-
-COLORS = {"redis": "#0072B2", "valkey": "#E69F00", "keydb": "#009E73"}
-
-
-def _point(target: str, threads: int, status: str, ok_tp: float, seen: float) -> dict:
-    ok = status == "ok"
-    tp = ok_tp if ok else math.nan
-    return dict(target=target, workload="workloadb", threads=threads, reps=1, ok=int(ok), status=status,
-                throughput_mean=tp, throughput_min=tp, throughput_max=tp, throughput_seen=seen,
-                latency_mean=200.0 if ok else math.nan, latency_min=200.0 if ok else math.nan,
-                latency_max=200.0 if ok else math.nan, bottleneck="latency")
-
-
-def _crowded() -> pd.DataFrame:
-    rows = []
-    for i, target in enumerate(COLORS):
-        rows.append(_point(target, 8, "ok", 40_000 + 1_000 * i, 40_000 + 1_000 * i))
-        rows.append(_point(target, 16, "degraded", math.nan, math.nan))  # nothing measured: all at the floor
-        rows.append(_point(target, 32, "degraded" if i < 2 else "ok", 50_000 + 100 * i, 50_000 + 100 * i))
-    return pd.DataFrame(rows)
 
 
 def _label_boxes(fig) -> list:
@@ -46,16 +25,16 @@ def _overlapping(boxes: list) -> list[tuple[str, str]]:
 
 
 def test_no_two_labels_of_the_throughput_figure_overlap(monkeypatch):
-    fig = plots.throughput_latency_figure(_crowded(), "workloadb", "p99", COLORS)
+    fig = plots.throughput_latency_figure(crowded_points(), "workloadb", "p99", COLORS)
     boxes = _label_boxes(fig)
     assert len(boxes) == 5  # three degraded at 16 threads, two at 32
     assert _overlapping(boxes) == []
     monkeypatch.setattr(plots, "spread_labels", lambda fig, labels: None)  # as it was: the same boxes overlap
-    assert _overlapping(_label_boxes(plots.throughput_latency_figure(_crowded(), "workloadb", "p99", COLORS)))
+    assert _overlapping(_label_boxes(plots.throughput_latency_figure(crowded_points(), "workloadb", "p99", COLORS)))
 
 
 def test_a_degraded_point_stays_on_its_curve_at_what_it_measured_and_says_so():
-    fig = plots.throughput_latency_figure(_crowded(), "workloadb", "p99", COLORS)
+    fig = plots.throughput_latency_figure(crowded_points(), "workloadb", "p99", COLORS)
     ax = fig.axes[0]
     labels = {a.get_text(): a.xy for a in ax.texts if isinstance(a, Annotation)}
     assert labels["redis: degraded 1/1"] == (32, 50_000) and labels["valkey: degraded 1/1"] == (32, 50_100)

@@ -148,7 +148,7 @@ def test_no_two_labels_of_the_reports_figures_overlap_in_headless_chromium(rende
     texts — tick labels, titles, legend entries, the labels of degraded and failed points, the footprint's
     unlike-quantities note — overlap. A figure whose point labels are not spread apart is measured beside
     them and must show an overlap: the check sees one where there is one."""
-    from tests.report.test_plot_labels import COLORS, _crowded
+    from tests.fixtures.crowded_plot import COLORS, crowded_points
     from ycsbctl.report import plots
 
     out, html = rendered
@@ -157,7 +157,7 @@ def test_no_two_labels_of_the_reports_figures_overlap_in_headless_chromium(rende
     real_spread = plots.spread_labels
     plots.spread_labels = lambda fig, labels: None  # the labels as they were drawn before they were spread
     try:
-        crowded = plots.throughput_latency_figure(_crowded(), "workloadb", "p99", COLORS)
+        crowded = plots.throughput_latency_figure(crowded_points(), "workloadb", "p99", COLORS)
     finally:
         plots.spread_labels = real_spread
     crowded.savefig(tmp_path / "crowded.svg", format="svg")

@@ -7,13 +7,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import ycsbctl
+from tests.fixtures.cli import ycsbctl as run_ycsbctl
 
 # What the README tells a contributor to write, and nothing more.
 INIT = '"""``echo://``: a toy store that answers every operation itself."""\n'
@@ -89,11 +89,9 @@ def _tree_with_echo(root: Path, has_server: bool) -> Path:
 
 def _run_point(tree: Path, cwd: Path) -> tuple[subprocess.CompletedProcess, Path]:
     out = cwd / "out"
-    done = subprocess.run(
-        [sys.executable, "-m", "ycsbctl", "run", "workload-b", "--target", "echo://", "--threads", "2",
-         "--duration", "1", "-p", "recordcount=100", "--out", str(out)],
-        cwd=cwd, capture_output=True, text=True, timeout=180,
-        env={**os.environ, "PYTHONPATH": str(tree)})
+    done = run_ycsbctl("run", "workload-b", "--target", "echo://", "--threads", "2", "--duration", "1",
+                       "-p", "recordcount=100", "--out", str(out), cwd=cwd, timeout=180,
+                       environ={**os.environ, "PYTHONPATH": str(tree)})  # the copy's ycsbctl, with its echo store
     return done, out
 
 

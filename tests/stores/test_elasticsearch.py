@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.server_counters import elasticsearch_counts
 from tests.fixtures.study_clients import elasticsearch_curl
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
-from ycsbctl.stores.elasticsearch.admin import index_stats
 from ycsbctl.stores.elasticsearch.stats import ElasticsearchStatsSampler
 from ycsbctl.workload.properties import load_properties
 
@@ -25,13 +25,6 @@ def props(**overrides: object) -> dict[str, str]:
     p = dict(load_properties("workload-a"))
     p.update({k: str(v) for k, v in overrides.items()})
     return p
-
-
-def counts(url: str) -> dict[str, int]:
-    s = index_stats(url)
-    return {"get_exists": s["get"]["exists_total"], "get_missing": s["get"]["missing_total"],
-            "indexed": s["indexing"]["index_total"], "index_failed": s["indexing"]["index_failed"],
-            "deleted": s["indexing"]["delete_total"], "searches": s["search"]["query_total"]}
 
 
 def test_a_record_is_one_document_of_ycsbs_index_read_back_with_curl(elasticsearch):
@@ -62,16 +55,16 @@ def test_engine_counts_per_operation_equal_the_indexs_own_stats(elasticsearch):
     registry.for_url(url).clear(url, "usertable")
     load = run_phase(PhaseSpec("load", url, props(recordcount=100), threads=2, processes=1))
     assert load.status == "ok", load.errors
-    assert load.ops["INSERT"].returns == {"OK": 100} and counts(url)["indexed"] == 100
+    assert load.ops["INSERT"].returns == {"OK": 100} and elasticsearch_counts(url)["indexed"] == 100
     sampler = ElasticsearchStatsSampler(url, interval_s=0.5)
     sampler.start()
     wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")
-    before = counts(url)
+    before = elasticsearch_counts(url)
     run = run_phase(PhaseSpec("run", url, props(recordcount=200, operationcount=300, readproportion=0.5,
                                                 updateproportion=0.3, insertproportion=0.1, scanproportion=0.1,
                                                 requestdistribution="uniform", maxscanlength=10),
                               threads=1, processes=1))  # one client: no update meets another's (a retry would get again)
-    after = counts(url)
+    after = elasticsearch_counts(url)
     seen = len(sampler.rows)
     wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
     frame = sampler.stop()

@@ -6,7 +6,6 @@ superuser (the provisioner's probe and the checks below) and SCRAM for a role ma
 
 from __future__ import annotations
 
-import os
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.fixtures.servers import ROOT
+from tests.fixtures.cli import env, ycsbctl
 from tests.fixtures.sql_cli import cli_rows
 from tests.fixtures.sql_servers import started
 from ycsbctl.provision.base import Endpoint
@@ -44,14 +43,15 @@ def scram_server() -> Iterator[Endpoint]:
         folder.rmdir()
 
 
+def _without_pgpassword(password: str | None = None) -> dict[str, str]:
+    """The CLI's environment with no ``PGPASSWORD`` but ``password``'s, when given."""
+    environ = {k: v for k, v in env().items() if k != "PGPASSWORD"}
+    return environ if password is None else {**environ, "PGPASSWORD": password}
+
+
 def _load(url: str, tmp_path: Path, *extra: str, password: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("PGPASSWORD", None)
-    if password is not None:
-        env["PGPASSWORD"] = password
-    return subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "load", "workloadc", "--target", url,
-                           "-p", "recordcount=50", "-p", "table=pwtable", "--no-telemetry", *extra],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    return ycsbctl("load", "workloadc", "--target", url, "-p", "recordcount=50", "-p", "table=pwtable",
+                   "--no-telemetry", *extra, cwd=tmp_path, timeout=120, environ=_without_pgpassword(password))
 
 
 def _url(server: Endpoint, password: str | None = None) -> str:
@@ -106,11 +106,10 @@ def test_a_user_who_is_not_a_superuser_is_measured_with_the_servers_cpu(scram_se
     cli_rows("postgresql", scram_server.url, f"CREATE DATABASE plaindb OWNER {PLAIN}")  # its own schema to write in
     port = scram_server.url.rsplit(":", 1)[1].split("/")[0]
     url = f"postgresql://{PLAIN}:{SECRET}@127.0.0.1:{port}/plaindb"
-    env = {k: v for k, v in os.environ.items() if k != "PGPASSWORD"}
     out = tmp_path / "plain"
-    r = subprocess.run([str(ROOT / ".venv" / "bin" / "ycsbctl"), "run", "workload-c", "--target", url, "--load",
-                        "--records", "100", "--threads", "2", "--duration", "1", "--warmup", "0", "--allow-concurrent",
-                        "--out", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=180, env=env)
+    r = ycsbctl("run", "workload-c", "--target", url, "--load", "--records", "100", "--threads", "2", "--duration", "1",
+                "--warmup", "0", "--allow-concurrent", "--out", str(out), cwd=tmp_path, timeout=180,
+                environ=_without_pgpassword())
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-3000:]
     runs = pd.read_parquet(out / "runs.parquet").set_index("phase")
     assert runs.loc["run", "status"] == "ok" and runs.loc["run", "operations"] > 0

@@ -11,6 +11,7 @@ import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.server_counters import SPHINX_COUNTERS, sphinx_counters
 from tests.fixtures.study_clients import sphinx_mysql
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
@@ -22,12 +23,8 @@ from ycsbctl.stores.sphinx.stats import SphinxStatusSampler
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.truth
-COUNTERS = ("queries", "command_search", "command_delete")
 
 
-def counters(url: str) -> dict[str, int]:
-    s = status(url)
-    return {k: int(s[k]) for k in COUNTERS}
 
 
 def props(workload: str = "workload-c", **overrides: object) -> dict[str, str]:
@@ -67,11 +64,11 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     sampler = SphinxStatusSampler(url, interval_s=0.5)
     sampler.start()
     wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")
-    before = counters(url)
+    before = sphinx_counters(url)
     run = run_phase(PhaseSpec("run", url, props(recordcount=600, operationcount=2000, readproportion=0.8,
                                                 scanproportion=0.1, insertproportion=0.1, maxscanlength=10,
                                                 requestdistribution="uniform"), threads=4, processes=2))
-    after = counters(url)
+    after = sphinx_counters(url)
     seen = len(sampler.rows)
     wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
     frame = sampler.stop()
@@ -79,7 +76,7 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     reads, scans, inserts = (run.ops[k].returns for k in ("READ", "SCAN", "INSERT"))
     assert sum(reads.values()) + sum(scans.values()) + sum(inserts.values()) == 2000
     assert reads.get("OK", 0) > 0 and reads.get("NOT_FOUND", 0) > 0
-    d = {k: after[k] - before[k] for k in COUNTERS}
+    d = {k: after[k] - before[k] for k in SPHINX_COUNTERS}
     assert d["command_search"] == d["queries"] == sum(reads.values()) + sum(scans.values()) and d["command_delete"] == 0
     assert int(sphinx_mysql(url, "SELECT COUNT(*) FROM usertable")[0][0]) == 300 + inserts["OK"] == 300 + sum(inserts.values())
     # the sampler's SHOW STATUS is no search: its rates add up to the engine's searches (± the rows' timing)

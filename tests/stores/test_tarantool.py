@@ -9,28 +9,17 @@ import json
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.server_counters import tarantool_counters, tarantool_delta
 from tests.fixtures.study_clients import tarantool_console
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
-from ycsbctl.stores.tarantool.admin import AdminConnection, stat_totals
 from ycsbctl.stores.tarantool.stats import TarantoolStatSampler
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.truth
-KINDS = ("SELECT", "INSERT", "REPLACE", "UPDATE", "DELETE", "ERROR")
-
-
-def counters(url: str) -> dict[str, float]:
-    with AdminConnection(url) as c:
-        totals = stat_totals(c)
-    return {k: totals[k] for k in KINDS}
-
-
-def delta(before: dict[str, float], after: dict[str, float]) -> dict[str, int]:
-    return {k: int(after[k] - before[k]) for k in KINDS}
 
 
 def props(**overrides: object) -> dict[str, str]:
@@ -81,11 +70,11 @@ def test_missing_keys_are_not_found_a_stored_key_refuses_a_second_insert_and_a_s
 def test_engine_counts_per_operation_equal_box_stat_and_the_samplers_rates_add_up(tarantool):
     url = tarantool.url
     registry.for_url(url).clear(url, "usertable")
-    before = counters(url)
+    before = tarantool_counters(url)
     load = run_phase(PhaseSpec("load", url, props(recordcount=300), threads=3, processes=1))
-    after = counters(url)
+    after = tarantool_counters(url)
     assert load.status == "ok", load.errors
-    assert delta(before, after)["INSERT"] == load.ops["INSERT"].returns["OK"] == 300
+    assert tarantool_delta(before, after)["INSERT"] == load.ops["INSERT"].returns["OK"] == 300
     assert registry.for_url(url).count(url, "usertable") == 300
 
     # Reads and updates over twice the keys loaded (half miss), inserts past the end; two worker processes,
@@ -93,15 +82,15 @@ def test_engine_counts_per_operation_equal_box_stat_and_the_samplers_rates_add_u
     sampler = TarantoolStatSampler(url, interval_s=0.5)
     sampler.start()
     wait_until(lambda: len(sampler.rows) >= 1, what="the sampler's first row")
-    before = counters(url)
+    before = tarantool_counters(url)
     run = run_phase(PhaseSpec("run", url, props(recordcount=600, operationcount=2000, readproportion=0.6,
                                                 updateproportion=0.3, insertproportion=0.1,
                                                 requestdistribution="uniform"), threads=4, processes=2))
-    after = counters(url)
+    after = tarantool_counters(url)
     seen = len(sampler.rows)
     wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
     frame = sampler.stop()
-    d = delta(before, after)
+    d = tarantool_delta(before, after)
     reads, updates, inserts = (run.ops[k].returns for k in ("READ", "UPDATE", "INSERT"))
     assert run.operations == 2000 and sum(reads.values()) + sum(updates.values()) + sum(inserts.values()) == 2000
     assert reads.get("NOT_FOUND", 0) > 0 and updates.get("NOT_FOUND", 0) > 0 and reads.get("OK", 0) > 0

@@ -55,7 +55,7 @@ class Faulty(Workload):
             raise ValueError("the faulty plug-in's source")
         return _Source()
 
-    def executor(self, protocol: str) -> Executor | None:
+    def executor(self, protocol: str) -> Executor[Any] | None:
         if self.mode == "executor":
             raise TypeError("the faulty plug-in's executor factory")
         if protocol != "redis":

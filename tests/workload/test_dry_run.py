@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.cli import YCSBCTL, run_cli
 from ycsbctl.cli import main
 from ycsbctl.workload.keys import build_key_name
 
@@ -26,7 +26,7 @@ LINE = re.compile(
 
 
 def dry_run(*args: str) -> list[str]:
-    result = CliRunner().invoke(main, ["dry-run", *args], catch_exceptions=False)
+    result = run_cli("dry-run", *args)
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     return result.stdout.splitlines()

@@ -13,37 +13,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+from tests.fixtures.media_items import ITEMS, PROPS, load_and_check, media_workload
 from ycsbctl.stores.registry import open_bindings
 from ycsbctl.workload.media_items.contract import Item, Query
-from ycsbctl.workload.media_items.dataset import dictionary, items, prefix_of, random_item
-from ycsbctl.workload.media_items.executor import Checked, WrongAnswer
+from ycsbctl.workload.media_items.dataset import dictionary, items, prefix_of
+from ycsbctl.workload.media_items.executor import WrongAnswer
 from ycsbctl.workload.media_items.ops import (
     FULLTEXT,
     FULLTEXT_PREFIX,
     QUERIES,
     QUERY_1COND,
     QUERY_2COND,
-    STUDY_NAMES,
-    UPDATE,
 )
-from ycsbctl.workload.media_items.workload import MediaItems
-from ycsbctl.workload.plugin import OK
-from ycsbctl.workload.properties import Properties
-
-ITEMS = 400
-PROPS = {"table": "items", "workload": "ycsbctl.workload.media_items:MediaItems"}  # the bindings' properties
-
-
-def _workload(operation: str = "mix", names: tuple[str, ...] = (), **extra: str) -> MediaItems:
-    """The study at :data:`ITEMS` items; ``mix`` of ``names`` (default: every test but update)."""
-    props = {"recordcount": str(ITEMS), "media.operation": operation, "media.queries": "40", "media.checks": "40",
-             "media.batchsize": "50"}
-    if operation == "mix":
-        props.update({f"media.{n}proportion": "1" for n in names or [n for n in STUDY_NAMES if n != "update"]})
-    return MediaItems.from_properties(Properties({**props, **extra}))
 
 
 @functools.cache
@@ -70,7 +53,7 @@ def _scan(q: Query) -> list[int]:
 
 
 def test_the_truth_agrees_with_a_scan_of_the_items() -> None:
-    w = _workload()
+    w = media_workload()
     data = items(1, ITEMS)
     assert 400 <= len(json.dumps(data.item(7).document())) <= 560  # the study's ~500-byte JSON document
     assert all(2000 <= y <= 2049 for y in data.years.tolist())
@@ -84,47 +67,12 @@ def test_the_truth_agrees_with_a_scan_of_the_items() -> None:
     assert prefix_of("abcdefg") == "abcd" and prefix_of("abc") == "abc"
 
 
-def _load_and_check(url: str, protocol: str, operation: str, names: tuple[str, ...] = ()
-                    ) -> tuple[list[str], set[int]]:
-    """Empty the store (its own ``clear``), load the items through its executor, then run the answer checks
-    of every test of the point (with totals) and a few timed operations of each; → (what the checks said,
-    the queries the store cannot answer)."""
-    from ycsbctl.stores.registry import get
-
-    get(protocol).clear(url, "items")
-    return asyncio.run(_load_and_check_on(url, protocol, operation, names))
-
-
-async def _load_and_check_on(url: str, protocol: str, operation: str, names: tuple[str, ...]
-                             ) -> tuple[list[str], set[int]]:
-    w = _workload(operation, names)
-    ex = w.executor(protocol)
-    assert isinstance(ex, Checked)
-    bs = await open_bindings(url, 2, PROPS, 10.0)
-    try:
-        b = bs.bindings[0]
-        assert await ex.prepare(b, "load") is None
-        assert await ex.prepare(bs.bindings[1], "load") is None  # a second worker's setup finds it made
-        data = items(1, ITEMS)
-        for first in range(0, ITEMS, 50):
-            assert await ex(b, 7, [data.item(i) for i in range(first, first + 50)]) == OK, b.last_error
-        said = [await ex.prepare(b, "run") or ""]
-        for op in w.s.ops:
-            for arg in range(5):
-                st = await ex(b, op, arg % len(w.pools[op].queries) if op in QUERIES else
-                              random_item(np.random.default_rng(arg), arg * 97) if op == UPDATE else arg * 97)
-                assert st == OK, (op, b.last_error)  # a wrong answer would raise WrongAnswer
-        return said, set(type(ex.store).refused("")) & set(QUERIES)
-    finally:
-        await bs.close()
-
-
 def _check_store(url: str, protocol: str) -> None:
     """Every test but UPDATE in one point's checks, then UPDATE's (which writes the items back as loaded)."""
-    said, refused = (_load_and_check(url, protocol, "mix"))
+    said, refused = (load_and_check(url, protocol, "mix"))
     assert said == [""], said
     assert refused == set()
-    said, _ = (_load_and_check(url, protocol, "update"))
+    said, _ = (load_and_check(url, protocol, "update"))
     assert said == [""], said
 
 
@@ -146,12 +94,12 @@ def test_mariadb_answers_as_the_truth(mariadb) -> None:
 @pytest.mark.truth
 def test_the_mongodb_wire_answers_as_the_truth(mongo_db) -> None:
     url, _ = mongo_db
-    said, refused = (_load_and_check(url, "mongodb", "mix", ("byid", "1cond", "2cond")))
+    said, refused = (load_and_check(url, "mongodb", "mix", ("byid", "1cond", "2cond")))
     assert said == [""] and refused == {FULLTEXT_PREFIX}
-    said, _ = (_load_and_check(url, "mongodb", "update"))
+    said, _ = (load_and_check(url, "mongodb", "update"))
     assert said == [""]
     # FerretDB (the local mongo-wire server) has no $text: FULLTEXT is refused on it by its kind
-    w = _workload("text")
+    w = media_workload("text")
     assert "unknown top level operator" in (w.refusal("mongodb", "ferretdb") or "")
     assert w.refusal("mongodb", "") is None and w.executor("mongodb") is not None
 
@@ -159,24 +107,24 @@ def test_the_mongodb_wire_answers_as_the_truth(mongo_db) -> None:
 @pytest.mark.truth
 def test_redis_and_memcached_read_and_update_items_as_loaded(rds, redis_server, memcached_server) -> None:
     for url, protocol in ((redis_server.url, "redis"), (memcached_server.url, "memcached")):
-        said, refused = (_load_and_check(url, protocol, "byid"))
+        said, refused = (load_and_check(url, protocol, "byid"))
         assert said == [""] and refused == set(QUERIES)
-        said, _ = (_load_and_check(url, protocol, "update"))
+        said, _ = (load_and_check(url, protocol, "update"))
         assert said == [""]
     assert rds.dbsize() == ITEMS and json.loads(rds.get("items:5"))["id"] == 5
-    assert "QUERY-1COND: Redis has no secondary index" in (_workload("1cond").refusal("redis") or "")
+    assert "QUERY-1COND: Redis has no secondary index" in (media_workload("1cond").refusal("redis") or "")
 
 
 @pytest.mark.truth
 def test_a_wrong_answer_fails_the_check_and_the_operation(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'items.db'}"
-    (_load_and_check(url, "sqlite", "1cond"))
+    (load_and_check(url, "sqlite", "1cond"))
     first = items(1, ITEMS).years.tolist().index(next(y for y in items(1, ITEMS).years.tolist() if y > 2010))
     with sqlite3.connect(tmp_path / "items.db") as conn:  # the first item of QUERY-1COND's page leaves it
         conn.execute("UPDATE items SET year = 2001 WHERE id = ?", (first,))
 
     async def check() -> tuple[str | None, str]:
-        w = _workload("1cond")
+        w = media_workload("1cond")
         ex = w.executor("sqlite")
         bs = await open_bindings(url, 1, PROPS, 5.0)
         try:
@@ -196,8 +144,8 @@ def test_a_mix_that_updates_what_it_checks_is_refused() -> None:
     from ycsbctl.errors import UserError
 
     with pytest.raises(UserError, match="media.check=off"):
-        _workload("mix", **{"media.updateproportion": "1"})
-    assert _workload("mix", **{"media.updateproportion": "1", "media.check": "off"}).s.ops
+        media_workload("mix", **{"media.updateproportion": "1"})
+    assert media_workload("mix", **{"media.updateproportion": "1", "media.check": "off"}).s.ops
 
 
 def test_a_run_marks_the_cells_a_store_cannot_answer(tmp_path: Path, redis_server, rds) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.fixtures.media_items import load_and_check
 from tests.fixtures.study_clients import (
     clickhouse_client,
     elasticsearch_curl,
@@ -18,7 +19,6 @@ from tests.fixtures.study_clients import (
     tarantool_console,
 )
 from tests.fixtures.waiting import wait_until
-from tests.workload.test_media_items import _load_and_check
 from ycsbctl import telemetry
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores.registry import get
@@ -31,7 +31,7 @@ EVERY_QUERY = ("byid", "1cond", "2cond", "text", "text_prefix")
 
 def _measured_load(ep: Endpoint, protocol: str, names: tuple[str, ...], items_bytes: Callable[[], float]
                    ) -> tuple[list[str], set[int]]:
-    """:func:`_load_and_check` of ``names`` with the footprint around its load (as a sweep's load takes it): its
+    """:func:`load_and_check` of ``names`` with the footprint around its load (as a sweep's load takes it): its
     bytes per item, the figure the many-store report shows, is > 0; the store's reading gains exactly the items
     loaded; and its growth is that of ``items_bytes()`` (the items' own bytes, read by the store's own client; 0
     before the table exists, an empty Sphinx index's own when emptied) once the two are read at a quiet moment
@@ -39,7 +39,7 @@ def _measured_load(ep: Endpoint, protocol: str, names: tuple[str, ...], items_by
     proto = get(protocol)
     proto.clear(ep.url, "items")
     before, empty = telemetry.footprint_before(ep), items_bytes()
-    said, refused = _load_and_check(ep.url, protocol, "mix", names)
+    said, refused = load_and_check(ep.url, protocol, "mix", names)
     loaded = proto.count(ep.url, "items") or 0
     fp = telemetry.footprint_after(ep, before, loaded)
     assert loaded > 0 and fp.basis == proto.footprint_basis and (fp.bytes_per_record or 0) > 0, fp
@@ -63,7 +63,7 @@ def test_tarantool_answers_as_the_truth_and_cannot_search_text(tarantool) -> Non
 
     said, refused = _measured_load(tarantool, "tarantool", ("byid", "1cond", "2cond"), items_bytes)
     assert said == [""] and refused == {FULLTEXT, FULLTEXT_PREFIX}
-    said, _ = _load_and_check(tarantool.url, "tarantool", "update")
+    said, _ = load_and_check(tarantool.url, "tarantool", "update")
     assert said == [""]
     assert "no full-text index" in store_class("tarantool").refused("")[FULLTEXT]
 
@@ -86,7 +86,7 @@ def test_sphinx_answers_every_query_as_the_truth_and_updates_by_replace(sphinx) 
 
     said, refused = _measured_load(sphinx, "sphinx", EVERY_QUERY, items_bytes)
     assert said == [""] and refused == set()
-    said, _ = _load_and_check(sphinx.url, "sphinx", "update")
+    said, _ = load_and_check(sphinx.url, "sphinx", "update")
     assert said == [""]
 
 
@@ -103,5 +103,5 @@ def test_elasticsearch_answers_every_query_as_the_truth(elasticsearch) -> None:
 
     said, refused = _measured_load(elasticsearch, "elasticsearch", EVERY_QUERY, items_bytes)
     assert said == [""] and refused == set()
-    said, _ = _load_and_check(elasticsearch.url, "elasticsearch", "update")
+    said, _ = load_and_check(elasticsearch.url, "elasticsearch", "update")
     assert said == [""]

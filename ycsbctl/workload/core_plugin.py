@@ -49,5 +49,5 @@ class CorePlugin(Workload):
             return LoadGenerator(self.core, rng, first, count)
         return RunGenerator(self.core, rng, process, processes, acked)
 
-    def executor(self, protocol: str) -> Executor | None:
+    def executor(self, protocol: str) -> Executor[Any] | None:
         return None  # the engine's YCSB path runs it (builtin_ycsb)

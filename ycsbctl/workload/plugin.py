@@ -23,7 +23,8 @@ What a workload gives the engine (:class:`Workload`):
   client thread, each timed by the engine around one ``await``); only CoreWorkload's READ/UPDATE/
   INSERT are chained from the binding's reply callback (``stores.chain``).
 - **Execution per store**: :meth:`Workload.executor` (``protocol`` = the store's name: ``redis``,
-  ``mongodb``, ``basic``) returns an :class:`Executor`, ``await executor(binding, op, arg)`` → a
+  ``mongodb``, ``basic``) returns an :class:`Executor` of that store's binding interface
+  (``Executor[RespBinding]`` for ``redis``), ``await executor(binding, op, arg)`` → a
   status (0 OK, 1 NOT_FOUND, 2 ERROR, 3 TIMEOUT: the stores' ``Status``), or None when the workload
   cannot run on that store (refused before anything starts). An executor speaks through the
   binding's generic request method — Redis: ``await binding.resp(*commands)`` → (status, last
@@ -49,7 +50,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
@@ -123,12 +124,21 @@ class SqlBinding(Protocol):
     async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]: ...
 
 
-class Executor(Protocol):
-    """Runs one operation of a plug-in workload on one binding (one connection): → status code. The
-    binding is the store's own (:class:`RespBinding` for ``redis``, :class:`CommandBinding` for ``mongodb``):
-    type an executor's ``binding`` so, and mypy checks its calls."""
+# The binding interface an executor is written against (contravariant: an executor that takes any binding
+# is an executor for each interface)
+B_contra = TypeVar("B_contra", contravariant=True)
 
-    async def __call__(self, binding: Any, op: int, arg: Any, /) -> int: ...
+
+class Executor(Protocol[B_contra]):
+    """Runs one operation of a plug-in workload on one binding (one connection): → status code.
+    ``Executor[RespBinding]`` is an executor for ``redis`` bindings, ``Executor[CommandBinding]`` for
+    ``mongodb``, ``Executor[SqlBinding]`` for the SQL stores, ``Executor[TextBinding]`` for ``memcached`` (a
+    plug-in may declare its own interface for another store's binding): type an executor's ``binding`` and
+    what :meth:`Workload.executor` returns so, and mypy checks the executor's calls and that each store
+    gets an executor written for its binding. The engine holds an ``Executor[Any]``: it hands each
+    executor the binding of the store it was asked for."""
+
+    async def __call__(self, binding: B_contra, op: int, arg: Any, /) -> int: ...
 
 
 class Workload(ABC):
@@ -190,8 +200,9 @@ class Workload(ABC):
         run-phase insert counter shared by the processes; ``load_block``: from :meth:`load_blocks`)."""
 
     @abstractmethod
-    def executor(self, protocol: str) -> Executor | None:
-        """How a binding of store ``protocol`` executes this workload's operations (None: it cannot)."""
+    def executor(self, protocol: str) -> Executor[Any] | None:
+        """How a binding of store ``protocol`` executes this workload's operations (None: it cannot); an
+        override may say which binding interfaces its executors take (``Executor[RespBinding] | …``)."""
 
     def check_memory(self, threads: int) -> None:  # noqa: B027 - optional hook
         """Refuse (UserError) a workload whose values cannot fit in this host's memory."""

@@ -108,7 +108,7 @@ class MediaItems(Workload):
             ex.shape  # noqa: B018
 
     # -- the stores ----------------------------------------------------------------------------------
-    def executor(self, protocol: str) -> Executor | None:
+    def executor(self, protocol: str) -> Executor[Any] | None:
         cls = store_class(protocol)
         if cls is None or self.refusal(protocol):
             return None

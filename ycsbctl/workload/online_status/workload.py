@@ -40,7 +40,7 @@ from ycsbctl.workload.online_status.ops import (
     STORE,
     STRUCTURES,
 )
-from ycsbctl.workload.plugin import Executor, PluginBatch, Workload
+from ycsbctl.workload.plugin import CommandBinding, Executor, PluginBatch, RespBinding, Workload
 from ycsbctl.workload.properties import Properties, read_proportions
 
 _MIX = (
@@ -111,7 +111,7 @@ class OnlineStatus(Workload):
             return LoadSource(self, rng, *(load_block or (0, self.load_operations)))
         return RunSource(self, rng)
 
-    def executor(self, protocol: str) -> Executor | None:
+    def executor(self, protocol: str) -> Executor[RespBinding] | Executor[CommandBinding] | None:
         if protocol == "redis":
             from ycsbctl.workload.online_status.redis import RedisExecutor
 

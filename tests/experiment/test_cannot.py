@@ -1,0 +1,48 @@
+"""A cell a target's store cannot do is refused with the plug-in's reason, on the server that runs it: the
+media-items study's text test on Redis (no full-text search), on MongoDB only when FerretDB stands in for it
+(its $text is missing there); a workload that refuses no cell is never asked, and a store that can run every
+test of the point is no refusal (None, not an empty reason)."""
+
+from __future__ import annotations
+
+from ycsbctl.experiment.cannot import cannot_line, refusal
+from ycsbctl.results.schema import CannotCell
+from ycsbctl.workload.core_plugin import CorePlugin
+from ycsbctl.workload.media_items.workload import MediaItems
+from ycsbctl.workload.properties import Properties, load_properties
+
+
+def _media(operation: str) -> MediaItems:
+    """The study with one test (``text``, ``byid``…): the smallest that still draws its queries."""
+    return MediaItems.from_properties(Properties({"recordcount": "200", "media.operation": operation,
+                                                 "media.queries": "5", "media.checks": "5"}))
+
+
+def test_the_text_test_on_redis_is_refused_with_the_plug_ins_reason() -> None:
+    why = refusal(_media("text"), "redis", "redis")
+    assert why == "FULLTEXT: Redis has no full-text search (RediSearch is a module these servers do not load)"
+    assert refusal(_media("text"), "redis", None) == why  # a URL: its server is the user's, still Redis
+
+
+def test_a_refusal_depends_on_the_server_that_runs_the_protocol() -> None:
+    assert refusal(_media("text"), "mongodb", None) is None  # MongoDB itself has $text
+    assert refusal(_media("text"), "mongodb", "mongodb") is None
+    assert "FULLTEXT" in (refusal(_media("text"), "mongodb", "ferretdb") or "")
+
+
+def test_a_store_that_can_run_the_point_is_no_refusal() -> None:
+    assert refusal(_media("byid"), "redis", "redis") is None  # not "": the cell runs
+    assert refusal(_media("text"), "sqlite", None) is None
+
+
+def test_a_workload_that_refuses_no_cell_is_never_a_cell_refusal() -> None:
+    """CoreWorkload on a protocol it has no binding for says so through its own ``refusal`` — the plan is
+    refused elsewhere (``require_executor``); here, no cell is."""
+    core = CorePlugin.from_properties(Properties(load_properties("workload-b")))
+    assert core.refusal("no-such-protocol") is not None
+    assert refusal(core, "no-such-protocol", None) is None
+
+
+def test_a_refused_cell_is_one_line_naming_target_workload_and_reason() -> None:
+    line = cannot_line(CannotCell("redis", "media-items-text", "FULLTEXT: Redis has no full-text search"))
+    assert line == "redis media-items-text: cannot — FULLTEXT: Redis has no full-text search"
