@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from ycsbctl.report.unlike import endpoint_of, serverless_targets, unlike_note
 from ycsbctl.results.frames import Experiment, latency_column, latency_label, sweep_phase
 from ycsbctl.results.names import CPU_SATURATED, main_operation
 from ycsbctl.results.verdicts import interval_text
@@ -106,30 +107,6 @@ def _versus(workload: str, lead: str, other: str, verdicts: pd.DataFrame | None)
                 return f"no ratio to {lead}'s peak", verdict
             return f"{ratio:.2f}×{ci} of {lead}'s peak", verdict
     return None
-
-
-# The stores without a server when a folder's endpoints did not yet record ``has_server`` (a frozen
-# fact about old folders: a new store records its own, and never goes here; tested against the registry).
-LEGACY_SERVERLESS = frozenset({"sqlite", "basic"})
-
-
-def has_server(endpoint: dict | None) -> bool:
-    """Whether the target of ``endpoint`` (a manifest's or a run's) had a server: what its store said
-    (``has_server``), or for an older folder what its protocol's store said then."""
-    if not endpoint:
-        return True
-    if "has_server" in endpoint:
-        return bool(endpoint["has_server"])
-    return endpoint.get("protocol") not in LEGACY_SERVERLESS
-
-
-def unlike_note(a: str, b: str, serverless: frozenset[str] | set[str]) -> str:
-    """The caveat for a ratio between ``a`` and ``b`` when exactly one of them is embedded (in
-    ``serverless``: no server, so no network round trip per operation); empty otherwise."""
-    if (a in serverless) == (b in serverless):
-        return ""
-    emb = a if a in serverless else b
-    return f" — unlike quantities: {emb} is embedded (no server), so it has no network round trip"
 
 
 MainLatency = Callable[[list[str]], "tuple[str, float] | None"]
@@ -281,7 +258,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
         out.append(f"{sub.note}.".replace("..", "."))
     servers = exp.manifest.servers
     for t in exp.targets:
-        name, warning = server_identity(t, servers.get(t) or _endpoint_of(exp, t))
+        name, warning = server_identity(t, servers.get(t) or endpoint_of(exp, t))
         if warning:
             out.append(f"{t} was answered by {name} — {warning}: read its numbers as {name.split(' (')[0]}'s.")
     from ycsbctl.report.deployment_findings import encryption_findings, persistence_findings, shard_findings
@@ -294,7 +271,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     if headlines:  # the answer first: the disturbances', the variants', then which target is faster where
         out += study_headlines(exp, verdicts)
     out += trait_differences(exp)
-    serverless = {t for t in exp.targets if not has_server(servers.get(t) or _endpoint_of(exp, t))}
+    serverless = serverless_targets(exp)
     main, stored = main_latency(exp, latency), records_stored(exp)
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored)
@@ -343,10 +320,3 @@ def point_name(run: dict, runs: pd.DataFrame, repetition: bool = True) -> str:
     rep = run.get("repetition") if repetition else None
     again = f" (rep {int(rep)})" if isinstance(rep, (int, float)) and rep == rep and rep > 1 else ""
     return f"{run['target']} {run['workload']} {int(run['threads'])} threads{' (load)' if load else ''}{again}"
-
-
-def _endpoint_of(exp: Experiment, target: str) -> dict | None:
-    for doc in exp.docs.values():
-        if doc["target"] == target and doc.get("endpoint"):
-            return doc["endpoint"]
-    return None
