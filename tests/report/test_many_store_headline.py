@@ -124,3 +124,15 @@ def test_every_comparison_of_the_embedded_store_with_a_networked_one_says_so_whe
     same = store_study_figure(s, {})
     assert same is not None and same.axes[2].get_title() == "memory per item after load" and s.memory_caveat() == ""
     assert not [t for t in same.texts if t.get_text().startswith("Unlike")]
+
+
+def test_the_reports_many_store_table_says_its_bytes_per_item_are_unlike_quantities(study):
+    from markupsafe import escape
+
+    from ycsbctl.report.html import build_context, environment
+
+    html = environment().get_template("report.html.j2").render(**build_context(study, {}, study.points(), "p99"))
+    table = html.split('<h2 id="store-study">', 1)[1].split("<h2", 1)[0]
+    assert "<th>bytes / item</th>" in table
+    assert (f'<p class="warn">Bytes / item: {escape("Unlike quantities, not comparable: sqlite")}' in table
+            and "pg_total_relation_size.</p>" in table)
