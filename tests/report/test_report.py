@@ -249,9 +249,9 @@ def test_a_target_that_stops_scaling_with_no_resource_saturated_is_not_said_to_w
     assert "the cause is unknown" in bound and "was saturated" in bound and "latency-bound" not in bound
     assert "inside the server" not in bound and "more client threads do not help" in bound
 
-    pts["throughput_mean"] = [3_500.0, 6_800.0, 12_000.0]  # still growing: the clients wait on round trips
+    pts["throughput_mean"] = [3_500.0, 6_800.0, 12_000.0]  # still growing: what was measured, no cause guessed
     (_, bound) = workload_findings(pts, "workloadb", ["ferretdb"], "p99")
-    assert bound == "workloadb: ferretdb is latency-bound (no resource saturated: clients wait on round trips) " \
+    assert bound == "workloadb: ferretdb is latency-bound (nothing measured was saturated; cause unknown) " \
                     "at every thread count."
 
     pts["throughput_mean"] = [3_500.0, 6_800.0, 7_200.0]  # grows to 16, then within 10 %
@@ -268,7 +268,8 @@ def test_the_report_shows_p99_unless_told_otherwise(rendered):
 
 
 def test_an_embedded_store_against_a_networked_one_says_it_has_no_round_trip_on_the_same_line():
-    from ycsbctl.report.summary import unlike_note, workload_findings
+    from ycsbctl.report.summary import workload_findings
+    from ycsbctl.report.unlike import unlike_note
 
     pts = pd.concat([_points({"sqlite": (5_500, 900)}), _points({"redis": (1_000, 9_000)})]).assign(error=None)
     lines = workload_findings(pts, "workloadb", ["sqlite", "redis"], "p99", serverless={"sqlite"})
@@ -279,7 +280,7 @@ def test_an_embedded_store_against_a_networked_one_says_it_has_no_round_trip_on_
 
 def test_whether_a_target_had_a_server_is_what_its_endpoint_recorded_or_for_an_old_folder_its_store_then():
     from ycsbctl.provision.base import Endpoint
-    from ycsbctl.report.summary import LEGACY_SERVERLESS, has_server
+    from ycsbctl.report.unlike import LEGACY_SERVERLESS, has_server
     from ycsbctl.stores import registry
 
     recorded = {p.name: Endpoint(target=p.name, protocol=p.name, url=p.example, backend="external").to_dict()

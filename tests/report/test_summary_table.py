@@ -185,6 +185,22 @@ def test_ladder_headlines_name_the_thread_counts_and_the_largest_difference():
     assert one == ["w: b against a: no difference detected at 8 threads (1.00× at 8)."]
 
 
+def test_a_ladder_headline_of_an_embedded_store_against_a_networked_one_carries_the_caveat_on_its_line():
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import ladder_headlines
+
+    verdicts = pd.DataFrame([_verdict("w", 8, "throughput", 5.5, "better"),
+                             _verdict("w", 8, "throughput", 5.5, "better", at_peak=True)])
+    plain = "w: b against a: faster than a at 8 threads (up to 5.50× [5.46, 5.56] at 8); peak against peak 5.50× " \
+            "[5.46, 5.56] (99 % interval), better"
+    for serverless in ({"b"}, {"a"}):
+        (line,) = ladder_headlines(verdicts, serverless)
+        (emb,) = serverless
+        assert line == f"{plain} — unlike quantities: {emb} is embedded (no server), so it has no network round trip."
+    assert ladder_headlines(verdicts, {"a", "b"}) == ladder_headlines(verdicts) == [f"{plain}."]
+
+
 def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_the_measured_ratio():
     """Two rounds of a 25-fold gap (0.04×): the test could only see a difference beyond 786× either way.
     '> ±100 % detectable' hid that a 0.04× ratio is not 'within 100 %' on the scale the test works on."""

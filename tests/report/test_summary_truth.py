@@ -106,11 +106,62 @@ def test_plateau_and_bound_sentences_say_where_each_starts():
     inside = _sentences(_ladder([1000, 2000, 2100, 2150], ["server-cpu", "latency", "latency", "latency"]), ["redis"])
     assert inside[0].startswith("workloadb: redis: its throughput stops growing at 16 threads")
     assert "was saturated from 16 threads: the cause is unknown" in inside[0]
-    # Throughput still grew after the label began: the clients wait on round trips until the plateau.
+    # Throughput still grew after the label began: what was measured (nothing saturated), no cause guessed.
     assert _sentences(_ladder([1000, 2000, 2100]), ["redis"]) == [
-        "workloadb: redis is latency-bound (no resource saturated: clients wait on round trips) at every thread "
+        "workloadb: redis is latency-bound (nothing measured was saturated; cause unknown) at every thread "
         "count. Its throughput stops growing at 16 threads (2.0k ops/s; 2.1k ops/s at 32 threads): more client "
         "threads from there add latency, not throughput."]
+
+
+def _why_lines() -> dict[str, str]:
+    """The why line ycsbctl.telemetry.why writes for a latency point of each kind, from evidence chosen here."""
+    from ycsbctl.telemetry.why import explain
+
+    def role(oncpu: float, runq: float = 0.0, **states: int) -> dict:
+        return {"oncpu_pct": oncpu, "user_pct": oncpu / 2, "system_pct": oncpu / 2, "runq_pct": runq, "threads": 1,
+                "busiest_pct": oncpu, "states": {"running": 0, "idle": 0, "lock": 0, "sleep": 0, "io": 0, "other": 0,
+                                                 **states}, "wchan": {}}
+
+    def why(**ev: object) -> str:
+        base = {"server_cpu_pct": 40.0, "server_cores": 1.0, "client_cpu_pct": 50.0, "client_cores": 1.0,
+                "host_cores": 2, "throughput_ops": 10_000.0, "server_share": 0.4, "client_share": 0.5}
+        line = explain({"label": "latency", "text": "", "evidence": {**base, **ev}}, "redis", 8, 4000.0)
+        assert line is not None
+        return line
+    return {"network delay": why(wire={"minrtt_ms": 2.0}),
+            "cpu wait": why(client_threads={"main": role(30.0, runq=50.0)}, server_threads={"main": role(20.0)}),
+            "off-CPU wait": why(server_threads={"main": role(5.0, lock=8, idle=2)}),
+            "": why(wire={"minrtt_ms": 0.1})}
+
+
+def test_a_latency_bound_ladder_names_a_cause_only_where_its_evidence_names_one():
+    from ycsbctl.report.summary import LATENCY_CAUSES, latency_cause
+    from ycsbctl.telemetry.bottleneck import NETWORK_UNKNOWN
+
+    lines = _why_lines()
+    assert {latency_cause(line) for line in lines.values()} == {*LATENCY_CAUSES, ""}
+    assert all(latency_cause(line) == cause for cause, line in lines.items()), lines
+    assert lines[""].endswith("cause unknown")
+    near, unknown = lines["network delay"], lines[""]
+    # the busiest point's why line (the one the why finding explains) names the cause, or none is named
+    assert _sentences(_ladder([1000, 2000, 2100]).assign(why=[near, near, unknown]), ["redis"])[0].startswith(
+        "workloadb: redis is latency-bound (nothing measured was saturated; cause unknown) at every thread count.")
+    assert _sentences(_ladder([1000, 2000, 2100]).assign(why=[unknown, unknown, near]), ["redis"])[0].startswith(
+        "workloadb: redis is latency-bound (nothing measured was saturated; its evidence names a cause: network "
+        "delay) at every thread count.")
+    flat = _ladder([3500, 3200, 2900]).assign(why=lines["cpu wait"])
+    assert _sentences(flat, ["redis"]) == [
+        "workloadb: redis: its throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
+        "neither its CPU, the client's, the host's nor the network was saturated at every thread count: its evidence "
+        "names a cause: cpu wait, and more client threads do not help."]
+    # only the host's loopback counters: the network is not said to be unsaturated
+    lo = flat.assign(why=unknown, bottleneck_text=f"latency: no resource saturated (server 40% of 100%, {NETWORK_UNKNOWN})")
+    (said,) = _sentences(lo, ["redis"])
+    assert "nor the network was saturated" not in said
+    assert said.endswith("yet neither its CPU, the client's nor the host's was saturated at every thread count (the "
+                         "network is unknown: only the host's loopback counters, which include other processes' "
+                         "traffic): the cause is unknown (nothing ycsbctl measures shows it), and more client threads "
+                         "do not help.")
 
 
 def test_each_target_is_judged_on_its_own_points_and_skipped_points_are_left_out():

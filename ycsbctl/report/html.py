@@ -276,6 +276,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
     m = exp.manifest
     verdicts = exp.verdicts(latency)
     cells = exp.cells(latency)
+    study = store_study(exp, latency)
     return {
         "id": exp.id, "status": badge(exp), "manifest_status": str(exp.status), "latency": latency_label(latency),
         "subtitle": plotting.context_line(m),
@@ -293,7 +294,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
         "failures": failures(exp), "profiles": profile_sections(exp.path, m.profiles),
         "footprint": footprint_rows(exp), "network": network_rows(exp),
         "variants": study_rows(exp), "variant_figures": [_figure(exp, pf) for pf in plots.get("variants", [])],
-        "store_study": store_study_rows(store_study(exp, latency)),
+        "store_study": store_study_rows(study), "store_study_caveat": study.memory_caveat() if study else "",
         "store_study_figures": [_figure(exp, pf) for pf in plots.get("store_study", [])],
         "client_hosts": client_host_rows(exp), "client_baselines": client_host_baselines(exp),
         "general_figures": [_figure(exp, pf) for pf in plots.get("", [])],

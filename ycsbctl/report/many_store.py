@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from ycsbctl.report.plot_style import legend_below, titles
+from ycsbctl.report.unlike import UNLIKE_MARK, embedded_note, serverless_targets, unlike_bases
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.variants import split_variant, test_of, variant_name
 from ycsbctl.results.verdicts import target_verdicts, verdict_text
@@ -45,6 +46,12 @@ class StoreStudy:
     targets: list[str]
     cells: list[Cell]
     bytes_per_item: dict[str, float] = field(default_factory=dict)
+    memory_basis: dict[str, str] = field(default_factory=dict)  # target -> what its bytes per item grew from
+
+    def memory_caveat(self) -> str:
+        """The caveat for the stores' memory per item side by side when their figures are of unlike kinds
+        (Redis ``used_memory``, SQLite's file, FerretDB's dbStats); empty when every figure is of one kind."""
+        return unlike_bases({t: {"basis": b} for t, b in self.memory_basis.items()}, list(self.bytes_per_item))
 
     def cell(self, test: str, target: str) -> Cell | None:
         return next((c for c in self.cells if c.test == test and c.target == target), None)
@@ -100,13 +107,15 @@ def store_study(exp: Experiment, latency: str = "p99") -> StoreStudy | None:
             out.append(c)
     fps = exp.manifest.workload_footprints or {}
     per_item: dict[str, float] = {}
+    basis: dict[str, str] = {}
     for target in targets:
-        vals = [float(fp[target]["bytes_per_record"]) for _, name in tests
-                for fp in [fps.get(name, {})] if isinstance((fp.get(target) or {}).get("bytes_per_record"), int | float)]
-        firsts = [v for v in vals if v > 0]
+        loads = [fp[target] for _, name in tests for fp in [fps.get(name, {})]
+                 if isinstance((fp.get(target) or {}).get("bytes_per_record"), int | float)]
+        firsts = [f for f in loads if f["bytes_per_record"] > 0]
         if firsts:  # the first load's, into an empty store (a SQLite file keeps the pages a dropped table freed)
-            per_item[target] = firsts[0]
-    return StoreStudy(threads, [t for t, _ in tests], targets, out, per_item)
+            per_item[target] = float(firsts[0]["bytes_per_record"])
+            basis[target] = str(firsts[0].get("basis") or "unknown")
+    return StoreStudy(threads, [t for t, _ in tests], targets, out, per_item, basis)
 
 
 def store_study_rows(study: StoreStudy | None) -> list[dict[str, Any]]:
@@ -156,23 +165,29 @@ def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitl
     bars = ax.bar(range(len(mem)), [v for _, v in mem], color=[colors.get(t, "#777") for t, _ in mem])
     ax.bar_label(bars, fmt="{:,.0f}", fontsize=7)
     ax.set_xticks(range(len(mem)), [t for t, _ in mem], rotation=30, fontsize=8)
-    ax.set_title("memory per item after load", fontsize=10)
+    unlike = study.memory_caveat()
+    ax.set_title("memory per item after load" + (UNLIKE_MARK if unlike else ""), fontsize=10)
     ax.set_ylabel("bytes / item")
     titles(fig, "the many-store study: each test on each store (hatched: the store cannot answer it, or it failed; "
                 "pale: degraded)",
            subtitle)
     legend_below(fig, [Patch(color=colors.get(t, "#777"), label=t) for t in targets], len(targets))
-    fig.subplots_adjust(top=0.8, bottom=0.25, wspace=0.35)
+    if unlike:  # the note at the foot, the legend lifted above it
+        fig.legends[-1].set_bbox_to_anchor((0.5, 0.06), transform=fig.transFigure)
+        fig.text(0.5, 0.012, unlike, ha="center", va="bottom", fontsize=8.5, color="#9a3b00")
+    fig.subplots_adjust(top=0.8, bottom=0.3 if unlike else 0.25, wspace=0.35)
     return fig
 
 
 def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
     """One sentence per test: the fastest store at the study's concurrency, each other store's throughput
-    against it (ratio, interval, verdict: :func:`~ycsbctl.results.verdicts.target_verdicts`), and the
-    stores that cannot answer the test."""
+    against it (ratio, interval, verdict: :func:`~ycsbctl.results.verdicts.target_verdicts`) — with the
+    caveat when embedded and networked stores are compared (:func:`~ycsbctl.report.unlike.embedded_note`) —
+    and the stores that cannot answer the test."""
     study = store_study(exp, latency)
     if study is None:
         return []
+    serverless = serverless_targets(exp)
     out = []
     for test in study.tests:
         cells = [c for c in study.cells if c.test == test]
@@ -196,7 +211,8 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
                     row = v[v["target"] == c.target] if len(v) else v
                     words.append(f"{c.target} {verdict_text(row.iloc[0])}" if len(row) else
                                  f"{c.target} {c.throughput / best.throughput:.2f}× (no verdict)")
-                parts.append("against it " + "; ".join(words))
+                parts.append("against it " + "; ".join(words)
+                             + embedded_note([best.target, *(c.target for c in others)], serverless))
         else:
             parts.append("no store measured")
         if failed:

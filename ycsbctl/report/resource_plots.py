@@ -15,6 +15,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
 from ycsbctl.report.plot_style import MIB, axis_top, kilo, latency_unit, legend_below, threads_axis, titles
+from ycsbctl.report.unlike import UNLIKE_MARK, unlike_bases
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 
@@ -166,19 +167,6 @@ def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
             if t not in out and not math.isnan(v):
                 out[t] = float(v)
     return out
-
-
-UNLIKE_MARK = "\n(unlike quantities: see the note below)"  # a panel title's second line
-
-
-def unlike_bases(footprints: dict[str, dict], targets: list[str]) -> str:
-    """The caveat for a chart of what the stores report when they report unlike things (a server's
-    ``used_memory`` beside a file's size: SQLite's pages, PostgreSQL's relation size; FerretDB's dbStats):
-    one line naming each target's figure; empty when every target's is the same kind."""
-    bases = {t: str((footprints.get(t) or {}).get("basis") or "unknown") for t in targets}
-    if len(set(bases.values())) < 2:
-        return ""
-    return "Unlike quantities, not comparable: " + "; ".join(f"{t}'s figure is {b}" for t, b in bases.items()) + "."
 
 
 def footprint_figure(exp: Experiment, colors: dict[str, str], subtitle: str = "") -> Figure | None:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from ycsbctl.report.unlike import serverless_targets
 from ycsbctl.report.variant_study import study_rows
 from ycsbctl.report.verdict_table import ladder_headlines
 from ycsbctl.results.frames import Experiment
@@ -43,8 +44,9 @@ def study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
 
 def ladder_study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
     """Each target against the baseline (:func:`ladder_headlines`); in a disturbance study each sentence
-    says that its throughput includes the disturbances' stalls (a ratio of two disturbed ladders)."""
-    lines = ladder_headlines(verdicts)
+    says that its throughput includes the disturbances' stalls (a ratio of two disturbed ladders); an embedded
+    store against a networked one says so on its line."""
+    lines = ladder_headlines(verdicts, serverless_targets(exp))
     if len(exp.events) and lines:
         return [f"{line[:-1]} (throughput with the disturbances' stalls in it)." for line in lines]
     return lines

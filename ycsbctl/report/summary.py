@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from ycsbctl.report.unlike import endpoint_of, serverless_targets, unlike_note
 from ycsbctl.results.frames import Experiment, latency_column, latency_label, sweep_phase
 from ycsbctl.results.names import CPU_SATURATED, main_operation
 from ycsbctl.results.verdicts import interval_text
@@ -35,11 +36,26 @@ def fmt_us(v: float) -> str:
     return f"{v:.0f} µs"
 
 
-def bound_words(label: str) -> str:
-    """What a bottleneck label (ycsbctl.telemetry.bottleneck.LABELS) means, as a predicate."""
+# The causes ycsbctl.telemetry.why names for a ``latency`` point when a measurement shows one: its why
+# line starts with the cause and a colon (tested against that module); any other why line is "cause unknown".
+LATENCY_CAUSES = ("cpu wait", "off-CPU wait", "network delay")
+
+
+def latency_cause(why: object) -> str:
+    """The cause a point's why line names (one of :data:`LATENCY_CAUSES`), else empty."""
+    text = why if isinstance(why, str) else ""
+    return next((c for c in LATENCY_CAUSES if text.startswith(f"{c}:")), "")
+
+
+def bound_words(label: str, cause: str = "") -> str:
+    """What a bottleneck label (ycsbctl.telemetry.bottleneck.LABELS) means, as a predicate. ``latency``
+    says what was measured (nothing saturated) and the ``cause`` its evidence names (:func:`latency_cause`),
+    else that the cause is unknown."""
+    if label == "latency":
+        return ("latency-bound (nothing measured was saturated; " +
+                (f"its evidence names a cause: {cause})" if cause else "cause unknown)"))
     return {"server-cpu": "server-CPU-bound", "client-cpu": "client-CPU-bound", "network": "network-bound",
-            "host-cpu": "host-CPU-bound (server and client together use every core)",
-            "latency": "latency-bound (no resource saturated: clients wait on round trips)"}.get(label, f"{label}-bound")
+            "host-cpu": "host-CPU-bound (server and client together use every core)"}.get(label, f"{label}-bound")
 
 
 def server_name(endpoint: dict | None) -> str:
@@ -69,6 +85,22 @@ def bound_from(g: pd.DataFrame) -> tuple[str, int] | None:
     while start > 0 and labels[start - 1] == label:
         start -= 1
     return label, int(g["threads"].iloc[start])
+
+
+def _cause(g: pd.DataFrame, label: str, start: int) -> str:
+    """The cause the evidence of a ``latency`` ladder names from ``start`` threads on: its busiest point's
+    why line's (the point :func:`ycsbctl.report.why_report.why_findings` explains), else empty."""
+    if label != "latency" or "why" not in g:
+        return ""
+    mine = g[(g["threads"] >= start) & pd.to_numeric(g["throughput_mean"], errors="coerce").notna()]
+    return latency_cause(mine.loc[mine["throughput_mean"].idxmax(), "why"]) if len(mine) else ""
+
+
+def _network_unknown(g: pd.DataFrame, start: int) -> bool:
+    """Whether a ladder's points from ``start`` threads on could not tell their network share (their
+    label's text says ``network unknown``: only the whole host's loopback counters were read)."""
+    texts = g.loc[g["threads"] >= start, "bottleneck_text"] if "bottleneck_text" in g else pd.Series(dtype=object)
+    return any(isinstance(x, str) and "network unknown" in x for x in texts)
 
 
 PLATEAU_GAIN = 1.10  # throughput that never again rises more than 10 % above a point's has stopped growing
@@ -106,30 +138,6 @@ def _versus(workload: str, lead: str, other: str, verdicts: pd.DataFrame | None)
                 return f"no ratio to {lead}'s peak", verdict
             return f"{ratio:.2f}×{ci} of {lead}'s peak", verdict
     return None
-
-
-# The stores without a server when a folder's endpoints did not yet record ``has_server`` (a frozen
-# fact about old folders: a new store records its own, and never goes here; tested against the registry).
-LEGACY_SERVERLESS = frozenset({"sqlite", "basic"})
-
-
-def has_server(endpoint: dict | None) -> bool:
-    """Whether the target of ``endpoint`` (a manifest's or a run's) had a server: what its store said
-    (``has_server``), or for an older folder what its protocol's store said then."""
-    if not endpoint:
-        return True
-    if "has_server" in endpoint:
-        return bool(endpoint["has_server"])
-    return endpoint.get("protocol") not in LEGACY_SERVERLESS
-
-
-def unlike_note(a: str, b: str, serverless: frozenset[str] | set[str]) -> str:
-    """The caveat for a ratio between ``a`` and ``b`` when exactly one of them is embedded (in
-    ``serverless``: no server, so no network round trip per operation); empty otherwise."""
-    if (a in serverless) == (b in serverless):
-        return ""
-    emb = a if a in serverless else b
-    return f" — unlike quantities: {emb} is embedded (no server), so it has no network round trip"
 
 
 MainLatency = Callable[[list[str]], "tuple[str, float] | None"]
@@ -221,7 +229,7 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
             else:
                 others.append(f"{t} ({at}): {vs[0]}, {vs[1]}{unlike_note(lead, t, serverless)}")
         out.append(s + (", " + "; ".join(others) if others else "") + ".")
-    alike: dict[tuple[str, str, str], list[str]] = {}
+    alike: dict[tuple[str, str, str, str], list[str]] = {}
     for t in targets:
         g = pts[pts["target"] == t]
         b = bound_from(g) if len(g) else None
@@ -236,12 +244,16 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
         label, start = b
         where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
         if label == "latency" and flat and flat[0] <= start:
-            # No probe saw a saturated resource, yet more clients bring no more throughput. Nothing
-            # measured says why (no probe looks at locks or queues inside the server): say what was
-            # NOT saturated and that the cause is unknown, never a guess at it.
-            out.append(f"{workload}: {t}: {stops}, yet neither its CPU, the client's, the host's nor the "
-                       f"network was saturated {where}: the cause is unknown (nothing ycsbctl "
-                       "measures shows it), and more client threads do not help.")
+            # No probe saw a saturated resource, yet more clients bring no more throughput. Say what was
+            # NOT saturated (not the network when only the host's loopback counters were read) and the
+            # cause the points' evidence names, else that it is unknown: never a guess at it.
+            cause = _cause(g, label, start)
+            why = (f"its evidence names a cause: {cause}" if cause
+                   else "the cause is unknown (nothing ycsbctl measures shows it)")
+            seen = (f"its CPU, the client's nor the host's was saturated {where} (the network is unknown: only the "
+                    "host's loopback counters, which include other processes' traffic)" if _network_unknown(g, start)
+                    else f"its CPU, the client's, the host's nor the network was saturated {where}")
+            out.append(f"{workload}: {t}: {stops}, yet neither {seen}: {why}, and more client threads do not help.")
             continue
         more = more if flat else ""
         if label == "client-cpu":
@@ -252,10 +264,10 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
             out.append(f"{workload}: {t} is limited by the client (load generator) CPU {where}: those points are a "
                        f"lower bound of what {t} can do.{both}{more}")
         else:  # targets that the same words fit share one sentence
-            alike.setdefault((label, where, more), []).append(t)
-    for (label, where, more), who in alike.items():
+            alike.setdefault((label, where, more, _cause(g, label, start)), []).append(t)
+    for (label, where, more, cause), who in alike.items():
         subject = f"{', '.join(who[:-1])} and {who[-1]} are" if len(who) > 1 else f"{who[0]} is"
-        out.append(f"{workload}: {subject} {bound_words(label)} {where}.{more}")
+        out.append(f"{workload}: {subject} {bound_words(label, cause)} {where}.{more}")
     for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"])].iterrows():
         bad = p["reps"] - p["ok"]
         what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
@@ -281,7 +293,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
         out.append(f"{sub.note}.".replace("..", "."))
     servers = exp.manifest.servers
     for t in exp.targets:
-        name, warning = server_identity(t, servers.get(t) or _endpoint_of(exp, t))
+        name, warning = server_identity(t, servers.get(t) or endpoint_of(exp, t))
         if warning:
             out.append(f"{t} was answered by {name} — {warning}: read its numbers as {name.split(' (')[0]}'s.")
     from ycsbctl.report.deployment_findings import encryption_findings, persistence_findings, shard_findings
@@ -294,7 +306,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     if headlines:  # the answer first: the disturbances', the variants', then which target is faster where
         out += study_headlines(exp, verdicts)
     out += trait_differences(exp)
-    serverless = {t for t in exp.targets if not has_server(servers.get(t) or _endpoint_of(exp, t))}
+    serverless = serverless_targets(exp)
     main, stored = main_latency(exp, latency), records_stored(exp)
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored)
@@ -343,10 +355,3 @@ def point_name(run: dict, runs: pd.DataFrame, repetition: bool = True) -> str:
     rep = run.get("repetition") if repetition else None
     again = f" (rep {int(rep)})" if isinstance(rep, (int, float)) and rep == rep and rep > 1 else ""
     return f"{run['target']} {run['workload']} {int(run['threads'])} threads{' (load)' if load else ''}{again}"
-
-
-def _endpoint_of(exp: Experiment, target: str) -> dict | None:
-    for doc in exp.docs.values():
-        if doc["target"] == target and doc.get("endpoint"):
-            return doc["endpoint"]
-    return None

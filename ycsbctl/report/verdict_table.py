@@ -8,6 +8,7 @@ import math
 
 import pandas as pd
 
+from ycsbctl.report.unlike import unlike_note
 from ycsbctl.results import stats
 from ycsbctl.results.frames import Experiment, latency_label
 from ycsbctl.results.verdicts import THROUGHPUT, interval_text
@@ -104,10 +105,11 @@ def _row(target: str, threads: str, tp: pd.DataFrame, lt: pd.DataFrame, note: st
             "note": note}
 
 
-def ladder_headlines(verdicts: pd.DataFrame) -> list[str]:
+def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """One sentence per workload × target: where it is faster or slower than the baseline (with the
     interval of the largest difference), where no difference was detected (and how small a difference
-    could have been), and peak against peak."""
+    could have been), and peak against peak; with the caveat when one of the two is embedded and the
+    other networked (``serverless``: :func:`ycsbctl.report.unlike.serverless_targets`)."""
     out: list[str] = []
     if not len(verdicts):
         return out
@@ -138,7 +140,8 @@ def ladder_headlines(verdicts: pd.DataFrame) -> list[str]:
             level = f" ({level_text(peak)} interval)" if interval_text(p["ci_low"], p["ci_high"]) else ""
             parts.append(f"peak against peak {ratio_text(p)}{level}, {p['verdict']}")
         if parts:
-            out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + ".")
+            out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base, serverless)
+                       + ".")
     return out
 
 

@@ -1,0 +1,138 @@
+"""The many-store study's answer against the runs table: per test, the fastest store and every other
+store's ratio to it, computed here another way (pandas over runs.csv: the mean throughput per store for
+the fastest, the ratio of geometric means for the ratio); a store that cannot answer a test is named
+"cannot", never given a zero; and every comparison of the embedded SQLite with a networked store — the
+headline, the ladder's, the memory per item — carries its caveat where it is made."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from tests.fixtures.experiments import make_result
+from ycsbctl.results import load
+from ycsbctl.results.folder import ResultFolder, RunRecord
+from ycsbctl.results.frames import Experiment
+from ycsbctl.results.schema import Manifest
+
+pytestmark = pytest.mark.truth
+
+THREADS = 50
+# ops/s per test and store (before each repetition's ±3 %): the fastest store differs from test to test
+RATES = {"1cond": {"sqlite": 9_000.0, "postgres": 3_000.0},
+         "2cond": {"sqlite": 2_000.0, "postgres": 6_000.0},
+         "text": {"sqlite": 1_500.0, "postgres": 1_200.0}}
+CANNOT = {"1cond": "QUERY-1COND: Redis has no secondary index", "2cond": "QUERY-2COND: Redis has no secondary index",
+          "text": "FULLTEXT: Redis has no full-text search"}
+NAMES = {"1cond": "QUERY-1COND", "2cond": "QUERY-2COND", "text": "FULLTEXT"}
+BASIS = {"sqlite": "page_count*page_size", "postgres": "pg_total_relation_size"}
+EMBEDDED = "unlike quantities: sqlite is embedded (no server), so it has no network round trip"
+
+
+def _endpoint(target: str, protocol: str, has_server: bool) -> dict:
+    return {"target": target, "protocol": protocol, "url": f"{protocol}://127.0.0.1/{target}", "backend": "local",
+            "has_server": has_server, "server_name": target, "server_version": "1", "config": {}, "notes": []}
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory) -> Experiment:
+    """A finished many-store study: three tests, SQLite and PostgreSQL measured (2 repetitions at 50
+    threads), Redis refused on every test."""
+    servers = {"sqlite": _endpoint("sqlite", "sqlite", False), "postgres": _endpoint("postgres", "postgresql", True)}
+    manifest = Manifest.from_dict({
+        "experiment_id": "", "plan": {"targets": ["sqlite", "postgres", "redis"], "threads": [THREADS], "repeat": 2,
+                                      "workloads": [f"media-items[media.operation={t}]" for t in RATES]},
+        "servers": servers,
+        "cannot": [{"target": "redis", "workload": f"media-items-{t}", "reason": f"redis media-items-{t}: cannot — {r}"}
+                   for t, r in CANNOT.items()],
+        "workload_footprints": {f"media-items-{t}": {s: {"target": s, "records": 1000, "bytes_per_record": b,
+                                                         "basis": BASIS[s]} for s, b in (("sqlite", 900), ("postgres", 1400))}
+                                for t in RATES}})
+    folder = ResultFolder.create(tmp_path_factory.mktemp("many-store"), "store-study", manifest)
+    rng = np.random.default_rng(44)
+    for test, rates in RATES.items():
+        for store, rate in rates.items():
+            for rep in range(2):
+                res = make_result(rng, "run", THREADS, rate * rng.uniform(0.97, 1.03), {"READ": 1.0}, duration_s=1,
+                                  warmup_s=0)
+                folder.add_run(RunRecord(RunRecord.make_id(store, f"media-items-{test}", "run", THREADS, rep), store,
+                                         f"media-items-{test}", "run", THREADS, rep, "ok", res, endpoint=servers[store]))
+    return load(folder.finalize("complete"))
+
+
+def _answer(runs: pd.DataFrame) -> dict[str, tuple[str, dict[str, float]]]:
+    """Per test: (the fastest store by mean ops/s, each other store's ratio of geometric means to it)."""
+    ok = runs[(runs["phase"] == "run") & (runs["status"] == "ok") & (runs["threads"] == THREADS)]
+    out = {}
+    for test in RATES:
+        g = ok[ok["workload"] == f"media-items-{test}"]
+        mean = g.groupby("target")["throughput_ops"].mean()
+        logs = np.log(g["throughput_ops"].astype(float)).groupby(g["target"]).mean()
+        best = str(mean.idxmax())
+        out[test] = (best, {str(t): math.exp(v - logs[best]) for t, v in logs.items() if t != best})
+    return out
+
+
+def test_each_tests_headline_names_the_fastest_store_and_the_ratios_the_runs_table_gives(study):
+    from ycsbctl.report.many_store import store_study_headlines
+
+    runs = pd.read_csv(study.path / "runs.csv")  # the table a user reads, not the frame the report used
+    answer = _answer(runs)
+    assert {best for best, _ in answer.values()} == {"sqlite", "postgres"}  # the fastest differs between tests
+    lines = store_study_headlines(study)
+    assert len(lines) == len(RATES)
+    for test, line in zip(RATES, lines):
+        best, ratios = answer[test]
+        assert line.startswith(f"{NAMES[test]} at {THREADS} threads: fastest {best}, ")
+        mean = runs.loc[(runs["workload"] == f"media-items-{test}") & (runs["target"] == best), "throughput_ops"].mean()
+        assert f"fastest {best}, {mean:,.0f} ops/s" in line
+        said = {m[0]: float(m[1]) for m in re.findall(r"(\w+) (\d+\.\d+)×", line.split("against it ", 1)[1])}
+        assert said.keys() == ratios.keys() and all(abs(said[t] - r) < 0.006 for t, r in ratios.items()), (said, ratios)
+        # the store that cannot answer is said to, and is neither ranked nor given a figure
+        assert line.endswith("— cannot: redis.") and line.count("redis") == 1
+        assert not re.search(r"redis[^.]*\d", line) and " 0 ops/s" not in line
+        assert EMBEDDED in line  # sqlite beside postgres, on the same line
+
+
+def test_every_comparison_of_the_embedded_store_with_a_networked_one_says_so_where_it_is_made(study):
+    from ycsbctl.report.many_store import store_study, store_study_figure
+    from ycsbctl.report.study_headlines import study_headlines
+    from ycsbctl.report.unlike import UNLIKE_MARK, serverless_targets
+
+    assert serverless_targets(study) == {"sqlite"}
+    lines = study_headlines(study, study.verdicts())
+    ladder = [line for line in lines if " against sqlite: " in line]
+    assert len(ladder) == len(RATES) and all(line.endswith(f"— {EMBEDDED}.") for line in ladder)
+    s = store_study(study)
+    assert s is not None and s.bytes_per_item == {"sqlite": 900.0, "postgres": 1400.0}
+    caveat = ("Unlike quantities, not comparable: sqlite's figure is page_count*page_size; postgres's figure is "
+              "pg_total_relation_size.")
+    assert s.memory_caveat() == caveat
+    fig = store_study_figure(s, {"sqlite": "#E69F00", "postgres": "#0072B2"})
+    assert fig is not None
+    assert fig.axes[2].get_title() == "memory per item after load" + UNLIKE_MARK
+    note = next(t for t in fig.texts if t.get_text() == caveat)
+    r = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(r)
+    assert not note.get_window_extent(r).overlaps(fig.legends[-1].get_window_extent(r))
+    s.memory_basis = {"sqlite": "used_memory", "postgres": "used_memory"}  # one kind of figure: no caveat
+    same = store_study_figure(s, {})
+    assert same is not None and same.axes[2].get_title() == "memory per item after load" and s.memory_caveat() == ""
+    assert not [t for t in same.texts if t.get_text().startswith("Unlike")]
+
+
+def test_the_reports_many_store_table_says_its_bytes_per_item_are_unlike_quantities(study):
+    from markupsafe import escape
+
+    from ycsbctl.report.html import build_context, environment
+
+    html = environment().get_template("report.html.j2").render(**build_context(study, {}, study.points(), "p99"))
+    table = html.split('<h2 id="store-study">', 1)[1].split("<h2", 1)[0]
+    assert "<th>bytes / item</th>" in table
+    assert (f'<p class="warn">Bytes / item: {escape("Unlike quantities, not comparable: sqlite")}' in table
+            and "pg_total_relation_size.</p>" in table)
