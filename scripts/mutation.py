@@ -150,8 +150,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/report/many_store.py": ["tests/workload/test_media_items.py", "-k", "run_marks"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
-    "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py",
-                                 "-k", "not test_cli_ and not chromium"],
+    "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
+                                 "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
     # The structure study's table and headline: bytes per user, users per second, the smallest and fastest
     # variant; the disturbance study's events table (ms) and headline (stall, operations lost, who wins).
     "ycsbctl/report/variant_study.py": ["tests/report/test_study_figures.py", "tests/experiment/test_sweep_axis.py"],
@@ -266,6 +266,9 @@ EQUIVALENT: dict[str, str] = {
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
+    "each other: two 100 ms intervals)\" | 1000 -> 999":
+        "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.101":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":

@@ -155,3 +155,18 @@ def test_the_events_table_is_in_ms_per_event_and_occurrence_with_targets_in_plan
                                                                 (250.0, 225.0)]
     assert rows[0]["server_s"] is None and rows[0]["server_ms"] is None  # NaN: not measured, not 0 ms
     assert event_rows(_disturbed([])) == []
+
+
+def test_ties_are_within_5_percent_of_the_best_and_not_beyond(structure_study):
+    fp = structure_study.manifest.workload_footprints
+    fp["online-status-hash"]["valkey"]["bytes_per_record"] = 84.0  # set's 80 B + 5 %: a tie
+    assert "smallest set (hash within 5%)" in variant_headlines(structure_study)[0]
+    fp["online-status-hash"]["valkey"]["bytes_per_record"] = 84.03  # + 5.04 %: not
+    assert "smallest set; fastest hash" in variant_headlines(structure_study)[0]
+
+
+def test_with_a_second_repetition_the_speed_ranking_carries_no_caveat(structure_study):
+    second = structure_study.runs.assign(repetition=2, run_id=structure_study.runs["run_id"].str.replace(".r1", ".r2"))
+    structure_study.runs = pd.concat([structure_study.runs, second], ignore_index=True)
+    lines = variant_headlines(structure_study)
+    assert lines and not any("one repetition" in line for line in lines)
