@@ -149,11 +149,77 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/truth.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/report/many_store.py": ["tests/workload/test_media_items.py", "-k", "run_marks"],
+    # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
+    "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
+                                 "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
+    # The structure study's table and headline: bytes per user, users per second, the smallest and fastest
+    # variant; the disturbance study's events table (ms) and headline (stall, operations lost, who wins).
+    "ycsbctl/report/variant_study.py": ["tests/report/test_study_figures.py", "tests/experiment/test_sweep_axis.py"],
+    "ycsbctl/report/study_headlines.py": ["tests/report/test_study_figures.py", "tests/report/test_summary_table.py",
+                                          "tests/report/test_deployment_findings.py"],
+    "ycsbctl/report/disturbance_report.py": ["tests/report/test_study_figures.py", "tests/experiment/test_disturb_truth.py"],
+    # The report's other findings and figures: the scaling law's line, the why lines, what differs between
+    # the servers, the rate (hockey-stick) figure, the resource and footprint figures, the axes.
+    "ycsbctl/report/scaling_report.py": ["tests/report/test_scaling_report.py"],
+    "ycsbctl/report/why_report.py": ["tests/report/test_why_findings.py"],
+    "ycsbctl/report/server_traits.py": ["tests/provision/test_target_labels.py", "tests/report/test_report.py",
+                                        "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
+    "ycsbctl/report/rate_plots.py": ["tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/resource_plots.py": ["tests/report/test_footprint_table.py", "tests/report/test_report.py",
+                                         "-k", "not test_cli_ and not chromium"],
+    "ycsbctl/report/plot_style.py": ["tests/report/test_plot_labels.py", "tests/report/test_report.py",
+                                     "-k", "not test_cli_ and not chromium"],
+    # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
+    "ycsbctl/stores/sampler.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
+                                  "tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/binding.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
+                                  "tests/stores/test_memcached_binding.py"],
+    "ycsbctl/stores/binding_set.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/http1.py": ["tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
+    # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
+    "ycsbctl/stores/mysql41.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
+                                  "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
+    # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
+    "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/mongodb/disturb.py": ["tests/experiment/test_disturb_truth.py", "-k", "mongo"],
+    # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
+    # and records: the footprint per record).
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/store.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_bindings.py",
+                                       "tests/stores/test_mongodb_truth.py"],
+    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
+    "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py"],
+    "ycsbctl/stores/mongodb/store.py": ["tests/telemetry/test_samplers.py", "-k", "mongo"],
+    "ycsbctl/stores/memcached/record.py": ["tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
+    "ycsbctl/stores/memcached/store.py": ["tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
+    "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
+                                             "-k", "postgresql"],
+    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_sphinx.py"],
 }
 
-# Modules under the folders that compute figures (results/, telemetry/, each store's samplers and SQL
-# paths) that compute no figure a user reads nor a verdict, each with why: tests/test_mutation_map.py
-# fails on a module in neither this list nor TESTS, so that a new module is not silently left out.
+# Modules under the folders that compute figures (report/, results/, telemetry/, stores/ and every store's
+# package, the structure study) that compute no figure a user reads nor a verdict, each with why:
+# tests/test_mutation_map.py fails on a module in neither this list nor TESTS (an ``__init__.py`` of
+# imports only aside), so that a new module is not silently left out.
 NOT_FIGURES: dict[str, str] = {
     "ycsbctl/results/__init__.py": "re-exports",
     "ycsbctl/results/disk.py": "whether the folder can be written",
@@ -161,7 +227,6 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/results/hdr_log.py": "a file format, checked by a round trip through HdrHistogram's reader",
     "ycsbctl/results/json_summary.py": "copies the summary's fields into JSON",
     "ycsbctl/results/listing.py": "which folders exist",
-    "ycsbctl/results/names.py": "shared names",
     "ycsbctl/results/run_columns.py": "column declarations",
     "ycsbctl/results/schema.py": "document shapes and validation",
     "ycsbctl/results/tables.py": "concatenates the per-run parts",
@@ -171,6 +236,23 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/telemetry/client_hosts.py": "collects what each shard measured (--cluster, lab tests only)",
     "ycsbctl/telemetry/client_network.py": "runs iperf3 per client host (lab tests only); its figures are iperf3's",
     "ycsbctl/telemetry/cpu_limit.py": "reads the cgroup's quota and the affinity",
+    "ycsbctl/report/profile_report.py": "inlines the profiles' pictures and the shares telemetry/profiler.py computes",
+    "ycsbctl/stores/admin.py": "dispatches clear and count to the store (the store's own admin answers them)",
+    "ycsbctl/stores/base.py": "the store contract: declarations and defaults",
+    "ycsbctl/stores/layers_contract.py": "import-linter's contract, built from the registry",
+    "ycsbctl/stores/reference.py": "the reference client contract (redis/benchmark.py computes its figures)",
+    "ycsbctl/stores/registry.py": "URL scheme -> store",
+    "ycsbctl/stores/basic/binding.py": "BasicDB: every call OK at once, nothing to decide",
+    "ycsbctl/stores/basic/store.py": "BasicDB's store: no server, no reading",
+    "ycsbctl/stores/redis/tls.py": "the one line said when TLS is why a connection failed",
+    "ycsbctl/stores/mongodb/admin.py": "opens a pymongo client for admin calls",
+    "ycsbctl/stores/memcached/admin.py": "memcached's admin commands on a blocking connection, answers as the server gives them",
+    "ycsbctl/stores/tarantool/admin.py": "Tarantool's admin EVAL calls, answers as the server gives them",
+    "ycsbctl/stores/clickhouse/admin.py": "ClickHouse's admin HTTP calls, answers as the server gives them",
+    "ycsbctl/stores/elasticsearch/admin.py": "Elasticsearch's admin HTTP calls, answers as the server gives them",
+    "ycsbctl/stores/sphinx/admin.py": "Sphinx's admin statements through PyMySQL, answers as the server gives them",
+    "ycsbctl/stores/postgresql/session.py": "an asyncpg connection of its own for admin calls",
+    "ycsbctl/stores/mariadb/session.py": "a PyMySQL connection of its own for admin calls",
 }
 
 # Equivalent mutants: changes that no input can tell from the original (same output for every value the
@@ -184,6 +266,9 @@ EQUIVALENT: dict[str, str] = {
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
+    "each other: two 100 ms intervals)\" | 1000 -> 999":
+        "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.101":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":

@@ -215,3 +215,14 @@ def test_a_client_stall_or_a_lock_wait_relabels_the_point_and_keeps_what_the_fig
     assert b["evidence"]["pause_cause"] == "the file is held by pid 42" and b["evidence"]["measured_label"] == "server-cpu"
     for measured in (None, {"label": None, "evidence": None}):
         assert client_stall_bottleneck(1.0, 5.0, measured)["evidence"] == {"client_paused_s": 1.0, "measured_label": None}
+
+
+def test_a_side_is_cpu_saturated_from_90_percent_of_the_cores_it_may_use_not_below():
+    def label(server_pct: float, client_pct: float) -> str:
+        return classify(server_cpu_pct=server_pct, server_cores=1, client_cpu_pct=client_pct, client_cores=4,
+                        host_cores=16).label
+
+    assert label(90, 100) == "server-cpu"
+    assert label(89.5, 100) != "server-cpu"
+    assert label(40, 360) == "client-cpu"
+    assert label(40, 358) != "client-cpu"

@@ -1,0 +1,172 @@
+"""The studies' own figures, from a result folder built by hand: the structure study's table (each
+variant's peak over a thread ladder, its users per second and bytes per user) and headline (the
+smallest and the fastest variant), the disturbance study's headline (each target's median stall and
+operations lost, who stalled least) and its events table (seconds as ms, targets side by side).
+
+The numbers are chosen so that a wrong choice reads another value: the peak is not the first nor the
+last row of its ladder and a failed point is faster still; the median of three stalls is not their
+mean; runtimes are not one second; a tie is within 5 % and a non-tie just outside it. The real-server
+versions are tests/experiment/test_sweep_axis.py and tests/experiment/test_disturb_truth.py."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ycsbctl.report.disturbance_report import event_rows
+from ycsbctl.report.study_headlines import disturbance_headlines, seconds_text, variant_headlines
+from ycsbctl.report.variant_study import study_rows
+from ycsbctl.results.frames import Experiment
+from ycsbctl.results.schema import Manifest
+
+TARGETS = ["valkey", "redis"]  # plan order: not alphabetical
+VARIANTS = ("hash", "set")
+
+
+def _experiment(runs: list[dict], ops: list[dict], events: list[dict] | None = None, **manifest) -> Experiment:
+    m = Manifest(experiment_id="hand-made", plan={"targets": TARGETS, "workloads": manifest.pop("workloads", [])},
+                 **manifest)
+    exp = Experiment(Path("/nonexistent"), m, pd.DataFrame(runs), pd.DataFrame(ops), pd.DataFrame(), pd.DataFrame())
+    if events is not None:
+        exp.events = pd.DataFrame(events)
+    return exp
+
+
+def _run(target: str, variant: str, threads: int, ops_s: float, status: str = "ok", runtime_ms: float = 2500.0,
+         repetition: int = 1) -> dict:
+    return {"run_id": f"{target}.online-status-{variant}.run.t{threads}.r{repetition}", "target": target,
+            "workload": f"online-status-{variant}", "phase": "run", "threads": threads, "status": status,
+            "throughput_ops": ops_s, "all_p50_us": 10.0 * threads, "all_p99_us": 100.0 * threads + ops_s / 1000,
+            "runtime_ms": runtime_ms, "repetition": repetition}
+
+
+@pytest.fixture
+def structure_study() -> Experiment:
+    """Two variants on two targets, each a ladder of 1, 4 and 8 threads peaking at 4 (8 is degraded and
+    slower; a failed point at 16 threads is the fastest of all and must not count)."""
+    runs, ops = [], []
+    rate = {("valkey", "hash"): 40_000.0, ("valkey", "set"): 30_000.0, ("redis", "hash"): 50_000.0,
+            ("redis", "set"): 52_000.0}
+    for (target, v), top in rate.items():
+        for threads, share, status in ((1, 0.4, "ok"), (4, 1.0, "ok"), (8, 0.9, "degraded"), (16, 2.0, "failed")):
+            r = _run(target, v, threads, top * share, status)
+            runs.append(r)
+            # a BATCH-STORE stores 10 users, a READ-STATUS none: users/s is 10 × the BATCH-STOREs' OK per s
+            n = top * share * r["runtime_ms"] / 1000
+            ops += [{"run_id": r["run_id"], "op": "BATCH-STORE", "return_OK": n * 0.25},
+                    {"run_id": r["run_id"], "op": "READ-STATUS", "return_OK": n * 0.75}]
+    footprints = {f"online-status-{v}": {t: {"bytes_per_record": b, "basis": "used_memory", "records": 3000}
+                                         for t, b in zip(TARGETS, bs)}
+                  for v, bs in (("hash", (120.0, 200.0)), ("set", (80.0, 195.0)))}
+    units = {f"online-status-{v}": {"unit": "users", "per_op": {"BATCH-STORE": 10, "STORE": 1, "INSERT": 10}}
+             for v in VARIANTS}
+    return _experiment(runs, ops, workloads=[f"workloads/online-status[online.structure={v}]" for v in VARIANTS],
+                       workload_footprints=footprints, record_units=units)
+
+
+def test_each_variants_row_is_its_peak_on_the_ladder_with_the_users_it_stored_per_second(structure_study):
+    rows = {(r["variant"], r["target"]): r for r in study_rows(structure_study)}
+    assert list(rows) == [("hash", "valkey"), ("hash", "redis"), ("set", "valkey"), ("set", "redis")]
+    r = rows[("set", "redis")]
+    assert (r["throughput"], r["threads"], r["status"]) == (52_000.0, 4, "ok")
+    assert (r["p50"], r["p99"]) == (40.0, 400.0 + 52.0)
+    assert r["run_id"] == "redis.online-status-set.run.t4.r1"
+    assert r["records_per_s"] == pytest.approx(52_000 * 0.25 * 10)  # users/s: BATCH-STOREs × 10, not ops/s
+    assert (r["bytes_per_record"], r["basis"], r["records"], r["unit"]) == (195.0, "used_memory", 3000, "users")
+    assert rows[("hash", "valkey")]["bytes_per_record"] == 120.0
+
+
+def test_a_variant_with_only_failed_points_is_not_measured_but_keeps_its_bytes(structure_study):
+    runs = structure_study.runs
+    structure_study.runs = runs[~((runs["target"] == "valkey") & (runs["workload"] == "online-status-set")
+                                  & (runs["status"] != "failed"))]
+    r = next(r for r in study_rows(structure_study) if (r["variant"], r["target"]) == ("set", "valkey"))
+    assert r["status"] == "not measured" and r["threads"] is None
+    assert math.isnan(r["throughput"]) and math.isnan(r["records_per_s"])
+    assert r["bytes_per_record"] == 80.0
+
+
+def test_the_headline_names_the_smallest_and_fastest_variant_per_target_with_ties_within_5_percent(structure_study):
+    lines = variant_headlines(structure_study)
+    assert lines == [
+        "workloads/online-status on valkey: hash 120 B/user, 100,000 users/s (40,000 commands/s); "
+        "set 80 B/user, 75,000 users/s (30,000 commands/s) — smallest set; fastest hash "
+        "(one repetition: the speed ranking is not tested).",
+        "workloads/online-status on redis: hash 200 B/user, 125,000 users/s (50,000 commands/s); "
+        "set 195 B/user, 130,000 users/s (52,000 commands/s) — smallest set (hash within 5%); "
+        "fastest set (hash within 5%) (one repetition: the speed ranking is not tested).",
+    ]
+
+
+def _event(target: str, run: int, stall_s: float, lost: float, error: str = "", event: str = "del:set:2M@2s",
+           at_s: float = 2.0, occurrence: int = 1) -> dict:
+    return {"run_id": f"{target}.workloadb.run.t8.r{run}", "target": target, "event": event,
+            "action": event.split(":")[0], "occurrence": occurrence, "at_s": at_s, "command_s": stall_s * 0.9,
+            "server_s": math.nan, "stall_s": stall_s, "ops_lost": lost, "error": error}
+
+
+def _disturbed(events: list[dict]) -> Experiment:
+    runs = [{"run_id": e["run_id"], "target": e["target"], "workload": "workloadb", "phase": "run"} for e in events]
+    return _experiment(runs, [], events, workloads=["workloadb"])
+
+
+def test_the_disturbance_headline_is_each_targets_median_stall_and_loss_and_who_stalled_least():
+    events = [_event("redis", 1, 0.1, 1000.0), _event("redis", 2, 0.2, 2000.0), _event("redis", 3, 1.5, 30_000.0),
+              _event("redis", 4, math.nan, math.nan, error="lost the server"),
+              _event("valkey", 1, 0.0, 0.0),
+              _event("redis", 1, 0.05, 10.0, event="unlink:set:2M@1s", at_s=1.0),
+              _event("valkey", 1, 0.1, 20.0, event="unlink:set:2M@1s", at_s=1.0)]
+    assert disturbance_headlines(_disturbed(events)) == [
+        "UNLINK (unlink:set:2M@1s): valkey stalled 100 ms (20 ops lost), redis stalled 50 ms (10 ops lost)"
+        " — no clear winner (stalls within 200 ms of each other: two 100 ms intervals).",
+        "DEL (del:set:2M@2s): valkey no stall (0 ops lost), redis stalled 200 ms (2,000 ops lost, median of 3 runs)"
+        " — valkey wins.",
+    ]
+
+
+def test_a_target_wins_only_when_every_other_stalled_two_intervals_longer():
+    def line(other_s: float) -> str:
+        return disturbance_headlines(_disturbed([_event("valkey", 1, 0.3, 5.0), _event("redis", 1, other_s, 5.0)]))[0]
+
+    assert line(0.5).endswith(" — valkey wins.")
+    assert "no clear winner" in line(0.45)
+    assert line(0.3).startswith("DEL (del:set:2M@2s): valkey stalled 300 ms (5 ops lost), redis stalled 300 ms")
+    assert disturbance_headlines(_disturbed([_event("valkey", 1, 0.0, 0.0), _event("redis", 1, 0.0, 0.0)]))[0] \
+        .endswith(" — no target stalled.")
+    failed = disturbance_headlines(_disturbed([_event("valkey", 1, math.nan, math.nan, error="refused"),
+                                               _event("redis", 1, 0.3, 1.0)]))[0]
+    assert failed == "DEL (del:set:2M@2s): valkey failed (refused), redis stalled 300 ms (1 ops lost)."
+
+
+def test_a_stall_reads_in_ms_below_a_second_and_in_seconds_from_one():
+    assert [seconds_text(s) for s in (0.0, -1.0, math.nan, 0.3, 0.9994, 1.0, 2.25)] == [
+        "none", "none", "none", "300 ms", "999 ms", "1.0 s", "2.2 s"]
+
+
+def test_the_events_table_is_in_ms_per_event_and_occurrence_with_targets_in_plan_order():
+    events = [_event("redis", 1, 0.25, 7.0, occurrence=2), _event("redis", 1, 0.5, 9.0),
+              _event("valkey", 1, 0.125, 3.0), _event("valkey", 1, 0.0, 0.0, occurrence=2)]
+    rows = event_rows(_disturbed(events))
+    assert [(r["occurrence"], r["target"]) for r in rows] == [(1, "valkey"), (1, "redis"), (2, "valkey"), (2, "redis")]
+    assert [(r["stall_ms"], r["command_ms"]) for r in rows] == [(125.0, 112.5), (500.0, 450.0), (0.0, 0.0),
+                                                                (250.0, 225.0)]
+    assert rows[0]["server_s"] is None and rows[0]["server_ms"] is None  # NaN: not measured, not 0 ms
+    assert event_rows(_disturbed([])) == []
+
+
+def test_ties_are_within_5_percent_of_the_best_and_not_beyond(structure_study):
+    fp = structure_study.manifest.workload_footprints
+    fp["online-status-hash"]["valkey"]["bytes_per_record"] = 84.0  # set's 80 B + 5 %: a tie
+    assert "smallest set (hash within 5%)" in variant_headlines(structure_study)[0]
+    fp["online-status-hash"]["valkey"]["bytes_per_record"] = 84.03  # + 5.04 %: not
+    assert "smallest set; fastest hash" in variant_headlines(structure_study)[0]
+
+
+def test_with_a_second_repetition_the_speed_ranking_carries_no_caveat(structure_study):
+    second = structure_study.runs.assign(repetition=2, run_id=structure_study.runs["run_id"].str.replace(".r1", ".r2"))
+    structure_study.runs = pd.concat([structure_study.runs, second], ignore_index=True)
+    lines = variant_headlines(structure_study)
+    assert lines and not any("one repetition" in line for line in lines)
