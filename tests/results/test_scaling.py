@@ -4,6 +4,7 @@ optimiser (``scipy.optimize.least_squares``) on the same relative residuals."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -71,6 +72,26 @@ def test_a_top_point_the_others_do_not_predict_is_no_fit():
     assert f.verdict == scaling.NO_FIT and f.holdout_error > scaling.HOLDOUT_TOLERANCE
 
 
+def test_a_ladder_that_only_falls_states_no_peak_below_its_first_thread_count():
+    # σ 0.9, κ 0.01: the law peaks at √(0.1/0.01) ≈ 3.2 threads, below the ladder's first point (8), as the
+    # SQL stores' ladders on a 2-core host did (their fit put "the peak at 0 threads")
+    ladder = [8, 16, 32, 64, 128]
+    tp = _law(20_000.0, 0.9, 0.01, ladder)
+    assert all(a > b for a, b in zip(tp, tp[1:]))  # it only falls
+    f = scaling.fit(ladder, tp)
+    assert f.fits and f.peak_threads is None and f.peak_ops is None and f.falls_from == 8
+    assert "falls from the fewest threads measured (8) on" in f.text() and "predicted peak" not in f.text()
+    # the same law measured from 1 thread holds its peak, which is then stated
+    low = scaling.fit(LADDER, _law(20_000.0, 0.9, 0.01))
+    assert low.falls_from is None and low.peak_threads == pytest.approx(math.sqrt(0.1 / 0.01), rel=1e-3)
+    # σ fitted at its upper bound says so; a hold-out error under 1 % is never printed as "0 %"
+    serial = scaling.fit(ladder, _law(20_000.0, 1.0, 0.002, ladder))
+    assert serial.falls_from == 8 and serial.holdout_error < 0.005 and "within 0.0 %" in serial.text()
+    at_bound = dataclasses.replace(serial, sigma=1.0)
+    assert "σ 1.000 (at its bound, 1: the law's fully serial case)" in at_bound.text()
+    assert "(at its bound" not in dataclasses.replace(serial, sigma=0.99).text()
+
+
 def test_no_coherency_cost_means_no_peak_and_linear_growth_says_so():
     level = scaling.fit(LADDER, _law(5_000.0, 0.05, 0.0))
     assert level.fits and level.peak_threads is None and level.kappa < 1e-7
@@ -116,7 +137,8 @@ def test_the_verdict_is_every_condition_together_and_the_text_gives_the_failing_
     predicts = f.holdout_error <= scaling.HOLDOUT_TOLERANCE
     assert f.fits == (explains and predicts)
     if f.fits:
-        assert f"predicts that point within {100 * f.holdout_error:.0f} %" in f.text()
+        e = 100 * f.holdout_error
+        assert (f"predicts that point within {e:.1f} %" if e < 10 else f"predicts that point within {e:.0f} %") in f.text()
     elif explains:
         assert f"misses that point by {100 * f.holdout_error:.0f} %" in f.text()
     else:

@@ -29,6 +29,7 @@ MIN_POINTS = 4  # three parameters: at least one thread count more, so that the 
 MIN_R2 = 0.9
 MAX_RESIDUAL = 0.15  # the largest |measured − fitted| / measured of a point a fit may leave
 HOLDOUT_TOLERANCE = 0.15  # the top point predicted from the others within this relative error
+SIGMA_BOUND = 0.9995  # σ fitted at (or within rounding of) its upper bound 1: the law's most serial case
 PEAK_REACH = 4.0  # a predicted peak past this many times the top thread count is not stated (an extrapolation)
 
 FITS, TOO_FEW, NO_FIT = "fits", "too few points", "does not fit"
@@ -45,7 +46,9 @@ class UslFit:
     ops/s; None when κ is 0 — the curve levels off at λ/σ instead of falling — or when the peak lies
     past :data:`PEAK_REACH` times the top thread count measured); R², the largest relative
     residual; the relative error of the top point predicted from the others (NaN when there are too few
-    for that check) and the verdict: :data:`FITS`, :data:`TOO_FEW` or :data:`NO_FIT`."""
+    for that check) and the verdict: :data:`FITS`, :data:`TOO_FEW` or :data:`NO_FIT`. ``falls_from`` is the
+    fewest threads measured when the law puts the peak below them (throughput falls from the first point
+    on: the ladder holds no peak to predict, and none is stated), else None."""
 
     n: int
     lam: float
@@ -57,6 +60,7 @@ class UslFit:
     verdict: str
     peak_threads: float | None = None
     peak_ops: float | None = None
+    falls_from: float | None = None
 
     @property
     def fits(self) -> bool:
@@ -71,16 +75,25 @@ class UslFit:
                    if not (self.r2 >= MIN_R2 and self.max_residual <= MAX_RESIDUAL)
                    else f"fitted without its top thread count it misses that point by {100 * self.holdout_error:.0f} %")
             return f"scaling model: the Universal Scalability Law does not fit this ladder ({why})"
-        if self.peak_threads is not None and self.peak_ops is not None:
+        if self.falls_from is not None:
+            where = (f"throughput falls from the fewest threads measured ({self.falls_from:.0f}) on: the peak lies at "
+                     f"or below {self.falls_from:.0f} threads, outside the ladder, so none is predicted")
+        elif self.peak_threads is not None and self.peak_ops is not None:
             where = f"predicted peak {_fmt(self.peak_ops)} ops/s at {self.peak_threads:.0f} threads"
         else:
             reach = f"no peak within {PEAK_REACH:g}× the threads measured"
             where = f"{reach}: throughput levels off towards {_fmt(self.lam / self.sigma)} ops/s" if self.sigma > 1e-6 \
                 else f"{reach}: throughput grows in proportion to the threads"
-        check = (f"; fitted without its top thread count it predicts that point within {100 * self.holdout_error:.0f} %"
+        check = (f"; fitted without its top thread count it predicts that point within {_pct(self.holdout_error)}"
                  if self.holdout_error == self.holdout_error else "")
-        return (f"scaling model (Universal Scalability Law, R² {self.r2:.2f}): contention σ {self.sigma:.3f}, "
+        bound = " (at its bound, 1: the law's fully serial case)" if self.sigma >= SIGMA_BOUND else ""
+        return (f"scaling model (Universal Scalability Law, R² {self.r2:.2f}): contention σ {self.sigma:.3f}{bound}, "
                 f"coherency κ {self.kappa:.5f}; {where}{check}")
+
+
+def _pct(e: float) -> str:
+    """A relative error as a percentage a person reads: one decimal under 10 % (0.4 %, never "0 %")."""
+    return f"{100 * e:.1f} %" if e < 0.1 else f"{100 * e:.0f} %"
 
 
 def _fmt(v: float) -> str:
@@ -121,10 +134,13 @@ def fit(threads: Sequence[float], throughput: Sequence[float]) -> UslFit:
     holdout = _holdout(t, x)
     ok = r2 >= MIN_R2 and worst <= MAX_RESIDUAL and not (holdout > HOLDOUT_TOLERANCE)
     peak_n = math.sqrt((1 - sigma) / kappa) if kappa > 0 and sigma < 1 else None
+    falls_from = None
+    if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder
+        peak_n, falls_from = None, float(t[0])
     if peak_n is not None and peak_n > PEAK_REACH * float(t[-1]):
         peak_n = None
     peak_x = float(usl(peak_n, lam, sigma, kappa)) if peak_n is not None else None
-    return UslFit(n, lam, sigma, kappa, r2, worst, holdout, FITS if ok else NO_FIT, peak_n, peak_x)
+    return UslFit(n, lam, sigma, kappa, r2, worst, holdout, FITS if ok else NO_FIT, peak_n, peak_x, falls_from)
 
 
 def _holdout(t: np.ndarray, x: np.ndarray) -> float:
