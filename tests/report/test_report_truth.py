@@ -274,8 +274,12 @@ def test_the_interval_column_says_how_sure_and_warns_where_it_cannot_be():
     assert one[1].startswith("within one run only")  # batch means of one run: blind to the noise between runs
     shaky = noise_text({"throughput_low": 50.0, "throughput_high": 150.0, "unstable": True, "throughput_cv": 0.23,
                         "drift": "throughput fell 9 % from the first round to the last"})
-    assert shaky[1] == ("unstable: the repetitions vary by more than 10 % (throughput CV 23%); "
+    assert shaky[1] == ("unstable: the repetitions vary by more than 10 % (throughput CV 23.0%); "
                         "throughput fell 9 % from the first round to the last")
+    # unstable by its latency alone: the note names the latency's CV, never only a steady throughput's
+    by_latency = noise_text({"throughput_low": 95.0, "throughput_high": 105.0, "unstable": True, "throughput_cv": 0.02,
+                             "latency_cv": 0.253})
+    assert by_latency[1] == "unstable: the repetitions vary by more than 10 % (latency CV 25.3%)"
     assert noise_text({"throughput_low": float("nan"), "throughput_high": float("nan")})[0] == "—"
     # two batches of a short run: a t interval with one degree of freedom can span 30 orders of magnitude
     assert noise_text({"throughput_low": 1e-20, "throughput_high": 1e20})[0] == "> ±100%"

@@ -185,9 +185,11 @@ def noise_text(cell: dict | None) -> tuple[str, str]:
     if cell.get("within_run"):
         notes.append("within one run only: batch means of its seconds, blind to the noise between runs")
     if cell.get("unstable"):
-        cv = cell.get("throughput_cv")
-        notes.append("unstable: the repetitions vary by more than 10 %" + (
-            f" (throughput CV {cv:.0%})" if isinstance(cv, float) and cv == cv else ""))
+        # the figures that vary by more than the threshold (the cell is unstable when either does)
+        cvs: list[tuple[str, float]] = [(name, float(cv)) for name in ("throughput", "latency")
+                                        if isinstance(cv := cell.get(f"{name}_cv"), float) and cv == cv]
+        shown = [f"{name} CV {cv:.1%}" for name, cv in cvs if cv > stats.UNSTABLE_CV] or [f"{n} CV {cv:.1%}" for n, cv in cvs]
+        notes.append("unstable: the repetitions vary by more than 10 %" + (f" ({', '.join(shown)})" if shown else ""))
     if cell.get("drift"):
         notes.append(str(cell["drift"]))
     return text, "; ".join(notes)
