@@ -201,6 +201,22 @@ def test_a_ladder_headline_of_an_embedded_store_against_a_networked_one_carries_
     assert ladder_headlines(verdicts, {"a", "b"}) == ladder_headlines(verdicts) == [f"{plain}."]
 
 
+def test_a_headline_of_a_stand_in_says_on_its_line_that_its_numbers_are_not_the_wanted_stores():
+    from ycsbctl.report.study_headlines import standin_note
+    from ycsbctl.results.schema import Substitution
+
+    sub = [Substitution(wanted="mongodb", used="ferretdb", note="")]
+    line = "w: ferretdb against redis: slower than redis at 8 threads (up to 0.03× [0.02, 0.04] at 8)."
+    assert standin_note(line, sub) == (f"{line[:-1]} — ferretdb stands in for mongodb: its numbers are not "
+                                       "mongodb's.")
+    base = "w: redis against ferretdb: faster than ferretdb at 8 threads (up to 30.00× [25.00, 36.00] at 8)."
+    assert standin_note(base, sub).endswith("— ferretdb stands in for mongodb: its numbers are not mongodb's.")
+    other = "w: valkey against redis: no difference detected at 8 threads (1.00× at 8)."
+    assert standin_note(other, sub) == other and standin_note(line, []) == line
+    # a target whose name only contains the stand-in's is not it
+    assert standin_note("w: ferretdb2 against redis: x.", sub) == "w: ferretdb2 against redis: x."
+
+
 def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_the_measured_ratio():
     """Two rounds of a 25-fold gap (0.04×): the test could only see a difference beyond 786× either way.
     '> ±100 % detectable' hid that a 0.04× ratio is not 'within 100 %' on the scale the test works on."""
