@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ycsbctl.telemetry.profiler import fold_counts, kernel_share, top_frames
-from ycsbctl.telemetry.why import CPU_WAIT_PCT, WAITING_SHARE, explain, foreign_busy
+from ycsbctl.telemetry.why import CPU_WAIT_PCT, HELPER_SHARE, WAITING_SHARE, explain, foreign_busy
 from ycsbctl.telemetry.wire import min_rtts_ms, parse_ss
 
 
@@ -57,6 +57,14 @@ def test_an_off_cpu_wait_needs_most_of_a_working_threads_samples_asleep_on_somet
     # threads that do no work (a background thread parked on a futex) are not where requests wait
     idle_bg = {"main": _role(5.0, 3.0, 2.0, idle=total), "bio_lazy_free": _role(0.0, 0.0, 0.0, lock=total)}
     assert explain(_b("latency", server_threads=idle_bg), "redis").startswith("latency: ")
+    # nor a helper that did a little work beside a busy main thread (bio_lazy_free freeing an UNLINKed set:
+    # 2.2 % of a core beside the main thread's 80 %, on its job queue's futex in every sample): below
+    # HELPER_SHARE of the busiest role it is not blamed; as busy as that, it is
+    main = _role(80.0, 50.0, 30.0, running=7, idle=3)
+    for ran, blamed in ((HELPER_SHARE * 80.0 - 0.1, False), (HELPER_SHARE * 80.0, True)):
+        line = explain(_b("latency", server_threads={"main": main, "bio_lazy_free": _role(ran, ran, 0.0, lock=total)}),
+                       "redis")
+        assert line.startswith("off-CPU wait: redis's bio_lazy_free thread") == blamed, (ran, line)
 
 
 def test_network_delay_is_named_when_the_round_trip_is_half_the_latency():

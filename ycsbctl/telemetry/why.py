@@ -26,6 +26,9 @@ from typing import Any
 from ycsbctl.telemetry.host import host_busy_share
 
 ACTIVE_PCT = 1.0  # % of one core: a thread role that ran less than this serves no request
+# Of the busiest role's CPU: a role that ran less than this beside it is a helper (Redis's bio_lazy_free freeing
+# an UNLINKed key, parked on its job queue's futex the rest of the time), not where requests wait.
+HELPER_SHARE = 0.1
 WAITING_SHARE = 0.5  # of an active role's thread samples: asleep on a lock, a timer or I/O
 RUNQ_NOTE_PCT = 10.0  # % of the point: a side waiting for a CPU this long is said
 CPU_WAIT_PCT = 20.0  # % of the point: a side that waited for a CPU this long, with nothing saturated, was held up by it
@@ -96,11 +99,13 @@ def _costs(ev: dict[str, Any]) -> str:
 def off_cpu_wait(roles: dict[str, dict[str, Any]]) -> tuple[str, dict[str, Any], int, int, str] | None:
     """(role, figures, waiting samples, samples, what it slept in) of the first working role whose
     thread samples were mostly asleep on a lock, a timer or I/O; None when none was."""
+    busiest = max((_pct(fig.get("oncpu_pct")) for fig in roles.values()), default=0.0)
     for role, fig in roles.items():
         states = fig.get("states") or {}
         total = sum(states.values())
         waiting = sum(states.get(s, 0) for s in NOT_IDLE)
-        if not total or (_pct(fig.get("oncpu_pct")) < ACTIVE_PCT and role != "main"):
+        ran = _pct(fig.get("oncpu_pct"))
+        if not total or (role != "main" and (ran < ACTIVE_PCT or ran < HELPER_SHARE * busiest)):
             continue
         if waiting >= WAITING_SHARE * total:
             where = ", ".join(f"{k} {n}" for k, n in list((fig.get("wchan") or {}).items())[:2])
