@@ -256,6 +256,11 @@ def test_a_batch_workloads_line_says_the_records_it_stored_per_second_beside_its
     line = point_summary(record, RecordUnits("users", {"STORE": 1, "BATCH-STORE": 100}))
     assert line.startswith(f"{result.throughput_ops:,.0f} ops/s ({users:,.0f} users/s), p99 ")
     assert point_summary(record).startswith(f"{result.throughput_ops:,.0f} ops/s, p99 ")  # one record per operation
+    # a point of the same study that stores nothing (media-items' GET-BY-ID) says no "0 items/s"
+    reads = make_result(np.random.default_rng(8), "run", 8, 400.0, {"GET-BY-ID": 1.0})
+    line = point_summary(RunRecord("r", "redis", "media-items-byid", "run", 8, 1, RunStatus.OK, result=reads),
+                         RecordUnits("items", {"INSERT": 100, "UPDATE": 1}))
+    assert line.startswith(f"{reads.throughput_ops:,.0f} ops/s, p99 ") and "items/s" not in line
 
 
 def test_the_load_runs_with_load_threads_when_given():

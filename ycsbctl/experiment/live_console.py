@@ -30,7 +30,9 @@ def point_summary(record: RunRecord, units: RecordUnits | None = None) -> str:
     r = record.result
     if r is None or not r.operations:
         return f"{record.status}: {record.error or 'stopped before any operation was measured'}"
-    stored = r.records_per_s(units.per_op) if units is not None else float("nan")
+    # only a point that ran an operation storing records says how many (a GET-BY-ID point's "0 items/s" misled)
+    stores = units is not None and any(n in units.per_op for n in r.ops)
+    stored = r.records_per_s(units.per_op) if units is not None and stores else float("nan")
     rate = f"{r.throughput_ops:,.0f} ops/s" + (f" ({stored:,.0f} {units.unit}/s)" if units and stored == stored else "")
     name = main_operation({n: s.operations for n, s in r.ops.items()})  # the report's peak sentence names the same
     main = r.ops[name] if name is not None else None
