@@ -39,8 +39,22 @@ Headlines = Callable[[Experiment, pd.DataFrame], list[str]]
 
 def study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
     """Every headline of the experiment (``verdicts``: ``exp.verdicts(latency)``), kind by kind in the
-    order of :data:`KINDS`: the study's own answer first, then the ladder's."""
-    return [line for _, headlines in KINDS for line in headlines(exp, verdicts)]
+    order of :data:`KINDS`: the study's own answer first, then the ladder's. A many-store study measured at one
+    thread count gets no ladder sentences: its per-test answer already gives every store's ratio there."""
+    out: list[str] = []
+    said: set[str] = set()
+    for kind, headlines in KINDS:
+        if kind == "ladder" and "many stores" in said and _one_thread_count(exp):
+            continue
+        lines = headlines(exp, verdicts)
+        said.update([kind] if lines else [])
+        out.extend(lines)
+    return out
+
+
+def _one_thread_count(exp: Experiment) -> bool:
+    runs = exp.runs[exp.runs["phase"] == "run"] if len(exp.runs) else exp.runs
+    return len(runs) == 0 or runs["threads"].nunique() <= 1
 
 
 def ladder_study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
