@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from tests.fixtures.media_items import ITEMS, PROPS, load_and_check, media_workload
@@ -155,15 +156,23 @@ def test_a_run_marks_the_cells_a_store_cannot_answer(tmp_path: Path, redis_serve
     r = subprocess.run(
         [sys.executable, "-m", "ycsbctl", "run", "media-items", "--target", f"sqlite:///{tmp_path / 'm.db'}",
          "--target", redis_server.url, "--records", "300", "--threads", "2", "--duration", "0.5", "--no-telemetry",
-         "--load", "--allow-concurrent", "--processes", "1", "-p", "media.operation=1cond", "--out", str(out)],
+         "--load", "--allow-concurrent", "--processes", "1", "-p", "media.operation=1cond,byid", "--out", str(out)],
         capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
-    assert f"{redis_label} media-items: cannot — QUERY-1COND: Redis has no secondary index" in r.stderr
+    assert f"{redis_label} media-items-1cond: cannot — QUERY-1COND: Redis has no secondary index" in r.stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    assert [(c["target"], c["workload"]) for c in manifest["cannot"]] == [(redis_label, "media-items")]
+    assert [(c["target"], c["workload"]) for c in manifest["cannot"]] == [(redis_label, "media-items-1cond")]
     html = (out / "report.html").read_text()
     assert "The many-store study" in html and "cannot: Redis has no secondary index" in html
     said = r.stdout + r.stderr
     assert "QUERY-1COND at 2 threads: fastest sqlite" in said and f"cannot: {redis_label}" in said
-    runs = (out / "runs.csv").read_text()
-    assert "media-items" in runs and redis_label not in runs  # its only cell was never run
+    # GET-BY-ID, which both answer: the headline's fastest store and the other's ratio are the runs table's
+    runs = pd.read_csv(out / "runs.csv")
+    byid = runs[(runs["workload"] == "media-items-byid") & (runs["phase"] == "run")].set_index("target")["throughput_ops"]
+    assert set(byid.index) == {"sqlite", redis_label}, byid
+    best, other = byid.idxmax(), byid.idxmin()
+    line = next(x for x in said.splitlines() if x.startswith("GET-BY-ID at 2 threads: "))
+    assert line.startswith(f"GET-BY-ID at 2 threads: fastest {best}, {byid[best]:,.0f} ops/s"), line
+    assert f"against it {other} {byid[other] / byid[best]:.2f}×" in line, line
+    one = runs[runs["workload"] == "media-items-1cond"]
+    assert set(one["target"]) == {"sqlite"}  # redis's 1COND cell was never run
