@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# Low rates, so that the profiled point stays the point (python -m bench why --only cost; the README's
-# "Profiles" gives the measurement: at 499 Hz profiling cost Redis 40 % of its throughput on a 2-core host, at
-# these rates no loss was seen); py-spy's cost
-# is mostly its attaching (reading the interpreter's symbols), paid during the warm-up when there is one.
-SERVER_HZ = 99  # perf's sampling frequency (Hz per CPU)
-CLIENT_HZ = 49  # py-spy's (Hz per process)
+# Low rates, so that the profiled point stays the point: python -m bench why --only cost measures what they
+# cost the profiled point and --only kernel what they still tell (the README's "Profiles" gives both, at these
+# rates and at the higher ones tried before); py-spy's attaching (reading the interpreter's symbols) is paid
+# during the warm-up when there is one.
+SERVER_HZ = 25  # perf's sampling frequency (Hz per CPU)
+CLIENT_HZ = 9  # py-spy's (Hz per process)
 TOP = 20
 KERNEL_MARK = "_[k]"
 STOP_TIMEOUT_S = 30.0
