@@ -202,19 +202,24 @@ def test_a_ladder_headline_of_an_embedded_store_against_a_networked_one_carries_
 
 
 def test_a_headline_of_a_stand_in_says_on_its_line_that_its_numbers_are_not_the_wanted_stores():
-    from ycsbctl.report.study_headlines import standin_note
-    from ycsbctl.results.schema import Substitution
+    import pandas as pd
 
-    sub = [Substitution(wanted="mongodb", used="ferretdb", note="")]
-    line = "w: ferretdb against redis: slower than redis at 8 threads (up to 0.03× [0.02, 0.04] at 8)."
-    assert standin_note(line, sub) == (f"{line[:-1]} — ferretdb stands in for mongodb: its numbers are not "
-                                       "mongodb's.")
-    base = "w: redis against ferretdb: faster than ferretdb at 8 threads (up to 30.00× [25.00, 36.00] at 8)."
-    assert standin_note(base, sub).endswith("— ferretdb stands in for mongodb: its numbers are not mongodb's.")
-    other = "w: valkey against redis: no difference detected at 8 threads (1.00× at 8)."
-    assert standin_note(other, sub) == other and standin_note(line, []) == line
+    from ycsbctl.report.verdict_table import ladder_headlines
+
+    def line(target: str, base: str, stand_ins: dict[str, str]) -> str:
+        row = {**_verdict("w", 8, "throughput", 0.03, "worse"), "target": target, "baseline": base}
+        (said,) = ladder_headlines(pd.DataFrame([row]), stand_ins=stand_ins)
+        return said
+
+    sub = {"ferretdb": "mongodb"}
+    plain = line("ferretdb", "redis", {})
+    assert plain.startswith("w: ferretdb against redis: slower than redis at 8 threads") and "stands in" not in plain
+    assert line("ferretdb", "redis", sub) == (f"{plain[:-1]} — ferretdb stands in for mongodb: its numbers are not "
+                                              "mongodb's.")
+    assert line("redis", "ferretdb", sub).endswith("— ferretdb stands in for mongodb: its numbers are not mongodb's.")
+    assert line("valkey", "redis", sub) == line("valkey", "redis", {})
     # a target whose name only contains the stand-in's is not it
-    assert standin_note("w: ferretdb2 against redis: x.", sub) == "w: ferretdb2 against redis: x."
+    assert "stands in" not in line("ferretdb2", "redis", sub)
 
 
 def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_the_measured_ratio():

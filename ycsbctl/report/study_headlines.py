@@ -15,7 +15,7 @@ The report, the console and the notebook read :func:`study_headlines`; nothing e
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -23,7 +23,6 @@ from ycsbctl.report.unlike import serverless_targets
 from ycsbctl.report.variant_study import study_rows
 from ycsbctl.report.verdict_table import ladder_headlines
 from ycsbctl.results.frames import Experiment
-from ycsbctl.results.schema import Substitution
 from ycsbctl.results.verdicts import baseline_of, uncompared
 
 # A stall is counted in whole 100 ms intervals, and where it falls across their edges moves it by
@@ -47,7 +46,8 @@ def study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
         if kind == "ladder" and "many stores" in said and _one_thread_count(exp):
             continue
         lines = headlines(exp, verdicts)
-        said.update([kind] if lines else [])
+        if lines:
+            said.add(kind)
         out.extend(lines)
     return out
 
@@ -61,24 +61,11 @@ def ladder_study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]
     """Each target against the baseline (:func:`ladder_headlines`); in a disturbance study each sentence
     says that its throughput includes the disturbances' stalls (a ratio of two disturbed ladders); an embedded
     store against a networked one says so on its line."""
-    lines = [standin_note(line, exp.manifest.substitutions) for line in ladder_headlines(verdicts, serverless_targets(exp))]
+    stand_ins = {sub.used: sub.wanted for sub in exp.manifest.substitutions}
+    lines = ladder_headlines(verdicts, serverless_targets(exp), stand_ins)
     if len(exp.events) and lines:
         return [f"{line[:-1]} (throughput with the disturbances' stalls in it)." for line in lines]
     return lines
-
-
-def standin_note(line: str, substitutions: Sequence[Substitution]) -> str:
-    """A headline ``"<workload>: <target> against <base>: …."`` with the caveat on its own line when either side
-    was measured in place of the store the plan asked for (``substitutions``: the manifest's, e.g. FerretDB as the
-    MongoDB-protocol stand-in): its numbers are not the wanted store's."""
-    head = line.split(": ", 2)
-    if len(head) < 3:
-        return line
-    sides = set(head[1].split(" against "))
-    for sub in substitutions:
-        if sub.used in sides:
-            line = f"{line[:-1]} — {sub.used} stands in for {sub.wanted}: its numbers are not {sub.wanted}'s."
-    return line
 
 
 def seconds_text(s: float) -> str:

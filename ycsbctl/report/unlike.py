@@ -56,6 +56,13 @@ def unlike_note(a: str, b: str, serverless: frozenset[str] | set[str]) -> str:
     return embedded_note([a, b], serverless)
 
 
+def standin_note(a: str, b: str, stand_ins: dict[str, str]) -> str:
+    """The caveat for a comparison of ``a`` and ``b`` when either was measured in place of the store the plan
+    asked for (``stand_ins``: used -> wanted, the manifest's substitutions: FerretDB for MongoDB); empty otherwise."""
+    return "".join(f" — {t} stands in for {stand_ins[t]}: its numbers are not {stand_ins[t]}'s"
+                   for t in (a, b) if t in stand_ins)
+
+
 def unlike_bases(footprints: dict[str, dict], targets: list[str]) -> str:
     """The caveat for a chart of what the stores report when they report unlike things (a server's
     ``used_memory`` beside a file's size: SQLite's pages, PostgreSQL's relation size; FerretDB's dbStats):

@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 
-from ycsbctl.report.unlike import unlike_note
+from ycsbctl.report.unlike import standin_note, unlike_note
 from ycsbctl.results import stats
 from ycsbctl.results.frames import Experiment, latency_label
 from ycsbctl.results.verdicts import THROUGHPUT, interval_text
@@ -105,11 +105,13 @@ def _row(target: str, threads: str, tp: pd.DataFrame, lt: pd.DataFrame, note: st
             "note": note}
 
 
-def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[str] = frozenset()) -> list[str]:
+def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[str] = frozenset(),
+                     stand_ins: dict[str, str] | None = None) -> list[str]:
     """One sentence per workload × target: where it is faster or slower than the baseline (with the
     interval of the largest difference), where no difference was detected (and how small a difference
     could have been), and peak against peak; with the caveat when one of the two is embedded and the
-    other networked (``serverless``: :func:`ycsbctl.report.unlike.serverless_targets`)."""
+    other networked (``serverless``: :func:`ycsbctl.report.unlike.serverless_targets`), or stands in for
+    the store the plan asked for (``stand_ins``: used -> wanted)."""
     out: list[str] = []
     if not len(verdicts):
         return out
@@ -141,7 +143,7 @@ def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[st
             parts.append(f"peak against peak {ratio_text(p)}{level}, {p['verdict']}")
         if parts:
             out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base, serverless)
-                       + ".")
+                       + standin_note(target, base, stand_ins or {}) + ".")
     return out
 
 
@@ -186,9 +188,8 @@ def noise_text(cell: dict | None) -> tuple[str, str]:
         notes.append("within one run only: batch means of its seconds, blind to the noise between runs")
     if cell.get("unstable"):
         # the figures that vary by more than the threshold (the cell is unstable when either does)
-        cvs: list[tuple[str, float]] = [(name, float(cv)) for name in ("throughput", "latency")
-                                        if isinstance(cv := cell.get(f"{name}_cv"), float) and cv == cv]
-        shown = [f"{name} CV {cv:.1%}" for name, cv in cvs if cv > stats.UNSTABLE_CV] or [f"{n} CV {cv:.1%}" for n, cv in cvs]
+        shown = [f"{name} CV {cv:.1%}" for name in ("throughput", "latency")
+                 if isinstance(cv := cell.get(f"{name}_cv"), float) and cv > stats.UNSTABLE_CV]
         notes.append("unstable: the repetitions vary by more than 10 %" + (f" ({', '.join(shown)})" if shown else ""))
     if cell.get("drift"):
         notes.append(str(cell["drift"]))
