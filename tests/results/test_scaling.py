@@ -148,3 +148,9 @@ def test_the_verdict_is_every_condition_together_and_the_text_gives_the_failing_
 def test_thread_counts_below_one_and_empty_points_are_left_out():
     f = scaling.fit([0, *LADDER], [123.0, *_law(9_000.0, 0.04, 0.0008)])
     assert f.n == len(LADDER) and f.fits and f.sigma == pytest.approx(0.04, rel=1e-3)
+
+
+def test_a_flat_ladder_has_nothing_left_to_explain_and_its_r2_is_one():
+    # every point the same: no variance to explain (R² 1 by definition, never a division by zero)
+    f = scaling.fit([8, 16, 32, 64, 128], [1000.0] * 5)
+    assert f.r2 == 1.0 and f.fits and f.max_residual < 0.01
