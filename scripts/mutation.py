@@ -154,7 +154,8 @@ TESTS: dict[str, list[str]] = {
                                  "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
     # The structure study's table and headline: bytes per user, users per second, the smallest and fastest
     # variant; the disturbance study's events table (ms) and headline (stall, operations lost, who wins).
-    "ycsbctl/report/unlike.py": ["tests/report/test_many_store_headline.py", "tests/report/test_footprint_table.py"],
+    "ycsbctl/report/unlike.py": ["tests/report/test_unlike.py", "tests/report/test_many_store_headline.py",
+                                 "tests/report/test_footprint_table.py"],
     "ycsbctl/report/variant_study.py": ["tests/report/test_study_figures.py", "tests/experiment/test_sweep_axis.py"],
     "ycsbctl/report/study_headlines.py": ["tests/report/test_study_figures.py", "tests/report/test_summary_table.py",
                                           "tests/report/test_deployment_findings.py"],
