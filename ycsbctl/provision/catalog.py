@@ -371,15 +371,28 @@ def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
     return args
 
 
-TLS_FLAVORS = ("redis",)  # dialects ycsbctl can start with TLS (tls_args)
+TLS_FLAVORS = ("redis", "postgres", "mariadbd")  # dialects ycsbctl can start with TLS (tls_args)
+PG_HBA_TLS = "pg_hba_tls.conf"  # in the data folder: TCP clients only over TLS (provision.local_prep writes it)
 
 
-def tls_args(flavor: str, port: int, tls: ServerCertificates) -> list[str]:
+def tls_args(flavor: str, port: int, tls: ServerCertificates, data_dir: str | None = None) -> list[str]:
     """What makes a server of ``flavor`` speak TLS only, on ``port``, with ``tls``'s certificate
-    (clients are not asked for one). Redis 6+: ``--port 0 --tls-port PORT`` and the files."""
+    (clients are not asked for one). Redis 6+: ``--port 0 --tls-port PORT`` and the files; PostgreSQL:
+    ``ssl=on`` and a pg_hba.conf whose TCP lines are all ``hostssl``; MariaDB: the files and
+    ``require_secure_transport``."""
+    if flavor in ("mongod", "mongo-wire", "ferretdb"):
+        raise UserError(f"ycsbctl cannot start a MongoDB-wire server ({flavor}) with TLS: the stand-in here (FerretDB "
+                        "1.24's mongo-wire build) takes no certificate; give a TLS server's URL instead "
+                        "(mongodb://host/?tls=true&tlsCAFile=/path/ca.crt: pymongo speaks TLS to it)")
     if flavor not in TLS_FLAVORS:
-        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS yet: use a Redis-protocol target "
-                        "(redis, valkey) with --tls, or run the server yourself and give its URL")
+        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS: use redis, valkey, postgresql or mariadb "
+                        "with --tls, or run the server yourself and give its URL")
+    if flavor == "postgres":
+        hba = [f"--hba_file={data_dir}/{PG_HBA_TLS}"] if data_dir else []
+        return ["--ssl=on", f"--ssl_cert_file={tls.cert_file}", f"--ssl_key_file={tls.key_file}", *hba]
+    if flavor == "mariadbd":
+        return [f"--ssl-cert={tls.cert_file}", f"--ssl-key={tls.key_file}", f"--ssl-ca={tls.ca_file}",
+                "--require-secure-transport=ON"]
     return ["--port", "0", "--tls-port", str(port), "--tls-cert-file", tls.cert_file, "--tls-key-file", tls.key_file,
             "--tls-ca-cert-file", tls.ca_file, "--tls-auth-clients", "no"]
 
@@ -400,7 +413,7 @@ def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
     ``tls`` is given (:func:`tls_args`), then ``settings`` in its dialect (they win)."""
     args = base_args(flavor, port=port, bind=bind, data_dir=data_dir, memory_bytes=memory_bytes, password=password)
     if tls is not None:
-        args += tls_args(flavor, port, tls)  # after --port PORT: the last --port wins
+        args += tls_args(flavor, port, tls, data_dir)  # after --port PORT: the last --port wins
     return args + settings_args(flavor, settings) if settings else args
 
 

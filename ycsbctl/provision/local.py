@@ -225,9 +225,12 @@ class LocalProvisioner(Provisioner):
             prepared = local_prep.prepare(label, entry, binary, log_path)
         data_dir = prepared.data_dir
         certs = server_certificates(entry, options)
+        server_certs = certs
+        if certs is not None and entry.local_flavor != "redis":  # servers that read their key as another user
+            server_certs = local_prep.server_tls_files(entry.local_flavor, certs, data_dir, prepared.user)
         argv = [*pinned, binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1",
                                                       data_dir=data_dir, memory_bytes=memory, settings=settings,
-                                                      tls=certs)]
+                                                      tls=server_certs)]
         url = catalog.url_for(entry.protocol, port, tls=certs)
         endpoint = Endpoint(target=label, protocol=entry.protocol, url=url, backend="local",
                             log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog
+from ycsbctl.provision.tls import ServerCertificates
 
 TMPFS = "/dev/shm"  # where data folders go when the server's data should live in memory
 PG_USER = "ycsb"  # the database superuser initdb creates (trust authentication, loopback only)
@@ -113,6 +114,38 @@ def prepare(label: str, entry: catalog.Target, binary: str, log_path: str | Path
         shutil.rmtree(data_dir, ignore_errors=True)
         raise
     return Prepared(data_dir, user)
+
+
+# A PostgreSQL started with TLS: TCP clients only over TLS (a plain one reads "no pg_hba.conf entry … no
+# encryption"); the Unix socket in the data folder stays for the server's own tools.
+PG_HBA_TLS = ("local all all trust\n"
+              "hostssl all all 127.0.0.1/32 trust\n"
+              "hostssl all all ::1/128 trust\n")
+
+
+def server_tls_files(flavor: str, certs: ServerCertificates, data_dir: str, user: str | None) -> ServerCertificates:
+    """The certificate and key a server of ``flavor`` reads, copied into its data folder (owned by
+    ``user``, the key mode 0600: PostgreSQL refuses a key others can read, and a server run as
+    another user cannot read ours; MariaDB reads the CA too), and PostgreSQL's TLS-only pg_hba.conf.
+    Clients trust the CA where it is; the copies go with the data folder when the server is stopped."""
+    out = ServerCertificates(*(str(Path(data_dir) / f"tls-{n}") for n in ("ca.crt", "server.crt", "server.key")))
+    old = os.umask(0o077)
+    try:
+        shutil.copyfile(certs.key_file, out.key_file)
+        shutil.copyfile(certs.cert_file, out.cert_file)
+        shutil.copyfile(certs.ca_file, out.ca_file)
+        made = [out.key_file, out.cert_file, out.ca_file]
+        if flavor == "postgres":
+            hba = Path(data_dir) / catalog.PG_HBA_TLS
+            hba.write_text(PG_HBA_TLS)
+            made.append(str(hba))
+    finally:
+        os.umask(old)
+    for path in made:
+        os.chmod(path, 0o600)
+        if user:
+            shutil.chown(path, user=user, group=None)
+    return out
 
 
 def _initdb(postgres: str, data_dir: str, user: str | None, log_path: str | Path) -> None:

@@ -65,10 +65,17 @@ class MariaBinding(Binding):
         try:
             self.conn = await asyncio.wait_for(
                 asyncmy.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"],
-                                database=a["db"], autocommit=True, client_flag=FOUND_ROWS),
+                                database=a["db"], autocommit=True, client_flag=FOUND_ROWS, ssl=a["ssl"]),
                 timeout=max(self.timeout_s, 1.0))
         except (OSError, asyncio.TimeoutError, MySQLError) as exc:
-            raise ConnectionLost(f"cannot reach the MariaDB server: {str(exc) or 'no answer (timed out)'}") from None
+            why = str(exc) or "no answer (timed out)"
+            from ycsbctl.stores.mariadb.wire import UNTRUSTED_FIX
+            from ycsbctl.stores.sql.tls import untrusted
+
+            why = f"{hint} ({why})" if (hint := untrusted(exc, UNTRUSTED_FIX)) else why
+            if a["ssl"] is None and "using password: NO" in why:  # require_secure_transport refuses a plain client so
+                why += " (if the server takes TLS clients only, add ?ssl=true to the URL)"
+            raise ConnectionLost(f"cannot reach the MariaDB server: {why}") from None
         self.cur = self.conn.cursor()
 
     async def ensure_table(self, properties: dict[str, str]) -> None:

@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores.sql.tls import WireTls
 
 DATABASE = "ycsb"
+TLS_KEYS = ("ssl", "ssl_ca", "ssl_verify_cert")  # the URL's TLS options (PyMySQL's keyword names)
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+def tls_of(url: str) -> WireTls | None:
+    """The URL's TLS: ``?ssl=true`` speaks TLS and checks the server's certificate and name against
+    the system's CAs or ``ssl_ca=/path/ca.crt``; ``ssl_verify_cert=false`` checks nothing. None: plain."""
+    query = {k.lower(): v for k, v in parse_qsl(urlsplit(url).query)}
+    flag = query.get("ssl", "true" if "ssl_ca" in query else "false").lower()
+    verify = query.get("ssl_verify_cert", "true").lower()
+    if flag not in _TRUE + _FALSE or verify not in _TRUE + _FALSE:
+        raise UserError(f"ssl={flag}, ssl_verify_cert={verify} in a MySQL URL: use true or false")
+    if flag in _FALSE:
+        return None
+    return WireTls(query.get("ssl_ca") or None, verify in _TRUE, verify in _TRUE)
 
 
 def connect_args(url: str) -> dict[str, Any]:
-    """Host, port, user, password and database of ``mysql://user:password@host:port/db`` (driver keywords)."""
+    """Host, port, user, password and database of ``mysql://user:password@host:port/db`` (driver keywords),
+    and ``ssl``: the SSL context of the URL's TLS (:func:`tls_of`), or None."""
     parts = urlsplit(url)
+    tls = tls_of(url)
     return {"host": parts.hostname or "127.0.0.1", "port": parts.port or 3306,
             "user": unquote(parts.username or "root"), "password": unquote(parts.password or ""),
-            "db": parts.path.strip("/") or DATABASE}
+            "db": parts.path.strip("/") or DATABASE, "ssl": tls.context() if tls else None}
 
 
 def connect(url: str, timeout_s: float):
@@ -22,7 +42,7 @@ def connect(url: str, timeout_s: float):
     a = connect_args(url)
     t = max(1, round(timeout_s))
     return pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"],
-                           database=a["db"], autocommit=True, connect_timeout=t, read_timeout=t, write_timeout=t)
+                           database=a["db"], ssl=a["ssl"], autocommit=True, connect_timeout=t, read_timeout=t, write_timeout=t)
 
 
 def query(url: str, sql: str, timeout_s: float, *args: Any) -> list[tuple[Any, ...]]:

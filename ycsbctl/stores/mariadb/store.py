@@ -53,6 +53,12 @@ class MariaProtocol(SqlProtocol):
         if not parts.hostname or "/" in parts.path.strip("/"):
             raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://root@127.0.0.1:3306/ycsb")
 
+    def tls_url(self, url: str, ca_file: str) -> str:
+        """``…?ssl=true&ssl_ca=CA`` (PyMySQL's keyword names, which every client here reads)."""
+        from urllib.parse import quote
+
+        return f"{url}{'&' if '?' in url else '?'}ssl=true&ssl_ca={quote(ca_file)}"
+
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         from ycsbctl.stores.mariadb.wire import wire_eligible
 
@@ -83,18 +89,32 @@ class MariaProtocol(SqlProtocol):
                                "AND table_name = %s", 5.0, table))
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
-        self.query(url, "SELECT 1", timeout_s)
+        from ycsbctl.stores.mariadb.wire import UNTRUSTED_FIX
+        from ycsbctl.stores.sql.tls import ping_with_hint
+
+        ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
-        from ycsbctl.stores.mariadb.session import query
+        from ycsbctl.stores.mariadb.session import connect
 
-        variables = {str(k): str(v) for k, v in query(url, "SHOW GLOBAL VARIABLES", 5.0)}
+        conn = connect(url, 5.0)
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SHOW GLOBAL VARIABLES")
+                variables = {str(k): str(v) for k, v in cur.fetchall()}
+                # what the server itself says of this session (the same URL as the engine's clients)
+                cur.execute("SHOW SESSION STATUS WHERE Variable_name IN ('Ssl_version', 'Ssl_cipher')")
+                ssl_status = {str(k): str(v) for k, v in cur.fetchall()}
+        finally:
+            conn.close()
         version = variables.get("version", "").split("-")[0]
         product = "MariaDB" if "mariadb" in variables.get("version", "").lower() else "MySQL"
         durability = ", ".join(f"{k}={variables[k]}" for k in DURABILITY_VARIABLES if k in variables)
         config: dict[str, Any] = {"variables": variables, "durability": durability}
-        return ServerFacts(f"{product} {version} ({durability})", version, config,
-                           {"server": product, "version": version, "durability": durability})
+        traits: dict[str, Any] = {"server": product, "version": version, "durability": durability}
+        if ssl_status.get("Ssl_cipher"):
+            traits["tls"] = f"{ssl_status.get('Ssl_version', '')} {ssl_status['Ssl_cipher']}".strip()
+        return ServerFacts(f"{product} {version} ({durability})", version, config, traits)
 
     def reported_pid(self, url: str) -> int | None:
         """The server's PID, from its pid file (a server on this host)."""

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import (
@@ -26,9 +26,11 @@ from ycsbctl.stores.binding import (
     Status,
     WireProtocol,
 )
+from ycsbctl.stores.mariadb.session import TLS_KEYS, tls_of
 from ycsbctl.stores.mysql41 import error_text, lenenc, packet, quote, row_values
 from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import Dialect, columns
+from ycsbctl.stores.sql.tls import untrusted
 from ycsbctl.stores.sql.wire import SqlWireBinding
 from ycsbctl.workload.core import DELETE, INSERT, READ
 
@@ -37,6 +39,8 @@ QUOTED = Dialect("quoted", lambda i: "'%b'")  # values go in the text, quoted (s
 # CLIENT_LONG_PASSWORD | FOUND_ROWS | LONG_FLAG | CONNECT_WITH_DB | PROTOCOL_41 | TRANSACTIONS |
 # SECURE_CONNECTION | PLUGIN_AUTH | DEPRECATE_EOF
 CAPABILITIES = 1 | 2 | 4 | 8 | 512 | 8192 | 32768 | (1 << 19) | (1 << 24)
+CLIENT_SSL = 2048  # in a short handshake response (an SSLRequest): switch this connection to TLS now
+UNTRUSTED_FIX = "add ssl_ca=/path/ca.crt to the URL (or ssl_verify_cert=false to skip the check)"
 DEPRECATE_EOF = 1 << 24
 UTF8MB4 = 45
 _now = time.perf_counter_ns
@@ -47,10 +51,12 @@ def wire_eligible(url: str, properties: dict[str, str]) -> bool:
     if driver not in ("auto", "wire", "asyncmy"):
         raise UserError(f"mariadb.driver={driver}: use auto, wire or asyncmy")
     parts = urlsplit(url)
-    plain = not parts.password and not parts.query
+    plain = not parts.password and all(k.lower() in TLS_KEYS for k, _ in parse_qsl(parts.query, keep_blank_values=True))
     if driver == "wire" and not plain:
-        raise UserError("mariadb.driver=wire needs a mysql://user@host:port/db URL without a password or options: "
-                        "use mariadb.driver=asyncmy")
+        raise UserError("mariadb.driver=wire needs a mysql://user@host:port/db URL without a password or options "
+                        "(but ssl, ssl_ca, ssl_verify_cert): use mariadb.driver=asyncmy")
+    if plain:
+        tls_of(url)  # bad TLS options are refused before anything starts
     return plain and driver != "asyncmy"
 
 
@@ -186,6 +192,8 @@ class MariaWireBinding(SqlWireBinding):
         self.templates: dict[tuple, bytes] = {}  # (kind, table, field names) -> statement text with %b for values
         # (table, field names, key length) -> a read's packet up to its key (see read_request)
         self.read_heads: dict[tuple, bytes] = {}
+        self.tls = tls_of(url)
+        self.encrypted = False  # this connection speaks TLS (set by open)
 
     def _next(self) -> asyncio.Future:
         fut = self.loop.create_future()  # type: ignore[union-attr]
@@ -204,21 +212,48 @@ class MariaWireBinding(SqlWireBinding):
         caps = int.from_bytes(greeting[pos:pos + 2], "little") | int.from_bytes(greeting[pos + 5:pos + 7], "little") << 16
         wanted = CAPABILITIES & (caps | ~DEPRECATE_EOF)
         self.proto.eof_after_columns = not caps & DEPRECATE_EOF
-        response = (struct.pack("<IIB", wanted & ~(0 if caps & DEPRECATE_EOF else DEPRECATE_EOF), 1 << 24, UTF8MB4)
+        wanted &= ~(0 if caps & DEPRECATE_EOF else DEPRECATE_EOF)
+        seq = 1
+        if self.tls is not None:
+            await self._start_tls(self.tls, caps, wanted)
+            wanted |= CLIENT_SSL
+            seq = 2  # the SSLRequest was packet 1
+        response = (struct.pack("<IIB", wanted, 1 << 24, UTF8MB4)
                     + b"\x00" * 23 + self.user.encode() + b"\x00" + b"\x00" + self.db.encode() + b"\x00"
                     + b"mysql_native_password\x00")
         reply = self._next()
-        self.proto.transport.write(packet(response, 1))
+        self.proto.transport.write(packet(response, seq))
         r = await reply
         if r[:1] == b"\xfe":  # switch to another authentication method: still no password
             reply = self._next()
-            self.proto.transport.write(packet(b"", 3))
+            self.proto.transport.write(packet(b"", seq + 2))
             r = await reply
         if r[:1] != b"\x00":
             why = error_text(r) if r[:1] == b"\xff" else "an authentication ycsbctl's wire client cannot do"
-            raise ConnectionLost(f"{self.address()} refused {self.user!r}: {why} (give the password in the URL: the "
-                                 "asyncmy path is used then)")
+            fix = "give the password in the URL: the asyncmy path is used then"
+            if self.tls is None and caps & CLIENT_SSL:  # require_secure_transport refuses a plain client this way too
+                fix += "; or, if the server takes TLS clients only, add ?ssl=true"
+            raise ConnectionLost(f"{self.address()} refused {self.user!r}: {why} ({fix})")
         self.proto.handshake = False
+
+    async def _start_tls(self, tls, caps: int, wanted: int) -> None:
+        """An SSLRequest (the handshake response's first 32 bytes, with CLIENT_SSL), then the TLS
+        handshake on this connection; the protocol's transport encrypts from then on."""
+        if not caps & CLIENT_SSL:
+            raise ConnectionLost(f"{self.address()} speaks no TLS (no CLIENT_SSL in its greeting): drop ssl from the "
+                                 "URL, or start the server with --ssl-cert and --ssl-key")
+        loop = self.loop
+        assert loop is not None
+        plain = self.proto.transport
+        plain.write(packet(struct.pack("<IIB", wanted | CLIENT_SSL, 1 << 24, UTF8MB4) + b"\x00" * 23, 1))
+        try:
+            secure = await loop.start_tls(plain, self.proto, tls.context(), server_hostname=self.host)
+        except (OSError, ConnectionError) as exc:
+            hint = untrusted(exc, UNTRUSTED_FIX)
+            raise ConnectionLost(f"{self.address()}: {hint or 'TLS handshake failed'} ({exc})") from None
+        assert secure is not None  # None only for a server-side upgrade
+        self.proto.connection_made(secure)  # start_tls does not call it
+        self.encrypted = True
 
     def send(self, message: bytes) -> asyncio.Future:
         fut = self._next()

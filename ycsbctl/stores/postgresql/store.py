@@ -53,6 +53,12 @@ class PostgresProtocol(SqlProtocol):
             raise UserError(f"bad PostgreSQL URL {url!r}: use {self.example}, e.g. "
                             "postgresql://ycsb@127.0.0.1:5432/postgres")
 
+    def tls_url(self, url: str, ca_file: str) -> str:
+        """``…?sslmode=verify-full&sslrootcert=CA`` (libpq's spelling, which asyncpg and the wire path read)."""
+        from urllib.parse import quote
+
+        return f"{url}{'&' if '?' in url else '?'}sslmode=verify-full&sslrootcert={quote(ca_file)}"
+
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         from ycsbctl.stores.postgresql.wire import wire_eligible
 
@@ -96,7 +102,10 @@ class PostgresProtocol(SqlProtocol):
         return query(url, "SELECT to_regclass($1) IS NOT NULL", 5.0, table)[0][0]
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
-        self.query(url, "SELECT 1", timeout_s)
+        from ycsbctl.stores.postgresql.wire import UNTRUSTED_FIX
+        from ycsbctl.stores.sql.tls import ping_with_hint
+
+        ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
         from ycsbctl.stores.postgresql.session import PgSession
@@ -104,12 +113,16 @@ class PostgresProtocol(SqlProtocol):
         with PgSession(url, 5.0) as s:
             version = str(s.fetch("SHOW server_version")[0][0]).split()[0]
             settings = dict(s.fetch("SELECT name, setting FROM pg_settings"))
+            # what the server itself says of this connection (the same URL as the engine's clients)
+            ssl_row = s.fetch("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
         durability = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS if k in settings)
         config: dict[str, Any] = {"pg_settings": settings, "durability": durability}
         # the report shows the name beside the numbers: what the server promises about a commit goes in it
         shown = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS[:3] if k in settings)
-        return ServerFacts(f"PostgreSQL {version} ({shown})", version, config,
-                           {"server": "PostgreSQL", "version": version, "durability": durability})
+        traits: dict[str, Any] = {"server": "PostgreSQL", "version": version, "durability": durability}
+        if ssl_row and ssl_row[0][0]:
+            traits["tls"] = f"{ssl_row[0][1]} {ssl_row[0][2]}"  # every point of this target is encrypted
+        return ServerFacts(f"PostgreSQL {version} ({shown})", version, config, traits)
 
     def reported_pid(self, url: str) -> int | None:
         """The postmaster's PID: the parent of the backend serving this connection (``pg_backend_pid()``, which

@@ -8,8 +8,9 @@ goes before the first Bind of each statement shape on a connection, as asyncpg's
 does) and its reply is read for the few things that decide the status: rows, command tag, error.
 Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:mod:`ycsbctl.stores.sql.chain`).
 
-Used for plain URLs (no password, no options: the trust authentication of a server ycsbctl starts)
-unless the server asks for a password (``PGPASSWORD``, ``~/.pgpass``: asyncpg sends those); anything
+Used for URLs without a password or options other than TLS's (``sslmode``, ``sslrootcert``: libpq's
+spelling; see :func:`tls_of`) — the trust authentication of a server ycsbctl starts — unless the server
+asks for a password (``PGPASSWORD``, ``~/.pgpass``: asyncpg sends those); anything
 else, and ``-p postgresql.driver=asyncpg``, goes through :mod:`ycsbctl.stores.postgresql.binding`.
 """
 
@@ -20,7 +21,7 @@ import struct
 import time
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import (
@@ -31,6 +32,7 @@ from ycsbctl.stores.binding import (
 )
 from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import DOLLAR, columns
+from ycsbctl.stores.sql.tls import WireTls, untrusted
 from ycsbctl.stores.sql.wire import SqlWireBinding
 from ycsbctl.workload.core import DELETE, INSERT, READ
 
@@ -55,14 +57,54 @@ def driver_of(properties: dict[str, str]) -> str:
     return driver
 
 
+TLS_KEYS = ("sslmode", "sslrootcert")  # the URL options the wire path reads itself (TLS)
+SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+SSL_REQUEST = _I32.pack(8) + _I32.pack(80877103)  # SSLRequest: "may we speak TLS?"; the server answers S or N
+UNTRUSTED_FIX = "add sslrootcert=/path/ca.crt to the URL (or sslmode=require to skip the check)"
+
+
+def tls_of(url: str) -> WireTls | None:
+    """What the URL's ``sslmode`` asks of the wire path, as libpq reads it: none (absent, ``disable``,
+    ``allow``: plain), ``prefer`` (TLS when the server offers it), ``require`` (TLS; the certificate
+    checked only when ``sslrootcert`` names a CA, as libpq does), ``verify-ca`` (the chain),
+    ``verify-full`` (the chain and the host name)."""
+    query = dict(parse_qsl(urlsplit(url).query))
+    mode = query.get("sslmode", "disable").lower()
+    if mode not in SSLMODES:
+        raise UserError(f"sslmode={mode} in a PostgreSQL URL: use one of {', '.join(SSLMODES)}")
+    if mode in ("disable", "allow"):
+        return None
+    ca = query.get("sslrootcert") or None
+    verify = mode in ("verify-ca", "verify-full") or (ca is not None and ca != "system")
+    return WireTls(None if ca == "system" else ca, verify, mode == "verify-full", required=mode != "prefer")
+
+
 def wire_eligible(url: str, properties: dict[str, str]) -> bool:
     driver = driver_of(properties)
     parts = urlsplit(url)
-    plain = not parts.password and not parts.query and "," not in parts.netloc
+    plain = (not parts.password and "," not in parts.netloc
+             and all(k in TLS_KEYS for k, _ in parse_qsl(parts.query, keep_blank_values=True)))
     if driver == "wire" and not plain:
-        raise UserError("postgresql.driver=wire needs a plain postgresql://user@host:port/db URL (trust "
-                        "authentication, no options): use postgresql.driver=asyncpg")
+        raise UserError("postgresql.driver=wire needs a postgresql://user@host:port/db URL (trust "
+                        "authentication, no options but sslmode and sslrootcert): use postgresql.driver=asyncpg")
+    if plain:
+        tls_of(url)  # a bad sslmode is refused before anything starts
     return plain and driver != "asyncpg"
+
+
+class _SslAnswer(asyncio.Protocol):
+    """The one byte a server answers an SSLRequest with (``S``: go ahead with TLS; ``N``: no TLS here)."""
+
+    def __init__(self) -> None:
+        self.answer: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def data_received(self, data: bytes) -> None:
+        if not self.answer.done():
+            self.answer.set_result(data[:1])
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.answer.done():
+            self.answer.set_exception(ConnectionError("the server closed the connection at the SSLRequest"))
 
 
 class Result:
@@ -116,6 +158,8 @@ def error_text(body: bytes) -> str:
     fields = {f[:1]: f[1:].decode(errors="replace") for f in body.split(b"\x00") if f}
     code = fields.get(b"C", "?")
     hint = SQLSTATE_HINTS.get(code)
+    if "no encryption" in fields.get(b"M", ""):  # pg_hba.conf lets this client in over TLS only
+        hint = "the server takes this client over TLS only: add ?sslmode=require to the URL"
     return f"{fields.get(b'M', 'error')} (SQLSTATE {code}" + (f": {hint})" if hint else ")")
 
 
@@ -231,11 +275,16 @@ class PgWireBinding(SqlWireBinding):
         self.statements: dict[tuple, tuple[str, bytes]] = {}  # (kind, table, field names) -> (SQL, name)
         self.parsing: str | None = None  # SQL whose Parse goes with the request in flight
         self.named: dict[str, bytes] = {}  # a plug-in's statements (sql) -> their names on this connection
+        self.tls = tls_of(url)
+        self.encrypted = False  # this connection speaks TLS (set by open)
 
     async def open(self) -> None:
         self.prepared.clear()
         self.read_heads.clear()
-        _, self.proto = await self.loop.create_connection(_PgProtocol, self.host, self.port)  # type: ignore[union-attr]
+        if self.tls is None:
+            _, self.proto = await self.loop.create_connection(_PgProtocol, self.host, self.port)  # type: ignore[union-attr]
+        else:
+            self.proto = await self._open_tls(self.tls)
         params = b"user\x00" + self.user.encode() + b"\x00database\x00" + self.db.encode() + b"\x00" + \
             b"client_encoding\x00UTF8\x00application_name\x00ycsbctl\x00\x00"
         startup = _I32.pack(8 + len(params)) + _I32.pack(196608) + params
@@ -246,6 +295,37 @@ class PgWireBinding(SqlWireBinding):
         if r.error:
             lost = PasswordAsked if r.error is PASSWORD_ASKED else ConnectionLost
             raise lost(f"{self.address()} refused the connection: {r.error}")
+
+    async def _open_tls(self, tls: WireTls) -> _PgProtocol:
+        """An SSLRequest on a fresh connection, then (``S``) the TLS handshake on it: the protocol's
+        transport encrypts from then on. A server that answers ``N`` is refused unless TLS was only
+        preferred."""
+        loop = self.loop
+        assert loop is not None
+        transport, asked = await loop.create_connection(_SslAnswer, self.host, self.port)
+        proto = _PgProtocol()
+        try:
+            transport.write(SSL_REQUEST)
+            answer = await asked.answer
+            if answer != b"S":
+                if tls.required:
+                    raise ConnectionLost(f"{self.address()} speaks no TLS (it declined the SSLRequest): drop sslmode "
+                                         "from the URL, or turn ssl on in the server")
+                transport.set_protocol(proto)
+                proto.connection_made(transport)
+                return proto
+            try:
+                secure = await loop.start_tls(transport, proto, tls.context(), server_hostname=self.host)
+            except (OSError, ConnectionError) as exc:
+                hint = untrusted(exc, UNTRUSTED_FIX)
+                raise ConnectionLost(f"{self.address()}: {hint or 'TLS handshake failed'} ({exc})") from None
+        except BaseException:
+            transport.close()
+            raise
+        assert secure is not None  # None only for a server-side upgrade
+        proto.connection_made(secure)  # start_tls does not call it
+        self.encrypted = True
+        return proto
 
     def send(self, message: bytes) -> asyncio.Future:
         fut = self.loop.create_future()  # type: ignore[union-attr]

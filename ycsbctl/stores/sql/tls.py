@@ -1,0 +1,54 @@
+"""TLS for the SQL wire bindings (PostgreSQL's, MariaDB's): what the URL asks for, the client's SSL
+context, and what to say, in one line, when TLS is why a connection failed.
+
+Both protocols start in plain text and switch the open connection to TLS when both sides agree
+(PostgreSQL: an SSLRequest answered ``S``; MySQL/MariaDB: the CLIENT_SSL capability in a short
+handshake response), so the bindings upgrade their transport with ``loop.start_tls``.
+"""
+
+from __future__ import annotations
+
+import ssl
+from dataclasses import dataclass
+
+from ycsbctl.errors import UserError
+
+
+@dataclass(frozen=True)
+class WireTls:
+    """A client's TLS: the CA it trusts (None: the system's), whether it checks the server's
+    certificate chain (``verify``) and its name (``check_hostname``), and whether a server that
+    offers no TLS is refused (``required``; else the connection stays plain, libpq's ``prefer``)."""
+
+    ca_file: str | None
+    verify: bool
+    check_hostname: bool
+    required: bool = True
+
+    def context(self) -> ssl.SSLContext:
+        try:
+            ctx = ssl.create_default_context(cafile=self.ca_file)
+        except (OSError, ssl.SSLError) as exc:
+            raise UserError(f"cannot read the CA certificate {self.ca_file}: {exc}") from None
+        ctx.check_hostname = self.check_hostname
+        if not self.verify:
+            ctx.verify_mode = ssl.CERT_NONE
+        return ctx
+
+
+def untrusted(exc: BaseException, fix: str) -> str | None:
+    """``TLS certificate not trusted: <fix>`` when ``exc`` is a failed certificate check, else None."""
+    if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in str(exc):
+        return f"TLS certificate not trusted: {fix}"
+    return None
+
+
+def ping_with_hint(ping, fix: str) -> None:
+    """``ping()``; a failed certificate check is raised again as one line saying what to do (``fix``)."""
+    try:
+        ping()
+    except Exception as exc:
+        hint = untrusted(exc, fix)
+        if hint is None:
+            raise
+        raise ConnectionError(f"{hint} ({exc})") from None
