@@ -97,3 +97,16 @@ def test_a_deployment_study_without_a_cost_table_says_why_where_the_table_would_
     assert said.startswith("No target was compared with redis: of the ") and "degraded (another benchmark ran on " \
         "this host meanwhile); only ok points are compared, so there is no verdict and no cost table" in said
     assert "\n" not in said and study_headlines(exp, exp.verdicts())[-1] == said
+
+
+def test_the_replication_lag_is_said_per_point_of_each_replicated_target_only() -> None:
+    from ycsbctl.report.deployment_findings import replication_findings
+
+    runs = pd.DataFrame({"target": ["redis", "redis-repl2", "redis-repl2", "redis-repl2"],
+                         "phase": ["run", "run", "run", "load"], "threads": [4, 16, 4, 4], "repetition": [1, 1, 2, 1],
+                         "repl_lag_bytes_max": [None, 3 * 1024 * 1024.0, 0.0, 1536.0]})
+    assert replication_findings(runs, ["redis", "redis-repl2"]) == [
+        "redis-repl2 — the slowest replica behind the primary, per point (the highest 1 s sample of INFO replication, "
+        "bytes of the replication stream): load, 4 threads, round 1: 1.5 KiB; 4 threads, round 2: 0 B; "
+        "16 threads, round 1: 3.0 MiB."]
+    assert replication_findings(runs.drop(columns="repl_lag_bytes_max"), ["redis"]) == []

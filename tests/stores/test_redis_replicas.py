@@ -1,22 +1,27 @@
 """Replicas: ``redis-repl2`` is a primary and two replicas (``--replicaof``) under one label; with
 ``-p redis.wait=2`` every write is followed by ``WAIT 2`` (the primary's commandstats count one per
 write, and both replicas hold every record the load acknowledged); the INFO sampler's replication lag
-is the primary's own offsets; a replica that falls behind makes each write a TIMEOUT that says so; the
-same property leaves a server without replicas alone."""
+is the primary's own offsets; a replica that falls behind makes each write a TIMEOUT that says so, and
+its growing lag shows per point in the report's findings; the same property leaves a server without
+replicas alone."""
 
 from __future__ import annotations
 
 import psutil
 import redis
+from click.testing import CliRunner
 
+from ycsbctl.cli import main
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.provision.auto import provision, teardown
+from ycsbctl.report.summary import findings
+from ycsbctl.results.frames import load
 from ycsbctl.stores.redis.info import replication
 from ycsbctl.workload.properties import load_properties
 
 
-def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server, rds) -> None:
+def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server, rds, tmp_path) -> None:
     ep = provision("redis-repl2", "local", experiment_id="tests", say=lambda _: None)
     try:
         assert [p["role"].split(" ")[0] for p in ep.processes] == ["primary", "replica", "replica"]
@@ -46,11 +51,23 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
                 assert r.ops["UPDATE"].returns == {"TIMEOUT": 4}, (path, r.ops["UPDATE"].returns)
                 assert any("WAIT 2: 1 of 2 replica(s) had the write within 200 ms — a replica fell behind" in e
                            and "\n" not in e for e in r.errors), r.errors
+            # the lag per point, as the report shows it: the stopped replica falls behind by every write
+            lag_before = replication(primary.info("replication"))["repl_lag_bytes"]
+            res = CliRunner().invoke(main, ["run", "workload-a", "--target", ep.url, "--records", "200", "--threads",
+                                            "1", "--duration", "2", "--warmup", "0", "--allow-concurrent",
+                                            "--out", str(tmp_path / "lag")])
+            assert res.exit_code == 0, res.output
+            lag_after = replication(primary.info("replication"))["repl_lag_bytes"]
         finally:
             lagging.resume()
         primary.close()
     finally:
         teardown(ep)
+    exp = load(tmp_path / "lag")
+    run = exp.runs[exp.runs["phase"] == "run"].iloc[0]
+    assert lag_before < run["repl_lag_bytes_max"] <= lag_after  # sampled during the point: between the two
+    lines = [f for f in findings(exp, exp.points()) if "the slowest replica behind the primary" in f]
+    assert len(lines) == 1 and "1 threads, round 1:" in lines[0], lines
     # a server without replicas: redis.wait asks ROLE and sends no WAIT (which would block every write)
     r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
     assert r.ops["INSERT"].returns == {"OK": 300} and "cmdstat_wait" not in rds.info("commandstats")

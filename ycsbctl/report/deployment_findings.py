@@ -1,6 +1,6 @@
 """What a target's deployment did during its points, in the servers' own counters: forks of a
-persistent Redis (RDB snapshots, AOF rewrites) and the pause each caused, writes that waited for an
-AOF fsync."""
+persistent Redis (RDB snapshots, AOF rewrites) and the pause each caused — each one an event on its
+point — writes that waited for an AOF fsync, and how far replicas were behind their primary."""
 
 from __future__ import annotations
 
@@ -40,6 +40,72 @@ def persistence_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
         if delayed:
             out.append(f"{t}: {delayed:.0f} write(s) waited for an AOF fsync (aof_delayed_fsync: the disk could not "
                        "keep up with appendfsync everysec).")
+    return out
+
+
+def _point_name(r: pd.Series) -> str:
+    """``16 threads, round 2`` (``load`` for a load phase's point)."""
+    phase = "load, " if r.get("phase") == "load" else ""
+    return f"{phase}{int(r['threads'])} threads, round {int(r.get('repetition') or 1)}"
+
+
+def _bytes(n: float) -> str:
+    for unit, size in (("MiB", 1024.0**2), ("KiB", 1024.0)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
+def replication_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
+    """One finding per replicated target: each measured point's replication lag, the slowest replica's
+    distance behind the primary at the highest 1 s sample (``INFO replication``: ``master_repl_offset``
+    − its ``offset``): ``redis-repl2 — replicas behind the primary, per point: 16 threads, round 1:
+    1.2 KiB; …``."""
+    out: list[str] = []
+    if not len(runs) or "repl_lag_bytes_max" not in runs or "target" not in runs:
+        return out
+    for t in targets:
+        mine = runs[runs["target"] == t].assign(_lag=lambda d: pd.to_numeric(d["repl_lag_bytes_max"], errors="coerce"))
+        mine = mine[mine["_lag"].notna()]
+        if not len(mine):
+            continue
+        order = [c for c in ("phase", "threads", "repetition") if c in mine]
+        said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}" for _, r in mine.sort_values(order).iterrows())
+        out.append(f"{t} — the slowest replica behind the primary, per point (the highest 1 s sample of INFO "
+                   f"replication, bytes of the replication stream): {said}.")
+    return out
+
+
+MAX_FORK_EVENTS = 6  # per target: the rest are counted
+
+
+def fork_findings(runs: pd.DataFrame, docs: dict[str, dict], targets: list[str]) -> list[str]:
+    """The forks of each point as events, from the point's record (``server_events``, taken from the
+    server's ``INFO persistence`` samples: :meth:`ycsbctl.telemetry.capture.Capture.server_events`):
+    ``redis-rdb, 16 threads, round 1: a fork at 2.0 s into the measured window paused the server 1.93 ms
+    (latest_fork_usec); the snapshot was still being written 1 s after``."""
+    out: list[str] = []
+    if not len(runs) or "run_id" not in runs:
+        return out
+    for t in targets:
+        lines: list[str] = []
+        for _, r in runs[runs["target"] == t].iterrows():
+            ev = (((docs.get(r["run_id"]) or {}).get("bottleneck") or {}).get("evidence") or {}).get("server_events")
+            for e in ev or []:
+                if e.get("event") != "fork":
+                    continue
+                pause = e.get("pause_us")
+                paused = f" paused the server {pause / 1000:.2f} ms (latest_fork_usec)" if pause is not None else ""
+                n = int(e.get("forks") or 1)
+                what = "a fork" if n == 1 else f"{n} forks (the latest shown)"
+                snap = e.get("snapshot_s") or 0
+                still = (f"; the snapshot was still being written {snap:g} s after (rdb_bgsave_in_progress)" if snap
+                         else "; no snapshot was in progress at the next sample")
+                lines.append(f"{t}, {_point_name(r)}: {what} {e.get('at_s', 0):.1f} s into the measured window{paused}"
+                             f"{still}.")
+        out += lines[:MAX_FORK_EVENTS]
+        if len(lines) > MAX_FORK_EVENTS:
+            out.append(f"{t}: {len(lines) - MAX_FORK_EVENTS} more fork event(s) (each point's server_events).")
     return out
 
 

@@ -296,7 +296,13 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
         name, warning = server_identity(t, servers.get(t) or endpoint_of(exp, t))
         if warning:
             out.append(f"{t} was answered by {name} — {warning}: read its numbers as {name.split(' (')[0]}'s.")
-    from ycsbctl.report.deployment_findings import encryption_findings, persistence_findings, shard_findings
+    from ycsbctl.report.deployment_findings import (
+        encryption_findings,
+        fork_findings,
+        persistence_findings,
+        replication_findings,
+        shard_findings,
+    )
     from ycsbctl.report.scaling_report import scaling_findings
     from ycsbctl.report.server_traits import server_endpoints, trait_differences
     from ycsbctl.report.study_headlines import study_headlines
@@ -313,6 +319,8 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     out += why_findings(points, exp.targets)
     out += scaling_findings(points, exp.targets)
     out += persistence_findings(exp.runs, exp.targets)
+    out += fork_findings(exp.runs, exp.docs, exp.targets)
+    out += replication_findings(exp.runs, exp.targets)
     out += encryption_findings(server_endpoints(exp))
     out += shard_findings(exp.runs, exp.targets)
     out += client_lag_findings(exp.runs)

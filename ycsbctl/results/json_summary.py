@@ -31,7 +31,7 @@ def latency_summary(s: OpSummary) -> LatencySummary:
 
 
 EVIDENCE_KEYS = ("server", "server_threads", "client", "client_threads", "wire", "host", "throughput_ops",
-                 "server_cpu_pct", "server_cores", "client_cpu_pct", "client_cores", "host_cores")
+                 "server_cpu_pct", "server_cores", "client_cpu_pct", "client_cores", "host_cores", "server_events")
 
 
 def point_evidence(bottleneck: dict | None) -> dict[str, Any] | None:

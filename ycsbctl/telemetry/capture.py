@@ -242,6 +242,39 @@ class Capture:
         out["sampler_cpu_s"] = round(sum(s.cpu_s for s in self.samplers), 4)
         return TelemetrySummary.from_dict(out)
 
+    def server_events(self) -> list[dict[str, Any]]:
+        """What the server did of its own accord during the measured window, as events on the point: one
+        ``fork`` per sample in which it forked (an RDB snapshot or AOF rewrite: ``INFO persistence``
+        ``total_forks`` rose) — ``at_s`` s into the measured window when the sample was taken (the fork
+        came in the interval before it), ``forks`` in that interval, ``pause_us`` how long the latest
+        stopped the server (``latest_fork_usec``), and ``snapshot_s``: for how long after it the samples
+        saw a snapshot still being written (``rdb_bgsave_in_progress`` = 1; 0: done within the interval)."""
+        f = self.measured_frame()
+        if not len(f) or "forks" not in f or "source" not in f:
+            return []
+        rows = None
+        for src in DB_SOURCES:
+            mine = f[f["source"] == src]
+            if len(mine) and pd.to_numeric(mine["forks"], errors="coerce").notna().any():
+                rows = mine.sort_values("t_mono").reset_index(drop=True)
+                break
+        if rows is None:
+            return []
+        start = self.window[0] if self.window else float(rows["t_mono"].min()) - self.interval_s
+        forks = pd.to_numeric(rows["forks"], errors="coerce").fillna(0)
+        saving = (pd.to_numeric(rows["rdb_bgsave_in_progress"], errors="coerce").fillna(0) > 0
+                  if "rdb_bgsave_in_progress" in rows else pd.Series(False, index=rows.index))
+        out: list[dict[str, Any]] = []
+        for i in rows.index[forks > 0]:
+            after = 0
+            while i + after < len(rows) and saving[i + after]:
+                after += 1
+            pause = _f(pd.to_numeric(pd.Series([rows.at[i, "fork_pause_us"]]), errors="coerce").iloc[0]) \
+                if "fork_pause_us" in rows else None
+            out.append({"event": "fork", "at_s": round(float(rows.at[i, "t_mono"]) - start, 2),
+                        "forks": int(forks[i]), "pause_us": pause, "snapshot_s": after * self.interval_s})
+        return out
+
     def evidence(self) -> dict[str, Any]:
         """Where the time went over the measured window: ``server_threads`` and ``client_threads``
         (per role), the sides' totals, ``wire`` (bytes and packets per second on our connections) and
@@ -318,6 +351,9 @@ class Capture:
                           host_cores=self.host_cores, throughput_ops=self.throughput_ops)
         where = self.evidence()
         b.evidence.update({k: v for k, v in where.items() if v})
+        events = self.server_events()
+        if events:
+            b.evidence["server_events"] = events
         return bn.io_threads_note(b, self.endpoint, self.host_cores)
 
 
