@@ -3,21 +3,25 @@
 write, and both replicas hold every record the load acknowledged); the INFO sampler's replication lag
 is the primary's own offsets; a replica that falls behind makes each write a TIMEOUT that says so, and
 its growing lag shows per point in the report's findings; the same property leaves a server without
-replicas alone."""
+replicas alone; ``-p redis.readfrom=replica`` sends every read to a replica (their commandstats) and
+none to the primary."""
 
 from __future__ import annotations
 
 import psutil
+import pytest
 import redis
 from click.testing import CliRunner
 
 from ycsbctl.cli import main
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.errors import UserError
 from ycsbctl.provision.auto import provision, teardown
 from ycsbctl.report.summary import findings
 from ycsbctl.results.frames import load
 from ycsbctl.stores.redis.info import replication
+from ycsbctl.stores.redis.replica_reads import read_from
 from ycsbctl.workload.properties import load_properties
 
 
@@ -35,6 +39,16 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
         assert int(primary.info("commandstats")["cmdstat_wait"]["calls"]) == 300
         for p in ep.processes[1:]:  # WAIT 2 returned: both replicas have every write, with no wait of ours
             assert redis.Redis.from_url(p["url"]).zcard("_indices") == 300
+        # -p redis.readfrom=replica: every read at a replica (client i at replica i mod 2), none at the primary
+        def reads(url: str) -> int:
+            return int(redis.Redis.from_url(url).info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0))
+
+        before = [reads(p["url"]) for p in ep.processes]
+        r = run_phase(PhaseSpec("run", ep.url, {**props, "operationcount": "200", "readproportion": "1",
+                                                "updateproportion": "0", "redis.readfrom": "replica"},
+                                threads=2, processes=1))
+        assert r.ops["READ"].returns == {"OK": 200}
+        assert [reads(p["url"]) - b for p, b in zip(ep.processes, before)] == [0, 100, 100]
         info = primary.info("replication")
         assert replication(info)["replicas"] == 2
         assert replication(info)["repl_lag_bytes"] == info["master_repl_offset"] - min(
@@ -71,3 +85,8 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
     # a server without replicas: redis.wait asks ROLE and sends no WAIT (which would block every write)
     r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
     assert r.ops["INSERT"].returns == {"OK": 300} and "cmdstat_wait" not in rds.info("commandstats")
+    with pytest.raises(UserError, match="redis.readfrom=nearest: use primary or replica"):
+        read_from({"redis.readfrom": "nearest"})
+    with pytest.raises(Exception, match="is no primary with replicas \\(ROLE: a master with no replica\\)"):  # reads from replicas it does not have
+        run_phase(PhaseSpec("run", redis_server.url, {**props, "operationcount": "4", "redis.readfrom": "replica"},
+                            threads=1, processes=1))

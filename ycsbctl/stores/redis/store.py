@@ -78,25 +78,39 @@ class RedisProtocol(ServerProtocol):
         user = quote(u.username or "", safe="")
         return urlunsplit(u._replace(netloc=f"{user}:{quote(pw, safe='')}@{u.netloc.rpartition('@')[2]}"))
 
+    def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
+        from ycsbctl.stores.redis.replica_reads import read_from
+
+        read_from(properties)  # a bad -p redis.readfrom is refused before anything starts
+
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         """One connection per client; at a Redis Cluster node (``-p redis.cluster=true``, or found by one
         ``CLUSTER SLOTS`` on a first connection unless ``redis.cluster=false``) one per shard per client,
-        each key routed to its slot's shard (:mod:`ycsbctl.stores.redis.cluster`)."""
+        each key routed to its slot's shard (:mod:`ycsbctl.stores.redis.cluster`); with ``-p
+        redis.readfrom=replica`` one to the primary and one to a replica (its reads:
+        :mod:`ycsbctl.stores.redis.replica_reads`)."""
         from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+        from ycsbctl.stores.redis.replica_reads import open_replica_reads, read_from
 
         opts = RedisOptions(url, properties)
+        replicas = read_from(properties) == "replica"
         cluster = str(properties.get("redis.cluster", "")).lower()
-        if cluster not in ("false", "no", "0", "off"):
+        if cluster not in ("false", "no", "0", "off") or replicas:
             from ycsbctl.stores.binding import ConnectionLost
             from ycsbctl.stores.redis.cluster import cluster_slots, open_cluster
 
             seed = RedisBinding(opts, timeout_s)
             await seed.connect()
             try:
-                slots = await cluster_slots(seed)
+                slots = await cluster_slots(seed) if cluster not in ("false", "no", "0", "off") else None
+                if replicas and not slots:  # -p redis.readfrom=replica: each client reads from a replica
+                    return await open_replica_reads(opts, clients, timeout_s, seed)
             finally:
                 await seed.close()
+            if slots and replicas:
+                raise UserError("redis.readfrom=replica is not offered for a Redis Cluster (every read goes to "
+                                "its slot's primary): drop -p redis.readfrom")
             if slots:
                 return await open_cluster(opts, clients, timeout_s, slots)
             if cluster in ("true", "yes", "1", "on"):
