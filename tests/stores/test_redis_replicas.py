@@ -8,24 +8,23 @@ none to the primary."""
 
 from __future__ import annotations
 
+import pandas as pd
 import psutil
 import pytest
 import redis
-from click.testing import CliRunner
 
-from ycsbctl.cli import main
+from ycsbctl import telemetry
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.provision.auto import provision, teardown
-from ycsbctl.report.summary import findings
-from ycsbctl.results.frames import load
+from ycsbctl.report.deployment_findings import _bytes, replication_findings
 from ycsbctl.stores.redis.info import replication
 from ycsbctl.stores.redis.replica_reads import read_from
 from ycsbctl.workload.properties import load_properties
 
 
-def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server, rds, tmp_path) -> None:
+def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server, rds) -> None:
     ep = provision("redis-repl2", "local", experiment_id="tests", say=lambda _: None)
     try:
         assert [p["role"].split(" ")[0] for p in ep.processes] == ["primary", "replica", "replica"]
@@ -65,23 +64,25 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
                 assert r.ops["UPDATE"].returns == {"TIMEOUT": 4}, (path, r.ops["UPDATE"].returns)
                 assert any("WAIT 2: 1 of 2 replica(s) had the write within 200 ms — a replica fell behind" in e
                            and "\n" not in e for e in r.errors), r.errors
-            # the lag per point, as the report shows it: the stopped replica falls behind by every write
+            # the lag per point, as runs.parquet and the report's findings get it: the telemetry of a 1.5 s
+            # point (the INFO sampler's highest sample) while the stopped replica falls behind by every write
             lag_before = replication(primary.info("replication"))["repl_lag_bytes"]
-            res = CliRunner().invoke(main, ["run", "workload-a", "--target", ep.url, "--records", "200", "--threads",
-                                            "1", "--duration", "2", "--warmup", "0", "--allow-concurrent",
-                                            "--out", str(tmp_path / "lag")])
-            assert res.exit_code == 0, res.output
+            with telemetry.sampling(ep, evidence=False) as capture:
+                r = run_phase(PhaseSpec("run", ep.url, {**props, "operationcount": "0", "readproportion": "0",
+                                                        "updateproportion": "1", "redis.wait": "0"}, threads=1, duration_s=1.5,
+                                        processes=1))
+            capture.align(r)
+            sampled = capture.summary().repl_lag_bytes_max
             lag_after = replication(primary.info("replication"))["repl_lag_bytes"]
         finally:
             lagging.resume()
         primary.close()
     finally:
         teardown(ep)
-    exp = load(tmp_path / "lag")
-    run = exp.runs[exp.runs["phase"] == "run"].iloc[0]
-    assert lag_before < run["repl_lag_bytes_max"] <= lag_after  # sampled during the point: between the two
-    lines = [f for f in findings(exp, exp.points()) if "the slowest replica behind the primary" in f]
-    assert len(lines) == 1 and "1 threads, round 1:" in lines[0], lines
+    assert sampled is not None and lag_before < sampled <= lag_after  # sampled during the point: between the two
+    runs = pd.DataFrame({"target": ["redis-repl2"], "phase": ["run"], "threads": [1], "repetition": [1],
+                         "repl_lag_bytes_max": [sampled]})
+    assert replication_findings(runs, ["redis-repl2"])[0].endswith(f"1 threads, round 1: {_bytes(sampled)}.")
     # a server without replicas: redis.wait asks ROLE and sends no WAIT (which would block every write)
     r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
     assert r.ops["INSERT"].returns == {"OK": 300} and "cmdstat_wait" not in rds.info("commandstats")
