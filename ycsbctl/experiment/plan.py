@@ -313,7 +313,8 @@ class Plan:
 
             if not specs:
                 raise UserError("--tls starts the servers ycsbctl runs with TLS, and every target here is a server you "
-                                "run: give its rediss:// URL (or -p redis.tls=true) instead")
+                                "run: give its TLS URL instead (rediss://…, or -p redis.tls=true; postgresql://…"
+                                "?sslmode=require; mysql://…?ssl=true)")
             for s in specs.values():
                 check_tls(s.kind, self.backend)
 

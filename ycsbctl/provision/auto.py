@@ -112,7 +112,8 @@ def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment
                                 "(--targets redis-x --server-config redis-x:KEY=VALUE)")
             if tls:
                 raise UserError(f"--tls starts the servers ycsbctl runs with TLS; {redact_url(target_or_url)} is a "
-                                "server you run: give its rediss:// URL (or -p redis.tls=true)")
+                                "server you run: give its TLS URL (rediss://…, or -p redis.tls=true; postgresql://…?sslmode=require; "
+                                "mysql://…?ssl=true)")
             return ExternalProvisioner().up(target_or_url)
         kind = kind or target_or_url
         entry = catalog.get_target(kind)

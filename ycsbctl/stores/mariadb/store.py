@@ -147,10 +147,15 @@ class MariaProtocol(SqlProtocol):
         return Reading(size, None, rows, {"data_size_bytes": size})
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
-        from ycsbctl.stores.mariadb.session import connect_args
+        from ycsbctl.stores.mariadb.session import connect_args, tls_of
 
         a = connect_args(url)
-        return "jdbc", {"db.driver": self.jdbc_driver, "db.url": f"jdbc:mariadb://{a['host']}:{a['port']}/{a['db']}",
+        tls, query = tls_of(url), ""
+        if tls is not None:  # MariaDB Connector/J 3's spelling
+            mode = "verify-full" if tls.check_hostname else ("verify-ca" if tls.verify else "trust")
+            query = f"?sslMode={mode}" + (f"&serverSslCert={tls.ca_file}" if tls.ca_file else "")
+        return "jdbc", {"db.driver": self.jdbc_driver,
+                        "db.url": f"jdbc:mariadb://{a['host']}:{a['port']}/{a['db']}{query}",
                         "db.user": a["user"], "db.passwd": a["password"]}
 
     def server_cores(self, target: str, limit: float) -> float:

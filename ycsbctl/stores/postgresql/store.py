@@ -154,9 +154,16 @@ class PostgresProtocol(SqlProtocol):
         return Reading(size, None, rows, {"data_size_bytes": size})
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
+        from ycsbctl.stores.postgresql.wire import tls_of
+
         parts = urlsplit(url)
         db = parts.path.strip("/") or DATABASE
-        props = {"db.driver": self.jdbc_driver, "db.url": f"jdbc:postgresql://{parts.hostname}:{parts.port or 5432}/{db}",
+        tls, query = tls_of(url), ""
+        if tls is not None:  # pgjdbc reads libpq's names
+            mode = "verify-full" if tls.check_hostname else ("verify-ca" if tls.verify else "require")
+            query = f"?sslmode={mode}" + (f"&sslrootcert={tls.ca_file}" if tls.ca_file else "")
+        props = {"db.driver": self.jdbc_driver,
+                 "db.url": f"jdbc:postgresql://{parts.hostname}:{parts.port or 5432}/{db}{query}",
                  "db.user": unquote(parts.username or "postgres"), "db.passwd": unquote(parts.password or "")}
         return "jdbc", props
 
