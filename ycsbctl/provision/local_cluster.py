@@ -71,7 +71,12 @@ def topology(entry: catalog.Target, settings: dict[str, str]) -> Topology:
 
 def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, certs: ServerCertificates | None,
           memory: int | None, pinned: list[str]) -> Endpoint:
-    """Start every process of ``entry`` and join them; remove them all on any failure."""
+    """Start every process of ``entry`` and join them; remove them all on any failure. A PostgreSQL kind
+    is a primary and a streaming standby (:mod:`ycsbctl.provision.local_standby`)."""
+    if entry.local_flavor == "postgres":
+        from ycsbctl.provision import local_standby
+
+        return local_standby.start(label, entry, binary, options, certs, memory, pinned)
     say = options.progress
     settings = dict(options.settings)
     shape = topology(entry, settings)

@@ -120,7 +120,8 @@ def prepare(label: str, entry: catalog.Target, binary: str, log_path: str | Path
 # encryption"); the Unix socket in the data folder stays for the server's own tools.
 PG_HBA_TLS = ("local all all trust\n"
               "hostssl all all 127.0.0.1/32 trust\n"
-              "hostssl all all ::1/128 trust\n")
+              "hostssl all all ::1/128 trust\n"
+              "hostssl replication all 127.0.0.1/32 trust\n")  # a standby's WAL stream (postgresql-standby)
 
 
 def server_tls_files(flavor: str, certs: ServerCertificates, data_dir: str, user: str | None) -> ServerCertificates:

@@ -72,6 +72,10 @@ VARIANTS: dict[str, Variant] = {
     "postgresql-durable": Variant(
         "postgresql-durable", "postgresql", "durability on: fsync, synchronous_commit and full_page_writes on",
         (("fsync", "on"), ("synchronous_commit", "on"), ("full_page_writes", "on")), True),
+    "postgresql-standby": Variant(
+        "postgresql-standby", "postgresql", "a primary and a streaming standby (pg_basebackup), the primary's "
+        "commits waiting for it (synchronous_standby_names; synchronous_commit=on, or remote_write, remote_apply, "
+        "local, off)", (("synchronous_commit", "on"),), replicas=1),
     "mariadb-durable": Variant(
         "mariadb-durable", "mariadb", "durability on: the redo log flushed at every commit, doublewrite buffer on",
         (("innodb-flush-log-at-trx-commit", "1"), ("innodb-doublewrite", "1")), True),
