@@ -38,7 +38,9 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
     until the primary sees it streaming; remove both on any failure."""
     say = options.progress
     settings = {"synchronous_standby_names": STANDBY_NAME, **options.settings}
-    settings.pop("replicas", None)
+    if settings.pop("replicas", "1") != "1":
+        raise UserError(f"{label}: replicas={options.settings['replicas']!r} — a {entry.name} has one standby "
+                        "(replicas=1)")
     catalog.settings_args(entry.local_flavor, settings)
     user = local_prep.run_as(entry)
     root = local_prep.data_folder(label, entry)  # tmpfs, as the single server's (its durability is off)
