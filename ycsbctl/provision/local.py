@@ -221,13 +221,17 @@ class LocalProvisioner(Provisioner):
             return self._embedded(label, entry, options)
         log_path = state.logs_dir() / f"{label}-{experiment_id}-{port}.log"
         pinned = _pinned(cpus)
+        certs = server_certificates(entry, options)  # before the data folder: a refusal leaves nothing behind
         with deferred_signals():  # the data folder exists only until the try below removes it on failure
             prepared = local_prep.prepare(label, entry, binary, log_path)
-        data_dir = prepared.data_dir
-        certs = server_certificates(entry, options)
-        server_certs = certs
-        if certs is not None and entry.local_flavor != "redis":  # servers that read their key as another user
-            server_certs = local_prep.server_tls_files(entry.local_flavor, certs, data_dir, prepared.user)
+            data_dir = prepared.data_dir
+            server_certs = certs
+            if certs is not None and entry.local_flavor != "redis":  # servers that read their key as another user
+                try:
+                    server_certs = local_prep.server_tls_files(entry.local_flavor, certs, data_dir, prepared.user)
+                except BaseException:
+                    shutil.rmtree(data_dir, ignore_errors=True)
+                    raise
         argv = [*pinned, binary, *catalog.server_args(entry.local_flavor, port=port, bind="127.0.0.1",
                                                       data_dir=data_dir, memory_bytes=memory, settings=settings,
                                                       tls=server_certs)]
