@@ -52,8 +52,13 @@ class _Rest(WireProtocol):
         self.buf = b""
 
     def data_received(self, data: bytes) -> None:
-        buf = self.buf + data if self.buf else data
         waiters = self.waiters
+        if not self.buf and waiters and waiters[0].__class__ is _Chain:
+            status = rest.whole_status(data)  # a whole reply in this read (the usual case)
+            if status and waiters[0].decided(status):
+                waiters.popleft()
+                return
+        buf = self.buf + data if self.buf else data
         while buf:
             reply, used = parse(buf, rest.Reply)
             if reply is None:
@@ -99,6 +104,20 @@ class _Chain(ChainRun):
         if self.late():
             return
         self.complete(self.b.status(self.op, r), _now())
+
+    def decided(self, status: int) -> bool:
+        """The operation's end from its reply's HTTP ``status`` alone (:func:`rest.whole_status`), when that says
+        OK or NOT_FOUND; False (nothing done) when the reply is an error, whose body :meth:`replied` reads."""
+        op = self.op
+        if status == _OK[op]:
+            st = OK
+        elif status == 404 and op != INSERT:
+            st = NOT_FOUND
+        else:
+            return False
+        if not self.late():
+            self.complete(st, _now())
+        return True
 
 
 class ElasticsearchBinding(WireBinding):

@@ -64,6 +64,13 @@ class _Chain(ChainRun):
             return
         self.complete(self.b.status(self.op, r), _now())
 
+    def skimmed(self, rows: int) -> None:
+        """:meth:`replied` for a reply told apart by its frame (:meth:`wire.SphinxQL.skim`): no error, ``rows``
+        rows (a READ with none is NOT_FOUND; an INSERT's OK packet says 0)."""
+        if self.late():
+            return
+        self.complete(OK if rows or self.op != READ else NOT_FOUND, _now())
+
 
 class SphinxBinding(WireBinding):
     """One client = one SphinxQL connection, one statement in flight."""
@@ -90,6 +97,7 @@ class SphinxBinding(WireBinding):
 
     async def open(self) -> None:
         _, self.proto = await self.loop.create_connection(wire.SphinxQL, self.host, self.port)  # type: ignore[union-attr]
+        self.proto.chains = (_Chain,)
         greeting = await self._next()
         if greeting[:1] == b"\xff":
             raise ConnectionLost(f"{self.address()} refused the connection: {wire.error_text(greeting)}")
