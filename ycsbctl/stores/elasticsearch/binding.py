@@ -54,9 +54,9 @@ class _Rest(WireProtocol):
     def data_received(self, data: bytes) -> None:
         waiters = self.waiters
         if not self.buf and waiters and waiters[0].__class__ is _Chain:
-            status = rest.whole_status(data)  # a whole reply in this read (the usual case)
-            if status and waiters[0].decided(status):
-                waiters.popleft()
+            st = waiters[0].verdict(rest.whole_status(data))  # a whole reply in this read (the usual case)
+            if st >= 0:
+                waiters.popleft().ended(st)
                 return
         buf = self.buf + data if self.buf else data
         while buf:
@@ -105,19 +105,20 @@ class _Chain(ChainRun):
             return
         self.complete(self.b.status(self.op, r), _now())
 
-    def decided(self, status: int) -> bool:
-        """The operation's end from its reply's HTTP ``status`` alone (:func:`rest.whole_status`), when that says
-        OK or NOT_FOUND; False (nothing done) when the reply is an error, whose body :meth:`replied` reads."""
+    def verdict(self, status: int) -> int:
+        """The operation's status from its reply's HTTP ``status`` alone (:func:`rest.whole_status`) when that
+        says OK or NOT_FOUND; -1 for anything else (an error, whose body :meth:`replied` reads; 0: no status)."""
         op = self.op
         if status == _OK[op]:
-            st = OK
-        elif status == 404 and op != INSERT:
-            st = NOT_FOUND
-        else:
-            return False
+            return OK
+        if status == 404 and op != INSERT:
+            return NOT_FOUND
+        return -1
+
+    def ended(self, st: int) -> None:
+        """:meth:`replied` for a reply judged by :meth:`verdict`."""
         if not self.late():
             self.complete(st, _now())
-        return True
 
 
 class ElasticsearchBinding(WireBinding):
