@@ -218,8 +218,14 @@ def test_down_all_on_a_host_without_docker_stops_the_local_servers_and_exits_0(s
 
 
 def test_doctor_reports_each_tool_with_a_fix(cli, state_dir):
+    import glob
+
+    before = set(glob.glob("/tmp/elasticsearch-*"))
     result = cli.invoke(main, ["doctor"], env={"DOCKER_HOST": "unix:///nonexistent.sock"})
     assert result.exit_code == 0, result.output
+    if shutil.which("elasticsearch-oss"):  # its --version leaves no /tmp/elasticsearch-<random> folder behind
+        assert "elasticsearch binary: " in result.output and "Version: 6.8" in result.output
+        assert set(glob.glob("/tmp/elasticsearch-*")) <= before
     assert "warn docker daemon: Docker does not answer at unix:///nonexistent.sock" in result.output
     assert "fix: start it" in result.output
     for name in ("redis binary", "mongodb binary", "ferretdb binary", "iperf3", "java", "loopback ports", "memory"):

@@ -5,6 +5,10 @@ JVM's start is the slow part)."""
 
 from __future__ import annotations
 
+import glob
+import os
+
+import psutil
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
@@ -13,6 +17,7 @@ from tests.fixtures.study_clients import elasticsearch_curl
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.provision import state
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
 from ycsbctl.stores.elasticsearch.stats import ElasticsearchStatsSampler
@@ -48,6 +53,12 @@ def test_a_record_is_one_document_of_ycsbs_index_read_back_with_curl(elasticsear
     assert doc["found"] and doc["_source"] == expected
     mapping = elasticsearch_curl(url, "/es.ycsb/_mapping")["es.ycsb"]["mappings"]["usertable"]["properties"]
     assert mapping["key"] == {"type": "keyword"} and mapping["field0"]["index"] is False
+    # the JVM's temporary folder is in the server's data folder (removed at stop), and its start left none in /tmp
+    server, data_dir = psutil.Process(elasticsearch.pid), state.find(f"local:{elasticsearch.pid}")["data_dir"]
+    assert f"-Djava.io.tmpdir={data_dir}/tmp" in server.cmdline()
+    since, uid = server.create_time(), server.uids().real
+    assert [p for p in glob.glob("/tmp/elasticsearch-*")
+            if os.stat(p).st_uid == uid and os.stat(p).st_ctime >= since - 1] == []
 
 
 def test_engine_counts_per_operation_equal_the_indexs_own_stats(elasticsearch):

@@ -417,6 +417,15 @@ def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
     return args + settings_args(flavor, settings) if settings else args
 
 
+def server_env(flavor: str, data_dir: str | None) -> dict[str, str]:
+    """Environment variables the local server needs beyond ours: Elasticsearch's ``ES_TMPDIR`` (its launcher's
+    and its JVM's ``java.io.tmpdir``, through jvm.options) in its data folder, which goes at stop: left unset, its
+    launcher makes a /tmp/elasticsearch-<random> folder per start that nothing removes."""
+    if flavor == "elasticsearch" and data_dir:
+        return {"ES_TMPDIR": f"{data_dir}/tmp"}
+    return {}
+
+
 def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
               memory_bytes: int | None, password: str | None = None) -> list[str]:
     """The full argument list (without the binary) for a server of ``flavor``.

@@ -63,11 +63,15 @@ def _require_in_memory(mongod: str) -> None:
 
 
 def binary_version(path: str, args: tuple[str, ...] = ("--version",)) -> str:
-    """First line of ``<binary> --version`` (``args``: the catalogue's ``version_args``; empty when it does not say)."""
+    """First line of ``<binary> --version`` (``args``: the catalogue's ``version_args``; empty when it does not say).
+    Run with ``ES_TMPDIR`` in a folder removed after it: Elasticsearch's launcher would otherwise leave a
+    /tmp/elasticsearch-<random> folder per call."""
     if not args:
         return ""
     try:
-        out = subprocess.run([path, *args], capture_output=True, text=True, timeout=20)
+        with tempfile.TemporaryDirectory(prefix="ycsbctl-version-") as tmp:
+            out = subprocess.run([path, *args], capture_output=True, text=True, timeout=20,
+                                 env={**os.environ, "ES_TMPDIR": tmp})
     except (OSError, subprocess.TimeoutExpired):
         return ""
     lines = [ln.strip() for ln in (out.stdout + out.stderr).splitlines() if ln.strip()]
@@ -253,8 +257,10 @@ class LocalProvisioner(Provisioner):
         try:
             with deferred_signals():  # started and recorded, or neither
                 with open(log_path, "ab") as log:
+                    env = catalog.server_env(entry.local_flavor, data_dir)
                     proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            cwd=data_dir, start_new_session=True, user=prepared.user)
+                                            cwd=data_dir, start_new_session=True, user=prepared.user,
+                                            env={**os.environ, **env} if env else None)
                 endpoint.pid = proc.pid
                 create_time = psutil.Process(proc.pid).create_time()
                 state.add({"key": f"local:{proc.pid}", "endpoint": endpoint.to_dict(), "create_time": create_time,

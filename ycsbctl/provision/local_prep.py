@@ -191,15 +191,18 @@ def sphinx_config(data_dir: str) -> None:
 def elasticsearch_config(launcher: str, data_dir: str, user: str | None) -> None:
     """``data_dir/config``: the zip's ``log4j2.properties`` (from the install beside ``launcher``) with ycsbctl's
     ``elasticsearch.yml`` and ``jvm.options`` (infra/elasticsearch/); the folder is the server user's, as
-    Elasticsearch writes its keystore there at first start."""
+    Elasticsearch writes its keystore there at first start. Also ``data_dir/tmp``, its ``ES_TMPDIR``
+    (:func:`catalog.server_env`)."""
     homes = sorted(Path(launcher).resolve().parent.glob("elasticsearch-6.8.*"))
     if not homes:
         raise UserError(f"no Elasticsearch 6.8 beside {launcher}", fix="run scripts/setup.sh", exit_code=1)
     config = Path(data_dir) / "config"
     config.mkdir()
+    tmp = Path(catalog.server_env("elasticsearch", data_dir)["ES_TMPDIR"])
+    tmp.mkdir()
     shutil.copy(homes[-1] / "config" / "log4j2.properties", config)
     for name in ("elasticsearch.yml", "jvm.options"):
         shutil.copy(catalog.infra_dir() / "elasticsearch" / name, config)
     if user:
-        for path in (config, *config.iterdir()):
+        for path in (config, tmp, *config.iterdir()):
             shutil.chown(path, user=user, group=None)

@@ -43,11 +43,10 @@ class Reply(HttpReply):
 
 
 def whole_rows(data: bytes) -> int:
-    """Rows of a 200 reply that came whole in ``data`` (the usual case: one read), told by its frame alone:
-    0 for an empty body, else the newlines of its chunks (-1: not a whole 200 reply, parse it)."""
+    """Whether a 200 reply that came whole in ``data`` (the usual case: one read) has rows, told by its frame
+    alone: 0 for an empty body, 1 for one row or more — all a chained READ needs (counting them cost ~3 µs
+    a reply); -1: not a whole 200 reply, parse it."""
     if not data.startswith(b"HTTP/1.1 200") or not data.endswith(_END):
         return -1
     head = data.find(_HEAD_END)
-    if data.startswith(b"0\r\n\r\n", head + 4) and head + 9 == len(data):
-        return 0
-    return data.count(b"\n", head + 4) - data.count(b"\r\n", head + 4)
+    return 0 if head + 9 == len(data) and data.startswith(b"0\r\n\r\n", head + 4) else 1

@@ -52,8 +52,13 @@ class _Rest(WireProtocol):
         self.buf = b""
 
     def data_received(self, data: bytes) -> None:
-        buf = self.buf + data if self.buf else data
         waiters = self.waiters
+        if not self.buf and waiters and waiters[0].__class__ is _Chain:
+            st = waiters[0].verdict(rest.whole_status(data))  # a whole reply in this read (the usual case)
+            if st >= 0:
+                waiters.popleft().ended(st)
+                return
+        buf = self.buf + data if self.buf else data
         while buf:
             reply, used = parse(buf, rest.Reply)
             if reply is None:
@@ -99,6 +104,21 @@ class _Chain(ChainRun):
         if self.late():
             return
         self.complete(self.b.status(self.op, r), _now())
+
+    def verdict(self, status: int) -> int:
+        """The operation's status from its reply's HTTP ``status`` alone (:func:`rest.whole_status`) when that
+        says OK or NOT_FOUND; -1 for anything else (an error, whose body :meth:`replied` reads; 0: no status)."""
+        op = self.op
+        if status == _OK[op]:
+            return OK
+        if status == 404 and op != INSERT:
+            return NOT_FOUND
+        return -1
+
+    def ended(self, st: int) -> None:
+        """:meth:`replied` for a reply judged by :meth:`verdict`."""
+        if not self.late():
+            self.complete(st, _now())
 
 
 class ElasticsearchBinding(WireBinding):

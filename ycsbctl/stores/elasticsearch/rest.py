@@ -39,6 +39,20 @@ def document(names: list[bytes] | tuple[bytes, ...], values: list[bytes], key: b
     return b"{" + b",".join(parts) + b"}"
 
 
+def whole_status(data: bytes) -> int:
+    """The HTTP status of the one whole reply ``data`` holds, told by its frame alone (Elasticsearch's
+    lower-case ``content-length``, which it sends with every reply, equal to the bytes after the head); 0 when
+    ``data`` is anything else (part of a reply, several, another framing): :func:`http1.parse` reads it."""
+    head = data.find(b"\r\n\r\n")
+    at = data.find(b"\ncontent-length: ", 0, head) if head > 0 else -1
+    if at < 0 or not data.startswith(b"HTTP/1.1 "):
+        return 0
+    eol = data.find(b"\r", at)
+    if int(data[at + 17:eol]) != len(data) - head - 4:
+        return 0
+    return int(data[9:12])
+
+
 class Reply(HttpReply):
     """One reply: its HTTP status and its JSON body."""
 

@@ -72,6 +72,46 @@ class SphinxQL(WireProtocol):
         self.early: list[bytes] = []  # handshake packets nothing waits for yet
         self.state = 0  # 0 first packet, 1 column definitions, 2 rows
         self.reply = Reply()
+        self.head = b""  # the last result set's column count, definitions and EOF, as sent (see skim)
+        self.chains: tuple[type, ...] = ()  # the chain classes whose replies may be skimmed (the binding's)
+
+    def skim(self, data: bytes) -> int:
+        """Rows of the one whole reply that ``data`` holds, told from its frame alone: 0 for an OK packet
+        (a write), else the row packets of a result set whose column definitions are :attr:`head` byte for
+        byte (a READ's are the same every time: one walk of its packets learns them); -1 for anything else
+        (an error, more or less than one reply, other columns): :meth:`parsed` reads it. The rows themselves
+        are not built: what an operation's status needs is whether there are any."""
+        n = len(data)
+        if n < 5:
+            return -1
+        if data[4] == 0:  # OK
+            return 0 if 4 + (data[0] | data[1] << 8 | data[2] << 16) == n else -1
+        head = self.head
+        if not head or not data.startswith(head):
+            if data[4] == 0xFF:
+                return -1
+            pos = 0
+            while True:  # the column count, the definitions, the EOF after them
+                if pos + 4 > n:
+                    return -1
+                end = pos + 4 + (data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16)
+                if end > n:
+                    return -1
+                if pos and data[pos + 4] == 0xFE and end - pos < 13:
+                    break
+                pos = end
+            head = self.head = data[:end]
+        pos, rows = len(head), 0
+        while pos + 4 < n:
+            end = pos + 4 + (data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16)
+            first = data[pos + 4]
+            if first == 0xFE and end - pos < 13:  # the EOF after the rows
+                return rows if end == n else -1
+            if first == 0xFF:
+                return -1
+            rows += 1
+            pos = end
+        return -1
 
     def _done(self, reply: Reply) -> None:
         self.state, self.reply = 0, Reply()
@@ -87,6 +127,17 @@ class SphinxQL(WireProtocol):
             self.late += 1
 
     def data_received(self, data: bytes) -> None:
+        waiters = self.waiters
+        if not self.buf and not self.state and waiters and waiters[0].__class__ in self.chains:
+            rows = self.skim(data)  # a chain's whole reply in this read (the usual case)
+            if rows >= 0:
+                waiters.popleft().skimmed(rows)
+                return
+        self.parsed(data)
+
+    def parsed(self, data: bytes) -> None:
+        """Packets read one by one into :class:`Reply` objects (handshakes, errors, plug-ins' statements,
+        replies split over reads)."""
         if self.buf:
             data = self.buf + data
             self.buf = b""
