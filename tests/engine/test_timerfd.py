@@ -132,3 +132,41 @@ def test_schedule_lag_counts_from_when_the_previous_operation_would_have_ended()
     p.ended(0, 3_000)  # the server took 3 µs, three ticks
     p.started(p.due(), 3_200)  # due at 1 µs, written at 3.2 µs: 0.2 µs after the previous one's ideal end
     assert seen == [0, 200]
+
+
+def test_work_done_while_the_loop_turns_is_not_credited_as_idle():
+    """The worker leaves the turning's idle credit out of the client CPU it reports: replies handled in a
+    turning iteration are load. Dues every 50 µs keep the loop turning; a callback every ~1 ms spins
+    for 200 µs (a reply's work, exaggerated). The wall time turned holds those spins; the idle credit
+    must not (before, the whole wall time was credited and the spins vanished from the client's CPU)."""
+    async def main():
+        loop = asyncio.get_running_loop()
+        alarm = Alarm(loop)
+        alarm.turn_budget = 0.9
+        start = time.perf_counter_ns()
+        dues = [start + 2_000_000 + i * 50_000 for i in range(3000)]
+        spun_while_turning = 0
+        done = False
+
+        def spin() -> None:
+            nonlocal spun_while_turning
+            if done:
+                return
+            t = time.perf_counter_ns()
+            turning = alarm.turning
+            while time.perf_counter_ns() - t < 200_000:
+                pass
+            if turning:
+                spun_while_turning += time.perf_counter_ns() - t
+            loop.call_later(0.001, spin)
+
+        loop.call_soon(spin)
+        await asyncio.gather(*(alarm.at(d) for d in dues))
+        done = True
+        turned, idle = alarm.turned_total_ns(), alarm.idle_total_ns()
+        alarm.close()
+        return turned, idle, spun_while_turning
+
+    turned, idle, spun = uvloop.run(main())
+    assert spun > 0 and 0 < idle <= turned  # some spins fell inside a turning; the loop also turned empty
+    assert idle <= turned - spun // 2  # the spins' time (less one empty iteration each) is not idle

@@ -405,7 +405,7 @@ class Worker:
             await alarm.at(t0)
             self.rec.cpu_mark = time.process_time()
             if spec.target_rate:
-                self.rec.idle_ns, self.rec.idle_mark = alarm.turned_total_ns, alarm.turned_total_ns()
+                self.rec.idle_ns, self.rec.idle_mark = alarm.idle_total_ns, alarm.idle_total_ns()
             probe.start()
             tick_task = loop.create_task(self.ticker(t0, probe, alarm if spec.target_rate else None))
             pacers = [
