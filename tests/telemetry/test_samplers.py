@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import subprocess
+import sys
+import threading
 import time
 
 import psutil
@@ -290,3 +292,45 @@ def test_shard_balance_is_the_busiest_nodes_share_of_the_commands() -> None:
                       "node": [None, "a", "b", "a", "b"], "ops_per_s": [100.0, 30.0, 10.0, 30.0, 30.0]})
     assert shard_balance(f) == {"shards": 2.0, "shard_ops_share_max": 0.6}
     assert shard_balance(f[f["source"] == "redis-info"]) == {}
+
+
+_PARENT = r"""
+import subprocess, sys
+sys.stdin.readline()  # "go", once the sampler has its baseline
+child = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.1: pass\nprint(time.process_time())"
+total = sum(float(subprocess.run([sys.executable, "-c", child], capture_output=True, text=True).stdout) for _ in range(6))
+print(total, flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_a_server_whose_children_end_between_two_reads_keeps_their_cpu():
+    """A PostgreSQL backend ends when its client disconnects, often between two reads of the sampler: its
+    CPU must still count (it did, before, only while it was seen alive; one born and gone between two
+    reads did not count at all). A parent runs six children of ~0.1 s of CPU each, one after the other,
+    reaping each; reads every 0.3 s see few of them alive. The CPU sampled over the span equals the
+    children's own count (each prints its process_time) plus the parent's own, within 10 % and 20 ms."""
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        sampler = ProcessSampler(parent.pid, "server-process", 0.3, children_every=1)
+        sampler.prime()
+        t = psutil.Process(parent.pid).cpu_times()
+        own0 = t.user + t.system
+        assert parent.stdin is not None and parent.stdout is not None
+        parent.stdin.write("go\n")
+        parent.stdin.flush()
+        done: list[str] = []
+        reader = threading.Thread(target=lambda: done.append(parent.stdout.readline()))  # type: ignore[union-attr]
+        reader.start()
+        sampled = 0.0
+        while reader.is_alive():
+            time.sleep(0.3)
+            sampled += sampler._read()[0]
+        sampled += sampler._read()[0]
+        t = psutil.Process(parent.pid).cpu_times()
+        truth = float(done[0]) + (t.user + t.system - own0)
+    finally:
+        parent.kill()
+        parent.wait()
+    assert float(done[0]) >= 0.6  # six children, 0.1 s each at least
+    assert abs(sampled - truth) <= 0.1 * truth + 0.02, (sampled, truth, sampled - truth)

@@ -34,7 +34,10 @@ class ProcessSampler(Sampler):
     ``pids`` is one PID (a server: children are included, and the sampler stops with a warning
     when it exits) or a callable returning the current PIDs (the engine's workers: processes may
     come and go; each is counted while it lives). CPU % is the change of user+system CPU time over
-    the wall time between samples; a process born during an interval counts from its birth.
+    the wall time between samples; a process born during an interval counts from its birth. A child
+    that ends between two reads (a PostgreSQL backend whose client disconnected) is not lost: the kernel
+    adds its CPU time to its parent's ``children_user``/``children_system`` when the parent reaps it, so
+    a root's CPU includes those, less what was already counted of each child gone since the last read.
     RSS of forked workers double-counts pages they share (USS would cost a read of smaps).
     """
 
@@ -53,15 +56,20 @@ class ProcessSampler(Sampler):
         self.pid = pids if isinstance(pids, int) else None  # the one process sampled (a server), if fixed
         self._pids: PidSource = _fixed(pids) if isinstance(pids, int) else pids
         self._children = self._required if include_children is None else include_children
-        self._procs: dict[int, tuple[psutil.Process, float]] = {}  # pid -> (process, CPU s at last sample)
+        # pid -> (process, CPU s at the last read, CPU s not counted when first seen: 0 for one seen at the
+        # first read, whose CPU before the span its parent's reaped CPU will hold too)
+        self._procs: dict[int, tuple[psutil.Process, float, float]] = {}
+        self._priming = False
         self._kids: dict[int, list[psutil.Process]] = {}  # root pid -> its children, refreshed now and then
         self._reads = 0
+        self._roots: set[int] = set()  # the pids whose children are sampled (their reaped CPU is theirs)
         self._t_last = 0.0
         self._wall_last = 0.0
 
     def _current(self) -> list[psutil.Process]:
         procs = []
         self._reads += 1
+        self._roots = set(self._pids()) if self._children else set()
         # Listing children scans all of /proc (2.7 ms of CPU here, a quarter of our 1 % budget):
         # refresh that list every CHILDREN_EVERY reads; servers rarely fork.
         refresh = self.children_every <= 1 or self._reads % self.children_every == 1
@@ -89,11 +97,14 @@ class ProcessSampler(Sampler):
                 with p.oneshot():
                     t = p.cpu_times()
                     cpu = t.user + t.system
+                    if p.pid in self._roots:  # with its reaped children's (see the class)
+                        cpu += t.children_user + t.children_system
                     mem = p.memory_info().rss
                     if p.pid in self._procs:
-                        base = self._procs[p.pid][1]
+                        base, first = self._procs[p.pid][1], self._procs[p.pid][2]
                     else:  # new since the last read: all of its CPU time if it was born since then
                         base = 0.0 if p.create_time() >= self._wall_last else cpu
+                        first = 0.0 if self._priming else base
             except psutil.NoSuchProcess:
                 if self._required and p.pid in self._pids():
                     raise RuntimeError(f"process {p.pid} exited") from None
@@ -103,7 +114,12 @@ class ProcessSampler(Sampler):
                                    f"RSS are not sampled; run ycsbctl as that user or root") from None
             cpu_delta += max(0.0, cpu - base)
             rss += mem
-            alive[p.pid] = (p, cpu)
+            alive[p.pid] = (p, cpu, first)
+        if self._roots:  # each child gone since the last read: its CPU is now in its parent's, counted above,
+            # less what was counted of it already (and, for one there at the first read, its CPU before that)
+            gone = sum(c - first for pid, (_, c, first) in self._procs.items()
+                       if pid not in alive and pid not in self._roots)
+            cpu_delta = max(0.0, cpu_delta - gone)
         self._procs = alive
         return cpu_delta, rss, len(alive)
 
@@ -111,7 +127,9 @@ class ProcessSampler(Sampler):
         self._group = quota_group(self._quota_pid) if self._quota_pid else None
         self._throttle = throttle_counts(self._group) if self._group else None
         self._wall_last = time.time()
+        self._priming = True
         self._read()
+        self._priming = False
         self._t_last = time.monotonic()
         self._wall_last = time.time()
 
