@@ -16,8 +16,10 @@ counts), first on the machine as it is (``quiet``), then with one core held busy
 - planted: per slowed server, the true gap per thread count, and the share of its cells called ``worse``
   (goal ≥ 90 % where the gap is ≥ 10 %, every cell at 30 %);
 - between folders (``ycsbctl compare`` of consecutive experiments): the share of A/A cells called a
-  difference without a control target (the host's drift) and with ``a`` as the control, and the
-  largest drift of the control itself — the figure ``results/verdicts.py`` quotes as HOST_DRIFT_AA.
+  difference without a control target (a minimum-effect test against the host's drift record as it stood
+  before this run, or the default margin) and with ``a`` as the control, and the largest drift of the
+  control itself. Every cell's drift between consecutive experiments (nothing changed between them) is
+  then added to this host's drift record (``ycsbctl/results/host_drift.py``; ``--no-record`` to leave it).
 
 ``--order-pairs N`` also times the same plan with ``--order target`` and ``interleaved`` alternately (the
 goal: interleaving costs ≤ 5 % more wall time).
@@ -151,8 +153,11 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
     return lines
 
 
-def between_folders(folders: list[Path], names: list[str]) -> list[str]:
-    """A/A across time: consecutive experiments compared, without and with ``a`` as the control."""
+def between_folders(folders: list[Path], names: list[str], record: bool = True) -> list[str]:
+    """A/A across time: consecutive experiments compared, without and with ``a`` as the control; then each
+    cell's drift added to the host's drift record (when ``record``)."""
+    from ycsbctl.results import host_drift
+
     lines, plain, control, drift = [], [], [], []
     for x, y in zip(folders, folders[1:]):
         lab = labels(x, names)
@@ -177,6 +182,15 @@ def between_folders(folders: list[Path], names: list[str]) -> list[str]:
     if drift:
         lines.append(f"the host's drift between experiments (a against itself, throughput): up to {max(drift):.1%}, "
                      f"median {sorted(drift)[len(drift) // 2]:.1%}")
+    margins = {c["drift_margin_pct"] for c in plain if c.get("drift_margin_pct") is not None}
+    if margins:
+        lines.append(f"  (without a control, tested against margins of ±{', ±'.join(f'{m:.1f}' for m in sorted(margins))} %)")
+    aa = [(c["metric"], c["value"] / c["base_value"]) for c in plain
+          if not c["at_peak"] and c.get("base_value") and c.get("value")]
+    if record and aa:
+        path = host_drift.record(aa, f"bench verdicts ({len(folders)} experiments)")
+        lines.append(f"recorded {len(aa)} A/A cells' drift in {path}: margins now "
+                     + ", ".join(f"{k} ±{100 * v:.1f} %" for k, v in host_drift.read(path).by_metric.items()))
     return lines
 
 
@@ -190,6 +204,7 @@ def main() -> int:
     ap.add_argument("--slow", default="0.7,0.45", help="CPU quotas (cores) of the slowed servers")
     ap.add_argument("--conditions", default="quiet,busy")
     ap.add_argument("--order-pairs", type=int, default=1)
+    ap.add_argument("--no-record", action="store_true", help="leave this host's drift record as it is")
     args = ap.parse_args()
     if not shutil.which("taskset") or not shutil.which("redis-server"):
         print("error: needs taskset (util-linux) and redis-server (make setup)", file=sys.stderr)
@@ -210,7 +225,7 @@ def main() -> int:
                     print(f"{condition} experiment {i + 1}/{args.experiments}: {wall:.0f} s", flush=True)
                     folders.append(out)
             all_folders += folders
-            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names)), flush=True)
+            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names, not args.no_record)), flush=True)
         if args.order_pairs:
             walls: dict[str, list[float]] = {"target": [], "interleaved": []}
             with servers(["a", "twin"], {}, Path(tmp) / "order") as urls:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ycsbctl.results import stats
+from ycsbctl.results import host_drift, stats
 from ycsbctl.results.names import ALL_OPS
 from ycsbctl.results.run_columns import op_key
 
@@ -25,14 +25,10 @@ CELL = ["workload", "target", "threads", "target_rate"]
 THROUGHPUT = "throughput"
 VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "baseline", "base_value", "value",
                    "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n", "test",
-                   "caveat", "at_peak"]
+                   "caveat", "at_peak", "drift_margin_pct"]
 CELL_COLUMNS = [*CELL, "n", "within_run", "throughput", "throughput_low", "throughput_high", "throughput_cv",
                 "unstable", "latency", "latency_low", "latency_high", "latency_cv", "drift",
                 "repetitions_for_5pct"]
-# Between two experiments the host itself may differ: how far the same server drifted between A/A pairs of
-# experiments on this kind of machine, quoted where no control target tells — the README's "How sure is this?"
-# records both measurements (`python -m bench verdicts --conditions quiet`, and on a host shared with other work).
-HOST_DRIFT_AA = "up to 9.3 % (median 2.3 %) on a quiet host, up to 67 % on a shared one"
 
 
 @dataclass(frozen=True)
@@ -251,13 +247,18 @@ def same_server(a: dict | None, b: dict | None) -> bool:
 
 
 def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: str | None, experiment: str,
-                    latency: str = "p99", paired: bool = True, alpha: float = stats.ALPHA) -> pd.DataFrame:
+                    latency: str = "p99", paired: bool = True, alpha: float = stats.ALPHA,
+                    margins: host_drift.Margins | None = None) -> pd.DataFrame:
     """``other_runs`` (experiment ``experiment``) against ``base_runs``, cell by cell (Welch's t test on the
     log values). With a ``control`` target in both (the same build and settings), each other target's
     change is measured against the control's change in the same cell — the host's drift between the two
     experiments cancels — and the control's own rows say how far the host drifted (verdict ``host drift``,
-    outside the family of tests). Without one, every row carries the caveat that a difference of the
-    host cannot be excluded."""
+    outside the family of tests). Without one, the host's drift is confounded with the change, so each
+    cell is a minimum-effect test against it (:func:`ycsbctl.results.stats.beyond_margin`): ``better`` or
+    ``worse`` only when its interval lies wholly beyond the metric's margin (``margins``: the host's
+    calibration record, :func:`ycsbctl.results.host_drift.read`; None: the default margin), which
+    ``drift_margin_pct`` holds."""
+    margins = margins or host_drift.Margins({}, "default")
     a = {k: g for k, g in _groups(base_runs)}
     b = {k: g for k, g in _groups(other_runs)}
     rows = []
@@ -284,9 +285,11 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
                                     "change is the host's drift between the experiments"),
                              "verdict": "host drift", "_fixed": True})
                 continue
-            caveat = ("no control target in both experiments: a difference of the host between the two times "
-                      f"cannot be excluded (A/A pairs of experiments here drifted {HOST_DRIFT_AA})")
-            rows.append(_row(cell, m, "", base, other, c, caveat))
+            margin = margins.of(m.name)
+            caveat = (f"no control target in both experiments: tested against the host's drift between experiments, "
+                      f"±{100 * margin:.1f} % ({margins.source}); a difference within it cannot be told from the host")
+            rows.append({**_row(cell, m, "", base, other, stats.beyond_margin(c, margin), caveat),
+                         "drift_margin_pct": 100 * margin})
     df = _decided(rows, alpha)
     if len(df):
         df["experiment"] = [r["experiment"] for r in rows]
@@ -324,10 +327,15 @@ def verdict_text(r: pd.Series | dict, digits: int = 2) -> str:
     ci = interval_text(lo, hi, digits)
     v = r["verdict"]
     tail = ""
-    if v == stats.SAME and r.get("detectable_pct") == r.get("detectable_pct") and r.get("detectable_pct") is not None:
+    if v == stats.SAME and _given(r.get("drift_margin_pct")):
+        tail = f" (within host drift ±{r['drift_margin_pct']:.1f} %)"
+    elif v == stats.SAME and _given(r.get("detectable_pct")):
         tail = f" (could detect ±{r['detectable_pct']:.0f} %)"
     return f"{ratio:.{digits}f}×{ci} {v}{tail}"
 
+
+def _given(x: object) -> bool:
+    return isinstance(x, (int, float)) and x == x
 
 
 def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
