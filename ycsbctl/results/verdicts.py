@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ycsbctl.results import host_drift, stats
-from ycsbctl.results.names import ALL_OPS
+from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import op_key
 
 CELL = ["workload", "target", "threads", "target_rate"]
@@ -108,6 +108,67 @@ def cell_table(runs: pd.DataFrame, latency: str = "p99", series: pd.DataFrame | 
                      "drift": "; ".join(texts) or None,
                      "repetitions_for_5pct": stats.repetitions_needed(sd, 0.05, paired=False)})
     return pd.DataFrame(rows, columns=CELL_COLUMNS)
+
+
+# Every latency percentile the report shows (the points tables' p50/p95/p99, the figures' p99.9), of every
+# operation measured and of all of them merged: each gets a centre and interval per cell and a verdict.
+PERCENTILES = {"p50": "p50", "p95": "p95", "p99": "p99", "p99.9": "p999"}
+PERCENTILE_CELL_COLUMNS = [*CELL, "op", "percentile", "n", "centre", "low", "high", "cv", "unstable", "drift"]
+
+
+def percentile_metrics(runs: pd.DataFrame) -> list[tuple[str, Metric]]:
+    """(operation, metric) for every latency percentile of :data:`PERCENTILES` of every operation in
+    ``runs`` (``ALL``: every base operation merged), µs, lower is better."""
+    out = []
+    for op in (ALL_OPS, *OPERATIONS):
+        for name, stat in PERCENTILES.items():
+            col = f"{op_key(op)}_{stat}_us"
+            if col in runs and pd.to_numeric(runs[col], errors="coerce").notna().any():
+                out.append((op, Metric(name, col, False)))
+    return out
+
+
+def percentile_cells(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell × operation × percentile (:data:`PERCENTILE_CELL_COLUMNS`): the centre (geometric
+    mean, µs) and 95 % interval of that percentile over the repetitions, its CV, ``unstable`` and drift —
+    :func:`ycsbctl.results.stats.interval`, as :func:`cell_table` does for throughput."""
+    which = percentile_metrics(runs) if len(runs) else []
+    rows = []
+    for key, g in _groups(runs):
+        for op, m in which:
+            v = by_round(g, m.column)
+            if not v:
+                continue
+            i = stats.interval(list(v.values()))
+            rows.append({**dict(zip(CELL, key)), "target_rate": _rate(key[3]), "op": op, "percentile": m.name,
+                         "n": i.n, "centre": i.centre, "low": i.low, "high": i.high, "cv": i.cv, "unstable": i.unstable,
+                         "drift": stats.drift_text(f"{m.name} latency", stats.drift(v))})
+    return pd.DataFrame(rows, columns=PERCENTILE_CELL_COLUMNS)
+
+
+def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True,
+                        alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """Every other target against ``baseline`` at every latency percentile of every operation
+    (:func:`percentile_metrics`), cell by cell, by the tests of :func:`target_verdicts` — ratio other ÷
+    baseline with its interval and verdict, :data:`VERDICT_COLUMNS` plus ``op``. They are a family of their
+    own (Benjamini–Hochberg over these cells), so that adding them leaves the headline verdicts (throughput
+    and the chosen latency) as they were."""
+    which = percentile_metrics(runs) if len(runs) else []
+    cells = {k: g for k, g in _groups(runs)}
+    rows, ops = [], []
+    for (workload, target, threads, rate), g in cells.items():
+        b = cells.get((workload, baseline, threads, rate))
+        if target == baseline or b is None:
+            continue
+        for op, m in which:
+            base, other = by_round(b, m.column), by_round(g, m.column)
+            if not base or not other:
+                continue
+            rows.append(_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate)},
+                             m, baseline, base, other, stats.compare(base, other, paired=paired)))
+            ops.append(op)
+    df = _decided(rows, alpha)
+    return df.assign(op=ops) if len(df) else df.assign(op=pd.Series(dtype=str))
 
 
 def _per_second(series: pd.DataFrame, run_id: str) -> list[float]:
@@ -358,8 +419,14 @@ def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99") -> pd.Da
 
 
 def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``."""
-    return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs)}
+    """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``, and
+    ``percentile_cells``/``percentile_verdicts``: every latency percentile of every operation."""
+    base = baseline_of(plan, runs)
+    pv = (percentile_verdicts(runs, base, paired=plan.get("run_order") == "interleaved",
+                              alpha=float(plan.get("alpha") or stats.ALPHA))
+          if base is not None else pd.DataFrame(columns=[*VERDICT_COLUMNS, "op"]))
+    return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs),
+            "percentile_cells": percentile_cells(runs), "percentile_verdicts": pv}
 
 
 def uncompared(runs: pd.DataFrame, baseline: str | None) -> list[str]:
