@@ -72,3 +72,16 @@ def test_the_folder_tables_hold_them_beside_unchanged_headline_verdicts():
     pd.testing.assert_frame_equal(tables["verdicts"], vd.plan_verdicts(plan, runs))  # a family of their own
     assert len(tables["percentile_cells"]) == 24 and len(tables["percentile_verdicts"]) == 12
     assert vd.verdict_tables({"targets": []}, runs.iloc[:0], pd.DataFrame())["percentile_verdicts"].empty
+
+
+def test_two_wild_rounds_among_many_cells_give_huge_bounds_not_an_overflow():
+    """Two rounds (df 1) at a family's level over many cells put t in the thousands: the detectable
+    difference and the interval's bounds stay numbers (this once ended a run: math range error)."""
+    from ycsbctl.results import stats
+
+    c = stats.compare({1: 100.0, 2: 100.0}, {1: 100.0, 2: 100_000.0}, paired=True)
+    wide = stats.at_level(c, 1 - 0.05 / 200)
+    assert 0 < wide.low < 1e-100 and wide.high > 1e100
+    assert stats._detectable(c.se_log, c.df, 0.05 / 200) > 1e100
+    done = stats.decide([c] * 200, [True] * 200)
+    assert all(x.detectable > 1e100 and x.verdict == stats.SAME for x in done)

@@ -134,7 +134,8 @@ def _detectable(se: float, df: float, alpha: float = ALPHA, margin: float = 0.0)
     if not (se > 0 and df > 0):
         return math.nan
     t = t_quantile(1 - alpha / 2, df) + t_quantile(POWER, df)
-    return float(math.exp(math.log1p(margin) + t * se) - 1)
+    # capped where it would overflow (two rounds among many cells: t of df 1 in the hundreds): "huge" either way
+    return float(math.expm1(min(math.log1p(margin) + t * se, 700.0)))
 
 
 def beyond_margin(c: Comparison, margin: float) -> Comparison:
@@ -251,7 +252,9 @@ def at_level(c: Comparison, level: float) -> Comparison:
         return c
     t = t_quantile(1 - (1 - level) / 2, c.df)
     centre = math.log(c.ratio)
-    return replace(c, low=math.exp(centre - t * c.se_log), high=math.exp(centre + t * c.se_log), level=level)
+    # bounds past e^±700 (two rounds among many cells) are capped there: past any figure printed anyway
+    return replace(c, low=math.exp(max(centre - t * c.se_log, -700.0)), high=math.exp(min(centre + t * c.se_log, 700.0)),
+                   level=level)
 
 
 def repetitions_needed(sd_log: float, difference: float = 0.05, paired: bool = True, cap: int = 1000) -> int | None:

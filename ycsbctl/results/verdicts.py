@@ -22,6 +22,9 @@ from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import op_key
 
 CELL = ["workload", "target", "threads", "target_rate"]
+# Run orders whose rounds pair: repetition r of every target measured in round r (interleaved, or target
+# blocks alternating A B B A), so a verdict tests the per-round log ratios.
+PAIRED_ORDERS = ("interleaved", "blocks")
 THROUGHPUT = "throughput"
 VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "baseline", "base_value", "value",
                    "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n", "test",
@@ -414,7 +417,7 @@ def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99") -> pd.Da
     base = baseline_of(plan, runs)
     if base is None:
         return pd.DataFrame(columns=VERDICT_COLUMNS)
-    return target_verdicts(runs, base, latency, paired=plan.get("run_order") == "interleaved",
+    return target_verdicts(runs, base, latency, paired=plan.get("run_order") in PAIRED_ORDERS,
                            alpha=float(plan.get("alpha") or stats.ALPHA))
 
 
@@ -422,7 +425,7 @@ def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame) -> dict
     """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``, and
     ``percentile_cells``/``percentile_verdicts``: every latency percentile of every operation."""
     base = baseline_of(plan, runs)
-    pv = (percentile_verdicts(runs, base, paired=plan.get("run_order") == "interleaved",
+    pv = (percentile_verdicts(runs, base, paired=plan.get("run_order") in PAIRED_ORDERS,
                               alpha=float(plan.get("alpha") or stats.ALPHA))
           if base is not None else pd.DataFrame(columns=[*VERDICT_COLUMNS, "op"]))
     return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs),
