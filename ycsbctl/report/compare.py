@@ -208,11 +208,11 @@ def _ratio(r: dict | pd.Series, prefix: str) -> str:
 
 
 def _verdict(r: dict | pd.Series, prefix: str, detectable: bool = True) -> str:
-    """The verdict; beside ``no difference``, the host drift it was tested against (no control target)
-    or the smallest difference these repetitions could have seen."""
+    """The verdict; beside ``no difference`` (with ``detectable``), the host drift it was tested against
+    (no control target) or the smallest difference these repetitions could have seen."""
     v = str(r[f"{prefix}_verdict"])
     margin = r.get(f"{prefix}_margin_pct", math.nan)
-    if v == "no difference" and margin is not None and not pd.isna(margin):
+    if detectable and v == "no difference" and margin is not None and not pd.isna(margin):
         v += f" (within host drift ±{margin:.1f} %)"
     elif detectable and prefix == "ops" and v == "no difference" and not pd.isna(r.get("ops_detectable_pct", math.nan)):
         v += f" ({detectable_text(r['ops_detectable_pct'])} detectable)"
@@ -254,7 +254,8 @@ def print_table(c: Comparison, console=None) -> None:
     style = {"better": "green", "worse": "red", "no difference": "dim", "too few repetitions": "yellow"}
     for _, r in c.table.iterrows():
         # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds
-        ov, lv = _verdict(r, "ops", detectable=False), _verdict(r, "latency")
+        # narrow: the margin of the host's drift is in the note under the table
+        ov, lv = _verdict(r, "ops", detectable=False), _verdict(r, "latency", detectable=False)
         cells = [r["experiment"], r["workload"], r["target"], str(r["threads"]), _ops(r["base_ops"]), _ops(r["ops"]),
                  _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
