@@ -73,30 +73,24 @@ def test_blocks_when_asked_or_when_the_servers_cannot_all_stay_up_and_it_says_wh
     assert urls.run_order == ("interleaved", None)  # servers you run: nothing of ours to hold in memory
 
 
-def test_the_sweep_runs_blocks_in_the_order_the_seed_fixes(redis_server, tmp_path):
-    """Two targets (one server under two names), two rounds: round 1 runs A's points then B's, round 2 B's
-    then A's, each block's points in the round's shuffled order; manifest and report say so (in-process,
-    no report rendered: the order is what is tested)."""
-    import pandas as pd
+def test_the_sweep_alternates_target_blocks_one_server_up_at_a_time():
+    """Two started targets, two rounds through a real Sweep (recording engine, basic:// servers): round 1
+    runs redis's point then valkey's, round 2 valkey's then redis's (each block's points in the round's
+    shuffled order: :func:`round_points`, tested above); only one server is ever up, and each block
+    reloads its new server's dataset."""
+    from tests.fixtures.sweep import BasicServers, RecordingEngine, run_sweep
 
-    from ycsbctl.experiment.plan import target_label
-    from ycsbctl.experiment.run import run_plan
-    from ycsbctl.report.verdict_table import order_text
-    from ycsbctl.results.frames import load
-
-    urls = [redis_server.url, redis_server.url.replace("127.0.0.1", "localhost")]
     seed = 3
-    plan = Plan(workloads=["workload-c"], targets=urls, threads=[1], repeat=2, order="blocks", records=100,
-                duration_s=0.2, warmup_s=0.0, seed=seed, telemetry=False, load=True)
-    outcome = run_plan(plan, tmp_path / "f", "ycsbctl run (test)", quiet=True, allow_concurrent=True)
-    assert outcome.folder is not None
-    exp = load(outcome.folder)
-    runs = exp.runs.query("phase == 'run'").sort_values("order_index")
-    labels = [target_label(u) for u in urls]
-    want = [(t, threads, rnd) for rnd in (1, 2) for t in block_order(labels, rnd)
-            for threads in round_order([1], rnd, seed)]
-    assert list(zip(runs["target"], runs["threads"], runs["repetition"])) == want
-    assert exp.manifest.plan["run_order"] == "blocks" and "A B B A" in exp.manifest.plan["run_order_note"]
-    assert "order reversed every other round (A B B A)" in order_text(exp) and exp.interleaved  # pairs by round
-    loads = pd.read_parquet(outcome.folder / "runs.parquet").query("phase == 'load'")
-    assert len(loads) == 2  # a server you run keeps its dataset from one block to the next: one load each
+    plan = Plan(workloads=["workload-b"], targets=["redis", "valkey"], threads=[2], repeat=2, order="blocks",
+                records=60, duration_s=0.1, warmup_s=0.0, telemetry=False, processes=1, seed=seed)
+    servers = BasicServers()
+    outcome, store = run_sweep(plan, servers, RecordingEngine())
+    runs = [r for r in outcome.records if r.phase == "run"]
+    want = [(t, 2, rnd) for rnd in (1, 2) for t in block_order(["redis", "valkey"], rnd)]
+    assert want[1:3] == [("valkey", 2, 1), ("valkey", 2, 2)]  # A B B A
+    assert [(r.target, r.threads, r.repetition) for r in runs] == want
+    assert servers.log == [(verb, t) for rnd in (1, 2) for t in block_order(["redis", "valkey"], rnd)
+                           for verb in ("up", "down")]  # one server up at a time
+    assert [r.target for r in outcome.records if r.phase == "load"] == [t for rnd in (1, 2)
+                                                                        for t in block_order(["redis", "valkey"], rnd)]
+    assert store.manifest.plan["run_order"] == "blocks" and "A B B A" in store.manifest.plan["run_order_note"]

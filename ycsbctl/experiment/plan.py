@@ -262,7 +262,7 @@ class Plan:
         if self.precision is not None and self.run_order[0] == "target":
             why = self.run_order[1] or "--order target"
             raise UserError(f"--repeat auto / --precision add rounds over interleaved points, and these run target by "
-                            f"target ({why.removeprefix('points run target by target, not interleaved: ')}): "
+                            f"target ({why.split(': ', 1)[-1]}): "
                             "give --repeat N instead")
         if self.placement == "split":
             _ = self.placed  # a plan that cannot be placed as asked is refused before anything starts
