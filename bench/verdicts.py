@@ -5,7 +5,9 @@ CPU set (``taskset``, as ``--placement split`` would), the client (``ycsbctl`` i
 
 - ``a``: the baseline; ``twin``: the same build and settings under another label (A/A);
 - ``slowN``: the same, its CPU held to a quota by a cgroup (``--slow 0.7,0.45``: cores), a planted
-  difference whose true size is measured here, pooled over every round of every experiment.
+  difference whose true size is measured here, pooled over every round of every experiment. A quota
+  written ``dial10`` is dialled here for a gap of about 10 % (:func:`dial_quota`: a bisection on the
+  quota, each step a held point and an unheld one right after on one server).
 
 ``--experiments`` experiments (≥ 3), each with ``--repeat`` rounds (≥ 5) over ``--threads`` (≥ 4 thread
 counts), first on the machine as it is (``quiet``), then with one core held busy by a spinning process
@@ -16,8 +18,10 @@ counts), first on the machine as it is (``quiet``), then with one core held busy
 - planted: per slowed server, the true gap per thread count, and the share of its cells called ``worse``
   (goal ≥ 90 % where the gap is ≥ 10 %, every cell at 30 %);
 - between folders (``ycsbctl compare`` of consecutive experiments): the share of A/A cells called a
-  difference without a control target (the host's drift) and with ``a`` as the control, and the
-  largest drift of the control itself — the figure ``results/verdicts.py`` quotes as HOST_DRIFT_AA.
+  difference without a control target (a minimum-effect test against the host's drift record as it stood
+  before this run, or the default margin) and with ``a`` as the control, and the largest drift of the
+  control itself. Every cell's drift between consecutive experiments (nothing changed between them) is
+  then added to this host's drift record (``ycsbctl/results/host_drift.py``; ``--no-record`` to leave it).
 
 ``--order-pairs N`` also times the same plan with ``--order target`` and ``interleaved`` alternately (the
 goal: interleaving costs ≤ 5 % more wall time).
@@ -75,17 +79,81 @@ def servers(names: list[str], slow: dict[str, float], tmp: Path) -> Iterator[dic
                 p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 procs.append(p)
                 wait_for_port(port, p)
-                if name in slow:
-                    group = stack.enter_context(cpu_quota(slow[name]))
-                    # the tests' group weighs 10× a process (so a busy host cannot keep it under its quota):
-                    # here that would also let it win the CPU from the plain servers, so back to the default
-                    (group.path / ("cpu.weight" if group.v2 else "cpu.shares")).write_text("100" if group.v2 else "1024")
-                    group.add(p.pid)
+                # every server in a cgroup of its own, the unheld ones without a limit: a server left among the
+                # host's other processes competes with all of them, one in a group as the group, so on a busy host
+                # the held servers outran `a` (true gaps of -8 to -26 % with quotas meant to slow them)
+                group = stack.enter_context(cpu_quota(slow.get(name, float(len(CPUS)))))
+                if name not in slow:
+                    _set_quota(group, None)
+                # the tests' group weighs 10× a process (so a busy host cannot keep it under its quota):
+                # here every server's group weighs the default, alike
+                (group.path / ("cpu.weight" if group.v2 else "cpu.shares")).write_text("100" if group.v2 else "1024")
+                group.add(p.pid)
                 urls[name] = f"redis://127.0.0.1:{port}"
             yield urls
         finally:
             for p in procs:
                 stop(p)
+
+
+def _point(url: str, threads: str, out: Path, load: bool, duration: float, records: int) -> float:
+    """One point of workload B against ``url`` (the client on its CPUs); its throughput (ops/s)."""
+    cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", "--target", url, *(["--load"] if load else []),
+           "--threads", threads, "--duration", str(duration), "--warmup", "0", "--records", str(records),
+           "--no-telemetry", "--allow-concurrent", "--quiet", "--out", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=out.parent)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
+    r = pd.read_parquet(out / "runs.parquet")
+    return float(r.loc[r["phase"] == "run", "throughput_ops"].iloc[0])
+
+
+def _set_quota(group, cores: float | None) -> None:
+    """Hold ``group`` to ``cores`` of CPU per period (None: no limit)."""
+    from tests.fixtures.cgroups import PERIOD_US
+
+    if group.v2:
+        (group.path / "cpu.max").write_text(f"{int(cores * PERIOD_US)} {PERIOD_US}" if cores else f"max {PERIOD_US}")
+    else:
+        (group.path / "cpu.cfs_quota_us").write_text(str(int(cores * PERIOD_US)) if cores else "-1")
+
+
+def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float = 2.0,
+               steps: int = 5) -> tuple[float, list[str]]:
+    """The CPU quota (cores) that holds a redis-server about ``gap`` (0.10) slower than unheld at
+    ``threads`` (the bench's largest count), by bisection on the quota (geometric, between a twentieth
+    of a core and the CPUs there are): at each step a point held to the quota, then one unheld on the
+    same server right after (so the host's drift between the two is small), the quota raised where
+    the pair's gap is above ``gap`` and lowered where below. The response is far from proportional to
+    the quota (a server whose quota runs out stalls for the rest of each 100 ms period), hence the
+    search. Returns the quota and one line per step."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    proc = subprocess.Popen(["taskset", "-c", _cpuset(SERVER_CPUS), "redis-server", "--port", str(port), "--bind",
+                             "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}"
+    lines = []
+    lo, hi = 0.05, float(len(SERVER_CPUS))
+    try:
+        wait_for_port(port, proc)
+        _point(url, threads, tmp / "load", True, 1.0, records)
+        with cpu_quota(hi) as group:
+            (group.path / ("cpu.weight" if group.v2 else "cpu.shares")).write_text("100" if group.v2 else "1024")
+            group.add(proc.pid)
+            for step in range(steps):
+                q = math.sqrt(lo * hi)
+                _set_quota(group, q)
+                held = _point(url, threads, tmp / f"held{step}", False, seconds, records)
+                _set_quota(group, None)
+                free = _point(url, threads, tmp / f"free{step}", False, seconds, records)
+                seen = 1 - held / free
+                lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} ops/s unheld, "
+                             f"gap {seen:+.1%}")
+                lo, hi = (q, hi) if seen > gap else (lo, q)
+        return math.sqrt(lo * hi), lines
+    finally:
+        stop(proc)
 
 
 @contextlib.contextmanager
@@ -140,6 +208,7 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
     holds = (aa["ci_low"] <= 1) & (aa["ci_high"] >= 1)
     lines.append(f"A/A (twin against a): {called.sum()} of {len(aa)} cells called better/worse ({called.mean():.1%}, "
                  f"goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} of {len(aa)} ({holds.mean():.1%}, goal ≥ 90 %)")
+    big: dict[float, list[int]] = {0.10: [0, 0], 0.30: [0, 0]}  # gap at least -> [called worse, cells]
     for name in slow:
         lines.append(f"planted {name} (CPU quota {slow[name]:g} core):")
         for threads in sorted(set(r["threads"])):
@@ -148,11 +217,22 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
             cells = v[(v["name"] == name) & (v["threads"] == threads) & (v["metric"] == "throughput")]
             worse = (cells["verdict"] == "worse").sum()
             lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} of {len(cells)}")
+            for at_least, tally in big.items():
+                if gap >= at_least:
+                    tally[0] += int(worse)
+                    tally[1] += len(cells)
+    for at_least, (worse, n) in big.items():
+        if n:
+            lines.append(f"cells whose true gap is ≥ {at_least:.0%}: {worse} of {n} called worse ({worse / n:.0%}; goal "
+                         f"{'≥ 90 %' if at_least < 0.3 else 'every one'})")
     return lines
 
 
-def between_folders(folders: list[Path], names: list[str]) -> list[str]:
-    """A/A across time: consecutive experiments compared, without and with ``a`` as the control."""
+def between_folders(folders: list[Path], names: list[str], record: bool = True) -> list[str]:
+    """A/A across time: consecutive experiments compared, without and with ``a`` as the control; then each
+    cell's drift added to the host's drift record (when ``record``)."""
+    from ycsbctl.results import host_drift
+
     lines, plain, control, drift = [], [], [], []
     for x, y in zip(folders, folders[1:]):
         lab = labels(x, names)
@@ -177,6 +257,18 @@ def between_folders(folders: list[Path], names: list[str]) -> list[str]:
     if drift:
         lines.append(f"the host's drift between experiments (a against itself, throughput): up to {max(drift):.1%}, "
                      f"median {sorted(drift)[len(drift) // 2]:.1%}")
+    margins = {c["drift_margin_pct"] for c in plain if c.get("drift_margin_pct") is not None}
+    if margins:
+        lines.append(f"  (without a control, tested against margins of ±{', ±'.join(f'{m:.1f}' for m in sorted(margins))} %)")
+    # the unheld servers' cells only: a held server's throughput is erratic (a quota that runs out stalls it),
+    # and one wild cell would set the margin (the largest drift) for every comparison after
+    unheld = {labels(folders[0], names).get(n) for n in ("a", "twin")}
+    aa = [(c["metric"], c["value"] / c["base_value"]) for c in plain
+          if not c["at_peak"] and c.get("base_value") and c.get("value") and c["target"] in unheld]
+    if record and aa:
+        path = host_drift.record(aa, f"bench verdicts ({len(folders)} experiments)")
+        lines.append(f"recorded {len(aa)} A/A cells' drift in {path}: margins now "
+                     + ", ".join(f"{k} ±{100 * v:.1f} %" for k, v in host_drift.read(path).by_metric.items()))
     return lines
 
 
@@ -187,15 +279,28 @@ def main() -> int:
     ap.add_argument("--threads", default="8,16,32,64")
     ap.add_argument("--duration", type=float, default=1.0)
     ap.add_argument("--records", type=int, default=5000)
-    ap.add_argument("--slow", default="0.7,0.45", help="CPU quotas (cores) of the slowed servers")
+    ap.add_argument("--slow", default="dial10,0.7,0.45",
+                    help="CPU quotas (cores) of the slowed servers; dialN: dialled here for a gap of about N %%")
     ap.add_argument("--conditions", default="quiet,busy")
     ap.add_argument("--order-pairs", type=int, default=1)
+    ap.add_argument("--no-record", action="store_true", help="leave this host's drift record as it is")
     args = ap.parse_args()
     if not shutil.which("taskset") or not shutil.which("redis-server"):
         print("error: needs taskset (util-linux) and redis-server (make setup)", file=sys.stderr)
         return 2
-    slow = {f"slow{i + 1}": float(q) for i, q in enumerate(args.slow.split(",")) if q}
+    slow: dict[str, float] = {}
+    dials: list[str] = []
+    for i, q in enumerate(x for x in args.slow.split(",") if x):
+        if q.startswith("dial"):
+            biggest = str(max(int(t) for t in args.threads.split(",")))
+            with tempfile.TemporaryDirectory(prefix="bench-dial-") as d:
+                slow[f"slow{i + 1}"], said = dial_quota(int(q[4:] or 10) / 100, biggest, Path(d), args.records)
+            dials += said
+        else:
+            slow[f"slow{i + 1}"] = float(q)
     names = ["a", "twin", *slow]
+    if dials:
+        print("\n".join(dials), flush=True)
     print(f"servers on CPU {_cpuset(SERVER_CPUS)}, client on CPU {_cpuset(CLIENT_CPUS)}; workload B, "
           f"{args.repeat} rounds × threads {args.threads} × {args.duration:g} s, {args.records} records", flush=True)
     # a SIGTERM ends it like Ctrl-C: the servers, the busy process and the cgroups it made are removed
@@ -210,7 +315,7 @@ def main() -> int:
                     print(f"{condition} experiment {i + 1}/{args.experiments}: {wall:.0f} s", flush=True)
                     folders.append(out)
             all_folders += folders
-            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names)), flush=True)
+            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names, not args.no_record)), flush=True)
         if args.order_pairs:
             walls: dict[str, list[float]] = {"target": [], "interleaved": []}
             with servers(["a", "twin"], {}, Path(tmp) / "order") as urls:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.resolve import resolve_study
-from ycsbctl.experiment.rounds import resolve_order, round_order, round_points
+from ycsbctl.experiment.rounds import block_order, resolve_order, round_order, round_points, servers_fit
 
 CELLS = [(t, n) for t in ("redis", "valkey", "redis6") for n in (8, 16, 32, 64)]  # (target, threads)
 
@@ -47,3 +47,50 @@ def test_auto_interleaves_with_several_targets_or_repetitions_and_says_why_not()
     assert order == "target" and "SLO" in why
     order, why = resolve_order("interleaved", 2, 1, False, True, False)
     assert order == "target" and "variant" in why
+
+
+def test_blocks_alternate_the_targets_order_every_round():
+    assert [block_order(["A", "B"], r) for r in (1, 2, 3, 4)] == [["A", "B"], ["B", "A"], ["A", "B"], ["B", "A"]]
+    assert block_order(["A", "B", "C"], 2) == ["C", "B", "A"]
+
+
+def test_blocks_when_asked_or_when_the_servers_cannot_all_stay_up_and_it_says_why():
+    order, why = resolve_order("blocks", 2, 3, False, False, False)
+    assert order == "blocks" and "A B B A" in why
+    full = "2 servers of --server-memory 8g need 16.0 GiB together, more than the host's 4.0 GiB available"
+    assert servers_fit(2, "8g", available=4 * 2**30) == full
+    assert servers_fit(2, "1g", available=4 * 2**30) is None and servers_fit(1, "8g", available=4 * 2**30) is None
+    assert servers_fit(3, None, available=1) is None
+    order, why = resolve_order("auto", 2, 3, False, False, False, full)
+    assert order == "blocks" and why.endswith(full)
+    assert resolve_order("interleaved", 2, 3, False, False, False, full) == ("interleaved", None)  # as asked
+    assert resolve_order("blocks", 2, 3, True, False, False)[0] == "target"  # an SLO search still runs target by target
+    started = Plan(workloads=["workload-b"], targets=["redis", "valkey"], repeat=3, server_memory="100000g")
+    assert started.run_order[0] == "blocks" and "100000g" in started.run_order[1]
+    assert started.to_dict()["run_order"] == "blocks" and "A B B A" in started.to_dict()["run_order_note"]
+    urls = Plan(workloads=["workload-b"], targets=["redis://127.0.0.1:1", "redis://localhost:1"], repeat=3,
+                server_memory="100000g")
+    assert urls.run_order == ("interleaved", None)  # servers you run: nothing of ours to hold in memory
+
+
+def test_the_sweep_alternates_target_blocks_one_server_up_at_a_time():
+    """Two started targets, two rounds through a real Sweep (recording engine, basic:// servers): round 1
+    runs redis's point then valkey's, round 2 valkey's then redis's (each block's points in the round's
+    shuffled order: :func:`round_points`, tested above); only one server is ever up, and each block
+    reloads its new server's dataset."""
+    from tests.fixtures.sweep import BasicServers, RecordingEngine, run_sweep
+
+    seed = 3
+    plan = Plan(workloads=["workload-b"], targets=["redis", "valkey"], threads=[2], repeat=2, order="blocks",
+                records=60, duration_s=0.1, warmup_s=0.0, telemetry=False, processes=1, seed=seed)
+    servers = BasicServers()
+    outcome, store = run_sweep(plan, servers, RecordingEngine())
+    runs = [r for r in outcome.records if r.phase == "run"]
+    want = [(t, 2, rnd) for rnd in (1, 2) for t in block_order(["redis", "valkey"], rnd)]
+    assert want[1:3] == [("valkey", 2, 1), ("valkey", 2, 2)]  # A B B A
+    assert [(r.target, r.threads, r.repetition) for r in runs] == want
+    assert servers.log == [(verb, t) for rnd in (1, 2) for t in block_order(["redis", "valkey"], rnd)
+                           for verb in ("up", "down")]  # one server up at a time
+    assert [r.target for r in outcome.records if r.phase == "load"] == [t for rnd in (1, 2)
+                                                                        for t in block_order(["redis", "valkey"], rnd)]
+    assert store.manifest.plan["run_order"] == "blocks" and "A B B A" in store.manifest.plan["run_order_note"]

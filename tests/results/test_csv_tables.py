@@ -22,7 +22,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp / "f"
 
 
-DERIVED = ("cells", "verdicts")  # ycsbctl.results.verdicts.verdict_tables, written when the folder is finished
+DERIVED = ("cells", "verdicts", "percentile_cells", "percentile_verdicts")  # verdicts.verdict_tables, when finished
 
 
 def test_every_parquet_table_has_a_csv_and_no_temporary_file_is_left(folder: Path):

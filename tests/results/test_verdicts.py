@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
+from ycsbctl.results import host_drift
 from ycsbctl.results import verdicts as vd
 
 
@@ -95,9 +96,13 @@ def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
 def test_a_control_target_takes_a_hosts_drift_out_of_a_folder_comparison():
     before = RUNS
     after = RUNS.assign(throughput_ops=RUNS["throughput_ops"] * 0.88)  # the host ran 12 % slower for both
-    plain = vd.folder_verdicts(before, after, None, "after")
+    no_margin = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
+    plain = vd.folder_verdicts(before, after, None, "after", margins=no_margin)
     tp = plain[plain["metric"] == "throughput"]
     assert set(tp["verdict"]) == {"worse"} and tp["caveat"].str.startswith("no control target").all()
+    # against the default margin (±10 %) a 12 % drift inside ±9 % noise between rounds is not called
+    margin = vd.folder_verdicts(before, after, None, "after")
+    assert set(margin["verdict"]) == {"no difference"} and set(margin["drift_margin_pct"]) == {10.0}
     ctl = vd.folder_verdicts(before, after, "a", "after")
     a = ctl[ctl["target"] == "a"]
     b = ctl[(ctl["target"] == "b") & (ctl["metric"] == "throughput")]

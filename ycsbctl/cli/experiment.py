@@ -223,10 +223,12 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                    "(e.g. 3%%) [default with --repeat auto: 5%%].")
 @click.option("--max-repeat", type=click.IntRange(min=1), default=10, show_default=True,
               help="The most rounds --repeat auto / --precision may run.")
-@click.option("--order", type=click.Choice(["auto", "interleaved", "target"]), default="auto", show_default=True,
+@click.option("--order", type=click.Choice(["auto", "interleaved", "blocks", "target"]), default="auto", show_default=True,
               help="interleaved: every target's server stays up, each round visits every point in an order "
-                   "shuffled from --seed; target: each target's points in turn, repetitions back to back "
-                   "[auto: interleaved with more than one target or repetition].")
+                   "shuffled from --seed; blocks: rounds run target by target, one server up at a time, the "
+                   "targets' order reversed every other round (A B B A); target: each target's points in turn, "
+                   "repetitions back to back [auto: interleaved with more than one target or repetition; blocks "
+                   "where the servers' --server-memory together exceeds the host's available memory].")
 @click.option("--placement", type=click.Choice(["auto", "split", "off"]), default="auto", show_default=True,
               help="split: the servers ycsbctl starts run on half the CPUs, the client's workers on the others "
                    "(2 CPUs: one each); off: both float over all CPUs [auto: split where every target's server "

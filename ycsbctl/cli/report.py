@@ -51,8 +51,12 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
               help="json: one object per compared cell and metric on stdout (ratio, interval, p value, verdict).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=None,
               help="Significance level of the verdicts [default: the first experiment's --alpha, 0.05].")
+@click.option("--calibrate", is_flag=True,
+              help="The folders are an A/A pair (the same plan run twice, nothing changed): record how far each cell "
+                   "drifted as this host's drift between experiments, the margin that comparisons without a control "
+                   "target test against (in ~/.cache/ycsbctl/host_drift.json).")
 def compare(directories: tuple[Path, ...], latency: str, output: Path, control: str | None, fmt: str,
-            alpha: float | None) -> None:
+            alpha: float | None, calibrate: bool) -> None:
     """Compare result folders cell by cell (the first is the baseline), or one folder's targets with its
     baseline target: ratio with its interval (at the level that agrees with the verdicts) and a tested verdict (better, worse, no difference);
     differing environments or plans are listed first.
@@ -61,11 +65,19 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     Examples:
       ycsbctl compare reports/before reports/after -o compare.html
       ycsbctl compare reports/redis-vs-valkey            # one folder: each target against the first
+      ycsbctl compare reports/aa-1 reports/aa-2 --calibrate   # the same plan twice: record the host's drift
     """
+    from ycsbctl.report.compare import calibrate as record_drift
     from ycsbctl.report.compare import compare as run_compare
     from ycsbctl.report.compare import json_cells, print_table, render_compare_html
 
     c = run_compare(list(directories), latency, control, alpha)
+    if calibrate:
+        path, lines = record_drift(c)
+        for line in lines:
+            click.echo(f"host drift recorded: {line}", err=True)
+        click.echo(f"host drift record: {path} (later comparisons without a control target test against it)", err=True)
+        c = run_compare(list(directories), latency, control, alpha)
     if fmt == "json":
         import json
 

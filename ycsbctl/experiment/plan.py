@@ -162,7 +162,7 @@ class Plan:
     # within ±precision (0.05 = ±5 %) or ``max_repeat`` rounds ran
     precision: float | None = None
     max_repeat: int = 10
-    order: str = "auto"  # auto | interleaved | target (ycsbctl.experiment.rounds)
+    order: str = "auto"  # auto | interleaved | blocks | target (ycsbctl.experiment.rounds)
     placement: str = "auto"  # auto | split | off: servers and client on separate CPU sets (ycsbctl.experiment.placement)
     baseline: str | None = None  # the target the others are compared with (None: the first)
     alpha: float = 0.05  # the verdicts' significance level (false discovery rate over a comparison's cells)
@@ -262,7 +262,7 @@ class Plan:
         if self.precision is not None and self.run_order[0] == "target":
             why = self.run_order[1] or "--order target"
             raise UserError(f"--repeat auto / --precision add rounds over interleaved points, and these run target by "
-                            f"target ({why.removeprefix('points run target by target, not interleaved: ')}): "
+                            f"target ({why.split(': ', 1)[-1]}): "
                             "give --repeat N instead")
         if self.placement == "split":
             _ = self.placed  # a plan that cannot be placed as asked is refused before anything starts
@@ -397,7 +397,7 @@ class Plan:
         d.update(record_count=self.record_count, point_duration_s=self.point_duration_s,
                  point_operations=self.point_operations, point_warmup_s=self.point_warmup_s)
         # the order the points run in and the comparisons' baseline, resolved (ignored by from_dict)
-        d.update(run_order=self.run_order[0], baseline_target=self.baseline_label)
+        d.update(run_order=self.run_order[0], run_order_note=self.run_order[1], baseline_target=self.baseline_label)
         # where the servers and the client ran (ignored by from_dict)
         d["placement_resolved"] = self.placed.to_dict()
         return d
@@ -424,12 +424,22 @@ class Plan:
 
     @property
     def run_order(self) -> tuple[str, str | None]:
-        """(``interleaved`` or ``target``, why not the order asked for): :func:`ycsbctl.experiment.rounds.resolve_order`."""
+        """(``interleaved``, ``blocks`` or ``target``, why not the order asked for): :func:`ycsbctl.experiment.rounds.resolve_order`."""
         from ycsbctl.experiment.rounds import resolve_order
         from ycsbctl.results.variants import split_variant
 
         return resolve_order(self.order, len(self.targets), self.repeat, bool(self.slo),
-                             any(split_variant(w)[1] for w in self.workloads), self.phase == "load")
+                             any(split_variant(w)[1] for w in self.workloads), self.phase == "load",
+                             self.not_all_up)
+
+    @property
+    def not_all_up(self) -> str | None:
+        """Why every target's server cannot stay up for the sweep, or None: the servers ycsbctl starts,
+        each held to ``--server-memory``, would together need more than the host's available memory."""
+        from ycsbctl.experiment.rounds import servers_fit
+
+        started = [t for t in self.targets if not is_url(t)]
+        return servers_fit(len(started), self.server_memory)
 
     def with_secrets(self, urls: list[str], properties: list[str]) -> Plan:
         """This plan as read back from a manifest, where passwords are stored as ``***``, with the ones

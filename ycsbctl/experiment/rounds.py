@@ -3,8 +3,11 @@
 A *cell* (:class:`~ycsbctl.experiment.study.Cell`) is target × workload × threads × offered rate. With the ``interleaved`` order each
 repetition is a round that visits every cell once, in an order shuffled per round from ``--seed``
 (the same seed gives the same order), so whatever drifts on the host lands on every target alike
-and a cell's repetitions are spread over the whole experiment. The ``target`` order runs each
-target's points in turn, a point's repetitions back to back (the order of earlier versions).
+and a cell's repetitions are spread over the whole experiment. Where every target's server cannot stay
+up for the sweep, the ``blocks`` order keeps rounds but runs each round target by target, one server up
+at a time, the targets' order reversed every other round (A B, B A, A B, …: the A B B A design), so a
+drift that is linear in time lands on every target alike. The ``target`` order runs each target's points
+in turn, a point's repetitions back to back (the order of earlier versions).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-ORDERS = ("auto", "interleaved", "target")
+from ycsbctl.errors import UserError
+
+ORDERS = ("auto", "interleaved", "blocks", "target")
 DEFAULT_SEED = 0  # the order's seed when --seed is not given (the order is still reproducible)
 T = TypeVar("T")
 P = TypeVar("P", covariant=True)
@@ -38,10 +43,17 @@ def round_points(cells: Sequence[CellOf[P]], round_no: int, seed: int | None) ->
     return [cell.point(round_no) for cell in round_order(cells, round_no, seed)]
 
 
+def block_order(targets: Sequence[T], round_no: int) -> list[T]:
+    """The targets' blocks of round ``round_no`` (1-based): in plan order in odd rounds, reversed in even
+    ones — A B, B A, A B, … (A B C, C B A, …)."""
+    return list(targets) if round_no % 2 else list(reversed(targets))
+
+
 def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bool,
-                  one_phase_load: bool) -> tuple[str, str | None]:
+                  one_phase_load: bool, not_all_up: str | None = None) -> tuple[str, str | None]:
     """(the order a plan runs in, why it is not the one asked for or None). ``auto``: interleaved with
-    more than one target or repetition. A search for an SLO's rate (each rate depends on the last), a
+    more than one target or repetition, or ``blocks`` where every target's server cannot stay up for the
+    sweep (``not_all_up`` says why). A search for an SLO's rate (each rate depends on the last), a
     variant sweep (each variant has a dataset of its own, loaded before its points) and ``ycsbctl load``
     run target by target."""
     wanted = order if order != "auto" else ("interleaved" if targets > 1 or repeat > 1 else "target")
@@ -51,8 +63,16 @@ def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bo
            "each variant has a dataset of its own, loaded before its points" if variants else
            "ycsbctl load measures loads into the targets as they are" if one_phase_load else None)
     if why:
-        return "target", f"points run target by target, not interleaved: {why}"
+        return "target", f"points run target by target, not {wanted}: {why}"
+    if wanted == "blocks":
+        return "blocks", BLOCKS_NOTE + (f": {not_all_up}" if not_all_up and order == "auto" else "")
+    if not_all_up and order == "auto":
+        return "blocks", f"{BLOCKS_NOTE}: {not_all_up}"
     return "interleaved", None
+
+
+BLOCKS_NOTE = ("rounds run target by target, one server up at a time, the targets' order reversed every other "
+               "round (A B B A …; a server started again reloads its dataset)")
 
 
 def wide_cells(records: list, precision: float) -> list[str]:
@@ -73,3 +93,33 @@ def wide_cells(records: list, precision: float) -> list[str]:
         if not hw <= precision:  # NaN (fewer than two) counts as wide
             out.append(f"{target} {workload} {threads} threads" + (f" at {rate:,.0f} ops/s" if rate else ""))
     return out
+
+
+def available_memory() -> int | None:
+    """The host's available memory (bytes: ``MemAvailable`` of ``/proc/meminfo``), None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def servers_fit(started: int, server_memory: str | None, available: int | None = None) -> str | None:
+    """Why ``started`` servers, each held to ``server_memory`` (``2g``), cannot all stay up on this host —
+    together they would need more than its available memory — or None (they fit, or nothing says)."""
+    if started < 2 or not server_memory:
+        return None
+    from ycsbctl.provision.catalog import parse_size
+
+    try:
+        each = parse_size(server_memory)
+    except (UserError, ValueError):
+        return None
+    free = available_memory() if available is None else available
+    if free is None or started * each <= free:
+        return None
+    return (f"{started} servers of --server-memory {server_memory} need {started * each / 2**30:.1f} GiB together, "
+            f"more than the host's {free / 2**30:.1f} GiB available")

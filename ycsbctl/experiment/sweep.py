@@ -81,6 +81,8 @@ class Sweep:
             self.console.note(f"placement: {plan.placed.headline()}")
             if self.order == "interleaved":
                 self._run_interleaved(targets)
+            elif self.order == "blocks":
+                self._run_blocks(targets)
             else:
                 self._run_target_major(targets)
         except KeyboardInterrupt:
@@ -124,6 +126,44 @@ class Sweep:
             for name in list(self.up):
                 self._down(name)
 
+    def _run_blocks(self, targets: list[Target]) -> None:
+        """One server up at a time: each round runs target by target, each target's cells of that round in
+        an order shuffled from the seed, the targets' order reversed every other round (A B, B A, …:
+        :func:`ycsbctl.experiment.rounds.block_order`); run-phase cells first, then an insert-only
+        workload's loads. A server started again for its next block reloads its dataset (as after a crash)."""
+        from ycsbctl.experiment.rounds import block_order
+
+        baselines: dict[str, object] = {}
+        loaded: dict[str, str | None] = {}  # a URL target's dataset, kept from its last block
+        for phase in ("run", "load"):
+            round_no = 0
+            while True:
+                mine = [t for t in targets if t.name not in self._stopped and self._points_left(t)]
+                stage = [c for t in mine for c in self.study.cells(t) if c.phase == phase]
+                if not stage or not self._another_round(round_no, stage):
+                    break
+                round_no += 1
+                for target in block_order(mine, round_no):
+                    points = [p for p in round_points([c for c in stage if c.target is target], round_no, self.plan.seed)
+                              if p.run_id not in self.done_ids]
+                    if not points or target.name in self._stopped:
+                        continue
+                    if not self._bring_up(target, targets, baselines):
+                        self._stopped.add(target.name)
+                        continue
+                    if target.is_url:  # a server you run keeps its dataset between blocks: no reload
+                        self.up[target.name].loaded = loaded.get(target.name)
+                    try:
+                        for point in points:
+                            if self.measure(point) is None:
+                                self._stopped.add(target.name)
+                                break
+                        if phase == "run" and round_no == 1:
+                            self._profile_peak(target)
+                    finally:
+                        loaded[target.name] = self.up[target.name].loaded if target.name in self.up else None
+                        self._down(target.name)
+
     def _another_round(self, done: int, stage: list[Cell]) -> bool:
         """Whether to run round ``done + 1``: always up to ``--repeat``; with ``--precision``, until every
         cell's throughput interval is that narrow or ``--max-repeat`` rounds ran."""
@@ -145,18 +185,23 @@ class Sweep:
         return bool(wide)
 
     # -- targets --------------------------------------------------------------------------------------
-    def _bring_up(self, target: Target, targets: list[Target]) -> bool:
-        """Start ``target``'s server, measure its network baseline, check its dataset; a target that
-        cannot start is skipped (and its stand-in appended to ``targets``)."""
+    def _bring_up(self, target: Target, targets: list[Target], baselines: dict[str, object] | None = None) -> bool:
+        """Start ``target``'s server, measure its network baseline (once: ``baselines`` keeps it across the
+        blocks of the ``blocks`` order), check its dataset; a target that cannot start is skipped (and its
+        stand-in appended to ``targets``)."""
         ep = self._up(target)
         if ep is None:
             self._add_stand_in(target, targets)
             return False
         state = self.up[target.name] = _TargetState(ep)
         self.points.baseline = None
-        if self.plan.telemetry:
+        if baselines is not None and target.name in baselines:
+            self.points.baseline = baselines[target.name]
+        elif self.plan.telemetry:
             self._baseline(target.label, ep)
         state.baseline = self.points.baseline
+        if baselines is not None:
+            baselines[target.name] = state.baseline
         if not target.loads and self.plan.phase != "load" and self.study.first.built.counts_records:
             self._check_dataset(target.label, ep)  # `ycsbctl load` reads nothing
         return True

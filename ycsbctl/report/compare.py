@@ -6,7 +6,8 @@ the ratio of the geometric means with its interval (at the level that agrees wit
 ``better`` / ``worse`` / ``no difference`` after the Benjamini–Hochberg adjustment over the cells of
 that comparison. A control target (the same build and settings in both, named with ``--control`` or
 found as the one target whose server did not change while another's did) takes the host's drift
-between the experiments out; without one, each verdict says that drift cannot be excluded. With one
+between the experiments out; without one, each cell is a minimum-effect test against the host's drift
+(:mod:`ycsbctl.results.host_drift`): ``better``/``worse`` only beyond it. With one
 folder its targets are compared with its baseline target (:meth:`Experiment.verdicts`).
 """
 
@@ -22,6 +23,7 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import detectable_text, level_text
+from ycsbctl.results import host_drift
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.frames import Experiment, latency_label, load
 
@@ -36,7 +38,7 @@ SCALE = {"records": "record_count", "operations": "point_operations", "duration_
 KEY = ["target", "workload", "threads"]
 JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
                "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
-               "test", "caveat", "at_peak")
+               "test", "caveat", "at_peak", "drift_margin_pct")
 
 
 @dataclass
@@ -102,8 +104,11 @@ def control_target(base: Experiment, other: Experiment, asked: str | None = None
     return same[0] if same and len(same) < len(common) else None
 
 
-def compare(paths: list[Path], latency: str = "p99", control: str | None = None, alpha: float | None = None) -> Comparison:
-    """Compare the experiments in ``paths`` (first = baseline), or one experiment's targets."""
+def compare(paths: list[Path], latency: str = "p99", control: str | None = None, alpha: float | None = None,
+            margins: host_drift.Margins | None = None) -> Comparison:
+    """Compare the experiments in ``paths`` (first = baseline), or one experiment's targets. Without a
+    control target, cells between folders are tested against ``margins`` (default: this host's
+    calibration record, :func:`ycsbctl.results.host_drift.read`)."""
     if not paths:
         raise UserError("compare needs a result folder: ycsbctl compare reports/A [reports/B …]")
     exps = [load(Path(p)) for p in paths]
@@ -113,6 +118,7 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
             raise UserError("--control separates the host's drift between two experiments: give two folders")
         return _within(exps[0], latency, alpha)
     base = exps[0]
+    margins = margins or host_drift.read()
     bp = _points(base, latency)
     rows, diffs, unmatched, long, notes = [], [], [], [], []
     chosen = None
@@ -128,10 +134,12 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
         chosen = chosen or ctl
         notes.append(f"{label}: " + (f"control {ctl}: its change is the host's drift, taken out of the others'"
                                      if ctl else "no control target (the same build and settings in both, "
-                                     "while another changed): the host's drift between the experiments "
-                                     f"cannot be told from a change (A/A pairs here drifted {vd.HOST_DRIFT_AA})"))
+                                     "while another changed): a cell is better/worse only beyond the host's drift "
+                                     "between experiments (throughput "
+                                     f"±{100 * margins.of(vd.THROUGHPUT):.1f} %, {latency} ±{100 * margins.of(latency):.1f} %; "
+                                     f"{margins.source}); keep an unchanged target in both to see smaller changes"))
         v = vd.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
-                               alpha=alpha)
+                               alpha=alpha, margins=margins)
         long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
             rows.append(_row(label, key, bp.loc[key], op.loc[key], v))
@@ -172,7 +180,8 @@ def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame) ->
             "latency_ratio": lat.get("ratio", math.nan), "latency_ci_low": lat.get("ci_low", math.nan),
             "latency_ci_high": lat.get("ci_high", math.nan), "latency_verdict": lat.get("verdict", "not compared"),
             "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
-            "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat")}
+            "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat"),
+            "ops_margin_pct": tp.get("drift_margin_pct", math.nan), "latency_margin_pct": lat.get("drift_margin_pct", math.nan)}
 
 
 def _within(e: Experiment, latency: str, alpha: float) -> Comparison:
@@ -198,18 +207,16 @@ def _ratio(r: dict | pd.Series, prefix: str) -> str:
     return f"{ratio:.2f}×" + ("" if pd.isna(lo) or pd.isna(hi) else f" [{lo:.2f}, {hi:.2f}]")
 
 
-def _drift_not_excluded(r: dict | pd.Series, prefix: str) -> bool:
-    """A better/worse between experiments without a control: the host's drift may be all of it."""
-    caveat = r.get("caveat")
-    return (isinstance(caveat, str) and caveat.startswith("no control")
-            and r[f"{prefix}_verdict"] in ("better", "worse"))
-
-
 def _verdict(r: dict | pd.Series, prefix: str, detectable: bool = True) -> str:
+    """The verdict; beside ``no difference`` (with ``detectable``), the host drift it was tested against
+    (no control target) or the smallest difference these repetitions could have seen."""
     v = str(r[f"{prefix}_verdict"])
-    if detectable and prefix == "ops" and v == "no difference" and not pd.isna(r.get("ops_detectable_pct", math.nan)):
+    margin = r.get(f"{prefix}_margin_pct", math.nan)
+    if detectable and v == "no difference" and margin is not None and not pd.isna(margin):
+        v += f" (within host drift ±{margin:.1f} %)"
+    elif detectable and prefix == "ops" and v == "no difference" and not pd.isna(r.get("ops_detectable_pct", math.nan)):
         v += f" ({detectable_text(r['ops_detectable_pct'])} detectable)"
-    return v + ("*" if _drift_not_excluded(r, prefix) else "")
+    return v
 
 
 def _ops(v: float) -> str:
@@ -247,17 +254,36 @@ def print_table(c: Comparison, console=None) -> None:
     style = {"better": "green", "worse": "red", "no difference": "dim", "too few repetitions": "yellow"}
     for _, r in c.table.iterrows():
         # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds
-        ov, lv = _verdict(r, "ops", detectable=False), _verdict(r, "latency")
+        # narrow: the margin of the host's drift is in the note under the table
+        ov, lv = _verdict(r, "ops", detectable=False), _verdict(r, "latency", detectable=False)
         cells = [r["experiment"], r["workload"], r["target"], str(r["threads"]), _ops(r["base_ops"]), _ops(r["ops"]),
-                 _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0].rstrip("*"), "")),
+                 _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
-                 Text(lv, style=style.get(lv.rstrip("*"), "")), str(r["status"])]
+                 Text(lv, style=style.get(lv.split(" (")[0], "")), str(r["status"])]
         t.add_row(*(x if isinstance(x, Text) else Text(str(x)) for x in cells))
     console.print(t)
     for n in c.notes:
         console.print(escape(n))
-    if any(_drift_not_excluded(r, p) for r in c.table.to_dict("records") for p in ("ops", "latency")):
-        console.print("* a difference of the host between the two experiments cannot be excluded (no control target)")
+
+
+def calibrate(c: Comparison) -> tuple[Path, list[str]]:
+    """Record the folders of ``c`` as A/A pairs (nothing changed between them but time): each compared
+    cell's ratio of geometric means (other ÷ first folder, every metric) goes into this host's drift
+    record (:func:`ycsbctl.results.host_drift.record`). Returns its path and one line per metric."""
+    if c.within:
+        raise UserError("--calibrate records the host's drift between experiments: give two folders of one plan, "
+                        "run minutes apart with nothing changed")
+    v = c.verdicts[~c.verdicts["at_peak"].astype(bool)] if len(c.verdicts) else c.verdicts
+    pairs = [(str(r["metric"]), float(r["value"]) / float(r["base_value"])) for r in v.to_dict("records")
+             if r["base_value"] == r["base_value"] and r["base_value"] > 0 and r["value"] == r["value"]]
+    if not pairs:
+        raise UserError("--calibrate: the folders share no measured cell")
+    path = host_drift.record(pairs, f"ycsbctl compare --calibrate {' '.join(e.id for e in c.experiments)}")
+    lines = []
+    for metric in dict.fromkeys(m for m, _ in pairs):
+        d = [host_drift.drift(r) for m, r in pairs if m == metric]
+        lines.append(f"{metric}: {len(d)} cells drifted up to {100 * max(d):.1f} % (median {100 * sorted(d)[len(d) // 2]:.1f} %)")
+    return path, lines
 
 
 def json_cells(c: Comparison) -> list[dict]:
@@ -268,6 +294,12 @@ def json_cells(c: Comparison) -> list[dict]:
             r["experiment"] = c.experiments[0].id
         out.append({k: (None if isinstance(r.get(k), float) and math.isnan(r[k]) else r.get(k)) for k in JSON_FIELDS})
     return out
+
+
+def _margin_text(c: Comparison) -> str:
+    """``±10.0 %``: the throughput margin of the host's drift the cells were tested against; empty with a control."""
+    m = pd.to_numeric(c.table.get("ops_margin_pct", pd.Series(dtype=float)), errors="coerce").dropna()
+    return f"±{m.max():.1f} %" if len(m) else ""
 
 
 def render_compare_html(c: Comparison, out: Path) -> Path:
@@ -287,7 +319,7 @@ def render_compare_html(c: Comparison, out: Path) -> Path:
             for e in c.experiments]
     html = environment().get_template("compare.html.j2").render(
         experiments=exps, rows=rows, differences=c.differences, unmatched=c.unmatched, latency=latency_label(c.latency),
-        notes=c.notes, within=c.within, baseline=c.experiments[0].baseline, alpha=c.alpha,
+        notes=c.notes, within=c.within, baseline=c.experiments[0].baseline, alpha=c.alpha, drift_margin=_margin_text(c),
         level=level_text(c.verdicts))
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")

@@ -11,7 +11,14 @@ from ycsbctl.report.server_traits import server_endpoints
 from ycsbctl.report.verdict_table import level_text, ratio_text, verdict_word
 from ycsbctl.results import stats
 from ycsbctl.results.frames import Experiment
-from ycsbctl.results.verdicts import CPU_METRICS, baseline_of, cost_verdicts, metrics, uncompared
+from ycsbctl.results.verdicts import (
+    CPU_METRICS,
+    PAIRED_ORDERS,
+    baseline_of,
+    cost_verdicts,
+    metrics,
+    uncompared,
+)
 
 
 def is_deployment(ep: dict) -> bool:
@@ -35,7 +42,7 @@ def cost_sections(exp: Experiment, latency: str = "p99") -> list[dict]:
     if base is None or not any(is_deployment(e) for e in eps.values()):
         return []
     plan = exp.manifest.plan
-    v = cost_verdicts(exp.runs, base, latency, paired=plan.get("run_order") == "interleaved",
+    v = cost_verdicts(exp.runs, base, latency, paired=plan.get("run_order") in PAIRED_ORDERS,
                       alpha=float(plan.get("alpha") or stats.ALPHA))
     if not len(v):
         return []

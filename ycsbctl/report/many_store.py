@@ -19,7 +19,7 @@ from ycsbctl.report.plot_style import legend_below, titles
 from ycsbctl.report.unlike import UNLIKE_MARK, embedded_note, serverless_targets, unlike_bases
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.variants import split_variant, test_of, variant_name
-from ycsbctl.results.verdicts import target_verdicts, verdict_text
+from ycsbctl.results.verdicts import PAIRED_ORDERS, target_verdicts, verdict_text
 
 STUDY_THREADS = 50  # the study's concurrency: wrk -c50
 TEST_NAMES = {"byid": "GET-BY-ID", "1cond": "QUERY-1COND", "2cond": "QUERY-2COND", "text": "FULLTEXT",
@@ -203,7 +203,7 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
             others = [c for c in measured if c is not best]
             if others:
                 runs = exp.runs[exp.runs["workload"] == best.workload]
-                v = target_verdicts(runs, best.target, latency, paired=exp.manifest.plan.get("run_order") == "interleaved")
+                v = target_verdicts(runs, best.target, latency, paired=exp.manifest.plan.get("run_order") in PAIRED_ORDERS)
                 v = v[(v["metric"] == "throughput") & (v["threads"] == study.threads) & ~v["at_peak"].astype(bool)] \
                     if len(v) else v
                 words = []

@@ -6,6 +6,10 @@ latency climbs, so the curve bends up (and back) where the server saturates.
 With an SLO search, the latency each tried rate was judged on (the intended one, see
 :mod:`ycsbctl.results.slo`) is overlaid — passed ●, failed ✕ — with the objective as a horizontal
 line and the rate found as a vertical one.
+
+Where a point was repeated, bars give the 95 % interval of its repetitions
+(:func:`ycsbctl.results.stats.interval`): of each latency percentile (vertical) and of the achieved
+throughput (horizontal); a point measured once has none, and the figure says so.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from ycsbctl.report.plot_style import FAILED_COLOR, kilo, latency_unit, legend_below, titles
 from ycsbctl.results.frames import Experiment, sweep_phase
 from ycsbctl.results.run_columns import op_key
+from ycsbctl.results.stats import interval
 
 PASS_COLOR = "#1B7837"
 
@@ -50,14 +55,21 @@ def rate_latency_figure(exp: Experiment, workload: str, colors: dict[str, str], 
     ax = fig.add_subplot()
     handles: list[Any] = []
     several = runs["threads"].nunique() > 1
+    repeated = False
     for target in [t for t in colors if t in set(runs["target"])]:
         c = colors[target]
         for threads, g in runs[runs["target"] == target].groupby("threads"):
+            rep = g.groupby("_rate")["throughput_ops"].count()
+            repeated = repeated or bool((rep > 1).any())
             g = g.groupby("_rate", as_index=False)[["throughput_ops", p50, p99]].mean().sort_values("_rate")
             name = f"{target}, {threads} threads" if several else target
             ax.plot(g["throughput_ops"], g[p99] / div, "-o", color=c, lw=2, ms=5)
+            bars = _bars(runs[(runs["target"] == target) & (runs["threads"] == threads)], g["_rate"], div)
+            _draw_bars(ax, g["throughput_ops"], g[p99] / div, bars["throughput_ops"], bars[p99], c, f"ci-{target}-{threads}-p99")
             if p50 in g:
                 ax.plot(g["throughput_ops"], g[p50] / div, "--s", color=c, lw=1.3, ms=4, mfc="white")
+                _draw_bars(ax, g["throughput_ops"], g[p50] / div, bars["throughput_ops"], bars.get(p50), c,
+                           f"ci-{target}-{threads}-p50")
             handles += [Line2D([], [], color=c, lw=2, marker="o", label=f"{name} p99"),
                         Line2D([], [], color=c, lw=1.3, ls="--", marker="s", mfc="white", label=f"{name} p50")]
     for s in searches:
@@ -88,10 +100,43 @@ def rate_latency_figure(exp: Experiment, workload: str, colors: dict[str, str], 
     ax.set_ylabel(f"latency ({unit}, log scale)")
     ax.grid(alpha=0.3)
     what = "all operations" if op == "all" else op
+    ax.text(0.99, 0.01, "bars: 95 % interval of the repetitions" if repeated else
+            "one repetition per point: no interval (--repeat 2 or more draws one)", transform=ax.transAxes,
+            ha="right", va="bottom", fontsize=7.5, color="#555", gid="interval-note")
     titles(fig, f"{workload}: latency ({what}) vs achieved throughput, per offered rate", subtitle)
     legend_below(fig, handles, min(len(handles), 4))
     fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * math.ceil(len(handles) / 4), left=0.09, right=0.96)
     return fig
+
+
+def _bars(runs: pd.DataFrame, rates: pd.Series, div: float) -> dict[str, list[tuple[float, float]]]:
+    """Per column (throughput, the latency percentiles), per offered rate in ``rates``' order: the (low,
+    high) of the 95 % interval of that point's repetitions (latency divided by ``div``); NaN with one."""
+    out: dict[str, list[tuple[float, float]]] = {}
+    for col in [c for c in runs.columns if c == "throughput_ops" or c.endswith("_us")]:
+        scale = 1.0 if col == "throughput_ops" else div
+        out[col] = []
+        for rate in rates:
+            i = interval(list(runs.loc[runs["_rate"] == rate, col]))
+            out[col].append((i.low / scale, i.high / scale))
+    return out
+
+
+def _draw_bars(ax: Any, x: pd.Series, y: pd.Series, xci: list[tuple[float, float]] | None,
+               yci: list[tuple[float, float]] | None, color: str, gid: str) -> None:
+    """Interval bars around the points (x, y) where an interval exists (the ``gid`` names them in the SVG)."""
+    if not yci or not xci:
+        return
+    keep = [i for i, (lo, hi) in enumerate(yci) if lo == lo and hi == hi]
+    if not keep:
+        return
+    xs, ys = x.to_numpy()[keep], y.to_numpy()[keep]
+    yerr = [[max(ys[k] - yci[i][0], 0) for k, i in enumerate(keep)], [max(yci[i][1] - ys[k], 0) for k, i in enumerate(keep)]]
+    xerr = [[max(xs[k] - xci[i][0], 0) if xci[i][0] == xci[i][0] else 0 for k, i in enumerate(keep)],
+            [max(xci[i][1] - xs[k], 0) if xci[i][1] == xci[i][1] else 0 for k, i in enumerate(keep)]]
+    bars = ax.errorbar(xs, ys, xerr=xerr, yerr=yerr, fmt="none", ecolor=color, elinewidth=1, capsize=2.5, alpha=0.8)
+    for n, col in enumerate(bars.lines[2]):
+        col.set_gid(f"{gid}-{'xy'[n]}")
 
 
 def _limit_us(slo: str) -> float | None:

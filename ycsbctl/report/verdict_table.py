@@ -165,6 +165,11 @@ def order_text(exp: Experiment) -> str:
 def _order(exp: Experiment, plan: dict) -> str:
     reps = int(plan.get("repeat") or 1)
     rounds = int(exp.runs["repetition"].max()) if len(exp.runs) else reps
+    if plan.get("run_order") == "blocks":
+        return (f"{rounds} round(s), each running the targets one after another, one server up at a time, their "
+                "order reversed every other round (A B B A), each target's points in an order shuffled from seed "
+                f"{plan.get('seed') if plan.get('seed') is not None else 0}: repetitions pair by round "
+                "(paired t test on the log ratios)")
     if exp.interleaved:
         return (f"{rounds} round(s), each visiting every point once in an order shuffled from seed "
                 f"{plan.get('seed') if plan.get('seed') is not None else 0}: repetitions pair by round "

@@ -177,8 +177,9 @@ class Experiment:
 
     @property
     def interleaved(self) -> bool:
-        """Whether each repetition was a round over every cell (so repetitions pair by round)."""
-        return self.manifest.plan.get("run_order") == "interleaved"
+        """Whether each repetition was a round over every cell, interleaved or in alternating target blocks
+        (so repetitions pair by round)."""
+        return self.manifest.plan.get("run_order") in ("interleaved", "blocks")
 
     def cells(self, latency: str = "p99") -> pd.DataFrame:
         """Each cell's centre, 95 % interval, CV and drift (:func:`ycsbctl.results.verdicts.cell_table`)."""

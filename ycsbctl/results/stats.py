@@ -125,14 +125,36 @@ class Comparison:
     se_log: float = math.nan  # standard error of the mean log ratio, and its degrees of freedom
     df: float = math.nan
     level: float = CONFIDENCE  # the confidence level of ``low``..``high`` (:func:`decide` sets the family's)
+    margin: float = 0.0  # a minimum-effect test's margin (0.10: the ratio must lie beyond ±10 %, :func:`beyond_margin`)
 
 
-def _detectable(se: float, df: float, alpha: float = ALPHA) -> float:
-    """The relative difference a two-sided t test at ``alpha`` would call with :data:`POWER`."""
+def _detectable(se: float, df: float, alpha: float = ALPHA, margin: float = 0.0) -> float:
+    """The relative difference a two-sided t test at ``alpha`` would call with :data:`POWER` (beyond
+    ``margin``, for a minimum-effect test: :func:`beyond_margin`)."""
     if not (se > 0 and df > 0):
         return math.nan
     t = t_quantile(1 - alpha / 2, df) + t_quantile(POWER, df)
-    return float(math.exp(t * se) - 1)
+    # capped where it would overflow (two rounds among many cells: t of df 1 in the hundreds): "huge" either way
+    return float(math.expm1(min(math.log1p(margin) + t * se, 700.0)))
+
+
+def beyond_margin(c: Comparison, margin: float) -> Comparison:
+    """``c`` as a minimum-effect test: is the ratio beyond ``margin`` either way (0.10: below 1/1.1 or
+    above 1.1)? The null is abs(log ratio) ≤ log(1 + ``margin``); its p value is twice the t tail beyond
+    the margin (``scipy.stats.t.sf``), so that, like the plain test's, it is below a level exactly when
+    the two-sided interval at 1 − that level lies wholly beyond the margin. A comparison without a test
+    keeps its p (NaN); one without spread is 0 beyond the margin, else 1."""
+    from dataclasses import replace
+
+    if margin <= 0 or math.isnan(c.p_value) or not c.ratio > 0:
+        return c
+    excess = abs(math.log(c.ratio)) - math.log1p(margin)
+    if not (c.se_log > 0 and c.df > 0):
+        p = 0.0 if excess > 0 else 1.0
+    else:
+        p = min(1.0, 2 * float(_sps().t.sf(excess / c.se_log, c.df)))
+    return replace(c, p_value=p, margin=margin, detectable=_detectable(c.se_log, c.df, ALPHA, margin)
+                   if c.se_log == c.se_log else c.detectable)
 
 
 def compare(base: Sequence[float] | Mapping[int, float], other: Sequence[float] | Mapping[int, float],
@@ -201,7 +223,8 @@ def decide(comparisons: Sequence[Comparison], higher_is_better: Sequence[bool], 
         else:
             verdict = SAME
         out[i] = replace(c, p_adjusted=float(p), verdict=verdict,
-                         detectable=_detectable(c.se_log, c.df, alpha / len(tested)) if c.se_log == c.se_log else c.detectable)
+                         detectable=_detectable(c.se_log, c.df, alpha / len(tested), c.margin)
+                         if c.se_log == c.se_log else c.detectable)
     if tested:
         called = sum(out[i].verdict in (BETTER, WORSE) for i in tested)
         level = family_level(alpha, len(tested), called)
@@ -229,7 +252,9 @@ def at_level(c: Comparison, level: float) -> Comparison:
         return c
     t = t_quantile(1 - (1 - level) / 2, c.df)
     centre = math.log(c.ratio)
-    return replace(c, low=math.exp(centre - t * c.se_log), high=math.exp(centre + t * c.se_log), level=level)
+    # bounds past e^±700 (two rounds among many cells) are capped there: past any figure printed anyway
+    return replace(c, low=math.exp(max(centre - t * c.se_log, -700.0)), high=math.exp(min(centre + t * c.se_log, 700.0)),
+                   level=level)
 
 
 def repetitions_needed(sd_log: float, difference: float = 0.05, paired: bool = True, cap: int = 1000) -> int | None:

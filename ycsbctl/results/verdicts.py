@@ -17,22 +17,21 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ycsbctl.results import stats
-from ycsbctl.results.names import ALL_OPS
+from ycsbctl.results import host_drift, stats
+from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import op_key
 
 CELL = ["workload", "target", "threads", "target_rate"]
+# Run orders whose rounds pair: repetition r of every target measured in round r (interleaved, or target
+# blocks alternating A B B A), so a verdict tests the per-round log ratios.
+PAIRED_ORDERS = ("interleaved", "blocks")
 THROUGHPUT = "throughput"
 VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "baseline", "base_value", "value",
                    "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n", "test",
-                   "caveat", "at_peak"]
+                   "caveat", "at_peak", "drift_margin_pct"]
 CELL_COLUMNS = [*CELL, "n", "within_run", "throughput", "throughput_low", "throughput_high", "throughput_cv",
                 "unstable", "latency", "latency_low", "latency_high", "latency_cv", "drift",
                 "repetitions_for_5pct"]
-# Between two experiments the host itself may differ: how far the same server drifted between A/A pairs of
-# experiments on this kind of machine, quoted where no control target tells — the README's "How sure is this?"
-# records both measurements (`python -m bench verdicts --conditions quiet`, and on a host shared with other work).
-HOST_DRIFT_AA = "up to 9.3 % (median 2.3 %) on a quiet host, up to 67 % on a shared one"
 
 
 @dataclass(frozen=True)
@@ -112,6 +111,67 @@ def cell_table(runs: pd.DataFrame, latency: str = "p99", series: pd.DataFrame | 
                      "drift": "; ".join(texts) or None,
                      "repetitions_for_5pct": stats.repetitions_needed(sd, 0.05, paired=False)})
     return pd.DataFrame(rows, columns=CELL_COLUMNS)
+
+
+# Every latency percentile the report shows (the points tables' p50/p95/p99, the figures' p99.9), of every
+# operation measured and of all of them merged: each gets a centre and interval per cell and a verdict.
+PERCENTILES = {"p50": "p50", "p95": "p95", "p99": "p99", "p99.9": "p999"}
+PERCENTILE_CELL_COLUMNS = [*CELL, "op", "percentile", "n", "centre", "low", "high", "cv", "unstable", "drift"]
+
+
+def percentile_metrics(runs: pd.DataFrame) -> list[tuple[str, Metric]]:
+    """(operation, metric) for every latency percentile of :data:`PERCENTILES` of every operation in
+    ``runs`` (``ALL``: every base operation merged), µs, lower is better."""
+    out = []
+    for op in (ALL_OPS, *OPERATIONS):
+        for name, stat in PERCENTILES.items():
+            col = f"{op_key(op)}_{stat}_us"
+            if col in runs and pd.to_numeric(runs[col], errors="coerce").notna().any():
+                out.append((op, Metric(name, col, False)))
+    return out
+
+
+def percentile_cells(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell × operation × percentile (:data:`PERCENTILE_CELL_COLUMNS`): the centre (geometric
+    mean, µs) and 95 % interval of that percentile over the repetitions, its CV, ``unstable`` and drift —
+    :func:`ycsbctl.results.stats.interval`, as :func:`cell_table` does for throughput."""
+    which = percentile_metrics(runs) if len(runs) else []
+    rows = []
+    for key, g in _groups(runs):
+        for op, m in which:
+            v = by_round(g, m.column)
+            if not v:
+                continue
+            i = stats.interval(list(v.values()))
+            rows.append({**dict(zip(CELL, key)), "target_rate": _rate(key[3]), "op": op, "percentile": m.name,
+                         "n": i.n, "centre": i.centre, "low": i.low, "high": i.high, "cv": i.cv, "unstable": i.unstable,
+                         "drift": stats.drift_text(f"{m.name} latency", stats.drift(v))})
+    return pd.DataFrame(rows, columns=PERCENTILE_CELL_COLUMNS)
+
+
+def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True,
+                        alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """Every other target against ``baseline`` at every latency percentile of every operation
+    (:func:`percentile_metrics`), cell by cell, by the tests of :func:`target_verdicts` — ratio other ÷
+    baseline with its interval and verdict, :data:`VERDICT_COLUMNS` plus ``op``. They are a family of their
+    own (Benjamini–Hochberg over these cells), so that adding them leaves the headline verdicts (throughput
+    and the chosen latency) as they were."""
+    which = percentile_metrics(runs) if len(runs) else []
+    cells = {k: g for k, g in _groups(runs)}
+    rows, ops = [], []
+    for (workload, target, threads, rate), g in cells.items():
+        b = cells.get((workload, baseline, threads, rate))
+        if target == baseline or b is None:
+            continue
+        for op, m in which:
+            base, other = by_round(b, m.column), by_round(g, m.column)
+            if not base or not other:
+                continue
+            rows.append(_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate)},
+                             m, baseline, base, other, stats.compare(base, other, paired=paired)))
+            ops.append(op)
+    df = _decided(rows, alpha)
+    return df.assign(op=ops) if len(df) else df.assign(op=pd.Series(dtype=str))
 
 
 def _per_second(series: pd.DataFrame, run_id: str) -> list[float]:
@@ -251,13 +311,18 @@ def same_server(a: dict | None, b: dict | None) -> bool:
 
 
 def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: str | None, experiment: str,
-                    latency: str = "p99", paired: bool = True, alpha: float = stats.ALPHA) -> pd.DataFrame:
+                    latency: str = "p99", paired: bool = True, alpha: float = stats.ALPHA,
+                    margins: host_drift.Margins | None = None) -> pd.DataFrame:
     """``other_runs`` (experiment ``experiment``) against ``base_runs``, cell by cell (Welch's t test on the
     log values). With a ``control`` target in both (the same build and settings), each other target's
     change is measured against the control's change in the same cell — the host's drift between the two
     experiments cancels — and the control's own rows say how far the host drifted (verdict ``host drift``,
-    outside the family of tests). Without one, every row carries the caveat that a difference of the
-    host cannot be excluded."""
+    outside the family of tests). Without one, the host's drift is confounded with the change, so each
+    cell is a minimum-effect test against it (:func:`ycsbctl.results.stats.beyond_margin`): ``better`` or
+    ``worse`` only when its interval lies wholly beyond the metric's margin (``margins``: the host's
+    calibration record, :func:`ycsbctl.results.host_drift.read`; None: the default margin), which
+    ``drift_margin_pct`` holds."""
+    margins = margins or host_drift.Margins({}, "default")
     a = {k: g for k, g in _groups(base_runs)}
     b = {k: g for k, g in _groups(other_runs)}
     rows = []
@@ -284,9 +349,11 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
                                     "change is the host's drift between the experiments"),
                              "verdict": "host drift", "_fixed": True})
                 continue
-            caveat = ("no control target in both experiments: a difference of the host between the two times "
-                      f"cannot be excluded (A/A pairs of experiments here drifted {HOST_DRIFT_AA})")
-            rows.append(_row(cell, m, "", base, other, c, caveat))
+            margin = margins.of(m.name)
+            caveat = (f"no control target in both experiments: tested against the host's drift between experiments, "
+                      f"±{100 * margin:.1f} % ({margins.source}); a difference within it cannot be told from the host")
+            rows.append({**_row(cell, m, "", base, other, stats.beyond_margin(c, margin), caveat),
+                         "drift_margin_pct": 100 * margin})
     df = _decided(rows, alpha)
     if len(df):
         df["experiment"] = [r["experiment"] for r in rows]
@@ -324,10 +391,15 @@ def verdict_text(r: pd.Series | dict, digits: int = 2) -> str:
     ci = interval_text(lo, hi, digits)
     v = r["verdict"]
     tail = ""
-    if v == stats.SAME and r.get("detectable_pct") == r.get("detectable_pct") and r.get("detectable_pct") is not None:
+    if v == stats.SAME and _given(r.get("drift_margin_pct")):
+        tail = f" (within host drift ±{r['drift_margin_pct']:.1f} %)"
+    elif v == stats.SAME and _given(r.get("detectable_pct")):
         tail = f" (could detect ±{r['detectable_pct']:.0f} %)"
     return f"{ratio:.{digits}f}×{ci} {v}{tail}"
 
+
+def _given(x: object) -> bool:
+    return isinstance(x, (int, float)) and x == x
 
 
 def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
@@ -345,13 +417,19 @@ def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99") -> pd.Da
     base = baseline_of(plan, runs)
     if base is None:
         return pd.DataFrame(columns=VERDICT_COLUMNS)
-    return target_verdicts(runs, base, latency, paired=plan.get("run_order") == "interleaved",
+    return target_verdicts(runs, base, latency, paired=plan.get("run_order") in PAIRED_ORDERS,
                            alpha=float(plan.get("alpha") or stats.ALPHA))
 
 
 def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``."""
-    return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs)}
+    """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``, and
+    ``percentile_cells``/``percentile_verdicts``: every latency percentile of every operation."""
+    base = baseline_of(plan, runs)
+    pv = (percentile_verdicts(runs, base, paired=plan.get("run_order") in PAIRED_ORDERS,
+                              alpha=float(plan.get("alpha") or stats.ALPHA))
+          if base is not None else pd.DataFrame(columns=[*VERDICT_COLUMNS, "op"]))
+    return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs),
+            "percentile_cells": percentile_cells(runs), "percentile_verdicts": pv}
 
 
 def uncompared(runs: pd.DataFrame, baseline: str | None) -> list[str]:

@@ -1,0 +1,108 @@
+"""Comparisons of folders without a control target: a minimum-effect test against the host's drift
+(results/host_drift.py, stats.beyond_margin), checked against scipy's own t test on fixed data; the
+calibration record `compare --calibrate` and `bench verdicts` write, and what the README says of it."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from tests.results.test_verdicts import _runs
+from ycsbctl.results import host_drift, stats
+from ycsbctl.results import verdicts as vd
+
+BASE = [10_000.0, 10_150.0, 9_900.0, 10_050.0, 9_950.0]  # ~1 % between rounds
+NOISE = (1.005, 0.99, 1.01, 0.995, 1.0)
+
+
+def _after(gap: float) -> list[float]:
+    return [v * (1 - gap) * f for v, f in zip(BASE, NOISE)]
+
+
+def _cell(gap: float, margins: host_drift.Margins) -> dict:
+    before, after = _runs({("a", 8): BASE}), _runs({("a", 8): _after(gap)})
+    v = vd.folder_verdicts(before, after, None, "after", margins=margins)
+    return v[v["metric"] == "throughput"].iloc[0].to_dict()
+
+
+def test_a_6pct_gap_is_called_by_the_plain_test_but_not_beyond_a_10pct_drift_and_30pct_still_is():
+    none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
+    default = host_drift.Margins({}, "default")
+    assert _cell(0.06, none)["verdict"] == "worse"  # the plain Welch test: a 6 % gap in ~1 % noise
+    six = _cell(0.06, default)
+    assert six["verdict"] == "no difference" and six["drift_margin_pct"] == pytest.approx(100 * host_drift.DEFAULT_MARGIN)
+    assert vd.verdict_text(six).endswith("no difference (within host drift ±10.0 %)")
+    thirty = _cell(0.30, default)
+    assert thirty["verdict"] == "worse" and thirty["ci_high"] < 1 / 1.1  # its interval wholly beyond the margin
+    # the p value is scipy's Welch t on the logs, moved to the margin: 2 · t.sf((|mean log ratio| - log 1.1) / se)
+    for gap, cell in ((0.06, six), (0.30, thirty)):
+        a, b = np.log(BASE), np.log(_after(gap))
+        t = sps.ttest_ind(b, a, equal_var=False)
+        se = (b.mean() - a.mean()) / t.statistic
+        want = min(1.0, 2 * sps.t.sf((abs(b.mean() - a.mean()) - math.log(1.1)) / se, t.df))
+        assert cell["p_value"] == pytest.approx(want, rel=1e-9)
+
+
+def test_called_exactly_where_the_family_interval_lies_beyond_the_margin():
+    """BH at alpha calls a cell exactly when its interval at the family's level clears the margin."""
+    rng = np.random.default_rng(7)
+    comps = [stats.beyond_margin(stats.compare(list(rng.normal(0, 0.03, 5) + 9),
+                                               list(rng.normal(g, 0.03, 5) + 9)), 0.10)
+             for g in np.linspace(-0.25, 0.25, 21)]
+    for c in stats.decide(comps, [True] * len(comps)):
+        beyond = c.high < 1 / 1.1 or c.low > 1.1
+        assert (c.verdict in (stats.BETTER, stats.WORSE)) == beyond, c
+
+
+def test_the_record_keeps_the_largest_drift_per_metric_and_a_broken_one_reads_as_the_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path))
+    assert host_drift.read().of("throughput") == host_drift.DEFAULT_MARGIN and "default" in host_drift.read().source
+    path = host_drift.record([("throughput", 1.05), ("throughput", 1 / 1.08), ("p99", 1.3)], "test")
+    assert path == tmp_path / "host_drift.json"
+    m = host_drift.read()
+    assert m.of("throughput") == pytest.approx(0.08, abs=1e-6) and m.of("p99") == pytest.approx(0.3, abs=1e-6)
+    assert m.of("p50") == host_drift.DEFAULT_MARGIN and "2 A/A cells" in m.source
+    host_drift.record([("throughput", 1.12)], "again")
+    assert host_drift.read().of("throughput") == pytest.approx(0.12, abs=1e-6)
+    path.write_text("{not json")
+    assert host_drift.read().of("throughput") == host_drift.DEFAULT_MARGIN
+
+
+def test_compare_calibrate_records_the_pairs_drift_and_later_comparisons_test_against_it(tmp_path, monkeypatch):
+    from tests.fixtures.experiments import build_experiment
+    from ycsbctl.report.compare import calibrate, compare
+
+    monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path / "cache"))
+    small = {"workloads": ("workloadb",), "threads": (8,), "repetitions": 3, "failed": False, "skipped": False}
+    a = build_experiment(tmp_path, "a", **small)
+    b = build_experiment(tmp_path, "b", speedup={"redis": 0.85, "mongodb": 0.85}, **small)
+    before = compare([a, b])
+    assert set(before.verdicts["drift_margin_pct"]) == {10.0}
+    path, lines = calibrate(before)
+    ratio = before.verdicts.query("metric == 'throughput'")
+    assert host_drift.read(path).of("throughput") == pytest.approx(
+        max(host_drift.drift(r) for r in ratio["value"] / ratio["base_value"]), abs=1e-6)
+    assert lines[0].startswith("throughput: 2 cells drifted up to 17.6 %")  # 1/0.85 - 1
+    after = compare([a, b])  # the same pair, now inside the host's recorded drift
+    assert set(after.verdicts["verdict"]) == {"no difference"}
+    from click.testing import CliRunner
+
+    from ycsbctl.cli import main
+
+    r = CliRunner().invoke(main, ["compare", str(a), str(b), "--calibrate", "--format", "json"])
+    assert r.exit_code == 0 and "host drift recorded: throughput: 2 cells drifted up to 17.6 %" in r.stderr, r.output
+    one = CliRunner().invoke(main, ["compare", str(a), "--calibrate"])
+    assert one.exit_code == 2 and len(one.output.strip().splitlines()) == 1 and "two folders" in one.output
+
+
+def test_the_readme_states_the_default_margin():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### How sure is this?")[1].split("\n### ")[0]
+    said = re.search(r"default margin of ±(\d+) %", section)
+    assert said and float(said.group(1)) / 100 == host_drift.DEFAULT_MARGIN
+    assert "--calibrate" in section and "host_drift.json" in section
