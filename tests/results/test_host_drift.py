@@ -106,3 +106,13 @@ def test_the_readme_states_the_default_margin():
     said = re.search(r"default margin of ±(\d+) %", section)
     assert said and float(said.group(1)) / 100 == host_drift.DEFAULT_MARGIN
     assert "--calibrate" in section and "host_drift.json" in section
+
+
+def test_from_twenty_recorded_cells_the_margin_is_their_95th_percentile_not_one_wild_cell(tmp_path, monkeypatch):
+    monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path))
+    host_drift.record([("throughput", 1.02)] * 28 + [("throughput", 1.04), ("throughput", 2.5)], "test")
+    assert host_drift.read().of("throughput") == pytest.approx(0.04, abs=1e-6)  # 30 cells: the 29th (ceil .95·29)
+    m = host_drift.margin_of([0.02] * 18 + [0.04])  # 19 cells: the largest
+    assert m == pytest.approx(0.04) and host_drift.margin_of([0.01, 0.03]) == pytest.approx(0.03)
+    assert host_drift.margin_of([0.01] * 38 + [0.03, 1.5]) == pytest.approx(0.03)  # 40: the 39th (ceil .95·39)
+    assert host_drift.margin_of([0.01] * 19 + [1.5]) == pytest.approx(1.5)  # 20: the 20th (ceil .95·19)

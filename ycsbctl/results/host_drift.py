@@ -2,7 +2,9 @@
 
 Between two experiments with no control target, the host's own drift is confounded with the change,
 so ``compare`` calls a cell ``better``/``worse`` only beyond a margin (:func:`ycsbctl.results.stats.beyond_margin`):
-the largest drift seen between A/A pairs of experiments on this host, per metric, read from a record
+the drift that A/A pairs of experiments on this host stayed within (the largest, or with
+:data:`QUANTILE_FROM` cells or more their 95th percentile, so that one wild cell does not blind every later
+comparison), per metric, read from a record
 that ``python -m bench verdicts`` and ``ycsbctl compare A B --calibrate`` write —
 ``$YCSBCTL_CACHE_DIR/host_drift.json`` (default ``$XDG_CACHE_HOME/ycsbctl``, else ``~/.cache/ycsbctl``).
 Without a record, :data:`DEFAULT_MARGIN`.
@@ -19,10 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
+
 # The default margin (a fraction: 0.10 = ±10 %): the largest throughput drift between A/A pairs of
 # experiments minutes apart on a quiet 2-CPU host here (9.3 %, median 2.3 %: `python -m bench verdicts
 # --conditions quiet`, README "How sure is this?"), rounded up.
 DEFAULT_MARGIN = 0.10
+QUANTILE_FROM = 20  # from this many recorded cells on, the margin is their 95th percentile, not their largest
 KEEP = 200  # drifts kept per metric (the newest): the record follows the host as it changes
 FILE = "host_drift.json"
 
@@ -43,7 +48,7 @@ class Margins:
     source: str  # "host_drift.json (12 A/A cells, bench verdicts)" or "default"
 
     def of(self, metric: str) -> float:
-        """The margin of ``metric``: its recorded largest drift, else :data:`DEFAULT_MARGIN`."""
+        """The margin of ``metric``: its recorded drift (see :func:`margin_of`), else :data:`DEFAULT_MARGIN`."""
         return float(self.by_metric.get(metric, DEFAULT_MARGIN))
 
 
@@ -52,8 +57,16 @@ def drift(ratio: float) -> float:
     return math.expm1(abs(math.log(ratio))) if ratio > 0 else math.nan
 
 
+def margin_of(drifts: list[float]) -> float:
+    """The margin of recorded drifts (fractions): the largest, or from :data:`QUANTILE_FROM` on their 95th
+    percentile (numpy's ``higher`` method: a drift that was seen). ≤ 5 % of A/A cells drifted beyond it."""
+    if len(drifts) < QUANTILE_FROM:
+        return max(drifts)
+    return float(np.quantile(drifts, 0.95, method="higher"))
+
+
 def read(path: Path | None = None) -> Margins:
-    """The record's margins (the largest recorded drift of each metric); the default where there is none
+    """The record's margins (per metric, :func:`margin_of` its recorded drifts); the default where there is none
     or it cannot be read (a broken record is not a reason to stop a comparison)."""
     path = path or cache_dir() / FILE
     try:
@@ -61,7 +74,7 @@ def read(path: Path | None = None) -> Margins:
         metrics = {str(k): [float(x) for x in v["drifts"] if x == x] for k, v in data["metrics"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return Margins({}, f"the default, no calibration record at {path}")
-    margins = {k: max(v) for k, v in metrics.items() if v}
+    margins = {k: margin_of(v) for k, v in metrics.items() if v}
     n = max((len(v) for v in metrics.values()), default=0)
     return Margins(margins, f"{path} ({n} A/A cells, {data.get('source', '?')}, {data.get('updated_at', '?')})")
 
