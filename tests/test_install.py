@@ -17,6 +17,8 @@ import pytest
 import redis
 from pymongo import MongoClient
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

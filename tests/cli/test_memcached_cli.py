@@ -7,8 +7,11 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from tests.fixtures.cli import ycsbctl
+
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
 
 
 def test_redis_and_memcached_are_compared_in_one_report(tmp_path: Path):

@@ -16,6 +16,8 @@ from tests.fixtures.cli import CLI, ycsb_lines, ycsbctl
 from tests.fixtures.servers import free_port, start_redis
 from ycsbctl.results import histogram as hdr
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 
 def _check_result_folder(folder: Path, printed: dict[tuple[str, str], str], threads: int) -> None:
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -195,3 +197,22 @@ def test_a_sweep_on_sqlite_reports_it_embedded_with_its_durability_and_footprint
     url = manifest["servers"]["sqlite"]["url"]
     assert url.startswith("sqlite:///dev/shm/ycsbctl-sqlite-")
     assert not Path(url.removeprefix("sqlite://")).parent.exists()  # removed with the run
+
+
+def test_a_sweep_without_its_report_writes_the_data_and_says_how_to_draw_it(tmp_path: Path):
+    """--no-report (or YCSBCTL_REPORT=off, as the test suite runs) leaves report.html undrawn, and says so;
+    `ycsbctl report` then draws it from the same files; a bad YCSBCTL_REPORT is one line, exit 2."""
+    out = tmp_path / "exp"
+    r = ycsbctl("run", "workload-c", "--targets", "basic://", "--threads", "1,2", "--records", "50", "--duration",
+                "0.2", "--no-telemetry", "--allow-concurrent", "--quiet", "--no-report", "--out", str(out), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert (out / "runs.parquet").exists() and not (out / "report.html").exists()
+    assert f"report: not drawn (--no-report or YCSBCTL_REPORT=off): `ycsbctl report {out}` draws it" in r.stderr
+    drawn = ycsbctl("report", str(out), cwd=tmp_path)
+    assert drawn.returncode == 0 and (out / "report.html").stat().st_size > 1000, drawn.stderr[-2000:]
+    import os
+
+    bad = ycsbctl("run", "workload-c", "--targets", "basic://", "--threads", "1,2", "--out", str(tmp_path / "bad"),
+                  cwd=tmp_path, environ={**os.environ, "YCSBCTL_REPORT": "maybe"})
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: YCSBCTL_REPORT='maybe': give on or off", bad.stderr
+    assert not (tmp_path / "bad").exists()

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.cli import ycsbctl
 from tests.fixtures.servers import YCSB_LIB
 from ycsbctl.results import load
+
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
 
 
 def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_classpath, tmp_path: Path) -> None:

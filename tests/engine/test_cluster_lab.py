@@ -17,6 +17,8 @@ import pytest
 
 from tests.fixtures.lab import LabDriver, runs
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 RECORDS = 2000
 TARGET = "redis://198.18.0.10:6379"
 IPERF = "198.18.0.10"  # the lab's iperf3 -s, next to the server

@@ -21,7 +21,7 @@ from ycsbctl.results import load
 from ycsbctl.stores.disturb import parse_disturb
 from ycsbctl.stores.redis.disturb import RedisDisturber
 
-pytestmark = pytest.mark.truth
+pytestmark = [pytest.mark.truth, pytest.mark.report]
 
 WANTED_DEL_S = 0.3  # a DEL this long stalls whole 100 ms intervals wherever it falls
 INTERVAL_S = 0.1

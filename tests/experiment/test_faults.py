@@ -38,7 +38,7 @@ from tests.fixtures.servers import start_mongo_wire, start_redis
 from tests.fixtures.waiting import wait_until
 from ycsbctl.results import load
 
-pytestmark = pytest.mark.fault
+pytestmark = [pytest.mark.fault, pytest.mark.report]
 
 # -- 1. honest points ---------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from ycsbctl.experiment.rate_search import RateSearch
 from ycsbctl.results.slo import MIN_ACHIEVED, Trial, parse_slo
 from ycsbctl.workload.properties import load_properties
 
-pytestmark = pytest.mark.speed
+pytestmark = [pytest.mark.speed, pytest.mark.report]
 
 
 def _props(**extra: object) -> dict[str, str]:

@@ -17,6 +17,8 @@ from ycsbctl.report.variant_study import study_rows
 from ycsbctl.results import load
 from ycsbctl.workload.properties import PropertySources
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 STRUCTURES = ("hash", "set", "zset")
 TARGETS = ("redis", "valkey")
 

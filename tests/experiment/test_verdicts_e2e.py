@@ -24,6 +24,8 @@ from tests.fixtures.servers import start_redis
 from ycsbctl.experiment.plan import target_label
 from ycsbctl.experiment.rounds import round_order
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 # paired by round: with other work on the host the baseline's rounds swung 2× (51k–109k ops/s) while the held
 # server's stayed within 16k–24k; three rounds then left the held server's p at 0.01–0.04 (over four cells: not
 # always called at 0.05), four leave t ≈ 8 at that swing

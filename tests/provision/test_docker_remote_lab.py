@@ -21,6 +21,8 @@ import pytest
 from tests.fixtures.lab import runs
 from tests.fixtures.remote_docker import RemoteEngine
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 RECORDS = 200
 
 

@@ -20,6 +20,8 @@ from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, provision, teardown
 from ycsbctl.results import load
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 SHORT = ["--backend", "local", "--records", "500", "--duration", "1", "--warmup", "0", "--threads", "4"]
 
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from ycsbctl.report.html import FOOTPRINT_NAMES, footprint_rows
 from ycsbctl.report.resource_plots import footprint_figure
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.schema import Manifest
 from ycsbctl.telemetry.footprint import Footprint
+
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
 
 MIB = 1024 * 1024
 

@@ -20,7 +20,7 @@ from ycsbctl.results.folder import ResultFolder, RunRecord
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.schema import Manifest
 
-pytestmark = pytest.mark.truth
+pytestmark = [pytest.mark.truth, pytest.mark.report]
 
 THREADS = 50
 # ops/s per test and store (before each repetition's ±3 %): the fastest store differs from test to test

@@ -21,6 +21,8 @@ from ycsbctl.report.html import render_report
 from ycsbctl.report.summary import fmt_us
 from ycsbctl.results import load
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 
 class _Images(HTMLParser):
     def __init__(self) -> None:

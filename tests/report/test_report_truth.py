@@ -28,7 +28,7 @@ from ycsbctl.report.html import build_context, environment
 from ycsbctl.report.plot_style import PlotFile
 from ycsbctl.results.frames import load
 
-pytestmark = pytest.mark.truth
+pytestmark = [pytest.mark.truth, pytest.mark.report]
 
 OPS = ("READ", "UPDATE")
 

@@ -33,6 +33,8 @@ from ycsbctl.results.run_columns import (
 )
 from ycsbctl.results.schema import SCHEMA_VERSION, Manifest, SchemaError, TelemetrySummary
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 V0 = Path(__file__).parents[1] / "data" / "folder-v0"
 
 

@@ -29,6 +29,8 @@ from ycsbctl.workload.media_items.ops import (
     QUERY_2COND,
 )
 
+pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+
 
 @functools.cache
 def _texts() -> list[tuple[Item, list[str]]]:

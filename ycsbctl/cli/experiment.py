@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -178,9 +179,21 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
     sys.exit(code)
 
 
+def report_wanted(flag: bool | None) -> bool:
+    """Whether a sweep draws its HTML report when it ends: ``--report/--no-report``, else the environment's
+    ``YCSBCTL_REPORT`` (``off`` or ``0``: not drawn; scripts that run many sweeps and read only the data,
+    the test suite among them), else yes. ``ycsbctl report DIR`` draws it later from the same files."""
+    if flag is not None:
+        return flag
+    value = os.environ.get("YCSBCTL_REPORT", "on").strip().lower()
+    if value not in ("on", "1", "off", "0", ""):
+        raise UserError(f"YCSBCTL_REPORT={value!r}: give on or off")
+    return value not in ("off", "0")
+
+
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
               allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False,
-              sources: PropertySources | None = None):
+              sources: PropertySources | None = None, report: bool = True):
     from ycsbctl.experiment.run import run_plan
 
     write = out is not None or not single or resume is not None
@@ -190,7 +203,10 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
         plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
         quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets, sources=sources,
     )
-    if outcome.folder is not None and not single:
+    if outcome.folder is not None and not single and not report:
+        click.echo(f"report: not drawn (--no-report or YCSBCTL_REPORT=off): `ycsbctl report {outcome.folder}` "
+                   "draws it", err=True)
+    elif outcome.folder is not None and not single:
         try:
             from ycsbctl.report.html import render_report
 
@@ -276,12 +292,15 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                    "measured window (repeated every EVERY s), e.g. del:set:2M@5s, unlink:set:2M@5s, "
                    "expire:hash:1M@5s, lrem:list:1M@5s, hgetall:hash:200k@5s/1s (types: hash, set, zset, list; "
                    "sizes k/M). Disturbed points record a 100 ms series and events.parquet. Repeatable.")
+@click.option("--report/--no-report", "report", default=None,
+              help="Draw report.html when the sweep ends [default: yes, unless YCSBCTL_REPORT=off]; the data is "
+                   "written either way, and `ycsbctl report DIR` draws the report later.")
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
         docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
         precision, max_repeat, order, placement, baseline, alpha,
         operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate, load, resume,
-        server_cpus, server_memory, images, iperf_server, disturb) -> None:
+        server_cpus, server_memory, images, iperf_server, disturb, report) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
     \b
@@ -292,11 +311,12 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     A server kind may run under several labels with their own settings:
     --targets redis,redis-lazyfree --server-config redis-lazyfree:lazyfree-lazy-user-del=yes
     """
+    draw = report_wanted(report)  # a bad YCSBCTL_REPORT is one line before anything starts
     if resume is not None:
         given = _targets(target, targets, None)
         secrets = Plan(workloads=["b"], targets=given or ["basic://"], properties=list(props))
         _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt,
-                          resume_targets=bool(given)), True, quiet, fmt)
+                          resume_targets=bool(given), report=draw), True, quiet, fmt)
     if not workloads and prop_files:  # YCSB's way: the first -P file is the workload
         workloads = prop_files[:1]
     if not workloads:
@@ -336,8 +356,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
                         "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one --threads)")
-    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources),
-            not single, quiet, fmt)
+    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources,
+                      report=draw), not single, quiet, fmt)
 
 
 @main.command()
