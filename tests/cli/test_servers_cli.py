@@ -217,41 +217,52 @@ def test_down_all_on_a_host_without_docker_stops_the_local_servers_and_exits_0(s
         assert down.returncode == 0 or "containers were not checked" in down.stderr
 
 
-def test_doctor_reports_each_tool_with_a_fix(cli, state_dir):
+@pytest.fixture(scope="module")
+def doctor_output(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
+    """``ycsbctl doctor`` run once for the module's tests that read it (each run probes every server binary,
+    ~3 s: Elasticsearch's ``--version`` is a JVM start), with a state folder of its own and no Docker; that
+    run leaves no /tmp/elasticsearch-<random> folder behind (its --version runs with a temporary ES_TMPDIR)."""
     import glob
 
     before = set(glob.glob("/tmp/elasticsearch-*"))
-    result = cli.invoke(main, ["doctor"], env={"DOCKER_HOST": "unix:///nonexistent.sock"})
-    assert result.exit_code == 0, result.output
-    if shutil.which("elasticsearch-oss"):  # its --version leaves no /tmp/elasticsearch-<random> folder behind
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("YCSBCTL_STATE_DIR", str(tmp_path_factory.mktemp("doctor") / "state"))
+        result = CliRunner().invoke(main, ["doctor"], env={"DOCKER_HOST": "unix:///nonexistent.sock"})
+    if shutil.which("elasticsearch-oss"):
         assert "elasticsearch binary: " in result.output and "Version: 6.8" in result.output
         assert set(glob.glob("/tmp/elasticsearch-*")) <= before
-    assert "warn docker daemon: Docker does not answer at unix:///nonexistent.sock" in result.output
-    assert "fix: start it" in result.output
+    return result.exit_code, result.output
+
+
+def test_doctor_reports_each_tool_with_a_fix(doctor_output):
+    exit_code, output = doctor_output
+    assert exit_code == 0, output
+    assert "warn docker daemon: Docker does not answer at unix:///nonexistent.sock" in output
+    assert "fix: start it" in output
     for name in ("redis binary", "mongodb binary", "ferretdb binary", "iperf3", "java", "loopback ports", "memory"):
-        assert f" {name}: " in result.output
+        assert f" {name}: " in output
     if shutil.which("iperf3"):
-        assert "ok   iperf3: iperf 3" in result.output
+        assert "ok   iperf3: iperf 3" in output
     # the many-store study's own store, listed with why it cannot run here
-    assert "warn reindexer: unobtainable: no package in any registry reachable here" in result.output
+    assert "warn reindexer: unobtainable: no package in any registry reachable here" in output
 
 
-def test_doctor_names_sqlite_embedded_and_what_the_sql_servers_need(cli, state_dir):
+def test_doctor_names_sqlite_embedded_and_what_the_sql_servers_need(doctor_output):
     import os
     import sqlite3
 
     from ycsbctl.provision import catalog
 
-    result = cli.invoke(main, ["doctor"], env={"DOCKER_HOST": "unix:///nonexistent.sock"})
-    assert f"ok   sqlite: embedded: Python sqlite3, SQLite {sqlite3.sqlite_version}" in result.output
+    _, output = doctor_output
+    assert f"ok   sqlite: embedded: Python sqlite3, SQLite {sqlite3.sqlite_version}" in output
     for name, hint in (("postgresql", "apt-get install postgresql"), ("mariadb", "apt-get install mariadb-server")):
         entry = catalog.get_target(name)
         if catalog.find_server(entry)[0]:
-            assert f"ok   {name} binary: " in result.output
+            assert f"ok   {name} binary: " in output
             if os.geteuid() == 0:  # as root the server runs as its package's user: doctor checks it is there
-                assert f"ok   {name} user: runs as system user {entry.run_as!r}" in result.output
+                assert f"ok   {name} user: runs as system user {entry.run_as!r}" in output
         else:
-            assert f" {name} binary: " in result.output and hint in result.output
+            assert f" {name} binary: " in output and hint in output
 
 
 def test_a_ctrl_c_while_the_process_exits_breaks_no_exit_handler(tmp_path):

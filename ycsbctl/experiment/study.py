@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.schema import CannotCell
 from ycsbctl.stores import registry
 from ycsbctl.workload.plugin import Workload
@@ -113,6 +112,8 @@ class Point:
     @cached_property
     def run_id(self) -> str:
         """``redis.workloadb.run.t8.r1`` (:meth:`~ycsbctl.results.folder.RunRecord.make_id`)."""
+        from ycsbctl.results.folder import RunRecord  # here: pandas is not on a bad input's path (CLI start)
+
         return RunRecord.make_id(self.target.label, self.workload_name, self.phase, self.threads, self.repetition,
                                  self.rate)
 

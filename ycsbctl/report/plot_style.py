@@ -94,7 +94,10 @@ def save(fig: Figure, plots_dir: Path, name: str, title: str) -> PlotFile:
     """Write ``<name>.png`` (100 dpi) and ``<name>.svg`` into ``plots_dir``."""
     plots_dir.mkdir(parents=True, exist_ok=True)
     png, svg = plots_dir / f"{name}.png", plots_dir / f"{name}.svg"
-    for path, kwargs in ((png, {"dpi": 100, "format": "png"}), (svg, {"format": "svg"})):
+    # zlib level 1, not Pillow's 6: the same pixels (PNG is lossless), ~10 % less of the PNG's CPU (0.77-0.86 s
+    # against 0.92-0.95 s for a 9-figure report) for files ~5 % larger
+    png_kwargs = {"dpi": 100, "format": "png", "pil_kwargs": {"compress_level": 1}}
+    for path, kwargs in ((png, png_kwargs), (svg, {"format": "svg"})):
         tmp = path.with_name(path.name + ".tmp")  # whole or absent: a full disk leaves no truncated figure
         try:
             # Ctrl-C waits for the figure: an interrupt landing inside Agg's C++ drawing comes out as
