@@ -268,6 +268,42 @@ EQUIVALENT: dict[str, str] = {
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: seconds = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: seconds = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_start = math.floor(start_s / dt + 1e-9) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_start = math.floor(start_s / dt + 1e-9) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_end = max(k_start, math.floor(end_s / dt + 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_end = max(k_start, math.floor(end_s / dt + 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_before = max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(BEFORE_S / dt)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_before = max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(BEFORE_S / dt)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: AFTER_S = 3.0 | 3.0 -> 2.9699999999999998":
+        "used only as round(AFTER_S / dt) with the engine's 0.1 s intervals: 29.7 and 30.3 round to 30 like 30",
+    "ycsbctl/results/disturbance.py: AFTER_S = 3.0 | 3.0 -> 3.0300000000000002":
+        "used only as round(AFTER_S / dt) with the engine's 0.1 s intervals: 29.7 and 30.3 round to 30 like 30",
+    "ycsbctl/results/disturbance.py: at = 0  # set again where each run begins | 0 -> 1":
+        "at is set where each run begins, before it is read",
+    "ycsbctl/results/disturbance.py: at = 0  # set again where each run begins | 0 -> -1":
+        "at is set where each run begins, before it is read",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",

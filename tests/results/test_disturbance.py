@@ -61,6 +61,7 @@ def test_no_interval_below_a_tenth_of_the_rate_is_no_stall():
     per = e.pre_ops_per_s * 0.1  # the finer estimate: what intervals 20 and 21 (800 ops) missed
     assert e.pre_ops_per_s == 9_750  # the median of seconds 0 (9,600) and 1 (9,900)
     assert e.stall_est_s == pytest.approx(0.1 * (1 - 150 / per) + 0.1 * (1 - 800 / per), abs=1e-6)
+    assert e.stall_est_s == round(0.1 * (1 - 150 / per) + 0.1 * (1 - 800 / per), 6) == 0.102564  # µs, as written
     assert e.during_s == pytest.approx(0.1)
     assert e.ops_lost == pytest.approx(e.pre_ops_per_s * 0.1 - 150)
 
