@@ -69,6 +69,8 @@ TESTS: dict[str, list[str]] = {
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
+    # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
+    "ycsbctl/experiment/explain.py": ["tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
@@ -148,6 +150,24 @@ TESTS: dict[str, list[str]] = {
     # The many-store study (media-items): the truth every answer is checked against, the checks, its headlines.
     "ycsbctl/workload/media_items/truth.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
+    # Each store's media-items executor: its answers, checked against the truth by the executor (a wrong one
+    # fails the point), on real servers; the data set, the query pools, the operation mix and settings.
+    "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/settings.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/workload.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/postgresql.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/mysql.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/mongodb.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/redis.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/memcached.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/tarantool.py": ["tests/workload/test_media_items_study_stores.py"],
+    "ycsbctl/workload/media_items/clickhouse.py": ["tests/workload/test_media_items_study_stores.py"],
+    "ycsbctl/workload/media_items/sphinx.py": ["tests/workload/test_media_items_study_stores.py"],
+    "ycsbctl/workload/media_items/elasticsearch.py": ["tests/workload/test_media_items_study_stores.py"],
     "ycsbctl/report/many_store.py": ["tests/workload/test_media_items.py", "-k", "run_marks"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
     "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
@@ -253,6 +273,8 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/stores/clickhouse/admin.py": "ClickHouse's admin HTTP calls, answers as the server gives them",
     "ycsbctl/stores/elasticsearch/admin.py": "Elasticsearch's admin HTTP calls, answers as the server gives them",
     "ycsbctl/stores/sphinx/admin.py": "Sphinx's admin statements through PyMySQL, answers as the server gives them",
+    "ycsbctl/workload/media_items/contract.py": "the executor contract: declarations (Item, Query, MediaStore)",
+    "ycsbctl/workload/media_items/ops.py": "operation codes and names",
     "ycsbctl/stores/postgresql/session.py": "an asyncpg connection of its own for admin calls",
     "ycsbctl/stores/mariadb/session.py": "a PyMySQL connection of its own for admin calls",
 }
@@ -304,6 +326,8 @@ EQUIVALENT: dict[str, str] = {
         "at is set where each run begins, before it is read",
     "ycsbctl/results/disturbance.py: at = 0  # set again where each run begins | 0 -> -1":
         "at is set where each run begins, before it is read",
+    "ycsbctl/telemetry/why.py: kind = max(NOT_IDLE, key=lambda s: states.get(s, 0)) | 0 -> -1":
+        "a missing state is below every counted one either way; one counted state is above 0 (most samples waited)",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
