@@ -328,6 +328,22 @@ EQUIVALENT: dict[str, str] = {
         "at is set where each run begins, before it is read",
     "ycsbctl/telemetry/why.py: kind = max(NOT_IDLE, key=lambda s: states.get(s, 0)) | 0 -> -1":
         "a missing state is below every counted one either way; one counted state is above 0 (most samples waited)",
+    "ycsbctl/results/scaling.py: lam0 = float(tp[0] / threads[0]) | 0 -> 1":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: lam0 = float(tp[0] / threads[0]) | 0 -> -1":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.05 -> 0.0505":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.05 -> 0.0495":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.0005 -> 0.000505":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.0005 -> 0.000495":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: bounds=([0.0, 0.0, 0.0], [np.inf, 1.0, 1.0]), maxfev=20_000) | 20000 -> 20001":
+        "the fit's cap on evaluations: the ladders it fits converge in a few hundred",
+    "ycsbctl/results/scaling.py: bounds=([0.0, 0.0, 0.0], [np.inf, 1.0, 1.0]), maxfev=20_000) | 20000 -> 19999":
+        "the fit's cap on evaluations: the ladders it fits converge in a few hundred",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",

@@ -424,3 +424,15 @@ def test_the_time_the_loop_turned_towards_due_times_is_not_reported_as_client_cp
     after = time.process_time() - start
     # the kernel's count at the roll lies between the two reads around it: exactly 0.2 s less
     assert before - 0.2 - 1e-9 <= out.cpu_s <= after - 0.2 + 1e-9
+
+
+def test_client_lag_is_held_against_the_slowest_measured_operation_read_modify_write_included_intended_not():
+    """READ (p99 2 ms), READ-MODIFY-WRITE (p99 4 ms) and YCSB's Intended-READ (p99 40 ms, the due-time latency
+    that counts waiting for the schedule): the lag's 3 ms p99.9 is 75 % of the 4 ms the operations measured —
+    not 150 % of READ's alone, nor 7.5 % of the intended latency's."""
+    base = _result(2000, 3000, 3000, 3000)
+    rmw = _result(4000, 5000, 0, 0).ops["READ"]
+    intended = _result(40_000, 50_000, 0, 0).ops["READ"]
+    base.ops = {"READ": base.ops["READ"], "READ-MODIFY-WRITE": rmw, "Intended-READ": intended}
+    said = client_lag_warning(base)
+    assert said is not None and "its p99.9 (3.00 ms) is 75% of the operations' p99 (4.00 ms)" in said, said

@@ -154,3 +154,15 @@ def test_a_flat_ladder_has_nothing_left_to_explain_and_its_r2_is_one():
     # every point the same: no variance to explain (R² 1 by definition, never a division by zero)
     f = scaling.fit([8, 16, 32, 64, 128], [1000.0] * 5)
     assert f.r2 == 1.0 and f.fits and f.max_residual < 0.01
+
+
+def test_the_texts_edges_a_residual_at_its_limit_an_error_of_a_tenth_and_thousands():
+    """A fit refused with R² and the largest residual both within their limits (0.15 exactly) is refused for its
+    hold-out, and says so; an error under 10 % has one decimal (9.0 %), from 10 % none (70 %); ops/s in
+    thousands from 1,000 (50.0k, not 50.1k), below as they are."""
+    base = scaling.UslFit(6, 1000.0, 0.05, 0.001, 0.95, 0.15, 0.7, scaling.NO_FIT)
+    assert base.text() == ("scaling model: the Universal Scalability Law does not fit this ladder (fitted without "
+                           "its top thread count it misses that point by 70 %)")
+    assert "R² 0.95, a point off by 15 %)" in dataclasses.replace(base, max_residual=0.1501).text()
+    assert scaling._pct(0.09) == "9.0 %" and scaling._pct(0.7) == "70 %" and scaling._pct(0.1) == "10 %"
+    assert (scaling._fmt(50_000), scaling._fmt(1000), scaling._fmt(999)) == ("50.0k", "1.0k", "999")
