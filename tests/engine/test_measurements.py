@@ -436,3 +436,28 @@ def test_client_lag_is_held_against_the_slowest_measured_operation_read_modify_w
     base.ops = {"READ": base.ops["READ"], "READ-MODIFY-WRITE": rmw, "Intended-READ": intended}
     said = client_lag_warning(base)
     assert said is not None and "its p99.9 (3.00 ms) is 75% of the operations' p99 (4.00 ms)" in said, said
+    assert "its maximum (3.0 ms) is 60% of the slowest operation's (5.0 ms)" in said, said
+
+
+def test_client_lag_beside_operations_of_0_us_is_no_warning_and_a_maximum_is_rounded_to_a_tenth_of_a_ms():
+    """BasicDB's operations can all read 0 µs: no share of 0 is computed (nor divided by); a lag maximum of
+    1,050 µs (HDR exact below 2,048) reads 1.1 ms, half of a 2 ms slowest operation from 1,000 µs."""
+    zero = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(0, 1000)
+    zero.ops = {"READ": OpSummary.from_histogram("READ", h)}
+    assert zero.ops["READ"].max_us == 0 and client_lag_warning(zero) is None
+    said = client_lag_warning(_result(500, 2000, 100, 1050))
+    assert said is not None and "its maximum (1.1 ms) is 52% of the slowest operation's (2.0 ms)" in said, said
+
+
+def test_the_schedule_lag_rule_takes_its_99th_percentile():
+    """Late starts: 98,500 of 100,000 at 10 µs and 1,500 at 600 µs — p99 600 µs, p98 10 µs — beside operations
+    whose p99 is 1 ms: 60 %, flagged; their p98 would say nothing."""
+    r = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(10, 98_500)
+    h.record_value(600, 1_500)
+    r.schedule_lag = OpSummary.from_histogram("SCHEDULE-LAG", h)
+    said = schedule_lag_warning(r)
+    assert said is not None and "schedule lag p99 (0.60 ms) is 60% of the operations' p99 (1.00 ms)" in said, said

@@ -55,6 +55,8 @@ def test_three_thread_counts_are_too_few_and_say_so():
     assert f.verdict == scaling.TOO_FEW and not f.fits and math.isnan(f.sigma)
     assert f.text() == "scaling model: too few thread counts (3; the law needs 4)"
     assert scaling.fit([8, 16, 32, 64], [1000.0, float("nan"), 3000.0, 0.0]).verdict == scaling.TOO_FEW
+    four = scaling.fit([1, 2, 4, 8], _law(9_000.0, 0.04, 0.0008, [1, 2, 4, 8]))  # four are enough
+    assert four.verdict == scaling.FITS and four.sigma == pytest.approx(0.04, rel=1e-2)
 
 
 def test_a_ladder_the_law_cannot_draw_does_not_fit_and_prints_no_parameters():
@@ -87,6 +89,7 @@ def test_a_ladder_that_only_falls_states_no_peak_below_its_first_thread_count():
     # σ fitted at its upper bound says so; a hold-out error under 1 % is never printed as "0 %"
     serial = scaling.fit(ladder, _law(20_000.0, 1.0, 0.002, ladder))
     assert serial.falls_from == 8 and serial.holdout_error < 0.005 and "within 0.0 %" in serial.text()
+    assert serial.sigma == pytest.approx(1.0, abs=2e-3)  # the fit may go up to 1 (0.99915 here), not stop short of it
     at_bound = dataclasses.replace(serial, sigma=1.0)
     assert "σ 1.000 (at its bound, 1: the law's fully serial case)" in at_bound.text()
     assert "(at its bound" not in dataclasses.replace(serial, sigma=0.99).text()
