@@ -461,3 +461,33 @@ def test_the_schedule_lag_rule_takes_its_99th_percentile():
     r.schedule_lag = OpSummary.from_histogram("SCHEDULE-LAG", h)
     said = schedule_lag_warning(r)
     assert said is not None and "schedule lag p99 (0.60 ms) is 60% of the operations' p99 (1.00 ms)" in said, said
+
+
+def _late(result: PhaseResult, p99_us: int) -> PhaseResult:
+    """``result`` with a schedule lag whose p99 is ``p99_us`` (98.5 % at 10 µs, 1.5 % at ``p99_us``)."""
+    h = hdr.new_histogram()
+    h.record_value(10, 98_500)
+    h.record_value(p99_us, 1_500)
+    result.schedule_lag = OpSummary.from_histogram("SCHEDULE-LAG", h)
+    return result
+
+
+def test_the_schedule_lag_rule_is_half_the_operations_p99_and_its_text_in_ms_to_the_hundredth():
+    """Below half (400 µs of a 1 ms p99) nothing is said; operations that all read 0 µs are no share at all; the
+    two figures in ms (1,994 and 1,995 µs: 1.99 and 2.00, read exactly below 2,048 µs) each from its own value."""
+    assert schedule_lag_warning(_late(_result(1000, 2000, 10, 10), 400)) is None
+    zero = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(0, 1000)
+    zero.ops = {"READ": OpSummary.from_histogram("READ", h)}
+    assert schedule_lag_warning(_late(zero, 400)) is None
+    for lag, p99, said in ((1994, 1995, "(1.99 ms) is 100% of the operations' p99 (2.00 ms)"),
+                           (1995, 1994, "(2.00 ms) is 100% of the operations' p99 (1.99 ms)")):
+        text = schedule_lag_warning(_late(_result(p99, 3000, 10, 10), lag))
+        assert text is not None and said in text, text
+    one = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(1, 1000)
+    one.ops = {"READ": OpSummary.from_histogram("READ", h)}
+    one.client_lag = OpSummary.from_histogram("CLIENT-LAG", h)
+    assert "its maximum (0.0 ms) is 100% of the slowest operation's (0.0 ms)" in (client_lag_warning(one) or "")

@@ -57,6 +57,9 @@ def test_three_thread_counts_are_too_few_and_say_so():
     assert scaling.fit([8, 16, 32, 64], [1000.0, float("nan"), 3000.0, 0.0]).verdict == scaling.TOO_FEW
     four = scaling.fit([1, 2, 4, 8], _law(9_000.0, 0.04, 0.0008, [1, 2, 4, 8]))  # four are enough
     assert four.verdict == scaling.FITS and four.sigma == pytest.approx(0.04, rel=1e-2)
+    # the hold-out fits the law without the top point: three are too few for that, so no check is claimed
+    assert math.isnan(four.holdout_error) and "fitted without" not in four.text()
+    assert scaling.fit([1, 2, 4, 8, 16], _law(9_000.0, 0.04, 0.0008, [1, 2, 4, 8, 16])).holdout_error < 1e-3
 
 
 def test_a_ladder_the_law_cannot_draw_does_not_fit_and_prints_no_parameters():
