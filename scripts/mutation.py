@@ -51,6 +51,9 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
                                   "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
+    # runs.parquet's row per run: errors (ERROR + TIMEOUT), timeouts, not_found, error_rate, client µs per operation.
+    "ycsbctl/results/tables.py": ["tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
+                                  "tests/results/test_folder.py", "tests/results/test_frames_truth.py", "-k", "not test_cli_"],
     "ycsbctl/results/frames.py": ["tests/results/test_frames_truth.py", "tests/report/test_report_truth.py", "tests/results/test_folder.py",
                                   "-k", "not test_cli_"],
     "ycsbctl/engine/measurements.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
@@ -251,7 +254,6 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/results/listing.py": "which folders exist",
     "ycsbctl/results/run_columns.py": "column declarations",
     "ycsbctl/results/schema.py": "document shapes and validation",
-    "ycsbctl/results/tables.py": "concatenates the per-run parts",
     "ycsbctl/results/ycsb_import.py": "parses YCSB's text (its figures are YCSB's): see ycsb_text.py",
     "ycsbctl/telemetry/__init__.py": "re-exports",
     "ycsbctl/telemetry/capture.py": "starts and stops the samplers",

@@ -79,7 +79,9 @@ def test_the_fitted_curve_spans_the_ok_unpaced_thread_counts_only():
     try:
         assert draw_fit(ax, _pts(rows), "#d62728")
         (line,) = ax.get_lines()
-        assert min(line.get_xdata()) == 1 and max(line.get_xdata()) == 32
+        assert min(line.get_xdata()) == 1 and max(line.get_xdata()) == 32 and len(line.get_xdata()) == 100
+        # a thin dash-dot line under the measured points (zorder 2), as the legend's "Universal Scalability Law fit"
+        assert (line.get_linestyle(), line.get_linewidth(), line.get_alpha(), line.get_zorder()) == ("-.", 1.0, 0.8, 2)
         assert max(line.get_ydata()) == pytest.approx(max(law), rel=0.02)  # the law's own curve, not the bad points'
         assert not draw_fit(ax, _pts(rows[:3]), "#d62728")  # three points: too few, nothing drawn
     finally:
