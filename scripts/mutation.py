@@ -346,6 +346,8 @@ EQUIVALENT: dict[str, str] = {
         "the fit's cap on evaluations: the ladders it fits converge in a few hundred",
     "ycsbctl/results/scaling.py: bounds=([0.0, 0.0, 0.0], [np.inf, 1.0, 1.0]), maxfev=20_000) | 20000 -> 19999":
         "the fit's cap on evaluations: the ladders it fits converge in a few hundred",
+    "ycsbctl/experiment/host_claim.py: if age is None or _age(p) < age: | Lt -> LtE":
+        "two claims' ages are (mtime, pid): different files have different pids, so they are never equal",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
