@@ -280,3 +280,27 @@ def test_each_headline_kind_says_nothing_of_an_experiment_of_another_kind(synthe
     assert said["disturbances"] == [] and said["variants"] == []
     assert said["ladder"] == ladder_headlines(verdicts) != []
     assert study_headlines(exp, verdicts) == said["ladder"]
+
+
+def test_a_disturbed_ladders_sentences_say_their_throughput_holds_the_stalls_and_one_thread_count_is_the_run_phases(
+        synthetic_experiment):
+    """With events in the folder each ladder sentence ends, in place of its full stop, with what its throughput
+    holds; a study of one thread count is judged by its run points (the load's own thread count aside)."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from ycsbctl.report.study_headlines import _one_thread_count, ladder_study_headlines
+    from ycsbctl.report.verdict_table import ladder_headlines
+    from ycsbctl.results import load
+
+    exp = load(synthetic_experiment)
+    plain = ladder_headlines(exp.verdicts())
+    assert plain and all(line.endswith(".") for line in plain)
+    exp.events = pd.DataFrame({"target": ["redis"], "stall_s": [0.3]})
+    said = ladder_study_headlines(exp, exp.verdicts())
+    assert said == [line[:-1] + " (throughput with the disturbances' stalls in it)." for line in plain]
+    runs = pd.DataFrame({"phase": ["load", "run", "run"], "threads": [8, 1, 2]})
+    assert not _one_thread_count(SimpleNamespace(runs=runs))  # two run thread counts: a ladder
+    assert _one_thread_count(SimpleNamespace(runs=runs.iloc[:2]))  # one, beside the load's 8
+    assert _one_thread_count(SimpleNamespace(runs=runs.iloc[:0]))
