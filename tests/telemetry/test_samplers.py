@@ -290,3 +290,29 @@ def test_shard_balance_is_the_busiest_nodes_share_of_the_commands() -> None:
                       "node": [None, "a", "b", "a", "b"], "ops_per_s": [100.0, 30.0, 10.0, 30.0, 30.0]})
     assert shard_balance(f) == {"shards": 2.0, "shard_ops_share_max": 0.6}
     assert shard_balance(f[f["source"] == "redis-info"]) == {}
+
+
+def test_the_rss_of_a_target_of_several_processes_is_all_of_theirs_and_no_record_is_no_figure():
+    """Two processes of one target (shards, a primary and its replicas): the RSS is both, each as psutil reads it
+    (sleep's RSS does not move); a footprint of 0 records has no bytes per record (not a division by 0)."""
+    import subprocess
+
+    import psutil
+
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.footprint import _per_record, _rss
+
+    procs = [subprocess.Popen(["sleep", "30"]) for _ in range(2)]
+    try:
+        ep = Endpoint(target="t", protocol="redis", url="redis://127.0.0.1:1/0", backend="external",
+                      processes=[{"pid": p.pid} for p in procs])
+        rss, source = _rss(ep, 7.0)
+        assert source == "process" and rss == sum(psutil.Process(p.pid).memory_info().rss for p in procs)
+        assert _rss(Endpoint(target="t", protocol="redis", url="redis://127.0.0.1:1/0", backend="external"), 7.0) == \
+            (7.0, "db")  # nothing of ours to read: what the server says
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+    assert _per_record(1000.0, 400.0, 0) is None and _per_record(1000.0, 400.0, 3) == 200.0
+    assert _per_record(1000.0, None, 4) == 250.0 and _per_record(None, 400.0, 3) is None
