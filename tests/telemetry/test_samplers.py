@@ -315,4 +315,5 @@ def test_the_rss_of_a_target_of_several_processes_is_all_of_theirs_and_no_record
             p.kill()
             p.wait()
     assert _per_record(1000.0, 400.0, 0) is None and _per_record(1000.0, 400.0, 3) == 200.0
+    assert _per_record(1000.0, 400.0, 1) == 600.0  # one record is a figure
     assert _per_record(1000.0, None, 4) == 250.0 and _per_record(None, 400.0, 3) is None
