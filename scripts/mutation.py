@@ -348,6 +348,12 @@ EQUIVALENT: dict[str, str] = {
         "the fit's cap on evaluations: the ladders it fits converge in a few hundred",
     "ycsbctl/experiment/host_claim.py: if age is None or _age(p) < age: | Lt -> LtE":
         "two claims' ages are (mtime, pid): different files have different pids, so they are never equal",
+    "ycsbctl/results/fine.py: return min(ks[-1], math.floor(self.end_s / self.interval_s + 1e-9) - 1) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/fine.py: return min(ks[-1], math.floor(self.end_s / self.interval_s + 1e-9) - 1) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/fine.py: parts = [p for p in parts if p[0].size] | 0 -> 1":
+        "a sparse part's index and count arrays are of one length: p[1].size is p[0].size",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",

@@ -274,3 +274,17 @@ def test_the_reference_rate_of_a_short_window_is_the_median_of_its_own_intervals
     to 0.8 s (400 to 800 operations per 100 ms: 600, so 6,000 ops/s), not from 0.2 s (5,500) nor 0.4 s (6,500)."""
     f = _series([100 * (k + 1) for k in range(10)])
     assert reference_rate(f, 0.8, before_s=0.5) == pytest.approx(6000.0)
+
+
+def test_an_empty_merge_holds_no_count_and_a_series_without_a_warm_up_has_none():
+    """The engine merges each interval's counts; an interval with none merges to two empty arrays (an index 0 of
+    count 0 would still be a stored entry); a FineSeries made without a warm-up marks no interval as one."""
+    from ycsbctl.results.fine import merge_sparse
+
+    idx, cnt = merge_sparse([])
+    assert (idx.size, cnt.size) == (0, 0)
+    idx, cnt = merge_sparse([(np.zeros(0, np.int32), np.zeros(0, np.int64))])
+    assert (idx.size, cnt.size) == (0, 0)
+    f = FineSeries()
+    f.operations[0] = 5
+    assert f.warmup_s == 0.0 and list(f.frame().warmup) == [False, False]  # its OVERALL and CLIENT-LAG rows
