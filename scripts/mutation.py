@@ -356,6 +356,8 @@ EQUIVALENT: dict[str, str] = {
         "a sparse part's index and count arrays are of one length: p[1].size is p[0].size",
     "ycsbctl/results/disturbance.py: stall_start_s=round(search[stall_at] * dt, 6) if stall_n else None, | 6 -> 7":
         "a whole number of the engine's 0.1 s intervals has one decimal: rounding to 6 or 7 digits only drops float noise",
+    "ycsbctl/stores/memcached/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (sample asserts prime() ran)",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
