@@ -224,3 +224,14 @@ def test_a_disturbed_points_timeline_draws_each_interval_at_its_middle_in_the_wi
     for ax in (top, bottom):
         assert spans(ax, STALL_COLOR) == [(1.1, 1.4)]  # the one stall: 1.6 s since the start is 1.1 s into the window
         assert spans(ax, "#999") == [(-0.5, 0.0)]
+
+
+def test_a_plain_workload_and_a_study_test_are_no_variants_of_the_structure_table():
+    """The plan's plain workloada has no settings, a many-store test's variant is compared across stores (its own
+    table): neither is a row of the variant study; online-status[online.structure=hash] is, named as its run ids."""
+    from ycsbctl.report.variant_study import variants
+    from ycsbctl.results.variants import TEST_AXES
+
+    exp = _experiment([], [], workloads=["workloada", "workloads/online-status[online.structure=hash]",
+                                         f"workloads/media-items[{TEST_AXES[0]}=text]"])
+    assert variants(exp) == [("workloads/online-status", "online-status-hash", "hash")], variants(exp)
