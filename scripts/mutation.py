@@ -362,6 +362,8 @@ EQUIVALENT: dict[str, str] = {
         "prime() sets it before sample() reads it (sample asserts prime() ran)",
     "ycsbctl/stores/tarantool/stats.py: out: dict[str, float | None] = {\"ops\": None if None in parts else sum(p or 0.0 for p in parts), | 0.0 -> 1.0":
         "ops is read only as a difference of two readings: a kind at 0 adds the same 1 to both",
+    "ycsbctl/report/variant_study.py: runtime_s = pd.to_numeric(exp.runs.loc[exp.runs[\"run_id\"] == run_id, \"runtime_ms\"], errors=\"coerce\").max() / 1000 | .max -> .min":
+        "a run id is one row of runs.parquet: the max and the min of one value are that value",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
