@@ -317,3 +317,18 @@ def test_the_rss_of_a_target_of_several_processes_is_all_of_theirs_and_no_record
     assert _per_record(1000.0, 400.0, 0) is None and _per_record(1000.0, 400.0, 3) == 200.0
     assert _per_record(1000.0, 400.0, 1) == 600.0  # one record is a figure
     assert _per_record(1000.0, None, 4) == 250.0 and _per_record(None, 400.0, 3) is None
+
+
+def test_a_counters_rate_is_its_growth_per_second_none_without_a_reading_or_time_and_0_after_a_reset():
+    """Every store sampler's per-second rate of a server counter (stores/sampler.py's counter_rate): the growth over
+    the seconds between the readings (× a scale: CPU seconds as % of a core), None when a reading is missing or no
+    time passed (or the clock went back), 0 when the counter went back (the server restarted)."""
+    from ycsbctl.stores.sampler import counter_rate, rates
+
+    assert counter_rate(100.0, 400.0, 2.0) == 150.0 and counter_rate(1.0, 1.5, 0.5, 100.0) == 100.0
+    assert counter_rate(None, 400.0, 2.0) is None and counter_rate(100.0, None, 2.0) is None
+    assert counter_rate(100.0, 400.0, 0.0) is None and counter_rate(100.0, 400.0, -0.5) is None
+    assert counter_rate(400.0, 100.0, 2.0) == 0.0
+    assert counter_rate(100.0, 100.0, 2.0) == 0.0
+    assert rates({"ops": 10.0, "cpu_s": 1.0}, {"ops": 30.0, "cpu_s": 1.5, "net_in": 5.0}, 2.0) == \
+        {"ops_per_s": 10.0, "net_in_bytes_per_s": None, "net_out_bytes_per_s": None, "db_cpu_pct": 25.0}
