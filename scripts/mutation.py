@@ -364,6 +364,14 @@ EQUIVALENT: dict[str, str] = {
         "ops is read only as a difference of two readings: a kind at 0 adds the same 1 to both",
     "ycsbctl/report/variant_study.py: runtime_s = pd.to_numeric(exp.runs.loc[exp.runs[\"run_id\"] == run_id, \"runtime_ms\"], errors=\"coerce\").max() / 1000 | .max -> .min":
         "a run id is one row of runs.parquet: the max and the min of one value are that value",
+    "ycsbctl/stores/memcached/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 1.01":
+        "a default no caller uses: memcached/store.py passes the telemetry interval",
+    "ycsbctl/stores/memcached/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 0.99":
+        "a default no caller uses: memcached/store.py passes the telemetry interval",
+    "ycsbctl/stores/tarantool/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 1.01":
+        "a default no caller uses: tarantool/store.py passes the telemetry interval",
+    "ycsbctl/stores/tarantool/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 0.99":
+        "a default no caller uses: tarantool/store.py passes the telemetry interval",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
