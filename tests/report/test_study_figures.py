@@ -238,3 +238,33 @@ def test_a_plain_workload_and_a_study_test_are_no_variants_of_the_structure_tabl
     exp = _experiment([], [], workloads=["workloada", "workloads/online-status[online.structure=hash]",
                                          f"workloads/media-items[{TEST_AXES[0]}=text]"])
     assert variants(exp) == [("workloads/online-status", "online-status-hash", "hash")], variants(exp)
+
+
+def test_the_structure_figure_draws_each_targets_peak_p99_and_bytes_per_variant_side_by_side(structure_study):
+    """Three panels of grouped bars: for each variant (a group at 0, 1) each target's bar (valkey left, redis right,
+    0.4 wide: 0.8 shared by two) is its row's figure, labelled with it; a variant a target did not run has no bar."""
+    from matplotlib.colors import to_hex
+
+    from ycsbctl.report.variant_study import study_figure
+
+    rows = study_rows(structure_study)
+    colors = {"valkey": "#E69F00", "redis": "#0072B2"}
+    fig = study_figure([r for r in rows if not (r["target"] == "redis" and r["variant"] == "set")], colors)
+    assert fig is not None
+    panels = fig.axes[:3]
+    assert [ax.get_title() for ax in panels] == ["peak throughput", "p99 latency at the peak",
+                                                 "memory per record after load"]
+    want = {(r["variant"], r["target"]): r for r in rows}
+    for ax, col in zip(panels, ("throughput", "p99", "bytes_per_record")):
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["hash", "set"]
+        bars = [(round(p.get_x() + p.get_width() / 2, 6), round(p.get_width(), 6), to_hex(p.get_facecolor()),
+                 p.get_height()) for p in ax.patches]
+        expect = [(-0.2, 0.4, "#e69f00", want[("hash", "valkey")][col]), (0.8, 0.4, "#e69f00", want[("set", "valkey")][col]),
+                  (0.2, 0.4, "#0072b2", want[("hash", "redis")][col])]
+        got = [b for b in bars if b[3] == b[3]]  # redis's set bar: not drawn (NaN)
+        assert got == expect, (col, bars)
+        labels = [t.get_text() for t in ax.texts if t.get_text()]
+        assert labels[:2] == [f"{want[('hash', 'valkey')][col]:,.0f}", f"{want[('set', 'valkey')][col]:,.0f}"], labels
+        assert ax.title.get_fontsize() == 10 and {t.get_fontsize() for t in ax.texts} == {7}
+    sp = fig.subplotpars
+    assert (sp.top, sp.bottom, sp.wspace) == (0.8, 0.2, 0.3)  # room for the titles above and the legend below
