@@ -304,3 +304,22 @@ def test_a_disturbed_ladders_sentences_say_their_throughput_holds_the_stalls_and
     assert not _one_thread_count(SimpleNamespace(runs=runs))  # two run thread counts: a ladder
     assert _one_thread_count(SimpleNamespace(runs=runs.iloc[:2]))  # one, beside the load's 8
     assert _one_thread_count(SimpleNamespace(runs=runs.iloc[:0]))
+
+
+def test_the_verdict_tables_small_texts_at_their_edges():
+    """The family's level: 95 % where no cell was tested (a level column alone is no test), 99.9999 % when only four
+    digits tell it from 100 %; a detectable factor from 10× without decimals (10.4 reads 10×, 9.4 reads 9.4×); three
+    ratios said one by one, four as their range."""
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import _ratios, detectable_sentence, level_text
+
+    assert level_text(pd.DataFrame({"ci_level": [0.99, 0.99]})) == "95 %"
+    assert level_text(pd.DataFrame({"p_adjusted": [0.01], "ci_level": [0.999999]})) == "99.9999 %"
+    assert level_text(pd.DataFrame({"p_adjusted": [0.01, 0.02], "ci_level": [0.997, 0.99]})) == "99 %"
+    assert "beyond 10× either way" in detectable_sentence(940.0, 2)
+    assert "beyond 9.4× either way" in detectable_sentence(840.0, 2)
+    three = pd.DataFrame({"ratio": [0.5, 0.25, 0.75], "threads": [8, 1, 4]})
+    assert _ratios(three) == "0.25× at 1, 0.75× at 4, 0.50× at 8"
+    four = pd.concat([three, pd.DataFrame({"ratio": [0.9], "threads": [16]})])
+    assert _ratios(four) == "0.25× to 0.90×"
