@@ -374,6 +374,12 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: tarantool/store.py passes the telemetry interval",
     "ycsbctl/report/verdict_table.py: for digits in range(0, 4):  # as few digits as tell it from 100 % | 4 -> 5":
         "a fifth pass would try 4 digits, which the line after the loop prints anyway",
+    "ycsbctl/results/fine.py: t = round(k * self.interval_s, 6) | 6 -> 5":
+        "a whole number of the engine's 0.1 s intervals has one decimal: rounding to 5 or 6 digits only drops float noise",
+    "ycsbctl/results/fine.py: \"warmup\": t < self.warmup_s - 1e-9}) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/fine.py: \"warmup\": t < self.warmup_s - 1e-9}) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",

@@ -266,5 +266,8 @@ def test_the_structure_figure_draws_each_targets_peak_p99_and_bytes_per_variant_
         labels = [t.get_text() for t in ax.texts if t.get_text()]
         assert labels[:2] == [f"{want[('hash', 'valkey')][col]:,.0f}", f"{want[('set', 'valkey')][col]:,.0f}"], labels
         assert ax.title.get_fontsize() == 10 and {t.get_fontsize() for t in ax.texts} == {7}
+    one = study_figure([r for r in rows if r["target"] == "valkey"], colors)  # one target: its bars 0.8 wide, centred
+    assert one is not None and {(round(p.get_x() + p.get_width() / 2, 6), round(p.get_width(), 6))
+                                for p in one.axes[0].patches} == {(0.0, 0.8), (1.0, 0.8)}
     sp = fig.subplotpars
     assert (sp.top, sp.bottom, sp.wspace) == (0.8, 0.2, 0.3)  # room for the titles above and the legend below

@@ -288,3 +288,7 @@ def test_an_empty_merge_holds_no_count_and_a_series_without_a_warm_up_has_none()
     f = FineSeries()
     f.operations[0] = 5
     assert f.warmup_s == 0.0 and list(f.frame().warmup) == [False, False]  # its OVERALL and CLIENT-LAG rows
+    f.latency[2] = f.latency.get(0, (np.zeros(0, np.int32), np.zeros(0, np.int64)))  # latency alone: 0 operations
+    overall = f.frame()
+    overall = overall[overall.op == "OVERALL"].set_index("interval")
+    assert list(overall.operations) == [5, 0, 0] and list(overall.ops_per_s) == [50.0, 0.0, 0.0]
