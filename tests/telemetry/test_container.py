@@ -179,6 +179,7 @@ def test_a_containers_cpu_is_dockers_formula_on_two_stats_documents_and_its_memo
     assert cpu_pct(_doc(0, 0), _doc(0, 4_000_000_000)) == 0.0  # idle: 0 %, not None
     assert cpu_pct(_doc(0, 5), _doc(10, 5)) is None and cpu_pct(_doc(10, 0), _doc(5, 4_000)) is None
     assert cpu_pct(_doc(0, 0), {}) is None
+    assert cpu_pct(_doc(0, 0), _doc(1, 1)) == 400.0 and cpu_pct(_doc(1, 0), _doc(0, 1)) is None  # 1 ns either way
     v2 = {"memory_stats": {"usage": 1000, "limit": 4000, "stats": {"inactive_file": 300, "anon": 600}}}
     assert memory(v2) == {"mem_usage_bytes": 700, "rss_bytes": 600, "mem_limit_bytes": 4000}
     v1 = {"memory_stats": {"usage": 1000, "stats": {"total_inactive_file": 200, "rss": 500}}}
