@@ -51,6 +51,9 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
                                   "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
+    # runs.parquet's row per run: errors (ERROR + TIMEOUT), timeouts, not_found, error_rate, client µs per operation.
+    "ycsbctl/results/tables.py": ["tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
+                                  "tests/results/test_folder.py", "tests/results/test_frames_truth.py", "-k", "not test_cli_"],
     "ycsbctl/results/frames.py": ["tests/results/test_frames_truth.py", "tests/report/test_report_truth.py", "tests/results/test_folder.py",
                                   "-k", "not test_cli_"],
     "ycsbctl/engine/measurements.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
@@ -69,6 +72,8 @@ TESTS: dict[str, list[str]] = {
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
+    # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
+    "ycsbctl/experiment/explain.py": ["tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
@@ -148,6 +153,24 @@ TESTS: dict[str, list[str]] = {
     # The many-store study (media-items): the truth every answer is checked against, the checks, its headlines.
     "ycsbctl/workload/media_items/truth.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
+    # Each store's media-items executor: its answers, checked against the truth by the executor (a wrong one
+    # fails the point), on real servers; the data set, the query pools, the operation mix and settings.
+    "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/settings.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/workload.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/postgresql.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/mysql.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/mongodb.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/redis.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/memcached.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/tarantool.py": ["tests/workload/test_media_items_study_stores.py"],
+    "ycsbctl/workload/media_items/clickhouse.py": ["tests/workload/test_media_items_study_stores.py"],
+    "ycsbctl/workload/media_items/sphinx.py": ["tests/workload/test_media_items_study_stores.py"],
+    "ycsbctl/workload/media_items/elasticsearch.py": ["tests/workload/test_media_items_study_stores.py"],
     "ycsbctl/report/many_store.py": ["tests/workload/test_media_items.py", "-k", "run_marks"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
     "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
@@ -231,7 +254,6 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/results/listing.py": "which folders exist",
     "ycsbctl/results/run_columns.py": "column declarations",
     "ycsbctl/results/schema.py": "document shapes and validation",
-    "ycsbctl/results/tables.py": "concatenates the per-run parts",
     "ycsbctl/results/ycsb_import.py": "parses YCSB's text (its figures are YCSB's): see ycsb_text.py",
     "ycsbctl/telemetry/__init__.py": "re-exports",
     "ycsbctl/telemetry/capture.py": "starts and stops the samplers",
@@ -253,6 +275,8 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/stores/clickhouse/admin.py": "ClickHouse's admin HTTP calls, answers as the server gives them",
     "ycsbctl/stores/elasticsearch/admin.py": "Elasticsearch's admin HTTP calls, answers as the server gives them",
     "ycsbctl/stores/sphinx/admin.py": "Sphinx's admin statements through PyMySQL, answers as the server gives them",
+    "ycsbctl/workload/media_items/contract.py": "the executor contract: declarations (Item, Query, MediaStore)",
+    "ycsbctl/workload/media_items/ops.py": "operation codes and names",
     "ycsbctl/stores/postgresql/session.py": "an asyncpg connection of its own for admin calls",
     "ycsbctl/stores/mariadb/session.py": "a PyMySQL connection of its own for admin calls",
 }
@@ -267,6 +291,94 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: seconds = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: seconds = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_start = math.floor(start_s / dt + 1e-9) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_start = math.floor(start_s / dt + 1e-9) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_end = max(k_start, math.floor(end_s / dt + 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_end = max(k_start, math.floor(end_s / dt + 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_before = max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(BEFORE_S / dt)) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_before = max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(BEFORE_S / dt)) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: AFTER_S = 3.0 | 3.0 -> 2.9699999999999998":
+        "used only as round(AFTER_S / dt) with the engine's 0.1 s intervals: 29.7 and 30.3 round to 30 like 30",
+    "ycsbctl/results/disturbance.py: AFTER_S = 3.0 | 3.0 -> 3.0300000000000002":
+        "used only as round(AFTER_S / dt) with the engine's 0.1 s intervals: 29.7 and 30.3 round to 30 like 30",
+    "ycsbctl/results/disturbance.py: at = 0  # set again where each run begins | 0 -> 1":
+        "at is set where each run begins, before it is read",
+    "ycsbctl/results/disturbance.py: at = 0  # set again where each run begins | 0 -> -1":
+        "at is set where each run begins, before it is read",
+    "ycsbctl/telemetry/why.py: kind = max(NOT_IDLE, key=lambda s: states.get(s, 0)) | 0 -> -1":
+        "a missing state is below every counted one either way; one counted state is above 0 (most samples waited)",
+    "ycsbctl/results/scaling.py: lam0 = float(tp[0] / threads[0]) | 0 -> 1":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: lam0 = float(tp[0] / threads[0]) | 0 -> -1":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.05 -> 0.0505":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.05 -> 0.0495":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.0005 -> 0.000505":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp, | 0.0005 -> 0.000495":
+        "a starting guess of the least-squares fit: it converges to the same optimum (to curve_fit's tolerance, far below the texts' digits) from a start this near",
+    "ycsbctl/results/scaling.py: bounds=([0.0, 0.0, 0.0], [np.inf, 1.0, 1.0]), maxfev=20_000) | 20000 -> 20001":
+        "the fit's cap on evaluations: the ladders it fits converge in a few hundred",
+    "ycsbctl/results/scaling.py: bounds=([0.0, 0.0, 0.0], [np.inf, 1.0, 1.0]), maxfev=20_000) | 20000 -> 19999":
+        "the fit's cap on evaluations: the ladders it fits converge in a few hundred",
+    "ycsbctl/experiment/host_claim.py: if age is None or _age(p) < age: | Lt -> LtE":
+        "two claims' ages are (mtime, pid): different files have different pids, so they are never equal",
+    "ycsbctl/results/fine.py: return min(ks[-1], math.floor(self.end_s / self.interval_s + 1e-9) - 1) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/fine.py: return min(ks[-1], math.floor(self.end_s / self.interval_s + 1e-9) - 1) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/fine.py: parts = [p for p in parts if p[0].size] | 0 -> 1":
+        "a sparse part's index and count arrays are of one length: p[1].size is p[0].size",
+    "ycsbctl/results/disturbance.py: stall_start_s=round(search[stall_at] * dt, 6) if stall_n else None, | 6 -> 7":
+        "a whole number of the engine's 0.1 s intervals has one decimal: rounding to 6 or 7 digits only drops float noise",
+    "ycsbctl/stores/memcached/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (sample asserts prime() ran)",
+    "ycsbctl/stores/tarantool/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (sample asserts prime() ran)",
+    "ycsbctl/stores/tarantool/stats.py: out: dict[str, float | None] = {\"ops\": None if None in parts else sum(p or 0.0 for p in parts), | 0.0 -> 1.0":
+        "ops is read only as a difference of two readings: a kind at 0 adds the same 1 to both",
+    "ycsbctl/report/variant_study.py: runtime_s = pd.to_numeric(exp.runs.loc[exp.runs[\"run_id\"] == run_id, \"runtime_ms\"], errors=\"coerce\").max() / 1000 | .max -> .min":
+        "a run id is one row of runs.parquet: the max and the min of one value are that value",
+    "ycsbctl/stores/memcached/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 1.01":
+        "a default no caller uses: memcached/store.py passes the telemetry interval",
+    "ycsbctl/stores/memcached/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 0.99":
+        "a default no caller uses: memcached/store.py passes the telemetry interval",
+    "ycsbctl/stores/tarantool/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 1.01":
+        "a default no caller uses: tarantool/store.py passes the telemetry interval",
+    "ycsbctl/stores/tarantool/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 0.99":
+        "a default no caller uses: tarantool/store.py passes the telemetry interval",
+    "ycsbctl/report/verdict_table.py: for digits in range(0, 4):  # as few digits as tell it from 100 % | 4 -> 5":
+        "a fifth pass would try 4 digits, which the line after the loop prints anyway",
+    "ycsbctl/results/fine.py: t = round(k * self.interval_s, 6) | 6 -> 5":
+        "a whole number of the engine's 0.1 s intervals has one decimal: rounding to 5 or 6 digits only drops float noise",
+    "ycsbctl/results/fine.py: \"warmup\": t < self.warmup_s - 1e-9}) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/fine.py: \"warmup\": t < self.warmup_s - 1e-9}) | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":

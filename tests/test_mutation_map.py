@@ -24,9 +24,9 @@ def _mutation():
 
 # Every module of these folders (and their sub-packages, at any depth) needs a decision.
 FIGURE_FOLDERS = ("ycsbctl/report", "ycsbctl/results", "ycsbctl/telemetry", "ycsbctl/stores",
-                  "ycsbctl/workload/online_status")
+                  "ycsbctl/workload/online_status", "ycsbctl/workload/media_items")
 VERDICTS = ("ycsbctl/experiment/judge.py", "ycsbctl/experiment/missing.py", "ycsbctl/experiment/host_claim.py",
-            "ycsbctl/experiment/rate_search.py")
+            "ycsbctl/experiment/rate_search.py", "ycsbctl/experiment/explain.py", "ycsbctl/experiment/outcome.py")
 
 
 def _imports_only(path: Path) -> bool:

@@ -424,3 +424,70 @@ def test_the_time_the_loop_turned_towards_due_times_is_not_reported_as_client_cp
     after = time.process_time() - start
     # the kernel's count at the roll lies between the two reads around it: exactly 0.2 s less
     assert before - 0.2 - 1e-9 <= out.cpu_s <= after - 0.2 + 1e-9
+
+
+def test_client_lag_is_held_against_the_slowest_measured_operation_read_modify_write_included_intended_not():
+    """READ (p99 2 ms), READ-MODIFY-WRITE (p99 4 ms) and YCSB's Intended-READ (p99 40 ms, the due-time latency
+    that counts waiting for the schedule): the lag's 3 ms p99.9 is 75 % of the 4 ms the operations measured —
+    not 150 % of READ's alone, nor 7.5 % of the intended latency's."""
+    base = _result(2000, 3000, 3000, 3000)
+    rmw = _result(4000, 5000, 0, 0).ops["READ"]
+    intended = _result(40_000, 50_000, 0, 0).ops["READ"]
+    base.ops = {"READ": base.ops["READ"], "READ-MODIFY-WRITE": rmw, "Intended-READ": intended}
+    said = client_lag_warning(base)
+    assert said is not None and "its p99.9 (3.00 ms) is 75% of the operations' p99 (4.00 ms)" in said, said
+    assert "its maximum (3.0 ms) is 60% of the slowest operation's (5.0 ms)" in said, said
+
+
+def test_client_lag_beside_operations_of_0_us_is_no_warning_and_a_maximum_is_rounded_to_a_tenth_of_a_ms():
+    """BasicDB's operations can all read 0 µs: no share of 0 is computed (nor divided by); a lag maximum of
+    1,050 µs (HDR exact below 2,048) reads 1.1 ms, half of a 2 ms slowest operation from 1,000 µs."""
+    zero = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(0, 1000)
+    zero.ops = {"READ": OpSummary.from_histogram("READ", h)}
+    assert zero.ops["READ"].max_us == 0 and client_lag_warning(zero) is None
+    said = client_lag_warning(_result(500, 2000, 100, 1050))
+    assert said is not None and "its maximum (1.1 ms) is 52% of the slowest operation's (2.0 ms)" in said, said
+
+
+def test_the_schedule_lag_rule_takes_its_99th_percentile():
+    """Late starts: 98,500 of 100,000 at 10 µs and 1,500 at 600 µs — p99 600 µs, p98 10 µs — beside operations
+    whose p99 is 1 ms: 60 %, flagged; their p98 would say nothing."""
+    r = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(10, 98_500)
+    h.record_value(600, 1_500)
+    r.schedule_lag = OpSummary.from_histogram("SCHEDULE-LAG", h)
+    said = schedule_lag_warning(r)
+    assert said is not None and "schedule lag p99 (0.60 ms) is 60% of the operations' p99 (1.00 ms)" in said, said
+
+
+def _late(result: PhaseResult, p99_us: int) -> PhaseResult:
+    """``result`` with a schedule lag whose p99 is ``p99_us`` (98.5 % at 10 µs, 1.5 % at ``p99_us``)."""
+    h = hdr.new_histogram()
+    h.record_value(10, 98_500)
+    h.record_value(p99_us, 1_500)
+    result.schedule_lag = OpSummary.from_histogram("SCHEDULE-LAG", h)
+    return result
+
+
+def test_the_schedule_lag_rule_is_half_the_operations_p99_and_its_text_in_ms_to_the_hundredth():
+    """Below half (400 µs of a 1 ms p99) nothing is said; operations that all read 0 µs are no share at all; the
+    two figures in ms (1,994 and 1,995 µs: 1.99 and 2.00, read exactly below 2,048 µs) each from its own value."""
+    assert schedule_lag_warning(_late(_result(1000, 2000, 10, 10), 400)) is None
+    zero = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(0, 1000)
+    zero.ops = {"READ": OpSummary.from_histogram("READ", h)}
+    assert schedule_lag_warning(_late(zero, 400)) is None
+    for lag, p99, said in ((1994, 1995, "(1.99 ms) is 100% of the operations' p99 (2.00 ms)"),
+                           (1995, 1994, "(2.00 ms) is 100% of the operations' p99 (1.99 ms)")):
+        text = schedule_lag_warning(_late(_result(p99, 3000, 10, 10), lag))
+        assert text is not None and said in text, text
+    one = _result(1000, 2000, 10, 10)
+    h = hdr.new_histogram()
+    h.record_value(1, 1000)
+    one.ops = {"READ": OpSummary.from_histogram("READ", h)}
+    one.client_lag = OpSummary.from_histogram("CLIENT-LAG", h)
+    assert "its maximum (0.0 ms) is 100% of the slowest operation's (0.0 ms)" in (client_lag_warning(one) or "")

@@ -12,6 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.fixtures.cli import start, ycsbctl
@@ -139,4 +140,33 @@ def test_more_threads_than_max_connections_says_the_servers_too_many_clients(tmp
     assert told and all("SQLSTATE 53300: too many connections" in ln and "max_connections" in ln for ln in told), \
         r.stderr[-2000:]
     assert "connection closed by the server" not in r.stderr
+    no_workers_left()
+
+
+def test_mariadb_killed_mid_point_with_telemetry_on_ends_each_point_in_one_line(tmp_path):
+    """MariaDB killed (SIGKILL) inside the first of two points, telemetry on (its sampler asks the server
+    too; issue 43: the next point crashed in ``local_server_pid``, pymysql's "Can't connect"): the first
+    point fails naming the lost server, the second ends in one line of its own, no traceback, exit 1,
+    nothing of ours left running."""
+    with started("mariadb") as ep:
+        load(ep.url, tmp_path)
+        mysqld = int(Path(cli_rows("mariadb", ep.url, "SELECT @@pid_file")[0][0]).read_text().split()[0])
+        proc = start("run", "workloadc", "--target", ep.url, "--threads", "2,4", "--duration", "4", "--warmup", "0",
+                     "--records", "2000", "--allow-concurrent", "--out", str(tmp_path / "out"), cwd=tmp_path)
+        try:
+            lines = Lines(proc)
+            ours = "SELECT id FROM information_schema.processlist WHERE command <> 'Daemon' AND id <> CONNECTION_ID()"
+            wait_until(lambda: len(cli_rows("mariadb", ep.url, ours)) >= 2, 60, "the point's 2 connections")
+            time.sleep(1)  # inside the 4 s window
+            os.kill(mysqld, signal.SIGKILL)
+            stdout, stderr = lines.finish()
+        finally:
+            finish(proc, 1)
+    clean(stdout + stderr)
+    assert proc.returncode == 1, stderr[-2000:]
+    told = [x for x in stderr.splitlines() if "→" in x or "skipped" in x]
+    assert len(told) == 2, stderr[-2000:]  # one line per point, the second too
+    assert "failed" in told[0] and "lost the MariaDB server" in told[0], stderr[-2000:]
+    assert "failed" in told[1] and "cannot reach the MariaDB server" in told[1], stderr[-2000:]
+    assert not psutil.pid_exists(mysqld)
     no_workers_left()

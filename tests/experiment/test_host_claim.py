@@ -7,6 +7,7 @@ so these tests look at the claims folder at the moment the refused one looks at 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -130,3 +131,91 @@ def test_our_own_children_are_not_foreign_load_and_a_process_of_nobodys_is(tmp_p
         for g in grandchildren:
             g.kill()
         os.kill(apart_pid, 9)
+
+
+def test_a_claim_is_readable_by_all_and_only_claims_made_before_mine_make_mine_give_way(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mine first, another's after it: with ``older_only`` the later one is not a reason for mine to give way; without,
+    it is seen. The claim file is rw-r--r--, for every user's ycsbctl to read."""
+    claims = tmp_path / "claims"
+    monkeypatch.setenv(CLAIM_DIR_ENV, str(claims))
+    mine = host_claim.HostClaim("ycsbctl run mine")
+    code = ("import sys; from ycsbctl.experiment.host_claim import HostClaim; claim = HostClaim('ycsbctl run later'); "
+            "print('claimed', flush=True); sys.stdin.read()")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, CLAIM_DIR_ENV: str(claims)})
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "claimed"
+        assert (mine.path.stat().st_mode & 0o777) == 0o644
+        assert host_claim._live_claims(mine.path, older_only=True) == []
+        assert host_claim._live_claims(mine.path) == [f"pid {proc.pid}: ycsbctl run later"]
+    finally:
+        proc.kill()
+        proc.wait()
+        mine.close()
+
+
+def test_the_refusal_names_the_first_other_and_what_it_is_and_exits_1() -> None:
+    err = host_claim._refuse(["pid 7: redis-benchmark -p 6379", "pid 8: ycsbctl run b"])
+    assert str(err).startswith("another load generator is running on this host (pid 7: redis-benchmark -p 6379): ")
+    assert err.exit_code == 1
+    assert str(host_claim._refuse(["pid 8: ycsbctl run b", "pid 7: redis-benchmark"])).startswith(
+        "another ycsbctl is measuring on this host (pid 8: ycsbctl run b): ")
+
+
+def test_the_shared_claims_folder_of_another_user_is_refused_unless_every_user_may_write_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(CLAIM_DIR_ENV, raising=False)
+    shared = tmp_path / "ycsbctl-claims"
+    monkeypatch.setattr(host_claim, "DEFAULT_CLAIM_DIR", shared)
+    assert host_claim._folder() == shared and (shared.stat().st_mode & 0o7777) == 0o1777  # made as /tmp is
+    if os.getuid() != 0:
+        pytest.skip("giving the folder to another user needs root (CI runs as root)")
+    os.chown(shared, 12345, 12345)
+    os.chmod(shared, 0o755)
+    with pytest.raises(UserError, match="belongs to another user and is not writable for all"):
+        host_claim._folder()
+    os.chmod(shared, 0o1777)
+    assert host_claim._folder() == shared
+
+
+def test_a_load_generator_is_found_by_its_program_past_its_15_letter_name_and_a_java_one_by_its_class(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program named by 19 letters (the kernel's name keeps 15: its command line's program is what matches), with
+    a command line of more than 120 characters (said cut at 120); a JVM whose main class is listed (a name with a
+    dot), and one whose class is not (not a load generator)."""
+    import shutil
+    import uuid
+
+    from tests.fixtures.waiting import wait_until
+
+    long = f"fakegen{uuid.uuid4().hex[:12]}"
+    java = tmp_path / "bin" / "java"
+    java.parent.mkdir()
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", tmp_path / long)
+    java.symlink_to("/bin/sh")  # a "JVM" that waits: java -c 'sleep 30; :' CLASS
+    monkeypatch.setenv(host_claim.LOAD_GENERATORS_ENV, f"{long},org.example.Bench")
+    started = []
+
+    def apart(*argv: str) -> int:
+        out = subprocess.run(["sh", "-c", " ".join(f"'{a}'" for a in argv) + " >/dev/null 2>&1 & echo $!"],
+                             capture_output=True, text=True, check=True)
+        started.append(int(out.stdout.strip()))
+        return started[-1]
+
+    try:
+        gen = apart(str(tmp_path / long), "30", *["0.000001"] * 20)
+        jvm = apart(str(java), "-c", "sleep 30; :", "org.example.Bench")
+        apart(str(java), "-c", "sleep 31; :", "org.example.Other")
+        wait_until(lambda: len(host_claim.other_load_generators()) >= 2, what="the two load generators")
+        found = sorted(host_claim.other_load_generators())
+        cmd = " ".join([str(tmp_path / long), "30", *["0.000001"] * 20])
+        assert len(cmd) > 120
+        assert found == sorted([f"pid {gen}: {cmd[:120]}", f"pid {jvm}: {java} -c sleep 30; : org.example.Bench"]), found
+    finally:
+        import psutil
+
+        for pid in started:
+            with contextlib.suppress(psutil.Error):
+                for p in [*psutil.Process(pid).children(recursive=True), psutil.Process(pid)]:
+                    p.kill()

@@ -10,6 +10,7 @@ import pytest
 from ycsbctl.experiment.judge import judge
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.names import RunStatus
 from ycsbctl.telemetry.stall import Stall, find_stall
 
 
@@ -221,6 +222,9 @@ def test_missing_data_needs_more_than_a_thousandth_of_the_lookups_in_a_run_phase
     over = result([1000, 1000], returns={"OK": 1997, "NOT_FOUND": 3})
     found = find_missing(over)
     assert found is not None and (found.not_found, found.lookups) == (3, 2000)
+    # the README's 0.1 %, to the operation: 101 of 100,000 is above it, 100 is not
+    assert find_missing(result([50_000, 50_000], returns={"OK": 99_899, "NOT_FOUND": 101})) is not None
+    assert find_missing(result([50_000, 50_000], returns={"OK": 99_900, "NOT_FOUND": 100})) is None
     over.phase = "load"  # a load reads nothing
     assert find_missing(over) is None and find_missing(None) is None
 
@@ -382,3 +386,24 @@ def test_the_client_lag_warning_quotes_its_figures_in_ms_as_hdrhistogram_reads_t
         f"{lag_max / op_max:.0%} of the slowest operation's ({op_max / 1000:.1f} ms): that part of the latency is "
         "the client's, not the server's")
     assert f"({lag999 / 1000:.2f} ms)" == "(30.02 ms)" and f"({p99 / 1000:.2f} ms)" == "(20.02 ms)"  # ÷ 1001: 29.99, 20.00
+
+
+def test_the_client_pause_text_gives_the_measured_window_in_seconds_to_the_tenth():
+    """runtime_ms 20,040 and 20,060 read 20.0 s and 20.1 s (ms to s by 1,000: neither 999 nor 1,001), in the
+    client-stall sentence and in the lock-wait one an embedded store's pause cause gives."""
+    for runtime_ms, said in ((20_040.0, "20.0"), (20_060.0, "20.1")):
+        r = _with_client_lag(result([950] * 20), [200, 2_100_000])
+        r.runtime_ms = runtime_ms
+        v = judge(r, max_error_rate=0.01)
+        assert f"did not run for 2.1 s of the {said} s measured" in v.reason, v.reason
+        r = _with_client_lag(result([950] * 20), [200, 2_100_000])
+        r.runtime_ms = runtime_ms
+        v = judge(r, max_error_rate=0.01, pause_cause=lambda: "a lock held by pid 7")
+        assert v.reason.startswith(f"the client's calls waited 2.1 s of the {said} s measured: a lock held by pid 7"), \
+            v.reason
+
+
+def test_a_failed_point_is_said_by_its_first_error():
+    r = result([900, 1000], errors=["first: connection refused", "second: timed out"])
+    r.status = RunStatus.FAILED
+    assert judge(r, max_error_rate=0.01).reason == "first: connection refused"

@@ -170,3 +170,104 @@ def test_with_a_second_repetition_the_speed_ranking_carries_no_caveat(structure_
     structure_study.runs = pd.concat([structure_study.runs, second], ignore_index=True)
     lines = variant_headlines(structure_study)
     assert lines and not any("one repetition" in line for line in lines)
+
+
+def test_a_disturbed_points_timeline_draws_each_interval_at_its_middle_in_the_window_with_its_stall_shaded():
+    """In memory (the real-server timeline is test_disturb_truth's): a 0.5 s warm-up and 2 s measured, 100 ms
+    intervals of distinct counts and p99s, a late part-interval after the end (not drawn); throughput per second
+    at each interval's middle in window seconds, p99 and the loop lag's maximum in ms (values reach 20 ms); the
+    warm-up shaded from its first interval's start; one event's stall shaded where it fell (since the operations
+    began, less the warm-up), another event without a stall shading nothing."""
+    from ycsbctl.report.disturbance_report import STALL_COLOR, timeline_figure
+    from ycsbctl.results import histogram as hdr
+    from ycsbctl.results.fine import FineSeries, sparse_of
+
+    f = FineSeries(interval_s=0.1, warmup_s=0.5, end_s=2.5)
+    for k in range(26):  # 0..24 in the window, 25 the late part
+        f.operations[k] = 100 + 7 * k
+        h = hdr.new_histogram()
+        hdr.record_many(h, [100] * 90 + [1_000 * (k + 1)] * 10)
+        f.latency[k] = sparse_of(hdr.counts_of(h))
+        g = hdr.new_histogram()
+        hdr.record_many(g, [40, 500 * (k + 1)])
+        f.client_lag[k] = sparse_of(hdr.counts_of(g))
+    run_id = "redis.w.run.t4.r1"
+    exp = _experiment([_run("redis", "hash", 4, 1000.0)], [])
+    exp.docs = {run_id: {"run_id": run_id, "target": "redis", "result": {"warmup_s": 0.5, "duration_s": 2.0}}}
+    exp.series_100ms = f.frame().assign(run_id=run_id)
+    exp.events = pd.DataFrame([{"run_id": run_id, "started_s": 1.0, "stall_s": 0.3, "stall_start_s": 1.6,
+                                "event": "del:set:2M@1s"},
+                               {"run_id": run_id, "started_s": 1.8, "stall_s": math.nan, "stall_start_s": math.nan,
+                                "event": "del:set:2M@1s"}])
+    fig = timeline_figure(exp, run_id)
+    assert fig is not None
+    top, bottom = fig.axes[:2]
+    mid = [round(k * 0.1 - 0.5 + 0.05, 6) for k in range(25)]
+    (tput,) = top.get_lines()[:1]
+    assert [round(v, 6) for v in tput.get_xdata()] == mid
+    assert list(tput.get_ydata()) == [(100 + 7 * k) * 10.0 for k in range(25)]  # ops/s: 10 × each interval's count
+    p99, lag = bottom.get_lines()[:2]
+    assert [round(v, 6) for v in p99.get_xdata()] == mid and [round(v, 6) for v in lag.get_xdata()] == mid
+    assert list(p99.get_ydata()) == pytest.approx([(k + 1) * 1.0 for k in range(25)], rel=1e-3)  # ms
+    assert list(lag.get_ydata()) == pytest.approx([0.5 * (k + 1) for k in range(25)], rel=1e-3)
+    assert bottom.get_ylabel() == "latency (ms, log)" and (lag.get_linewidth(), lag.get_linestyle()) == (1.0, ":")
+
+    def spans(ax, color):
+        from matplotlib.colors import to_rgba
+
+        out = []
+        for p in ax.patches:
+            if to_rgba(p.get_facecolor())[:3] == to_rgba(color)[:3]:
+                out.append((round(p.get_x(), 6), round(p.get_x() + p.get_width(), 6)))  # axvspan: a Rectangle
+        return out
+
+    # each event labelled at its line, the labels stepped down 11 points each so that near ones do not overlap
+    labels = [(a.get_text(), tuple(a.xyann), a.xy[0]) for a in top.texts]
+    assert labels == [("del:set:2M@1s, stall 300 ms", (3, -4), 1.0), ("del:set:2M@1s", (3, -15), 1.8)], labels
+    for ax in (top, bottom):
+        assert spans(ax, STALL_COLOR) == [(1.1, 1.4)]  # the one stall: 1.6 s since the start is 1.1 s into the window
+        assert spans(ax, "#999") == [(-0.5, 0.0)]
+
+
+def test_a_plain_workload_and_a_study_test_are_no_variants_of_the_structure_table():
+    """The plan's plain workloada has no settings, a many-store test's variant is compared across stores (its own
+    table): neither is a row of the variant study; online-status[online.structure=hash] is, named as its run ids."""
+    from ycsbctl.report.variant_study import variants
+    from ycsbctl.results.variants import TEST_AXES
+
+    exp = _experiment([], [], workloads=["workloada", "workloads/online-status[online.structure=hash]",
+                                         f"workloads/media-items[{TEST_AXES[0]}=text]"])
+    assert variants(exp) == [("workloads/online-status", "online-status-hash", "hash")], variants(exp)
+
+
+def test_the_structure_figure_draws_each_targets_peak_p99_and_bytes_per_variant_side_by_side(structure_study):
+    """Three panels of grouped bars: for each variant (a group at 0, 1) each target's bar (valkey left, redis right,
+    0.4 wide: 0.8 shared by two) is its row's figure, labelled with it; a variant a target did not run has no bar."""
+    from matplotlib.colors import to_hex
+
+    from ycsbctl.report.variant_study import study_figure
+
+    rows = study_rows(structure_study)
+    colors = {"valkey": "#E69F00", "redis": "#0072B2"}
+    fig = study_figure([r for r in rows if not (r["target"] == "redis" and r["variant"] == "set")], colors)
+    assert fig is not None
+    panels = fig.axes[:3]
+    assert [ax.get_title() for ax in panels] == ["peak throughput", "p99 latency at the peak",
+                                                 "memory per record after load"]
+    want = {(r["variant"], r["target"]): r for r in rows}
+    for ax, col in zip(panels, ("throughput", "p99", "bytes_per_record")):
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["hash", "set"]
+        bars = [(round(p.get_x() + p.get_width() / 2, 6), round(p.get_width(), 6), to_hex(p.get_facecolor()),
+                 p.get_height()) for p in ax.patches]
+        expect = [(-0.2, 0.4, "#e69f00", want[("hash", "valkey")][col]), (0.8, 0.4, "#e69f00", want[("set", "valkey")][col]),
+                  (0.2, 0.4, "#0072b2", want[("hash", "redis")][col])]
+        got = [b for b in bars if b[3] == b[3]]  # redis's set bar: not drawn (NaN)
+        assert got == expect, (col, bars)
+        labels = [t.get_text() for t in ax.texts if t.get_text()]
+        assert labels[:2] == [f"{want[('hash', 'valkey')][col]:,.0f}", f"{want[('set', 'valkey')][col]:,.0f}"], labels
+        assert ax.title.get_fontsize() == 10 and {t.get_fontsize() for t in ax.texts} == {7}
+    one = study_figure([r for r in rows if r["target"] == "valkey"], colors)  # one target: its bars 0.8 wide, centred
+    assert one is not None and {(round(p.get_x() + p.get_width() / 2, 6), round(p.get_width(), 6))
+                                for p in one.axes[0].patches} == {(0.0, 0.8), (1.0, 0.8)}
+    sp = fig.subplotpars
+    assert (sp.top, sp.bottom, sp.wspace) == (0.8, 0.2, 0.3)  # room for the titles above and the legend below

@@ -280,3 +280,46 @@ def test_each_headline_kind_says_nothing_of_an_experiment_of_another_kind(synthe
     assert said["disturbances"] == [] and said["variants"] == []
     assert said["ladder"] == ladder_headlines(verdicts) != []
     assert study_headlines(exp, verdicts) == said["ladder"]
+
+
+def test_a_disturbed_ladders_sentences_say_their_throughput_holds_the_stalls_and_one_thread_count_is_the_run_phases(
+        synthetic_experiment):
+    """With events in the folder each ladder sentence ends, in place of its full stop, with what its throughput
+    holds; a study of one thread count is judged by its run points (the load's own thread count aside)."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from ycsbctl.report.study_headlines import _one_thread_count, ladder_study_headlines
+    from ycsbctl.report.verdict_table import ladder_headlines
+    from ycsbctl.results import load
+
+    exp = load(synthetic_experiment)
+    plain = ladder_headlines(exp.verdicts())
+    assert plain and all(line.endswith(".") for line in plain)
+    exp.events = pd.DataFrame({"target": ["redis"], "stall_s": [0.3]})
+    said = ladder_study_headlines(exp, exp.verdicts())
+    assert said == [line[:-1] + " (throughput with the disturbances' stalls in it)." for line in plain]
+    runs = pd.DataFrame({"phase": ["load", "run", "run"], "threads": [8, 1, 2]})
+    assert not _one_thread_count(SimpleNamespace(runs=runs))  # two run thread counts: a ladder
+    assert _one_thread_count(SimpleNamespace(runs=runs.iloc[:2]))  # one, beside the load's 8
+    assert _one_thread_count(SimpleNamespace(runs=runs.iloc[:0]))
+
+
+def test_the_verdict_tables_small_texts_at_their_edges():
+    """The family's level: 95 % where no cell was tested (a level column alone is no test), 99.9999 % when only four
+    digits tell it from 100 %; a detectable factor from 10× without decimals (10.4 reads 10×, 9.4 reads 9.4×); three
+    ratios said one by one, four as their range."""
+    import pandas as pd
+
+    from ycsbctl.report.verdict_table import _ratios, detectable_sentence, level_text
+
+    assert level_text(pd.DataFrame({"ci_level": [0.99, 0.99]})) == "95 %"
+    assert level_text(pd.DataFrame({"p_adjusted": [0.01], "ci_level": [0.999999]})) == "99.9999 %"
+    assert level_text(pd.DataFrame({"p_adjusted": [0.01, 0.02], "ci_level": [0.997, 0.99]})) == "99 %"
+    assert "beyond 10× either way" in detectable_sentence(940.0, 2)
+    assert "beyond 9.4× either way" in detectable_sentence(840.0, 2)
+    three = pd.DataFrame({"ratio": [0.5, 0.25, 0.75], "threads": [8, 1, 4]})
+    assert _ratios(three) == "0.25× at 1, 0.75× at 4, 0.50× at 8"
+    four = pd.concat([three, pd.DataFrame({"ratio": [0.9], "threads": [16]})])
+    assert _ratios(four) == "0.25× to 0.90×"

@@ -61,6 +61,7 @@ def test_no_interval_below_a_tenth_of_the_rate_is_no_stall():
     per = e.pre_ops_per_s * 0.1  # the finer estimate: what intervals 20 and 21 (800 ops) missed
     assert e.pre_ops_per_s == 9_750  # the median of seconds 0 (9,600) and 1 (9,900)
     assert e.stall_est_s == pytest.approx(0.1 * (1 - 150 / per) + 0.1 * (1 - 800 / per), abs=1e-6)
+    assert e.stall_est_s == round(0.1 * (1 - 150 / per) + 0.1 * (1 - 800 / per), 6) == 0.102564  # µs, as written
     assert e.during_s == pytest.approx(0.1)
     assert e.ops_lost == pytest.approx(e.pre_ops_per_s * 0.1 - 150)
 
@@ -273,3 +274,21 @@ def test_the_reference_rate_of_a_short_window_is_the_median_of_its_own_intervals
     to 0.8 s (400 to 800 operations per 100 ms: 600, so 6,000 ops/s), not from 0.2 s (5,500) nor 0.4 s (6,500)."""
     f = _series([100 * (k + 1) for k in range(10)])
     assert reference_rate(f, 0.8, before_s=0.5) == pytest.approx(6000.0)
+
+
+def test_an_empty_merge_holds_no_count_and_a_series_without_a_warm_up_has_none():
+    """The engine merges each interval's counts; an interval with none merges to two empty arrays (an index 0 of
+    count 0 would still be a stored entry); a FineSeries made without a warm-up marks no interval as one."""
+    from ycsbctl.results.fine import merge_sparse
+
+    idx, cnt = merge_sparse([])
+    assert (idx.size, cnt.size) == (0, 0)
+    idx, cnt = merge_sparse([(np.zeros(0, np.int32), np.zeros(0, np.int64))])
+    assert (idx.size, cnt.size) == (0, 0)
+    f = FineSeries()
+    f.operations[0] = 5
+    assert f.warmup_s == 0.0 and list(f.frame().warmup) == [False, False]  # its OVERALL and CLIENT-LAG rows
+    f.latency[2] = f.latency.get(0, (np.zeros(0, np.int32), np.zeros(0, np.int64)))  # latency alone: 0 operations
+    overall = f.frame()
+    overall = overall[overall.op == "OVERALL"].set_index("interval")
+    assert list(overall.operations) == [5, 0, 0] and list(overall.ops_per_s) == [50.0, 0.0, 0.0]

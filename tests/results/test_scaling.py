@@ -55,6 +55,11 @@ def test_three_thread_counts_are_too_few_and_say_so():
     assert f.verdict == scaling.TOO_FEW and not f.fits and math.isnan(f.sigma)
     assert f.text() == "scaling model: too few thread counts (3; the law needs 4)"
     assert scaling.fit([8, 16, 32, 64], [1000.0, float("nan"), 3000.0, 0.0]).verdict == scaling.TOO_FEW
+    four = scaling.fit([1, 2, 4, 8], _law(9_000.0, 0.04, 0.0008, [1, 2, 4, 8]))  # four are enough
+    assert four.verdict == scaling.FITS and four.sigma == pytest.approx(0.04, rel=1e-2)
+    # the hold-out fits the law without the top point: three are too few for that, so no check is claimed
+    assert math.isnan(four.holdout_error) and "fitted without" not in four.text()
+    assert scaling.fit([1, 2, 4, 8, 16], _law(9_000.0, 0.04, 0.0008, [1, 2, 4, 8, 16])).holdout_error < 1e-3
 
 
 def test_a_ladder_the_law_cannot_draw_does_not_fit_and_prints_no_parameters():
@@ -87,6 +92,7 @@ def test_a_ladder_that_only_falls_states_no_peak_below_its_first_thread_count():
     # σ fitted at its upper bound says so; a hold-out error under 1 % is never printed as "0 %"
     serial = scaling.fit(ladder, _law(20_000.0, 1.0, 0.002, ladder))
     assert serial.falls_from == 8 and serial.holdout_error < 0.005 and "within 0.0 %" in serial.text()
+    assert serial.sigma == pytest.approx(1.0, abs=2e-3)  # the fit may go up to 1 (0.99915 here), not stop short of it
     at_bound = dataclasses.replace(serial, sigma=1.0)
     assert "σ 1.000 (at its bound, 1: the law's fully serial case)" in at_bound.text()
     assert "(at its bound" not in dataclasses.replace(serial, sigma=0.99).text()
@@ -154,3 +160,15 @@ def test_a_flat_ladder_has_nothing_left_to_explain_and_its_r2_is_one():
     # every point the same: no variance to explain (R² 1 by definition, never a division by zero)
     f = scaling.fit([8, 16, 32, 64, 128], [1000.0] * 5)
     assert f.r2 == 1.0 and f.fits and f.max_residual < 0.01
+
+
+def test_the_texts_edges_a_residual_at_its_limit_an_error_of_a_tenth_and_thousands():
+    """A fit refused with R² and the largest residual both within their limits (0.15 exactly) is refused for its
+    hold-out, and says so; an error under 10 % has one decimal (9.0 %), from 10 % none (70 %); ops/s in
+    thousands from 1,000 (50.0k, not 50.1k), below as they are."""
+    base = scaling.UslFit(6, 1000.0, 0.05, 0.001, 0.95, 0.15, 0.7, scaling.NO_FIT)
+    assert base.text() == ("scaling model: the Universal Scalability Law does not fit this ladder (fitted without "
+                           "its top thread count it misses that point by 70 %)")
+    assert "R² 0.95, a point off by 15 %)" in dataclasses.replace(base, max_residual=0.1501).text()
+    assert scaling._pct(0.09) == "9.0 %" and scaling._pct(0.7) == "70 %" and scaling._pct(0.1) == "10 %"
+    assert (scaling._fmt(50_000), scaling._fmt(1000), scaling._fmt(999)) == ("50.0k", "1.0k", "999")

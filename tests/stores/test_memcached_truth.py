@@ -163,3 +163,27 @@ def test_the_samplers_operation_rate_and_cpu_are_the_servers_own_counters_over_i
     assert row["get_misses_per_s"] * span == pytest.approx(400, rel=1e-9)
     cpu_s = row["db_cpu_pct"] * span / 100
     assert inner1["cpu_s"] - inner0["cpu_s"] - 1e-6 <= cpu_s <= outer1["cpu_s"] - outer0["cpu_s"] + 1e-6
+
+
+def test_the_samplers_own_pid_and_connection_are_the_servers_and_a_reply_without_the_request_counters_has_no_rate(
+        memcached_server):
+    """``stats pid`` is the process we started; the sampler's one connection is the server's ``curr_connections``
+    less one after close(); a reply without cmd_set (another server's dialect) gives no operation count, not the
+    gets alone."""
+    from ycsbctl.stores.memcached.stats import counters, reported_pid
+
+    def connections() -> int:
+        c = Client(("127.0.0.1", memcached_server.port), connect_timeout=5, timeout=5)
+        try:
+            return int(c.stats()[b"curr_connections"])
+        finally:
+            c.close()
+
+    assert reported_pid(memcached_server.url) == memcached_server.proc.pid
+    sampler = MemcachedStatsSampler(memcached_server.url)
+    sampler.prime()
+    with_it = connections()
+    sampler.close()
+    wait_until(lambda: connections() == with_it - 1, what="the sampler's connection closed")
+    assert counters({"cmd_get": "5", "cmd_touch": "1"})["ops"] is None
+    assert counters({"cmd_get": "5", "cmd_set": "2"})["ops"] == 7.0  # touches and deletes absent: none

@@ -120,3 +120,34 @@ def test_the_footprint_is_the_user_spaces_and_their_indexes_own_bytes_and_tuples
                                              "end end return b'))"))
     assert empty.keys == 0 and full.keys == 200 and full.db_memory_bytes == space_bytes
     assert full.db_memory_bytes - empty.db_memory_bytes >= 200 * 10 * 100  # at least the field bytes
+
+
+def test_the_samplers_memory_is_the_ycsb_spaces_own_bytes_and_its_indexes_and_its_keys_its_tuples(tarantool):
+    """Empty (the space cleared: 0 bytes of tuples, 0 keys), then after a load of 150 records: ``db_used_memory_bytes`` is ``space:bsize()`` plus each index's ``bsize()`` as
+    the server's console says (not one of them alone), ``keys`` the space's ``len()``."""
+    url = tarantool.url
+    registry.for_url(url).clear(url, "usertable")
+    bsizes = ("print(require('json').encode(c:eval('local s = box.space.ycsb local ix = 0 for k, i in pairs(s.index) "
+              "do if type(k) == \"number\" then ix = ix + i:bsize() end end return {s:bsize(), ix, s:len()}')))")
+    sampler = TarantoolStatSampler(url)
+    sampler.prime()
+    try:
+        empty = sampler.sample()
+    finally:
+        sampler.close()
+    space, index, tuples = json.loads(tarantool_console(url, bsizes))
+    assert space == 0 and tuples == 0 and (empty["db_used_memory_bytes"], empty["keys"]) == (index, 0)  # nothing stored
+    load = run_phase(PhaseSpec("load", url, props(recordcount=150), threads=2, processes=1))
+    assert load.status == "ok", load.errors
+    own = json.loads(tarantool_console(url, "print(require('json').encode(c:eval('local s = box.space.ycsb "
+                                            "local ix = 0 for k, i in pairs(s.index) do if type(k) == \"number\" then "
+                                            "ix = ix + i:bsize() end end return {s:bsize(), ix, s:len()}')))"))
+    sampler = TarantoolStatSampler(url)
+    sampler.prime()
+    try:
+        row = sampler.sample()
+    finally:
+        sampler.close()
+    space, index, tuples = own
+    assert space > 0 and index > 0 and tuples == 150
+    assert (row["db_used_memory_bytes"], row["keys"]) == (space + index, 150)

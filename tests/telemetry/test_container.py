@@ -158,3 +158,32 @@ def test_a_containers_memory_leaves_its_inactive_page_cache_out_as_docker_stats_
     assert memory(racy)["mem_usage_bytes"] == 100 and memory(racy)["rss_bytes"] == 100
     assert memory({"memory_stats": {"usage": 100, "stats": {"inactive_file": 99}}})["mem_usage_bytes"] == 1
     assert memory({}) == {"mem_usage_bytes": None, "rss_bytes": None, "mem_limit_bytes": None}
+
+
+def _doc(total: int, system: int, cpus: int | None = 4, percpu: int = 0) -> dict:
+    """A stats document's CPU part as Docker's API gives it (ns): the container's total, the host's system counter."""
+    usage = {"total_usage": total, **({"percpu_usage": [1] * percpu} if percpu else {})}
+    return {"cpu_stats": {"cpu_usage": usage, "system_cpu_usage": system, **({"online_cpus": cpus} if cpus else {})}}
+
+
+def test_a_containers_cpu_is_dockers_formula_on_two_stats_documents_and_its_memory_leaves_the_page_cache_out():
+    """At unit level, on documents shaped as the API's (no server): 0.5 s of CPU while the host's counter advanced
+    4 s on 4 CPUs (1 s of wall time) is 50 % of one core; without online_cpus the per-CPU list's length, else 1;
+    no time or a counter that went back: None. Memory: usage less inactive_file (cgroup v2) or total_inactive_file
+    (v1), never below nothing; RSS the anonymous memory, else the shown usage."""
+    from ycsbctl.telemetry.container import cpu_pct, memory
+
+    assert cpu_pct(_doc(0, 0), _doc(500_000_000, 4_000_000_000)) == pytest.approx(50.0)
+    assert cpu_pct(_doc(0, 0, None), _doc(500_000_000, 4_000_000_000, None, percpu=2)) == pytest.approx(25.0)
+    assert cpu_pct(_doc(0, 0, None), _doc(500_000_000, 4_000_000_000, None)) == pytest.approx(12.5)
+    assert cpu_pct(_doc(0, 0), _doc(0, 4_000_000_000)) == 0.0  # idle: 0 %, not None
+    assert cpu_pct(_doc(0, 5), _doc(10, 5)) is None and cpu_pct(_doc(10, 0), _doc(5, 4_000)) is None
+    assert cpu_pct(_doc(0, 0), {}) is None
+    assert cpu_pct(_doc(0, 0), _doc(1, 1)) == 400.0 and cpu_pct(_doc(1, 0), _doc(0, 1)) is None  # 1 ns either way
+    v2 = {"memory_stats": {"usage": 1000, "limit": 4000, "stats": {"inactive_file": 300, "anon": 600}}}
+    assert memory(v2) == {"mem_usage_bytes": 700, "rss_bytes": 600, "mem_limit_bytes": 4000}
+    v1 = {"memory_stats": {"usage": 1000, "stats": {"total_inactive_file": 200, "rss": 500}}}
+    assert memory(v1) == {"mem_usage_bytes": 800, "rss_bytes": 500, "mem_limit_bytes": None}
+    none = {"memory_stats": {"usage": 1000, "stats": {}}}
+    assert memory(none) == {"mem_usage_bytes": 1000, "rss_bytes": 1000, "mem_limit_bytes": None}
+    assert memory({"memory_stats": {"usage": 100, "stats": {"inactive_file": 300}}})["mem_usage_bytes"] == 100

@@ -334,3 +334,45 @@ def test_a_server_whose_children_end_between_two_reads_keeps_their_cpu():
         parent.wait()
     assert float(done[0]) >= 0.6  # six children, 0.1 s each at least
     assert abs(sampled - truth) <= 0.1 * truth + 0.02, (sampled, truth, sampled - truth)
+
+
+def test_the_rss_of_a_target_of_several_processes_is_all_of_theirs_and_no_record_is_no_figure():
+    """Two processes of one target (shards, a primary and its replicas): the RSS is both, each as psutil reads it
+    (sleep's RSS does not move); a footprint of 0 records has no bytes per record (not a division by 0)."""
+    import subprocess
+
+    import psutil
+
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.footprint import _per_record, _rss
+
+    procs = [subprocess.Popen(["sleep", "30"]) for _ in range(2)]
+    try:
+        ep = Endpoint(target="t", protocol="redis", url="redis://127.0.0.1:1/0", backend="external",
+                      processes=[{"pid": p.pid} for p in procs])
+        rss, source = _rss(ep, 7.0)
+        assert source == "process" and rss == sum(psutil.Process(p.pid).memory_info().rss for p in procs)
+        assert _rss(Endpoint(target="t", protocol="redis", url="redis://127.0.0.1:1/0", backend="external"), 7.0) == \
+            (7.0, "db")  # nothing of ours to read: what the server says
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+    assert _per_record(1000.0, 400.0, 0) is None and _per_record(1000.0, 400.0, 3) == 200.0
+    assert _per_record(1000.0, 400.0, 1) == 600.0  # one record is a figure
+    assert _per_record(1000.0, None, 4) == 250.0 and _per_record(None, 400.0, 3) is None
+
+
+def test_a_counters_rate_is_its_growth_per_second_none_without_a_reading_or_time_and_0_after_a_reset():
+    """Every store sampler's per-second rate of a server counter (stores/sampler.py's counter_rate): the growth over
+    the seconds between the readings (× a scale: CPU seconds as % of a core), None when a reading is missing or no
+    time passed (or the clock went back), 0 when the counter went back (the server restarted)."""
+    from ycsbctl.stores.sampler import counter_rate, rates
+
+    assert counter_rate(100.0, 400.0, 2.0) == 150.0 and counter_rate(1.0, 1.5, 0.5, 100.0) == 100.0
+    assert counter_rate(None, 400.0, 2.0) is None and counter_rate(100.0, None, 2.0) is None
+    assert counter_rate(100.0, 400.0, 0.0) is None and counter_rate(100.0, 400.0, -0.5) is None
+    assert counter_rate(400.0, 100.0, 2.0) == 0.0
+    assert counter_rate(100.0, 100.0, 2.0) == 0.0
+    assert rates({"ops": 10.0, "cpu_s": 1.0}, {"ops": 30.0, "cpu_s": 1.5, "net_in": 5.0}, 2.0) == \
+        {"ops_per_s": 10.0, "net_in_bytes_per_s": None, "net_out_bytes_per_s": None, "db_cpu_pct": 25.0}

@@ -133,3 +133,51 @@ def test_a_disturbance_that_stalled_the_traffic_is_named_first_as_a_single_comma
     assert b["why"].startswith("single command: del:set:2M@5s at 5.0 s held the server 1,657 ms (SLOWLOG 1,653 ms), "
                                "a 1.60 s stall in which every client waited (39,770 operations lost); otherwise latency:")
     assert with_why(_b("latency"), "redis", 8, None, events.iloc[1:])["why"].startswith("latency:")
+
+
+def test_the_cpu_wait_line_is_at_20_percent_of_the_point_and_steal_is_a_share_of_the_host(monkeypatch):
+    """The README's 20 % (not the constant the code holds, which a wrong edit would move with the test), and
+    the hypervisor's steal as a share of the host's cores: 30 % of a core on 2 cores is 15 % of the host."""
+    def why(runq: float) -> str:
+        client = {"main": _role(30.0, 20.0, 10.0, runq=runq)}
+        return explain(_b("latency", client_threads=client, server_threads={"main": _role(20.0, 10.0, 10.0)}), "redis")
+
+    assert why(20.0).startswith("cpu wait: the client's workers waited for a CPU 20% of the point")
+    assert why(19.9).startswith("latency: "), why(19.9)
+    monkeypatch.setenv("YCSBCTL_HOST_BUSY_SHARE", "0.10")
+    assert foreign_busy(_b("latency", host={"foreign_pct": 0.0, "host_steal_pct": 30.0})) == \
+        "the hypervisor gave 30% of a core to other machines (steal: 15% of the host)"
+
+
+def test_a_line_without_the_servers_cpu_or_a_thread_count_says_what_it_has():
+    """No server CPU figure: no per-operation CPU (not a crash); a role without a thread count is one thread (its
+    busiest thread's share is said); the host-cpu line's capacity is the host's cores (2: 200 %)."""
+    one = {"oncpu_pct": 95.0, "busiest_pct": 90.0, "user_pct": 50.0, "system_pct": 45.0, "states": {}}
+    line = explain(_b("server-cpu", server_cpu_pct=None, server_threads={"main": one}), "redis")
+    assert line == "server-cpu: redis's main thread ran 90% of a core, 47% of it in the kernel", line
+    host = explain(_b("host-cpu", server={"runq_pct": 30.0}, client={"runq_pct": 25.0}), "redis")
+    assert host == ("host-cpu: the server waited for a CPU 30% of the point and the client 25%, while together they "
+                    "ran 90% of the host's 200%: they took turns on its cores"), host
+
+
+def test_the_latency_line_lists_each_figure_measured_against_its_own_capacity():
+    """Server 40 % of its 2 cores, client 50 % of its 2 cores, the network at 30 % of its baseline, the round trip:
+    each said against its own capacity; a figure not measured (no share), or the host's loopback counters alone
+    (not our own traffic), is not said."""
+    ev = dict(server_cores=2.0, client_cores=2.0, net_share=0.3, wire={"minrtt_ms": 0.05})
+    line = explain(_b("latency", **ev), "redis", 8, 4000.0)
+    assert line == ("latency: nothing measured was saturated (server 40% of 200%, client 50% of 200%, network 30% of "
+                    "the baseline, round trip 0.05 ms) — cause unknown"), line
+    line = explain(_b("latency", **{**ev, "server_share": None, "net_ours": False}), "redis", 8, 4000.0)
+    assert line == "latency: nothing measured was saturated (client 50% of 200%, round trip 0.05 ms) — cause unknown"
+    bare = explain(_b("latency", server_share=None, client_share=None), "redis")
+    assert bare == "latency: nothing measured was saturated (no figures) — cause unknown", bare
+
+
+def test_an_off_cpu_wait_says_what_the_server_ran_of_its_own_cores_and_a_delay_its_mean_in_ms():
+    roles = {"main": _role(20.0, 10.0, 10.0, runq=5.0, lock=8, idle=2)}
+    line = explain(_b("latency", server_cores=2.0, server_threads=roles), "pg")
+    assert line == ("off-CPU wait: pg's main thread slept in 8 of 10 samples (lock: futex_do_wait 8), each off a CPU "
+                    "75% of the point on average, while the server ran 40% of the 200% it may use"), line
+    delay = explain(_b("latency", wire={"minrtt_ms": 5.0}), "redis", 8, 10_000.0)
+    assert delay == "network delay: our connections' smallest round trip is 5.00 ms of the 10.00 ms an operation took on average"

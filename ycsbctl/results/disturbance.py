@@ -56,7 +56,8 @@ class EventEffect:
 
 def longest_run_below(values: Sequence[float], limit: float) -> tuple[int, int]:
     """``(first index, length)`` of the longest run of consecutive values below ``limit`` ((0, 0): none)."""
-    best, best_at, run, at = 0, 0, 0, 0
+    best, best_at, run = 0, 0, 0
+    at = 0  # set again where each run begins
     for i, v in enumerate(values):
         if v < limit:
             if run == 0:

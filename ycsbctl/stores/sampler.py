@@ -106,13 +106,18 @@ def num(v: Any) -> float | None:
         return None
 
 
+def counter_rate(a: float | None, b: float | None, elapsed_s: float, scale: float = 1.0) -> float | None:
+    """``scale`` × the per-second rate of a counter read ``a`` then ``b``, ``elapsed_s`` seconds apart; None when
+    either reading is missing or no time passed; 0 when it went back (the server restarted, its counters reset)."""
+    return None if a is None or b is None or elapsed_s <= 0 else scale * max(0.0, b - a) / elapsed_s
+
+
 def rates(prev: dict[str, float | None], cur: dict[str, float | None], elapsed_s: float) -> dict[str, float | None]:
     """Per-second rates between two counter readings (``ops``, ``net_in``, ``net_out`` bytes, ``cpu_s``)
     taken ``elapsed_s`` apart; None where either reading is missing. CPU is in % of one core."""
 
     def rate(k: str, scale: float = 1.0) -> float | None:
-        a, b = prev.get(k), cur.get(k)
-        return None if a is None or b is None or elapsed_s <= 0 else scale * max(0.0, b - a) / elapsed_s
+        return counter_rate(prev.get(k), cur.get(k), elapsed_s, scale)
 
     return {"ops_per_s": rate("ops"), "net_in_bytes_per_s": rate("net_in"),
             "net_out_bytes_per_s": rate("net_out"), "db_cpu_pct": rate("cpu_s", 100.0)}

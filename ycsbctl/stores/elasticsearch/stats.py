@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ycsbctl.stores.elasticsearch.admin import INDEX, index_stats, node_stats
-from ycsbctl.stores.sampler import Sampler
+from ycsbctl.stores.sampler import Sampler, counter_rate
 
 
 def counters(stats: dict[str, Any], node: dict[str, Any]) -> dict[str, float | None]:
@@ -41,8 +41,7 @@ class ElasticsearchStatsSampler(Sampler):
         elapsed = now - self._t
         out: dict[str, Any] = {}
         for k in ("get", "index", "delete", "search", "cpu_s"):
-            a, b = self._prev.get(k), cur.get(k)
-            rate = None if a is None or b is None or elapsed <= 0 else max(0.0, b - a) / elapsed
+            rate = counter_rate(self._prev.get(k), cur.get(k), elapsed)
             out["db_cpu_pct" if k == "cpu_s" else f"{k}_per_s"] = None if rate is None else (
                 rate * 100.0 if k == "cpu_s" else rate)
         out["db_used_memory_bytes"] = node.get("jvm", {}).get("mem", {}).get("heap_used_in_bytes")

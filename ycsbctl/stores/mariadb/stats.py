@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ycsbctl.stores.sampler import Sampler, num, rates
+from ycsbctl.stores.sampler import Sampler, counter_rate, num, rates
 
 # Statement counters per kind (Com_*), rows read and the handler's row writes (MariaDB 10.11 has no
 # Innodb_rows_* counters any more)
@@ -89,8 +89,7 @@ class MariaStatusSampler(Sampler):
         out = rates(self.prev, cur, dt)
         out.pop("db_cpu_pct", None)  # MariaDB does not report its CPU time: the process sampler does
         for k in ("rows_read", "rows_written"):
-            a, b = self.prev.get(k), cur.get(k)
-            out[f"db_{k}_per_s"] = None if a is None or b is None or dt <= 0 else max(0.0, b - a) / dt
+            out[f"db_{k}_per_s"] = counter_rate(self.prev.get(k), cur.get(k), dt)
         out["connections"] = cur["connections"]
         self.prev, self.t_prev = cur, now
         return out

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from ycsbctl.stores.memcached.admin import AdminConnection, number
-from ycsbctl.stores.sampler import Sampler, rates
+from ycsbctl.stores.sampler import Sampler, counter_rate, rates
 
 # Counters whose per-second rates are columns of their own (``cmd_get_per_s`` …): requests by kind
 # and how reads ended, as the server counts them.
@@ -80,8 +80,7 @@ class MemcachedStatsSampler(Sampler):
         elapsed = now - self._t
         out = {**gauges(stats), **rates(self._prev, cur, elapsed)}
         for key in RATE_COUNTERS:
-            a, b = self._prev.get(key), cur.get(key)
-            out[f"{key}_per_s"] = None if a is None or b is None or elapsed <= 0 else max(0.0, b - a) / elapsed
+            out[f"{key}_per_s"] = counter_rate(self._prev.get(key), cur.get(key), elapsed)
         self._prev, self._t = cur, now
         return out
 

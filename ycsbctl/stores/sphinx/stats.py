@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ycsbctl.stores.sampler import Sampler
+from ycsbctl.stores.sampler import Sampler, counter_rate
 from ycsbctl.stores.sphinx.admin import number, status
 
 # SHOW STATUS counters whose per-second rates are columns of their own (``command_search_per_s`` …): searchd
@@ -39,8 +39,7 @@ class SphinxStatusSampler(Sampler):
         elapsed = now - self._t
         out: dict[str, Any] = {}
         for k in RATE_COUNTERS:
-            a, b = self._prev.get(k), cur.get(k)
-            out[f"{k}_per_s"] = None if a is None or b is None or elapsed <= 0 else max(0.0, b - a) / elapsed
+            out[f"{k}_per_s"] = counter_rate(self._prev.get(k), cur.get(k), elapsed)
         s, d = out["command_search_per_s"], out["command_delete_per_s"]
         out["ops_per_s"] = None if s is None or d is None else s + d
         self._prev, self._t = cur, now

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ycsbctl.stores.sampler import Sampler, rates
+from ycsbctl.stores.sampler import Sampler, counter_rate, rates
 from ycsbctl.stores.tarantool.admin import AdminConnection, memory, stat_totals
 
 # box.stat() kinds that are data operations (the sampler's own EVALs are not)
@@ -53,8 +53,7 @@ class TarantoolStatSampler(Sampler):
         out = rates(self._prev, cur, elapsed)
         out.pop("db_cpu_pct", None)
         for k in RATE_KINDS:
-            a, b = self._prev.get(k), cur.get(k)
-            out[f"{k.lower()}_per_s"] = None if a is None or b is None or elapsed <= 0 else max(0.0, b - a) / elapsed
+            out[f"{k.lower()}_per_s"] = counter_rate(self._prev.get(k), cur.get(k), elapsed)
         m = memory(self._c)
         out["db_used_memory_bytes"] = ((m["space_bytes"] or 0) + (m["index_bytes"] or 0)
                                        if m["space_bytes"] is not None else None)
