@@ -388,3 +388,25 @@ def _runs_in_our_data_dir(pid: int, target: str) -> bool:
     except psutil.Error:
         return False
     return os.path.basename(cwd).startswith(f"ycsbctl-{target}-") and cwd.startswith(tempfile.gettempdir())
+
+
+def wait_member_ready(entry: catalog.Target, p: dict, settings: dict[str, str], label: str, binary: str) -> None:
+    """Wait until one process of a several-process target (``p``: its pid, role, url and log path) answers; a
+    process that exited, or refused a setting, is one line naming its role (UserError)."""
+    def exited() -> str | None:
+        try:
+            proc = psutil.Process(p["pid"])
+            if proc.status() != psutil.STATUS_ZOMBIE:
+                return None
+        except psutil.Error:
+            pass
+        return f"{os.path.basename(binary)} ({p['role']}) exited"
+
+    try:
+        probe.wait_ready(entry.protocol, p["url"], timeout_s=READY_TIMEOUT_S, exited=exited,
+                         log_tail=lambda: probe.tail(p["log_path"]))
+    except UserError:
+        refused = settings_refused(label, os.path.basename(binary), settings, p["log_path"])
+        if refused is not None:
+            raise refused from None
+        raise

@@ -10,7 +10,6 @@ session; the state file keeps one entry for the target with every process's PID 
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 import subprocess
@@ -25,7 +24,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, UpOptions
-from ycsbctl.provision.local import free_port, settings_refused, stop_all
+from ycsbctl.provision.local import free_port, stop_all, wait_member_ready
 from ycsbctl.provision.tls import ServerCertificates
 
 CLUSTER_ARGS = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000")
@@ -122,7 +121,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
                            "started": time.time()})
         delays: dict[str, str] = {}
         for p in procs:
-            _wait(entry, p, settings, label, binary)
+            wait_member_ready(entry, p, settings, label, binary)
             delays.update(_no_first_sync_delay(p, settings, len(procs)))  # as soon as it answers
         if shape.shards:
             _create_cluster(procs, shape, certs, say, label)
@@ -180,26 +179,6 @@ def _roles(shape: Topology) -> list[str]:
     # redis-cli --cluster create takes the primaries first, then the replicas
     return [*(f"shard {s + 1} primary" for s in range(shape.shards)),
             *(f"shard replica {r + 1}" for r in range(shape.shards * shape.replicas))]
-
-
-def _wait(entry: catalog.Target, p: dict, settings: dict[str, str], label: str, binary: str) -> None:
-    def exited() -> str | None:
-        try:
-            proc = psutil.Process(p["pid"])
-            if proc.status() != psutil.STATUS_ZOMBIE:
-                return None
-        except psutil.Error:
-            pass
-        return f"{os.path.basename(binary)} ({p['role']}) exited"
-
-    try:
-        probe.wait_ready(entry.protocol, p["url"], timeout_s=READY_TIMEOUT_S, exited=exited,
-                         log_tail=lambda: probe.tail(p["log_path"]))
-    except UserError:
-        refused = settings_refused(label, os.path.basename(binary), settings, p["log_path"])
-        if refused is not None:
-            raise refused from None
-        raise
 
 
 def _redis_cli() -> str:

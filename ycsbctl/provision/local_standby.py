@@ -25,7 +25,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, UpOptions
-from ycsbctl.provision.local import free_port, settings_refused, stop_all
+from ycsbctl.provision.local import free_port, stop_all, wait_member_ready
 from ycsbctl.provision.tls import ServerCertificates
 
 STANDBY_NAME = "standby1"  # its application_name: what synchronous_standby_names names
@@ -65,7 +65,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
         local_prep._initdb(binary, primary_dir, user, log_path)
         _start(label, entry, binary, "primary", primary_dir, ports[0], settings, certs, memory, pinned, user,
                options, endpoint, key, procs, root, [])
-        _wait(entry, procs[0], settings, label, binary)
+        wait_member_ready(entry, procs[0], settings, label, binary)
         standby_dir = str(Path(root) / f"2-{ports[1]}")
         conninfo = (f"host=127.0.0.1 port={ports[0]} user={local_prep.PG_USER} application_name={STANDBY_NAME}"
                     # no client certificate: libpq would look in $HOME/.postgresql, ours (root's), unreadable
@@ -78,7 +78,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
         _start(label, entry, binary, f"standby of 127.0.0.1:{ports[0]}", standby_dir, ports[1], settings, certs,
                memory, pinned, user, options, endpoint, key, procs, root,
                [f"--primary_conninfo={conninfo}", "--hot_standby=on"])
-        _wait(entry, procs[1], settings, label, binary)
+        wait_member_ready(entry, procs[1], settings, label, binary)
         sync = _wait_streaming(first_url)
         facts = probe.describe(entry.protocol, first_url, expected=entry.display)
     except BaseException:
@@ -116,25 +116,6 @@ def _start(label: str, entry: catalog.Target, binary: str, role: str, data_dir: 
         endpoint.pid = procs[0]["pid"]
         state.add({"key": key, "endpoint": endpoint.to_dict(), "create_time": procs[0]["create_time"],
                    "processes": procs, "data_dir": root, "options": options.to_store(), "started": time.time()})
-
-
-def _wait(entry: catalog.Target, p: dict, settings: dict[str, str], label: str, binary: str) -> None:
-    def exited() -> str | None:
-        try:
-            if psutil.Process(p["pid"]).status() != psutil.STATUS_ZOMBIE:
-                return None
-        except psutil.Error:
-            pass
-        return f"{os.path.basename(binary)} ({p['role']}) exited"
-
-    try:
-        probe.wait_ready(entry.protocol, p["url"], timeout_s=READY_TIMEOUT_S, exited=exited,
-                         log_tail=lambda: probe.tail(p["log_path"]))
-    except UserError:
-        refused = settings_refused(label, os.path.basename(binary), settings, p["log_path"])
-        if refused is not None:
-            raise refused from None
-        raise
 
 
 def _wait_streaming(url: str) -> str:
