@@ -410,3 +410,14 @@ def wait_member_ready(entry: catalog.Target, p: dict, settings: dict[str, str], 
         if refused is not None:
             raise refused from None
         raise
+
+
+def several_process_endpoint(label: str, entry: catalog.Target, first_url: str, first_port: int, options: UpOptions,
+                             memory: int | None, binary: str) -> tuple[Endpoint, str]:
+    """The endpoint of a target of several local processes (a cluster, a primary and its standby), named by its
+    first process's URL and port, and its key in the state file."""
+    endpoint = Endpoint(target=label, protocol=entry.protocol, url=first_url, backend="local",
+                        log_path=str(state.logs_dir() / f"{label}-{options.experiment_id}-{first_port}.log"),
+                        memory_limit_bytes=memory, notes=list(options.notes), kind=entry.name,
+                        settings=dict(options.settings), binary=binary)
+    return endpoint, f"local:{label}:{first_port}"

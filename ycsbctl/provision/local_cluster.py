@@ -24,7 +24,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, UpOptions
-from ycsbctl.provision.local import free_port, stop_all, wait_member_ready
+from ycsbctl.provision.local import free_port, several_process_endpoint, stop_all, wait_member_ready
 from ycsbctl.provision.tls import ServerCertificates
 
 CLUSTER_ARGS = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000")
@@ -85,11 +85,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
     ports = _ports(shape.processes, bus=bool(shape.shards))
     roles = _roles(shape)
     first_url = catalog.url_for(entry.protocol, ports[0], tls=certs)
-    endpoint = Endpoint(target=label, protocol=entry.protocol, url=first_url, backend="local",
-                        log_path=str(state.logs_dir() / f"{label}-{options.experiment_id}-{ports[0]}.log"),
-                        memory_limit_bytes=memory, notes=list(options.notes), kind=entry.name,
-                        settings=dict(options.settings), binary=binary)
-    key = f"local:{label}:{ports[0]}"
+    endpoint, key = several_process_endpoint(label, entry, first_url, ports[0], options, memory, binary)
     procs: list[dict] = []
     try:
         for i, (port, role) in enumerate(zip(ports, roles)):
