@@ -16,7 +16,7 @@ test: bytecode
 	.venv/bin/ruff check ycsbctl tests bench
 	.venv/bin/mypy ycsbctl
 	.venv/bin/lint-imports  # the layers and contracts of [tool.importlinter] in pyproject.toml
-	YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs tests
+	YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs --durations=40 tests  # the 40 slowest: where the budget goes
 
 # The checkout's modules compiled once, up front: the suite starts well over a thousand Python processes
 # (ycsbctl commands, their engine workers), and where PYTHONDONTWRITEBYTECODE is set (as on CI-like

@@ -96,6 +96,7 @@ TESTS: dict[str, list[str]] = {
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
+    "ycsbctl/results/host_drift.py": ["tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
     "ycsbctl/results/scaling.py": ["tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
@@ -212,6 +213,7 @@ TESTS: dict[str, list[str]] = {
     # and records: the footprint per record).
     "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replicas.py"],
     "ycsbctl/stores/redis/store.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_bindings.py",
                                        "tests/stores/test_mongodb_truth.py"],
@@ -246,6 +248,8 @@ TESTS: dict[str, list[str]] = {
 # tests/test_mutation_map.py fails on a module in neither this list nor TESTS (an ``__init__.py`` of
 # imports only aside), so that a new module is not silently left out.
 NOT_FIGURES: dict[str, str] = {
+    "ycsbctl/stores/sql/tls.py": "the TLS settings of a SQL URL (sslmode, CA, verification) for the drivers: no "
+                                 "figure; tests/stores/test_sql_tls.py checks the server sees every session encrypted",
     "ycsbctl/results/__init__.py": "re-exports",
     "ycsbctl/results/disk.py": "whether the folder can be written",
     "ycsbctl/results/events.py": "copies the disturbance table's rows (results/disturbance.py) into events.parquet",
