@@ -24,11 +24,16 @@ from ycsbctl.errors import UserError
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, UpOptions
-from ycsbctl.provision.local import free_port, several_process_endpoint, stop_all, wait_member_ready
+from ycsbctl.provision.local import (
+    READY_TIMEOUT_S,
+    free_port,
+    several_process_endpoint,
+    stop_all,
+    wait_member_ready,
+)
 from ycsbctl.provision.tls import ServerCertificates
 
 CLUSTER_ARGS = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000")
-READY_TIMEOUT_S = 60.0
 # Settings a several-process kind takes for itself (popped before the server's command line):
 SHARDS, REPLICAS = "shards", "replicas"
 

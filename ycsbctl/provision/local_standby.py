@@ -25,11 +25,16 @@ from ycsbctl.errors import UserError
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, UpOptions
-from ycsbctl.provision.local import free_port, several_process_endpoint, stop_all, wait_member_ready
+from ycsbctl.provision.local import (
+    READY_TIMEOUT_S,
+    free_port,
+    several_process_endpoint,
+    stop_all,
+    wait_member_ready,
+)
 from ycsbctl.provision.tls import ServerCertificates
 
 STANDBY_NAME = "standby1"  # its application_name: what synchronous_standby_names names
-READY_TIMEOUT_S = 60.0
 
 
 def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, certs: ServerCertificates | None,
