@@ -65,15 +65,24 @@ def margin_of(drifts: list[float]) -> float:
     return float(np.quantile(drifts, 0.95, method="higher"))
 
 
+def _load(path: Path) -> tuple[dict, dict[str, list[float]]] | None:
+    """The record at ``path`` and its drifts per metric (fractions, NaN left out); None where there is none
+    or it cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data, {str(k): [float(x) for x in v["drifts"] if x == x] for k, v in data["metrics"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def read(path: Path | None = None) -> Margins:
     """The record's margins (per metric, :func:`margin_of` its recorded drifts); the default where there is none
     or it cannot be read (a broken record is not a reason to stop a comparison)."""
     path = path or cache_dir() / FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        metrics = {str(k): [float(x) for x in v["drifts"] if x == x] for k, v in data["metrics"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    loaded = _load(path)
+    if loaded is None:
         return Margins({}, f"the default, no calibration record at {path}")
+    data, metrics = loaded
     margins = {k: margin_of(v) for k, v in metrics.items() if v}
     n = max((len(v) for v in metrics.values()), default=0)
     return Margins(margins, f"{path} ({n} A/A cells, {data.get('source', '?')}, {data.get('updated_at', '?')})")
@@ -83,11 +92,7 @@ def record(ratios: Iterable[tuple[str, float]], source: str, path: Path | None =
     """Add A/A ratios (metric, ratio of one cell between two experiments where nothing changed) to the
     record, keeping the newest :data:`KEEP` per metric; return its path."""
     path = path or cache_dir() / FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        metrics = {str(k): list(v["drifts"]) for k, v in data["metrics"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        metrics = {}
+    metrics = (_load(path) or ({}, {}))[1]
     for metric, ratio in ratios:
         d = drift(ratio)
         if d == d:
