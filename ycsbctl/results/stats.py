@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -144,8 +144,6 @@ def beyond_margin(c: Comparison, margin: float) -> Comparison:
     the margin (``scipy.stats.t.sf``), so that, like the plain test's, it is below a level exactly when
     the two-sided interval at 1 − that level lies wholly beyond the margin. A comparison without a test
     keeps its p (NaN); one without spread is 0 beyond the margin, else 1."""
-    from dataclasses import replace
-
     if margin <= 0 or math.isnan(c.p_value) or not c.ratio > 0:
         return c
     excess = abs(math.log(c.ratio)) - math.log1p(margin)
@@ -210,8 +208,6 @@ def decide(comparisons: Sequence[Comparison], higher_is_better: Sequence[bool], 
     level a cell must reach when the others are all null (``alpha`` over the cells tested: BH's first
     step), so that no cell reads "±1 % detectable" beside a 2 % difference it did not call. The tested
     cells' intervals are restated at the family's level (:func:`family_level`)."""
-    from dataclasses import replace
-
     tested = [i for i, c in enumerate(comparisons) if not math.isnan(c.p_value)]
     adjusted = _sps().false_discovery_control([comparisons[i].p_value for i in tested]) if tested else []
     out = list(comparisons)
@@ -246,8 +242,6 @@ def family_level(alpha: float, tested: int, called: int) -> float:
 def at_level(c: Comparison, level: float) -> Comparison:
     """``c`` with its t interval of the mean log ratio restated at ``level`` (same standard error and
     degrees of freedom); an exact comparison (no spread) or one without a test keeps its interval."""
-    from dataclasses import replace
-
     if not (c.se_log > 0 and c.df > 0 and c.ratio > 0):
         return c
     t = t_quantile(1 - (1 - level) / 2, c.df)
