@@ -289,6 +289,8 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
+        "at exactly 20 drifts numpy's 'higher' 95th percentile is the 20th of 20 (ceil(0.95 x 19) = 19): the largest either way",
     "ycsbctl/telemetry/bottleneck.py: if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: "
     "N threads serve clients | Gt -> GtE":
         "io-threads 1 then returns max(own, min(1, limit)), and every store's own cores are at least min(1, limit)",

@@ -116,3 +116,22 @@ def test_from_twenty_recorded_cells_the_margin_is_their_95th_percentile_not_one_
     assert m == pytest.approx(0.04) and host_drift.margin_of([0.01, 0.03]) == pytest.approx(0.03)
     assert host_drift.margin_of([0.01] * 38 + [0.03, 1.5]) == pytest.approx(0.03)  # 40: the 39th (ceil .95·39)
     assert host_drift.margin_of([0.01] * 19 + [1.5]) == pytest.approx(1.5)  # 20: the 20th (ceil .95·19)
+
+
+def test_the_records_place_its_rounding_its_version_and_a_ratio_without_a_drift(tmp_path, monkeypatch):
+    """Survivors of a sampled mutation run: $XDG_CACHE_HOME is honoured when $YCSBCTL_CACHE_DIR is not set;
+    a drift is kept to 6 decimals; the record says its format's version (1); no ratio, no drift; a record
+    without metrics counts 0 cells."""
+    import json
+    import math
+
+    monkeypatch.delenv("YCSBCTL_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert host_drift.cache_dir() == tmp_path / "xdg" / "ycsbctl"
+    path = host_drift.record([("throughput", 1.0512345678)], "test")
+    assert path == tmp_path / "xdg" / "ycsbctl" / "host_drift.json"
+    data = json.loads(path.read_text())
+    assert data["version"] == 1 and data["metrics"]["throughput"]["drifts"] == [0.051235]
+    assert math.isnan(host_drift.drift(0.0))
+    path.write_text(json.dumps({"metrics": {}, "source": "empty"}))
+    assert "(0 A/A cells" in host_drift.read(path).source
