@@ -287,3 +287,14 @@ def test_drift_of_rising_and_of_constant_rounds():
     assert stats.drift_text("p99 latency", d) == f"p99 latency rose {d.change:.0%} from the first round to the last"
     assert stats.drift({1: 5.0, 2: 5.0, 3: 5.0, 4: 5.0}) is None  # no spread: no trend
     assert stats.drift({1: 5.0, 2: 0.0, 3: 5.0, 4: 6.0}) is None  # three usable rounds
+
+
+def test_a_half_width_needs_both_bounds_positive():
+    """Survivors of a sampled mutation run (``and`` → ``or``, ``> 0`` → ``> -1``): one bound at 0 or below, no
+    half width (NaN), never a division by zero or a root of a negative."""
+    from ycsbctl.results.stats import Interval
+
+    assert math.isnan(Interval(3, 1.0, 0.0, 2.0, 0.1).half_width)
+    assert math.isnan(Interval(3, 1.0, 2.0, 0.0, 0.1).half_width)
+    assert math.isnan(Interval(3, 1.0, -0.5, 2.0, 0.1).half_width)
+    assert Interval(3, 1.0, 0.5, 2.0, 0.1).half_width == pytest.approx(1.0)
