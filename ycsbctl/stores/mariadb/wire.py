@@ -32,6 +32,7 @@ from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import Dialect, columns
 from ycsbctl.stores.sql.tls import untrusted
 from ycsbctl.stores.sql.wire import SqlWireBinding
+from ycsbctl.stores.tls_wire import start_tls
 from ycsbctl.workload.core import DELETE, INSERT, READ
 
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
@@ -247,7 +248,7 @@ class MariaWireBinding(SqlWireBinding):
         plain = self.proto.transport
         plain.write(packet(struct.pack("<IIB", wanted | CLIENT_SSL, 1 << 24, UTF8MB4) + b"\x00" * 23, 1))
         try:
-            secure = await loop.start_tls(plain, self.proto, tls.context(), server_hostname=self.host)
+            secure = await start_tls(plain, self.proto, tls.context(), self.host)
         except (OSError, ConnectionError) as exc:
             hint = untrusted(exc, UNTRUSTED_FIX)
             raise ConnectionLost(f"{self.address()}: {hint or 'TLS handshake failed'} ({exc})") from None
