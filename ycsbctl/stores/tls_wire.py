@@ -141,10 +141,12 @@ class TlsLayer(asyncio.Protocol):
         if data:
             incoming.write(data)
         chunks = []
+        ended = False
         try:
             while incoming.pending or c.pending():
                 chunk = c.read(READ_BYTES)
                 if not chunk:  # close_notify from the server
+                    ended = True
                     break
                 chunks.append(chunk)
         except _AGAIN:  # a partial record, or a record that was no data (a session ticket)
@@ -159,6 +161,8 @@ class TlsLayer(asyncio.Protocol):
             self._flush()
         if chunks:
             self.app.data_received(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+        if ended and self.transport is not None:  # our close_notify in answer, then the connection closed
+            self.transport.close()
 
     def _retry(self) -> None:
         backlog, self.backlog = self.backlog, []
