@@ -243,8 +243,6 @@ class MariaWireBinding(SqlWireBinding):
         if not caps & CLIENT_SSL:
             raise ConnectionLost(f"{self.address()} speaks no TLS (no CLIENT_SSL in its greeting): drop ssl from the "
                                  "URL, or start the server with --ssl-cert and --ssl-key")
-        loop = self.loop
-        assert loop is not None
         plain = self.proto.transport
         plain.write(packet(struct.pack("<IIB", wanted | CLIENT_SSL, 1 << 24, UTF8MB4) + b"\x00" * 23, 1))
         try:
@@ -252,7 +250,6 @@ class MariaWireBinding(SqlWireBinding):
         except (OSError, ConnectionError) as exc:
             hint = untrusted(exc, UNTRUSTED_FIX)
             raise ConnectionLost(f"{self.address()}: {hint or 'TLS handshake failed'} ({exc})") from None
-        assert secure is not None  # None only for a server-side upgrade
         self.proto.connection_made(secure)  # start_tls does not call it
         self.encrypted = True
 

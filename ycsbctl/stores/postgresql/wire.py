@@ -323,7 +323,6 @@ class PgWireBinding(SqlWireBinding):
         except BaseException:
             transport.close()
             raise
-        assert secure is not None  # None only for a server-side upgrade
         proto.connection_made(secure)  # start_tls does not call it
         self.encrypted = True
         return proto
