@@ -28,8 +28,9 @@ def load_each(urls: dict[str, str], records: int) -> None:
 
 
 def pairs(urls: dict[str, str], names: tuple[str, ...], records: int, threads: int, rounds: int,
-          duration_s: float) -> Medians:
-    """``rounds`` points on each of ``names`` in turn at ``threads``: medians per name."""
+          duration_s: float) -> tuple[Medians, dict[str, list[float]]]:
+    """``rounds`` points on each of ``names`` in turn at ``threads``: medians per name, and each
+    round's client µs/op per name (for the paired interval of the ratio)."""
     got: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
     for _ in range(rounds):
         for name in names:
@@ -39,20 +40,23 @@ def pairs(urls: dict[str, str], names: tuple[str, ...], records: int, threads: i
             if bad:
                 print(f"  {name} at {threads} threads: {bad} operations failed ({r.errors})", flush=True)
             got[name].append((r.throughput_ops, r.client_us_per_op()))
-    return {n: (statistics.median(o for o, _ in v), statistics.median(u for _, u in v)) for n, v in got.items()}
+    return ({n: (statistics.median(o for o, _ in v), statistics.median(u for _, u in v)) for n, v in got.items()},
+            {n: [u for _, u in v] for n, v in got.items()})
 
 
 def compare(doc: str, names: tuple[str, str], labels: tuple[str, str], max_ratio: float, goal: str,
             experiment_id: str) -> int:
     """A whole side-by-side bench: its options (``--records``, ``--duration``, ``--threads``, ``--rounds``),
     the two catalogue targets ``names`` started on loopback and loaded, pairs of points at each thread
-    count, then a table of ops/s and client µs/op per path (``labels``), their ratio and the load
+    count, then a table of ops/s and client µs/op per path (``labels``), their ratio (of the medians;
+    in brackets the paired 95 % interval of the per-round ratios, from 2 rounds on) and the load
     average; exit status 1 unless ``names[0]``'s µs/op ÷ ``names[1]``'s ≤ ``max_ratio`` at every thread
     count (``goal`` says it in words)."""
     import argparse
     import os
 
     from ycsbctl.provision import provisioned
+    from ycsbctl.results.stats import compare as paired
 
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--records", type=int, default=20000)
@@ -67,17 +71,20 @@ def compare(doc: str, names: tuple[str, str], labels: tuple[str, str], max_ratio
         load_each(urls, args.records)
         rows = []
         for t in threads:
-            med = pairs(urls, names, args.records, t, args.rounds, args.duration)
-            rows.append((t, med[a], med[b], os.getloadavg()[0]))
+            med, per_round = pairs(urls, names, args.records, t, args.rounds, args.duration)
+            c = paired(dict(enumerate(per_round[b])), dict(enumerate(per_round[a])), paired=True)
+            rows.append((t, med[a], med[b], os.getloadavg()[0], c.low, c.high))
             print(f"  {t} threads: {labels[0]} {med[a][0]:,.0f} ops/s {med[a][1]:.1f} µs/op; "
                   f"{labels[1]} {med[b][0]:,.0f} ops/s {med[b][1]:.1f} µs/op", flush=True)
     heads = [f"{labels[0]} ops/s", f"{labels[1]} ops/s", f"{labels[0]} µs/op", f"{labels[1]} µs/op"]
     widths = [max(10, len(h)) for h in heads]
-    print(f"\n{'threads':>7} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths)) + f" {'ratio':>6} {'load1':>6}")
-    for t, (ao, au), (bo, bu), load1 in rows:
+    print(f"\n{'threads':>7} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths))
+          + f" {'ratio':>6} {'95 % interval':>14} {'load1':>6}")
+    for t, (ao, au), (bo, bu), load1, low, high in rows:
         cells = [f"{ao:,.0f}", f"{bo:,.0f}", f"{au:.1f}", f"{bu:.1f}"]
-        print(f"{t:7d} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths)) + f" {au / bu:6.2f} {load1:6.2f}")
-    worst = max(au / bu for _, (_, au), (_, bu), _ in rows)
+        span = f"[{low:.2f}, {high:.2f}]" if low == low else "—"  # NaN below 2 rounds
+        print(f"{t:7d} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths)) + f" {au / bu:6.2f} {span:>14} {load1:6.2f}")
+    worst = max(au / bu for _, (_, au), (_, bu), *_ in rows)
     met = worst <= max_ratio
     print(f"\n  [{'met' if met else 'NOT met'}] {goal} ≤ {max_ratio:g}× at every thread count: worst {worst:.2f}×")
     return 0 if met else 1

@@ -212,6 +212,7 @@ TESTS: dict[str, list[str]] = {
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
     "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replicas.py"],
     "ycsbctl/stores/redis/store.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],

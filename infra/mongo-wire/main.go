@@ -9,11 +9,17 @@
 // Usage:
 //
 //	mongo-wire [--listen 127.0.0.1:27017] [--data DIR] [--log-level warn] [--version]
+//	           [--tls-cert-file CERT --tls-key-file KEY]
+//
+// With --tls-cert-file and --tls-key-file the --listen address speaks TLS only
+// (FerretDB's TLS listener; clients are not asked for a certificate).
 //
 // When the listener is bound (connections are accepted from then on) one line
 // is printed to stdout and flushed:
 //
 //	mongo-wire listening on 127.0.0.1:27017
+//
+// (followed by " (TLS)" when it speaks TLS).
 //
 // SIGINT/SIGTERM stop it cleanly (exit 0). Exit codes: 0 clean stop or
 // --version, 1 startup failure, 2 bad usage, 3 listen address in use.
@@ -71,9 +77,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", "SQLite data `directory` (created if missing); default: a fresh temporary directory removed on exit")
 	logLevel := fs.String("log-level", "warn", "FerretDB log `level`: debug, info, warn, error or off")
 	showVersion := fs.Bool("version", false, "print version and exit")
+	tlsCert := fs.String("tls-cert-file", "", "server certificate `file` (PEM): --listen speaks TLS only (with --tls-key-file)")
+	tlsKey := fs.String("tls-key-file", "", "server private key `file` (PEM) of --tls-cert-file")
 
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: mongo-wire [--listen ADDR] [--data DIR] [--log-level LEVEL] [--version]\n\n")
+		fmt.Fprintf(stderr, "Usage: mongo-wire [--listen ADDR] [--data DIR] [--log-level LEVEL] [--version] [--tls-cert-file CERT --tls-key-file KEY]\n\n")
 		fmt.Fprintf(stderr, "Serves the MongoDB wire protocol using embedded FerretDB %s with the SQLite backend.\n\n", ferretDBVersion)
 		fs.PrintDefaults()
 	}
@@ -88,6 +96,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "mongo-wire: unexpected arguments: %s\n", strings.Join(fs.Args(), " "))
+		return exitUsage
+	}
+
+	if (*tlsCert == "") != (*tlsKey == "") {
+		fmt.Fprintln(stderr, "mongo-wire: --tls-cert-file and --tls-key-file go together")
 		return exitUsage
 	}
 
@@ -148,8 +161,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	// ferretdb.New binds the listener synchronously (net.Listen), so once it
 	// returns the kernel already accepts connections.
+	listener := ferretdb.ListenerConfig{TCP: *listen}
+	suffix := ""
+	if *tlsCert != "" {
+		listener = ferretdb.ListenerConfig{TLS: *listen, TLSCertFile: *tlsCert, TLSKeyFile: *tlsKey}
+		suffix = " (TLS)"
+	}
+
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
+		Listener:  listener,
 		Logger:    logger,
 		Handler:   "sqlite",
 		SQLiteURL: sqliteURL,
@@ -170,7 +190,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	// os.Stdout is unbuffered; a single Write is one flushed line.
-	fmt.Fprintf(stdout, "mongo-wire listening on %s\n", addr)
+	fmt.Fprintf(stdout, "mongo-wire listening on %s%s\n", addr, suffix)
 	logger.Info("mongo-wire started", slog.String("addr", addr), slog.String("data", dir))
 
 	go func() {

@@ -171,8 +171,10 @@ def test_the_wire_protocol_serves_plain_urls_and_pymongo_the_rest():
     from ycsbctl.stores.mongodb.wire import wire_eligible, write_concern
 
     assert wire_eligible("mongodb://127.0.0.1:27017/ycsb?w=1&journal=false", {})
+    assert wire_eligible("mongodb://h/ycsb?tls=true&tlsCAFile=/ca.crt&tlsAllowInvalidHostnames=true", {})  # TLS too
     for url in ("mongodb://u:pw@127.0.0.1/ycsb", "mongodb://a:1,b:2/ycsb", "mongodb+srv://c.example/ycsb",
-                "mongodb://h/ycsb?replicaSet=rs0", "mongodb://h/ycsb?tls=true", "mongodb://h/?readPreference=secondary"):
+                "mongodb://h/ycsb?replicaSet=rs0", "mongodb://h/ycsb?tls=true&tlsCertificateKeyFile=/me.pem",
+                "mongodb://h/?readPreference=secondary"):
         assert not wire_eligible(url, {}), url
     assert not wire_eligible("mongodb://h/ycsb", {"batchsize": "100"})
     assert not wire_eligible("mongodb://h/ycsb", {"mongodb.upsert": "true"})

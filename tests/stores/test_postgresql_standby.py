@@ -6,43 +6,102 @@ insert is a TIMEOUT, not an OK."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pandas as pd
 import psutil
+import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from ycsbctl import telemetry
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.provision.auto import provision, teardown
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.report.deployment_findings import _bytes, replication_findings
 from ycsbctl.stores.binding import Status
 from ycsbctl.stores.postgresql.session import query
 from ycsbctl.workload.properties import load_properties
 
 
-def test_remote_apply_commits_are_on_the_standby_and_wait_for_it() -> None:
+@pytest.fixture(scope="module")
+def standby_pair() -> Iterator[Endpoint]:
+    """A primary with synchronous_commit=remote_apply and its standby, for this module's tests."""
     ep = provision("postgresql-standby", "local", experiment_id="tests", say=lambda _: None,
                    settings={"synchronous_commit": "remote_apply"})
-    try:
-        primary, standby = ep.processes
-        assert primary["role"] == "primary" and standby["role"].startswith("standby of")
-        assert query(ep.url, "SELECT application_name, state, sync_state FROM pg_stat_replication", 5.0) == [
-            ("standby1", "streaming", "sync")]
-        assert query(standby["url"], "SELECT pg_is_in_recovery(), current_setting('primary_conninfo') <> ''", 5.0) == [
-            (True, True)]
-        assert query(ep.url, "SHOW synchronous_commit", 5.0) == [("remote_apply",)]
-        props = {**load_properties("workload-a"), "recordcount": "200", "operationcount": "0"}
-        r = run_phase(PhaseSpec("load", ep.url, props, threads=2, processes=1))
-        assert r.ops["INSERT"].returns == {"OK": 200}
-        assert query(standby["url"], "SELECT COUNT(*) FROM usertable", 5.0) == [(200,)]  # applied before the OK
-        # the standby stopped (its postmaster, startup and WAL receiver): a commit waits for it
-        stopped = [psutil.Process(standby["pid"]), *psutil.Process(standby["pid"]).children(recursive=True)]
-        for p in stopped:
-            p.suspend()
-        try:
-            async def insert(bs):
-                return await bs[0].insert("usertable", b"user-while-stopped", field_values())
+    yield ep
+    teardown(ep)
 
-            assert run_bindings(insert, ep.url, timeout_s=1.0) == Status.TIMEOUT
-        finally:
-            for p in stopped:
-                p.resume()
+
+def test_remote_apply_commits_are_on_the_standby_and_wait_for_it(standby_pair) -> None:
+    ep = standby_pair
+    primary, standby = ep.processes
+    assert primary["role"] == "primary" and standby["role"].startswith("standby of")
+    assert query(ep.url, "SELECT application_name, state, sync_state FROM pg_stat_replication", 5.0) == [
+        ("standby1", "streaming", "sync")]
+    assert query(standby["url"], "SELECT pg_is_in_recovery(), current_setting('primary_conninfo') <> ''", 5.0) == [
+        (True, True)]
+    assert query(ep.url, "SHOW synchronous_commit", 5.0) == [("remote_apply",)]
+    props = {**load_properties("workload-a"), "recordcount": "200", "operationcount": "0"}
+    r = run_phase(PhaseSpec("load", ep.url, props, threads=2, processes=1))
+    assert r.ops["INSERT"].returns == {"OK": 200}
+    assert query(standby["url"], "SELECT COUNT(*) FROM usertable", 5.0) == [(200,)]  # applied before the OK
+    # the standby stopped (its postmaster, startup and WAL receiver): a commit waits for it
+    stopped = [psutil.Process(standby["pid"]), *psutil.Process(standby["pid"]).children(recursive=True)]
+    for p in stopped:
+        p.suspend()
+    try:
+        async def insert(bs):
+            return await bs[0].insert("usertable", b"user-while-stopped", field_values())
+
+        assert run_bindings(insert, ep.url, timeout_s=1.0) == Status.TIMEOUT
     finally:
-        teardown(ep)
+        for p in stopped:
+            p.resume()
+
+
+def _lag(url: str) -> int:
+    """What the primary's pg_stat_replication says now: the standby's WAL sent and not replayed (bytes)."""
+    return int(query(url, "SELECT pg_wal_lsn_diff(sent_lsn, replay_lsn) FROM pg_stat_replication", 5.0)[0][0])
+
+
+def test_the_standby_s_lag_per_point_is_what_pg_stat_replication_says(standby_pair) -> None:
+    """The sampler's repl_lag_bytes per point (runs.parquet's repl_lag_bytes_max, the findings' line):
+    with remote_apply, 0 once the writes are acknowledged (and at most the commits in flight during them);
+    with the standby's replay paused while the primary's commits wait for its flush only, growing with
+    every write, between what the primary said before the point and after it."""
+    ep = standby_pair
+    standby = ep.processes[1]["url"]
+    props = {**load_properties("workload-a"), "recordcount": "100", "operationcount": "0", "readproportion": "0",
+             "updateproportion": "1", "table": "lagtable"}
+    run_phase(PhaseSpec("load", ep.url, props, threads=2, processes=1))
+    with telemetry.sampling(ep, evidence=False) as capture:
+        r = run_phase(PhaseSpec("run", ep.url, props, threads=2, duration_s=1.0, processes=1))
+    capture.align(r)
+    applied = capture.summary()
+    assert _lag(ep.url) == 0  # remote_apply: every acknowledged write is replayed there
+    # new sessions' commits wait for the standby's flush only (the server's -c remote_apply stays)
+    query(ep.url, "ALTER DATABASE postgres SET synchronous_commit = 'on'", 5.0)
+    query(standby, "SELECT pg_wal_replay_pause()", 5.0)
+    try:
+        before = _lag(ep.url)
+        with telemetry.sampling(ep, evidence=False) as capture:
+            r = run_phase(PhaseSpec("run", ep.url, props, threads=2, duration_s=1.0, processes=1))
+        capture.align(r)
+        paused = capture.summary()
+        after = _lag(ep.url)
+    finally:
+        query(standby, "SELECT pg_wal_replay_resume()", 5.0)
+    assert r.ops["UPDATE"].returns.get("OK", 0) > 0
+    query(ep.url, "ALTER DATABASE postgres RESET synchronous_commit", 5.0)
+    # remote_apply: at most the WAL of the commits in flight at a sample (2 threads, one update each:
+    # a row and at most a page image); measured 0 in 13 samples of two points
+    assert applied.repl_lag_bytes_max is not None and applied.repl_lag_bytes_max <= 2 * 16384, applied
+    assert paused.repl_lag_bytes_max is not None and before < paused.repl_lag_bytes_max <= after, (before, paused, after)
+    assert paused.repl_lag_ms_max is not None and paused.repl_lag_ms_max > 0  # replay_lag: what waits to be replayed
+    runs = pd.DataFrame({"target": ["postgresql-standby"], "phase": ["run"], "threads": [2], "repetition": [1],
+                         "repl_lag_bytes_max": [paused.repl_lag_bytes_max], "repl_lag_ms_max": [paused.repl_lag_ms_max]})
+    assert replication_findings(runs, ["postgresql-standby"]) == [
+        "postgresql-standby — the slowest replica behind the primary, per point (the highest 1 s sample of "
+        f"pg_stat_replication, bytes of WAL sent and not replayed): 2 threads, round 1: "
+        f"{_bytes(paused.repl_lag_bytes_max)} (replay lag {paused.repl_lag_ms_max:.1f} ms)."]

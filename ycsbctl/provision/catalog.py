@@ -371,7 +371,7 @@ def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
     return args
 
 
-TLS_FLAVORS = ("redis", "postgres", "mariadbd")  # dialects ycsbctl can start with TLS (tls_args)
+TLS_FLAVORS = ("redis", "postgres", "mariadbd", "mongo-wire")  # dialects ycsbctl can start with TLS (tls_args)
 PG_HBA_TLS = "pg_hba_tls.conf"  # in the data folder: TCP clients only over TLS (provision.local_prep writes it)
 
 
@@ -379,13 +379,13 @@ def tls_args(flavor: str, port: int, tls: ServerCertificates, data_dir: str | No
     """What makes a server of ``flavor`` speak TLS only, on ``port``, with ``tls``'s certificate
     (clients are not asked for one). Redis 6+: ``--port 0 --tls-port PORT`` and the files; PostgreSQL:
     ``ssl=on`` and a pg_hba.conf whose TCP lines are all ``hostssl``; MariaDB: the files and
-    ``require_secure_transport``."""
-    if flavor in ("mongod", "mongo-wire", "ferretdb"):
-        raise UserError(f"ycsbctl cannot start a MongoDB-wire server ({flavor}) with TLS: the stand-in here (FerretDB "
-                        "1.24's mongo-wire build) takes no certificate; give a TLS server's URL instead "
-                        "(mongodb://host/?tls=true&tlsCAFile=/path/ca.crt: pymongo speaks TLS to it)")
+    ``require_secure_transport``; mongo-wire (FerretDB's TLS listener): the files, its address TLS only."""
+    if flavor in ("mongod", "ferretdb"):
+        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS (it starts them in containers, without "
+                        "certificates): use ferretdb with --tls (the local mongo-wire build), or give a TLS "
+                        "server's URL (mongodb://host/?tls=true&tlsCAFile=/path/ca.crt)")
     if flavor not in TLS_FLAVORS:
-        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS: use redis, valkey, postgresql or mariadb "
+        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS: use redis, valkey, postgresql, mariadb or ferretdb "
                         "with --tls, or run the server yourself and give its URL")
     if flavor == "postgres":
         hba = [f"--hba_file={data_dir}/{PG_HBA_TLS}"] if data_dir else []
@@ -393,6 +393,8 @@ def tls_args(flavor: str, port: int, tls: ServerCertificates, data_dir: str | No
     if flavor == "mariadbd":
         return [f"--ssl-cert={tls.cert_file}", f"--ssl-key={tls.key_file}", f"--ssl-ca={tls.ca_file}",
                 "--require-secure-transport=ON"]
+    if flavor == "mongo-wire":
+        return ["--tls-cert-file", tls.cert_file, "--tls-key-file", tls.key_file]
     return ["--port", "0", "--tls-port", str(port), "--tls-cert-file", tls.cert_file, "--tls-key-file", tls.key_file,
             "--tls-ca-cert-file", tls.ca_file, "--tls-auth-clients", "no"]
 

@@ -80,7 +80,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
                memory, pinned, user, options, endpoint, key, procs, root,
                [f"--primary_conninfo={conninfo}", "--hot_standby=on"])
         wait_member_ready(entry, procs[1], settings, label, binary)
-        sync = _wait_streaming(first_url)
+        sync = _wait_streaming(first_url, named=STANDBY_NAME in settings.get("synchronous_standby_names", ""))
         facts = probe.describe(entry.protocol, first_url, expected=entry.display)
     except BaseException:
         with deferred_signals():
@@ -119,16 +119,18 @@ def _start(label: str, entry: catalog.Target, binary: str, role: str, data_dir: 
                    "processes": procs, "data_dir": root, "options": options.to_store(), "started": time.time()})
 
 
-def _wait_streaming(url: str) -> str:
-    """Wait until the primary at ``url`` sees the standby streaming (``pg_stat_replication``); its
-    ``sync_state`` (``sync``, ``async``)."""
+def _wait_streaming(url: str, named: bool) -> str:
+    """Wait until the primary at ``url`` sees the standby streaming (``pg_stat_replication``) — and,
+    where ``synchronous_standby_names`` names it (``named``), as its synchronous standby: a walsender
+    shows ``async`` until the standby has reported a flush position, and a commit made before that
+    does not wait for it. Its ``sync_state`` (``sync``, ``async``)."""
     from ycsbctl.stores.postgresql.session import query
 
     deadline = time.monotonic() + READY_TIMEOUT_S
     while True:
         rows = query(url, "SELECT state, sync_state FROM pg_stat_replication WHERE application_name = $1", 5.0,
                      STANDBY_NAME)
-        if rows and rows[0][0] == "streaming":
+        if rows and rows[0][0] == "streaming" and (rows[0][1] == "sync" or not named):
             return str(rows[0][1])
         if time.monotonic() > deadline:
             raise UserError(f"the standby did not start streaming within {READY_TIMEOUT_S:g} s "

@@ -1,6 +1,6 @@
 """Deployments as users run them, named as target kinds: a catalogue server with persistence on
 (``redis-aof``, ``redis-aof-always``, ``redis-rdb``), its durability on (``postgresql-durable``,
-``mariadb-durable``), TLS on the wire (``redis-tls``, ``postgresql-tls``, ``mariadb-tls``), or several processes (``redis-cluster``,
+``mariadb-durable``), TLS on the wire (``redis-tls``, ``postgresql-tls``, ``mariadb-tls``, ``ferretdb-tls``), or several processes (``redis-cluster``,
 ``redis-repl2``).
 
 A variant is its base kind (the same binary, image and dialect) plus settings that go on the
@@ -59,7 +59,7 @@ VARIANTS: dict[str, Variant] = {
     )
 } | {
     f"{base}-tls": Variant(f"{base}-tls", base, "TLS on the wire only (a certificate from ycsbctl's own CA)", tls=True)
-    for base in ("redis", "valkey", "postgresql", "mariadb")
+    for base in ("redis", "valkey", "postgresql", "mariadb", "ferretdb")
 } | {
     f"{base}-cluster": Variant(f"{base}-cluster", base, "a Redis Cluster of 3 shards on loopback ports, made with "
                                "redis-cli --cluster create (settings shards=N, replicas=N per shard)", shards=3)

@@ -58,9 +58,10 @@ def _bytes(n: float) -> str:
 
 def replication_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
     """One finding per replicated target: each measured point's replication lag, the slowest replica's
-    distance behind the primary at the highest 1 s sample (``INFO replication``: ``master_repl_offset``
-    − its ``offset``): ``redis-repl2 — replicas behind the primary, per point: 16 threads, round 1:
-    1.2 KiB; …``."""
+    distance behind the primary at the highest 1 s sample — Redis's ``INFO replication``
+    (``master_repl_offset`` − its ``offset``), PostgreSQL's ``pg_stat_replication`` (WAL sent and not
+    replayed, with its ``replay_lag`` when the point has one): ``redis-repl2 — …, per point: 16 threads,
+    round 1: 1.2 KiB; …``."""
     out: list[str] = []
     if not len(runs) or "repl_lag_bytes_max" not in runs or "target" not in runs:
         return out
@@ -70,10 +71,19 @@ def replication_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
         if not len(mine):
             continue
         order = [c for c in ("phase", "threads", "repetition") if c in mine]
-        said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}" for _, r in mine.sort_values(order).iterrows())
-        out.append(f"{t} — the slowest replica behind the primary, per point (the highest 1 s sample of INFO "
-                   f"replication, bytes of the replication stream): {said}.")
+        said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}{_replay(r)}" for _, r in mine.sort_values(order).iterrows())
+        pg = "postgresql" in t or ("repl_lag_ms_max" in mine and bool(mine["repl_lag_ms_max"].notna().any()))
+        source = ("pg_stat_replication, bytes of WAL sent and not replayed" if pg
+                  else "INFO replication, bytes of the replication stream")
+        out.append(f"{t} — the slowest replica behind the primary, per point (the highest 1 s sample of {source}): "
+                   f"{said}.")
     return out
+
+
+def _replay(r: pd.Series) -> str:
+    """`` (replay lag 12.3 ms)`` where the point's sample had one (PostgreSQL), else nothing."""
+    ms = pd.to_numeric(pd.Series([r.get("repl_lag_ms_max")]), errors="coerce").iloc[0]
+    return f" (replay lag {ms:.1f} ms)" if pd.notna(ms) else ""
 
 
 MAX_FORK_EVENTS = 6  # per target: the rest are counted

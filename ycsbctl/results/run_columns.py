@@ -91,7 +91,9 @@ _TELEMETRY_DOCS = {
     "aof_delayed_fsyncs": ("fsyncs", "writes that waited for an AOF fsync (appendfsync everysec)"),
     "shards": ("shards", "Redis Cluster: primaries sampled"),
     "shard_ops_share_max": ("fraction", "Redis Cluster: the busiest shard's share of the commands (1/shards: even)"),
-    "repl_lag_bytes_max": ("bytes", "replicas: how far the slowest one was behind its primary, highest sample"),
+    "repl_lag_bytes_max": ("bytes", "replicas: how far the slowest one was behind its primary, highest sample "
+                           "(PostgreSQL: WAL sent and not replayed)"),
+    "repl_lag_ms_max": ("ms", "PostgreSQL standbys: the largest replay_lag of pg_stat_replication, highest sample"),
 }
 
 

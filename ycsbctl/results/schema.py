@@ -368,8 +368,10 @@ class TelemetrySummary:
     # a target of several shards (Redis Cluster): how many, and the busiest one's share of the commands
     shards: float | None = None
     shard_ops_share_max: float | None = None
-    # a primary with replicas: the slowest replica's distance behind it (bytes of the replication stream)
+    # a primary with replicas: the slowest replica's distance behind it (bytes of the replication stream;
+    # PostgreSQL: of WAL sent and not replayed), and (PostgreSQL) its replay lag in ms
     repl_lag_bytes_max: float | None = None
+    repl_lag_ms_max: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return to_doc(self)

@@ -234,8 +234,9 @@ class Capture:
         out.update(server_forks=_f(forks.sum()) if len(forks) else None, server_fork_pause_us_max=_f(pauses.max()),
                    aof_delayed_fsyncs=_f(delayed.sum()) if len(delayed) else None)
         out.update(shard_balance(f))
-        lag, _ = _stat(f, DB_SOURCES, "repl_lag_bytes")
-        out["repl_lag_bytes_max"] = _f(lag.max())
+        lag, _ = _stat(f, (*DB_SOURCES, "postgresql"), "repl_lag_bytes")  # INFO replication, pg_stat_replication
+        lag_ms, _ = _stat(f, ("postgresql",), "repl_lag_ms")
+        out.update(repl_lag_bytes_max=_f(lag.max()), repl_lag_ms_max=_f(lag_ms.max()))
         out.update(self._network())
         out.update(self._where_time_went(out.get("server_cpu_pct_mean")))
         out["samples"] = len(f)

@@ -32,6 +32,7 @@ from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import Dialect, columns
 from ycsbctl.stores.sql.tls import untrusted
 from ycsbctl.stores.sql.wire import SqlWireBinding
+from ycsbctl.stores.tls_wire import start_tls
 from ycsbctl.workload.core import DELETE, INSERT, READ
 
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
@@ -242,16 +243,13 @@ class MariaWireBinding(SqlWireBinding):
         if not caps & CLIENT_SSL:
             raise ConnectionLost(f"{self.address()} speaks no TLS (no CLIENT_SSL in its greeting): drop ssl from the "
                                  "URL, or start the server with --ssl-cert and --ssl-key")
-        loop = self.loop
-        assert loop is not None
         plain = self.proto.transport
         plain.write(packet(struct.pack("<IIB", wanted | CLIENT_SSL, 1 << 24, UTF8MB4) + b"\x00" * 23, 1))
         try:
-            secure = await loop.start_tls(plain, self.proto, tls.context(), server_hostname=self.host)
+            secure = await start_tls(plain, self.proto, tls.context(), self.host)
         except (OSError, ConnectionError) as exc:
             hint = untrusted(exc, UNTRUSTED_FIX)
             raise ConnectionLost(f"{self.address()}: {hint or 'TLS handshake failed'} ({exc})") from None
-        assert secure is not None  # None only for a server-side upgrade
         self.proto.connection_made(secure)  # start_tls does not call it
         self.encrypted = True
 

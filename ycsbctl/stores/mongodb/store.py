@@ -43,6 +43,12 @@ class MongoProtocol(ServerProtocol):
             return f"mongodb://ycsbctl:{password}@{where}:{port}/ycsb?authSource=admin"
         return f"mongodb://{where}:{port}/ycsb"
 
+    def tls_url(self, url: str, ca_file: str) -> str:
+        """``mongodb://…?tls=true&tlsCAFile=CA`` (the URI options pymongo and the wire binding read)."""
+        from urllib.parse import quote
+
+        return f"{url}{'&' if '?' in url else '?'}tls=true&tlsCAFile={quote(ca_file)}"
+
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         from ycsbctl.stores.mongodb.wire import wire_eligible
 
@@ -79,9 +85,19 @@ class MongoProtocol(ServerProtocol):
         return "mongodb", {"mongodb.url": url}
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
+        """``ping``; a connection that failed for TLS says what to do (:func:`ycsbctl.stores.mongodb.wire.tls_hint`)."""
+        from pymongo.errors import PyMongoError
+
+        from ycsbctl.stores.mongodb.wire import tls_hint
+
         c = client(url, timeout_s)
         try:
             c.admin.command("ping")
+        except PyMongoError as exc:
+            hint = tls_hint(exc, "tls=true" in url.lower() or "ssl=true" in url.lower())
+            if hint is None:
+                raise
+            raise ConnectionError(f"{hint} ({short_error(exc)})") from None
         finally:
             c.close()
 
@@ -115,10 +131,14 @@ class MongoProtocol(ServerProtocol):
             c.close()
         version = str(build.get("version", ""))
         config: dict[str, Any] = {"getCmdLineOpts": opts}
+        traits: dict[str, Any] = {}
+        session = tls_session(url)
+        if session:  # every point of this target is encrypted (the report and the manifest say so)
+            traits["tls"] = session
         if "ferretdbVersion" in build:
             fversion = str(build["ferretdbVersion"]).lstrip("v")
             config["mongodb_compat_version"] = version
-            return ServerFacts(f"FerretDB {fversion}", fversion, config)
+            return ServerFacts(f"FerretDB {fversion}", fversion, config, traits)
         if "psmdbVersion" in build or "percona" in json.dumps(build, default=str).lower():
             name = f"Percona Server for MongoDB {build.get('psmdbVersion', version)}"
         elif "enterprise" in build.get("modules", []):
@@ -128,7 +148,7 @@ class MongoProtocol(ServerProtocol):
         if engine:
             name += f" ({engine})"
             config["storageEngine"] = engine
-        return ServerFacts(name, str(build.get("psmdbVersion", version)), config)
+        return ServerFacts(name, str(build.get("psmdbVersion", version)), config, traits)
 
     def clear(self, url: str, table: str) -> None:
         from ycsbctl.stores.mongodb.pymongo_binding import database_name
@@ -169,6 +189,20 @@ class MongoProtocol(ServerProtocol):
         from ycsbctl.stores.mongodb.disturb import MongoDisturber
 
         return MongoDisturber(url, spec, name)
+
+
+def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
+    """What one handshake with the server at ``url`` agreed (``TLSv1.3 TLS_AES_…``), with the context the
+    engine's wire binding uses; None for a plain URL (or one with several hosts). FerretDB says nothing
+    of its connections' TLS (no ``transportSecurity`` in serverStatus): the client's view is the evidence."""
+    from urllib.parse import urlparse
+
+    from ycsbctl.stores.mongodb.wire import tls_context
+    from ycsbctl.stores.tls_wire import negotiated
+
+    u = urlparse(url)
+    ctx = tls_context(url) if u.scheme == "mongodb" and "," not in u.netloc else None
+    return negotiated(u.hostname or "127.0.0.1", u.port or 27017, ctx, timeout_s) if ctx is not None else None
 
 
 PROTOCOL = register(MongoProtocol())

@@ -11,8 +11,9 @@ in the engine against 218–245 µs with pymongo in the same runs (0.27–0.29×
 at FerretDB's ~2k ops/s every op also pays an event-loop wake-up). The stored documents are the
 same as pymongo's: ``{_id: str, fieldN: BinData(0)}``.
 
-Used when the URL is a single host without credentials, TLS, replica set name or a read
-preference other than primary, and ``batchsize`` is 1 without ``mongodb.upsert``; anything else
+Used when the URL is a single host without credentials, replica set name or a read preference
+other than primary (TLS included: ``tls=true``, ``tlsCAFile``, ``tlsAllowInvalidCertificates``,
+``tlsAllowInvalidHostnames``, ``tlsInsecure``, as pymongo reads them; a client certificate goes to pymongo), and ``batchsize`` is 1 without ``mongodb.upsert``; anything else
 (and ``-p mongodb.driver=pymongo``) goes through :mod:`ycsbctl.stores.mongodb.pymongo_binding`.
 
 Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:meth:`MongoWireBinding.chain`,
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import ssl
 import struct
 from collections import deque
 from collections.abc import Sequence
@@ -45,11 +47,19 @@ from ycsbctl.stores.binding import (
 from ycsbctl.stores.chain import run_chain
 from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
 from ycsbctl.stores.mongodb.wire_chain import MongoChain, MongoRequests
+from ycsbctl.stores.tls_wire import open_tls
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
+_TLS_OPTIONS = {"tls", "ssl", "tlscafile", "tlsallowinvalidcertificates", "tlsallowinvalidhostnames", "tlsinsecure"}
 _PLAIN_OPTIONS = {"w", "journal", "j", "wtimeoutms", "directconnection", "connecttimeoutms", "sockettimeoutms",
-                  "servertimeoutms", "serverselectiontimeoutms", "appname", "maxpoolsize", "readpreference"}
+                  "servertimeoutms", "serverselectiontimeoutms", "appname", "maxpoolsize", "readpreference",
+                  *_TLS_OPTIONS}
+UNTRUSTED = ("TLS certificate not trusted: add tlsCAFile=/path/ca.crt (the CA that signed it) to the URL, "
+             "or tlsAllowInvalidCertificates=true to skip the check")
+TLS_ONLY = "if the server takes TLS clients only, add ?tls=true&tlsCAFile=/path/ca.crt to the URL"
+NO_TLS_THERE = "the server speaks no TLS on this port: drop tls=true from the URL"
+_TRUE = ("true", "1", "yes")
 
 
 def _url_options(url: str) -> dict[str, str]:
@@ -71,9 +81,51 @@ def wire_eligible(url: str, properties: dict[str, str]) -> bool:
              and int(properties.get("batchsize", "1") or 1) == 1
              and properties.get("mongodb.upsert", "false").strip().lower() != "true")
     if driver == "wire" and not plain:
-        raise UserError("mongodb.driver=wire needs a plain mongodb://host:port URL (no credentials, TLS, replica "
-                        "set or read preference), batchsize=1 and no mongodb.upsert: use mongodb.driver=pymongo")
+        raise UserError("mongodb.driver=wire needs a plain mongodb://host:port URL (no credentials, client "
+                        "certificate, replica set or read preference), batchsize=1 and no mongodb.upsert: use "
+                        "mongodb.driver=pymongo")
     return plain
+
+
+def tls_context(url: str) -> ssl.SSLContext | None:
+    """The client's TLS context for ``url`` (None without ``tls=true``/``ssl=true``): the system's CAs
+    and ``tlsCAFile``; ``tlsAllowInvalidCertificates`` (or ``tlsInsecure``) checks no certificate,
+    ``tlsAllowInvalidHostnames`` no name. One per URL and process: the CA file is read once."""
+    options = _url_options(url)
+    if options.get("tls", options.get("ssl", "false")).lower() not in _TRUE:
+        return None
+    ctx = _CONTEXTS.get(url)
+    if ctx is None:
+        ca_file = options.get("tlscafile") or None
+        try:
+            ctx = ssl.create_default_context(cafile=ca_file)
+        except (OSError, ssl.SSLError) as exc:
+            raise UserError(f"cannot read the CA certificate {ca_file} (tlsCAFile): {exc}") from None
+        insecure = options.get("tlsinsecure", "false").lower() in _TRUE
+        if insecure or options.get("tlsallowinvalidhostnames", "false").lower() in _TRUE:
+            ctx.check_hostname = False
+        if insecure or options.get("tlsallowinvalidcertificates", "false").lower() in _TRUE:
+            ctx.check_hostname = False
+            ctx.verify_mode = ssl.CERT_NONE
+        _CONTEXTS[url] = ctx
+    return ctx
+
+
+_CONTEXTS: dict[str, ssl.SSLContext] = {}
+
+
+def tls_hint(exc: BaseException | str, tls: bool) -> str | None:
+    """What to do when TLS is why a connection failed (a certificate not trusted, a TLS-only server
+    spoken to in plain, TLS spoken to a plain server); None when it is not the likely cause."""
+    text = str(exc)
+    if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
+        return UNTRUSTED
+    if tls and (isinstance(exc, ssl.SSLError) or "WRONG_VERSION_NUMBER" in text or "record layer failure" in text):
+        return NO_TLS_THERE
+    if not tls and ("closed by the server" in text or "reset by peer" in text or "Connection closed" in text
+                    or "connection closed" in text):
+        return TLS_ONLY
+    return None
 
 
 def write_concern(url: str) -> dict | None:
@@ -166,13 +218,23 @@ class MongoWireBinding(WireBinding):
         self.wc = write_concern(url)
         self._ids = itertools.count(1)
         self.requests = MongoRequests.shared(self.db, self.wc)  # chains' requests as bytes
+        self.tls = tls_context(url)  # None: plain
 
     def address(self) -> str:
         return f"{self.SERVER} at {self.host}:{self.port}"
 
     async def open(self) -> None:
-        _, self.proto = await self.loop.create_connection(_OpMsgProtocol, self.host, self.port)  # type: ignore[union-attr]
-        hello = bson.decode(await self.send(self._encode({"hello": 1, "$db": "admin"})))
+        try:
+            if self.tls is not None:
+                _, self.proto = await open_tls(_OpMsgProtocol, self.host, self.port, self.tls)
+            else:
+                _, self.proto = await self.loop.create_connection(_OpMsgProtocol, self.host, self.port)  # type: ignore[union-attr]
+            hello = bson.decode(await self.send(self._encode({"hello": 1, "$db": "admin"})))
+        except (OSError, ConnectionError) as exc:
+            hint = tls_hint(exc, self.tls is not None)
+            if hint is None:
+                raise
+            raise ConnectionLost(f"{self.address()}: {hint} ({str(exc) or type(exc).__name__})") from None
         if hello.get("ok") != 1:  # servers older than 4.4.2 know only isMaster
             hello = bson.decode(await self.send(self._encode({"isMaster": 1, "$db": "admin"})))
         if hello.get("ok") != 1:

@@ -14,6 +14,9 @@ DATABASE = ("SELECT numbackends, xact_commit, xact_rollback, tup_returned, tup_f
             "tup_updated, tup_deleted, blks_hit, blks_read FROM pg_stat_database WHERE datname = current_database()")
 STATEMENTS = "SELECT sum(calls), sum(total_exec_time) FROM pg_stat_statements"
 HAS_STATEMENTS = "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'"
+# the primary's standbys (none: one row of NULLs): the slowest one's WAL sent but not yet replayed, and its replay lag
+REPLICATION = ("SELECT max(pg_wal_lsn_diff(sent_lsn, replay_lsn)), 1000 * max(extract(epoch FROM replay_lag)) "
+               "FROM pg_stat_replication")
 _COUNTERS = ("xact_commit", "xact_rollback", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated",
              "tup_deleted", "blks_hit", "blks_read")
 
@@ -22,6 +25,17 @@ def database_counters(s: PgSession) -> dict[str, float | None]:
     row = s.fetch(DATABASE)
     names = ("numbackends", *_COUNTERS)
     return dict(zip(names, (num(v) for v in row[0]))) if row else dict.fromkeys(names)
+
+
+def replication(s: PgSession) -> dict[str, float | None]:
+    """A primary's standbys as its ``pg_stat_replication`` says: ``repl_lag_bytes`` — how far the slowest
+    is behind (``pg_wal_lsn_diff(sent_lsn, replay_lsn)``: bytes of WAL it was sent and has not replayed)
+    — and ``repl_lag_ms``, the largest ``replay_lag`` (ms: the time from a commit's WAL being flushed
+    here to its replay there, which includes the write and flush lags; NULL once the standby has caught
+    up and nothing is written); both None without a standby."""
+    row = s.fetch(REPLICATION)
+    lag_bytes, lag_ms = row[0] if row else (None, None)
+    return {"repl_lag_bytes": num(lag_bytes), "repl_lag_ms": num(lag_ms)}
 
 
 def database_bytes(s: PgSession) -> float:
@@ -42,7 +56,7 @@ def relation_bytes(s: PgSession, table: str) -> float | None:
 class PgStatSampler(Sampler):
     """Per second: transactions/s (``ops_per_s``: commits + rollbacks, our own sampling included),
     rows read and written per second, backends (``connections``); with pg_stat_statements, statement
-    calls/s and mean execution time (µs)."""
+    calls/s and mean execution time (µs); on a primary with standbys, their lag (:func:`replication`)."""
 
     source = "postgresql"
 
@@ -83,6 +97,7 @@ class PgStatSampler(Sampler):
             "ops_per_s": rate("xact_commit", "xact_rollback"),
             "db_rows_read_per_s": rate("tup_fetched"),
             "db_rows_written_per_s": rate("tup_inserted", "tup_updated", "tup_deleted"),
+            **replication(self.session),  # type: ignore[arg-type]
         }
         if self.statements:
             calls = rate("statement_calls")

@@ -34,6 +34,7 @@ from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import DOLLAR, columns
 from ycsbctl.stores.sql.tls import WireTls, untrusted
 from ycsbctl.stores.sql.wire import SqlWireBinding
+from ycsbctl.stores.tls_wire import start_tls
 from ycsbctl.workload.core import DELETE, INSERT, READ
 
 _I32 = struct.Struct(">i")
@@ -315,14 +316,13 @@ class PgWireBinding(SqlWireBinding):
                 proto.connection_made(transport)
                 return proto
             try:
-                secure = await loop.start_tls(transport, proto, tls.context(), server_hostname=self.host)
+                secure = await start_tls(transport, proto, tls.context(), self.host)
             except (OSError, ConnectionError) as exc:
                 hint = untrusted(exc, UNTRUSTED_FIX)
                 raise ConnectionLost(f"{self.address()}: {hint or 'TLS handshake failed'} ({exc})") from None
         except BaseException:
             transport.close()
             raise
-        assert secure is not None  # None only for a server-side upgrade
         proto.connection_made(secure)  # start_tls does not call it
         self.encrypted = True
         return proto

@@ -42,6 +42,7 @@ from ycsbctl.stores.binding import (
 )
 from ycsbctl.stores.chain import ChainRun
 from ycsbctl.stores.redis.tls import TLS_THERE, with_tls_hint
+from ycsbctl.stores.tls_wire import open_tls
 from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
 # Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
@@ -326,10 +327,10 @@ class RedisBinding(WireBinding):
     async def connect(self) -> None:
         self.loop = asyncio.get_running_loop()
         try:
-            _, proto = await asyncio.wait_for(
-                self.loop.create_connection(_Resp, self.o.host, self.o.port, ssl=self.o.ssl_context()),
-                timeout=max(self.timeout_s, 1.0),
-            )
+            ctx = self.o.ssl_context()
+            opening = (open_tls(_Resp, self.o.host, self.o.port, ctx) if ctx is not None
+                       else self.loop.create_connection(_Resp, self.o.host, self.o.port))
+            _, proto = await asyncio.wait_for(opening, timeout=max(self.timeout_s, 1.0))
         except (OSError, asyncio.TimeoutError) as exc:
             raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {with_tls_hint(exc, self.o.tls)}") from None
         self.proto = proto

@@ -263,18 +263,12 @@ class RedisProtocol(ServerProtocol):
 def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
     """``TLSv1.3 TLS_AES_256_GCM_SHA384``: what one handshake with the server at ``url`` agreed, with
     the context the engine's clients use; None for a plain URL."""
-    import socket
-
     from ycsbctl.stores.redis.binding import RedisOptions
+    from ycsbctl.stores.tls_wire import negotiated
 
     opts = RedisOptions(url)
     ctx = opts.ssl_context()
-    if ctx is None:
-        return None
-    with socket.create_connection((opts.host, opts.port), timeout=timeout_s) as raw, \
-            ctx.wrap_socket(raw, server_hostname=opts.host) as s:
-        cipher = s.cipher()
-        return f"{s.version()} {cipher[0] if cipher else ''}".strip()
+    return negotiated(opts.host, opts.port, ctx, timeout_s) if ctx is not None else None
 
 
 PROTOCOL = register(RedisProtocol())

@@ -3,7 +3,8 @@ context, and what to say, in one line, when TLS is why a connection failed.
 
 Both protocols start in plain text and switch the open connection to TLS when both sides agree
 (PostgreSQL: an SSLRequest answered ``S``; MySQL/MariaDB: the CLIENT_SSL capability in a short
-handshake response), so the bindings upgrade their transport with ``loop.start_tls``.
+handshake response), so the bindings upgrade their transport with ``loop.start_tls`` (through
+:func:`ycsbctl.stores.tls_wire.start_tls`).
 """
 
 from __future__ import annotations

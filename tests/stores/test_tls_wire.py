@@ -1,0 +1,205 @@
+"""The wire bindings' TLS seam (``ycsbctl.stores.tls_wire``: the event loop's own TLS) against a real
+TLS server on loopback (asyncio's, with a certificate from ycsbctl's CA), on both loops the engine may
+run (asyncio's and uvloop's): every byte the server sends arrives once and in order whether its
+records come many to a read or one split over several reads; what the client writes reaches the
+server; a plain connection upgraded in place (PostgreSQL's and MariaDB's way) carries the same; a
+certificate the client does not trust fails the handshake with OpenSSL's own exception; a server that
+closes during the handshake is a ConnectionResetError that says so, at once."""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvloop
+
+from ycsbctl.provision.tls import certificates
+from ycsbctl.stores.tls_wire import negotiated, open_tls, start_tls
+
+BIG = bytes(range(256)) * 400  # 100 KiB: seven TLS records, each split over several reads
+SMALL = b"".join(b"%03d;" % i for i in range(200))
+
+Runner = Callable[[Coroutine[Any, Any, Any]], Any]
+LOOPS = pytest.mark.parametrize("run", [asyncio.run, uvloop.run], ids=["asyncio", "uvloop"])
+
+
+class Collect(asyncio.Protocol):
+    def __init__(self) -> None:
+        self.got = bytearray()
+        self.reads = 0
+        self.losses = 0
+        self.transport: asyncio.BaseTransport | None = None
+        self.lost = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.got += data
+        self.reads += 1
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.losses += 1
+        if not self.lost.done():
+            self.lost.set_result(exc)
+
+
+async def _until(cond, timeout_s: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while not cond():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+def _contexts(tmp_path: Path) -> tuple[ssl.SSLContext, ssl.SSLContext]:
+    certs = certificates(tmp_path / "tls")
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(certs.cert_file, certs.key_file)
+    return server, ssl.create_default_context(cafile=certs.ca_file)
+
+
+async def _talk(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, heard: bytearray) -> None:
+    """The server's side once TLS is on: 200 small records at once, then seven of 16 KiB."""
+    heard.extend(await reader.readexactly(5))
+    for i in range(200):  # 200 small records written at once: many to one read of the client
+        writer.write(b"%03d;" % i)
+    writer.write(BIG)  # records of 16 KiB: each over several reads
+    await writer.drain()
+    heard.extend(await reader.readexactly(3))
+    writer.close()
+
+
+async def _client_side(transport: Any, proto: Collect) -> tuple[bytes, int, int]:
+    assert proto.transport is transport
+    assert transport.get_extra_info("ssl_object").version().startswith("TLSv1.")
+    transport.write(b"hello")
+    await _until(lambda: len(proto.got) >= len(SMALL) + len(BIG))
+    transport.write(b"bye")
+    await asyncio.wait_for(proto.lost, 5.0)  # the server closed
+    await asyncio.sleep(0.05)
+    return bytes(proto.got), proto.reads, proto.losses
+
+
+@LOOPS
+def test_every_byte_arrives_once_in_order_however_the_records_fall(tmp_path: Path, run: Runner) -> None:
+    server_ctx, client_ctx = _contexts(tmp_path)
+    heard = bytearray()
+
+    async def go() -> tuple[bytes, int, int]:
+        server = await asyncio.start_server(lambda r, w: _talk(r, w, heard), "127.0.0.1", 0, ssl=server_ctx)
+        try:
+            transport, proto = await open_tls(Collect, "127.0.0.1", server.sockets[0].getsockname()[1], client_ctx)
+            return await _client_side(transport, proto)
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    got, reads, losses = run(go())
+    assert got == SMALL + BIG
+    assert bytes(heard) == b"hellobye"
+    assert reads < 200 + 7  # records came several to a read
+    assert losses == 1  # the close told once
+
+
+@LOOPS
+def test_a_plain_connection_upgraded_in_place_carries_the_same(tmp_path: Path, run: Runner) -> None:
+    """PostgreSQL's and MariaDB's way: a plain request, a plain answer, then TLS on that connection."""
+    server_ctx, client_ctx = _contexts(tmp_path)
+    heard = bytearray()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        heard.extend(await reader.readexactly(9))  # "STARTTLS\n" in clear
+        writer.write(b"S")
+        await writer.drain()
+        await writer.start_tls(server_ctx)
+        await _talk(reader, writer, heard)
+
+    async def go() -> tuple[bytes, int, int, bytes]:
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            plain, proto = await asyncio.get_running_loop().create_connection(
+                Collect, "127.0.0.1", server.sockets[0].getsockname()[1])
+            plain.write(b"STARTTLS\n")
+            await _until(lambda: bytes(proto.got) == b"S")
+            proto.got.clear()
+            secure = await start_tls(plain, proto, client_ctx, "127.0.0.1")
+            proto.connection_made(secure)  # start_tls does not call it, as loop.start_tls does not
+            got, reads, losses = await _client_side(secure, proto)
+            return got, reads, losses, bytes(heard[:9])
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    got, reads, losses, first = run(go())
+    assert first == b"STARTTLS\n"
+    assert got == SMALL + BIG
+    assert bytes(heard[9:]) == b"hellobye"
+    assert reads < 200 + 7
+    assert losses == 1
+
+
+@LOOPS
+def test_an_untrusted_certificate_fails_the_handshake_with_openssl_s_own_error(tmp_path: Path, run: Runner) -> None:
+    server_ctx, _ = _contexts(tmp_path)
+    stranger = ssl.create_default_context(cafile="/etc/ssl/certs/ca-certificates.crt")
+
+    async def go() -> None:
+        server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0, ssl=server_ctx)
+        try:
+            await open_tls(Collect, "127.0.0.1", server.sockets[0].getsockname()[1], stranger)
+        finally:
+            server.close()
+
+    with pytest.raises(ssl.SSLCertVerificationError, match="CERTIFICATE_VERIFY_FAILED"):
+        run(go())
+
+
+@LOOPS
+def test_a_server_that_closes_during_the_handshake_is_a_connection_reset_that_says_so(tmp_path: Path,
+                                                                                      run: Runner) -> None:
+    _, client_ctx = _contexts(tmp_path)
+
+    async def go() -> None:
+        async def hang_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.read(1)  # the ClientHello's first byte, then gone
+            writer.close()
+
+        server = await asyncio.start_server(hang_up, "127.0.0.1", 0)  # plain: no TLS there
+        try:
+            await open_tls(Collect, "127.0.0.1", server.sockets[0].getsockname()[1], client_ctx)
+        finally:
+            server.close()
+
+    started = time.monotonic()
+    with pytest.raises(ConnectionResetError, match="^the server closed the connection during the TLS handshake$"):
+        run(go())
+    assert time.monotonic() - started < 30  # at once, not after the loop's 60 s handshake timeout
+
+
+def test_negotiated_says_what_the_handshake_agreed(tmp_path: Path) -> None:
+    """The 'encrypted' trait's probe, checked against what the server's own side of it saw."""
+    server_ctx, client_ctx = _contexts(tmp_path)
+    seen: list[tuple[str, str]] = []
+
+    async def go() -> str:
+        async def note(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            obj = writer.get_extra_info("ssl_object")
+            seen.append((obj.version(), obj.cipher()[0]))
+            writer.close()
+
+        server = await asyncio.start_server(note, "127.0.0.1", 0, ssl=server_ctx)
+        try:
+            port = server.sockets[0].getsockname()[1]
+            said = await asyncio.to_thread(negotiated, "127.0.0.1", port, client_ctx)
+            await _until(lambda: bool(seen))
+            return said
+        finally:
+            server.close()
+
+    said = asyncio.run(go())
+    assert said == " ".join(seen[0])
