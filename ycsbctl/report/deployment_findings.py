@@ -72,7 +72,7 @@ def replication_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
             continue
         order = [c for c in ("phase", "threads", "repetition") if c in mine]
         said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}{_replay(r)}" for _, r in mine.sort_values(order).iterrows())
-        pg = "postgresql" in t or ("repl_lag_ms_max" in mine and bool(mine["repl_lag_ms_max"].notna().any()))
+        pg = "repl_lag_ms_max" in mine and bool(mine["repl_lag_ms_max"].notna().any())  # only pg_stat_replication has a lag in time
         source = ("pg_stat_replication, bytes of WAL sent and not replayed" if pg
                   else "INFO replication, bytes of the replication stream")
         out.append(f"{t} — the slowest replica behind the primary, per point (the highest 1 s sample of {source}): "

@@ -31,11 +31,13 @@ def replication(s: PgSession) -> dict[str, float | None]:
     """A primary's standbys as its ``pg_stat_replication`` says: ``repl_lag_bytes`` — how far the slowest
     is behind (``pg_wal_lsn_diff(sent_lsn, replay_lsn)``: bytes of WAL it was sent and has not replayed)
     — and ``repl_lag_ms``, the largest ``replay_lag`` (ms: the time from a commit's WAL being flushed
-    here to its replay there, which includes the write and flush lags; NULL once the standby has caught
-    up and nothing is written); both None without a standby."""
+    here to its replay there, which includes the write and flush lags; 0 where the server says NULL: a
+    standby caught up with nothing written since); both None without a standby."""
     row = s.fetch(REPLICATION)
-    lag_bytes, lag_ms = row[0] if row else (None, None)
-    return {"repl_lag_bytes": num(lag_bytes), "repl_lag_ms": num(lag_ms)}
+    lag_bytes, lag_ms = (num(v) for v in row[0]) if row else (None, None)
+    if lag_bytes is not None and lag_ms is None:  # a standby that has caught up, nothing written since: 0 ms behind
+        lag_ms = 0.0
+    return {"repl_lag_bytes": lag_bytes, "repl_lag_ms": lag_ms}
 
 
 def database_bytes(s: PgSession) -> float:
