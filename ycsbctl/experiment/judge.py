@@ -133,7 +133,9 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.FAILED, _join(error, f"no operation was measured ({why})"), bottleneck)
     if result.status in (RunStatus.FAILED, RunStatus.INTERRUPTED):
         reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
-        return Verdict(result.status, reason, bottleneck, stall.to_dict() if stall else None)
+        # cut short: no label or why line for a rate that is not the point's (a 1 s of 4 s "latency")
+        return Verdict(result.status, reason, None if result.cut_short else bottleneck,
+                       stall.to_dict() if stall else None)
     if result.error_rate > max_error_rate:
         rate = (f"{result.error_rate:.1%} of operations failed (ERROR/TIMEOUT), above --max-error-rate "
                 f"{max_error_rate:.1%}")
