@@ -81,6 +81,9 @@ def test_the_stall_rules_at_their_edges():
 def test_the_stall_text_has_its_threshold_and_counts_in_words():
     assert Stall(1.0, 2.0).text() == "no reply for 1.0 s, from 2.0 s into the measured window"
     assert Stall(0.9, 2.0).text() == ""
+    # begun 30 ms before the measured window (a server frozen as the workers started): 0.0 s, never "-0.0 s"
+    assert Stall(2.5, 0.97, warmup_s=1.0).text() == "no reply for 2.5 s, from 0.0 s into the measured window"
+    assert Stall(2.5, 0.5, warmup_s=1.0).text() == "no reply for 2.5 s, from -0.5 s into the measured window"
     assert Stall(0.0, 0.0, timeouts=1).text() == "1 operation timed out"
     assert Stall(0.0, 0.0, timeouts=2).text() == "2 operations timed out"
 
