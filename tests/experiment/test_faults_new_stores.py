@@ -62,8 +62,10 @@ def test_a_silent_listener_and_a_closed_port_are_told_apart():
         port = silent.getsockname()[1]
         said = probe.unanswered("tarantool", f"tarantool://127.0.0.1:{port}", "TimeoutError: timed out", 5.0)
         garbled = probe.unanswered("redis", f"redis://127.0.0.1:{port}", "InvalidResponse: Protocol error", 5.0)
+        http = probe.unanswered("elasticsearch", f"elasticsearch://127.0.0.1:{port}", "RemoteDisconnected", 5.0)
     closed = probe.unanswered("tarantool", f"tarantool://127.0.0.1:{port}", "ConnectionRefusedError", 5.0)
     assert isinstance(said, UserError) and said.exit_code == 1
     assert "something accepts connections there but gave no tarantool answer within 5 s" in str(said), said
     assert "not as a redis server" in str(garbled), garbled
+    assert "not as an elasticsearch server" in str(http) and "is an elasticsearch server's" in str(http), http
     assert str(closed).startswith(f"tarantool://127.0.0.1:{port} does not answer"), closed

@@ -117,14 +117,15 @@ def unanswered(protocol: str, url: str, why: str, timeout_s: float) -> UserError
     something does but did not answer as a server of ``protocol`` — a server of another kind at that port
     (a Redis port under ``tarantool://``), or a frozen one — which is never "does not answer"."""
     shown = redact_url(url)
+    a = "an" if protocol[:1] in "aeiou" else "a"  # an elasticsearch server, a redis server
     if not _listens(url):
         return UserError(f"{shown} does not answer ({why})", fix="check the URL or start the server", exit_code=1)
     if "timed out" in why.lower() or "timeout" in why.lower():
         return UserError(f"{shown}: something accepts connections there but gave no {protocol} answer within "
-                         f"{timeout_s:g} s ({why})", fix=f"check that the port is a {protocol} server's (a server "
+                         f"{timeout_s:g} s ({why})", fix=f"check that the port is {a} {protocol} server's (a server "
                          "of another kind, or a stopped one, stays silent so)", exit_code=1)
-    return UserError(f"{shown}: something answers there, but not as a {protocol} server ({why})",
-                     fix=f"check that the port is a {protocol} server's: the URL's scheme says which store ycsbctl "
+    return UserError(f"{shown}: something answers there, but not as {a} {protocol} server ({why})",
+                     fix=f"check that the port is {a} {protocol} server's: the URL's scheme says which store ycsbctl "
                          "speaks", exit_code=1)
 
 
