@@ -53,7 +53,8 @@ def _measured_before(r: PhaseResult) -> str:
     operations (2 ERROR); no rate for a point cut short``."""
     window = f"the {r.duration_s:g} s window" if r.duration_s else "its window"
     counts = ", ".join(f"{n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
-    return (f"stopped {r.runtime_ms / 1000:.1f} s into {window} after {r.operations:,} operations"
+    return (f"stopped {r.runtime_ms / 1000:.1f} s into {window} after {r.operations:,} "
+            f"operation{'' if r.operations == 1 else 's'}"
             f"{f' ({counts})' if counts else ''}; no rate for a point cut short")
 
 
