@@ -186,3 +186,30 @@ def test_mariadb_killed_mid_point_with_telemetry_on_ends_each_point_in_one_line(
     assert math.isnan(row["throughput_ops"]) and pd.isna(row["bottleneck"]), row[["throughput_ops", "bottleneck"]]
     partial_rate = f"{row['operations'] / (row['runtime_ms'] / 1000):,.0f}"
     assert partial_rate not in stderr, stderr[-2000:]  # nor in the summary table's ops/s column
+
+
+def test_a_primary_waiting_for_a_synchronous_standby_that_is_gone_is_named_in_the_stall(tmp_path):
+    """``synchronous_standby_names`` set and no standby connected (a postgresql-standby whose standby died,
+    with synchronous_commit=remote_apply): every commit waits while the server answers reads. The stall names
+    that, in the server's own settings (was: "the server was frozen, paused or unreachable"), exit 1, one line."""
+    with started("postgresql", {"synchronous_commit": "remote_apply"}) as ep:
+        r = ycsbctl("load", "workloada", "--target", ep.url, "-p", "recordcount=300", "--no-telemetry", cwd=tmp_path,
+                    timeout=120)  # no standby named yet: the load's commits do not wait
+        assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: degraded by a busy host
+        for sql in ("ALTER SYSTEM SET synchronous_standby_names = 'gone'", "SELECT pg_reload_conf()"):
+            cli_rows("postgresql", ep.url, sql)
+        wait_until(lambda: cli_rows("postgresql", ep.url, "SHOW synchronous_standby_names") == [["gone"]], 10,
+                   "the reloaded setting")
+        r = ycsbctl("run", "workloada", "--target", ep.url, "--threads", "2", "--duration", "2", "--warmup", "0",
+                    "--records", "300", "--timeout", "1", "--no-telemetry", "--allow-concurrent",
+                    "--out", str(tmp_path / "out"), cwd=tmp_path, timeout=120)
+        replicas = cli_rows("postgresql", ep.url, "SELECT count(*) FROM pg_stat_replication")
+    clean(r.stdout + r.stderr)
+    assert replicas == [["0"]], replicas  # the case itself: no standby at all
+    assert r.returncode == 1, r.stderr[-2000:]
+    line = [x for x in r.stderr.splitlines() if "→" in x][-1]
+    assert "stall" in line and "TIMEOUT" in line, r.stderr[-2000:]
+    assert ("the primary's commits wait for a synchronous standby (synchronous_standby_names = 'gone', "
+            "synchronous_commit = remote_apply) and none is connected") in line, line
+    assert "frozen, paused or unreachable" not in r.stderr, r.stderr[-2000:]
+    no_workers_left()

@@ -92,14 +92,17 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
           bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
           host_busy: str | None = None, after_note: str | None = None,
           disturbances: list[tuple[float, float]] | None = None,
-          pause_cause: Callable[[], str | None] | None = None) -> Verdict:
+          pause_cause: Callable[[], str | None] | None = None,
+          stall_cause: Callable[[], str | None] | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
     ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
     server another) after it; ``host_busy``: another
     benchmark was measuring on this host (the user overrode the refusal); ``disturbances``: the
     windows of the point's own disturbances (a stall inside one is said, not held against the point);
     ``pause_cause``: asked only when the client's loop paused, the store's own reason for it (an
-    embedded store's lock held by another process), which then names the pause instead of the client."""
+    embedded store's lock held by another process), which then names the pause instead of the client;
+    ``stall_cause``: asked only when the server stopped answering, the store's own reason for it (a primary
+    waiting for a synchronous standby that is gone), said after the stall."""
     if result is None:
         return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
     said = server_error(result)
@@ -126,7 +129,9 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
                       (f": the {stall.seconds:.1f} s without replies was the client's, not the server's)"
                        if stall is not None else ")"))
     elif stall is not None and result.operations:
-        bottleneck = stall_bottleneck(stall, bottleneck)
+        said = stall_cause() if stall_cause is not None else None
+        bottleneck = stall_bottleneck(stall, bottleneck, said)
+        stall_text = f"{stall_text}: {said}" if said and stall_text else stall_text
     if result.status == RunStatus.OK and not result.operations:
         why = (f"all of them ran in the {result.warmup_s:g} s warm-up: lower --warmup or ask for more operations"
                if result.warmup_s else "check the target and the workload's operationcount")
