@@ -63,9 +63,17 @@ def test_a_silent_listener_and_a_closed_port_are_told_apart():
         said = probe.unanswered("tarantool", f"tarantool://127.0.0.1:{port}", "TimeoutError: timed out", 5.0)
         garbled = probe.unanswered("redis", f"redis://127.0.0.1:{port}", "InvalidResponse: Protocol error", 5.0)
         http = probe.unanswered("elasticsearch", f"elasticsearch://127.0.0.1:{port}", "RemoteDisconnected", 5.0)
+        # the store's own TLS hint is the line (a TLS port under redis://): never "not as a redis server"
+        plain = probe.unanswered("redis", f"redis://127.0.0.1:{port}", "ConnectionError: the server may speak TLS on "
+                                 "this port: use rediss://", 5.0)
+        handshake = probe.unanswered("redis", f"rediss://127.0.0.1:{port}", "TimeoutError: Timeout connecting", 5.0)
     closed = probe.unanswered("tarantool", f"tarantool://127.0.0.1:{port}", "ConnectionRefusedError", 5.0)
     assert isinstance(said, UserError) and said.exit_code == 1
     assert "something accepts connections there but gave no tarantool answer within 5 s" in str(said), said
     assert "not as a redis server" in str(garbled), garbled
     assert "not as an elasticsearch server" in str(http) and "is an elasticsearch server's" in str(http), http
+    assert str(plain) == (f"redis://127.0.0.1:{port}: the connection failed (ConnectionError: the server may speak TLS "
+                          "on this port: use rediss://)"), plain
+    assert "so does one without TLS to a TLS handshake" in str(handshake), handshake
+    assert "TLS" not in str(said)  # tarantool:// asks for no TLS
     assert str(closed).startswith(f"tarantool://127.0.0.1:{port} does not answer"), closed

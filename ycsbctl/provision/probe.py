@@ -120,10 +120,14 @@ def unanswered(protocol: str, url: str, why: str, timeout_s: float) -> UserError
     a = "an" if protocol[:1] in "aeiou" else "a"  # an elasticsearch server, a redis server
     if not _listens(url):
         return UserError(f"{shown} does not answer ({why})", fix="check the URL or start the server", exit_code=1)
+    if "TLS" in why or "SSL" in why:  # the store's own hint (use rediss://, add the CA) says what to do
+        return UserError(f"{shown}: the connection failed ({why})", exit_code=1)
     if "timed out" in why.lower() or "timeout" in why.lower():
+        tls = urlsplit(url).scheme == "rediss" or any(w in url.lower() for w in ("ssl", "tls"))
         return UserError(f"{shown}: something accepts connections there but gave no {protocol} answer within "
                          f"{timeout_s:g} s ({why})", fix=f"check that the port is {a} {protocol} server's (a server "
-                         "of another kind, or a stopped one, stays silent so)", exit_code=1)
+                         "of another kind, or a stopped one, stays silent so" +
+                         ("; so does one without TLS to a TLS handshake)" if tls else ")"), exit_code=1)
     return UserError(f"{shown}: something answers there, but not as {a} {protocol} server ({why})",
                      fix=f"check that the port is {a} {protocol} server's: the URL's scheme says which store ycsbctl "
                          "speaks", exit_code=1)
