@@ -104,7 +104,10 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     ``stall_cause``: asked only when the server stopped answering, the store's own reason for it (a primary
     waiting for a synchronous standby that is gone), said after the stall."""
     if result is None:
-        return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
+        # workers that never connected to a server that answers: its own reason (a connection's first commit
+        # waiting for a synchronous standby that is gone), else "did not connect" alone
+        said = stall_cause() if stall_cause is not None and error and "did not connect" in error else None
+        return Verdict(RunStatus.FAILED, _join(error, said) if said else (error or "no result"), bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
     stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
