@@ -77,3 +77,33 @@ def test_a_silent_listener_and_a_closed_port_are_told_apart():
     assert "so does one without TLS to a TLS handshake" in str(handshake), handshake
     assert "TLS" not in str(said)  # tarantool:// asks for no TLS
     assert str(closed).startswith(f"tarantool://127.0.0.1:{port} does not answer"), closed
+
+
+def test_the_process_on_a_port_is_the_server_unless_it_forwards_the_port_elsewhere(tmp_path):
+    """A listener found by port is the server (a process of its own, its PID the truth), but a forwarder on
+    that port (socat here, as docker-proxy for a container's published port or ssh -L) is not: no PID, the
+    server's CPU not taken from the forwarder's."""
+    import subprocess
+    import sys
+
+    from tests.fixtures.waiting import wait_until
+    from ycsbctl.provision.local import free_port
+    from ycsbctl.telemetry.process import listener_of
+
+    port, forwarded = free_port(), free_port()
+    code = f"import socket, time; s = socket.socket(); s.bind(('127.0.0.1', {port})); s.listen(); time.sleep(60)"
+    server = subprocess.Popen([sys.executable, "-c", code])
+    forwarder = subprocess.Popen(["socat", f"TCP-LISTEN:{forwarded},bind=127.0.0.1,fork", f"TCP:127.0.0.1:{port}"])
+    try:
+        assert wait_until(lambda: listener_of(port), 20, "the listener") == server.pid
+        wait_until(lambda: _listening(forwarded), 20, "socat's listener")
+        assert listener_of(forwarded) is None
+    finally:
+        for p in (server, forwarder):
+            p.kill()
+            p.wait()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
