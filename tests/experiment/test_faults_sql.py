@@ -6,12 +6,15 @@ Every case asserts the exit code, one line naming the cause, no traceback, nothi
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import signal
 import subprocess
 import time
 from pathlib import Path
 
+import pandas as pd
 import psutil
 import pytest
 
@@ -20,6 +23,7 @@ from tests.fixtures.faults import Lines, clean, finish, no_workers_left
 from tests.fixtures.sql_cli import cli_rows
 from tests.fixtures.sql_servers import started
 from tests.fixtures.waiting import wait_until
+from ycsbctl.results import load as load_folder
 
 pytestmark = pytest.mark.fault
 
@@ -147,7 +151,9 @@ def test_mariadb_killed_mid_point_with_telemetry_on_ends_each_point_in_one_line(
     """MariaDB killed (SIGKILL) inside the first of two points, telemetry on (its sampler asks the server
     too; issue 43: the next point crashed in ``local_server_pid``, pymysql's "Can't connect"): the first
     point fails naming the lost server, the second ends in one line of its own, no traceback, exit 1,
-    nothing of ours left running."""
+    nothing of ours left running. The first point measured ~1 s of its 4 s window: it says how long and how
+    many operations, never a rate, bottleneck or why line from that part (was: ``→ 13,896 ops/s … latency,
+    failed`` and a "why: cpu wait" line), in its line, the summary table and its runs row."""
     with started("mariadb") as ep:
         load(ep.url, tmp_path)
         mysqld = int(Path(cli_rows("mariadb", ep.url, "SELECT @@pid_file")[0][0]).read_text().split()[0])
@@ -169,4 +175,41 @@ def test_mariadb_killed_mid_point_with_telemetry_on_ends_each_point_in_one_line(
     assert "failed" in told[0] and "lost the MariaDB server" in told[0], stderr[-2000:]
     assert "failed" in told[1] and "cannot reach the MariaDB server" in told[1], stderr[-2000:]
     assert not psutil.pid_exists(mysqld)
+    no_workers_left()
+    cut = re.search(r"; stopped (\d+\.\d) s into the 4 s window after ([\d,]+) operations", told[0])
+    assert cut and "ops/s" not in told[0] and ", latency" not in told[0], told[0]
+    assert "why:" not in stderr, stderr[-2000:]
+    row = load_folder(tmp_path / "out").runs.set_index("threads").loc[2]
+    # what the line says is the row's own measure, and it is shorter than the window: a part, not the point
+    assert int(cut[2].replace(",", "")) == row["operations"] > 0, (cut[0], row["operations"])
+    assert abs(float(cut[1]) - row["runtime_ms"] / 1000) <= 0.05 and row["runtime_ms"] < 4000, row["runtime_ms"]
+    assert math.isnan(row["throughput_ops"]) and pd.isna(row["bottleneck"]), row[["throughput_ops", "bottleneck"]]
+    partial_rate = f"{row['operations'] / (row['runtime_ms'] / 1000):,.0f}"
+    assert partial_rate not in stderr, stderr[-2000:]  # nor in the summary table's ops/s column
+
+
+def test_a_primary_waiting_for_a_synchronous_standby_that_is_gone_is_named_in_the_stall(tmp_path):
+    """``synchronous_standby_names`` set and no standby connected (a postgresql-standby whose standby died,
+    with synchronous_commit=remote_apply): every commit waits while the server answers reads. The stall names
+    that, in the server's own settings (was: "the server was frozen, paused or unreachable"), exit 1, one line."""
+    with started("postgresql", {"synchronous_commit": "remote_apply"}) as ep:
+        r = ycsbctl("load", "workloada", "--target", ep.url, "-p", "recordcount=300", "--no-telemetry", cwd=tmp_path,
+                    timeout=120)  # no standby named yet: the load's commits do not wait
+        assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: degraded by a busy host
+        for sql in ("ALTER SYSTEM SET synchronous_standby_names = 'gone'", "SELECT pg_reload_conf()"):
+            cli_rows("postgresql", ep.url, sql)
+        wait_until(lambda: cli_rows("postgresql", ep.url, "SHOW synchronous_standby_names") == [["gone"]], 10,
+                   "the reloaded setting")
+        r = ycsbctl("run", "workloada", "--target", ep.url, "--threads", "2", "--duration", "2", "--warmup", "0",
+                    "--records", "300", "--timeout", "1", "--no-telemetry", "--allow-concurrent",
+                    "--out", str(tmp_path / "out"), cwd=tmp_path, timeout=120)
+        replicas = cli_rows("postgresql", ep.url, "SELECT count(*) FROM pg_stat_replication")
+    clean(r.stdout + r.stderr)
+    assert replicas == [["0"]], replicas  # the case itself: no standby at all
+    assert r.returncode == 1, r.stderr[-2000:]
+    line = [x for x in r.stderr.splitlines() if "→" in x][-1]
+    assert "stall" in line and "TIMEOUT" in line, r.stderr[-2000:]
+    assert ("the primary's commits wait for a synchronous standby (synchronous_standby_names = 'gone', "
+            "synchronous_commit = remote_apply) and none is connected") in line, line
+    assert "frozen, paused or unreachable" not in r.stderr, r.stderr[-2000:]
     no_workers_left()

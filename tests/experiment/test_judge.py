@@ -81,6 +81,9 @@ def test_the_stall_rules_at_their_edges():
 def test_the_stall_text_has_its_threshold_and_counts_in_words():
     assert Stall(1.0, 2.0).text() == "no reply for 1.0 s, from 2.0 s into the measured window"
     assert Stall(0.9, 2.0).text() == ""
+    # begun 30 ms before the measured window (a server frozen as the workers started): 0.0 s, never "-0.0 s"
+    assert Stall(2.5, 0.97, warmup_s=1.0).text() == "no reply for 2.5 s, from 0.0 s into the measured window"
+    assert Stall(2.5, 0.5, warmup_s=1.0).text() == "no reply for 2.5 s, from -0.5 s into the measured window"
     assert Stall(0.0, 0.0, timeouts=1).text() == "1 operation timed out"
     assert Stall(0.0, 0.0, timeouts=2).text() == "2 operations timed out"
 
@@ -407,3 +410,23 @@ def test_a_failed_point_is_said_by_its_first_error():
     r = result([900, 1000], errors=["first: connection refused", "second: timed out"])
     r.status = RunStatus.FAILED
     assert judge(r, max_error_rate=0.01).reason == "first: connection refused"
+
+
+def test_workers_that_never_connected_are_said_with_the_stores_own_reason_and_only_then():
+    """A PostgreSQL primary whose commits wait for a synchronous standby that is gone: the workers' first commit
+    (the table's creation) waits, and "did not connect within 60 s" alone blamed the connection."""
+    asked = []
+
+    def cause() -> str:
+        asked.append(1)
+        return "the primary's commits wait for a synchronous standby"
+
+    v = judge(None, max_error_rate=0.01, error="the engine's workers did not connect within 60 s", stall_cause=cause)
+    assert v.status == RunStatus.FAILED
+    assert v.reason == ("the engine's workers did not connect within 60 s; "
+                        "the primary's commits wait for a synchronous standby")
+    assert judge(None, max_error_rate=0.01, error="cannot reach the server", stall_cause=cause).reason == \
+        "cannot reach the server"
+    assert judge(None, max_error_rate=0.01, error="the engine's workers did not connect within 60 s",
+                 stall_cause=lambda: None).reason == "the engine's workers did not connect within 60 s"
+    assert len(asked) == 1  # asked only of workers that did not connect

@@ -304,3 +304,29 @@ def test_precision_adds_rounds_until_every_interval_is_narrow_or_the_cap_and_tar
         f"placement: off (auto: {cpus} CPUs, splits from 4)" if cpus < 4 else f"placement: {plan.placed.describe()}"]
     with pytest.raises(UserError, match=r"--precision add rounds over interleaved points.*\(--order target\)"):
         Plan(targets=["redis"], repeat=3, precision=0.05, order="target", **wide)
+
+
+def test_a_point_cut_short_says_how_far_it_got_and_never_a_rate():
+    """A server lost 1.4 s into a 4 s window: the line says so in the result's own figures (its runtime, its
+    operations, its ERROR count) and gives no ops/s, p99, label or why line (a MariaDB point read '13,896 ops/s
+    … latency, failed' and 'why: cpu wait'); the same result run to its end keeps its rate."""
+    import numpy as np
+
+    from tests.fixtures.experiments import make_result
+    from ycsbctl.experiment.live_console import point_summary
+
+    result = make_result(np.random.default_rng(9), "run", 4, 5000.0, {"READ": 1.0}, duration_s=4)
+    result.status, result.runtime_ms, result.duration_s = RunStatus.FAILED, 1412.0, 4.0
+    errors = result.returns("ERROR")
+    bottleneck = {"label": "latency", "why": "cpu wait: the client's workers waited for a CPU 39% of the point"}
+    record = RunRecord("r", "mariadb", "workloadc", "run", 4, 1, RunStatus.FAILED, result=result,
+                       error="lost the MariaDB server", bottleneck=bottleneck)
+    line = point_summary(record)
+    assert (result.operations, result.returns("NOT_FOUND"), errors) == (20_000, 2, 0)  # what the line must say
+    assert line == ("failed — lost the MariaDB server; stopped 1.4 s into the 4 s window after 20,000 operations "
+                    "(2 NOT_FOUND); no rate for a point cut short"), line
+    assert "ops/s" not in line and "why" not in line and "latency" not in line
+    result.operations, result.duration_s = 1, None  # a load (an operation count) stopped at its first insert
+    assert "stopped 1.4 s into its window after 1 operation" in point_summary(record)
+    result.status = RunStatus.OK  # judged failed on its error rate, run to its end: its rate is the point's
+    assert point_summary(record).startswith(f"{result.throughput_ops:,.0f} ops/s, p99 ")

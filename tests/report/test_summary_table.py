@@ -79,8 +79,10 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
     assert len(rows) == runs.groupby(["threads", "target"]).ngroups == 4
     for (threads, target), pts in runs.groupby(["threads", "target"]):
         row = next(r for r in rows if r[col["threads"]] == str(threads) and r[col["target"]] == target)
-        assert pts["throughput_ops"].mean() != pts["throughput_ops"].max()
-        assert row[col["ops/s"]] == f"{pts['throughput_ops'].mean():,.0f}"
+        cut = pts["status"].eq("failed")  # the fixture's failed repetition was cut short: no rate in its row
+        assert pts.loc[cut, "throughput_ops"].isna().all() and pts.loc[~cut, "throughput_ops"].notna().all()
+        assert cut.any() or pts["throughput_ops"].mean() != pts["throughput_ops"].max()
+        assert row[col["ops/s"]] == f"{pts.loc[~cut, 'throughput_ops'].mean():,.0f}"
         for op in ("read", "update"):
             want = f"{pts[f'{op}_p50_us'].mean() / 1000:.2f}/{pts[f'{op}_p99_us'].mean() / 1000:.2f}"
             assert row[col[f"{op} p50/p99 ms"]] == want, (op, row)

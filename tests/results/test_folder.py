@@ -40,7 +40,10 @@ def test_round_trip_gives_the_same_numbers(built):
         if r.result is None:
             assert math.isnan(row["throughput_ops"])
             continue
-        assert row["throughput_ops"] == pytest.approx(r.result.throughput_ops)
+        if r.result.cut_short:  # its clients stopped before its end: no rate, what it measured kept
+            assert math.isnan(row["throughput_ops"]) and row["runtime_ms"] == pytest.approx(r.result.runtime_ms)
+        else:
+            assert row["throughput_ops"] == pytest.approx(r.result.throughput_ops)
         assert row["operations"] == r.result.operations
         assert row["errors"] == r.result.returns("ERROR") + r.result.returns("TIMEOUT")
         assert row["not_found"] == r.result.returns("NOT_FOUND")

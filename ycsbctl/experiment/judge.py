@@ -92,16 +92,22 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
           bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
           host_busy: str | None = None, after_note: str | None = None,
           disturbances: list[tuple[float, float]] | None = None,
-          pause_cause: Callable[[], str | None] | None = None) -> Verdict:
+          pause_cause: Callable[[], str | None] | None = None,
+          stall_cause: Callable[[], str | None] | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
     ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
     server another) after it; ``host_busy``: another
     benchmark was measuring on this host (the user overrode the refusal); ``disturbances``: the
     windows of the point's own disturbances (a stall inside one is said, not held against the point);
     ``pause_cause``: asked only when the client's loop paused, the store's own reason for it (an
-    embedded store's lock held by another process), which then names the pause instead of the client."""
+    embedded store's lock held by another process), which then names the pause instead of the client;
+    ``stall_cause``: asked only when the server stopped answering, the store's own reason for it (a primary
+    waiting for a synchronous standby that is gone), said after the stall."""
     if result is None:
-        return Verdict(RunStatus.FAILED, error or "no result", bottleneck)
+        # workers that never connected to a server that answers: its own reason (a connection's first commit
+        # waiting for a synchronous standby that is gone), else "did not connect" alone
+        said = stall_cause() if stall_cause is not None and error and "did not connect" in error else None
+        return Verdict(RunStatus.FAILED, _join(error, said) if said else (error or "no result"), bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
     stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
@@ -126,14 +132,18 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
                       (f": the {stall.seconds:.1f} s without replies was the client's, not the server's)"
                        if stall is not None else ")"))
     elif stall is not None and result.operations:
-        bottleneck = stall_bottleneck(stall, bottleneck)
+        said = stall_cause() if stall_cause is not None else None
+        bottleneck = stall_bottleneck(stall, bottleneck, said)
+        stall_text = f"{stall_text}: {said}" if said and stall_text else stall_text
     if result.status == RunStatus.OK and not result.operations:
         why = (f"all of them ran in the {result.warmup_s:g} s warm-up: lower --warmup or ask for more operations"
                if result.warmup_s else "check the target and the workload's operationcount")
         return Verdict(RunStatus.FAILED, _join(error, f"no operation was measured ({why})"), bottleneck)
     if result.status in (RunStatus.FAILED, RunStatus.INTERRUPTED):
         reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
-        return Verdict(result.status, reason, bottleneck, stall.to_dict() if stall else None)
+        # cut short: no label or why line for a rate that is not the point's (a 1 s of 4 s "latency")
+        return Verdict(result.status, reason, None if result.cut_short else bottleneck,
+                       stall.to_dict() if stall else None)
     if result.error_rate > max_error_rate:
         rate = (f"{result.error_rate:.1%} of operations failed (ERROR/TIMEOUT), above --max-error-rate "
                 f"{max_error_rate:.1%}")

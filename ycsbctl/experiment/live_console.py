@@ -30,6 +30,8 @@ def point_summary(record: RunRecord, units: RecordUnits | None = None) -> str:
     r = record.result
     if r is None or not r.operations:
         return f"{record.status}: {record.error or 'stopped before any operation was measured'}"
+    if r.cut_short:
+        return f"{record.status} — {record.error or 'its clients stopped'}; {_measured_before(r)}"
     # only a point that ran an operation storing records says how many (a GET-BY-ID point's "0 items/s" misled)
     stores = units is not None and any(n in units.per_op for n in r.ops)
     stored = r.records_per_s(units.per_op) if units is not None and stores else float("nan")
@@ -44,6 +46,16 @@ def point_summary(record: RunRecord, units: RecordUnits | None = None) -> str:
     notes = "".join(f"\n  {w}" for w in (f"why: {why}" if why else None, client_lag_warning(r), schedule_lag_warning(r))
                     if w)
     return f"{rate}{p99}{counts}{bn}, {record.status}{err}{notes}"
+
+
+def _measured_before(r: PhaseResult) -> str:
+    """What a point cut short measured, without a rate: ``stopped 1.4 s into the 4 s window after 18,779
+    operations (2 ERROR); no rate for a point cut short``."""
+    window = f"the {r.duration_s:g} s window" if r.duration_s else "its window"
+    counts = ", ".join(f"{n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
+    return (f"stopped {r.runtime_ms / 1000:.1f} s into {window} after {r.operations:,} "
+            f"operation{'' if r.operations == 1 else 's'}"
+            f"{f' ({counts})' if counts else ''}; no rate for a point cut short")
 
 
 @dataclass(frozen=True)

@@ -143,7 +143,8 @@ class PointRunner:
         busy = host_busy(others, out.bottleneck)
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
-                  disturbances=disturbance_windows(out.events), pause_cause=lambda: _pause_cause(ep.url))
+                  disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause"),
+                  stall_cause=lambda: _store_says(ep.url, "stall_cause"))
         v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
@@ -184,12 +185,13 @@ def _load_bound(plan: Plan, phase: str, length: PointLength) -> str:
     return (": " + ", or ".join(bounds) + (", whichever first" if len(bounds) > 1 else "") + capped) if bounds else ""
 
 
-def _pause_cause(url: str) -> str | None:
-    """The store's own reason for a pause of the client's loop (:meth:`ycsbctl.stores.base.ServerProtocol.pause_cause`);
-    None when it has none or cannot be asked."""
+def _store_says(url: str, question: str) -> str | None:
+    """The store's own reason for a pause of the client's loop or for a stall of the server
+    (:meth:`ycsbctl.stores.base.ServerProtocol.pause_cause`, ``stall_cause``); None when it has none or
+    cannot be asked."""
     from ycsbctl.stores import registry
 
     try:
-        return registry.for_url(url).pause_cause(url)
-    except Exception:  # noqa: BLE001 - the pause is still said, as the client's
+        return getattr(registry.for_url(url), question)(url)
+    except Exception:  # noqa: BLE001 - the pause or stall is still said, without the store's reason
         return None

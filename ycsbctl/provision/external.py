@@ -8,6 +8,8 @@ from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_text, redact_url, without_credentials
 
+PING_TIMEOUT_S = 5.0  # how long an external server has to answer its first ping
+
 
 class ExternalProvisioner(Provisioner):
     """Attaches to a running server: checks it answers, reads its version and config."""
@@ -22,7 +24,7 @@ class ExternalProvisioner(Provisioner):
             return Endpoint(target=shown, protocol=protocol, url=target, backend="external",
                             server_name=proto.describe(target).name)
         try:
-            probe.ping(protocol, target, timeout_s=5.0)
+            probe.ping(protocol, target, timeout_s=PING_TIMEOUT_S)
         except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
             why = short_error(exc)
             if any(w in why.lower() for w in ("auth", "password", "noperm", "wrongpass")):
@@ -35,8 +37,7 @@ class ExternalProvisioner(Provisioner):
                 raise UserError(f"{shown} refused our credentials ({why})",
                                 fix=f"put the right password in the URL: {where}", exit_code=1) from None
             raise (probe.cancelled(target, redact_text(why), "our ping")
-                   or UserError(f"{shown} does not answer ({why})", fix="check the URL or start the server",
-                                exit_code=1)) from None
+                   or probe.unanswered(protocol, target, redact_text(why), PING_TIMEOUT_S)) from None
         facts = probe.describe(protocol, target, expected="")
         return Endpoint(target=shown, protocol=protocol, url=target, backend="external",
                         server_name=facts.name, server_version=facts.version, config=facts.config,

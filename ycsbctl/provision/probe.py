@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals
@@ -92,6 +94,43 @@ def cancelled(url: str, why: str, asked: str) -> UserError | None:
     return UserError(f"{redact_url(url)} answered but cancelled {asked}: statement_timeout ({why})",
                      fix="the role's statement_timeout cancels every statement: raise it (ALTER ROLE … SET "
                          "statement_timeout = 0) or use another role", exit_code=1)
+
+
+def _listens(url: str, timeout_s: float = 1.0) -> bool:
+    """Whether something accepts a TCP connection at the URL's (first) host and port."""
+    try:
+        parts = urlsplit(url.split(",")[0])
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return False
+    if not host or not port:
+        return False
+    try:
+        with socket.create_connection((host, port), timeout_s):
+            return True
+    except OSError:
+        return False
+
+
+def unanswered(protocol: str, url: str, why: str, timeout_s: float) -> UserError:
+    """The one line for a server whose ping failed (``why``, already short): nothing listens (start it), or
+    something does but did not answer as a server of ``protocol`` — a server of another kind at that port
+    (a Redis port under ``tarantool://``), or a frozen one — which is never "does not answer"."""
+    shown = redact_url(url)
+    a = "an" if protocol[:1] in "aeiou" else "a"  # an elasticsearch server, a redis server
+    if not _listens(url):
+        return UserError(f"{shown} does not answer ({why})", fix="check the URL or start the server", exit_code=1)
+    if "TLS" in why or "SSL" in why:  # the store's own hint (use rediss://, add the CA) says what to do
+        return UserError(f"{shown}: the connection failed ({why})", exit_code=1)
+    if "timed out" in why.lower() or "timeout" in why.lower():
+        tls = urlsplit(url).scheme == "rediss" or any(w in url.lower() for w in ("ssl", "tls"))
+        return UserError(f"{shown}: something accepts connections there but gave no {protocol} answer within "
+                         f"{timeout_s:g} s ({why})", fix=f"check that the port is {a} {protocol} server's (a server "
+                         "of another kind, or a stopped one, stays silent so" +
+                         ("; so does one without TLS to a TLS handshake)" if tls else ")"), exit_code=1)
+    return UserError(f"{shown}: something answers there, but not as {a} {protocol} server ({why})",
+                     fix=f"check that the port is {a} {protocol} server's: the URL's scheme says which store ycsbctl "
+                         "speaks", exit_code=1)
 
 
 def _undescribed(url: str, exc: BaseException) -> UserError:

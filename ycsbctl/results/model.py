@@ -164,6 +164,12 @@ class PhaseResult:
         return {name: m for name, m in mine.items() if m is not None}
 
     @property
+    def cut_short(self) -> bool:
+        """Its clients stopped before the window's end (a lost server, a worker gone): the operations it
+        measured are kept, but their rate over the part measured is not the point's rate."""
+        return self.status == RunStatus.FAILED
+
+    @property
     def throughput_ops(self) -> float:
         """YCSB's ``[OVERALL], Throughput(ops/sec)``: 1000 · operations / RunTime(ms)."""
         return 1000.0 * self.operations / self.runtime_ms if self.runtime_ms > 0 else float("nan")

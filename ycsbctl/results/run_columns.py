@@ -116,7 +116,8 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("threads", "int64", "threads", "YCSB client threads (one connection, one request in flight each)"),
     Column("repetition", "int64", "", "repetition of the point"),
     Column("status", "string", "", "ok, degraded, failed, interrupted or skipped (see RunStatus)"),
-    Column("throughput_ops", "float64", "ops/s", "operations per second after the warm-up, YCSB's [OVERALL]"),
+    Column("throughput_ops", "float64", "ops/s", "operations per second after the warm-up, YCSB's [OVERALL]; "
+                                             "empty for a point cut short (its clients stopped before its end)"),
     Column("runtime_ms", "float64", "ms", "measured time after the warm-up"),
     Column("operations", "int64", "operations", "operations issued, failed ones included"),
     Column("errors", "int64", "operations", "operations that returned ERROR or TIMEOUT"),

@@ -124,7 +124,10 @@ def run_row(doc: dict) -> dict[str, Any]:
         "server": _server(ep),
         "workload": doc["workload"], "phase": doc["phase"], "threads": doc["threads"],
         "repetition": doc["repetition"], "status": doc["status"],
-        "throughput_ops": r.get("throughput_ops", math.nan), "runtime_ms": runtime_ms,
+        # a point cut short (its clients stopped: the engine's own "failed") has no rate of its own: its
+        # operations and runtime_ms say what it measured, the run JSON keeps the rest
+        "throughput_ops": math.nan if r.get("status") == "failed" else r.get("throughput_ops", math.nan),
+        "runtime_ms": runtime_ms,
         "operations": operations, "errors": errors, "not_found": returns["NOT_FOUND"] if r else math.nan,
         "timeouts": returns["TIMEOUT"] if r else math.nan,
         "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),

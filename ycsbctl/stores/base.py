@@ -145,6 +145,12 @@ class ServerProtocol:
         inside the client's processes, so its waits are the client's pauses); None when it cannot."""
         return None
 
+    def stall_cause(self, url: str) -> str | None:
+        """Why the server may have stopped answering, in its own words, asked after a point that stalled (a
+        PostgreSQL primary whose commits wait for a synchronous standby that is gone); None when it says
+        nothing of the kind or cannot be asked."""
+        return None
+
     def reference_client(self) -> ReferenceClient | None:
         """The load generator the store's makers ship (``redis-benchmark``), that ``ycsbctl calibrate``
         measures ycsbctl's client against; None when it has none."""

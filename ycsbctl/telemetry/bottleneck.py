@@ -189,12 +189,15 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
     return Bottleneck("latency", ev, "latency: no resource saturated (" + ", ".join(parts) + ")")
 
 
-def stall_bottleneck(stall: Stall, measured: dict[str, Any] | None) -> dict[str, Any]:
+def stall_bottleneck(stall: Stall, measured: dict[str, Any] | None, cause: str | None = None) -> dict[str, Any]:
     """The ``stall`` label for a point in which the server stopped answering; the resource figures
-    of ``measured`` (the label the CPU and network figures gave) stay as evidence."""
+    of ``measured`` (the label the CPU and network figures gave) stay as evidence; ``cause``: the store's own
+    reason (a primary waiting for a synchronous standby that is gone), said instead of the usual guesses."""
     ev = dict((measured or {}).get("evidence") or {})
     ev.update(stall=stall.to_dict(), measured_label=(measured or {}).get("label"))
-    text = (f"stall: {stall.text()} — the server was frozen, paused or unreachable, so this point does "
+    if cause:
+        ev.update(stall_cause=cause)
+    text = (f"stall: {stall.text()} — {cause or 'the server was frozen, paused or unreachable'}, so this point does "
             "not measure its capacity or latency")
     return Bottleneck("stall", ev, text).to_dict()
 

@@ -31,7 +31,7 @@ from ycsbctl.telemetry import evidence as ev
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
 from ycsbctl.telemetry.host import HostSampler
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
-from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler, listening_pid
+from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler, listener_of, listening_pid
 from ycsbctl.telemetry.threads import ThreadSampler
 from ycsbctl.telemetry.wire import WireSampler
 from ycsbctl.urls import host_of, is_loopback
@@ -46,8 +46,9 @@ def _port_of(url: str) -> int | None:
 
 def local_server_pid(endpoint: Endpoint) -> int | None:
     """PID of a server on this host we did not start: the PID it reports (INFO ``process_id``,
-    serverStatus ``pid``), kept only if that process listens on the endpoint's port; None when it cannot
-    say (a server that went away, a user without the right to ask)."""
+    serverStatus ``pid``), kept only if that process listens on the endpoint's port; else the process that
+    listens on that port (a server that does not report its PID, a user without the right to ask); None
+    when none does (a server that went away)."""
     if endpoint.container_id or not is_loopback(host_of(endpoint.url)):
         return None
     proto = registry.get(endpoint.protocol)
@@ -56,9 +57,12 @@ def local_server_pid(endpoint: Endpoint) -> int | None:
     try:
         pid = proto.reported_pid(endpoint.url)
     except Exception:  # noqa: BLE001 - any store's error (a lost server, a right the user lacks): no PID, no crash
-        return None  # the point itself finds a lost server; its samplers say what they could not read
+        pid = None  # the point itself finds a lost server; its samplers say what they could not read
     port = _port_of(endpoint.url)
-    return pid if pid and port and listening_pid(pid, port) else None
+    if not port:
+        return None
+    # a server that does not say its PID (or a user not allowed to ask): the process listening on its port
+    return pid if pid and listening_pid(pid, port) else listener_of(port)
 
 
 def target_pids(endpoint: Endpoint, pid: int | None) -> list[int]:

@@ -161,6 +161,26 @@ def process_rss_bytes(pid: int, include_children: bool = True) -> int | None:
         return None
 
 
+FORWARDERS = ("docker-proxy", "rootlessport", "rootlesskit", "slirp4netns", "pasta", "ssh", "sshd", "kubectl", "socat")
+
+
+def listener_of(port: int) -> int | None:
+    """The PID of the process that listens on TCP ``port`` on this host (the one that owns the socket, the
+    lowest when several share it), or None: none, or not ours to see. For a server that does not report
+    its own PID (ClickHouse, Sphinx, Elasticsearch) or a user not allowed to ask it (PostgreSQL's
+    ``data_directory``)."""
+    try:
+        pids = [c.pid for c in psutil.net_connections(kind="tcp")
+                if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid]
+        pid = min(pids) if pids else None
+        # a port forwarded to a server elsewhere (a container's published port, a tunnel): not the server
+        if pid is not None and psutil.Process(pid).name() in FORWARDERS:
+            return None
+    except psutil.Error:
+        return None
+    return pid
+
+
 def listening_pid(pid: int, port: int) -> bool:
     """Whether process ``pid`` (or a child) listens on TCP ``port``: confirms a DB-reported PID is ours to read."""
     try:

@@ -39,7 +39,8 @@ class Stall:
         """One phrase for the point's reason: ``no reply for 11.9 s, from 7.0 s into the measured window``."""
         parts = []
         if self.seconds >= MIN_STALL_S:
-            parts.append(f"no reply for {self.seconds:.1f} s, from {self.window_s:.1f} s into the measured window")
+            at = round(self.window_s, 1) or 0.0  # a stall that began a few ms before the window: 0.0, not -0.0
+            parts.append(f"no reply for {self.seconds:.1f} s, from {at:.1f} s into the measured window")
         if self.timeouts:
             parts.append(f"{self.timeouts:,} operation{'s' if self.timeouts != 1 else ''} timed out")
         return "; ".join(parts)

@@ -139,6 +139,22 @@ class PostgresProtocol(SqlProtocol):
             except psutil.Error:
                 return None
 
+    def stall_cause(self, url: str) -> str | None:
+        """A primary whose commits wait for synchronous standbys (``synchronous_standby_names`` set, and
+        ``synchronous_commit`` on, remote_write or remote_apply) while none is connected as one
+        (``pg_stat_replication``): every commit waits, the server itself answers."""
+        from ycsbctl.stores.postgresql.session import PgSession
+
+        with PgSession(url, 5.0) as s:
+            names = str(s.fetch("SHOW synchronous_standby_names")[0][0])
+            commit = str(s.fetch("SHOW synchronous_commit")[0][0])
+            syncs = int(s.fetch("SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')")[0][0])
+        if not names or commit not in ("on", "remote_write", "remote_apply") or syncs:
+            return None
+        return (f"the primary's commits wait for a synchronous standby (synchronous_standby_names = '{names}', "
+                f"synchronous_commit = {commit}) and none is connected: start the standby, or clear "
+                "synchronous_standby_names")
+
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
         from ycsbctl.stores.postgresql.stats import PgStatSampler
 

@@ -1,0 +1,109 @@
+"""The fault suite on the newest stores (issue 48's Tarantool, ClickHouse, Sphinx), tried from outside: a URL of
+one store at another store's port, and a server on this host that does not report its own PID.
+
+Every case is one honest line: what listens at a port is never "does not answer", a server on this host is
+never "not on this host".
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from tests.fixtures.cli import ycsbctl
+from tests.fixtures.faults import clean, no_workers_left
+from ycsbctl.errors import UserError
+from ycsbctl.provision.base import Endpoint
+
+pytestmark = pytest.mark.fault
+
+
+@pytest.mark.parametrize("store", ["sphinx", "clickhouse"])
+def test_a_local_server_that_does_not_report_its_pid_is_found_by_the_port_it_listens_on(store, request):
+    """ClickHouse and Sphinx do not say their PID: given by URL (as a user gives a server of their own), the
+    server's process is the one ycsbctl started (its recorded PID, the truth), sampled as such; was: "server
+    process not on this host: server CPU is what the server reports" for a server on 127.0.0.1."""
+    from ycsbctl.stores import registry
+    from ycsbctl.telemetry.capture import local_server_pid, samplers_for
+
+    started = request.getfixturevalue(store)
+    given = Endpoint(target=store, protocol=started.protocol, url=started.url, backend="external")
+    assert registry.get(started.protocol).reported_pid(started.url) is None  # the case: it does not say
+    assert local_server_pid(given) == started.pid and started.pid
+    samplers, notes = samplers_for(given, None, evidence=False)
+    assert not any("not on this host" in n for n in notes), notes
+    assert any(getattr(s, "source", "") == "server-process" for s in samplers), samplers
+
+
+def test_a_redis_url_at_a_tarantool_port_says_something_else_answers_there(tarantool, tmp_path):
+    """``redis://`` at Tarantool's port: Tarantool greets first, redis-py reads its "T" as a bad reply. One line
+    saying a server answered but not as Redis (was: "does not answer … start the server"), exit 1."""
+    port = tarantool.url.rsplit(":", 1)[1]
+    r = ycsbctl("run", "workloadc", "--target", f"redis://127.0.0.1:{port}", "--threads", "1", "--duration", "1",
+                "--records", "100", "--no-telemetry", "--allow-concurrent", "--out", str(tmp_path / "out"),
+                cwd=tmp_path, timeout=120)
+    clean(r.stdout + r.stderr)
+    assert r.returncode == 1, r.stderr[-2000:]
+    told = [ln for ln in r.stderr.splitlines() if "skipped" in ln]
+    assert len(told) == 1 and "something answers there, but not as a redis server" in told[0], r.stderr[-2000:]
+    assert "does not answer" not in r.stderr and "start the server" not in r.stderr
+    no_workers_left()
+
+
+def test_a_silent_listener_and_a_closed_port_are_told_apart():
+    """A port where something listens but says nothing (another store that waits for its client to speak
+    first, or a stopped server) is not "does not answer … start the server"; a closed port is."""
+    from ycsbctl.provision import probe
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        said = probe.unanswered("tarantool", f"tarantool://127.0.0.1:{port}", "TimeoutError: timed out", 5.0)
+        garbled = probe.unanswered("redis", f"redis://127.0.0.1:{port}", "InvalidResponse: Protocol error", 5.0)
+        http = probe.unanswered("elasticsearch", f"elasticsearch://127.0.0.1:{port}", "RemoteDisconnected", 5.0)
+        # the store's own TLS hint is the line (a TLS port under redis://): never "not as a redis server"
+        plain = probe.unanswered("redis", f"redis://127.0.0.1:{port}", "ConnectionError: the server may speak TLS on "
+                                 "this port: use rediss://", 5.0)
+        handshake = probe.unanswered("redis", f"rediss://127.0.0.1:{port}", "TimeoutError: Timeout connecting", 5.0)
+    closed = probe.unanswered("tarantool", f"tarantool://127.0.0.1:{port}", "ConnectionRefusedError", 5.0)
+    assert isinstance(said, UserError) and said.exit_code == 1
+    assert "something accepts connections there but gave no tarantool answer within 5 s" in str(said), said
+    assert "not as a redis server" in str(garbled), garbled
+    assert "not as an elasticsearch server" in str(http) and "is an elasticsearch server's" in str(http), http
+    assert str(plain) == (f"redis://127.0.0.1:{port}: the connection failed (ConnectionError: the server may speak TLS "
+                          "on this port: use rediss://)"), plain
+    assert "so does one without TLS to a TLS handshake" in str(handshake), handshake
+    assert "TLS" not in str(said)  # tarantool:// asks for no TLS
+    assert str(closed).startswith(f"tarantool://127.0.0.1:{port} does not answer"), closed
+
+
+def test_the_process_on_a_port_is_the_server_unless_it_forwards_the_port_elsewhere(tmp_path):
+    """A listener found by port is the server (a process of its own, its PID the truth), but a forwarder on
+    that port (socat here, as docker-proxy for a container's published port or ssh -L) is not: no PID, the
+    server's CPU not taken from the forwarder's."""
+    import subprocess
+    import sys
+
+    from tests.fixtures.waiting import wait_until
+    from ycsbctl.provision.local import free_port
+    from ycsbctl.telemetry.process import listener_of
+
+    port, forwarded = free_port(), free_port()
+    code = f"import socket, time; s = socket.socket(); s.bind(('127.0.0.1', {port})); s.listen(); time.sleep(60)"
+    server = subprocess.Popen([sys.executable, "-c", code])
+    forwarder = subprocess.Popen(["socat", f"TCP-LISTEN:{forwarded},bind=127.0.0.1,fork", f"TCP:127.0.0.1:{port}"])
+    try:
+        assert wait_until(lambda: listener_of(port), 20, "the listener") == server.pid
+        wait_until(lambda: _listening(forwarded), 20, "socat's listener")
+        assert listener_of(forwarded) is None
+    finally:
+        for p in (server, forwarder):
+            p.kill()
+            p.wait()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
