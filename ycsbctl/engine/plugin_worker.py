@@ -16,6 +16,7 @@ from typing import Any
 from ycsbctl.engine.measurements import Recorder
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.worker import (
+    TURN_NS,
     Worker,
     WorkerPlan,
     take_size,
@@ -82,6 +83,8 @@ class PluginWorker(Worker):
         is_load = self.plan.spec.phase == "load"
         done = 0
         op = 0
+        blocking = b.blocking
+        turn_end = perf() + TURN_NS
         try:
             while not self.stopping:
                 want = take_size(quota, done)
@@ -102,7 +105,11 @@ class PluginWorker(Worker):
                     done += 1
                     if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns or self.stopping:
                         return
-                    if not done & 127:
+                    if blocking:
+                        if t1 >= turn_end:  # see worker.TURN_NS
+                            await asyncio.sleep(0)
+                            turn_end = perf() + TURN_NS
+                    elif not done & 127:
                         await asyncio.sleep(0)
         except ConnectionLost as exc:
             self.lost(exc)
