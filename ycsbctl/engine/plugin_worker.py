@@ -51,6 +51,14 @@ class PluginWorker(Worker):
         self.args: list[Any] = []
         self.writes = None  # no chains: each request is written by its own await
 
+    def timeout_s(self) -> float:
+        """``--timeout``, or the plug-in's :attr:`~ycsbctl.workload.plugin.Workload.load_timeout_s` for a load
+        it does not measure, when longer."""
+        spec = self.plan.spec
+        if spec.phase == "load" and not self.plugin.insert_only:
+            return max(spec.timeout_s, self.plugin.load_timeout_s)
+        return spec.timeout_s
+
     async def before_start(self, bs: BindingSet) -> str | None:
         """The plug-in's :meth:`~ycsbctl.workload.plugin.Workload.prepare` on the first binding (a table
         created, answers checked), outside the measurement; a raise is said in one line."""

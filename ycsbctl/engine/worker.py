@@ -164,6 +164,10 @@ class Worker:
             self.stopping = True
         return b
 
+    def timeout_s(self) -> float:
+        """Each operation's timeout, s (``--timeout``)."""
+        return self.plan.spec.timeout_s
+
     async def before_start(self, bs: BindingSet) -> str | None:
         """Once the bindings are connected, before :class:`Ready`: why this worker cannot run the point
         (a workload plug-in's :meth:`~ycsbctl.workload.plugin.Workload.prepare`), or None."""
@@ -379,7 +383,7 @@ class Worker:
         spec, index = self.plan.spec, self.plan.index
         clients = len(self.plan.quotas)
         try:
-            bs: BindingSet = await open_bindings(spec.url, clients, spec.properties, spec.timeout_s)
+            bs: BindingSet = await open_bindings(spec.url, clients, spec.properties, self.timeout_s())
         except ConnectionLost as exc:
             return Failed(index, str(exc))
         except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
