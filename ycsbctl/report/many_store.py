@@ -237,9 +237,9 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
                 for c in others:
                     row = v[v["target"] == c.target] if len(v) else v
                     tested = bool(len(row)) and not pd.isna(row.iloc[0]["ci_low"])
-                    untested |= not tested
-                    words.append(f"{c.target} {verdict_text(row.iloc[0])}" if tested else
-                                 f"{c.target} {within_run_ratio(c, best)}")
+                    said = verdict_text(row.iloc[0]) if tested else within_run_ratio(c, best)
+                    untested |= not tested and "×" in said
+                    words.append(f"{c.target} {said}")
                 parts.append("against it " + "; ".join(words) + (WITHIN_RUN_NOTE if untested else "")
                              + embedded_note([best.target, *(c.target for c in others)], serverless))
         else:
