@@ -35,6 +35,22 @@ def test_two_silent_seconds_among_busy_ones_are_a_stall_as_long_as_the_slowest_r
     assert s.text() == f"no reply for 2.6 s, from {s.from_s:.1f} s into the measured window"
 
 
+def test_a_silence_no_longer_than_the_operations_themselves_is_not_a_stall():
+    """ClickHouse's FULLTEXT over 100,000 items at 50 clients: every query took 2.0-7.3 s (p50 4.0 s), the 50
+    started together, and no reply came in the window's first two seconds — the operations' own length,
+    not a pause of the server. The same silence among 10 ms operations is a stall; so is one of 3× the
+    median, and one with operations that timed out."""
+    ch = series([0, 0, 0, 0, 13, 10, 24, 6, 16, 11], {4: 4.95e6}, warmup=2)
+    assert find_stall(ch, warmup_s=2.0, typical_s=4.0) is None
+    s = find_stall(ch, warmup_s=2.0, typical_s=0.01)
+    assert s is not None and s.seconds == 5.0 and s.window_s < 0  # said as "before the measured window"
+    assert find_stall(series([900, 1000, 0, 0, 0, 0, 0, 0, 800, 1000], {8: 7.5e6}), typical_s=2.5).seconds == 7.5
+    timed = series([900, 1000, 8, 8, 800, 1000], {4: 2.0e6}).assign(timeouts=[0, 0, 8, 8, 0, 0])
+    assert find_stall(timed, timeout_s=1.0, typical_s=2.0) is not None
+    r = result([900, 1000, 0, 0, 800, 1000], {4: 2.6e6})  # judged with its own median (100 µs): a stall
+    assert "no reply for 2.6 s" in judge(r, max_error_rate=0.01).reason
+
+
 def test_seconds_whose_operations_all_timed_out_are_silent_seconds():
     """With --timeout 1 the clients keep failing through a 5 s outage: every second has operations,
     none of them a reply. The stall is the outage, not the timeout."""
@@ -83,7 +99,9 @@ def test_the_stall_text_has_its_threshold_and_counts_in_words():
     assert Stall(0.9, 2.0).text() == ""
     # begun 30 ms before the measured window (a server frozen as the workers started): 0.0 s, never "-0.0 s"
     assert Stall(2.5, 0.97, warmup_s=1.0).text() == "no reply for 2.5 s, from 0.0 s into the measured window"
-    assert Stall(2.5, 0.5, warmup_s=1.0).text() == "no reply for 2.5 s, from -0.5 s into the measured window"
+    # begun 0.5 s inside the warm-up: said so, with the 2.0 s of it inside the window, never "-0.5 s"
+    assert Stall(2.5, 0.5, warmup_s=1.0).text() == ("no reply for 2.5 s, from 0.5 s before the measured window "
+                                                    "(in the warm-up; 2.0 s of it inside)")
     assert Stall(0.0, 0.0, timeouts=1).text() == "1 operation timed out"
     assert Stall(0.0, 0.0, timeouts=2).text() == "2 operations timed out"
 
@@ -203,6 +221,10 @@ def test_a_stall_and_missing_data_are_dated_on_the_consoles_one_clock_the_warm_u
 
     counts = [900, 1000, 950, 1000, 900, 1000, 0, 0, 950, 1000]
     assert Stall(1.0, 6.0, warmup_s=2.0).text() == "no reply for 1.0 s, from 4.0 s into the measured window"
+    # one that began in the warm-up is said so, never at a negative offset (ClickHouse's FULLTEXT: "-1.0 s")
+    assert Stall(5.0, 1.0, warmup_s=2.0).text() == ("no reply for 5.0 s, from 1.0 s before the measured window "
+                                                    "(in the warm-up; 4.0 s of it inside)")
+    assert Stall(0.5, 0.0, timeouts=3, warmup_s=2.0).text() == "3 operations timed out"
     r = result(counts)
     r.warmup_s = 2.0
     r.series["warmup"] = r.series["second"] < 2

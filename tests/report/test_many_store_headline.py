@@ -138,3 +138,38 @@ def test_the_reports_many_store_table_says_its_bytes_per_item_are_unlike_quantit
     assert "<th>bytes / item</th>" in table
     assert (f'<p class="warn">Bytes / item: {escape("Unlike quantities, not comparable: sqlite")}' in table
             and "pg_total_relation_size.</p>" in table)
+
+
+def test_one_repetition_gives_each_ratio_the_interval_of_its_runs_seconds_or_no_ratio(tmp_path):
+    """With one repetition there is no test: a ratio is printed only with an interval made of the two runs'
+    own seconds (batch means), said so once, never bare ("0.42× too few repetitions"). Checked against the
+    per-second series of runs.csv's runs, read here: each run's second-by-second ops/s vary ±5 %, so the
+    true ratio of the rates lies inside, and the interval is no narrower than either run's own."""
+    from ycsbctl.report.many_store import WITHIN_RUN_NOTE, store_study_headlines
+
+    servers = {"sqlite": _endpoint("sqlite", "sqlite", False), "postgres": _endpoint("postgres", "postgresql", True)}
+    manifest = Manifest.from_dict({
+        "experiment_id": "", "plan": {"targets": ["sqlite", "postgres"], "threads": [THREADS], "repeat": 1,
+                                      "workloads": ["media-items[media.operation=1cond]"]}, "servers": servers})
+    folder = ResultFolder.create(tmp_path / "one", "one-rep", manifest)
+    rng = np.random.default_rng(48)
+    for store, rate in RATES["1cond"].items():
+        res = make_result(rng, "run", THREADS, rate, {"READ": 1.0}, duration_s=10, warmup_s=0)
+        folder.add_run(RunRecord(RunRecord.make_id(store, "media-items-1cond", "run", THREADS, 0), store,
+                                 "media-items-1cond", "run", THREADS, 0, "ok", res, endpoint=servers[store]))
+    exp = load(folder.finalize("complete"))
+    (line,) = store_study_headlines(exp)
+    m = re.search(r"postgres (\d+\.\d+)× \[(\d+\.\d+), (\d+\.\d+)\]", line)
+    assert m, line
+    ratio, lo, hi = map(float, m.groups())
+    assert WITHIN_RUN_NOTE in line and "too few repetitions" not in line
+    assert lo < 3_000 / 9_000 < hi and lo < ratio < hi
+    s = pd.read_csv(exp.path / "series.csv")
+    per_s = s[(s["op"] == "OVERALL")].groupby("run_id")["operations"]
+    spread = max(math.log(g.max() / g.min()) for _, g in per_s)  # a run's own second-to-second range
+    assert math.log(hi / lo) / 2 < spread  # batch means of 5 narrow the range, the quadrature widens it
+    # without a series to batch, no ratio is printed at all
+    from ycsbctl.report.many_store import Cell, within_run_ratio
+
+    bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0), Cell("1cond", "w", "sqlite", 9_000.0, low=8e3, high=1e4))
+    assert "×" not in bare and "no ratio" in bare

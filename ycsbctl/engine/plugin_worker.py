@@ -16,6 +16,7 @@ from typing import Any
 from ycsbctl.engine.measurements import Recorder
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.worker import (
+    TURN_NS,
     Worker,
     WorkerPlan,
     take_size,
@@ -50,6 +51,14 @@ class PluginWorker(Worker):
         self.args: list[Any] = []
         self.writes = None  # no chains: each request is written by its own await
 
+    def timeout_s(self) -> float:
+        """``--timeout``, or the plug-in's :attr:`~ycsbctl.workload.plugin.Workload.load_timeout_s` for a load
+        it does not measure, when longer."""
+        spec = self.plan.spec
+        if spec.phase == "load" and not self.plugin.insert_only:
+            return max(spec.timeout_s, self.plugin.load_timeout_s)
+        return spec.timeout_s
+
     async def before_start(self, bs: BindingSet) -> str | None:
         """The plug-in's :meth:`~ycsbctl.workload.plugin.Workload.prepare` on the first binding (a table
         created, answers checked), outside the measurement; a raise is said in one line."""
@@ -82,6 +91,8 @@ class PluginWorker(Worker):
         is_load = self.plan.spec.phase == "load"
         done = 0
         op = 0
+        blocking = b.blocking
+        turn_end = perf() + TURN_NS
         try:
             while not self.stopping:
                 want = take_size(quota, done)
@@ -102,7 +113,11 @@ class PluginWorker(Worker):
                     done += 1
                     if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns or self.stopping:
                         return
-                    if not done & 127:
+                    if blocking:
+                        if t1 >= turn_end:  # see worker.TURN_NS
+                            await asyncio.sleep(0)
+                            turn_end = perf() + TURN_NS
+                    elif not done & 127:
                         await asyncio.sleep(0)
         except ConnectionLost as exc:
             self.lost(exc)

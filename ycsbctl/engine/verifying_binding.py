@@ -24,6 +24,7 @@ class VerifyingBinding(Binding):
     def __init__(self, inner: Binding, names: Sequence[bytes], fieldlength: int,
                  record: Callable[[int, int, int, int, int], None]) -> None:
         self.inner, self.names, self.size, self.record = inner, list(names), fieldlength, record
+        self.blocking = inner.blocking
 
     @property
     def last_error(self) -> str | None:  # type: ignore[override]

@@ -39,6 +39,10 @@ from ycsbctl.workload.properties import Properties
 GIL_SWITCH_S = 0.0002
 TURN_LOAD_CEILING = 0.9  # pacing turns the loop only while its load (share of a core) stays below this
 BATCHED_WRITES_FROM = 32  # clients in one worker (bench engine: see WriteBatch)
+# A client whose binding never suspends (Binding.blocking: SQLite runs each call on the loop's thread)
+# hands the loop on after this long (ns), not every 128 operations: 128 of SQLite's 2 ms FULLTEXT-PREFIX
+# queries × 50 clients held it 13 s, the ticker never ran, and the whole point fell into its warm-up
+TURN_NS = 2_000_000
 BATCH = 1024  # operations drawn at once: see Worker.refill
 MAX_ERRORS_KEPT = 5
 LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does"
@@ -160,6 +164,10 @@ class Worker:
             self.stopping = True
         return b
 
+    def timeout_s(self) -> float:
+        """Each operation's timeout, s (``--timeout``)."""
+        return self.plan.spec.timeout_s
+
     async def before_start(self, bs: BindingSet) -> str | None:
         """Once the bindings are connected, before :class:`Ready`: why this worker cannot run the point
         (a workload plug-in's :meth:`~ycsbctl.workload.plugin.Workload.prepare`), or None."""
@@ -244,6 +252,8 @@ class Worker:
         done = 0
         ops: Sequence = []
         j = n = 0
+        blocking = b.blocking
+        turn_end = perf() + TURN_NS
         took = _Take()  # the take the chain in flight went on into, if any (see more)
 
         def more(run: ChainRun) -> bool:
@@ -334,8 +344,11 @@ class Worker:
                 done += 1
                 if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns:
                     break
-                if not done & 127:
-                    # A binding that never suspends (basic://) would starve the ticker.
+                if blocking:
+                    if t1 >= turn_end:  # a binding that never suspends (SQLite) would starve the ticker
+                        await asyncio.sleep(0)
+                        turn_end = perf() + TURN_NS
+                elif not done & 127:  # nor would one that seldom does (basic://)
                     await asyncio.sleep(0)
         except ConnectionLost as exc:
             self.lost(exc)
@@ -370,7 +383,7 @@ class Worker:
         spec, index = self.plan.spec, self.plan.index
         clients = len(self.plan.quotas)
         try:
-            bs: BindingSet = await open_bindings(spec.url, clients, spec.properties, spec.timeout_s)
+            bs: BindingSet = await open_bindings(spec.url, clients, spec.properties, self.timeout_s())
         except ConnectionLost as exc:
             return Failed(index, str(exc))
         except Exception as exc:  # noqa: BLE001 - reported to the parent as one line

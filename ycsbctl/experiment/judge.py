@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ycsbctl.experiment.missing import find_missing
-from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.model import PhaseResult, overall_summary
 from ycsbctl.results.names import RunStatus
 from ycsbctl.telemetry.bottleneck import (
     client_stall_bottleneck,
@@ -110,11 +110,14 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.FAILED, _join(error, said) if said else (error or "no result"), bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
+    overall = overall_summary(result) if result.status == RunStatus.OK else None
+    typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0
     stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
-                        paced=result.target_rate is not None) if result.status == RunStatus.OK else None)
+                        paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6)
+             if result.status == RunStatus.OK else None)
     disturbed_note = None
     if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
-        disturbed_note = (f"no reply for {stall.seconds:.1f} s from {stall.window_s:.1f} s into the measured window, during the point's own "
+        disturbed_note = (f"no reply for {stall.seconds:.1f} s from {stall.began()}, during the point's own "
                           "disturbance (see the Disturbances table)")
         stall = None
     stall_text = stall.text() if stall else None

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
@@ -19,7 +20,7 @@ from ycsbctl.report.plot_style import legend_below, titles
 from ycsbctl.report.unlike import UNLIKE_MARK, embedded_note, serverless_targets, unlike_bases
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.variants import split_variant, test_of, variant_name
-from ycsbctl.results.verdicts import PAIRED_ORDERS, target_verdicts, verdict_text
+from ycsbctl.results.verdicts import PAIRED_ORDERS, interval_text, target_verdicts, verdict_text
 
 STUDY_THREADS = 50  # the study's concurrency: wrk -c50
 TEST_NAMES = {"byid": "GET-BY-ID", "1cond": "QUERY-1COND", "2cond": "QUERY-2COND", "text": "FULLTEXT",
@@ -37,6 +38,10 @@ class Cell:
     p99_us: float = math.nan
     status: str = "not measured"
     why: str = ""
+    # the throughput's 95 % interval (ops/s) from the cell table; ``within_run``: one run's batch means
+    low: float = math.nan
+    high: float = math.nan
+    within_run: bool = False
 
 
 @dataclass
@@ -95,6 +100,9 @@ def store_study(exp: Experiment, latency: str = "p99") -> StoreStudy | None:
                 if len(ok):  # the points' own ops/s and p99 (what the verdicts compare, round by round)
                     c.throughput = float(ok["throughput_ops"].astype(float).mean())
                     c.p99_us, c.status = float(ok["all_p99_us"].astype(float).mean()), "ok"
+                    g = got.iloc[0]
+                    c.low, c.high = float(g["throughput_low"]), float(g["throughput_high"])
+                    c.within_run = bool(g["within_run"])
                 else:
                     mine = runs[(runs["workload"] == name) & (runs["target"] == target)] if len(runs) else runs
                     degraded = mine[(mine["status"] == "degraded") & (mine["threads"] == threads)] if len(mine) else mine
@@ -179,6 +187,24 @@ def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitl
     return fig
 
 
+WITHIN_RUN_NOTE = (" (untested ratios: their interval from each run's own seconds, batch means in quadrature — "
+                   "blind to the noise between runs; no test with one repetition)")
+
+
+def within_run_ratio(c: Cell, best: Cell) -> str:
+    """``c``'s throughput against ``best``'s where no test compared them (one repetition each): the ratio with
+    an interval made of the two cells' within-run intervals (batch means of each run's seconds), their log
+    half-widths added in quadrature — an approximation (:data:`WITHIN_RUN_NOTE` says so once per sentence);
+    without both intervals, no ratio at all (never a bare one)."""
+    spans = [(x.low, x.high) for x in (c, best)]
+    if not all(lo > 0 and hi > 0 for lo, hi in spans):  # NaN compares False
+        return f"{c.throughput:,.0f} ops/s (no ratio: one repetition and no interval of its own seconds)"
+    ratio = c.throughput / best.throughput
+    half = math.sqrt(sum((math.log(hi / lo) / 2) ** 2 for lo, hi in spans))
+    digits = 2 if ratio >= 0.1 else 3
+    return f"{ratio:.{digits}f}×{interval_text(ratio * math.exp(-half), ratio * math.exp(half), digits)}"
+
+
 def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
     """One sentence per test: the fastest store at the study's concurrency, each other store's throughput
     against it (ratio, interval, verdict: :func:`~ycsbctl.results.verdicts.target_verdicts`) — with the
@@ -207,11 +233,14 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
                 v = v[(v["metric"] == "throughput") & (v["threads"] == study.threads) & ~v["at_peak"].astype(bool)] \
                     if len(v) else v
                 words = []
+                untested = False
                 for c in others:
                     row = v[v["target"] == c.target] if len(v) else v
-                    words.append(f"{c.target} {verdict_text(row.iloc[0])}" if len(row) else
-                                 f"{c.target} {c.throughput / best.throughput:.2f}× (no verdict)")
-                parts.append("against it " + "; ".join(words)
+                    tested = bool(len(row)) and not pd.isna(row.iloc[0]["ci_low"])
+                    said = verdict_text(row.iloc[0]) if tested else within_run_ratio(c, best)
+                    untested |= not tested and "×" in said
+                    words.append(f"{c.target} {said}")
+                parts.append("against it " + "; ".join(words) + (WITHIN_RUN_NOTE if untested else "")
                              + embedded_note([best.target, *(c.target for c in others)], serverless))
         else:
             parts.append("no store measured")

@@ -88,6 +88,9 @@ class Binding(ABC):
 
     last_error: str | None = None
     chain: ChainRunner | None = None  # a subclass with a fast path defines ``async def chain(...)``
+    # True for a binding whose calls run to the end without suspending (an embedded store: SQLite): the
+    # engine then hands the loop on by time (engine.worker.TURN_NS), not every 128 operations
+    blocking: bool = False
 
     async def connect(self) -> None:  # noqa: B027 - optional hook
         """Open the connection (called once, before the timed phase)."""

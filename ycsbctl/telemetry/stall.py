@@ -18,6 +18,10 @@ import pandas as pd
 
 MIN_BUSY_OPS = 5  # a second is "busy" from this many operations; an empty second among busy ones is a stall
 MIN_STALL_S = 1.0
+# A silence at most this many times the point's median latency is its operations' own length, not a pause:
+# 50 clients whose every query takes ~4 s (ClickHouse's FULLTEXT over 100,000 items: p50 4.0 s) start
+# together, and no reply can come before the first of them ends
+OWN_LENGTH = 1.5
 
 
 @dataclass
@@ -35,12 +39,21 @@ class Stall:
         """When it began on the console's one clock: s into the measured window, the warm-up negative."""
         return self.from_s - self.warmup_s
 
+    def began(self) -> str:
+        """When it began, in words: ``7.0 s into the measured window``; one that began in the warm-up is said
+        so, with the part of it inside the window (never a negative offset): ``1.0 s before the measured
+        window (in the warm-up; 4.0 s of it inside)``."""
+        at = self.window_s
+        if at >= -0.05:
+            return f"{max(at, 0.0):.1f} s into the measured window"
+        inside = max(0.0, self.seconds + at)
+        return f"{-at:.1f} s before the measured window (in the warm-up; {inside:.1f} s of it inside)"
+
     def text(self) -> str:
         """One phrase for the point's reason: ``no reply for 11.9 s, from 7.0 s into the measured window``."""
         parts = []
         if self.seconds >= MIN_STALL_S:
-            at = round(self.window_s, 1) or 0.0  # a stall that began a few ms before the window: 0.0, not -0.0
-            parts.append(f"no reply for {self.seconds:.1f} s, from {at:.1f} s into the measured window")
+            parts.append(f"no reply for {self.seconds:.1f} s, from {self.began()}")
         if self.timeouts:
             parts.append(f"{self.timeouts:,} operation{'s' if self.timeouts != 1 else ''} timed out")
         return "; ".join(parts)
@@ -56,7 +69,7 @@ def _overall(series: pd.DataFrame | None) -> pd.DataFrame:
 
 
 def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float | None = None,
-               warmup_s: float = 0.0, paced: bool = False) -> Stall | None:
+               warmup_s: float = 0.0, paced: bool = False, typical_s: float = 0.0) -> Stall | None:
     """The longest stall in a point's per-second ``series`` (``SERIES_COLUMNS``), or None.
 
     Only the measured window counts (warm-up seconds are skipped); the last second is partial
@@ -69,7 +82,9 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float 
     idle point proves nothing): counted among the seconds with replies, so that a silence longer than
     the rest of the window is one too. ``paced``: the point had a target rate; an unpaced point's
     clients each always wait on an operation, so a silence over half of its measured window or more
-    is a stall even with no busy second (a server frozen from the window's start)."""
+    is a stall even with no busy second (a server frozen from the window's start). ``typical_s``: the
+    point's median latency (s); a silence no longer than :data:`OWN_LENGTH` times it, with nothing timed
+    out, is the operations' own length (every client waiting on a slow operation), not a stall."""
     df = _overall(series)
     measured = df[~df["warmup"].astype(bool)] if "warmup" in df else df
     best: Stall | None = None
@@ -104,6 +119,8 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float 
                     began = max(float(first) - 1.0, start - timeout_s)
                     length = max(length, k - began)
                 if not evidence and length * 2 < len(seconds):  # unpaced, no busy second: a silence over half
+                    continue
+                if typical_s and length <= OWN_LENGTH * typical_s and not expired.get(start, 0):
                     continue
                 if best is None or length > best.seconds:
                     best = Stall(round(length, 1), round(float(began), 1), warmup_s=warmup_s)

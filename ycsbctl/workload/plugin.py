@@ -160,6 +160,9 @@ class Workload(ABC):
     refuses_cells: ClassVar[bool] = False
     # The most :meth:`prepare` may take, s (added to the time the engine waits for its workers to connect)
     prepare_s: ClassVar[float] = 0.0
+    # The load phase's operation timeout at least this long, s (0: --timeout's), for a load that is not
+    # measured (insert_only False) into stores that serialise its writes
+    load_timeout_s: ClassVar[float] = 0.0
 
     operationcount: int | None = None  # run phase: operations in all (None/0: until the duration ends)
     insert_only: bool = False  # True: the workload measures its load phase (YCSB's ``insert``)

@@ -57,6 +57,8 @@ def ensure_table(path: str, table: str, fields: Sequence[str], timeout_s: float)
 class SqliteBinding(Binding):
     """One client thread: one connection to the database file."""
 
+    blocking = True  # each call runs on the loop's thread to its end (see engine.worker.TURN_NS)
+
     def __init__(self, path: str, timeout_s: float) -> None:
         self.path, self.timeout_s = path, timeout_s
         self.conn: sqlite3.Connection | None = None

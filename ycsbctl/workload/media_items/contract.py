@@ -131,8 +131,9 @@ class MediaStore(ABC):
     cannot_on: ClassVar[dict[str, dict[int, str]]] = {}
 
     @classmethod
-    def refused(cls, server: str = "") -> dict[int, str]:
-        """op code -> why this store cannot answer it, on server kind ``server`` ("" for a URL: the protocol's)."""
+    def refused(cls, server: str = "", records: int = 0) -> dict[int, str]:
+        """op code -> why this store cannot answer it, on server kind ``server`` ("" for a URL: the protocol's)
+        holding ``records`` items (0: any number; a store may refuse a query only from some size on)."""
         return {**cls.cannot, **cls.cannot_on.get(server, {})}
 
     def __init__(self, settings: MediaSettings) -> None:

@@ -1,16 +1,23 @@
-"""media-items on MongoDB-protocol servers: one document per item, ``{_id: id, name, year, description}``
-(the item's id is the document's ``_id``: the study kept an ``id`` field with an index of its own beside
-an ObjectId ``_id``), secondary indexes on ``name`` and on ``year``, and — for a FULLTEXT point — a text
-index on ``description`` with ``default_language: "none"`` (no stemming, no stop words). FULLTEXT is
-``{$text: {$search: "w1 w2"}}`` (either word: the study's), the page ``sort {_id: 1}, skip, limit``,
-the total a ``count``. Through ycsbctl's wire binding (``run_command``).
+"""media-items on MongoDB-protocol servers: one document per item, ``{_id: "0000000042", name, year,
+description}``: the item's id is the document's ``_id``, as a zero-padded 10-digit string (the study kept an
+``id`` field with an index of its own beside an ObjectId ``_id``). A string because FerretDB 1.24's SQLite
+backend uses its ``_id`` index only for a string or ObjectId value: an integer ``_id`` is looked up by reading
+and decoding every document (measured on 100,000 items, one client: 1.6 s per find by integer ``_id``,
+0.7 ms by string; its ``collection.go`` pushes down ``case string, types.ObjectID`` only); zero-padded so
+that ``sort {_id: 1}`` is the id order. Secondary indexes on ``name`` and on ``year``, and — for a FULLTEXT
+point — a text index on ``description`` with ``default_language: "none"`` (no stemming, no stop words).
+FULLTEXT is ``{$text: {$search: "w1 w2"}}`` (either word: the study's), the page ``sort {_id: 1}, skip,
+limit``, the total a ``count``. Through ycsbctl's wire binding (``run_command``).
 
 Cannot: FULLTEXT-PREFIX anywhere (``$text`` matches whole words; a ``$regex`` reads every document, and
 the study ran no prefix test on MongoDB either); FULLTEXT on FerretDB 1.24 (the local mongo-wire
 server, SQLite backend), which has neither text indexes nor ``$text`` (``createIndexes`` of a text key:
-IndexNotFound; ``$text``: "unknown top level operator"). FerretDB 1.24 creates the name and year indexes
-but its SQLite backend does not use them for these filters (``explain``: SCAN, filterPushdown false):
-its QUERY-1COND and QUERY-2COND read the whole collection.
+IndexNotFound; ``$text``: "unknown top level operator"); QUERY-1COND and QUERY-2COND on FerretDB 1.24 from
+:data:`FERRETDB_SCAN_FROM` items on: it creates the name and year indexes but its SQLite backend does not
+use them for these filters (``explain``: SCAN, filterPushdown false) and sorts in memory, so each query
+reads and decodes the whole collection — 4.5 s alone for one QUERY-1COND page over 100,000 items (its count
+5.8 s) on the 2-core host: the study's 50 connections would wait minutes per query, past any operation
+timeout, and the abandoned queries would run on into the next point.
 """
 
 from __future__ import annotations
@@ -18,11 +25,26 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ycsbctl.workload.media_items.contract import Item, MediaStore, Page, Query
-from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX
+from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, QUERY_1COND, QUERY_2COND
 from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK, CommandBinding
 
 _NO_TEXT_ON_FERRETDB = ("FerretDB 1.24 (SQLite backend) has no text index and no $text (its answer: "
                         "'unknown top level operator: $text')")
+
+
+# From this many items FerretDB 1.24's whole-collection read per QUERY-1COND/2COND (45 µs per item, measured:
+# 4.5 s at 100,000, one client) is 0.45 s a query, and the study's 50 connections on 2 cores wait ~11 s each:
+# past the 10 s operation timeout
+FERRETDB_SCAN_FROM = 10_000
+_FERRETDB_SCANS = ("FerretDB 1.24 (SQLite backend) reads and decodes the whole collection for a filter on year or "
+                   "name (its indexes unused: explain says SCAN; sorted in memory): one page over 100,000 items took "
+                   "4.5 s alone on the 2-core host, so {records:,} items at the study's connections cannot answer "
+                   "within the operation timeout (it answers below {scan_from:,} items)")
+
+
+def key(item_id: int) -> str:
+    """The ``_id`` of item ``item_id``: its id as 10 zero-padded digits (see the module docstring)."""
+    return f"{item_id:010d}"
 
 
 def _wire(b: Any) -> CommandBinding | None:
@@ -34,7 +56,7 @@ def _wire(b: Any) -> CommandBinding | None:
 
 class MongoItems(MediaStore):
     protocol: ClassVar[str] = "mongodb"
-    indexes: ClassVar[str] = ("_id (the item's id); ascending indexes on name and on year; a text index on "
+    indexes: ClassVar[str] = ("_id (the item's id, 10 zero-padded digits); ascending indexes on name and on year; a text index on "
                               "description (default_language none) for FULLTEXT points")
     cannot: ClassVar[dict[int, str]] = {
         FULLTEXT_PREFIX: "MongoDB's $text matches whole words only (no prefix search; a $regex would read every "
@@ -42,6 +64,14 @@ class MongoItems(MediaStore):
     cannot_on: ClassVar[dict[str, dict[int, str]]] = {"ferretdb": {FULLTEXT: _NO_TEXT_ON_FERRETDB}}
     differs: ClassVar[dict[int, str]] = {
         FULLTEXT: "{$text: {$search: 'w1 w2'}} sorted by _id (the study: unsorted)"}
+
+    @classmethod
+    def refused(cls, server: str = "", records: int = 0) -> dict[int, str]:
+        out = super().refused(server, records)
+        if server == "ferretdb" and records >= FERRETDB_SCAN_FROM:
+            why = _FERRETDB_SCANS.format(records=records, scan_from=FERRETDB_SCAN_FROM)
+            out.update({QUERY_1COND: why, QUERY_2COND: why})
+        return out
 
     async def setup(self, b: Any) -> int:
         w = _wire(b)
@@ -61,7 +91,7 @@ class MongoItems(MediaStore):
         w = _wire(b)
         if w is None:
             return ERROR
-        docs = [{"_id": it.id, "name": it.name, "year": it.year, "description": it.description} for it in items]
+        docs = [{"_id": key(it.id), "name": it.name, "year": it.year, "description": it.description} for it in items]
         st, _ = await w.run_command({"insert": self.table, "documents": docs, "ordered": True}, True)
         return int(st)
 
@@ -69,7 +99,7 @@ class MongoItems(MediaStore):
         w = _wire(b)
         if w is None:
             return ERROR, None
-        st, r = await w.run_command({"find": self.table, "filter": {"_id": item_id}, "limit": 1, "singleBatch": True})
+        st, r = await w.run_command({"find": self.table, "filter": {"_id": key(item_id)}, "limit": 1, "singleBatch": True})
         if st != OK or r is None:
             return int(st), None
         docs = r["cursor"]["firstBatch"]
@@ -114,7 +144,7 @@ class MongoItems(MediaStore):
         if w is None:
             return ERROR
         change = {"$set": {"name": item.name, "year": item.year, "description": item.description}}
-        st, r = await w.run_command({"update": self.table, "updates": [{"q": {"_id": item.id}, "u": change}],
+        st, r = await w.run_command({"update": self.table, "updates": [{"q": {"_id": key(item.id)}, "u": change}],
                                      "ordered": True}, True)
         if st != OK or r is None:
             return int(st)
