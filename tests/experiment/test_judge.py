@@ -84,8 +84,11 @@ def test_the_stall_rules_at_their_edges():
     # a silence running into the last (partial) second is as long as its empty seconds
     s = find_stall(series([900, 1000, 950, 0, 0]))
     assert (s.seconds, s.from_s) == (2.0, 2.5)
-    # a silence from the first measured second begins no earlier than one second before it
-    assert find_stall(series([0, 0, 900, 1000, 950], {2: 5e6})).from_s == -1.0
+    # a silence from the first measured second begins no earlier than one second before it (in the warm-up) …
+    assert find_stall(series([900, 0, 0, 900, 1000, 950], {3: 5e6}, warmup=1)).from_s == 0.0
+    assert find_stall(series([900, 900, 0, 0, 900, 1000, 950], {4: 5e6}, warmup=2)).from_s == 1.0
+    # … and never before the run itself began (no warm-up: nothing was sent before second 0)
+    assert find_stall(series([0, 0, 900, 1000, 950], {2: 5e6})).from_s == 0.0
     # a folder without the timeouts column: a second with one operation had a reply
     assert find_stall(series([900, 1000, 1, 950, 1000]).drop(columns="timeouts")) is None
     # the outage began a timeout before operations expired, but never before the measured window
@@ -452,3 +455,13 @@ def test_workers_that_never_connected_are_said_with_the_stores_own_reason_and_on
     assert judge(None, max_error_rate=0.01, error="the engine's workers did not connect within 60 s",
                  stall_cause=lambda: None).reason == "the engine's workers did not connect within 60 s"
     assert len(asked) == 1  # asked only of workers that did not connect
+
+
+def test_a_stall_from_the_first_second_of_a_point_without_warm_up_begins_at_its_start_never_before():
+    """Every operation timed out from the start (a primary whose commits wait for a standby that is gone), no
+    warm-up: the silence is the whole window, 3.0 s from 0.0 s — not 4.0 s from 1.0 s before a window that had
+    nothing before it (the timeout back-dates expired operations, never past the run's own start)."""
+    df = series([0, 0, 0]).assign(operations=[2, 2, 2], timeouts=[2, 2, 2], max_us=[932_863.0, 999_935.0, 999_935.0])
+    s = find_stall(df, timeouts=6, timeout_s=1.0)
+    assert (s.seconds, s.from_s, s.window_s) == (3.0, 0.0, 0.0)
+    assert s.text() == "no reply for 3.0 s, from 0.0 s into the measured window; 6 operations timed out"

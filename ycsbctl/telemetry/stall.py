@@ -114,9 +114,11 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float 
                 length = max(float(empty), waited)
                 # The op that ended the stall completed within second k, ``waited`` after it began;
                 # the last reply before the stall came before the first empty second.
-                began = max(float(first) - 1.0, min(float(start), k + 0.5 - waited)) if waited else start - 0.5
+                # never before the run itself began (second 0: a point with no warm-up has nothing before its window)
+                floor = max(float(first) - 1.0, 0.0)
+                began = max(floor, min(float(start), k + 0.5 - waited)) if waited else max(floor, start - 0.5)
                 if timeout_s and expired.get(start, 0):  # unanswered since timeout_s before they expired
-                    began = max(float(first) - 1.0, start - timeout_s)
+                    began = max(floor, start - timeout_s)
                     length = max(length, k - began)
                 if not evidence and length * 2 < len(seconds):  # unpaced, no busy second: a silence over half
                     continue
