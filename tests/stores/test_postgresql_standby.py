@@ -6,6 +6,7 @@ insert is a TIMEOUT, not an OK."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pandas as pd
@@ -48,8 +49,9 @@ def test_remote_apply_commits_are_on_the_standby_and_wait_for_it(standby_pair) -
     assert query(standby["url"], "SELECT COUNT(*) FROM usertable", 5.0) == [(200,)]  # applied before the OK
     # the standby stopped (its postmaster, startup and WAL receiver): a commit waits for it
     stopped = [psutil.Process(standby["pid"]), *psutil.Process(standby["pid"]).children(recursive=True)]
-    for p in stopped:
-        p.suspend()
+    for p in stopped:  # a short-lived child (a backend that served the count above) may be gone by now
+        with contextlib.suppress(psutil.NoSuchProcess):
+            p.suspend()
     try:
         async def insert(bs):
             return await bs[0].insert("usertable", b"user-while-stopped", field_values())
@@ -57,7 +59,8 @@ def test_remote_apply_commits_are_on_the_standby_and_wait_for_it(standby_pair) -
         assert run_bindings(insert, ep.url, timeout_s=1.0) == Status.TIMEOUT
     finally:
         for p in stopped:
-            p.resume()
+            with contextlib.suppress(psutil.NoSuchProcess):
+                p.resume()
 
 
 def _lag(url: str) -> int:
