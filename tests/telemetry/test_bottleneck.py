@@ -257,3 +257,18 @@ def test_a_points_evidence_is_read_once_per_frame_and_window_and_each_caller_get
     cap.frame = frame.copy()
     cap.evidence()
     assert len(reads) == 6
+
+
+def test_a_bottleneck_given_the_points_summary_makes_no_other_and_says_the_same(monkeypatch):
+    frame = pd.DataFrame([
+        {"t_mono": 1.0, "t_wall": 0.0, "source": "server-process", "cpu_pct": 97.0, "rss_bytes": 10},
+        {"t_mono": 2.0, "t_wall": 0.0, "source": "server-process", "cpu_pct": 99.0, "rss_bytes": 12},
+        {"t_mono": 1.0, "t_wall": 0.0, "source": "client", "cpu_pct": 150.0, "rss_bytes": 5, "processes": 4}])
+    cap = Capture(_ep("redis", "redis"), NetworkBaseline(1.0, "test"), host_cores=16, frame=frame)
+    alone = cap.bottleneck().to_dict()
+    summary = cap.summary()
+    made = []
+    real = Capture.summary
+    monkeypatch.setattr(Capture, "summary", lambda self: made.append(1) or real(self))
+    assert cap.bottleneck(summary).to_dict() == alone and alone["label"] == "server-cpu"
+    assert made == []

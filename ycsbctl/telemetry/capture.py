@@ -340,11 +340,12 @@ class Capture:
         return next((s.pid for s in self.samplers if isinstance(s, ProcessSampler) and s.source == "server-process"
                      and s.pid), None)
 
-    def bottleneck(self) -> bn.Bottleneck:
-        """The run point's label from the mean figures of :meth:`summary`; each side's cores are at
-        most what its cgroup CPU quota and affinity allow (a server under ``docker --cpus 0.5`` at
-        50 % of one core is saturated), and a side its quota held back in most periods is saturated."""
-        s = self.summary()
+    def bottleneck(self, summary: TelemetrySummary | None = None) -> bn.Bottleneck:
+        """The run point's label from the mean figures of :meth:`summary` (``summary``: the one the caller
+        has just made of this capture, not made again); each side's cores are at most what its cgroup CPU
+        quota and affinity allow (a server under ``docker --cpus 0.5`` at 50 % of one core is saturated),
+        and a side its quota held back in most periods is saturated."""
+        s = summary if summary is not None else self.summary()
         workers = s.client_processes
         pid = self.server_pid()
         server_limit = usable_cores(pid) if pid else None
