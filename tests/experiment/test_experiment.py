@@ -120,7 +120,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     out = tmp_path / "interrupted"
     env = dict(os.environ)
     proc = subprocess.Popen([*CLI, "run", "workload-b", "--targets", "redis", "--backend", "local",
-                             "--records", "300", "--duration", "2", "--warmup", "0", "--threads", "8,16,32",
+                             "--records", "300", "--duration", "1", "--warmup", "0", "--threads", "8,16,32",
                              "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     partial = out.parent / f".{out.name}.partial"
     def first_point_kept() -> bool:

@@ -22,7 +22,7 @@ from ycsbctl.results import load
 
 pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
 
-SHORT = ["--backend", "local", "--records", "500", "--duration", "1", "--warmup", "0", "--threads", "4"]
+SHORT = ["--backend", "local", "--records", "500", "--duration", "0.5", "--warmup", "0", "--threads", "4"]
 
 
 def _need(kind: str) -> str:

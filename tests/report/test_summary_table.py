@@ -325,3 +325,19 @@ def test_the_verdict_tables_small_texts_at_their_edges():
     assert _ratios(three) == "0.25× at 1, 0.75× at 4, 0.50× at 8"
     four = pd.concat([three, pd.DataFrame({"ratio": [0.9], "threads": [16]})])
     assert _ratios(four) == "0.25× to 0.90×"
+
+
+def test_the_console_summary_draws_nothing_so_imports_no_matplotlib(tmp_path):
+    """Every `ycsbctl run` prints this summary, study headlines included; matplotlib (~0.3 s of CPU per
+    command) loads only where a figure is drawn. In a fresh interpreter: this one has imported it already."""
+    import subprocess
+    import sys
+
+    folder = build_experiment(tmp_path, "exp", repetitions=1)
+    code = ("import io, sys\nfrom rich.console import Console\nfrom ycsbctl.report.summary_table import print_summary\n"
+            f"buf = io.StringIO()\nprint_summary({str(folder)!r}, Console(file=buf, width=250))\n"
+            "assert 'threads' in buf.getvalue(), buf.getvalue()\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[]"

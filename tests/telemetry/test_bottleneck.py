@@ -226,3 +226,49 @@ def test_a_side_is_cpu_saturated_from_90_percent_of_the_cores_it_may_use_not_bel
     assert label(89.5, 100) != "server-cpu"
     assert label(40, 360) == "client-cpu"
     assert label(40, 358) != "client-cpu"
+
+
+def test_a_points_evidence_is_read_once_per_frame_and_window_and_each_caller_gets_its_own(monkeypatch):
+    """summary() and bottleneck() of one point read the thread roles once, not three times; a new window
+    (align) or a new frame reads them again; what one caller changes in its copy is not the next one's."""
+    from ycsbctl.results.model import PhaseResult
+    from ycsbctl.telemetry import capture as capture_module
+
+    def role(t: float, pct: float) -> dict:
+        return {"t_mono": t, "t_wall": 0.0, "source": "server-threads", "thread": "main", "oncpu_pct": pct,
+                "user_pct": pct, "system_pct": 0.0, "runq_pct": 0.0, "busiest_pct": pct, "vcsw_per_s": 1.0,
+                "ivcsw_per_s": 0.0, "threads": 1}
+    frame = pd.DataFrame([role(10.0, 10.0), role(11.0, 90.0), role(12.0, 96.0), role(13.5, 4.0)]
+                         + [{"t_mono": t, "t_wall": 0.0, "source": "server-process", "cpu_pct": 50.0}
+                            for t in (10.0, 11.0, 12.0, 13.5)])
+    reads = []
+    real = capture_module.ev.thread_roles
+    monkeypatch.setattr(capture_module.ev, "thread_roles", lambda *a, **k: reads.append(a[1]) or real(*a, **k))
+    cap = Capture(_ep("redis", "redis"), None, host_cores=2, frame=frame)
+    cap.summary()
+    whole = cap.bottleneck().evidence["server_threads"]["main"]["oncpu_pct"]
+    assert reads == ["server-threads", "client-threads"]  # one reading of each side for both calls
+    assert whole == round((10.0 + 90.0 + 96.0 + 4.0) / 4, 2)
+    cap.evidence()["server"]["oncpu_pct"] = -1.0  # a caller's copy
+    assert cap.evidence()["server"]["oncpu_pct"] == whole
+    cap.align(PhaseResult(phase="run", threads=2, runtime_ms=2000.0, operations=10, t_start_mono=10.0))
+    assert cap.evidence()["server"]["oncpu_pct"] == round((90.0 + 96.0) / 2, 2)  # the measured window's
+    assert len(reads) == 4
+    cap.frame = frame.copy()
+    cap.evidence()
+    assert len(reads) == 6
+
+
+def test_a_bottleneck_given_the_points_summary_makes_no_other_and_says_the_same(monkeypatch):
+    frame = pd.DataFrame([
+        {"t_mono": 1.0, "t_wall": 0.0, "source": "server-process", "cpu_pct": 97.0, "rss_bytes": 10},
+        {"t_mono": 2.0, "t_wall": 0.0, "source": "server-process", "cpu_pct": 99.0, "rss_bytes": 12},
+        {"t_mono": 1.0, "t_wall": 0.0, "source": "client", "cpu_pct": 150.0, "rss_bytes": 5, "processes": 4}])
+    cap = Capture(_ep("redis", "redis"), NetworkBaseline(1.0, "test"), host_cores=16, frame=frame)
+    alone = cap.bottleneck().to_dict()
+    summary = cap.summary()
+    made = []
+    real = Capture.summary
+    monkeypatch.setattr(Capture, "summary", lambda self: made.append(1) or real(self))
+    assert cap.bottleneck(summary).to_dict() == alone and alone["label"] == "server-cpu"
+    assert made == []

@@ -178,7 +178,8 @@ def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, b
         from ycsbctl.telemetry.client_hosts import cluster_outcome
 
         return PointOutcome(result, *cluster_outcome(result, capture), profile=profile.value)
-    return PointOutcome(result, capture.frame, capture.summary(), capture.bottleneck().to_dict(), profile=profile.value)
+    summary = capture.summary()
+    return PointOutcome(result, capture.frame, summary, capture.bottleneck(summary).to_dict(), profile=profile.value)
 
 
 def run_point(ep: Endpoint, point: Point, plan: Plan, progress: Progress | None, baseline: Any = None,

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
 
-from ycsbctl.report.plot_style import legend_below, titles
 from ycsbctl.report.unlike import UNLIKE_MARK, embedded_note, serverless_targets, unlike_bases
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.variants import split_variant, test_of, variant_name
 from ycsbctl.results.verdicts import PAIRED_ORDERS, interval_text, target_verdicts, verdict_text
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 STUDY_THREADS = 50  # the study's concurrency: wrk -c50
 TEST_NAMES = {"byid": "GET-BY-ID", "1cond": "QUERY-1COND", "2cond": "QUERY-2COND", "text": "FULLTEXT",
@@ -139,6 +139,13 @@ def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitl
     """The study's figures: per test, one bar per store — throughput and p99 at the study's concurrency —
     a store that cannot answer the test marked "cannot" (hatched, no bar), a failed one "failed"; and
     each store's memory per item."""
+    # matplotlib (~0.3 s of CPU) only here: every `ycsbctl run` prints the study's headlines
+    # (store_study_headlines) and most draw no figure
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    from ycsbctl.report.plot_style import legend_below, titles
+
     if study is None or not study.cells:
         return None
     tests, targets = study.tests, study.targets

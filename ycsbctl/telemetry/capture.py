@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import shutil
@@ -176,6 +177,10 @@ class Capture:
     engine_client_cpu_pct: float | None = None  # the engine's own CPU over that window (% of one core)
     engine_processes: int | None = None  # its worker processes
     throughput_ops: float | None = None  # the engine's measured throughput (ops/s), for the per-operation costs
+    # evidence() of one (frame, window): a point's summary() and bottleneck() read it three times (~45 ms of
+    # pandas per thread-role reading)
+    _evidence_memo: tuple[pd.DataFrame, tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False,
+                                                                                         compare=False)
 
     def align(self, result: Any) -> None:
         """Summarise only what the engine measured (a :class:`~ycsbctl.results.model.PhaseResult`):
@@ -283,7 +288,15 @@ class Capture:
     def evidence(self) -> dict[str, Any]:
         """Where the time went over the measured window: ``server_threads`` and ``client_threads``
         (per role), the sides' totals, ``wire`` (bytes and packets per second on our connections) and
-        ``host`` (:func:`ycsbctl.telemetry.evidence.host_figures`)."""
+        ``host`` (:func:`ycsbctl.telemetry.evidence.host_figures`). Computed once per frame and window;
+        each call gets its own copy."""
+        key = (len(self.frame), self.window, self.interval_s)
+        memo = self._evidence_memo
+        if memo is None or memo[0] is not self.frame or memo[1] != key:
+            memo = self._evidence_memo = (self.frame, key, self._read_evidence())
+        return copy.deepcopy(memo[2])
+
+    def _read_evidence(self) -> dict[str, Any]:
         server = ev.thread_roles(self.frame, "server-threads", self.window, self.interval_s)
         client = ev.thread_roles(self.frame, "client-threads", self.window, self.interval_s)
         return {"server_threads": ev.working(server), "server": ev.side_totals(server),
@@ -332,11 +345,12 @@ class Capture:
         return next((s.pid for s in self.samplers if isinstance(s, ProcessSampler) and s.source == "server-process"
                      and s.pid), None)
 
-    def bottleneck(self) -> bn.Bottleneck:
-        """The run point's label from the mean figures of :meth:`summary`; each side's cores are at
-        most what its cgroup CPU quota and affinity allow (a server under ``docker --cpus 0.5`` at
-        50 % of one core is saturated), and a side its quota held back in most periods is saturated."""
-        s = self.summary()
+    def bottleneck(self, summary: TelemetrySummary | None = None) -> bn.Bottleneck:
+        """The run point's label from the mean figures of :meth:`summary` (``summary``: the one the caller
+        has just made of this capture, not made again); each side's cores are at most what its cgroup CPU
+        quota and affinity allow (a server under ``docker --cpus 0.5`` at 50 % of one core is saturated),
+        and a side its quota held back in most periods is saturated."""
+        s = summary if summary is not None else self.summary()
         workers = s.client_processes
         pid = self.server_pid()
         server_limit = usable_cores(pid) if pid else None
