@@ -37,7 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PYTHON = ROOT / ".venv" / "bin" / "python"
+sys.path.insert(0, str(ROOT / "scripts"))
+import mutation_rules  # noqa: E402  (scripts/ is no package)
+import mutation_sample  # noqa: E402
+
+# the checkout's venv; else (a git worktree without one) the Python that runs this script
+PYTHON = ROOT / ".venv" / "bin" / "python" if (ROOT / ".venv").exists() else Path(sys.executable)
 
 # Module -> its tests (pytest arguments; -x stops at the first failure, so a killed mutant is cheap).
 # "-k not test_cli_" leaves out the tests that run the CLI in a subprocess (a plain "not cli" also
@@ -411,6 +416,7 @@ class Mutant:
     what: str
     source: str  # the whole mutated module
     end_line: int = 0  # the last line of the mutated expression
+    rule: str = ""  # the rule of mutation_rules.RULES that sets it aside as equivalent ("": scored)
 
     def key(self, text: str) -> str:
         """``module: source line | what``, the mutant's name in EQUIVALENT (stable when lines move)."""
@@ -487,17 +493,30 @@ def _variants(node: ast.AST) -> list[tuple[ast.AST, str]]:
     return out
 
 
-def mutants(module: str, limit: int = 0) -> list[Mutant]:
-    """Every mutant of ``module`` (a path relative to the checkout), in source order; with ``limit``, a
-    fixed random sample of at most that many (drawn before the mutated sources are built and parsed)."""
-    text = (ROOT / module).read_text(encoding="utf-8")
+@dataclass
+class Spot:
+    """One mutation of one module, before its source is built: the lines and character offsets of the
+    expression replaced, the new node, what changed, and the rule that sets it aside ("" when scored)."""
+
+    line: int
+    end_line: int
+    a: int
+    b: int
+    new: ast.AST
+    what: str
+    rule: str = ""
+
+
+def spots(module: str, text: str) -> list[Spot]:
+    """Every mutation of ``module`` (its source ``text``), in source order."""
     lines = text.splitlines(keepends=True)
     starts = [0]
     for ln in lines:
         starts.append(starts[-1] + len(ln))
     tree = ast.parse(text)
     skip = _docstrings(tree) | _annotations(tree)
-    spots: list[tuple[int, int, int, int, ast.AST, str]] = []  # line, end line, start, end offsets, new node, what
+    ruled = mutation_rules.by_rule(tree)
+    out: list[Spot] = []
     for node in ast.walk(tree):
         if id(node) in skip or not hasattr(node, "end_lineno"):
             continue
@@ -509,22 +528,35 @@ def mutants(module: str, limit: int = 0) -> list[Mutant]:
             continue
         a = starts[node.lineno - 1] + len(lines[node.lineno - 1].encode()[:node.col_offset].decode())
         b = starts[node.end_lineno - 1] + len(lines[node.end_lineno - 1].encode()[:node.end_col_offset].decode())
-        spots += [(node.lineno, node.end_lineno, a, b, new, what) for new, what in variants]
-    spots.sort(key=lambda x: x[0])
-    if limit and len(spots) > limit:
-        spots = sorted(random.Random(module).sample(spots, limit), key=lambda x: x[0])
-    out = []
-    for line, end_line, a, b, new, what in spots:
-        replacement = ast.unparse(new)
-        if not isinstance(new, (ast.Constant, ast.Name, ast.Attribute)):
-            replacement = f"({replacement})"
-        source = text[:a] + replacement + text[b:]
-        try:
-            ast.parse(source)
-        except SyntaxError:
-            continue
-        out.append(Mutant(module, line, what, source, end_line))
+        out += [Spot(node.lineno, node.end_lineno, a, b, new, what, ruled.get(id(node), "")) for new, what in variants]
+    out.sort(key=lambda x: x.line)
     return out
+
+
+def build(module: str, text: str, spot: Spot) -> Mutant | None:
+    """The mutant ``spot`` makes of ``module`` (source ``text``); None when its source does not parse."""
+    replacement = ast.unparse(spot.new)
+    if not isinstance(spot.new, (ast.Constant, ast.Name, ast.Attribute)):
+        replacement = f"({replacement})"
+    source = text[:spot.a] + replacement + text[spot.b:]
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return None
+    return Mutant(module, spot.line, spot.what, source, spot.end_line, spot.rule)
+
+
+def mutants(module: str, limit: int = 0) -> list[Mutant]:
+    """Every mutant of ``module`` (a path relative to the checkout), in source order, those equivalent by
+    rule included (``rule`` set); with ``limit``, a fixed random sample of at most that many of the others
+    (drawn before the mutated sources are built and parsed) and every one a rule sets aside."""
+    text = (ROOT / module).read_text(encoding="utf-8")
+    found = spots(module, text)
+    scored = [x for x in found if not x.rule]
+    if limit and len(scored) > limit:
+        scored = random.Random(module).sample(scored, limit)
+    chosen = sorted([*scored, *(x for x in found if x.rule)], key=lambda x: x.line)
+    return [m for m in (build(module, text, x) for x in chosen) if m is not None]
 
 
 def _pytest(tree: Path, args: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, float]:
@@ -615,15 +647,110 @@ def copy_tree(dest: Path) -> Path:
     return tree
 
 
+def print_ruled(set_aside: list[Mutant], texts: dict[str, str]) -> None:
+    """Every mutant a rule of mutation_rules.RULES set aside, counted per rule and listed."""
+    if not set_aside:
+        return
+    print(f"\n{len(set_aside)} equivalent by rule, not scored")
+    for rule, why in mutation_rules.RULES.items():
+        n = sum(x.rule == rule for x in set_aside)
+        if n:
+            print(f"  {rule}: {n} ({why})")
+    for x in set_aside:
+        line = texts[x.module].splitlines()[x.line - 1].strip()
+        print(f"  equivalent by rule ({x.rule}) {x.module}:{x.line}: {x.what}    | {line[:100]}")
+
+
+def _mapped_tests(tree: Path, module: str) -> list[str]:
+    """The pytest arguments of ``module``'s tests in TESTS whose files exist in ``tree``."""
+    return [t for t in TESTS[module] if t.startswith("-") or (tree / t).exists() or not t.startswith("tests/")]
+
+
+def run_sample(seed: int, budget_s: float, timeout_s: float) -> int:
+    """``make mutation``: a stratified random sample of the whole map's scored mutants, drawn until
+    ``budget_s`` (s) is spent (mutation_sample.draw_order), each run by mutation_sample.Unprobed; prints
+    the share killed with its 95 % Clopper–Pearson interval, a row per module, every survivor and every
+    mutant set aside by a rule."""
+    started, load = time.monotonic(), os.getloadavg()
+    print(f"whole-map sample, seed {seed} (--seed {seed} draws the same), budget {budget_s / 60:.0f} min, "
+          f"load average {load[0]:.2f}", flush=True)
+    texts = {m: (ROOT / m).read_text(encoding="utf-8") for m in TESTS}
+    population: dict[str, list[Spot]] = {}
+    listed: dict[str, int] = {}
+    set_aside: list[Mutant] = []
+    for m, text in texts.items():
+        lines, found = text.splitlines(), spots(m, text)
+        set_aside += [x for x in (build(m, text, s) for s in found if s.rule) if x is not None]
+        scored = [s for s in found if not s.rule]
+        population[m] = [s for s in scored if f"{m}: {lines[s.line - 1].strip()} | {s.what}" not in EQUIVALENT]
+        listed[m] = len(scored) - len(population[m])
+    total = sum(len(v) for v in population.values())
+    print(f"{total} scored mutants in {len(population)} modules; not scored: {sum(listed.values())} listed in "
+          f"EQUIVALENT, {len(set_aside)} equivalent by rule", flush=True)
+    results: dict[str, list[tuple[Mutant, bool]]] = {}
+    with tempfile.TemporaryDirectory(prefix="ycsbctl-mutation-") as tmp:
+        tree = copy_tree(Path(tmp))
+        env = {**os.environ, "PYTHONPATH": str(tree), "YCSBCTL_TRUTH_CACHE": str(Path(tmp) / "truth-cache")}
+        env.pop("YCSBCTL_NO_SKIP", None)
+        (Path(tmp) / "truth-cache").mkdir()
+        runner = mutation_sample.Unprobed(PYTHON, tree, env, Path(tmp))
+        for module, spot in mutation_sample.draw_order(population, seed):
+            left = budget_s - (time.monotonic() - started)
+            if left <= 0:
+                break
+            x = build(module, texts[module], spot)
+            if x is None:
+                continue
+            limit = min(timeout_s, left + 60)
+            killed = runner.killed(tree / module, x.source, _mapped_tests(tree, module), limit)
+            if killed is None and limit < timeout_s:
+                print(f"  the budget ran out during {module}:{x.line}: {x.what} (not scored)", flush=True)
+                break
+            results.setdefault(module, []).append((x, killed is not False))  # past its time limit: a hang, a kill
+            n = sum(len(v) for v in results.values())
+            if killed is False:
+                print(f"  [{n}] SURVIVED {module}:{x.line}: {x.what}", flush=True)
+            elif n % 10 == 0:
+                print(f"  [{n}] {(time.monotonic() - started) / 60:.1f} min", flush=True)
+    k = sum(ok for v in results.values() for _, ok in v)
+    n = sum(len(v) for v in results.values())
+    low, high = mutation_sample.interval(k, n)
+    print(f"\n{'module':52} {'killed':>6} {'drawn':>6} {'of':>5} {'listed':>6}")
+    for m in TESTS:
+        got = results.get(m, [])
+        print(f"{m:52} {sum(ok for _, ok in got):6d} {len(got):6d} {len(population[m]):5d} {listed[m]:6d}")
+    untouched = [m for m in TESTS if population[m] and m not in results]
+    minutes, load = (time.monotonic() - started) / 60, os.getloadavg()
+    print(f"\nwhole map: {k} of {n} sampled mutants killed, {100 * k / n if n else 0:.1f} % (95 % Clopper-Pearson "
+          f"{100 * low:.1f}-{100 * high:.1f} %), {len(results)} of {sum(1 for v in population.values() if v)} modules "
+          f"sampled, seed {seed}, {minutes:.1f} min, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
+    if untouched:
+        print(f"not reached within the budget: {', '.join(untouched)}")
+    survivors = [x for v in results.values() for x, ok in v if not ok]
+    if survivors:
+        print("\nsurviving mutants")
+        for x in survivors:
+            print(f"  {x.module}:{x.line}: {x.what}    | {texts[x.module].splitlines()[x.line - 1].strip()[:100]}")
+    print_ruled(set_aside, texts)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("modules", nargs="*", help="modules to mutate (default: all of TESTS)")
+    ap.add_argument("modules", nargs="*", help="modules to mutate, every mutant of each (default: a sample of the whole map)")
     ap.add_argument("--max", type=int, default=0, help="at most N mutants per module, a fixed random sample")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant's tests (a hang is a kill)")
     ap.add_argument("--survivors-of", type=Path, metavar="LOG",
                     help="run only the mutants a previous run's output lists as surviving (after adding tests)")
+    ap.add_argument("--all", action="store_true", help="every mutant of every module (hours), not a sample")
+    ap.add_argument("--seed", type=int, default=None, help="the whole-map sample's seed (default: a new one, printed)")
+    ap.add_argument("--budget-min", type=float, default=25.0,
+                    help="the whole-map sample's time budget, minutes: it stops drawing when spent (default 25)")
     args = ap.parse_args(argv)
+    if not (args.modules or args.max or args.list or args.all or args.survivors_of):
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        return run_sample(seed, 60 * args.budget_min, args.timeout)
     wanted: set[tuple[str, int, str]] | None = None
     if args.survivors_of:
         wanted = set()
@@ -653,6 +780,7 @@ def main(argv: list[str] | None = None) -> int:
 
     scores: dict[str, tuple[int, int, int]] = {}  # module -> killed, scored, equivalent
     survivors: list[Mutant] = []
+    set_aside: list[Mutant] = []
     started = time.monotonic()
     texts = {m: (ROOT / m).read_text(encoding="utf-8") for m in plan}
     with tempfile.TemporaryDirectory(prefix="ycsbctl-mutation-") as tmp:
@@ -662,7 +790,7 @@ def main(argv: list[str] | None = None) -> int:
         (Path(tmp) / "truth-cache").mkdir()
         baselines: dict[tuple[str, ...], Baseline | None] = {}
         for module, ms in plan.items():
-            tests = [t for t in TESTS[module] if t.startswith("-") or (tree / t).exists() or not t.startswith("tests/")]
+            tests = _mapped_tests(tree, module)
             key = tuple(tests)
             if key not in baselines:  # modules with the same tests share one run (coverage of them all)
                 sharing = [m for m in plan if tuple(TESTS[m]) == tuple(TESTS[module])]
@@ -671,8 +799,9 @@ def main(argv: list[str] | None = None) -> int:
             if base is None:
                 print(f"{module}: no test of it passes without any mutant; skipped", flush=True)
                 continue
-            equivalent = [x for x in ms if x.key(texts[module]) in EQUIVALENT]
-            ms = [x for x in ms if x.key(texts[module]) not in EQUIVALENT]
+            equivalent = [x for x in ms if x.rule or x.key(texts[module]) in EQUIVALENT]
+            set_aside += [x for x in ms if x.rule]
+            ms = [x for x in ms if not x.rule and x.key(texts[module]) not in EQUIVALENT]
             print(f"{module}: {len(ms)} mutants (+{len(equivalent)} equivalent), its {len(base.passing())} tests "
                   f"take {sum(base.durations.values()):.0f} s"
                   + (f"; failing without any mutant, left out: {', '.join(base.failed)}" if base.failed else ""), flush=True)
@@ -708,6 +837,7 @@ def main(argv: list[str] | None = None) -> int:
         for x in survivors:
             line = texts[x.module].splitlines()[x.line - 1].strip()
             print(f"  {x.module}:{x.line}: {x.what}    | {line[:100]}")
+    print_ruled(set_aside, texts)
     return 0
 
 
