@@ -4,18 +4,22 @@ Each mutant is one small change of one module (a comparison flipped, an integer 
 operator swapped, a float constant nudged by 1 %, a percentile name or a mean/max/min swapped, and/or
 swapped); the module's fast tests run against it, and a mutant that no test notices "survives".
 
-The module's tests run once first, under coverage.py (scripts/mutation_probe.py): each test's duration,
+Without module names it draws a stratified random sample of the whole map within a time budget
+(scripts/mutation_sample.py) and prints the share killed with its 95 % interval. Named modules get an
+exact run: the module's tests run once first, under coverage.py (scripts/mutation_probe.py): each test's duration,
 the tests that fail without any mutant (left out, and said), and which tests ran each line. A mutant
 then runs only the tests that ran its line, quickest first, stopping at the first failure; a line run
 only at import or in another process (a spawned engine worker) runs every test of the module. A kill
 by a test that runs the line only in another process is not looked for when tests of this process run
-it: the score is a lower bound. Equivalent mutants (EQUIVALENT, each with why) are listed, not scored.
+it: the score is a lower bound. Equivalent mutants (EQUIVALENT, each with why, and those of the rules of
+scripts/mutation_rules.py) are listed, not scored.
 
 The checkout is never touched: the tree is copied to a temporary folder, each mutant is written
 there and the original file put back after its tests (always, in ``finally``), and the folder is
 removed at the end. Prints a score per module and every surviving mutant.
 
-    python scripts/mutation.py                       # every module below
+    python scripts/mutation.py --seed 43 --budget-min 25   # the whole-map sample
+    python scripts/mutation.py --all                 # every mutant of every module (hours)
     python scripts/mutation.py ycsbctl/telemetry/bottleneck.py --max 20
     python scripts/mutation.py --list                # the mutants, without running tests
 """
