@@ -125,7 +125,7 @@ TESTS: dict[str, list[str]] = {
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
     "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
     "ycsbctl/telemetry/why.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
@@ -136,7 +136,7 @@ TESTS: dict[str, list[str]] = {
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
-    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
@@ -144,7 +144,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/redis/info.py": ["tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
     # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
     "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster.py"],
-    "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings.py"],
+    "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings_edges.py", "tests/report/test_deployment_findings.py"],
     "ycsbctl/stores/mongodb/status.py": ["tests/telemetry/test_samplers.py"],
     # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
     "ycsbctl/stores/sql/layout.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
@@ -199,13 +199,13 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/why_report.py": ["tests/report/test_why_findings.py"],
     "ycsbctl/report/server_traits.py": ["tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/rate_plots.py": ["tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/rate_plots.py": ["tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/report/resource_plots.py": ["tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/plot_style.py": ["tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
-    "ycsbctl/stores/sampler.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
+    "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
                                   "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/binding.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
