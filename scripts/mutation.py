@@ -97,14 +97,15 @@ TESTS: dict[str, list[str]] = {
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
     "ycsbctl/results/model.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
-    "ycsbctl/report/compare.py": ["tests/report/test_compare.py"],
+    "ycsbctl/report/compare.py": ["tests/results/test_verdict_edges.py", "tests/report/test_compare.py",
+                                  "tests/results/test_host_drift.py"],
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
     "ycsbctl/results/client_lag.py": ["tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
-    "ycsbctl/results/verdicts.py": ["tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
+    "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
     "ycsbctl/results/host_drift.py": ["tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
@@ -402,6 +403,21 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
+    "ycsbctl/stores/mariadb/stats.py: size = num(cur.fetchone()[0]) or 0.0 | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/stores/mariadb/stats.py: return size + (num(cur.fetchone()[0]) or 0.0) | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/stores/mariadb/stats.py: if not cur.fetchone()[0]: | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/stores/mariadb/stats.py: return num(cur.fetchone()[0]) | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/report/compare.py: alpha: float = 0.05 | 0.05 -> 0.0505":
+        "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
+    "ycsbctl/report/compare.py: alpha: float = 0.05 | 0.05 -> 0.0495":
+        "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
+    "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
+        "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
+        "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",
 }
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
