@@ -102,7 +102,7 @@ TESTS: dict[str, list[str]] = {
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
-    "ycsbctl/results/client_lag.py": ["tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
+    "ycsbctl/results/client_lag.py": ["tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
@@ -132,7 +132,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/host.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/evidence.py": ["tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
+    "ycsbctl/telemetry/evidence.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
@@ -169,7 +169,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/settings.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/workload.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
@@ -211,7 +211,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/binding.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
     "ycsbctl/stores/binding_set.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
-    "ycsbctl/stores/http1.py": ["tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/http1.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
     # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
     "ycsbctl/stores/mysql41.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
@@ -415,6 +415,18 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
     "ycsbctl/report/compare.py: alpha: float = 0.05 | 0.05 -> 0.0495":
         "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 9":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 7":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 8":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 6":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 2":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 0":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
     "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",

@@ -1,0 +1,42 @@
+"""Survivors of the whole-map mutation sample (``make mutation``, seed 43), each killed by a value worked
+out here: the rows a telemetry window holds, a chunked HTTP reply cut inside a chunk, the client-lag
+rule without a lag histogram, and the media-items study's default record count (YCSB's 100,000)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ycsbctl.results.client_lag import client_lag_warning
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.stores.http1 import HttpReply, parse
+from ycsbctl.telemetry.evidence import rows_in
+from ycsbctl.workload.media_items.settings import Settings
+from ycsbctl.workload.properties import Properties
+
+
+def test_a_window_holds_the_rows_whose_interval_lies_half_inside_it():
+    # 1 s rows at t = 1..10 cover (t-1, t]; the window (3.0, 6.5) overlaps row 4 fully, 7 by half, 8 not at all
+    frame = pd.DataFrame({"source": "s", "t_mono": [float(t) for t in range(1, 11)]})
+    got = list(rows_in(frame, "s", 1.0, (3.0, 6.5))["t_mono"])
+    assert got == [4.0, 5.0, 6.0, 7.0]
+    assert list(rows_in(frame, "s", 1.0, (3.0, 6.5), strict=True)["t_mono"]) == [4.0, 5.0, 6.0]
+    # a window far from every row: none inside, so all of them (a point shorter than an interval), or none if strict
+    assert len(rows_in(frame, "s", 1.0, (50.0, 50.2))) == 10 and rows_in(frame, "s", 1.0, (50.0, 50.2), True).empty
+
+
+def test_a_chunked_reply_is_whole_only_with_its_last_chunk_and_its_crlf():
+    whole = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+    reply, used = parse(whole + b"HTTP/1.1 ...", HttpReply)
+    assert reply is not None and (reply.status, reply.body, used) == (200, b"hello world", len(whole))
+    for cut in range(len(whole) - 1, 40, -1):  # every shorter prefix, down into the head
+        assert parse(whole[:cut], HttpReply) == (None, 0), cut
+
+
+def test_the_client_lag_rule_says_nothing_without_a_lag_histogram():
+    assert client_lag_warning(None) is None
+    assert client_lag_warning(PhaseResult("run", 8, 1000.0, 100, client_lag=None)) is None
+
+
+def test_the_media_items_study_loads_ycsbs_100000_records_unless_told():
+    assert Settings.read(Properties({})).records == 100_000
+    assert Settings.read(Properties({"recordcount": "1234"})).records == 1234
