@@ -53,3 +53,10 @@ def test_the_shard_share_counts_run_points_only_and_a_target_without_a_share_say
     assert shard_findings(runs, ["redis-cluster", "redis-nodata", "redis-noshard"]) == [
         "redis-cluster: the busiest of its 3 shards served 36% of the commands in its busiest point (even: 33%); its "
         "clients followed 4 redirection(s) (MOVED/ASK)."]
+
+
+def test_without_a_phase_column_every_row_of_the_target_counts_and_only_its_own():
+    runs = pd.DataFrame([{"target": "redis-cluster", "shards": 2, "shard_ops_share_max": 0.55, "redirections": 0},
+                         {"target": "other", "shards": 4, "shard_ops_share_max": 0.3, "redirections": 0}])
+    assert shard_findings(runs, ["redis-cluster"]) == [
+        "redis-cluster: the busiest of its 2 shards served 55% of the commands in its busiest point (even: 50%)."]

@@ -66,3 +66,24 @@ def test_each_bar_is_the_repetitions_t_interval_never_shorter_than_the_point(col
     assert got_y[1][1][1] == pytest.approx(np.mean([r[col] for r in POINTS[2000.0]]) / div)
     notes = [t.get_text() for t in fig.axes[0].texts if t.get_gid() == "interval-note"]
     assert notes == ["bars: 95 % interval of the repetitions"]
+
+
+def test_repetitions_alike_and_a_throughput_without_an_interval_draw_zero_length_bars():
+    """Two alike repetitions: the interval is the point itself, its log-and-back a hair off the mean
+    (exp(log(30000)) > 30000): the bar has no length, not a negative one. A rate whose throughput has one
+    positive repetition (the other 0 ops/s) has no throughput interval: its horizontal bar has no length."""
+    runs = [{"target": "redis", "workload": "workload-b", "phase": "run", "threads": 8, "target_rate": rate,
+             "throughput_ops": tp, "all_p50_us": p50, "all_p99_us": p99, "status": "ok"}
+            for rate, tp, p50, p99 in [(1000.0, 1003.0, 5000.0, 30000.0), (1000.0, 1003.0, 5000.0, 30000.0),
+                                       (3000.0, 0.0, 6000.0, 40000.0), (3000.0, 2900.0, 6600.0, 44000.0)]]
+    exp = _experiment()
+    exp.runs = pd.DataFrame(runs)
+    assert float(np.exp(np.log(np.array([30000.0, 30000.0])).mean())) > 30000.0  # the hair this test is about
+    fig = rate_latency_figure(exp, "workload-b", {"redis": "#d62728"})
+    assert fig is not None
+    (alike_y, other_y), (alike_x, other_x) = _segments(fig, "ci-redis-8-p99-y"), _segments(fig, "ci-redis-8-p99-x")
+    assert np.allclose(alike_y, ((1003.0, 30.0), (1003.0, 30.0)), rtol=1e-12)
+    assert np.allclose(alike_x, ((1003.0, 30.0), (1003.0, 30.0)), rtol=1e-12)
+    assert other_x == ((1450.0, 42.0), (1450.0, 42.0))  # (0 + 2900) / 2 ops/s, no throughput interval
+    lo, hi = _t_interval([40000.0, 44000.0])
+    assert np.allclose(other_y, ((1450.0, lo / 1000), (1450.0, hi / 1000)), rtol=1e-9)
