@@ -203,7 +203,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/rate_plots.py": ["tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/report/resource_plots.py": ["tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/plot_style.py": ["tests/report/test_plot_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/plot_style.py": ["tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
     "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
@@ -236,7 +236,7 @@ TESTS: dict[str, list[str]] = {
                                              "-k", "postgresql"],
     "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
-    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/store.py": ["tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py", "-k", "mariadb"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool.py"],

@@ -1,10 +1,12 @@
 """Survivors of the whole-map mutation sample (``make mutation``, seed 43), each killed by a value worked
 out here: the rows a telemetry window holds, a chunked HTTP reply cut inside a chunk, the client-lag
-rule without a lag histogram, and the media-items study's default record count (YCSB's 100,000)."""
+rule without a lag histogram, the media-items study's default record count (YCSB's 100,000), the
+latency axis's unit, a MySQL URL's host and database."""
 
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from ycsbctl.results.client_lag import client_lag_warning
 from ycsbctl.results.model import PhaseResult
@@ -40,3 +42,24 @@ def test_the_client_lag_rule_says_nothing_without_a_lag_histogram():
 def test_the_media_items_study_loads_ycsbs_100000_records_unless_told():
     assert Settings.read(Properties({})).records == 100_000
     assert Settings.read(Properties({"recordcount": "1234"})).records == 1234
+
+
+def test_a_latency_axis_turns_to_ms_at_20000_us():
+    from ycsbctl.report.plot_style import latency_unit
+
+    assert latency_unit(20_000.0) == (1000.0, "ms")
+    assert latency_unit(19_999.5) == (1.0, "µs")
+    assert latency_unit(float("nan")) == (1.0, "µs")
+
+
+@pytest.mark.parametrize("url,ok", [("mysql://root@127.0.0.1:3306/ycsb", True), ("mysql:///ycsb", False),
+                                    ("mysql://root@127.0.0.1:3306/a/b", False), ("mysql://root@h:99999/ycsb", False)])
+def test_a_mysql_url_needs_a_host_and_one_database(url, ok):
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.mariadb.store import MariaProtocol
+
+    if ok:
+        MariaProtocol().validate(url)
+    else:
+        with pytest.raises(UserError, match="bad MySQL URL"):
+            MariaProtocol().validate(url)
