@@ -32,7 +32,6 @@ import copy
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -593,22 +592,11 @@ def mutants(module: str, limit: int = 0) -> list[Mutant]:
 
 def _pytest(tree: Path, args: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, float]:
     """pytest's exit code on ``args`` in ``tree`` and how long it took (s); -1 when it ran past
-    ``timeout_s`` (a mutant that loops). Such a run gets Ctrl-C first, so that its fixtures stop the
-    servers they started (a plain kill left memcached and PostgreSQL servers running), then, 30 s
-    later, SIGKILL to its whole process group."""
+    ``timeout_s`` (a mutant that loops: mutation_sample.wait_or_stop)."""
     t = time.monotonic()
     proc = subprocess.Popen([str(PYTHON), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *args], cwd=tree,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        return proc.wait(timeout=timeout_s), time.monotonic() - t
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        return -1, time.monotonic() - t
+    return mutation_sample.wait_or_stop(proc, timeout_s), time.monotonic() - t
 
 
 @dataclass

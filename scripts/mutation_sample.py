@@ -71,20 +71,12 @@ class Outcome:
     took_s: float
 
 
-def run_tests(python: Path, tree: Path, args: list[str], env: dict[str, str], timeout_s: float,
-              outcomes: Path) -> Outcome:
-    """pytest on ``args`` in ``tree``, stopping at the first failure, with the outcomes plug-in
-    (scripts/mutation_probe.py, without coverage). Past ``timeout_s``: Ctrl-C (so that fixtures stop
-    their servers), then SIGKILL of the process group 30 s later."""
-    outcomes.unlink(missing_ok=True)
-    run_env = {**env, "PYTHONPATH": f"{env['PYTHONPATH']}:{tree / 'scripts'}", "MUTATION_OUTCOMES": str(outcomes)}
-    run_env.pop("MUTATION_COVERAGE", None)
-    t = time.monotonic()
-    proc = subprocess.Popen([str(python), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "mutation_probe",
-                             *args], cwd=tree, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+def wait_or_stop(proc: subprocess.Popen, timeout_s: float) -> int:
+    """``proc``'s exit code, or -1 when it runs past ``timeout_s``: then Ctrl-C first, so that its fixtures
+    stop the servers they started (a plain kill left memcached and PostgreSQL servers running), and,
+    30 s later, SIGKILL to its whole process group (it runs in a session of its own)."""
     try:
-        rc = proc.wait(timeout=timeout_s)
+        return proc.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGINT)
         try:
@@ -92,7 +84,21 @@ def run_tests(python: Path, tree: Path, args: list[str], env: dict[str, str], ti
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-        rc = -1
+        return -1
+
+
+def run_tests(python: Path, tree: Path, args: list[str], env: dict[str, str], timeout_s: float,
+              outcomes: Path) -> Outcome:
+    """pytest on ``args`` in ``tree``, stopping at the first failure, with the outcomes plug-in
+    (scripts/mutation_probe.py, without coverage); past ``timeout_s``, stopped by :func:`wait_or_stop`."""
+    outcomes.unlink(missing_ok=True)
+    run_env = {**env, "PYTHONPATH": f"{env['PYTHONPATH']}:{tree / 'scripts'}", "MUTATION_OUTCOMES": str(outcomes)}
+    run_env.pop("MUTATION_COVERAGE", None)
+    t = time.monotonic()
+    proc = subprocess.Popen([str(python), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "mutation_probe",
+                             *args], cwd=tree, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    rc = wait_or_stop(proc, timeout_s)
     seen = json.loads(outcomes.read_text(encoding="utf-8")) if outcomes.exists() else {}
     return Outcome(rc, [k for k, v in seen.items() if v["failed"]], time.monotonic() - t)
 
