@@ -20,6 +20,8 @@ RULES: dict[str, str] = {
                     "argument of join() and wait(); connect()'s second, the timeout of every store's connect "
                     "helper): how long to wait for an answer, not what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
+    "poll-interval": "a positive number given to sleep() (time's or asyncio's): how long to wait before looking "
+                     "again; sleep(0), a yield to the other tasks, stays scored",
 }
 
 # matplotlib's drawing calls (the method or class name) and their style keywords.
@@ -64,6 +66,9 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
                 out.update(dict.fromkeys(_numbers(kw.value), "wait-timeout"))
             elif kw.arg == "indent" and name in ("dump", "dumps"):
                 out.update(dict.fromkeys(_numbers(kw.value), "json-indent"))
+        if name == "sleep" and call.args and isinstance(call.args[0], ast.Constant) \
+                and type(call.args[0].value) in (int, float) and call.args[0].value > 0:
+            out[id(call.args[0])] = "poll-interval"
         at = TIMEOUT_POSITIONS.get(name)
         if at is not None and len(call.args) > at and isinstance(call.args[at], ast.Constant):
             out.update(dict.fromkeys(_numbers(call.args[at]), "wait-timeout"))
