@@ -20,6 +20,8 @@ RULES: dict[str, str] = {
                     "argument of join() and wait(); connect()'s second, the timeout of every store's connect "
                     "helper): how long to wait for an answer, not what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
+    "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
+                      "last_error): the message's tail, not a count or a status",
     "poll-interval": "a positive number given to sleep() (time's or asyncio's): how long to wait before looking "
                      "again; sleep(0), a yield to the other tasks, stays scored",
 }
@@ -54,6 +56,12 @@ def _numbers(node: ast.AST) -> set[int]:
 def by_rule(tree: ast.AST) -> dict[int, str]:
     """The numeric constants of ``tree`` that a rule of :data:`RULES` covers: node id -> rule name."""
     out: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "last_error"
+                                                for t in node.targets):
+            for cut in ast.walk(node.value):
+                if isinstance(cut, ast.Slice) and cut.lower is None and isinstance(cut.upper, ast.Constant):
+                    out.update(dict.fromkeys(_numbers(cut.upper), "error-text-cap"))
     for call in ast.walk(tree):
         if not isinstance(call, ast.Call):
             continue

@@ -63,3 +63,13 @@ def test_a_mysql_url_needs_a_host_and_one_database(url, ok):
     else:
         with pytest.raises(UserError, match="bad MySQL URL"):
             MariaProtocol().validate(url)
+
+
+def test_a_whole_clickhouse_reply_says_whether_it_has_rows_by_its_frame():
+    from ycsbctl.stores.clickhouse.http import whole_rows
+
+    head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-ClickHouse-Format: TSV\r\n\r\n"
+    assert whole_rows(head + b"0\r\n\r\n") == 0  # an empty body: its last chunk alone
+    assert whole_rows(head + b"6\r\nuser1\n\r\n0\r\n\r\n") == 1
+    assert whole_rows(head + b"6\r\nuser1\n\r\n") == -1  # not whole yet
+    assert whole_rows(b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") == -1
