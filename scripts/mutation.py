@@ -81,7 +81,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
-    "ycsbctl/experiment/explain.py": ["tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
+    "ycsbctl/experiment/explain.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
@@ -105,7 +105,7 @@ TESTS: dict[str, list[str]] = {
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
-    "ycsbctl/results/host_drift.py": ["tests/results/test_host_drift.py", "tests/report/test_compare.py"],
+    "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
     "ycsbctl/results/scaling.py": ["tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],

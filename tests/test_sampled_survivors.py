@@ -73,3 +73,21 @@ def test_a_whole_clickhouse_reply_says_whether_it_has_rows_by_its_frame():
     assert whole_rows(head + b"6\r\nuser1\n\r\n0\r\n\r\n") == 1
     assert whole_rows(head + b"6\r\nuser1\n\r\n") == -1  # not whole yet
     assert whole_rows(b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") == -1
+
+
+def test_the_host_drift_record_keeps_the_newest_200_drifts_per_metric(tmp_path):
+    import json
+
+    from ycsbctl.results import host_drift
+
+    ratios = [("throughput", 1 + i / 10_000) for i in range(1, 206)]  # drifts 0.0001 … 0.0205, newest last
+    path = host_drift.record(ratios, "test", tmp_path / "host_drift.json")
+    kept = json.loads(path.read_text(encoding="utf-8"))["metrics"]["throughput"]["drifts"]
+    assert len(kept) == 200 and kept[0] == pytest.approx(host_drift.drift(1 + 6 / 10_000), abs=1e-6)
+
+
+def test_a_busy_host_names_the_first_other_benchmark():
+    from ycsbctl.experiment.explain import host_busy
+
+    assert host_busy(["pid 7: redis-benchmark", "pid 9: memtier"], None) == \
+        "another benchmark ran on this host meanwhile (pid 7: redis-benchmark)"
