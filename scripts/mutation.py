@@ -181,7 +181,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/clickhouse.py": ["tests/workload/test_media_items_study_stores.py"],
     "ycsbctl/workload/media_items/sphinx.py": ["tests/workload/test_media_items_study_stores.py"],
     "ycsbctl/workload/media_items/elasticsearch.py": ["tests/workload/test_media_items_study_stores.py"],
-    "ycsbctl/report/many_store.py": ["tests/workload/test_media_items.py", "-k", "run_marks"],
+    "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
+                                    "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
     "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
                                  "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
