@@ -54,7 +54,7 @@ def test_a_latency_axis_turns_to_ms_at_20000_us():
 
 @pytest.mark.parametrize("url,ok", [("mysql://root@127.0.0.1:3306/ycsb", True), ("mysql:///ycsb", False),
                                     ("mysql://root@127.0.0.1:3306/a/b", False), ("mysql://root@h:99999/ycsb", False)])
-def test_a_mysql_url_needs_a_host_and_one_database(url, ok):
+def test_a_mariadb_url_needs_a_host_and_one_database(url, ok):
     from ycsbctl.errors import UserError
     from ycsbctl.stores.mariadb.store import MariaProtocol
 
