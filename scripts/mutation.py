@@ -110,7 +110,7 @@ TESTS: dict[str, list[str]] = {
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
     "ycsbctl/results/scaling.py": ["tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
     # What the report and the console show of them: each cell's interval text, the first screen, the bars.
-    "ycsbctl/report/verdict_table.py": ["tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
+    "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
     "ycsbctl/report/plots.py": ["tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
@@ -427,6 +427,8 @@ EQUIVALENT: dict[str, str] = {
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
     "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 0":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/workload/media_items/truth.py: return (order // self.data.words.shape[1]).astype(np.int32), starts | FloorDiv -> Div":
+        "non-negative indices: the float quotient cast to int32 truncates to the floor quotient (exact below 2**53)",
     "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",
