@@ -429,6 +429,18 @@ EQUIVALENT: dict[str, str] = {
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
     "ycsbctl/workload/media_items/truth.py: return (order // self.data.words.shape[1]).astype(np.int32), starts | FloorDiv -> Div":
         "non-negative indices: the float quotient cast to int32 truncates to the floor quotient (exact below 2**53)",
+    "ycsbctl/stores/postgresql/wire.py: if not self.buf and not self.rows and self.error is None and len(self.waiters) == 1 and data[-6:] == READY: | 6 -> 7":
+        "a slice of 5 or 7 bytes never equals the 6-byte ReadyForQuery: the fast path is never taken, and the full parse "
+        "gives the same statuses and rows (the fast path only saves time)",
+    "ycsbctl/stores/postgresql/wire.py: if not self.buf and not self.rows and self.error is None and len(self.waiters) == 1 and data[-6:] == READY: | 6 -> 5":
+        "a slice of 5 or 7 bytes never equals the 6-byte ReadyForQuery: the fast path is never taken, and the full parse "
+        "gives the same statuses and rows (the fast path only saves time)",
+    "ycsbctl/engine/throttle.py: ideal = due if due > self.ideal_end else self.ideal_end | Gt -> GtE":
+        "when due equals ideal_end either branch gives that same value",
+    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 1.01":
+        "copysign takes only x's sign: its magnitude is any positive number",
+    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 0.99":
+        "copysign takes only x's sign: its magnitude is any positive number",
     "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",

@@ -14,8 +14,8 @@ import ast
 
 RULES: dict[str, str] = {
     "drawing-style": "a number in a matplotlib drawing call's style keyword (font size, line width, marker size, "
-                     "cap size, transparency, figure size, dpi, z-order, label rotation, legend columns, margins "
-                     "of subplots_adjust): how a mark looks, not where it is nor what it says",
+                     "cap size, transparency, figure size, dpi, z-order, label rotation and offset, legend columns, "
+                     "margins of subplots_adjust): how a mark looks, not where it is nor what it says",
     "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call; the first "
                     "argument of join() and wait(); connect()'s second, the timeout of every store's connect "
                     "helper): how long to wait for an answer, not what the answer says",
@@ -35,7 +35,7 @@ DRAWING_CALLS = frozenset({
 STYLE_KEYWORDS = frozenset({
     "fontsize", "labelsize", "lw", "linewidth", "linewidths", "ms", "markersize", "markeredgewidth", "mew", "s",
     "capsize", "capthick", "elinewidth", "alpha", "figsize", "dpi", "zorder", "rotation", "ncol", "pad",
-    "labelpad"})
+    "labelpad", "xytext"})  # xytext only with textcoords="offset …" (else it is a place in the data)
 # subplots_adjust's margins are the figure's layout (an axis limit, set_ylim(bottom=...), is not style).
 LAYOUT_KEYWORDS = frozenset({"left", "right", "top", "bottom", "wspace", "hspace"})
 TIMEOUT_KEYWORDS = frozenset({"timeout", "timeout_s", "connect_timeout"})
@@ -46,6 +46,12 @@ TIMEOUT_POSITIONS = {"join": 0, "wait": 0, "connect": 1, "_connect": 1}
 def _name(call: ast.Call) -> str:
     f = call.func
     return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _offset(call: ast.Call) -> bool:
+    """The call places its text at an offset in points or pixels (``textcoords="offset points"``)."""
+    return any(kw.arg == "textcoords" and isinstance(kw.value, ast.Constant) and str(kw.value.value).startswith("offset")
+               for kw in call.keywords)
 
 
 def _numbers(node: ast.AST) -> set[int]:
@@ -67,6 +73,8 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
             continue
         name = _name(call)
         for kw in call.keywords:
+            if kw.arg == "xytext" and not _offset(call):
+                continue
             if name in DRAWING_CALLS and (kw.arg in STYLE_KEYWORDS
                                           or (name == "subplots_adjust" and kw.arg in LAYOUT_KEYWORDS)):
                 out.update(dict.fromkeys(_numbers(kw.value), "drawing-style"))
