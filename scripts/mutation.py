@@ -169,7 +169,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/workload.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/postgresql.py": ["tests/workload/test_media_items.py"],

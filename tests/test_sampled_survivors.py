@@ -99,3 +99,12 @@ def test_a_throughput_interval_below_one_op_per_second_still_has_its_half_width(
     # sqrt(2.0 / 0.5) = 2: the interval spans ±100 % of its geometric centre (1 op/s)
     assert noise_text({"throughput_low": 0.5, "throughput_high": 2.0})[0] == "±100.0%"
     assert noise_text({"throughput_low": 0.0, "throughput_high": 2.0})[0] == "—"
+
+
+def test_a_store_without_a_media_items_executor_has_none_and_sqlite_has_its_own():
+    from ycsbctl.workload.media_items.contract import MediaStore
+    from ycsbctl.workload.media_items.workload import store_class
+
+    assert store_class("nosuchstore") is None
+    got = store_class("sqlite")
+    assert got is not None and issubclass(got, MediaStore) and got.__module__ == "ycsbctl.workload.media_items.sqlite"
