@@ -1,7 +1,6 @@
-"""Survivors of the whole-map mutation sample (``make mutation``, seed 43), each killed by a value worked
-out here: the rows a telemetry window holds, a chunked HTTP reply cut inside a chunk, the client-lag
-rule without a lag histogram, the media-items study's default record count (YCSB's 100,000), the
-latency axis's unit, a MySQL URL's host and database."""
+"""Survivors of the whole-map mutation samples (``make mutation``, seed 43), each killed by a value worked
+out here, one small test per survivor, named for what it checks; each module's map in scripts/mutation.py
+lists this file first."""
 
 from __future__ import annotations
 
