@@ -16,9 +16,10 @@ RULES: dict[str, str] = {
     "drawing-style": "a number in a matplotlib drawing call's style keyword (font size, line width, marker size, "
                      "cap size, transparency, figure size, dpi, z-order, label rotation and offset, legend columns, "
                      "margins of subplots_adjust): how a mark looks, not where it is nor what it says",
-    "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call; the first "
-                    "argument of join() and wait(); connect()'s second, the timeout of every store's connect "
-                    "helper): how long to wait for an answer, not what the answer says",
+    "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call, or as the "
+                    "default of a parameter of that name; the first argument of join() and wait(); connect()'s "
+                    "second, the timeout of every store's connect helper): how long to wait for an answer, not "
+                    "what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
     "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
                       "last_error): the message's tail, not a count or a status",
@@ -68,6 +69,13 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
             for cut in ast.walk(node.value):
                 if isinstance(cut, ast.Slice) and cut.lower is None and isinstance(cut.upper, ast.Constant):
                     out.update(dict.fromkeys(_numbers(cut.upper), "error-text-cap"))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # def f(..., timeout_s=1.0)
+            a = node.args
+            pairs = [*zip(a.args[len(a.args) - len(a.defaults):], a.defaults),
+                     *((k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+            for arg, default in pairs:
+                if arg.arg in TIMEOUT_KEYWORDS:
+                    out.update(dict.fromkeys(_numbers(default), "wait-timeout"))
     for call in ast.walk(tree):
         if not isinstance(call, ast.Call):
             continue
