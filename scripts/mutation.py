@@ -4,18 +4,22 @@ Each mutant is one small change of one module (a comparison flipped, an integer 
 operator swapped, a float constant nudged by 1 %, a percentile name or a mean/max/min swapped, and/or
 swapped); the module's fast tests run against it, and a mutant that no test notices "survives".
 
-The module's tests run once first, under coverage.py (scripts/mutation_probe.py): each test's duration,
+Without module names it draws a stratified random sample of the whole map within a time budget
+(scripts/mutation_sample.py) and prints the share killed with its 95 % interval. Named modules get an
+exact run: the module's tests run once first, under coverage.py (scripts/mutation_probe.py): each test's duration,
 the tests that fail without any mutant (left out, and said), and which tests ran each line. A mutant
 then runs only the tests that ran its line, quickest first, stopping at the first failure; a line run
 only at import or in another process (a spawned engine worker) runs every test of the module. A kill
 by a test that runs the line only in another process is not looked for when tests of this process run
-it: the score is a lower bound. Equivalent mutants (EQUIVALENT, each with why) are listed, not scored.
+it: the score is a lower bound. Equivalent mutants (EQUIVALENT, each with why, and those of the rules of
+scripts/mutation_rules.py) are listed, not scored.
 
 The checkout is never touched: the tree is copied to a temporary folder, each mutant is written
 there and the original file put back after its tests (always, in ``finally``), and the folder is
 removed at the end. Prints a score per module and every surviving mutant.
 
-    python scripts/mutation.py                       # every module below
+    python scripts/mutation.py --seed 43 --budget-min 25   # the whole-map sample
+    python scripts/mutation.py --all                 # every mutant of every module (hours)
     python scripts/mutation.py ycsbctl/telemetry/bottleneck.py --max 20
     python scripts/mutation.py --list                # the mutants, without running tests
 """
@@ -28,7 +32,6 @@ import copy
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -37,7 +40,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PYTHON = ROOT / ".venv" / "bin" / "python"
+sys.path.insert(0, str(ROOT / "scripts"))
+import mutation_rules  # noqa: E402  (scripts/ is no package)
+import mutation_sample  # noqa: E402
+
+# the checkout's venv; else (a git worktree without one) the Python that runs this script
+PYTHON = ROOT / ".venv" / "bin" / "python" if (ROOT / ".venv").exists() else Path(sys.executable)
 
 # Module -> its tests (pytest arguments; -x stops at the first failure, so a killed mutant is cheap).
 # "-k not test_cli_" leaves out the tests that run the CLI in a subprocess (a plain "not cli" also
@@ -73,7 +81,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
-    "ycsbctl/experiment/explain.py": ["tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
+    "ycsbctl/experiment/explain.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
@@ -88,20 +96,21 @@ TESTS: dict[str, list[str]] = {
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
     "ycsbctl/results/model.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
-    "ycsbctl/report/compare.py": ["tests/report/test_compare.py"],
+    "ycsbctl/report/compare.py": ["tests/results/test_verdict_edges.py", "tests/report/test_compare.py",
+                                  "tests/results/test_host_drift.py"],
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
-    "ycsbctl/results/client_lag.py": ["tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
+    "ycsbctl/results/client_lag.py": ["tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
-    "ycsbctl/results/verdicts.py": ["tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
-    "ycsbctl/results/host_drift.py": ["tests/results/test_host_drift.py", "tests/report/test_compare.py"],
+    "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
+    "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
     "ycsbctl/results/scaling.py": ["tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
     # What the report and the console show of them: each cell's interval text, the first screen, the bars.
-    "ycsbctl/report/verdict_table.py": ["tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
+    "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
     "ycsbctl/report/plots.py": ["tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
@@ -116,18 +125,18 @@ TESTS: dict[str, list[str]] = {
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
     "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
     "ycsbctl/telemetry/why.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/host.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/evidence.py": ["tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
+    "ycsbctl/telemetry/evidence.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
-    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
@@ -135,7 +144,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/redis/info.py": ["tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
     # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
     "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster.py"],
-    "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings.py"],
+    "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings_edges.py", "tests/report/test_deployment_findings.py"],
     "ycsbctl/stores/mongodb/status.py": ["tests/telemetry/test_samplers.py"],
     # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
     "ycsbctl/stores/sql/layout.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
@@ -159,8 +168,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/settings.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/workload.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/postgresql.py": ["tests/workload/test_media_items.py"],
@@ -172,7 +181,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/clickhouse.py": ["tests/workload/test_media_items_study_stores.py"],
     "ycsbctl/workload/media_items/sphinx.py": ["tests/workload/test_media_items_study_stores.py"],
     "ycsbctl/workload/media_items/elasticsearch.py": ["tests/workload/test_media_items_study_stores.py"],
-    "ycsbctl/report/many_store.py": ["tests/workload/test_media_items.py", "-k", "run_marks"],
+    "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
+                                    "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
     "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
                                  "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
@@ -190,18 +200,18 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/why_report.py": ["tests/report/test_why_findings.py"],
     "ycsbctl/report/server_traits.py": ["tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/rate_plots.py": ["tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/rate_plots.py": ["tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/report/resource_plots.py": ["tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/plot_style.py": ["tests/report/test_plot_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/plot_style.py": ["tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
-    "ycsbctl/stores/sampler.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
+    "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
                                   "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/binding.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
     "ycsbctl/stores/binding_set.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
-    "ycsbctl/stores/http1.py": ["tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/http1.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
     # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
     "ycsbctl/stores/mysql41.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
@@ -227,12 +237,12 @@ TESTS: dict[str, list[str]] = {
                                              "-k", "postgresql"],
     "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
-    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/store.py": ["tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py", "-k", "mariadb"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/http.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_clickhouse.py"],
@@ -394,6 +404,47 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
+    "ycsbctl/stores/mariadb/stats.py: size = num(cur.fetchone()[0]) or 0.0 | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/stores/mariadb/stats.py: return size + (num(cur.fetchone()[0]) or 0.0) | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/stores/mariadb/stats.py: if not cur.fetchone()[0]: | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/stores/mariadb/stats.py: return num(cur.fetchone()[0]) | 0 -> -1":
+        "a one-column result row: [-1] is [0]",
+    "ycsbctl/report/compare.py: alpha: float = 0.05 | 0.05 -> 0.0505":
+        "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
+    "ycsbctl/report/compare.py: alpha: float = 0.05 | 0.05 -> 0.0495":
+        "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 9":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 7":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 8":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 6":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 2":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 0":
+        "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
+    "ycsbctl/workload/media_items/truth.py: return (order // self.data.words.shape[1]).astype(np.int32), starts | FloorDiv -> Div":
+        "non-negative indices: the float quotient cast to int32 truncates to the floor quotient (exact below 2**53)",
+    "ycsbctl/stores/postgresql/wire.py: if not self.buf and not self.rows and self.error is None and len(self.waiters) == 1 and data[-6:] == READY: | 6 -> 7":
+        "a slice of 5 or 7 bytes never equals the 6-byte ReadyForQuery: the fast path is never taken, and the full parse "
+        "gives the same statuses and rows (the fast path only saves time)",
+    "ycsbctl/stores/postgresql/wire.py: if not self.buf and not self.rows and self.error is None and len(self.waiters) == 1 and data[-6:] == READY: | 6 -> 5":
+        "a slice of 5 or 7 bytes never equals the 6-byte ReadyForQuery: the fast path is never taken, and the full parse "
+        "gives the same statuses and rows (the fast path only saves time)",
+    "ycsbctl/engine/throttle.py: ideal = due if due > self.ideal_end else self.ideal_end | Gt -> GtE":
+        "when due equals ideal_end either branch gives that same value",
+    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 1.01":
+        "copysign takes only x's sign: its magnitude is any positive number",
+    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 0.99":
+        "copysign takes only x's sign: its magnitude is any positive number",
+    "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
+        "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
+        "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",
 }
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
@@ -412,6 +463,7 @@ class Mutant:
     what: str
     source: str  # the whole mutated module
     end_line: int = 0  # the last line of the mutated expression
+    rule: str = ""  # the rule of mutation_rules.RULES that sets it aside as equivalent ("": scored)
 
     def key(self, text: str) -> str:
         """``module: source line | what``, the mutant's name in EQUIVALENT (stable when lines move)."""
@@ -488,17 +540,30 @@ def _variants(node: ast.AST) -> list[tuple[ast.AST, str]]:
     return out
 
 
-def mutants(module: str, limit: int = 0) -> list[Mutant]:
-    """Every mutant of ``module`` (a path relative to the checkout), in source order; with ``limit``, a
-    fixed random sample of at most that many (drawn before the mutated sources are built and parsed)."""
-    text = (ROOT / module).read_text(encoding="utf-8")
+@dataclass
+class Spot:
+    """One mutation of one module, before its source is built: the lines and character offsets of the
+    expression replaced, the new node, what changed, and the rule that sets it aside ("" when scored)."""
+
+    line: int
+    end_line: int
+    a: int
+    b: int
+    new: ast.AST
+    what: str
+    rule: str = ""
+
+
+def spots(module: str, text: str) -> list[Spot]:
+    """Every mutation of ``module`` (its source ``text``), in source order."""
     lines = text.splitlines(keepends=True)
     starts = [0]
     for ln in lines:
         starts.append(starts[-1] + len(ln))
     tree = ast.parse(text)
     skip = _docstrings(tree) | _annotations(tree)
-    spots: list[tuple[int, int, int, int, ast.AST, str]] = []  # line, end line, start, end offsets, new node, what
+    ruled = mutation_rules.by_rule(tree)
+    out: list[Spot] = []
     for node in ast.walk(tree):
         if id(node) in skip or not hasattr(node, "end_lineno"):
             continue
@@ -510,42 +575,44 @@ def mutants(module: str, limit: int = 0) -> list[Mutant]:
             continue
         a = starts[node.lineno - 1] + len(lines[node.lineno - 1].encode()[:node.col_offset].decode())
         b = starts[node.end_lineno - 1] + len(lines[node.end_lineno - 1].encode()[:node.end_col_offset].decode())
-        spots += [(node.lineno, node.end_lineno, a, b, new, what) for new, what in variants]
-    spots.sort(key=lambda x: x[0])
-    if limit and len(spots) > limit:
-        spots = sorted(random.Random(module).sample(spots, limit), key=lambda x: x[0])
-    out = []
-    for line, end_line, a, b, new, what in spots:
-        replacement = ast.unparse(new)
-        if not isinstance(new, (ast.Constant, ast.Name, ast.Attribute)):
-            replacement = f"({replacement})"
-        source = text[:a] + replacement + text[b:]
-        try:
-            ast.parse(source)
-        except SyntaxError:
-            continue
-        out.append(Mutant(module, line, what, source, end_line))
+        out += [Spot(node.lineno, node.end_lineno, a, b, new, what, ruled.get(id(node), "")) for new, what in variants]
+    out.sort(key=lambda x: x.line)
     return out
+
+
+def build(module: str, text: str, spot: Spot) -> Mutant | None:
+    """The mutant ``spot`` makes of ``module`` (source ``text``); None when its source does not parse."""
+    replacement = ast.unparse(spot.new)
+    if not isinstance(spot.new, (ast.Constant, ast.Name, ast.Attribute)):
+        replacement = f"({replacement})"
+    source = text[:spot.a] + replacement + text[spot.b:]
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return None
+    return Mutant(module, spot.line, spot.what, source, spot.end_line, spot.rule)
+
+
+def mutants(module: str, limit: int = 0) -> list[Mutant]:
+    """Every mutant of ``module`` (a path relative to the checkout), in source order, those equivalent by
+    rule included (``rule`` set); with ``limit``, a fixed random sample of at most that many of the others
+    (drawn before the mutated sources are built and parsed) and every one a rule sets aside."""
+    text = (ROOT / module).read_text(encoding="utf-8")
+    found = spots(module, text)
+    scored = [x for x in found if not x.rule]
+    if limit and len(scored) > limit:
+        scored = random.Random(module).sample(scored, limit)
+    chosen = sorted([*scored, *(x for x in found if x.rule)], key=lambda x: x.line)
+    return [m for m in (build(module, text, x) for x in chosen) if m is not None]
 
 
 def _pytest(tree: Path, args: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, float]:
     """pytest's exit code on ``args`` in ``tree`` and how long it took (s); -1 when it ran past
-    ``timeout_s`` (a mutant that loops). Such a run gets Ctrl-C first, so that its fixtures stop the
-    servers they started (a plain kill left memcached and PostgreSQL servers running), then, 30 s
-    later, SIGKILL to its whole process group."""
+    ``timeout_s`` (a mutant that loops: mutation_sample.wait_or_stop)."""
     t = time.monotonic()
     proc = subprocess.Popen([str(PYTHON), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *args], cwd=tree,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        return proc.wait(timeout=timeout_s), time.monotonic() - t
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        return -1, time.monotonic() - t
+    return mutation_sample.wait_or_stop(proc, timeout_s), time.monotonic() - t
 
 
 @dataclass
@@ -616,15 +683,110 @@ def copy_tree(dest: Path) -> Path:
     return tree
 
 
+def print_ruled(set_aside: list[Mutant], texts: dict[str, str]) -> None:
+    """Every mutant a rule of mutation_rules.RULES set aside, counted per rule and listed."""
+    if not set_aside:
+        return
+    print(f"\n{len(set_aside)} equivalent by rule, not scored")
+    for rule, why in mutation_rules.RULES.items():
+        n = sum(x.rule == rule for x in set_aside)
+        if n:
+            print(f"  {rule}: {n} ({why})")
+    for x in set_aside:
+        line = texts[x.module].splitlines()[x.line - 1].strip()
+        print(f"  equivalent by rule ({x.rule}) {x.module}:{x.line}: {x.what}    | {line[:100]}")
+
+
+def _mapped_tests(tree: Path, module: str) -> list[str]:
+    """The pytest arguments of ``module``'s tests in TESTS whose files exist in ``tree``."""
+    return [t for t in TESTS[module] if t.startswith("-") or (tree / t).exists() or not t.startswith("tests/")]
+
+
+def run_sample(seed: int, budget_s: float, timeout_s: float) -> int:
+    """``make mutation``: a stratified random sample of the whole map's scored mutants, drawn until
+    ``budget_s`` (s) is spent (mutation_sample.draw_order), each run by mutation_sample.Unprobed; prints
+    the share killed with its 95 % Clopper–Pearson interval, a row per module, every survivor and every
+    mutant set aside by a rule."""
+    started, load = time.monotonic(), os.getloadavg()
+    print(f"whole-map sample, seed {seed} (--seed {seed} draws the same), budget {budget_s / 60:.0f} min, "
+          f"load average {load[0]:.2f}", flush=True)
+    texts = {m: (ROOT / m).read_text(encoding="utf-8") for m in TESTS}
+    population: dict[str, list[Spot]] = {}
+    listed: dict[str, int] = {}
+    set_aside: list[Mutant] = []
+    for m, text in texts.items():
+        lines, found = text.splitlines(), spots(m, text)
+        set_aside += [x for x in (build(m, text, s) for s in found if s.rule) if x is not None]
+        scored = [s for s in found if not s.rule]
+        population[m] = [s for s in scored if f"{m}: {lines[s.line - 1].strip()} | {s.what}" not in EQUIVALENT]
+        listed[m] = len(scored) - len(population[m])
+    total = sum(len(v) for v in population.values())
+    print(f"{total} scored mutants in {len(population)} modules; not scored: {sum(listed.values())} listed in "
+          f"EQUIVALENT, {len(set_aside)} equivalent by rule", flush=True)
+    results: dict[str, list[tuple[Mutant, bool]]] = {}
+    with tempfile.TemporaryDirectory(prefix="ycsbctl-mutation-") as tmp:
+        tree = copy_tree(Path(tmp))
+        env = {**os.environ, "PYTHONPATH": str(tree), "YCSBCTL_TRUTH_CACHE": str(Path(tmp) / "truth-cache")}
+        env.pop("YCSBCTL_NO_SKIP", None)
+        (Path(tmp) / "truth-cache").mkdir()
+        runner = mutation_sample.Unprobed(PYTHON, tree, env, Path(tmp))
+        for module, spot in mutation_sample.draw_order(population, seed):
+            left = budget_s - (time.monotonic() - started)
+            if left <= 0:
+                break
+            x = build(module, texts[module], spot)
+            if x is None:
+                continue
+            limit = min(timeout_s, left + 60)
+            killed = runner.killed(tree / module, x.source, _mapped_tests(tree, module), limit)
+            if killed is None and limit < timeout_s:
+                print(f"  the budget ran out during {module}:{x.line}: {x.what} (not scored)", flush=True)
+                break
+            results.setdefault(module, []).append((x, killed is not False))  # past its time limit: a hang, a kill
+            n = sum(len(v) for v in results.values())
+            if killed is False:
+                print(f"  [{n}] SURVIVED {module}:{x.line}: {x.what}", flush=True)
+            elif n % 10 == 0:
+                print(f"  [{n}] {(time.monotonic() - started) / 60:.1f} min", flush=True)
+    k = sum(ok for v in results.values() for _, ok in v)
+    n = sum(len(v) for v in results.values())
+    low, high = mutation_sample.interval(k, n)
+    print(f"\n{'module':52} {'killed':>6} {'drawn':>6} {'of':>5} {'listed':>6}")
+    for m in TESTS:
+        got = results.get(m, [])
+        print(f"{m:52} {sum(ok for _, ok in got):6d} {len(got):6d} {len(population[m]):5d} {listed[m]:6d}")
+    untouched = [m for m in TESTS if population[m] and m not in results]
+    minutes, load = (time.monotonic() - started) / 60, os.getloadavg()
+    print(f"\nwhole map: {k} of {n} sampled mutants killed, {100 * k / n if n else 0:.1f} % (95 % Clopper-Pearson "
+          f"{100 * low:.1f}-{100 * high:.1f} %), {len(results)} of {sum(1 for v in population.values() if v)} modules "
+          f"sampled, seed {seed}, {minutes:.1f} min, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
+    if untouched:
+        print(f"not reached within the budget: {', '.join(untouched)}")
+    survivors = [x for v in results.values() for x, ok in v if not ok]
+    if survivors:
+        print("\nsurviving mutants")
+        for x in survivors:
+            print(f"  {x.module}:{x.line}: {x.what}    | {texts[x.module].splitlines()[x.line - 1].strip()[:100]}")
+    print_ruled(set_aside, texts)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("modules", nargs="*", help="modules to mutate (default: all of TESTS)")
+    ap.add_argument("modules", nargs="*", help="modules to mutate, every mutant of each (default: a sample of the whole map)")
     ap.add_argument("--max", type=int, default=0, help="at most N mutants per module, a fixed random sample")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant's tests (a hang is a kill)")
     ap.add_argument("--survivors-of", type=Path, metavar="LOG",
                     help="run only the mutants a previous run's output lists as surviving (after adding tests)")
+    ap.add_argument("--all", action="store_true", help="every mutant of every module (hours), not a sample")
+    ap.add_argument("--seed", type=int, default=None, help="the whole-map sample's seed (default: a new one, printed)")
+    ap.add_argument("--budget-min", type=float, default=25.0,
+                    help="the whole-map sample's time budget, minutes: it stops drawing when spent (default 25)")
     args = ap.parse_args(argv)
+    if not (args.modules or args.max or args.list or args.all or args.survivors_of):
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        return run_sample(seed, 60 * args.budget_min, args.timeout)
     wanted: set[tuple[str, int, str]] | None = None
     if args.survivors_of:
         wanted = set()
@@ -654,6 +816,7 @@ def main(argv: list[str] | None = None) -> int:
 
     scores: dict[str, tuple[int, int, int]] = {}  # module -> killed, scored, equivalent
     survivors: list[Mutant] = []
+    set_aside: list[Mutant] = []
     started = time.monotonic()
     texts = {m: (ROOT / m).read_text(encoding="utf-8") for m in plan}
     with tempfile.TemporaryDirectory(prefix="ycsbctl-mutation-") as tmp:
@@ -663,7 +826,7 @@ def main(argv: list[str] | None = None) -> int:
         (Path(tmp) / "truth-cache").mkdir()
         baselines: dict[tuple[str, ...], Baseline | None] = {}
         for module, ms in plan.items():
-            tests = [t for t in TESTS[module] if t.startswith("-") or (tree / t).exists() or not t.startswith("tests/")]
+            tests = _mapped_tests(tree, module)
             key = tuple(tests)
             if key not in baselines:  # modules with the same tests share one run (coverage of them all)
                 sharing = [m for m in plan if tuple(TESTS[m]) == tuple(TESTS[module])]
@@ -672,8 +835,9 @@ def main(argv: list[str] | None = None) -> int:
             if base is None:
                 print(f"{module}: no test of it passes without any mutant; skipped", flush=True)
                 continue
-            equivalent = [x for x in ms if x.key(texts[module]) in EQUIVALENT]
-            ms = [x for x in ms if x.key(texts[module]) not in EQUIVALENT]
+            equivalent = [x for x in ms if x.rule or x.key(texts[module]) in EQUIVALENT]
+            set_aside += [x for x in ms if x.rule]
+            ms = [x for x in ms if not x.rule and x.key(texts[module]) not in EQUIVALENT]
             print(f"{module}: {len(ms)} mutants (+{len(equivalent)} equivalent), its {len(base.passing())} tests "
                   f"take {sum(base.durations.values()):.0f} s"
                   + (f"; failing without any mutant, left out: {', '.join(base.failed)}" if base.failed else ""), flush=True)
@@ -709,6 +873,7 @@ def main(argv: list[str] | None = None) -> int:
         for x in survivors:
             line = texts[x.module].splitlines()[x.line - 1].strip()
             print(f"  {x.module}:{x.line}: {x.what}    | {line[:100]}")
+    print_ruled(set_aside, texts)
     return 0
 
 

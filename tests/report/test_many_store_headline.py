@@ -173,3 +173,19 @@ def test_one_repetition_gives_each_ratio_the_interval_of_its_runs_seconds_or_no_
 
     bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0), Cell("1cond", "w", "sqlite", 9_000.0, low=8e3, high=1e4))
     assert "×" not in bare and "no ratio" in bare
+
+
+def test_a_store_whose_first_load_reads_0_bytes_per_item_takes_its_next_loads_figure(study):
+    """Memory per item is the first load's into an empty store; a first load that reads 0 bytes per
+    record (nothing measured) is no figure: the next load's is taken."""
+    import copy
+
+    from ycsbctl.report.many_store import store_study
+
+    exp = copy.copy(study)
+    exp.manifest = copy.deepcopy(study.manifest)
+    first, second = (f"media-items-{t}" for t in list(RATES)[:2])
+    exp.manifest.workload_footprints[first]["sqlite"]["bytes_per_record"] = 0
+    exp.manifest.workload_footprints[second]["sqlite"]["bytes_per_record"] = 950
+    s = store_study(exp)
+    assert s is not None and s.bytes_per_item == {"sqlite": 950.0, "postgres": 1400.0}

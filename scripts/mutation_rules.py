@@ -1,0 +1,99 @@
+"""Equivalence by rule for ``scripts/mutation.py``: the places where a number cannot change a figure a
+user reads, so that a mutant of it is set aside (counted and listed as "equivalent by rule (R)"), not
+scored.
+
+The rules are narrow on purpose: each names the calls and the keywords (or positions) it covers, and
+only a numeric constant there is set aside; an operator, a name or a comparison in the same place stays
+scored (``join(timeout=5 * interval + 5)``'s ``*`` can stop a join at once), and so does every number
+anywhere else (a threshold, a percentile, a unit factor, a significance level, an axis limit).
+"""
+
+from __future__ import annotations
+
+import ast
+
+RULES: dict[str, str] = {
+    "drawing-style": "a number in a matplotlib drawing call's style keyword (font size, line width, marker size, "
+                     "cap size, transparency, figure size, dpi, z-order, label rotation and offset, legend columns, "
+                     "margins of subplots_adjust): how a mark looks, not where it is nor what it says",
+    "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call, or as the "
+                    "default of a parameter of that name; the first argument of join() and wait(); connect()'s "
+                    "second, the timeout of every store's connect helper): how long to wait for an answer, not "
+                    "what the answer says",
+    "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
+    "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
+                      "last_error): the message's tail, not a count or a status",
+    "poll-interval": "a positive number given to sleep() (time's or asyncio's): how long to wait before looking "
+                     "again; sleep(0), a yield to the other tasks, stays scored",
+}
+
+# matplotlib's drawing calls (the method or class name) and their style keywords.
+DRAWING_CALLS = frozenset({
+    "plot", "errorbar", "scatter", "bar", "barh", "axvspan", "axhspan", "axhline", "axvline", "grid", "text",
+    "annotate", "legend", "set_title", "suptitle", "set_xticks", "set_yticks", "set_xticklabels",
+    "set_yticklabels", "bar_label", "tick_params", "Line2D", "Patch", "Figure", "figure", "subplots", "savefig",
+    "subplots_adjust", "fill_between", "set_xlabel", "set_ylabel", "step", "stairs"})
+STYLE_KEYWORDS = frozenset({
+    "fontsize", "labelsize", "lw", "linewidth", "linewidths", "ms", "markersize", "markeredgewidth", "mew", "s",
+    "capsize", "capthick", "elinewidth", "alpha", "figsize", "dpi", "zorder", "rotation", "ncol", "pad",
+    "labelpad", "xytext"})  # xytext only with textcoords="offset …" (else it is a place in the data)
+# subplots_adjust's margins are the figure's layout (an axis limit, set_ylim(bottom=...), is not style).
+LAYOUT_KEYWORDS = frozenset({"left", "right", "top", "bottom", "wspace", "hspace"})
+TIMEOUT_KEYWORDS = frozenset({"timeout", "timeout_s", "connect_timeout"})
+# call name -> the position of its timeout argument
+TIMEOUT_POSITIONS = {"join": 0, "wait": 0, "connect": 1, "_connect": 1}
+
+
+def _name(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _offset(call: ast.Call) -> bool:
+    """The call places its text at an offset in points or pixels (``textcoords="offset points"``)."""
+    return any(kw.arg == "textcoords" and isinstance(kw.value, ast.Constant) and str(kw.value.value).startswith("offset")
+               for kw in call.keywords)
+
+
+def _numbers(node: ast.AST) -> set[int]:
+    return {id(n) for n in ast.walk(node)
+            if isinstance(n, ast.Constant) and type(n.value) in (int, float)}
+
+
+def by_rule(tree: ast.AST) -> dict[int, str]:
+    """The numeric constants of ``tree`` that a rule of :data:`RULES` covers: node id -> rule name."""
+    out: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "last_error"
+                                                for t in node.targets):
+            for cut in ast.walk(node.value):
+                if isinstance(cut, ast.Slice) and cut.lower is None and isinstance(cut.upper, ast.Constant):
+                    out.update(dict.fromkeys(_numbers(cut.upper), "error-text-cap"))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # def f(..., timeout_s=1.0)
+            a = node.args
+            pairs = [*zip(a.args[len(a.args) - len(a.defaults):], a.defaults),
+                     *((k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+            for arg, default in pairs:
+                if arg.arg in TIMEOUT_KEYWORDS:
+                    out.update(dict.fromkeys(_numbers(default), "wait-timeout"))
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call):
+            continue
+        name = _name(call)
+        for kw in call.keywords:
+            if kw.arg == "xytext" and not _offset(call):
+                continue
+            if name in DRAWING_CALLS and (kw.arg in STYLE_KEYWORDS
+                                          or (name == "subplots_adjust" and kw.arg in LAYOUT_KEYWORDS)):
+                out.update(dict.fromkeys(_numbers(kw.value), "drawing-style"))
+            elif kw.arg in TIMEOUT_KEYWORDS:
+                out.update(dict.fromkeys(_numbers(kw.value), "wait-timeout"))
+            elif kw.arg == "indent" and name in ("dump", "dumps"):
+                out.update(dict.fromkeys(_numbers(kw.value), "json-indent"))
+        if name == "sleep" and call.args and isinstance(call.args[0], ast.Constant) \
+                and type(call.args[0].value) in (int, float) and call.args[0].value > 0:
+            out[id(call.args[0])] = "poll-interval"
+        at = TIMEOUT_POSITIONS.get(name)
+        if at is not None and len(call.args) > at and isinstance(call.args[at], ast.Constant):
+            out.update(dict.fromkeys(_numbers(call.args[at]), "wait-timeout"))
+    return out

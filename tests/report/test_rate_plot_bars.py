@@ -1,0 +1,89 @@
+"""The rate figure's interval bars (report/rate_plots.py) read back from matplotlib's own artists: each
+bar's ends are the 95 % t interval of the repetitions' mean log computed here with scipy (latency in the
+axis's unit, throughput in ops/s), never shorter than the point itself; a point measured once has none."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from ycsbctl.report.rate_plots import rate_latency_figure
+from ycsbctl.results.frames import Experiment
+from ycsbctl.results.schema import Manifest
+
+# offered rate -> the repetitions' (throughput ops/s, p50 µs, p99 µs); NaN: unpaced, measured once
+POINTS: dict[float, list[tuple[float, float, float]]] = {
+    1000.0: [(990.0, 5000.0, 30000.0), (1000.0, 6000.0, 36000.0), (1012.0, 7500.0, 45000.0)],
+    # skewed: the arithmetic mean (the point) lies above the geometric interval's top
+    2000.0: [(1900.0, 4000.0, 21000.0)] * 8 + [(190000.0, 400000.0, 2100000.0)],
+    math.nan: [(5000.0, 9000.0, 60000.0)],
+}
+
+
+def _experiment() -> Experiment:
+    runs = [{"target": "redis", "workload": "workload-b", "phase": "run", "threads": 8, "target_rate": rate,
+             "throughput_ops": tp, "all_p50_us": p50, "all_p99_us": p99, "status": "ok"}
+            for rate, reps in POINTS.items() for tp, p50, p99 in reps]
+    m = Manifest(experiment_id="hand-made", plan={"targets": ["redis"], "workloads": ["workload-b"]})
+    return Experiment(Path("/nonexistent"), m, pd.DataFrame(runs), pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+
+
+def _t_interval(values: list[float]) -> tuple[float, float]:
+    logs = np.log(values)
+    half = stats.t.ppf(0.975, len(values) - 1) * logs.std(ddof=1) / math.sqrt(len(values))
+    return float(np.exp(logs.mean() - half)), float(np.exp(logs.mean() + half))
+
+
+def _segments(fig, gid: str) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    found = [c for c in fig.axes[0].collections if c.get_gid() == gid]
+    assert len(found) == 1, gid
+    return [tuple(map(tuple, s)) for s in found[0].get_segments()]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("col,pct", [(1, "p50"), (2, "p99")])
+def test_each_bar_is_the_repetitions_t_interval_never_shorter_than_the_point(col, pct):
+    fig = rate_latency_figure(_experiment(), "workload-b", {"redis": "#d62728"})
+    assert fig is not None
+    div = 1000.0  # the largest latency is past 20 ms: the axis is in ms
+    expected_y, expected_x = [], []
+    for rate in (1000.0, 2000.0):  # offered-rate order; the unpaced point, measured once, has no bar
+        reps = POINTS[rate]
+        x, y = np.mean([r[0] for r in reps]), np.mean([r[col] for r in reps]) / div
+        lo, hi = _t_interval([r[col] for r in reps])
+        expected_y.append(((x, min(lo / div, y)), (x, max(hi / div, y))))
+        lo, hi = _t_interval([r[0] for r in reps])
+        expected_x.append(((min(lo, x), y), (max(hi, x), y)))
+    got_y, got_x = _segments(fig, f"ci-redis-8-{pct}-y"), _segments(fig, f"ci-redis-8-{pct}-x")
+    assert len(got_y) == len(got_x) == 2
+    for got, want in zip([*got_y, *got_x], [*expected_y, *expected_x], strict=True):
+        assert np.allclose(got, want, rtol=1e-9), (got, want)
+    # the skewed point: its mean is above its interval, so its bars end at the point (no negative length)
+    assert got_y[1][1][1] == pytest.approx(np.mean([r[col] for r in POINTS[2000.0]]) / div)
+    notes = [t.get_text() for t in fig.axes[0].texts if t.get_gid() == "interval-note"]
+    assert notes == ["bars: 95 % interval of the repetitions"]
+
+
+def test_repetitions_alike_and_a_throughput_without_an_interval_draw_zero_length_bars():
+    """Two alike repetitions: the interval is the point itself, its log-and-back a hair off the mean
+    (exp(log(30000)) > 30000): the bar has no length, not a negative one. A rate whose throughput has one
+    positive repetition (the other 0 ops/s) has no throughput interval: its horizontal bar has no length."""
+    runs = [{"target": "redis", "workload": "workload-b", "phase": "run", "threads": 8, "target_rate": rate,
+             "throughput_ops": tp, "all_p50_us": p50, "all_p99_us": p99, "status": "ok"}
+            for rate, tp, p50, p99 in [(1000.0, 1003.0, 5000.0, 30000.0), (1000.0, 1003.0, 5000.0, 30000.0),
+                                       (3000.0, 0.0, 6000.0, 40000.0), (3000.0, 2900.0, 6600.0, 44000.0)]]
+    exp = _experiment()
+    exp.runs = pd.DataFrame(runs)
+    assert float(np.exp(np.log(np.array([30000.0, 30000.0])).mean())) > 30000.0  # the hair this test is about
+    fig = rate_latency_figure(exp, "workload-b", {"redis": "#d62728"})
+    assert fig is not None
+    (alike_y, other_y), (alike_x, other_x) = _segments(fig, "ci-redis-8-p99-y"), _segments(fig, "ci-redis-8-p99-x")
+    assert np.allclose(alike_y, ((1003.0, 30.0), (1003.0, 30.0)), rtol=1e-12)
+    assert np.allclose(alike_x, ((1003.0, 30.0), (1003.0, 30.0)), rtol=1e-12)
+    assert other_x == ((1450.0, 42.0), (1450.0, 42.0))  # (0 + 2900) / 2 ops/s, no throughput interval
+    lo, hi = _t_interval([40000.0, 44000.0])
+    assert np.allclose(other_y, ((1450.0, lo / 1000), (1450.0, hi / 1000)), rtol=1e-9)

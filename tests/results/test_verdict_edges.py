@@ -1,0 +1,58 @@
+"""Edges of the verdicts (results/verdicts.py) and of compare's verdict text (report/compare.py), each
+against a figure worked out here: the p99.9 metric reads the p99.9 column (not the p99); a cell whose
+baseline lacks a percentile gets no verdict on it; server CPU per operation below 1 op/s is still a
+figure (and none at 0 ops/s); a "no difference" tested against the host's drift names the margin."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from tests.results.test_verdicts import _runs
+from ycsbctl.results import verdicts as vd
+
+
+def _with_p999(runs: pd.DataFrame, missing: str | None = None) -> pd.DataFrame:
+    """``runs`` with a p99.9 twice each run's p99 (NaN for the ``missing`` target)."""
+    p999 = runs["all_p99_us"] * 2
+    return runs.assign(all_p999_us=p999.where(runs["target"] != missing))
+
+
+def test_the_p999_metric_reads_the_p999_column_and_its_verdict_is_the_t_test_of_its_logs():
+    runs = _with_p999(_runs({("a", 8): [10_000.0, 9_000.0, 11_000.0], ("b", 8): [8_000.0, 7_500.0, 8_800.0]}))
+    metrics = {m.name: m.column for op, m in vd.percentile_metrics(runs) if op == vd.ALL_OPS}
+    assert metrics == {"p99": "all_p99_us", "p99.9": "all_p999_us"}
+    v = vd.percentile_verdicts(runs, "a")
+    cell = v[(v["op"] == vd.ALL_OPS) & (v["metric"].str.contains("p99.9"))].iloc[0]
+    a = runs[runs["target"] == "a"]["all_p999_us"].to_numpy()
+    b = runs[runs["target"] == "b"]["all_p999_us"].to_numpy()
+    assert cell["ratio"] == pytest.approx(math.exp((pd.Series(b).map(math.log) - pd.Series(a).map(math.log)).mean()))
+    assert cell["p_value"] == pytest.approx(sps.ttest_rel([math.log(x) for x in b], [math.log(x) for x in a]).pvalue)
+
+
+def test_a_cell_whose_baseline_lacks_a_percentile_gets_no_verdict_on_it():
+    runs = _with_p999(_runs({("a", 8): [10_000.0, 9_000.0, 11_000.0], ("b", 8): [8_000.0, 7_500.0, 8_800.0]}),
+                      missing="a")
+    v = vd.percentile_verdicts(runs, "a")
+    assert sorted(v["metric"].map(lambda m: "p99.9" if "p99.9" in m else "p99")) == ["p99"]
+
+
+def test_server_cpu_per_operation_is_a_figure_below_one_op_per_second_and_none_at_zero():
+    runs = pd.DataFrame({"server_cpu_pct_mean": [1.0, 50.0, 20.0], "throughput_ops": [0.5, 10_000.0, 0.0]})
+    got = vd.with_server_us_per_op(runs)["server_us_per_op"].tolist()
+    # 1 % of a core is 10,000 µs of CPU each second; at 0.5 ops/s that is 20,000 µs per operation
+    assert got[:2] == pytest.approx([0.01 * 1e6 / 0.5, 0.5 * 1e6 / 10_000])
+    assert math.isnan(got[2])
+
+
+def test_a_no_difference_tested_against_the_hosts_drift_names_the_margin_else_what_was_detectable():
+    from ycsbctl.report.compare import _verdict
+
+    assert _verdict({"ops_verdict": "no difference", "ops_margin_pct": 10.0}, "ops") == \
+        "no difference (within host drift ±10.0 %)"
+    assert _verdict({"ops_verdict": "no difference", "ops_margin_pct": None, "ops_detectable_pct": 7.0}, "ops") == \
+        "no difference (±7 % detectable)"
+    assert _verdict({"ops_verdict": "faster", "ops_margin_pct": 10.0}, "ops") == "faster"

@@ -1,0 +1,65 @@
+"""MariaDB's footprint figures (stores/mariadb/stats.py: the database's and one table's InnoDB bytes)
+against the server's own ``SHOW TABLE STATUS``, on a database of the test's own: exactly 0 for a
+database without tables, None for an absent table, and the table's data + index length once loaded."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from ycsbctl.stores.mariadb.session import connect, query
+
+pytestmark = pytest.mark.truth
+
+
+@pytest.fixture
+def mariadb_db(mariadb) -> Iterator[str]:
+    """The session's MariaDB server with a database of this test's own (dropped after it): its URL."""
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    query(mariadb.url, f"CREATE DATABASE {name}", 10.0)
+    base, _, _ = mariadb.url.partition("?")
+    url = base.rsplit("/", 1)[0] + "/" + name
+    try:
+        yield url
+    finally:
+        query(mariadb.url, f"DROP DATABASE {name}", 10.0)
+
+
+def _status_bytes(url: str, table: str) -> float:
+    """``Data_length + Index_length`` of ``table`` as the server's SHOW TABLE STATUS gives them (bytes)."""
+    conn = connect(url, 10.0)
+    try:
+        with conn.cursor() as cur:
+            cur.execute(f"ANALYZE TABLE {table}")
+            cur.fetchall()
+            cur.execute(f"SHOW TABLE STATUS LIKE '{table}'")
+            names = [d[0] for d in cur.description]
+            row = dict(zip(names, cur.fetchone()))
+        return float(row["Data_length"] + row["Index_length"])
+    finally:
+        conn.close()
+
+
+def test_mariadb_bytes_are_0_without_tables_none_for_an_absent_table_and_the_servers_own_once_loaded(mariadb_db):
+    from ycsbctl.stores.mariadb.stats import database_bytes, table_bytes
+
+    conn = connect(mariadb_db, 10.0)
+    try:
+        assert database_bytes(conn) == 0.0  # no InnoDB table, no FULLTEXT space: 0, not a floor of 1
+        assert table_bytes(conn, "usertable") is None
+        with conn.cursor() as cur:
+            cur.execute("CREATE TABLE usertable (YCSB_KEY VARCHAR(64) PRIMARY KEY, FIELD0 TEXT, "
+                        "FIELD1 VARCHAR(100), KEY f1 (FIELD1)) ENGINE=InnoDB")
+            cur.executemany("INSERT INTO usertable VALUES (%s, %s, %s)",
+                            [(f"user{i}", "x" * 400, f"v{i % 97}") for i in range(1500)])
+            cur.execute("CREATE TABLE other (id INT PRIMARY KEY, v VARCHAR(50)) ENGINE=InnoDB")
+            cur.executemany("INSERT INTO other VALUES (%s, %s)", [(i, "y" * 40) for i in range(300)])
+        one, other = _status_bytes(mariadb_db, "usertable"), _status_bytes(mariadb_db, "other")
+        assert one > 16384  # more than one InnoDB page: the rows are there
+        assert table_bytes(conn, "usertable") == one
+        assert table_bytes(conn, "other") == other
+        assert database_bytes(conn) == one + other  # every table of the database, nothing else
+    finally:
+        conn.close()
