@@ -56,3 +56,14 @@ def test_a_no_difference_tested_against_the_hosts_drift_names_the_margin_else_wh
     assert _verdict({"ops_verdict": "no difference", "ops_margin_pct": None, "ops_detectable_pct": 7.0}, "ops") == \
         "no difference (±7 % detectable)"
     assert _verdict({"ops_verdict": "faster", "ops_margin_pct": 10.0}, "ops") == "faster"
+
+
+def test_an_interval_below_the_readable_bound_is_shown_in_the_digits_it_was_asked_for():
+    """A ratio of 0.008 with its interval [0.0075, 0.0085] (a store 125× slower) reads [0.007, 0.009] at three
+    decimals — never "[<0.01, 0.008]", a lower bound that reads above the upper one; "<0.01" stays for two."""
+    from ycsbctl.results.verdicts import interval_text
+
+    assert interval_text(0.0075, 0.0085, 3) == " [0.007, 0.009]"  # 0.0075 is a hair below it in binary
+    assert interval_text(0.0075, 0.0085, 4) == " [0.0075, 0.0085]"
+    assert interval_text(0.004, 0.3, 2) == " [<0.01, 0.30]"
+    assert interval_text(0.0004, 0.3, 3) == " [<0.001, 0.300]"

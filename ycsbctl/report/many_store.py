@@ -208,7 +208,7 @@ def within_run_ratio(c: Cell, best: Cell) -> str:
         return f"{c.throughput:,.0f} ops/s (no ratio: one repetition and no interval of its own seconds)"
     ratio = c.throughput / best.throughput
     half = math.sqrt(sum((math.log(hi / lo) / 2) ** 2 for lo, hi in spans))
-    digits = 2 if ratio >= 0.1 else 3
+    digits = 2 if ratio >= 0.1 else 3 if ratio >= 0.01 else 4  # two significant figures down to 0.001×
     return f"{ratio:.{digits}f}×{interval_text(ratio * math.exp(-half), ratio * math.exp(half), digits)}"
 
 

@@ -374,11 +374,13 @@ BOUND_LOW, BOUND_HIGH = 0.01, 1000.0
 
 
 def interval_text(low: float, high: float, digits: int = 2) -> str:
-    """`` [1.05, 1.19]`` for a ratio's interval, a bound beyond :data:`BOUND_LOW`/:data:`BOUND_HIGH` as
-    ``<0.01``/``>1,000`` (still true, and readable); empty without an interval."""
+    """`` [1.05, 1.19]`` for a ratio's interval, a bound beyond :data:`BOUND_LOW` (or below what ``digits``
+    decimals show, if smaller) / :data:`BOUND_HIGH` as ``<0.01``/``>1,000`` (still true, and readable); empty
+    without an interval."""
     if pd.isna(low) or pd.isna(high):
         return ""
-    lo = f"<{BOUND_LOW:g}" if low < BOUND_LOW else f"{low:.{digits}f}"
+    floor = min(BOUND_LOW, 10.0 ** -digits)  # "<0.01" only where the digits cannot show the bound (never "[<0.01, 0.008]")
+    lo = f"<{floor:g}" if low < floor else f"{low:.{digits}f}"
     hi = f">{BOUND_HIGH:,.0f}" if high > BOUND_HIGH else f"{high:.{digits}f}"
     return f" [{lo}, {hi}]"
 
