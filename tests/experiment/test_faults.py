@@ -390,8 +390,10 @@ def test_a_load_generator_running_only_in_the_middle_of_a_point_makes_it_host_bu
         time.sleep(1.0)
         bench = subprocess.Popen(["redis-benchmark", "-p", str(other.port), "-c", "4", "-n", "100000000", "-t",
                                   "ping", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bench_began = time.monotonic()
         time.sleep(5.0)
         bench_cpu_s = sum(psutil.Process(bench.pid).cpu_times()[:2])
+        bench_wall_s = time.monotonic() - bench_began
         bench.kill()
         bench.wait()
         assert proc.poll() is None  # the point was still measuring when the other benchmark ended
@@ -400,7 +402,8 @@ def test_a_load_generator_running_only_in_the_middle_of_a_point_makes_it_host_bu
         finish(proc, 1)
         other.stop()
     clean(stdout + stderr)
-    assert bench_cpu_s > 1.0, bench_cpu_s  # the case itself: a fifth of a core of its 5 s or more
+    # the case itself: it used a fifth of a core or more over the seconds it ran (a share: true at any speed)
+    assert bench_cpu_s > 0.2 * bench_wall_s, (bench_cpu_s, bench_wall_s)
     assert proc.returncode == 1, stderr[-3000:]
     exp = load(out)
     run = exp.runs[exp.runs["phase"] == "run"].iloc[0]
