@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.samplers import one_sample
 from tests.fixtures.server_counters import mariadb_status, postgresql_table_counters
 from tests.fixtures.sql_cli import cli_rows
 from tests.fixtures.sql_servers import started
@@ -263,12 +264,7 @@ def test_postgresqls_sampler_reads_the_engines_inserts_from_pg_stat_database(pos
         after = wait_until(lambda: (c := database_counters(s))["tup_inserted"] - before["tup_inserted"] >= 500 and c,
                            what="500 inserts in pg_stat_database")
     assert after["tup_inserted"] - before["tup_inserted"] == 500
-    sampler = PgStatSampler(url)
-    sampler.prime()
-    try:
-        row = sampler.sample()
-    finally:
-        sampler.close()
+    row = one_sample(PgStatSampler(url))
     assert row["connections"] >= 1 and row["ops_per_s"] is not None
 
 

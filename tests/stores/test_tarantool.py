@@ -9,6 +9,7 @@ import json
 import pytest
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.samplers import one_sample
 from tests.fixtures.server_counters import tarantool_counters, tarantool_delta
 from tests.fixtures.study_clients import tarantool_console
 from tests.fixtures.waiting import wait_until
@@ -129,25 +130,12 @@ def test_the_samplers_memory_is_the_ycsb_spaces_own_bytes_and_its_indexes_and_it
     registry.for_url(url).clear(url, "usertable")
     bsizes = ("print(require('json').encode(c:eval('local s = box.space.ycsb local ix = 0 for k, i in pairs(s.index) "
               "do if type(k) == \"number\" then ix = ix + i:bsize() end end return {s:bsize(), ix, s:len()}')))")
-    sampler = TarantoolStatSampler(url)
-    sampler.prime()
-    try:
-        empty = sampler.sample()
-    finally:
-        sampler.close()
+    empty = one_sample(TarantoolStatSampler(url))
     space, index, tuples = json.loads(tarantool_console(url, bsizes))
     assert space == 0 and tuples == 0 and (empty["db_used_memory_bytes"], empty["keys"]) == (index, 0)  # nothing stored
     load = run_phase(PhaseSpec("load", url, props(recordcount=150), threads=2, processes=1))
     assert load.status == "ok", load.errors
-    own = json.loads(tarantool_console(url, "print(require('json').encode(c:eval('local s = box.space.ycsb "
-                                            "local ix = 0 for k, i in pairs(s.index) do if type(k) == \"number\" then "
-                                            "ix = ix + i:bsize() end end return {s:bsize(), ix, s:len()}')))"))
-    sampler = TarantoolStatSampler(url)
-    sampler.prime()
-    try:
-        row = sampler.sample()
-    finally:
-        sampler.close()
-    space, index, tuples = own
+    space, index, tuples = json.loads(tarantool_console(url, bsizes))
+    row = one_sample(TarantoolStatSampler(url))
     assert space > 0 and index > 0 and tuples == 150
     assert (row["db_used_memory_bytes"], row["keys"]) == (space + index, 150)
