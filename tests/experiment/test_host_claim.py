@@ -11,6 +11,7 @@ import contextlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,21 +22,28 @@ from ycsbctl.experiment import host_claim
 from ycsbctl.experiment.host_claim import CLAIM_DIR_ENV, claim_host
 
 
-@pytest.fixture
-def measuring(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Another ycsbctl measuring on this host: a process holding a claim in this test's claims folder."""
-    claims = tmp_path / "claims"
-    monkeypatch.setenv(CLAIM_DIR_ENV, str(claims))
-    code = ("import sys; from ycsbctl.experiment.host_claim import HostClaim; claim = HostClaim('ycsbctl run first'); "
+@contextlib.contextmanager
+def claimed_elsewhere(claims: Path, command: str) -> Iterator[int]:
+    """Another process holding a claim for ``command`` in ``claims`` until the block ends: its pid."""
+    code = (f"import sys; from ycsbctl.experiment.host_claim import HostClaim; claim = HostClaim({command!r}); "
             "print('claimed', flush=True); sys.stdin.read()")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             text=True, env={**os.environ, CLAIM_DIR_ENV: str(claims)})
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "claimed"
-        yield claims, proc.pid
+        yield proc.pid
     finally:
         proc.kill()
         proc.wait()
+
+
+@pytest.fixture
+def measuring(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Another ycsbctl measuring on this host: a process holding a claim in this test's claims folder."""
+    claims = tmp_path / "claims"
+    monkeypatch.setenv(CLAIM_DIR_ENV, str(claims))
+    with claimed_elsewhere(claims, "ycsbctl run first") as pid:
+        yield claims, pid
 
 
 def test_a_refused_ycsbctl_looks_before_it_claims(measuring, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,18 +148,12 @@ def test_a_claim_is_readable_by_all_and_only_claims_made_before_mine_make_mine_g
     claims = tmp_path / "claims"
     monkeypatch.setenv(CLAIM_DIR_ENV, str(claims))
     mine = host_claim.HostClaim("ycsbctl run mine")
-    code = ("import sys; from ycsbctl.experiment.host_claim import HostClaim; claim = HostClaim('ycsbctl run later'); "
-            "print('claimed', flush=True); sys.stdin.read()")
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env={**os.environ, CLAIM_DIR_ENV: str(claims)})
     try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "claimed"
-        assert (mine.path.stat().st_mode & 0o777) == 0o644
-        assert host_claim._live_claims(mine.path, older_only=True) == []
-        assert host_claim._live_claims(mine.path) == [f"pid {proc.pid}: ycsbctl run later"]
+        with claimed_elsewhere(claims, "ycsbctl run later") as pid:
+            assert (mine.path.stat().st_mode & 0o777) == 0o644
+            assert host_claim._live_claims(mine.path, older_only=True) == []
+            assert host_claim._live_claims(mine.path) == [f"pid {pid}: ycsbctl run later"]
     finally:
-        proc.kill()
-        proc.wait()
         mine.close()
 
 
