@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -47,18 +48,25 @@ def busy(url: str, n: int) -> bool:
     return len(cli_rows("postgresql", url, OURS)) >= n
 
 
+def mid_point(proc: subprocess.Popen, connected: Callable[[], bool], what: str, act: Callable[[], object]) -> tuple[str, str]:
+    """The point's stdout and stderr, ``act`` done 1 s after ``connected`` held (``what`` names it if it never
+    does): inside its window; the command ended either way."""
+    try:
+        lines = Lines(proc)
+        wait_until(connected, 60, what)
+        time.sleep(1)  # inside the point's window (4 s and more)
+        act()
+        return lines.finish()
+    finally:
+        finish(proc, 1)
+
+
 def test_backends_terminated_mid_point_are_reconnected_and_named_without_a_traceback(tmp_path):
     with started("postgresql") as ep:
         load(ep.url, tmp_path, *ASYNCPG)
         proc = point(ep.url, tmp_path, *ASYNCPG)
-        try:
-            lines = Lines(proc)
-            wait_until(lambda: busy(ep.url, 4), 60, "the point's 4 connections")
-            time.sleep(1)  # inside the 5 s window
-            cli_rows("postgresql", ep.url, f"SELECT pg_terminate_backend(pid) FROM ({OURS}) AS o")
-            stdout, stderr = lines.finish()
-        finally:
-            finish(proc, 1)
+        stdout, stderr = mid_point(proc, lambda: busy(ep.url, 4), "the point's 4 connections",
+                                   lambda: cli_rows("postgresql", ep.url, f"SELECT pg_terminate_backend(pid) FROM ({OURS}) AS o"))
     clean(stdout + stderr)
     line = [x for x in stderr.splitlines() if "→" in x][-1]
     assert "ERROR: connection lost: " in line and stderr.count("connection lost") == 1, stderr[-2000:]
@@ -72,14 +80,8 @@ def test_postgresql_killed_mid_point_fails_it_in_one_line_naming_the_lost_server
         data = cli_rows("postgresql", ep.url, "SHOW data_directory")[0][0]
         postmaster = int((Path(data) / "postmaster.pid").read_text().split()[0])
         proc = point(ep.url, tmp_path, *ASYNCPG)
-        try:
-            lines = Lines(proc)
-            wait_until(lambda: busy(ep.url, 4), 60, "the point's 4 connections")
-            time.sleep(1)  # inside the 5 s window
-            os.kill(postmaster, signal.SIGKILL)
-            stdout, stderr = lines.finish()
-        finally:
-            finish(proc, 1)
+        stdout, stderr = mid_point(proc, lambda: busy(ep.url, 4), "the point's 4 connections",
+                                   lambda: os.kill(postmaster, signal.SIGKILL))
     clean(stdout + stderr)
     assert proc.returncode == 1, stderr[-2000:]
     line = [x for x in stderr.splitlines() if "→" in x][-1]
@@ -160,15 +162,9 @@ def test_mariadb_killed_mid_point_with_telemetry_on_ends_each_point_in_one_line(
         mysqld = int(Path(cli_rows("mariadb", ep.url, "SELECT @@pid_file")[0][0]).read_text().split()[0])
         proc = start("run", "workloadc", "--target", ep.url, "--threads", "2,4", "--duration", str(WINDOW_S), "--warmup", "0",
                      "--records", "2000", "--allow-concurrent", "--out", str(tmp_path / "out"), cwd=tmp_path)
-        try:
-            lines = Lines(proc)
-            ours = "SELECT id FROM information_schema.processlist WHERE command <> 'Daemon' AND id <> CONNECTION_ID()"
-            wait_until(lambda: len(cli_rows("mariadb", ep.url, ours)) >= 2, 60, "the point's 2 connections")
-            time.sleep(1)  # inside the 4 s window
-            os.kill(mysqld, signal.SIGKILL)
-            stdout, stderr = lines.finish()
-        finally:
-            finish(proc, 1)
+        ours = "SELECT id FROM information_schema.processlist WHERE command <> 'Daemon' AND id <> CONNECTION_ID()"
+        stdout, stderr = mid_point(proc, lambda: len(cli_rows("mariadb", ep.url, ours)) >= 2, "the point's 2 connections",
+                                   lambda: os.kill(mysqld, signal.SIGKILL))
     clean(stdout + stderr)
     assert proc.returncode == 1, stderr[-2000:]
     told = [x for x in stderr.splitlines() if "→" in x or "skipped" in x]
