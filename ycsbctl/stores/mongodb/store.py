@@ -88,13 +88,13 @@ class MongoProtocol(ServerProtocol):
         """``ping``; a connection that failed for TLS says what to do (:func:`ycsbctl.stores.mongodb.wire.tls_hint`)."""
         from pymongo.errors import PyMongoError
 
-        from ycsbctl.stores.mongodb.wire import tls_hint
+        from ycsbctl.stores.mongodb.wire import tls_hint, wants_tls
 
         c = client(url, timeout_s)
         try:
             c.admin.command("ping")
         except PyMongoError as exc:
-            hint = tls_hint(exc, "tls=true" in url.lower() or "ssl=true" in url.lower())
+            hint = tls_hint(exc, wants_tls(url))
             if hint is None:
                 raise
             raise ConnectionError(f"{hint} ({short_error(exc)})") from None

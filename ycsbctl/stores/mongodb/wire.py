@@ -87,13 +87,19 @@ def wire_eligible(url: str, properties: dict[str, str]) -> bool:
     return plain
 
 
+def wants_tls(url: str) -> bool:
+    """The URL asks for TLS (``tls=true`` or ``ssl=true``, as pymongo reads them: true, 1 or yes)."""
+    options = _url_options(url)
+    return options.get("tls", options.get("ssl", "false")).lower() in _TRUE
+
+
 def tls_context(url: str) -> ssl.SSLContext | None:
     """The client's TLS context for ``url`` (None without ``tls=true``/``ssl=true``): the system's CAs
     and ``tlsCAFile``; ``tlsAllowInvalidCertificates`` (or ``tlsInsecure``) checks no certificate,
     ``tlsAllowInvalidHostnames`` no name. One per URL and process: the CA file is read once."""
-    options = _url_options(url)
-    if options.get("tls", options.get("ssl", "false")).lower() not in _TRUE:
+    if not wants_tls(url):
         return None
+    options = _url_options(url)
     ctx = _CONTEXTS.get(url)
     if ctx is None:
         ca_file = options.get("tlscafile") or None
