@@ -17,7 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psutil
@@ -421,3 +421,25 @@ def several_process_endpoint(label: str, entry: catalog.Target, first_url: str, 
                         memory_limit_bytes=memory, notes=list(options.notes), kind=entry.name,
                         settings=dict(options.settings), binary=binary)
     return endpoint, f"local:{label}:{first_port}"
+
+
+@contextlib.contextmanager
+def members_rolled_back(procs: list[dict], key: str, root: str) -> Iterator[None]:
+    """The start-up of a several-process target: on any failure (Ctrl-C included) the processes started so
+    far (``procs``) are stopped, its state entry (``key``) and its folder (``root``) removed, then it is raised."""
+    try:
+        yield
+    except BaseException:
+        with deferred_signals():  # a second Ctrl-C or SIGTERM must not cut the rollback short
+            stop_all(procs)
+            state.remove(key)
+            shutil.rmtree(root, ignore_errors=True)
+        raise
+
+
+def keep_members(endpoint: Endpoint, key: str, facts: probe.ServerFacts) -> Endpoint:
+    """A several-process target once up: its first process's facts on the endpoint, kept in its state entry."""
+    endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
+    endpoint.traits = facts.traits
+    state.add({**(state.find(key) or {}), "endpoint": endpoint.to_dict()})
+    return endpoint

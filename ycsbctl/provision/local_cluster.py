@@ -27,8 +27,9 @@ from ycsbctl.provision.base import Endpoint, UpOptions
 from ycsbctl.provision.local import (
     READY_TIMEOUT_S,
     free_port,
+    keep_members,
+    members_rolled_back,
     several_process_endpoint,
-    stop_all,
     wait_member_ready,
 )
 from ycsbctl.provision.tls import ServerCertificates
@@ -92,7 +93,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
     first_url = catalog.url_for(entry.protocol, ports[0], tls=certs)
     endpoint, key = several_process_endpoint(label, entry, first_url, ports[0], options, memory, binary)
     procs: list[dict] = []
-    try:
+    with members_rolled_back(procs, key, root):
         for i, (port, role) in enumerate(zip(ports, roles)):
             folder = Path(root) / f"{i + 1}-{port}"
             folder.mkdir()
@@ -129,19 +130,10 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
         _wait_replicas(procs, shape)
         _set_sync_delays(delays)
         facts = probe.describe(entry.protocol, first_url, expected=entry.display)
-    except BaseException:
-        with deferred_signals():
-            stop_all(procs)
-            state.remove(key)
-            shutil.rmtree(root, ignore_errors=True)
-        raise
     what = (f"Redis Cluster of {shape.shards} shards" + (f", {shape.replicas} replica(s) each" if shape.replicas else "")
             if shape.shards else f"a primary and {shape.replicas} replica(s)")
     endpoint.notes.append(f"{what}: {len(procs)} processes on ports {', '.join(str(p['port']) for p in procs)}")
-    endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
-    endpoint.traits = facts.traits
-    state.add({**(state.find(key) or {}), "endpoint": endpoint.to_dict()})
-    return endpoint
+    return keep_members(endpoint, key, facts)
 
 
 BUS_OFFSET = 10000  # a cluster node's bus listens at its port + 10000, so its port is at most 55535

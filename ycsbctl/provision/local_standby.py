@@ -28,8 +28,9 @@ from ycsbctl.provision.base import Endpoint, UpOptions
 from ycsbctl.provision.local import (
     READY_TIMEOUT_S,
     free_port,
+    keep_members,
+    members_rolled_back,
     several_process_endpoint,
-    stop_all,
     wait_member_ready,
 )
 from ycsbctl.provision.tls import ServerCertificates
@@ -57,7 +58,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
     first_url = catalog.url_for(entry.protocol, ports[0], tls=certs)
     endpoint, key = several_process_endpoint(label, entry, first_url, ports[0], options, memory, binary)
     procs: list[dict] = []
-    try:
+    with members_rolled_back(procs, key, root):
         primary_dir = str(Path(root) / f"1-{ports[0]}")
         os.mkdir(primary_dir, 0o700)
         if user:
@@ -82,18 +83,9 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
         wait_member_ready(entry, procs[1], settings, label, binary)
         sync = _wait_streaming(first_url, named=STANDBY_NAME in settings.get("synchronous_standby_names", ""))
         facts = probe.describe(entry.protocol, first_url, expected=entry.display)
-    except BaseException:
-        with deferred_signals():
-            stop_all(procs)
-            state.remove(key)
-            shutil.rmtree(root, ignore_errors=True)
-        raise
     endpoint.notes.append(f"a primary and a streaming standby ({sync}, synchronous_commit="
                           f"{settings.get('synchronous_commit', '?')}): processes on ports {ports[0]}, {ports[1]}")
-    endpoint.server_name, endpoint.server_version, endpoint.config = facts.name, facts.version, facts.config
-    endpoint.traits = facts.traits
-    state.add({**(state.find(key) or {}), "endpoint": endpoint.to_dict()})
-    return endpoint
+    return keep_members(endpoint, key, facts)
 
 
 def _start(label: str, entry: catalog.Target, binary: str, role: str, data_dir: str, port: int,
