@@ -117,6 +117,12 @@ class YcsbFacts:
         return cls(**found) if found else None
 
 
+def cut_short(status: str | None) -> bool:
+    """Whether the engine's status of a phase (``PhaseResult.status``, or its JSON's) says its clients stopped
+    before the window's end: ``failed``."""
+    return status == RunStatus.FAILED
+
+
 @dataclass
 class PhaseResult:
     """What one engine run of one phase produced (YCSB's final block, and more).
@@ -167,7 +173,7 @@ class PhaseResult:
     def cut_short(self) -> bool:
         """Its clients stopped before the window's end (a lost server, a worker gone): the operations it
         measured are kept, but their rate over the part measured is not the point's rate."""
-        return self.status == RunStatus.FAILED
+        return cut_short(self.status)
 
     @property
     def throughput_ops(self) -> float:

@@ -20,7 +20,7 @@ from ycsbctl.errors import first_line
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
-from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult, cut_short
 from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key
 from ycsbctl.results.schema import TelemetrySummary
@@ -126,7 +126,7 @@ def run_row(doc: dict) -> dict[str, Any]:
         "repetition": doc["repetition"], "status": doc["status"],
         # a point cut short (its clients stopped: the engine's own "failed") has no rate of its own: its
         # operations and runtime_ms say what it measured, the run JSON keeps the rest
-        "throughput_ops": math.nan if r.get("status") == "failed" else r.get("throughput_ops", math.nan),
+        "throughput_ops": math.nan if cut_short(r.get("status")) else r.get("throughput_ops", math.nan),
         "runtime_ms": runtime_ms,
         "operations": operations, "errors": errors, "not_found": returns["NOT_FOUND"] if r else math.nan,
         "timeouts": returns["TIMEOUT"] if r else math.nan,
