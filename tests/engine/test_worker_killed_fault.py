@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.faults import engine_workers
 from tests.fixtures.servers import ROOT, start_redis
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.worker_exit import describe, peak_rss_bytes
@@ -19,14 +20,6 @@ from ycsbctl.results import load
 
 pytestmark = pytest.mark.fault
 
-
-
-def _workers(parent: int) -> list[psutil.Process]:
-    try:
-        return [p for p in psutil.Process(parent).children(recursive=True)
-                if "multiprocessing" in " ".join(p.cmdline()) and "resource_tracker" not in " ".join(p.cmdline())]
-    except psutil.Error:
-        return []
 
 
 def test_a_worker_killed_mid_point_fails_that_point_with_its_signal_and_size_and_the_sweep_goes_on(tmp_path):
@@ -44,9 +37,9 @@ def test_a_worker_killed_mid_point_fails_that_point_with_its_signal_and_size_and
                 assert proc.poll() is None, proc.communicate()[1][-2000:]
                 return (r.dbsize() >= 300 and r.info("clients")["connected_clients"] == 2 + 1
                         and r.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0) > 0
-                        and bool(_workers(proc.pid)))
+                        and bool(engine_workers(proc.pid)))
             wait_until(busy, 60, "the first run point's clients")
-        (worker,) = _workers(proc.pid)
+        (worker,) = engine_workers(proc.pid)
         peak_before = peak_rss_bytes(worker.pid)
         worker.send_signal(signal.SIGKILL)
         _, err = proc.communicate(timeout=120)
@@ -66,7 +59,7 @@ def test_a_worker_killed_mid_point_fails_that_point_with_its_signal_and_size_and
     sweep = runs[runs["phase"] == "run"].set_index("threads")
     assert sweep.loc[2, "status"] == "failed" and "worker 0 was killed by SIGKILL" in sweep.loc[2, "error"]
     assert sweep.loc[4, "status"] == "ok"  # the sweep went on
-    assert _workers(proc.pid) == []
+    assert engine_workers(proc.pid) == []
 
 
 def test_an_exit_is_described_by_its_signal_or_its_code():

@@ -8,9 +8,7 @@ second, and their HDR histograms are merged exactly.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import multiprocessing as mp
 import os
 import queue
 import socket
@@ -20,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from urllib.parse import urlparse
 
+from ycsbctl.engine.launch import started_with_worker_environment, worker_context
 from ycsbctl.engine.limits import check_workload_memory
 from ycsbctl.engine.measurements import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
@@ -116,19 +115,22 @@ class PhaseRunner:
         per_thread = split_count(total, spec.threads) if total else [0] * spec.threads
         blocks = w.load_blocks(per_process) if spec.phase == "load" else [None] * self.processes
         worker = None if w.builtin_ycsb else PluginWorker
+        # the client's own CPUs if placed, else this process's: never those of the process a worker forks from
+        cpus = tuple(spec.cpus) if spec.cpus else tuple(sorted(os.sched_getaffinity(0))) \
+            if hasattr(os, "sched_getaffinity") else None
         plans, t = [], 0
         for p, n in enumerate(per_process):
             quotas = per_thread[t : t + n]
             if total:
                 quotas = [q if q else -1 for q in quotas]  # a thread with no operations does nothing
-            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t, worker))
+            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t, worker, cpus))
             t += n
         return plans
 
     def run(self, progress: Callable[[Tick], None] | None = None) -> PhaseResult:
         """Run the phase to its end (operation count, duration, stop or failure)."""
         spec = self.spec
-        ctx = mp.get_context("spawn")
+        ctx = worker_context()
         out = ctx.Queue()
         acked = shared_insert_state(ctx)  # one run-phase insert counter for all processes (YCSB's)
         stop_flag = ctx.Value("b", 0, lock=False)
@@ -139,7 +141,7 @@ class PhaseRunner:
             ctx.Process(target=worker_main, args=(pl, acked, stop_flag, start_event, t_start, out), daemon=True)
             for pl in plans
         ]
-        with _single_threaded_numpy():
+        with started_with_worker_environment():
             for p in procs:
                 p.start()
         c = Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress, self.names)
@@ -352,21 +354,6 @@ class Collector:
             return
         self.finals[msg.worker] = Done(msg.worker, errors=[msg.message])
         self.status = "failed"
-
-
-@contextlib.contextmanager
-def _single_threaded_numpy():
-    """Workers start with OpenBLAS limited to one thread: a worker is one event loop, and idle
-    BLAS threads spinning after a numpy call showed up as ~2% of a worker's CPU."""
-    saved = os.environ.get("OPENBLAS_NUM_THREADS")
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"  # read by the spawned interpreters at numpy import
-    try:
-        yield
-    finally:
-        if saved is None:
-            os.environ.pop("OPENBLAS_NUM_THREADS", None)
-        else:
-            os.environ["OPENBLAS_NUM_THREADS"] = saved
 
 
 def run_phase(spec: PhaseSpec, progress: Callable[[Tick], None] | None = None) -> PhaseResult:

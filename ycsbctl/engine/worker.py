@@ -90,6 +90,7 @@ class WorkerPlan:
     load_block: tuple[int, int] | None  # (first key number, count) in the load phase
     thread_offset: int  # global index of this worker's first thread (for pacing offsets)
     worker: Any = None  # the Worker class that runs a plug-in workload (engine.plugin_worker); None: Worker
+    cpus: tuple[int, ...] | None = None  # the CPU set it runs on (the client's if placed, else the parent's)
 
 
 def worker_rng(plan: WorkerPlan) -> np.random.Generator:
@@ -461,7 +462,7 @@ def _loop_runner() -> Callable[[Coroutine[Any, Any, Any]], Any]:
 
 
 def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, t_start: Any, out: Any) -> None:
-    """Entry point of a worker process (spawned): runs :meth:`Worker.run` on uvloop (else asyncio)
+    """Entry point of a worker process (forked or spawned: ``engine.launch``): runs :meth:`Worker.run` on uvloop (else asyncio)
     and sends its last message; a crash is reported as :class:`Failed`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
     # The loop's thread waits at most this long for the GIL when another thread holds it (the queue's
@@ -469,8 +470,8 @@ def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, 
     # in a thread, paused every operation in flight.
     sys.setswitchinterval(GIL_SWITCH_S)
     try:
-        if plan.spec.cpus:  # the client's CPU set (ycsbctl.experiment.placement), before any connection is made
-            os.sched_setaffinity(0, plan.spec.cpus)
+        if plan.cpus:  # before any connection is made (ycsbctl.experiment.placement; engine.launch)
+            os.sched_setaffinity(0, plan.cpus)
         worker = (plan.worker or Worker)(plan, acked, stop_flag, out)
         out.put(_loop_runner()(worker.run(start_event, t_start)))
     except BaseException as exc:  # noqa: BLE001 - the parent must always hear back
