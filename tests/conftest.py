@@ -1,7 +1,9 @@
 """Shared fixtures: real servers on loopback, started per session and always stopped."""
 
+import atexit
 import os
 import signal
+import tempfile
 
 pytest_plugins = [
     "tests.fixtures.session",
@@ -23,6 +25,13 @@ pytest_plugins = [
 # Every network baseline of the suite's experiments (and of the commands they start) is iperf3's shortest
 # run, 1 s, not the 3 s a user's gets: the tests of the baseline itself set what they check.
 os.environ.setdefault("YCSBCTL_BASELINE_S", "1")
+# ... and measured once for the session: the first sweep's loopback figure is kept in a file of this session,
+# which every later sweep (and the commands they start) reads, its note saying so. The tests of the baseline
+# and of its note unset it.
+_MEMO = os.path.join(tempfile.gettempdir(), f"ycsbctl-test-baseline-{os.getpid()}.json")
+if "YCSBCTL_BASELINE_MEMO" not in os.environ:
+    os.environ["YCSBCTL_BASELINE_MEMO"] = _MEMO
+    atexit.register(lambda: os.path.exists(_MEMO) and os.unlink(_MEMO))
 # `compare` without a control target tests against this host's drift record (results/host_drift.py): the
 # suite reads none (a folder nothing writes to), so its verdicts use the stated default margin, whatever
 # the user's record holds; the tests of the record point it elsewhere.

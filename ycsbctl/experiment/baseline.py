@@ -53,7 +53,7 @@ def measure_baseline(plan: Plan, ep: Endpoint, say: Callable[[str], None],
     base: NetworkBaseline | None
     try:
         with iperf_server_for(plan, ep, say) as server:
-            base = telemetry.iperf_baseline(ep, iperf_server=server)
+            base = telemetry.iperf_baseline(ep, iperf_server=server, reuse=True)
             if base is not None and server and not plan.iperf_server and base.gbit_s is not None:
                 base.note = f"measured against an iperf3 container next to the server on {ep.host}"
             hosts = None

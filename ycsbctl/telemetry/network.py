@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -27,6 +28,10 @@ LOOPBACK_NOTE = ("client and server share this host, so this is loopback (memory
 DOCKER_NOTE = "; the server container uses host networking in our set-up, so the same loopback measurement applies"
 BASELINE_S_ENV = "YCSBCTL_BASELINE_S"
 BASELINE_S = 3
+# A file that keeps this host's loopback baseline once measured: later runs (until the host reboots) read it
+# rather than run iperf3 again, and say so. Unset (the default): every experiment measures its own.
+MEMO_ENV = "YCSBCTL_BASELINE_MEMO"
+BOOT_ID = "/proc/sys/kernel/random/boot_id"
 
 
 def baseline_seconds() -> int:
@@ -119,6 +124,51 @@ def loopback_baseline(duration_s: float | None = None) -> NetworkBaseline:
         stop_process(server, 5)
 
 
+def boot_id() -> str:
+    """This boot of the host (the kernel's random boot id): a kept baseline is of one boot."""
+    try:
+        with open(BOOT_ID) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def kept_loopback_baseline() -> NetworkBaseline | None:
+    """The loopback baseline kept in ``$YCSBCTL_BASELINE_MEMO`` by an earlier run since this host booted, its
+    note saying when it was measured; None when the variable is unset or the file holds none of this boot."""
+    path = os.environ.get(MEMO_ENV)
+    if not path:
+        return None
+    try:
+        with open(path) as f:
+            kept = json.load(f)
+        if kept.pop("boot_id") != boot_id() or not kept.get("gbit_s"):
+            return None
+        at = float(kept.pop("measured_at"))
+        b = NetworkBaseline(**kept)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    when = time.strftime("%H:%M:%S", time.localtime(at))
+    b.note = f"measured at {when} by an earlier run and kept in {path} ({MEMO_ENV}), not measured again"
+    return b
+
+
+def keep_loopback_baseline(b: NetworkBaseline) -> None:
+    """Keep a measured loopback baseline in ``$YCSBCTL_BASELINE_MEMO`` (if set) for later runs; written
+    whole or not at all."""
+    path = os.environ.get(MEMO_ENV)
+    if not path or b.gbit_s is None:
+        return
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w") as f:
+            json.dump(b.to_dict() | {"boot_id": boot_id(), "measured_at": time.time()}, f)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
 def is_loopback_path(endpoint: Endpoint) -> bool:
     """The baseline of ``endpoint`` (with no ``--iperf-server``) is this host's loopback: a local or docker
     server on this host, or a URL naming a loopback address. The same figure for every such target."""
@@ -127,7 +177,7 @@ def is_loopback_path(endpoint: Endpoint) -> bool:
 
 
 def iperf_baseline(endpoint: Endpoint, duration_s: float | None = None,
-                   iperf_server: str | None = None) -> NetworkBaseline | None:
+                   iperf_server: str | None = None, reuse: bool = False) -> NetworkBaseline | None:
     """The network baseline between this client and ``endpoint``'s host, in Gbit/s.
 
     Local and docker servers on this host: an ``iperf3 -s`` of our own on loopback (docker containers
@@ -135,6 +185,7 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float | None = None,
     ``endpoint.host``): skipped with a note unless ``iperf_server``
     (``host[:port]``) names an iperf3 server next to the database. iperf3 missing or failing:
     ``gbit_s`` None with a note; the run goes on. None for a store without a server (``basic://``: no network).
+    ``reuse``: a loopback figure kept by an earlier run (:func:`kept_loopback_baseline`) is taken, if any.
     """
     if not registry.get(endpoint.protocol).has_server:
         return None
@@ -147,9 +198,14 @@ def iperf_baseline(endpoint: Endpoint, duration_s: float | None = None,
         b.note = b.note or f"measured against the iperf3 server you named ({host}:{port})"
         return b
     if is_loopback_path(endpoint):
-        b = loopback_baseline(duration_s)
+        kept = kept_loopback_baseline() if reuse else None
+        if kept is None:
+            b = loopback_baseline(duration_s)
+            keep_loopback_baseline(b)
+        else:
+            b = kept
         if b.gbit_s is not None:
-            b.note = LOOPBACK_NOTE + (DOCKER_NOTE if endpoint.backend == "docker" else "")
+            b.note = LOOPBACK_NOTE + (DOCKER_NOTE if endpoint.backend == "docker" else "") + (b.note and f"; {b.note}")
         return b
     host = (host_of(endpoint.url) if endpoint.url else None) or "127.0.0.1"
     return NetworkBaseline(None, f"the server {host} is another host: network baseline skipped; name an iperf3 "
