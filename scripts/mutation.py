@@ -55,7 +55,8 @@ PYTHON = ROOT / ".venv" / "bin" / "python" if (ROOT / ".venv").exists() else Pat
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
     "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
-    "ycsbctl/telemetry/network.py": ["tests/telemetry/test_network_truth.py", "tests/telemetry/test_network.py"],
+    "ycsbctl/telemetry/network.py": ["tests/telemetry/test_network_truth.py", "tests/telemetry/test_network.py",
+                                    "tests/telemetry/test_baseline_memo.py"],
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
                                   "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
