@@ -22,6 +22,10 @@ from ycsbctl.urls import redact_url
 WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
 WRONGTYPE_HINT = ("run with --load: the keys on the server were stored by another structure or workload than "
                   "this point's (online.structure variants share their keys; --load loads each variant's own)")
+# a load into a target that already holds its keys (`ycsbctl load` twice, a URL loaded before): the store refused
+# an insert; `run --load` empties the target first, so only a load into the target as it is gets here
+ALREADY_HELD = ("the target already holds records this load inserts: empty it, or measure what it holds "
+                "(ycsbctl run without --load), or load with ycsbctl run --load, which empties it first")
 
 
 def disturbance_windows(events) -> list[tuple[float, float]]:
@@ -150,6 +154,8 @@ class PointRunner:
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
         if wrong_type:
             reason = f"{reason} — {WRONGTYPE_HINT}"
+        elif reason and point.phase == "load" and not point.fresh and _already_held(ep.url, reason):
+            reason = f"{ALREADY_HELD}; {reason}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
             threads=point.threads, repetition=point.repetition, status=v.status, result=out.result,
@@ -195,3 +201,14 @@ def _store_says(url: str, question: str) -> str | None:
         return getattr(registry.for_url(url), question)(url)
     except Exception:  # noqa: BLE001 - the pause or stall is still said, without the store's reason
         return None
+
+
+def _already_held(url: str, error: str) -> bool:
+    """Whether ``error`` is the store at ``url`` refusing an insert of a key it holds
+    (:meth:`ycsbctl.stores.base.ServerProtocol.already_held`)."""
+    from ycsbctl.stores import registry
+
+    try:
+        return registry.for_url(url).already_held(error)
+    except Exception:  # noqa: BLE001 - the store's own error is said either way
+        return False

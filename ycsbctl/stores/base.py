@@ -49,6 +49,9 @@ class ServerProtocol:
     aliases: ClassVar[dict[str, str]] = {}
     url_lists_hosts: bool = False  # its URLs list hosts with commas (``mongodb://h1,h2/db``): a target list keeps them
     password_hint: str = ""  # where a password goes, for a server that refused ours ("" → it has no passwords)
+    # what the store says of an insert whose key it already holds (a part of its error text); () → such an insert
+    # overwrites the record (Redis, memcached) or stores it again (ClickHouse's MergeTree), and says nothing
+    duplicate_insert: tuple[str, ...] = ()
     # False: no server to probe, sample or size, no network to measure (basic://, sqlite://); a
     # store without it would be taken for a server on another host (an iperf3 baseline, no server CPU)
     has_server: bool = True
@@ -134,6 +137,10 @@ class ServerProtocol:
         except Exception:  # noqa: BLE001 - it wants credentials (or does not answer)
             return False
         return True
+
+    def already_held(self, error: str) -> bool:
+        """Whether ``error`` (a binding's ``last_error``) is the store refusing an insert of a key it holds."""
+        return any(said in error for said in self.duplicate_insert)
 
     def why_short(self, url: str) -> str | None:
         """Why the server may hold fewer records than it acknowledged, in its own counters (memcached's

@@ -68,6 +68,7 @@ def file_system(path: str) -> str:
 
 class SqliteProtocol(SqlProtocol):
     name = "sqlite"
+    duplicate_insert = ("UNIQUE constraint failed",)
     schemes = ("sqlite",)
     example = "sqlite:///path/to/file.db"
     has_server = False  # embedded: no process, port or network of its own; its CPU is the client's
