@@ -39,12 +39,20 @@ STALL_CLIENT_SHARE = 0.5  # of a stall: a client pause this long means the silen
 
 @dataclass
 class Verdict:
-    """A point's status, its reason (None when ok), and its bottleneck (a stall replaces the label)."""
+    """A point's status, its reason (None when ok), and its bottleneck (a stall replaces the label).
+
+    A failed point has no bottleneck, so no label and no why line: whatever failed it (its clients cut short, more
+    ERROR/TIMEOUT than --max-error-rate, nothing measured), the reason says it, and its rate is not explained as
+    if it were a measured one (the one rule for every store and every engine, the cluster's included)."""
 
     status: RunStatus
     reason: str | None
     bottleneck: dict[str, Any] | None
     stall: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.status == RunStatus.FAILED:
+            self.bottleneck = None
 
 
 def server_error(result: PhaseResult | None) -> str | None:
@@ -144,7 +152,7 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.FAILED, _join(error, f"no operation was measured ({why})"), bottleneck)
     if result.status in (RunStatus.FAILED, RunStatus.INTERRUPTED):
         reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
-        # cut short: no label or why line for a rate that is not the point's (a 1 s of 4 s "latency")
+        # cut short: no label or why line for a rate that is not the point's (a 1 s of 4 s "latency"); failed: none
         return Verdict(result.status, reason, None if result.cut_short else bottleneck,
                        stall.to_dict() if stall else None)
     if result.error_rate > max_error_rate:
