@@ -17,6 +17,7 @@ from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.study import Case, Point
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
+from ycsbctl.results.model import PhaseResult
 from ycsbctl.urls import redact_url
 
 WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
@@ -148,7 +149,7 @@ class PointRunner:
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
                   disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause"),
-                  stall_cause=lambda: _store_says(ep.url, "stall_cause"))
+                  stall_cause=lambda: _store_says(ep.url, "stall_cause"), own_wait=lambda: _own_lock_wait(ep.url, out.result))
         v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
@@ -212,3 +213,20 @@ def _already_held(url: str, error: str) -> bool:
         return registry.for_url(url).already_held(error)
     except Exception:  # noqa: BLE001 - the store's own error is said either way
         return False
+
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "READ-MODIFY-WRITE")  # operations that take a store's write lock
+
+
+def _own_lock_wait(url: str, result: PhaseResult | None) -> str | None:
+    """The store's reason why the point's own clients waited on each other's lock inside it
+    (:meth:`ycsbctl.stores.base.ServerProtocol.own_lock_wait`), from the point's worker processes and writes."""
+    from ycsbctl.stores import registry
+
+    if result is None:
+        return None
+    writes = sum(s.operations for name, s in result.ops.items() if name in WRITES)
+    try:
+        return registry.for_url(url).own_lock_wait(url, result.processes or 1, writes)
+    except Exception:  # noqa: BLE001 - the pause is still said, as the client's
+        return None

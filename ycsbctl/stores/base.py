@@ -152,6 +152,12 @@ class ServerProtocol:
         inside the client's processes, so its waits are the client's pauses); None when it cannot."""
         return None
 
+    def own_lock_wait(self, url: str, processes: int, writes: int) -> str | None:
+        """Why the client's own loop may have paused when nothing else holds the store: the engine's own
+        ``processes`` waiting on each other's lock inside the store (``writes``: the point's write operations),
+        said as that; None when the store has no such lock (a server's clients wait on the network, not the loop)."""
+        return None
+
     def stall_cause(self, url: str) -> str | None:
         """Why the server may have stopped answering, in its own words, asked after a point that stalled (a
         PostgreSQL primary whose commits wait for a synchronous standby that is gone); None when it says
