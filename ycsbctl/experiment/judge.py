@@ -23,7 +23,7 @@ from typing import Any
 
 from ycsbctl.experiment.missing import find_missing
 from ycsbctl.results.model import PhaseResult, overall_summary
-from ycsbctl.results.names import RunStatus
+from ycsbctl.results.names import FAULT_LABELS, RunStatus
 from ycsbctl.telemetry.bottleneck import (
     client_stall_bottleneck,
     host_busy_bottleneck,
@@ -41,9 +41,10 @@ STALL_CLIENT_SHARE = 0.5  # of a stall: a client pause this long means the silen
 class Verdict:
     """A point's status, its reason (None when ok), and its bottleneck (a stall replaces the label).
 
-    A failed point has no bottleneck, so no label and no why line: whatever failed it (its clients cut short, more
-    ERROR/TIMEOUT than --max-error-rate, nothing measured), the reason says it, and its rate is not explained as
-    if it were a measured one (the one rule for every store and every engine, the cluster's included)."""
+    A failed point is never explained as a measured one: whatever failed it (its clients cut short, more ERROR/TIMEOUT
+    than --max-error-rate, nothing measured), it keeps no label of what limited its rate (server-cpu, latency …) and
+    gets no why line; only a fault label (:data:`~ycsbctl.results.names.FAULT_LABELS`: a stall its reason names too)
+    stays. The one rule for every store and every engine, the cluster's included."""
 
     status: RunStatus
     reason: str | None
@@ -51,8 +52,10 @@ class Verdict:
     stall: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        if self.status == RunStatus.FAILED:
-            self.bottleneck = None
+        if self.status == RunStatus.FAILED and self.bottleneck is not None:
+            label = self.bottleneck.get("label")
+            self.bottleneck = ({k: v for k, v in self.bottleneck.items() if k != "why"} if label in FAULT_LABELS
+                               else None)
 
 
 def server_error(result: PhaseResult | None) -> str | None:

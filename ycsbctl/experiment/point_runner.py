@@ -18,6 +18,7 @@ from ycsbctl.experiment.study import Case, Point
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
 from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import RunStatus
 from ycsbctl.urls import redact_url
 
 WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
@@ -150,7 +151,8 @@ class PointRunner:
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
                   disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause"),
                   stall_cause=lambda: _store_says(ep.url, "stall_cause"), own_wait=lambda: _own_lock_wait(ep.url, out.result))
-        v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
+        if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
+            v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
         if wrong_type:

@@ -237,13 +237,11 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
         worst = max(g["status"], key=lambda s: _STATUS_RANK.get(s, _UNKNOWN_STATUS))
         tp = pd.to_numeric(ok["throughput_ops"], errors="coerce")
         lat = pd.to_numeric(ok[col], errors="coerce") if col in ok else pd.Series(dtype=float)
-        # a failed repetition explains nothing (a folder of an older version may still hold its label and why)
-        named = g[g["status"] != RunStatus.FAILED]
-        labels = named["bottleneck"].dropna()
+        labels = g["bottleneck"].dropna()
         # a tie: the most severe (an unknown label, from another version, last)
         label = min(labels.mode(), key=lambda x: _LABEL_RANK.get(x, len(_LABEL_RANK))) if len(labels) else None
-        texts = named.loc[named["bottleneck"] == label, "bottleneck_text"].dropna() if label else pd.Series(dtype=object)
-        whys = (named.loc[named["bottleneck"] == label, "why"].dropna() if label and "why" in named
+        texts = g.loc[g["bottleneck"] == label, "bottleneck_text"].dropna() if label else pd.Series(dtype=object)
+        whys = (g.loc[g["bottleneck"] == label, "why"].dropna() if label and "why" in g
                 else pd.Series(dtype=object))
         errors = g["error"].dropna() if "error" in g else pd.Series(dtype=object)
         servers = g["server"].dropna()
