@@ -23,7 +23,7 @@ from typing import Any
 
 from ycsbctl.experiment.missing import find_missing
 from ycsbctl.results.model import PhaseResult, overall_summary
-from ycsbctl.results.names import RunStatus
+from ycsbctl.results.names import FAULT_LABELS, RunStatus
 from ycsbctl.telemetry.bottleneck import (
     client_stall_bottleneck,
     host_busy_bottleneck,
@@ -39,12 +39,23 @@ STALL_CLIENT_SHARE = 0.5  # of a stall: a client pause this long means the silen
 
 @dataclass
 class Verdict:
-    """A point's status, its reason (None when ok), and its bottleneck (a stall replaces the label)."""
+    """A point's status, its reason (None when ok), and its bottleneck (a stall replaces the label).
+
+    A failed point is never explained as a measured one: whatever failed it (its clients cut short, more ERROR/TIMEOUT
+    than --max-error-rate, nothing measured), it keeps no label of what limited its rate (server-cpu, latency …) and
+    gets no why line; only a fault label (:data:`~ycsbctl.results.names.FAULT_LABELS`: a stall its reason names too)
+    stays. The one rule for every store and every engine, the cluster's included."""
 
     status: RunStatus
     reason: str | None
     bottleneck: dict[str, Any] | None
     stall: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.status == RunStatus.FAILED and self.bottleneck is not None:
+            label = self.bottleneck.get("label")
+            self.bottleneck = ({k: v for k, v in self.bottleneck.items() if k != "why"} if label in FAULT_LABELS
+                               else None)
 
 
 def server_error(result: PhaseResult | None) -> str | None:
@@ -93,7 +104,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
           host_busy: str | None = None, after_note: str | None = None,
           disturbances: list[tuple[float, float]] | None = None,
           pause_cause: Callable[[], str | None] | None = None,
-          stall_cause: Callable[[], str | None] | None = None) -> Verdict:
+          stall_cause: Callable[[], str | None] | None = None,
+          own_wait: Callable[[], str | None] | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
     ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
     server another) after it; ``host_busy``: another
@@ -102,7 +114,10 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     ``pause_cause``: asked only when the client's loop paused, the store's own reason for it (an
     embedded store's lock held by another process), which then names the pause instead of the client;
     ``stall_cause``: asked only when the server stopped answering, the store's own reason for it (a primary
-    waiting for a synchronous standby that is gone), said after the stall."""
+    waiting for a synchronous standby that is gone), said after the stall; ``own_wait``: asked only when the client's
+    loop paused and ``pause_cause`` named nothing, the store's own reason why our own clients waited on each other
+    inside it (SQLite's one write lock shared by the engine's worker processes): a wait of the store's, measured as its
+    latency, so the point is neither a client-stall nor degraded for it, and the reason says it."""
     if result is None:
         # workers that never connected to a server that answers: its own reason (a connection's first commit
         # waiting for a synchronous standby that is gone), else "did not connect" alone
@@ -123,6 +138,11 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     stall_text = stall.text() if stall else None
     paused = result.status == RunStatus.OK and client_stalled(result, stall)
     cause = pause_cause() if paused and pause_cause is not None else None
+    own = own_wait() if paused and not cause and own_wait is not None else None
+    own_note = None
+    if own:  # not the client's pause: our own writers waiting on the store's lock, inside its calls
+        paused = False
+        own_note = f"the client's calls waited up to {client_pause_s(result):.1f} s on the store's lock: {own}"
     if paused and cause:
         window_s = result.runtime_ms / 1000
         bottleneck = lock_wait_bottleneck(client_pause_s(result), window_s, cause, bottleneck)
@@ -144,7 +164,7 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.FAILED, _join(error, f"no operation was measured ({why})"), bottleneck)
     if result.status in (RunStatus.FAILED, RunStatus.INTERRUPTED):
         reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
-        # cut short: no label or why line for a rate that is not the point's (a 1 s of 4 s "latency")
+        # cut short: no label or why line for a rate that is not the point's (a 1 s of 4 s "latency"); failed: none
         return Verdict(result.status, reason, None if result.cut_short else bottleneck,
                        stall.to_dict() if stall else None)
     if result.error_rate > max_error_rate:
@@ -160,8 +180,9 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     if stall is not None or paused or dataset_note or host_busy:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None
-        return Verdict(RunStatus.DEGRADED, _join(stall_text, dataset_note, host_busy, err, error, disturbed_note), bottleneck,
+        return Verdict(RunStatus.DEGRADED, _join(stall_text, dataset_note, host_busy, err, error, disturbed_note, own_note),
+                       bottleneck,
                        stall.to_dict() if stall else None)
     errors = result.returns("ERROR")
-    return Verdict(RunStatus.OK, _join(error, disturbed_note, f"{errors:,} ERROR: {first}" if first and errors else None),
-                   bottleneck)
+    return Verdict(RunStatus.OK, _join(error, disturbed_note, f"{errors:,} ERROR: {first}" if first and errors else None,
+                                       own_note), bottleneck)

@@ -50,10 +50,15 @@ def point_summary(record: RunRecord, units: RecordUnits | None = None) -> str:
 
 def _measured_before(r: PhaseResult) -> str:
     """What a point cut short measured, without a rate: ``stopped 1.4 s into the 4 s window after 18,779
-    operations (2 ERROR); no rate for a point cut short``."""
+    operations (2 ERROR); no rate for a point cut short`` (clients that gave up only after the window's end, waiting
+    on a dying server: ``its clients stopped 6.0 s after the 5 s window ended (waiting on the server) after …``)."""
     window = f"the {r.duration_s:g} s window" if r.duration_s else "its window"
     counts = ", ".join(f"{n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
-    return (f"stopped {r.runtime_ms / 1000:.1f} s into {window} after {r.operations:,} "
+    ran = r.runtime_ms / 1000
+    # clients that waited on a dying server past the window's end (a reconnect's timeout): never "11 s into 5 s"
+    when = (f"its clients stopped {ran - r.duration_s:.1f} s after {window} ended (waiting on the server)"
+            if r.duration_s and ran > r.duration_s + 0.5 else f"stopped {ran:.1f} s into {window}")
+    return (f"{when} after {r.operations:,} "
             f"operation{'' if r.operations == 1 else 's'}"
             f"{f' ({counts})' if counts else ''}; no rate for a point cut short")
 

@@ -17,11 +17,17 @@ from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.study import Case, Point
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import RunStatus
 from ycsbctl.urls import redact_url
 
 WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
 WRONGTYPE_HINT = ("run with --load: the keys on the server were stored by another structure or workload than "
                   "this point's (online.structure variants share their keys; --load loads each variant's own)")
+# a load into a target that already holds its keys (`ycsbctl load` twice, a URL loaded before): the store refused
+# an insert; `run --load` empties the target first, so only a load into the target as it is gets here
+ALREADY_HELD = ("the target already holds records this load inserts: empty it, or measure what it holds "
+                "(ycsbctl run without --load), or load with ycsbctl run --load, which empties it first")
 
 
 def disturbance_windows(events) -> list[tuple[float, float]]:
@@ -144,12 +150,15 @@ class PointRunner:
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
                   disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause"),
-                  stall_cause=lambda: _store_says(ep.url, "stall_cause"))
-        v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
+                  stall_cause=lambda: _store_says(ep.url, "stall_cause"), own_wait=lambda: _own_lock_wait(ep.url, out.result))
+        if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
+            v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
         if wrong_type:
             reason = f"{reason} — {WRONGTYPE_HINT}"
+        elif reason and point.phase == "load" and not point.fresh and _already_held(ep.url, reason):
+            reason = f"{ALREADY_HELD}; {reason}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
             threads=point.threads, repetition=point.repetition, status=v.status, result=out.result,
@@ -194,4 +203,32 @@ def _store_says(url: str, question: str) -> str | None:
     try:
         return getattr(registry.for_url(url), question)(url)
     except Exception:  # noqa: BLE001 - the pause or stall is still said, without the store's reason
+        return None
+
+
+def _already_held(url: str, error: str) -> bool:
+    """Whether ``error`` is the store at ``url`` refusing an insert of a key it holds
+    (:meth:`ycsbctl.stores.base.ServerProtocol.already_held`)."""
+    from ycsbctl.stores import registry
+
+    try:
+        return registry.for_url(url).already_held(error)
+    except Exception:  # noqa: BLE001 - the store's own error is said either way
+        return False
+
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "READ-MODIFY-WRITE")  # operations that take a store's write lock
+
+
+def _own_lock_wait(url: str, result: PhaseResult | None) -> str | None:
+    """The store's reason why the point's own clients waited on each other's lock inside it
+    (:meth:`ycsbctl.stores.base.ServerProtocol.own_lock_wait`), from the point's worker processes and writes."""
+    from ycsbctl.stores import registry
+
+    if result is None:
+        return None
+    writes = sum(s.operations for name, s in result.ops.items() if name in WRITES)
+    try:
+        return registry.for_url(url).own_lock_wait(url, result.processes or 1, writes)
+    except Exception:  # noqa: BLE001 - the pause is still said, as the client's
         return None

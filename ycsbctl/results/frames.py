@@ -20,7 +20,14 @@ from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.folder import partial_path
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import ALL_OPS, BOTTLENECK_SEVERITY, FolderStatus, RunStatus, is_base_operation
+from ycsbctl.results.names import (
+    ALL_OPS,
+    BOTTLENECK_SEVERITY,
+    FAULT_LABELS,
+    FolderStatus,
+    RunStatus,
+    is_base_operation,
+)
 from ycsbctl.results.run_columns import conform_runs, op_key
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.stats import interval
@@ -237,11 +244,16 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
         worst = max(g["status"], key=lambda s: _STATUS_RANK.get(s, _UNKNOWN_STATUS))
         tp = pd.to_numeric(ok["throughput_ops"], errors="coerce")
         lat = pd.to_numeric(ok[col], errors="coerce") if col in ok else pd.Series(dtype=float)
-        labels = g["bottleneck"].dropna()
+        # a failed repetition explains nothing: only its fault label counts, never its why (a folder of an older
+        # version may still hold both)
+        failed = g["status"] == RunStatus.FAILED
+        labelled, named = g[~failed | g["bottleneck"].isin(FAULT_LABELS)], g[~failed]
+        labels = labelled["bottleneck"].dropna()
         # a tie: the most severe (an unknown label, from another version, last)
         label = min(labels.mode(), key=lambda x: _LABEL_RANK.get(x, len(_LABEL_RANK))) if len(labels) else None
-        texts = g.loc[g["bottleneck"] == label, "bottleneck_text"].dropna() if label else pd.Series(dtype=object)
-        whys = (g.loc[g["bottleneck"] == label, "why"].dropna() if label and "why" in g
+        texts = (labelled.loc[labelled["bottleneck"] == label, "bottleneck_text"].dropna() if label
+                 else pd.Series(dtype=object))
+        whys = (named.loc[named["bottleneck"] == label, "why"].dropna() if label and "why" in named
                 else pd.Series(dtype=object))
         errors = g["error"].dropna() if "error" in g else pd.Series(dtype=object)
         servers = g["server"].dropna()

@@ -49,6 +49,9 @@ class ServerProtocol:
     aliases: ClassVar[dict[str, str]] = {}
     url_lists_hosts: bool = False  # its URLs list hosts with commas (``mongodb://h1,h2/db``): a target list keeps them
     password_hint: str = ""  # where a password goes, for a server that refused ours ("" → it has no passwords)
+    # what the store says of an insert whose key it already holds (a part of its error text); () → such an insert
+    # overwrites the record (Redis, memcached) or stores it again (ClickHouse's MergeTree), and says nothing
+    duplicate_insert: tuple[str, ...] = ()
     # False: no server to probe, sample or size, no network to measure (basic://, sqlite://); a
     # store without it would be taken for a server on another host (an iperf3 baseline, no server CPU)
     has_server: bool = True
@@ -135,6 +138,10 @@ class ServerProtocol:
             return False
         return True
 
+    def already_held(self, error: str) -> bool:
+        """Whether ``error`` (a binding's ``last_error``) is the store refusing an insert of a key it holds."""
+        return any(said in error for said in self.duplicate_insert)
+
     def why_short(self, url: str) -> str | None:
         """Why the server may hold fewer records than it acknowledged, in its own counters (memcached's
         ``evictions``); None when it says nothing of the kind."""
@@ -143,6 +150,12 @@ class ServerProtocol:
     def pause_cause(self, url: str) -> str | None:
         """Why the client's own loop may have stopped, when the store can tell (an embedded store runs
         inside the client's processes, so its waits are the client's pauses); None when it cannot."""
+        return None
+
+    def own_lock_wait(self, url: str, processes: int, writes: int) -> str | None:
+        """Why the client's own loop may have paused when nothing else holds the store: the engine's own
+        ``processes`` waiting on each other's lock inside the store (``writes``: the point's write operations),
+        said as that; None when the store has no such lock (a server's clients wait on the network, not the loop)."""
         return None
 
     def stall_cause(self, url: str) -> str | None:

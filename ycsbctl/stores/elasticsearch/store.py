@@ -20,6 +20,7 @@ def _index(properties: dict[str, str]) -> str:
 
 class ElasticsearchProtocol(ServerProtocol):
     name = "elasticsearch"
+    duplicate_insert = ("document already exists",)  # _create's 409 version_conflict_engine_exception
     schemes = ("elasticsearch", "es")
     example = "elasticsearch://host:9200"
     footprint_basis = "index store size_in_bytes"  # Lucene's segments of every index (the JVM heap is apart)

@@ -40,6 +40,7 @@ class MariaProtocol(SqlProtocol):
     schemes = ("mysql", "mariadb")
     example = "mysql://user:password@host:port/db"
     password_hint = "mysql://USER:PASSWORD@host:port/db"
+    duplicate_insert = ("Duplicate entry '",)  # ER_DUP_ENTRY (error 1062), either driver
     footprint_basis = "innodb data_length+index_length"
     jdbc_driver = "org.mariadb.jdbc.Driver"
     url_scheme, server_user, server_database = "mysql", USER, "ycsb"

@@ -24,6 +24,7 @@ class MongoProtocol(ServerProtocol):
     ycsb_db_class = "db.MongoDbClient"
     ycsb_log_db_classes = ("AsyncMongoDbClient",)  # YCSB's mongodb-async binding
     password_hint = "mongodb://USER:PASSWORD@host:port/db"
+    duplicate_insert = ("E11000 duplicate key error",)  # MongoDB, FerretDB, either client
     footprint_basis = "cache"
 
     def validate(self, url: str) -> None:

@@ -38,6 +38,7 @@ class PostgresProtocol(SqlProtocol):
     schemes = ("postgresql", "postgres")
     example = "postgresql://user@host:port/db"
     password_hint = "postgresql://USER:PASSWORD@host:port/db"
+    duplicate_insert = ("duplicate key value violates unique constraint",)  # SQLSTATE 23505, either driver
     footprint_basis = "pg_total_relation_size"
     jdbc_driver = "org.postgresql.Driver"
     url_scheme, server_user, server_database = "postgresql", USER, DATABASE

@@ -323,16 +323,21 @@ class RedisBinding(WireBinding):
         self._templates: dict[tuple, bytes] = {}
         self.wait_command = b""  # WAIT N TIMEOUT after each write (-p redis.wait=N, a server with replicas)
         self.wait_for = 0  # N: the replicas each write waits for
+        # this connection spoke RESP with the server before (a reconnect): whatever fails now, TLS is not why
+        # (a node killed as we reconnect resets the handshake, as a TLS-only port does to a plain client)
+        self.spoke = False
 
     async def connect(self) -> None:
         self.loop = asyncio.get_running_loop()
+        plain = self.o.tls or self.spoke  # refused(…, tls): no "may speak TLS" hint where none can be the cause
         try:
             ctx = self.o.ssl_context()
             opening = (open_tls(_Resp, self.o.host, self.o.port, ctx) if ctx is not None
                        else self.loop.create_connection(_Resp, self.o.host, self.o.port))
             _, proto = await asyncio.wait_for(opening, timeout=max(self.timeout_s, 1.0))
         except (OSError, asyncio.TimeoutError) as exc:
-            raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {with_tls_hint(exc, self.o.tls)}") from None
+            said = (str(exc) or "timed out") if self.spoke else with_tls_hint(exc, self.o.tls)
+            raise ConnectionLost(f"cannot connect to {self.o.host}:{self.o.port}: {said}") from None
         self.proto = proto
         # No watchdog runs yet (nor while reconnecting in a run): bound the handshake here, so a
         # server that accepts but never answers cannot hang the start-up.
@@ -356,13 +361,14 @@ class RedisBinding(WireBinding):
                 await self.close()
                 raise ConnectionLost(refused(f"{self.o.host}:{self.o.port} refused the connection: {r}" if r is not _TIMEOUT
                                              else f"{self.o.host}:{self.o.port} accepted the connection but did "
-                                                  f"not answer PING within {handshake_s:g} s", self.o.tls))
+                                                  f"not answer PING within {handshake_s:g} s", plain))
         if self.o.wait > 0:  # WAIT only where the server has replicas to wait for (ROLE), at most as many
             r = await self._handshake(encode_command(b"ROLE"), handshake_s)
             replicas = len(r[2]) if isinstance(r, list) and len(r) > 2 and r[0] == b"master" else 0
             n = min(self.o.wait, replicas)
             self.wait_command = encode_command(b"WAIT", b"%d" % n, b"%d" % self.o.wait_ms) if n else b""
             self.wait_for = n
+        self.spoke = True
 
     async def _handshake(self, payload: bytes, timeout_s: float):
         """One request of the connect handshake: its reply, ``_TIMEOUT``, or the reason the server

@@ -12,7 +12,7 @@ path drives one connection per client.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
@@ -47,6 +47,22 @@ class ReplicaReadBinding(Binding):
 
     def __init__(self, primary: RedisBinding, replica: RedisBinding) -> None:
         self.primary, self.replica = primary, replica
+        self.replica_lost: str | None = None  # why the replica this client reads from is gone for good
+
+    async def _on_replica(self, call: Callable[[], Awaitable[Status]]) -> Status:
+        """``call()`` (an operation on the replica); a replica gone for good (killed, unreachable) is named as
+        such: the read that found it gone is an ERROR (counted), and the client's next operation stops it
+        (:class:`ConnectionLost`: the point fails naming the lost replica, not "the server")."""
+        if self.replica_lost is not None:
+            raise ConnectionLost(self.replica_lost)
+        try:
+            return self._said(self.replica, await call())
+        except ConnectionLost as exc:
+            o = self.replica.o
+            self.replica_lost = self.last_error = (
+                f"lost the replica {o.host}:{o.port} this client reads from (redis.readfrom=replica; the primary "
+                f"{self.primary.o.host}:{self.primary.o.port} still up): {exc}")
+            return Status.ERROR
 
     def _said(self, b: RedisBinding, st: Status) -> Status:
         """``st``; ``last_error`` is what ``b``, the connection that answered, said of it."""
@@ -68,14 +84,20 @@ class ReplicaReadBinding(Binding):
         await self.replica.close()
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
-        return self._said(self.replica, await self.replica.read(table, key, fields))
+        return await self._on_replica(lambda: self.replica.read(table, key, fields))
 
     async def read_values(self, table: str, key: bytes, fields: Sequence[bytes]) -> tuple[Status, dict[bytes, bytes]]:
-        st, values = await self.replica.read_values(table, key, fields)
-        return self._said(self.replica, st), values
+        got: dict[bytes, bytes] = {}
+
+        async def read() -> Status:
+            st, values = await self.replica.read_values(table, key, fields)
+            got.update(values)
+            return st
+
+        return await self._on_replica(read), got
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
-        return self._said(self.replica, await self.replica.scan(table, start_key, count, fields))
+        return await self._on_replica(lambda: self.replica.scan(table, start_key, count, fields))
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
         return self._said(self.primary, await self.primary.insert(table, key, values))

@@ -20,6 +20,7 @@ FIELDS = 10  # the string attributes field0 … field9 of infra/sphinx/sphinx.co
 
 class SphinxProtocol(ServerProtocol):
     name = "sphinx"
+    duplicate_insert = ("duplicate id '",)  # a real-time index's INSERT of an id it holds
     schemes = ("sphinx",)
     example = "sphinx://host:9306"
     footprint_basis = "rt index ram_bytes + disk_bytes"  # SHOW INDEX … STATUS, every index's

@@ -19,6 +19,7 @@ SHOWN_CFG = ("wal_mode", "memtx_memory", "readahead", "net_msg_max", "listen")
 
 class TarantoolProtocol(ServerProtocol):
     name = "tarantool"
+    duplicate_insert = ("Duplicate key exists in unique index",)  # ER_TUPLE_FOUND
     schemes = ("tarantool",)
     example = "tarantool://host:port"
     footprint_basis = "space bsize + index bsize"  # every user space's tuples and indexes, as Tarantool counts them
