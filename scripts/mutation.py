@@ -81,7 +81,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
-    "ycsbctl/experiment/explain.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
+    "ycsbctl/experiment/explain.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
@@ -101,7 +101,7 @@ TESTS: dict[str, list[str]] = {
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
-    "ycsbctl/results/client_lag.py": ["tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
+    "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
