@@ -127,11 +127,11 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/process.py": ["tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
-    "ycsbctl/telemetry/why.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/host.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/why.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/threads.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/evidence.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
+    "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],

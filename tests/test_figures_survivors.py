@@ -58,3 +58,55 @@ def test_the_single_command_named_is_the_disturbance_that_stalled_longest():
     r = PhaseResult("run", 8, 1000.0, 4, ops={"READ": _summary("READ", {100: 3}),
                                                 "UPDATE": _summary("UPDATE", {500: 1})})
     assert mean_latency_us(r) == 200.0
+
+
+def test_a_strict_window_holds_a_row_nine_tenths_inside_it_not_less():
+    from ycsbctl.telemetry.evidence import rows_in
+    frame = pd.DataFrame({"source": "s", "t_mono": [float(t) for t in range(1, 11)]})
+    # row 7 covers (6, 7]: 0.905 of it inside (3, 6.905) counts, 0.895 inside (3, 6.895) does not
+    assert list(rows_in(frame, "s", 1.0, (3.0, 6.905), strict=True)["t_mono"]) == [4.0, 5.0, 6.0, 7.0]
+    assert list(rows_in(frame, "s", 1.0, (3.0, 6.895), strict=True)["t_mono"]) == [4.0, 5.0, 6.0]
+    # not strict: half of the interval, or of a window shorter than it (0.4 s: 0.2 s of a row)
+    assert list(rows_in(frame, "s", 1.0, (3.79, 4.19))["t_mono"]) == [4.0]
+    assert list(rows_in(frame, "s", 1.0, (3.81, 4.21))["t_mono"]) == [5.0]
+
+
+def test_the_hosts_cpu_seconds_are_procs_user_plus_nice_and_system_plus_interrupts():
+    import psutil
+
+    from ycsbctl.telemetry.host import cpu_times
+    ours, theirs = cpu_times(), psutil.cpu_times()
+    ours_after = cpu_times()
+    slack = ours_after["user"] + ours_after["system"] + ours_after["idle"] + ours_after["iowait"] \
+        - ours["user"] - ours["system"] - ours["idle"] - ours["iowait"] + 0.05 * (psutil.cpu_count() or 1)
+    for key, truth in [("user", theirs.user + theirs.nice), ("system", theirs.system + theirs.irq + theirs.softirq),
+                       ("idle", theirs.idle), ("iowait", theirs.iowait), ("steal", theirs.steal)]:
+        assert ours[key] - slack <= truth <= ours_after[key] + slack, (key, ours[key], truth)
+
+
+def test_a_foreign_cpu_that_is_not_a_number_counts_as_none(monkeypatch):
+    from ycsbctl.telemetry.host import HOST_BUSY_ENV
+    from ycsbctl.telemetry.why import foreign_busy
+    monkeypatch.setenv(HOST_BUSY_ENV, "0.005")  # half a % of one core
+    ev = {"evidence": {"host_cores": 1, "host": {"foreign_pct": "n/a", "host_steal_pct": None}}}
+    assert foreign_busy(ev) is None
+    ev["evidence"]["host"]["foreign_pct"] = 0.6
+    assert foreign_busy(ev) == ("other programs used 1% of a core (1% of the host's 1 cores, above 0%) during the "
+                                "point: processes that ended between two scans")
+
+
+def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state():
+    from ycsbctl.telemetry.threads import ThreadReading, role_figures
+    before = {(1, 1): ThreadReading("io", 2.0, 1.5, 9_000_000_000, 700_000_000, 100, 40, start_ticks=5),
+              (1, 2): ThreadReading("io", 1.0, 0.5, 4_000_000_000, 100_000_000, 10, 4, start_ticks=5)}
+    after = {(1, 1): ThreadReading("io", 2.5, 1.75, 9_900_000_000, 900_000_000, 130, 45, "running", "", 5),
+             # a counter that went back (a reused tid) adds nothing, not a nanosecond
+             (1, 2): ThreadReading("io", 1.0, 0.5, 3_000_000_000, 50_000_000, 10, 4, "lock", "futex_wait", 5),
+             (1, 3): ThreadReading("io", 0.25, 0.0, 200_000_000, 0, 3, 0, "lock", "futex_wait", 20),  # born after
+             (1, 4): ThreadReading("io", 50.0, 9.0, 1, 1, 1, 1, "idle", "ep_poll", 1)}  # older, first seen: not counted
+    fig = role_figures(before, after, 2.0, since_ticks=10)["io"]
+    assert fig["threads"] == 3 and (fig["wait_running"], fig["wait_lock"], fig["wait_idle"], fig["wait_io"]) == (1, 2, 0, 0)
+    assert fig["wchan"] == "futex_wait=2"
+    assert fig["oncpu_pct"] == 45.0 + 0.0 + 10.0 and fig["busiest_pct"] == 100 * 0.9 / 2
+    assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 0.0)
+    assert fig["runq_pct"] == 10.0 + 0.0 + 0.0 and (fig["vcsw_per_s"], fig["ivcsw_per_s"]) == (33 / 2, 5 / 2)
