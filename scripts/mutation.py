@@ -197,8 +197,8 @@ TESTS: dict[str, list[str]] = {
     # The report's other findings and figures: the scaling law's line, the why lines, what differs between
     # the servers, the rate (hockey-stick) figure, the resource and footprint figures, the axes.
     "ycsbctl/report/scaling_report.py": ["tests/report/test_scaling_report.py"],
-    "ycsbctl/report/why_report.py": ["tests/report/test_why_findings.py"],
-    "ycsbctl/report/server_traits.py": ["tests/provision/test_target_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/why_report.py": ["tests/test_figures_survivors.py", "tests/report/test_why_findings.py"],
+    "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/rate_plots.py": ["tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/report/resource_plots.py": ["tests/report/test_footprint_table.py", "tests/report/test_report.py",

@@ -110,3 +110,25 @@ def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state()
     assert fig["oncpu_pct"] == 45.0 + 0.0 + 10.0 and fig["busiest_pct"] == 100 * 0.9 / 2
     assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 0.0)
     assert fig["runq_pct"] == 10.0 + 0.0 + 0.0 and (fig["vcsw_per_s"], fig["ivcsw_per_s"]) == (33 / 2, 5 / 2)
+
+
+def test_a_ladder_of_two_points_names_its_peak_and_its_why():
+    from ycsbctl.report.why_report import why_findings
+    points = pd.DataFrame([("workloadb", "redis", 8, 30_000.0, "server CPU"), ("workloadb", "redis", 4, 35_000.0, "locks")],
+                          columns=["workload", "target", "threads", "throughput_mean", "why"])
+    assert why_findings(points, ["redis"]) == ["workloadb: redis at its peak (4 threads): locks."]
+
+
+def test_one_server_with_several_io_threads_is_said_alone():
+    from types import SimpleNamespace
+
+    from ycsbctl.report.server_traits import trait_differences
+
+    def exp(io_threads: int) -> SimpleNamespace:
+        servers = {"valkey": {"kind": "valkey", "traits": {"server": "Valkey", "version": "9.1.2", "io_threads": io_threads}}}
+        return SimpleNamespace(manifest=SimpleNamespace(servers=servers, host={"cores": 2}), docs={}, targets=["valkey"])
+
+    said = trait_differences(exp(4))  # type: ignore[arg-type]
+    assert len(said) == 1 and said[0].startswith("I/O threads: valkey: io-threads 4. A server with more than one I/O "
+                                                 "thread shares the cores with the client on this host's 2 cores")
+    assert trait_differences(exp(1)) == []  # type: ignore[arg-type]
