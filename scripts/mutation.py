@@ -113,7 +113,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
-    "ycsbctl/report/plots.py": ["tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
+    "ycsbctl/report/plots.py": ["tests/test_figures_survivors.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
     # The variant study's names and values (which variant a row is).
     "ycsbctl/results/variants.py": ["tests/experiment/test_sweep_axis.py", "-k", "not test_cli_"],
     # Other load on the host: who is foreign, whose CPU counts.
@@ -200,10 +200,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/why_report.py": ["tests/test_figures_survivors.py", "tests/report/test_why_findings.py"],
     "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/rate_plots.py": ["tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/report/resource_plots.py": ["tests/report/test_footprint_table.py", "tests/report/test_report.py",
+    "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/plot_style.py": ["tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
     "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",

@@ -132,3 +132,109 @@ def test_one_server_with_several_io_threads_is_said_alone():
     assert len(said) == 1 and said[0].startswith("I/O threads: valkey: io-threads 4. A server with more than one I/O "
                                                  "thread shares the cores with the client on this host's 2 cores")
     assert trait_differences(exp(1)) == []  # type: ignore[arg-type]
+
+
+class _Folder:
+    """Just what the resource figures read of an experiment: runs, per-second series, no telemetry."""
+
+    def __init__(self, runs: pd.DataFrame, series: pd.DataFrame | None = None, searches: list | None = None):
+        from types import SimpleNamespace
+        self.runs, self.series = runs, series if series is not None else pd.DataFrame()
+        self.manifest = SimpleNamespace(slo_searches=searches or [], network={})
+
+    def series_of(self, run_id: str) -> pd.DataFrame:
+        return self.series[self.series["run_id"] == run_id].reset_index(drop=True)
+
+    def telemetry_of(self, run_id: str) -> pd.DataFrame:
+        return pd.DataFrame()
+
+    def run_doc(self, run_id: str) -> dict:
+        return {}
+
+
+def test_the_network_used_is_the_busiest_ok_runs_bytes_per_second_in_gbit():
+    from ycsbctl.report.resource_plots import network_used_gbit
+    runs = pd.DataFrame({"target": ["a", "a", "a", "b"], "status": ["ok", "ok", "failed", "ok"],
+                         "net_bytes_per_s_mean": [1.25e9, 0.5e9, 9e9, 250e6]})
+    assert network_used_gbit(_Folder(runs)) == {"a": 10.0, "b": 2.0}  # type: ignore[arg-type]
+
+
+def test_a_cpu_figure_with_only_the_servers_cpu_draws_it():
+    from ycsbctl.report.resource_plots import cpu_figure
+    nan = float("nan")
+    points = pd.DataFrame({"workload": "w", "status": "ok", "target": "a", "threads": [1, 4],
+                           "server_cpu_pct": [40.0, 90.0], "client_cpu_pct": [nan, nan]})
+    fig = cpu_figure(points, "w", None, {"a": "#123456"})
+    assert fig is not None
+    (ax,) = fig.axes
+    drawn = [(list(line.get_xdata()), list(line.get_ydata())) for line in ax.lines if line.get_color() == "#123456"]
+    assert drawn == [([1, 4], [40.0, 90.0])]
+    assert cpu_figure(points.assign(server_cpu_pct=nan), "w", None, {"a": "#123456"}) is None
+
+
+def test_the_time_series_names_the_first_runs_axes():
+    from ycsbctl.report.resource_plots import timeseries_figure
+    series = pd.DataFrame({"run_id": "r1", "op": "OVERALL", "second": [0, 1, 2], "operations": [900, 1000, 1100],
+                           "p99_us": [300.0, 500.0, 400.0], "warmup": [True, False, False]})
+    fig = timeseries_figure(_Folder(pd.DataFrame(), series), {"a": "r1"}, {"a": "#123456"}, "t")  # type: ignore[arg-type]
+    assert fig is not None
+    labels = [ax.get_ylabel() for ax in fig.axes]
+    assert "ops/s (solid)" in labels and "server CPU (% of one core, solid)" in labels
+    assert "p99 latency (µs, dashed)" in labels and "server memory (MiB, dashed)" in labels
+    top = next(ax for ax in fig.axes if ax.get_ylabel() == "ops/s (solid)")
+    assert [list(line.get_ydata()) for line in top.lines] == [[900, 1000, 1100]]
+
+
+def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():
+    from ycsbctl.report.rate_plots import rate_latency_figure
+    runs = pd.DataFrame({"workload": "w", "phase": "run", "target": "a", "threads": 8, "target_rate": [1000.0, 2000.0],
+                         "throughput_ops": [990.0, 1980.0], "all_p50_us": [100.0, 150.0], "all_p99_us": [400.0, 900.0]})
+    tried = [{"achieved_ops": 990.0, "latency_us": 450.0, "passed": True},
+             {"achieved_ops": None, "latency_us": 700.0, "passed": True},
+             {"achieved_ops": 1980.0, "latency_us": 15_000.0, "passed": False},
+             {"achieved_ops": 2500.0, "latency_us": float("nan"), "passed": False},
+             {"achieved_ops": 2600.0, "latency_us": None, "passed": False}]
+    searches = [{"workload": "w", "target": "a", "tried": tried, "slo": "p99<10ms", "found_rate": 1000.0}]
+    fig = rate_latency_figure(_Folder(runs, searches=searches), "w", {"a": "#123456"})  # type: ignore[arg-type]
+    assert fig is not None
+    marks = [tuple(float(v) for v in c.get_offsets()[0]) for c in fig.axes[0].collections if len(c.get_offsets())]
+    assert marks == [(990.0, 450.0), (1980.0, 15_000.0)]
+
+
+def test_the_spectrums_percentile_ticks_stand_at_their_nines():
+    """Each tick ``pNN`` at x = -log10(1 - NN/100), and the drawn curve there is the histogram's percentile."""
+    import math
+
+    from ycsbctl.report.plots import spectrum_figure
+
+    h = hdr.new_histogram()
+    for v, n in {100: 5_000, 300: 4_000, 900: 900, 1_500: 90, 1_900: 9, 2_000: 1}.items():
+        h.record_value(v, n)
+
+    class Exp(_Folder):
+        targets = ["a"]
+
+        def run_doc(self, run_id: str) -> dict:
+            return {"histograms": {"READ": {}}}
+
+        def merged_histogram(self, ids: list, op: str):
+            return h
+
+    runs = pd.DataFrame({"run_id": ["r1"], "workload": "w", "phase": "run", "threads": 8, "status": "ok", "target": "a"})
+    fig = spectrum_figure(Exp(runs), "w", 8, {"a": "#123456"})  # type: ignore[arg-type]
+    assert fig is not None
+    ax = fig.axes[0]
+    ticks = dict(zip([t.get_text() for t in ax.get_xticklabels()], ax.get_xticks()))
+    assert ticks.keys() == {"p50", "p90", "p99", "p99.9", "p99.99"}
+    for label, x in ticks.items():
+        assert math.isclose(x, -math.log10(1 - float(label[1:]) / 100), abs_tol=1e-9), label
+    (line,) = ax.lines
+    xs, ys = list(line.get_xdata()), list(line.get_ydata())
+    assert math.isclose(xs[0], ticks["p50"]) and math.isclose(xs[-1], ticks["p99.99"])
+    assert (ys[0], ys[-1]) == (100, 1_900)  # the 5,000th of 10,000 and the 9,999th
+
+
+def test_a_log_axis_from_targets_more_than_20_times_apart():
+    from ycsbctl.report.plot_style import far_apart
+    assert far_apart(pd.Series([10.0, 201.0, 0.0]))  # 20.1x (a zero is no value)
+    assert not far_apart(pd.Series([10.0, 199.0]))
