@@ -238,3 +238,31 @@ def test_a_log_axis_from_targets_more_than_20_times_apart():
     from ycsbctl.report.plot_style import far_apart
     assert far_apart(pd.Series([10.0, 201.0, 0.0]))  # 20.1x (a zero is no value)
     assert not far_apart(pd.Series([10.0, 199.0]))
+
+
+def test_two_repetitions_whose_logs_are_2_apart_have_the_t_interval_of_a_standard_error_of_1():
+    """ln 1 = 0 and ln e² = 2: the mean log 1, sd √2, standard error exactly 1: the interval is e^(1 ± t)
+    with t scipy's 97.5th percentile of Student's t with 1 degree of freedom (12.706), not a point."""
+    import math
+
+    from scipy import stats as sps
+
+    from ycsbctl.results.stats import interval
+    i = interval([1.0, math.exp(2)])
+    t = float(sps.t.ppf(0.975, 1))
+    assert (i.n, i.centre) == (2, math.e)
+    assert math.isclose(i.low, math.exp(1 - t), rel_tol=1e-9) and math.isclose(i.high, math.exp(1 + t), rel_tol=1e-9)
+    same = interval([5.0, 5.0, 5.0])
+    assert same.low == same.centre == same.high and math.isclose(same.centre, 5.0) and same.cv == 0.0
+
+
+def test_the_hold_out_check_allows_a_top_point_missed_by_14_9_percent_not_15_1():
+    """Four points on the law exactly (λ 1000, σ 0.05, κ 0.001) and a fifth 14.9 % or 15.1 % off it: the
+    law fitted to the four predicts the fifth with that error, and the whole fit is otherwise good."""
+    from ycsbctl.results.scaling import FITS, NO_FIT, fit, usl
+    threads = [1, 2, 4, 8, 16]
+    on = [float(usl(n, 1000.0, 0.05, 0.001)) for n in threads]
+    for miss, said in ((0.149, FITS), (0.151, NO_FIT)):
+        f = fit(threads, [*on[:-1], on[-1] / (1 + miss)])
+        assert abs(f.holdout_error - miss) < 1e-6 and f.r2 > 0.99 and f.max_residual < 0.02
+        assert f.verdict == said, (miss, f)
