@@ -74,7 +74,7 @@ TESTS: dict[str, list[str]] = {
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
     "ycsbctl/stores/chain.py": ["tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
                                 "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
-    "ycsbctl/engine/worker.py": ["tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
+    "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
@@ -125,12 +125,12 @@ TESTS: dict[str, list[str]] = {
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
     "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/process.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
     "ycsbctl/telemetry/why.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/threads.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/wire.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
@@ -302,6 +302,30 @@ NOT_FIGURES: dict[str, str] = {
 EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
         "at exactly 20 drifts numpy's 'higher' 95th percentile is the 20th of 20 (ceil(0.95 x 19) = 19): the largest either way",
+    # report/, results/, telemetry/, engine/ (issue 43)
+    "ycsbctl/engine/worker.py: if len(b) == 0: | 0 -> -1":
+        "an empty batch also gives every client an empty take, and each client's loop breaks on it (n == 0; more() finds "
+        "no chained start in it): the stopping flag only repeats it (== 1, which would stop a one-operation batch, stays scored)",
+    "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
+        "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
+    "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":
+        "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
+    "ycsbctl/results/tables.py: why = first_line(exc)[:160] | 160 -> 161":
+        "how much of the exception's first line a damaged-file warning keeps (as the error-text-cap rule): the file, the "
+        "exception's type and what happens to the file are said in full either way",
+    "ycsbctl/results/tables.py: why = first_line(exc)[:160] | 160 -> 159":
+        "how much of the exception's first line a damaged-file warning keeps (as the error-text-cap rule): the file, the "
+        "exception's type and what happens to the file are said in full either way",
+    "ycsbctl/telemetry/threads.py: def read_file(path: str, size: int = 4096) -> bytes: | 4096 -> 4097":
+        "the default cap is above every file read with it (a thread's /proc status, ~1.5 KB); the children lists, which "
+        "can be longer, are read whole (read_whole)",
+    "ycsbctl/telemetry/threads.py: def read_file(path: str, size: int = 4096) -> bytes: | 4096 -> 4095":
+        "the default cap is above every file read with it (a thread's /proc status, ~1.5 KB); the children lists, which "
+        "can be longer, are read whole (read_whole)",
+    "ycsbctl/telemetry/threads.py: def read_whole(path: str, chunk: int = 4096) -> bytes: | 4096 -> 4097":
+        "the size of each read of a file read to its end: only how it is chunked (seq_file gives whole records per read)",
+    "ycsbctl/telemetry/threads.py: def read_whole(path: str, chunk: int = 4096) -> bytes: | 4096 -> 4095":
+        "the size of each read of a file read to its end: only how it is chunked (seq_file gives whole records per read)",
     "ycsbctl/telemetry/bottleneck.py: if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: "
     "N threads serve clients | Gt -> GtE":
         "io-threads 1 then returns max(own, min(1, limit)), and every store's own cores are at least min(1, limit)",

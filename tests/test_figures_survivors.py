@@ -266,3 +266,99 @@ def test_the_hold_out_check_allows_a_top_point_missed_by_14_9_percent_not_15_1()
         f = fit(threads, [*on[:-1], on[-1] / (1 + miss)])
         assert abs(f.holdout_error - miss) < 1e-6 and f.r2 > 0.99 and f.max_residual < 0.02
         assert f.verdict == said, (miss, f)
+
+
+def test_children_are_listed_at_the_first_read_and_every_third_after_it():
+    """children_every=3: the reads that list the children are the 1st (the priming), the 4th, the 7th…; a
+    child born after the 2nd read is counted from the 4th on (this process is the sampled one)."""
+    import os
+    import subprocess
+    import sys
+
+    from ycsbctl.telemetry.process import ProcessSampler
+
+    sampler = ProcessSampler(os.getpid(), "server-process", 1.0, children_every=3)
+    sampler.prime()
+    base = sampler.sample()["processes"]  # read 2
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert [sampler.sample()["processes"] for _ in range(3)] == [base, base + 1, base + 1]  # reads 3, 4, 5
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_reaps_ss():
+    """A loopback listener; after the priming, 10,000 bytes sent to it: the sampler's bytes per second times
+    its own interval are those 10,000 (the listener's side, whose source port it is, not counted), and
+    each ``ss`` it ran is reaped with its CPU counted."""
+    import socket
+
+    import psutil
+
+    from ycsbctl.telemetry.wire import WireSampler
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)) as client:
+            peer, _ = server.accept()
+            with peer:
+                sampler = WireSampler([port], interval_s=1.0)
+                sampler.prime()
+                t0 = sampler._t_last
+                client.sendall(b"x" * 10_000)
+                got = 0
+                while got < 10_000:
+                    got += len(peer.recv(65536))
+                row = sampler.sample()
+                assert round(row["wire_bytes_per_s"] * (sampler._t_last - t0)) == 10_000
+                assert row["wire_connections"] == 1 and row["wire_packets_per_s"] > 0
+    assert sampler.child_cpu_s > 0
+    assert not [p for p in psutil.Process().children() if p.status() == psutil.STATUS_ZOMBIE]
+
+
+def test_a_processes_children_are_read_whole_however_long_their_list(tmp_path):
+    """The children of this process, against psutil's scan of /proc; and a file longer than one read
+    (9,988 bytes: three reads of 4,096) comes back whole."""
+    import os
+    import subprocess
+    import sys
+
+    import psutil
+
+    from ycsbctl.telemetry.threads import _children, read_whole
+
+    long = tmp_path / "long"
+    long.write_bytes(bytes(range(256)) * 39 + b"end!")
+    assert read_whole(str(long)) == long.read_bytes() and len(long.read_bytes()) == 9_988
+    kids = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]) for _ in range(2)]
+    try:
+        assert sorted(_children(os.getpid())) == sorted(p.pid for p in psutil.Process().children(recursive=True))
+        assert {k.pid for k in kids} <= set(_children(os.getpid()))
+    finally:
+        for k in kids:
+            k.kill()
+            k.wait()
+
+
+def test_a_plug_ins_error_is_placed_in_its_own_innermost_frame_not_pythons_nor_a_librarys(tmp_path):
+    """A plug-in file (outside ycsbctl, Python and site-packages) whose method calls json (Python's) and
+    pandas (an installed library), each raising inside: the frame named is the plug-in's own line."""
+    import importlib.util
+
+    from ycsbctl.engine.worker import _outside_ycsbctl
+
+    (tmp_path / "my_plugin.py").write_text(
+        "import json\nimport pandas as pd\n\n\nclass Shop:\n    def order(self):\n        return json.loads('{')\n\n"
+        "    def price(self):\n        return pd.Timestamp('not a date')\n")
+    spec = importlib.util.spec_from_file_location("my_plugin", tmp_path / "my_plugin.py")
+    assert spec is not None and spec.loader is not None
+    plugin = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plugin)
+    for method, line in (("order", 7), ("price", 10)):
+        try:
+            getattr(plugin.Shop(), method)()
+        except ValueError as exc:
+            assert _outside_ycsbctl(exc) == f"Shop.{method} (my_plugin.py:{line})"
+        else:
+            raise AssertionError(f"{method} raised nothing")
