@@ -306,6 +306,8 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/engine/worker.py: if len(b) == 0: | 0 -> -1":
         "an empty batch also gives every client an empty take, and each client's loop breaks on it (n == 0; more() finds "
         "no chained start in it): the stopping flag only repeats it (== 1, which would stop a one-operation batch, stays scored)",
+    "ycsbctl/experiment/explain.py: stalled = events[events[\"stall_s\"].fillna(0) >= SINGLE_COMMAND_STALL_S] | 0 -> -1":
+        "a disturbance without a stall is below the 0.1 s line as 0 or as -1 (fillna(1), above it, stays scored)",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":

@@ -362,3 +362,19 @@ def test_a_plug_ins_error_is_placed_in_its_own_innermost_frame_not_pythons_nor_a
             assert _outside_ycsbctl(exc) == f"Shop.{method} (my_plugin.py:{line})"
         else:
             raise AssertionError(f"{method} raised nothing")
+
+
+def test_a_servers_endpoint_from_its_runs_only_comes_after_the_plans_and_one_io_thread_reads_too():
+    from types import SimpleNamespace
+
+    from ycsbctl.report.server_traits import server_endpoints, traits_text
+
+    exp = SimpleNamespace(manifest=SimpleNamespace(servers={"b": {"kind": "redis"}, "a": {"kind": "valkey"}}),
+                          docs={"r1": {"target": "c", "endpoint": {"kind": "memcached"}},
+                                "r2": {"target": "a", "endpoint": {"kind": "other"}}}, targets=["a", "b"])
+    assert server_endpoints(exp) == {"a": {"kind": "valkey"}, "b": {"kind": "redis"}, "c": {"kind": "memcached"}}  # type: ignore[arg-type]
+    assert list(server_endpoints(exp)) == ["a", "b", "c"]  # type: ignore[arg-type]
+    one = {"traits": {"io_threads": 1, "io_threads_do_reads": "no"}}
+    assert traits_text(one) == "io-threads 1"
+    one["traits"]["io_threads"] = 2
+    assert traits_text(one) == "io-threads 2 (writes only: io-threads-do-reads no)"
