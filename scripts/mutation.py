@@ -308,6 +308,16 @@ EQUIVALENT: dict[str, str] = {
         "no chained start in it): the stopping flag only repeats it (== 1, which would stop a one-operation batch, stays scored)",
     "ycsbctl/experiment/explain.py: stalled = events[events[\"stall_s\"].fillna(0) >= SINGLE_COMMAND_STALL_S] | 0 -> -1":
         "a disturbance without a stall is below the 0.1 s line as 0 or as -1 (fillna(1), above it, stays scored)",
+    "ycsbctl/telemetry/host.py: if elapsed <= 0: | LtE -> Lt":
+        "two CLOCK_BOOTTIME readings a scan of /proc apart (milliseconds) differ, and the clock never goes back: elapsed is never 0 nor in (-1, 0]; <= 1, which would drop every interval under a second, stays scored",
+    "ycsbctl/telemetry/host.py: if elapsed <= 0: | 0 -> -1":
+        "two CLOCK_BOOTTIME readings a scan of /proc apart (milliseconds) differ, and the clock never goes back: elapsed is never 0 nor in (-1, 0]; <= 1, which would drop every interval under a second, stays scored",
+    "ycsbctl/telemetry/host.py: cgroup = read_file(f\"/proc/{pid}/cgroup\", 4096).decode(errors=\"replace\") | 4096 -> 4097":
+        "a read cap above a process's cgroup file (one line per hierarchy: a few hundred bytes): either cap reads it whole",
+    "ycsbctl/telemetry/host.py: cgroup = read_file(f\"/proc/{pid}/cgroup\", 4096).decode(errors=\"replace\") | 4096 -> 4095":
+        "a read cap above a process's cgroup file (one line per hierarchy: a few hundred bytes): either cap reads it whole",
+    "ycsbctl/telemetry/evidence.py: if not throughput_ops or throughput_ops <= 0: | LtE -> Lt":
+        "at 0 the first test (not throughput_ops) already returns",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":

@@ -378,3 +378,86 @@ def test_a_servers_endpoint_from_its_runs_only_comes_after_the_plans_and_one_io_
     assert traits_text(one) == "io-threads 1"
     one["traits"]["io_threads"] = 2
     assert traits_text(one) == "io-threads 2 (writes only: io-threads-do-reads no)"
+
+
+def test_the_evidence_figures_by_hand():
+    """The roles worth reading (the busiest, then 0.5 % of a core and more), a side's totals to the
+    hundredth, the host's means and its foreign programs' mean share, the wire over readings with
+    connections, and each operation's cost."""
+    from ycsbctl.telemetry.evidence import host_figures, per_operation, side_totals, wire_figures, working
+    from ycsbctl.telemetry.host import HOST_INTERVAL_S
+    from ycsbctl.telemetry.wire import WIRE_INTERVAL_S
+
+    roles = {"main": {"oncpu_pct": 0.1}, "io": {"oncpu_pct": 0.5}, "bio": {"oncpu_pct": 0.499}}
+    assert list(working(roles)) == ["main", "io"]
+    fig = {"oncpu_pct": 10.0, "user_pct": 6.1234, "system_pct": 2.0049, "runq_pct": 0.0, "vcsw_per_s": 1.0,
+           "ivcsw_per_s": 2.0}
+    totals = side_totals({"a": fig, "b": {**fig, "user_pct": 1.0}})
+    assert (totals["user_pct"], totals["system_pct"], totals["kernel_share"]) == (7.12, 4.01, 0.3602)
+    dt = HOST_INTERVAL_S
+    host = pd.DataFrame({"source": "host", "t_mono": [dt, 2 * dt, 3 * dt], "host_user_pct": [10.0, 20.0, 40.126],
+                         "foreign_top": ["bench=50.0;x=10.0", "bench=30.0", None]})
+    got = host_figures(host, (0.0, 3 * dt))
+    assert got["host_user_pct"] == 23.38 and got["samples"] == 3
+    assert got["foreign_top"] == {"bench": round(80.0 / 3, 1), "x": round(10.0 / 3, 1)}
+    w = WIRE_INTERVAL_S
+    wire = pd.DataFrame({"source": "wire", "t_mono": [w, 2 * w, 3 * w], "wire_connections": [0, 4, 4],
+                         "wire_bytes_per_s": [9e9, 1000.0, 3000.0], "wire_packets_per_s": [9e9, 10.0, 30.0],
+                         "wire_minrtt_ms": [9.0, 0.05, None]})
+    assert wire_figures(wire, (0.0, 3 * w)) == {"bytes_per_s": 2000.0, "packets_per_s": 20.0, "minrtt_ms": 0.05}
+    # 150 % of a core at 7,000 ops/s: 1.5 s of CPU per s over 7,000 operations = 214.286 µs each
+    cost = per_operation(150.0, {"bytes_per_s": 1_234_567.0, "packets_per_s": 33_333.0}, 7_000.0)
+    assert cost == {"server_cpu_us_per_op": 214.286, "wire_bytes_per_op": 176.367, "wire_packets_per_op": 4.762}
+    assert per_operation(150.0, {}, 0.0) == {} and per_operation(150.0, {}, -5.0) == {}
+
+
+def test_the_hosts_cpu_seconds_from_a_stat_line_whose_every_field_differs():
+    import os
+
+    from ycsbctl.telemetry.host import cpu_times_of
+    tick = 1.0 / os.sysconf("SC_CLK_TCK")
+    got = cpu_times_of(b"cpu  1000 70 500 90000 200 30 11 5 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\nintr 1\n")
+    assert got == {"user": 1000 * tick + 70 * tick, "system": 500 * tick + 30 * tick + 11 * tick,
+                   "idle": 90000 * tick, "iowait": 200 * tick, "steal": 5 * tick}
+    old = cpu_times_of(b"cpu  1000 70 500 90000\n")  # a kernel before iowait: the rest are zeros
+    assert (old["user"], old["iowait"], old["steal"]) == (1000 * tick + 70 * tick, 0.0, 0.0)
+
+
+def test_the_hosts_scan_reads_a_process_as_psutil_does_and_its_shares_add_up_to_the_cores(monkeypatch):
+    """scan(): a child's name, parent, user + system CPU (it spent 0.2 s of CPU reading /dev/urandom, so
+    its system time is large, its waited children's none) and start, as psutil reads them; a HostSampler's
+    five shares of the host's CPU over an interval add up to 100 % per core; with no busy-share setting the
+    default 10 %."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    from ycsbctl.telemetry.host import HOST_BUSY_ENV, HOST_BUSY_SHARE, HostSampler, host_busy_share, scan
+
+    busy = ("import os, time\nf = open('/dev/urandom', 'rb', 0)\nwhile time.process_time() < 0.2:\n"
+            "    f.read(1 << 20)\n"
+            "print('done', flush=True)\ntime.sleep(30)\n")
+    child = subprocess.Popen([sys.executable, "-c", busy], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "done\n"
+        p = psutil.Process(child.pid)
+        name, ppid, cpu_s, start = scan()[child.pid]
+        t = p.cpu_times()
+        assert (name, ppid) == (p.name(), os.getpid()) and t.system > 0.08
+        assert abs(cpu_s - (t.user + t.system)) <= 0.02
+        assert abs(psutil.boot_time() + start / os.sysconf("SC_CLK_TCK") - p.create_time()) < 0.05
+    finally:
+        child.kill()
+        child.wait()
+    sampler = HostSampler(lambda: [])
+    sampler.prime()
+    time.sleep(0.3)
+    row = sampler.sample()
+    total = sum(row[f"host_{k}_pct"] for k in ("user", "system", "iowait", "steal", "idle"))
+    cores = psutil.cpu_count()
+    assert 0.8 * 100 * cores <= total <= 1.2 * 100 * cores, (total, cores)
+    monkeypatch.delenv(HOST_BUSY_ENV, raising=False)
+    assert host_busy_share() == HOST_BUSY_SHARE
