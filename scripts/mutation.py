@@ -318,6 +318,14 @@ EQUIVALENT: dict[str, str] = {
         "a read cap above a process's cgroup file (one line per hierarchy: a few hundred bytes): either cap reads it whole",
     "ycsbctl/telemetry/evidence.py: if not throughput_ops or throughput_ops <= 0: | LtE -> Lt":
         "at 0 the first test (not throughput_ops) already returns",
+    "ycsbctl/telemetry/threads.py: stat = read_file(base + \"stat\", 1024) | 1024 -> 1025":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/threads.py: stat = read_file(base + \"stat\", 1024) | 1024 -> 1023":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/host.py: s = read_file(f\"/proc/{name}/stat\", 1024) | 1024 -> 1025":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/host.py: s = read_file(f\"/proc/{name}/stat\", 1024) | 1024 -> 1023":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":

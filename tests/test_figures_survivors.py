@@ -461,3 +461,19 @@ def test_the_hosts_scan_reads_a_process_as_psutil_does_and_its_shares_add_up_to_
     assert 0.8 * 100 * cores <= total <= 1.2 * 100 * cores, (total, cores)
     monkeypatch.delenv(HOST_BUSY_ENV, raising=False)
     assert host_busy_share() == HOST_BUSY_SHARE
+
+
+def test_io_threads_are_said_for_one_server_of_two_and_shared_cores_only_for_a_server_on_this_host():
+    from types import SimpleNamespace
+
+    from ycsbctl.report.server_traits import trait_differences
+
+    def exp(servers: dict) -> SimpleNamespace:
+        return SimpleNamespace(manifest=SimpleNamespace(servers=servers, host={"cores": 2}), docs={}, targets=list(servers))
+
+    alone = exp({"v": {"traits": {"io_threads": 2}}})
+    said = trait_differences(alone)  # type: ignore[arg-type]
+    assert len(said) == 1 and said[0].startswith("I/O threads: v: io-threads 2. A server with more than one")
+    # the server with four I/O threads runs on a host of its own: nothing shares the client's cores
+    remote = exp({"a": {"traits": {"io_threads": 1}}, "b": {"host": "10.0.0.2", "traits": {"io_threads": 4}}})
+    assert trait_differences(remote) == ["I/O threads: a: io-threads 1; b: io-threads 4."]  # type: ignore[arg-type]
