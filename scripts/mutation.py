@@ -326,6 +326,10 @@ EQUIVALENT: dict[str, str] = {
         "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
     "ycsbctl/telemetry/host.py: s = read_file(f\"/proc/{name}/stat\", 1024) | 1024 -> 1023":
         "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/wire.py: proc.returncode = 0  # reaped above | 0 -> -1":
+        "only marks the Popen as done (wait4 reaped it) so that it does not wait again; nothing reads the code",
+    "ycsbctl/telemetry/wire.py: if elapsed <= 0: | 0 -> -1":
+        "two monotonic readings with an ss run between them (milliseconds) are never equal nor in (-1, 0]",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":

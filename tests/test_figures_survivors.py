@@ -289,9 +289,10 @@ def test_children_are_listed_at_the_first_read_and_every_third_after_it():
 
 
 def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_reaps_ss():
-    """A loopback listener; after the priming, 10,000 bytes sent to it: the sampler's bytes per second times
-    its own interval are those 10,000 (the listener's side, whose source port it is, not counted), and
-    each ``ss`` it ran is reaped with its CPU counted."""
+    """A loopback listener; after the priming, 10,000 bytes sent to it on one connection and 500 out, 300
+    back on one opened since: the sampler's bytes per second times its own interval are those 10,800 (the
+    listener's side, whose source port it is, not counted), and each ``ss`` it ran is reaped with its CPU
+    counted."""
     import socket
 
     import psutil
@@ -310,9 +311,24 @@ def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_rea
                 got = 0
                 while got < 10_000:
                     got += len(peer.recv(65536))
-                row = sampler.sample()
-                assert round(row["wire_bytes_per_s"] * (sampler._t_last - t0)) == 10_000
-                assert row["wire_connections"] == 1 and row["wire_packets_per_s"] > 0
+                # a second connection born after the priming counts from zero: 500 bytes out, 300 back
+                with socket.create_connection(("127.0.0.1", port)) as late:
+                    other, _ = server.accept()
+                    with other:
+                        late.sendall(b"y" * 500)
+                        got = 0
+                        while got < 500:
+                            got += len(other.recv(65536))
+                        other.sendall(b"z" * 300)
+                        got = 0
+                        while got < 300:
+                            got += len(late.recv(65536))
+                        row = sampler.sample()
+                elapsed = sampler._t_last - t0
+                assert round(row["wire_bytes_per_s"] * elapsed) == 10_000 + 500 + 300
+                packets = row["wire_packets_per_s"] * elapsed  # a whole number of segments, at least one each way
+                assert abs(packets - round(packets)) < 1e-6 and round(packets) >= 4
+                assert row["wire_connections"] == 2
     assert sampler.child_cpu_s > 0
     assert not [p for p in psutil.Process().children() if p.status() == psutil.STATUS_ZOMBIE]
 
@@ -477,3 +493,15 @@ def test_io_threads_are_said_for_one_server_of_two_and_shared_cores_only_for_a_s
     # the server with four I/O threads runs on a host of its own: nothing shares the client's cores
     remote = exp({"a": {"traits": {"io_threads": 1}}, "b": {"host": "10.0.0.2", "traits": {"io_threads": 4}}})
     assert trait_differences(remote) == ["I/O threads: a: io-threads 1; b: io-threads 4."]  # type: ignore[arg-type]
+
+
+def test_ss_output_is_read_per_connection_and_an_absent_counter_is_zero():
+    from ycsbctl.telemetry.wire import min_rtts_ms, parse_ss
+    text = (b"0      0      127.0.0.1:58874 127.0.0.1:6379\n"
+            b"\t bbr wscale:10,10 rtt:0.027/0.015 bytes_sent:100 bytes_acked:101 bytes_received:7 segs_out:3 "
+            b"segs_in:2 data_segs_out:1 minrtt:0.006\n"
+            b"0      0      127.0.0.1:58880 127.0.0.1:6379\n"
+            b"\tcubic rtt:0.5/0.2 segs_out:1 segs_in:1 minrtt:0.25\n")  # nothing sent nor received yet
+    assert parse_ss(text) == {(b"127.0.0.1:58874", b"127.0.0.1:6379"): (100, 7, 3, 2),
+                              (b"127.0.0.1:58880", b"127.0.0.1:6379"): (0, 0, 1, 1)}
+    assert min_rtts_ms(text) == [0.006, 0.25]

@@ -52,10 +52,12 @@ def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_
     deployment by its settings in the manifest."""
     import json
 
-    from ycsbctl.report.cost_table import cost_sections
+    from ycsbctl.report.cost_table import cost_absence, cost_sections
     from ycsbctl.report.verdict_table import ratio_text
     from ycsbctl.results.frames import load
 
+    plain = load(synthetic_experiment)  # no target is a deployment: no table, and nothing to say of its absence
+    assert cost_sections(plain) == [] and cost_absence(plain) == ""
     path = synthetic_experiment / "manifest.json"
     manifest = json.loads(path.read_text())
     manifest["servers"]["mongodb"]["settings"] = {"appendonly": "yes"}
