@@ -5,6 +5,8 @@ in scripts/mutation.py lists this file first."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from ycsbctl.results import histogram as hdr
@@ -451,7 +453,14 @@ def test_the_hosts_scan_reads_a_process_as_psutil_does_and_its_shares_add_up_to_
 
     import psutil
 
-    from ycsbctl.telemetry.host import HOST_BUSY_ENV, HOST_BUSY_SHARE, HostSampler, host_busy_share, scan
+    from ycsbctl.telemetry.host import (
+        HOST_BUSY_ENV,
+        HOST_BUSY_SHARE,
+        HostSampler,
+        host_busy_share,
+        in_container,
+        scan,
+    )
 
     busy = ("import os, time\nf = open('/dev/urandom', 'rb', 0)\nwhile time.process_time() < 0.2:\n"
             "    f.read(1 << 20)\n"
@@ -475,6 +484,10 @@ def test_the_hosts_scan_reads_a_process_as_psutil_does_and_its_shares_add_up_to_
     total = sum(row[f"host_{k}_pct"] for k in ("user", "system", "iowait", "steal", "idle"))
     cores = psutil.cpu_count()
     assert 0.8 * 100 * cores <= total <= 1.2 * 100 * cores, (total, cores)
+    for part in ("ours", "kernel", "foreign"):  # each a part of what the host ran: none above all its cores
+        assert 0.0 <= row[f"{part}_pct"] <= 1.2 * 100 * cores, (part, row)
+    mine = Path(f"/proc/{os.getpid()}/cgroup").read_text().split("\n")[0]  # this process's own cgroup line
+    assert in_container(os.getpid(), [mine]) and not in_container(os.getpid(), ["0123456789abcdef-not-here"])
     monkeypatch.delenv(HOST_BUSY_ENV, raising=False)
     assert host_busy_share() == HOST_BUSY_SHARE
 
