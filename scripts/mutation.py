@@ -75,14 +75,14 @@ TESTS: dict[str, list[str]] = {
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
     "ycsbctl/stores/chain.py": ["tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
                                 "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
-    "ycsbctl/engine/worker.py": ["tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
+    "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
-    "ycsbctl/experiment/explain.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
+    "ycsbctl/experiment/explain.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
@@ -102,19 +102,19 @@ TESTS: dict[str, list[str]] = {
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
-    "ycsbctl/results/client_lag.py": ["tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
+    "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
     # Intervals, tests and verdicts between targets (issue 42).
-    "ycsbctl/results/stats.py": ["tests/results/test_stats.py"],
+    "ycsbctl/results/stats.py": ["tests/test_figures_survivors.py", "tests/results/test_stats.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
     "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
-    "ycsbctl/results/scaling.py": ["tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
+    "ycsbctl/results/scaling.py": ["tests/test_figures_survivors.py", "tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
     # What the report and the console show of them: each cell's interval text, the first screen, the bars.
     "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
-    "ycsbctl/report/plots.py": ["tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
+    "ycsbctl/report/plots.py": ["tests/test_figures_survivors.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
     # The variant study's names and values (which variant a row is).
     "ycsbctl/results/variants.py": ["tests/experiment/test_sweep_axis.py", "-k", "not test_cli_"],
     # Other load on the host: who is foreign, whose CPU counts.
@@ -126,13 +126,13 @@ TESTS: dict[str, list[str]] = {
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
     "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/process.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
-    "ycsbctl/telemetry/why.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/host.py": ["tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/evidence.py": ["tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
+    "ycsbctl/telemetry/why.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/threads.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/wire.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
@@ -198,13 +198,13 @@ TESTS: dict[str, list[str]] = {
     # The report's other findings and figures: the scaling law's line, the why lines, what differs between
     # the servers, the rate (hockey-stick) figure, the resource and footprint figures, the axes.
     "ycsbctl/report/scaling_report.py": ["tests/report/test_scaling_report.py"],
-    "ycsbctl/report/why_report.py": ["tests/report/test_why_findings.py"],
-    "ycsbctl/report/server_traits.py": ["tests/provision/test_target_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/why_report.py": ["tests/test_figures_survivors.py", "tests/report/test_why_findings.py"],
+    "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/rate_plots.py": ["tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/report/resource_plots.py": ["tests/report/test_footprint_table.py", "tests/report/test_report.py",
+    "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/plot_style.py": ["tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
     "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
@@ -303,6 +303,54 @@ NOT_FIGURES: dict[str, str] = {
 EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
         "at exactly 20 drifts numpy's 'higher' 95th percentile is the 20th of 20 (ceil(0.95 x 19) = 19): the largest either way",
+    # report/, results/, telemetry/, engine/ (issue 43)
+    "ycsbctl/engine/worker.py: if len(b) == 0: | 0 -> -1":
+        "an empty batch also gives every client an empty take, and each client's loop breaks on it (n == 0; more() finds "
+        "no chained start in it): the stopping flag only repeats it (== 1, which would stop a one-operation batch, stays scored)",
+    "ycsbctl/experiment/explain.py: stalled = events[events[\"stall_s\"].fillna(0) >= SINGLE_COMMAND_STALL_S] | 0 -> -1":
+        "a disturbance without a stall is below the 0.1 s line as 0 or as -1 (fillna(1), above it, stays scored)",
+    "ycsbctl/telemetry/host.py: if elapsed <= 0: | LtE -> Lt":
+        "two CLOCK_BOOTTIME readings a scan of /proc apart (milliseconds) differ, and the clock never goes back: elapsed is never 0 nor in (-1, 0]; <= 1, which would drop every interval under a second, stays scored",
+    "ycsbctl/telemetry/host.py: if elapsed <= 0: | 0 -> -1":
+        "two CLOCK_BOOTTIME readings a scan of /proc apart (milliseconds) differ, and the clock never goes back: elapsed is never 0 nor in (-1, 0]; <= 1, which would drop every interval under a second, stays scored",
+    "ycsbctl/telemetry/host.py: cgroup = read_file(f\"/proc/{pid}/cgroup\", 4096).decode(errors=\"replace\") | 4096 -> 4097":
+        "a read cap above a process's cgroup file (one line per hierarchy: a few hundred bytes): either cap reads it whole",
+    "ycsbctl/telemetry/host.py: cgroup = read_file(f\"/proc/{pid}/cgroup\", 4096).decode(errors=\"replace\") | 4096 -> 4095":
+        "a read cap above a process's cgroup file (one line per hierarchy: a few hundred bytes): either cap reads it whole",
+    "ycsbctl/telemetry/evidence.py: if not throughput_ops or throughput_ops <= 0: | LtE -> Lt":
+        "at 0 the first test (not throughput_ops) already returns",
+    "ycsbctl/telemetry/threads.py: stat = read_file(base + \"stat\", 1024) | 1024 -> 1025":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/threads.py: stat = read_file(base + \"stat\", 1024) | 1024 -> 1023":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/host.py: s = read_file(f\"/proc/{name}/stat\", 1024) | 1024 -> 1025":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/host.py: s = read_file(f\"/proc/{name}/stat\", 1024) | 1024 -> 1023":
+        "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/wire.py: proc.returncode = 0  # reaped above | 0 -> -1":
+        "only marks the Popen as done (wait4 reaped it) so that it does not wait again; nothing reads the code",
+    "ycsbctl/telemetry/wire.py: if elapsed <= 0: | 0 -> -1":
+        "two monotonic readings with an ss run between them (milliseconds) are never equal nor in (-1, 0]",
+    "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
+        "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
+    "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":
+        "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
+    "ycsbctl/results/tables.py: why = first_line(exc)[:160] | 160 -> 161":
+        "how much of the exception's first line a damaged-file warning keeps (as the error-text-cap rule): the file, the "
+        "exception's type and what happens to the file are said in full either way",
+    "ycsbctl/results/tables.py: why = first_line(exc)[:160] | 160 -> 159":
+        "how much of the exception's first line a damaged-file warning keeps (as the error-text-cap rule): the file, the "
+        "exception's type and what happens to the file are said in full either way",
+    "ycsbctl/telemetry/threads.py: def read_file(path: str, size: int = 4096) -> bytes: | 4096 -> 4097":
+        "the default cap is above every file read with it (a thread's /proc status, ~1.5 KB); the children lists, which "
+        "can be longer, are read whole (read_whole)",
+    "ycsbctl/telemetry/threads.py: def read_file(path: str, size: int = 4096) -> bytes: | 4096 -> 4095":
+        "the default cap is above every file read with it (a thread's /proc status, ~1.5 KB); the children lists, which "
+        "can be longer, are read whole (read_whole)",
+    "ycsbctl/telemetry/threads.py: def read_whole(path: str, chunk: int = 4096) -> bytes: | 4096 -> 4097":
+        "the size of each read of a file read to its end: only how it is chunked (seq_file gives whole records per read)",
+    "ycsbctl/telemetry/threads.py: def read_whole(path: str, chunk: int = 4096) -> bytes: | 4096 -> 4095":
+        "the size of each read of a file read to its end: only how it is chunked (seq_file gives whole records per read)",
     "ycsbctl/telemetry/bottleneck.py: if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: "
     "N threads serve clients | Gt -> GtE":
         "io-threads 1 then returns max(own, min(1, limit)), and every store's own cores are at least min(1, limit)",

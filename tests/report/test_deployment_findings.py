@@ -52,10 +52,12 @@ def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_
     deployment by its settings in the manifest."""
     import json
 
-    from ycsbctl.report.cost_table import cost_sections
+    from ycsbctl.report.cost_table import cost_absence, cost_sections
     from ycsbctl.report.verdict_table import ratio_text
     from ycsbctl.results.frames import load
 
+    plain = load(synthetic_experiment)  # no target is a deployment: no table, and nothing to say of its absence
+    assert cost_sections(plain) == [] and cost_absence(plain) == ""
     path = synthetic_experiment / "manifest.json"
     manifest = json.loads(path.read_text())
     manifest["servers"]["mongodb"]["settings"] = {"appendonly": "yes"}
@@ -73,6 +75,12 @@ def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_
             same = main[(main.metric == "throughput") & (main.workload == section["workload"])
                         & (main.threads == row["threads"]) & ~main.at_peak.astype(bool)]
             assert row["cells"][0][0].split(" [")[0] == ratio_text(same.iloc[0]).split(" [")[0]
+    assert [s["reps"] for s in sections] == [2, 2]
+    # a third round at 8 threads of workloada: that section's most rounds behind a cell are 3, the others' 2
+    r = exp.runs
+    third = r[(r.workload == "workloada") & (r.threads == 8) & (r.phase == "run") & (r.repetition == 1)]
+    exp.runs = pd.concat([r, third.assign(repetition=2, throughput_ops=third.throughput_ops * 1.01)], ignore_index=True)
+    assert [s["reps"] for s in cost_sections(exp)] == [3, 2]
 
 
 def test_a_deployment_study_without_a_cost_table_says_why_where_the_table_would_be(synthetic_experiment) -> None:

@@ -189,3 +189,52 @@ def test_a_store_whose_first_load_reads_0_bytes_per_item_takes_its_next_loads_fi
     exp.manifest.workload_footprints[second]["sqlite"]["bytes_per_record"] = 950
     s = store_study(exp)
     assert s is not None and s.bytes_per_item == {"sqlite": 950.0, "postgres": 1400.0}
+
+
+def test_the_headlines_interval_is_welchs_or_the_paired_one_as_the_rounds_were_ordered(study):
+    """The interval of postgres against the fastest (sqlite) on QUERY-1COND, computed here with scipy from
+    runs.csv: Welch's t on the log rates when the rounds ran each target in turn, a paired t on the log
+    ratio per round when they were interleaved."""
+    import copy
+
+    from scipy import stats as sps
+
+    from ycsbctl.report.many_store import store_study_headlines
+    from ycsbctl.results.verdicts import target_verdicts
+
+    runs = pd.read_csv(study.path / "runs.csv")
+    g = runs[runs["workload"] == "media-items-1cond"].sort_values("repetition")
+    pg, sq = (np.log(g.loc[g["target"] == t, "throughput_ops"].to_numpy(float)) for t in ("postgres", "sqlite"))
+    level = float(target_verdicts(study.runs[study.runs["workload"] == "media-items-1cond"], "sqlite")["ci_level"].iloc[0])
+    welch = sps.ttest_ind(pg, sq, equal_var=False).confidence_interval(level)
+    paired = sps.ttest_1samp(pg - sq, 0.0).confidence_interval(level)
+    interleaved = copy.copy(study)
+    interleaved.manifest = copy.deepcopy(study.manifest)
+    interleaved.manifest.plan["run_order"] = "interleaved"
+    for exp, ci in ((study, welch), (interleaved, paired)):
+        m = re.search(r"postgres \d+\.\d+× \[(\d+\.\d+), (\d+\.\d+)\]", store_study_headlines(exp)[0])
+        assert m, store_study_headlines(exp)[0]
+        assert (m[1], m[2]) == (f"{math.exp(ci.low):.2f}", f"{math.exp(ci.high):.2f}")
+    assert f"{math.exp(welch.low):.2f}" != f"{math.exp(paired.low):.2f}"
+
+
+def test_a_store_not_measured_at_the_study_threads_tells_its_last_runs_status_and_error(study):
+    """postgres's two QUERY-1COND rounds: the first degraded, the last failed: the cell is the last's; and a
+    workload named by its file's path is the same study test."""
+    import copy
+
+    from ycsbctl.report.many_store import store_study
+
+    exp = copy.copy(study)
+    exp.manifest = copy.deepcopy(study.manifest)
+    mine = (exp.runs["target"] == "postgres") & (exp.runs["workload"] == "media-items-1cond")
+    exp.runs = exp.runs.copy()
+    exp.runs.loc[mine, "status"] = ["degraded", "failed"]
+    exp.runs.loc[mine, "error"] = ["another benchmark ran", "lost the server"]
+    s = store_study(exp)
+    assert s is not None
+    c = s.cell("1cond", "postgres")
+    assert c is not None and (c.status, c.why) == ("failed", "lost the server")
+    exp.manifest.plan["workloads"] = [f"studies/media/{w}" for w in study.manifest.workloads]
+    by_path = store_study(exp)
+    assert by_path is not None and [(c.test, c.workload) for c in by_path.cells] == [(c.test, c.workload) for c in s.cells]

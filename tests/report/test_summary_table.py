@@ -6,6 +6,7 @@ import io
 import math
 from types import SimpleNamespace
 
+import pandas as pd
 from rich.console import Console
 
 from tests.fixtures.experiments import FAILED_ERROR, build_experiment
@@ -76,6 +77,7 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
     header, rows = _table_rows(buf.getvalue(), "workloada")
     col = {name: i for i, name in enumerate(header)}
     assert [h for h in header if "p50/p99" in h] == ["read p50/p99 ms", "update p50/p99 ms"]
+    assert not (pd.to_numeric(runs["target_rate"]).fillna(0) > 0).any() and "offered ops/s" not in header  # unpaced
     assert len(rows) == runs.groupby(["threads", "target"]).ngroups == 4
     for (threads, target), pts in runs.groupby(["threads", "target"]):
         row = next(r for r in rows if r[col["threads"]] == str(threads) and r[col["target"]] == target)

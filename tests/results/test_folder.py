@@ -242,3 +242,18 @@ def test_the_overall_summary_is_every_operation_merged_and_without_histograms_th
     o2 = overall_summary(bare)
     main = max((read, update), key=lambda s: s.operations)
     assert o2 is not None and o2.percentiles_us == main.percentiles_us and o2.max_us == o.max_us
+
+
+def test_resuming_a_folder_whose_manifest_is_damaged_names_the_file_and_the_runs_and_changes_nothing(tmp_path):
+    manifest, runs = build_runs(workloads=("workloadb",), threads=(8,), repetitions=1, skipped=False)
+    folder = _write(tmp_path, runs[:1], manifest)
+    folder.close()
+    partial = tmp_path / ".exp.partial"
+    (partial / "manifest.json").write_text('{"experiment_id": ')
+    before = sorted(p.name for p in partial.rglob("*"))
+    with pytest.raises(UserError) as e:
+        ResultFolder.reopen(tmp_path / "exp")
+    said = str(e.value)
+    assert said.startswith(f"{partial}/manifest.json is damaged (") and e.value.exit_code == 1
+    assert said.endswith(f"): the runs are in {partial}/runs; restore the manifest from a copy to resume this folder")
+    assert sorted(p.name for p in partial.rglob("*")) == before and not (tmp_path / "exp").exists()

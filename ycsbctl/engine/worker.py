@@ -486,8 +486,9 @@ def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, 
 
 def _outside_ycsbctl(exc: BaseException) -> str | None:
     """Where ``exc`` was raised in a workload plug-in's own code (``Class.method (file.py:12)``: the
-    innermost frame of its traceback that is neither ycsbctl's, Python's nor an installed library's);
-    None when it went through no such frame (ycsbctl's own bug, or a built-in workload's)."""
+    innermost frame of its traceback in a Python source file that is neither ycsbctl's, Python's nor an
+    installed library's: a compiled library's frame names its .pyx); None when it went through no such
+    frame (ycsbctl's own bug, or a built-in workload's)."""
     if not isinstance(exc, Exception):
         return None
     ours = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep, os.path.dirname(os.__file__) + os.sep)
@@ -495,7 +496,8 @@ def _outside_ycsbctl(exc: BaseException) -> str | None:
     tb = exc.__traceback__
     while tb is not None:
         path = tb.tb_frame.f_code.co_filename
-        if not path.startswith(ours) and not path.startswith("<") and f"{os.sep}site-packages{os.sep}" not in path:
+        # a plug-in is Python source; a compiled library's frame names its .pyx (pandas' parsing.pyx), relative
+        if path.endswith(".py") and not path.startswith(ours) and f"{os.sep}site-packages{os.sep}" not in path:
             found = f"{tb.tb_frame.f_code.co_qualname} ({os.path.basename(path)}:{tb.tb_lineno})"
         tb = tb.tb_next
     return found

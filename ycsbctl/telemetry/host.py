@@ -51,7 +51,13 @@ def host_busy_share() -> float | None:
 def cpu_times() -> dict[str, float]:
     """The host's CPU seconds since boot (all cores): user (+nice), system (+irq, softirq), iowait,
     steal, idle."""
-    f = [int(x) * _TICK_S for x in read_file("/proc/stat", 512).split(b"\n", 1)[0].split()[1:]]
+    return cpu_times_of(read_file("/proc/stat", 512))
+
+
+def cpu_times_of(stat: bytes) -> dict[str, float]:
+    """:func:`cpu_times` from the text of /proc/stat (its first line: ``cpu`` and ticks of user, nice,
+    system, idle, iowait, irq, softirq, steal…; an older kernel's shorter line ends in zeros)."""
+    f = [int(x) * _TICK_S for x in stat.partition(b"\n")[0].split()[1:]]
     f += [0.0] * (8 - len(f))
     return {"user": f[0] + f[1], "system": f[2] + f[5] + f[6], "idle": f[3], "iowait": f[4], "steal": f[7]}
 

@@ -85,6 +85,19 @@ def read_file(path: str, size: int = 4096) -> bytes:
         os.close(fd)
 
 
+def read_whole(path: str, chunk: int = 4096) -> bytes:
+    """The whole of a /proc file that one read may not hold: a process's children list is one read of
+    at most ``chunk`` bytes per call (a PostgreSQL of 1,000 connections lists ~6 KB of pids)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        parts = []
+        while part := os.read(fd, chunk):
+            parts.append(part)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def role_of(comm: str, main: bool) -> str:
     """A thread's role: ``main`` for a root process's main thread, else its name without trailing
     digits and separators (``io_thd_3`` → ``io_thd``)."""
@@ -149,7 +162,7 @@ def _children(pid: int) -> list[int]:
             continue
         for t in tids:
             try:
-                kids = [int(k) for k in read_file(f"/proc/{p}/task/{t}/children").split()]
+                kids = [int(k) for k in read_whole(f"/proc/{p}/task/{t}/children").split()]
             except OSError:
                 continue
             out += kids
