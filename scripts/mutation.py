@@ -213,7 +213,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/binding_set.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/http1.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
     # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
-    "ycsbctl/stores/mysql41.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
+    "ycsbctl/stores/mysql41.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
@@ -239,7 +239,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
     "ycsbctl/stores/mariadb/store.py": ["tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py", "-k", "mariadb"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
-    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/http.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
@@ -249,7 +249,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_sphinx.py"],
 }
