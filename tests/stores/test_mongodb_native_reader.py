@@ -97,3 +97,51 @@ def test_a_length_below_the_header_is_out_of_step_on_both_paths(path, length):
     garbage = struct.pack("<iiii", length, 1, 7, 2013) + b"\x00" * 40
     getattr(proto, path)(garbage)
     assert proto.transport.closed and not answered
+
+
+class _Waiter:
+    """A request's future: answered once, or already given up (a timeout) when ``done``."""
+
+    def __init__(self, done: bool = False) -> None:
+        self.given_up, self.result = done, None
+
+    def done(self) -> bool:
+        return self.given_up or self.result is not None
+
+    def set_result(self, body) -> None:
+        assert self.result is None
+        self.result = body
+
+
+@pytest.mark.parametrize("path", ["framed", "parsed"])
+def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_cut(path):
+    """Replies go in order to the requests whose ids they answer, with their kind-0 body as ``bson``
+    encoded it; one to a request that timed out is counted late and answers no other; a reply to an
+    id nothing waits for, a body of another kind or another opcode ends the connection."""
+    from ycsbctl.stores.mongodb.wire import OP_MSG, _OpMsgProtocol
+
+    assert OP_MSG == 2013  # the wire protocol's OP_MSG opcode
+    bodies = [bson.encode(doc) for doc, _, _ in PLAIN]
+    stream = b"".join(_message(i + 1, b) for i, b in enumerate(bodies))
+    for cut in (1, 7, 16, 20, 21, 22, 333, len(stream)):
+        proto = _OpMsgProtocol()
+        proto.transport = _Transport()
+        waiters = [_Waiter(done=(i == 2)) for i in range(len(bodies))]
+        proto.waiters.extend((i + 1, w) for i, w in enumerate(waiters))
+        for i in range(0, len(stream), cut):
+            getattr(proto, path)(stream[i:i + cut])
+        got = [w.result for w in waiters]
+        assert got == [b if i != 2 else None for i, b in enumerate(bodies)], cut
+        assert proto.late == 1 and not proto.waiters and not proto.transport.closed, cut
+    for bad in (_message(8, bodies[0]), _message(7, b"\x05\x00\x00\x00", kind=1), _message(7, bodies[0], opcode=1),
+                struct.pack("<iiiiI", 20, 99, 7, 2013, 0)):  # another id, a kind-1 section, OP_REPLY, no section
+        proto = _OpMsgProtocol()
+        proto.transport = _Transport()
+        w = _Waiter()
+        proto.waiters.append((7, w))
+        getattr(proto, path)(bad)
+        assert proto.transport.closed and w.result is None, bad
+    proto = _OpMsgProtocol()
+    proto.transport = _Transport()
+    getattr(proto, path)(_message(1, bodies[0]))  # nothing asked
+    assert proto.transport.closed
