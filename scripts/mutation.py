@@ -143,7 +143,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/elasticsearch/stats.py": ["tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/redis/info.py": ["tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
     # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
-    "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings_edges.py", "tests/report/test_deployment_findings.py"],
     "ycsbctl/stores/mongodb/status.py": ["tests/telemetry/test_samplers.py"],
     # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
@@ -223,7 +223,7 @@ TESTS: dict[str, list[str]] = {
     # and records: the footprint per record).
     "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
-    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replicas.py"],
     "ycsbctl/stores/redis/store.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_native_reader.py", "tests/stores/test_mongodb_wire_chain.py",
