@@ -301,6 +301,9 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13: | Lt -> LtE":
+        "in the head's walk a packet after the column count is a column definition, whose first byte is the length "
+        "of its catalog, always 'def' (0x03), or the EOF: no 0xFE packet of 9 bytes can come there",
     "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
         "at exactly 20 drifts numpy's 'higher' 95th percentile is the 20th of 20 (ceil(0.95 x 19) = 19): the largest either way",
     "ycsbctl/telemetry/bottleneck.py: if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: "

@@ -160,6 +160,11 @@ def test_a_chains_whole_reply_is_skimmed_and_anything_else_parsed_to_its_own_wai
     p.data_received(data[10:] + ok(3))  # two replies in one read: parsed, each to its own waiter
     assert (a.skims, a.replies) == ([2], []) and b.skims == [] and c.skims == []
     assert b.replies[0].rows == 2 and c.replies[0].affected == 3 and not p.waiters and not p.buf
+    d, e = Chain(), Chain()
+    p.waiters.extend([d, e])
+    p.data_received(ok(1))  # a write's OK and a read that found nothing: skimmed too, as 0 rows
+    p.data_received(result_set(NAMES, []))
+    assert (d.skims, d.replies, e.skims, e.replies) == ([0], [], [0], [])
     f = asyncio.get_event_loop_policy().new_event_loop().create_future()
     p.waiters.append(f)  # not a chain: a future, never skimmed
     p.data_received(ok(4))
