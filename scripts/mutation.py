@@ -450,6 +450,18 @@ EQUIVALENT: dict[str, str] = {
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",
 }
+# Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.
+_URL_INTERVAL = "def __init__(self, url: str, interval_s: float = 1.0) -> None:"
+for _module, _line in (("redis/info.py", _URL_INTERVAL),
+                       ("redis/info.py", "def __init__(self, urls: list[str], interval_s: float = 1.0) -> None:"),
+                       ("sphinx/stats.py", _URL_INTERVAL), ("mongodb/status.py", _URL_INTERVAL),
+                       ("clickhouse/stats.py", _URL_INTERVAL), ("postgresql/stats.py", _URL_INTERVAL),
+                       ("mariadb/stats.py", _URL_INTERVAL),
+                       ("elasticsearch/stats.py",
+                        "def __init__(self, url: str, interval_s: float = 1.0, index: str = INDEX) -> None:")):
+    for _to in ("1.01", "0.99"):
+        EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1.0 -> {_to}"] = \
+            f"a default no caller uses: every store's samplers() passes the telemetry interval ({_module})"
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
                 ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
