@@ -172,6 +172,10 @@ def test_the_wire_protocol_serves_plain_urls_and_pymongo_the_rest():
 
     assert wire_eligible("mongodb://127.0.0.1:27017/ycsb?w=1&journal=false", {})
     assert wire_eligible("mongodb://h/ycsb?tls=true&tlsCAFile=/ca.crt&tlsAllowInvalidHostnames=true", {})  # TLS too
+    every = ("w=1&journal=false&j=false&wtimeoutMS=100&directConnection=true&connectTimeoutMS=1000&socketTimeoutMS=1000"
+             "&serverTimeoutMS=1000&serverSelectionTimeoutMS=1000&appName=x&maxPoolSize=1&readPreference=primary&tls=true"
+             "&ssl=true&tlsCAFile=/ca.crt&tlsAllowInvalidCertificates=false&tlsAllowInvalidHostnames=false&tlsInsecure=false")
+    assert wire_eligible(f"mongodb://h/ycsb?{every}", {})  # every option the wire path knows, at once
     for url in ("mongodb://u:pw@127.0.0.1/ycsb", "mongodb://a:1,b:2/ycsb", "mongodb+srv://c.example/ycsb",
                 "mongodb://h/ycsb?replicaSet=rs0", "mongodb://h/ycsb?tls=true&tlsCertificateKeyFile=/me.pem",
                 "mongodb://h/?readPreference=secondary"):

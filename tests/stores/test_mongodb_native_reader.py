@@ -145,3 +145,13 @@ def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_
     proto.transport = _Transport()
     getattr(proto, path)(_message(1, bodies[0]))  # nothing asked
     assert proto.transport.closed
+    big = bson.encode({"_id": "user1", "field0": bson.Binary(b"a" * (17 << 20))})  # a length with a 4th byte
+    for body in (big, b""):  # and a kind-0 section with nothing in it: framed as the compiled reader frames it
+        proto = _OpMsgProtocol()
+        proto.transport = _Transport()
+        w = _Waiter()
+        proto.waiters.append((9, w))
+        message = _message(9, body)
+        getattr(proto, path)(message[:len(message) // 2])
+        getattr(proto, path)(message[len(message) // 2:])
+        assert w.result == body and not proto.transport.closed and not proto.buf
