@@ -121,6 +121,7 @@ def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_
     from ycsbctl.stores.mongodb.wire import OP_MSG, _OpMsgProtocol
 
     assert OP_MSG == 2013  # the wire protocol's OP_MSG opcode
+    assert _OpMsgProtocol.data_received is _OpMsgProtocol.framed  # built: the compiled reader frames every read
     bodies = [bson.encode(doc) for doc, _, _ in PLAIN]
     stream = b"".join(_message(i + 1, b) for i, b in enumerate(bodies))
     for cut in (1, 7, 16, 20, 21, 22, 333, len(stream)):
