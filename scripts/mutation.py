@@ -301,6 +301,12 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of periods (and the times past the window are dropped "
+        "on the next line): any nearby epsilon does the same",
+    "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of periods (and the times past the window are dropped "
+        "on the next line): any nearby epsilon does the same",
     "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13: | Lt -> LtE":
         "in the head's walk a packet after the column count is a column definition, whose first byte is the length "
         "of its catalog, always 'def' (0x03), or the EOF: no 0xFE packet of 9 bytes can come there",
