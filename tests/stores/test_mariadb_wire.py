@@ -185,3 +185,82 @@ def test_columns_of_every_length_encoding_are_read_whole_and_the_next_one_after_
     big = (1 << 32) + 7  # an 8-byte length: read as a number, not a whole 4 GiB value
     assert lenenc(b"x" + _lenenc_int(big) + b"y", 1) == (big, 10)
     assert lenenc(_lenenc_int(65_535), 0) == (65_535, 3) and lenenc(_lenenc_int(65_536), 0) == (65_536, 4)
+
+
+def test_a_0xfe_packet_under_16_mib_ends_the_rows_and_one_of_16_mib_is_a_row():
+    """The end of the rows is a 0xFE packet shorter than the protocol's largest (0xFFFFFF bytes, which
+    splits a longer one): an OK of 0xFFFFFE bytes still ends them."""
+    long_ok = b"\xfe\x00\x00\x02\x00\x00\x00" + b"i" * (0xFFFFFE - 7)  # an OK with a long info text
+    r, p = _parse([HEAD + packet(_lenenc_str(b"user1") + _lenenc_str(b"a"), 4) + packet(long_ok, 5)])
+    assert (r.rows, r.error) == (1, None) and not p.waiters and p.state == 0
+
+
+@pytest.mark.parametrize(("op", "reply", "status"), [
+    ("read", (1, b"r", 0, None), "OK"), ("read", (0, None, 0, None), "NOT_FOUND"),
+    ("update", (0, None, 1, None), "OK"), ("update", (0, None, 0, None), "NOT_FOUND"),
+    ("delete", (0, None, 2, None), "OK"), ("insert", (0, None, 0, None), "OK"),
+    ("read", (0, None, 0, "boom (error 1)"), "ERROR"), ("update", (0, None, 1, "boom (error 1)"), "ERROR")])
+def test_a_replys_status_is_rows_for_a_read_rows_matched_for_a_write_and_error_first(op, reply, status):
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.mariadb.wire import Reply
+    from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
+
+    b = MariaWireBinding("mysql://root@127.0.0.1:3306/ycsb", 1.0)
+    code = {"read": READ, "update": UPDATE, "delete": DELETE, "insert": INSERT}[op]
+    assert b.status(code, Reply(*reply)) is Status[status]
+    assert (b.last_error == f"MariaDB: {reply[3]}") is (reply[3] is not None)
+
+
+def test_only_a_url_without_a_password_or_options_but_tls_ones_takes_the_wire_path():
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.mariadb.wire import wire_eligible
+
+    assert wire_eligible("mysql://root@h:3306/ycsb", {})
+    assert wire_eligible("mysql://root@h:3306/ycsb?SSL=true&ssl_ca=/ca.crt&ssl_verify_cert=false", {})
+    for url in ("mysql://root:pw@h:3306/ycsb", "mysql://root@h:3306/ycsb?charset=latin1"):
+        assert not wire_eligible(url, {}), url
+    assert not wire_eligible("mysql://root@h/ycsb", {"mariadb.driver": "asyncmy"})
+    assert wire_eligible("mysql://root@h/ycsb", {"mariadb.driver": " Wire "})
+    with pytest.raises(UserError, match="mariadb.driver=wire needs a mysql://user@host:port/db URL"):
+        wire_eligible("mysql://root:pw@h/ycsb", {"mariadb.driver": "wire"})
+    with pytest.raises(UserError, match="mariadb.driver=pymysql: use auto, wire or asyncmy"):
+        wire_eligible("mysql://root@h/ycsb", {"mariadb.driver": "pymysql"})
+    with pytest.raises(UserError, match="ssl=maybe, ssl_verify_cert=true in a MySQL URL"):
+        wire_eligible("mysql://root@h/ycsb?ssl=maybe", {})
+
+
+def test_a_plugins_statement_goes_with_its_values_quoted_and_its_rows_come_back():
+    """``sql`` against a loopback server speaking the protocol: the statement sent is the text with each
+    ``?`` filled as Connector/J fills it (NULL, a number, a quoted string), and the reply's rows are
+    read back whole (a result set of two rows, with a NULL)."""
+    sent: list[bytes] = []
+    rows = HEAD + packet(_lenenc_str(b"user1") + _lenenc_str(b"a"), 4) + packet(b"\xfb" + _lenenc_str(b"b"), 5) \
+        + packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
+
+    async def main():
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(_greeting(0x0008 | 0x0100))
+            for reply in (packet(b"\x00\x00\x00\x02\x00\x00\x00", 2), rows, OK_MATCHED):
+                head = await reader.readexactly(4)
+                sent.append(await reader.readexactly(int.from_bytes(head[:3], "little")))
+                writer.write(reply)
+                await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        b = MariaWireBinding(f"mysql://root@127.0.0.1:{server.sockets[0].getsockname()[1]}/ycsb", 2.0)
+        try:
+            await b.connect()
+            got = [await b.sql("SELECT ?, ? FROM t WHERE a = ? AND b = ?", (None, 5, "it's", "x\\y")),
+                   await b.sql("UPDATE t SET a = 1 WHERE b = ?", ("z",))]
+            with pytest.raises(ValueError, match="1 parameters for 2 placeholders"):
+                await b.sql("SELECT ? + ?", (1,))
+            return got
+        finally:
+            await b.close()
+            server.close()
+
+    (status, got_rows, matched), (status2, none, matched2) = asyncio.run(main())
+    assert sent[1] == b"\x03SELECT NULL, 5 FROM t WHERE a = 'it\\'s' AND b = 'x\\\\y'"
+    assert sent[2] == b"\x03UPDATE t SET a = 1 WHERE b = 'z'"
+    assert (status, got_rows, matched) == (0, [(b"user1", b"a"), (None, b"b")], 0)
+    assert (status2, none, matched2) == (0, [], 1)
