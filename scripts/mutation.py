@@ -302,6 +302,12 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 31 -> 30":
+        "a batch of 2**30 documents or more is more than one reply's 16 MiB holds: with singleBatch the server "
+        "returns what fits either way (a bucket holds far fewer)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 1 -> 2":
+        "a batch of 2**30 documents or more is more than one reply's 16 MiB holds: with singleBatch the server "
+        "returns what fits either way (a bucket holds far fewer)",
     "ycsbctl/stores/mongodb/pymongo_binding.py: return u.path.lstrip(\"/\").split(\"?\")[0] or \"ycsb\" | 0 -> -1":
         "urlparse has already cut the query off the path: it holds no '?', so its one piece is [0] and [-1]",
     "ycsbctl/stores/redis/binding.py: powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key))) | 32 -> 33":
