@@ -221,7 +221,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mongodb/disturb.py": ["tests/experiment/test_disturb_truth.py", "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
-    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replicas.py"],
