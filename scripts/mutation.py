@@ -302,6 +302,10 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/stores/postgresql/wire.py: n = _I16.unpack_from(body)[0] | 0 -> -1":
+        "a Struct of one int16 unpacks to a 1-tuple: [-1] is [0]",
+    "ycsbctl/stores/postgresql/wire.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
+        "a Struct of one int32 unpacks to a 1-tuple: [-1] is [0]",
     "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 31 -> 30":
         "a batch of 2**30 documents or more is more than one reply's 16 MiB holds: with singleBatch the server "
         "returns what fits either way (a bucket holds far fewer)",
