@@ -302,9 +302,6 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
-    "ycsbctl/stores/mongodb/wire_chain.py: if op == READ: | Eq -> NotEq":
-        "swapped, a read's reply (a cursor) fails the write branch's tests and a write's (no cursor) the read "
-        "branch's: each falls through to bson.decode and the same rules, so only the in-place shortcut is lost",
     "ycsbctl/stores/postgresql/wire.py: n = _I16.unpack_from(body)[0] | 0 -> -1":
         "a Struct of one int16 unpacks to a 1-tuple: [-1] is [0]",
     "ycsbctl/stores/postgresql/wire.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
