@@ -224,3 +224,29 @@ def test_an_error_says_its_sqlstate_and_what_to_do_where_the_message_does_not():
     assert error_text(b"SERROR\x00\x00") == "error (SQLSTATE ?)"
     assert row_values(struct.pack(">h", 3) + struct.pack(">i", -1) + struct.pack(">i", 2) + b"ab"
                       + struct.pack(">i", 0)) == [None, b"ab", b""]
+
+
+def test_a_start_up_error_the_server_closed_after_is_why_the_connection_closed_and_nothing_else_is():
+    refused = _msg(b"E", b"SFATAL\x00C3D000\x00Mdatabase \"nope\" does not exist\x00\x00")  # no ReadyForQuery follows
+    p = _PgProtocol()
+    p.data_received(refused)
+    p.connection_lost(None)
+    assert p.lost == 'closed by the server: database "nope" does not exist (SQLSTATE 3D000)'
+    p = _PgProtocol()
+    start_up = Waiter()
+    p.waiters.append(start_up)
+    p.data_received(_msg(b"R", struct.pack(">i", 5) + b"salt"))  # a password asked: said to the start-up
+    p.connection_lost(None)
+    assert start_up.result.error == PASSWORD_ASKED and p.lost == "connection closed by the server"
+    p = _PgProtocol()
+    p.unsolicited("ERROR: terminating connection due to administrator command")
+    p.connection_lost(None)  # no start-up error: what the server said unasked is why
+    assert p.lost == "closed by the server: ERROR: terminating connection due to administrator command"
+    p = _PgProtocol()
+    p.unsolicited("the first word")
+    p.data_received(refused)
+    p.connection_lost(None)
+    assert p.lost == "closed by the server: the first word"
+    p = _PgProtocol()
+    p.connection_lost(None)
+    assert p.lost == "connection closed by the server"
