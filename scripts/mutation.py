@@ -211,7 +211,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/binding.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
     "ycsbctl/stores/binding_set.py": ["tests/stores/test_watchdog.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
-    "ycsbctl/stores/http1.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
     # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
     "ycsbctl/stores/mysql41.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
