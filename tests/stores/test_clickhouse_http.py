@@ -1,0 +1,43 @@
+"""ClickHouse's HTTP pieces without a server: a statement framed as HTTP/1.1 frames it, a chunked reply's
+rows as http.client reads its body, a whole 200 reply's rows told by its frame (-1 for anything else), an
+error said in the server's words without its C++ noise."""
+
+from __future__ import annotations
+
+from tests.stores.test_http1 import _reference
+from ycsbctl.stores.clickhouse.http import Reply, quote, request, whole_rows
+from ycsbctl.stores.http1 import parse
+
+
+def _reply(status: bytes, body: bytes) -> bytes:
+    chunked = (b"%x\r\n%b\r\n" % (len(body), body) if body else b"") + b"0\r\n\r\n"
+    return b"HTTP/1.1 " + status + b"\r\nTransfer-Encoding: chunked\r\nKeep-Alive: timeout=3\r\n\r\n" + chunked
+
+
+def test_a_statement_is_a_post_of_its_sql_framed_by_its_length():
+    sql = b"SELECT * FROM usertable WHERE YCSB_KEY = 'user1'"
+    head, _, body = request(b"/?database=ycsb", sql).partition(b"\r\n\r\n")
+    assert head.split(b"\r\n") == [b"POST /?database=ycsb HTTP/1.1", b"Host: clickhouse", b"Content-Length: %d" % len(sql)]
+    assert body == sql
+    assert quote(b"o'reilly \\ co") == b"o\\'reilly \\\\ co" and quote(b"plain") == b"plain"
+
+
+def test_a_whole_200_replys_rows_are_told_by_its_frame_as_http_client_reads_its_body():
+    for body in (b"", b"user1\tvalue\n", b"a\n" * 50):
+        data = _reply(b"200 OK", body)
+        status, read = _reference(data)
+        r, used = parse(data, Reply)
+        assert (r.status, r.body, used, r.rows()) == (status, read, len(data), read.count(b"\n"))
+        assert whole_rows(data) == (1 if read else 0)
+        for cut in range(1, len(data)):
+            assert whole_rows(data[:cut]) == -1, cut
+    assert whole_rows(_reply(b"404 Not Found", b"Code: 60")) == -1
+    assert whole_rows(_reply(b"200 OK", b"x\n") + b"HTTP/1.1") == -1
+
+
+def test_an_error_is_the_servers_message_without_its_cxx_noise_or_the_status_when_empty():
+    text = (b"Code: 60, e.displayText() = DB::Exception: Table default.nope doesn't exist., "
+            b"e.what() = DB::Exception\n")
+    assert Reply(404, text).error() == "Code: 60, DB::Exception: Table default.nope doesn't exist."
+    assert Reply(500, b"  \n").error() == "HTTP 500"
+    assert Reply(400, b"Syntax error\n").error() == "Syntax error"
