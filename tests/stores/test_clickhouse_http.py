@@ -4,7 +4,7 @@ error said in the server's words without its C++ noise."""
 
 from __future__ import annotations
 
-from tests.stores.test_http1 import _reference
+from tests.fixtures.http_reference import http_client_reading
 from ycsbctl.stores.clickhouse.http import Reply, quote, request, whole_rows
 from ycsbctl.stores.http1 import parse
 
@@ -25,7 +25,7 @@ def test_a_statement_is_a_post_of_its_sql_framed_by_its_length():
 def test_a_whole_200_replys_rows_are_told_by_its_frame_as_http_client_reads_its_body():
     for body in (b"", b"user1\tvalue\n", b"a\n" * 50):
         data = _reply(b"200 OK", body)
-        status, read = _reference(data)
+        status, read = http_client_reading(data)
         r, used = parse(data, Reply)
         assert (r.status, r.body, used, r.rows()) == (status, read, len(data), read.count(b"\n"))
         assert whole_rows(data) == (1 if read else 0)

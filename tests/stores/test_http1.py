@@ -4,26 +4,10 @@ reads, takes exactly its own bytes (the next reply follows), and is None until i
 
 from __future__ import annotations
 
-import http.client
-import io
-
 import pytest
 
+from tests.fixtures.http_reference import http_client_reading
 from ycsbctl.stores.http1 import HttpReply, parse
-
-
-class _Socket:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    def makefile(self, mode: str) -> io.BytesIO:
-        return io.BytesIO(self.data)
-
-
-def _reference(data: bytes) -> tuple[int, bytes]:
-    r = http.client.HTTPResponse(_Socket(data))  # type: ignore[arg-type]
-    r.begin()
-    return r.status, r.read()
 
 
 def _chunked(body: bytes, sizes: list[int], ext: bool = False) -> bytes:
@@ -47,7 +31,7 @@ REPLIES = [
 
 @pytest.mark.parametrize("data", REPLIES, ids=range(len(REPLIES)))
 def test_a_reply_is_read_as_http_client_reads_it_taking_its_own_bytes_and_none_until_whole(data):
-    status, body = _reference(data)
+    status, body = http_client_reading(data)
     r, used = parse(data + REPLIES[1], HttpReply)
     assert (r.status, r.body, used) == (status, body, len(data))
     for cut in range(len(data)):
