@@ -245,7 +245,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
-    "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],

@@ -41,3 +41,17 @@ def test_an_error_is_the_servers_message_without_its_cxx_noise_or_the_status_whe
     assert Reply(404, text).error() == "Code: 60, DB::Exception: Table default.nope doesn't exist."
     assert Reply(500, b"  \n").error() == "HTTP 500"
     assert Reply(400, b"Syntax error\n").error() == "Syntax error"
+
+
+def test_a_read_built_from_its_cached_head_is_the_request_built_from_the_statement():
+    from ycsbctl.stores.clickhouse.binding import ClickHouseBinding
+    from ycsbctl.stores.clickhouse.layout import Statements
+
+    sql = Statements("ycsb", [f"FIELD{i}" for i in range(10)])
+    b = ClickHouseBinding("127.0.0.1", 8123, sql, 1.0)
+    keys = [b"user1", b"user22", b"us'r3", b"us\\r4", b"user12345", b"o'reilly\\1", b"user67890"]
+    for table in ("usertable", "other"):
+        for key in keys * 2:  # the second time through, each key length's head is known
+            built = request(sql.path, sql.read(table) % quote(key))
+            assert b.read_request(table, key) == built, (table, key)
+            assert built.endswith(b"'" + quote(key) + b"'")
