@@ -8,6 +8,7 @@ import struct
 
 import pytest
 
+from tests.fixtures.mysql_packets import lenenc_int
 from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
 from ycsbctl.stores.mysql41 import lenenc, packet, quote, row_values
 
@@ -166,25 +167,15 @@ def test_the_handshake_asks_for_deprecate_eof_only_of_a_server_that_offers_it(de
     assert flags & 512 and flags & 2  # PROTOCOL_41, CLIENT_FOUND_ROWS (rows matched, as Connector/J)
 
 
-def _lenenc_int(n: int) -> bytes:
-    """``n`` as the protocol encodes a length: one byte below 251, else 0xFC/0xFD/0xFE and 2, 3 or 8 bytes."""
-    if n < 251:
-        return bytes((n,))
-    for head, size in ((0xFC, 2), (0xFD, 3), (0xFE, 8)):
-        if n < 1 << (8 * size):
-            return bytes((head,)) + n.to_bytes(size, "little")
-    raise ValueError(n)
-
-
 def test_columns_of_every_length_encoding_are_read_whole_and_the_next_one_after_them():
     """A field of 300 bytes has a 2-byte length, one of 70,000 (``fieldlength`` of a big record) a 3-byte
     one; a NULL between them is one 0xFB byte."""
     values = [b"user1", b"b" * 300, None, b"c" * 70_000, b"d"]
-    row = b"".join(b"\xfb" if v is None else _lenenc_int(len(v)) + v for v in values)
+    row = b"".join(b"\xfb" if v is None else lenenc_int(len(v)) + v for v in values)
     assert row_values(row) == values
     big = (1 << 32) + 7  # an 8-byte length: read as a number, not a whole 4 GiB value
-    assert lenenc(b"x" + _lenenc_int(big) + b"y", 1) == (big, 10)
-    assert lenenc(_lenenc_int(65_535), 0) == (65_535, 3) and lenenc(_lenenc_int(65_536), 0) == (65_536, 4)
+    assert lenenc(b"x" + lenenc_int(big) + b"y", 1) == (big, 10)
+    assert lenenc(lenenc_int(65_535), 0) == (65_535, 3) and lenenc(lenenc_int(65_536), 0) == (65_536, 4)
 
 
 def test_a_0xfe_packet_under_16_mib_ends_the_rows_and_one_of_16_mib_is_a_row():
