@@ -218,7 +218,8 @@ TESTS: dict[str, list[str]] = {
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
     "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py"],
-    "ycsbctl/stores/mongodb/disturb.py": ["tests/experiment/test_disturb_truth.py", "-k", "mongo"],
+    "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py", "tests/experiment/test_disturb_truth.py",
+                                          "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
     "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
