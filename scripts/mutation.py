@@ -243,7 +243,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py", "-k", "mariadb"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],

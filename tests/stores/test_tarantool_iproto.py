@@ -109,3 +109,80 @@ def test_a_tuple_of_ycsbs_layout_is_its_name_value_pairs_after_the_key_only_the_
     assert iproto.record_fields(tup, {b"field1", b"field9"}) == {b"field1": b"b"}
     assert iproto.record_fields([b"user1"]) == {} == iproto.record_fields(tup[:2])
     assert iproto.record_fields(tup[:3]) == {b"field0": b"a"}
+
+
+# -- the binding's requests and reply framing (stores/tarantool/binding.py) ---------------------------------
+
+def _binding():
+    from ycsbctl.stores.tarantool.binding import TarantoolBinding, field_positions
+
+    positions = field_positions({"fieldcount": "12", "fieldnameprefix": "f"})
+    assert positions == {b"f%d" % i: i for i in range(12)}
+    return TarantoolBinding("tarantool://127.0.0.1:3301", 1.0, positions, space=600)
+
+
+def test_the_bindings_requests_decode_to_ycsbs_tuple_layout():
+    b = _binding()
+    for key in (b"", b"u", b"user1", b"k" * 31, b"k" * 32, b"k" * 300) * 2:  # str widths; heads cached the 2nd time
+        head, body = _request(b.read_request(key))
+        assert head == {0x00: iproto.SELECT, 0x01: 0} and body == {0x10: 600, 0x11: 0, 0x12: 1, 0x13: 0, 0x14: 0,
+                                                                   0x20: [key]}, key
+    names, values = [b"f10", b"f2", b"zz", b"f0"], [b"a", b"b", b"c", b"d"]
+    head, body = _request(b.insert_request(b"user1", names, values))
+    assert head[0x00] == iproto.INSERT
+    assert body == {0x10: 600, 0x21: [b"user1", b"f0", b"d", b"f2", b"b", b"f10", b"a", b"zz", b"c"]}  # field order
+    head, body = _request(b.update_request(b"user1", [b"f11", b"f0"], [b"x", b"y"]))
+    assert head[0x00] == iproto.UPDATE and body[0x20] == [b"user1"]
+    assert body[0x21] == [[b"=", 23, b"f11"], [b"=", 24, b"x"], [b"=", 1, b"f0"], [b"=", 2, b"y"]]
+    with pytest.raises(ValueError, match="not one of the workload's fields"):
+        b.update_request(b"user1", [b"field0"], [b"x"])
+
+
+def _reply(code: int, sync: int, body: dict) -> bytes:
+    payload = _full_width_header(code, sync, 80) + msgpack.packb(body)
+    return b"\xce" + len(payload).to_bytes(4, "big") + payload
+
+
+class _Waiter:
+    def __init__(self, done: bool = False) -> None:
+        self.given_up, self.result = done, None
+
+    def done(self) -> bool:
+        return self.given_up or self.result is not None
+
+    def set_result(self, r) -> None:
+        self.result = r
+
+
+def test_replies_after_the_greeting_go_to_their_requests_however_the_bytes_are_cut():
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.tarantool.binding import _IProto, status_of
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    greeting = b"Tarantool 2.11.1 (Binary) 5b3e0e52-1c2d-4c7b-8f8b-2c7e3d4f5a6b".ljust(63) + b"\n" + b"salt" * 11
+    greeting = greeting.ljust(iproto.GREETING_BYTES)
+    found = _reply(0, 1, {0x30: [[b"user1", b"f0", b"v"]]})
+    none = _reply(0, 2, {0x30: []})
+    dup = _reply(0x8000 | iproto.ERR_TUPLE_FOUND, 3, {0x31: "Duplicate key exists in unique index 'primary'"})
+    stream = greeting + found + none + dup
+    for cut in (1, 5, 64, 127, 128, 129, 133, 200, len(stream)):
+        p = _IProto()
+        waiters = [_Waiter(), _Waiter(), _Waiter()]
+        p.waiters.extend(waiters)
+        for i in range(0, len(stream), cut):
+            p.data_received(stream[i:i + cut])
+        assert p.greeting == greeting and not p.waiters and not p.buf, cut
+        r1, r2, r3 = (w.result for w in waiters)
+        assert (r1.code, r1.count(), r1.tuples()) == (0, 1, [[b"user1", b"f0", b"v"]])
+        assert (r2.code, r2.count(), r3.code) == (0, 0, 0x8000 | iproto.ERR_TUPLE_FOUND)
+        b = _binding()
+        assert [status_of(READ, r1, b), status_of(UPDATE, r2, b), status_of(INSERT, r2, b)] == \
+            [Status.OK, Status.NOT_FOUND, Status.OK]
+        assert status_of(INSERT, r3, b) == Status.ERROR
+        assert b.last_error == "Tarantool: Duplicate key exists in unique index 'primary'"
+    p = _IProto()
+    p.data_received(greeting)
+    gone = _Waiter(done=True)
+    p.waiters.append(gone)
+    p.data_received(found + dup)  # the first to a request that timed out, the second to nothing
+    assert (p.late, p.stray, p.said) == (1, 1, "Duplicate key exists in unique index 'primary'")
