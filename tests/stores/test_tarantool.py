@@ -139,3 +139,27 @@ def test_the_samplers_memory_is_the_ycsb_spaces_own_bytes_and_its_indexes_and_it
     row = one_sample(TarantoolStatSampler(url))
     assert space > 0 and index > 0 and tuples == 150
     assert (row["db_used_memory_bytes"], row["keys"]) == (space + index, 150)
+
+
+def test_describe_count_and_clear_say_what_net_box_reads_from_the_server(tarantool):
+    url = tarantool.url
+    proto = registry.get("tarantool")
+    truth = json.loads(tarantool_console(url, "local v, cfg = c:eval('return box.info.version, box.cfg') "
+                                              "print(require('json').encode({v = v, cfg = cfg}))"))
+    facts = proto.describe(url)
+    version = truth["v"].split("-")[0]
+    assert (facts.name, facts.version) == (f"Tarantool {version} (wal_mode={truth['cfg']['wal_mode']})", version)
+    assert {k: facts.traits[k] for k in ("wal_mode", "memtx_memory", "readahead", "net_msg_max")} == \
+        {k: truth["cfg"][k] for k in ("wal_mode", "memtx_memory", "readahead", "net_msg_max")}
+    assert "listen" not in facts.traits and facts.config["box.cfg"]["listen"] == truth["cfg"]["listen"]
+    proto.clear(url, "usertable")
+    run_bindings(lambda bs: _insert(bs[0], [b"user1", b"user2", b"user3"]), url)
+    assert proto.count(url, "usertable") == int(tarantool_console(url, "print(c:eval('return box.space.ycsb:len()'))")) == 3
+    proto.clear(url, "usertable")
+    assert proto.count(url, "usertable") == int(tarantool_console(url, "print(c:eval('return box.space.ycsb:len()'))")) == 0
+    assert proto.count(url, "no_such_space") == 0
+
+
+async def _insert(b, keys: list[bytes]) -> None:
+    for key in keys:
+        assert await b.insert("usertable", key, field_values()) == Status.OK
