@@ -190,3 +190,26 @@ def test_a_run_marks_the_cells_a_store_cannot_answer(tmp_path: Path, redis_serve
     assert "×" not in line and "untested ratios" not in line, line
     one = runs[runs["workload"] == "media-items-1cond"]
     assert set(one["target"]) == {"sqlite"}  # redis's 1COND cell was never run
+
+
+def test_an_unordered_page_is_judged_by_its_size_and_members_as_a_scan_finds_them() -> None:
+    from ycsbctl.workload.media_items.contract import Page
+    from ycsbctl.workload.media_items.truth import Truth
+
+    truth = Truth(items(1, ITEMS))
+    q = Query(QUERY_1COND, year_gt=2045, limit=10, offset=3, sort="none")
+    hits = _scan(q)  # the second way: a plain scan of the items
+    want = truth.expected(q)
+    assert want.total == len(hits) > 13 and want.members == frozenset(hits)
+    some = tuple(reversed(hits[-10:]))  # any ten matching items, in any order
+    assert truth.wrong(q, Page(some, len(hits))) is None and truth.wrong(q, Page(some)) is None
+    assert truth.wrong(q, Page(some[:9])) == "9 items on the page, not 10"
+    assert truth.wrong(q, Page(some[:9] + some[:1])) == "10 items on the page, not 10"  # one twice
+    stray = next(i for i in range(ITEMS) if i not in want.members)
+    assert truth.wrong(q, Page(some[:9] + (stray,))) == f"items [{stray}] do not match"
+    assert truth.wrong(q, Page(some, len(hits) + 1)) == f"{len(hits) + 1:,} matching items, not {len(hits):,}"
+    last = Query(QUERY_1COND, year_gt=2045, limit=10, offset=len(hits) - 4, sort="none")
+    assert truth.wrong(last, Page(tuple(hits[:4]))) is None  # the last page holds what is left
+    beyond = Query(QUERY_1COND, year_gt=2045, limit=10, offset=len(hits) + 5, sort="none")
+    assert truth.wrong(beyond, Page(())) is None and truth.wrong(beyond, Page(some[:1])) == \
+        "1 items on the page, not 0"
