@@ -131,3 +131,11 @@ def test_tarantool_takes_a_numeric_space_and_sphinx_its_ten_fields():
     for bad in ({"fieldcount": "11"}, {"fieldnameprefix": "f"}):
         with pytest.raises(UserError, match="ten fields"):
             sphinx.check_properties(None, bad)
+
+
+def test_ycsbs_memcached_binding_is_given_the_host_port_and_timeout_in_ms():
+    store = registry.get("memcached")
+    assert store.ycsb_binding("memcached://10.0.0.2:11311", 2.5) == (
+        "memcached", {"memcached.hosts": "10.0.0.2:11311", "memcached.opTimeoutMillis": "2500"})
+    with pytest.raises(UserError, match="IPv4 addresses and host names only"):
+        store.ycsb_binding("memcached://[::1]:11211", 1.0)
