@@ -250,7 +250,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx.py"],

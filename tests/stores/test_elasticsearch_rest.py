@@ -66,3 +66,74 @@ def test_an_error_reply_says_elasticsearchs_type_and_reason_or_its_first_bytes()
     assert Reply(400, b'{"error": "a plain string"}').error() == 'HTTP 400: {"error": "a plain string"}'
     assert Reply(500, b"").error() == "HTTP 500: " and Reply(200, b"").json() is None
     assert Reply(200, b'{"found": true}').json() == {"found": True}
+
+
+# -- the binding's requests, statuses and reply framing (stores/elasticsearch/binding.py) --------------------
+
+def _split(req: bytes) -> tuple[bytes, dict[bytes, bytes], bytes]:
+    head, _, body = req.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    headers = dict(line.split(b": ", 1) for line in lines[1:])
+    assert int(headers.get(b"Content-Length", b"0")) == len(body)
+    return lines[0], headers, body
+
+
+def test_the_bindings_requests_are_ycsbs_document_api_calls():
+    from ycsbctl.stores.elasticsearch.binding import ElasticsearchBinding
+
+    b = ElasticsearchBinding("127.0.0.1", 9200, "es.ycsb", 1.0)
+    assert _split(b.read_request("usertable", b"user1"))[0] == b"GET /es.ycsb/usertable/user1 HTTP/1.1"
+    line, _, body = _split(b.insert_request("usertable", b"user1", [b"field0", b"field1"], [b'a"', b"b"]))
+    assert line == b"PUT /es.ycsb/usertable/user1/_create HTTP/1.1"
+    assert json.loads(body) == {"key": "user1", "field0": 'a"', "field1": "b"}
+    line, _, body = _split(b.update_request("other", b"user2", [b"field3"], [b"x\\y"]))
+    assert line == b"POST /es.ycsb/other/user2/_update?retry_on_conflict=5 HTTP/1.1"
+    assert json.loads(body) == {"doc": {"field3": "x\\y"}}
+
+
+def test_each_operations_status_is_what_the_document_apis_http_status_says():
+    from ycsbctl.stores.elasticsearch.binding import ERROR, NOT_FOUND, OK, ElasticsearchBinding
+    from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
+
+    b = ElasticsearchBinding("127.0.0.1", 9200, "es.ycsb", 1.0)
+    conflict = json.dumps({"error": {"type": "version_conflict_engine_exception", "reason": "exists"}}).encode()
+    cases = [(READ, 200, OK), (READ, 404, NOT_FOUND), (INSERT, 201, OK), (INSERT, 409, ERROR), (INSERT, 404, ERROR),
+             (UPDATE, 200, OK), (UPDATE, 404, NOT_FOUND), (DELETE, 200, OK), (DELETE, 404, NOT_FOUND), (READ, 201, ERROR)]
+    for op, http, want in cases:
+        b.last_error = None
+        assert b.status(op, Reply(http, conflict)) == want, (op, http)
+        assert (b.last_error == f"Elasticsearch: version_conflict_engine_exception: exists (HTTP {http})") is (want == ERROR)
+
+
+class _Waiter:
+    def __init__(self, done: bool = False) -> None:
+        self.given_up, self.result = done, None
+
+    def done(self) -> bool:
+        return self.given_up or self.result is not None
+
+    def set_result(self, r) -> None:
+        self.result = r
+
+
+def test_replies_reach_their_requests_however_the_bytes_are_cut():
+    from ycsbctl.stores.elasticsearch.binding import _Rest
+
+    found = _reply(200, b'{"_source": {"field0": "a"}}')
+    missing = _reply(404, b'{"found": false}', b"Not Found")
+    stream = found + missing
+    for cut in (1, 10, 50, len(found), len(stream)):
+        p = _Rest()
+        a, b = _Waiter(), _Waiter()
+        p.waiters.extend([a, b])
+        for i in range(0, len(stream), cut):
+            p.data_received(stream[i:i + cut])
+        assert (a.result.status, a.result.json(), b.result.status) == (200, {"_source": {"field0": "a"}}, 404), cut
+        assert not p.buf and not p.waiters
+    p = _Rest()
+    p.waiters.append(_Waiter(done=True))
+    refused = _reply(429, b'{"error": {"type": "es_rejected_execution_exception", "reason": "queue full"}}')
+    p.data_received(found + refused)  # the first to a request that timed out, the second to nothing
+    assert (p.late, p.stray, p.said) == (1, 1, "es_rejected_execution_exception: queue full (HTTP 429)")
+    p.data_received(_reply(200, b"{}"))  # an unasked success: counted, nothing said
+    assert (p.stray, p.said) == (2, "es_rejected_execution_exception: queue full (HTTP 429)")
