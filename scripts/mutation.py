@@ -253,7 +253,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
-    "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sphinx.py"],
 }
 

@@ -203,3 +203,34 @@ def test_the_handshake_response_and_a_query_are_the_protocols_bytes():
     assert handshake_response() == len(body).to_bytes(3, "little") + b"\x01" + body
     assert handshake_response(b"u")[4 + 32:] == b"u\x00\x00"
     assert query(b"SELECT 1") == b"\x09\x00\x00\x00" + bytes((COMMAND.COM_QUERY,)) + b"SELECT 1"
+
+
+# -- the binding's requests and statuses (stores/sphinx/binding.py) --------------------------------------------
+
+def test_the_bindings_requests_number_the_document_and_quote_its_values():
+    from ycsbctl.stores.sphinx.binding import SphinxBinding, document_id
+
+    assert [document_id(k) for k in (b"user0", b"user42", b"user6284781860667377211", b"k_9")] == \
+        [1, 43, 6284781860667377212, 10]
+    for bad in (b"user", b"user42x", b"42user", b""):
+        with pytest.raises(ValueError, match="has no number"):
+            document_id(bad)
+    b = SphinxBinding("127.0.0.1", 9306, 1.0)
+    for key in (b"user0", b"user42", b"k_7", b"user" + b"9" * 18):
+        assert b.read_request(key) == query(b"SELECT * FROM usertable WHERE id = %d" % document_id(key))
+    names, values = [b"field0", b"field1"], [b"it's", b"a\\b"]
+    for _ in range(2):  # the second time from the cached head
+        assert b.insert_request(b"user7", names, values) == query(
+            b"INSERT INTO usertable (id, key_text, ycsb_key, field0, field1) VALUES (8, 'user7', 'user7', "
+            b"'it\\'s', 'a\\\\b')")
+
+
+def test_a_replys_status_is_its_error_first_then_rows_for_a_read():
+    from ycsbctl.stores.sphinx.binding import ERROR, NOT_FOUND, OK, SphinxBinding
+    from ycsbctl.workload.core import INSERT, READ, SCAN
+
+    b = SphinxBinding("127.0.0.1", 9306, 1.0)
+    assert [b.status(READ, Reply(rows=1)), b.status(READ, Reply()), b.status(INSERT, Reply(affected=1)),
+            b.status(SCAN, Reply())] == [OK, NOT_FOUND, OK, OK]
+    assert b.status(INSERT, Reply(error="duplicate id '8' (error 1064)")) == ERROR
+    assert b.last_error == "Sphinx: duplicate id '8' (error 1064)"
