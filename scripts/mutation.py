@@ -303,6 +303,9 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/stores/mysql41.py: if first < 0xFB: | 251 -> 252":
+        "0xFB is no length: the protocol sends it only as a text row's NULL, which row_values reads before lenenc "
+        "(a column count, rows affected and a value's length are never 0xFB)",
     "ycsbctl/stores/memcached/store.py: CLEAR_WAIT_S = 10.0  # how long clear waits for the server to reclaim flushed items | 10.0 -> 10.1":
         "a deadline: clear stops polling as soon as curr_items reads 0 (the crawler reclaims in well under a second); "
         "how long it may wait, not what it finds",

@@ -9,6 +9,7 @@ import struct
 import pytest
 
 from tests.fixtures.mysql_packets import lenenc_int
+from ycsbctl.stores.binding import ConnectionLost
 from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
 from ycsbctl.stores.mysql41 import lenenc, packet, quote, row_values
 
@@ -133,10 +134,10 @@ def test_a_null_column_is_none_and_the_next_one_is_read_after_it():
     assert row_values(b"\xfb" + _lenenc_str(b"b") + b"\xfb") == [None, b"b", None]
 
 
-def _greeting(upper_caps: int) -> bytes:
-    """A protocol-10 greeting as MariaDB 10.11 sends it, with the upper capability flags given."""
+def _greeting(upper_caps: int, lower_caps: int = 0xF7FE) -> bytes:
+    """A protocol-10 greeting as MariaDB 10.11 sends it, with the capability flags given."""
     return packet(b"\x0a" + b"10.11.19-MariaDB\x00" + struct.pack("<I", 7) + b"abcdefgh\x00"
-                  + struct.pack("<HBHH", 0xF7FE, 45, 2, upper_caps) + bytes((21,)) + b"\x00" * 10
+                  + struct.pack("<HBHH", lower_caps, 45, 2, upper_caps) + bytes((21,)) + b"\x00" * 10
                   + b"ijklmnopqrst\x00" + b"mysql_native_password\x00", 0)
 
 
@@ -255,3 +256,43 @@ def test_a_plugins_statement_goes_with_its_values_quoted_and_its_rows_come_back(
     assert sent[2] == b"\x03UPDATE t SET a = 1 WHERE b = 'z'"
     assert (status, got_rows, matched) == (0, [(b"user1", b"a"), (None, b"b")], 0)
     assert (status2, none, matched2) == (0, [], 1)
+
+
+def _first_packet_asked(url: str, lower_caps: int) -> tuple[int, bytes]:
+    """(sequence number, payload) of the client's first packet after a greeting with ``lower_caps``."""
+    asked: list[tuple[int, bytes]] = []
+
+    async def main() -> None:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(_greeting(0x0008 | 0x0100, lower_caps))
+            head = await reader.readexactly(4)
+            asked.append((head[3], await reader.readexactly(int.from_bytes(head[:3], "little"))))
+            writer.write(packet(b"\x00\x00\x00\x02\x00\x00\x00", 2))  # OK (a TLS client reads it as no TLS)
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        b = MariaWireBinding(url % server.sockets[0].getsockname()[1], 2.0)
+        try:
+            await b.connect()
+        except ConnectionLost:
+            pass  # the TLS handshake a fake server cannot finish
+        finally:
+            await b.close()
+            server.close()
+
+    asyncio.run(main())
+    return asked[0]
+
+
+def test_the_handshake_response_and_the_ssl_request_are_the_protocols_bytes():
+    """HandshakeResponse41: capabilities, max packet 16 MiB, utf8mb4 (45), 23 zero bytes, the user, an empty
+    auth response, the database, the auth plugin's name; an SSLRequest: its first 32 bytes with CLIENT_SSL."""
+    seq, body = _first_packet_asked("mysql://bob@127.0.0.1:%d/db1", 0xF7FE)
+    caps, max_packet, charset = struct.unpack_from("<IIB", body)
+    assert (seq, max_packet, charset, body[9:32]) == (1, 1 << 24, 45, bytes(23))
+    assert body[32:] == b"bob\x00" + b"\x00" + b"db1\x00" + b"mysql_native_password\x00"
+    assert caps & 8 and caps & (1 << 19) and not caps & 2048  # CONNECT_WITH_DB, PLUGIN_AUTH; no TLS asked
+    seq, body = _first_packet_asked("mysql://bob@127.0.0.1:%d/db1?ssl=true&ssl_verify_cert=false", 0xF7FE | 0x0800)
+    caps, max_packet, charset = struct.unpack_from("<IIB", body)
+    assert (seq, len(body), max_packet, charset, body[9:]) == (1, 32, 1 << 24, 45, bytes(23)) and caps & 2048
