@@ -232,7 +232,7 @@ def test_a_plugins_statement_goes_with_its_values_quoted_and_its_rows_come_back(
     async def main():
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             writer.write(_greeting(0x0008 | 0x0100))
-            for reply in (packet(b"\x00\x00\x00\x02\x00\x00\x00", 2), rows, OK_MATCHED):
+            for reply in (packet(b"\x00\x00\x00\x02\x00\x00\x00", 2), rows, OK_MATCHED, ERR):
                 head = await reader.readexactly(4)
                 sent.append(await reader.readexactly(int.from_bytes(head[:3], "little")))
                 writer.write(reply)
@@ -243,7 +243,8 @@ def test_a_plugins_statement_goes_with_its_values_quoted_and_its_rows_come_back(
         try:
             await b.connect()
             got = [await b.sql("SELECT ?, ? FROM t WHERE a = ? AND b = ?", (None, 5, "it's", "x\\y")),
-                   await b.sql("UPDATE t SET a = 1 WHERE b = ?", ("z",))]
+                   await b.sql("UPDATE t SET a = 1 WHERE b = ?", ("z",)),
+                   (await b.sql("INSERT INTO t VALUES (1)"), b.last_error)]
             with pytest.raises(ValueError, match="1 parameters for 2 placeholders"):
                 await b.sql("SELECT ? + ?", (1,))
             return got
@@ -251,11 +252,19 @@ def test_a_plugins_statement_goes_with_its_values_quoted_and_its_rows_come_back(
             await b.close()
             server.close()
 
-    (status, got_rows, matched), (status2, none, matched2) = asyncio.run(main())
+    (status, got_rows, matched), (status2, none, matched2), failed = asyncio.run(main())
     assert sent[1] == b"\x03SELECT NULL, 5 FROM t WHERE a = 'it\\'s' AND b = 'x\\\\y'"
     assert sent[2] == b"\x03UPDATE t SET a = 1 WHERE b = 'z'"
     assert (status, got_rows, matched) == (0, [(b"user1", b"a"), (None, b"b")], 0)
     assert (status2, none, matched2) == (0, [], 1)
+    assert failed == ((2, [], 0), "MariaDB: Duplicate entry 'user1' for key 'PRIMARY' (error 1062, SQLSTATE 23000)")
+
+
+def test_a_url_without_a_port_user_or_database_takes_mariadbs_defaults():
+    b = MariaWireBinding("mysql://db.example", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("db.example", 3306, "root", "ycsb")
+    b = MariaWireBinding("mysql://b%40b@[::1]:3307/other", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("::1", 3307, "b@b", "other")
 
 
 def _first_packet_asked(url: str, lower_caps: int) -> tuple[int, bytes]:

@@ -250,3 +250,10 @@ def test_a_start_up_error_the_server_closed_after_is_why_the_connection_closed_a
     p = _PgProtocol()
     p.connection_lost(None)
     assert p.lost == "connection closed by the server"
+
+
+def test_a_url_without_a_port_user_or_database_takes_postgresqls_defaults():
+    b = PgWireBinding("postgresql://db.example", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("db.example", 5432, "postgres", "postgres")
+    b = PgWireBinding("postgresql://y%40c@[::1]:5433/other", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("::1", 5433, "y@c", "other")
