@@ -236,7 +236,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "-k", "mongo"],
     "ycsbctl/stores/memcached/record.py": ["tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
     "ycsbctl/stores/memcached/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
-    "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
+    "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_postgresql_binding_failures.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
                                              "-k", "postgresql"],
     "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
