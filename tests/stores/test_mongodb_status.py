@@ -5,7 +5,11 @@ server leaves out (FerretDB leaves out most) is None."""
 
 from __future__ import annotations
 
+import pytest
+
 from ycsbctl.stores.mongodb.status import cache, counters, database_name, gauges
+
+pytestmark = pytest.mark.truth
 
 STATUS = {
     "mem": {"resident": 37, "virtual": 2000},

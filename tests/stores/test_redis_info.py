@@ -4,6 +4,7 @@ gauges and counters, persistence since the last reading, and the traits that tel
 
 from __future__ import annotations
 
+import pytest
 from redis._parsers.helpers import parse_info
 
 from ycsbctl.stores.redis.info import (
@@ -15,6 +16,8 @@ from ycsbctl.stores.redis.info import (
     replication,
     server_traits,
 )
+
+pytestmark = pytest.mark.truth
 
 
 def _info(text: str) -> dict:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from ycsbctl.stores.binding_set import watchdog
 
 TIMEOUT_S = 0.4
@@ -37,6 +39,7 @@ class Flight:
             self.expired_at, self.expired_on = time.monotonic(), self.looks
 
 
+@pytest.mark.speed
 def test_a_stuck_request_is_expired_after_the_timeout_and_a_moving_one_never():
     async def main() -> tuple[float, Flight, Flight, Flight]:
         stuck, moving, renewed = Flight(), Flight(), Flight()
