@@ -154,7 +154,7 @@ TESTS: dict[str, list[str]] = {
                                    "tests/stores/test_mariadb_wire.py"],
     # The records count of a SQL store (count and clear).
     "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
-    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sqlite_wal_switch.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     # The structure study (online-status): users loaded, members stored, the study's peak.
     "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/ops.py": ["tests/workload/test_online_status.py"],

@@ -1,0 +1,50 @@
+"""Opening a SQLite file another connection holds locked (stores/sqlite/binding.py ``connect``): switching it
+to WAL is tried again until the timeout — it succeeds once the other lets go, and says "locked" in one line
+when it never does; an error other than a lock is said at once. The truth is sqlite3's own view of the file
+(``PRAGMA journal_mode`` read by another connection)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ycsbctl.stores.binding import ConnectionLost
+from ycsbctl.stores.sqlite.binding import connect
+
+
+def _locked(path: Path) -> sqlite3.Connection:
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # let go from a timer thread
+    other.execute("CREATE TABLE IF NOT EXISTS t (a)")
+    other.execute("BEGIN EXCLUSIVE")  # the file's exclusive lock, held until COMMIT
+    return other
+
+
+def test_the_wal_switch_waits_for_a_lock_let_go_within_the_timeout(tmp_path: Path):
+    path = tmp_path / "ycsb.db"
+    other = _locked(path)
+    threading.Timer(0.2, lambda: other.execute("COMMIT")).start()
+    conn = connect(str(path), 5.0)
+    reader = sqlite3.connect(path)
+    assert reader.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    reader.close()
+    conn.close()
+    other.close()
+
+
+@pytest.mark.speed
+def test_a_lock_held_past_the_timeout_is_said_in_one_line(tmp_path: Path):
+    path = tmp_path / "ycsb.db"
+    other = _locked(path)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(ConnectionLost, match=f"cannot open SQLite database {path}: database is locked"):
+            connect(str(path), 0.3)
+        assert time.monotonic() - t0 >= 0.3  # it tried again until the timeout
+    finally:
+        other.close()
+    with pytest.raises(ConnectionLost, match="cannot open SQLite database .*unable to open database file"):
+        connect(str(tmp_path / "no" / "such" / "folder.db"), 5.0)  # not a lock: said at once
