@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from tests.fixtures.wire_waiter import Waiter
 from ycsbctl.stores.elasticsearch.rest import Reply, document, json_string, request, whole_status
 
 
@@ -105,17 +106,6 @@ def test_each_operations_status_is_what_the_document_apis_http_status_says():
         assert (b.last_error == f"Elasticsearch: version_conflict_engine_exception: exists (HTTP {http})") is (want == ERROR)
 
 
-class _Waiter:
-    def __init__(self, done: bool = False) -> None:
-        self.given_up, self.result = done, None
-
-    def done(self) -> bool:
-        return self.given_up or self.result is not None
-
-    def set_result(self, r) -> None:
-        self.result = r
-
-
 def test_replies_reach_their_requests_however_the_bytes_are_cut():
     from ycsbctl.stores.elasticsearch.binding import _Rest
 
@@ -124,14 +114,14 @@ def test_replies_reach_their_requests_however_the_bytes_are_cut():
     stream = found + missing
     for cut in (1, 10, 50, len(found), len(stream)):
         p = _Rest()
-        a, b = _Waiter(), _Waiter()
+        a, b = Waiter(), Waiter()
         p.waiters.extend([a, b])
         for i in range(0, len(stream), cut):
             p.data_received(stream[i:i + cut])
         assert (a.result.status, a.result.json(), b.result.status) == (200, {"_source": {"field0": "a"}}, 404), cut
         assert not p.buf and not p.waiters
     p = _Rest()
-    p.waiters.append(_Waiter(done=True))
+    p.waiters.append(Waiter(done=True))
     refused = _reply(429, b'{"error": {"type": "es_rejected_execution_exception", "reason": "queue full"}}')
     p.data_received(found + refused)  # the first to a request that timed out, the second to nothing
     assert (p.late, p.stray, p.said) == (1, 1, "es_rejected_execution_exception: queue full (HTTP 429)")

@@ -267,41 +267,60 @@ def test_a_url_without_a_port_user_or_database_takes_mariadbs_defaults():
     assert (b.host, b.port, b.user, b.db) == ("::1", 3307, "b@b", "other")
 
 
-def _first_packet_asked(url: str, lower_caps: int) -> tuple[int, bytes]:
-    """(sequence number, payload) of the client's first packet after a greeting with ``lower_caps``."""
-    asked: list[tuple[int, bytes]] = []
-
-    async def main() -> None:
-        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            writer.write(_greeting(0x0008 | 0x0100, lower_caps))
-            head = await reader.readexactly(4)
-            asked.append((head[3], await reader.readexactly(int.from_bytes(head[:3], "little"))))
-            writer.write(packet(b"\x00\x00\x00\x02\x00\x00\x00", 2))  # OK (a TLS client reads it as no TLS)
-            await writer.drain()
-            writer.close()
-
-        server = await asyncio.start_server(serve, "127.0.0.1", 0)
-        b = MariaWireBinding(url % server.sockets[0].getsockname()[1], 2.0)
-        try:
-            await b.connect()
-        except ConnectionLost:
-            pass  # the TLS handshake a fake server cannot finish
-        finally:
-            await b.close()
-            server.close()
-
-    asyncio.run(main())
-    return asked[0]
-
-
 def test_the_handshake_response_and_the_ssl_request_are_the_protocols_bytes():
     """HandshakeResponse41: capabilities, max packet 16 MiB, utf8mb4 (45), 23 zero bytes, the user, an empty
     auth response, the database, the auth plugin's name; an SSLRequest: its first 32 bytes with CLIENT_SSL."""
-    seq, body = _first_packet_asked("mysql://bob@127.0.0.1:%d/db1", 0xF7FE)
+    ((seq, body),), _ = _connect_with_replies([packet(b"\x00\x00\x00\x02\x00\x00\x00", 2)])
     caps, max_packet, charset = struct.unpack_from("<IIB", body)
     assert (seq, max_packet, charset, body[9:32]) == (1, 1 << 24, 45, bytes(23))
     assert body[32:] == b"bob\x00" + b"\x00" + b"db1\x00" + b"mysql_native_password\x00"
     assert caps & 8 and caps & (1 << 19) and not caps & 2048  # CONNECT_WITH_DB, PLUGIN_AUTH; no TLS asked
-    seq, body = _first_packet_asked("mysql://bob@127.0.0.1:%d/db1?ssl=true&ssl_verify_cert=false", 0xF7FE | 0x0800)
+    ((seq, body),), said = _connect_with_replies([b"no TLS here"], 0xF7FE | 0x0800, "?ssl=true&ssl_verify_cert=false")
+    assert said is not None and "TLS handshake failed" in said
     caps, max_packet, charset = struct.unpack_from("<IIB", body)
     assert (seq, len(body), max_packet, charset, body[9:]) == (1, 32, 1 << 24, 45, bytes(23)) and caps & 2048
+
+
+def _connect_with_replies(replies: list[bytes], lower_caps: int = 0xF7FE,
+                          query: str = "") -> tuple[list[tuple[int, bytes]], str | None]:
+    """The client's packets (sequence number, payload) and its ConnectionLost (None: connected) against a
+    server that greets it (with ``lower_caps``), answers each of its packets with the next of ``replies``,
+    then closes."""
+    asked: list[tuple[int, bytes]] = []
+
+    async def main() -> str | None:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(_greeting(0x0008 | 0x0100, lower_caps))
+            for reply in replies:
+                head = await reader.readexactly(4)
+                asked.append((head[3], await reader.readexactly(int.from_bytes(head[:3], "little"))))
+                writer.write(reply)
+                await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        b = MariaWireBinding(f"mysql://bob@127.0.0.1:{server.sockets[0].getsockname()[1]}/db1{query}", 2.0)
+        try:
+            await b.connect()
+            return None
+        except ConnectionLost as lost:
+            return str(lost)
+        finally:
+            await b.close()
+            server.close()
+
+    return asked, asyncio.run(main())
+
+
+def test_a_refused_login_says_the_servers_words_and_an_auth_switch_is_answered_without_a_password():
+    denied = packet(b"\xff\x15\x04#28000Access denied for user 'bob'@'localhost'", 2)
+    _, said = _connect_with_replies([denied])
+    assert said is not None and said.endswith("refused 'bob': Access denied for user 'bob'@'localhost' (error 1045, "
+                                              "SQLSTATE 28000) (give the password in the URL: the asyncmy path is used then)")
+    _, said = _connect_with_replies([denied], lower_caps=0xF7FE | 0x0800)  # a server that offers TLS: say so too
+    assert said.endswith("; or, if the server takes TLS clients only, add ?ssl=true)")
+    switch = packet(b"\xfe" + b"mysql_native_password\x00" + b"abcdefghijklmnopqrst\x00", 2)
+    asked, said = _connect_with_replies([switch, packet(b"\x00\x00\x00\x02\x00\x00\x00", 4)])
+    assert said is None and asked[1] == (3, b"")  # the switch answered with no auth data, the next sequence number
+    _, said = _connect_with_replies([switch, packet(b"\x01\x04", 4)])  # more auth data asked: a method it cannot do
+    assert "an authentication ycsbctl's wire client cannot do" in said

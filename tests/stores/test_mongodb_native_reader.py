@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import bson
 import pytest
 
+from tests.fixtures.wire_waiter import Waiter
 from ycsbctl.native import core
 from ycsbctl.stores.mongodb.wire_chain import reply_status
 from ycsbctl.workload.core import INSERT, READ, UPDATE
@@ -99,20 +100,6 @@ def test_a_length_below_the_header_is_out_of_step_on_both_paths(path, length):
     assert proto.transport.closed and not answered
 
 
-class _Waiter:
-    """A request's future: answered once, or already given up (a timeout) when ``done``."""
-
-    def __init__(self, done: bool = False) -> None:
-        self.given_up, self.result = done, None
-
-    def done(self) -> bool:
-        return self.given_up or self.result is not None
-
-    def set_result(self, body) -> None:
-        assert self.result is None
-        self.result = body
-
-
 @pytest.mark.parametrize("path", ["framed", "parsed"])
 def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_cut(path):
     """Replies go in order to the requests whose ids they answer, with their kind-0 body as ``bson``
@@ -127,7 +114,7 @@ def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_
     for cut in (1, 7, 16, 20, 21, 22, 333, len(stream)):
         proto = _OpMsgProtocol()
         proto.transport = _Transport()
-        waiters = [_Waiter(done=(i == 2)) for i in range(len(bodies))]
+        waiters = [Waiter(done=(i == 2)) for i in range(len(bodies))]
         proto.waiters.extend((i + 1, w) for i, w in enumerate(waiters))
         for i in range(0, len(stream), cut):
             getattr(proto, path)(stream[i:i + cut])
@@ -138,7 +125,7 @@ def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_
                 struct.pack("<iiiiI", 20, 99, 7, 2013, 0)):  # another id, a kind-1 section, OP_REPLY, no section
         proto = _OpMsgProtocol()
         proto.transport = _Transport()
-        w = _Waiter()
+        w = Waiter()
         proto.waiters.append((7, w))
         getattr(proto, path)(bad)
         assert proto.transport.closed and w.result is None, bad
@@ -150,7 +137,7 @@ def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_
     for body in (big, b""):  # and a kind-0 section with nothing in it: framed as the compiled reader frames it
         proto = _OpMsgProtocol()
         proto.transport = _Transport()
-        w = _Waiter()
+        w = Waiter()
         proto.waiters.append((9, w))
         message = _message(9, body)
         getattr(proto, path)(message[:len(message) // 2])

@@ -11,6 +11,7 @@ import struct
 import msgpack
 import pytest
 
+from tests.fixtures.wire_waiter import Waiter
 from ycsbctl.stores.tarantool import iproto
 
 # every boundary of msgpack's integer, string and array widths
@@ -143,17 +144,6 @@ def _reply(code: int, sync: int, body: dict) -> bytes:
     return b"\xce" + len(payload).to_bytes(4, "big") + payload
 
 
-class _Waiter:
-    def __init__(self, done: bool = False) -> None:
-        self.given_up, self.result = done, None
-
-    def done(self) -> bool:
-        return self.given_up or self.result is not None
-
-    def set_result(self, r) -> None:
-        self.result = r
-
-
 def test_replies_after_the_greeting_go_to_their_requests_however_the_bytes_are_cut():
     from ycsbctl.stores.binding import Status
     from ycsbctl.stores.tarantool.binding import _IProto, status_of
@@ -167,7 +157,7 @@ def test_replies_after_the_greeting_go_to_their_requests_however_the_bytes_are_c
     stream = greeting + found + none + dup
     for cut in (1, 5, 64, 127, 128, 129, 133, 200, len(stream)):
         p = _IProto()
-        waiters = [_Waiter(), _Waiter(), _Waiter()]
+        waiters = [Waiter(), Waiter(), Waiter()]
         p.waiters.extend(waiters)
         for i in range(0, len(stream), cut):
             p.data_received(stream[i:i + cut])
@@ -182,7 +172,7 @@ def test_replies_after_the_greeting_go_to_their_requests_however_the_bytes_are_c
         assert b.last_error == "Tarantool: Duplicate key exists in unique index 'primary'"
     p = _IProto()
     p.data_received(greeting)
-    gone = _Waiter(done=True)
+    gone = Waiter(done=True)
     p.waiters.append(gone)
     p.data_received(found + dup)  # the first to a request that timed out, the second to nothing
     assert (p.late, p.stray, p.said) == (1, 1, "Duplicate key exists in unique index 'primary'")
