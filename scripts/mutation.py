@@ -486,6 +486,31 @@ EQUIVALENT: dict[str, str] = {
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",
 }
+# A binding's request number (Binding.seq) is only compared for equality (binding_set.watchdog tells one request
+# from the next by it): counting by 2 tells them apart as well; counting by 0 would not, and stays scored.
+for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.seq += 1"),
+                       ("redis/cluster_chain.py", "node.seq += 1"), ("tarantool/binding.py", "b.seq += 1"),
+                       ("sphinx/binding.py", "b.seq += 1"), ("mongodb/wire_chain.py", "b.seq += 1"),
+                       ("memcached/binding.py", "b.seq += 1"), ("clickhouse/binding.py", "b.seq += 1"),
+                       ("elasticsearch/binding.py", "b.seq += 1")):
+    EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
+        "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
+EQUIVALENT.update({
+    "ycsbctl/stores/mariadb/wire.py: self.left = 0  # column definitions (and the EOF after them) still to come | 0 -> 1":
+        "set from the column count when a result set starts (state 0 to 1), before state 1 reads it",
+    "ycsbctl/stores/mariadb/wire.py: self._done(Reply(self.rows, self.row, 0, error_text(p))) | 0 -> -1":
+        "an error reply's rows matched are never read: status() and sql() look at its error first",
+    "ycsbctl/stores/clickhouse/binding.py: if not self.buf and len(waiters) == 1 and waiters[0].__class__ is _Chain: | 0 -> -1":
+        "with exactly one waiter, waiters[-1] is waiters[0]",
+    "ycsbctl/stores/http1.py: status = int(buf[9:12]) | 9 -> 8":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of ' NNN' is NNN",
+    "ycsbctl/stores/http1.py: status = int(buf[9:12]) | 12 -> 13":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of 'NNN ' is NNN",
+    "ycsbctl/stores/clickhouse/http.py: return 0 if head + 9 == len(data) and data.startswith(b\"0\\r\\n\\r\\n\", head + 4) else 1 | And -> Or":
+        "data ends with '\\r\\n0\\r\\n\\r\\n' (checked above): a 5-byte body is then the empty chunk, and a body that "
+        "starts with it is no longer than it (a chunk size has no leading zero): either test alone says the same",
+})
+
 # Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.
 _URL_INTERVAL = "def __init__(self, url: str, interval_s: float = 1.0) -> None:"
 for _module, _line in (("redis/info.py", _URL_INTERVAL),
