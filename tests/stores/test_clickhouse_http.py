@@ -55,3 +55,25 @@ def test_a_read_built_from_its_cached_head_is_the_request_built_from_the_stateme
             built = request(sql.path, sql.read(table) % quote(key))
             assert b.read_request(table, key) == built, (table, key)
             assert built.endswith(b"'" + quote(key) + b"'")
+
+
+def test_replies_reach_their_requests_and_only_an_unasked_errors_words_are_kept():
+    from tests.fixtures.wire_waiter import Waiter
+    from ycsbctl.stores.clickhouse.binding import _Http
+
+    rows, failed = _reply(b"200 OK", b"user1\tv\n"), _reply(b"404 Not Found", b"Code: 60, e.displayText() = no table")
+    stream = rows + failed
+    for cut in (1, 9, 40, len(rows), len(stream)):
+        p = _Http()
+        a, b = Waiter(), Waiter()
+        p.waiters.extend([a, b])
+        for i in range(0, len(stream), cut):
+            p.data_received(stream[i:i + cut])
+        assert (a.result.status, a.result.rows(), b.result.status, b.result.error()) == (200, 1, 404, "Code: 60, no table")
+        assert not p.waiters and not p.buf
+    p = _Http()
+    p.waiters.append(Waiter(done=True))
+    p.data_received(rows + rows)  # the first to a request that timed out, the second to nothing: no words kept
+    assert (p.late, p.stray, p.said) == (1, 1, None)
+    p.data_received(failed)
+    assert (p.stray, p.said) == (2, "Code: 60, no table")
