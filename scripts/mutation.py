@@ -496,6 +496,8 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/tarantool/binding.py: line = (await self.proto.greeted(self.loop)).split(b\"\\n\", 1)[0]  # type: ignore[arg-type] | 1 -> 2":
+        "only the first piece is kept: it is the same whether the rest is split once or twice",
     "ycsbctl/stores/mariadb/wire.py: self.left = 0  # column definitions (and the EOF after them) still to come | 0 -> 1":
         "set from the column count when a result set starts (state 0 to 1), before state 1 reads it",
     "ycsbctl/stores/mariadb/wire.py: self._done(Reply(self.rows, self.row, 0, error_text(p))) | 0 -> -1":

@@ -170,6 +170,13 @@ def test_replies_after_the_greeting_go_to_their_requests_however_the_bytes_are_c
             [Status.OK, Status.NOT_FOUND, Status.OK]
         assert status_of(INSERT, r3, b) == Status.ERROR
         assert b.last_error == "Tarantool: Duplicate key exists in unique index 'primary'"
+    big = _reply(0, 4, {0x30: [[b"user1", b"f0", b"v" * (17 << 20)]]})  # a frame over 16 MiB: a length's 4 bytes
+    p = _IProto()
+    w = Waiter()
+    p.waiters.append(w)
+    p.data_received(greeting + big[:1000])
+    p.data_received(big[1000:])
+    assert w.result.count() == 1 and len(w.result.tuples()[0][2]) == 17 << 20 and not p.buf
     p = _IProto()
     p.data_received(greeting)
     gone = Waiter(done=True)
