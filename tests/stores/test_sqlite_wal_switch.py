@@ -19,7 +19,7 @@ from ycsbctl.stores.sqlite.binding import connect
 def _locked(path: Path) -> sqlite3.Connection:
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # let go from a timer thread
     other.execute("CREATE TABLE IF NOT EXISTS t (a)")
-    other.execute("BEGIN EXCLUSIVE")  # the file's exclusive lock, held until COMMIT
+    other.execute("BEGIN IMMEDIATE")  # a writer's lock, held until COMMIT: the WAL switch is refused at once
     return other
 
 
@@ -48,3 +48,13 @@ def test_a_lock_held_past_the_timeout_is_said_in_one_line(tmp_path: Path):
         other.close()
     with pytest.raises(ConnectionLost, match="cannot open SQLite database .*unable to open database file"):
         connect(str(tmp_path / "no" / "such" / "folder.db"), 5.0)  # not a lock: said at once
+
+
+def test_a_file_already_in_wal_is_opened_while_another_writes(tmp_path: Path):
+    path = tmp_path / "ycsb.db"
+    connect(str(path), 5.0).close()  # now in WAL, which persists in the file
+    other = _locked(path)
+    try:
+        connect(str(path), 0.3).close()  # no switch to ask for: the other's lock is no obstacle
+    finally:
+        other.close()
