@@ -96,3 +96,10 @@ def test_the_traits_tell_redis_valkey_and_dragonfly_apart():
     assert valkey == {"server": "Valkey", "version": "8.0.1", "redis_compat_version": "7.2.4", "io_threads": 1}
     df = server_traits({"redis_version": "7.2.0", "dragonfly_version": "df-v1.21.2"}, {"io-threads": "x"})
     assert df == {"server": "Dragonfly", "version": "1.21.2", "redis_compat_version": "7.2.0"}
+
+
+def test_a_clusters_nodes_are_named_by_their_host_and_port_only():
+    from ycsbctl.stores.redis.info import RedisNodesSampler
+
+    urls = ["redis://:pw@10.0.0.1:7000/0", "rediss://user:pw@[::1]:7001", "redis://10.0.0.2:7002"]
+    assert RedisNodesSampler(urls).names == ["10.0.0.1:7000", "[::1]:7001", "10.0.0.2:7002"]

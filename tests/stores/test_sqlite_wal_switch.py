@@ -58,3 +58,26 @@ def test_a_file_already_in_wal_is_opened_while_another_writes(tmp_path: Path):
         connect(str(path), 0.3).close()  # no switch to ask for: the other's lock is no obstacle
     finally:
         other.close()
+
+
+def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_sqlite3_counts_them(tmp_path: Path):
+    import asyncio
+
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.sqlite.binding import SqliteBinding
+
+    b = SqliteBinding(str(tmp_path / "p.db"), 1.0)
+
+    async def main() -> list:
+        await b.connect()
+        try:
+            return [await b.sql("CREATE TABLE t (a, b)"), await b.sql("INSERT INTO t VALUES (1, 'x'), (2, 'y')"),
+                    await b.sql("UPDATE t SET b = ? WHERE a > ?", ("z", 0)), await b.sql("SELECT a, b FROM t ORDER BY a"),
+                    await b.sql("SELECT nope FROM t")]
+        finally:
+            await b.close()
+
+    create, insert, update, select, bad = asyncio.run(main())
+    assert (create, insert, update) == ((Status.OK, [], 0), (Status.OK, [], 2), (Status.OK, [], 2))
+    assert select == (Status.OK, [(1, "z"), (2, "z")], 0)  # a SELECT changes none (sqlite3 says -1)
+    assert bad == (Status.ERROR, [], 0) and b.last_error == "SQLite: no such column: nope"
