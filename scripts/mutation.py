@@ -496,6 +496,22 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | 0 -> 1":
+        "the data must start with 'HTTP/1.1 ' (checked next): its first byte is no newline, and its head ends past byte 1",
+    "ycsbctl/stores/elasticsearch/rest.py: if at < 0 or not data.startswith(b\"HTTP/1.1 \"): | 0 -> 1":
+        "a header line found starts after a newline, never at byte 0 (the data must start with 'HTTP/1.1 ')",
+    "ycsbctl/stores/elasticsearch/rest.py: return int(data[9:12]) | 9 -> 8":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of ' NNN' is NNN",
+    "ycsbctl/stores/elasticsearch/rest.py: return int(data[9:12]) | 12 -> 13":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of 'NNN ' is NNN",
+    "ycsbctl/stores/mongodb/disturb.py: BATCH = 10_000  # documents per insertMany while building a collection | 10000 -> 10001":
+        "how many documents go in one insertMany while building: the same documents either way, in other chunks",
+    "ycsbctl/stores/mongodb/disturb.py: BATCH = 10_000  # documents per insertMany while building a collection | 10000 -> 9999":
+        "how many documents go in one insertMany while building: the same documents either way, in other chunks",
+    "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 303.0":
+        "the admin client's timeout (client(url, TIMEOUT_S)): how long to wait, not what is built or timed",
+    "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 297.0":
+        "the admin client's timeout (client(url, TIMEOUT_S)): how long to wait, not what is built or timed",
     "ycsbctl/stores/sqlite/binding.py: cached_statements=256) | 256 -> 257":
         "the size of sqlite3's prepared-statement cache: YCSB's few statement shapes fit either way",
     "ycsbctl/stores/sqlite/binding.py: cached_statements=256) | 256 -> 255":

@@ -125,5 +125,8 @@ def test_replies_reach_their_requests_however_the_bytes_are_cut():
     refused = _reply(429, b'{"error": {"type": "es_rejected_execution_exception", "reason": "queue full"}}')
     p.data_received(found + refused)  # the first to a request that timed out, the second to nothing
     assert (p.late, p.stray, p.said) == (1, 1, "es_rejected_execution_exception: queue full (HTTP 429)")
+    p = _Rest()
+    p.data_received(_reply(400, b'{"error": {"type": "parse_exception", "reason": "bad"}}'))  # 400 is an error too
+    assert p.said == "parse_exception: bad (HTTP 400)"
     p.data_received(_reply(200, b"{}"))  # an unasked success: counted, nothing said
-    assert (p.stray, p.said) == (2, "es_rejected_execution_exception: queue full (HTTP 429)")
+    assert (p.stray, p.said) == (2, "parse_exception: bad (HTTP 400)")

@@ -1,6 +1,6 @@
 """The MongoDB-protocol big keys (stores/mongodb/disturb.py) against a real mongo-wire server, read back
 with pymongo: a list is one document holding exactly 0 … N-1 (built over several $push batches), ``lrem``
-pulls its middle element, a hash or zset is N documents of their shape (over several insertMany batches),
+pulls its middle (an odd size: the whole number below half) element, a hash or zset is N documents of their shape (over several insertMany batches),
 ``del`` drops it, ``close`` leaves nothing."""
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ def _spec(action: str, kind: str, size: int) -> DisturbSpec:
 
 def test_a_list_is_one_array_of_0_to_n_minus_1_and_lrem_pulls_its_middle(mongo_wire, db, monkeypatch):
     monkeypatch.setattr(disturb, "ARRAY_BATCH", 100)  # three $push batches, the last one short
-    d = MongoDisturber(mongo_wire.url, _spec("lrem", "list", 250), "t-list")
+    d = MongoDisturber(mongo_wire.url, _spec("lrem", "list", 251), "t-list")
     try:
         d.build()
         coll = db["ycsbctl_big_t_list"]
-        assert coll.find_one({"_id": "big"})["a"] == list(range(250))
+        assert coll.find_one({"_id": "big"})["a"] == list(range(251))
         d.act()
-        assert coll.find_one({"_id": "big"})["a"] == [i for i in range(250) if i != 125]
+        assert coll.find_one({"_id": "big"})["a"] == [i for i in range(251) if i != 125]  # 251 // 2
     finally:
         d.close()
     assert "ycsbctl_big_t_list" not in db.list_collection_names()
