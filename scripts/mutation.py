@@ -496,6 +496,16 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/mongodb/status.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/clickhouse/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/elasticsearch/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | 0 -> 1":
         "the data must start with 'HTTP/1.1 ' (checked next): its first byte is no newline, and its head ends past byte 1",
     "ycsbctl/stores/elasticsearch/rest.py: if at < 0 or not data.startswith(b\"HTTP/1.1 \"): | 0 -> 1":
