@@ -41,3 +41,14 @@ def test_a_field_the_server_leaves_out_is_none():
 def test_the_database_is_the_urls_or_ycsb():
     assert database_name("mongodb://h:1/other?w=1") == "other"
     assert database_name("mongodb://h:1/") == database_name("mongodb://h:1") == "ycsb"
+
+
+def test_the_reported_pid_is_the_servers_own_process(tmp_path):
+    from tests.fixtures.servers import start_mongo_wire
+    from ycsbctl.stores.mongodb.status import reported_pid
+
+    server = start_mongo_wire(tmp_path / "mongo-wire")
+    try:
+        assert reported_pid(server.url) == server.proc.pid
+    finally:
+        server.stop()
