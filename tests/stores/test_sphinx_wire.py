@@ -234,3 +234,43 @@ def test_a_replys_status_is_its_error_first_then_rows_for_a_read():
             b.status(SCAN, Reply())] == [OK, NOT_FOUND, OK, OK]
     assert b.status(INSERT, Reply(error="duplicate id '8' (error 1064)")) == ERROR
     assert b.last_error == "Sphinx: duplicate id '8' (error 1064)"
+
+
+def _connect(greeting: bytes, reply: bytes | None) -> str | None:
+    """The binding's ConnectionLost (None: connected) against a loopback server that sends ``greeting`` and
+    answers the handshake response with ``reply``."""
+    from ycsbctl.stores.binding import ConnectionLost
+    from ycsbctl.stores.sphinx.binding import SphinxBinding
+
+    async def main() -> str | None:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(greeting)
+            if reply is not None:
+                head = await reader.readexactly(4)
+                await reader.readexactly(int.from_bytes(head[:3], "little"))
+                writer.write(reply)
+            await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        b = SphinxBinding("127.0.0.1", server.sockets[0].getsockname()[1], 2.0)
+        try:
+            await b.connect()
+            return None
+        except ConnectionLost as lost:
+            return str(lost)
+        finally:
+            await b.close()
+            server.close()
+
+    return asyncio.run(main())
+
+
+def test_a_refused_connection_or_handshake_is_said_in_searchds_words():
+    greeting = packet(b"\x0a2.2.11-id64-release (r2.2.11)\x00" + bytes(40), 0)
+    assert _connect(greeting, ok(0, 2)) is None
+    said = _connect(packet(err_payload(1040, b"maxed out", None), 0), None)
+    assert said is not None and said.endswith("refused the connection: maxed out (error 1040)")
+    said = _connect(greeting, packet(err_payload(1045, b"no such user", b"28000"), 2))
+    assert said.endswith("refused the handshake: no such user (error 1045, SQLSTATE 28000)")
+    said = _connect(greeting, packet(b"\xfe" + b"x" * 60, 2))  # neither OK nor ERR: its first 40 bytes shown
+    assert said.endswith("refused the handshake: " + repr(b"\xfe" + b"x" * 39))
