@@ -5,6 +5,8 @@ pulls its middle (an odd size: the whole number below half) element, a hash or z
 
 from __future__ import annotations
 
+import time
+
 import pymongo
 import pytest
 
@@ -35,7 +37,9 @@ def test_a_list_is_one_array_of_0_to_n_minus_1_and_lrem_pulls_its_middle(mongo_w
     monkeypatch.setattr(disturb, "ARRAY_BATCH", 100)  # three $push batches, the last one short
     d = MongoDisturber(mongo_wire.url, _spec("lrem", "list", 251), "t-list")
     try:
-        d.build()
+        t0 = time.perf_counter()
+        took = d.build()
+        assert 0 < took <= time.perf_counter() - t0  # the build's own seconds, within the call's
         coll = db["ycsbctl_big_t_list"]
         assert coll.find_one({"_id": "big"})["a"] == list(range(251))
         d.act()
