@@ -58,17 +58,14 @@ def test_a_read_built_from_its_cached_head_is_the_request_built_from_the_stateme
 
 
 def test_replies_reach_their_requests_and_only_an_unasked_errors_words_are_kept():
-    from tests.fixtures.wire_waiter import Waiter
+    from tests.fixtures.wire_waiter import Waiter, fed
     from ycsbctl.stores.clickhouse.binding import _Http
 
     rows, failed = _reply(b"200 OK", b"user1\tv\n"), _reply(b"404 Not Found", b"Code: 60, e.displayText() = no table")
     stream = rows + failed
     for cut in (1, 9, 40, len(rows), len(stream)):
         p = _Http()
-        a, b = Waiter(), Waiter()
-        p.waiters.extend([a, b])
-        for i in range(0, len(stream), cut):
-            p.data_received(stream[i:i + cut])
+        a, b = fed(p, stream, cut)
         assert (a.result.status, a.result.rows(), b.result.status, b.result.error()) == (200, 1, 404, "Code: 60, no table")
         assert not p.waiters and not p.buf
     p = _Http()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fixtures.wire_waiter import Waiter
+from tests.fixtures.wire_waiter import Waiter, fed
 from ycsbctl.stores.elasticsearch.rest import Reply, document, json_string, request, whole_status
 
 
@@ -114,10 +114,7 @@ def test_replies_reach_their_requests_however_the_bytes_are_cut():
     stream = found + missing
     for cut in (1, 10, 50, len(found), len(stream)):
         p = _Rest()
-        a, b = Waiter(), Waiter()
-        p.waiters.extend([a, b])
-        for i in range(0, len(stream), cut):
-            p.data_received(stream[i:i + cut])
+        a, b = fed(p, stream, cut)
         assert (a.result.status, a.result.json(), b.result.status) == (200, {"_source": {"field0": "a"}}, 404), cut
         assert not p.buf and not p.waiters
     p = _Rest()

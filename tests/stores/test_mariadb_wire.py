@@ -9,7 +9,7 @@ import struct
 import pytest
 
 from tests.fixtures.mysql_packets import lenenc_int
-from ycsbctl.stores.binding import ConnectionLost
+from tests.fixtures.wire_waiter import connect_said
 from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
 from ycsbctl.stores.mysql41 import lenenc, packet, quote, row_values
 
@@ -299,14 +299,10 @@ def _connect_with_replies(replies: list[bytes], lower_caps: int = 0xF7FE,
             writer.close()
 
         server = await asyncio.start_server(serve, "127.0.0.1", 0)
-        b = MariaWireBinding(f"mysql://bob@127.0.0.1:{server.sockets[0].getsockname()[1]}/db1{query}", 2.0)
         try:
-            await b.connect()
-            return None
-        except ConnectionLost as lost:
-            return str(lost)
+            return await connect_said(MariaWireBinding(f"mysql://bob@127.0.0.1:{server.sockets[0].getsockname()[1]}"
+                                                       f"/db1{query}", 2.0))
         finally:
-            await b.close()
             server.close()
 
     return asked, asyncio.run(main())

@@ -239,7 +239,7 @@ def test_a_replys_status_is_its_error_first_then_rows_for_a_read():
 def _connect(greeting: bytes, reply: bytes | None) -> str | None:
     """The binding's ConnectionLost (None: connected) against a loopback server that sends ``greeting`` and
     answers the handshake response with ``reply``."""
-    from ycsbctl.stores.binding import ConnectionLost
+    from tests.fixtures.wire_waiter import connect_said
     from ycsbctl.stores.sphinx.binding import SphinxBinding
 
     async def main() -> str | None:
@@ -252,14 +252,9 @@ def _connect(greeting: bytes, reply: bytes | None) -> str | None:
             await writer.drain()
 
         server = await asyncio.start_server(serve, "127.0.0.1", 0)
-        b = SphinxBinding("127.0.0.1", server.sockets[0].getsockname()[1], 2.0)
         try:
-            await b.connect()
-            return None
-        except ConnectionLost as lost:
-            return str(lost)
+            return await connect_said(SphinxBinding("127.0.0.1", server.sockets[0].getsockname()[1], 2.0))
         finally:
-            await b.close()
             server.close()
 
     return asyncio.run(main())
