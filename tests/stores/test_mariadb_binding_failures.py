@@ -32,3 +32,34 @@ def test_a_statements_error_is_error_and_a_lost_connection_ends_the_client_sayin
                      (InterfaceError(0, ""), "(0, '')"), (ConnectionResetError(), "ConnectionResetError")):
         st, said = _failed(exc)
         assert st is None and said.startswith(f"lost the MariaDB server ({why}); reconnecting failed:"), said
+
+
+def test_a_plugins_statement_says_its_rows_and_the_rows_it_matched_as_mariadb_counts_them(mariadb):
+    """Against a real server: rows as PyMySQL's cursor reads the same table, rows matched by an UPDATE
+    (CLIENT_FOUND_ROWS, as Connector/J), a statement's error as ERROR with no rows and none matched."""
+    import pymysql
+
+    from ycsbctl.stores.mariadb.session import connect_args
+
+    b = MariaBinding(mariadb.url, 5.0)
+
+    async def main() -> list:
+        await b.connect()
+        try:
+            return [await b.sql("DROP TABLE IF EXISTS mut_plugin"), await b.sql("CREATE TABLE mut_plugin (a INT, b TEXT)"),
+                    await b.sql("INSERT INTO mut_plugin VALUES (?, ?), (?, ?)", (1, "x", 2, "y")),
+                    await b.sql("UPDATE mut_plugin SET b = ? WHERE a > ?", ("y", 0)),
+                    await b.sql("SELECT a, b FROM mut_plugin ORDER BY a"), await b.sql("SELECT nope FROM mut_plugin")]
+        finally:
+            await b.close()
+
+    drop, create, insert, update, select, bad = asyncio.run(main())
+    a = connect_args(mariadb.url)
+    with pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"] or "",
+                         database=a["db"]) as conn, conn.cursor() as cur:
+        cur.execute("SELECT a, b FROM mut_plugin ORDER BY a")
+        truth = [tuple(r) for r in cur.fetchall()]
+        cur.execute("DROP TABLE mut_plugin")
+    assert (insert, update) == ((Status.OK, [], 2), (Status.OK, [], 2))  # both rows matched, one changed
+    assert select[:2] == (Status.OK, truth) and truth == [(1, "y"), (2, "y")]
+    assert bad == (Status.ERROR, [], 0) and "Unknown column 'nope'" in b.last_error

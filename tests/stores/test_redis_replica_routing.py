@@ -24,6 +24,7 @@ def test_the_replicas_are_those_a_primarys_role_lists():
     assert replica_addresses(role) == [("127.0.0.1", 9001), ("10.0.0.2", 9002)]
     assert replica_addresses(["master", 0, [["10.0.0.3", "9003", "100"]]]) == [("10.0.0.3", 9003)]  # decoded replies
     assert replica_addresses([b"master", 7, [[b"10.0.0.4", b"9004", 7]]]) == [("10.0.0.4", 9004)]  # an int offset
+    assert replica_addresses([b"master", 7, [[b"10.0.0.5", 9005, b"7"]]]) == [("10.0.0.5", 9005)]  # an int port
     assert replica_addresses(["master", 0, []]) == [] == replica_addresses([b"master", 0, None])
     assert replica_addresses([b"slave", b"127.0.0.1", 9000, b"connected", 3167038]) == []
     assert replica_addresses([]) == []
