@@ -142,11 +142,11 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
     "ycsbctl/stores/elasticsearch/stats.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/redis/info.py": ["tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
+    "ycsbctl/stores/redis/info.py": ["tests/stores/test_redis_info.py", "tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
     # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
-    "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings_edges.py", "tests/report/test_deployment_findings.py"],
-    "ycsbctl/stores/mongodb/status.py": ["tests/telemetry/test_samplers.py"],
+    "ycsbctl/stores/mongodb/status.py": ["tests/stores/test_mongodb_status.py", "tests/telemetry/test_samplers.py"],
     # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
     "ycsbctl/stores/sql/layout.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
     "ycsbctl/stores/sql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_mariadb_wire.py",
@@ -155,7 +155,7 @@ TESTS: dict[str, list[str]] = {
                                    "tests/stores/test_mariadb_wire.py"],
     # The records count of a SQL store (count and clear).
     "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
-    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sqlite_wal_switch.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     # The structure study (online-status): users loaded, members stored, the study's peak.
     "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/ops.py": ["tests/workload/test_online_status.py"],
@@ -211,48 +211,52 @@ TESTS: dict[str, list[str]] = {
                                   "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/binding.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
-    "ycsbctl/stores/binding_set.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
-    "ycsbctl/stores/http1.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/binding_set.py": ["tests/stores/test_watchdog.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
     # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
-    "ycsbctl/stores/mysql41.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
+    "ycsbctl/stores/mysql41.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
     "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py"],
-    "ycsbctl/stores/mongodb/disturb.py": ["tests/experiment/test_disturb_truth.py", "-k", "mongo"],
+    "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py", "tests/experiment/test_disturb_truth.py",
+                                          "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
-    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
-    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster.py"],
-    "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replicas.py"],
-    "ycsbctl/stores/redis/store.py": ["tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
-    "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_bindings.py",
-                                       "tests/stores/test_mongodb_truth.py"],
+    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replica_routing.py", "tests/stores/test_redis_replicas.py"],
+    "ycsbctl/stores/redis/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_handshake.py", "tests/stores/test_mongodb_native_reader.py",
+                                       "tests/stores/test_mongodb_wire_chain.py",
+                                       "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
+                                       "tests/stores/test_mongo_tls.py"],
     "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
     "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py"],
-    "ycsbctl/stores/mongodb/store.py": ["tests/telemetry/test_samplers.py", "-k", "mongo"],
+    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "-k", "mongo"],
     "ycsbctl/stores/memcached/record.py": ["tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
-    "ycsbctl/stores/memcached/store.py": ["tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
-    "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
+    "ycsbctl/stores/memcached/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
+    "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_postgresql_binding_failures.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
                                              "-k", "postgresql"],
-    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
-    "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_sql_stores.py", "-k", "mariadb"],
-    "ycsbctl/stores/mariadb/store.py": ["tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py", "-k", "mariadb"],
-    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sql_stores.py", "-k", "sqlite"],
-    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/clickhouse/http.py": ["tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
-    "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_mariadb_binding_failures.py", "tests/stores/test_sql_stores.py",
+                                          "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py", "-k", "mariadb"],
+    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
-    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_clickhouse.py"],
-    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx.py"],
-    "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx.py"],
-    "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sphinx.py"],
 }
 
 # Modules under the folders that compute figures (report/, results/, telemetry/, stores/ and every store's
@@ -301,6 +305,42 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/stores/mysql41.py: if first < 0xFB: | 251 -> 252":
+        "0xFB is no length: the protocol sends it only as a text row's NULL, which row_values reads before lenenc "
+        "(a column count, rows affected and a value's length are never 0xFB)",
+    "ycsbctl/stores/memcached/store.py: CLEAR_WAIT_S = 10.0  # how long clear waits for the server to reclaim flushed items | 10.0 -> 10.1":
+        "a deadline: clear stops polling as soon as curr_items reads 0 (the crawler reclaims in well under a second); "
+        "how long it may wait, not what it finds",
+    "ycsbctl/stores/memcached/store.py: CLEAR_WAIT_S = 10.0  # how long clear waits for the server to reclaim flushed items | 10.0 -> 9.9":
+        "a deadline: clear stops polling as soon as curr_items reads 0 (the crawler reclaims in well under a second); "
+        "how long it may wait, not what it finds",
+    "ycsbctl/stores/postgresql/wire.py: n = _I16.unpack_from(body)[0] | 0 -> -1":
+        "a Struct of one int16 unpacks to a 1-tuple: [-1] is [0]",
+    "ycsbctl/stores/postgresql/wire.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
+        "a Struct of one int32 unpacks to a 1-tuple: [-1] is [0]",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 31 -> 30":
+        "a batch of 2**30 documents or more is more than one reply's 16 MiB holds: with singleBatch the server "
+        "returns what fits either way (a bucket holds far fewer)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 1 -> 2":
+        "a batch of 2**30 documents or more is more than one reply's 16 MiB holds: with singleBatch the server "
+        "returns what fits either way (a bucket holds far fewer)",
+    "ycsbctl/stores/mongodb/pymongo_binding.py: return u.path.lstrip(\"/\").split(\"?\")[0] or \"ycsb\" | 0 -> -1":
+        "urlparse has already cut the query off the path: it holds no '?', so its one piece is [0] and [-1]",
+    "ycsbctl/stores/redis/binding.py: powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key))) | 32 -> 33":
+        "the sum is cut to its low 32 bits (& 0xFFFFFFFF) on the next line: powers mod 2**33 leave the same low 32 bits",
+    "ycsbctl/stores/redis/cluster.py: return fields.get(\"cluster_state\") == \"ok\" and int(fields.get(\"cluster_size\", 0)) >= shards | 0 -> 1":
+        "CLUSTER INFO always says cluster_size (Redis, Valkey): the default is never read",
+    "ycsbctl/stores/redis/cluster.py: for entry in sorted(reply, key=lambda e: int(e[0])): | 0 -> 1":
+        "CLUSTER SLOTS' ranges are disjoint: ordered by their first slot or by their last, they come in the same order",
+    "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of periods (and the times past the window are dropped "
+        "on the next line): any nearby epsilon does the same",
+    "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of periods (and the times past the window are dropped "
+        "on the next line): any nearby epsilon does the same",
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13: | Lt -> LtE":
+        "in the head's walk a packet after the column count is a column definition, whose first byte is the length "
+        "of its catalog, always 'def' (0x03), or the EOF: no 0xFE packet of 9 bytes can come there",
     "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
         "at exactly 20 drifts numpy's 'higher' 95th percentile is the 20th of 20 (ceil(0.95 x 19) = 19): the largest either way",
     # report/, results/, telemetry/, engine/ (issue 43)
@@ -495,6 +535,80 @@ EQUIVALENT: dict[str, str] = {
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",
 }
+# A binding's request number (Binding.seq) is only compared for equality (binding_set.watchdog tells one request
+# from the next by it): counting by 2 tells them apart as well; counting by 0 would not, and stays scored.
+for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.seq += 1"),
+                       ("redis/cluster_chain.py", "node.seq += 1"), ("tarantool/binding.py", "b.seq += 1"),
+                       ("sphinx/binding.py", "b.seq += 1"), ("mongodb/wire_chain.py", "b.seq += 1"),
+                       ("memcached/binding.py", "b.seq += 1"), ("clickhouse/binding.py", "b.seq += 1"),
+                       ("elasticsearch/binding.py", "b.seq += 1")):
+    EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
+        "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
+EQUIVALENT.update({
+    "ycsbctl/workload/media_items/truth.py: if len(s) < 2: | 2 -> 1":
+        "one id is kept by the general path too (keep[0] is True, the comparison of no neighbours sets nothing)",
+    "ycsbctl/stores/sphinx/binding.py: tail = key[4:]  # YCSB's keys: user<number> (any other goes through document_id) | 4 -> 3":
+        "cut a byte early, a 'user' key's tail starts with 'r' and is no number: the key goes through document_id, "
+        "which gives the same document id",
+    "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/mongodb/status.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/clickhouse/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/elasticsearch/stats.py: self._t = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | 0 -> 1":
+        "the data must start with 'HTTP/1.1 ' (checked next): its first byte is no newline, and its head ends past byte 1",
+    "ycsbctl/stores/elasticsearch/rest.py: if at < 0 or not data.startswith(b\"HTTP/1.1 \"): | 0 -> 1":
+        "a header line found starts after a newline, never at byte 0 (the data must start with 'HTTP/1.1 ')",
+    "ycsbctl/stores/elasticsearch/rest.py: return int(data[9:12]) | 9 -> 8":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of ' NNN' is NNN",
+    "ycsbctl/stores/elasticsearch/rest.py: return int(data[9:12]) | 12 -> 13":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of 'NNN ' is NNN",
+    "ycsbctl/stores/mongodb/disturb.py: BATCH = 10_000  # documents per insertMany while building a collection | 10000 -> 10001":
+        "how many documents go in one insertMany while building: the same documents either way, in other chunks",
+    "ycsbctl/stores/mongodb/disturb.py: BATCH = 10_000  # documents per insertMany while building a collection | 10000 -> 9999":
+        "how many documents go in one insertMany while building: the same documents either way, in other chunks",
+    "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 303.0":
+        "the admin client's timeout (client(url, TIMEOUT_S)): how long to wait, not what is built or timed",
+    "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 297.0":
+        "the admin client's timeout (client(url, TIMEOUT_S)): how long to wait, not what is built or timed",
+    "ycsbctl/stores/sqlite/binding.py: cached_statements=256) | 256 -> 257":
+        "the size of sqlite3's prepared-statement cache: YCSB's few statement shapes fit either way",
+    "ycsbctl/stores/sqlite/binding.py: cached_statements=256) | 256 -> 255":
+        "the size of sqlite3's prepared-statement cache: YCSB's few statement shapes fit either way",
+    "ycsbctl/stores/tarantool/binding.py: line = (await self.proto.greeted(self.loop)).split(b\"\\n\", 1)[0]  # type: ignore[arg-type] | 1 -> 2":
+        "only the first piece is kept: it is the same whether the rest is split once or twice",
+    "ycsbctl/stores/mariadb/wire.py: self.left = 0  # column definitions (and the EOF after them) still to come | 0 -> 1":
+        "set from the column count when a result set starts (state 0 to 1), before state 1 reads it",
+    "ycsbctl/stores/mariadb/wire.py: self._done(Reply(self.rows, self.row, 0, error_text(p))) | 0 -> -1":
+        "an error reply's rows matched are never read: status() and sql() look at its error first",
+    "ycsbctl/stores/clickhouse/binding.py: if not self.buf and len(waiters) == 1 and waiters[0].__class__ is _Chain: | 0 -> -1":
+        "with exactly one waiter, waiters[-1] is waiters[0]",
+    "ycsbctl/stores/http1.py: status = int(buf[9:12]) | 9 -> 8":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of ' NNN' is NNN",
+    "ycsbctl/stores/http1.py: status = int(buf[9:12]) | 12 -> 13":
+        "a status line is 'HTTP/1.1 NNN reason' (RFC 9112: a space each side of the code): int() of 'NNN ' is NNN",
+    "ycsbctl/stores/clickhouse/http.py: return 0 if head + 9 == len(data) and data.startswith(b\"0\\r\\n\\r\\n\", head + 4) else 1 | And -> Or":
+        "data ends with '\\r\\n0\\r\\n\\r\\n' (checked above): a 5-byte body is then the empty chunk, and a body that "
+        "starts with it is no longer than it (a chunk size has no leading zero): either test alone says the same",
+})
+
+# Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.
+_URL_INTERVAL = "def __init__(self, url: str, interval_s: float = 1.0) -> None:"
+for _module, _line in (("redis/info.py", _URL_INTERVAL),
+                       ("redis/info.py", "def __init__(self, urls: list[str], interval_s: float = 1.0) -> None:"),
+                       ("sphinx/stats.py", _URL_INTERVAL), ("mongodb/status.py", _URL_INTERVAL),
+                       ("clickhouse/stats.py", _URL_INTERVAL), ("postgresql/stats.py", _URL_INTERVAL),
+                       ("mariadb/stats.py", _URL_INTERVAL),
+                       ("elasticsearch/stats.py",
+                        "def __init__(self, url: str, interval_s: float = 1.0, index: str = INDEX) -> None:")):
+    for _to in ("1.01", "0.99"):
+        EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1.0 -> {_to}"] = \
+            f"a default no caller uses: every store's samplers() passes the telemetry interval ({_module})"
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
                 ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}

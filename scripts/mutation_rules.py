@@ -16,9 +16,11 @@ RULES: dict[str, str] = {
     "drawing-style": "a number in a matplotlib drawing call's style keyword (font size, line width, marker size, "
                      "cap size, transparency, figure size, dpi, z-order, label rotation and offset, legend columns, "
                      "margins of subplots_adjust): how a mark looks, not where it is nor what it says",
-    "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call, or as the "
-                    "default of a parameter of that name; the first argument of join() and wait(); connect()'s "
-                    "second, the timeout of every store's connect helper): how long to wait for an answer, not "
+    "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call, the client "
+                    "libraries' socket_timeout=, socket_connect_timeout=, read_timeout=, write_timeout=, "
+                    "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, or as the default of a "
+                    "parameter of that name; the first argument of join() and wait(); the second of connect(), "
+                    "client() and AdminConnection(), the timeout of every store's connect helper): how long to wait for an answer, not "
                     "what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
     "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
@@ -39,9 +41,14 @@ STYLE_KEYWORDS = frozenset({
     "labelpad", "xytext"})  # xytext only with textcoords="offset …" (else it is a place in the data)
 # subplots_adjust's margins are the figure's layout (an axis limit, set_ylim(bottom=...), is not style).
 LAYOUT_KEYWORDS = frozenset({"left", "right", "top", "bottom", "wspace", "hspace"})
-TIMEOUT_KEYWORDS = frozenset({"timeout", "timeout_s", "connect_timeout"})
+# ... and the client libraries' own names: redis-py's socket timeouts, PyMySQL's read/write, pymongo's (ms)
+TIMEOUT_KEYWORDS = frozenset({"timeout", "timeout_s", "connect_timeout", "socket_timeout", "socket_connect_timeout",
+                              "read_timeout", "write_timeout", "serverSelectionTimeoutMS", "connectTimeoutMS",
+                              "socketTimeoutMS"})
 # call name -> the position of its timeout argument
-TIMEOUT_POSITIONS = {"join": 0, "wait": 0, "connect": 1, "_connect": 1}
+# (client: the Redis and MongoDB stores' admin client(url, timeout_s); AdminConnection: memcached's and
+# Tarantool's admin connection(url, timeout_s))
+TIMEOUT_POSITIONS = {"join": 0, "wait": 0, "connect": 1, "_connect": 1, "client": 1, "AdminConnection": 1}
 
 
 def _name(call: ast.Call) -> str:

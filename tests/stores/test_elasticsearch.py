@@ -107,3 +107,19 @@ def test_the_footprint_is_every_indexs_store_size_and_documents(elasticsearch):
     assert reading.keys == sum(s["total"]["docs"]["count"] for s in indices.values())
     size = sum(s["total"]["store"]["size_in_bytes"] for s in indices.values())
     assert reading.db_memory_bytes == size >= reading.keys * 10 * 100 / 4  # compressed
+
+
+def test_count_is_the_indexs_own_count_and_clear_deletes_the_index(elasticsearch):
+    url = elasticsearch.url
+    proto = registry.for_url(url)
+    proto.clear(url, "usertable")
+    assert proto.count(url, "usertable") == 0  # no index at all
+    run_bindings(lambda bs: _insert_three(bs[0]), url)
+    assert proto.count(url, "usertable") == elasticsearch_curl(url, "/es.ycsb/_count")["count"] == 3  # count refreshed
+    proto.clear(url, "usertable")
+    assert elasticsearch_curl(url, "/es.ycsb")["status"] == 404 and proto.count(url, "usertable") == 0
+
+
+async def _insert_three(b) -> None:
+    for key in (b"user1", b"user2", b"user3"):
+        assert await b.insert("usertable", key, field_values()) == Status.OK

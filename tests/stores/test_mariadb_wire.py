@@ -8,6 +8,8 @@ import struct
 
 import pytest
 
+from tests.fixtures.mysql_packets import lenenc_int
+from tests.fixtures.wire_waiter import connect_said
 from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
 from ycsbctl.stores.mysql41 import lenenc, packet, quote, row_values
 
@@ -132,10 +134,10 @@ def test_a_null_column_is_none_and_the_next_one_is_read_after_it():
     assert row_values(b"\xfb" + _lenenc_str(b"b") + b"\xfb") == [None, b"b", None]
 
 
-def _greeting(upper_caps: int) -> bytes:
-    """A protocol-10 greeting as MariaDB 10.11 sends it, with the upper capability flags given."""
+def _greeting(upper_caps: int, lower_caps: int = 0xF7FE) -> bytes:
+    """A protocol-10 greeting as MariaDB 10.11 sends it, with the capability flags given."""
     return packet(b"\x0a" + b"10.11.19-MariaDB\x00" + struct.pack("<I", 7) + b"abcdefgh\x00"
-                  + struct.pack("<HBHH", 0xF7FE, 45, 2, upper_caps) + bytes((21,)) + b"\x00" * 10
+                  + struct.pack("<HBHH", lower_caps, 45, 2, upper_caps) + bytes((21,)) + b"\x00" * 10
                   + b"ijklmnopqrst\x00" + b"mysql_native_password\x00", 0)
 
 
@@ -166,22 +168,155 @@ def test_the_handshake_asks_for_deprecate_eof_only_of_a_server_that_offers_it(de
     assert flags & 512 and flags & 2  # PROTOCOL_41, CLIENT_FOUND_ROWS (rows matched, as Connector/J)
 
 
-def _lenenc_int(n: int) -> bytes:
-    """``n`` as the protocol encodes a length: one byte below 251, else 0xFC/0xFD/0xFE and 2, 3 or 8 bytes."""
-    if n < 251:
-        return bytes((n,))
-    for head, size in ((0xFC, 2), (0xFD, 3), (0xFE, 8)):
-        if n < 1 << (8 * size):
-            return bytes((head,)) + n.to_bytes(size, "little")
-    raise ValueError(n)
-
-
 def test_columns_of_every_length_encoding_are_read_whole_and_the_next_one_after_them():
     """A field of 300 bytes has a 2-byte length, one of 70,000 (``fieldlength`` of a big record) a 3-byte
     one; a NULL between them is one 0xFB byte."""
     values = [b"user1", b"b" * 300, None, b"c" * 70_000, b"d"]
-    row = b"".join(b"\xfb" if v is None else _lenenc_int(len(v)) + v for v in values)
+    row = b"".join(b"\xfb" if v is None else lenenc_int(len(v)) + v for v in values)
     assert row_values(row) == values
     big = (1 << 32) + 7  # an 8-byte length: read as a number, not a whole 4 GiB value
-    assert lenenc(b"x" + _lenenc_int(big) + b"y", 1) == (big, 10)
-    assert lenenc(_lenenc_int(65_535), 0) == (65_535, 3) and lenenc(_lenenc_int(65_536), 0) == (65_536, 4)
+    assert lenenc(b"x" + lenenc_int(big) + b"y", 1) == (big, 10)
+    assert lenenc(lenenc_int(65_535), 0) == (65_535, 3) and lenenc(lenenc_int(65_536), 0) == (65_536, 4)
+
+
+def test_a_0xfe_packet_under_16_mib_ends_the_rows_and_one_of_16_mib_is_a_row():
+    """The end of the rows is a 0xFE packet shorter than the protocol's largest (0xFFFFFF bytes, which
+    splits a longer one): an OK of 0xFFFFFE bytes still ends them."""
+    long_ok = b"\xfe\x00\x00\x02\x00\x00\x00" + b"i" * (0xFFFFFE - 7)  # an OK with a long info text
+    r, p = _parse([HEAD + packet(_lenenc_str(b"user1") + _lenenc_str(b"a"), 4) + packet(long_ok, 5)])
+    assert (r.rows, r.error) == (1, None) and not p.waiters and p.state == 0
+
+
+@pytest.mark.parametrize(("op", "reply", "status"), [
+    ("read", (1, b"r", 0, None), "OK"), ("read", (0, None, 0, None), "NOT_FOUND"),
+    ("update", (0, None, 1, None), "OK"), ("update", (0, None, 0, None), "NOT_FOUND"),
+    ("delete", (0, None, 2, None), "OK"), ("insert", (0, None, 0, None), "OK"),
+    ("read", (0, None, 0, "boom (error 1)"), "ERROR"), ("update", (0, None, 1, "boom (error 1)"), "ERROR")])
+def test_a_replys_status_is_rows_for_a_read_rows_matched_for_a_write_and_error_first(op, reply, status):
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.mariadb.wire import Reply
+    from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
+
+    b = MariaWireBinding("mysql://root@127.0.0.1:3306/ycsb", 1.0)
+    code = {"read": READ, "update": UPDATE, "delete": DELETE, "insert": INSERT}[op]
+    assert b.status(code, Reply(*reply)) is Status[status]
+    assert (b.last_error == f"MariaDB: {reply[3]}") is (reply[3] is not None)
+
+
+def test_only_a_url_without_a_password_or_options_but_tls_ones_takes_the_wire_path():
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.mariadb.wire import wire_eligible
+
+    assert wire_eligible("mysql://root@h:3306/ycsb", {})
+    assert wire_eligible("mysql://root@h:3306/ycsb?SSL=true&ssl_ca=/ca.crt&ssl_verify_cert=false", {})
+    for url in ("mysql://root:pw@h:3306/ycsb", "mysql://root@h:3306/ycsb?charset=latin1"):
+        assert not wire_eligible(url, {}), url
+    assert not wire_eligible("mysql://root@h/ycsb", {"mariadb.driver": "asyncmy"})
+    assert wire_eligible("mysql://root@h/ycsb", {"mariadb.driver": " Wire "})
+    with pytest.raises(UserError, match="mariadb.driver=wire needs a mysql://user@host:port/db URL"):
+        wire_eligible("mysql://root:pw@h/ycsb", {"mariadb.driver": "wire"})
+    with pytest.raises(UserError, match="mariadb.driver=pymysql: use auto, wire or asyncmy"):
+        wire_eligible("mysql://root@h/ycsb", {"mariadb.driver": "pymysql"})
+    with pytest.raises(UserError, match="ssl=maybe, ssl_verify_cert=true in a MySQL URL"):
+        wire_eligible("mysql://root@h/ycsb?ssl=maybe", {})
+
+
+def test_a_plugins_statement_goes_with_its_values_quoted_and_its_rows_come_back():
+    """``sql`` against a loopback server speaking the protocol: the statement sent is the text with each
+    ``?`` filled as Connector/J fills it (NULL, a number, a quoted string), and the reply's rows are
+    read back whole (a result set of two rows, with a NULL)."""
+    sent: list[bytes] = []
+    rows = HEAD + packet(_lenenc_str(b"user1") + _lenenc_str(b"a"), 4) + packet(b"\xfb" + _lenenc_str(b"b"), 5) \
+        + packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
+
+    async def main():
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(_greeting(0x0008 | 0x0100))
+            for reply in (packet(b"\x00\x00\x00\x02\x00\x00\x00", 2), rows, OK_MATCHED, ERR):
+                head = await reader.readexactly(4)
+                sent.append(await reader.readexactly(int.from_bytes(head[:3], "little")))
+                writer.write(reply)
+                await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        b = MariaWireBinding(f"mysql://root@127.0.0.1:{server.sockets[0].getsockname()[1]}/ycsb", 2.0)
+        try:
+            await b.connect()
+            got = [await b.sql("SELECT ?, ? FROM t WHERE a = ? AND b = ?", (None, 5, "it's", "x\\y")),
+                   await b.sql("UPDATE t SET a = 1 WHERE b = ?", ("z",)),
+                   (await b.sql("INSERT INTO t VALUES (1)"), b.last_error)]
+            with pytest.raises(ValueError, match="1 parameters for 2 placeholders"):
+                await b.sql("SELECT ? + ?", (1,))
+            return got
+        finally:
+            await b.close()
+            server.close()
+
+    (status, got_rows, matched), (status2, none, matched2), failed = asyncio.run(main())
+    assert sent[1] == b"\x03SELECT NULL, 5 FROM t WHERE a = 'it\\'s' AND b = 'x\\\\y'"
+    assert sent[2] == b"\x03UPDATE t SET a = 1 WHERE b = 'z'"
+    assert (status, got_rows, matched) == (0, [(b"user1", b"a"), (None, b"b")], 0)
+    assert (status2, none, matched2) == (0, [], 1)
+    assert failed == ((2, [], 0), "MariaDB: Duplicate entry 'user1' for key 'PRIMARY' (error 1062, SQLSTATE 23000)")
+
+
+def test_a_url_without_a_port_user_or_database_takes_mariadbs_defaults():
+    b = MariaWireBinding("mysql://db.example", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("db.example", 3306, "root", "ycsb")
+    b = MariaWireBinding("mysql://b%40b@[::1]:3307/other", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("::1", 3307, "b@b", "other")
+
+
+def test_the_handshake_response_and_the_ssl_request_are_the_protocols_bytes():
+    """HandshakeResponse41: capabilities, max packet 16 MiB, utf8mb4 (45), 23 zero bytes, the user, an empty
+    auth response, the database, the auth plugin's name; an SSLRequest: its first 32 bytes with CLIENT_SSL."""
+    ((seq, body),), _ = _connect_with_replies([packet(b"\x00\x00\x00\x02\x00\x00\x00", 2)])
+    caps, max_packet, charset = struct.unpack_from("<IIB", body)
+    assert (seq, max_packet, charset, body[9:32]) == (1, 1 << 24, 45, bytes(23))
+    assert body[32:] == b"bob\x00" + b"\x00" + b"db1\x00" + b"mysql_native_password\x00"
+    assert caps & 8 and caps & (1 << 19) and not caps & 2048  # CONNECT_WITH_DB, PLUGIN_AUTH; no TLS asked
+    ((seq, body),), said = _connect_with_replies([b"no TLS here"], 0xF7FE | 0x0800, "?ssl=true&ssl_verify_cert=false")
+    assert said is not None and "TLS handshake failed" in said
+    caps, max_packet, charset = struct.unpack_from("<IIB", body)
+    assert (seq, len(body), max_packet, charset, body[9:]) == (1, 32, 1 << 24, 45, bytes(23)) and caps & 2048
+
+
+def _connect_with_replies(replies: list[bytes], lower_caps: int = 0xF7FE,
+                          query: str = "") -> tuple[list[tuple[int, bytes]], str | None]:
+    """The client's packets (sequence number, payload) and its ConnectionLost (None: connected) against a
+    server that greets it (with ``lower_caps``), answers each of its packets with the next of ``replies``,
+    then closes."""
+    asked: list[tuple[int, bytes]] = []
+
+    async def main() -> str | None:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(_greeting(0x0008 | 0x0100, lower_caps))
+            for reply in replies:
+                head = await reader.readexactly(4)
+                asked.append((head[3], await reader.readexactly(int.from_bytes(head[:3], "little"))))
+                writer.write(reply)
+                await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            return await connect_said(MariaWireBinding(f"mysql://bob@127.0.0.1:{server.sockets[0].getsockname()[1]}"
+                                                       f"/db1{query}", 2.0))
+        finally:
+            server.close()
+
+    return asked, asyncio.run(main())
+
+
+def test_a_refused_login_says_the_servers_words_and_an_auth_switch_is_answered_without_a_password():
+    denied = packet(b"\xff\x15\x04#28000Access denied for user 'bob'@'localhost'", 2)
+    _, said = _connect_with_replies([denied])
+    assert said is not None and said.endswith("refused 'bob': Access denied for user 'bob'@'localhost' (error 1045, "
+                                              "SQLSTATE 28000) (give the password in the URL: the asyncmy path is used then)")
+    _, said = _connect_with_replies([denied], lower_caps=0xF7FE | 0x0800)  # a server that offers TLS: say so too
+    assert said.endswith("; or, if the server takes TLS clients only, add ?ssl=true)")
+    switch = packet(b"\xfe" + b"mysql_native_password\x00" + b"abcdefghijklmnopqrst\x00", 2)
+    asked, said = _connect_with_replies([switch, packet(b"\x00\x00\x00\x02\x00\x00\x00", 4)])
+    assert said is None and asked[1] == (3, b"")  # the switch answered with no auth data, the next sequence number
+    _, said = _connect_with_replies([switch, packet(b"\x01\x04", 4)])  # more auth data asked: a method it cannot do
+    assert "an authentication ycsbctl's wire client cannot do" in said

@@ -230,3 +230,27 @@ def test_a_connection_lost_mid_chain_is_an_error_then_connection_lost(memcached_
         run_bindings(lose, memcached_server.url, 1)
     assert [(op, st) for op, st, *_ in log] == [(INSERT, Status.OK), (READ, Status.ERROR)]
     assert acked == [0]
+
+
+def test_a_server_that_evicted_says_how_many_items_its_own_stats_count_and_its_memory_limit():
+    """``why_short`` against memcached's own ``stats`` (read with pymemcache): None before anything is
+    evicted; after 3 MB of items into ``-m 2``, the evictions it counts and its 2 MiB limit."""
+    from tests.fixtures.servers import start_memcached
+
+    server = start_memcached(extra=("-m", "2"))
+    try:
+        proto = registry.get("memcached")
+        assert proto.why_short(server.url) is None
+        client = Client(("127.0.0.1", server.port))
+        for start in range(0, 3000, 500):
+            client.set_many({f"k{i}": b"v" * 1000 for i in range(start, start + 500)}, noreply=False)
+        stats = client.stats()
+        said = proto.why_short(server.url)
+        evicted = int(client.stats()[b"evictions"])
+        assert evicted >= int(stats[b"evictions"]) > 0
+        assert said == (f"memcached evicted {evicted:,} items since it started (its memory limit, -m, is "
+                        f"{int(stats[b'limit_maxbytes']) // 2**20} MiB)")
+        assert int(stats[b"limit_maxbytes"]) == 2 * 2**20
+        client.close()
+    finally:
+        server.stop()

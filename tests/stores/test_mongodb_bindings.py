@@ -172,6 +172,10 @@ def test_the_wire_protocol_serves_plain_urls_and_pymongo_the_rest():
 
     assert wire_eligible("mongodb://127.0.0.1:27017/ycsb?w=1&journal=false", {})
     assert wire_eligible("mongodb://h/ycsb?tls=true&tlsCAFile=/ca.crt&tlsAllowInvalidHostnames=true", {})  # TLS too
+    every = ("w=1&journal=false&j=false&wtimeoutMS=100&directConnection=true&connectTimeoutMS=1000&socketTimeoutMS=1000"
+             "&serverTimeoutMS=1000&serverSelectionTimeoutMS=1000&appName=x&maxPoolSize=1&readPreference=primary&tls=true"
+             "&ssl=true&tlsCAFile=/ca.crt&tlsAllowInvalidCertificates=false&tlsAllowInvalidHostnames=false&tlsInsecure=false")
+    assert wire_eligible(f"mongodb://h/ycsb?{every}", {})  # every option the wire path knows, at once
     for url in ("mongodb://u:pw@127.0.0.1/ycsb", "mongodb://a:1,b:2/ycsb", "mongodb+srv://c.example/ycsb",
                 "mongodb://h/ycsb?replicaSet=rs0", "mongodb://h/ycsb?tls=true&tlsCertificateKeyFile=/me.pem",
                 "mongodb://h/?readPreference=secondary"):
@@ -186,6 +190,51 @@ def test_the_wire_protocol_serves_plain_urls_and_pymongo_the_rest():
     assert write_concern("mongodb://h/ycsb?w=majority&journal=true&wtimeoutMS=500") == {
         "w": "majority", "j": True, "wtimeout": 500}
     assert write_concern("mongodb://h/ycsb") is None
+
+
+def test_the_urls_tls_and_write_concern_are_read_as_pymongo_reads_them():
+    """``wants_tls`` and ``write_concern`` against pymongo's own URI parser and client (not connected);
+    ``1`` and ``yes``, which pymongo refuses, ask for TLS too."""
+    from pymongo.uri_parser import parse_uri
+
+    from ycsbctl.stores.mongodb.wire import wants_tls, write_concern
+
+    for query in ("tls=true", "TLS=true", "ssl=true", "tls=false", "ssl=false", "tls=false&ssl=false", "", "w=1"):
+        url = f"mongodb://127.0.0.1:27017/ycsb?{query}"
+        assert wants_tls(url) is bool(parse_uri(url)["options"].get("tls")), query
+    for query, tls in (("tls=1", True), ("ssl=yes", True), ("tls=TRUE", True), ("tls=0", False), ("ssl=no", False)):
+        assert wants_tls(f"mongodb://h/ycsb?{query}") is tls, query
+    for query in ("w=2", "w=majority&journal=true", "journal=false", "journal=true&wtimeoutMS=500", "w=0", ""):
+        url = f"mongodb://127.0.0.1:27017/ycsb?{query}"
+        assert write_concern(url) == (MongoClient(url, connect=False).write_concern.document or None), query
+    assert write_concern("mongodb://h/ycsb?j=false") == {"j": False}  # j, which pymongo's URIs do not take
+
+
+def test_the_tls_options_shape_the_context_and_a_failure_is_told_what_to_change():
+    import ssl
+
+    from ycsbctl.stores.mongodb.wire import NO_TLS_THERE, TLS_ONLY, UNTRUSTED, tls_context, tls_hint
+
+    base = "mongodb://127.0.0.1:27017/ycsb?tls=true"
+    assert tls_context("mongodb://127.0.0.1:27017/ycsb") is None
+    for extra, check_hostname, verify in (("", True, ssl.CERT_REQUIRED),
+                                          ("&tlsAllowInvalidHostnames=true", False, ssl.CERT_REQUIRED),
+                                          ("&tlsAllowInvalidCertificates=yes", False, ssl.CERT_NONE),
+                                          ("&tlsInsecure=1", False, ssl.CERT_NONE),
+                                          ("&tlsAllowInvalidHostnames=false", True, ssl.CERT_REQUIRED)):
+        ctx = tls_context(base + extra)
+        assert (ctx.check_hostname, ctx.verify_mode) == (check_hostname, verify), extra
+        assert tls_context(base + extra) is ctx  # one per URL
+    with pytest.raises(UserError, match="cannot read the CA certificate /nonexistent/ca.crt"):
+        tls_context(base + "&tlsCAFile=/nonexistent/ca.crt")
+    untrusted = ssl.SSLCertVerificationError("certificate verify failed")
+    assert tls_hint(untrusted, True) == tls_hint("[SSL: CERTIFICATE_VERIFY_FAILED] x", False) == UNTRUSTED
+    for text in ("[SSL: WRONG_VERSION_NUMBER] wrong version number", "record layer failure"):
+        assert (tls_hint(text, True), tls_hint(text, False)) == (NO_TLS_THERE, None), text
+    assert (tls_hint(ssl.SSLError("x"), True), tls_hint(ssl.SSLError("x"), False)) == (NO_TLS_THERE, None)
+    for text in ("connection closed by the server", "Connection reset by peer", "Connection closed", "connection closed"):
+        assert (tls_hint(text, False), tls_hint(text, True)) == (TLS_ONLY, None), text
+    assert tls_hint(ConnectionRefusedError("refused"), False) is None
 
 
 def test_the_urls_write_concern_is_sent_with_every_write(mongo_db, driver):

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import bson
 import pytest
 
+from tests.fixtures.wire_waiter import Waiter
 from ycsbctl.native import core
 from ycsbctl.stores.mongodb.wire_chain import reply_status
 from ycsbctl.workload.core import INSERT, READ, UPDATE
@@ -97,3 +98,48 @@ def test_a_length_below_the_header_is_out_of_step_on_both_paths(path, length):
     garbage = struct.pack("<iiii", length, 1, 7, 2013) + b"\x00" * 40
     getattr(proto, path)(garbage)
     assert proto.transport.closed and not answered
+
+
+@pytest.mark.parametrize("path", ["framed", "parsed"])
+def test_each_reply_reaches_its_own_request_on_both_paths_however_the_bytes_are_cut(path):
+    """Replies go in order to the requests whose ids they answer, with their kind-0 body as ``bson``
+    encoded it; one to a request that timed out is counted late and answers no other; a reply to an
+    id nothing waits for, a body of another kind or another opcode ends the connection."""
+    from ycsbctl.stores.mongodb.wire import OP_MSG, _OpMsgProtocol
+
+    assert OP_MSG == 2013  # the wire protocol's OP_MSG opcode
+    assert _OpMsgProtocol.data_received is _OpMsgProtocol.framed  # built: the compiled reader frames every read
+    bodies = [bson.encode(doc) for doc, _, _ in PLAIN]
+    stream = b"".join(_message(i + 1, b) for i, b in enumerate(bodies))
+    for cut in (1, 7, 16, 20, 21, 22, 333, len(stream)):
+        proto = _OpMsgProtocol()
+        proto.transport = _Transport()
+        waiters = [Waiter(done=(i == 2)) for i in range(len(bodies))]
+        proto.waiters.extend((i + 1, w) for i, w in enumerate(waiters))
+        for i in range(0, len(stream), cut):
+            getattr(proto, path)(stream[i:i + cut])
+        got = [w.result for w in waiters]
+        assert got == [b if i != 2 else None for i, b in enumerate(bodies)], cut
+        assert proto.late == 1 and not proto.waiters and not proto.transport.closed, cut
+    for bad in (_message(8, bodies[0]), _message(7, b"\x05\x00\x00\x00", kind=1), _message(7, bodies[0], opcode=1),
+                struct.pack("<iiiiI", 20, 99, 7, 2013, 0)):  # another id, a kind-1 section, OP_REPLY, no section
+        proto = _OpMsgProtocol()
+        proto.transport = _Transport()
+        w = Waiter()
+        proto.waiters.append((7, w))
+        getattr(proto, path)(bad)
+        assert proto.transport.closed and w.result is None, bad
+    proto = _OpMsgProtocol()
+    proto.transport = _Transport()
+    getattr(proto, path)(_message(1, bodies[0]))  # nothing asked
+    assert proto.transport.closed
+    big = bson.encode({"_id": "user1", "field0": bson.Binary(b"a" * (17 << 20))})  # a length with a 4th byte
+    for body in (big, b""):  # and a kind-0 section with nothing in it: framed as the compiled reader frames it
+        proto = _OpMsgProtocol()
+        proto.transport = _Transport()
+        w = Waiter()
+        proto.waiters.append((9, w))
+        message = _message(9, body)
+        getattr(proto, path)(message[:len(message) // 2])
+        getattr(proto, path)(message[len(message) // 2:])
+        assert w.result == body and not proto.transport.closed and not proto.buf

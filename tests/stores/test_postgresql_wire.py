@@ -8,8 +8,9 @@ import struct
 
 import pytest
 
-from ycsbctl.stores.binding import ConnectionLost
+from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol, row_values
+from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
 
 
 class Waiter:
@@ -98,3 +99,161 @@ def test_a_server_that_accepts_and_never_answers_is_named_as_such():
             server.close()
 
     assert asyncio.run(main()).endswith(": no answer (timed out)")  # was an empty reason
+
+
+def _reply(tag: bytes, rows: list[list[bytes]] = ()) -> bytes:
+    return _msg(b"2", b"") + b"".join(_row(r) for r in rows) + _msg(b"C", tag + b"\x00") + _msg(b"Z", b"I")
+
+
+POINT_TAGS = [(b"SELECT 1", 1), (b"SELECT 0", 0), (b"UPDATE 1", 0), (b"UPDATE 0", 0), (b"DELETE 1", 0), (b"DELETE 0", 0),
+              (b"INSERT 0 1", 0)]
+
+
+def test_a_point_operations_whole_reply_is_read_by_its_ending_and_any_other_by_its_messages():
+    """The fast path keeps the reply as read (``raw``); a walk keeps no bytes. Either way the rows, tag
+    and status are what the messages say."""
+    b = PgWireBinding("postgresql://ycsb@127.0.0.1:5432/postgres", 1.0)
+    for tag, rows in POINT_TAGS:
+        reply = _reply(tag, [[b"user1", b"v"]] * rows)
+        r, p = _parse([reply])
+        assert (r.rows, r.tag, r.error, r.raw) == (rows, tag, None, reply), tag
+        assert not p.waiters and not p.buf
+        op = {b"S": READ, b"U": UPDATE, b"D": DELETE, b"I": INSERT}[tag[:1]]
+        found = rows if op == READ else int(tag.split()[-1])
+        assert b.status(op, r) == (Status.OK if found else Status.NOT_FOUND), tag
+        if rows:
+            assert row_values(r.first_row()) == [b"user1", b"v"]
+    for tag, rows in ((b"UPDATE 2", []), (b"SELECT 2", [[b"a"], [b"b"]]), (b"INSERT 0 2", [])):
+        r, _ = _parse([_reply(tag, rows)])
+        assert (r.raw, r.tag, r.rows) == (b"", tag, len(rows)), tag
+    r, _ = _parse([_reply(b"SELECT 2", [[b"a"], [b"b"]])])
+    assert (r.rows, row_values(r.row)) == (2, [b"a"])
+    p = _PgProtocol()
+    first, second = Waiter(), Waiter()
+    p.waiters.extend([first, second])  # two in flight: walked, each reply to its own
+    p.data_received(_reply(b"UPDATE 1"))
+    p.data_received(_reply(b"SELECT 0"))
+    assert (first.result.raw, first.result.tag, second.result.tag) == (b"", b"UPDATE 1", b"SELECT 0")
+    gone = Waiter()
+    gone.result = "timed out"
+    p.waiters.append(gone)
+    p.data_received(_reply(b"SELECT 1", [[b"x"]]))  # its request timed out: counted late, answers nothing
+    assert p.late == 1 and gone.result == "timed out" and not p.waiters
+
+
+def _messages(data: bytes) -> list[tuple[bytes, bytes]]:
+    """A frontend stream split into (type, body) as the protocol frames it (type byte, int32 length)."""
+    out, pos = [], 0
+    while pos < len(data):
+        (size,) = struct.unpack_from(">i", data, pos + 1)
+        out.append((data[pos:pos + 1], data[pos + 5:pos + 1 + size]))
+        pos += 1 + size
+    assert pos == len(data)
+    return out
+
+
+def _bind(body: bytes) -> tuple[bytes, bytes, list[bytes | None]]:
+    portal, _, rest = body.partition(b"\x00")
+    name, _, rest = rest.partition(b"\x00")
+    (formats,) = struct.unpack_from(">h", rest)
+    assert formats == 0  # every parameter in text
+    (n,) = struct.unpack_from(">h", rest, 2)
+    pos, params = 4, []
+    for _ in range(n):
+        (size,) = struct.unpack_from(">i", rest, pos)
+        pos += 4
+        params.append(None if size < 0 else rest[pos:pos + size])
+        pos += max(size, 0)
+    assert rest[pos:] == b"\x00\x00"  # no result formats: text
+    return portal, name, params
+
+
+def test_a_request_is_parse_once_then_bind_execute_sync_as_the_protocol_frames_them():
+    b = PgWireBinding("postgresql://ycsb@127.0.0.1:5432/postgres", 1.0)
+    params = [b"user1", b"x" * 300, None, b""]
+    first = _messages(b.request("SELECT $1, $2, $3, $4", b"y0", params))
+    assert [t for t, _ in first] == [b"P", b"B", b"E", b"S"]
+    assert first[0][1] == b"y0\x00SELECT $1, $2, $3, $4\x00\x00\x00"  # name, query, no parameter types
+    assert _bind(first[1][1]) == (b"", b"y0", params)
+    assert first[2][1] == b"\x00\x00\x00\x00\x00" and first[3][1] == b""  # unnamed portal, every row; Sync
+    again = _messages(b.request("SELECT $1, $2, $3, $4", b"y0", params[:1] * 4))
+    assert [t for t, _ in again] == [b"B", b"E", b"S"] and _bind(again[0][1])[2] == params[:1] * 4
+    keys = [b"user1", b"user22", b"user333", b"user4444", b"user55555"]
+    for names in (None, (b"field0",), (b"field1", b"field9")):
+        for key in keys * 2:  # the second time through, each key length's head is known
+            sql, name = b.statement("read", "usertable", names)
+            bind = [m for t, m in _messages(b.read_request("usertable", key, names)) if t == b"B"]
+            assert _bind(bind[0]) == (b"", name, [key]), (names, key)
+            assert sql in b.prepared
+
+
+def test_the_sslmode_is_read_as_libpq_reads_it_and_only_tls_options_keep_the_wire_path():
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.postgresql.wire import tls_of, wire_eligible
+
+    base = "postgresql://ycsb@h:5432/db"
+    for query, want in (("", None), ("?sslmode=disable", None), ("?sslmode=allow", None),
+                        ("?sslmode=prefer", (None, False, False, False)),
+                        ("?sslmode=require", (None, False, False, True)),
+                        ("?sslmode=require&sslrootcert=/ca.crt", ("/ca.crt", True, False, True)),
+                        ("?sslmode=require&sslrootcert=system", (None, False, False, True)),
+                        ("?sslmode=verify-ca", (None, True, False, True)),
+                        ("?sslmode=VERIFY-FULL&sslrootcert=/ca.crt", ("/ca.crt", True, True, True))):
+        t = tls_of(base + query)
+        assert (None if t is None else (t.ca_file, t.verify, t.check_hostname, t.required)) == want, query
+    with pytest.raises(UserError, match="sslmode=maybe in a PostgreSQL URL: use one of disable, allow"):
+        wire_eligible(base + "?sslmode=maybe", {})
+    assert wire_eligible(base + "?sslmode=require&sslrootcert=/ca.crt", {})
+    for url in ("postgresql://ycsb:pw@h/db", "postgresql://a:1,b:2/db", base + "?application_name=x", base + "?sslcert="):
+        assert not wire_eligible(url, {}), url
+    assert not wire_eligible(base, {"postgresql.driver": "asyncpg"}) and wire_eligible(base, {"postgresql.driver": "WIRE"})
+    with pytest.raises(UserError, match="postgresql.driver=wire needs"):
+        wire_eligible("postgresql://ycsb:pw@h/db", {"postgresql.driver": "wire"})
+    with pytest.raises(UserError, match="postgresql.driver=psycopg: use auto, wire or asyncpg"):
+        wire_eligible(base, {"postgresql.driver": "psycopg"})
+
+
+def test_an_error_says_its_sqlstate_and_what_to_do_where_the_message_does_not():
+    from ycsbctl.stores.postgresql.wire import error_text
+
+    assert error_text(b"SFATAL\x00C53300\x00Msorry, too many clients already\x00\x00") == (
+        "sorry, too many clients already (SQLSTATE 53300: too many connections: more client threads than the "
+        "server's max_connections allows; lower --threads or raise max_connections)")
+    assert error_text(b"SFATAL\x00C28000\x00Mno pg_hba.conf entry for host \"127.0.0.1\", no encryption\x00\x00").endswith(
+        "(SQLSTATE 28000: the server takes this client over TLS only: add ?sslmode=require to the URL)")
+    assert error_text(b"SERROR\x00\x00") == "error (SQLSTATE ?)"
+    assert row_values(struct.pack(">h", 3) + struct.pack(">i", -1) + struct.pack(">i", 2) + b"ab"
+                      + struct.pack(">i", 0)) == [None, b"ab", b""]
+
+
+def test_a_start_up_error_the_server_closed_after_is_why_the_connection_closed_and_nothing_else_is():
+    refused = _msg(b"E", b"SFATAL\x00C3D000\x00Mdatabase \"nope\" does not exist\x00\x00")  # no ReadyForQuery follows
+    p = _PgProtocol()
+    p.data_received(refused)
+    p.connection_lost(None)
+    assert p.lost == 'closed by the server: database "nope" does not exist (SQLSTATE 3D000)'
+    p = _PgProtocol()
+    start_up = Waiter()
+    p.waiters.append(start_up)
+    p.data_received(_msg(b"R", struct.pack(">i", 5) + b"salt"))  # a password asked: said to the start-up
+    p.connection_lost(None)
+    assert start_up.result.error == PASSWORD_ASKED and p.lost == "connection closed by the server"
+    p = _PgProtocol()
+    p.unsolicited("ERROR: terminating connection due to administrator command")
+    p.connection_lost(None)  # no start-up error: what the server said unasked is why
+    assert p.lost == "closed by the server: ERROR: terminating connection due to administrator command"
+    p = _PgProtocol()
+    p.unsolicited("the first word")
+    p.data_received(refused)
+    p.connection_lost(None)
+    assert p.lost == "closed by the server: the first word"
+    p = _PgProtocol()
+    p.connection_lost(None)
+    assert p.lost == "connection closed by the server"
+
+
+def test_a_url_without_a_port_user_or_database_takes_postgresqls_defaults():
+    b = PgWireBinding("postgresql://db.example", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("db.example", 5432, "postgres", "postgres")
+    b = PgWireBinding("postgresql://y%40c@[::1]:5433/other", 1.0)
+    assert (b.host, b.port, b.user, b.db) == ("::1", 5433, "y@c", "other")

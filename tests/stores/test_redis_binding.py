@@ -261,3 +261,8 @@ def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(redis_s
     reads = ([READ] * 4, [KEY0] * 4, [0] * 4, [-1] * 4, [-1] * 4)
     done = _run(lambda b: b[0].chain(_chain_context(log, [], deadline_ns=0), reads, 0, 4), redis_server.url)
     assert done == (1, 0) and log[:2] == [READ, 1]  # past the deadline: the one in flight ends it (NOT_FOUND)
+
+
+def test_a_database_the_server_does_not_have_is_refused_at_connect_in_its_words(redis_server):
+    with pytest.raises(ConnectionLost, match="SELECT 99 failed: ERR DB index is out of range"):
+        _run(lambda b: b[0].read(TABLE, KEY0, None), f"redis://127.0.0.1:{redis_server.port}/99")

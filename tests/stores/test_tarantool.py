@@ -106,20 +106,24 @@ def test_engine_counts_per_operation_equal_box_stat_and_the_samplers_rates_add_u
     assert frame["keys"].iloc[-1] == 300 + inserts["OK"]
 
 
+def _user_space_bytes(url: str) -> int:
+    """Every user space (ids from 512, as the server's _space and _index list them) with each of its indexes."""
+    return int(tarantool_console(url, "print(c:eval('local b = 0 for _, t in box.space._space:pairs(512, "
+                                      "{iterator = \"GE\"}) do local s = box.space[t[1]] b = b + s:bsize() "
+                                      "for _, x in box.space._index:pairs({t[1]}) do b = b + s.index[x[2]]:bsize() "
+                                      "end end return b'))"))
+
+
 def test_the_footprint_is_the_user_spaces_and_their_indexes_own_bytes_and_tuples(tarantool):
     url = tarantool.url
     proto = registry.for_url(url)
     proto.clear(url, "usertable")
     empty = proto.reading(url)
+    assert empty.db_memory_bytes == _user_space_bytes(url)  # what an empty space and its indexes hold, even 0
     load = run_phase(PhaseSpec("load", url, props(recordcount=200), threads=2, processes=1))
     assert load.status == "ok", load.errors
     full = proto.reading(url)
-    # every user space (ids from 512, as the server's _space and _index list them) with each of its indexes
-    space_bytes = int(tarantool_console(url, "print(c:eval('local b = 0 for _, t in box.space._space:pairs(512, "
-                                             "{iterator = \"GE\"}) do local s = box.space[t[1]] b = b + s:bsize() "
-                                             "for _, x in box.space._index:pairs({t[1]}) do b = b + s.index[x[2]]:bsize() "
-                                             "end end return b'))"))
-    assert empty.keys == 0 and full.keys == 200 and full.db_memory_bytes == space_bytes
+    assert empty.keys == 0 and full.keys == 200 and full.db_memory_bytes == _user_space_bytes(url)
     assert full.db_memory_bytes - empty.db_memory_bytes >= 200 * 10 * 100  # at least the field bytes
 
 
@@ -139,3 +143,32 @@ def test_the_samplers_memory_is_the_ycsb_spaces_own_bytes_and_its_indexes_and_it
     row = one_sample(TarantoolStatSampler(url))
     assert space > 0 and index > 0 and tuples == 150
     assert (row["db_used_memory_bytes"], row["keys"]) == (space + index, 150)
+
+
+def test_describe_count_and_clear_say_what_net_box_reads_from_the_server(tarantool):
+    url = tarantool.url
+    proto = registry.get("tarantool")
+    truth = json.loads(tarantool_console(url, "local v, cfg = c:eval('return box.info.version, box.cfg') "
+                                              "print(require('json').encode({v = v, cfg = cfg}))"))
+    facts = proto.describe(url)
+    version = truth["v"].split("-")[0]
+    assert (facts.name, facts.version) == (f"Tarantool {version} (wal_mode={truth['cfg']['wal_mode']})", version)
+    assert {k: facts.traits[k] for k in ("wal_mode", "memtx_memory", "readahead", "net_msg_max")} == \
+        {k: truth["cfg"][k] for k in ("wal_mode", "memtx_memory", "readahead", "net_msg_max")}
+    assert "listen" not in facts.traits and facts.config["box.cfg"]["listen"] == truth["cfg"]["listen"]
+    proto.clear(url, "usertable")
+    run_bindings(lambda bs: _insert(bs[0], [b"user1", b"user2", b"user3"]), url)
+    assert proto.count(url, "usertable") == int(tarantool_console(url, "print(c:eval('return box.space.ycsb:len()'))")) == 3
+    proto.clear(url, "usertable")
+    assert proto.count(url, "usertable") == int(tarantool_console(url, "print(c:eval('return box.space.ycsb:len()'))")) == 0
+    assert proto.count(url, "no_such_space") == 0
+
+
+async def _insert(b, keys: list[bytes]) -> None:
+    for key in keys:
+        assert await b.insert("usertable", key, field_values()) == Status.OK
+
+
+def test_the_server_is_one_core_at_most_its_transaction_thread_within_the_limit():
+    proto = registry.get("tarantool")
+    assert [proto.server_cores("local:1", limit) for limit in (8.0, 1.0, 0.5)] == [1.0, 1.0, 0.5]

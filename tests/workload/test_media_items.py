@@ -190,3 +190,46 @@ def test_a_run_marks_the_cells_a_store_cannot_answer(tmp_path: Path, redis_serve
     assert "×" not in line and "untested ratios" not in line, line
     one = runs[runs["workload"] == "media-items-1cond"]
     assert set(one["target"]) == {"sqlite"}  # redis's 1COND cell was never run
+
+
+def test_an_unordered_page_is_judged_by_its_size_and_members_as_a_scan_finds_them() -> None:
+    from ycsbctl.workload.media_items.contract import Page
+    from ycsbctl.workload.media_items.truth import Truth
+
+    truth = Truth(items(1, ITEMS))
+    q = Query(QUERY_1COND, year_gt=2045, limit=10, offset=3, sort="none")
+    hits = _scan(q)  # the second way: a plain scan of the items
+    want = truth.expected(q)
+    assert want.total == len(hits) > 13 and want.members == frozenset(hits)
+    some = tuple(reversed(hits[-10:]))  # any ten matching items, in any order
+    assert truth.wrong(q, Page(some, len(hits))) is None and truth.wrong(q, Page(some)) is None
+    assert truth.wrong(q, Page(some[:9])) == "9 items on the page, not 10"
+    assert truth.wrong(q, Page(some[:9] + some[:1])) == "10 items on the page, not 10"  # one twice
+    stray = next(i for i in range(ITEMS) if i not in want.members)
+    assert truth.wrong(q, Page(some[:9] + (stray,))) == f"items [{stray}] do not match"
+    assert truth.wrong(q, Page(some, len(hits) + 1)) == f"{len(hits) + 1:,} matching items, not {len(hits):,}"
+    last = Query(QUERY_1COND, year_gt=2045, limit=10, offset=len(hits) - 4, sort="none")
+    assert truth.wrong(last, Page(tuple(hits[:4]))) is None  # the last page holds what is left
+    beyond = Query(QUERY_1COND, year_gt=2045, limit=10, offset=len(hits) + 5, sort="none")
+    assert truth.wrong(beyond, Page(())) is None and truth.wrong(beyond, Page(some[:1])) == \
+        "1 items on the page, not 0"
+
+
+def test_the_truth_names_what_is_wrong_with_an_item_and_unions_ids_once_each() -> None:
+    import numpy as np
+
+    from ycsbctl.workload.media_items.truth import Truth, _ids, _union
+
+    data = items(1, ITEMS)
+    truth = Truth(data)
+    seven = data.item(7)
+    assert truth.wrong_item(7, seven) is None and truth.wrong_item(ITEMS + 3, None) is None
+    assert truth.wrong_item(7, None) == "item 7 missing"
+    assert truth.wrong_item(ITEMS + 3, seven) == f"item {ITEMS + 3} found, but it was never loaded"
+    other = data.item(8)
+    assert truth.wrong_item(7, other).startswith("item 7 differs in id")
+    assert _union([]).tolist() == [] and _union([np.array([5])]).tolist() == [5]
+    assert _union([np.array([5]), np.array([5])]).tolist() == [5]
+    assert _union([np.array([1, 4]), np.array([4, 9]), np.array([2])]).tolist() == [1, 2, 4, 9]
+    assert _ids(tuple(range(10))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]"
+    assert _ids(tuple(range(11))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, …]"

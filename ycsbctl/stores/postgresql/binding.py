@@ -68,7 +68,7 @@ class PgBinding(Binding):
         workload plug-in's executor speaks through (``workload.plugin.SqlBinding``)."""
         conn: asyncpg.Connection = self.conn
         try:
-            if statement.lstrip()[:6].upper() in ("SELECT", "WITH"):
+            if (statement.split(None, 1) or [""])[0].upper() in ("SELECT", "WITH"):  # its first word: rows to fetch
                 return Status.OK, [tuple(r) for r in await conn.fetch(statement, *params, timeout=self.timeout_s)], 0
             tag = await conn.execute(statement, *params, timeout=self.timeout_s)
         except (asyncpg.PostgresError, asyncio.TimeoutError, *_LOST) as exc:

@@ -1,0 +1,44 @@
+"""The HTTP/1.1 reply reader (stores/http1.py) against Python's own ``http.client``: a reply framed by its
+length or chunked (with chunk extensions, chunks of every size) gives the status and body http.client
+reads, takes exactly its own bytes (the next reply follows), and is None until it is whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fixtures.http_reference import http_client_reading
+from ycsbctl.stores.http1 import HttpReply, parse
+
+
+def _chunked(body: bytes, sizes: list[int], ext: bool = False) -> bytes:
+    out, pos = [], 0
+    for n in sizes:
+        out.append(b"%x%b\r\n%b\r\n" % (n, b";name=v" if ext else b"", body[pos:pos + n]))
+        pos += n
+    return b"".join(out) + b"0\r\n\r\n"
+
+
+BODY = bytes(range(256)) * 20  # 5,120 bytes, CR and LF among them
+REPLIES = [
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(BODY) + BODY,
+    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
+    b"HTTP/1.1 201 Created\r\nX-A: 1\r\nCONTENT-LENGTH: 3\r\n\r\nabc",
+    b"HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n" + _chunked(BODY, [1, 16, 255, 4096, 752]),
+    b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nX-B: 2\r\n\r\n" + _chunked(BODY[:300], [300], ext=True),
+    b"HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+]
+
+
+@pytest.mark.parametrize("data", REPLIES, ids=range(len(REPLIES)))
+def test_a_reply_is_read_as_http_client_reads_it_taking_its_own_bytes_and_none_until_whole(data):
+    status, body = http_client_reading(data)
+    r, used = parse(data + REPLIES[1], HttpReply)
+    assert (r.status, r.body, used) == (status, body, len(data))
+    for cut in range(len(data)):
+        assert parse(data[:cut], HttpReply) == (None, 0), cut
+
+
+def test_a_reply_without_a_length_has_an_empty_body():
+    data = b"HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\n"
+    r, used = parse(data + b"HTTP/1.1 404", HttpReply)
+    assert (r.status, r.body, used) == (200, b"", len(data))

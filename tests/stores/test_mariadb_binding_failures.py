@@ -1,0 +1,65 @@
+"""The asyncmy binding's failures without a server (its port closed): a statement's error is ERROR in the
+server's words; a timeout, a dropped connection (errors 2006, 2013, 2055) or a socket error that cannot be
+made good again ends the client in one line saying why."""
+
+from __future__ import annotations
+
+import asyncio
+
+from asyncmy.errors import IntegrityError, InterfaceError, OperationalError
+
+from tests.fixtures.servers import free_port
+from ycsbctl.stores.binding import ConnectionLost, Status
+from ycsbctl.stores.mariadb.binding import MariaBinding
+
+
+def _failed(exc: BaseException) -> tuple[Status | None, str]:
+    b = MariaBinding(f"mysql://root@127.0.0.1:{free_port()}/ycsb", 0.5)
+    try:
+        return asyncio.run(b._failed(exc)), str(b.last_error)
+    except ConnectionLost as lost:
+        return None, str(lost)
+
+
+def test_a_statements_error_is_error_and_a_lost_connection_ends_the_client_saying_why():
+    assert _failed(IntegrityError(1062, "Duplicate entry 'user1' for key 'PRIMARY'")) == (
+        Status.ERROR, "MariaDB: (1062, \"Duplicate entry 'user1' for key 'PRIMARY'\")")
+    assert _failed(OperationalError(1205, "Lock wait timeout exceeded"))[0] is Status.ERROR  # not a lost connection
+    for exc, why in ((asyncio.TimeoutError(), "timed out after 0.5 s"),
+                     (OperationalError(2013, "Lost connection to server during query"),
+                      "(2013, 'Lost connection to server during query')"),
+                     (OperationalError(2006, "MySQL server has gone away"), "(2006, 'MySQL server has gone away')"),
+                     (InterfaceError(0, ""), "(0, '')"), (ConnectionResetError(), "ConnectionResetError")):
+        st, said = _failed(exc)
+        assert st is None and said.startswith(f"lost the MariaDB server ({why}); reconnecting failed:"), said
+
+
+def test_a_plugins_statement_says_its_rows_and_the_rows_it_matched_as_mariadb_counts_them(mariadb):
+    """Against a real server: rows as PyMySQL's cursor reads the same table, rows matched by an UPDATE
+    (CLIENT_FOUND_ROWS, as Connector/J), a statement's error as ERROR with no rows and none matched."""
+    import pymysql
+
+    from ycsbctl.stores.mariadb.session import connect_args
+
+    b = MariaBinding(mariadb.url, 5.0)
+
+    async def main() -> list:
+        await b.connect()
+        try:
+            return [await b.sql("DROP TABLE IF EXISTS mut_plugin"), await b.sql("CREATE TABLE mut_plugin (a INT, b TEXT)"),
+                    await b.sql("INSERT INTO mut_plugin VALUES (?, ?), (?, ?)", (1, "x", 2, "y")),
+                    await b.sql("UPDATE mut_plugin SET b = ? WHERE a > ?", ("y", 0)),
+                    await b.sql("SELECT a, b FROM mut_plugin ORDER BY a"), await b.sql("SELECT nope FROM mut_plugin")]
+        finally:
+            await b.close()
+
+    drop, create, insert, update, select, bad = asyncio.run(main())
+    a = connect_args(mariadb.url)
+    with pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"] or "",
+                         database=a["db"]) as conn, conn.cursor() as cur:
+        cur.execute("SELECT a, b FROM mut_plugin ORDER BY a")
+        truth = [tuple(r) for r in cur.fetchall()]
+        cur.execute("DROP TABLE mut_plugin")
+    assert (insert, update) == ((Status.OK, [], 2), (Status.OK, [], 2))  # both rows matched, one changed
+    assert select[:2] == (Status.OK, truth) and truth == [(1, "y"), (2, "y")]
+    assert bad == (Status.ERROR, [], 0) and "Unknown column 'nope'" in b.last_error

@@ -1,0 +1,54 @@
+"""What a MongoDB-wire server's serverStatus says, read as MongoDB documents its fields: ``mem.resident`` in
+MiB, the cache bytes of Percona's inMemory engine before WiredTiger's, operations as the sum of the
+opcounters YCSB's operations map to (not ``command``), CPU from ``extra_info``'s microseconds; a field a
+server leaves out (FerretDB leaves out most) is None."""
+
+from __future__ import annotations
+
+import pytest
+
+from ycsbctl.stores.mongodb.status import cache, counters, database_name, gauges
+
+pytestmark = pytest.mark.truth
+
+STATUS = {
+    "mem": {"resident": 37, "virtual": 2000},
+    "connections": {"current": 9, "available": 800},
+    "wiredTiger": {"cache": {"bytes currently in the cache": 5000.0, "maximum bytes configured": 9000.0}},
+    "opcounters": {"insert": 10, "query": 20, "update": 30, "delete": 4, "getmore": 5, "command": 1000},
+    "network": {"bytesIn": 123, "bytesOut": 456},
+    "extra_info": {"user_time_us": 2_500_000, "system_time_us": 500_000},
+}
+
+
+def test_the_figures_of_one_server_status():
+    assert gauges(STATUS) == {"db_used_memory_bytes": 5000.0, "db_cache_max_bytes": 9000.0,
+                              "db_rss_bytes": 37 * 1024 * 1024, "connections": 9}
+    assert counters(STATUS) == {"ops": 69, "net_in": 123, "net_out": 456, "cpu_s": 3.0}
+    in_memory = {**STATUS, "inMemory": {"cache": {"bytes currently in the cache": 7.0, "maximum bytes configured": 8.0}}}
+    assert cache(in_memory) == (7.0, 8.0) and cache(STATUS) == (5000.0, 9000.0)
+
+
+def test_a_field_the_server_leaves_out_is_none():
+    assert gauges({}) == {"db_used_memory_bytes": None, "db_cache_max_bytes": None, "db_rss_bytes": None,
+                          "connections": None}
+    assert counters({}) == {"ops": None, "net_in": None, "net_out": None, "cpu_s": None}
+    assert counters({"opcounters": {"query": 3}})["ops"] == 3  # the kinds it reports
+    assert counters({"extra_info": {"user_time_us": 1}})["cpu_s"] is None  # CPU needs both parts
+    assert cache({"wiredTiger": {"cache": "n/a"}}) == (None, None)
+
+
+def test_the_database_is_the_urls_or_ycsb():
+    assert database_name("mongodb://h:1/other?w=1") == "other"
+    assert database_name("mongodb://h:1/") == database_name("mongodb://h:1") == "ycsb"
+
+
+def test_the_reported_pid_is_the_servers_own_process(tmp_path):
+    from tests.fixtures.servers import start_mongo_wire
+    from ycsbctl.stores.mongodb.status import reported_pid
+
+    server = start_mongo_wire(tmp_path / "mongo-wire")
+    try:
+        assert reported_pid(server.url) == server.proc.pid
+    finally:
+        server.stop()

@@ -1,0 +1,62 @@
+"""The asyncpg binding's failures without a server (its port closed): a timeout is TIMEOUT, a lost connection
+that cannot be made again ends the client in one line saying why it was lost — the exception's words, or its
+name when it has none."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+
+from tests.fixtures.servers import free_port
+from ycsbctl.stores.binding import ConnectionLost, Status
+from ycsbctl.stores.postgresql.binding import PgBinding
+
+
+def _failed(exc: BaseException) -> tuple[Status | None, str]:
+    b = PgBinding(f"postgresql://ycsb@127.0.0.1:{free_port()}/postgres", 0.5)
+
+    async def main() -> Status:
+        return await b._failed(exc)
+
+    try:
+        return asyncio.run(main()), str(b.last_error)
+    except ConnectionLost as lost:
+        return None, str(lost)
+
+
+def test_a_timeout_is_timeout_and_a_lost_connection_says_why():
+    assert _failed(asyncio.TimeoutError()) == (Status.TIMEOUT, "timed out after 0.5 s")
+    for exc, why in ((ConnectionResetError(), "ConnectionResetError"),
+                     (ConnectionResetError("Connection reset by peer"), "Connection reset by peer"),
+                     (asyncpg.exceptions.InternalClientError("cannot switch to state 12"), "the server closed the connection"),
+                     (asyncpg.exceptions.AdminShutdownError("terminating connection"), "terminating connection")):
+        st, said = _failed(exc)
+        assert st is None and said.startswith(f"lost the PostgreSQL server ({why}); reconnecting failed: cannot reach"), said
+
+
+def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_postgresql_counts_them(postgresql):
+    """Against a real server: a SELECT's and a WITH query's rows (asyncpg's own fetch of the same statement is
+    the truth), an INSERT's and an UPDATE's rows changed from the command tag, an error in the server's words."""
+    b = PgBinding(postgresql.url, 5.0)
+
+    async def main() -> tuple[list, list]:
+        await b.connect()
+        try:
+            got = [await b.sql("DROP TABLE IF EXISTS mut_plugin"), await b.sql("CREATE TABLE mut_plugin (a int, b text)"),
+                   await b.sql("INSERT INTO mut_plugin VALUES ($1, $2), ($3, $4)", (1, "x", 2, "y")),
+                   await b.sql("UPDATE mut_plugin SET b = $1 WHERE a > $2", ("z", 0)),
+                   await b.sql("  SELECT a, b FROM mut_plugin ORDER BY a"),
+                   await b.sql("with q as (select a from mut_plugin) select count(*) from q"),
+                   await b.sql("SELECT nope FROM mut_plugin")]
+            truth = [tuple(r) for r in await b.conn.fetch("SELECT a, b FROM mut_plugin ORDER BY a")]
+            await b.sql("DROP TABLE mut_plugin")
+            return got, truth
+        finally:
+            await b.close()
+
+    (drop, create, insert, update, select, with_query, bad), truth = asyncio.run(main())
+    assert (drop[0], create, insert, update) == (Status.OK, (Status.OK, [], 0), (Status.OK, [], 2), (Status.OK, [], 2))
+    assert select == (Status.OK, truth, 0) and truth == [(1, "z"), (2, "z")]
+    assert with_query == (Status.OK, [(2,)], 0)
+    assert bad == (Status.ERROR, [], 0) and b.last_error.startswith("PostgreSQL: UndefinedColumnError: column \"nope\"")

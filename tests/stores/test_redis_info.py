@@ -1,0 +1,105 @@
+"""What a Redis server's INFO says, read from INFO text as Redis writes it and redis-py parses it: keys over
+every database, replicas online and the slowest one's lag in bytes (the primary's offset less the replica's),
+gauges and counters, persistence since the last reading, and the traits that tell servers apart."""
+
+from __future__ import annotations
+
+import pytest
+from redis._parsers.helpers import parse_info
+
+from ycsbctl.stores.redis.info import (
+    counters,
+    gauges,
+    io_thread_counters,
+    keys,
+    persistence,
+    replication,
+    server_traits,
+)
+
+pytestmark = pytest.mark.truth
+
+
+def _info(text: str) -> dict:
+    return parse_info(text.replace("\n", "\r\n").encode())
+
+
+PRIMARY = _info("""# Server
+redis_version:7.0.15
+mem_allocator:libc
+multiplexing_api:epoll
+arch_bits:64
+io_threads_active:0
+# Clients
+connected_clients:7
+# Memory
+used_memory:1048576
+used_memory_rss:4194304
+mem_fragmentation_ratio:4.00
+# Stats
+total_commands_processed:12345
+instantaneous_ops_per_sec:678
+total_net_input_bytes:1000
+total_net_output_bytes:2000
+io_threaded_reads_processed:11
+io_threaded_writes_processed:22
+total_forks:3
+# Persistence
+latest_fork_usec:250
+aof_delayed_fsync:4
+aof_enabled:1
+rdb_bgsave_in_progress:0
+# Replication
+role:master
+connected_slaves:3
+slave0:ip=127.0.0.1,port=6380,state=online,offset=1500,lag=0
+slave1:ip=127.0.0.1,port=6381,state=online,offset=900,lag=1
+slave2:ip=127.0.0.1,port=6382,state=wait_bgsave,offset=0,lag=0
+master_repl_offset:1500
+# CPU
+used_cpu_sys:1.5
+used_cpu_user:2.25
+# Keyspace
+db0:keys=10,expires=0,avg_ttl=0
+db3:keys=5,expires=1,avg_ttl=100
+""")
+
+
+def test_the_figures_of_one_info_reply():
+    assert keys(PRIMARY) == 15 and keys({"used_memory": 1}) == 0 and keys({}) is None
+    assert replication(PRIMARY) == {"replicas": 2.0, "repl_lag_bytes": 1500.0}  # the one still syncing is 0 bytes in
+    one = _info("master_repl_offset:1500\nslave0:ip=h,port=1,state=online,offset=1200,lag=0\n")
+    assert replication(one) == {"replicas": 1.0, "repl_lag_bytes": 300.0}
+    assert replication(_info("master_repl_offset:1500\n")) == {"replicas": None, "repl_lag_bytes": None}
+    g = gauges(PRIMARY)
+    assert (g["db_used_memory_bytes"], g["db_rss_bytes"], g["db_fragmentation_ratio"], g["connections"],
+            g["db_instantaneous_ops_per_s"], g["keys"], g["replicas"]) == (1048576, 4194304, 4.0, 7, 678, 15, 2.0)
+    assert counters(PRIMARY) == {"ops": 12345, "net_in": 1000, "net_out": 2000, "cpu_s": 3.75}
+    assert counters({"used_cpu_user": 1.0})["cpu_s"] is None  # both parts or none
+    assert io_thread_counters(PRIMARY) == {"io_threaded_reads": 11, "io_threaded_writes": 22}
+
+
+def test_persistence_is_what_happened_since_the_last_reading():
+    got = persistence({"total_forks": 1.0, "aof_delayed_fsync": 4.0}, PRIMARY)
+    assert got == {"forks": 2.0, "fork_pause_us": 250, "aof_delayed_fsyncs": 0.0, "aof_enabled": 1,
+                   "rdb_bgsave_in_progress": 0}
+    quiet = persistence({"total_forks": 3.0, "aof_delayed_fsync": 1.0}, PRIMARY)
+    assert (quiet["forks"], quiet["fork_pause_us"], quiet["aof_delayed_fsyncs"]) == (0.0, None, 3.0)
+    assert persistence({}, PRIMARY)["forks"] is None
+
+
+def test_the_traits_tell_redis_valkey_and_dragonfly_apart():
+    assert server_traits(PRIMARY, {"io-threads": "4", "io-threads-do-reads": "yes"}) == {
+        "server": "Redis", "version": "7.0.15", "allocator": "libc", "io_threads": 4, "io_threads_do_reads": "yes",
+        "io_threads_active": 0, "multiplexing_api": "epoll", "arch_bits": 64}
+    valkey = server_traits({"redis_version": "7.2.4", "valkey_version": "8.0.1", "io_threads": "1"})
+    assert valkey == {"server": "Valkey", "version": "8.0.1", "redis_compat_version": "7.2.4", "io_threads": 1}
+    df = server_traits({"redis_version": "7.2.0", "dragonfly_version": "df-v1.21.2"}, {"io-threads": "x"})
+    assert df == {"server": "Dragonfly", "version": "1.21.2", "redis_compat_version": "7.2.0"}
+
+
+def test_a_clusters_nodes_are_named_by_their_host_and_port_only():
+    from ycsbctl.stores.redis.info import RedisNodesSampler
+
+    urls = ["redis://:pw@10.0.0.1:7000/0", "rediss://user:pw@[::1]:7001", "redis://10.0.0.2:7002"]
+    assert RedisNodesSampler(urls).names == ["10.0.0.1:7000", "[::1]:7001", "10.0.0.2:7002"]

@@ -1,0 +1,101 @@
+"""The Redis binding's requests and settings without a server: each request is the bytes hiredis packs
+for the same command (HGETALL, HMGET, HMSET of every record shape, ZADD of the index, WAIT), the URL and
+properties read as redis-py reads the URL, and each refusal said with what to do."""
+
+from __future__ import annotations
+
+import ssl
+from types import SimpleNamespace
+
+import hiredis
+import pytest
+from redis.connection import parse_url
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores.redis.binding import (
+    _ZADD,
+    INDEX_KEY,
+    RedisBinding,
+    RedisOptions,
+    encode_command,
+    fell_short,
+    java_hash,
+    read_request,
+    refused,
+    tls_refusal,
+)
+from ycsbctl.workload.core import ALL_FIELDS
+
+
+def test_each_request_is_the_bytes_hiredis_packs_for_its_command():
+    names = (b"field0", b"field1", b"f%d")  # a % in a name is a name, not a template's slot
+    ctx = SimpleNamespace(names=[names, (b"field0",), (b"field1",), (b"f%d",)])
+    b = RedisBinding(RedisOptions("redis://127.0.0.1:6379/0"), 1.0)
+    for key in (b"user1", b"user12345678901234567890", b"k" * 300):
+        assert read_request(ctx, key, ALL_FIELDS) == hiredis.pack_command((b"HGETALL", key))
+        assert read_request(ctx, key, 1) == hiredis.pack_command((b"HMGET", key, b"field1"))
+        for vals in ([b"a" * 100, b"b" * 100, b"c"], [b"", b"x" * 1000, b"%s%%"]):
+            flat = [part for pair in zip(names, vals) for part in pair]
+            assert b._hmset(key, names, vals) == hiredis.pack_command((b"HMSET", key, *flat)), (key, vals)
+            assert b._hmset(key, names, vals) == hiredis.pack_command((b"HMSET", key, *flat))  # the cached shape
+        score = b"%d" % java_hash(key)
+        assert _ZADD % (len(score), score, len(key), key) == hiredis.pack_command((b"ZADD", INDEX_KEY, score, key))
+    assert encode_command(b"WAIT", b"1", b"10000") == hiredis.pack_command((b"WAIT", b"1", b"10000"))
+    assert encode_command() == b"*0\r\n"
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "redis://alice:p%40ss@10.0.0.5:6380/2",
+                                 "rediss://:secret@[::1]:7000/15", "redis://h", "redis://h:1/notadb"])
+def test_the_url_is_read_as_redis_py_reads_it(url):
+    o, want = RedisOptions(url), parse_url(url)
+    assert (o.host, o.port, o.db, o.username, o.password) == (  # redis-py's defaults: port 6379, db 0
+        want["host"], want.get("port", 6379), want.get("db", 0), want.get("username"), want.get("password"))
+    assert o.tls is url.startswith("rediss:")
+
+
+def test_properties_fill_in_and_override_and_bad_ones_are_refused_in_one_line():
+    o = RedisOptions("redis:///", {"redis.host": "10.1.1.1", "redis.port": "7001", "redis.password": "pw",
+                                   "redis.tls": "YES", "redis.wait": "2", "redis.timeout": "2500"})
+    assert (o.host, o.port, o.password, o.tls, o.wait, o.wait_ms) == ("10.1.1.1", 7001, "pw", True, 2, 2500)
+    o = RedisOptions("redis://:urlpw@h:1", {"redis.wait.timeout": "300", "redis.timeout": "2500", "redis.tls": "no"})
+    assert (o.password, o.wait, o.wait_ms, o.tls) == ("urlpw", 0, 300, False)
+    assert RedisOptions("redis://h").wait_ms == 10_000
+    for url, props, said in (("http://h:1", {}, "not a Redis URL"), ("redis:///", {"redis.port": "x"}, "bad port"),
+                             ("redis://h", {"redis.wait": "one"}, "take whole numbers")):
+        with pytest.raises(UserError, match=said):
+            RedisOptions(url, props)
+
+
+def test_tls_trusts_the_given_ca_or_checks_nothing_when_told():
+    assert RedisOptions("redis://h").ssl_context() is None
+    checked = RedisOptions("rediss://h").ssl_context()
+    assert checked.verify_mode == ssl.CERT_REQUIRED and checked.check_hostname
+    for reqs in ("none", "OPTIONAL"):
+        o = RedisOptions(f"rediss://h?ssl_cert_reqs={reqs}")
+        ctx = o.ssl_context()
+        assert ctx.verify_mode == ssl.CERT_NONE and not ctx.check_hostname and o.ssl_context() is ctx
+    with pytest.raises(UserError, match="cannot read the CA certificate /nonexistent.crt"):
+        RedisOptions("rediss://h?ssl_ca_certs=/nonexistent.crt").ssl_context()
+
+
+def test_each_refusal_says_what_to_do():
+    assert refused("ERR max number of clients reached").endswith("raise it (CONFIG SET maxclients N, or "
+                                                                   "--maxclients at start) or use fewer threads")
+    assert "redis://:PASSWORD@host:port" in refused("NOAUTH Authentication required.")
+    for text in ("connection closed by the server", "Connection reset by peer", "no answer to PING"):
+        assert refused(text, tls=False) != text and refused(text, tls=True) == text
+    assert refused("ERR other") == "ERR other"
+    untrusted = ssl.SSLCertVerificationError("certificate verify failed")
+    assert "?ssl_ca_certs=/path/ca.crt" in tls_refusal(untrusted, True)
+    assert "speaks no TLS on this port" in tls_refusal(ssl.SSLError("wrong version number"), True)
+    assert "speaks no TLS on this port" in tls_refusal(ConnectionResetError("reset"), True)
+    assert tls_refusal(ConnectionResetError("reset"), False) == "reset"
+    assert tls_refusal(TimeoutError(), False) == "timed out"
+
+
+def test_a_wait_that_counted_fewer_replicas_than_asked_falls_short_and_says_so():
+    b = SimpleNamespace(wait_for=2, o=SimpleNamespace(wait_ms=500), last_error=None)
+    assert not fell_short(b, 2) and not fell_short(b, 3) and b.last_error is None
+    assert fell_short(b, 1)
+    assert b.last_error == ("WAIT 2: 1 of 2 replica(s) had the write within 500 ms — a replica fell behind "
+                            "(the write is on the primary)")

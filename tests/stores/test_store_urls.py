@@ -1,0 +1,141 @@
+"""Every store's URL rules without a server: the URL ycsbctl builds for a server it started is one the store
+accepts and that the client library reads back to the same host, port and password; each thing a store's
+URLs may not hold is refused on its own, in one line with exit 2; SQLite names the file system findmnt
+names."""
+
+from __future__ import annotations
+
+import subprocess
+from urllib.parse import urlsplit
+
+import pytest
+
+from ycsbctl.errors import UserError
+from ycsbctl.stores import registry
+
+PASSWORDLESS = ("memcached", "tarantool", "clickhouse", "elasticsearch", "sphinx")
+
+
+@pytest.mark.parametrize("name", [*PASSWORDLESS, "redis", "mongodb"])
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1", "db.example"])
+def test_a_started_servers_url_is_valid_and_names_its_host_and_port(name, host):
+    store = registry.get(name)
+    url = store.server_url(host, 40123)
+    store.validate(url)
+    u = urlsplit(url)
+    assert (u.scheme, u.hostname, u.port) == (store.schemes[0], host, 40123)
+    assert ("[" in u.netloc) is (":" in host)
+
+
+@pytest.mark.parametrize("name", PASSWORDLESS)
+def test_a_password_for_a_store_without_users_is_refused_as_a_runtime_fault(name):
+    with pytest.raises(UserError) as raised:
+        registry.get(name).server_url("127.0.0.1", 40123, "s3cret")
+    assert raised.value.exit_code == 1 and "password" in str(raised.value)
+
+
+def test_redis_and_mongodb_urls_carry_the_password_as_their_clients_read_it():
+    from pymongo.uri_parser import parse_uri
+    from redis.connection import parse_url
+
+    url = registry.get("redis").server_url("::1", 40123, "s3cret")
+    assert parse_url(url) == {"password": "s3cret", "host": "::1", "port": 40123, "db": 0}
+    assert parse_url(registry.get("redis").server_url("h", 1)) == {"host": "h", "port": 1, "db": 0}
+    got = parse_uri(registry.get("mongodb").server_url("10.0.0.1", 40123, "s3cret"))
+    assert (got["username"], got["password"], got["database"], got["nodelist"]) == (
+        "ycsbctl", "s3cret", "ycsb", [("10.0.0.1", 40123)])
+    assert got["options"]["authSource"] == "admin"
+
+
+# (store, a URL that is refused, words of the one line that says why)
+REFUSED = [
+    ("memcached", "memcached:///", "no host"),
+    ("memcached", "memcached://u:p@h:11211", "no user or password"),
+    ("memcached", "memcached://u@h:11211", "no user or password"),
+    ("memcached", "memcached://h:11211/db", "drop '/db'"),
+    ("memcached", "memcached://h:11211?x=1", "drop '?x=1'"),
+    ("memcached", "memcached://h:11211/db?x=1", "drop '/db?x=1'"),
+    ("memcached", "memcached://h:99999", "bad memcached URL (Port out of range"),
+    ("tarantool", "tarantool:///", "no host"),
+    ("tarantool", "tarantool://guest@h:3301", "guest user"),
+    ("tarantool", "tarantool://:pw@h:3301", "guest user"),
+    ("tarantool", "tarantool://h:3301/ycsb", "drop '/ycsb'"),
+    ("tarantool", "tarantool://h:3301?x=1", "drop '?x=1'"),
+    ("tarantool", "tarantool://h:3301/s?x=1", "drop '/s?x=1'"),
+    ("tarantool", "tarantool://h:port", "bad Tarantool URL (Port could not be cast"),
+    ("clickhouse", "clickhouse:///default", "bad ClickHouse URL 'clickhouse:///default'"),
+    ("clickhouse", "clickhouse://h:8123/a/b", "bad ClickHouse URL"),
+    ("clickhouse", "clickhouse://h:8123/default?x=1", "bad ClickHouse URL"),
+    ("clickhouse", "clickhouse://default@h:8123/default", "without a password: drop the user"),
+    ("clickhouse", "clickhouse://:pw@h:8123/default", "without a password: drop the user"),
+    ("clickhouse", "clickhouse://h:-1/default", "bad ClickHouse URL (Port"),
+    ("elasticsearch", "elasticsearch:///", "bad Elasticsearch URL"),
+    ("elasticsearch", "elasticsearch://h:9200/es.ycsb", "the index is -p es.index.key"),
+    ("elasticsearch", "elasticsearch://h:9200?x=1", "the index is -p es.index.key"),
+    ("elasticsearch", "elasticsearch://elastic@h:9200", "without authentication"),
+    ("elasticsearch", "elasticsearch://:pw@h:9200", "without authentication"),
+    ("sphinx", "sphinx:///", "no users or databases"),
+    ("sphinx", "sphinx://h:9306/db", "no users or databases"),
+    ("sphinx", "sphinx://h:9306?x=1", "no users or databases"),
+    ("sphinx", "sphinx://u@h:9306", "no users or databases"),
+    ("sphinx", "sphinx://:p@h:9306", "no users or databases"),
+    ("postgresql", "postgresql:///postgres", "bad PostgreSQL URL"),
+    ("postgresql", "postgresql://u@h:5432/a/b", "bad PostgreSQL URL"),
+    ("postgresql", "postgresql://u@h:70000/db", "bad PostgreSQL URL (Port out of range"),
+    ("mysql", "mariadb:///ycsb", "bad MySQL URL"),
+    ("mysql", "mariadb://root@h:3306/a/b", "bad MySQL URL"),
+    ("mysql", "mariadb://root@h:x/ycsb", "bad MySQL URL (Port could not be cast"),
+    ("redis", "redis://h:port/0", "bad Redis URL (Port could not be cast"),
+    ("mongodb", "mongodb://h:99999/ycsb", "bad MongoDB URL (Port must be an integer"),
+    ("sqlite", "sqlite://host/x.db", "bad SQLite URL"),
+    ("sqlite", "sqlite:///", "bad SQLite URL"),
+    ("sqlite", "sqlite:///no/such/folder/x.db", "the folder of SQLite database /no/such/folder/x.db does not exist"),
+]
+
+
+@pytest.mark.parametrize(("name", "url", "why"), REFUSED)
+def test_each_thing_a_stores_url_may_not_hold_is_refused_on_its_own_in_one_line(name, url, why):
+    with pytest.raises(UserError) as raised:
+        registry.get(name).validate(url)
+    text = str(raised.value)
+    assert why in text and "\n" not in text and raised.value.exit_code == 2
+
+
+@pytest.mark.parametrize(("name", "url"), [
+    ("memcached", "memcached://h:11211/"), ("tarantool", "tarantool://h"), ("clickhouse", "clickhouse://h:8123"),
+    ("clickhouse", "clickhouse://h:8123/other"), ("elasticsearch", "es://h:9200/"), ("sphinx", "sphinx://h"),
+    ("postgresql", "postgresql://u:p@h/db"), ("mysql", "mariadb://u:p@h:3306/ycsb?ssl=true"), ("redis", "rediss://:p@h:1/2"),
+    ("mongodb", "mongodb+srv://c.example/ycsb"), ("sqlite", "sqlite:///dev/shm/ycsbctl-test.db")])
+def test_the_urls_each_store_takes_pass(name, url):
+    registry.get(name).validate(url)
+
+
+def test_sqlite_names_the_file_system_findmnt_names_for_its_file(tmp_path):
+    store = registry.get("sqlite")
+    for folder in ("/dev/shm", str(tmp_path)):
+        fs = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "--target", folder], capture_output=True, text=True,
+                            check=True).stdout.split()[-1]
+        facts = store.describe(f"sqlite://{folder}/ycsbctl-describe.db")
+        assert f"file on {fs}, WAL" in facts.name, (folder, facts.name)
+        assert facts.config["file_system"] == fs
+        assert facts.config["durability"].endswith(", file on tmpfs") is (fs == "tmpfs")
+
+
+def test_tarantool_takes_a_numeric_space_and_sphinx_its_ten_fields():
+    tarantool, sphinx = registry.get("tarantool"), registry.get("sphinx")
+    tarantool.check_properties(None, {"tarantool.space": "512"})
+    with pytest.raises(UserError, match="tarantool.space=ycsb: give the space's numeric id"):
+        tarantool.check_properties(None, {"tarantool.space": "ycsb"})
+    sphinx.check_properties(None, {"fieldcount": "10"})
+    sphinx.check_properties(None, {"fieldcount": "3", "fieldnameprefix": "field"})
+    for bad in ({"fieldcount": "11"}, {"fieldnameprefix": "f"}):
+        with pytest.raises(UserError, match="ten fields"):
+            sphinx.check_properties(None, bad)
+
+
+def test_ycsbs_memcached_binding_is_given_the_host_port_and_timeout_in_ms():
+    store = registry.get("memcached")
+    assert store.ycsb_binding("memcached://10.0.0.2:11311", 2.5) == (
+        "memcached", {"memcached.hosts": "10.0.0.2:11311", "memcached.opTimeoutMillis": "2500"})
+    with pytest.raises(UserError, match="IPv4 addresses and host names only"):
+        store.ycsb_binding("memcached://[::1]:11211", 1.0)

@@ -1,0 +1,61 @@
+"""The watchdog of a process's bindings (stores/binding_set.py): a request in flight for the timeout is
+expired at the eighth look (one every timeout/8), no sooner than the timeout less one tick (sleeps never end
+early, whatever the load); one whose binding moved on to another request (a new future, or a new request
+number) is not."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from ycsbctl.stores.binding_set import watchdog
+
+TIMEOUT_S = 0.4
+
+
+class Flight:
+    """What the watchdog reads of a binding: its request in flight (each look counted) and its request number."""
+
+    def __init__(self) -> None:
+        self._pending: asyncio.Future | None = None
+        self.seq = 0
+        self.looks = 0
+        self.expired_at: float | None = None
+        self.expired_on: int | None = None  # the look that expired it
+
+    @property
+    def pending(self) -> asyncio.Future | None:
+        self.looks += 1
+        return self._pending
+
+    @pending.setter
+    def pending(self, fut: asyncio.Future | None) -> None:
+        self._pending = fut
+
+    def expire(self) -> None:
+        if self.expired_at is None:
+            self.expired_at, self.expired_on = time.monotonic(), self.looks
+
+
+@pytest.mark.speed
+def test_a_stuck_request_is_expired_after_the_timeout_and_a_moving_one_never():
+    async def main() -> tuple[float, Flight, Flight, Flight]:
+        stuck, moving, renewed = Flight(), Flight(), Flight()
+        loop = asyncio.get_running_loop()
+        for f in (stuck, moving, renewed):
+            f.pending = loop.create_future()
+        t0 = time.monotonic()
+        dog = loop.create_task(watchdog([stuck, moving, renewed], TIMEOUT_S))
+        while time.monotonic() - t0 < 2.5 * TIMEOUT_S:
+            await asyncio.sleep(TIMEOUT_S / 16)
+            moving.seq += 1  # a read burst: the same future, one request after another
+            renewed.pending = loop.create_future()  # one operation after another
+        dog.cancel()
+        return t0, stuck, moving, renewed
+
+    t0, stuck, moving, renewed = asyncio.run(main())
+    assert stuck.expired_at is not None and stuck.expired_at - t0 >= TIMEOUT_S * 7 / 8
+    assert stuck.expired_on == 8  # one look every timeout/8: expired at the eighth, however late each came
+    assert moving.expired_at is None and renewed.expired_at is None
