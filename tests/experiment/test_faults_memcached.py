@@ -72,14 +72,16 @@ def test_memcached_evicting_during_the_load_degrades_the_load_with_its_own_evict
 
 
 def _our_server_pids() -> list[int]:
-    """The pids of the servers ycsbctl started for this session (its state file: ``local:<pid>`` keys)."""
+    """The pids of the memcached servers ycsbctl started for this session (its state file: ``local:<pid>`` keys;
+    the session's other servers, a PostgreSQL of a session fixture, are in it too)."""
     import json
     import os
     from pathlib import Path
 
     path = Path(os.environ["YCSBCTL_STATE_DIR"]) / "servers.json"
     entries = json.loads(path.read_text())["servers"] if path.exists() else []
-    return [int(e["key"].split(":", 1)[1]) for e in entries if e["key"].startswith("local:")]
+    return [int(e["key"].split(":", 1)[1]) for e in entries
+            if e["key"].startswith("local:") and e["endpoint"].get("protocol") == "memcached"]
 
 
 def test_memcached_we_started_killed_during_the_load_is_restarted_and_loaded_again(tmp_path):

@@ -292,3 +292,25 @@ def test_an_empty_merge_holds_no_count_and_a_series_without_a_warm_up_has_none()
     overall = f.frame()
     overall = overall[overall.op == "OVERALL"].set_index("interval")
     assert list(overall.operations) == [5, 0, 0] and list(overall.ops_per_s) == [50.0, 0.0, 0.0]
+
+
+def test_the_requests_answered_just_after_a_command_that_returned_at_an_intervals_end_are_its_max_latency():
+    """A DEL from 2.0003 to 2.4999 s (seen on CI): the 8 requests that waited behind it were answered at 2.5001 s,
+    in interval 25, after "during" (20..24) ends; they are its largest latency, not the 1.8 ms of interval 24's
+    last replies. A command that returned earlier in its interval leaves the next interval out."""
+    ops = [1000] * 40
+    for k in range(20, 25):
+        ops[k] = 0
+    ops[20] = 5  # answered in the 0.3 ms before the DEL began
+    lat = {k: [100] * ops[k] for k in range(40)}
+    lat[20] = [1_815] * 5
+    lat[25] = [499_000] * 8 + [100] * 992
+    lat[26] = [900_000] + [100] * 999  # a later interval: not the event's
+    f = _series_of(ops, lat)
+    e = effect(f, 2.0003, 2.4999)
+    assert e.during_s == pytest.approx(0.5) and e.stall_s == pytest.approx(0.5)
+    assert e.max_latency_us == pytest.approx(499_000, rel=1e-3)
+    assert e.p99_during_us == pytest.approx(1_815, rel=1e-3)  # the p99 during stays the intervals of "during"
+    lat[24], ops[24] = [2_000] * 10, 10  # returned in interval 23 (during ends with the stall's 24): 25 is after
+    e = effect(_series_of(ops, lat), 2.0003, 2.3999)
+    assert e.max_latency_us == pytest.approx(2_000, rel=1e-3)

@@ -89,7 +89,7 @@ def test_a_child_seen_at_priming_and_reaped_counts_only_its_cpu_after_the_primin
     truth = _total(parent.pid) - before - child_before
     assert _cpu_s(sampler) == pytest.approx(truth, rel=1e-9, abs=1e-9)
     assert truth == pytest.approx(reaped - at_spun, abs=0.03)  # 0.2 s spun after the priming, by its own clock
-    assert truth >= 0.19
+    assert truth >= 0.19 - 1e-9  # 0.2 s less a 10 ms tick, whatever the float sum of the ticks rounds to
 
 
 def test_a_child_first_seen_late_and_reaped_counts_once(parent):

@@ -11,7 +11,8 @@
   interval stalled: the deficit of the command's intervals and the next);
 - during: from the event's interval to the last of the command's and of the stall's intervals;
   operations lost = the reference rate over that time less the operations done in it (≥ 0);
-- the maximum latency during, the p99 before (the reference seconds), during, and after
+- the maximum latency during (and in the interval after it when the command returned in its last interval: the
+  requests that waited behind it are answered as it returns, which may fall just past that interval's end), the p99 before (the reference seconds), during, and after
   (:data:`AFTER_S` seconds from the end of "during"), from the exactly merged HDR counts (µs); the
   client's own loop lag (CLIENT-LAG) during, so that a pause of the client is not taken for the
   server's.
@@ -127,6 +128,9 @@ def effect(fine: FineSeries, start_s: float, end_s: float, next_s: float | None 
     before = range(k_before, k_start)
     after = range(during[-1] + 1, min(k_last, during[-1] + round(AFTER_S / dt)) + 1)
     h_during = fine.latency_of(during)
+    # the requests that waited behind the command are answered as it returns: when it returned in the last interval
+    # of "during", their replies may land in the next one (a DEL that returned 0.1 ms before an interval's end)
+    answered = during + [during[-1] + 1] if k_end == during[-1] and during[-1] + 1 <= k_last else during
     return EventEffect(
         pre_ops_per_s=pre,
         stall_s=round(stall_n * dt, 6),
@@ -134,7 +138,7 @@ def effect(fine: FineSeries, start_s: float, end_s: float, next_s: float | None 
         stall_est_s=round(est, 6),
         during_s=round(len(during) * dt, 6),
         ops_lost=lost,
-        max_latency_us=_max_us(h_during),
+        max_latency_us=_max_us(fine.latency_of(answered)),
         p99_before_us=_p99_us(fine.latency_of(before)),
         p99_during_us=_p99_us(h_during),
         p99_after_us=_p99_us(fine.latency_of(after)),
