@@ -6,6 +6,7 @@ source with ``quota_pid``."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -16,8 +17,11 @@ import pytest
 from tests.fixtures.cgroups import cpu_quota
 from ycsbctl.telemetry.process import ProcessSampler
 
+SPIN_AFTER_S = 0.2  # the CPU seconds the child spins after the priming (by its own process_time: at any speed)
+TICK_S = 1 / os.sysconf("SC_CLK_TCK")  # the kernel counts CPU in ticks
+
 # A parent that, on "fork", starts a child spinning 0.3 s of CPU then waiting on a pipe; on "go", lets
-# the child spin 0.2 s more and exit, reaps it (wait4) and prints the child's CPU from the rusage.
+# the child spin SPIN_AFTER_S more and exit, reaps it (wait4) and prints the child's CPU from the rusage.
 _PARENT = r"""
 import os, sys, time
 
@@ -35,7 +39,7 @@ for line in sys.stdin:
             spin(0.3)
             print("spun", time.process_time(), flush=True)
             os.read(r, 1)
-            spin(0.2)
+            spin(SPIN_AFTER_S)
             os._exit(0)
     elif line.strip() == "ping":  # started, and about to block again
         print("pong 0", flush=True)
@@ -43,7 +47,7 @@ for line in sys.stdin:
         os.write(w, b"x")
         _, _, ru = os.wait4(child, 0)
         print("reaped", ru.ru_utime + ru.ru_stime, flush=True)
-"""
+""".replace("SPIN_AFTER_S", repr(SPIN_AFTER_S))
 
 
 def _total(pid: int) -> float:
@@ -89,7 +93,7 @@ def test_a_child_seen_at_priming_and_reaped_counts_only_its_cpu_after_the_primin
     truth = _total(parent.pid) - before - child_before
     assert _cpu_s(sampler) == pytest.approx(truth, rel=1e-9, abs=1e-9)
     assert truth == pytest.approx(reaped - at_spun, abs=0.03)  # 0.2 s spun after the priming, by its own clock
-    assert truth >= 0.19 - 1e-9  # 0.2 s less a 10 ms tick, whatever the float sum of the ticks rounds to
+    assert truth >= SPIN_AFTER_S - TICK_S - 1e-9  # what it spun, less a tick, whatever the ticks' float sum rounds to
 
 
 def test_a_child_first_seen_late_and_reaped_counts_once(parent):
