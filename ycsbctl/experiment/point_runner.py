@@ -3,6 +3,8 @@ judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the result sink, 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ycsbctl.engine.contract import Engine
 from ycsbctl.experiment.dataset import DatasetCheck
 from ycsbctl.experiment.explain import host_busy, with_why
@@ -149,15 +151,15 @@ class PointRunner:
         busy = host_busy(others, out.bottleneck)
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
-                  disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause"),
-                  stall_cause=lambda: _store_says(ep.url, "stall_cause"), own_wait=lambda: _own_lock_wait(ep.url, out.result))
+                  disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause", ep.url),
+                  stall_cause=lambda: _store_says(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result))
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
             v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
         if wrong_type:
             reason = f"{reason} — {WRONGTYPE_HINT}"
-        elif reason and point.phase == "load" and not point.fresh and _already_held(ep.url, reason):
+        elif reason and point.phase == "load" and not point.fresh and _store_says(ep.url, "already_held", reason):
             reason = f"{ALREADY_HELD}; {reason}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
@@ -194,27 +196,18 @@ def _load_bound(plan: Plan, phase: str, length: PointLength) -> str:
     return (": " + ", or ".join(bounds) + (", whichever first" if len(bounds) > 1 else "") + capped) if bounds else ""
 
 
-def _store_says(url: str, question: str) -> str | None:
-    """The store's own reason for a pause of the client's loop or for a stall of the server
-    (:meth:`ycsbctl.stores.base.ServerProtocol.pause_cause`, ``stall_cause``); None when it has none or
-    cannot be asked."""
+def _store_says(url: str, question: str, *args: Any) -> Any:
+    """The store's own answer to ``question``, a method of :class:`ycsbctl.stores.base.ServerProtocol` asked with
+    ``args``: its reason for a pause of the client's loop or a stall of the server (``pause_cause``,
+    ``stall_cause``), whether an error is its refusal of a key it holds (``already_held``), why our own clients
+    waited on its lock (``own_lock_wait``); None when it cannot be asked (the point is judged, and the store's
+    own error said, without it)."""
     from ycsbctl.stores import registry
 
     try:
-        return getattr(registry.for_url(url), question)(url)
-    except Exception:  # noqa: BLE001 - the pause or stall is still said, without the store's reason
+        return getattr(registry.for_url(url), question)(*args)
+    except Exception:  # noqa: BLE001 - the pause, stall or error is still said, without the store's word
         return None
-
-
-def _already_held(url: str, error: str) -> bool:
-    """Whether ``error`` is the store at ``url`` refusing an insert of a key it holds
-    (:meth:`ycsbctl.stores.base.ServerProtocol.already_held`)."""
-    from ycsbctl.stores import registry
-
-    try:
-        return registry.for_url(url).already_held(error)
-    except Exception:  # noqa: BLE001 - the store's own error is said either way
-        return False
 
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "READ-MODIFY-WRITE")  # operations that take a store's write lock
@@ -223,12 +216,7 @@ WRITES = ("INSERT", "UPDATE", "DELETE", "READ-MODIFY-WRITE")  # operations that 
 def _own_lock_wait(url: str, result: PhaseResult | None) -> str | None:
     """The store's reason why the point's own clients waited on each other's lock inside it
     (:meth:`ycsbctl.stores.base.ServerProtocol.own_lock_wait`), from the point's worker processes and writes."""
-    from ycsbctl.stores import registry
-
     if result is None:
         return None
     writes = sum(s.operations for name, s in result.ops.items() if name in WRITES)
-    try:
-        return registry.for_url(url).own_lock_wait(url, result.processes or 1, writes)
-    except Exception:  # noqa: BLE001 - the pause is still said, as the client's
-        return None
+    return _store_says(url, "own_lock_wait", url, result.processes or 1, writes)
