@@ -19,6 +19,7 @@ from tests.fixtures.servers import MONGO_WIRE, free_port, wait_for_port
 from ycsbctl.errors import UserError
 from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.provision import (
+    local_prep,
     probe,
     provision,
     provisioned,
@@ -92,7 +93,11 @@ def test_local_ferretdb_is_the_mongo_wire_server_and_says_so(state_dir):
         assert ep.server_name.startswith("FerretDB 1.24") and "mongo-wire, SQLite backend" in ep.server_name
         assert ep.config["mongodb_compat_version"].startswith("7.")
         pid = ep.pid
-    assert not psutil.pid_exists(pid) and state.entries() == []
+        argv = psutil.Process(pid).cmdline()
+        data = argv[argv.index("--data") + 1]
+        # its SQLite fsyncs every write: the stand-in for an in-memory MongoDB keeps its data in memory
+        assert os.path.isdir(data) and local_prep.filesystem_of(data)[0] == "tmpfs"
+    assert not psutil.pid_exists(pid) and state.entries() == [] and not os.path.exists(data)
 
 
 def test_cpuset_and_memory_become_affinity_and_maxmemory(state_dir, needs_redis):

@@ -36,10 +36,12 @@ class Prepared:
 
 def data_folder(label: str, entry: catalog.Target) -> str:
     """A fresh data folder: on tmpfs for servers whose data should live in memory (PostgreSQL, MariaDB, ClickHouse,
-    Sphinx, Elasticsearch), on a disk for a durable variant (:func:`disk_folder`), else in $TMPDIR."""
+    Sphinx, Elasticsearch, and the local FerretDB build, whose SQLite fsyncs every write: on a disk its
+    stand-in for an in-memory MongoDB measured the disk's fsync), on a disk for a durable variant
+    (:func:`disk_folder`), else in $TMPDIR."""
     if entry.variant is not None and entry.variant.durable:
         return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=disk_folder())
-    in_memory = (entry.local_flavor in ("postgres", "mariadbd", "clickhouse", "sphinx", "elasticsearch")
+    in_memory = (entry.local_flavor in ("postgres", "mariadbd", "clickhouse", "sphinx", "elasticsearch", "mongo-wire")
                  and os.path.isdir(TMPFS) and os.access(TMPFS, os.W_OK))
     return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=TMPFS if in_memory else None)
 
