@@ -2,6 +2,7 @@
 
 import atexit
 import os
+import shutil
 import signal
 import tempfile
 
@@ -36,6 +37,12 @@ if "YCSBCTL_BASELINE_MEMO" not in os.environ:
 # suite reads none (a folder nothing writes to), so its verdicts use the stated default margin, whatever
 # the user's record holds; the tests of the record point it elsewhere.
 os.environ.setdefault("YCSBCTL_CACHE_DIR", os.path.join(os.sep, "nonexistent", "ycsbctl-test-cache"))
+# PostgreSQL's and MariaDB's initialised data folders are kept once per session (provision/init_template.py) in a
+# folder of the session's own, removed at the end: the first server of each kind initialises, later ones copy.
+_TEMPLATES = tempfile.mkdtemp(prefix="ycsbctl-test-templates-")
+if "YCSBCTL_TEMPLATE_DIR" not in os.environ:
+    os.environ["YCSBCTL_TEMPLATE_DIR"] = _TEMPLATES
+atexit.register(shutil.rmtree, _TEMPLATES, True)
 
 # A run started in the background of a non-interactive shell (`make test &`, some CI runners) begins
 # with SIGINT ignored, and every process the tests start would inherit that: the Ctrl-C tests' SIGINT

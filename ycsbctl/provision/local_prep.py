@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ycsbctl.errors import UserError
-from ycsbctl.provision import catalog
+from ycsbctl.provision import catalog, init_template
 from ycsbctl.provision.tls import ServerCertificates
 
 TMPFS = "/dev/shm"  # where data folders go when the server's data should live in memory
@@ -152,26 +152,41 @@ def server_tls_files(flavor: str, certs: ServerCertificates, data_dir: str, user
 
 
 def _initdb(postgres: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
+    """``initdb`` into ``data_dir`` (our superuser, trust on loopback), or a copy of its kept template."""
     initdb = Path(postgres).resolve().with_name("initdb")
     if not os.access(initdb, os.X_OK):
         raise UserError(f"initdb not found beside {postgres}", fix="apt-get install postgresql", exit_code=1)
-    argv = [str(initdb), "-D", data_dir, "-U", PG_USER, "--auth=trust", "--encoding=UTF8", "--locale=C",
-            "--no-sync", "--no-instructions"]
-    _run(argv, data_dir, user, log_path, "initdb")
+    args = ["-U", PG_USER, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions"]
+    _initialise("initdb", str(initdb), args, [str(initdb), "-D", data_dir, *args], data_dir, user, log_path)
 
 
 def _install_db(mariadbd: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
-    """``mariadb-install-db`` into ``data_dir`` (system tables only), and the init file of our user."""
+    """``mariadb-install-db`` into ``data_dir`` (system tables only), or a copy of its kept template, and the
+    init file of our user."""
     install = shutil.which("mariadb-install-db") or shutil.which("mysql_install_db")
     if install is None:
         raise UserError("mariadb-install-db not found", fix="apt-get install mariadb-server", exit_code=1)
-    argv = [install, "--no-defaults", f"--datadir={data_dir}", "--auth-root-authentication-method=normal",
-            "--skip-test-db", "--skip-name-resolve", f"--basedir={Path(mariadbd).resolve().parents[1]}"]
-    _run(argv, data_dir, user, log_path, "mariadb-install-db")
+    server = str(Path(mariadbd).resolve())
+    args = ["--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve",
+            f"--basedir={Path(server).parents[1]}"]
+    # --no-defaults must come first
+    _initialise("mariadb-install-db", server, args, [install, "--no-defaults", f"--datadir={data_dir}", *args],
+                data_dir, user, log_path)
     init = Path(data_dir) / "ycsbctl-init.sql"
     init.write_text(MARIADB_INIT)
     if user:
         shutil.chown(init, user=user, group=None)
+
+
+def _initialise(what: str, binary: str, args: list[str], argv: list[str], data_dir: str, user: str | None,
+                log_path: str | Path) -> None:
+    """``argv`` (``what``, which initialises ``data_dir`` for ``binary`` with ``args``), or a copy of the
+    template an earlier one left (:mod:`init_template`), said in the server's log."""
+    if init_template.initialise(what, binary, args, data_dir, user,
+                                lambda: _run(argv, data_dir, user, log_path, what)):
+        with open(log_path, "a") as log:
+            log.write(f"ycsbctl: the data folder is a copy of the one an earlier {what} made with the same binary "
+                      f"and arguments (YCSBCTL_TEMPLATE_DIR=off initialises it afresh)\n")
 
 
 def _run(argv: list[str], data_dir: str, user: str | None, log_path: str | Path, what: str) -> None:
