@@ -156,6 +156,16 @@ class PostgresProtocol(SqlProtocol):
                 f"synchronous_commit = {commit}) and none is connected: start the standby, or clear "
                 "synchronous_standby_names")
 
+    def replicas(self, url: str) -> list[str] | None:
+        """The standbys streaming from this primary (``pg_stat_replication``), by ``application_name``."""
+        from ycsbctl.stores.postgresql.session import PgSession
+
+        with PgSession(url, 5.0) as s:
+            rows = s.fetch("SELECT application_name, host(client_addr), state FROM pg_stat_replication "
+                           "ORDER BY application_name")
+        return [f"standby {name or '?'}" + (f" ({addr})" if addr else "") for name, addr, state in rows
+                if state == "streaming"]
+
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
         from ycsbctl.stores.postgresql.stats import PgStatSampler
 
