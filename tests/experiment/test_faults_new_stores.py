@@ -181,3 +181,19 @@ def test_a_tarantool_url_at_sphinx_is_told_at_once_by_ping_and_by_the_binding(sp
         return time.monotonic() - began
 
     assert asyncio.run(connect()) < timeout_s / 4
+
+
+def test_a_postgresql_url_at_tarantool_says_something_else_answers_there_not_tls(tarantool):
+    """``postgresql://`` at Tarantool's port: asyncpg reads Tarantool's greeting as a refused SSL upgrade, which was
+    said as "the connection failed (… rejected SSL upgrade)", a TLS matter. Now: not a PostgreSQL server, with what
+    answered (Tarantool's own greeting), exit 1 as for any URL at another store's port."""
+    from ycsbctl.provision.external import ExternalProvisioner
+
+    url = f"postgresql://127.0.0.1:{tarantool.url.rsplit(':', 1)[1]}/ycsb"
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    line = str(told.value)
+    assert told.value.exit_code == 1 and line.startswith(f"{url}: something answers there, but not as a postgresql "
+                                                         "server (ConnectionError: not a PostgreSQL server: it answered "
+                                                         "PostgreSQL's opening request with b'Tarantool "), line
+    assert "SSL" not in line and "TLS" not in line, line
