@@ -197,3 +197,19 @@ def test_a_postgresql_url_at_tarantool_says_something_else_answers_there_not_tls
                                                          "server (ConnectionError: not a PostgreSQL server: it answered "
                                                          "PostgreSQL's opening request with b'Tarantool "), line
     assert "SSL" not in line and "TLS" not in line, line
+
+
+def test_a_memcached_url_at_tarantool_is_told_at_once_naming_what_answered(tarantool):
+    """``memcached://`` at Tarantool's port: its greeting is no memcached reply line (and ends lines with a bare
+    newline), so the admin connection says so at once; was a 5 s wait for ``\\r\\n`` and "gave no memcached answer"."""
+    from ycsbctl.provision.external import PING_TIMEOUT_S, ExternalProvisioner
+
+    url = f"memcached://127.0.0.1:{tarantool.url.rsplit(':', 1)[1]}"
+    began = time.monotonic()
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    assert time.monotonic() - began < PING_TIMEOUT_S / 2
+    line = str(told.value)
+    assert told.value.exit_code == 1 and line.startswith(f"{url}: something answers there, but not as a memcached "
+                                                         "server (ConnectionError: not a memcached server: it sent "
+                                                         "b'Tarantool "), line
