@@ -213,3 +213,20 @@ def test_a_memcached_url_at_tarantool_is_told_at_once_naming_what_answered(taran
     assert told.value.exit_code == 1 and line.startswith(f"{url}: something answers there, but not as a memcached "
                                                          "server (ConnectionError: not a memcached server: it sent "
                                                          "b'Tarantool "), line
+
+
+def test_a_mongodb_url_at_tarantool_is_not_called_silent(tarantool):
+    """``mongodb://`` at Tarantool's port: pymongo reads Tarantool's greeting as a reply to another request and waits
+    out its server selection; the line said "gave no mongodb answer … stays silent so". Now: something answers
+    there, but not as a mongodb server (the store's ping with a short timeout, then the probe's line for it)."""
+    from ycsbctl.errors import short_error
+    from ycsbctl.provision import probe
+    from ycsbctl.stores import registry
+
+    url = f"mongodb://127.0.0.1:{tarantool.url.rsplit(':', 1)[1]}/ycsb"
+    with pytest.raises(ConnectionError) as failed:
+        registry.for_url(url).ping(url, 0.3)
+    line = str(probe.unanswered("mongodb", url, short_error(failed.value), 0.3))
+    assert line.startswith(f"{url}: something answers there, but not as a mongodb server (ConnectionError: not a "
+                           "MongoDB server: its reply to our ping is not the MongoDB wire protocol's (Got response id"), line
+    assert "silent" not in line
