@@ -63,3 +63,19 @@ def test_a_plugins_rows_matched_and_bytes_are_the_servers_own(mariadb, binding):
     (key, value), = one[0][1]
     assert int(key) == 1 and bytes(value) == AWKWARD  # the binding reads the same bytes back
     assert [int(r[0]) for r in keys[0][1]] == [1, 2, 3]
+
+
+def test_a_url_naming_a_database_the_server_lacks_says_so(mariadb):
+    """``mysql://…/nosuchdb`` at a real MariaDB: its "Unknown database" (error 1049) was said as "something answers
+    there, but not as a mysql server"; it is a MariaDB server without that database."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision.external import ExternalProvisioner
+
+    url = urlunsplit(urlsplit(mariadb.url)._replace(path="/nosuchdb"))
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    line = str(told.value)
+    assert told.value.exit_code == 1 and "the server has no database 'nosuchdb' (Unknown database 'nosuchdb')" in line
+    assert "CREATE DATABASE nosuchdb" in line and "not as a mysql server" not in line, line

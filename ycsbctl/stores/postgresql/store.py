@@ -33,6 +33,7 @@ async def _create_table(conn, properties: dict[str, str]) -> None:
         await conn.execute(create_table(properties.get("table", "usertable"), field_names(properties)))
 
 
+INVALID_CATALOG_NAME = "3D000"  # SQLSTATE of 'database "…" does not exist'
 SSL_REQUEST = b"\x00\x00\x00\x08\x04\xd2\x16\x2f"  # the 8 bytes a PostgreSQL client may open with (SSLRequest)
 
 
@@ -137,6 +138,15 @@ class PostgresProtocol(SqlProtocol):
             said = _not_postgresql(url, timeout_s) if "rejected SSL upgrade" in str(exc) else None
             if said:
                 raise ConnectionError(said) from None
+            if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:  # a PostgreSQL server, without the URL's database
+                from urllib.parse import urlsplit
+
+                from ycsbctl.urls import redact_url
+
+                db = urlsplit(url).path.strip("/")
+                raise UserError(f"{redact_url(url)}: the server has no database {db!r} ({exc})",
+                                fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL",
+                                exit_code=1) from None
             raise
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
