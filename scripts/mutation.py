@@ -84,6 +84,8 @@ TESTS: dict[str, list[str]] = {
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
     "ycsbctl/experiment/explain.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
+    # Which replica a point lost, when (the first 1 Hz sample counting fewer), and what its figures are true of.
+    "ycsbctl/telemetry/replicas_lost.py": ["tests/experiment/test_faults_replica_unread.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
     # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
@@ -91,7 +93,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
-                                       "-k", "mariadb or wire"],
+                                       "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
     "ycsbctl/results/folder.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
@@ -102,7 +104,8 @@ TESTS: dict[str, list[str]] = {
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
-    "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
+    "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py",
+                                      "tests/experiment/test_client_lag_in_client.py"],
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/test_figures_survivors.py", "tests/results/test_stats.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
@@ -241,11 +244,13 @@ TESTS: dict[str, list[str]] = {
                                              "-k", "postgresql"],
     "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_mariadb_binding_failures.py", "tests/stores/test_sql_stores.py",
-                                          "-k", "mariadb"],
+                                          "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py", "-k", "mariadb"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
-    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+                                           "tests/experiment/test_faults_new_stores.py"],
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+                                            "tests/experiment/test_tarantool_dying_port.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],

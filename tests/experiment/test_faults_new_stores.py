@@ -7,7 +7,10 @@ never "not on this host".
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import threading
+import time
 
 import pytest
 
@@ -107,3 +110,123 @@ def test_the_process_on_a_port_is_the_server_unless_it_forwards_the_port_elsewhe
 def _listening(port: int) -> bool:
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _one_shot_server(greeting: bytes | None) -> tuple[socket.socket, threading.Thread]:
+    """A listener on a free loopback port whose one connection gets ``greeting`` (None: closed at once, unread)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            if greeting is not None:
+                conn.sendall(greeting)
+                conn.recv(1)  # holds the connection open until the client closes it
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listener, thread
+
+
+@pytest.mark.parametrize(("greeting", "said"), [
+    (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "an HTTP reply ('HTTP/1.1 400 Bad Request')"),
+    (b"-ERR unknown command\r\n", "a RESP reply, as Redis speaks ('-ERR unknown command')"),
+    (b"\0\0\0\x01", "4 bytes, a protocol version (1), as Sphinx searchd's API port does"),
+    (None, "the server closed the connection without a Tarantool greeting"),
+])
+def test_a_tarantool_url_at_a_server_that_greets_otherwise_is_told_at_once(greeting, said):
+    """A server that greets first with something else (or closes) is told at once, naming what answered: was a 5 s
+    wait for 128 bytes that never came, then "gave no tarantool answer". The bound is the ping's own timeout."""
+    from ycsbctl.provision.external import PING_TIMEOUT_S, ExternalProvisioner
+
+    listener, thread = _one_shot_server(greeting)
+    with listener:
+        url = f"tarantool://127.0.0.1:{listener.getsockname()[1]}"
+        began = time.monotonic()
+        with pytest.raises(UserError) as told:
+            ExternalProvisioner().up(url)
+        took = time.monotonic() - began
+    thread.join(PING_TIMEOUT_S)
+    assert took < PING_TIMEOUT_S / 2, took
+    line = str(told.value)
+    assert told.value.exit_code == 1 and "\n" not in line  # as a redis:// or mongodb:// URL at another store's port
+    assert line.startswith(f"{url}: something answers there, but not as a tarantool server (") and said in line, line
+    assert "gave no tarantool answer" not in line and "does not answer" not in line
+
+
+def test_a_tarantool_url_at_sphinx_is_told_at_once_by_ping_and_by_the_binding(sphinx):
+    """Sphinx's SphinxQL port greets first with a MySQL-protocol handshake: ``tarantool://`` there is told at once,
+    by the probe and by the engine's own binding (its connect is bounded by the point's timeout, not waited out)."""
+    from ycsbctl.provision.external import PING_TIMEOUT_S, ExternalProvisioner
+    from ycsbctl.stores.binding import ConnectionLost
+    from ycsbctl.stores.tarantool.binding import TarantoolBinding
+
+    url = f"tarantool://127.0.0.1:{sphinx.url.rsplit(':', 1)[1]}"
+    began = time.monotonic()
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    assert time.monotonic() - began < PING_TIMEOUT_S / 2
+    assert "not a Tarantool server: it greeted with a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), " \
+           "version '2.2." in str(told.value), told.value
+
+    timeout_s = 10.0
+    binding = TarantoolBinding(url, timeout_s, {})
+
+    async def connect() -> float:
+        began = time.monotonic()
+        with pytest.raises(ConnectionLost, match="not a Tarantool server: it greeted with a MySQL-protocol"):
+            await binding.connect()
+        return time.monotonic() - began
+
+    assert asyncio.run(connect()) < timeout_s / 4
+
+
+def test_a_postgresql_url_at_tarantool_says_something_else_answers_there_not_tls(tarantool):
+    """``postgresql://`` at Tarantool's port: asyncpg reads Tarantool's greeting as a refused SSL upgrade, which was
+    said as "the connection failed (… rejected SSL upgrade)", a TLS matter. Now: not a PostgreSQL server, with what
+    answered (Tarantool's own greeting), exit 1 as for any URL at another store's port."""
+    from ycsbctl.provision.external import ExternalProvisioner
+
+    url = f"postgresql://127.0.0.1:{tarantool.url.rsplit(':', 1)[1]}/ycsb"
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    line = str(told.value)
+    assert told.value.exit_code == 1 and line.startswith(f"{url}: something answers there, but not as a postgresql "
+                                                         "server (ConnectionError: not a PostgreSQL server: it answered "
+                                                         "PostgreSQL's opening request with b'Tarantool "), line
+    assert "SSL" not in line and "TLS" not in line, line
+
+
+def test_a_memcached_url_at_tarantool_is_told_at_once_naming_what_answered(tarantool):
+    """``memcached://`` at Tarantool's port: its greeting is no memcached reply line (and ends lines with a bare
+    newline), so the admin connection says so at once; was a 5 s wait for ``\\r\\n`` and "gave no memcached answer"."""
+    from ycsbctl.provision.external import PING_TIMEOUT_S, ExternalProvisioner
+
+    url = f"memcached://127.0.0.1:{tarantool.url.rsplit(':', 1)[1]}"
+    began = time.monotonic()
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    assert time.monotonic() - began < PING_TIMEOUT_S / 2
+    line = str(told.value)
+    assert told.value.exit_code == 1 and line.startswith(f"{url}: something answers there, but not as a memcached "
+                                                         "server (ConnectionError: not a memcached server: it sent "
+                                                         "b'Tarantool "), line
+
+
+def test_a_mongodb_url_at_tarantool_is_not_called_silent(tarantool):
+    """``mongodb://`` at Tarantool's port: pymongo reads Tarantool's greeting as a reply to another request and waits
+    out its server selection; the line said "gave no mongodb answer … stays silent so". Now: something answers
+    there, but not as a mongodb server (the store's ping with a short timeout, then the probe's line for it)."""
+    from ycsbctl.errors import short_error
+    from ycsbctl.provision import probe
+    from ycsbctl.stores import registry
+
+    url = f"mongodb://127.0.0.1:{tarantool.url.rsplit(':', 1)[1]}/ycsb"
+    with pytest.raises(ConnectionError) as failed:
+        registry.for_url(url).ping(url, 0.3)
+    line = str(probe.unanswered("mongodb", url, short_error(failed.value), 0.3))
+    assert line.startswith(f"{url}: something answers there, but not as a mongodb server (ConnectionError: not a "
+                           "MongoDB server: its reply to our ping is not the MongoDB wire protocol's (Got response id"), line
+    assert "silent" not in line

@@ -108,3 +108,51 @@ def test_the_standby_s_lag_per_point_is_what_pg_stat_replication_says(standby_pa
         "postgresql-standby — the slowest replica behind the primary, per point (the highest 1 s sample of "
         f"pg_stat_replication, bytes of WAL sent and not replayed): 2 threads, round 1: "
         f"{_bytes(paused.repl_lag_bytes_max)} (replay lag {paused.repl_lag_ms_max:.1f} ms)."]
+
+
+def test_the_standby_killed_during_a_read_only_point_is_said_with_when_it_went(standby_pair) -> None:
+    """(Last in this module: it kills the standby.) A read-only point touches the primary only, so nothing it measures
+    sees the standby go: the primary's own pg_stat_replication, asked before and after the point and sampled each
+    second, says which standby went and when (issue 43: was unseen, the point ``ok``)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from ycsbctl.stores import registry
+    from ycsbctl.telemetry.replicas_lost import replicas_lost_note
+
+    ep = standby_pair
+    store = registry.for_url(ep.url)
+    before = store.replicas(ep.url)
+    assert before == ["standby standby1 (127.0.0.1)"], before  # as pg_stat_replication names it
+    props = {**load_properties("workload-c"), "recordcount": "100", "table": "standbyread"}
+    run_phase(PhaseSpec("load", ep.url, props, threads=2, processes=1))
+    killed: list[float] = []
+
+    def kill() -> None:  # inside the window, after a sample has counted the standby
+        from tests.fixtures.waiting import wait_until
+
+        wait_until(lambda: query(ep.url, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                                 "AND query LIKE '%standbyread%'", 5.0)[0][0] >= 2, 60, "the point's clients")
+        time.sleep(1.2)
+        killed.append(time.monotonic())
+        os.kill(ep.processes[1]["pid"], signal.SIGKILL)  # the standby's postmaster: its WAL receiver ends with it
+
+    with telemetry.sampling(ep, evidence=False) as capture:
+        killer = threading.Thread(target=kill)
+        killer.start()
+        r = run_phase(PhaseSpec("run", ep.url, {**props, "operationcount": "0"}, threads=2, duration_s=2.5,
+                                processes=1))
+        killer.join()
+    capture.align(r)
+    after = store.replicas(ep.url)
+    assert after == [] and r.ops["READ"].returns == {"OK": r.operations}  # every read answered all the same
+    sampled = capture.frame[capture.frame["source"] == "postgresql"]
+    assert sampled["replicas"].max() == len(before)  # the sampler counts what the store lists
+    note = replicas_lost_note(before, after, False, capture.frame, r.t_start_mono)
+    assert note is not None and note.startswith("lost the replica standby standby1 (127.0.0.1) during the point (the "
+                                                "primary listed 1 replica(s) at its start, 0 from "), note
+    at = float(note.split(" from ", 1)[1].split(" s ", 1)[0])
+    assert killed[0] - r.t_start_mono <= at + 0.05 <= r.runtime_ms / 1000 + 1.05, (killed[0] - r.t_start_mono, at)
+    assert "its figures are still true of the primary alone" in note

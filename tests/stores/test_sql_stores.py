@@ -486,3 +486,20 @@ def test_mariadbs_sampler_bytes_in_and_out_are_the_servers_own_over_its_span(mar
     assert 300 * 10 * 100 <= sent <= outer1[1] - outer0[1]
     assert 300 * len("user") <= received <= outer1[0] - outer0[0]
     assert received < sent / 5
+
+
+def test_a_postgresql_url_naming_a_database_the_server_lacks_says_so(postgresql):
+    """``postgresql://…/nosuchdb`` at a real server: its 'database "nosuchdb" does not exist' (SQLSTATE 3D000) was
+    said as "something answers there, but not as a postgresql server"."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision.external import ExternalProvisioner
+
+    url = urlunsplit(urlsplit(postgresql.url)._replace(path="/nosuchdb"))
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    line = str(told.value)
+    assert told.value.exit_code == 1 and "the server has no database 'nosuchdb' (database \"nosuchdb\" does not " \
+                                         "exist)" in line, line
+    assert "CREATE DATABASE nosuchdb" in line and "not as a postgresql server" not in line, line

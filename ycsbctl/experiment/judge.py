@@ -9,6 +9,8 @@
   or the dataset was not all there when the point began (emptied or reloaded by someone else) or
   went missing while it ran (its lookups NOT_FOUND, see :mod:`ycsbctl.experiment.missing`), or
   another benchmark shared the host.
+  A replica (standby) of the primary lost while it ran degrades it too: the deployment measured is not the one
+  asked for (:mod:`ycsbctl.telemetry.replicas_lost`).
 - ``ok``: none of these.
 
 The reason always carries the first distinct error text the server sent (``OOM command not
@@ -105,7 +107,7 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
           disturbances: list[tuple[float, float]] | None = None,
           pause_cause: Callable[[], str | None] | None = None,
           stall_cause: Callable[[], str | None] | None = None,
-          own_wait: Callable[[], str | None] | None = None) -> Verdict:
+          own_wait: Callable[[], str | None] | None = None, replica_note: str | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
     ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
     server another) after it; ``host_busy``: another
@@ -117,7 +119,9 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     waiting for a synchronous standby that is gone), said after the stall; ``own_wait``: asked only when the client's
     loop paused and ``pause_cause`` named nothing, the store's own reason why our own clients waited on each other
     inside it (SQLite's one write lock shared by the engine's worker processes): a wait of the store's, measured as its
-    latency, so the point is neither a client-stall nor degraded for it, and the reason says it."""
+    latency, so the point is neither a client-stall nor degraded for it, and the reason says it; ``replica_note``: a
+    replica (standby) of the primary was lost while the point ran (:mod:`ycsbctl.telemetry.replicas_lost`), which
+    degrades it: the deployment measured is not the one asked for."""
     if result is None:
         # workers that never connected to a server that answers: its own reason (a connection's first commit
         # waiting for a synchronous standby that is gone), else "did not connect" alone
@@ -177,10 +181,11 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         dataset_note = _join(missing.text() if missing is not None else None, after_note)
     if host_busy and stall is None and not paused:
         bottleneck = host_busy_bottleneck(host_busy, bottleneck)
-    if stall is not None or paused or dataset_note or host_busy:
+    if stall is not None or paused or dataset_note or host_busy or replica_note:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None
-        return Verdict(RunStatus.DEGRADED, _join(stall_text, dataset_note, host_busy, err, error, disturbed_note, own_note),
+        return Verdict(RunStatus.DEGRADED, _join(stall_text, replica_note, dataset_note, host_busy, err, error,
+                                                 disturbed_note, own_note),
                        bottleneck,
                        stall.to_dict() if stall else None)
     errors = result.returns("ERROR")

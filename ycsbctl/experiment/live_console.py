@@ -43,8 +43,9 @@ def point_summary(record: RunRecord, units: RecordUnits | None = None) -> str:
     counts = "".join(f", {n:,} {st}" for st in ("NOT_FOUND", "ERROR", "TIMEOUT") if (n := r.returns(st)))
     err = f" — {record.error}" if record.error else ""
     why = (record.bottleneck or {}).get("why")
-    notes = "".join(f"\n  {w}" for w in (f"why: {why}" if why else None, client_lag_warning(r), schedule_lag_warning(r))
-                    if w)
+    in_client = not (record.endpoint or {}).get("has_server", True)  # the store said it has no server: SQLite
+    notes = "".join(f"\n  {w}" for w in (f"why: {why}" if why else None, client_lag_warning(r, in_client),
+                                         schedule_lag_warning(r)) if w)
     return f"{rate}{p99}{counts}{bn}, {record.status}{err}{notes}"
 
 

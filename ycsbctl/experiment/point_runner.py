@@ -21,6 +21,7 @@ from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
+from ycsbctl.telemetry.replicas_lost import replicas_lost_note
 from ycsbctl.urls import redact_url
 
 WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
@@ -70,6 +71,7 @@ class PointRunner:
                                  point_length(self.plan, point))
         started = now_iso()
         self.loaded.add(ep.url)
+        replicas = _store_says(ep.url, "replicas", ep.url)
         out = load_dataset(ep, point, self.plan, self.console.progress, baseline=self.baseline, engine=self.engine)
         m = self.sink.manifest
         if out.footprint and point.case.variant:
@@ -77,7 +79,8 @@ class PointRunner:
             self.sink.update_manifest(workload_footprints=kept)
         elif out.footprint:
             self.sink.update_manifest(footprints={**m.footprints, label: out.footprint})
-        return self._keep(out, ep, point, started, position=None, after_note=self._short_after_load(out, ep, point))
+        return self._keep(out, ep, point, started, position=None, after_note=self._short_after_load(out, ep, point),
+                          replica_note=_replicas_lost(ep, replicas, out))
 
     def _short_after_load(self, out: PointOutcome, ep: Endpoint, point: Point) -> str | None:
         """Why a load is not ``ok`` though every insert was: the server holds fewer records than it
@@ -106,11 +109,13 @@ class PointRunner:
         self._busy_at_start = self._others()
         self._record_units(case)
         profile_dir = profile_folder(self, point.run_id) if plan.cpu_profile == "all" else None
+        replicas = _store_says(ep.url, "replicas", ep.url)
         out = run_point(ep, point, plan, self.console.progress, baseline=self.baseline, engine=self.engine,
                         profile_dir=profile_dir)
         after = (self.dataset.after_point(ep.url, wanted, case.table)
                  if checked and not point.fresh and note is None and out.result is not None else None)
-        record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position)
+        record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position,
+                            replica_note=_replicas_lost(ep, replicas, out))
         self.measured[record.run_id] = point
         keep(self, record.run_id, out.profile, throughput_ops=out.result.throughput_ops if out.result else None,
              server_kernel_share_proc=out.telemetry_summary.server_kernel_share, mode="all")
@@ -144,7 +149,8 @@ class PointRunner:
         return self.claim.others() if self.claim is not None else []
 
     def _keep(self, out: PointOutcome, ep: Endpoint, point: Point, started: str, dataset_note: str | None = None,
-              after_note: str | None = None, position: int | None = None) -> RunRecord:
+              after_note: str | None = None, position: int | None = None,
+              replica_note: str | None = None) -> RunRecord:
         """Judge a point, write it to the sink, tell the user."""
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
@@ -152,7 +158,8 @@ class PointRunner:
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
                   disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause", ep.url),
-                  stall_cause=lambda: _store_says(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result))
+                  stall_cause=lambda: _store_says(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result),
+                  replica_note=replica_note)
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
             v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason
@@ -211,6 +218,18 @@ def _store_says(url: str, question: str, *args: Any) -> Any:
 
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "READ-MODIFY-WRITE")  # operations that take a store's write lock
+READS = ("READ", "SCAN")  # operations that write nothing
+
+
+def _replicas_lost(ep: Endpoint, before: list[str] | None, out: PointOutcome) -> str | None:
+    """The point's replica note: replicas the primary had before it (``before``) and no longer has, when the
+    telemetry first saw one gone, and what its figures are then true of (its operations wrote, or only read)."""
+    if not before or out.result is None:
+        return None
+    # anything but a READ or a SCAN (a plug-in's operations included) may have written
+    wrote = any(s.operations for name, s in out.result.ops.items() if name.removesuffix("-FAILED") not in READS)
+    return replicas_lost_note(before, _store_says(ep.url, "replicas", ep.url), wrote, out.telemetry,
+                              out.result.t_start_mono)
 
 
 def _own_lock_wait(url: str, result: PhaseResult | None) -> str | None:

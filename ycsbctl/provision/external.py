@@ -25,6 +25,8 @@ class ExternalProvisioner(Provisioner):
                             server_name=proto.describe(target).name)
         try:
             probe.ping(protocol, target, timeout_s=PING_TIMEOUT_S)
+        except UserError:  # the store's own line (a database the server does not have)
+            raise
         except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
             why = short_error(exc)
             if any(w in why.lower() for w in ("auth", "password", "noperm", "wrongpass")):

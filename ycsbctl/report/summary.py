@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from ycsbctl.report.unlike import endpoint_of, serverless_targets, unlike_note
+from ycsbctl.results.client_lag import IN_CLIENT_MARK
 from ycsbctl.results.frames import Experiment, latency_column, latency_label, sweep_phase
 from ycsbctl.results.names import CPU_SATURATED, main_operation
 from ycsbctl.results.verdicts import interval_text
@@ -342,7 +343,14 @@ def client_lag_findings(runs: pd.DataFrame) -> list[str]:
     for column, consequence in _OWN_DELAYS:
         if column not in runs or not len(runs):
             continue
-        flagged = runs[runs[column].map(lambda w: isinstance(w, str) and bool(w))]
+        said = runs[runs[column].map(lambda w: isinstance(w, str) and bool(w))]
+        # a store inside the client (SQLite): its loop's lag is the store's own time, said apart and never the client's
+        store_own = said[said[column].map(lambda w: w.startswith(IN_CLIENT_MARK))]
+        if len(store_own):
+            points = list(dict.fromkeys(point_name(r, runs, repetition=False) for r in store_own.to_dict("records")))
+            out.append(f"{len(points)} point(s) ({', '.join(points[:4])}{' and more' if len(points) > 4 else ''}) ran "
+                       f"a store inside the client — {store_own.iloc[0][column]}. Their latency is the store's.")
+        flagged = said[~said.index.isin(store_own.index)]
         if not len(flagged):
             continue
         # a point repeated over rounds is named once, with how many of its runs carry the warning

@@ -12,6 +12,10 @@ server never caused. A point is flagged when
 A paced point also measures how late the client started its operations (``SCHEDULE-LAG``, µs): the
 intended latency YCSB reports runs from the due time, so a late start is counted as latency. It is
 labelled :data:`PACING_LABEL` when that lag's p99 reaches :data:`TAIL_SHARE` of the operations' p99.
+
+An embedded store (its store records ``has_server`` False: SQLite) runs inside the client's own process and
+event loop: a loop that ran late was running the store's calls (one at a time, whichever client made them), so
+the lag is the store's own time, no fault of the client's. Its line says so (:data:`IN_CLIENT_MARK`) rather than blaming the client.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ TAIL_SHARE = 0.5
 MAX_SHARE = 0.5
 LABEL = "client-lag"
 PACING_LABEL = "client-pacing"
+# how the line of a store that runs inside the client begins (the report's finding tells the two kinds apart by it)
+IN_CLIENT_MARK = "client lag (the store's own time)"
 
 
 def _measured(result: PhaseResult) -> list:
@@ -42,8 +48,10 @@ def _base_max(result: PhaseResult) -> float:
     return max((s.max_us for s in _measured(result)), default=math.nan)
 
 
-def client_lag_warning(result: PhaseResult | None) -> str | None:
-    """One sentence when the client's own loop lag is a sizeable share of the point's tail, else None."""
+def client_lag_warning(result: PhaseResult | None, store_in_client: bool = False) -> str | None:
+    """One sentence when the client's own loop lag is a sizeable share of the point's tail, else None.
+    ``store_in_client``: the store runs inside the client's process and loop (its endpoint's ``has_server`` is
+    False), so the sentence names the lag the store's time, not the client's."""
     lag = result.client_lag if result is not None else None
     if lag is None or not lag.operations:
         return None
@@ -58,6 +66,10 @@ def client_lag_warning(result: PhaseResult | None) -> str | None:
                      f"operation's ({op_max / 1000:.1f} ms)")
     if not parts:
         return None
+    if store_in_client:
+        return (f"{IN_CLIENT_MARK}: the event loop ran late — " + "; ".join(parts) + ": the store runs inside the "
+                "client's own process and loop, so that time is the loop running the store's own calls (one at a "
+                "time), not a client that could not keep up")
     return ("client lag: the load generator's own event loop ran late — " + "; ".join(parts) +
             ": that part of the latency is the client's, not the server's")
 

@@ -150,7 +150,9 @@ def run_row(doc: dict) -> dict[str, Any]:
     lag = r.get("client_lag")  # the engine's own event-loop lag (µs): the tail it could add to every op
     row.update(_latency_columns("client_lag", lag))
     row["client_lag_max_us"] = float(lag["max_us"]) if lag else math.nan
-    row["client_lag_warning"] = client_lag_warning(PhaseResult.from_dict(r)) if lag else None
+    # a store that runs inside the client (its endpoint says it has no server) has its own wording
+    in_client = not ep.get("has_server", True)
+    row["client_lag_warning"] = client_lag_warning(PhaseResult.from_dict(r), in_client) if lag else None
     sched = r.get("schedule_lag")  # paced points: how late the client started operations (µs)
     row.update(_latency_columns("schedule_lag", sched))
     row["schedule_lag_max_us"] = float(sched["max_us"]) if sched else math.nan

@@ -164,6 +164,12 @@ class ServerProtocol:
         nothing of the kind or cannot be asked."""
         return None
 
+    def replicas(self, url: str) -> list[str] | None:
+        """The replicas (standbys) the primary at ``url`` has connected now, as it names them (``127.0.0.1:6380``, a
+        standby's ``application_name``), asked before and after each point: one gone is a deployment that changed
+        while it was measured; [] for none, None when the store has no replicas to ask about."""
+        return None
+
     def reference_client(self) -> ReferenceClient | None:
         """The load generator the store's makers ship (``redis-benchmark``), that ``ycsbctl calibrate``
         measures ycsbctl's client against; None when it has none."""

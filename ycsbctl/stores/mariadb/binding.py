@@ -122,11 +122,15 @@ class MariaBinding(Binding):
 
     async def sql(self, statement: str, params: Sequence[object] = ()) -> tuple[int, list[tuple], int]:
         """Any statement (``?`` placeholders) → (status, its rows, rows it matched): the generic request a
-        workload plug-in's executor speaks through (``workload.plugin.SqlBinding``)."""
+        workload plug-in's executor speaks through (``workload.plugin.SqlBinding``). A statement that returns rows
+        (a SELECT) matched none: asyncmy's count is then its rows, which the wire path and the server's own
+        ``ROW_COUNT()`` (-1) never call matched."""
         n = await self._execute(statement.replace("%", "%%").replace("?", "%s"), params)
         if isinstance(n, Status):
             return n, [], 0
-        return Status.OK, list(await self.cur.fetchall() or ()), int(n)
+        if self.cur.description is not None:  # a result set: its rows, none matched
+            return Status.OK, list(await self.cur.fetchall() or ()), 0
+        return Status.OK, [], int(n)
 
     async def _row(self, sql: str, args: Sequence) -> tuple | None | Status:
         n = await self._execute(sql, args)

@@ -10,6 +10,8 @@ from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sql.protocol import SqlProtocol
 
+ER_BAD_DB = 1049  # "Unknown database '…'": the server answered, the URL names a database it does not have
+
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
     from ycsbctl.stores.sampler import Sampler
@@ -93,7 +95,17 @@ class MariaProtocol(SqlProtocol):
         from ycsbctl.stores.mariadb.wire import UNTRUSTED_FIX
         from ycsbctl.stores.sql.tls import ping_with_hint
 
-        ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
+        try:
+            ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
+        except Exception as exc:
+            if getattr(exc, "args", None) and exc.args[0] == ER_BAD_DB:  # a MariaDB server, without the URL's database
+                from ycsbctl.urls import redact_url
+
+                db = urlsplit(url).path.strip("/")
+                raise UserError(f"{redact_url(url)}: the server has no database {db!r} ({exc.args[1]})",
+                                fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL",
+                                exit_code=1) from None
+            raise
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
         from ycsbctl.stores.mariadb.session import connect

@@ -179,6 +179,22 @@ class _MyProtocol(WireProtocol):
             self.buf = data[pos:]
 
 
+# the bytes a _binary string literal escapes, as PyMySQL's escape_string (NUL, newline, return, ^Z, quotes, backslash)
+_BINARY_ESCAPES = {0: b"\\0", 10: b"\\n", 13: b"\\r", 26: b"\\Z", 34: b'\\"', 39: b"\\'", 92: b"\\\\"}
+
+
+def literal(value: object) -> bytes:
+    """A plug-in's parameter as an SQL literal: NULL, an integer, bytes as a ``_binary'…'`` string (every byte kept,
+    not decoded in the connection's character set), anything else as its text in quotes."""
+    if value is None:
+        return b"NULL"
+    if isinstance(value, int):
+        return b"%d" % value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return b"_binary'" + b"".join(_BINARY_ESCAPES.get(c, bytes((c,))) for c in bytes(value)) + b"'"
+    return b"'" + quote(str(value).encode()) + b"'"
+
+
 class MariaWireBinding(SqlWireBinding):
     """One YCSB client thread: its own connection, one statement in flight."""
 
@@ -300,8 +316,7 @@ class MariaWireBinding(SqlWireBinding):
             raise ValueError(f"{len(params)} parameters for {len(parts) - 1} placeholders in {statement!r}")
         out = [parts[0]]
         for value, part in zip(params, parts[1:]):
-            out += (b"NULL" if value is None else b"%d" % value if isinstance(value, int)
-                    else b"'" + quote(str(value).encode()) + b"'", part)
+            out += (literal(value), part)
         self.proto.more = []
         r: Any = await self.call(self.query(b"".join(out)))
         self.proto.more = None

@@ -20,6 +20,21 @@ def address(url: str) -> tuple[str, int]:
     return u.hostname or "127.0.0.1", u.port or DEFAULT_PORT
 
 
+# the words every text-protocol reply line of memcached begins with
+REPLY_WORDS = (b"VERSION", b"STAT", b"END", b"ERROR", b"CLIENT_ERROR", b"SERVER_ERROR", b"OK", b"VALUE", b"STORED",
+               b"NOT_STORED", b"EXISTS", b"NOT_FOUND", b"DELETED", b"TOUCHED", b"RESET")
+
+
+def could_be_reply(data: bytes) -> bool:
+    """Whether ``data`` (the start of a reply line, maybe cut short) may still be memcached's: its first word is,
+    or begins, one of :data:`REPLY_WORDS`, and no line ends without memcached's ``\\r\\n``."""
+    head = data.split(b"\r\n", 1)[0]
+    if b"\n" in head:
+        return False
+    word = head.split(b" ", 1)[0].rstrip(b"\r")
+    return any(w.startswith(word) for w in REPLY_WORDS)
+
+
 class AdminConnection:
     """One blocking text-protocol connection; every reply bounded by ``timeout_s``."""
 
@@ -42,6 +57,8 @@ class AdminConnection:
             if not chunk:
                 raise ConnectionError("memcached closed the connection")
             self.buf += chunk
+            if not could_be_reply(self.buf):  # another kind of server (one that greets first): told at once
+                raise ConnectionError(f"not a memcached server: it sent {self.buf[:40]!r}")
         line, _, self.buf = self.buf.partition(b"\r\n")
         return line
 

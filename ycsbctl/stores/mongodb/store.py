@@ -96,6 +96,9 @@ class MongoProtocol(ServerProtocol):
             c.admin.command("ping")
         except PyMongoError as exc:
             hint = tls_hint(exc, wants_tls(url))
+            if hint is None and "Got response id" in str(exc):  # pymongo read a reply that is no MongoDB reply
+                raise ConnectionError("not a MongoDB server: its reply to our ping is not the MongoDB wire protocol's "
+                                      f"({str(exc).split(',', 1)[0][:120]})") from None
             if hint is None:
                 raise
             raise ConnectionError(f"{hint} ({short_error(exc)})") from None

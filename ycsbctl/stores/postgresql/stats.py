@@ -15,8 +15,8 @@ DATABASE = ("SELECT numbackends, xact_commit, xact_rollback, tup_returned, tup_f
 STATEMENTS = "SELECT sum(calls), sum(total_exec_time) FROM pg_stat_statements"
 HAS_STATEMENTS = "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'"
 # the primary's standbys (none: one row of NULLs): the slowest one's WAL sent but not yet replayed, and its replay lag
-REPLICATION = ("SELECT max(pg_wal_lsn_diff(sent_lsn, replay_lsn)), 1000 * max(extract(epoch FROM replay_lag)) "
-               "FROM pg_stat_replication")
+REPLICATION = ("SELECT max(pg_wal_lsn_diff(sent_lsn, replay_lsn)), 1000 * max(extract(epoch FROM replay_lag)), "
+               "count(*) FILTER (WHERE state = 'streaming') FROM pg_stat_replication")
 _COUNTERS = ("xact_commit", "xact_rollback", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated",
              "tup_deleted", "blks_hit", "blks_read")
 
@@ -34,10 +34,11 @@ def replication(s: PgSession) -> dict[str, float | None]:
     here to its replay there, which includes the write and flush lags; 0 where the server says NULL: a
     standby caught up with nothing written since); both None without a standby."""
     row = s.fetch(REPLICATION)
-    lag_bytes, lag_ms = (num(v) for v in row[0]) if row else (None, None)
+    lag_bytes, lag_ms, streaming = (num(v) for v in row[0]) if row else (None, None, None)
     if lag_bytes is not None and lag_ms is None:  # a standby that has caught up, nothing written since: 0 ms behind
         lag_ms = 0.0
-    return {"repl_lag_bytes": lag_bytes, "repl_lag_ms": lag_ms}
+    # standbys streaming (as Redis's ``replicas``: None without one)
+    return {"repl_lag_bytes": lag_bytes, "repl_lag_ms": lag_ms, "replicas": streaming or None}
 
 
 def database_bytes(s: PgSession) -> float:

@@ -33,6 +33,30 @@ async def _create_table(conn, properties: dict[str, str]) -> None:
         await conn.execute(create_table(properties.get("table", "usertable"), field_names(properties)))
 
 
+INVALID_CATALOG_NAME = "3D000"  # SQLSTATE of 'database "…" does not exist'
+SSL_REQUEST = b"\x00\x00\x00\x08\x04\xd2\x16\x2f"  # the 8 bytes a PostgreSQL client may open with (SSLRequest)
+
+
+def _not_postgresql(url: str, timeout_s: float) -> str | None:
+    """What a server at ``url`` answered PostgreSQL's opening request with, when it is not PostgreSQL's one-byte
+    answer (``S`` or ``N``) — another kind of server, or one that greeted first; None when it is (or cannot be asked)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    u = urlsplit(url)
+    try:
+        with socket.create_connection((u.hostname or "127.0.0.1", u.port or 5432), timeout=timeout_s) as sock:
+            sock.sendall(SSL_REQUEST)
+            data = sock.recv(64)
+    except OSError:
+        return None
+    if data[:1] in (b"S", b"N"):
+        return None
+    if not data:
+        return "not a PostgreSQL server: it closed the connection at PostgreSQL's opening request"
+    return f"not a PostgreSQL server: it answered PostgreSQL's opening request with {data[:40]!r}"
+
+
 class PostgresProtocol(SqlProtocol):
     name = "postgresql"
     schemes = ("postgresql", "postgres")
@@ -106,7 +130,24 @@ class PostgresProtocol(SqlProtocol):
         from ycsbctl.stores.postgresql.wire import UNTRUSTED_FIX
         from ycsbctl.stores.sql.tls import ping_with_hint
 
-        ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
+        try:
+            ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
+        except Exception as exc:
+            # asyncpg says "rejected SSL upgrade" of any first reply but PostgreSQL's S or N: another kind of server
+            # (Tarantool greets first) is no TLS question; a real server refusing TLS the URL requires still is
+            said = _not_postgresql(url, timeout_s) if "rejected SSL upgrade" in str(exc) else None
+            if said:
+                raise ConnectionError(said) from None
+            if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:  # a PostgreSQL server, without the URL's database
+                from urllib.parse import urlsplit
+
+                from ycsbctl.urls import redact_url
+
+                db = urlsplit(url).path.strip("/")
+                raise UserError(f"{redact_url(url)}: the server has no database {db!r} ({exc})",
+                                fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL",
+                                exit_code=1) from None
+            raise
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
         from ycsbctl.stores.postgresql.session import PgSession
@@ -155,6 +196,16 @@ class PostgresProtocol(SqlProtocol):
         return (f"the primary's commits wait for a synchronous standby (synchronous_standby_names = '{names}', "
                 f"synchronous_commit = {commit}) and none is connected: start the standby, or clear "
                 "synchronous_standby_names")
+
+    def replicas(self, url: str) -> list[str] | None:
+        """The standbys streaming from this primary (``pg_stat_replication``), by ``application_name``."""
+        from ycsbctl.stores.postgresql.session import PgSession
+
+        with PgSession(url, 5.0) as s:
+            rows = s.fetch("SELECT application_name, host(client_addr), state FROM pg_stat_replication "
+                           "ORDER BY application_name")
+        return [f"standby {name or '?'}" + (f" ({addr})" if addr else "") for name, addr, state in rows
+                if state == "streaming"]
 
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
         from ycsbctl.stores.postgresql.stats import PgStatSampler

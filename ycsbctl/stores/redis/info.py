@@ -50,6 +50,12 @@ def replication(info: dict[str, Any]) -> dict[str, float | None]:
     return {"replicas": float(sum(1 for v in online if v.get("state") == "online")), "repl_lag_bytes": max(lags)}
 
 
+def online_replicas(info: dict[str, Any]) -> list[str]:
+    """The replicas ``INFO replication`` lists online (``slave0:ip=…,port=…,state=online``), as ``ip:port``."""
+    return [f"{v.get('ip')}:{v.get('port')}" for k, v in sorted(info.items())
+            if k.startswith("slave") and k[5:].isdigit() and isinstance(v, dict) and v.get("state") == "online"]
+
+
 def counters(info: dict[str, Any]) -> dict[str, float | None]:
     """Monotonic counters that rates are computed from (commands, bytes, CPU seconds)."""
     cpu = [num(info.get(k)) for k in ("used_cpu_user", "used_cpu_sys")]

@@ -190,6 +190,12 @@ class RedisProtocol(ServerProtocol):
                 total += int(c.dbsize()) - (1 if c.exists("_indices") else 0)
         return total
 
+    def replicas(self, url: str) -> list[str] | None:
+        from ycsbctl.stores.redis.info import online_replicas
+
+        with client(url, 5.0) as r:
+            return online_replicas(r.info("replication"))
+
     def reported_pid(self, url: str) -> int | None:
         from ycsbctl.stores.redis.info import reported_pid
 

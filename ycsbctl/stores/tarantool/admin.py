@@ -26,10 +26,11 @@ class AdminConnection:
         self.sock = socket.create_connection(address(url), timeout=timeout_s)
         self.buf = b""
         self.sync = 0
-        self.greeting = self._read(iproto.GREETING_BYTES).split(b"\n", 1)[0].decode(errors="replace").strip()
-        if not self.greeting.startswith("Tarantool "):
+        try:
+            self.greeting = self._greeting().split(b"\n", 1)[0].decode(errors="replace").strip()
+        except BaseException:
             self.close()
-            raise ConnectionError(f"not a Tarantool server (it greeted {self.greeting[:60]!r})")
+            raise
 
     def __enter__(self) -> AdminConnection:
         return self
@@ -39,6 +40,22 @@ class AdminConnection:
 
     def close(self) -> None:
         self.sock.close()
+
+    def _greeting(self) -> bytes:
+        """The server's 128-byte greeting; a server that sends anything else first, or closes, is told at once (what
+        answered, in words: :func:`~ycsbctl.stores.tarantool.iproto.not_a_greeting`), not after the timeout."""
+        while len(self.buf) < iproto.GREETING_BYTES:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise ConnectionError("the server closed the connection without a Tarantool greeting" +
+                                      (f" ({iproto.not_a_greeting(self.buf) or 'after a part of one'})" if self.buf
+                                       else ""))
+            self.buf += chunk
+            wrong = iproto.not_a_greeting(self.buf)
+            if wrong:
+                raise ConnectionError(wrong)
+        out, self.buf = self.buf[:iproto.GREETING_BYTES], self.buf[iproto.GREETING_BYTES:]
+        return out
 
     def _read(self, n: int) -> bytes:
         while len(self.buf) < n:

@@ -77,11 +77,25 @@ class _IProto(WireProtocol):
         self.greeted_fut: asyncio.Future | None = None
 
     def greeted(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
-        """The future of the greeting's 128 bytes."""
+        """The future of the greeting's 128 bytes (a ``ConnectionError`` when the server greeted otherwise or closed)."""
         fut = self.greeted_fut = loop.create_future()
         if self.greeting is not None:
             fut.set_result(self.greeting)
+        elif self.lost is not None:
+            fut.set_exception(ConnectionError(self._no_greeting()))
+        elif wrong := iproto.not_a_greeting(self.buf):
+            fut.set_exception(ConnectionError(wrong))
         return fut
+
+    def _no_greeting(self) -> str:
+        wrong = iproto.not_a_greeting(self.buf) if self.buf else None
+        return f"{self.lost} before a Tarantool greeting" + (f" ({wrong})" if wrong else "")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        fut = self.greeted_fut
+        if self.greeting is None and fut is not None and not fut.done():
+            fut.set_exception(ConnectionError(self._no_greeting()))
 
     def data_received(self, data: bytes) -> None:
         if self.buf:
@@ -90,6 +104,9 @@ class _IProto(WireProtocol):
         if self.greeting is None:
             if len(data) < iproto.GREETING_BYTES:
                 self.buf = data
+                wrong = iproto.not_a_greeting(data)  # another kind of server greets first: told at once, not timed out
+                if wrong and self.greeted_fut is not None and not self.greeted_fut.done():
+                    self.greeted_fut.set_exception(ConnectionError(wrong))
                 return
             self.greeting = data[:iproto.GREETING_BYTES]
             if self.greeted_fut is not None and not self.greeted_fut.done():
@@ -193,7 +210,10 @@ class TarantoolBinding(WireBinding):
 
     async def open(self) -> None:
         _, self.proto = await self.loop.create_connection(_IProto, self.host, self.port)  # type: ignore[union-attr]
-        line = (await self.proto.greeted(self.loop)).split(b"\n", 1)[0]  # type: ignore[arg-type]
+        try:
+            line = (await self.proto.greeted(self.loop)).split(b"\n", 1)[0]  # type: ignore[arg-type]
+        except ConnectionError as exc:  # another kind of server, or one that closed: said at once
+            raise ConnectionLost(f"{self.address()}: {exc}") from None
         if not line.startswith(b"Tarantool "):
             raise ConnectionLost(f"{self.address()} is no Tarantool server (it greeted {line[:60]!r})")
         r = await self.send(iproto.frame(iproto.PING, b"\x80"))

@@ -28,6 +28,34 @@ SPACE_NAME = "ycsb"
 ERR_TUPLE_FOUND = 3  # "Duplicate key exists in unique index": an insert of a key already stored
 
 
+GREETING_START = b"Tarantool "  # how every Tarantool greeting begins (``Tarantool 2.10.0 (Binary) <uuid>``)
+
+
+def not_a_greeting(data: bytes) -> str | None:
+    """None while ``data`` (the first bytes a server sent) may still be a Tarantool greeting, else what answered
+    instead, in words: a server that greets first with something else is told at once, not after a timeout."""
+    if data[:len(GREETING_START)] == GREETING_START[:len(data)]:
+        return None
+    return f"not a Tarantool server: it greeted with {what_greeted(data)}"
+
+
+def what_greeted(data: bytes) -> str:
+    """What the first bytes ``data`` a server sent say it is: a MySQL-protocol greeting (MySQL, MariaDB, SphinxQL:
+    its version), Sphinx searchd's API version (4 bytes), an HTTP reply's status line, a RESP error or status
+    (Redis), else the bytes themselves (the first 40)."""
+    line = data.split(b"\r\n", 1)[0][:60].decode(errors="replace")
+    if len(data) > 5 and data[3] == 0 and data[4] == 10 and b"\0" in data[5:]:  # 3-byte length, seq 0, protocol 10
+        version = data[5:data.index(b"\0", 5)][:40].decode(errors="replace")
+        return f"a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version {version!r}"
+    if len(data) == 4 and data[:3] == b"\0\0\0" and data[3]:
+        return f"4 bytes, a protocol version ({data[3]}), as Sphinx searchd's API port does"
+    if data[:5] == b"HTTP/":
+        return f"an HTTP reply ({line!r})"
+    if data[:1] in (b"-", b"+") and b"\r\n" in data:
+        return f"a RESP reply, as Redis speaks ({line!r})"
+    return f"{len(data)} byte{' that is' if len(data) == 1 else 's that are'} not a Tarantool greeting ({data[:40]!r})"
+
+
 def uint(n: int) -> bytes:
     """A msgpack unsigned integer."""
     if n < 0x80:
