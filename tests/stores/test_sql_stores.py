@@ -503,3 +503,21 @@ def test_a_postgresql_url_naming_a_database_the_server_lacks_says_so(postgresql)
     assert told.value.exit_code == 1 and "the server has no database 'nosuchdb' (database \"nosuchdb\" does not " \
                                          "exist)" in line, line
     assert "CREATE DATABASE nosuchdb" in line and "not as a postgresql server" not in line, line
+
+
+def test_a_postgresql_url_naming_a_role_the_server_lacks_says_so_not_the_password(postgresql):
+    """``postgresql://nosuchrole:pw@…`` at a real server: its 'role "nosuchrole" does not exist' (SQLSTATE 28000)
+    was told to put the right password."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision.external import ExternalProvisioner
+
+    u = urlsplit(postgresql.url)
+    url = urlunsplit(u._replace(netloc=f"nosuchrole:pw@{u.hostname}:{u.port}"))
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(url)
+    line = str(told.value)
+    assert told.value.exit_code == 1 and "the server has no role 'nosuchrole' (role \"nosuchrole\" does not exist)" \
+        in line, line
+    assert 'CREATE ROLE "nosuchrole" LOGIN' in line and "password" not in line.split(" (")[0] and "pw@" not in line, line

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
-from ycsbctl.stores.sql.protocol import SqlProtocol
+from ycsbctl.stores.sql.protocol import SqlProtocol, no_database
 
 ER_BAD_DB = 1049  # "Unknown database '…'": the server answered, the URL names a database it does not have
 
@@ -99,12 +99,7 @@ class MariaProtocol(SqlProtocol):
             ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
         except Exception as exc:
             if getattr(exc, "args", None) and exc.args[0] == ER_BAD_DB:  # a MariaDB server, without the URL's database
-                from ycsbctl.urls import redact_url
-
-                db = urlsplit(url).path.strip("/")
-                raise UserError(f"{redact_url(url)}: the server has no database {db!r} ({exc.args[1]})",
-                                fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL",
-                                exit_code=1) from None
+                raise no_database(url, exc.args[1]) from None
             raise
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
-from ycsbctl.stores.sql.protocol import SqlProtocol
+from ycsbctl.stores.sql.protocol import SqlProtocol, no_database
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -34,6 +34,7 @@ async def _create_table(conn, properties: dict[str, str]) -> None:
 
 
 INVALID_CATALOG_NAME = "3D000"  # SQLSTATE of 'database "…" does not exist'
+INVALID_AUTHORIZATION = "28000"  # SQLSTATE of 'role "…" does not exist' (and of a pg_hba.conf refusal)
 SSL_REQUEST = b"\x00\x00\x00\x08\x04\xd2\x16\x2f"  # the 8 bytes a PostgreSQL client may open with (SSLRequest)
 
 
@@ -139,14 +140,16 @@ class PostgresProtocol(SqlProtocol):
             if said:
                 raise ConnectionError(said) from None
             if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:  # a PostgreSQL server, without the URL's database
+                raise no_database(url, exc) from None
+            if getattr(exc, "sqlstate", None) == INVALID_AUTHORIZATION and "does not exist" in str(exc):
                 from urllib.parse import urlsplit
 
                 from ycsbctl.urls import redact_url
 
-                db = urlsplit(url).path.strip("/")
-                raise UserError(f"{redact_url(url)}: the server has no database {db!r} ({exc})",
-                                fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL",
-                                exit_code=1) from None
+                role = urlsplit(url).username or ""
+                raise UserError(f"{redact_url(url)}: the server has no role {role!r} ({exc})",
+                                fix=f"create it (CREATE ROLE \"{role}\" LOGIN PASSWORD '…'), or name a role it has in "
+                                    "the URL", exit_code=1) from None
             raise
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:

@@ -5,12 +5,24 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ycsbctl.errors import UserError
 from ycsbctl.stores.base import ServerProtocol
 from ycsbctl.stores.sql.layout import identifier
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding import Binding
     from ycsbctl.stores.binding_set import BindingSet
+
+
+def no_database(url: str, said: object) -> UserError:
+    """The one line for a server that answered but has not the database ``url`` names (``said``: its own words)."""
+    from urllib.parse import urlsplit
+
+    from ycsbctl.urls import redact_url
+
+    db = urlsplit(url).path.strip("/")
+    return UserError(f"{redact_url(url)}: the server has no database {db!r} ({said})",
+                     fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL", exit_code=1)
 
 
 class SqlProtocol(ServerProtocol):
