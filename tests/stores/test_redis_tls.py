@@ -104,6 +104,25 @@ def test_a_plain_client_at_a_tls_port_and_a_tls_client_at_a_plain_one_say_so(tls
     assert "if the server speaks no TLS on this port, use redis://" in said and "\n" not in said
 
 
+def test_a_plain_url_is_told_rediss_at_a_tls_port_and_not_at_another_stores_port_that_closes_too(tls_redis,
+                                                                                                   postgresql) -> None:
+    """Both close a plain PING: the TLS-only Redis answers a TLS handshake, so its line is the rediss:// hint;
+    PostgreSQL (its startup packet garbled) answers none, so its line says it is no Redis server and names no TLS."""
+    from ycsbctl.provision.external import ExternalProvisioner
+    from ycsbctl.stores.redis.tls import TLS_THERE
+
+    def said(url: str) -> str:
+        with pytest.raises(UserError) as told:
+            ExternalProvisioner().up(url)
+        assert told.value.exit_code == 1 and "\n" not in str(told.value)
+        return str(told.value)
+
+    assert TLS_THERE in said(tls_redis.url.split("?")[0].replace("rediss://", "redis://"))
+    at_pg = said(f"redis://127.0.0.1:{postgresql.url.rsplit(':', 1)[1].split('/')[0]}")
+    assert "not a Redis server: it closed the connection at PING and answers no TLS handshake either" in at_pg, at_pg
+    assert "rediss" not in at_pg, at_pg
+
+
 def test_tls_is_refused_before_anything_starts_where_it_cannot_apply() -> None:
     with pytest.raises(UserError, match="server you run"):
         Plan(workloads=["b"], targets=["redis://127.0.0.1:6379"], tls=True)

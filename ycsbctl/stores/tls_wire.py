@@ -66,3 +66,19 @@ def negotiated(host: str, port: int, ctx: ssl.SSLContext, timeout_s: float = 5.0
             ctx.wrap_socket(raw, server_hostname=host) as s:
         cipher = s.cipher()
         return f"{s.version()} {cipher[0] if cipher else ''}".strip()
+
+
+def answers_tls(host: str, port: int, timeout_s: float = 5.0) -> bool:
+    """Whether the server at ``host:port`` answers a TLS handshake (its certificate not checked): how a plain
+    connection it closed is told from a TLS-only server's (which closes a plain client too) and from another
+    kind of server's (PostgreSQL closes a connection whose first bytes are no startup packet)."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    try:
+        negotiated(host, port, ctx, timeout_s)
+    except ssl.SSLError as exc:
+        return "ALERT" in (exc.reason or "").upper()  # the server's TLS alert: it speaks TLS, and refused ours
+    except OSError:
+        return False
+    return True

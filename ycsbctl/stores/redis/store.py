@@ -120,16 +120,24 @@ class RedisProtocol(ServerProtocol):
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
         """PING; a connection that failed for TLS says what to do (:mod:`ycsbctl.stores.redis.tls`)."""
+        from urllib.parse import urlsplit
+
         import redis
 
-        from ycsbctl.stores.redis.tls import tls_hint, with_tls_hint
+        from ycsbctl.stores.redis.tls import TLS_THERE, tls_hint, with_tls_hint
+        from ycsbctl.stores.tls_wire import answers_tls
 
         c = client(url, timeout_s)
         try:
             c.ping()
         except redis.ConnectionError as exc:
-            if tls_hint(exc, url.startswith("rediss:")) is None:
+            hint = tls_hint(exc, url.startswith("rediss:"))
+            if hint is None:
                 raise
+            u = urlsplit(url)
+            if hint == TLS_THERE and not answers_tls(u.hostname or "127.0.0.1", u.port or 6379, timeout_s):
+                raise redis.ConnectionError(f"not a Redis server: it closed the connection at PING and answers no TLS "
+                                            f"handshake either ({exc})") from None
             raise redis.ConnectionError(with_tls_hint(exc, url.startswith("rediss:"))) from None
         finally:
             c.close()
