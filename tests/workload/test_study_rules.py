@@ -1,0 +1,82 @@
+"""The two studies' rules a person can read in their documentation, each checked against that text (pure,
+milliseconds): online-status's timestamps fill ``[online.start, online.start + online.window_s)``; media-items'
+settings accept each bound's least value and refuse the one below it, its dictionary's words are 5 to 9
+letters, and the run draws every query of a pool, each about as often."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.fixtures.media_items import media_workload
+from ycsbctl.errors import UserError
+from ycsbctl.workload.media_items.dataset import dictionary
+from ycsbctl.workload.media_items.ops import FULLTEXT
+from ycsbctl.workload.media_items.settings import Settings
+from ycsbctl.workload.media_items.sources import RunSource as MediaRunSource
+from ycsbctl.workload.online_status.workload import OnlineStatus
+from ycsbctl.workload.properties import Properties, load_properties
+
+
+def test_online_status_timestamps_fill_the_window_from_its_first_second_to_its_last():
+    props = dict(load_properties("online-status"))
+    props.update({"online.start": "1000", "online.window_s": "3", "online.bucket_s": "2"})
+    w = OnlineStatus.from_properties(Properties(props))
+    ts = w.timestamps(np.random.default_rng(5), 3000).tolist()
+    assert set(ts) == {1000, 1001, 1002}  # [start, start + window_s): its first second and its last, no other
+    assert [w.bucket(t) for t in (1000, 1001, 1002)] == [0, 0, 1]
+
+
+# the least value each setting takes (recordcount, media.limit, media.batchsize, media.queries ≥ 1;
+# media.offset, media.checks ≥ 0)
+LEAST = {"recordcount": 1, "media.limit": 1, "media.batchsize": 1, "media.queries": 1, "media.offset": 0,
+         "media.checks": 0}
+
+
+@pytest.mark.parametrize("key", list(LEAST))
+def test_media_items_settings_take_each_bounds_least_value_and_refuse_the_one_below(key: str):
+    least = {k: str(v) for k, v in LEAST.items()}
+    s = Settings.read(Properties(least))
+    assert (s.records, s.limit, s.store.batch, s.distinct_queries, s.offset, s.checks) == (1, 1, 1, 1, 0, 0)
+    with pytest.raises(UserError, match="media-items needs recordcount"):
+        Settings.read(Properties({**least, key: str(LEAST[key] - 1)}))
+
+
+def test_the_dictionarys_words_are_5_to_9_letters_of_every_length_between():
+    assert sorted({len(w) for w in dictionary()}) == [5, 6, 7, 8, 9]
+
+
+def test_the_run_draws_every_query_of_a_pool_about_equally_often():
+    w = media_workload("text")
+    size = len(w.pools[FULLTEXT].queries)
+    batch = MediaRunSource(w, np.random.default_rng(11)).next_batch(200 * size)
+    assert set(batch.ops) == {FULLTEXT}
+    counts = np.bincount(batch.args, minlength=size)
+    assert len(counts) == size and counts.min() > 0
+    # uniform: each index's count within 5 standard deviations of 200 (binomial, p = 1/size)
+    assert np.abs(counts - 200).max() < 5 * np.sqrt(200 * (1 - 1 / size))
+
+
+def test_online_status_without_its_workload_file_has_the_files_settings():
+    """``-p workload=ycsbctl.workload.online_status:OnlineStatus`` alone: the same study as the file's."""
+    bare = OnlineStatus.from_properties(Properties({}))
+    filed = OnlineStatus.from_properties(Properties(dict(load_properties("online-status"))))
+    fields = ("users", "structure", "batchsize", "mix", "window_s", "bucket_s", "key", "table")
+    assert [getattr(bare, f) for f in fields] == [getattr(filed, f) for f in fields]
+
+
+def test_media_items_without_its_workload_file_has_the_files_settings_but_its_first_test_and_size():
+    """Every setting the file gives is the code's default (the file's operation list and 100,000 items aside:
+    alone, the first test, byid)."""
+    bare = Settings.read(Properties({}))
+    props = dict(load_properties("media-items"))
+    filed = Settings.read(Properties(props))
+    fields = ("records", "seed", "year_gt", "limit", "offset", "sort", "mix")
+    assert [getattr(bare, f) for f in fields] == [getattr(filed, f) for f in fields]
+    assert bare.store.batch == filed.store.batch == int(props["media.batchsize"])
+
+
+def test_the_run_reads_every_item_id_from_the_first_to_the_last():
+    w = media_workload("byid", recordcount="50")
+    batch = MediaRunSource(w, np.random.default_rng(12)).next_batch(50 * 40)
+    assert sorted(set(batch.args)) == list(range(50))  # ids uniform over [0, recordcount)
