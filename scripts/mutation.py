@@ -157,7 +157,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
     "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sqlite_wal_switch.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     # The structure study (online-status): users loaded, members stored, the study's peak.
-    "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_study_rules.py", "tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/ops.py": ["tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/redis.py": ["tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/mongodb.py": ["tests/workload/test_online_status.py"],
@@ -166,10 +166,11 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
     # Each store's media-items executor: its answers, checked against the truth by the executor (a wrong one
     # fails the point), on real servers; the data set, the query pools, the operation mix and settings.
-    "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
+                                                 "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
@@ -202,9 +203,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
+    "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_report_rules.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_report_rules.py",
+                                     "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
     "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
@@ -595,6 +597,34 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/http.py: return 0 if head + 9 == len(data) and data.startswith(b\"0\\r\\n\\r\\n\", head + 4) else 1 | And -> Or":
         "data ends with '\\r\\n0\\r\\n\\r\\n' (checked above): a 5-byte body is then the empty chunk, and a body that "
         "starts with it is no longer than it (a chunk size has no leading zero): either test alone says the same",
+    # workload/ and report/ (issue 43)
+    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 3":
+        "never reached: the binding's resp answers OK with EXEC's reply, an array without WATCH (an aborted "
+        "transaction is an error reply, ERROR): 'or 2' is read only for an OK whose reply is no array",
+    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 1":
+        "never reached: the binding's resp answers OK with EXEC's reply, an array without WATCH (an aborted "
+        "transaction is an error reply, ERROR): 'or 2' is read only for an OK whose reply is no array",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 1 -> 0":
+        "a batch of 2**31 documents (an int64 in BSON, which find's batchSize takes) is, like 2**31 - 1, more than "
+        "one reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer)",
+    "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
+        "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
+        "st != OK and r is None are always both true or both false",
+    "ycsbctl/workload/media_items/workload.py: load_timeout_s: ClassVar[float] = 60.0 | 60.0 -> 60.6":
+        "a timeout (as the wait-timeout rule): how long a load INSERT may wait for the store, not what it stores",
+    "ycsbctl/workload/media_items/workload.py: load_timeout_s: ClassVar[float] = 60.0 | 60.0 -> 59.4":
+        "a timeout (as the wait-timeout rule): how long a load INSERT may wait for the store, not what it stores",
+    "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 0 -> 1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 0 -> -1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> 1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> -1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/rate_plots.py: legend_below(fig, handles, min(len(handles), 4)) | min() -> max()":
+        "legend_below caps the columns at 4, and matplotlib's legend leaves out the empty columns of fewer handles "
+        "than columns (legend.py: filter(len, array_split(...))): min(n, 4) and max(n, 4) columns lay out alike",
 })
 
 # Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.
