@@ -80,3 +80,12 @@ def test_the_run_reads_every_item_id_from_the_first_to_the_last():
     w = media_workload("byid", recordcount="50")
     batch = MediaRunSource(w, np.random.default_rng(12)).next_batch(50 * 40)
     assert sorted(set(batch.args)) == list(range(50))  # ids uniform over [0, recordcount)
+
+
+@pytest.mark.parametrize("key", ["recordcount", "online.batchsize", "online.bucket_s", "online.window_s"])
+def test_online_status_settings_take_1_and_refuse_0(key: str):
+    ones = {"recordcount": "1", "online.batchsize": "1", "online.bucket_s": "1", "online.window_s": "1"}
+    w = OnlineStatus.from_properties(Properties(ones))
+    assert (w.users, w.batchsize, w.bucket_s, w.window_s) == (1, 1, 1, 1)
+    with pytest.raises(UserError, match="online-status needs recordcount"):
+        OnlineStatus.from_properties(Properties({**ones, key: "0"}))
