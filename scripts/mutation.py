@@ -607,6 +607,18 @@ EQUIVALENT.update({
     "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 1 -> 0":
         "a batch of 2**31 documents (an int64 in BSON, which find's batchSize takes) is, like 2**31 - 1, more than "
         "one reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | Sub -> Add":
+        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
+        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
+        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 2 -> 3":
+        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
+        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
+        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 31 -> 32":
+        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
+        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
+        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",

@@ -89,3 +89,18 @@ def test_online_status_settings_take_1_and_refuse_0(key: str):
     assert (w.users, w.batchsize, w.bucket_s, w.window_s) == (1, 1, 1, 1)
     with pytest.raises(UserError, match="online-status needs recordcount"):
         OnlineStatus.from_properties(Properties({**ones, key: "0"}))
+
+
+def test_online_status_run_draws_every_user_and_starts_its_window_on_2026_11_01_utc():
+    from datetime import datetime, timezone
+
+    from ycsbctl.workload.online_status.ops import STORE
+
+    props = dict(load_properties("online-status"))
+    props.update({"recordcount": "20", "online.storeproportion": "1", "online.batchstoreproportion": "0",
+                  "online.countproportion": "0"})
+    w = OnlineStatus.from_properties(Properties(props))
+    assert w.start == datetime(2026, 11, 1, tzinfo=timezone.utc).timestamp()  # the window's first second, by default
+    b = w.source("run", np.random.default_rng(3), 0, 1).next_batch(20 * 40)
+    assert set(b.ops) == {STORE}
+    assert sorted({u for ((u, _),) in b.args}) == list(range(20))  # users uniform over [0, recordcount)
