@@ -104,3 +104,17 @@ def test_online_status_run_draws_every_user_and_starts_its_window_on_2026_11_01_
     b = w.source("run", np.random.default_rng(3), 0, 1).next_batch(20 * 40)
     assert set(b.ops) == {STORE}
     assert sorted({u for ((u, _),) in b.args}) == list(range(20))  # users uniform over [0, recordcount)
+
+
+def test_online_status_batch_stores_draw_every_user_and_timestamps_of_the_window():
+    from ycsbctl.workload.online_status.ops import BATCH_STORE
+
+    props = dict(load_properties("online-status"))
+    props.update({"recordcount": "20", "online.batchsize": "8", "online.storeproportion": "0",
+                  "online.batchstoreproportion": "1", "online.countproportion": "0", "online.start": "500",
+                  "online.window_s": "2"})
+    w = OnlineStatus.from_properties(Properties(props))
+    b = w.source("run", np.random.default_rng(4), 0, 1).next_batch(100)
+    assert set(b.ops) == {BATCH_STORE} and {len(pairs) for pairs in b.args} == {8}
+    pairs = [p for batch in b.args for p in batch]
+    assert sorted({u for u, _ in pairs}) == list(range(20)) and {t for _, t in pairs} == {500, 501}
