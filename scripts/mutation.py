@@ -619,6 +619,18 @@ EQUIVALENT.update({
         "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
         "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
         "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
+    "ycsbctl/workload/media_items/elasticsearch.py: if st != OK or http == 200: | 200 -> 201":
+        "only whether an index that exists is PUT again: Elasticsearch answers that PUT resource_already_exists, "
+        "which the next line takes as made (as when another worker made it first); the same index, the same status",
+    "ycsbctl/workload/media_items/elasticsearch.py: if st != OK or http == 200: | 200 -> 199":
+        "only whether an index that exists is PUT again: Elasticsearch answers that PUT resource_already_exists, "
+        "which the next line takes as made (as when another worker made it first); the same index, the same status",
+    "ycsbctl/workload/media_items/tarantool.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> 1":
+        "set by setup (the load) and ready (a run), which the executor's prepare runs before any operation "
+        "(a failed one fails the point): the class default is never read",
+    "ycsbctl/workload/media_items/tarantool.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> -1":
+        "set by setup (the load) and ready (a run), which the executor's prepare runs before any operation "
+        "(a failed one fails the point): the class default is never read",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",
