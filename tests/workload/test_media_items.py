@@ -20,7 +20,7 @@ from tests.fixtures.media_items import ITEMS, PROPS, load_and_check, media_workl
 from ycsbctl.stores.registry import open_bindings
 from ycsbctl.workload.media_items.contract import Item, Query
 from ycsbctl.workload.media_items.dataset import dictionary, items, prefix_of
-from ycsbctl.workload.media_items.executor import WrongAnswer
+from ycsbctl.workload.media_items.executor import Checked, WrongAnswer
 from ycsbctl.workload.media_items.ops import (
     FULLTEXT,
     FULLTEXT_PREFIX,
@@ -233,3 +233,59 @@ def test_the_truth_names_what_is_wrong_with_an_item_and_unions_ids_once_each() -
     assert _union([np.array([1, 4]), np.array([4, 9]), np.array([2])]).tolist() == [1, 2, 4, 9]
     assert _ids(tuple(range(10))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]"
     assert _ids(tuple(range(11))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, …]"
+
+
+@pytest.mark.truth
+def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for(postgresql) -> None:
+    """Each of ready()'s statements (three CREATE INDEX, VACUUM ANALYZE) waits on a lock another session
+    takes in turn (SHARE UPDATE EXCLUSIVE, 0.4 s each) past the binding's 0.15 s: each times out, ready()
+    waits for its effect and answers OK; the server's own catalogue then lists the four indexes and the
+    table analysed."""
+    import asyncpg
+
+    from ycsbctl.stores.registry import get
+    from ycsbctl.workload.plugin import OK
+
+    get("postgresql").clear(postgresql.url, "items")
+    ex = media_workload("byid").executor("postgresql")
+    assert isinstance(ex, Checked)
+
+    async def main() -> tuple[int, int, int, bool]:
+        loader = await open_bindings(postgresql.url, 1, PROPS, 10.0)
+        try:
+            b = loader.bindings[0]
+            assert await ex.prepare(b, "load") is None
+            assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(50)]) == OK, b.last_error
+        finally:
+            await loader.close()
+        bs = await open_bindings(postgresql.url, 1, PROPS, 0.15)  # the run's worker: its ready() times out
+        blocker = await asyncpg.connect(postgresql.url)
+        held, done, cycles = asyncio.Event(), asyncio.Event(), 0
+        try:
+            b = bs.bindings[0]
+
+            async def block() -> None:  # the lock, taken again as soon as it is let go (queued first)
+                nonlocal cycles
+                while not done.is_set():
+                    async with blocker.transaction():
+                        await blocker.execute("LOCK TABLE items IN SHARE UPDATE EXCLUSIVE MODE")
+                        held.set()
+                        cycles += 1
+                        await asyncio.sleep(0.4)
+
+            task = asyncio.create_task(block())
+            await held.wait()
+            st = await ex.store.ready(b)
+            done.set()
+            await task
+            n = await blocker.fetchval("SELECT count(*) FROM pg_indexes WHERE tablename = 'items'")
+            analysed = await blocker.fetchval("SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables "
+                                              "WHERE relname = 'items'")
+            return st, cycles, n, analysed
+        finally:
+            await blocker.close()
+            await bs.close()
+
+    st, cycles, indexes, analysed = asyncio.run(main())
+    assert st == OK and cycles >= 4  # each statement waited a cycle of its own
+    assert (indexes, analysed) == (4, True)  # the primary key's, name, year, words; and the planner's statistics
