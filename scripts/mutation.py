@@ -631,6 +631,11 @@ EQUIVALENT.update({
     "ycsbctl/workload/media_items/tarantool.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> -1":
         "set by setup (the load) and ready (a run), which the executor's prepare runs before any operation "
         "(a failed one fails the point): the class default is never read",
+    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | And -> Or":
+        "the binding's resp gives a reply only with OK (None with ERROR or TIMEOUT): a list reply comes only with "
+        "st == OK, so either test alone decides alike",
+    "ycsbctl/workload/media_items/mysql.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
+        "a count's result is one row of one column: [-1] is [0] either way",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",

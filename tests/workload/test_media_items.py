@@ -289,3 +289,58 @@ def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for
     st, cycles, indexes, analysed = asyncio.run(main())
     assert st == OK and cycles >= 4  # each statement waited a cycle of its own
     assert (indexes, analysed) == (4, True)  # the primary key's, name, year, words; and the planner's statistics
+
+
+@pytest.mark.truth
+def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> None:
+    """The ALTER TABLE that adds the study's three indexes waits on the table's metadata lock, held by
+    another session's open transaction for 0.4 s, past the binding's 0.15 s: it times out, ready() waits for
+    its effect and answers OK, and the server's own information_schema then lists the three indexes."""
+    import time
+
+    import pymysql
+
+    from ycsbctl.stores.mariadb.session import connect_args
+    from ycsbctl.stores.registry import get
+    from ycsbctl.workload.plugin import OK
+
+    get("mysql").clear(mariadb.url, "items")
+    ex = media_workload("byid").executor("mysql")
+    assert isinstance(ex, Checked)
+    a = connect_args(mariadb.url)
+    blocker = pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"] or "",
+                              database=a["db"], autocommit=False)
+
+    def let_go_after(s: float) -> float:
+        time.sleep(s)
+        blocker.commit()
+        return time.monotonic()
+
+    async def main() -> tuple[int, float, float]:
+        loader = await open_bindings(mariadb.url, 1, PROPS, 10.0)
+        try:
+            b = loader.bindings[0]
+            assert await ex.prepare(b, "load") is None
+            assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(50)]) == OK, b.last_error
+        finally:
+            await loader.close()
+        with blocker.cursor() as cur:  # an open transaction that read the table: its metadata lock is held
+            cur.execute("SELECT id FROM items LIMIT 1")
+        bs = await open_bindings(mariadb.url, 1, PROPS, 0.15)  # the run's worker: its ready() times out
+        try:
+            released = asyncio.create_task(asyncio.to_thread(let_go_after, 0.4))
+            st = await ex.store.ready(bs.bindings[0])
+            return st, await released, time.monotonic()
+        finally:
+            await bs.close()
+
+    try:
+        st, released_at, ready_at = asyncio.run(main())
+        with blocker.cursor() as cur:
+            cur.execute("SELECT count(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema = "
+                        "DATABASE() AND table_name = 'items' AND index_name <> 'PRIMARY'")
+            (indexes,) = cur.fetchone()
+    finally:
+        blocker.close()
+    assert st == OK and ready_at > released_at  # answered only once the lock was let go
+    assert indexes == 3
