@@ -295,7 +295,9 @@ def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for
 def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> None:
     """The ALTER TABLE that adds the study's three indexes waits on the table's metadata lock, held by
     another session's open transaction for 0.4 s, past the binding's 0.15 s: it times out, ready() waits for
-    its effect and answers OK, and the server's own information_schema then lists the three indexes."""
+    its effect and answers OK, and the server's own information_schema then lists the three indexes. A next
+    point's setup and ready() find the table and its indexes made: the server counts no CREATE TABLE nor
+    ALTER TABLE more (its Com_ counters)."""
     import time
 
     import pymysql
@@ -334,13 +336,29 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
         finally:
             await bs.close()
 
+    def ddl_counts() -> dict[str, int]:
+        with blocker.cursor() as cur:
+            cur.execute("SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')")
+            return {name: int(v) for name, v in cur.fetchall()}
+
+    async def again() -> tuple[int, int]:
+        bs = await open_bindings(mariadb.url, 1, PROPS, 10.0)
+        try:
+            return await ex.store.setup(bs.bindings[0]), await ex.store.ready(bs.bindings[0])
+        finally:
+            await bs.close()
+
     try:
         st, released_at, ready_at = asyncio.run(main())
         with blocker.cursor() as cur:
             cur.execute("SELECT count(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema = "
                         "DATABASE() AND table_name = 'items' AND index_name <> 'PRIMARY'")
             (indexes,) = cur.fetchone()
+        before = ddl_counts()
+        next_point = asyncio.run(again())
+        after = ddl_counts()
     finally:
         blocker.close()
     assert st == OK and ready_at > released_at  # answered only once the lock was let go
     assert indexes == 3
+    assert next_point == (OK, OK) and after == before and set(before) == {"Com_create_table", "Com_alter_table"}
