@@ -362,3 +362,30 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
     assert st == OK and ready_at > released_at  # answered only once the lock was let go
     assert indexes == 3
     assert next_point == (OK, OK) and after == before and set(before) == {"Com_create_table", "Com_alter_table"}
+
+
+@pytest.mark.truth
+def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(memcached_server) -> None:
+    """memcached's own answers: ``add`` of a key it holds is NOT_STORED (the load's INSERT is ERROR, saying
+    so), ``replace`` of a key it does not hold NOT_STORED (an UPDATE of no item, NOT_FOUND)."""
+    import uuid
+
+    from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK
+
+    table = f"dup{uuid.uuid4().hex[:8]}"  # keys of its own: nothing to clear
+    store = media_workload("byid", table=table).executor("memcached").store  # the store alone: no check raises
+    data = items(1, ITEMS)
+
+    async def main() -> tuple[list[int], str | None]:
+        bs = await open_bindings(memcached_server.url, 1, PROPS, 10.0)
+        try:
+            b = bs.bindings[0]
+            got = [await store.insert(b, [data.item(3)]), await store.insert(b, [data.item(3)])]
+            said = b.last_error
+            got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
+            return got, said
+        finally:
+            await bs.close()
+
+    got, said = asyncio.run(main())
+    assert got == [OK, ERROR, OK, NOT_FOUND] and said == "add 3: NOT_STORED"
