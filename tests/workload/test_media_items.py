@@ -389,3 +389,40 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
 
     got, said = asyncio.run(main())
     assert got == [OK, ERROR, OK, NOT_FOUND] and said == "add 3: NOT_STORED"
+
+
+@pytest.mark.truth
+def test_redis_updates_and_reads_only_the_items_it_holds(redis_server) -> None:
+    """Redis's own answers: SET … XX of a key it does not hold is nil (an UPDATE of no item, NOT_FOUND), GET
+    of it nil (NOT_FOUND); a value that is no item's JSON is ERROR, saying so."""
+    import uuid
+
+    import redis as redis_py
+
+    from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK
+
+    table = f"rx{uuid.uuid4().hex[:8]}"  # keys of its own: nothing to clear
+    store = media_workload("byid", table=table).executor("redis").store
+    held, absent = items(1, ITEMS).item(3), Item(ITEMS + 5, "no such", 2001, "item ")
+    with redis_py.Redis.from_url(redis_server.url) as r:
+        r.set(f"{table}:9", b"not json")
+
+    async def main() -> tuple[list[object], str | None]:
+        bs = await open_bindings(redis_server.url, 1, PROPS, 10.0)
+        try:
+            b = bs.bindings[0]
+            got: list[object] = [await store.insert(b, [held]), await store.update(b, held), await store.update(b, absent),
+                                 await store.get(b, 3), await store.get(b, ITEMS + 5), (await store.get(b, 9))[0]]
+            return got, b.last_error
+        finally:
+            await bs.close()
+
+    try:
+        got, said = asyncio.run(main())
+    finally:
+        with redis_py.Redis.from_url(redis_server.url) as r:
+            r.delete(f"{table}:3", f"{table}:9")
+    assert got == [OK, OK, NOT_FOUND, (OK, held), (NOT_FOUND, None), ERROR]
+    assert said is not None and said.startswith(f"the value of {table}:9 is no item")
+    with redis_py.Redis.from_url(redis_server.url) as r:
+        assert not r.exists(f"{table}:{ITEMS + 5}")  # the update of no item stored nothing
