@@ -167,7 +167,7 @@ TESTS: dict[str, list[str]] = {
     # Each store's media-items executor: its answers, checked against the truth by the executor (a wrong one
     # fails the point), on real servers; the data set, the query pools, the operation mix and settings.
     "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
                                                  "tests/workload/test_media_items.py"],

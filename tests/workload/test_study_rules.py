@@ -118,3 +118,13 @@ def test_online_status_batch_stores_draw_every_user_and_timestamps_of_the_window
     assert set(b.ops) == {BATCH_STORE} and {len(pairs) for pairs in b.args} == {8}
     pairs = [p for batch in b.args for p in batch]
     assert sorted({u for u, _ in pairs}) == list(range(20)) and {t for _, t in pairs} == {500, 501}
+
+
+def test_the_2cond_pool_names_every_name():
+    from ycsbctl.workload.media_items.dataset import NAMES, name_text
+    from ycsbctl.workload.media_items.ops import QUERY_2COND
+    from ycsbctl.workload.media_items.pool import draw_queries
+
+    # names uniform over [0, 1024): 20 draws each on average, one missing with odds 1024·e^-20 ≈ 2e-6
+    drawn = {q.name for q in draw_queries(Settings.read(Properties({})), QUERY_2COND, 20 * NAMES)}
+    assert drawn == {name_text(i) for i in range(NAMES)}
