@@ -636,6 +636,12 @@ EQUIVALENT.update({
         "st == OK, so either test alone decides alike",
     "ycsbctl/workload/media_items/mysql.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
         "a count's result is one row of one column: [-1] is [0] either way",
+    "ycsbctl/workload/media_items/pool.py: rng = np.random.default_rng([s.seed, 0x706F6F6C, op]) | 1886351212 -> 1886351213":
+        "the salt that keeps the pools' stream apart from the items' ([seed, 0x6D65646961]): any other constant "
+        "draws queries as uniformly and as independently; no text says which queries a seed draws",
+    "ycsbctl/workload/media_items/pool.py: rng = np.random.default_rng([s.seed, 0x706F6F6C, op]) | 1886351212 -> 1886351211":
+        "the salt that keeps the pools' stream apart from the items' ([seed, 0x6D65646961]): any other constant "
+        "draws queries as uniformly and as independently; no text says which queries a seed draws",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",
