@@ -642,6 +642,22 @@ EQUIVALENT.update({
     "ycsbctl/workload/media_items/pool.py: rng = np.random.default_rng([s.seed, 0x706F6F6C, op]) | 1886351212 -> 1886351211":
         "the salt that keeps the pools' stream apart from the items' ([seed, 0x6D65646961]): any other constant "
         "draws queries as uniformly and as independently; no text says which queries a seed draws",
+    "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 2":
+        "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
+    "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 0":
+        "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
+    "ycsbctl/workload/media_items/mongodb.py: d = docs[0] | 0 -> -1":
+        "the find by _id returns one document at most, and none was handled above: [-1] is [0]",
+    "ycsbctl/workload/media_items/mongodb.py: if st != OK or r is None: | Or -> And":
+        "the wire binding's run_command answers (OK, the reply) or (ERROR/TIMEOUT, None) and nothing else "
+        "(stores/mongodb/wire.py): the two tests are always both true or both false",
+    "ycsbctl/workload/media_items/mongodb.py: if st != OK or c is None: | Or -> And":
+        "the wire binding's run_command answers (OK, the reply) or (ERROR/TIMEOUT, None) and nothing else "
+        "(stores/mongodb/wire.py): the two tests are always both true or both false",
+    "ycsbctl/workload/media_items/mongodb.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> 1":
+        "an update command's OK reply always holds n (the documents matched): the default is never read",
+    "ycsbctl/workload/media_items/mongodb.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> -1":
+        "an update command's OK reply always holds n (the documents matched): the default is never read",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",

@@ -426,3 +426,38 @@ def test_redis_updates_and_reads_only_the_items_it_holds(redis_server) -> None:
     assert said is not None and said.startswith(f"the value of {table}:9 is no item")
     with redis_py.Redis.from_url(redis_server.url) as r:
         assert not r.exists(f"{table}:{ITEMS + 5}")  # the update of no item stored nothing
+
+
+@pytest.mark.truth
+def test_the_mongodb_wire_pages_by_id_whatever_the_load_order_and_updates_only_what_it_holds(mongo_db) -> None:
+    """Items loaded in reverse id order (the server's natural order is then not the id order): a QUERY-1COND
+    page sorted by id is the truth's; an UPDATE of no item is NOT_FOUND (the server's n: 0) and a GET of it
+    NOT_FOUND; the update of a held item changes what the server's own client reads back."""
+    from ycsbctl.workload.media_items.ops import QUERY_1COND
+    from ycsbctl.workload.plugin import NOT_FOUND, OK
+
+    url, db = mongo_db
+    w = media_workload("1cond")
+    store = w.executor("mongodb").store
+    data = items(1, ITEMS)
+    q = w.pools[QUERY_1COND].queries[0]
+    new = Item(3, "a new name", 2049, "new words ")
+
+    async def main() -> list[object]:
+        bs = await open_bindings(url, 1, PROPS, 10.0)
+        try:
+            b = bs.bindings[0]
+            assert await store.setup(b) == OK, b.last_error
+            for first in range(ITEMS - 50, -1, -50):  # the last items first
+                assert await store.insert(b, [data.item(i) for i in range(first, first + 50)]) == OK, b.last_error
+            return [await store.query(b, q, True), await store.update(b, new),
+                    await store.update(b, Item(ITEMS + 5, "no such", 2001, "item ")), await store.get(b, ITEMS + 5)]
+        finally:
+            await bs.close()
+
+    (st, page), updated, absent, missing = asyncio.run(main())
+    want = w.truth.expected(q)
+    assert st == OK and (page.ids, page.total) == (want.ids, want.total) and list(want.ids) == sorted(want.ids)
+    assert (updated, absent, missing) == (OK, NOT_FOUND, (NOT_FOUND, None))
+    assert db["items"].find_one({"_id": "0000000003"}) == {"_id": "0000000003", "name": "a new name", "year": 2049,
+                                                            "description": "new words "}
