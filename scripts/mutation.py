@@ -636,12 +636,6 @@ EQUIVALENT.update({
         "st == OK, so either test alone decides alike",
     "ycsbctl/workload/media_items/mysql.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
         "a count's result is one row of one column: [-1] is [0] either way",
-    "ycsbctl/workload/media_items/pool.py: rng = np.random.default_rng([s.seed, 0x706F6F6C, op]) | 1886351212 -> 1886351213":
-        "the salt that keeps the pools' stream apart from the items' ([seed, 0x6D65646961]): any other constant "
-        "draws queries as uniformly and as independently; no text says which queries a seed draws",
-    "ycsbctl/workload/media_items/pool.py: rng = np.random.default_rng([s.seed, 0x706F6F6C, op]) | 1886351212 -> 1886351211":
-        "the salt that keeps the pools' stream apart from the items' ([seed, 0x6D65646961]): any other constant "
-        "draws queries as uniformly and as independently; no text says which queries a seed draws",
     "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 2":
         "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
     "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 0":
@@ -658,6 +652,27 @@ EQUIVALENT.update({
         "an update command's OK reply always holds n (the documents matched): the default is never read",
     "ycsbctl/workload/media_items/mongodb.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> -1":
         "an update command's OK reply always holds n (the documents matched): the default is never read",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 0 -> 1":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 0 -> -1":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 2 -> 3":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 31 -> 32":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 31 -> 30":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: if not item_id % 4: | 4 -> 5":
+        "how often the load's preparation yields to the event loop (a slice per 4 items): the same items in the "
+        "same INSERTs either way",
+    "ycsbctl/workload/media_items/sources.py: if not item_id % 4: | 4 -> 3":
+        "how often the load's preparation yields to the event loop (a slice per 4 items): the same items in the "
+        "same INSERTs either way",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",

@@ -128,3 +128,44 @@ def test_the_2cond_pool_names_every_name():
     # names uniform over [0, 1024): 20 draws each on average, one missing with odds 1024·e^-20 ≈ 2e-6
     drawn = {q.name for q in draw_queries(Settings.read(Properties({})), QUERY_2COND, 20 * NAMES)}
     assert drawn == {name_text(i) for i in range(NAMES)}
+
+
+def test_a_media_items_mix_draws_each_operation_in_its_proportion():
+    from ycsbctl.workload.media_items.ops import GET_BY_ID, UPDATE
+
+    w = media_workload("mix", ("byid", "update"), **{"media.byidproportion": "3", "media.updateproportion": "1"})
+    ops = np.array(MediaRunSource(w, np.random.default_rng(13)).next_batch(4000).ops)
+    share = float((ops == GET_BY_ID).mean())
+    assert set(ops.tolist()) == {GET_BY_ID, UPDATE}
+    assert abs(share - 0.75) < 5 * np.sqrt(0.75 * 0.25 / 4000)  # 3 : 1, within 5 standard errors
+
+
+def test_the_items_descriptions_use_every_word_of_the_dictionary():
+    from ycsbctl.workload.media_items.dataset import DICTIONARY_WORDS, items
+
+    # 60,000 items × 50 words: 30 draws per word on average, one missing with odds 1e5·e^-30 ≈ 1e-8
+    words = items(7, 60_000).words.ravel()
+    assert np.bincount(words, minlength=DICTIONARY_WORDS).min() > 0 and words.max() == DICTIONARY_WORDS - 1
+
+
+
+def _digest(*parts: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:16]
+
+
+def test_the_data_set_and_query_pools_of_a_seed_are_the_ones_every_result_was_measured_on():
+    """The dictionary is the same everywhere and a seed's items and queries a function of it alone (the
+    dataset's docstring): pinned here by digest, so that a change to how they are drawn, which would change
+    every query's selectivity and make results of one version incomparable with another's, is seen."""
+    from ycsbctl.workload.media_items.dataset import items
+    from ycsbctl.workload.media_items.ops import QUERIES
+    from ycsbctl.workload.media_items.pool import draw_queries
+
+    assert _digest("\n".join(dictionary()).encode()) == "ff30b299002d1c5b"
+    it = items(1, 2000)
+    assert _digest(*(a.astype("<i4").tobytes() for a in (it.names, it.years, it.words))) == "a6649ce7f49b3a0b"
+    s = Settings.read(Properties({}))
+    pools = [(q.op, q.year_gt, q.name, q.words) for op in sorted(QUERIES) for q in draw_queries(s, op, 50)]
+    assert _digest(repr(pools).encode()) == "ec428e15c67dd51b"
