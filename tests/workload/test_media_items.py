@@ -238,7 +238,7 @@ def test_the_truth_names_what_is_wrong_with_an_item_and_unions_ids_once_each() -
 @pytest.mark.truth
 def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for(postgresql) -> None:
     """Each of ready()'s statements (three CREATE INDEX, VACUUM ANALYZE) waits on a lock another session
-    takes in turn (SHARE UPDATE EXCLUSIVE, 0.4 s each) past the binding's 0.15 s: each times out, ready()
+    takes in turn (SHARE UPDATE EXCLUSIVE, 0.3 s each) past the binding's 0.15 s: each times out, ready()
     waits for its effect and answers OK; the server's own catalogue then lists the four indexes and the
     table analysed."""
     import asyncpg
@@ -271,7 +271,7 @@ def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for
                         await blocker.execute("LOCK TABLE items IN SHARE UPDATE EXCLUSIVE MODE")
                         held.set()
                         cycles += 1
-                        await asyncio.sleep(0.4)
+                        await asyncio.sleep(0.3)
 
             task = asyncio.create_task(block())
             await held.wait()
