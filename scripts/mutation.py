@@ -171,7 +171,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
                                                  "tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
+                                                 "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/postgresql.py": ["tests/workload/test_media_items.py"],
@@ -673,6 +674,12 @@ EQUIVALENT.update({
     "ycsbctl/workload/media_items/sources.py: if not item_id % 4: | 4 -> 3":
         "how often the load's preparation yields to the event loop (a slice per 4 items): the same items in the "
         "same INSERTs either way",
+    "ycsbctl/workload/media_items/workload.py: prepare_s: ClassVar[float] = 900.0 | 900.0 -> 909.0":
+        "a deadline (as the wait-timeout rule): how long a point may prepare (index builds, answer checks) "
+        "before it is given up, not what the preparation finds",
+    "ycsbctl/workload/media_items/workload.py: prepare_s: ClassVar[float] = 900.0 | 900.0 -> 891.0":
+        "a deadline (as the wait-timeout rule): how long a point may prepare (index builds, answer checks) "
+        "before it is given up, not what the preparation finds",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",

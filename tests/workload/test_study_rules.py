@@ -169,3 +169,30 @@ def test_the_data_set_and_query_pools_of_a_seed_are_the_ones_every_result_was_me
     s = Settings.read(Properties({}))
     pools = [(q.op, q.year_gt, q.name, q.words) for op in sorted(QUERIES) for q in draw_queries(s, op, 50)]
     assert _digest(repr(pools).encode()) == "ec428e15c67dd51b"
+
+
+def test_media_items_reads_the_readmes_defaults_and_a_stores_own_settings():
+    s = Settings.read(Properties({"media.sqlite.cache_size": "-20000", "media.limit": "5"}))
+    assert (s.distinct_queries, s.checks) == (2000, 10)  # the README: media.queries (2,000), media.checks (10)
+    assert s.store.extra == {"sqlite.cache_size": "-20000"}  # -p media.<store>.<key>=…, the store's own
+
+
+def test_a_media_items_load_without_a_block_starts_at_item_0_and_a_refused_store_has_no_executor():
+    from ycsbctl.workload.media_items.executor import Checked
+    from ycsbctl.workload.media_items.ops import INSERT
+    from ycsbctl.workload.media_items.workload import store_class
+
+    w = media_workload("byid")
+    b = w.source("load", np.random.default_rng(1), 0, 1).next_batch(2)
+    assert b.ops == [INSERT, INSERT] and [it.id for it in b.args[0]][:3] == [0, 1, 2] and b.args[1][0].id == 50
+    assert media_workload("1cond").executor("redis") is None  # Redis cannot answer QUERY-1COND
+    assert store_class("sql") is None  # a module of the study that is no store (no STORE class)
+    ex = w.executor("sqlite")
+    assert isinstance(ex, Checked) and "shape" not in ex.__dict__
+    w.executor_ready(ex)
+    assert "shape" in ex.__dict__  # what the timed GET-BY-ID checks read, made before the point
+    text = media_workload("text")
+    other = text.executor("sqlite")
+    assert isinstance(other, Checked)
+    text.executor_ready(other)
+    assert "shape" not in other.__dict__  # a point without GET-BY-ID makes none
