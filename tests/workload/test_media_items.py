@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from tests.fixtures.media_items import ITEMS, PROPS, load_and_check, media_workload
-from ycsbctl.stores.registry import open_bindings
+from ycsbctl.stores.registry import get, open_bindings
 from ycsbctl.workload.media_items.contract import Item, Query
 from ycsbctl.workload.media_items.dataset import dictionary, items, prefix_of
 from ycsbctl.workload.media_items.executor import Checked, WrongAnswer
@@ -235,6 +235,23 @@ def test_the_truth_names_what_is_wrong_with_an_item_and_unions_ids_once_each() -
     assert _ids(tuple(range(11))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, …]"
 
 
+async def _loaded(url: str, protocol: str) -> Checked:
+    """A GET-BY-ID point's executor on ``url``'s store (emptied by the caller), its table made and items 0-49
+    loaded (10 s timeout)."""
+    from ycsbctl.workload.plugin import OK
+
+    ex = media_workload("byid").executor(protocol)
+    assert isinstance(ex, Checked)
+    loader = await open_bindings(url, 1, PROPS, 10.0)
+    try:
+        b = loader.bindings[0]
+        assert await ex.prepare(b, "load") is None
+        assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(50)]) == OK, b.last_error
+    finally:
+        await loader.close()
+    return ex
+
+
 @pytest.mark.truth
 def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for(postgresql) -> None:
     """Each of ready()'s statements (three CREATE INDEX, VACUUM ANALYZE) waits on a lock another session
@@ -243,21 +260,12 @@ def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for
     table analysed."""
     import asyncpg
 
-    from ycsbctl.stores.registry import get
     from ycsbctl.workload.plugin import OK
 
     get("postgresql").clear(postgresql.url, "items")
-    ex = media_workload("byid").executor("postgresql")
-    assert isinstance(ex, Checked)
 
     async def main() -> tuple[int, int, int, bool]:
-        loader = await open_bindings(postgresql.url, 1, PROPS, 10.0)
-        try:
-            b = loader.bindings[0]
-            assert await ex.prepare(b, "load") is None
-            assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(50)]) == OK, b.last_error
-        finally:
-            await loader.close()
+        ex = await _loaded(postgresql.url, "postgresql")
         bs = await open_bindings(postgresql.url, 1, PROPS, 0.15)  # the run's worker: its ready() times out
         blocker = await asyncpg.connect(postgresql.url)
         held, done, cycles = asyncio.Event(), asyncio.Event(), 0
@@ -303,12 +311,10 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
     import pymysql
 
     from ycsbctl.stores.mariadb.session import connect_args
-    from ycsbctl.stores.registry import get
     from ycsbctl.workload.plugin import OK
 
     get("mysql").clear(mariadb.url, "items")
-    ex = media_workload("byid").executor("mysql")
-    assert isinstance(ex, Checked)
+    store = media_workload("byid").executor("mysql").store
     a = connect_args(mariadb.url)
     blocker = pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"] or "",
                               database=a["db"], autocommit=False)
@@ -319,19 +325,13 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
         return time.monotonic()
 
     async def main() -> tuple[int, float, float]:
-        loader = await open_bindings(mariadb.url, 1, PROPS, 10.0)
-        try:
-            b = loader.bindings[0]
-            assert await ex.prepare(b, "load") is None
-            assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(50)]) == OK, b.last_error
-        finally:
-            await loader.close()
+        await _loaded(mariadb.url, "mysql")
         with blocker.cursor() as cur:  # an open transaction that read the table: its metadata lock is held
             cur.execute("SELECT id FROM items LIMIT 1")
         bs = await open_bindings(mariadb.url, 1, PROPS, 0.15)  # the run's worker: its ready() times out
         try:
             released = asyncio.create_task(asyncio.to_thread(let_go_after, 0.4))
-            st = await ex.store.ready(bs.bindings[0])
+            st = await store.ready(bs.bindings[0])
             return st, await released, time.monotonic()
         finally:
             await bs.close()
@@ -344,7 +344,7 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
     async def again() -> tuple[int, int]:
         bs = await open_bindings(mariadb.url, 1, PROPS, 10.0)
         try:
-            return await ex.store.setup(bs.bindings[0]), await ex.store.ready(bs.bindings[0])
+            return await store.setup(bs.bindings[0]), await store.ready(bs.bindings[0])
         finally:
             await bs.close()
 
