@@ -680,6 +680,8 @@ EQUIVALENT.update({
     "ycsbctl/workload/media_items/workload.py: prepare_s: ClassVar[float] = 900.0 | 900.0 -> 891.0":
         "a deadline (as the wait-timeout rule): how long a point may prepare (index builds, answer checks) "
         "before it is given up, not what the preparation finds",
+    "ycsbctl/report/unlike.py: return f\" — unlike quantities: {emb[0]} is embedded (no server), so it has no network round trip\" | 0 -> -1":
+        "said only when emb holds one target: [-1] is [0]",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",
