@@ -196,7 +196,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/variant_study.py": ["tests/report/test_study_figures.py", "tests/experiment/test_sweep_axis.py"],
     "ycsbctl/report/study_headlines.py": ["tests/report/test_study_figures.py", "tests/report/test_summary_table.py",
                                           "tests/report/test_deployment_findings.py"],
-    "ycsbctl/report/disturbance_report.py": ["tests/report/test_study_figures.py", "tests/experiment/test_disturb_truth.py"],
+    "ycsbctl/report/disturbance_report.py": ["tests/report/test_report_rules.py", "tests/report/test_study_figures.py",
+                                           "tests/experiment/test_disturb_truth.py"],
     # The report's other findings and figures: the scaling law's line, the why lines, what differs between
     # the servers, the rate (hockey-stick) figure, the resource and footprint figures, the axes.
     "ycsbctl/report/scaling_report.py": ["tests/report/test_scaling_report.py"],
@@ -682,6 +683,10 @@ EQUIVALENT.update({
         "before it is given up, not what the preparation finds",
     "ycsbctl/report/unlike.py: return f\" — unlike quantities: {emb[0]} is embedded (no server), so it has no network round trip\" | 0 -> -1":
         "said only when emb holds one target: [-1] is [0]",
+    "ycsbctl/report/disturbance_report.py: fontsize=7.5, va=\"top\", bbox={\"boxstyle\": \"square,pad=0.1\", \"fc\": \"white\", \"ec\": \"none\", \"alpha\": 0.8}) | 0.8 -> 0.808":
+        "the event label's box transparency (a matplotlib bbox's alpha): how the label looks, not what it says (as the drawing-style rule)",
+    "ycsbctl/report/disturbance_report.py: fontsize=7.5, va=\"top\", bbox={\"boxstyle\": \"square,pad=0.1\", \"fc\": \"white\", \"ec\": \"none\", \"alpha\": 0.8}) | 0.8 -> 0.792":
+        "the event label's box transparency (a matplotlib bbox's alpha): how the label looks, not what it says (as the drawing-style rule)",
     "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",

@@ -78,3 +78,13 @@ def test_the_cpu_figure_draws_the_server_cpu_of_a_ladder_without_client_cpu():
     lines = [ln for ln in fig.axes[0].get_lines() if ln.get_color() == "#d62728"]  # the target's, not the core lines
     assert [list(ln.get_ydata()) for ln in lines] == [[40.0, 75.0]]  # the server's, and no client line
     assert cpu_figure(points.assign(server_cpu_pct=np.nan), "w", 2, {"redis": "#d62728"}) is None
+
+
+def test_a_timeline_labels_each_event_with_its_command_and_stall_in_ms():
+    import pandas as pd
+
+    from ycsbctl.report.disturbance_report import _label
+
+    assert _label(pd.Series({"event": "DEL big", "command_s": 1.2344, "stall_s": 0.4996})) == \
+        "DEL big, command 1,234 ms, stall 500 ms"
+    assert _label(pd.Series({"event": "BGSAVE", "command_s": None, "stall_s": "n/a"})) == "BGSAVE"

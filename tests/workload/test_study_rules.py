@@ -18,6 +18,30 @@ from ycsbctl.workload.online_status.workload import OnlineStatus
 from ycsbctl.workload.properties import Properties, load_properties
 
 
+def _digest(*parts: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:16]
+
+
+def test_the_data_set_and_query_pools_of_a_seed_are_the_ones_every_result_was_measured_on():
+    """The dictionary is the same everywhere and a seed's items and queries a function of it alone (the
+    dataset's docstring): pinned here by digest, so that a change to how they are drawn, which would change
+    every query's selectivity and make results of one version incomparable with another's, is seen. First in
+    this file: dictionary() and items() are cached, and the mutation tool runs a mutant of their lines with
+    the tests that ran them, the first caller alone."""
+    from ycsbctl.workload.media_items.dataset import items
+    from ycsbctl.workload.media_items.ops import QUERIES
+    from ycsbctl.workload.media_items.pool import draw_queries
+
+    assert _digest("\n".join(dictionary()).encode()) == "ff30b299002d1c5b"
+    it = items(1, 2000)
+    assert _digest(*(a.astype("<i4").tobytes() for a in (it.names, it.years, it.words))) == "a6649ce7f49b3a0b"
+    s = Settings.read(Properties({}))
+    pools = [(q.op, q.year_gt, q.name, q.words) for op in sorted(QUERIES) for q in draw_queries(s, op, 50)]
+    assert _digest(repr(pools).encode()) == "ec428e15c67dd51b"
+
+
 def test_online_status_timestamps_fill_the_window_from_its_first_second_to_its_last():
     props = dict(load_properties("online-status"))
     props.update({"online.start": "1000", "online.window_s": "3", "online.bucket_s": "2"})
@@ -148,27 +172,6 @@ def test_the_items_descriptions_use_every_word_of_the_dictionary():
     assert np.bincount(words, minlength=DICTIONARY_WORDS).min() > 0 and words.max() == DICTIONARY_WORDS - 1
 
 
-
-def _digest(*parts: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(b"".join(parts)).hexdigest()[:16]
-
-
-def test_the_data_set_and_query_pools_of_a_seed_are_the_ones_every_result_was_measured_on():
-    """The dictionary is the same everywhere and a seed's items and queries a function of it alone (the
-    dataset's docstring): pinned here by digest, so that a change to how they are drawn, which would change
-    every query's selectivity and make results of one version incomparable with another's, is seen."""
-    from ycsbctl.workload.media_items.dataset import items
-    from ycsbctl.workload.media_items.ops import QUERIES
-    from ycsbctl.workload.media_items.pool import draw_queries
-
-    assert _digest("\n".join(dictionary()).encode()) == "ff30b299002d1c5b"
-    it = items(1, 2000)
-    assert _digest(*(a.astype("<i4").tobytes() for a in (it.names, it.years, it.words))) == "a6649ce7f49b3a0b"
-    s = Settings.read(Properties({}))
-    pools = [(q.op, q.year_gt, q.name, q.words) for op in sorted(QUERIES) for q in draw_queries(s, op, 50)]
-    assert _digest(repr(pools).encode()) == "ec428e15c67dd51b"
 
 
 def test_media_items_reads_the_readmes_defaults_and_a_stores_own_settings():
