@@ -163,7 +163,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/online_status/mongodb.py": ["tests/workload/test_online_status.py"],
     # The many-store study (media-items): the truth every answer is checked against, the checks, its headlines.
     "ycsbctl/workload/media_items/truth.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     # Each store's media-items executor: its answers, checked against the truth by the executor (a wrong one
     # fails the point), on real servers; the data set, the query pools, the operation mix and settings.
     "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],

@@ -199,3 +199,14 @@ def test_a_media_items_load_without_a_block_starts_at_item_0_and_a_refused_store
     assert isinstance(other, Checked)
     text.executor_ready(other)
     assert "shape" not in other.__dict__  # a point without GET-BY-ID makes none
+
+
+def test_the_checked_items_are_spread_from_the_first_to_the_last_item():
+    from ycsbctl.workload.media_items.executor import _spread
+
+    got = _spread(400, 10, 3)
+    regular = [i for i in got if i != 3 * 7919 % 400]  # the salt's own id aside
+    steps = {b - a for a, b in zip(regular, regular[1:])}
+    assert got == sorted(set(got)) and (got[0], got[-1]) == (0, 399) and 3 * 7919 % 400 in got
+    assert len(regular) == 10 and steps <= {44, 45}  # 399 / 9 = 44.3 apart
+    assert _spread(400, 1, 3) == [399] and _spread(400, 0, 3) == []
