@@ -160,20 +160,22 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
     "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sqlite_wal_switch.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     # The structure study (online-status): users loaded, members stored, the study's peak.
-    "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_study_rules.py", "tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/ops.py": ["tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/redis.py": ["tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/mongodb.py": ["tests/workload/test_online_status.py"],
     # The many-store study (media-items): the truth every answer is checked against, the checks, its headlines.
     "ycsbctl/workload/media_items/truth.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     # Each store's media-items executor: its answers, checked against the truth by the executor (a wrong one
     # fails the point), on real servers; the data set, the query pools, the operation mix and settings.
-    "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
+                                                 "tests/workload/test_media_items.py"],
+    "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
+                                                 "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/postgresql.py": ["tests/workload/test_media_items.py"],
@@ -197,7 +199,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/variant_study.py": ["tests/report/test_study_figures.py", "tests/experiment/test_sweep_axis.py"],
     "ycsbctl/report/study_headlines.py": ["tests/report/test_study_figures.py", "tests/report/test_summary_table.py",
                                           "tests/report/test_deployment_findings.py"],
-    "ycsbctl/report/disturbance_report.py": ["tests/report/test_study_figures.py", "tests/experiment/test_disturb_truth.py"],
+    "ycsbctl/report/disturbance_report.py": ["tests/report/test_report_rules.py", "tests/report/test_study_figures.py",
+                                           "tests/experiment/test_disturb_truth.py"],
     # The report's other findings and figures: the scaling law's line, the why lines, what differs between
     # the servers, the rate (hockey-stick) figure, the resource and footprint figures, the axes.
     "ycsbctl/report/scaling_report.py": ["tests/report/test_scaling_report.py"],
@@ -205,9 +208,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
+    "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_report_rules.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_report_rules.py",
+                                     "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
     "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
@@ -600,6 +604,112 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/http.py: return 0 if head + 9 == len(data) and data.startswith(b\"0\\r\\n\\r\\n\", head + 4) else 1 | And -> Or":
         "data ends with '\\r\\n0\\r\\n\\r\\n' (checked above): a 5-byte body is then the empty chunk, and a body that "
         "starts with it is no longer than it (a chunk size has no leading zero): either test alone says the same",
+    # workload/ and report/ (issue 43)
+    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 3":
+        "never reached: the binding's resp answers OK with EXEC's reply, an array without WATCH (an aborted "
+        "transaction is an error reply, ERROR): 'or 2' is read only for an OK whose reply is no array",
+    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 1":
+        "never reached: the binding's resp answers OK with EXEC's reply, an array without WATCH (an aborted "
+        "transaction is an error reply, ERROR): 'or 2' is read only for an OK whose reply is no array",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 1 -> 0":
+        "a batch of 2**31 documents (an int64 in BSON, which find's batchSize takes) is, like 2**31 - 1, more than "
+        "one reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | Sub -> Add":
+        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
+        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
+        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 2 -> 3":
+        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
+        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
+        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
+    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 31 -> 32":
+        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
+        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
+        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
+    "ycsbctl/workload/media_items/elasticsearch.py: if st != OK or http == 200: | 200 -> 201":
+        "only whether an index that exists is PUT again: Elasticsearch answers that PUT resource_already_exists, "
+        "which the next line takes as made (as when another worker made it first); the same index, the same status",
+    "ycsbctl/workload/media_items/elasticsearch.py: if st != OK or http == 200: | 200 -> 199":
+        "only whether an index that exists is PUT again: Elasticsearch answers that PUT resource_already_exists, "
+        "which the next line takes as made (as when another worker made it first); the same index, the same status",
+    "ycsbctl/workload/media_items/tarantool.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> 1":
+        "set by setup (the load) and ready (a run), which the executor's prepare runs before any operation "
+        "(a failed one fails the point): the class default is never read",
+    "ycsbctl/workload/media_items/tarantool.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> -1":
+        "set by setup (the load) and ready (a run), which the executor's prepare runs before any operation "
+        "(a failed one fails the point): the class default is never read",
+    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | And -> Or":
+        "the binding's resp gives a reply only with OK (None with ERROR or TIMEOUT): a list reply comes only with "
+        "st == OK, so either test alone decides alike",
+    "ycsbctl/workload/media_items/mysql.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
+        "a count's result is one row of one column: [-1] is [0] either way",
+    "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 2":
+        "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
+    "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 0":
+        "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
+    "ycsbctl/workload/media_items/mongodb.py: d = docs[0] | 0 -> -1":
+        "the find by _id returns one document at most, and none was handled above: [-1] is [0]",
+    "ycsbctl/workload/media_items/mongodb.py: if st != OK or r is None: | Or -> And":
+        "the wire binding's run_command answers (OK, the reply) or (ERROR/TIMEOUT, None) and nothing else "
+        "(stores/mongodb/wire.py): the two tests are always both true or both false",
+    "ycsbctl/workload/media_items/mongodb.py: if st != OK or c is None: | Or -> And":
+        "the wire binding's run_command answers (OK, the reply) or (ERROR/TIMEOUT, None) and nothing else "
+        "(stores/mongodb/wire.py): the two tests are always both true or both false",
+    "ycsbctl/workload/media_items/mongodb.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> 1":
+        "an update command's OK reply always holds n (the documents matched): the default is never read",
+    "ycsbctl/workload/media_items/mongodb.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> -1":
+        "an update command's OK reply always holds n (the documents matched): the default is never read",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 0 -> 1":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 0 -> -1":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 2 -> 3":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 31 -> 32":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 31 -> 30":
+        "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
+        "numbers or more gives every query the same odds to one part in a million (2 -> 1, one number, stays scored)",
+    "ycsbctl/workload/media_items/sources.py: if not item_id % 4: | 4 -> 5":
+        "how often the load's preparation yields to the event loop (a slice per 4 items): the same items in the "
+        "same INSERTs either way",
+    "ycsbctl/workload/media_items/sources.py: if not item_id % 4: | 4 -> 3":
+        "how often the load's preparation yields to the event loop (a slice per 4 items): the same items in the "
+        "same INSERTs either way",
+    "ycsbctl/workload/media_items/workload.py: prepare_s: ClassVar[float] = 900.0 | 900.0 -> 909.0":
+        "a deadline (as the wait-timeout rule): how long a point may prepare (index builds, answer checks) "
+        "before it is given up, not what the preparation finds",
+    "ycsbctl/workload/media_items/workload.py: prepare_s: ClassVar[float] = 900.0 | 900.0 -> 891.0":
+        "a deadline (as the wait-timeout rule): how long a point may prepare (index builds, answer checks) "
+        "before it is given up, not what the preparation finds",
+    "ycsbctl/report/unlike.py: return f\" — unlike quantities: {emb[0]} is embedded (no server), so it has no network round trip\" | 0 -> -1":
+        "said only when emb holds one target: [-1] is [0]",
+    "ycsbctl/report/disturbance_report.py: fontsize=7.5, va=\"top\", bbox={\"boxstyle\": \"square,pad=0.1\", \"fc\": \"white\", \"ec\": \"none\", \"alpha\": 0.8}) | 0.8 -> 0.808":
+        "the event label's box transparency (a matplotlib bbox's alpha): how the label looks, not what it says (as the drawing-style rule)",
+    "ycsbctl/report/disturbance_report.py: fontsize=7.5, va=\"top\", bbox={\"boxstyle\": \"square,pad=0.1\", \"fc\": \"white\", \"ec\": \"none\", \"alpha\": 0.8}) | 0.8 -> 0.792":
+        "the event label's box transparency (a matplotlib bbox's alpha): how the label looks, not what it says (as the drawing-style rule)",
+    "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
+        "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
+        "st != OK and r is None are always both true or both false",
+    "ycsbctl/workload/media_items/workload.py: load_timeout_s: ClassVar[float] = 60.0 | 60.0 -> 60.6":
+        "a timeout (as the wait-timeout rule): how long a load INSERT may wait for the store, not what it stores",
+    "ycsbctl/workload/media_items/workload.py: load_timeout_s: ClassVar[float] = 60.0 | 60.0 -> 59.4":
+        "a timeout (as the wait-timeout rule): how long a load INSERT may wait for the store, not what it stores",
+    "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 0 -> 1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 0 -> -1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> 1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> -1":
+        "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/rate_plots.py: legend_below(fig, handles, min(len(handles), 4)) | min() -> max()":
+        "legend_below caps the columns at 4, and matplotlib's legend leaves out the empty columns of fewer handles "
+        "than columns (legend.py: filter(len, array_split(...))): min(n, 4) and max(n, 4) columns lay out alike",
 })
 
 # Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.

@@ -58,6 +58,11 @@ def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_
 
     plain = load(synthetic_experiment)  # no target is a deployment: no table, and nothing to say of its absence
     assert cost_sections(plain) == [] and cost_absence(plain) == ""
+    degraded = {"status": "degraded", "bottleneck": "host-busy",
+                "error": "another benchmark ran on this host meanwhile (pid 7: ycsbctl run …)"}
+    plain = load(synthetic_experiment)
+    plain.runs = plain.runs.assign(**degraded)
+    assert cost_sections(plain) == [] and cost_absence(plain) == ""  # no deployment: no cost table to miss
     path = synthetic_experiment / "manifest.json"
     manifest = json.loads(path.read_text())
     manifest["servers"]["mongodb"]["settings"] = {"appendonly": "yes"}
@@ -92,14 +97,18 @@ def test_a_deployment_study_without_a_cost_table_says_why_where_the_table_would_
     from ycsbctl.report.study_headlines import study_headlines
     from ycsbctl.results.frames import load
 
+    degraded = {"status": "degraded", "bottleneck": "host-busy",
+                "error": "another benchmark ran on this host meanwhile (pid 7: ycsbctl run …)"}
+    plain = load(synthetic_experiment)
+    plain.runs = plain.runs.assign(**degraded)
+    assert cost_sections(plain) == [] and cost_absence(plain) == ""  # no deployment: no cost table to miss
     path = synthetic_experiment / "manifest.json"
     manifest = json.loads(path.read_text())
     manifest["servers"]["mongodb"]["settings"] = {"appendonly": "yes"}
     path.write_text(json.dumps(manifest))
     exp = load(synthetic_experiment)
     assert cost_absence(exp) == ""  # it has its table
-    exp.runs = exp.runs.assign(status="degraded", bottleneck="host-busy",
-                               error="another benchmark ran on this host meanwhile (pid 7: ycsbctl run …)")
+    exp.runs = exp.runs.assign(**degraded)
     assert cost_sections(exp) == [] and len(exp.verdicts()) == 0
     said = cost_absence(exp)
     assert said.startswith("No target was compared with redis: of the ") and "degraded (another benchmark ran on " \

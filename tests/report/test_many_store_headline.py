@@ -238,3 +238,31 @@ def test_a_store_not_measured_at_the_study_threads_tells_its_last_runs_status_an
     exp.manifest.plan["workloads"] = [f"studies/media/{w}" for w in study.manifest.workloads]
     by_path = store_study(exp)
     assert by_path is not None and [(c.test, c.workload) for c in by_path.cells] == [(c.test, c.workload) for c in s.cells]
+
+
+def test_a_ladder_without_the_study_threads_is_compared_at_its_largest_thread_count(tmp_path):
+    """Measured at 8 and 32 threads (no 50): the table is the 32-thread point's, its cell that point's own
+    ops/s and p99 as runs.csv holds them (the 8-thread point is four times slower)."""
+    from ycsbctl.report.many_store import STUDY_THREADS, store_study
+
+    servers = {"sqlite": _endpoint("sqlite", "sqlite", False)}
+    ladder = (8, 32)
+    assert STUDY_THREADS not in ladder
+    manifest = Manifest.from_dict({
+        "experiment_id": "", "plan": {"targets": list(servers), "threads": list(ladder), "repeat": 1,
+                                      "workloads": ["media-items[media.operation=1cond]"]}, "servers": servers})
+    folder = ResultFolder.create(tmp_path / "ladder", "ladder", manifest)
+    rng = np.random.default_rng(49)
+    for threads in ladder:
+        res = make_result(rng, "run", threads, 9_000.0 * threads / 32, {"READ": 1.0}, duration_s=1, warmup_s=0)
+        folder.add_run(RunRecord(RunRecord.make_id("sqlite", "media-items-1cond", "run", threads, 0), "sqlite",
+                                 "media-items-1cond", "run", threads, 0, "ok", res, endpoint=servers["sqlite"]))
+    exp = load(folder.finalize("complete"))
+    s = store_study(exp)
+    assert s is not None and s.threads == 32
+    runs = pd.read_csv(exp.path / "runs.csv")
+    for store in servers:
+        row = runs[(runs["target"] == store) & (runs["threads"] == 32)].iloc[0]
+        c = s.cell("1cond", store)
+        assert c is not None and c.status == "ok"
+        assert (c.throughput, c.p99_us) == pytest.approx((row["throughput_ops"], row["all_p99_us"]))

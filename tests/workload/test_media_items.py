@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 
 from tests.fixtures.media_items import ITEMS, PROPS, load_and_check, media_workload
-from ycsbctl.stores.registry import open_bindings
+from ycsbctl.stores.registry import get, open_bindings
 from ycsbctl.workload.media_items.contract import Item, Query
 from ycsbctl.workload.media_items.dataset import dictionary, items, prefix_of
-from ycsbctl.workload.media_items.executor import WrongAnswer
+from ycsbctl.workload.media_items.executor import Checked, WrongAnswer
 from ycsbctl.workload.media_items.ops import (
     FULLTEXT,
     FULLTEXT_PREFIX,
@@ -233,3 +233,231 @@ def test_the_truth_names_what_is_wrong_with_an_item_and_unions_ids_once_each() -
     assert _union([np.array([1, 4]), np.array([4, 9]), np.array([2])]).tolist() == [1, 2, 4, 9]
     assert _ids(tuple(range(10))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]"
     assert _ids(tuple(range(11))) == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, …]"
+
+
+async def _loaded(url: str, protocol: str) -> Checked:
+    """A GET-BY-ID point's executor on ``url``'s store (emptied by the caller), its table made and items 0-49
+    loaded (10 s timeout)."""
+    from ycsbctl.workload.plugin import OK
+
+    ex = media_workload("byid").executor(protocol)
+    assert isinstance(ex, Checked)
+    loader = await open_bindings(url, 1, PROPS, 10.0)
+    try:
+        b = loader.bindings[0]
+        assert await ex.prepare(b, "load") is None
+        assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(50)]) == OK, b.last_error
+    finally:
+        await loader.close()
+    return ex
+
+
+@pytest.mark.truth
+def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for(postgresql) -> None:
+    """Each of ready()'s statements (three CREATE INDEX, VACUUM ANALYZE) waits on a lock another session
+    takes in turn (SHARE UPDATE EXCLUSIVE, 0.3 s each) past the binding's 0.15 s: each times out, ready()
+    waits for its effect and answers OK; the server's own catalogue then lists the four indexes and the
+    table analysed."""
+    import asyncpg
+
+    from ycsbctl.workload.plugin import OK
+
+    get("postgresql").clear(postgresql.url, "items")
+
+    async def main() -> tuple[int, int, int, bool]:
+        ex = await _loaded(postgresql.url, "postgresql")
+        bs = await open_bindings(postgresql.url, 1, PROPS, 0.15)  # the run's worker: its ready() times out
+        blocker = await asyncpg.connect(postgresql.url)
+        held, done, cycles = asyncio.Event(), asyncio.Event(), 0
+        try:
+            b = bs.bindings[0]
+
+            async def block() -> None:  # the lock, taken again as soon as it is let go (queued first)
+                nonlocal cycles
+                while not done.is_set():
+                    async with blocker.transaction():
+                        await blocker.execute("LOCK TABLE items IN SHARE UPDATE EXCLUSIVE MODE")
+                        held.set()
+                        cycles += 1
+                        await asyncio.sleep(0.3)
+
+            task = asyncio.create_task(block())
+            await held.wait()
+            st = await ex.store.ready(b)
+            done.set()
+            await task
+            n = await blocker.fetchval("SELECT count(*) FROM pg_indexes WHERE tablename = 'items'")
+            analysed = await blocker.fetchval("SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables "
+                                              "WHERE relname = 'items'")
+            return st, cycles, n, analysed
+        finally:
+            await blocker.close()
+            await bs.close()
+
+    st, cycles, indexes, analysed = asyncio.run(main())
+    assert st == OK and cycles >= 4  # each statement waited a cycle of its own
+    assert (indexes, analysed) == (4, True)  # the primary key's, name, year, words; and the planner's statistics
+
+
+@pytest.mark.truth
+def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> None:
+    """The ALTER TABLE that adds the study's three indexes waits on the table's metadata lock, held by
+    another session's open transaction for 0.4 s, past the binding's 0.15 s: it times out, ready() waits for
+    its effect and answers OK, and the server's own information_schema then lists the three indexes. A next
+    point's setup and ready() find the table and its indexes made: the server counts no CREATE TABLE nor
+    ALTER TABLE more (its Com_ counters)."""
+    import time
+
+    import pymysql
+
+    from ycsbctl.stores.mariadb.session import connect_args
+    from ycsbctl.workload.plugin import OK
+
+    get("mysql").clear(mariadb.url, "items")
+    store = media_workload("byid").executor("mysql").store
+    a = connect_args(mariadb.url)
+    blocker = pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"] or "",
+                              database=a["db"], autocommit=False)
+
+    def let_go_after(s: float) -> float:
+        time.sleep(s)
+        blocker.commit()
+        return time.monotonic()
+
+    async def main() -> tuple[int, float, float]:
+        await _loaded(mariadb.url, "mysql")
+        with blocker.cursor() as cur:  # an open transaction that read the table: its metadata lock is held
+            cur.execute("SELECT id FROM items LIMIT 1")
+        bs = await open_bindings(mariadb.url, 1, PROPS, 0.15)  # the run's worker: its ready() times out
+        try:
+            released = asyncio.create_task(asyncio.to_thread(let_go_after, 0.4))
+            st = await store.ready(bs.bindings[0])
+            return st, await released, time.monotonic()
+        finally:
+            await bs.close()
+
+    def ddl_counts() -> dict[str, int]:
+        with blocker.cursor() as cur:
+            cur.execute("SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')")
+            return {name: int(v) for name, v in cur.fetchall()}
+
+    async def again() -> tuple[int, int]:
+        bs = await open_bindings(mariadb.url, 1, PROPS, 10.0)
+        try:
+            return await store.setup(bs.bindings[0]), await store.ready(bs.bindings[0])
+        finally:
+            await bs.close()
+
+    try:
+        st, released_at, ready_at = asyncio.run(main())
+        with blocker.cursor() as cur:
+            cur.execute("SELECT count(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema = "
+                        "DATABASE() AND table_name = 'items' AND index_name <> 'PRIMARY'")
+            (indexes,) = cur.fetchone()
+        before = ddl_counts()
+        next_point = asyncio.run(again())
+        after = ddl_counts()
+    finally:
+        blocker.close()
+    assert st == OK and ready_at > released_at  # answered only once the lock was let go
+    assert indexes == 3
+    assert next_point == (OK, OK) and after == before and set(before) == {"Com_create_table", "Com_alter_table"}
+
+
+@pytest.mark.truth
+def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(memcached_server) -> None:
+    """memcached's own answers: ``add`` of a key it holds is NOT_STORED (the load's INSERT is ERROR, saying
+    so), ``replace`` of a key it does not hold NOT_STORED (an UPDATE of no item, NOT_FOUND)."""
+    import uuid
+
+    from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK
+
+    table = f"dup{uuid.uuid4().hex[:8]}"  # keys of its own: nothing to clear
+    store = media_workload("byid", table=table).executor("memcached").store  # the store alone: no check raises
+    data = items(1, ITEMS)
+
+    async def main() -> tuple[list[int], str | None]:
+        bs = await open_bindings(memcached_server.url, 1, PROPS, 10.0)
+        try:
+            b = bs.bindings[0]
+            got = [await store.insert(b, [data.item(3)]), await store.insert(b, [data.item(3)])]
+            said = b.last_error
+            got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
+            return got, said
+        finally:
+            await bs.close()
+
+    got, said = asyncio.run(main())
+    assert got == [OK, ERROR, OK, NOT_FOUND] and said == "add 3: NOT_STORED"
+
+
+@pytest.mark.truth
+def test_redis_updates_and_reads_only_the_items_it_holds(redis_server) -> None:
+    """Redis's own answers: SET … XX of a key it does not hold is nil (an UPDATE of no item, NOT_FOUND), GET
+    of it nil (NOT_FOUND); a value that is no item's JSON is ERROR, saying so."""
+    import uuid
+
+    import redis as redis_py
+
+    from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK
+
+    table = f"rx{uuid.uuid4().hex[:8]}"  # keys of its own: nothing to clear
+    store = media_workload("byid", table=table).executor("redis").store
+    held, absent = items(1, ITEMS).item(3), Item(ITEMS + 5, "no such", 2001, "item ")
+    with redis_py.Redis.from_url(redis_server.url) as r:
+        r.set(f"{table}:9", b"not json")
+
+    async def main() -> tuple[list[object], str | None]:
+        bs = await open_bindings(redis_server.url, 1, PROPS, 10.0)
+        try:
+            b = bs.bindings[0]
+            got: list[object] = [await store.insert(b, [held]), await store.update(b, held), await store.update(b, absent),
+                                 await store.get(b, 3), await store.get(b, ITEMS + 5), (await store.get(b, 9))[0]]
+            return got, b.last_error
+        finally:
+            await bs.close()
+
+    try:
+        got, said = asyncio.run(main())
+    finally:
+        with redis_py.Redis.from_url(redis_server.url) as r:
+            r.delete(f"{table}:3", f"{table}:9")
+    assert got == [OK, OK, NOT_FOUND, (OK, held), (NOT_FOUND, None), ERROR]
+    assert said is not None and said.startswith(f"the value of {table}:9 is no item")
+    with redis_py.Redis.from_url(redis_server.url) as r:
+        assert not r.exists(f"{table}:{ITEMS + 5}")  # the update of no item stored nothing
+
+
+@pytest.mark.truth
+def test_the_mongodb_wire_pages_by_id_whatever_the_load_order_and_updates_only_what_it_holds(mongo_db) -> None:
+    """Items loaded in reverse id order (the server's natural order is then not the id order): a QUERY-1COND
+    page sorted by id is the truth's; an UPDATE of no item is NOT_FOUND (the server's n: 0) and a GET of it
+    NOT_FOUND; the update of a held item changes what the server's own client reads back."""
+    from ycsbctl.workload.media_items.ops import QUERY_1COND
+    from ycsbctl.workload.plugin import NOT_FOUND, OK
+
+    url, db = mongo_db
+    w = media_workload("1cond")
+    store = w.executor("mongodb").store
+    data = items(1, ITEMS)
+    q = w.pools[QUERY_1COND].queries[0]
+    new = Item(3, "a new name", 2049, "new words ")
+
+    async def main() -> list[object]:
+        bs = await open_bindings(url, 1, PROPS, 10.0)
+        try:
+            b = bs.bindings[0]
+            assert await store.setup(b) == OK, b.last_error
+            for first in range(ITEMS - 50, -1, -50):  # the last items first
+                assert await store.insert(b, [data.item(i) for i in range(first, first + 50)]) == OK, b.last_error
+            return [await store.query(b, q, True), await store.update(b, new),
+                    await store.update(b, Item(ITEMS + 5, "no such", 2001, "item ")), await store.get(b, ITEMS + 5)]
+        finally:
+            await bs.close()
+
+    (st, page), updated, absent, missing = asyncio.run(main())
+    want = w.truth.expected(q)
+    assert st == OK and (page.ids, page.total) == (want.ids, want.total) and list(want.ids) == sorted(want.ids)
+    assert (updated, absent, missing) == (OK, NOT_FOUND, (NOT_FOUND, None))
+    assert db["items"].find_one({"_id": "0000000003"}) == {"_id": "0000000003", "name": "a new name", "year": 2049,
+                                                            "description": "new words "}

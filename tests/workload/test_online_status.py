@@ -190,3 +190,79 @@ def test_a_batch_store_stores_each_user_with_its_timestamp_as_the_server_reads_i
     assert got[0] == {b"7": b"1700000001", b"9": b"1700000002", b"12": b"1700000000"}
     assert got[1] == {b"7", b"9", b"12"}
     assert got[2] == [(b"12", 1_700_000_000.0), (b"7", 1_700_000_001.0), (b"9", 1_700_000_002.0)]
+
+
+def _workload(**extra: str):
+    from ycsbctl.workload.online_status.workload import OnlineStatus
+    from ycsbctl.workload.properties import Properties
+
+    return OnlineStatus.from_properties(Properties(_props("hash", **extra)))
+
+
+@pytest.mark.truth
+def test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them(mongo_db) -> None:
+    """The find's reply as the server sent it (recorded on the real wire binding): every user of the bucket
+    in its one batch, then the delete removes as many; the other bucket's users stay."""
+    import asyncio
+
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.online_status.ops import GET_AND_CLEAR
+    from ycsbctl.workload.plugin import OK
+
+    url, db = mongo_db
+    w = _workload(**{"online.start": "0", "online.bucket_s": "100", "online.window_s": "200"})
+    db["online"].insert_many([{"_id": u, "t": 7 if u < 30 else 150, "b": 0 if u < 30 else 1} for u in range(40)])
+    replies: list[dict] = []
+
+    class Recorded:  # the real binding, each reply kept
+        def __init__(self, b) -> None:
+            self.b, self.last_error = b, None
+
+        async def run_command(self, cmd: dict, write: bool = False):
+            st, reply = await self.b.run_command(cmd, write)
+            replies.append(reply or {})
+            return st, reply
+
+    async def clear() -> int:
+        bs = await open_bindings(url, 1, {"workload": "ycsbctl.workload.online_status:OnlineStatus"}, 10.0)
+        try:
+            return await w.executor("mongodb")(Recorded(bs.bindings[0]), GET_AND_CLEAR, 42)
+        finally:
+            await bs.close()
+
+    assert asyncio.run(clear()) == OK
+    found, deleted = replies
+    assert sorted(d["_id"] for d in found["cursor"]["firstBatch"]) == list(range(30))
+    assert deleted["n"] == 30 and sorted(d["_id"] for d in db["online"].find()) == list(range(30, 40))
+
+
+@pytest.mark.truth
+def test_a_get_and_clear_the_server_does_not_answer_in_time_is_a_timeout(redis_server) -> None:
+    """Redis paused (CLIENT PAUSE from another client) past the binding's 0.2 s: the operation is TIMEOUT
+    (the server said nothing wrong; it did not answer in time), not ERROR."""
+    import asyncio
+
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.online_status.ops import GET_AND_CLEAR
+    from ycsbctl.workload.plugin import TIMEOUT
+
+    w = _workload()
+    key = f"{w.key}:0"
+
+    async def clear() -> int:
+        bs = await open_bindings(redis_server.url, 1, {"workload": "ycsbctl.workload.online_status:OnlineStatus"}, 0.2)
+        try:
+            with redis.Redis.from_url(redis_server.url) as other:
+                other.execute_command("CLIENT", "PAUSE", "600", "ALL")
+            return await w.executor("redis")(bs.bindings[0], GET_AND_CLEAR, w.start)
+        finally:
+            await bs.close()
+
+    with redis.Redis.from_url(redis_server.url) as r:
+        r.delete(key)
+        r.hset(key, mapping={"1": "5", "2": "6"})
+        try:
+            assert asyncio.run(clear()) == TIMEOUT
+        finally:
+            r.execute_command("CLIENT", "UNPAUSE")
+            r.delete(key)

@@ -60,7 +60,7 @@ def trait_differences(exp: Experiment) -> list[str]:
     """Version, allocator and I/O threads, where the servers that answered differ."""
     eps = {t: e for t, e in _endpoints(exp).items() if e.get("traits")}
     out: list[str] = []
-    if len(eps) < 2 and not any((e["traits"].get("io_threads") or 1) > 1 for e in eps.values()):
+    if len(eps) < 2 and not any((e["traits"].get("io_threads") or 0) > 1 for e in eps.values()):
         return out
 
     def by(field: str, show=str) -> dict[str, list[str]]:
@@ -85,7 +85,7 @@ def trait_differences(exp: Experiment) -> list[str]:
     if len(threads) > 1 or any(int(v) > 1 for v in threads):
         cores = (exp.manifest.host or {}).get("cores")
         where = f" on this host's {cores} cores" if cores else ""
-        shared = any((e["traits"].get("io_threads") or 1) > 1 and not e.get("host") for e in eps.values())
+        shared = any((e["traits"].get("io_threads") or 0) > 1 and not e.get("host") for e in eps.values())
         out.append("I/O threads: " + "; ".join(f"{', '.join(ts)}: io-threads {v}" for v, ts in threads.items())
                    + (f". A server with more than one I/O thread shares the cores with the client{where}: its "
                       "points measure client and server threads taking turns on the host's cores (client-bound or "
