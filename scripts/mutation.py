@@ -95,7 +95,7 @@ TESTS: dict[str, list[str]] = {
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
     "ycsbctl/results/folder.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
-    "ycsbctl/results/model.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    "ycsbctl/results/model.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
     "ycsbctl/report/compare.py": ["tests/results/test_verdict_edges.py", "tests/report/test_compare.py",
                                   "tests/results/test_host_drift.py"],
@@ -185,7 +185,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
                                     "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
-    "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
+    "ycsbctl/results/names.py": ["tests/results/test_results_survivors.py", "tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
                                  "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
     # The structure study's table and headline: bytes per user, users per second, the smallest and fastest
     # variant; the disturbance study's events table (ms) and headline (stall, operations lost, who wins).
@@ -375,6 +375,10 @@ EQUIVALENT: dict[str, str] = {
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
+    "ycsbctl/experiment/calibrate.py: warm, _ = _theirs(url, ref, plan, t, PROBE_REQUESTS, 0, cal) | 0 -> 1":
+        "the warm-up's round number: the warm-up is not kept among the samples, only its reads and its rate are read",
+    "ycsbctl/experiment/calibrate.py: warm, _ = _theirs(url, ref, plan, t, PROBE_REQUESTS, 0, cal) | 0 -> -1":
+        "the warm-up's round number: the warm-up is not kept among the samples, only its reads and its rate are read",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",

@@ -115,3 +115,43 @@ def test_run_docs_are_read_in_run_order_load_before_run(tmp_path):
         doc = {**_doc(), "run_id": name, "phase": phase, "threads": threads}
         (tmp_path / "runs" / f"{name}.json").write_text(json.dumps(doc), encoding="utf-8")
     assert [d["run_id"] for d in read_run_docs(tmp_path)] == ["c", "b", "a"]
+
+
+def test_a_measurement_keeps_its_p95_and_a_result_its_throughput_over_its_own_runtime():
+    from ycsbctl.results.model import PhaseResult
+
+    # 100 values: 1..100 µs once each; HDR's p95 is 95 µs, p99 99 µs (no neighbour shares a value)
+    s = _summary("READ", {v: 1 for v in range(1, 101)})
+    assert s.percentiles_us == {50.0: 50.0, 95.0: 95.0, 99.0: 99.0, 99.9: 100.0, 99.99: 100.0}
+    # 1,234 operations in 2,000 ms: 617 ops/s; a result built without a warm-up or late replies says none
+    r = PhaseResult("run", 8, 2000.0, 1234)
+    assert r.throughput_ops == 617.0
+    d = r.to_dict()
+    assert (d["throughput_ops"], d["warmup_s"], d["late_replies"]) == (617.0, 0.0, 0)
+
+
+def test_records_per_second_counts_each_kinds_records_over_a_runtime_under_a_second():
+    from ycsbctl.results.model import records_per_second
+
+    # 30 OK BATCH-STOREs of 10 records and 5 OK STOREs of 1 in 0.5 s: 610 records per second
+    assert records_per_second({"BATCH-STORE": 30, "STORE": 5, "READ": 7}, {"BATCH-STORE": 10, "STORE": 1}, 0.5) == 610.0
+    assert math.isnan(records_per_second({"STORE": 5}, {"STORE": 1}, 0.0))
+    assert math.isnan(records_per_second({"STORE": 5}, {}, 1.0))
+
+
+def test_the_real_ycsbs_facts_keep_what_this_version_knows_of_a_newer_documents():
+    from ycsbctl.results.model import YcsbFacts
+
+    f = YcsbFacts.from_dict({"exit_code": 0, "version": "0.17.0", "a_later_field": [1]})
+    assert (f.exit_code, f.version) == (0, "0.17.0")
+
+
+def test_a_failed_point_keeps_a_fault_label_host_busy_included_and_no_rate_label():
+    from ycsbctl.experiment.judge import Verdict
+    from ycsbctl.results.names import RunStatus
+
+    for label, kept in (("stall", True), ("client-stall", True), ("host-busy", True), ("client-cpu", False),
+                        ("server-cpu", False), ("latency", False)):
+        v = Verdict(RunStatus.FAILED, "lost the server", {"label": label, "why": "w", "text": "t"})
+        assert v.bottleneck == ({"label": label, "text": "t"} if kept else None), label
+    assert Verdict(RunStatus.OK, None, {"label": "latency", "why": "w"}).bottleneck == {"label": "latency", "why": "w"}
