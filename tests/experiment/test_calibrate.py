@@ -193,3 +193,16 @@ def test_a_plan_with_a_thread_count_under_one_or_no_time_rounds_records_or_a_neg
     CalibratePlan(threads=(1,), duration_s=0.1, rounds=1, records=1, warmup_s=0.0).check()  # the least it takes
     with pytest.raises(UserError):
         replace(CalibratePlan(), **change).check()
+
+
+def test_a_cell_says_its_detectable_difference_only_when_same_and_its_p99_in_ms():
+    from ycsbctl.experiment.calibrate_text import _value, _verdict
+
+    assert _verdict(_cell(8, 1.01, 0.95, 1.06, stats.SAME)) == f"{stats.SAME} (±4 % detectable)"
+    assert _verdict(_cell(8, 1.10, 1.02, 1.18, stats.BETTER)) == stats.BETTER  # a call needs no detectable size
+    assert _verdict({**_cell(8, 1.01, 0.95, 1.06, stats.SAME), "detectable_pct": math.nan}) == stats.SAME
+    p99 = {"metric": "READ p99", "unit": "µs", "ycsbctl": 1_234.0, "reference": math.nan}
+    assert (_value(p99, "ycsbctl"), _value(p99, "reference")) == ("1.23 ms", "—")
+    cpu = {"metric": "client CPU per read", "unit": "µs", "ycsbctl": 7.25}
+    tp = {"metric": "throughput", "unit": "ops/s", "ycsbctl": 41_234.6}
+    assert (_value(cpu, "ycsbctl"), _value(tp, "ycsbctl")) == ("7.2", "41,235")
