@@ -105,7 +105,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/test_figures_survivors.py", "tests/results/test_stats.py"],
-    "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
+    "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
     "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
@@ -379,6 +379,18 @@ EQUIVALENT: dict[str, str] = {
         "the warm-up's round number: the warm-up is not kept among the samples, only its reads and its rate are read",
     "ycsbctl/experiment/calibrate.py: warm, _ = _theirs(url, ref, plan, t, PROBE_REQUESTS, 0, cal) | 0 -> -1":
         "the warm-up's round number: the warm-up is not kept among the samples, only its reads and its rate are read",
+    "ycsbctl/results/disturbance.py: during_s=round(len(during) * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: during_s=round(len(during) * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/telemetry/threads.py: delta = {k: now[k].run_ns - (before[k].run_ns if k in before else 0) for k in now} | 0 -> 1":
+        "a thread born since the last reading counts its whole run time (schedstat, ns) less 1 ns: it still ran (> 0) "
+        "unless it ran exactly 1 ns, which no scheduled thread does (a time slice is microseconds), and its order among "
+        "the busiest moves only against a thread whose ns differ by less than 1",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",

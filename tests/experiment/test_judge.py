@@ -465,3 +465,19 @@ def test_a_stall_from_the_first_second_of_a_point_without_warm_up_begins_at_its_
     s = find_stall(df, timeouts=6, timeout_s=1.0)
     assert (s.seconds, s.from_s, s.window_s) == (3.0, 0.0, 0.0)
     assert s.text() == "no reply for 3.0 s, from 0.0 s into the measured window; 6 operations timed out"
+
+
+def test_the_operations_own_length_is_their_median_in_seconds_at_its_edge():
+    # 2.6 s without a reply; the median operation took 1.725 s: 1.5 x 1.725 = 2.59 s < 2.6 s, a stall (read as
+    # 1.725 / 0.99 s it would be 2.61 s, the operations' own length); 1.74 s: 2.61 s, not a stall
+    def judged(median_us: int):
+        h = hdr.new_histogram()
+        h.record_value(median_us, 3)
+        counts = [900, 1000, 0, 0, 800, 1000]
+        r = PhaseResult("run", 4, 6000.0, sum(counts), {"READ": OpSummary.from_histogram("READ", h, {"OK": sum(counts)})},
+                        series(counts, {4: 2.6e6}))
+        return judge(r, max_error_rate=0.01)
+
+    assert judged(1_725_000).stall is not None
+    assert "no reply for 2.6 s" in (judged(1_725_000).reason or "")
+    assert judged(1_740_000).stall is None

@@ -157,3 +157,15 @@ def test_a_failed_point_keeps_a_fault_label_host_busy_included_and_no_rate_label
         v = Verdict(RunStatus.FAILED, "lost the server", {"label": label, "why": "w", "text": "t"})
         assert v.bottleneck == ({"label": label, "text": "t"} if kept else None), label
     assert Verdict(RunStatus.OK, None, {"label": "latency", "why": "w"}).bottleneck == {"label": "latency", "why": "w"}
+
+
+def test_a_runs_operations_per_second_leave_out_its_warm_up_and_its_last_partial_second():
+    from ycsbctl.results.verdicts import _per_second
+
+    series = pd.DataFrame({"run_id": ["a"] * 6 + ["b"], "op": ["OVERALL"] * 5 + ["READ", "OVERALL"],
+                           "second": [4, 0, 1, 2, 3, 2, 0], "operations": [7, 50, 110, 120, 130, 99, 5],
+                           "warmup": [False, True, False, False, False, False, False]})
+    assert _per_second(series, "a") == [110.0, 120.0, 130.0]  # second 4 (7 operations) is the partial last
+    assert _per_second(series, "b") == [5.0]
+    assert _per_second(series.drop(columns="operations"), "a") == []
+    assert _per_second(series.drop(columns="run_id"), "a") == []
