@@ -391,6 +391,12 @@ EQUIVALENT: dict[str, str] = {
         "a thread born since the last reading counts its whole run time (schedstat, ns) less 1 ns: it still ran (> 0) "
         "unless it ran exactly 1 ns, which no scheduled thread does (a time slice is microseconds), and its order among "
         "the busiest moves only against a thread whose ns differ by less than 1",
+    "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
+        "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
+        "start - 0.505 and start - 0.495 round to start - 0.5",
+    "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.495":
+        "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
+        "start - 0.505 and start - 0.495 round to start - 0.5",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",

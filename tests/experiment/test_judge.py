@@ -481,3 +481,16 @@ def test_the_operations_own_length_is_their_median_in_seconds_at_its_edge():
     assert judged(1_725_000).stall is not None
     assert "no reply for 2.6 s" in (judged(1_725_000).reason or "")
     assert judged(1_740_000).stall is None
+
+
+def test_a_stall_began_half_a_second_into_the_second_that_ended_it_less_the_slowest_reply():
+    # silent seconds 2 and 3; the slowest reply of second 4 waited 2.553 s: it was sent at 4.5 - 2.553 = 1.947 s
+    s = find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.553e6}))
+    assert s is not None and (s.seconds, s.from_s) == (2.6, 1.9)
+    s = find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.547e6}))  # sent at 1.953 s
+    assert s is not None and (s.seconds, s.from_s) == (2.5, 2.0)
+    # no reply time known after the silence: half a second before its first empty second
+    gap = series([900, 1000, 900, 0, 0, 0, 800, 1000])
+    gap.loc[6, "max_us"] = math.nan
+    s = find_stall(gap)
+    assert s is not None and (s.seconds, s.from_s) == (3.0, 2.5)
