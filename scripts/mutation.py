@@ -93,7 +93,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
-    "ycsbctl/results/folder.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    "ycsbctl/results/folder.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
     "ycsbctl/results/model.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
@@ -124,7 +124,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/calibrate_text.py": ["tests/experiment/test_calibrate.py"],
     "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py"],
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
-    "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/process.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).

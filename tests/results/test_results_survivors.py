@@ -169,3 +169,40 @@ def test_a_runs_operations_per_second_leave_out_its_warm_up_and_its_last_partial
     assert _per_second(series, "b") == [5.0]
     assert _per_second(series.drop(columns="operations"), "a") == []
     assert _per_second(series.drop(columns="run_id"), "a") == []
+
+
+def _manifest(experiment_id: str):
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.results.schema import Manifest
+
+    return Manifest(experiment_id=experiment_id, plan=Plan(workloads=["b"], targets=["basic://"]).to_dict())
+
+
+def test_a_taken_id_gets_a_suffix_up_to_999_and_then_one_line_saying_so(tmp_path):
+    from ycsbctl.errors import UserError
+    from ycsbctl.results.folder import ResultFolder
+
+    (tmp_path / "x").mkdir()
+    for n in range(2, 999):  # x, x-2 … x-998 taken (one of them still being written: its .partial)
+        (tmp_path / (f".x-{n}.partial" if n == 500 else f"x-{n}")).mkdir()
+    last = ResultFolder.create(tmp_path, "x", _manifest("x"), unique=True)
+    try:
+        assert last.path.name == ".x-999.partial" and last.manifest.experiment_id == "x-999"
+    finally:
+        last.close()
+    with pytest.raises(UserError, match="result folders x to x-999 all exist"):
+        ResultFolder.create(tmp_path, "x", _manifest("x"), unique=True)
+
+
+def test_a_folder_being_written_is_refused_by_its_own_path_or_its_final_name(tmp_path):
+    from ycsbctl.errors import UserError
+    from ycsbctl.results.folder import ResultFolder
+
+    writing = ResultFolder.create(tmp_path, "w", _manifest("w"))
+    try:
+        for path in (writing.path, tmp_path / "w"):  # .w.partial, and the name it will have
+            with pytest.raises(UserError, match="is being written by another ycsbctl"):
+                ResultFolder.check_free(path)
+    finally:
+        writing.close()
+    ResultFolder.check_free(tmp_path / "w")
