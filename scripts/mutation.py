@@ -54,7 +54,7 @@ PYTHON = ROOT / ".venv" / "bin" / "python" if (ROOT / ".venv").exists() else Pat
 # that survive the truth tests cost that much each.
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
-    "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
+    "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
     "ycsbctl/telemetry/network.py": ["tests/telemetry/test_network_truth.py", "tests/telemetry/test_network.py",
                                     "tests/telemetry/test_baseline_memo.py"],
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
@@ -125,7 +125,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py"],
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
     "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/container.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/process.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
     "ycsbctl/telemetry/why.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
@@ -133,7 +133,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/wire.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
-    "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
+    "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
@@ -397,6 +397,12 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.495":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",
+    "ycsbctl/telemetry/profiler.py: return sum(n for s, n in folded.items() if s.rsplit(\";\", 1)[-1].endswith(KERNEL_MARK)) / total | 1 -> 2":
+        "the last piece of a split from the right is the same whether one or two splits are made",
+    "ycsbctl/telemetry/container.py: def __init__(self, container_id: str, interval_s: float = 1.0, mode: str = \"stream\", | 1.0 -> 1.01":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval",
+    "ycsbctl/telemetry/container.py: def __init__(self, container_id: str, interval_s: float = 1.0, mode: str = \"stream\", | 1.0 -> 0.99":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",

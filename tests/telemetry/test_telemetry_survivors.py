@@ -16,3 +16,54 @@ def test_a_mongodb_records_bytes_are_its_data_and_indexes_less_the_empty_servers
     # RSS per record less the empty server's; none without records or an after
     assert _per_record(9_000_000.0, 8_000_000.0, 4_000) == 250.0 and _per_record(9_000_000.0, None, 3) == 3_000_000.0
     assert _per_record(None, 1.0, 10) is None and _per_record(5.0, 1.0, 0) is None
+
+
+def test_a_frames_self_share_is_its_leaf_samples_to_four_digits_and_parts_are_summed_per_stack():
+    from ycsbctl.telemetry.profiler import fold_counts, top_frames
+
+    # two workers' parts: "x;a" 2 + 4 samples, "a;b" 3; a is a leaf (6) and b's caller: 9 samples in all
+    counts = fold_counts("\n".join(["x;a 2\na;b 3", "x;a 4\n"]))
+    assert counts == {"x;a": 6, "a;b": 3}
+    rows = {r["frame"]: r for r in top_frames(counts, "client")}
+    assert (rows["a"]["samples"], rows["a"]["self_share"], rows["a"]["total_share"]) == (6, 0.6667, 1.0)
+    assert (rows["b"]["samples"], rows["b"]["self_share"], rows["x"]["self_share"]) == (3, 0.3333, 0.0)
+    assert list(rows) == ["a", "b", "x"]
+
+
+class _Engine:
+    """A docker client's two parts one_shot uses: ``api.stats`` and ``close``."""
+
+    def __init__(self) -> None:
+        self.api, self.closed = self, False
+
+    def stats(self, container_id: str, stream: bool, one_shot: bool) -> dict:
+        return {"id": container_id, "stream": stream, "one_shot": one_shot}
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_one_stats_document_leaves_the_callers_client_open_and_a_sampler_closes_before_it_started():
+    from ycsbctl.telemetry.container import ContainerSampler, one_shot
+
+    engine = _Engine()
+    assert one_shot("c1", client=engine) == {"id": "c1", "stream": False, "one_shot": True}
+    assert not engine.closed  # the caller's: it goes on using it
+    ContainerSampler("c1").close()  # nothing opened yet: nothing to close, no error
+
+
+def test_redis_with_io_threads_may_use_them_and_when_they_take_every_core_a_latency_point_is_host_cpu():
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.bottleneck import Bottleneck, io_threads_note, server_cores
+
+    def ep(io_threads: int | None) -> Endpoint:
+        return Endpoint(target="redis", protocol="redis", url="redis://127.0.0.1:6379/0", backend="local",
+                        traits={"io_threads": io_threads} if io_threads else None)
+
+    assert (server_cores(ep(None), 8), server_cores(ep(4), 8), server_cores(ep(4), 2)) == (1.0, 4.0, 2.0)
+    # 2 I/O threads on the client's 2 cores: every core taken, nothing crossed its line: host-cpu
+    b = io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 2)
+    assert (b.label, b.evidence["measured_label"], b.evidence["server_io_threads"]) == ("host-cpu", "latency", 2)
+    # on 4 cores they leave the client some: the measured label stays
+    assert io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 4).label == "latency"
+    assert io_threads_note(Bottleneck("server-cpu", {}, "t"), ep(2), 2).label == "server-cpu"
