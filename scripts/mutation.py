@@ -131,7 +131,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/why.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/threads.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/wire.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
@@ -403,6 +403,28 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: telemetry/capture.py passes the telemetry interval",
     "ycsbctl/telemetry/container.py: def __init__(self, container_id: str, interval_s: float = 1.0, mode: str = \"stream\", | 1.0 -> 0.99":
         "a default no caller uses: telemetry/capture.py passes the telemetry interval",
+    "ycsbctl/engine/measurements.py: slots[op * 5 + st][v if v < small else index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/engine/measurements.py: islots[op * 5 + st][v if v < small else index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/engine/measurements.py: lag[v if v < _SMALL else hdr.counts_index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/engine/measurements.py: self.sched[v if v < _SMALL else hdr.counts_index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/results/scaling.py: if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder | Gt -> GtE":
+        "curve_fit with bounds is scipy's 'trf', whose iterates stay strictly inside the bounds: κ is never 0 (nor σ 1), "
+        "so κ > 0, κ >= 0 and κ > -1 are all true and peak_n is always computed",
+    "ycsbctl/results/scaling.py: if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder | 0 -> -1":
+        "curve_fit with bounds is scipy's 'trf', whose iterates stay strictly inside the bounds: κ is never 0 (nor σ 1), "
+        "so κ > 0, κ >= 0 and κ > -1 are all true and peak_n is always computed",
+    "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
+        "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
+    "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
+        "how often ss is run (its cost, 10-30 ms a run): each figure is the counters' difference over the measured "
+        "elapsed time between two runs, per second, whatever the period",
+    "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 2.9699999999999998":
+        "how often ss is run (its cost, 10-30 ms a run): each figure is the counters' difference over the measured "
+        "elapsed time between two runs, per second, whatever the period",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",

@@ -67,3 +67,13 @@ def test_redis_with_io_threads_may_use_them_and_when_they_take_every_core_a_late
     # on 4 cores they leave the client some: the measured label stays
     assert io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 4).label == "latency"
     assert io_threads_note(Bottleneck("server-cpu", {}, "t"), ep(2), 2).label == "server-cpu"
+
+
+def test_a_counter_ss_leaves_out_is_zero():
+    from ycsbctl.telemetry.wire import parse_ss
+
+    # ss prints a counter only when it is not 0: a connection that sent nothing shows no bytes_sent nor segs_out
+    text = (b"ESTAB 0 0 127.0.0.1:50000 127.0.0.1:6379\n\t cubic rtt:0.1/0.05 minrtt:0.02 segs_in:3 bytes_received:42\n"
+            b"ESTAB 0 0 127.0.0.1:50002 127.0.0.1:6379\n\t cubic bytes_sent:120 segs_out:4\n")
+    assert parse_ss(text) == {(b"127.0.0.1:50000", b"127.0.0.1:6379"): (0, 42, 0, 3),
+                              (b"127.0.0.1:50002", b"127.0.0.1:6379"): (120, 0, 4, 0)}
