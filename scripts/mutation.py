@@ -109,7 +109,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
-    "ycsbctl/results/scaling.py": ["tests/test_figures_survivors.py", "tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
+    "ycsbctl/results/scaling.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
     # What the report and the console show of them: each cell's interval text, the first screen, the bars.
     "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],

@@ -206,3 +206,16 @@ def test_a_folder_being_written_is_refused_by_its_own_path_or_its_final_name(tmp
     finally:
         writing.close()
     ResultFolder.check_free(tmp_path / "w")
+
+
+def test_a_ladder_fits_the_scaling_law_only_while_its_top_point_is_predicted_within_15_percent():
+    from ycsbctl.results import scaling
+
+    # four points exactly on the law (λ 1,000 ops/s, σ 0.05, κ 0.002) predict 16 threads exactly; the measured top
+    # point is that prediction / 1.1495 (14.95 % off: fits) or / 1.1505 (15.05 %: does not), the rest fitting well
+    threads = [1, 2, 4, 8, 16]
+    on_law = [float(scaling.usl(n, 1000.0, 0.05, 0.002)) for n in threads]
+    for error, verdict in ((0.1495, scaling.FITS), (0.1505, scaling.NO_FIT)):
+        f = scaling.fit(threads, [*on_law[:-1], on_law[-1] / (1 + error)])
+        assert f.holdout_error == pytest.approx(error, abs=1e-6) and f.max_residual < 0.1 and f.r2 > 0.99
+        assert f.verdict == verdict, error
