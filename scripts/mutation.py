@@ -126,10 +126,10 @@ TESTS: dict[str, list[str]] = {
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
     "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/process.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
-    "ycsbctl/telemetry/why.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/threads.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/why.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],

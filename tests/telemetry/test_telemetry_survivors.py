@@ -77,3 +77,33 @@ def test_a_counter_ss_leaves_out_is_zero():
             b"ESTAB 0 0 127.0.0.1:50002 127.0.0.1:6379\n\t cubic bytes_sent:120 segs_out:4\n")
     assert parse_ss(text) == {(b"127.0.0.1:50000", b"127.0.0.1:6379"): (0, 42, 0, 3),
                               (b"127.0.0.1:50002", b"127.0.0.1:6379"): (120, 0, 4, 0)}
+
+
+def test_children_are_listed_at_the_first_read_and_then_every_third_and_the_why_shares_read_junk_as_zero():
+    """A child born after the first read is seen at the 4th read with children_every=3 (reads 1, 4, 7 … list
+    the children: a scan of /proc each), by the process sampler and the thread sampler alike."""
+    import os
+    import subprocess
+    import sys
+
+    from ycsbctl.telemetry.process import ProcessSampler
+    from ycsbctl.telemetry.threads import ThreadSampler
+
+    me = os.getpid()
+    procs = ProcessSampler(me, include_children=True, children_every=3)
+    threads = ThreadSampler(lambda: [me], "client", children_every=3)
+
+    def seen(pid: int) -> tuple[bool, bool]:
+        return (pid in {p.pid for p in procs._current()}, pid in {p for p, _ in threads._processes()})
+
+    seen(-1)  # the first read lists the children there are
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert [seen(child.pid) for _ in range(3)] == [(False, False), (False, False), (True, True)]
+    finally:
+        child.kill()
+        child.wait()
+
+    from ycsbctl.telemetry.why import _pct
+
+    assert (_pct("n/a"), _pct(None), _pct([1]), _pct("12.5")) == (0.0, 0.0, 0.0, 12.5)
