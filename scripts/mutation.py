@@ -104,7 +104,7 @@ TESTS: dict[str, list[str]] = {
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
     "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py"],
     # Intervals, tests and verdicts between targets (issue 42).
-    "ycsbctl/results/stats.py": ["tests/test_figures_survivors.py", "tests/results/test_stats.py"],
+    "ycsbctl/results/stats.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_stats.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
     "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
@@ -425,6 +425,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 2.9699999999999998":
         "how often ss is run (its cost, 10-30 ms a run): each figure is the counters' difference over the measured "
         "elapsed time between two runs, per second, whatever the period",
+    "ycsbctl/results/stats.py: if se == 0: | 0 -> -1":
+        "a shortcut: with se 0 the general path's half-width is t × 0 = 0 and its bounds exp(mean ± 0) are the centre, "
+        "the same Interval (a standard error is never -1; == 1 stays scored)",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",

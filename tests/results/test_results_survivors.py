@@ -219,3 +219,25 @@ def test_a_ladder_fits_the_scaling_law_only_while_its_top_point_is_predicted_wit
         f = scaling.fit(threads, [*on_law[:-1], on_law[-1] / (1 + error)])
         assert f.holdout_error == pytest.approx(error, abs=1e-6) and f.max_residual < 0.1 and f.r2 > 0.99
         assert f.verdict == verdict, error
+
+
+def test_a_comparison_without_spread_is_beyond_a_margin_exactly_when_its_ratio_is():
+    from dataclasses import replace
+
+    from ycsbctl.results import stats
+
+    c = stats.compare({1: 100.0, 2: 200.0, 3: 400.0}, {1: 150.0, 2: 300.0, 3: 600.0}, paired=True)
+    flat = replace(c, se_log=0.0)  # every round's ratio 1.5 exactly: no spread to test with
+    assert (stats.beyond_margin(flat, 0.1).p_value, stats.beyond_margin(flat, 0.6).p_value) == (0.0, 1.0)
+    no_df = replace(c, df=0)
+    assert (stats.beyond_margin(no_df, 0.1).p_value, stats.beyond_margin(no_df, 0.6).p_value) == (0.0, 1.0)
+
+
+def test_an_interval_whose_log_standard_error_is_exactly_one_is_a_real_interval():
+    from ycsbctl.results import stats
+
+    # logs 0 and 2: centre e, standard error sqrt(2) / sqrt(2) = 1, t(0.975, 1) = 12.706: e^(1 ± 12.706)
+    iv = stats.interval([1.0, math.exp(2)])
+    t = stats.t_quantile(0.975, 1)
+    assert iv.centre == pytest.approx(math.e) and t == pytest.approx(12.7062, abs=1e-4)
+    assert (iv.low, iv.high) == pytest.approx((math.exp(1 - t), math.exp(1 + t)))
