@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests.test_figures_survivors import _summary  # a measurement of {µs: how many}
 from ycsbctl.results.tables import flag_impossible, run_row
 
 
@@ -63,17 +64,6 @@ def test_an_ops_row_keeps_the_mean_and_each_percentile_and_the_returns_of_its_me
     assert (read["operations"], read["mean_us"], read["p99_us"], read["p999_us"]) == (600, 10.0, 31.0, 88.0)
     assert math.isnan(read["p50_us"]) and (read["return_NOT_FOUND"], read["return_TIMEOUT"]) == (5, 3)
     assert (rows["UPDATE"]["mean_us"], rows["UPDATE"]["return_ERROR"]) == (20.0, 7)
-
-
-def _summary(name: str, values: dict[int, int]):
-    """A measurement of ``values`` (µs -> how many)."""
-    from ycsbctl.results import histogram as hdr
-    from ycsbctl.results.model import OpSummary
-
-    h = hdr.new_histogram()
-    for v, n in values.items():
-        h.record_value(v, n)
-    return OpSummary.from_histogram(name, h)
 
 
 def test_every_operation_merges_only_the_base_operations_that_measured_something():
