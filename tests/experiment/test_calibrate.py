@@ -201,8 +201,24 @@ def test_a_cell_says_its_detectable_difference_only_when_same_and_its_p99_in_ms(
     assert _verdict(_cell(8, 1.01, 0.95, 1.06, stats.SAME)) == f"{stats.SAME} (±4 % detectable)"
     assert _verdict(_cell(8, 1.10, 1.02, 1.18, stats.BETTER)) == stats.BETTER  # a call needs no detectable size
     assert _verdict({**_cell(8, 1.01, 0.95, 1.06, stats.SAME), "detectable_pct": math.nan}) == stats.SAME
-    p99 = {"metric": "READ p99", "unit": "µs", "ycsbctl": 1_234.0, "reference": math.nan}
-    assert (_value(p99, "ycsbctl"), _value(p99, "reference")) == ("1.23 ms", "—")
+    p99 = {"metric": "READ p99", "unit": "µs", "ycsbctl": 1_234_000.0, "reference": math.nan}
+    assert (_value(p99, "ycsbctl"), _value(p99, "reference")) == ("1,234.00 ms", "—")
     cpu = {"metric": "client CPU per read", "unit": "µs", "ycsbctl": 7.25}
     tp = {"metric": "throughput", "unit": "ops/s", "ycsbctl": 41_234.6}
     assert (_value(cpu, "ycsbctl"), _value(tp, "ycsbctl")) == ("7.2", "41,235")
+
+
+def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_side_sent():
+    from ycsbctl.experiment.calibrate import CalibratePlan, Calibration, Sample
+    from ycsbctl.experiment.calibrate_text import how_it_ran
+
+    cal = Calibration(CalibratePlan(records=500), "redis 7.2.4", "redis://127.0.0.1:6379/9", "redis-benchmark",
+                      {"zeropadding": "12", "insertorder": "ordered"}, load_avg=(1.5, 2.25), cores=2,
+                      reads_sent=7_000, reads_served=7_000,
+                      samples=[Sample(1, 8, "ycsbctl", 1.0, 1.0, 1.0, 1.0, 3_000),
+                               Sample(1, 8, "redis-benchmark", 1.0, 1.0, 1.0, 1.0, 2_000)])
+    lines = how_it_ran(cal, [])
+    assert "1-minute load average 1.50 before the rounds, 2.25 after" in lines[-2]
+    assert ("the same server: it counted 7,000 HGETALL calls over the warm-ups and rounds, the 7,000 both sides sent "
+            "(3,000 by ycsbctl and 2,000 by redis-benchmark in the rounds)") in lines
+    assert lines[0].startswith("both read the same 500 records (user000000000000 … user000000000499, 10 fields")
