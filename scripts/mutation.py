@@ -70,7 +70,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/ycsb_text.py": ["tests/results/test_ycsb_text.py", "tests/results/test_ycsb_text_truth.py", "tests/engine/test_engine_truth.py"],
     "ycsbctl/experiment/rate_search.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/results/slo.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/engine/throttle.py": ["tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
+    "ycsbctl/engine/throttle.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
     "ycsbctl/stores/chain.py": ["tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
@@ -428,6 +428,10 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/stats.py: if se == 0: | 0 -> -1":
         "a shortcut: with se 0 the general path's half-width is t × 0 = 0 and its bounds exp(mean ± 0) are the centre, "
         "the same Interval (a standard error is never -1; == 1 stays scored)",
+    "ycsbctl/engine/throttle.py: self.ideal = self.ideal_end = 0 | 0 -> 1":
+        "the first operation's due time (perf_counter ns, seconds after boot) is above 0, 1 and -1 alike: ended() takes it",
+    "ycsbctl/engine/throttle.py: self.ideal = self.ideal_end = 0 | 0 -> -1":
+        "the first operation's due time (perf_counter ns, seconds after boot) is above 0, 1 and -1 alike: ended() takes it",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",

@@ -1,0 +1,16 @@
+"""Survivors of the per-module mutation runs of engine/ (issue 43), each killed by a value worked out by hand;
+pure and millisecond-quick, listed first in each module's map in scripts/mutation.py."""
+
+from __future__ import annotations
+
+import random
+
+from ycsbctl.engine.throttle import Pacer
+
+
+def test_a_pacer_starts_a_thread_at_a_random_point_of_its_first_tick_from_a_millisecond_tick_up():
+    # 1,000 ops/s on one thread: a 1,000,000 ns tick, started at the thread's own random point of it (as YCSB);
+    # 1,000.001 ops/s: a 999,999 ns tick, started at once
+    assert Pacer.for_thread(1000.0, 1, 5_000, 3, None).start_ns == 5_000 + random.Random(3).randrange(1_000_000)
+    fast = Pacer.for_thread(1000.001, 1, 5_000, 3, None)
+    assert (fast.tick_ns, fast.start_ns) == (999_999, 5_000)
