@@ -829,6 +829,32 @@ def mutants(module: str, limit: int = 0) -> list[Mutant]:
     return [m for m in (build(module, text, x) for x in chosen) if m is not None]
 
 
+def import_lines(text: str) -> set[int]:
+    """The lines of a module's source that run when it is imported: its top-level statements, its classes'
+    bodies (methods aside) and every def's decorators and default values. Coverage gives such a line the
+    context of whichever test imported the module first (a lazy import inside the CLI), so a mutant there is
+    run against every test of the module, not that one alone."""
+    out: set[int] = set()
+
+    def span(node: ast.AST) -> set[int]:
+        return set(range(node.lineno, (node.end_lineno or node.lineno) + 1))  # type: ignore[attr-defined]
+
+    def body(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for part in (*node.decorator_list, *node.args.defaults, *(d for d in node.args.kw_defaults if d)):
+                    out.update(span(part))
+            elif isinstance(node, ast.ClassDef):
+                for part in node.decorator_list:
+                    out.update(span(part))
+                body(node.body)
+            else:
+                out.update(span(node))
+
+    body(ast.parse(text).body)
+    return out
+
+
 def _pytest(tree: Path, args: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, float]:
     """pytest's exit code on ``args`` in ``tree`` and how long it took (s); -1 when it ran past
     ``timeout_s`` (a mutant that loops: mutation_sample.wait_or_stop)."""
@@ -1066,11 +1092,13 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"; failing without any mutant, left out: {', '.join(base.failed)}" if base.failed else ""), flush=True)
             target = tree / module
             original = target.read_bytes()
+            at_import = import_lines(texts[module])
             killed = 0
             for i, x in enumerate(ms, 1):
                 # the tests that ran the mutated line in pytest's own process; else (a line run at import
                 # or in a spawned worker) every test of the module
-                chosen = base.covering(module, x.line, x.end_line or x.line) or base.passing()
+                chosen = (base.passing() if x.line in at_import else
+                          base.covering(module, x.line, x.end_line or x.line) or base.passing())
                 budget = min(args.timeout, 60.0 + 3 * sum(base.durations[t] for t in chosen))
                 try:
                     target.write_text(x.source, encoding="utf-8")
