@@ -432,6 +432,11 @@ EQUIVALENT: dict[str, str] = {
         "the first operation's due time (perf_counter ns, seconds after boot) is above 0, 1 and -1 alike: ended() takes it",
     "ycsbctl/engine/throttle.py: self.ideal = self.ideal_end = 0 | 0 -> -1":
         "the first operation's due time (perf_counter ns, seconds after boot) is above 0, 1 and -1 alike: ended() takes it",
+    "ycsbctl/telemetry/profiler.py: ranked = sorted(inclusive, key=lambda f: (-own.get(f, 0), -inclusive[f]))[:top] | 0 -> -1":
+        "every frame without samples of its own gets the same key, 0 or 1, after every frame with some (negative): "
+        "the order is the same",
+    "ycsbctl/results/ycsb_text.py: facts[\"workload\"] = nxt.rstrip(\"/\").rsplit(\"/\", 1)[-1] | 1 -> 2":
+        "the last piece of a split from the right is the same whether one or two splits are made",
     "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
         "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
         "the frame unchanged as well",
