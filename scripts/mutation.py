@@ -65,7 +65,7 @@ TESTS: dict[str, list[str]] = {
                                   "tests/results/test_folder.py", "tests/results/test_frames_truth.py", "-k", "not test_cli_"],
     "ycsbctl/results/frames.py": ["tests/results/test_frames_truth.py", "tests/report/test_report_truth.py", "tests/results/test_folder.py",
                                   "-k", "not test_cli_"],
-    "ycsbctl/engine/measurements.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
+    "ycsbctl/engine/measurements.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
                                        "tests/engine/test_engine_truth.py"],
     "ycsbctl/results/ycsb_text.py": ["tests/results/test_ycsb_text.py", "tests/results/test_ycsb_text_truth.py", "tests/engine/test_engine_truth.py"],
     "ycsbctl/experiment/rate_search.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],

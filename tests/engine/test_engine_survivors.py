@@ -14,3 +14,23 @@ def test_a_pacer_starts_a_thread_at_a_random_point_of_its_first_tick_from_a_mill
     assert Pacer.for_thread(1000.0, 1, 5_000, 3, None).start_ns == 5_000 + random.Random(3).randrange(1_000_000)
     fast = Pacer.for_thread(1000.001, 1, 5_000, 3, None)
     assert (fast.tick_ns, fast.start_ns) == (999_999, 5_000)
+
+
+def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_part():
+    from ycsbctl.engine.measurements import FineAggregate, Recorder, fine_series
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.workload.core import READ, UPDATE
+
+    rec = Recorder("op", [READ, UPDATE])
+    record = rec.pure_record()
+    record(READ, Status.OK, 0, 50_000, 0)
+    record(UPDATE, Status.OK, 0, 70_000, 0)
+    rec.lag[7] += 2  # two loop-lag samples of 7 µs
+    agg = FineAggregate()
+    agg.add(rec.roll())
+    record(READ, Status.OK, 0, 90_000, 0)
+    agg.add(rec.roll())  # a part without loop lag
+    fine = fine_series({3: agg}, 0.1, 0.0, None)
+    assert fine.operations[3] == 3
+    index, count = fine.client_lag[3]
+    assert (list(index), list(count)) == ([7], [2])
