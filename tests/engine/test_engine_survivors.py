@@ -17,14 +17,20 @@ def test_a_pacer_starts_a_thread_at_a_random_point_of_its_first_tick_from_a_mill
 
 
 def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_part():
-    from ycsbctl.engine.measurements import FineAggregate, Recorder, fine_series
+    from ycsbctl.engine.measurements import COMPONENT, FineAggregate, Recorder, fine_series
+    from ycsbctl.results.names import VERIFY_NAME
     from ycsbctl.stores.binding import Status
-    from ycsbctl.workload.core import READ, UPDATE
+    from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE
 
-    rec = Recorder("op", [READ, UPDATE])
+    verify = OP_NAMES.index(VERIFY_NAME)
+    rec = Recorder("op", [READ, UPDATE, READ_MODIFY_WRITE, verify])
     record = rec.pure_record()
     record(READ, Status.OK, 0, 50_000, 0)
-    record(UPDATE, Status.OK, 0, 70_000, 0)
+    # a read-modify-write is one operation: its halves (READ, UPDATE) and YCSB's VERIFY of a read are none
+    record(COMPONENT + READ, Status.OK, 0, 30_000, 0)
+    record(COMPONENT + UPDATE, Status.OK, 30_000, 70_000, 0)
+    record(READ_MODIFY_WRITE, Status.OK, 0, 70_000, 0)
+    record(verify, Status.OK, 0, 1_000, 0)
     rec.lag[7] += 2  # two loop-lag samples of 7 µs
     agg = FineAggregate()
     agg.add(rec.roll())
