@@ -231,3 +231,15 @@ def test_an_interval_whose_log_standard_error_is_exactly_one_is_a_real_interval(
     t = stats.t_quantile(0.975, 1)
     assert iv.centre == pytest.approx(math.e) and t == pytest.approx(12.7062, abs=1e-4)
     assert (iv.low, iv.high) == pytest.approx((math.exp(1 - t), math.exp(1 + t)))
+
+
+def test_mixed_columns_become_what_parquet_stores_numbers_booleans_or_text():
+    from ycsbctl.results.folder import arrow_safe
+
+    df = pd.DataFrame({"n": pd.Series([1, 2.5, None], dtype=object), "b": pd.Series([True, None, False], dtype=object),
+                       "t": pd.Series(["a", {"k": 1}, math.nan], dtype=object), "f": [0.5, 1.5, 2.5]})
+    out = arrow_safe(df)
+    assert str(out["n"].dtype) == "float64" and out["n"].tolist()[:2] == [1.0, 2.5] and math.isnan(out["n"][2])
+    assert str(out["b"].dtype) == "boolean" and out["b"].tolist() == [True, pd.NA, False]
+    assert out["t"].tolist()[:2] == ["a", '{"k": 1}'] and pd.isna(out["t"][2]) and out["f"].tolist() == [0.5, 1.5, 2.5]
+    assert df["n"].dtype == object  # the caller's frame is left as it was
