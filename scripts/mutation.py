@@ -54,23 +54,23 @@ PYTHON = ROOT / ".venv" / "bin" / "python" if (ROOT / ".venv").exists() else Pat
 # that survive the truth tests cost that much each.
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
-    "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
+    "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
     "ycsbctl/telemetry/network.py": ["tests/telemetry/test_network_truth.py", "tests/telemetry/test_network.py",
                                     "tests/telemetry/test_baseline_memo.py"],
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
                                   "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
     # runs.parquet's row per run: errors (ERROR + TIMEOUT), timeouts, not_found, error_rate, client µs per operation.
-    "ycsbctl/results/tables.py": ["tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
+    "ycsbctl/results/tables.py": ["tests/results/test_results_survivors.py", "tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
                                   "tests/results/test_folder.py", "tests/results/test_frames_truth.py", "-k", "not test_cli_"],
     "ycsbctl/results/frames.py": ["tests/results/test_frames_truth.py", "tests/report/test_report_truth.py", "tests/results/test_folder.py",
                                   "-k", "not test_cli_"],
-    "ycsbctl/engine/measurements.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
+    "ycsbctl/engine/measurements.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
                                        "tests/engine/test_engine_truth.py"],
     "ycsbctl/results/ycsb_text.py": ["tests/results/test_ycsb_text.py", "tests/results/test_ycsb_text_truth.py", "tests/engine/test_engine_truth.py"],
     "ycsbctl/experiment/rate_search.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/results/slo.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/engine/throttle.py": ["tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
+    "ycsbctl/engine/throttle.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
     "ycsbctl/stores/chain.py": ["tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
@@ -95,9 +95,9 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
-    "ycsbctl/results/folder.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    "ycsbctl/results/folder.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
-    "ycsbctl/results/model.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    "ycsbctl/results/model.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
     "ycsbctl/report/compare.py": ["tests/results/test_verdict_edges.py", "tests/report/test_compare.py",
                                   "tests/results/test_host_drift.py"],
@@ -107,12 +107,12 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py",
                                       "tests/experiment/test_client_lag_in_client.py"],
     # Intervals, tests and verdicts between targets (issue 42).
-    "ycsbctl/results/stats.py": ["tests/test_figures_survivors.py", "tests/results/test_stats.py"],
-    "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
+    "ycsbctl/results/stats.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_stats.py"],
+    "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
     "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
-    "ycsbctl/results/scaling.py": ["tests/test_figures_survivors.py", "tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
+    "ycsbctl/results/scaling.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
     # What the report and the console show of them: each cell's interval text, the first screen, the bars.
     "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
@@ -127,16 +127,16 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/calibrate_text.py": ["tests/experiment/test_calibrate.py"],
     "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py"],
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
-    "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/process.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/container.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
-    "ycsbctl/telemetry/why.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/threads.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/why.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/wire.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
-    "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
+    "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
@@ -190,7 +190,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
                                     "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
-    "ycsbctl/results/names.py": ["tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
+    "ycsbctl/results/names.py": ["tests/results/test_results_survivors.py", "tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
                                  "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
     # The structure study's table and headline: bytes per user, users per second, the smallest and fastest
     # variant; the disturbance study's events table (ms) and headline (stall, operations lost, who wins).
@@ -384,6 +384,71 @@ EQUIVALENT: dict[str, str] = {
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
+    "ycsbctl/experiment/calibrate.py: warm, _ = _theirs(url, ref, plan, t, PROBE_REQUESTS, 0, cal) | 0 -> 1":
+        "the warm-up's round number: the warm-up is not kept among the samples, only its reads and its rate are read",
+    "ycsbctl/experiment/calibrate.py: warm, _ = _theirs(url, ref, plan, t, PROBE_REQUESTS, 0, cal) | 0 -> -1":
+        "the warm-up's round number: the warm-up is not kept among the samples, only its reads and its rate are read",
+    "ycsbctl/results/disturbance.py: during_s=round(len(during) * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: during_s=round(len(during) * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/telemetry/threads.py: delta = {k: now[k].run_ns - (before[k].run_ns if k in before else 0) for k in now} | 0 -> 1":
+        "a thread born since the last reading counts its whole run time (schedstat, ns) less 1 ns: it still ran (> 0) "
+        "unless it ran exactly 1 ns, which no scheduled thread does (a time slice is microseconds), and its order among "
+        "the busiest moves only against a thread whose ns differ by less than 1",
+    "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
+        "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
+        "start - 0.505 and start - 0.495 round to start - 0.5",
+    "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.495":
+        "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
+        "start - 0.505 and start - 0.495 round to start - 0.5",
+    "ycsbctl/telemetry/profiler.py: return sum(n for s, n in folded.items() if s.rsplit(\";\", 1)[-1].endswith(KERNEL_MARK)) / total | 1 -> 2":
+        "the last piece of a split from the right is the same whether one or two splits are made",
+    "ycsbctl/telemetry/container.py: def __init__(self, container_id: str, interval_s: float = 1.0, mode: str = \"stream\", | 1.0 -> 1.01":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval",
+    "ycsbctl/telemetry/container.py: def __init__(self, container_id: str, interval_s: float = 1.0, mode: str = \"stream\", | 1.0 -> 0.99":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval",
+    "ycsbctl/engine/measurements.py: slots[op * 5 + st][v if v < small else index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/engine/measurements.py: islots[op * 5 + st][v if v < small else index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/engine/measurements.py: lag[v if v < _SMALL else hdr.counts_index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/engine/measurements.py: self.sched[v if v < _SMALL else hdr.counts_index(v)] += 1 | Lt -> LtE":
+        "values below 2048 µs are their own HDR index and 2048's index is 2048 (hdr.counts_index): at v == 2048 both branches count the same slot",
+    "ycsbctl/results/scaling.py: if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder | Gt -> GtE":
+        "curve_fit with bounds is scipy's 'trf', whose iterates stay strictly inside the bounds: κ is never 0 (nor σ 1), "
+        "so κ > 0, κ >= 0 and κ > -1 are all true and peak_n is always computed",
+    "ycsbctl/results/scaling.py: if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder | 0 -> -1":
+        "curve_fit with bounds is scipy's 'trf', whose iterates stay strictly inside the bounds: κ is never 0 (nor σ 1), "
+        "so κ > 0, κ >= 0 and κ > -1 are all true and peak_n is always computed",
+    "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
+        "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
+    "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
+        "how often ss is run (its cost, 10-30 ms a run): each figure is the counters' difference over the measured "
+        "elapsed time between two runs, per second, whatever the period",
+    "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 2.9699999999999998":
+        "how often ss is run (its cost, 10-30 ms a run): each figure is the counters' difference over the measured "
+        "elapsed time between two runs, per second, whatever the period",
+    "ycsbctl/results/stats.py: if se == 0: | 0 -> -1":
+        "a shortcut: with se 0 the general path's half-width is t × 0 = 0 and its bounds exp(mean ± 0) are the centre, "
+        "the same Interval (a standard error is never -1; == 1 stays scored)",
+    "ycsbctl/engine/throttle.py: self.ideal = self.ideal_end = 0 | 0 -> 1":
+        "the first operation's due time (perf_counter ns, seconds after boot) is above 0, 1 and -1 alike: ended() takes it",
+    "ycsbctl/engine/throttle.py: self.ideal = self.ideal_end = 0 | 0 -> -1":
+        "the first operation's due time (perf_counter ns, seconds after boot) is above 0, 1 and -1 alike: ended() takes it",
+    "ycsbctl/telemetry/profiler.py: ranked = sorted(inclusive, key=lambda f: (-own.get(f, 0), -inclusive[f]))[:top] | 0 -> -1":
+        "every frame without samples of its own gets the same key, 0 or 1, after every frame with some (negative): "
+        "the order is the same",
+    "ycsbctl/results/ycsb_text.py: facts[\"workload\"] = nxt.rstrip(\"/\").rsplit(\"/\", 1)[-1] | 1 -> 2":
+        "the last piece of a split from the right is the same whether one or two splits are made",
+    "ycsbctl/results/tables.py: if not len(runs) or not cols: | Or -> And":
+        "a shortcut: with no rows or no such column, the test that follows finds no negative figure and returns "
+        "the frame unchanged as well",
     "ycsbctl/results/tables.py: why = first_line(exc)[:160] | 160 -> 161":
         "how much of the exception's first line a damaged-file warning keeps (as the error-text-cap rule): the file, the "
         "exception's type and what happens to the file are said in full either way",
@@ -884,6 +949,32 @@ def mutants(module: str, limit: int = 0) -> list[Mutant]:
     return [m for m in (build(module, text, x) for x in chosen) if m is not None]
 
 
+def import_lines(text: str) -> set[int]:
+    """The lines of a module's source that run when it is imported: its top-level statements, its classes'
+    bodies (methods aside) and every def's decorators and default values. Coverage gives such a line the
+    context of whichever test imported the module first (a lazy import inside the CLI), so a mutant there is
+    run against every test of the module, not that one alone."""
+    out: set[int] = set()
+
+    def span(node: ast.AST) -> set[int]:
+        return set(range(node.lineno, (node.end_lineno or node.lineno) + 1))  # type: ignore[attr-defined]
+
+    def body(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for part in (*node.decorator_list, *node.args.defaults, *(d for d in node.args.kw_defaults if d)):
+                    out.update(span(part))
+            elif isinstance(node, ast.ClassDef):
+                for part in node.decorator_list:
+                    out.update(span(part))
+                body(node.body)
+            else:
+                out.update(span(node))
+
+    body(ast.parse(text).body)
+    return out
+
+
 def _pytest(tree: Path, args: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, float]:
     """pytest's exit code on ``args`` in ``tree`` and how long it took (s); -1 when it ran past
     ``timeout_s`` (a mutant that loops: mutation_sample.wait_or_stop)."""
@@ -1121,11 +1212,13 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"; failing without any mutant, left out: {', '.join(base.failed)}" if base.failed else ""), flush=True)
             target = tree / module
             original = target.read_bytes()
+            at_import = import_lines(texts[module])
             killed = 0
             for i, x in enumerate(ms, 1):
                 # the tests that ran the mutated line in pytest's own process; else (a line run at import
                 # or in a spawned worker) every test of the module
-                chosen = base.covering(module, x.line, x.end_line or x.line) or base.passing()
+                chosen = (base.passing() if x.line in at_import else
+                          base.covering(module, x.line, x.end_line or x.line) or base.passing())
                 budget = min(args.timeout, 60.0 + 3 * sum(base.durations[t] for t in chosen))
                 try:
                     target.write_text(x.source, encoding="utf-8")

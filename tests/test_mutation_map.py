@@ -96,3 +96,10 @@ def test_every_equivalent_mutant_is_one_the_tool_makes_and_says_why():
                  and (key not in spots or m.build(module, text, spots[key]) is None)]
         assert not stale, f"EQUIVALENT in scripts/mutation.py names mutants that no longer exist: {stale}"
     assert all(why for why in m.EQUIVALENT.values())
+
+
+def test_a_mutant_of_a_line_run_at_import_is_run_against_every_test_of_its_module():
+    m = _mutation()
+    text = ('"""Doc."""\nLIMIT = 0.95\n\n\nclass A:\n    SIZE = 4\n\n    def f(self, x=LIMIT * 2):\n'
+            '        return x + 1\n\n\n@staticmethod\ndef g(y: int = 3) -> int:\n    return y\n')
+    assert m.import_lines(text) == {1, 2, 6, 8, 12, 13}  # not the bodies of f and g (lines 9, 14)

@@ -491,3 +491,25 @@ def test_the_schedule_lag_rule_is_half_the_operations_p99_and_its_text_in_ms_to_
     one.ops = {"READ": OpSummary.from_histogram("READ", h)}
     one.client_lag = OpSummary.from_histogram("CLIENT-LAG", h)
     assert "its maximum (0.0 ms) is 100% of the slowest operation's (0.0 ms)" in (client_lag_warning(one) or "")
+
+
+@pytest.mark.parametrize("measurement", ["op", "intended", "both"])
+def test_the_pure_recording_path_counts_each_latency_in_the_slot_of_its_op_and_status_above_the_linear_range(measurement):
+    """The pure twin of the compiled recorder (``YCSBCTL_PURE_PYTHON=1``, or no compiler): the same slots,
+    a value past HDR's linear range (3 ms) at its HDR index, two operations and two statuses apart."""
+    rec = Recorder(measurement, [READ, UPDATE])
+    record = rec.pure_record()
+    record(UPDATE, Status.NOT_FOUND, 20_000, 70_000, 5_000)  # 50 µs actual, 65 µs from the intended start
+    record(READ, Status.ERROR, 1_000, 3_001_000, 0)  # 3,000 µs, unpaced: intended = actual
+    out = rec.roll()
+
+    def nonzero(slots):
+        return {k: np.flatnonzero(np.frombuffer(a, dtype=np.int64)).tolist() for k, a in slots.items()
+                if np.frombuffer(a, dtype=np.int64).any()}
+
+    big = hdr.counts_index(3_000)
+    assert big != 3_000
+    main = {"op": 50, "intended": 65, "both": 50}[measurement]
+    assert nonzero(out.latency) == {(UPDATE, Status.NOT_FOUND): [main], (READ, Status.ERROR): [big]}
+    assert nonzero(out.intended) == ({(UPDATE, Status.NOT_FOUND): [65], (READ, Status.ERROR): [big]}
+                                     if measurement == "both" else {})

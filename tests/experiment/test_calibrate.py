@@ -33,21 +33,22 @@ def calibrated(redis_server, tmp_path_factory):
     r.flushdb()
     for _ in range(3):  # reads the server counted before calibrate began: not among those it counts
         r.hgetall("not-a-record")
-    before = _hgetall_calls(r)
+    before, connections = _hgetall_calls(r), int(r.info("stats")["total_connections_received"])
     assert before >= 3
     out = tmp_path_factory.mktemp("calibrate") / "cal.json"
     result = CliRunner().invoke(main, ["calibrate", "--target", url, "--threads", "2", "--rounds", "2",
                                        "--duration", "0.5", "--records", "500", "--processes", "1", "--warmup", "0",
                                        "--json", str(out)])
     served = _hgetall_calls(r) - before
+    connections = int(r.info("stats")["total_connections_received"]) - connections
     left = int(r.dbsize())
     r.close()
-    return result, json.loads(out.read_text()) if out.exists() else None, served, left
+    return result, json.loads(out.read_text()) if out.exists() else None, served, left, connections
 
 
 @pytest.mark.truth
 def test_both_sides_read_the_same_server_and_it_counted_every_read(calibrated):
-    result, cal, served, left = calibrated
+    result, cal, served, left, connections = calibrated
     assert result.exit_code == 0, result.output
     samples = cal["samples"]
     assert {(s["side"], s["threads"], s["round"]) for s in samples} == {
@@ -64,6 +65,17 @@ def test_both_sides_read_the_same_server_and_it_counted_every_read(calibrated):
         assert 0.002 < share <= 1.5, s
         assert s["p99_us"] >= s["mean_us"] / 10 and s["client_us_per_op"] > 0
     assert left == 0  # the records are gone again
+    # the reference's warm-up (not kept) is its 2,000 requests per thread count (ycsbctl's is off: --warmup 0) ...
+    ref = {s["round"]: s for s in samples if s["side"] == "redis-benchmark"}
+    assert cal["reads_sent"] - sum(s["reads"] for s in samples) == 2_000
+    # ... and each later run of it is sized by the rate of the one before: about --duration seconds, 1,000 at least
+    assert ref[2]["reads"] == max(1_000, int(ref[1]["ops_s"] * 0.5))
+    # the load's clients are min(8, records), not one per record: 8, then 2 per run of either side (6 runs) and a
+    # few admin connections; 32 measured on a quiet host (a load of 500 clients would open 500)
+    assert connections < 100
+    # each sample's line says its own side's figures
+    for s in samples:
+        assert f"round {s['round']}/2, 2 threads, {s['side']}: {s['ops_s']:,.0f} ops/s" in result.output
     ours = sum(s["reads"] for s in samples if s["side"] == "ycsbctl")
     # how it ran, as printed: the counts above, the records read, the family tested, the host's load
     assert (f"the same server: it counted {served:,} HGETALL calls over the warm-ups and rounds, the {served:,} both "
@@ -77,7 +89,7 @@ def test_both_sides_read_the_same_server_and_it_counted_every_read(calibrated):
 
 @pytest.mark.truth
 def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_with_its_interval(calibrated):
-    result, cal, _, _ = calibrated
+    result, cal, _, _, _ = calibrated
     assert result.exit_code == 0, result.output
     pick = {"throughput": "ops_s", "client CPU per read": "client_us_per_op", "READ p99": "p99_us"}
     by = {(s["side"], s["threads"], s["round"]): s for s in cal["samples"]}
@@ -168,3 +180,45 @@ def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
     one = verdict_sentence(cal, [_cell(8, 1.2, nan, nan, stats.UNDECIDED)])
     assert one == ("Not decided: one round gives no interval (ycsbctl got 1.20× at 8 threads of redis-benchmark's "
                    "rate); run --rounds 5 for a verdict.")
+
+
+@pytest.mark.parametrize("change", [{"threads": (0, 8)}, {"threads": ()}, {"duration_s": 0.0}, {"rounds": 0},
+                                    {"records": 0}, {"warmup_s": -0.5}])
+def test_a_plan_with_a_thread_count_under_one_or_no_time_rounds_records_or_a_negative_warm_up_is_refused(change):
+    from dataclasses import replace
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.experiment.calibrate import CalibratePlan
+
+    CalibratePlan(threads=(1,), duration_s=0.1, rounds=1, records=1, warmup_s=0.0).check()  # the least it takes
+    with pytest.raises(UserError):
+        replace(CalibratePlan(), **change).check()
+
+
+def test_a_cell_says_its_detectable_difference_only_when_same_and_its_p99_in_ms():
+    from ycsbctl.experiment.calibrate_text import _value, _verdict
+
+    assert _verdict(_cell(8, 1.01, 0.95, 1.06, stats.SAME)) == f"{stats.SAME} (±4 % detectable)"
+    assert _verdict(_cell(8, 1.10, 1.02, 1.18, stats.BETTER)) == stats.BETTER  # a call needs no detectable size
+    assert _verdict({**_cell(8, 1.01, 0.95, 1.06, stats.SAME), "detectable_pct": math.nan}) == stats.SAME
+    p99 = {"metric": "READ p99", "unit": "µs", "ycsbctl": 1_234_000.0, "reference": math.nan}
+    assert (_value(p99, "ycsbctl"), _value(p99, "reference")) == ("1,234.00 ms", "—")
+    cpu = {"metric": "client CPU per read", "unit": "µs", "ycsbctl": 7.25}
+    tp = {"metric": "throughput", "unit": "ops/s", "ycsbctl": 41_234.6}
+    assert (_value(cpu, "ycsbctl"), _value(tp, "ycsbctl")) == ("7.2", "41,235")
+
+
+def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_side_sent():
+    from ycsbctl.experiment.calibrate import CalibratePlan, Calibration, Sample
+    from ycsbctl.experiment.calibrate_text import how_it_ran
+
+    cal = Calibration(CalibratePlan(records=500), "redis 7.2.4", "redis://127.0.0.1:6379/9", "redis-benchmark",
+                      {"zeropadding": "12", "insertorder": "ordered"}, load_avg=(1.5, 2.25), cores=2,
+                      reads_sent=7_000, reads_served=7_000,
+                      samples=[Sample(1, 8, "ycsbctl", 1.0, 1.0, 1.0, 1.0, 3_000),
+                               Sample(1, 8, "redis-benchmark", 1.0, 1.0, 1.0, 1.0, 2_000)])
+    lines = how_it_ran(cal, [])
+    assert "1-minute load average 1.50 before the rounds, 2.25 after" in lines[-2]
+    assert ("the same server: it counted 7,000 HGETALL calls over the warm-ups and rounds, the 7,000 both sides sent "
+            "(3,000 by ycsbctl and 2,000 by redis-benchmark in the rounds)") in lines
+    assert lines[0].startswith("both read the same 500 records (user000000000000 … user000000000499, 10 fields")

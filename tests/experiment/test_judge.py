@@ -465,3 +465,32 @@ def test_a_stall_from_the_first_second_of_a_point_without_warm_up_begins_at_its_
     s = find_stall(df, timeouts=6, timeout_s=1.0)
     assert (s.seconds, s.from_s, s.window_s) == (3.0, 0.0, 0.0)
     assert s.text() == "no reply for 3.0 s, from 0.0 s into the measured window; 6 operations timed out"
+
+
+def test_the_operations_own_length_is_their_median_in_seconds_at_its_edge():
+    # 2.6 s without a reply; the median operation took 1.725 s: 1.5 x 1.725 = 2.59 s < 2.6 s, a stall (read as
+    # 1.725 / 0.99 s it would be 2.61 s, the operations' own length); 1.74 s: 2.61 s, not a stall
+    def judged(median_us: int):
+        h = hdr.new_histogram()
+        h.record_value(median_us, 3)
+        counts = [900, 1000, 0, 0, 800, 1000]
+        r = PhaseResult("run", 4, 6000.0, sum(counts), {"READ": OpSummary.from_histogram("READ", h, {"OK": sum(counts)})},
+                        series(counts, {4: 2.6e6}))
+        return judge(r, max_error_rate=0.01)
+
+    assert judged(1_725_000).stall is not None
+    assert "no reply for 2.6 s" in (judged(1_725_000).reason or "")
+    assert judged(1_740_000).stall is None
+
+
+def test_a_stall_began_half_a_second_into_the_second_that_ended_it_less_the_slowest_reply():
+    # silent seconds 2 and 3; the slowest reply of second 4 waited 2.553 s: it was sent at 4.5 - 2.553 = 1.947 s
+    s = find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.553e6}))
+    assert s is not None and (s.seconds, s.from_s) == (2.6, 1.9)
+    s = find_stall(series([900, 1000, 0, 0, 800, 1000], {4: 2.547e6}))  # sent at 1.953 s
+    assert s is not None and (s.seconds, s.from_s) == (2.5, 2.0)
+    # no reply time known after the silence: half a second before its first empty second
+    gap = series([900, 1000, 900, 0, 0, 0, 800, 1000])
+    gap.loc[6, "max_us"] = math.nan
+    s = find_stall(gap)
+    assert s is not None and (s.seconds, s.from_s) == (3.0, 2.5)

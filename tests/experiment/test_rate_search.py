@@ -170,3 +170,12 @@ def test_the_search_stops_once_its_bounds_are_within_the_tolerance_not_at_the_bu
     lo, hi = search.bounds
     assert search.ended == "converged" and len(search.tried) <= 10
     assert lo is not None and hi is not None and hi <= lo * 1.02
+
+
+def test_a_rate_that_passed_above_one_that_failed_is_no_lower_bound():
+    # noise: 1,000 passed, 2,000 failed, 3,000 passed; the bracket is (1,000, 2,000), under the 5,000 ceiling too
+    search = RateSearch(points=8, ceiling=5_000.0)
+    search.tried = [Trial(1_000.0, True, "p99 ok"), Trial(2_000.0, False, "p99 over"), Trial(3_000.0, True, "p99 ok")]
+    assert search.bounds == (1_000.0, 2_000.0)
+    search.tried = [Trial(1_000.0, True, "p99 ok"), Trial(3_000.0, True, "p99 ok")]
+    assert search.bounds == (3_000.0, 5_000.0)

@@ -112,7 +112,7 @@ def _write_atomic(path: Path, data: str | bytes, redact: bool = True) -> None:
 
 def _fsync(path: Path) -> None:
     """Flush a file, or a folder's entries (the renames in it), to disk."""
-    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0))
+    fd = os.open(path, os.O_RDONLY)  # a folder opens read-only too (O_DIRECTORY would only refuse a file)
     try:
         os.fsync(fd)
     finally:
@@ -228,6 +228,8 @@ class ResultFolder:
                     taken = part
             if not unique:
                 raise UserError(f"result folder {taken} already exists: pick another experiment id or resume it with --resume")
+        else:
+            raise UserError(f"result folders {base} to {base}-999 all exist under {root}: pick another experiment id")
         for sub in ("runs", *RUN_PARTS):
             (part / sub).mkdir(parents=True, exist_ok=True)
         folder = cls(part, final)

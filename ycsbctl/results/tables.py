@@ -20,7 +20,7 @@ from ycsbctl.errors import first_line
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
-from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult, cut_short
+from ycsbctl.results.model import SERIES_COLUMNS, PhaseResult, cut_short
 from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key
 from ycsbctl.results.schema import TelemetrySummary
@@ -39,15 +39,14 @@ def file_stem(run_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._@+=-]", "_", run_id)
 
 
-def _latency_columns(prefix: str, s: OpSummary | dict | None) -> dict[str, float]:
+def _latency_columns(prefix: str, s: dict | None) -> dict[str, float]:
+    """``<prefix>_p99_us`` … ``<prefix>_mean_us`` of a run JSON's summary (µs); NaN where it has none."""
     out = {}
     for suffix, p in LATENCY_STATS.items():
         if s is None:
             v = math.nan
-        elif isinstance(s, dict):
-            v = s["mean_us"] if p is None else s["percentiles_us"].get(str(p), math.nan)
         else:
-            v = s.mean_us if p is None else s.percentiles_us.get(p, math.nan)
+            v = s["mean_us"] if p is None else s["percentiles_us"].get(str(p), math.nan)
         out[f"{prefix}_{suffix}_us"] = float(v) if v is not None else math.nan
     return out
 

@@ -80,6 +80,11 @@ def footprint_before(endpoint: Endpoint) -> dict[str, Any]:
     return _read(endpoint)
 
 
+def stats_bytes(reading: dict[str, Any]) -> float:
+    """A MongoDB reading's dbStats bytes: its data and its indexes (a size it does not give counts 0)."""
+    return float(reading.get("data_size_bytes") or 0.0) + float(reading.get("index_size_bytes") or 0.0)
+
+
 def _per_record(after: float | None, before: float | None, records: int) -> float | None:
     if after is None or records <= 0:
         return None
@@ -103,8 +108,7 @@ def footprint_after(endpoint: Endpoint, before: dict[str, Any], records: int) ->
         fp.bytes_per_record = db_per_record
         fp.basis = registry.get(endpoint.protocol).footprint_basis
     elif fp.data_size_bytes is not None:
-        size = lambda d: (d.get("data_size_bytes") or 0.0) + (d.get("index_size_bytes") or 0.0)  # noqa: E731
-        fp.bytes_per_record, fp.basis = _per_record(size(after), size(before), records), "dbStats"
+        fp.bytes_per_record, fp.basis = _per_record(stats_bytes(after), stats_bytes(before), records), "dbStats"
     elif fp.rss_bytes_per_record is not None:
         fp.bytes_per_record, fp.basis = fp.rss_bytes_per_record, "rss"
     return fp

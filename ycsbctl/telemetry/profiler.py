@@ -212,10 +212,8 @@ class Profiler:
                 err = self._spies[0].stderr.read().decode(errors="replace").strip() if self._spies[0].stderr else ""
                 self.profile.notes.append(f"client stacks: py-spy recorded nothing ({err.splitlines()[-1] if err else 'no samples'})")
             return
-        counts: dict[str, int] = {}
+        counts = fold_counts("\n".join(part.read_text(errors="replace") for part in parts))  # summed per stack
         for part in parts:
-            for stack, n in fold_counts(part.read_text(errors="replace")).items():
-                counts[stack] = counts.get(stack, 0) + n
             part.unlink()
         (self.folder / "client.folded").write_text("".join(f"{s} {n}\n" for s, n in counts.items()))
         self.profile.client_samples = sum(counts.values())

@@ -116,7 +116,8 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float 
                 # the last reply before the stall came before the first empty second.
                 # never before the run itself began (second 0: a point with no warm-up has nothing before its window)
                 floor = max(float(first) - 1.0, 0.0)
-                began = max(floor, min(float(start), k + 0.5 - waited)) if waited else max(floor, start - 0.5)
+                began = (max(floor, min(float(start), k + 0.5 - waited)) if waited
+                         else max(floor, start - 0.5))
                 if timeout_s and expired.get(start, 0):  # unanswered since timeout_s before they expired
                     began = max(floor, start - timeout_s)
                     length = max(length, k - began)

@@ -1,0 +1,245 @@
+"""Survivors of the per-module mutation runs of results/ (issue 43), each killed by a value worked out by hand
+from an irregular input (every figure differs from its neighbours, counts that are no multiple of each other);
+pure and millisecond-quick, listed first in each module's map in scripts/mutation.py."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.test_figures_survivors import _summary  # a measurement of {µs: how many}
+from ycsbctl.results.tables import flag_impossible, run_row
+
+
+def _doc(**result) -> dict:
+    """A run JSON: READ 600 (5 NOT_FOUND, 2 ERROR, 3 TIMEOUT), UPDATE 400 (7 ERROR), 0.25 s of client CPU."""
+    r = {"operations": 1000, "runtime_ms": 2000.0, "client_cpu_s": 0.25, "throughput_ops": 500.0,
+         "ops": {"READ": {"operations": 600, "mean_us": 10.0, "min_us": 3.0, "max_us": 950.0, "percentiles_us": {"99.0": 31.0, "99.9": 88.0},
+                          "returns": {"OK": 590, "NOT_FOUND": 5, "ERROR": 2, "TIMEOUT": 3}},
+                 "UPDATE": {"operations": 400, "mean_us": 20.0, "min_us": 5.0, "max_us": 700.0, "percentiles_us": {"99.0": 47.0},
+                            "returns": {"OK": 393, "ERROR": 7}}}}
+    r.update(result)
+    return {"run_id": "r1", "target": "redis", "workload": "b", "phase": "run", "threads": 8, "repetition": 0,
+            "status": "ok", "result": r}
+
+
+def test_a_run_row_counts_errors_and_timeouts_of_every_operation_and_client_cpu_per_operation_in_us():
+    row = run_row(_doc())
+    # errors = ERROR + TIMEOUT over READ and UPDATE: 2 + 3 + 7 = 12 of 1,000 operations
+    assert (row["errors"], row["timeouts"], row["not_found"]) == (12, 3, 5)
+    assert row["error_rate"] == pytest.approx(0.012)
+    # 0.25 s of client CPU over 1,000 operations: 250 µs each
+    assert row["client_us_per_op"] == pytest.approx(250.0)
+    assert (row["read_p99_us"], row["read_p999_us"], row["update_p99_us"], row["read_mean_us"]) == (31.0, 88.0, 47.0, 10.0)
+    assert math.isnan(row["update_p999_us"])  # a percentile the run did not keep is no 0
+    # a paced point's target rate: the run JSON's own, else its result's
+    assert run_row(_doc(target_rate=2000.0))["target_rate"] == 2000.0
+    assert run_row({**_doc(target_rate=2000.0), "target_rate": 1500.0})["target_rate"] == 1500.0
+    assert run_row(_doc())["target_rate"] is None
+    # no operations: no rate, no CPU per operation (not a division by zero)
+    none = run_row(_doc(operations=0, ops={}))
+    assert none["error_rate"] == 0.0 and math.isnan(none["client_us_per_op"])
+
+
+def test_a_run_row_figure_between_minus_one_and_zero_is_flagged_as_impossible(capsys):
+    # 0 and 0.5 are possible (no errors; half a microsecond); -0.5 is not, and only it is named
+    runs = pd.DataFrame({"run_id": ["a", "b", "c"], "status": ["ok"] * 3, "error": [None] * 3,
+                         "throughput_ops": [500.0, -0.5, 20.0], "read_p99_us": [0.5, 0.0, 50.0], "errors": [0, 0, 3]})
+    out = flag_impossible(runs, Path("/f"))
+    assert list(out["status"]) == ["ok", "failed", "ok"]
+    assert out.at[1, "error"] == "impossible figures in its run file (throughput_ops = -0.5): edited or damaged"
+    assert "/f/runs/b.json" in capsys.readouterr().err
+    assert list(runs["status"]) == ["ok"] * 3  # the caller's frame is not changed
+    assert flag_impossible(runs.drop(index=1), Path("/f")) is not None
+
+
+def test_an_ops_row_keeps_the_mean_and_each_percentile_and_the_returns_of_its_measurement():
+    from ycsbctl.results.tables import op_rows
+
+    rows = {r["op"]: r for r in op_rows(_doc())}
+    read = rows["READ"]
+    assert (read["operations"], read["mean_us"], read["p99_us"], read["p999_us"]) == (600, 10.0, 31.0, 88.0)
+    assert math.isnan(read["p50_us"]) and (read["return_NOT_FOUND"], read["return_TIMEOUT"]) == (5, 3)
+    assert (rows["UPDATE"]["mean_us"], rows["UPDATE"]["return_ERROR"]) == (20.0, 7)
+
+
+def test_every_operation_merges_only_the_base_operations_that_measured_something():
+    from ycsbctl.results.model import PhaseResult, overall_summary
+
+    # READ: 3 x 100 µs and 1 x 300 µs; a read-modify-write (its halves are READ and UPDATE) and an UPDATE that
+    # measured nothing are left out: 4 operations, mean 150 µs, p50 100 µs, max 300 µs
+    r = PhaseResult("run", 8, 1000.0, 4, ops={"READ": _summary("READ", {100: 3, 300: 1}),
+                                               "READ-MODIFY-WRITE": _summary("READ-MODIFY-WRITE", {900: 2}),
+                                               "UPDATE": _summary("UPDATE", {})})
+    o = overall_summary(r)
+    assert o is not None and (o.operations, o.mean_us, o.min_us, o.max_us) == (4, 150.0, 100.0, 300.0)
+    assert (o.percentiles_us[50.0], o.percentiles_us[99.0]) == (100.0, 300.0)
+
+
+def test_a_run_row_names_its_server_its_first_error_and_keeps_its_known_telemetry():
+    doc = {**_doc(errors=["timeout on 10.0.0.1", "second"]), "telemetry_summary": {"server_cpu_pct_mean": 87.5, "new_field": 1},
+           "endpoint": {"server_name": "redis", "server_version": "7.2.4"}}
+    row = run_row(doc)
+    assert (row["server"], row["error"], row["server_cpu_pct_mean"]) == ("redis 7.2.4", "timeout on 10.0.0.1", 87.5)
+    assert "new_field" not in row  # a newer version's figure this one does not know is left out
+    # a version its name already says is not said twice; a name alone, a version alone
+    for ep, server in (({"server_name": "Percona Server for MongoDB 7.0.8", "server_version": "7.0.8"},
+                        "Percona Server for MongoDB 7.0.8"),
+                       ({"server_name": "valkey"}, "valkey"), ({"server_version": "8.0"}, "8.0"), ({}, "")):
+        assert run_row({**_doc(), "endpoint": ep})["server"] == server
+    # the run's own error line comes before the engine's first
+    assert run_row({**doc, "error": "lost the server"})["error"] == "lost the server"
+    assert run_row(_doc(errors=[]))["error"] is None
+
+
+def test_run_docs_are_read_in_run_order_load_before_run(tmp_path):
+    import json
+
+    from ycsbctl.results.tables import read_run_docs
+
+    (tmp_path / "runs").mkdir()
+    for name, phase, threads in (("a", "run", 16), ("b", "run", 2), ("c", "load", 8)):
+        doc = {**_doc(), "run_id": name, "phase": phase, "threads": threads}
+        (tmp_path / "runs" / f"{name}.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert [d["run_id"] for d in read_run_docs(tmp_path)] == ["c", "b", "a"]
+
+
+def test_a_measurement_keeps_its_p95_and_a_result_its_throughput_over_its_own_runtime():
+    from ycsbctl.results.model import PhaseResult
+
+    # 100 values: 1..100 µs once each; HDR's p95 is 95 µs, p99 99 µs (no neighbour shares a value)
+    s = _summary("READ", {v: 1 for v in range(1, 101)})
+    assert s.percentiles_us == {50.0: 50.0, 95.0: 95.0, 99.0: 99.0, 99.9: 100.0, 99.99: 100.0}
+    # 1,234 operations in 2,000 ms: 617 ops/s; a result built without a warm-up or late replies says none
+    r = PhaseResult("run", 8, 2000.0, 1234)
+    assert r.throughput_ops == 617.0
+    # half a millisecond still has a rate; no runtime has none (not a division by zero)
+    assert PhaseResult("run", 8, 0.5, 3).throughput_ops == 6000.0 and math.isnan(PhaseResult("run", 8, 0.0, 3).throughput_ops)
+    d = r.to_dict()
+    assert (d["throughput_ops"], d["warmup_s"], d["late_replies"]) == (617.0, 0.0, 0)
+
+
+def test_records_per_second_counts_each_kinds_records_over_a_runtime_under_a_second():
+    from ycsbctl.results.model import records_per_second
+
+    # 30 OK BATCH-STOREs of 10 records and 5 OK STOREs of 1 in 0.5 s: 610 records per second
+    assert records_per_second({"BATCH-STORE": 30, "STORE": 5, "READ": 7}, {"BATCH-STORE": 10, "STORE": 1}, 0.5) == 610.0
+    assert math.isnan(records_per_second({"STORE": 5}, {"STORE": 1}, 0.0))
+    assert math.isnan(records_per_second({"STORE": 5}, {}, 1.0))
+
+
+def test_the_real_ycsbs_facts_keep_what_this_version_knows_of_a_newer_documents():
+    from ycsbctl.results.model import YcsbFacts
+
+    f = YcsbFacts.from_dict({"exit_code": 0, "version": "0.17.0", "a_later_field": [1]})
+    assert (f.exit_code, f.version) == (0, "0.17.0")
+
+
+def test_a_failed_point_keeps_a_fault_label_host_busy_included_and_no_rate_label():
+    from ycsbctl.experiment.judge import Verdict
+    from ycsbctl.results.names import RunStatus
+
+    for label, kept in (("stall", True), ("client-stall", True), ("host-busy", True), ("client-cpu", False),
+                        ("server-cpu", False), ("latency", False)):
+        v = Verdict(RunStatus.FAILED, "lost the server", {"label": label, "why": "w", "text": "t"})
+        assert v.bottleneck == ({"label": label, "text": "t"} if kept else None), label
+    assert Verdict(RunStatus.OK, None, {"label": "latency", "why": "w"}).bottleneck == {"label": "latency", "why": "w"}
+
+
+def test_a_runs_operations_per_second_leave_out_its_warm_up_and_its_last_partial_second():
+    from ycsbctl.results.verdicts import _per_second
+
+    series = pd.DataFrame({"run_id": ["a"] * 6 + ["b"], "op": ["OVERALL"] * 5 + ["READ", "OVERALL"],
+                           "second": [4, 0, 1, 2, 3, 2, 0], "operations": [7, 50, 110, 120, 130, 99, 5],
+                           "warmup": [False, True, False, False, False, False, False]})
+    assert _per_second(series, "a") == [110.0, 120.0, 130.0]  # second 4 (7 operations) is the partial last
+    assert _per_second(series, "b") == [5.0]
+    assert _per_second(series.drop(columns="operations"), "a") == []
+    assert _per_second(series.drop(columns="run_id"), "a") == []
+
+
+def _manifest(experiment_id: str):
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.results.schema import Manifest
+
+    return Manifest(experiment_id=experiment_id, plan=Plan(workloads=["b"], targets=["basic://"]).to_dict())
+
+
+def test_a_taken_id_gets_a_suffix_up_to_999_and_then_one_line_saying_so(tmp_path):
+    from ycsbctl.errors import UserError
+    from ycsbctl.results.folder import ResultFolder
+
+    (tmp_path / "x").mkdir()
+    for n in range(2, 999):  # x, x-2 … x-998 taken (one of them still being written: its .partial)
+        (tmp_path / (f".x-{n}.partial" if n == 500 else f"x-{n}")).mkdir()
+    last = ResultFolder.create(tmp_path, "x", _manifest("x"), unique=True)
+    try:
+        assert last.path.name == ".x-999.partial" and last.manifest.experiment_id == "x-999"
+    finally:
+        last.close()
+    with pytest.raises(UserError, match="result folders x to x-999 all exist"):
+        ResultFolder.create(tmp_path, "x", _manifest("x"), unique=True)
+
+
+def test_a_folder_being_written_is_refused_by_its_own_path_or_its_final_name(tmp_path):
+    from ycsbctl.errors import UserError
+    from ycsbctl.results.folder import ResultFolder
+
+    writing = ResultFolder.create(tmp_path, "w", _manifest("w"))
+    try:
+        for path in (writing.path, tmp_path / "w"):  # .w.partial, and the name it will have
+            with pytest.raises(UserError, match="is being written by another ycsbctl"):
+                ResultFolder.check_free(path)
+    finally:
+        writing.close()
+    ResultFolder.check_free(tmp_path / "w")
+
+
+def test_a_ladder_fits_the_scaling_law_only_while_its_top_point_is_predicted_within_15_percent():
+    from ycsbctl.results import scaling
+
+    # four points exactly on the law (λ 1,000 ops/s, σ 0.05, κ 0.002) predict 16 threads exactly; the measured top
+    # point is that prediction / 1.1495 (14.95 % off: fits) or / 1.1505 (15.05 %: does not), the rest fitting well
+    threads = [1, 2, 4, 8, 16]
+    on_law = [float(scaling.usl(n, 1000.0, 0.05, 0.002)) for n in threads]
+    for error, verdict in ((0.1495, scaling.FITS), (0.1505, scaling.NO_FIT)):
+        f = scaling.fit(threads, [*on_law[:-1], on_law[-1] / (1 + error)])
+        assert f.holdout_error == pytest.approx(error, abs=1e-6) and f.max_residual < 0.1 and f.r2 > 0.99
+        assert f.verdict == verdict, error
+
+
+def test_a_comparison_without_spread_is_beyond_a_margin_exactly_when_its_ratio_is():
+    from dataclasses import replace
+
+    from ycsbctl.results import stats
+
+    c = stats.compare({1: 100.0, 2: 200.0, 3: 400.0}, {1: 150.0, 2: 300.0, 3: 600.0}, paired=True)
+    flat = replace(c, se_log=0.0)  # every round's ratio 1.5 exactly: no spread to test with
+    assert (stats.beyond_margin(flat, 0.1).p_value, stats.beyond_margin(flat, 0.6).p_value) == (0.0, 1.0)
+    no_df = replace(c, df=0)
+    assert (stats.beyond_margin(no_df, 0.1).p_value, stats.beyond_margin(no_df, 0.6).p_value) == (0.0, 1.0)
+
+
+def test_an_interval_whose_log_standard_error_is_exactly_one_is_a_real_interval():
+    from ycsbctl.results import stats
+
+    # logs 0 and 2: centre e, standard error sqrt(2) / sqrt(2) = 1, t(0.975, 1) = 12.706: e^(1 ± 12.706)
+    iv = stats.interval([1.0, math.exp(2)])
+    t = stats.t_quantile(0.975, 1)
+    assert iv.centre == pytest.approx(math.e) and t == pytest.approx(12.7062, abs=1e-4)
+    assert (iv.low, iv.high) == pytest.approx((math.exp(1 - t), math.exp(1 + t)))
+
+
+def test_mixed_columns_become_what_parquet_stores_numbers_booleans_or_text():
+    from ycsbctl.results.folder import arrow_safe
+
+    df = pd.DataFrame({"n": pd.Series([1, 2.5, None], dtype=object), "b": pd.Series([True, None, False], dtype=object),
+                       "t": pd.Series(["a", {"k": 1}, math.nan], dtype=object), "f": [0.5, 1.5, 2.5]})
+    out = arrow_safe(df)
+    assert str(out["n"].dtype) == "float64" and out["n"].tolist()[:2] == [1.0, 2.5] and math.isnan(out["n"][2])
+    assert str(out["b"].dtype) == "boolean" and out["b"].tolist() == [True, pd.NA, False]
+    assert out["t"].tolist()[:2] == ["a", '{"k": 1}'] and pd.isna(out["t"][2]) and out["f"].tolist() == [0.5, 1.5, 2.5]
+    assert df["n"].dtype == object  # the caller's frame is left as it was

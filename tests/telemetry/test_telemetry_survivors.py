@@ -1,0 +1,109 @@
+"""Survivors of the per-module mutation runs of telemetry/ (issue 43), each killed by a value worked out by hand;
+pure and millisecond-quick, listed first in each module's map in scripts/mutation.py."""
+
+from __future__ import annotations
+
+from ycsbctl.telemetry.footprint import _per_record, stats_bytes
+
+
+def test_a_mongodb_records_bytes_are_its_data_and_indexes_less_the_empty_servers():
+    # the empty server: no data (0) and no size given for its indexes; after 1,000 records 250,000 + 36,864 bytes
+    before = {"data_size_bytes": 0, "index_size_bytes": None}
+    after = {"data_size_bytes": 250_000, "index_size_bytes": 36_864}
+    assert (stats_bytes(before), stats_bytes(after)) == (0.0, 286_864.0)
+    assert _per_record(stats_bytes(after), stats_bytes(before), 1_000) == 286.864
+    assert stats_bytes({"data_size_bytes": None, "index_size_bytes": 4_096}) == 4_096.0
+    # RSS per record less the empty server's; none without records or an after
+    assert _per_record(9_000_000.0, 8_000_000.0, 4_000) == 250.0 and _per_record(9_000_000.0, None, 3) == 3_000_000.0
+    assert _per_record(None, 1.0, 10) is None and _per_record(5.0, 1.0, 0) is None
+
+
+def test_a_frames_self_share_is_its_leaf_samples_to_four_digits_and_parts_are_summed_per_stack():
+    from ycsbctl.telemetry.profiler import fold_counts, top_frames
+
+    # two workers' parts: "x;a" 2 + 4 samples, "a;b" 3; a is a leaf (6) and b's caller: 9 samples in all
+    counts = fold_counts("\n".join(["x;a 2\na;b 3", "x;a 4\n"]))
+    assert counts == {"x;a": 6, "a;b": 3}
+    rows = {r["frame"]: r for r in top_frames(counts, "client")}
+    assert (rows["a"]["samples"], rows["a"]["self_share"], rows["a"]["total_share"]) == (6, 0.6667, 1.0)
+    assert (rows["b"]["samples"], rows["b"]["self_share"], rows["x"]["self_share"]) == (3, 0.3333, 0.0)
+    assert list(rows) == ["a", "b", "x"]
+
+
+class _Engine:
+    """A docker client's two parts one_shot uses: ``api.stats`` and ``close``."""
+
+    def __init__(self) -> None:
+        self.api, self.closed = self, False
+
+    def stats(self, container_id: str, stream: bool, one_shot: bool) -> dict:
+        return {"id": container_id, "stream": stream, "one_shot": one_shot}
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_one_stats_document_leaves_the_callers_client_open_and_a_sampler_closes_before_it_started():
+    from ycsbctl.telemetry.container import ContainerSampler, one_shot
+
+    engine = _Engine()
+    assert one_shot("c1", client=engine) == {"id": "c1", "stream": False, "one_shot": True}
+    assert not engine.closed  # the caller's: it goes on using it
+    ContainerSampler("c1").close()  # nothing opened yet: nothing to close, no error
+
+
+def test_redis_with_io_threads_may_use_them_and_when_they_take_every_core_a_latency_point_is_host_cpu():
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.bottleneck import Bottleneck, io_threads_note, server_cores
+
+    def ep(io_threads: int | None) -> Endpoint:
+        return Endpoint(target="redis", protocol="redis", url="redis://127.0.0.1:6379/0", backend="local",
+                        traits={"io_threads": io_threads} if io_threads else None)
+
+    assert (server_cores(ep(None), 8), server_cores(ep(4), 8), server_cores(ep(4), 2)) == (1.0, 4.0, 2.0)
+    # 2 I/O threads on the client's 2 cores: every core taken, nothing crossed its line: host-cpu
+    b = io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 2)
+    assert (b.label, b.evidence["measured_label"], b.evidence["server_io_threads"]) == ("host-cpu", "latency", 2)
+    # on 4 cores they leave the client some: the measured label stays
+    assert io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 4).label == "latency"
+    assert io_threads_note(Bottleneck("server-cpu", {}, "t"), ep(2), 2).label == "server-cpu"
+
+
+def test_a_counter_ss_leaves_out_is_zero():
+    from ycsbctl.telemetry.wire import parse_ss
+
+    # ss prints a counter only when it is not 0: a connection that sent nothing shows no bytes_sent nor segs_out
+    text = (b"ESTAB 0 0 127.0.0.1:50000 127.0.0.1:6379\n\t cubic rtt:0.1/0.05 minrtt:0.02 segs_in:3 bytes_received:42\n"
+            b"ESTAB 0 0 127.0.0.1:50002 127.0.0.1:6379\n\t cubic bytes_sent:120 segs_out:4\n")
+    assert parse_ss(text) == {(b"127.0.0.1:50000", b"127.0.0.1:6379"): (0, 42, 0, 3),
+                              (b"127.0.0.1:50002", b"127.0.0.1:6379"): (120, 0, 4, 0)}
+
+
+def test_children_are_listed_at_the_first_read_and_then_every_third_and_the_why_shares_read_junk_as_zero():
+    """A child born after the first read is seen at the 4th read with children_every=3 (reads 1, 4, 7 … list
+    the children: a scan of /proc each), by the process sampler and the thread sampler alike."""
+    import os
+    import subprocess
+    import sys
+
+    from ycsbctl.telemetry.process import ProcessSampler
+    from ycsbctl.telemetry.threads import ThreadSampler
+
+    me = os.getpid()
+    procs = ProcessSampler(me, include_children=True, children_every=3)
+    threads = ThreadSampler(lambda: [me], "client", children_every=3)
+
+    def seen(pid: int) -> tuple[bool, bool]:
+        return (pid in {p.pid for p in procs._current()}, pid in {p for p, _ in threads._processes()})
+
+    seen(-1)  # the first read lists the children there are
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert [seen(child.pid) for _ in range(3)] == [(False, False), (False, False), (True, True)]
+    finally:
+        child.kill()
+        child.wait()
+
+    from ycsbctl.telemetry.why import _pct
+
+    assert (_pct("n/a"), _pct(None), _pct([1]), _pct("12.5")) == (0.0, 0.0, 0.0, 12.5)
