@@ -486,3 +486,21 @@ def test_mariadbs_sampler_bytes_in_and_out_are_the_servers_own_over_its_span(mar
     assert 300 * 10 * 100 <= sent <= outer1[1] - outer0[1]
     assert 300 * len("user") <= received <= outer1[0] - outer0[0]
     assert received < sent / 5
+
+
+@pytest.mark.parametrize("store", ["postgresql", "mariadb"])
+def test_the_version_and_the_server_pid_are_what_the_server_says_of_itself(request, store):
+    import psutil
+
+    url = request.getfixturevalue(store).url
+    s = registry.for_url(url)
+    if store == "postgresql":  # server_version_num: major * 10000 + minor (PostgreSQL 10 on)
+        num = int(cli_rows(store, url, "SHOW server_version_num")[0][0])
+        assert s.describe(url).version == f"{num // 10000}.{num % 10000}"
+        assert s.stall_cause(url) is None  # no synchronous standby named: no commit waits for one
+    else:  # VERSION(): 10.11.6-MariaDB-0+deb12u1, cut by the server itself
+        assert s.describe(url).version == cli_rows(store, url, "SELECT SUBSTRING_INDEX(VERSION(), '-', 1)")[0][0]
+    pid = s.reported_pid(url)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    assert pid is not None and any(c.laddr.port == port and c.status == psutil.CONN_LISTEN
+                                   for c in psutil.Process(pid).net_connections("inet"))
