@@ -139,3 +139,11 @@ def test_ycsbs_memcached_binding_is_given_the_host_port_and_timeout_in_ms():
         "memcached", {"memcached.hosts": "10.0.0.2:11311", "memcached.opTimeoutMillis": "2500"})
     with pytest.raises(UserError, match="IPv4 addresses and host names only"):
         store.ycsb_binding("memcached://[::1]:11211", 1.0)
+
+
+@pytest.mark.parametrize(("properties", "index"), [
+    ({}, "es.ycsb"), ({"es.index.key": ""}, "es.ycsb"), ({"es.index.key": "mine"}, "mine")])
+def test_elasticsearchs_index_is_es_index_key_as_in_ycsbs_binding_and_es_ycsb_when_unset_or_empty(properties, index):
+    from ycsbctl.stores.elasticsearch.store import _index
+
+    assert _index(properties) == index
