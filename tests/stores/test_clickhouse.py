@@ -115,3 +115,15 @@ def test_a_workload_with_updates_is_refused_before_anything_starts(clickhouse):
     assert "workloadb has UPDATE operations, which" in r.stderr and "mutations (ALTER TABLE … UPDATE" in r.stderr
     # nothing reached the server but this count's own query (and the previous one's)
     assert events(url).get("Query", 0) - before == 1
+
+
+def test_an_event_clickhouse_does_not_list_is_counted_at_zero_per_second(clickhouse, monkeypatch):
+    # system.events lists only the counters that are not 0: one absent at both reads moved by nothing
+    from ycsbctl.stores.clickhouse import stats
+
+    monkeypatch.setattr(stats, "RATE_EVENTS", (*stats.RATE_EVENTS, "NoSuchEvent"))
+    assert "NoSuchEvent" not in events(clickhouse.url)
+    sampler = ClickHouseEventsSampler(clickhouse.url)
+    sampler.prime()
+    row = sampler.sample()
+    assert row["nosuchevent_per_s"] == 0.0 and row["selectquery_per_s"] == 0.0  # its own SELECTs left out
