@@ -254,3 +254,10 @@ def test_a_server_that_evicted_says_how_many_items_its_own_stats_count_and_its_m
         client.close()
     finally:
         server.stop()
+
+
+def test_a_chain_of_quick_reads_longer_than_the_timeout_never_times_out(memcached_server):
+    from tests.fixtures.bindings import chain_outlasting_the_timeout
+
+    (done, failed), statuses = chain_outlasting_the_timeout(memcached_server.url)
+    assert failed == 0 and statuses == {Status.NOT_FOUND: done} and done > 100

@@ -504,3 +504,11 @@ def test_the_version_and_the_server_pid_are_what_the_server_says_of_itself(reque
     port = int(url.rsplit(":", 1)[1].split("/")[0])
     assert pid is not None and any(c.laddr.port == port and c.status == psutil.CONN_LISTEN
                                    for c in psutil.Process(pid).net_connections("inet"))
+
+
+def test_a_postgresql_chain_of_quick_reads_longer_than_the_timeout_never_times_out(postgresql):
+    # (the SQL chain of PostgreSQL's and MariaDB's wire bindings: sql/chain.py)
+    from tests.fixtures.bindings import chain_outlasting_the_timeout
+
+    (done, failed), statuses = chain_outlasting_the_timeout(postgresql.url)
+    assert failed == 0 and statuses == {Status.NOT_FOUND: done} and done > 100
