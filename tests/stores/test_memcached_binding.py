@@ -16,8 +16,8 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
-from ycsbctl.stores.memcached.store import CLEAR_WAIT_S
 from ycsbctl.stores.memcached.record import JsonRecords, encode_any
+from ycsbctl.stores.memcached.store import CLEAR_WAIT_S
 from ycsbctl.workload.keys import build_key_name
 from ycsbctl.workload.properties import load_properties
 
