@@ -576,6 +576,12 @@ EQUIVALENT.update({
     "ycsbctl/stores/tarantool/binding.py: while n - pos >= 5: | 5 -> 6":
         "with 5 bytes left, end = pos + 5 + length is past n (a frame has a header map: its length is never 0): "
         "the loop breaks there either way",
+    "ycsbctl/stores/mongodb/wire_chain.py: if op == READ: | Eq -> NotEq":
+        "the quick reading of a reply in place: an operation sent past it is decoded and judged by the same rules "
+        "below (a find's firstBatch empty or not, a write's n, its errors): the same status, later",
+    "ycsbctl/stores/mongodb/wire_chain.py: if body[4:12] == _CURSOR and body[16:28] == _FIRST_BATCH: | Eq -> NotEq":
+        "either test flipped sends a server's find reply ({cursor: {firstBatch …}}, ok: 1) to the full decode, "
+        "which reads the same firstBatch: the same status, later",
     "ycsbctl/stores/postgresql/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/mariadb/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
