@@ -582,6 +582,11 @@ EQUIVALENT.update({
     "ycsbctl/stores/mongodb/wire_chain.py: if body[4:12] == _CURSOR and body[16:28] == _FIRST_BATCH: | Eq -> NotEq":
         "either test flipped sends a server's find reply ({cursor: {firstBatch …}}, ok: 1) to the full decode, "
         "which reads the same firstBatch: the same status, later",
+    "ycsbctl/stores/sphinx/stats.py: out[\"ops_per_s\"] = None if s is None or d is None else s + d | Or -> And":
+        "both rates come from one SHOW STATUS of searchd, whose counters are a fixed list (command_search and "
+        "command_delete in every version): one is None only when both are",
+    "ycsbctl/stores/clickhouse/stats.py: out[\"ops_per_s\"] = None if sel is None or ins is None else sel + ins | Or -> And":
+        "both rates are None together (only when elapsed is not positive), never one alone",
     "ycsbctl/stores/postgresql/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/mariadb/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
