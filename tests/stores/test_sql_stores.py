@@ -512,3 +512,34 @@ def test_a_postgresql_chain_of_quick_reads_longer_than_the_timeout_never_times_o
 
     (done, failed), statuses = chain_outlasting_the_timeout(postgresql.url)
     assert failed == 0 and statuses == {Status.NOT_FOUND: done} and done > 100
+
+
+def test_a_mariadb_chain_reads_the_one_field_asked_or_the_whole_record_as_the_servers_bytes_sent_say(mariadb):
+    # 40 chained reads of a record of 10 × 100-byte fields: the server sends less than a record per read of
+    # field2, more than one per read of all fields (Bytes_sent, over the two runs alone)
+    import time
+
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mariadb.session import query
+    from ycsbctl.workload.core import READ
+
+    url, key, n = mariadb.url, f"user{uuid.uuid4().hex[:12]}".encode(), 40
+    names = [b"field%d" % i for i in range(10)]
+
+    def sent() -> int:
+        return int(query(url, "SHOW GLOBAL STATUS LIKE 'Bytes\\_sent'", 5.0)[0][1])
+
+    async def go(bs):
+        assert await bs[0].insert("usertable", key, field_values()) is Status.OK
+        per_read = []
+        for rf in (2, -1):  # field2, then all fields
+            ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(x,) for x in names],
+                               values=lambda f: [], ack=None, deadline_ns=time.perf_counter_ns() + 10**11,
+                               stop_on_error=False)
+            before = await asyncio.to_thread(sent)
+            assert await bs[0].chain(ctx, ([READ] * n, [key] * n, [0] * n, [rf] * n, [-1] * n), 0, n) == (n, 0)
+            per_read.append((await asyncio.to_thread(sent) - before) / n)
+        return per_read
+
+    one, whole = run_bindings(go, url)
+    assert one < 1000 < whole
