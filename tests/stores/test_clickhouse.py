@@ -47,8 +47,10 @@ def test_a_record_is_one_mergetree_row_of_ycsbs_jdbc_layout_read_back_by_clickho
     assert got == {b"field2": dict(values)[b"field2"], b"field7": dict(values)[b"field7"]}
     (row,) = clickhouse_client(clickhouse, f"SELECT * FROM usertable WHERE YCSB_KEY = '{key.decode()}' FORMAT TSVRaw")
     assert row == [key.decode(), *(v.decode() for _, v in values)]
-    (engine,) = clickhouse_client(clickhouse, "SELECT engine, sorting_key FROM system.tables WHERE name = 'usertable'")
-    assert engine == ["MergeTree", "YCSB_KEY"]
+    (engine,) = clickhouse_client(clickhouse, "SELECT engine, sorting_key, engine_full FROM system.tables "
+                                              "WHERE name = 'usertable'")
+    assert engine[:2] == ["MergeTree", "YCSB_KEY"]
+    assert engine[2].endswith("SETTINGS index_granularity = 256")  # one mark per 256 rows (the module's docstring)
 
 
 def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse):
