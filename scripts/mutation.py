@@ -587,6 +587,9 @@ EQUIVALENT.update({
         "command_delete in every version): one is None only when both are",
     "ycsbctl/stores/clickhouse/stats.py: out[\"ops_per_s\"] = None if sel is None or ins is None else sel + ins | Or -> And":
         "both rates are None together (only when elapsed is not positive), never one alone",
+    "ycsbctl/stores/sqlite/store.py: ensure_table(path, properties.get(\"table\", \"usertable\"), field_names(properties), max(timeout_s, 5.0)) | max() -> min()":
+        "the busy timeout of the table's creation (at least 5 s): how long to wait for another process's lock, not "
+        "what is created",
     "ycsbctl/stores/postgresql/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/mariadb/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":

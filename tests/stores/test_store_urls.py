@@ -147,3 +147,26 @@ def test_elasticsearchs_index_is_es_index_key_as_in_ycsbs_binding_and_es_ycsb_wh
     from ycsbctl.stores.elasticsearch.store import _index
 
     assert _index(properties) == index
+
+
+def test_sqlite_names_the_other_processes_holding_its_file_or_its_wal_and_not_ours(tmp_path):
+    import os
+    import sys
+
+    from ycsbctl.stores.sqlite.store import holders
+
+    files = [tmp_path / "ycsb.db", tmp_path / "ycsb.db-wal", tmp_path / "other.db"]
+    for f in files:
+        f.write_bytes(b"")
+    code = "import sys, time; f = open(sys.argv[1]); print('open', flush=True); time.sleep(30)"
+    kids = [subprocess.Popen([sys.executable, "-c", code, str(f)], stdout=subprocess.PIPE, text=True) for f in files]
+    try:
+        with open(files[0]):  # this process holds the file too: not listed
+            assert all(k.stdout is not None and k.stdout.readline() == "open\n" for k in kids)
+            got = holders(str(files[0]), {os.getpid()})
+    finally:
+        for k in kids:
+            k.kill()
+            k.wait()
+    assert sorted(pid for pid, _ in got) == sorted(k.pid for k in kids[:2])  # the file's and its WAL's, not other.db's
+    assert all(name.startswith("python") for _, name in got)

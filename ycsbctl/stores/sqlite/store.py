@@ -58,9 +58,9 @@ def file_system(path: str) -> str:
     try:
         with open("/proc/mounts") as f:
             for line in f:
-                parts = line.split()
-                if len(parts) > 2 and path.startswith(parts[1].rstrip("/") + "/") and len(parts[1]) > len(best):
-                    best, kind = parts[1], parts[2]
+                _, point, fs, *_ = line.split()  # device, mount point, type, options … (fstab(5))
+                if path.startswith(point.rstrip("/") + "/") and len(point) > len(best):
+                    best, kind = point, fs
     except OSError:
         return ""
     return kind
