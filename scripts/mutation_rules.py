@@ -24,6 +24,7 @@ RULES: dict[str, str] = {
                     "of PgSession(), the timeout of every store's connect helper): how long to wait for an answer, not "
                     "what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
+    "cache-size": "maxsize= of functools.lru_cache: how many answers are kept, each the same computed again",
     "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
                       "last_error): the message's tail, not a count or a status",
     "poll-interval": "a positive number given to sleep() (time's or asyncio's): how long to wait before looking "
@@ -100,6 +101,8 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
                 out.update(dict.fromkeys(_numbers(kw.value), "wait-timeout"))
             elif kw.arg == "indent" and name in ("dump", "dumps"):
                 out.update(dict.fromkeys(_numbers(kw.value), "json-indent"))
+            elif kw.arg == "maxsize" and name == "lru_cache":
+                out.update(dict.fromkeys(_numbers(kw.value), "cache-size"))
         if name == "sleep" and call.args and isinstance(call.args[0], ast.Constant) \
                 and type(call.args[0].value) in (int, float) and call.args[0].value > 0:
             out[id(call.args[0])] = "poll-interval"
