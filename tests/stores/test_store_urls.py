@@ -5,7 +5,10 @@ names."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -170,3 +173,36 @@ def test_sqlite_names_the_other_processes_holding_its_file_or_its_wal_and_not_ou
             k.wait()
     assert sorted(pid for pid, _ in got) == sorted(k.pid for k in kids[:2])  # the file's and its WAL's, not other.db's
     assert all(name.startswith("python") for _, name in got)
+
+
+def test_sqlites_own_writers_taking_turns_are_named_from_two_writing_processes_on():
+    sqlite = registry.get("sqlite")
+    said = sqlite.own_lock_wait("sqlite:///tmp/x.db", 2, 1)
+    assert said is not None and said.startswith("the engine's 2 worker processes all write to the file")
+    assert sqlite.own_lock_wait("sqlite:///tmp/x.db", 1, 100) is None  # one writer waits for no one
+    assert sqlite.own_lock_wait("sqlite:///tmp/x.db", 4, 0) is None  # readers only: no write lock
+
+
+def test_sqlite_says_which_other_process_holds_its_file_and_how_many_more(tmp_path):
+    # two processes outside ours (started through a shell that leaves them to init) hold the file
+    import sys
+
+    db = tmp_path / "ycsb.db"
+    db.write_bytes(b"")
+    url = f"sqlite://{db}"
+    sqlite = registry.get("sqlite")
+    assert sqlite.pause_cause(url) is None
+    code = "import sys, time; f = open(sys.argv[1]); open(sys.argv[1] + '.' + sys.argv[2], 'w').close(); time.sleep(30)"
+    pids = [int(subprocess.run(["sh", "-c", f'"{sys.executable}" -c "{code}" {db} {i} >/dev/null 2>&1 & echo $!'],
+                               capture_output=True, text=True, check=True).stdout) for i in range(2)]
+    try:
+        for i in range(2):
+            for _ in range(200):
+                if (tmp_path / f"ycsb.db.{i}").exists():
+                    break
+                time.sleep(0.01)
+        said = sqlite.pause_cause(url)
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+    assert said is not None and any(f"pid {pid} and 1 more)" in said for pid in pids)
