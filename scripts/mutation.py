@@ -590,6 +590,15 @@ EQUIVALENT.update({
     "ycsbctl/stores/sqlite/store.py: ensure_table(path, properties.get(\"table\", \"usertable\"), field_names(properties), max(timeout_s, 5.0)) | max() -> min()":
         "the busy timeout of the table's creation (at least 5 s): how long to wait for another process's lock, not "
         "what is created",
+    "ycsbctl/stores/sqlite/store.py: ensure_table(path, properties.get(\"table\", \"usertable\"), field_names(properties), max(timeout_s, 5.0)) | 5.0 -> 5.05":
+        "the busy timeout of the table's creation (at least 5 s): how long to wait for another process's lock, "
+        "not what is created",
+    "ycsbctl/stores/sqlite/store.py: ensure_table(path, properties.get(\"table\", \"usertable\"), field_names(properties), max(timeout_s, 5.0)) | 5.0 -> 4.95":
+        "the busy timeout of the table's creation (at least 5 s): how long to wait for another process's lock, "
+        "not what is created",
+    "ycsbctl/stores/memcached/record.py: EXPIRY_S = 2147483647 | 2147483647 -> 2147483646":
+        "an exptime over 30 days is an absolute Unix time (memcached's protocol.txt): 2038-01-19 either way, "
+        "a second apart: no record of a run expires",
     "ycsbctl/stores/postgresql/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/mariadb/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":

@@ -101,6 +101,14 @@ def test_the_fast_encoder_writes_what_the_json_library_writes():
     assert enc.encode(names, one_odd) == encode_any(names, one_odd)
 
 
+def test_a_stored_record_decodes_as_ycsbs_fromjson_nulls_left_out_and_only_the_fields_asked():
+    from ycsbctl.stores.memcached.record import decode
+
+    value = json.dumps({"field0": "a", "field1": None, "field2": "c", "field3": 7}).encode()
+    assert decode(value) == {b"field0": b"a", b"field2": b"c", b"field3": b"7"}
+    assert decode(value, [b"field1", b"field2"]) == {b"field2": b"c"}
+
+
 def test_a_load_through_the_engine_reads_back_whole_with_pymemcache(memcached_server):
     props = dict(load_properties("workload-a"))
     props.update(recordcount="300", operationcount="0")
