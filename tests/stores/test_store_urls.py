@@ -5,6 +5,7 @@ names."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -202,7 +203,13 @@ def test_sqlite_says_which_other_process_holds_its_file_and_how_many_more(tmp_pa
                     break
                 time.sleep(0.01)
         said = sqlite.pause_cause(url)
+        os.kill(pids[1], signal.SIGKILL)
+        while os.path.exists(f"/proc/{pids[1]}/fd/0"):  # its files closed (a zombie has none left)
+            time.sleep(0.01)
+        alone = sqlite.pause_cause(url)
     finally:
         for pid in pids:
-            os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
     assert said is not None and any(f"pid {pid} and 1 more)" in said for pid in pids)
+    assert alone is not None and f"pid {pids[0]}): SQLite waits" in alone
