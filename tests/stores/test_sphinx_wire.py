@@ -135,6 +135,9 @@ def test_skim_counts_the_rows_parsing_counts_and_learns_the_head_of_a_result_set
     other = result_set([b"id"], [[b"1"], [b"2"]])
     assert p.skim(other) == 2 and p.head == other[:len(packet(b"\x01", 1) + packet(column_definition(b"id"), 2)) + 9]
     assert p.skim(ok(1)) == 0 and p.skim(ok(300)) == 0
+    wide = [b"id", b"f" * 300]  # a column definition over 255 bytes: its length's second byte counts
+    data = result_set(wide, [[b"1", b"x"], [b"2", b"y"]])
+    assert SphinxQL().skim(data) == 2 == _parsed(data)[0].rows and _pymysql_reading(data)[0] == wide
 
 
 def test_skim_hands_anything_but_one_whole_reply_to_the_parser():

@@ -521,3 +521,60 @@ def test_a_postgresql_url_naming_a_role_the_server_lacks_says_so_not_the_passwor
     assert told.value.exit_code == 1 and "the server has no role 'nosuchrole' (role \"nosuchrole\" does not exist)" \
         in line, line
     assert 'CREATE ROLE "nosuchrole" LOGIN' in line and "password" not in line.split(" (")[0] and "pw@" not in line, line
+
+
+@pytest.mark.parametrize("store", ["postgresql", "mariadb"])
+def test_the_version_and_the_server_pid_are_what_the_server_says_of_itself(request, store):
+    import psutil
+
+    url = request.getfixturevalue(store).url
+    s = registry.for_url(url)
+    if store == "postgresql":  # server_version_num: major * 10000 + minor (PostgreSQL 10 on)
+        num = int(cli_rows(store, url, "SHOW server_version_num")[0][0])
+        assert s.describe(url).version == f"{num // 10000}.{num % 10000}"
+        assert s.stall_cause(url) is None  # no synchronous standby named: no commit waits for one
+    else:  # VERSION(): 10.11.6-MariaDB-0+deb12u1, cut by the server itself
+        assert s.describe(url).version == cli_rows(store, url, "SELECT SUBSTRING_INDEX(VERSION(), '-', 1)")[0][0]
+    pid = s.reported_pid(url)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    assert pid is not None and any(c.laddr.port == port and c.status == psutil.CONN_LISTEN
+                                   for c in psutil.Process(pid).net_connections("inet"))
+
+
+def test_a_postgresql_chain_of_quick_reads_longer_than_the_timeout_never_times_out(postgresql):
+    # (the SQL chain of PostgreSQL's and MariaDB's wire bindings: sql/chain.py)
+    from tests.fixtures.bindings import chain_outlasting_the_timeout
+
+    (done, failed), statuses = chain_outlasting_the_timeout(postgresql.url)
+    assert failed == 0 and statuses == {Status.NOT_FOUND: done} and done > 100
+
+
+def test_a_mariadb_chain_reads_the_one_field_asked_or_the_whole_record_as_the_servers_bytes_sent_say(mariadb):
+    # 40 chained reads of a record of 10 × 100-byte fields: the server sends less than a record per read of
+    # field2, more than one per read of all fields (Bytes_sent, over the two runs alone)
+    import time
+
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mariadb.session import query
+    from ycsbctl.workload.core import READ
+
+    url, key, n = mariadb.url, f"user{uuid.uuid4().hex[:12]}".encode(), 40
+    names = [b"field%d" % i for i in range(10)]
+
+    def sent() -> int:
+        return int(query(url, "SHOW GLOBAL STATUS LIKE 'Bytes\\_sent'", 5.0)[0][1])
+
+    async def go(bs):
+        assert await bs[0].insert("usertable", key, field_values()) is Status.OK
+        per_read = []
+        for rf in (2, -1):  # field2, then all fields
+            ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(x,) for x in names],
+                               values=lambda f: [], ack=None, deadline_ns=time.perf_counter_ns() + 10**11,
+                               stop_on_error=False)
+            before = await asyncio.to_thread(sent)
+            assert await bs[0].chain(ctx, ([READ] * n, [key] * n, [0] * n, [rf] * n, [-1] * n), 0, n) == (n, 0)
+            per_read.append((await asyncio.to_thread(sent) - before) / n)
+        return per_read
+
+    one, whole = run_bindings(go, url)
+    assert one < 1000 < whole

@@ -5,7 +5,11 @@ names."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -139,3 +143,73 @@ def test_ycsbs_memcached_binding_is_given_the_host_port_and_timeout_in_ms():
         "memcached", {"memcached.hosts": "10.0.0.2:11311", "memcached.opTimeoutMillis": "2500"})
     with pytest.raises(UserError, match="IPv4 addresses and host names only"):
         store.ycsb_binding("memcached://[::1]:11211", 1.0)
+
+
+@pytest.mark.parametrize(("properties", "index"), [
+    ({}, "es.ycsb"), ({"es.index.key": ""}, "es.ycsb"), ({"es.index.key": "mine"}, "mine")])
+def test_elasticsearchs_index_is_es_index_key_as_in_ycsbs_binding_and_es_ycsb_when_unset_or_empty(properties, index):
+    from ycsbctl.stores.elasticsearch.store import _index
+
+    assert _index(properties) == index
+
+
+def test_sqlite_names_the_other_processes_holding_its_file_or_its_wal_and_not_ours(tmp_path):
+    import os
+    import sys
+
+    from ycsbctl.stores.sqlite.store import holders
+
+    files = [tmp_path / "ycsb.db", tmp_path / "ycsb.db-wal", tmp_path / "other.db"]
+    for f in files:
+        f.write_bytes(b"")
+    code = "import sys, time; f = open(sys.argv[1]); print('open', flush=True); time.sleep(30)"
+    kids = [subprocess.Popen([sys.executable, "-c", code, str(f)], stdout=subprocess.PIPE, text=True) for f in files]
+    try:
+        with open(files[0]):  # this process holds the file too: not listed
+            assert all(k.stdout is not None and k.stdout.readline() == "open\n" for k in kids)
+            got = holders(str(files[0]), {os.getpid()})
+    finally:
+        for k in kids:
+            k.kill()
+            k.wait()
+    assert sorted(pid for pid, _ in got) == sorted(k.pid for k in kids[:2])  # the file's and its WAL's, not other.db's
+    assert all(name.startswith("python") for _, name in got)
+
+
+def test_sqlites_own_writers_taking_turns_are_named_from_two_writing_processes_on():
+    sqlite = registry.get("sqlite")
+    said = sqlite.own_lock_wait("sqlite:///tmp/x.db", 2, 1)
+    assert said is not None and said.startswith("the engine's 2 worker processes all write to the file")
+    assert sqlite.own_lock_wait("sqlite:///tmp/x.db", 1, 100) is None  # one writer waits for no one
+    assert sqlite.own_lock_wait("sqlite:///tmp/x.db", 4, 0) is None  # readers only: no write lock
+
+
+def test_sqlite_says_which_other_process_holds_its_file_and_how_many_more(tmp_path):
+    # two processes outside ours (started through a shell that leaves them to init) hold the file
+    import sys
+
+    db = tmp_path / "ycsb.db"
+    db.write_bytes(b"")
+    url = f"sqlite://{db}"
+    sqlite = registry.get("sqlite")
+    assert sqlite.pause_cause(url) is None
+    code = "import sys, time; f = open(sys.argv[1]); open(sys.argv[1] + '.' + sys.argv[2], 'w').close(); time.sleep(30)"
+    pids = [int(subprocess.run(["sh", "-c", f'"{sys.executable}" -c "{code}" {db} {i} >/dev/null 2>&1 & echo $!'],
+                               capture_output=True, text=True, check=True).stdout) for i in range(2)]
+    try:
+        for i in range(2):
+            for _ in range(200):
+                if (tmp_path / f"ycsb.db.{i}").exists():
+                    break
+                time.sleep(0.01)
+        said = sqlite.pause_cause(url)
+        os.kill(pids[1], signal.SIGKILL)
+        while os.path.exists(f"/proc/{pids[1]}/fd/0"):  # its files closed (a zombie has none left)
+            time.sleep(0.01)
+        alone = sqlite.pause_cause(url)
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert said is not None and any(f"pid {pid} and 1 more)" in said for pid in pids)
+    assert alone is not None and f"pid {pids[0]}): SQLite waits" in alone

@@ -16,8 +16,9 @@ from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.stores import registry
-from ycsbctl.stores.binding import Status
+from ycsbctl.stores.binding import ChainContext, Status
 from ycsbctl.stores.tarantool.stats import TarantoolStatSampler
+from ycsbctl.workload.core import UPDATE
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.truth
@@ -34,13 +35,18 @@ def test_a_record_is_one_tuple_of_ycsbs_layout_read_back_by_tarantools_own_clien
     registry.for_url(url).clear(url, "usertable")
     values = field_values()
 
+    names = [b"field%d" % i for i in range(10)]
+    ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names],
+                       values=lambda f: [b"y" * 5], ack=None, deadline_ns=2**63 - 1, stop_on_error=False)
+
     async def write(bs):
         return [await bs[0].insert("usertable", b"user1", values),
-                await bs[0].update("usertable", b"user1", [(b"field3", b"x" * 7)])]
+                await bs[0].update("usertable", b"user1", [(b"field3", b"x" * 7)]),
+                await bs[0].chain(ctx, ([UPDATE], [b"user1"], [1], [-1], [4]), 0, 1)]  # field4, chained
 
-    assert run_bindings(write, url) == [Status.OK, Status.OK]
+    assert run_bindings(write, url) == [Status.OK, Status.OK, (1, 0)]
     tup = json.loads(tarantool_console(url, "print(require('json').encode(c.space.ycsb:get('user1')))"))
-    expected = dict(values) | {b"field3": b"x" * 7}
+    expected = dict(values) | {b"field3": b"x" * 7, b"field4": b"y" * 5}
     # [key, name, value, …] in the workload's field order, the update in place
     assert tup == ["user1", *[s.decode() for n in sorted(expected, key=lambda n: int(n[5:])) for s in (n, expected[n])]]
     assert tarantool_console(url, "print(c.space.ycsb.index.primary.parts[1].type, c.space.ycsb.id)") == "string\t1024"

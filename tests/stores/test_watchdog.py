@@ -59,3 +59,35 @@ def test_a_stuck_request_is_expired_after_the_timeout_and_a_moving_one_never():
     assert stuck.expired_at is not None and stuck.expired_at - t0 >= TIMEOUT_S * 7 / 8
     assert stuck.expired_on == 8  # one look every timeout/8: expired at the eighth, however late each came
     assert moving.expired_at is None and renewed.expired_at is None
+
+
+class Closing:
+    """A binding (or a shared pool) that says whether it was closed; one may fail to close."""
+
+    def __init__(self, fails: bool = False) -> None:
+        self.closed = False
+        self.fails = fails
+
+    async def close(self) -> None:
+        self.closed = True
+        if self.fails:
+            raise OSError("the connection was already gone")
+
+
+def test_close_cancels_the_watchdog_and_closes_every_binding_and_the_shared_pool():
+    from ycsbctl.stores.binding_set import BindingSet
+
+    async def main() -> tuple[bool, BindingSet, BindingSet]:
+        with_dog = BindingSet([Closing(fails=True), Closing()], shared=Closing())  # type: ignore[list-item]
+        with_dog.watchdog = asyncio.get_running_loop().create_task(watchdog([], TIMEOUT_S))
+        await with_dog.close()
+        await asyncio.sleep(0)  # the cancellation lands at the task's next step
+        bare = BindingSet([Closing()])  # type: ignore[list-item]
+        await bare.close()  # no watchdog, nothing shared: nothing to cancel
+        return with_dog.watchdog.cancelled(), with_dog, bare
+
+    cancelled, with_dog, bare = asyncio.run(main())
+    assert cancelled
+    assert [b.closed for b in with_dog.bindings] == [True, True]  # a failing close does not stop the next
+    assert with_dog.shared.closed  # type: ignore[attr-defined]
+    assert bare.bindings[0].closed  # type: ignore[attr-defined]

@@ -30,9 +30,8 @@ def parse(buf: bytes, kind: type[R]) -> tuple[R | None, int]:
     headers = buf[:head].lower()
     pos = head + 4
     if b"transfer-encoding: chunked" not in headers:
-        at = headers.find(b"content-length:")
-        eol = headers.find(b"\r\n", at)
-        n = int(headers[at + 15:eol if eol > 0 else head]) if at >= 0 else 0
+        _, found, rest = headers.partition(b"content-length:")
+        n = int(rest.partition(b"\r\n")[0]) if found else 0  # the value, up to the header's end (if another follows)
         if len(buf) < pos + n:
             return None, 0
         return kind(status, buf[pos:pos + n]), pos + n

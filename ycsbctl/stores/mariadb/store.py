@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
-from ycsbctl.stores.sql.protocol import SqlProtocol, no_database
+from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only
 
 ER_BAD_DB = 1049  # "Unknown database '…'": the server answered, the URL names a database it does not have
 
@@ -128,7 +128,7 @@ class MariaProtocol(SqlProtocol):
         """The server's PID, from its pid file (a server on this host)."""
         from ycsbctl.stores.mariadb.session import query
 
-        path = query(url, "SELECT @@pid_file", 5.0)[0][0]
+        path = only(query(url, "SELECT @@pid_file", 5.0))
         try:
             with open(path) as f:
                 return int(f.readline().strip())

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
-from ycsbctl.stores.sql.protocol import SqlProtocol, no_database
+from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -125,7 +125,7 @@ class PostgresProtocol(SqlProtocol):
     def table_exists(self, url: str, table: str) -> bool:
         from ycsbctl.stores.postgresql.session import query
 
-        return query(url, "SELECT to_regclass($1) IS NOT NULL", 5.0, table)[0][0]
+        return only(query(url, "SELECT to_regclass($1) IS NOT NULL", 5.0, table))
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
         from ycsbctl.stores.postgresql.wire import UNTRUSTED_FIX
@@ -156,7 +156,7 @@ class PostgresProtocol(SqlProtocol):
         from ycsbctl.stores.postgresql.session import PgSession
 
         with PgSession(url, 5.0) as s:
-            version = str(s.fetch("SHOW server_version")[0][0]).split()[0]
+            version = str(only(s.fetch("SHOW server_version"))).split()[0]
             settings = dict(s.fetch("SELECT name, setting FROM pg_settings"))
             # what the server itself says of this connection (the same URL as the engine's clients)
             ssl_row = s.fetch("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
@@ -178,7 +178,7 @@ class PostgresProtocol(SqlProtocol):
         from ycsbctl.stores.postgresql.session import PgSession
 
         with PgSession(url, 5.0) as session:  # the backend lives as long as its connection: ask while it is open
-            backend = int(session.fetch("SELECT pg_backend_pid()")[0][0])
+            backend = int(only(session.fetch("SELECT pg_backend_pid()")))
             try:
                 return psutil.Process(backend).ppid() or None
             except psutil.Error:
@@ -191,9 +191,9 @@ class PostgresProtocol(SqlProtocol):
         from ycsbctl.stores.postgresql.session import PgSession
 
         with PgSession(url, 5.0) as s:
-            names = str(s.fetch("SHOW synchronous_standby_names")[0][0])
-            commit = str(s.fetch("SHOW synchronous_commit")[0][0])
-            syncs = int(s.fetch("SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')")[0][0])
+            names = str(only(s.fetch("SHOW synchronous_standby_names")))
+            commit = str(only(s.fetch("SHOW synchronous_commit")))
+            syncs = int(only(s.fetch("SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')")))
         if not names or commit not in ("on", "remote_write", "remote_apply") or syncs:
             return None
         return (f"the primary's commits wait for a synchronous standby (synchronous_standby_names = '{names}', "
@@ -221,7 +221,7 @@ class PostgresProtocol(SqlProtocol):
 
         with PgSession(url, 5.0) as s:  # every table's: YCSB's usertable, or a workload plug-in's (media-items)
             size = database_bytes(s)
-            rows = int(s.fetch("SELECT COUNT(*) FROM usertable")[0][0]) if relation_bytes(s, "usertable") is not None else 0
+            rows = int(only(s.fetch("SELECT COUNT(*) FROM usertable"))) if relation_bytes(s, "usertable") is not None else 0
         return Reading(size, None, rows, {"data_size_bytes": size})
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:

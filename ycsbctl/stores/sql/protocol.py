@@ -25,6 +25,14 @@ def no_database(url: str, said: object) -> UserError:
                      fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL", exit_code=1)
 
 
+def only(rows: Sequence[Sequence[Any]]) -> Any:
+    """The one value of an answer of one row and one column (``SHOW x``, ``SELECT count(*) ...``); a
+    ValueError when the answer has any other shape (never a value taken from the wrong row)."""
+    (row,) = rows
+    (value,) = row
+    return value
+
+
 class SqlProtocol(ServerProtocol):
     """A store of YCSB's jdbc layout. Subclasses answer :meth:`query` (one statement on a short-lived
     admin connection of their own, never the engine's) and the JDBC facts YCSB's binding needs."""
@@ -71,4 +79,4 @@ class SqlProtocol(ServerProtocol):
         """Rows in ``table`` (0 when there is none yet)."""
         if not self.table_exists(url, table):
             return 0
-        return int(self.query(url, f"SELECT COUNT(*) FROM {identifier(table, 'table')}", 5.0)[0][0])
+        return int(only(self.query(url, f"SELECT COUNT(*) FROM {identifier(table, 'table')}", 5.0)))

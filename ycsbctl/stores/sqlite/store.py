@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
-from ycsbctl.stores.sql.protocol import SqlProtocol
+from ycsbctl.stores.sql.protocol import SqlProtocol, only
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -58,9 +58,9 @@ def file_system(path: str) -> str:
     try:
         with open("/proc/mounts") as f:
             for line in f:
-                parts = line.split()
-                if len(parts) > 2 and path.startswith(parts[1].rstrip("/") + "/") and len(parts[1]) > len(best):
-                    best, kind = parts[1], parts[2]
+                _, point, fs, *_ = line.split()  # device, mount point, type, options … (fstab(5))
+                if path.startswith(point.rstrip("/") + "/") and len(point) > len(best):
+                    best, kind = point, fs
     except OSError:
         return ""
     return kind
@@ -145,8 +145,8 @@ class SqliteProtocol(SqlProtocol):
                 "database lock, SQLite's serialised writes, not a stopped load generator)")
 
     def reading(self, url: str) -> Reading:
-        rows = self.query(url, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()", 5.0)
-        size = float(rows[0][0])
+        size = float(only(self.query(url, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+                                     5.0)))
         return Reading(size, None, self.count(url, "usertable"), {"data_size_bytes": size})
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
