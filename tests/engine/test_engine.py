@@ -88,6 +88,39 @@ def test_operationcount_is_split_over_threads_as_ycsb_does():
     assert sum(r.ops[op].returns.get("OK", 0) for op in ("READ", "UPDATE") if op in r.ops) == 1001
 
 
+def test_a_ctrl_c_while_the_workers_start_stops_every_one_of_them(monkeypatch):
+    """Ctrl-C between two workers' starts (the first forked, the second asked for): the interrupt comes once both
+    have started, the phase ends interrupted, and no worker is left running (one left held the terminal's pipes,
+    and `ycsbctl run` never ended for its caller)."""
+    import multiprocessing.process
+    import os
+    import signal
+
+    import psutil
+
+    started: list[int] = []
+    start = multiprocessing.process.BaseProcess.start
+
+    def start_then_interrupt(self) -> None:
+        start(self)
+        started.append(self.pid)
+        if len(started) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", start_then_interrupt)
+    spec = PhaseSpec("run", "basic://", _props(operationcount=10**9), threads=2, processes=2)
+    escaped = False
+    try:
+        r = PhaseRunner(spec).run()
+    except KeyboardInterrupt:  # raised inside the starts: the workers started so far were left behind
+        escaped = True
+    alive = [pid for pid in started if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not escaped and not alive, (escaped, alive)
+    assert len(started) == 2 and r.status == "interrupted"
+
+
 def test_every_client_thread_holds_its_own_connection(redis_server, rds):
     _load(redis_server.url, 200)
     before = _settled_clients(rds, 1)  # this test's own connection

@@ -348,10 +348,14 @@ def test_the_rss_of_a_target_of_several_processes_is_all_of_theirs_and_no_record
 
     procs = [subprocess.Popen(["sleep", "30"]) for _ in range(2)]
     try:
+        # a sleep still starting (its exec, its libraries loading) grows: read it once it sleeps
+        wait_until(lambda: all(psutil.Process(p.pid).status() == psutil.STATUS_SLEEPING
+                               and psutil.Process(p.pid).name() == "sleep" for p in procs), 10, "both sleeps sleeping")
         ep = Endpoint(target="t", protocol="redis", url="redis://127.0.0.1:1/0", backend="external",
                       processes=[{"pid": p.pid} for p in procs])
+        before = sum(psutil.Process(p.pid).memory_info().rss for p in procs)
         rss, source = _rss(ep, 7.0)
-        assert source == "process" and rss == sum(psutil.Process(p.pid).memory_info().rss for p in procs)
+        assert source == "process" and rss == before == sum(psutil.Process(p.pid).memory_info().rss for p in procs)
         assert _rss(Endpoint(target="t", protocol="redis", url="redis://127.0.0.1:1/0", backend="external"), 7.0) == \
             (7.0, "db")  # nothing of ours to read: what the server says
     finally:

@@ -28,6 +28,7 @@ from ycsbctl.engine.start import StartSignal
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.errors import UserError
+from ycsbctl.processes import deferred_signals
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
@@ -141,12 +142,14 @@ class PhaseRunner:
             ctx.Process(target=worker_main, args=(pl, acked, stop_flag, start_event, t_start, out), daemon=True)
             for pl in plans
         ]
-        with started_with_worker_environment():
-            for p in procs:
-                p.start()
         c = Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress, self.names)
         watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
         try:
+            # a Ctrl-C inside a start (the fork server forked, the pid not yet kept) left a worker nobody stopped,
+            # holding the terminal's pipes: it comes once every worker asked for has started, and stops them all
+            with started_with_worker_environment(), deferred_signals():
+                for p in procs:
+                    p.start()
             # 1. every worker connects its clients, then all start at once
             ready_s = READY_TIMEOUT_S + self.workload.prepare_s  # a plug-in's prepare (an index build) comes first
             deadline = time.monotonic() + ready_s
@@ -205,6 +208,8 @@ class PhaseRunner:
             stop_flag.value = 1
             start_event.set()
             for p in procs:
+                if p.pid is None:  # never started (a start that raised)
+                    continue
                 p.join(timeout=10)
                 if p.is_alive():
                     p.terminate()
