@@ -230,3 +230,19 @@ def test_a_mongodb_url_at_tarantool_is_not_called_silent(tarantool):
     assert line.startswith(f"{url}: something answers there, but not as a mongodb server (ConnectionError: not a "
                            "MongoDB server: its reply to our ping is not the MongoDB wire protocol's (Got response id"), line
     assert "silent" not in line
+
+
+def test_a_mongodb_url_where_nothing_listens_is_not_called_another_kind_of_server():
+    """Only a reply that is no MongoDB reply makes "not a MongoDB server": nothing listening at the port is pymongo's
+    own error, which the probe says as "does not answer"."""
+    from pymongo.errors import PyMongoError
+
+    from ycsbctl.stores import registry
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed when the block ends: nothing listens there
+    url = f"mongodb://127.0.0.1:{port}/ycsb"
+    with pytest.raises(PyMongoError) as failed:
+        registry.for_url(url).ping(url, 0.3)
+    assert "not a MongoDB server" not in str(failed.value)
