@@ -578,3 +578,21 @@ def test_a_mariadb_chain_reads_the_one_field_asked_or_the_whole_record_as_the_se
 
     one, whole = run_bindings(go, url)
     assert one < 1000 < whole
+
+
+@pytest.mark.parametrize("store", ["postgresql", "mariadb"])
+def test_the_count_of_a_table_not_made_yet_is_0_and_of_a_made_one_its_rows_as_the_server_counts(request, store):
+    """What a load's short-dataset check and the footprint read before the first load: no table is 0 records, and
+    a table of 3 rows is 3, as the server's own client counts them."""
+    from ycsbctl.stores.registry import for_url
+
+    url = request.getfixturevalue(store).url
+    proto = for_url(url)
+    table = f"count_check_{store}"
+    assert proto.count(url, table) == 0
+    proto.query(url, f"CREATE TABLE {table} (k INT)", 5.0)
+    try:
+        proto.query(url, f"INSERT INTO {table} VALUES (1), (2), (3)", 5.0)
+        assert proto.count(url, table) == 3 == len(cli_rows(store, url, f"SELECT k FROM {table}"))
+    finally:
+        proto.query(url, f"DROP TABLE {table}", 5.0)
