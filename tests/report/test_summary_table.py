@@ -21,6 +21,14 @@ def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_fai
     header = next(line for line in text.splitlines() if "threads" in line and "status" in line)
     assert "NOT_FOUND" in header and "timeouts" in header
     assert f"mongodb 32 threads: failed — {FAILED_ERROR}" in text
+    # a point never run counted no NOT_FOUND and no timeout: its cells are blank, not 0
+    cells = [c.strip() for c in next(line for line in text.splitlines() if "dragonfly" in line and "skipped" in line
+                                     and line.lstrip("│ ").startswith("8 ")).split("│")]
+    names = [c.strip() for c in header.split("┃")]
+    assert (cells[names.index("NOT_FOUND")], cells[names.index("timeouts")]) == ("—", "—"), cells
+    mongo8 = [c.strip() for c in next(line for line in text.splitlines() if "│ mongodb" in line
+                                      and line.lstrip("│ ").startswith("8 ")).split("│")]
+    assert (mongo8[names.index("NOT_FOUND")], mongo8[names.index("timeouts")]) == ("4", "0"), mongo8
 
 
 def test_the_console_shows_each_points_interval_and_says_what_its_warning_means(tmp_path):
