@@ -107,3 +107,21 @@ def test_children_are_listed_at_the_first_read_and_then_every_third_and_the_why_
     from ycsbctl.telemetry.why import _pct
 
     assert (_pct("n/a"), _pct(None), _pct([1]), _pct("12.5")) == (0.0, 0.0, 0.0, 12.5)
+
+
+def test_a_quota_group_with_no_period_elapsed_since_the_last_read_was_held_back_in_none(tmp_path):
+    """``throttled_pct`` is the share of the kernel's quota periods in which it held the processes back: between two
+    reads where no period elapsed (the counters did not move) that is 0 %, not a division by zero, and where 4 of 8
+    elapsed periods were throttled, 50 %. The group's ``cpu.stat`` is written here as the kernel lays it out."""
+    import os
+
+    from ycsbctl.telemetry.process import ProcessSampler
+
+    stat = tmp_path / "cpu.stat"
+    stat.write_text("usage_usec 100\nnr_periods 10\nnr_throttled 3\nthrottled_usec 900\n")
+    s = ProcessSampler(os.getpid(), interval_s=0.1)
+    s.prime()
+    s._group, s._throttle = tmp_path, (10, 3)  # the group the quota pid's cgroup would be
+    assert s.sample()["throttled_pct"] == 0.0
+    stat.write_text("usage_usec 200\nnr_periods 18\nnr_throttled 7\nthrottled_usec 1800\n")
+    assert s.sample()["throttled_pct"] == 50.0
