@@ -60,3 +60,16 @@ def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_postgresql
     assert select == (Status.OK, truth, 0) and truth == [(1, "z"), (2, "z")]
     assert with_query == (Status.OK, [(2,)], 0)
     assert bad == (Status.ERROR, [], 0) and b.last_error.startswith("PostgreSQL: UndefinedColumnError: column \"nope\"")
+
+
+def test_a_connection_refused_says_the_systems_words_not_a_timeout():
+    """Nothing listens at the port: the line is the system's refusal, never "no answer (timed out)", which is only
+    for an error without words of its own."""
+    import pytest
+
+    b = PgBinding(f"postgresql://ycsb@127.0.0.1:{free_port()}/ycsb", 1.0)
+    with pytest.raises(ConnectionLost) as lost:
+        asyncio.run(b.connect())
+    said = str(lost.value)
+    assert said.startswith("cannot reach the PostgreSQL server: ") and "timed out" not in said, said
+    assert "refused" in said.lower() or "connect call failed" in said.lower(), said
