@@ -89,3 +89,14 @@ def test_the_note_says_what_the_figures_are_true_of_and_when():
     assert replicas_lost_note(["a:1"], ["a:1"], True, frame, 100.0) is None
     assert replicas_lost_note(["a:1"], None, True, frame, 100.0) is None  # the primary could not be asked after
     assert replicas_lost_note([], [], True, frame, 100.0) is None
+
+
+def test_when_the_first_replica_went_is_the_first_sample_counting_fewer_from_the_points_start():
+    """0.3 s after the point's operations began is 0.3 s (not rounded up to a second); a sample before the start
+    already counting fewer is 0 s; no sample counting fewer is unknown."""
+    from ycsbctl.telemetry.replicas_lost import first_drop_s
+
+    frame = pd.DataFrame({"t_mono": [100.3, 101.3], "source": ["postgresql"] * 2, "replicas": [1.0, 1.0]})
+    assert first_drop_s(frame, 2, 100.0) == pytest.approx(0.3)
+    assert first_drop_s(frame, 2, 100.5) == 0.0
+    assert first_drop_s(frame, 1, 100.0) is None
