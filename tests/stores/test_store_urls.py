@@ -213,3 +213,18 @@ def test_sqlite_says_which_other_process_holds_its_file_and_how_many_more(tmp_pa
                 os.kill(pid, signal.SIGKILL)
     assert said is not None and any(f"pid {pid} and 1 more)" in said for pid in pids)
     assert alone is not None and f"pid {pids[0]}): SQLite waits" in alone
+
+
+def test_redis_password_and_tls_properties_make_the_url_every_client_connects_with():
+    """As YCSB's redis binding reads them: ``-p redis.password`` goes into a URL that has none (quoted), never over
+    the URL's own; ``-p redis.tls=true`` makes ``redis://`` ``rediss://``; with neither the URL is unchanged."""
+    from ycsbctl.workload.properties import Properties
+
+    proto = registry.for_url("redis://127.0.0.1:6379/0")
+    assert proto.url_with_properties("redis://127.0.0.1:6379/0", Properties({})) == "redis://127.0.0.1:6379/0"
+    assert proto.url_with_properties("redis://127.0.0.1:6379/0", Properties({"redis.password": "p@ss w"})) == \
+        "redis://:p%40ss%20w@127.0.0.1:6379/0"
+    assert proto.url_with_properties("redis://u:mine@127.0.0.1:6379/0", Properties({"redis.password": "other"})) == \
+        "redis://u:mine@127.0.0.1:6379/0"
+    assert proto.url_with_properties("redis://127.0.0.1:6379/0", Properties({"redis.tls": "true", "redis.password": "x"})) \
+        == "rediss://:x@127.0.0.1:6379/0"
