@@ -243,3 +243,19 @@ def test_mixed_columns_become_what_parquet_stores_numbers_booleans_or_text():
     assert str(out["b"].dtype) == "boolean" and out["b"].tolist() == [True, pd.NA, False]
     assert out["t"].tolist()[:2] == ["a", '{"k": 1}'] and pd.isna(out["t"][2]) and out["f"].tolist() == [0.5, 1.5, 2.5]
     assert df["n"].dtype == object  # the caller's frame is left as it was
+
+
+def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_says():
+    """The README: a cell's drift is read from four rounds or more. Four rounds falling 2 % a round: the total change
+    is the least-squares line of the logs (numpy's polyfit) over first to last, and three rounds read none."""
+    import math
+
+    import numpy as np
+
+    from ycsbctl.results.stats import drift
+
+    values = {1: 100.0, 2: 98.0, 3: 96.5, 4: 94.0}
+    slope = np.polyfit(list(values), np.log(list(values.values())), 1)[0]
+    d = drift(values)
+    assert d is not None and math.isclose(d.change, math.expm1(slope * 3), rel_tol=1e-9), d
+    assert drift({r: v for r, v in values.items() if r < 4}) is None
