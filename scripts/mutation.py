@@ -317,6 +317,12 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
+        "ss -tin's connection lines have five fields or more (state, two queues, two addresses): no line ss writes "
+        "has exactly two",
+    "ycsbctl/stores/tarantool/binding.py: return st, iproto.record_fields(r.tuples()[0], set(fields) if fields else None) | 0 -> -1":
+        "a read by the primary key answers one tuple at most (an empty answer is NOT_FOUND before this line): its "
+        "first is its last",
     "ycsbctl/stores/binding_set.py: step = max(timeout_s / 8, 0.005) | 0.005 -> 0.00505":
         "the watchdog's look-again floor, for timeouts under 40 ms only: a request is expired within a step of its "
         "timeout either way (the ±12 % its docstring states), which 50 µs more does not change",
