@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
-from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only
+from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only, server_lacks
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -42,7 +42,6 @@ def _not_postgresql(url: str, timeout_s: float) -> str | None:
     """What a server at ``url`` answered PostgreSQL's opening request with, when it is not PostgreSQL's one-byte
     answer (``S`` or ``N``) — another kind of server, or one that greeted first; None when it is (or cannot be asked)."""
     import socket
-    from urllib.parse import urlsplit
 
     u = urlsplit(url)
     try:
@@ -142,14 +141,8 @@ class PostgresProtocol(SqlProtocol):
             if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:  # a PostgreSQL server, without the URL's database
                 raise no_database(url, exc) from None
             if getattr(exc, "sqlstate", None) == INVALID_AUTHORIZATION and "does not exist" in str(exc):
-                from urllib.parse import urlsplit
-
-                from ycsbctl.urls import redact_url
-
                 role = urlsplit(url).username or ""
-                raise UserError(f"{redact_url(url)}: the server has no role {role!r} ({exc})",
-                                fix=f"create it (CREATE ROLE \"{role}\" LOGIN PASSWORD '…'), or name a role it has in "
-                                    "the URL", exit_code=1) from None
+                raise server_lacks(url, "role", role, exc, f"CREATE ROLE \"{role}\" LOGIN PASSWORD '…'") from None
             raise
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:

@@ -42,7 +42,7 @@ def replication(info: dict[str, Any]) -> dict[str, float | None]:
     """A primary's replicas as its ``INFO replication`` says: ``replicas`` online, and
     ``repl_lag_bytes`` — how far the slowest one is behind (``master_repl_offset`` − its ``offset``,
     bytes of the replication stream); None where the server has no replica."""
-    online = [v for k, v in info.items() if k.startswith("slave") and k[5:].isdigit() and isinstance(v, dict)]
+    online = _listed_replicas(info)
     top = num(info.get("master_repl_offset"))
     if not online or top is None:
         return {"replicas": None, "repl_lag_bytes": None}
@@ -50,10 +50,14 @@ def replication(info: dict[str, Any]) -> dict[str, float | None]:
     return {"replicas": float(sum(1 for v in online if v.get("state") == "online")), "repl_lag_bytes": max(lags)}
 
 
+def _listed_replicas(info: dict[str, Any]) -> list[dict[str, Any]]:
+    """The replicas ``INFO replication`` lists (``slave0:ip=…,port=…,state=online,offset=…``), in its order."""
+    return [v for k, v in sorted(info.items()) if k.startswith("slave") and k[5:].isdigit() and isinstance(v, dict)]
+
+
 def online_replicas(info: dict[str, Any]) -> list[str]:
-    """The replicas ``INFO replication`` lists online (``slave0:ip=…,port=…,state=online``), as ``ip:port``."""
-    return [f"{v.get('ip')}:{v.get('port')}" for k, v in sorted(info.items())
-            if k.startswith("slave") and k[5:].isdigit() and isinstance(v, dict) and v.get("state") == "online"]
+    """The replicas ``INFO replication`` lists online, as ``ip:port``."""
+    return [f"{v.get('ip')}:{v.get('port')}" for v in _listed_replicas(info) if v.get("state") == "online"]
 
 
 def counters(info: dict[str, Any]) -> dict[str, float | None]:

@@ -14,15 +14,21 @@ if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
 
 
-def no_database(url: str, said: object) -> UserError:
-    """The one line for a server that answered but has not the database ``url`` names (``said``: its own words)."""
-    from urllib.parse import urlsplit
-
+def server_lacks(url: str, what: str, name: str, said: object, create: str) -> UserError:
+    """The one line for a server that answered but has not the ``what`` (database, role) named ``name`` that
+    ``url`` names (``said``: its own words), and the statement that creates it."""
     from ycsbctl.urls import redact_url
 
+    return UserError(f"{redact_url(url)}: the server has no {what} {name!r} ({said})",
+                     fix=f"create it ({create}), or name a {what} it has in the URL", exit_code=1)
+
+
+def no_database(url: str, said: object) -> UserError:
+    """:func:`server_lacks` of the database ``url`` names."""
+    from urllib.parse import urlsplit
+
     db = urlsplit(url).path.strip("/")
-    return UserError(f"{redact_url(url)}: the server has no database {db!r} ({said})",
-                     fix=f"create it (CREATE DATABASE {db}), or name a database it has in the URL", exit_code=1)
+    return server_lacks(url, "database", db, said, f"CREATE DATABASE {db}")
 
 
 def only(rows: Sequence[Sequence[Any]]) -> Any:
