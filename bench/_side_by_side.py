@@ -5,6 +5,7 @@ medians of ops/s and client CPU µs/op per path (``bench memcached_client``, ``b
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -45,13 +46,14 @@ def pairs(urls: dict[str, str], names: tuple[str, ...], records: int, threads: i
 
 
 def compare(doc: str, names: tuple[str, str], labels: tuple[str, str], max_ratio: float, goal: str,
-            experiment_id: str) -> int:
+            experiment_id: str, reference: Callable[[dict[str, str], list[int], int], list[str]] | None = None) -> int:
     """A whole side-by-side bench: its options (``--records``, ``--duration``, ``--threads``, ``--rounds``),
     the two catalogue targets ``names`` started on loopback and loaded, pairs of points at each thread
     count, then a table of ops/s and client µs/op per path (``labels``), their ratio (of the medians;
     in brackets the paired 95 % interval of the per-round ratios, from 2 rounds on) and the load
     average; exit status 1 unless ``names[0]``'s µs/op ÷ ``names[1]``'s ≤ ``max_ratio`` at every thread
-    count (``goal`` says it in words)."""
+    count (``goal`` says it in words). ``reference(urls, threads, rounds)``, when given, measures the same two
+    servers another way (another client) while they run, and its lines are printed under the table."""
     import argparse
     import os
 
@@ -76,6 +78,7 @@ def compare(doc: str, names: tuple[str, str], labels: tuple[str, str], max_ratio
             rows.append((t, med[a], med[b], os.getloadavg()[0], c.low, c.high))
             print(f"  {t} threads: {labels[0]} {med[a][0]:,.0f} ops/s {med[a][1]:.1f} µs/op; "
                   f"{labels[1]} {med[b][0]:,.0f} ops/s {med[b][1]:.1f} µs/op", flush=True)
+        beside = reference(urls, threads, args.rounds) if reference else []
     heads = [f"{labels[0]} ops/s", f"{labels[1]} ops/s", f"{labels[0]} µs/op", f"{labels[1]} µs/op"]
     widths = [max(10, len(h)) for h in heads]
     print(f"\n{'threads':>7} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths))
@@ -86,5 +89,7 @@ def compare(doc: str, names: tuple[str, str], labels: tuple[str, str], max_ratio
         print(f"{t:7d} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths)) + f" {au / bu:6.2f} {span:>14} {load1:6.2f}")
     worst = max(au / bu for _, (_, au), (_, bu), *_ in rows)
     met = worst <= max_ratio
+    for line in beside:
+        print(line)
     print(f"\n  [{'met' if met else 'NOT met'}] {goal} ≤ {max_ratio:g}× at every thread count: worst {worst:.2f}×")
     return 0 if met else 1
