@@ -136,7 +136,7 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
         assert min(c["ci_low"] for c in tp) >= 0.95
 
 
-def test_a_database_that_holds_keys_a_store_without_a_reference_and_tls_are_refused_in_one_line(redis_server):
+def test_a_database_that_holds_keys_a_store_without_a_reference_and_a_unix_socket_are_refused_in_one_line(redis_server):
     url = redis_server.url.rsplit("/", 1)[0] + f"/{DB + 1}"
     r = redis.Redis.from_url(url)
     r.set("mine", "1")
@@ -149,7 +149,7 @@ def test_a_database_that_holds_keys_a_store_without_a_reference_and_tls_are_refu
         r.flushdb()
         r.close()
     for target, said in (("mongodb://127.0.0.1:1/ycsb", "calibrate needs a store that ships a load generator of its own"),
-                         ("rediss://127.0.0.1:1/0", "calibrate runs redis-benchmark over plain TCP")):
+                         ("unix:///tmp/redis.sock", "calibrate runs redis-benchmark over TCP")):
         res = CliRunner().invoke(main, ["calibrate", "--target", target])
         assert res.exit_code == 2 and res.output.startswith(f"error: {said}") and res.output.count("\n") == 1, res.output
 

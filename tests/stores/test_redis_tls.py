@@ -130,3 +130,21 @@ def test_tls_is_refused_before_anything_starts_where_it_cannot_apply() -> None:
         Plan(workloads=["b"], targets=["memcached"], tls=True)
     with pytest.raises(UserError, match="local backend"):
         Plan(workloads=["b"], targets=["redis"], tls=True, backend="docker")
+
+
+def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_every_read(tls_redis) -> None:
+    """Redis's own C client (the reference of ``calibrate`` and ``bench tls``) at a ``rediss://`` URL: ``--tls`` with
+    the URL's CA, so each of its HGETALLs reaches the server (INFO commandstats counts them, read over TLS by
+    redis-py); without the CA it is told in one line before it runs, and ``ssl_cert_reqs=none`` is its ``--insecure``."""
+    from ycsbctl.stores.redis.benchmark import RedisBenchmark, connection_args
+
+    ref = RedisBenchmark()
+    before = ref.reads_served(tls_redis.url)
+    run = ref.read(tls_redis.url, clients=2, requests=300, records=10)
+    assert run.requests == 300 and ref.reads_served(tls_redis.url) - before == 300
+    assert "--tls" in run.command and "--cacert" in run.command
+    bare = tls_redis.url.split("?", 1)[0]
+    with pytest.raises(UserError, match="TLS certificate not trusted: add [?]ssl_ca_certs") as e:
+        ref.read(bare, clients=1, requests=10, records=10)  # redis-benchmark itself would retry without end
+    assert "\n" not in str(e.value)
+    assert "--insecure" in connection_args(bare + "?ssl_cert_reqs=none")[0]

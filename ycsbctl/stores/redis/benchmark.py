@@ -34,6 +34,8 @@ class RedisBenchmark:
         if shutil.which(BINARY) is None:
             raise UserError("redis-benchmark is not installed: apt-get install redis-tools (or put it on PATH)")
         connection_args(url)
+        if url.startswith("rediss://"):
+            trusted(url)
 
     def read(self, url: str, clients: int, requests: int, records: int, timeout_s: float = 600.0) -> ReferenceRun:
         """``redis-benchmark -c clients -n requests -r records --csv hgetall user__rand_int__``; its CPU
@@ -68,17 +70,28 @@ class RedisBenchmark:
 
 
 def connection_args(url: str) -> tuple[list[str], list[str]]:
-    """(redis-benchmark's options to reach ``url``, the same with the password masked); a URL it cannot
-    reach as ycsbctl does (TLS, a unix socket) is a :class:`UserError`."""
+    """(redis-benchmark's options to reach ``url``, the same with the password masked). ``rediss://`` is TLS
+    (``--tls``), with the URL's CA (``ssl_ca_certs``, redis-py's spelling, as the engine reads it: ``--cacert``) or
+    no check (``ssl_cert_reqs=none``: ``--insecure``); a URL it cannot reach as ycsbctl does (a unix socket) is a
+    :class:`UserError`."""
+    from urllib.parse import parse_qs, urlsplit
+
     from redis.connection import parse_url
 
     scheme = url.split("://", 1)[0]
-    if scheme != "redis":
-        raise UserError(f"calibrate runs redis-benchmark over plain TCP: give a redis://host:port[/db] URL "
+    if scheme not in ("redis", "rediss"):
+        raise UserError(f"calibrate runs redis-benchmark over TCP: give a redis://host:port[/db] or rediss:// URL "
                         f"(not {scheme}://)")
     kw = parse_url(url)
     args = ["-h", str(kw.get("host") or "127.0.0.1"), "-p", str(kw.get("port") or 6379),
             "--dbnum", str(kw.get("db") or 0)]
+    if scheme == "rediss":
+        query = {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+        args.append("--tls")
+        if query.get("ssl_cert_reqs", "required").lower() in ("none", "optional"):
+            args.append("--insecure")
+        elif query.get("ssl_ca_certs"):
+            args += ["--cacert", query["ssl_ca_certs"]]
     if kw.get("username"):
         args += ["--user", str(kw["username"])]
     masked = list(args)
@@ -86,6 +99,24 @@ def connection_args(url: str) -> tuple[list[str], list[str]]:
         args += ["-a", str(kw["password"])]
         masked += ["-a", "***"]
     return args, masked
+
+
+def trusted(url: str) -> None:
+    """A :class:`UserError` saying what to do when a TLS handshake with ``url``'s server, as the engine's binding
+    makes it (the URL's CA), fails: redis-benchmark itself retries an untrusted certificate without end."""
+    import ssl
+
+    from ycsbctl.stores.redis.binding import RedisOptions
+    from ycsbctl.stores.redis.tls import with_tls_hint
+    from ycsbctl.stores.tls_wire import negotiated
+
+    o = RedisOptions(url)
+    ctx = o.ssl_context()
+    assert ctx is not None  # rediss://
+    try:
+        negotiated(o.host, o.port, ctx)
+    except (OSError, ssl.SSLError) as exc:
+        raise UserError(f"{o.host}:{o.port}: {with_tls_hint(exc, True)}") from None
 
 
 def parse_csv(text: str) -> dict[str, str] | None:
