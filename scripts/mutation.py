@@ -125,7 +125,7 @@ TESTS: dict[str, list[str]] = {
     # ycsbctl calibrate: the comparisons against redis-benchmark, the verdict on the client, redis-benchmark's report read
     "ycsbctl/experiment/calibrate.py": ["tests/experiment/test_calibrate.py"],
     "ycsbctl/experiment/calibrate_text.py": ["tests/experiment/test_calibrate.py"],
-    "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py"],
+    "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py", "tests/stores/test_redis_tls.py"],
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
     "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
     "ycsbctl/telemetry/container.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_container.py"],
@@ -339,12 +339,6 @@ EQUIVALENT: dict[str, str] = {
         "a Struct of one int16 unpacks to a 1-tuple: [-1] is [0]",
     "ycsbctl/stores/postgresql/wire.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
         "a Struct of one int32 unpacks to a 1-tuple: [-1] is [0]",
-    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 31 -> 30":
-        "a batch of 2**30 documents or more is more than one reply's 16 MiB holds: with singleBatch the server "
-        "returns what fits either way (a bucket holds far fewer)",
-    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 1 -> 2":
-        "a batch of 2**30 documents or more is more than one reply's 16 MiB holds: with singleBatch the server "
-        "returns what fits either way (a bucket holds far fewer)",
     "ycsbctl/stores/mongodb/pymongo_binding.py: return u.path.lstrip(\"/\").split(\"?\")[0] or \"ycsb\" | 0 -> -1":
         "urlparse has already cut the query off the path: it holds no '?', so its one piece is [0] and [-1]",
     "ycsbctl/stores/redis/binding.py: powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key))) | 32 -> 33":
@@ -735,21 +729,6 @@ EQUIVALENT.update({
     "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 1":
         "never reached: the binding's resp answers OK with EXEC's reply, an array without WATCH (an aborted "
         "transaction is an error reply, ERROR): 'or 2' is read only for an OK whose reply is no array",
-    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 1 -> 0":
-        "a batch of 2**31 documents (an int64 in BSON, which find's batchSize takes) is, like 2**31 - 1, more than "
-        "one reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer)",
-    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | Sub -> Add":
-        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
-        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
-        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
-    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 2 -> 3":
-        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
-        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
-        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
-    "ycsbctl/workload/online_status/mongodb.py: st, _ = await run({\"find\": coll, \"filter\": {\"b\": bucket}, \"batchSize\": 2**31 - 1, \"singleBatch\": True}) | 31 -> 32":
-        "a batch of 2**31 documents or more (an int64 in BSON, which find's batchSize takes) is more than one "
-        "reply's 16 MiB holds: with singleBatch the server returns what fits either way (a bucket holds far fewer; "
-        "test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_them passes with each)",
     "ycsbctl/workload/media_items/elasticsearch.py: if st != OK or http == 200: | 200 -> 201":
         "only whether an index that exists is PUT again: Elasticsearch answers that PUT resource_already_exists, "
         "which the next line takes as made (as when another worker made it first); the same index, the same status",
