@@ -520,6 +520,34 @@ def test_run_files_edited_to_a_negative_throughput_are_flagged_not_reported_as_a
     assert len(exp.cells()) == 0  # no interval of impossible figures
 
 
+def test_a_runs_table_edited_to_lose_a_column_is_rebuilt_and_inf_or_zero_threads_are_flagged(healthy, tmp_path,
+                                                                                               capsys):
+    """runs.parquet without its threads column (was: a ValueError traceback from the report's points table)
+    is named and rebuilt from the run files; a throughput edited to inf, or a thread count to 0, is an
+    impossible figure like a negative one (was: the report's table read "inf ops/s")."""
+    import math
+
+    import pandas as pd
+
+    from ycsbctl.results import load
+
+    lost = damaged_copy(healthy, tmp_path, "lost")
+    runs = pd.read_parquet(lost / "runs.parquet")
+    runs.drop(columns=["threads"]).to_parquet(lost / "runs.parquet")
+    exp = load(lost)
+    assert (f"warning: {lost / 'runs.parquet'} is damaged (SchemaError: column(s) threads missing or empty); "
+            "the tables are rebuilt from runs/*.json") in capsys.readouterr().err
+    assert sorted(exp.runs["threads"]) == sorted(runs["threads"]) and sorted(exp.points()["threads"]) == [1, 2]
+    edited = damaged_copy(healthy, tmp_path, "edited")
+    bad = runs.assign(throughput_ops=[math.inf, *runs["throughput_ops"][1:]], threads=[*runs["threads"][:-1], 0])
+    bad.to_parquet(edited / "runs.parquet")
+    exp = load(edited)
+    warned = [x for x in capsys.readouterr().err.splitlines() if "impossible figures" in x]
+    assert len(warned) == 2 and "throughput_ops = inf" in warned[0] and "threads = 0" in warned[1], warned
+    assert list(exp.runs["status"]) == ["failed", *["ok"] * (len(runs) - 2), "failed"]
+    assert not exp.points()["throughput_mean"].isin([math.inf]).any()
+
+
 def test_compare_shows_failed_points_without_crashing(tmp_path):
     from tests.fixtures.experiments import build_experiment
 
