@@ -13,6 +13,7 @@ import pytest
 import redis
 
 from tests.fixtures.cli import CLI, ycsbctl
+from tests.fixtures.cli import env as cli_env
 from tests.fixtures.servers import ROOT, need_redis_and_mongo_wire
 from tests.fixtures.waiting import wait_until
 from ycsbctl.errors import UserError
@@ -167,7 +168,7 @@ def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_
     again first, and the primary names two replicas (the server's own INFO replication) after the sweep."""
     need_redis_and_mongo_wire()
     out = tmp_path / "replica"
-    env = dict(os.environ)
+    env = cli_env()  # this worktree's ycsbctl
     state_dir = Path(env["YCSBCTL_STATE_DIR"])
     proc = subprocess.Popen([*CLI, "run", "workload-c", "--targets", "redis-repl2", "--backend", "local", "--records",
                              "100", "--duration", "0.5", "--warmup", "0", "--threads", "1,2", "--no-telemetry",
