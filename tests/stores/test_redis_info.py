@@ -151,3 +151,28 @@ def test_a_server_that_evicted_or_expired_says_how_many_keys_its_own_info_counts
                         "MiB; maxmemory-policy allkeys-lru); 1 key(s) expired (INFO expired_keys: a TTL)"), said
     finally:
         server.stop()
+
+
+def test_an_acl_user_who_may_not_run_info_is_described_as_a_redis_of_unknown_version(tmp_path):
+    """A user set up as ``ACL SETUSER u on >pw ~* +@all -@dangerous`` (INFO, CONFIG and FLUSHDB are
+    @dangerous) can read and write every key: the target is measured, named "Redis (version unknown …)".
+    Was: skipped, 'asking it for its version and settings failed: NoPermissionError'. The server's own
+    ACL DRYRUN says which commands that user may run."""
+    import redis
+
+    from tests.fixtures.servers import start_redis
+    from ycsbctl.provision.probe import describe
+
+    server = start_redis(tmp_path / "acl")
+    try:
+        with redis.Redis(port=server.port) as r:
+            r.execute_command("ACL", "SETUSER", "u", "on", ">pw", "~*", "+@all", "-@dangerous")
+            assert r.execute_command("ACL", "DRYRUN", "u", "HSET", "k", "f", "v") == b"OK"
+            assert r.execute_command("ACL", "DRYRUN", "u", "INFO") != b"OK"
+            version = r.info("server")["redis_version"]
+        facts = describe("redis", f"redis://u:pw@127.0.0.1:{server.port}/0")
+        assert facts.name == "Redis (version unknown: the URL's user may not run INFO)" and facts.version == ""
+        assert "CONFIG GET * failed" in facts.config["error"]
+        assert describe("redis", server.url).name == f"Redis {version}"  # the default user: named as before
+    finally:
+        server.stop()

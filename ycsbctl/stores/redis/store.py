@@ -143,11 +143,16 @@ class RedisProtocol(ServerProtocol):
             c.close()
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
+        import redis
+
         from ycsbctl.stores.redis.info import server_traits
 
         c = client(url, 5.0)
         try:
-            info = c.info("server")
+            try:
+                info = c.info("server")
+            except redis.exceptions.NoPermissionError:  # an ACL user without INFO (-@dangerous): measurable all
+                info = {}  # the same; its version and settings unknown, said by the name
             try:
                 info_all = c.info()
             except Exception:  # noqa: BLE001 - the server section alone still names it
@@ -171,7 +176,8 @@ class RedisProtocol(ServerProtocol):
                 version = str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
                 return ServerFacts(f"{name} {version}", version, config, traits)
         version = str(info.get("redis_version", ""))
-        return ServerFacts(f"{expected or 'Redis'} {version}".strip(), version, config, traits)
+        unknown = "" if info else " (version unknown: the URL's user may not run INFO)"
+        return ServerFacts(f"{expected or 'Redis'} {version}".strip() + unknown, version, config, traits)
 
     def clear(self, url: str, table: str) -> None:
         """FLUSHDB SYNC: freed before it returns, so the memory read next (the footprint's "before") is
