@@ -165,7 +165,7 @@ def test_ctrl_c_in_the_first_second_of_up_is_one_line_and_exit_130(state_dir, tm
     SIGTERM likewise (was: a silent exit 143 there, and for every command but run, load, up and lab).
     The moment is found by Python's own -X importtime lines, so it does not depend on the machine's speed."""
     bin_dir = _never_ready_redis(tmp_path / "bin")
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
     proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-X", "importtime", "-m", "ycsbctl", "up",
                              "redis", "--backend", "local"], env=env, text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=tmp_path)
