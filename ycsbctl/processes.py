@@ -62,6 +62,19 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
 
 
+@contextmanager
+def default_stops_as_interrupt() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP raise KeyboardInterrupt where they would otherwise end the
+    process at once, without a word (their default action); one that the caller ignores (nohup's SIGHUP)
+    stays ignored."""
+    if not _main_thread():
+        yield
+        return
+    with _handled(tuple(s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is signal.SIG_DFL),
+                  _interrupt):
+        yield
+
+
 REDELIVERY_DELAY_S = 0.05
 """Seconds between a finalizer dropping an interrupt and the signal sent again: long enough for
 the main thread to be out of the finalizer and of the hook that saw it drop."""

@@ -13,6 +13,7 @@ import pytest
 import redis
 
 from tests.fixtures.cli import CLI, ycsbctl
+from tests.fixtures.cli import env as cli_env
 from tests.fixtures.servers import ROOT, need_redis_and_mongo_wire
 from tests.fixtures.waiting import wait_until
 from ycsbctl.errors import UserError
@@ -158,6 +159,43 @@ def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
     assert given.properties == ["recordcount=10", "redis.password=pw2"]  # only redacted values come back
     with pytest.raises(UserError, match=r"redis://:\*\*\*@127.0.0.1:7000/0\): pass them again with --resume"):
         stored.with_secrets([], ["redis.password=pw2"])
+
+
+def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(tmp_path: Path):
+    """redis-repl2 (a primary and two replicas, all started by ycsbctl) with one replica killed during the first
+    point: the point measures on the primary and does not fail, yet the deployment is a replica short. Was: the
+    next point measured with one replica, silently; now the target is restarted (every process) and loaded
+    again first, and the primary names two replicas (the server's own INFO replication) after the sweep."""
+    need_redis_and_mongo_wire()
+    out = tmp_path / "replica"
+    env = cli_env()  # this worktree's ycsbctl
+    state_dir = Path(env["YCSBCTL_STATE_DIR"])
+    proc = subprocess.Popen([*CLI, "run", "workload-c", "--targets", "redis-repl2", "--backend", "local", "--records",
+                             "100", "--duration", "0.5", "--warmup", "0", "--threads", "1,2", "--no-telemetry",
+                             "--allow-concurrent", "--no-report", "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        partial = out.parent / f".{out.name}.partial"
+        wait_until(lambda: proc.poll() is None and bool(list((partial / "runs").glob("*.load.*.json"))), 60,
+                   "the load kept")
+        first = {p.pid for p in _our_servers(state_dir)}
+        from ycsbctl.provision import state
+
+        (entry,) = state.entries()
+        replica = next(p for p in entry["endpoint"]["processes"] if p["role"].startswith("replica"))
+        os.kill(replica["pid"], signal.SIGKILL)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=60)
+    said = err.decode()
+    assert "redis-repl2: the server died (one of its processes) during the point; restarting it" in said, said[-3000:]
+    exp = load(out)
+    sweep = exp.runs[exp.runs["phase"] == "run"].set_index("threads")
+    assert sweep.loc[1, "status"] != "failed" and sweep.loc[2, "not_found"] == 0  # reloaded before the next point
+    assert said.count("redis-repl2 load of 100 records") == 2  # loaded again on the restarted servers
+    assert _our_servers(state_dir) == [] and not any(psutil.pid_exists(p) for p in first)
 
 
 def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloaded_for_the_next(tmp_path: Path):

@@ -21,7 +21,7 @@ import psutil
 import pytest
 import redis
 
-from tests.fixtures.cli import CLI, env, start, ycsbctl
+from tests.fixtures.cli import CLI, env, start, ycsb_lines, ycsbctl
 from tests.fixtures.faults import (
     Lines,
     clean,
@@ -518,6 +518,64 @@ def test_run_files_edited_to_a_negative_throughput_are_flagged_not_reported_as_a
     exp = load(folder)
     assert set(exp.runs["status"]) == {"failed"} and exp.runs["error"].str.contains("throughput_ops = -5").all()
     assert len(exp.cells()) == 0  # no interval of impossible figures
+
+
+def test_a_runs_table_edited_to_lose_a_column_is_rebuilt_and_inf_or_zero_threads_are_flagged(healthy, tmp_path,
+                                                                                               capsys):
+    """runs.parquet without its threads column (was: a ValueError traceback from the report's points table)
+    is named and rebuilt from the run files; a throughput edited to inf, or a thread count to 0, is an
+    impossible figure like a negative one (was: the report's table read "inf ops/s")."""
+    import math
+
+    import pandas as pd
+
+    from ycsbctl.results import load
+
+    lost = damaged_copy(healthy, tmp_path, "lost")
+    runs = pd.read_parquet(lost / "runs.parquet")
+    runs.drop(columns=["threads"]).to_parquet(lost / "runs.parquet")
+    exp = load(lost)
+    assert (f"warning: {lost / 'runs.parquet'} is damaged (SchemaError: column(s) threads missing or empty); "
+            "the tables are rebuilt from runs/*.json") in capsys.readouterr().err
+    assert sorted(exp.runs["threads"]) == sorted(runs["threads"]) and sorted(exp.points()["threads"]) == [1, 2]
+    edited = damaged_copy(healthy, tmp_path, "edited")
+    bad = runs.assign(throughput_ops=[math.inf, *runs["throughput_ops"][1:]], threads=[*runs["threads"][:-1], 0])
+    bad.to_parquet(edited / "runs.parquet")
+    exp = load(edited)
+    warned = [x for x in capsys.readouterr().err.splitlines() if "impossible figures" in x]
+    assert len(warned) == 2 and "throughput_ops = inf" in warned[0] and "threads = 0" in warned[1], warned
+    assert list(exp.runs["status"]) == ["failed", *["ok"] * (len(runs) - 2), "failed"]
+    assert not exp.points()["throughput_mean"].isin([math.inf]).any()
+
+
+def test_records_missing_before_a_point_of_a_server_holding_as_many_others_are_not_said_to_go_during_it(tmp_path):
+    """A Redis holding 200 records, half of them not the 200 the point reads (keys of another load): the count
+    checked before the point is 200, so only the point's own NOT_FOUND tell, from its first second. Was: "the
+    data went missing during the point"; now it says they were missing when it began (or went at once).
+    The share is the server's own: the keys this test deleted, read back with redis-py."""
+    from ycsbctl.workload.keys import build_key_name
+
+    server = start_redis(tmp_path / "redis")
+    try:
+        with redis.Redis(port=server.port) as r:
+            pipe = r.pipeline()
+            for n in range(200):
+                pipe.hset(build_key_name(n) if n % 2 else f"other{n}", "field0", "x" * 100)
+            pipe.execute()
+            assert r.dbsize() == 200 and sum(r.exists(build_key_name(n)) for n in range(200)) == 100
+        done = ycsbctl("run", "workload-c", "--target", server.url, "-p", "recordcount=200", "-p",
+                       "requestdistribution=uniform", "--threads", "2",
+                       "--duration", "1", "--warmup", "0", "--no-telemetry", "--allow-concurrent", cwd=tmp_path)
+    finally:
+        server.stop()
+    clean(done.stdout + done.stderr)
+    assert done.returncode == 1, done.stderr[-2000:]  # a degraded point
+    (arrow,) = [x for x in done.stderr.splitlines() if "→" in x]
+    assert "from the point's first second: records it reads were missing when it began" in arrow, arrow
+    assert "went missing during the point" not in arrow
+    lines = ycsb_lines(done.stdout)
+    found, missed = int(lines[("READ", "Return=OK")]), int(lines[("READ", "Return=NOT_FOUND")])
+    assert 0.4 < missed / (found + missed) < 0.6  # half the keys it reads (uniformly) are gone
 
 
 def test_compare_shows_failed_points_without_crashing(tmp_path):

@@ -63,3 +63,48 @@ def test_a_plugins_statement_says_its_rows_and_the_rows_it_matched_as_mariadb_co
     assert (insert, update) == ((Status.OK, [], 2), (Status.OK, [], 2))  # both rows matched, one changed
     assert select[:2] == (Status.OK, truth) and truth == [(1, "y"), (2, "y")]
     assert bad == (Status.ERROR, [], 0) and "Unknown column 'nope'" in b.last_error
+
+
+def test_more_clients_than_max_connections_is_one_line_saying_what_to_do(mariadb):
+    """A user without SUPER (which MariaDB lets past max_connections) at a server whose max_connections (10,
+    its least) are taken: the binding's connect ends in one line naming max_connections and the fix. Was:
+    "cannot reach the MariaDB server: (1040, 'Too many connections')". The server's own max_connections is
+    put back."""
+    import pymysql
+
+    from ycsbctl.stores.mariadb.session import connect_args
+
+    a = connect_args(mariadb.url)
+    admin = pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"] or "",
+                            database=a["db"], autocommit=True)
+    held: list = []
+    with admin.cursor() as cur:
+        cur.execute("SELECT @@max_connections")
+        (before,) = cur.fetchone()
+        cur.execute("CREATE USER IF NOT EXISTS 'fewconn'@'%' IDENTIFIED BY 'pw'")
+        cur.execute(f"GRANT ALL ON `{a['db']}`.* TO 'fewconn'@'%'")
+        cur.execute("SET GLOBAL max_connections = 10")
+    try:
+        url = f"mysql://fewconn:pw@{a['host']}:{a['port']}/{a['db']}"
+        while True:  # take every connection the server still gives a user without SUPER
+            try:
+                held.append(pymysql.connect(host=a["host"], port=a["port"], user="fewconn", password="pw"))
+            except pymysql.err.OperationalError as exc:
+                assert exc.args[0] == 1040, exc
+                break
+            assert len(held) <= 10
+        b = MariaBinding(url, 2.0)
+        try:
+            asyncio.run(b.connect())
+            raise AssertionError("the server let one more client in")
+        except ConnectionLost as lost:
+            said = str(lost)
+        assert said == ("cannot reach the MariaDB server: (1040, 'Too many connections') — more client threads than "
+                        "the server's max_connections allows: lower --threads or raise max_connections "
+                        "(SET GLOBAL max_connections = N)"), said
+    finally:
+        for c in held:
+            c.close()
+        with admin.cursor() as cur:
+            cur.execute(f"SET GLOBAL max_connections = {int(before)}")
+        admin.close()

@@ -275,3 +275,28 @@ def test_a_chain_of_quick_reads_longer_than_the_timeout_never_times_out(memcache
 
     (done, failed), statuses = chain_outlasting_the_timeout(memcached_server.url)
     assert failed == 0 and statuses == {Status.NOT_FOUND: done} and done > 100
+
+
+def test_more_clients_than_the_servers_connection_limit_is_one_line_saying_what_to_do():
+    """memcached started with ``-c 40`` refuses the connections beyond its limit ("ERROR Too many open
+    connections", then it closes them): opening 64 clients ends in one ConnectionLost that names the limit
+    and the fix. Was: "cannot reach …: closed by the server: ERROR Too many open connections" and nothing
+    to do about it. Its own ``stats`` count the refusals (rejected_connections)."""
+    from tests.fixtures.servers import start_memcached
+    from ycsbctl.stores.binding import ConnectionLost
+
+    server = start_memcached(extra=("-c", "40", "-t", "1"))
+    try:
+        async def nothing(_bindings) -> None:
+            return None
+
+        with pytest.raises(ConnectionLost) as lost:
+            run_bindings(nothing, server.url, clients=64)
+        said = str(lost.value)
+        assert "Too many open connections — more client threads than the server's connection limit (memcached -c) " \
+               "allows: lower --threads or start memcached with a larger -c" in said, said
+        client = Client(("127.0.0.1", server.port))
+        assert int(client.stats()[b"rejected_connections"]) > 0
+        client.close()
+    finally:
+        server.stop()

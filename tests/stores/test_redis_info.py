@@ -120,3 +120,59 @@ def test_each_nodes_row_is_stamped_with_the_time_of_the_summed_row_it_belongs_to
     assert [r["source"] for r in sampler.rows] == ["redis-info", "redis-shard", "redis-shard"] * 2
     assert [(r["t_mono"], r["t_wall"]) for r in shards] == [(s["t_mono"], s["t_wall"]) for s in summed for _ in "ab"]
     assert summed[0]["t_mono"] < summed[1]["t_mono"] and all(r["keys"] == summed[0]["keys"] / 2 for r in shards[:2])
+
+
+def test_a_server_that_evicted_or_expired_says_how_many_keys_its_own_info_counts_and_its_memory_limit(tmp_path):
+    """``why_short`` (said after a load that came up short) against the server's own INFO read with redis-py:
+    None before anything is dropped; after 3 MB of values into ``maxmemory 2mb`` with allkeys-lru, the keys
+    it evicted, its limit and its policy; a key whose TTL ran out, as expired. Was: "(evicted or cut while
+    it loaded)", the cause left to guess (memcached's load named its evictions)."""
+    import time
+
+    import redis
+
+    from tests.fixtures.servers import start_redis
+    from ycsbctl.stores import registry
+
+    server = start_redis(tmp_path / "r", extra=("--maxmemory", "2mb", "--maxmemory-policy", "allkeys-lru"))
+    try:
+        proto = registry.get("redis")
+        assert proto.why_short(server.url) is None
+        with redis.Redis(port=server.port) as r:
+            r.set("brief", "x", px=1)
+            time.sleep(0.01)
+            assert r.get("brief") is None  # expired on this read: counted
+            for start in range(0, 3000, 500):
+                r.mset({f"k{i}": b"v" * 1000 for i in range(start, start + 500)})
+            said = proto.why_short(server.url)
+            stats = r.info("stats")
+        assert stats["evicted_keys"] > 0 and stats["expired_keys"] == 1
+        assert said == (f"the server counts {stats['evicted_keys']:,} keys evicted (INFO evicted_keys; maxmemory 2 "
+                        "MiB; maxmemory-policy allkeys-lru); 1 key(s) expired (INFO expired_keys: a TTL)"), said
+    finally:
+        server.stop()
+
+
+def test_an_acl_user_who_may_not_run_info_is_described_as_a_redis_of_unknown_version(tmp_path):
+    """A user set up as ``ACL SETUSER u on >pw ~* +@all -@dangerous`` (INFO, CONFIG and FLUSHDB are
+    @dangerous) can read and write every key: the target is measured, named "Redis (version unknown …)".
+    Was: skipped, 'asking it for its version and settings failed: NoPermissionError'. The server's own
+    ACL DRYRUN says which commands that user may run."""
+    import redis
+
+    from tests.fixtures.servers import start_redis
+    from ycsbctl.provision.probe import describe
+
+    server = start_redis(tmp_path / "acl")
+    try:
+        with redis.Redis(port=server.port) as r:
+            r.execute_command("ACL", "SETUSER", "u", "on", ">pw", "~*", "+@all", "-@dangerous")
+            assert r.execute_command("ACL", "DRYRUN", "u", "HSET", "k", "f", "v") == b"OK"
+            assert r.execute_command("ACL", "DRYRUN", "u", "INFO") != b"OK"
+            version = r.info("server")["redis_version"]
+        facts = describe("redis", f"redis://u:pw@127.0.0.1:{server.port}/0")
+        assert facts.name == "Redis (version unknown: the URL's user may not run INFO)" and facts.version == ""
+        assert "CONFIG GET * failed" in facts.config["error"]
+        assert describe("redis", server.url).name == f"Redis {version}"  # the default user: named as before
+    finally:
+        server.stop()

@@ -20,9 +20,12 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
 
 
 _ON_INTERRUPT = signal.getsignal(signal.SIGINT)
+# SIGTERM and SIGHUP too, where they would end the process without a word (their default; not nohup's SIGHUP)
+_STOPS = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is signal.SIG_DFL]
 if _ON_INTERRUPT is signal.default_int_handler:  # not when SIGINT is ignored (a spawned worker inherits that)
     try:
-        signal.signal(signal.SIGINT, _interrupted_while_starting)
+        for _s in (signal.SIGINT, *_STOPS):
+            signal.signal(_s, _interrupted_while_starting)
     except ValueError:  # imported off the main thread (a Dask worker's): its signals are not ours
         _ON_INTERRUPT = None
 
@@ -33,11 +36,13 @@ import click  # noqa: E402
 
 from ycsbctl import __version__  # noqa: E402
 from ycsbctl.errors import UserError  # noqa: E402
-from ycsbctl.processes import interrupts_redelivered  # noqa: E402
+from ycsbctl.processes import default_stops_as_interrupt, interrupts_redelivered  # noqa: E402
 from ycsbctl.urls import redact_text  # noqa: E402
 
 if _ON_INTERRUPT is signal.default_int_handler:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is KeyboardInterrupt again
+    for _s in _STOPS:  # and SIGTERM/SIGHUP their default, which main() turns into KeyboardInterrupt
+        signal.signal(_s, signal.SIG_DFL)
 
 # Command name -> the module that defines it. Modules load on first use, so `ycsbctl run` does
 # not import docker, matplotlib… and neither do the engine's worker processes, which re-import
@@ -91,7 +96,9 @@ class _Group(click.Group):
         """Click's usage errors as one ``error:`` line too (not click's four-line usage block)."""
         kwargs["standalone_mode"] = False
         try:
-            with interrupts_redelivered():  # a Ctrl-C that lands in a finalizer is not lost
+            # a Ctrl-C that lands in a finalizer is not lost; SIGTERM/SIGHUP are Ctrl-C (one line, exit 130), not a
+            # silent exit 143 (report, compare, list, … and every command still parsing its line)
+            with interrupts_redelivered(), default_stops_as_interrupt():
                 return super().main(*args, **kwargs)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "ycsbctl"

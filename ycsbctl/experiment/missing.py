@@ -27,11 +27,17 @@ class MissingData:
     not_found: int
     lookups: int
     from_s: float | None
+    from_first_second: bool = False  # missed in the point's first second (its warm-up's, if it had one)
 
     def text(self) -> str:
+        share = f"{self.not_found:,} of {self.lookups:,} lookups found no record (NOT_FOUND, " \
+                f"{self.not_found / self.lookups:.1%})"
+        if self.from_first_second:  # the record count checked before the point cannot tell which records are there
+            return (f"{share}, from the point's first second: records it reads were missing when it began (the "
+                    "server held a dataset loaded with another recordcount or other keys, or one cut before the "
+                    "point) or went at once (emptied, flushed, evicted or a restarted server)")
         when = f", from {self.from_s:.0f} s into the measured window" if self.from_s is not None else ""
-        return (f"{self.not_found:,} of {self.lookups:,} lookups found no record (NOT_FOUND, "
-                f"{self.not_found / self.lookups:.1%}){when}: the data went missing during the point "
+        return (f"{share}{when}: the data went missing during the point "
                 "(emptied, flushed, evicted or a restarted server)")
 
 
@@ -44,13 +50,16 @@ def find_missing(result: PhaseResult | None) -> MissingData | None:
     not_found = sum(s.returns.get("NOT_FOUND", 0) for s in ops)
     if not lookups or not_found <= MISSING_SHARE * lookups:
         return None
-    return MissingData(not_found, lookups, _first_failed_second(result))
+    first = _first_failed_second(result)
+    return MissingData(not_found, lookups, None if first is None else first - (result.warmup_s or 0.0),
+                       first is not None and first <= float(result.series["second"].min()))
 
 
 def _first_failed_second(result: PhaseResult) -> float | None:
+    """The first second (on the series' clock, from the point's start) in which a lookup found no record."""
     series = result.series
     if series is None or series.empty or "op" not in series:
         return None
     failed = {f"{o}-FAILED" for o in LOOKUPS}
     rows = series[series["op"].isin(failed) & (series["operations"] > 0)]
-    return float(rows["second"].min()) - (result.warmup_s or 0.0) if not rows.empty else None
+    return float(rows["second"].min()) if not rows.empty else None

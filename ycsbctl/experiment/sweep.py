@@ -308,16 +308,19 @@ class Sweep:
         record = self.points.point(state.endpoint, point)
         if record.status == RunStatus.INTERRUPTED:
             raise KeyboardInterrupt
-        if record.status == RunStatus.FAILED and self._died(target, "the point") is None:
+        # whatever the point's status: a replica (or a shard) that died during it left a degraded or even an
+        # ok point on the primary, and the deployment one process short for every point after it
+        if self._died(target, "the point") is None:
             return None
         if point.fresh:
             state.loaded = None  # the insert workload's load emptied the database first
         return record
 
     def _died(self, target: Target, during: str) -> bool | None:
-        """After a failed point or load: a server we started that is no longer alive is restarted (it
-        comes back empty, so the dataset is loaded again before the next point). True when it was
-        restarted, False when it is alive (or not ours), None when it could not restart (skipped)."""
+        """After a point or a failed load: a server we started that is no longer alive, or lost one of its
+        processes, is restarted (it comes back empty, so the dataset is loaded again before the next point).
+        True when it was restarted, False when it is alive (or not ours), None when it could not restart
+        (skipped)."""
         state = self.up[target.name]
         lost = None if target.is_url else self.servers.lost(state.endpoint)
         if lost is None:

@@ -29,7 +29,7 @@ from ycsbctl.results.names import (
     is_base_operation,
 )
 from ycsbctl.results.run_columns import conform_runs, op_key
-from ycsbctl.results.schema import Manifest
+from ycsbctl.results.schema import Manifest, SchemaError
 from ycsbctl.results.stats import interval
 from ycsbctl.results.tables import (
     OPTIONAL_TABLES,
@@ -327,11 +327,31 @@ def load(path: Path) -> Experiment:
         except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
             bad = next((path / f"{t}.parquet" for t in tables_there if not _readable(path / f"{t}.parquet")), path)
             damaged(bad, exc, "the tables are rebuilt from runs/*.json")
+    if tables is not None:
+        try:
+            tables["runs"] = _conformed(tables["runs"])
+        except ValueError as exc:  # SchemaError is a ValueError
+            damaged(path / "runs.parquet", exc, "the tables are rebuilt from runs/*.json")
+            tables = None
     if tables is None:
         tables = build_tables(path, docs)
-    tables["runs"] = conform_runs(tables["runs"], strict=False)  # a folder of an older version gets every column
+        tables["runs"] = conform_runs(tables["runs"], strict=False)
     tables["runs"] = flag_impossible(tables["runs"], path)
     return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, **tables)
+
+
+# What names a run: a runs table without one of these, or with one empty, cannot say which point a row is
+_RUN_KEYS = ("run_id", "target", "workload", "phase", "threads", "repetition", "status")
+
+
+def _conformed(runs: pd.DataFrame) -> pd.DataFrame:
+    """runs.parquet with every column of this version (a folder of an older version gets the ones it lacks,
+    empty); SchemaError when a column that names the run is missing or empty (the file was edited or
+    damaged) or a column holds what its type cannot."""
+    lost = [c for c in _RUN_KEYS if c not in runs or runs[c].isna().any()]
+    if lost:
+        raise SchemaError(f"column(s) {', '.join(lost)} missing or empty")
+    return conform_runs(runs, strict=False)
 
 
 def _readable(f: Path) -> bool:

@@ -60,22 +60,34 @@ def damaged(path: Path, exc: BaseException, consequence: str) -> None:
 
 # Counts, times and rates that cannot be negative: a run row with one below zero was edited or damaged.
 _NEVER_NEGATIVE = ("throughput_ops", "operations", "runtime_ms", "errors", "not_found", "timeouts")
+_AT_LEAST_ONE = ("threads",)  # a point has one client thread or more
+
+
+def _impossible(values: pd.DataFrame) -> pd.DataFrame:
+    """Where each figure cannot be: below zero, infinite (no count, time or rate is), or a thread count
+    below one. NaN (a figure not measured) is possible."""
+    out = (values < 0) | values.isin([math.inf, -math.inf])
+    for c in _AT_LEAST_ONE:
+        if c in values:
+            out[c] = out[c] | (values[c] < 1)
+    return out
 
 
 def flag_impossible(runs: pd.DataFrame, path: Path) -> pd.DataFrame:
-    """``runs`` with each row that holds a negative count, time, rate or latency (µs) made ``failed``
-    with that figure as its reason (one warning line each): it takes no part in peaks, findings or
-    verdicts ("peaks at -5 ops/s" is no answer)."""
-    cols = [c for c in runs.columns if c in _NEVER_NEGATIVE or c.endswith("_us")]
+    """``runs`` with each row that holds a negative or infinite count, time, rate or latency (µs), or
+    fewer than one thread, made ``failed`` with that figure as its reason (one warning line each): it
+    takes no part in peaks, findings or verdicts ("peaks at -5 ops/s", "inf ops/s" are no answers)."""
+    cols = [c for c in runs.columns if c in _NEVER_NEGATIVE or c in _AT_LEAST_ONE or c.endswith("_us")]
     if not len(runs) or not cols:
         return runs
     values = runs[cols].apply(pd.to_numeric, errors="coerce")
-    bad = (values < 0).any(axis=1)
+    wrong = _impossible(values)
+    bad = wrong.any(axis=1)
     if not bad.any():
         return runs
     runs = runs.copy()
     for i in runs.index[bad]:
-        figures = ", ".join(f"{c} = {values.at[i, c]:g}" for c in cols if values.at[i, c] < 0)
+        figures = ", ".join(f"{c} = {values.at[i, c]:g}" for c in cols if wrong.at[i, c])
         why = f"impossible figures in its run file ({figures}): edited or damaged"
         sys.stderr.write(f"warning: {Path(path) / 'runs' / str(runs.at[i, 'run_id'])}.json: {why}; "
                          "the point is shown as failed and left out of peaks and verdicts\n")

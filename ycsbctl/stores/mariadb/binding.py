@@ -19,6 +19,7 @@ from typing import Any
 
 import asyncmy
 from asyncmy.constants.CLIENT import FOUND_ROWS
+from asyncmy.constants.ER import CON_COUNT_ERROR as ER_CON_COUNT_ERROR
 from asyncmy.errors import Error as MySQLError
 from asyncmy.errors import InterfaceError, OperationalError
 
@@ -73,6 +74,9 @@ class MariaBinding(Binding):
             from ycsbctl.stores.sql.tls import untrusted
 
             why = f"{hint} ({why})" if (hint := untrusted(exc, UNTRUSTED_FIX)) else why
+            if isinstance(exc, MySQLError) and exc.args[:1] == (ER_CON_COUNT_ERROR,):
+                why += (" — more client threads than the server's max_connections allows: lower --threads or raise "
+                        "max_connections (SET GLOBAL max_connections = N)")
             if a["ssl"] is None and "using password: NO" in why:  # require_secure_transport refuses a plain client so
                 why += " (if the server takes TLS clients only, add ?ssl=true to the URL)"
             raise ConnectionLost(f"cannot reach the MariaDB server: {why}") from None

@@ -42,6 +42,14 @@ _TRAILER = b"\r\nEND\r\n"
 _STORED = b"STORED\r\n"
 
 
+
+def with_fix(refusal: str) -> str:
+    """``refusal`` with what to do when it is memcached's connection limit (its ``-c``)."""
+    if "Too many open connections" in refusal:
+        return (f"{refusal} — more client threads than the server's connection limit (memcached -c) allows: "
+                "lower --threads or start memcached with a larger -c")
+    return refusal
+
 class _Text(WireProtocol):
     """Replies of the text protocol over one connection, in request order. Each waiter gets
     ``(line, value)``: a ``get`` hit is ``(b"VALUE", data)``, anything else its status line and None
@@ -210,10 +218,13 @@ class MemcachedBinding(WireBinding):
         _, self.proto = await self.loop.create_connection(_Text, self.host, self.port)  # type: ignore[union-attr]
         # One ``version``: a server that accepts the connection only to refuse it (too many connections)
         # says why in its first reply; without it the refusal would arrive during the run.
-        line, _ = await self.send(b"version\r\n")
+        try:
+            line, _ = await self.send(b"version\r\n")
+        except ConnectionError as exc:  # the refusal came before our request: said, then the connection closed
+            raise ConnectionResetError(with_fix(str(exc))) from None
         if not line.startswith(b"VERSION"):
             await self.close()
-            raise ConnectionLost(f"{self.address()} refused the connection: {line.decode(errors='replace')}")
+            raise ConnectionLost(f"{self.address()} refused the connection: {with_fix(line.decode(errors='replace'))}")
 
     def send(self, payload: bytes) -> asyncio.Future:
         fut = self.loop.create_future()  # type: ignore[union-attr]

@@ -21,12 +21,17 @@ DURABILITY_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes", "wal_l
 
 
 async def _create_table(conn, properties: dict[str, str]) -> None:
-    """YCSB's table, unless it exists. The engine's worker processes open their bindings at once, and two
-    concurrent CREATE TABLE IF NOT EXISTS race in PostgreSQL's catalog (a unique violation on
-    pg_type): one advisory lock (held for the transaction) makes them take turns."""
-    from ycsbctl.stores.sql.layout import create_table, field_names, ycsb_layout
+    """YCSB's table, unless it exists. Asked first: even CREATE TABLE IF NOT EXISTS needs CREATE on the
+    schema, which a read-only role measuring reads lacks ("permission denied for schema public"). The
+    engine's worker processes open their bindings at once, and two concurrent CREATE TABLE IF NOT EXISTS
+    race in PostgreSQL's catalog (a unique violation on pg_type): one advisory lock (held for the
+    transaction) makes them take turns."""
+    from ycsbctl.stores.sql.layout import create_table, field_names, identifier, ycsb_layout
 
     if not ycsb_layout(properties):
+        return
+    table = identifier(properties.get("table", "usertable"), "table")
+    if await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", table):
         return
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(hashtext('ycsbctl create table'))")

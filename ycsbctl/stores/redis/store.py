@@ -143,11 +143,16 @@ class RedisProtocol(ServerProtocol):
             c.close()
 
     def describe(self, url: str, expected: str = "") -> ServerFacts:
+        import redis
+
         from ycsbctl.stores.redis.info import server_traits
 
         c = client(url, 5.0)
         try:
-            info = c.info("server")
+            try:
+                info = c.info("server")
+            except redis.exceptions.NoPermissionError:  # an ACL user without INFO (-@dangerous): measurable all
+                info = {}  # the same; its version and settings unknown, said by the name
             try:
                 info_all = c.info()
             except Exception:  # noqa: BLE001 - the server section alone still names it
@@ -171,7 +176,8 @@ class RedisProtocol(ServerProtocol):
                 version = str(info[key]).lstrip("v").removeprefix("df-").lstrip("v")
                 return ServerFacts(f"{name} {version}", version, config, traits)
         version = str(info.get("redis_version", ""))
-        return ServerFacts(f"{expected or 'Redis'} {version}".strip(), version, config, traits)
+        unknown = "" if info else " (version unknown: the URL's user may not run INFO)"
+        return ServerFacts(f"{expected or 'Redis'} {version}".strip() + unknown, version, config, traits)
 
     def clear(self, url: str, table: str) -> None:
         """FLUSHDB SYNC: freed before it returns, so the memory read next (the footprint's "before") is
@@ -197,6 +203,31 @@ class RedisProtocol(ServerProtocol):
             with client(one, 5.0) as c:  # hashes, less the scan index
                 total += int(c.dbsize()) - (1 if c.exists("_indices") else 0)
         return total
+
+    def why_short(self, url: str) -> str | None:
+        """``the server counts 5,810 keys evicted (INFO evicted_keys; maxmemory 3 MiB, maxmemory-policy
+        allkeys-lru)`` and/or the keys it expired (a TTL), from its own INFO (stats and memory; summed over a
+        cluster's primaries); None when it dropped none."""
+        from ycsbctl.stores.redis.cluster import node_urls
+
+        evicted = expired = 0
+        memory: dict = {}
+        for one in node_urls(url) or [url]:
+            with client(one, 5.0) as c:
+                stats, memory = c.info("stats"), c.info("memory")
+            evicted += int(stats.get("evicted_keys", 0))
+            expired += int(stats.get("expired_keys", 0))
+        said = []
+        if evicted:
+            limit = int(memory.get("maxmemory", 0))
+            policy = memory.get("maxmemory_policy")
+            mib = f"maxmemory {limit / 2**20:,.0f} MiB" if limit else ""
+            setting = "; ".join(x for x in ("INFO evicted_keys", mib, f"maxmemory-policy {policy}" if policy else "")
+                                if x)
+            said.append(f"the server counts {evicted:,} keys evicted ({setting})")
+        if expired:
+            said.append(f"{expired:,} key(s) expired (INFO expired_keys: a TTL)")
+        return "; ".join(said) or None
 
     def replicas(self, url: str) -> list[str] | None:
         from ycsbctl.stores.redis.info import online_replicas
