@@ -88,6 +88,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("threads zero", ["run", "b", "--target", "basic://", "--threads", "0"], "(8..128)"),
     ("threads range downwards", ["run", "b", "--target", "basic://", "--threads", "8..4"], "(8..128)"),
     ("threads words", ["run", "b", "--target", "basic://", "--threads", "a,b"], "(8,16,32)"),
+    ("threads list with an empty item", ["run", "b", "--target", "basic://", "--threads", "8,,16"], "(8,16,32)"),
     ("load threads zero", ["load", "b", "--target", "basic://", "--threads", "0"], "number ≥ 1"),
     # -- flags
     ("duration zero", ["run", "b", *BASIC, "--duration", "0"], "'--duration'"),

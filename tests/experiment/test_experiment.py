@@ -133,6 +133,7 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err.decode()[-2000:]
+    assert "interrupted: stopped every server we started; keeping the finished points" in err.decode()
     assert _our_servers(Path(env["YCSBCTL_STATE_DIR"])) == []
     exp = load(out)
     assert exp.manifest.status == "interrupted"
@@ -147,6 +148,27 @@ def test_ctrl_c_mid_sweep_cleans_up_and_resume_completes(tmp_path: Path) -> None
     ok = exp2.runs[(exp2.runs["status"] == "ok") & (exp2.runs["phase"] == "run")]
     assert sorted(ok["threads"]) == [8, 16, 32]
     assert done_before <= set(ok["run_id"])
+
+
+def test_ctrl_c_of_a_sweep_on_urls_alone_does_not_say_it_stopped_servers(tmp_path: Path) -> None:
+    """Every target a URL (here the in-process basic://): nothing of ours ran, and the line says so."""
+    out = tmp_path / "urls"
+    proc = subprocess.Popen([*CLI, "run", "workload-b", "--target", "basic://", "--records", "100", "--duration", "1",
+                             "--warmup", "0", "--threads", "1,2,4,8,16", "--no-telemetry", "--out", str(out)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    runs = out.parent / f".{out.name}.partial" / "runs"
+
+    def first_point_kept() -> bool:
+        assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
+        return bool(list(runs.glob("*.run.*.json")))
+
+    wait_until(first_point_kept, 120, "the first run point kept")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    said = err.decode()
+    assert proc.returncode == 130, said[-2000:]
+    assert "interrupted: no server of ours was running (the targets are URLs); keeping the finished points" in said, said
+    assert "stopped every server" not in said
 
 
 def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():

@@ -59,7 +59,7 @@ def parse_threads(text: str) -> list[int]:
                 out.append(t)
                 t *= 2
             return out
-        values = [int(x) for x in text.split(",") if x.strip()]
+        values = [int(x) for x in text.split(",")]  # an empty item (8,,16 or 8,) is a typo, not nothing
         if not values or min(values) < 1:
             raise ValueError
         return values

@@ -88,7 +88,9 @@ class Sweep:
         except KeyboardInterrupt:
             self.outcome.interrupted = True
             self.console.close()
-            self.console.note("interrupted: stopped every server we started; keeping the finished points")
+            started = "stopped every server we started" if any(not t.is_url for t in self.study.targets) else \
+                "no server of ours was running (the targets are URLs)"
+            self.console.note(f"interrupted: {started}; keeping the finished points")
         return self.outcome
 
     def _run_target_major(self, targets: list[Target]) -> None:
