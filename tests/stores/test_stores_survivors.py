@@ -1,0 +1,298 @@
+"""Survivors of the whole-map mutation samples in ``ycsbctl/stores`` (``make mutation``), each killed by a value
+worked out here: a frame decoded by the reference library (``json``), a greeting's bytes laid out by hand from the
+protocol's spec, a reply of a real redis-server. Each store module's map in scripts/mutation.py lists this file
+first; the tests take milliseconds, save the Redis chain (0.45 s, several timeouts long)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from ycsbctl.stores.binding import ConnectionLost, Status, WireProtocol
+
+
+def test_a_connection_counts_each_reply_nothing_waits_for_and_each_that_came_after_its_timeout():
+    p = WireProtocol()
+    assert (p.late, p.stray, p.said) == (0, 0, None)
+    gone = asyncio.new_event_loop()
+    try:
+        timed_out = gone.create_future()
+        timed_out.set_result("expired")
+        p.waiters.append(timed_out)
+        p.answer("late reply", None)
+        p.answer("refusal", "ERR max number of clients reached")
+        p.answer("another", "ERR second")
+    finally:
+        gone.close()
+    assert (p.late, p.stray, p.said) == (1, 2, "ERR max number of clients reached")
+    p.connection_lost(None)
+    assert p.lost == "closed by the server: ERR max number of clients reached"
+
+
+def test_every_byte_of_a_memcached_value_reads_back_through_json_as_the_same_latin_1_text():
+    from ycsbctl.stores.memcached.record import JsonRecords, decode
+
+    enc = JsonRecords()
+    for b in range(1, 256):
+        val = b"ab" + bytes((b,)) + b"cd"
+        got = enc.encode([b"field0", b"field1"], [val, b"plain"])
+        # json.loads refuses a raw control character or a byte that is no UTF-8; YCSB's Jackson reads it as text
+        assert json.loads(got) == {"field0": val.decode("latin-1"), "field1": "plain"}, b
+        assert decode(got) == {b"field0": val, b"field1": b"plain"}, b
+
+
+def _mysql_greeting(version: bytes) -> bytes:
+    # MySQL's Protocol::HandshakeV10: 3-byte length, sequence 0, then protocol version 10 and the NUL-ended version
+    payload = b"\x0a" + version + b"\0" + b"\x01\0\0\0" + b"abcdefgh\0"
+    return len(payload).to_bytes(3, "little") + b"\0" + payload
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (_mysql_greeting(b"10.11.6-MariaDB"), "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version '10.11.6-MariaDB'"),
+    (_mysql_greeting(b""), "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version ''"),
+    (b"\x01\0\0\0\x0a\0", "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version ''"),  # the shortest
+    (b"\x01\0\0\0\x0a", "5 bytes that are not a Tarantool greeting (b'\\x01\\x00\\x00\\x00\\n')"),  # no NUL: no version
+    (b"\x01\0\0\x01\x0a\0", "6 bytes that are not a Tarantool greeting (b'\\x01\\x00\\x00\\x01\\n\\x00')"),  # seq 1
+    (b"\x01\0\0\0\x09\0", "6 bytes that are not a Tarantool greeting (b'\\x01\\x00\\x00\\x00\\t\\x00')"),  # protocol 9
+    (b"\0\0\0\x01", "4 bytes, a protocol version (1), as Sphinx searchd's API port does"),
+    (b"\0\0\0\0", "4 bytes that are not a Tarantool greeting (b'\\x00\\x00\\x00\\x00')"),
+    (b"HTTP/1.1 400 Bad Request\r\nx", "an HTTP reply ('HTTP/1.1 400 Bad Request')"),
+    (b"-ERR unknown command\r\n", "a RESP reply, as Redis speaks ('-ERR unknown command')"),
+    (b"+OK", "3 bytes that are not a Tarantool greeting (b'+OK')"),
+    (b"x", "1 byte that is not a Tarantool greeting (b'x')"),
+])
+def test_a_server_that_is_not_tarantool_is_named_by_what_its_first_bytes_say(data: bytes, said: str):
+    from ycsbctl.stores.tarantool.iproto import what_greeted
+
+    assert what_greeted(data) == said
+
+
+def test_a_postgresql_servers_answer_to_the_ssl_request_is_its_first_byte_and_only_the_first_reply_counts():
+    from ycsbctl.stores.postgresql.wire import _SslAnswer
+
+    async def answers(*chunks: bytes) -> bytes:
+        p = _SslAnswer()
+        for c in chunks:
+            p.data_received(c)
+        return await p.answer
+
+    assert asyncio.run(answers(b"S")) == b"S"
+    assert asyncio.run(answers(b"NE", b"S")) == b"N"  # "N", then whatever follows is not the answer
+
+
+def test_ycsbs_jdbc_binding_gets_the_postgresql_urls_user_and_password_unquoted_else_postgres_and_none():
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("postgresql://x@h:1/d")
+    _, props = proto.ycsb_binding("postgresql://al%40ce:p%40ss@db.example:5433/shop", 1.0)
+    assert (props["db.url"], props["db.user"], props["db.passwd"]) == \
+        ("jdbc:postgresql://db.example:5433/shop", "al@ce", "p@ss")
+    _, props = proto.ycsb_binding("postgresql://db.example/shop", 1.0)
+    assert (props["db.url"], props["db.user"], props["db.passwd"]) == ("jdbc:postgresql://db.example:5432/shop", "postgres", "")
+
+
+def test_the_workloads_field_names_are_its_prefix_and_0_to_fieldcount_less_1_ten_when_unset_or_empty():
+    from ycsbctl.stores.sql.layout import field_names, workload_fields
+
+    assert workload_fields({}) == [f"field{i}" for i in range(10)]
+    assert workload_fields({"fieldcount": ""}) == [f"field{i}" for i in range(10)]
+    assert workload_fields({"fieldcount": "3", "fieldnameprefix": "f_"}) == ["f_0", "f_1", "f_2"]
+    assert field_names({"fieldcount": "2"}) == ("FIELD0", "FIELD1")
+
+
+def test_a_mariadb_ping_that_fails_without_a_server_error_code_raises_that_failure_itself(monkeypatch):
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("mariadb://u@h:1/d")
+
+    def no_answer(url: str, sql: str, timeout_s: float):
+        raise TimeoutError()  # no args: no MySQL error number to read
+
+    monkeypatch.setattr(proto, "query", no_answer)
+    with pytest.raises(TimeoutError):
+        proto.ping("mariadb://u@127.0.0.1:1/d", 0.1)
+
+
+class _Slow(BaseHTTPRequestHandler):
+    """A ClickHouse HTTP interface that takes ``DELAY_S`` over every statement and answers it with no rows."""
+
+    DELAY_S = 0.2
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        time.sleep(self.DELAY_S)
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_clickhouses_create_table_may_take_10_s_whatever_the_operations_timeout():
+    from ycsbctl.stores import registry
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Slow)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    url = f"clickhouse://127.0.0.1:{server.server_address[1]}/default"
+
+    async def opened() -> int:
+        bs = await registry.for_url(url).open_bindings(url, 1, {}, 0.05)
+        try:
+            return len(bs.bindings)
+        finally:
+            await bs.close()
+
+    try:
+        assert asyncio.run(opened()) == 1  # the CREATE TABLE took 0.2 s, four operations' timeouts
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_rest_call_whose_connection_was_lost_is_error_with_no_http_status_and_the_binding_reconnects():
+    """A server that answers the binding's opening ``GET /`` and closes the connection at the next request."""
+    from ycsbctl.stores.elasticsearch.binding import ElasticsearchBinding
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}")
+        await writer.drain()
+        await reader.readuntil(b"\r\n\r\n")
+        writer.close()
+
+    async def go() -> tuple:
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        b = ElasticsearchBinding("127.0.0.1", port, "es.ycsb", 1.0)
+        try:
+            await b.connect()
+            got = await b.rest(b"GET", b"/es.ycsb/_search")
+            return got, b.last_error, b.proto is not None
+        finally:
+            await b.close()
+            server.close()
+
+    (st, http, body), why, reconnected = asyncio.run(go())
+    assert (st, http, body) == (Status.ERROR, 0, None) and why.startswith("connection lost") and reconnected
+
+
+def test_a_redis_chain_of_quick_reads_longer_than_the_timeout_never_times_out(redis_server):
+    # the watchdog tells each request of a chain from the last by the binding's request number
+    from tests.fixtures.bindings import chain_outlasting_the_timeout
+
+    (done, failed), statuses = chain_outlasting_the_timeout(redis_server.url)
+    assert failed == 0 and done > 0 and statuses == {Status.NOT_FOUND: done}
+
+
+def test_redis_cluster_true_at_a_standalone_server_says_what_cluster_slots_answered(redis_server):
+    from tests.fixtures.bindings import run_bindings
+
+    with pytest.raises(ConnectionLost, match=r"is no Redis Cluster node \(CLUSTER SLOTS: ERR This instance has "
+                                             r"cluster support disabled\): drop -p redis.cluster=true"):
+        run_bindings(lambda bs: asyncio.sleep(0), redis_server.url, 1, {"redis.cluster": "true"}, 1.0)
+
+
+def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_logged(redis_server, rds):
+    from ycsbctl.stores.disturb import parse_disturb
+    from ycsbctl.stores.redis.disturb import CLIENT_NAME, RedisDisturber
+
+    saved = rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"]
+    rds.config_set("slowlog-log-slower-than", 0)
+    d = RedisDisturber(redis_server.url, parse_disturb("del:zset:1k@1s"), "t")
+    try:
+        rds.sadd("t:big", *range(50_000))
+        mark = d._slowlog_mark()
+        for key in ("t:none", "t:big", "t:none"):  # the second frees 50,000 members, the others nothing
+            d.r.delete(key)
+        rds.delete("t:other")  # another client's DEL: not the disturber's
+        mine = [e["duration"] for e in rds.slowlog_get(128)
+                if e["id"] > mark and e["client_name"] == CLIENT_NAME.encode() and e["command"].startswith(b"DEL ")]
+        assert len(mine) == 3 and max(mine) > 2 * min(mine)
+        assert d._slowlog_duration(mark, "DEL") == max(mine) / 1e6
+    finally:
+        d.close()
+        rds.config_set("slowlog-log-slower-than", saved)
+
+
+class _Wire:
+    """A connection's transport that keeps the bytes written to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def test_a_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+    # chained READ of one field or all, UPDATE of one field, INSERT: the bytes a MariaDB wire binding's chain
+    # writes are those its read_request / update_request / insert_request build for that operation
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    values = {-1: [b"v%d" % i for i in range(10)], **{i: [b"new%d" % i] for i in range(10)}}
+    ok = b"\x07\0\0\x01" + b"\0\0\0\x02\0\0\0"  # an OK packet: no rows, 0 affected
+
+    async def chained(b: MariaWireBinding, op: int, rf: int, wf: int) -> bytes:
+        b.loop, b.proto = asyncio.get_running_loop(), _MyProtocol()
+        b.proto.handshake, b.proto.transport = False, _Wire()
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+                           ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
+        run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
+        await asyncio.sleep(0)
+        (sent,) = b.proto.transport.sent
+        b.proto.data_received(ok)
+        await run
+        return sent
+
+    async def go() -> None:
+        b = MariaWireBinding("mariadb://root@127.0.0.1:1/ycsb", 1.0)
+        assert await chained(b, READ, -1, -1) == b.read_request("t", b"user7", None)
+        for f in range(10):
+            assert await chained(b, READ, f, -1) == b.read_request("t", b"user7", (names[f],)), f
+            assert await chained(b, UPDATE, -1, f) == b.update_request("t", b"user7", (names[f],), [b"new%d" % f]), f
+        assert await chained(b, INSERT, -1, -1) == b.insert_request("t", b"user7", tuple(names), values[-1])
+
+    asyncio.run(go())
+
+
+def _packet(seq: int, payload: bytes) -> bytes:
+    return len(payload).to_bytes(3, "little") + bytes((seq,)) + payload
+
+
+@pytest.mark.parametrize("size", [1, 255, 256, 65_535, 65_536, 65_541, 70_000])
+def test_a_mariadb_one_row_reply_after_a_known_head_is_that_row_whole_whatever_its_size_and_bytes(size: int):
+    # the reply's head (column count, column definitions) as the connection saw it before, one row packet,
+    # the end of the rows (an EOF packet): its length is read from the 3-byte little-endian packet header. The
+    # row's bytes from its (size mod 256)th on look like an EOF packet's header reaching the data's end: where a
+    # length read with its third byte wrong (0 for 65,536 + k) would say the row ends.
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+
+    eof = _packet(9, b"\xfe\0\0\x02\0")
+    row = bytearray(b"r" * size)
+    off = size & 0xFF
+    fake = (size + len(eof) - 4 - off).to_bytes(3, "little") + b"\x00\xfe"
+    row[off:off + 5] = fake[:max(0, min(5, size - off))]
+    assert len(row) == size
+    loop = asyncio.new_event_loop()
+    try:
+        p = _MyProtocol()
+        p.handshake, p.head = False, _packet(1, b"\x01") + _packet(2, b"column definition")
+        waiter = loop.create_future()
+        p.waiters.append(waiter)
+        p.data_received(p.head + _packet(3, bytes(row)) + eof)
+        reply = waiter.result()
+    finally:
+        loop.close()
+    assert (reply.rows, reply.row, reply.error) == (1, bytes(row), None)
