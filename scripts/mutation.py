@@ -631,6 +631,9 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/tarantool/iproto.py: return pos + 1 if b < 0x80 else pos + _UINT_SIZE[b] | Lt -> LtE":
+        "a msgpack uint is a positive fixint (0x00-0x7F) or 0xCC-0xCF; 0x80 (an empty map) is no uint, and the "
+        "header Tarantool writes holds uints only (type, sync, schema version): the byte the mutant reads as one never comes",
     "ycsbctl/workload/media_items/truth.py: if len(s) < 2: | 2 -> 1":
         "one id is kept by the general path too (keep[0] is True, the comparison of no neighbours sets nothing)",
     "ycsbctl/stores/sphinx/binding.py: tail = key[4:]  # YCSB's keys: user<number> (any other goes through document_id) | 4 -> 3":

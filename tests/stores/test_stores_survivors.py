@@ -65,6 +65,9 @@ def _mysql_greeting(version: bytes) -> bytes:
     (b"-ERR unknown command\r\n", "a RESP reply, as Redis speaks ('-ERR unknown command')"),
     (b"+OK", "3 bytes that are not a Tarantool greeting (b'+OK')"),
     (b"x", "1 byte that is not a Tarantool greeting (b'x')"),
+    (bytes(range(100, 150)), f"50 bytes that are not a Tarantool greeting ({bytes(range(100, 140))!r})"),  # its first 40
+    (_mysql_greeting(b"v" * 50), f"a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version {'v' * 40!r}"),
+    (b"HTTP/1.1 200 " + b"k" * 60 + b"\r\n", f"an HTTP reply ({'HTTP/1.1 200 ' + 'k' * 47!r})"),  # its first 60
 ])
 def test_a_server_that_is_not_tarantool_is_named_by_what_its_first_bytes_say(data: bytes, said: str):
     from ycsbctl.stores.tarantool.iproto import what_greeted
@@ -296,3 +299,24 @@ def test_a_mariadb_one_row_reply_after_a_known_head_is_that_row_whole_whatever_i
     finally:
         loop.close()
     assert (reply.rows, reply.row, reply.error) == (1, bytes(row), None)
+
+
+def test_a_tarantool_bodys_data_is_counted_only_when_it_is_an_array_as_msgpack_reads_it():
+    import msgpack
+
+    from ycsbctl.stores.tarantool import iproto
+
+    for data in ([], [[b"k"]] * 15, {i: i for i in range(15)}, {}, "s" * 15, "", 15, -1, b"x" * 3):
+        body = msgpack.packb({0x30: data})
+        want = len(data) if isinstance(data, list) else -1
+        assert iproto.data_count(body, 0, len(body)) == want, data
+
+
+def test_a_mariadb_plugins_bytes_parameter_is_escaped_as_pymysql_escapes_a_string_every_byte_kept():
+    from pymysql.converters import escape_string
+
+    from ycsbctl.stores.mariadb.wire import literal
+
+    for value in (bytes(range(256)), b"", b"a\tb\nc\r\0\x1a'\"\\z"):
+        assert literal(value) == b"_binary'" + escape_string(value.decode("latin-1")).encode("latin-1") + b"'", value
+    assert (literal(None), literal(-12), literal("it's")) == (b"NULL", b"-12", b"'it\\'s'")
