@@ -89,7 +89,7 @@ TESTS: dict[str, list[str]] = {
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
     # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
-    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
@@ -631,6 +631,14 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/memcached/binding.py: if data.endswith(_TRAILER) and data.startswith(_VALUE): | And -> Or":
+        "one chained get's reply in one read: a read that starts with VALUE but does not end with \\r\\nEND\\r\\n is a "
+        "part of a hit, shorter than its frame, so the length check fails and the general parse below reads it; one "
+        "that ends so without VALUE does not come (a miss is END\\r\\n alone, an error one line without END)",
+    "ycsbctl/stores/redis/disturb.py: self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no SLOWLOG here) | 2 -> 1":
+        "build() sets it before act() reads it (experiment/disturb.py builds every disturber before its point; arm() sets it again)",
+    "ycsbctl/stores/tarantool/binding.py: if pos < n: | Lt -> LtE":
+        "at pos == n the rest is b'', which self.buf already is (emptied at the top of data_received)",
     "ycsbctl/stores/tarantool/iproto.py: return pos + 1 if b < 0x80 else pos + _UINT_SIZE[b] | Lt -> LtE":
         "a msgpack uint is a positive fixint (0x00-0x7F) or 0xCC-0xCF; 0x80 (an empty map) is no uint, and the "
         "header Tarantool writes holds uints only (type, sync, schema version): the byte the mutant reads as one never comes",

@@ -320,3 +320,73 @@ def test_a_mariadb_plugins_bytes_parameter_is_escaped_as_pymysql_escapes_a_strin
     for value in (bytes(range(256)), b"", b"a\tb\nc\r\0\x1a'\"\\z"):
         assert literal(value) == b"_binary'" + escape_string(value.decode("latin-1")).encode("latin-1") + b"'", value
     assert (literal(None), literal(-12), literal("it's")) == (b"NULL", b"-12", b"'it\\'s'")
+
+
+def test_a_memcached_chain_judges_replies_cut_anywhere_as_whole_ones_and_counts_each_late_reply_once():
+    # a hit and STORED that come in two reads go through the general parse, not the one-read frame check:
+    # the same statuses; a reply after its operation expired (the watchdog) is counted late once, by either path
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
+    from ycsbctl.workload.core import READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    body = b'{"field0":"a"}'
+    hit = b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(body), body)
+
+    async def chain(b: MemcachedBinding, ops: list[int], replies: list[list[bytes]], expire: bool = False) -> list[int]:
+        statuses: list[int] = []
+        ctx = ChainContext(record=lambda op, st, *_: statuses.append(st), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"v"] * (10 if f < 0 else 1), ack=None,
+                           deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False)
+        n = len(ops)
+        run = asyncio.ensure_future(b.chain(ctx, (ops, [b"user1"] * n, [1] * n, [-1] * n, [0] * n), 0, n))
+        await asyncio.sleep(0)
+        if expire:
+            b.expire()
+            await asyncio.sleep(0)
+        for cuts in replies:
+            for part in cuts:
+                b.proto.data_received(part)
+            await asyncio.sleep(0)
+        await run
+        return statuses
+
+    async def go() -> tuple:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = _Wire()
+        split = await chain(b, [READ, UPDATE, READ], [[hit[:30], hit[30:]], [b"STO", b"RED\r\n"], [b"END\r\n"]])
+        whole = await chain(b, [READ, UPDATE], [[hit], [b"STORED\r\n"]])
+        late_whole = await chain(b, [READ], [], expire=True)
+        b.proto.data_received(hit)
+        counted = [b.proto.late]
+        await chain(b, [READ], [], expire=True)
+        b.proto.data_received(hit[:30])
+        b.proto.data_received(hit[30:])
+        counted.append(b.proto.late)
+        return split, whole, late_whole, counted
+
+    split, whole, late_whole, counted = asyncio.run(go())
+    assert split == [Status.OK, Status.OK, Status.NOT_FOUND] and whole == [Status.OK, Status.OK]
+    assert late_whole == [Status.TIMEOUT] and counted == [1, 2]
+
+
+def test_a_memcached_plugin_command_is_ok_with_the_servers_reply_or_the_failure_with_nothing():
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
+
+    async def go() -> tuple:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = _Wire()
+        got = []
+        for reply in (b"VERSION 1.6.18\r\n", b"VALUE k 0 2\r\nab\r\nEND\r\n", None):
+            call = asyncio.ensure_future(b.mc(b"version\r\n" if reply and reply[:1] == b"V" else b"get k\r\n"))
+            await asyncio.sleep(0)
+            if reply is None:
+                b.expire()  # the watchdog: no reply within the timeout
+            else:
+                b.proto.data_received(reply)
+            got.append(await call)
+        return got
+
+    assert asyncio.run(go()) == [(Status.OK, (b"VERSION 1.6.18", None)), (Status.OK, (b"VALUE", b"ab")), (Status.TIMEOUT, None)]
