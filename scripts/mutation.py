@@ -631,6 +631,9 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/elasticsearch/binding.py: self.unsolicited(reply.error() if reply.status >= 400 else None) | 400 -> 399":
+        "no server sends HTTP status 399 (RFC 9110's redirections end at 308, Elasticsearch sends none): 400 and 200 "
+        "on either side are pinned by test_elasticsearch_rest",
     "ycsbctl/stores/memcached/binding.py: if data.endswith(_TRAILER) and data.startswith(_VALUE): | And -> Or":
         "one chained get's reply in one read: a read that starts with VALUE but does not end with \\r\\nEND\\r\\n is a "
         "part of a hit, shorter than its frame, so the length check fails and the general parse below reads it; one "
