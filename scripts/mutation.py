@@ -631,6 +631,8 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/mariadb/store.py: wire_eligible(url or self.loopback_url(1), properties) | 1 -> 0":
+        "wire_eligible reads a URL's password and options only, never its port: the loopback URL at any port answers the same",
     "ycsbctl/stores/elasticsearch/binding.py: self.unsolicited(reply.error() if reply.status >= 400 else None) | 400 -> 399":
         "no server sends HTTP status 399 (RFC 9110's redirections end at 308, Elasticsearch sends none): 400 and 200 "
         "on either side are pinned by test_elasticsearch_rest",

@@ -390,3 +390,15 @@ def test_a_memcached_plugin_command_is_ok_with_the_servers_reply_or_the_failure_
         return got
 
     assert asyncio.run(go()) == [(Status.OK, (b"VERSION 1.6.18", None)), (Status.OK, (b"VALUE", b"ab")), (Status.TIMEOUT, None)]
+
+
+def test_mariadb_driver_wire_refuses_the_urls_password_and_a_check_without_a_url_reads_the_loopback_one():
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("mariadb://u@h:1/d")
+    wire = {"mariadb.driver": "wire"}
+    with pytest.raises(UserError, match="mariadb.driver=wire needs a mysql://user@host:port/db URL without a password"):
+        proto.check_properties("mariadb://u:secret@db.example:3306/ycsb", wire)
+    proto.check_properties("mariadb://u@db.example:3306/ycsb", wire)
+    proto.check_properties(None, wire)  # the server ycsbctl starts: root, no password
