@@ -402,3 +402,18 @@ def test_mariadb_driver_wire_refuses_the_urls_password_and_a_check_without_a_url
         proto.check_properties("mariadb://u:secret@db.example:3306/ycsb", wire)
     proto.check_properties("mariadb://u@db.example:3306/ycsb", wire)
     proto.check_properties(None, wire)  # the server ycsbctl starts: root, no password
+
+
+def test_ycsbs_jdbc_binding_gets_the_mariadb_urls_user_password_and_tls_in_connector_js_spelling():
+    # MariaDB Connector/J 3: sslMode=trust (no check of the server's certificate) or verify-full; no TLS, no option
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("mariadb://u@h:1/d")
+    cases = {"mariadb://al%40ce:p%40ss@db.example:3307/shop": ("jdbc:mariadb://db.example:3307/shop", "al@ce", "p@ss"),
+             "mariadb://db.example/shop?ssl=true": ("jdbc:mariadb://db.example:3306/shop?sslMode=verify-full", "root", ""),
+             "mariadb://db.example/shop?ssl=true&ssl_verify_cert=false":
+                 ("jdbc:mariadb://db.example:3306/shop?sslMode=trust", "root", "")}
+    for url, (jdbc, user, password) in cases.items():
+        kind, props = proto.ycsb_binding(url, 1.0)
+        assert (kind, props) == ("jdbc", {"db.driver": "org.mariadb.jdbc.Driver", "db.url": jdbc, "db.user": user,
+                                          "db.passwd": password}), url
