@@ -138,7 +138,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
-    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
