@@ -73,7 +73,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/engine/throttle.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
-    "ycsbctl/stores/chain.py": ["tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
+    "ycsbctl/stores/chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
                                 "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
     "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
@@ -631,6 +631,11 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/chain.py: if t1 < ctx.deadline_ns and (self.i < self.end or (ctx.more is not None and not self.errors and ctx.more(self))): | Lt -> LtE":
+        "t1 and the deadline are perf_counter_ns readings: only a reply read at the deadline's very nanosecond is "
+        "told apart, and then by one operation more or less at the phase's end",
+    "ycsbctl/stores/postgresql/store.py: data = sock.recv(64) | 64 -> 63":
+        "what is read is told by its first byte and shown by its first 40: 63 bytes hold them as 64 do",
     "ycsbctl/stores/mariadb/store.py: wire_eligible(url or self.loopback_url(1), properties) | 1 -> 0":
         "wire_eligible reads a URL's password and options only, never its port: the loopback URL at any port answers the same",
     "ycsbctl/stores/elasticsearch/binding.py: self.unsolicited(reply.error() if reply.status >= 400 else None) | 400 -> 399":

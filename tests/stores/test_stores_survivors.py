@@ -438,3 +438,60 @@ def test_memcacheds_counters_add_what_a_stats_reply_has_and_need_its_gets_and_se
         assert counters({k: v for k, v in stats.items() if k != half})["cpu_s"] is None, half
     assert gauges(stats) == {"db_used_memory_bytes": 4096.0, "db_limit_bytes": 67108864.0, "connections": 3.0, "keys": 5}
     assert gauges({})["keys"] is None
+
+
+def test_an_operation_that_expires_before_its_batched_write_went_out_is_timed_from_its_end():
+    # the worker's WriteBatch writes a turn's requests at the turn's end; an operation the watchdog expires before
+    # then never started: its TIMEOUT is recorded with t0 = t1 (0 µs), not from an unset start
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.chain import WriteBatch
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
+    from ycsbctl.workload.core import READ
+
+    class NotYet(WriteBatch):
+        def add(self, chain) -> None:  # the turn has not ended yet: nothing written
+            self.chains.append(chain)
+
+    names = [b"field%d" % i for i in range(10)]
+
+    async def go() -> list[tuple]:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = _Wire()
+        timed: list[tuple] = []
+        ctx = ChainContext(record=lambda *t: timed.append(t), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
+                           stop_on_error=False, writes=NotYet(b.loop))
+        run = asyncio.ensure_future(b.chain(ctx, ([READ], [b"user1"], [1], [-1], [-1]), 0, 1))
+        await asyncio.sleep(0)
+        assert b.proto.transport.sent == [] and ctx.writes.chains
+        b.expire()
+        assert await run == (1, 1)
+        return timed
+
+    (op, st, t0, t1, due), = asyncio.run(go())
+    assert (op, st) == (READ, Status.TIMEOUT) and t0 == t1 == due > 10**9
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    (b"S", None), (b"N", None),  # PostgreSQL's one-byte answers to SSLRequest (with TLS, without)
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "not a PostgreSQL server: it answered PostgreSQL's opening request with "
+                                         "b'HTTP/1.1 400 Bad Request\\r\\n\\r\\n'"),
+    (b"", "not a PostgreSQL server: it closed the connection at PostgreSQL's opening request"),
+])
+def test_what_answers_the_opening_request_tells_whether_it_is_postgresql(answer: bytes, said: str | None):
+    import socketserver
+
+    from ycsbctl.stores.postgresql.store import SSL_REQUEST, _not_postgresql
+
+    asked: list[bytes] = []
+
+    class Answer(socketserver.BaseRequestHandler):
+        def handle(self) -> None:
+            asked.append(self.request.recv(8))
+            self.request.sendall(answer)
+
+    with socketserver.TCPServer(("127.0.0.1", 0), Answer) as server:
+        threading.Thread(target=server.handle_request, daemon=True).start()
+        got = _not_postgresql(f"postgresql://u@127.0.0.1:{server.server_address[1]}/db", 5.0)
+    assert (got, asked) == (said, [SSL_REQUEST])
