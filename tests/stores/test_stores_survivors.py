@@ -478,6 +478,8 @@ def test_an_operation_that_expires_before_its_batched_write_went_out_is_timed_fr
     (b"HTTP/1.1 400 Bad Request\r\n\r\n", "not a PostgreSQL server: it answered PostgreSQL's opening request with "
                                          "b'HTTP/1.1 400 Bad Request\\r\\n\\r\\n'"),
     (b"", "not a PostgreSQL server: it closed the connection at PostgreSQL's opening request"),
+    (bytes(range(65, 115)), f"not a PostgreSQL server: it answered PostgreSQL's opening request with "
+                            f"{bytes(range(65, 105))!r}"),  # its first 40 bytes
 ])
 def test_what_answers_the_opening_request_tells_whether_it_is_postgresql(answer: bytes, said: str | None):
     import socketserver
