@@ -37,6 +37,11 @@ def test_postgresql_bytes_are_0_without_tables_none_for_an_absent_table_and_psql
         (row,) = cli_rows("postgresql", postgresql_db, f"SELECT pg_table_size('{table}'), pg_indexes_size('{table}')")
         return float(int(row[0]) + int(row[1]))
 
+    from ycsbctl.stores.registry import for_url
+
+    proto = for_url(postgresql_db)
+    empty = proto.reading(postgresql_db)  # the footprint before the first load: no table, no records
+    assert (empty.keys, empty.db_memory_bytes, empty.extra["data_size_bytes"]) == (0, 0.0, 0.0)
     with PgSession(postgresql_db, 10.0) as s:
         assert database_bytes(s) == 0.0
         assert relation_bytes(s, "usertable") is None
@@ -54,3 +59,5 @@ def test_postgresql_bytes_are_0_without_tables_none_for_an_absent_table_and_psql
         assert relation_bytes(s, "usertable") == one > toast
         assert relation_bytes(s, "other") == other
         assert database_bytes(s) == one + other  # every table of the database, nothing else
+    loaded = proto.reading(postgresql_db)
+    assert (loaded.keys, loaded.db_memory_bytes, loaded.extra["data_size_bytes"]) == (300, one + other, one + other)
