@@ -145,7 +145,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
     "ycsbctl/stores/elasticsearch/stats.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/redis/info.py": ["tests/stores/test_redis_info.py", "tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
+    "ycsbctl/stores/redis/info.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_info.py", "tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
     # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
     "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings_edges.py", "tests/report/test_deployment_findings.py"],
@@ -239,7 +239,7 @@ TESTS: dict[str, list[str]] = {
                                        "tests/stores/test_mongodb_wire_chain.py",
                                        "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
                                        "tests/stores/test_mongo_tls.py"],
-    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
+    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
     "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py"],
     "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
                                        "tests/stores/test_mongo_tls.py", "tests/experiment/test_faults_new_stores.py",
@@ -631,6 +631,16 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/mongodb/wire_chain.py: b.last_error = str(errors[0].get(\"errmsg\", errors[0]))[:300] | 0 -> -1":
+        "a chain's request writes one document: its reply holds one write error at most, and a writeConcernError is "
+        "put in a list of one, so the first error is the last",
+    "ycsbctl/stores/mongodb/wire_chain.py: if st < 0: | 0 -> 1":
+        "the compiled reader answers OK only for a plainly successful reply, which reply_status judges OK too "
+        "(test_mongodb_wire_chain::test_reply_statuses_are_the_awaited_paths compares the two): re-judged in Python, "
+        "the same status",
+    "ycsbctl/stores/sql/protocol.py: await first(bindings[0]) | 0 -> -1":
+        "every binding of the set is connected (the loop above) to the same URL with the same properties: the table "
+        "is created once, by the last as by the first",
     "ycsbctl/stores/chain.py: if t1 < ctx.deadline_ns and (self.i < self.end or (ctx.more is not None and not self.errors and ctx.more(self))): | Lt -> LtE":
         "t1 and the deadline are perf_counter_ns readings: only a reply read at the deadline's very nanosecond is "
         "told apart, and then by one operation more or less at the phase's end",

@@ -497,3 +497,63 @@ def test_what_answers_the_opening_request_tells_whether_it_is_postgresql(answer:
         threading.Thread(target=server.handle_request, daemon=True).start()
         got = _not_postgresql(f"postgresql://u@127.0.0.1:{server.server_address[1]}/db", 5.0)
     assert (got, asked) == (said, [SSL_REQUEST])
+
+
+def test_a_mongodb_wire_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+    # as the SQL chain's: a chained READ of one field or all, an UPDATE of one field, an INSERT are the bytes
+    # MongoRequests builds for that operation (with the request id the chain drew)
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mongodb.wire import MongoWireBinding, _OpMsgProtocol
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    values = {-1: [b"v%d" % i for i in range(10)], **{i: [b"new%d" % i] for i in range(10)}}
+
+    async def chained(b: MongoWireBinding, op: int, rf: int, wf: int) -> tuple[int, bytes]:
+        b.loop, b.proto = asyncio.get_running_loop(), _OpMsgProtocol()
+        b.proto.transport = _Wire()
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+                           ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
+        run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
+        await asyncio.sleep(0)
+        (sent,) = b.proto.transport.sent
+        b.expire()  # no reply: the chain ends (TIMEOUT)
+        await run
+        return int.from_bytes(sent[4:8], "little"), sent  # the message header's requestID
+
+    async def go() -> None:
+        b = MongoWireBinding("mongodb://127.0.0.1:1/bench", 1.0)
+        req = b.requests
+        rid, sent = await chained(b, READ, -1, -1)
+        assert sent == req.find(rid, "t", b"user7", None)
+        for f in range(10):
+            rid, sent = await chained(b, READ, f, -1)
+            assert sent == req.find(rid, "t", b"user7", (names[f],)), f
+            rid, sent = await chained(b, UPDATE, -1, f)
+            assert sent == req.update(rid, "t", b"user7", (names[f],), [b"new%d" % f]), f
+        rid, sent = await chained(b, INSERT, -1, -1)
+        assert sent == req.insert(rid, "t", b"user7", tuple(names), values[-1])
+
+    asyncio.run(go())
+
+
+def test_redis_says_its_own_pid_as_the_process_that_listens(redis_server):
+    from ycsbctl.stores.redis.info import reported_pid
+
+    assert reported_pid(redis_server.url) == redis_server.proc.pid
+
+
+def test_a_redis_without_io_threads_says_its_io_threads_did_nothing_not_a_floor_rate(redis_server, rds):
+    # io-threads 1 (the default): the main thread does all reads and writes, io_threaded_*_processed stay 0
+    from ycsbctl.stores.redis.info import RedisInfoSampler
+
+    info = rds.info()
+    assert (info["io_threads_active"], info["io_threaded_reads_processed"], info["io_threaded_writes_processed"]) == (0, 0, 0)
+    s = RedisInfoSampler(redis_server.url)
+    try:
+        s.prime()
+        time.sleep(0.01)
+        row = s.sample()
+    finally:
+        s.close()
+    assert (row["io_threaded_reads_per_s"], row["io_threaded_writes_per_s"]) == (0.0, 0.0)
