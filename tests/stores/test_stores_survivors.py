@@ -549,11 +549,37 @@ def test_a_redis_without_io_threads_says_its_io_threads_did_nothing_not_a_floor_
 
     info = rds.info()
     assert (info["io_threads_active"], info["io_threaded_reads_processed"], info["io_threaded_writes_processed"]) == (0, 0, 0)
+    clients = rds.info("clients")["connected_clients"]
     s = RedisInfoSampler(redis_server.url)
     try:
         s.prime()
         time.sleep(0.01)
         row = s.sample()
+        assert rds.info("clients")["connected_clients"] == clients + 1  # the sampler's own connection
     finally:
         s.close()
     assert (row["io_threaded_reads_per_s"], row["io_threaded_writes_per_s"]) == (0.0, 0.0)
+    assert rds.info("clients")["connected_clients"] == clients  # closed with the sampler
+
+
+def test_a_sampler_keeps_its_interval_grid_when_each_sample_takes_half_an_interval():
+    # a sample of 50 ms every 100 ms: rows 100 ms apart on average, not 150 (a schedule that restarts from each
+    # sample's end drifts by its duration)
+    from ycsbctl.stores.sampler import Sampler
+
+    class Slow(Sampler):
+        source = "slow"
+
+        def prime(self) -> None:
+            pass
+
+        def sample(self) -> dict:
+            time.sleep(0.05)
+            return {}
+
+    s = Slow(0.1)
+    s.start()
+    time.sleep(0.75)
+    frame = s.stop()
+    t = list(frame["t_mono"])[:-1]  # without the tail row stop() adds
+    assert len(t) >= 5 and (t[-1] - t[0]) / (len(t) - 1) < 0.125, t
