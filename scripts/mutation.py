@@ -631,6 +631,11 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/postgresql/stats.py: return num(row[0][0]) if row and row[0][0] is not None else None | 0 -> -1":
+        "SELECT pg_total_relation_size(...) answers one row of one value: row[-1] is row[0] and [-1] is [0] "
+        "(test_postgresql_stats_truth pins the value against psql's)",
+    "ycsbctl/stores/postgresql/stats.py: if None in a or None in b or dt <= 0: | LtE -> Lt":
+        "dt is the time between two time.monotonic() readings with a database round trip between them: never 0",
     "ycsbctl/stores/mongodb/wire_chain.py: b.last_error = str(errors[0].get(\"errmsg\", errors[0]))[:300] | 0 -> -1":
         "a chain's request writes one document: its reply holds one write error at most, and a writeConcernError is "
         "put in a list of one, so the first error is the last",
