@@ -631,6 +631,9 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | Sub -> Add":
+        "n only bounds the range: the comprehension keeps the times inside the window (at_s + i * every_s < "
+        "duration_s), so a larger n adds only times it drops",
     "ycsbctl/stores/postgresql/stats.py: return num(row[0][0]) if row and row[0][0] is not None else None | 0 -> -1":
         "SELECT pg_total_relation_size(...) answers one row of one value: row[-1] is row[0] and [-1] is [0] "
         "(test_postgresql_stats_truth pins the value against psql's)",
