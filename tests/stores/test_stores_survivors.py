@@ -583,3 +583,28 @@ def test_a_sampler_keeps_its_interval_grid_when_each_sample_takes_half_an_interv
     frame = s.stop()
     t = list(frame["t_mono"])[:-1]  # without the tail row stop() adds
     assert len(t) >= 5 and (t[-1] - t[0]) / (len(t) - 1) < 0.125, t
+
+
+def test_ycsbs_mongodb_binding_gets_the_url_with_a_database_ycsb_when_it_names_none():
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("mongodb://h:1/d")
+    assert proto.ycsb_binding("mongodb://h:27017", 1.0) == ("mongodb", {"mongodb.url": "mongodb://h:27017/ycsb"})
+    assert proto.ycsb_binding("mongodb://h:27017/", 1.0) == ("mongodb", {"mongodb.url": "mongodb://h:27017/ycsb"})
+    assert proto.ycsb_binding("mongodb://u:p@h:27017/bench?tls=true", 1.0) == \
+        ("mongodb", {"mongodb.url": "mongodb://u:p@h:27017/bench?tls=true"})
+
+
+def test_a_mongodb_wire_server_that_is_ferretdb_is_named_by_its_own_buildinfo(mongo_wire):
+    from pymongo import MongoClient
+
+    from ycsbctl.stores import registry
+
+    client = MongoClient(mongo_wire.url, serverSelectionTimeoutMS=5000)
+    try:
+        build = client.admin.command("buildInfo")
+    finally:
+        client.close()
+    facts = registry.for_url(mongo_wire.url).describe(mongo_wire.url)
+    ferret = str(build["ferretdbVersion"]).lstrip("v")
+    assert (facts.name, facts.version, facts.config["mongodb_compat_version"]) == (f"FerretDB {ferret}", ferret, build["version"])
