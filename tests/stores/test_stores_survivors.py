@@ -608,3 +608,19 @@ def test_a_mongodb_wire_server_that_is_ferretdb_is_named_by_its_own_buildinfo(mo
     facts = registry.for_url(mongo_wire.url).describe(mongo_wire.url)
     ferret = str(build["ferretdbVersion"]).lstrip("v")
     assert (facts.name, facts.version, facts.config["mongodb_compat_version"]) == (f"FerretDB {ferret}", ferret, build["version"])
+
+
+def test_a_sqlite_files_file_system_is_the_longest_mount_point_holding_it_the_last_of_those_stacked(tmp_path):
+    from ycsbctl.stores.sqlite.store import file_system
+
+    mounts = tmp_path / "mounts"
+    mounts.write_text("/dev/root / ext4 rw 0 0\n"
+                      "tmpfs /dev/shm tmpfs rw 0 0\n"
+                      "/dev/sdb1 /data xfs rw 0 0\n"
+                      "tmpfs /data tmpfs rw 0 0\n"  # mounted over /data: it is what /data shows now
+                      "/dev/sdc1 /data/deep btrfs rw 0 0\n"
+                      "/dev/sdd1 /dat ext3 rw 0 0\n")
+    where = {"/data/ycsb.db": "tmpfs", "/data/deep/ycsb.db": "btrfs", "/dev/shm/x.db": "tmpfs",
+             "/datum/ycsb.db": "ext4", "/dat/ycsb.db": "ext3", "/home/u/ycsb.db": "ext4"}
+    assert {p: file_system(p, str(mounts)) for p in where} == where
+    assert file_system("/x.db", str(tmp_path / "none")) == ""
