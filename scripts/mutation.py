@@ -326,6 +326,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/binding_set.py: step = max(timeout_s / 8, 0.005) | 0.005 -> 0.00505":
         "the watchdog's look-again floor, for timeouts under 40 ms only: a request is expired within a step of its "
         "timeout either way (the ±12 % its docstring states), which 50 µs more does not change",
+    "ycsbctl/stores/binding_set.py: step = max(timeout_s / 8, 0.005) | 0.005 -> 0.00495":
+        "the watchdog's look-again floor, for timeouts under 40 ms only: a request is expired within a step of its "
+        "timeout either way (the ±12 % its docstring states), which 50 µs less does not change",
     "ycsbctl/stores/mysql41.py: if first < 0xFB: | 251 -> 252":
         "0xFB is no length: the protocol sends it only as a text row's NULL, which row_values reads before lenenc "
         "(a column count, rows affected and a value's length are never 0xFB)",
