@@ -634,6 +634,9 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/memcached/store.py: while c.stats().get(\"curr_items\") not in (\"0\", None) and time.monotonic() < end: | Lt -> LtE":
+        "end is a time.monotonic() reading 10 s ahead: only a reading equal to it to the last bit is told apart, and "
+        "then by one more 50 ms look at the server's items",
     "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | Sub -> Add":
         "n only bounds the range: the comprehension keeps the times inside the window (at_s + i * every_s < "
         "duration_s), so a larger n adds only times it drops",

@@ -630,3 +630,39 @@ def test_a_sqlite_files_file_system_is_the_longest_mount_point_holding_it_the_la
              "/datum/ycsb.db": "ext4", "/dat/ycsb.db": "ext3", "/home/u/ycsb.db": "ext4"}
     assert {p: file_system(p, str(mounts)) for p in where} == where
     assert file_system("/x.db", str(tmp_path / "none")) == ""
+
+
+def test_a_redis_server_has_one_core_for_its_data_path_unless_it_is_a_multi_threaded_one():
+    from ycsbctl.stores import registry
+    from ycsbctl.stores.redis.store import MULTI_THREADED
+
+    proto = registry.for_url("redis://h:1/0")
+    assert [proto.server_cores("redis", limit) for limit in (4.0, 1.0, 0.5)] == [1.0, 1.0, 0.5]
+    for kind in MULTI_THREADED:
+        assert proto.server_cores(f"local-{kind}", 4.0) == 4.0, kind
+
+
+def test_a_sql_chains_reply_after_its_operation_expired_is_counted_late_and_recorded_once():
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
+    from ycsbctl.workload.core import UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    ok = b"\x07\0\0\x01" + b"\0\x01\0\x02\0\0\0"  # an OK packet: 1 row matched
+
+    async def go() -> tuple:
+        b = MariaWireBinding("mariadb://root@127.0.0.1:1/ycsb", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _MyProtocol()
+        b.proto.handshake, b.proto.transport = False, _Wire()
+        timed: list[int] = []
+        ctx = ChainContext(record=lambda op, st, *_: timed.append(st), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"x"], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
+                           stop_on_error=False)
+        run = asyncio.ensure_future(b.chain(ctx, ([UPDATE], [b"user1"], [1], [-1], [0]), 0, 1))
+        await asyncio.sleep(0)
+        b.expire()
+        b.proto.data_received(ok)  # the reply, in the same turn of the loop as the watchdog's expiry
+        done = await run
+        return done, timed, b.proto.late
+
+    assert asyncio.run(go()) == ((1, 1), [Status.TIMEOUT], 1)
