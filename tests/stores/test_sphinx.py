@@ -115,3 +115,14 @@ def test_a_workload_with_updates_is_refused_before_anything_starts(sphinx):
     assert r.returncode == 2
     assert "workloada has UPDATE operations, which" in r.stderr and "numeric attributes only" in r.stderr
     assert int(status(url)["connections"]) - int(before) == 1  # only this count's own connection came
+
+
+def test_sphinx_is_named_by_the_version_its_greeting_says_without_the_build_suffix(sphinx):
+    # searchd's SphinxQL greeting says e.g. "2.2.11-id64-release (95ae9a6)": the release number is its first part
+    from ycsbctl.stores.sphinx.admin import server_version
+
+    said = server_version(sphinx.url)
+    facts = registry.for_url(sphinx.url).describe(sphinx.url)
+    number = said.split("-", 1)[0]
+    assert number.replace(".", "").isdigit() and said.startswith(number + "-")
+    assert (facts.name, facts.version) == (f"Sphinx {number} (real-time index, no binary log)", number)
