@@ -634,6 +634,9 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
+        "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
+        "table; that it gets 10 s whatever the operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
     "ycsbctl/stores/memcached/store.py: while c.stats().get(\"curr_items\") not in (\"0\", None) and time.monotonic() < end: | Lt -> LtE":
         "end is a time.monotonic() reading 10 s ahead: only a reading equal to it to the last bit is told apart, and "
         "then by one more 50 ms look at the server's items",
