@@ -73,7 +73,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/engine/throttle.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
-    "ycsbctl/stores/chain.py": ["tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
+    "ycsbctl/stores/chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
                                 "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
     "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
@@ -89,10 +89,10 @@ TESTS: dict[str, list[str]] = {
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
     # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
-    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
-    "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
-    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
     "ycsbctl/results/folder.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
@@ -138,23 +138,23 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
-    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_truth.py"],
-    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
     "ycsbctl/stores/elasticsearch/stats.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/redis/info.py": ["tests/stores/test_redis_info.py", "tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
+    "ycsbctl/stores/redis/info.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_info.py", "tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
     # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
     "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings_edges.py", "tests/report/test_deployment_findings.py"],
     "ycsbctl/stores/mongodb/status.py": ["tests/stores/test_mongodb_status.py", "tests/telemetry/test_samplers.py"],
     # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
-    "ycsbctl/stores/sql/layout.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
+    "ycsbctl/stores/sql/layout.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
     "ycsbctl/stores/sql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_mariadb_wire.py",
                                   "tests/stores/test_sql_stores.py"],
-    "ycsbctl/stores/sql/chain.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_wire.py",
+    "ycsbctl/stores/sql/chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_wire.py",
                                    "tests/stores/test_mariadb_wire.py"],
     # The records count of a SQL store (count and clear).
     "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
@@ -214,9 +214,9 @@ TESTS: dict[str, list[str]] = {
                                      "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
-    "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
+    "ycsbctl/stores/sampler.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
                                   "tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/binding.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
+    "ycsbctl/stores/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
     "ycsbctl/stores/binding_set.py": ["tests/stores/test_watchdog.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
@@ -225,47 +225,47 @@ TESTS: dict[str, list[str]] = {
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
-    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_disturb.py"],
     "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py", "tests/experiment/test_disturb_truth.py",
                                           "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
-    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replica_routing.py", "tests/stores/test_redis_replicas.py"],
-    "ycsbctl/stores/redis/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_handshake.py", "tests/stores/test_mongodb_native_reader.py",
                                        "tests/stores/test_mongodb_wire_chain.py",
                                        "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
                                        "tests/stores/test_mongo_tls.py"],
-    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
+    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
     "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py"],
-    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
+    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
                                        "tests/stores/test_mongo_tls.py", "tests/experiment/test_faults_new_stores.py",
                                        "-k", "mongo"],
-    "ycsbctl/stores/memcached/record.py": ["tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
+    "ycsbctl/stores/memcached/record.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
     "ycsbctl/stores/memcached/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
     "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_postgresql_binding_failures.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
                                              "-k", "postgresql"],
-    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_mariadb_binding_failures.py", "tests/stores/test_sql_stores.py",
                                           "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb"],
-    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py",
                                         "tests/provision/test_local_sql.py", "-k", "mariadb"],
-    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
-    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                            "tests/experiment/test_faults_new_stores.py"],
-    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                             "tests/experiment/test_tarantool_dying_port.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
-    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sphinx.py"],
@@ -326,6 +326,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/binding_set.py: step = max(timeout_s / 8, 0.005) | 0.005 -> 0.00505":
         "the watchdog's look-again floor, for timeouts under 40 ms only: a request is expired within a step of its "
         "timeout either way (the ±12 % its docstring states), which 50 µs more does not change",
+    "ycsbctl/stores/binding_set.py: step = max(timeout_s / 8, 0.005) | 0.005 -> 0.00495":
+        "the watchdog's look-again floor, for timeouts under 40 ms only: a request is expired within a step of its "
+        "timeout either way (the ±12 % its docstring states), which 50 µs less does not change",
     "ycsbctl/stores/mysql41.py: if first < 0xFB: | 251 -> 252":
         "0xFB is no length: the protocol sends it only as a text row's NULL, which row_values reads before lenenc "
         "(a column count, rows affected and a value's length are never 0xFB)",
@@ -625,6 +628,51 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
 EQUIVALENT.update({
+    "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
+        "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
+        "table; that it gets 10 s whatever the operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
+    "ycsbctl/stores/memcached/store.py: while c.stats().get(\"curr_items\") not in (\"0\", None) and time.monotonic() < end: | Lt -> LtE":
+        "end is a time.monotonic() reading 10 s ahead: only a reading equal to it to the last bit is told apart, and "
+        "then by one more 50 ms look at the server's items",
+    "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | Sub -> Add":
+        "n only bounds the range: the comprehension keeps the times inside the window (at_s + i * every_s < "
+        "duration_s), so a larger n adds only times it drops",
+    "ycsbctl/stores/postgresql/stats.py: return num(row[0][0]) if row and row[0][0] is not None else None | 0 -> -1":
+        "SELECT pg_total_relation_size(...) answers one row of one value: row[-1] is row[0] and [-1] is [0] "
+        "(test_postgresql_stats_truth pins the value against psql's)",
+    "ycsbctl/stores/postgresql/stats.py: if None in a or None in b or dt <= 0: | LtE -> Lt":
+        "dt is the time between two time.monotonic() readings with a database round trip between them: never 0",
+    "ycsbctl/stores/mongodb/wire_chain.py: b.last_error = str(errors[0].get(\"errmsg\", errors[0]))[:300] | 0 -> -1":
+        "a chain's request writes one document: its reply holds one write error at most, and a writeConcernError is "
+        "put in a list of one, so the first error is the last",
+    "ycsbctl/stores/mongodb/wire_chain.py: if st < 0: | 0 -> 1":
+        "the compiled reader answers OK only for a plainly successful reply, which reply_status judges OK too "
+        "(test_mongodb_wire_chain::test_reply_statuses_are_the_awaited_paths compares the two): re-judged in Python, "
+        "the same status",
+    "ycsbctl/stores/sql/protocol.py: await first(bindings[0]) | 0 -> -1":
+        "every binding of the set is connected (the loop above) to the same URL with the same properties: the table "
+        "is created once, by the last as by the first",
+    "ycsbctl/stores/chain.py: if t1 < ctx.deadline_ns and (self.i < self.end or (ctx.more is not None and not self.errors and ctx.more(self))): | Lt -> LtE":
+        "t1 and the deadline are perf_counter_ns readings: only a reply read at the deadline's very nanosecond is "
+        "told apart, and then by one operation more or less at the phase's end",
+    "ycsbctl/stores/postgresql/store.py: data = sock.recv(64) | 64 -> 63":
+        "what is read is told by its first byte and shown by its first 40: 63 bytes hold them as 64 do",
+    "ycsbctl/stores/mariadb/store.py: wire_eligible(url or self.loopback_url(1), properties) | 1 -> 0":
+        "wire_eligible reads a URL's password and options only, never its port: the loopback URL at any port answers the same",
+    "ycsbctl/stores/elasticsearch/binding.py: self.unsolicited(reply.error() if reply.status >= 400 else None) | 400 -> 399":
+        "no server sends HTTP status 399 (RFC 9110's redirections end at 308, Elasticsearch sends none): 400 and 200 "
+        "on either side are pinned by test_elasticsearch_rest",
+    "ycsbctl/stores/memcached/binding.py: if data.endswith(_TRAILER) and data.startswith(_VALUE): | And -> Or":
+        "one chained get's reply in one read: a read that starts with VALUE but does not end with \\r\\nEND\\r\\n is a "
+        "part of a hit, shorter than its frame, so the length check fails and the general parse below reads it; one "
+        "that ends so without VALUE does not come (a miss is END\\r\\n alone, an error one line without END)",
+    "ycsbctl/stores/redis/disturb.py: self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no SLOWLOG here) | 2 -> 1":
+        "build() sets it before act() reads it (experiment/disturb.py builds every disturber before its point; arm() sets it again)",
+    "ycsbctl/stores/tarantool/binding.py: if pos < n: | Lt -> LtE":
+        "at pos == n the rest is b'', which self.buf already is (emptied at the top of data_received)",
+    "ycsbctl/stores/tarantool/iproto.py: return pos + 1 if b < 0x80 else pos + _UINT_SIZE[b] | Lt -> LtE":
+        "a msgpack uint is a positive fixint (0x00-0x7F) or 0xCC-0xCF; 0x80 (an empty map) is no uint, and the "
+        "header Tarantool writes holds uints only (type, sync, schema version): the byte the mutant reads as one never comes",
     "ycsbctl/workload/media_items/truth.py: if len(s) < 2: | 2 -> 1":
         "one id is kept by the general path too (keep[0] is True, the comparison of no neighbours sets nothing)",
     "ycsbctl/stores/sphinx/binding.py: tail = key[4:]  # YCSB's keys: user<number> (any other goes through document_id) | 4 -> 3":

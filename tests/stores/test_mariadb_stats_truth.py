@@ -63,3 +63,24 @@ def test_mariadb_bytes_are_0_without_tables_none_for_an_absent_table_and_the_ser
         assert database_bytes(conn) == one + other  # every table of the database, nothing else
     finally:
         conn.close()
+
+
+def test_mariadb_bytes_add_a_fulltext_indexs_own_tablespaces_to_the_tables(mariadb_db):
+    # a FULLTEXT index keeps its words in tablespaces of their own (<db>/FTS_…), outside the table's data and
+    # index lengths: their allocated bytes, as the server lists them, are added (the media-items plug-in's case)
+    from ycsbctl.stores.mariadb.stats import database_bytes
+
+    conn = connect(mariadb_db, 10.0)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("CREATE TABLE docs (id INT PRIMARY KEY, body TEXT, FULLTEXT KEY ft (body)) ENGINE=InnoDB")
+            cur.executemany("INSERT INTO docs VALUES (%s, %s)", [(i, f"word{i % 50} text{i}") for i in range(200)])
+            cur.execute("SELECT DATABASE()")
+            (db,) = cur.fetchone()
+            cur.execute("SELECT name, allocated_size FROM information_schema.innodb_sys_tablespaces")
+            fts = sum(float(size) for name, size in cur.fetchall() if name.startswith(f"{db}/FTS_"))
+        table = _status_bytes(mariadb_db, "docs")
+        assert fts > 0
+        assert database_bytes(conn) == table + fts
+    finally:
+        conn.close()

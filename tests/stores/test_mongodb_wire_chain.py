@@ -96,7 +96,18 @@ def _batch(ops, keys, rfs=None, wfs=None):
     return ops, keys, list(range(n)), rfs or [-1] * n, wfs or [-1] * n
 
 
-def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_records_each_operation_once(mongo_db):
+@pytest.fixture(params=["compiled", "pure"])
+def reply_path(request, monkeypatch) -> str:
+    """A chain's replies framed and judged by the compiled core's reader (the default after set-up), or framed
+    in Python and handed to the chain as the body's bytes (the pure-Python path, without the compiled core)."""
+    from ycsbctl.stores.mongodb import wire
+
+    if request.param == "pure":
+        monkeypatch.setattr(wire._OpMsgProtocol, "data_received", wire._OpMsgProtocol.parsed)
+    return request.param
+
+
+def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_records_each_operation_once(mongo_db, reply_path):
     url, mdb = mongo_db
     new = b"user7"
     # READ all, READ field2 of a missing key, UPDATE field4, UPDATE a missing key, INSERT, READ all of a missing key
@@ -137,7 +148,7 @@ def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_records_each_
     assert mdb["chained"].count_documents({"field0": {"$type": "binData"}}) == 2
 
 
-def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(mongo_db):
+def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(mongo_db, reply_path):
     url, mdb = mongo_db
     mdb[TABLE].insert_one({"_id": "user5"})
     inserts = _batch([INSERT] * 3, [b"user4", b"user5", b"user6"])

@@ -211,6 +211,17 @@ def test_a_server_that_accepts_but_never_answers_fails_the_handshake_instead_of_
             _run(lambda b: b[0].read(TABLE, KEY0, None), url, timeout_s=0.2)
 
 
+@pytest.fixture(params=["compiled", "pure"])
+def reply_path(request, monkeypatch) -> str:
+    """A chain's replies read by the compiled core's skimmer (the default after set-up), or built by hiredis
+    and handed to the chain's ``__call__`` (the pure-Python path, without the compiled core)."""
+    from ycsbctl.stores.redis import binding
+
+    if request.param == "pure":
+        monkeypatch.setattr(binding._Resp, "data_received", binding._Resp.parsed)
+    return request.param
+
+
 def _chain_context(log: list, acked: list, deadline_ns: int = 2**63 - 1, stop_on_error: bool = False):
     from ycsbctl.stores.binding import ChainContext
 
@@ -226,7 +237,7 @@ def _chain_context(log: list, acked: list, deadline_ns: int = 2**63 - 1, stop_on
     )
 
 
-def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_logs_each_operation(redis_server, rds):
+def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_logs_each_operation(redis_server, rds, reply_path):
     # ops: READ all, READ field2 (missing key), UPDATE field4, INSERT, READ all (missing key)
     from ycsbctl.workload.core import INSERT, READ, UPDATE
 
@@ -247,7 +258,7 @@ def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_logs_each_ope
     assert rds.hgetall(new) == dict(field_values()) and rds.zscore("_indices", new) == java_hash(new)
 
 
-def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(redis_server, rds):
+def test_a_chain_stops_at_a_failed_insert_when_asked_and_at_the_deadline(redis_server, rds, reply_path):
     from ycsbctl.workload.core import INSERT, READ
 
     rds.set(b"user5", b"a string, not a hash")  # HMSET on it fails: WRONGTYPE

@@ -12,14 +12,23 @@ from ycsbctl.stores.redis.disturb import CLIENT_NAME, RedisDisturber
 
 SIZE = 20_000
 LENGTH = {"set": "scard", "hash": "hlen", "zset": "zcard", "list": "llen"}
+BUILD = {"set": "sadd", "hash": "hset", "zset": "zadd", "list": "rpush"}
+
+
+def _calls(rds, command: str) -> int:
+    """The server's own count of ``command``'s calls (INFO commandstats)."""
+    return int(rds.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0))
 
 
 @pytest.mark.parametrize("kind", ["set", "hash", "zset", "list"])
 def test_the_big_key_holds_every_member_and_del_removes_it(redis_server, rds, kind):
     d = RedisDisturber(redis_server.url, parse_disturb(f"del:{kind}:{SIZE}@1s"), "t")
     try:
+        before = _calls(rds, BUILD[kind])
+        t0 = time.perf_counter()
         took = d.build()
-        assert took > 0
+        assert 0 < took <= time.perf_counter() - t0
+        assert _calls(rds, BUILD[kind]) - before == SIZE // 1000  # 1,000 members a command, as the server counted
         assert rds.type(d.key).decode() == kind
         assert getattr(rds, LENGTH[kind])(d.key) == SIZE
         timing = d.act()
@@ -56,11 +65,14 @@ def test_expiry_is_timed_from_the_instant_the_key_expires(redis_server, rds):
         d.arm(armed + lead)
         arming = time.perf_counter() - armed  # what the arm itself took here (its round trips)
         assert rds.exists(d.key) and 0 < rds.pttl(d.key) <= lead * 1000
+        exists = _calls(rds, "exists")
         timing = d.act()
         gone_at = time.perf_counter()
+        polled = _calls(rds, "exists") - exists
     finally:
         d.close()
     assert not rds.exists(d.key)
+    assert f"({polled} EXISTS polls)" in timing.note  # as many as the server answered
     # when it expired, not when PEXPIRE was sent: the expiry instant is set inside arm(), within what it took
     assert abs(timing.start_s - (armed + lead)) <= arming + 0.001
     assert 0 <= timing.duration_s <= gone_at - timing.start_s
@@ -82,3 +94,30 @@ def test_lrem_takes_one_member_out_and_a_read_leaves_the_key(redis_server, rds):
         lrem.close()
         read.close()
     assert not rds.exists(lrem.key) and not rds.exists(read.key)  # close removes what is left
+
+
+
+def test_a_slowlog_that_was_off_is_on_for_the_point_and_off_again_and_its_first_entry_is_the_actions(tmp_path):
+    # a negative threshold turns Redis's SLOWLOG off: lowered to 100 µs for the point, then put back. On a fresh
+    # server the action's entry is the first SLOWLOG ever holds, id 0: after a mark of "none yet", not before it
+    import redis
+
+    from tests.fixtures.servers import start_redis
+
+    server = start_redis(tmp_path, extra=("--slowlog-log-slower-than", "-1"))
+    r = redis.Redis.from_url(server.url)
+    try:
+        d = RedisDisturber(server.url, parse_disturb("del:set:20k@1s"), "t")
+        try:
+            d.build()
+            assert r.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"] == "100"
+            d.arm(time.perf_counter())
+            timing = d.act()
+            (entry,) = [e for e in r.slowlog_get(128) if e["command"].startswith(b"DEL ycsbctl:big:")]
+            assert timing.server_s == entry["duration"] / 1e6 > 0
+        finally:
+            d.close()
+        assert r.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"] == "-1"
+    finally:
+        r.close()
+        server.stop()

@@ -68,6 +68,11 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     run = run_phase(PhaseSpec("run", url, props(recordcount=600, operationcount=2000, readproportion=0.8,
                                                 scanproportion=0.1, insertproportion=0.1, maxscanlength=10,
                                                 requestdistribution="uniform"), threads=4, processes=2))
+
+    async def deletes(bs):  # 150 deletes of keys never stored: searchd counts each (command_delete)
+        return [await bs[0].delete("usertable", b"gone%d" % i) for i in range(150)]
+
+    assert set(run_bindings(deletes, url)) == {Status.NOT_FOUND}
     after = sphinx_counters(url)
     seen = len(sampler.rows)
     wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
@@ -77,13 +82,14 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     assert sum(reads.values()) + sum(scans.values()) + sum(inserts.values()) == 2000
     assert reads.get("OK", 0) > 0 and reads.get("NOT_FOUND", 0) > 0
     d = {k: after[k] - before[k] for k in SPHINX_COUNTERS}
-    assert d["command_search"] == d["queries"] == sum(reads.values()) + sum(scans.values()) and d["command_delete"] == 0
+    assert d["command_search"] == d["queries"] == sum(reads.values()) + sum(scans.values()) and d["command_delete"] == 150
     assert int(sphinx_mysql(url, "SELECT COUNT(*) FROM usertable")[0][0]) == 300 + inserts["OK"] == 300 + sum(inserts.values())
     # the sampler's SHOW STATUS is no search: its rates add up to the engine's searches (± the rows' timing)
     elapsed = frame["t_mono"].diff().fillna(0.0)
     assert sampler.warning is None
     assert (frame["command_search_per_s"] * elapsed).sum() == pytest.approx(d["command_search"], rel=0.1)
-    assert (frame["ops_per_s"] * elapsed).sum() == pytest.approx(d["command_search"], rel=0.1)
+    assert (frame["command_delete_per_s"] * elapsed).sum() == pytest.approx(150, rel=0.1)
+    assert (frame["ops_per_s"] * elapsed).sum() == pytest.approx(d["command_search"] + 150, rel=0.1)
 
 
 def test_the_footprint_is_the_indexes_own_bytes_and_documents(sphinx):
@@ -109,3 +115,14 @@ def test_a_workload_with_updates_is_refused_before_anything_starts(sphinx):
     assert r.returncode == 2
     assert "workloada has UPDATE operations, which" in r.stderr and "numeric attributes only" in r.stderr
     assert int(status(url)["connections"]) - int(before) == 1  # only this count's own connection came
+
+
+def test_sphinx_is_named_by_the_version_its_greeting_says_without_the_build_suffix(sphinx):
+    # searchd's SphinxQL greeting says e.g. "2.2.11-id64-release (95ae9a6)": the release number is its first part
+    from ycsbctl.stores.sphinx.admin import server_version
+
+    said = server_version(sphinx.url)
+    facts = registry.for_url(sphinx.url).describe(sphinx.url)
+    number = said.split("-", 1)[0]
+    assert number.replace(".", "").isdigit() and said.startswith(number + "-")
+    assert (facts.name, facts.version) == (f"Sphinx {number} (real-time index, no binary log)", number)

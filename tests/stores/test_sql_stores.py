@@ -517,6 +517,22 @@ def test_a_postgresql_url_naming_a_database_the_server_lacks_says_so(postgresql)
     assert "CREATE DATABASE nosuchdb" in line and "not as a postgresql server" not in line, line
 
 
+def test_a_mariadb_url_naming_a_database_the_server_lacks_says_so_in_the_servers_words(mariadb):
+    """``mariadb://…/nosuchdb`` at a real server: its error 1049 "Unknown database 'nosuchdb'" is one line naming
+    the database and how to make it; any other failure comes out as itself."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.registry import for_url
+
+    url = urlunsplit(urlsplit(mariadb.url)._replace(path="/nosuchdb"))
+    with pytest.raises(UserError) as told:
+        for_url(url).ping(url, 5.0)
+    line = str(told.value)
+    assert "the server has no database 'nosuchdb' (Unknown database 'nosuchdb')" in line, line
+    assert "CREATE DATABASE nosuchdb" in line, line
+
+
 def test_a_postgresql_url_naming_a_role_the_server_lacks_says_so_not_the_password(postgresql):
     """``postgresql://nosuchrole:pw@…`` at a real server: its 'role "nosuchrole" does not exist' (SQLSTATE 28000)
     was told to put the right password."""

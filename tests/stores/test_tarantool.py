@@ -18,7 +18,7 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import ChainContext, Status
 from ycsbctl.stores.tarantool.stats import TarantoolStatSampler
-from ycsbctl.workload.core import UPDATE
+from ycsbctl.workload.core import READ, UPDATE
 from ycsbctl.workload.properties import load_properties
 
 pytestmark = pytest.mark.truth
@@ -36,15 +36,19 @@ def test_a_record_is_one_tuple_of_ycsbs_layout_read_back_by_tarantools_own_clien
     values = field_values()
 
     names = [b"field%d" % i for i in range(10)]
-    ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names],
+    chained: list[int] = []
+    ctx = ChainContext(record=lambda op, st, *_: chained.append(st), names=[tuple(names)] + [(n,) for n in names],
                        values=lambda f: [b"y" * 5], ack=None, deadline_ns=2**63 - 1, stop_on_error=False)
 
     async def write(bs):
         return [await bs[0].insert("usertable", b"user1", values),
                 await bs[0].update("usertable", b"user1", [(b"field3", b"x" * 7)]),
-                await bs[0].chain(ctx, ([UPDATE], [b"user1"], [1], [-1], [4]), 0, 1)]  # field4, chained
+                # field4, chained; then a chained read of the record, and of one never stored
+                await bs[0].chain(ctx, ([UPDATE, READ, READ], [b"user1", b"user1", b"user2"], [1, 1, 2], [-1, -1, 3],
+                                        [4, -1, -1]), 0, 3)]
 
-    assert run_bindings(write, url) == [Status.OK, Status.OK, (1, 0)]
+    assert run_bindings(write, url) == [Status.OK, Status.OK, (3, 0)]
+    assert chained == [Status.OK, Status.OK, Status.NOT_FOUND]
     tup = json.loads(tarantool_console(url, "print(require('json').encode(c.space.ycsb:get('user1')))"))
     expected = dict(values) | {b"field3": b"x" * 7, b"field4": b"y" * 5}
     # [key, name, value, …] in the workload's field order, the update in place

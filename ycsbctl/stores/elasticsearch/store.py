@@ -50,10 +50,10 @@ class ElasticsearchProtocol(ServerProtocol):
         from ycsbctl.stores.binding_set import connect_wire
         from ycsbctl.stores.elasticsearch.admin import address, core_workload, ensure_index
         from ycsbctl.stores.elasticsearch.binding import ElasticsearchBinding
+        from ycsbctl.stores.sql.layout import workload_fields
 
         host, port = address(url)
-        prefix = properties.get("fieldnameprefix", "field")
-        fields = [f"{prefix}{i}" for i in range(int(properties.get("fieldcount", "10") or 10))]
+        fields = workload_fields(properties)
         try:  # blocking HTTP, once per engine process before the timed phase (a workload plug-in makes its own index)
             if core_workload(properties):
                 await asyncio.get_running_loop().run_in_executor(

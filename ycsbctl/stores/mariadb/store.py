@@ -98,7 +98,7 @@ class MariaProtocol(SqlProtocol):
         try:
             ping_with_hint(lambda: self.query(url, "SELECT 1", timeout_s), UNTRUSTED_FIX)
         except Exception as exc:
-            if getattr(exc, "args", None) and exc.args[0] == ER_BAD_DB:  # a MariaDB server, without the URL's database
+            if exc.args[:1] == (ER_BAD_DB,):  # a MariaDB server, without the URL's database
                 raise no_database(url, exc.args[1]) from None
             raise
 

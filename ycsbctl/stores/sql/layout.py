@@ -43,11 +43,16 @@ def identifier(name: str, what: str) -> str:
     return name
 
 
-def field_names(properties: dict[str, str]) -> tuple[str, ...]:
-    """The workload's field names (``fieldnameprefix`` + 0 … ``fieldcount`` − 1), as column names."""
+def workload_fields(properties: dict[str, str]) -> list[str]:
+    """The workload's field names: ``fieldnameprefix`` + 0 … ``fieldcount`` − 1 (YCSB's defaults: field, 10;
+    an empty ``fieldcount`` is the default too)."""
     prefix = properties.get("fieldnameprefix", "field")
-    count = int(properties.get("fieldcount", "10") or 10)
-    return tuple(identifier(f"{prefix}{i}", "field name").upper() for i in range(count))
+    return [f"{prefix}{i}" for i in range(int(properties.get("fieldcount", "10") or 10))]
+
+
+def field_names(properties: dict[str, str]) -> tuple[str, ...]:
+    """The workload's field names (:func:`workload_fields`), as column names."""
+    return tuple(identifier(name, "field name").upper() for name in workload_fields(properties))
 
 
 def ycsb_layout(properties: dict[str, str]) -> bool:

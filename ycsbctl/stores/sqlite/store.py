@@ -52,14 +52,16 @@ def _our_tree() -> set[int]:
     return {me.pid, *(c.pid for c in me.children(recursive=True))}
 
 
-def file_system(path: str) -> str:
-    """The type of the file system ``path`` is on (``tmpfs``, ``ext4``, …), from /proc/mounts; "" unknown."""
+def file_system(path: str, mounts: str = "/proc/mounts") -> str:
+    """The type of the file system ``path`` is on (``tmpfs``, ``ext4``, …), from ``mounts`` (/proc/mounts: the
+    longest mount point that holds it; of mounts stacked on one point, the last, which hides the others); ""
+    unknown."""
     best, kind = "", ""
     try:
-        with open("/proc/mounts") as f:
+        with open(mounts) as f:
             for line in f:
                 _, point, fs, *_ = line.split()  # device, mount point, type, options … (fstab(5))
-                if path.startswith(point.rstrip("/") + "/") and len(point) > len(best):
+                if path.startswith(point.rstrip("/") + "/") and len(point) >= len(best):
                     best, kind = point, fs
     except OSError:
         return ""

@@ -186,9 +186,9 @@ class _Chain(ChainRun):
 
 def field_positions(properties: dict[str, str]) -> dict[bytes, int]:
     """Each workload field name → its place among the record's fields (``fieldnameprefix`` + 0 … n − 1)."""
-    prefix = properties.get("fieldnameprefix", "field")
-    count = int(properties.get("fieldcount", "10") or 10)
-    return {f"{prefix}{i}".encode(): i for i in range(count)}
+    from ycsbctl.stores.sql.layout import workload_fields
+
+    return {name.encode(): i for i, name in enumerate(workload_fields(properties))}
 
 
 class TarantoolBinding(WireBinding):
