@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -305,7 +306,7 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
     another session's open transaction for 0.4 s, past the binding's 0.15 s: it times out, ready() waits for
     its effect and answers OK, and the server's own information_schema then lists the three indexes. A next
     point's setup and ready() find the table and its indexes made: the server counts no CREATE TABLE nor
-    ALTER TABLE more (its Com_ counters)."""
+    ALTER TABLE more (its Com_ counters); one whose table lost one of the three indexes adds it back."""
     import time
 
     import pymysql
@@ -336,6 +337,11 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
         finally:
             await bs.close()
 
+    def count_indexes(cur: Any) -> int:
+        cur.execute("SELECT count(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema = "
+                    "DATABASE() AND table_name = 'items' AND index_name <> 'PRIMARY'")
+        return int(cur.fetchone()[0])
+
     def ddl_counts() -> dict[str, int]:
         with blocker.cursor() as cur:
             cur.execute("SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')")
@@ -357,17 +363,24 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
         before = ddl_counts()
         next_point = asyncio.run(again())
         after = ddl_counts()
+        with blocker.cursor() as cur:  # one of the three dropped (by hand): the next point's ready() adds it back
+            cur.execute("ALTER TABLE items DROP INDEX name")
+            dropped = count_indexes(cur)
+            mended = asyncio.run(again())
+            back = count_indexes(cur)
     finally:
         blocker.close()
     assert st == OK and ready_at > released_at  # answered only once the lock was let go
     assert indexes == 3
     assert next_point == (OK, OK) and after == before and set(before) == {"Com_create_table", "Com_alter_table"}
+    assert (dropped, mended, back) == (2, (OK, OK), 3)
 
 
 @pytest.mark.truth
 def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(memcached_server) -> None:
     """memcached's own answers: ``add`` of a key it holds is NOT_STORED (the load's INSERT is ERROR, saying
-    so), ``replace`` of a key it does not hold NOT_STORED (an UPDATE of no item, NOT_FOUND)."""
+    so), ``replace`` of a key it does not hold NOT_STORED (an UPDATE of no item, NOT_FOUND), of an item over
+    its size limit a SERVER_ERROR (ERROR, its line the error)."""
     import uuid
 
     from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK
@@ -376,19 +389,25 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
     store = media_workload("byid", table=table).executor("memcached").store  # the store alone: no check raises
     data = items(1, ITEMS)
 
-    async def main() -> tuple[list[int], str | None]:
+    huge = Item(3, "huge", 2001, "word " * 300_000)  # 1.5 MB: over memcached's 1 MB item limit (-I)
+
+    async def main() -> tuple[list[int], list[str | None]]:
         bs = await open_bindings(memcached_server.url, 1, PROPS, 10.0)
         try:
             b = bs.bindings[0]
             got = [await store.insert(b, [data.item(3)]), await store.insert(b, [data.item(3)])]
-            said = b.last_error
+            said = [b.last_error]
             got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
+            got.append(await store.update(b, huge))
+            said.append(b.last_error)
             return got, said
         finally:
             await bs.close()
 
     got, said = asyncio.run(main())
-    assert got == [OK, ERROR, OK, NOT_FOUND] and said == "add 3: NOT_STORED"
+    # the server's own refusal of an item too large, word for word
+    assert got == [OK, ERROR, OK, NOT_FOUND, ERROR]
+    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache"]
 
 
 @pytest.mark.truth
