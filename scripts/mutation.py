@@ -834,7 +834,19 @@ EQUIVALENT.update({
     "ycsbctl/report/rate_plots.py: legend_below(fig, handles, min(len(handles), 4)) | min() -> max()":
         "legend_below caps the columns at 4, and matplotlib's legend leaves out the empty columns of fewer handles "
         "than columns (legend.py: filter(len, array_split(...))): min(n, 4) and max(n, 4) columns lay out alike",
+    "ycsbctl/report/summary.py: if max(tp[i + 1:]) <= PLATEAU_GAIN * tp[i]: | 1 -> 0":
+        "max(tp[i:]) is max(tp[i], max(tp[i + 1:])), and tp[i] <= 1.10 × tp[i] for any throughput (never negative): "
+        "the same test (i stops before the last point, so tp[i + 1:] is never empty)",
+    "ycsbctl/report/summary.py: x = r.iloc[0] | 0 -> -1":
+        "target_verdicts writes one at-peak row per workload and target against its one baseline (verdicts.py): the "
+        "pair's at-peak throughput row is alone, [-1] is [0]",
 })
+for _line in ('ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",',
+              'ax.annotate(f"all {cores} cores", (0.01, 100 * cores), xycoords=("axes fraction", "data"), xytext=(0, 3),'):
+    for _to in ("0.0101", "0.0099"):
+        EQUIVALENT[f"ycsbctl/report/resource_plots.py: {_line} | 0.01 -> {_to}"] = \
+            ("a label's inset from the axis's left edge, 1 % of its width: 1 % of that is 0.07 px in the 9-inch figure "
+             "at 100 dpi, the same pixels (its height, the line it names, stays scored)")
 
 # Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.
 _URL_INTERVAL = "def __init__(self, url: str, interval_s: float = 1.0) -> None:"

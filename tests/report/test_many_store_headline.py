@@ -266,3 +266,38 @@ def test_a_ladder_without_the_study_threads_is_compared_at_its_largest_thread_co
         c = s.cell("1cond", store)
         assert c is not None and c.status == "ok"
         assert (c.throughput, c.p99_us) == pytest.approx((row["throughput_ops"], row["all_p99_us"]))
+
+
+def test_a_store_that_cannot_answer_is_a_hatched_bar_a_fixed_share_of_the_tallest_and_says_why(study):
+    """Redis refused every test: its cell is "cannot" with the refusal's reason from its first operation's
+    name on (the reason's own colons and later operations kept), and in the figure it is a hatched, empty bar 12 % of the tallest
+    measured throughput (5 % of the largest p99), labelled "cannot"; every measured bar is its cell's mean,
+    read back from the figure's patches against runs.csv."""
+    import copy
+
+    from ycsbctl.report.many_store import store_study, store_study_figure
+
+    exp = copy.copy(study)
+    exp.manifest = copy.deepcopy(study.manifest)
+    # the refusal as media-items words it (op: why, "; " between ops): the cell says the first op's why onwards
+    whys = {"1cond": ("QUERY-1COND: Redis has no secondary index", "Redis has no secondary index"),
+            "2cond": ("QUERY-1COND: no index; QUERY-2COND: no index: none", "no index; QUERY-2COND: no index: none"),
+            "text": ("FULLTEXT: Redis has no full-text search", "Redis has no full-text search")}
+    for c in exp.manifest.cannot:
+        c.reason = whys[c.workload.removeprefix("media-items-")][0]
+    s = store_study(exp)
+    assert s is not None
+    for test, (_, shown) in whys.items():
+        c = s.cell(test, "redis")
+        assert c is not None and (c.status, c.why) == ("cannot", shown)
+    fig = store_study_figure(s, {"sqlite": "#E69F00", "postgres": "#0072B2", "redis": "#D55E00"})
+    assert fig is not None
+    runs = pd.read_csv(study.path / "runs.csv")
+    ok = runs[(runs["phase"] == "run") & (runs["status"] == "ok")]
+    for ax, column, share in ((fig.axes[0], "throughput_ops", 0.12), (fig.axes[1], "all_p99_us", 0.05)):
+        means = ok.groupby(["workload", "target"])[column].mean()
+        hatched = [p.get_height() for p in ax.patches if p.get_hatch()]
+        filled = sorted(p.get_height() for p in ax.patches if not p.get_hatch())
+        assert hatched == pytest.approx([share * means.max()] * len(RATES))
+        assert filled == pytest.approx(sorted(means))
+        assert sorted(t.get_text() for t in ax.texts if t.get_text() == "cannot") == ["cannot"] * len(RATES)

@@ -88,3 +88,76 @@ def test_a_timeline_labels_each_event_with_its_command_and_stall_in_ms():
     assert _label(pd.Series({"event": "DEL big", "command_s": 1.2344, "stall_s": 0.4996})) == \
         "DEL big, command 1,234 ms, stall 500 ms"
     assert _label(pd.Series({"event": "BGSAVE", "command_s": None, "stall_s": "n/a"})) == "BGSAVE"
+
+
+def test_the_network_baseline_is_the_manifests_iperf3_figure_else_the_runs_largest_never_nan():
+    """The manifest's iperf3 figure wins over the runs' telemetry summary; a target the manifest lacks takes its
+    runs' largest baseline; a target whose runs hold none (NaN) has no baseline at all."""
+    import pandas as pd
+
+    from ycsbctl.report.resource_plots import network_baseline_gbit
+
+    manifest = Manifest.from_dict({"experiment_id": "", "network": {"a": {"gbit_s": 25}, "z": {"gbit_s": "n/a"}}})
+    runs = pd.DataFrame({"status": "ok", "target": ["a", "b", "b", "c", "z"],
+                         "baseline_gbit_s": [5.0, 3.0, 4.0, math.nan, "?"]})
+    exp = Experiment(Path("."), manifest, runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), {})
+    assert network_baseline_gbit(exp) == {"a": 25.0, "b": 4.0}
+
+
+def test_the_cpu_figure_marks_one_core_and_all_cores_at_100_percent_each_and_tops_12_percent_above():
+    """The dotted lines and their labels: "one core" at 100 %, "all 4 cores" at 400 %, each label at the left
+    edge of the axis on its line; the axis ends 12 % above the larger of the busiest CPU and all cores."""
+    import numpy as np
+    import pandas as pd
+
+    from ycsbctl.report.resource_plots import cpu_figure
+
+    points = pd.DataFrame({"workload": "w", "status": "ok", "target": "redis", "threads": [8, 16],
+                           "server_cpu_pct": [40.0, 75.0], "client_cpu_pct": [np.nan, 520.0]})
+    for cores, busiest in ((4, 520.0), (8, 800.0), (None, 520.0)):
+        fig = cpu_figure(points, "w", cores, {"redis": "#d62728"})
+        assert fig is not None
+        ax = fig.axes[0]
+        marks = {t.get_text(): t.xy for t in ax.texts}
+        assert marks == ({"one core": (0.01, 100), f"all {cores} cores": (0.01, 100 * cores)} if cores
+                         else {"one core": (0.01, 100)})
+        flat = sorted(ln.get_ydata()[0] for ln in ax.get_lines() if ln.get_color() not in ("#d62728",))
+        assert flat == ([100, 100 * cores] if cores else [100])
+        assert ax.get_ylim() == pytest.approx((0, busiest * 1.12))
+        client = [ln for ln in ax.get_lines() if ln.get_color() == "#d62728" and ln.get_linestyle() == "--"]
+        assert [list(ln.get_ydata()) for ln in client] == [[pytest.approx(np.nan, nan_ok=True), 520.0]]
+
+
+def test_a_latency_tick_says_its_microseconds_in_the_unit_that_reads_shortest_and_a_rate_tick_in_thousands():
+    """µs under 1 ms, ms under 1 s, s from 1 s on (each the value divided by its unit's µs: 1, 1,000, 10⁶); a
+    rate from 1,000 on in thousands (negative alike), smaller as it is."""
+    from ycsbctl.report.plot_style import duration, kilo
+
+    ticks = {500: "500 µs", 999: "999 µs", 1000: "1 ms", 2500: "2.5 ms", 999_000: "999 ms", 1e6: "1 s", 1.5e6: "1.5 s",
+             30e6: "30 s"}
+    assert {v: duration(v) for v in ticks} == ticks
+    assert [kilo(v) for v in (999, 1000, 2500, 150_000, -2000, -999, 0.5)] == ["999", "1k", "2.5k", "150k", "-2k", "-999",
+                                                                               "0.5"]
+
+
+def test_a_latency_axis_is_in_ms_from_20000_us_and_targets_get_the_palette_in_order_wrapping_after_eight():
+    from ycsbctl.report.plot_style import OKABE_ITO, latency_unit, target_colors
+
+    assert [latency_unit(v) for v in (19_999.0, 20_000.0, math.nan)] == [(1.0, "µs"), (1000.0, "ms"), (1.0, "µs")]
+    names = [f"t{i}" for i in range(10)]
+    colors = target_colors(names)
+    assert [colors[n] for n in names] == [*OKABE_ITO, OKABE_ITO[0], OKABE_ITO[1]] and len(set(OKABE_ITO)) == 8
+
+
+def test_a_threads_axis_is_log2_with_a_tick_per_thread_count_and_a_margin_of_135_percent_each_side():
+    from matplotlib.figure import Figure
+
+    from ycsbctl.report.plot_style import threads_axis
+
+    ax = Figure().add_subplot()
+    ax.plot([2, 64], [1, 1])
+    threads_axis(ax, [2, 8, 64])
+    assert ax.get_xscale() == "log" and ax.xaxis.get_transform().base == 2
+    assert list(ax.get_xticks()) == [2, 8, 64] and ax.get_xlim() == pytest.approx((2 / 1.35, 64 * 1.35))
+    assert [ax.xaxis.get_major_formatter()(v, 0) for v in (2, 8, 64)] == ["2", "8", "64"]
+    assert ax.get_xlabel() == "client threads (log₂ scale)"
