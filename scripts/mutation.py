@@ -847,6 +847,12 @@ for _line in ('ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "
         EQUIVALENT[f"ycsbctl/report/resource_plots.py: {_line} | 0.01 -> {_to}"] = \
             ("a label's inset from the axis's left edge, 1 % of its width: 1 % of that is 0.07 px in the 9-inch figure "
              "at 100 dpi, the same pixels (its height, the line it names, stays scored)")
+for _module in ("resource_plots.py", "many_store.py"):
+    for _to in ("0.01212", "0.01188"):
+        EQUIVALENT[f"ycsbctl/report/{_module}: fig.text(0.5, 0.012, unlike, ha=\"center\", va=\"bottom\", fontsize=8.5, "
+                   f"color=\"#9a3b00\") | 0.012 -> {_to}"] = \
+            ("the unlike-quantities note's foot, 1.2 % of the figure's height above its bottom edge: 1 % of that is "
+             "0.06 px of the 4.6-5.2-inch figure at 100 dpi, the same pixels (its centre, 0.5, stays scored)")
 
 # Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.
 _URL_INTERVAL = "def __init__(self, url: str, interval_s: float = 1.0) -> None:"

@@ -112,8 +112,9 @@ def test_the_cpu_figure_marks_one_core_and_all_cores_at_100_percent_each_and_top
 
     from ycsbctl.report.resource_plots import cpu_figure
 
-    points = pd.DataFrame({"workload": "w", "status": "ok", "target": "redis", "threads": [8, 16],
-                           "server_cpu_pct": [40.0, 75.0], "client_cpu_pct": [np.nan, 520.0]})
+    points = pd.DataFrame({"workload": ["w", "w", "other", "w"], "status": ["ok", "ok", "ok", "skipped"],
+                           "target": "redis", "threads": [8, 16, 32, 64], "server_cpu_pct": [40.0, 75.0, 990.0, 999.0],
+                           "client_cpu_pct": [np.nan, 520.0, 990.0, 999.0]})  # another workload's and a skipped point
     for cores, busiest in ((4, 520.0), (8, 800.0), (None, 520.0)):
         fig = cpu_figure(points, "w", cores, {"redis": "#d62728"})
         assert fig is not None
@@ -126,6 +127,7 @@ def test_the_cpu_figure_marks_one_core_and_all_cores_at_100_percent_each_and_top
         assert ax.get_ylim() == pytest.approx((0, busiest * 1.12))
         client = [ln for ln in ax.get_lines() if ln.get_color() == "#d62728" and ln.get_linestyle() == "--"]
         assert [list(ln.get_ydata()) for ln in client] == [[pytest.approx(np.nan, nan_ok=True), 520.0]]
+        assert list(ax.get_xticks()) == [8, 16]
 
 
 def test_a_latency_tick_says_its_microseconds_in_the_unit_that_reads_shortest_and_a_rate_tick_in_thousands():
@@ -161,3 +163,55 @@ def test_a_threads_axis_is_log2_with_a_tick_per_thread_count_and_a_margin_of_135
     assert list(ax.get_xticks()) == [2, 8, 64] and ax.get_xlim() == pytest.approx((2 / 1.35, 64 * 1.35))
     assert [ax.xaxis.get_major_formatter()(v, 0) for v in (2, 8, 64)] == ["2", "8", "64"]
     assert ax.get_xlabel() == "client threads (log₂ scale)"
+
+
+def test_a_server_panel_draws_the_first_source_and_column_that_has_values_and_none_without_sources():
+    """The process's own CPU before the store's (redis-info's), a column without a value skipped, a client
+    source never drawn; a telemetry table without a source column, or empty, has no server figure."""
+    import pandas as pd
+
+    from ycsbctl.report.resource_plots import CPU_METRICS, MEMORY_METRICS, _server_metric
+
+    tel = pd.DataFrame({"source": ["client-process", "redis-info", "server-process", "redis-info"],
+                        "t_s": [0.0, 0.5, 1.0, 1.5], "cpu_pct": [90.0, None, None, None],
+                        "db_cpu_pct": [None, 40.0, None, 60.0], "rss_bytes": [1.0, None, 5 * MIB, None],
+                        "db_rss_bytes": [None, 7 * MIB, None, 8 * MIB]})
+    cpu = _server_metric(tel, CPU_METRICS)
+    assert cpu is not None and cpu[1] == "redis-info db_cpu_pct"
+    assert list(cpu[0]["value"]) == [40.0, 60.0] and list(cpu[0]["t_s"]) == [0.5, 1.5]
+    mem = _server_metric(tel, MEMORY_METRICS)
+    assert mem is not None and mem[1] == "server-process rss_bytes" and list(mem[0]["value"]) == [5 * MIB]
+    assert _server_metric(tel.drop(columns="source"), CPU_METRICS) is None
+    assert _server_metric(tel.iloc[0:0], CPU_METRICS) is None
+    assert _server_metric(tel[tel["source"] == "client-process"], CPU_METRICS) is None
+
+
+def test_the_network_panel_shows_a_baseline_without_a_measured_rate_and_the_unlike_note_is_centred_below():
+    """A folder with an iperf3 baseline and no run's network rate still gets the network panel (its used bar
+    blank, the baseline's drawn); two stores whose memory figures are unlike quantities get the note centred
+    under the figure, clear of every panel and legend as the renderer draws them."""
+    import pandas as pd
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from ycsbctl.telemetry.footprint import Footprint
+
+    footprints = {"redis": Footprint("redis", "redis", 1000, 1 * MIB, 3 * MIB, 8 * MIB, 9 * MIB, "process",
+                                     bytes_per_record=2097.0, basis="used_memory").to_dict(),
+                  "mongo": Footprint("mongo", "mongodb", 1000, 2 * MIB, 4 * MIB, 6 * MIB, 7 * MIB, "process",
+                                     bytes_per_record=2097.0, basis="dbStats").to_dict()}
+    manifest = Manifest.from_dict({"experiment_id": "", "status": "complete", "footprints": footprints,
+                                   "network": {"redis": {"gbit_s": 20.0}}, "plan": {"targets": list(footprints)}})
+    runs = pd.DataFrame({"status": pd.Series(dtype=str), "target": pd.Series(dtype=str)})
+    exp = Experiment(Path("."), manifest, runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), {})
+    fig = footprint_figure(exp, {})
+    assert fig is not None
+    (ax,) = [a for a in fig.axes if a.get_title() == "network: peak used vs iperf3 baseline"]
+    used, base = ax.containers[0], ax.containers[1]
+    assert math.isnan(used[0].get_height()) and base[0].get_height() == 20.0
+    (note,) = [t for t in fig.texts if t.get_text().startswith("Unlike quantities")]
+    r = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(r)
+    box, width = note.get_window_extent(r), fig.bbox.width
+    assert abs((box.x0 + box.x1) / 2 - width / 2) < 1.0  # centred to the pixel
+    assert not any(box.overlaps(a.get_tightbbox(r)) for a in fig.axes)
+    assert not any(box.overlaps(leg.get_window_extent(r)) for a in fig.axes if (leg := a.get_legend()) is not None)
