@@ -847,6 +847,39 @@ for _line in ('ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "
         EQUIVALENT[f"ycsbctl/report/resource_plots.py: {_line} | 0.01 -> {_to}"] = \
             ("a label's inset from the axis's left edge, 1 % of its width: 1 % of that is 0.07 px in the 9-inch figure "
              "at 100 dpi, the same pixels (its height, the line it names, stays scored)")
+_PLOT_STYLE_EQUIVALENT: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
+    "fig.suptitle(title, fontsize=12, fontweight=\"bold\", y=0.98)": (
+        (("0.98", "0.9898"), ("0.98", "0.9702")),
+        "the title's place in the figure's top margin, 5 px up or down of 520 (every figure's axes start at 80-86 % of "
+        "its height): as subplots_adjust's margins (the drawing-style rule), where the layout puts it, not what it says"),
+    "fig.text(0.5, 0.915, subtitle, ha=\"center\", fontsize=8.5, color=\"#444\")": (
+        (("0.915", "0.92415"), ("0.915", "0.90585")),
+        "the subtitle's height between the title and the axes, 5 px up or down: as subplots_adjust's margins (the "
+        "drawing-style rule); its centre (0.5) stays scored"),
+    "return len(v) > 1 and float(v.max() / v.min()) > SPREAD_FOR_LOG": (
+        (("1", "0"),), "one value's max over its min is 1, never more than 20: len(v) > 0 and > 1 decide alike"),
+    "def spread_labels(fig: Figure, labels: list, step_pt: float = 2.0, rounds: int = 200) -> None:": (
+        (("2.0", "2.02"), ("2.0", "1.98"), ("200", "201"), ("200", "199")),
+        "the labels' search: each moves up in 2-pt steps until it overlaps none (the test), and ends at most a step "
+        "past clear: 1 % of the step is 0.02 pt a step (under a pixel for the dozens of steps a crowded label takes); "
+        "200 rounds (400 pt, taller than any figure) is a bound never reached"),
+    "if len(labels) < 2:": (
+        (("2", "1"),), "a single label overlaps no other: the loop then moves nothing and returns (the early return saves "
+                "only the renderer)"),
+}
+for _to in ("1.414", "1.386"):
+    EQUIVALENT[f"ycsbctl/report/many_store.py: axes = fig.subplots(1, 3, gridspec_kw={{\"width_ratios\": [3, 3, 1.4]}}) "
+               f"| 1.4 -> {_to}"] = ("the memory panel's share of the figure's width (as figsize, the drawing-style rule): "
+                                     "1 % of it is 2 px of 1,400, not what a bar says")
+_LIFTED = "fig.legends[-1].set_bbox_to_anchor((0.5, 0.06), transform=fig.transFigure)"
+EQUIVALENT[f"ycsbctl/report/many_store.py: {_LIFTED} | 1 -> 0"] = \
+    "the figure has one legend (legend_below's, the line before): legends[-0] is legends[-1]"
+for _to in ("0.0606", "0.059399999999999994"):
+    EQUIVALENT[f"ycsbctl/report/many_store.py: {_LIFTED} | 0.06 -> {_to}"] = \
+        "where the legend is lifted to above the note: 1 % of 6 % of 520 px is 0.3 px, the same pixels (its centre stays scored)"
+for _line, (_pairs, _why) in _PLOT_STYLE_EQUIVALENT.items():
+    for _from, _to in _pairs:
+        EQUIVALENT[f"ycsbctl/report/plot_style.py: {_line} | {_from} -> {_to}"] = _why
 for _module in ("resource_plots.py", "many_store.py"):
     for _to in ("0.01212", "0.01188"):
         EQUIVALENT[f"ycsbctl/report/{_module}: fig.text(0.5, 0.012, unlike, ha=\"center\", va=\"bottom\", fontsize=8.5, "

@@ -215,3 +215,25 @@ def test_the_network_panel_shows_a_baseline_without_a_measured_rate_and_the_unli
     assert abs((box.x0 + box.x1) / 2 - width / 2) < 1.0  # centred to the pixel
     assert not any(box.overlaps(a.get_tightbbox(r)) for a in fig.axes)
     assert not any(box.overlaps(leg.get_window_extent(r)) for a in fig.axes if (leg := a.get_legend()) is not None)
+
+
+def test_a_figures_title_and_subtitle_are_centred_the_subtitle_under_the_title_and_above_the_axes():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ycsbctl.report.plot_style import titles
+
+    fig = Figure(figsize=(9, 5.2))
+    fig.add_subplot()
+    fig.subplots_adjust(top=0.86)
+    titles(fig, "workload-a: throughput vs client threads", "redis 7.2 on 2 cores; 3 repetitions of 30 s")
+    r = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(r)
+    (head,) = [t for t in fig.texts if t.get_text().startswith("workload-a")]
+    (sub,) = [t for t in fig.texts if t.get_text().startswith("redis")]
+    title, sub_box, axes = head.get_window_extent(r), sub.get_window_extent(r), fig.axes[0].get_window_extent(r)
+    for box in (title, sub_box):
+        assert abs((box.x0 + box.x1) / 2 - fig.bbox.width / 2) < 1.0  # centred to the pixel
+    assert title.y0 > sub_box.y1 and sub_box.y0 > axes.y1  # title, then subtitle, then the axes: none overlapping
+    titles(empty := Figure(), "t", "")
+    assert [t.get_text() for t in empty.texts] == ["t"]  # no subtitle, no empty text
