@@ -870,6 +870,11 @@ _PLOT_STYLE_EQUIVALENT: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
 EQUIVALENT["ycsbctl/report/summary.py: return f\"{v / 1e6:.2g} s\" if v < 1e7 else f\"{v / 1e6:.0f} s\" | 10000000.0 -> 10100000.0"] = \
     ("from 10 s to 10.1 s both formats write '10 s' (two significant digits of 10.0x, or none after the point); "
      "the other side, 1e7 -> 9.9e6, turns 9.9 s into 10 s and stays scored")
+for _line in ("limit = _limit_us(searches[0][\"slo\"])",
+              "handles += [Line2D([], [], color=\"#555\", lw=1, ls=\"-.\", label=f\"SLO {searches[0]['slo']}\"),"):
+    EQUIVALENT[f"ycsbctl/report/rate_plots.py: {_line} | 0 -> -1"] = \
+        ("a plan has one --slo (Plan.slo, one string), which every search of its folder stores (rate_search.py's doc): "
+         "the first search's objective is the last's")
 for _to in ("1.414", "1.386"):
     EQUIVALENT[f"ycsbctl/report/many_store.py: axes = fig.subplots(1, 3, gridspec_kw={{\"width_ratios\": [3, 3, 1.4]}}) "
                f"| 1.4 -> {_to}"] = ("the memory panel's share of the figure's width (as figsize, the drawing-style rule): "

@@ -269,6 +269,10 @@ def test_the_order_text_counts_rounds_and_names_the_seed():
     assert order_text(exp({}, [], True)).startswith("1 round(s)")  # type: ignore[arg-type]
     assert order_text(exp({"placement_resolved": {"text": "client on c1"}}, [1], False)).endswith(
         "(Welch's t test on the log values); client on c1")  # type: ignore[arg-type]
+    blocks = [order_text(exp({"run_order": "blocks", **seed}, [1, 2], True))  # type: ignore[arg-type]
+              for seed in ({"seed": 7}, {}, {"seed": 0})]
+    assert [b.split("shuffled from seed ")[1].split(":")[0] for b in blocks] == ["7", "0", "0"]
+    assert all(b.startswith("2 round(s), each running the targets one after another") and "(A B B A)" in b for b in blocks)
 
 
 def test_noise_text_of_an_interval_from_zero_is_a_dash():
@@ -277,6 +281,17 @@ def test_noise_text_of_an_interval_from_zero_is_a_dash():
     assert noise_text({"throughput_low": 0.0, "throughput_high": 110.0})[0] == "—"
     assert noise_text({"throughput_low": 90.0, "throughput_high": 0.0})[0] == "—"
     assert noise_text({"throughput_low": 81.0, "throughput_high": 100.0})[0] == f"±{(math.sqrt(100 / 81) - 1) * 100:.1f}%"
+
+
+
+def test_an_unstable_cells_note_names_the_figures_that_vary_by_more_than_10_percent_not_exactly_10():
+    from ycsbctl.report.verdict_table import noise_text
+
+    cell = {"throughput_low": 90.0, "throughput_high": 110.0, "unstable": True}
+    assert noise_text({**cell, "throughput_cv": 0.10, "latency_cv": 0.1001})[1] == \
+        "unstable: the repetitions vary by more than 10 % (latency CV 10.0%)"
+    assert noise_text({**cell, "throughput_cv": 0.25, "latency_cv": 0.10})[1] == \
+        "unstable: the repetitions vary by more than 10 % (throughput CV 25.0%)"
 
 
 def test_each_headline_kind_says_nothing_of_an_experiment_of_another_kind(synthetic_experiment):
