@@ -875,6 +875,11 @@ for _line in ("limit = _limit_us(searches[0][\"slo\"])",
     EQUIVALENT[f"ycsbctl/report/rate_plots.py: {_line} | 0 -> -1"] = \
         ("a plan has one --slo (Plan.slo, one string), which every search of its folder stores (rate_search.py's doc): "
          "the first search's objective is the last's")
+for _to in ("1.01e-09", "9.9e-10"):
+    EQUIVALENT[f"ycsbctl/report/disturbance_report.py: fine = fine[fine[\"t_s\"].astype(float) < end - 1e-9]  "
+               f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \
+        ("a tolerance for float rounding: the 100 ms intervals start 0.1 s apart and their starts are off by ~1e-15 s "
+         "at most, so any margin between those drops the same interval at the window's end")
 for _to in ("1.414", "1.386"):
     EQUIVALENT[f"ycsbctl/report/many_store.py: axes = fig.subplots(1, 3, gridspec_kw={{\"width_ratios\": [3, 3, 1.4]}}) "
                f"| 1.4 -> {_to}"] = ("the memory panel's share of the figure's width (as figsize, the drawing-style rule): "

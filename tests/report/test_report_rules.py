@@ -88,6 +88,8 @@ def test_a_timeline_labels_each_event_with_its_command_and_stall_in_ms():
     assert _label(pd.Series({"event": "DEL big", "command_s": 1.2344, "stall_s": 0.4996})) == \
         "DEL big, command 1,234 ms, stall 500 ms"
     assert _label(pd.Series({"event": "BGSAVE", "command_s": None, "stall_s": "n/a"})) == "BGSAVE"
+    assert _label(pd.Series({"event": "FLUSHALL", "command_s": 12.5, "stall_s": 2.0})) == \
+        "FLUSHALL, command 12,500 ms, stall 2,000 ms"  # seconds × 1000, to the ms
 
 
 def test_the_network_baseline_is_the_manifests_iperf3_figure_else_the_runs_largest_never_nan():
