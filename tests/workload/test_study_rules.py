@@ -210,3 +210,22 @@ def test_the_checked_items_are_spread_from_the_first_to_the_last_item():
     assert got == sorted(set(got)) and (got[0], got[-1]) == (0, 399) and 3 * 7919 % 400 in got
     assert len(regular) == 10 and steps <= {44, 45}  # 399 / 9 = 44.3 apart
     assert _spread(400, 1, 3) == [399] and _spread(400, 0, 3) == []
+
+
+def test_online_status_counts_the_users_each_operation_really_carries():
+    """records_per_operation (what the report's "storing N users/s" multiplies by) against the operations the
+    sources draw: a STORE carries one (user, timestamp), a BATCH-STORE and a load INSERT ``batchsize``; the load
+    of 20 users in batches of 8 is 8 + 8 + 4, which loaded_records gives back from its 3 OK operations."""
+    from ycsbctl.workload.online_status.ops import NAMES
+
+    props = dict(load_properties("online-status"))
+    props.update({"recordcount": "20", "online.batchsize": "8", "online.storeproportion": "1",
+                  "online.batchstoreproportion": "1", "online.countproportion": "0"})
+    w = OnlineStatus.from_properties(Properties(props))
+    per_op = w.records_per_operation()
+    run = w.source("run", np.random.default_rng(4), 0, 1).next_batch(200)
+    carried = {NAMES[op]: {len(a) for a, o in zip(run.args, run.ops) if o == op} for op in set(run.ops)}
+    assert carried == {"STORE": {per_op["STORE"]}, "BATCH-STORE": {per_op["BATCH-STORE"]}} == {"STORE": {1}, "BATCH-STORE": {8}}
+    load = w.source("load", np.random.default_rng(4), 0, 1).next_batch(10)
+    assert [len(a) for a in load.args] == [per_op["INSERT"], per_op["INSERT"], 4] and w.load_operations == 3
+    assert w.loaded_records(3) == sum(len(a) for a in load.args) == 20 and w.loaded_records(1) == 8
