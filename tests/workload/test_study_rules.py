@@ -229,3 +229,17 @@ def test_online_status_counts_the_users_each_operation_really_carries():
     load = w.source("load", np.random.default_rng(4), 0, 1).next_batch(10)
     assert [len(a) for a in load.args] == [per_op["INSERT"], per_op["INSERT"], 4] and w.load_operations == 3
     assert w.loaded_records(3) == sum(len(a) for a in load.args) == 20 and w.loaded_records(1) == 8
+
+
+def test_an_updates_new_item_draws_from_the_first_name_year_and_word_to_the_last():
+    """random_item (the study's newItem, an UPDATE's new values) draws names 0 … 1,023, years 2000 … 2049 and the
+    dictionary's words from its first, as the load's items do: in 1,000 draws of seed 5, the first and the last
+    name and year come up, and the dictionary's first word (item 7's)."""
+    from ycsbctl.workload.media_items.dataset import NAMES, YEARS, dictionary, name_text, random_item
+
+    rng = np.random.default_rng(5)
+    drawn = [random_item(rng, 5) for _ in range(1000)]
+    names, years = {it.name for it in drawn}, {it.year for it in drawn}
+    assert {name_text(0), name_text(NAMES - 1)} <= names and {it.id for it in drawn} == {5}
+    assert (min(years), max(years)) == (YEARS[0], YEARS[1] - 1)
+    assert dictionary()[0] in set(" ".join(it.description for it in drawn).split())
