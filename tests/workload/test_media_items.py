@@ -480,3 +480,31 @@ def test_the_mongodb_wire_pages_by_id_whatever_the_load_order_and_updates_only_w
     assert (updated, absent, missing) == (OK, NOT_FOUND, (NOT_FOUND, None))
     assert db["items"].find_one({"_id": "0000000003"}) == {"_id": "0000000003", "name": "a new name", "year": 2049,
                                                             "description": "new words "}
+
+
+def test_an_update_points_check_updates_each_checked_item_and_a_read_points_check_writes_nothing(tmp_path: Path) -> None:
+    """Before an UPDATE point the check writes each checked item back as loaded (SQLite's own total_changes()
+    counts them) and reads it; an item missing is "did not update", said so. Before a GET-BY-ID point the
+    check only reads: no row changes."""
+    from ycsbctl.workload.plugin import NOT_FOUND
+
+    url = f"sqlite:///{tmp_path / 'items.db'}"
+    load_and_check(url, "sqlite", "byid")
+    gone = ITEMS - 1  # the last item, which the checks always read
+    with sqlite3.connect(tmp_path / "items.db") as conn:
+        conn.execute("DELETE FROM items WHERE id = ?", (gone,))
+
+    async def check(operation: str) -> tuple[str | None, int]:
+        ex = media_workload(operation).executor("sqlite")
+        bs = await open_bindings(url, 1, PROPS, 5.0)
+        try:
+            said = await ex.prepare(bs.bindings[0], "run")  # type: ignore[union-attr]
+            st, rows, _ = await bs.bindings[0].sql("SELECT total_changes()")
+            return said, int(rows[0][0])
+        finally:
+            await bs.close()
+
+    said, changed = asyncio.run(check("byid"))
+    assert (said, changed) == (f"GET-BY-ID: sqlite read item {gone}: status {NOT_FOUND} (None)", 0)
+    said, changed = asyncio.run(check("update"))
+    assert said == f"UPDATE: sqlite did not update item {gone} (status {NOT_FOUND}: None)" and changed > 0

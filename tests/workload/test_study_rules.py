@@ -243,3 +243,23 @@ def test_an_updates_new_item_draws_from_the_first_name_year_and_word_to_the_last
     assert {name_text(0), name_text(NAMES - 1)} <= names and {it.id for it in drawn} == {5}
     assert (min(years), max(years)) == (YEARS[0], YEARS[1] - 1)
     assert dictionary()[0] in set(" ".join(it.description for it in drawn).split())
+
+
+def test_a_media_items_load_of_a_size_not_a_multiple_of_its_batch_inserts_each_item_once_the_last_batch_short():
+    """103 items in batches of 50: INSERTs of 50, 50 and 3 items, ids 0 … 102 once each (the load count says 3)."""
+    w = media_workload("byid", recordcount="103")
+    b = w.source("load", np.random.default_rng(1), 0, 1).next_batch(10)
+    assert [len(chunk) for chunk in b.args] == [50, 50, 3] and w.load_operations == 3
+    assert [it.id for chunk in b.args for it in chunk] == list(range(103))
+
+
+def test_a_query_is_described_in_a_line_as_its_sql_would_say_it():
+    from ycsbctl.workload.media_items.contract import Query
+    from ycsbctl.workload.media_items.executor import describe
+    from ycsbctl.workload.media_items.ops import FULLTEXT_PREFIX, QUERY_1COND, QUERY_2COND
+
+    assert describe(Query(QUERY_1COND, year_gt=2010)) == "year > 2010 ORDER BY id LIMIT 10"
+    assert describe(Query(QUERY_2COND, year_gt=2010, name="red fox", limit=5, offset=20, sort="none")) == \
+        "year > 2010 AND name = 'red fox' LIMIT 5 OFFSET 20"
+    assert describe(Query(FULLTEXT, words=("ab", "cd"))) == "'ab' OR 'cd'"
+    assert describe(Query(FULLTEXT_PREFIX, words=("ab", "cd"))) == "'ab*' OR 'cd*'"
