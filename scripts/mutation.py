@@ -827,6 +827,9 @@ EQUIVALENT.update({
         "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
     "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 0 -> -1":
         "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 1 -> 0":
+        "only whether one server of one I/O thread returns early or goes on: on, its one version and one allocator "
+        "differ from nothing and its io-threads 1 is said only past one (the line after), so it says nothing either way",
     "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> 1":
         "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
     "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> -1":
