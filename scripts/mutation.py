@@ -883,6 +883,11 @@ for _to in ("1.01e-09", "9.9e-10"):
                f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \
         ("a tolerance for float rounding: the 100 ms intervals start 0.1 s apart and their starts are off by ~1e-15 s "
          "at most, so any margin between those drops the same interval at the window's end")
+EQUIVALENT["ycsbctl/report/variant_study.py: width = 0.8 / max(len(targets), 1) | 1 -> 0"] = \
+    "the figure is drawn only from rows (None without), each naming a target: len(targets) >= 1, so max(n, 1) is max(n, 0)"
+EQUIVALENT["ycsbctl/report/deployment_findings.py: if not len(runs) or \"shards\" not in runs: | Or -> And"] = \
+    ("runs without a shards column go on to each target, whose _max(mine, \"shards\") is None for a missing column, "
+     "and the loop skips it: no finding either way (an empty runs table has no rows to read)")
 for _to in ("1.414", "1.386"):
     EQUIVALENT[f"ycsbctl/report/many_store.py: axes = fig.subplots(1, 3, gridspec_kw={{\"width_ratios\": [3, 3, 1.4]}}) "
                f"| 1.4 -> {_to}"] = ("the memory panel's share of the figure's width (as figsize, the drawing-style rule): "
