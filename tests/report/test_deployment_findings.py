@@ -99,6 +99,13 @@ def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_
     third = r[(r.workload == "workloada") & (r.threads == 8) & (r.phase == "run") & (r.repetition == 1)]
     exp.runs = pd.concat([r, third.assign(repetition=2, throughput_ops=third.throughput_ops * 1.01)], ignore_index=True)
     assert [s["reps"] for s in cost_sections(exp)] == [3, 2]
+    # rounds interleaved, but no round in which both targets ran: no pair, no ratio, 0 rounds behind any cell
+    exp.manifest.plan["run_order"] = "interleaved"
+    r = exp.runs
+    exp.runs = r.assign(repetition=r.repetition.where(r.target != "mongodb", r.repetition + 10))
+    apart = cost_sections(exp)
+    assert [s["reps"] for s in apart] == [0, 0]
+    assert {cell[0] for s in apart for row in s["rows"] for cell in row["cells"]} == {"—"}
 
 
 def test_a_deployment_study_without_a_cost_table_says_why_where_the_table_would_be(synthetic_experiment) -> None:
