@@ -78,6 +78,26 @@ def _answer(runs: pd.DataFrame) -> dict[str, tuple[str, dict[str, float]]]:
     return out
 
 
+def _ladder_study(tmp_path, rates: dict[int, dict[str, float]], repeat: int, seed: int, spread: float) -> Experiment:
+    """A QUERY-1COND study measured at each thread count of ``rates`` (threads -> store -> ops/s, each repetition
+    within ±``spread``), finished and loaded."""
+    stores = list(dict.fromkeys(s for by in rates.values() for s in by))
+    servers = {s: _endpoint(s, "sqlite" if s == "sqlite" else "postgresql", s != "sqlite") for s in stores}
+    manifest = Manifest.from_dict({
+        "experiment_id": "", "plan": {"targets": stores, "threads": list(rates), "repeat": repeat,
+                                      "workloads": ["media-items[media.operation=1cond]"]}, "servers": servers})
+    folder = ResultFolder.create(tmp_path / "ladder", "ladder", manifest)
+    rng = np.random.default_rng(seed)
+    for threads, by in rates.items():
+        for store, rate in by.items():
+            for rep in range(repeat):
+                res = make_result(rng, "run", threads, rate * rng.uniform(1 - spread, 1 + spread), {"READ": 1.0},
+                                  duration_s=1, warmup_s=0)
+                folder.add_run(RunRecord(RunRecord.make_id(store, "media-items-1cond", "run", threads, rep), store,
+                                         "media-items-1cond", "run", threads, rep, "ok", res, endpoint=servers[store]))
+    return load(folder.finalize("complete"))
+
+
 def test_each_tests_headline_names_the_fastest_store_and_the_ratios_the_runs_table_gives(study):
     from ycsbctl.report.many_store import store_study_headlines
 
@@ -250,16 +270,7 @@ def test_a_ladder_without_the_study_threads_is_compared_at_its_largest_thread_co
     servers = {"sqlite": _endpoint("sqlite", "sqlite", False)}
     ladder = (8, 32)
     assert STUDY_THREADS not in ladder
-    manifest = Manifest.from_dict({
-        "experiment_id": "", "plan": {"targets": list(servers), "threads": list(ladder), "repeat": 1,
-                                      "workloads": ["media-items[media.operation=1cond]"]}, "servers": servers})
-    folder = ResultFolder.create(tmp_path / "ladder", "ladder", manifest)
-    rng = np.random.default_rng(49)
-    for threads in ladder:
-        res = make_result(rng, "run", threads, 9_000.0 * threads / 32, {"READ": 1.0}, duration_s=1, warmup_s=0)
-        folder.add_run(RunRecord(RunRecord.make_id("sqlite", "media-items-1cond", "run", threads, 0), "sqlite",
-                                 "media-items-1cond", "run", threads, 0, "ok", res, endpoint=servers["sqlite"]))
-    exp = load(folder.finalize("complete"))
+    exp = _ladder_study(tmp_path, {t: {"sqlite": 9_000.0 * t / 32} for t in ladder}, repeat=1, seed=49, spread=0.0)
     s = store_study(exp)
     assert s is not None and s.threads == 32
     runs = pd.read_csv(exp.path / "runs.csv")
@@ -319,23 +330,9 @@ def test_a_ladder_through_the_study_threads_is_compared_there_not_at_its_other_c
     metric, would show. The ratio is checked against runs.csv's 50-thread runs (ratio of geometric means)."""
     from ycsbctl.report.many_store import STUDY_THREADS, store_study, store_study_headlines
 
-    servers = {"sqlite": _endpoint("sqlite", "sqlite", False), "postgres": _endpoint("postgres", "postgresql", True)}
-    ladder = (8, STUDY_THREADS, 64)
     rates = {8: {"sqlite": 1_000.0, "postgres": 4_000.0}, STUDY_THREADS: {"sqlite": 9_000.0, "postgres": 3_000.0},
              64: {"sqlite": 5_000.0, "postgres": 4_000.0}}
-    manifest = Manifest.from_dict({
-        "experiment_id": "", "plan": {"targets": list(servers), "threads": list(ladder), "repeat": 2,
-                                      "workloads": ["media-items[media.operation=1cond]"]}, "servers": servers})
-    folder = ResultFolder.create(tmp_path / "ladder", "ladder", manifest)
-    rng = np.random.default_rng(50)
-    for threads in ladder:
-        for store, rate in rates[threads].items():
-            for rep in range(2):
-                res = make_result(rng, "run", threads, rate * rng.uniform(0.97, 1.03), {"READ": 1.0}, duration_s=1,
-                                  warmup_s=0)
-                folder.add_run(RunRecord(RunRecord.make_id(store, "media-items-1cond", "run", threads, rep), store,
-                                         "media-items-1cond", "run", threads, rep, "ok", res, endpoint=servers[store]))
-    exp = load(folder.finalize("complete"))
+    exp = _ladder_study(tmp_path, rates, repeat=2, seed=50, spread=0.03)
     s = store_study(exp)
     assert s is not None and s.threads == 50
     (line,) = store_study_headlines(exp)
