@@ -767,6 +767,8 @@ EQUIVALENT.update({
         "st == OK, so either test alone decides alike",
     "ycsbctl/workload/media_items/mysql.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
         "a count's result is one row of one column: [-1] is [0] either way",
+    "ycsbctl/workload/media_items/sql.py: total = int(counted[0][0]) | 0 -> -1":
+        "a count's result is one row of one column: [-1] is [0] either way (as mysql.py's index count)",
     "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 2":
         "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
     "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 0":

@@ -508,3 +508,24 @@ def test_an_update_points_check_updates_each_checked_item_and_a_read_points_chec
     assert (said, changed) == (f"GET-BY-ID: sqlite read item {gone}: status {NOT_FOUND} (None)", 0)
     said, changed = asyncio.run(check("update"))
     assert said == f"UPDATE: sqlite did not update item {gone} (status {NOT_FOUND}: None)" and changed > 0
+
+
+def test_a_get_by_id_points_item_checks_are_made_before_the_run_not_by_its_first_timed_operation(tmp_path: Path) -> None:
+    """The workload's prepare (as the engine calls it): for the load, the table alone; for the run, the checks'
+    per-item shapes are made there (not by the first timed GET-BY-ID, whose latency would carry them)."""
+    w = media_workload("byid")
+    ex = w.executor("sqlite")
+    assert isinstance(ex, Checked)
+
+    async def main() -> tuple[str | None, bool, str | None, bool]:
+        bs = await open_bindings(f"sqlite:///{tmp_path / 'items.db'}", 1, PROPS, 5.0)
+        try:
+            b = bs.bindings[0]
+            loaded = await w.prepare(ex, b, "load")
+            before = "shape" in ex.__dict__
+            assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(ITEMS)]) == 0, b.last_error
+            return loaded, before, await w.prepare(ex, b, "run"), "shape" in ex.__dict__
+        finally:
+            await bs.close()
+
+    assert asyncio.run(main()) == (None, False, None, True)
