@@ -529,3 +529,38 @@ def test_a_get_by_id_points_item_checks_are_made_before_the_run_not_by_its_first
             await bs.close()
 
     assert asyncio.run(main()) == (None, False, None, True)
+
+
+def test_waiting_for_a_count_asks_again_every_half_second_until_it_is_reached(tmp_path: Path) -> None:
+    """until(): a count below what is wanted is asked again after 0.5 s (not at once, which would spend its 60
+    tries in milliseconds): a row that another connection adds 0.1 s later is waited for, and then OK."""
+    import threading
+    import time
+
+    from ycsbctl.workload.plugin import OK
+
+    db = tmp_path / "w.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (id INTEGER)")
+    store = media_workload("byid").executor("sqlite").store  # type: ignore[union-attr]
+
+    def add_later() -> None:
+        time.sleep(0.1)
+        with sqlite3.connect(db) as other:
+            other.execute("INSERT INTO t VALUES (1)")
+
+    async def main() -> tuple[int, float]:
+        bs = await open_bindings(f"sqlite:///{db}", 1, PROPS, 5.0)
+        try:
+            adder = threading.Thread(target=add_later)
+            t0 = time.monotonic()
+            adder.start()
+            st = await store.until(bs.bindings[0], "SELECT count(*) FROM t", (), 1)
+            took = time.monotonic() - t0
+            adder.join()
+            return st, took
+        finally:
+            await bs.close()
+
+    st, took = asyncio.run(main())
+    assert st == OK and took >= 0.5  # answered on a later asking, half a second after the first
