@@ -794,6 +794,8 @@ EQUIVALENT.update({
         "st == OK, so either test alone decides alike",
     "ycsbctl/workload/media_items/mysql.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
         "a count's result is one row of one column: [-1] is [0] either way",
+    "ycsbctl/workload/media_items/sql.py: total = int(counted[0][0]) | 0 -> -1":
+        "a count's result is one row of one column: [-1] is [0] either way (as mysql.py's index count)",
     "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 2":
         "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
     "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 0":
@@ -854,6 +856,9 @@ EQUIVALENT.update({
         "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
     "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 0 -> -1":
         "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
+    "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | 1 -> 0":
+        "only whether one server of one I/O thread returns early or goes on: on, its one version and one allocator "
+        "differ from nothing and its io-threads 1 is said only past one (the line after), so it says nothing either way",
     "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> 1":
         "a server without an io-threads figure counts as 0, 1 or -1 threads: not more than one either way",
     "ycsbctl/report/server_traits.py: shared = any((e[\"traits\"].get(\"io_threads\") or 0) > 1 and not e.get(\"host\") for e in eps.values()) | 0 -> -1":
@@ -861,7 +866,76 @@ EQUIVALENT.update({
     "ycsbctl/report/rate_plots.py: legend_below(fig, handles, min(len(handles), 4)) | min() -> max()":
         "legend_below caps the columns at 4, and matplotlib's legend leaves out the empty columns of fewer handles "
         "than columns (legend.py: filter(len, array_split(...))): min(n, 4) and max(n, 4) columns lay out alike",
+    "ycsbctl/report/summary.py: if max(tp[i + 1:]) <= PLATEAU_GAIN * tp[i]: | 1 -> 0":
+        "max(tp[i:]) is max(tp[i], max(tp[i + 1:])), and tp[i] <= 1.10 × tp[i] for any throughput (never negative): "
+        "the same test (i stops before the last point, so tp[i + 1:] is never empty)",
+    "ycsbctl/report/summary.py: x = r.iloc[0] | 0 -> -1":
+        "target_verdicts writes one at-peak row per workload and target against its one baseline (verdicts.py): the "
+        "pair's at-peak throughput row is alone, [-1] is [0]",
 })
+for _line in ('ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",',
+              'ax.annotate(f"all {cores} cores", (0.01, 100 * cores), xycoords=("axes fraction", "data"), xytext=(0, 3),'):
+    for _to in ("0.0101", "0.0099"):
+        EQUIVALENT[f"ycsbctl/report/resource_plots.py: {_line} | 0.01 -> {_to}"] = \
+            ("a label's inset from the axis's left edge, 1 % of its width: 1 % of that is 0.07 px in the 9-inch figure "
+             "at 100 dpi, the same pixels (its height, the line it names, stays scored)")
+_PLOT_STYLE_EQUIVALENT: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
+    "fig.suptitle(title, fontsize=12, fontweight=\"bold\", y=0.98)": (
+        (("0.98", "0.9898"), ("0.98", "0.9702")),
+        "the title's place in the figure's top margin, 5 px up or down of 520 (every figure's axes start at 80-86 % of "
+        "its height): as subplots_adjust's margins (the drawing-style rule), where the layout puts it, not what it says"),
+    "fig.text(0.5, 0.915, subtitle, ha=\"center\", fontsize=8.5, color=\"#444\")": (
+        (("0.915", "0.92415"), ("0.915", "0.90585")),
+        "the subtitle's height between the title and the axes, 5 px up or down: as subplots_adjust's margins (the "
+        "drawing-style rule); its centre (0.5) stays scored"),
+    "return len(v) > 1 and float(v.max() / v.min()) > SPREAD_FOR_LOG": (
+        (("1", "0"),), "one value's max over its min is 1, never more than 20: len(v) > 0 and > 1 decide alike"),
+    "def spread_labels(fig: Figure, labels: list, step_pt: float = 2.0, rounds: int = 200) -> None:": (
+        (("2.0", "2.02"), ("2.0", "1.98"), ("200", "201"), ("200", "199")),
+        "the labels' search: each moves up in 2-pt steps until it overlaps none (the test), and ends at most a step "
+        "past clear: 1 % of the step is 0.02 pt a step (under a pixel for the dozens of steps a crowded label takes); "
+        "200 rounds (400 pt, taller than any figure) is a bound never reached"),
+    "if len(labels) < 2:": (
+        (("2", "1"),), "a single label overlaps no other: the loop then moves nothing and returns (the early return saves "
+                "only the renderer)"),
+}
+EQUIVALENT["ycsbctl/report/summary.py: return f\"{v / 1e6:.2g} s\" if v < 1e7 else f\"{v / 1e6:.0f} s\" | 10000000.0 -> 10100000.0"] = \
+    ("from 10 s to 10.1 s both formats write '10 s' (two significant digits of 10.0x, or none after the point); "
+     "the other side, 1e7 -> 9.9e6, turns 9.9 s into 10 s and stays scored")
+for _line in ("limit = _limit_us(searches[0][\"slo\"])",
+              "handles += [Line2D([], [], color=\"#555\", lw=1, ls=\"-.\", label=f\"SLO {searches[0]['slo']}\"),"):
+    EQUIVALENT[f"ycsbctl/report/rate_plots.py: {_line} | 0 -> -1"] = \
+        ("a plan has one --slo (Plan.slo, one string), which every search of its folder stores (rate_search.py's doc): "
+         "the first search's objective is the last's")
+for _to in ("1.01e-09", "9.9e-10"):
+    EQUIVALENT[f"ycsbctl/report/disturbance_report.py: fine = fine[fine[\"t_s\"].astype(float) < end - 1e-9]  "
+               f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \
+        ("a tolerance for float rounding: the 100 ms intervals start 0.1 s apart and their starts are off by ~1e-15 s "
+         "at most, so any margin between those drops the same interval at the window's end")
+EQUIVALENT["ycsbctl/report/variant_study.py: width = 0.8 / max(len(targets), 1) | 1 -> 0"] = \
+    "the figure is drawn only from rows (None without), each naming a target: len(targets) >= 1, so max(n, 1) is max(n, 0)"
+EQUIVALENT["ycsbctl/report/deployment_findings.py: if not len(runs) or \"shards\" not in runs: | Or -> And"] = \
+    ("runs without a shards column go on to each target, whose _max(mine, \"shards\") is None for a missing column, "
+     "and the loop skips it: no finding either way (an empty runs table has no rows to read)")
+for _to in ("1.414", "1.386"):
+    EQUIVALENT[f"ycsbctl/report/many_store.py: axes = fig.subplots(1, 3, gridspec_kw={{\"width_ratios\": [3, 3, 1.4]}}) "
+               f"| 1.4 -> {_to}"] = ("the memory panel's share of the figure's width (as figsize, the drawing-style rule): "
+                                     "1 % of it is 2 px of 1,400, not what a bar says")
+_LIFTED = "fig.legends[-1].set_bbox_to_anchor((0.5, 0.06), transform=fig.transFigure)"
+EQUIVALENT[f"ycsbctl/report/many_store.py: {_LIFTED} | 1 -> 0"] = \
+    "the figure has one legend (legend_below's, the line before): legends[-0] is legends[-1]"
+for _to in ("0.0606", "0.059399999999999994"):
+    EQUIVALENT[f"ycsbctl/report/many_store.py: {_LIFTED} | 0.06 -> {_to}"] = \
+        "where the legend is lifted to above the note: 1 % of 6 % of 520 px is 0.3 px, the same pixels (its centre stays scored)"
+for _line, (_pairs, _why) in _PLOT_STYLE_EQUIVALENT.items():
+    for _from, _to in _pairs:
+        EQUIVALENT[f"ycsbctl/report/plot_style.py: {_line} | {_from} -> {_to}"] = _why
+for _module in ("resource_plots.py", "many_store.py"):
+    for _to in ("0.01212", "0.01188"):
+        EQUIVALENT[f"ycsbctl/report/{_module}: fig.text(0.5, 0.012, unlike, ha=\"center\", va=\"bottom\", fontsize=8.5, "
+                   f"color=\"#9a3b00\") | 0.012 -> {_to}"] = \
+            ("the unlike-quantities note's foot, 1.2 % of the figure's height above its bottom edge: 1 % of that is "
+             "0.06 px of the 4.6-5.2-inch figure at 100 dpi, the same pixels (its centre, 0.5, stays scored)")
 
 # Every store's samplers() builds its samplers with the telemetry interval: their own default is never used.
 _URL_INTERVAL = "def __init__(self, url: str, interval_s: float = 1.0) -> None:"

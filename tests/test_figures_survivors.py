@@ -134,6 +134,7 @@ def test_one_server_with_several_io_threads_is_said_alone():
     assert len(said) == 1 and said[0].startswith("I/O threads: valkey: io-threads 4. A server with more than one I/O "
                                                  "thread shares the cores with the client on this host's 2 cores")
     assert trait_differences(exp(1)) == []  # type: ignore[arg-type]
+    assert trait_differences(exp(2))[0].startswith("I/O threads: valkey: io-threads 2. ")  # type: ignore[arg-type]
 
 
 class _Folder:

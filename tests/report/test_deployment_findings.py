@@ -81,11 +81,31 @@ def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_
                         & (main.threads == row["threads"]) & ~main.at_peak.astype(bool)]
             assert row["cells"][0][0].split(" [")[0] == ratio_text(same.iloc[0]).split(" [")[0]
     assert [s["reps"] for s in sections] == [2, 2]
+    # each cell's interval is the test the rounds' order calls for (paired by round when interleaved, else Welch's)
+    from ycsbctl.results.verdicts import PAIRED_ORDERS, cost_verdicts
+
+    paired = exp.manifest.plan.get("run_order") in PAIRED_ORDERS
+    want = cost_verdicts(exp.runs, "redis", "p99", paired=paired)  # (the other test's answers differ here)
+    from ycsbctl.report.verdict_table import verdict_word
+
+    def cells(v: pd.DataFrame, workload: str, threads: int) -> list[tuple[str, str]]:
+        at = v[(v.workload == workload) & (v.threads == threads)].set_index("metric")
+        return [(ratio_text(at.loc[n]), verdict_word(at.loc[n])) for n in sections[0]["metrics"]]
+
+    got = [row["cells"] for section in sections for row in section["rows"]]
+    assert got == [cells(want, section["workload"], row["threads"]) for section in sections for row in section["rows"]]
     # a third round at 8 threads of workloada: that section's most rounds behind a cell are 3, the others' 2
     r = exp.runs
     third = r[(r.workload == "workloada") & (r.threads == 8) & (r.phase == "run") & (r.repetition == 1)]
     exp.runs = pd.concat([r, third.assign(repetition=2, throughput_ops=third.throughput_ops * 1.01)], ignore_index=True)
     assert [s["reps"] for s in cost_sections(exp)] == [3, 2]
+    # rounds interleaved, but no round in which both targets ran: no pair, no ratio, 0 rounds behind any cell
+    exp.manifest.plan["run_order"] = "interleaved"
+    r = exp.runs
+    exp.runs = r.assign(repetition=r.repetition.where(r.target != "mongodb", r.repetition + 10))
+    apart = cost_sections(exp)
+    assert [s["reps"] for s in apart] == [0, 0]
+    assert {cell[0] for s in apart for row in s["rows"] for cell in row["cells"]} == {"—"}
 
 
 def test_a_deployment_study_without_a_cost_table_says_why_where_the_table_would_be(synthetic_experiment) -> None:

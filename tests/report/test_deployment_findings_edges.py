@@ -60,3 +60,14 @@ def test_without_a_phase_column_every_row_of_the_target_counts_and_only_its_own(
                          {"target": "other", "shards": 4, "shard_ops_share_max": 0.3, "redirections": 0}])
     assert shard_findings(runs, ["redis-cluster"]) == [
         "redis-cluster: the busiest of its 2 shards served 55% of the commands in its busiest point (even: 50%)."]
+
+
+def test_the_wire_finding_names_each_served_targets_tls_session_and_only_when_one_was_encrypted():
+    from ycsbctl.report.deployment_findings import encryption_findings
+
+    eps = {"redis-tls": {"traits": {"tls": "TLSv1.3 TLS_AES_256_GCM_SHA384"}}, "redis": {"traits": {"version": "7.2"}},
+           "sqlite": {"has_server": False, "traits": {"tls": "never read"}}, "bare": {}}
+    assert encryption_findings(eps) == [
+        "Points on the wire — of redis-tls: encrypted (TLSv1.3 TLS_AES_256_GCM_SHA384); of redis: not encrypted; "
+        "of bare: not encrypted."]
+    assert encryption_findings({t: e for t, e in eps.items() if t != "redis-tls"}) == []

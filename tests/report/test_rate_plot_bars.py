@@ -87,3 +87,24 @@ def test_repetitions_alike_and_a_throughput_without_an_interval_draw_zero_length
     assert other_x == ((1450.0, 42.0), (1450.0, 42.0))  # (0 + 2900) / 2 ops/s, no throughput interval
     lo, hi = _t_interval([40000.0, 44000.0])
     assert np.allclose(other_y, ((1450.0, lo / 1000), (1450.0, hi / 1000)), rtol=1e-9)
+
+
+def test_the_throughput_axis_starts_at_zero_and_the_legend_sits_below_the_axis_label_in_three_rows():
+    """The x axis starts at 0 ops/s (its 0 tick shown); the legend below the axes, one row per 4 entries, is
+    clear of the x axis's label and ticks as the renderer draws them, with five targets (10 entries, 3 rows)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    one = _experiment()
+    five = Experiment(Path("/nonexistent"), one.manifest,
+                      pd.concat([one.runs.assign(target=t) for t in "abcde"], ignore_index=True),
+                      pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+    fig = rate_latency_figure(five, "workload-b", {t: "#d62728" for t in "abcde"})
+    assert fig is not None
+    ax = fig.axes[0]
+    assert ax.get_xlim()[0] == 0
+    r = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(r)
+    axis = ax.xaxis.get_tightbbox(r)
+    legend = fig.legends[-1].get_window_extent(r)
+    assert legend.y1 < axis.y0, (legend, axis)  # wholly below the label
+    assert legend.y0 >= 0  # inside the figure

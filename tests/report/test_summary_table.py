@@ -76,10 +76,13 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
     checked against the runs table, computed here with pandas; only the operations the workload ran."""
     from ycsbctl.results.frames import load
 
+    # mongodb 100× slower than the fixture's own: latencies of tens of ms, where ms to two decimals tells ÷ 1000
+    # from ÷ 999
     folder = build_experiment(tmp_path, "truth", workloads=("workloada",), threads=(8, 16), repetitions=2,
-                              skipped=False)
+                              skipped=False, speedup={"mongodb": 0.01})
     runs = load(folder).runs
     runs = runs[runs["phase"] == "run"]
+    assert (runs.loc[runs["target"] == "mongodb", ["read_p50_us", "update_p50_us"]] > 10_000).all().all()
     buf = io.StringIO()
     print_summary(folder, Console(file=buf, width=250))
     header, rows = _table_rows(buf.getvalue(), "workloada")
@@ -269,6 +272,10 @@ def test_the_order_text_counts_rounds_and_names_the_seed():
     assert order_text(exp({}, [], True)).startswith("1 round(s)")  # type: ignore[arg-type]
     assert order_text(exp({"placement_resolved": {"text": "client on c1"}}, [1], False)).endswith(
         "(Welch's t test on the log values); client on c1")  # type: ignore[arg-type]
+    blocks = [order_text(exp({"run_order": "blocks", **seed}, [1, 2], True))  # type: ignore[arg-type]
+              for seed in ({"seed": 7}, {}, {"seed": 0})]
+    assert [b.split("shuffled from seed ")[1].split(":")[0] for b in blocks] == ["7", "0", "0"]
+    assert all(b.startswith("2 round(s), each running the targets one after another") and "(A B B A)" in b for b in blocks)
 
 
 def test_noise_text_of_an_interval_from_zero_is_a_dash():
@@ -277,6 +284,17 @@ def test_noise_text_of_an_interval_from_zero_is_a_dash():
     assert noise_text({"throughput_low": 0.0, "throughput_high": 110.0})[0] == "—"
     assert noise_text({"throughput_low": 90.0, "throughput_high": 0.0})[0] == "—"
     assert noise_text({"throughput_low": 81.0, "throughput_high": 100.0})[0] == f"±{(math.sqrt(100 / 81) - 1) * 100:.1f}%"
+
+
+
+def test_an_unstable_cells_note_names_the_figures_that_vary_by_more_than_10_percent_not_exactly_10():
+    from ycsbctl.report.verdict_table import noise_text
+
+    cell = {"throughput_low": 90.0, "throughput_high": 110.0, "unstable": True}
+    assert noise_text({**cell, "throughput_cv": 0.10, "latency_cv": 0.1001})[1] == \
+        "unstable: the repetitions vary by more than 10 % (latency CV 10.0%)"
+    assert noise_text({**cell, "throughput_cv": 0.25, "latency_cv": 0.10})[1] == \
+        "unstable: the repetitions vary by more than 10 % (throughput CV 25.0%)"
 
 
 def test_each_headline_kind_says_nothing_of_an_experiment_of_another_kind(synthetic_experiment):

@@ -386,3 +386,46 @@ def test_a_peak_against_peak_without_a_ratio_says_so_not_nan():
     peak = workload_findings(pts, "workloadb", ["redis", "redis-tls"], "p99", verdicts=pd.DataFrame([row]))[0]
     assert "redis-tls (900 ops/s at 16 threads, p99 200 µs): no ratio to redis's peak, too few repetitions" in peak
     assert "nan" not in peak
+
+
+def test_records_stored_follow_a_peaks_rate_only_with_a_counter_and_the_points_run_ids():
+    """The records a batch stored per second follow each peak's ops/s when both a counter (records_stored's) and
+    the point's run ids are there; without either, the sentence is the plain one."""
+    pts = pd.concat([_ladder([1000, 4000], target="redis"), _ladder([500, 2000], target="mongodb")], ignore_index=True)
+    pts["run_ids"] = [[f"r{i}"] for i in range(len(pts))]
+    plain = workload_findings(pts.drop(columns="run_ids"), "workloadb", ["redis", "mongodb"], "p99")[0]
+
+    def stored(workload: str, run_ids: list[str]) -> str:
+        return f" storing {run_ids[0]}"
+
+    assert workload_findings(pts, "workloadb", ["redis", "mongodb"], "p99")[0] == plain  # no counter
+    assert workload_findings(pts.drop(columns="run_ids"), "workloadb", ["redis", "mongodb"], "p99",
+                             stored=stored)[0] == plain  # no run ids
+    counted = workload_findings(pts, "workloadb", ["redis", "mongodb"], "p99", stored=stored)[0]
+    assert counted == plain.replace("4.0k ops/s", "4.0k ops/s storing r1").replace("2.0k ops/s", "2.0k ops/s storing r3")
+    assert counted != plain
+
+
+def test_a_store_inside_the_client_is_said_apart_its_first_points_text_quoted_and_never_the_clients_lag():
+    """SQLite's loop lag is its own time: five such points are one sentence of their own (the first four named,
+    "and more", the first point's text), and redis's lag of the client's making another."""
+    from ycsbctl.report.summary import client_lag_findings
+    from ycsbctl.results.client_lag import IN_CLIENT_MARK
+
+    own = [f"{IN_CLIENT_MARK}: p99.9 {n} ms" for n in (4, 5, 6, 7, 8)]
+    runs = pd.DataFrame({"target": ["sqlite"] * 5 + ["redis"], "workload": "workloadb",
+                         "threads": [8, 16, 32, 64, 128, 8], "client_lag_warning": [*own, "lag r"]})
+    assert client_lag_findings(runs) == [
+        "5 point(s) (sqlite workloadb 8 threads, sqlite workloadb 16 threads, sqlite workloadb 32 threads, sqlite "
+        f"workloadb 64 threads and more) ran a store inside the client — {own[0]}. Their latency is the store's.",
+        "1 point(s) (redis workloadb 8 threads) carry latency of the client's own making — lag r. Their tail is an "
+        "upper bound on the server's."]
+
+
+def test_targets_the_same_words_fit_share_one_sentence_listed_with_commas_and_a_last_and():
+    lines = [workload_findings(pd.concat([_ladder([1000, 2000], ["server-cpu"] * 2, target=t) for t in who],
+                                         ignore_index=True), "workloadb", list(who), "p99")
+             for who in (("redis", "mongodb", "ferretdb"), ("redis", "mongodb"), ("redis",))]
+    subjects = [[line.split(" are ")[0] if " are " in line else line.split(" is ")[0] for line in found
+                 if "workloadb: redis" in line and "peaks" not in line] for found in lines]
+    assert subjects == [["workloadb: redis, mongodb and ferretdb"], ["workloadb: redis and mongodb"], ["workloadb: redis"]]

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -305,7 +306,7 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
     another session's open transaction for 0.4 s, past the binding's 0.15 s: it times out, ready() waits for
     its effect and answers OK, and the server's own information_schema then lists the three indexes. A next
     point's setup and ready() find the table and its indexes made: the server counts no CREATE TABLE nor
-    ALTER TABLE more (its Com_ counters)."""
+    ALTER TABLE more (its Com_ counters); one whose table lost one of the three indexes adds it back."""
     import time
 
     import pymysql
@@ -336,6 +337,11 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
         finally:
             await bs.close()
 
+    def count_indexes(cur: Any) -> int:
+        cur.execute("SELECT count(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema = "
+                    "DATABASE() AND table_name = 'items' AND index_name <> 'PRIMARY'")
+        return int(cur.fetchone()[0])
+
     def ddl_counts() -> dict[str, int]:
         with blocker.cursor() as cur:
             cur.execute("SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_create_table', 'Com_alter_table')")
@@ -357,17 +363,24 @@ def test_mariadbs_indexes_that_outlast_the_timeout_are_waited_for(mariadb) -> No
         before = ddl_counts()
         next_point = asyncio.run(again())
         after = ddl_counts()
+        with blocker.cursor() as cur:  # one of the three dropped (by hand): the next point's ready() adds it back
+            cur.execute("ALTER TABLE items DROP INDEX name")
+            dropped = count_indexes(cur)
+            mended = asyncio.run(again())
+            back = count_indexes(cur)
     finally:
         blocker.close()
     assert st == OK and ready_at > released_at  # answered only once the lock was let go
     assert indexes == 3
     assert next_point == (OK, OK) and after == before and set(before) == {"Com_create_table", "Com_alter_table"}
+    assert (dropped, mended, back) == (2, (OK, OK), 3)
 
 
 @pytest.mark.truth
 def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(memcached_server) -> None:
     """memcached's own answers: ``add`` of a key it holds is NOT_STORED (the load's INSERT is ERROR, saying
-    so), ``replace`` of a key it does not hold NOT_STORED (an UPDATE of no item, NOT_FOUND)."""
+    so), ``replace`` of a key it does not hold NOT_STORED (an UPDATE of no item, NOT_FOUND), of an item over
+    its size limit a SERVER_ERROR (ERROR, its line the error)."""
     import uuid
 
     from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK
@@ -376,19 +389,25 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
     store = media_workload("byid", table=table).executor("memcached").store  # the store alone: no check raises
     data = items(1, ITEMS)
 
-    async def main() -> tuple[list[int], str | None]:
+    huge = Item(3, "huge", 2001, "word " * 300_000)  # 1.5 MB: over memcached's 1 MB item limit (-I)
+
+    async def main() -> tuple[list[int], list[str | None]]:
         bs = await open_bindings(memcached_server.url, 1, PROPS, 10.0)
         try:
             b = bs.bindings[0]
             got = [await store.insert(b, [data.item(3)]), await store.insert(b, [data.item(3)])]
-            said = b.last_error
+            said = [b.last_error]
             got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
+            got.append(await store.update(b, huge))
+            said.append(b.last_error)
             return got, said
         finally:
             await bs.close()
 
     got, said = asyncio.run(main())
-    assert got == [OK, ERROR, OK, NOT_FOUND] and said == "add 3: NOT_STORED"
+    # the server's own refusal of an item too large, word for word
+    assert got == [OK, ERROR, OK, NOT_FOUND, ERROR]
+    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache"]
 
 
 @pytest.mark.truth
@@ -461,3 +480,87 @@ def test_the_mongodb_wire_pages_by_id_whatever_the_load_order_and_updates_only_w
     assert (updated, absent, missing) == (OK, NOT_FOUND, (NOT_FOUND, None))
     assert db["items"].find_one({"_id": "0000000003"}) == {"_id": "0000000003", "name": "a new name", "year": 2049,
                                                             "description": "new words "}
+
+
+def test_an_update_points_check_updates_each_checked_item_and_a_read_points_check_writes_nothing(tmp_path: Path) -> None:
+    """Before an UPDATE point the check writes each checked item back as loaded (SQLite's own total_changes()
+    counts them) and reads it; an item missing is "did not update", said so. Before a GET-BY-ID point the
+    check only reads: no row changes."""
+    from ycsbctl.workload.plugin import NOT_FOUND
+
+    url = f"sqlite:///{tmp_path / 'items.db'}"
+    load_and_check(url, "sqlite", "byid")
+    gone = ITEMS - 1  # the last item, which the checks always read
+    with sqlite3.connect(tmp_path / "items.db") as conn:
+        conn.execute("DELETE FROM items WHERE id = ?", (gone,))
+
+    async def check(operation: str) -> tuple[str | None, int]:
+        ex = media_workload(operation).executor("sqlite")
+        bs = await open_bindings(url, 1, PROPS, 5.0)
+        try:
+            said = await ex.prepare(bs.bindings[0], "run")  # type: ignore[union-attr]
+            st, rows, _ = await bs.bindings[0].sql("SELECT total_changes()")
+            return said, int(rows[0][0])
+        finally:
+            await bs.close()
+
+    said, changed = asyncio.run(check("byid"))
+    assert (said, changed) == (f"GET-BY-ID: sqlite read item {gone}: status {NOT_FOUND} (None)", 0)
+    said, changed = asyncio.run(check("update"))
+    assert said == f"UPDATE: sqlite did not update item {gone} (status {NOT_FOUND}: None)" and changed > 0
+
+
+def test_a_get_by_id_points_item_checks_are_made_before_the_run_not_by_its_first_timed_operation(tmp_path: Path) -> None:
+    """The workload's prepare (as the engine calls it): for the load, the table alone; for the run, the checks'
+    per-item shapes are made there (not by the first timed GET-BY-ID, whose latency would carry them)."""
+    w = media_workload("byid")
+    ex = w.executor("sqlite")
+    assert isinstance(ex, Checked)
+
+    async def main() -> tuple[str | None, bool, str | None, bool]:
+        bs = await open_bindings(f"sqlite:///{tmp_path / 'items.db'}", 1, PROPS, 5.0)
+        try:
+            b = bs.bindings[0]
+            loaded = await w.prepare(ex, b, "load")
+            before = "shape" in ex.__dict__
+            assert await ex(b, 7, [items(1, ITEMS).item(i) for i in range(ITEMS)]) == 0, b.last_error
+            return loaded, before, await w.prepare(ex, b, "run"), "shape" in ex.__dict__
+        finally:
+            await bs.close()
+
+    assert asyncio.run(main()) == (None, False, None, True)
+
+
+def test_waiting_for_a_count_asks_again_every_half_second_until_it_is_reached(tmp_path: Path) -> None:
+    """until(): a count below what is wanted is asked again after 0.5 s (not at once, which would spend its 60
+    tries in milliseconds): a row that another connection adds 0.1 s later is waited for, and then OK."""
+    import threading
+    import time
+
+    from ycsbctl.workload.plugin import OK
+
+    db = tmp_path / "w.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (id INTEGER)")
+    store = media_workload("byid").executor("sqlite").store  # type: ignore[union-attr]
+
+    def add_later() -> None:
+        time.sleep(0.1)
+        with sqlite3.connect(db) as other:
+            other.execute("INSERT INTO t VALUES (1)")
+
+    async def main() -> tuple[int, float]:
+        bs = await open_bindings(f"sqlite:///{db}", 1, PROPS, 5.0)
+        try:
+            adder = threading.Thread(target=add_later)
+            t0 = time.monotonic()
+            adder.start()
+            st = await store.until(bs.bindings[0], "SELECT count(*) FROM t", (), 1)
+            took = time.monotonic() - t0
+            adder.join()
+            return st, took
+        finally:
+            await bs.close()
+
+    st, took = asyncio.run(main())
+    assert st == OK and took >= 0.5  # answered on a later asking, half a second after the first

@@ -105,3 +105,40 @@ def test_elasticsearch_answers_every_query_as_the_truth(elasticsearch) -> None:
     assert said == [""] and refused == set()
     said, _ = load_and_check(elasticsearch.url, "elasticsearch", "update")
     assert said == [""]
+
+
+def test_an_elasticsearch_bulk_that_refuses_an_item_is_error_naming_that_items_reason(elasticsearch) -> None:
+    """A load batch whose second item the index refuses (a year past the integer field's range: Elasticsearch's
+    own mapper_parsing_exception, the bulk's HTTP status 200 and ``errors`` true): the INSERT is ERROR, its
+    error the refused item's reason as the node gave it, not the first item's success; the first item is
+    stored all the same (a bulk is no transaction), as the node's own GET reads it."""
+    import asyncio
+    import uuid
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.media_items.contract import Item
+    from ycsbctl.workload.plugin import ERROR
+
+    table = f"bulk{uuid.uuid4().hex[:8]}"  # an index of its own
+    store = media_workload("byid", table=table).executor("elasticsearch").store
+
+    async def main() -> tuple[int, str | None]:
+        bs = await open_bindings(elasticsearch.url, 1, {**PROPS, "table": table}, 30.0)
+        try:
+            b = bs.bindings[0]
+            assert await store.setup(b) == 0, b.last_error
+            st = await store.insert(b, [Item(1, "fine", 2001, "a b"), Item(2, "too late", 2**40, "c d")])
+            return st, b.last_error
+        finally:
+            await bs.close()
+
+    try:
+        st, said = asyncio.run(main())
+        assert st == ERROR and said is not None
+        assert said.startswith("Elasticsearch bulk: HTTP 200 ") and "mapper_parsing_exception" in said, said
+        assert elasticsearch_curl(elasticsearch.url, f"/{table}/_doc/1")["_source"]["name"] == "fine"
+    finally:
+        from ycsbctl.stores.elasticsearch.admin import ok
+
+        ok(elasticsearch.url, "DELETE", f"/{table}", timeout_s=30.0)

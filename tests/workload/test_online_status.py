@@ -272,3 +272,31 @@ def test_a_get_and_clear_the_server_does_not_answer_in_time_is_a_timeout(redis_s
         finally:
             r.execute_command("CLIENT", "UNPAUSE")
             r.delete(key)
+
+
+@pytest.mark.truth
+def test_get_and_clear_on_redis_reads_each_structures_users_then_removes_the_key(redis_server) -> None:
+    """GET-AND-CLEAR of a bucket holding two users, on each structure: OK, and the key is gone as the server
+    itself says (EXISTS 0); the read names the key (HGETALL key, SMEMBERS key, ZRANGE key 0 -1 WITHSCORES)."""
+    import asyncio
+
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.online_status.ops import GET_AND_CLEAR
+    from ycsbctl.workload.online_status.redis import store_command
+    from ycsbctl.workload.plugin import OK
+
+    async def clear(w) -> int:
+        bs = await open_bindings(redis_server.url, 1, {"workload": "ycsbctl.workload.online_status:OnlineStatus"}, 5.0)
+        try:
+            return await w.executor("redis")(bs.bindings[0], GET_AND_CLEAR, w.start)
+        finally:
+            await bs.close()
+
+    with redis.Redis.from_url(redis_server.url) as r:
+        for structure in ("hash", "set", "zset"):
+            w = _workload(**{"online.structure": structure})
+            key = f"{w.key}:0"
+            r.delete(key)
+            r.execute_command(*store_command(structure, key.encode(), [(1, w.start), (2, w.start + 1)]))
+            assert r.exists(key) == 1
+            assert (asyncio.run(clear(w)), r.exists(key)) == (OK, 0), structure

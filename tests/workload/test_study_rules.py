@@ -210,3 +210,56 @@ def test_the_checked_items_are_spread_from_the_first_to_the_last_item():
     assert got == sorted(set(got)) and (got[0], got[-1]) == (0, 399) and 3 * 7919 % 400 in got
     assert len(regular) == 10 and steps <= {44, 45}  # 399 / 9 = 44.3 apart
     assert _spread(400, 1, 3) == [399] and _spread(400, 0, 3) == []
+
+
+def test_online_status_counts_the_users_each_operation_really_carries():
+    """records_per_operation (what the report's "storing N users/s" multiplies by) against the operations the
+    sources draw: a STORE carries one (user, timestamp), a BATCH-STORE and a load INSERT ``batchsize``; the load
+    of 20 users in batches of 8 is 8 + 8 + 4, which loaded_records gives back from its 3 OK operations."""
+    from ycsbctl.workload.online_status.ops import NAMES
+
+    props = dict(load_properties("online-status"))
+    props.update({"recordcount": "20", "online.batchsize": "8", "online.storeproportion": "1",
+                  "online.batchstoreproportion": "1", "online.countproportion": "0"})
+    w = OnlineStatus.from_properties(Properties(props))
+    per_op = w.records_per_operation()
+    run = w.source("run", np.random.default_rng(4), 0, 1).next_batch(200)
+    carried = {NAMES[op]: {len(a) for a, o in zip(run.args, run.ops) if o == op} for op in set(run.ops)}
+    assert carried == {"STORE": {per_op["STORE"]}, "BATCH-STORE": {per_op["BATCH-STORE"]}} == {"STORE": {1}, "BATCH-STORE": {8}}
+    load = w.source("load", np.random.default_rng(4), 0, 1).next_batch(10)
+    assert [len(a) for a in load.args] == [per_op["INSERT"], per_op["INSERT"], 4] and w.load_operations == 3
+    assert w.loaded_records(3) == sum(len(a) for a in load.args) == 20 and w.loaded_records(1) == 8
+
+
+def test_an_updates_new_item_draws_from_the_first_name_year_and_word_to_the_last():
+    """random_item (the study's newItem, an UPDATE's new values) draws names 0 … 1,023, years 2000 … 2049 and the
+    dictionary's words from its first, as the load's items do: in 1,000 draws of seed 5, the first and the last
+    name and year come up, and the dictionary's first word (item 7's)."""
+    from ycsbctl.workload.media_items.dataset import NAMES, YEARS, dictionary, name_text, random_item
+
+    rng = np.random.default_rng(5)
+    drawn = [random_item(rng, 5) for _ in range(1000)]
+    names, years = {it.name for it in drawn}, {it.year for it in drawn}
+    assert {name_text(0), name_text(NAMES - 1)} <= names and {it.id for it in drawn} == {5}
+    assert (min(years), max(years)) == (YEARS[0], YEARS[1] - 1)
+    assert dictionary()[0] in set(" ".join(it.description for it in drawn).split())
+
+
+def test_a_media_items_load_of_a_size_not_a_multiple_of_its_batch_inserts_each_item_once_the_last_batch_short():
+    """103 items in batches of 50: INSERTs of 50, 50 and 3 items, ids 0 … 102 once each (the load count says 3)."""
+    w = media_workload("byid", recordcount="103")
+    b = w.source("load", np.random.default_rng(1), 0, 1).next_batch(10)
+    assert [len(chunk) for chunk in b.args] == [50, 50, 3] and w.load_operations == 3
+    assert [it.id for chunk in b.args for it in chunk] == list(range(103))
+
+
+def test_a_query_is_described_in_a_line_as_its_sql_would_say_it():
+    from ycsbctl.workload.media_items.contract import Query
+    from ycsbctl.workload.media_items.executor import describe
+    from ycsbctl.workload.media_items.ops import FULLTEXT_PREFIX, QUERY_1COND, QUERY_2COND
+
+    assert describe(Query(QUERY_1COND, year_gt=2010)) == "year > 2010 ORDER BY id LIMIT 10"
+    assert describe(Query(QUERY_2COND, year_gt=2010, name="red fox", limit=5, offset=20, sort="none")) == \
+        "year > 2010 AND name = 'red fox' LIMIT 5 OFFSET 20"
+    assert describe(Query(FULLTEXT, words=("ab", "cd"))) == "'ab' OR 'cd'"
+    assert describe(Query(FULLTEXT_PREFIX, words=("ab", "cd"))) == "'ab*' OR 'cd*'"

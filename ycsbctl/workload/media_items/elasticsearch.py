@@ -79,7 +79,7 @@ class ElasticsearchItems(MediaStore):
         if st != OK:
             return st
         if http >= 300 or got.get("errors"):
-            return _failed(b, "bulk", http, got if http >= 300 else next(i for i in got["items"] if "error" in i["index"]))
+            return _failed(b, "bulk", http, got if http >= 300 else next(i["index"] for i in got["items"] if "error" in i["index"]))
         return OK
 
     async def get(self, b: RestBinding, item_id: int) -> tuple[int, Item | None]:
