@@ -17,7 +17,8 @@ import pytest
 
 from tests.fixtures.lab import LabDriver, runs
 
-pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+# Not marked ``report``: no test here reads a report a sweep draws (the one that reads report.html draws it
+# with `ycsbctl report`), and a sweep drawing one in the lab cost seconds a point (tests/fixtures/session.py).
 
 RECORDS = 2000
 TARGET = "redis://198.18.0.10:6379"

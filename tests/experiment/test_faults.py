@@ -196,7 +196,8 @@ def test_resume_after_the_controller_was_killed_stops_the_server_it_left_and_say
     that orphan (one line) before it starts the server it measures, and leaves none behind."""
     out = tmp_path / "killed"
     proc = start("run", "workload-c", "--targets", "redis", "--backend", "local", "--records", "300", "--threads",
-                 "1,2", "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+                 "1,2", "--duration", "3", "--warmup", "0", "--no-telemetry", "--no-report", "--out", str(out),
+                 cwd=tmp_path)  # no report: only the data is read (the module draws one for the tests that read it)
     try:
         lines = Lines(proc)
         lines.wait_for("[3/3]")  # the load and the first point are on disk
@@ -206,7 +207,7 @@ def test_resume_after_the_controller_was_killed_stops_the_server_it_left_and_say
     finally:
         finish(proc, 1)
     assert orphan.is_running() and our_servers() == [orphan]
-    again = ycsbctl("run", "--resume", str(out), cwd=tmp_path)
+    again = ycsbctl("run", "--resume", str(out), "--no-report", cwd=tmp_path)
     clean(again.stdout + again.stderr)
     said = [x for x in again.stderr.splitlines() if "left running" in x]
     assert said == [f"redis: stopped the server an earlier run of this experiment left running (pid {orphan.pid}); "
@@ -297,7 +298,8 @@ def test_two_runs_started_together_get_a_folder_each_and_their_points_are_host_b
 def test_a_second_ycsbctl_is_refused_while_one_measures_and_a_folder_has_one_writer(victim, tmp_path):
     out = tmp_path / "first"
     proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "300", "--threads", "2,4",
-                 "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+                 "--duration", "3", "--warmup", "0", "--no-telemetry", "--no-report", "--out", str(out),
+                 cwd=tmp_path)  # no report: only the data is read
     try:
         wait_until(lambda: (tmp_path / ".first.partial" / "manifest.json").exists(), 60, "the first run's folder")
         second = ycsbctl("run", "workload-c", "--target", victim.url, "--threads", "1", "--duration", "1",
@@ -383,7 +385,8 @@ def test_a_load_generator_running_only_in_the_middle_of_a_point_makes_it_host_bu
     other = start_redis(tmp_path / "other")
     out = tmp_path / "middle"
     proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "300", "--threads", "2",
-                 "--duration", "8", "--warmup", "0", "--allow-concurrent", "--out", str(out), cwd=tmp_path)
+                 "--duration", "8", "--warmup", "0", "--allow-concurrent", "--no-report", "--out", str(out),
+                 cwd=tmp_path)  # no report: only the data is read
     try:
         lines = Lines(proc)
         lines.wait_for("[2/2]")  # the point itself (the load was [1/2])

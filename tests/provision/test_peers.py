@@ -297,7 +297,7 @@ def test_a_targets_file_runs_its_labels_with_their_settings(tmp_path: Path) -> N
     listed = tmp_path / "targets"
     listed.write_text("redis\nlazy  redis  lazyfree-lazy-user-del=yes  lazyfree-lazy-server-del=yes\n")
     out = tmp_path / "exp"
-    proc = ycsbctl_in(tmp_path, "run", "workload-b", "--targets-file", str(listed), *SHORT, "--quiet",
+    proc = ycsbctl_in(tmp_path, "run", "workload-b", "--targets-file", str(listed), *SHORT, "--quiet", "--no-report",
                       "--out", str(out), "--server-config", "lazy:lazyfree-lazy-server-del=no")  # the command line wins over the file
     assert proc.returncode == 0, proc.stderr[-3000:]
     exp = load(out)
