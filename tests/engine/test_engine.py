@@ -88,6 +88,56 @@ def test_operationcount_is_split_over_threads_as_ycsb_does():
     assert sum(r.ops[op].returns.get("OK", 0) for op in ("READ", "UPDATE") if op in r.ops) == 1001
 
 
+def _work_until_its_controller_goes(controller: int) -> None:
+    import asyncio
+
+    from ycsbctl.engine.worker import _ended_with
+
+    asyncio.run(_ended_with(controller, asyncio.sleep(60)))  # type: ignore[arg-type]  # work that outlasts the test
+
+
+def _watches_a_pidfd(pid: int) -> bool:
+    import os
+
+    fds = Path(f"/proc/{pid}/fd")
+    with contextlib.suppress(OSError):
+        return any(os.readlink(fd) == "anon_inode:[pidfd]" for fd in fds.iterdir())
+    return False
+
+
+@pytest.mark.parametrize("gone", ["while it works", "before it starts"])
+def test_a_worker_whose_controller_is_killed_exits_at_once_not_at_its_deadline(gone: str):
+    """A controller SIGKILLed runs no clean-up: its workers heard of it only at their deadline (a point's end, or
+    120 s waiting for the start), the fork server living on beside them. The worker watches its controller's pid:
+    it exits with ORPHANED_EXIT when it goes (or is gone already), where the work (a 60 s sleep) would have ended
+    it with 0."""
+    import multiprocessing as mp
+    import subprocess
+
+    from ycsbctl.engine.worker import ORPHANED_EXIT
+
+    controller = subprocess.Popen(["sleep", "120"])
+    if gone == "before it starts":
+        controller.kill()
+        controller.wait()
+    worker = mp.get_context("fork").Process(target=_work_until_its_controller_goes, args=(controller.pid,))
+    worker.start()
+    try:
+        if gone == "while it works":
+            wait_until(lambda: _watches_a_pidfd(worker.pid), what="the worker watching its controller")  # type: ignore[arg-type]
+            controller.kill()
+            controller.wait()
+        worker.join(50)
+        assert worker.exitcode == ORPHANED_EXIT
+    finally:
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
+        if controller.poll() is None:
+            controller.kill()
+            controller.wait()
+
+
 def test_a_ctrl_c_while_the_workers_start_stops_every_one_of_them(monkeypatch):
     """Ctrl-C between two workers' starts (the first forked, the second asked for): the interrupt comes once both
     have started, the phase ends interrupted, and no worker is left running (one left held the terminal's pipes,

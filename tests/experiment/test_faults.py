@@ -202,11 +202,15 @@ def test_resume_after_the_controller_was_killed_stops_the_server_it_left_and_say
         lines = Lines(proc)
         lines.wait_for("[3/3]")  # the load and the first point are on disk
         (orphan,) = our_servers()
+        engine = [p for p in psutil.Process(proc.pid).children(recursive=True) if p.pid != orphan.pid]
         proc.kill()
         proc.wait(30)
     finally:
         finish(proc, 1)
     assert orphan.is_running() and our_servers() == [orphan]
+    # its engine (fork server, workers, resource tracker) ends with it: only the server is left
+    wait_until(lambda: not [p for p in engine if p.is_running() and p.status() != psutil.STATUS_ZOMBIE],
+               what="the killed run's engine processes to end")
     again = ycsbctl("run", "--resume", str(out), "--no-report", cwd=tmp_path)
     clean(again.stdout + again.stderr)
     said = [x for x in again.stderr.splitlines() if "left running" in x]

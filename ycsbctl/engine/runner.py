@@ -124,7 +124,7 @@ class PhaseRunner:
             quotas = per_thread[t : t + n]
             if total:
                 quotas = [q if q else -1 for q in quotas]  # a thread with no operations does nothing
-            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t, worker, cpus))
+            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t, worker, cpus, os.getpid()))
             t += n
         return plans
 

@@ -91,6 +91,7 @@ class WorkerPlan:
     thread_offset: int  # global index of this worker's first thread (for pacing offsets)
     worker: Any = None  # the Worker class that runs a plug-in workload (engine.plugin_worker); None: Worker
     cpus: tuple[int, ...] | None = None  # the CPU set it runs on (the client's if placed, else the parent's)
+    controller: int | None = None  # pid of the process that runs the phase: the worker ends when it does
 
 
 def worker_rng(plan: WorkerPlan) -> np.random.Generator:
@@ -461,6 +462,32 @@ def _loop_runner() -> Callable[[Coroutine[Any, Any, Any]], Any]:
     return run
 
 
+ORPHANED_EXIT = 3  # a worker's exit status when the process that ran its phase is gone (nobody hears it)
+
+
+async def _ended_with(controller: int | None, work: Coroutine[Any, Any, Done | Failed]) -> Done | Failed:
+    """``work``, unless the process ``controller`` ends first: then this worker exits at once. A forked worker's
+    parent is the fork server, which lives as long as any worker does (each holds its lifeline): a controller
+    killed (SIGKILL: no clean-up runs) left its workers running to their point's deadline, and waiting for
+    the start 120 s, the fork server beside them. Linux's pidfd says when the controller ends, to the loop."""
+    fd = None
+    if controller is not None and hasattr(os, "pidfd_open"):
+        try:
+            fd = os.pidfd_open(controller)
+        except ProcessLookupError:  # gone already
+            os._exit(ORPHANED_EXIT)
+        except OSError:  # a kernel before 5.3: the worker ends at its deadline, as before
+            fd = None
+    if fd is not None:
+        asyncio.get_running_loop().add_reader(fd, os._exit, ORPHANED_EXIT)
+    try:
+        return await work
+    finally:
+        if fd is not None:
+            asyncio.get_running_loop().remove_reader(fd)
+            os.close(fd)
+
+
 def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, t_start: Any, out: Any) -> None:
     """Entry point of a worker process (forked or spawned: ``engine.launch``): runs :meth:`Worker.run` on uvloop (else asyncio)
     and sends its last message; a crash is reported as :class:`Failed`."""
@@ -473,7 +500,7 @@ def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, 
         if plan.cpus:  # before any connection is made (ycsbctl.experiment.placement; engine.launch)
             os.sched_setaffinity(0, plan.cpus)
         worker = (plan.worker or Worker)(plan, acked, stop_flag, out)
-        out.put(_loop_runner()(worker.run(start_event, t_start)))
+        out.put(_loop_runner()(_ended_with(plan.controller, worker.run(start_event, t_start))))
     except BaseException as exc:  # noqa: BLE001 - the parent must always hear back
         where = _outside_ycsbctl(exc)
         if where is None:
