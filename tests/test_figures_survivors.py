@@ -56,6 +56,9 @@ def test_the_single_command_named_is_the_disturbance_that_stalled_longest():
                                       "0.10 s stall in which every client waited (10 operations lost)")
     events["stall_s"] = [0.0999, 0.05, nan, nan]
     assert single_command(events) is None
+    # no events table, an empty one, or one without stalls measured (no 100 ms series): nothing is named
+    for nothing in (None, pd.DataFrame(), events.drop(columns="stall_s")):
+        assert single_command(nothing) is None
     # the mean latency weighs each measurement by its operations: (3 x 100 + 1 x 500) / 4 = 200 µs
     r = PhaseResult("run", 8, 1000.0, 4, ops={"READ": _summary("READ", {100: 3}),
                                                 "UPDATE": _summary("UPDATE", {500: 1})})

@@ -259,3 +259,47 @@ def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_say
     d = drift(values)
     assert d is not None and math.isclose(d.change, math.expm1(slope * 3), rel_tol=1e-9), d
     assert drift({r: v for r, v in values.items() if r < 4}) is None
+
+
+def test_a_new_folder_keeps_the_start_time_its_manifest_gives_and_is_stamped_now_when_it_gives_none(tmp_path):
+    import json
+    from dataclasses import replace
+    from datetime import datetime
+
+    from ycsbctl.results.folder import ResultFolder
+
+    def stored(folder: ResultFolder) -> str:  # the manifest as written to disk
+        folder.close()
+        return json.loads((folder.path / "manifest.json").read_text(encoding="utf-8"))["started_at"]
+
+    given = "2021-03-04T05:06:07+00:00"  # a resumed plan's own start
+    assert stored(ResultFolder.create(tmp_path, "given", replace(_manifest("given"), started_at=given))) == given
+    before = datetime.now().astimezone().replace(microsecond=0)
+    stamped = datetime.fromisoformat(stored(ResultFolder.create(tmp_path, "new", _manifest("new"))))
+    assert before <= stamped <= datetime.now().astimezone()
+
+
+def test_the_scaling_laws_contention_and_coherency_are_fitted_up_to_one_and_never_past_it():
+    from ycsbctl.results import scaling
+
+    threads = [1, 2, 4, 8, 16]
+    # a ladder made by the law with σ and κ just under 1 gives them back
+    f = scaling.fit(threads, [float(scaling.usl(n, 1000.0, 0.995, 0.995)) for n in threads])
+    assert (f.sigma, f.kappa) == pytest.approx((0.995, 0.995), abs=1e-5)
+    # one falling faster than σ or κ of 1 allow (a share of the time past the whole of it) is held at 1
+    for sigma, kappa in ((1.005, 0.01), (0.3, 1.005)):
+        f = scaling.fit(threads, [float(scaling.usl(n, 1000.0, sigma, kappa)) for n in threads])
+        assert f.sigma < 1 and f.kappa < 1 and max(f.sigma, f.kappa) > 0.999, (sigma, kappa, f)
+
+
+def test_a_scaling_fits_r2_is_one_less_its_squared_residuals_over_the_throughputs_variance():
+    import numpy as np
+
+    from ycsbctl.results import scaling
+
+    threads = [1, 2, 4, 8, 16]
+    x = np.array([1000.0, 1850.0, 3300.0, 4700.0, 4900.0])  # no law's exact ladder: residuals of both signs
+    f = scaling.fit(threads, list(x))
+    residuals = x - np.array([float(scaling.usl(n, f.lam, f.sigma, f.kappa)) for n in threads])
+    assert (residuals > 0).any() and (residuals < 0).any()
+    assert f.r2 == pytest.approx(1 - np.square(residuals).mean() / np.var(x), rel=1e-9) and 0.9 < f.r2 < 1

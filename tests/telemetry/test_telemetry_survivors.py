@@ -125,3 +125,36 @@ def test_a_quota_group_with_no_period_elapsed_since_the_last_read_was_held_back_
     assert s.sample()["throttled_pct"] == 0.0
     stat.write_text("usage_usec 200\nnr_periods 18\nnr_throttled 7\nthrottled_usec 1800\n")
     assert s.sample()["throttled_pct"] == 50.0
+
+
+def test_a_records_bytes_are_the_servers_memory_else_its_dbstats_else_its_rss_growth_and_none_without_any():
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.footprint import footprint_of
+
+    ep = Endpoint("t", "redis", "redis://127.0.0.1:1", "external")
+    rss = {"rss_bytes": 1_000_000.0, "rss_source": "process"}
+    # every figure given: the server's own memory (Redis's used_memory), 3,000 records grew it by 1,200,000 bytes
+    fp = footprint_of(ep, {"db_memory_bytes": 800_000.0, "data_size_bytes": 5.0, **rss},
+                      {"db_memory_bytes": 2_000_000.0, "data_size_bytes": 9.0, "rss_bytes": 4_600_000.0}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_bytes_per_record) == (400.0, "used_memory", 1_200.0)
+    # no memory figure: dbStats' data + index sizes, (70,000 + 20,000 - 30,000 - 0) / 3,000
+    fp = footprint_of(ep, {"data_size_bytes": 30_000.0, **rss},
+                      {"data_size_bytes": 70_000.0, "index_size_bytes": 20_000.0, "rss_bytes": 4_600_000.0}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_bytes_per_record) == (20.0, "dbStats", 1_200.0)
+    # only RSS: its growth, the empty server's RSS taken off
+    fp = footprint_of(ep, rss, {"rss_bytes": 4_600_000.0, "rss_source": "process"}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_source) == (1_200.0, "rss", "process")
+    # nothing read (a server that reports nothing, no process seen): no figure and no basis
+    fp = footprint_of(ep, {}, {}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_bytes_per_record) == (None, None, None)
+
+
+def test_an_intervals_wchan_adds_the_polls_looks_to_the_full_readings_most_looked_at_first():
+    from ycsbctl.telemetry.threads import merge_wchan
+
+    polled = {"futex_wait_queue": 2, "ep_poll": 1}
+    # do_sys_poll seen only by the full reading keeps its 3 looks; futex 2 + 1; a part not "name=n" is left out
+    assert merge_wchan(polled, "do_sys_poll=3;futex_wait_queue=1;junk;x=y") == \
+        "futex_wait_queue=3;do_sys_poll=3;ep_poll=1"
+    assert merge_wchan(polled, "") == "futex_wait_queue=2;ep_poll=1" and polled == {"futex_wait_queue": 2, "ep_poll": 1}
+    assert merge_wchan({}, "a=1;b=4") == "b=4;a=1"
