@@ -158,3 +158,37 @@ def test_an_intervals_wchan_adds_the_polls_looks_to_the_full_readings_most_looke
         "futex_wait_queue=3;do_sys_poll=3;ep_poll=1"
     assert merge_wchan(polled, "") == "futex_wait_queue=2;ep_poll=1" and polled == {"futex_wait_queue": 2, "ep_poll": 1}
     assert merge_wchan({}, "a=1;b=4") == "b=4;a=1"
+
+
+def test_a_client_spy_that_recorded_nothing_says_py_spys_error_line_and_a_flame_graph_that_failed_is_not_kept(tmp_path):
+    import subprocess
+    import sys
+
+    import pytest
+
+    from ycsbctl.telemetry import profiler
+
+    spy, flame = profiler.tool("py-spy"), profiler.tool("inferno-flamegraph")
+    if spy is None or flame is None:
+        pytest.skip("needs py-spy and inferno-flamegraph")
+    p = profiler.Profiler(tmp_path, [], lambda: [])
+    # py-spy attached to a process that is gone writes its error, its causes and (RUST_BACKTRACE) a backtrace
+    p._spies.append(subprocess.Popen([spy, "record", "--pid", "999999999", "--output", str(tmp_path / "client-1.folded")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={"RUST_BACKTRACE": "1"}))
+    p._spies[0].wait(timeout=30)
+    p._fold_client()
+    assert p.profile.notes == ["client stacks: py-spy recorded nothing (Error: Failed to get process executable name. "
+                               "Check that the process is running.)"], p.profile.notes
+    # a spy whose words hold no "Error" line: its last line is said
+    quiet = profiler.Profiler(tmp_path / "q", [], lambda: [])
+    quiet._spies.append(subprocess.Popen([sys.executable, "-c", "import sys; sys.stderr.write('first\\nlast\\n')"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    quiet._spies[0].wait(timeout=30)
+    quiet.folder.mkdir()
+    quiet._fold_client()
+    assert quiet.profile.notes == ["client stacks: py-spy recorded nothing (last)"], quiet.profile.notes
+    # inferno given no stack it can read exits 1 with an SVG that says so on its output: a failure, no picture kept
+    (tmp_path / "client.folded").write_text("not a stack\n")
+    p._draw("client", "t")
+    assert p.profile.files == [] and not (tmp_path / "client.svg").exists()
+    assert p.profile.notes[-1].startswith("client flame graph: inferno-flamegraph failed ("), p.profile.notes
