@@ -232,6 +232,8 @@ def test_the_next_batch_is_drawn_a_slice_or_two_per_take_and_ready_before_this_o
         assert len(worker.take(32)[0]) == 32
     per_take = np.bincount(ran)[1:]
     assert switches == 5 and per_take.max() <= 3
+    # each batch's preparation starts in the first take of the one before it (take 1 + 32 b), not a take later
+    assert all(per_take[32 * b] > 0 for b in range(6)), per_take
     # Most takes run a slice; the compiled core makes a batch in fewer slices than there are takes,
     # and then most slices run in a take of their own.
     spread = (per_take > 0).sum()
