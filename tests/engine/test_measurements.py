@@ -167,11 +167,12 @@ def test_messages_are_versioned_and_one_dispatcher_reads_them():
 
 
 def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float,
-                           target_rate: float | None = None, measurement: str = "op"):
+                           target_rate: float | None = None, measurement: str = "op", workload: str = "workload-c",
+                           **props_given: str):
     """One engine worker on this thread's own loop (the code a spawned worker runs), with the loop
     blocked for ``pause_s`` at ``pause_at_s``; returns the PhaseResult the controller builds."""
-    props = dict(load_properties("workload-c"))
-    props.update(recordcount="200", operationcount="0")
+    props = dict(load_properties(workload))
+    props.update(recordcount="200", operationcount="0", **props_given)
     spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, target_rate=target_rate,
                      measurement=measurement)
     plan = WorkerPlan(spec, 0, 1, [0] * threads, None, 0)
@@ -249,6 +250,22 @@ def loaded(redis_server, rds):
     r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
     assert r.ops["INSERT"].returns == {"OK": 200}
     return redis_server
+
+
+def test_each_read_and_read_modify_write_reads_every_field_as_the_servers_own_count_says(redis_server, rds):
+    """Workload F (reads, read-modify-writes; readallfields) run by a worker on this loop, its reads chained by the
+    binding: the server counted one HGETALL per read, a read-modify-write's read half too, never an HMGET of chosen
+    fields, and one HSET per read-modify-write."""
+    rds.config_resetstat()
+    r = _run_worker_in_process(redis_server.url, threads=2, duration_s=0.2, pause_at_s=0.0, pause_s=0.0,
+                               workload="workload-f")
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in rds.info("commandstats").items()}
+    # READ holds every read, a read-modify-write's read half too (its NOT_FOUNDs among its returns)
+    reads, updates = (sum(r.ops[op].returns.values()) for op in ("READ", "UPDATE"))
+    rmws = r.ops["READ-MODIFY-WRITE"].operations
+    assert r.status == "ok" and reads > rmws > 0 and updates == rmws, r.ops.keys()
+    assert (calls.get("hgetall", 0), calls.get("hmget", 0), calls.get("hset", 0) + calls.get("hmset", 0)) == \
+        (reads, 0, rmws)
 
 
 @pytest.mark.speed
