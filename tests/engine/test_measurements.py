@@ -29,7 +29,7 @@ from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OpSummary, PhaseResult
-from ycsbctl.results.names import CLIENT_LAG
+from ycsbctl.results.names import CLIENT_LAG, VERIFY_NAME
 from ycsbctl.results.ycsb_text import format_phase, parse_output
 from ycsbctl.stores.binding import Status
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
@@ -266,6 +266,20 @@ def test_each_read_and_read_modify_write_reads_every_field_as_the_servers_own_co
     assert r.status == "ok" and reads > rmws > 0 and updates == rmws, r.ops.keys()
     assert (calls.get("hgetall", 0), calls.get("hmget", 0), calls.get("hset", 0) + calls.get("hmset", 0)) == \
         (reads, 0, rmws)
+
+
+def test_with_dataintegrity_a_read_of_all_fields_checks_every_field(redis_server, rds):
+    """dataintegrity=true reads one by one (no chains) and checks what it read against YCSB's values: with
+    field0 of every record overwritten, the check of every read of all the fields (workload C's readallfields) is an
+    UNEXPECTED_STATE (as YCSB says it)."""
+    props = dict(load_properties("workload-c"), recordcount="200", dataintegrity="true")
+    assert run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1)).ops["INSERT"].returns == {"OK": 200}
+    for key in rds.scan_iter(count=1000, _type="HASH"):
+        rds.hset(key, "field0", "x" * 100)
+    r = _run_worker_in_process(redis_server.url, threads=2, duration_s=0.2, pause_at_s=0.0, pause_s=0.0,
+                               dataintegrity="true")
+    checked = r.ops[VERIFY_NAME].returns  # each read's check (YCSB's VERIFY): its values against those written
+    assert r.ops["READ"].operations > 0 and checked == {"UNEXPECTED_STATE": r.ops["READ"].operations}, checked
 
 
 @pytest.mark.speed
