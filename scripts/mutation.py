@@ -443,6 +443,10 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/scaling.py: if peak_n is not None and peak_n > PEAK_REACH * float(t[-1]): | Gt -> GtE":
         "the peak is √((1-σ)/κ) of a least-squares fit, a float that lands on exactly 4 × the top thread count only by "
         "chance of its last bits (no ladder can be built to put curve_fit's answer there): > and >= say the same",
+    "ycsbctl/engine/worker.py: elif not done & 127:  # nor would one that seldom does (basic://) | 127 -> 126":
+        "how often a client whose binding seldom suspends yields to the loop so that the ticker ships each interval: "
+        "done & 126 is 0 at 128k and 128k + 1, two sleep(0) per 128 operations instead of one; every operation is "
+        "timed and counted the same, the ticker runs either way",
     "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
         "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
