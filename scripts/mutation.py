@@ -85,7 +85,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
     "ycsbctl/experiment/explain.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
-    "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
+    "ycsbctl/telemetry/stall.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/experiment/test_judge.py"],
     # Which replica a point lost, when (the first 1 Hz sample counting fewer), and what its figures are true of.
     "ycsbctl/telemetry/replicas_lost.py": ["tests/experiment/test_faults_replica_unread.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
@@ -447,6 +447,13 @@ EQUIVALENT: dict[str, str] = {
         "how often a client whose binding seldom suspends yields to the loop so that the ticker ships each interval: "
         "done & 126 is 0 at 128k and 128k + 1, two sleep(0) per 128 operations instead of one; every operation is "
         "timed and counted the same, the ticker runs either way",
+    "ycsbctl/telemetry/stall.py: if counts.get(k, 1) > 0:  # a second absent from the series (coarser status lines) is unknown | 1 -> 2":
+        "the default only marks a second absent from the series as not silent: 1 and 2 are both > 0",
+    "ycsbctl/telemetry/stall.py: while k <= last and counts.get(k, 1) == 0: | 1 -> 2":
+        "the default only marks a second absent from the series as not silent: 1 and 2 are both != 0",
+    "ycsbctl/results/stats.py: for n in range(2, cap + 1): | 1 -> 0":
+        "the loop's last try is n = cap, which returns cap when it suffices; without it the loop falls through to "
+        "return cap all the same",
     "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
         "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":

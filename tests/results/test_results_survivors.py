@@ -303,3 +303,26 @@ def test_a_scaling_fits_r2_is_one_less_its_squared_residuals_over_the_throughput
     residuals = x - np.array([float(scaling.usl(n, f.lam, f.sigma, f.kappa)) for n in threads])
     assert (residuals > 0).any() and (residuals < 0).any()
     assert f.r2 == pytest.approx(1 - np.square(residuals).mean() / np.var(x), rel=1e-9) and 0.9 < f.r2 < 1
+
+
+def test_welchs_pooled_sd_is_the_root_of_the_mean_of_both_sides_sample_variances_of_log_values():
+    import statistics
+
+    from ycsbctl.results import stats
+
+    a, b = [100.0, 110.0, 95.0, 102.0], [150.0, 140.0, 171.0]
+    c = stats.compare(dict(enumerate(a)), dict(enumerate(b)), paired=False)
+    logs = [[math.log(v) for v in side] for side in (a, b)]
+    assert c.sd_log == pytest.approx(math.sqrt((statistics.variance(logs[0]) + statistics.variance(logs[1])) / 2), rel=1e-12)
+
+
+def test_a_targets_values_relative_to_the_control_round_by_round_or_over_its_geometric_mean():
+    from ycsbctl.results.verdicts import _relative, interval_text
+
+    # paired: round 2 has no control, round 3's value is 0 and round 4's control 0: round 1 alone
+    assert _relative({1: 200.0, 2: 300.0, 3: 0.0, 4: 50.0}, {1: 100.0, 3: 50.0, 4: 0.0}, paired=True) == {1: 2.0}
+    # unpaired: over the control's geometric mean, √(100 × 400) = 200; a zero value is left out
+    got = _relative({1: 200.0, 2: 300.0, 3: 0.0}, {1: 100.0, 2: 400.0}, paired=False)
+    assert got == pytest.approx({1: 1.0, 2: 1.5}) and set(got) == {1, 2}
+    # a bound up to 1,000 is written out, past it ">1,000"
+    assert interval_text(0.5, 995.0) == " [0.50, 995.00]" and interval_text(0.5, 1000.5) == " [0.50, >1,000]"

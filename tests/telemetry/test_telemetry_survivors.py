@@ -192,3 +192,12 @@ def test_a_client_spy_that_recorded_nothing_says_py_spys_error_line_and_a_flame_
     p._draw("client", "t")
     assert p.profile.files == [] and not (tmp_path / "client.svg").exists()
     assert p.profile.notes[-1].startswith("client flame graph: inferno-flamegraph failed ("), p.profile.notes
+
+
+def test_a_stall_that_began_more_than_a_rounding_before_the_window_is_said_to_be_in_the_warm_up():
+    from ycsbctl.telemetry.stall import Stall
+
+    # 0.0503 s before the window reads 0.1 s before it; 0.05 s before (to float noise) rounds to its start
+    assert Stall(4.0, 0.2, warmup_s=0.2503).began() == \
+        "0.1 s before the measured window (in the warm-up; 3.9 s of it inside)"
+    assert Stall(4.0, 0.2, warmup_s=0.25).began() == "0.0 s into the measured window"
