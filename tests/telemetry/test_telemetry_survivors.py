@@ -201,3 +201,12 @@ def test_a_stall_that_began_more_than_a_rounding_before_the_window_is_said_to_be
     assert Stall(4.0, 0.2, warmup_s=0.2503).began() == \
         "0.1 s before the measured window (in the warm-up; 3.9 s of it inside)"
     assert Stall(4.0, 0.2, warmup_s=0.25).began() == "0.0 s into the measured window"
+
+
+def test_the_busiest_roles_run_queue_wait_is_per_thread_and_a_role_without_a_thread_count_is_one_thread():
+    from ycsbctl.telemetry.why import _runq_per_thread
+
+    assert _runq_per_thread({"io": {"runq_pct": 30.0, "threads": 3}, "main": {"runq_pct": 90.0}}) == 10.0
+    for unknown in ({"runq_pct": 30.0}, {"runq_pct": 30.0, "threads": 0}, {"runq_pct": 30.0, "threads": None}):
+        assert _runq_per_thread({"main": unknown}) == 30.0, unknown
+    assert _runq_per_thread({}) == 0.0
