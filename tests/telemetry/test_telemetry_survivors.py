@@ -210,3 +210,25 @@ def test_the_busiest_roles_run_queue_wait_is_per_thread_and_a_role_without_a_thr
     for unknown in ({"runq_pct": 30.0}, {"runq_pct": 30.0, "threads": 0}, {"runq_pct": 30.0, "threads": None}):
         assert _runq_per_thread({"main": unknown}) == 30.0, unknown
     assert _runq_per_thread({}) == 0.0
+
+
+def test_a_client_cpu_why_line_says_the_clients_wait_for_a_cpu_from_10_percent_and_a_network_one_its_bytes_per_op():
+    from ycsbctl.telemetry.why import explain
+
+    def client_cpu(runq: float) -> str | None:
+        return explain({"label": "client-cpu", "evidence": {"client_cores": 2, "client_cpu_pct": 190.0,
+                                                            "server_cpu_pct": 40.0, "client": {"runq_pct": runq}}},
+                       "redis")
+
+    assert client_cpu(10.0) == ("client-cpu: the load generator's workers ran 190% of the 200% they may use (0% in the "
+                                "kernel) and waited for a CPU 10% of the point; the server ran 40%: the client set "
+                                "this number")
+    assert "waited for a CPU" not in (client_cpu(9.9) or "")
+    # network: 12,500,000 bytes and 25,000 packets a second over 10,000 ops/s
+    net = {"label": "network", "text": "network: 100 Mbit/s", "evidence": {
+        "throughput_ops": 10_000.0, "wire": {"bytes_per_s": 12_500_000.0, "packets_per_s": 25_000.0}}}
+    assert explain(net, "redis") == "network: 100 Mbit/s; 1,250 bytes and 2.5 packets per operation"
+    for missing in ({"bytes_per_s": 0.0, "packets_per_s": 1.0}, {}):
+        assert explain({**net, "evidence": {"throughput_ops": 10_000.0, "wire": missing}}, "redis") == "network: 100 Mbit/s"
+    assert explain({**net, "evidence": {"throughput_ops": None, "wire": net["evidence"]["wire"]}}, "redis") == \
+        "network: 100 Mbit/s"
