@@ -326,3 +326,13 @@ def test_a_targets_values_relative_to_the_control_round_by_round_or_over_its_geo
     assert got == pytest.approx({1: 1.0, 2: 1.5}) and set(got) == {1, 2}
     # a bound up to 1,000 is written out, past it ">1,000"
     assert interval_text(0.5, 995.0) == " [0.50, 995.00]" and interval_text(0.5, 1000.5) == " [0.50, >1,000]"
+
+
+def test_a_scaling_law_without_a_peak_levels_off_from_a_contention_of_one_millionth_and_grows_in_proportion_below():
+    from ycsbctl.results import scaling
+
+    def said(sigma: float) -> str:
+        return scaling.UslFit(5, 1000.0, sigma, 0.0, 0.999, 0.01, math.nan, scaling.FITS).text()
+
+    assert "throughput levels off towards 995024.9k ops/s" in said(1.005e-6)  # λ / σ = 1,000 / 1.005e-6 ops/s
+    assert "throughput grows in proportion to the threads" in said(0.995e-6)
