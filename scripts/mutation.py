@@ -461,6 +461,11 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/scaling.py: if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder | Lt -> LtE":
         "the peak is √((1-σ)/κ) of a least-squares fit, a float that lands on exactly the first thread count only by "
         "chance of its last bits (no ladder can be built to put curve_fit's answer there): < and <= say the same",
+    "ycsbctl/telemetry/why.py: n = max(1.0, float(fig.get(\"threads\") or 1)) | 1 -> 0":
+        "a role without a thread count (or 0): max(1.0, 0.0) is 1.0 as max(1.0, 1.0) is",
+    "ycsbctl/telemetry/stall.py: if len(measured) >= 2: | 2 -> 1":
+        "with one measured second the block finds nothing: its first second is its last, so the search loop "
+        "(while k < last) never runs and no stall is set",
     "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
         "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
