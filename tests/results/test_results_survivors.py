@@ -336,3 +336,18 @@ def test_a_scaling_law_without_a_peak_levels_off_from_a_contention_of_one_millio
 
     assert "throughput levels off towards 995024.9k ops/s" in said(1.005e-6)  # λ / σ = 1,000 / 1.005e-6 ops/s
     assert "throughput grows in proportion to the threads" in said(0.995e-6)
+
+
+def test_two_paired_rounds_one_degree_of_freedom_get_a_real_margin_test_and_interval():
+    from scipy.stats import t as student_t
+
+    from ycsbctl.results import stats
+
+    c = stats.compare({1: 100.0, 2: 110.0}, {1: 150.0, 2: 180.0}, paired=True)
+    assert c.df == 1 and c.se_log > 0
+    excess = abs(math.log(c.ratio)) - math.log1p(0.1)
+    p = stats.beyond_margin(c, 0.1).p_value
+    assert p == pytest.approx(2 * student_t.sf(excess / c.se_log, 1), rel=1e-9) and 0 < p < 1
+    at90 = stats.at_level(c, 0.9)
+    half = student_t.ppf(0.95, 1) * c.se_log
+    assert (at90.low, at90.high) == pytest.approx((c.ratio * math.exp(-half), c.ratio * math.exp(half)), rel=1e-9)
