@@ -466,6 +466,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/stall.py: if len(measured) >= 2: | 2 -> 1":
         "with one measured second the block finds nothing: its first second is its last, so the search loop "
         "(while k < last) never runs and no stall is set",
+    "ycsbctl/results/verdicts.py: return {r: v / centre for r, v in values.items() if centre == centre and centre > 0 and v > 0} | 0 -> -1":
+        "the centre is stats.interval's geometric mean, exp(mean log) of the positive values: above 0 or NaN (left out "
+        "by centre == centre), so > 0 and > -1 keep the same values (0.0 only below 5e-324, no measured figure)",
     "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
         "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
