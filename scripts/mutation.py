@@ -75,7 +75,9 @@ TESTS: dict[str, list[str]] = {
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
     "ycsbctl/stores/chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
                                 "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
-    "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py"],
+    # test_measurements: the next batch drawn a slice or two per take, ready before this one runs out.
+    "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py",
+                                 "tests/engine/test_measurements.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
@@ -83,7 +85,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
     "ycsbctl/experiment/explain.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
-    "ycsbctl/telemetry/stall.py": ["tests/experiment/test_judge.py"],
+    "ycsbctl/telemetry/stall.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/experiment/test_judge.py"],
     # Which replica a point lost, when (the first 1 Hz sample counting fewer), and what its figures are true of.
     "ycsbctl/telemetry/replicas_lost.py": ["tests/experiment/test_faults_replica_unread.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
@@ -435,6 +437,35 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/scaling.py: if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder | 0 -> -1":
         "curve_fit with bounds is scipy's 'trf', whose iterates stay strictly inside the bounds: κ is never 0 (nor σ 1), "
         "so κ > 0, κ >= 0 and κ > -1 are all true and peak_n is always computed",
+    "ycsbctl/results/scaling.py: if peak_n is not None and peak_n > PEAK_REACH * float(t[-1]): | Gt -> GtE":
+        "the peak is √((1-σ)/κ) of a least-squares fit, a float that lands on exactly 4 × the top thread count only by "
+        "chance of its last bits (no ladder can be built to put curve_fit's answer there): > and >= say the same",
+    "ycsbctl/engine/worker.py: elif not done & 127:  # nor would one that seldom does (basic://) | 127 -> 126":
+        "how often a client whose binding seldom suspends yields to the loop so that the ticker ships each interval: "
+        "done & 126 is 0 at 128k and 128k + 1, two sleep(0) per 128 operations instead of one; every operation is "
+        "timed and counted the same, the ticker runs either way",
+    "ycsbctl/telemetry/stall.py: if counts.get(k, 1) > 0:  # a second absent from the series (coarser status lines) is unknown | 1 -> 2":
+        "the default only marks a second absent from the series as not silent: 1 and 2 are both > 0",
+    "ycsbctl/telemetry/stall.py: while k <= last and counts.get(k, 1) == 0: | 1 -> 2":
+        "the default only marks a second absent from the series as not silent: 1 and 2 are both != 0",
+    "ycsbctl/results/stats.py: for n in range(2, cap + 1): | 1 -> 0":
+        "the loop's last try is n = cap, which returns cap when it suffices; without it the loop falls through to "
+        "return cap all the same",
+    "ycsbctl/telemetry/why.py: return _pct(top[1].get(\"runq_pct\")) / max(1.0, float(top[1].get(\"threads\") or 1)) | 1 -> 0":
+        "a role without a thread count (or 0): max(1.0, 0.0) is 1.0 as max(1.0, 1.0) is",
+    "ycsbctl/telemetry/why.py: return _pct(top[1].get(\"runq_pct\")) / max(1.0, float(top[1].get(\"threads\") or 1)) | 1.0 -> 0.99":
+        "the thread count is a whole number, at least 1 once 'or 1' has replaced 0 or None: max(0.99, n) is n as max(1.0, n)",
+    "ycsbctl/results/scaling.py: if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder | Lt -> LtE":
+        "the peak is √((1-σ)/κ) of a least-squares fit, a float that lands on exactly the first thread count only by "
+        "chance of its last bits (no ladder can be built to put curve_fit's answer there): < and <= say the same",
+    "ycsbctl/telemetry/why.py: n = max(1.0, float(fig.get(\"threads\") or 1)) | 1 -> 0":
+        "a role without a thread count (or 0): max(1.0, 0.0) is 1.0 as max(1.0, 1.0) is",
+    "ycsbctl/telemetry/stall.py: if len(measured) >= 2: | 2 -> 1":
+        "with one measured second the block finds nothing: its first second is its last, so the search loop "
+        "(while k < last) never runs and no stall is set",
+    "ycsbctl/results/verdicts.py: return {r: v / centre for r, v in values.items() if centre == centre and centre > 0 and v > 0} | 0 -> -1":
+        "the centre is stats.interval's geometric mean, exp(mean log) of the positive values: above 0 or NaN (left out "
+        "by centre == centre), so > 0 and > -1 keep the same values (0.0 only below 5e-324, no measured figure)",
     "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
         "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
@@ -477,6 +508,19 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/bottleneck.py: if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: "
     "N threads serve clients | Gt -> GtE":
         "io-threads 1 then returns max(own, min(1, limit)), and every store's own cores are at least min(1, limit)",
+    "ycsbctl/telemetry/bottleneck.py: if isinstance(io_threads, int) and io_threads > 1:  # Redis/Valkey io-threads N: "
+    "N threads serve clients | 1 -> 0":
+        "io-threads is a whole number: > 0 differs from > 1 only at io-threads 1, which then returns max(own, min(1, "
+        "limit)), and every store's own cores are at least min(1, limit) (as Gt -> GtE)",
+    "ycsbctl/telemetry/stall.py: expired = dict(zip(measured[\"second\"].astype(int), (measured[\"operations\"] - replies).astype(int))) | Sub -> Add":
+        "expired is read only at a silence's first second (expired.get(start)), where the replies are 0 by definition "
+        "(counts[start] == 0): operations - 0 and operations + 0 are the same timed-out count",
+    "ycsbctl/results/verdicts.py: names = targets[0] if len(targets) == 1 else f\"{', '.join(targets[:-1])} and {targets[-1]}\" | 0 -> -1":
+        "taken only when the list holds one target: its first is its last",
+    "ycsbctl/telemetry/threads.py: if fields[0] != b\"R\": | 0 -> 1":
+        "fields[1] (the parent's pid) is never b'R', so the mutant reads wchan for running threads too: a thread in state "
+        "R is classed running whatever its wchan (wait_class), and role_figures tallies wchan only of threads not "
+        "running or idle, so that reading is never used (a cost of one 128-byte read, not a figure)",
     "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9)) | 1e-09 -> 9.9e-10":
@@ -1204,7 +1248,7 @@ def copy_tree(dest: Path) -> Path:
     for name in ("ycsbctl", "tests", "workloads", "infra", "scripts"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, tree / name, ignore=ignore, symlinks=True)
-    for name in ("pyproject.toml",):
+    for name in ("pyproject.toml", "README.md"):  # tests hold the README's stated defaults to the code's
         shutil.copy2(ROOT / name, tree / name)
     for link in (".venv", ".cache", "infra/bin"):
         if (ROOT / link).exists():

@@ -41,6 +41,18 @@ def test_the_client_lag_rules_read_the_p99_9_and_p99_they_name_not_a_neighbour()
     assert said is not None and "schedule lag p99 (0.60 ms) is 60% of the operations' p99 (1.00 ms)" in said, said
 
 
+def test_operations_of_one_microsecond_still_have_their_clients_lag_and_late_starts_weighed():
+    # an in-process store's 1 µs operations (p99 and max 1 µs): a 3 µs loop lag and 2 µs late starts are 300 % / 200 %
+    ops = _summary("READ", {1: 1_000})
+    r = PhaseResult("run", 8, 1000.0, 1_000, ops={"READ": ops}, client_lag=_summary("CLIENT-LAG", {3: 1_000}))
+    r.schedule_lag = _summary("SCHEDULE-LAG", {2: 1_000})
+    said = client_lag_warning(r)
+    assert said is not None and "its p99.9 (0.00 ms) is 300% of the operations' p99" in said, said
+    assert "its maximum (0.0 ms) is 300% of the slowest operation's" in said, said
+    said = schedule_lag_warning(r)
+    assert said is not None and "schedule lag p99 (0.00 ms) is 200% of the operations' p99 (0.00 ms)" in said, said
+
+
 def test_the_single_command_named_is_the_disturbance_that_stalled_longest():
     from ycsbctl.experiment.explain import mean_latency_us, single_command
     nan = float("nan")
@@ -56,6 +68,9 @@ def test_the_single_command_named_is_the_disturbance_that_stalled_longest():
                                       "0.10 s stall in which every client waited (10 operations lost)")
     events["stall_s"] = [0.0999, 0.05, nan, nan]
     assert single_command(events) is None
+    # no events table, an empty one, or one without stalls measured (no 100 ms series): nothing is named
+    for nothing in (None, pd.DataFrame(), events.drop(columns="stall_s")):
+        assert single_command(nothing) is None
     # the mean latency weighs each measurement by its operations: (3 x 100 + 1 x 500) / 4 = 200 µs
     r = PhaseResult("run", 8, 1000.0, 4, ops={"READ": _summary("READ", {100: 3}),
                                                 "UPDATE": _summary("UPDATE", {500: 1})})

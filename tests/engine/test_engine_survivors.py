@@ -40,3 +40,16 @@ def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_par
     assert fine.operations[3] == 3
     index, count = fine.client_lag[3]
     assert (list(index), list(count)) == ([7], [2])
+
+
+def test_an_operation_due_at_the_deadline_is_not_started_and_one_due_before_it_is_with_its_lag():
+    import asyncio
+    import time
+
+    lags: list[int] = []
+    past = time.perf_counter_ns() - 10_000_000  # every operation already due: no alarm is awaited
+    pacer = Pacer(past, 1_000, None, lags.append)  # type: ignore[arg-type]
+    assert asyncio.run(pacer.start(deadline_ns=past)) == (past, 0)  # due at the deadline: not started, t0 0
+    assert pacer.k == 0 and lags == []
+    due, t0 = asyncio.run(pacer.start(deadline_ns=past + 1))
+    assert due == past and t0 >= past + 10_000_000 and pacer.k == 1 and lags == [t0 - past]

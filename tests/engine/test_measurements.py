@@ -29,7 +29,7 @@ from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OpSummary, PhaseResult
-from ycsbctl.results.names import CLIENT_LAG
+from ycsbctl.results.names import CLIENT_LAG, VERIFY_NAME
 from ycsbctl.results.ycsb_text import format_phase, parse_output
 from ycsbctl.stores.binding import Status
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
@@ -167,11 +167,12 @@ def test_messages_are_versioned_and_one_dispatcher_reads_them():
 
 
 def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float,
-                           target_rate: float | None = None, measurement: str = "op"):
+                           target_rate: float | None = None, measurement: str = "op", workload: str = "workload-c",
+                           **props_given: str):
     """One engine worker on this thread's own loop (the code a spawned worker runs), with the loop
     blocked for ``pause_s`` at ``pause_at_s``; returns the PhaseResult the controller builds."""
-    props = dict(load_properties("workload-c"))
-    props.update(recordcount="200", operationcount="0")
+    props = dict(load_properties(workload))
+    props.update(recordcount="200", operationcount="0", **props_given)
     spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, target_rate=target_rate,
                      measurement=measurement)
     plan = WorkerPlan(spec, 0, 1, [0] * threads, None, 0)
@@ -232,6 +233,8 @@ def test_the_next_batch_is_drawn_a_slice_or_two_per_take_and_ready_before_this_o
         assert len(worker.take(32)[0]) == 32
     per_take = np.bincount(ran)[1:]
     assert switches == 5 and per_take.max() <= 3
+    # each batch's preparation starts in the first take of the one before it (take 1 + 32 b), not a take later
+    assert all(per_take[32 * b] > 0 for b in range(6)), per_take
     # Most takes run a slice; the compiled core makes a batch in fewer slices than there are takes,
     # and then most slices run in a take of their own.
     spread = (per_take > 0).sum()
@@ -247,6 +250,36 @@ def loaded(redis_server, rds):
     r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
     assert r.ops["INSERT"].returns == {"OK": 200}
     return redis_server
+
+
+def test_each_read_and_read_modify_write_reads_every_field_as_the_servers_own_count_says(redis_server, rds):
+    """Workload F (reads, read-modify-writes; readallfields) run by a worker on this loop, its reads chained by the
+    binding: the server counted one HGETALL per read, a read-modify-write's read half too, never an HMGET of chosen
+    fields, and one HSET per read-modify-write."""
+    rds.config_resetstat()
+    r = _run_worker_in_process(redis_server.url, threads=2, duration_s=0.2, pause_at_s=0.0, pause_s=0.0,
+                               workload="workload-f")
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in rds.info("commandstats").items()}
+    # READ holds every read, a read-modify-write's read half too (its NOT_FOUNDs among its returns)
+    reads, updates = (sum(r.ops[op].returns.values()) for op in ("READ", "UPDATE"))
+    rmws = r.ops["READ-MODIFY-WRITE"].operations
+    assert r.status == "ok" and reads > rmws > 0 and updates == rmws, r.ops.keys()
+    assert (calls.get("hgetall", 0), calls.get("hmget", 0), calls.get("hset", 0) + calls.get("hmset", 0)) == \
+        (reads, 0, rmws)
+
+
+def test_with_dataintegrity_a_read_of_all_fields_checks_every_field(redis_server, rds):
+    """dataintegrity=true reads one by one (no chains) and checks what it read against YCSB's values: with
+    field0 of every record overwritten, the check of every read of all the fields (workload C's readallfields) is an
+    UNEXPECTED_STATE (as YCSB says it)."""
+    props = dict(load_properties("workload-c"), recordcount="200", dataintegrity="true")
+    assert run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1)).ops["INSERT"].returns == {"OK": 200}
+    for key in rds.scan_iter(count=1000, _type="HASH"):
+        rds.hset(key, "field0", "x" * 100)
+    r = _run_worker_in_process(redis_server.url, threads=2, duration_s=0.2, pause_at_s=0.0, pause_s=0.0,
+                               dataintegrity="true")
+    checked = r.ops[VERIFY_NAME].returns  # each read's check (YCSB's VERIFY): its values against those written
+    assert r.ops["READ"].operations > 0 and checked == {"UNEXPECTED_STATE": r.ops["READ"].operations}, checked
 
 
 @pytest.mark.speed

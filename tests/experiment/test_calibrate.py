@@ -222,3 +222,14 @@ def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_si
     assert ("the same server: it counted 7,000 HGETALL calls over the warm-ups and rounds, the 7,000 both sides sent "
             "(3,000 by ycsbctl and 2,000 by redis-benchmark in the rounds)") in lines
     assert lines[0].startswith("both read the same 500 records (user000000000000 … user000000000499, 10 fields")
+
+
+def test_a_ycsbctl_side_that_measured_no_read_ends_calibrate_in_one_line():
+    from ycsbctl.errors import UserError
+    from ycsbctl.experiment.calibrate import CalibratePlan, _ours
+    from ycsbctl.workload.properties import load_properties
+
+    # a run that went well but read nothing (every operation an update) has no read figure to hold against the reference
+    props = dict(load_properties("workload-c"), recordcount="100", readproportion="0", updateproportion="1")
+    with pytest.raises(UserError, match="ycsbctl's run at 2 threads failed: it measured no read$"):
+        _ours("basic://", props, CalibratePlan(processes=1), 2, 0.2, 1)

@@ -100,3 +100,6 @@ def test_when_the_first_replica_went_is_the_first_sample_counting_fewer_from_the
     assert first_drop_s(frame, 2, 100.0) == pytest.approx(0.3)
     assert first_drop_s(frame, 2, 100.5) == 0.0
     assert first_drop_s(frame, 1, 100.0) is None
+    # the Redis sampler says no count (None) once the primary has no replica: that sample counts none, 1.3 s in
+    frame = pd.DataFrame({"t_mono": [100.3, 101.3], "source": ["redis-info"] * 2, "replicas": [1.0, None]})
+    assert first_drop_s(frame, 1, 100.0) == pytest.approx(1.3)

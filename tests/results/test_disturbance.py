@@ -314,3 +314,18 @@ def test_the_requests_answered_just_after_a_command_that_returned_at_an_interval
     lat[24], ops[24] = [2_000] * 10, 10  # returned in interval 23 (during ends with the stall's 24): 25 is after
     e = effect(_series_of(ops, lat), 2.0003, 2.3999)
     assert e.max_latency_us == pytest.approx(2_000, rel=1e-3)
+
+
+def test_the_slowest_reply_counts_the_interval_after_the_command_returned_in_for_its_waiting_requests():
+    """A command at 4.00 s that returned at 4.05 s (interval 40): the requests that waited behind it are answered
+    in interval 41 too, 30 ms each; interval 39 before it held 50 ms replies, no part of it."""
+    f = _series([1000] * 80, slow={39: 50_000, 41: 30_000})
+    e = effect(f, 4.0, 4.05)
+    assert e.during_s == pytest.approx(0.1) and e.stall_s == 0
+    assert e.max_latency_us == pytest.approx(30_000, rel=1e-3)
+    # the same command in a point planned to end at 4.1 s: interval 41 is past its end, and not read
+    f.end_s = 4.1
+    assert effect(f, 4.0, 4.05).max_latency_us == pytest.approx(100, rel=1e-2)
+    # … and planned to end at 4.2 s: interval 41 is its last whole one, and read
+    f.end_s = 4.2
+    assert effect(f, 4.0, 4.05).max_latency_us == pytest.approx(30_000, rel=1e-3)

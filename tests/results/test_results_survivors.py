@@ -259,3 +259,95 @@ def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_say
     d = drift(values)
     assert d is not None and math.isclose(d.change, math.expm1(slope * 3), rel_tol=1e-9), d
     assert drift({r: v for r, v in values.items() if r < 4}) is None
+
+
+def test_a_new_folder_keeps_the_start_time_its_manifest_gives_and_is_stamped_now_when_it_gives_none(tmp_path):
+    import json
+    from dataclasses import replace
+    from datetime import datetime
+
+    from ycsbctl.results.folder import ResultFolder
+
+    def stored(folder: ResultFolder) -> str:  # the manifest as written to disk
+        folder.close()
+        return json.loads((folder.path / "manifest.json").read_text(encoding="utf-8"))["started_at"]
+
+    given = "2021-03-04T05:06:07+00:00"  # a resumed plan's own start
+    assert stored(ResultFolder.create(tmp_path, "given", replace(_manifest("given"), started_at=given))) == given
+    before = datetime.now().astimezone().replace(microsecond=0)
+    stamped = datetime.fromisoformat(stored(ResultFolder.create(tmp_path, "new", _manifest("new"))))
+    assert before <= stamped <= datetime.now().astimezone()
+
+
+def test_the_scaling_laws_contention_and_coherency_are_fitted_up_to_one_and_never_past_it():
+    from ycsbctl.results import scaling
+
+    threads = [1, 2, 4, 8, 16]
+    # a ladder made by the law with σ and κ just under 1 gives them back
+    f = scaling.fit(threads, [float(scaling.usl(n, 1000.0, 0.995, 0.995)) for n in threads])
+    assert (f.sigma, f.kappa) == pytest.approx((0.995, 0.995), abs=1e-5)
+    # one falling faster than σ or κ of 1 allow (a share of the time past the whole of it) is held at 1
+    for sigma, kappa in ((1.005, 0.01), (0.3, 1.005)):
+        f = scaling.fit(threads, [float(scaling.usl(n, 1000.0, sigma, kappa)) for n in threads])
+        assert f.sigma < 1 and f.kappa < 1 and max(f.sigma, f.kappa) > 0.999, (sigma, kappa, f)
+
+
+def test_a_scaling_fits_r2_is_one_less_its_squared_residuals_over_the_throughputs_variance():
+    import numpy as np
+
+    from ycsbctl.results import scaling
+
+    threads = [1, 2, 4, 8, 16]
+    x = np.array([1000.0, 1850.0, 3300.0, 4700.0, 4900.0])  # no law's exact ladder: residuals of both signs
+    f = scaling.fit(threads, list(x))
+    residuals = x - np.array([float(scaling.usl(n, f.lam, f.sigma, f.kappa)) for n in threads])
+    assert (residuals > 0).any() and (residuals < 0).any()
+    assert f.r2 == pytest.approx(1 - np.square(residuals).mean() / np.var(x), rel=1e-9) and 0.9 < f.r2 < 1
+
+
+def test_welchs_pooled_sd_is_the_root_of_the_mean_of_both_sides_sample_variances_of_log_values():
+    import statistics
+
+    from ycsbctl.results import stats
+
+    a, b = [100.0, 110.0, 95.0, 102.0], [150.0, 140.0, 171.0]
+    c = stats.compare(dict(enumerate(a)), dict(enumerate(b)), paired=False)
+    logs = [[math.log(v) for v in side] for side in (a, b)]
+    assert c.sd_log == pytest.approx(math.sqrt((statistics.variance(logs[0]) + statistics.variance(logs[1])) / 2), rel=1e-12)
+
+
+def test_a_targets_values_relative_to_the_control_round_by_round_or_over_its_geometric_mean():
+    from ycsbctl.results.verdicts import _relative, interval_text
+
+    # paired: round 2 has no control, round 3's value is 0 and round 4's control 0: round 1 alone
+    assert _relative({1: 200.0, 2: 300.0, 3: 0.0, 4: 50.0}, {1: 100.0, 3: 50.0, 4: 0.0}, paired=True) == {1: 2.0}
+    # unpaired: over the control's geometric mean, √(100 × 400) = 200; a zero value is left out
+    got = _relative({1: 200.0, 2: 300.0, 3: 0.0}, {1: 100.0, 2: 400.0}, paired=False)
+    assert got == pytest.approx({1: 1.0, 2: 1.5}) and set(got) == {1, 2}
+    # a bound up to 1,000 is written out, past it ">1,000"
+    assert interval_text(0.5, 995.0) == " [0.50, 995.00]" and interval_text(0.5, 1000.5) == " [0.50, >1,000]"
+
+
+def test_a_scaling_law_without_a_peak_levels_off_from_a_contention_of_one_millionth_and_grows_in_proportion_below():
+    from ycsbctl.results import scaling
+
+    def said(sigma: float) -> str:
+        return scaling.UslFit(5, 1000.0, sigma, 0.0, 0.999, 0.01, math.nan, scaling.FITS).text()
+
+    assert "throughput levels off towards 995024.9k ops/s" in said(1.005e-6)  # λ / σ = 1,000 / 1.005e-6 ops/s
+    assert "throughput grows in proportion to the threads" in said(0.995e-6)
+
+
+def test_two_paired_rounds_one_degree_of_freedom_get_a_real_margin_test_and_interval():
+    from scipy.stats import t as student_t
+
+    from ycsbctl.results import stats
+
+    c = stats.compare({1: 100.0, 2: 110.0}, {1: 150.0, 2: 180.0}, paired=True)
+    assert c.df == 1 and c.se_log > 0
+    excess = abs(math.log(c.ratio)) - math.log1p(0.1)
+    p = stats.beyond_margin(c, 0.1).p_value
+    assert p == pytest.approx(2 * student_t.sf(excess / c.se_log, 1), rel=1e-9) and 0 < p < 1
+    at90 = stats.at_level(c, 0.9)
+    half = student_t.ppf(0.95, 1) * c.se_log
+    assert (at90.low, at90.high) == pytest.approx((c.ratio * math.exp(-half), c.ratio * math.exp(half)), rel=1e-9)

@@ -125,3 +125,110 @@ def test_a_quota_group_with_no_period_elapsed_since_the_last_read_was_held_back_
     assert s.sample()["throttled_pct"] == 0.0
     stat.write_text("usage_usec 200\nnr_periods 18\nnr_throttled 7\nthrottled_usec 1800\n")
     assert s.sample()["throttled_pct"] == 50.0
+
+
+def test_a_records_bytes_are_the_servers_memory_else_its_dbstats_else_its_rss_growth_and_none_without_any():
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.footprint import footprint_of
+
+    ep = Endpoint("t", "redis", "redis://127.0.0.1:1", "external")
+    rss = {"rss_bytes": 1_000_000.0, "rss_source": "process"}
+    # every figure given: the server's own memory (Redis's used_memory), 3,000 records grew it by 1,200,000 bytes
+    fp = footprint_of(ep, {"db_memory_bytes": 800_000.0, "data_size_bytes": 5.0, **rss},
+                      {"db_memory_bytes": 2_000_000.0, "data_size_bytes": 9.0, "rss_bytes": 4_600_000.0}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_bytes_per_record) == (400.0, "used_memory", 1_200.0)
+    # no memory figure: dbStats' data + index sizes, (70,000 + 20,000 - 30,000 - 0) / 3,000
+    fp = footprint_of(ep, {"data_size_bytes": 30_000.0, **rss},
+                      {"data_size_bytes": 70_000.0, "index_size_bytes": 20_000.0, "rss_bytes": 4_600_000.0}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_bytes_per_record) == (20.0, "dbStats", 1_200.0)
+    # only RSS: its growth, the empty server's RSS taken off
+    fp = footprint_of(ep, rss, {"rss_bytes": 4_600_000.0, "rss_source": "process"}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_source) == (1_200.0, "rss", "process")
+    # nothing read (a server that reports nothing, no process seen): no figure and no basis
+    fp = footprint_of(ep, {}, {}, 3_000)
+    assert (fp.bytes_per_record, fp.basis, fp.rss_bytes_per_record) == (None, None, None)
+
+
+def test_an_intervals_wchan_adds_the_polls_looks_to_the_full_readings_most_looked_at_first():
+    from ycsbctl.telemetry.threads import merge_wchan
+
+    polled = {"futex_wait_queue": 2, "ep_poll": 1}
+    # do_sys_poll seen only by the full reading keeps its 3 looks; futex 2 + 1; a part not "name=n" is left out
+    assert merge_wchan(polled, "do_sys_poll=3;futex_wait_queue=1;junk;x=y") == \
+        "futex_wait_queue=3;do_sys_poll=3;ep_poll=1"
+    assert merge_wchan(polled, "") == "futex_wait_queue=2;ep_poll=1" and polled == {"futex_wait_queue": 2, "ep_poll": 1}
+    assert merge_wchan({}, "a=1;b=4") == "b=4;a=1"
+
+
+def test_a_client_spy_that_recorded_nothing_says_py_spys_error_line_and_a_flame_graph_that_failed_is_not_kept(tmp_path):
+    import subprocess
+    import sys
+
+    import pytest
+
+    from ycsbctl.telemetry import profiler
+
+    spy, flame = profiler.tool("py-spy"), profiler.tool("inferno-flamegraph")
+    if spy is None or flame is None:
+        pytest.skip("needs py-spy and inferno-flamegraph")
+    p = profiler.Profiler(tmp_path, [], lambda: [])
+    # py-spy attached to a process that is gone writes its error, its causes and (RUST_BACKTRACE) a backtrace
+    p._spies.append(subprocess.Popen([spy, "record", "--pid", "999999999", "--output", str(tmp_path / "client-1.folded")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={"RUST_BACKTRACE": "1"}))
+    p._spies[0].wait(timeout=30)
+    p._fold_client()
+    assert p.profile.notes == ["client stacks: py-spy recorded nothing (Error: Failed to get process executable name. "
+                               "Check that the process is running.)"], p.profile.notes
+    # a spy whose words hold no "Error" line: its last line is said
+    quiet = profiler.Profiler(tmp_path / "q", [], lambda: [])
+    quiet._spies.append(subprocess.Popen([sys.executable, "-c", "import sys; sys.stderr.write('first\\nlast\\n')"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    quiet._spies[0].wait(timeout=30)
+    quiet.folder.mkdir()
+    quiet._fold_client()
+    assert quiet.profile.notes == ["client stacks: py-spy recorded nothing (last)"], quiet.profile.notes
+    # inferno given no stack it can read exits 1 with an SVG that says so on its output: a failure, no picture kept
+    (tmp_path / "client.folded").write_text("not a stack\n")
+    p._draw("client", "t")
+    assert p.profile.files == [] and not (tmp_path / "client.svg").exists()
+    assert p.profile.notes[-1].startswith("client flame graph: inferno-flamegraph failed ("), p.profile.notes
+
+
+def test_a_stall_that_began_more_than_a_rounding_before_the_window_is_said_to_be_in_the_warm_up():
+    from ycsbctl.telemetry.stall import Stall
+
+    # 0.0503 s before the window reads 0.1 s before it; 0.05 s before (to float noise) rounds to its start
+    assert Stall(4.0, 0.2, warmup_s=0.2503).began() == \
+        "0.1 s before the measured window (in the warm-up; 3.9 s of it inside)"
+    assert Stall(4.0, 0.2, warmup_s=0.25).began() == "0.0 s into the measured window"
+
+
+def test_the_busiest_roles_run_queue_wait_is_per_thread_and_a_role_without_a_thread_count_is_one_thread():
+    from ycsbctl.telemetry.why import _runq_per_thread
+
+    assert _runq_per_thread({"io": {"runq_pct": 30.0, "threads": 3}, "main": {"runq_pct": 90.0}}) == 10.0
+    for unknown in ({"runq_pct": 30.0}, {"runq_pct": 30.0, "threads": 0}, {"runq_pct": 30.0, "threads": None}):
+        assert _runq_per_thread({"main": unknown}) == 30.0, unknown
+    assert _runq_per_thread({}) == 0.0
+
+
+def test_a_client_cpu_why_line_says_the_clients_wait_for_a_cpu_from_10_percent_and_a_network_one_its_bytes_per_op():
+    from ycsbctl.telemetry.why import explain
+
+    def client_cpu(runq: float) -> str | None:
+        return explain({"label": "client-cpu", "evidence": {"client_cores": 2, "client_cpu_pct": 190.0,
+                                                            "server_cpu_pct": 40.0, "client": {"runq_pct": runq}}},
+                       "redis")
+
+    assert client_cpu(10.0) == ("client-cpu: the load generator's workers ran 190% of the 200% they may use (0% in the "
+                                "kernel) and waited for a CPU 10% of the point; the server ran 40%: the client set "
+                                "this number")
+    assert "waited for a CPU" not in (client_cpu(9.9) or "")
+    # network: 12,500,000 bytes and 25,000 packets a second over 10,000 ops/s
+    net = {"label": "network", "text": "network: 100 Mbit/s", "evidence": {
+        "throughput_ops": 10_000.0, "wire": {"bytes_per_s": 12_500_000.0, "packets_per_s": 25_000.0}}}
+    assert explain(net, "redis") == "network: 100 Mbit/s; 1,250 bytes and 2.5 packets per operation"
+    for missing in ({"bytes_per_s": 0.0, "packets_per_s": 1.0}, {}):
+        assert explain({**net, "evidence": {"throughput_ops": 10_000.0, "wire": missing}}, "redis") == "network: 100 Mbit/s"
+    assert explain({**net, "evidence": {"throughput_ops": None, "wire": net["evidence"]["wire"]}}, "redis") == \
+        "network: 100 Mbit/s"

@@ -205,7 +205,8 @@ def _ours(url: str, props: dict[str, str], plan: CalibratePlan, threads: int, du
                             seed=plan.seed + rnd))
     read = r.ops.get("READ")
     if r.status != "ok" or read is None or not read.operations:
-        raise UserError(f"ycsbctl's run at {threads} threads failed: {r.errors or r.status}", exit_code=1)
+        why = r.errors or (r.status if r.status != "ok" else "it measured no read")
+        raise UserError(f"ycsbctl's run at {threads} threads failed: {why}", exit_code=1)
     return Sample(rnd, threads, YCSBCTL, r.throughput_ops, read.percentile(99), read.mean_us,
                   r.client_us_per_op(), sum(read.returns.values()))
 

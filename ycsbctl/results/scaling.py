@@ -133,7 +133,8 @@ def fit(threads: Sequence[float], throughput: Sequence[float]) -> UslFit:
     worst = float((abs(x - fitted) / x).max())
     holdout = _holdout(t, x)
     ok = r2 >= MIN_R2 and worst <= MAX_RESIDUAL and not (holdout > HOLDOUT_TOLERANCE)
-    peak_n = math.sqrt((1 - sigma) / kappa) if kappa > 0 and sigma < 1 else None
+    # σ ≤ 1 (the fit's bounds): at σ = 1 the peak is 0 threads, which the next lines take as a curve that only falls
+    peak_n = math.sqrt((1 - sigma) / kappa) if kappa > 0 else None
     falls_from = None
     if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder
         peak_n, falls_from = None, float(t[0])

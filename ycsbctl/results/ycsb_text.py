@@ -222,7 +222,7 @@ def status_measurements(row: dict[str, Any]) -> list[str]:
     """Measurement names present in a parsed status line, in printed order."""
     seen: dict[str, None] = {}
     for key in row:
-        if "." in key and key.rsplit(".", 1)[1].endswith(("count", "_us")):
+        if "." in key and key.endswith(("count", "_us")):  # NAME.count, NAME.p99.9_us …
             seen.setdefault(key.split(".", 1)[0], None)
     return list(seen)
 

@@ -93,7 +93,13 @@ def _per_record(after: float | None, before: float | None, records: int) -> floa
 
 def footprint_after(endpoint: Endpoint, before: dict[str, Any], records: int) -> Footprint:
     """Memory after loading ``records`` records, and what each record costs."""
-    after = _read(endpoint)
+    return footprint_of(endpoint, before, _read(endpoint), records)
+
+
+def footprint_of(endpoint: Endpoint, before: dict[str, Any], after: dict[str, Any], records: int) -> Footprint:
+    """The footprint of ``records`` records from two readings (:func:`footprint_before`'s keys): the
+    growth per record of the server's own memory figure, else of its dbStats data and index sizes,
+    else of its RSS (``basis`` says which; None when the server gives none of them)."""
     fp = Footprint(
         target=endpoint.target, protocol=endpoint.protocol, records=int(records),
         db_memory_before_bytes=before.get("db_memory_bytes"), db_memory_after_bytes=after.get("db_memory_bytes"),

@@ -210,7 +210,9 @@ class Profiler:
         if not parts:
             if self._spies:
                 err = self._spies[0].stderr.read().decode(errors="replace").strip() if self._spies[0].stderr else ""
-                self.profile.notes.append(f"client stacks: py-spy recorded nothing ({err.splitlines()[-1] if err else 'no samples'})")
+                lines = err.splitlines()  # py-spy's "Error: …" line, before its causes (and any backtrace)
+                said = next((ln for ln in lines if ln.startswith("Error")), lines[-1] if lines else "no samples")
+                self.profile.notes.append(f"client stacks: py-spy recorded nothing ({said})")
             return
         counts = fold_counts("\n".join(part.read_text(errors="replace") for part in parts))  # summed per stack
         for part in parts:

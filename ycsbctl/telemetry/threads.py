@@ -273,12 +273,7 @@ class ThreadSampler(Sampler):
             for s, n in states.get(role, {}).items():  # the polls add to the full reading's one look
                 values[f"wait_{s}"] = values.get(f"wait_{s}", 0) + n
             if role in waits:
-                merged = dict(waits[role])
-                for part in str(values.get("wchan") or "").split(";"):
-                    name, _, count = part.rpartition("=")
-                    if name and count.isdigit():
-                        merged[name] = merged.get(name, 0) + int(count)
-                values["wchan"] = ";".join(f"{k}={n}" for k, n in sorted(merged.items(), key=lambda kv: -kv[1]))
+                values["wchan"] = merge_wchan(waits[role], str(values.get("wchan") or ""))
             self.rows.append({"t_mono": t, "t_wall": t_wall, "source": self.source, "thread": role, **values})
         self._choose_polled(now, self._last)
         self._last, self._t_last, self._ticks_last = now, t, ticks
@@ -320,5 +315,22 @@ def role_figures(before: dict[tuple[int, int], ThreadReading], after: dict[tuple
         fig["ivcsw_per_s"] += max(0, r.ivcsw - b.ivcsw) / elapsed_s
         fig["threads"] += 1
     for role, w in waits.items():
-        out[role]["wchan"] = ";".join(f"{k}={n}" for k, n in sorted(w.items(), key=lambda kv: -kv[1]))
+        out[role]["wchan"] = wchan_text(w)
     return out
+
+
+def wchan_text(counts: dict[str, int]) -> str:
+    """Kernel functions slept in and how many looks found a thread in each, as the ``wchan`` column
+    writes them: ``name=looks;…``, the most looked-at first."""
+    return ";".join(f"{k}={n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def merge_wchan(polled: dict[str, int], read: str) -> str:
+    """The ``wchan`` column of one interval: the polls' looks (``polled``: function -> looks) added to
+    the full reading's (``read``, in :func:`wchan_text`'s form; parts not of that form are left out)."""
+    merged = dict(polled)
+    for part in read.split(";"):
+        name, _, count = part.rpartition("=")
+        if name and count.isdigit():
+            merged[name] = merged.get(name, 0) + int(count)
+    return wchan_text(merged)
