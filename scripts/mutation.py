@@ -1117,11 +1117,12 @@ def spots(module: str, text: str) -> list[Spot]:
         variants = _variants(node)
         if not variants:
             continue
-        segment = ast.get_source_segment(text, node)
-        if segment is None or not _same(segment, node):
-            continue
+        # the node's source by its offsets (col_offset counts UTF-8 bytes), not ast.get_source_segment, which
+        # splits the whole text again for every node: 86 % of this function's time (test_mutation_map's 8 s)
         a = starts[node.lineno - 1] + len(lines[node.lineno - 1].encode()[:node.col_offset].decode())
         b = starts[node.end_lineno - 1] + len(lines[node.end_lineno - 1].encode()[:node.end_col_offset].decode())
+        if not _same(text[a:b], node):
+            continue
         out += [Spot(node.lineno, node.end_lineno, a, b, new, what, ruled.get(id(node), "")) for new, what in variants]
     out.sort(key=lambda x: x.line)
     return out
