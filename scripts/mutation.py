@@ -1246,7 +1246,7 @@ def copy_tree(dest: Path) -> Path:
     """The checkout's sources and tests (and links to its .venv, infra/bin and .cache) in ``dest``."""
     tree = dest / "tree"
     ignore = shutil.ignore_patterns(".git", ".venv", ".cache", "reports", "__pycache__", "*.pyc", "bin")
-    for name in ("ycsbctl", "tests", "workloads", "infra", "scripts"):
+    for name in ("ycsbctl", "tests", "workloads", "infra", "scripts", "notebooks", "bench"):  # tests run the notebook
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, tree / name, ignore=ignore, symlinks=True)
     for name in ("pyproject.toml", "README.md"):  # tests hold the README's stated defaults to the code's
