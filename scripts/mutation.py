@@ -236,7 +236,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replica_routing.py", "tests/stores/test_redis_replicas.py"],
-    "ycsbctl/stores/redis/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py",
+                                      "tests/stores/test_redis_info.py"],
     "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_handshake.py", "tests/stores/test_mongodb_native_reader.py",
                                        "tests/stores/test_mongodb_wire_chain.py",
                                        "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
@@ -250,7 +251,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/memcached/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
     "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_postgresql_binding_failures.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
                                              "-k", "postgresql"],
-    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py",
+                                           "tests/stores/test_postgresql_password.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_mariadb_binding_failures.py", "tests/stores/test_sql_stores.py",
                                           "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py",
@@ -319,6 +321,8 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
+        "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
         "ss -tin's connection lines have five fields or more (state, two queues, two addresses): no line ss writes "
         "has exactly two",
