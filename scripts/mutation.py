@@ -1145,15 +1145,16 @@ def build(module: str, text: str, spot: Spot) -> Mutant | None:
     return Mutant(module, spot.line, spot.what, source, spot.end_line, spot.rule)
 
 
-def mutants(module: str, limit: int = 0) -> list[Mutant]:
+def mutants(module: str, limit: int = 0, seed: int | None = None) -> list[Mutant]:
     """Every mutant of ``module`` (a path relative to the checkout), in source order, those equivalent by
-    rule included (``rule`` set); with ``limit``, a fixed random sample of at most that many of the others
-    (drawn before the mutated sources are built and parsed) and every one a rule sets aside."""
+    rule included (``rule`` set); with ``limit``, a random sample of at most that many of the others (drawn
+    before the mutated sources are built and parsed: the same for a module each time unless ``seed`` gives
+    another draw) and every one a rule sets aside."""
     text = (ROOT / module).read_text(encoding="utf-8")
     found = spots(module, text)
     scored = [x for x in found if not x.rule]
     if limit and len(scored) > limit:
-        scored = random.Random(module).sample(scored, limit)
+        scored = random.Random(module if seed is None else f"{module}:{seed}").sample(scored, limit)
     chosen = sorted([*scored, *(x for x in found if x.rule)], key=lambda x: x.line)
     return [m for m in (build(module, text, x) for x in chosen) if m is not None]
 
@@ -1352,13 +1353,15 @@ def run_sample(seed: int, budget_s: float, timeout_s: float) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("modules", nargs="*", help="modules to mutate, every mutant of each (default: a sample of the whole map)")
-    ap.add_argument("--max", type=int, default=0, help="at most N mutants per module, a fixed random sample")
+    ap.add_argument("--max", type=int, default=0,
+                    help="at most N mutants per module, a random sample (the same each time; --seed draws another)")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant's tests (a hang is a kill)")
     ap.add_argument("--survivors-of", type=Path, metavar="LOG",
                     help="run only the mutants a previous run's output lists as surviving (after adding tests)")
     ap.add_argument("--all", action="store_true", help="every mutant of every module (hours), not a sample")
-    ap.add_argument("--seed", type=int, default=None, help="the whole-map sample's seed (default: a new one, printed)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="the whole-map sample's seed (default: a new one, printed); with --max, another draw per module")
     ap.add_argument("--budget-min", type=float, default=25.0,
                     help="the whole-map sample's time budget, minutes: it stops drawing when spent (default 25)")
     args = ap.parse_args(argv)
@@ -1381,7 +1384,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     plan = {}
     for m in modules:
-        ms = mutants(m, 0 if wanted is not None else args.max)
+        ms = mutants(m, 0 if wanted is not None else args.max, args.seed)
         if wanted is not None:
             ms = [x for x in ms if (x.module, x.line, x.what) in wanted]
         plan[m] = ms

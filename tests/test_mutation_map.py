@@ -103,3 +103,17 @@ def test_a_mutant_of_a_line_run_at_import_is_run_against_every_test_of_its_modul
     text = ('"""Doc."""\nLIMIT = 0.95\n\n\nclass A:\n    SIZE = 4\n\n    def f(self, x=LIMIT * 2):\n'
             '        return x + 1\n\n\n@staticmethod\ndef g(y: int = 3) -> int:\n    return y\n')
     assert m.import_lines(text) == {1, 2, 6, 8, 12, 13}  # not the bodies of f and g (lines 9, 14)
+
+
+def test_a_per_module_draw_is_the_same_each_time_and_another_with_a_seed():
+    """``--max N`` draws N mutants of a module the same way every run (a survivor's fix is checked on the same
+    draw); ``--seed`` draws others, so that a module is not judged on one lucky draw."""
+    m = _mutation()
+    module = "ycsbctl/results/stats.py"
+
+    def draw(seed=None):
+        return [(x.line, x.what) for x in m.mutants(module, 10, seed)]
+
+    first = draw()
+    assert len(first) == 10 and draw() == first
+    assert draw(7) == draw(7) and draw(7) != first and draw(8) != draw(7)
