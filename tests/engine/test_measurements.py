@@ -389,6 +389,9 @@ def test_client_lag_is_flagged_from_half_the_tail_and_not_below():
     top = client_lag_warning(_result(1000, 100_000, 100, 51_000))
     assert top is not None and "maximum (51.0 ms) is 51% of the slowest operation's (100.0 ms)" in top
     assert client_lag_warning(_result(1000, 100_000, 100, 48_000)) is None
+    # exactly half the slowest operation (both below 2,048 µs, where HDR keeps every microsecond): flagged
+    edge = client_lag_warning(_result(1000, 2000, 100, 1000))
+    assert edge is not None and "maximum (1.0 ms) is 50% of the slowest operation's (2.0 ms)" in edge
 
 
 @pytest.mark.parametrize("measurement", ["op", "intended", "both"])

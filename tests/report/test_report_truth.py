@@ -289,6 +289,7 @@ def test_the_interval_column_says_how_sure_and_warns_where_it_cannot_be():
     assert noise_text({"throughput_low": 1e-20, "throughput_high": 1e20})[0] == "> ±100%"
     edge = 2.0 ** 2  # half width exactly 100 %: still a figure
     assert noise_text({"throughput_low": 1.0, "throughput_high": edge})[0] == "±100.0%"
+    assert noise_text({"throughput_low": 1.0, "throughput_high": 2.005 ** 2})[0] == "> ±100%"  # ±100.5 %: past it
 
 
 def test_fractional_sizes_and_missing_columns():
