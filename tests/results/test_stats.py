@@ -239,6 +239,9 @@ def test_identical_repetitions_compare_exactly_without_a_test():
         done = stats.decide([up, same], [True, True])
         assert [c.verdict for c in done] == [stats.BETTER, stats.SAME]
         assert (done[0].low, done[0].high) == pytest.approx((1.2, 1.2))  # no spread: no interval to widen
+    # unpaired samples of 3 and 2 identical values: the repetitions counted are the fewer side's, as a test's would be
+    uneven = stats.compare([5.0] * 3, [10.0] * 2)
+    assert (uneven.ratio, uneven.n) == (pytest.approx(2.0), 2)
 
 
 def test_a_called_cell_of_any_size_is_better_or_worse():
