@@ -74,8 +74,6 @@ def connection_args(url: str) -> tuple[list[str], list[str]]:
     (``--tls``), with the URL's CA (``ssl_ca_certs``, redis-py's spelling, as the engine reads it: ``--cacert``) or
     no check (``ssl_cert_reqs=none``: ``--insecure``); a URL it cannot reach as ycsbctl does (a unix socket) is a
     :class:`UserError`."""
-    from urllib.parse import parse_qs, urlsplit
-
     from redis.connection import parse_url
 
     scheme = url.split("://", 1)[0]
@@ -86,12 +84,14 @@ def connection_args(url: str) -> tuple[list[str], list[str]]:
     args = ["-h", str(kw.get("host") or "127.0.0.1"), "-p", str(kw.get("port") or 6379),
             "--dbnum", str(kw.get("db") or 0)]
     if scheme == "rediss":
-        query = {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+        from ycsbctl.stores.redis.binding import RedisOptions
+
+        o = RedisOptions(url)  # the URL's TLS options as the engine's binding reads them
         args.append("--tls")
-        if query.get("ssl_cert_reqs", "required").lower() in ("none", "optional"):
+        if not o.verify:
             args.append("--insecure")
-        elif query.get("ssl_ca_certs"):
-            args += ["--cacert", query["ssl_ca_certs"]]
+        elif o.ca_file:
+            args += ["--cacert", o.ca_file]
     if kw.get("username"):
         args += ["--user", str(kw["username"])]
     masked = list(args)
