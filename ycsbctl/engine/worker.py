@@ -477,7 +477,7 @@ async def _ended_with(controller: int | None, work: Coroutine[Any, Any, Done | F
         except ProcessLookupError:  # gone already
             os._exit(ORPHANED_EXIT)
         except OSError:  # a kernel before 5.3: the worker ends at its deadline, as before
-            fd = None
+            pass
     if fd is not None:
         asyncio.get_running_loop().add_reader(fd, os._exit, ORPHANED_EXIT)
     try:

@@ -42,13 +42,13 @@ _TRAILER = b"\r\nEND\r\n"
 _STORED = b"STORED\r\n"
 
 
-
 def with_fix(refusal: str) -> str:
     """``refusal`` with what to do when it is memcached's connection limit (its ``-c``)."""
     if "Too many open connections" in refusal:
         return (f"{refusal} — more client threads than the server's connection limit (memcached -c) allows: "
                 "lower --threads or start memcached with a larger -c")
     return refusal
+
 
 class _Text(WireProtocol):
     """Replies of the text protocol over one connection, in request order. Each waiter gets

@@ -35,7 +35,7 @@ async def _create_table(conn, properties: dict[str, str]) -> None:
         return
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(hashtext('ycsbctl create table'))")
-        await conn.execute(create_table(properties.get("table", "usertable"), field_names(properties)))
+        await conn.execute(create_table(table, field_names(properties)))
 
 
 INVALID_CATALOG_NAME = "3D000"  # SQLSTATE of 'database "…" does not exist'
