@@ -1,8 +1,9 @@
-"""The wire bindings' TLS seam (``ycsbctl.stores.tls_wire``: the event loop's own TLS) against a real
-TLS server on loopback (asyncio's, with a certificate from ycsbctl's CA), on both loops the engine may
-run (asyncio's and uvloop's): every byte the server sends arrives once and in order whether its
-records come many to a read or one split over several reads; what the client writes reaches the
-server; a plain connection upgraded in place (PostgreSQL's and MariaDB's way) carries the same; a
+"""The wire bindings' TLS seam (``ycsbctl.stores.tls_wire``: OpenSSL on the socket for a connection it
+opens, the event loop's own TLS for an upgrade) against a real TLS server on loopback (asyncio's, with a
+certificate from ycsbctl's CA), on both loops the engine may run (asyncio's and uvloop's): every byte
+the server sends arrives once and in order, each record's plaintext whole in one read or records many to
+a read; what the client writes reaches the server, in order, also when the socket cannot take it at
+once; a close is told once and a write after it dropped; a plain connection upgraded in place (PostgreSQL's and MariaDB's way) carries the same; a
 certificate the client does not trust fails the handshake with OpenSSL's own exception; a server that
 closes during the handshake is a ConnectionResetError that says so, at once."""
 
@@ -19,6 +20,7 @@ import pytest
 import uvloop
 
 from ycsbctl.provision.tls import certificates
+from ycsbctl.stores.tls_socket import READ_BYTES
 from ycsbctl.stores.tls_wire import negotiated, open_tls, start_tls
 
 BIG = bytes(range(256)) * 400  # 100 KiB: seven TLS records, each split over several reads
@@ -42,6 +44,7 @@ class Collect(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.got += data
         self.reads += 1
+        self.largest = max(getattr(self, "largest", 0), len(data))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.losses += 1
@@ -74,7 +77,7 @@ async def _talk(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hear
     writer.close()
 
 
-async def _client_side(transport: Any, proto: Collect) -> tuple[bytes, int, int]:
+async def _client_side(transport: Any, proto: Collect) -> tuple[bytes, int, int, int]:
     assert proto.transport is transport
     assert transport.get_extra_info("ssl_object").version().startswith("TLSv1.")
     transport.write(b"hello")
@@ -82,7 +85,7 @@ async def _client_side(transport: Any, proto: Collect) -> tuple[bytes, int, int]
     transport.write(b"bye")
     await asyncio.wait_for(proto.lost, 5.0)  # the server closed
     await asyncio.sleep(0.05)
-    return bytes(proto.got), proto.reads, proto.losses
+    return bytes(proto.got), proto.reads, proto.losses, proto.largest
 
 
 @LOOPS
@@ -90,7 +93,7 @@ def test_every_byte_arrives_once_in_order_however_the_records_fall(tmp_path: Pat
     server_ctx, client_ctx = _contexts(tmp_path)
     heard = bytearray()
 
-    async def go() -> tuple[bytes, int, int]:
+    async def go() -> tuple[bytes, int, int, int]:
         server = await asyncio.start_server(lambda r, w: _talk(r, w, heard), "127.0.0.1", 0, ssl=server_ctx)
         try:
             transport, proto = await open_tls(Collect, "127.0.0.1", server.sockets[0].getsockname()[1], client_ctx)
@@ -99,10 +102,11 @@ def test_every_byte_arrives_once_in_order_however_the_records_fall(tmp_path: Pat
             server.close()
             await server.wait_closed()
 
-    got, reads, losses = run(go())
+    got, reads, losses, largest = run(go())
     assert got == SMALL + BIG
     assert bytes(heard) == b"hellobye"
-    assert reads < 200 + 7  # records came several to a read
+    # OpenSSL reads the socket itself: one record's plaintext per read, never more, each whole
+    assert largest == READ_BYTES and reads >= 200 + len(BIG) // READ_BYTES
     assert losses == 1  # the close told once
 
 
@@ -119,7 +123,7 @@ def test_a_plain_connection_upgraded_in_place_carries_the_same(tmp_path: Path, r
         await writer.start_tls(server_ctx)
         await _talk(reader, writer, heard)
 
-    async def go() -> tuple[bytes, int, int, bytes]:
+    async def go() -> tuple[bytes, int, int, int, bytes]:
         server = await asyncio.start_server(serve, "127.0.0.1", 0)
         try:
             plain, proto = await asyncio.get_running_loop().create_connection(
@@ -129,17 +133,17 @@ def test_a_plain_connection_upgraded_in_place_carries_the_same(tmp_path: Path, r
             proto.got.clear()
             secure = await start_tls(plain, proto, client_ctx, "127.0.0.1")
             proto.connection_made(secure)  # start_tls does not call it, as loop.start_tls does not
-            got, reads, losses = await _client_side(secure, proto)
-            return got, reads, losses, bytes(heard[:9])
+            got, reads, losses, largest = await _client_side(secure, proto)
+            return got, reads, losses, largest, bytes(heard[:9])
         finally:
             server.close()
             await server.wait_closed()
 
-    got, reads, losses, first = run(go())
+    got, reads, losses, largest, first = run(go())
     assert first == b"STARTTLS\n"
     assert got == SMALL + BIG
     assert bytes(heard[9:]) == b"hellobye"
-    assert reads < 200 + 7
+    assert reads < 200 + 7 and largest > READ_BYTES  # the loop's TLS: records come several to a read
     assert losses == 1
 
 
@@ -204,3 +208,83 @@ def test_negotiated_says_what_the_handshake_agreed(tmp_path: Path) -> None:
 
     said = asyncio.run(go())
     assert said == " ".join(seen[0])
+
+
+@LOOPS
+def test_what_the_socket_cannot_take_at_once_is_sent_later_in_order(tmp_path: Path, run: Runner) -> None:
+    """8 MiB written to a server that reads nothing for a while (the socket's buffers fill, OpenSSL asks
+    for its write again), then more writes: the server reads every byte once, in the order written."""
+    server_ctx, client_ctx = _contexts(tmp_path)
+    big = bytes(range(251)) * (8 * 2**20 // 251)  # 251: no period of a power of two, a misplaced block shows
+    heard = bytearray()
+
+    async def go() -> tuple[int, int, int]:
+        go_on = asyncio.Event()
+
+        async def slow(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await go_on.wait()
+            heard.extend(await reader.readexactly(len(big) + 10))
+            writer.close()
+
+        server = await asyncio.start_server(slow, "127.0.0.1", 0, ssl=server_ctx)
+        try:
+            transport, proto = await open_tls(Collect, "127.0.0.1", server.sockets[0].getsockname()[1], client_ctx)
+            transport.write(big)
+            waiting = transport.get_write_buffer_size()
+            transport.write(b"0123")
+            transport.write(b"456789")
+            queued = transport.get_write_buffer_size()
+            go_on.set()
+            await asyncio.wait_for(proto.lost, 10.0)
+            return waiting, queued, transport.get_write_buffer_size()
+        finally:
+            server.close()
+
+    waiting, queued, left = run(go())
+    assert bytes(heard) == big + b"0123456789"
+    assert waiting == len(big) and queued == len(big) + 10  # held (not dropped) until the socket took them
+    assert left == 0
+
+
+@LOOPS
+def test_close_is_told_once_and_a_write_after_it_goes_nowhere(tmp_path: Path, run: Runner) -> None:
+    server_ctx, client_ctx = _contexts(tmp_path)
+    heard = bytearray()
+
+    async def go() -> tuple[int, bool, Any]:
+        ended = asyncio.get_running_loop().create_future()
+
+        async def listen(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            heard.extend(await reader.read())  # until the client's end of the stream
+            ended.set_result(None)
+
+        server = await asyncio.start_server(listen, "127.0.0.1", 0, ssl=server_ctx)
+        try:
+            transport, proto = await open_tls(Collect, "127.0.0.1", server.sockets[0].getsockname()[1], client_ctx)
+            transport.write(b"before")
+            await asyncio.sleep(0.05)
+            transport.close()
+            transport.write(b"after")
+            transport.close()
+            exc = await asyncio.wait_for(proto.lost, 5.0)
+            await asyncio.wait_for(ended, 5.0)
+            await asyncio.sleep(0.02)
+            return proto.losses, transport.is_closing(), exc
+        finally:
+            server.close()
+
+    losses, closing, exc = run(go())
+    assert bytes(heard) == b"before"
+    assert (losses, closing, exc) == (1, True, None)
+
+
+@LOOPS
+def test_nothing_listening_is_a_refused_connection_at_once(tmp_path: Path, run: Runner) -> None:
+    import socket
+
+    _, client_ctx = _contexts(tmp_path)
+    with socket.socket() as s:  # a port just freed: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ConnectionRefusedError):
+        run(open_tls(Collect, "127.0.0.1", port, client_ctx))

@@ -2,12 +2,14 @@
 bindings open a TLS connection (:func:`open_tls`), upgrade a plain one (:func:`start_tls`), and learn
 what a handshake agreed (:func:`negotiated`, the target's "encrypted" trait).
 
-The TLS is the event loop's own (uvloop's or asyncio's ``SSLProtocol``), a kept library. A layer of
-our own calling OpenSSL over memory BIOs was tried and dropped: it saved 5 % of the client CPU per
-operation in a one-connection ping-pong (0.95x, 95 % interval 0.92-0.98) and nothing measurable in the
-engine (``python -m bench tls``: TLS/plain 1.56-1.68x with it, 1.44-1.55x without, within the
-bench's noise), for security-sensitive hand-written code. What TLS costs here is OpenSSL's own work,
-two records per operation.
+A connection opened here is OpenSSL reading and writing its socket itself
+(:mod:`ycsbctl.stores.tls_socket`); an upgrade in place is the event loop's own TLS (``SSLProtocol``). The
+first costs the engine's client less: at 64 threads on Redis, ``python -m bench tls`` read 13.3-14.2 µs
+per operation over TLS with it against 15.5-16.3 with the loop's ``SSLProtocol`` (three pairs, plain
+8.2-8.6 µs, load average 7-9). A layer calling OpenSSL over memory BIOs was tried before and dropped (it
+saved 5 % in a one-connection ping-pong and nothing measurable in the engine). What TLS still costs is
+OpenSSL's own work, two records per operation, and one more read of the socket per record (its header,
+then the rest).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import ssl
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ycsbctl.stores.tls_socket import open_socket_tls
+
 
 @contextlib.contextmanager
 def _said() -> Iterator[None]:
@@ -25,6 +29,8 @@ def _said() -> Iterator[None]:
     loops: given words, so that the one line a user sees says what happened."""
     try:
         yield
+    except ssl.SSLEOFError:  # OpenSSL's word for it (ycsbctl.stores.tls_socket)
+        raise ConnectionResetError("the server closed the connection during the TLS handshake") from None
     except ConnectionResetError as exc:
         if exc.args:
             raise
@@ -39,9 +45,8 @@ async def open_tls(factory: Callable[[], asyncio.BaseProtocol], host: str, port:
     ``ssl.SSLError`` for no TLS there), a ``ConnectionResetError`` when the server closed the connection
     during the handshake, or another ``OSError`` (no connection). The caller bounds the time
     (``asyncio.wait_for``); the loop's own handshake timeout is 60 s."""
-    loop = asyncio.get_running_loop()
     with _said():
-        return await loop.create_connection(factory, host, port, ssl=ctx, server_hostname=host)
+        return await open_socket_tls(factory, host, port, ctx)
 
 
 async def start_tls(raw: asyncio.WriteTransport, app: asyncio.BaseProtocol, ctx: ssl.SSLContext,
