@@ -666,3 +666,12 @@ def test_a_sql_chains_reply_after_its_operation_expired_is_counted_late_and_reco
         return done, timed, b.proto.late
 
     assert asyncio.run(go()) == ((1, 1), [Status.TIMEOUT], 1)
+
+
+def test_a_server_s_flag_is_no_number_of_a_sampler() -> None:
+    """``num`` reads what servers report: a JSON true/false (MongoDB's serverStatus, Elasticsearch's stats) is a
+    flag, not 1 or 0 of a figure; numbers and numeric strings (a "12.5%" of some servers) are read as numbers."""
+    from ycsbctl.stores.sampler import num
+
+    assert [num(v) for v in (True, False, None, "n/a", "")] == [None] * 5
+    assert [num(v) for v in (3, 2.5, "12.5%", "7", 0)] == [3, 2.5, 12.5, 7.0, 0]
