@@ -1001,6 +1001,8 @@ for _module, _line in (("redis/info.py", _URL_INTERVAL),
     for _to in ("1.01", "0.99"):
         EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1.0 -> {_to}"] = \
             f"a default no caller uses: every store's samplers() passes the telemetry interval ({_module})"
+EQUIVALENT["ycsbctl/stores/tls_socket.py: raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1) | 1 -> 2"] = \
+    "any non-zero value turns TCP_NODELAY on (the kernel reads it as a flag and stores 1); 1 -> 0 stays scored"
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
                 ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}

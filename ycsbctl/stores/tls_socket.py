@@ -97,11 +97,7 @@ class SocketTls(asyncio.Transport):
         self._lost(None)
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
-        if name in ("ssl_object", "socket"):
-            return self._sock
-        if name == "peername" and not self._closed:
-            return self._sock.getpeername()
-        return default
+        return self._sock if name in ("ssl_object", "socket") else default
 
     def _lost(self, exc: Exception | None) -> None:
         if self._closed:
