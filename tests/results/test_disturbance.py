@@ -329,3 +329,15 @@ def test_the_slowest_reply_counts_the_interval_after_the_command_returned_in_for
     # … and planned to end at 4.2 s: interval 41 is its last whole one, and read
     f.end_s = 4.2
     assert effect(f, 4.0, 4.05).max_latency_us == pytest.approx(30_000, rel=1e-3)
+
+
+def test_the_p99_before_ends_where_the_event_begins():
+    """3 s before an event at 4.0 s: 0.9 % of 30,000 operations take 5 ms (p99 100 µs); the event's own first
+    interval (40), all 20 ms, is "during", never "before": with it the window's p99 would be 20 ms."""
+    lat: dict[int, list[int]] = {k: [100] * 991 + [5_000] * 9 for k in range(10, 40)}
+    lat[40] = [20_000] * 1000
+    f = _series_of([1000] * 50, lat)
+    e = effect(f, 4.0, 4.05)
+    assert e.p99_before_us == 100 and e.p99_during_us == pytest.approx(20_000, rel=1e-3)
+    with_event = [x for k in range(10, 41) for x in lat[k]]  # the truth the other way: numpy, the interval in
+    assert np.percentile(with_event, 99) == 20_000

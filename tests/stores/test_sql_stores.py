@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -435,7 +436,7 @@ def test_a_sqlite_scan_returns_the_start_key_and_the_rows_after_it_up_to_the_cou
 
 def test_postgresqls_sampler_mean_statement_time_and_rows_read_are_the_servers_own_over_its_span(
         postgresql_with_statements):
-    """One sampler span around 1,000 reads (half found): ``db_statement_mean_us`` is pg_stat_statements' own
+    """One sampler span around 1,000 reads (half found) and a sequential scan: ``db_statement_mean_us`` is pg_stat_statements' own
     total time over its calls added in the span (µs, not ms), and
     ``db_rows_read_per_s`` × the span the server's tup_fetched added, between the rows the reads found and what
     our own outer readings saw (the sampler's own queries fetch catalogue rows)."""
@@ -450,9 +451,25 @@ def test_postgresqls_sampler_mean_statement_time_and_rows_read_are_the_servers_o
                                                   "WHERE datname = current_database()")
         return float(calls), float(ms), int(fetched)
 
-    outer0 = own()
-    run, row, span = _one_span(PgStatSampler(url), url, 1000, 1000)
-    outer1 = own()
+    # three sequential scans of the 500 rows inside the span, on a connection opened before it (a new one fetches
+    # hundreds of catalogue rows, as the engine's two do): PostgreSQL counts those rows returned (tup_returned), not
+    # fetched; rows read are the rows fetched, so the scans must not show in them
+    import asyncpg
+
+    loop = asyncio.new_event_loop()
+    scanner = loop.run_until_complete(asyncpg.connect(url))
+    try:
+        outer0 = own()
+        async def scans() -> None:
+            for _ in range(3):
+                await scanner.fetchval("SELECT count(*) FROM usertable WHERE field0 IS NOT NULL")
+            await scanner.fetchval("SELECT pg_stat_force_next_flush()")  # its counts in the server's before it answers
+
+        run, row, span = _one_span(PgStatSampler(url), url, 1000, 1000, also=lambda: loop.run_until_complete(scans()))
+        outer1 = own()
+    finally:
+        loop.run_until_complete(scanner.close())
+        loop.close()
     assert run.status == "ok", run.errors
     found = run.ops["READ"].returns["OK"]
     truth_us = 1000 * (outer1[1] - outer0[1]) / (outer1[0] - outer0[0])
@@ -461,15 +478,19 @@ def test_postgresqls_sampler_mean_statement_time_and_rows_read_are_the_servers_o
     assert row["db_statement_mean_us"] == pytest.approx(truth_us, rel=0.3), (row, truth_us)
     rows_read = row["db_rows_read_per_s"] * span
     assert found <= rows_read <= outer1[2] - outer0[2], (found, rows_read, outer0, outer1)
+    assert rows_read < found + 1500, (found, rows_read)  # not the 3 × 500 rows the scans returned
 
 
-def _one_span(sampler, url: str, records: int, reads: int) -> tuple:
-    """(the run, the sampler's row, its span in s): one sampler span around ``reads`` workload-c reads."""
+def _one_span(sampler, url: str, records: int, reads: int, also: Callable[[], object] | None = None) -> tuple:
+    """(the run, the sampler's row, its span in s): one sampler span around ``reads`` workload-c reads (and
+    ``also``, called after them)."""
     sampler.prime()
     try:
         t0 = sampler.t_prev
         run = run_phase(PhaseSpec("run", url, _props("workload-c", recordcount=records, operationcount=reads),
                                   threads=2, processes=1))
+        if also is not None:
+            also()
         return run, sampler.sample(), sampler.t_prev - t0
     finally:
         sampler.close()
