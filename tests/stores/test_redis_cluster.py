@@ -79,6 +79,19 @@ def test_keys_land_on_the_shard_their_crc16_slot_names(cluster) -> None:
     assert min(expected) > RECORDS / 6  # the keys spread over every shard
 
 
+def test_a_cluster_node_url_of_another_database_is_one_line_naming_database_0(cluster) -> None:
+    """redis-py SELECTs the URL's database when it connects, and a cluster node refuses SELECT: the line said
+    "something answers there, but not as a redis server … check that the port is a redis server's" (fault43e)."""
+    from ycsbctl.stores.registry import get
+
+    ep, _ = cluster
+    url = ep.url.rsplit("/", 1)[0] + "/1"
+    with pytest.raises(UserError) as caught:
+        get("redis").ping(url)
+    assert str(caught.value) == (f"{url} is a Redis Cluster node, which has database 0 only (SELECT is not allowed "
+                                 f"in cluster mode): use database 0: {ep.url}")
+
+
 @pytest.fixture(scope="module")
 def ycsb_redis(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """(classpath, DB class): a DB making the calls of YCSB's redis binding through Jedis 2.9.0 (the

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
 from ycsbctl.stores.registry import register
+from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -119,8 +120,9 @@ class RedisProtocol(ServerProtocol):
         return await connect_wire([RedisBinding(opts, timeout_s) for _ in range(clients)], timeout_s)
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
-        """PING; a connection that failed for TLS says what to do (:mod:`ycsbctl.stores.redis.tls`)."""
-        from urllib.parse import urlsplit
+        """PING; a connection that failed for TLS says what to do (:mod:`ycsbctl.stores.redis.tls`), a database
+        other than 0 at a Redis Cluster node too."""
+        from urllib.parse import urlsplit, urlunsplit
 
         import redis
 
@@ -130,6 +132,11 @@ class RedisProtocol(ServerProtocol):
         c = client(url, timeout_s)
         try:
             c.ping()
+        except redis.ResponseError as exc:  # redis-py's SELECT of the URL's database, at a Redis Cluster node
+            if "not allowed in cluster mode" not in str(exc):
+                raise
+            raise UserError(f"{redact_url(url)} is a Redis Cluster node, which has database 0 only ({exc})",
+                            fix=f"use database 0: {redact_url(urlunsplit(urlsplit(url)._replace(path='/0')))}") from None
         except redis.ConnectionError as exc:
             hint = tls_hint(exc, url.startswith("rediss:"))
             if hint is None:
