@@ -51,6 +51,10 @@ class RedisProtocol(ServerProtocol):
             parse_url(url)
         except (ValueError, TypeError) as exc:
             raise UserError(f"bad Redis URL ({exc}): use {self.example}, e.g. redis://127.0.0.1:6379/0") from None
+        if "ssl_ca_certs=" in url:  # a CA file that is missing or no certificate: said now, not as a server's fault
+            from ycsbctl.stores.redis.binding import RedisOptions
+
+            RedisOptions(url, {"redis.tls": "true"}).ssl_context()
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:
         auth = f":{password}@" if password else ""  # Redis AUTH with requirepass: no user name
@@ -137,7 +141,7 @@ class RedisProtocol(ServerProtocol):
                 raise
             raise UserError(f"{redact_url(url)} is a Redis Cluster node, which has database 0 only ({exc})",
                             fix=f"use database 0: {redact_url(urlunsplit(urlsplit(url)._replace(path='/0')))}") from None
-        except redis.ConnectionError as exc:
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
             hint = tls_hint(exc, url.startswith("rediss:"))
             if hint is None:
                 raise
