@@ -137,6 +137,11 @@ class RedisProtocol(ServerProtocol):
         try:
             c.ping()
         except redis.ResponseError as exc:  # redis-py's SELECT of the URL's database, at a Redis Cluster node
+            if str(exc).startswith("MISCONF"):  # a server that refuses even PING: it cannot save its snapshot
+                raise UserError(f"{redact_url(url)} refuses commands: its last RDB snapshot failed and "
+                                f"stop-writes-on-bgsave-error is on ({str(exc)[:90]}…)",
+                                fix="see the server's log (a full or read-only disk at its dir), or CONFIG SET "
+                                    "stop-writes-on-bgsave-error no", exit_code=1) from None
             if "not allowed in cluster mode" not in str(exc):
                 raise
             raise UserError(f"{redact_url(url)} is a Redis Cluster node, which has database 0 only ({exc})",
