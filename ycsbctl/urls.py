@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote_plus, urlencode, urlsplit, urlunsplit
 
 _SECRET_PARAMS = re.compile(r"pass|secret|token|key", re.IGNORECASE)
 # The userinfo runs to the netloc's LAST "@" (as urllib and the drivers read the host): an unescaped "@"
@@ -13,6 +13,12 @@ _SECRET_PARAMS = re.compile(r"pass|secret|token|key", re.IGNORECASE)
 _USERINFO = re.compile(r"^(?:(?P<user>[^:]*):(?P<pw>.*)|(?P<lone>.*))@")
 _ANY_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:/\s]*):(?P<pw>[^/\s]+)@",
                                re.IGNORECASE)
+
+
+def _hidden_pair(pair: str) -> str:
+    """One ``key=value`` of a query, its value ``***`` when the key names a secret and the value is not empty."""
+    key, sep, value = pair.partition("=")
+    return f"{key}=***" if sep and value and _SECRET_PARAMS.search(unquote_plus(key)) else pair
 
 
 def redact_url(url: str) -> str:
@@ -28,9 +34,8 @@ def redact_url(url: str) -> str:
     elif m and m.group("lone") and parts.scheme.startswith("redis"):
         netloc = f"***@{netloc[m.end():]}"  # redis://secret@host: a lone userinfo is the password
     query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode([(k, "***" if _SECRET_PARAMS.search(k) and v else v) for k, v in pairs], safe="*")
+    if query:  # each secret value hidden, the rest of the query as given (not encoded again: ';' is no '%3B')
+        query = "&".join(_hidden_pair(pair) for pair in query.split("&"))
     if netloc == parts.netloc and query == parts.query:  # nothing hidden: the URL as given (basic:// stays whole)
         return url
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))

@@ -527,6 +527,26 @@ def test_run_files_edited_to_a_negative_throughput_are_flagged_not_reported_as_a
     assert len(exp.cells()) == 0  # no interval of impossible figures
 
 
+def test_a_run_file_edited_to_a_word_where_a_number_belongs_is_named_and_left_out(healthy, tmp_path, capsys):
+    """``"throughput_ops": "fast"`` in one run file, the tables gone (rebuilt from the run files): was a ValueError
+    traceback from the runs table's types (``report``, ``compare``), exit 1 (fault43e)."""
+    import json
+
+    from ycsbctl.results import load
+
+    folder = damaged_copy(healthy, tmp_path, "word")
+    for f in ("runs.parquet", "runs.csv"):
+        (folder / f).unlink(missing_ok=True)
+    victim = sorted((folder / "runs").glob("*.json"))[0]
+    d = json.loads(victim.read_text())
+    d["result"]["throughput_ops"] = "fast"
+    victim.write_text(json.dumps(d))
+    exp = load(folder)
+    assert (f"warning: {victim} is damaged (ValueError: throughput_ops = 'fast' is not a number); that run is left "
+            "out") in capsys.readouterr().err
+    assert len(exp.runs) == 1 and d["run_id"] not in set(exp.runs["run_id"])
+
+
 def test_a_runs_table_edited_to_lose_a_column_is_rebuilt_and_inf_or_zero_threads_are_flagged(healthy, tmp_path,
                                                                                                capsys):
     """runs.parquet without its threads column (was: a ValueError traceback from the report's points table)

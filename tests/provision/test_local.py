@@ -229,9 +229,21 @@ def test_auto_falls_back_to_local_and_records_why(state_dir, needs_redis, monkey
     ("mongodb://app:s3cret@h1:27017,h2:27017/ycsb?w=1", "mongodb://app:***@h1:27017,h2:27017/ycsb?w=1"),
     ("redis://h:6379/0?password=s3cret&db=1", "redis://h:6379/0?password=***&db=1"),
     ("mongodb://127.0.0.1:27017/ycsb", "mongodb://127.0.0.1:27017/ycsb"),
+    # the rest of a query as given, not encoded again (was: ssl_ca_certs=%2Ftmp%2Fca.crt in every line; fault43e)
+    ("rediss://h:1/0?ssl_ca_certs=/tmp/ca.crt&password=s3cret", "rediss://h:1/0?ssl_ca_certs=/tmp/ca.crt&password=***"),
+    ("postgresql://u:pw@h/db?sslmode=require;", "postgresql://u:***@h/db?sslmode=require;"),
+    ("redis://h:6379/0?password=", "redis://h:6379/0?password="),
 ])
 def test_redact_url_hides_passwords_only(url, shown):
     assert redact_url(url) == shown
+
+
+def test_a_sentence_naming_urls_is_shown_as_written() -> None:
+    """The --tls refusal's own example URLs came out as 'postgresql://…?sslmode=require%3B mysql://…?ssl=true%29'."""
+    from ycsbctl.urls import redact_text
+
+    said = "give its TLS URL (rediss://…; postgresql://…?sslmode=require; mysql://…?ssl=true)"
+    assert redact_text(said) == said
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # Python's report of the dropped one

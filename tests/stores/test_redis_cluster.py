@@ -79,6 +79,29 @@ def test_keys_land_on_the_shard_their_crc16_slot_names(cluster) -> None:
     assert min(expected) > RECORDS / 6  # the keys spread over every shard
 
 
+def test_a_cluster_node_url_of_another_database_is_one_line_naming_database_0(cluster) -> None:
+    """redis-py SELECTs the URL's database when it connects, and a cluster node refuses SELECT: the line said
+    "something answers there, but not as a redis server … check that the port is a redis server's" (fault43e)."""
+    from ycsbctl.stores.registry import get
+
+    ep, _ = cluster
+    url = ep.url.rsplit("/", 1)[0] + "/1"
+    with pytest.raises(UserError) as caught:
+        get("redis").ping(url)
+    assert str(caught.value) == (f"{url} is a Redis Cluster node, which has database 0 only (SELECT is not allowed "
+                                 f"in cluster mode): use database 0: {ep.url}")
+
+
+def test_reads_from_replicas_at_a_cluster_are_refused_in_the_stores_own_words(cluster) -> None:
+    """The worker passed the store's refusal on as ``UserError: redis.readfrom=…`` (its class name in the line)."""
+    ep, props = cluster
+    with pytest.raises(UserError) as caught:
+        run_phase(PhaseSpec("run", ep.url, {**props, "operationcount": "10", "redis.readfrom": "replica"}, threads=1,
+                            processes=1))
+    assert str(caught.value) == (f"cannot run against {ep.url}: redis.readfrom=replica is not offered for a Redis "
+                                 "Cluster (every read goes to its slot's primary): drop -p redis.readfrom")
+
+
 @pytest.fixture(scope="module")
 def ycsb_redis(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """(classpath, DB class): a DB making the calls of YCSB's redis binding through Jedis 2.9.0 (the

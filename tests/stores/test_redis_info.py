@@ -176,3 +176,36 @@ def test_an_acl_user_who_may_not_run_info_is_described_as_a_redis_of_unknown_ver
         assert describe("redis", server.url).name == f"Redis {version}"  # the default user: named as before
     finally:
         server.stop()
+
+
+def test_a_server_whose_snapshot_failed_refuses_even_ping_and_is_told_so(tmp_path):
+    """``stop-writes-on-bgsave-error`` (Redis's default) with a save point: after a BGSAVE that could not write
+    its file (its dir gone here; a full disk alike) the server answers PING with MISCONF. Was: "something
+    answers there, but not as a redis server (ResponseError: MISCONF …): check that the port is a redis
+    server's" (fault43e)."""
+    import shutil
+
+    import redis
+
+    from tests.fixtures.servers import start_redis
+    from tests.fixtures.waiting import wait_until
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores import registry
+
+    server = start_redis(tmp_path / "r", extra=("--save", "3600 1", "--stop-writes-on-bgsave-error", "yes"))
+    try:
+        registry.get("redis").ping(server.url)  # answers while its snapshots succeed
+        shutil.rmtree(tmp_path / "r")
+        with redis.Redis(port=server.port) as r:
+            r.bgsave()
+            wait_until(lambda: r.info("persistence")["rdb_last_bgsave_status"] == "err", 10, "the BGSAVE failing")
+        with pytest.raises(UserError) as told:
+            registry.get("redis").ping(server.url)
+        said = str(told.value)
+        assert said.startswith(f"{server.url} refuses commands: its last RDB snapshot failed and "
+                               "stop-writes-on-bgsave-error is on (MISCONF ") and told.value.exit_code == 1, said
+        assert said.endswith("CONFIG SET stop-writes-on-bgsave-error no") and "\n" not in said, said
+    finally:
+        with redis.Redis(port=server.port) as r:
+            r.config_set("save", "")  # else its shutdown tries the snapshot again, fails, and the server stays up
+        server.stop()

@@ -148,3 +148,61 @@ def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_e
         ref.read(bare, clients=1, requests=10, records=10)  # redis-benchmark itself would retry without end
     assert "\n" not in str(e.value)
     assert "--insecure" in connection_args(bare + "?ssl_cert_reqs=none")[0]
+
+
+def _certificates(tmp: Path) -> dict[str, Path]:
+    """A CA of the test's own; a certificate it signed for another host, one that expired (not after = not before:
+    ``-days 0``), and a file that is no certificate (openssl's own tool, as ycsbctl makes its CA)."""
+    import subprocess
+
+    def ssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=tmp, check=True, capture_output=True)
+
+    ssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ca.key")
+    ssl("req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=test-ca", "-days", "2", "-out", "ca.crt")
+    ssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "srv.key")
+    for name, days, alt in (("other", "2", "DNS:other.example"), ("expired", "0", "IP:127.0.0.1")):
+        (tmp / f"{name}.ext").write_text(f"subjectAltName={alt}\n")
+        ssl("req", "-new", "-key", "srv.key", "-subj", f"/CN={name}", "-out", f"{name}.csr")
+        ssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", days,
+            "-extfile", f"{name}.ext", "-out", f"{name}.crt")
+    (tmp / "not-a-cert.pem").write_text("not a certificate\n")
+    return {p.name: p for p in tmp.iterdir()}
+
+
+def test_an_expired_or_other_hosts_certificate_and_a_ca_file_that_is_none_each_say_what_they_are(tmp_path: Path) -> None:
+    """Was: "TLS certificate not trusted: add ?ssl_ca_certs=…" for a CA that was given and trusted (the certificate
+    expired, or names another host), and "something answers there, but not as a redis server … check that the port
+    is a redis server's" for a CA file that is missing or no certificate (fault43e)."""
+    from tests.fixtures.servers import free_port, start_redis
+    from ycsbctl.provision.external import ExternalProvisioner
+    from ycsbctl.stores.redis.tls import EXPIRED, OTHER_HOST
+    from ycsbctl.stores.registry import get
+
+    certs = _certificates(tmp_path)
+    for name, hint in (("expired", EXPIRED), ("other", OTHER_HOST)):
+        port = free_port()
+        server = start_redis(tmp_path / name, port, ("--port", "0", "--tls-port", str(port), "--tls-cert-file",
+                                                      str(certs[f"{name}.crt"]), "--tls-key-file", str(certs["srv.key"]),
+                                                      "--tls-auth-clients", "no"))
+        try:
+            with pytest.raises(UserError) as told:
+                ExternalProvisioner().up(f"rediss://127.0.0.1:{port}/0?ssl_ca_certs={certs['ca.crt']}")
+            assert hint in str(told.value) and "\n" not in str(told.value), str(told.value)
+        finally:
+            server.stop()
+    for ca, why in ((certs["not-a-cert.pem"], "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "missing.pem", "No such file")):
+        with pytest.raises(UserError) as told:  # when the URL is read: before anything starts, exit 2
+            get("redis").validate(f"rediss://127.0.0.1:1/0?ssl_ca_certs={ca}")
+        assert told.value.exit_code == 2 and str(told.value).startswith(f"cannot read the CA certificate {ca}") \
+            and why in str(told.value), str(told.value)
+
+
+def test_a_tls_client_at_a_plain_port_is_told_so_when_the_url_is_first_checked(redis_server) -> None:
+    """The reachability check's PING timed out (redis-py's TimeoutError, no ConnectionError) and said "gave no redis
+    answer within 5 s … check that the port is a redis server's" (fault43e)."""
+    from ycsbctl.stores.registry import get
+
+    with pytest.raises(redis.ConnectionError, match="no answer to the TLS handshake: if the server speaks no TLS on "
+                                                    "this port, use redis://"):
+        get("redis").ping(redis_server.url.replace("redis://", "rediss://"), 0.3)

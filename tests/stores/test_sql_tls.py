@@ -168,3 +168,13 @@ def test_ycsbs_jdbc_binding_is_given_the_same_tls() -> None:
     assert registry.for_url(my).ycsb_binding(my, 5.0)[1]["db.url"] == "jdbc:mariadb://127.0.0.1:3306/ycsb?sslMode=trust"
     plain = "postgresql://ycsb@127.0.0.1:5432/postgres"
     assert registry.for_url(plain).ycsb_binding(plain, 5.0)[1]["db.url"] == "jdbc:postgresql://127.0.0.1:5432/postgres"
+
+
+def test_sslmode_require_at_a_postgresql_without_tls_says_it_declined_and_what_to_do(postgresql) -> None:
+    """The URL's check (the first thing a run does with a server you run) said only asyncpg's "rejected SSL upgrade"
+    (fault43e); the engine's binding already said what to do."""
+    from ycsbctl.stores.registry import get
+
+    with pytest.raises(ConnectionError, match=re.escape("it speaks no TLS (it declined the SSLRequest): drop sslmode "
+                                                        "from the URL, or turn ssl on in the server")):
+        get("postgresql").ping(postgresql.url + "?sslmode=require", 2.0)

@@ -37,3 +37,20 @@ def test_processes_opening_a_new_file_together_all_get_it_in_wal(tmp_path: Path)
             p.join(10)
         assert got == ["wal"] * OPENERS, got
         assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_run_without_load_on_a_database_file_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    """Opening it would create an empty database and measure a point whose every read is NOT_FOUND (fault43e's
+    leftover: it ran, warned, and left the empty file). Now one line, exit 2, and no file made."""
+    from click.testing import CliRunner
+
+    from ycsbctl.cli import main
+
+    missing = tmp_path / "typo.db"
+    result = CliRunner().invoke(main, ["run", "workload-b", "--target", f"sqlite://{missing}", "-p", "recordcount=20",
+                                       "--duration", "1", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert lines == [f"error: SQLite database {missing} does not exist: pass --load to create and load it, "
+                     "or give the path of a loaded one"], lines
+    assert not missing.exists() and not (tmp_path / "out").exists()

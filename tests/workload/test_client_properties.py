@@ -53,7 +53,7 @@ def test_zero_means_no_limit_and_blank_means_not_given() -> None:
     ({"hdrhistogram.percentiles": "50,100.5"}, "write percentiles between 0 and 100"),
     ({"hdrhistogram.percentiles": "p99"}, "write percentiles between 0 and 100"),
     ({"exporter": "CsvExporter"}, "exporter='CsvExporter' is unknown: use TextMeasurementsExporter"),
-    ({"redis.cluster": "true"}, "redis.cluster=true is not supported"),
+    ({"redis.cluster": "maybe"}, "redis.cluster='maybe' is not a boolean"),
     ({"db": "site.ycsb.db.RedisClient"}, "ycsbctl picks the binding from the target"),
     ({"dotransactions": "false"}, "use `ycsbctl load WORKLOAD --target T`"),
 ])
@@ -94,3 +94,19 @@ def test_the_properties_the_plan_took_over_are_not_handed_to_the_engines() -> No
     props = Properties({"threadcount": "8", "target": "100", "recordcount": "10", "readproportion": "0.5",
                         "dotransactions": "true"})
     assert dict(without_consumed(props)) == {"recordcount": "10", "readproportion": "0.5"}
+
+
+def test_redis_cluster_true_is_taken_as_ycsb_spells_it() -> None:
+    """The README's ``-p redis.cluster=true`` (the Redis store insists on a cluster with it, and says so at a
+    server that is none): the check of YCSB's properties refused it as "not supported" (fault43e)."""
+    assert _read(**{"redis.cluster": "true"}) == _read()
+
+
+def test_ycsbctls_own_binding_properties_get_no_typo_warning_and_a_typo_still_does() -> None:
+    """``-p redis.wait.timeout=200`` (the README's, and read by the Redis binding) was warned about as "not one YCSB
+    knows (it would be ignored): did you mean 'redis.timeout'?" (fault43e)."""
+    from ycsbctl.workload.properties import typo_hints
+
+    assert typo_hints(["redis.wait.timeout", "redis.wait", "redis.readfrom", "redis.tls"]) == []
+    assert typo_hints(["redis.wait.timout"]) == ["warning: property 'redis.wait.timout' is not one YCSB knows (it would "
+                                                 "be ignored): did you mean 'redis.wait.timeout'?"]

@@ -25,7 +25,7 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
 from ycsbctl.engine.verifying_binding import VerifyingBinding
-from ycsbctl.errors import short_error
+from ycsbctl.errors import UserError, short_error
 from ycsbctl.slices import drain
 from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
@@ -386,7 +386,7 @@ class Worker:
         clients = len(self.plan.quotas)
         try:
             bs: BindingSet = await open_bindings(spec.url, clients, spec.properties, self.timeout_s())
-        except ConnectionLost as exc:
+        except (ConnectionLost, UserError) as exc:  # the store's own line (UserError: a property it refuses here)
             return Failed(index, str(exc))
         except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
             return Failed(index, short_error(exc))

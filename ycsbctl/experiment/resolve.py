@@ -53,6 +53,10 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
         if plan.phase != "load" and built.builtin_ycsb:  # a plug-in's operations: its executors (above)
             check_operations(plan.targets, stores, case.name, {OP_NAMES[op] for op in built.op_codes("run")})
         cases.append(case)
+    if any(c.phase == "run" and c.built.builtin_ycsb for c in cases):  # a plug-in makes its own tables
+        for target in plan.targets:
+            if is_url(target) and not plan.loads(target):
+                stores[target].check_unloaded(target)
     first = cases[0].name
     cases = [c if c.variant else _with_dataset(c, first) for c in cases]
     targets = tuple(resolve_target(plan, t, cases[0].properties) for t in plan.targets)

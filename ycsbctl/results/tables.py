@@ -22,7 +22,7 @@ from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.model import SERIES_COLUMNS, PhaseResult, cut_short
 from ycsbctl.results.names import ALL_OPS, OPERATIONS
-from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key
+from ycsbctl.results.run_columns import LATENCY_STATS, RUN_COLUMNS, conform_runs, op_key
 from ycsbctl.results.schema import TelemetrySummary
 
 __all__ = ["ALL_OPS", "LATENCY_STATS", "OPTIONAL_TABLES", "PART_KINDS", "TABLES", "build_tables", "damaged", "file_stem", "op_key", "op_rows",
@@ -96,6 +96,19 @@ def flag_impossible(runs: pd.DataFrame, path: Path) -> pd.DataFrame:
     return runs
 
 
+def _numbers_where_numbers(row: dict[str, Any]) -> None:
+    """ValueError naming the first column of :data:`RUN_COLUMNS` declared a number whose value in ``row`` is
+    none (``"throughput_ops": "fast"``, edited by hand): that run file is damaged, not the whole folder."""
+    for c in RUN_COLUMNS:
+        v = row.get(c.name)
+        if c.dtype == "string" or v is None or (isinstance(v, int | float) and not isinstance(v, bool)):
+            continue
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"{c.name} = {str(v)[:40]!r} is not a number") from None
+
+
 def read_run_docs(path: Path) -> list[dict]:
     """Every committed run JSON of a folder, in run order (target, workload, phase, threads,
     repetition); a damaged one is named and left out (``--resume`` measures that point again)."""
@@ -105,7 +118,8 @@ def read_run_docs(path: Path) -> list[dict]:
             doc = json.loads(p.read_text(encoding="utf-8"))
             for k in ("run_id", "target", "workload", "phase", "threads", "repetition", "status"):
                 doc[k]  # noqa: B018 - a run JSON without these is not one
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            _numbers_where_numbers(run_row(doc))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             damaged(p, exc, "that run is left out")
             continue
         docs.append(doc)

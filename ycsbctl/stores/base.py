@@ -105,6 +105,11 @@ class ServerProtocol:
         driver it does not have, or one that ``url`` cannot use; ``None``: a server ycsbctl starts),
         while the plan is checked: before anything starts."""
 
+    def check_unloaded(self, url: str) -> None:
+        """Raise :class:`~ycsbctl.errors.UserError` when ``url``, which the plan reads without loading it
+        (no ``--load``), plainly holds no dataset at all (an embedded store's file that does not exist),
+        while the plan is checked: before anything starts (or creates it)."""
+
     # -- the timed path ------------------------------------------------------------------------------
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         """``clients`` connected bindings (one per YCSB client thread)."""

@@ -128,9 +128,6 @@ def read_client_properties(p: Properties, phase: str = "run") -> ClientPropertie
                         "folder): drop -p measurementtype or set it to hdrhistogram")
     if p.get_bool("hdrhistogram.fileoutput", False):
         _check_log_prefix(p.get("hdrhistogram.output.path", ""))
-    if p.get_bool("redis.cluster", False):
-        raise UserError("property redis.cluster=true is not supported: ycsbctl speaks to one Redis server; "
-                        "drop -p redis.cluster")
     if phase == "run" and not p.get_bool("dotransactions", True):
         raise UserError("property dotransactions=false is YCSB's load phase: use `ycsbctl load WORKLOAD --target T`")
     if p.get("db", "").strip():

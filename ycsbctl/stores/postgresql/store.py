@@ -143,6 +143,9 @@ class PostgresProtocol(SqlProtocol):
             said = _not_postgresql(url, timeout_s) if "rejected SSL upgrade" in str(exc) else None
             if said:
                 raise ConnectionError(said) from None
+            if "rejected SSL upgrade" in str(exc):  # a PostgreSQL that answered the SSLRequest N: as the wire binding says
+                raise ConnectionError(f"{exc}: it speaks no TLS (it declined the SSLRequest): drop sslmode from the "
+                                      "URL, or turn ssl on in the server") from None
             if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:  # a PostgreSQL server, without the URL's database
                 raise no_database(url, exc) from None
             if getattr(exc, "sqlstate", None) == INVALID_AUTHORIZATION and "does not exist" in str(exc):

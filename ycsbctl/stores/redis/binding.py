@@ -41,7 +41,7 @@ from ycsbctl.stores.binding import (
     WireProtocol,
 )
 from ycsbctl.stores.chain import ChainRun
-from ycsbctl.stores.redis.tls import TLS_THERE, with_tls_hint
+from ycsbctl.stores.redis.tls import TLS_THERE, UNTRUSTED, untrusted, with_tls_hint
 from ycsbctl.stores.tls_wire import open_tls
 from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
@@ -95,7 +95,11 @@ def tls_refusal(exc: BaseException, tls: bool) -> str:
     client does not trust, a server that speaks no TLS on that port (or TLS to a plain client)."""
     text = str(exc) or "timed out"
     if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
-        return (f"its TLS certificate is not trusted ({getattr(exc, 'verify_message', '') or text}): give the CA "
+        why = getattr(exc, "verify_message", "") or text
+        hint = untrusted(why)
+        if hint != UNTRUSTED:
+            return f"{hint} ({why})"
+        return (f"its TLS certificate is not trusted ({why}): give the CA "
                 "that signed it with ?ssl_ca_certs=/path/ca.crt in the URL (or ?ssl_cert_reqs=none to skip the check)")
     if isinstance(exc, ssl.SSLError) or (tls and isinstance(exc, ConnectionResetError)):
         return (f"the TLS handshake failed ({text}): the server speaks no TLS on this port — use redis:// "
@@ -145,7 +149,8 @@ class RedisOptions:
             try:
                 ctx = ssl.create_default_context(cafile=self.ca_file)
             except (OSError, ssl.SSLError) as exc:
-                raise UserError(f"cannot read the CA certificate {self.ca_file} (ssl_ca_certs): {exc}") from None
+                raise UserError(f"cannot read the CA certificate {self.ca_file} (ssl_ca_certs): {exc}",
+                                fix="give the PEM file of the CA that signed the server's certificate") from None
             if not self.verify:
                 ctx.check_hostname = False
                 ctx.verify_mode = ssl.CERT_NONE

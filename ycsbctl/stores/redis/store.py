@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
 from ycsbctl.stores.registry import register
+from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -50,6 +51,10 @@ class RedisProtocol(ServerProtocol):
             parse_url(url)
         except (ValueError, TypeError) as exc:
             raise UserError(f"bad Redis URL ({exc}): use {self.example}, e.g. redis://127.0.0.1:6379/0") from None
+        if "ssl_ca_certs=" in url:  # a CA file that is missing or no certificate: said now, not as a server's fault
+            from ycsbctl.stores.redis.binding import RedisOptions
+
+            RedisOptions(url, {"redis.tls": "true"}).ssl_context()
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:
         auth = f":{password}@" if password else ""  # Redis AUTH with requirepass: no user name
@@ -119,8 +124,9 @@ class RedisProtocol(ServerProtocol):
         return await connect_wire([RedisBinding(opts, timeout_s) for _ in range(clients)], timeout_s)
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
-        """PING; a connection that failed for TLS says what to do (:mod:`ycsbctl.stores.redis.tls`)."""
-        from urllib.parse import urlsplit
+        """PING; a connection that failed for TLS says what to do (:mod:`ycsbctl.stores.redis.tls`), a database
+        other than 0 at a Redis Cluster node too."""
+        from urllib.parse import urlsplit, urlunsplit
 
         import redis
 
@@ -130,7 +136,17 @@ class RedisProtocol(ServerProtocol):
         c = client(url, timeout_s)
         try:
             c.ping()
-        except redis.ConnectionError as exc:
+        except redis.ResponseError as exc:  # redis-py's SELECT of the URL's database, at a Redis Cluster node
+            if str(exc).startswith("MISCONF"):  # a server that refuses even PING: it cannot save its snapshot
+                raise UserError(f"{redact_url(url)} refuses commands: its last RDB snapshot failed and "
+                                f"stop-writes-on-bgsave-error is on ({str(exc)[:90]}…)",
+                                fix="see the server's log (a full or read-only disk at its dir), or CONFIG SET "
+                                    "stop-writes-on-bgsave-error no", exit_code=1) from None
+            if "not allowed in cluster mode" not in str(exc):
+                raise
+            raise UserError(f"{redact_url(url)} is a Redis Cluster node, which has database 0 only ({exc})",
+                            fix=f"use database 0: {redact_url(urlunsplit(urlsplit(url)._replace(path='/0')))}") from None
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
             hint = tls_hint(exc, url.startswith("rediss:"))
             if hint is None:
                 raise

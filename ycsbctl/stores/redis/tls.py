@@ -12,14 +12,31 @@ NO_HANDSHAKE = "no answer to the TLS handshake: if the server speaks no TLS on t
 TLS_THERE = "the server may speak TLS on this port: use rediss:// (or -p redis.tls=true)"
 
 
+EXPIRED = ("TLS certificate of the server expired (or is not valid yet): renew it (or ?ssl_cert_reqs=none to skip "
+           "the check)")
+OTHER_HOST = ("TLS certificate of the server names another host: connect by a name or address it lists (or "
+              "?ssl_cert_reqs=none to skip the check)")
+
+
+def untrusted(text: str) -> str:
+    """Which hint a failed certificate check (OpenSSL's verify message in ``text``) calls for: trusted but
+    expired, or made for another host, is not fixed by giving a CA."""
+    low = text.lower()
+    if "has expired" in low or "not yet valid" in low:
+        return EXPIRED
+    if "mismatch" in low:  # "IP address mismatch" / "Hostname mismatch, certificate is not valid for …"
+        return OTHER_HOST
+    return UNTRUSTED
+
+
 def tls_hint(exc: BaseException | str, tls: bool) -> str | None:
     """The hint for a connection that failed with ``exc`` (or its text), the client speaking TLS or
     not (``tls``); None when TLS is not the likely cause."""
     text = str(exc)
     if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
-        return UNTRUSTED
-    if tls and isinstance(exc, TimeoutError):  # a plain server reads a ClientHello as half a command, and waits
-        return NO_HANDSHAKE
+        return untrusted(f"{getattr(exc, 'verify_message', '')} {text}")
+    if tls and (isinstance(exc, TimeoutError) or type(exc).__name__ == "TimeoutError"):
+        return NO_HANDSHAKE  # a plain server reads a ClientHello as half a command, and waits (redis-py's own class too)
     if tls and (isinstance(exc, ssl.SSLError) or "SSL" in text or "reset by peer" in text or "EOF" in text):
         return NO_TLS_THERE
     if not tls and ("reset by peer" in text or "closed by the server" in text or "Connection closed" in text):

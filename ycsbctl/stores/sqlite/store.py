@@ -82,6 +82,12 @@ class SqliteProtocol(SqlProtocol):
         if not os.path.isdir(os.path.dirname(path)):
             raise UserError(f"the folder of SQLite database {path} does not exist: create it or use another path")
 
+    def check_unloaded(self, url: str) -> None:
+        path = database_path(url)
+        if not os.path.exists(path):  # opening it would create an empty database: every read NOT_FOUND
+            raise UserError(f"SQLite database {path} does not exist",
+                            fix="pass --load to create and load it, or give the path of a loaded one")
+
     def loopback_url(self, port: int) -> str:
         raise NotImplementedError("SQLite has no server")
 

@@ -14,6 +14,7 @@ each while the others ran on at 3,344/s (the study's UPDATE point: one of 7.5 s,
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from ycsbctl.workload.media_items.contract import Query
@@ -54,14 +55,17 @@ class PostgresItems(SqlItems):
                    f"CREATE INDEX IF NOT EXISTS {t}_words ON {t} USING gin (words) WITH (fastupdate = off)"]
         for k, statement in enumerate(indexes, 2):  # the primary key's index is the first
             st = await self.locked(b, [statement])
-            if st == TIMEOUT:
-                st = await self.until(b, "SELECT count(*) FROM pg_indexes WHERE tablename = $1", (t,), k)
+            if st == TIMEOUT:  # asyncpg cancelled it (the wire binding's goes on): run again, not waited for
+                st = await self.until(b, "SELECT count(*) FROM pg_indexes WHERE tablename = $1", (t,), k,
+                                      redo=functools.partial(self.locked, b, [statement]))
             if st != OK:
                 return st
-        st = await self.run_all(b, [f"VACUUM (ANALYZE) {t}"])
+        vacuum = [f"VACUUM (ANALYZE) {t}"]
+        st = await self.run_all(b, vacuum)
         if st == TIMEOUT:
             st = await self.until(b, "SELECT count(*) FROM pg_stat_user_tables WHERE relname = $1 AND "
-                                     "(last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL)", (t,), 1)
+                                     "(last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL)", (t,), 1,
+                                  redo=functools.partial(self.run_all, b, vacuum))
         return st
 
     async def locked(self, b: SqlBinding, statements: list[str]) -> int:

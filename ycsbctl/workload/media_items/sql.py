@@ -5,6 +5,7 @@ as one multi-row INSERT per batch. Each store adds its table, indexes and full-t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from ycsbctl.workload.media_items.contract import Item, MediaStore, Page, Query
@@ -79,10 +80,14 @@ class SqlItems(MediaStore):
         st, _, _ = await b.sql(f"INSERT INTO {self.table} ({COLUMNS}) VALUES {rows}", params)
         return st
 
-    async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60) -> int:
+    async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60,
+                    redo: Callable[[], Awaitable[int]] | None = None) -> int:
         """OK once ``statement`` (a count) answers ``want``; a statement longer than the operation timeout
         (an index built over the loaded items) goes on in the server, and the count asked on the same
-        connection answers after it: asked again, up to ``tries`` timeouts. ERROR, or TIMEOUT after them."""
+        connection answers after it: asked again, up to ``tries`` timeouts. A count that answers below ``want``
+        says the statement ended without its effect: a driver that cancels what outlasts its timeout
+        (asyncpg) cancelled it, and ``redo`` runs it again at once (where not given, the count is asked
+        again after 0.5 s). ERROR, or TIMEOUT after them."""
         st = TIMEOUT
         for _ in range(tries):
             st, rows, _ = await b.sql(statement, params)
@@ -90,7 +95,11 @@ class SqlItems(MediaStore):
                 return OK
             if st not in (OK, TIMEOUT):
                 return st
-            if st == OK:
+            if st == OK and redo is not None:
+                st = await redo()
+                if st not in (OK, TIMEOUT):
+                    return st
+            elif st == OK:
                 await asyncio.sleep(0.5)
         b.last_error = f"still waiting for {statement!r} to reach {want} ({b.last_error})"
         return TIMEOUT if st == TIMEOUT else ERROR
