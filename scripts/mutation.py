@@ -136,6 +136,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/why.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
     "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
+    # The run table's telemetry figures over the measured window (server/client CPU mean and max, memory, shard
+    # balance, replication lag, forks), from the samplers' frame.
+    "ycsbctl/telemetry/capture.py": ["tests/telemetry/test_capture_truth.py", "tests/telemetry/test_bottleneck.py",
+                                     "tests/telemetry/test_samplers.py"],
     "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
@@ -293,7 +297,6 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/results/schema.py": "document shapes and validation",
     "ycsbctl/results/ycsb_import.py": "parses YCSB's text (its figures are YCSB's): see ycsb_text.py",
     "ycsbctl/telemetry/__init__.py": "re-exports",
-    "ycsbctl/telemetry/capture.py": "starts and stops the samplers",
     "ycsbctl/telemetry/client_hosts.py": "collects what each shard measured (--cluster, lab tests only)",
     "ycsbctl/telemetry/client_network.py": "runs iperf3 per client host (lab tests only); its figures are iperf3's",
     "ycsbctl/telemetry/cpu_limit.py": "reads the cgroup's quota and the affinity",
@@ -1003,6 +1006,13 @@ for _module, _line in (("redis/info.py", _URL_INTERVAL),
             f"a default no caller uses: every store's samplers() passes the telemetry interval ({_module})"
 EQUIVALENT["ycsbctl/stores/tls_socket.py: raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1) | 1 -> 2"] = \
     "any non-zero value turns TCP_NODELAY on (the kernel reads it as a flag and stores 1); 1 -> 0 stays scored"
+EQUIVALENT["ycsbctl/telemetry/capture.py: forks = pd.to_numeric(rows[\"forks\"], errors=\"coerce\").fillna(0) | 0 -> -1"] = \
+    "a sample without a fork count is no fork event either way: only counts above 0 are events (forks > 0)"
+for _to in ("1.01", "0.99"):
+    EQUIVALENT["ycsbctl/telemetry/capture.py: def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | "
+               f"None = None, interval_s: float = 1.0, | 1.0 -> {_to}"] = \
+        ("the sampling period, not a figure: every rate is a counter's growth over the elapsed time measured between "
+         "two readings, every mean is over the samples inside the measured window, whatever their spacing")
 
 COMPARE_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
                 ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}

@@ -1,0 +1,214 @@
+"""The run table's telemetry figures (``Capture.summary``, ``Capture.server_events``, ``measured_frame``) from
+a hand-built frame of samples whose values differ at every sample (mean ≠ max ≠ min, first ≠ last), held to
+pandas computing the same figures from the same rows another way, window by window."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ycsbctl.provision.base import Endpoint
+from ycsbctl.telemetry.capture import Capture, shard_balance
+from ycsbctl.telemetry.network import NetworkBaseline
+
+EP = Endpoint(target="redis", protocol="redis", url="redis://127.0.0.1:6379/0", backend="local")
+
+# one sample a second at t = 1..6 s of each source; the measured window is (1.6, 4.6): samples whose interval's
+# middle (t - 0.5) lies in it are t = 3, 4, 5 (t = 2's middle, 1.5, is before it; t = 6's, 5.5, after)
+T = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+INSIDE = [3.0, 4.0, 5.0]
+SERVER_CPU = [90.0, 80.0, 10.0, 70.0, 40.0, 95.0]
+SERVER_RSS = [9e9, 1e6, 3e6, 8e6, 2e6, 9e9]
+CLIENT_CPU = [1.0, 2.0, 30.0, 10.0, 20.0, 99.0]
+CLIENT_RSS = [1.0, 2.0, 7e5, 9e5, 8e5, 9e9]
+CLIENT_PROCS = [9, 9, 2, 4, 3, 9]
+DB_OPS = [1.0, 2.0, 1000.0, 4000.0, 1000.0, 9e9]
+DB_MEMORY = [1.0, 2.0, 5e6, 6e6, 4e6, 9e9]
+CONNECTIONS = [99, 99, 16, 18, 17, 99]
+FORKS = [5, 5, 0, 2, 1, 5]  # forks in the interval before each sample
+PAUSES = [1, 1, 0, 700, 300, 1]  # latest_fork_usec
+SAVING = [1, 1, 0, 1, 1, 1]  # rdb_bgsave_in_progress
+DELAYED = [7, 7, 1, 2, 3, 7]  # AOF fsyncs delayed in the interval
+LAG = [99e9, 99e9, 100.0, 900.0, 400.0, 99e9]
+LAG_MS = [99e9, 99e9, 3.0, 9.0, 5.0, 99e9]  # a PostgreSQL standby's replay lag
+NET_IN = [1.0, 1.0, 1e6, 3e6, 2e6, 9e9]
+NET_OUT = [1.0, 1.0, 4e6, 1e6, 1e6, 9e9]
+
+
+def _frame() -> pd.DataFrame:
+    rows = []
+    for i, t in enumerate(T):
+        rows += [
+            {"t_mono": t, "t_wall": t, "source": "server-process", "cpu_pct": SERVER_CPU[i], "rss_bytes": SERVER_RSS[i]},
+            {"t_mono": t, "t_wall": t, "source": "client", "cpu_pct": CLIENT_CPU[i], "rss_bytes": CLIENT_RSS[i],
+             "processes": CLIENT_PROCS[i]},
+            {"t_mono": t, "t_wall": t, "source": "redis-info", "ops_per_s": DB_OPS[i], "db_used_memory_bytes": DB_MEMORY[i],
+             "connections": CONNECTIONS[i], "forks": FORKS[i], "fork_pause_us": PAUSES[i],
+             "rdb_bgsave_in_progress": SAVING[i], "aof_delayed_fsyncs": DELAYED[i], "repl_lag_bytes": LAG[i],
+             "net_in_bytes_per_s": NET_IN[i], "net_out_bytes_per_s": NET_OUT[i]},
+            {"t_mono": t, "t_wall": t, "source": "postgresql", "repl_lag_ms": LAG_MS[i]},
+        ]
+    return pd.DataFrame(rows)
+
+
+def _capture(window: tuple[float, float] | None = (1.6, 4.6)) -> Capture:
+    return Capture(EP, NetworkBaseline(0.1, "test"), host_cores=2, frame=_frame(), window=window)
+
+
+def _inside(values: list) -> pd.Series:
+    return pd.Series([v for t, v in zip(T, values) if t in INSIDE], dtype=float)
+
+
+def test_the_measured_frame_is_the_samples_whose_interval_lies_mostly_in_the_window() -> None:
+    cap = _capture()
+    assert sorted(set(cap.measured_frame()["t_mono"])) == INSIDE
+    assert sorted(set(_capture(None).measured_frame()["t_mono"])) == T  # no window: every sample
+    # a window no sample's middle falls in (a run shorter than one interval): every sample, not none
+    assert len(_capture((3.55, 3.6)).measured_frame()) == len(_frame())
+
+
+def test_the_summary_is_mean_and_max_of_the_window_s_samples_as_pandas_computes_them() -> None:
+    s = _capture().summary()
+    assert s.server_cpu_pct_mean == pytest.approx(_inside(SERVER_CPU).mean())  # 40, where max 70 and min 10
+    assert s.server_cpu_pct_max == _inside(SERVER_CPU).max() and s.server_cpu_source == "server-process"
+    assert s.server_rss_bytes_max == _inside(SERVER_RSS).max()
+    assert s.client_cpu_pct_mean == pytest.approx(_inside(CLIENT_CPU).mean())
+    assert s.client_cpu_pct_max == _inside(CLIENT_CPU).max()
+    assert s.client_rss_bytes_max == _inside(CLIENT_RSS).max() and s.client_processes == _inside(CLIENT_PROCS).max()
+    assert s.db_ops_per_s_mean == pytest.approx(_inside(DB_OPS).mean())
+    assert s.db_used_memory_bytes_max == _inside(DB_MEMORY).max() and s.connections_max == _inside(CONNECTIONS).max()
+    # forks and delayed fsyncs are counts per interval: summed over the window; the pause is the longest one
+    assert s.server_forks == _inside(FORKS).sum() and s.aof_delayed_fsyncs == _inside(DELAYED).sum()
+    assert s.server_fork_pause_us_max == _inside(PAUSES).max()
+    assert s.repl_lag_bytes_max == _inside(LAG).max() and s.repl_lag_ms_max == _inside(LAG_MS).max()
+    assert s.net_in_bytes_per_s_mean == pytest.approx(_inside(NET_IN).mean())
+    assert s.net_out_bytes_per_s_mean == pytest.approx(_inside(NET_OUT).mean())
+    busier_gbit = pd.concat([_inside(NET_IN), _inside(NET_OUT)], axis=1).max(axis=1) * 8 / 1e9
+    assert s.net_gbit_s_mean == pytest.approx(busier_gbit.mean()) and s.net_gbit_s_max == pytest.approx(busier_gbit.max())
+    assert s.net_share_of_baseline == pytest.approx(busier_gbit.mean() / 0.1)
+    assert s.samples == 4 * len(INSIDE)
+
+
+def test_the_engine_s_own_client_cpu_replaces_the_sampled_mean_and_raises_the_max_only_when_above_it() -> None:
+    cap = _capture()
+    cap.engine_client_cpu_pct, cap.engine_processes = 25.0, 7
+    s = cap.summary()
+    assert (s.client_cpu_pct_mean, s.client_cpu_source) == (25.0, "engine")
+    assert s.client_cpu_pct_max == _inside(CLIENT_CPU).max()  # 30 > 25: the sampled maximum stays
+    assert s.client_processes == _inside(CLIENT_PROCS).max()  # sampled: the engine's count does not replace it
+    cap.engine_client_cpu_pct = 45.0
+    assert cap.summary().client_cpu_pct_max == 45.0
+
+
+def test_a_fork_is_an_event_at_its_sample_s_time_into_the_window_with_its_pause_and_snapshot() -> None:
+    events = _capture().server_events()
+    # t = 4 (2 forks, 700 µs, a snapshot written through t = 4, 5 and still at 6, past the window's samples: 2 s)
+    # and t = 5 (1 fork, 300 µs, the snapshot seen at t = 5 only: 1 s)
+    assert events == [{"event": "fork", "at_s": round(4.0 - 1.6, 2), "forks": 2, "pause_us": 700.0, "snapshot_s": 2.0},
+                      {"event": "fork", "at_s": round(5.0 - 1.6, 2), "forks": 1, "pause_us": 300.0, "snapshot_s": 1.0}]
+    # no window: times from the interval before the first sample (t = 1 covers 0..1 s)
+    first = _capture(None).server_events()[0]
+    assert (first["at_s"], first["forks"], first["snapshot_s"]) == (1.0, 5, 2.0)
+    assert Capture(EP, None, host_cores=2, frame=_frame().drop(columns=["forks"])).server_events() == []
+    others = _frame().assign(source=lambda f: f["source"].replace("redis-info", "postgresql"))
+    assert Capture(EP, None, host_cores=2, frame=others).server_events() == []  # no store source counts forks
+
+
+def test_shard_balance_sums_each_node_s_rate_before_the_share() -> None:
+    f = pd.DataFrame({"source": ["redis-shard"] * 4 + ["redis-info"], "node": ["a", "a", "b", "c", "x"],
+                      "ops_per_s": [100.0, 200.0, 150.0, 50.0, 9e9]})
+    assert shard_balance(f) == {"shards": 3.0, "shard_ops_share_max": 300.0 / 500.0}
+    assert shard_balance(f.drop(columns=["node"])) == {} and shard_balance(f.drop(columns=["source"])) == {}
+
+
+def test_the_host_s_foreign_programs_named_are_the_three_busiest() -> None:
+    """Four foreign programs in the host's readings: the run table names the three busiest, busiest first."""
+    host = pd.DataFrame([{"t_mono": t, "t_wall": t, "source": "host", "foreign_pct": 70.0,
+                          "foreign_top": "java=40;stress=20;redis-benchmark=8;cron=2"} for t in (3.0, 6.0)])
+    cap = Capture(EP, None, host_cores=2, frame=pd.concat([_frame(), host], ignore_index=True), window=(1.6, 6.6))
+    assert cap.summary().host_foreign_top == "java (40%), stress (20%), redis-benchmark (8%)"
+
+
+def test_no_wire_sampler_where_no_server_listens() -> None:
+    """A store without a server (no port to watch): its connections' bytes are not sampled at all."""
+    from ycsbctl.telemetry.capture import samplers_for
+    from ycsbctl.telemetry.wire import WireSampler
+
+    basic = Endpoint(target="basic", protocol="basic", url="basic://", backend="external")
+    samplers, _ = samplers_for(basic, lambda: [], evidence=True)
+    try:
+        assert samplers and not any(isinstance(x, WireSampler) for x in samplers)
+    finally:
+        for x in samplers:
+            x.close()
+
+
+def test_the_window_holds_the_samples_whose_middle_is_on_either_edge() -> None:
+    cap = _capture((1.5, 4.5))  # the middles of t = 2 and t = 5 exactly on the edges
+    assert sorted(set(cap.measured_frame()["t_mono"])) == [2.0, 3.0, 4.0, 5.0]
+
+
+def test_align_takes_the_engine_s_window_only_from_a_run_that_measured() -> None:
+    from types import SimpleNamespace
+
+    def result(t0: float, runtime_ms: float) -> SimpleNamespace:
+        return SimpleNamespace(t_start_mono=t0, runtime_ms=runtime_ms, warmup_s=1.0, throughput_ops=500.0,
+                               engine="native", client_cpu_s=0.5, processes=2)
+
+    cap = _capture(None)
+    cap.align(result(100.0, 2000.0))
+    assert cap.window == (101.0, 103.0) and cap.engine_client_cpu_pct == 25.0 and cap.engine_processes == 2
+    for t0, ms in ((0.0, 2000.0), (100.0, 0.0)):  # no start time, or nothing measured: the window stays unknown
+        other = _capture(None)
+        other.align(result(t0, ms))
+        assert other.window is None and other.engine_client_cpu_pct is None
+
+
+def test_a_snapshot_s_length_is_its_samples_times_the_interval_and_the_samplers_cost_is_to_a_tenth_of_a_ms() -> None:
+    from types import SimpleNamespace
+
+    # no window: every sample's fork (t = 1, 2, 4, 5, 6), each snapshot seen for 2, 1, 3, 2 and 1 samples of 2 s
+    cap = Capture(EP, None, host_cores=2, frame=_frame(), interval_s=2.0)
+    assert [e["snapshot_s"] for e in cap.server_events()] == [4.0, 2.0, 6.0, 4.0, 2.0]
+    cap.samplers = [SimpleNamespace(cpu_s=0.123456), SimpleNamespace(cpu_s=0.2)]  # type: ignore[list-item]
+    assert cap.summary().sampler_cpu_s == 0.3235
+
+
+def test_the_quota_throttling_a_bottleneck_reads_is_its_mean_over_the_window() -> None:
+    throttled = pd.DataFrame([{"t_mono": t, "t_wall": t, "source": src, "throttled_pct": v}
+                              for src, values in (("server-process", [99, 99, 10, 50, 30, 99]),
+                                                  ("client", [99, 99, 0, 5, 40, 99]))
+                              for t, v in zip(T, values)])
+    cap = Capture(EP, None, host_cores=2, frame=pd.concat([_frame(), throttled], ignore_index=True), window=(1.6, 4.6))
+    ev = cap.bottleneck().evidence
+    assert (ev["server_throttled_pct"], ev["client_throttled_pct"]) == (30.0, 15.0)
+
+
+def test_target_processes_and_ports_are_every_one_the_endpoint_lists() -> None:
+    from ycsbctl.telemetry.capture import server_ports, target_pids
+
+    ep = Endpoint(target="redis-cluster", protocol="redis", url="redis://u:pw@127.0.0.1:7001,127.0.0.1:7002/0",
+                  backend="local")
+    assert server_ports(ep) == [7001, 7002]
+    ep.processes = [{"pid": 1, "port": 7003}, {"pid": 0}, {"pid": "7"}, {"pid": 42}]
+    assert target_pids(ep, 42) == [42, 1] and target_pids(ep, None) == [1, 42]
+    assert server_ports(ep) == [7003, 7001, 7002]
+
+
+def test_a_server_that_forks_a_process_per_connection_has_its_children_listed_at_every_read() -> None:
+    import os
+
+    from ycsbctl.telemetry.capture import samplers_for
+    from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler
+
+    assert CHILDREN_EVERY > 1
+    for protocol, every in (("postgresql", 1), ("redis", CHILDREN_EVERY)):
+        ep = Endpoint(target=protocol, protocol=protocol, url=f"{protocol}://127.0.0.1:1/x", backend="local",
+                      pid=os.getpid())
+        samplers, _ = samplers_for(ep, None, evidence=False)
+        try:
+            server = [x for x in samplers if isinstance(x, ProcessSampler) and x.source == "server-process"]
+            assert [x.children_every for x in server] == [every], protocol
+        finally:
+            for x in samplers:
+                x.close()
