@@ -142,3 +142,26 @@ def test_an_elasticsearch_bulk_that_refuses_an_item_is_error_naming_that_items_r
         from ycsbctl.stores.elasticsearch.admin import ok
 
         ok(elasticsearch.url, "DELETE", f"/{table}", timeout_s=30.0)
+
+
+def test_sphinx_setup_is_ok_for_the_index_searchd_serves_and_error_naming_one_it_does_not(sphinx) -> None:
+    """Sphinx's indexes are its config's: setup creates nothing, and answers OK when SHOW TABLES lists the
+    table, ERROR saying which index is missing when it does not (not OK, to fail at the first INSERT)."""
+    import asyncio
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.plugin import ERROR, OK
+
+    async def setup(table: str) -> tuple[int, str | None]:
+        store = media_workload("byid", table=table).executor("sphinx").store
+        bs = await open_bindings(sphinx.url, 1, {**PROPS, "table": table}, 30.0)
+        try:
+            b = bs.bindings[0]
+            return await store.setup(b), b.last_error
+        finally:
+            await bs.close()
+
+    assert asyncio.run(setup("items")) == (OK, None)
+    st, said = asyncio.run(setup("nosuch"))
+    assert st == ERROR and said is not None and said.startswith("searchd serves no index 'nosuch'"), said
