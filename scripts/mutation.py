@@ -738,6 +738,8 @@ EQUIVALENT.update({
     "ycsbctl/workload/media_items/truth.py: starts = np.searchsorted(flat[order], np.arange(len(dictionary()) + 1)) | 1 -> 2":
         "one more run start, past the last word number (len(flat), as the one before it): word_range never asks for "
         "it (its hi is at most len(dictionary()))",
+    "ycsbctl/stores/postgresql/binding.py: if (statement.split(None, 1) or [\"\"])[0].upper() in (\"SELECT\", \"WITH\"):  # its first word: rows to fetch | 1 -> 2":
+        "only the first word ([0]) is read: split at most once or twice, the first word is the same",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":

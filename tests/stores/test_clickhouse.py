@@ -129,3 +129,27 @@ def test_an_event_clickhouse_does_not_list_is_counted_at_zero_per_second(clickho
     sampler.prime()
     row = sampler.sample()
     assert row["nosuchevent_per_s"] == 0.0 and row["selectquery_per_s"] == 0.0  # its own SELECTs left out
+
+
+def test_the_samplers_rates_are_the_statements_and_rows_sent_between_its_two_reads(clickhouse):
+    """Three SELECTs and two INSERTs of 2 and 3 rows between prime() and sample(): times the span between the
+    sampler's two reads, its rates are those counts exactly (the sampler's own SELECT of system.events left out)."""
+    from ycsbctl.stores.clickhouse.admin import query
+
+    url, table = clickhouse.url, f"t{uuid.uuid4().hex[:12]}"
+    query(url, f"CREATE TABLE {table} (a UInt32) ENGINE = Memory")
+    try:
+        sampler = ClickHouseEventsSampler(url)
+        sampler.prime()
+        t0 = sampler._t
+        for _ in range(3):
+            query(url, "SELECT 1")
+        query(url, f"INSERT INTO {table} VALUES (1), (2)")
+        query(url, f"INSERT INTO {table} VALUES (3), (4), (5)")
+        row = sampler.sample()
+        span = sampler._t - t0
+        counts = {k: round(v * span, 6) for k, v in row.items()}
+        assert counts == {"query_per_s": 5, "selectquery_per_s": 3, "insertquery_per_s": 2, "insertedrows_per_s": 5,
+                          "ops_per_s": 5}, counts
+    finally:
+        query(url, f"DROP TABLE {table}")
