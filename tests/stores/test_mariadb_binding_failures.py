@@ -30,6 +30,8 @@ def test_a_statements_error_is_error_and_a_lost_connection_ends_the_client_sayin
                      (OperationalError(2013, "Lost connection to server during query"),
                       "(2013, 'Lost connection to server during query')"),
                      (OperationalError(2006, "MySQL server has gone away"), "(2006, 'MySQL server has gone away')"),
+                     (OperationalError(2055, "Lost connection to server at 'x', system error: 32"),
+                      "(2055, \"Lost connection to server at 'x', system error: 32\")"),
                      (InterfaceError(0, ""), "(0, '')"), (ConnectionResetError(), "ConnectionResetError")):
         st, said = _failed(exc)
         assert st is None and said.startswith(f"lost the MariaDB server ({why}); reconnecting failed:"), said
@@ -120,3 +122,19 @@ def test_connecting_waits_a_second_at_least_however_short_the_operations_timeout
             asyncio.run(b.connect())
     said = str(lost.value)
     assert said.startswith("cannot reach the MariaDB server: ") and "timed out" not in said, said
+
+
+def test_a_user_refused_without_a_password_is_told_of_tls_and_not_of_max_connections(mariadb):
+    """The server refuses a user it does not know (1045, "using password: NO"): the line says so in the server's
+    words, adds that a TLS-only server refuses a plain client so (no ?ssl in the URL), and says nothing of
+    max_connections (that hint is for error 1040 only)."""
+    from ycsbctl.stores.mariadb.session import connect_args
+
+    a = connect_args(mariadb.url)
+    b = MariaBinding(f"mysql://nobody_mutj@{a['host']}:{a['port']}/{a['db']}", 2.0)
+    with pytest.raises(ConnectionLost) as lost:
+        asyncio.run(b.connect())
+    said = str(lost.value)
+    assert said.startswith("cannot reach the MariaDB server: (1045, \"Access denied for user 'nobody_mutj'@"), said
+    assert said.endswith("(using password: NO)\") (if the server takes TLS clients only, add ?ssl=true to the URL)"), said
+    assert "max_connections" not in said
