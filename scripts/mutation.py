@@ -740,6 +740,17 @@ EQUIVALENT.update({
         "it (its hi is at most len(dictionary()))",
     "ycsbctl/stores/postgresql/binding.py: if (statement.split(None, 1) or [\"\"])[0].upper() in (\"SELECT\", \"WITH\"):  # its first word: rows to fetch | 1 -> 2":
         "only the first word ([0]) is read: split at most once or twice, the first word is the same",
+    "ycsbctl/stores/sqlite/binding.py: if name != \"journal_mode\" or str(conn.execute(\"PRAGMA journal_mode\").fetchone()[0]).upper() != value: | NotEq -> Eq":
+        "the mutant sets journal_mode=WAL on a file already in WAL too: SQLite answers 'wal' at once and takes no "
+        "lock for it (tried under another connection's BEGIN EXCLUSIVE and BEGIN IMMEDIATE), and synchronous=OFF "
+        "is set either way (WAL != OFF); test_a_file_already_in_wal_is_opened_while_another_writes pins the open",
+    "ycsbctl/stores/sqlite/binding.py: if name != \"journal_mode\" or str(conn.execute(\"PRAGMA journal_mode\").fetchone()[0]).upper() != value: | 0 -> -1":
+        "PRAGMA journal_mode answers one row of one column: [-1] is [0]",
+    "ycsbctl/stores/sqlite/binding.py: if \"locked\" not in str(exc) or time.monotonic() > deadline: | Gt -> GtE":
+        "deadline is a time.monotonic() reading plus timeout_s: only a reading equal to it to the last bit is told "
+        "apart, and then by one more 10 ms try of the WAL switch",
+    "ycsbctl/stores/sqlite/binding.py: return Status.OK, {f: v.encode(\"latin-1\") for f, v in zip(fields, rows[0]) if v is not None} | 0 -> -1":
+        "a read by primary key (WHERE YCSB_KEY = ?) gives one row at most: rows[-1] is rows[0]",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":
