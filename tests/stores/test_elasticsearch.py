@@ -146,3 +146,34 @@ def test_the_nodes_cpu_seconds_are_its_process_cpu_time_as_the_kernel_counts_it(
     cpu_s = counters(stats, node_stats(elasticsearch.url))["cpu_s"]
     high = kernel()
     assert low > 3.0 and low - 0.04 <= cpu_s <= high + 0.02  # ± the counters' ticks (10 ms)
+
+
+def test_the_samplers_rates_are_the_index_requests_sent_between_its_two_reads(elasticsearch):
+    """Between prime() and sample(): 2 inserts, 3 reads (one of a missing key), an update (a get, then an index of
+    the merged document), a delete and a scan. Times the span between the sampler's two reads, its rates are those
+    counts as the index's own stats count them (gets 4, indexed 3, deleted 1, searches: one per shard)."""
+    import uuid
+
+    url = elasticsearch.url  # keys of this test's own: the index is not cleared (making it again takes ~3 s)
+    values, e1, e2 = field_values(2), b"e1" + uuid.uuid4().hex.encode(), b"e2" + uuid.uuid4().hex.encode()
+    sampler = ElasticsearchStatsSampler(url)
+
+    async def go(bs):
+        b = bs[0]
+        sampler.prime()
+        t0 = sampler._t
+        for key in (e1, e2):
+            assert await b.insert("usertable", key, values) == Status.OK
+        for key in (e1, e2, b"nokey"):
+            await b.read("usertable", key, None)
+        await b.update("usertable", e1, [(values[0][0], b"changed")])  # the same value would be a noop: no index
+        await b.delete("usertable", e2)
+        await b.scan("usertable", b"e0", 5, None)
+        row = sampler.sample()
+        return row, sampler._t - t0
+
+    row, span = run_bindings(go, url)
+    shards = int(elasticsearch_curl(url, "/es.ycsb/_settings")["es.ycsb"]["settings"]["index"]["number_of_shards"])
+    counts = {k: round(row[k] * span, 6) for k in ("get_per_s", "index_per_s", "delete_per_s", "search_per_s")}
+    assert counts == {"get_per_s": 4, "index_per_s": 3, "delete_per_s": 1, "search_per_s": shards}, counts
+    assert row["db_cpu_pct"] is not None and row["db_cpu_pct"] >= 0 and row["db_used_memory_bytes"] > 0
