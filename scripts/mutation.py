@@ -751,6 +751,9 @@ EQUIVALENT.update({
         "apart, and then by one more 10 ms try of the WAL switch",
     "ycsbctl/stores/sqlite/binding.py: return Status.OK, {f: v.encode(\"latin-1\") for f, v in zip(fields, rows[0]) if v is not None} | 0 -> -1":
         "a read by primary key (WHERE YCSB_KEY = ?) gives one row at most: rows[-1] is rows[0]",
+    "ycsbctl/stores/clickhouse/stats.py: out[f\"{k.lower()}_per_s\"] = max(0.0, d) / elapsed if elapsed > 0 else None | Gt -> GtE":
+        "elapsed is the time between two time.monotonic() readings with an HTTP query to the server between them: "
+        "never 0",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":

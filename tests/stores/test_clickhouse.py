@@ -153,3 +153,21 @@ def test_the_samplers_rates_are_the_statements_and_rows_sent_between_its_two_rea
                           "ops_per_s": 5}, counts
     finally:
         query(url, f"DROP TABLE {table}")
+
+
+def test_a_counter_that_first_appears_between_two_reads_counts_from_zero(monkeypatch):
+    """system.events lists only the counters that are not 0 (ClickHouse's documented behaviour): a counter absent
+    at the first read and at 2 at the second moved by 2, not 1; Query and SelectQuery less the sampler's own
+    SELECT (one per read), InsertedRows its own. Hand-computed from two readings as the server gives them."""
+    from ycsbctl.stores.clickhouse import stats
+
+    readings = iter([{"Query": 10.0, "SelectQuery": 4.0},
+                     {"Query": 17.0, "SelectQuery": 8.0, "InsertQuery": 2.0, "InsertedRows": 5.0}])
+    monkeypatch.setattr(stats, "events", lambda url: next(readings))
+    sampler = ClickHouseEventsSampler("clickhouse://127.0.0.1:1")
+    sampler.prime()
+    t0 = sampler._t
+    row = sampler.sample()
+    counts = {k: round(v * (sampler._t - t0), 6) for k, v in row.items()}
+    assert counts == {"query_per_s": 6, "selectquery_per_s": 3, "insertquery_per_s": 2, "insertedrows_per_s": 5,
+                      "ops_per_s": 5}, counts
