@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from asyncmy.errors import IntegrityError, InterfaceError, OperationalError
 
-from tests.fixtures.servers import closing_late, free_port
+from tests.fixtures.servers import free_port, refused_by_a_late_close
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.mariadb.binding import MariaBinding
 
@@ -116,11 +116,7 @@ def test_more_clients_than_max_connections_is_one_line_saying_what_to_do(mariadb
 def test_connecting_waits_a_second_at_least_however_short_the_operations_timeout():
     """A server that takes 0.2 s to answer (here: to close) is heard by a client whose operations time out after
     0.05 s: the connection gets max(timeout, 1 s), so the client says what the server did, not 'timed out'."""
-    with closing_late(0.2) as port:
-        b = MariaBinding(f"mysql://root@127.0.0.1:{port}/ycsb", 0.05)
-        with pytest.raises(ConnectionLost) as lost:
-            asyncio.run(b.connect())
-    said = str(lost.value)
+    said = refused_by_a_late_close(lambda port: MariaBinding(f"mysql://root@127.0.0.1:{port}/ycsb", 0.05))
     assert said.startswith("cannot reach the MariaDB server: ") and "timed out" not in said, said
 
 
