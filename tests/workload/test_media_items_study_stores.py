@@ -165,3 +165,39 @@ def test_sphinx_setup_is_ok_for_the_index_searchd_serves_and_error_naming_one_it
     assert asyncio.run(setup("items")) == (OK, None)
     st, said = asyncio.run(setup("nosuch"))
     assert st == ERROR and said is not None and said.startswith("searchd serves no index 'nosuch'"), said
+
+
+def test_sphinx_counts_every_match_past_its_window_and_pages_past_a_thousand(sphinx) -> None:
+    """1,205 items of years 2001-2003, all matching year > 2000: the total is SHOW META's total_found (1,205), not
+    its total (what max_matches kept: 1,000), and the page at offset 1,195 is the last ten ids (the window
+    widened to offset + limit) — as the items loaded say, not a scan of 400 that fits any window."""
+    import asyncio
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.media_items.contract import Item, Query
+    from ycsbctl.workload.media_items.ops import QUERY_1COND
+    from ycsbctl.workload.plugin import OK
+
+    n = 1205
+    store = media_workload("byid").executor("sphinx").store
+    get("sphinx").clear(sphinx.url, "items")
+
+    async def main() -> list:
+        bs = await open_bindings(sphinx.url, 1, PROPS, 30.0)
+        try:
+            b = bs.bindings[0]
+            for lo in range(0, n, 100):
+                items = [Item(i, f"n{i}", 2001 + i % 3, f"word{i}") for i in range(lo, min(n, lo + 100))]
+                assert await store.insert(b, items) == OK, b.last_error
+            return [await store.query(b, Query(QUERY_1COND, year_gt=2000, limit=10, offset=off), True)
+                    for off in (0, n - 10)]
+        finally:
+            await bs.close()
+
+    try:
+        (st0, first), (st1, last) = asyncio.run(main())
+    finally:
+        get("sphinx").clear(sphinx.url, "items")
+    assert (st0, first.ids, first.total) == (OK, tuple(range(10)), n)
+    assert (st1, last.ids, last.total) == (OK, tuple(range(n - 10, n)), n)
