@@ -564,3 +564,25 @@ def test_waiting_for_a_count_asks_again_every_half_second_until_it_is_reached(tm
 
     st, took = asyncio.run(main())
     assert st == OK and took >= 0.5  # answered on a later asking, half a second after the first
+
+
+def test_a_count_never_reached_is_error_saying_what_it_waited_for(tmp_path: Path) -> None:
+    """until() asked once (tries=1) of a count that stays 0 when 1 is wanted: the server answered every time, so
+    the wait ends in ERROR (TIMEOUT is for a count that never answered), its error naming the statement."""
+    from ycsbctl.workload.plugin import ERROR
+
+    db = tmp_path / "w.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (id INTEGER)")
+    store = media_workload("byid").executor("sqlite").store  # type: ignore[union-attr]
+
+    async def main() -> tuple[int, str | None]:
+        bs = await open_bindings(f"sqlite:///{db}", 1, PROPS, 5.0)
+        try:
+            b = bs.bindings[0]
+            return await store.until(b, "SELECT count(*) FROM t", (), 1, tries=1), b.last_error
+        finally:
+            await bs.close()
+
+    st, said = asyncio.run(main())
+    assert st == ERROR and said is not None and said.startswith("still waiting for 'SELECT count(*) FROM t' to reach 1"), said
