@@ -586,3 +586,16 @@ def test_a_count_never_reached_is_error_saying_what_it_waited_for(tmp_path: Path
 
     st, said = asyncio.run(main())
     assert st == ERROR and said is not None and said.startswith("still waiting for 'SELECT count(*) FROM t' to reach 1"), said
+
+
+def test_ferretdb_refuses_year_and_name_queries_from_ten_thousand_items_exactly() -> None:
+    """FERRETDB_SCAN_FROM is the first item count refused (>=): 9,999 items answer, 10,000 do not, naming both
+    counts; on any other server (or kind unknown) the year and name queries are never refused."""
+    from ycsbctl.workload.media_items.mongodb import FERRETDB_SCAN_FROM, MongoItems
+    from ycsbctl.workload.media_items.ops import QUERY_1COND, QUERY_2COND
+
+    assert FERRETDB_SCAN_FROM == 10_000
+    below, at = MongoItems.refused("ferretdb", 9_999), MongoItems.refused("ferretdb", 10_000)
+    assert QUERY_1COND not in below and QUERY_2COND not in below
+    assert at[QUERY_1COND] == at[QUERY_2COND] and "so 10,000 items" in at[QUERY_1COND] and "below 10,000 items" in at[QUERY_1COND]
+    assert QUERY_1COND not in MongoItems.refused("", 10**6) and QUERY_1COND not in MongoItems.refused("mongodb", 10**6)
