@@ -763,6 +763,9 @@ EQUIVALENT.update({
         "the wait, as a timeout is; the answer is the same whenever the server finishes within either",
     "ycsbctl/workload/media_items/sql.py: if st == OK and rows and int(rows[0][0]) >= want: | 0 -> -1":
         "every statement until() is given is a SELECT count(*): one row of one column, so [-1] is [0] either way",
+    "ycsbctl/workload/media_items/mongodb.py: def refused(cls, server: str = \"\", records: int = 0) -> dict[int, str]: | 0 -> 1":
+        "the item count of a caller that names none (0: any number): 0 and 1 are both below FERRETDB_SCAN_FROM, "
+        "the only figure it is compared with, so the same queries are refused",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":

@@ -400,14 +400,18 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
             got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
             got.append(await store.update(b, huge))
             said.append(b.last_error)
+            # a get: the item, none (END alone: NOT_FOUND), and a key memcached refuses (over 250 bytes: ERROR)
+            got += [await store.get(b, 3), await store.get(b, ITEMS + 5), await long_keys.get(b, 3)]
+            said.append(b.last_error)
             return got, said
         finally:
             await bs.close()
 
+    long_keys = media_workload("byid", table="k" * 250).executor("memcached").store
     got, said = asyncio.run(main())
     # the server's own refusal of an item too large, word for word
-    assert got == [OK, ERROR, OK, NOT_FOUND, ERROR]
-    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache"]
+    assert got == [OK, ERROR, OK, NOT_FOUND, ERROR, (OK, data.item(3)), (NOT_FOUND, None), (ERROR, None)]
+    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache", "CLIENT_ERROR bad command line format"]
 
 
 @pytest.mark.truth
