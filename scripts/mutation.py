@@ -766,6 +766,11 @@ EQUIVALENT.update({
     "ycsbctl/workload/media_items/mongodb.py: def refused(cls, server: str = \"\", records: int = 0) -> dict[int, str]: | 0 -> 1":
         "the item count of a caller that names none (0: any number): 0 and 1 are both below FERRETDB_SCAN_FROM, "
         "the only figure it is compared with, so the same queries are refused",
+    "ycsbctl/workload/media_items/sphinx.py: r = rows[0] | 0 -> -1":
+        "SELECT … WHERE id = N on a Sphinx index answers one document at most (the document id is unique: a second "
+        "INSERT of it is refused, REPLACE replaces it): rows[-1] is rows[0]",
+    "ycsbctl/workload/media_items/sphinx.py: return OK, Page(tuple(_int(r[0]) - 1 for r in rows), total) | 0 -> -1":
+        "the page's statement is SELECT id FROM …: each row has the one column, so r[-1] is r[0]",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":
