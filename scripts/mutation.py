@@ -771,6 +771,13 @@ EQUIVALENT.update({
         "INSERT of it is refused, REPLACE replaces it): rows[-1] is rows[0]",
     "ycsbctl/workload/media_items/sphinx.py: return OK, Page(tuple(_int(r[0]) - 1 for r in rows), total) | 0 -> -1":
         "the page's statement is SELECT id FROM …: each row has the one column, so r[-1] is r[0]",
+    "ycsbctl/workload/media_items/tarantool.py: self.space_id = int(data[0]) | 0 -> -1":
+        "SETUP's EVAL returns one value (return s.id): data[-1] is data[0]",
+    "ycsbctl/workload/media_items/tarantool.py: return OK, Page(tuple(int(i) for i in ids), int(total) if count and total is not None else None) | And -> Or":
+        "ycsbctl_items_page returns 'count and total or box.NULL': a number when count is true, nil (None) when "
+        "false, so 'count and total is not None' and 'count or total is not None' agree on every reply",
+    "ycsbctl/workload/media_items/clickhouse.py: total = int(counted[0][0]) | 0 -> -1":
+        "SELECT count() answers one row of one column: [-1] is [0], for the row and for the cell",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":

@@ -201,3 +201,40 @@ def test_sphinx_counts_every_match_past_its_window_and_pages_past_a_thousand(sph
         get("sphinx").clear(sphinx.url, "items")
     assert (st0, first.ids, first.total) == (OK, tuple(range(10)), n)
     assert (st1, last.ids, last.total) == (OK, tuple(range(n - 10, n)), n)
+
+
+def test_tarantool_updates_every_field_of_an_item_as_net_box_reads_it_and_not_one_it_lacks(tarantool) -> None:
+    """An UPDATE with values other than those loaded (the study's checks write the loaded values back, which no
+    wrong field number would show): net.box reads the tuple with the new name, year and description in their
+    own fields, four fields still; an UPDATE of an id never loaded is NOT_FOUND and stores nothing."""
+    import asyncio
+    import json
+    import uuid
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.media_items.contract import Item
+    from ycsbctl.workload.plugin import NOT_FOUND, OK
+
+    table = f"upd{uuid.uuid4().hex[:8]}"  # a space of its own
+    store = media_workload("byid", table=table).executor("tarantool").store
+
+    async def main() -> list:
+        bs = await open_bindings(tarantool.url, 1, {**PROPS, "table": table}, 30.0)
+        try:
+            b = bs.bindings[0]
+            assert await store.setup(b) == OK, b.last_error
+            assert await store.insert(b, [Item(7, "old name", 2001, "old words")]) == OK, b.last_error
+            return [await store.update(b, Item(7, "new name", 1999, "new words here")),
+                    await store.update(b, Item(8, "none", 2000, "none")), await store.get(b, 7)]
+        finally:
+            await bs.close()
+
+    try:
+        updated, missing, got = asyncio.run(main())
+        stored = tarantool_console(tarantool.url, f"print(require('json').encode(c:eval('local s = box.space.{table} "
+                                                  f"return {{s:get(7), s:get(8) == nil, s:len()}}')))")
+    finally:
+        tarantool_console(tarantool.url, f"c:eval('box.space.{table}:drop()')")
+    assert (updated, missing, got) == (OK, NOT_FOUND, (OK, Item(7, "new name", 1999, "new words here")))
+    assert json.loads(stored) == [[7, "new name", 1999, "new words here"], True, 1]
