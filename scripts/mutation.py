@@ -679,6 +679,19 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
                        ("elasticsearch/binding.py", "b.seq += 1")):
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
+# media-items on Elasticsearch tells a refusal by its HTTP status from 300 on: each change below moves the edge by
+# one status, to 299 or 301, and only a reply of status 299 or 300 would be told apart, which Elasticsearch never
+# sends (its successes are 200 and 201, its refusals 4xx and 5xx; no 3xx: it does not redirect).
+for _line, _flips in (
+        ('if st == OK and http >= 300 and "already_exists" not in json.dumps(got):  # another worker made it first', "GtE -> Gt"),
+        ('return st if st != OK or http < 300 else _failed(b, "health", http, got)', "Lt -> LtE"),
+        ('return st if st != OK or http < 300 else _failed(b, "refresh", http, got)', "Lt -> LtE"),
+        ('if http >= 300 or got.get("errors"):', "GtE -> Gt"),
+        ('return _failed(b, "bulk", http, got if http >= 300 else next(i["index"] for i in got["items"] if "error" in i["index"]))',
+         "GtE -> Gt")):
+    for _what in ("300 -> 301", "300 -> 299", _flips):
+        EQUIVALENT[f"ycsbctl/workload/media_items/elasticsearch.py: {_line} | {_what}"] = \
+            "Elasticsearch sends no HTTP status 299 or 300 (successes 200/201, refusals 4xx/5xx, no redirection): the edge at 300 moved by one status tells no reply apart"
 EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
         "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
