@@ -238,3 +238,37 @@ def test_tarantool_updates_every_field_of_an_item_as_net_box_reads_it_and_not_on
         tarantool_console(tarantool.url, f"c:eval('box.space.{table}:drop()')")
     assert (updated, missing, got) == (OK, NOT_FOUND, (OK, Item(7, "new name", 1999, "new words here")))
     assert json.loads(stored) == [[7, "new name", 1999, "new words here"], True, 1]
+
+
+def test_elasticsearch_updates_an_item_as_the_node_reads_it_and_not_one_it_lacks(elasticsearch) -> None:
+    """An UPDATE with values other than those stored: the node's own GET reads the new name, year and description;
+    an UPDATE of an id the index lacks is NOT_FOUND (the node's 404), not an ERROR, and stores nothing."""
+    import asyncio
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.elasticsearch.admin import call
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.media_items.contract import Item
+    from ycsbctl.workload.plugin import NOT_FOUND, OK
+
+    store = media_workload("byid").executor("elasticsearch").store
+    here, absent = 900_001, 900_002  # ids no load of ITEMS items uses
+
+    async def main() -> list[int]:
+        bs = await open_bindings(elasticsearch.url, 1, PROPS, 30.0)
+        try:
+            b = bs.bindings[0]
+            assert await store.setup(b) == OK, b.last_error
+            assert await store.insert(b, [Item(here, "old name", 2001, "old words")]) == OK, b.last_error
+            return [await store.update(b, Item(here, "new name", 1999, "new words here")),
+                    await store.update(b, Item(absent, "none", 2000, "none"))]
+        finally:
+            await bs.close()
+
+    try:
+        assert asyncio.run(main()) == [OK, NOT_FOUND]
+        doc = elasticsearch_curl(elasticsearch.url, f"/items/_doc/{here}")["_source"]
+        assert (doc["name"], doc["year"], doc["description"]) == ("new name", 1999, "new words here")
+        assert call(elasticsearch.url, "GET", f"/items/_doc/{absent}")[0] == 404
+    finally:
+        call(elasticsearch.url, "DELETE", f"/items/_doc/{here}")
