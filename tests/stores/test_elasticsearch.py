@@ -155,6 +155,7 @@ def test_the_samplers_rates_are_the_index_requests_sent_between_its_two_reads(el
     counts as the index's own stats count them (gets 4, indexed 3, deleted 1, searches: one per shard); its CPU %
     is the node's process CPU milliseconds between the two _nodes/stats it read (kept as the node answered them),
     per second of the span, times 100; its heap and documents those of the second."""
+    import asyncio
     import uuid
 
     from ycsbctl.stores.elasticsearch import stats
@@ -177,6 +178,8 @@ def test_the_samplers_rates_are_the_index_requests_sent_between_its_two_reads(el
         await b.update("usertable", e1, [(values[0][0], b"changed")])  # the same value would be a noop: no index
         await b.delete("usertable", e2)
         await b.scan("usertable", b"e0", 5, None)
+        # the node refreshes its process CPU figure once a second (monitor.process.refresh_interval): a later one
+        await asyncio.sleep(max(0.0, 1.1 - (time.monotonic() - t0)))
         row = sampler.sample()
         return row, sampler._t - t0
 
@@ -185,6 +188,6 @@ def test_the_samplers_rates_are_the_index_requests_sent_between_its_two_reads(el
     counts = {k: round(row[k] * span, 6) for k in ("get_per_s", "index_per_s", "delete_per_s", "search_per_s")}
     assert counts == {"get_per_s": 4, "index_per_s": 3, "delete_per_s": 1, "search_per_s": shards}, counts
     cpu_ms = [n["process"]["cpu"]["total_in_millis"] for n in nodes]
-    assert len(nodes) == 2 and cpu_ms[1] > cpu_ms[0]  # the node worked between them: a rate, not 0
+    assert len(nodes) == 2 and cpu_ms[1] > cpu_ms[0]  # the node worked between them (a second apart): a rate, not 0
     assert row["db_cpu_pct"] == pytest.approx((cpu_ms[1] - cpu_ms[0]) / 1000.0 / span * 100.0, rel=1e-9)
     assert row["db_used_memory_bytes"] == nodes[1]["jvm"]["mem"]["heap_used_in_bytes"] > 0
