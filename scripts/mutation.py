@@ -261,6 +261,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_mariadb_binding_failures.py", "tests/stores/test_sql_stores.py",
                                           "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py",
+                                        "tests/stores/test_mariadb_stats_truth.py",
                                         "tests/provision/test_local_sql.py", "-k", "mariadb"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
@@ -682,6 +683,19 @@ for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.s
                        ("elasticsearch/binding.py", "b.seq += 1")):
     EQUIVALENT[f"ycsbctl/stores/{_module}: {_line} | 1 -> 2"] = \
         "the request number is only compared for equality (the watchdog's same-request test): +2 tells requests apart too"
+# media-items on Elasticsearch tells a refusal by its HTTP status from 300 on: each change below moves the edge by
+# one status, to 299 or 301, and only a reply of status 299 or 300 would be told apart, which Elasticsearch never
+# sends (its successes are 200 and 201, its refusals 4xx and 5xx; no 3xx: it does not redirect).
+for _line, _flips in (
+        ('if st == OK and http >= 300 and "already_exists" not in json.dumps(got):  # another worker made it first', "GtE -> Gt"),
+        ('return st if st != OK or http < 300 else _failed(b, "health", http, got)', "Lt -> LtE"),
+        ('return st if st != OK or http < 300 else _failed(b, "refresh", http, got)', "Lt -> LtE"),
+        ('if http >= 300 or got.get("errors"):', "GtE -> Gt"),
+        ('return _failed(b, "bulk", http, got if http >= 300 else next(i["index"] for i in got["items"] if "error" in i["index"]))',
+         "GtE -> Gt")):
+    for _what in ("300 -> 301", "300 -> 299", _flips):
+        EQUIVALENT[f"ycsbctl/workload/media_items/elasticsearch.py: {_line} | {_what}"] = \
+            "Elasticsearch sends no HTTP status 299 or 300 (successes 200/201, refusals 4xx/5xx, no redirection): the edge at 300 moved by one status tells no reply apart"
 EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
         "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
@@ -733,6 +747,54 @@ EQUIVALENT.update({
     "ycsbctl/stores/sphinx/binding.py: tail = key[4:]  # YCSB's keys: user<number> (any other goes through document_id) | 4 -> 3":
         "cut a byte early, a 'user' key's tail starts with 'r' and is no number: the key goes through document_id, "
         "which gives the same document id",
+    "ycsbctl/stores/sphinx/binding.py: sql = _READ % (int(tail) + 1 if key[:4] == b\"user\" and tail.isdigit() else document_id(key)) | 4 -> 5":
+        "a 5- or 3-byte prefix never equals b'user': every key goes through document_id, which gives a user<number> "
+        "key the same document id (number + 1; the fast path only saves its regular expression)",
+    "ycsbctl/stores/sphinx/binding.py: sql = _READ % (int(tail) + 1 if key[:4] == b\"user\" and tail.isdigit() else document_id(key)) | 4 -> 3":
+        "a 5- or 3-byte prefix never equals b'user': every key goes through document_id, which gives a user<number> "
+        "key the same document id (number + 1; the fast path only saves its regular expression)",
+    "ycsbctl/workload/media_items/truth.py: starts = np.searchsorted(flat[order], np.arange(len(dictionary()) + 1)) | 1 -> 2":
+        "one more run start, past the last word number (len(flat), as the one before it): word_range never asks for "
+        "it (its hi is at most len(dictionary()))",
+    "ycsbctl/stores/postgresql/binding.py: if (statement.split(None, 1) or [\"\"])[0].upper() in (\"SELECT\", \"WITH\"):  # its first word: rows to fetch | 1 -> 2":
+        "only the first word ([0]) is read: split at most once or twice, the first word is the same",
+    "ycsbctl/stores/sqlite/binding.py: if name != \"journal_mode\" or str(conn.execute(\"PRAGMA journal_mode\").fetchone()[0]).upper() != value: | NotEq -> Eq":
+        "the mutant sets journal_mode=WAL on a file already in WAL too: SQLite answers 'wal' at once and takes no "
+        "lock for it (tried under another connection's BEGIN EXCLUSIVE and BEGIN IMMEDIATE), and synchronous=OFF "
+        "is set either way (WAL != OFF); test_a_file_already_in_wal_is_opened_while_another_writes pins the open",
+    "ycsbctl/stores/sqlite/binding.py: if name != \"journal_mode\" or str(conn.execute(\"PRAGMA journal_mode\").fetchone()[0]).upper() != value: | 0 -> -1":
+        "PRAGMA journal_mode answers one row of one column: [-1] is [0]",
+    "ycsbctl/stores/sqlite/binding.py: if \"locked\" not in str(exc) or time.monotonic() > deadline: | Gt -> GtE":
+        "deadline is a time.monotonic() reading plus timeout_s: only a reading equal to it to the last bit is told "
+        "apart, and then by one more 10 ms try of the WAL switch",
+    "ycsbctl/stores/sqlite/binding.py: return Status.OK, {f: v.encode(\"latin-1\") for f, v in zip(fields, rows[0]) if v is not None} | 0 -> -1":
+        "a read by primary key (WHERE YCSB_KEY = ?) gives one row at most: rows[-1] is rows[0]",
+    "ycsbctl/stores/clickhouse/stats.py: out[f\"{k.lower()}_per_s\"] = max(0.0, d) / elapsed if elapsed > 0 else None | Gt -> GtE":
+        "elapsed is the time between two time.monotonic() readings with an HTTP query to the server between them: "
+        "never 0",
+    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60) -> int: | 60 -> 59":
+        "how many operation timeouts a count is waited for (an index built, ANALYZE) before giving up: a bound on "
+        "the wait, as a timeout is; the answer is the same whenever the server finishes within either",
+    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60) -> int: | 60 -> 61":
+        "how many operation timeouts a count is waited for (an index built, ANALYZE) before giving up: a bound on "
+        "the wait, as a timeout is; the answer is the same whenever the server finishes within either",
+    "ycsbctl/workload/media_items/sql.py: if st == OK and rows and int(rows[0][0]) >= want: | 0 -> -1":
+        "every statement until() is given is a SELECT count(*): one row of one column, so [-1] is [0] either way",
+    "ycsbctl/workload/media_items/mongodb.py: def refused(cls, server: str = \"\", records: int = 0) -> dict[int, str]: | 0 -> 1":
+        "the item count of a caller that names none (0: any number): 0 and 1 are both below FERRETDB_SCAN_FROM, "
+        "the only figure it is compared with, so the same queries are refused",
+    "ycsbctl/workload/media_items/sphinx.py: r = rows[0] | 0 -> -1":
+        "SELECT … WHERE id = N on a Sphinx index answers one document at most (the document id is unique: a second "
+        "INSERT of it is refused, REPLACE replaces it): rows[-1] is rows[0]",
+    "ycsbctl/workload/media_items/sphinx.py: return OK, Page(tuple(_int(r[0]) - 1 for r in rows), total) | 0 -> -1":
+        "the page's statement is SELECT id FROM …: each row has the one column, so r[-1] is r[0]",
+    "ycsbctl/workload/media_items/tarantool.py: self.space_id = int(data[0]) | 0 -> -1":
+        "SETUP's EVAL returns one value (return s.id): data[-1] is data[0]",
+    "ycsbctl/workload/media_items/tarantool.py: return OK, Page(tuple(int(i) for i in ids), int(total) if count and total is not None else None) | And -> Or":
+        "ycsbctl_items_page returns 'count and total or box.NULL': a number when count is true, nil (None) when "
+        "false, so 'count and total is not None' and 'count or total is not None' agree on every reply",
+    "ycsbctl/workload/media_items/clickhouse.py: total = int(counted[0][0]) | 0 -> -1":
+        "SELECT count() answers one row of one column: [-1] is [0], for the row and for the cell",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
     "ycsbctl/stores/sphinx/stats.py: self._t = 0.0 | 0.0 -> 1.0":

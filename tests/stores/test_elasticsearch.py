@@ -21,6 +21,7 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.provision import state
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import Status
+from ycsbctl.stores.elasticsearch.admin import node_stats
 from ycsbctl.stores.elasticsearch.stats import ElasticsearchStatsSampler
 from ycsbctl.workload.properties import load_properties
 
@@ -146,3 +147,47 @@ def test_the_nodes_cpu_seconds_are_its_process_cpu_time_as_the_kernel_counts_it(
     cpu_s = counters(stats, node_stats(elasticsearch.url))["cpu_s"]
     high = kernel()
     assert low > 3.0 and low - 0.04 <= cpu_s <= high + 0.02  # ± the counters' ticks (10 ms)
+
+
+def test_the_samplers_rates_are_the_index_requests_sent_between_its_two_reads(elasticsearch, monkeypatch):
+    """Between prime() and sample(): 2 inserts, 3 reads (one of a missing key), an update (a get, then an index of
+    the merged document), a delete and a scan. Times the span between the sampler's two reads, its rates are those
+    counts as the index's own stats count them (gets 4, indexed 3, deleted 1, searches: one per shard); its CPU %
+    is the node's process CPU milliseconds between the two _nodes/stats it read (kept as the node answered them),
+    per second of the span, times 100; its heap and documents those of the second."""
+    import asyncio
+    import uuid
+
+    from ycsbctl.stores.elasticsearch import stats
+
+    nodes: list[dict] = []
+    monkeypatch.setattr(stats, "node_stats", lambda url: nodes.append(node_stats(url)) or nodes[-1])
+
+    url = elasticsearch.url  # keys of this test's own: the index is not cleared (making it again takes ~3 s)
+    values, e1, e2 = field_values(2), b"e1" + uuid.uuid4().hex.encode(), b"e2" + uuid.uuid4().hex.encode()
+    sampler = ElasticsearchStatsSampler(url)
+
+    async def go(bs):
+        b = bs[0]
+        sampler.prime()
+        t0 = sampler._t
+        for key in (e1, e2):
+            assert await b.insert("usertable", key, values) == Status.OK
+        for key in (e1, e2, b"nokey"):
+            await b.read("usertable", key, None)
+        await b.update("usertable", e1, [(values[0][0], b"changed")])  # the same value would be a noop: no index
+        await b.delete("usertable", e2)
+        await b.scan("usertable", b"e0", 5, None)
+        # the node refreshes its process CPU figure once a second (monitor.process.refresh_interval): a later one
+        await asyncio.sleep(max(0.0, 1.1 - (time.monotonic() - t0)))
+        row = sampler.sample()
+        return row, sampler._t - t0
+
+    row, span = run_bindings(go, url)
+    shards = int(elasticsearch_curl(url, "/es.ycsb/_settings")["es.ycsb"]["settings"]["index"]["number_of_shards"])
+    counts = {k: round(row[k] * span, 6) for k in ("get_per_s", "index_per_s", "delete_per_s", "search_per_s")}
+    assert counts == {"get_per_s": 4, "index_per_s": 3, "delete_per_s": 1, "search_per_s": shards}, counts
+    cpu_ms = [n["process"]["cpu"]["total_in_millis"] for n in nodes]
+    assert len(nodes) == 2 and cpu_ms[1] > cpu_ms[0]  # the node worked between them (a second apart): a rate, not 0
+    assert row["db_cpu_pct"] == pytest.approx((cpu_ms[1] - cpu_ms[0]) / 1000.0 / span * 100.0, rel=1e-9)
+    assert row["db_used_memory_bytes"] == nodes[1]["jvm"]["mem"]["heap_used_in_bytes"] > 0

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from asyncmy.errors import IntegrityError, InterfaceError, OperationalError
 
-from tests.fixtures.servers import free_port
+from tests.fixtures.servers import free_port, refused_by_a_late_close
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.mariadb.binding import MariaBinding
 
@@ -29,6 +30,8 @@ def test_a_statements_error_is_error_and_a_lost_connection_ends_the_client_sayin
                      (OperationalError(2013, "Lost connection to server during query"),
                       "(2013, 'Lost connection to server during query')"),
                      (OperationalError(2006, "MySQL server has gone away"), "(2006, 'MySQL server has gone away')"),
+                     (OperationalError(2055, "Lost connection to server at 'x', system error: 32"),
+                      "(2055, \"Lost connection to server at 'x', system error: 32\")"),
                      (InterfaceError(0, ""), "(0, '')"), (ConnectionResetError(), "ConnectionResetError")):
         st, said = _failed(exc)
         assert st is None and said.startswith(f"lost the MariaDB server ({why}); reconnecting failed:"), said
@@ -108,3 +111,26 @@ def test_more_clients_than_max_connections_is_one_line_saying_what_to_do(mariadb
         with admin.cursor() as cur:
             cur.execute(f"SET GLOBAL max_connections = {int(before)}")
         admin.close()
+
+
+def test_connecting_waits_a_second_at_least_however_short_the_operations_timeout():
+    """A server that takes 0.2 s to answer (here: to close) is heard by a client whose operations time out after
+    0.05 s: the connection gets max(timeout, 1 s), so the client says what the server did, not 'timed out'."""
+    said = refused_by_a_late_close(lambda port: MariaBinding(f"mysql://root@127.0.0.1:{port}/ycsb", 0.05))
+    assert said.startswith("cannot reach the MariaDB server: ") and "timed out" not in said, said
+
+
+def test_a_user_refused_without_a_password_is_told_of_tls_and_not_of_max_connections(mariadb):
+    """The server refuses a user it does not know (1045, "using password: NO"): the line says so in the server's
+    words, adds that a TLS-only server refuses a plain client so (no ?ssl in the URL), and says nothing of
+    max_connections (that hint is for error 1040 only)."""
+    from ycsbctl.stores.mariadb.session import connect_args
+
+    a = connect_args(mariadb.url)
+    b = MariaBinding(f"mysql://nobody_mutj@{a['host']}:{a['port']}/{a['db']}", 2.0)
+    with pytest.raises(ConnectionLost) as lost:
+        asyncio.run(b.connect())
+    said = str(lost.value)
+    assert said.startswith("cannot reach the MariaDB server: (1045, \"Access denied for user 'nobody_mutj'@"), said
+    assert said.endswith("(using password: NO)\") (if the server takes TLS clients only, add ?ssl=true to the URL)"), said
+    assert "max_connections" not in said

@@ -43,12 +43,17 @@ def _status_bytes(url: str, table: str) -> float:
 
 
 def test_mariadb_bytes_are_0_without_tables_none_for_an_absent_table_and_the_servers_own_once_loaded(mariadb_db):
+    """... and the footprint's reading (stores/mariadb/store.py) is those bytes and usertable's rows as the
+    server counts them: 0 rows before the table exists (no error), 1,500 after (not the other table's 300)."""
+    from ycsbctl.stores.base import Reading
     from ycsbctl.stores.mariadb.stats import database_bytes, table_bytes
+    from ycsbctl.stores.registry import for_url
 
     conn = connect(mariadb_db, 10.0)
     try:
         assert database_bytes(conn) == 0.0  # no InnoDB table, no FULLTEXT space: 0, not a floor of 1
         assert table_bytes(conn, "usertable") is None
+        assert for_url(mariadb_db).reading(mariadb_db) == Reading(0.0, None, 0, {"data_size_bytes": 0.0})
         with conn.cursor() as cur:
             cur.execute("CREATE TABLE usertable (YCSB_KEY VARCHAR(64) PRIMARY KEY, FIELD0 TEXT, "
                         "FIELD1 VARCHAR(100), KEY f1 (FIELD1)) ENGINE=InnoDB")
@@ -61,6 +66,7 @@ def test_mariadb_bytes_are_0_without_tables_none_for_an_absent_table_and_the_ser
         assert table_bytes(conn, "usertable") == one
         assert table_bytes(conn, "other") == other
         assert database_bytes(conn) == one + other  # every table of the database, nothing else
+        assert for_url(mariadb_db).reading(mariadb_db) == Reading(one + other, None, 1500, {"data_size_bytes": one + other})
     finally:
         conn.close()
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
+import pytest
 
-from tests.fixtures.servers import free_port
+from tests.fixtures.servers import free_port, refused_by_a_late_close
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.postgresql.binding import PgBinding
 
@@ -65,11 +66,16 @@ def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_postgresql
 def test_a_connection_refused_says_the_systems_words_not_a_timeout():
     """Nothing listens at the port: the line is the system's refusal, never "no answer (timed out)", which is only
     for an error without words of its own."""
-    import pytest
-
     b = PgBinding(f"postgresql://ycsb@127.0.0.1:{free_port()}/ycsb", 1.0)
     with pytest.raises(ConnectionLost) as lost:
         asyncio.run(b.connect())
     said = str(lost.value)
     assert said.startswith("cannot reach the PostgreSQL server: ") and "timed out" not in said, said
     assert "refused" in said.lower() or "connect call failed" in said.lower(), said
+
+
+def test_connecting_waits_a_second_at_least_however_short_the_operations_timeout():
+    """A server that takes 0.2 s to answer (here: to close) is heard by a client whose operations time out after
+    0.05 s: the connection gets max(timeout, 1 s), so the client says what the server did, not 'timed out'."""
+    said = refused_by_a_late_close(lambda port: PgBinding(f"postgresql://ycsb@127.0.0.1:{port}/postgres", 0.05))
+    assert said.startswith("cannot reach the PostgreSQL server: ") and "timed out" not in said, said

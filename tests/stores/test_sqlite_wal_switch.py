@@ -82,3 +82,28 @@ def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_sqlite3_co
     assert (create, insert, update) == ((Status.OK, [], 0), (Status.OK, [], 2), (Status.OK, [], 2))
     assert select == (Status.OK, [(1, "z"), (2, "z")], 0)  # a SELECT changes none (sqlite3 says -1)
     assert bad == (Status.ERROR, [], 0) and b.last_error == "SQLite: no such column: nope"
+
+
+def test_closing_a_binding_closes_its_connection_and_a_second_close_is_harmless(tmp_path: Path):
+    """close() lets the file go: the binding's connection is closed (sqlite3 refuses a statement on it) and the
+    last connection's close removes the WAL file, as SQLite does; a second close() does nothing."""
+    import asyncio
+
+    from ycsbctl.stores.sqlite.binding import SqliteBinding
+
+    path = tmp_path / "ycsb.db"
+    b = SqliteBinding(str(path), 5.0)
+
+    async def main() -> sqlite3.Connection:
+        await b.connect()
+        assert await b.sql("CREATE TABLE t (a)") == (0, [], 0)
+        conn = b.conn
+        assert conn is not None and (tmp_path / "ycsb.db-wal").exists()
+        await b.close()
+        await b.close()
+        return conn
+
+    conn = asyncio.run(main())
+    with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
+        conn.execute("SELECT 1")
+    assert b.conn is None and not (tmp_path / "ycsb.db-wal").exists()

@@ -182,3 +182,44 @@ async def _insert(b, keys: list[bytes]) -> None:
 def test_the_server_is_one_core_at_most_its_transaction_thread_within_the_limit():
     proto = registry.get("tarantool")
     assert [proto.server_cores("local:1", limit) for limit in (8.0, 1.0, 0.5)] == [1.0, 1.0, 0.5]
+
+
+def test_the_samplers_rates_are_the_requests_sent_between_its_two_reads(tarantool):
+    """Between prime() and sample(): 3 reads (one of a missing key), 3 inserts (the third a duplicate: an ERROR),
+    2 updates (one of a missing key) and a delete. Times the span between the sampler's two reads, its rates are
+    those counts exactly, each kind its own (the sampler's own EVALs are no data requests). close() lets its
+    admin connection go: the server's open connections are back to what they were."""
+    url = tarantool.url
+
+    def connections() -> int:  # open on the server, as it counts them (this console's own included)
+        return int(tarantool_console(url, "print(c:eval('return box.stat.net().CONNECTIONS.current'))"))
+
+    open_before = connections()
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values(2)
+    sampler = TarantoolStatSampler(url)
+
+    async def go(bs):
+        b = bs[0]
+        sampler.prime()
+        t0 = sampler._t
+        for key in (b"s1", b"s2"):
+            await b.insert("usertable", key, values)
+        await b.insert("usertable", b"s1", values)
+        for key in (b"s1", b"s2", b"nokey"):
+            await b.read("usertable", key, None)
+        for key in (b"s1", b"nokey"):
+            await b.update("usertable", key, values[:1])
+        await b.delete("usertable", b"s2")
+        row = sampler.sample()
+        return row, sampler._t - t0
+
+    try:
+        row, span = run_bindings(go, url)
+    finally:
+        sampler.close()
+    wait_until(lambda: connections() == open_before, timeout_s=5, what="the sampler's connection closed")
+    counts = {k: round(row[k] * span, 6) for k in ("ops_per_s", "select_per_s", "insert_per_s", "replace_per_s",
+                                                   "update_per_s", "delete_per_s", "error_per_s")}
+    assert counts == {"ops_per_s": 9, "select_per_s": 3, "insert_per_s": 3, "replace_per_s": 0, "update_per_s": 2,
+                      "delete_per_s": 1, "error_per_s": 1}, counts

@@ -402,14 +402,18 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
             got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
             got.append(await store.update(b, huge))
             said.append(b.last_error)
+            # a get: the item, none (END alone: NOT_FOUND), and a key memcached refuses (over 250 bytes: ERROR)
+            got += [await store.get(b, 3), await store.get(b, ITEMS + 5), await long_keys.get(b, 3)]
+            said.append(b.last_error)
             return got, said
         finally:
             await bs.close()
 
+    long_keys = media_workload("byid", table="k" * 250).executor("memcached").store
     got, said = asyncio.run(main())
     # the server's own refusal of an item too large, word for word
-    assert got == [OK, ERROR, OK, NOT_FOUND, ERROR]
-    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache"]
+    assert got == [OK, ERROR, OK, NOT_FOUND, ERROR, (OK, data.item(3)), (NOT_FOUND, None), (ERROR, None)]
+    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache", "CLIENT_ERROR bad command line format"]
 
 
 @pytest.mark.truth
@@ -566,3 +570,38 @@ def test_waiting_for_a_count_asks_again_every_half_second_until_it_is_reached(tm
 
     st, took = asyncio.run(main())
     assert st == OK and took >= 0.5  # answered on a later asking, half a second after the first
+
+
+def test_a_count_never_reached_is_error_saying_what_it_waited_for(tmp_path: Path) -> None:
+    """until() asked once (tries=1) of a count that stays 0 when 1 is wanted: the server answered every time, so
+    the wait ends in ERROR (TIMEOUT is for a count that never answered), its error naming the statement."""
+    from ycsbctl.workload.plugin import ERROR
+
+    db = tmp_path / "w.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (id INTEGER)")
+    store = media_workload("byid").executor("sqlite").store  # type: ignore[union-attr]
+
+    async def main() -> tuple[int, str | None]:
+        bs = await open_bindings(f"sqlite:///{db}", 1, PROPS, 5.0)
+        try:
+            b = bs.bindings[0]
+            return await store.until(b, "SELECT count(*) FROM t", (), 1, tries=1), b.last_error
+        finally:
+            await bs.close()
+
+    st, said = asyncio.run(main())
+    assert st == ERROR and said is not None and said.startswith("still waiting for 'SELECT count(*) FROM t' to reach 1"), said
+
+
+def test_ferretdb_refuses_year_and_name_queries_from_ten_thousand_items_exactly() -> None:
+    """FERRETDB_SCAN_FROM is the first item count refused (>=): 9,999 items answer, 10,000 do not, naming both
+    counts; on any other server (or kind unknown) the year and name queries are never refused."""
+    from ycsbctl.workload.media_items.mongodb import FERRETDB_SCAN_FROM, MongoItems
+    from ycsbctl.workload.media_items.ops import QUERY_1COND, QUERY_2COND
+
+    assert FERRETDB_SCAN_FROM == 10_000
+    below, at = MongoItems.refused("ferretdb", 9_999), MongoItems.refused("ferretdb", 10_000)
+    assert QUERY_1COND not in below and QUERY_2COND not in below
+    assert at[QUERY_1COND] == at[QUERY_2COND] and "so 10,000 items" in at[QUERY_1COND] and "below 10,000 items" in at[QUERY_1COND]
+    assert QUERY_1COND not in MongoItems.refused("", 10**6) and QUERY_1COND not in MongoItems.refused("mongodb", 10**6)

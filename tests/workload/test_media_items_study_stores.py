@@ -142,3 +142,133 @@ def test_an_elasticsearch_bulk_that_refuses_an_item_is_error_naming_that_items_r
         from ycsbctl.stores.elasticsearch.admin import ok
 
         ok(elasticsearch.url, "DELETE", f"/{table}", timeout_s=30.0)
+
+
+def test_sphinx_setup_is_ok_for_the_index_searchd_serves_and_error_naming_one_it_does_not(sphinx) -> None:
+    """Sphinx's indexes are its config's: setup creates nothing, and answers OK when SHOW TABLES lists the
+    table, ERROR saying which index is missing when it does not (not OK, to fail at the first INSERT)."""
+    import asyncio
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.plugin import ERROR, OK
+
+    async def setup(table: str) -> tuple[int, str | None]:
+        store = media_workload("byid", table=table).executor("sphinx").store
+        bs = await open_bindings(sphinx.url, 1, {**PROPS, "table": table}, 30.0)
+        try:
+            b = bs.bindings[0]
+            return await store.setup(b), b.last_error
+        finally:
+            await bs.close()
+
+    assert asyncio.run(setup("items")) == (OK, None)
+    st, said = asyncio.run(setup("nosuch"))
+    assert st == ERROR and said is not None and said.startswith("searchd serves no index 'nosuch'"), said
+
+
+def test_sphinx_counts_every_match_past_its_window_and_pages_past_a_thousand(sphinx) -> None:
+    """1,205 items of years 2001-2003, all matching year > 2000: the total is SHOW META's total_found (1,205), not
+    its total (what max_matches kept: 1,000), and the page at offset 1,195 is the last ten ids (the window
+    widened to offset + limit) — as the items loaded say, not a scan of 400 that fits any window."""
+    import asyncio
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.media_items.contract import Item, Query
+    from ycsbctl.workload.media_items.ops import QUERY_1COND
+    from ycsbctl.workload.plugin import OK
+
+    n = 1205
+    store = media_workload("byid").executor("sphinx").store
+    get("sphinx").clear(sphinx.url, "items")
+
+    async def main() -> list:
+        bs = await open_bindings(sphinx.url, 1, PROPS, 30.0)
+        try:
+            b = bs.bindings[0]
+            for lo in range(0, n, 100):
+                items = [Item(i, f"n{i}", 2001 + i % 3, f"word{i}") for i in range(lo, min(n, lo + 100))]
+                assert await store.insert(b, items) == OK, b.last_error
+            return [await store.query(b, Query(QUERY_1COND, year_gt=2000, limit=10, offset=off), True)
+                    for off in (0, n - 10)]
+        finally:
+            await bs.close()
+
+    try:
+        (st0, first), (st1, last) = asyncio.run(main())
+    finally:
+        get("sphinx").clear(sphinx.url, "items")
+    assert (st0, first.ids, first.total) == (OK, tuple(range(10)), n)
+    assert (st1, last.ids, last.total) == (OK, tuple(range(n - 10, n)), n)
+
+
+def test_tarantool_updates_every_field_of_an_item_as_net_box_reads_it_and_not_one_it_lacks(tarantool) -> None:
+    """An UPDATE with values other than those loaded (the study's checks write the loaded values back, which no
+    wrong field number would show): net.box reads the tuple with the new name, year and description in their
+    own fields, four fields still; an UPDATE of an id never loaded is NOT_FOUND and stores nothing."""
+    import asyncio
+    import json
+    import uuid
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.media_items.contract import Item
+    from ycsbctl.workload.plugin import NOT_FOUND, OK
+
+    table = f"upd{uuid.uuid4().hex[:8]}"  # a space of its own
+    store = media_workload("byid", table=table).executor("tarantool").store
+
+    async def main() -> list:
+        bs = await open_bindings(tarantool.url, 1, {**PROPS, "table": table}, 30.0)
+        try:
+            b = bs.bindings[0]
+            assert await store.setup(b) == OK, b.last_error
+            assert await store.insert(b, [Item(7, "old name", 2001, "old words")]) == OK, b.last_error
+            return [await store.update(b, Item(7, "new name", 1999, "new words here")),
+                    await store.update(b, Item(8, "none", 2000, "none")), await store.get(b, 7)]
+        finally:
+            await bs.close()
+
+    try:
+        updated, missing, got = asyncio.run(main())
+        stored = tarantool_console(tarantool.url, f"print(require('json').encode(c:eval('local s = box.space.{table} "
+                                                  f"return {{s:get(7), s:get(8) == nil, s:len()}}')))")
+    finally:
+        tarantool_console(tarantool.url, f"c:eval('box.space.{table}:drop()')")
+    assert (updated, missing, got) == (OK, NOT_FOUND, (OK, Item(7, "new name", 1999, "new words here")))
+    assert json.loads(stored) == [[7, "new name", 1999, "new words here"], True, 1]
+
+
+def test_elasticsearch_updates_an_item_as_the_node_reads_it_and_not_one_it_lacks(elasticsearch) -> None:
+    """An UPDATE with values other than those stored: the node's own GET reads the new name, year and description;
+    an UPDATE of an id the index lacks is NOT_FOUND (the node's 404), not an ERROR, and stores nothing."""
+    import asyncio
+
+    from tests.fixtures.media_items import PROPS, media_workload
+    from ycsbctl.stores.elasticsearch.admin import call
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.media_items.contract import Item
+    from ycsbctl.workload.plugin import NOT_FOUND, OK
+
+    store = media_workload("byid").executor("elasticsearch").store
+    here, absent = 900_001, 900_002  # ids no load of ITEMS items uses
+
+    async def main() -> list[int]:
+        bs = await open_bindings(elasticsearch.url, 1, PROPS, 30.0)
+        try:
+            b = bs.bindings[0]
+            assert await store.setup(b) == OK, b.last_error
+            assert await store.insert(b, [Item(here, "old name", 2001, "old words")]) == OK, b.last_error
+            return [await store.update(b, Item(here, "new name", 1999, "new words here")),
+                    await store.update(b, Item(absent, "none", 2000, "none"))]
+        finally:
+            await bs.close()
+
+    try:
+        assert asyncio.run(main()) == [OK, NOT_FOUND]
+        doc = elasticsearch_curl(elasticsearch.url, f"/items/_doc/{here}")["_source"]
+        assert (doc["name"], doc["year"], doc["description"]) == ("new name", 1999, "new words here")
+        assert call(elasticsearch.url, "GET", f"/items/_doc/{absent}")[0] == 404
+    finally:
+        call(elasticsearch.url, "DELETE", f"/items/_doc/{here}")

@@ -87,7 +87,7 @@ class PgBinding(Binding):
             tag = await self.conn.execute(sql, *args, timeout=self.timeout_s)  # type: ignore[union-attr]
         except (asyncpg.PostgresError, asyncio.TimeoutError, *_LOST) as exc:
             return await self._failed(exc)
-        return row_status(int(tag.rpartition(" ")[2] or 0))  # "UPDATE 1", "INSERT 0 1", "DELETE 0"
+        return row_status(int(tag.rpartition(" ")[2]))  # "UPDATE 1", "INSERT 0 1", "DELETE 0": always a count
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
         row = await self._row(DOLLAR.read(table, columns(fields)), key.decode())

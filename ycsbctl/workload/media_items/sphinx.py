@@ -38,6 +38,11 @@ def _text(v: bytes | None) -> str:
     return (v or b"").decode()
 
 
+def _int(v: bytes | None) -> int:
+    """An id or a year: Sphinx has no NULL attribute, so one never comes (it would raise ValueError, not read 0)."""
+    return int(v or b"")
+
+
 class SphinxItems(MediaStore):
     protocol: ClassVar[str] = "sphinx"
     indexes: ClassVar[str] = ("real-time index: description full-text (keywords dictionary, min_prefix_len 3); "
@@ -73,7 +78,7 @@ class SphinxItems(MediaStore):
         if not rows:
             return NOT_FOUND, None
         r = rows[0]
-        return OK, Item(int(r[0] or 0) - 1, _text(r[1]), int(r[2] or 0), _text(r[3]))
+        return OK, Item(_int(r[0]) - 1, _text(r[1]), _int(r[2]), _text(r[3]))
 
     def condition(self, q: Query) -> str:
         if q.is_text:
@@ -95,7 +100,7 @@ class SphinxItems(MediaStore):
             if st != OK:
                 return st, Page(())
             total = int(next((r[1] for r in meta if r[0] == b"total_found"), b"0") or 0)
-        return OK, Page(tuple(int(r[0] or 0) - 1 for r in rows), total)
+        return OK, Page(tuple(_int(r[0]) - 1 for r in rows), total)
 
     async def update(self, b: SphinxQLBinding, item: Item) -> int:
         st, _, _ = await b.sphinxql(f"REPLACE INTO {self.table} (id, text, name, year, description) VALUES "
