@@ -772,10 +772,10 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/stats.py: out[f\"{k.lower()}_per_s\"] = max(0.0, d) / elapsed if elapsed > 0 else None | Gt -> GtE":
         "elapsed is the time between two time.monotonic() readings with an HTTP query to the server between them: "
         "never 0",
-    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60) -> int: | 60 -> 59":
+    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60, | 60 -> 59":
         "how many operation timeouts a count is waited for (an index built, ANALYZE) before giving up: a bound on "
         "the wait, as a timeout is; the answer is the same whenever the server finishes within either",
-    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60) -> int: | 60 -> 61":
+    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60, | 60 -> 61":
         "how many operation timeouts a count is waited for (an index built, ANALYZE) before giving up: a bound on "
         "the wait, as a timeout is; the answer is the same whenever the server finishes within either",
     "ycsbctl/workload/media_items/sql.py: if st == OK and rows and int(rows[0][0]) >= want: | 0 -> -1":
