@@ -209,7 +209,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/why_report.py": ["tests/test_figures_survivors.py", "tests/report/test_why_findings.py"],
     "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/report/test_rate_plot_intervals.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_report_rules.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_report_rules.py",
@@ -623,6 +623,12 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
+    "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
+    "each other: two 100 ms intervals)\" | 1000 -> 1001":
+        "STALL_MARGIN_S is the constant 0.2: 200.2 and 200 both print as 200 ms",
+    "ycsbctl/results/verdicts.py: sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std()) if len(tp) > 1 else math.nan | 1 -> 0":
+        "one round's sd (pandas, ddof 1) is NaN, which repetitions_needed answers None as it answers the else "
+        "branch's NaN (len(tp) > 2, which takes two rounds' sd away, stays scored)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.101":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":

@@ -5,6 +5,7 @@ in scripts/mutation.py lists this file first."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -256,6 +257,28 @@ def test_a_log_axis_from_targets_more_than_20_times_apart():
     from ycsbctl.report.plot_style import far_apart
     assert far_apart(pd.Series([10.0, 201.0, 0.0]))  # 20.1x (a zero is no value)
     assert not far_apart(pd.Series([10.0, 199.0]))
+
+
+def test_on_a_log_axis_a_point_that_measured_nothing_sits_at_half_the_smallest_positive_throughput():
+    """Targets 10^5 times apart (a log axis): the failed point that measured nothing is drawn at half the smallest
+    positive throughput (0.8 ops/s: 0.4), not at a point's 0 ops/s nor at the smallest above 1; the axis starts
+    1.5 times below it."""
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    rows = []
+    for target, tps in (("redis", (110_000.0, 120_000.0, 115_000.0)), ("slow", (0.8, 0.0, math.nan))):
+        for t, tp in zip((8, 16, 32), tps):
+            ok = t == 8 or target == "redis"
+            rows.append(dict(target=target, workload="w", threads=t, reps=1, ok=int(ok), status="ok" if ok else "failed",
+                             throughput_mean=tp if ok else math.nan, throughput_seen=tp, throughput_min=tp, throughput_max=tp,
+                             latency_mean=500.0, latency_min=500.0, latency_max=500.0, bottleneck="latency"))
+    fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "slow": "#E69F00"})
+    assert fig is not None
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log"
+    nothing = [a.xy for a in ax.texts if a.get_text() == "slow: failed 1/1, nothing measured"]
+    assert nothing == [(32, 0.4)]
+    assert ax.get_ylim()[0] == 0.4 / 1.5
 
 
 def test_two_repetitions_whose_logs_are_2_apart_have_the_t_interval_of_a_standard_error_of_1():

@@ -342,3 +342,31 @@ def test_a_ladder_through_the_study_threads_is_compared_there_not_at_its_other_c
     assert line.startswith("QUERY-1COND at 50 threads: fastest sqlite, ")
     m = re.search(r"postgres (\d+\.\d+)×", line)
     assert m is not None and abs(float(m.group(1)) - math.exp(logs["postgres"] - logs["sqlite"])) < 0.006, line
+
+
+def test_no_study_and_a_study_without_a_cell_draw_no_figure():
+    """No study (not a many-store experiment) and a study whose tests measured nothing: no figure, not an
+    empty one nor an error."""
+    from ycsbctl.report.many_store import StoreStudy, store_study_figure
+
+    assert store_study_figure(None, {"redis": "#D55E00"}) is None
+    assert store_study_figure(StoreStudy(THREADS, ["1cond"], ["redis"], []), {"redis": "#D55E00"}) is None
+
+
+def test_a_within_run_ratio_needs_both_intervals_above_zero_and_takes_one_of_no_width():
+    """The ratio's interval, computed here: log half-widths in quadrature around the ratio of the means. An
+    interval of no width (every batch alike) is an interval; one from 0 ops/s, or none, gives no ratio; a store
+    under 1 ops/s still gets its ratio (three decimals under 0.1×)."""
+    from ycsbctl.report.many_store import Cell, within_run_ratio
+
+    best = Cell("1cond", "w", "sqlite", 9_000.0, low=8_000.0, high=10_000.0)
+    half = math.log(10_000.0 / 8_000.0) / 2
+    alike = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0, low=3_000.0, high=3_000.0), best)
+    assert alike == f"0.33× [{math.exp(-half) / 3:.2f}, {math.exp(half) / 3:.2f}]"
+    slow = within_run_ratio(Cell("1cond", "w", "postgres", 0.9, low=0.6, high=1.2),
+                            Cell("1cond", "w", "sqlite", 90.0, low=80.0, high=100.0))
+    half = math.sqrt(half ** 2 + (math.log(2) / 2) ** 2)
+    assert slow == f"0.010× [{0.01 * math.exp(-half):.3f}, {0.01 * math.exp(half):.3f}]" == "0.010× [0.007, 0.014]"
+    for low, high in ((0.0, 4_000.0), (math.nan, math.nan)):
+        bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0, low=low, high=high), best)
+        assert bare == "3,000 ops/s (no ratio: one repetition and no interval of its own seconds)"

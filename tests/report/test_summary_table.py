@@ -79,7 +79,7 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
     # mongodb 100× slower than the fixture's own: latencies of tens of ms, where ms to two decimals tells ÷ 1000
     # from ÷ 999
     folder = build_experiment(tmp_path, "truth", workloads=("workloada",), threads=(8, 16), repetitions=2,
-                              skipped=False, speedup={"mongodb": 0.01})
+                              skipped=False, speedup={"mongodb": 0.01}, cpu_spread=0.3)
     runs = load(folder).runs
     runs = runs[runs["phase"] == "run"]
     assert (runs.loc[runs["target"] == "mongodb", ["read_p50_us", "update_p50_us"]] > 10_000).all().all()
@@ -102,6 +102,7 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
         assert row[col["NOT_FOUND"]] == f"{pts['not_found'].sum():,.0f}" and pts["not_found"].sum() > pts["not_found"].max()
         assert row[col["timeouts"]] == f"{pts['timeouts'].sum():,.0f}"
         for name, column in (("server CPU", "server_cpu_pct_mean"), ("client CPU", "client_cpu_pct_mean")):
+            assert f"{pts[column].mean():.0f}" != f"{pts[column].max():.0f}"  # the repetitions' CPU differs
             assert row[col[name]] == f"{pts[column].mean():.0f}%"
         assert row[col["status"]] == ",".join(sorted(set(pts["status"])))
         assert row[col["bottleneck"]] == (",".join(sorted(set(pts["bottleneck"].dropna()) - {""})) or "—")

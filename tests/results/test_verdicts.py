@@ -80,6 +80,19 @@ def test_cell_table_intervals_cv_and_drift():
     assert cells.loc["b", "repetitions_for_5pct"] > 5  # ~7 % noise between rounds needs more than five
 
 
+def test_repetitions_for_5pct_needs_two_rounds_and_is_the_rounds_log_sd_from_two_on():
+    """The repetitions a 5 % difference needs, from the sd of the rounds' log throughput (numpy, ddof 1):
+    none from one round (no sd), a figure from two rounds on (two rounds already have an sd), a zero-sd cell
+    the fewest (2)."""
+    tps = {1: [10_000.0], 2: [10_000.0, 9_000.0], 3: [10_000.0, 9_000.0, 10_500.0]}
+    cells = vd.cell_table(_runs({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
+    assert pd.isna(cells.loc[1, "repetitions_for_5pct"])
+    for n in (2, 3):
+        want = vd.stats.repetitions_needed(float(np.std(np.log(tps[n]), ddof=1)), 0.05, paired=False)
+        assert want is not None and want > 5 and cells.loc[n, "repetitions_for_5pct"] == want
+    assert cells.loc[8, "repetitions_for_5pct"] == 2
+
+
 def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
     runs = _runs({("a", 8): [10_000.0]})
     series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(7),

@@ -204,7 +204,7 @@ def within_run_ratio(c: Cell, best: Cell) -> str:
     half-widths added in quadrature — an approximation (:data:`WITHIN_RUN_NOTE` says so once per sentence);
     without both intervals, no ratio at all (never a bare one)."""
     spans = [(x.low, x.high) for x in (c, best)]
-    if not all(lo > 0 and hi > 0 for lo, hi in spans):  # NaN compares False
+    if not all(0 < lo <= hi for lo, hi in spans):  # NaN compares False; an interval's low is never above its high
         return f"{c.throughput:,.0f} ops/s (no ratio: one repetition and no interval of its own seconds)"
     ratio = c.throughput / best.throughput
     half = math.sqrt(sum((math.log(hi / lo) / 2) ** 2 for lo, hi in spans))
