@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
@@ -279,6 +280,25 @@ def test_on_a_log_axis_a_point_that_measured_nothing_sits_at_half_the_smallest_p
     nothing = [a.xy for a in ax.texts if a.get_text() == "slow: failed 1/1, nothing measured"]
     assert nothing == [(32, 0.4)]
     assert ax.get_ylim()[0] == 0.4 / 1.5
+
+
+def test_a_linear_latency_axis_starts_at_zero_and_leaves_a_tenth_above_the_autoscaled_top():
+    """Two targets under 20x apart: the latency axis is linear, from 0 to 1.1 x matplotlib's autoscaled top (the
+    largest latency plus axes.ymargin of the data's range): room above the highest point for its label."""
+    from matplotlib import rcParams
+
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    rows = [dict(target=target, workload="w", threads=t, reps=1, ok=1, status="ok", throughput_mean=tp,
+                 throughput_seen=tp, throughput_min=tp, throughput_max=tp, latency_mean=lat * t / 8,
+                 latency_min=lat * t / 8, latency_max=lat * t / 8, bottleneck="latency")
+            for target, tp, lat in (("redis", 110_000.0, 200.0), ("mongodb", 60_000.0, 450.0)) for t in (8, 16, 32)]
+    fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "mongodb": "#E69F00"})
+    assert fig is not None
+    ax2 = fig.axes[1]
+    assert ax2.get_yscale() == "linear"
+    low, high = 200.0, 450.0 * 32 / 8  # µs: under 2 ms the axis stays in µs
+    assert ax2.get_ylim() == (0, pytest.approx(1.1 * (high + rcParams["axes.ymargin"] * (high - low)), rel=1e-9))
 
 
 def test_two_repetitions_whose_logs_are_2_apart_have_the_t_interval_of_a_standard_error_of_1():

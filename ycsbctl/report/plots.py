@@ -156,7 +156,6 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
         ax2.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
         ax2.yaxis.set_minor_formatter(NullFormatter())
     else:
-        ax2.set_ylim(bottom=0)
         ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
     ax.yaxis.set_major_formatter(FuncFormatter(kilo))
     ax.set_ylabel(f"throughput (ops/s{', log scale' if log_tp else ''}), solid")
