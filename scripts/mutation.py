@@ -671,10 +671,12 @@ EQUIVALENT: dict[str, str] = {
         "gives the same statuses and rows (the fast path only saves time)",
     "ycsbctl/engine/throttle.py: ideal = due if due > self.ideal_end else self.ideal_end | Gt -> GtE":
         "when due equals ideal_end either branch gives that same value",
-    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 1.01":
-        "copysign takes only x's sign: its magnitude is any positive number",
-    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 0.99":
-        "copysign takes only x's sign: its magnitude is any positive number",
+    "ycsbctl/results/ycsb_text.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 101":
+        "a percentile is 0 to 100 (YCSB's, HdrHistogram's): for every whole j there, j % 99, j % 100 and j % 101 are "
+        "11, 12 or 13 for j = 11, 12, 13 only, so every name is the same (11th, 12th, 13th, 100th)",
+    "ycsbctl/results/ycsb_text.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 99":
+        "a percentile is 0 to 100 (YCSB's, HdrHistogram's): for every whole j there, j % 99, j % 100 and j % 101 are "
+        "11, 12 or 13 for j = 11, 12, 13 only, so every name is the same (11th, 12th, 13th, 100th)",
     "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",

@@ -195,14 +195,19 @@ def test_a_cpu_figure_with_only_the_servers_cpu_draws_it():
 def test_the_time_series_names_the_first_runs_axes():
     from ycsbctl.report.resource_plots import timeseries_figure
     series = pd.DataFrame({"run_id": "r1", "op": "OVERALL", "second": [0, 1, 2], "operations": [900, 1000, 1100],
-                           "p99_us": [300.0, 500.0, 400.0], "warmup": [True, False, False]})
+                           "p99_us": [30000.0, 50000.0, 40000.0], "warmup": [True, False, False]})
     fig = timeseries_figure(_Folder(pd.DataFrame(), series), {"a": "r1"}, {"a": "#123456"}, "t")  # type: ignore[arg-type]
     assert fig is not None
     labels = [ax.get_ylabel() for ax in fig.axes]
     assert "ops/s (solid)" in labels and "server CPU (% of one core, solid)" in labels
-    assert "p99 latency (µs, dashed)" in labels and "server memory (MiB, dashed)" in labels
+    assert "p99 latency (ms, dashed)" in labels and "server memory (MiB, dashed)" in labels
     top = next(ax for ax in fig.axes if ax.get_ylabel() == "ops/s (solid)")
     assert [list(line.get_ydata()) for line in top.lines] == [[900, 1000, 1100]]
+    # every axis from 0: ops/s and p99 up to 15 % above their largest (1,100 ops/s, 50 ms), CPU and memory from 0
+    lat = next(ax for ax in fig.axes if ax.get_ylabel() == "p99 latency (ms, dashed)")
+    assert [list(line.get_ydata()) for line in lat.lines] == [[30.0, 50.0, 40.0]]
+    assert top.get_ylim() == pytest.approx((0, 1100 * 1.15)) and lat.get_ylim() == pytest.approx((0, 50 * 1.15))
+    assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)
 
 
 def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():
