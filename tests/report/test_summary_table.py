@@ -251,6 +251,9 @@ def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_th
     (line,) = ladder_headlines(pd.DataFrame([row]))
     assert line == ("w: b against a: no difference detected at 8 threads (0.04× at 8); with 2 rounds only a "
                     "difference beyond 786× either way would have been seen (more rounds, --repeat, narrow it).")
+    # two no-difference thread counts of 2 and 3 rounds: the widest detectable, said with the fewer rounds
+    two = ladder_headlines(pd.DataFrame([row, {**row, "threads": 16, "detectable_pct": 150.0, "n": 3}]))
+    assert "; with 2 rounds only a difference beyond 786× either way" in two[0]
     assert detectable_sentence(150.0, 3) .startswith("with 3 rounds only a difference beyond 2.5× either way")
     assert detectable_sentence(100.0, 3) == "a difference of ±100 % would have been seen"
     assert interval_text(5.8e-5, 4.7e7) == " [<0.01, >1,000]" and interval_text(0.01, 1000.0) == " [0.01, 1000.00]"
