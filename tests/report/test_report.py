@@ -320,3 +320,24 @@ def test_whether_a_target_had_a_server_is_what_its_endpoint_recorded_or_for_an_o
     assert {n for n, ep in old.items() if not has_server(ep)} == LEGACY_SERVERLESS
     assert not registry.get("basic").has_server and not registry.get("sqlite").has_server
     assert has_server({**recorded["basic"], "has_server": True}) and has_server(None)
+
+
+def test_a_figure_is_inlined_with_its_own_type_and_a_folder_without_runs_badges_no_runs_unless_running(tmp_path):
+    """An SVG is inlined as image/svg+xml and a PNG as image/png, each decoding to the file's bytes; a finished
+    folder without a run says "no runs", a running one (nothing finished yet) "running", one with runs its status."""
+    from ycsbctl.report.html import NO_RUNS, badge, data_uri
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    for name, mime in (("f.svg", "image/svg+xml"), ("f.png", "image/png")):
+        (tmp_path / name).write_bytes(b"<svg/>\x00\xff")
+        head, _, body = data_uri(tmp_path / name).partition(",")
+        assert head == f"data:{mime};base64" and base64.b64decode(body) == b"<svg/>\x00\xff"
+
+    def exp(status: str, runs: pd.DataFrame) -> Experiment:
+        m = Manifest.from_dict({"experiment_id": "", "status": status})
+        return Experiment(tmp_path, m, runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+
+    none, one = pd.DataFrame(), pd.DataFrame({"run_id": ["r1"]})
+    assert [badge(exp(s, none)) for s in ("complete", "partial", "running")] == [NO_RUNS, NO_RUNS, "running"]
+    assert [badge(exp(s, one)) for s in ("complete", "running")] == ["complete", "running"]
