@@ -677,6 +677,13 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/results/ycsb_text.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 99":
         "a percentile is 0 to 100 (YCSB's, HdrHistogram's): for every whole j there, j % 99, j % 100 and j % 101 are "
         "11, 12 or 13 for j = 11, 12, 13 only, so every name is the same (11th, 12th, 13th, 100th)",
+    "ycsbctl/results/histogram.py: i = min(int(np.searchsorted(cum, target)), hist.counts_len - 1) | Sub -> Add":
+        "a cap that never binds from above: target is at most the total (min(p, 100) x total / 100, rounded) and "
+        "cum's last is the total, so searchsorted answers an index inside counts; a cap of counts_len + 1 is as "
+        "unreached as counts_len - 1 (counts_len - 2, which would bind on the last bucket, stays scored)",
+    "ycsbctl/results/histogram.py: i = min(int(np.searchsorted(cum, target)), hist.counts_len - 1) | 1 -> 0":
+        "a cap that never binds from above: target is at most the total and cum's last is the total, so "
+        "searchsorted answers an index inside counts, below counts_len as below counts_len - 1 (- 2 stays scored)",
     "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",
