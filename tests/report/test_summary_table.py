@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 from rich.console import Console
 
-from tests.fixtures.experiments import FAILED_ERROR, build_experiment
+from tests.fixtures.experiments import FAILED_ERROR, SKIPPED, build_experiment
 from ycsbctl.report.summary_table import print_summary
 
 
@@ -21,6 +21,10 @@ def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_fai
     header = next(line for line in text.splitlines() if "threads" in line and "status" in line)
     assert "NOT_FOUND" in header and "timeouts" in header
     assert f"mongodb 32 threads: failed — {FAILED_ERROR}" in text
+    # only the points with an error are said below the table: the failed one and the skipped target's three
+    said = [ln.strip() for ln in text.splitlines() if ln.startswith("  ") and " threads: " in ln and "⚠" not in ln]
+    assert said == [f"dragonfly {t} threads: skipped — {SKIPPED['reason']}" for t in (8, 16, 32)] + [
+        f"mongodb 32 threads: failed — {FAILED_ERROR}"]
     # a point never run counted no NOT_FOUND and no timeout: its cells are blank, not 0
     cells = [c.strip() for c in next(line for line in text.splitlines() if "dragonfly" in line and "skipped" in line
                                      and line.lstrip("│ ").startswith("8 ")).split("│")]
@@ -116,6 +120,7 @@ def test_a_missing_figure_is_a_dash_and_a_piped_console_keeps_wide_rows(capsys):
     console = wide_console(stderr=True)  # stderr is not a terminal under pytest: as when piped to a file
     console.print("x" * 200, markup=False, highlight=False)
     assert capsys.readouterr().err.splitlines() == ["x" * 200]  # 200 columns: not folded
+    assert console.width == 200  # as wide as that, no wider: a pipe's reader still gets lines of a set width
 
 
 # -- the verdict texts of the report's first screen and of the console (ycsbctl.report.verdict_table) -------------
