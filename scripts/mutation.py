@@ -110,7 +110,8 @@ TESTS: dict[str, list[str]] = {
                                       "tests/experiment/test_client_lag_in_client.py"],
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_stats.py"],
-    "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py"],
+    "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
+                                  "tests/results/test_percentiles.py"],
     "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
@@ -213,7 +214,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/why_report.py": ["tests/test_figures_survivors.py", "tests/report/test_why_findings.py"],
     "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/report/test_rate_plot_intervals.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_report_rules.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_report_rules.py",
@@ -460,6 +461,9 @@ EQUIVALENT: dict[str, str] = {
         "the default only marks a second absent from the series as not silent: 1 and 2 are both > 0",
     "ycsbctl/telemetry/stall.py: while k <= last and counts.get(k, 1) == 0: | 1 -> 2":
         "the default only marks a second absent from the series as not silent: 1 and 2 are both != 0",
+    "ycsbctl/results/stats.py: for n in range(2, cap + 1): | 2 -> 1":
+        "n = 1 is never returned: the t quantile at 0 degrees of freedom is NaN (scipy's stdtrit) and NaN <= effect is "
+        "false, so the loop goes on to 2 as it starts there (range(3, ...), which never says 2, stays scored)",
     "ycsbctl/results/stats.py: for n in range(2, cap + 1): | 1 -> 0":
         "the loop's last try is n = cap, which returns cap when it suffices; without it the loop falls through to "
         "return cap all the same",
@@ -628,6 +632,12 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 999":
         "STALL_MARGIN_S is the constant 0.2: 199.8 and 200 both print as 200 ms",
+    "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
+    "each other: two 100 ms intervals)\" | 1000 -> 1001":
+        "STALL_MARGIN_S is the constant 0.2: 200.2 and 200 both print as 200 ms",
+    "ycsbctl/results/verdicts.py: sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std()) if len(tp) > 1 else math.nan | 1 -> 0":
+        "one round's sd (pandas, ddof 1) is NaN, which repetitions_needed answers None as it answers the else "
+        "branch's NaN (len(tp) > 2, which takes two rounds' sd away, stays scored)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.101":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":
@@ -666,10 +676,19 @@ EQUIVALENT: dict[str, str] = {
         "gives the same statuses and rows (the fast path only saves time)",
     "ycsbctl/engine/throttle.py: ideal = due if due > self.ideal_end else self.ideal_end | Gt -> GtE":
         "when due equals ideal_end either branch gives that same value",
-    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 1.01":
-        "copysign takes only x's sign: its magnitude is any positive number",
-    "ycsbctl/results/ycsb_text.py: return \"-0.0\" if math.copysign(1.0, x) < 0 else \"0.0\" | 1.0 -> 0.99":
-        "copysign takes only x's sign: its magnitude is any positive number",
+    "ycsbctl/results/ycsb_text.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 101":
+        "a percentile is 0 to 100 (YCSB's, HdrHistogram's): for every whole j there, j % 99, j % 100 and j % 101 are "
+        "11, 12 or 13 for j = 11, 12, 13 only, so every name is the same (11th, 12th, 13th, 100th)",
+    "ycsbctl/results/ycsb_text.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 99":
+        "a percentile is 0 to 100 (YCSB's, HdrHistogram's): for every whole j there, j % 99, j % 100 and j % 101 are "
+        "11, 12 or 13 for j = 11, 12, 13 only, so every name is the same (11th, 12th, 13th, 100th)",
+    "ycsbctl/results/histogram.py: i = min(int(np.searchsorted(cum, target)), hist.counts_len - 1) | Sub -> Add":
+        "a cap that never binds from above: target is at most the total (min(p, 100) x total / 100, rounded) and "
+        "cum's last is the total, so searchsorted answers an index inside counts; a cap of counts_len + 1 is as "
+        "unreached as counts_len - 1 (counts_len - 2, which would bind on the last bucket, stays scored)",
+    "ycsbctl/results/histogram.py: i = min(int(np.searchsorted(cum, target)), hist.counts_len - 1) | 1 -> 0":
+        "a cap that never binds from above: target is at most the total and cum's last is the total, so "
+        "searchsorted answers an index inside counts, below counts_len as below counts_len - 1 (- 2 stays scored)",
     "ycsbctl/report/rate_plots.py: if not yci or not xci: | Or -> And":
         "neither is ever empty or None there: _bars gives one (low, high) per offered rate of a non-empty group for "
         "throughput and every latency column, and the p50 bars are drawn only when the p50 column exists",

@@ -5,9 +5,11 @@ in scripts/mutation.py lists this file first."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
@@ -193,14 +195,19 @@ def test_a_cpu_figure_with_only_the_servers_cpu_draws_it():
 def test_the_time_series_names_the_first_runs_axes():
     from ycsbctl.report.resource_plots import timeseries_figure
     series = pd.DataFrame({"run_id": "r1", "op": "OVERALL", "second": [0, 1, 2], "operations": [900, 1000, 1100],
-                           "p99_us": [300.0, 500.0, 400.0], "warmup": [True, False, False]})
+                           "p99_us": [30000.0, 50000.0, 40000.0], "warmup": [True, False, False]})
     fig = timeseries_figure(_Folder(pd.DataFrame(), series), {"a": "r1"}, {"a": "#123456"}, "t")  # type: ignore[arg-type]
     assert fig is not None
     labels = [ax.get_ylabel() for ax in fig.axes]
     assert "ops/s (solid)" in labels and "server CPU (% of one core, solid)" in labels
-    assert "p99 latency (µs, dashed)" in labels and "server memory (MiB, dashed)" in labels
+    assert "p99 latency (ms, dashed)" in labels and "server memory (MiB, dashed)" in labels
     top = next(ax for ax in fig.axes if ax.get_ylabel() == "ops/s (solid)")
     assert [list(line.get_ydata()) for line in top.lines] == [[900, 1000, 1100]]
+    # every axis from 0: ops/s and p99 up to 15 % above their largest (1,100 ops/s, 50 ms), CPU and memory from 0
+    lat = next(ax for ax in fig.axes if ax.get_ylabel() == "p99 latency (ms, dashed)")
+    assert [list(line.get_ydata()) for line in lat.lines] == [[30.0, 50.0, 40.0]]
+    assert top.get_ylim() == pytest.approx((0, 1100 * 1.15)) and lat.get_ylim() == pytest.approx((0, 50 * 1.15))
+    assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)
 
 
 def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():
@@ -256,6 +263,47 @@ def test_a_log_axis_from_targets_more_than_20_times_apart():
     from ycsbctl.report.plot_style import far_apart
     assert far_apart(pd.Series([10.0, 201.0, 0.0]))  # 20.1x (a zero is no value)
     assert not far_apart(pd.Series([10.0, 199.0]))
+
+
+def test_on_a_log_axis_a_point_that_measured_nothing_sits_at_half_the_smallest_positive_throughput():
+    """Targets 10^5 times apart (a log axis): the failed point that measured nothing is drawn at half the smallest
+    positive throughput (0.8 ops/s: 0.4), not at a point's 0 ops/s nor at the smallest above 1; the axis starts
+    1.5 times below it."""
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    rows = []
+    for target, tps in (("redis", (110_000.0, 120_000.0, 115_000.0)), ("slow", (0.8, 0.0, math.nan))):
+        for t, tp in zip((8, 16, 32), tps):
+            ok = t == 8 or target == "redis"
+            rows.append(dict(target=target, workload="w", threads=t, reps=1, ok=int(ok), status="ok" if ok else "failed",
+                             throughput_mean=tp if ok else math.nan, throughput_seen=tp, throughput_min=tp, throughput_max=tp,
+                             latency_mean=500.0, latency_min=500.0, latency_max=500.0, bottleneck="latency"))
+    fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "slow": "#E69F00"})
+    assert fig is not None
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log"
+    nothing = [a.xy for a in ax.texts if a.get_text() == "slow: failed 1/1, nothing measured"]
+    assert nothing == [(32, 0.4)]
+    assert ax.get_ylim()[0] == 0.4 / 1.5
+
+
+def test_a_linear_latency_axis_starts_at_zero_and_leaves_a_tenth_above_the_autoscaled_top():
+    """Two targets under 20x apart: the latency axis is linear, from 0 to 1.1 x matplotlib's autoscaled top (the
+    largest latency plus axes.ymargin of the data's range): room above the highest point for its label."""
+    from matplotlib import rcParams
+
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    rows = [dict(target=target, workload="w", threads=t, reps=1, ok=1, status="ok", throughput_mean=tp,
+                 throughput_seen=tp, throughput_min=tp, throughput_max=tp, latency_mean=lat * t / 8,
+                 latency_min=lat * t / 8, latency_max=lat * t / 8, bottleneck="latency")
+            for target, tp, lat in (("redis", 110_000.0, 200.0), ("mongodb", 60_000.0, 450.0)) for t in (8, 16, 32)]
+    fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "mongodb": "#E69F00"})
+    assert fig is not None
+    ax2 = fig.axes[1]
+    assert ax2.get_yscale() == "linear"
+    low, high = 200.0, 450.0 * 32 / 8  # µs: under 2 ms the axis stays in µs
+    assert ax2.get_ylim() == (0, pytest.approx(1.1 * (high + rcParams["axes.ymargin"] * (high - low)), rel=1e-9))
 
 
 def test_two_repetitions_whose_logs_are_2_apart_have_the_t_interval_of_a_standard_error_of_1():

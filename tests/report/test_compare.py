@@ -177,3 +177,69 @@ def test_a_failed_point_on_either_side_shows_its_status(tmp_path):
     t = compare([a, b]).table
     assert "ok" in set(t["status"]) and set(t["status"]) - {"ok"}, t["status"]  # the baseline's failed point
     assert set(compare([b, a]).table["status"]) == set(t["status"])  # and the other side's
+
+
+def test_skipped_targets_that_differ_are_listed_on_either_side_and_none_is_said():
+    """Skipped targets named on the side that skipped them, 'none' on the side that skipped nothing, either way."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from ycsbctl.report.compare import differences
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    def exp(skipped: list[str]) -> Experiment:
+        m = Manifest.from_dict({"experiment_id": "", "skipped_targets": [{"target": t, "reason": "no binary"}
+                                                                         for t in skipped]})
+        return Experiment(Path("."), m, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+
+    assert differences(exp(["dragonfly", "keydb"]), exp([])) == ["skipped targets: dragonfly, keydb vs none"]
+    assert differences(exp([]), exp(["keydb"])) == ["skipped targets: none vs keydb"]
+    assert differences(exp(["keydb"]), exp(["keydb"])) == []
+
+
+def test_the_control_is_the_first_unchanged_common_target_in_plan_order():
+    """redis and keydb unchanged, valkey upgraded: the control is redis, the first of the plan's unchanged ones; with
+    nothing changed there is none (no drift to tell apart)."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from ycsbctl.report.compare import control_target
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    def exp(valkey: str) -> Experiment:
+        servers = {t: {"server_name": t, "server_version": v, "kind": t, "settings": {}}
+                   for t, v in (("redis", "7.2"), ("keydb", "6.3"), ("valkey", valkey))}
+        m = Manifest.from_dict({"experiment_id": "", "plan": {"targets": ["redis", "keydb", "valkey"]}, "servers": servers})
+        runs = pd.DataFrame({"target": ["valkey", "keydb", "redis"]})
+        return Experiment(Path("."), m, runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+
+    assert control_target(exp("7.2"), exp("8.0")) == "redis"
+    assert control_target(exp("7.2"), exp("7.2")) is None
+
+
+
+def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has():
+    """Two folders without a common point: the console names the workloads of the points only one of them has
+    (the second field of target/workload/threads), each once, sorted."""
+    import io
+    from pathlib import Path
+
+    import pandas as pd
+    from rich.console import Console
+
+    from ycsbctl.report.compare import Comparison, print_table
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    exps = [Experiment(Path(n), Manifest.from_dict({"experiment_id": n}), pd.DataFrame(), pd.DataFrame(),
+                       pd.DataFrame(), pd.DataFrame()) for n in ("a", "b")]
+    unmatched = ["redis/workloadb/8 threads only in a", "redis/workloada/16 threads only in b",
+                 "mongodb/workloadb/8 threads only in b"]
+    buf = io.StringIO()
+    print_table(Comparison(exps, "p99", pd.DataFrame(), unmatched=unmatched), Console(file=buf, width=300))
+    assert buf.getvalue().splitlines()[-1] == ("nothing to compare: no point (target × workload × threads) is in two of "
+                                               "these experiments (workloads: workloada, workloadb)")

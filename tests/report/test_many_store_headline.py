@@ -241,8 +241,8 @@ def test_the_headlines_interval_is_welchs_or_the_paired_one_as_the_rounds_were_o
 
 
 def test_a_store_not_measured_at_the_study_threads_tells_its_last_runs_status_and_error(study):
-    """postgres's two QUERY-1COND rounds: the first degraded, the last failed: the cell is the last's; and a
-    workload named by its file's path is the same study test."""
+    """postgres's two QUERY-1COND rounds: the first degraded, the last failed: the cell's status is the last's, its
+    figures the degraded round's; and a workload named by its file's path is the same study test."""
     import copy
 
     from ycsbctl.report.many_store import store_study
@@ -257,6 +257,10 @@ def test_a_store_not_measured_at_the_study_threads_tells_its_last_runs_status_an
     assert s is not None
     c = s.cell("1cond", "postgres")
     assert c is not None and (c.status, c.why) == ("failed", "lost the server")
+    # its figures are the degraded round's alone (measured, marked), not the failed one's nor their mean
+    degraded = exp.runs[mine & (exp.runs["status"] == "degraded")].iloc[0]
+    assert (c.throughput, c.p99_us) == (degraded["throughput_ops"], degraded["all_p99_us"])
+    assert exp.runs.loc[mine, "throughput_ops"].nunique() == 2
     exp.manifest.plan["workloads"] = [f"studies/media/{w}" for w in study.manifest.workloads]
     by_path = store_study(exp)
     assert by_path is not None and [(c.test, c.workload) for c in by_path.cells] == [(c.test, c.workload) for c in s.cells]
@@ -342,3 +346,41 @@ def test_a_ladder_through_the_study_threads_is_compared_there_not_at_its_other_c
     assert line.startswith("QUERY-1COND at 50 threads: fastest sqlite, ")
     m = re.search(r"postgres (\d+\.\d+)×", line)
     assert m is not None and abs(float(m.group(1)) - math.exp(logs["postgres"] - logs["sqlite"])) < 0.006, line
+
+
+def test_no_study_and_a_study_without_a_cell_draw_no_figure():
+    """No study (not a many-store experiment) and a study whose tests measured nothing: no figure, not an
+    empty one nor an error."""
+    from ycsbctl.report.many_store import StoreStudy, store_study_figure
+
+    assert store_study_figure(None, {"redis": "#D55E00"}) is None
+    assert store_study_figure(StoreStudy(THREADS, ["1cond"], ["redis"], []), {"redis": "#D55E00"}) is None
+
+
+def test_a_within_run_ratio_needs_both_intervals_above_zero_and_takes_one_of_no_width():
+    """The ratio's interval, computed here: log half-widths in quadrature around the ratio of the means. An
+    interval of no width (every batch alike) is an interval; one from 0 ops/s, or none, gives no ratio; a store
+    under 1 ops/s still gets its ratio (three decimals under 0.1×)."""
+    from ycsbctl.report.many_store import Cell, within_run_ratio
+
+    best = Cell("1cond", "w", "sqlite", 9_000.0, low=8_000.0, high=10_000.0)
+    half = math.log(10_000.0 / 8_000.0) / 2
+    alike = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0, low=3_000.0, high=3_000.0), best)
+    assert alike == f"0.33× [{math.exp(-half) / 3:.2f}, {math.exp(half) / 3:.2f}]"
+    slow = within_run_ratio(Cell("1cond", "w", "postgres", 0.9, low=0.6, high=1.2),
+                            Cell("1cond", "w", "sqlite", 90.0, low=80.0, high=100.0))
+    half = math.sqrt(half ** 2 + (math.log(2) / 2) ** 2)
+    assert slow == f"0.010× [{0.01 * math.exp(-half):.3f}, {0.01 * math.exp(half):.3f}]" == "0.010× [0.007, 0.014]"
+    for low, high in ((0.0, 4_000.0), (math.nan, math.nan)):
+        bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0, low=low, high=high), best)
+        assert bare == "3,000 ops/s (no ratio: one repetition and no interval of its own seconds)"
+
+
+def test_a_within_run_ratio_keeps_two_significant_figures_on_either_side_of_0_1_and_0_01():
+    """0.1 and 0.01 themselves take 2 and 3 decimals (0.10×, 0.010×); just under each, one more (0.099×, 0.0099×)."""
+    from ycsbctl.report.many_store import Cell, within_run_ratio
+
+    best = Cell("1cond", "w", "sqlite", 10_000.0, low=9_000.0, high=11_000.0)
+    for ops, shown in ((1_000.0, "0.10×"), (990.0, "0.099×"), (100.0, "0.010×"), (99.0, "0.0099×")):
+        said = within_run_ratio(Cell("1cond", "w", "postgres", ops, low=ops * 0.9, high=ops * 1.1), best)
+        assert said.startswith(f"{shown} ["), said

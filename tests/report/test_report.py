@@ -4,6 +4,7 @@ readable by a real browser."""
 from __future__ import annotations
 
 import base64
+import math
 import re
 import shutil
 from html.parser import HTMLParser
@@ -230,6 +231,32 @@ def test_targets_forty_times_apart_get_log_axes_and_close_ones_linear():
     assert (ax.get_yscale(), ax2.get_yscale()) == ("linear", "linear") and ax.get_ylim()[0] == 0
 
 
+def test_only_a_latency_bound_ladder_names_its_evidences_cause_and_one_without_why_lines_has_none():
+    """Two ladders still growing, both server-CPU-bound, whose busiest points' why lines name different causes:
+    one sentence for both (a cause belongs to a latency-bound ladder only); both latency-bound without any why
+    line: one sentence, cause unknown. A plateau's network is unknown only where a point's label text says so."""
+    from ycsbctl.report.summary import workload_findings
+
+    pts = _points({"redis": (110_000, 200), "mongodb": (60_000, 450)}).assign(bottleneck="server-cpu", error=None,
+                                                                              server_cpu_share=0.95)
+    for col in ("throughput_mean", "throughput_min", "throughput_max"):
+        pts[col] = pts[col] * pts["threads"] / 8  # still growing at 32 threads: no plateau sentence
+    pts["why"] = ["cpu wait: runnable 40 % of the time"] * 3 + ["off-CPU wait: blocked in epoll"] * 3
+    found = workload_findings(pts, "workloadb", ["redis", "mongodb"], "p99")
+    assert found[1:] == ["workloadb: redis and mongodb are server-CPU-bound at every thread count."]
+    found = workload_findings(pts.drop(columns="why").assign(bottleneck="latency"), "workloadb", ["redis", "mongodb"], "p99")
+    assert found[1:] == ["workloadb: redis and mongodb are latency-bound (nothing measured was saturated; cause unknown) "
+                         "at every thread count."]
+    # a plateau: the network is said unknown only where a point's label text says so (a text without it, or none,
+    # is a network measured and not saturated)
+    flat = _points({"redis": (110_000, 200)}).assign(bottleneck="latency", server_cpu_share=0.5, error=None)
+    for texts, unknown in (([None, "latency: nothing saturated", math.nan], False),
+                           (["latency: nothing saturated", "latency: network unknown (host loopback)", None], True)):
+        (said,) = workload_findings(flat.assign(bottleneck_text=texts), "workloadb", ["redis"], "p99")[1:]
+        assert ("(the network is unknown: only the host's loopback counters" in said) is unknown, said
+        assert ("the host's nor the network was saturated at every thread count" in said) is not unknown, said
+
+
 def test_a_client_bound_target_whose_server_was_saturated_too_is_said_to_share_the_host():
     from ycsbctl.report.summary import workload_findings
 
@@ -293,3 +320,24 @@ def test_whether_a_target_had_a_server_is_what_its_endpoint_recorded_or_for_an_o
     assert {n for n, ep in old.items() if not has_server(ep)} == LEGACY_SERVERLESS
     assert not registry.get("basic").has_server and not registry.get("sqlite").has_server
     assert has_server({**recorded["basic"], "has_server": True}) and has_server(None)
+
+
+def test_a_figure_is_inlined_with_its_own_type_and_a_folder_without_runs_badges_no_runs_unless_running(tmp_path):
+    """An SVG is inlined as image/svg+xml and a PNG as image/png, each decoding to the file's bytes; a finished
+    folder without a run says "no runs", a running one (nothing finished yet) "running", one with runs its status."""
+    from ycsbctl.report.html import NO_RUNS, badge, data_uri
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    for name, mime in (("f.svg", "image/svg+xml"), ("f.png", "image/png")):
+        (tmp_path / name).write_bytes(b"<svg/>\x00\xff")
+        head, _, body = data_uri(tmp_path / name).partition(",")
+        assert head == f"data:{mime};base64" and base64.b64decode(body) == b"<svg/>\x00\xff"
+
+    def exp(status: str, runs: pd.DataFrame) -> Experiment:
+        m = Manifest.from_dict({"experiment_id": "", "status": status})
+        return Experiment(tmp_path, m, runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+
+    none, one = pd.DataFrame(), pd.DataFrame({"run_id": ["r1"]})
+    assert [badge(exp(s, none)) for s in ("complete", "partial", "running")] == [NO_RUNS, NO_RUNS, "running"]
+    assert [badge(exp(s, one)) for s in ("complete", "running")] == ["complete", "running"]

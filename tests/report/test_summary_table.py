@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 from rich.console import Console
 
-from tests.fixtures.experiments import FAILED_ERROR, build_experiment
+from tests.fixtures.experiments import FAILED_ERROR, SKIPPED, build_experiment
 from ycsbctl.report.summary_table import print_summary
 
 
@@ -21,6 +21,10 @@ def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_fai
     header = next(line for line in text.splitlines() if "threads" in line and "status" in line)
     assert "NOT_FOUND" in header and "timeouts" in header
     assert f"mongodb 32 threads: failed — {FAILED_ERROR}" in text
+    # only the points with an error are said below the table: the failed one and the skipped target's three
+    said = [ln.strip() for ln in text.splitlines() if ln.startswith("  ") and " threads: " in ln and "⚠" not in ln]
+    assert said == [f"dragonfly {t} threads: skipped — {SKIPPED['reason']}" for t in (8, 16, 32)] + [
+        f"mongodb 32 threads: failed — {FAILED_ERROR}"]
     # a point never run counted no NOT_FOUND and no timeout: its cells are blank, not 0
     cells = [c.strip() for c in next(line for line in text.splitlines() if "dragonfly" in line and "skipped" in line
                                      and line.lstrip("│ ").startswith("8 ")).split("│")]
@@ -79,7 +83,7 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
     # mongodb 100× slower than the fixture's own: latencies of tens of ms, where ms to two decimals tells ÷ 1000
     # from ÷ 999
     folder = build_experiment(tmp_path, "truth", workloads=("workloada",), threads=(8, 16), repetitions=2,
-                              skipped=False, speedup={"mongodb": 0.01})
+                              skipped=False, speedup={"mongodb": 0.01}, cpu_spread=0.3)
     runs = load(folder).runs
     runs = runs[runs["phase"] == "run"]
     assert (runs.loc[runs["target"] == "mongodb", ["read_p50_us", "update_p50_us"]] > 10_000).all().all()
@@ -102,6 +106,7 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
         assert row[col["NOT_FOUND"]] == f"{pts['not_found'].sum():,.0f}" and pts["not_found"].sum() > pts["not_found"].max()
         assert row[col["timeouts"]] == f"{pts['timeouts'].sum():,.0f}"
         for name, column in (("server CPU", "server_cpu_pct_mean"), ("client CPU", "client_cpu_pct_mean")):
+            assert f"{pts[column].mean():.0f}" != f"{pts[column].max():.0f}"  # the repetitions' CPU differs
             assert row[col[name]] == f"{pts[column].mean():.0f}%"
         assert row[col["status"]] == ",".join(sorted(set(pts["status"])))
         assert row[col["bottleneck"]] == (",".join(sorted(set(pts["bottleneck"].dropna()) - {""})) or "—")
@@ -115,6 +120,7 @@ def test_a_missing_figure_is_a_dash_and_a_piped_console_keeps_wide_rows(capsys):
     console = wide_console(stderr=True)  # stderr is not a terminal under pytest: as when piped to a file
     console.print("x" * 200, markup=False, highlight=False)
     assert capsys.readouterr().err.splitlines() == ["x" * 200]  # 200 columns: not folded
+    assert console.width == 200  # as wide as that, no wider: a pipe's reader still gets lines of a set width
 
 
 # -- the verdict texts of the report's first screen and of the console (ycsbctl.report.verdict_table) -------------
@@ -250,6 +256,9 @@ def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_th
     (line,) = ladder_headlines(pd.DataFrame([row]))
     assert line == ("w: b against a: no difference detected at 8 threads (0.04× at 8); with 2 rounds only a "
                     "difference beyond 786× either way would have been seen (more rounds, --repeat, narrow it).")
+    # two no-difference thread counts of 2 and 3 rounds: the widest detectable, said with the fewer rounds
+    two = ladder_headlines(pd.DataFrame([row, {**row, "threads": 16, "detectable_pct": 150.0, "n": 3}]))
+    assert "; with 2 rounds only a difference beyond 786× either way" in two[0]
     assert detectable_sentence(150.0, 3) .startswith("with 3 rounds only a difference beyond 2.5× either way")
     assert detectable_sentence(100.0, 3) == "a difference of ±100 % would have been seen"
     assert interval_text(5.8e-5, 4.7e7) == " [<0.01, >1,000]" and interval_text(0.01, 1000.0) == " [0.01, 1000.00]"

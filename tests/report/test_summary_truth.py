@@ -365,6 +365,37 @@ def test_each_workloads_peak_sentence_gives_its_own_workloads_ratio():
     assert "redis (4.1k ops/s at 8 threads, p99 100 µs): 0.53× of valkey's peak" in said["zset"]  # 1 / 1.88
 
 
+def test_a_peak_verdict_read_from_the_leaders_side_is_inverted_with_its_interval_and_only_the_peak_row_counts():
+    """valkey leads and is the verdict's target against redis (1.25× [1.1, 1.5]): redis's sentence says 1 / 1.25 =
+    0.80× [1 / 1.5, 1 / 1.1] = [0.67, 0.91] of valkey's peak; the rows listed first (keydb's against redis, the
+    pair's at a thread count, the peaks' p99) are not its ratio."""
+    rows = [{**_peak_verdict("workloadb", 0.7), "target": "keydb", "ci_low": 0.6, "ci_high": 0.8},  # a third target's
+            {**_peak_verdict("workloadb", 0.5), "at_peak": False, "threads": 8, "ci_low": 0.4, "ci_high": 0.6},
+            {**_peak_verdict("workloadb", 2.0), "metric": "p99", "ci_low": 1.8, "ci_high": 2.2},
+            {**_peak_verdict("workloadb", 1.25), "ci_low": 1.1, "ci_high": 1.5, "verdict": "better"}]
+    pts = pd.concat([_ladder([4_000], target="redis"), _ladder([5_000], target="valkey")], ignore_index=True)
+    peak = workload_findings(pts, "workloadb", ["redis", "valkey"], "p99", pd.DataFrame(rows))[0]
+    assert "redis (4.0k ops/s at 8 threads, p99 100 µs): 0.80× [0.67, 0.91] of valkey's peak, a real difference" in peak
+
+
+def test_a_points_main_latency_is_its_ok_runs_mean_of_the_busiest_operation_and_none_without_the_statistic():
+    """SCAN has the most operations over the point's ok runs (the failed run's READs left out): its p99 is the ok
+    runs' mean; a statistic the ops table lacks (p99.9 here), or no ok run, gives none, not another's figure."""
+    from pathlib import Path
+
+    from ycsbctl.report.summary import main_latency
+    from ycsbctl.results.frames import Experiment
+    from ycsbctl.results.schema import Manifest
+
+    runs = pd.DataFrame({"run_id": ["r1", "r2", "r3"], "status": ["ok", "ok", "failed"]})
+    ops = pd.DataFrame({"run_id": ["r1", "r1", "r2", "r2", "r3"], "op": ["READ", "SCAN", "READ", "SCAN", "READ"],
+                        "operations": [300, 400, 300, 400, 900], "p99_us": [50.0, 700.0, 60.0, 900.0, 5.0]})
+    exp = Experiment(Path("."), Manifest.from_dict({"experiment_id": ""}), runs, ops, pd.DataFrame(), pd.DataFrame())
+    assert main_latency(exp, "p99")(["r1", "r2", "r3"]) == ("SCAN", 800.0)
+    assert main_latency(exp, "p99")(["r3"]) is None
+    assert main_latency(exp, "p999")(["r1", "r2", "r3"]) is None
+
+
 def test_the_main_operation_is_the_one_with_the_most_operations_among_the_workloads_own():
     from ycsbctl.results.names import main_operation
 

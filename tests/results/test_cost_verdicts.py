@@ -71,3 +71,16 @@ def test_a_target_whose_points_all_failed_is_named_and_the_others_compared() -> 
     assert uncompared(runs, "redis") == [
         "redis-aof was not compared with redis: of the 6 measured points of redis and redis-aof, 3 failed "
         "(ConnectionLost: reset); only ok points are compared."]
+
+
+def test_uncompared_needs_only_the_five_columns_it_names_and_says_nothing_without_one() -> None:
+    """A runs table of exactly workload, target, threads, phase and status (no rate, no error) is enough to say
+    why nothing was compared; without one of them (phase) nothing is said."""
+    from ycsbctl.results.verdicts import uncompared
+
+    runs = pd.DataFrame({"workload": "w", "target": ["redis", "redis", "redis-aof", "redis-aof"], "threads": [8, 16, 8, 16],
+                         "phase": "run", "status": ["ok", "ok", "failed", "failed"]})
+    assert uncompared(runs, "redis") == [
+        "No target was compared with redis: of the 4 measured points of redis and redis-aof, 2 failed; only ok points "
+        "are compared, so there is no verdict and no cost table."]
+    assert uncompared(runs.drop(columns="phase"), "redis") == []

@@ -341,3 +341,34 @@ def test_the_p99_before_ends_where_the_event_begins():
     assert e.p99_before_us == 100 and e.p99_during_us == pytest.approx(20_000, rel=1e-3)
     with_event = [x for k in range(10, 41) for x in lat[k]]  # the truth the other way: numpy, the interval in
     assert np.percentile(with_event, 99) == 20_000
+
+
+def test_a_silent_interval_of_a_slow_point_is_a_stall_and_an_event_with_nothing_before_it_has_none():
+    """50 ops/s (5 an interval): the limit is 5 ops/s, and an interval the engine left out (nothing completed) did 0,
+    not 1 (10 ops/s would be above it). An event at 0 s has no reference (NaN), one after nothing done a reference of
+    0 ops/s: no stall in either, whatever follows."""
+    f = _series([5] * 40)
+    for k in (33, 34):
+        del f.operations[k], f.latency[k]
+    e = effect(f, 3.3, 3.35)
+    assert e.pre_ops_per_s == 50 and e.stall_s == pytest.approx(0.2) and e.stall_start_s == pytest.approx(3.3)
+    g = _series([0, 0] + [5] * 20)
+    first = effect(g, 0.0, 0.05)
+    assert math.isnan(first.pre_ops_per_s) and first.stall_s == 0 and first.stall_start_s is None
+    # a point that did nothing before the event (reference 0 ops/s) has nothing below it to stall, gaps or not
+    idle = _series([0] * 40)
+    for k in range(20, 40):
+        del idle.operations[k]
+    none = effect(idle, 3.0, 3.05)
+    assert none.pre_ops_per_s == 0 and none.stall_s == 0 and none.stall_start_s is None
+
+
+def test_the_stall_is_looked_for_up_to_one_second_after_the_command_returned():
+    """10 ms intervals at 10,000 ops/s, the command at 3 s: intervals 4.00 s and 4.01 s are silent. The search ends
+    1 s (100 intervals) after the command's: it holds 4.00 s, a 10 ms stall, and not 4.01 s."""
+    f = FineSeries(interval_s=0.01, warmup_s=0.0)
+    for k in range(600):
+        f.operations[k] = 0 if k in (400, 401) else 100
+    e = effect(f, 3.0, 3.0)
+    assert e.pre_ops_per_s == pytest.approx(10_000)
+    assert e.stall_s == pytest.approx(0.01) and e.stall_start_s == pytest.approx(4.0)

@@ -102,6 +102,7 @@ def test_no_coherency_cost_means_no_peak_and_linear_growth_says_so():
     level = scaling.fit(LADDER, _law(5_000.0, 0.05, 0.0))
     assert level.fits and level.peak_threads is None and level.kappa < 1e-7
     assert "levels off towards 100.0k ops/s" in level.text()
+    assert "no peak within 4× the threads measured" in level.text()  # PEAK_REACH, as the reader is told it
     linear = scaling.fit(LADDER, _law(5_000.0, 0.0, 0.0))
     assert linear.fits and "in proportion to the threads" in linear.text()
 
@@ -170,5 +171,17 @@ def test_the_texts_edges_a_residual_at_its_limit_an_error_of_a_tenth_and_thousan
     assert base.text() == ("scaling model: the Universal Scalability Law does not fit this ladder (fitted without "
                            "its top thread count it misses that point by 70 %)")
     assert "R² 0.95, a point off by 15 %)" in dataclasses.replace(base, max_residual=0.1501).text()
+    # R² exactly at its limit (0.9) explains the ladder too: the refusal is the hold-out's
+    assert "misses that point by 70 %" in dataclasses.replace(base, r2=scaling.MIN_R2).text()
     assert scaling._pct(0.09) == "9.0 %" and scaling._pct(0.7) == "70 %" and scaling._pct(0.1) == "10 %"
     assert (scaling._fmt(50_000), scaling._fmt(1000), scaling._fmt(999)) == ("50.0k", "1.0k", "999")
+
+
+def test_the_fit_is_the_same_in_ops_per_ms_where_one_client_does_under_one():
+    """The same ladder in ops/ms (λ 9 per ms, the top points under 1 per thread): σ, κ, the peak's threads are
+    the ops/s fit's, λ and the peak's ops a thousandth (the law's λ has no floor at 1)."""
+    per_s = scaling.fit(LADDER, _law(9_000.0, 0.04, 0.0008))
+    per_ms = scaling.fit(LADDER, _law(0.9, 0.04, 0.0008))
+    assert per_ms.fits and per_ms.lam == pytest.approx(0.9, rel=1e-3)
+    assert (per_ms.sigma, per_ms.kappa, per_ms.peak_threads) == pytest.approx(
+        (per_s.sigma, per_s.kappa, per_s.peak_threads), rel=1e-3)

@@ -66,6 +66,20 @@ def test_a_round_missing_on_one_side_leaves_its_pair_out():
     assert c.n == 4 and c.p_value == pytest.approx(sps.ttest_rel(lb, la).pvalue, rel=1e-9)
 
 
+def test_an_unpaired_comparison_tests_from_two_values_a_side_and_not_with_one():
+    """Two values on each side are Welch's test (scipy's p on the logs); one value on either side, even against
+    two alike ones, is no test (no interval, no p), whichever side it is on."""
+    for base, other in (([100.0, 110.0], [120.0, 135.0]), ([120.0, 135.0], [100.0, 110.0])):
+        c = stats.compare(base, other)
+        assert c.n == 2 and c.p_value == pytest.approx(
+            sps.ttest_ind(np.log(other), np.log(base), equal_var=False).pvalue, rel=1e-9)
+        assert c.low < c.ratio < c.high
+    for base, other in (([100.0], [120.0, 120.0]), ([120.0, 120.0], [100.0]), ([100.0], [120.0, 135.0])):
+        c = stats.compare(base, other)
+        assert c.n == 1 and math.isnan(c.p_value) and math.isnan(c.low) and math.isnan(c.high)
+        assert c.ratio == pytest.approx(math.exp(np.log(other).mean() - np.log(base).mean()))
+
+
 def test_unpaired_comparison_is_welchs_t_test_on_the_logs():
     a, b = list(A.values()), list(B.values())[:4]
     c = stats.compare(a, b)
@@ -267,6 +281,18 @@ def test_family_level_and_at_level_by_hand():
     assert stats.at_level(few, 0.99) == few or (math.isnan(few.low) and math.isnan(stats.at_level(few, 0.99).low))
 
 
+def test_bounds_past_e_700_are_capped_at_e_700_on_either_side():
+    """Two wild rounds at a level of 1 - 1e-12: t · se is far past 700 (computed here with scipy), so both bounds
+    stop at e^±700 (a float, not an overflow: math.exp(710) raises); a plain 95 % interval is untouched."""
+    c = stats.compare({1: 100.0, 2: 100.0}, {1: 100.0, 2: 1e6}, paired=True)
+    level = 1 - 1e-12
+    assert sps.t.ppf(1 - (1 - level) / 2, c.df) * c.se_log - abs(math.log(c.ratio)) > 710
+    wide = stats.at_level(c, level)
+    assert (wide.low, wide.high) == (math.exp(-700.0), math.exp(700.0))
+    assert stats.at_level(c, 0.95).high == pytest.approx(
+        math.exp(math.log(c.ratio) + sps.t.ppf(0.975, c.df) * c.se_log), rel=1e-9)
+
+
 def test_repetitions_needed_is_the_first_count_with_80_percent_power():
     def power(sd: float, k: int) -> float:  # a paired t test's exact power, from the noncentral t
         nc = math.log(1.05) / (sd / math.sqrt(k))
@@ -281,6 +307,8 @@ def test_repetitions_needed_is_the_first_count_with_80_percent_power():
     assert stats.repetitions_needed(0.001, 0.05) == 2  # a t test needs two
     assert stats.repetitions_needed(0.04, 0.05, paired=False) == stats.repetitions_needed(0.04 * math.sqrt(2), 0.05)
     assert stats.repetitions_needed(-0.1) is None
+    # past a thousand repetitions the default cap is said: sd 3 needs ~(2.8 × 3 / ln 1.05)² ≈ 30,000
+    assert stats.repetitions_needed(3.0, 0.05) == 1000
 
 
 def test_drift_of_rising_and_of_constant_rounds():

@@ -80,6 +80,19 @@ def test_cell_table_intervals_cv_and_drift():
     assert cells.loc["b", "repetitions_for_5pct"] > 5  # ~7 % noise between rounds needs more than five
 
 
+def test_repetitions_for_5pct_needs_two_rounds_and_is_the_rounds_log_sd_from_two_on():
+    """The repetitions a 5 % difference needs, from the sd of the rounds' log throughput (numpy, ddof 1):
+    none from one round (no sd), a figure from two rounds on (two rounds already have an sd), a zero-sd cell
+    the fewest (2)."""
+    tps = {1: [10_000.0], 2: [10_000.0, 9_000.0], 3: [10_000.0, 9_000.0, 10_500.0]}
+    cells = vd.cell_table(_runs({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
+    assert pd.isna(cells.loc[1, "repetitions_for_5pct"])
+    for n in (2, 3):
+        want = vd.stats.repetitions_needed(float(np.std(np.log(tps[n]), ddof=1)), 0.05, paired=False)
+        assert want is not None and want > 5 and cells.loc[n, "repetitions_for_5pct"] == want
+    assert cells.loc[8, "repetitions_for_5pct"] == 2
+
+
 def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
     runs = _runs({("a", 8): [10_000.0]})
     series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(7),
@@ -91,6 +104,33 @@ def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
     assert bool(cell["within_run"]) and cell["throughput_low"] < 10_000 < cell["throughput_high"]
     # the last, partial second (4,000) is left out: six full seconds in five batches
     assert cell["throughput"] == pytest.approx(sps.gmean([10_000, 10_500, 9_500, 10_000, 10_200]), rel=0.01)
+
+
+def test_one_repetition_of_two_seconds_keeps_both_and_of_three_drops_the_last():
+    """Two measured seconds are both whole (the interval of the two, scipy's t on their logs); from three on the
+    last, partial second is left out."""
+    runs = _runs({("a", 8): [10_000.0]})
+
+    def cell(ops: list[int]) -> pd.Series:
+        series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(len(ops)),
+                               "operations": ops, "warmup": False})
+        return vd.cell_table(runs, series=series).iloc[0]
+
+    for ops, kept in (([9_000, 11_000], [9_000, 11_000]), ([9_000, 11_000, 2_000], [9_000, 11_000])):
+        c, logs = cell(ops), np.log(kept)
+        lo, hi = sps.t.interval(0.95, len(logs) - 1, loc=logs.mean(), scale=sps.sem(logs))
+        assert (c["throughput"], c["throughput_low"], c["throughput_high"]) == pytest.approx(
+            (sps.gmean(kept), math.exp(lo), math.exp(hi)))
+
+
+def test_the_peak_is_the_thread_count_of_the_highest_mean_not_the_highest_repetition():
+    """a at 8 threads: 1,000 and 3,000 ops/s (mean 2,000, the highest single run); at 16: 2,500 twice (the
+    highest mean): the peak row compares a at 16 threads."""
+    runs = _runs({("a", 8): [1_000.0, 3_000.0], ("a", 16): [2_500.0, 2_500.0],
+                  ("b", 8): [1_100.0, 3_100.0], ("b", 16): [2_000.0, 2_100.0]})
+    peak = vd.target_verdicts(runs, "a")
+    (p,) = peak[peak["at_peak"] & (peak["metric"] == "throughput")].to_dict("records")
+    assert "a at 16 threads" in p["caveat"], p["caveat"]
 
 
 def test_a_control_target_takes_a_hosts_drift_out_of_a_folder_comparison():

@@ -53,7 +53,7 @@ def final_lines(text: str) -> list[str]:
     [(656.5988181221273, "656.5988181221273"), (1.2345e7, "1.2345E7"), (1e7, "1.0E7"), (9999999.0, "9999999.0"),
      (0.001, "0.001"), (0.0001, "1.0E-4"), (100.0, "100.0"), (0.0, "0.0"), (-2.5, "-2.5"),
      (float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity"), (1.5e21, "1.5E21"),
-     (-0.0, "-0.0"), (-0.5, "-0.5"), (-0.001, "-0.001"), (0.000999, "9.99E-4"), (0.00099999, "9.9999E-4")],
+     (-0.0, "-0.0"), (1.0, "1.0"), (-1.0, "-1.0"), (-0.5, "-0.5"), (-0.001, "-0.001"), (0.000999, "9.99E-4"), (0.00099999, "9.9999E-4")],
 )
 def test_java_double_prints_like_double_tostring(value: float, text: str) -> None:
     assert java_double(value) == text
@@ -332,3 +332,11 @@ def test_import_ycsb_asks_for_what_a_bare_final_block_does_not_say(tmp_path: Pat
                                "--workload", "workloada", "--threads", "32"])
     assert res.exit_code == 0, res.output
     assert "redis.workloada.run.t32.r0 ok, 20000 operations" in res.output
+
+
+@pytest.mark.parametrize(("given", "rate"), [("5000", 5000.0), ("1", 1.0), ("0", None), ("fast", None), ("", None)])
+def test_a_target_rate_is_the_command_lines_positive_number_and_none_otherwise(given: str, rate: float | None) -> None:
+    """-target 5000 is a paced run at 5,000 ops/s (and 1 at 1 ops/s); 0 (YCSB's unpaced), a word or nothing is no rate."""
+    text = (f"Command line: -db site.ycsb.BasicDB -P workloads/workloada -t -threads 2 -target {given}\n"
+            "[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 10.0\n")
+    assert parse_output(text).result.target_rate == rate

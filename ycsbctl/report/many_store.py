@@ -96,7 +96,7 @@ def store_study(exp: Experiment, latency: str = "p99") -> StoreStudy | None:
                 got = cells_df[(cells_df["workload"] == name) & (cells_df["target"] == target)
                                & (cells_df["threads"] == threads)] if len(cells_df) else cells_df
                 ok = runs[(runs["workload"] == name) & (runs["target"] == target) & (runs["threads"] == threads)
-                          & (runs["status"] == "ok")] if len(got) else runs.iloc[0:0]
+                          & (runs["status"] == "ok")] if len(got) else runs.iloc[:0]
                 if len(ok):  # the points' own ops/s and p99 (what the verdicts compare, round by round)
                     c.throughput = float(ok["throughput_ops"].astype(float).mean())
                     c.p99_us, c.status = float(ok["all_p99_us"].astype(float).mean()), "ok"
@@ -151,7 +151,7 @@ def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitl
     tests, targets = study.tests, study.targets
     fig = Figure(figsize=(14, 5.2))
     axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [3, 3, 1.4]})
-    width = 0.8 / max(len(targets), 1)
+    width = 0.8 / len(targets)  # a study with cells has targets: its cells are its tests x its targets
     x = np.arange(len(tests))
     for ax, (title, unit, attr) in zip(axes[:2], [(f"throughput at {study.threads} threads", "ops/s", "throughput"),
                                                  (f"p99 latency at {study.threads} threads", "µs", "p99_us")]):
@@ -204,7 +204,7 @@ def within_run_ratio(c: Cell, best: Cell) -> str:
     half-widths added in quadrature — an approximation (:data:`WITHIN_RUN_NOTE` says so once per sentence);
     without both intervals, no ratio at all (never a bare one)."""
     spans = [(x.low, x.high) for x in (c, best)]
-    if not all(lo > 0 and hi > 0 for lo, hi in spans):  # NaN compares False
+    if not all(0 < lo <= hi for lo, hi in spans):  # NaN compares False; an interval's low is never above its high
         return f"{c.throughput:,.0f} ops/s (no ratio: one repetition and no interval of its own seconds)"
     ratio = c.throughput / best.throughput
     half = math.sqrt(sum((math.log(hi / lo) / 2) ** 2 for lo, hi in spans))

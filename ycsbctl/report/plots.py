@@ -119,7 +119,8 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     log_tp = far_apart(by_target["throughput_mean"].max())
     log_lat = far_apart(by_target["latency_mean"].median())
     measured = pts["throughput_mean"].fillna(pts["throughput_seen"])
-    floor = float(measured[measured > 0].min()) / 2 if log_tp and (measured > 0).any() else 0.02 * top
+    # a log axis (far_apart) needs two targets with a positive mean: some throughput is positive then
+    floor = float(measured[measured > 0].min()) / 2 if log_tp else 0.02 * top
     labels = []
     for _, p in pts.iterrows():
         c = colors.get(p["target"], "#000")
@@ -155,7 +156,6 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
         ax2.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
         ax2.yaxis.set_minor_formatter(NullFormatter())
     else:
-        ax2.set_ylim(bottom=0)
         ax2.set_ylim(0, ax2.get_ylim()[1] * 1.1)
     ax.yaxis.set_major_formatter(FuncFormatter(kilo))
     ax.set_ylabel(f"throughput (ops/s{', log scale' if log_tp else ''}), solid")

@@ -173,7 +173,7 @@ def main_latency(exp: Experiment, latency: str) -> MainLatency:
 
     def of(run_ids: list[str]) -> tuple[str, float] | None:
         ok = set(runs.loc[runs["run_id"].isin(run_ids) & (runs["status"] == "ok"), "run_id"]) if len(runs) else set()
-        mine = ops[ops["run_id"].isin(ok)] if len(ops) and stat in ops else ops.iloc[0:0]
+        mine = ops[ops["run_id"].isin(ok)] if len(ops) and stat in ops else ops.iloc[:0]
         counts = pd.to_numeric(mine["operations"], errors="coerce").groupby(mine["op"], sort=False).sum()
         op = main_operation(counts.to_dict())
         if op is None:
@@ -347,14 +347,14 @@ def client_lag_findings(runs: pd.DataFrame) -> list[str]:
         # a store inside the client (SQLite): its loop's lag is the store's own time, said apart and never the client's
         store_own = said[said[column].map(lambda w: w.startswith(IN_CLIENT_MARK))]
         if len(store_own):
-            points = list(dict.fromkeys(point_name(r, runs, repetition=False) for r in store_own.to_dict("records")))
+            points = list(dict.fromkeys(point_name(r, runs) for r in store_own.to_dict("records")))
             out.append(f"{len(points)} point(s) ({', '.join(points[:4])}{' and more' if len(points) > 4 else ''}) ran "
                        f"a store inside the client — {store_own.iloc[0][column]}. Their latency is the store's.")
         flagged = said[~said.index.isin(store_own.index)]
         if not len(flagged):
             continue
         # a point repeated over rounds is named once, with how many of its runs carry the warning
-        points = list(dict.fromkeys(point_name(r, runs, repetition=False) for r in flagged.to_dict("records")))
+        points = list(dict.fromkeys(point_name(r, runs) for r in flagged.to_dict("records")))
         names = ", ".join(points[:4])
         more = f" and {len(points) - 4} more" if len(points) > 4 else ""
         runs_text = f" in {len(flagged)} runs" if len(flagged) != len(points) else ""
@@ -363,11 +363,9 @@ def client_lag_findings(runs: pd.DataFrame) -> list[str]:
     return out
 
 
-def point_name(run: dict, runs: pd.DataFrame, repetition: bool = True) -> str:
-    """A run of ``runs`` as a person tells it from the others: ``redis workloadb 8 threads``, ``redis
-    workloadb 8 threads (load)`` (the dataset's load before a run-phase ladder), ``… (rep 2)`` from the
-    second repetition on (with ``repetition``; without, the point all its repetitions share)."""
+def point_name(run: dict, runs: pd.DataFrame) -> str:
+    """The point of a run of ``runs`` (the one all its repetitions share) as a person tells it from the others:
+    ``redis workloadb 8 threads``, ``redis workloadb 8 threads (load)`` (the dataset's load before a run-phase
+    ladder)."""
     load = run.get("phase") == "load" and "phase" in runs and sweep_phase(runs, run["workload"]) == "run"
-    rep = run.get("repetition") if repetition else None
-    again = f" (rep {int(rep)})" if isinstance(rep, (int, float)) and rep == rep and rep > 1 else ""
-    return f"{run['target']} {run['workload']} {int(run['threads'])} threads{' (load)' if load else ''}{again}"
+    return f"{run['target']} {run['workload']} {int(run['threads'])} threads{' (load)' if load else ''}"

@@ -110,7 +110,8 @@ def effect(fine: FineSeries, start_s: float, end_s: float, next_s: float | None 
         k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1))
     search = list(range(k_start, k_search + 1))
     rates = [fine.operations.get(k, 0) / dt for k in search]
-    stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre) if not math.isnan(pre) else (0, 0)
+    # a NaN reference (no interval before the event) has no value below it: no stall, (0, 0)
+    stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre)
     stall_end = search[stall_at] + stall_n - 1 if stall_n else k_start
     def missed(k: int) -> float:  # the share of interval k the throughput missed against the reference
         return min(1.0, max(0.0, 1.0 - fine.operations.get(k, 0) / (pre * dt))) if k in fine.operations else 0.0

@@ -218,7 +218,7 @@ def _decided(rows: list[dict], alpha: float) -> pd.DataFrame:
 
 def _peak_key(cells: dict[tuple, pd.DataFrame], target: str, workload: str) -> tuple | None:
     """The cell of ``target``'s highest mean throughput in ``workload`` (unpaced points)."""
-    best, key = -1.0, None
+    best, key = -math.inf, None
     for k, g in cells.items():
         if k[0] == workload and k[1] == target and not k[3]:
             v = pd.to_numeric(g["throughput_ops"], errors="coerce").mean()

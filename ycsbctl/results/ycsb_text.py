@@ -44,11 +44,11 @@ def java_double(x: float) -> str:
     x = float(x)
     if math.isnan(x):
         return "NaN"
+    sign = "-" if repr(x).startswith("-") else ""  # -0.0 and -inf too: repr keeps the sign
     if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
+        return f"{sign}Infinity"
     if x == 0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
-    sign = "-" if x < 0 else ""
+        return f"{sign}0.0"
     mantissa, _, e = repr(abs(x)).partition("e")  # repr is the shortest round-tripping form
     whole, _, frac = mantissa.partition(".")
     raw = whole + frac
