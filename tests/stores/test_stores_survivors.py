@@ -616,6 +616,30 @@ def test_a_mongodb_wire_server_that_is_ferretdb_is_named_by_its_own_buildinfo(mo
     assert (facts.name, facts.version, facts.config["mongodb_compat_version"]) == (f"FerretDB {ferret}", ferret, build["version"])
 
 
+
+def test_a_mongodb_wire_server_is_named_by_its_buildinfo_percona_enterprise_community_or_ferretdb():
+    # buildInfo documents shaped as each server sends them (the fields read; the others are left out)
+    from ycsbctl.stores.mongodb.store import server_facts
+
+    opts = {"argv": ["mongod"], "parsed": {}}
+    community = server_facts({"version": "7.0.2", "modules": [], "gitVersion": "02b3c6"}, opts, "inMemory", None)
+    assert (community.name, community.version) == ("MongoDB 7.0.2 (inMemory)", "7.0.2")
+    assert community.config == {"getCmdLineOpts": opts, "storageEngine": "inMemory"} and community.traits == {}
+    bare = server_facts({"version": "6.0.1"}, opts, "", "TLSv1.3 TLS_AES_256_GCM_SHA384")
+    assert (bare.name, bare.version, bare.config) == ("MongoDB 6.0.1", "6.0.1", {"getCmdLineOpts": opts})
+    assert bare.traits == {"tls": "TLSv1.3 TLS_AES_256_GCM_SHA384"}
+    enterprise = server_facts({"version": "7.0.2", "modules": ["enterprise"]}, opts, "wiredTiger", None)
+    assert (enterprise.name, enterprise.version) == ("MongoDB Enterprise 7.0.2 (wiredTiger)", "7.0.2")
+    psmdb = server_facts({"version": "7.0.8-5", "psmdbVersion": "7.0.8-5", "modules": []}, opts, "inMemory", None)
+    assert (psmdb.name, psmdb.version) == ("Percona Server for MongoDB 7.0.8-5 (inMemory)", "7.0.8-5")
+    # an older Percona build says so only in its build environment
+    older = server_facts({"version": "3.4.10-2.10", "buildEnvironment": {"distname": "Percona-Server-MongoDB"}},
+                         opts, "", None)
+    assert (older.name, older.version) == ("Percona Server for MongoDB 3.4.10-2.10", "3.4.10-2.10")
+    ferret = server_facts({"version": "7.0.77", "ferretdbVersion": "v1.24.0", "modules": []}, opts, "SQLite", None)
+    assert (ferret.name, ferret.version) == ("FerretDB 1.24.0", "1.24.0")
+    assert ferret.config == {"getCmdLineOpts": opts, "mongodb_compat_version": "7.0.77"}
+
 def test_a_sqlite_files_file_system_is_the_longest_mount_point_holding_it_the_last_of_those_stacked(tmp_path):
     from ycsbctl.stores.sqlite.store import file_system
 
