@@ -640,6 +640,26 @@ def test_a_mongodb_wire_server_is_named_by_its_buildinfo_percona_enterprise_comm
     assert (ferret.name, ferret.version) == ("FerretDB 1.24.0", "1.24.0")
     assert ferret.config == {"getCmdLineOpts": opts, "mongodb_compat_version": "7.0.77"}
 
+
+def test_a_mongodb_urls_tls_handshake_goes_where_pymongo_connects_its_default_port_without_one(monkeypatch):
+    # where the "encrypted" trait's handshake goes (tls_wire.negotiated, its socket left out here) against
+    # pymongo's own reading of each URL; a URL of several hosts, or without TLS, makes none
+    from pymongo.uri_parser import parse_uri
+
+    from ycsbctl.stores import tls_wire
+    from ycsbctl.stores.mongodb.store import tls_session
+
+    went: list[tuple[str, int]] = []
+    monkeypatch.setattr(tls_wire, "negotiated", lambda host, port, ctx, timeout_s: went.append((host, port)) or "TLSv1.3")
+    for url in ("mongodb://db.example/ycsb?tls=true", "mongodb://db.example:27999/ycsb?ssl=true",
+                "mongodb://u:p@10.0.0.5/?tls=true&tlsAllowInvalidCertificates=true"):
+        assert tls_session(url) == "TLSv1.3"
+        assert went[-1] == parse_uri(url)["nodelist"][0], url
+    assert went[0] == ("db.example", 27017)
+    for url in ("mongodb://db.example/ycsb", "mongodb://a.example,b.example/ycsb?tls=true"):
+        assert tls_session(url) is None
+    assert len(went) == 3
+
 def test_a_sqlite_files_file_system_is_the_longest_mount_point_holding_it_the_last_of_those_stacked(tmp_path):
     from ycsbctl.stores.sqlite.store import file_system
 
