@@ -706,6 +706,9 @@ EQUIVALENT.update({
        "template would give (test_mongodb_wire_chain::test_a_chain_sends_the_very_bytes_of_the_awaited_commands runs "
        "both ways, the cap at 256 and at 0): one shape more or less on the template side, the same request"
        for to in (255, 257)},
+    "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
+        "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
+        "MovedError splits it into exactly slot and address): its first four words are its three",
     "ycsbctl/stores/sql/protocol.py: await first(bindings[0]) | 0 -> -1":
         "every binding of the set is connected (the loop above) to the same URL with the same properties: the table "
         "is created once, by the last as by the first",
