@@ -706,6 +706,10 @@ EQUIVALENT.update({
        "template would give (test_mongodb_wire_chain::test_a_chain_sends_the_very_bytes_of_the_awaited_commands runs "
        "both ways, the cap at 256 and at 0): one shape more or less on the template side, the same request"
        for to in (255, 257)},
+    **{f"ycsbctl/stores/mongodb/wire_chain.py: if len(self.{cache}) >= _MAX_SHAPES: | GtE -> Gt":
+       "the same cap one shape later (as _MAX_SHAPES 256 -> 257): a shape past it is encoded by bson.encode, to the "
+       "very bytes its template would give (test_a_chain_sends_the_very_bytes_of_the_awaited_commands, both ways)"
+       for cache in ("_finds", "_updates", "_inserts")},
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",
