@@ -710,6 +710,13 @@ EQUIVALENT.update({
        "the same cap one shape later (as _MAX_SHAPES 256 -> 257): a shape past it is encoded by bson.encode, to the "
        "very bytes its template would give (test_a_chain_sends_the_very_bytes_of_the_awaited_commands, both ways)"
        for cache in ("_finds", "_updates", "_inserts")},
+    "ycsbctl/stores/redis/binding.py: elif self.op == READ and (not reply or reply[0] is None): | 0 -> -1":
+        "a chained READ is HGETALL (field, value, … never nil) or HMGET of one field (read_request): a reply of one "
+        "element, whose first is its last",
+    "ycsbctl/stores/redis/cluster_chain.py: elif self.op == READ and (not reply or reply[0] is None) and self.st == OK: "
+    "| 0 -> -1":
+        "a chained READ is HGETALL (field, value, … never nil) or HMGET of one field (read_request): a reply of one "
+        "element, whose first is its last",
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",

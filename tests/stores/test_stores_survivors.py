@@ -371,6 +371,69 @@ def test_a_memcached_chain_judges_replies_cut_anywhere_as_whole_ones_and_counts_
     assert late_whole == [Status.TIMEOUT] and counted == [1, 2]
 
 
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_as_resp_lays_it_out(pure):
+    """RESP bytes as the Redis manual lays them out, read by the compiled core's skimmer or by hiredis (pure):
+    with ``redis.wait=1`` an UPDATE's WAIT reply ``:0`` is TIMEOUT (its words say so) and ``:1`` OK, an INSERT's
+    third reply the one judged; a READ's empty HGETALL or ``[nil]`` HMGET is NOT_FOUND. An awaited read that timed
+    out before a chain: its late reply is counted, never taken for the chain's. A plug-in's ``resp``: the reply
+    when OK, else nothing."""
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.native import core
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    if core is None and not pure:
+        pytest.skip("the compiled core is not built")
+    if core is not None:
+        assert _Resp.data_received is _Resp.skimmed  # built: the compiled reader takes every reply
+
+    async def go() -> tuple:
+        b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Resp()
+        b.proto.transport = _Wire()
+        feed = b.proto.parsed if pure else b.proto.skimmed
+
+        async def chain(ops: list[int], replies: list[bytes], fields: list[int] | None = None) -> list[tuple]:
+            log: list[int] = []
+            n = len(ops)
+            run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), (ops, [b"user1"] * n, [1] * n,
+                                                                             fields or [-1] * n, [4] * n), 0, n))
+            await asyncio.sleep(0)
+            for reply in replies:
+                feed(reply)
+                await asyncio.sleep(0)
+            await run
+            return [tuple(log[i:i + 2]) for i in range(0, len(log), 5)]
+
+        b.wait_for, b.wait_command, b.o.wait_ms = 1, b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n", 500
+        waited = await chain([UPDATE, UPDATE, INSERT, INSERT], [b"+OK\r\n:0\r\n", b"+OK\r\n:1\r\n",
+                                                                b"+OK\r\n:1\r\n:1\r\n", b"+OK\r\n:1\r\n:0\r\n"])
+        said = b.last_error
+        reads = await chain([READ, READ, READ, READ], [b"*0\r\n", b"*1\r\n$-1\r\n", b"*1\r\n$1\r\nx\r\n",
+                                                      b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n"], [-1, 2, 2, -1])
+        b.wait_for, b.wait_command = 0, b""
+        timed_out = asyncio.ensure_future(b.read("usertable", b"user1", None))
+        await asyncio.sleep(0)
+        b.expire()
+        first = await timed_out
+        after = await chain([READ], [b"*0\r\n", b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n"])
+        plugin = asyncio.ensure_future(b.resp((b"PING",), (b"GET", b"k")))
+        await asyncio.sleep(0)
+        feed(b"+PONG\r\n$1\r\nv\r\n")
+        refused = asyncio.ensure_future(b.resp((b"PING",), (b"GET", b"k")))
+        await asyncio.sleep(0)
+        feed(b"+PONG\r\n-WRONGTYPE Operation against a key holding the wrong kind of value\r\n")
+        return waited, said, reads, first, after, b.proto.late, await plugin, await refused
+
+    waited, said, reads, first, after, late, plugin, refused = asyncio.run(go())
+    assert waited == [(UPDATE, 3), (UPDATE, 0), (INSERT, 0), (INSERT, 3)]
+    assert said == "WAIT 1: 0 of 1 replica(s) had the write within 500 ms — a replica fell behind (the write is on the primary)"
+    assert reads == [(READ, 1), (READ, 1), (READ, 0), (READ, 0)]
+    assert (first, after, late) == (Status.TIMEOUT, [(READ, 0)], 1)
+    assert plugin == (Status.OK, b"v") and refused == (Status.ERROR, None)
+
 def test_a_memcached_plugin_command_is_ok_with_the_servers_reply_or_the_failure_with_nothing():
     from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
 
