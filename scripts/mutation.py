@@ -696,10 +696,10 @@ EQUIVALENT.update({
     "ycsbctl/stores/mongodb/wire_chain.py: b.last_error = str(errors[0].get(\"errmsg\", errors[0]))[:300] | 0 -> -1":
         "a chain's request writes one document: its reply holds one write error at most, and a writeConcernError is "
         "put in a list of one, so the first error is the last",
-    "ycsbctl/stores/mongodb/wire_chain.py: if st < 0: | 0 -> 1":
-        "the compiled reader answers OK only for a plainly successful reply, which reply_status judges OK too "
-        "(test_mongodb_wire_chain::test_reply_statuses_are_the_awaited_paths compares the two): re-judged in Python, "
-        "the same status",
+    **{f"ycsbctl/stores/mongodb/wire_chain.py: if st < 0: | {what}":
+       "the compiled reader answers OK (0) only for a plainly successful reply, which reply_status judges OK too "
+       "(test_mongodb_native_reader::test_the_reader_judges_each_reply_as_reply_status_does compares the two): "
+       "re-judged in Python, the same status" for what in ("0 -> 1", "Lt -> LtE")},
     **{f"ycsbctl/stores/mongodb/wire_chain.py: _MAX_SHAPES = 256  # templates kept per kind of request; beyond, "
        f"requests are encoded by bson | 256 -> {to}":
        "how many request shapes keep a template: a shape past the cap is encoded by bson.encode, to the very bytes its "
