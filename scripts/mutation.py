@@ -717,6 +717,10 @@ EQUIVALENT.update({
     "| 0 -> -1":
         "a chained READ is HGETALL (field, value, … never nil) or HMGET of one field (read_request): a reply of one "
         "element, whose first is its last",
+    "ycsbctl/stores/mongodb/status.py: return pymongo.MongoClient(url, maxPoolSize=1, serverSelectionTimeoutMS=5000, "
+    "connectTimeoutMS=5000, | 1 -> 2":
+        "the telemetry client's calls are made one at a time (the sampler's one thread, or one call of a helper): "
+        "pymongo reuses its one idle connection, so a cap of two opens no second one",
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",
