@@ -43,6 +43,20 @@ def test_database_comes_from_the_url_path_with_ycsb_by_default():
         database_name("redis://127.0.0.1:6379")
 
 
+
+def test_the_pymongo_pool_is_set_up_as_pymongo_reads_its_options_back():
+    # the client's own reading of what MongoPool gave it (no connection is made: connect=False)
+    from ycsbctl.stores.mongodb.pymongo_binding import MongoPool
+
+    short = MongoPool("mongodb://127.0.0.1:1/bench", 3, 0.5, {"batchsize": "7", "mongodb.upsert": "TRUE"})
+    o = short.client.options
+    assert (o.timeout, o.server_selection_timeout, o.pool_options.max_pool_size) == (0.5, 2.0, 3)
+    assert (short.db.name, short.batchsize, short.upsert) == ("bench", 7, True)
+    long = MongoPool("mongodb://127.0.0.1:1/", 0, 5.0, {"batchsize": ""})
+    o = long.client.options
+    assert (o.timeout, o.server_selection_timeout, o.pool_options.max_pool_size) == (5.0, 5.0, 1)
+    assert (long.db.name, long.batchsize, long.upsert) == ("ycsb", 1, False)
+
 def test_insert_stores_id_and_ten_binary_fields_in_usertable(mongo_db):
     url, db = mongo_db
     values = field_values()
