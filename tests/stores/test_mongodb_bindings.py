@@ -49,6 +49,7 @@ def test_the_pymongo_pool_is_set_up_as_pymongo_reads_its_options_back():
     from ycsbctl.stores.mongodb.pymongo_binding import MongoPool
 
     short = MongoPool("mongodb://127.0.0.1:1/bench", 3, 0.5, {"batchsize": "7", "mongodb.upsert": "TRUE"})
+    assert MongoPool("mongodb://127.0.0.1:1/bench", 1, 0.5, {"batchsize": "0"}).batchsize == 1  # at least one
     o = short.client.options
     assert (o.timeout, o.server_selection_timeout, o.pool_options.max_pool_size) == (0.5, 2.0, 3)
     assert (short.db.name, short.batchsize, short.upsert) == ("bench", 7, True)
@@ -80,9 +81,14 @@ def test_read_finds_by_id_with_or_without_a_projection(mongo_db):
             await b[0].read(TABLE, KEY0, None),
             await b[0].read(TABLE, KEY0, [b"field3"]),
             await b[0].read(TABLE, b"user1", None),
+            await b[0].read_values(TABLE, KEY0, [b"field3", b"field7"]),  # the fields asked, as stored, no _id
+            await b[0].read_values(TABLE, b"user1", [b"field3"]),
         ]
 
-    assert _run(reads, url) == [Status.OK, Status.OK, Status.NOT_FOUND]
+    values = dict(field_values())
+    assert _run(reads, url) == [Status.OK, Status.OK, Status.NOT_FOUND,
+                                (Status.OK, {b"field3": values[b"field3"], b"field7": values[b"field7"]}),
+                                (Status.NOT_FOUND, {})]
 
 
 def test_update_sets_one_field_and_is_not_found_when_nothing_matched(mongo_db):

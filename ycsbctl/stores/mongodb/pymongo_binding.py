@@ -44,7 +44,7 @@ class MongoPool:
             connect=False,
         )
         self.db = self.client[database_name(url)]
-        self.batchsize = max(1, int(properties.get("batchsize", "1") or 1))
+        self.batchsize = max(1, int(properties.get("batchsize") or "1"))
         self.upsert = properties.get("mongodb.upsert", "false").strip().lower() == "true"
 
     async def ping(self) -> None:
