@@ -12,6 +12,7 @@ from tests.fixtures.servers import free_port
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.mongodb.pymongo_binding import database_name
+from ycsbctl.stores.mongodb.store import MongoProtocol
 
 KEY0 = b"user6284781860667377211"
 TABLE = "usertable"
@@ -57,6 +58,27 @@ def test_the_pymongo_pool_is_set_up_as_pymongo_reads_its_options_back():
     o = long.client.options
     assert (o.timeout, o.server_selection_timeout, o.pool_options.max_pool_size) == (5.0, 5.0, 1)
     assert (long.db.name, long.batchsize, long.upsert) == ("ycsb", 1, False)
+
+
+def test_a_pymongo_failure_is_its_reason_without_the_timeouts_pymongo_appends():
+    # pymongo's own wording of a socket timeout and of a refused connection (its _raise_connection_failure)
+    from pymongo.errors import ServerSelectionTimeoutError
+    from pymongo.pool_shared import _raise_connection_failure
+
+    from ycsbctl.stores.mongodb.pymongo_binding import MongoBinding, MongoPool
+
+    b = MongoBinding(MongoPool("mongodb://127.0.0.1:1/ycsb", 1, 0.5, {}))
+    details = {"socketTimeoutMS": 500.0, "connectTimeoutMS": 20000.0}
+    said = []
+    for error in (TimeoutError("timed out"), ConnectionRefusedError(111, "Connection refused")):
+        try:
+            _raise_connection_failure(("127.0.0.1", 1), error, timeout_details=details)
+        except Exception as exc:  # noqa: BLE001 - NetworkTimeout, AutoReconnect
+            said.append((b._fail(exc), b.last_error))
+    assert said == [(Status.TIMEOUT, "127.0.0.1:1: timed out"),
+                    (Status.ERROR, "127.0.0.1:1: [Errno 111] Connection refused")]
+    with pytest.raises(ConnectionLost, match="^lost the MongoDB server: No servers found$"):
+        b._fail(ServerSelectionTimeoutError("No servers found (configured timeouts: socketTimeoutMS: 500.0ms)"))
 
 def test_insert_stores_id_and_ten_binary_fields_in_usertable(mongo_db):
     url, db = mongo_db
@@ -136,10 +158,15 @@ def test_a_batch_is_unordered_so_one_duplicate_does_not_drop_the_rest(mongo_db):
 def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(mongo_db):
     url, db = mongo_db
 
+    said: list[str | None] = []
+
     async def twice(b):
-        return [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
+        done = [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
+        said.append(b[0].last_error)
+        return done
 
     assert _run(twice, url) == [Status.OK, Status.ERROR]
+    assert str(said[0]).startswith(MongoProtocol.duplicate_insert[0])  # the words a duplicate insert is told by
     assert db[TABLE].find_one({"_id": KEY0.decode()})["field0"] == b"a"
     assert _run(twice, url, props={"mongodb.upsert": "true"}) == [Status.OK, Status.OK]
     assert db[TABLE].find_one({"_id": KEY0.decode()})["field0"] == b"b"
