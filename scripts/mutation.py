@@ -243,7 +243,9 @@ TESTS: dict[str, list[str]] = {
                                        "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
                                        "tests/stores/test_mongo_tls.py"],
     "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
-    "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py"],
+    # test_mongodb_wire_chain: the wire path's requests against bson of this module's record_document and projection
+    "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
+                                                 "tests/stores/test_mongodb_wire_chain.py"],
     "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
                                        "tests/stores/test_mongo_tls.py", "tests/experiment/test_faults_new_stores.py",
                                        "-k", "mongo"],
