@@ -723,6 +723,9 @@ EQUIVALENT.update({
     "connectTimeoutMS=5000, | 1 -> 2":
         "the telemetry client's calls are made one at a time (the sampler's one thread, or one call of a helper): "
         "pymongo reuses its one idle connection, so a cap of two opens no second one",
+    **{"ycsbctl/stores/mongodb/store.py: f\"({str(exc).split(',', 1)[0][:120]})\") from None | 120 -> " + to:
+       "the length pymongo's words are cut to inside the one line that says the server is no MongoDB one (as the "
+       "error-text-cap rule's last_error): the quoted tail, not what the line says" for to in ("121", "119")},
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",

@@ -723,6 +723,39 @@ def test_a_mongodb_urls_tls_handshake_goes_where_pymongo_connects_its_default_po
         assert tls_session(url) is None
     assert len(went) == 3
 
+
+def test_a_mongodb_wire_server_is_described_from_its_own_buildinfo_cmdline_and_storage_engine(echo):
+    # infra/bin/mongo-echo answers buildInfo, getCmdLineOpts and serverStatus (with a storageEngine) as MongoDB
+    # lays them out; read back here by pymongo
+    from pymongo import MongoClient
+
+    from ycsbctl.stores import registry
+
+    c = MongoClient(echo.url, serverSelectionTimeoutMS=5000)
+    try:
+        build, opts = c.admin.command("buildInfo"), c.admin.command("getCmdLineOpts")
+        engine = c.admin.command("serverStatus")["storageEngine"]["name"]
+    finally:
+        c.close()
+    facts = registry.for_url(echo.url).describe(echo.url)
+    assert (facts.name, facts.version) == (f"MongoDB {build['version']} ({engine})", build["version"])
+    assert facts.config == {"getCmdLineOpts": {"argv": opts["argv"], "parsed": {}}, "storageEngine": engine}
+
+
+def test_a_mongodb_targets_properties_are_checked_against_its_url_before_anything_starts():
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores import registry
+
+    proto = registry.get("mongodb")
+    proto.check_properties("mongodb://h:27017/ycsb", {"mongodb.driver": "wire"})
+    for url, props in (("mongodb://u:p@h:27017/ycsb", {"mongodb.driver": "wire"}),  # credentials: pymongo's
+                       (None, {"mongodb.driver": "wire", "batchsize": "10"}),  # the target ycsbctl starts
+                       ("mongodb://h:27017/ycsb", {"mongodb.driver": "native"})):
+        with pytest.raises(UserError, match="mongodb.driver"):
+            proto.check_properties(url, props)
+    assert "drop -p mongodb.driver=pymongo" in proto.plugin_refusal({"mongodb.driver": " PyMongo "})
+    assert proto.plugin_refusal({}) is None and proto.plugin_refusal({"mongodb.driver": "wire"}) is None
+
 def test_a_sqlite_files_file_system_is_the_longest_mount_point_holding_it_the_last_of_those_stacked(tmp_path):
     from ycsbctl.stores.sqlite.store import file_system
 
