@@ -153,10 +153,16 @@ def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_e
         return done
 
     monkeypatch.setattr(subprocess, "run", kept)
+    import resource
+
     ref = RedisBenchmark()
     before = ref.reads_served(tls_redis.url)
+    spent = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = ref.read(tls_redis.url, clients=2, requests=300, records=10)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert run.requests == 300 and ref.reads_served(tls_redis.url) - before == 300
+    # its CPU (user + system) is within what this process's children used around the call, and some
+    assert 0 < run.client_cpu_s <= (after.ru_utime - spent.ru_utime) + (after.ru_stime - spent.ru_stime) + 1e-6
     row = pd.read_csv(io.StringIO(said[-1])).iloc[-1]
     assert row["test"] == "hgetall user__rand_int__"
     assert (run.ops_s, run.mean_us, run.p50_us, run.p99_us, run.max_us) == pytest.approx(
@@ -169,3 +175,6 @@ def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_e
         ref.read(bare, clients=1, requests=10, records=10)  # redis-benchmark itself would retry without end
     assert "\n" not in str(e.value)
     assert "--insecure" in connection_args(bare + "?ssl_cert_reqs=none")[0]
+    # a failure is said in redis-benchmark's last line (its first names the node): here AUTH where no password is set
+    with pytest.raises(UserError, match=r"^redis-benchmark failed \(exit 1\): ERR AUTH <password> called without"):
+        ref.read(tls_redis.url.replace("rediss://", "rediss://:wrong@", 1), clients=1, requests=10, records=10)
