@@ -726,6 +726,9 @@ EQUIVALENT.update({
     **{"ycsbctl/stores/mongodb/store.py: f\"({str(exc).split(',', 1)[0][:120]})\") from None | 120 -> " + to:
        "the length pymongo's words are cut to inside the one line that says the server is no MongoDB one (as the "
        "error-text-cap rule's last_error): the quoted tail, not what the line says" for to in ("121", "119")},
+    "ycsbctl/stores/redis/benchmark.py: return rows[-1] if rows else None | 1 -> 0":
+        "read runs redis-benchmark with one test (READ's HGETALL): its --csv has the header and one row, the first "
+        "and the last",
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",
@@ -827,6 +830,10 @@ EQUIVALENT.update({
         "how many documents go in one insertMany while building: the same documents either way, in other chunks",
     "ycsbctl/stores/mongodb/disturb.py: BATCH = 10_000  # documents per insertMany while building a collection | 10000 -> 9999":
         "how many documents go in one insertMany while building: the same documents either way, in other chunks",
+    **{f"ycsbctl/stores/mongodb/disturb.py: ARRAY_BATCH = 100_000  # array members per $push while building a list's "
+       f"document | 100000 -> {to}":
+       "how many members go in one $push while building the list's document: the same array, in order, in other chunks"
+       for to in ("100001", "99999")},
     "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 303.0":
         "the admin client's timeout (client(url, TIMEOUT_S)): how long to wait, not what is built or timed",
     "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 297.0":
