@@ -396,15 +396,17 @@ def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_
         feed = b.proto.parsed if pure else b.proto.skimmed
 
         async def chain(ops: list[int], replies: list[bytes], fields: list[int] | None = None) -> list[tuple]:
+            # operations 1: of a batch whose first (an earlier take's) is not run: (done, failed) count from 1
             log: list[int] = []
-            n = len(ops)
-            run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), (ops, [b"user1"] * n, [1] * n,
-                                                                             fields or [-1] * n, [4] * n), 0, n))
+            n = len(ops) + 1
+            run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([READ, *ops], [b"user1"] * n, [1] * n,
+                                                                             [-1, *(fields or [-1] * n)], [4] * n), 1, n))
             await asyncio.sleep(0)
             for reply in replies:
                 feed(reply)
                 await asyncio.sleep(0)
-            await run
+            done = await run
+            assert done == (n - 1, sum(log[i + 1] >= 2 for i in range(0, len(log), 5)))
             return [tuple(log[i:i + 2]) for i in range(0, len(log), 5)]
 
         b.wait_for, b.wait_command, b.o.wait_ms = 1, b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n", 500
@@ -806,3 +808,26 @@ def test_a_sql_chains_reply_after_its_operation_expired_is_counted_late_and_reco
         return done, timed, b.proto.late
 
     assert asyncio.run(go()) == ((1, 1), [Status.TIMEOUT], 1)
+
+
+def test_a_reply_after_the_watchdog_resolved_a_chain_or_after_it_failed_is_late_once_counted():
+    # ChainRun.late, as the Tarantool, Sphinx, ClickHouse and Elasticsearch chains ask it of each reply: the
+    # watchdog resolves the chain's future in the same turn of the loop as a reply (not yet dead), or it is dead
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.chain import ChainRun
+
+    async def go() -> list[tuple]:
+        loop = asyncio.get_running_loop()
+        seen = []
+        for resolved, dead in ((False, False), (True, False), (False, True)):
+            b = SimpleNamespace(proto=SimpleNamespace(late=0))
+            fut = loop.create_future()
+            if resolved:
+                fut.set_result("expired")
+            run = ChainRun(b, None, ([], [], [], [], []), 0, 0, fut)  # type: ignore[arg-type]
+            run.dead = dead
+            seen.append((run.late(), run.dead, b.proto.late))
+        return seen
+
+    assert asyncio.run(go()) == [(False, False, 0), (True, True, 1), (True, True, 1)]
