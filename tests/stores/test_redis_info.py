@@ -12,6 +12,7 @@ from ycsbctl.stores.redis.info import (
     gauges,
     io_thread_counters,
     keys,
+    online_replicas,
     persistence,
     replication,
     server_traits,
@@ -71,6 +72,7 @@ def test_the_figures_of_one_info_reply():
     one = _info("master_repl_offset:1500\nslave0:ip=h,port=1,state=online,offset=1200,lag=0\n")
     assert replication(one) == {"replicas": 1.0, "repl_lag_bytes": 300.0}
     assert replication(_info("master_repl_offset:1500\n")) == {"replicas": None, "repl_lag_bytes": None}
+    assert online_replicas(PRIMARY) == ["127.0.0.1:6380", "127.0.0.1:6381"]  # not the one still syncing
     g = gauges(PRIMARY)
     assert (g["db_used_memory_bytes"], g["db_rss_bytes"], g["db_fragmentation_ratio"], g["connections"],
             g["db_instantaneous_ops_per_s"], g["keys"], g["replicas"]) == (1048576, 4194304, 4.0, 7, 678, 15, 2.0)
@@ -92,8 +94,9 @@ def test_the_traits_tell_redis_valkey_and_dragonfly_apart():
     assert server_traits(PRIMARY, {"io-threads": "4", "io-threads-do-reads": "yes"}) == {
         "server": "Redis", "version": "7.0.15", "allocator": "libc", "io_threads": 4, "io_threads_do_reads": "yes",
         "io_threads_active": 0, "multiplexing_api": "epoll", "arch_bits": 64}
-    valkey = server_traits({"redis_version": "7.2.4", "valkey_version": "8.0.1", "io_threads": "1"})
-    assert valkey == {"server": "Valkey", "version": "8.0.1", "redis_compat_version": "7.2.4", "io_threads": 1}
+    valkey = server_traits(_info("redis_version:7.2.4\nvalkey_version:8.0.1\nio_threads:2\nio_threads_active:1\n"))
+    assert valkey == {"server": "Valkey", "version": "8.0.1", "redis_compat_version": "7.2.4", "io_threads": 2,
+                      "io_threads_active": 1}
     df = server_traits({"redis_version": "7.2.0", "dragonfly_version": "df-v1.21.2"}, {"io-threads": "x"})
     assert df == {"server": "Dragonfly", "version": "1.21.2", "redis_compat_version": "7.2.0"}
 
