@@ -108,6 +108,24 @@ def test_a_clusters_nodes_are_named_by_their_host_and_port_only():
     assert RedisNodesSampler(urls).names == ["10.0.0.1:7000", "[::1]:7001", "10.0.0.2:7002"]
 
 
+
+def test_a_clusters_row_sums_its_nodes_figures_averages_their_fragmentation_and_keeps_the_longest_fork_pause():
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.redis.info import SUMMED, RedisNodesSampler
+
+    rows = [{"keys": 10, "ops_per_s": 100.0, "db_fragmentation_ratio": 1.2, "fork_pause_us": 900, "forks": 1.0,
+             "db_cpu_pct": None},
+            {"keys": 5, "ops_per_s": 50.0, "db_fragmentation_ratio": 2.0, "fork_pause_us": 250, "forks": 1.0},
+            {"keys": 0, "ops_per_s": 0.0, "db_fragmentation_ratio": None, "fork_pause_us": None, "forks": 0.0}]
+    sampler = RedisNodesSampler(["redis://a:1", "redis://b:2", "redis://c:3"])
+    sampler.nodes = [SimpleNamespace(sample=lambda r=r: r) for r in rows]  # each node's own row, as read
+    out = sampler.sample()
+    assert (out["keys"], out["ops_per_s"], out["forks"], out["nodes"]) == (15, 150.0, 2.0, 3)
+    assert out["db_fragmentation_ratio"] == pytest.approx(1.6)  # the mean of the nodes that report it
+    assert out["fork_pause_us"] == 900 and out["db_cpu_pct"] is None  # the longest pause; none reported: None
+    assert set(SUMMED) <= set(out)
+
 def test_each_nodes_row_is_stamped_with_the_time_of_the_summed_row_it_belongs_to(redis_server, rds):
     # the same server twice: two nodes, each row read back against the summed row it follows
     from ycsbctl.stores.redis.info import RedisNodesSampler
