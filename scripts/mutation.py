@@ -729,6 +729,18 @@ EQUIVALENT.update({
     "ycsbctl/stores/redis/benchmark.py: return rows[-1] if rows else None | 1 -> 0":
         "read runs redis-benchmark with one test (READ's HGETALL): its --csv has the header and one row, the first "
         "and the last",
+    "ycsbctl/stores/mongodb/wire.py: self.last_error = str(errors[0].get(\"errmsg\", errors[0]))[:300] | 0 -> -1":
+        "every command this binding writes carries one document (insert, update and delete of one _id): its reply "
+        "holds one write error at most, and a writeConcernError is put in a list of one, so the first is the last",
+    "ycsbctl/stores/mongodb/wire.py: r = await self.command(self._write({\"delete\": table, \"deletes\": "
+    "[{\"q\": {\"_id\": key.decode()}, \"limit\": 1}]})) | 1 -> 0":
+        "the delete's filter is an _id, unique in a collection: limit 0 (every match) removes the one document "
+        "limit 1 does, and n says 1 or 0 alike",
+    **{f"ycsbctl/stores/mongodb/wire.py: hello = bson.decode(await self.send(self._encode({{\"hello\": 1, "
+       f"\"$db\": \"admin\"}}))) | 1 -> {to}":
+       "the value of a command's name field is not read by the server: {hello: 0} and {hello: 2} are the hello "
+       "command (MongoDB's shell sends 1 by habit; FerretDB and mongo-echo answer each alike, as the mapped tests "
+       "that open connections show)" for to in ("0", "2")},
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",
