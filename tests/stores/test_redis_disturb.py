@@ -79,6 +79,20 @@ def test_expiry_is_timed_from_the_instant_the_key_expires(redis_server, rds):
     assert "after it expired" in timing.note
 
 
+
+def test_an_expiry_armed_for_a_later_second_is_set_in_the_servers_milliseconds(redis_server, rds):
+    # PEXPIRE's milliseconds against the server's own PTTL: never more than the time left to the instant asked
+    d = RedisDisturber(redis_server.url, parse_disturb("expire:hash:10@1s"), "far")
+    try:
+        d.build()
+        armed = time.perf_counter()
+        d.arm(armed + 20.0)
+        left_ms = rds.pttl(d.key)
+        assert 19_000 < left_ms <= 20_000 and abs(d.expires_at - (armed + 20.0)) < 1.0
+    finally:
+        d.close()
+        rds.delete(d.key)
+
 def test_lrem_takes_one_member_out_and_a_read_leaves_the_key(redis_server, rds):
     lrem = RedisDisturber(redis_server.url, parse_disturb(f"lrem:list:{SIZE}@1s"), "a")
     read = RedisDisturber(redis_server.url, parse_disturb(f"hgetall:hash:{SIZE}@1s/1s"), "b")
