@@ -741,6 +741,10 @@ EQUIVALENT.update({
        "the value of a command's name field is not read by the server: {hello: 0} and {hello: 2} are the hello "
        "command (MongoDB's shell sends 1 by habit; FerretDB and mongo-echo answer each alike, as the mapped tests "
        "that open connections show)" for to in ("0", "2")},
+    "ycsbctl/stores/redis/disturb.py: return -2 | 2 -> 3":
+        "the mark of a server whose SLOWLOG GET failed: -3 misses _slowlog_duration's -2 shortcut, which then asks "
+        "SLOWLOG GET again, fails again and returns None, as the shortcut does (a server refuses SLOWLOG for good: "
+        "renamed or not implemented)",
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",
