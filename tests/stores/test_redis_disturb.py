@@ -90,8 +90,25 @@ def test_an_expiry_armed_for_a_later_second_is_set_in_the_servers_milliseconds(r
         left_ms = rds.pttl(d.key)
         assert 19_000 < left_ms <= 20_000 and abs(d.expires_at - (armed + 20.0)) < 1.0
     finally:
+        d.close()  # unlinks the key
+
+
+@pytest.mark.parametrize("action", ["del", "hgetall"])
+def test_a_reading_action_takes_its_reply_off_the_socket_unbuilt_and_an_unlogged_one_says_why(redis_server, action):
+    # a read's reply is read without building it (never through execute_command); a write goes through it. An
+    # action the server did not log (10 members: microseconds, under the 100 µs threshold set for the point) says so
+    d = RedisDisturber(redis_server.url, parse_disturb(f"{action}:hash:10@1s"), f"tiny-{action}")
+    sent: list[str] = []
+    try:
+        d.build()
+        d.arm(time.perf_counter())
+        run = d.r.execute_command
+        d.r.execute_command = lambda *args, **kw: sent.append(str(args[0]).split()[0]) or run(*args, **kw)
+        timing = d.act()
+    finally:
         d.close()
-        rds.delete(d.key)
+    assert ("DEL" in sent) == (action == "del") and "HGETALL" not in sent
+    assert ("not in SLOWLOG: under its 100 µs threshold" in timing.note) == (timing.server_s is None)
 
 def test_lrem_takes_one_member_out_and_a_read_leaves_the_key(redis_server, rds):
     lrem = RedisDisturber(redis_server.url, parse_disturb(f"lrem:list:{SIZE}@1s"), "a")
