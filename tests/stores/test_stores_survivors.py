@@ -201,6 +201,41 @@ def test_redis_cluster_true_at_a_standalone_server_says_what_cluster_slots_answe
         run_bindings(lambda bs: asyncio.sleep(0), redis_server.url, 1, {"redis.cluster": "true"}, 1.0)
 
 
+
+def test_ycsbs_redis_binding_is_given_the_servers_host_port_and_its_timeout_in_milliseconds(redis_server):
+    # YCSB's RedisClient reads redis.timeout in ms (Jedis's timeout); a standalone server: no redis.cluster
+    from ycsbctl.stores import registry
+
+    url = f"redis://127.0.0.1:{redis_server.port}/0"
+    db_class, props = registry.for_url(url).ycsb_binding(url, 1.5)
+    assert (db_class, props) == ("redis", {"redis.host": "127.0.0.1", "redis.port": str(redis_server.port),
+                                           "redis.timeout": "1500"})
+
+
+def test_a_server_whose_info_counts_no_evictions_or_expiries_is_not_said_short(monkeypatch):
+    # INFO text as redis-py parses it; a server that leaves the counters out (Dragonfly-like) or counts none
+    from contextlib import contextmanager
+    from types import SimpleNamespace
+
+    from redis._parsers.helpers import parse_info
+
+    from ycsbctl.stores import registry
+    from ycsbctl.stores.redis import store
+
+    said: dict[str, str] = {}
+
+    @contextmanager
+    def client(url, timeout_s):
+        sections = {s.split("\n", 1)[0]: s for s in said["info"].split("# ")[1:]}
+        yield SimpleNamespace(info=lambda name: parse_info(sections.get(name.capitalize(), "").encode()))
+
+    monkeypatch.setattr(store, "client", client)
+    proto = registry.get("redis")
+    said["info"] = "# Stats\ntotal_connections_received:3\n# Memory\nused_memory:100\n"
+    assert proto.why_short("redis://127.0.0.1:1/0") is None
+    said["info"] = "# Stats\nevicted_keys:0\nexpired_keys:0\n# Memory\nmaxmemory:0\n"
+    assert proto.why_short("redis://127.0.0.1:1/0") is None
+
 def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_logged(redis_server, rds):
     from ycsbctl.stores.disturb import parse_disturb
     from ycsbctl.stores.redis.disturb import CLIENT_NAME, RedisDisturber
