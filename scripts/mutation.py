@@ -745,6 +745,10 @@ EQUIVALENT.update({
         "the mark of a server whose SLOWLOG GET failed: -3 misses _slowlog_duration's -2 shortcut, which then asks "
         "SLOWLOG GET again, fails again and returns None, as the shortcut does (a server refuses SLOWLOG for good: "
         "renamed or not implemented)",
+    **{"ycsbctl/stores/redis/info.py: return int(sum(d.get(\"keys\", 0) for d in dbs)) if dbs else (0 if "
+       "\"used_memory\" in info else None) | 0 -> " + to:
+       "every keyspace line of INFO says keys= first (db0:keys=10,expires=0,avg_ttl=0: Redis, Valkey, KeyDB, "
+       "Dragonfly): the default is never read" for to in ("-1", "1")},
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",

@@ -126,6 +126,24 @@ def test_a_clusters_row_sums_its_nodes_figures_averages_their_fragmentation_and_
     assert out["fork_pause_us"] == 900 and out["db_cpu_pct"] is None  # the longest pause; none reported: None
     assert set(SUMMED) <= set(out)
 
+
+def test_the_io_threads_rates_are_their_counters_growth_over_the_time_between_two_readings(monkeypatch):
+    # two INFO replies 2 s apart (the sampler's clock and connection stood in for): 200 reads and 50 writes more
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.redis import info as info_module
+    from ycsbctl.stores.redis.info import RedisInfoSampler
+
+    replies = iter([_info("io_threaded_reads_processed:100\nio_threaded_writes_processed:10\n"),
+                    _info("io_threaded_reads_processed:300\nio_threaded_writes_processed:60\n")])
+    clock = iter([1000.0, 1002.0])
+    monkeypatch.setattr(info_module.time, "monotonic", lambda: next(clock))
+    sampler = RedisInfoSampler("redis://127.0.0.1:1/0")
+    monkeypatch.setattr(info_module, "connect", lambda url: SimpleNamespace(info=lambda: next(replies)))
+    sampler.prime()
+    row = sampler.sample()
+    assert (row["io_threaded_reads_per_s"], row["io_threaded_writes_per_s"]) == (100.0, 25.0)
+
 def test_each_nodes_row_is_stamped_with_the_time_of_the_summed_row_it_belongs_to(redis_server, rds):
     # the same server twice: two nodes, each row read back against the summed row it follows
     from ycsbctl.stores.redis.info import RedisNodesSampler
