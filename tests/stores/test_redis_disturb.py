@@ -38,6 +38,17 @@ def test_the_big_key_holds_every_member_and_del_removes_it(redis_server, rds, ki
         d.close()
 
 
+
+@pytest.mark.parametrize("kind", ["hash", "list"])
+def test_a_big_key_of_a_size_not_a_multiple_of_the_batch_holds_exactly_that_many(redis_server, rds, kind):
+    d = RedisDisturber(redis_server.url, parse_disturb(f"del:{kind}:2500@1s"), "odd")
+    try:
+        before = _calls(rds, BUILD[kind])
+        d.build()
+        assert getattr(rds, LENGTH[kind])(d.key) == 2_500 and _calls(rds, BUILD[kind]) - before == 3  # 1,000 + 1,000 + 500
+    finally:
+        d.close()
+
 def test_slowlog_has_the_action_under_its_own_client_name_and_the_threshold_comes_back(redis_server, rds):
     rds.config_set("slowlog-log-slower-than", 10_000)
     d = RedisDisturber(redis_server.url, parse_disturb("del:zset:100k@1s"), "t")
