@@ -49,6 +49,27 @@ def test_a_big_key_of_a_size_not_a_multiple_of_the_batch_holds_exactly_that_many
     finally:
         d.close()
 
+
+def test_the_servers_time_is_its_slowlog_entries_of_this_command_by_this_client_after_the_mark(redis_server):
+    # SLOWLOG GET as redis-py returns it (newest first); the mark is the last entry's id before the action
+    from types import SimpleNamespace
+
+    def entry(i: int, command: bytes, us: int, name: bytes = CLIENT_NAME.encode()) -> dict:
+        return {"id": i, "start_time": 1_700_000_000 + i, "duration": us, "command": command,
+                "client_address": b"127.0.0.1:5000", "client_name": name}
+
+    log = [entry(8, b"DEL ycsbctl:big:t", 300), entry(7, b"DEL ycsbctl:big:t", 200),
+           entry(6, b"DEL other", 9000, b"someone-else"), entry(5, b"HSET ycsbctl:big:t m0 v", 800),
+           entry(4, b"DEL ycsbctl:big:t", 5000)]  # an earlier repetition's, at the mark
+    d = RedisDisturber(redis_server.url, parse_disturb("del:hash:10@1s"), "t")
+    try:
+        real, d.r = d.r, SimpleNamespace(slowlog_get=lambda n: log)
+        assert d._slowlog_duration(4, "DEL") == 300e-6  # the slowest of the action's own, none before the mark
+        assert d._slowlog_duration(8, "DEL") is None and d._slowlog_duration(-2, "DEL") is None
+    finally:
+        d.r = real
+        d.close()
+
 def test_slowlog_has_the_action_under_its_own_client_name_and_the_threshold_comes_back(redis_server, rds):
     rds.config_set("slowlog-log-slower-than", 10_000)
     d = RedisDisturber(redis_server.url, parse_disturb("del:zset:100k@1s"), "t")
