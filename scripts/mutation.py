@@ -749,6 +749,16 @@ EQUIVALENT.update({
        "\"used_memory\" in info else None) | 0 -> " + to:
        "every keyspace line of INFO says keys= first (db0:keys=10,expires=0,avg_ttl=0: Redis, Valkey, KeyDB, "
        "Dragonfly): the default is never read" for to in ("-1", "1")},
+    **{f"ycsbctl/stores/redis/disturb.py: TIMEOUT_S = 300.0  # a DEL of a huge key may hold the server for seconds "
+       f"| 300.0 -> {to}":
+       "the disturber's socket timeout (redis.Redis.from_url(socket_timeout=TIMEOUT_S)): how long to wait for an "
+       "answer, as the wait-timeout rule (MongoDB's disturber's TIMEOUT_S is listed alike)" for to in ("303.0", "297.0")},
+    "ycsbctl/stores/redis/disturb.py: and bytes(e.get(\"command\") or b\"\").split(b\" \", 1)[0].upper() == word] "
+    "| 1 -> 2":
+        "the first word of a logged command is the same however many times the rest is split",
+    "ycsbctl/stores/mongodb/wire.py: self._ids = itertools.count(1) | 1 -> 0":
+        "request ids only pair each reply with its request on this connection (responseTo echoes the id): numbered "
+        "from 0 or 1, every reply finds its request",
     "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
         "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
         "MovedError splits it into exactly slot and address): its first four words are its three",

@@ -145,3 +145,12 @@ def test_the_wire_binding_connects_where_pymongo_would_its_default_port_without_
         b = MongoWireBinding(url, 1.0)
         assert [(b.host, b.port)] == parse_uri(url)["nodelist"], url
     assert MongoWireBinding("mongodb://db.example/ycsb", 1.0).address() == "the MongoDB server at db.example:27017"
+
+
+
+def test_a_batchsize_left_empty_is_one_and_keeps_the_wire_binding():
+    from ycsbctl.stores.mongodb.wire import wire_eligible
+
+    url = "mongodb://127.0.0.1:27017/ycsb"
+    assert wire_eligible(url, {"batchsize": ""}) and wire_eligible(url, {"batchsize": "1"}) and wire_eligible(url, {})
+    assert not wire_eligible(url, {"batchsize": "2"})

@@ -70,6 +70,23 @@ def test_the_servers_time_is_its_slowlog_entries_of_this_command_by_this_client_
         d.r = real
         d.close()
 
+
+@pytest.mark.parametrize("was, lowered", [(0, False), (100, False), (101, True), (-1, True)])
+def test_the_slowlog_threshold_is_lowered_to_100_us_only_where_it_logs_less(redis_server, rds, was, lowered):
+    # 0 logs every command and 100 what the point needs: left alone (nothing to restore); above, or off (-1): set
+    setting = rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"]
+    rds.config_set("slowlog-log-slower-than", was)
+    d = RedisDisturber(redis_server.url, parse_disturb("del:hash:10@1s"), "threshold")
+    try:
+        d.build()
+        during = int(rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"])
+        assert (during, d.saved_threshold) == ((100, was) if lowered else (was, None))
+    finally:
+        d.close()
+        after = int(rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"])
+        rds.config_set("slowlog-log-slower-than", setting)  # as it was, for the other tests
+    assert after == was
+
 def test_slowlog_has_the_action_under_its_own_client_name_and_the_threshold_comes_back(redis_server, rds):
     rds.config_set("slowlog-log-slower-than", 10_000)
     d = RedisDisturber(redis_server.url, parse_disturb("del:zset:100k@1s"), "t")
