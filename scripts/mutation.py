@@ -741,10 +741,13 @@ EQUIVALENT.update({
        "the value of a command's name field is not read by the server: {hello: 0} and {hello: 2} are the hello "
        "command (MongoDB's shell sends 1 by habit; FerretDB and mongo-echo answer each alike, as the mapped tests "
        "that open connections show)" for to in ("0", "2")},
-    "ycsbctl/stores/redis/disturb.py: return -2 | 2 -> 3":
-        "the mark of a server whose SLOWLOG GET failed: -3 misses _slowlog_duration's -2 shortcut, which then asks "
+    **{f"ycsbctl/stores/redis/disturb.py: return -2 | 2 -> {to}":
+        "the mark of a server whose SLOWLOG GET failed: -1 or -3 misses _slowlog_duration's -2 shortcut, which then asks "
         "SLOWLOG GET again, fails again and returns None, as the shortcut does (a server refuses SLOWLOG for good: "
-        "renamed or not implemented)",
+        "renamed or not implemented)" for to in ("1", "3")},
+    "ycsbctl/stores/redis/disturb.py: while (left := self.expires_at - time.perf_counter()) > 0: | Gt -> GtE":
+        "left is a difference of perf_counter readings: exactly 0 only at that very tick, where >= sleeps 0 s and "
+        "reads the clock once more (then past it)",
     **{"ycsbctl/stores/redis/info.py: return int(sum(d.get(\"keys\", 0) for d in dbs)) if dbs else (0 if "
        "\"used_memory\" in info else None) | 0 -> " + to:
        "every keyspace line of INFO says keys= first (db0:keys=10,expires=0,avg_ttl=0: Redis, Valkey, KeyDB, "
@@ -779,8 +782,10 @@ EQUIVALENT.update({
         "one chained get's reply in one read: a read that starts with VALUE but does not end with \\r\\nEND\\r\\n is a "
         "part of a hit, shorter than its frame, so the length check fails and the general parse below reads it; one "
         "that ends so without VALUE does not come (a miss is END\\r\\n alone, an error one line without END)",
-    "ycsbctl/stores/redis/disturb.py: self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no SLOWLOG here) | 2 -> 1":
-        "build() sets it before act() reads it (experiment/disturb.py builds every disturber before its point; arm() sets it again)",
+    **{f"ycsbctl/stores/redis/disturb.py: self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no "
+       f"SLOWLOG here) | 2 -> {to}":
+       "build() sets it before act() reads it (experiment/disturb.py builds every disturber before its point; arm() sets "
+       "it again)" for to in ("1", "3")},
     "ycsbctl/stores/tarantool/binding.py: if pos < n: | Lt -> LtE":
         "at pos == n the rest is b'', which self.buf already is (emptied at the top of data_received)",
     "ycsbctl/stores/tarantool/iproto.py: return pos + 1 if b < 0x80 else pos + _UINT_SIZE[b] | Lt -> LtE":
