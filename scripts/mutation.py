@@ -249,7 +249,9 @@ TESTS: dict[str, list[str]] = {
                                        "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
                                        "tests/stores/test_mongo_tls.py"],
     "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
-    "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py"],
+    # test_mongodb_wire_chain: the wire path's requests against bson of this module's record_document and projection
+    "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
+                                                 "tests/stores/test_mongodb_wire_chain.py"],
     "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
                                        "tests/stores/test_mongo_tls.py", "tests/experiment/test_faults_new_stores.py",
                                        "-k", "mongo"],
@@ -733,10 +735,73 @@ EQUIVALENT.update({
     "ycsbctl/stores/mongodb/wire_chain.py: b.last_error = str(errors[0].get(\"errmsg\", errors[0]))[:300] | 0 -> -1":
         "a chain's request writes one document: its reply holds one write error at most, and a writeConcernError is "
         "put in a list of one, so the first error is the last",
-    "ycsbctl/stores/mongodb/wire_chain.py: if st < 0: | 0 -> 1":
-        "the compiled reader answers OK only for a plainly successful reply, which reply_status judges OK too "
-        "(test_mongodb_wire_chain::test_reply_statuses_are_the_awaited_paths compares the two): re-judged in Python, "
-        "the same status",
+    **{f"ycsbctl/stores/mongodb/wire_chain.py: if st < 0: | {what}":
+       "the compiled reader answers OK (0) only for a plainly successful reply, which reply_status judges OK too "
+       "(test_mongodb_native_reader::test_the_reader_judges_each_reply_as_reply_status_does compares the two): "
+       "re-judged in Python, the same status" for what in ("0 -> 1", "Lt -> LtE")},
+    **{f"ycsbctl/stores/mongodb/wire_chain.py: _MAX_SHAPES = 256  # templates kept per kind of request; beyond, "
+       f"requests are encoded by bson | 256 -> {to}":
+       "how many request shapes keep a template: a shape past the cap is encoded by bson.encode, to the very bytes its "
+       "template would give (test_mongodb_wire_chain::test_a_chain_sends_the_very_bytes_of_the_awaited_commands runs "
+       "both ways, the cap at 256 and at 0): one shape more or less on the template side, the same request"
+       for to in (255, 257)},
+    **{f"ycsbctl/stores/mongodb/wire_chain.py: if len(self.{cache}) >= _MAX_SHAPES: | GtE -> Gt":
+       "the same cap one shape later (as _MAX_SHAPES 256 -> 257): a shape past it is encoded by bson.encode, to the "
+       "very bytes its template would give (test_a_chain_sends_the_very_bytes_of_the_awaited_commands, both ways)"
+       for cache in ("_finds", "_updates", "_inserts")},
+    "ycsbctl/stores/redis/binding.py: elif self.op == READ and (not reply or reply[0] is None): | 0 -> -1":
+        "a chained READ is HGETALL (field, value, … never nil) or HMGET of one field (read_request): a reply of one "
+        "element, whose first is its last",
+    "ycsbctl/stores/redis/cluster_chain.py: elif self.op == READ and (not reply or reply[0] is None) and self.st == OK: "
+    "| 0 -> -1":
+        "a chained READ is HGETALL (field, value, … never nil) or HMGET of one field (read_request): a reply of one "
+        "element, whose first is its last",
+    "ycsbctl/stores/mongodb/status.py: return pymongo.MongoClient(url, maxPoolSize=1, serverSelectionTimeoutMS=5000, "
+    "connectTimeoutMS=5000, | 1 -> 2":
+        "the telemetry client's calls are made one at a time (the sampler's one thread, or one call of a helper): "
+        "pymongo reuses its one idle connection, so a cap of two opens no second one",
+    **{"ycsbctl/stores/mongodb/store.py: f\"({str(exc).split(',', 1)[0][:120]})\") from None | 120 -> " + to:
+       "the length pymongo's words are cut to inside the one line that says the server is no MongoDB one (as the "
+       "error-text-cap rule's last_error): the quoted tail, not what the line says" for to in ("121", "119")},
+    "ycsbctl/stores/redis/benchmark.py: return rows[-1] if rows else None | 1 -> 0":
+        "read runs redis-benchmark with one test (READ's HGETALL): its --csv has the header and one row, the first "
+        "and the last",
+    "ycsbctl/stores/mongodb/wire.py: self.last_error = str(errors[0].get(\"errmsg\", errors[0]))[:300] | 0 -> -1":
+        "every command this binding writes carries one document (insert, update and delete of one _id): its reply "
+        "holds one write error at most, and a writeConcernError is put in a list of one, so the first is the last",
+    "ycsbctl/stores/mongodb/wire.py: r = await self.command(self._write({\"delete\": table, \"deletes\": "
+    "[{\"q\": {\"_id\": key.decode()}, \"limit\": 1}]})) | 1 -> 0":
+        "the delete's filter is an _id, unique in a collection: limit 0 (every match) removes the one document "
+        "limit 1 does, and n says 1 or 0 alike",
+    **{f"ycsbctl/stores/mongodb/wire.py: hello = bson.decode(await self.send(self._encode({{\"hello\": 1, "
+       f"\"$db\": \"admin\"}}))) | 1 -> {to}":
+       "the value of a command's name field is not read by the server: {hello: 0} and {hello: 2} are the hello "
+       "command (MongoDB's shell sends 1 by habit; FerretDB and mongo-echo answer each alike, as the mapped tests "
+       "that open connections show)" for to in ("0", "2")},
+    **{f"ycsbctl/stores/redis/disturb.py: return -2 | 2 -> {to}":
+        "the mark of a server whose SLOWLOG GET failed: -1 or -3 misses _slowlog_duration's -2 shortcut, which then asks "
+        "SLOWLOG GET again, fails again and returns None, as the shortcut does (a server refuses SLOWLOG for good: "
+        "renamed or not implemented)" for to in ("1", "3")},
+    "ycsbctl/stores/redis/disturb.py: while (left := self.expires_at - time.perf_counter()) > 0: | Gt -> GtE":
+        "left is a difference of perf_counter readings: exactly 0 only at that very tick, where >= sleeps 0 s and "
+        "reads the clock once more (then past it)",
+    **{"ycsbctl/stores/redis/info.py: return int(sum(d.get(\"keys\", 0) for d in dbs)) if dbs else (0 if "
+       "\"used_memory\" in info else None) | 0 -> " + to:
+       "every keyspace line of INFO says keys= first (db0:keys=10,expires=0,avg_ttl=0: Redis, Valkey, KeyDB, "
+       "Dragonfly): the default is never read" for to in ("-1", "1")},
+    **{f"ycsbctl/stores/redis/disturb.py: TIMEOUT_S = 300.0  # a DEL of a huge key may hold the server for seconds "
+       f"| 300.0 -> {to}":
+       "the disturber's socket timeout (redis.Redis.from_url(socket_timeout=TIMEOUT_S)): how long to wait for an "
+       "answer, as the wait-timeout rule (MongoDB's disturber's TIMEOUT_S is listed alike)" for to in ("303.0", "297.0")},
+    "ycsbctl/stores/redis/disturb.py: and bytes(e.get(\"command\") or b\"\").split(b\" \", 1)[0].upper() == word] "
+    "| 1 -> 2":
+        "the first word of a logged command is the same however many times the rest is split",
+    "ycsbctl/stores/mongodb/wire.py: self._ids = itertools.count(1) | 1 -> 0":
+        "request ids only pair each reply with its request on this connection (responseTo echoes the id): numbered "
+        "from 0 or 1, every reply finds its request",
+    "ycsbctl/stores/redis/cluster_chain.py: kind, slot, where = error.split()[:3] | 3 -> 4":
+        "a redirection is three words, '-MOVED <slot> <endpoint>:<port>' or '-ASK …' (the cluster spec; redis-py's "
+        "MovedError splits it into exactly slot and address): its first four words are its three",
     "ycsbctl/stores/sql/protocol.py: await first(bindings[0]) | 0 -> -1":
         "every binding of the set is connected (the loop above) to the same URL with the same properties: the table "
         "is created once, by the last as by the first",
@@ -754,8 +819,10 @@ EQUIVALENT.update({
         "one chained get's reply in one read: a read that starts with VALUE but does not end with \\r\\nEND\\r\\n is a "
         "part of a hit, shorter than its frame, so the length check fails and the general parse below reads it; one "
         "that ends so without VALUE does not come (a miss is END\\r\\n alone, an error one line without END)",
-    "ycsbctl/stores/redis/disturb.py: self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no SLOWLOG here) | 2 -> 1":
-        "build() sets it before act() reads it (experiment/disturb.py builds every disturber before its point; arm() sets it again)",
+    **{f"ycsbctl/stores/redis/disturb.py: self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no "
+       f"SLOWLOG here) | 2 -> {to}":
+       "build() sets it before act() reads it (experiment/disturb.py builds every disturber before its point; arm() sets "
+       "it again)" for to in ("1", "3")},
     "ycsbctl/stores/tarantool/binding.py: if pos < n: | Lt -> LtE":
         "at pos == n the rest is b'', which self.buf already is (emptied at the top of data_received)",
     "ycsbctl/stores/tarantool/iproto.py: return pos + 1 if b < 0x80 else pos + _UINT_SIZE[b] | Lt -> LtE":
@@ -883,6 +950,10 @@ EQUIVALENT.update({
         "how many documents go in one insertMany while building: the same documents either way, in other chunks",
     "ycsbctl/stores/mongodb/disturb.py: BATCH = 10_000  # documents per insertMany while building a collection | 10000 -> 9999":
         "how many documents go in one insertMany while building: the same documents either way, in other chunks",
+    **{f"ycsbctl/stores/mongodb/disturb.py: ARRAY_BATCH = 100_000  # array members per $push while building a list's "
+       f"document | 100000 -> {to}":
+       "how many members go in one $push while building the list's document: the same array, in order, in other chunks"
+       for to in ("100001", "99999")},
     "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 303.0":
         "the admin client's timeout (client(url, TIMEOUT_S)): how long to wait, not what is built or timed",
     "ycsbctl/stores/mongodb/disturb.py: TIMEOUT_S = 300.0 | 300.0 -> 297.0":

@@ -18,7 +18,7 @@ RULES: dict[str, str] = {
                      "margins of subplots_adjust): how a mark looks, not where it is nor what it says",
     "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call, the client "
                     "libraries' socket_timeout=, socket_connect_timeout=, read_timeout=, write_timeout=, "
-                    "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, or as the default of a "
+                    "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, pymongo's timeoutMS=, or as the default of a "
                     "parameter of that name; the first argument of join() and wait(); the second of connect(), "
                     "client() and AdminConnection(), the third of an admin query(url, sql, timeout_s), the second "
                     "of PgSession(), the timeout of every store's connect helper): how long to wait for an answer, not "
@@ -43,10 +43,11 @@ STYLE_KEYWORDS = frozenset({
     "labelpad", "xytext"})  # xytext only with textcoords="offset …" (else it is a place in the data)
 # subplots_adjust's margins are the figure's layout (an axis limit, set_ylim(bottom=...), is not style).
 LAYOUT_KEYWORDS = frozenset({"left", "right", "top", "bottom", "wspace", "hspace"})
-# ... and the client libraries' own names: redis-py's socket timeouts, PyMySQL's read/write, pymongo's (ms)
+# ... and the client libraries' own names: redis-py's socket timeouts, PyMySQL's read/write, pymongo's (ms, and
+# timeoutMS, its client-side limit of each operation)
 TIMEOUT_KEYWORDS = frozenset({"timeout", "timeout_s", "connect_timeout", "socket_timeout", "socket_connect_timeout",
                               "read_timeout", "write_timeout", "serverSelectionTimeoutMS", "connectTimeoutMS",
-                              "socketTimeoutMS"})
+                              "socketTimeoutMS", "timeoutMS"})
 # call name -> the position of its timeout argument
 # (client: the Redis and MongoDB stores' admin client(url, timeout_s); AdminConnection: memcached's and
 # Tarantool's admin connection(url, timeout_s); query: every SQL store's and ClickHouse's admin query(url, sql,

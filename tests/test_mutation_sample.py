@@ -53,13 +53,13 @@ def _ruled(source: str) -> dict[str, str]:
 def test_the_client_libraries_own_timeout_keywords_are_timeouts_and_their_other_numbers_stay_scored():
     got = _ruled(
         "c = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=10, db=0)\n"  # 1: db stays scored
-        "m = MongoClient(url, maxPoolSize=1, serverSelectionTimeoutMS=int(max(t, 2.0) * 1000))\n"
+        "m = MongoClient(url, maxPoolSize=1, serverSelectionTimeoutMS=int(max(t, 2.0) * 1000), timeoutMS=t * 1001)\n"
         "p = pymysql.connect(host=h, port=3306, read_timeout=30, write_timeout=30)\n"            # 3: the port stays
         "with client(url, 60.0) as c: pass\n"
         "x = clients(url, 7)\n"                                                                  # 5: another name
         "with AdminConnection(url, 30.0) as c: pass\n")
     assert got == {"1:5.0": "wait-timeout", "1:10": "wait-timeout", "2:2.0": "wait-timeout", "2:1000": "wait-timeout",
-                   "3:30": "wait-timeout", "4:60.0": "wait-timeout", "6:30.0": "wait-timeout"}
+                   "2:1001": "wait-timeout", "3:30": "wait-timeout", "4:60.0": "wait-timeout", "6:30.0": "wait-timeout"}
 
 
 def test_a_rule_sets_aside_style_and_timeout_numbers_and_nothing_that_feeds_a_figure():

@@ -233,3 +233,19 @@ def test_a_ycsbctl_side_that_measured_no_read_ends_calibrate_in_one_line():
     props = dict(load_properties("workload-c"), recordcount="100", readproportion="0", updateproportion="1")
     with pytest.raises(UserError, match="ycsbctl's run at 2 threads failed: it measured no read$"):
         _ours("basic://", props, CalibratePlan(processes=1), 2, 0.2, 1)
+
+
+def test_redis_benchmark_reaches_the_host_port_database_and_user_the_url_names_as_redis_py_reads_them():
+    # the truth: redis-py's own reading of each URL (the engine's binding reads them alike); the password masked
+    from redis.connection import ConnectionPool
+
+    from ycsbctl.stores.redis.benchmark import connection_args
+
+    for url in ("redis://10.0.0.7:7001/3", "redis://cache.example", "redis://u:s3cret@[::1]:6390/0",
+                "redis://:pw@127.0.0.1:6379/12"):
+        kw = ConnectionPool.from_url(url).connection_kwargs
+        args, masked = connection_args(url)
+        expect = ["-h", kw["host"], "-p", str(kw.get("port", 6379)), "--dbnum", str(kw.get("db", 0))]
+        expect += ["--user", kw["username"]] if kw.get("username") else []
+        assert args == expect + (["-a", kw["password"]] if kw.get("password") else []), url
+        assert masked == expect + (["-a", "***"] if kw.get("password") else []), url

@@ -12,6 +12,7 @@ from tests.fixtures.servers import free_port
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.mongodb.pymongo_binding import database_name
+from ycsbctl.stores.mongodb.store import MongoProtocol
 
 KEY0 = b"user6284781860667377211"
 TABLE = "usertable"
@@ -43,6 +44,42 @@ def test_database_comes_from_the_url_path_with_ycsb_by_default():
         database_name("redis://127.0.0.1:6379")
 
 
+
+def test_the_pymongo_pool_is_set_up_as_pymongo_reads_its_options_back():
+    # the client's own reading of what MongoPool gave it (no connection is made: connect=False)
+    from ycsbctl.stores.mongodb.pymongo_binding import MongoPool
+
+    short = MongoPool("mongodb://127.0.0.1:1/bench", 3, 0.5, {"batchsize": "7", "mongodb.upsert": "TRUE"})
+    assert MongoPool("mongodb://127.0.0.1:1/bench", 1, 0.5, {"batchsize": "0"}).batchsize == 1  # at least one
+    o = short.client.options
+    assert (o.timeout, o.server_selection_timeout, o.pool_options.max_pool_size) == (0.5, 2.0, 3)
+    assert (short.db.name, short.batchsize, short.upsert) == ("bench", 7, True)
+    long = MongoPool("mongodb://127.0.0.1:1/", 0, 5.0, {"batchsize": ""})
+    o = long.client.options
+    assert (o.timeout, o.server_selection_timeout, o.pool_options.max_pool_size) == (5.0, 5.0, 1)
+    assert (long.db.name, long.batchsize, long.upsert) == ("ycsb", 1, False)
+
+
+def test_a_pymongo_failure_is_its_reason_without_the_timeouts_pymongo_appends():
+    # pymongo's own wording of a socket timeout and of a refused connection (its _raise_connection_failure)
+    from pymongo.errors import ServerSelectionTimeoutError
+    from pymongo.pool_shared import _raise_connection_failure
+
+    from ycsbctl.stores.mongodb.pymongo_binding import MongoBinding, MongoPool
+
+    b = MongoBinding(MongoPool("mongodb://127.0.0.1:1/ycsb", 1, 0.5, {}))
+    details = {"socketTimeoutMS": 500.0, "connectTimeoutMS": 20000.0}
+    said = []
+    for error in (TimeoutError("timed out"), ConnectionRefusedError(111, "Connection refused")):
+        try:
+            _raise_connection_failure(("127.0.0.1", 1), error, timeout_details=details)
+        except Exception as exc:  # noqa: BLE001 - NetworkTimeout, AutoReconnect
+            said.append((b._fail(exc), b.last_error))
+    assert said == [(Status.TIMEOUT, "127.0.0.1:1: timed out"),
+                    (Status.ERROR, "127.0.0.1:1: [Errno 111] Connection refused")]
+    with pytest.raises(ConnectionLost, match="^lost the MongoDB server: No servers found$"):
+        b._fail(ServerSelectionTimeoutError("No servers found (configured timeouts: socketTimeoutMS: 500.0ms)"))
+
 def test_insert_stores_id_and_ten_binary_fields_in_usertable(mongo_db):
     url, db = mongo_db
     values = field_values()
@@ -66,9 +103,14 @@ def test_read_finds_by_id_with_or_without_a_projection(mongo_db):
             await b[0].read(TABLE, KEY0, None),
             await b[0].read(TABLE, KEY0, [b"field3"]),
             await b[0].read(TABLE, b"user1", None),
+            await b[0].read_values(TABLE, KEY0, [b"field3", b"field7"]),  # the fields asked, as stored, no _id
+            await b[0].read_values(TABLE, b"user1", [b"field3"]),
         ]
 
-    assert _run(reads, url) == [Status.OK, Status.OK, Status.NOT_FOUND]
+    values = dict(field_values())
+    assert _run(reads, url) == [Status.OK, Status.OK, Status.NOT_FOUND,
+                                (Status.OK, {b"field3": values[b"field3"], b"field7": values[b"field7"]}),
+                                (Status.NOT_FOUND, {})]
 
 
 def test_update_sets_one_field_and_is_not_found_when_nothing_matched(mongo_db):
@@ -116,10 +158,15 @@ def test_a_batch_is_unordered_so_one_duplicate_does_not_drop_the_rest(mongo_db):
 def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(mongo_db):
     url, db = mongo_db
 
+    said: list[str | None] = []
+
     async def twice(b):
-        return [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
+        done = [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
+        said.append(b[0].last_error)
+        return done
 
     assert _run(twice, url) == [Status.OK, Status.ERROR]
+    assert str(said[0]).startswith(MongoProtocol.duplicate_insert[0])  # the words a duplicate insert is told by
     assert db[TABLE].find_one({"_id": KEY0.decode()})["field0"] == b"a"
     assert _run(twice, url, props={"mongodb.upsert": "true"}) == [Status.OK, Status.OK]
     assert db[TABLE].find_one({"_id": KEY0.decode()})["field0"] == b"b"

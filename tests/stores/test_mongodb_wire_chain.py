@@ -91,6 +91,62 @@ def test_reply_statuses_are_the_awaited_paths():
     assert b.last_error == "NotWritablePrimary: not primary"
 
 
+
+def test_a_standalone_servers_plain_replies_are_judged_in_place_without_decoding(monkeypatch):
+    # MongoDB's own reply shapes (find: {cursor: {firstBatch, id, ns}, ok: 1.0}; update: {n, nModified, ok};
+    # insert: {n, ok}) are read where the bytes lie, no bson.decode per operation (reply_status's fast path)
+    from ycsbctl.stores.mongodb import wire_chain
+
+    b = MongoWireBinding("mongodb://127.0.0.1:1/ycsb", 1.0)
+    doc = record_document(KEY0.decode(), field_values())
+    found, none = ({"cursor": {"firstBatch": batch, "id": bson.Int64(0), "ns": "ycsb.usertable"}, "ok": 1.0}
+                   for batch in ([doc], []))
+    plain = [(READ, found, Status.OK), (READ, none, Status.NOT_FOUND),
+             (UPDATE, {"n": 1, "nModified": 1, "ok": 1.0}, Status.OK),
+             (UPDATE, {"n": 0, "nModified": 0, "ok": 1.0}, Status.NOT_FOUND),
+             (UPDATE, {"n": 256, "nModified": 256, "ok": 1.0}, Status.OK), (INSERT, {"n": 1, "ok": 1.0}, Status.OK)]
+    bodies = [(op, bson.encode(reply), st) for op, reply, st in plain]
+
+    def decoded(*_):
+        raise AssertionError("a plain reply was decoded")
+
+    monkeypatch.setattr(wire_chain.bson, "decode", decoded)
+    assert [reply_status(b, op, body) for op, body, _ in bodies] == [st for *_, st in bodies]
+
+
+class _Wire:
+    """A connection's transport that keeps the bytes written to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+
+@pytest.mark.parametrize("path", ["framed", "parsed"])
+def test_a_reply_in_the_same_turn_as_the_watchdogs_expiry_is_late_not_a_second_answer(path):
+    # the watchdog resolves the chain's future (TIMEOUT) and the reply comes before the chain's coroutine runs
+    # again: the chain is done, so the reply is counted late and its operation recorded once, as TIMEOUT
+    import struct
+
+    from ycsbctl.stores.mongodb.wire import _OpMsgProtocol
+
+    async def go() -> tuple:
+        b = MongoWireBinding("mongodb://127.0.0.1:1/ycsb", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _OpMsgProtocol()
+        b.proto.transport = _Wire()
+        log: list[tuple] = []
+        run = asyncio.ensure_future(b.chain(_context(log, []), _batch([UPDATE], [KEY0], wfs=[4]), 0, 1))
+        await asyncio.sleep(0)
+        rid = struct.unpack_from("<i", b.proto.transport.sent[0], 4)[0]
+        body = bson.encode({"n": 1, "nModified": 1, "ok": 1.0})
+        b.expire()
+        getattr(b.proto, path)(struct.pack("<iiiiI", 21 + len(body), 99, rid, 2013, 0) + b"\x00" + body)
+        return await run, [st for _, st, *_ in log], b.proto.late
+
+    assert asyncio.run(go()) == ((1, 1), [Status.TIMEOUT], 1)
+
 def _batch(ops, keys, rfs=None, wfs=None):
     n = len(ops)
     return ops, keys, list(range(n)), rfs or [-1] * n, wfs or [-1] * n

@@ -134,3 +134,23 @@ def test_a_read_hands_back_the_fields_found_and_a_missing_record_none():
     finds = [c for c in asked if "find" in c]
     assert finds[0]["projection"] == {"field0": 1, "field3": 1}
     assert (finds[0]["limit"], finds[0]["singleBatch"], finds[0]["$db"]) == (1, True, "db1")
+
+
+def test_the_wire_binding_connects_where_pymongo_would_its_default_port_without_one():
+    from pymongo.uri_parser import parse_uri
+
+    from ycsbctl.stores.mongodb.wire import MongoWireBinding
+
+    for url in ("mongodb://db.example/ycsb", "mongodb://10.0.0.5:27999/bench?w=1"):
+        b = MongoWireBinding(url, 1.0)
+        assert [(b.host, b.port)] == parse_uri(url)["nodelist"], url
+    assert MongoWireBinding("mongodb://db.example/ycsb", 1.0).address() == "the MongoDB server at db.example:27017"
+
+
+
+def test_a_batchsize_left_empty_is_one_and_keeps_the_wire_binding():
+    from ycsbctl.stores.mongodb.wire import wire_eligible
+
+    url = "mongodb://127.0.0.1:27017/ycsb"
+    assert wire_eligible(url, {"batchsize": ""}) and wire_eligible(url, {"batchsize": "1"}) and wire_eligible(url, {})
+    assert not wire_eligible(url, {"batchsize": "2"})

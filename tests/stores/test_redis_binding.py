@@ -10,6 +10,7 @@ import pytest
 import redis
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.bindings import redis_chain_context as _chain_context
 from tests.fixtures.servers import free_port, start_redis
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.redis.binding import RedisOptions, java_hash
@@ -220,21 +221,6 @@ def reply_path(request, monkeypatch) -> str:
     if request.param == "pure":
         monkeypatch.setattr(binding._Resp, "data_received", binding._Resp.parsed)
     return request.param
-
-
-def _chain_context(log: list, acked: list, deadline_ns: int = 2**63 - 1, stop_on_error: bool = False):
-    from ycsbctl.stores.binding import ChainContext
-
-    names = [b"field%d" % i for i in range(10)]
-    values = dict(field_values())
-    return ChainContext(
-        record=lambda *timed: log.extend(timed),
-        names=[tuple(names)] + [(n,) for n in names],
-        values=lambda f: [values[n] for n in names] if f == -1 else [b"x" * 7],
-        ack=acked.append,
-        deadline_ns=deadline_ns,
-        stop_on_error=stop_on_error,
-    )
 
 
 def test_a_chain_stores_and_reads_exactly_as_the_awaited_calls_and_logs_each_operation(redis_server, rds, reply_path):

@@ -180,6 +180,59 @@ def test_a_live_resharding_during_a_point_completes_with_no_error_and_counts_red
     assert sum(n.dbsize() for n in nodes) == RECORDS + 1  # every record still there, once
 
 
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_cluster_chain_answers_each_operation_as_the_awaited_calls_and_stores_what_they_store(
+        cluster, monkeypatch, pure) -> None:
+    """ClusterChain over the shards, its replies read by the compiled core's skimmer or (pure) built by hiredis and
+    handed to its ``__call__``: a whole record and one field of a stored and of a missing key (HGETALL's empty
+    list, HMGET's ``[nil]``), an update, an insert (its HMSET on the key's shard, its ZADD on the index's), each
+    with the status of the same call awaited; the inserted record and its index entry read back by redis-py."""
+    from tests.fixtures.bindings import field_values, redis_chain_context, run_bindings
+    from ycsbctl.stores.redis import binding
+    from ycsbctl.stores.redis.binding import java_hash
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+    from ycsbctl.workload.keys import build_key_name
+
+    if pure:
+        monkeypatch.setattr(binding._Resp, "data_received", binding._Resp.parsed)
+    ep, _ = cluster
+    key0, new = (build_key_name(n, ordered=False, zeropadding=1).encode() for n in (0, RECORDS + 7))
+    missing = b"user-not-loaded"
+    ops = [READ, READ, READ, READ, UPDATE, INSERT, READ]
+    keys = [key0, key0, missing, missing, key0, new, new]
+    batch = (ops, keys, [0, 0, 0, 0, 0, RECORDS + 7, 0], [-1, 2, 2, -1, -1, -1, -1], [-1, -1, -1, -1, 4, -1, -1])
+    log: list[int] = []
+    acked: list[int] = []
+
+    async def chained(bs):
+        i = 0
+        while i < len(ops):  # a chain stops before a shard it has not connected yet; the next one connects it
+            done, failed = await bs[0].chain(redis_chain_context(log, acked), batch, i, len(ops))
+            assert failed == 0 and done > 0
+            i += done
+        return [await bs[0].read("usertable", key0, None), await bs[0].read("usertable", key0, [b"field2"]),
+                await bs[0].read("usertable", missing, [b"field2"]), await bs[0].read("usertable", missing, None)]
+
+    try:
+        awaited = run_bindings(chained, ep.url)
+        rows = [tuple(log[i:i + 5]) for i in range(0, len(log), 5)]
+        assert [(op, st) for op, st, *_ in rows] == list(zip(ops, [0, 0, 1, 1, 0, 0, 0]))
+        assert awaited == [binding.Status.OK, binding.Status.OK, binding.Status.NOT_FOUND, binding.Status.NOT_FOUND]
+        assert acked == [RECORDS + 7]
+        cluster_client = redis.RedisCluster.from_url(ep.url)
+        try:
+            assert cluster_client.hgetall(new) == dict(field_values())
+            assert cluster_client.hget(key0, "field4") == b"x" * 7
+            assert cluster_client.zscore("_indices", new) == java_hash(new)
+        finally:
+            cluster_client.close()
+    finally:  # the module's other points count the records loaded
+        cleanup = redis.RedisCluster.from_url(ep.url)
+        cleanup.delete(new)
+        cleanup.zrem("_indices", new)
+        cleanup.close()
+
+
 @pytest.mark.fault
 def test_a_shard_killed_mid_point_fails_its_operations_and_says_which_while_the_clients_go_on(cluster) -> None:
     """Last in the module: it kills a shard of the module's cluster."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import hiredis
+import pytest
 import redis.crc
 
 from ycsbctl.stores.redis.cluster import INDEX_SLOT, SLOTS, SlotMap, key_slot
@@ -61,3 +62,118 @@ def test_a_redirection_is_its_kind_slot_and_node_and_anything_else_none():
                   "TRYAGAIN Multiple keys request during rehashing of slot", "ASKING"):
         assert redirect(other) is None, other
     assert hiredis.pack_command(("ASKING",)) == ASKING
+
+
+
+A, B = ("10.0.0.1", 7000), ("10.0.0.2", 7001)  # A serves slots 0-8000 (the index's, 6052), B the rest
+
+
+def _two_shards(pure: bool) -> tuple:
+    """A ClusterBinding over shards A and B whose connections keep what is written to them (addr -> requests), and
+    how a reply reaches a shard's connection: the compiled skimmer's path, or hiredis's (pure)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from ycsbctl.native import core
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    if core is None and not pure:
+        pytest.skip("the compiled core is not built")
+    cb = ClusterBinding(RedisOptions("redis://10.0.0.1:7000/0"), 1.0,
+                        SlotMap([[0, 8000, [A[0], A[1]]], [8001, SLOTS - 1, [B[0], B[1]]]], A), [])
+    sent: dict[tuple, list[bytes]] = {}
+    for addr in (A, B):
+        node = cb.nodes[addr] = RedisBinding(RedisOptions(f"redis://{addr[0]}:{addr[1]}/0"), 1.0)
+        node.loop, node.proto = asyncio.get_running_loop(), _Resp()
+        node.proto.transport = SimpleNamespace(write=sent.setdefault(addr, []).append)
+
+    async def feed(addr: tuple, reply: bytes) -> None:
+        proto = cb.nodes[addr].proto
+        (proto.parsed if pure else proto.skimmed)(reply)
+        await asyncio.sleep(0)
+
+    return cb, sent, feed
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_cluster_chain_follows_moved_and_ask_waits_for_replicas_and_indexes_an_insert_on_its_shard(pure):
+    """ClusterChain over two shards, the replies RESP bytes as the cluster spec lays them out, read by the compiled
+    skimmer or by hiredis (pure): an UPDATE whose WAIT counts no replica is TIMEOUT with its words; a MOVED to a
+    connected shard is followed (the slot learnt, counted once); an INSERT's HMSET goes to its key's shard, its ZADD
+    to the index's; an ASK is followed with ASKING and counted; an error is ERROR, said."""
+    import asyncio
+
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    keys = [b"user%d" % i for i in range(40)]
+    on_a = next(k for k in keys if key_slot(k) <= 8000)
+    on_b = [k for k in keys if key_slot(k) > 8000][:4]
+    assert len({key_slot(k) for k in on_b}) == 4
+
+    async def go() -> tuple:
+        cb, sent, feed = _two_shards(pure)
+        node_a = cb.nodes[A]
+        node_a.wait_for, node_a.o.wait_ms = 1, 500
+        node_a.wait_command = b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n"
+        log: list[int] = []
+        acked: list[int] = []
+        ops = [UPDATE, READ, INSERT, READ, READ]
+        run = asyncio.ensure_future(cb.chain(redis_chain_context(log, acked), (ops, [on_a, *on_b], [0, 1, 2, 3, 4],
+                                                                               [-1] * 5, [4] * 5), 0, 5))
+        await asyncio.sleep(0)
+        for addr, reply in ((A, b"+OK\r\n:0\r\n"),  # UPDATE's HMSET and WAIT: no replica had it
+                            (B, b"-MOVED %d 10.0.0.1:7000\r\n" % key_slot(on_b[0])), (A, b"*0\r\n"),  # READ, moved
+                            (B, b"+OK\r\n"), (A, b":1\r\n"),  # INSERT: HMSET on B, ZADD on A (the index's shard)
+                            (B, b"-ASK %d 10.0.0.1:7000\r\n" % key_slot(on_b[2])),
+                            (A, b"+OK\r\n*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n"),  # ASKING's OK, then the HGETALL's
+                            (B, b"-ERR unknown command\r\n")):
+            await feed(addr, reply)
+        return await run, log, acked, cb, sent
+
+    done, log, acked, cb, sent = asyncio.run(go())
+    assert done == (5, 2)  # the TIMEOUT and the ERROR failed
+    assert [tuple(log[i:i + 2]) for i in range(0, len(log), 5)] == [
+        (UPDATE, int(Status.TIMEOUT)), (READ, int(Status.NOT_FOUND)), (INSERT, int(Status.OK)), (READ, int(Status.OK)),
+        (READ, int(Status.ERROR))]
+    assert cb.counts == {"redirections": 2, "moved": 1, "ask": 1} and acked == [2]
+    assert cb.slots.owner[key_slot(on_b[0])] == A and cb.slots.owner[key_slot(on_b[2])] == B  # ASK: once only
+    assert [p[:15] for p in sent[A]] == [b"*4\r\n$5\r\nHMSET\r\n", b"*2\r\n$7\r\nHGETALL", b"*4\r\n$4\r\nZADD\r\n$",
+                                         b"*1\r\n$6\r\nASKING\r"]
+    asked = b"$%d\r\n%b\r\n" % (len(on_b[2]), on_b[2])
+    assert sent[A][3].startswith(b"*1\r\n$6\r\nASKING\r\n*2\r\n$7\r\nHGETALL\r\n") and sent[A][3].endswith(asked)
+    assert cb.last_error == "ERR unknown command"
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_slot_that_moves_more_than_max_redirects_times_fails_its_operation_with_the_last_reply(pure):
+    import asyncio
+
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.redis.cluster_chain import MAX_REDIRECTS
+    from ycsbctl.workload.core import READ
+
+    key = next(k for k in (b"user%d" % i for i in range(40)) if key_slot(k) > 8000)
+
+    async def go(moves: int) -> tuple:
+        cb, _, feed = _two_shards(pure)
+        log: list[int] = []
+        run = asyncio.ensure_future(cb.chain(redis_chain_context(log, []), ([READ], [key], [0], [-1], [-1]), 0, 1))
+        await asyncio.sleep(0)
+        at = B
+        for _ in range(moves):  # to the other shard each time, both connected
+            there = A if at == B else B
+            await feed(at, b"-MOVED %d %s:%d\r\n" % (key_slot(key), there[0].encode(), there[1]))
+            at = there
+        if moves <= MAX_REDIRECTS:
+            await feed(at, b"*0\r\n")
+        return await run, log[1], cb.counts["moved"], cb.last_error
+
+    assert MAX_REDIRECTS == 5
+    assert asyncio.run(go(5)) == ((1, 0), int(Status.NOT_FOUND), 5, None)
+    done, st, moved, said = asyncio.run(go(6))
+    # the sixth is not followed (nor counted): the operation fails with it
+    assert (done, st, moved) == ((1, 1), int(Status.ERROR), 5) and said == f"MOVED {key_slot(key)} 10.0.0.2:7001"

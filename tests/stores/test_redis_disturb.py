@@ -38,6 +38,55 @@ def test_the_big_key_holds_every_member_and_del_removes_it(redis_server, rds, ki
         d.close()
 
 
+
+@pytest.mark.parametrize("kind", ["hash", "list"])
+def test_a_big_key_of_a_size_not_a_multiple_of_the_batch_holds_exactly_that_many(redis_server, rds, kind):
+    d = RedisDisturber(redis_server.url, parse_disturb(f"del:{kind}:2500@1s"), "odd")
+    try:
+        before = _calls(rds, BUILD[kind])
+        d.build()
+        assert getattr(rds, LENGTH[kind])(d.key) == 2_500 and _calls(rds, BUILD[kind]) - before == 3  # 1,000 + 1,000 + 500
+    finally:
+        d.close()
+
+
+def test_the_servers_time_is_its_slowlog_entries_of_this_command_by_this_client_after_the_mark(redis_server):
+    # SLOWLOG GET as redis-py returns it (newest first); the mark is the last entry's id before the action
+    from types import SimpleNamespace
+
+    def entry(i: int, command: bytes, us: int, name: bytes = CLIENT_NAME.encode()) -> dict:
+        return {"id": i, "start_time": 1_700_000_000 + i, "duration": us, "command": command,
+                "client_address": b"127.0.0.1:5000", "client_name": name}
+
+    log = [entry(8, b"DEL ycsbctl:big:t", 300), entry(7, b"DEL ycsbctl:big:t", 200),
+           entry(6, b"DEL other", 9000, b"someone-else"), entry(5, b"HSET ycsbctl:big:t m0 v", 800),
+           entry(4, b"DEL ycsbctl:big:t", 5000)]  # an earlier repetition's, at the mark
+    d = RedisDisturber(redis_server.url, parse_disturb("del:hash:10@1s"), "t")
+    try:
+        real, d.r = d.r, SimpleNamespace(slowlog_get=lambda n: log)
+        assert d._slowlog_duration(4, "DEL") == 300e-6  # the slowest of the action's own, none before the mark
+        assert d._slowlog_duration(8, "DEL") is None and d._slowlog_duration(-2, "DEL") is None
+    finally:
+        d.r = real
+        d.close()
+
+
+@pytest.mark.parametrize("was, lowered", [(0, False), (100, False), (101, True), (-1, True)])
+def test_the_slowlog_threshold_is_lowered_to_100_us_only_where_it_logs_less(redis_server, rds, was, lowered):
+    # 0 logs every command and 100 what the point needs: left alone (nothing to restore); above, or off (-1): set
+    setting = rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"]
+    rds.config_set("slowlog-log-slower-than", was)
+    d = RedisDisturber(redis_server.url, parse_disturb("del:hash:10@1s"), "threshold")
+    try:
+        d.build()
+        during = int(rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"])
+        assert (during, d.saved_threshold) == ((100, was) if lowered else (was, None))
+    finally:
+        d.close()
+        after = int(rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"])
+        rds.config_set("slowlog-log-slower-than", setting)  # as it was, for the other tests
+    assert after == was
+
 def test_slowlog_has_the_action_under_its_own_client_name_and_the_threshold_comes_back(redis_server, rds):
     rds.config_set("slowlog-log-slower-than", 10_000)
     d = RedisDisturber(redis_server.url, parse_disturb("del:zset:100k@1s"), "t")
@@ -78,6 +127,37 @@ def test_expiry_is_timed_from_the_instant_the_key_expires(redis_server, rds):
     assert 0 <= timing.duration_s <= gone_at - timing.start_s
     assert "after it expired" in timing.note
 
+
+
+def test_an_expiry_armed_for_a_later_second_is_set_in_the_servers_milliseconds(redis_server, rds):
+    # PEXPIRE's milliseconds against the server's own PTTL: never more than the time left to the instant asked
+    d = RedisDisturber(redis_server.url, parse_disturb("expire:hash:10@1s"), "far")
+    try:
+        d.build()
+        armed = time.perf_counter()
+        d.arm(armed + 20.0)
+        left_ms = rds.pttl(d.key)
+        assert 19_000 < left_ms <= 20_000 and abs(d.expires_at - (armed + 20.0)) < 1.0
+    finally:
+        d.close()  # unlinks the key
+
+
+@pytest.mark.parametrize("action", ["del", "hgetall"])
+def test_a_reading_action_takes_its_reply_off_the_socket_unbuilt_and_an_unlogged_one_says_why(redis_server, action):
+    # a read's reply is read without building it (never through execute_command); a write goes through it. An
+    # action the server did not log (10 members: microseconds, under the 100 µs threshold set for the point) says so
+    d = RedisDisturber(redis_server.url, parse_disturb(f"{action}:hash:10@1s"), f"tiny-{action}")
+    sent: list[str] = []
+    try:
+        d.build()
+        d.arm(time.perf_counter())
+        run = d.r.execute_command
+        d.r.execute_command = lambda *args, **kw: sent.append(str(args[0]).split()[0]) or run(*args, **kw)
+        timing = d.act()
+    finally:
+        d.close()
+    assert ("DEL" in sent) == (action == "del") and "HGETALL" not in sent
+    assert ("not in SLOWLOG: under its 100 µs threshold" in timing.note) == (timing.server_s is None)
 
 def test_lrem_takes_one_member_out_and_a_read_leaves_the_key(redis_server, rds):
     lrem = RedisDisturber(redis_server.url, parse_disturb(f"lrem:list:{SIZE}@1s"), "a")

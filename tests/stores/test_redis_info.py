@@ -12,6 +12,7 @@ from ycsbctl.stores.redis.info import (
     gauges,
     io_thread_counters,
     keys,
+    online_replicas,
     persistence,
     replication,
     server_traits,
@@ -71,6 +72,7 @@ def test_the_figures_of_one_info_reply():
     one = _info("master_repl_offset:1500\nslave0:ip=h,port=1,state=online,offset=1200,lag=0\n")
     assert replication(one) == {"replicas": 1.0, "repl_lag_bytes": 300.0}
     assert replication(_info("master_repl_offset:1500\n")) == {"replicas": None, "repl_lag_bytes": None}
+    assert online_replicas(PRIMARY) == ["127.0.0.1:6380", "127.0.0.1:6381"]  # not the one still syncing
     g = gauges(PRIMARY)
     assert (g["db_used_memory_bytes"], g["db_rss_bytes"], g["db_fragmentation_ratio"], g["connections"],
             g["db_instantaneous_ops_per_s"], g["keys"], g["replicas"]) == (1048576, 4194304, 4.0, 7, 678, 15, 2.0)
@@ -92,8 +94,9 @@ def test_the_traits_tell_redis_valkey_and_dragonfly_apart():
     assert server_traits(PRIMARY, {"io-threads": "4", "io-threads-do-reads": "yes"}) == {
         "server": "Redis", "version": "7.0.15", "allocator": "libc", "io_threads": 4, "io_threads_do_reads": "yes",
         "io_threads_active": 0, "multiplexing_api": "epoll", "arch_bits": 64}
-    valkey = server_traits({"redis_version": "7.2.4", "valkey_version": "8.0.1", "io_threads": "1"})
-    assert valkey == {"server": "Valkey", "version": "8.0.1", "redis_compat_version": "7.2.4", "io_threads": 1}
+    valkey = server_traits(_info("redis_version:7.2.4\nvalkey_version:8.0.1\nio_threads:2\nio_threads_active:1\n"))
+    assert valkey == {"server": "Valkey", "version": "8.0.1", "redis_compat_version": "7.2.4", "io_threads": 2,
+                      "io_threads_active": 1}
     df = server_traits({"redis_version": "7.2.0", "dragonfly_version": "df-v1.21.2"}, {"io-threads": "x"})
     assert df == {"server": "Dragonfly", "version": "1.21.2", "redis_compat_version": "7.2.0"}
 
@@ -104,6 +107,42 @@ def test_a_clusters_nodes_are_named_by_their_host_and_port_only():
     urls = ["redis://:pw@10.0.0.1:7000/0", "rediss://user:pw@[::1]:7001", "redis://10.0.0.2:7002"]
     assert RedisNodesSampler(urls).names == ["10.0.0.1:7000", "[::1]:7001", "10.0.0.2:7002"]
 
+
+
+def test_a_clusters_row_sums_its_nodes_figures_averages_their_fragmentation_and_keeps_the_longest_fork_pause():
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.redis.info import SUMMED, RedisNodesSampler
+
+    rows = [{"keys": 10, "ops_per_s": 100.0, "db_fragmentation_ratio": 1.2, "fork_pause_us": 900, "forks": 1.0,
+             "db_cpu_pct": None},
+            {"keys": 5, "ops_per_s": 50.0, "db_fragmentation_ratio": 2.0, "fork_pause_us": 250, "forks": 1.0},
+            {"keys": 0, "ops_per_s": 0.0, "db_fragmentation_ratio": None, "fork_pause_us": None, "forks": 0.0}]
+    sampler = RedisNodesSampler(["redis://a:1", "redis://b:2", "redis://c:3"])
+    sampler.nodes = [SimpleNamespace(sample=lambda r=r: r) for r in rows]  # each node's own row, as read
+    out = sampler.sample()
+    assert (out["keys"], out["ops_per_s"], out["forks"], out["nodes"]) == (15, 150.0, 2.0, 3)
+    assert out["db_fragmentation_ratio"] == pytest.approx(1.6)  # the mean of the nodes that report it
+    assert out["fork_pause_us"] == 900 and out["db_cpu_pct"] is None  # the longest pause; none reported: None
+    assert set(SUMMED) <= set(out)
+
+
+def test_the_io_threads_rates_are_their_counters_growth_over_the_time_between_two_readings(monkeypatch):
+    # two INFO replies 2 s apart (the sampler's clock and connection stood in for): 200 reads and 50 writes more
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.redis import info as info_module
+    from ycsbctl.stores.redis.info import RedisInfoSampler
+
+    replies = iter([_info("io_threaded_reads_processed:100\nio_threaded_writes_processed:10\n"),
+                    _info("io_threaded_reads_processed:300\nio_threaded_writes_processed:60\n")])
+    clock = iter([1000.0, 1002.0])
+    monkeypatch.setattr(info_module.time, "monotonic", lambda: next(clock))
+    sampler = RedisInfoSampler("redis://127.0.0.1:1/0")
+    monkeypatch.setattr(info_module, "connect", lambda url: SimpleNamespace(info=lambda: next(replies)))
+    sampler.prime()
+    row = sampler.sample()
+    assert (row["io_threaded_reads_per_s"], row["io_threaded_writes_per_s"]) == (100.0, 25.0)
 
 def test_each_nodes_row_is_stamped_with_the_time_of_the_summed_row_it_belongs_to(redis_server, rds):
     # the same server twice: two nodes, each row read back against the summed row it follows

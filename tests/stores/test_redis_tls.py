@@ -132,22 +132,52 @@ def test_tls_is_refused_before_anything_starts_where_it_cannot_apply() -> None:
         Plan(workloads=["b"], targets=["redis"], tls=True, backend="docker")
 
 
-def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_every_read(tls_redis) -> None:
+def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_every_read(tls_redis, monkeypatch) -> None:
     """Redis's own C client (the reference of ``calibrate`` and ``bench tls``) at a ``rediss://`` URL: ``--tls`` with
     the URL's CA, so each of its HGETALLs reaches the server (INFO commandstats counts them, read over TLS by
-    redis-py); without the CA it is told in one line before it runs, and ``ssl_cert_reqs=none`` is its ``--insecure``."""
+    redis-py); without the CA it is told in one line before it runs, and ``ssl_cert_reqs=none`` is its ``--insecure``.
+    The run's rate and latencies are redis-benchmark's own ``--csv`` row (read here by pandas), its ms as µs."""
+    import io
+    import subprocess
+
+    import pandas as pd
+
     from ycsbctl.stores.redis.benchmark import RedisBenchmark, connection_args
+
+    said: list[str] = []
+    real_run = subprocess.run
+
+    def kept(*args, **kwargs):
+        done = real_run(*args, **kwargs)
+        said.append(done.stdout)
+        return done
+
+    monkeypatch.setattr(subprocess, "run", kept)
+    import resource
 
     ref = RedisBenchmark()
     before = ref.reads_served(tls_redis.url)
+    spent = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = ref.read(tls_redis.url, clients=2, requests=300, records=10)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert run.requests == 300 and ref.reads_served(tls_redis.url) - before == 300
+    # its CPU (user + system) is within what this process's children used around the call, and some
+    assert 0 < run.client_cpu_s <= (after.ru_utime - spent.ru_utime) + (after.ru_stime - spent.ru_stime) + 1e-6
+    row = pd.read_csv(io.StringIO(said[-1])).iloc[-1]
+    assert row["test"] == "hgetall user__rand_int__"
+    assert (run.ops_s, run.mean_us, run.p50_us, run.p99_us, run.max_us) == pytest.approx(
+        (row["rps"], 1000 * row["avg_latency_ms"], 1000 * row["p50_latency_ms"], 1000 * row["p99_latency_ms"],
+         1000 * row["max_latency_ms"]))
+    assert 0 < run.p50_us <= run.p99_us <= run.max_us and run.mean_us <= run.max_us
     assert "--tls" in run.command and "--cacert" in run.command
     bare = tls_redis.url.split("?", 1)[0]
     with pytest.raises(UserError, match="TLS certificate not trusted: add [?]ssl_ca_certs") as e:
         ref.read(bare, clients=1, requests=10, records=10)  # redis-benchmark itself would retry without end
     assert "\n" not in str(e.value)
     assert "--insecure" in connection_args(bare + "?ssl_cert_reqs=none")[0]
+    # a failure is said in redis-benchmark's last line (its first names the node): here AUTH where no password is set
+    with pytest.raises(UserError, match=r"^redis-benchmark failed \(exit 1\): ERR AUTH <password> called without"):
+        ref.read(tls_redis.url.replace("rediss://", "rediss://:wrong@", 1), clients=1, requests=10, records=10)
 
 
 def _certificates(tmp: Path) -> dict[str, Path]:

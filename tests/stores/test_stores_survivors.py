@@ -201,6 +201,41 @@ def test_redis_cluster_true_at_a_standalone_server_says_what_cluster_slots_answe
         run_bindings(lambda bs: asyncio.sleep(0), redis_server.url, 1, {"redis.cluster": "true"}, 1.0)
 
 
+
+def test_ycsbs_redis_binding_is_given_the_servers_host_port_and_its_timeout_in_milliseconds(redis_server):
+    # YCSB's RedisClient reads redis.timeout in ms (Jedis's timeout); a standalone server: no redis.cluster
+    from ycsbctl.stores import registry
+
+    url = f"redis://127.0.0.1:{redis_server.port}/0"
+    db_class, props = registry.for_url(url).ycsb_binding(url, 1.5)
+    assert (db_class, props) == ("redis", {"redis.host": "127.0.0.1", "redis.port": str(redis_server.port),
+                                           "redis.timeout": "1500"})
+
+
+def test_a_server_whose_info_counts_no_evictions_or_expiries_is_not_said_short(monkeypatch):
+    # INFO text as redis-py parses it; a server that leaves the counters out (Dragonfly-like) or counts none
+    from contextlib import contextmanager
+    from types import SimpleNamespace
+
+    from redis._parsers.helpers import parse_info
+
+    from ycsbctl.stores import registry
+    from ycsbctl.stores.redis import store
+
+    said: dict[str, str] = {}
+
+    @contextmanager
+    def client(url, timeout_s):
+        sections = {s.split("\n", 1)[0]: s for s in said["info"].split("# ")[1:]}
+        yield SimpleNamespace(info=lambda name: parse_info(sections.get(name.capitalize(), "").encode()))
+
+    monkeypatch.setattr(store, "client", client)
+    proto = registry.get("redis")
+    said["info"] = "# Stats\ntotal_connections_received:3\n# Memory\nused_memory:100\n"
+    assert proto.why_short("redis://127.0.0.1:1/0") is None
+    said["info"] = "# Stats\nevicted_keys:0\nexpired_keys:0\n# Memory\nmaxmemory:0\n"
+    assert proto.why_short("redis://127.0.0.1:1/0") is None
+
 def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_logged(redis_server, rds):
     from ycsbctl.stores.disturb import parse_disturb
     from ycsbctl.stores.redis.disturb import CLIENT_NAME, RedisDisturber
@@ -370,6 +405,104 @@ def test_a_memcached_chain_judges_replies_cut_anywhere_as_whole_ones_and_counts_
     assert split == [Status.OK, Status.OK, Status.NOT_FOUND] and whole == [Status.OK, Status.OK]
     assert late_whole == [Status.TIMEOUT] and counted == [1, 2]
 
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_as_resp_lays_it_out(pure):
+    """RESP bytes as the Redis manual lays them out, read by the compiled core's skimmer or by hiredis (pure):
+    with ``redis.wait=1`` an UPDATE's WAIT reply ``:0`` is TIMEOUT (its words say so) and ``:1`` OK, an INSERT's
+    third reply the one judged; a READ's empty HGETALL or ``[nil]`` HMGET is NOT_FOUND. An awaited read that timed
+    out before a chain: its late reply is counted, never taken for the chain's. A plug-in's ``resp``: the reply
+    when OK, else nothing."""
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.native import core
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    if core is None and not pure:
+        pytest.skip("the compiled core is not built")
+    if core is not None:
+        assert _Resp.data_received is _Resp.skimmed  # built: the compiled reader takes every reply
+
+    async def go() -> tuple:
+        b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Resp()
+        b.proto.transport = _Wire()
+        feed = b.proto.parsed if pure else b.proto.skimmed
+
+        async def chain(ops: list[int], replies: list[bytes], fields: list[int] | None = None) -> list[tuple]:
+            # operations 1: of a batch whose first (an earlier take's) is not run: (done, failed) count from 1
+            log: list[int] = []
+            n = len(ops) + 1
+            run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([READ, *ops], [b"user1"] * n, [1] * n,
+                                                                             [-1, *(fields or [-1] * n)], [4] * n), 1, n))
+            await asyncio.sleep(0)
+            for reply in replies:
+                feed(reply)
+                await asyncio.sleep(0)
+            done = await run
+            assert done == (n - 1, sum(log[i + 1] >= 2 for i in range(0, len(log), 5)))
+            return [tuple(log[i:i + 2]) for i in range(0, len(log), 5)]
+
+        b.wait_for, b.wait_command, b.o.wait_ms = 1, b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n", 500
+        waited = await chain([UPDATE, UPDATE, INSERT, INSERT], [b"+OK\r\n:0\r\n", b"+OK\r\n:1\r\n",
+                                                                b"+OK\r\n:1\r\n:1\r\n", b"+OK\r\n:1\r\n:0\r\n"])
+        said = b.last_error
+        reads = await chain([READ, READ, READ, READ], [b"*0\r\n", b"*1\r\n$-1\r\n", b"*1\r\n$1\r\nx\r\n",
+                                                      b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n"], [-1, 2, 2, -1])
+        b.wait_for, b.wait_command = 0, b""
+        timed_out = asyncio.ensure_future(b.read("usertable", b"user1", None))
+        await asyncio.sleep(0)
+        b.expire()
+        first = await timed_out
+        after = await chain([READ], [b"*0\r\n", b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n"])
+        plugin = asyncio.ensure_future(b.resp((b"PING",), (b"GET", b"k")))
+        await asyncio.sleep(0)
+        feed(b"+PONG\r\n$1\r\nv\r\n")
+        refused = asyncio.ensure_future(b.resp((b"PING",), (b"GET", b"k")))
+        await asyncio.sleep(0)
+        feed(b"+PONG\r\n-WRONGTYPE Operation against a key holding the wrong kind of value\r\n")
+        return waited, said, reads, first, after, b.proto.late, await plugin, await refused
+
+    waited, said, reads, first, after, late, plugin, refused = asyncio.run(go())
+    assert waited == [(UPDATE, 3), (UPDATE, 0), (INSERT, 0), (INSERT, 3)]
+    assert said == "WAIT 1: 0 of 1 replica(s) had the write within 500 ms — a replica fell behind (the write is on the primary)"
+    assert reads == [(READ, 1), (READ, 1), (READ, 0), (READ, 0)]
+    assert (first, after, late) == (Status.TIMEOUT, [(READ, 0)], 1)
+    assert plugin == (Status.OK, b"v") and refused == (Status.ERROR, None)
+
+
+@pytest.mark.parametrize("replicas, asked, waits", [(2, 1, 1), (2, 3, 2), (0, 1, 0)])
+def test_redis_wait_waits_for_as_many_replicas_as_asked_and_the_primarys_role_lists(replicas, asked, waits):
+    # a primary answering ROLE as the Redis manual lays it out: ["master", offset, [[ip, port, offset], ...]]
+    import hiredis
+
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+
+    role = b"*3\r\n$6\r\nmaster\r\n:42\r\n*%d\r\n" % replicas + b"".join(
+        b"*3\r\n$8\r\n10.0.0.%d\r\n$4\r\n6380\r\n$2\r\n42\r\n" % (i + 2) for i in range(replicas))
+
+    async def go() -> tuple:
+        async def primary(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            commands = hiredis.Reader()
+            while data := await reader.read(4096):
+                commands.feed(data)
+                while (cmd := commands.gets()) is not False:
+                    writer.write(role if cmd[0].upper() == b"ROLE" else b"+PONG\r\n")
+
+        server = await asyncio.start_server(primary, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        b = RedisBinding(RedisOptions(f"redis://127.0.0.1:{port}", {"redis.wait": str(asked)}), 1.0)
+        try:
+            await b.connect()
+            return b.wait_for, b.wait_command
+        finally:
+            await b.close()
+            server.close()
+
+    wait_for, command = asyncio.run(go())
+    assert wait_for == waits
+    assert command == (b"*3\r\n$4\r\nWAIT\r\n$1\r\n%d\r\n$5\r\n10000\r\n" % waits if waits else b"")
 
 def test_a_memcached_plugin_command_is_ok_with_the_servers_reply_or_the_failure_with_nothing():
     from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
@@ -616,6 +749,83 @@ def test_a_mongodb_wire_server_that_is_ferretdb_is_named_by_its_own_buildinfo(mo
     assert (facts.name, facts.version, facts.config["mongodb_compat_version"]) == (f"FerretDB {ferret}", ferret, build["version"])
 
 
+
+def test_a_mongodb_wire_server_is_named_by_its_buildinfo_percona_enterprise_community_or_ferretdb():
+    # buildInfo documents shaped as each server sends them (the fields read; the others are left out)
+    from ycsbctl.stores.mongodb.store import server_facts
+
+    opts = {"argv": ["mongod"], "parsed": {}}
+    community = server_facts({"version": "7.0.2", "modules": [], "gitVersion": "02b3c6"}, opts, "inMemory", None)
+    assert (community.name, community.version) == ("MongoDB 7.0.2 (inMemory)", "7.0.2")
+    assert community.config == {"getCmdLineOpts": opts, "storageEngine": "inMemory"} and community.traits == {}
+    bare = server_facts({"version": "6.0.1"}, opts, "", "TLSv1.3 TLS_AES_256_GCM_SHA384")
+    assert (bare.name, bare.version, bare.config) == ("MongoDB 6.0.1", "6.0.1", {"getCmdLineOpts": opts})
+    assert bare.traits == {"tls": "TLSv1.3 TLS_AES_256_GCM_SHA384"}
+    enterprise = server_facts({"version": "7.0.2", "modules": ["enterprise"]}, opts, "wiredTiger", None)
+    assert (enterprise.name, enterprise.version) == ("MongoDB Enterprise 7.0.2 (wiredTiger)", "7.0.2")
+    psmdb = server_facts({"version": "7.0.8-5", "psmdbVersion": "7.0.8-5", "modules": []}, opts, "inMemory", None)
+    assert (psmdb.name, psmdb.version) == ("Percona Server for MongoDB 7.0.8-5 (inMemory)", "7.0.8-5")
+    # an older Percona build says so only in its build environment
+    older = server_facts({"version": "3.4.10-2.10", "buildEnvironment": {"distname": "Percona-Server-MongoDB"}},
+                         opts, "", None)
+    assert (older.name, older.version) == ("Percona Server for MongoDB 3.4.10-2.10", "3.4.10-2.10")
+    ferret = server_facts({"version": "7.0.77", "ferretdbVersion": "v1.24.0", "modules": []}, opts, "SQLite", None)
+    assert (ferret.name, ferret.version) == ("FerretDB 1.24.0", "1.24.0")
+    assert ferret.config == {"getCmdLineOpts": opts, "mongodb_compat_version": "7.0.77"}
+
+
+def test_a_mongodb_urls_tls_handshake_goes_where_pymongo_connects_its_default_port_without_one(monkeypatch):
+    # where the "encrypted" trait's handshake goes (tls_wire.negotiated, its socket left out here) against
+    # pymongo's own reading of each URL; a URL of several hosts, or without TLS, makes none
+    from pymongo.uri_parser import parse_uri
+
+    from ycsbctl.stores import tls_wire
+    from ycsbctl.stores.mongodb.store import tls_session
+
+    went: list[tuple[str, int]] = []
+    monkeypatch.setattr(tls_wire, "negotiated", lambda host, port, ctx, timeout_s: went.append((host, port)) or "TLSv1.3")
+    for url in ("mongodb://db.example/ycsb?tls=true", "mongodb://db.example:27999/ycsb?ssl=true",
+                "mongodb://u:p@10.0.0.5/?tls=true&tlsAllowInvalidCertificates=true"):
+        assert tls_session(url) == "TLSv1.3"
+        assert went[-1] == parse_uri(url)["nodelist"][0], url
+    assert went[0] == ("db.example", 27017)
+    for url in ("mongodb://db.example/ycsb", "mongodb://a.example,b.example/ycsb?tls=true"):
+        assert tls_session(url) is None
+    assert len(went) == 3
+
+
+def test_a_mongodb_wire_server_is_described_from_its_own_buildinfo_cmdline_and_storage_engine(echo):
+    # infra/bin/mongo-echo answers buildInfo, getCmdLineOpts and serverStatus (with a storageEngine) as MongoDB
+    # lays them out; read back here by pymongo
+    from pymongo import MongoClient
+
+    from ycsbctl.stores import registry
+
+    c = MongoClient(echo.url, serverSelectionTimeoutMS=5000)
+    try:
+        build, opts = c.admin.command("buildInfo"), c.admin.command("getCmdLineOpts")
+        engine = c.admin.command("serverStatus")["storageEngine"]["name"]
+    finally:
+        c.close()
+    facts = registry.for_url(echo.url).describe(echo.url)
+    assert (facts.name, facts.version) == (f"MongoDB {build['version']} ({engine})", build["version"])
+    assert facts.config == {"getCmdLineOpts": {"argv": opts["argv"], "parsed": {}}, "storageEngine": engine}
+
+
+def test_a_mongodb_targets_properties_are_checked_against_its_url_before_anything_starts():
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores import registry
+
+    proto = registry.get("mongodb")
+    proto.check_properties("mongodb://h:27017/ycsb", {"mongodb.driver": "wire"})
+    for url, props in (("mongodb://u:p@h:27017/ycsb", {"mongodb.driver": "wire"}),  # credentials: pymongo's
+                       (None, {"mongodb.driver": "wire", "batchsize": "10"}),  # the target ycsbctl starts
+                       ("mongodb://h:27017/ycsb", {"mongodb.driver": "native"})):
+        with pytest.raises(UserError, match="mongodb.driver"):
+            proto.check_properties(url, props)
+    assert "drop -p mongodb.driver=pymongo" in proto.plugin_refusal({"mongodb.driver": " PyMongo "})
+    assert proto.plugin_refusal({}) is None and proto.plugin_refusal({"mongodb.driver": "wire"}) is None
+
 def test_a_sqlite_files_file_system_is_the_longest_mount_point_holding_it_the_last_of_those_stacked(tmp_path):
     from ycsbctl.stores.sqlite.store import file_system
 
@@ -675,3 +885,26 @@ def test_a_server_s_flag_is_no_number_of_a_sampler() -> None:
 
     assert [num(v) for v in (True, False, None, "n/a", "")] == [None] * 5
     assert [num(v) for v in (3, 2.5, "12.5%", "7", 0)] == [3, 2.5, 12.5, 7.0, 0]
+
+
+def test_a_reply_after_the_watchdog_resolved_a_chain_or_after_it_failed_is_late_once_counted():
+    # ChainRun.late, as the Tarantool, Sphinx, ClickHouse and Elasticsearch chains ask it of each reply: the
+    # watchdog resolves the chain's future in the same turn of the loop as a reply (not yet dead), or it is dead
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.chain import ChainRun
+
+    async def go() -> list[tuple]:
+        loop = asyncio.get_running_loop()
+        seen = []
+        for resolved, dead in ((False, False), (True, False), (False, True)):
+            b = SimpleNamespace(proto=SimpleNamespace(late=0))
+            fut = loop.create_future()
+            if resolved:
+                fut.set_result("expired")
+            run = ChainRun(b, None, ([], [], [], [], []), 0, 0, fut)  # type: ignore[arg-type]
+            run.dead = dead
+            seen.append((run.late(), run.dead, b.proto.late))
+        return seen
+
+    assert asyncio.run(go()) == [(False, False, 0), (True, True, 1), (True, True, 1)]

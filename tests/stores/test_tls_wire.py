@@ -290,3 +290,47 @@ def test_nothing_listening_is_a_refused_connection_at_once(tmp_path: Path, run: 
         port = s.getsockname()[1]
     with pytest.raises(ConnectionRefusedError):
         run(open_tls(Collect, "127.0.0.1", port, client_ctx))
+
+
+def test_a_server_answers_tls_when_it_completes_or_refuses_our_handshake_with_an_alert_not_otherwise(
+        tmp_path: Path) -> None:
+    """How a TLS-only server is told from another (Redis's "may speak TLS" hint): a handshake done (its certificate
+    not checked), or one it refused with a TLS alert (OpenSSL's own, sent when the server's name callback fails),
+    is TLS; bytes that are no TLS record, or no server, are not."""
+    import contextlib
+    import socket
+    import threading
+
+    from tests.fixtures.servers import free_port
+    from ycsbctl.stores.tls_wire import answers_tls
+
+    server_ctx, _ = _contexts(tmp_path)
+    refusing = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    certs = certificates(tmp_path / "tls")  # made by _contexts: read again
+    refusing.load_cert_chain(certs.cert_file, certs.key_file)
+    refusing.sni_callback = lambda *_: ssl.ALERT_DESCRIPTION_HANDSHAKE_FAILURE
+
+    def serve_once(answer: Callable[[socket.socket], Any]) -> tuple[int, threading.Thread]:
+        listener = socket.create_server(("127.0.0.1", 0))
+
+        def one() -> None:
+            conn, _ = listener.accept()
+            with listener, conn, contextlib.suppress(OSError):  # (ssl.SSLError too): the handshake refused
+                answer(conn)
+
+        t = threading.Thread(target=one, daemon=True)
+        t.start()
+        return listener.getsockname()[1], t
+
+    def handshake(ctx: ssl.SSLContext) -> Callable[[socket.socket], Any]:
+        return lambda conn: ctx.wrap_socket(conn, server_side=True).recv(1)
+
+    def plain(conn: socket.socket) -> None:
+        conn.recv(1)
+        conn.sendall(b"-ERR unknown command\r\n")  # a plain RESP server's answer
+
+    served = [serve_once(a) for a in (handshake(server_ctx), handshake(refusing), plain)]
+    got = [answers_tls("127.0.0.1", port, 5.0) for port, _ in served] + [answers_tls("127.0.0.1", free_port(), 5.0)]
+    for _, t in served:
+        t.join(5)
+    assert got == [True, True, False, False]

@@ -97,6 +97,10 @@ def test_mongo_wire_reports_little_and_missing_fields_are_none(mongo_wire):
     # FerretDB has no mem, connections, opcounters or network sections: recorded as missing.
     for column in ("db_used_memory_bytes", "db_rss_bytes", "connections", "ops_per_s", "net_in_bytes_per_s"):
         assert column in frame and frame[column].isna().all(), column
+    from pymongo.errors import InvalidOperation
+
+    with pytest.raises(InvalidOperation, match="after close"):  # stopped: its client (its connections) closed
+        sampler._client.admin.command("ping")
 
 
 def load_ycsb_records(url: str, n: int) -> None:

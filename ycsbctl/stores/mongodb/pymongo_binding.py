@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from urllib.parse import urlparse
 
 from pymongo import AsyncMongoClient, InsertOne, ReplaceOne
-from pymongo.errors import ConnectionFailure, PyMongoError, ServerSelectionTimeoutError
+from pymongo.errors import PyMongoError, ServerSelectionTimeoutError
 
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
@@ -44,7 +44,7 @@ class MongoPool:
             connect=False,
         )
         self.db = self.client[database_name(url)]
-        self.batchsize = max(1, int(properties.get("batchsize", "1") or 1))
+        self.batchsize = max(1, int(properties.get("batchsize") or "1"))
         self.upsert = properties.get("mongodb.upsert", "false").strip().lower() == "true"
 
     async def ping(self) -> None:
@@ -81,15 +81,13 @@ class MongoBinding(Binding):
         self.batch: list = []
 
     def _fail(self, exc: PyMongoError) -> Status:
-        # pymongo appends its timeout settings and topology to every message: keep the reason only.
-        self.last_error = first_line(exc).split(" (configured timeouts")[0][:300]
+        # pymongo appends its timeout settings and topology to every message: first_line keeps the reason only.
+        self.last_error = first_line(exc)[:300]
         if isinstance(exc, ServerSelectionTimeoutError):
             raise ConnectionLost(f"lost the MongoDB server: {self.last_error}") from None
         if getattr(exc, "timeout", False):
             return Status.TIMEOUT
-        if isinstance(exc, ConnectionFailure):
-            return Status.ERROR
-        return Status.ERROR
+        return Status.ERROR  # a connection failure, or the server's error
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
         try:

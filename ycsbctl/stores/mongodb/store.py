@@ -133,26 +133,7 @@ class MongoProtocol(ServerProtocol):
                 engine = ""
         finally:
             c.close()
-        version = str(build.get("version", ""))
-        config: dict[str, Any] = {"getCmdLineOpts": opts}
-        traits: dict[str, Any] = {}
-        session = tls_session(url)
-        if session:  # every point of this target is encrypted (the report and the manifest say so)
-            traits["tls"] = session
-        if "ferretdbVersion" in build:
-            fversion = str(build["ferretdbVersion"]).lstrip("v")
-            config["mongodb_compat_version"] = version
-            return ServerFacts(f"FerretDB {fversion}", fversion, config, traits)
-        if "psmdbVersion" in build or "percona" in json.dumps(build, default=str).lower():
-            name = f"Percona Server for MongoDB {build.get('psmdbVersion', version)}"
-        elif "enterprise" in build.get("modules", []):
-            name = f"MongoDB Enterprise {version}"
-        else:
-            name = f"MongoDB {version}"
-        if engine:
-            name += f" ({engine})"
-            config["storageEngine"] = engine
-        return ServerFacts(name, str(build.get("psmdbVersion", version)), config, traits)
+        return server_facts(build, opts, engine, tls_session(url))
 
     def clear(self, url: str, table: str) -> None:
         from ycsbctl.stores.mongodb.pymongo_binding import database_name
@@ -194,6 +175,31 @@ class MongoProtocol(ServerProtocol):
 
         return MongoDisturber(url, spec, name)
 
+
+
+def server_facts(build: dict[str, Any], opts: dict[str, Any], engine: str, session: str | None) -> ServerFacts:
+    """The server's name and version from its own ``buildInfo`` (FerretDB, Percona Server for MongoDB, MongoDB
+    Enterprise or MongoDB), ``getCmdLineOpts`` and storage engine (``serverStatus``) as read by ``describe``;
+    ``session`` the TLS session it negotiated, if any."""
+    version = str(build.get("version", ""))
+    config: dict[str, Any] = {"getCmdLineOpts": opts}
+    traits: dict[str, Any] = {}
+    if session:  # every point of this target is encrypted (the report and the manifest say so)
+        traits["tls"] = session
+    if "ferretdbVersion" in build:
+        fversion = str(build["ferretdbVersion"]).lstrip("v")
+        config["mongodb_compat_version"] = version
+        return ServerFacts(f"FerretDB {fversion}", fversion, config, traits)
+    if "psmdbVersion" in build or "percona" in json.dumps(build, default=str).lower():
+        name = f"Percona Server for MongoDB {build.get('psmdbVersion', version)}"
+    elif "enterprise" in build.get("modules", []):
+        name = f"MongoDB Enterprise {version}"
+    else:
+        name = f"MongoDB {version}"
+    if engine:
+        name += f" ({engine})"
+        config["storageEngine"] = engine
+    return ServerFacts(name, str(build.get("psmdbVersion", version)), config, traits)
 
 def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
     """What one handshake with the server at ``url`` agreed (``TLSv1.3 TLS_AES_…``), with the context the

@@ -11,7 +11,7 @@ from typing import Any
 
 import redis
 
-from ycsbctl.stores.sampler import Sampler, num, rates
+from ycsbctl.stores.sampler import Sampler, counter_rate, num, rates
 
 
 def connect(url: str) -> redis.Redis:
@@ -176,8 +176,7 @@ class RedisInfoSampler(Sampler):
         cur = {**counters(info), **io_thread_counters(info), **{k: num(info.get(k)) for k in PERSISTENCE_COUNTERS}}
         out = {**gauges(info), **rates(self._prev, cur, now - self._t), **persistence(self._prev, info)}
         for key in IO_THREAD_COUNTERS:
-            a, b = self._prev.get(key), cur.get(key)
-            out[f"{key}_per_s"] = None if a is None or b is None or now <= self._t else max(0.0, b - a) / (now - self._t)
+            out[f"{key}_per_s"] = counter_rate(self._prev.get(key), cur.get(key), now - self._t)
         self._prev, self._t = cur, now
         return out
 
