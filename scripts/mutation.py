@@ -394,6 +394,10 @@ EQUIVALENT: dict[str, str] = {
         "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
     "ycsbctl/telemetry/host.py: s = read_file(f\"/proc/{name}/stat\", 1024) | 1024 -> 1023":
         "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/host.py: return cpu_times_of(read_file(\"/proc/stat\", 512)) | 512 -> 511":
+        "only /proc/stat's first line is read (cpu and at most 10 counters of at most 20 digits: 215 bytes at most, whatever the number of cores; the per-core lines after it, which make the file longer than the read on a many-core host, are cut off either way): a cap of 511, 512 or 513 bytes holds it whole",
+    "ycsbctl/telemetry/host.py: return cpu_times_of(read_file(\"/proc/stat\", 512)) | 512 -> 513":
+        "only /proc/stat's first line is read (cpu and at most 10 counters of at most 20 digits: 215 bytes at most, whatever the number of cores; the per-core lines after it, which make the file longer than the read on a many-core host, are cut off either way): a cap of 511, 512 or 513 bytes holds it whole",
     "ycsbctl/telemetry/wire.py: proc.returncode = 0  # reaped above | 0 -> -1":
         "only marks the Popen as done (wait4 reaped it) so that it does not wait again; nothing reads the code",
     "ycsbctl/telemetry/wire.py: if elapsed <= 0: | 0 -> -1":

@@ -119,14 +119,15 @@ def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state()
     after = {(1, 1): ThreadReading("io", 2.5, 1.75, 9_900_000_000, 900_000_000, 130, 45, "running", "", 5),
              # a counter that went back (a reused tid) adds nothing, not a nanosecond
              (1, 2): ThreadReading("io", 1.0, 0.5, 3_000_000_000, 50_000_000, 10, 4, "lock", "futex_wait", 5),
-             (1, 3): ThreadReading("io", 0.25, 0.0, 200_000_000, 0, 3, 0, "lock", "futex_wait", 20),  # born after
+             # born after: every counter from zero (none at 0, so that a start of 1 would show)
+             (1, 3): ThreadReading("io", 0.25, 0.125, 200_000_000, 40_000_000, 3, 2, "lock", "futex_wait", 20),
              (1, 4): ThreadReading("io", 50.0, 9.0, 1, 1, 1, 1, "idle", "ep_poll", 1)}  # older, first seen: not counted
     fig = role_figures(before, after, 2.0, since_ticks=10)["io"]
     assert fig["threads"] == 3 and (fig["wait_running"], fig["wait_lock"], fig["wait_idle"], fig["wait_io"]) == (1, 2, 0, 0)
     assert fig["wchan"] == "futex_wait=2"
     assert fig["oncpu_pct"] == 45.0 + 0.0 + 10.0 and fig["busiest_pct"] == 100 * 0.9 / 2
-    assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 0.0)
-    assert fig["runq_pct"] == 10.0 + 0.0 + 0.0 and (fig["vcsw_per_s"], fig["ivcsw_per_s"]) == (33 / 2, 5 / 2)
+    assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 6.25)
+    assert fig["runq_pct"] == 10.0 + 0.0 + 2.0 and (fig["vcsw_per_s"], fig["ivcsw_per_s"]) == (33 / 2, 7 / 2)
 
 
 def test_a_ladder_of_two_points_names_its_peak_and_its_why():

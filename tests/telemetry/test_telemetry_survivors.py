@@ -79,6 +79,22 @@ def test_a_counter_ss_leaves_out_is_zero():
                               (b"127.0.0.1:50002", b"127.0.0.1:6379"): (120, 0, 4, 0)}
 
 
+def test_the_wire_grows_by_each_connections_change_and_a_new_one_on_an_old_pair_counts_from_zero():
+    from ycsbctl.telemetry.wire import grown, parse_ss
+
+    def ss(*conns: tuple[int, str]) -> bytes:
+        return b"".join(f"ESTAB 0 0 127.0.0.1:{port} 127.0.0.1:6379\n\t cubic {counters}\n".encode() for port, counters in conns)
+
+    before = parse_ss(ss((50000, "bytes_sent:1000 bytes_received:5000 segs_out:10 segs_in:20"),
+                         (50002, "bytes_sent:700 bytes_received:300 segs_out:7 segs_in:3"),  # closes
+                         (50004, "bytes_sent:9000 bytes_received:9000 segs_out:90 segs_in:90")))  # closes, pair used again
+    now = parse_ss(ss((50000, "bytes_sent:1300 bytes_received:5400 segs_out:13 segs_in:24"),  # +300 +400 +3 +4
+                      (50004, "bytes_sent:50 bytes_received:9020 segs_out:2 segs_in:92"),  # a new one: all of it
+                      (50006, "bytes_sent:11 bytes_received:22 segs_out:1 segs_in:2")))  # born since: all of it
+    assert grown(before, now) == [300 + 50 + 11, 400 + 9020 + 22, 3 + 2 + 1, 4 + 92 + 2]
+    assert grown(now, now) == [0, 0, 0, 0] and grown({}, now) == [1361, 14442, 16, 118]
+
+
 def test_children_are_listed_at_the_first_read_and_then_every_third_and_the_why_shares_read_junk_as_zero():
     """A child born after the first read is seen at the 4th read with children_every=3 (reads 1, 4, 7 … list
     the children: a scan of /proc each), by the process sampler and the thread sampler alike."""
