@@ -418,10 +418,16 @@ EQUIVALENT: dict[str, str] = {
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 7":
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
-    "ycsbctl/telemetry/threads.py: delta = {k: now[k].run_ns - (before[k].run_ns if k in before else 0) for k in now} | 0 -> 1":
-        "a thread born since the last reading counts its whole run time (schedstat, ns) less 1 ns: it still ran (> 0) "
-        "unless it ran exactly 1 ns, which no scheduled thread does (a time slice is microseconds), and its order among "
-        "the busiest moves only against a thread whose ns differ by less than 1",
+    "ycsbctl/telemetry/threads.py: self._ticks_last = 0 | 0 -> 1":
+        "prime() sets it (the first reading's boot ticks) before the first sample reads it (Sampler's loop primes first)",
+    "ycsbctl/telemetry/threads.py: self._ticks_last = 0 | 0 -> -1":
+        "prime() sets it (the first reading's boot ticks) before the first sample reads it (Sampler's loop primes first)",
+    "ycsbctl/telemetry/threads.py: values[f\"wait_{s}\"] = values.get(f\"wait_{s}\", 0) + n | 0 -> 1":
+        "the default is never read: role_figures gives every role a wait_<s> column for each of STATES, and a polled "
+        "state is one of STATES (wait_class answers nothing else)",
+    "ycsbctl/telemetry/threads.py: values[f\"wait_{s}\"] = values.get(f\"wait_{s}\", 0) + n | 0 -> -1":
+        "the default is never read: role_figures gives every role a wait_<s> column for each of STATES, and a polled "
+        "state is one of STATES (wait_class answers nothing else)",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",
