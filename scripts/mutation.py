@@ -428,6 +428,12 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/threads.py: values[f\"wait_{s}\"] = values.get(f\"wait_{s}\", 0) + n | 0 -> -1":
         "the default is never read: role_figures gives every role a wait_<s> column for each of STATES, and a polled "
         "state is one of STATES (wait_class answers nothing else)",
+    "ycsbctl/telemetry/why.py: n = int(fig.get(\"threads\") or 1) | 1 -> 0":
+        "the count is only compared with 1 (thread or threads (n)): a role without a count is one thread as 0 or as 1 (or 2, plural, stays scored)",
+    "ycsbctl/experiment/judge.py: typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0 | 0.0 -> 1.0":
+        "a median of 0 µs (operations under 1 µs, an in-process store) or none: the stall search exempts a silence of at most OWN_LENGTH (1.5) × the median, and a silence is at least one whole second, so a median of 0 or of 1 µs exempts none",
+    "ycsbctl/experiment/judge.py: paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6) | 0.0 -> 1.0":
+        "a median of 0 µs (operations under 1 µs, an in-process store) or none: the stall search exempts a silence of at most OWN_LENGTH (1.5) × the median, and a silence is at least one whole second, so a median of 0 or of 1 µs exempts none",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",

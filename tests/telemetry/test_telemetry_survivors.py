@@ -391,3 +391,12 @@ def test_a_thread_first_seen_counts_from_zero_if_it_started_in_the_tick_of_the_l
 
     assert first_seen(10)["x"]["oncpu_pct"] == 50.0 and first_seen(11)["x"]["threads"] == 1
     assert first_seen(9) == {}  # older: its counters hold time from before the interval
+
+
+def test_a_why_names_one_thread_in_the_singular_and_several_with_their_count():
+    from ycsbctl.telemetry.why import _who
+
+    assert [_who("redis", "io_thd", {"threads": n}) for n in (1, 2, 3)] == [
+        "redis's io_thd thread", "redis's io_thd threads (2)", "redis's io_thd threads (3)"]
+    assert [_who("pg", "main", {"threads": n}) for n in (1, 2)] == ["pg's main thread", "pg's main threads"]
+    assert _who("redis", "bio", {}) == _who("redis", "bio", {"threads": None}) == "redis's bio thread"  # not counted: one
