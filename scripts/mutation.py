@@ -434,6 +434,12 @@ EQUIVALENT: dict[str, str] = {
         "a median of 0 µs (operations under 1 µs, an in-process store) or none: the stall search exempts a silence of at most OWN_LENGTH (1.5) × the median, and a silence is at least one whole second, so a median of 0 or of 1 µs exempts none",
     "ycsbctl/experiment/judge.py: paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6) | 0.0 -> 1.0":
         "a median of 0 µs (operations under 1 µs, an in-process store) or none: the stall search exempts a silence of at most OWN_LENGTH (1.5) × the median, and a silence is at least one whole second, so a median of 0 or of 1 µs exempts none",
+    "ycsbctl/engine/worker.py: await asyncio.sleep(0) | 0 -> -1":
+        "asyncio.sleep takes any delay <= 0 as one yield to the loop (if delay <= 0: await __sleep0()): sleep(-1) is "
+        "sleep(0) (0 -> 1, a second's sleep, stays scored)",
+    "ycsbctl/engine/worker.py: t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else 2**63 - 1 | 63 -> 62":
+        "the deadline of a phase bounded by its operation count only, compared with perf_counter_ns readings (ns since "
+        "boot): 2**62 ns is 146 years, never reached any more than 2**63",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",

@@ -535,3 +535,13 @@ def test_ss_output_is_read_per_connection_and_an_absent_counter_is_zero():
     assert parse_ss(text) == {(b"127.0.0.1:58874", b"127.0.0.1:6379"): (100, 7, 3, 2),
                               (b"127.0.0.1:58880", b"127.0.0.1:6379"): (0, 0, 1, 1)}
     assert min_rtts_ms(text) == [0.006, 0.25]
+
+
+def test_pacing_may_turn_the_loop_for_what_the_load_ceiling_leaves_at_most_its_budget():
+    from ycsbctl.engine.timerfd import Alarm
+    from ycsbctl.engine.worker import TURN_LOAD_CEILING, turn_budget
+
+    assert (Alarm.TURN_BUDGET, TURN_LOAD_CEILING) == (0.5, 0.9)
+    assert turn_budget(0.1) == 0.5 and turn_budget(0.4) == 0.5  # at most the budget
+    assert abs(turn_budget(0.6) - 0.3) < 1e-12 and abs(turn_budget(0.75) - 0.15) < 1e-12  # what the ceiling leaves
+    assert turn_budget(0.9) == 0.0 and turn_budget(1.4) == 0.0  # none at or past the ceiling
