@@ -545,3 +545,24 @@ def test_pacing_may_turn_the_loop_for_what_the_load_ceiling_leaves_at_most_its_b
     assert turn_budget(0.1) == 0.5 and turn_budget(0.4) == 0.5  # at most the budget
     assert abs(turn_budget(0.6) - 0.3) < 1e-12 and abs(turn_budget(0.75) - 0.15) < 1e-12  # what the ceiling leaves
     assert turn_budget(0.9) == 0.0 and turn_budget(1.4) == 0.0  # none at or past the ceiling
+
+
+def test_the_hosts_cpu_per_kind_is_each_processes_change_and_a_new_ones_all():
+    from ycsbctl.telemetry.host import cpu_use, descendants
+
+    # pid -> (name, parent, CPU s, start tick)
+    before = {1: ("systemd", 0, 5.0, 10), 2: ("kthreadd", 0, 0.0, 10), 50: ("kworker/0:1", 2, 1.0, 20),
+              100: ("ycsbctl", 1, 3.0, 100), 101: ("python", 100, 2.0, 110), 200: ("stress", 1, 10.0, 300),
+              300: ("redis-server", 1, 4.0, 400), 400: ("old", 1, 7.0, 500), 600: ("gone", 1, 9.0, 500)}
+    now = {1: ("systemd", 0, 5.0, 10),  # did not run: not named
+           2: ("kthreadd", 0, 0.0, 10), 50: ("kworker/0:1", 2, 1.25, 20),  # the kernel's: +0.25
+           100: ("ycsbctl", 1, 3.5, 100), 101: ("python", 100, 2.75, 110),  # ours: +0.5, +0.75
+           200: ("stress", 1, 11.5, 300),  # foreign: +1.5
+           300: ("redis-server", 1, 4.5, 400),  # ours by is_ours (a container's): +0.5
+           400: ("stress", 1, 0.125, 900),  # PID 400 used again by another process: all of its 0.125
+           500: ("cc1", 1, 0.375, 950)}  # started since: all of it
+    kernel, ours = descendants([2], now), descendants([0, 100], now)  # (0: no such root)
+    assert (kernel, ours) == ({2, 50}, {100, 101})
+    used, foreign = cpu_use(before, now, kernel, lambda pid: pid in ours or pid == 300)
+    assert used == {"ours": 0.5 + 0.75 + 0.5, "kernel": 0.25, "foreign": 1.5 + 0.125 + 0.375}
+    assert foreign == {"stress": 1.625, "cc1": 0.375}
