@@ -440,6 +440,16 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/engine/worker.py: t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else 2**63 - 1 | 63 -> 62":
         "the deadline of a phase bounded by its operation count only, compared with perf_counter_ns readings (ns since "
         "boot): 2**62 ns is 146 years, never reached any more than 2**63",
+    "ycsbctl/engine/measurements.py: N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status | 1 -> 2":
+        "room for one op code more than the highest (an RMW's UPDATE half): its slots stay None, as those of every op "
+        "code the workload does not run, since only slot_ids are installed, recorded and rolled (1 -> 0, too few, "
+        "stays scored)",
+    "ycsbctl/engine/measurements.py: _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index) | 2048 -> 2049":
+        "hdr.counts_index(v) is v for every v up to 2048 (2047: no shift; 2048: (1 << 10) + (2048 >> 1) = 2048): a value "
+        "of 2047 or 2048 is counted in the same slot whichever side of the shortcut it takes (2049's index is 2048)",
+    "ycsbctl/engine/measurements.py: _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index) | 2048 -> 2047":
+        "hdr.counts_index(v) is v for every v up to 2048 (2047: no shift; 2048: (1 << 10) + (2048 >> 1) = 2048): a value "
+        "of 2047 or 2048 is counted in the same slot whichever side of the shortcut it takes (2049's index is 2048)",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",
