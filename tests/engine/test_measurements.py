@@ -4,6 +4,7 @@ the client-lag probe — an injected pause of a worker's loop is reported as cli
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 import queue
 import threading
@@ -570,3 +571,23 @@ def test_the_pure_recording_path_counts_each_latency_in_the_slot_of_its_op_and_s
     assert nonzero(out.latency) == {(UPDATE, Status.NOT_FOUND): [main], (READ, Status.ERROR): [big]}
     assert nonzero(out.intended) == ({(UPDATE, Status.NOT_FOUND): [65], (READ, Status.ERROR): [big]}
                                      if measurement == "both" else {})
+
+
+def test_a_probe_whose_timer_got_fd_0_closes_it_when_stopped():
+    """A worker started with its stdin closed: the probe's timerfd is fd 0, and stop() still closes it
+    (and takes it off the loop)."""
+    loop = asyncio.new_event_loop()  # its own fds first
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        probe = LagProbe(loop, Recorder("op", [0]), None)
+        assert probe.timer.fd == 0
+        probe.start()
+        probe.stop()
+        with pytest.raises(OSError):
+            os.fstat(0)
+        assert not loop.remove_reader(0)  # no reader was left on it
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        loop.close()
