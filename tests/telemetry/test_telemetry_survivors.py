@@ -67,6 +67,17 @@ def test_redis_with_io_threads_may_use_them_and_when_they_take_every_core_a_late
     # on 4 cores they leave the client some: the measured label stays
     assert io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 4).label == "latency"
     assert io_threads_note(Bottleneck("server-cpu", {}, "t"), ep(2), 2).label == "server-cpu"
+    # one I/O thread is Redis's own way (the main thread serves every client): nothing is said
+    one = io_threads_note(Bottleneck("latency", {"client_share": 0.1}, "t"), ep(1), 2)
+    assert (one.label, one.text, one.evidence) == ("latency", "t", {"client_share": 0.1})
+    # every core taken: why is the client's share of the time it could run, below half or not
+    said = {share: io_threads_note(Bottleneck("server-cpu", {"client_share": share}, "t"), ep(2), 2).text
+            for share in (0.499, 0.5, None)}
+    assert said[0.499].startswith("t; the server runs 2 I/O threads on the 2 cores the client uses too: no core is "
+                                  "left to the client alone, and it ran only 50% of the time it could"), said
+    assert said[0.5] == said[None] == ("t; the server runs 2 I/O threads on the 2 cores the client uses too: no core "
+                                       "is left to the client alone, so this point is likely client-bound (client "
+                                       "and server take turns on the host), not a measure of what the I/O threads give")
 
 
 def test_a_counter_ss_leaves_out_is_zero():
