@@ -450,6 +450,12 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/engine/measurements.py: _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index) | 2048 -> 2047":
         "hdr.counts_index(v) is v for every v up to 2048 (2047: no shift; 2048: (1 << 10) + (2048 >> 1) = 2048): a value "
         "of 2047 or 2048 is counted in the same slot whichever side of the shortcut it takes (2049's index is 2048)",
+    "ycsbctl/telemetry/stall.py: floor = max(float(first) - 1.0, 0.0) | 1.0 -> 0.99":
+        "first is a whole second and the stall's start and length are kept to 0.1 s (Stall keeps round(began, 1), "
+        "round(length, 1)): first - 0.99 and first - 1.01 round as first - 1",
+    "ycsbctl/telemetry/stall.py: floor = max(float(first) - 1.0, 0.0) | 1.0 -> 1.01":
+        "first is a whole second and the stall's start and length are kept to 0.1 s (Stall keeps round(began, 1), "
+        "round(length, 1)): first - 0.99 and first - 1.01 round as first - 1",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",
