@@ -86,6 +86,15 @@ def test_a_strict_window_holds_a_row_nine_tenths_inside_it_not_less():
     # not strict: half of the interval, or of a window shorter than it (0.4 s: 0.2 s of a row)
     assert list(rows_in(frame, "s", 1.0, (3.79, 4.19))["t_mono"]) == [4.0]
     assert list(rows_in(frame, "s", 1.0, (3.81, 4.21))["t_mono"]) == [5.0]
+    # rows 2 s apart: nine tenths (1.8 s) of a row's 2 s inside a strict window, half of it (1 s) otherwise
+    two = pd.DataFrame({"source": "s", "t_mono": [float(t) for t in range(2, 22, 2)]})
+    assert list(rows_in(two, "s", 2.0, (3.0, 9.9), strict=True)["t_mono"]) == [6.0, 8.0, 10.0]  # 10: 1.9 s, 4: 1 s
+    assert list(rows_in(two, "s", 2.0, (3.1, 9.9))["t_mono"]) == [6.0, 8.0, 10.0]  # 4: 0.9 s
+    assert list(rows_in(two, "s", 2.0, (3.0, 9.9))["t_mono"]) == [4.0, 6.0, 8.0, 10.0]  # 4: 1 s
+    # a window of no length: half of nothing is inside every row
+    assert len(rows_in(frame, "s", 1.0, (5.0, 5.0))) == 10
+    # a frame of rows without sources (telemetry of no sampler that names one) holds none of any source
+    assert rows_in(pd.DataFrame({"t_mono": [1.0, 2.0]}), "s", 1.0, None).empty
 
 
 def test_the_hosts_cpu_seconds_are_procs_user_plus_nice_and_system_plus_interrupts():

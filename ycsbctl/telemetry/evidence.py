@@ -28,7 +28,7 @@ def rows_in(frame: pd.DataFrame, source: str, interval_s: float, window: tuple[f
     ``window``; all of its rows when there is no window or none lies inside (a point shorter than
     an interval), unless ``strict`` (then none)."""
     if "source" not in frame or not len(frame):
-        return frame.iloc[0:0]
+        return frame.head(0)
     rows = frame[frame["source"] == source]
     if window is None or not len(rows):
         return rows
