@@ -434,6 +434,15 @@ def test_the_evidence_figures_by_hand():
 
     roles = {"main": {"oncpu_pct": 0.1}, "io": {"oncpu_pct": 0.5}, "bio": {"oncpu_pct": 0.499}}
     assert list(working(roles)) == ["main", "io"]
+    # a role with no figure ran nothing; at most six, the busiest first (as thread_roles orders them)
+    assert list(working({"main": {"oncpu_pct": 0.1}, "bio": {"threads": 1}, "io": {"oncpu_pct": None}})) == ["main"]
+    many = {f"r{k}": {"oncpu_pct": 10.0 - k} for k in range(8)}
+    assert list(working(many)) == [f"r{k}" for k in range(6)] and list(working(many, 2)) == ["r0", "r1"]
+    # a point of under one operation a second still has its cost per operation; none of no throughput
+    assert per_operation(50.0, {"bytes_per_s": 100.0, "packets_per_s": 2.0}, 0.5) == \
+        {"server_cpu_us_per_op": 1_000_000.0, "wire_bytes_per_op": 200.0, "wire_packets_per_op": 4.0}
+    assert per_operation(50.0, {}, 1.0)["server_cpu_us_per_op"] == 500_000.0
+    assert per_operation(50.0, {}, 0.0) == per_operation(50.0, {}, -0.5) == per_operation(50.0, {}, None) == {}
     fig = {"oncpu_pct": 10.0, "user_pct": 6.1234, "system_pct": 2.0049, "runq_pct": 0.0, "vcsw_per_s": 1.0,
            "ivcsw_per_s": 2.0}
     totals = side_totals({"a": fig, "b": {**fig, "user_pct": 1.0}})

@@ -90,7 +90,7 @@ def _merge_counts(cells: pd.Series) -> dict[str, int]:
 
 def working(roles: dict[str, dict[str, Any]], most: int = 6) -> dict[str, dict[str, Any]]:
     """The roles worth reading (the busiest, and those that ran ≥ 0.5 % of a core), at most ``most``."""
-    keep = {role: fig for i, (role, fig) in enumerate(roles.items()) if i == 0 or fig.get("oncpu_pct", 0) >= 0.5}
+    keep = {role: fig for i, (role, fig) in enumerate(roles.items()) if i == 0 or (fig.get("oncpu_pct") or 0.0) >= 0.5}
     return dict(list(keep.items())[:most])
 
 
