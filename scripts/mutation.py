@@ -456,6 +456,12 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/stall.py: floor = max(float(first) - 1.0, 0.0) | 1.0 -> 1.01":
         "first is a whole second and the stall's start and length are kept to 0.1 s (Stall keeps round(began, 1), "
         "round(length, 1)): first - 0.99 and first - 1.01 round as first - 1",
+    "ycsbctl/telemetry/threads.py: lines = tail.split(b\"\\n\", 2)  # the count, the next line, the rest | 2 -> 3":
+        "only the first two pieces are read: they are the same whether two or three splits are made",
+    "ycsbctl/telemetry/threads.py: def __init__(self, roots: Callable[[], Iterable[int]], source: str, interval_s: float = 1.0, | 1.0 -> 0.99":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to both thread samplers",
+    "ycsbctl/telemetry/threads.py: def __init__(self, roots: Callable[[], Iterable[int]], source: str, interval_s: float = 1.0, | 1.0 -> 1.01":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to both thread samplers",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",

@@ -318,6 +318,7 @@ def test_a_threads_reading_is_its_cpu_clock_its_kernel_ticks_and_its_own_switche
     assert r.vcsw >= seen["rusage"].ru_nvcsw + 1 and seen["rusage"].ru_nivcsw <= r.ivcsw <= seen["rusage"].ru_nivcsw + 50
     me = read_thread(os.getpid(), threading.get_native_id(), True)
     assert me is not None and (me.role, me.state, me.wchan) == ("main", "running", "")
+    assert read_state(os.getpid(), threading.get_native_id()) == ("running", "")  # the poll's one look at itself
 
 
 def test_the_threads_whose_states_are_polled_are_those_that_ran_most_and_each_main_thread():
