@@ -462,6 +462,12 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: telemetry/capture.py passes the telemetry interval to both thread samplers",
     "ycsbctl/telemetry/threads.py: def __init__(self, roots: Callable[[], Iterable[int]], source: str, interval_s: float = 1.0, | 1.0 -> 1.01":
         "a default no caller uses: telemetry/capture.py passes the telemetry interval to both thread samplers",
+    "ycsbctl/experiment/rate_search.py: log_span = math.log(PRECISION) * 2.0 ** min(self.points, 64)  # in logs: 1.04^(2^30) overflows a float | 64 -> 63":
+        "the cap only keeps 2.0 ** points a finite float: from 63 points on, log(1.04) x 2^63 (or 2^64, 2^65) is far "
+        "above log(MAX_SPAN), so the span is MAX_SPAN whichever cap; below 63 points none of them binds",
+    "ycsbctl/experiment/rate_search.py: log_span = math.log(PRECISION) * 2.0 ** min(self.points, 64)  # in logs: 1.04^(2^30) overflows a float | 64 -> 65":
+        "the cap only keeps 2.0 ** points a finite float: from 63 points on, log(1.04) x 2^63 (or 2^64, 2^65) is far "
+        "above log(MAX_SPAN), so the span is MAX_SPAN whichever cap; below 63 points none of them binds",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",
