@@ -327,8 +327,11 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
-        "ss -tin's connection lines have five fields or more (state, two queues, two addresses): no line ss writes "
-        "has exactly two",
+        "ss -tin's connection lines have four fields or more (two queues, two addresses; the state too without a "
+        "state filter): no line ss writes has exactly two",
+    "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | GtE -> Gt":
+        "ss -tin's connection lines have four fields or more (two queues, two addresses; the state too without a "
+        "state filter): no line ss writes has exactly two",
     "ycsbctl/stores/tarantool/binding.py: return st, iproto.record_fields(r.tuples()[0], set(fields) if fields else None) | 0 -> -1":
         "a read by the primary key answers one tuple at most (an empty answer is NOT_FOUND before this line): its "
         "first is its last",
@@ -400,8 +403,14 @@ EQUIVALENT: dict[str, str] = {
         "only /proc/stat's first line is read (cpu and at most 10 counters of at most 20 digits: 215 bytes at most, whatever the number of cores; the per-core lines after it, which make the file longer than the read on a many-core host, are cut off either way): a cap of 511, 512 or 513 bytes holds it whole",
     "ycsbctl/telemetry/wire.py: proc.returncode = 0  # reaped above | 0 -> -1":
         "only marks the Popen as done (wait4 reaped it) so that it does not wait again; nothing reads the code",
+    "ycsbctl/telemetry/wire.py: proc.returncode = 0  # reaped above | 0 -> 1":
+        "only marks the Popen as done (wait4 reaped it) so that it does not wait again; nothing reads the code",
+    "ycsbctl/telemetry/wire.py: self._t_last = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (the Sampler's loop primes first)",
     "ycsbctl/telemetry/wire.py: if elapsed <= 0: | 0 -> -1":
         "two monotonic readings with an ss run between them (milliseconds) are never equal nor in (-1, 0]",
+    "ycsbctl/telemetry/wire.py: if elapsed <= 0: | LtE -> Lt":
+        "two monotonic readings with an ss run between them (milliseconds) are never equal",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":

@@ -327,6 +327,9 @@ def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_rea
 
     from ycsbctl.telemetry.wire import WireSampler
 
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]
         with socket.create_connection(("127.0.0.1", port)) as client:
@@ -358,6 +361,11 @@ def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_rea
                 assert abs(packets - round(packets)) < 1e-6 and round(packets) >= 4
                 assert row["wire_connections"] == 2
     assert sampler.child_cpu_s > 0
+    # the two ss runs' CPU, user and system, as the kernel counts this process's reaped children (each figure
+    # cut to the µs: a µs or two apart)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    reaped = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    assert abs(sampler.child_cpu_s - reaped) < 1e-5, (sampler.child_cpu_s, reaped)
     assert not [p for p in psutil.Process().children() if p.status() == psutil.STATUS_ZOMBIE]
 
 

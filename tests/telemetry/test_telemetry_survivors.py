@@ -91,7 +91,7 @@ def test_a_counter_ss_leaves_out_is_zero():
 
 
 def test_the_wire_grows_by_each_connections_change_and_a_new_one_on_an_old_pair_counts_from_zero():
-    from ycsbctl.telemetry.wire import grown, parse_ss
+    from ycsbctl.telemetry.wire import grown, parse_ss, wire_row
 
     def ss(*conns: tuple[int, str]) -> bytes:
         return b"".join(f"ESTAB 0 0 127.0.0.1:{port} 127.0.0.1:6379\n\t cubic {counters}\n".encode() for port, counters in conns)
@@ -104,6 +104,9 @@ def test_the_wire_grows_by_each_connections_change_and_a_new_one_on_an_old_pair_
                       (50006, "bytes_sent:11 bytes_received:22 segs_out:1 segs_in:2")))  # born since: all of it
     assert grown(before, now) == [300 + 50 + 11, 400 + 9020 + 22, 3 + 2 + 1, 4 + 92 + 2]
     assert grown(now, now) == [0, 0, 0, 0] and grown({}, now) == [1361, 14442, 16, 118]
+    # per second over the interval: bytes both ways, segments both ways
+    assert wire_row([300, 400, 3, 4], 2.0, 5, 0.05) == {"wire_bytes_per_s": 350.0, "wire_packets_per_s": 3.5,
+                                                       "wire_connections": 5, "wire_minrtt_ms": 0.05}
 
 
 def test_children_are_listed_at_the_first_read_and_then_every_third_and_the_why_shares_read_junk_as_zero():

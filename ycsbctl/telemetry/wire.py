@@ -66,6 +66,13 @@ def grown(before: Counters, now: Counters) -> list[int]:
     return sums
 
 
+def wire_row(sums: list[int], elapsed_s: float, connections: int, minrtt_ms: float | None) -> dict[str, Any]:
+    """The sampler's row from :func:`grown`'s sums over ``elapsed_s``: bytes (sent and received) and
+    segments (out and in) per second, the connections open and their mean smallest round trip (ms)."""
+    return {"wire_bytes_per_s": (sums[0] + sums[1]) / elapsed_s, "wire_packets_per_s": (sums[2] + sums[3]) / elapsed_s,
+            "wire_connections": connections, "wire_minrtt_ms": minrtt_ms}
+
+
 class WireSampler(Sampler):
     """Per-second bytes and packets (both directions) on the client's connections to ``ports``, and
     their mean smallest round trip (``wire_minrtt_ms``)."""
@@ -106,5 +113,4 @@ class WireSampler(Sampler):
         self._last, self._t_last = now, t
         if elapsed <= 0:
             return {}
-        return {"wire_bytes_per_s": (sums[0] + sums[1]) / elapsed, "wire_packets_per_s": (sums[2] + sums[3]) / elapsed,
-                "wire_connections": len(now), "wire_minrtt_ms": self._minrtt_ms}
+        return wire_row(sums, elapsed, len(now), self._minrtt_ms)
