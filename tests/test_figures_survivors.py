@@ -321,13 +321,12 @@ def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_rea
     back on one opened since: the sampler's bytes per second times its own interval are those 10,800 (the
     listener's side, whose source port it is, not counted), and each ``ss`` it ran is reaped with its CPU
     counted."""
+    import resource
     import socket
 
     import psutil
 
     from ycsbctl.telemetry.wire import WireSampler
-
-    import resource
 
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     with socket.create_server(("127.0.0.1", 0)) as server:
