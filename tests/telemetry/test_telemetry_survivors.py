@@ -27,6 +27,8 @@ def test_a_frames_self_share_is_its_leaf_samples_to_four_digits_and_parts_are_su
     rows = {r["frame"]: r for r in top_frames(counts, "client")}
     assert (rows["a"]["samples"], rows["a"]["self_share"], rows["a"]["total_share"]) == (6, 0.6667, 1.0)
     assert (rows["b"]["samples"], rows["b"]["self_share"], rows["x"]["self_share"]) == (3, 0.3333, 0.0)
+    # a caller only: no samples of its own, in a third of the stacks (to four digits)
+    assert (rows["x"]["samples"], rows["x"]["total_share"], rows["b"]["total_share"]) == (0, 0.6667, 0.3333)
     assert list(rows) == ["a", "b", "x"]
 
 
@@ -217,6 +219,7 @@ def test_a_client_spy_that_recorded_nothing_says_py_spys_error_line_and_a_flame_
     quiet.folder.mkdir()
     quiet._fold_client()
     assert quiet.profile.notes == ["client stacks: py-spy recorded nothing (last)"], quiet.profile.notes
+    assert (quiet.profile.server_samples, quiet.profile.client_samples) == (0, 0)  # nothing recorded: no samples
     # inferno given no stack it can read exits 1 with an SVG that says so on its output: a failure, no picture kept
     (tmp_path / "client.folded").write_text("not a stack\n")
     p._draw("client", "t")
