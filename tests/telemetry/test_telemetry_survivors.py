@@ -454,3 +454,26 @@ def test_a_paced_points_silence_is_a_stall_when_half_its_heard_seconds_but_one_w
     assert find_stall(series(ops, None), paced=True, typical_s=1.99) is not None
     # one quiet second more (heard in 6): too few busy ones for a paced point's silence to prove anything
     assert find_stall(series([500, 500, 3, 3, 0, 0, 0, 3, 3], None), paced=True) is None
+
+
+def test_a_perf_that_recorded_nothing_or_an_empty_file_says_perfs_last_words(tmp_path):
+    import subprocess
+    import sys
+
+    from ycsbctl.telemetry import profiler
+
+    def folded(data: bytes | None) -> list[str]:
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        p = profiler.Profiler(folder, [], lambda: [])
+        p._perf = subprocess.Popen([sys.executable, "-c", "import sys; sys.stderr.write('x\\nperf: not permitted\\n')"],
+                                   stderr=subprocess.PIPE)
+        p._perf.wait(timeout=30)
+        if data is not None:
+            (folder / "server.perf.data").write_bytes(data)
+        p._fold_server()
+        return p.profile.notes
+
+    said = ["server stacks: perf recorded nothing (perf: not permitted; perf_event_paranoid, a container's seccomp "
+            "or a missing CAP_PERFMON can forbid it)"]
+    assert folded(None) == folded(b"") == said
