@@ -477,6 +477,12 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/experiment/rate_search.py: log_span = math.log(PRECISION) * 2.0 ** min(self.points, 64)  # in logs: 1.04^(2^30) overflows a float | 64 -> 65":
         "the cap only keeps 2.0 ** points a finite float: from 63 points on, log(1.04) x 2^63 (or 2^64, 2^65) is far "
         "above log(MAX_SPAN), so the span is MAX_SPAN whichever cap; below 63 points none of them binds",
+    "ycsbctl/telemetry/profiler.py: self.profile.notes.append(f\"{side} flame graph: inferno-flamegraph failed ({svg.stderr.decode(errors='replace')[:120]})\") | 120 -> 121":
+        "how much of inferno's error output the note keeps (as the error-text-cap rule): that the flame graph failed, "
+        "which side's and that no picture is kept are said in full either way",
+    "ycsbctl/telemetry/profiler.py: self.profile.notes.append(f\"{side} flame graph: inferno-flamegraph failed ({svg.stderr.decode(errors='replace')[:120]})\") | 120 -> 119":
+        "how much of inferno's error output the note keeps (as the error-text-cap rule): that the flame graph failed, "
+        "which side's and that no picture is kept are said in full either way",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",
