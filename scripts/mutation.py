@@ -483,6 +483,14 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/profiler.py: self.profile.notes.append(f\"{side} flame graph: inferno-flamegraph failed ({svg.stderr.decode(errors='replace')[:120]})\") | 120 -> 119":
         "how much of inferno's error output the note keeps (as the error-text-cap rule): that the flame graph failed, "
         "which side's and that no picture is kept are said in full either way",
+    "ycsbctl/telemetry/process.py: def __init__(self, pids: int | PidSource, source: str = \"server-process\", interval_s: float = 1.0, | 1.0 -> 0.99":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to each process sampler",
+    "ycsbctl/telemetry/process.py: def __init__(self, pids: int | PidSource, source: str = \"server-process\", interval_s: float = 1.0, | 1.0 -> 1.01":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to each process sampler",
+    "ycsbctl/telemetry/process.py: self._t_last = 0.0 | 0.0 -> 1.0":
+        "prime() sets it (the wall clock before its first read, the monotonic one after) before any read uses it",
+    "ycsbctl/telemetry/process.py: self._wall_last = 0.0 | 0.0 -> 1.0":
+        "prime() sets it (the wall clock before its first read, the monotonic one after) before any read uses it",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",
