@@ -111,9 +111,10 @@ def test_the_wire_grows_by_each_connections_change_and_a_new_one_on_an_old_pair_
                                                        "wire_connections": 5, "wire_minrtt_ms": 0.05}
 
 
-def test_children_are_listed_at_the_first_read_and_then_every_third_and_the_why_shares_read_junk_as_zero():
-    """A child born after the first read is seen at the 4th read with children_every=3 (reads 1, 4, 7 … list
-    the children: a scan of /proc each), by the process sampler and the thread sampler alike."""
+def test_children_are_listed_at_the_first_read_and_then_every_nth_and_the_why_shares_read_junk_as_zero():
+    """A child born after the first read is seen at the 3rd read with children_every=2 (reads 1, 3, 5 … list the
+    children: a scan of /proc each) by the process sampler, at the 4th with children_every=3 (reads 1, 4, 7 …) by
+    the thread sampler, at the 2nd with children_every=1."""
     import os
     import subprocess
     import sys
@@ -122,16 +123,18 @@ def test_children_are_listed_at_the_first_read_and_then_every_third_and_the_why_
     from ycsbctl.telemetry.threads import ThreadSampler
 
     me = os.getpid()
-    procs = ProcessSampler(me, include_children=True, children_every=3)
+    procs = ProcessSampler(me, include_children=True, children_every=2)
     threads = ThreadSampler(lambda: [me], "client", children_every=3)
+    every = ProcessSampler(me, include_children=True, children_every=1)  # lists them at each read
 
-    def seen(pid: int) -> tuple[bool, bool]:
-        return (pid in {p.pid for p in procs._current()}, pid in {p for p, _ in threads._processes()})
+    def seen(pid: int) -> tuple[bool, bool, bool]:
+        return (pid in {p.pid for p in procs._current()}, pid in {p for p, _ in threads._processes()},
+                pid in {p.pid for p in every._current()})
 
     seen(-1)  # the first read lists the children there are
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        assert [seen(child.pid) for _ in range(3)] == [(False, False), (False, False), (True, True)]
+        assert [seen(child.pid) for _ in range(3)] == [(False, False, True), (True, False, True), (True, True, True)]
     finally:
         child.kill()
         child.wait()
