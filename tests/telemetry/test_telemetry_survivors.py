@@ -480,3 +480,27 @@ def test_a_perf_that_recorded_nothing_or_an_empty_file_says_perfs_last_words(tmp
     said = ["server stacks: perf recorded nothing (perf: not permitted; perf_event_paranoid, a container's seccomp "
             "or a missing CAP_PERFMON can forbid it)"]
     assert folded(None) == folded(b"") == said
+
+
+def test_a_port_two_processes_listen_on_is_the_lowest_pids():
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    from ycsbctl.telemetry.process import listener_of
+
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code = ("import socket, sys, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1); "
+                f"s.bind(('127.0.0.1', {port})); s.listen(); print('up', flush=True); time.sleep(30)")
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+        try:
+            assert child.stdout is not None and child.stdout.readline() == b"up\n"
+            assert listener_of(port) == min(os.getpid(), child.pid)
+        finally:
+            child.kill()
+            child.wait()
