@@ -335,8 +335,11 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
-        "ss -tin's connection lines have five fields or more (state, two queues, two addresses): no line ss writes "
-        "has exactly two",
+        "ss -tin's connection lines have four fields or more (two queues, two addresses; the state too without a "
+        "state filter): no line ss writes has exactly two",
+    "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | GtE -> Gt":
+        "ss -tin's connection lines have four fields or more (two queues, two addresses; the state too without a "
+        "state filter): no line ss writes has exactly two",
     "ycsbctl/stores/tarantool/binding.py: return st, iproto.record_fields(r.tuples()[0], set(fields) if fields else None) | 0 -> -1":
         "a read by the primary key answers one tuple at most (an empty answer is NOT_FOUND before this line): its "
         "first is its last",
@@ -402,10 +405,20 @@ EQUIVALENT: dict[str, str] = {
         "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
     "ycsbctl/telemetry/host.py: s = read_file(f\"/proc/{name}/stat\", 1024) | 1024 -> 1023":
         "a read cap above the part of /proc/<pid>/stat that is read: fields up to the 22nd (start time), at most ~450 bytes (a 16-byte name, 20 numbers of at most 20 digits); either cap reads them whole",
+    "ycsbctl/telemetry/host.py: return cpu_times_of(read_file(\"/proc/stat\", 512)) | 512 -> 511":
+        "only /proc/stat's first line is read (cpu and at most 10 counters of at most 20 digits: 215 bytes at most, whatever the number of cores; the per-core lines after it, which make the file longer than the read on a many-core host, are cut off either way): a cap of 511, 512 or 513 bytes holds it whole",
+    "ycsbctl/telemetry/host.py: return cpu_times_of(read_file(\"/proc/stat\", 512)) | 512 -> 513":
+        "only /proc/stat's first line is read (cpu and at most 10 counters of at most 20 digits: 215 bytes at most, whatever the number of cores; the per-core lines after it, which make the file longer than the read on a many-core host, are cut off either way): a cap of 511, 512 or 513 bytes holds it whole",
     "ycsbctl/telemetry/wire.py: proc.returncode = 0  # reaped above | 0 -> -1":
         "only marks the Popen as done (wait4 reaped it) so that it does not wait again; nothing reads the code",
+    "ycsbctl/telemetry/wire.py: proc.returncode = 0  # reaped above | 0 -> 1":
+        "only marks the Popen as done (wait4 reaped it) so that it does not wait again; nothing reads the code",
+    "ycsbctl/telemetry/wire.py: self._t_last = 0.0 | 0.0 -> 1.0":
+        "prime() sets it before sample() reads it (the Sampler's loop primes first)",
     "ycsbctl/telemetry/wire.py: if elapsed <= 0: | 0 -> -1":
         "two monotonic readings with an ss run between them (milliseconds) are never equal nor in (-1, 0]",
+    "ycsbctl/telemetry/wire.py: if elapsed <= 0: | LtE -> Lt":
+        "two monotonic readings with an ss run between them (milliseconds) are never equal",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> 1":
         "a sort key's default never used: read_run_docs leaves out every run JSON without threads",
     "ycsbctl/report/html.py: d.get(\"phase\", \"\"), d.get(\"threads\", 0))): | 0 -> -1":
@@ -422,10 +435,70 @@ EQUIVALENT: dict[str, str] = {
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 7":
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
-    "ycsbctl/telemetry/threads.py: delta = {k: now[k].run_ns - (before[k].run_ns if k in before else 0) for k in now} | 0 -> 1":
-        "a thread born since the last reading counts its whole run time (schedstat, ns) less 1 ns: it still ran (> 0) "
-        "unless it ran exactly 1 ns, which no scheduled thread does (a time slice is microseconds), and its order among "
-        "the busiest moves only against a thread whose ns differ by less than 1",
+    "ycsbctl/telemetry/threads.py: self._ticks_last = 0 | 0 -> 1":
+        "prime() sets it (the first reading's boot ticks) before the first sample reads it (Sampler's loop primes first)",
+    "ycsbctl/telemetry/threads.py: self._ticks_last = 0 | 0 -> -1":
+        "prime() sets it (the first reading's boot ticks) before the first sample reads it (Sampler's loop primes first)",
+    "ycsbctl/telemetry/threads.py: values[f\"wait_{s}\"] = values.get(f\"wait_{s}\", 0) + n | 0 -> 1":
+        "the default is never read: role_figures gives every role a wait_<s> column for each of STATES, and a polled "
+        "state is one of STATES (wait_class answers nothing else)",
+    "ycsbctl/telemetry/threads.py: values[f\"wait_{s}\"] = values.get(f\"wait_{s}\", 0) + n | 0 -> -1":
+        "the default is never read: role_figures gives every role a wait_<s> column for each of STATES, and a polled "
+        "state is one of STATES (wait_class answers nothing else)",
+    "ycsbctl/telemetry/why.py: n = int(fig.get(\"threads\") or 1) | 1 -> 0":
+        "the count is only compared with 1 (thread or threads (n)): a role without a count is one thread as 0 or as 1 (or 2, plural, stays scored)",
+    "ycsbctl/experiment/judge.py: typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0 | 0.0 -> 1.0":
+        "a median of 0 µs (operations under 1 µs, an in-process store) or none: the stall search exempts a silence of at most OWN_LENGTH (1.5) × the median, and a silence is at least one whole second, so a median of 0 or of 1 µs exempts none",
+    "ycsbctl/experiment/judge.py: paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6) | 0.0 -> 1.0":
+        "a median of 0 µs (operations under 1 µs, an in-process store) or none: the stall search exempts a silence of at most OWN_LENGTH (1.5) × the median, and a silence is at least one whole second, so a median of 0 or of 1 µs exempts none",
+    "ycsbctl/engine/worker.py: await asyncio.sleep(0) | 0 -> -1":
+        "asyncio.sleep takes any delay <= 0 as one yield to the loop (if delay <= 0: await __sleep0()): sleep(-1) is "
+        "sleep(0) (0 -> 1, a second's sleep, stays scored)",
+    "ycsbctl/engine/worker.py: t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else 2**63 - 1 | 63 -> 62":
+        "the deadline of a phase bounded by its operation count only, compared with perf_counter_ns readings (ns since "
+        "boot): 2**62 ns is 146 years, never reached any more than 2**63",
+    "ycsbctl/engine/measurements.py: N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status | 1 -> 2":
+        "room for one op code more than the highest (an RMW's UPDATE half): its slots stay None, as those of every op "
+        "code the workload does not run, since only slot_ids are installed, recorded and rolled (1 -> 0, too few, "
+        "stays scored)",
+    "ycsbctl/engine/measurements.py: _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index) | 2048 -> 2049":
+        "hdr.counts_index(v) is v for every v up to 2048 (2047: no shift; 2048: (1 << 10) + (2048 >> 1) = 2048): a value "
+        "of 2047 or 2048 is counted in the same slot whichever side of the shortcut it takes (2049's index is 2048)",
+    "ycsbctl/engine/measurements.py: _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index) | 2048 -> 2047":
+        "hdr.counts_index(v) is v for every v up to 2048 (2047: no shift; 2048: (1 << 10) + (2048 >> 1) = 2048): a value "
+        "of 2047 or 2048 is counted in the same slot whichever side of the shortcut it takes (2049's index is 2048)",
+    "ycsbctl/telemetry/stall.py: floor = max(float(first) - 1.0, 0.0) | 1.0 -> 0.99":
+        "first is a whole second and the stall's start and length are kept to 0.1 s (Stall keeps round(began, 1), "
+        "round(length, 1)): first - 0.99 and first - 1.01 round as first - 1",
+    "ycsbctl/telemetry/stall.py: floor = max(float(first) - 1.0, 0.0) | 1.0 -> 1.01":
+        "first is a whole second and the stall's start and length are kept to 0.1 s (Stall keeps round(began, 1), "
+        "round(length, 1)): first - 0.99 and first - 1.01 round as first - 1",
+    "ycsbctl/telemetry/threads.py: lines = tail.split(b\"\\n\", 2)  # the count, the next line, the rest | 2 -> 3":
+        "only the first two pieces are read: they are the same whether two or three splits are made",
+    "ycsbctl/telemetry/threads.py: def __init__(self, roots: Callable[[], Iterable[int]], source: str, interval_s: float = 1.0, | 1.0 -> 0.99":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to both thread samplers",
+    "ycsbctl/telemetry/threads.py: def __init__(self, roots: Callable[[], Iterable[int]], source: str, interval_s: float = 1.0, | 1.0 -> 1.01":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to both thread samplers",
+    "ycsbctl/experiment/rate_search.py: log_span = math.log(PRECISION) * 2.0 ** min(self.points, 64)  # in logs: 1.04^(2^30) overflows a float | 64 -> 63":
+        "the cap only keeps 2.0 ** points a finite float: from 63 points on, log(1.04) x 2^63 (or 2^64, 2^65) is far "
+        "above log(MAX_SPAN), so the span is MAX_SPAN whichever cap; below 63 points none of them binds",
+    "ycsbctl/experiment/rate_search.py: log_span = math.log(PRECISION) * 2.0 ** min(self.points, 64)  # in logs: 1.04^(2^30) overflows a float | 64 -> 65":
+        "the cap only keeps 2.0 ** points a finite float: from 63 points on, log(1.04) x 2^63 (or 2^64, 2^65) is far "
+        "above log(MAX_SPAN), so the span is MAX_SPAN whichever cap; below 63 points none of them binds",
+    "ycsbctl/telemetry/profiler.py: self.profile.notes.append(f\"{side} flame graph: inferno-flamegraph failed ({svg.stderr.decode(errors='replace')[:120]})\") | 120 -> 121":
+        "how much of inferno's error output the note keeps (as the error-text-cap rule): that the flame graph failed, "
+        "which side's and that no picture is kept are said in full either way",
+    "ycsbctl/telemetry/profiler.py: self.profile.notes.append(f\"{side} flame graph: inferno-flamegraph failed ({svg.stderr.decode(errors='replace')[:120]})\") | 120 -> 119":
+        "how much of inferno's error output the note keeps (as the error-text-cap rule): that the flame graph failed, "
+        "which side's and that no picture is kept are said in full either way",
+    "ycsbctl/telemetry/process.py: def __init__(self, pids: int | PidSource, source: str = \"server-process\", interval_s: float = 1.0, | 1.0 -> 0.99":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to each process sampler",
+    "ycsbctl/telemetry/process.py: def __init__(self, pids: int | PidSource, source: str = \"server-process\", interval_s: float = 1.0, | 1.0 -> 1.01":
+        "a default no caller uses: telemetry/capture.py passes the telemetry interval to each process sampler",
+    "ycsbctl/telemetry/process.py: self._t_last = 0.0 | 0.0 -> 1.0":
+        "prime() sets it (the wall clock before its first read, the monotonic one after) before any read uses it",
+    "ycsbctl/telemetry/process.py: self._wall_last = 0.0 | 0.0 -> 1.0":
+        "prime() sets it (the wall clock before its first read, the monotonic one after) before any read uses it",
     "ycsbctl/telemetry/stall.py: else max(floor, start - 0.5)) | 0.5 -> 0.505":
         "start is a whole second and the stall's start is said to 0.1 s (Stall keeps round(began, 1)): "
         "start - 0.505 and start - 0.495 round to start - 0.5",

@@ -21,8 +21,8 @@ RULES: dict[str, str] = {
                     "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, pymongo's timeoutMS=, or as the default of a "
                     "parameter of that name; the first argument of join() and wait(); the second of connect(), "
                     "client() and AdminConnection(), the third of an admin query(url, sql, timeout_s), the second "
-                    "of PgSession(), the timeout of every store's connect helper): how long to wait for an answer, not "
-                    "what the answer says",
+                    "of PgSession(), the timeout of every store's connect helper, a constant named …TIMEOUT_S): how long to "
+                    "wait for an answer, not what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
     "cache-size": "maxsize= of functools.lru_cache: how many answers are kept, each the same computed again",
     "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
@@ -81,6 +81,9 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
             for cut in ast.walk(node.value):
                 if isinstance(cut, ast.Slice) and cut.lower is None and isinstance(cut.upper, ast.Constant):
                     out.update(dict.fromkeys(_numbers(cut.upper), "error-text-cap"))
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.endswith("TIMEOUT_S") and isinstance(node.value, ast.Constant)):
+            out.update(dict.fromkeys(_numbers(node.value), "wait-timeout"))  # STOP_TIMEOUT_S = 30.0
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # def f(..., timeout_s=1.0)
             a = node.args
             pairs = [*zip(a.args[len(a.args) - len(a.defaults):], a.defaults),

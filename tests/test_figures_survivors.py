@@ -88,6 +88,15 @@ def test_a_strict_window_holds_a_row_nine_tenths_inside_it_not_less():
     # not strict: half of the interval, or of a window shorter than it (0.4 s: 0.2 s of a row)
     assert list(rows_in(frame, "s", 1.0, (3.79, 4.19))["t_mono"]) == [4.0]
     assert list(rows_in(frame, "s", 1.0, (3.81, 4.21))["t_mono"]) == [5.0]
+    # rows 2 s apart: nine tenths (1.8 s) of a row's 2 s inside a strict window, half of it (1 s) otherwise
+    two = pd.DataFrame({"source": "s", "t_mono": [float(t) for t in range(2, 22, 2)]})
+    assert list(rows_in(two, "s", 2.0, (3.0, 9.9), strict=True)["t_mono"]) == [6.0, 8.0, 10.0]  # 10: 1.9 s, 4: 1 s
+    assert list(rows_in(two, "s", 2.0, (3.1, 9.9))["t_mono"]) == [6.0, 8.0, 10.0]  # 4: 0.9 s
+    assert list(rows_in(two, "s", 2.0, (3.0, 9.9))["t_mono"]) == [4.0, 6.0, 8.0, 10.0]  # 4: 1 s
+    # a window of no length: half of nothing is inside every row
+    assert len(rows_in(frame, "s", 1.0, (5.0, 5.0))) == 10
+    # a frame of rows without sources (telemetry of no sampler that names one) holds none of any source
+    assert rows_in(pd.DataFrame({"t_mono": [1.0, 2.0]}), "s", 1.0, None).empty
 
 
 def test_the_hosts_cpu_seconds_are_procs_user_plus_nice_and_system_plus_interrupts():
@@ -121,14 +130,15 @@ def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state()
     after = {(1, 1): ThreadReading("io", 2.5, 1.75, 9_900_000_000, 900_000_000, 130, 45, "running", "", 5),
              # a counter that went back (a reused tid) adds nothing, not a nanosecond
              (1, 2): ThreadReading("io", 1.0, 0.5, 3_000_000_000, 50_000_000, 10, 4, "lock", "futex_wait", 5),
-             (1, 3): ThreadReading("io", 0.25, 0.0, 200_000_000, 0, 3, 0, "lock", "futex_wait", 20),  # born after
+             # born after: every counter from zero (none at 0, so that a start of 1 would show)
+             (1, 3): ThreadReading("io", 0.25, 0.125, 200_000_000, 40_000_000, 3, 2, "lock", "futex_wait", 20),
              (1, 4): ThreadReading("io", 50.0, 9.0, 1, 1, 1, 1, "idle", "ep_poll", 1)}  # older, first seen: not counted
     fig = role_figures(before, after, 2.0, since_ticks=10)["io"]
     assert fig["threads"] == 3 and (fig["wait_running"], fig["wait_lock"], fig["wait_idle"], fig["wait_io"]) == (1, 2, 0, 0)
     assert fig["wchan"] == "futex_wait=2"
     assert fig["oncpu_pct"] == 45.0 + 0.0 + 10.0 and fig["busiest_pct"] == 100 * 0.9 / 2
-    assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 0.0)
-    assert fig["runq_pct"] == 10.0 + 0.0 + 0.0 and (fig["vcsw_per_s"], fig["ivcsw_per_s"]) == (33 / 2, 5 / 2)
+    assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 6.25)
+    assert fig["runq_pct"] == 10.0 + 0.0 + 2.0 and (fig["vcsw_per_s"], fig["ivcsw_per_s"]) == (33 / 2, 7 / 2)
 
 
 def test_a_ladder_of_two_points_names_its_peak_and_its_why():
@@ -359,12 +369,14 @@ def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_rea
     back on one opened since: the sampler's bytes per second times its own interval are those 10,800 (the
     listener's side, whose source port it is, not counted), and each ``ss`` it ran is reaped with its CPU
     counted."""
+    import resource
     import socket
 
     import psutil
 
     from ycsbctl.telemetry.wire import WireSampler
 
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]
         with socket.create_connection(("127.0.0.1", port)) as client:
@@ -396,6 +408,11 @@ def test_the_wire_sampler_counts_the_bytes_this_process_sent_to_the_port_and_rea
                 assert abs(packets - round(packets)) < 1e-6 and round(packets) >= 4
                 assert row["wire_connections"] == 2
     assert sampler.child_cpu_s > 0
+    # the two ss runs' CPU, user and system, as the kernel counts this process's reaped children (each figure
+    # cut to the µs: a µs or two apart)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    reaped = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    assert abs(sampler.child_cpu_s - reaped) < 1e-5, (sampler.child_cpu_s, reaped)
     assert not [p for p in psutil.Process().children() if p.status() == psutil.STATUS_ZOMBIE]
 
 
@@ -472,6 +489,15 @@ def test_the_evidence_figures_by_hand():
 
     roles = {"main": {"oncpu_pct": 0.1}, "io": {"oncpu_pct": 0.5}, "bio": {"oncpu_pct": 0.499}}
     assert list(working(roles)) == ["main", "io"]
+    # a role with no figure ran nothing; at most six, the busiest first (as thread_roles orders them)
+    assert list(working({"main": {"oncpu_pct": 0.1}, "bio": {"threads": 1}, "io": {"oncpu_pct": None}})) == ["main"]
+    many = {f"r{k}": {"oncpu_pct": 10.0 - k} for k in range(8)}
+    assert list(working(many)) == [f"r{k}" for k in range(6)] and list(working(many, 2)) == ["r0", "r1"]
+    # a point of under one operation a second still has its cost per operation; none of no throughput
+    assert per_operation(50.0, {"bytes_per_s": 100.0, "packets_per_s": 2.0}, 0.5) == \
+        {"server_cpu_us_per_op": 1_000_000.0, "wire_bytes_per_op": 200.0, "wire_packets_per_op": 4.0}
+    assert per_operation(50.0, {}, 1.0)["server_cpu_us_per_op"] == 500_000.0
+    assert per_operation(50.0, {}, 0.0) == per_operation(50.0, {}, -0.5) == per_operation(50.0, {}, None) == {}
     fig = {"oncpu_pct": 10.0, "user_pct": 6.1234, "system_pct": 2.0049, "runq_pct": 0.0, "vcsw_per_s": 1.0,
            "ivcsw_per_s": 2.0}
     totals = side_totals({"a": fig, "b": {**fig, "user_pct": 1.0}})
@@ -582,3 +608,34 @@ def test_ss_output_is_read_per_connection_and_an_absent_counter_is_zero():
     assert parse_ss(text) == {(b"127.0.0.1:58874", b"127.0.0.1:6379"): (100, 7, 3, 2),
                               (b"127.0.0.1:58880", b"127.0.0.1:6379"): (0, 0, 1, 1)}
     assert min_rtts_ms(text) == [0.006, 0.25]
+
+
+def test_pacing_may_turn_the_loop_for_what_the_load_ceiling_leaves_at_most_its_budget():
+    from ycsbctl.engine.timerfd import Alarm
+    from ycsbctl.engine.worker import TURN_LOAD_CEILING, turn_budget
+
+    assert (Alarm.TURN_BUDGET, TURN_LOAD_CEILING) == (0.5, 0.9)
+    assert turn_budget(0.1) == 0.5 and turn_budget(0.4) == 0.5  # at most the budget
+    assert abs(turn_budget(0.6) - 0.3) < 1e-12 and abs(turn_budget(0.75) - 0.15) < 1e-12  # what the ceiling leaves
+    assert turn_budget(0.9) == 0.0 and turn_budget(1.4) == 0.0  # none at or past the ceiling
+
+
+def test_the_hosts_cpu_per_kind_is_each_processes_change_and_a_new_ones_all():
+    from ycsbctl.telemetry.host import cpu_use, descendants
+
+    # pid -> (name, parent, CPU s, start tick)
+    before = {1: ("systemd", 0, 5.0, 10), 2: ("kthreadd", 0, 0.0, 10), 50: ("kworker/0:1", 2, 1.0, 20),
+              100: ("ycsbctl", 1, 3.0, 100), 101: ("python", 100, 2.0, 110), 200: ("stress", 1, 10.0, 300),
+              300: ("redis-server", 1, 4.0, 400), 400: ("old", 1, 7.0, 500), 600: ("gone", 1, 9.0, 500)}
+    now = {1: ("systemd", 0, 5.0, 10),  # did not run: not named
+           2: ("kthreadd", 0, 0.0, 10), 50: ("kworker/0:1", 2, 1.25, 20),  # the kernel's: +0.25
+           100: ("ycsbctl", 1, 3.5, 100), 101: ("python", 100, 2.75, 110),  # ours: +0.5, +0.75
+           200: ("stress", 1, 11.5, 300),  # foreign: +1.5
+           300: ("redis-server", 1, 4.5, 400),  # ours by is_ours (a container's): +0.5
+           400: ("stress", 1, 0.125, 900),  # PID 400 used again by another process: all of its 0.125
+           500: ("cc1", 1, 0.375, 950)}  # started since: all of it
+    kernel, ours = descendants([2], now), descendants([0, 100], now)  # (0: no such root)
+    assert (kernel, ours) == ({2, 50}, {100, 101})
+    used, foreign = cpu_use(before, now, kernel, lambda pid: pid in ours or pid == 300)
+    assert used == {"ours": 0.5 + 0.75 + 0.5, "kernel": 0.25, "foreign": 1.5 + 0.125 + 0.375}
+    assert foreign == {"stress": 1.625, "cc1": 0.375}

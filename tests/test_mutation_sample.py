@@ -93,3 +93,12 @@ def test_a_rule_sets_aside_style_and_timeout_numbers_and_nothing_that_feeds_a_fi
                    "17:1.5": "wait-timeout", "18:4096": "cache-size", "20:5.0": "wait-timeout", "21:5.0": "wait-timeout"}
     assert set(mutation_rules.RULES) == {"drawing-style", "wait-timeout", "json-indent", "poll-interval",
                                              "error-text-cap", "cache-size"}
+
+
+def test_a_constant_named_timeout_s_is_a_timeout_and_other_constants_stay_scored():
+    got = _ruled("STOP_TIMEOUT_S = 30.0\n"
+                 "READY_TIMEOUT_S = 60\n"
+                 "TIMEOUT_SHARE = 0.5\n"            # 3: not a timeout in seconds
+                 "MIN_STALL_S = 1.0\n"               # 4: a threshold
+                 "T_TIMEOUT_S = 2 * INTERVAL_S\n")   # 5: an expression, its 2 stays scored
+    assert got == {"1:30.0": "wait-timeout", "2:60": "wait-timeout"}

@@ -4,6 +4,7 @@ the client-lag probe — an injected pause of a worker's loop is reported as cli
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 import queue
 import threading
@@ -168,14 +169,15 @@ def test_messages_are_versioned_and_one_dispatcher_reads_them():
 
 def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float,
                            target_rate: float | None = None, measurement: str = "op", workload: str = "workload-c",
-                           **props_given: str):
+                           quotas: list[int] | None = None, **props_given: str):
     """One engine worker on this thread's own loop (the code a spawned worker runs), with the loop
-    blocked for ``pause_s`` at ``pause_at_s``; returns the PhaseResult the controller builds."""
+    blocked for ``pause_s`` at ``pause_at_s``, its clients' ``quotas`` (operations; none: until the
+    duration); returns the PhaseResult the controller builds."""
     props = dict(load_properties(workload))
     props.update(recordcount="200", operationcount="0", **props_given)
     spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, target_rate=target_rate,
                      measurement=measurement)
-    plan = WorkerPlan(spec, 0, 1, [0] * threads, None, 0)
+    plan = WorkerPlan(spec, 0, 1, quotas or [0] * threads, None, 0)
     out: queue.Queue = queue.Queue()
     start = threading.Event()
     t_start = SimpleNamespace(value=0.0)
@@ -266,6 +268,26 @@ def test_each_read_and_read_modify_write_reads_every_field_as_the_servers_own_co
     assert r.status == "ok" and reads > rmws > 0 and updates == rmws, r.ops.keys()
     assert (calls.get("hgetall", 0), calls.get("hmget", 0), calls.get("hset", 0) + calls.get("hmset", 0)) == \
         (reads, 0, rmws)
+
+
+def test_a_client_does_exactly_its_quota_in_one_chain_carried_on_from_take_to_take(loaded, rds, monkeypatch):
+    """Two clients with quotas of 33 and 100 reads (one take of 32 and one more; three and a part): the server
+    served exactly 133 HGETALLs, and each client's reads went in one chain, handed its next take as each ended
+    (ChainContext.more), so that a client does not go back to its loop every 32 operations."""
+    from ycsbctl.stores.redis.binding import RedisBinding
+
+    chains: list[tuple[int, int]] = []
+    chain = RedisBinding.chain
+
+    async def counted(self, ctx, batch, start, end):
+        chains.append((start, end))
+        return await chain(self, ctx, batch, start, end)
+
+    monkeypatch.setattr(RedisBinding, "chain", counted)
+    rds.config_resetstat()
+    r = _run_worker_in_process(loaded.url, threads=2, duration_s=20.0, pause_at_s=0.0, pause_s=0.0, quotas=[33, 100])
+    assert r.status == "ok" and r.operations == rds.info("commandstats")["cmdstat_hgetall"]["calls"] == 133
+    assert chains == [(0, 32), (0, 32)]
 
 
 def test_with_dataintegrity_a_read_of_all_fields_checks_every_field(redis_server, rds):
@@ -549,3 +571,23 @@ def test_the_pure_recording_path_counts_each_latency_in_the_slot_of_its_op_and_s
     assert nonzero(out.latency) == {(UPDATE, Status.NOT_FOUND): [main], (READ, Status.ERROR): [big]}
     assert nonzero(out.intended) == ({(UPDATE, Status.NOT_FOUND): [65], (READ, Status.ERROR): [big]}
                                      if measurement == "both" else {})
+
+
+def test_a_probe_whose_timer_got_fd_0_closes_it_when_stopped():
+    """A worker started with its stdin closed: the probe's timerfd is fd 0, and stop() still closes it
+    (and takes it off the loop)."""
+    loop = asyncio.new_event_loop()  # its own fds first
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        probe = LagProbe(loop, Recorder("op", [0]), None)
+        assert probe.timer.fd == 0
+        probe.start()
+        probe.stop()
+        with pytest.raises(OSError):
+            os.fstat(0)
+        assert not loop.remove_reader(0)  # no reader was left on it
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        loop.close()

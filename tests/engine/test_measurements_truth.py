@@ -108,6 +108,9 @@ def test_each_seconds_row_is_hdrhistograms_own_for_the_values_recorded_in_that_s
             assert row.max_us == ref.get_max_value(), (k, name)
             assert row.mean_us == pytest.approx(ref.get_mean_value(), rel=1e-12), (k, name)
             assert row.warmup == (k < 2), (k, name)
+            # the operations that timed out: UPDATE's (its FAILED row and OVERALL), none of READ's errors
+            timed_out = len(raw[k]["UPDATE-FAILED"]) if name in ("UPDATE-FAILED", "OVERALL") else 0
+            assert row.timeouts == timed_out, (k, name)
         # below 2,048 µs HDR keeps every µs: the raw samples' own mean and maximum
         for name in ("READ", "READ-FAILED"):
             assert rows.loc[name].mean_us == pytest.approx(np.mean(raw[k][name]), rel=1e-12)

@@ -494,3 +494,21 @@ def test_a_stall_began_half_a_second_into_the_second_that_ended_it_less_the_slow
     gap.loc[6, "max_us"] = math.nan
     s = find_stall(gap)
     assert s is not None and (s.seconds, s.from_s) == (3.0, 2.5)
+
+
+def test_a_failed_point_keeps_a_fault_label_without_its_why_and_no_other_and_a_stall_says_its_cause_if_known():
+    from ycsbctl.experiment.judge import Verdict, client_stalled
+
+    kept = Verdict(RunStatus.FAILED, "x", {"label": "stall", "why": "w", "seconds": 3.0})
+    assert kept.bottleneck == {"label": "stall", "seconds": 3.0}
+    assert Verdict(RunStatus.FAILED, "x", {"label": "server-cpu", "why": "w"}).bottleneck is None
+    assert Verdict(RunStatus.OK, None, {"label": "server-cpu", "why": "w"}).bottleneck == {"label": "server-cpu", "why": "w"}
+    # a client pause of exactly half a stall makes it the client's (100 s measured: not a tenth of the window)
+    r = _with_client_lag(result([950] * 100), [200, 2_600_000])
+    paused = r.client_lag.max_us / 1e6
+    assert client_stalled(r, Stall(2 * paused, 10.0)) and not client_stalled(r, Stall(2 * paused + 0.1, 10.0))
+    # the stall's reason, with the cause found for it when there is one, never a cause that is not
+    counts, slowest = [900, 1000, 0, 0, 800, 1000], {4: 2.6e6}
+    assert judge(result(counts, slowest), max_error_rate=0.01).reason == "no reply for 2.6 s, from 1.9 s into the measured window"
+    said = judge(result(counts, slowest), max_error_rate=0.01, stall_cause=lambda: "the server saved its snapshot")
+    assert said.reason == "no reply for 2.6 s, from 1.9 s into the measured window: the server saved its snapshot"

@@ -60,6 +60,13 @@ def take_size(quota: int, done: int) -> int:
     return TAKE if quota == 0 else max(0, min(TAKE, quota - done))
 
 
+def turn_budget(load: float) -> float:
+    """The share of each pacing window the loop may turn (:attr:`Alarm.turn_budget`) after an interval in
+    which it used ``load`` of a core: what :data:`TURN_LOAD_CEILING` leaves, at most
+    :attr:`Alarm.TURN_BUDGET`, none once the load is at the ceiling."""
+    return max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - load))
+
+
 def chained_end(ops: Sequence[int], j: int) -> int:
     """Where the run of chained operations that starts at ``j`` of ``ops`` ends (``j``: none)."""
     k = j
@@ -371,7 +378,7 @@ class Worker:
             self.next_tick = k
             if alarm is not None:  # pacing may turn the loop in what the last interval left idle
                 load = counts.cpu_s * per_second
-                alarm.turn_budget = max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - load))
+                alarm.turn_budget = turn_budget(load)
             if self.stop_flag.value:
                 self.stopping = True
             second, tenth = divmod(k - 1, per_second)

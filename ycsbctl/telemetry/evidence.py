@@ -28,7 +28,7 @@ def rows_in(frame: pd.DataFrame, source: str, interval_s: float, window: tuple[f
     ``window``; all of its rows when there is no window or none lies inside (a point shorter than
     an interval), unless ``strict`` (then none)."""
     if "source" not in frame or not len(frame):
-        return frame.iloc[0:0]
+        return frame.head(0)
     rows = frame[frame["source"] == source]
     if window is None or not len(rows):
         return rows
@@ -90,7 +90,7 @@ def _merge_counts(cells: pd.Series) -> dict[str, int]:
 
 def working(roles: dict[str, dict[str, Any]], most: int = 6) -> dict[str, dict[str, Any]]:
     """The roles worth reading (the busiest, and those that ran ≥ 0.5 % of a core), at most ``most``."""
-    keep = {role: fig for i, (role, fig) in enumerate(roles.items()) if i == 0 or fig.get("oncpu_pct", 0) >= 0.5}
+    keep = {role: fig for i, (role, fig) in enumerate(roles.items()) if i == 0 or (fig.get("oncpu_pct") or 0.0) >= 0.5}
     return dict(list(keep.items())[:most])
 
 

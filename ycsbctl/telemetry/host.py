@@ -111,6 +111,26 @@ def in_container(pid: int, container_ids: Iterable[str]) -> bool:
     return any(c in cgroup for c in ids)
 
 
+def cpu_use(before: Scan, now: Scan, kernel: set[int], is_ours: Callable[[int], bool]
+            ) -> tuple[dict[str, float], dict[str, float]]:
+    """The CPU seconds the processes of ``now`` used since ``before``, per kind (``ours``, ``kernel``: the
+    kernel threads ``kernel`` names, ``foreign``: the rest) and the foreign ones' per name: a process in
+    both scans (the same start) its change, one started since (or a PID used again) all of its CPU; one
+    that ended between the scans is not seen."""
+    used = {"ours": 0.0, "kernel": 0.0, "foreign": 0.0}
+    foreign: dict[str, float] = {}
+    for pid, (name, _, cpu_s, start) in now.items():
+        was = before.get(pid)
+        delta = cpu_s - was[2] if was is not None and was[3] == start else cpu_s
+        if delta <= 0:
+            continue
+        kind = "kernel" if pid in kernel else "ours" if is_ours(pid) else "foreign"
+        used[kind] += delta
+        if kind == "foreign":
+            foreign[name] = foreign.get(name, 0.0) + delta
+    return used, foreign
+
+
 class HostSampler(Sampler):
     """Whole-host CPU and the foreign processes' CPU per interval (see the module's doc). ``ours``
     returns the root PIDs whose process trees are ours (this process is always one); ``containers``
@@ -153,17 +173,7 @@ class HostSampler(Sampler):
         pct = {k: 100.0 * max(0.0, cpu[k] - self._cpu.get(k, cpu[k])) / elapsed for k in cpu}
         ours = descendants([self._me, *self._ours()], procs)
         kernel = descendants([KTHREADD], procs)
-        used = {"ours": 0.0, "kernel": 0.0, "foreign": 0.0}
-        foreign: dict[str, float] = {}
-        for pid, (name, _, cpu_s, start) in procs.items():
-            before = self._procs.get(pid)
-            delta = cpu_s - before[2] if before is not None and before[3] == start else cpu_s
-            if delta <= 0:
-                continue
-            kind = "kernel" if pid in kernel else "ours" if self._is_ours(pid, ours) else "foreign"
-            used[kind] += delta
-            if kind == "foreign":
-                foreign[name] = foreign.get(name, 0.0) + delta
+        used, foreign = cpu_use(self._procs, procs, kernel, lambda pid: self._is_ours(pid, ours))
         self._cpu, self._procs, self._t_boot = cpu, procs, t_boot
         top = sorted(foreign.items(), key=lambda kv: -kv[1])[:self.top]
         return {"host_user_pct": pct["user"], "host_system_pct": pct["system"], "host_iowait_pct": pct["iowait"],

@@ -112,6 +112,17 @@ def _wchan(raw: bytes) -> str:
     return "" if name == "0" else name
 
 
+def ctxt_switches(status: bytes) -> tuple[int, int]:
+    """A thread's voluntary and involuntary context switches since it started, from its /proc status
+    (``voluntary_ctxt_switches:`` and, on the next line, ``nonvoluntary_ctxt_switches:``; a kernel
+    that writes neither, (0, 0))."""
+    _, found, tail = status.rpartition(b"\nvoluntary_ctxt_switches:")
+    if not found:
+        return 0, 0
+    lines = tail.split(b"\n", 2)  # the count, the next line, the rest
+    return int(lines[0]), int(lines[1].rpartition(b":")[2])
+
+
 def read_thread(pid: int, tid: int, main: bool) -> ThreadReading | None:
     """The counters of thread ``tid`` of process ``pid``; None when it is gone."""
     base = f"/proc/{pid}/task/{tid}/"
@@ -124,10 +135,7 @@ def read_thread(pid: int, tid: int, main: bool) -> ThreadReading | None:
     close = stat.rfind(b")")
     comm = stat[stat.find(b"(") + 1:close].decode(errors="replace")
     fields = stat[close + 2:].split(b" ", 20)
-    v = status.rfind(b"\nvoluntary_ctxt_switches:")
-    n = status.rfind(b"\nnonvoluntary_ctxt_switches:")
-    vcsw = int(status[v + 25:status.find(b"\n", v + 1)]) if v >= 0 else 0
-    ivcsw = int(status[n + 28:status.find(b"\n", n + 1)]) if n >= 0 else 0
+    vcsw, ivcsw = ctxt_switches(status)
     wchan = ""
     if fields[0] != b"R":
         with contextlib.suppress(OSError):  # "0": it woke up between the two reads

@@ -50,6 +50,29 @@ def parse_ss(text: bytes) -> Counters:
     return out
 
 
+def grown(before: Counters, now: Counters) -> list[int]:
+    """What the connections of ``now`` added to each counter since ``before`` (bytes sent, received,
+    segments out, in): one born since counts from zero, one that closed adds nothing. A connection's
+    counters never go back, so one that did is a new connection on the address pair of one that closed
+    since: it counts from zero too (one whose counters all passed the old one's cannot be told apart)."""
+    zero = (0, 0, 0, 0)
+    sums = [0, 0, 0, 0]
+    for key, c in now.items():
+        b = before.get(key, zero)
+        if any(x < y for x, y in zip(c, b)):
+            b = zero
+        for i in range(4):
+            sums[i] += c[i] - b[i]
+    return sums
+
+
+def wire_row(sums: list[int], elapsed_s: float, connections: int, minrtt_ms: float | None) -> dict[str, Any]:
+    """The sampler's row from :func:`grown`'s sums over ``elapsed_s``: bytes (sent and received) and
+    segments (out and in) per second, the connections open and their mean smallest round trip (ms)."""
+    return {"wire_bytes_per_s": (sums[0] + sums[1]) / elapsed_s, "wire_packets_per_s": (sums[2] + sums[3]) / elapsed_s,
+            "wire_connections": connections, "wire_minrtt_ms": minrtt_ms}
+
+
 class WireSampler(Sampler):
     """Per-second bytes and packets (both directions) on the client's connections to ``ports``, and
     their mean smallest round trip (``wire_minrtt_ms``)."""
@@ -86,13 +109,8 @@ class WireSampler(Sampler):
         now = self._read()
         t = time.monotonic()
         elapsed = t - self._t_last
-        sums = [0, 0, 0, 0]
-        for key, c in now.items():
-            b = self._last.get(key, (0, 0, 0, 0))
-            for i in range(4):
-                sums[i] += max(0, c[i] - b[i])
+        sums = grown(self._last, now)
         self._last, self._t_last = now, t
         if elapsed <= 0:
             return {}
-        return {"wire_bytes_per_s": (sums[0] + sums[1]) / elapsed, "wire_packets_per_s": (sums[2] + sums[3]) / elapsed,
-                "wire_connections": len(now), "wire_minrtt_ms": self._minrtt_ms}
+        return wire_row(sums, elapsed, len(now), self._minrtt_ms)
