@@ -50,13 +50,14 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.results.names import VERIFY_NAME
 from ycsbctl.workload.properties import Properties
+
+if TYPE_CHECKING:  # a type only: checking a command line need not import numpy here
+    import numpy as np
 
 YCSB_CORE = "site.ycsb.workloads.CoreWorkload"
 CORE_PLUGIN = "ycsbctl.workload.core_plugin:CorePlugin"
