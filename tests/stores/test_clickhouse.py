@@ -171,3 +171,19 @@ def test_a_counter_that_first_appears_between_two_reads_counts_from_zero(monkeyp
     counts = {k: round(v * (sampler._t - t0), 6) for k, v in row.items()}
     assert counts == {"query_per_s": 6, "selectquery_per_s": 3, "insertquery_per_s": 2, "insertedrows_per_s": 5,
                       "ops_per_s": 5}, counts
+
+
+def test_a_row_read_back_undoes_every_escape_of_clickhouse_s_tabseparated_format() -> None:
+    """ClickHouse's TabSeparated output escapes a value's tab, newline, carriage return, NUL, backslash and quote
+    (and writes \\b, \\f as such); a row read back is the values as written, the key column left out."""
+    from ycsbctl.stores.clickhouse.layout import Statements
+
+    values = {b"FIELD0": b"a\tb\nc\rd", b"FIELD1": b"back\\slash 'quoted'", b"FIELD2": b"\x00\x08\x0c plain"}
+    escaped = {k: v.replace(b"\\", b"\\\\").replace(b"\t", b"\\t").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+               .replace(b"\x00", b"\\0").replace(b"'", b"\\'").replace(b"\x08", b"\\b").replace(b"\x0c", b"\\f")
+               for k, v in values.items()}
+    line = b"\t".join([b"user1", *escaped.values()])
+    s = Statements("ycsb", [k.decode() for k in values])
+    assert s.row_fields(line, None) == {k.lower(): v for k, v in values.items()}
+    assert s.row_fields(line, [b"field1"]) == {b"field1": values[b"FIELD1"]}
+    assert s.row_fields(b"user2\tno escape\tx\ty", None)[b"field0"] == b"no escape"
