@@ -329,3 +329,12 @@ def test_a_half_width_needs_both_bounds_positive():
     assert math.isnan(Interval(3, 1.0, 2.0, 0.0, 0.1).half_width)
     assert math.isnan(Interval(3, 1.0, -0.5, 2.0, 0.1).half_width)
     assert Interval(3, 1.0, 0.5, 2.0, 0.1).half_width == pytest.approx(1.0)
+
+
+def test_no_spread_or_no_degree_of_freedom_detects_nothing_rather_than_every_difference() -> None:
+    """A standard error of 0 (identical values) or no degree of freedom gives no detectable difference (NaN), not
+    0 % (which would read "any difference is detectable")."""
+    from ycsbctl.results.stats import _detectable
+
+    assert math.isnan(_detectable(0.0, 5.0)) and math.isnan(_detectable(0.05, 0.0)) and math.isnan(_detectable(-0.1, 5.0))
+    assert 0 < _detectable(0.05, 5.0) < 1
