@@ -176,7 +176,6 @@ class MongoProtocol(ServerProtocol):
         return MongoDisturber(url, spec, name)
 
 
-
 def server_facts(build: dict[str, Any], opts: dict[str, Any], engine: str, session: str | None) -> ServerFacts:
     """The server's name and version from its own ``buildInfo`` (FerretDB, Percona Server for MongoDB, MongoDB
     Enterprise or MongoDB), ``getCmdLineOpts`` and storage engine (``serverStatus``) as read by ``describe``;
@@ -200,6 +199,7 @@ def server_facts(build: dict[str, Any], opts: dict[str, Any], engine: str, sessi
         name += f" ({engine})"
         config["storageEngine"] = engine
     return ServerFacts(name, str(build.get("psmdbVersion", version)), config, traits)
+
 
 def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
     """What one handshake with the server at ``url`` agreed (``TLSv1.3 TLS_AES_…``), with the context the

@@ -140,12 +140,10 @@ class PostgresProtocol(SqlProtocol):
         except Exception as exc:
             # asyncpg says "rejected SSL upgrade" of any first reply but PostgreSQL's S or N: another kind of server
             # (Tarantool greets first) is no TLS question; a real server refusing TLS the URL requires still is
-            said = _not_postgresql(url, timeout_s) if "rejected SSL upgrade" in str(exc) else None
-            if said:
-                raise ConnectionError(said) from None
-            if "rejected SSL upgrade" in str(exc):  # a PostgreSQL that answered the SSLRequest N: as the wire binding says
-                raise ConnectionError(f"{exc}: it speaks no TLS (it declined the SSLRequest): drop sslmode from the "
-                                      "URL, or turn ssl on in the server") from None
+            if "rejected SSL upgrade" in str(exc):  # another server, or a PostgreSQL that answered the SSLRequest N
+                from ycsbctl.stores.postgresql.wire import NO_TLS
+
+                raise ConnectionError(_not_postgresql(url, timeout_s) or f"{exc}: it {NO_TLS}") from None
             if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:  # a PostgreSQL server, without the URL's database
                 raise no_database(url, exc) from None
             if getattr(exc, "sqlstate", None) == INVALID_AUTHORIZATION and "does not exist" in str(exc):

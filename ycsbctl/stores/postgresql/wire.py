@@ -60,6 +60,8 @@ def driver_of(properties: dict[str, str]) -> str:
 
 TLS_KEYS = ("sslmode", "sslrootcert")  # the URL options the wire path reads itself (TLS)
 SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+# A PostgreSQL that answered the SSLRequest N where the URL requires TLS (both drivers say it so)
+NO_TLS = "speaks no TLS (it declined the SSLRequest): drop sslmode from the URL, or turn ssl on in the server"
 SSL_REQUEST = _I32.pack(8) + _I32.pack(80877103)  # SSLRequest: "may we speak TLS?"; the server answers S or N
 UNTRUSTED_FIX = "add sslrootcert=/path/ca.crt to the URL (or sslmode=require to skip the check)"
 
@@ -310,8 +312,7 @@ class PgWireBinding(SqlWireBinding):
             answer = await asked.answer
             if answer != b"S":
                 if tls.required:
-                    raise ConnectionLost(f"{self.address()} speaks no TLS (it declined the SSLRequest): drop sslmode "
-                                         "from the URL, or turn ssl on in the server")
+                    raise ConnectionLost(f"{self.address()} {NO_TLS}")
                 transport.set_protocol(proto)
                 proto.connection_made(transport)
                 return proto
