@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,6 +212,38 @@ def test_malformed_input_is_one_line_exit_2_and_leaves_nothing(case, args, says,
     servers = o.state / "servers.json"
     assert not servers.exists() or not json.loads(servers.read_text() or "[]"), "a server was started"
     assert not o.claims.exists() or not any(o.claims.iterdir()), "the host was claimed"
+
+
+NO_NUMPY = """
+import sys
+class NoNumpy:  # an import of numpy (or pandas) fails: the refusal must come before any
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("numpy", "pandas"):
+            raise ImportError(f"{name} imported before the bad input was refused")
+sys.meta_path.insert(0, NoNumpy())
+from ycsbctl.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("case", ["recordcount not a number", "readproportion a word", "port not a number",
+                                  "unknown requestdistribution"])
+def test_a_refusal_of_core_workload_input_comes_before_numpy_is_imported(case: str, tmp_path: Path):
+    """The CLI's checks of bad input need no numpy (its import is most of a refusal's CPU): the core workload's
+    distributions and generators are imported when a workload runs."""
+    args = next(a for name, a, _ in CASES if name == case)
+    r = subprocess.run([sys.executable, "-c", NO_NUMPY, *args], capture_output=True, text=True, timeout=60,
+                       cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    assert r.returncode == 2 and r.stderr.startswith("error: ") and "imported before" not in r.stderr, r.stderr
+
+
+def test_a_bad_baseline_length_in_the_environment_is_one_line_before_the_host_is_claimed(tmp_path: Path):
+    claims = tmp_path / "claims"
+    r = subprocess.run([*CLI, "run", "b", *BASIC], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                       env={**os.environ, "YCSBCTL_BASELINE_S": "0.5", "YCSBCTL_CLAIM_DIR": str(claims)})
+    assert r.returncode == 2 and r.stderr == ("error: YCSBCTL_BASELINE_S='0.5': give whole seconds of iperf3 traffic "
+                                              "from 1 to 60\n"), r.stderr
+    assert not claims.exists() or not any(claims.iterdir())
 
 
 def test_the_table_holds_at_least_40_cases():

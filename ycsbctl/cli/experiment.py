@@ -194,6 +194,10 @@ def report_wanted(flag: bool | None) -> bool:
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
               allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False,
               sources: PropertySources | None = None, report: bool = True):
+    from ycsbctl.experiment.resolve import resolve_study
+
+    # the plan resolved (and bad input refused) before the sweep's modules and pandas are imported
+    study = resolve_study(plan, sources) if resume is None else None
     from ycsbctl.experiment.run import run_plan
 
     write = out is not None or not single or resume is not None
@@ -201,7 +205,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
     print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
         plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
-        quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets, sources=sources,
+        quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets, sources=sources, study=study,
     )
     if outcome.folder is not None and not single and not report:
         click.echo(f"report: not drawn (--no-report or YCSBCTL_REPORT=off): `ycsbctl report {outcome.folder}` "
@@ -334,10 +338,6 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
     settings["target_rates"] = settings["target_rates"] or []
     rounds, precision_f = repeat_option(repeat, precision)
-    if telemetry:
-        from ycsbctl.telemetry.network import baseline_seconds
-
-        baseline_seconds()  # a bad YCSBCTL_BASELINE_S is one line before anything starts
     plan = Plan(
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
         precision=precision_f, max_repeat=max(max_repeat, rounds), order=order, placement=placement, baseline=baseline,

@@ -27,6 +27,7 @@ from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.folder import ResultFolder, now_iso
 from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
+from ycsbctl.telemetry.network import baseline_seconds
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.properties import PropertySources
@@ -52,6 +53,7 @@ def run_plan(
     servers: Servers | None = None,
     resume_targets: bool = False,
     sources: PropertySources | None = None,
+    study: Study | None = None,
 ) -> Outcome:
     """Run ``plan`` (or the rest of the plan stored in ``resume``) and finalise its folder.
 
@@ -61,13 +63,15 @@ def run_plan(
     cannot be written; a disk that fills or turns read-only later ends the run with one line naming the
     folder and the ``--resume`` command. ``engine`` and ``servers`` default to the plan's
     (:func:`~ycsbctl.experiment.measure.engine_for`, :mod:`ycsbctl.provision`). ``resume_targets``: with
-    ``resume``, ``plan.targets`` were given by the user (to carry passwords)."""
-    study = None
+    ``resume``, ``plan.targets`` were given by the user (to carry passwords). ``study``: the plan as the caller
+    resolved it already (the CLI does, so that bad input is refused before this module's imports)."""
     if resume is None:
-        study = resolve_study(plan, sources)
+        study = study or resolve_study(plan, sources)
         _check_host_limits(study)
     else:  # a folder another ycsbctl writes is refused before this one claims the host
         ResultFolder.check_free(Path(resume))
+    if plan.telemetry:
+        baseline_seconds()  # a bad YCSBCTL_BASELINE_S is one line before anything starts
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
     try:

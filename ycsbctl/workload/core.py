@@ -5,11 +5,14 @@ codes, and YCSB's split of an operation count over threads. The operation stream
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ycsbctl.errors import UserError
 from ycsbctl.results.names import OPERATIONS, VERIFY_NAME
-from ycsbctl.workload import distributions as d
 from ycsbctl.workload.properties import Properties, read_proportions
+
+if TYPE_CHECKING:  # numpy's import (distributions) waits for a workload that runs: bad input is refused without it
+    from ycsbctl.workload import distributions as d
 
 READ, UPDATE, INSERT, SCAN, READ_MODIFY_WRITE, DELETE, VERIFY = range(7)
 # VERIFY is a measurement, not an operation: dataintegrity's check of each read (see engine/verifying_binding.py).
@@ -84,8 +87,10 @@ class CoreWorkload:
             raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform, zipfian or histogram")
         histogram = None
         if fld == "histogram":
+            from ycsbctl.workload.distributions import read_histogram_file
+
             try:
-                histogram = d.read_histogram_file(p.get("fieldlengthhistogram", "hist.txt"))
+                histogram = read_histogram_file(p.get("fieldlengthhistogram", "hist.txt"))
             except ValueError as exc:
                 raise UserError(f"{exc}: fix the file named by fieldlengthhistogram") from None
         sld = p.get("scanlengthdistribution", "uniform").strip().lower()
@@ -175,6 +180,8 @@ class CoreWorkload:
         return all(op == INSERT for op, _ in self.proportions)
 
     def field_lengths(self) -> d.Constant | d.Uniform | d.Zipfian | d.Histogram:
+        from ycsbctl.workload import distributions as d
+
         if self.histogram is not None:
             return d.Histogram(*self.histogram)
         if self.fieldlengthdistribution == "uniform":

@@ -3,15 +3,17 @@ class that hands the engine today's generators (:mod:`ycsbctl.workload.generator
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ycsbctl.results.names import OPERATIONS
 from ycsbctl.workload.core import INSERT, CoreWorkload
-from ycsbctl.workload.generators import LoadGenerator, RunGenerator, load_blocks
 from ycsbctl.workload.plugin import Executor, Workload
 from ycsbctl.workload.properties import Properties
+
+if TYPE_CHECKING:  # the generators (numpy) wait for a workload that runs: bad input is refused without them
+    import numpy as np
+
+    from ycsbctl.workload.generators import LoadGenerator, RunGenerator
 
 
 class CorePlugin(Workload):
@@ -37,6 +39,8 @@ class CorePlugin(Workload):
         return self.core.load_operations
 
     def load_blocks(self, threads_per_process: list[int]) -> list[tuple[int, int]]:
+        from ycsbctl.workload.generators import load_blocks
+
         return load_blocks(self.core, threads_per_process)
 
     def op_codes(self, phase: str) -> list[int]:
@@ -44,6 +48,8 @@ class CorePlugin(Workload):
 
     def source(self, phase: str, rng: np.random.Generator, process: int, processes: int,
                acked: Any = None, load_block: tuple[int, int] | None = None) -> LoadGenerator | RunGenerator:
+        from ycsbctl.workload.generators import LoadGenerator, RunGenerator
+
         if phase == "load":
             first, count = load_block or (self.core.insertstart, 0)
             return LoadGenerator(self.core, rng, first, count)
