@@ -168,6 +168,8 @@ class PointRunner:
             reason = f"{reason} — {WRONGTYPE_HINT}"
         elif reason and point.phase == "load" and not point.fresh and _store_says(ep.url, "already_held", reason):
             reason = f"{ALREADY_HELD}; {reason}"
+        elif reason and (hint := _store_says(ep.url, "error_hint", reason, point.case.properties)):
+            reason = f"{reason} — {hint}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
             threads=point.threads, repetition=point.repetition, status=v.status, result=out.result,
