@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ycsbctl.engine.contract import EngineName
 from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
+from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
     from ycsbctl.experiment.placement import Placement
@@ -291,8 +292,6 @@ class Plan:
         for flag, given in (("--server-config", self.server_settings), ("--target-kind", self.target_kinds)):
             for label in given:
                 if label in urls:
-                    from ycsbctl.urls import redact_url
-
                     raise UserError(f"{flag} {label}: that target is a server you run ({redact_url(urls[label])}); "
                                     "ycsbctl does not reconfigure it — set it there, or let ycsbctl start one "
                                     "(--targets redis-x --server-config redis-x:KEY=VALUE)")
@@ -311,6 +310,11 @@ class Plan:
         if self.tls:
             from ycsbctl.provision.catalog import check_tls
 
+            embedded = [u for u in urls.values() if not registry.for_url(u).has_server]
+            if not specs and embedded:
+                proto = registry.for_url(embedded[0])
+                raise UserError(f"--tls: {redact_url(embedded[0])} is {proto.title or proto.name}, run inside ycsbctl's "
+                                "own processes: it has no network and no TLS; drop --tls")
             if not specs:
                 raise UserError("--tls starts the servers ycsbctl runs with TLS, and every target here is a server you "
                                 "run: give its TLS URL instead (rediss://…, or -p redis.tls=true; postgresql://…"

@@ -55,6 +55,7 @@ class ServerProtocol:
     # False: no server to probe, sample or size, no network to measure (basic://, sqlite://); a
     # store without it would be taken for a server on another host (an iperf3 baseline, no server CPU)
     has_server: bool = True
+    title: str = ""  # its name in a sentence, when not ``name`` (``SQLite``)
     # True: its bindings answer inside the engine's workers and open no socket or file (basic://):
     # no descriptor limit to raise, and the run phase leaves no core free for a server
     engine_only: bool = False

@@ -73,6 +73,7 @@ class SqliteProtocol(SqlProtocol):
     duplicate_insert = ("UNIQUE constraint failed",)
     schemes = ("sqlite",)
     example = "sqlite:///path/to/file.db"
+    title = "SQLite"
     has_server = False  # embedded: no process, port or network of its own; its CPU is the client's
     footprint_basis = "page_count*page_size"
     jdbc_driver = "org.sqlite.JDBC"
