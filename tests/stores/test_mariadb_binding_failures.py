@@ -134,3 +134,23 @@ def test_a_user_refused_without_a_password_is_told_of_tls_and_not_of_max_connect
     assert said.startswith("cannot reach the MariaDB server: (1045, \"Access denied for user 'nobody_mutj'@"), said
     assert said.endswith("(using password: NO)\") (if the server takes TLS clients only, add ?ssl=true to the URL)"), said
     assert "max_connections" not in said
+
+
+def test_a_users_wrong_password_is_told_to_put_the_right_one_though_root_gets_in_without_one(mariadb):
+    """The session MariaDB lets root in without a password; a user of its own given a wrong password was told
+    'has no authentication … drop USER:PASSWORD@ from the URL' (fault43f): a SQL server authenticates each
+    user on its own."""
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision.external import ExternalProvisioner
+    from ycsbctl.stores.mariadb.session import connect_args, query
+
+    a = connect_args(mariadb.url)
+    query(mariadb.url, "CREATE USER IF NOT EXISTS 'pw_f43f'@'%' IDENTIFIED BY 'right@1'", 5.0)
+    try:
+        with pytest.raises(UserError) as told:
+            ExternalProvisioner().up(f"mysql://pw_f43f:wrong%40@{a['host']}:{a['port']}/{a['db']}")
+    finally:
+        query(mariadb.url, "DROP USER IF EXISTS 'pw_f43f'@'%'", 5.0)
+    said = str(told.value)
+    assert "refused our credentials" in said and "put the right password in the URL" in said, said
+    assert "has no authentication" not in said and "\n" not in said
