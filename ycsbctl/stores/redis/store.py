@@ -107,7 +107,11 @@ class RedisProtocol(ServerProtocol):
 
     def error_hint(self, error: str, properties: dict[str, str]) -> str | None:
         """A Redis Cluster node asked as one server (``-p redis.cluster=false``) answers ``MOVED``/``ASK`` for the
-        keys of other shards, and ``CLUSTERDOWN`` when a shard has no node."""
+        keys of other shards, and ``CLUSTERDOWN`` when a shard has no node; a server full to its ``maxmemory`` under
+        ``noeviction`` answers ``OOM`` to every write."""
+        if "OOM command not allowed" in error:
+            return ("the server is full to its maxmemory and its policy evicts nothing: raise maxmemory (CONFIG SET "
+                    "maxmemory …), load fewer records, or measure with an evicting maxmemory-policy")
         if not any(w in error for w in ("MOVED ", "ASK ", "CLUSTERDOWN")):
             return None
         if str(properties.get("redis.cluster", "")).lower() in ("false", "no", "0", "off"):
