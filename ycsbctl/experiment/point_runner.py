@@ -114,6 +114,8 @@ class PointRunner:
                         profile_dir=profile_dir)
         after = (self.dataset.after_point(ep.url, wanted, case.table)
                  if checked and not point.fresh and note is None and out.result is not None else None)
+        if point.phase == "load":  # `ycsbctl load`, the insert workload: a load measured as a point of its own
+            after = self._short_after_load(out, ep, point)
         record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position,
                             replica_note=_replicas_lost(ep, replicas, out))
         self.measured[record.run_id] = point
