@@ -126,10 +126,26 @@ def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
         for p in parts:
             p = registry.expand_alias(p.strip())
             if is_url(p):
-                registry.for_url(p).validate(p)  # a bad port or host is one line now, not a crash later
+                _validate(p)
             if p and p not in out:
                 out.append(p)
     return out
+
+
+def _validate(url: str) -> None:
+    """The store's check of ``url`` (a bad port or host is one line now, not a crash later); a URL whose credentials
+    hold a character of the URL's own is told to percent-encode them, without the parser's words, which quote a
+    piece of the password as the port or host they took it for."""
+    from ycsbctl.urls import ENCODE_CREDENTIALS, unencoded_credentials
+
+    proto = registry.for_url(url)
+    try:
+        proto.validate(url)
+    except UserError:
+        if not unencoded_credentials(url):
+            raise
+        raise UserError(f"bad {proto.title or proto.name} URL: its user or password holds a character the URL reads "
+                        f"as its own (/ # ? @)", fix=ENCODE_CREDENTIALS) from None
 
 
 def is_url(target: str) -> bool:
