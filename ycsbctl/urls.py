@@ -41,6 +41,17 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+def unencoded_credentials(url: str) -> bool:
+    """Whether the user or password of ``url`` holds a character a URL reads as its own (``/ # ? @``): written
+    as they are, they end the credentials early, so the host, port or path read is a piece of the password."""
+    rest = url.partition("://")[2]
+    creds = rest[:rest.rfind("@")] if "@" in rest else ""
+    return any(c in creds for c in "/#?@")
+
+
+ENCODE_CREDENTIALS = "write them percent-encoded (@ %40, : %3A, / %2F, # %23, ? %3F)"
+
+
 def without_credentials(url: str) -> str | None:
     """``url`` without its userinfo and ``authSource``/``authMechanism`` (what a server without
     authentication would take); None when it carries none."""

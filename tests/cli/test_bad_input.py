@@ -29,7 +29,12 @@ CASES: list[tuple[str, list[str], str]] = [
      "use redis://host:port"),
     ("http URL with password", ["run", "b", "--target", f"http://u:{SECRET}@h:1"], "use redis://host:port"),
     ("unescaped @ in a MongoDB password", ["run", "b", "--target", f"mongodb://u:{SECRET}@x@127.0.0.1"],
-     "mongodb://host:port/db"),
+     "write them percent-encoded (@ %40"),
+    # the parser took a piece of the password for the port and said it: 'Port could not be cast … as 's3cretPW''
+    ("unescaped / in a PostgreSQL password", ["run", "b", "--target", f"postgresql://u:{SECRET}/x@127.0.0.1:5432/db"],
+     "bad postgresql URL: its user or password holds a character the URL reads as its own"),
+    ("unescaped # in a Redis password", ["run", "b", "--target", f"redis://:{SECRET}#x@127.0.0.1:1/0"],
+     "write them percent-encoded"),
     ("MongoDB port not a number", ["run", "b", "--target", "mongodb://127.0.0.1:nope/ycsb"], "mongodb://host:port/db"),
     ("unknown scheme", ["run", "b", "--target", "ftp://127.0.0.1"], "use redis://host:port"),
     ("a bad URL in a --targets list", ["run", "b", "--targets", "basic://,redis://127.0.0.1:x1"], "use redis://host:port"),

@@ -58,3 +58,25 @@ def test_a_plugin_that_breaks_mid_run_fails_the_point_in_one_line(module_redis, 
     assert "failed" in line and said in line, r.stderr[-2000:]
     assert r.stderr.count("the workload plug-in") == 1, r.stderr[-2000:]
     no_workers_left()
+
+
+def test_a_plugin_whose_op_codes_or_batches_name_no_operation_of_its_own_is_one_line(module_redis):
+    """op_codes('x') crashed every worker with a traceback (Recorder's slot arithmetic), and a batch of op code 5 was
+    blamed on the executor ('its executor op 5 call raised TypeError …') (fault43f): the first is refused when the
+    workload is built (exit 2, before anything starts), the second fails the point naming the source."""
+    from ycsbctl.engine.runner import run_phase
+    from ycsbctl.engine.spec import PhaseSpec
+    from ycsbctl.errors import UserError
+    from ycsbctl.workload.plugin import load_workload
+    from ycsbctl.workload.properties import Properties
+
+    props = {"workload": FAULTY.partition("=")[2], "recordcount": "0", "operationcount": "0"}
+    with pytest.raises(UserError) as told:
+        load_workload(Properties({**props, "faulty.mode": "opcodes"}))
+    assert told.value.exit_code == 2 and "Faulty.op_codes('load') gave 1, which is no code of its operations (0 PING)" \
+        in str(told.value), str(told.value)
+    r = run_phase(PhaseSpec("run", module_redis.url, {**props, "faulty.mode": "badcode"}, threads=1, processes=1,
+                            duration_s=1.0))
+    assert r.status == "failed" and r.errors[0] == (
+        "the workload plug-in Faulty: its source gave op code 5, none of its op_codes('run'): [0]"), r.errors
+    no_workers_left()

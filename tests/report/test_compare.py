@@ -243,3 +243,16 @@ def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has(
     print_table(Comparison(exps, "p99", pd.DataFrame(), unmatched=unmatched), Console(file=buf, width=300))
     assert buf.getvalue().splitlines()[-1] == ("nothing to compare: no point (target × workload × threads) is in two of "
                                                "these experiments (workloads: workloada, workloadb)")
+
+
+def test_a_folder_compared_with_itself_is_refused_in_one_line(tmp_path):
+    """Was a table of 'not compared' cells and exit 0 (fault43f); with --calibrate it would record a drift of 0."""
+    one = tmp_path / "one"
+    one.mkdir()
+    for twice in ([str(one), str(one)], [str(one), f"{one}/", str(tmp_path / ".." / tmp_path.name / "one")]):
+        r = CliRunner().invoke(main, ["compare", *twice, "--calibrate"])
+        assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+        assert r.output.startswith("error: compare: ") and r.output.endswith(
+            "one is given twice: give different result folders (or one folder alone, to compare its targets with its "
+            "first)\n"), r.output
+    assert list(one.iterdir()) == []

@@ -105,6 +105,20 @@ def test_more_clients_than_max_connections_is_one_line_saying_what_to_do(mariadb
         assert said == ("cannot reach the MariaDB server: (1040, 'Too many connections') — more client threads than "
                         "the server's max_connections allows: lower --threads or raise max_connections "
                         "(SET GLOBAL max_connections = N)"), said
+        from ycsbctl.stores.mariadb.wire import MariaWireBinding
+
+        # the default driver's path (a user without a password) gave the server's words without the fix: root's
+        # one connection past max_connections (SUPER) taken too
+        held.append(pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"] or ""))
+        w = MariaWireBinding(mariadb.url, 2.0)
+        try:
+            asyncio.run(w.connect())
+            raise AssertionError("the server let one more client in")
+        except ConnectionLost as lost:
+            said = str(lost)
+        assert said.endswith("refused the connection: Too many connections (error 1040) — more client threads than "
+                             "the server's max_connections allows: lower --threads or raise max_connections "
+                             "(SET GLOBAL max_connections = N)"), said
     finally:
         for c in held:
             c.close()
@@ -134,3 +148,23 @@ def test_a_user_refused_without_a_password_is_told_of_tls_and_not_of_max_connect
     assert said.startswith("cannot reach the MariaDB server: (1045, \"Access denied for user 'nobody_mutj'@"), said
     assert said.endswith("(using password: NO)\") (if the server takes TLS clients only, add ?ssl=true to the URL)"), said
     assert "max_connections" not in said
+
+
+def test_a_users_wrong_password_is_told_to_put_the_right_one_though_root_gets_in_without_one(mariadb):
+    """The session MariaDB lets root in without a password; a user of its own given a wrong password was told
+    'has no authentication … drop USER:PASSWORD@ from the URL' (fault43f): a SQL server authenticates each
+    user on its own."""
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision.external import ExternalProvisioner
+    from ycsbctl.stores.mariadb.session import connect_args, query
+
+    a = connect_args(mariadb.url)
+    query(mariadb.url, "CREATE USER IF NOT EXISTS 'pw_f43f'@'%' IDENTIFIED BY 'right@1'", 5.0)
+    try:
+        with pytest.raises(UserError) as told:
+            ExternalProvisioner().up(f"mysql://pw_f43f:wrong%40@{a['host']}:{a['port']}/{a['db']}")
+    finally:
+        query(mariadb.url, "DROP USER IF EXISTS 'pw_f43f'@'%'", 5.0)
+    said = str(told.value)
+    assert "refused our credentials" in said and "put the right password in the URL" in said, said
+    assert "has no authentication" not in said and "\n" not in said

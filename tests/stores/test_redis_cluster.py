@@ -92,6 +92,33 @@ def test_a_cluster_node_url_of_another_database_is_one_line_naming_database_0(cl
                                  f"in cluster mode): use database 0: {ep.url}")
 
 
+def test_a_cluster_node_asked_as_one_server_moves_keys_and_the_error_says_drop_redis_cluster_false(cluster) -> None:
+    import socket
+
+    from ycsbctl.stores.redis.store import RedisProtocol
+
+    ep, _ = cluster
+    node = redis.Redis.from_url(ep.url)
+    elsewhere = next(f"user{i}" for i in range(1000) if node.cluster("keyslot", f"user{i}") not in _own_slots(node))
+    kw = node.connection_pool.connection_kwargs
+    node.close()
+    with socket.create_connection((kw["host"], kw["port"]), timeout=5) as s:  # the server's own words, unparsed
+        s.sendall(f"HGETALL {elsewhere}\r\n".encode())
+        moved = s.recv(200).decode().strip().lstrip("-")
+    assert moved.startswith("MOVED ")
+    hint = RedisProtocol().error_hint(f"a read failed ({moved})", {"redis.cluster": "false"})
+    assert hint is not None and "drop -p redis.cluster=false" in hint
+    assert RedisProtocol().error_hint(f"a read failed ({moved})", {}) is None  # the engine follows MOVED itself
+    assert RedisProtocol().error_hint("a read failed (WRONGTYPE …)", {"redis.cluster": "false"}) is None
+
+
+def _own_slots(node: redis.Redis) -> set[int]:
+    """The slots the node ``node`` serves (CLUSTER SLOTS: ranges with their primary's port)."""
+    port = node.connection_pool.connection_kwargs["port"]
+    return {s for lo, hi, primary, *_ in node.execute_command("CLUSTER SLOTS") if int(primary[1]) == port
+            for s in range(int(lo), int(hi) + 1)}
+
+
 def test_reads_from_replicas_at_a_cluster_are_refused_in_the_stores_own_words(cluster) -> None:
     """The worker passed the store's refusal on as ``UserError: redis.readfrom=…`` (its class name in the line)."""
     ep, props = cluster

@@ -188,6 +188,14 @@ def test_a_server_that_evicted_or_expired_says_how_many_keys_its_own_info_counts
         assert stats["evicted_keys"] > 0 and stats["expired_keys"] == 1
         assert said == (f"the server counts {stats['evicted_keys']:,} keys evicted (INFO evicted_keys; maxmemory 2 "
                         "MiB; maxmemory-policy allkeys-lru); 1 key(s) expired (INFO expired_keys: a TTL)"), said
+        # the same server evicting nothing: a write past maxmemory is refused (OOM), and the point's line says why
+        with redis.Redis(port=server.port) as r:
+            r.config_set("maxmemory-policy", "noeviction")
+            with pytest.raises(redis.exceptions.OutOfMemoryError) as oom:
+                r.mset({f"n{i}": b"v" * 1000 for i in range(3000)})
+        hint = proto.error_hint(f"an insert failed (OOM {oom.value})", {})
+        assert hint is not None and hint.startswith("the server is full to its maxmemory and its policy evicts nothing")
+        assert proto.error_hint("an insert failed (WRONGTYPE …)", {}) is None
     finally:
         server.stop()
 

@@ -21,6 +21,7 @@ from ycsbctl.provision.auto import provision, teardown
 from ycsbctl.report.deployment_findings import _bytes, replication_findings
 from ycsbctl.stores.redis.info import replication
 from ycsbctl.stores.redis.replica_reads import read_from
+from ycsbctl.stores.redis.store import RedisProtocol
 from ycsbctl.workload.properties import load_properties
 
 
@@ -36,6 +37,10 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
         assert r.ops["INSERT"].returns == {"OK": 300}
         primary = redis.Redis.from_url(ep.url)
         assert int(primary.info("commandstats")["cmdstat_wait"]["calls"]) == 300
+        # redis.wait above the replicas the primary has: capped at them, said once as the target is up
+        assert RedisProtocol().start_notes(ep.url, {"redis.wait": "3"}) == [
+            "redis.wait=3: the server has 2 replica(s), so each write waits for 2 (WAIT 2 …)"]
+        assert RedisProtocol().start_notes(ep.url, {"redis.wait": "2"}) == []
         for p in ep.processes[1:]:  # WAIT 2 returned: both replicas have every write, with no wait of ours
             assert redis.Redis.from_url(p["url"]).zcard("_indices") == 300
         # -p redis.readfrom=replica: every read at a replica (client i at replica i mod 2), none at the primary
@@ -86,6 +91,8 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
     # a server without replicas: redis.wait asks ROLE and sends no WAIT (which would block every write)
     r = run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1))
     assert r.ops["INSERT"].returns == {"OK": 300} and "cmdstat_wait" not in rds.info("commandstats")
+    assert RedisProtocol().start_notes(redis_server.url, props) == [
+        "redis.wait=2: the server has no replica, so writes wait for none (no WAIT is sent)"]
     with pytest.raises(UserError, match="redis.readfrom=nearest: use primary or replica"):
         read_from({"redis.readfrom": "nearest"})
     with pytest.raises(Exception, match="is no primary with replicas \\(ROLE: a master with no replica\\)"):  # reads from replicas it does not have

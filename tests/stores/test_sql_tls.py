@@ -135,6 +135,26 @@ def test_a_mongod_target_is_refused_with_tls_in_one_line() -> None:
     assert "use ferretdb with --tls" in res.output  # the MongoDB-wire target that can (tests/stores/test_mongo_tls.py)
 
 
+@pytest.mark.parametrize("url", ["mysql://root@127.0.0.1:1/ycsb?ssl_ca={ca}",
+                                 "postgresql://ycsb@127.0.0.1:1/postgres?sslmode=verify-full&sslrootcert={ca}"])
+def test_a_ca_file_that_is_no_certificate_or_missing_is_refused_when_the_url_is_read(url: str, tmp_path: Path) -> None:
+    """Was exit 1 with '… skipped — cannot read the CA certificate' (MariaDB) or '… does not answer (SSLError …)'
+    (PostgreSQL): bad input, said before anything starts (nothing listens at port 1)."""
+    (tmp_path / "not-a-cert.pem").write_text("x\n")
+    for ca, why in ((tmp_path / "not-a-cert.pem", "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "gone.pem", "No such file")):
+        res = CliRunner().invoke(main, ["run", "workload-a", "--target", url.format(ca=ca), "--threads", "1"])
+        assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+        assert res.output.startswith(f"error: cannot read the CA certificate {ca}: ") and why in res.output
+
+
+def test_tls_with_an_sqlite_file_says_it_has_no_network_and_no_tls(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/a.db"
+    res = CliRunner().invoke(main, ["run", "workload-a", "--target", url, "--tls", "--threads", "1"])
+    assert res.exit_code == 2 and res.output == (
+        f"error: --tls: {url} is SQLite, run inside ycsbctl's own processes: it has no network and no TLS; drop --tls\n")
+    assert not (tmp_path / "a.db").exists()
+
+
 def test_the_urls_tls_options_read_as_libpq_and_pymysql_read_them() -> None:
     base = "postgresql://ycsb@127.0.0.1:5432/postgres"
     assert pg_tls_of(base) is None and pg_tls_of(base + "?sslmode=disable") is None

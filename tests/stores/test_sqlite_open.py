@@ -54,3 +54,26 @@ def test_a_run_without_load_on_a_database_file_that_does_not_exist_is_refused(tm
     assert lines == [f"error: SQLite database {missing} does not exist: pass --load to create and load it, "
                      "or give the path of a loaded one"], lines
     assert not missing.exists() and not (tmp_path / "out").exists()
+
+
+def test_a_database_file_deleted_while_in_use_is_said_so_and_not_made_again(tmp_path: Path) -> None:
+    """The file deleted mid-point (fault43f): the clients go on with the deleted file; the check after the point
+    opened the path to count, creating an empty database there, and said 'emptied or cut while it ran'."""
+    from ycsbctl.experiment.dataset import DatasetCheck
+    from ycsbctl.stores.sqlite.store import SqliteProtocol
+
+    path = tmp_path / "gone.db"
+    url = f"sqlite:///{path}"
+    held = connect(str(path), 5.0)  # a client that has it open
+    held.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
+    held.executemany("INSERT INTO usertable VALUES (?)", [(f"user{i}",) for i in range(3)])
+    store = SqliteProtocol()
+    assert store.count(url, "usertable") == 3 and store.why_short(url) is None
+    for p in tmp_path.iterdir():
+        p.unlink()
+    assert held.execute("SELECT COUNT(*) FROM usertable").fetchone()[0] == 3  # the deleted file, still open
+    said = DatasetCheck(progress=None).after_point(url, 3)  # type: ignore[arg-type]
+    held.close()
+    assert said == (f"the server held 0 of the 3 records after the point: the SQLite file {path} no longer exists "
+                    "(deleted while in use: what the clients wrote went to the deleted file)")
+    assert not path.exists()

@@ -386,3 +386,29 @@ def test_a_counters_rate_is_its_growth_per_second_none_without_a_reading_or_time
     assert counter_rate(100.0, 100.0, 2.0) == 0.0
     assert rates({"ops": 10.0, "cpu_s": 1.0}, {"ops": 30.0, "cpu_s": 1.5, "net_in": 5.0}, 2.0) == \
         {"ops_per_s": 10.0, "net_in_bytes_per_s": None, "net_out_bytes_per_s": None, "db_cpu_pct": 25.0}
+
+
+def test_a_sample_that_fails_without_words_still_says_why_the_sampler_stopped():
+    """A PostgreSQL stopped (SIGSTOP) under its sampler: asyncpg's query timed out with a bare TimeoutError and the
+    line read 'postgresql sampler stopped: ' (fault43f)."""
+    from ycsbctl.stores.sampler import Sampler
+
+    class Failing(Sampler):
+        source = "failing"
+
+        def __init__(self, exc: BaseException) -> None:
+            super().__init__(0.01)
+            self.exc = exc
+
+        def sample(self) -> dict:
+            raise self.exc
+
+    said = []
+    for exc in (TimeoutError(), KeyError(), ValueError("bad\nsecond line")):
+        s = Failing(exc)
+        s.start()
+        wait_until(lambda s=s: s.warning is not None)
+        s.stop()
+        said.append(s.warning)
+    assert said == ["failing sampler stopped: the server did not answer in time (TimeoutError): its figures end there",
+                    "failing sampler stopped: KeyError", "failing sampler stopped: bad"]

@@ -2,7 +2,8 @@
 ``faulty.mode`` = ``constructor`` (its from_properties raises), ``executor`` (its executor() raises when
 asked for one), ``source`` (its source(), called in each worker, raises), ``raise`` (its executor raises on
 the 100th operation), ``status`` (its executor returns 7, no status), ``shape`` (it calls the binding with a
-wrong shape: ``resp(b"PING")``, not ``resp((b"PING",))``) or ``ok`` (PINGs, every one OK)."""
+wrong shape: ``resp(b"PING")``, not ``resp((b"PING",))``), ``opcodes`` (its op_codes name no operation of its own),
+``badcode`` (its source's third batch holds op code 5, none of its operations') or ``ok`` (PINGs, every one OK)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,12 @@ from ycsbctl.workload.properties import Properties
 
 
 class _Source:
+    def __init__(self, mode: str) -> None:
+        self.mode, self.batches = mode, 0
+
     def next_batch(self, n: int) -> PluginBatch:
-        return PluginBatch([0] * n, [None] * n)
+        self.batches += 1
+        return PluginBatch([5 if self.mode == "badcode" and self.batches >= 3 else 0] * n, [None] * n)
 
     def batch_steps(self, n: int) -> Generator[None, None, PluginBatch]:
         yield
@@ -47,13 +52,13 @@ class Faulty(Workload):
         return [(0, 0) for _ in threads_per_process]
 
     def op_codes(self, phase: str) -> list[int]:
-        return [0]
+        return [1] if self.mode == "opcodes" else [0]
 
     def source(self, phase: str, rng: np.random.Generator, process: int, processes: int,
                acked: Any = None, load_block: tuple[int, int] | None = None) -> _Source:
         if self.mode == "source":
             raise ValueError("the faulty plug-in's source")
-        return _Source()
+        return _Source(self.mode)
 
     def executor(self, protocol: str) -> Executor[Any] | None:
         if self.mode == "executor":

@@ -71,6 +71,11 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     from ycsbctl.report.compare import compare as run_compare
     from ycsbctl.report.compare import json_cells, print_table, render_compare_html
 
+    seen = [d.resolve() for d in directories]
+    twice = next((d for i, d in enumerate(directories) if seen[i] in seen[:i]), None)
+    if twice is not None:  # each cell against itself: every ratio 1, a drift of 0 recorded by --calibrate
+        raise UserError(f"compare: {twice} is given twice: give different result folders (or one folder alone, to "
+                        "compare its targets with its first)")
     c = run_compare(list(directories), latency, control, alpha)
     if calibrate:
         path, lines = record_drift(c)

@@ -26,11 +26,16 @@ from ycsbctl.errors import short_error
 from ycsbctl.stores.binding import Binding, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
 from ycsbctl.stores.registry import protocol_of
-from ycsbctl.workload.plugin import OK, TIMEOUT, load_workload
+from ycsbctl.workload.plugin import OK, TIMEOUT, PluginBatch, load_workload
 from ycsbctl.workload.properties import Properties
 
 # Why a client stopped when a plug-in broke its contract (the runner fails the point on it).
 PLUGIN_FAILED = "the workload plug-in {}: its executor {} call {}"
+SOURCE_FAILED = "the workload plug-in {}: its source {}"
+
+
+class _SourceBroke(Exception):
+    """The plug-in's operation source broke its contract (raised, or gave what is no batch of its op codes)."""
 
 
 class PluginWorker(Worker):
@@ -47,7 +52,8 @@ class PluginWorker(Worker):
         if executor is None:  # the runner refuses this before any worker starts
             raise ValueError(f"{type(self.plugin).__name__} cannot run on {protocol}")
         self.execute = executor
-        self.rec = Recorder(spec.measurement, self.plugin.op_codes(spec.phase))
+        self.codes = frozenset(self.plugin.op_codes(spec.phase))  # load_workload checked they are op codes
+        self.rec = Recorder(spec.measurement, sorted(self.codes))
         self.args: list[Any] = []
         self.writes = None  # no chains: each request is written by its own await
 
@@ -74,11 +80,22 @@ class PluginWorker(Worker):
 
     def refill(self) -> None:
         b = self.batch = self.switch_batch()
+        if not isinstance(b, PluginBatch):
+            raise _SourceBroke(f"gave a {type(b).__name__} where a PluginBatch was due")
+        if not self.codes.issuperset(b.ops):
+            bad = next(op for op in b.ops if op not in self.codes)
+            raise _SourceBroke(f"gave op code {bad!r}, none of its op_codes({self.plan.spec.phase!r}): "
+                               f"{sorted(self.codes)}")
         self.ops, self.args = b.ops, b.args
         self.cursor = 0
 
     def take(self, n: int) -> tuple[Sequence, ...]:
-        w = self.next_window(n)
+        try:
+            w = self.next_window(n)
+        except _SourceBroke:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the source's own raise, said as its and not the executor's
+            raise _SourceBroke(f"raised {short_error(exc)}") from None
         return self.ops[w], self.args[w]
 
     def clients(self, bs: BindingSet) -> list[Binding]:
@@ -121,6 +138,9 @@ class PluginWorker(Worker):
                         await asyncio.sleep(0)
         except ConnectionLost as exc:
             self.lost(exc)
+        except _SourceBroke as exc:
+            self.stopping = True
+            self.lost(ConnectionLost(SOURCE_FAILED.format(type(self.plugin).__name__, exc)))
         except Exception as exc:  # noqa: BLE001 - a plug-in's bug fails the point in one line, never a traceback
             self.plugin_failed(op, f"raised {short_error(exc)}")
 

@@ -68,7 +68,9 @@ class DatasetCheck:
         if stored is None:
             return None
         self.warned = stored
-        return f"the server held {stored:,} of the {wanted:,} records after the point (emptied or cut while it ran)"
+        why = _why_short(url)
+        return (f"the server held {stored:,} of the {wanted:,} records after the point"
+                + (f": {why}" if why else " (emptied or cut while it ran)"))
 
     def after_load(self, url: str, loaded: int, table: str = "usertable") -> str | None:
         """The reason to flag a load when the server holds fewer than the ``loaded`` records it

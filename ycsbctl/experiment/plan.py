@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ycsbctl.engine.contract import EngineName
 from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
+from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
     from ycsbctl.experiment.placement import Placement
@@ -125,10 +126,26 @@ def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
         for p in parts:
             p = registry.expand_alias(p.strip())
             if is_url(p):
-                registry.for_url(p).validate(p)  # a bad port or host is one line now, not a crash later
+                _validate(p)
             if p and p not in out:
                 out.append(p)
     return out
+
+
+def _validate(url: str) -> None:
+    """The store's check of ``url`` (a bad port or host is one line now, not a crash later); a URL whose credentials
+    hold a character of the URL's own is told to percent-encode them, without the parser's words, which quote a
+    piece of the password as the port or host they took it for."""
+    from ycsbctl.urls import ENCODE_CREDENTIALS, unencoded_credentials
+
+    proto = registry.for_url(url)
+    try:
+        proto.validate(url)
+    except UserError:
+        if not unencoded_credentials(url):
+            raise
+        raise UserError(f"bad {proto.title or proto.name} URL: its user or password holds a character the URL reads "
+                        f"as its own (/ # ? @)", fix=ENCODE_CREDENTIALS) from None
 
 
 def is_url(target: str) -> bool:
@@ -291,8 +308,6 @@ class Plan:
         for flag, given in (("--server-config", self.server_settings), ("--target-kind", self.target_kinds)):
             for label in given:
                 if label in urls:
-                    from ycsbctl.urls import redact_url
-
                     raise UserError(f"{flag} {label}: that target is a server you run ({redact_url(urls[label])}); "
                                     "ycsbctl does not reconfigure it — set it there, or let ycsbctl start one "
                                     "(--targets redis-x --server-config redis-x:KEY=VALUE)")
@@ -311,6 +326,11 @@ class Plan:
         if self.tls:
             from ycsbctl.provision.catalog import check_tls
 
+            embedded = [u for u in urls.values() if not registry.for_url(u).has_server]
+            if not specs and embedded:
+                proto = registry.for_url(embedded[0])
+                raise UserError(f"--tls: {redact_url(embedded[0])} is {proto.title or proto.name}, run inside ycsbctl's "
+                                "own processes: it has no network and no TLS; drop --tls")
             if not specs:
                 raise UserError("--tls starts the servers ycsbctl runs with TLS, and every target here is a server you "
                                 "run: give its TLS URL instead (rediss://…, or -p redis.tls=true; postgresql://…"

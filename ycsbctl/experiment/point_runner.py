@@ -114,6 +114,8 @@ class PointRunner:
                         profile_dir=profile_dir)
         after = (self.dataset.after_point(ep.url, wanted, case.table)
                  if checked and not point.fresh and note is None and out.result is not None else None)
+        if point.phase == "load":  # `ycsbctl load`, the insert workload: a load measured as a point of its own
+            after = self._short_after_load(out, ep, point)
         record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position,
                             replica_note=_replicas_lost(ep, replicas, out))
         self.measured[record.run_id] = point
@@ -168,6 +170,8 @@ class PointRunner:
             reason = f"{reason} — {WRONGTYPE_HINT}"
         elif reason and point.phase == "load" and not point.fresh and _store_says(ep.url, "already_held", reason):
             reason = f"{ALREADY_HELD}; {reason}"
+        elif reason and (hint := _store_says(ep.url, "error_hint", reason, point.case.properties)):
+            reason = f"{reason} — {hint}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
             threads=point.threads, repetition=point.repetition, status=v.status, result=out.result,

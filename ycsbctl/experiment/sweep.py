@@ -196,6 +196,7 @@ class Sweep:
             self._add_stand_in(target, targets)
             return False
         state = self.up[target.name] = _TargetState(ep)
+        self._start_notes(target.label, ep)
         self.points.baseline = None
         if baselines is not None and target.name in baselines:
             self.points.baseline = baselines[target.name]
@@ -354,6 +355,18 @@ class Sweep:
                 break
         self._skip(target.label, f"loading the dataset failed: {record.error or 'see the load point'}", "")
         return False
+
+    def _start_notes(self, label: str, ep: Endpoint) -> None:
+        """What the server makes of the first workload's binding properties, said once as its target is up
+        (:meth:`ycsbctl.stores.base.ServerProtocol.start_notes`); a server that cannot be asked says nothing."""
+        from ycsbctl.stores import registry
+
+        try:
+            notes = registry.for_url(ep.url).start_notes(ep.url, self.study.first.properties)
+        except Exception:  # noqa: BLE001 - a server that does not answer shows in its first point
+            notes = []
+        for note in notes:
+            self.console.note(f"{label}: {note}")
 
     def _check_dataset(self, label: str, ep: Endpoint) -> None:
         """A server we do not load must hold the records the plan reads: say so when it does not."""

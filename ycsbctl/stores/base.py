@@ -55,6 +55,7 @@ class ServerProtocol:
     # False: no server to probe, sample or size, no network to measure (basic://, sqlite://); a
     # store without it would be taken for a server on another host (an iperf3 baseline, no server CPU)
     has_server: bool = True
+    title: str = ""  # its name in a sentence, when not ``name`` (``SQLite``)
     # True: its bindings answer inside the engine's workers and open no socket or file (basic://):
     # no descriptor limit to raise, and the run phase leaves no core free for a server
     engine_only: bool = False
@@ -104,6 +105,16 @@ class ServerProtocol:
         """Raise :class:`~ycsbctl.errors.UserError` for a binding property this store cannot take (a
         driver it does not have, or one that ``url`` cannot use; ``None``: a server ycsbctl starts),
         while the plan is checked: before anything starts."""
+
+    def start_notes(self, url: str, properties: dict[str, str]) -> list[str]:
+        """What the server at ``url`` makes of the binding ``properties``, said once when its target is up and
+        before its first point (a setting it cannot honour in full and what is done instead); [] for nothing."""
+        return []
+
+    def error_hint(self, error: str, properties: dict[str, str]) -> str | None:
+        """What to do about a point's ``error`` (the server's own words) that the store recognises as a
+        deployment the ``properties`` do not fit (a cluster node asked as one server); None when it has none."""
+        return None
 
     def check_unloaded(self, url: str) -> None:
         """Raise :class:`~ycsbctl.errors.UserError` when ``url``, which the plan reads without loading it

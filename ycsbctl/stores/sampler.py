@@ -87,11 +87,22 @@ class Sampler(ABC):
             if time.monotonic() - last >= 0.2 * self.interval_s:
                 self._record()  # the tail of the run since the last tick
         except Exception as exc:  # noqa: BLE001 - a sampler never kills a run
-            self.warning = f"{self.source} sampler stopped: {exc}"
+            self.warning = f"{self.source} sampler stopped: {stopped_because(exc)}"
         finally:
             with contextlib.suppress(Exception):  # closing is best effort
                 self.close()
             self.cpu_s = time.thread_time() - cpu0 + self.child_cpu_s
+
+
+def stopped_because(exc: BaseException) -> str:
+    """Why a sample failed, in one line: the error's first line, or what an error without words means (a
+    server that stopped answering raises a bare ``TimeoutError``)."""
+    lines = str(exc).strip().splitlines()
+    if lines:
+        return lines[0][:200]
+    if isinstance(exc, TimeoutError):
+        return "the server did not answer in time (TimeoutError): its figures end there"
+    return type(exc).__name__
 
 
 def num(v: Any) -> float | None:

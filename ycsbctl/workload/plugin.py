@@ -257,12 +257,33 @@ def load_workload(p: Properties) -> Workload:
     path = class_path(p)
     cls = workload_class(path)
     try:
-        return cls.from_properties(p)
+        w = cls.from_properties(p)
     except UserError:
         raise
     except Exception as exc:  # noqa: BLE001 - a plug-in's bug is said in one line, never a traceback
         raise UserError(f"workload={path!r}: {cls.__name__}.from_properties raised {short_error(exc)}",
                         fix="fix the plug-in or its properties") from None
+    if not w.builtin_ycsb:
+        _check_op_codes(w, path)
+    return w
+
+
+def _check_op_codes(w: Workload, path: str) -> None:
+    """A plug-in's ``op_codes`` of each phase are codes of its operations (its k-th name's code is k, or
+    k + 1 from the seventh on: code 6 is VERIFY's): one line, exit 2, before any worker starts."""
+    names = type(w).operation_names
+    codes = {k if k < SEVENTH_CODE - 1 else k + 1 for k in range(len(names))}
+    for phase in ("load", "run"):
+        try:
+            got = list(w.op_codes(phase))
+        except Exception as exc:  # noqa: BLE001 - a plug-in's bug is said in one line, never a traceback
+            raise UserError(f"workload={path!r}: {type(w).__name__}.op_codes({phase!r}) raised {short_error(exc)}",
+                            fix="fix the plug-in") from None
+        bad = [c for c in got if not isinstance(c, int) or isinstance(c, bool) or c not in codes]
+        if bad:
+            raise UserError(f"workload={path!r}: {type(w).__name__}.op_codes({phase!r}) gave {bad[0]!r}, which is "
+                            f"no code of its operations ({', '.join(f'{c} {names[c if c < SEVENTH_CODE else c - 1]}' for c in sorted(codes))})",
+                            fix="fix the plug-in") from None
 
 
 class PluginStore(Protocol):

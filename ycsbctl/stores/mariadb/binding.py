@@ -19,12 +19,11 @@ from typing import Any
 
 import asyncmy
 from asyncmy.constants.CLIENT import FOUND_ROWS
-from asyncmy.constants.ER import CON_COUNT_ERROR as ER_CON_COUNT_ERROR
 from asyncmy.errors import Error as MySQLError
 from asyncmy.errors import InterfaceError, OperationalError
 
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
-from ycsbctl.stores.mariadb.session import connect_args
+from ycsbctl.stores.mariadb.session import ER_CON_COUNT_ERROR, TOO_MANY, connect_args
 from ycsbctl.stores.sql.layout import (
     FORMAT,
     columns,
@@ -75,8 +74,7 @@ class MariaBinding(Binding):
 
             why = f"{hint} ({why})" if (hint := untrusted(exc, UNTRUSTED_FIX)) else why
             if isinstance(exc, MySQLError) and exc.args[:1] == (ER_CON_COUNT_ERROR,):
-                why += (" — more client threads than the server's max_connections allows: lower --threads or raise "
-                        "max_connections (SET GLOBAL max_connections = N)")
+                why += f" — {TOO_MANY}"
             if a["ssl"] is None and "using password: NO" in why:  # require_secure_transport refuses a plain client so
                 why += " (if the server takes TLS clients only, add ?ssl=true to the URL)"
             raise ConnectionLost(f"cannot reach the MariaDB server: {why}") from None

@@ -9,6 +9,9 @@ from ycsbctl.errors import UserError
 from ycsbctl.stores.sql.tls import WireTls
 
 DATABASE = "ycsb"
+ER_CON_COUNT_ERROR = 1040  # "Too many connections": every one of max_connections is taken
+TOO_MANY = ("more client threads than the server's max_connections allows: lower --threads or raise max_connections "
+            "(SET GLOBAL max_connections = N)")
 TLS_KEYS = ("ssl", "ssl_ca", "ssl_verify_cert")  # the URL's TLS options (PyMySQL's keyword names)
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 

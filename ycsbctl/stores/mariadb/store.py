@@ -55,6 +55,10 @@ class MariaProtocol(SqlProtocol):
             raise UserError(f"bad MySQL URL ({exc}): use {self.example}") from None
         if not parts.hostname or "/" in parts.path.strip("/"):
             raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://root@127.0.0.1:3306/ycsb")
+        from ycsbctl.stores.mariadb.session import tls_of
+        from ycsbctl.stores.sql.tls import check_ca
+
+        check_ca(tls_of(url))
 
     def tls_url(self, url: str, ca_file: str) -> str:
         """``…?ssl=true&ssl_ca=CA`` (PyMySQL's keyword names, which every client here reads)."""

@@ -26,7 +26,7 @@ from ycsbctl.stores.binding import (
     Status,
     WireProtocol,
 )
-from ycsbctl.stores.mariadb.session import TLS_KEYS, tls_of
+from ycsbctl.stores.mariadb.session import ER_CON_COUNT_ERROR, TLS_KEYS, TOO_MANY, tls_of
 from ycsbctl.stores.mysql41 import error_text, lenenc, packet, quote, row_values
 from ycsbctl.stores.sql.chain import SqlChain
 from ycsbctl.stores.sql.layout import Dialect, columns
@@ -224,7 +224,10 @@ class MariaWireBinding(SqlWireBinding):
         _, self.proto = await self.loop.create_connection(_MyProtocol, self.host, self.port)  # type: ignore[union-attr]
         greeting = await self._next()
         if greeting[:1] == b"\xff":
-            raise ConnectionLost(f"{self.address()} refused the connection: {error_text(greeting)}")
+            said = error_text(greeting)
+            if int.from_bytes(greeting[1:3], "little") == ER_CON_COUNT_ERROR:
+                said += f" — {TOO_MANY}"
+            raise ConnectionLost(f"{self.address()} refused the connection: {said}")
         pos = greeting.index(b"\x00", 1) + 1 + 4 + 8 + 1  # version, connection id, auth data 1, filler
         caps = int.from_bytes(greeting[pos:pos + 2], "little") | int.from_bytes(greeting[pos + 5:pos + 7], "little") << 16
         wanted = CAPABILITIES & (caps | ~DEPRECATE_EOF)

@@ -82,6 +82,10 @@ class PostgresProtocol(SqlProtocol):
         if not parts.hostname or parts.path.strip("/").count("/"):
             raise UserError(f"bad PostgreSQL URL {url!r}: use {self.example}, e.g. "
                             "postgresql://ycsb@127.0.0.1:5432/postgres")
+        from ycsbctl.stores.postgresql.wire import tls_of
+        from ycsbctl.stores.sql.tls import check_ca
+
+        check_ca(tls_of(url))
 
     def tls_url(self, url: str, ca_file: str) -> str:
         """``…?sslmode=verify-full&sslrootcert=CA`` (libpq's spelling, which asyncpg and the wire path read)."""

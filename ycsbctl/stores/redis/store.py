@@ -88,6 +88,39 @@ class RedisProtocol(ServerProtocol):
 
         read_from(properties)  # a bad -p redis.readfrom is refused before anything starts
 
+    def start_notes(self, url: str, properties: dict[str, str]) -> list[str]:
+        """``-p redis.wait=N`` at a primary with fewer than N replicas: each connection waits for the replicas it
+        has (one ``-p`` serves a study of several targets, so it is not refused), said here once."""
+        from ycsbctl.stores.redis.binding import RedisOptions
+
+        wanted = RedisOptions(url, properties).wait
+        if wanted <= 0:
+            return []
+        with client(url, 5.0) as c:
+            role = c.execute_command("ROLE")
+        has = len(role[2]) if isinstance(role, list) and len(role) > 2 and role[0] in (b"master", "master") else 0
+        if has >= wanted:
+            return []
+        does = f"each write waits for {has}" if has else "writes wait for none (no WAIT is sent)"
+        return [f"redis.wait={wanted}: the server has {has} replica(s), so {does} (WAIT {has} …)" if has else
+                f"redis.wait={wanted}: the server has no replica, so {does}"]
+
+    def error_hint(self, error: str, properties: dict[str, str]) -> str | None:
+        """A Redis Cluster node asked as one server (``-p redis.cluster=false``) answers ``MOVED``/``ASK`` for the
+        keys of other shards, and ``CLUSTERDOWN`` when a shard has no node; a server full to its ``maxmemory`` under
+        ``noeviction`` answers ``OOM`` to every write."""
+        if "OOM command not allowed" in error:
+            return ("the server is full to its maxmemory and its policy evicts nothing: raise maxmemory (CONFIG SET "
+                    "maxmemory …), load fewer records, or measure with an evicting maxmemory-policy")
+        if not any(w in error for w in ("MOVED ", "ASK ", "CLUSTERDOWN")):
+            return None
+        if str(properties.get("redis.cluster", "")).lower() in ("false", "no", "0", "off"):
+            return ("the server is a Redis Cluster node, and -p redis.cluster=false sends every key to it: drop "
+                    "-p redis.cluster=false (ycsbctl finds the cluster by itself)")
+        if "CLUSTERDOWN" in error:
+            return "the Redis Cluster is down (a shard's slots are served by no node): see redis-cli cluster info"
+        return None
+
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
         """One connection per client; at a Redis Cluster node (``-p redis.cluster=true``, or found by one
         ``CLUSTER SLOTS`` on a first connection unless ``redis.cluster=false``) one per shard per client,

@@ -70,6 +70,11 @@ class SqlProtocol(ServerProtocol):
             raise
         return bs
 
+    def open_without_credentials(self, url: str) -> bool:
+        """Never: a SQL server authenticates each user on its own, so that another user (the driver's default
+        one, which a URL without credentials connects as) gets in without a password says nothing of the URL's."""
+        return False
+
     def query(self, url: str, sql: str, timeout_s: float) -> list[tuple[Any, ...]]:
         """The rows of ``sql`` run at ``url`` (autocommit)."""
         raise NotImplementedError

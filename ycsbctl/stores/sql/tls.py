@@ -30,11 +30,19 @@ class WireTls:
         try:
             ctx = ssl.create_default_context(cafile=self.ca_file)
         except (OSError, ssl.SSLError) as exc:
-            raise UserError(f"cannot read the CA certificate {self.ca_file}: {exc}") from None
+            raise UserError(f"cannot read the CA certificate {self.ca_file}: {exc}",
+                            fix="give the PEM file of the CA that signed the server's certificate") from None
         ctx.check_hostname = self.check_hostname
         if not self.verify:
             ctx.verify_mode = ssl.CERT_NONE
         return ctx
+
+
+def check_ca(tls: WireTls | None) -> None:
+    """Read the CA file a URL names now (a missing file, or one holding no certificate, is bad input said when
+    the URL is read: exit 2), not as a server that does not answer."""
+    if tls is not None and tls.ca_file:
+        tls.context()
 
 
 def untrusted(exc: BaseException, fix: str) -> str | None:

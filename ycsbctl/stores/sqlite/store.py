@@ -73,6 +73,7 @@ class SqliteProtocol(SqlProtocol):
     duplicate_insert = ("UNIQUE constraint failed",)
     schemes = ("sqlite",)
     example = "sqlite:///path/to/file.db"
+    title = "SQLite"
     has_server = False  # embedded: no process, port or network of its own; its CPU is the client's
     footprint_basis = "page_count*page_size"
     jdbc_driver = "org.sqlite.JDBC"
@@ -112,6 +113,21 @@ class SqliteProtocol(SqlProtocol):
             return conn.execute(sql).fetchall()
         finally:
             conn.close()
+
+    def count(self, url: str, table: str) -> int | None:
+        """Rows in ``table``; 0 when the file is gone (asked without opening it, which would create it)."""
+        if not os.path.exists(database_path(url)):
+            return 0
+        return super().count(url, table)
+
+    def why_short(self, url: str) -> str | None:
+        """A database file deleted while it was in use: the clients that had it open went on with the deleted
+        file, which no path reaches any more."""
+        path = database_path(url)
+        if os.path.exists(path):
+            return None
+        return (f"the SQLite file {path} no longer exists (deleted while in use: what the clients wrote went to "
+                "the deleted file)")
 
     def table_exists(self, url: str, table: str) -> bool:
         return bool(self.query(url, f"SELECT 1 FROM sqlite_master WHERE type='table' AND name='{table}'", 5.0))
