@@ -512,3 +512,18 @@ def test_a_failed_point_keeps_a_fault_label_without_its_why_and_no_other_and_a_s
     assert judge(result(counts, slowest), max_error_rate=0.01).reason == "no reply for 2.6 s, from 1.9 s into the measured window"
     said = judge(result(counts, slowest), max_error_rate=0.01, stall_cause=lambda: "the server saved its snapshot")
     assert said.reason == "no reply for 2.6 s, from 1.9 s into the measured window: the server saved its snapshot"
+
+
+def test_lookups_missed_in_the_series_first_second_are_said_missing_from_the_points_start_and_later_ones_are_not():
+    """from_first_second: the first failed second is the series' first (the warm-up's, when it has one), not
+    only some second after it; a miss one second later is dated instead."""
+    from ycsbctl.experiment.missing import find_missing
+
+    for first, expected in ((0, True), (1, False)):
+        r = result([900, 1000, 950], returns={"OK": 1900, "NOT_FOUND": 950})
+        failed = series([400 if k >= first else 0 for k in range(3)])
+        failed["op"] = "READ-FAILED"
+        r.series = pd.concat([r.series, failed])
+        found = find_missing(r)
+        assert found is not None and found.from_first_second is expected, first
+        assert ("from the point's first second" in found.text()) is expected

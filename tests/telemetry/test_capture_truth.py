@@ -212,3 +212,17 @@ def test_a_server_that_forks_a_process_per_connection_has_its_children_listed_at
         finally:
             for x in samplers:
                 x.close()
+
+
+def test_the_host_share_counts_client_and_server_only_when_the_server_runs_on_this_host() -> None:
+    """host_share (client + server CPU of the host's cores, the host-cpu rule's figure): the window's means as
+    pandas computes them over 100 % × host cores for a server on this host; none for one on another host (they
+    share no cores: host-cpu is ruled out)."""
+    import dataclasses
+
+    f = _frame()
+    used = sum(f[(f["source"] == src) & f["t_mono"].isin(INSIDE)]["cpu_pct"].mean() for src in ("server-process", "client"))
+    here = Capture(EP, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence
+    assert here["host_share"] == round(used / 200, 3) == 0.3
+    away = dataclasses.replace(EP, host="10.0.0.5")
+    assert Capture(away, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence["host_share"] is None

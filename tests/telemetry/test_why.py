@@ -181,3 +181,20 @@ def test_an_off_cpu_wait_says_what_the_server_ran_of_its_own_cores_and_a_delay_i
                     "75% of the point on average, while the server ran 40% of the 200% it may use"), line
     delay = explain(_b("latency", wire={"minrtt_ms": 5.0}), "redis", 8, 10_000.0)
     assert delay == "network delay: our connections' smallest round trip is 5.00 ms of the 10.00 ms an operation took on average"
+
+
+def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_thread_at_the_active_line():
+    """off_cpu_wait's whole contract on figures chosen here: a state absent from the samples counts none (not
+    −1), the place it slept is the first two wait channels in order, and a side thread that ran exactly
+    1 % of a core (beside a main thread under ten times that) is working, one just below it is not."""
+    from ycsbctl.telemetry.why import off_cpu_wait
+
+    # only the states seen are listed: 5 of 10 asleep on a lock is WAITING_SHARE of them, exactly
+    sparse = {"main": {"oncpu_pct": 5.0, "states": {"lock": 5, "running": 5},
+                       "wchan": {"futex_do_wait": 3, "do_epoll_wait": 1, "pipe_read": 1}}}
+    assert off_cpu_wait(sparse) == ("main", sparse["main"], 5, 10, "lock: futex_do_wait 3, do_epoll_wait 1")
+    for ran, working in ((1.0, True), (0.99, False)):  # the stated line: 1 % of a core
+        roles = {"main": {"oncpu_pct": 9.0, "states": {"running": 10}},
+                 "bg": {"oncpu_pct": ran, "states": {"io": 4}, "wchan": {}}}
+        found = off_cpu_wait(roles)
+        assert (found == ("bg", roles["bg"], 4, 4, "io")) is working and (found is None) is not working, ran
