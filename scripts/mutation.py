@@ -332,6 +332,15 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/engine/measurements.py: return (order.get(base, 99), n.startswith(\"Intended-\"), n.endswith(\"-FAILED\")) | 99 -> 98":
         "an operation the workload does not name sorts after those it names: 98 and 99 both do while it names fewer "
         "than 99 (the built-in workloads name 7 at most: media-items GET-BY-ID … INSERT)",
+    "ycsbctl/engine/worker.py: record(COMPONENT + READ, st, t0, t_mid, due or t0) | Add -> Sub":
+        "READ is op code 0 (workload/core.py: READ, UPDATE, … = range(7)): COMPONENT - 0 is COMPONENT + 0",
+    **{f"ycsbctl/engine/measurements.py: self.idle_mark = 0 | 0 -> {_to}":
+       "the first mark is never read: idle_mark is read only once idle_ns is set, and the one place that sets idle_ns "
+       "sets idle_mark with it (engine/worker.py: self.rec.idle_ns, self.rec.idle_mark = …, alarm.idle_total_ns())"
+       for _to in ("1", "-1")},
+    "ycsbctl/experiment/calibrate.py: if r.status != \"ok\" or insert is None or insert.returns.get(\"OK\", 0) != plan.records: | 0 -> 1":
+        "the default is never read: a load whose status is ok had every insert OK (an insert that fails stops its "
+        "thread, and a stopped load thread fails the phase: engine/runner.py), so its INSERT summary counts OK",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
