@@ -242,6 +242,17 @@ def test_the_next_batch_is_drawn_a_slice_or_two_per_take_and_ready_before_this_o
     spread = (per_take > 0).sum()
     assert spread > 0.75 * min(len(per_take), len(ran)), "the slices bunch up instead of spreading over the batch"
 
+    # The schedule itself: a batch's preparation, made of Y slices (one call more: the one that ends it), runs
+    # evenly over the first 7/8 of the batch before it (28 of its 32 takes), one slice ahead: after that batch's
+    # k-th take, ⌊calls · k / 28⌋ + 1 slices have run (Y at most), calls those the previous preparation took
+    # (64 assumed for the first)
+    made = np.bincount(ran, minlength=32 * 6 + 1)[1:]
+    for b in range(6):
+        done = np.cumsum(made[32 * b:32 * b + 32])
+        slices = int(done[-1])
+        calls = 64 if b == 0 else int(made[32 * (b - 1):32 * b].sum()) + 1
+        assert done.tolist() == [min(slices, calls * k // 28 + 1) for k in range(1, 33)], (b, done.tolist())
+
 
 @pytest.fixture
 def loaded(redis_server, rds):
