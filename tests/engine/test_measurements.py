@@ -254,6 +254,34 @@ def test_the_next_batch_is_drawn_a_slice_or_two_per_take_and_ready_before_this_o
         assert done.tolist() == [min(slices, calls * k // 28 + 1) for k in range(1, 33)], (b, done.tolist())
 
 
+def test_paced_threads_start_at_their_own_point_of_the_first_tick_numbered_across_the_phases_workers():
+    """A paced phase of 6 threads over 2 workers of 3 (basic://, 60 ops/s: a 100 ms tick per thread): each
+    thread starts at the offset YCSB's rule gives its index in the whole phase (random.Random(index) in its
+    first tick), worker 1's threads being 3, 4 and 5, not its own 0, 1, 2 again: six distinct starts."""
+    import random
+
+    props = dict(load_properties("workload-c"), recordcount="100", operationcount="0")
+    spec = PhaseSpec("run", "basic://", props, threads=6, duration_s=1.0, target_rate=60.0)
+    tick = int(6 / 60.0 * 1e9)
+    offsets: dict[int, list[int]] = {}
+
+    class Seen(Worker):
+        async def client(self, b, quota, pacer, deadline_ns):  # the pacer each client got, and no operation
+            offsets.setdefault(self.plan.index, []).append(pacer.start_ns - t0[0])
+
+    t0 = [0]
+    for index in (0, 1):
+        out: queue.Queue = queue.Queue()
+        start, t_start = threading.Event(), SimpleNamespace(value=time.perf_counter() + 0.02)
+        t0[0] = int(t_start.value * 1e9)
+        start.set()
+        worker = Seen(WorkerPlan(spec, index, 2, [0] * 3, None, 3 * index), local_insert_state(),
+                      SimpleNamespace(value=0), out)
+        assert isinstance(asyncio.run(worker.run(start, t_start)), Done)
+    assert offsets == {w: [random.Random(3 * w + c).randrange(tick) for c in range(3)] for w in (0, 1)}
+    assert len({o for w in offsets.values() for o in w}) == 6
+
+
 @pytest.fixture
 def loaded(redis_server, rds):
     """200 records of workload C in a fresh redis (reads are OK)."""
