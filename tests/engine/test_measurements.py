@@ -169,10 +169,10 @@ def test_messages_are_versioned_and_one_dispatcher_reads_them():
 
 def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float,
                            target_rate: float | None = None, measurement: str = "op", workload: str = "workload-c",
-                           quotas: list[int] | None = None, **props_given: str):
+                           quotas: list[int] | None = None, stop_at_s: float | None = None, **props_given: str):
     """One engine worker on this thread's own loop (the code a spawned worker runs), with the loop
     blocked for ``pause_s`` at ``pause_at_s``, its clients' ``quotas`` (operations; none: until the
-    duration); returns the PhaseResult the controller builds."""
+    duration), a stop asked at ``stop_at_s`` (as Ctrl-C's stop flag); returns the PhaseResult the controller builds."""
     props = dict(load_properties(workload))
     props.update(recordcount="200", operationcount="0", **props_given)
     spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, target_rate=target_rate,
@@ -191,6 +191,8 @@ def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s
         t_start.value = time.perf_counter() + 0.05
         start.set()
         loop.call_later(0.05 + pause_at_s, time.sleep, pause_s)  # the injected pause: blocks the loop
+        if stop_at_s is not None:
+            loop.call_later(0.05 + stop_at_s, setattr, worker.stop_flag, "value", 1)
         return await task
 
     last = asyncio.run(main())
@@ -327,6 +329,18 @@ def test_a_client_does_exactly_its_quota_in_one_chain_carried_on_from_take_to_ta
     r = _run_worker_in_process(loaded.url, threads=2, duration_s=20.0, pause_at_s=0.0, pause_s=0.0, quotas=[33, 100])
     assert r.status == "ok" and r.operations == rds.info("commandstats")["cmdstat_hgetall"]["calls"] == 133
     assert chains == [(0, 32), (0, 32)]
+
+
+def test_a_stop_asked_mid_point_ends_chained_clients_at_the_next_tick_not_at_the_deadline(loaded, rds):
+    """Ctrl-C's stop flag raised 0.1 s into a 20 s point whose clients' reads are chained take after take by the
+    binding: the worker ends at its next tick (1 s), a chain asking for no take once the worker stops; it had
+    read (the server counted its HGETALLs)."""
+    rds.config_resetstat()
+    t = time.perf_counter()
+    r = _run_worker_in_process(loaded.url, threads=2, duration_s=20.0, pause_at_s=0.0, pause_s=0.0, stop_at_s=0.1)
+    took = time.perf_counter() - t
+    assert took < 20.0 / 4, took
+    assert r.status == "ok" and rds.info("commandstats")["cmdstat_hgetall"]["calls"] > 0
 
 
 def test_with_dataintegrity_a_read_of_all_fields_checks_every_field(redis_server, rds):
