@@ -344,6 +344,10 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/engine/worker.py: if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns: | GtE -> Gt":
         "t1 and the deadline are perf_counter_ns readings: only a reply read at the deadline's very nanosecond is "
         "told apart, and then by one operation more or less at the phase's end (as chain.py's same test)",
+    **{f"ycsbctl/telemetry/threads.py: start_ticks: int = 0  # when it started, in clock ticks after boot | 0 -> {_to}":
+       "the default is only the zero reading's (role_figures' 'before' of a thread first seen), whose start is never "
+       "read (only its counters are); read_thread gives every reading its own start from /proc's stat"
+       for _to in ("1", "-1")},
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":

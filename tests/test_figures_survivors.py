@@ -129,7 +129,7 @@ def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state()
               (1, 2): ThreadReading("io", 1.0, 0.5, 4_000_000_000, 100_000_000, 10, 4, start_ticks=5)}
     after = {(1, 1): ThreadReading("io", 2.5, 1.75, 9_900_000_000, 900_000_000, 130, 45, "running", "", 5),
              # a counter that went back (a reused tid) adds nothing, not a nanosecond
-             (1, 2): ThreadReading("io", 1.0, 0.5, 3_000_000_000, 50_000_000, 10, 4, "lock", "futex_wait", 5),
+             (1, 2): ThreadReading("io", 0.75, 0.25, 3_000_000_000, 50_000_000, 9, 3, "lock", "futex_wait", 5),
              # born after: every counter from zero (none at 0, so that a start of 1 would show)
              (1, 3): ThreadReading("io", 0.25, 0.125, 200_000_000, 40_000_000, 3, 2, "lock", "futex_wait", 20),
              (1, 4): ThreadReading("io", 50.0, 9.0, 1, 1, 1, 1, "idle", "ep_poll", 1)}  # older, first seen: not counted
