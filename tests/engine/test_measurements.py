@@ -331,13 +331,13 @@ def test_a_client_does_exactly_its_quota_in_one_chain_carried_on_from_take_to_ta
     assert chains == [(0, 32), (0, 32)]
 
 
-def test_a_stop_asked_mid_point_ends_chained_clients_at_the_next_tick_not_at_the_deadline(loaded, rds):
+def test_a_stop_asked_mid_point_ends_chained_clients_at_the_next_tick_not_at_the_deadline(redis_server, rds):
     """Ctrl-C's stop flag raised 0.1 s into a 20 s point whose clients' reads are chained take after take by the
-    binding: the worker ends at its next tick (1 s), a chain asking for no take once the worker stops; it had
-    read (the server counted its HGETALLs)."""
+    binding (an empty server: each read NOT_FOUND, chained as well): the worker ends at its next tick (1 s), a chain
+    asking for no take once the worker stops; it had read (the server counted its HGETALLs)."""
     rds.config_resetstat()
     t = time.perf_counter()
-    r = _run_worker_in_process(loaded.url, threads=2, duration_s=20.0, pause_at_s=0.0, pause_s=0.0, stop_at_s=0.1)
+    r = _run_worker_in_process(redis_server.url, threads=2, duration_s=20.0, pause_at_s=0.0, pause_s=0.0, stop_at_s=0.1)
     took = time.perf_counter() - t
     assert took < 20.0 / 4, took
     assert r.status == "ok" and rds.info("commandstats")["cmdstat_hgetall"]["calls"] > 0
