@@ -348,6 +348,12 @@ EQUIVALENT: dict[str, str] = {
        "the default is only the zero reading's (role_figures' 'before' of a thread first seen), whose start is never "
        "read (only its counters are); read_thread gives every reading its own start from /proc's stat"
        for _to in ("1", "-1")},
+    "ycsbctl/engine/measurements.py: COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write | 8 -> 9":
+        "any offset above the highest op code (7, a plug-in's seventh operation: workload/plugin.py's MAX_OPERATIONS "
+        "and SEVENTH_CODE) marks the halves alike: 9 + READ and 9 + UPDATE are READ and UPDATE modulo 9, every plain "
+        "op code stays below it, and N_SLOTS follows it (5 slots more, never named)",
+    "ycsbctl/engine/measurements.py: return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed(), _zeroed() | 0 -> -1":
+        "range(-1) is empty as range(0) is: no intended spares either way",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
