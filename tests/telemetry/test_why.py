@@ -179,6 +179,12 @@ def test_an_off_cpu_wait_says_what_the_server_ran_of_its_own_cores_and_a_delay_i
     line = explain(_b("latency", server_cores=2.0, server_threads=roles), "pg")
     assert line == ("off-CPU wait: pg's main thread slept in 8 of 10 samples (lock: futex_do_wait 8), each off a CPU "
                     "75% of the point on average, while the server ran 40% of the 200% it may use"), line
+    # each thread's share: a role of 4 threads that ran 60% and waited 20% of a core in all was off a CPU 80% each
+    pool = {"io": _role(60.0, 30.0, 30.0, runq=20.0, threads=4, lock=8, idle=2)}
+    assert "each off a CPU 80% of the point" in explain(_b("latency", server_threads=pool), "pg")
+    # one thread at 51%: 49% off (a 1.01 thread would read 50%)
+    one = {"main": _role(51.0, 30.0, 21.0, lock=8, idle=2)}
+    assert "each off a CPU 49% of the point" in explain(_b("latency", server_threads=one), "pg")
     delay = explain(_b("latency", wire={"minrtt_ms": 5.0}), "redis", 8, 10_000.0)
     assert delay == "network delay: our connections' smallest round trip is 5.00 ms of the 10.00 ms an operation took on average"
 
