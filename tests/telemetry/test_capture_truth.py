@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.telemetry.capture import Capture, shard_balance
+from ycsbctl.telemetry.capture import Capture, samplers_for, shard_balance
 from ycsbctl.telemetry.network import NetworkBaseline
 
 EP = Endpoint(target="redis", protocol="redis", url="redis://127.0.0.1:6379/0", backend="local")
@@ -226,3 +226,25 @@ def test_the_host_share_counts_client_and_server_only_when_the_server_runs_on_th
     assert here["host_share"] == round(used / 200, 3) == 0.3
     away = dataclasses.replace(EP, host="10.0.0.5")
     assert Capture(away, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence["host_share"] is None
+
+
+@pytest.mark.parametrize(("host", "url", "backend", "loopback_sampled"), [
+    (None, "memcached://127.0.0.1:11211", "external", True),  # a loopback URL: this host's lo carries its bytes
+    (None, "memcached://10.0.0.5:11211", "docker", True),  # a container of this host's engine, at its bridge address
+    (None, "memcached://10.0.0.5:11211", "external", False),  # another host's server
+    ("10.0.0.5", "memcached://10.0.0.5:11211", "docker", False),  # a container of another host's Docker engine
+])
+def test_this_hosts_loopback_is_sampled_only_for_a_server_on_this_host(host, url, backend, loopback_sampled) -> None:
+    """Whose bytes this host's ``lo`` counts: a server on this host's (samplers built, none started: nothing is
+    connected to)."""
+    import os
+
+    from ycsbctl.telemetry.network import InterfaceNetSampler
+
+    ep = Endpoint(target="memcached", protocol="memcached", url=url, backend=backend, host=host, pid=os.getpid())
+    samplers, _ = samplers_for(ep, None, evidence=False)
+    try:
+        assert any(isinstance(x, InterfaceNetSampler) for x in samplers) is loopback_sampled
+    finally:
+        for x in samplers:
+            x.close()
