@@ -354,6 +354,8 @@ EQUIVALENT: dict[str, str] = {
         "op code stays below it, and N_SLOTS follows it (5 slots more, never named)",
     "ycsbctl/engine/measurements.py: return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed(), _zeroed() | 0 -> -1":
         "range(-1) is empty as range(0) is: no intended spares either way",
+    "ycsbctl/telemetry/capture.py: saving = (pd.to_numeric(rows[\"rdb_bgsave_in_progress\"], errors=\"coerce\").fillna(0) > 0 | 0 -> -1":
+        "a missing reading filled with -1 is not above 0, as one filled with 0 is not: no snapshot either way",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":

@@ -248,3 +248,16 @@ def test_this_hosts_loopback_is_sampled_only_for_a_server_on_this_host(host, url
     finally:
         for x in samplers:
             x.close()
+
+
+def test_a_fork_whose_snapshot_ended_within_its_interval_lasted_0_s_and_a_sample_without_the_counter_is_no_fork() -> None:
+    """Four INFO samples a second apart, no window: a fork at t = 1 whose snapshot was done by the sample
+    (rdb_bgsave_in_progress 0) is 0 s of snapshot; t = 2 lacks both counters (a failed read): no fork, no
+    snapshot; a fork at t = 3 still writing at its sample and done by the next: 1 s."""
+    nan = float("nan")
+    rows = [{"t_mono": t, "t_wall": t, "source": "redis-info", "forks": forks, "fork_pause_us": 100.0 * t,
+             "rdb_bgsave_in_progress": saving}
+            for t, forks, saving in ((1.0, 1, 0), (2.0, nan, nan), (3.0, 1, 1), (4.0, 0, 0))]
+    events = Capture(EP, None, host_cores=2, frame=pd.DataFrame(rows)).server_events()
+    assert events == [{"event": "fork", "at_s": 1.0, "forks": 1, "pause_us": 100.0, "snapshot_s": 0.0},
+                      {"event": "fork", "at_s": 3.0, "forks": 1, "pause_us": 300.0, "snapshot_s": 1.0}]
