@@ -140,6 +140,9 @@ def test_seconds_missing_from_a_coarse_series_are_not_silent_seconds():
     df = series([0] * 31)
     df = df[df["second"] % 10 == 0].assign(operations=10_000, max_us=500.0)
     assert find_stall(df) is None
+    # nor is one just after a silent second: the stall is the silent second alone (1 s), not it and the unknown one
+    gap = series([1000, 1000, 0, 0, 1000, 1000, 1000, 1000])
+    assert find_stall(gap[gap["second"] != 3]) == Stall(seconds=1.0, from_s=1.5)
 
 
 def _with_client_lag(r: PhaseResult, lags_us: list[int]) -> PhaseResult:
