@@ -356,6 +356,12 @@ EQUIVALENT: dict[str, str] = {
         "range(-1) is empty as range(0) is: no intended spares either way",
     "ycsbctl/telemetry/capture.py: saving = (pd.to_numeric(rows[\"rdb_bgsave_in_progress\"], errors=\"coerce\").fillna(0) > 0 | 0 -> -1":
         "a missing reading filled with -1 is not above 0, as one filled with 0 is not: no snapshot either way",
+    **{f"ycsbctl/telemetry/stall.py: {_line} | 0 -> {_to}":
+       "start is a second of the series (a silent second is one whose count is there and 0), and expired holds every "
+       "second of the series: the default is never read"
+       for _line in ("if timeout_s and expired.get(start, 0):  # unanswered since timeout_s before they expired",
+                     "if typical_s and length <= OWN_LENGTH * typical_s and not expired.get(start, 0):")
+       for _to in ("1", "-1")},
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":

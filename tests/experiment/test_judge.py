@@ -121,6 +121,9 @@ def test_a_paced_point_with_a_few_operations_a_second_proves_nothing():
 def test_a_timeout_alone_degrades_the_point_and_is_counted():
     v = judge(result([900, 1000, 950], returns={"OK": 2840, "TIMEOUT": 3}), max_error_rate=0.01)
     assert v.status == "degraded" and "3 operations timed out" in v.reason and v.bottleneck["label"] == "stall"
+    # no silence: the stall is the timeouts alone, 0 s long from 0 s (the evidence the report reads)
+    assert find_stall(series([900, 1000, 950]), timeouts=3) == Stall(0.0, 0.0, timeouts=3)
+    assert v.bottleneck["evidence"]["stall"] == {"seconds": 0.0, "from_s": 0.0, "timeouts": 3, "warmup_s": 0.0}
 
 
 def test_the_servers_own_error_text_is_the_failure_reason():
