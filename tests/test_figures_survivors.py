@@ -484,7 +484,6 @@ def test_the_evidence_figures_by_hand():
     hundredth, the host's means and its foreign programs' mean share, the wire over readings with
     connections, and each operation's cost."""
     from ycsbctl.telemetry.evidence import host_figures, per_operation, side_totals, wire_figures, working
-    from ycsbctl.telemetry.host import HOST_INTERVAL_S
     from ycsbctl.telemetry.wire import WIRE_INTERVAL_S
 
     roles = {"main": {"oncpu_pct": 0.1}, "io": {"oncpu_pct": 0.5}, "bio": {"oncpu_pct": 0.499}}
@@ -502,11 +501,16 @@ def test_the_evidence_figures_by_hand():
            "ivcsw_per_s": 2.0}
     totals = side_totals({"a": fig, "b": {**fig, "user_pct": 1.0}})
     assert (totals["user_pct"], totals["system_pct"], totals["kernel_share"]) == (7.12, 4.01, 0.3602)
-    dt = HOST_INTERVAL_S
+    dt = 3.0  # the host's scan interval (telemetry/host.py: ~15 µs per process, every 3 s)
     host = pd.DataFrame({"source": "host", "t_mono": [dt, 2 * dt, 3 * dt], "host_user_pct": [10.0, 20.0, 40.126],
                          "foreign_top": ["bench=50.0;x=10.0", "bench=30.0", None]})
     got = host_figures(host, (0.0, 3 * dt))
     assert got["host_user_pct"] == 23.38 and got["samples"] == 3
+    # a scan 1.5 s after the window's end: its 3 s interval lies half inside, so it counts (as the window rule says);
+    # one 1.51 s after, less than half: it does not
+    for after, samples in ((1.5, 4), (1.51, 3)):
+        edge = pd.concat([host, pd.DataFrame({"source": "host", "t_mono": [3 * dt + after], "host_user_pct": [50.0]})])
+        assert host_figures(edge, (0.0, 3 * dt))["samples"] == samples, after
     assert got["foreign_top"] == {"bench": round(80.0 / 3, 1), "x": round(10.0 / 3, 1)}
     w = WIRE_INTERVAL_S
     wire = pd.DataFrame({"source": "wire", "t_mono": [w, 2 * w, 3 * w], "wire_connections": [0, 4, 4],
