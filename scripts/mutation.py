@@ -362,6 +362,9 @@ EQUIVALENT: dict[str, str] = {
        for _line in ("if timeout_s and expired.get(start, 0):  # unanswered since timeout_s before they expired",
                      "if typical_s and length <= OWN_LENGTH * typical_s and not expired.get(start, 0):")
        for _to in ("1", "-1")},
+    "ycsbctl/telemetry/host.py: f += [0.0] * (8 - len(f)) | Sub -> Add":
+        "only f[0] … f[7] are read: 8 + len(f) zeros pad a short line's missing fields with zeros as 8 - len(f) "
+        "do, and a full line's eight first fields stay its own either way",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":

@@ -204,3 +204,29 @@ def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_t
                  "bg": {"oncpu_pct": ran, "states": {"io": 4}, "wchan": {}}}
         found = off_cpu_wait(roles)
         assert (found == ("bg", roles["bg"], 4, 4, "io")) is working and (found is None) is not working, ran
+
+
+def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_busiest_foreign_programs_are_named(
+        monkeypatch):
+    """The README's line: foreign CPU of 10 % of the host's cores makes a point host-busy (YCSBCTL_HOST_BUSY_SHARE
+    sets another, 'off' none, an unreadable value keeps 10 %); a host scan names the three busiest foreign
+    programs, busiest first (five ran here, between two scans of a /proc given by the test)."""
+    import os
+
+    from ycsbctl.telemetry import host
+
+    monkeypatch.delenv(host.HOST_BUSY_ENV, raising=False)
+    assert host.host_busy_share() == 0.10
+    for given, share in (("0.25", 0.25), ("off", None), ("lots", 0.10), (" ", 0.10)):
+        monkeypatch.setenv(host.HOST_BUSY_ENV, given)
+        assert host.host_busy_share() == share, given
+    me = os.getpid()
+    before = {me: ("python", 1, 1.0, 7), **{100 + k: (f"prog{k}", 1, 0.0, 9) for k in range(5)}}
+    after = {me: ("python", 1, 9.0, 7), **{100 + k: (f"prog{k}", 1, 5.0 - k, 9) for k in range(5)}}
+    scans = iter([before, after])
+    monkeypatch.setattr(host, "scan", lambda: next(scans))
+    sampler = host.HostSampler(lambda: [])
+    sampler.prime()
+    sampler._t_boot -= 1.0  # the second scan a second (or more) after the first
+    top = sampler.sample()["foreign_top"]
+    assert [part.split("=")[0] for part in top.split(";")] == ["prog0", "prog1", "prog2"], top
