@@ -4,6 +4,8 @@ readers (folded stacks, ``ss``'s TCP_INFO) against text in those tools' formats.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from ycsbctl.telemetry.profiler import fold_counts, kernel_share, top_frames
@@ -210,7 +212,8 @@ def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_b
         monkeypatch):
     """The README's line: foreign CPU of 10 % of the host's cores makes a point host-busy (YCSBCTL_HOST_BUSY_SHARE
     sets another, 'off' none, an unreadable value keeps 10 %); a host scan names the three busiest foreign
-    programs, busiest first (five ran here, between two scans of a /proc given by the test)."""
+    programs, busiest first (five ran here, between two scans of a /proc given by the test), and every share of
+    the scan is of one core over the time between the scans."""
     import os
 
     from ycsbctl.telemetry import host
@@ -220,13 +223,22 @@ def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_b
     for given, share in (("0.25", 0.25), ("off", None), ("lots", 0.10), (" ", 0.10)):
         monkeypatch.setenv(host.HOST_BUSY_ENV, given)
         assert host.host_busy_share() == share, given
+    # two scans 2 s apart (CLOCK_BOOTTIME), every figure chosen: each a share of one core over those 2 s
     me = os.getpid()
-    before = {me: ("python", 1, 1.0, 7), **{100 + k: (f"prog{k}", 1, 0.0, 9) for k in range(5)}}
-    after = {me: ("python", 1, 9.0, 7), **{100 + k: (f"prog{k}", 1, 5.0 - k, 9) for k in range(5)}}
+    before = {me: ("python", 1, 1.0, 7), 200: ("worker", me, 0.0, 8), 2: ("kthreadd", 0, 0.0, 1),
+              3: ("kworker", 2, 0.2, 1), **{100 + k: (f"prog{k}", 1, 0.0, 9) for k in range(5)}}
+    after = {me: ("python", 1, 2.0, 7), 200: ("worker", me, 0.5, 8), 2: ("kthreadd", 0, 0.0, 1),
+             3: ("kworker", 2, 0.4, 1), **{100 + k: (f"prog{k}", 1, 5.0 - k, 9) for k in range(5)}}
     scans = iter([before, after])
+    times = iter([{"user": 10.0, "system": 5.0, "iowait": 1.0, "steal": 0.5, "idle": 100.0},
+                  {"user": 11.5, "system": 5.5, "iowait": 1.2, "steal": 0.5, "idle": 102.0}])
+    clock = iter([50.0, 52.0])
     monkeypatch.setattr(host, "scan", lambda: next(scans))
+    monkeypatch.setattr(host, "cpu_times", lambda: next(times))
+    monkeypatch.setattr(host, "time", SimpleNamespace(CLOCK_BOOTTIME=7, clock_gettime=lambda _: next(clock)))
     sampler = host.HostSampler(lambda: [])
     sampler.prime()
-    sampler._t_boot -= 1.0  # the second scan a second (or more) after the first
-    top = sampler.sample()["foreign_top"]
-    assert [part.split("=")[0] for part in top.split(";")] == ["prog0", "prog1", "prog2"], top
+    got = sampler.sample()
+    assert got == pytest.approx({"host_user_pct": 75.0, "host_system_pct": 25.0, "host_iowait_pct": 10.0,
+                                 "host_steal_pct": 0.0, "host_idle_pct": 100.0, "ours_pct": 75.0, "kernel_pct": 10.0,
+                                 "foreign_pct": 750.0, "foreign_top": "prog0=250.0;prog1=200.0;prog2=150.0"})
