@@ -365,6 +365,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/host.py: f += [0.0] * (8 - len(f)) | Sub -> Add":
         "only f[0] … f[7] are read: 8 + len(f) zeros pad a short line's missing fields with zeros as 8 - len(f) "
         "do, and a full line's eight first fields stay its own either way",
+    **{f"ycsbctl/telemetry/evidence.py: interval_s: float = 1.0) -> dict[str, dict[str, float]]: | 1.0 -> {_to}":
+       "a default no caller uses: capture.py's evidence() passes the capture's interval for both sides"
+       for _to in ("0.99", "1.01")},
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":

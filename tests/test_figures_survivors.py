@@ -643,3 +643,33 @@ def test_the_hosts_cpu_per_kind_is_each_processes_change_and_a_new_ones_all():
     used, foreign = cpu_use(before, now, kernel, lambda pid: pid in ours or pid == 300)
     assert used == {"ours": 0.5 + 0.75 + 0.5, "kernel": 0.25, "foreign": 1.5 + 0.125 + 0.375}
     assert foreign == {"stress": 1.625, "cc1": 0.375}
+
+
+def test_thread_roles_are_each_figures_mean_over_the_windows_samples_a_missing_reading_or_role_counted_as_0():
+    """Two samples of a side's threads: 'main' in both (its run-queue figure unread in the first), 'io' in the
+    second only. Each figure is its sum over the samples / 2 (mean ≠ max here), to the hundredth; the busiest
+    thread's figure the max; the states summed; the wait channels merged; the busiest role first."""
+    from ycsbctl.telemetry.evidence import thread_roles
+
+    nan = float("nan")
+    base = {"source": "server-threads", "vcsw_per_s": 10.0, "ivcsw_per_s": 1.0}
+    frame = pd.DataFrame([
+        {**base, "t_mono": 1.0, "thread": "main", "oncpu_pct": 50.125, "user_pct": 30.0, "system_pct": 20.125,
+         "runq_pct": nan, "busiest_pct": 50.125, "threads": 1, "wait_running": 4, "wait_lock": 1, "wchan": "futex=1"},
+        {**base, "t_mono": 2.0, "thread": "main", "oncpu_pct": 30.0, "user_pct": 20.0, "system_pct": 10.0,
+         "runq_pct": 3.0, "busiest_pct": 30.0, "threads": 1, "wait_running": 2, "wait_lock": 3, "wchan": "futex=2;ep=1"},
+        {**base, "t_mono": 2.0, "thread": "io", "oncpu_pct": 5.0, "user_pct": 4.0, "system_pct": 1.0,
+         "runq_pct": 0.5, "busiest_pct": 3.0, "threads": 2, "wait_running": 1, "wait_lock": 0, "wchan": None},
+    ])
+    roles = thread_roles(frame, "server-threads", None, 1.0)
+    assert list(roles) == ["main", "io"]
+    main, io = roles["main"], roles["io"]
+    assert (main["oncpu_pct"], main["user_pct"], main["system_pct"], main["runq_pct"]) == (40.06, 25.0, 15.06, 1.5)
+    assert (main["busiest_pct"], main["threads"], main["vcsw_per_s"]) == (50.12, 1.0, 10.0)
+    assert main["states"] == {"running": 6, "lock": 4} and main["wchan"] == {"futex": 3, "ep": 1}
+    assert (io["oncpu_pct"], io["runq_pct"], io["busiest_pct"], io["threads"], io["vcsw_per_s"]) == (2.5, 0.25, 3.0, 2.0, 5.0)
+    # a side's kernel share: of any CPU above none (0.75 % of a core: 2/3 in the kernel), none of no CPU
+    from ycsbctl.telemetry.evidence import side_totals
+    fig = {"oncpu_pct": 1.0, "user_pct": 0.25, "system_pct": 0.5, "runq_pct": 0.0, "vcsw_per_s": 0.0, "ivcsw_per_s": 0.0}
+    assert side_totals({"main": fig})["kernel_share"] == 0.6667
+    assert side_totals({"main": {**fig, "user_pct": 0.0, "system_pct": 0.0}})["kernel_share"] is None
