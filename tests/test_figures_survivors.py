@@ -673,3 +673,7 @@ def test_thread_roles_are_each_figures_mean_over_the_windows_samples_a_missing_r
     fig = {"oncpu_pct": 1.0, "user_pct": 0.25, "system_pct": 0.5, "runq_pct": 0.0, "vcsw_per_s": 0.0, "ivcsw_per_s": 0.0}
     assert side_totals({"main": fig})["kernel_share"] == 0.6667
     assert side_totals({"main": {**fig, "user_pct": 0.0, "system_pct": 0.0}})["kernel_share"] is None
+    # the host's foreign programs: a part without a name or without a number is no program
+    from ycsbctl.telemetry.evidence import host_figures
+    host = pd.DataFrame({"source": "host", "t_mono": [3.0, 6.0], "foreign_top": ["bench=50.0;=7.0;x=oops", "bench=30.0"]})
+    assert host_figures(host, None)["foreign_top"] == {"bench": 40.0}
