@@ -1493,6 +1493,18 @@ class Baseline:
         return [t for t in self.passing() if t in ran]
 
 
+def _widened(contexts: set[str], tests: list[str]) -> set[str]:
+    """The tests that ran a line, from its coverage contexts: a line run while a test's fixtures were set up
+    (``<id>|setup``, scripts/mutation_probe.py) counts for every test of that test's file, as a module-scoped
+    fixture (one ``calibrate`` run, its figures read by the file's tests one by one) is made in the first
+    one's set-up only; the kill of a later test that reads what it made was not looked for."""
+    out = {c for c in contexts if not c.endswith("|setup")}
+    for c in contexts - out:
+        file = c.removesuffix("|setup").split("::", 1)[0]
+        out |= {t for t in tests if t.split("::", 1)[0] == file}
+    return out
+
+
 def baseline(tree: Path, tests: list[str], modules: list[str], env: dict[str, str], tmp: Path,
              timeout_s: float) -> Baseline | None:
     """Run ``tests`` once under coverage.py (scripts/mutation_probe.py), for ``modules``; None when
@@ -1518,7 +1530,7 @@ def baseline(tree: Path, tests: list[str], modules: list[str], env: dict[str, st
     lines: dict[str, dict[int, set[str]]] = {}
     for m in modules:
         by_line = data.contexts_by_lineno(str(tree / m)) if str(tree / m) in data.measured_files() else {}
-        lines[m] = {n: {c for c in ctx if c} for n, ctx in by_line.items()}
+        lines[m] = {n: _widened({c for c in ctx if c}, list(seen)) for n, ctx in by_line.items()}
     base = Baseline(took, {k: float(v["s"]) for k, v in seen.items()}, sorted(k for k, v in seen.items() if v["failed"]),
                     lines)
     return base if base.passing() else None
