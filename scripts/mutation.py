@@ -368,6 +368,9 @@ EQUIVALENT: dict[str, str] = {
     **{f"ycsbctl/telemetry/evidence.py: interval_s: float = 1.0) -> dict[str, dict[str, float]]: | 1.0 -> {_to}":
        "a default no caller uses: capture.py's evidence() passes the capture's interval for both sides"
        for _to in ("0.99", "1.01")},
+    "ycsbctl/experiment/calibrate.py: reads_served: int = 0  # the server's count of the read command over the same span | 0 -> 1":
+        "never read: calibrate() returns its Calibration only after setting reads_served (the server's count after "
+        "the rounds less before), and returns none when a step raises",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
