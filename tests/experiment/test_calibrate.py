@@ -273,3 +273,25 @@ def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_a
     said = re.search(r"starts its own redis: (\d+) and (\d+) threads, (\d+) rounds of (\d+) s", readme)
     assert said is not None
     assert (plan.threads, plan.rounds, plan.duration_s) == ((int(said[1]), int(said[2])), int(said[3]), float(said[4]))
+
+
+def test_a_load_that_failed_ends_calibrate_in_one_line_with_the_servers_error_and_exit_1(redis_server):
+    """One record, its key already a string on the server: the load's HSET is refused (WRONGTYPE), so calibrate
+    stops before any round, in one line saying the server's error, exit status 1; the string is left as it was."""
+    from ycsbctl.errors import UserError
+    from ycsbctl.experiment.calibrate import CalibratePlan, _load, _properties, reference_for
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/10"
+    plan = CalibratePlan(target=url, records=1, processes=1)
+    r = redis.Redis.from_url(url)
+    r.flushdb()
+    props = _properties(plan, reference_for(plan))
+    key = f"user{0:0{int(props['zeropadding'])}d}"
+    r.set(key, "not a record")
+    try:
+        with pytest.raises(UserError, match="^the load failed: .*WRONGTYPE") as refused:
+            _load(url, props, plan, lambda _: None)
+        assert refused.value.exit_code == 1 and r.type(key) == b"string"
+    finally:
+        r.flushdb()
+        r.close()
