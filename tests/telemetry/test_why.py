@@ -105,6 +105,11 @@ def test_top_frames_give_each_frames_self_and_total_share_of_the_samples():
     assert list(rows)[0] == "tcp_sendmsg_[k]"  # by self share first
     assert kernel_share(counts) == pytest.approx(0.7)
     assert kernel_share({}) is None and top_frames({}, "server") == []
+    # folded text as perf's and py-spy's: a line without a stack or a count is none; the same stack twice adds up
+    assert fold_counts("a;b 12\na;b 3\n 7\nc;d x\n\nc;d\n") == {"a;b": 15}
+    # the table keeps the 20 frames of most self share (26 here: f0 … f24 and their caller, of none)
+    many = {f"main;f{k}": 25 - k for k in range(25)}
+    assert [r["frame"] for r in top_frames(many, "server")] == [f"f{k}" for k in range(20)]
 
 
 SS = b"""0      0      127.0.0.1:48816    127.0.0.1:6379
