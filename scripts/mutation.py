@@ -371,6 +371,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/experiment/calibrate.py: reads_served: int = 0  # the server's count of the read command over the same span | 0 -> 1":
         "never read: calibrate() returns its Calibration only after setting reads_served (the server's count after "
         "the rounds less before), and returns none when a step raises",
+    "ycsbctl/telemetry/profiler.py: assert self.client_pids is not None and spy is not None | And -> Or":
+        "a type-narrowing assert of what start() checked before starting this thread (client pids given, py-spy "
+        "found): both hold whenever it runs, so 'or' passes exactly when 'and' does",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
