@@ -374,6 +374,11 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/profiler.py: assert self.client_pids is not None and spy is not None | And -> Or":
         "a type-narrowing assert of what start() checked before starting this thread (client pids given, py-spy "
         "found): both hold whenever it runs, so 'or' passes exactly when 'and' does",
+    "ycsbctl/telemetry/host.py: f += [0.0] * (8 - len(f)) | 8 -> 9":
+        "only f[0] … f[7] are read: a ninth zero pads nothing that is read",
+    "ycsbctl/telemetry/host.py: fields = s[close + 2:].split(b\" \", 20) | 20 -> 21":
+        "the fields read are 1, 11, 12 and 19 (parent, utime, stime, starttime): split at 20 spaces or 21, each is "
+        "the same word",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":

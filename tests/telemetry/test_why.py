@@ -231,9 +231,9 @@ def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_b
     # two scans 2 s apart (CLOCK_BOOTTIME), every figure chosen: each a share of one core over those 2 s
     me = os.getpid()
     before = {me: ("python", 1, 1.0, 7), 200: ("worker", me, 0.0, 8), 2: ("kthreadd", 0, 0.0, 1),
-              3: ("kworker", 2, 0.2, 1), **{100 + k: (f"prog{k}", 1, 0.0, 9) for k in range(5)}}
+              30: ("kworker", 2, 0.2, 1), **{100 + k: (f"prog{k}", 1, 0.0, 9) for k in range(5)}}
     after = {me: ("python", 1, 2.0, 7), 200: ("worker", me, 0.5, 8), 2: ("kthreadd", 0, 0.0, 1),
-             3: ("kworker", 2, 0.4, 1), **{100 + k: (f"prog{k}", 1, 5.0 - k, 9) for k in range(5)}}
+             30: ("kworker", 2, 0.4, 1), **{100 + k: (f"prog{k}", 1, 5.0 - k, 9) for k in range(5)}}
     scans = iter([before, after])
     times = iter([{"user": 10.0, "system": 5.0, "iowait": 1.0, "steal": 0.5, "idle": 100.0},
                   {"user": 11.5, "system": 5.5, "iowait": 1.2, "steal": 0.5, "idle": 102.0}])
@@ -247,3 +247,9 @@ def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_b
     assert got == pytest.approx({"host_user_pct": 75.0, "host_system_pct": 25.0, "host_iowait_pct": 10.0,
                                  "host_steal_pct": 0.0, "host_idle_pct": 100.0, "ours_pct": 75.0, "kernel_pct": 10.0,
                                  "foreign_pct": 750.0, "foreign_top": "prog0=250.0;prog1=200.0;prog2=150.0"})
+    # with containers of ours: a process in one is ours, asked of its cgroup once per process
+    asked: list[int] = []
+    monkeypatch.setattr(host, "in_container", lambda pid, ids: asked.append(pid) or pid == 104)
+    boxed = host.HostSampler(lambda: [], containers=["c0ffee"])
+    assert [boxed._is_ours(pid, {me}) for pid in (me, 104, 103, 104, 103)] == [True, True, False, True, False]
+    assert asked == [104, 103]
