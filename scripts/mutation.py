@@ -332,6 +332,53 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/engine/measurements.py: return (order.get(base, 99), n.startswith(\"Intended-\"), n.endswith(\"-FAILED\")) | 99 -> 98":
         "an operation the workload does not name sorts after those it names: 98 and 99 both do while it names fewer "
         "than 99 (the built-in workloads name 7 at most: media-items GET-BY-ID … INSERT)",
+    "ycsbctl/engine/worker.py: record(COMPONENT + READ, st, t0, t_mid, due or t0) | Add -> Sub":
+        "READ is op code 0 (workload/core.py: READ, UPDATE, … = range(7)): COMPONENT - 0 is COMPONENT + 0",
+    **{f"ycsbctl/engine/measurements.py: self.idle_mark = 0 | 0 -> {_to}":
+       "the first mark is never read: idle_mark is read only once idle_ns is set, and the one place that sets idle_ns "
+       "sets idle_mark with it (engine/worker.py: self.rec.idle_ns, self.rec.idle_mark = …, alarm.idle_total_ns())"
+       for _to in ("1", "-1")},
+    "ycsbctl/experiment/calibrate.py: if r.status != \"ok\" or insert is None or insert.returns.get(\"OK\", 0) != plan.records: | 0 -> 1":
+        "the default is never read: a load whose status is ok had every insert OK (an insert that fails stops its "
+        "thread, and a stopped load thread fails the phase: engine/runner.py), so its INSERT summary counts OK",
+    "ycsbctl/engine/worker.py: if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns: | GtE -> Gt":
+        "t1 and the deadline are perf_counter_ns readings: only a reply read at the deadline's very nanosecond is "
+        "told apart, and then by one operation more or less at the phase's end (as chain.py's same test)",
+    **{f"ycsbctl/telemetry/threads.py: start_ticks: int = 0  # when it started, in clock ticks after boot | 0 -> {_to}":
+       "the default is only the zero reading's (role_figures' 'before' of a thread first seen), whose start is never "
+       "read (only its counters are); read_thread gives every reading its own start from /proc's stat"
+       for _to in ("1", "-1")},
+    "ycsbctl/engine/measurements.py: COMPONENT = 8  # op code offset marking the READ/UPDATE halves of a read-modify-write | 8 -> 9":
+        "any offset above the highest op code (7, a plug-in's seventh operation: workload/plugin.py's MAX_OPERATIONS "
+        "and SEVENTH_CODE) marks the halves alike: 9 + READ and 9 + UPDATE are READ and UPDATE modulo 9, every plain "
+        "op code stays below it, and N_SLOTS follows it (5 slots more, never named)",
+    "ycsbctl/engine/measurements.py: return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed(), _zeroed() | 0 -> -1":
+        "range(-1) is empty as range(0) is: no intended spares either way",
+    "ycsbctl/telemetry/capture.py: saving = (pd.to_numeric(rows[\"rdb_bgsave_in_progress\"], errors=\"coerce\").fillna(0) > 0 | 0 -> -1":
+        "a missing reading filled with -1 is not above 0, as one filled with 0 is not: no snapshot either way",
+    **{f"ycsbctl/telemetry/stall.py: {_line} | 0 -> {_to}":
+       "start is a second of the series (a silent second is one whose count is there and 0), and expired holds every "
+       "second of the series: the default is never read"
+       for _line in ("if timeout_s and expired.get(start, 0):  # unanswered since timeout_s before they expired",
+                     "if typical_s and length <= OWN_LENGTH * typical_s and not expired.get(start, 0):")
+       for _to in ("1", "-1")},
+    "ycsbctl/telemetry/host.py: f += [0.0] * (8 - len(f)) | Sub -> Add":
+        "only f[0] … f[7] are read: 8 + len(f) zeros pad a short line's missing fields with zeros as 8 - len(f) "
+        "do, and a full line's eight first fields stay its own either way",
+    **{f"ycsbctl/telemetry/evidence.py: interval_s: float = 1.0) -> dict[str, dict[str, float]]: | 1.0 -> {_to}":
+       "a default no caller uses: capture.py's evidence() passes the capture's interval for both sides"
+       for _to in ("0.99", "1.01")},
+    "ycsbctl/experiment/calibrate.py: reads_served: int = 0  # the server's count of the read command over the same span | 0 -> 1":
+        "never read: calibrate() returns its Calibration only after setting reads_served (the server's count after "
+        "the rounds less before), and returns none when a step raises",
+    "ycsbctl/telemetry/profiler.py: assert self.client_pids is not None and spy is not None | And -> Or":
+        "a type-narrowing assert of what start() checked before starting this thread (client pids given, py-spy "
+        "found): both hold whenever it runs, so 'or' passes exactly when 'and' does",
+    "ycsbctl/telemetry/host.py: f += [0.0] * (8 - len(f)) | 8 -> 9":
+        "only f[0] … f[7] are read: a ninth zero pads nothing that is read",
+    "ycsbctl/telemetry/host.py: fields = s[close + 2:].split(b\" \", 20) | 20 -> 21":
+        "the fields read are 1, 11, 12 and 19 (parent, utime, stime, starttime): split at 20 spaces or 21, each is "
+        "the same word",
     "ycsbctl/stores/redis/benchmark.py: scheme = url.split(\"://\", 1)[0] | 1 -> 2":
         "the piece before the first '://' is the same whatever the split's maxsplit from 1 on",
     "ycsbctl/telemetry/wire.py: key = (parts[-2], parts[-1]) if len(parts) >= 2 else None | 2 -> 3":
@@ -1457,6 +1504,18 @@ class Baseline:
         return [t for t in self.passing() if t in ran]
 
 
+def _widened(contexts: set[str], tests: list[str]) -> set[str]:
+    """The tests that ran a line, from its coverage contexts: a line run while a test's fixtures were set up
+    (``<id>|setup``, scripts/mutation_probe.py) counts for every test of that test's file, as a module-scoped
+    fixture (one ``calibrate`` run, its figures read by the file's tests one by one) is made in the first
+    one's set-up only; the kill of a later test that reads what it made was not looked for."""
+    out = {c for c in contexts if not c.endswith("|setup")}
+    for c in contexts - out:
+        file = c.removesuffix("|setup").split("::", 1)[0]
+        out |= {t for t in tests if t.split("::", 1)[0] == file}
+    return out
+
+
 def baseline(tree: Path, tests: list[str], modules: list[str], env: dict[str, str], tmp: Path,
              timeout_s: float) -> Baseline | None:
     """Run ``tests`` once under coverage.py (scripts/mutation_probe.py), for ``modules``; None when
@@ -1482,7 +1541,7 @@ def baseline(tree: Path, tests: list[str], modules: list[str], env: dict[str, st
     lines: dict[str, dict[int, set[str]]] = {}
     for m in modules:
         by_line = data.contexts_by_lineno(str(tree / m)) if str(tree / m) in data.measured_files() else {}
-        lines[m] = {n: {c for c in ctx if c} for n, ctx in by_line.items()}
+        lines[m] = {n: _widened({c for c in ctx if c}, list(seen)) for n, ctx in by_line.items()}
     base = Baseline(took, {k: float(v["s"]) for k, v in seen.items()}, sorted(k for k, v in seen.items() if v["failed"]),
                     lines)
     return base if base.passing() else None

@@ -4,7 +4,9 @@ and duration. Loaded with ``-p mutation_probe`` (``scripts/`` on ``PYTHONPATH``)
 data to ``$MUTATION_COVERAGE`` (when set: without it, only the outcomes) and ``{nodeid: {"s": seconds, "failed": bool}}`` to ``$MUTATION_OUTCOMES``.
 
 Lines run at import (module constants, ``def`` lines) have the empty context; lines run only in another
-process (a spawned engine worker) are not seen at all: the caller runs every test for those.
+process (a spawned engine worker) are not seen at all: the caller runs every test for those. Lines run while
+a test's fixtures were set up have the context ``<test id>|setup``: a module-scoped fixture (one CLI run the
+file's tests each read a figure of) is made in its first test's set-up only.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import coverage
 import pytest
 
 _cov: coverage.Coverage | None = None
+SETUP = "|setup"  # the context of a test's fixtures' set-up (scripts/mutation.py widens it to the test's file)
 _outcomes: dict[str, dict[str, object]] = {}
 
 
@@ -30,6 +33,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    if _cov is not None:  # its fixtures: a module- or session-scoped one is made here once for many tests
+        _cov.switch_context(item.nodeid + SETUP)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
     if _cov is not None:
         _cov.switch_context(item.nodeid)
 

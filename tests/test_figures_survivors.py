@@ -129,7 +129,7 @@ def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state()
               (1, 2): ThreadReading("io", 1.0, 0.5, 4_000_000_000, 100_000_000, 10, 4, start_ticks=5)}
     after = {(1, 1): ThreadReading("io", 2.5, 1.75, 9_900_000_000, 900_000_000, 130, 45, "running", "", 5),
              # a counter that went back (a reused tid) adds nothing, not a nanosecond
-             (1, 2): ThreadReading("io", 1.0, 0.5, 3_000_000_000, 50_000_000, 10, 4, "lock", "futex_wait", 5),
+             (1, 2): ThreadReading("io", 0.75, 0.25, 3_000_000_000, 50_000_000, 9, 3, "lock", "futex_wait", 5),
              # born after: every counter from zero (none at 0, so that a start of 1 would show)
              (1, 3): ThreadReading("io", 0.25, 0.125, 200_000_000, 40_000_000, 3, 2, "lock", "futex_wait", 20),
              (1, 4): ThreadReading("io", 50.0, 9.0, 1, 1, 1, 1, "idle", "ep_poll", 1)}  # older, first seen: not counted
@@ -484,7 +484,6 @@ def test_the_evidence_figures_by_hand():
     hundredth, the host's means and its foreign programs' mean share, the wire over readings with
     connections, and each operation's cost."""
     from ycsbctl.telemetry.evidence import host_figures, per_operation, side_totals, wire_figures, working
-    from ycsbctl.telemetry.host import HOST_INTERVAL_S
     from ycsbctl.telemetry.wire import WIRE_INTERVAL_S
 
     roles = {"main": {"oncpu_pct": 0.1}, "io": {"oncpu_pct": 0.5}, "bio": {"oncpu_pct": 0.499}}
@@ -502,11 +501,16 @@ def test_the_evidence_figures_by_hand():
            "ivcsw_per_s": 2.0}
     totals = side_totals({"a": fig, "b": {**fig, "user_pct": 1.0}})
     assert (totals["user_pct"], totals["system_pct"], totals["kernel_share"]) == (7.12, 4.01, 0.3602)
-    dt = HOST_INTERVAL_S
+    dt = 3.0  # the host's scan interval (telemetry/host.py: ~15 µs per process, every 3 s)
     host = pd.DataFrame({"source": "host", "t_mono": [dt, 2 * dt, 3 * dt], "host_user_pct": [10.0, 20.0, 40.126],
                          "foreign_top": ["bench=50.0;x=10.0", "bench=30.0", None]})
     got = host_figures(host, (0.0, 3 * dt))
     assert got["host_user_pct"] == 23.38 and got["samples"] == 3
+    # a scan 1.5 s after the window's end: its 3 s interval lies half inside, so it counts (as the window rule says);
+    # one 1.51 s after, less than half: it does not
+    for after, samples in ((1.5, 4), (1.51, 3)):
+        edge = pd.concat([host, pd.DataFrame({"source": "host", "t_mono": [3 * dt + after], "host_user_pct": [50.0]})])
+        assert host_figures(edge, (0.0, 3 * dt))["samples"] == samples, after
     assert got["foreign_top"] == {"bench": round(80.0 / 3, 1), "x": round(10.0 / 3, 1)}
     w = WIRE_INTERVAL_S
     wire = pd.DataFrame({"source": "wire", "t_mono": [w, 2 * w, 3 * w], "wire_connections": [0, 4, 4],
@@ -639,3 +643,37 @@ def test_the_hosts_cpu_per_kind_is_each_processes_change_and_a_new_ones_all():
     used, foreign = cpu_use(before, now, kernel, lambda pid: pid in ours or pid == 300)
     assert used == {"ours": 0.5 + 0.75 + 0.5, "kernel": 0.25, "foreign": 1.5 + 0.125 + 0.375}
     assert foreign == {"stress": 1.625, "cc1": 0.375}
+
+
+def test_thread_roles_are_each_figures_mean_over_the_windows_samples_a_missing_reading_or_role_counted_as_0():
+    """Two samples of a side's threads: 'main' in both (its run-queue figure unread in the first), 'io' in the
+    second only. Each figure is its sum over the samples / 2 (mean ≠ max here), to the hundredth; the busiest
+    thread's figure the max; the states summed; the wait channels merged; the busiest role first."""
+    from ycsbctl.telemetry.evidence import thread_roles
+
+    nan = float("nan")
+    base = {"source": "server-threads", "vcsw_per_s": 10.0, "ivcsw_per_s": 1.0}
+    frame = pd.DataFrame([
+        {**base, "t_mono": 1.0, "thread": "main", "oncpu_pct": 50.125, "user_pct": 30.0, "system_pct": 20.125,
+         "runq_pct": nan, "busiest_pct": 50.125, "threads": 1, "wait_running": 4, "wait_lock": 1, "wchan": "futex=1"},
+        {**base, "t_mono": 2.0, "thread": "main", "oncpu_pct": 30.0, "user_pct": 20.0, "system_pct": 10.0,
+         "runq_pct": 3.0, "busiest_pct": 30.0, "threads": 1, "wait_running": 2, "wait_lock": 3, "wchan": "futex=2;ep=1"},
+        {**base, "t_mono": 2.0, "thread": "io", "oncpu_pct": 5.0, "user_pct": 4.0, "system_pct": 1.0,
+         "runq_pct": 0.5, "busiest_pct": 3.0, "threads": 2, "wait_running": 1, "wait_lock": 0, "wchan": None},
+    ])
+    roles = thread_roles(frame, "server-threads", None, 1.0)
+    assert list(roles) == ["main", "io"]
+    main, io = roles["main"], roles["io"]
+    assert (main["oncpu_pct"], main["user_pct"], main["system_pct"], main["runq_pct"]) == (40.06, 25.0, 15.06, 1.5)
+    assert (main["busiest_pct"], main["threads"], main["vcsw_per_s"]) == (50.12, 1.0, 10.0)
+    assert main["states"] == {"running": 6, "lock": 4} and main["wchan"] == {"futex": 3, "ep": 1}
+    assert (io["oncpu_pct"], io["runq_pct"], io["busiest_pct"], io["threads"], io["vcsw_per_s"]) == (2.5, 0.25, 3.0, 2.0, 5.0)
+    # a side's kernel share: of any CPU above none (0.75 % of a core: 2/3 in the kernel), none of no CPU
+    from ycsbctl.telemetry.evidence import side_totals
+    fig = {"oncpu_pct": 1.0, "user_pct": 0.25, "system_pct": 0.5, "runq_pct": 0.0, "vcsw_per_s": 0.0, "ivcsw_per_s": 0.0}
+    assert side_totals({"main": fig})["kernel_share"] == 0.6667
+    assert side_totals({"main": {**fig, "user_pct": 0.0, "system_pct": 0.0}})["kernel_share"] is None
+    # the host's foreign programs: a part without a name or without a number is no program
+    from ycsbctl.telemetry.evidence import host_figures
+    host = pd.DataFrame({"source": "host", "t_mono": [3.0, 6.0], "foreign_top": ["bench=50.0;=7.0;x=oops", "bench=30.0"]})
+    assert host_figures(host, None)["foreign_top"] == {"bench": 40.0}

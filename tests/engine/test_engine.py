@@ -138,6 +138,22 @@ def test_a_worker_whose_controller_is_killed_exits_at_once_not_at_its_deadline(g
             controller.wait()
 
 
+def test_a_worker_watches_its_controller_only_while_it_works_and_one_without_a_controller_watches_none():
+    """_ended_with in this process: the work's own answer either way; a pidfd on the controller (this process)
+    open while the work runs and closed after it; no controller (a plan built without one): no pidfd at all."""
+    import asyncio
+    import os
+
+    async def work() -> tuple[str, bool]:
+        return "done", _watches_a_pidfd(os.getpid())
+
+    from ycsbctl.engine.worker import _ended_with
+
+    assert asyncio.run(_ended_with(os.getpid(), work())) == ("done", True)  # type: ignore[arg-type]
+    assert not _watches_a_pidfd(os.getpid())
+    assert asyncio.run(_ended_with(None, work())) == ("done", False)  # type: ignore[arg-type]
+
+
 def test_a_ctrl_c_while_the_workers_start_stops_every_one_of_them(monkeypatch):
     """Ctrl-C between two workers' starts (the first forked, the second asked for): the interrupt comes once both
     have started, the phase ends interrupted, and no worker is left running (one left held the terminal's pipes,

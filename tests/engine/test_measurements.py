@@ -169,10 +169,10 @@ def test_messages_are_versioned_and_one_dispatcher_reads_them():
 
 def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s: float, pause_s: float,
                            target_rate: float | None = None, measurement: str = "op", workload: str = "workload-c",
-                           quotas: list[int] | None = None, **props_given: str):
+                           quotas: list[int] | None = None, stop_at_s: float | None = None, **props_given: str):
     """One engine worker on this thread's own loop (the code a spawned worker runs), with the loop
     blocked for ``pause_s`` at ``pause_at_s``, its clients' ``quotas`` (operations; none: until the
-    duration); returns the PhaseResult the controller builds."""
+    duration), a stop asked at ``stop_at_s`` (as Ctrl-C's stop flag); returns the PhaseResult the controller builds."""
     props = dict(load_properties(workload))
     props.update(recordcount="200", operationcount="0", **props_given)
     spec = PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, target_rate=target_rate,
@@ -191,6 +191,8 @@ def _run_worker_in_process(url: str, threads: int, duration_s: float, pause_at_s
         t_start.value = time.perf_counter() + 0.05
         start.set()
         loop.call_later(0.05 + pause_at_s, time.sleep, pause_s)  # the injected pause: blocks the loop
+        if stop_at_s is not None:
+            loop.call_later(0.05 + stop_at_s, setattr, worker.stop_flag, "value", 1)
         return await task
 
     last = asyncio.run(main())
@@ -242,6 +244,45 @@ def test_the_next_batch_is_drawn_a_slice_or_two_per_take_and_ready_before_this_o
     spread = (per_take > 0).sum()
     assert spread > 0.75 * min(len(per_take), len(ran)), "the slices bunch up instead of spreading over the batch"
 
+    # The schedule itself: a batch's preparation, made of Y slices (one call more: the one that ends it), runs
+    # evenly over the first 7/8 of the batch before it (28 of its 32 takes), one slice ahead: after that batch's
+    # k-th take, ⌊calls · k / 28⌋ + 1 slices have run (Y at most), calls those the previous preparation took
+    # (64 assumed for the first)
+    made = np.bincount(ran, minlength=32 * 6 + 1)[1:]
+    for b in range(6):
+        done = np.cumsum(made[32 * b:32 * b + 32])
+        slices = int(done[-1])
+        calls = 64 if b == 0 else int(made[32 * (b - 1):32 * b].sum()) + 1
+        assert done.tolist() == [min(slices, calls * k // 28 + 1) for k in range(1, 33)], (b, done.tolist())
+
+
+def test_paced_threads_start_at_their_own_point_of_the_first_tick_numbered_across_the_phases_workers():
+    """A paced phase of 6 threads over 2 workers of 3 (basic://, 60 ops/s: a 100 ms tick per thread): each
+    thread starts at the offset YCSB's rule gives its index in the whole phase (random.Random(index) in its
+    first tick), worker 1's threads being 3, 4 and 5, not its own 0, 1, 2 again: six distinct starts."""
+    import random
+
+    props = dict(load_properties("workload-c"), recordcount="100", operationcount="0")
+    spec = PhaseSpec("run", "basic://", props, threads=6, duration_s=1.0, target_rate=60.0)
+    tick = int(6 / 60.0 * 1e9)
+    offsets: dict[int, list[int]] = {}
+
+    class Seen(Worker):
+        async def client(self, b, quota, pacer, deadline_ns):  # the pacer each client got, and no operation
+            offsets.setdefault(self.plan.index, []).append(pacer.start_ns - t0[0])
+
+    t0 = [0]
+    for index in (0, 1):
+        out: queue.Queue = queue.Queue()
+        start, t_start = threading.Event(), SimpleNamespace(value=time.perf_counter() + 0.02)
+        t0[0] = int(t_start.value * 1e9)
+        start.set()
+        worker = Seen(WorkerPlan(spec, index, 2, [0] * 3, None, 3 * index), local_insert_state(),
+                      SimpleNamespace(value=0), out)
+        assert isinstance(asyncio.run(worker.run(start, t_start)), Done)
+    assert offsets == {w: [random.Random(3 * w + c).randrange(tick) for c in range(3)] for w in (0, 1)}
+    assert len({o for w in offsets.values() for o in w}) == 6
+
 
 @pytest.fixture
 def loaded(redis_server, rds):
@@ -288,6 +329,18 @@ def test_a_client_does_exactly_its_quota_in_one_chain_carried_on_from_take_to_ta
     r = _run_worker_in_process(loaded.url, threads=2, duration_s=20.0, pause_at_s=0.0, pause_s=0.0, quotas=[33, 100])
     assert r.status == "ok" and r.operations == rds.info("commandstats")["cmdstat_hgetall"]["calls"] == 133
     assert chains == [(0, 32), (0, 32)]
+
+
+def test_a_stop_asked_mid_point_ends_chained_clients_at_the_next_tick_not_at_the_deadline(redis_server, rds):
+    """Ctrl-C's stop flag raised 0.1 s into a 20 s point whose clients' reads are chained take after take by the
+    binding (an empty server: each read NOT_FOUND, chained as well): the worker ends at its next tick (1 s), a chain
+    asking for no take once the worker stops; it had read (the server counted its HGETALLs)."""
+    rds.config_resetstat()
+    t = time.perf_counter()
+    r = _run_worker_in_process(redis_server.url, threads=2, duration_s=20.0, pause_at_s=0.0, pause_s=0.0, stop_at_s=0.1)
+    took = time.perf_counter() - t
+    assert took < 20.0 / 4, took
+    assert r.status == "ok" and rds.info("commandstats")["cmdstat_hgetall"]["calls"] > 0
 
 
 def test_with_dataintegrity_a_read_of_all_fields_checks_every_field(redis_server, rds):
@@ -561,15 +614,15 @@ def test_the_pure_recording_path_counts_each_latency_in_the_slot_of_its_op_and_s
     record(READ, Status.ERROR, 1_000, 3_001_000, 0)  # 3,000 µs, unpaced: intended = actual
     out = rec.roll()
 
-    def nonzero(slots):
-        return {k: np.flatnonzero(np.frombuffer(a, dtype=np.int64)).tolist() for k, a in slots.items()
-                if np.frombuffer(a, dtype=np.int64).any()}
+    def nonzero(slots):  # {slot: {HDR index: count}}
+        counts = {k: np.frombuffer(a, dtype=np.int64) for k, a in slots.items()}
+        return {k: {int(i): int(c[i]) for i in np.flatnonzero(c)} for k, c in counts.items() if c.any()}
 
     big = hdr.counts_index(3_000)
     assert big != 3_000
     main = {"op": 50, "intended": 65, "both": 50}[measurement]
-    assert nonzero(out.latency) == {(UPDATE, Status.NOT_FOUND): [main], (READ, Status.ERROR): [big]}
-    assert nonzero(out.intended) == ({(UPDATE, Status.NOT_FOUND): [65], (READ, Status.ERROR): [big]}
+    assert nonzero(out.latency) == {(UPDATE, Status.NOT_FOUND): {main: 1}, (READ, Status.ERROR): {big: 1}}
+    assert nonzero(out.intended) == ({(UPDATE, Status.NOT_FOUND): {65: 1}, (READ, Status.ERROR): {big: 1}}
                                      if measurement == "both" else {})
 
 

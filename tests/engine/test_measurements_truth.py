@@ -320,3 +320,18 @@ def test_a_seconds_progress_tick_comes_once_every_worker_has_reported_it_with_it
         assert tick.operations == total and tick.ops_per_s == len(raw[k])
         assert tick.p99_us == _reference(raw[k]).get_value_at_percentile(99.0)
         assert tick.errors == failed[k] > 0 and tick.warmup == (k < 1)
+
+
+def test_a_started_probe_counts_its_first_expiry_one_interval_after_the_start():
+    """start(): the first expiry the probe counts is due one interval (10 ms) after it was called, between the
+    clock read just before and just after it, not one in the past (that would count an interval of lag nobody had)."""
+    loop = asyncio.new_event_loop()
+    probe = LagProbe(loop, Recorder("op", [READ]), None, interval_s=0.01)
+    try:
+        before = time.perf_counter_ns()
+        probe.start()
+        after = time.perf_counter_ns()
+        assert before + 10_000_000 <= probe.due_ns <= after + 10_000_000
+    finally:
+        probe.stop()
+        loop.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 
 import pytest
@@ -37,7 +38,7 @@ def calibrated(redis_server, tmp_path_factory):
     assert before >= 3
     out = tmp_path_factory.mktemp("calibrate") / "cal.json"
     result = CliRunner().invoke(main, ["calibrate", "--target", url, "--threads", "2", "--rounds", "2",
-                                       "--duration", "0.5", "--records", "500", "--processes", "1", "--warmup", "0",
+                                       "--duration", "0.5", "--records", "500", "--processes", "1", "--warmup", "0.2",
                                        "--json", str(out)])
     served = _hgetall_calls(r) - before
     connections = int(r.info("stats")["total_connections_received"]) - connections
@@ -50,6 +51,7 @@ def calibrated(redis_server, tmp_path_factory):
 def test_both_sides_read_the_same_server_and_it_counted_every_read(calibrated):
     result, cal, served, left, connections = calibrated
     assert result.exit_code == 0, result.output
+    assert re.fullmatch(r"Redis \d+\.\d+\.\d+", cal["server"]), cal["server"]  # the server that answered, its version
     samples = cal["samples"]
     assert {(s["side"], s["threads"], s["round"]) for s in samples} == {
         (side, 2, r) for side in ("ycsbctl", "redis-benchmark") for r in (1, 2)}
@@ -65,9 +67,10 @@ def test_both_sides_read_the_same_server_and_it_counted_every_read(calibrated):
         assert 0.002 < share <= 1.5, s
         assert s["p99_us"] >= s["mean_us"] / 10 and s["client_us_per_op"] > 0
     assert left == 0  # the records are gone again
-    # the reference's warm-up (not kept) is its 2,000 requests per thread count (ycsbctl's is off: --warmup 0) ...
+    # the warm-ups (not kept): the reference's 2,000 requests per thread count and ycsbctl's 0.2 s (--warmup 0.2),
+    # which read too (the server counted them among the served) ...
     ref = {s["round"]: s for s in samples if s["side"] == "redis-benchmark"}
-    assert cal["reads_sent"] - sum(s["reads"] for s in samples) == 2_000
+    assert cal["reads_sent"] - sum(s["reads"] for s in samples) - 2_000 > 0
     # ... and each later run of it is sized by the rate of the one before: about --duration seconds, 1,000 at least
     assert ref[2]["reads"] == max(1_000, int(ref[1]["ops_s"] * 0.5))
     # the load's clients are min(8, records), not one per record: 8, then 2 per run of either side (6 runs) and a
@@ -249,3 +252,46 @@ def test_redis_benchmark_reaches_the_host_port_database_and_user_the_url_names_a
         expect += ["--user", kw["username"]] if kw.get("username") else []
         assert args == expect + (["-a", kw["password"]] if kw.get("password") else []), url
         assert masked == expect + (["-a", "***"] if kw.get("password") else []), url
+
+
+def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_and_the_readmes():
+    """CalibratePlan() (what a caller of the module gets) is the plan of `ycsbctl calibrate` with no option, as the
+    CLI's own defaults read it, and the README's line: 8 and 32 threads, 5 rounds of 3 s."""
+    from pathlib import Path
+
+    from ycsbctl.cli.calibrate import calibrate as command
+    from ycsbctl.experiment.calibrate import CalibratePlan
+    from ycsbctl.experiment.plan import parse_threads
+
+    given = {p.name: p.default for p in command.params}
+    plan = CalibratePlan()
+    assert plan == CalibratePlan(target=given["target"], threads=tuple(parse_threads(given["threads"])),
+                                 duration_s=given["duration_s"], rounds=given["rounds"], records=given["records"],
+                                 warmup_s=given["warmup_s"], processes=None, backend=given["backend"],  # --processes: its own choice
+                                 seed=given["seed"])
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"starts its own redis: (\d+) and (\d+) threads, (\d+) rounds of (\d+) s", readme)
+    assert said is not None
+    assert (plan.threads, plan.rounds, plan.duration_s) == ((int(said[1]), int(said[2])), int(said[3]), float(said[4]))
+
+
+def test_a_load_that_failed_ends_calibrate_in_one_line_with_the_servers_error_and_exit_1(redis_server):
+    """One record, its key already a string on the server: the load's HSET is refused (WRONGTYPE), so calibrate
+    stops before any round, in one line saying the server's error, exit status 1; the string is left as it was."""
+    from ycsbctl.errors import UserError
+    from ycsbctl.experiment.calibrate import CalibratePlan, _load, _properties, reference_for
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/10"
+    plan = CalibratePlan(target=url, records=1, processes=1)
+    r = redis.Redis.from_url(url)
+    r.flushdb()
+    props = _properties(plan, reference_for(plan))
+    key = f"user{0:0{int(props['zeropadding'])}d}"
+    r.set(key, "not a record")
+    try:
+        with pytest.raises(UserError, match="^the load failed: .*WRONGTYPE") as refused:
+            _load(url, props, plan, lambda _: None)
+        assert refused.value.exit_code == 1 and r.type(key) == b"string"
+    finally:
+        r.flushdb()
+        r.close()

@@ -121,6 +121,9 @@ def test_a_paced_point_with_a_few_operations_a_second_proves_nothing():
 def test_a_timeout_alone_degrades_the_point_and_is_counted():
     v = judge(result([900, 1000, 950], returns={"OK": 2840, "TIMEOUT": 3}), max_error_rate=0.01)
     assert v.status == "degraded" and "3 operations timed out" in v.reason and v.bottleneck["label"] == "stall"
+    # no silence: the stall is the timeouts alone, 0 s long from 0 s (the evidence the report reads)
+    assert find_stall(series([900, 1000, 950]), timeouts=3) == Stall(0.0, 0.0, timeouts=3)
+    assert v.bottleneck["evidence"]["stall"] == {"seconds": 0.0, "from_s": 0.0, "timeouts": 3, "warmup_s": 0.0}
 
 
 def test_the_servers_own_error_text_is_the_failure_reason():
@@ -140,6 +143,9 @@ def test_seconds_missing_from_a_coarse_series_are_not_silent_seconds():
     df = series([0] * 31)
     df = df[df["second"] % 10 == 0].assign(operations=10_000, max_us=500.0)
     assert find_stall(df) is None
+    # nor is one just after a silent second: the stall is the silent second alone (1 s), not it and the unknown one
+    gap = series([1000, 1000, 0, 0, 1000, 1000, 1000, 1000])
+    assert find_stall(gap[gap["second"] != 3]) == Stall(seconds=1.0, from_s=1.5)
 
 
 def _with_client_lag(r: PhaseResult, lags_us: list[int]) -> PhaseResult:
@@ -512,3 +518,18 @@ def test_a_failed_point_keeps_a_fault_label_without_its_why_and_no_other_and_a_s
     assert judge(result(counts, slowest), max_error_rate=0.01).reason == "no reply for 2.6 s, from 1.9 s into the measured window"
     said = judge(result(counts, slowest), max_error_rate=0.01, stall_cause=lambda: "the server saved its snapshot")
     assert said.reason == "no reply for 2.6 s, from 1.9 s into the measured window: the server saved its snapshot"
+
+
+def test_lookups_missed_in_the_series_first_second_are_said_missing_from_the_points_start_and_later_ones_are_not():
+    """from_first_second: the first failed second is the series' first (the warm-up's, when it has one), not
+    only some second after it; a miss one second later is dated instead."""
+    from ycsbctl.experiment.missing import find_missing
+
+    for first, expected in ((0, True), (1, False)):
+        r = result([900, 1000, 950], returns={"OK": 1900, "NOT_FOUND": 950})
+        failed = series([400 if k >= first else 0 for k in range(3)])
+        failed["op"] = "READ-FAILED"
+        r.series = pd.concat([r.series, failed])
+        found = find_missing(r)
+        assert found is not None and found.from_first_second is expected, first
+        assert ("from the point's first second" in found.text()) is expected

@@ -179,3 +179,6 @@ def test_a_rate_that_passed_above_one_that_failed_is_no_lower_bound():
     assert search.bounds == (1_000.0, 2_000.0)
     search.tried = [Trial(1_000.0, True, "p99 ok"), Trial(3_000.0, True, "p99 ok")]
     assert search.bounds == (3_000.0, 5_000.0)
+    # nor one at the failing rate itself (the same rate passed once and failed once): the bracket stays open
+    search.tried = [Trial(1_000.0, True, "p99 ok"), Trial(2_000.0, True, "p99 ok"), Trial(2_000.0, False, "p99 over")]
+    assert search.bounds == (1_000.0, 2_000.0)

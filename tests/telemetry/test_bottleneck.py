@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pandas as pd
@@ -37,6 +38,10 @@ def test_redis_may_use_one_core_and_mongodb_all_it_is_allowed():
     assert server_cores(_ep("mongodb", "mongodb"), 8) == 8.0
     assert server_cores(_ep("mongodb", "mongodb", cpu_limit=2), 8) == 2.0
     assert server_cores(_ep("mongodb", "mongodb", cpu_limit=16), 8) == 8.0
+    # a cluster's shards: each process its own core, as many as there are, up to the host's or the limit
+    shards = [{"pid": 100 + i} for i in range(3)]
+    assert server_cores(dataclasses.replace(_ep("redis-cluster", "redis"), processes=shards), 8) == 3.0
+    assert server_cores(dataclasses.replace(_ep("redis-cluster", "redis", cpu_limit=2), processes=shards), 8) == 2.0
 
 
 def test_redis_at_95_percent_of_its_core_on_a_big_host_is_server_cpu():
@@ -187,7 +192,12 @@ def test_a_stall_relabels_the_point_and_keeps_what_the_figures_said():
     assert b["label"] == "stall" and b["evidence"]["measured_label"] == "server-cpu"
     assert b["evidence"]["server_cpu_pct"] == 95.0 and b["evidence"]["server_cores"] == 1.0
     assert b["evidence"]["stall"] == {"seconds": 3.0, "from_s": 9.0, "timeouts": 0, "warmup_s": 0.0}
-    assert b["text"].startswith("stall: no reply for 3.0 s, from 9.0 s into the measured window")
+    assert b["text"] == ("stall: no reply for 3.0 s, from 9.0 s into the measured window — the server was frozen, "
+                         "paused or unreachable, so this point does not measure its capacity or latency")
+    why = "the primary waited for a synchronous standby that is gone"
+    b = stall_bottleneck(stall, _measured(), why)
+    assert b["text"] == (f"stall: no reply for 3.0 s, from 9.0 s into the measured window — {why}, so this point "
+                         "does not measure its capacity or latency") and b["evidence"]["stall_cause"] == why
     for measured in (None, {"label": None, "evidence": None}):  # no label from the figures (no telemetry)
         b = stall_bottleneck(stall, measured)
         assert b["label"] == "stall" and b["evidence"] == {"stall": stall.to_dict(), "measured_label": None}

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.telemetry.capture import Capture, shard_balance
+from ycsbctl.telemetry.capture import Capture, samplers_for, shard_balance
 from ycsbctl.telemetry.network import NetworkBaseline
 
 EP = Endpoint(target="redis", protocol="redis", url="redis://127.0.0.1:6379/0", backend="local")
@@ -212,3 +212,52 @@ def test_a_server_that_forks_a_process_per_connection_has_its_children_listed_at
         finally:
             for x in samplers:
                 x.close()
+
+
+def test_the_host_share_counts_client_and_server_only_when_the_server_runs_on_this_host() -> None:
+    """host_share (client + server CPU of the host's cores, the host-cpu rule's figure): the window's means as
+    pandas computes them over 100 % × host cores for a server on this host; none for one on another host (they
+    share no cores: host-cpu is ruled out)."""
+    import dataclasses
+
+    f = _frame()
+    used = sum(f[(f["source"] == src) & f["t_mono"].isin(INSIDE)]["cpu_pct"].mean() for src in ("server-process", "client"))
+    here = Capture(EP, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence
+    assert here["host_share"] == round(used / 200, 3) == 0.3
+    away = dataclasses.replace(EP, host="10.0.0.5")
+    assert Capture(away, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence["host_share"] is None
+
+
+@pytest.mark.parametrize(("host", "url", "backend", "loopback_sampled"), [
+    (None, "memcached://127.0.0.1:11211", "external", True),  # a loopback URL: this host's lo carries its bytes
+    (None, "memcached://10.0.0.5:11211", "docker", True),  # a container of this host's engine, at its bridge address
+    (None, "memcached://10.0.0.5:11211", "external", False),  # another host's server
+    ("10.0.0.5", "memcached://10.0.0.5:11211", "docker", False),  # a container of another host's Docker engine
+])
+def test_this_hosts_loopback_is_sampled_only_for_a_server_on_this_host(host, url, backend, loopback_sampled) -> None:
+    """Whose bytes this host's ``lo`` counts: a server on this host's (samplers built, none started: nothing is
+    connected to)."""
+    import os
+
+    from ycsbctl.telemetry.network import InterfaceNetSampler
+
+    ep = Endpoint(target="memcached", protocol="memcached", url=url, backend=backend, host=host, pid=os.getpid())
+    samplers, _ = samplers_for(ep, None, evidence=False)
+    try:
+        assert any(isinstance(x, InterfaceNetSampler) for x in samplers) is loopback_sampled
+    finally:
+        for x in samplers:
+            x.close()
+
+
+def test_a_fork_whose_snapshot_ended_within_its_interval_lasted_0_s_and_a_sample_without_the_counter_is_no_fork() -> None:
+    """Four INFO samples a second apart, no window: a fork at t = 1 whose snapshot was done by the sample
+    (rdb_bgsave_in_progress 0) is 0 s of snapshot; t = 2 lacks both counters (a failed read): no fork, no
+    snapshot; a fork at t = 3 still writing at its sample and done by the next: 1 s."""
+    nan = float("nan")
+    rows = [{"t_mono": t, "t_wall": t, "source": "redis-info", "forks": forks, "fork_pause_us": 100.0 * t,
+             "rdb_bgsave_in_progress": saving}
+            for t, forks, saving in ((1.0, 1, 0), (2.0, nan, nan), (3.0, 1, 1), (4.0, 0, 0))]
+    events = Capture(EP, None, host_cores=2, frame=pd.DataFrame(rows)).server_events()
+    assert events == [{"event": "fork", "at_s": 1.0, "forks": 1, "pause_us": 100.0, "snapshot_s": 0.0},
+                      {"event": "fork", "at_s": 3.0, "forks": 1, "pause_us": 300.0, "snapshot_s": 1.0}]

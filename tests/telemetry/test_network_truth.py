@@ -180,3 +180,39 @@ def test_a_baseline_asks_for_3_seconds_unless_told_otherwise(iperf3, monkeypatch
         monkeypatch.setenv(BASELINE_S_ENV, bad)
         with pytest.raises(UserError, match=f"{BASELINE_S_ENV}='{bad}': give whole seconds"):
             baseline_seconds()
+
+
+def test_baseline_seconds_take_whole_seconds_from_1_to_60_and_refuse_the_rest(monkeypatch) -> None:
+    from ycsbctl.errors import UserError
+    from ycsbctl.telemetry.network import BASELINE_S_ENV, baseline_seconds
+
+    for given, seconds in (("1", 1), ("60", 60), (" 7 ", 7)):
+        monkeypatch.setenv(BASELINE_S_ENV, given)
+        assert baseline_seconds() == seconds
+    for given in ("0", "61", "2.5", "-3", "x"):
+        monkeypatch.setenv(BASELINE_S_ENV, given)
+        with pytest.raises(UserError, match="from 1 to 60"):
+            baseline_seconds()
+
+
+def test_an_interfaces_rates_are_its_own_counters_sent_and_received_over_the_time_between_reads(monkeypatch) -> None:
+    """A NIC's counters and the clock given by the test (received ≠ sent, as on any interface but lo): each rate its
+    own counter's change over the seconds between the reads; two reads at the same instant say nothing."""
+    from types import SimpleNamespace
+
+    from ycsbctl.telemetry import network
+
+    reads = iter([(10.0, 1_000, 5_000), (12.0, 3_000, 11_000), (12.0, 9_000, 99_000)])
+
+    def counters(pernic: bool):
+        t, recv, sent = next(reads)
+        clock[0] = t
+        return {"eth9": SimpleNamespace(bytes_recv=recv, bytes_sent=sent)}
+
+    clock = [0.0]
+    monkeypatch.setattr(network.psutil, "net_io_counters", counters)
+    monkeypatch.setattr(network.time, "monotonic", lambda: clock[0])
+    sampler = network.InterfaceNetSampler("eth9")
+    sampler.prime()
+    assert sampler.sample() == {"net_bytes_per_s": 3_000.0, "net_recv_bytes_per_s": 1_000.0}
+    assert sampler.sample() == {"net_bytes_per_s": None, "net_recv_bytes_per_s": None}

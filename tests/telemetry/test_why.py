@@ -4,6 +4,8 @@ readers (folded stacks, ``ss``'s TCP_INFO) against text in those tools' formats.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from ycsbctl.telemetry.profiler import fold_counts, kernel_share, top_frames
@@ -103,6 +105,11 @@ def test_top_frames_give_each_frames_self_and_total_share_of_the_samples():
     assert list(rows)[0] == "tcp_sendmsg_[k]"  # by self share first
     assert kernel_share(counts) == pytest.approx(0.7)
     assert kernel_share({}) is None and top_frames({}, "server") == []
+    # folded text as perf's and py-spy's: a line without a stack or a count is none; the same stack twice adds up
+    assert fold_counts("a;b 12\na;b 3\n 7\nc;d x\n\nc;d\n") == {"a;b": 15}
+    # the table keeps the 20 frames of most self share (26 here: f0 … f24 and their caller, of none)
+    many = {f"main;f{k}": 25 - k for k in range(25)}
+    assert [r["frame"] for r in top_frames(many, "server")] == [f"f{k}" for k in range(20)]
 
 
 SS = b"""0      0      127.0.0.1:48816    127.0.0.1:6379
@@ -179,5 +186,70 @@ def test_an_off_cpu_wait_says_what_the_server_ran_of_its_own_cores_and_a_delay_i
     line = explain(_b("latency", server_cores=2.0, server_threads=roles), "pg")
     assert line == ("off-CPU wait: pg's main thread slept in 8 of 10 samples (lock: futex_do_wait 8), each off a CPU "
                     "75% of the point on average, while the server ran 40% of the 200% it may use"), line
+    # each thread's share: a role of 4 threads that ran 60% and waited 20% of a core in all was off a CPU 80% each
+    pool = {"io": _role(60.0, 30.0, 30.0, runq=20.0, threads=4, lock=8, idle=2)}
+    assert "each off a CPU 80% of the point" in explain(_b("latency", server_threads=pool), "pg")
+    # one thread at 51%: 49% off (a 1.01 thread would read 50%)
+    one = {"main": _role(51.0, 30.0, 21.0, lock=8, idle=2)}
+    assert "each off a CPU 49% of the point" in explain(_b("latency", server_threads=one), "pg")
     delay = explain(_b("latency", wire={"minrtt_ms": 5.0}), "redis", 8, 10_000.0)
     assert delay == "network delay: our connections' smallest round trip is 5.00 ms of the 10.00 ms an operation took on average"
+
+
+def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_thread_at_the_active_line():
+    """off_cpu_wait's whole contract on figures chosen here: a state absent from the samples counts none (not
+    −1), the place it slept is the first two wait channels in order, and a side thread that ran exactly
+    1 % of a core (beside a main thread under ten times that) is working, one just below it is not."""
+    from ycsbctl.telemetry.why import off_cpu_wait
+
+    # only the states seen are listed: 5 of 10 asleep on a lock is WAITING_SHARE of them, exactly
+    sparse = {"main": {"oncpu_pct": 5.0, "states": {"lock": 5, "running": 5},
+                       "wchan": {"futex_do_wait": 3, "do_epoll_wait": 1, "pipe_read": 1}}}
+    assert off_cpu_wait(sparse) == ("main", sparse["main"], 5, 10, "lock: futex_do_wait 3, do_epoll_wait 1")
+    for ran, working in ((1.0, True), (0.99, False)):  # the stated line: 1 % of a core
+        roles = {"main": {"oncpu_pct": 9.0, "states": {"running": 10}},
+                 "bg": {"oncpu_pct": ran, "states": {"io": 4}, "wchan": {}}}
+        found = off_cpu_wait(roles)
+        assert (found == ("bg", roles["bg"], 4, 4, "io")) is working and (found is None) is not working, ran
+
+
+def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_busiest_foreign_programs_are_named(
+        monkeypatch):
+    """The README's line: foreign CPU of 10 % of the host's cores makes a point host-busy (YCSBCTL_HOST_BUSY_SHARE
+    sets another, 'off' none, an unreadable value keeps 10 %); a host scan names the three busiest foreign
+    programs, busiest first (five ran here, between two scans of a /proc given by the test), and every share of
+    the scan is of one core over the time between the scans."""
+    import os
+
+    from ycsbctl.telemetry import host
+
+    monkeypatch.delenv(host.HOST_BUSY_ENV, raising=False)
+    assert host.host_busy_share() == 0.10
+    for given, share in (("0.25", 0.25), ("off", None), ("lots", 0.10), (" ", 0.10)):
+        monkeypatch.setenv(host.HOST_BUSY_ENV, given)
+        assert host.host_busy_share() == share, given
+    # two scans 2 s apart (CLOCK_BOOTTIME), every figure chosen: each a share of one core over those 2 s
+    me = os.getpid()
+    before = {me: ("python", 1, 1.0, 7), 200: ("worker", me, 0.0, 8), 2: ("kthreadd", 0, 0.0, 1),
+              30: ("kworker", 2, 0.2, 1), **{100 + k: (f"prog{k}", 1, 0.0, 9) for k in range(5)}}
+    after = {me: ("python", 1, 2.0, 7), 200: ("worker", me, 0.5, 8), 2: ("kthreadd", 0, 0.0, 1),
+             30: ("kworker", 2, 0.4, 1), **{100 + k: (f"prog{k}", 1, 5.0 - k, 9) for k in range(5)}}
+    scans = iter([before, after])
+    times = iter([{"user": 10.0, "system": 5.0, "iowait": 1.0, "steal": 0.5, "idle": 100.0},
+                  {"user": 11.5, "system": 5.5, "iowait": 1.2, "steal": 0.5, "idle": 102.0}])
+    clock = iter([50.0, 52.0])
+    monkeypatch.setattr(host, "scan", lambda: next(scans))
+    monkeypatch.setattr(host, "cpu_times", lambda: next(times))
+    monkeypatch.setattr(host, "time", SimpleNamespace(CLOCK_BOOTTIME=7, clock_gettime=lambda _: next(clock)))
+    sampler = host.HostSampler(lambda: [])
+    sampler.prime()
+    got = sampler.sample()
+    assert got == pytest.approx({"host_user_pct": 75.0, "host_system_pct": 25.0, "host_iowait_pct": 10.0,
+                                 "host_steal_pct": 0.0, "host_idle_pct": 100.0, "ours_pct": 75.0, "kernel_pct": 10.0,
+                                 "foreign_pct": 750.0, "foreign_top": "prog0=250.0;prog1=200.0;prog2=150.0"})
+    # with containers of ours: a process in one is ours, asked of its cgroup once per process
+    asked: list[int] = []
+    monkeypatch.setattr(host, "in_container", lambda pid, ids: asked.append(pid) or pid == 104)
+    boxed = host.HostSampler(lambda: [], containers=["c0ffee"])
+    assert [boxed._is_ours(pid, {me}) for pid in (me, 104, 103, 104, 103)] == [True, True, False, True, False]
+    assert asked == [104, 103]

@@ -267,13 +267,11 @@ class SecondAggregate:
     counts: dict[str, np.ndarray] = field(default_factory=dict)  # measurement name -> HDR counts
     own: dict[str, np.ndarray] = field(default_factory=dict)  # the engine's measures of itself, by name
     returns: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
-    reports: int = 0
     names: tuple[str, ...] = OP_NAMES  # measurement names by op code (the workload's)
 
     def add(self, part: SecondCounts, measurement: str = "op") -> None:
         """Add one worker's second (``measurement`` names the ``intended`` series as YCSB does)."""
         self.cpu_s += part.cpu_s
-        self.reports += 1
         prefix = "" if measurement == "intended" else "Intended-"
         names = self.names
         for (op, st), a in part.latency.items():
