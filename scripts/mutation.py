@@ -120,7 +120,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
-    "ycsbctl/report/plots.py": ["tests/test_figures_survivors.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
+    "ycsbctl/report/plots.py": ["tests/test_figures_survivors.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py",
+                                "tests/report/test_scaling_report.py", "tests/report/test_report.py"],
     # The variant study's names and values (which variant a row is).
     "ycsbctl/results/variants.py": ["tests/experiment/test_sweep_axis.py", "-k", "not test_cli_"],
     # Other load on the host: who is foreign, whose CPU counts.
@@ -1187,6 +1188,16 @@ for _line in ("limit = _limit_us(searches[0][\"slo\"])",
     EQUIVALENT[f"ycsbctl/report/rate_plots.py: {_line} | 0 -> -1"] = \
         ("a plan has one --slo (Plan.slo, one string), which every search of its folder stores (rate_search.py's doc): "
          "the first search's objective is the last's")
+for _from, _to in (("0.99", "0.9999"), ("0.99", "0.9801"), ("0.01", "0.0101"), ("0.01", "0.0099")):
+    EQUIVALENT["ycsbctl/report/rate_plots.py: ax.text(0.99, 0.01, \"bars: 95 % interval of the repetitions\" if repeated else "
+               f"| {_from} -> {_to}"] = \
+        ("the interval note's corner, 1 % of the axes in from their lower right (axes fraction, the note right- and "
+         "bottom-aligned to it): 1 % of that moves it 8 px sideways in the 783-px-wide axes (9-inch figure at 100 dpi) "
+         "or 0.04 px up, inside the axes either way: where the layout puts it, not what it says (as the title's place, "
+         "_PLOT_STYLE_EQUIVALENT)")
+EQUIVALENT["ycsbctl/report/compare.py: r[\"experiment\"] = c.experiments[0].id | 0 -> -1"] = \
+    ("only where c.within, which is len(c.experiments) == 1 (Comparison.within): the one folder is the first and the "
+     "last (the first folder of several, the baseline, is pinned by test_compare.py's three-folder α test)")
 for _to in ("1.01e-09", "9.9e-10"):
     EQUIVALENT[f"ycsbctl/report/disturbance_report.py: fine = fine[fine[\"t_s\"].astype(float) < end - 1e-9]  "
                f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \

@@ -67,3 +67,6 @@ def test_an_interval_below_the_readable_bound_is_shown_in_the_digits_it_was_aske
     assert interval_text(0.0075, 0.0085, 4) == " [0.0075, 0.0085]"
     assert interval_text(0.004, 0.3, 2) == " [<0.01, 0.30]"
     assert interval_text(0.0004, 0.3, 3) == " [<0.001, 0.300]"
+    # fewer digits than 0.01 shows: "<0.01" from BOUND_LOW down, the digits' rounding from it up
+    assert interval_text(0.00999, 0.3, 1) == " [<0.01, 0.3]" and interval_text(0.01, 0.3, 1) == " [0.0, 0.3]"
+    assert interval_text(0.01005, 3.0, 0) == " [0, 3]"
