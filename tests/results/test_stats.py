@@ -356,6 +356,11 @@ def test_a_margin_of_zero_is_the_plain_test_and_a_ratio_inside_the_margin_has_a_
     # a ratio of ~1.08 inside ±50 %: twice the t tail beyond a negative excess is above one; p is capped at 1
     inside = stats.beyond_margin(c, 0.5)
     assert inside.p_value == 1.0 and inside.margin == 0.5
+    # what it could detect is restated beyond the margin: 1.5 · e^((t(0.975) + t(0.8)) · se) − 1
+    t = sps.t.ppf(0.975, c.df) + sps.t.ppf(0.8, c.df)
+    assert inside.detectable == pytest.approx(1.5 * math.exp(t * c.se_log) - 1) and inside.detectable > c.detectable
+    exact = stats.compare([5.0, 5.0], [6.0, 6.0])  # no spread: nothing to restate, its 0 kept; 1.2 is beyond ±10 %
+    assert (stats.beyond_margin(exact, 0.1).detectable, stats.beyond_margin(exact, 0.1).p_value) == (0.0, 0.0)
     excess = abs(math.log(c.ratio)) - math.log1p(0.02)  # beyond ±2 %: the tail of scipy's t, twice
     assert stats.beyond_margin(c, 0.02).p_value == pytest.approx(2 * sps.t.sf(excess / c.se_log, c.df), rel=1e-12)
 
