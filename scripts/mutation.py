@@ -607,8 +607,6 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/stall.py: expired = dict(zip(measured[\"second\"].astype(int), (measured[\"operations\"] - replies).astype(int))) | Sub -> Add":
         "expired is read only at a silence's first second (expired.get(start)), where the replies are 0 by definition "
         "(counts[start] == 0): operations - 0 and operations + 0 are the same timed-out count",
-    "ycsbctl/results/verdicts.py: names = targets[0] if len(targets) == 1 else f\"{', '.join(targets[:-1])} and {targets[-1]}\" | 0 -> -1":
-        "taken only when the list holds one target: its first is its last",
     "ycsbctl/telemetry/threads.py: if fields[0] != b\"R\": | 0 -> 1":
         "fields[1] (the parent's pid) is never b'R', so the mutant reads wchan for running threads too: a thread in state "
         "R is classed running whatever its wchan (wait_class), and role_figures tallies wchan only of threads not "
@@ -711,9 +709,6 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 1001":
         "STALL_MARGIN_S is the constant 0.2: 200.2 and 200 both print as 200 ms",
-    "ycsbctl/results/verdicts.py: sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std()) if len(tp) > 1 else math.nan | 1 -> 0":
-        "one round's sd (pandas, ddof 1) is NaN, which repetitions_needed answers None as it answers the else "
-        "branch's NaN (len(tp) > 2, which takes two rounds' sd away, stays scored)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.101":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":
