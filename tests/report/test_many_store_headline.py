@@ -209,8 +209,10 @@ def test_a_store_whose_first_load_reads_0_bytes_per_item_takes_its_next_loads_fi
     first, second = (f"media-items-{t}" for t in list(RATES)[:2])
     exp.manifest.workload_footprints[first]["sqlite"]["bytes_per_record"] = 0
     exp.manifest.workload_footprints[second]["sqlite"]["bytes_per_record"] = 950
+    exp.manifest.workload_footprints["media-items-text"]["sqlite"]["basis"] = "a later load's basis"
     s = store_study(exp)
     assert s is not None and s.bytes_per_item == {"sqlite": 950.0, "postgres": 1400.0}
+    assert s.memory_basis["sqlite"] == BASIS["sqlite"]  # the basis of the load whose figure it is
 
 
 def test_the_headlines_interval_is_welchs_or_the_paired_one_as_the_rounds_were_ordered(study):
