@@ -138,6 +138,8 @@ def test_every_comparison_of_the_embedded_store_with_a_networked_one_says_so_whe
     fig = store_study_figure(s, {"sqlite": "#E69F00", "postgres": "#0072B2"})
     assert fig is not None
     assert fig.axes[2].get_title() == "memory per item after load" + UNLIKE_MARK
+    # throughput on a linear axis, p99 (tens of µs to seconds) on a log one
+    assert [ax.get_yscale() for ax in fig.axes[:3]] == ["linear", "log", "linear"]
     note = next(t for t in fig.texts if t.get_text() == caveat)
     r = FigureCanvasAgg(fig).get_renderer()
     fig.draw(r)
