@@ -1193,6 +1193,12 @@ for _from, _to in (("0.99", "0.9999"), ("0.99", "0.9801"), ("0.01", "0.0101"), (
 EQUIVALENT["ycsbctl/report/compare.py: r[\"experiment\"] = c.experiments[0].id | 0 -> -1"] = \
     ("only where c.within, which is len(c.experiments) == 1 (Comparison.within): the one folder is the first and the "
      "last (the first folder of several, the baseline, is pinned by test_compare.py's three-folder α test)")
+for _to in ("1", "-1"):
+    EQUIVALENT["ycsbctl/results/ycsb_text.py: op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan)) "
+               f"| 0 -> {_to}"] = \
+        ("an operation's summary is made only at its 'Operations' or 'Total Operations' line (ops starts empty, and "
+         "a block's other keys join it only once it is there), and _apply sets its count from that very line next: "
+         "the starting count is always overwritten")
 for _to in ("1.01e-09", "9.9e-10"):
     EQUIVALENT[f"ycsbctl/report/disturbance_report.py: fine = fine[fine[\"t_s\"].astype(float) < end - 1e-9]  "
                f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \
