@@ -263,6 +263,10 @@ def test_an_overall_block_of_no_runtime_says_nothing_of_the_operations_its_block
     text = re.sub(r"\[OVERALL\], Throughput\(ops/sec\), .*", "[OVERALL], Throughput(ops/sec), 0.0", text)
     r = parse_output(text).result
     assert (r.runtime_ms, r.operations) == (0.0, 10002 + 9998)
+    # from 1 ms on, the count is the [OVERALL] block's: 7,000 ops/s over 1 ms are 7 operations, whatever the blocks say
+    one_ms = text.replace("RunTime(ms), 0", "RunTime(ms), 1").replace("Throughput(ops/sec), 0.0", "Throughput(ops/sec), 7000.0")
+    r = parse_output(one_ms).result
+    assert (r.runtime_ms, r.operations) == (1.0, 7)
 
 
 def test_a_second_run_cut_inside_its_overall_block_is_still_a_second_run() -> None:
