@@ -1199,6 +1199,12 @@ for _to in ("1", "-1"):
         ("an operation's summary is made only at its 'Operations' or 'Total Operations' line (ops starts empty, and "
          "a block's other keys join it only once it is there), and _apply sets its count from that very line next: "
          "the starting count is always overwritten")
+for _to in ("0.0202", "0.0198"):
+    EQUIVALENT["ycsbctl/report/plots.py: floor = float(measured[measured > 0].min()) / 2 if log_tp else 0.02 * top "
+               f"| 0.02 -> {_to}"] = \
+        ("on a linear axis a failed point that measured nothing is drawn at 2 % of the throughput axis's top, above "
+         "its zero: 1 % of that is 0.0002 of the axis, under 0.1 px of its 330-390 px height (the log axis's half of the "
+         "smallest throughput stays scored)")
 for _to in ("1.01e-09", "9.9e-10"):
     EQUIVALENT[f"ycsbctl/report/disturbance_report.py: fine = fine[fine[\"t_s\"].astype(float) < end - 1e-9]  "
                f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \

@@ -639,3 +639,65 @@ def test_the_hosts_cpu_per_kind_is_each_processes_change_and_a_new_ones_all():
     used, foreign = cpu_use(before, now, kernel, lambda pid: pid in ours or pid == 300)
     assert used == {"ours": 0.5 + 0.75 + 0.5, "kernel": 0.25, "foreign": 1.5 + 0.125 + 0.375}
     assert foreign == {"stress": 1.625, "cc1": 0.375}
+
+
+def test_the_context_line_says_the_repetitions_from_two_on():
+    from ycsbctl.report.plots import context_line
+    from ycsbctl.results.schema import Manifest
+
+    def line(repeat: int) -> str:
+        return context_line(Manifest.from_dict({"experiment_id": "x", "plan": {"repeat": repeat}}))
+
+    assert "2 repetitions (mean, bars: 95 % interval)" in line(2)
+    assert "repetition" not in line(1)
+
+
+def _study_points(degraded_seen: float) -> pd.DataFrame:
+    """redis ok at 8/16/32 threads (≤ 120,000 ops/s); mongodb ok at 8 and 16, degraded at 32 having measured
+    ``degraded_seen`` ops/s; five targets' worth of legend (three more, ok, alike)."""
+    rows = []
+    for target, tps in (("redis", (100_000.0, 115_000.0, 120_000.0)), ("mongodb", (60_000.0, 80_000.0, degraded_seen)),
+                        ("a", (70_000.0,) * 3), ("b", (75_000.0,) * 3), ("c", (65_000.0,) * 3)):
+        for t, tp in zip((8, 16, 32), tps):
+            ok = not (target == "mongodb" and t == 32)
+            rows.append(dict(target=target, workload="w", threads=t, reps=2, ok=2 if ok else 0,
+                             status="ok" if ok else "degraded", throughput_mean=tp if ok else math.nan,
+                             throughput_seen=tp, throughput_min=tp, throughput_max=tp, latency_mean=500.0 if ok else math.nan,
+                             latency_min=500.0, latency_max=500.0, bottleneck="latency"))
+    return pd.DataFrame(rows)
+
+
+def test_a_degraded_point_that_measured_more_than_any_ok_one_is_on_its_dotted_curve_and_under_the_axis_top():
+    """Only mongodb has a point beyond its ok ones: one dotted curve (its), through its degraded 32-thread point,
+    and the throughput axis reaches that point's 200,000 ops/s (the ok points end at 120,000)."""
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    colors = {"redis": "#0072B2", "mongodb": "#E69F00", "a": "#009E73", "b": "#CC79A7", "c": "#56B4E9"}
+    fig = throughput_latency_figure(_study_points(200_000.0), "w", "p99", colors)
+    assert fig is not None
+    ax = fig.axes[0]
+    dotted = [ln for ln in ax.get_lines() if ln.get_linestyle() == ":"]
+    assert len(dotted) == 1 and list(dotted[0].get_ydata()) == [60_000.0, 80_000.0, 200_000.0]
+    assert ax.get_yscale() == "linear" and ax.get_ylim()[1] >= 200_000.0
+    # ten handles and the failed one: three rows of legend below the axes, clear of the x axis's label
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    r = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(r)
+    legend = fig.legends[-1].get_window_extent(r)
+    assert not legend.overlaps(ax.xaxis.label.get_window_extent(r))
+
+
+def test_a_log_latency_axis_leaves_a_factor_of_two_above_its_highest_point():
+    """Latencies 100 times apart (a log axis): its top is twice matplotlib's autoscaled one, room above the slowest
+    point (10,000 µs) for its label."""
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    rows = [dict(target=target, workload="w", threads=t, reps=1, ok=1, status="ok", throughput_mean=tp, throughput_seen=tp,
+                 throughput_min=tp, throughput_max=tp, latency_mean=lat, latency_min=lat, latency_max=lat, bottleneck="latency")
+            for target, tp, lat in (("redis", 110_000.0, 100.0), ("slow", 60_000.0, 10_000.0)) for t in (8, 16)]
+    fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "slow": "#E69F00"})
+    assert fig is not None
+    ax2 = fig.axes[1]
+    highest = max(float(y) for ln in ax2.get_lines() for y in ln.get_ydata())  # the 10,000 µs, in the axis's unit
+    assert ax2.get_yscale() == "log" and ax2.get_ylim()[1] >= 2 * highest
