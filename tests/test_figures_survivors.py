@@ -236,14 +236,12 @@ def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():
     assert marks == [(990.0, 450.0), (1980.0, 15_000.0)]
 
 
-def test_the_spectrums_percentile_ticks_stand_at_their_nines():
-    """Each tick ``pNN`` at x = -log10(1 - NN/100), and the drawn curve there is the histogram's percentile."""
-    import math
-
+def _spectrum(counts: dict[int, int]):
+    """The spectrum's axes of one target's READ histogram of ``counts`` (µs: how many)."""
     from ycsbctl.report.plots import spectrum_figure
 
     h = hdr.new_histogram()
-    for v, n in {100: 5_000, 300: 4_000, 900: 900, 1_500: 90, 1_900: 9, 2_000: 1}.items():
+    for v, n in counts.items():
         h.record_value(v, n)
 
     class Exp(_Folder):
@@ -258,7 +256,21 @@ def test_the_spectrums_percentile_ticks_stand_at_their_nines():
     runs = pd.DataFrame({"run_id": ["r1"], "workload": "w", "phase": "run", "threads": 8, "status": "ok", "target": "a"})
     fig = spectrum_figure(Exp(runs), "w", 8, {"a": "#123456"})  # type: ignore[arg-type]
     assert fig is not None
-    ax = fig.axes[0]
+    return fig.axes[0]
+
+
+def test_a_percentile_under_a_microsecond_is_drawn_at_one_on_the_log_axis_not_left_out():
+    """HDR records a reply under 1 µs as 0: on the log axis the spectrum draws it at 1 µs (0 has no place there)."""
+    (line,) = _spectrum({0: 6_000, 100: 4_000}).lines
+    ys = [float(y) for y in line.get_ydata()]
+    assert (ys[0], ys[-1]) == (1.0, 100.0) and len(ys) == 48 and min(ys) == 1.0
+
+
+def test_the_spectrums_percentile_ticks_stand_at_their_nines():
+    """Each tick ``pNN`` at x = -log10(1 - NN/100), and the drawn curve there is the histogram's percentile."""
+    import math
+
+    ax = _spectrum({100: 5_000, 300: 4_000, 900: 900, 1_500: 90, 1_900: 9, 2_000: 1})
     ticks = dict(zip([t.get_text() for t in ax.get_xticklabels()], ax.get_xticks()))
     assert ticks.keys() == {"p50", "p90", "p99", "p99.9", "p99.99"}
     for label, x in ticks.items():
