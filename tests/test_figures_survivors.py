@@ -261,9 +261,15 @@ def _spectrum(counts: dict[int, int]):
 
 def test_a_percentile_under_a_microsecond_is_drawn_at_one_on_the_log_axis_not_left_out():
     """HDR records a reply under 1 µs as 0: on the log axis the spectrum draws it at 1 µs (0 has no place there)."""
-    (line,) = _spectrum({0: 6_000, 100: 4_000}).lines
+    ax = _spectrum({0: 6_000, 100: 4_000})
+    (line,) = ax.lines
     ys = [float(y) for y in line.get_ydata()]
     assert (ys[0], ys[-1]) == (1.0, 100.0) and len(ys) == 48 and min(ys) == 1.0
+    # between the decades, the 2s and 5s are labelled (200 µs, 5 ms), the others not
+    from ycsbctl.report.plot_style import duration
+
+    minor = ax.yaxis.get_minor_formatter()
+    assert [minor(v, 0) for v in (200.0, 300.0, 5_000.0, 7_000.0)] == [duration(200.0), "", duration(5_000.0), ""]
 
 
 def test_the_spectrums_percentile_ticks_stand_at_their_nines():
