@@ -236,16 +236,19 @@ def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():
     assert marks == [(990.0, 450.0), (1980.0, 15_000.0)]
 
 
-def _spectrum(counts: dict[int, int]):
-    """The spectrum's axes of one target's READ histogram of ``counts`` (µs: how many)."""
+def _spectrum(counts: dict[int, int], runs_of: dict[str, int] | None = None):
+    """The spectrum's axes of each target's READ histogram of ``counts`` (µs: how many), ``runs_of`` its runs
+    (target -> how many; one target "a" of one run by default)."""
     from ycsbctl.report.plots import spectrum_figure
+
+    runs_of = runs_of or {"a": 1}
 
     h = hdr.new_histogram()
     for v, n in counts.items():
         h.record_value(v, n)
 
     class Exp(_Folder):
-        targets = ["a"]
+        targets = list(runs_of)
 
         def run_doc(self, run_id: str) -> dict:
             return {"histograms": {"READ": {}}}
@@ -253,7 +256,9 @@ def _spectrum(counts: dict[int, int]):
         def merged_histogram(self, ids: list, op: str):
             return h
 
-    runs = pd.DataFrame({"run_id": ["r1"], "workload": "w", "phase": "run", "threads": 8, "status": "ok", "target": "a"})
+    ids = [(t, f"{t}{i}") for t, n in runs_of.items() for i in range(n)]
+    runs = pd.DataFrame({"run_id": [r for _, r in ids], "workload": "w", "phase": "run", "threads": 8, "status": "ok",
+                         "target": [t for t, _ in ids]})
     fig = spectrum_figure(Exp(runs), "w", 8, {"a": "#123456"})  # type: ignore[arg-type]
     assert fig is not None
     return fig.axes[0]
@@ -719,3 +724,20 @@ def test_a_log_latency_axis_leaves_a_factor_of_two_above_its_highest_point():
     ax2 = fig.axes[1]
     highest = max(float(y) for ln in ax2.get_lines() for y in ln.get_ydata())  # the 10,000 µs, in the axis's unit
     assert ax2.get_yscale() == "log" and ax2.get_ylim()[1] >= 2 * highest
+
+
+def test_the_spectrums_title_says_merged_repetitions_when_any_target_has_several_and_its_legend_hugs_the_axes():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    def title(ax) -> str:
+        return " ".join(t.get_text() for t in ax.figure.texts)
+
+    assert "(all repetitions merged)" in title(_spectrum({100: 10}, {"a": 1, "b": 2}))
+    ax = _spectrum({100: 10}, {"a": 1, "b": 1})
+    assert "(one run)" in title(ax)
+    # two handles, one legend row: the axes' x label sits just above it (no empty band of the figure between)
+    fig = ax.figure
+    r = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(r)
+    legend, label = fig.legends[-1].get_window_extent(r), ax.xaxis.label.get_window_extent(r)
+    assert 0 <= label.y0 - legend.y1 < 0.08 * fig.bbox.height
