@@ -1205,6 +1205,10 @@ for _to in ("0.0202", "0.0198"):
         ("on a linear axis a failed point that measured nothing is drawn at 2 % of the throughput axis's top, above "
          "its zero: 1 % of that is 0.0002 of the axis, under 0.1 px of its 330-390 px height (the log axis's half of the "
          "smallest throughput stays scored)")
+EQUIVALENT["ycsbctl/report/compare.py: notes=c.notes, within=c.within, baseline=c.experiments[0].baseline, alpha=c.alpha, "
+           "drift_margin=_margin_text(c), | 0 -> -1"] = \
+    ("compare.html.j2 says the baseline target only where within, which is len(c.experiments) == 1 "
+     "(Comparison.within): the one folder is the first and the last (between folders it names experiments[0].id)")
 for _to in ("1.01e-09", "9.9e-10"):
     EQUIVALENT[f"ycsbctl/report/disturbance_report.py: fine = fine[fine[\"t_s\"].astype(float) < end - 1e-9]  "
                f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \
