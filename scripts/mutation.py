@@ -120,7 +120,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
-    "ycsbctl/report/plots.py": ["tests/test_figures_survivors.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py", "tests/report/test_report.py"],
+    "ycsbctl/report/plots.py": ["tests/test_figures_survivors.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py",
+                                "tests/report/test_scaling_report.py", "tests/report/test_report.py"],
     # The variant study's names and values (which variant a row is).
     "ycsbctl/results/variants.py": ["tests/experiment/test_sweep_axis.py", "-k", "not test_cli_"],
     # Other load on the host: who is foreign, whose CPU counts.
@@ -653,8 +654,6 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/stall.py: expired = dict(zip(measured[\"second\"].astype(int), (measured[\"operations\"] - replies).astype(int))) | Sub -> Add":
         "expired is read only at a silence's first second (expired.get(start)), where the replies are 0 by definition "
         "(counts[start] == 0): operations - 0 and operations + 0 are the same timed-out count",
-    "ycsbctl/results/verdicts.py: names = targets[0] if len(targets) == 1 else f\"{', '.join(targets[:-1])} and {targets[-1]}\" | 0 -> -1":
-        "taken only when the list holds one target: its first is its last",
     "ycsbctl/telemetry/threads.py: if fields[0] != b\"R\": | 0 -> 1":
         "fields[1] (the parent's pid) is never b'R', so the mutant reads wchan for running threads too: a thread in state "
         "R is classed running whatever its wchan (wait_class), and role_figures tallies wchan only of threads not "
@@ -757,9 +756,6 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/report/study_headlines.py: return f\" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of "
     "each other: two 100 ms intervals)\" | 1000 -> 1001":
         "STALL_MARGIN_S is the constant 0.2: 200.2 and 200 both print as 200 ms",
-    "ycsbctl/results/verdicts.py: sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std()) if len(tp) > 1 else math.nan | 1 -> 0":
-        "one round's sd (pandas, ddof 1) is NaN, which repetitions_needed answers None as it answers the else "
-        "branch's NaN (len(tp) > 2, which takes two rounds' sd away, stays scored)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.101":
         "a default no caller uses: the engine builds every FineSeries with its interval (engine/measurements.py)",
     "ycsbctl/results/fine.py: interval_s: float = 0.1 | 0.1 -> 0.099":
@@ -1234,6 +1230,32 @@ for _line in ("limit = _limit_us(searches[0][\"slo\"])",
     EQUIVALENT[f"ycsbctl/report/rate_plots.py: {_line} | 0 -> -1"] = \
         ("a plan has one --slo (Plan.slo, one string), which every search of its folder stores (rate_search.py's doc): "
          "the first search's objective is the last's")
+for _from, _to in (("0.99", "0.9999"), ("0.99", "0.9801"), ("0.01", "0.0101"), ("0.01", "0.0099")):
+    EQUIVALENT["ycsbctl/report/rate_plots.py: ax.text(0.99, 0.01, \"bars: 95 % interval of the repetitions\" if repeated else "
+               f"| {_from} -> {_to}"] = \
+        ("the interval note's corner, 1 % of the axes in from their lower right (axes fraction, the note right- and "
+         "bottom-aligned to it): 1 % of that moves it 8 px sideways in the 783-px-wide axes (9-inch figure at 100 dpi) "
+         "or 0.04 px up, inside the axes either way: where the layout puts it, not what it says (as the title's place, "
+         "_PLOT_STYLE_EQUIVALENT)")
+EQUIVALENT["ycsbctl/report/compare.py: r[\"experiment\"] = c.experiments[0].id | 0 -> -1"] = \
+    ("only where c.within, which is len(c.experiments) == 1 (Comparison.within): the one folder is the first and the "
+     "last (the first folder of several, the baseline, is pinned by test_compare.py's three-folder α test)")
+for _to in ("1", "-1"):
+    EQUIVALENT["ycsbctl/results/ycsb_text.py: op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan)) "
+               f"| 0 -> {_to}"] = \
+        ("an operation's summary is made only at its 'Operations' or 'Total Operations' line (ops starts empty, and "
+         "a block's other keys join it only once it is there), and _apply sets its count from that very line next: "
+         "the starting count is always overwritten")
+for _to in ("0.0202", "0.0198"):
+    EQUIVALENT["ycsbctl/report/plots.py: floor = float(measured[measured > 0].min()) / 2 if log_tp else 0.02 * top "
+               f"| 0.02 -> {_to}"] = \
+        ("on a linear axis a failed point that measured nothing is drawn at 2 % of the throughput axis's top, above "
+         "its zero: 1 % of that is 0.0002 of the axis, under 0.1 px of its 330-390 px height (the log axis's half of the "
+         "smallest throughput stays scored)")
+EQUIVALENT["ycsbctl/report/compare.py: notes=c.notes, within=c.within, baseline=c.experiments[0].baseline, alpha=c.alpha, "
+           "drift_margin=_margin_text(c), | 0 -> -1"] = \
+    ("compare.html.j2 says the baseline target only where within, which is len(c.experiments) == 1 "
+     "(Comparison.within): the one folder is the first and the last (between folders it names experiments[0].id)")
 for _to in ("1.01e-09", "9.9e-10"):
     EQUIVALENT[f"ycsbctl/report/disturbance_report.py: fine = fine[fine[\"t_s\"].astype(float) < end - 1e-9]  "
                f"# the part-interval after the window's end | 1e-09 -> {_to}"] = \

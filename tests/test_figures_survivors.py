@@ -236,18 +236,19 @@ def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():
     assert marks == [(990.0, 450.0), (1980.0, 15_000.0)]
 
 
-def test_the_spectrums_percentile_ticks_stand_at_their_nines():
-    """Each tick ``pNN`` at x = -log10(1 - NN/100), and the drawn curve there is the histogram's percentile."""
-    import math
-
+def _spectrum(counts: dict[int, int], runs_of: dict[str, int] | None = None):
+    """The spectrum's axes of each target's READ histogram of ``counts`` (µs: how many), ``runs_of`` its runs
+    (target -> how many; one target "a" of one run by default)."""
     from ycsbctl.report.plots import spectrum_figure
 
+    runs_of = runs_of or {"a": 1}
+
     h = hdr.new_histogram()
-    for v, n in {100: 5_000, 300: 4_000, 900: 900, 1_500: 90, 1_900: 9, 2_000: 1}.items():
+    for v, n in counts.items():
         h.record_value(v, n)
 
     class Exp(_Folder):
-        targets = ["a"]
+        targets = list(runs_of)
 
         def run_doc(self, run_id: str) -> dict:
             return {"histograms": {"READ": {}}}
@@ -255,10 +256,32 @@ def test_the_spectrums_percentile_ticks_stand_at_their_nines():
         def merged_histogram(self, ids: list, op: str):
             return h
 
-    runs = pd.DataFrame({"run_id": ["r1"], "workload": "w", "phase": "run", "threads": 8, "status": "ok", "target": "a"})
+    ids = [(t, f"{t}{i}") for t, n in runs_of.items() for i in range(n)]
+    runs = pd.DataFrame({"run_id": [r for _, r in ids], "workload": "w", "phase": "run", "threads": 8, "status": "ok",
+                         "target": [t for t, _ in ids]})
     fig = spectrum_figure(Exp(runs), "w", 8, {"a": "#123456"})  # type: ignore[arg-type]
     assert fig is not None
-    ax = fig.axes[0]
+    return fig.axes[0]
+
+
+def test_a_percentile_under_a_microsecond_is_drawn_at_one_on_the_log_axis_not_left_out():
+    """HDR records a reply under 1 µs as 0: on the log axis the spectrum draws it at 1 µs (0 has no place there)."""
+    ax = _spectrum({0: 6_000, 100: 4_000})
+    (line,) = ax.lines
+    ys = [float(y) for y in line.get_ydata()]
+    assert (ys[0], ys[-1]) == (1.0, 100.0) and len(ys) == 48 and min(ys) == 1.0
+    # between the decades, the 2s and 5s are labelled (200 µs, 5 ms), the others not
+    from ycsbctl.report.plot_style import duration
+
+    minor = ax.yaxis.get_minor_formatter()
+    assert [minor(v, 0) for v in (200.0, 300.0, 5_000.0, 7_000.0)] == [duration(200.0), "", duration(5_000.0), ""]
+
+
+def test_the_spectrums_percentile_ticks_stand_at_their_nines():
+    """Each tick ``pNN`` at x = -log10(1 - NN/100), and the drawn curve there is the histogram's percentile."""
+    import math
+
+    ax = _spectrum({100: 5_000, 300: 4_000, 900: 900, 1_500: 90, 1_900: 9, 2_000: 1})
     ticks = dict(zip([t.get_text() for t in ax.get_xticklabels()], ax.get_xticks()))
     assert ticks.keys() == {"p50", "p90", "p99", "p99.9", "p99.99"}
     for label, x in ticks.items():
@@ -677,3 +700,79 @@ def test_thread_roles_are_each_figures_mean_over_the_windows_samples_a_missing_r
     from ycsbctl.telemetry.evidence import host_figures
     host = pd.DataFrame({"source": "host", "t_mono": [3.0, 6.0], "foreign_top": ["bench=50.0;=7.0;x=oops", "bench=30.0"]})
     assert host_figures(host, None)["foreign_top"] == {"bench": 40.0}
+
+
+def test_the_context_line_says_the_repetitions_from_two_on():
+    from ycsbctl.report.plots import context_line
+    from ycsbctl.results.schema import Manifest
+
+    def line(repeat: int) -> str:
+        return context_line(Manifest.from_dict({"experiment_id": "x", "plan": {"repeat": repeat}}))
+
+    assert "2 repetitions (mean, bars: 95 % interval)" in line(2)
+    assert "repetition" not in line(1)
+
+
+def _study_points(degraded_seen: float) -> pd.DataFrame:
+    """redis ok at 8/16/32 threads (≤ 120,000 ops/s); mongodb ok at 8 and 16, degraded at 32 having measured
+    ``degraded_seen`` ops/s; five targets' worth of legend (three more, ok, alike)."""
+    rows = []
+    for target, tps in (("redis", (100_000.0, 115_000.0, 120_000.0)), ("mongodb", (60_000.0, 80_000.0, degraded_seen)),
+                        ("a", (70_000.0,) * 3), ("b", (75_000.0,) * 3), ("c", (65_000.0,) * 3)):
+        for t, tp in zip((8, 16, 32), tps):
+            ok = not (target == "mongodb" and t == 32)
+            rows.append(dict(target=target, workload="w", threads=t, reps=2, ok=2 if ok else 0,
+                             status="ok" if ok else "degraded", throughput_mean=tp if ok else math.nan,
+                             throughput_seen=tp, throughput_min=tp, throughput_max=tp, latency_mean=500.0 if ok else math.nan,
+                             latency_min=500.0, latency_max=500.0, bottleneck="latency"))
+    return pd.DataFrame(rows)
+
+
+def test_a_degraded_point_that_measured_more_than_any_ok_one_is_on_its_dotted_curve_and_under_the_axis_top():
+    """Only mongodb has a point beyond its ok ones: one dotted curve (its), through its degraded 32-thread point,
+    and the throughput axis reaches that point's 200,000 ops/s (the ok points end at 120,000)."""
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    colors = {"redis": "#0072B2", "mongodb": "#E69F00", "a": "#009E73", "b": "#CC79A7", "c": "#56B4E9"}
+    fig = throughput_latency_figure(_study_points(200_000.0), "w", "p99", colors)
+    assert fig is not None
+    ax = fig.axes[0]
+    dotted = [ln for ln in ax.get_lines() if ln.get_linestyle() == ":"]
+    assert len(dotted) == 1 and list(dotted[0].get_ydata()) == [60_000.0, 80_000.0, 200_000.0]
+    assert ax.get_yscale() == "linear" and ax.get_ylim()[1] >= 200_000.0
+    # ten handles and the failed one: three rows of legend below the axes, clear of the x axis's label
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    r = FigureCanvasAgg(fig).get_renderer()  # the x axis's ticks and label, placed without drawing the figure
+    assert not fig.legends[-1].get_window_extent(r).overlaps(ax.xaxis.get_tightbbox(r))
+
+
+def test_a_log_latency_axis_leaves_a_factor_of_two_above_its_highest_point():
+    """Latencies 100 times apart (a log axis): its top is twice matplotlib's autoscaled one, room above the slowest
+    point (10,000 µs) for its label."""
+    from ycsbctl.report.plots import throughput_latency_figure
+
+    rows = [dict(target=target, workload="w", threads=t, reps=1, ok=1, status="ok", throughput_mean=tp, throughput_seen=tp,
+                 throughput_min=tp, throughput_max=tp, latency_mean=lat, latency_min=lat, latency_max=lat, bottleneck="latency")
+            for target, tp, lat in (("redis", 110_000.0, 100.0), ("slow", 60_000.0, 10_000.0)) for t in (8, 16)]
+    fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "slow": "#E69F00"})
+    assert fig is not None
+    ax2 = fig.axes[1]
+    highest = max(float(y) for ln in ax2.get_lines() for y in ln.get_ydata())  # the 10,000 µs, in the axis's unit
+    assert ax2.get_yscale() == "log" and ax2.get_ylim()[1] >= 2 * highest
+
+
+def test_the_spectrums_title_says_merged_repetitions_when_any_target_has_several_and_its_legend_hugs_the_axes():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    def title(ax) -> str:
+        return " ".join(t.get_text() for t in ax.figure.texts)
+
+    assert "(all repetitions merged)" in title(_spectrum({100: 10}, {"a": 1, "b": 2}))
+    ax = _spectrum({100: 10}, {"a": 1, "b": 1})
+    assert "(one run)" in title(ax)
+    # two handles, one legend row: the axes' x label sits just above it (no empty band of the figure between)
+    fig = ax.figure
+    r = FigureCanvasAgg(fig).get_renderer()  # the x axis's ticks and label, placed without drawing the figure
+    legend, axis = fig.legends[-1].get_window_extent(r), ax.xaxis.get_tightbbox(r)
+    assert 0 <= axis.y0 - legend.y1 < 0.08 * fig.bbox.height

@@ -4,6 +4,7 @@ and a tested verdict; one folder compares its targets; a control target takes th
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -256,3 +257,19 @@ def test_a_folder_compared_with_itself_is_refused_in_one_line(tmp_path):
             "one is given twice: give different result folders (or one folder alone, to compare its targets with its "
             "first)\n"), r.output
     assert list(one.iterdir()) == []
+
+
+def test_the_first_folders_alpha_sets_the_verdicts_of_every_folder(pair, tmp_path):
+    """Folders planned at different α: the first (the baseline, what the table says it compares with) sets the
+    level of every verdict; the last one's would give narrower intervals."""
+    folders = []
+    for name, src, alpha in (("first", pair[0], 0.01), ("last", pair[1], 0.2)):
+        dest = shutil.copytree(src, tmp_path / name)
+        manifest = json.loads((dest / "manifest.json").read_text())
+        manifest["plan"]["alpha"] = alpha
+        (dest / "manifest.json").write_text(json.dumps(manifest))
+        folders.append(dest)
+    c = compare(folders)
+    assert c.alpha == 0.01
+    # Benjamini–Hochberg's intervals of a family tested at α are at 1 − α or wider: 0.975 and 0.9 at the last's 0.2
+    assert c.verdicts["ci_level"].min() >= 1 - 0.01

@@ -138,6 +138,8 @@ def test_every_comparison_of_the_embedded_store_with_a_networked_one_says_so_whe
     fig = store_study_figure(s, {"sqlite": "#E69F00", "postgres": "#0072B2"})
     assert fig is not None
     assert fig.axes[2].get_title() == "memory per item after load" + UNLIKE_MARK
+    # throughput on a linear axis, p99 (tens of µs to seconds) on a log one
+    assert [ax.get_yscale() for ax in fig.axes[:3]] == ["linear", "log", "linear"]
     note = next(t for t in fig.texts if t.get_text() == caveat)
     r = FigureCanvasAgg(fig).get_renderer()
     fig.draw(r)
@@ -209,8 +211,10 @@ def test_a_store_whose_first_load_reads_0_bytes_per_item_takes_its_next_loads_fi
     first, second = (f"media-items-{t}" for t in list(RATES)[:2])
     exp.manifest.workload_footprints[first]["sqlite"]["bytes_per_record"] = 0
     exp.manifest.workload_footprints[second]["sqlite"]["bytes_per_record"] = 950
+    exp.manifest.workload_footprints["media-items-text"]["sqlite"]["basis"] = "a later load's basis"
     s = store_study(exp)
     assert s is not None and s.bytes_per_item == {"sqlite": 950.0, "postgres": 1400.0}
+    assert s.memory_basis["sqlite"] == BASIS["sqlite"]  # the basis of the load whose figure it is
 
 
 def test_the_headlines_interval_is_welchs_or_the_paired_one_as_the_rounds_were_ordered(study):
@@ -384,3 +388,37 @@ def test_a_within_run_ratio_keeps_two_significant_figures_on_either_side_of_0_1_
     for ops, shown in ((1_000.0, "0.10×"), (990.0, "0.099×"), (100.0, "0.010×"), (99.0, "0.0099×")):
         said = within_run_ratio(Cell("1cond", "w", "postgres", ops, low=ops * 0.9, high=ops * 1.1), best)
         assert said.startswith(f"{shown} ["), said
+
+
+def test_a_study_test_set_with_p_makes_every_plain_workload_that_test_and_a_swept_list_makes_none():
+    """``-p media.operation=items`` makes a plain workload the study's "items" test (a variant keeps its own);
+    ``-p media.operation=items,keys`` is a sweep (the plan lists its variants), no one test of a plain workload."""
+    from types import SimpleNamespace
+
+    from ycsbctl.report.many_store import _tests
+    from ycsbctl.results.variants import variant_name
+
+    def tests(properties: list[str], workloads: list[str]) -> list[tuple[str, str]]:
+        return _tests(SimpleNamespace(manifest=SimpleNamespace(plan={"properties": properties}, workloads=workloads)))
+
+    keys = "media-items[media.operation=keys]"
+    assert tests(["media.operation=items", "media.x=a,b"], ["media-items", keys]) == [
+        ("items", "media-items"), ("keys", variant_name("media-items", {"media.operation": "keys"}))]
+    assert [t for t, _ in tests(["media.operation=items,keys"], ["media-items", keys])] == ["keys"]
+    assert tests([], ["media-items"]) == []
+
+
+def test_each_cells_interval_is_the_cell_tables_of_its_own_test_and_store(study):
+    """Every measured test × store of the study: its throughput interval is cells.csv's row of that workload
+    and target (the tests' rates differ, so another row's interval is another)."""
+    from ycsbctl.report.many_store import store_study
+
+    s = store_study(study)
+    cells = pd.read_csv(study.path / "cells.csv")
+    assert s is not None
+    for test, rates in RATES.items():
+        for store in rates:
+            row = cells[(cells["workload"] == f"media-items-{test}") & (cells["target"] == store)].iloc[0]
+            c = s.cell(test, store)
+            assert c is not None and c.status == "ok" and c.low < c.throughput < c.high
+            assert (c.low, c.high) == pytest.approx((row["throughput_low"], row["throughput_high"]))

@@ -108,3 +108,36 @@ def test_the_throughput_axis_starts_at_zero_and_the_legend_sits_below_the_axis_l
     legend = fig.legends[-1].get_window_extent(r)
     assert legend.y1 < axis.y0, (legend, axis)  # wholly below the label
     assert legend.y0 >= 0  # inside the figure
+
+
+def test_the_p99_curve_is_in_the_axis_unit_and_an_slo_search_draws_its_limit_and_its_found_rate_at_the_top():
+    """p99 up to 2.1 s: the axis is in ms, each point the mean p99 of its rate's repetitions / 1,000 (unpaced
+    last); a search for p99 ≤ 50 ms draws that limit as a line at 50 and names its found rate at the axes' top."""
+    import dataclasses
+
+    exp = _experiment()
+    search = {"workload": "workload-b", "target": "redis", "slo": "p99<=50ms", "found_rate": 1500.0, "tried": []}
+    exp = dataclasses.replace(exp, manifest=dataclasses.replace(exp.manifest, slo_searches=[search]))
+    fig = rate_latency_figure(exp, "workload-b", {"redis": "#0072B2"})
+    assert fig is not None
+    ax = fig.axes[0]
+    (p99,) = [ln for ln in ax.get_lines() if ln.get_linestyle() == "-" and ln.get_marker() == "o"]
+    means = [float(np.mean([v[2] for v in POINTS[r]])) / 1000 for r in (1000.0, 2000.0, math.nan)]
+    assert list(p99.get_ydata()) == pytest.approx(means) and ax.get_ylabel().startswith("latency (ms")
+    limits = [ln for ln in ax.get_lines() if ln.get_linestyle() == "-."]
+    assert len(limits) == 1 and list(limits[0].get_ydata()) == [50.0, 50.0]
+    (found,) = [a for a in ax.texts if a.get_text() == "redis: 1,500 ops/s"]
+    assert found.xy == (1500.0, 1)  # x in data, y the axes' top (axes fraction)
+
+
+def test_a_workload_is_rate_swept_only_at_two_offered_rates_or_more_unpaced_counting_as_one():
+    from types import SimpleNamespace
+
+    from ycsbctl.report.rate_plots import rate_swept
+
+    def swept(rates: list[float]) -> bool:
+        runs = pd.DataFrame({"workload": "w", "phase": "run", "target_rate": rates})
+        return rate_swept(SimpleNamespace(runs=runs), "w")  # type: ignore[arg-type]
+
+    assert [swept(r) for r in ([1000.0, 1000.0], [1000.0, 2000.0], [math.nan, 1000.0], [math.nan, math.nan])] == [
+        False, True, True, False]

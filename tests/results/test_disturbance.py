@@ -372,3 +372,22 @@ def test_the_stall_is_looked_for_up_to_one_second_after_the_command_returned():
     e = effect(f, 3.0, 3.0)
     assert e.pre_ops_per_s == pytest.approx(10_000)
     assert e.stall_s == pytest.approx(0.01) and e.stall_start_s == pytest.approx(4.0)
+
+
+def test_a_stall_edge_past_the_series_missed_nothing_a_gap_missed_all_and_a_reference_of_none_misses_nothing():
+    # a stall up to the last measured interval: the phase ended there, the interval after it missed nothing
+    assert effect(_series([1000] * 30 + [0] * 5), 3.0, 3.05).stall_est_s == pytest.approx(0.5)
+    # ... and the last one measured, half done after a stall, is an edge like any (0.4 s + half of 0.1 s)
+    assert effect(_series([1000] * 30 + [0] * 4 + [500]), 3.0, 3.05).stall_est_s == pytest.approx(0.45)
+    # the interval before the stall did nothing: as an explicit 0 or as the gap the engine leaves, all of it missed
+    ops = [1000] * 29 + [0] * 4 + [1000] * 5
+    zero, gap = _series(ops), _series(ops)
+    del gap.operations[29], gap.latency[29]
+    for f in (zero, gap):
+        e = effect(f, 3.0, 3.05)  # reference 10,000 ops/s (seconds 0-2: 10,000, 10,000, 9,000)
+        assert (e.stall_s, e.stall_est_s) == (pytest.approx(0.3), pytest.approx(0.3 + 0.1))
+    # nothing completed in the reference's intervals: a reference of 0 ops/s expects, and misses, nothing
+    f = _series([0, 0, 1000, 1000, 1000])
+    del f.operations[0], f.operations[1]
+    e = effect(f, 0.25, 0.28)
+    assert (e.pre_ops_per_s, e.stall_s, e.stall_est_s, e.ops_lost) == (0.0, 0.0, 0.0, 0.0)

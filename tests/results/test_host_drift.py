@@ -87,7 +87,7 @@ def test_compare_calibrate_records_the_pairs_drift_and_later_comparisons_test_ag
     ratio = before.verdicts.query("metric == 'throughput'")
     assert host_drift.read(path).of("throughput") == pytest.approx(
         max(host_drift.drift(r) for r in ratio["value"] / ratio["base_value"]), abs=1e-6)
-    assert lines[0].startswith("throughput: 2 cells drifted up to 17.6 %")  # 1/0.85 - 1
+    assert lines[0] == "throughput: 2 cells drifted up to 17.6 % (median 17.6 %)"  # 1/0.85 - 1, both cells
     after = compare([a, b])  # the same pair, now inside the host's recorded drift
     assert set(after.verdicts["verdict"]) == {"no difference"}
     from click.testing import CliRunner
@@ -135,3 +135,22 @@ def test_the_records_place_its_rounding_its_version_and_a_ratio_without_a_drift(
     assert math.isnan(host_drift.drift(0.0))
     path.write_text(json.dumps({"metrics": {}, "source": "empty"}))
     assert "(0 A/A cells" in host_drift.read(path).source
+
+
+def test_calibrate_records_only_cells_measured_on_both_sides_with_a_positive_baseline_and_not_at_peak(tmp_path, monkeypatch):
+    """Cells of a zero or missing baseline, a missing value or the at-peak summary are no A/A pair: of five
+    rows, the two measured ones (ratios 1.1 and 1/1.3) are recorded, the median the upper of the two."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from ycsbctl.report.compare import Comparison, calibrate
+
+    monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path / "cache"))
+    v = pd.DataFrame({"metric": "throughput", "at_peak": [False, False, False, False, True, False],
+                      "base_value": [100.0, 0.0, math.nan, 100.0, 100.0, 130.0],
+                      "value": [110.0, 50.0, 50.0, math.nan, 500.0, 100.0]})
+    exps = [SimpleNamespace(id="a"), SimpleNamespace(id="b")]
+    path, lines = calibrate(Comparison(exps, "p99", pd.DataFrame(), v))  # type: ignore[arg-type]
+    assert lines == ["throughput: 2 cells drifted up to 30.0 % (median 30.0 %)"]
+    assert host_drift.read(path).of("throughput") == pytest.approx(0.3)

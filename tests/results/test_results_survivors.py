@@ -351,3 +351,15 @@ def test_two_paired_rounds_one_degree_of_freedom_get_a_real_margin_test_and_inte
     at90 = stats.at_level(c, 0.9)
     half = student_t.ppf(0.95, 1) * c.se_log
     assert (at90.low, at90.high) == pytest.approx((c.ratio * math.exp(-half), c.ratio * math.exp(half)), rel=1e-9)
+
+
+def test_a_results_error_rate_is_its_errors_and_timeouts_over_its_operations_as_the_run_table_counts_them():
+    from ycsbctl.results.model import PhaseResult
+
+    doc = _doc()
+    ops = {k: {**v, "name": k} for k, v in doc["result"]["ops"].items()}
+    r = PhaseResult.from_dict({**doc["result"], "phase": "run", "threads": 8, "ops": ops})
+    # ERROR + TIMEOUT over READ and UPDATE: 2 + 3 + 7 = 12 of 1,000; NOT_FOUND (5) fails but is no error
+    assert r.error_rate == pytest.approx(12 / 1000) == run_row(doc)["error_rate"]
+    assert (r.returns("ERROR"), r.returns("TIMEOUT"), r.failed_operations) == (9, 3, 17)
+    assert PhaseResult("run", 8, 2000.0, 0).error_rate == 0.0  # no operations: no rate, not a division by zero

@@ -185,3 +185,16 @@ def test_the_fit_is_the_same_in_ops_per_ms_where_one_client_does_under_one():
     assert per_ms.fits and per_ms.lam == pytest.approx(0.9, rel=1e-3)
     assert (per_ms.sigma, per_ms.kappa, per_ms.peak_threads) == pytest.approx(
         (per_s.sigma, per_s.kappa, per_s.peak_threads), rel=1e-3)
+
+
+def test_r2_decides_a_fit_from_0_9_on_when_every_point_and_the_held_out_top_are_within_15_percent():
+    """Two ladders of σ 0.6 with ±5 % alternating noise, a few ops/s apart: R² 0.902 fits, R² 0.895 does not,
+    while each point is within 7 % of the curve and the top point is predicted within 6 % (R² alone decides)."""
+    threads = [1, 2, 4, 8, 16, 32]
+    for x, fits in (([1050.0, 1188.0, 1500.0, 1462.0, 1680.0, 1551.0], True),
+                    ([1052.0, 1186.0, 1502.0, 1459.0, 1682.0, 1549.0], False)):
+        f = scaling.fit(threads, x)
+        fitted = np.array([float(scaling.usl(n, f.lam, f.sigma, f.kappa)) for n in threads])
+        r2 = 1 - float(np.square(np.array(x) - fitted).sum()) / float(np.square(np.array(x) - np.mean(x)).sum())
+        assert f.r2 == pytest.approx(r2, rel=1e-9) and abs(f.r2 - scaling.MIN_R2) < 0.006
+        assert f.max_residual < 0.07 and f.holdout_error < 0.06 and f.fits is fits

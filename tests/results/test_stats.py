@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -233,7 +234,8 @@ def test_intervals_of_no_value_and_one_value_say_nothing_of_width_or_stability()
 def test_a_batch_interval_of_one_batch_is_the_series_mean_over_one_value():
     series = [1.0, 2.0, 6.0]  # mean 3 ≠ median 2 ≠ max 6
     one = stats.batch_interval(series, batches=1)
-    assert one.n == 1 and one.centre == pytest.approx(3.0) and math.isnan(one.low) and one.within_run
+    # the series' mean itself, not a round trip through logs (exp(log(3.0)) is 3.0000000000000004)
+    assert one.n == 1 and one.centre == 3.0 and math.isnan(one.low) and one.within_run
     single = stats.batch_interval([100.0])
     assert single.n == 1 and single.centre == pytest.approx(100.0)
     empty = stats.batch_interval([0.0, -1.0])
@@ -338,3 +340,38 @@ def test_no_spread_or_no_degree_of_freedom_detects_nothing_rather_than_every_dif
 
     assert math.isnan(_detectable(0.0, 5.0)) and math.isnan(_detectable(0.05, 0.0)) and math.isnan(_detectable(-0.1, 5.0))
     assert 0 < _detectable(0.05, 5.0) < 1
+
+
+def test_one_value_is_its_own_centre_with_no_interval_and_no_numpy_warning_on_the_users_terminal():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a sample sd of one value would warn "Degrees of freedom <= 0"
+        one = stats.interval([42.0])
+    assert one.n == 1 and one.centre == pytest.approx(42.0)
+    assert math.isnan(one.low) and math.isnan(one.high) and math.isnan(one.cv)
+
+
+def test_a_margin_of_zero_is_the_plain_test_and_a_ratio_inside_the_margin_has_a_p_of_one_at_most():
+    c = stats.compare(A, B, paired=True)
+    assert stats.beyond_margin(c, 0.0) == c  # scipy's p value kept, not recomputed
+    # a ratio of ~1.08 inside ±50 %: twice the t tail beyond a negative excess is above one; p is capped at 1
+    inside = stats.beyond_margin(c, 0.5)
+    assert inside.p_value == 1.0 and inside.margin == 0.5
+    # what it could detect is restated beyond the margin: 1.5 · e^((t(0.975) + t(0.8)) · se) − 1
+    t = sps.t.ppf(0.975, c.df) + sps.t.ppf(0.8, c.df)
+    assert inside.detectable == pytest.approx(1.5 * math.exp(t * c.se_log) - 1) and inside.detectable > c.detectable
+    exact = stats.compare([5.0, 5.0], [6.0, 6.0])  # no spread: nothing to restate, its 0 kept; 1.2 is beyond ±10 %
+    assert (stats.beyond_margin(exact, 0.1).detectable, stats.beyond_margin(exact, 0.1).p_value) == (0.0, 0.0)
+    excess = abs(math.log(c.ratio)) - math.log1p(0.02)  # beyond ±2 %: the tail of scipy's t, twice
+    assert stats.beyond_margin(c, 0.02).p_value == pytest.approx(2 * sps.t.sf(excess / c.se_log, c.df), rel=1e-12)
+
+
+def test_an_interval_without_spread_degree_of_freedom_or_positive_ratio_keeps_its_bounds_at_any_level():
+    def comparison(ratio: float, se: float, df: float) -> stats.Comparison:
+        return stats.Comparison(ratio, 1.1, 1.3, 0.01, "paired t (log ratio per round)", 3, 0.1, 0.1, se_log=se, df=df)
+
+    for c in (comparison(1.2, 0.0, 2.0), comparison(1.2, 0.05, 0.0), comparison(0.0, 0.05, 2.0)):
+        assert stats.at_level(c, 0.99) == c
+    restated = stats.at_level(comparison(1.2, 0.05, 2.0), 0.99)
+    t = sps.t.ppf(0.995, 2.0)
+    assert (restated.low, restated.high, restated.level) == (
+        pytest.approx(1.2 * math.exp(-t * 0.05)), pytest.approx(1.2 * math.exp(t * 0.05)), 0.99)

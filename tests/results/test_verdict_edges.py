@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
 
 from tests.results.test_verdicts import _runs
+from ycsbctl.results import stats
 from ycsbctl.results import verdicts as vd
 
 
@@ -46,6 +48,23 @@ def test_server_cpu_per_operation_is_a_figure_below_one_op_per_second_and_none_a
     # 1 % of a core is 10,000 µs of CPU each second; at 0.5 ops/s that is 20,000 µs per operation
     assert got[:2] == pytest.approx([0.01 * 1e6 / 0.5, 0.5 * 1e6 / 10_000])
     assert math.isnan(got[2])
+    # runs without server telemetry: no figure, not a missing column's KeyError
+    bare = vd.with_server_us_per_op(runs.drop(columns="server_cpu_pct_mean"))["server_us_per_op"]
+    assert len(bare) == 3 and bare.isna().all()
+
+
+def test_the_repetitions_for_5_percent_come_from_the_positive_throughputs_logs_and_a_bare_runs_table_is_a_sweep():
+    # an ok round that measured nothing (0 ops/s), the others about 1 op/s: the sd of the logs of the positive ones
+    runs = _runs({("a", 8): [1.0, 2.0, 4.5, 3.0]}).assign(throughput_ops=[0.0, 0.9, 1.0, 1.1])
+    cell = vd.cell_table(runs).iloc[0]
+    sd = float(np.log([0.9, 1.0, 1.1]).std(ddof=1))
+    assert cell["n"] == 4 and cell["repetitions_for_5pct"] == stats.repetitions_needed(sd, 0.05, paired=False)
+    one = vd.cell_table(_runs({("a", 8): [1.0, 2.0]}).assign(throughput_ops=[0.0, 3.0])).iloc[0]
+    assert one["repetitions_for_5pct"] is None  # one positive round: no sd, nothing to say
+    # exactly the columns that key a cell (no measurement): still a sweep's runs, one cell of no value
+    keys = runs[["workload", "target", "threads", "phase", "status", "repetition"]]
+    bare = vd.cell_table(keys)
+    assert list(bare["n"]) == [0] and bare["throughput"].isna().all()
 
 
 def test_a_no_difference_tested_against_the_hosts_drift_names_the_margin_else_what_was_detectable():
@@ -67,3 +86,18 @@ def test_an_interval_below_the_readable_bound_is_shown_in_the_digits_it_was_aske
     assert interval_text(0.0075, 0.0085, 4) == " [0.0075, 0.0085]"
     assert interval_text(0.004, 0.3, 2) == " [<0.01, 0.30]"
     assert interval_text(0.0004, 0.3, 3) == " [<0.001, 0.300]"
+    # fewer digits than 0.01 shows: "<0.01" from BOUND_LOW down, the digits' rounding from it up
+    assert interval_text(0.00999, 0.3, 1) == " [<0.01, 0.3]" and interval_text(0.01, 0.3, 1) == " [0.0, 0.3]"
+    assert interval_text(0.01005, 3.0, 0) == " [0, 3]"
+
+
+def test_a_cell_tested_against_the_hosts_drift_says_that_metrics_margin_in_percent():
+    from ycsbctl.results.host_drift import Margins
+
+    base = _runs({("a", 8): [10_000.0, 9_400.0, 10_800.0]})
+    other = _runs({("a", 8): [10_500.0, 9_900.0, 11_200.0]})
+    margins = Margins({"throughput": 0.125, "p99": 0.2}, "host_drift.json (12 A/A cells)")
+    v = vd.folder_verdicts(base, other, None, "b", margins=margins).set_index("metric")
+    for metric, pct in (("throughput", "12.5"), ("p99", "20.0")):
+        assert v.loc[metric, "drift_margin_pct"] == pytest.approx(float(pct))
+        assert f"±{pct} % (host_drift.json (12 A/A cells))" in v.loc[metric, "caveat"]

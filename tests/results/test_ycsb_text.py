@@ -255,6 +255,20 @@ def test_text_with_no_totals_and_no_status_has_no_runtime_and_no_threads() -> No
     assert (r.status, r.runtime_ms, r.threads, r.operations) == ("failed", 0.0, 0, 10002 + 9998)  # Return= lines
 
 
+def test_an_overall_block_of_no_runtime_says_nothing_of_the_operations_its_blocks_count_them() -> None:
+    """A runtime of 0 ms (YCSB's own arithmetic prints no finite throughput over it; an edited log can): the
+    throughput times the runtime is no count, the Return= lines are."""
+    text = re.sub(r"\[OVERALL\], RunTime\(ms\), .*", "[OVERALL], RunTime(ms), 0",
+                  "\n".join(final_lines(MASTER_LOG.read_text())))
+    text = re.sub(r"\[OVERALL\], Throughput\(ops/sec\), .*", "[OVERALL], Throughput(ops/sec), 0.0", text)
+    r = parse_output(text).result
+    assert (r.runtime_ms, r.operations) == (0.0, 10002 + 9998)
+    # from 1 ms on, the count is the [OVERALL] block's: 7,000 ops/s over 1 ms are 7 operations, whatever the blocks say
+    one_ms = text.replace("RunTime(ms), 0", "RunTime(ms), 1").replace("Throughput(ops/sec), 0.0", "Throughput(ops/sec), 7000.0")
+    r = parse_output(one_ms).result
+    assert (r.runtime_ms, r.operations) == (1.0, 7)
+
+
 def test_a_second_run_cut_inside_its_overall_block_is_still_a_second_run() -> None:
     text = MASTER_LOG.read_text()
     with pytest.raises(UserError, match="2 YCSB runs"):

@@ -232,7 +232,7 @@ def spectrum_threads_default(points: pd.DataFrame, workload: str, targets: list[
     return None
 
 
-def render_plots(exp: Experiment, latency: str = "p99", spectrum_threads: int | None = None,
+def render_plots(exp: Experiment, latency: str, spectrum_threads: int | None = None,
                  points: pd.DataFrame | None = None) -> dict[str, list[PlotFile]]:
     """Every figure of the report, saved under ``<folder>/plots``; keyed by workload, plus ``""`` for the
     experiment-wide ones."""

@@ -78,7 +78,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         for (t, th), note in warned.items():  # what the ⚠ of the 95 % column means, once per point
             if note:
                 console.print(f"  ⚠ {t} {th} threads: {note}", markup=False, highlight=False)
-        said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[0:0]
+        said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[:0]
         for _, p in said.iterrows():  # why a point is not ok, or the errors an ok one saw, in the server's words
             console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
                           highlight=False)

@@ -86,7 +86,7 @@ def verdict_sections(exp: Experiment, verdicts: pd.DataFrame, latency: str) -> l
                 rows.append(_row(target, str(threads), tp, lt))
             peak = t[t["at_peak"].astype(bool)]
             if len(peak):
-                rows.append(_row(target, f"peak ({int(peak.iloc[0]['threads'])})", peak, peak.iloc[0:0],
+                rows.append(_row(target, f"peak ({int(peak.iloc[0]['threads'])})", peak, peak.iloc[:0],
                                  note=str(peak.iloc[0]["caveat"] or "")))
         first = v.iloc[0]
         out.append({"workload": workload, "baseline": first["baseline"], "latency": lat, "rows": rows,

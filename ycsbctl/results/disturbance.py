@@ -113,11 +113,18 @@ def effect(fine: FineSeries, start_s: float, end_s: float, next_s: float | None 
     # a NaN reference (no interval before the event) has no value below it: no stall, (0, 0)
     stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre)
     stall_end = search[stall_at] + stall_n - 1 if stall_n else k_start
-    def missed(k: int) -> float:  # the share of interval k the throughput missed against the reference
-        return min(1.0, max(0.0, 1.0 - fine.operations.get(k, 0) / (pre * dt))) if k in fine.operations else 0.0
+    measured = fine.intervals()
+
+    def missed(k: int) -> float:
+        """The share of interval k the throughput missed against the reference: a gap (nothing completed,
+        which the engine leaves out of ``operations``) missed all of it; past the last measured interval the
+        phase had ended and missed nothing."""
+        return min(1.0, max(0.0, 1.0 - fine.operations.get(k, 0) / (pre * dt))) if k <= measured[-1] else 0.0
 
     if math.isnan(pre):
         est = math.nan
+    elif not pre:  # nothing completed in the reference's intervals: nothing expected, nothing missed
+        est = 0.0
     elif stall_n:  # whole intervals, and the part of each edge that was stalled
         est = stall_n * dt + dt * (missed(search[stall_at] - 1) + missed(stall_end + 1))
     else:  # shorter than an interval, or split over two: what the command's intervals (and the next) missed

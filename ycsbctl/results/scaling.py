@@ -72,7 +72,7 @@ class UslFit:
             return f"scaling model: too few thread counts ({self.n}; the law needs {MIN_POINTS})"
         if self.verdict == NO_FIT:
             why = (f"R² {self.r2:.2f}, a point off by {100 * self.max_residual:.0f} %"
-                   if not (self.r2 >= MIN_R2 and self.max_residual <= MAX_RESIDUAL)
+                   if not explains(self.r2, self.max_residual)
                    else f"fitted without its top thread count it misses that point by {100 * self.holdout_error:.0f} %")
             return f"scaling model: the Universal Scalability Law does not fit this ladder ({why})"
         if self.falls_from is not None:
@@ -98,6 +98,12 @@ def _pct(e: float) -> str:
 
 def _fmt(v: float) -> str:
     return f"{v / 1000:.1f}k" if v >= 1000 else f"{v:.0f}"
+
+
+def explains(r2: float, max_residual: float) -> bool:
+    """The curve explains a ladder: an R² of :data:`MIN_R2` or more and no point further from it than
+    :data:`MAX_RESIDUAL` (a fraction of the point's throughput); the hold-out is asked besides."""
+    return r2 >= MIN_R2 and max_residual <= MAX_RESIDUAL
 
 
 def _curve(threads: np.ndarray, tp: np.ndarray) -> tuple[float, float, float]:
@@ -132,7 +138,7 @@ def fit(threads: Sequence[float], throughput: Sequence[float]) -> UslFit:
     r2 = 1 - ss_res / ss_tot if ss_tot > 0 else 1.0
     worst = float((abs(x - fitted) / x).max())
     holdout = _holdout(t, x)
-    ok = r2 >= MIN_R2 and worst <= MAX_RESIDUAL and not (holdout > HOLDOUT_TOLERANCE)
+    ok = explains(r2, worst) and not (holdout > HOLDOUT_TOLERANCE)
     # σ ≤ 1 (the fit's bounds): at σ = 1 the peak is 0 threads, which the next lines take as a curve that only falls
     peak_n = math.sqrt((1 - sigma) / kappa) if kappa > 0 else None
     falls_from = None

@@ -131,7 +131,7 @@ class Comparison:
 def _detectable(se: float, df: float, alpha: float = ALPHA, margin: float = 0.0) -> float:
     """The relative difference a two-sided t test at ``alpha`` would call with :data:`POWER` (beyond
     ``margin``, for a minimum-effect test: :func:`beyond_margin`)."""
-    if not (se > 0 and df > 0):
+    if not min(se, df) > 0:  # no spread or no degree of freedom (a NaN either way: t has no quantile at df <= 0)
         return math.nan
     t = t_quantile(1 - alpha / 2, df) + t_quantile(POWER, df)
     # capped where it would overflow (two rounds among many cells: t of df 1 in the hundreds): "huge" either way

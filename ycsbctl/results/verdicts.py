@@ -103,7 +103,7 @@ def cell_table(runs: pd.DataFrame, latency: str = "p99", series: pd.DataFrame | 
             ti = stats.batch_interval(_per_second(series, g["run_id"].iloc[0]))
         texts = [t for t in (stats.drift_text(THROUGHPUT, stats.drift(tp)),
                              stats.drift_text(f"{lat_m.name} latency", stats.drift(lat))) if t]
-        sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std()) if len(tp) > 1 else math.nan
+        sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std())  # NaN from fewer than two
         rows.append({**dict(zip(CELL, key)), "target_rate": _rate(key[3]), "n": len(tp), "within_run": ti.within_run,
                      "throughput": ti.centre, "throughput_low": ti.low, "throughput_high": ti.high,
                      "throughput_cv": ti.cv, "unstable": ti.unstable or li.unstable,
@@ -457,7 +457,7 @@ def uncompared(runs: pd.DataFrame, baseline: str | None) -> list[str]:
                    else pd.Series("", index=bad.index))
         counts = pd.DataFrame({"status": bad["status"], "reason": reasons}).value_counts(sort=True)
         parts = [f"{n} {status}" + (f" ({reason})" if reason else "") for (status, reason), n in counts.items()]
-        names = targets[0] if len(targets) == 1 else f"{', '.join(targets[:-1])} and {targets[-1]}"
+        names = f"{', '.join(targets[:-1])} and {targets[-1]}"  # the baseline and one other target or more
         points = f"the {len(mine)} measured points of {names}"
         return f"of {points}, " + ", ".join(parts) if parts else f"{points} share no cell"
     busy = "; run again when no other benchmark shares the host" if sweep.get(
