@@ -263,3 +263,13 @@ def test_a_query_is_described_in_a_line_as_its_sql_would_say_it():
         "year > 2010 AND name = 'red fox' LIMIT 5 OFFSET 20"
     assert describe(Query(FULLTEXT, words=("ab", "cd"))) == "'ab' OR 'cd'"
     assert describe(Query(FULLTEXT_PREFIX, words=("ab", "cd"))) == "'ab*' OR 'cd*'"
+
+
+def test_media_items_loads_in_inserts_of_batchsize_the_last_one_short_and_counts_the_items_they_stored():
+    # 120 items in INSERTs of 50: three (50, 50, 20); k of them OK stored min(50 k, 120) items
+    w = media_workload(**{"recordcount": "120", "media.batchsize": "50"})
+    assert w.load_operations == 3 and w.records_per_operation() == {"INSERT": 50}
+    assert [w.loaded_records(k) for k in range(4)] == [0, 50, 100, 120]
+    assert sum(n for _, n in w.load_blocks([2, 1])) == 3
+    exact = media_workload(**{"recordcount": "100", "media.batchsize": "50"})
+    assert exact.load_operations == 2 and exact.loaded_records(2) == 100

@@ -1,0 +1,150 @@
+"""Survivors of the round-6 mutation draws in the stores (issue 43): each test pins one function's whole
+contract against a value computed another way."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+
+class _Wire:
+    """A connection's transport that keeps the bytes written to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def test_an_elasticsearch_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+    # a chained READ, an UPDATE of each one field, an INSERT: the bytes the chain writes are those read_request /
+    # update_request / insert_request build for that operation (an update of field f writes field f, not f-1)
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.elasticsearch.binding import ElasticsearchBinding, _Rest
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    values = {-1: [b"v%d" % i for i in range(10)], **{i: [b"new%d" % i] for i in range(10)}}
+
+    async def chained(b: ElasticsearchBinding, op: int, wf: int) -> bytes:
+        b.loop, b.proto = asyncio.get_running_loop(), _Rest()
+        b.proto.transport = _Wire()
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+                           ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
+        run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [-1], [wf]), 0, 1))
+        await asyncio.sleep(0)
+        (sent,) = b.proto.transport.sent
+        b.proto.data_received(b"HTTP/1.1 404 Not Found\r\ncontent-length: 2\r\n\r\n{}")
+        await run
+        return sent
+
+    async def go() -> None:
+        b = ElasticsearchBinding("127.0.0.1", 1, "es.ycsb", 1.0)
+        assert await chained(b, READ, -1) == b.read_request("t", b"user7")
+        for f in range(10):
+            sent = await chained(b, UPDATE, f)
+            assert sent == b.update_request("t", b"user7", (names[f],), [b"new%d" % f]), f
+            assert sent.endswith(b'{"doc":{"field%d":"new%d"}}' % (f, f)), sent
+        assert await chained(b, INSERT, -1) == b.insert_request("t", b"user7", tuple(names), values[-1])
+
+    asyncio.run(go())
+
+
+def test_a_clusters_node_urls_are_its_primaries_in_slot_order_or_with_replicas_every_node_once(monkeypatch):
+    # CLUSTER SLOTS as Redis lays it out (start, end, the primary, then its replicas: host, port, id), the ranges
+    # out of order, one primary serving two ranges, an empty host (the node we asked), an IPv6 one
+    import contextlib
+
+    import redis
+
+    from ycsbctl.stores.redis import info
+    from ycsbctl.stores.redis.cluster import node_urls
+
+    reply = [[10923, 16383, [b"10.0.0.3", 7002, b"c"], [b"::1", 7005, b"f"]],
+             [0, 5460, [b"", 7000, b"a"], [b"10.0.0.4", 7003, b"d"], [b"10.0.0.5", 7006, b"g"]],
+             [5461, 10922, [b"10.0.0.2", 7001, b"b"], [b"10.0.0.4", 7003, b"d"]],
+             [16000, 16000, [b"10.0.0.3", 7002, b"c"]]]
+    answer: list = [reply]
+
+    class Client:
+        def execute_command(self, *args: str) -> list:
+            assert args == ("CLUSTER", "SLOTS")
+            if isinstance(answer[0], Exception):
+                raise answer[0]
+            return answer[0]
+
+    monkeypatch.setattr(info, "connect", lambda url: contextlib.nullcontext(Client()))
+    url = "rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none"
+    assert node_urls(url) == ["rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none",
+                              "rediss://u:pw@10.0.0.2:7001/0?ssl_cert_reqs=none",
+                              "rediss://u:pw@10.0.0.3:7002/0?ssl_cert_reqs=none"]
+    assert node_urls(url, replicas=True) == [
+        "rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none", "rediss://u:pw@10.0.0.4:7003/0?ssl_cert_reqs=none",
+        "rediss://u:pw@10.0.0.5:7006/0?ssl_cert_reqs=none", "rediss://u:pw@10.0.0.2:7001/0?ssl_cert_reqs=none",
+        "rediss://u:pw@10.0.0.3:7002/0?ssl_cert_reqs=none", "rediss://u:pw@[::1]:7005/0?ssl_cert_reqs=none"]
+    # no credentials; an empty host is the one asked, 127.0.0.1 when the URL names none (its port the reply's)
+    assert node_urls("redis://") == ["redis://127.0.0.1:7000", "redis://10.0.0.2:7001", "redis://10.0.0.3:7002"]
+    for failure in (redis.ResponseError("ERR This instance has cluster support disabled"), redis.ConnectionError("x")):
+        answer[0] = failure
+        assert node_urls(url) == [] and node_urls(url, replicas=True) == []
+
+
+class _PgAnswers:
+    """A PgSession that answers each statement the stats module sends with the rows given for it."""
+
+    def __init__(self, rows: dict[str, list[tuple]]) -> None:
+        self.rows = rows
+
+    def fetch(self, sql: str, *args: object) -> list[tuple]:
+        return self.rows[sql]
+
+
+def test_postgresql_replication_is_the_slowest_standbys_lag_0_ms_once_caught_up_and_none_without_one():
+    # pg_stat_replication's max()es: a row of NULLs (count 0) without a standby; a NULL replay_lag with bytes
+    # known is a standby that caught up (0 ms); asyncpg hands numeric as Decimal, double as float
+    from decimal import Decimal
+
+    from ycsbctl.stores.postgresql.stats import REPLICATION, replication
+
+    def said(*row) -> dict:
+        return replication(_PgAnswers({REPLICATION: [row] if row else []}))  # type: ignore[arg-type]
+
+    assert said(None, None, 0) == {"repl_lag_bytes": None, "repl_lag_ms": None, "replicas": None}
+    assert said() == {"repl_lag_bytes": None, "repl_lag_ms": None, "replicas": None}
+    assert said(Decimal(0), None, 1) == {"repl_lag_bytes": 0.0, "repl_lag_ms": 0.0, "replicas": 1}
+    assert said(Decimal(16384), 12.5, 2) == {"repl_lag_bytes": 16384.0, "repl_lag_ms": 12.5, "replicas": 2}
+    assert said(Decimal(0), Decimal("0.25"), 1)["repl_lag_ms"] == 0.25  # replay_lag kept though no byte is behind
+    assert said(None, 3.0, 0)["repl_lag_ms"] == 3.0  # (never together in PostgreSQL: each figure kept as said)
+
+
+def test_postgresql_sampler_rates_are_counter_differences_over_the_interval_and_the_mean_statement_time(monkeypatch):
+    # two readings 2 s apart of pg_stat_database and pg_stat_statements, each figure hand-computed: commits +
+    # rollbacks per second, rows fetched (not returned), rows inserted + updated + deleted, the mean execution
+    # time of the interval's statements (µs: ms over calls), a counter reset read as 0, not negative
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.postgresql import stats
+
+    first = (3, 100, 4, 9999, 50, 10, 20, 5, 0, 0)
+    second = (7, 160, 6, 99999, 80, 14, 30, 6, 0, 0)
+    clock = iter([10.0, 12.0])
+    monkeypatch.setattr(stats, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    s = stats.PgStatSampler("postgresql://127.0.0.1:1/x")
+    session = _PgAnswers({stats.DATABASE: [first], stats.STATEMENTS: [(1000, 500.0)], stats.REPLICATION: [(None, None, 0)]})
+    s.session, s.statements = session, True  # type: ignore[assignment]
+    s.prev, s.t_prev = s._read(), stats.time.monotonic()
+    session.rows.update({stats.DATABASE: [second], stats.STATEMENTS: [(1400, 700.0)]})
+    out = s.sample()
+    assert out == {"connections": 7, "ops_per_s": (60 + 2) / 2, "db_rows_read_per_s": 30 / 2,
+                   "db_rows_written_per_s": (4 + 10 + 1) / 2, "repl_lag_bytes": None, "repl_lag_ms": None,
+                   "replicas": None, "db_statements_per_s": 400 / 2, "db_statement_mean_us": 1000.0 * 200.0 / 400}
+    # the counters reset (a server restarted): rates of 0, no negative figure; no statement in the interval: no mean
+    clock = iter([13.0])
+    session.rows.update({stats.DATABASE: [first], stats.STATEMENTS: [(1400, 700.0)]})
+    out = s.sample()
+    assert (out["ops_per_s"], out["db_rows_read_per_s"], out["db_rows_written_per_s"]) == (0.0, 0.0, 0.0)
+    assert out["db_statements_per_s"] == 0.0 and out["db_statement_mean_us"] is None
