@@ -148,3 +148,52 @@ def test_postgresql_sampler_rates_are_counter_differences_over_the_interval_and_
     out = s.sample()
     assert (out["ops_per_s"], out["db_rows_read_per_s"], out["db_rows_written_per_s"]) == (0.0, 0.0, 0.0)
     assert out["db_statements_per_s"] == 0.0 and out["db_statement_mean_us"] is None
+
+
+def test_the_mariadb_handshake_packets_go_whole_to_their_waiters_in_order_kept_while_none_waits():
+    # the greeting may come before open() waits for it (and a packet split anywhere): kept, then handed in order
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+
+    def packet(payload: bytes, seq: int) -> bytes:
+        return len(payload).to_bytes(3, "little") + bytes([seq]) + payload
+
+    p = _MyProtocol()
+    loop = asyncio.new_event_loop()
+    try:
+        greeting, ok_payload = b"\x0a11.4.2-MariaDB\x00" + bytes(40), b"\x00\x00\x00\x02\x00\x00\x00"
+        p.data_received(packet(greeting, 0)[:9])
+        assert not p.early and p.buf
+        p.data_received(packet(greeting, 0)[9:] + packet(ok_payload, 2))  # nothing waits yet
+        assert list(p.early) == [greeting, ok_payload] and not p.buf
+        first, second, third = (loop.create_future() for _ in range(3))
+        p.waiters.extend([first, second, third])
+        p.data_received(packet(b"\x01", 3))
+        assert first.result() == greeting and second.result() == ok_payload and third.result() == b"\x01"
+        assert not p.early and not p.waiters
+    finally:
+        loop.close()
+
+
+def test_a_mariadb_server_that_greets_with_an_error_is_said_refusing_the_connection_in_its_words():
+    # a server at max_connections answers the TCP connection with an ERR packet instead of its greeting
+    from tests.fixtures.wire_waiter import connect_said
+    from ycsbctl.stores.mariadb.wire import MariaWireBinding
+
+    refusal = b"\xff\x10\x04Too many connections"
+    greeting = len(refusal).to_bytes(3, "little") + b"\x00" + refusal
+
+    async def main() -> tuple[str | None, int]:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(greeting)
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            port = server.sockets[0].getsockname()[1]
+            return await connect_said(MariaWireBinding(f"mysql://bob@127.0.0.1:{port}/db1", 2.0)), port
+        finally:
+            server.close()
+
+    said, port = asyncio.run(main())
+    assert said == f"the MariaDB server at 127.0.0.1:{port} refused the connection: Too many connections (error 1040)"
