@@ -1152,6 +1152,9 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/stores/tarantool/iproto.py: if len(data) > 5 and data[3] == 0 and data[4] == 10 and b\"\\0\" in data[5:]:  # 3-byte length, seq 0, protocol 10 | 5 -> 4":
+        "the last condition looks for the NUL that ends the version in data[5:]: five bytes have none there, so "
+        "len > 4 lets no more data through than len > 5",
     "ycsbctl/workload/media_items/sphinx.py: window = max(1000, q.offset + q.limit) | 1000 -> 1001":
         "max_matches only has to hold the page (offset + limit, which max() keeps); a floor of 999, 1000 or 1001 "
         "returns the same page rows, and the total is SHOW META's total_found, which counts every match past the "
