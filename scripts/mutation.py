@@ -1152,6 +1152,20 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | 13 -> 14":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | 13 -> 12":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if first == 0xFE and size < 9:  # the EOF after the column definitions | 9 -> 10":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if first == 0xFE and size < 9:  # the EOF after the column definitions | 9 -> 8":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if end > n:  # a definition cut short: not a whole reply | Gt -> GtE":
+        "data that ends where a definition ends is no whole reply either way (skim returns -1 at once, or walks on "
+        "and finds no row or EOF after it: -1); only whether the head is learnt from it differs, and the next "
+        "whole reply learns it",
+    "ycsbctl/stores/sphinx/wire.py: CAPABILITIES = 1 | 4 | 512 | 8192 | 32768 | 512 -> 513":
+        "513 is 512 | 1, and 1 is in the OR already: the same capabilities, bit for bit",
     "ycsbctl/stores/tarantool/iproto.py: if len(data) > 5 and data[3] == 0 and data[4] == 10 and b\"\\0\" in data[5:]:  # 3-byte length, seq 0, protocol 10 | 5 -> 4":
         "the last condition looks for the NUL that ends the version in data[5:]: five bytes have none there, so "
         "len > 4 lets no more data through than len > 5",
