@@ -376,7 +376,7 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of periods (and the times past the window are dropped "
         "on the next line): any nearby epsilon does the same",
-    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13: | Lt -> LtE":
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | Lt -> LtE":
         "in the head's walk a packet after the column count is a column definition, whose first byte is the length "
         "of its catalog, always 'def' (0x03), or the EOF: no 0xFE packet of 9 bytes can come there",
     "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
