@@ -237,7 +237,7 @@ TESTS: dict[str, list[str]] = {
                                           "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
-    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/tls_socket.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],

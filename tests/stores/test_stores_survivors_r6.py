@@ -6,6 +6,10 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
+from ycsbctl.stores.binding import Status
+
 
 class _Wire:
     """A connection's transport that keeps the bytes written to it."""
@@ -197,3 +201,69 @@ def test_a_mariadb_server_that_greets_with_an_error_is_said_refusing_the_connect
 
     said, port = asyncio.run(main())
     assert said == f"the MariaDB server at 127.0.0.1:{port} refused the connection: Too many connections (error 1040)"
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_its_expiry_is_late(pure):
+    """RESP bytes as the Redis manual lays them out: an awaited INSERT writes HMSET and ZADD (and WAIT with
+    ``redis.wait``) and is judged on its last reply, an UPDATE on HMSET's (or WAIT's), a DELETE on DEL and ZREM's
+    — none taken for another's, none left over (``stray``); a chain whose operation the watchdog expired counts
+    the reply that comes next as late (even before the chain's own coroutine has run again); a chained error
+    reply's words are the binding's last error whole."""
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.native import core
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.workload.core import READ, UPDATE
+
+    if core is None and not pure:
+        pytest.skip("the compiled core is not built")
+
+    async def go() -> dict:
+        b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Resp()
+        b.proto.transport = _Wire()
+        feed = b.proto.parsed if pure else b.proto.skimmed
+
+        async def awaited(call, replies: bytes) -> Status:
+            task = asyncio.ensure_future(call)
+            await asyncio.sleep(0)
+            feed(replies)
+            for _ in range(3):
+                await asyncio.sleep(0)
+            assert task.done(), replies  # not waiting for a reply never asked for
+            return task.result()
+
+        out: dict = {}
+        values = [(b"field0", b"x")]
+        out["plain"] = [await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n"),
+                        await awaited(b.update("t", b"k", values), b"+OK\r\n"),
+                        await awaited(b.delete("t", b"k"), b":1\r\n:0\r\n"),
+                        await awaited(b.delete("t", b"k"), b":0\r\n:0\r\n")]
+        b.wait_for, b.wait_command, b.o.wait_ms = 1, b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n", 500
+        out["waited"] = [await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n:0\r\n"),
+                         await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n:1\r\n"),
+                         await awaited(b.update("t", b"k", values), b"+OK\r\n:0\r\n"),
+                         await awaited(b.update("t", b"k", values), b"+OK\r\n:1\r\n")]
+        b.wait_for, b.wait_command = 0, b""
+        out["stray"] = b.proto.stray
+
+        log: list = []
+        run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([READ, READ], [b"user1"] * 2, [1] * 2,
+                                                                         [-1] * 2, [4] * 2), 0, 2))
+        await asyncio.sleep(0)
+        b.expire()  # the watchdog: the read in flight timed out
+        feed(b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n")  # its reply, in the same turn of the loop
+        out["expired"] = (await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)], b.proto.late)
+        log.clear()
+        run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([UPDATE], [b"user1"], [1], [-1], [4]), 0, 1))
+        await asyncio.sleep(0)
+        feed(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n")
+        out["refused"] = (await asyncio.wait_for(run, 5), log[:2], b.last_error)
+        return out
+
+    out = asyncio.run(go())
+    assert out["plain"] == [Status.OK, Status.OK, Status.OK, Status.OK] and out["stray"] == 0
+    assert out["waited"] == [Status.TIMEOUT, Status.OK, Status.TIMEOUT, Status.OK]
+    assert out["expired"] == ((1, 1), [(READ, Status.TIMEOUT)], 1)
+    assert out["refused"] == ((1, 1), [UPDATE, Status.ERROR],
+                              "WRONGTYPE Operation against a key holding the wrong kind of value")
