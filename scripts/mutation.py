@@ -1152,6 +1152,10 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/stores/postgresql/wire.py: while pos < len(self.raw): | Lt -> LtE":
+        "first_row walks raw only when the reply has rows, and raw is a reply judged by its ending (SELECT n, "
+        "n > 0) whose every message came in this read (a DataRow read before would have counted rows and "
+        "skipped that path): the walk finds its 'D' and stops before pos reaches the end",
     "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | 13 -> 14":
         "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
     "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | 13 -> 12":
