@@ -264,7 +264,7 @@ def test_tls_is_asked_with_the_protocols_sslrequest_and_a_server_that_declines_i
     80877103); a server that answers N is refused in one line where the URL requires TLS."""
     from ycsbctl.stores.postgresql.wire import NO_TLS, SSL_REQUEST
 
-    assert SSL_REQUEST == struct.pack(">ii", 8, (1234 << 16) | 5679)
+    assert struct.pack(">ii", 8, (1234 << 16) | 5679) == SSL_REQUEST
     asked: list[bytes] = []
 
     async def main() -> tuple[str, int]:
