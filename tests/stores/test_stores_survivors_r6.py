@@ -267,3 +267,34 @@ def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_it
     assert out["expired"] == ((1, 1), [(READ, Status.TIMEOUT)], 1)
     assert out["refused"] == ((1, 1), [UPDATE, Status.ERROR],
                               "WRONGTYPE Operation against a key holding the wrong kind of value")
+
+
+def test_a_cluster_is_ready_when_its_node_says_state_ok_and_knows_as_many_primaries_as_asked(monkeypatch):
+    # CLUSTER INFO as Redis writes it (``field:value`` lines, CRLF); a node not answering yet is not ready
+    import contextlib
+
+    from ycsbctl.stores.redis import info
+    from ycsbctl.stores.redis.cluster import cluster_ready
+
+    said: list = []
+
+    class Client:
+        def execute_command(self, *args: str) -> bytes:
+            assert args == ("CLUSTER", "INFO")
+            if isinstance(said[0], Exception):
+                raise said[0]
+            return said[0]
+
+    monkeypatch.setattr(info, "connect", lambda url: contextlib.nullcontext(Client()))
+
+    def ready(text: bytes | Exception, shards: int = 3) -> bool:
+        said[:] = [text]
+        return cluster_ready("redis://127.0.0.1:7000", shards)
+
+    head = b"cluster_enabled:1\r\ncluster_slots_assigned:16384\r\n"
+    assert ready(head + b"cluster_state:ok\r\ncluster_size:3\r\ncluster_known_nodes:6\r\n")
+    assert ready(head + b"cluster_state:ok\r\ncluster_size:4\r\n")  # at least as many as asked
+    assert not ready(head + b"cluster_state:fail\r\ncluster_size:3\r\n")  # slots not all served yet
+    assert not ready(head + b"cluster_state:ok\r\ncluster_size:2\r\n")  # a primary not joined yet
+    assert not ready(head + b"cluster_state:ok\r\n")
+    assert not ready(ConnectionRefusedError(111, "Connection refused"))
