@@ -8,6 +8,7 @@ import struct
 
 import pytest
 
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol, row_values
 from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
@@ -292,7 +293,7 @@ def test_a_plugins_statement_gives_its_rows_and_the_rows_a_write_changed_not_tho
     async def go() -> list[tuple]:
         b = PgWireBinding("postgresql://ycsb@127.0.0.1:5432/postgres", 1.0)
         b.loop, b.proto = asyncio.get_running_loop(), _PgProtocol()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         out = []
         for tag, rows in ((b"SELECT 2", [[b"a", b"1"], [b"b", b"2"]]), (b"SELECT 0", []), (b"INSERT 0 3", []),
                           (b"UPDATE 4", []), (b"DELETE 5", []), (b"CREATE TABLE", []), (b"VACUUM", [])):
@@ -306,15 +307,3 @@ def test_a_plugins_statement_gives_its_rows_and_the_rows_a_write_changed_not_tho
                                  (Status.OK, [], 3), (Status.OK, [], 4), (Status.OK, [], 5), (Status.OK, [], 0),
                                  (Status.OK, [], 0)]
 
-
-class _Wire:
-    """A connection's transport that keeps the bytes written to it."""
-
-    def __init__(self) -> None:
-        self.sent: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.sent.append(data)
-
-    def is_closing(self) -> bool:
-        return False

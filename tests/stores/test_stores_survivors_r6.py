@@ -8,20 +8,8 @@ import time
 
 import pytest
 
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import Status
-
-
-class _Wire:
-    """A connection's transport that keeps the bytes written to it."""
-
-    def __init__(self) -> None:
-        self.sent: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.sent.append(data)
-
-    def is_closing(self) -> bool:
-        return False
 
 
 def test_an_elasticsearch_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
@@ -36,7 +24,7 @@ def test_an_elasticsearch_chain_writes_each_operation_as_the_bindings_own_reques
 
     async def chained(b: ElasticsearchBinding, op: int, wf: int) -> bytes:
         b.loop, b.proto = asyncio.get_running_loop(), _Rest()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
                            ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
         run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [-1], [wf]), 0, 1))
@@ -58,30 +46,38 @@ def test_an_elasticsearch_chain_writes_each_operation_as_the_bindings_own_reques
     asyncio.run(go())
 
 
+def _cluster_node(monkeypatch, command: tuple[str, ...], reply: object) -> list:
+    """redis-py's connection to a cluster node (``info.connect``) answering ``command`` with the list's first item
+    (raised when it is an exception); the list is returned for the test to change."""
+    import contextlib
+
+    from ycsbctl.stores.redis import info
+
+    answer = [reply]
+
+    class Client:
+        def execute_command(self, *args: str) -> object:
+            assert args == command
+            if isinstance(answer[0], Exception):
+                raise answer[0]
+            return answer[0]
+
+    monkeypatch.setattr(info, "connect", lambda url: contextlib.nullcontext(Client()))
+    return answer
+
+
 def test_a_clusters_node_urls_are_its_primaries_in_slot_order_or_with_replicas_every_node_once(monkeypatch):
     # CLUSTER SLOTS as Redis lays it out (start, end, the primary, then its replicas: host, port, id), the ranges
     # out of order, one primary serving two ranges, an empty host (the node we asked), an IPv6 one
-    import contextlib
-
     import redis
 
-    from ycsbctl.stores.redis import info
     from ycsbctl.stores.redis.cluster import node_urls
 
     reply = [[10923, 16383, [b"10.0.0.3", 7002, b"c"], [b"::1", 7005, b"f"]],
              [0, 5460, [b"", 7000, b"a"], [b"10.0.0.4", 7003, b"d"], [b"10.0.0.5", 7006, b"g"]],
              [5461, 10922, [b"10.0.0.2", 7001, b"b"], [b"10.0.0.4", 7003, b"d"]],
              [16000, 16000, [b"10.0.0.3", 7002, b"c"]]]
-    answer: list = [reply]
-
-    class Client:
-        def execute_command(self, *args: str) -> list:
-            assert args == ("CLUSTER", "SLOTS")
-            if isinstance(answer[0], Exception):
-                raise answer[0]
-            return answer[0]
-
-    monkeypatch.setattr(info, "connect", lambda url: contextlib.nullcontext(Client()))
+    answer = _cluster_node(monkeypatch, ("CLUSTER", "SLOTS"), reply)
     url = "rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none"
     assert node_urls(url) == ["rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none",
                               "rediss://u:pw@10.0.0.2:7001/0?ssl_cert_reqs=none",
@@ -221,7 +217,7 @@ def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_it
     async def go() -> dict:
         b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
         b.loop, b.proto = asyncio.get_running_loop(), _Resp()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         feed = b.proto.parsed if pure else b.proto.skimmed
 
         async def awaited(call, replies: bytes) -> Status:
@@ -271,21 +267,9 @@ def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_it
 
 def test_a_cluster_is_ready_when_its_node_says_state_ok_and_knows_as_many_primaries_as_asked(monkeypatch):
     # CLUSTER INFO as Redis writes it (``field:value`` lines, CRLF); a node not answering yet is not ready
-    import contextlib
-
-    from ycsbctl.stores.redis import info
     from ycsbctl.stores.redis.cluster import cluster_ready
 
-    said: list = []
-
-    class Client:
-        def execute_command(self, *args: str) -> bytes:
-            assert args == ("CLUSTER", "INFO")
-            if isinstance(said[0], Exception):
-                raise said[0]
-            return said[0]
-
-    monkeypatch.setattr(info, "connect", lambda url: contextlib.nullcontext(Client()))
+    said = _cluster_node(monkeypatch, ("CLUSTER", "INFO"), b"")
 
     def ready(text: bytes | Exception, shards: int = 3) -> bool:
         said[:] = [text]
