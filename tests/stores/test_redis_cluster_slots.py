@@ -177,3 +177,27 @@ def test_a_slot_that_moves_more_than_max_redirects_times_fails_its_operation_wit
     done, st, moved, said = asyncio.run(go(6))
     # the sixth is not followed (nor counted): the operation fails with it
     assert (done, st, moved) == ((1, 1), int(Status.ERROR), 5) and said == f"MOVED {key_slot(key)} 10.0.0.2:7001"
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_cluster_chains_reply_after_the_watchdog_expired_it_is_late_even_before_the_chain_ran_again(pure):
+    import asyncio
+
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.workload.core import READ
+
+    key = next(k for k in (b"user%d" % i for i in range(40)) if key_slot(k) <= 8000)
+
+    async def go() -> tuple:
+        cb, _, _ = _two_shards(pure)
+        node = cb.nodes[A]
+        log: list[int] = []
+        run = asyncio.ensure_future(cb.chain(redis_chain_context(log, []), ([READ, READ], [key] * 2, [0, 1], [-1] * 2,
+                                                                            [-1] * 2), 0, 2))
+        await asyncio.sleep(0)
+        node.expire()  # the watchdog: the read in flight timed out
+        (node.proto.parsed if pure else node.proto.skimmed)(b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n")  # same turn
+        return await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)], node.proto.late
+
+    assert asyncio.run(go()) == ((1, 1), [(READ, int(Status.TIMEOUT))], 1)
