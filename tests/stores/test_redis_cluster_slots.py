@@ -201,3 +201,35 @@ def test_a_cluster_chains_reply_after_the_watchdog_expired_it_is_late_even_befor
         return await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)], node.proto.late
 
     assert asyncio.run(go()) == ((1, 1), [(READ, int(Status.TIMEOUT))], 1)
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_an_inserts_zadd_may_move_as_many_times_as_any_request_its_count_begun_again(pure):
+    # the INSERT's HMSET, then its ZADD at the index's shard moved MAX_REDIRECTS times (followed each time, the
+    # ZADD's own count from 0), then done: OK, acknowledged
+    import asyncio
+
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.redis.cluster import INDEX_SLOT
+    from ycsbctl.stores.redis.cluster_chain import MAX_REDIRECTS
+    from ycsbctl.workload.core import INSERT
+
+    key = next(k for k in (b"user%d" % i for i in range(40)) if key_slot(k) > 8000)
+
+    async def go() -> tuple:
+        cb, _, feed = _two_shards(pure)
+        log: list[int] = []
+        acked: list[int] = []
+        run = asyncio.ensure_future(cb.chain(redis_chain_context(log, acked), ([INSERT], [key], [7], [-1], [-1]), 0, 1))
+        await asyncio.sleep(0)
+        await feed(B, b"+OK\r\n")  # the HMSET at the key's shard
+        at = cb.slots.owner[INDEX_SLOT]
+        for _ in range(MAX_REDIRECTS):
+            there = A if at == B else B
+            await feed(at, b"-MOVED %d %s:%d\r\n" % (INDEX_SLOT, there[0].encode(), there[1]))
+            at = there
+        await feed(at, b":1\r\n")
+        return await asyncio.wait_for(run, 5), log[1], acked, cb.counts["moved"]
+
+    assert asyncio.run(go()) == ((1, 0), int(Status.OK), [7], MAX_REDIRECTS)
