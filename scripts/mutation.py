@@ -1152,6 +1152,9 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/stores/redis/cluster_chain.py: self.stage, self.hops = 1, 0 | 1 -> 2":
+        "stage is only ever asked whether it is 0 (the HMSET, or a READ / UPDATE) or not (an INSERT's ZADD): 1 and "
+        "2 both say the ZADD",
     "ycsbctl/stores/redis/cluster_chain.py: self.need = self.st = self.stage = self.hops = self.req_need = 0 | 0 -> -1":
         "the slots' first values are never read: issue() sets stage, hops and st, and send() need and req_need, "
         "before the chain waits for any reply; a chain that finds its shard unconnected finishes without reading them",
