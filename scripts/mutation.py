@@ -1152,6 +1152,13 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/stores/memcached/binding.py: stop = start + int(buf[buf.rfind(b\" \", pos, eol) + 1:eol]) | 1 -> 0":
+        "int() skips the whitespace around a number: the byte count read from the last space of the VALUE line or from the character after it is the same count",
+    "ycsbctl/stores/memcached/binding.py: if eol + int(data[data.rfind(b\" \", 0, eol) + 1:eol]) + 9 == len(data): | 1 -> 0":
+        "int() skips the whitespace around a number: the byte count read from the last space of the VALUE line or from the character after it is the same count",
+    "ycsbctl/stores/memcached/binding.py: if eol < 0: | 0 -> 1":
+        "only a reply line that is empty, at the start of the buffer, is told apart (buffered instead of handed on), "
+        "and memcached's text protocol has no empty reply line: every one is a status, VALUE, END or an error",
     "ycsbctl/stores/redis/cluster_chain.py: self.stage, self.hops = 1, 0 | 1 -> 2":
         "stage is only ever asked whether it is 0 (the HMSET, or a READ / UPDATE) or not (an INSERT's ZADD): 1 and "
         "2 both say the ZADD",
