@@ -91,7 +91,7 @@ TESTS: dict[str, list[str]] = {
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
     # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
-    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",

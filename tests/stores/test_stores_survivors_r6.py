@@ -282,3 +282,15 @@ def test_a_cluster_is_ready_when_its_node_says_state_ok_and_knows_as_many_primar
     assert not ready(head + b"cluster_state:ok\r\ncluster_size:2\r\n")  # a primary not joined yet
     assert not ready(head + b"cluster_state:ok\r\n")
     assert not ready(ConnectionRefusedError(111, "Connection refused"))
+
+
+def test_memcached_replies_cut_at_any_byte_reach_their_own_waiters_whole_as_memcached_frames_them():
+    # a get hit (VALUE <key> <flags> <bytes>, the data, END), a set's STORED and a miss's END in one stream, read
+    # in pieces of every size: each waiter gets its own reply whole, none waits for bytes already there
+    from tests.fixtures.wire_waiter import fed
+    from ycsbctl.stores.memcached.binding import _Text
+
+    stream = b"VALUE user1 0 11\r\n{\"f\":\"a b\"}\r\nEND\r\n" + b"STORED\r\n" + b"END\r\n"
+    for cut in range(1, len(stream) + 1):
+        got = [w.result for w in fed(_Text(), stream, cut, waiting=3)]
+        assert got == [(b"VALUE", b"{\"f\":\"a b\"}"), (b"STORED", None), (b"END", None)], cut
