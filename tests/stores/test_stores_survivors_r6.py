@@ -294,3 +294,47 @@ def test_memcached_replies_cut_at_any_byte_reach_their_own_waiters_whole_as_memc
     for cut in range(1, len(stream) + 1):
         got = [w.result for w in fed(_Text(), stream, cut, waiting=3)]
         assert got == [(b"VALUE", b"{\"f\":\"a b\"}"), (b"STORED", None), (b"END", None)], cut
+
+
+def test_a_memcached_chain_writes_field_f_for_an_update_of_f_and_a_reply_right_after_its_expiry_is_late():
+    # a chained UPDATE of field f is a replace of the record's JSON with field f (the binding's own encoding); the
+    # watchdog expiring the operation in flight and its reply coming in the same turn of the loop: counted late
+    # (whichever path reads it: a miss's END is parsed, a hit's frame is checked), the operation TIMEOUT
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text, store_command
+    from ycsbctl.workload.core import READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    body = b'{"field0":"a"}'
+    hit = b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(body), body)
+
+    async def go() -> tuple:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = Written()
+        statuses: list[int] = []
+        ctx = ChainContext(record=lambda op, st, *_: statuses.append(st), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"new%d" % f], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
+                           stop_on_error=False)
+        written = []
+        for f in range(10):
+            run = asyncio.ensure_future(b.chain(ctx, ([UPDATE], [b"user1"], [1], [-1], [f]), 0, 1))
+            await asyncio.sleep(0)
+            b.proto.data_received(b"STORED\r\n")
+            await asyncio.wait_for(run, 5)
+            written.append(b.proto.transport.sent[-1] == store_command(
+                b"replace", b"usertable-user1", b.json.encode((names[f],), [b"new%d" % f])))
+        late = []
+        for reply in (b"END\r\n", hit):
+            statuses.clear()
+            run = asyncio.ensure_future(b.chain(ctx, ([READ], [b"user1"], [1], [-1], [-1]), 0, 1))
+            await asyncio.sleep(0)
+            b.expire()
+            b.proto.data_received(reply)  # in the same turn
+            await asyncio.wait_for(run, 5)
+            late.append((list(statuses), b.proto.late))
+        return written, late
+
+    written, late = asyncio.run(go())
+    assert written == [True] * 10
+    assert late == [([Status.TIMEOUT], 1), ([Status.TIMEOUT], 2)]
