@@ -232,7 +232,7 @@ TESTS: dict[str, list[str]] = {
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
-    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_disturb.py"],
     "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py", "tests/experiment/test_disturb_truth.py",
                                           "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
@@ -1152,6 +1152,12 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/stores/redis/disturb.py: BATCH = 1_000  # members per building command (~0.3-1 ms of the server's time each) | 1000 -> 1001":
+        "how many members each building command adds: the key holds the same size members m0 .. m<size-1> either "
+        "way (the last command adds what is left); only the number of commands differs",
+    "ycsbctl/stores/redis/disturb.py: POLL_S = 0.001  # how often ``expire`` asks whether the key is gone | 0.001 -> 0.00101":
+        "the poll's interval is the resolution of the 'gone N s after it expired' figure, which the note prints to "
+        "1 ms: a poll every 1 or 1.01 ms finds the key gone within the same millisecond",
     "ycsbctl/stores/memcached/binding.py: stop = start + int(buf[buf.rfind(b\" \", pos, eol) + 1:eol]) | 1 -> 0":
         "int() skips the whitespace around a number: the byte count read from the last space of the VALUE line or from the character after it is the same count",
     "ycsbctl/stores/memcached/binding.py: if eol + int(data[data.rfind(b\" \", 0, eol) + 1:eol]) + 9 == len(data): | 1 -> 0":

@@ -338,3 +338,48 @@ def test_a_memcached_chain_writes_field_f_for_an_update_of_f_and_a_reply_right_a
     written, late = asyncio.run(go())
     assert written == [True] * 10
     assert late == [([Status.TIMEOUT], 1), ([Status.TIMEOUT], 2)]
+
+
+def test_a_redis_expire_is_armed_to_the_ms_at_least_1_ms_waited_for_then_polled_and_timed_from_the_whole_slowlog(
+        monkeypatch):
+    # on a clock of the test's own (time.sleep moves it): PEXPIRE of the ms left to the action's second (1 ms
+    # when that second has passed), the action sleeps until the expiry and then polls EXISTS every POLL_S until
+    # the key is gone; a command's server time is looked for in the whole SLOWLOG (Redis keeps 128 by default)
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.disturb import DisturbSpec
+    from ycsbctl.stores.redis import disturb
+
+    clock = [100.0]
+    monkeypatch.setattr(disturb, "time", SimpleNamespace(perf_counter=lambda: clock[0],
+                                                          sleep=lambda s: clock.__setitem__(0, clock[0] + s)))
+
+    class Server:
+        def __init__(self) -> None:
+            self.pexpired: list[int] = []
+            self.gone_at = 0.0
+            self.log: list[dict] = []
+
+        def pexpire(self, key: str, ms: int) -> None:
+            self.pexpired.append(ms)
+
+        def exists(self, key: str) -> int:
+            return int(clock[0] < self.gone_at)
+
+        def slowlog_get(self, n: int) -> list[dict]:
+            return self.log[:n]
+
+    d = disturb.RedisDisturber.__new__(disturb.RedisDisturber)
+    d.spec, d.key, d.r = DisturbSpec("expire on a set", "expire", "set", 10, 1.0), "ycsbctl:big:x", Server()
+    d.saved_threshold, d.expires_at, d.mark = None, 0.0, -1
+    d.arm(101.0)
+    d.arm(99.5)  # the action's second has passed: at once
+    assert d.r.pexpired == [1000, 1] and d.expires_at == 100.001
+    d.arm(100.5)
+    d.r.gone_at = 100.5035  # the server reclaims the key 3.5 ms after it expired
+    timing = d.act()
+    assert timing.note == "gone 0.004 s after it expired (5 EXISTS polls)" and timing.start_s == 100.5, timing
+    mine = {"id": 1, "client_name": disturb.CLIENT_NAME, "command": b"DEL ycsbctl:big:x", "duration": 2500}
+    d.r.log = [{"id": 200 - i, "client_name": b"other", "command": b"HGETALL user1", "duration": 150}
+               for i in range(127)] + [mine]  # newest first: this connection's DEL the oldest of 128
+    assert d._slowlog_duration(0, "DEL") == 0.0025
