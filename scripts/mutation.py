@@ -1152,6 +1152,9 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/stores/tarantool/binding.py: while n - pos >= 5: | GtE -> Gt":
+        "with exactly 5 bytes left (a length prefix alone) only a packet of length 0 would be whole, and every "
+        "Tarantool reply holds at least its header map: the loop breaks on end > n either way and keeps the bytes",
     "ycsbctl/stores/redis/disturb.py: BATCH = 1_000  # members per building command (~0.3-1 ms of the server's time each) | 1000 -> 1001":
         "how many members each building command adds: the key holds the same size members m0 .. m<size-1> either "
         "way (the last command adds what is left); only the number of commands differs",
