@@ -269,7 +269,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                            "tests/experiment/test_faults_new_stores.py"],
-    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                             "tests/experiment/test_tarantool_dying_port.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
