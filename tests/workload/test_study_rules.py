@@ -273,3 +273,11 @@ def test_media_items_loads_in_inserts_of_batchsize_the_last_one_short_and_counts
     assert sum(n for _, n in w.load_blocks([2, 1])) == 3
     exact = media_workload(**{"recordcount": "100", "media.batchsize": "50"})
     assert exact.load_operations == 2 and exact.loaded_records(2) == 100
+
+
+def test_online_status_timestamps_fall_in_one_bucket_of_30_days_by_default_as_the_readme_says():
+    # README: "Timestamps fall in one bucket by default (online.window_s = online.bucket_s = 30 days)"
+    props = {k: v for k, v in load_properties("online-status").items() if k not in ("online.window_s", "online.bucket_s")}
+    w = OnlineStatus.from_properties(Properties(props))
+    assert w.bucket_s == w.window_s == 30 * 24 * 3600
+    assert w.bucket(w.start + 30 * 24 * 3600 - 1) == 0 and w.bucket(w.start + 30 * 24 * 3600) == 1
