@@ -1152,6 +1152,9 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/workload/media_items/truth.py: bounds = np.searchsorted(self.data.names[order], np.arange(NAMES + 1)) | 1 -> 2":
+        "one bound more, for a name number NAMES that no item has (its run starts at the end, as NAMES's does): "
+        "matching reads bounds[number] and bounds[number + 1] for numbers below NAMES only",
     "ycsbctl/stores/tarantool/binding.py: while n - pos >= 5: | GtE -> Gt":
         "with exactly 5 bytes left (a length prefix alone) only a packet of length 0 would be whole, and every "
         "Tarantool reply holds at least its header map: the loop breaks on end > n either way and keeps the bytes",

@@ -648,3 +648,25 @@ def test_waiting_for_a_count_asks_sixty_times_through_timeouts_stops_at_an_error
     assert wait([(OK, [(2,)])], redo=lambda: redo(ERROR))[:2] == (ERROR, 1)
     assert wait([(OK, [(2,)])], redo=lambda: redo(TIMEOUT), tries=4)[:2] == (TIMEOUT, 4)
     assert wait([(OK, [(2,)])], redo=redo, tries=4)[:2] == (ERROR, 4)  # answered every time: not a timeout
+
+
+def test_the_truth_of_every_name_and_of_words_past_the_dictionary_is_a_scan_of_the_items():
+    """QUERY-2COND for name numbers across the range (the first and the last two too) against a plain scan of the items' names and
+    years; FULLTEXT of a word that sorts after every dictionary word matches nothing (and its prefix nothing)."""
+    import numpy as np
+
+    from ycsbctl.workload.media_items.contract import Query
+    from ycsbctl.workload.media_items.dataset import NAMES, dictionary, items, name_text
+    from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, QUERY_2COND
+    from ycsbctl.workload.media_items.truth import Truth
+
+    data = items(7, 2000)
+    truth = Truth(data)
+    for number in [*range(0, NAMES, 31), NAMES - 2, NAMES - 1]:
+        want = np.flatnonzero((data.names == number) & (data.years > 2005)).tolist()
+        assert truth.matching(Query(QUERY_2COND, year_gt=2005, name=name_text(number))).tolist() == want, number
+    last = dictionary()[-1]
+    assert truth.word_range("zzzzzz", False) == truth.word_range("zzzzzz", True) == (len(dictionary()),) * 2
+    assert truth.matching(Query(FULLTEXT, words=("zzzzzz",))).tolist() == []
+    assert truth.matching(Query(FULLTEXT_PREFIX, words=("zzzzzz",))).tolist() == []
+    assert truth.word_range(last, False) == (len(dictionary()) - 1, len(dictionary()))
