@@ -1152,6 +1152,9 @@ EQUIVALENT.update({
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
         "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
         "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/workload/media_items/dataset.py: if 5 <= len(word) <= 9: | 9 -> 10":
+        "the longest word the loop makes is 9 letters (at most 4 syllables of 2, rng.integers(2, 5), and one final "
+        "consonant): no word of 10 letters exists to let through",
     "ycsbctl/workload/media_items/truth.py: bounds = np.searchsorted(self.data.names[order], np.arange(NAMES + 1)) | 1 -> 2":
         "one bound more, for a name number NAMES that no item has (its run starts at the end, as NAMES's does): "
         "matching reads bounds[number] and bounds[number + 1] for numbers below NAMES only",
