@@ -91,10 +91,10 @@ TESTS: dict[str, list[str]] = {
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
     "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
     # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
-    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
-    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
     "ycsbctl/results/folder.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
@@ -147,7 +147,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_truth.py"],
-    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "-k", "mariadb"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
@@ -233,15 +233,15 @@ TESTS: dict[str, list[str]] = {
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
-    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_disturb.py"],
     "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py", "tests/experiment/test_disturb_truth.py",
                                           "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
-    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/tls_socket.py": ["tests/stores/test_tls_wire.py"],
-    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replica_routing.py", "tests/stores/test_redis_replicas.py"],
     "ycsbctl/stores/redis/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py",
                                       "tests/stores/test_redis_info.py"],
@@ -270,15 +270,15 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                            "tests/experiment/test_faults_new_stores.py"],
-    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                             "tests/experiment/test_tarantool_dying_port.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
-    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
@@ -424,7 +424,7 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/disturb.py: n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1 | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of periods (and the times past the window are dropped "
         "on the next line): any nearby epsilon does the same",
-    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13: | Lt -> LtE":
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | Lt -> LtE":
         "in the head's walk a packet after the column count is a column definition, whose first byte is the length "
         "of its catalog, always 'def' (0x03), or the EOF: no 0xFE packet of 9 bytes can come there",
     "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
@@ -974,12 +974,6 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/stats.py: out[f\"{k.lower()}_per_s\"] = max(0.0, d) / elapsed if elapsed > 0 else None | Gt -> GtE":
         "elapsed is the time between two time.monotonic() readings with an HTTP query to the server between them: "
         "never 0",
-    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60, | 60 -> 59":
-        "how many operation timeouts a count is waited for (an index built, ANALYZE) before giving up: a bound on "
-        "the wait, as a timeout is; the answer is the same whenever the server finishes within either",
-    "ycsbctl/workload/media_items/sql.py: async def until(self, b: SqlBinding, statement: str, params: tuple, want: int, tries: int = 60, | 60 -> 61":
-        "how many operation timeouts a count is waited for (an index built, ANALYZE) before giving up: a bound on "
-        "the wait, as a timeout is; the answer is the same whenever the server finishes within either",
     "ycsbctl/workload/media_items/sql.py: if st == OK and rows and int(rows[0][0]) >= want: | 0 -> -1":
         "every statement until() is given is a SELECT count(*): one row of one column, so [-1] is [0] either way",
     "ycsbctl/workload/media_items/mongodb.py: def refused(cls, server: str = \"\", records: int = 0) -> dict[int, str]: | 0 -> 1":
@@ -1195,6 +1189,74 @@ EQUIVALENT.update({
     "ycsbctl/report/summary.py: x = r.iloc[0] | 0 -> -1":
         "target_verdicts writes one at-peak row per workload and target against its one baseline (verdicts.py): the "
         "pair's at-peak throughput row is alone, [-1] is [0]",
+})
+# The stores' and workloads' survivors of the round-6 draws (issue 43).
+EQUIVALENT.update({
+    "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | Gt -> GtE":
+        "head is where the head ends (-1: not yet): at 0, a find in data[0:0] finds nothing (-1) as the else does, "
+        "so > 0 and >= 0 give the same at for every data",
+    "ycsbctl/workload/media_items/dataset.py: if 5 <= len(word) <= 9: | 9 -> 10":
+        "the longest word the loop makes is 9 letters (at most 4 syllables of 2, rng.integers(2, 5), and one final "
+        "consonant): no word of 10 letters exists to let through",
+    "ycsbctl/workload/media_items/truth.py: bounds = np.searchsorted(self.data.names[order], np.arange(NAMES + 1)) | 1 -> 2":
+        "one bound more, for a name number NAMES that no item has (its run starts at the end, as NAMES's does): "
+        "matching reads bounds[number] and bounds[number + 1] for numbers below NAMES only",
+    "ycsbctl/stores/tarantool/binding.py: while n - pos >= 5: | GtE -> Gt":
+        "with exactly 5 bytes left (a length prefix alone) only a packet of length 0 would be whole, and every "
+        "Tarantool reply holds at least its header map: the loop breaks on end > n either way and keeps the bytes",
+    "ycsbctl/stores/redis/disturb.py: BATCH = 1_000  # members per building command (~0.3-1 ms of the server's time each) | 1000 -> 1001":
+        "how many members each building command adds: the key holds the same size members m0 .. m<size-1> either "
+        "way (the last command adds what is left); only the number of commands differs",
+    "ycsbctl/stores/redis/disturb.py: POLL_S = 0.001  # how often ``expire`` asks whether the key is gone | 0.001 -> 0.00101":
+        "the poll's interval is the resolution of the 'gone N s after it expired' figure, which the note prints to "
+        "1 ms: a poll every 1 or 1.01 ms finds the key gone within the same millisecond",
+    "ycsbctl/stores/memcached/binding.py: stop = start + int(buf[buf.rfind(b\" \", pos, eol) + 1:eol]) | 1 -> 0":
+        "int() skips the whitespace around a number: the byte count read from the last space of the VALUE line or from the character after it is the same count",
+    "ycsbctl/stores/memcached/binding.py: if eol + int(data[data.rfind(b\" \", 0, eol) + 1:eol]) + 9 == len(data): | 1 -> 0":
+        "int() skips the whitespace around a number: the byte count read from the last space of the VALUE line or from the character after it is the same count",
+    "ycsbctl/stores/memcached/binding.py: if eol < 0: | 0 -> 1":
+        "only a reply line that is empty, at the start of the buffer, is told apart (buffered instead of handed on), "
+        "and memcached's text protocol has no empty reply line: every one is a status, VALUE, END or an error",
+    "ycsbctl/stores/redis/cluster_chain.py: self.stage, self.hops = 1, 0 | 1 -> 2":
+        "stage is only ever asked whether it is 0 (the HMSET, or a READ / UPDATE) or not (an INSERT's ZADD): 1 and "
+        "2 both say the ZADD",
+    "ycsbctl/stores/redis/cluster_chain.py: self.need = self.st = self.stage = self.hops = self.req_need = 0 | 0 -> -1":
+        "the slots' first values are never read: issue() sets stage, hops and st, and send() need and req_need, "
+        "before the chain waits for any reply; a chain that finds its shard unconnected finishes without reading them",
+    "ycsbctl/stores/redis/cluster_chain.py: self.need = self.st = self.stage = self.hops = self.req_need = 0 | 0 -> 1":
+        "the slots' first values are never read: issue() sets stage, hops and st, and send() need and req_need, "
+        "before the chain waits for any reply; a chain that finds its shard unconnected finishes without reading them",
+    "ycsbctl/stores/postgresql/wire.py: while pos < len(self.raw): | Lt -> LtE":
+        "first_row walks raw only when the reply has rows, and raw is a reply judged by its ending (SELECT n, "
+        "n > 0) whose every message came in this read (a DataRow read before would have counted rows and "
+        "skipped that path): the walk finds its 'D' and stops before pos reaches the end",
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | 13 -> 14":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions | 13 -> 12":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if first == 0xFE and size < 9:  # the EOF after the column definitions | 9 -> 10":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if first == 0xFE and size < 9:  # the EOF after the column definitions | 9 -> 8":
+        "in the column definitions a packet whose first byte is 0xFE is the EOF (5 bytes of payload, 9 with its head): a definition begins with its catalog's length (3, 'def'), never 0xFE, so any bound above 9 bytes of packet (5 of payload) tells the same packets apart",
+    "ycsbctl/stores/sphinx/wire.py: if end > n:  # a definition cut short: not a whole reply | Gt -> GtE":
+        "data that ends where a definition ends is no whole reply either way (skim returns -1 at once, or walks on "
+        "and finds no row or EOF after it: -1); only whether the head is learnt from it differs, and the next "
+        "whole reply learns it",
+    "ycsbctl/stores/sphinx/wire.py: CAPABILITIES = 1 | 4 | 512 | 8192 | 32768 | 512 -> 513":
+        "513 is 512 | 1, and 1 is in the OR already: the same capabilities, bit for bit",
+    "ycsbctl/stores/tarantool/iproto.py: if len(data) > 5 and data[3] == 0 and data[4] == 10 and b\"\\0\" in data[5:]:  # 3-byte length, seq 0, protocol 10 | 5 -> 4":
+        "the last condition looks for the NUL that ends the version in data[5:]: five bytes have none there, so "
+        "len > 4 lets no more data through than len > 5",
+    "ycsbctl/workload/media_items/sphinx.py: window = max(1000, q.offset + q.limit) | 1000 -> 1001":
+        "max_matches only has to hold the page (offset + limit, which max() keeps); a floor of 999, 1000 or 1001 "
+        "returns the same page rows, and the total is SHOW META's total_found, which counts every match past the "
+        "window (test_sphinx_counts_every_match_past_its_window: 1,205 matches, max_matches 1,000); it sizes only "
+        "searchd's top-N queue",
+    "ycsbctl/workload/media_items/sphinx.py: window = max(1000, q.offset + q.limit) | 1000 -> 999":
+        "max_matches only has to hold the page (offset + limit, which max() keeps); a floor of 999, 1000 or 1001 "
+        "returns the same page rows, and the total is SHOW META's total_found, which counts every match past the "
+        "window (test_sphinx_counts_every_match_past_its_window: 1,205 matches, max_matches 1,000); it sizes only "
+        "searchd's top-N queue",
 })
 for _line in ('ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",',
               'ax.annotate(f"all {cores} cores", (0.01, 100 * cores), xycoords=("axes fraction", "data"), xytext=(0, 3),'):

@@ -8,6 +8,7 @@ import struct
 
 import pytest
 
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol, row_values
 from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
@@ -257,3 +258,52 @@ def test_a_url_without_a_port_user_or_database_takes_postgresqls_defaults():
     assert (b.host, b.port, b.user, b.db) == ("db.example", 5432, "postgres", "postgres")
     b = PgWireBinding("postgresql://y%40c@[::1]:5433/other", 1.0)
     assert (b.host, b.port, b.user, b.db) == ("::1", 5433, "y@c", "other")
+
+
+def test_tls_is_asked_with_the_protocols_sslrequest_and_a_server_that_declines_is_refused_when_required():
+    """SSLRequest as the protocol defines it (length 8, then the code 1234 in the high 16 bits and 5679 in the low:
+    80877103); a server that answers N is refused in one line where the URL requires TLS."""
+    from ycsbctl.stores.postgresql.wire import NO_TLS, SSL_REQUEST
+
+    assert struct.pack(">ii", 8, (1234 << 16) | 5679) == SSL_REQUEST
+    asked: list[bytes] = []
+
+    async def main() -> tuple[str, int]:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            asked.append(await reader.readexactly(8))
+            writer.write(b"N")
+            await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            with pytest.raises(ConnectionLost) as caught:
+                await PgWireBinding(f"postgresql://ycsb@127.0.0.1:{port}/postgres?sslmode=require", 2.0).connect()
+            return str(caught.value), port
+        finally:
+            server.close()
+
+    said, port = asyncio.run(main())
+    assert asked == [SSL_REQUEST] and said.endswith(f"127.0.0.1:{port} {NO_TLS}"), said
+
+
+def test_a_plugins_statement_gives_its_rows_and_the_rows_a_write_changed_not_those_a_select_returned():
+    """sql() → (status, rows, rows changed): a SELECT's tag counts the rows returned (0 changed), an INSERT's /
+    UPDATE's / DELETE's the rows written, a DDL's tag has no count (0)."""
+    async def go() -> list[tuple]:
+        b = PgWireBinding("postgresql://ycsb@127.0.0.1:5432/postgres", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _PgProtocol()
+        b.proto.transport = Written()
+        out = []
+        for tag, rows in ((b"SELECT 2", [[b"a", b"1"], [b"b", b"2"]]), (b"SELECT 0", []), (b"INSERT 0 3", []),
+                          (b"UPDATE 4", []), (b"DELETE 5", []), (b"CREATE TABLE", []), (b"VACUUM", [])):
+            call = asyncio.ensure_future(b.sql("SELECT 1", ()))
+            await asyncio.sleep(0)
+            b.proto.data_received(_msg(b"1", b"") + _reply(tag, rows))
+            out.append(await asyncio.wait_for(call, 5))
+        return out
+
+    assert asyncio.run(go()) == [(Status.OK, [(b"a", b"1"), (b"b", b"2")], 0), (Status.OK, [], 0),
+                                 (Status.OK, [], 3), (Status.OK, [], 4), (Status.OK, [], 5), (Status.OK, [], 0),
+                                 (Status.OK, [], 0)]
+

@@ -177,3 +177,61 @@ def test_a_slot_that_moves_more_than_max_redirects_times_fails_its_operation_wit
     done, st, moved, said = asyncio.run(go(6))
     # the sixth is not followed (nor counted): the operation fails with it
     assert (done, st, moved) == ((1, 1), int(Status.ERROR), 5) and said == f"MOVED {key_slot(key)} 10.0.0.2:7001"
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_cluster_chains_reply_after_the_watchdog_expired_it_is_late_even_before_the_chain_ran_again(pure):
+    import asyncio
+
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.workload.core import READ
+
+    key = next(k for k in (b"user%d" % i for i in range(40)) if key_slot(k) <= 8000)
+
+    async def go() -> tuple:
+        cb, _, _ = _two_shards(pure)
+        node = cb.nodes[A]
+        log: list[int] = []
+        run = asyncio.ensure_future(cb.chain(redis_chain_context(log, []), ([READ, READ], [key] * 2, [0, 1], [-1] * 2,
+                                                                            [-1] * 2), 0, 2))
+        await asyncio.sleep(0)
+        node.expire()  # the watchdog: the read in flight timed out
+        (node.proto.parsed if pure else node.proto.skimmed)(b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n")  # same turn
+        return await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)], node.proto.late
+
+    assert asyncio.run(go()) == ((1, 1), [(READ, int(Status.TIMEOUT))], 1)
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_an_inserts_zadd_may_move_as_many_times_as_any_request_its_count_begun_again(pure):
+    # the INSERT's HMSET, then its ZADD at the index's shard moved MAX_REDIRECTS times (followed each time, the
+    # ZADD's own count from 0), then done: OK, acknowledged
+    import asyncio
+
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.redis.cluster import INDEX_SLOT
+    from ycsbctl.stores.redis.cluster_chain import MAX_REDIRECTS
+    from ycsbctl.workload.core import INSERT
+
+    key = next(k for k in (b"user%d" % i for i in range(40)) if key_slot(k) > 8000)
+
+    async def go() -> tuple:
+        cb, _, feed = _two_shards(pure)
+        log: list[int] = []
+        acked: list[int] = []
+        run = asyncio.ensure_future(cb.chain(redis_chain_context(log, acked), ([INSERT], [key], [7], [-1], [-1]), 0, 1))
+        await asyncio.sleep(0)
+        await feed(B, b"+OK\r\n")  # the HMSET at the key's shard
+        at = cb.slots.owner[INDEX_SLOT]
+        for _ in range(MAX_REDIRECTS):
+            there = A if at == B else B
+            await feed(at, b"-MOVED %d %s:%d\r\n" % (INDEX_SLOT, there[0].encode(), there[1]))
+            at = there
+        await feed(at, b":1\r\n")
+        return await asyncio.wait_for(run, 5), log[1], acked, cb.counts
+
+    # moves only: each counted a redirection and a move, none an ask
+    assert asyncio.run(go()) == ((1, 0), int(Status.OK), [7],
+                                 {"redirections": MAX_REDIRECTS, "moved": MAX_REDIRECTS, "ask": 0})

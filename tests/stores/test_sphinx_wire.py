@@ -138,6 +138,9 @@ def test_skim_counts_the_rows_parsing_counts_and_learns_the_head_of_a_result_set
     wide = [b"id", b"f" * 300]  # a column definition over 255 bytes: its length's second byte counts
     data = result_set(wide, [[b"1", b"x"], [b"2", b"y"]])
     assert SphinxQL().skim(data) == 2 == _parsed(data)[0].rows and _pymysql_reading(data)[0] == wide
+    huge = [b"id", b"f" * 70000]  # one over 64 KiB: its length's third byte counts
+    data = result_set(huge, [[b"1", b"x"]])
+    assert SphinxQL().skim(data) == 1 == _parsed(data)[0].rows and _pymysql_reading(data)[0] == huge
 
 
 def test_skim_hands_anything_but_one_whole_reply_to_the_parser():

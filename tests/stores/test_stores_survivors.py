@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ConnectionLost, Status, WireProtocol
 
 
@@ -258,19 +259,6 @@ def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_
         rds.config_set("slowlog-log-slower-than", saved)
 
 
-class _Wire:
-    """A connection's transport that keeps the bytes written to it."""
-
-    def __init__(self) -> None:
-        self.sent: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.sent.append(data)
-
-    def is_closing(self) -> bool:
-        return False
-
-
 def test_a_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
     # chained READ of one field or all, UPDATE of one field, INSERT: the bytes a MariaDB wire binding's chain
     # writes are those its read_request / update_request / insert_request build for that operation
@@ -284,7 +272,7 @@ def test_a_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_fi
 
     async def chained(b: MariaWireBinding, op: int, rf: int, wf: int) -> bytes:
         b.loop, b.proto = asyncio.get_running_loop(), _MyProtocol()
-        b.proto.handshake, b.proto.transport = False, _Wire()
+        b.proto.handshake, b.proto.transport = False, Written()
         ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
                            ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
         run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
@@ -389,7 +377,7 @@ def test_a_memcached_chain_judges_replies_cut_anywhere_as_whole_ones_and_counts_
     async def go() -> tuple:
         b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
         b.loop, b.proto = asyncio.get_running_loop(), _Text()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         split = await chain(b, [READ, UPDATE, READ], [[hit[:30], hit[30:]], [b"STO", b"RED\r\n"], [b"END\r\n"]])
         whole = await chain(b, [READ, UPDATE], [[hit], [b"STORED\r\n"]])
         late_whole = await chain(b, [READ], [], expire=True)
@@ -427,7 +415,7 @@ def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_
     async def go() -> tuple:
         b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
         b.loop, b.proto = asyncio.get_running_loop(), _Resp()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         feed = b.proto.parsed if pure else b.proto.skimmed
 
         async def chain(ops: list[int], replies: list[bytes], fields: list[int] | None = None) -> list[tuple]:
@@ -510,7 +498,7 @@ def test_a_memcached_plugin_command_is_ok_with_the_servers_reply_or_the_failure_
     async def go() -> tuple:
         b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
         b.loop, b.proto = asyncio.get_running_loop(), _Text()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         got = []
         for reply in (b"VERSION 1.6.18\r\n", b"VALUE k 0 2\r\nab\r\nEND\r\n", None):
             call = asyncio.ensure_future(b.mc(b"version\r\n" if reply and reply[:1] == b"V" else b"get k\r\n"))
@@ -590,7 +578,7 @@ def test_an_operation_that_expires_before_its_batched_write_went_out_is_timed_fr
     async def go() -> list[tuple]:
         b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
         b.loop, b.proto = asyncio.get_running_loop(), _Text()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         timed: list[tuple] = []
         ctx = ChainContext(record=lambda *t: timed.append(t), names=[tuple(names)] + [(n,) for n in names],
                            values=lambda f: [], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
@@ -644,7 +632,7 @@ def test_a_mongodb_wire_chain_writes_each_operation_as_the_bindings_own_request_
 
     async def chained(b: MongoWireBinding, op: int, rf: int, wf: int) -> tuple[int, bytes]:
         b.loop, b.proto = asyncio.get_running_loop(), _OpMsgProtocol()
-        b.proto.transport = _Wire()
+        b.proto.transport = Written()
         ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
                            ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
         run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
@@ -863,7 +851,7 @@ def test_a_sql_chains_reply_after_its_operation_expired_is_counted_late_and_reco
     async def go() -> tuple:
         b = MariaWireBinding("mariadb://root@127.0.0.1:1/ycsb", 1.0)
         b.loop, b.proto = asyncio.get_running_loop(), _MyProtocol()
-        b.proto.handshake, b.proto.transport = False, _Wire()
+        b.proto.handshake, b.proto.transport = False, Written()
         timed: list[int] = []
         ctx = ChainContext(record=lambda op, st, *_: timed.append(st), names=[tuple(names)] + [(n,) for n in names],
                            values=lambda f: [b"x"], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,

@@ -605,3 +605,68 @@ def test_ferretdb_refuses_year_and_name_queries_from_ten_thousand_items_exactly(
     assert QUERY_1COND not in below and QUERY_2COND not in below
     assert at[QUERY_1COND] == at[QUERY_2COND] and "so 10,000 items" in at[QUERY_1COND] and "below 10,000 items" in at[QUERY_1COND]
     assert QUERY_1COND not in MongoItems.refused("", 10**6) and QUERY_1COND not in MongoItems.refused("mongodb", 10**6)
+
+
+def test_waiting_for_a_count_asks_sixty_times_through_timeouts_stops_at_an_error_and_redoes_a_cancelled_statement():
+    """until()'s whole contract on a binding that answers as scripted (each asking counted): a count that times
+    out every time is asked 60 times (the default: 60 operation timeouts) and the wait is TIMEOUT, naming the
+    statement and the last error; a count that answers after k timeouts is OK at the (k+1)th; an ERROR ends it
+    at once; a count below what is wanted runs ``redo`` (the cancelled statement) and asks again, and a redo that
+    fails ends the wait with its status."""
+    from ycsbctl.workload.plugin import ERROR, OK, TIMEOUT
+
+    store = media_workload("byid").executor("sqlite").store  # type: ignore[union-attr]
+
+    class Scripted:
+        def __init__(self, answers: list[tuple[int, list]]) -> None:
+            self.answers, self.asked, self.last_error = answers, 0, None
+
+        async def sql(self, statement: str, params: tuple) -> tuple[int, list, None]:
+            st, rows = self.answers[min(self.asked, len(self.answers) - 1)]
+            self.asked += 1
+            self.last_error = "timed out" if st == TIMEOUT else None
+            return st, rows, None
+
+    def wait(answers: list, want: int = 3, **kw) -> tuple[int, int, str | None]:
+        b = Scripted(answers)
+        st = asyncio.run(store.until(b, "SELECT count(*) FROM t", (), want, **kw))  # type: ignore[arg-type]
+        return st, b.asked, b.last_error
+
+    st, asked, said = wait([(TIMEOUT, [])])
+    assert (st, asked) == (TIMEOUT, 60) and said == "still waiting for 'SELECT count(*) FROM t' to reach 3 (timed out)"
+    assert wait([(TIMEOUT, [])], tries=7)[:2] == (TIMEOUT, 7)
+    assert wait([(TIMEOUT, [])] * 59 + [(OK, [(3,)])])[:2] == (OK, 60)  # the 60th asking still counts
+    assert wait([(TIMEOUT, [])] * 4 + [(OK, [(5,)])])[:2] == (OK, 5)  # more than wanted is reached too
+    assert wait([(TIMEOUT, []), (ERROR, [])])[:2] == (ERROR, 2)
+    redone: list[int] = []
+
+    async def redo(st: int = OK) -> int:
+        redone.append(st)
+        return st
+
+    assert wait([(OK, [(1,)]), (OK, [(2,)]), (OK, [(3,)])], redo=redo)[:2] == (OK, 3) and len(redone) == 2
+    assert wait([(OK, [(2,)])], redo=lambda: redo(ERROR))[:2] == (ERROR, 1)
+    assert wait([(OK, [(2,)])], redo=lambda: redo(TIMEOUT), tries=4)[:2] == (TIMEOUT, 4)
+    assert wait([(OK, [(2,)])], redo=redo, tries=4)[:2] == (ERROR, 4)  # answered every time: not a timeout
+
+
+def test_the_truth_of_every_name_and_of_words_past_the_dictionary_is_a_scan_of_the_items():
+    """QUERY-2COND for name numbers across the range (the first and the last two too) against a plain scan of the items' names and
+    years; FULLTEXT of a word that sorts after every dictionary word matches nothing (and its prefix nothing)."""
+    import numpy as np
+
+    from ycsbctl.workload.media_items.contract import Query
+    from ycsbctl.workload.media_items.dataset import NAMES, dictionary, items, name_text
+    from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, QUERY_2COND
+    from ycsbctl.workload.media_items.truth import Truth
+
+    data = items(7, 2000)
+    truth = Truth(data)
+    for number in [*range(0, NAMES, 31), NAMES - 2, NAMES - 1]:
+        want = np.flatnonzero((data.names == number) & (data.years > 2005)).tolist()
+        assert truth.matching(Query(QUERY_2COND, year_gt=2005, name=name_text(number))).tolist() == want, number
+    last = dictionary()[-1]
+    assert truth.word_range("zzzzzz", False) == truth.word_range("zzzzzz", True) == (len(dictionary()),) * 2
+    assert truth.matching(Query(FULLTEXT, words=("zzzzzz",))).tolist() == []
+    assert truth.matching(Query(FULLTEXT_PREFIX, words=("zzzzzz",))).tolist() == []
+    assert truth.word_range(last, False) == (len(dictionary()) - 1, len(dictionary()))

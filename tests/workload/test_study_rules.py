@@ -263,3 +263,21 @@ def test_a_query_is_described_in_a_line_as_its_sql_would_say_it():
         "year > 2010 AND name = 'red fox' LIMIT 5 OFFSET 20"
     assert describe(Query(FULLTEXT, words=("ab", "cd"))) == "'ab' OR 'cd'"
     assert describe(Query(FULLTEXT_PREFIX, words=("ab", "cd"))) == "'ab*' OR 'cd*'"
+
+
+def test_media_items_loads_in_inserts_of_batchsize_the_last_one_short_and_counts_the_items_they_stored():
+    # 120 items in INSERTs of 50: three (50, 50, 20); k of them OK stored min(50 k, 120) items
+    w = media_workload(**{"recordcount": "120", "media.batchsize": "50"})
+    assert w.load_operations == 3 and w.records_per_operation() == {"INSERT": 50}
+    assert [w.loaded_records(k) for k in range(4)] == [0, 50, 100, 120]
+    assert sum(n for _, n in w.load_blocks([2, 1])) == 3
+    exact = media_workload(**{"recordcount": "100", "media.batchsize": "50"})
+    assert exact.load_operations == 2 and exact.loaded_records(2) == 100
+
+
+def test_online_status_timestamps_fall_in_one_bucket_of_30_days_by_default_as_the_readme_says():
+    # README: "Timestamps fall in one bucket by default (online.window_s = online.bucket_s = 30 days)"
+    props = {k: v for k, v in load_properties("online-status").items() if k not in ("online.window_s", "online.bucket_s")}
+    w = OnlineStatus.from_properties(Properties(props))
+    assert w.bucket_s == w.window_s == 30 * 24 * 3600
+    assert w.bucket(w.start + 30 * 24 * 3600 - 1) == 0 and w.bucket(w.start + 30 * 24 * 3600) == 1

@@ -125,7 +125,7 @@ class RedisOptions:
             self.port = u.port or int(props.get("redis.port", 6379))
         except ValueError:
             raise UserError(f"bad port in {url!r}") from None
-        self.db = int(u.path.lstrip("/") or 0) if u.path.lstrip("/").isdigit() else 0
+        self.db = int(u.path.lstrip("/")) if u.path.lstrip("/").isdigit() else 0
         self.username = unquote(u.username) if u.username else None
         self.password = props.get("redis.password") or (unquote(u.password) if u.password else None)
         self.tls = u.scheme == "rediss" or str(props.get("redis.tls", "")).lower() in _TRUE

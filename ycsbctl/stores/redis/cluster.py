@@ -43,9 +43,10 @@ def key_slot(key: bytes) -> int:
 INDEX_SLOT = key_slot(INDEX_KEY)
 
 
-def _addr(entry: Sequence[Any], seed: Address) -> Address:
+def _addr(entry: Sequence[Any], seed_host: str) -> Address:
+    """A ``CLUSTER SLOTS`` node's address: its host (``seed_host``, the node asked, when it says none), its port."""
     host = entry[0].decode() if isinstance(entry[0], bytes) else str(entry[0])
-    return (host or seed[0], int(entry[1]))
+    return (host or seed_host, int(entry[1]))
 
 
 class SlotMap:
@@ -56,7 +57,7 @@ class SlotMap:
         self.owner: list[Address] = [seed] * SLOTS
         self.primaries: list[Address] = []
         for entry in reply:
-            start, end, primary = int(entry[0]), int(entry[1]), _addr(entry[2], seed)
+            start, end, primary = int(entry[0]), int(entry[1]), _addr(entry[2], seed[0])
             self.owner[start:end + 1] = [primary] * (end - start + 1)
             if primary not in self.primaries:
                 self.primaries.append(primary)
@@ -293,7 +294,7 @@ def node_urls(url: str, replicas: bool = False) -> list[str]:
     from urllib.parse import urlsplit, urlunsplit
 
     u = urlsplit(url)
-    seed = (u.hostname or "127.0.0.1", u.port or 6379)
+    seed = u.hostname or "127.0.0.1"
     auth = u.netloc.rpartition("@")[0]
     out: list[str] = []
     for entry in sorted(reply, key=lambda e: int(e[0])):

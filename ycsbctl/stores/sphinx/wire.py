@@ -95,9 +95,9 @@ class SphinxQL(WireProtocol):
                 if pos + 4 > n:
                     return -1
                 end = pos + 4 + (data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16)
-                if end > n:
+                if end > n:  # a definition cut short: not a whole reply
                     return -1
-                if pos and data[pos + 4] == 0xFE and end - pos < 13:
+                if pos and data[pos + 4] == 0xFE and end - pos < 13:  # the EOF after the definitions
                     break
                 pos = end
             head = self.head = data[:end]

@@ -45,7 +45,7 @@ def what_greeted(data: bytes) -> str:
     (Redis), else the bytes themselves (the first 40)."""
     line = data.split(b"\r\n", 1)[0][:60].decode(errors="replace")
     if len(data) > 5 and data[3] == 0 and data[4] == 10 and b"\0" in data[5:]:  # 3-byte length, seq 0, protocol 10
-        version = data[5:data.index(b"\0", 5)][:40].decode(errors="replace")
+        version = data[5:].partition(b"\0")[0][:40].decode(errors="replace")
         return f"a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version {version!r}"
     if len(data) == 4 and data[:3] == b"\0\0\0" and data[3]:
         return f"4 bytes, a protocol version ({data[3]}), as Sphinx searchd's API port does"

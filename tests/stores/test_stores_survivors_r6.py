@@ -1,0 +1,410 @@
+"""Survivors of the round-6 mutation draws in the stores (issue 43): each test pins one function's whole
+contract against a value computed another way."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from tests.fixtures.wire_waiter import Written
+from ycsbctl.stores.binding import Status
+
+
+def test_an_elasticsearch_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+    # a chained READ, an UPDATE of each one field, an INSERT: the bytes the chain writes are those read_request /
+    # update_request / insert_request build for that operation (an update of field f writes field f, not f-1)
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.elasticsearch.binding import ElasticsearchBinding, _Rest
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    values = {-1: [b"v%d" % i for i in range(10)], **{i: [b"new%d" % i] for i in range(10)}}
+
+    async def chained(b: ElasticsearchBinding, op: int, wf: int) -> bytes:
+        b.loop, b.proto = asyncio.get_running_loop(), _Rest()
+        b.proto.transport = Written()
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+                           ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
+        run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [-1], [wf]), 0, 1))
+        await asyncio.sleep(0)
+        (sent,) = b.proto.transport.sent
+        b.proto.data_received(b"HTTP/1.1 404 Not Found\r\ncontent-length: 2\r\n\r\n{}")
+        await run
+        return sent
+
+    async def go() -> None:
+        b = ElasticsearchBinding("127.0.0.1", 1, "es.ycsb", 1.0)
+        assert await chained(b, READ, -1) == b.read_request("t", b"user7")
+        for f in range(10):
+            sent = await chained(b, UPDATE, f)
+            assert sent == b.update_request("t", b"user7", (names[f],), [b"new%d" % f]), f
+            assert sent.endswith(b'{"doc":{"field%d":"new%d"}}' % (f, f)), sent
+        assert await chained(b, INSERT, -1) == b.insert_request("t", b"user7", tuple(names), values[-1])
+
+    asyncio.run(go())
+
+
+def _cluster_node(monkeypatch, command: tuple[str, ...], reply: object) -> list:
+    """redis-py's connection to a cluster node (``info.connect``) answering ``command`` with the list's first item
+    (raised when it is an exception); the list is returned for the test to change."""
+    import contextlib
+
+    from ycsbctl.stores.redis import info
+
+    answer = [reply]
+
+    class Client:
+        def execute_command(self, *args: str) -> object:
+            assert args == command
+            if isinstance(answer[0], Exception):
+                raise answer[0]
+            return answer[0]
+
+    monkeypatch.setattr(info, "connect", lambda url: contextlib.nullcontext(Client()))
+    return answer
+
+
+def test_a_clusters_node_urls_are_its_primaries_in_slot_order_or_with_replicas_every_node_once(monkeypatch):
+    # CLUSTER SLOTS as Redis lays it out (start, end, the primary, then its replicas: host, port, id), the ranges
+    # out of order, one primary serving two ranges, an empty host (the node we asked), an IPv6 one
+    import redis
+
+    from ycsbctl.stores.redis.cluster import node_urls
+
+    reply = [[10923, 16383, [b"10.0.0.3", 7002, b"c"], [b"::1", 7005, b"f"]],
+             [0, 5460, [b"", 7000, b"a"], [b"10.0.0.4", 7003, b"d"], [b"10.0.0.5", 7006, b"g"]],
+             [5461, 10922, [b"10.0.0.2", 7001, b"b"], [b"10.0.0.4", 7003, b"d"]],
+             [16000, 16000, [b"10.0.0.3", 7002, b"c"]]]
+    answer = _cluster_node(monkeypatch, ("CLUSTER", "SLOTS"), reply)
+    url = "rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none"
+    assert node_urls(url) == ["rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none",
+                              "rediss://u:pw@10.0.0.2:7001/0?ssl_cert_reqs=none",
+                              "rediss://u:pw@10.0.0.3:7002/0?ssl_cert_reqs=none"]
+    assert node_urls(url, replicas=True) == [
+        "rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none", "rediss://u:pw@10.0.0.4:7003/0?ssl_cert_reqs=none",
+        "rediss://u:pw@10.0.0.5:7006/0?ssl_cert_reqs=none", "rediss://u:pw@10.0.0.2:7001/0?ssl_cert_reqs=none",
+        "rediss://u:pw@10.0.0.3:7002/0?ssl_cert_reqs=none", "rediss://u:pw@[::1]:7005/0?ssl_cert_reqs=none"]
+    # no credentials; an empty host is the one asked, 127.0.0.1 when the URL names none (its port the reply's)
+    assert node_urls("redis://") == ["redis://127.0.0.1:7000", "redis://10.0.0.2:7001", "redis://10.0.0.3:7002"]
+    for failure in (redis.ResponseError("ERR This instance has cluster support disabled"), redis.ConnectionError("x")):
+        answer[0] = failure
+        assert node_urls(url) == [] and node_urls(url, replicas=True) == []
+
+
+class _PgAnswers:
+    """A PgSession that answers each statement the stats module sends with the rows given for it."""
+
+    def __init__(self, rows: dict[str, list[tuple]]) -> None:
+        self.rows = rows
+
+    def fetch(self, sql: str, *args: object) -> list[tuple]:
+        return self.rows[sql]
+
+
+def test_postgresql_replication_is_the_slowest_standbys_lag_0_ms_once_caught_up_and_none_without_one():
+    # pg_stat_replication's max()es: a row of NULLs (count 0) without a standby; a NULL replay_lag with bytes
+    # known is a standby that caught up (0 ms); asyncpg hands numeric as Decimal, double as float
+    from decimal import Decimal
+
+    from ycsbctl.stores.postgresql.stats import REPLICATION, replication
+
+    def said(*row) -> dict:
+        return replication(_PgAnswers({REPLICATION: [row] if row else []}))  # type: ignore[arg-type]
+
+    assert said(None, None, 0) == {"repl_lag_bytes": None, "repl_lag_ms": None, "replicas": None}
+    assert said() == {"repl_lag_bytes": None, "repl_lag_ms": None, "replicas": None}
+    assert said(Decimal(0), None, 1) == {"repl_lag_bytes": 0.0, "repl_lag_ms": 0.0, "replicas": 1}
+    assert said(Decimal(16384), 12.5, 2) == {"repl_lag_bytes": 16384.0, "repl_lag_ms": 12.5, "replicas": 2}
+    assert said(Decimal(0), Decimal("0.25"), 1)["repl_lag_ms"] == 0.25  # replay_lag kept though no byte is behind
+    assert said(None, 3.0, 0)["repl_lag_ms"] == 3.0  # (never together in PostgreSQL: each figure kept as said)
+
+
+def test_postgresql_sampler_rates_are_counter_differences_over_the_interval_and_the_mean_statement_time(monkeypatch):
+    # two readings 2 s apart of pg_stat_database and pg_stat_statements, each figure hand-computed: commits +
+    # rollbacks per second, rows fetched (not returned), rows inserted + updated + deleted, the mean execution
+    # time of the interval's statements (µs: ms over calls), a counter reset read as 0, not negative
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.postgresql import stats
+
+    first = (3, 100, 4, 9999, 50, 10, 20, 5, 0, 0)
+    second = (7, 160, 6, 99999, 80, 14, 30, 6, 0, 0)
+    clock = iter([10.0, 12.0])
+    monkeypatch.setattr(stats, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    s = stats.PgStatSampler("postgresql://127.0.0.1:1/x")
+    session = _PgAnswers({stats.DATABASE: [first], stats.STATEMENTS: [(1000, 500.0)], stats.REPLICATION: [(None, None, 0)]})
+    s.session, s.statements = session, True  # type: ignore[assignment]
+    s.prev, s.t_prev = s._read(), stats.time.monotonic()
+    session.rows.update({stats.DATABASE: [second], stats.STATEMENTS: [(1400, 700.0)]})
+    out = s.sample()
+    assert out == {"connections": 7, "ops_per_s": (60 + 2) / 2, "db_rows_read_per_s": 30 / 2,
+                   "db_rows_written_per_s": (4 + 10 + 1) / 2, "repl_lag_bytes": None, "repl_lag_ms": None,
+                   "replicas": None, "db_statements_per_s": 400 / 2, "db_statement_mean_us": 1000.0 * 200.0 / 400}
+    # the counters reset (a server restarted): rates of 0, no negative figure; no statement in the interval: no mean
+    clock = iter([13.0])
+    session.rows.update({stats.DATABASE: [first], stats.STATEMENTS: [(1400, 700.0)]})
+    out = s.sample()
+    assert (out["ops_per_s"], out["db_rows_read_per_s"], out["db_rows_written_per_s"]) == (0.0, 0.0, 0.0)
+    assert out["db_statements_per_s"] == 0.0 and out["db_statement_mean_us"] is None
+
+
+def test_the_mariadb_handshake_packets_go_whole_to_their_waiters_in_order_kept_while_none_waits():
+    # the greeting may come before open() waits for it (and a packet split anywhere): kept, then handed in order
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+
+    def packet(payload: bytes, seq: int) -> bytes:
+        return len(payload).to_bytes(3, "little") + bytes([seq]) + payload
+
+    p = _MyProtocol()
+    loop = asyncio.new_event_loop()
+    try:
+        greeting, ok_payload = b"\x0a11.4.2-MariaDB\x00" + bytes(40), b"\x00\x00\x00\x02\x00\x00\x00"
+        p.data_received(packet(greeting, 0)[:9])
+        assert not p.early and p.buf
+        p.data_received(packet(greeting, 0)[9:] + packet(ok_payload, 2))  # nothing waits yet
+        assert list(p.early) == [greeting, ok_payload] and not p.buf
+        first, second, third = (loop.create_future() for _ in range(3))
+        p.waiters.extend([first, second, third])
+        p.data_received(packet(b"\x01", 3))
+        assert first.result() == greeting and second.result() == ok_payload and third.result() == b"\x01"
+        assert not p.early and not p.waiters
+    finally:
+        loop.close()
+
+
+def test_a_mariadb_server_that_greets_with_an_error_is_said_refusing_the_connection_in_its_words():
+    # a server at max_connections answers the TCP connection with an ERR packet instead of its greeting
+    from tests.fixtures.wire_waiter import connect_said
+    from ycsbctl.stores.mariadb.wire import MariaWireBinding
+
+    refusal = b"\xff\x10\x04Too many connections"
+    greeting = len(refusal).to_bytes(3, "little") + b"\x00" + refusal
+
+    async def main() -> tuple[str | None, int]:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(greeting)
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            port = server.sockets[0].getsockname()[1]
+            return await connect_said(MariaWireBinding(f"mysql://bob@127.0.0.1:{port}/db1", 2.0)), port
+        finally:
+            server.close()
+
+    said, port = asyncio.run(main())
+    assert said == f"the MariaDB server at 127.0.0.1:{port} refused the connection: Too many connections (error 1040)"
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_its_expiry_is_late(pure):
+    """RESP bytes as the Redis manual lays them out: an awaited INSERT writes HMSET and ZADD (and WAIT with
+    ``redis.wait``) and is judged on its last reply, an UPDATE on HMSET's (or WAIT's), a DELETE on DEL and ZREM's
+    — none taken for another's, none left over (``stray``); a chain whose operation the watchdog expired counts
+    the reply that comes next as late (even before the chain's own coroutine has run again); a chained error
+    reply's words are the binding's last error whole."""
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.native import core
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.workload.core import READ, UPDATE
+
+    if core is None and not pure:
+        pytest.skip("the compiled core is not built")
+
+    async def go() -> dict:
+        b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Resp()
+        b.proto.transport = Written()
+        feed = b.proto.parsed if pure else b.proto.skimmed
+
+        async def awaited(call, replies: bytes) -> Status:
+            task = asyncio.ensure_future(call)
+            await asyncio.sleep(0)
+            feed(replies)
+            for _ in range(3):
+                await asyncio.sleep(0)
+            assert task.done(), replies  # not waiting for a reply never asked for
+            return task.result()
+
+        out: dict = {}
+        values = [(b"field0", b"x")]
+        out["plain"] = [await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n"),
+                        await awaited(b.update("t", b"k", values), b"+OK\r\n"),
+                        await awaited(b.delete("t", b"k"), b":1\r\n:0\r\n"),
+                        await awaited(b.delete("t", b"k"), b":0\r\n:0\r\n")]
+        b.wait_for, b.wait_command, b.o.wait_ms = 1, b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n", 500
+        out["waited"] = [await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n:0\r\n"),
+                         await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n:1\r\n"),
+                         await awaited(b.update("t", b"k", values), b"+OK\r\n:0\r\n"),
+                         await awaited(b.update("t", b"k", values), b"+OK\r\n:1\r\n")]
+        b.wait_for, b.wait_command = 0, b""
+        out["stray"] = b.proto.stray
+
+        log: list = []
+        run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([READ, READ], [b"user1"] * 2, [1] * 2,
+                                                                         [-1] * 2, [4] * 2), 0, 2))
+        await asyncio.sleep(0)
+        b.expire()  # the watchdog: the read in flight timed out
+        feed(b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n")  # its reply, in the same turn of the loop
+        out["expired"] = (await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)], b.proto.late)
+        log.clear()
+        run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([UPDATE], [b"user1"], [1], [-1], [4]), 0, 1))
+        await asyncio.sleep(0)
+        feed(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n")
+        out["refused"] = (await asyncio.wait_for(run, 5), log[:2], b.last_error)
+        return out
+
+    out = asyncio.run(go())
+    assert out["plain"] == [Status.OK, Status.OK, Status.OK, Status.OK] and out["stray"] == 0
+    assert out["waited"] == [Status.TIMEOUT, Status.OK, Status.TIMEOUT, Status.OK]
+    assert out["expired"] == ((1, 1), [(READ, Status.TIMEOUT)], 1)
+    assert out["refused"] == ((1, 1), [UPDATE, Status.ERROR],
+                              "WRONGTYPE Operation against a key holding the wrong kind of value")
+
+
+def test_a_cluster_is_ready_when_its_node_says_state_ok_and_knows_as_many_primaries_as_asked(monkeypatch):
+    # CLUSTER INFO as Redis writes it (``field:value`` lines, CRLF); a node not answering yet is not ready
+    from ycsbctl.stores.redis.cluster import cluster_ready
+
+    said = _cluster_node(monkeypatch, ("CLUSTER", "INFO"), b"")
+
+    def ready(text: bytes | Exception, shards: int = 3) -> bool:
+        said[:] = [text]
+        return cluster_ready("redis://127.0.0.1:7000", shards)
+
+    head = b"cluster_enabled:1\r\ncluster_slots_assigned:16384\r\n"
+    assert ready(head + b"cluster_state:ok\r\ncluster_size:3\r\ncluster_known_nodes:6\r\n")
+    assert ready(head + b"cluster_state:ok\r\ncluster_size:4\r\n")  # at least as many as asked
+    assert not ready(head + b"cluster_state:fail\r\ncluster_size:3\r\n")  # slots not all served yet
+    assert not ready(head + b"cluster_state:ok\r\ncluster_size:2\r\n")  # a primary not joined yet
+    assert not ready(head + b"cluster_state:ok\r\n")
+    assert not ready(ConnectionRefusedError(111, "Connection refused"))
+
+
+def test_memcached_replies_cut_at_any_byte_reach_their_own_waiters_whole_as_memcached_frames_them():
+    # a get hit (VALUE <key> <flags> <bytes>, the data, END), a set's STORED and a miss's END in one stream, read
+    # in pieces of every size: each waiter gets its own reply whole, none waits for bytes already there
+    from tests.fixtures.wire_waiter import fed
+    from ycsbctl.stores.memcached.binding import _Text
+
+    stream = b"VALUE user1 0 11\r\n{\"f\":\"a b\"}\r\nEND\r\n" + b"STORED\r\n" + b"END\r\n"
+    for cut in range(1, len(stream) + 1):
+        got = [w.result for w in fed(_Text(), stream, cut, waiting=3)]
+        assert got == [(b"VALUE", b"{\"f\":\"a b\"}"), (b"STORED", None), (b"END", None)], cut
+
+
+def test_a_memcached_chain_writes_field_f_for_an_update_of_f_and_a_reply_right_after_its_expiry_is_late():
+    # a chained UPDATE of field f is a replace of the record's JSON with field f (the binding's own encoding); the
+    # watchdog expiring the operation in flight and its reply coming in the same turn of the loop: counted late
+    # (whichever path reads it: a miss's END is parsed, a hit's frame is checked), the operation TIMEOUT
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text, store_command
+    from ycsbctl.workload.core import READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    body = b'{"field0":"a"}'
+    hit = b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(body), body)
+
+    async def go() -> tuple:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = Written()
+        statuses: list[int] = []
+        ctx = ChainContext(record=lambda op, st, *_: statuses.append(st), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"new%d" % f], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
+                           stop_on_error=False)
+        written = []
+        for f in range(10):
+            run = asyncio.ensure_future(b.chain(ctx, ([UPDATE], [b"user1"], [1], [-1], [f]), 0, 1))
+            await asyncio.sleep(0)
+            b.proto.data_received(b"STORED\r\n")
+            await asyncio.wait_for(run, 5)
+            written.append(b.proto.transport.sent[-1] == store_command(
+                b"replace", b"usertable-user1", b.json.encode((names[f],), [b"new%d" % f])))
+        late = []
+        for reply in (b"END\r\n", hit):
+            statuses.clear()
+            run = asyncio.ensure_future(b.chain(ctx, ([READ], [b"user1"], [1], [-1], [-1]), 0, 1))
+            await asyncio.sleep(0)
+            b.expire()
+            b.proto.data_received(reply)  # in the same turn
+            await asyncio.wait_for(run, 5)
+            late.append((list(statuses), b.proto.late))
+        return written, late
+
+    written, late = asyncio.run(go())
+    assert written == [True] * 10
+    assert late == [([Status.TIMEOUT], 1), ([Status.TIMEOUT], 2)]
+
+
+def test_a_redis_expire_is_armed_to_the_ms_at_least_1_ms_waited_for_then_polled_and_timed_from_the_whole_slowlog(
+        monkeypatch):
+    # on a clock of the test's own (time.sleep moves it): PEXPIRE of the ms left to the action's second (1 ms
+    # when that second has passed), the action sleeps until the expiry and then polls EXISTS every POLL_S until
+    # the key is gone; a command's server time is looked for in the whole SLOWLOG (Redis keeps 128 by default)
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.disturb import DisturbSpec
+    from ycsbctl.stores.redis import disturb
+
+    clock = [100.0]
+    monkeypatch.setattr(disturb, "time", SimpleNamespace(perf_counter=lambda: clock[0],
+                                                          sleep=lambda s: clock.__setitem__(0, clock[0] + s)))
+
+    class Server:
+        def __init__(self) -> None:
+            self.pexpired: list[int] = []
+            self.gone_at = 0.0
+            self.log: list[dict] = []
+
+        def pexpire(self, key: str, ms: int) -> None:
+            self.pexpired.append(ms)
+
+        def exists(self, key: str) -> int:
+            return int(clock[0] < self.gone_at)
+
+        def slowlog_get(self, n: int) -> list[dict]:
+            return self.log[:n]
+
+    d = disturb.RedisDisturber.__new__(disturb.RedisDisturber)
+    d.spec, d.key, d.r = DisturbSpec("expire on a set", "expire", "set", 10, 1.0), "ycsbctl:big:x", Server()
+    d.saved_threshold, d.expires_at, d.mark = None, 0.0, -1
+    d.arm(101.0)
+    d.arm(99.5)  # the action's second has passed: at once
+    assert d.r.pexpired == [1000, 1] and d.expires_at == 100.001
+    d.arm(100.5)
+    d.r.gone_at = 100.5035  # the server reclaims the key 3.5 ms after it expired
+    timing = d.act()
+    assert timing.note == "gone 0.004 s after it expired (5 EXISTS polls)" and timing.start_s == 100.5, timing
+    mine = {"id": 1, "client_name": disturb.CLIENT_NAME, "command": b"DEL ycsbctl:big:x", "duration": 2500}
+    d.r.log = [{"id": 200 - i, "client_name": b"other", "command": b"HGETALL user1", "duration": 150}
+               for i in range(127)] + [mine]  # newest first: this connection's DEL the oldest of 128
+    assert d._slowlog_duration(0, "DEL") == 0.0025
+
+
+def test_a_tarantool_chain_numbers_each_request_it_issues_so_the_watchdog_times_each_one_alone():
+    # the watchdog expires a future seen in flight with the same request number for a whole timeout: a chain
+    # of quick requests must number each (binding.seq), else their sum would be taken for one slow request
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.tarantool.binding import TarantoolBinding, _IProto
+    from ycsbctl.workload.core import READ
+
+    async def go() -> list[int]:
+        b = TarantoolBinding("tarantool://127.0.0.1:3301", 1.0, {b"field0": 1}, space=600)
+        b.loop, b.proto = asyncio.get_running_loop(), _IProto()
+        b.proto.transport = Written()
+        ctx = ChainContext(record=lambda *_: None, names=[(b"field0",), (b"field0",)], values=lambda f: [b"v"],
+                           ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False)
+        seqs = []
+        for _ in range(3):
+            run = asyncio.ensure_future(b.chain(ctx, ([READ], [b"user1"], [1], [-1], [-1]), 0, 1))
+            await asyncio.sleep(0)
+            seqs.append(b.seq)
+            b.expire()
+            await asyncio.wait_for(run, 5)
+        return seqs
+
+    assert asyncio.run(go()) == [1, 2, 3]
