@@ -196,7 +196,9 @@ def test_a_mariadb_server_that_greets_with_an_error_is_said_refusing_the_connect
             server.close()
 
     said, port = asyncio.run(main())
-    assert said == f"the MariaDB server at 127.0.0.1:{port} refused the connection: Too many connections (error 1040)"
+    assert said == (f"the MariaDB server at 127.0.0.1:{port} refused the connection: Too many connections (error 1040)"
+                    " — more client threads than the server's max_connections allows: lower --threads or raise "
+                    "max_connections (SET GLOBAL max_connections = N)")
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
