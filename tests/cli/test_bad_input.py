@@ -231,8 +231,7 @@ main()
 """
 
 
-@pytest.mark.parametrize("case", ["recordcount not a number", "readproportion a word", "port not a number",
-                                  "unknown requestdistribution"])
+@pytest.mark.parametrize("case", ["recordcount not a number", "readproportion a word"])  # the plan's, the study's
 def test_a_refusal_of_core_workload_input_comes_before_numpy_is_imported(case: str, tmp_path: Path):
     """The CLI's checks of bad input need no numpy (its import is most of a refusal's CPU): the core workload's
     distributions and generators are imported when a workload runs."""
