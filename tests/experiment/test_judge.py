@@ -512,3 +512,25 @@ def test_a_failed_point_keeps_a_fault_label_without_its_why_and_no_other_and_a_s
     assert judge(result(counts, slowest), max_error_rate=0.01).reason == "no reply for 2.6 s, from 1.9 s into the measured window"
     said = judge(result(counts, slowest), max_error_rate=0.01, stall_cause=lambda: "the server saved its snapshot")
     assert said.reason == "no reply for 2.6 s, from 1.9 s into the measured window: the server saved its snapshot"
+
+
+def test_the_client_lag_rule_holds_the_lag_against_the_failed_operations_tail_too():
+    """1,000 reads of 20 ms and 50 READ-FAILED that waited 1 s each (timed out): the operations' p99 and maximum
+    are the failed reads' 1 s, so a loop late by 30 ms (45 ms at worst) is 3 % of the tail, no warning; the same
+    lag against the 1,000 OK reads alone (20 ms) is 150 % of their p99 and is one."""
+    from hdrh.histogram import HdrHistogram
+
+    from ycsbctl.results.client_lag import client_lag_warning
+
+    reads, failed = HdrHistogram(1, 3_600_000_000, 3), HdrHistogram(1, 3_600_000_000, 3)
+    for v in [20_000] * 1000:
+        reads.record_value(v)
+    for v in [1_000_000] * 50:
+        failed.record_value(v)
+    ops = {"READ": OpSummary.from_histogram("READ", reads, {"OK": 1000, "TIMEOUT": 50}),
+           "READ-FAILED": OpSummary.from_histogram("READ-FAILED", failed, {"TIMEOUT": 50})}
+    r = _with_client_lag(PhaseResult("run", 4, 1000.0, 1050, ops, series([1050])), [30_000] * 999 + [45_000])
+    assert client_lag_warning(r) is None
+    alone = _with_client_lag(PhaseResult("run", 4, 1000.0, 1000, {"READ": ops["READ"]}, series([1000])),
+                             [30_000] * 999 + [45_000])
+    assert (alone_said := client_lag_warning(alone)) is not None and "150% of the operations' p99" in alone_said
