@@ -677,3 +677,23 @@ def test_a_postgresql_chains_updates_that_touch_no_row_are_not_found_as_the_serv
     assert after["upd"] - before["upd"] == 1  # the server updated one row: the present one
     nf, ok = int(Status.NOT_FOUND), int(Status.OK)
     assert log == [(UPDATE, nf), (READ, nf), (UPDATE, ok), (READ, ok), (UPDATE, nf)]
+
+
+def test_the_sqlite_bindings_scans_ask_sqlite_for_the_start_key_and_the_count_it_was_given(sqlite_url):
+    """Seven records; the binding's scans from user3 of 2 and 10 rows and from user8 of 5, each statement as SQLite
+    itself expanded it (its trace callback, arguments bound) run again by sqlite3: user3 and user4, then user3 …
+    user7 (the start key included, no row over the count), then none."""
+    import sqlite3
+
+    _seven(sqlite_url, {})
+    traced: list[str] = []
+
+    async def go(bs):
+        bs[0].conn.set_trace_callback(traced.append)
+        return [await bs[0].scan("usertable", start, n, None) for start, n in ((b"user3", 2), (b"user3", 10), (b"user8", 5))]
+
+    assert run_bindings(go, sqlite_url) == [Status.OK] * 3
+    scans = [s for s in traced if s.lstrip().upper().startswith("SELECT") and " LIMIT " in s.upper()]
+    with sqlite3.connect(sqlite_url.removeprefix("sqlite://")) as db:
+        got = [[r[0] for r in db.execute(s)] for s in scans]
+    assert got == [["user3", "user4"], [f"user{i}" for i in range(3, 8)], []], scans
