@@ -351,3 +351,14 @@ def test_two_paired_rounds_one_degree_of_freedom_get_a_real_margin_test_and_inte
     at90 = stats.at_level(c, 0.9)
     half = student_t.ppf(0.95, 1) * c.se_log
     assert (at90.low, at90.high) == pytest.approx((c.ratio * math.exp(-half), c.ratio * math.exp(half)), rel=1e-9)
+
+
+def test_a_phase_results_error_rate_counts_timeouts_with_errors_as_the_run_row_does():
+    """The same run JSON read as a PhaseResult (what the point's verdict holds against --max-error-rate): 12 of 1,000
+    operations failed (2 + 7 ERROR, 3 TIMEOUT), 1.2 % — the runs table's ``error_rate`` of it, computed by run_row."""
+    from ycsbctl.results.model import PhaseResult
+
+    doc = _doc()
+    ops = {name: {"name": name, **op} for name, op in doc["result"]["ops"].items()}  # as a run JSON names each
+    result = PhaseResult.from_dict({"phase": "run", "threads": 8, **doc["result"], "ops": ops})
+    assert result.error_rate == pytest.approx(0.012) == pytest.approx(run_row(doc)["error_rate"])
