@@ -533,3 +533,39 @@ def test_lookups_missed_in_the_series_first_second_are_said_missing_from_the_poi
         found = find_missing(r)
         assert found is not None and found.from_first_second is expected, first
         assert ("from the point's first second" in found.text()) is expected
+
+
+def test_the_client_lag_rule_holds_the_lag_against_the_failed_operations_tail_too():
+    """1,000 reads of 20 ms and 50 READ-FAILED that waited 1 s each (timed out): the operations' p99 and maximum
+    are the failed reads' 1 s, so a loop late by 30 ms (45 ms at worst) is 3 % of the tail, no warning; the same
+    lag against the 1,000 OK reads alone (20 ms) is 150 % of their p99 and is one."""
+    from hdrh.histogram import HdrHistogram
+
+    from ycsbctl.results.client_lag import client_lag_warning
+
+    reads, failed = HdrHistogram(1, 3_600_000_000, 3), HdrHistogram(1, 3_600_000_000, 3)
+    for v in [20_000] * 1000:
+        reads.record_value(v)
+    for v in [1_000_000] * 50:
+        failed.record_value(v)
+    ops = {"READ": OpSummary.from_histogram("READ", reads, {"OK": 1000, "TIMEOUT": 50}),
+           "READ-FAILED": OpSummary.from_histogram("READ-FAILED", failed, {"TIMEOUT": 50})}
+    r = _with_client_lag(PhaseResult("run", 4, 1000.0, 1050, ops, series([1050])), [30_000] * 999 + [45_000])
+    assert client_lag_warning(r) is None
+    alone = _with_client_lag(PhaseResult("run", 4, 1000.0, 1000, {"READ": ops["READ"]}, series([1000])),
+                             [30_000] * 999 + [45_000])
+    assert (alone_said := client_lag_warning(alone)) is not None and "150% of the operations' p99" in alone_said
+
+
+def test_a_silence_is_held_against_the_points_median_latency_not_its_tail():
+    """3,700 reads: 3,660 of 100 µs and 40 of 2 s (p50 100 µs, p99 2 s, as HdrHistogram reads them): two silent
+    seconds ended by a 2.6 s reply are a stall — 1.5 × the median is 150 µs; against the p99 (1.5 × 2 s: 3 s) it would pass
+    as the operations' own length."""
+    h = hdr.new_histogram()
+    hdr.record_many(h, [100] * 3660 + [2_000_000] * 40)
+    assert (h.get_value_at_percentile(50), h.get_value_at_percentile(99)) == (100, h.get_max_value())
+    assert h.get_max_value() == pytest.approx(2_000_000, rel=1e-3)
+    r = result([900, 1000, 0, 0, 800, 1000], {4: 2.6e6})
+    r.ops["READ"] = OpSummary.from_histogram("READ", h, {"OK": 3700})
+    v = judge(r, max_error_rate=0.01)
+    assert v.status == "degraded" and "no reply for 2.6 s" in v.reason, v

@@ -131,6 +131,11 @@ def test_one_folder_compares_its_targets_with_its_baseline(pair, tmp_path):
         assert ratio[threads] == pytest.approx(pts.loc[("mongodb", threads), "throughput_mean"]
                                                / pts.loc[("redis", threads), "throughput_mean"], rel=0.01)
     assert set(c.table["ops_verdict"]) == {"worse"}  # mongodb is far slower than redis
+    for threads, r in c.table.set_index("threads").iterrows():  # the baseline's own figures on its side, mongodb's on the other
+        assert (r["base_ops"], r["ops"]) == (pts.loc[("redis", threads), "throughput_mean"],
+                                             pts.loc[("mongodb", threads), "throughput_mean"])
+        assert (r["base_latency_us"], r["latency_us"]) == (pts.loc[("redis", threads), "latency_mean"],
+                                                           pts.loc[("mongodb", threads), "latency_mean"])
     with pytest.raises(UserError, match="--control separates"):
         compare([pair[0]], control="redis")
     r = CliRunner().invoke(main, ["compare", str(pair[0]), "-o", str(tmp_path / "one.html")], env={"COLUMNS": "250"})
@@ -273,3 +278,26 @@ def test_the_first_folders_alpha_sets_the_verdicts_of_every_folder(pair, tmp_pat
     assert c.alpha == 0.01
     # Benjamini–Hochberg's intervals of a family tested at α are at 1 − α or wider: 0.975 and 0.9 at the last's 0.2
     assert c.verdicts["ci_level"].min() >= 1 - 0.01
+
+
+def test_a_cell_whose_baseline_point_was_not_ok_is_not_compared_though_its_peak_row_names_its_threads():
+    """b peaks at 8 threads, where a's points were all degraded (a peaks at 16): the verdicts hold b's peak row at 8
+    threads (against a at 16) and no cell row at 8; the 8-thread line of compare is "not compared", not the peak
+    row's ratio."""
+    import math
+
+    import pandas as pd
+
+    from ycsbctl.report.compare import _pick
+    from ycsbctl.results import verdicts as vd
+
+    rows = [{"run_id": f"{t}.{n}.{r}", "target": t, "workload": "w", "phase": "run", "threads": n, "repetition": r,
+             "target_rate": math.nan, "status": "degraded" if (t, n) == ("a", 8) else "ok",
+             "throughput_ops": tp * (1 + r / 100), "all_p99_us": 500.0}
+            for (t, n), tp in {("a", 8): 900.0, ("a", 16): 1_000.0, ("b", 8): 2_000.0, ("b", 16): 1_500.0}.items()
+            for r in (1, 2, 3)]
+    v = vd.target_verdicts(pd.DataFrame(rows), "a")
+    peak = v[v["at_peak"] & (v["metric"] == "throughput")]
+    assert list(peak["threads"]) == [8] and "a at 16 threads" in peak["caveat"].iloc[0]
+    assert _pick(v, "b", "w", 8, "throughput") == {}
+    assert _pick(v, "b", "w", 16, "throughput")["ratio"] == pytest.approx(1.5)

@@ -391,3 +391,15 @@ def test_a_stall_edge_past_the_series_missed_nothing_a_gap_missed_all_and_a_refe
     del f.operations[0], f.operations[1]
     e = effect(f, 0.25, 0.28)
     assert (e.pre_ops_per_s, e.stall_s, e.stall_est_s, e.ops_lost) == (0.0, 0.0, 0.0, 0.0)
+
+
+def test_the_series_100ms_p99_is_the_99th_percentile_not_the_99_9th_nor_the_median():
+    """An interval of 1,000 operations: 985 of 100 µs, 10 of 3 ms, 5 of 9 ms — p50 100 µs, p99 3 ms, p99.9
+    9 ms (numpy says so of the same latencies); the series' p99 column is the 3 ms, its max the 9 ms."""
+    lat = [100] * 985 + [3_000] * 10 + [9_000] * 5
+    frame = _series_of([1000], {0: lat}).frame()
+    overall = frame[frame.op == "OVERALL"].set_index("interval")
+    assert (np.percentile(lat, 50), np.percentile(lat, 99), np.percentile(lat, 99.9)) == (100, 3_000, 9_000)
+    assert overall.p50_us[0] == 100
+    assert overall.p99_us[0] == pytest.approx(3_000, rel=1e-3)
+    assert overall.max_us[0] == pytest.approx(9_000, rel=1e-3)

@@ -363,3 +363,14 @@ def test_a_results_error_rate_is_its_errors_and_timeouts_over_its_operations_as_
     assert r.error_rate == pytest.approx(12 / 1000) == run_row(doc)["error_rate"]
     assert (r.returns("ERROR"), r.returns("TIMEOUT"), r.failed_operations) == (9, 3, 17)
     assert PhaseResult("run", 8, 2000.0, 0).error_rate == 0.0  # no operations: no rate, not a division by zero
+
+
+def test_a_phase_results_error_rate_counts_timeouts_with_errors_as_the_run_row_does():
+    """The same run JSON read as a PhaseResult (what the point's verdict holds against --max-error-rate): 12 of 1,000
+    operations failed (2 + 7 ERROR, 3 TIMEOUT), 1.2 % — the runs table's ``error_rate`` of it, computed by run_row."""
+    from ycsbctl.results.model import PhaseResult
+
+    doc = _doc()
+    ops = {name: {"name": name, **op} for name, op in doc["result"]["ops"].items()}  # as a run JSON names each
+    result = PhaseResult.from_dict({"phase": "run", "threads": 8, **doc["result"], "ops": ops})
+    assert result.error_rate == pytest.approx(0.012) == pytest.approx(run_row(doc)["error_rate"])

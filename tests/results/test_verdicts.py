@@ -258,3 +258,16 @@ def test_failed_and_degraded_rounds_make_no_cell_and_only_ok_ones_count():
     assert cells.loc["b", "n"] == 2 and cells.loc["b", "throughput"] == pytest.approx(1.2 * sps.gmean(BASE[3:]))
     only_bad = _runs({("a", 8): BASE}, status={("a", 8, r): "failed" for r in range(1, 6)})
     assert len(vd.cell_table(only_bad)) == 0
+
+
+def test_the_peak_is_an_unpaced_cell_even_when_a_paced_one_measured_more():
+    """a and b unpaced at 8 threads (2,000 and 2,200 ops/s) and at 16 (1,500 and 1,600), and paced at 16 threads
+    and 5,000 ops/s offered (4,900 and 5,100 measured, more than any unpaced cell): a paced cell's rate is the one
+    asked for, not what the target can do, so the peak row compares the unpaced 8 threads of each."""
+    runs = _runs({("a", 8): [2_000.0, 2_000.0], ("b", 8): [2_200.0, 2_200.0],
+                  ("a", 16): [1_500.0, 1_500.0], ("b", 16): [1_600.0, 1_600.0]})
+    paced = _runs({("a", 16): [4_900.0, 4_900.0], ("b", 16): [5_100.0, 5_100.0]}).assign(target_rate=5_000.0)
+    peak = vd.target_verdicts(pd.concat([runs, paced], ignore_index=True), "a")
+    (p,) = peak[peak["at_peak"] & (peak["metric"] == "throughput")].to_dict("records")
+    assert p["threads"] == 8 and "a at 8 threads" in p["caveat"], p
+    assert p["ratio"] == pytest.approx(2_200 / 2_000)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.fixtures.sql_cli import cli_rows
-from ycsbctl.stores.postgresql.session import PgSession
+from ycsbctl.stores.postgresql.session import PgSession, query
 
 pytestmark = pytest.mark.truth
 
@@ -61,3 +61,40 @@ def test_postgresql_bytes_are_0_without_tables_none_for_an_absent_table_and_psql
         assert database_bytes(s) == one + other  # every table of the database, nothing else
     loaded = proto.reading(postgresql_db)
     assert (loaded.keys, loaded.db_memory_bytes, loaded.extra["data_size_bytes"]) == (300, one + other, one + other)
+
+
+def test_postgresql_sampler_ops_per_s_counts_rolled_back_transactions_as_the_server_does(postgresql_db):
+    """60 transactions rolled back and 5 committed on a database of the test's own while the sampler is primed: its
+    ``ops_per_s`` over the span is at least those 65 (commits and rollbacks both) and at most what the server's own
+    ``xact_commit + xact_rollback`` grew by around the whole span (the sampler's reads and psql's are commits too)."""
+    from tests.fixtures.waiting import wait_until
+    from ycsbctl.stores.postgresql.stats import PgStatSampler
+
+    def xacts() -> tuple[int, int]:  # (commits, rollbacks) as pg_stat_database says, through psql
+        (row,) = cli_rows("postgresql", postgresql_db, "SELECT xact_commit, xact_rollback FROM pg_stat_database "
+                                                       "WHERE datname = current_database()")
+        return int(row[0]), int(row[1])
+
+    before = xacts()
+    sampler = PgStatSampler(postgresql_db)
+    sampler.prime()
+    try:
+        t0 = sampler.t_prev
+        with PgSession(postgresql_db, 10.0) as s:
+            for _ in range(60):
+                s.fetch("BEGIN")
+                s.fetch("SELECT 1")
+                s.fetch("ROLLBACK")
+            for _ in range(5):
+                s.fetch("SELECT 1")
+        # a backend flushes its counters as it ends: wait until the server shows the 60 rollbacks
+        rollbacks = "SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database()"
+        wait_until(lambda: int(query(postgresql_db, rollbacks, 5.0)[0][0]) - before[1] >= 60,
+                   what="60 rollbacks in pg_stat_database")
+        row = sampler.sample()
+        elapsed = sampler.t_prev - t0
+    finally:
+        sampler.close()
+    after = xacts()
+    counted = row["ops_per_s"] * elapsed
+    assert 65 <= round(counted) <= sum(after) - sum(before), (counted, before, after)

@@ -177,6 +177,26 @@ def test_the_shards_commandstats_sum_to_the_operations_reported_per_type(cluster
     assert (r.binding_counts or {}).get("redirections") == 0  # a stable cluster redirects nothing
 
 
+def test_a_cluster_scan_reads_the_start_key_and_the_keys_after_it_that_the_index_holds(cluster) -> None:
+    """Scans from the index's last and third-to-last keys (by score, as ZRANGEBYSCORE orders them), of 5 keys: the
+    shards' HGETALL calls count the keys redis-py's own ZRANGEBYSCORE from that score lists (1, then 3: the start key
+    included, as YCSB's binding), and the scan reads no other."""
+    from tests.fixtures.bindings import run_bindings
+    from ycsbctl.stores.binding import Status
+
+    ep, _ = cluster
+    nodes = _clients(ep)
+    index = next(n for n in nodes if n.execute_command("CLUSTER", "COUNTKEYSINSLOT", INDEX_SLOT))  # its owner
+    tail = index.zrange("_indices", -3, -1, withscores=True)
+    got = []
+    for key, score in (tail[-1], tail[0]):
+        truth = index.zrangebyscore("_indices", score, "+inf", start=0, num=5)
+        before = _calls(nodes, "hgetall")
+        assert run_bindings(lambda bs, k=key: bs[0].scan("usertable", k, 5, None), ep.url) == Status.OK
+        got.append((_calls(nodes, "hgetall") - before, len(truth), truth[0] == key))
+    assert got == [(1, 1, True), (3, 3, True)], got
+
+
 def test_a_live_resharding_during_a_point_completes_with_no_error_and_counts_redirections(cluster) -> None:
     ep, props = cluster
     nodes = _clients(ep)
@@ -286,3 +306,4 @@ def test_a_shard_killed_mid_point_fails_its_operations_and_says_which_while_the_
     assert failed > 0 and r.ops["READ"].returns.get("OK", 0) > 0 and r.ops["INSERT"].returns.get("ERROR", 0) > 0
     assert r.threads_stopped == 0  # no client ended: only the dead shard's operations failed
     assert any(f"127.0.0.1:{victim['port']}" in e for e in r.errors), r.errors
+

@@ -13,12 +13,14 @@ import psutil
 import pytest
 import redis
 
+from tests.fixtures.bindings import run_bindings
 from ycsbctl import telemetry
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.provision.auto import provision, teardown
 from ycsbctl.report.deployment_findings import _bytes, replication_findings
+from ycsbctl.stores.binding import Status
 from ycsbctl.stores.redis.info import replication
 from ycsbctl.stores.redis.replica_reads import read_from
 from ycsbctl.stores.redis.store import RedisProtocol
@@ -53,6 +55,16 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
                                 threads=2, processes=1))
         assert r.ops["READ"].returns == {"OK": 200}
         assert [reads(p["url"]) - b for p, b in zip(ep.processes, before)] == [0, 100, 100]
+        # scans too: every index range read (ZRANGEBYSCORE) at a replica, none at the primary
+        def ranges(url: str) -> int:
+            return int(redis.Redis.from_url(url).info("commandstats").get("cmdstat_zrangebyscore", {}).get("calls", 0))
+
+        async def scans(bs) -> list:  # two clients, ten scans each
+            return [await b.scan("usertable", b"user1", 3, None) for b in bs for _ in range(10)]
+
+        before = [ranges(p["url"]) for p in ep.processes]
+        assert run_bindings(scans, ep.url, 2, {"redis.readfrom": "replica"}) == [Status.OK] * 20
+        assert [ranges(p["url"]) - b for p, b in zip(ep.processes, before)] == [0, 10, 10]
         info = primary.info("replication")
         assert replication(info)["replicas"] == 2
         assert replication(info)["repl_lag_bytes"] == info["master_repl_offset"] - min(

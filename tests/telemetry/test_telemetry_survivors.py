@@ -3,6 +3,8 @@ pure and millisecond-quick, listed first in each module's map in scripts/mutatio
 
 from __future__ import annotations
 
+import pytest
+
 from ycsbctl.telemetry.footprint import _per_record, stats_bytes
 
 
@@ -504,3 +506,25 @@ def test_a_port_two_processes_listen_on_is_the_lowest_pids():
         finally:
             child.kill()
             child.wait()
+
+
+def test_the_wire_minrtt_is_the_mean_of_the_connections_smallest_round_trips(tmp_path):
+    """Three connections whose smallest round trips are 0.02, 0.04 and 0.24 ms (as ``ss`` prints them, read
+    by the sampler through its own child process): 0.1 ms, their mean — not the smallest (0.02) nor the
+    middle one (0.04)."""
+    import statistics
+
+    from ycsbctl.telemetry.wire import WireSampler
+
+    text = "".join(f"ESTAB 0 0 127.0.0.1:{5000 + i} 127.0.0.1:6379\n\t cubic rtt:0.3/0.1 minrtt:{m} bytes_sent:{i}\n"
+                   for i, m in enumerate(("0.02", "0.04", "0.24")))
+    (tmp_path / "ss.out").write_text(text)
+    ss = tmp_path / "ss"
+    ss.write_text(f"#!/bin/sh\ncat {tmp_path / 'ss.out'}\n")
+    ss.chmod(0o755)
+    sampler = WireSampler([6379])
+    sampler._ss = str(ss)  # the output of ss with these three connections open, every time it is asked
+    sampler.prime()
+    row = sampler.sample()
+    assert row["wire_minrtt_ms"] == pytest.approx(statistics.mean([0.02, 0.04, 0.24])) == pytest.approx(0.1)
+    assert row["wire_connections"] == 3
