@@ -101,9 +101,9 @@ class RedisProtocol(ServerProtocol):
         has = len(role[2]) if isinstance(role, list) and len(role) > 2 and role[0] in (b"master", "master") else 0
         if has >= wanted:
             return []
-        does = f"each write waits for {has}" if has else "writes wait for none (no WAIT is sent)"
-        return [f"redis.wait={wanted}: the server has {has} replica(s), so {does} (WAIT {has} …)" if has else
-                f"redis.wait={wanted}: the server has no replica, so {does}"]
+        if has:
+            return [f"redis.wait={wanted}: the server has {has} replica(s), so each write waits for {has} (WAIT {has} …)"]
+        return [f"redis.wait={wanted}: the server has no replica, so writes wait for none (no WAIT is sent)"]
 
     def error_hint(self, error: str, properties: dict[str, str]) -> str | None:
         """A Redis Cluster node asked as one server (``-p redis.cluster=false``) answers ``MOVED``/``ASK`` for the
