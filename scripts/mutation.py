@@ -1257,6 +1257,19 @@ EQUIVALENT.update({
         "returns the same page rows, and the total is SHOW META's total_found, which counts every match past the "
         "window (test_sphinx_counts_every_match_past_its_window: 1,205 matches, max_matches 1,000); it sizes only "
         "searchd's top-N queue",
+    # the s9 whole-map sample's survivors (judged by the lead)
+    "ycsbctl/stores/sphinx/binding.py: return int(r), [], 0 | 0 -> -1":
+        "rows changed of a statement that got no reply (TIMEOUT, lost connection): the plug-in contract "
+        "(workload/plugin.py) gives rows changed with OK only, and a failed status is what every caller acts on",
+    "ycsbctl/stores/clickhouse/store.py: query(url, \"SELECT 1\", max(timeout_s, 10.0)) | 10.0 -> 10.1":
+        "a wait floor for one admin query (how long it may wait, not what it finds), like CLEAR_WAIT_S",
+    "ycsbctl/report/deployment_findings.py: lines.append(f\"{t}, {_point_name(r)}: {what} {e.get('at_s', 0):.1f} s "
+    "into the measured window{paused}\" | 0 -> 1":
+        "every fork event telemetry/capture.py writes carries at_s (capture.py: the fork's sample time minus the "
+        "window's start); the default is never taken",
+    "ycsbctl/workload/media_items/clickhouse.py: r = rows[0] | 0 -> -1":
+        "rows of one id: the study loads each id once, and a MergeTree duplicate of an id (a load repeated) holds "
+        "the same item, the dataset being a function of the id (media_items/dataset.py): first and last are alike",
 })
 for _line in ('ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",',
               'ax.annotate(f"all {cores} cores", (0.01, 100 * cores), xycoords=("axes fraction", "data"), xytext=(0, 3),'):

@@ -776,3 +776,19 @@ def test_the_spectrums_title_says_merged_repetitions_when_any_target_has_several
     r = FigureCanvasAgg(fig).get_renderer()  # the x axis's ticks and label, placed without drawing the figure
     legend, axis = fig.legends[-1].get_window_extent(r), ax.xaxis.get_tightbbox(r)
     assert 0 <= axis.y0 - legend.y1 < 0.08 * fig.bbox.height
+
+
+def test_error_bars_are_the_interval_else_the_range_around_the_mean_in_the_plots_unit() -> None:
+    """``_bars``: the lower and upper lengths (mean − low, high − mean) of the 95 % interval where a point has one,
+    else of its min–max range, divided by ``div`` (µs to ms: 1,000), never negative."""
+    import pandas as pd
+
+    from ycsbctl.report.plots import _bars
+
+    g = pd.DataFrame({"latency_mean": [2000.0, 5000.0, 900.0], "latency_ci_low": [1500.0, None, 1000.0],
+                      "latency_ci_high": [2600.0, None, 950.0], "latency_min": [1000.0, 4000.0, 800.0],
+                      "latency_max": [3000.0, 7000.0, 990.0]})
+    low, high = _bars(g, "latency", 1000.0)
+    assert low.tolist() == pytest.approx([0.5, 1.0, 0.0]) and high.tolist() == pytest.approx([0.6, 2.0, 0.05])
+    no_ci = _bars(g.drop(columns=["latency_ci_low", "latency_ci_high"]), "latency", 1000.0)
+    assert no_ci[0].tolist() == pytest.approx([1.0, 1.0, 0.1]) and no_ci[1].tolist() == pytest.approx([1.0, 2.0, 0.09])

@@ -354,3 +354,13 @@ def test_a_target_rate_is_the_command_lines_positive_number_and_none_otherwise(g
     text = (f"Command line: -db site.ycsb.BasicDB -P workloads/workloada -t -threads 2 -target {given}\n"
             "[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 10.0\n")
     assert parse_output(text).result.target_rate == rate
+
+
+def test_a_second_p_file_named_like_a_property_is_a_file_not_the_property() -> None:
+    """YCSB's Client reads ``-P FILE`` as a file whatever its name; only ``-p key=value`` sets a property (the first
+    -P names the workload, a second is another file): ``-P target=5`` sets no target rate."""
+    from ycsbctl.results.ycsb_text import _command_facts
+
+    facts = _command_facts("-db site.ycsb.BasicDB -P workloads/workloadb -P target=5 -p threadcount=3 -t", {})
+    assert (facts["threads"], facts["workload"], facts["phase"], facts["target"]) == (3, "workloadb", "run", None)
+    assert _command_facts("-P workloads/workloadb -p target=5 -t", {})["target"] == 5.0
