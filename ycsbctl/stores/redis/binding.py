@@ -369,8 +369,7 @@ class RedisBinding(WireBinding):
                                                   f"not answer PING within {handshake_s:g} s", plain))
         if self.o.wait > 0:  # WAIT only where the server has replicas to wait for (ROLE), at most as many
             r = await self._handshake(encode_command(b"ROLE"), handshake_s)
-            replicas = len(r[2]) if isinstance(r, list) and len(r) > 2 and r[0] == b"master" else 0
-            n = min(self.o.wait, replicas)
+            n = min(self.o.wait, replicas_in_role(r))
             self.wait_command = encode_command(b"WAIT", b"%d" % n, b"%d" % self.o.wait_ms) if n else b""
             self.wait_for = n
         self.spoke = True
@@ -523,3 +522,8 @@ class RedisBinding(WireBinding):
         r = await self._call(b"".join(encode_command(*c) for c in commands), replies=len(commands))
         st = self._status(r)
         return st, (r if st is Status.OK else None)
+
+
+def replicas_in_role(reply: Any) -> int:
+    """The replicas a ``ROLE`` reply lists: a primary's third element; 0 for a replica, or no reply."""
+    return len(reply[2]) if isinstance(reply, list) and len(reply) > 2 and reply[0] in (b"master", "master") else 0

@@ -91,14 +91,13 @@ class RedisProtocol(ServerProtocol):
     def start_notes(self, url: str, properties: dict[str, str]) -> list[str]:
         """``-p redis.wait=N`` at a primary with fewer than N replicas: each connection waits for the replicas it
         has (one ``-p`` serves a study of several targets, so it is not refused), said here once."""
-        from ycsbctl.stores.redis.binding import RedisOptions
+        from ycsbctl.stores.redis.binding import RedisOptions, replicas_in_role
 
         wanted = RedisOptions(url, properties).wait
         if wanted <= 0:
             return []
         with client(url, 5.0) as c:
-            role = c.execute_command("ROLE")
-        has = len(role[2]) if isinstance(role, list) and len(role) > 2 and role[0] in (b"master", "master") else 0
+            has = replicas_in_role(c.execute_command("ROLE"))
         if has >= wanted:
             return []
         if has:
@@ -114,7 +113,7 @@ class RedisProtocol(ServerProtocol):
                     "maxmemory …), load fewer records, or measure with an evicting maxmemory-policy")
         if not any(w in error for w in ("MOVED ", "ASK ", "CLUSTERDOWN")):
             return None
-        if str(properties.get("redis.cluster", "")).lower() in ("false", "no", "0", "off"):
+        if cluster_off(properties):
             return ("the server is a Redis Cluster node, and -p redis.cluster=false sends every key to it: drop "
                     "-p redis.cluster=false (ycsbctl finds the cluster by itself)")
         if "CLUSTERDOWN" in error:
@@ -133,15 +132,15 @@ class RedisProtocol(ServerProtocol):
 
         opts = RedisOptions(url, properties)
         replicas = read_from(properties) == "replica"
-        cluster = str(properties.get("redis.cluster", "")).lower()
-        if cluster not in ("false", "no", "0", "off") or replicas:
+        cluster, off = str(properties.get("redis.cluster", "")).lower(), cluster_off(properties)
+        if not off or replicas:
             from ycsbctl.stores.binding import ConnectionLost
             from ycsbctl.stores.redis.cluster import cluster_slots, open_cluster
 
             seed = RedisBinding(opts, timeout_s)
             await seed.connect()
             try:
-                slots = await cluster_slots(seed) if cluster not in ("false", "no", "0", "off") else None
+                slots = await cluster_slots(seed) if not off else None
                 if replicas and not slots:  # -p redis.readfrom=replica: each client reads from a replica
                     return await open_replica_reads(opts, clients, timeout_s, seed)
             finally:
@@ -366,3 +365,8 @@ def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
 
 
 PROTOCOL = register(RedisProtocol())
+
+
+def cluster_off(properties: dict[str, str]) -> bool:
+    """``-p redis.cluster=false`` (or no/0/off): the server is asked as one server, never as a cluster node."""
+    return str(properties.get("redis.cluster", "")).lower() in ("false", "no", "0", "off")
