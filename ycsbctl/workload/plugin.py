@@ -272,7 +272,7 @@ def _check_op_codes(w: Workload, path: str) -> None:
     """A plug-in's ``op_codes`` of each phase are codes of its operations (its k-th name's code is k, or
     k + 1 from the seventh on: code 6 is VERIFY's): one line, exit 2, before any worker starts."""
     names = type(w).operation_names
-    codes = {k if k < SEVENTH_CODE - 1 else k + 1 for k in range(len(names))}
+    codes = {c: name for c, name in enumerate(_by_code(names)) if name and c != SEVENTH_CODE - 1}  # not VERIFY
     for phase in ("load", "run"):
         try:
             got = list(w.op_codes(phase))
@@ -282,7 +282,7 @@ def _check_op_codes(w: Workload, path: str) -> None:
         bad = [c for c in got if not isinstance(c, int) or isinstance(c, bool) or c not in codes]
         if bad:
             raise UserError(f"workload={path!r}: {type(w).__name__}.op_codes({phase!r}) gave {bad[0]!r}, which is "
-                            f"no code of its operations ({', '.join(f'{c} {names[c if c < SEVENTH_CODE else c - 1]}' for c in sorted(codes))})",
+                            f"no code of its operations ({', '.join(f'{c} {codes[c]}' for c in sorted(codes))})",
                             fix="fix the plug-in") from None
 
 
@@ -315,8 +315,13 @@ def require_executor(w: Workload, store: PluginStore, props: Properties) -> None
 def op_names(p: Properties) -> tuple[str, ...]:
     """The measurement names of the workload ``p`` selects, by op code: its first six operations' names,
     then (at code 6) VERIFY, the engine's check of a read (``dataintegrity``), then its seventh (code 7)."""
-    names = workload_class(class_path(p)).operation_names
-    first = names[:SEVENTH_CODE - 1]
+    return _by_code(workload_class(class_path(p)).operation_names)
+
+
+def _by_code(names: Sequence[str]) -> tuple[str, ...]:
+    """A plug-in's operation ``names`` placed at their op codes: the first six at 0-5, VERIFY at 6, the seventh
+    on from 7 (a code no operation has: "")."""
+    first = tuple(names[:SEVENTH_CODE - 1])
     return (*first, *("",) * (SEVENTH_CODE - 1 - len(first)), VERIFY_NAME, *names[SEVENTH_CODE - 1:])
 
 
