@@ -71,7 +71,7 @@ class PointRunner:
                                  point_length(self.plan, point))
         started = now_iso()
         self.loaded.add(ep.url)
-        replicas = _store_says(ep.url, "replicas", ep.url)
+        replicas = store_says(ep.url, "replicas", ep.url)
         out = load_dataset(ep, point, self.plan, self.console.progress, baseline=self.baseline, engine=self.engine)
         m = self.sink.manifest
         if out.footprint and point.case.variant:
@@ -109,7 +109,7 @@ class PointRunner:
         self._busy_at_start = self._others()
         self._record_units(case)
         profile_dir = profile_folder(self, point.run_id) if plan.cpu_profile == "all" else None
-        replicas = _store_says(ep.url, "replicas", ep.url)
+        replicas = store_says(ep.url, "replicas", ep.url)
         out = run_point(ep, point, plan, self.console.progress, baseline=self.baseline, engine=self.engine,
                         profile_dir=profile_dir)
         after = (self.dataset.after_point(ep.url, wanted, case.table)
@@ -159,8 +159,8 @@ class PointRunner:
         busy = host_busy(others, out.bottleneck)
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
-                  disturbances=disturbance_windows(out.events), pause_cause=lambda: _store_says(ep.url, "pause_cause", ep.url),
-                  stall_cause=lambda: _store_says(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result),
+                  disturbances=disturbance_windows(out.events), pause_cause=lambda: store_says(ep.url, "pause_cause", ep.url),
+                  stall_cause=lambda: store_says(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result),
                   replica_note=replica_note)
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
             v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
@@ -168,9 +168,9 @@ class PointRunner:
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
         if wrong_type:
             reason = f"{reason} — {WRONGTYPE_HINT}"
-        elif reason and point.phase == "load" and not point.fresh and _store_says(ep.url, "already_held", reason):
+        elif reason and point.phase == "load" and not point.fresh and store_says(ep.url, "already_held", reason):
             reason = f"{ALREADY_HELD}; {reason}"
-        elif reason and (hint := _store_says(ep.url, "error_hint", reason, point.case.properties)):
+        elif reason and (hint := store_says(ep.url, "error_hint", reason, point.case.properties)):
             reason = f"{reason} — {hint}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
@@ -207,12 +207,13 @@ def _load_bound(plan: Plan, phase: str, length: PointLength) -> str:
     return (": " + ", or ".join(bounds) + (", whichever first" if len(bounds) > 1 else "") + capped) if bounds else ""
 
 
-def _store_says(url: str, question: str, *args: Any) -> Any:
+def store_says(url: str, question: str, *args: Any) -> Any:
     """The store's own answer to ``question``, a method of :class:`ycsbctl.stores.base.ServerProtocol` asked with
-    ``args``: its reason for a pause of the client's loop or a stall of the server (``pause_cause``,
-    ``stall_cause``), whether an error is its refusal of a key it holds (``already_held``), why our own clients
-    waited on its lock (``own_lock_wait``); None when it cannot be asked (the point is judged, and the store's
-    own error said, without it)."""
+    ``args``: what it makes of the first workload's properties as its target is up (``start_notes``), its
+    reason for a pause of the client's loop or a stall of the server (``pause_cause``, ``stall_cause``),
+    whether an error is its refusal of a key it holds (``already_held``), why our own clients waited on its
+    lock (``own_lock_wait``); None when it cannot be asked (the point is judged, and the store's own error
+    said, without it; a server that does not answer shows in its first point)."""
     from ycsbctl.stores import registry
 
     try:
@@ -232,7 +233,7 @@ def _replicas_lost(ep: Endpoint, before: list[str] | None, out: PointOutcome) ->
         return None
     # anything but a READ or a SCAN (a plug-in's operations included) may have written
     wrote = any(s.operations for name, s in out.result.ops.items() if name.removesuffix("-FAILED") not in READS)
-    return replicas_lost_note(before, _store_says(ep.url, "replicas", ep.url), wrote, out.telemetry,
+    return replicas_lost_note(before, store_says(ep.url, "replicas", ep.url), wrote, out.telemetry,
                               out.result.t_start_mono)
 
 
@@ -242,4 +243,4 @@ def _own_lock_wait(url: str, result: PhaseResult | None) -> str | None:
     if result is None:
         return None
     writes = sum(s.operations for name, s in result.ops.items() if name in WRITES)
-    return _store_says(url, "own_lock_wait", url, result.processes or 1, writes)
+    return store_says(url, "own_lock_wait", url, result.processes or 1, writes)

@@ -22,7 +22,7 @@ from ycsbctl.experiment.host_claim import HostClaim
 from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.measure import guarded
 from ycsbctl.experiment.outcome import Outcome
-from ycsbctl.experiment.point_runner import PointRunner
+from ycsbctl.experiment.point_runner import PointRunner, store_says
 from ycsbctl.experiment.rate_search import SearchContext, search_point
 from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.rounds import round_points
@@ -359,12 +359,7 @@ class Sweep:
     def _start_notes(self, label: str, ep: Endpoint) -> None:
         """What the server makes of the first workload's binding properties, said once as its target is up
         (:meth:`ycsbctl.stores.base.ServerProtocol.start_notes`); a server that cannot be asked says nothing."""
-        from ycsbctl.stores import registry
-
-        try:
-            notes = registry.for_url(ep.url).start_notes(ep.url, self.study.first.properties)
-        except Exception:  # noqa: BLE001 - a server that does not answer shows in its first point
-            notes = []
+        notes = store_says(ep.url, "start_notes", ep.url, self.study.first.properties) or []
         for note in notes:
             self.console.note(f"{label}: {note}")
 
