@@ -112,10 +112,12 @@ class PointRunner:
         replicas = store_says(ep.url, "replicas", ep.url)
         out = run_point(ep, point, plan, self.console.progress, baseline=self.baseline, engine=self.engine,
                         profile_dir=profile_dir)
-        after = (self.dataset.after_point(ep.url, wanted, case.table)
-                 if checked and not point.fresh and note is None and out.result is not None else None)
         if point.phase == "load":  # `ycsbctl load`, the insert workload: a load measured as a point of its own
             after = self._short_after_load(out, ep, point)
+        elif checked and not point.fresh and note is None and out.result is not None:
+            after = self.dataset.after_point(ep.url, wanted, case.table)
+        else:
+            after = None
         record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position,
                             replica_note=_replicas_lost(ep, replicas, out))
         self.measured[record.run_id] = point
