@@ -305,7 +305,9 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
     try:
         out = tmp_path / "run"
         r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "8",
-                        "--records", "500", "-p", "fieldlength=4000", "--load", "--duration", "2",
+                        # 4 s: a 2 s point once read 64% of the iperf3 baseline, under the 70% a
+                        # network label needs
+                        "--records", "500", "-p", "fieldlength=4000", "--load", "--duration", "4",
                         "--iperf-server", IPERF, "--out", str(out), "--quiet")
         assert r.returncode == 0, r.stderr
         manifest = json.loads((out / "manifest.json").read_text())
