@@ -49,7 +49,9 @@ def test_a_plugin_whose_constructor_or_executor_factory_raises_is_one_line_and_e
 @pytest.mark.parametrize(("mode", "said"), [("raise", "the workload plug-in Faulty: its executor PING call raised KeyError"),
                                             ("status", "the workload plug-in Faulty: its executor PING call returned 7, no status"),
                                             ("shape", "the workload plug-in Faulty: its executor PING call raised TypeError"),
-                                            ("source", "the workload plug-in's Faulty.source (faulty_plugin.py:")])
+                                            ("source", "the workload plug-in's Faulty.source (faulty_plugin.py:"),
+                                            ("prepare", "the workload plug-in Faulty: its prepare() returned 42, a "
+                                                        "int; it must return None (ready) or a str")])
 def test_a_plugin_that_breaks_mid_run_fails_the_point_in_one_line(module_redis, tmp_path, mode, said):
     r = point(module_redis, mode, tmp_path)
     clean(r.stdout + r.stderr)

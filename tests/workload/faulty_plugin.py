@@ -3,7 +3,8 @@
 asked for one), ``source`` (its source(), called in each worker, raises), ``raise`` (its executor raises on
 the 100th operation), ``status`` (its executor returns 7, no status), ``shape`` (it calls the binding with a
 wrong shape: ``resp(b"PING")``, not ``resp((b"PING",))``), ``opcodes`` (its op_codes name no operation of its own),
-``badcode`` (its source's third batch holds op code 5, none of its operations') or ``ok`` (PINGs, every one OK)."""
+``badcode`` (its source's third batch holds op code 5, none of its operations'), ``prepare`` (its prepare()
+returns 42, not a str) or ``ok`` (PINGs, every one OK)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,6 @@ class Faulty(Workload):
             return OK
 
         return ping
+
+    async def prepare(self, executor: Any, binding: Any, phase: str) -> Any:
+        return 42 if self.mode == "prepare" else None

@@ -76,6 +76,9 @@ class PluginWorker(Worker):
             return str(exc)
         except Exception as exc:  # noqa: BLE001 - a plug-in's bug is one line, never a traceback
             why = f"raised {short_error(exc)}"
+        if why is not None and not isinstance(why, str):  # "…: 42" said nothing (fault43g)
+            why = (f"its prepare() returned {why!r}, a {type(why).__name__}; it must return None (ready) or a "
+                   "str saying why the point cannot be measured")
         return None if why is None else f"the workload plug-in {type(self.plugin).__name__}: {why}"
 
     def refill(self) -> None:
