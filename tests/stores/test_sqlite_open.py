@@ -77,3 +77,32 @@ def test_a_database_file_deleted_while_in_use_is_said_so_and_not_made_again(tmp_
     assert said == (f"the server held 0 of the 3 records after the point: the SQLite file {path} no longer exists "
                     "(deleted while in use: what the clients wrote went to the deleted file)")
     assert not path.exists()
+
+
+def test_a_database_file_replaced_while_in_use_is_said_so(tmp_path: Path) -> None:
+    """Another file renamed over the database mid-point (fault43g) read 'emptied or cut while it ran': the file at
+    the path is another inode than the one the point began on, and is said so."""
+    import os
+
+    from ycsbctl.experiment.dataset import DatasetCheck
+
+    path, other = tmp_path / "swapped.db", tmp_path / "other.db"
+    url = f"sqlite:///{path}"
+    held = connect(str(path), 5.0)  # a client that has it open
+    held.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
+    held.executemany("INSERT INTO usertable VALUES (?)", [(f"user{i}",) for i in range(3)])
+    check = DatasetCheck(progress=None)  # type: ignore[arg-type]
+    assert check.before_point("sqlite", url, 3) is None  # all 3 there when it began
+    began = os.stat(path).st_ino
+    with connect(str(other), 5.0) as new:
+        new.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
+        new.execute("INSERT INTO usertable VALUES ('user0')")
+    os.replace(other, path)
+    said = check.after_point(url, 3)
+    held.close()
+    assert said == (f"the server held 1 of the 3 records after the point: the SQLite file {path} was replaced while "
+                    f"it ran (inode {began} on device {os.stat(path).st_dev} when the point began, inode "
+                    f"{os.stat(path).st_ino} on device {os.stat(path).st_dev} after it): the clients read and wrote "
+                    "the file it replaced, not this one")
+    assert DatasetCheck(progress=None).after_point(url, 3) == (  # type: ignore[arg-type]
+        "the server held 1 of the 3 records after the point (emptied or cut while it ran)")  # no start: cannot tell

@@ -129,6 +129,16 @@ class SqliteProtocol(SqlProtocol):
         return (f"the SQLite file {path} no longer exists (deleted while in use: what the clients wrote went to "
                 "the deleted file)")
 
+    def storage_id(self, url: str) -> tuple[str, str] | None:
+        """The file and its inode (a file put in its place, by a rename or deleted and created again, is another
+        inode while the clients hold the first open); None when no file is there."""
+        path = database_path(url)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return f"the SQLite file {path}", f"inode {st.st_ino} on device {st.st_dev}"
+
     def table_exists(self, url: str, table: str) -> bool:
         return bool(self.query(url, f"SELECT 1 FROM sqlite_master WHERE type='table' AND name='{table}'", 5.0))
 
