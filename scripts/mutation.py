@@ -148,7 +148,7 @@ TESTS: dict[str, list[str]] = {
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
-    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "tests/experiment/test_faults_sql.py", "-k", "mariadb and not killed"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],

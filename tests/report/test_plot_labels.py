@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Annotation
 
@@ -67,3 +68,8 @@ def test_the_legend_of_five_targets_and_a_failed_point_fits_in_the_figure_below_
     assert len(legend.get_texts()) == 11
     assert box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y0 >= 0, (box, fig.bbox)
     assert box.y1 < fig.axes[0].xaxis.get_tightbbox(renderer).y0  # below the axis, not over it
+    columns = len({round(t.get_window_extent(renderer).x0) for t in legend.get_texts()})
+    assert 2 <= columns < 4  # as many as fit: one more is wider than the figure
+    wider = fig.legend(handles=legend.legend_handles, ncol=columns + 1, frameon=False, fontsize=8.5)
+    assert wider.get_window_extent(renderer).width > fig.bbox.width
+    assert fig.subplotpars.bottom == pytest.approx(0.16 + 0.035 * math.ceil(11 / columns))  # room for its rows
