@@ -73,6 +73,11 @@ def test_a_plugin_whose_op_codes_or_batches_name_no_operation_of_its_own_is_one_
     from ycsbctl.workload.properties import Properties
 
     props = {"workload": FAULTY.partition("=")[2], "recordcount": "0", "operationcount": "0"}
+    with pytest.raises(UserError) as named:  # its letters were measured as operations, "[P], Operations" (fault43g)
+        load_workload(Properties({**props, "workload": "tests.workload.faulty_plugin:StrNames"}))
+    assert named.value.exit_code == 2 and str(named.value) == (
+        "workload='tests.workload.faulty_plugin:StrNames': StrNames.operation_names is 'PING': give its operations' "
+        'names, each once, as a tuple of strings (e.g. ("PING",))')
     with pytest.raises(UserError) as told:
         load_workload(Properties({**props, "faulty.mode": "opcodes"}))
     assert told.value.exit_code == 2 and "Faulty.op_codes('load') gave 1, which is no code of its operations (0 PING)" \

@@ -80,3 +80,9 @@ class Faulty(Workload):
 
     async def prepare(self, executor: Any, binding: Any, phase: str) -> Any:
         return 42 if self.mode == "prepare" else None
+
+
+class StrNames(Faulty):
+    """Its operation_names a str, not a tuple of them."""
+
+    operation_names = "PING"  # type: ignore[assignment]
