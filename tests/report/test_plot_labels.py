@@ -73,3 +73,18 @@ def test_the_legend_of_five_targets_and_a_failed_point_fits_in_the_figure_below_
     wider = fig.legend(handles=legend.legend_handles, ncol=columns + 1, frameon=False, fontsize=8.5)
     assert wider.get_window_extent(renderer).width > fig.bbox.width
     assert fig.subplotpars.bottom == pytest.approx(0.16 + 0.035 * math.ceil(11 / columns))  # room for its rows
+
+
+def test_a_legend_whose_entries_are_each_wider_than_half_the_figure_takes_one_column():
+    """The narrowing goes down to one column (four entries, four rows), one column at a time, and no further."""
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    from ycsbctl.report.plot_style import legend_below
+
+    fig = Figure(figsize=(4, 3))
+    handles = [Line2D([], [], label=f"target {i}: " + "a long name of a server variant " * 2) for i in range(4)]
+    assert legend_below(fig, handles, 4) == 4
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    (legend,) = fig.legends
+    assert len({round(t.get_window_extent(renderer).x0) for t in legend.get_texts()}) == 1
