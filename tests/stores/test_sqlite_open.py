@@ -106,3 +106,29 @@ def test_a_database_file_replaced_while_in_use_is_said_so(tmp_path: Path) -> Non
                     "the file it replaced, not this one")
     assert DatasetCheck(progress=None).after_point(url, 3) == (  # type: ignore[arg-type]
         "the server held 1 of the 3 records after the point (emptied or cut while it ran)")  # no start: cannot tell
+
+
+def test_a_folder_or_a_file_of_something_else_given_as_the_database_is_refused_before_anything_starts(
+        tmp_path: Path) -> None:
+    """Each failed every point, exit 1, on 'unable to open database file' / 'file is not a database' (fault43g): now
+    one line, exit 2, as for a path that does not exist. A real database, and an empty file (SQLite's empty
+    database), pass."""
+    import pytest
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.sqlite.store import SqliteProtocol
+
+    store, text, real, empty = SqliteProtocol(), tmp_path / "notes.db", tmp_path / "real.db", tmp_path / "empty.db"
+    text.write_text("not a database\n" * 3)
+    with sqlite3.connect(real) as db:
+        db.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
+    db.close()
+    empty.touch()
+    for path, said in ((tmp_path, f"SQLite database {tmp_path} is a folder: give the path of a database file in it"),
+                       (text, f"{text} is not a SQLite database (its first bytes are not SQLite's header): give the "
+                              "path of a loaded SQLite database, or pass --load to a new path")):
+        with pytest.raises(UserError) as told:
+            store.check_unloaded(f"sqlite:///{path}")
+        assert str(told.value) == said and told.value.exit_code == 2
+    store.check_unloaded(f"sqlite:///{real}")
+    store.check_unloaded(f"sqlite:///{empty}")
