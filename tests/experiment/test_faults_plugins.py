@@ -87,3 +87,18 @@ def test_a_plugin_whose_op_codes_or_batches_name_no_operation_of_its_own_is_one_
     assert r.status == "failed" and r.errors[0] == (
         "the workload plug-in Faulty: its source gave op code 5, none of its op_codes('run'): [0]"), r.errors
     no_workers_left()
+
+
+def test_a_plugin_operation_that_never_returns_fails_the_point_at_the_deadline_and_timeout(module_redis):
+    """An executor awaiting something with no timeout of its own held the point, and the run, until killed (a 2 s
+    point still running after 60 s; fault43g): the clients still running --timeout after the deadline are stopped and
+    the point fails naming the plug-in (without that, this test hangs to pytest's timeout: the hang is an hour)."""
+    from ycsbctl.engine.runner import run_phase
+    from ycsbctl.engine.spec import PhaseSpec
+
+    props = {"workload": FAULTY.partition("=")[2], "recordcount": "0", "operationcount": "0", "faulty.mode": "hang"}
+    r = run_phase(PhaseSpec("run", module_redis.url, props, threads=2, processes=1, duration_s=0.5, timeout_s=0.3))
+    assert r.status == "failed" and r.errors == [
+        "the workload plug-in Faulty: an operation of its executor had not returned 0.3 s (--timeout) after the "
+        "point's end; its clients were stopped"], r.errors
+    no_workers_left()
