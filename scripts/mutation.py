@@ -148,7 +148,7 @@ TESTS: dict[str, list[str]] = {
     # The stores' samplers: each figure the server's own counters over the span.
     "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
-    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "tests/experiment/test_faults_sql.py", "-k", "mariadb and not killed"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
@@ -267,7 +267,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py",
                                         "tests/stores/test_mariadb_stats_truth.py",
                                         "tests/provision/test_local_sql.py", "-k", "mariadb"],
-    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                            "tests/experiment/test_faults_new_stores.py"],
     "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",

@@ -16,6 +16,7 @@ import psutil
 import pytest
 
 from tests.fixtures.lab import LabDriver, runs
+from ycsbctl.engine.dask_client import CONNECT_TIMEOUT_S
 
 # Not marked ``report``: no test here reads a report a sweep draws (the one that reads report.html draws it
 # with `ycsbctl report`), and a sweep drawing one in the lab cost seconds a point (tests/fixtures/session.py).
@@ -163,9 +164,11 @@ def _quiet(p: psutil.Process) -> bool:
         return False
 
 
-def _kill_mid_point(lab: LabDriver, name: str, workers: list[int]) -> tuple[threading.Thread, threading.Event]:
+def _kill_mid_point(lab: LabDriver, name: str, workers: list[int],
+                    at: list[float] | None = None) -> tuple[threading.Thread, threading.Event]:
     """Kill the lab's process ``name`` 1.5 s after the point is measuring: the shards under ``workers``
-    (worker PIDs) run and the server has seen reads. Returns the thread and an event set once killed."""
+    (worker PIDs) run and the server has seen reads. Returns the thread and an event set once killed;
+    ``at`` gets the kill's time (monotonic s)."""
     killed = threading.Event()
 
     def kill() -> None:
@@ -174,6 +177,8 @@ def _kill_mid_point(lab: LabDriver, name: str, workers: list[int]) -> tuple[thre
             time.sleep(0.2)
         time.sleep(1.5)
         lab.lab.kill(name)
+        if at is not None:
+            at.append(time.monotonic())
         killed.set()
 
     t = threading.Thread(target=kill, daemon=True)
@@ -187,7 +192,7 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
     out = tmp_path / "run"
     try:
         r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
-                        "--records", str(RECORDS), "--duration", "6", "--no-load", "--out", str(out), "--quiet")
+                        "--records", str(RECORDS), "--duration", "4", "--no-load", "--out", str(out), "--quiet")
         t.join(5)
         assert killed.is_set()
         assert r.returncode == 1, r.stderr  # a failed point
@@ -214,14 +219,19 @@ def test_a_lost_scheduler_fails_its_point_in_one_line_and_stops_the_sweep(lab: L
     sweep stops with one line (no later point can run), no traceback, and no shard is left running."""
     workers = [lab.lab.pids["c1-worker"], lab.lab.pids["c2-worker"]]
     lab.redis("CONFIG", "RESETSTAT")
-    t, killed = _kill_mid_point(lab, "ctl-scheduler", workers)
+    at: list[float] = []
+    t, killed = _kill_mid_point(lab, "ctl-scheduler", workers, at)
     out = tmp_path / "run"
     try:
         r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
                         "--records", str(RECORDS), "--duration", "8", "--warmup", "0", "--no-load", "--no-telemetry",
                         "--out", str(out), "--quiet")
+        ended = time.monotonic()
         t.join(5)
         assert killed.is_set()
+        # once the loss is told, nothing more is asked of the gone scheduler: each call would wait out the
+        # client's reconnecting (CONNECT_TIMEOUT_S; the sweep once took that long after its error line)
+        assert ended - at[0] < CONNECT_TIMEOUT_S
         assert r.returncode == 1, r.stderr
         assert "Traceback" not in r.stderr, r.stderr
         # Dask's own lines about the loss (a closed connection's traceback, "Failed to reconnect") are left out
@@ -295,6 +305,8 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
     try:
         out = tmp_path / "run"
         r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "8",
+                        # 4 s: a 2 s point once read 64% of the iperf3 baseline, under the 70% a
+                        # network label needs
                         "--records", "500", "-p", "fieldlength=4000", "--load", "--duration", "4",
                         "--iperf-server", IPERF, "--out", str(out), "--quiet")
         assert r.returncode == 0, r.stderr

@@ -56,3 +56,16 @@ def test_dasks_errors_keep_their_traceback_but_giving_up_reconnecting_is_left_ou
     text = dask_stderr.getvalue()
     assert "Worker failed" in text and "Traceback (most recent call last)" in text and "ConnectionResetError" in text
     assert "Failed to reconnect" not in text and "Batched Comm Closed" not in text
+
+
+def test_a_reconnecting_cancelled_at_exit_is_left_out_and_other_cancels_kept(dask_stderr: io.StringIO) -> None:
+    import asyncio
+
+    for logger in ("distributed.client", "distributed.worker"):
+        try:
+            raise asyncio.CancelledError()
+        except asyncio.CancelledError:
+            logging.getLogger(logger).error("", exc_info=True)  # as Dask's log_errors logs a cancelled _reconnect
+    text = dask_stderr.getvalue()
+    assert text.count(" - ERROR - ") == 1 and "distributed.worker - ERROR" in text and "CancelledError" in text
+    assert "distributed.client" not in text

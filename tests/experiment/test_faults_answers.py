@@ -68,3 +68,28 @@ def test_credentials_for_a_server_without_authentication_say_it_has_none(tmp_pat
     clean(wrong.stdout + wrong.stderr)
     assert wrong.returncode == 1 and "put the right password in the URL" in wrong.stderr, wrong.stderr[-2000:]
     assert "has no authentication" not in wrong.stderr
+
+
+
+def test_a_redis_url_with_a_password_for_a_server_without_one_or_a_database_it_lacks_is_one_line(redis_server):
+    """Two Redis URLs that reached the points (fault43g): ``redis://:pw@…`` at a server whose default user has no
+    password passed redis-py's PING, then every point failed on the engine's AUTH ('AUTH <password> called without any
+    password configured'); ``/99`` at a server of 16 databases read 'something answers there, but not as a redis
+    server'. Now each is refused once, as the provisioner says it to a sweep (which skips the target): no
+    authentication, drop the password; no database 99, use 0-15. The right database without a password is up."""
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision.external import ExternalProvisioner
+
+    base = redis_server.url.rsplit("/", 1)[0]
+    with pytest.raises(UserError) as told:
+        ExternalProvisioner().up(base.replace("redis://", "redis://:pw43g@") + "/0")
+    assert told.value.exit_code == 1 and told.value.message.startswith(
+        f"{base.replace('redis://', 'redis://:***@')}/0 has no authentication: it answers without credentials and "
+        "refused the ones in the URL (AuthenticationError: AUTH <password> called without any password configured"), \
+        str(told.value)
+    assert told.value.fix == "drop USER:PASSWORD@ from the URL"
+    with pytest.raises(UserError) as lacks:
+        ExternalProvisioner().up(f"{base}/99")
+    assert str(lacks.value) == (f"{base}/99: the server has no database 99 (DB index is out of range): use one it has: "
+                                "0 up to its `databases` setting minus 1 (16 by default: 0-15)")
+    assert ExternalProvisioner().up(f"{base}/15").url == f"{base}/15"

@@ -97,3 +97,24 @@ def test_a_load_refused_for_another_reason_gets_no_such_hint():
                            "document already exists (current version [1]) (HTTP 409)")
     assert not es.already_held("lost the server (connection reset); reconnecting failed: cannot connect")
     assert not registry.for_url("redis://h:1").already_held("duplicate key value violates unique constraint")
+
+
+def test_the_insert_workload_on_an_empty_target_gives_no_warning_of_missing_keys(redis_server, tmp_path):
+    """``ycsbctl run insert`` on a URL (not loaded by us) warned "the server holds 0 records but recordcount is 40;
+    reads of missing keys will be NOT_FOUND" (fault43g): the insert workload reads nothing and empties the database
+    first. Now no warning, and every insert is on the server (its own KEYS: the records, and the binding's _indices)."""
+    import redis
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/11"  # a database of this test's own
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    try:
+        r = ycsbctl("run", "insert", "--target", url, "--records", "40", "--threads", "1", "--no-telemetry",
+                    "--allow-concurrent", "--out", str(tmp_path / "ins"), cwd=tmp_path)
+        clean(r.stdout + r.stderr)
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "warning" not in r.stderr and "NOT_FOUND" not in r.stderr, r.stderr[-2000:]
+        assert "[INSERT], Return=OK, 40" in r.stdout and len(client.keys("user*")) == 40
+    finally:
+        client.flushdb()
+        client.close()

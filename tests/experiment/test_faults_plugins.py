@@ -49,7 +49,9 @@ def test_a_plugin_whose_constructor_or_executor_factory_raises_is_one_line_and_e
 @pytest.mark.parametrize(("mode", "said"), [("raise", "the workload plug-in Faulty: its executor PING call raised KeyError"),
                                             ("status", "the workload plug-in Faulty: its executor PING call returned 7, no status"),
                                             ("shape", "the workload plug-in Faulty: its executor PING call raised TypeError"),
-                                            ("source", "the workload plug-in's Faulty.source (faulty_plugin.py:")])
+                                            ("source", "the workload plug-in's Faulty.source (faulty_plugin.py:"),
+                                            ("prepare", "the workload plug-in Faulty: its prepare() returned 42, a "
+                                                        "int; it must return None (ready) or a str")])
 def test_a_plugin_that_breaks_mid_run_fails_the_point_in_one_line(module_redis, tmp_path, mode, said):
     r = point(module_redis, mode, tmp_path)
     clean(r.stdout + r.stderr)
@@ -71,6 +73,11 @@ def test_a_plugin_whose_op_codes_or_batches_name_no_operation_of_its_own_is_one_
     from ycsbctl.workload.properties import Properties
 
     props = {"workload": FAULTY.partition("=")[2], "recordcount": "0", "operationcount": "0"}
+    with pytest.raises(UserError) as named:  # its letters were measured as operations, "[P], Operations" (fault43g)
+        load_workload(Properties({**props, "workload": "tests.workload.faulty_plugin:StrNames"}))
+    assert named.value.exit_code == 2 and str(named.value) == (
+        "workload='tests.workload.faulty_plugin:StrNames': StrNames.operation_names is 'PING': give its operations' "
+        'names, each once, as a tuple of strings (e.g. ("PING",))')
     with pytest.raises(UserError) as told:
         load_workload(Properties({**props, "faulty.mode": "opcodes"}))
     assert told.value.exit_code == 2 and "Faulty.op_codes('load') gave 1, which is no code of its operations (0 PING)" \
@@ -79,4 +86,19 @@ def test_a_plugin_whose_op_codes_or_batches_name_no_operation_of_its_own_is_one_
                             duration_s=1.0))
     assert r.status == "failed" and r.errors[0] == (
         "the workload plug-in Faulty: its source gave op code 5, none of its op_codes('run'): [0]"), r.errors
+    no_workers_left()
+
+
+def test_a_plugin_operation_that_never_returns_fails_the_point_at_the_deadline_and_timeout(module_redis):
+    """An executor awaiting something with no timeout of its own held the point, and the run, until killed (a 2 s
+    point still running after 60 s; fault43g): the clients still running --timeout after the deadline are stopped and
+    the point fails naming the plug-in (without that, this test hangs to pytest's timeout: the hang is an hour)."""
+    from ycsbctl.engine.runner import run_phase
+    from ycsbctl.engine.spec import PhaseSpec
+
+    props = {"workload": FAULTY.partition("=")[2], "recordcount": "0", "operationcount": "0", "faulty.mode": "hang"}
+    r = run_phase(PhaseSpec("run", module_redis.url, props, threads=2, processes=1, duration_s=0.5, timeout_s=0.3))
+    assert r.status == "failed" and r.errors == [
+        "the workload plug-in Faulty: an operation of its executor had not returned 0.3 s (--timeout) after the "
+        "point's end; its clients were stopped"], r.errors
     no_workers_left()

@@ -143,12 +143,17 @@ def test_one_folder_compares_its_targets_with_its_baseline(pair, tmp_path):
 
 
 def test_experiments_without_a_common_point_say_so_in_one_line(pair, tmp_path):
+    """Was the line among others, exit 0 and a compare.html of no cell (fault43g): one line, exit 2 (the folders
+    given cannot be compared; nothing failed), no report written, in either format."""
     other = build_experiment(tmp_path, "other-workload", **{**SMALL, "workloads": ("workloada",)})
-    r = CliRunner().invoke(main, ["compare", str(pair[0]), str(other), "-o", str(tmp_path / "c.html")],
-                           env={"COLUMNS": "200"})
-    assert r.exit_code == 0, r.output
-    assert "nothing to compare: no point (target × workload × threads) is in two of these experiments" in r.output
-    assert "workloada" in r.output and "ops/s ratio" not in r.output  # no empty table
+    for fmt in ("text", "json"):
+        r = CliRunner().invoke(main, ["compare", str(pair[0]), str(other), "-o", str(tmp_path / "c.html"),
+                                      "--format", fmt], env={"COLUMNS": "200"})
+        assert r.exit_code == 2, r.output
+        assert r.output == ("error: compare: nothing to compare: no point (target × workload × threads) is in two of "
+                            "these experiments (workloads: workloada, workloadb): give folders that measured the same "
+                            "target, workload and threads\n"), r.output
+        assert not (tmp_path / "c.html").exists()
 
 
 def test_two_repetitions_a_side_are_enough_for_a_verdict_and_each_row_names_its_point(tmp_path):
@@ -229,15 +234,13 @@ def test_the_control_is_the_first_unchanged_common_target_in_plan_order():
 
 
 def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has():
-    """Two folders without a common point: the console names the workloads of the points only one of them has
-    (the second field of target/workload/threads), each once, sorted."""
-    import io
+    """Two folders without a common point: the refusal names the workloads of the points only one of them has
+    (the second field of target/workload/threads), each once, sorted; one folder says what it lacks."""
     from pathlib import Path
 
     import pandas as pd
-    from rich.console import Console
 
-    from ycsbctl.report.compare import Comparison, print_table
+    from ycsbctl.report.compare import Comparison, nothing_to_compare
     from ycsbctl.results.frames import Experiment
     from ycsbctl.results.schema import Manifest
 
@@ -245,10 +248,13 @@ def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has(
                        pd.DataFrame(), pd.DataFrame()) for n in ("a", "b")]
     unmatched = ["redis/workloadb/8 threads only in a", "redis/workloada/16 threads only in b",
                  "mongodb/workloadb/8 threads only in b"]
-    buf = io.StringIO()
-    print_table(Comparison(exps, "p99", pd.DataFrame(), unmatched=unmatched), Console(file=buf, width=300))
-    assert buf.getvalue().splitlines()[-1] == ("nothing to compare: no point (target × workload × threads) is in two of "
-                                               "these experiments (workloads: workloada, workloadb)")
+    told = nothing_to_compare(Comparison(exps, "p99", pd.DataFrame(), unmatched=unmatched))
+    assert told is not None and told.exit_code == 2
+    assert told.message == ("compare: nothing to compare: no point (target × workload × threads) is in two of these "
+                            "experiments (workloads: workloada, workloadb)")
+    alone = nothing_to_compare(Comparison(exps[:1], "p99", pd.DataFrame()))
+    assert alone is not None and alone.message == "compare: nothing to compare: no target besides the baseline"
+    assert nothing_to_compare(Comparison(exps, "p99", pd.DataFrame([{"target": "redis"}]))) is None
 
 
 def test_a_folder_compared_with_itself_is_refused_in_one_line(tmp_path):

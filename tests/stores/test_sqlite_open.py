@@ -77,3 +77,58 @@ def test_a_database_file_deleted_while_in_use_is_said_so_and_not_made_again(tmp_
     assert said == (f"the server held 0 of the 3 records after the point: the SQLite file {path} no longer exists "
                     "(deleted while in use: what the clients wrote went to the deleted file)")
     assert not path.exists()
+
+
+def test_a_database_file_replaced_while_in_use_is_said_so(tmp_path: Path) -> None:
+    """Another file renamed over the database mid-point (fault43g) read 'emptied or cut while it ran': the file at
+    the path is another inode than the one the point began on, and is said so."""
+    import os
+
+    from ycsbctl.experiment.dataset import DatasetCheck
+
+    path, other = tmp_path / "swapped.db", tmp_path / "other.db"
+    url = f"sqlite:///{path}"
+    held = connect(str(path), 5.0)  # a client that has it open
+    held.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
+    held.executemany("INSERT INTO usertable VALUES (?)", [(f"user{i}",) for i in range(3)])
+    check = DatasetCheck(progress=None)  # type: ignore[arg-type]
+    assert check.before_point("sqlite", url, 3) is None  # all 3 there when it began
+    began = os.stat(path).st_ino
+    with connect(str(other), 5.0) as new:
+        new.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
+        new.execute("INSERT INTO usertable VALUES ('user0')")
+    os.replace(other, path)
+    said = check.after_point(url, 3)
+    held.close()
+    assert said == (f"the server held 1 of the 3 records after the point: the SQLite file {path} was replaced while "
+                    f"it ran (inode {began} on device {os.stat(path).st_dev} when the point began, inode "
+                    f"{os.stat(path).st_ino} on device {os.stat(path).st_dev} after it): the clients read and wrote "
+                    "the file it replaced, not this one")
+    assert DatasetCheck(progress=None).after_point(url, 3) == (  # type: ignore[arg-type]
+        "the server held 1 of the 3 records after the point (emptied or cut while it ran)")  # no start: cannot tell
+
+
+def test_a_folder_or_a_file_of_something_else_given_as_the_database_is_refused_before_anything_starts(
+        tmp_path: Path) -> None:
+    """Each failed every point, exit 1, on 'unable to open database file' / 'file is not a database' (fault43g): now
+    one line, exit 2, as for a path that does not exist. A real database, and an empty file (SQLite's empty
+    database), pass."""
+    import pytest
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.sqlite.store import SqliteProtocol
+
+    store, text, real, empty = SqliteProtocol(), tmp_path / "notes.db", tmp_path / "real.db", tmp_path / "empty.db"
+    text.write_text("not a database\n" * 3)
+    with sqlite3.connect(real) as db:
+        db.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
+    db.close()
+    empty.touch()
+    for path, said in ((tmp_path, f"SQLite database {tmp_path} is a folder: give the path of a database file in it"),
+                       (text, f"{text} is not a SQLite database (its first bytes are not SQLite's header): give the "
+                              "path of a loaded SQLite database, or pass --load to a new path")):
+        with pytest.raises(UserError) as told:
+            store.check_unloaded(f"sqlite:///{path}")
+        assert str(told.value) == said and told.value.exit_code == 2
+    store.check_unloaded(f"sqlite:///{real}")
+    store.check_unloaded(f"sqlite:///{empty}")

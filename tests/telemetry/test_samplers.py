@@ -412,3 +412,30 @@ def test_a_sample_that_fails_without_words_still_says_why_the_sampler_stopped():
         said.append(s.warning)
     assert said == ["failing sampler stopped: the server did not answer in time (TimeoutError): its figures end there",
                     "failing sampler stopped: KeyError", "failing sampler stopped: bad"]
+
+
+def test_a_mongodb_user_that_may_not_run_server_status_is_told_what_is_not_measured(mongo_wire, monkeypatch):
+    """Untried before (fault43g). No server of the tests has users (FerretDB embedded over SQLite, mongo-echo): the
+    refusal a MongoDB with authorization sends (code 13, as pymongo raises it from the reply) is injected into the real
+    sampler on the session's mongo-wire server. Was 'mongo-status sampler stopped: command serverStatus requires
+    authentication, full error: {…}'; now what is not measured and the role that grants it. Another refusal is
+    left as the server said it."""
+    import pymongo.errors
+
+    from ycsbctl.stores.mongodb import status
+
+    reply = {"ok": 0.0, "errmsg": "command serverStatus requires authentication", "code": 13, "codeName": "Unauthorized"}
+
+    def refused(client):
+        raise pymongo.errors.OperationFailure(reply["errmsg"], reply["code"], reply)
+
+    monkeypatch.setattr(status, "server_status", refused)
+    sampler = status.MongoStatusSampler(mongo_wire.url, 0.05)
+    sampler.start()
+    wait_until(lambda: sampler.warning is not None)
+    assert len(sampler.stop()) == 0
+    assert sampler.warning == (
+        "mongo-status sampler stopped: the server refused serverStatus to this URL's user (code 13, Unauthorized): its "
+        "memory, connections, operation and network rates and CPU time are not measured; give the user the "
+        "clusterMonitor role")
+    assert status.not_permitted(pymongo.errors.OperationFailure("no such command", 59, {"code": 59})) is None

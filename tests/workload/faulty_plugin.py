@@ -3,10 +3,12 @@
 asked for one), ``source`` (its source(), called in each worker, raises), ``raise`` (its executor raises on
 the 100th operation), ``status`` (its executor returns 7, no status), ``shape`` (it calls the binding with a
 wrong shape: ``resp(b"PING")``, not ``resp((b"PING",))``), ``opcodes`` (its op_codes name no operation of its own),
-``badcode`` (its source's third batch holds op code 5, none of its operations') or ``ok`` (PINGs, every one OK)."""
+``badcode`` (its source's third batch holds op code 5, none of its operations'), ``prepare`` (its prepare()
+returns 42, not a str), ``hang`` (its 100th call never returns) or ``ok`` (PINGs, every one OK)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Generator
 from typing import Any
 
@@ -72,7 +74,18 @@ class Faulty(Workload):
                 raise KeyError("the faulty plug-in's bug")
             if self.mode == "status" and self.calls >= 100:
                 return 7
+            if self.mode == "hang" and self.calls >= 100:
+                await asyncio.sleep(3600)  # an await of its own, with no timeout
             await binding.resp(b"PING" if self.mode == "shape" else (b"PING",))
             return OK
 
         return ping
+
+    async def prepare(self, executor: Any, binding: Any, phase: str) -> Any:
+        return 42 if self.mode == "prepare" else None
+
+
+class StrNames(Faulty):
+    """Its operation_names a str, not a tuple of them."""
+
+    operation_names = "PING"  # type: ignore[assignment]

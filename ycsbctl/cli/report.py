@@ -69,7 +69,7 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     """
     from ycsbctl.report.compare import calibrate as record_drift
     from ycsbctl.report.compare import compare as run_compare
-    from ycsbctl.report.compare import json_cells, print_table, render_compare_html
+    from ycsbctl.report.compare import json_cells, nothing_to_compare, print_table, render_compare_html
 
     seen = [d.resolve() for d in directories]
     twice = next((d for i, d in enumerate(directories) if seen[i] in seen[:i]), None)
@@ -77,6 +77,9 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
         raise UserError(f"compare: {twice} is given twice: give different result folders (or one folder alone, to "
                         "compare its targets with its first)")
     c = run_compare(list(directories), latency, control, alpha)
+    refusal = nothing_to_compare(c)
+    if refusal is not None:  # was a "nothing to compare" line, exit 0 and a compare.html of no cell (fault43g)
+        raise refusal
     if calibrate:
         path, lines = record_drift(c)
         for line in lines:

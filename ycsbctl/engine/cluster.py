@@ -29,7 +29,14 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from ycsbctl.engine.dask_client import ClusterGone, clock_offsets, connect, host_label, live_workers
+from ycsbctl.engine.dask_client import (
+    ClusterGone,
+    clock_offsets,
+    connect,
+    host_label,
+    live_workers,
+    scheduler_connected,
+)
 from ycsbctl.engine.messages import Done, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner
 from ycsbctl.engine.shard_plan import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
@@ -78,6 +85,7 @@ class ClusterRunner:
         self.address = address
         self.client = connect(address)
         self.stop_requested = False
+        self.scheduler_lost = False  # found lost during the point: no call is made to it after
         self.shards: list[ShardInfo] = []
         self.started = self.local.started  # set once the start is given (t0: perf_counter s, this host's clock)
 
@@ -101,6 +109,8 @@ class ClusterRunner:
         from ycsbctl.engine.cluster_task import run_shard
 
         spec, client = self.spec, self.client
+        if not scheduler_connected(client):  # lost during the last point: asking again waits out its reconnecting
+            raise ClusterGone(f"the Dask scheduler at {self.address} stopped answering (the connection to it was lost)")
         try:
             workers = live_workers(client)
         except Exception as exc:  # noqa: BLE001 - the scheduler stopped answering between points
@@ -147,12 +157,13 @@ class ClusterRunner:
             self._stream(q, futures, c, stop, deadline=time.monotonic() + 15)
         finally:
             # Each call goes through the scheduler, which may be gone: the shards then stop by
-            # themselves (their queue fails, the shard process sees the end of its input).
+            # themselves (their queue fails, the shard process sees the end of its input). A call to a
+            # scheduler known lost waits out the client's reconnecting (CONNECT_TIMEOUT_S): none is made.
             calls: list[Callable[[], Any]] = [stop.set]
             if c is None:
                 calls.append(lambda: start.set(-1.0))  # shards still waiting for a start give up at once
             calls += [lambda: client.cancel([f for f in futures if not f.done()]), start.delete, q.close]
-            for call in calls:
+            for call in calls if scheduler_connected(client) and not self.scheduler_lost else []:
                 with contextlib.suppress(Exception):  # the scheduler forgets them with the client anyway
                     call()
         return self._result(c, t0)
@@ -208,6 +219,7 @@ class ClusterRunner:
             try:
                 item = self._next(q, 0.5)
             except Exception as exc:  # noqa: BLE001 - the queue lives on the scheduler: it is gone
+                self.scheduler_lost = True
                 at = time.monotonic() - t_started
                 for s in self.shards:
                     if not (s.ended or s.lost):
@@ -221,6 +233,7 @@ class ClusterRunner:
                 next_check = time.monotonic() + LIVENESS_EVERY_S
                 missing = self._addresses_missing()
                 if missing is None:  # the scheduler does not answer: the scheduler was lost, not a host
+                    self.scheduler_lost = True
                     at = time.monotonic() - t_started
                     for s in self.shards:
                         if not (s.ended or s.lost):

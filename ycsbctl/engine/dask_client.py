@@ -4,6 +4,7 @@ scheduler (its live workers, their host names, their clocks). Used by the cluste
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import logging
@@ -71,7 +72,8 @@ def connect(address: str) -> Any:
 
 def _quiet_dask_logs() -> None:
     """Dask's own lines about a scheduler that went away (an INFO from ``distributed.batched`` with the
-    closed connection's traceback, the client's ERROR as it gives up reconnecting) say what ycsbctl's
+    closed connection's traceback, the client's ERROR as it gives up reconnecting or is closed while
+    reconnecting) say what ycsbctl's
     one line about the lost scheduler says: they are left out of stderr. Dask's other lines stay, and
     those below ERROR (which Dask itself does not call errors) without the traceback some of them
     carry: Dask's thread logs them as it notices a lost connection, before or after ycsbctl's line."""
@@ -85,7 +87,10 @@ def _quiet_dask_logs() -> None:
 
 
 def _not_gave_up(record: logging.LogRecord) -> bool:
-    return not record.getMessage().startswith("Failed to reconnect to scheduler")
+    """Neither the client's giving up reconnecting nor its reconnecting cancelled (closed at exit
+    after ycsbctl told the scheduler lost: Dask logs the cancel as an ERROR with its traceback)."""
+    cancelled = record.exc_info is not None and record.exc_info[0] is asyncio.CancelledError
+    return not (cancelled or record.getMessage().startswith("Failed to reconnect to scheduler"))
 
 
 def _no_traceback_below_error(record: logging.LogRecord) -> bool:
@@ -108,6 +113,12 @@ def live_workers(client: Any) -> dict[str, dict[str, Any]]:
     ``Client.scheduler_info()``: it returns a cache that the client's own periodic refresh overwrites
     with a worker-less identity, which read between the two showed every worker as gone."""
     return dict(client.sync(client.scheduler.identity, n_workers=-1).get("workers", {}))
+
+
+def scheduler_connected(client: Any) -> bool:
+    """False once the client lost its connection to the scheduler (Dask then tries to reconnect for
+    its timeout, :data:`CONNECT_TIMEOUT_S`, and every call made meanwhile waits that long)."""
+    return client.status == "running"
 
 
 def host_label(address: str, info: dict[str, Any]) -> str:

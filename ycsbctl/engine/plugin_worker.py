@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from ycsbctl.engine.measurements import Recorder
@@ -32,6 +32,9 @@ from ycsbctl.workload.properties import Properties
 # Why a client stopped when a plug-in broke its contract (the runner fails the point on it).
 PLUGIN_FAILED = "the workload plug-in {}: its executor {} call {}"
 SOURCE_FAILED = "the workload plug-in {}: its source {}"
+HUNG = ("the workload plug-in {}: an operation of its executor had not returned {:g} s (--timeout) after the point's "
+        "end; its clients were stopped")
+NO_DEADLINE = 2**63 - 1  # a phase that ends at its quota only (a load without --duration)
 
 
 class _SourceBroke(Exception):
@@ -76,7 +79,30 @@ class PluginWorker(Worker):
             return str(exc)
         except Exception as exc:  # noqa: BLE001 - a plug-in's bug is one line, never a traceback
             why = f"raised {short_error(exc)}"
+        if why is not None and not isinstance(why, str):  # "…: 42" said nothing (fault43g)
+            why = (f"its prepare() returned {why!r}, a {type(why).__name__}; it must return None (ready) or a "
+                   "str saying why the point cannot be measured")
         return None if why is None else f"the workload plug-in {type(self.plugin).__name__}: {why}"
+
+    async def run_clients(self, clients: list[Coroutine[Any, Any, None]], deadline_ns: int) -> None:
+        """The client threads; those still running ``--timeout`` after the deadline are cancelled and the point fails
+        naming the plug-in: an executor's await with no timeout of its own (a binding's operations have theirs) held
+        the point, and the run, forever (fault43g). A phase without a deadline waits, as the engine's own clients."""
+        if deadline_ns >= NO_DEADLINE:
+            await asyncio.gather(*clients)
+            return
+        tasks = [asyncio.ensure_future(c) for c in clients]
+        left_s = max(0.0, (deadline_ns - time.perf_counter_ns()) / 1e9) + self.timeout_s()
+        _, pending = await asyncio.wait(tasks, timeout=left_s)
+        if pending:
+            for t in pending:
+                t.cancel()
+            await asyncio.wait(pending)
+            self.stopping = True
+            self.lost(ConnectionLost(HUNG.format(type(self.plugin).__name__, self.timeout_s())))
+        for t in tasks:  # a client's own raise, as gather would have raised it
+            if not t.cancelled() and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
 
     def refill(self) -> None:
         b = self.batch = self.switch_batch()

@@ -208,6 +208,10 @@ class Worker:
                 return True
         return False
 
+    async def run_clients(self, clients: list[Coroutine[Any, Any, None]], deadline_ns: int) -> None:
+        """The client threads, run to their end (each bounds its own operations by ``--timeout``)."""
+        await asyncio.gather(*clients)
+
     def lost(self, exc: ConnectionLost) -> None:
         """A client's connection is gone for good: its reason ends the client and is kept once."""
         msg = str(exc)
@@ -435,7 +439,8 @@ class Worker:
                                  self.rec.record_schedule_lag) if spec.target_rate else None
                 for c in range(clients)
             ]
-            await asyncio.gather(*(self.client(b, q, p, deadline) for b, q, p in zip(self.clients(bs), self.plan.quotas, pacers)))
+            await self.run_clients([self.client(b, q, p, deadline)
+                                    for b, q, p in zip(self.clients(bs), self.plan.quotas, pacers)], deadline)
             end = time.perf_counter_ns()
             tick_task.cancel()
         finally:

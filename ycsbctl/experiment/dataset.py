@@ -5,6 +5,8 @@ healthy; see also :mod:`ycsbctl.experiment.missing`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ycsbctl.experiment.progress import Progress
 
 
@@ -34,6 +36,7 @@ class DatasetCheck:
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
         self.warned: int | None = None
+        self.began: tuple[str, str] | None = None  # the storage the current point began on, when the store can tell
 
     def at_start(self, label: str, url: str, wanted: int, table: str = "usertable") -> int | None:
         """Records on a server we do not load (None when it cannot say); a warning when they are
@@ -51,6 +54,7 @@ class DatasetCheck:
 
     def before_point(self, label: str, url: str, wanted: int, table: str = "usertable") -> str | None:
         """The reason to flag the next point when the server holds fewer than ``wanted`` records."""
+        self.began = _ask(url, "storage_id")
         stored = _short(url, wanted, table)
         if stored is None:
             return None
@@ -68,7 +72,7 @@ class DatasetCheck:
         if stored is None:
             return None
         self.warned = stored
-        why = _why_short(url)
+        why = _replaced(self.began, _ask(url, "storage_id")) or _ask(url, "why_short")
         return (f"the server held {stored:,} of the {wanted:,} records after the point"
                 + (f": {why}" if why else " (emptied or cut while it ran)"))
 
@@ -79,18 +83,28 @@ class DatasetCheck:
         if stored is None:
             return None
         self.warned = stored
-        why = _why_short(url)
+        why = _ask(url, "why_short")
         return (f"the server held {stored:,} of the {loaded:,} records it acknowledged after the load"
                 + (f": {why}" if why else " (evicted or cut while it loaded)")
                 + "; reads of the missing keys will be NOT_FOUND")
 
 
-def _why_short(url: str) -> str | None:
+def _replaced(began: tuple[str, str] | None, now: tuple[str, str] | None) -> str | None:
+    """The storage replaced while the point ran (a SQLite file renamed over, or deleted and created again), said as
+    that; None when it is the one the point began on, or the store cannot tell."""
+    if began is None or now is None or now == began:
+        return None
+    return (f"{now[0]} was replaced while it ran ({began[1]} when the point began, {now[1]} after it): the clients "
+            "read and wrote the file it replaced, not this one")
+
+
+def _ask(url: str, what: str) -> Any:
+    """The store's ``why_short`` or ``storage_id`` of ``url``; None when it cannot say."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores import registry
 
     with deferred_signals():
         try:
-            return registry.for_url(url).why_short(url)
+            return getattr(registry.for_url(url), what)(url)
         except Exception:  # noqa: BLE001 - the count already says the dataset is short
             return None

@@ -205,8 +205,9 @@ class Sweep:
         state.baseline = self.points.baseline
         if baselines is not None:
             baselines[target.name] = state.baseline
-        if not target.loads and self.plan.phase != "load" and self.study.first.built.counts_records:
-            self._check_dataset(target.label, ep)  # `ycsbctl load` reads nothing
+        reader = _reader(self.study.cases_for(target))
+        if not target.loads and self.plan.phase != "load" and reader is not None:
+            self._check_dataset(target.label, ep, reader)  # `ycsbctl load`, `ycsbctl run insert` read nothing
         return True
 
     def _profile_peak(self, target: Target) -> None:
@@ -363,10 +364,11 @@ class Sweep:
         for note in notes:
             self.console.note(f"{label}: {note}")
 
-    def _check_dataset(self, label: str, ep: Endpoint) -> None:
-        """A server we do not load must hold the records the plan reads: say so when it does not."""
+    def _check_dataset(self, label: str, ep: Endpoint, reader: Case) -> None:
+        """A server we do not load must hold the records the plan's first reading workload (``reader``) reads:
+        say so when it does not."""
         plan = self.plan
-        stored = self.points.dataset.at_start(label, ep.url, self.study.first.record_count)
+        stored = self.points.dataset.at_start(label, ep.url, reader.record_count)
         if stored and plan.telemetry and self.sink.durable:
             from ycsbctl import telemetry
 
@@ -392,3 +394,9 @@ class Sweep:
                 f"{h['name']} {h['gbit_s']:.2f} Gbit/s" if h.get("gbit_s") else f"{h['name']} not measured ({h['note']})"
                 for h in info["client_hosts"]))
         self.sink.update_manifest(network={**self.sink.manifest.network, label: info})
+
+
+def _reader(cases: list[Case]) -> Case | None:
+    """The first of ``cases`` that reads records of the store's own (None: each only inserts, as the
+    ``insert`` workload, which empties the database first, or counts no records, as one Hash of every user)."""
+    return next((c for c in cases if c.built.counts_records and not c.built.insert_only), None)

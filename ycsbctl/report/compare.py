@@ -223,6 +223,20 @@ def _ops(v: float) -> str:
     return "—" if v is None or math.isnan(v) else f"{v:,.0f}"
 
 
+def nothing_to_compare(c: Comparison) -> UserError | None:
+    """The refusal of a comparison without one compared cell (exit 2: the folders given cannot be compared, nothing
+    failed; a compare.html of no cell would read as a comparison), naming the workloads of the points only one side
+    has; None when some cell is compared."""
+    if not c.table.empty:
+        return None
+    names = ", ".join(sorted({u.split("/")[1] for u in c.unmatched if u.count("/") >= 2}))
+    what = ("target besides the baseline" if c.within
+            else "point (target × workload × threads) is in two of these experiments")
+    fix = ("give a folder that measured another target with the baseline's workloads and threads" if c.within
+           else "give folders that measured the same target, workload and threads")
+    return UserError(f"compare: nothing to compare: no {what}{f' (workloads: {names})' if names else ''}", fix=fix)
+
+
 def print_table(c: Comparison, console=None) -> None:
     """The comparison as a rich table, differences first."""
     from rich.markup import escape
@@ -237,11 +251,6 @@ def print_table(c: Comparison, console=None) -> None:
         console.print("[bold yellow]The experiments differ:[/] " + escape("; ".join(c.differences)))
     for u in c.unmatched:
         console.print(f"[dim]not compared: {escape(u)}[/]")
-    if c.table.empty:
-        names = ", ".join(sorted({u.split("/")[1] for u in c.unmatched if u.count("/") >= 2}))
-        what = "target besides the baseline" if c.within else "point (target × workload × threads) is in two of these experiments"
-        console.print(f"[bold]nothing to compare:[/] no {what}{escape(f' (workloads: {names})') if names else ''}")
-        return
     lab = latency_label(c.latency)
     against = f"{base.baseline}" if c.within else f"{escape(base.id)}"
     t = Table(title=f"compared with {against}: ratio [{level_text(c.verdicts)} interval, the level of the verdicts], "

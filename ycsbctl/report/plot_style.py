@@ -82,8 +82,19 @@ def titles(fig: Figure, title: str, subtitle: str) -> None:
         fig.text(0.5, 0.915, subtitle, ha="center", fontsize=8.5, color="#444")
 
 
-def legend_below(fig: Figure, handles: list, ncol: int) -> None:
-    fig.legend(handles=handles, loc="lower center", ncol=max(1, min(ncol, 4)), frameon=False, fontsize=8.5)
+def legend_below(fig: Figure, handles: list, ncol: int) -> int:
+    """The figure's legend centred below the axes, in at most 4 columns, fewer when they would be wider than the
+    figure as its renderer draws them (five targets and a long entry cut both ends off); → its rows."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    ncol = max(1, min(ncol, 4))
+    renderer = FigureCanvasAgg(fig).get_renderer()  # the renderer savefig's PNG uses
+    while True:
+        legend = fig.legend(handles=handles, loc="lower center", ncol=ncol, frameon=False, fontsize=8.5)
+        if ncol == 1 or legend.get_window_extent(renderer).width <= fig.bbox.width:
+            return math.ceil(len(handles) / ncol)
+        legend.remove()
+        ncol -= 1
 
 
 SPREAD_FOR_LOG = 20.0  # targets this far apart flatten each other on a linear axis

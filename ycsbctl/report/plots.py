@@ -162,8 +162,8 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     ax2.set_ylabel(f"{label} latency ({unit}{', log scale' if log_lat else ''}), dashed")
     ax.grid(axis="y", alpha=0.3)
     titles(fig, f"{workload}: throughput and {label} latency vs client threads", subtitle)
-    legend_below(fig, handles, len(handles))
-    fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * math.ceil(len(handles) / 4), left=0.09, right=0.9)
+    rows = legend_below(fig, handles, len(handles))
+    fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * rows, left=0.09, right=0.9)
     spread_labels(fig, labels)
     return fig
 
@@ -210,8 +210,8 @@ def spectrum_figure(exp: Experiment, workload: str, threads: int, colors: dict[s
     ax.grid(True, which="major", alpha=0.3)
     reps = "all repetitions merged" if sel.groupby("target").size().max() > 1 else "one run"
     titles(fig, f"{workload}: latency percentile spectrum at {threads} threads ({reps})", subtitle)
-    legend_below(fig, handles, 3)
-    fig.subplots_adjust(top=0.86, bottom=0.14 + 0.035 * math.ceil(len(handles) / 3), left=0.1, right=0.97)
+    rows = legend_below(fig, handles, 3)
+    fig.subplots_adjust(top=0.86, bottom=0.14 + 0.035 * rows, left=0.1, right=0.97)
     return fig
 
 

@@ -163,6 +163,11 @@ class ServerProtocol:
         ``evictions``); None when it says nothing of the kind."""
         return None
 
+    def storage_id(self, url: str) -> tuple[str, str] | None:
+        """What holds the dataset at ``url`` and which one it is — ("the SQLite file /x.db", "inode 12") — to tell
+        it from another put in its place since; None when it cannot be told (a server's)."""
+        return None
+
     def pause_cause(self, url: str) -> str | None:
         """Why the client's own loop may have stopped, when the store can tell (an embedded store runs
         inside the client's processes, so its waits are the client's pauses); None when it cannot."""

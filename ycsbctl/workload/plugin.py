@@ -245,6 +245,10 @@ def workload_class(path: str) -> type[Workload]:
         raise UserError(f"workload={path!r}: {module_name} {what} {name} (a subclass of "
                         "ycsbctl.workload.plugin.Workload)")
     names = cls.operation_names
+    if isinstance(names, str) or not all(isinstance(n, str) and n for n in names) or len(set(names)) < len(names):
+        # a str's letters were measured as operations ("[P], Operations"; fault43g)
+        raise UserError(f"workload={path!r}: {name}.operation_names is {names!r}: give its operations' names, "
+                        "each once, as a tuple of strings (e.g. (\"PING\",))")
     if not names or len(names) > MAX_OPERATIONS:
         raise UserError(f"workload={path!r}: {name} names {len(names)} operations: a workload has 1 to "
                         f"{MAX_OPERATIONS}")

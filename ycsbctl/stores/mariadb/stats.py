@@ -34,9 +34,30 @@ def database_bytes(conn) -> float:
         cur.execute("SELECT coalesce(sum(data_length + index_length), 0) FROM information_schema.tables "
                     "WHERE table_schema = DATABASE() AND engine = 'InnoDB'")
         size = num(cur.fetchone()[0]) or 0.0
-        cur.execute("SELECT coalesce(sum(allocated_size), 0) FROM information_schema.innodb_sys_tablespaces "
-                    "WHERE name LIKE concat(DATABASE(), '/FTS\\_%')")
+        cur.execute("SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() "
+                    "AND index_type = 'FULLTEXT'")
+        if not cur.fetchone()[0]:  # no FULLTEXT index, no auxiliary table: nothing that needs PROCESS
+            return size
+        try:
+            cur.execute("SELECT coalesce(sum(allocated_size), 0) FROM information_schema.innodb_sys_tablespaces "
+                        "WHERE name LIKE concat(DATABASE(), '/FTS\\_%')")
+        except Exception as exc:
+            if getattr(exc, "args", (None,))[0] != SPECIFIC_ACCESS_DENIED:
+                raise
+            user = conn.user.decode() if isinstance(conn.user, bytes) else conn.user
+            raise PrivilegeMissing(
+                f"MariaDB user {user!r} lacks the PROCESS privilege that information_schema.innodb_sys_tablespaces "
+                "needs, so the space of the FULLTEXT indexes (and so the database's size) is not measured: "
+                "grant it (GRANT PROCESS ON *.* TO the user)") from None
         return size + (num(cur.fetchone()[0]) or 0.0)
+
+
+SPECIFIC_ACCESS_DENIED = 1227  # ER_SPECIFIC_ACCESS_DENIED_ERROR: "you need (at least one of) the X privilege(s)"
+
+
+class PrivilegeMissing(Exception):
+    """The server refused a query for want of a privilege of the connecting user: what is not measured, and the
+    GRANT that would measure it."""
 
 
 def table_bytes(conn, table: str) -> float | None:

@@ -102,6 +102,19 @@ def reported_pid(url: str) -> int | None:
         return None
 
 
+UNAUTHORIZED = 13  # MongoDB's error code for a command the user (or no user) may not run
+
+
+def not_permitted(exc: pymongo.errors.OperationFailure) -> str | None:
+    """A serverStatus refused for want of a privilege, said as what is not measured and the role that grants it
+    (the raw ``command serverStatus requires authentication, full error: {…}`` said neither); None for another
+    refusal."""
+    if exc.code != UNAUTHORIZED:
+        return None
+    return (f"the server refused serverStatus to this URL's user (code {UNAUTHORIZED}, Unauthorized): its memory, "
+            "connections, operation and network rates and CPU time are not measured; give the user the clusterMonitor role")
+
+
 class MongoStatusSampler(Sampler):
     """serverStatus once per interval: ``db_used_memory_bytes`` (cache), ``db_rss_bytes``,
     ``connections`` (ours included), and rates: ``ops_per_s`` (insert+query+update+delete+getmore),
@@ -118,7 +131,14 @@ class MongoStatusSampler(Sampler):
 
     def prime(self) -> None:
         self._client = connect(self.url)
-        self._prev = counters(server_status(self._client))
+        try:
+            status = server_status(self._client)
+        except pymongo.errors.OperationFailure as exc:
+            said = not_permitted(exc)
+            if said is None:
+                raise
+            raise PermissionError(said) from None
+        self._prev = counters(status)
         self._t = time.monotonic()
 
     def sample(self) -> dict[str, Any]:

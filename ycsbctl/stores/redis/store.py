@@ -168,12 +168,17 @@ class RedisProtocol(ServerProtocol):
         c = client(url, timeout_s)
         try:
             c.ping()
+            _check_password(c, url)
         except redis.ResponseError as exc:  # redis-py's SELECT of the URL's database, at a Redis Cluster node
             if str(exc).startswith("MISCONF"):  # a server that refuses even PING: it cannot save its snapshot
                 raise UserError(f"{redact_url(url)} refuses commands: its last RDB snapshot failed and "
                                 f"stop-writes-on-bgsave-error is on ({str(exc)[:90]}…)",
                                 fix="see the server's log (a full or read-only disk at its dir), or CONFIG SET "
                                     "stop-writes-on-bgsave-error no", exit_code=1) from None
+            if "DB index is out of range" in str(exc):  # a Redis server, without the URL's database (fault43g)
+                raise UserError(f"{redact_url(url)}: the server has no database {urlsplit(url).path.strip('/')} ({exc})",
+                                fix="use one it has: 0 up to its `databases` setting minus 1 (16 by default: 0-15)"
+                                ) from None
             if "not allowed in cluster mode" not in str(exc):
                 raise
             raise UserError(f"{redact_url(url)} is a Redis Cluster node, which has database 0 only ({exc})",
@@ -370,3 +375,15 @@ PROTOCOL = register(RedisProtocol())
 def cluster_off(properties: dict[str, str]) -> bool:
     """``-p redis.cluster=false`` (or no/0/off): the server is asked as one server, never as a cluster node."""
     return str(properties.get("redis.cluster", "")).lower() in ("false", "no", "0", "off")
+
+
+
+def _check_password(c: Any, url: str) -> None:
+    """AUTH with the URL's password alone: redis-py lets one pass at a server whose default user has none, where the
+    engine's binding fails every point on it ("AUTH <password> called without any password configured"); raised
+    here (redis-py's AuthenticationError), the provisioner says the server has no authentication, once."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(url)
+    if parts.password and not parts.username:  # USER:PASSWORD is an ACL user's, checked by redis-py's own AUTH
+        c.execute_command("AUTH", unquote(parts.password))

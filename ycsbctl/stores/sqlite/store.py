@@ -68,6 +68,9 @@ def file_system(path: str, mounts: str = "/proc/mounts") -> str:
     return kind
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"  # a database file's first 16 bytes (an empty file is an empty database)
+
+
 class SqliteProtocol(SqlProtocol):
     name = "sqlite"
     duplicate_insert = ("UNIQUE constraint failed",)
@@ -88,6 +91,15 @@ class SqliteProtocol(SqlProtocol):
         if not os.path.exists(path):  # opening it would create an empty database: every read NOT_FOUND
             raise UserError(f"SQLite database {path} does not exist",
                             fix="pass --load to create and load it, or give the path of a loaded one")
+        # a folder, or a file of something else, failed each point on "unable to open database file" / "file is
+        # not a database", exit 1 (fault43g): the path given is wrong, said before anything starts
+        if os.path.isdir(path):
+            raise UserError(f"SQLite database {path} is a folder", fix="give the path of a database file in it")
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+        if head and head != SQLITE_HEADER:
+            raise UserError(f"{path} is not a SQLite database (its first bytes are not SQLite's header)",
+                            fix="give the path of a loaded SQLite database, or pass --load to a new path")
 
     def loopback_url(self, port: int) -> str:
         raise NotImplementedError("SQLite has no server")
@@ -128,6 +140,16 @@ class SqliteProtocol(SqlProtocol):
             return None
         return (f"the SQLite file {path} no longer exists (deleted while in use: what the clients wrote went to "
                 "the deleted file)")
+
+    def storage_id(self, url: str) -> tuple[str, str] | None:
+        """The file and its inode (a file put in its place, by a rename or deleted and created again, is another
+        inode while the clients hold the first open); None when no file is there."""
+        path = database_path(url)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return f"the SQLite file {path}", f"inode {st.st_ino} on device {st.st_dev}"
 
     def table_exists(self, url: str, table: str) -> bool:
         return bool(self.query(url, f"SELECT 1 FROM sqlite_master WHERE type='table' AND name='{table}'", 5.0))
