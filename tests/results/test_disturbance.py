@@ -403,3 +403,13 @@ def test_the_series_100ms_p99_is_the_99th_percentile_not_the_99_9th_nor_the_medi
     assert overall.p50_us[0] == 100
     assert overall.p99_us[0] == pytest.approx(3_000, rel=1e-3)
     assert overall.max_us[0] == pytest.approx(9_000, rel=1e-3)
+
+
+def test_the_last_full_interval_is_the_last_that_ends_by_the_planned_end_and_no_parts_merge_to_nothing():
+    from ycsbctl.results.fine import merge_sparse
+
+    ops = {k: 3 for k in range(7)}  # 100 ms intervals 0..6, i.e. [0.0, 0.7) s
+    # a planned end at 0.5 s: interval 4, [0.4, 0.5), ends at it exactly; at 0.55 s interval 5 ends after it
+    assert [FineSeries(end_s=e, operations=ops).last_full() for e in (0.5, 0.55, 9.0, None)] == [4, 4, 6, 6]
+    values, counts = merge_sparse([sparse_of(np.zeros(4)), sparse_of(np.zeros(2))])  # empty parts only: no counts, not an error
+    assert (values.size, counts.size) == (0, 0)
