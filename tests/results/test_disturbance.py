@@ -262,6 +262,8 @@ def test_the_last_full_interval_is_the_one_ending_at_the_planned_end_and_gaps_ar
     assert f.last_full() == 29  # [2.9, 3.0) ends at the end; [3.0, 3.1) holds the late few
     f.end_s = 2.95
     assert f.last_full() == 28
+    f.end_s = 9.0
+    assert f.last_full() == 30  # a planned end after the last measured interval: that one (ks[-1], not ks[-2])
     g = _series([1000, 1000, 1000])
     del g.operations[1]  # nothing completed in interval 1, its latency counts kept
     g.latency[5] = g.latency[0]  # and an interval of latency alone
@@ -404,12 +406,3 @@ def test_the_series_100ms_p99_is_the_99th_percentile_not_the_99_9th_nor_the_medi
     assert overall.p99_us[0] == pytest.approx(3_000, rel=1e-3)
     assert overall.max_us[0] == pytest.approx(9_000, rel=1e-3)
 
-
-def test_the_last_full_interval_is_the_last_that_ends_by_the_planned_end_and_no_parts_merge_to_nothing():
-    from ycsbctl.results.fine import merge_sparse
-
-    ops = {k: 3 for k in range(7)}  # 100 ms intervals 0..6, i.e. [0.0, 0.7) s
-    # a planned end at 0.5 s: interval 4, [0.4, 0.5), ends at it exactly; at 0.55 s interval 5 ends after it
-    assert [FineSeries(end_s=e, operations=ops).last_full() for e in (0.5, 0.55, 9.0, None)] == [4, 4, 6, 6]
-    values, counts = merge_sparse([sparse_of(np.zeros(4)), sparse_of(np.zeros(2))])  # empty parts only: no counts, not an error
-    assert (values.size, counts.size) == (0, 0)
