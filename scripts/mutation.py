@@ -768,6 +768,9 @@ EQUIVALENT: dict[str, str] = {
        for _to in ("1", "-1")},
     "ycsbctl/telemetry/why.py: busiest = max((_pct(fig.get(\"oncpu_pct\")) for fig in roles.values()), default=0.0) | 0.0 -> 1.0":
         "the default is used only for no roles, and then the loop below runs no turn: None either way",
+    "ycsbctl/report/verdict_table.py: note=str(peak.iloc[0][\"caveat\"] or \"\"))) | 0 -> -1":
+        "a target's peak is one row of the verdicts (results/verdicts.py verdicts(): one at_peak row per workload and "
+        "target, the first metric's): its last row is its first",
     "ycsbctl/engine/worker.py: k_last = int(min((end - t0) // self.step_ns, self.next_tick)) | FloorDiv -> Div":
         "end >= t0, both int ns: int() truncates the non-negative quotient to its floor, as // does (a quotient of "
         "ns over steps of 0.1 s or more is never within a float's rounding of a whole number it is not)",
