@@ -746,6 +746,34 @@ EQUIVALENT: dict[str, str] = {
         "a fifth pass would try 4 digits, which the line after the loop prints anyway",
     "ycsbctl/results/fine.py: t = round(k * self.interval_s, 6) | 6 -> 5":
         "a whole number of the engine's 0.1 s intervals has one decimal: rounding to 5 or 6 digits only drops float noise",
+    "ycsbctl/results/fine.py: t = round(k * self.interval_s, 6) | 6 -> 7":
+        "the interval is a whole number of ms (engine/runner.py: series_interval_ms / 1000): k of them have three "
+        "decimals, and rounding to 6 or 7 digits only drops float noise",
+    "ycsbctl/results/fine.py: parts = [p for p in parts if p[0].size] | 0 -> -1":
+        "a sparse part's index and count arrays are of one length (sparse_of): p[-1].size is p[0].size",
+    "ycsbctl/results/fine.py: \"warmup\": t < self.warmup_s - 1e-9}) | Lt -> LtE":
+        "t has at most 6 decimals (rounded the line before) and warmup_s - 1e-9 sits 1 ns below a warm-up: equal only "
+        "for a warm-up set to 1 ns past an interval's start, which < and <= alone would tell apart",
+    "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | Gt -> GtE":
+        "the mutant goes on only for a lone server with io_threads 1, and every check below then finds one group "
+        "(versions, allocators, threads) and no io_threads above 1: out stays []",
+    "ycsbctl/results/verdicts.py: reasons = (bad[\"error\"].fillna(\"\").astype(str).str.split(\" (\", n=1, regex=False).str[0] if \"error\" in bad | 1 -> 2":
+        ".str[0] keeps the text before the first \" (\" whether the split stops after one cut or two",
+    "ycsbctl/engine/measurements.py: return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed(), _zeroed() | 0 -> 1":
+        "the intended spares are read only under self.both (roll: islots[s] = ifresh[i]): without it the list is "
+        "dropped unread, whatever its length",
+    **{f"ycsbctl/report/summary_table.py: said = wdf[wdf[\"error\"].notna() & (wdf[\"error\"] != \"\")] if \"error\" in wdf else wdf.iloc[:0] | 0 -> {_to}":
+       "never reached: exp.runs always has the error column (results/run_columns.py conform_runs gives every "
+       "RUN_COLUMNS column, \"error\" among them, to each folder read)"
+       for _to in ("1", "-1")},
+    "ycsbctl/telemetry/why.py: busiest = max((_pct(fig.get(\"oncpu_pct\")) for fig in roles.values()), default=0.0) | 0.0 -> 1.0":
+        "the default is used only for no roles, and then the loop below runs no turn: None either way",
+    "ycsbctl/report/verdict_table.py: note=str(peak.iloc[0][\"caveat\"] or \"\"))) | 0 -> -1":
+        "a target's peak is one row of the verdicts (results/verdicts.py verdicts(): one at_peak row per workload and "
+        "target, the first metric's): its last row is its first",
+    "ycsbctl/engine/worker.py: k_last = int(min((end - t0) // self.step_ns, self.next_tick)) | FloorDiv -> Div":
+        "end >= t0, both int ns: int() truncates the non-negative quotient to its floor, as // does (a quotient of "
+        "ns over steps of 0.1 s or more is never within a float's rounding of a whole number it is not)",
     "ycsbctl/results/fine.py: \"warmup\": t < self.warmup_s - 1e-9}) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/fine.py: \"warmup\": t < self.warmup_s - 1e-9}) | 1e-09 -> 1.01e-09":

@@ -218,6 +218,9 @@ def test_the_time_series_names_the_first_runs_axes():
     assert [list(line.get_ydata()) for line in lat.lines] == [[30.0, 50.0, 40.0]]
     assert top.get_ylim() == pytest.approx((0, 1100 * 1.15)) and lat.get_ylim() == pytest.approx((0, 50 * 1.15))
     assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)
+    # no telemetry: the panel says so in its middle (axes fraction 0.5, 0.5, centred), not in a corner
+    (note,) = [t for ax in fig.axes for t in ax.texts if t.get_text() == "no server telemetry"]
+    assert note.get_position() == (0.5, 0.5) and note.get_ha() == "center"
 
 
 def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():

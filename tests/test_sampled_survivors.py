@@ -25,6 +25,17 @@ def test_a_window_holds_the_rows_whose_interval_lies_half_inside_it():
     assert len(rows_in(frame, "s", 1.0, (50.0, 50.2))) == 10 and rows_in(frame, "s", 1.0, (50.0, 50.2), True).empty
 
 
+
+def test_wire_figures_are_the_means_of_the_readings_with_our_connections_and_none_without_the_bytes_column():
+    from ycsbctl.telemetry.evidence import wire_figures
+
+    # 3 s readings at t = 3, 6, 9, 12, all inside (0, 12]; the one at 6 saw none of our connections: left out
+    frame = pd.DataFrame({"source": "wire", "t_mono": [3.0, 6.0, 9.0, 12.0], "wire_connections": [2, 0, 2, 2],
+                          "wire_bytes_per_s": [100.0, 9999.0, 200.0, 600.0], "wire_packets_per_s": [1.0, 50.0, 2.0, 9.0]})
+    assert wire_figures(frame, (0.0, 12.0)) == {"bytes_per_s": 300.0, "packets_per_s": 4.0, "minrtt_ms": None}
+    # readings of the wire but no byte rates (an older capture): nothing to say, not a KeyError
+    assert wire_figures(frame.drop(columns=["wire_bytes_per_s"]), (0.0, 12.0)) == {}
+
 def test_a_chunked_reply_is_whole_only_with_its_last_chunk_and_its_crlf():
     whole = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
     reply, used = parse(whole + b"HTTP/1.1 ...", HttpReply)

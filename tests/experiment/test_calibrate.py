@@ -295,3 +295,33 @@ def test_a_load_that_failed_ends_calibrate_in_one_line_with_the_servers_error_an
     finally:
         r.flushdb()
         r.close()
+
+
+def test_a_warm_up_of_0_s_runs_no_ycsbctl_warm_up_and_one_of_more_is_round_0_counted_in_the_reads_sent(monkeypatch):
+    """_rounds' bookkeeping on sides that answer at once (no server): each side's reads are counted once, the
+    reference's warm-up included; ycsbctl's warm-up runs only for a warm-up above 0 s, as round 0 (its seed is not
+    a measured round's)."""
+    from types import SimpleNamespace
+
+    from ycsbctl.experiment import calibrate as cal_mod
+    from ycsbctl.experiment.calibrate import YCSBCTL, CalibratePlan, Calibration, Sample
+
+    ours: list[tuple[int, float, int]] = []
+
+    def fake_ours(url, props, plan, threads, duration_s, rnd):
+        ours.append((threads, duration_s, rnd))
+        return Sample(rnd, threads, YCSBCTL, 100.0, 1.0, 1.0, 1.0, 7 if rnd == 0 else 11)
+
+    def fake_theirs(url, ref, plan, threads, requests, rnd, cal):
+        return Sample(rnd, threads, ref.name, 100.0, 1.0, 1.0, 1.0, 3 if rnd == 0 else 5), None
+
+    monkeypatch.setattr(cal_mod, "_ours", fake_ours)
+    monkeypatch.setattr(cal_mod, "_theirs", fake_theirs)
+    ref = SimpleNamespace(name="redis-benchmark")
+    for warmup_s, want_ours, want_reads in ((0.0, [(1, 0.5, 1), (1, 0.5, 2)], 3 + 2 * (11 + 5)),
+                                            (0.25, [(1, 0.25, 0), (1, 0.5, 1), (1, 0.5, 2)], 7 + 3 + 2 * (11 + 5))):
+        ours.clear()
+        plan = CalibratePlan(threads=(1,), duration_s=0.5, rounds=2, records=1, warmup_s=warmup_s)
+        cal = Calibration(plan, "redis", "redis://", ref.name, {})
+        cal_mod._rounds(cal, "redis://", ref, lambda _: None, lambda: [])  # type: ignore[arg-type]
+        assert (ours, cal.reads_sent, len(cal.samples)) == (want_ours, want_reads, 4), warmup_s

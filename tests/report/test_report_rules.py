@@ -239,3 +239,24 @@ def test_a_figures_title_and_subtitle_are_centred_the_subtitle_under_the_title_a
     assert title.y0 > sub_box.y1 and sub_box.y0 > axes.y1  # title, then subtitle, then the axes: none overlapping
     titles(empty := Figure(), "t", "")
     assert [t.get_text() for t in empty.texts] == ["t"]  # no subtitle, no empty text
+
+
+def test_a_timelines_throughput_axis_starts_at_0_and_ends_15_percent_above_the_windows_largest_rate():
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from ycsbctl.report.disturbance_report import timeline_figure
+
+    # 100 ms intervals at 1.0..1.3 s of a run with 1 s of warm-up and 0.3 s measured: the one at 1.3 s is past the end
+    fine = pd.DataFrame({"t_s": [1.0, 1.1, 1.2, 1.3] * 2, "op": ["OVERALL"] * 4 + ["CLIENT-LAG"] * 4,
+                         "ops_per_s": [500.0, 800.0, 600.0, 9000.0] + [math.nan] * 4,
+                         "p99_us": [900.0, 1200.0, 1000.0, 5000.0] + [math.nan] * 4,
+                         "max_us": [math.nan] * 4 + [50.0, 70.0, 60.0, 80.0]})
+    exp = SimpleNamespace(fine_series_of=lambda _: fine, events_of=lambda _: pd.DataFrame(),
+                          run_doc=lambda _: {"target": "redis", "result": {"warmup_s": 1.0, "duration_s": 0.3}})
+    fig = timeline_figure(exp, "r1")  # type: ignore[arg-type]
+    assert fig is not None
+    top = fig.axes[0]
+    assert top.get_ylim() == pytest.approx((0.0, 800.0 * 1.15))
+    assert list(top.lines[0].get_xdata()) == pytest.approx([0.05, 0.15, 0.25])  # interval middles, window seconds

@@ -13,16 +13,29 @@ from tests.fixtures.experiments import FAILED_ERROR, SKIPPED, build_experiment
 from ycsbctl.report.summary_table import print_summary
 
 
-def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_failed(tmp_path):
+def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_failed(tmp_path, monkeypatch):
+    import dataclasses
+
+    import ycsbctl.results as results
+
     folder = build_experiment(tmp_path, "exp", repetitions=1)
+    # an SLO search is said under its own workload's table only, not under every table
+    exp = results.load(folder)
+    search = {"target": "redis", "threads": 8, "slo": "p99<=50ms", "found_rate": 1500.0, "tried": []}
+    searches = [{**search, "workload": exp.runs["workload"].iloc[0]}, {**search, "workload": "elsewhere", "slo": "p99<=7ms"}]
+    monkeypatch.setattr(results, "load", lambda _: dataclasses.replace(exp, manifest=dataclasses.replace(
+        exp.manifest, slo_searches=searches)))
     buf = io.StringIO()
     print_summary(folder, Console(file=buf, width=250))
     text = buf.getvalue()
+    slo = [ln.strip() for ln in text.splitlines() if ln.startswith("  SLO ")]
+    assert len(slo) == 1 and slo[0].startswith("SLO redis 8 threads: p99<=50ms"), slo
     header = next(line for line in text.splitlines() if "threads" in line and "status" in line)
     assert "NOT_FOUND" in header and "timeouts" in header
     assert f"mongodb 32 threads: failed — {FAILED_ERROR}" in text
     # only the points with an error are said below the table: the failed one and the skipped target's three
-    said = [ln.strip() for ln in text.splitlines() if ln.startswith("  ") and " threads: " in ln and "⚠" not in ln]
+    said = [ln.strip() for ln in text.splitlines() if ln.startswith("  ") and " threads: " in ln and "⚠" not in ln
+            and not ln.startswith("  SLO ")]
     assert said == [f"dragonfly {t} threads: skipped — {SKIPPED['reason']}" for t in (8, 16, 32)] + [
         f"mongodb 32 threads: failed — {FAILED_ERROR}"]
     # a point never run counted no NOT_FOUND and no timeout: its cells are blank, not 0
@@ -378,3 +391,4 @@ def test_the_console_summary_draws_nothing_so_imports_no_matplotlib(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "[]"
+

@@ -262,6 +262,8 @@ def test_the_last_full_interval_is_the_one_ending_at_the_planned_end_and_gaps_ar
     assert f.last_full() == 29  # [2.9, 3.0) ends at the end; [3.0, 3.1) holds the late few
     f.end_s = 2.95
     assert f.last_full() == 28
+    f.end_s = 9.0
+    assert f.last_full() == 30  # a planned end after the last measured interval: that one (ks[-1], not ks[-2])
     g = _series([1000, 1000, 1000])
     del g.operations[1]  # nothing completed in interval 1, its latency counts kept
     g.latency[5] = g.latency[0]  # and an interval of latency alone
@@ -403,3 +405,4 @@ def test_the_series_100ms_p99_is_the_99th_percentile_not_the_99_9th_nor_the_medi
     assert overall.p50_us[0] == 100
     assert overall.p99_us[0] == pytest.approx(3_000, rel=1e-3)
     assert overall.max_us[0] == pytest.approx(9_000, rel=1e-3)
+

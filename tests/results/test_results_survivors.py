@@ -129,6 +129,11 @@ def test_records_per_second_counts_each_kinds_records_over_a_runtime_under_a_sec
     assert records_per_second({"BATCH-STORE": 30, "STORE": 5, "READ": 7}, {"BATCH-STORE": 10, "STORE": 1}, 0.5) == 610.0
     assert math.isnan(records_per_second({"STORE": 5}, {"STORE": 1}, 0.0))
     assert math.isnan(records_per_second({"STORE": 5}, {}, 1.0))
+    # a run's own: its OK counts (not its errors) over runtime_ms read as seconds, 250 ms here
+    from ycsbctl.results.model import OpSummary, PhaseResult
+    r = PhaseResult("load", 4, 250.0, 42, ops={"BATCH-STORE": OpSummary("BATCH-STORE", 40, 1.0, 1.0, 1.0, returns={
+        "OK": 30, "ERROR": 10}), "STORE": OpSummary("STORE", 2, 1.0, 1.0, 1.0, returns={"OK": 2})})
+    assert r.records_per_s({"BATCH-STORE": 10, "STORE": 1}) == (30 * 10 + 2) / 0.25
 
 
 def test_the_real_ycsbs_facts_keep_what_this_version_knows_of_a_newer_documents():

@@ -89,6 +89,9 @@ def test_a_ladder_that_only_falls_states_no_peak_below_its_first_thread_count():
     # the same law measured from 1 thread holds its peak, which is then stated
     low = scaling.fit(LADDER, _law(20_000.0, 0.9, 0.01))
     assert low.falls_from is None and low.peak_threads == pytest.approx(math.sqrt(0.1 / 0.01), rel=1e-3)
+    # a peak between the first and the second thread count (√(0.5/0.3) ≈ 1.29 on 1, 2, 4…) lies in the ladder: stated
+    mid = scaling.fit(LADDER, _law(20_000.0, 0.5, 0.3))
+    assert mid.falls_from is None and mid.peak_threads == pytest.approx(math.sqrt(0.5 / 0.3), rel=1e-3)
     # σ fitted at its upper bound says so; a hold-out error under 1 % is never printed as "0 %"
     serial = scaling.fit(ladder, _law(20_000.0, 1.0, 0.002, ladder))
     assert serial.falls_from == 8 and serial.holdout_error < 0.005 and "within 0.0 %" in serial.text()

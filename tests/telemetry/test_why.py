@@ -211,6 +211,10 @@ def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_t
                  "bg": {"oncpu_pct": ran, "states": {"io": 4}, "wchan": {}}}
         found = off_cpu_wait(roles)
         assert (found == ("bg", roles["bg"], 4, 4, "io")) is working and (found is None) is not working, ran
+    # above 1 % but under a tenth of the busiest role (main's 50 %, not the least busy's 2 %): a helper, not working
+    helper = {"main": {"oncpu_pct": 50.0, "states": {"running": 10}}, "bg": {"oncpu_pct": 2.0, "states": {"io": 4}}}
+    assert off_cpu_wait(helper) is None
+    assert off_cpu_wait({"main": helper["main"], "bg": {**helper["bg"], "oncpu_pct": 5.0}})[0] == "bg"
 
 
 def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_busiest_foreign_programs_are_named(
