@@ -896,3 +896,33 @@ def test_a_reply_after_the_watchdog_resolved_a_chain_or_after_it_failed_is_late_
         return seen
 
     assert asyncio.run(go()) == [(False, False, 0), (True, True, 1), (True, True, 1)]
+
+
+def test_the_watchdog_expires_only_a_request_still_in_flight():
+    from ycsbctl.stores.memcached.binding import MemcachedBinding
+
+    b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+    b.expire()  # nothing in flight (between requests): nothing to do, no error
+    loop = asyncio.new_event_loop()
+    try:
+        answered, waiting = loop.create_future(), loop.create_future()
+        answered.set_result("reply")
+        for b.pending in (answered, waiting):
+            b.expire()
+    finally:
+        loop.close()
+    assert (answered.result(), waiting.result()) == ("reply", b.EXPIRED)
+
+
+def test_a_failed_parse_is_prepared_again_and_a_failed_bind_of_a_prepared_statement_keeps_it():
+    from ycsbctl.stores.postgresql.wire import PgWireBinding, Result
+
+    b = PgWireBinding("postgresql://ycsb@127.0.0.1:1/postgres", 1.0)
+    b.prepared, b.read_heads = {"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"}
+    b.parsing = None  # a Bind of a statement prepared before fails: it stays prepared
+    assert b.failed(Result(0, None, b"", "deadlock detected")) == Status.ERROR
+    assert (b.prepared, b.read_heads) == ({"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"})
+    b.parsing = "SELECT 2"  # its Parse went with this request and failed: parsed again next time
+    assert b.failed(Result(0, None, b"", "relation does not exist")) == Status.ERROR
+    assert (b.prepared, b.read_heads) == ({"SELECT 1": b"s1"}, {})
+    assert b.last_error == "PostgreSQL: relation does not exist"
