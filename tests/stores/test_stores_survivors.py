@@ -926,3 +926,12 @@ def test_a_failed_parse_is_prepared_again_and_a_failed_bind_of_a_prepared_statem
     assert b.failed(Result(0, None, b"", "relation does not exist")) == Status.ERROR
     assert (b.prepared, b.read_heads) == ({"SELECT 1": b"s1"}, {})
     assert b.last_error == "PostgreSQL: relation does not exist"
+
+
+def test_sqlite_names_the_first_holder_of_its_file_and_counts_the_others(monkeypatch):
+    import ycsbctl.stores.sqlite.store as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "_our_tree", lambda: {1})
+    monkeypatch.setattr(sqlite_store, "holders", lambda path, ours: [(4242, "backup"), (17, "vim"), (99, "cp")])
+    said = sqlite_store.SqliteProtocol().pause_cause("sqlite:///tmp/ycsb.db") or ""
+    assert "(backup, pid 4242 and 2 more)" in said

@@ -410,3 +410,24 @@ def test_a_tarantool_chain_numbers_each_request_it_issues_so_the_watchdog_times_
         return seqs
 
     assert asyncio.run(go()) == [1, 2, 3]
+
+
+def test_a_cluster_delete_is_del_s_status_then_zrem_s_and_a_failed_del_stops_before_the_index():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Shard:  # replies as RedisBinding.resp gives them: (status, the replies or None)
+        def __init__(self, *replies: tuple[Status, object]) -> None:
+            self.replies, self.sent = list(replies), []
+
+        async def resp(self, *commands):
+            self.sent.append(commands[0][0])
+            return self.replies.pop(0)
+
+    async def delete(shard: Shard) -> Status:
+        c = object.__new__(ClusterBinding)
+        c._routed = lambda slot, call: call(shard)  # type: ignore[method-assign]
+        return await c.delete("usertable", b"user1")
+
+    ok, failed = Shard((Status.OK, [1]), (Status.OK, [1])), Shard((Status.ERROR, None))
+    assert asyncio.run(delete(ok)) is Status.OK and ok.sent == [b"DEL", b"ZREM"]
+    assert asyncio.run(delete(failed)) is Status.ERROR and failed.sent == [b"DEL"]
