@@ -431,3 +431,30 @@ def test_a_cluster_delete_is_del_s_status_then_zrem_s_and_a_failed_del_stops_bef
     ok, failed = Shard((Status.OK, [1]), (Status.OK, [1])), Shard((Status.ERROR, None))
     assert asyncio.run(delete(ok)) is Status.OK and ok.sent == [b"DEL", b"ZREM"]
     assert asyncio.run(delete(failed)) is Status.ERROR and failed.sent == [b"DEL"]
+
+
+def test_a_mariadb_reply_read_by_its_head_measures_a_64_kib_row_by_all_three_length_bytes():
+    # two rows of over 64 KiB (scan-sized): the head's short cut must see the first row end where its three length
+    # bytes say and so walk on to the second. Where a length read one bit off would end it (byte 3 as << 15 or
+    # << 17), a packet that looks like the end of the rows is planted, so a misread would say one row.
+    from tests.stores.test_mariadb_wire import HEAD, Waiter, _parse
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+    from tests.fixtures.mysql_packets import lenenc_int as lenenc
+    from ycsbctl.stores.mysql41 import packet
+
+    h, eof = len(HEAD), packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
+    one, two = bytearray(b"\x05user1" + lenenc(70_000) + b"a" * 70_000), bytearray(b"\x05user2" + lenenc(70_000) + b"b" * 70_000)
+    end = h + 4 + len(one)  # where the first row's packet ends
+    n = end + 4 + len(two) + len(eof)
+    for wrong in (end - 32_768, end + 65_536):  # byte 3 (1) read as << 15 / << 17: inside row one / row two
+        at, body = (wrong - h - 4, one) if wrong < end else (wrong - end - 4, two)
+        body[at:at + 5] = (n - wrong - 4).to_bytes(3, "little") + b"\x09\xfe"
+    reply = HEAD + packet(bytes(one), 4) + packet(bytes(two), 5) + eof
+    assert reply[h + 2] == 1 and len(reply) == n
+    slow, _ = _parse([reply])  # no head known: every packet walked
+    fast = _MyProtocol()
+    fast.handshake, fast.head = False, HEAD
+    w = Waiter()
+    fast.waiters.append(w)
+    fast.data_received(reply)
+    assert (w.result.rows, w.result.row, w.result.error) == (slow.rows, slow.row, slow.error) and slow.rows == 2
