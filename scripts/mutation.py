@@ -843,6 +843,13 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
         "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
         "table; that it gets 10 s whatever the operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
+    "ycsbctl/stores/mariadb/wire.py: t = t[:i] + b\"%d\" + t[i + 4:] | 4 -> 5":
+        "QUOTED.scan's text ends with its LIMIT '%b' (whatever the fields: they come before FROM), so nothing follows "
+        "the 4 bytes at i: t[i + 5:] is b'' as t[i + 4:] is",
+    "ycsbctl/stores/http1.py: pos = start + size + 2 | 2 -> 1":
+        "pos then lands on the \\n of the CRLF that ends the chunk's data (the length check above counts its 2 bytes), so the next "
+        "size line reads b'\\n1f4' and int(x, 16) skips leading whitespace: the same size, the same end, for every "
+        "chunked reply that ends its chunks with CRLF as HTTP/1.1 requires",
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 10.1":
         "the twin of 10.0 -> 9.9 above: 10.1 s or 10 s for the CREATE TABLE's answer, the same table; the 10 s floor "
         "over a short operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
