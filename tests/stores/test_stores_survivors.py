@@ -935,3 +935,34 @@ def test_sqlite_names_the_first_holder_of_its_file_and_counts_the_others(monkeyp
     monkeypatch.setattr(sqlite_store, "holders", lambda path, ours: [(4242, "backup"), (17, "vim"), (99, "cp")])
     said = sqlite_store.SqliteProtocol().pause_cause("sqlite:///tmp/ycsb.db") or ""
     assert "(backup, pid 4242 and 2 more)" in said
+
+
+def test_postgresql_describes_a_tls_connection_by_the_servers_own_protocol_and_cipher(monkeypatch):
+    from ycsbctl.stores import registry
+    from ycsbctl.stores.postgresql import session
+
+    class Session:  # pg_stat_ssl's row for this backend: (ssl, version, cipher), as the server lists it
+        def __init__(self, url: str, timeout_s: float) -> None:
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def fetch(self, sql: str) -> list[tuple]:
+            if "server_version" in sql:
+                return [("16.4 (Debian 16.4-1)",)]
+            if "pg_settings" in sql:
+                return [("fsync", "on"), ("synchronous_commit", "off")]
+            return ssl_rows
+
+    monkeypatch.setattr(session, "PgSession", Session)
+    pg = registry.get("postgresql")
+    ssl_rows = [(True, "TLSv1.3", "TLS_AES_256_GCM_SHA384")]
+    encrypted = pg.describe("postgresql://ycsb@127.0.0.1:1/postgres").traits
+    ssl_rows = [(False, None, None)]
+    plain = pg.describe("postgresql://ycsb@127.0.0.1:1/postgres").traits
+    assert encrypted["tls"] == "TLSv1.3 TLS_AES_256_GCM_SHA384" and "tls" not in plain
+    assert encrypted["version"] == "16.4"
