@@ -966,3 +966,20 @@ def test_postgresql_describes_a_tls_connection_by_the_servers_own_protocol_and_c
     plain = pg.describe("postgresql://ycsb@127.0.0.1:1/postgres").traits
     assert encrypted["tls"] == "TLSv1.3 TLS_AES_256_GCM_SHA384" and "tls" not in plain
     assert encrypted["version"] == "16.4"
+
+
+def test_a_redis_connect_waits_at_least_a_second_whatever_short_timeout_the_operations_have():
+    # a connection that takes 0.1 s to be refused, with operations timed out after 0.01 s: the refusal is what is said
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+
+    async def connect() -> str:
+        async def slow_refusal(*args, **kwargs):
+            await asyncio.sleep(0.1)
+            raise ConnectionRefusedError("refused after 0.1 s")
+
+        asyncio.get_running_loop().create_connection = slow_refusal  # type: ignore[method-assign]
+        with pytest.raises(ConnectionLost) as lost:
+            await RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 0.01).connect()
+        return str(lost.value)
+
+    assert "refused after 0.1 s" in asyncio.run(connect())
