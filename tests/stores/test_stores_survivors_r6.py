@@ -437,9 +437,9 @@ def test_a_mariadb_reply_read_by_its_head_measures_a_64_kib_row_by_all_three_len
     # two rows of over 64 KiB (scan-sized): the head's short cut must see the first row end where its three length
     # bytes say and so walk on to the second. Where a length read one bit off would end it (byte 3 as << 15 or
     # << 17), a packet that looks like the end of the rows is planted, so a misread would say one row.
+    from tests.fixtures.mysql_packets import lenenc_int as lenenc
     from tests.stores.test_mariadb_wire import HEAD, Waiter, _parse
     from ycsbctl.stores.mariadb.wire import _MyProtocol
-    from tests.fixtures.mysql_packets import lenenc_int as lenenc
     from ycsbctl.stores.mysql41 import packet
 
     h, eof = len(HEAD), packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
