@@ -850,15 +850,8 @@ EQUIVALENT.update({
         "pos then lands on the \\n of the CRLF that ends the chunk's data (the length check above counts its 2 bytes), so the next "
         "size line reads b'\\n1f4' and int(x, 16) skips leading whitespace: the same size, the same end, for every "
         "chunked reply that ends its chunks with CRLF as HTTP/1.1 requires",
-    # pg_stat_ssl WHERE pid = pg_backend_pid(): one row, this connection's, so its last row is its first
     "ycsbctl/stores/postgresql/store.py: traits[\"tls\"] = f\"{ssl_row[0][1]} {ssl_row[0][2]}\"  # every point of this target is encrypted | 0 -> -1":
         "the query (WHERE pid = pg_backend_pid()) answers one row, this backend's: ssl_row[-1] is ssl_row[0]",
-    "ycsbctl/stores/redis/binding.py: _, proto = await asyncio.wait_for(opening, timeout=max(self.timeout_s, 1.0)) | 1.0 -> 1.01":
-        "how long the connect may take under a short operations' timeout: 1.01 s or 1 s tells apart only a connection "
-        "made (or refused) between the two; that the floor holds over a 0.01 s timeout is pinned (test_stores_survivors, a 0.1 s refusal)",
-    "ycsbctl/stores/redis/binding.py: _, proto = await asyncio.wait_for(opening, timeout=max(self.timeout_s, 1.0)) | 1.0 -> 0.99":
-        "how long the connect may take under a short operations' timeout: 0.99 s or 1 s tells apart only a connection "
-        "made (or refused) between the two; that the floor holds over a 0.01 s timeout is pinned (test_stores_survivors, a 0.1 s refusal)",
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 10.1":
         "the twin of 10.0 -> 9.9 above: 10.1 s or 10 s for the CREATE TABLE's answer, the same table; the 10 s floor "
         "over a short operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
