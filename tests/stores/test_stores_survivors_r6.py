@@ -458,3 +458,34 @@ def test_a_mariadb_reply_read_by_its_head_measures_a_64_kib_row_by_all_three_len
     fast.waiters.append(w)
     fast.data_received(reply)
     assert (w.result.rows, w.result.row, w.result.error) == (slow.rows, slow.row, slow.error) and slow.rows == 2
+
+
+def test_a_mariadb_server_without_deprecate_eof_is_not_asked_for_it_and_its_column_eofs_are_expected():
+    from ycsbctl.stores.mariadb.wire import CAPABILITIES, DEPRECATE_EOF, MariaWireBinding
+
+    caps = CAPABILITIES & ~DEPRECATE_EOF | 2048  # an older server: every capability asked but DEPRECATE_EOF (and TLS)
+    hello = (b"\x0a5.5.5-10.1.48\x00" + (7).to_bytes(4, "little") + b"a" * 8 + b"\x00" + (caps & 0xFFFF).to_bytes(2, "little")
+             + b"\x21" + b"\x02\x00" + (caps >> 16).to_bytes(2, "little") + b"\x15" + b"\x00" * 10 + b"b" * 12 + b"\x00")
+    asked: list[int] = []
+
+    async def main() -> bool:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(len(hello).to_bytes(3, "little") + b"\x00" + hello)
+            head = await reader.readexactly(4)
+            body = await reader.readexactly(int.from_bytes(head[:3], "little"))
+            asked.append(int.from_bytes(body[:4], "little"))
+            ok = b"\x00\x00\x00\x02\x00\x00\x00"
+            writer.write(len(ok).to_bytes(3, "little") + b"\x02" + ok)
+            await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            b = MariaWireBinding(f"mysql://bob@127.0.0.1:{server.sockets[0].getsockname()[1]}/db1", 2.0)
+            await b.connect()
+            eofs = b.proto.eof_after_columns
+            await b.close()
+            return eofs
+        finally:
+            server.close()
+
+    assert asyncio.run(main()) is True and asked == [CAPABILITIES & ~DEPRECATE_EOF]
