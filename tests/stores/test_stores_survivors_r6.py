@@ -489,3 +489,27 @@ def test_a_mariadb_server_without_deprecate_eof_is_not_asked_for_it_and_its_colu
             server.close()
 
     assert asyncio.run(main()) is True and asked == [CAPABILITIES & ~DEPRECATE_EOF]
+
+
+def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Node:
+        def __init__(self, st: Status, error: str | None) -> None:
+            self.st, self.last_error = st, error
+
+    moved: list[tuple[int, tuple[str, int]]] = []
+    nodes = {("127.0.0.1", 7000): Node(Status.ERROR, "MOVED 3999 127.0.0.1:7001"), ("127.0.0.1", 7001): Node(Status.OK, None)}
+    c = object.__new__(ClusterBinding)
+    c.counts = {"redirections": 0, "moved": 0, "ask": 0}
+    c.slots = type("Slots", (), {"moved": lambda self, slot, addr: moved.append((slot, addr))})()
+
+    async def node(addr: tuple[str, int]) -> Node:
+        return nodes[addr]
+
+    async def call(b: Node) -> Status:
+        return b.st
+
+    c._node = node  # type: ignore[method-assign]
+    st = asyncio.run(c._follow(3999, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
+    assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1", 7001))])
