@@ -429,6 +429,12 @@ EQUIVALENT: dict[str, str] = {
         "of its catalog, always 'def' (0x03), or the EOF: no 0xFE packet of 9 bytes can come there",
     "ycsbctl/results/host_drift.py: if len(drifts) < QUANTILE_FROM: | Lt -> LtE":
         "at exactly 20 drifts numpy's 'higher' 95th percentile is the 20th of 20 (ceil(0.95 x 19) = 19): the largest either way",
+    "ycsbctl/results/host_drift.py: QUANTILE_FROM = 20  # from this many recorded cells on, the margin is their 95th percentile, not their largest | 20 -> 19":
+        "numpy's 'higher' 95th percentile of n <= 20 drifts is the largest (index ceil(0.95 x (n - 1)) = n - 1 while 0.05 x (n - 1) < 1): "
+        "at 19 cells max() and the quantile read the same drift",
+    "ycsbctl/results/host_drift.py: QUANTILE_FROM = 20  # from this many recorded cells on, the margin is their 95th percentile, not their largest | 20 -> 21":
+        "numpy's 'higher' 95th percentile of n <= 20 drifts is the largest (index ceil(0.95 x (n - 1)) = n - 1 while 0.05 x (n - 1) < 1): "
+        "at 20 cells max() and the quantile read the same drift; 21 cells take the quantile either way",
     # report/, results/, telemetry/, engine/ (issue 43)
     "ycsbctl/engine/worker.py: if len(b) == 0: | 0 -> -1":
         "an empty batch also gives every client an empty take, and each client's loop breaks on it (n == 0; more() finds "
@@ -865,6 +871,18 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
         "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
         "table; that it gets 10 s whatever the operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
+    "ycsbctl/stores/mariadb/wire.py: t = t[:i] + b\"%d\" + t[i + 4:] | 4 -> 5":
+        "QUOTED.scan's text ends with its LIMIT '%b' (whatever the fields: they come before FROM), so nothing follows "
+        "the 4 bytes at i: t[i + 5:] is b'' as t[i + 4:] is",
+    "ycsbctl/stores/http1.py: pos = start + size + 2 | 2 -> 1":
+        "pos then lands on the \\n of the CRLF that ends the chunk's data (the length check above counts its 2 bytes), so the next "
+        "size line reads b'\\n1f4' and int(x, 16) skips leading whitespace: the same size, the same end, for every "
+        "chunked reply that ends its chunks with CRLF as HTTP/1.1 requires",
+    "ycsbctl/stores/postgresql/store.py: traits[\"tls\"] = f\"{ssl_row[0][1]} {ssl_row[0][2]}\"  # every point of this target is encrypted | 0 -> -1":
+        "the query (WHERE pid = pg_backend_pid()) answers one row, this backend's: ssl_row[-1] is ssl_row[0]",
+    "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 10.1":
+        "the twin of 10.0 -> 9.9 above: 10.1 s or 10 s for the CREATE TABLE's answer, the same table; the 10 s floor "
+        "over a short operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
     "ycsbctl/stores/memcached/store.py: while c.stats().get(\"curr_items\") not in (\"0\", None) and time.monotonic() < end: | Lt -> LtE":
         "end is a time.monotonic() reading 10 s ahead: only a reading equal to it to the last bit is told apart, and "
         "then by one more 50 ms look at the server's items",

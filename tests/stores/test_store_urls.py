@@ -228,3 +228,18 @@ def test_redis_password_and_tls_properties_make_the_url_every_client_connects_wi
         "redis://u:mine@127.0.0.1:6379/0"
     assert proto.url_with_properties("redis://127.0.0.1:6379/0", Properties({"redis.tls": "true", "redis.password": "x"})) \
         == "rediss://:x@127.0.0.1:6379/0"
+
+
+def test_tarantool_bindings_write_to_the_space_asked_and_an_empty_one_is_ycsbs_1024(monkeypatch):
+    import asyncio
+
+    from ycsbctl.stores import binding_set
+
+    async def connected(bindings, timeout_s):  # the bindings as they would be connected, no server needed
+        return bindings
+
+    monkeypatch.setattr(binding_set, "connect_wire", connected)
+    tarantool = registry.get("tarantool")
+    spaces = [[b.space for b in asyncio.run(tarantool.open_bindings("tarantool://127.0.0.1:1", 2, props, 1.0))]
+              for props in ({"tarantool.space": "512"}, {"tarantool.space": ""}, {})]
+    assert spaces == [[512, 512], [1024, 1024], [1024, 1024]]

@@ -896,3 +896,90 @@ def test_a_reply_after_the_watchdog_resolved_a_chain_or_after_it_failed_is_late_
         return seen
 
     assert asyncio.run(go()) == [(False, False, 0), (True, True, 1), (True, True, 1)]
+
+
+def test_the_watchdog_expires_only_a_request_still_in_flight():
+    from ycsbctl.stores.memcached.binding import MemcachedBinding
+
+    b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+    b.expire()  # nothing in flight (between requests): nothing to do, no error
+    loop = asyncio.new_event_loop()
+    try:
+        answered, waiting = loop.create_future(), loop.create_future()
+        answered.set_result("reply")
+        for b.pending in (answered, waiting):
+            b.expire()
+    finally:
+        loop.close()
+    assert (answered.result(), waiting.result()) == ("reply", b.EXPIRED)
+
+
+def test_a_failed_parse_is_prepared_again_and_a_failed_bind_of_a_prepared_statement_keeps_it():
+    from ycsbctl.stores.postgresql.wire import PgWireBinding, Result
+
+    b = PgWireBinding("postgresql://ycsb@127.0.0.1:1/postgres", 1.0)
+    b.prepared, b.read_heads = {"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"}
+    b.parsing = None  # a Bind of a statement prepared before fails: it stays prepared
+    assert b.failed(Result(0, None, b"", "deadlock detected")) == Status.ERROR
+    assert (b.prepared, b.read_heads) == ({"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"})
+    b.parsing = "SELECT 2"  # its Parse went with this request and failed: parsed again next time
+    assert b.failed(Result(0, None, b"", "relation does not exist")) == Status.ERROR
+    assert (b.prepared, b.read_heads) == ({"SELECT 1": b"s1"}, {})
+    assert b.last_error == "PostgreSQL: relation does not exist"
+
+
+def test_sqlite_names_the_first_holder_of_its_file_and_counts_the_others(monkeypatch):
+    import ycsbctl.stores.sqlite.store as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "_our_tree", lambda: {1})
+    monkeypatch.setattr(sqlite_store, "holders", lambda path, ours: [(4242, "backup"), (17, "vim"), (99, "cp")])
+    said = sqlite_store.SqliteProtocol().pause_cause("sqlite:///tmp/ycsb.db") or ""
+    assert "(backup, pid 4242 and 2 more)" in said
+
+
+def test_postgresql_describes_a_tls_connection_by_the_servers_own_protocol_and_cipher(monkeypatch):
+    from ycsbctl.stores import registry
+    from ycsbctl.stores.postgresql import session
+
+    class Session:  # pg_stat_ssl's row for this backend: (ssl, version, cipher), as the server lists it
+        def __init__(self, url: str, timeout_s: float) -> None:
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def fetch(self, sql: str) -> list[tuple]:
+            if "server_version" in sql:
+                return [("16.4 (Debian 16.4-1)",)]
+            if "pg_settings" in sql:
+                return [("fsync", "on"), ("synchronous_commit", "off")]
+            return ssl_rows
+
+    monkeypatch.setattr(session, "PgSession", Session)
+    pg = registry.get("postgresql")
+    ssl_rows = [(True, "TLSv1.3", "TLS_AES_256_GCM_SHA384")]
+    encrypted = pg.describe("postgresql://ycsb@127.0.0.1:1/postgres").traits
+    ssl_rows = [(False, None, None)]
+    plain = pg.describe("postgresql://ycsb@127.0.0.1:1/postgres").traits
+    assert encrypted["tls"] == "TLSv1.3 TLS_AES_256_GCM_SHA384" and "tls" not in plain
+    assert encrypted["version"] == "16.4"
+
+
+def test_a_redis_connect_waits_at_least_a_second_whatever_short_timeout_the_operations_have():
+    # a connection that takes 0.1 s to be refused, with operations timed out after 0.01 s: the refusal is what is said
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+
+    async def connect() -> str:
+        async def slow_refusal(*args, **kwargs):
+            await asyncio.sleep(0.1)
+            raise ConnectionRefusedError("refused after 0.1 s")
+
+        asyncio.get_running_loop().create_connection = slow_refusal  # type: ignore[method-assign]
+        with pytest.raises(ConnectionLost) as lost:
+            await RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 0.01).connect()
+        return str(lost.value)
+
+    assert "refused after 0.1 s" in asyncio.run(connect())

@@ -410,3 +410,106 @@ def test_a_tarantool_chain_numbers_each_request_it_issues_so_the_watchdog_times_
         return seqs
 
     assert asyncio.run(go()) == [1, 2, 3]
+
+
+def test_a_cluster_delete_is_del_s_status_then_zrem_s_and_a_failed_del_stops_before_the_index():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Shard:  # replies as RedisBinding.resp gives them: (status, the replies or None)
+        def __init__(self, *replies: tuple[Status, object]) -> None:
+            self.replies, self.sent = list(replies), []
+
+        async def resp(self, *commands):
+            self.sent.append(commands[0][0])
+            return self.replies.pop(0)
+
+    async def delete(shard: Shard) -> Status:
+        c = object.__new__(ClusterBinding)
+        c._routed = lambda slot, call: call(shard)  # type: ignore[method-assign]
+        return await c.delete("usertable", b"user1")
+
+    ok, failed = Shard((Status.OK, [1]), (Status.OK, [1])), Shard((Status.ERROR, None))
+    assert asyncio.run(delete(ok)) is Status.OK and ok.sent == [b"DEL", b"ZREM"]
+    assert asyncio.run(delete(failed)) is Status.ERROR and failed.sent == [b"DEL"]
+
+
+def test_a_mariadb_reply_read_by_its_head_measures_a_64_kib_row_by_all_three_length_bytes():
+    # two rows of over 64 KiB (scan-sized): the head's short cut must see the first row end where its three length
+    # bytes say and so walk on to the second. Where a length read one bit off would end it (byte 3 as << 15 or
+    # << 17), a packet that looks like the end of the rows is planted, so a misread would say one row.
+    from tests.fixtures.mysql_packets import lenenc_int as lenenc
+    from tests.stores.test_mariadb_wire import HEAD, Waiter, _parse
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+    from ycsbctl.stores.mysql41 import packet
+
+    h, eof = len(HEAD), packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
+    one, two = bytearray(b"\x05user1" + lenenc(70_000) + b"a" * 70_000), bytearray(b"\x05user2" + lenenc(70_000) + b"b" * 70_000)
+    end = h + 4 + len(one)  # where the first row's packet ends
+    n = end + 4 + len(two) + len(eof)
+    for wrong in (end - 32_768, end + 65_536):  # byte 3 (1) read as << 15 / << 17: inside row one / row two
+        at, body = (wrong - h - 4, one) if wrong < end else (wrong - end - 4, two)
+        body[at:at + 5] = (n - wrong - 4).to_bytes(3, "little") + b"\x09\xfe"
+    reply = HEAD + packet(bytes(one), 4) + packet(bytes(two), 5) + eof
+    assert reply[h + 2] == 1 and len(reply) == n
+    slow, _ = _parse([reply])  # no head known: every packet walked
+    fast = _MyProtocol()
+    fast.handshake, fast.head = False, HEAD
+    w = Waiter()
+    fast.waiters.append(w)
+    fast.data_received(reply)
+    assert (w.result.rows, w.result.row, w.result.error) == (slow.rows, slow.row, slow.error) and slow.rows == 2
+
+
+def test_a_mariadb_server_without_deprecate_eof_is_not_asked_for_it_and_its_column_eofs_are_expected():
+    from ycsbctl.stores.mariadb.wire import CAPABILITIES, DEPRECATE_EOF, MariaWireBinding
+
+    caps = CAPABILITIES & ~DEPRECATE_EOF | 2048  # an older server: every capability asked but DEPRECATE_EOF (and TLS)
+    hello = (b"\x0a5.5.5-10.1.48\x00" + (7).to_bytes(4, "little") + b"a" * 8 + b"\x00" + (caps & 0xFFFF).to_bytes(2, "little")
+             + b"\x21" + b"\x02\x00" + (caps >> 16).to_bytes(2, "little") + b"\x15" + b"\x00" * 10 + b"b" * 12 + b"\x00")
+    asked: list[int] = []
+
+    async def main() -> bool:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(len(hello).to_bytes(3, "little") + b"\x00" + hello)
+            head = await reader.readexactly(4)
+            body = await reader.readexactly(int.from_bytes(head[:3], "little"))
+            asked.append(int.from_bytes(body[:4], "little"))
+            ok = b"\x00\x00\x00\x02\x00\x00\x00"
+            writer.write(len(ok).to_bytes(3, "little") + b"\x02" + ok)
+            await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            b = MariaWireBinding(f"mysql://bob@127.0.0.1:{server.sockets[0].getsockname()[1]}/db1", 2.0)
+            await b.connect()
+            eofs = b.proto.eof_after_columns
+            await b.close()
+            return eofs
+        finally:
+            server.close()
+
+    assert asyncio.run(main()) is True and asked == [CAPABILITIES & ~DEPRECATE_EOF]
+
+
+def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Node:
+        def __init__(self, st: Status, error: str | None) -> None:
+            self.st, self.last_error = st, error
+
+    moved: list[tuple[int, tuple[str, int]]] = []
+    nodes = {("127.0.0.1", 7000): Node(Status.ERROR, "MOVED 3999 127.0.0.1:7001"), ("127.0.0.1", 7001): Node(Status.OK, None)}
+    c = object.__new__(ClusterBinding)
+    c.counts = {"redirections": 0, "moved": 0, "ask": 0}
+    c.slots = type("Slots", (), {"moved": lambda self, slot, addr: moved.append((slot, addr))})()
+
+    async def node(addr: tuple[str, int]) -> Node:
+        return nodes[addr]
+
+    async def call(b: Node) -> Status:
+        return b.st
+
+    c._node = node  # type: ignore[method-assign]
+    st = asyncio.run(c._follow(3999, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
+    assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1", 7001))])

@@ -272,3 +272,26 @@ def test_elasticsearch_updates_an_item_as_the_node_reads_it_and_not_one_it_lacks
         assert call(elasticsearch.url, "GET", f"/items/_doc/{absent}")[0] == 404
     finally:
         call(elasticsearch.url, "DELETE", f"/items/_doc/{here}")
+
+
+def test_a_tarantool_page_is_the_calls_ids_and_its_total_only_when_counted_and_sent() -> None:
+    import asyncio
+
+    from ycsbctl.workload.media_items.contract import Page, Query
+    from ycsbctl.workload.media_items.ops import QUERY_2COND
+    from ycsbctl.workload.media_items.tarantool import TarantoolItems
+    from ycsbctl.workload.plugin import OK
+
+    class Node:  # CALL ycsbctl_items_page's reply as IPROTO's body holds it: [ids, total] (or [ids] alone)
+        def __init__(self, data: list) -> None:
+            self.data = data
+
+        async def iproto(self, code: int, body: bytes) -> tuple[int, list]:
+            return OK, self.data
+
+    s = object.__new__(TarantoolItems)
+    s.table = "items"
+    q = Query(QUERY_2COND, year_gt=2010, name="ab")
+    pages = [asyncio.run(s.query(Node(data), q, count)) for data, count in  # type: ignore[arg-type]
+             (([[5, 3], 12], True), ([[5, 3], 12], False), ([[5, 3], None], True), ([[5, 3]], True), ([[]], True))]
+    assert pages == [(OK, Page((5, 3), 12)), (OK, Page((5, 3))), (OK, Page((5, 3))), (OK, Page((5, 3))), (OK, Page(()))]

@@ -281,3 +281,17 @@ def test_online_status_timestamps_fall_in_one_bucket_of_30_days_by_default_as_th
     w = OnlineStatus.from_properties(Properties(props))
     assert w.bucket_s == w.window_s == 30 * 24 * 3600
     assert w.bucket(w.start + 30 * 24 * 3600 - 1) == 0 and w.bucket(w.start + 30 * 24 * 3600) == 1
+
+
+def test_an_item_of_the_wrong_shape_is_told_in_the_truths_words_else_as_differing():
+    from types import SimpleNamespace
+
+    from ycsbctl.workload.media_items.contract import Item
+    from ycsbctl.workload.media_items.executor import Checked
+
+    said: list[str | None] = ["item 7 differs in id: 8", None]  # the truth's finding, then none (shape only)
+    c = object.__new__(Checked)
+    c.w = SimpleNamespace(truth=SimpleNamespace(wrong_item=lambda item_id, got: said.pop(0)))  # type: ignore[assignment]
+    c.shape = (np.zeros(8), np.zeros(8), [""] * 8, [""] * 8)  # type: ignore[misc]
+    other = Item(8, "x", 2001, "y")  # another id: wrong before any field is looked at
+    assert [c._item_shape_wrong(7, other), c._item_shape_wrong(7, other)] == ["item 7 differs in id: 8", "item 7 differs"]

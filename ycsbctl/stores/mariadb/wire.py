@@ -232,7 +232,6 @@ class MariaWireBinding(SqlWireBinding):
         caps = int.from_bytes(greeting[pos:pos + 2], "little") | int.from_bytes(greeting[pos + 5:pos + 7], "little") << 16
         wanted = CAPABILITIES & (caps | ~DEPRECATE_EOF)
         self.proto.eof_after_columns = not caps & DEPRECATE_EOF
-        wanted &= ~(0 if caps & DEPRECATE_EOF else DEPRECATE_EOF)
         seq = 1
         if self.tls is not None:
             await self._start_tls(self.tls, caps, wanted)
