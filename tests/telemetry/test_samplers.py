@@ -201,12 +201,14 @@ def test_sampling_a_run_gives_a_tidy_frame_summary_and_label(redis_server):
 
 def test_a_server_that_dies_mid_run_stops_its_samplers_with_one_warning_each(tmp_path):
     server = start_redis(tmp_path / "dies")
-    with sampling(redis_endpoint(server), interval_s=INTERVAL_S) as cap:
-        wait_until(lambda: all(len(s.rows) >= 2 for s in cap.samplers))
-        server.proc.kill()
-        server.proc.wait()
-        wait_until(lambda: all(s.warning for s in cap.samplers if s.source in ("server-process", "redis-info")))
-    server.stop()
+    try:  # a test that fails before the kill (a mutant of a sampler) must not leave its server running
+        with sampling(redis_endpoint(server), interval_s=INTERVAL_S) as cap:
+            wait_until(lambda: all(len(s.rows) >= 2 for s in cap.samplers))
+            server.proc.kill()
+            server.proc.wait()
+            wait_until(lambda: all(s.warning for s in cap.samplers if s.source in ("server-process", "redis-info")))
+    finally:
+        server.stop()
     assert {"server-process", "redis-info"} <= set(cap.frame["source"])  # what was collected is kept
     assert len(cap.warnings) == 2
     assert any("server-process sampler stopped: process" in w and "exited" in w for w in cap.warnings)
