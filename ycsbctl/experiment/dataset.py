@@ -99,12 +99,10 @@ def _replaced(began: tuple[str, str] | None, now: tuple[str, str] | None) -> str
 
 
 def _ask(url: str, what: str) -> Any:
-    """The store's ``why_short`` or ``storage_id`` of ``url``; None when it cannot say."""
+    """The store's ``why_short`` or ``storage_id`` of ``url``, Ctrl-C deferred while it is asked; None when it cannot
+    say (the count already says the dataset is short)."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores import registry
 
     with deferred_signals():
-        try:
-            return getattr(registry.for_url(url), what)(url)
-        except Exception:  # noqa: BLE001 - the count already says the dataset is short
-            return None
+        return registry.store_says(url, what, url)

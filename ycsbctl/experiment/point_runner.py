@@ -3,8 +3,6 @@ judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the result sink, 
 
 from __future__ import annotations
 
-from typing import Any
-
 from ycsbctl.engine.contract import Engine
 from ycsbctl.experiment.dataset import DatasetCheck
 from ycsbctl.experiment.explain import host_busy, with_why
@@ -21,6 +19,7 @@ from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
+from ycsbctl.stores.registry import store_says
 from ycsbctl.telemetry.replicas_lost import replicas_lost_note
 from ycsbctl.urls import redact_url
 
@@ -207,21 +206,6 @@ def _load_bound(plan: Plan, phase: str, length: PointLength) -> str:
               if plan.operations is not None and length.operations is not None and plan.operations > length.operations
               else "")
     return (": " + ", or ".join(bounds) + (", whichever first" if len(bounds) > 1 else "") + capped) if bounds else ""
-
-
-def store_says(url: str, question: str, *args: Any) -> Any:
-    """The store's own answer to ``question``, a method of :class:`ycsbctl.stores.base.ServerProtocol` asked with
-    ``args``: what it makes of the first workload's properties as its target is up (``start_notes``), its
-    reason for a pause of the client's loop or a stall of the server (``pause_cause``, ``stall_cause``),
-    whether an error is its refusal of a key it holds (``already_held``), why our own clients waited on its
-    lock (``own_lock_wait``); None when it cannot be asked (the point is judged, and the store's own error
-    said, without it; a server that does not answer shows in its first point)."""
-    from ycsbctl.stores import registry
-
-    try:
-        return getattr(registry.for_url(url), question)(*args)
-    except Exception:  # noqa: BLE001 - the pause, stall or error is still said, without the store's word
-        return None
 
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "READ-MODIFY-WRITE")  # operations that take a store's write lock

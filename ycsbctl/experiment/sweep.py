@@ -22,7 +22,7 @@ from ycsbctl.experiment.host_claim import HostClaim
 from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.measure import guarded
 from ycsbctl.experiment.outcome import Outcome
-from ycsbctl.experiment.point_runner import PointRunner, store_says
+from ycsbctl.experiment.point_runner import PointRunner
 from ycsbctl.experiment.rate_search import SearchContext, search_point
 from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.rounds import round_points
@@ -36,6 +36,7 @@ from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
+from ycsbctl.stores.registry import store_says
 from ycsbctl.telemetry.network import NetworkBaseline
 from ycsbctl.urls import redact_url
 

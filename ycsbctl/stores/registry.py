@@ -12,7 +12,7 @@ The registry imports the stores lazily (by name), so that it stays at the bottom
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import ServerProtocol
@@ -139,6 +139,16 @@ def for_url(url: str) -> ServerProtocol:
     if proto is None:
         raise UserError(f"unsupported target URL {redact_url(url)!r}: use {examples()}")
     return proto
+
+
+def store_says(url: str, question: str, *args: Any) -> Any:
+    """The answer of the store of ``url`` to ``question``, a method of :class:`ServerProtocol` asked with ``args``
+    (its start notes, its reason for a pause or a stall, why its dataset is short, …); None when it cannot be asked
+    (an unknown URL, a server that does not answer): the caller says what it knows without the store's word."""
+    try:
+        return getattr(for_url(url), question)(*args)
+    except Exception:  # noqa: BLE001 - the store's word is an addition, never a reason to fail
+        return None
 
 
 def protocol_of(url: str) -> str:
