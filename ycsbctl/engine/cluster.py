@@ -163,9 +163,10 @@ class ClusterRunner:
             if c is None:
                 calls.append(lambda: start.set(-1.0))  # shards still waiting for a start give up at once
             calls += [lambda: client.cancel([f for f in futures if not f.done()]), start.delete, q.close]
-            for call in calls if scheduler_connected(client) and not self.scheduler_lost else []:
-                with contextlib.suppress(Exception):  # the scheduler forgets them with the client anyway
-                    call()
+            if scheduler_connected(client) and not self.scheduler_lost:
+                for call in calls:
+                    with contextlib.suppress(Exception):  # the scheduler forgets them with the client anyway
+                        call()
         return self._result(c, t0)
 
     def _barrier(self, q: Any, futures: list[Any]) -> None:

@@ -377,7 +377,6 @@ def cluster_off(properties: dict[str, str]) -> bool:
     return str(properties.get("redis.cluster", "")).lower() in ("false", "no", "0", "off")
 
 
-
 def _check_password(c: Any, url: str) -> None:
     """AUTH with the URL's password alone: redis-py lets one pass at a server whose default user has none, where the
     engine's binding fails every point on it ("AUTH <password> called without any password configured"); raised
