@@ -12,15 +12,20 @@ demo: setup
 # setup-tests installs every real part the tests use, so here a skipped test fails (with its
 # reason: what is missing); `make test YCSBCTL_NO_SKIP=0` lets skips pass.
 YCSBCTL_NO_SKIP ?= 1
-# mypy (~10 s of one core from a fresh clone, no cache) runs beside the tests, which mostly wait on servers and
-# sleeps: its verdict and its lines come after theirs, and either failing fails the target.
+# The tests mostly wait on servers, sleeps and child processes (one after the other they keep about one core
+# busy): two pytest-xdist workers share the cores (tests/fixtures/parallel.py: a module stays on one worker, the
+# Docker engine's users share one), then the tests marked `speed` run alone, one at a time. mypy (~10 s of one
+# core from a fresh clone, no cache) runs beside them: its verdict and its lines come after theirs, and any of
+# the three failing fails the target.
+PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
 	.venv/bin/ruff check ycsbctl tests bench
 	.venv/bin/lint-imports  # the layers and contracts of [tool.importlinter] in pyproject.toml
 	@log=$$(mktemp); .venv/bin/mypy ycsbctl > $$log 2>&1 & typed=$$!; \
-	YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs --durations=40 tests; tests=$$?; \
+	$(PYTEST) --durations=30 -n 2 --dist loadgroup --no-loadscope-reorder -m "not speed" tests; shared=$$?; \
+	echo "the tests marked speed, alone:"; $(PYTEST) --durations=10 -m speed tests; alone=$$?; \
 	wait $$typed; mypy=$$?; echo "mypy ycsbctl:"; cat $$log; rm -f $$log; \
-	[ $$tests -eq 0 ] && [ $$mypy -eq 0 ]
+	[ $$shared -eq 0 ] && [ $$alone -eq 0 ] && [ $$mypy -eq 0 ]
 
 # The checkout's modules compiled once, up front: the suite starts well over a thousand Python processes
 # (ycsbctl commands, their engine workers), and where PYTHONDONTWRITEBYTECODE is set (as on CI-like

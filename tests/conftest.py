@@ -21,6 +21,7 @@ pytest_plugins = [
     "tests.fixtures.cpu_hog",
     "tests.fixtures.clean_checkout",
     "tests.fixtures.faults",
+    "tests.fixtures.parallel",
 ]
 
 # Every network baseline of the suite's experiments (and of the commands they start) is iperf3's shortest

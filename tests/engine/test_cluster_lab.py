@@ -16,6 +16,7 @@ import psutil
 import pytest
 
 from tests.fixtures.lab import LabDriver, runs
+from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.dask_client import CONNECT_TIMEOUT_S
 
 # Not marked ``report``: no test here reads a report a sweep draws (the one that reads report.html draws it
@@ -322,9 +323,19 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
         lab.lab.unshape()
 
 
-def _lab_processes() -> set[int]:
-    """Processes started for a lab: every one names a lab address (198.18.x.x) on its command line."""
-    return {p.pid for p in psutil.process_iter(["cmdline"]) if "198.18." in " ".join(p.info["cmdline"] or [])}
+def _processes_of(folder: Path) -> list[str]:
+    """The command lines of the processes a lab whose state is under ``folder`` started: each names the folder
+    on its command line or writes its log there (lab-logs/). Another test's lab, which may run beside this one
+    (the suite's two workers), is not counted."""
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            if str(folder) in " ".join(p.info["cmdline"] or []) or any(
+                    f.path.startswith(str(folder)) for f in p.open_files()):
+                found.append(" ".join(p.info["cmdline"] or []))
+        except psutil.Error:
+            continue
+    return found
 
 
 def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Path) -> None:
@@ -341,7 +352,6 @@ def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Pa
     def cli(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=180)
 
-    before = _lab_processes()
     up = cli("lab", "up", "--clients", "1", "--link", "1.29gbit")
     tag = "?"
     try:
@@ -354,13 +364,14 @@ def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Pa
         assert f"logs in {tmp_path / 'state' / 'lab-logs'}" in up.stdout  # beside its state, not in /tmp
         again = cli("lab", "up")
         assert again.returncode == 2 and "lab down" in again.stderr  # one lab at a time per state dir
+        assert any("198.18." in cmd for cmd in _processes_of(tmp_path))  # the check below sees the lab's processes
     finally:
         down = cli("lab", "down")
     assert down.returncode == 0, down.stderr
     left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert f"yl{tag}-" not in left
     assert not (tmp_path / "state" / "lab.json").exists()
-    assert _lab_processes() <= before
+    assert not _processes_of(tmp_path)
 
 
 @pytest.mark.parametrize("sign", ["lab.json", "lab-logs/ctl-scheduler.log"], ids=["hosts-made", "processes-starting"])
@@ -388,7 +399,6 @@ def test_ctrl_c_during_lab_up_removes_what_it_made_in_one_line(tmp_path: Path, s
     slow.parent.mkdir()
     slow.write_text(f'#!/bin/sh\nsleep 60\nexec {real} "$@"\n')
     slow.chmod(0o755)
-    before, running = namespaces(), _lab_processes()
     env = {**os.environ, "YCSBCTL_STATE_DIR": str(tmp_path / "state"), "PATH": f"{slow.parent}:{os.environ['PATH']}"}
     code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
     proc = subprocess.Popen([sys.executable, "-c", code, "lab", "up", "--clients", "1"], cwd=tmp_path, env=env,
@@ -397,14 +407,15 @@ def test_ctrl_c_during_lab_up_removes_what_it_made_in_one_line(tmp_path: Path, s
     while not (tmp_path / "state" / sign).exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     assert proc.poll() is None, f"`lab up` ended before {sign} appeared: {proc.communicate()}"
+    wait_until(lambda: (tmp_path / "state" / "lab.json").exists(), 60, "the lab's state (its hosts' tag)")
+    tag = json.loads((tmp_path / "state" / "lab.json").read_text())["tag"]
+    assert any(n.startswith(f"yl{tag}-") for n in namespaces())  # the check below sees the lab's hosts
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, (stdout, stderr)
     assert stderr.strip().splitlines() == [
         "ycsbctl: `lab up` interrupted: the namespaces and processes it had made were removed"], stderr
-    assert namespaces() == before
+    assert not [n for n in namespaces() if n.startswith(f"yl{tag}-")]
     assert not (tmp_path / "state" / "lab.json").exists()
-    leftovers = [p.info["cmdline"] for p in psutil.process_iter(["cmdline"])
-                 if str(tmp_path) in " ".join(p.info["cmdline"] or [])]
+    leftovers = _processes_of(tmp_path)
     assert not leftovers, leftovers
-    assert _lab_processes() <= running

@@ -183,15 +183,16 @@ def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
         stored.with_secrets([], ["redis.password=pw2"])
 
 
-def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(tmp_path: Path):
+def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(
+        tmp_path: Path, state_dir: Path):
     """redis-repl2 (a primary and two replicas, all started by ycsbctl) with one replica killed during the first
     point: the point measures on the primary and does not fail, yet the deployment is a replica short. Was: the
     next point measured with one replica, silently; now the target is restarted (every process) and loaded
-    again first, and the primary names two replicas (the server's own INFO replication) after the sweep."""
+    again first, and the primary names two replicas (the server's own INFO replication) after the sweep.
+    The test's own state folder: the session's may list a server another module keeps for the session."""
     need_redis_and_mongo_wire()
     out = tmp_path / "replica"
-    env = cli_env()  # this worktree's ycsbctl
-    state_dir = Path(env["YCSBCTL_STATE_DIR"])
+    env = cli_env()  # this worktree's ycsbctl (the state folder of this test: ``state_dir`` set it)
     proc = subprocess.Popen([*CLI, "run", "workload-c", "--targets", "redis-repl2", "--backend", "local", "--records",
                              "100", "--duration", "0.5", "--warmup", "0", "--threads", "1,2", "--no-telemetry",
                              "--allow-concurrent", "--no-report", "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE,

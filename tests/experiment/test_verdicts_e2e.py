@@ -24,7 +24,10 @@ from tests.fixtures.servers import start_redis
 from ycsbctl.experiment.plan import target_label
 from ycsbctl.experiment.rounds import round_order
 
-pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
+# report: reads the report a sweep draws (see tests/fixtures/session.py); speed: the verdicts are read from
+# throughput measured here, so the module runs alone (make test's second pytest), not beside another test whose
+# load lands on one round of a target and not the other (a worse server once read "no difference" that way)
+pytestmark = [pytest.mark.report, pytest.mark.speed]
 
 # paired by round: with other work on the host the baseline's rounds swung 2× (51k–109k ops/s) while the held
 # server's stayed within 16k–24k; three rounds then left the held server's p at 0.01–0.04 (over four cells: not
