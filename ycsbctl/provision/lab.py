@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.processes import interrupts_kept
+from ycsbctl.provision.state import write_json
 
 NET = "198.18.0"  # /24 inside 198.18.0.0/15
 ADDRESSES = {"ctl": f"{NET}.2", "srv": f"{NET}.10", "c1": f"{NET}.21", "c2": f"{NET}.22", "c3": f"{NET}.23"}
@@ -293,8 +294,7 @@ class Lab:
 
     def _save(self) -> None:
         if self.state_file is not None:
-            d = {k: v for k, v in asdict(self).items() if k != "state_file"}
-            self.state_file.write_text(json.dumps(d))
+            write_json(self.state_file, {k: v for k, v in asdict(self).items() if k != "state_file"})
 
     @classmethod
     def load(cls, state_file: Path) -> Lab:

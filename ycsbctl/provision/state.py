@@ -52,6 +52,17 @@ def namespace() -> str:
     return str(state_dir().resolve())
 
 
+def write_json(path: Path, data: Any) -> None:
+    """``data`` as ``path``'s JSON, replaced atomically (write, fsync, rename; mode 0600 from ``mkstemp``): a
+    reader in another process sees the old file or the new one, never a part of it."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=2)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
 @contextmanager
 def _locked() -> Iterator[dict[str, Any]]:
     folder = state_dir()
@@ -66,12 +77,7 @@ def _locked() -> Iterator[dict[str, Any]]:
         before = json.dumps(data, sort_keys=True)
         yield data
         if json.dumps(data, sort_keys=True) != before:
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".servers.", suffix=".json")
-            with os.fdopen(fd, "w") as f:
-                json.dump(data, f, indent=2)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
+            write_json(path, data)
 
 
 def add(entry: dict[str, Any]) -> None:
