@@ -513,3 +513,20 @@ def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
     c._node = node  # type: ignore[method-assign]
     st = asyncio.run(c._follow(3999, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
     assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1", 7001))])
+
+
+def test_a_cluster_forgets_the_shard_connection_that_failed_and_not_a_newer_one_to_the_same_node():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Shard:  # a RedisBinding as drop reads it: its options' host and port
+        def __init__(self, port: int) -> None:
+            self.o = type("Options", (), {"host": "127.0.0.1", "port": port})()
+
+    failed, newer, other = Shard(7000), Shard(7000), Shard(7001)
+    c = object.__new__(ClusterBinding)
+    c.nodes = {("127.0.0.1", 7000): failed, ("127.0.0.1", 7001): other}  # type: ignore[dict-item]
+    c.drop(failed, ConnectionRefusedError("refused"))  # type: ignore[arg-type]
+    assert c.nodes == {("127.0.0.1", 7001): other} and c.last_error == "shard 127.0.0.1:7000 unreachable: refused"
+    c.nodes[("127.0.0.1", 7000)] = newer  # type: ignore[assignment]  # reconnected meanwhile: the failure was the old one's
+    c.drop(failed, ConnectionResetError("reset"))  # type: ignore[arg-type]
+    assert c.nodes == {("127.0.0.1", 7000): newer, ("127.0.0.1", 7001): other}
