@@ -212,6 +212,8 @@ def test_a_cell_says_its_detectable_difference_only_when_same_and_its_p99_in_ms(
 
 
 def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_side_sent():
+    from dataclasses import replace
+
     from ycsbctl.experiment.calibrate import CalibratePlan, Calibration, Sample
     from ycsbctl.experiment.calibrate_text import how_it_ran
 
@@ -225,6 +227,9 @@ def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_si
     assert ("the same server: it counted 7,000 HGETALL calls over the warm-ups and rounds, the 7,000 both sides sent "
             "(3,000 by ycsbctl and 2,000 by redis-benchmark in the rounds)") in lines
     assert lines[0].startswith("both read the same 500 records (user000000000000 … user000000000499, 10 fields")
+    assert lines[1].endswith(", no warm-up, its default number of worker process(es)")  # processes None
+    cal.plan = replace(cal.plan, processes=3)
+    assert how_it_ran(cal, [])[1].endswith(", no warm-up, 3 worker process(es)")
 
 
 def test_a_ycsbctl_side_that_measured_no_read_ends_calibrate_in_one_line():
