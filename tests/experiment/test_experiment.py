@@ -183,7 +183,8 @@ def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
         stored.with_secrets([], ["redis.password=pw2"])
 
 
-def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(tmp_path: Path):
+def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(tmp_path: Path,
+                                                                                      state_dir: Path):
     """redis-repl2 (a primary and two replicas, all started by ycsbctl) with one replica killed during the first
     point: the point measures on the primary and does not fail, yet the deployment is a replica short. Was: the
     next point measured with one replica, silently; now the target is restarted (every process) and loaded
@@ -194,8 +195,7 @@ def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_
     the sweep looks for a dead process, is not there yet after the kill: the kill was inside that point."""
     need_redis_and_mongo_wire()
     out = tmp_path / "replica"
-    env = cli_env()  # this worktree's ycsbctl
-    state_dir = Path(env["YCSBCTL_STATE_DIR"])
+    env = cli_env()  # this worktree's ycsbctl, the test's own state folder (no other test's servers)
     proc = subprocess.Popen([*CLI, "run", "workload-c", "--targets", "redis-repl2", "--backend", "local", "--records",
                              "100", "--duration", "0.5", "--warmup", "0", "--threads", "1,2", "--no-telemetry",
                              "--allow-concurrent", "--no-report", "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
@@ -227,7 +227,8 @@ def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_
     assert _our_servers(state_dir) == [] and not any(psutil.pid_exists(p) for p in first)
 
 
-def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloaded_for_the_next(tmp_path: Path):
+def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloaded_for_the_next(tmp_path: Path,
+                                                                                            state_dir: Path):
     need_redis_and_mongo_wire()
     out = tmp_path / "crash"
     env = dict(os.environ)
