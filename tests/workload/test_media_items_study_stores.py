@@ -299,7 +299,7 @@ def test_a_tarantool_page_is_the_calls_ids_and_its_total_only_when_counted_and_s
 
 def test_a_sphinx_total_is_show_metas_total_found_row_not_its_total_row() -> None:
     """SHOW META's rows are [Variable_name, Value]: the total is the Value of the row named total_found (1205), not
-    total (what max_matches kept, 1000) nor any other row's; without the row it is 0."""
+    total (what max_matches kept, 1000) nor any other row's; without the row, or with a NULL Value, it is 0."""
     import asyncio
 
     from ycsbctl.workload.media_items.contract import Page, Query
@@ -320,5 +320,5 @@ def test_a_sphinx_total_is_show_metas_total_found_row_not_its_total_row() -> Non
     s.table = "items"
     meta = [[b"total", b"1000"], [b"total_found", b"1205"], [b"time", b"0.002"]]
     pages = [asyncio.run(s.query(Searchd(m), Query(QUERY_1COND, year_gt=2000), True))  # type: ignore[arg-type]
-             for m in (meta, [meta[0], meta[2]])]
-    assert pages == [(OK, Page((7, 3), 1205)), (OK, Page((7, 3), 0))]
+             for m in (meta, [meta[0], meta[2]], [[b"total_found", None]])]
+    assert pages == [(OK, Page((7, 3), 1205)), (OK, Page((7, 3), 0)), (OK, Page((7, 3), 0))]
