@@ -88,6 +88,16 @@ def test_an_operation_kind_without_any_ok_stored_no_records():
     assert records_per_second(exp, run["run_id"], {"BATCH-STORE": 10, "STORE": 1}) == 500 / 2.5
 
 
+def test_a_footprint_without_bytes_per_record_reads_nan_not_a_number_made_up(structure_study):
+    """A footprint whose bytes per record is null (JSON) or not a finite number is NaN in the row (drawn as no bar)."""
+    fps = structure_study.manifest.workload_footprints
+    fps["online-status-set"]["redis"]["bytes_per_record"] = None
+    fps["online-status-hash"]["redis"]["bytes_per_record"] = math.inf
+    rows = {(r["variant"], r["target"]): r for r in study_rows(structure_study)}
+    assert math.isnan(rows[("set", "redis")]["bytes_per_record"]) and math.isnan(rows[("hash", "redis")]["bytes_per_record"])
+    assert rows[("set", "valkey")]["bytes_per_record"] == 80.0
+
+
 def test_a_variant_with_only_failed_points_is_not_measured_but_keeps_its_bytes(structure_study):
     runs = structure_study.runs
     structure_study.runs = runs[~((runs["target"] == "valkey") & (runs["workload"] == "online-status-set")
