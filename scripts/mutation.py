@@ -1387,6 +1387,8 @@ EQUIVALENT["ycsbctl/report/variant_study.py: width = 0.8 / max(len(targets), 1) 
 EQUIVALENT["ycsbctl/report/variant_study.py: out.append((base, variant_name(base.rsplit(\"/\", 1)[-1], settings), "
            "variant_label(settings))) | 1 -> 2"] = \
     "rsplit's last item is the text after the last '/' whatever maxsplit >= 1 allows: [-1] of rsplit('/', 1) and ('/', 2) is one"
+EQUIVALENT["ycsbctl/stores/redis/cluster.py: end = key.find(b\"}\", start + 1) | 1 -> 0"] = \
+    "key[start] is b'{' (found just above), never b'}': a search for b'}' from start or from start + 1 finds the same index"
 EQUIVALENT["ycsbctl/report/deployment_findings.py: if not len(runs) or \"shards\" not in runs: | Or -> And"] = \
     ("runs without a shards column go on to each target, whose _max(mine, \"shards\") is None for a missing column, "
      "and the loop skips it: no finding either way (an empty runs table has no rows to read)")
