@@ -530,3 +530,30 @@ def test_a_cluster_forgets_the_shard_connection_that_failed_and_not_a_newer_one_
     c.nodes[("127.0.0.1", 7000)] = newer  # type: ignore[assignment]  # reconnected meanwhile: the failure was the old one's
     c.drop(failed, ConnectionResetError("reset"))  # type: ignore[arg-type]
     assert c.nodes == {("127.0.0.1", 7000): newer, ("127.0.0.1", 7001): other}
+
+
+def test_a_cluster_insert_connects_the_index_slots_shard_first_and_fails_alone_when_it_is_unreachable():
+    """An INSERT writes its record's shard and the index's (ZADD on the index slot's): both are connected before
+    the chain runs; the index's shard unreachable, the insert is one ERROR naming it (acknowledged as issued)."""
+    from ycsbctl.stores.binding import ConnectionLost
+    from ycsbctl.stores.redis.cluster import INDEX_SLOT, ClusterBinding, key_slot
+    from ycsbctl.workload.core import INSERT
+
+    record_shard, index_shard = ("127.0.0.1", 7000), ("127.0.0.1", 7001)
+    owner = [record_shard] * 16384
+    owner[INDEX_SLOT] = index_shard
+    assert key_slot(b"user1") != INDEX_SLOT
+    up = type("Up", (), {"proto": type("Proto", (), {"transport": object()})()})()  # a live connection
+    tried, recorded, acked = [], [], []
+
+    async def node(addr):
+        tried.append(addr)
+        raise ConnectionLost("connection refused")
+
+    c = object.__new__(ClusterBinding)
+    c.slots = type("Slots", (), {"owner": owner})()
+    c.nodes, c.wanted, c._node = {record_shard: up}, set(), node  # type: ignore[assignment,method-assign]
+    ctx = type("Ctx", (), {"record": lambda self, *a: recorded.append(a[:2]), "ack": acked.append})()
+    done = asyncio.run(c.chain(ctx, ([INSERT], [b"user1"], [7], [0], [0]), 0, 1))  # type: ignore[arg-type]
+    assert (done, tried, recorded, acked) == ((1, 1), [index_shard], [(INSERT, int(Status.ERROR))], [7])
+    assert c.last_error == "shard 127.0.0.1:7001 unreachable: connection refused"
