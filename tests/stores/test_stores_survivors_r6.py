@@ -557,3 +557,30 @@ def test_a_cluster_insert_connects_the_index_slots_shard_first_and_fails_alone_w
     done = asyncio.run(c.chain(ctx, ([INSERT], [b"user1"], [7], [0], [0]), 0, 1))  # type: ignore[arg-type]
     assert (done, tried, recorded, acked) == ((1, 1), [index_shard], [(INSERT, int(Status.ERROR))], [7])
     assert c.last_error == "shard 127.0.0.1:7001 unreachable: connection refused"
+
+
+def test_a_clusters_failed_call_keeps_its_shards_error_and_a_found_or_missing_record_keeps_the_last_one():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Node:
+        def __init__(self, st: Status, error: str | None) -> None:
+            self.st, self.last_error = st, error
+
+    async def call(b: Node) -> Status:
+        return b.st
+
+    def follow(node: Node) -> tuple[Status, str | None]:
+        c = object.__new__(ClusterBinding)
+        c.counts, c.last_error = {"redirections": 0, "moved": 0, "ask": 0}, "an earlier error"
+
+        async def shard(addr: tuple[str, int]) -> Node:
+            return node
+
+        c._node = shard  # type: ignore[method-assign]
+        st = asyncio.run(c._follow(1, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
+        return st, c.last_error
+
+    assert follow(Node(Status.ERROR, "WRONGTYPE Operation against a key holding the wrong kind of value")) == \
+        (Status.ERROR, "WRONGTYPE Operation against a key holding the wrong kind of value")
+    assert follow(Node(Status.NOT_FOUND, None)) == (Status.NOT_FOUND, "an earlier error")
+    assert follow(Node(Status.OK, None)) == (Status.OK, "an earlier error")
