@@ -584,3 +584,20 @@ def test_a_clusters_failed_call_keeps_its_shards_error_and_a_found_or_missing_re
         (Status.ERROR, "WRONGTYPE Operation against a key holding the wrong kind of value")
     assert follow(Node(Status.NOT_FOUND, None)) == (Status.NOT_FOUND, "an earlier error")
     assert follow(Node(Status.OK, None)) == (Status.OK, "an earlier error")
+
+
+def test_cluster_slots_is_a_nodes_non_empty_slot_list_and_none_for_an_error_or_a_node_serving_no_slot():
+    from ycsbctl.stores.redis.cluster import cluster_slots
+
+    class Seed:  # RedisBinding.resp's (status, reply) for CLUSTER SLOTS
+        def __init__(self, st: Status, reply: object) -> None:
+            self.answer = st, reply
+
+        async def resp(self, *commands):
+            assert commands == ((b"CLUSTER", b"SLOTS"),)
+            return self.answer
+
+    slots = [[0, 16383, [b"127.0.0.1", 7000, b"id"]]]
+    got = [asyncio.run(cluster_slots(Seed(st, reply)))  # type: ignore[arg-type]
+           for st, reply in ((Status.OK, slots), (Status.OK, []), (Status.OK, b"OK"), (Status.ERROR, None))]
+    assert got == [slots, None, None, None]
