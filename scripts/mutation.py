@@ -1384,6 +1384,11 @@ for _to in ("1.01e-09", "9.9e-10"):
          "at most, so any margin between those drops the same interval at the window's end")
 EQUIVALENT["ycsbctl/report/variant_study.py: width = 0.8 / max(len(targets), 1) | 1 -> 0"] = \
     "the figure is drawn only from rows (None without), each naming a target: len(targets) >= 1, so max(n, 1) is max(n, 0)"
+EQUIVALENT["ycsbctl/report/variant_study.py: out.append((base, variant_name(base.rsplit(\"/\", 1)[-1], settings), "
+           "variant_label(settings))) | 1 -> 2"] = \
+    "rsplit's last item is the text after the last '/' whatever maxsplit >= 1 allows: [-1] of rsplit('/', 1) and ('/', 2) is one"
+EQUIVALENT["ycsbctl/stores/redis/cluster.py: end = key.find(b\"}\", start + 1) | 1 -> 0"] = \
+    "key[start] is b'{' (found just above), never b'}': a search for b'}' from start or from start + 1 finds the same index"
 EQUIVALENT["ycsbctl/report/deployment_findings.py: if not len(runs) or \"shards\" not in runs: | Or -> And"] = \
     ("runs without a shards column go on to each target, whose _max(mine, \"shards\") is None for a missing column, "
      "and the loop skips it: no finding either way (an empty runs table has no rows to read)")

@@ -644,3 +644,45 @@ def test_a_probe_whose_timer_got_fd_0_closes_it_when_stopped():
         os.dup2(saved, 0)
         os.close(saved)
         loop.close()
+
+
+def test_a_read_modify_write_is_the_first_failure_of_its_read_and_update_and_its_error_is_kept():
+    """A client's read-modify-write (the awaited path: a binding without a chain) ends with its read's status
+    when the read failed, else its update's: read OK then update ERROR is an ERROR whose message is kept, read
+    NOT_FOUND then update OK a NOT_FOUND; each half is counted under its own status. Paced a second late, the
+    intended latency of the operation and of each half runs from its due time: each is a second or more."""
+    from ycsbctl.engine.throttle import Pacer
+    from ycsbctl.stores.basic.binding import BasicBinding
+
+    class Halves(BasicBinding):
+        chain = None  # every operation awaited, one by one
+
+        def __init__(self, read: Status, update: Status) -> None:
+            self.statuses = read, update
+
+        async def read(self, table, key, fields) -> Status:
+            return self.statuses[0]
+
+        async def update(self, table, key, values) -> Status:
+            self.last_error = "update refused"
+            return self.statuses[1]
+
+    props = dict(load_properties("workload-a"))
+    props.update(recordcount="10", operationcount="0", readproportion="0", updateproportion="0",
+                 readmodifywriteproportion="1")
+    spec = PhaseSpec("run", "basic://", props, threads=1, measurement="both")
+    second = hdr.counts_index(1_000_000)  # µs
+    counted = {}
+    for read, update in ((Status.OK, Status.ERROR), (Status.NOT_FOUND, Status.OK)):
+        worker = Worker(WorkerPlan(spec, 0, 1, [3], None, 0), local_insert_state(), SimpleNamespace(value=0), None)
+        late = Pacer(time.perf_counter_ns() - 10**9, 1, None)  # type: ignore[arg-type]  # due 1 s ago: never waits
+        asyncio.run(worker.client(Halves(read, update), 3, late, time.perf_counter_ns() + 10**10))
+        assert {op: sum(sum(worker.rec.islots[op * 5 + st][second:]) for st in Status if worker.rec.islots[op * 5 + st])
+                for op in (READ_MODIFY_WRITE, COMPONENT + READ, COMPONENT + UPDATE)} == \
+            {READ_MODIFY_WRITE: 3, COMPONENT + READ: 3, COMPONENT + UPDATE: 3}
+        counted[read, update] = ({(op, Status(st)) for op in (READ_MODIFY_WRITE, COMPONENT + READ, COMPONENT + UPDATE)
+                                  for st in Status if sum(worker.rec.slots[op * 5 + st]) == 3}, worker.errors)
+    assert counted[Status.OK, Status.ERROR] == ({(READ_MODIFY_WRITE, Status.ERROR), (COMPONENT + READ, Status.OK),
+                                                 (COMPONENT + UPDATE, Status.ERROR)}, ["update refused"])
+    assert counted[Status.NOT_FOUND, Status.OK][0] == {(READ_MODIFY_WRITE, Status.NOT_FOUND),
+                                                       (COMPONENT + READ, Status.NOT_FOUND), (COMPONENT + UPDATE, Status.OK)}

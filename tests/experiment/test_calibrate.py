@@ -212,6 +212,8 @@ def test_a_cell_says_its_detectable_difference_only_when_same_and_its_p99_in_ms(
 
 
 def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_side_sent():
+    from dataclasses import replace
+
     from ycsbctl.experiment.calibrate import CalibratePlan, Calibration, Sample
     from ycsbctl.experiment.calibrate_text import how_it_ran
 
@@ -225,6 +227,16 @@ def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_si
     assert ("the same server: it counted 7,000 HGETALL calls over the warm-ups and rounds, the 7,000 both sides sent "
             "(3,000 by ycsbctl and 2,000 by redis-benchmark in the rounds)") in lines
     assert lines[0].startswith("both read the same 500 records (user000000000000 … user000000000499, 10 fields")
+    assert lines[1].endswith(", no warm-up, its default number of worker process(es)")  # processes None
+    cal.plan = replace(cal.plan, processes=3)
+    assert how_it_ran(cal, [])[1].endswith(", no warm-up, 3 worker process(es)")
+    # the family's level is the lowest of the tested cells' (an untested cell's NaN p leaves it out); the first
+    # other benchmark seen is named
+    cells = [{"ci_level": lv, "p_adjusted": p} for lv, p in ((0.99, 0.5), (0.975, 0.01), (0.5, math.nan))]
+    cal.busy = ["memtier_benchmark (pid 41)", "ycsb (pid 42)"]
+    lines = how_it_ran(cal, cells)
+    assert "Benjamini–Hochberg over the 2 cells tested, intervals at the family's level (97.5 %)" in lines[-5], lines
+    assert lines[-1].startswith("another benchmark ran on this host meanwhile (memtier_benchmark (pid 41)): ")
 
 
 def test_a_ycsbctl_side_that_measured_no_read_ends_calibrate_in_one_line():

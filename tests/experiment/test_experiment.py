@@ -15,7 +15,7 @@ import redis
 from tests.fixtures.cli import CLI, ycsbctl
 from tests.fixtures.cli import env as cli_env
 from tests.fixtures.servers import ROOT, need_redis_and_mongo_wire
-from tests.fixtures.waiting import wait_until
+from tests.fixtures.waiting import LineReader, wait_until
 from ycsbctl.errors import UserError
 from ycsbctl.results import load
 
@@ -183,36 +183,43 @@ def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
         stored.with_secrets([], ["redis.password=pw2"])
 
 
-def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(
-        tmp_path: Path, state_dir: Path):
+def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(tmp_path: Path,
+                                                                                      state_dir: Path):
     """redis-repl2 (a primary and two replicas, all started by ycsbctl) with one replica killed during the first
     point: the point measures on the primary and does not fail, yet the deployment is a replica short. Was: the
     next point measured with one replica, silently; now the target is restarted (every process) and loaded
     again first, and the primary names two replicas (the server's own INFO replication) after the sweep.
-    The test's own state folder: the session's may list a server another module keeps for the session."""
+
+    The kill is aimed by the sweep's own progress, not by time: the replica's pid is read once the target is up,
+    and it is killed as soon as the first run point says it started (its line on stderr); its record, kept before
+    the sweep looks for a dead process, is not there yet after the kill: the kill was inside that point."""
     need_redis_and_mongo_wire()
     out = tmp_path / "replica"
-    env = cli_env()  # this worktree's ycsbctl (the state folder of this test: ``state_dir`` set it)
+    env = cli_env()  # this worktree's ycsbctl, the test's own state folder (no other test's servers)
+    # 1 s points: the kill below must land inside the first, after its progress line, with a test beside this one
     proc = subprocess.Popen([*CLI, "run", "workload-c", "--targets", "redis-repl2", "--backend", "local", "--records",
-                             "100", "--duration", "0.5", "--warmup", "0", "--threads", "1,2", "--no-telemetry",
-                             "--allow-concurrent", "--no-report", "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                             "100", "--duration", "1", "--warmup", "0", "--threads", "1,2", "--no-telemetry",
+                             "--allow-concurrent", "--no-report", "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
     try:
-        partial = out.parent / f".{out.name}.partial"
-        wait_until(lambda: proc.poll() is None and bool(list((partial / "runs").glob("*.load.*.json"))), 60,
-                   "the load kept")
-        first = {p.pid for p in _our_servers(state_dir)}
+        lines = LineReader(proc.stderr)
+        lines.wait_for("redis-repl2 is up", 60)
         from ycsbctl.provision import state
 
         (entry,) = state.entries()
+        first = {p["pid"] for p in entry["endpoint"]["processes"]}  # the primary and its two replicas
+        assert len(first) == 3, entry
         replica = next(p for p in entry["endpoint"]["processes"] if p["role"].startswith("replica"))
+        lines.wait_for("redis-repl2 workloadc 1 threads", 60)
         os.kill(replica["pid"], signal.SIGKILL)
-        _, err = proc.communicate(timeout=120)
+        first_point = list((out.parent / f".{out.name}.partial" / "runs").glob("*.run.t1.*.json"))
+        assert first_point == [], "the replica was killed after the first point was kept: not during it"
+        said = "".join(lines.rest(120))
+        proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
             proc.terminate()
             proc.wait(timeout=60)
-    said = err.decode()
     assert "redis-repl2: the server died (one of its processes) during the point; restarting it" in said, said[-3000:]
     exp = load(out)
     sweep = exp.runs[exp.runs["phase"] == "run"].set_index("threads")
@@ -221,7 +228,8 @@ def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_
     assert _our_servers(state_dir) == [] and not any(psutil.pid_exists(p) for p in first)
 
 
-def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloaded_for_the_next(tmp_path: Path):
+def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloaded_for_the_next(tmp_path: Path,
+                                                                                            state_dir: Path):
     need_redis_and_mongo_wire()
     out = tmp_path / "crash"
     env = dict(os.environ)

@@ -18,7 +18,7 @@ import pytest
 
 from ycsbctl.report.disturbance_report import event_rows
 from ycsbctl.report.study_headlines import disturbance_headlines, seconds_text, variant_headlines
-from ycsbctl.report.variant_study import study_rows
+from ycsbctl.report.variant_study import records_per_second, study_rows
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.schema import Manifest
 
@@ -77,6 +77,25 @@ def test_each_variants_row_is_its_peak_on_the_ladder_with_the_users_it_stored_pe
     assert r["records_per_s"] == pytest.approx(52_000 * 0.25 * 10)  # users/s: BATCH-STOREs × 10, not ops/s
     assert (r["bytes_per_record"], r["basis"], r["records"], r["unit"]) == (195.0, "used_memory", 3000, "users")
     assert rows[("hash", "valkey")]["bytes_per_record"] == 120.0
+
+
+def test_an_operation_kind_without_any_ok_stored_no_records():
+    """An operation kind whose every call failed has no return_OK (NaN in runs' ops table): it stored
+    none, not one call's worth. 500 STOREs of 1 user in 2.5 s: 200 users/s, whatever the BATCH-STOREs."""
+    run = _run("redis", "set", 4, 200.0)
+    exp = _experiment([run], [{"run_id": run["run_id"], "op": "BATCH-STORE", "return_OK": math.nan},
+                              {"run_id": run["run_id"], "op": "STORE", "return_OK": 500}])
+    assert records_per_second(exp, run["run_id"], {"BATCH-STORE": 10, "STORE": 1}) == 500 / 2.5
+
+
+def test_a_footprint_without_bytes_per_record_reads_nan_not_a_number_made_up(structure_study):
+    """A footprint whose bytes per record is null (JSON) or not a finite number is NaN in the row (drawn as no bar)."""
+    fps = structure_study.manifest.workload_footprints
+    fps["online-status-set"]["redis"]["bytes_per_record"] = None
+    fps["online-status-hash"]["redis"]["bytes_per_record"] = math.inf
+    rows = {(r["variant"], r["target"]): r for r in study_rows(structure_study)}
+    assert math.isnan(rows[("set", "redis")]["bytes_per_record"]) and math.isnan(rows[("hash", "redis")]["bytes_per_record"])
+    assert rows[("set", "valkey")]["bytes_per_record"] == 80.0
 
 
 def test_a_variant_with_only_failed_points_is_not_measured_but_keeps_its_bytes(structure_study):

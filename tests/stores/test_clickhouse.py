@@ -187,3 +187,7 @@ def test_a_row_read_back_undoes_every_escape_of_clickhouse_s_tabseparated_format
     assert s.row_fields(line, None) == {k.lower(): v for k, v in values.items()}
     assert s.row_fields(line, [b"field1"]) == {b"field1": values[b"FIELD1"]}
     assert s.row_fields(b"user2\tno escape\tx\ty", None)[b"field0"] == b"no escape"
+    # an escape ClickHouse does not write is read as its TSV input reads it, the character alone (18.16: a\qb -> aqb)
+    assert s.row_fields(b"user4\ta\\qb\tx\ty", [b"field0"]) == {b"field0": b"aqb"}
+    # a lone backslash at a value's end (no escape follows: ClickHouse never writes one) is kept, as a backslash
+    assert s.row_fields(b"user3\tcut\\\tx\\n\\\ty", None) == {b"field0": b"cut\\", b"field1": b"x\n\\", b"field2": b"y"}

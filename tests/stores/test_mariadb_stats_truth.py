@@ -90,3 +90,42 @@ def test_mariadb_bytes_add_a_fulltext_indexs_own_tablespaces_to_the_tables(maria
         assert database_bytes(conn) == table + fts
     finally:
         conn.close()
+
+
+def test_mariadb_fulltext_space_refused_for_a_privilege_says_so_and_any_other_failure_is_itself():
+    """The FULLTEXT tablespaces' query refused with error 1227 (PROCESS lacking) is PrivilegeMissing; a failure
+    with another code, or none at all (empty args: was an IndexError of its own), is raised as itself."""
+    from ycsbctl.stores.mariadb.stats import PrivilegeMissing, database_bytes
+
+    class Conn:  # one InnoDB table and a FULLTEXT index, as pymysql's cursor answers; the tablespaces refused
+        user = b"ycsb"
+
+        def __init__(self, refusal: Exception) -> None:
+            self.refusal, self.answer = refusal, [("usertable",)]
+
+        def cursor(self):
+            return self
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def execute(self, sql: str) -> None:
+            if "innodb_sys_tablespaces" in sql:
+                raise self.refusal
+            self.answer = [("usertable",)] if sql.startswith("SELECT table_name") else [(16384,)]
+
+        def fetchall(self) -> list:
+            return self.answer
+
+        def fetchone(self) -> tuple:
+            return self.answer[0]
+
+    with pytest.raises(PrivilegeMissing, match="MariaDB user 'ycsb' lacks the PROCESS privilege"):
+        database_bytes(Conn(Exception(1227, "Access denied; you need the PROCESS privilege")))
+    for other in (Exception(1146, "Table doesn't exist"), ConnectionResetError()):
+        with pytest.raises(type(other)) as raised:
+            database_bytes(Conn(other))
+        assert raised.value is other

@@ -18,7 +18,7 @@ def test_a_keys_slot_is_redis_pys_for_plain_keys_and_every_shape_of_hash_tag():
     rng = random.Random(43)
     keys = [b"user%d" % rng.getrandbits(63) for _ in range(500)]
     keys += [b"{user}1", b"{user}2", b"a{b}c", b"a{b}c{d}", b"{}", b"{}a", b"a{}b{c}", b"{", b"}", b"}{", b"{a",
-             b"a}b{", b"{{a}}", b"", b"_indices", b"foo{bar}{zap}", b"{a}" * 3]
+             b"a}b{", b"ab}c", b"{{a}}", b"", b"_indices", b"foo{bar}{zap}", b"{a}" * 3]
     for key in keys:
         assert key_slot(key) == redis.crc.key_slot(key), key
     assert SLOTS == redis.crc.REDIS_CLUSTER_HASH_SLOTS == 16384

@@ -122,6 +122,35 @@ def test_a_mariadb_ping_that_fails_without_a_server_error_code_raises_that_failu
         proto.ping("mariadb://u@127.0.0.1:1/d", 0.1)
 
 
+def test_a_postgresql_ping_says_a_role_is_missing_only_for_28000_saying_so_else_raises_the_failure_itself(monkeypatch):
+    """SQLSTATE 28000 is also a pg_hba.conf refusal (the role exists); "does not exist" is also another SQLSTATE's
+    words: each of those is raised as itself, only both together say the URL's role is missing."""
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores import registry
+
+    class PgError(Exception):  # asyncpg's: the SQLSTATE in .sqlstate, the server's message as str()
+        def __init__(self, sqlstate: str, message: str) -> None:
+            super().__init__(message)
+            self.sqlstate = sqlstate
+
+    def refusing(e: PgError):
+        def query(url: str, sql: str, timeout_s: float):
+            raise e
+        return query
+
+    proto = registry.for_url("postgresql://u@h:1/d")
+    url = "postgresql://nosuchrole@127.0.0.1:1/d"
+    for refusal in (PgError("28000", 'no pg_hba.conf entry for host "127.0.0.1", user "nosuchrole"'),
+                    PgError("42704", 'type "nosuchrole" does not exist')):
+        monkeypatch.setattr(proto, "query", refusing(refusal))
+        with pytest.raises(PgError) as raised:
+            proto.ping(url, 0.1)
+        assert raised.value is refusal
+    monkeypatch.setattr(proto, "query", refusing(PgError("28000", 'role "nosuchrole" does not exist')))
+    with pytest.raises(UserError, match="the server has no role 'nosuchrole'"):
+        proto.ping(url, 0.1)
+
+
 class _Slow(BaseHTTPRequestHandler):
     """A ClickHouse HTTP interface that takes ``DELAY_S`` over every statement and answers it with no rows."""
 

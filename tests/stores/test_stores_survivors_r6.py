@@ -513,3 +513,91 @@ def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
     c._node = node  # type: ignore[method-assign]
     st = asyncio.run(c._follow(3999, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
     assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1", 7001))])
+
+
+def test_a_cluster_forgets_the_shard_connection_that_failed_and_not_a_newer_one_to_the_same_node():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Shard:  # a RedisBinding as drop reads it: its options' host and port
+        def __init__(self, port: int) -> None:
+            self.o = type("Options", (), {"host": "127.0.0.1", "port": port})()
+
+    failed, newer, other = Shard(7000), Shard(7000), Shard(7001)
+    c = object.__new__(ClusterBinding)
+    c.nodes = {("127.0.0.1", 7000): failed, ("127.0.0.1", 7001): other}  # type: ignore[dict-item]
+    c.drop(failed, ConnectionRefusedError("refused"))  # type: ignore[arg-type]
+    assert c.nodes == {("127.0.0.1", 7001): other} and c.last_error == "shard 127.0.0.1:7000 unreachable: refused"
+    c.nodes[("127.0.0.1", 7000)] = newer  # type: ignore[assignment]  # reconnected meanwhile: the failure was the old one's
+    c.drop(failed, ConnectionResetError("reset"))  # type: ignore[arg-type]
+    assert c.nodes == {("127.0.0.1", 7000): newer, ("127.0.0.1", 7001): other}
+
+
+def test_a_cluster_insert_connects_the_index_slots_shard_first_and_fails_alone_when_it_is_unreachable():
+    """An INSERT writes its record's shard and the index's (ZADD on the index slot's): both are connected before
+    the chain runs; the index's shard unreachable, the insert is one ERROR naming it (acknowledged as issued)."""
+    from ycsbctl.stores.binding import ConnectionLost
+    from ycsbctl.stores.redis.cluster import INDEX_SLOT, ClusterBinding, key_slot
+    from ycsbctl.workload.core import INSERT
+
+    record_shard, index_shard = ("127.0.0.1", 7000), ("127.0.0.1", 7001)
+    owner = [record_shard] * 16384
+    owner[INDEX_SLOT] = index_shard
+    assert key_slot(b"user1") != INDEX_SLOT
+    up = type("Up", (), {"proto": type("Proto", (), {"transport": object()})()})()  # a live connection
+    tried, recorded, acked = [], [], []
+
+    async def node(addr):
+        tried.append(addr)
+        raise ConnectionLost("connection refused")
+
+    c = object.__new__(ClusterBinding)
+    c.slots = type("Slots", (), {"owner": owner})()
+    c.nodes, c.wanted, c._node = {record_shard: up}, set(), node  # type: ignore[assignment,method-assign]
+    ctx = type("Ctx", (), {"record": lambda self, *a: recorded.append(a[:2]), "ack": acked.append})()
+    done = asyncio.run(c.chain(ctx, ([INSERT], [b"user1"], [7], [0], [0]), 0, 1))  # type: ignore[arg-type]
+    assert (done, tried, recorded, acked) == ((1, 1), [index_shard], [(INSERT, int(Status.ERROR))], [7])
+    assert c.last_error == "shard 127.0.0.1:7001 unreachable: connection refused"
+
+
+def test_a_clusters_failed_call_keeps_its_shards_error_and_a_found_or_missing_record_keeps_the_last_one():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Node:
+        def __init__(self, st: Status, error: str | None) -> None:
+            self.st, self.last_error = st, error
+
+    async def call(b: Node) -> Status:
+        return b.st
+
+    def follow(node: Node) -> tuple[Status, str | None]:
+        c = object.__new__(ClusterBinding)
+        c.counts, c.last_error = {"redirections": 0, "moved": 0, "ask": 0}, "an earlier error"
+
+        async def shard(addr: tuple[str, int]) -> Node:
+            return node
+
+        c._node = shard  # type: ignore[method-assign]
+        st = asyncio.run(c._follow(1, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
+        return st, c.last_error
+
+    assert follow(Node(Status.ERROR, "WRONGTYPE Operation against a key holding the wrong kind of value")) == \
+        (Status.ERROR, "WRONGTYPE Operation against a key holding the wrong kind of value")
+    assert follow(Node(Status.NOT_FOUND, None)) == (Status.NOT_FOUND, "an earlier error")
+    assert follow(Node(Status.OK, None)) == (Status.OK, "an earlier error")
+
+
+def test_cluster_slots_is_a_nodes_non_empty_slot_list_and_none_for_an_error_or_a_node_serving_no_slot():
+    from ycsbctl.stores.redis.cluster import cluster_slots
+
+    class Seed:  # RedisBinding.resp's (status, reply) for CLUSTER SLOTS
+        def __init__(self, st: Status, reply: object) -> None:
+            self.answer = st, reply
+
+        async def resp(self, *commands):
+            assert commands == ((b"CLUSTER", b"SLOTS"),)
+            return self.answer
+
+    slots = [[0, 16383, [b"127.0.0.1", 7000, b"id"]]]
+    got = [asyncio.run(cluster_slots(Seed(st, reply)))  # type: ignore[arg-type]
+           for st, reply in ((Status.OK, slots), (Status.OK, []), (Status.OK, b"OK"), (Status.ERROR, None))]
+    assert got == [slots, None, None, None]

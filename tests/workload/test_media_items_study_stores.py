@@ -295,3 +295,30 @@ def test_a_tarantool_page_is_the_calls_ids_and_its_total_only_when_counted_and_s
     pages = [asyncio.run(s.query(Node(data), q, count)) for data, count in  # type: ignore[arg-type]
              (([[5, 3], 12], True), ([[5, 3], 12], False), ([[5, 3], None], True), ([[5, 3]], True), ([[]], True))]
     assert pages == [(OK, Page((5, 3), 12)), (OK, Page((5, 3))), (OK, Page((5, 3))), (OK, Page((5, 3))), (OK, Page(()))]
+
+
+def test_a_sphinx_total_is_show_metas_total_found_row_not_its_total_row() -> None:
+    """SHOW META's rows are [Variable_name, Value]: the total is the Value of the row named total_found (1205), not
+    total (what max_matches kept, 1000) nor any other row's; without the row, or with a NULL Value, it is 0."""
+    import asyncio
+
+    from ycsbctl.workload.media_items.contract import Page, Query
+    from ycsbctl.workload.media_items.ops import QUERY_1COND
+    from ycsbctl.workload.media_items.sphinx import SphinxItems
+    from ycsbctl.workload.plugin import OK
+
+    class Searchd:  # the page's rows (ids + 1, Sphinx's documents), then SHOW META's
+        last_error = None
+
+        def __init__(self, meta: list[list[bytes | None]]) -> None:
+            self.meta = meta
+
+        async def sphinxql(self, sql: bytes) -> tuple[int, list[list[bytes | None]], int]:
+            return OK, self.meta if sql == b"SHOW META" else [[b"8"], [b"4"]], 0
+
+    s = object.__new__(SphinxItems)
+    s.table = "items"
+    meta = [[b"total", b"1000"], [b"total_found", b"1205"], [b"time", b"0.002"]]
+    pages = [asyncio.run(s.query(Searchd(m), Query(QUERY_1COND, year_gt=2000), True))  # type: ignore[arg-type]
+             for m in (meta, [meta[0], meta[2]], [[b"total_found", None]])]
+    assert pages == [(OK, Page((7, 3), 1205)), (OK, Page((7, 3), 0)), (OK, Page((7, 3), 0))]

@@ -42,7 +42,7 @@ def database_bytes(conn) -> float:
             cur.execute("SELECT coalesce(sum(allocated_size), 0) FROM information_schema.innodb_sys_tablespaces "
                         "WHERE name LIKE concat(DATABASE(), '/FTS\\_%')")
         except Exception as exc:
-            if getattr(exc, "args", (None,))[0] != SPECIFIC_ACCESS_DENIED:
+            if exc.args[:1] != (SPECIFIC_ACCESS_DENIED,):  # an exception may have no args at all
                 raise
             user = conn.user.decode() if isinstance(conn.user, bytes) else conn.user
             raise PrivilegeMissing(
