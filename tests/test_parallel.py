@@ -1,0 +1,44 @@
+"""Where make test's two workers run a test (tests/fixtures/parallel.py): a module stays whole, the Docker engine's
+users share one group, and a pytest without ``--dist loadgroup`` gets no scheduler of ours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures.parallel import DOCKER_FIXTURES, group_of, pytest_xdist_make_scheduler
+
+TESTS = Path(__file__).resolve().parent
+
+
+class _Config:
+    """What xdist's scope scheduler reads of pytest's config: ``--dist`` and two workers (``--tx 2*popen``)."""
+
+    def __init__(self, dist: str) -> None:
+        self.values: dict[str, Any] = {"dist": dist, "tx": ["2*popen"], "loadscopereorder": False}
+
+    def getvalue(self, name: str) -> Any:
+        return self.values[name]
+
+
+def test_the_modules_that_name_a_docker_fixture_are_one_group_and_every_other_module_its_own() -> None:
+    modules = sorted(str(p.relative_to(TESTS.parent)) for p in TESTS.rglob("test_*.py"))
+    docker = [m for m in modules if group_of(m) == "docker"]
+    assert "tests/provision/test_docker.py" in docker and "tests/telemetry/test_container.py" in docker
+    assert all(any(name in (TESTS.parent / m).read_text() for name in DOCKER_FIXTURES) for m in docker)
+    assert all(group_of(m) == m for m in modules if m not in docker)
+
+
+def test_loadgroup_schedules_by_module_and_any_other_dist_keeps_xdists_scheduler() -> None:
+    scheduler = pytest_xdist_make_scheduler(_Config("loadgroup"), None)
+    split = scheduler._split_scope
+    assert split("tests/report/test_compare.py::test_a[x::y]") == split("tests/report/test_compare.py::test_b")
+    assert split("tests/report/test_compare.py::test_a") == "tests/report/test_compare.py"
+    assert split("tests/provision/test_docker.py::test_a") == split("tests/telemetry/test_container.py::C::t") == "docker"
+    assert pytest_xdist_make_scheduler(_Config("load"), None) is None
+
+
+def test_a_plain_pytest_has_no_scheduler_of_ours(pytestconfig: pytest.Config) -> None:
+    assert pytest_xdist_make_scheduler(pytestconfig, None) is None  # "no" here, and in an xdist worker too
