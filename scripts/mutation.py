@@ -508,9 +508,10 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/engine/worker.py: await asyncio.sleep(0) | 0 -> -1":
         "asyncio.sleep takes any delay <= 0 as one yield to the loop (if delay <= 0: await __sleep0()): sleep(-1) is "
         "sleep(0) (0 -> 1, a second's sleep, stays scored)",
-    "ycsbctl/engine/worker.py: t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else 2**63 - 1 | 63 -> 62":
+    "ycsbctl/engine/worker.py: NO_DEADLINE = 2**63 - 1  # perf_counter ns: a phase that ends at its quota only (a load without --duration) | 63 -> 62":
         "the deadline of a phase bounded by its operation count only, compared with perf_counter_ns readings (ns since "
-        "boot): 2**62 ns is 146 years, never reached any more than 2**63",
+        "boot): 2**62 ns is 146 years, never reached any more than 2**63 (the plug-in worker's test of it reads the same "
+        "constant)",
     "ycsbctl/engine/measurements.py: N_SLOTS = (COMPONENT + UPDATE + 1) * N_STATUS  # slot = op code · N_STATUS + status | 1 -> 2":
         "room for one op code more than the highest (an RMW's UPDATE half): its slots stay None, as those of every op "
         "code the workload does not run, since only slot_ids are installed, recorded and rolled (1 -> 0, too few, "

@@ -16,6 +16,7 @@ from typing import Any
 from ycsbctl.engine.measurements import Recorder
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.worker import (
+    NO_DEADLINE,
     TURN_NS,
     Worker,
     WorkerPlan,
@@ -34,7 +35,6 @@ PLUGIN_FAILED = "the workload plug-in {}: its executor {} call {}"
 SOURCE_FAILED = "the workload plug-in {}: its source {}"
 HUNG = ("the workload plug-in {}: an operation of its executor had not returned {:g} s (--timeout) after the point's "
         "end; its clients were stopped")
-NO_DEADLINE = 2**63 - 1  # a phase that ends at its quota only (a load without --duration)
 
 
 class _SourceBroke(Exception):

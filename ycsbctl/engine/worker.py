@@ -43,6 +43,7 @@ BATCHED_WRITES_FROM = 32  # clients in one worker (bench engine: see WriteBatch)
 # hands the loop on after this long (ns), not every 128 operations: 128 of SQLite's 2 ms FULLTEXT-PREFIX
 # queries × 50 clients held it 13 s, the ticker never ran, and the whole point fell into its warm-up
 TURN_NS = 2_000_000
+NO_DEADLINE = 2**63 - 1  # perf_counter ns: a phase that ends at its quota only (a load without --duration)
 BATCH = 1024  # operations drawn at once: see Worker.refill
 MAX_ERRORS_KEPT = 5
 LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does"
@@ -414,7 +415,7 @@ class Worker:
             return Done(index)
         t0 = int(t_start.value * 1e9)
         deadline = (
-            t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else 2**63 - 1
+            t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else NO_DEADLINE
         )
         # No cyclic GC while operations are in flight: a collection is a pause of the loop, and the
         # hot path makes no cycles (reference counting frees everything it allocates); what error
