@@ -16,6 +16,7 @@ import psutil
 import pytest
 
 from tests.fixtures.lab import LabDriver, runs
+from tests.fixtures.servers import processes_of
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.dask_client import CONNECT_TIMEOUT_S
 
@@ -324,18 +325,8 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
 
 
 def _processes_of(folder: Path) -> list[str]:
-    """The command lines of the processes a lab whose state is under ``folder`` started: each names the folder
-    on its command line or writes its log there (lab-logs/). Another test's lab, which may run beside this one
-    (the suite's two workers), is not counted."""
-    found = []
-    for p in psutil.process_iter(["cmdline"]):
-        try:
-            if str(folder) in " ".join(p.info["cmdline"] or []) or any(
-                    f.path.startswith(str(folder)) for f in p.open_files()):
-                found.append(" ".join(p.info["cmdline"] or []))
-        except psutil.Error:
-            continue
-    return found
+    """The command lines of the processes a lab whose state is under ``folder`` started (:func:`processes_of`)."""
+    return [" ".join(p.info["cmdline"] or []) for p in processes_of(folder)]
 
 
 def test_lab_up_and_down_from_the_command_line_leave_nothing_behind(tmp_path: Path) -> None:

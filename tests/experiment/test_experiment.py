@@ -14,7 +14,7 @@ import redis
 
 from tests.fixtures.cli import CLI, ycsbctl
 from tests.fixtures.cli import env as cli_env
-from tests.fixtures.servers import ROOT, need_redis_and_mongo_wire
+from tests.fixtures.servers import ROOT, need_redis_and_mongo_wire, processes_of
 from tests.fixtures.waiting import LineReader, wait_until
 from ycsbctl.errors import UserError
 from ycsbctl.results import load
@@ -25,16 +25,7 @@ SMALL = ["--backend", "local", "--records", "300", "--duration", "1", "--warmup"
 def _our_servers(state_dir: Path) -> list[psutil.Process]:
     """redis-server / mongo-wire processes started for the test: their output goes to a log in the
     test's state folder (their data folders are temporary folders of their own)."""
-    found = []
-    for p in psutil.process_iter(["name", "cmdline"]):
-        try:
-            cmd = " ".join(p.info["cmdline"] or [])
-            if ("redis-server" in cmd or "mongo-wire" in cmd) and any(
-                    f.path.startswith(str(state_dir)) for f in p.open_files()):
-                found.append(p)
-        except psutil.Error:
-            continue
-    return found
+    return processes_of(state_dir, ("redis-server", "mongo-wire"))
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from tests.fixtures.cli import ycsbctl_in
+from tests.fixtures.servers import processes_of
 from tests.fixtures.waiting import wait_until
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, provision, teardown
@@ -35,16 +36,7 @@ def _need(kind: str) -> str:
 
 def _servers_of(state_dir: Path) -> list[psutil.Process]:
     """Server processes ycsbctl started for this test: their log is in the test's state folder."""
-    found = []
-    for p in psutil.process_iter(["cmdline"]):
-        try:
-            cmd = " ".join(p.info["cmdline"] or [])
-            if ("redis-server" in cmd or "valkey-server" in cmd) and any(
-                    f.path.startswith(str(state_dir)) for f in p.open_files()):
-                found.append(p)
-        except psutil.Error:
-            continue
-    return found
+    return processes_of(state_dir, ("redis-server", "valkey-server"))
 
 
 @pytest.mark.parametrize(("kind", "server", "version", "allocator"), [
