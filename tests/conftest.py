@@ -35,9 +35,11 @@ if "YCSBCTL_BASELINE_MEMO" not in os.environ:
     os.environ["YCSBCTL_BASELINE_MEMO"] = _MEMO
     atexit.register(lambda: os.path.exists(_MEMO) and os.unlink(_MEMO))
 # `compare` without a control target tests against this host's drift record (results/host_drift.py): the
-# suite reads none (a folder nothing writes to), so its verdicts use the stated default margin, whatever
-# the user's record holds; the tests of the record point it elsewhere.
-os.environ.setdefault("YCSBCTL_CACHE_DIR", os.path.join(os.sep, "nonexistent", "ycsbctl-test-cache"))
+# suite reads none, so its verdicts use the stated default margin, whatever the user's record holds; the tests
+# of the record point it elsewhere. The folder is one under /dev/null: nobody can create it, root included (a
+# folder /nonexistent/... was created by a mutant that wrote its record there, and a later suite on the same
+# disk read a ±2 % margin from it), and code that writes there fails loudly.
+os.environ.setdefault("YCSBCTL_CACHE_DIR", os.path.join(os.devnull, "ycsbctl-test-cache"))
 # PostgreSQL's and MariaDB's initialised data folders are kept once per session (provision/init_template.py) in a
 # folder of the session's own, removed at the end: the first server of each kind initialises, later ones copy.
 _TEMPLATES = tempfile.mkdtemp(prefix="ycsbctl-test-templates-")

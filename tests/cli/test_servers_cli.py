@@ -184,6 +184,30 @@ def test_ctrl_c_in_the_first_second_of_up_is_one_line_and_exit_130(state_dir, tm
     assert state.entries() == []
 
 
+def test_an_interrupt_inside_generated_code_while_up_imports_still_exits_130_under_python_m(state_dir, tmp_path):
+    """The moment the Ctrl-C test above hit in 1 run of CI: SIGTERM landing while a module being imported runs a
+    dataclass's generated code (a string exec). ycsbctl caught it and said so, but CPython remembered it, and
+    `python -m ycsbctl` then ended by SIGINT (-2) instead of 130. Made exact here: a sitecustomize raises the
+    KeyboardInterrupt from a string exec when the lazy import of ``up``'s module reaches the catalogue."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _Finder:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'ycsbctl.provision.catalog':\n"
+        "            exec('raise KeyboardInterrupt')\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _Finder())\n")
+    env = {**os.environ, "PYTHONPATH": f"{hook}:{ROOT}", "DOCKER_HOST": "unix:///nonexistent.sock"}
+    done = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "ycsbctl", "up", "redis", "--backend", "local"],
+                          env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    said = [x for x in done.stderr.splitlines() if x.strip()]
+    assert done.returncode == 130 and said == ["ycsbctl: interrupted before anything was started"], \
+        (done.returncode, done.stderr)
+    assert state.entries() == []
+
+
 def test_down_all_while_docker_does_not_answer_stops_the_local_servers_and_says_so(state_dir, tmp_path):
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")

@@ -154,3 +154,12 @@ def test_calibrate_records_only_cells_measured_on_both_sides_with_a_positive_bas
     path, lines = calibrate(Comparison(exps, "p99", pd.DataFrame(), v))  # type: ignore[arg-type]
     assert lines == ["throughput: 2 cells drifted up to 30.0 % (median 30.0 %)"]
     assert host_drift.read(path).of("throughput") == pytest.approx(0.3)
+
+
+def test_the_suite_reads_no_record_and_none_can_be_written_where_it_looks():
+    """The suite's own setting (tests/conftest.py): the default margin, from a folder nobody can create — a record
+    left on the disk by an earlier run (a mutant's) once gave a later suite a ±2 % margin."""
+    assert host_drift.read().source.startswith("the default, no calibration record at")
+    assert host_drift.read().of("throughput") == host_drift.DEFAULT_MARGIN
+    with pytest.raises(OSError):
+        host_drift.record([("throughput", 1.5)], "test")
