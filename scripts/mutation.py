@@ -609,9 +609,6 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/stall.py: if len(measured) >= 2: | 2 -> 1":
         "with one measured second the block finds nothing: its first second is its last, so the search loop "
         "(while k < last) never runs and no stall is set",
-    "ycsbctl/results/verdicts.py: return {r: v / centre for r, v in values.items() if centre == centre and centre > 0 and v > 0} | 0 -> -1":
-        "the centre is stats.interval's geometric mean, exp(mean log) of the positive values: above 0 or NaN (left out "
-        "by centre == centre), so > 0 and > -1 keep the same values (0.0 only below 5e-324, no measured figure)",
     "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
         "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
@@ -1362,6 +1359,22 @@ for _from, _to in (("0.99", "0.9999"), ("0.99", "0.9801"), ("0.01", "0.0101"), (
 EQUIVALENT["ycsbctl/report/compare.py: r[\"experiment\"] = c.experiments[0].id | 0 -> -1"] = \
     ("only where c.within, which is len(c.experiments) == 1 (Comparison.within): the one folder is the first and the "
      "last (the first folder of several, the baseline, is pinned by test_compare.py's three-folder α test)")
+# the two whole-map samples of seeds 27116 and 27127 (issue 43, surv)
+EQUIVALENT.update({
+    "ycsbctl/stores/mariadb/store.py: rows = int(cur.fetchone()[0]) | 0 -> -1":
+        "both statements (SELECT COUNT(*) FROM usertable, SELECT 0) answer one column: its first is its last",
+    "ycsbctl/stores/postgresql/stats.py: return num(row[0][0]) or 0.0 | 0 -> -1":
+        "an aggregate without GROUP BY (coalesce(sum(...), 0)) answers one row of one column: [-1] is [0] for both "
+        "indexes (0 -> 1, which finds nothing, and 'or 1.0' stay scored: test_stores_survivors_r6)",
+    "ycsbctl/stores/tarantool/iproto.py: if b < 0x80: | Lt -> LtE":
+        "the byte is a msgpack integer's first (Tarantool writes the reply type as one: IPROTO_REQUEST_TYPE): 0x80 is "
+        "msgpack's empty fixmap, never an integer's first byte (positive fixints end at 0x7F, then 0xCC-0xCF)",
+    "ycsbctl/engine/worker.py: BATCHED_WRITES_FROM = 32  # clients in one worker (bench engine: see WriteBatch) | 32 -> 31":
+        "how many clients a worker needs before its requests of one loop turn are written together (WriteBatch): "
+        "each request goes out with the same bytes in the same order either way and each operation is timed from "
+        "its own write (chain.py: c.t0 = _now() next to transport.write); a speed tuning measured with bench "
+        "engine, not a figure's arithmetic (test_batched_writes runs the batched path at BATCHED_WRITES_FROM + 8)",
+})
 for _to in ("1", "-1"):
     EQUIVALENT["ycsbctl/results/ycsb_text.py: op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan)) "
                f"| 0 -> {_to}"] = \
