@@ -872,7 +872,7 @@ EQUIVALENT.update({
     "ycsbctl/stores/mariadb/wire.py: t = t[:i] + b\"%d\" + t[i + 4:] | 4 -> 5":
         "QUOTED.scan's text ends with its LIMIT '%b' (whatever the fields: they come before FROM), so nothing follows "
         "the 4 bytes at i: t[i + 5:] is b'' as t[i + 4:] is",
-    "ycsbctl/stores/http1.py: pos = start + size + 2 | 2 -> 1":
+    "ycsbctl/stores/http1.py: pos = end + 2 | 2 -> 1":
         "pos then lands on the \\n of the CRLF that ends the chunk's data (the length check above counts its 2 bytes), so the next "
         "size line reads b'\\n1f4' and int(x, 16) skips leading whitespace: the same size, the same end, for every "
         "chunked reply that ends its chunks with CRLF as HTTP/1.1 requires",
