@@ -1340,6 +1340,12 @@ _PLOT_STYLE_EQUIVALENT: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
     "if len(labels) < 2:": (
         (("2", "1"),), "a single label overlaps no other: the loop then moves nothing and returns (the early return saves "
                 "only the renderer)"),
+    "OP_STYLES = {\"READ\": \"-\", \"UPDATE\": \"--\", \"INSERT\": \":\", \"SCAN\": \"-.\", "
+    "\"READ-MODIFY-WRITE\": (0, (5, 1, 1, 1)),": (
+        (("0", "1"), ("0", "-1"), ("5", "6"), ("5", "4"), ("1", "2")),
+        "READ-MODIFY-WRITE's dash pattern (points, scaled by the line width): where it starts (the offset) and a "
+        "dash or gap a point longer or shorter keep it a long dash and a dot, unlike every other operation's; a "
+        "segment of 0 (1 -> 0), which would draw no dot or no gap, stays scored (test_figures_survivors)"),
 }
 EQUIVALENT["ycsbctl/report/summary.py: return f\"{v / 1e6:.2g} s\" if v < 1e7 else f\"{v / 1e6:.0f} s\" | 10000000.0 -> 10100000.0"] = \
     ("from 10 s to 10.1 s both formats write '10 s' (two significant digits of 10.0x, or none after the point); "
@@ -1361,6 +1367,12 @@ EQUIVALENT["ycsbctl/report/compare.py: r[\"experiment\"] = c.experiments[0].id |
      "last (the first folder of several, the baseline, is pinned by test_compare.py's three-folder α test)")
 # the two whole-map samples of seeds 27116 and 27127 (issue 43, surv)
 EQUIVALENT.update({
+    **{"ycsbctl/experiment/calibrate.py: r = run_phase(PhaseSpec(\"load\", url, props, threads=min(8, plan.records), "
+       f"processes=plan.processes, seed=plan.seed)) | 8 -> {_to}":
+       "how many clients load the calibration records: every record is inserted once whichever client inserts it "
+       "(the load checks each INSERT was OK, plan.records of them), and calibrate prints no figure of the load; "
+       "min -> max (one client per record, which test_calibrate's connection count catches) stays scored"
+       for _to in ("9", "7")},
     "ycsbctl/stores/mariadb/store.py: rows = int(cur.fetchone()[0]) | 0 -> -1":
         "both statements (SELECT COUNT(*) FROM usertable, SELECT 0) answer one column: its first is its last",
     "ycsbctl/stores/postgresql/stats.py: return num(row[0][0]) or 0.0 | 0 -> -1":

@@ -795,3 +795,16 @@ def test_error_bars_are_the_interval_else_the_range_around_the_mean_in_the_plots
     assert low.tolist() == pytest.approx([0.5, 1.0, 0.0]) and high.tolist() == pytest.approx([0.6, 2.0, 0.05])
     no_ci = _bars(g.drop(columns=["latency_ci_low", "latency_ci_high"]), "latency", 1000.0)
     assert no_ci[0].tolist() == pytest.approx([1.0, 1.0, 0.1]) and no_ci[1].tolist() == pytest.approx([1.0, 2.0, 0.09])
+
+
+def test_each_operations_line_style_is_its_own_and_every_dash_and_gap_of_a_pattern_is_drawn():
+    """A dash pattern (offset, (on, off, ...)) with a 0 in it draws no dash or no gap there: it looks like another
+    pattern (a long dash and a dot with a 0-point gap is a long dash)."""
+    from ycsbctl.report.plot_style import OP_STYLES
+
+    styles = list(OP_STYLES.values())
+    assert len({repr(s) for s in styles}) == len(styles)
+    for style in styles:
+        if isinstance(style, tuple):
+            _, dashes = style
+            assert len(dashes) % 2 == 0 and all(d > 0 for d in dashes), style
