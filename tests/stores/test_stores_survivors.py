@@ -268,6 +268,9 @@ def test_a_server_whose_info_counts_no_evictions_or_expiries_is_not_said_short(m
     assert proto.why_short("redis://127.0.0.1:1/0") is None
     said["info"] = "# Stats\nevicted_keys:0\nexpired_keys:0\n# Memory\nmaxmemory:0\n"
     assert proto.why_short("redis://127.0.0.1:1/0") is None
+    # evictions counted by a server whose INFO memory says no maxmemory (nor policy): no limit is made up
+    said["info"] = "# Stats\nevicted_keys:5810\nexpired_keys:0\n# Memory\nused_memory:100\n"
+    assert proto.why_short("redis://127.0.0.1:1/0") == "the server counts 5,810 keys evicted (INFO evicted_keys)"
 
 def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_logged(redis_server, rds):
     from ycsbctl.stores.disturb import parse_disturb
