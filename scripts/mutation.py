@@ -1367,6 +1367,11 @@ EQUIVALENT["ycsbctl/report/compare.py: r[\"experiment\"] = c.experiments[0].id |
      "last (the first folder of several, the baseline, is pinned by test_compare.py's three-folder α test)")
 # the two whole-map samples of seeds 27116 and 27127 (issue 43, surv)
 EQUIVALENT.update({
+    "ycsbctl/stores/clickhouse/binding.py: return Status.OK, self.sql.row_fields(r.body.split(b\"\\n\", 1)[0], fields) | 1 -> 2":
+        "the piece before the first newline is the same whatever the split's maxsplit from 1 on (0, no split, which "
+        "leaves the row's newline on its last field, stays scored: test_clickhouse reads field9)",
+    "ycsbctl/workload/media_items/clickhouse.py: return OK, Page(tuple(int(r[0]) for r in rows), total) | 0 -> -1":
+        "the rows are SELECT id's, one column each: a row's [-1] is its [0]",
     **{"ycsbctl/experiment/calibrate.py: r = run_phase(PhaseSpec(\"load\", url, props, threads=min(8, plan.records), "
        f"processes=plan.processes, seed=plan.seed)) | 8 -> {_to}":
        "how many clients load the calibration records: every record is inserted once whichever client inserts it "
