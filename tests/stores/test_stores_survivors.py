@@ -294,7 +294,7 @@ def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_
         rds.config_set("slowlog-log-slower-than", saved)
 
 
-def test_a_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+def test_a_mariadb_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
     # chained READ of one field or all, UPDATE of one field, INSERT: the bytes a MariaDB wire binding's chain
     # writes are those its read_request / update_request / insert_request build for that operation
     from ycsbctl.stores.binding import ChainContext
@@ -875,7 +875,7 @@ def test_a_redis_server_has_one_core_for_its_data_path_unless_it_is_a_multi_thre
         assert proto.server_cores(f"local-{kind}", 4.0) == 4.0, kind
 
 
-def test_a_sql_chains_reply_after_its_operation_expired_is_counted_late_and_recorded_once():
+def test_a_mariadb_sql_chains_reply_after_its_operation_expired_is_counted_late_and_recorded_once():
     from ycsbctl.stores.binding import ChainContext
     from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
     from ycsbctl.workload.core import UPDATE
