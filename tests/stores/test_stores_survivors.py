@@ -1122,3 +1122,16 @@ def test_a_redis_url_whose_server_closes_at_ping_is_probed_for_tls_at_its_own_ho
     finally:
         listener.close()
     assert probed == [("localhost", port)]
+    # a URL without a port: the probe goes to redis-py's own default port (a stand-in client closed at PING)
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.redis import store
+
+    def closed(*args: object) -> None:
+        raise redis.ConnectionError("Connection closed by server.")
+
+    monkeypatch.setattr(store, "client", lambda url, timeout_s: SimpleNamespace(ping=closed, close=lambda: None))
+    default = redis.connection.Connection(host="localhost").port  # what from_url leaves to the connection
+    with pytest.raises(redis.ConnectionError, match="not a Redis server"):
+        registry.for_url("redis://localhost/0").ping("redis://localhost/0", 1.0)
+    assert probed[1:] == [("localhost", default)]
