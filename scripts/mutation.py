@@ -609,9 +609,6 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/telemetry/stall.py: if len(measured) >= 2: | 2 -> 1":
         "with one measured second the block finds nothing: its first second is its last, so the search loop "
         "(while k < last) never runs and no stall is set",
-    "ycsbctl/results/verdicts.py: return {r: v / centre for r, v in values.items() if centre == centre and centre > 0 and v > 0} | 0 -> -1":
-        "the centre is stats.interval's geometric mean, exp(mean log) of the positive values: above 0 or NaN (left out "
-        "by centre == centre), so > 0 and > -1 keep the same values (0.0 only below 5e-324, no measured figure)",
     "ycsbctl/telemetry/network.py: while time.monotonic() < deadline and poll(proc) is None: | Lt -> LtE":
         "a deadline on a continuous clock: a reading equal to it to the nanosecond changes only whether one more 20 ms look is taken",
     "ycsbctl/telemetry/wire.py: WIRE_INTERVAL_S = 3.0 | 3.0 -> 3.0300000000000002":
@@ -871,11 +868,11 @@ for _line, _flips in (
 EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
         "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
-        "table; that it gets 10 s whatever the operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
+        "table; that it gets 10 s whatever the operations' timeout is pinned (test_stores_survivors, a 0.1 s DDL)",
     "ycsbctl/stores/mariadb/wire.py: t = t[:i] + b\"%d\" + t[i + 4:] | 4 -> 5":
         "QUOTED.scan's text ends with its LIMIT '%b' (whatever the fields: they come before FROM), so nothing follows "
         "the 4 bytes at i: t[i + 5:] is b'' as t[i + 4:] is",
-    "ycsbctl/stores/http1.py: pos = start + size + 2 | 2 -> 1":
+    "ycsbctl/stores/http1.py: pos = end + 2 | 2 -> 1":
         "pos then lands on the \\n of the CRLF that ends the chunk's data (the length check above counts its 2 bytes), so the next "
         "size line reads b'\\n1f4' and int(x, 16) skips leading whitespace: the same size, the same end, for every "
         "chunked reply that ends its chunks with CRLF as HTTP/1.1 requires",
@@ -883,7 +880,7 @@ EQUIVALENT.update({
         "the query (WHERE pid = pg_backend_pid()) answers one row, this backend's: ssl_row[-1] is ssl_row[0]",
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 10.1":
         "the twin of 10.0 -> 9.9 above: 10.1 s or 10 s for the CREATE TABLE's answer, the same table; the 10 s floor "
-        "over a short operations' timeout is pinned (test_stores_survivors, a 0.2 s DDL)",
+        "over a short operations' timeout is pinned (test_stores_survivors, a 0.1 s DDL)",
     "ycsbctl/stores/memcached/store.py: while c.stats().get(\"curr_items\") not in (\"0\", None) and time.monotonic() < end: | Lt -> LtE":
         "end is a time.monotonic() reading 10 s ahead: only a reading equal to it to the last bit is told apart, and "
         "then by one more 50 ms look at the server's items",
@@ -1308,8 +1305,11 @@ EQUIVALENT.update({
     "ycsbctl/stores/sphinx/binding.py: return int(r), [], 0 | 0 -> -1":
         "rows changed of a statement that got no reply (TIMEOUT, lost connection): the plug-in contract "
         "(workload/plugin.py) gives rows changed with OK only, and a failed status is what every caller acts on",
-    "ycsbctl/stores/clickhouse/store.py: query(url, \"SELECT 1\", max(timeout_s, 10.0)) | 10.0 -> 10.1":
-        "a wait floor for one admin query (how long it may wait, not what it finds), like CLEAR_WAIT_S",
+    **{f"ycsbctl/stores/clickhouse/store.py: query(url, \"SELECT 1\", max(timeout_s, 10.0)) | 10.0 -> {_to}":
+       "a wait floor for one admin query (how long it may wait, not what it finds), like CLEAR_WAIT_S; that a plug-in "
+       "workload's SELECT 1 gets it whatever the operations' timeout (max -> min) is pinned (test_stores_survivors, a "
+       "0.1 s answer)"
+       for _to in ("10.1", "9.9")},
     "ycsbctl/report/deployment_findings.py: lines.append(f\"{t}, {_point_name(r)}: {what} {e.get('at_s', 0):.1f} s "
     "into the measured window{paused}\" | 0 -> 1":
         "every fork event telemetry/capture.py writes carries at_s (capture.py: the fork's sample time minus the "
@@ -1343,6 +1343,12 @@ _PLOT_STYLE_EQUIVALENT: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
     "if len(labels) < 2:": (
         (("2", "1"),), "a single label overlaps no other: the loop then moves nothing and returns (the early return saves "
                 "only the renderer)"),
+    "OP_STYLES = {\"READ\": \"-\", \"UPDATE\": \"--\", \"INSERT\": \":\", \"SCAN\": \"-.\", "
+    "\"READ-MODIFY-WRITE\": (0, (5, 1, 1, 1)),": (
+        (("0", "1"), ("0", "-1"), ("5", "6"), ("5", "4"), ("1", "2")),
+        "READ-MODIFY-WRITE's dash pattern (points, scaled by the line width): where it starts (the offset) and a "
+        "dash or gap a point longer or shorter keep it a long dash and a dot, unlike every other operation's; a "
+        "segment of 0 (1 -> 0), which would draw no dot or no gap, stays scored (test_figures_survivors)"),
 }
 EQUIVALENT["ycsbctl/report/summary.py: return f\"{v / 1e6:.2g} s\" if v < 1e7 else f\"{v / 1e6:.0f} s\" | 10000000.0 -> 10100000.0"] = \
     ("from 10 s to 10.1 s both formats write '10 s' (two significant digits of 10.0x, or none after the point); "
@@ -1362,6 +1368,33 @@ for _from, _to in (("0.99", "0.9999"), ("0.99", "0.9801"), ("0.01", "0.0101"), (
 EQUIVALENT["ycsbctl/report/compare.py: r[\"experiment\"] = c.experiments[0].id | 0 -> -1"] = \
     ("only where c.within, which is len(c.experiments) == 1 (Comparison.within): the one folder is the first and the "
      "last (the first folder of several, the baseline, is pinned by test_compare.py's three-folder α test)")
+# the two whole-map samples of seeds 27116 and 27127 (issue 43, surv)
+EQUIVALENT.update({
+    "ycsbctl/stores/clickhouse/binding.py: return Status.OK, self.sql.row_fields(r.body.split(b\"\\n\", 1)[0], fields) | 1 -> 2":
+        "the piece before the first newline is the same whatever the split's maxsplit from 1 on (0, no split, which "
+        "leaves the row's newline on its last field, stays scored: test_clickhouse reads field9)",
+    "ycsbctl/workload/media_items/clickhouse.py: return OK, Page(tuple(int(r[0]) for r in rows), total) | 0 -> -1":
+        "the rows are SELECT id's, one column each: a row's [-1] is its [0]",
+    **{"ycsbctl/experiment/calibrate.py: r = run_phase(PhaseSpec(\"load\", url, props, threads=min(8, plan.records), "
+       f"processes=plan.processes, seed=plan.seed)) | 8 -> {_to}":
+       "how many clients load the calibration records: every record is inserted once whichever client inserts it "
+       "(the load checks each INSERT was OK, plan.records of them), and calibrate prints no figure of the load; "
+       "min -> max (one client per record, which test_calibrate's connection count catches) stays scored"
+       for _to in ("9", "7")},
+    "ycsbctl/stores/mariadb/store.py: rows = int(cur.fetchone()[0]) | 0 -> -1":
+        "both statements (SELECT COUNT(*) FROM usertable, SELECT 0) answer one column: its first is its last",
+    "ycsbctl/stores/postgresql/stats.py: return num(row[0][0]) or 0.0 | 0 -> -1":
+        "an aggregate without GROUP BY (coalesce(sum(...), 0)) answers one row of one column: [-1] is [0] for both "
+        "indexes (0 -> 1, which finds nothing, and 'or 1.0' stay scored: test_stores_survivors_r6)",
+    "ycsbctl/stores/tarantool/iproto.py: if b < 0x80: | Lt -> LtE":
+        "the byte is a msgpack integer's first (Tarantool writes the reply type as one: IPROTO_REQUEST_TYPE): 0x80 is "
+        "msgpack's empty fixmap, never an integer's first byte (positive fixints end at 0x7F, then 0xCC-0xCF)",
+    "ycsbctl/engine/worker.py: BATCHED_WRITES_FROM = 32  # clients in one worker (bench engine: see WriteBatch) | 32 -> 31":
+        "how many clients a worker needs before its requests of one loop turn are written together (WriteBatch): "
+        "each request goes out with the same bytes in the same order either way and each operation is timed from "
+        "its own write (chain.py: c.t0 = _now() next to transport.write); a speed tuning measured with bench "
+        "engine, not a figure's arithmetic (test_batched_writes runs the batched path at BATCHED_WRITES_FROM + 8)",
+})
 for _to in ("1", "-1"):
     EQUIVALENT["ycsbctl/results/ycsb_text.py: op = ops.setdefault(metric, OpSummary(metric, 0, math.nan, math.nan, math.nan)) "
                f"| 0 -> {_to}"] = \

@@ -216,6 +216,8 @@ def test_the_time_series_names_the_first_runs_axes():
     # every axis from 0: ops/s and p99 up to 15 % above their largest (1,100 ops/s, 50 ms), CPU and memory from 0
     lat = next(ax for ax in fig.axes if ax.get_ylabel() == "p99 latency (ms, dashed)")
     assert [list(line.get_ydata()) for line in lat.lines] == [[30.0, 50.0, 40.0]]
+    # each second's figures at its middle, on both lines
+    assert [list(line.get_xdata()) for line in (*top.lines, *lat.lines)] == [[0.5, 1.5, 2.5]] * 2
     assert top.get_ylim() == pytest.approx((0, 1100 * 1.15)) and lat.get_ylim() == pytest.approx((0, 50 * 1.15))
     assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)
     # no telemetry: the panel says so in its middle (axes fraction 0.5, 0.5, centred), not in a corner
@@ -795,3 +797,36 @@ def test_error_bars_are_the_interval_else_the_range_around_the_mean_in_the_plots
     assert low.tolist() == pytest.approx([0.5, 1.0, 0.0]) and high.tolist() == pytest.approx([0.6, 2.0, 0.05])
     no_ci = _bars(g.drop(columns=["latency_ci_low", "latency_ci_high"]), "latency", 1000.0)
     assert no_ci[0].tolist() == pytest.approx([1.0, 1.0, 0.1]) and no_ci[1].tolist() == pytest.approx([1.0, 2.0, 0.09])
+
+
+def test_each_operations_line_style_is_its_own_and_every_dash_and_gap_of_a_pattern_is_drawn():
+    """A dash pattern (offset, (on, off, ...)) with a 0 in it draws no dash or no gap there: it looks like another
+    pattern (a long dash and a dot with a 0-point gap is a long dash)."""
+    from ycsbctl.report.plot_style import OP_STYLES
+
+    styles = list(OP_STYLES.values())
+    assert len({repr(s) for s in styles}) == len(styles)
+    for style in styles:
+        if isinstance(style, tuple):
+            _, dashes = style
+            assert len(dashes) % 2 == 0 and all(d > 0 for d in dashes), style
+
+
+def test_the_time_series_keeps_a_last_second_the_run_spent_95_percent_of_and_drops_a_shorter_one():
+    """Seconds 0-11 of a run that ended at 0.5 s of warm-up + its runtime: second 10 (10-11 s) is whole when the run
+    ended at 10.95 s or later (5 % of a second short, at most), and is a part-second when it ended at 10.9498 s."""
+    from types import SimpleNamespace
+
+    from ycsbctl.report.resource_plots import _whole_seconds
+
+    overall = pd.DataFrame({"second": range(12), "operations": 100})
+
+    def kept(runtime_ms: float, warmup_s: float = 0.5) -> list[int]:
+        exp = SimpleNamespace(run_doc=lambda run_id: {"result": {"warmup_s": warmup_s, "runtime_ms": runtime_ms}})
+        return list(_whole_seconds(exp, "r1", overall)["second"])  # type: ignore[arg-type]
+
+    assert kept(10_450.0) == list(range(11))  # 0.5 + 10.45 = 10.95 s: second 10 is 95 % run, kept
+    assert kept(10_449.8) == list(range(10))  # 10.9498 s: second 10 is 94.98 % run, dropped
+    assert kept(11_000.0, warmup_s=0.0) == list(range(11))  # ended on the second: 11 whole seconds
+    assert kept(1_000.0, warmup_s=0.0) == [0]  # a run of exactly one second: its one whole second
+    assert kept(0.0, warmup_s=0.0) == list(range(12))  # no end known: every second kept

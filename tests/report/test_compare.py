@@ -230,6 +230,10 @@ def test_the_control_is_the_first_unchanged_common_target_in_plan_order():
 
     assert control_target(exp("7.2"), exp("8.0")) == "redis"
     assert control_target(exp("7.2"), exp("7.2")) is None
+    # a --control that is no target of both is refused naming the targets they have in common (plan order)
+    with pytest.raises(UserError) as refused:
+        control_target(exp("7.2"), exp("8.0"), "dragonfly")
+    assert str(refused.value) == "--control dragonfly: not a target of both experiments (common: redis, keydb, valkey)"
 
 
 

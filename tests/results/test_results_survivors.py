@@ -329,6 +329,10 @@ def test_a_targets_values_relative_to_the_control_round_by_round_or_over_its_geo
     # unpaired: over the control's geometric mean, √(100 × 400) = 200; a zero value is left out
     got = _relative({1: 200.0, 2: 300.0, 3: 0.0}, {1: 100.0, 2: 400.0}, paired=False)
     assert got == pytest.approx({1: 1.0, 2: 1.5}) and set(got) == {1, 2}
+    # a control that measured nothing above 0 has no geometric mean: nothing is relative to it
+    assert _relative({1: 200.0}, {1: 0.0, 2: 0.0}, paired=False) == {} == _relative({1: 200.0}, {}, paired=False)
+    # a value under 1 is a value; one under 0 none: over the control's √(1 × 4) = 2
+    assert _relative({1: 0.5, 2: -0.5, 3: 3.0}, {1: 1.0, 2: 4.0}, paired=False) == {1: 0.25, 3: 1.5}
     # a bound up to 1,000 is written out, past it ">1,000"
     assert interval_text(0.5, 995.0) == " [0.50, 995.00]" and interval_text(0.5, 1000.5) == " [0.50, >1,000]"
 
@@ -379,3 +383,23 @@ def test_a_phase_results_error_rate_counts_timeouts_with_errors_as_the_run_row_d
     ops = {name: {"name": name, **op} for name, op in doc["result"]["ops"].items()}  # as a run JSON names each
     result = PhaseResult.from_dict({"phase": "run", "threads": 8, **doc["result"], "ops": ops})
     assert result.error_rate == pytest.approx(0.012) == pytest.approx(run_row(doc)["error_rate"])
+
+
+def test_a_runs_disturbance_events_are_written_to_its_own_events_part_with_its_run_id_and_target(tmp_path):
+    from ycsbctl.results.events import EVENT_COLUMNS
+    from ycsbctl.results.folder import ResultFolder, RunRecord, file_stem
+
+    row = dict.fromkeys(EVENT_COLUMNS) | {"event": "del:set:2M@5s", "action": "del", "size": 2_000_000,
+                                          "occurrence": 1, "stall_s": 1.6, "ops_lost": 39_770.5}
+    events = pd.DataFrame([row], columns=list(EVENT_COLUMNS))
+    run_id = "redis.workloadb.run.t16.r1"
+    folder = ResultFolder.create(tmp_path, "x", _manifest("x"))
+    try:
+        folder.add_run(RunRecord(run_id, "redis", "workloadb", "run", 16, 1, "ok", events=events))
+        part = pd.read_parquet(folder.path / "parts" / "events" / f"{file_stem(run_id)}.parquet")
+    finally:
+        folder.close()
+    assert list(part.columns) == [*EVENT_COLUMNS, "run_id", "target"]
+    assert part[["event", "size", "stall_s", "ops_lost", "run_id", "target"]].to_dict("records") == [
+        {"event": "del:set:2M@5s", "size": 2_000_000, "stall_s": 1.6, "ops_lost": 39_770.5, "run_id": run_id,
+         "target": "redis"}]

@@ -34,6 +34,8 @@ def test_a_reply_is_read_as_http_client_reads_it_taking_its_own_bytes_and_none_u
     status, body = http_client_reading(data)
     r, used = parse(data + REPLIES[1], HttpReply)
     assert (r.status, r.body, used) == (status, body, len(data))
+    alone, used = parse(data, HttpReply)  # nothing after it: its last byte is the buffer's
+    assert (alone.status, alone.body, used) == (status, body, len(data))  # type: ignore[union-attr]
     for cut in range(len(data)):
         assert parse(data[:cut], HttpReply) == (None, 0), cut
 

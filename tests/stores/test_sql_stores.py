@@ -326,7 +326,7 @@ def postgresql_with_statements():
         yield endpoint
 
 
-def test_with_pg_stat_statements_the_sampler_counts_the_statements_the_engine_ran(postgresql_with_statements):
+def test_with_pg_stat_statements_the_postgresql_sampler_counts_the_statements_the_engine_ran(postgresql_with_statements):
     from ycsbctl.stores.postgresql.stats import PgStatSampler
 
     url = postgresql_with_statements.url

@@ -154,7 +154,7 @@ def test_a_postgresql_ping_says_a_role_is_missing_only_for_28000_saying_so_else_
 class _Slow(BaseHTTPRequestHandler):
     """A ClickHouse HTTP interface that takes ``DELAY_S`` over every statement and answers it with no rows."""
 
-    DELAY_S = 0.2
+    DELAY_S = 0.1
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's name
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -167,22 +167,25 @@ class _Slow(BaseHTTPRequestHandler):
         pass
 
 
-def test_clickhouses_create_table_may_take_10_s_whatever_the_operations_timeout():
+def test_clickhouses_create_table_or_a_plugins_first_select_may_take_10_s_whatever_the_operations_timeout():
     from ycsbctl.stores import registry
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Slow)
     threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     url = f"clickhouse://127.0.0.1:{server.server_address[1]}/default"
 
-    async def opened() -> int:
-        bs = await registry.for_url(url).open_bindings(url, 1, {}, 0.05)
+    async def opened(properties: dict[str, str]) -> int:
+        bs = await registry.for_url(url).open_bindings(url, 1, properties, 0.05)
         try:
             return len(bs.bindings)
         finally:
             await bs.close()
 
     try:
-        assert asyncio.run(opened()) == 1  # the CREATE TABLE took 0.2 s, four operations' timeouts
+        # YCSB's CoreWorkload: the CREATE TABLE took 0.1 s, two operations' timeouts; a workload plug-in (which
+        # creates its own tables): the SELECT 1 that checks the server took as long
+        assert asyncio.run(opened({})) == 1
+        assert asyncio.run(opened({"workload": "tests.no_such:Plugin"})) == 1
     finally:
         server.shutdown()
         server.server_close()
@@ -265,6 +268,9 @@ def test_a_server_whose_info_counts_no_evictions_or_expiries_is_not_said_short(m
     assert proto.why_short("redis://127.0.0.1:1/0") is None
     said["info"] = "# Stats\nevicted_keys:0\nexpired_keys:0\n# Memory\nmaxmemory:0\n"
     assert proto.why_short("redis://127.0.0.1:1/0") is None
+    # evictions counted by a server whose INFO memory says no maxmemory (nor policy): no limit is made up
+    said["info"] = "# Stats\nevicted_keys:5810\nexpired_keys:0\n# Memory\nused_memory:100\n"
+    assert proto.why_short("redis://127.0.0.1:1/0") == "the server counts 5,810 keys evicted (INFO evicted_keys)"
 
 def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_logged(redis_server, rds):
     from ycsbctl.stores.disturb import parse_disturb
@@ -288,7 +294,7 @@ def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_
         rds.config_set("slowlog-log-slower-than", saved)
 
 
-def test_a_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+def test_a_mariadb_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
     # chained READ of one field or all, UPDATE of one field, INSERT: the bytes a MariaDB wire binding's chain
     # writes are those its read_request / update_request / insert_request build for that operation
     from ycsbctl.stores.binding import ChainContext
@@ -869,7 +875,7 @@ def test_a_redis_server_has_one_core_for_its_data_path_unless_it_is_a_multi_thre
         assert proto.server_cores(f"local-{kind}", 4.0) == 4.0, kind
 
 
-def test_a_sql_chains_reply_after_its_operation_expired_is_counted_late_and_recorded_once():
+def test_a_mariadb_sql_chains_reply_after_its_operation_expired_is_counted_late_and_recorded_once():
     from ycsbctl.stores.binding import ChainContext
     from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
     from ycsbctl.workload.core import UPDATE
@@ -943,7 +949,7 @@ def test_the_watchdog_expires_only_a_request_still_in_flight():
     assert (answered.result(), waiting.result()) == ("reply", b.EXPIRED)
 
 
-def test_a_failed_parse_is_prepared_again_and_a_failed_bind_of_a_prepared_statement_keeps_it():
+def test_a_postgresql_parse_that_failed_is_prepared_again_and_a_failed_bind_of_a_prepared_statement_keeps_it():
     from ycsbctl.stores.postgresql.wire import PgWireBinding, Result
 
     b = PgWireBinding("postgresql://ycsb@127.0.0.1:1/postgres", 1.0)
@@ -1012,3 +1018,120 @@ def test_a_redis_connect_waits_at_least_a_second_whatever_short_timeout_the_oper
         return str(lost.value)
 
     assert "refused after 0.1 s" in asyncio.run(connect())
+
+
+def test_a_samplers_stop_reason_is_the_errors_first_line_cut_at_200_characters():
+    from ycsbctl.stores.sampler import stopped_because
+
+    long_line = "".join(chr(ord("a") + i % 26) for i in range(300))  # no two neighbours alike: where it is cut shows
+    assert stopped_because(OSError(f"{long_line}\nsecond line")) == long_line[:200]
+    assert len(stopped_because(OSError(long_line))) == 200 and stopped_because(OSError("short\nmore")) == "short"
+
+
+def test_an_elasticsearch_server_without_an_index_holds_0_bytes_and_0_documents(monkeypatch):
+    # _stats of a node without an index, as Elasticsearch 8 answers it: {"_all": {"primaries": {}, "total": {}}, ...}
+    from ycsbctl.stores import registry
+    from ycsbctl.stores.base import Reading
+    from ycsbctl.stores.elasticsearch import admin
+
+    asked: list[tuple[str, str]] = []
+
+    def answer(url: str, method: str, path: str, *args, **kwargs) -> object:
+        asked.append((method, path))
+        return {"_shards": {"total": 0}, "_all": {"primaries": {}, "total": {}}, "indices": {}}
+
+    monkeypatch.setattr(admin, "call", answer)
+    monkeypatch.setattr(admin, "ok", answer)
+    url = "elasticsearch://127.0.0.1:1"
+    assert registry.for_url(url).reading(url) == Reading(0.0, None, 0)
+    assert asked == [("POST", "/_refresh"), ("GET", "/_stats/docs,store")]
+
+
+def test_a_wire_call_without_a_connection_or_after_losing_it_reconnects_and_is_error_saying_why():
+    from ycsbctl.stores.binding import WireBinding
+
+    class Echo(WireBinding):
+        async def _unused(self, *args: object) -> Status:
+            raise NotImplementedError  # only call() is tested
+
+        read = insert = update = scan = delete = _unused  # type: ignore[assignment]
+
+        def address(self) -> str:
+            return f"127.0.0.1:{self.port}"
+
+        async def open(self) -> None:
+            _, self.proto = await asyncio.get_running_loop().create_connection(WireProtocol, "127.0.0.1", self.port)
+
+    async def go() -> list[tuple]:
+        accepted: list[asyncio.StreamWriter] = []
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            accepted.append(writer)
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        b = Echo(1.0)
+        b.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        said = []
+        try:
+            said.append((await b.call(b"x"), b.last_error, b.proto is not None and b.proto.transport is not None))
+            b.proto.connection_lost(None)  # the server closed it: the protocol keeps why, its transport is gone
+            said.append((await b.call(b"x"), b.last_error, b.proto.transport is not None))
+            await asyncio.sleep(0)
+            said.append(len(accepted))
+        finally:
+            await b.close()
+            for w in accepted:
+                w.close()
+            server.close()
+        return said
+
+    assert asyncio.run(go()) == [(Status.ERROR, "connection lost: not connected", True),
+                                 (Status.ERROR, "connection lost: connection closed by the server", True), 2]
+
+
+def test_a_redis_url_whose_server_closes_at_ping_is_probed_for_tls_at_its_own_host_and_port(monkeypatch):
+    import socket
+
+    import redis
+
+    from ycsbctl.stores import registry, tls_wire
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def close_each() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:  # the listener closed: the test is over
+                return
+            conn.close()
+
+    threading.Thread(target=close_each, daemon=True).start()
+    probed: list[tuple[str, int]] = []
+
+    def answers_tls(host: str, port: int, timeout_s: float = 5.0) -> bool:
+        probed.append((host, port))
+        return False
+
+    monkeypatch.setattr(tls_wire, "answers_tls", answers_tls)
+    url = f"redis://localhost:{port}/0"  # neither the default host (127.0.0.1) nor the default port (6379)
+    try:
+        with pytest.raises(redis.ConnectionError, match="not a Redis server: it closed the connection at PING"):
+            registry.for_url(url).ping(url, 1.0)
+    finally:
+        listener.close()
+    assert probed == [("localhost", port)]
+    # a URL without a port: the probe goes to redis-py's own default port (a stand-in client closed at PING)
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.redis import store
+
+    def closed(*args: object) -> None:
+        raise redis.ConnectionError("Connection closed by server.")
+
+    monkeypatch.setattr(store, "client", lambda url, timeout_s: SimpleNamespace(ping=closed, close=lambda: None))
+    default = redis.connection.Connection(host="localhost").port  # what from_url leaves to the connection
+    with pytest.raises(redis.ConnectionError, match="not a Redis server"):
+        registry.for_url("redis://localhost/0").ping("redis://localhost/0", 1.0)
+    assert probed[1:] == [("localhost", default)]

@@ -121,6 +121,23 @@ def test_postgresql_replication_is_the_slowest_standbys_lag_0_ms_once_caught_up_
     assert said(None, 3.0, 0)["repl_lag_ms"] == 3.0  # (never together in PostgreSQL: each figure kept as said)
 
 
+def test_postgresql_database_bytes_are_the_sum_the_server_gives_and_0_for_a_database_without_tables():
+    # coalesce(sum(pg_total_relation_size(...)), 0): a bigint 0 without a table, else a numeric (asyncpg's Decimal)
+    from decimal import Decimal
+
+    from ycsbctl.stores.postgresql.stats import database_bytes
+
+    class Sums:
+        def __init__(self, total: object) -> None:
+            self.total = total
+
+        def fetch(self, sql: str, *args: object) -> list[tuple]:
+            assert "pg_total_relation_size" in sql
+            return [(self.total,)]
+
+    assert [database_bytes(Sums(v)) for v in (0, Decimal(0), Decimal(24576), None)] == [0.0, 0.0, 24576.0, 0.0]
+
+
 def test_postgresql_sampler_rates_are_counter_differences_over_the_interval_and_the_mean_statement_time(monkeypatch):
     # two readings 2 s apart of pg_stat_database and pg_stat_statements, each figure hand-computed: commits +
     # rollbacks per second, rows fetched (not returned), rows inserted + updated + deleted, the mean execution

@@ -329,6 +329,9 @@ def test_a_threads_reading_is_its_cpu_clock_its_kernel_ticks_and_its_own_switche
     assert r.vcsw >= seen["rusage"].ru_nvcsw + 1 and seen["rusage"].ru_nivcsw <= r.ivcsw <= seen["rusage"].ru_nivcsw + 50
     me = read_thread(os.getpid(), threading.get_native_id(), True)
     assert me is not None and (me.role, me.state, me.wchan) == ("main", "running", "")
+    # a main thread starts with its process: psutil's start time (boot time + stat's starttime / clock ticks)
+    started = (psutil.Process().create_time() - psutil.boot_time()) * os.sysconf("SC_CLK_TCK")
+    assert abs(me.start_ticks - started) <= 1 and me.start_ticks <= r.start_ticks, (me.start_ticks, started)
     assert read_state(os.getpid(), threading.get_native_id()) == ("running", "")  # the poll's one look at itself
 
 

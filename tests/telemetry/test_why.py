@@ -177,6 +177,9 @@ def test_the_latency_line_lists_each_figure_measured_against_its_own_capacity():
                     "the baseline, round trip 0.05 ms) — cause unknown"), line
     line = explain(_b("latency", **{**ev, "server_share": None, "net_ours": False}), "redis", 8, 4000.0)
     assert line == "latency: nothing measured was saturated (client 50% of 200%, round trip 0.05 ms) — cause unknown"
+    # cores not known: each side is said against one core's 100%
+    unknown = explain(_b("latency", server_cores=None, client_cores=None, net_share=None), "redis")
+    assert unknown == "latency: nothing measured was saturated (server 40% of 100%, client 50% of 100%) — cause unknown"
     bare = explain(_b("latency", server_share=None, client_share=None), "redis")
     assert bare == "latency: nothing measured was saturated (no figures) — cause unknown", bare
 

@@ -650,6 +650,39 @@ def test_waiting_for_a_count_asks_sixty_times_through_timeouts_stops_at_an_error
     assert wait([(OK, [(2,)])], redo=redo, tries=4)[:2] == (ERROR, 4)  # answered every time: not a timeout
 
 
+def test_mariadbs_indexes_built_past_the_timeout_are_waited_for_until_all_three_are_there(monkeypatch):
+    """ready() on a binding that answers as scripted: no index yet, the ALTER TABLE that adds the three outlasts
+    the operation timeout, and the server's count of them reads 2 (FULLTEXT and year built, name still building),
+    then 3: the wait ends at the third, half a second after the second (asked of a stand-in clock here)."""
+    from types import SimpleNamespace
+
+    from ycsbctl.workload.media_items import sql as sql_module
+    from ycsbctl.workload.plugin import OK, TIMEOUT
+
+    store = media_workload("byid").executor("mysql").store  # type: ignore[union-attr]
+    slept: list[float] = []
+
+    async def sleep(s: float) -> None:
+        slept.append(s)
+
+    monkeypatch.setattr(sql_module, "asyncio", SimpleNamespace(sleep=sleep))
+
+    class Scripted:
+        def __init__(self) -> None:
+            self.answers = [(OK, [(0,)]), (TIMEOUT, []), (OK, [(2,)]), (OK, [(3,)])]
+            self.asked: list[str] = []
+            self.last_error = None
+
+        async def sql(self, statement: str, params: tuple = ()) -> tuple[int, list, None]:
+            self.asked.append(statement.split()[0])
+            st, rows = self.answers[len(self.asked) - 1]
+            return st, rows, None
+
+    b = Scripted()
+    assert asyncio.run(store.ready(b)) == OK  # type: ignore[arg-type]
+    assert (b.asked, slept) == (["SELECT", "ALTER", "SELECT", "SELECT"], [0.5])
+
+
 def test_the_truth_of_every_name_and_of_words_past_the_dictionary_is_a_scan_of_the_items():
     """QUERY-2COND for name numbers across the range (the first and the last two too) against a plain scan of the items' names and
     years; FULLTEXT of a word that sorts after every dictionary word matches nothing (and its prefix nothing)."""

@@ -7,11 +7,12 @@ shows is there, and the store's reading grows by the items' own bytes as the sto
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 import pytest
 
-from tests.fixtures.media_items import load_and_check
+from tests.fixtures.media_items import load_and_check, media_workload
 from tests.fixtures.study_clients import (
     clickhouse_client,
     elasticsearch_curl,
@@ -322,3 +323,31 @@ def test_a_sphinx_total_is_show_metas_total_found_row_not_its_total_row() -> Non
     pages = [asyncio.run(s.query(Searchd(m), Query(QUERY_1COND, year_gt=2000), True))  # type: ignore[arg-type]
              for m in (meta, [meta[0], meta[2]], [[b"total_found", None]])]
     assert pages == [(OK, Page((7, 3), 1205)), (OK, Page((7, 3), 0)), (OK, Page((7, 3), 0))]
+
+
+def test_an_elasticsearch_get_of_a_missing_item_is_not_found_and_another_http_status_an_error_saying_it():
+    """get() on a binding that answers as Elasticsearch does: 404 with found false for an id it has not, 200 with
+    the document's _source, and a 503 of a shard not ready (an error, its reason kept)."""
+    from ycsbctl.workload.media_items.contract import Item
+    from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK
+
+    store = media_workload("byid").executor("elasticsearch").store  # type: ignore[union-attr]
+
+    class Answers:
+        def __init__(self, http: int, got: dict) -> None:
+            self.http, self.got, self.last_error, self.asked = http, got, None, b""
+
+        async def rest(self, method: bytes, path: bytes, body: bytes | None = None) -> tuple[int, int, dict]:
+            self.asked = method + b" " + path
+            return OK, self.http, self.got
+
+    def get(http: int, got: dict) -> tuple:
+        b = Answers(http, got)
+        return (*asyncio.run(store.get(b, 7)), b.asked, b.last_error)  # type: ignore[arg-type]
+
+    missing = {"_index": "items", "_id": "7", "found": False}
+    assert get(404, missing) == (NOT_FOUND, None, b"GET /items/_doc/7", None)
+    doc = {"_id": "7", "found": True, "_source": {"id": 7, "name": "n7", "year": 2001, "description": "d"}}
+    assert get(200, doc) == (OK, Item(7, "n7", 2001, "d"), b"GET /items/_doc/7", None)
+    st, item, _, said = get(503, {"error": {"type": "no_shard_available_action_exception"}, "status": 503})
+    assert (st, item) == (ERROR, None) and said.startswith("Elasticsearch get: HTTP 503 {\"type\": \"no_shard")

@@ -365,8 +365,10 @@ def _relative(values: dict[int, float], control: dict[int, float], paired: bool)
     value over the control's geometric mean."""
     if paired:
         return {r: v / control[r] for r, v in values.items() if r in control and control[r] > 0 and v > 0}
-    centre = stats.interval(list(control.values())).centre
-    return {r: v / centre for r, v in values.items() if centre == centre and centre > 0 and v > 0}
+    centre = stats.interval(list(control.values())).centre  # > 0, or NaN when no control value is
+    if math.isnan(centre):
+        return {}
+    return {r: v / centre for r, v in values.items() if v > 0}
 
 
 # An interval bound past these says no more than "huge" (two rounds give bounds such as 4.7e7: t(0.995, 1) = 64).

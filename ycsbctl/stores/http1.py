@@ -42,9 +42,10 @@ def parse(buf: bytes, kind: type[R]) -> tuple[R | None, int]:
             return None, 0
         size = int(buf[pos:eol].split(b";")[0], 16)
         start = eol + 2
-        if len(buf) < start + size + 2:
+        end = start + size  # the chunk's data ends here; its CRLF follows
+        if len(buf) < end + 2:
             return None, 0
         if size == 0:
-            return kind(status, b"".join(parts)), start + 2
-        parts.append(buf[start:start + size])
-        pos = start + size + 2
+            return kind(status, b"".join(parts)), end + 2
+        parts.append(buf[start:end])
+        pos = end + 2

@@ -101,11 +101,11 @@ class _MyProtocol(WireProtocol):
         self.head = b""
         self.more: list[bytes] | None = None  # a list: keep the rows after the first (MariaWireBinding.sql)
 
-    def _done(self, reply: Any) -> None:
-        if self.more is not None and reply.__class__ is Reply:
+    def _done(self, reply: Reply) -> None:
+        if self.more is not None:
             reply.more, self.more = self.more, None
         self.state, self.rows, self.row = 0, 0, None
-        self.answer(reply, reply.error if isinstance(reply, Reply) else None)
+        self.answer(reply, reply.error)
 
     def data_received(self, data: bytes) -> None:
         # A point read's reply usually comes whole in one read: the head of the last result set, at most
