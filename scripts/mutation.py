@@ -369,9 +369,10 @@ EQUIVALENT: dict[str, str] = {
     **{f"ycsbctl/telemetry/evidence.py: interval_s: float = 1.0) -> dict[str, dict[str, float]]: | 1.0 -> {_to}":
        "a default no caller uses: capture.py's evidence() passes the capture's interval for both sides"
        for _to in ("0.99", "1.01")},
-    "ycsbctl/experiment/calibrate.py: reads_served: int = 0  # the server's count of the read command over the same span | 0 -> 1":
-        "never read: calibrate() returns its Calibration only after setting reads_served (the server's count after "
-        "the rounds less before), and returns none when a step raises",
+    **{f"ycsbctl/experiment/calibrate.py: reads_served: int = 0  # the server's count of the read command over the same span | 0 -> {_to}":
+       "never read: calibrate() returns its Calibration only after setting reads_served (the server's count after "
+       "the rounds less before), and returns none when a step raises"
+       for _to in ("1", "-1")},
     "ycsbctl/telemetry/profiler.py: assert self.client_pids is not None and spy is not None | And -> Or":
         "a type-narrowing assert of what start() checked before starting this thread (client pids given, py-spy "
         "found): both hold whenever it runs, so 'or' passes exactly when 'and' does",
@@ -1092,6 +1093,12 @@ EQUIVALENT.update({
     "ycsbctl/stores/memcached/record.py: if len(joined.translate(None, _PLAIN)) != len(vals) - 1:  # only the NULs we put in may be left | 1 -> 2":
         "the joined values hold their len(vals) - 1 NULs at least: the count is never len(vals) - 2, so every "
         "record goes the general path, which writes the same bytes (test_the_fast_encoder_writes_what_the_json_library_writes)",
+    "ycsbctl/stores/memcached/record.py: _PLAIN = bytes(range(0x20, 0x80)) | 32 -> 33":
+        "a space then takes the general path, which writes the same bytes "
+        "(test_the_fast_encoder_writes_what_the_json_library_writes): only the encoder's speed changes",
+    "ycsbctl/stores/postgresql/store.py: if ssl_row and ssl_row[0][0]: | 0 -> -1":
+        "the pg_backend_pid() row is one row (its first is its last), and its cipher (the last column) is NULL "
+        "exactly when ssl is false (PostgreSQL's pg_stat_ssl): either index reads the same truth",
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | 0 -> 1":
         "the data must start with 'HTTP/1.1 ' (checked next): its first byte is no newline, and its head ends past byte 1",
     "ycsbctl/stores/elasticsearch/rest.py: if at < 0 or not data.startswith(b\"HTTP/1.1 \"): | 0 -> 1":

@@ -65,6 +65,7 @@ def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
     r = CliRunner().invoke(main, ["compare", str(a), str(b), "-o", str(tmp_path / "c.html")], env={"COLUMNS": "250"})
     # no control: a 15 % drift is beyond the default ±10 % margin of the host's drift, and the note says so
     assert r.exit_code == 0 and "worse" in r.output and "only beyond the host's drift" in r.output, r.output
+    assert "compared with a: ratio" in r.output  # the baseline is the first folder given, not the last
     assert "wholly beyond the host's drift between experiments (throughput ±10.0 %)" in (tmp_path / "c.html").read_text()
     c = compare([a, b], control="redis")
     assert c.control == "redis"

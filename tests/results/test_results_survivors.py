@@ -134,6 +134,10 @@ def test_records_per_second_counts_each_kinds_records_over_a_runtime_under_a_sec
     r = PhaseResult("load", 4, 250.0, 42, ops={"BATCH-STORE": OpSummary("BATCH-STORE", 40, 1.0, 1.0, 1.0, returns={
         "OK": 30, "ERROR": 10}), "STORE": OpSummary("STORE", 2, 1.0, 1.0, 1.0, returns={"OK": 2})})
     assert r.records_per_s({"BATCH-STORE": 10, "STORE": 1}) == (30 * 10 + 2) / 0.25
+    # a kind whose every operation failed stored nothing: 0 OK, not a negative count
+    failed = PhaseResult("load", 4, 250.0, 42, ops={**r.ops, "STORE": OpSummary("STORE", 2, 1.0, 1.0, 1.0,
+                                                                                returns={"ERROR": 2})})
+    assert failed.records_per_s({"BATCH-STORE": 10, "STORE": 1}) == 30 * 10 / 0.25
 
 
 def test_the_real_ycsbs_facts_keep_what_this_version_knows_of_a_newer_documents():

@@ -52,3 +52,26 @@ def test_the_reported_pid_is_the_servers_own_process(tmp_path):
         assert reported_pid(server.url) == server.proc.pid
     finally:
         server.stop()
+
+
+def test_each_samples_rates_are_the_counters_change_over_the_seconds_since_the_last(monkeypatch):
+    """Rates over each interval (now minus the previous sample's time, whatever the clock's origin): from 100.0 s
+    to 102.0 s, 69 → 269 operations is 100 ops/s; then to 106.0 s, 269 → 669 is 100 ops/s again, CPU 3 s → 4 s
+    a 25 % core. A clock read as now + then (not now − then) would read 1 ops/s."""
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.mongodb import status as mod
+
+    clock = iter([100.0, 102.0, 106.0])
+    served = iter([STATUS, {**STATUS, "opcounters": {"query": 269}, "extra_info": {"user_time_us": 3_000_000,
+                                                                                    "system_time_us": 0}},
+                   {**STATUS, "opcounters": {"query": 669}, "extra_info": {"user_time_us": 4_000_000,
+                                                                          "system_time_us": 0}}])
+    monkeypatch.setattr(mod, "connect", lambda url: object())
+    monkeypatch.setattr(mod, "server_status", lambda client: next(served))
+    monkeypatch.setattr(mod, "time", SimpleNamespace(monotonic=lambda: next(clock)))  # this module's clock only
+    sampler = mod.MongoStatusSampler("mongodb://127.0.0.1:1/ycsb")
+    sampler.prime()
+    first, second = sampler.sample(), sampler.sample()
+    assert first["ops_per_s"] == pytest.approx(100.0) and second["ops_per_s"] == pytest.approx(100.0)
+    assert second["db_cpu_pct"] == pytest.approx(25.0)

@@ -107,7 +107,8 @@ class TarantoolItems(MediaStore):
         return st
 
     async def get(self, b: IprotoBinding, item_id: int) -> tuple[int, Item | None]:
-        body = _packb({0x10: self.space_id, 0x11: 0, 0x12: 1, 0x13: 0, 0x14: 0, 0x20: [item_id]})
+        # the primary index (0x11), one tuple (0x12) from the first (0x13); no iterator (0x14): IPROTO's default, EQ
+        body = _packb({0x10: self.space_id, 0x11: 0, 0x12: 1, 0x13: 0, 0x20: [item_id]})
         st, data = await b.iproto(SELECT, body)
         if st != OK:
             return st, None
