@@ -6,6 +6,7 @@ first; the tests take milliseconds, save the Redis chain (0.45 s, several timeou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -1120,6 +1121,8 @@ def test_a_redis_url_whose_server_closes_at_ping_is_probed_for_tls_at_its_own_ho
         with pytest.raises(redis.ConnectionError, match="not a Redis server: it closed the connection at PING"):
             registry.for_url(url).ping(url, 1.0)
     finally:
+        with contextlib.suppress(OSError):  # wakes the accept() blocked on it, which else keeps it listening
+            listener.shutdown(socket.SHUT_RDWR)
         listener.close()
     assert probed == [("localhost", port)]
     # a URL without a port: the probe goes to redis-py's own default port (a stand-in client closed at PING)
