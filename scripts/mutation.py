@@ -879,6 +879,9 @@ EQUIVALENT.update({
         "chunked reply that ends its chunks with CRLF as HTTP/1.1 requires",
     "ycsbctl/stores/postgresql/store.py: traits[\"tls\"] = f\"{ssl_row[0][1]} {ssl_row[0][2]}\"  # every point of this target is encrypted | 0 -> -1":
         "the query (WHERE pid = pg_backend_pid()) answers one row, this backend's: ssl_row[-1] is ssl_row[0]",
+    "ycsbctl/stores/postgresql/store.py: if ssl_row and ssl_row[0][0]: | 0 -> -1":
+        "the pg_backend_pid() row is one row (its first is its last), and its cipher (the last column) is NULL "
+        "exactly when ssl is false (PostgreSQL's pg_stat_ssl): either index reads the same truth",
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 10.1":
         "the twin of 10.0 -> 9.9 above: 10.1 s or 10 s for the CREATE TABLE's answer, the same table; the 10 s floor "
         "over a short operations' timeout is pinned (test_stores_survivors, a 0.1 s DDL)",
@@ -1096,9 +1099,6 @@ EQUIVALENT.update({
     "ycsbctl/stores/memcached/record.py: _PLAIN = bytes(range(0x20, 0x80)) | 32 -> 33":
         "a space then takes the general path, which writes the same bytes "
         "(test_the_fast_encoder_writes_what_the_json_library_writes): only the encoder's speed changes",
-    "ycsbctl/stores/postgresql/store.py: if ssl_row and ssl_row[0][0]: | 0 -> -1":
-        "the pg_backend_pid() row is one row (its first is its last), and its cipher (the last column) is NULL "
-        "exactly when ssl is false (PostgreSQL's pg_stat_ssl): either index reads the same truth",
     "ycsbctl/stores/elasticsearch/rest.py: at = data.find(b\"\\ncontent-length: \", 0, head) if head > 0 else -1 | 0 -> 1":
         "the data must start with 'HTTP/1.1 ' (checked next): its first byte is no newline, and its head ends past byte 1",
     "ycsbctl/stores/elasticsearch/rest.py: if at < 0 or not data.startswith(b\"HTTP/1.1 \"): | 0 -> 1":
