@@ -11,15 +11,19 @@ import pandas as pd
 from ycsbctl.report.unlike import standin_note, unlike_note
 from ycsbctl.results import stats
 from ycsbctl.results.frames import Experiment, latency_label
+from ycsbctl.results.verdict_words import detectable_words, digits_for, margin_words
 from ycsbctl.results.verdicts import THROUGHPUT, interval_text
 
 
 def ratio_text(r: pd.Series | dict) -> str:
-    """``1.12× [1.05, 1.19]`` (``1.12×`` without an interval)."""
+    """``1.12× [1.05, 1.19]`` (``1.12×`` without an interval), with as many decimals as its verdict needs
+    (:func:`ycsbctl.results.verdict_words.digits_for`)."""
     ratio, lo, hi = r["ratio"], r["ci_low"], r["ci_high"]
     if pd.isna(ratio):
         return "—"
-    return f"{ratio:.2f}×" + interval_text(lo, hi)
+    m = r.get("margin_pct")
+    d = digits_for(float(lo), float(hi), str(r.get("verdict", "")), float(m) / 100 if m == m and m is not None else 0.0)
+    return f"{ratio:.{d}f}×" + interval_text(lo, hi, d)
 
 
 def level_text(verdicts: pd.DataFrame) -> str:
@@ -36,12 +40,17 @@ def level_text(verdicts: pd.DataFrame) -> str:
 
 
 def verdict_word(r: pd.Series | dict) -> str:
-    """The verdict, with the smallest detectable difference beside ``no difference``."""
+    """The verdict with the margin it was judged against, and beside ``undecided`` the smallest difference
+    the test could have detected: ``undecided (margin ±10 %; could detect ±25 %)``."""
     v = str(r["verdict"])
+    notes = [w for w in (margin_words(r),) if w]
     d = r.get("detectable_pct")
-    if v == stats.SAME and d is not None and not pd.isna(d):
-        v += f" ({detectable_text(d)} detectable)"
-    return v
+    if v == stats.UNDECIDED and d is not None and not pd.isna(d):
+        notes.append(detectable_words(float(d)))
+    by = r.get("decided_by")
+    if v in (stats.BETTER, stats.WORSE) and isinstance(by, str) and by.startswith(stats.NOISE_ONLY):
+        notes.append("beyond the host's noise")
+    return v + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def detectable_text(pct: float) -> str:
@@ -50,7 +59,7 @@ def detectable_text(pct: float) -> str:
 
 
 def detectable_sentence(pct: float, rounds: int) -> str:
-    """What a ``no difference`` could have seen: ``a difference of ±6 % would have been seen``; past
+    """What an ``undecided`` cell could have seen: ``a difference of ±6 % would have been seen``; past
     100 % as the factor it is on the ratio's (log) scale, since a 0.04× ratio is a 25-fold difference that
     ``> ±100 %`` hides: ``with 2 rounds only a difference beyond 786× either way would have been seen``."""
     if pct <= 100:
@@ -126,21 +135,22 @@ def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[st
                 far = hit.loc[(hit["ratio"].map(math.log).abs()).idxmax()]
                 parts.append(f"{words} than {base} at {_threads(list(hit['threads']))} threads "
                              f"(up to {ratio_text(far)} at {int(far['threads'])})")
-        same = cells[cells["verdict"] == stats.SAME]
+        same = cells[cells["verdict"] == stats.EQUIVALENT]
         if len(same):
-            d = same["detectable_pct"].max()
-            could = f"; {detectable_sentence(d, int(same['n'].min()))}" if not pd.isna(d) else ""
-            parts.append(f"no difference detected at {_threads(list(same['threads']))} threads "
-                         f"({_ratios(same)}){could}")
+            parts.append(f"equivalent to {base} within ±{same['margin_pct'].max():.0f} % at "
+                         f"{_threads(list(same['threads']))} threads ({_ratios(same)})")
         few = cells[cells["verdict"] == stats.UNDECIDED]
         if len(few):
-            parts.append(f"too few repetitions to tell at {_threads(list(few['threads']))} threads "
-                         "(run --repeat 5 for a verdict)")
+            d = few["detectable_pct"].max()
+            could = f"; {detectable_sentence(d, int(few['n'].min()))}" if not pd.isna(d) else ""
+            parts.append(f"undecided at {_threads(list(few['threads']))} threads ({_ratios(few)}: the interval "
+                         f"holds both 1 and a difference beyond the margin{could}; more rounds decide it: "
+                         "--repeat auto)")
         peak = g[g["at_peak"].astype(bool)]
         if len(peak):
             p = peak.iloc[0]
             level = f" ({level_text(peak)} interval)" if interval_text(p["ci_low"], p["ci_high"]) else ""
-            parts.append(f"peak against peak {ratio_text(p)}{level}, {p['verdict']}")
+            parts.append(f"peak against peak {ratio_text(p)}{level}, {verdict_word(p)}")
         if parts:
             out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base, serverless)
                        + standin_note(target, base, stand_ins or {}) + ".")

@@ -141,6 +141,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("started_at", "string", "ISO 8601", "when the point began"),
     Column("ended_at", "string", "ISO 8601", "when the point ended"),
     Column("order_index", "int64", "position", "its place in the sweep's order, 1 = measured first (repetition = round)"),
+    Column("compared", "bool", "", "verdicts compare it: ok, or degraded only because the host was busy"),
+    Column("host_other_share", "float64", "fraction", "share of the host's cores other programs (or the hypervisor's "
+                                                      "steal) took during the point"),
     *_latency("all", "every base operation (histograms merged)"),
     *_latency("client_lag", "the engine's own event loop (how late it ran)"),
     Column("client_lag_max_us", "float64", "µs", "largest event-loop lag"),
@@ -157,7 +160,7 @@ def runs_arrow_schema() -> Any:
     """runs.parquet's :data:`RUN_COLUMNS` as a pyarrow schema."""
     import pyarrow as pa
 
-    types_ = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+    types_ = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(), "bool": pa.bool_()}
     return pa.schema([pa.field(c.name, types_[c.dtype]) for c in RUN_COLUMNS])
 
 
@@ -179,6 +182,9 @@ def conform_runs(df: pd.DataFrame, strict: bool = True) -> pd.DataFrame:
 def _as_dtype(s: pd.Series, c: Column) -> pd.Series:
     if c.dtype == "string":
         return pd.Series([None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in s],
+                         index=s.index, dtype=object)
+    if c.dtype == "bool":
+        return pd.Series([None if v is None or (isinstance(v, float) and math.isnan(v)) else bool(v) for v in s],
                          index=s.index, dtype=object)
     num = pd.to_numeric(s, errors="raise")
     if c.dtype == "int64":
