@@ -149,7 +149,9 @@ def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[st
         peak = g[g["at_peak"].astype(bool)]
         if len(peak):
             p = peak.iloc[0]
-            level = f" ({level_text(peak)} interval)" if interval_text(p["ci_low"], p["ci_high"]) else ""
+            bound = str(p.get("decided_by") or "").startswith(stats.NOISE_ONLY)
+            level = ("" if not interval_text(p["ci_low"], p["ci_high"]) else " (the host's noise bound)" if bound
+                     else f" ({level_text(peak)} interval)")
             parts.append(f"peak against peak {ratio_text(p)}{level}, {verdict_word(p)}")
         if parts:
             out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base, serverless)
