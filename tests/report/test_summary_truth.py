@@ -348,7 +348,7 @@ def test_client_lag_names_a_repeated_point_once_and_counts_its_runs():
 def _peak_verdict(workload: str, ratio: float) -> dict:
     return {"workload": workload, "target": "valkey", "baseline": "redis", "threads": 16, "metric": "throughput",
             "at_peak": True, "ratio": ratio, "ci_low": float("nan"), "ci_high": float("nan"),
-            "verdict": "too few repetitions"}
+            "verdict": "undecided"}
 
 
 def test_each_workloads_peak_sentence_gives_its_own_workloads_ratio():
@@ -413,9 +413,9 @@ def test_a_peak_against_peak_without_a_ratio_says_so_not_nan():
                     ignore_index=True)
     row = {"workload": "workloadb", "target": "redis-tls", "baseline": "redis", "metric": "throughput",
            "at_peak": True, "ratio": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"),
-           "verdict": "too few repetitions"}
+           "verdict": "undecided"}
     peak = workload_findings(pts, "workloadb", ["redis", "redis-tls"], "p99", verdicts=pd.DataFrame([row]))[0]
-    assert "redis-tls (900 ops/s at 16 threads, p99 200 µs): no ratio to redis's peak, too few repetitions" in peak
+    assert "redis-tls (900 ops/s at 16 threads, p99 200 µs): no ratio to redis's peak, undecided" in peak
     assert "nan" not in peak
 
 

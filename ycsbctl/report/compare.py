@@ -26,7 +26,7 @@ from ycsbctl.report.verdict_table import level_text, ratio_text
 from ycsbctl.results import host_drift
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.frames import Experiment, latency_label, load
-from ycsbctl.results.verdict_words import verdict_text
+from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_text
 
 # Manifest facts that make two experiments measure different things when they differ: the workload's
 # properties (-P files, -p pairs), the offered rates, disturbances, the servers' settings and limits too.
@@ -227,6 +227,15 @@ def _verdict(r: dict | pd.Series, prefix: str) -> str:
     return text.split("] ", 1)[1] if "] " in text else text.split("× ", 1)[-1]
 
 
+def _verdict_word(r: dict | pd.Series, prefix: str) -> str:
+    """The verdict alone (its margin has a column of its own), with what an ``undecided`` one could detect."""
+    v = str(r[f"{prefix}_verdict"])
+    d = r.get(f"{prefix}_detectable_pct", math.nan)
+    if v == "undecided" and isinstance(d, float) and d == d:
+        return f"{v} ({detectable_words(d)})"
+    return v
+
+
 def _ops(v: float) -> str:
     return "—" if v is None or math.isnan(v) else f"{v:,.0f}"
 
@@ -262,21 +271,25 @@ def print_table(c: Comparison, console=None) -> None:
     lab = latency_label(c.latency)
     against = f"{base.baseline}" if c.within else f"{escape(base.id)}"
     t = Table(title=f"compared with {against}: ratio [{level_text(c.verdicts)} interval, the level of the verdicts], "
-                    f"verdict at α = {c.alpha:g} over all cells (Benjamini–Hochberg)")
-    for col in ("experiment", "workload", "target", "threads", "base ops/s", "ops/s", "ops/s ratio", "", f"base {lab} µs",
-                f"{lab} µs", f"{lab} ratio", " ", "status"):
+                    f"verdict at α = {c.alpha:g} over all cells (Benjamini–Hochberg); values are the geometric means "
+                    "the ratios are made of")
+    several = len({str(e) for e in c.table.get("experiment", pd.Series(dtype=str))}) > 1
+    heads = [*(("experiment",) if several else ()), "workload", "target", "threads", "base ops/s", "ops/s",
+             "ops/s ratio", "", f"base {lab} µs", f"{lab} µs", f"{lab} ratio", " ", "margin", "status"]
+    for col in heads:
         # the ratio, its interval and the verdict are the answer: never wrapped (the names give way first)
-        t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "status") else "right",
-                     no_wrap=col in ("ops/s ratio", "", f"{lab} ratio", " "))
+        t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "margin", "status")
+                     else "right", no_wrap=col in ("ops/s ratio", "", f"{lab} ratio", " ", "margin"))
     style = {"better": "green", "worse": "red", "equivalent": "cyan", "undecided": "yellow"}
     for _, r in c.table.iterrows():
-        # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds;
-        # each verdict with its margin on the same line
-        ov, lv = _verdict(r, "ops"), _verdict(r, "latency")
-        cells = [r["experiment"], r["workload"], r["target"], str(r["threads"]), _ops(r["base_ops"]), _ops(r["ops"]),
-                 _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
+        # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds; the margin
+        # each verdict was judged against on the same line
+        ov, lv = _verdict_word(r, "ops"), _verdict_word(r, "latency")
+        cells = [*((r["experiment"],) if several else ()), r["workload"], r["target"], str(r["threads"]),
+                 _ops(r["base_ops"]), _ops(r["ops"]), _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
-                 Text(lv, style=style.get(lv.split(" (")[0], "")), str(r["status"])]
+                 Text(lv, style=style.get(lv.split(" (")[0], "")), margin_words(_unprefixed(r, "ops")) or "—",
+                 str(r["status"])]
         t.add_row(*(x if isinstance(x, Text) else Text(str(x)) for x in cells))
     console.print(t)
     for n in c.notes:

@@ -134,7 +134,10 @@ def _versus(workload: str, lead: str, other: str, verdicts: pd.DataFrame | None)
             ratio, lo, hi = (1 / x["ratio"], 1 / x["ci_high"], 1 / x["ci_low"]) if invert else \
                 (x["ratio"], x["ci_low"], x["ci_high"])
             ci = interval_text(lo, hi)
-            verdict = {"better": "a real difference", "worse": "a real difference"}.get(x["verdict"], x["verdict"])
+            m = x.get("margin_pct")
+            verdict = {"better": "a real difference", "worse": "a real difference",
+                       "equivalent": f"equivalent within ±{m:.0f} %" if isinstance(m, float) and m == m else "equivalent",
+                       }.get(x["verdict"], x["verdict"])
             if pd.isna(ratio):  # paired rounds, and no round in which both were ok
                 return f"no ratio to {lead}'s peak", verdict
             return f"{ratio:.2f}×{ci} of {lead}'s peak", verdict
