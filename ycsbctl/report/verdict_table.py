@@ -30,6 +30,9 @@ def level_text(verdicts: pd.DataFrame) -> str:
     """The confidence level of a family's intervals as ``99.7 %`` (its tested cells' level, set by
     :func:`ycsbctl.results.stats.family_level`; ``95 %`` where no cell was tested)."""
     tested = verdicts[verdicts["p_adjusted"].notna()] if "p_adjusted" in verdicts else verdicts.iloc[:0]
+    if not len(tested) and verdicts.get("decided_by", pd.Series(dtype=object)).astype(str).str.startswith(
+            stats.NOISE_ONLY).any():
+        return "host-noise bound"  # one round: no test, the intervals are the host's noise bound
     levels = pd.to_numeric(tested.get("ci_level", pd.Series(dtype=float)), errors="coerce").dropna()
     level = float(levels.min()) if len(levels) else stats.CONFIDENCE
     for digits in range(0, 4):  # as few digits as tell it from 100 %
@@ -51,6 +54,36 @@ def verdict_word(r: pd.Series | dict) -> str:
     if v in (stats.BETTER, stats.WORSE) and isinstance(by, str) and by.startswith(stats.NOISE_ONLY):
         notes.append("beyond the host's noise")
     return v + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
+    """How the table's verdicts were reached, for the paragraph above it: the four verdicts, the margin and where it
+    came from, the sequential looks (with the part of alpha the last one spent), and the host's noise bound."""
+    alpha = float(plan.get("alpha") or stats.ALPHA)
+    m = pd.to_numeric(verdicts.get("margin_pct", pd.Series(dtype=float)), errors="coerce").dropna()
+    source = verdicts["margin_source"].dropna().iloc[0] if "margin_source" in verdicts and \
+        verdicts["margin_source"].notna().any() else "the default"
+    margin = f"±{m.max():.0f} %" if len(m) else f"±{100 * stats.EQUIVALENCE_MARGIN:.0f} %"
+    parts = [f"<b>better</b> or <b>worse</b> when the interval leaves 1.00 out, <b>equivalent</b> when it lies "
+             f"within {margin} ({source}: the two one-sided tests), <b>undecided</b> when it is too wide for either "
+             "(beside it, the smallest difference these rounds could have detected, 80 % power)"]
+    rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)), errors="coerce").max() or 1) if len(verdicts) else 1
+    if plan.get("sequential"):
+        spent = stats.spent_alpha(alpha, rounds, True)
+        parts.append(f"rounds were added until every throughput cell was decided or the --budget was spent (--repeat "
+                     f"auto); each look spent part of α = {alpha:g}, the last one α = {spent:.2g}, so stopping on the "
+                     "data keeps the error rate")
+    else:
+        parts.append(f"tested at α = {alpha:g}")
+    parts.append("the p values adjusted together (Benjamini–Hochberg) and the intervals stated at the level that "
+                 "agrees with them (1 − α × called ÷ tested)")
+    by = verdicts.get("decided_by", pd.Series(dtype=object)).dropna().astype(str)
+    if by.str.contains("noise").any():
+        parts.append("an interval is also bounded by the host's own noise — what two runs of one server differ by here "
+                     "(the calibration record, else ±20 % for a rate and three-fold for a latency), widened by the "
+                     "share of the host other programs took during each point — so a gap far beyond it is decided "
+                     "from one round, and a busy host widens the bound instead of taking the answer away")
+    return "; ".join(parts) + "."
 
 
 def detectable_text(pct: float) -> str:
@@ -103,9 +136,22 @@ def verdict_sections(exp: Experiment, verdicts: pd.DataFrame, latency: str) -> l
     return out
 
 
+def busy_note(r: pd.Series | dict | None) -> str:
+    """``2 of 5 rounds on a busy host (others took up to 62 % of it)`` for a cell some of whose compared points
+    were degraded by a busy host; empty otherwise."""
+    if r is None:
+        return ""
+    busy, n, top = r.get("busy_rounds"), r.get("n"), r.get("host_busy_max_pct")
+    if not isinstance(busy, (int, float)) or busy != busy or not busy:
+        return ""
+    took = f" (others took up to {top:.0f} % of it)" if isinstance(top, float) and top == top else ""
+    return f"{int(busy)} of {int(n)} round{'s' if n != 1 else ''} on a busy host{took}"
+
+
 def _row(target: str, threads: str, tp: pd.DataFrame, lt: pd.DataFrame, note: str = "") -> dict:
     a = tp.iloc[0] if len(tp) else None
     b = lt.iloc[0] if len(lt) else None
+    note = "; ".join(x for x in (note, busy_note(a)) if x)
     return {"target": target, "threads": threads,
             "ops": ratio_text(a) if a is not None else "—", "ops_verdict": verdict_word(a) if a is not None else "—",
             "ops_class": str(a["verdict"]) if a is not None else "",

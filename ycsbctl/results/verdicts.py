@@ -224,8 +224,7 @@ def judging(paired: bool = True, alpha: float = stats.ALPHA, margin: float | Non
     """How to judge a comparison: the equivalence ``margin`` (None: :data:`~ycsbctl.results.stats.EQUIVALENCE_MARGIN`)
     and the host's noise bound from the calibration record (``margins``; None: read it)."""
     return Judging(paired, margin if margin is not None else stats.EQUIVALENCE_MARGIN,
-                   margin_source or ("--margin" if margin is not None else
-                                     f"the default ±{100 * stats.EQUIVALENCE_MARGIN:.0f} %"),
+                   margin_source or ("--margin" if margin is not None else "the default"),
                    noise.noise_model(margins), alpha)
 
 
