@@ -145,7 +145,8 @@ def busy_note(r: pd.Series | dict | None) -> str:
     if not isinstance(busy, (int, float)) or busy != busy or not busy:
         return ""
     took = f" (others took up to {top:.0f} % of it)" if isinstance(top, float) and top == top else ""
-    return f"{int(busy)} of {int(n)} round{'s' if n != 1 else ''} on a busy host{took}"
+    rounds = int(n) if isinstance(n, (int, float)) and n == n else int(busy)
+    return f"{int(busy)} of {rounds} round{'s' if rounds != 1 else ''} on a busy host{took}"
 
 
 def _row(target: str, threads: str, tp: pd.DataFrame, lt: pd.DataFrame, note: str = "") -> dict:
