@@ -128,7 +128,8 @@ def _why_lines() -> dict[str, str]:
         line = explain({"label": "latency", "text": "", "evidence": {**base, **ev}}, "redis", 8, 4000.0)
         assert line is not None
         return line
-    return {"network delay": why(wire={"minrtt_ms": 2.0}),
+    return {"throttled": why(server_throttled_pct=30.0, server_quota_cores=0.5, server_throttled_s=1.2, measured_s=4.0),
+            "network delay": why(wire={"minrtt_ms": 2.0}),
             "cpu wait": why(client_threads={"main": role(30.0, runq=50.0)}, server_threads={"main": role(20.0)}),
             "off-CPU wait": why(server_threads={"main": role(5.0, lock=8, idle=2)}),
             "": why(wire={"minrtt_ms": 0.1})}

@@ -39,7 +39,7 @@ def fmt_us(v: float) -> str:
 
 # The causes ycsbctl.telemetry.why names for a ``latency`` point when a measurement shows one: its why
 # line starts with the cause and a colon (tested against that module); any other why line is "cause unknown".
-LATENCY_CAUSES = ("cpu wait", "off-CPU wait", "network delay")
+LATENCY_CAUSES = ("throttled", "cpu wait", "off-CPU wait", "network delay")
 
 
 def latency_cause(why: object) -> str:
