@@ -15,8 +15,7 @@ from ycsbctl.report.summary import findings, workload_findings
 from ycsbctl.results.frames import load, points
 from ycsbctl.results.verdicts import cell_table
 
-KNEE = re.compile(r"stops growing at (\d+) threads")
-FLAT = re.compile(r"flat within noise from (\d+) threads on")
+KNEE = re.compile(r"stops growing at (\d+) threads?")
 
 
 def _runs(by_threads: dict[int, list[float]], target: str = "redis") -> pd.DataFrame:

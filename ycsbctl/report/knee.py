@@ -68,10 +68,14 @@ class Plateau:
     def text(self, fmt: Callable[[float], str]) -> str:
         """``its throughput stops growing at 16 threads (2.0k ops/s; 2.1k ops/s at 32 threads)`` for a knee,
         ``its throughput is flat within noise from 8 threads on (…)`` otherwise (``fmt``: ops/s for prose)."""
-        figures = f"({fmt(self.ops)}; {fmt(self.last_ops)} at {self.last_threads} threads)"
+        figures = f"({fmt(self.ops)}; {fmt(self.last_ops)} at {_threads(self.last_threads)})"
         if self.knee:
-            return f"its throughput stops growing at {self.threads} threads {figures}"
-        return f"its throughput is flat within noise from {self.threads} threads on {figures}"
+            return f"its throughput stops growing at {_threads(self.threads)} {figures}"
+        return f"its throughput is flat within noise from {_threads(self.threads)} on {figures}"
+
+
+def _threads(n: int) -> str:
+    return f"{n} thread" if n == 1 else f"{n} threads"
 
 
 def plateau(rungs: list[Rung]) -> Plateau | None:
