@@ -73,6 +73,10 @@ _TELEMETRY_DOCS = {
     "server_vcsw_per_s": ("1/s", "the server threads' voluntary context switches (they blocked) per second"),
     "server_ivcsw_per_s": ("1/s", "the server threads' involuntary context switches (preempted) per second"),
     "server_kernel_share": ("fraction", "server system CPU over its user + system CPU"),
+    "server_throttled_pct": ("% of periods", "quota periods in which the server's CPU quota held it back (its "
+                             "cgroup's cpu.stat nr_throttled over nr_periods, measured window); empty: no quota"),
+    "server_throttled_s": ("s", "time the server's CPU quota held it back in the measured window (cpu.stat "
+                           "throttled_usec, v1 throttled_time; summed over CPUs)"),
     "server_cpu_us_per_op": ("µs", "server CPU per operation (server CPU over throughput)"),
     "client_user_pct": ("% of one core", "the engine's threads' user CPU, mean"),
     "client_system_pct": ("% of one core", "the engine's threads' system CPU, mean"),
