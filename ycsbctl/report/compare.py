@@ -206,7 +206,9 @@ def _within(e: Experiment, latency: str, alpha: float) -> Comparison:
         if key[0] == base or (base, key[1], key[2]) not in p.index:
             continue
         rows.append(_row(e.id, key, p.loc[(base, key[1], key[2])], p.loc[key], v))
-    how = ("paired by round (the rounds interleaved the targets)" if e.interleaved
+    how = ("paired by round (the rounds ran the targets one at a time, A B B A)"
+           if e.manifest.plan.get("run_order") == "blocks" else
+           "paired by round (the rounds interleaved the targets)" if e.interleaved
            else "Welch's t test (the targets ran one after the other: the host's drift meanwhile cannot be excluded)")
     notes = [f"{e.id}: every target against {base}, {how}"] if base else []
     return Comparison([e], latency, _sorted(pd.DataFrame(rows)), v, [], [], None, notes, alpha)
