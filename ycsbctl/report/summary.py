@@ -269,7 +269,8 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
     for (label, where, more, cause), who in alike.items():
         subject = f"{', '.join(who[:-1])} and {who[-1]} are" if len(who) > 1 else f"{who[0]} is"
         out.append(f"{workload}: {subject} {bound_words(label, cause)} {where}.{more}")
-    for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"])].iterrows():
+    said_once = pts["status"].eq("degraded") & pts["bottleneck"].eq("host-busy")  # host_busy_findings: once, grouped
+    for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"]) & ~said_once].iterrows():
         bad = p["reps"] - p["ok"]
         what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
         why = "why" if p["status"] == "degraded" else "first error"
@@ -304,6 +305,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
         replication_findings,
         shard_findings,
     )
+    from ycsbctl.report.host_busy import host_busy_findings
     from ycsbctl.report.scaling_report import scaling_findings
     from ycsbctl.report.server_traits import server_endpoints, trait_differences
     from ycsbctl.report.study_headlines import study_headlines
@@ -317,6 +319,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     main, stored = main_latency(exp, latency), records_stored(exp)
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored)
+    out += host_busy_findings(exp.runs, exp.manifest.host.get("cores"))
     out += why_findings(points, exp.targets)
     out += scaling_findings(points, exp.targets)
     out += persistence_findings(exp.runs, exp.targets)
