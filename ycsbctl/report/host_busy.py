@@ -39,6 +39,8 @@ def host_busy_findings(runs: pd.DataFrame, cores: float | None = None) -> list[s
     """One sentence per host-busy cause (:func:`ycsbctl.results.causes.cause`) of the runs degraded by a busy
     host: how many points of the workloads' sweeps (a load's status is its table's), which, and how busy the host
     was during them (``cores``: the host's, for scale)."""
+    if not len(runs) or not {"workload", "phase", "status", "bottleneck", "target", "threads"} <= set(runs.columns):
+        return []  # not a sweep's runs table (a frame made by hand): nothing to say
     if len(runs):
         runs = runs[runs["phase"] == runs["workload"].map({w: sweep_phase(runs, w) for w in runs["workload"].unique()})]
     busy = runs[host_busy_runs(runs)]

@@ -128,13 +128,15 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     # a log axis (far_apart) needs two targets with a positive mean: some throughput is positive then
     floor = float(measured[measured > 0].min()) / 2 if log_tp else 0.02 * top
     labels = []
+    # degraded points among mostly ok ones are each named; when most are degraded, the legend says it once
+    few_degraded = 2 * int(_measured_degraded(pts).sum()) < int(measured.notna().sum())
     for _, p in pts.iterrows():
         c = colors.get(p["target"], "#000")
         y = p["throughput_mean"] if not math.isnan(p["throughput_mean"]) else p["throughput_seen"]
         has_tp = not math.isnan(y)
         y = y if has_tp else floor
-        if p["status"] == "degraded" and has_tp:  # drawn hollow (_draw_degraded); a share of its runs said here
-            if p["ok"]:
+        if p["status"] == "degraded" and has_tp:  # drawn hollow (_draw_degraded); named where it is an exception
+            if p["ok"] or few_degraded:
                 labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}", (p["threads"], y),
                                           xytext=(0, 9), textcoords="offset points", ha="center", fontsize=7.5,
                                           color="#8a4b00", zorder=7))
@@ -151,7 +153,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
                                                                 & pts["throughput_mean"].isna())
     if crossed.any():
         handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8,
-                              label="failed point (dotted: what it measured; at the bottom: nothing)"))
+                              label="failed or degraded point (dotted: what it measured; at the bottom: nothing)"))
     if _measured_degraded(pts).any():
         handles.append(Line2D([], [], ls=":", marker="o", color="#555", mfc="white", ms=7,
                               label=DEGRADED_NOTE))
