@@ -7,18 +7,21 @@ Folders: :mod:`tests.fixtures.reader_folders` (real runs of redis-server and bas
 
 from __future__ import annotations
 
+import json
 import re
 
 import pandas as pd
 import pytest
 from matplotlib.collections import PathCollection
 
+from tests.fixtures.cli import ycsbctl
 from tests.fixtures.html_tables import Tables
 from ycsbctl.report.html import build_context, environment
 from ycsbctl.report.plot_style import target_colors
 from ycsbctl.report.plots import DEGRADED_NOTE, throughput_latency_figure
 from ycsbctl.report.summary import findings
 from ycsbctl.results.frames import load
+from ycsbctl.results.verdicts import baseline_of
 
 pytestmark = [pytest.mark.report]
 
@@ -107,3 +110,29 @@ def test_host_busy_points_are_said_once_with_the_range_of_foreign_cpu(reader_fol
     assert busy.startswith(f"{len(runs)} points (")
     assert (f"other programs used {low}–{high}% of a core" if low != high else f"about {low}% of a core") in busy
     assert not [f for f in said if re.search(r"at \d+ threads: the run degraded", f)]
+
+
+@pytest.mark.parametrize("kind, cause", [("busy", "degraded (host busy: other programs used CPU)"),
+                                         ("failed", "failed (errors above --max-error-rate)")])
+def test_compare_json_with_nothing_compared_says_why_in_each_object_and_on_stderr(reader_folders, kind, cause) -> None:
+    """Instead of a bare ``[]``: one object per cell and metric, ``compared`` false, ``verdict`` null and ``why``
+    naming the points' status and cause; one stderr line counts them; the exit code stays 0."""
+    p = ycsbctl("compare", str(reader_folders[kind]), "--format", "json")
+    assert p.returncode == 0, p.stderr
+    cells = json.loads(p.stdout)
+    runs = load(reader_folders[kind]).runs
+    others = runs[(runs["phase"] == "run") & (runs["target"] != baseline_of(load(reader_folders[kind]).manifest.plan, runs))]
+    assert len(cells) == 2 * len(others)  # throughput and p99 of each other target's point
+    assert {c["compared"] for c in cells} == {False} and {c["verdict"] for c in cells} == {None}
+    assert all(cause in c["why"] and "% of a core" not in c["why"] for c in cells)
+    assert p.stderr.startswith(f"note: {len(others)} of {len(others)} cells were not compared")
+    assert f"{len(others)} with {cause}" in p.stderr
+
+
+def test_compare_json_of_compared_cells_says_they_were(synthetic_experiment) -> None:
+    p = ycsbctl("compare", str(synthetic_experiment), "--format", "json")
+    assert p.returncode == 0, p.stderr
+    cells = json.loads(p.stdout)
+    compared = [c for c in cells if c["compared"]]
+    assert compared and all(c["why"] is None and c["verdict"] for c in compared)
+    assert all(c["why"] and c["verdict"] is None for c in cells if not c["compared"])  # the failed point's cell
