@@ -136,3 +136,16 @@ def test_compare_json_of_compared_cells_says_they_were(synthetic_experiment) -> 
     compared = [c for c in cells if c["compared"]]
     assert compared and all(c["why"] is None and c["verdict"] for c in compared)
     assert all(c["why"] and c["verdict"] is None for c in cells if not c["compared"])  # the failed point's cell
+
+
+def test_the_console_summary_says_the_busy_host_once(reader_folders) -> None:
+    from rich.console import Console
+
+    from ycsbctl.report.summary_table import print_summary
+
+    console = Console(record=True, width=400)
+    print_summary(reader_folders["busy"], console)
+    text = console.export_text()
+    assert text.count("measured while the host was busy") == 1
+    assert text.count("% of a core") == 1  # the range, once; not each point's own share
+    assert "degraded" in text and "host-busy" in text  # each row keeps its status and label
