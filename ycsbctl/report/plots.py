@@ -127,40 +127,9 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     measured = pts["throughput_mean"].fillna(pts["throughput_seen"])
     # a log axis (far_apart) needs two targets with a positive mean: some throughput is positive then
     floor = float(measured[measured > 0].min()) / 2 if log_tp else 0.02 * top
-    labels = []
     # degraded points among mostly ok ones are each named; when most are degraded, the legend says it once
-    few_degraded = 2 * int(_measured_degraded(pts).sum()) < int(measured.notna().sum())
-    for _, p in pts.iterrows():
-        c = colors.get(p["target"], "#000")
-        y = p["throughput_mean"] if not math.isnan(p["throughput_mean"]) else p["throughput_seen"]
-        has_tp = not math.isnan(y)
-        y = y if has_tp else floor
-        if p["status"] == "degraded" and has_tp:  # drawn hollow (_draw_degraded); named where it is an exception
-            if p["ok"] or few_degraded:
-                labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}", (p["threads"], y),
-                                          xytext=(0, 9), textcoords="offset points", ha="center", fontsize=7.5,
-                                          color="#8a4b00", zorder=7))
-        elif p["status"] in ("failed", "interrupted", "degraded"):
-            ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
-            note = f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}" + ("" if has_tp else ", nothing measured")
-            labels.append(ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
-                                      ha="center", fontsize=7.5, color=FAILED_COLOR, fontweight="bold", zorder=7))
-        elif p["bottleneck"] == "client-cpu" and has_tp:
-            ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":", zorder=5)
-            labels.append(ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points",
-                                      ha="center", fontsize=7.5, color="#333"))
-    crossed = pts["status"].isin(["failed", "interrupted"]) | (pts["status"].eq("degraded") & pts["throughput_seen"].isna()
-                                                                & pts["throughput_mean"].isna())
-    if crossed.any():
-        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8,
-                              label="failed or degraded point (dotted: what it measured; at the bottom: nothing)"))
-    if _measured_degraded(pts).any():
-        handles.append(Line2D([], [], ls=":", marker="o", color="#555", mfc="white", ms=7,
-                              label=DEGRADED_NOTE))
-    if fitted:
-        handles.append(Line2D([], [], color="#555", ls="-.", lw=1.0, label="Universal Scalability Law fit"))
-    if (pts["bottleneck"] == "client-cpu").any():
-        handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
+    labels = _mark_points(ax, pts, colors, floor, 2 * int(_measured_degraded(pts).sum()) < int(measured.notna().sum()))
+    handles += _legend_marks(pts, fitted)
     threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
     if log_tp:
         ax.set_yscale("log")
@@ -184,6 +153,50 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * rows, left=0.09, right=0.9)
     spread_labels(fig, labels)
     return fig
+
+
+def _mark_points(ax: Axes, pts: pd.DataFrame, colors: dict[str, str], floor: float, few_degraded: bool) -> list:
+    """The points that are not plain ok ones, marked on the throughput axis (their labels returned, to spread): a
+    degraded one that measured is drawn hollow (:func:`_draw_degraded`) and named where ``few_degraded`` (or some of its
+    runs were ok); a failed one, or one that measured nothing (at ``floor``), crossed; a client-bound one ringed."""
+    labels = []
+    for _, p in pts.iterrows():
+        c = colors.get(p["target"], "#000")
+        y = p["throughput_mean"] if not math.isnan(p["throughput_mean"]) else p["throughput_seen"]
+        has_tp = not math.isnan(y)
+        y = y if has_tp else floor
+        if p["status"] == "degraded" and has_tp:
+            if p["ok"] or few_degraded:
+                labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}", (p["threads"], y),
+                                          xytext=(0, 9), textcoords="offset points", ha="center", fontsize=7.5,
+                                          color="#8a4b00", zorder=7))
+        elif p["status"] in ("failed", "interrupted", "degraded"):
+            ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
+            note = f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}" + ("" if has_tp else ", nothing measured")
+            labels.append(ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
+                                      ha="center", fontsize=7.5, color=FAILED_COLOR, fontweight="bold", zorder=7))
+        elif p["bottleneck"] == "client-cpu" and has_tp:
+            ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":", zorder=5)
+            labels.append(ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points",
+                                      ha="center", fontsize=7.5, color="#333"))
+    return labels
+
+
+def _legend_marks(pts: pd.DataFrame, fitted: bool) -> list[Line2D]:
+    """The legend entries of the marks the figure holds: crosses, hollow degraded points, the fit, client-bound rings."""
+    handles = []
+    crossed = pts["status"].isin(["failed", "interrupted"]) | (pts["status"].eq("degraded") & pts["throughput_seen"].isna()
+                                                                & pts["throughput_mean"].isna())
+    if crossed.any():
+        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8,
+                              label="failed or degraded point (dotted: what it measured; at the bottom: nothing)"))
+    if _measured_degraded(pts).any():
+        handles.append(Line2D([], [], ls=":", marker="o", color="#555", mfc="white", ms=7, label=DEGRADED_NOTE))
+    if fitted:
+        handles.append(Line2D([], [], color="#555", ls="-.", lw=1.0, label="Universal Scalability Law fit"))
+    if (pts["bottleneck"] == "client-cpu").any():
+        handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
+    return handles
 
 
 DEGRADED_NOTE = "hollow, dotted: degraded point (measured, not under the conditions asked for: see its status)"
