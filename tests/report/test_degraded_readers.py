@@ -149,3 +149,16 @@ def test_the_console_summary_says_the_busy_host_once(reader_folders) -> None:
     assert text.count("measured while the host was busy") == 1
     assert text.count("% of a core") == 1  # the range, once; not each point's own share
     assert "degraded" in text and "host-busy" in text  # each row keeps its status and label
+
+
+def test_an_all_degraded_ladder_draws_its_cpu_figure_hollow_at_what_the_runs_used(reader_folders) -> None:
+    from ycsbctl.report.resource_plots import DEGRADED_CPU_NOTE, cpu_figure
+
+    exp = load(reader_folders["busy"])
+    fig = cpu_figure(exp.points(), "workloadb", exp.manifest.host.get("cores"), target_colors(exp.targets))
+    assert fig is not None
+    runs = exp.runs[exp.runs["phase"] == "run"]
+    hollow = [ln for ln in _lines(fig.axes[0]) if ln.get_markerfacecolor() in ("white", "w") and ln.get_marker() == "D"]
+    drawn = sorted(float(y) for ln in hollow for y in ln.get_ydata())
+    assert drawn == pytest.approx(sorted(runs.groupby(["target", "threads"])["client_cpu_pct_mean"].mean()))
+    assert DEGRADED_CPU_NOTE in [t.get_text() for t in fig.legends[0].get_texts()]
