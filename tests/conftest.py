@@ -22,6 +22,7 @@ pytest_plugins = [
     "tests.fixtures.clean_checkout",
     "tests.fixtures.faults",
     "tests.fixtures.parallel",
+    "tests.fixtures.reader_folders",
 ]
 
 # Every network baseline of the suite's experiments (and of the commands they start) is iperf3's shortest

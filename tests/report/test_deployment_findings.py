@@ -131,8 +131,9 @@ def test_a_deployment_study_without_a_cost_table_says_why_where_the_table_would_
     exp.runs = exp.runs.assign(**degraded)
     assert cost_sections(exp) == [] and len(exp.verdicts()) == 0
     said = cost_absence(exp)
-    assert said.startswith("No target was compared with redis: of the ") and "degraded (another benchmark ran on " \
-        "this host meanwhile); only ok points are compared, so there is no verdict and no cost table" in said
+    assert said.startswith("No target was compared with redis: of the ") and "degraded (host busy: another benchmark); " \
+        "only ok points (and host-busy ones of rounds that interleave the targets) are compared, so there is no " \
+        "verdict and no cost table" in said
     assert "\n" not in said and study_headlines(exp, exp.verdicts())[-1] == said
 
 

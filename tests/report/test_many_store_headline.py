@@ -422,3 +422,40 @@ def test_each_cells_interval_is_the_cell_tables_of_its_own_test_and_store(study)
             c = s.cell(test, store)
             assert c is not None and c.status == "ok" and c.low < c.throughput < c.high
             assert (c.low, c.high) == pytest.approx((row["throughput_low"], row["throughput_high"]))
+
+
+BUSY = "other programs used {pct}% of a core ({share:.0%} of the host's 2 cores, above 10%) during the point: python {pct}%"
+
+
+def test_an_all_degraded_study_still_names_the_fastest_store_and_says_it_is_degraded(tmp_path):
+    """Every point host-busy (each with its own percentage): each test's headline ranks the stores by what they
+    measured, says "degraded" with the cause once per store — never "no store measured" — and gives each ratio
+    an interval (its runs' own seconds)."""
+    from ycsbctl.report.many_store import store_study_headlines
+
+    servers = {"sqlite": _endpoint("sqlite", "sqlite", False), "postgres": _endpoint("postgres", "postgresql", True)}
+    manifest = Manifest.from_dict({
+        "experiment_id": "", "plan": {"targets": ["sqlite", "postgres"], "threads": [THREADS], "repeat": 1,
+                                      "workloads": [f"media-items[media.operation={t}]" for t in RATES]},
+        "servers": servers})
+    folder = ResultFolder.create(tmp_path, "busy-study", manifest)
+    rng = np.random.default_rng(7)
+    for k, (test, rates) in enumerate(RATES.items()):
+        for j, (store, rate) in enumerate(rates.items()):
+            res = make_result(rng, "run", THREADS, rate, {"READ": 1.0}, duration_s=6, warmup_s=0)
+            pct = 44 + 17 * k + 5 * j
+            folder.add_run(RunRecord(RunRecord.make_id(store, f"media-items-{test}", "run", THREADS, 0), store,
+                                     f"media-items-{test}", "run", THREADS, 0, "degraded", res, endpoint=servers[store],
+                                     bottleneck={"label": "host-busy", "text": "host busy"},
+                                     error=BUSY.format(pct=pct, share=pct / 200)))
+    study = load(folder.finalize("partial"))
+    runs = pd.read_csv(study.path / "runs.csv")
+    lines = store_study_headlines(study)
+    assert len(lines) == len(RATES) and not [line for line in lines if "no store measured" in line]
+    for test, line in zip(RATES, lines):
+        g = runs[runs["workload"] == f"media-items-{test}"].set_index("target")["throughput_ops"]
+        best, other = str(g.idxmax()), str(g.idxmin())
+        assert line.startswith(f"{NAMES[test]} at {THREADS} threads: fastest {best}, {g[best]:,.0f} ops/s (p99 ")
+        assert line.count("degraded: host busy: other programs used CPU") == 2 and "% of a core" not in line
+        ratio = float(re.search(rf"{other} (\d+\.\d+)× \[", line).group(1))
+        assert ratio == pytest.approx(g[other] / g[best], abs=0.006)

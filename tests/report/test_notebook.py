@@ -64,3 +64,23 @@ def test_the_notebook_shows_the_reports_verdicts(executed):
             assert v in text
         assert text.count("throughput") >= int((verdicts["metric"] == "throughput").sum())
     assert "repetitions_for_5pct" in text  # each cell's interval and warnings
+
+
+@pytest.mark.parametrize("kind", ["busy", "one", "failed"])
+def test_the_notebook_runs_top_to_bottom_on_a_degraded_a_one_point_and_a_failed_folder(reader_folders, kind, tmp_path,
+                                                                                        monkeypatch):
+    """Every point host-busy (degraded), a single point, or one target's points all failed
+    (:mod:`tests.fixtures.reader_folders`): no cell raises, the study's figure and the explorations are drawn from
+    what was measured (a degraded point's own figures), and the last cell gives the peak point's latency
+    distribution; where nothing was compared, the verdicts cell says why, by cause."""
+    nb = _execute(reader_folders[kind], tmp_path, monkeypatch)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"], [o.get("evalue") for o in outputs]
+    assert len([o for o in outputs if "image/png" in o.get("data", {})]) >= 3  # the study's figure, then the two explorations
+    assert "latency (µs) over" in nb.cells[-1].outputs[0]["data"]["text/plain"]
+    text = "".join(o.get("text", "") for o in outputs)
+    expected = {"busy": "degraded (host busy: other programs used CPU)", "one": "nothing to test",
+                "failed": "2 failed (errors above --max-error-rate)"}[kind]
+    assert expected in text
+    if kind == "busy":  # the peak shown second by second is a degraded run, and says so
+        assert ": degraded — other programs used" in text

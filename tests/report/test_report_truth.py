@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +21,7 @@ from hdrh.histogram import HdrHistogram
 from scipy import stats as sps
 
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.html_tables import Tables
 from tests.fixtures.servers import ROOT
 from ycsbctl.report.compare import compare, render_compare_html
 from ycsbctl.report.html import build_context, environment
@@ -32,47 +32,6 @@ from ycsbctl.results.verdict_words import interval_text
 pytestmark = [pytest.mark.truth, pytest.mark.report]
 
 OPS = ("READ", "UPDATE")
-
-
-class Tables(HTMLParser):
-    """Every table as rows of cell texts (th and td), and the findings' list items."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.tables: list[list[list[str]]] = []
-        self.findings: list[str] = []
-        self._cell: list[str] | None = None
-        self._in_findings = False
-        self._li: list[str] | None = None
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self.tables.append([])
-        elif tag == "tr" and self.tables:
-            self.tables[-1].append([])
-        elif tag in ("td", "th"):
-            self._cell = []
-        elif tag == "ul" and ("class", "findings") in attrs:
-            self._in_findings = True
-        elif tag == "li" and self._in_findings:
-            self._li = []
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            self.tables[-1][-1].append("".join(self._cell).strip())
-            self._cell = None
-        elif tag == "li" and self._li is not None:
-            self.findings.append("".join(self._li).strip())
-            self._li = None
-        elif tag == "ul":
-            self._in_findings = False
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
-        if self._li is not None:
-            self._li.append(data)
 
 
 def render(folder: Path) -> Tables:

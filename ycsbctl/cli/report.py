@@ -48,7 +48,11 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
               help="A target run with the same build and settings in both experiments: its change is taken as "
                    "the host's drift between them [default: the one unchanged target, when another changed].")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: one object per compared cell and metric on stdout (ratio, interval, p value, verdict).")
+              help="json: an array on stdout, one object per cell and metric (ratio, interval, p value, verdict, "
+                   "compared: true); a cell with no verdict (e.g. its points degraded by a busy host in a folder "
+                   "whose targets ran one after the other) is an object too, with compared: false, verdict null and "
+                   "why (its points' statuses and causes), and a stderr line counts them; the exit code is 0 either "
+                   "way (2 only when no cell matched at all).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=None,
               help="Significance level of the verdicts [default: the first experiment's --alpha, 0.05].")
 @click.option("--calibrate", is_flag=True,
@@ -70,6 +74,7 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     from ycsbctl.report.compare import calibrate as record_drift
     from ycsbctl.report.compare import compare as run_compare
     from ycsbctl.report.compare import json_cells, nothing_to_compare, print_table, render_compare_html
+    from ycsbctl.report.compare_json import not_compared_note
 
     seen = [d.resolve() for d in directories]
     twice = next((d for i, d in enumerate(directories) if seen[i] in seen[:i]), None)
@@ -89,7 +94,11 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     if fmt == "json":
         import json
 
-        click.echo(json.dumps(json_cells(c), indent=1, default=str))
+        cells = json_cells(c)
+        click.echo(json.dumps(cells, indent=1, default=str))
+        note = not_compared_note(cells)
+        if note:
+            click.echo(note, err=True)
         for d in c.differences:
             click.echo(f"note: the experiments differ: {d}", err=True)
         return

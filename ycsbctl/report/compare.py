@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from ycsbctl.errors import UserError
+from ycsbctl.report.compare_json import not_compared_cells, why_not_compared
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import level_text, ratio_text
 from ycsbctl.results import host_drift
@@ -144,9 +145,15 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
                                alpha=alpha, margins=margins)
         long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
-            rows.append(_row(label, key, bp.loc[key], op.loc[key], v))
+            rows.append(_row(label, key, bp.loc[key], op.loc[key], v, (f"{target_name(key)} in {base.id}",
+                                                                       f"{target_name(key)} in {label}")))
     verdicts = pd.concat(long, ignore_index=True) if long else pd.DataFrame(columns=vd.VERDICT_COLUMNS)
     return Comparison(exps, latency, _sorted(pd.DataFrame(rows)), verdicts, diffs, unmatched, chosen, notes, alpha)
+
+
+def target_name(key: tuple) -> str:
+    """``redis 8 threads`` for a point's key (target, workload, threads)."""
+    return f"{key[0]} {int(key[2])} threads"
 
 
 def _points(e: Experiment, latency: str) -> pd.DataFrame:
@@ -169,7 +176,9 @@ def _pick(v: pd.DataFrame, target: str, workload: str, threads: int, metric: str
     return m.iloc[0].to_dict() if len(m) else {}
 
 
-def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame) -> dict:
+def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame, names: tuple[str, str] = ("", "")) -> dict:
+    """One compared point: ``a`` (the baseline's) and ``b`` with their verdicts from ``v``; ``names``: what the
+    two sides are called in ``why`` (:func:`~ycsbctl.report.compare_json.why_not_compared`) when no verdict."""
     target, workload, threads = key[0], key[1], int(key[2])
     tp = _pick(v, target, workload, threads, vd.THROUGHPUT)
     lat = next((_pick(v, target, workload, threads, m) for m in set(v["metric"]) - {vd.THROUGHPUT}), {}) if len(v) else {}
@@ -180,7 +189,8 @@ def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame) ->
             "base_latency_us": lat.get("base_value", a["latency_mean"]), "latency_us": lat.get("value", b["latency_mean"]),
             **_fields(lat, "latency"),
             "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
-            "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat")}
+            "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat"),
+            "why": None if tp else why_not_compared(a, b, *names)}
 
 
 _VERDICT_FIELDS = ("ratio", "ci_low", "ci_high", "verdict", "detectable_pct", "margin_pct", "drift_margin_pct", "decided_by")
@@ -205,7 +215,8 @@ def _within(e: Experiment, latency: str, alpha: float) -> Comparison:
     for key in p.index:
         if key[0] == base or (base, key[1], key[2]) not in p.index:
             continue
-        rows.append(_row(e.id, key, p.loc[(base, key[1], key[2])], p.loc[key], v))
+        rows.append(_row(e.id, key, p.loc[(base, key[1], key[2])], p.loc[key], v,
+                         (target_name((base, *key[1:])), target_name(key))))
     how = ("paired by round (the rounds ran the targets one at a time, A B B A)"
            if e.manifest.plan.get("run_order") == "blocks" else
            "paired by round (the rounds interleaved the targets)" if e.interleaved
@@ -319,13 +330,15 @@ def calibrate(c: Comparison) -> tuple[Path, list[str]]:
 
 
 def json_cells(c: Comparison) -> list[dict]:
-    """One object per compared cell × metric (:data:`JSON_FIELDS`), NaN as null."""
+    """One object per cell × metric (:data:`JSON_FIELDS`, NaN as null, ``compared`` true), then one per cell ×
+    metric that has no verdict (``compared`` false, ``why``: :func:`~ycsbctl.report.compare_json.not_compared_cells`)."""
     out = []
     for r in c.verdicts.to_dict("records"):
         if c.within:
             r["experiment"] = c.experiments[0].id
-        out.append({k: (None if isinstance(r.get(k), float) and math.isnan(r[k]) else r.get(k)) for k in JSON_FIELDS})
-    return out
+        out.append({k: (None if isinstance(r.get(k), float) and math.isnan(r[k]) else r.get(k)) for k in JSON_FIELDS}
+                   | {"compared": True, "why": None})
+    return out + not_compared_cells(c, JSON_FIELDS)
 
 
 def _margin_text(c: Comparison) -> str:

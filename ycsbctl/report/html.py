@@ -92,20 +92,42 @@ def _first_text(df: pd.DataFrame, col: str) -> str:
     return next((w for w in df.get(col, []) if isinstance(w, str) and w), "")
 
 
+MEASURED = ("ok", "degraded")  # statuses whose figures the points table shows (a degraded point's marked as such)
+
+
+def _client_cpu(runs: pd.DataFrame) -> float:
+    """Client CPU (% of one core) of ``runs``: its telemetry's mean, else CPU seconds over the runtime."""
+    v = _mean(runs, "client_cpu_pct_mean")
+    if math.isnan(v) and len(runs) and {"client_cpu_s", "runtime_ms"} <= set(runs.columns):
+        secs = pd.to_numeric(runs["client_cpu_s"], errors="coerce")
+        v = float((100.0 * secs / (pd.to_numeric(runs["runtime_ms"], errors="coerce") / 1e3)).mean())
+    return v
+
+
+def _shown_runs(runs: pd.DataFrame, p: pd.Series) -> pd.DataFrame:
+    """The runs whose figures a point's row shows: its ok runs, else (no ok run) its degraded ones — measured,
+    with the row marked degraded — never a failed run's."""
+    mine = runs[runs["run_id"].isin(p["run_ids"])]
+    ok = mine[mine["status"] == "ok"]
+    return ok if len(ok) else mine[mine["status"] == "degraded"]
+
+
 def workload_table(exp: Experiment, points: pd.DataFrame, workload: str, cells: pd.DataFrame | None = None) -> dict:
     """Threads × target rows: ops/s (mean, 95 % interval and its warnings from ``cells``), p50/p95/p99 per
-    operation, CPU, bottleneck, status."""
+    operation, CPU, client lag, bottleneck, status. A point with no ok run but degraded ones shows every column
+    from those (row class ``degraded``); a failed point shows what it measured of its throughput only."""
     by_cell = {} if cells is None else cells_by_point(cells, workload)
     runs = exp.runs[(exp.runs["workload"] == workload) & (exp.runs["phase"] == sweep_phase(exp.runs, workload))]
     pts = points[points["workload"] == workload]
     shown = [t for t in exp.targets if ((pts["target"] == t) & (pts["status"] != "skipped")).any()]
-    ops = _ops_of(runs[runs["status"] == "ok"])
+    ops = _ops_of(runs[runs["status"].isin(MEASURED)])
     rows = []
     for _, p in pts[pts["target"].isin(shown)].sort_values(["threads", "target_rate"], kind="stable").iterrows():
-        ok = runs[runs["run_id"].isin(p["run_ids"]) & (runs["status"] == "ok")]
+        ok = _shown_runs(runs, p)
+        own = p["ok"] > 0  # the point's own (ok) figures, else its degraded runs'
         rate = None if math.isnan(p["target_rate"]) else float(p["target_rate"])
         interval, noise = noise_text(by_cell.get((p["target"], int(p["threads"]), rate)))
-        css = {"failed": "failed", "interrupted": "failed", "degraded": "failed", "skipped": "skipped"}.get(p["status"], "")
+        css = {"failed": "failed", "interrupted": "failed", "degraded": "degraded", "skipped": "skipped"}.get(p["status"], "")
         if not css and p["bottleneck"] == "client-cpu":
             css = "client-bound"
         rows.append({
@@ -115,7 +137,8 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str, cells: 
             "offered": None if math.isnan(p["target_rate"]) else p["target_rate"],
             "interval": interval, "noise": noise, "reps": f"{p['ok']}/{p['reps']}",
             "lat": [[_mean(ok, f"{op_key(op)}_{s}_us") for s in ("p50", "p95", "p99")] for op in ops],
-            "server_cpu": p["server_cpu_pct"], "client_cpu": p["client_cpu_pct"],
+            "server_cpu": p["server_cpu_pct"] if own else _mean(ok, "server_cpu_pct_mean"),
+            "client_cpu": p["client_cpu_pct"] if own else _client_cpu(ok),
             "client_lag": _mean(ok, "client_lag_p999_us"),
             "client_lag_warning": _first_text(ok, "client_lag_warning"),
             "schedule_lag": _mean(ok, "schedule_lag_p99_us"),

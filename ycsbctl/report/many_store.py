@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ycsbctl.report.unlike import UNLIKE_MARK, embedded_note, serverless_targets, unlike_bases
+from ycsbctl.results import stats
+from ycsbctl.results.causes import cause
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.variants import split_variant, test_of, variant_name
 from ycsbctl.results.verdicts import PAIRED_ORDERS, interval_text, target_verdicts, verdict_text
@@ -109,6 +111,7 @@ def store_study(exp: Experiment, latency: str = "p99") -> StoreStudy | None:
                     if len(degraded):  # measured, but not a healthy point: its numbers, marked
                         c.throughput = float(degraded["throughput_ops"].astype(float).mean())
                         c.p99_us = float(degraded["all_p99_us"].astype(float).mean())
+                        c.low, c.high, c.within_run = _interval_of(exp, degraded)
                     if len(mine):
                         c.status = str(mine.iloc[-1]["status"])
                         c.why = str(mine.iloc[-1].get("error") or "")
@@ -124,6 +127,21 @@ def store_study(exp: Experiment, latency: str = "p99") -> StoreStudy | None:
             per_item[target] = float(firsts[0]["bytes_per_record"])
             basis[target] = str(firsts[0].get("basis") or "unknown")
     return StoreStudy(threads, [t for t, _ in tests], targets, out, per_item, basis)
+
+
+def _interval_of(exp: Experiment, runs: pd.DataFrame) -> tuple[float, float, bool]:
+    """(low, high, within_run) of a degraded cell's throughput (ops/s): the 95 % interval of its runs, or with
+    one run the batch means of its measured seconds (warm-up and the last, partial second left out)."""
+    if len(runs) > 1:
+        i = stats.interval([float(v) for v in runs["throughput_ops"]])
+        return i.low, i.high, False
+    s = exp.series_of(str(runs["run_id"].iloc[0]))
+    s = s[s["op"] == "OVERALL"].sort_values("second") if len(s) else s
+    if "warmup" in s:
+        s = s[~s["warmup"].fillna(False).astype(bool)]
+    per_s = [float(v) for v in pd.to_numeric(s.get("operations", pd.Series(dtype=float)), errors="coerce") if v == v]
+    i = stats.batch_interval(per_s[:-1] if len(per_s) > 2 else per_s)
+    return i.low, i.high, True
 
 
 def store_study_rows(study: StoreStudy | None) -> list[dict[str, Any]]:
@@ -212,6 +230,17 @@ def within_run_ratio(c: Cell, best: Cell) -> str:
     return f"{ratio:.{digits}f}×{interval_text(ratio * math.exp(-half), ratio * math.exp(half), digits)}"
 
 
+MEASURED = ("ok", "degraded")  # a cell with figures of its own: ranked and compared in the headline
+
+
+def _degraded_note(c: Cell) -> str:
+    """``; degraded: host busy: other programs used CPU`` for a degraded cell (its cause, not its figures)."""
+    if c.status != "degraded":
+        return ""
+    why = cause("degraded", None, c.why)
+    return f"; degraded{': ' + why if why else ''}"
+
+
 def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
     """One sentence per test: the fastest store at the study's concurrency, each other store's throughput
     against it (ratio, interval, verdict: :func:`~ycsbctl.results.verdicts.target_verdicts`) — with the
@@ -224,15 +253,17 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
     out = []
     for test in study.tests:
         cells = [c for c in study.cells if c.test == test]
-        measured = [c for c in cells if c.status == "ok" and c.throughput == c.throughput]
+        # a degraded measurement is still one: ranked with the others, said degraded (and why, by cause)
+        measured = [c for c in cells if c.status in MEASURED and c.throughput == c.throughput]
         cannot = [c.target for c in cells if c.status == "cannot"]
         failed = [f"{c.target} ({c.status}{f', {c.throughput:,.0f} ops/s' if c.throughput == c.throughput else ''})"
-                  for c in cells if c.status not in ("ok", "cannot")]
+                  for c in cells if c.status != "cannot" and c not in measured]
         head = f"{TEST_NAMES.get(test, test)} at {study.threads} threads: "
         parts = []
         if measured:
             best = max(measured, key=lambda c: c.throughput)
-            parts.append(f"fastest {best.target}, {best.throughput:,.0f} ops/s (p99 {best.p99_us / 1000:,.2f} ms)")
+            parts.append(f"fastest {best.target}, {best.throughput:,.0f} ops/s (p99 {best.p99_us / 1000:,.2f} ms"
+                         f"{_degraded_note(best)})")
             others = [c for c in measured if c is not best]
             if others:
                 runs = exp.runs[exp.runs["workload"] == best.workload]
@@ -246,7 +277,7 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
                     tested = bool(len(row)) and not pd.isna(row.iloc[0]["ci_low"])
                     said = verdict_text(row.iloc[0]) if tested else within_run_ratio(c, best)
                     untested |= not tested and "×" in said
-                    words.append(f"{c.target} {said}")
+                    words.append(f"{c.target} {said}" + (f" ({_degraded_note(c).removeprefix('; ')})" if _degraded_note(c) else ""))
                 parts.append("against it " + "; ".join(words) + (WITHIN_RUN_NOTE if untested else "")
                              + embedded_note([best.target, *(c.target for c in others)], serverless))
         else:

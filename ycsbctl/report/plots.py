@@ -19,6 +19,7 @@ import pandas as pd
 
 # Figures are built with the object API and never touch pyplot, so no GUI backend is ever loaded:
 # savefig renders PNG through Agg and SVG through the SVG backend, and a notebook keeps its own backend.
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter
@@ -93,7 +94,10 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     handles = []
     top = 0.0
     fitted = False
-    div, unit = latency_unit(float(pts["latency_max"].max()))
+    if "latency_seen" not in pts:
+        pts = pts.assign(latency_seen=math.nan)
+    pts = pts.assign(latency_drawn=pts["latency_mean"].fillna(pts["latency_seen"].where(_measured_degraded(pts))))
+    div, unit = latency_unit(float(pd.concat([pts["latency_max"], pts["latency_drawn"]]).max()))
     for target in [t for t in colors if t in set(pts["target"])]:
         g = pts[pts["target"] == target]
         c = colors.get(target, "#000")
@@ -102,6 +106,7 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
         if len(curve) > len(ok):  # degraded and failed points that measured something stay on the curve
             ax.plot(curve["threads"], curve["y"], color=c, lw=1.2, ls=":", zorder=2)
             top = max(top, float(curve["y"].max()))
+        _draw_degraded(ax, ax2, g, c, div)
         if len(ok):
             yerr = _bars(ok, "throughput", 1.0)
             ax.errorbar(ok["threads"], ok["throughput_mean"], yerr=yerr, fmt="-o", color=c, capsize=3, lw=2, ms=5)
@@ -116,33 +121,15 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
                     Line2D([], [], color=c, lw=1.5, ls="--", marker="s", mfc="white", label=f"{target} {label} latency")]
     top = top or 1.0
     by_target = pts.groupby("target")
-    log_tp = far_apart(by_target["throughput_mean"].max())
-    log_lat = far_apart(by_target["latency_mean"].median())
+    measured = pts["throughput_mean"].fillna(pts["throughput_seen"].where(_measured_degraded(pts)))
+    log_tp = far_apart(measured.groupby(pts["target"]).max())
+    log_lat = far_apart(by_target["latency_drawn"].median())
     measured = pts["throughput_mean"].fillna(pts["throughput_seen"])
     # a log axis (far_apart) needs two targets with a positive mean: some throughput is positive then
     floor = float(measured[measured > 0].min()) / 2 if log_tp else 0.02 * top
-    labels = []
-    for _, p in pts.iterrows():
-        c = colors.get(p["target"], "#000")
-        y = p["throughput_mean"] if not math.isnan(p["throughput_mean"]) else p["throughput_seen"]
-        has_tp = not math.isnan(y)
-        y = y if has_tp else floor
-        if p["status"] in ("failed", "interrupted", "degraded"):
-            ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
-            note = f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}" + ("" if has_tp else ", nothing measured")
-            labels.append(ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
-                                      ha="center", fontsize=7.5, color=FAILED_COLOR, fontweight="bold", zorder=7))
-        elif p["bottleneck"] == "client-cpu" and has_tp:
-            ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":", zorder=5)
-            labels.append(ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points",
-                                      ha="center", fontsize=7.5, color="#333"))
-    if pts["status"].isin(["failed", "interrupted", "degraded"]).any():
-        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8,
-                              label="failed or degraded point (dotted: what it measured; at the bottom: nothing)"))
-    if fitted:
-        handles.append(Line2D([], [], color="#555", ls="-.", lw=1.0, label="Universal Scalability Law fit"))
-    if (pts["bottleneck"] == "client-cpu").any():
-        handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
+    # degraded points among mostly ok ones are each named; when most are degraded, the legend says it once
+    labels = _mark_points(ax, pts, colors, floor, 2 * int(_measured_degraded(pts).sum()) < int(measured.notna().sum()))
+    handles += _legend_marks(pts, fitted)
     threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
     if log_tp:
         ax.set_yscale("log")
@@ -166,6 +153,73 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
     fig.subplots_adjust(top=0.86, bottom=0.16 + 0.035 * rows, left=0.09, right=0.9)
     spread_labels(fig, labels)
     return fig
+
+
+def _mark_points(ax: Axes, pts: pd.DataFrame, colors: dict[str, str], floor: float, few_degraded: bool) -> list:
+    """The points that are not plain ok ones, marked on the throughput axis (their labels returned, to spread): a
+    degraded one that measured is drawn hollow (:func:`_draw_degraded`) and named where ``few_degraded`` (or some of its
+    runs were ok); a failed one, or one that measured nothing (at ``floor``), crossed; a client-bound one ringed."""
+    labels = []
+    for _, p in pts.iterrows():
+        c = colors.get(p["target"], "#000")
+        y = p["throughput_mean"] if not math.isnan(p["throughput_mean"]) else p["throughput_seen"]
+        has_tp = not math.isnan(y)
+        y = y if has_tp else floor
+        if p["status"] == "degraded" and has_tp:
+            if p["ok"] or few_degraded:
+                labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}", (p["threads"], y),
+                                          xytext=(0, 9), textcoords="offset points", ha="center", fontsize=7.5,
+                                          color="#8a4b00", zorder=7))
+        elif p["status"] in ("failed", "interrupted", "degraded"):
+            ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
+            note = f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}" + ("" if has_tp else ", nothing measured")
+            labels.append(ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
+                                      ha="center", fontsize=7.5, color=FAILED_COLOR, fontweight="bold", zorder=7))
+        elif p["bottleneck"] == "client-cpu" and has_tp:
+            ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":", zorder=5)
+            labels.append(ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points",
+                                      ha="center", fontsize=7.5, color="#333"))
+    return labels
+
+
+def _legend_marks(pts: pd.DataFrame, fitted: bool) -> list[Line2D]:
+    """The legend entries of the marks the figure holds: crosses, hollow degraded points, the fit, client-bound rings."""
+    handles = []
+    crossed = pts["status"].isin(["failed", "interrupted"]) | (pts["status"].eq("degraded") & pts["throughput_seen"].isna()
+                                                                & pts["throughput_mean"].isna())
+    if crossed.any():
+        handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8,
+                              label="failed or degraded point (dotted: what it measured; at the bottom: nothing)"))
+    if _measured_degraded(pts).any():
+        handles.append(Line2D([], [], ls=":", marker="o", color="#555", mfc="white", ms=7, label=DEGRADED_NOTE))
+    if fitted:
+        handles.append(Line2D([], [], color="#555", ls="-.", lw=1.0, label="Universal Scalability Law fit"))
+    if (pts["bottleneck"] == "client-cpu").any():
+        handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
+    return handles
+
+
+DEGRADED_NOTE = "hollow, dotted: degraded point (measured, not under the conditions asked for: see its status)"
+
+
+def _measured_degraded(pts: pd.DataFrame) -> pd.Series:
+    """The points with no ok run whose degraded runs measured operations: drawn hollow, from what they measured."""
+    return pts["status"].eq("degraded") & pts["throughput_mean"].isna() & (pts["throughput_seen"] > 0)
+
+
+def _draw_degraded(ax: Axes, ax2: Axes, g: pd.DataFrame, color: str, div: float) -> None:
+    """One target's degraded points (no ok run) hollow on both axes — throughput ○, latency ◇ — at what their runs
+    measured, with the latency of every point joined by a dotted line where one of them is degraded."""
+    deg = g[_measured_degraded(g)]
+    if not len(deg):
+        return
+    ax.plot(deg["threads"], deg["throughput_seen"], ls="", marker="o", mfc="white", mec=color, mew=1.6, ms=8, zorder=5)
+    lat = g[g["latency_drawn"].notna()]
+    if len(lat):
+        ax2.plot(lat["threads"], lat["latency_drawn"] / div, color=color, ls=":", lw=1.2, zorder=2)
+        shown = deg[deg["latency_drawn"].notna()]
+        ax2.plot(shown["threads"], shown["latency_drawn"] / div, ls="", marker="D", mfc="white", mec=color, mew=1.4,
+                 ms=6, zorder=5)
 
 
 # Percentile spectrum on a "nines" axis: x = -log10(1 - p/100); 90% -> 1, 99% -> 2 …

@@ -103,11 +103,24 @@ def timeseries_figure(exp: Experiment, peaks: dict[str, str | None], colors: dic
     return fig
 
 
+DEGRADED_CPU_NOTE = "hollow, dotted: degraded point (measured, not under the conditions asked for)"
+
+
+def _with_degraded_cpu(pts: pd.DataFrame) -> pd.DataFrame:
+    """``pts`` with ``server_cpu``/``client_cpu`` (% of one core): each point's ok runs' CPU, else — a point with
+    no ok run whose degraded runs measured (``degraded_only``) — what those runs used."""
+    def col(name: str, default: Any = math.nan) -> pd.Series:  # a points frame made by hand may lack a column
+        return pts[name] if name in pts else pd.Series(default, index=pts.index)
+    only = col("status", "ok").eq("degraded") & col("throughput_mean").isna() & (col("throughput_seen") > 0)
+    return pts.assign(degraded_only=only, server_cpu=col("server_cpu_pct").fillna(col("server_cpu_seen").where(only)),
+                      client_cpu=col("client_cpu_pct").fillna(col("client_cpu_seen").where(only)))
+
+
 def cpu_figure(points: pd.DataFrame, workload: str, cores: int | None, colors: dict[str, str],
                subtitle: str = "") -> Figure | None:
     """Server CPU (solid) and client CPU (dashed) in % of one core vs threads, per target."""
-    pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
-    if pts.empty or (pts["server_cpu_pct"].isna().all() and pts["client_cpu_pct"].isna().all()):
+    pts = _with_degraded_cpu(points[(points["workload"] == workload) & (points["status"] != "skipped")])
+    if pts.empty or (pts["server_cpu"].isna().all() and pts["client_cpu"].isna().all()):
         return None
     fig = Figure(figsize=(9, 5.2))
     ax = fig.add_subplot()
@@ -115,12 +128,21 @@ def cpu_figure(points: pd.DataFrame, workload: str, cores: int | None, colors: d
     for target in [t for t in colors if t in set(pts["target"])]:
         g = pts[pts["target"] == target]
         c = colors.get(target, "#000")
-        if g["server_cpu_pct"].notna().any():
-            ax.plot(g["threads"], g["server_cpu_pct"], "-o", color=c, lw=2)
+        hollow = g[g["degraded_only"]]
+        if g["server_cpu"].notna().any():
+            if len(hollow):  # joined dotted; the ok points filled, the degraded ones hollow
+                ax.plot(g["threads"], g["server_cpu"], ":", color=c, lw=1.2)
+                ax.plot(hollow["threads"], hollow["server_cpu"], "o", mfc="white", mec=c, mew=1.6, ms=8)
+            ax.plot(g["threads"], g["server_cpu_pct"], "-o" if hollow.empty else "o", color=c, lw=2)
             handles.append(Line2D([], [], color=c, lw=2, marker="o", label=f"{target} server CPU"))
-        if g["client_cpu_pct"].notna().any():
-            ax.plot(g["threads"], g["client_cpu_pct"], "--s", color=c, mfc="white", lw=1.5)
+        if g["client_cpu"].notna().any():
+            if len(hollow):
+                ax.plot(g["threads"], g["client_cpu"], ":", color=c, lw=1.2)
+                ax.plot(hollow["threads"], hollow["client_cpu"], "D", mfc="white", mec=c, mew=1.4, ms=6)
+            ax.plot(g["threads"], g["client_cpu_pct"], "--s" if hollow.empty else "s", color=c, mfc="white", lw=1.5)
             handles.append(Line2D([], [], color=c, ls="--", marker="s", mfc="white", label=f"{target} client CPU"))
+    if pts["degraded_only"].any():
+        handles.append(Line2D([], [], ls=":", marker="o", color="#555", mfc="white", ms=7, label=DEGRADED_CPU_NOTE))
     ax.axhline(100, color="#777", ls=":", lw=1)
     ax.annotate("one core", (0.01, 100), xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",
                 fontsize=7.5, color="#555")
@@ -129,7 +151,7 @@ def cpu_figure(points: pd.DataFrame, workload: str, cores: int | None, colors: d
         ax.annotate(f"all {cores} cores", (0.01, 100 * cores), xycoords=("axes fraction", "data"), xytext=(0, 3),
                     textcoords="offset points", fontsize=7.5, color="#333")
     threads_axis(ax, sorted(int(t) for t in pts["threads"].unique()))
-    top = max(float(np.nanmax(pts[["server_cpu_pct", "client_cpu_pct"]].to_numpy(dtype=float))), 100 * (cores or 1))
+    top = max(float(np.nanmax(pts[["server_cpu", "client_cpu"]].to_numpy(dtype=float))), 100 * (cores or 1))
     ax.set_ylim(0, top * 1.12)
     ax.set_ylabel("CPU (% of one core)")
     ax.grid(axis="y", alpha=0.3)

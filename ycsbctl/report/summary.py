@@ -276,7 +276,8 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
                 others.append(f"{t} ({at}): {vs[0]}, {vs[1]}{unlike_note(lead, t, serverless)}")
         out.append(s + (", " + "; ".join(others) if others else "") + ".")
     out += _limit_sentences(pts, workload, targets, cells)
-    for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"])].iterrows():
+    said_once = pts["status"].eq("degraded") & pts["bottleneck"].eq("host-busy")  # host_busy_findings: once, grouped
+    for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"]) & ~said_once].iterrows():
         bad = p["reps"] - p["ok"]
         what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
         why = "why" if p["status"] == "degraded" else "first error"
@@ -311,6 +312,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
         replication_findings,
         shard_findings,
     )
+    from ycsbctl.report.host_busy import host_busy_findings
     from ycsbctl.report.scaling_report import scaling_findings
     from ycsbctl.report.server_traits import server_endpoints, trait_differences
     from ycsbctl.report.study_headlines import study_headlines
@@ -324,6 +326,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     main, stored, cells = main_latency(exp, latency), records_stored(exp), exp.cells(latency)
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored, cells)
+    out += host_busy_findings(exp.runs, exp.manifest.host.get("cores"))
     out += why_findings(points, exp.targets)
     out += scaling_findings(points, exp.targets)
     out += persistence_findings(exp.runs, exp.targets)

@@ -38,6 +38,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         console.print("no finished points")
         return
     records = exp.manifest.record_count
+    from ycsbctl.report.host_busy import host_busy_findings, host_busy_runs
     from ycsbctl.report.verdict_table import cells_by_point, noise_text
     from ycsbctl.results.frames import sweep_phase
 
@@ -79,6 +80,7 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
             if note:
                 console.print(f"  ⚠ {t} {th} threads: {note}", markup=False, highlight=False)
         said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[:0]
+        said = said[~host_busy_runs(said)]  # a busy host's points are said once, below, with how busy it was
         for _, p in said.iterrows():  # why a point is not ok, or the errors an ok one saw, in the server's words
             console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
                           highlight=False)
@@ -87,6 +89,8 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
 
             console.print(f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}", markup=False,
                           highlight=False)
+    for line in host_busy_findings(runs, exp.manifest.host.get("cores")):
+        console.print(f"  {line}", markup=False, highlight=False)
     from ycsbctl.report.server_traits import differences
 
     for line in differences(exp):  # version, allocator, io-threads, settings: what the table's targets differ in

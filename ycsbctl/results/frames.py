@@ -217,8 +217,9 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
     workloads such as ``insert``).
 
     ``status`` is ``ok`` when every repetition is, else the worst (failed > interrupted > degraded > skipped >
-    a status of another version); ``throughput_seen``/``latency_seen``: the mean over every run that measured
-    operations, whatever its status (where a degraded or failed point sits on a curve, marked as such);
+    a status of another version); ``throughput_seen``/``latency_seen``/``server_cpu_seen``/``client_cpu_seen``: the
+    mean over every run that measured operations, whatever its status (where a degraded or failed point sits on a
+    curve, marked as such);
     ``bottleneck`` is the most common label; CPU is in % of one core (``client_cpu_pct`` falls back
     to client CPU seconds / runtime when telemetry has no client sample).
     """
@@ -227,7 +228,7 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
             "throughput_max", "throughput_ci_low", "throughput_ci_high", "throughput_cv", "latency_mean", "latency_min",
             "latency_max", "latency_ci_low", "latency_ci_high", "server_cpu_pct", "client_cpu_pct",
             "server_cpu_share", "bottleneck", "bottleneck_text", "why", "error", "server", "run_ids", "throughput_seen",
-            "latency_seen"]
+            "latency_seen", "server_cpu_seen", "client_cpu_seen"]
     if not len(runs):
         return pd.DataFrame(columns=cols)
     if phase is None:
@@ -273,6 +274,7 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
             "error": errors.iloc[0] if len(errors) else None,
             "server": servers.iloc[0] if len(servers) else "", "run_ids": list(g["run_id"]),
             "throughput_seen": _mean(seen, "throughput_ops"), "latency_seen": _mean(seen, col),
+            "server_cpu_seen": _mean(seen, "server_cpu_pct_mean"), "client_cpu_seen": _client_cpu(seen),
         })
     df = pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads", "target_rate"], kind="stable",
                                                        ignore_index=True, na_position="first")

@@ -490,34 +490,36 @@ def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame) -> dict
 
 def uncompared(runs: pd.DataFrame, baseline: str | None) -> list[str]:
     """Why a target has no verdict against ``baseline``: one sentence per such target — or one for all
-    when none was compared — counting the measured points that were not ok by status and reason (only
-    ok points are compared, so a study whose every point was degraded has no verdict and no cost)."""
+    when none was compared — counting the measured points that were not compared by status and cause
+    (:func:`ycsbctl.results.causes.counts_text`: ``12 degraded (host busy: other programs used CPU)``, one
+    group per cause, never one per figure). A point is compared where the runs table's ``compared`` says so
+    (ok points, and host-busy ones of rounds that interleave the targets), else (an older folder) when ok."""
+    from ycsbctl.results.causes import HOST_BUSY, counts_text
+
     if baseline is None or not {"workload", "target", "threads", "phase", "status"} <= set(runs.columns):
         return []
     sweep = _sweep_rows(runs)
     sweep = sweep[sweep["status"] != "skipped"]  # a target never started is said where it was skipped
-    ok = _ok(sweep)
+    used = (sweep["compared"].fillna(False).astype(bool) if "compared" in sweep else sweep["status"] == "ok")
+    rate = pd.to_numeric(sweep["target_rate"], errors="coerce").fillna(0.0) if "target_rate" in sweep else 0.0
+    keyed = sweep.assign(target_rate=rate)[used]
     cells = {t: set(map(tuple, g[["workload", "threads", "target_rate"]].itertuples(index=False)))
-             for t, g in ok.groupby("target", sort=False)}
+             for t, g in keyed.groupby("target", sort=False)}
     others = [t for t in dict.fromkeys(sweep["target"]) if t != baseline]
     missing = [t for t in others if not cells.get(t, set()) & cells.get(baseline, set())]
     if not missing:
         return []
 
     def why(targets: list[str]) -> str:
-        mine = sweep[sweep["target"].isin(targets)]
-        bad = mine[mine["status"] != "ok"]
-        reasons = (bad["error"].fillna("").astype(str).str.split(" (", n=1, regex=False).str[0] if "error" in bad
-                   else pd.Series("", index=bad.index))
-        counts = pd.DataFrame({"status": bad["status"], "reason": reasons}).value_counts(sort=True)
-        parts = [f"{n} {status}" + (f" ({reason})" if reason else "") for (status, reason), n in counts.items()]
+        mine = sweep["target"].isin(targets)
+        parts = counts_text(sweep[mine & ~used])
         names = f"{', '.join(targets[:-1])} and {targets[-1]}"  # the baseline and one other target or more
-        points = f"the {len(mine)} measured points of {names}"
-        return f"of {points}, " + ", ".join(parts) if parts else f"{points} share no cell"
-    busy = "; run again when no other benchmark shares the host" if sweep.get(
-        "bottleneck", pd.Series(dtype=str)).eq("host-busy").any() else ""
+        points = f"the {int(mine.sum())} measured points of {names}"
+        return f"of {points}, {parts}" if parts else f"{points} share no cell"
+    rule = "only ok points (and host-busy ones of rounds that interleave the targets) are compared"
+    busy = ("; run again with --order interleaved (host-busy points are compared there), or when the host is quiet"
+            if sweep.get("bottleneck", pd.Series(dtype=str)).eq(HOST_BUSY).any() else "")
     if len(missing) == len(others):
-        return [f"No target was compared with {baseline}: {why([baseline, *others])}; only ok points are "
-                f"compared, so there is no verdict and no cost table{busy}."]
-    return [f"{t} was not compared with {baseline}: {why([baseline, t])}; only ok points are compared{busy}."
-            for t in missing]
+        return [f"No target was compared with {baseline}: {why([baseline, *others])}; {rule}, so there is no "
+                f"verdict and no cost table{busy}."]
+    return [f"{t} was not compared with {baseline}: {why([baseline, t])}; {rule}{busy}." for t in missing]
