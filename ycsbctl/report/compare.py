@@ -23,7 +23,7 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import detectable_text, level_text
-from ycsbctl.results import host_drift
+from ycsbctl.results import host_drift, yardstick
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.frames import Experiment, latency_label, load
 
@@ -38,7 +38,7 @@ SCALE = {"records": "record_count", "operations": "point_operations", "duration_
 KEY = ["target", "workload", "threads"]
 JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
                "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
-               "test", "caveat", "at_peak", "drift_margin_pct")
+               "test", "caveat", "at_peak", "drift_margin_pct", "host_factor")
 
 
 @dataclass
@@ -132,19 +132,34 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
             unmatched.append(f"{'/'.join(map(str, key))} threads only in {label}")
         ctl = control_target(base, other, control)
         chosen = chosen or ctl
+        host = yardstick.host_factor(base.yardstick, other.yardstick)
         notes.append(f"{label}: " + (f"control {ctl}: its change is the host's drift, taken out of the others'"
                                      if ctl else "no control target (the same build and settings in both, "
                                      "while another changed): a cell is better/worse only beyond the host's drift "
                                      "between experiments (throughput "
                                      f"±{100 * margins.of(vd.THROUGHPUT):.1f} %, {latency} ±{100 * margins.of(latency):.1f} %; "
-                                     f"{margins.source}); keep an unchanged target in both to see smaller changes"))
+                                     f"{margins.source}); keep an unchanged target in both to see smaller changes")
+                     + _host_note(host, ctl, margins.of(vd.THROUGHPUT)))
         v = vd.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
-                               alpha=alpha, margins=margins)
+                               alpha=alpha, margins=margins, host_factor=host.factor if host else None)
         long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
             rows.append(_row(label, key, bp.loc[key], op.loc[key], v))
     verdicts = pd.concat(long, ignore_index=True) if long else pd.DataFrame(columns=vd.VERDICT_COLUMNS)
     return Comparison(exps, latency, _sorted(pd.DataFrame(rows)), verdicts, diffs, unmatched, chosen, notes, alpha)
+
+
+def _host_note(host: yardstick.HostFactor | None, control: str | None, margin: float) -> str:
+    """What the yardstick said about the host between two folders: divided out (no control target), or
+    beside the control; where its speed moved beyond the throughput ``margin`` (a fraction), that too."""
+    if host is None:
+        return "; no yardstick in both folders (an older folder): the host's own speed is not divided out"
+    how = "beside the control, which takes the drift out" if control else "divided out of every cell"
+    moved = host_drift.drift(host.factor)
+    beyond = (f"; the host's own speed moved {100 * moved:.1f} %, beyond the ±{100 * margin:.1f} % drift margin"
+              if moved > margin else "")
+    return (f"; {host.text()} ({how}; median of {host.base_readings} and {host.other_readings} readings)"
+            + beyond)
 
 
 def _points(e: Experiment, latency: str) -> pd.DataFrame:
@@ -181,7 +196,8 @@ def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame) ->
             "latency_ci_high": lat.get("ci_high", math.nan), "latency_verdict": lat.get("verdict", "not compared"),
             "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
             "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat"),
-            "ops_margin_pct": tp.get("drift_margin_pct", math.nan), "latency_margin_pct": lat.get("drift_margin_pct", math.nan)}
+            "ops_margin_pct": tp.get("drift_margin_pct", math.nan), "latency_margin_pct": lat.get("drift_margin_pct", math.nan),
+            "host_factor": tp.get("host_factor", math.nan)}
 
 
 def _within(e: Experiment, latency: str, alpha: float) -> Comparison:
@@ -216,6 +232,10 @@ def _verdict(r: dict | pd.Series, prefix: str, detectable: bool = True) -> str:
         v += f" (within host drift ±{margin:.1f} %)"
     elif detectable and prefix == "ops" and v == "no difference" and not pd.isna(r.get("ops_detectable_pct", math.nan)):
         v += f" ({detectable_text(r['ops_detectable_pct'])} detectable)"
+    host = r.get("host_factor", math.nan)
+    if host is not None and not pd.isna(host) and str(r.get("caveat") or "").startswith("host speed"):
+        v += f" (host speed {host:.2f}× between the folders (yardstick), divided out)" if detectable else \
+            f" (host {host:.2f}× divided out)"
     return v
 
 
