@@ -1,0 +1,66 @@
+"""The yardstick's workload and its timing: FNV-1a against the published vectors, round trips counted by the
+server that echoed them, and a real reading whose figures hang together and whose processes are gone."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+
+import psutil
+import pytest
+
+from ycsbctl.results.yardstick import speed_of
+from ycsbctl.telemetry import yardstick, yardstick_child
+
+
+def test_fnv1a_64_gives_the_published_test_vectors():
+    # FNV-1a 64 test vectors (draft-eastlake-fnv, the reference code's test suite)
+    assert yardstick_child.fnv1a_64(b"") == 0xCBF29CE484222325
+    assert yardstick_child.fnv1a_64(b"a") == 0xAF63DC4C8601EC8C
+    assert yardstick_child.fnv1a_64(b"foobar") == 0x85944171F73967E8
+    # continuing from a hash is hashing the concatenation
+    assert yardstick_child.fnv1a_64(b"bar", yardstick_child.fnv1a_64(b"foo")) == 0x85944171F73967E8
+
+
+def test_the_cpu_work_hashes_the_fixed_buffer_its_passes_times():
+    done = yardstick_child.cpu_work(passes=2)
+    buf = yardstick_child.BUFFER
+    assert done["bytes"] == 2 * len(buf) == 2 * 65536
+    assert done["hash"] == yardstick_child.fnv1a_64(buf + buf)
+    assert 0 < done["cpu_s"] and 0 < done["elapsed_s"]
+
+
+def test_round_trips_are_the_messages_an_echo_server_counted():
+    got = bytearray()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+
+        def serve() -> None:
+            c, _ = s.accept()
+            with c:
+                while data := c.recv(4096):
+                    got.extend(data)
+                    c.sendall(data)
+
+        t = threading.Thread(target=serve)
+        t.start()
+        done = yardstick_child.round_trips(s.getsockname()[1], 37)
+        t.join(timeout=10)
+    assert done["trips"] == 37
+    assert bytes(got) == yardstick_child.MESSAGE * 37
+    # each round trip is inside the time all of them took; the median one is no longer than all of them
+    assert 0 < done["median_us"] * 1e-6 <= done["elapsed_s"]
+
+
+def test_a_reading_hangs_together_and_leaves_no_process_behind():
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    r = yardstick.measure(trips=200)
+    assert r.cpus == min(len(os.sched_getaffinity(0)), yardstick.MAX_CPUS)
+    assert r.speed == pytest.approx(speed_of(r.cpu_ops_per_s, r.rtt_us))
+    assert 0 < r.cpu_share <= 1
+    # the 200 round trips took part of the reading's wall time; the median trip is positive
+    assert 0 < 200 * r.rtt_us * 1e-6 < r.seconds
+    assert r.rtt_median_us > 0
+    assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
