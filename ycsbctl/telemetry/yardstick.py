@@ -23,7 +23,7 @@ from ycsbctl.results.yardstick import Reading
 
 CHILD = Path(__file__).with_name("yardstick_child.py")
 MAX_CPUS = 8  # CPU processes at most: a bigger host's yardstick costs no more to start
-TRIPS = 500  # round trips per reading
+TRIPS = 300  # round trips per reading
 TIMEOUT_S = 30.0  # a reading that takes longer (a host frozen meanwhile) is given up: TimeoutError
 
 

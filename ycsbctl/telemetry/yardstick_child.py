@@ -24,7 +24,7 @@ FNV_OFFSET = 0xCBF29CE484222325  # FNV-1a 64: offset basis and prime (IETF draft
 FNV_PRIME = 0x100000001B3
 MASK = (1 << 64) - 1
 BUFFER = bytes(range(256)) * 256  # 64 KiB, the same in every experiment
-PASSES = 8  # BUFFER hashed this many times per CPU process: 512 KiB of byte steps
+PASSES = 4  # BUFFER hashed this many times per CPU process: 256 KiB of byte steps
 MESSAGE = b"ycsbctl-yardstick-round-trip-32b"  # 32 bytes
 
 
