@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from pathlib import Path
 
 import psutil
 import pytest
@@ -64,3 +65,11 @@ def test_a_reading_hangs_together_and_leaves_no_process_behind():
     assert 0 < 200 * r.rtt_us * 1e-6 < r.seconds
     assert r.rtt_median_us > 0
     assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
+
+
+def test_the_readme_describes_the_yardstick_it_runs():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    said = " ".join(readme.split("**The host yardstick**", 1)[1].split("\n- **", 1)[0].split())
+    assert f"a fixed {len(yardstick_child.BUFFER) // 1024} KiB buffer" in said
+    assert f"{yardstick.TRIPS} round trips of {len(yardstick_child.MESSAGE)} bytes" in said
+    assert "yardstick.parquet" in said and "python -m bench yardstick" in said

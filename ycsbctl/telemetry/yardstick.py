@@ -35,8 +35,8 @@ def cpus() -> list[int]:
 
 
 def measure(trips: int = TRIPS, timeout_s: float = TIMEOUT_S) -> Reading:
-    """One reading of the yardstick (about a third of a second on an idle 2-CPU host; longer on a busy one:
-    the work is fixed). OSError or TimeoutError when its processes cannot run."""
+    """One reading of the yardstick (longer on a busy host: the work is fixed; ``python -m bench yardstick``
+    measures it). OSError or TimeoutError when its processes cannot run."""
     t0 = time.perf_counter()
     deadline = t0 + timeout_s
     mine = cpus()[:MAX_CPUS]
