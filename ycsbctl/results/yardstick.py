@@ -3,11 +3,14 @@ measures it), kept in ``yardstick.parquet`` with a summary in the manifest, so t
 folders can divide the host's own change of speed out of every cell.
 
 A reading has two parts, the same in every experiment: a CPU part (pure-Python FNV-1a over a fixed
-buffer, one process per CPU: byte steps per second, summed) and a loopback part (round trips of a 32-byte
-message to an echo server on another CPU: the mean round trip, µs, over a fixed count, so that the stalls
-a busy host causes count). Its ``speed`` is the geometric mean of the two rates — CPU byte steps/s and
-round trips/s — so each part moves it by the square root of its own change; only ratios of speeds mean
-anything (no figure is a reference).
+buffer, one process per CPU: byte steps per second, summed) and a loopback part (a fixed count of round
+trips of a 32-byte message over a few connections, one outstanding on each, to a single-loop echo server on
+another CPU: the mean round trip, µs, so that the stalls a busy host causes count). The loopback part is a
+closed loop kept busy, as a benchmarked server is: a lone idle ping-pong reads *faster* on a busy virtual
+machine (its CPUs stop sleeping between messages) while a busy server's throughput falls, and the busy
+loop falls with it (``python -m bench yardstick``). Its ``speed`` is the geometric mean of the two rates —
+CPU byte steps/s and round trips/s per connection — so each part moves it by the square root of its own
+change; only ratios of speeds mean anything (no figure is a reference).
 
 The host factor between two folders is the other folder's median speed over the base folder's: a
 throughput of the other folder divided by it, and a latency multiplied by it, is what it would have
@@ -42,7 +45,7 @@ class Reading:
     """One timing of the yardstick. Rates per second, times in µs and s."""
 
     cpu_ops_per_s: float  # FNV-1a byte steps per second, summed over one process per CPU
-    rtt_us: float  # mean loopback round trip, µs (the round trips' wall time over their count)
+    rtt_us: float  # mean loopback round trip, µs (connections × the round trips' wall time ÷ their count)
     rtt_median_us: float  # median round trip, µs
     cpu_share: float  # mean fraction of a core each CPU process got (its CPU time over its wall time)
     cpus: int  # CPU processes (one per CPU this process may use)

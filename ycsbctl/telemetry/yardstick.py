@@ -2,8 +2,9 @@
 
 :func:`measure` starts, all at once, one CPU process per CPU this process may use (at most
 :data:`MAX_CPUS`, each pinned to its CPU), a loopback echo server pinned to the second CPU and a
-round-trip client pinned to the first (:mod:`ycsbctl.telemetry.yardstick_child`); when every one is ready
-it lets the CPU processes hash together, then the client make its round trips. Pinning makes the
+round-trip client pinned to the first, with a few connections each keeping one round trip outstanding
+(:mod:`ycsbctl.telemetry.yardstick_child`); when every one is ready it lets the CPU processes hash
+together, then the client make its round trips. Pinning makes the
 placement the same in every round: a round trip between two CPUs and one within one differ several-fold
 on a virtual machine, and an unpinned pair lands on either. The processes are stopped whatever happens.
 """
@@ -59,7 +60,8 @@ def measure(trips: int = TRIPS, timeout_s: float = TIMEOUT_S) -> Reading:
     if len({d["hash"] for d in done}) != 1:
         raise OSError("the yardstick's CPU processes computed different hashes")
     return Reading(cpu_ops_per_s=sum(d["bytes"] / d["elapsed_s"] for d in done),
-                   rtt_us=1e6 * rtt["elapsed_s"] / rtt["trips"], rtt_median_us=float(rtt["median_us"]),
+                   # with one round trip outstanding on each connection throughout, each took connections ÷ rate
+                   rtt_us=1e6 * rtt["elapsed_s"] * rtt["connections"] / rtt["trips"], rtt_median_us=float(rtt["median_us"]),
                    cpu_share=sum(min(1.0, d["cpu_s"] / d["elapsed_s"]) for d in done) / len(done),
                    cpus=len(done), seconds=time.perf_counter() - t0)
 
