@@ -174,7 +174,9 @@ def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order:
     targets = [a for u in urls.values() for a in ("--target", u)]
     cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", *targets, "--load", "--threads",
            args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", "2", "--records",
-           str(args.records), "--order", order, "--no-telemetry", "--allow-concurrent", "--quiet", "--out", str(out)]
+           str(args.records), "--order", order, "--allow-concurrent", "--quiet", "--out", str(out),
+           *(("--budget", args.budget) if str(args.repeat) == "auto" else ()),
+           *(() if args.telemetry else ("--no-telemetry",))]
     t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600, cwd=out.parent)
     if proc.returncode not in (0, 1):
@@ -203,11 +205,16 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
         r = r[(r["phase"] == "run") & (r["status"] == "ok")]
         runs.append(r.assign(name=r["target"].map(lab), exp=i))
     v, r = pd.concat(verdicts), pd.concat(runs)
-    aa = v[v["name"] == "twin"]
+    rounds = [int(x["repetition"].max()) for _, x in r.groupby("exp")]
+    lines.append(f"rounds per experiment: {', '.join(map(str, rounds))}")
+    aa = v[(v["name"] == "twin") & (v["metric"] == "throughput")]
     called = aa["verdict"].isin(["better", "worse"])
     holds = (aa["ci_low"] <= 1) & (aa["ci_high"] >= 1)
-    lines.append(f"A/A (twin against a): {called.sum()} of {len(aa)} cells called better/worse ({called.mean():.1%}, "
-                 f"goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} of {len(aa)} ({holds.mean():.1%}, goal ≥ 90 %)")
+    same = aa["verdict"] == "equivalent"
+    lines.append(f"A/A (twin against a, throughput): {called.sum()} of {len(aa)} cells called better/worse "
+                 f"({called.mean():.1%}, goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} of {len(aa)} "
+                 f"({holds.mean():.1%}, goal ≥ 90 %); equivalent within the margin in {same.sum()} of {len(aa)} "
+                 f"({same.mean():.1%}, goal ≥ 80 %)")
     big: dict[float, list[int]] = {0.10: [0, 0], 0.30: [0, 0]}  # gap at least -> [called worse, cells]
     for name in slow:
         lines.append(f"planted {name} (CPU quota {slow[name]:g} core):")
@@ -216,7 +223,9 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
             gap = 1 - math.exp(float((rt[name] / rt["a"]).apply(math.log).mean()))
             cells = v[(v["name"] == name) & (v["threads"] == threads) & (v["metric"] == "throughput")]
             worse = (cells["verdict"] == "worse").sum()
-            lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} of {len(cells)}")
+            wrong = cells["verdict"].isin(["better", "equivalent"]).sum()
+            lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} of {len(cells)}"
+                         f", better or equivalent in {wrong} (goal 0)")
             for at_least, tally in big.items():
                 if gap >= at_least:
                     tally[0] += int(worse)
@@ -275,7 +284,10 @@ def between_folders(folders: list[Path], names: list[str], record: bool = True) 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--experiments", type=int, default=3)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", default="5", help="rounds, or auto: until decided or --budget is spent")
+    ap.add_argument("--budget", default="10m", help="with --repeat auto: each experiment's time budget")
+    ap.add_argument("--telemetry", action="store_true",
+                    help="keep the telemetry (its host figures bound the noise of one round: the default plan's)")
     ap.add_argument("--threads", default="8,16,32,64")
     ap.add_argument("--duration", type=float, default=1.0)
     ap.add_argument("--records", type=int, default=5000)

@@ -59,6 +59,11 @@ TESTS: dict[str, list[str]] = {
                                     "tests/telemetry/test_baseline_memo.py"],
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
                                   "-k", "not test_cli_ and not chromium"],
+    "ycsbctl/report/knee.py": ["tests/report/test_summary_truth.py", "tests/report/test_knee_truth.py", "-k",
+                               "not two_folders"],
+    "ycsbctl/telemetry/cpu_limit.py": ["tests/telemetry/test_cpu_points_truth.py", "tests/telemetry/test_telemetry_survivors.py",
+                                      "-k", "not confined and not held_by"],
+    "ycsbctl/telemetry/frame_figures.py": ["tests/telemetry/test_capture_truth.py", "tests/telemetry/test_samplers.py"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
     # runs.parquet's row per run: errors (ERROR + TIMEOUT), timeouts, not_found, error_rate, client µs per operation.
     "ycsbctl/results/tables.py": ["tests/results/test_results_survivors.py", "tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
@@ -304,7 +309,6 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/telemetry/__init__.py": "re-exports",
     "ycsbctl/telemetry/client_hosts.py": "collects what each shard measured (--cluster, lab tests only)",
     "ycsbctl/telemetry/client_network.py": "runs iperf3 per client host (lab tests only); its figures are iperf3's",
-    "ycsbctl/telemetry/cpu_limit.py": "reads the cgroup's quota and the affinity",
     "ycsbctl/report/profile_report.py": "inlines the profiles' pictures and the shares telemetry/profiler.py computes",
     "ycsbctl/stores/admin.py": "dispatches clear and count to the store (the store's own admin answers them)",
     "ycsbctl/stores/base.py": "the store contract: declarations and defaults",
@@ -1234,9 +1238,6 @@ EQUIVALENT.update({
     "ycsbctl/report/rate_plots.py: legend_below(fig, handles, min(len(handles), 4)) | min() -> max()":
         "legend_below caps the columns at 4, and matplotlib's legend leaves out the empty columns of fewer handles "
         "than columns (legend.py: filter(len, array_split(...))): min(n, 4) and max(n, 4) columns lay out alike",
-    "ycsbctl/report/summary.py: if max(tp[i + 1:]) <= PLATEAU_GAIN * tp[i]: | 1 -> 0":
-        "max(tp[i:]) is max(tp[i], max(tp[i + 1:])), and tp[i] <= 1.10 × tp[i] for any throughput (never negative): "
-        "the same test (i stops before the last point, so tp[i + 1:] is never empty)",
     "ycsbctl/report/summary.py: x = r.iloc[0] | 0 -> -1":
         "target_verdicts writes one at-peak row per workload and target against its one baseline (verdicts.py): the "
         "pair's at-peak throughput row is alone, [-1] is [0]",

@@ -113,8 +113,10 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
         excludes_one = c["ci_low"] > 1 or c["ci_high"] < 1
         if c["verdict"] in (stats.BETTER, stats.WORSE):
             assert excludes_one and (c["ratio"] > 1) == ((c["verdict"] == stats.BETTER) == c["higher_is_better"])
+        elif c["verdict"] == stats.EQUIVALENT:  # inside the ±10 % margin, whether or not it leaves 1 out
+            assert c["ci_low"] >= 1 / 1.1 and c["ci_high"] <= 1.1
         else:
-            assert c["verdict"] == stats.SAME and not excludes_one
+            assert c["verdict"] == stats.UNDECIDED and not excludes_one
     # the verdicts are the statistics module's own on these samples, decided together (one family)
     decided = stats.decide([stats.compare({r: by[("redis-benchmark", c["threads"], r)][pick[c["metric"]]] for r in (1, 2)},
                                           {r: by[("ycsbctl", c["threads"], r)][pick[c["metric"]]] for r in (1, 2)},
@@ -124,7 +126,7 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
         assert c["detectable_pct"] == pytest.approx(100 * d.detectable, rel=1e-9)
     tp = [c for c in cells if c["metric"] == "throughput"]
     tested = [c for c in cells if c["p_adjusted"] == c["p_adjusted"]]
-    called = sum(c["verdict"] in (stats.BETTER, stats.WORSE) for c in tested)
+    called = sum(c["p_adjusted"] < 0.05 for c in tested)
     level = f"{100 * (1 - max(called, 1) * 0.05 / len(tested)):.4g} %"  # the family's (Benjamini-Yekutieli)
     lines = result.output.splitlines()
     for c in cells:  # each table's row: both sides' figures in the metric's unit, the ratio and the verdict
@@ -135,7 +137,7 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
         for side in ("ycsbctl", "reference"):
             want = unit.format(c[side]) if unit else f"{c[side] / 1000:,.2f} ms"  # p99 in ms
             assert f" {want} " in row, (c["metric"], side, row)
-        verdict = c["verdict"] + (f" (±{c['detectable_pct']:.0f} % detectable)" if c["verdict"] == stats.SAME else "")
+        verdict = c["verdict"] + (f" (could detect ±{c['detectable_pct']:.0f} %)" if c["verdict"] == stats.UNDECIDED else "")
         assert row.split()[0] == "2" and f"{c['ratio']:.2f}×" in row and row.endswith(verdict), row
     said = next(line for line in result.output.splitlines()
                 if line.startswith(("ycsbctl's client is not", "The client limits", "No shortfall detected")))
@@ -176,15 +178,15 @@ def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
 
     cal = SimpleNamespace(reference="redis-benchmark")
     nan = math.nan
-    ok = verdict_sentence(cal, [_cell(8, 1.01, 0.95, 1.06, stats.SAME), _cell(32, 1.10, 1.02, 1.18, stats.BETTER)])
+    ok = verdict_sentence(cal, [_cell(8, 1.01, 0.95, 1.06, stats.UNDECIDED), _cell(32, 1.10, 1.02, 1.18, stats.BETTER)])
     assert ok == ("ycsbctl's client is not the bottleneck at 8 and 32 threads: from the same server it got "
                   "1.01× [0.95, 1.06] at 8 and 1.10× [1.02, 1.18] at 32 threads of redis-benchmark's rate — at least "
                   "0.95× of it (99 % intervals).")  # a shortfall of 5 % exactly is ruled out
-    wide = verdict_sentence(cal, [_cell(8, 1.14, 0.18, 7.21, stats.SAME)])  # a shortfall not ruled out: not decided
+    wide = verdict_sentence(cal, [_cell(8, 1.14, 0.18, 7.21, stats.UNDECIDED)])  # a shortfall not ruled out: not decided
     assert wide.startswith("No shortfall detected at 8 threads") and "leave room for one down to 0.18×" in wide
-    edge = verdict_sentence(cal, [_cell(8, 1.0, 0.949, 1.05, stats.SAME)])
+    edge = verdict_sentence(cal, [_cell(8, 1.0, 0.949, 1.05, stats.UNDECIDED)])
     assert edge.startswith("No shortfall detected")  # 5.1 % below is not ruled out
-    short = verdict_sentence(cal, [_cell(8, 1.0, 0.97, 1.03, stats.SAME), _cell(32, 0.8, 0.7, 0.9, stats.WORSE)])
+    short = verdict_sentence(cal, [_cell(8, 1.0, 0.97, 1.03, stats.UNDECIDED), _cell(32, 0.8, 0.7, 0.9, stats.WORSE)])
     assert short.startswith("The client limits what ycsbctl measures at 32 threads: from the same server it got ")
     one = verdict_sentence(cal, [_cell(8, 1.2, nan, nan, stats.UNDECIDED)])
     assert one == ("Not decided: one round gives no interval (ycsbctl got 1.20× at 8 threads of redis-benchmark's "
@@ -207,9 +209,9 @@ def test_a_plan_with_a_thread_count_under_one_or_no_time_rounds_records_or_a_neg
 def test_a_cell_says_its_detectable_difference_only_when_same_and_its_p99_in_ms():
     from ycsbctl.experiment.calibrate_text import _value, _verdict
 
-    assert _verdict(_cell(8, 1.01, 0.95, 1.06, stats.SAME)) == f"{stats.SAME} (±4 % detectable)"
+    assert _verdict(_cell(8, 1.01, 0.95, 1.06, stats.UNDECIDED)) == f"{stats.UNDECIDED} (could detect ±4 %)"
     assert _verdict(_cell(8, 1.10, 1.02, 1.18, stats.BETTER)) == stats.BETTER  # a call needs no detectable size
-    assert _verdict({**_cell(8, 1.01, 0.95, 1.06, stats.SAME), "detectable_pct": math.nan}) == stats.SAME
+    assert _verdict({**_cell(8, 1.01, 0.95, 1.06, stats.UNDECIDED), "detectable_pct": math.nan}) == stats.UNDECIDED
     p99 = {"metric": "READ p99", "unit": "µs", "ycsbctl": 1_234_000.0, "reference": math.nan}
     assert (_value(p99, "ycsbctl"), _value(p99, "reference")) == ("1,234.00 ms", "—")
     cpu = {"metric": "client CPU per read", "unit": "µs", "ycsbctl": 7.25}

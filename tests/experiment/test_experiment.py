@@ -254,3 +254,27 @@ def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloade
     assert sweep.loc[8, "status"] == "failed" and sweep.loc[16, "status"] == "ok"
     assert sweep.loc[16, "not_found"] == 0  # the restarted, empty server was loaded again before the next point
     assert _our_servers(Path(env["YCSBCTL_STATE_DIR"])) == []
+
+
+def test_one_round_decides_a_gap_far_beyond_the_hosts_noise_from_the_hosts_own_figures(small_experiment) -> None:
+    """One round, redis against the MongoDB-protocol server: each cell's interval is the host's noise bound
+    around the measured ratio — ±20 % between runs, widened by the share of the host other programs took during
+    each point (runs.parquet's own host_other_share) — recomputed here, and the gap lies beyond it: worse."""
+    import pandas as pd
+
+    from ycsbctl.results import stats
+
+    out, proc = small_experiment
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    runs = pd.read_parquet(out / "runs.parquet")
+    runs = runs[(runs["workload"] == "workloadb") & (runs["phase"] == "run")].set_index(["target", "threads"])
+    v = pd.read_parquet(out / "verdicts.parquet")
+    tp = v[(v["workload"] == "workloadb") & (v["metric"] == "throughput") & ~v["at_peak"]].set_index("threads")
+    for threads in (8, 16):
+        base, other = runs.loc[("redis", threads)], runs.loc[("ferretdb", threads)]
+        ratio = other["throughput_ops"] / base["throughput_ops"]
+        low = ratio * (1 - min(base["host_other_share"], 0.9)) / 1.2
+        high = ratio * 1.2 / (1 - min(other["host_other_share"], 0.9))
+        cell = tp.loc[threads]
+        assert (cell["ratio"], cell["ci_low"], cell["ci_high"]) == pytest.approx((ratio, low, high))
+        assert cell["verdict"] == stats.WORSE and cell["decided_by"] == stats.NOISE_ONLY

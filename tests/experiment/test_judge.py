@@ -365,6 +365,13 @@ def test_the_verdicts_small_rules_each_said_by_a_case():
     assert busy.status == "degraded" and busy.bottleneck["label"] != "stall"
     stalled = judge(result([900, 1000, 0, 0, 800, 1000], {4: 2.6e6}), max_error_rate=0.01, host_busy="another benchmark ran")
     assert stalled.bottleneck["label"] == "stall"
+    # a point degraded only by a busy host is compared (the rounds' pairing controls it); one that also stalled,
+    # or whose dataset was short, is not
+    assert busy.compared and busy.busy_only and not stalled.compared
+    short = judge(result([900, 1000, 950]), max_error_rate=0.01, host_busy="another benchmark ran",
+                  dataset_note="only 900 of 1,000 records were there")
+    assert short.status == "degraded" and not short.compared
+    assert judge(result([900, 1000, 950]), max_error_rate=0.01).compared  # ok
 
 
 def test_a_silence_longer_than_the_rest_of_the_window_is_a_stall():

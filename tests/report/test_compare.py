@@ -26,7 +26,7 @@ def pair(tmp_path_factory):
     return base, after
 
 
-def test_a_real_speedup_is_flagged_and_identical_points_are_no_difference(pair):
+def test_a_real_speedup_is_flagged_and_identical_points_are_equivalent_within_the_hosts_drift(pair):
     c = compare(list(pair))
     t = c.table.set_index(["target", "threads"])
     assert len(t) == 4
@@ -38,26 +38,26 @@ def test_a_real_speedup_is_flagged_and_identical_points_are_no_difference(pair):
         assert redis["latency_verdict"] == "better"  # a closed loop: 1.5× the rate is 1/1.5 the latency
         assert redis["latency_ratio"] < 0.75
         assert mongo["ops_ratio"] == pytest.approx(1.0, abs=1e-9)
-        assert mongo["ops_verdict"] == mongo["latency_verdict"] == "no difference"
+        assert mongo["ops_verdict"] == mongo["latency_verdict"] == "equivalent"
         # no target's server changed: nothing tells the change from the host's drift, and each row says so
         assert redis["caveat"].startswith("no control target")
     assert c.differences == [] and c.control is None
     assert len(c.verdicts) == 8 and set(c.verdicts["metric"]) == {"throughput", "p99"}
 
 
-def test_one_repetition_gives_too_few_repetitions_for_a_verdict(tmp_path):
+def test_one_repetition_a_side_leaves_every_cell_undecided_between_folders(tmp_path):
     one = {**SMALL, "repetitions": 1}
     a = build_experiment(tmp_path, "a", **one)
     b = build_experiment(tmp_path, "b", speedup={"redis": 2.0}, **one)
     c = compare([a, b])
-    assert set(c.table["ops_verdict"]) == {"too few repetitions"}
+    assert set(c.table["ops_verdict"]) == {"undecided"}
     assert c.table["ops_ratio"].max() == pytest.approx(2.0, rel=0.02)
     assert c.table["ops_ci_low"].isna().all()
 
 
 def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
     """The host ran 15 % slower the second time for both targets: without a control both read worse (beyond
-    the default ±10 % margin of the host's drift); with redis as the control, mongodb reads no difference and redis's rows are the drift."""
+    the default ±10 % margin of the host's drift); with redis as the control, mongodb reads equivalent and redis's rows are the drift."""
     a = build_experiment(tmp_path, "a", **SMALL)
     b = build_experiment(tmp_path, "b", speedup={"redis": 0.85, "mongodb": 0.85}, **SMALL)
     plain = compare([a, b])
@@ -71,7 +71,7 @@ def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
     assert c.control == "redis"
     t = c.table.set_index(["target", "threads"])
     for threads in (8, 16):
-        assert t.loc[("mongodb", threads), "ops_verdict"] == "no difference"
+        assert t.loc[("mongodb", threads), "ops_verdict"] == "equivalent"
         assert t.loc[("mongodb", threads), "ops_ratio"] == pytest.approx(1.0, abs=0.01)
         assert t.loc[("redis", threads), "ops_verdict"] == "host drift"
         assert t.loc[("redis", threads), "ops_ratio"] == pytest.approx(0.85, rel=0.01)
@@ -117,7 +117,7 @@ def test_compare_command_prints_a_table_and_writes_html(pair, tmp_path):
     out = tmp_path / "cmp" / "compare.html"
     r = CliRunner().invoke(main, ["compare", *map(str, pair), "-o", str(out)], env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
-    assert "better" in r.output and "no difference" in r.output and f"compare: {out}" in r.output
+    assert "better" in r.output and "equivalent (host drift ±10.0 %)" in r.output and f"compare: {out}" in r.output
     html = out.read_text()
     assert "Baseline: <b>before</b>" in html and html.count("<tr") >= 1 + 2 + 4
     assert "1.50× [" in html
@@ -132,11 +132,21 @@ def test_one_folder_compares_its_targets_with_its_baseline(pair, tmp_path):
         assert ratio[threads] == pytest.approx(pts.loc[("mongodb", threads), "throughput_mean"]
                                                / pts.loc[("redis", threads), "throughput_mean"], rel=0.01)
     assert set(c.table["ops_verdict"]) == {"worse"}  # mongodb is far slower than redis
-    for threads, r in c.table.set_index("threads").iterrows():  # the baseline's own figures on its side, mongodb's on the other
-        assert (r["base_ops"], r["ops"]) == (pts.loc[("redis", threads), "throughput_mean"],
-                                             pts.loc[("mongodb", threads), "throughput_mean"])
-        assert (r["base_latency_us"], r["latency_us"]) == (pts.loc[("redis", threads), "latency_mean"],
-                                                           pts.loc[("mongodb", threads), "latency_mean"])
+    runs = load(pair[0]).runs
+    runs = runs[(runs["phase"] == "run") & (runs["status"] == "ok")]
+
+    def gmean(target: str, threads: int, column: str) -> float:
+        from scipy.stats import gmean as scipys
+
+        return float(scipys(runs[(runs["target"] == target) & (runs["threads"] == threads)][column]))
+
+    for threads, r in c.table.set_index("threads").iterrows():
+        # a row's figures are what its ratio is made of: each side's geometric mean over its compared rounds
+        assert (r["base_ops"], r["ops"]) == pytest.approx((gmean("redis", threads, "throughput_ops"),
+                                                           gmean("mongodb", threads, "throughput_ops")))
+        assert r["ops_ratio"] == pytest.approx(r["ops"] / r["base_ops"])
+        assert (r["base_latency_us"], r["latency_us"]) == pytest.approx((gmean("redis", threads, "all_p99_us"),
+                                                                         gmean("mongodb", threads, "all_p99_us")))
     with pytest.raises(UserError, match="--control separates"):
         compare([pair[0]], control="redis")
     r = CliRunner().invoke(main, ["compare", str(pair[0]), "-o", str(tmp_path / "one.html")], env={"COLUMNS": "250"})
@@ -165,10 +175,10 @@ def test_two_repetitions_a_side_are_enough_for_a_verdict_and_each_row_names_its_
     assert c.latency == "p99"  # the default latency compared
     t = c.table.set_index(["target", "threads"])
     assert set(c.table["experiment"]) == {"b"} and set(c.table["workload"]) == {"workloadb"}
-    assert t.loc[("redis", 8), "ops_verdict"] == "better" and t.loc[("mongodb", 8), "ops_verdict"] == "no difference"
+    assert t.loc[("redis", 8), "ops_verdict"] == "better" and t.loc[("mongodb", 8), "ops_verdict"] == "equivalent"
     assert (c.table["base_ok"] == "2/2").all()
     one = compare([build_experiment(tmp_path, "c", **{**SMALL, "repetitions": 1}), a])
-    assert one.table["ops_ci_low"].isna().all() and set(one.table["ops_verdict"]) == {"too few repetitions"}
+    assert one.table["ops_ci_low"].isna().all() and set(one.table["ops_verdict"]) == {"undecided"}
 
 
 def test_the_scale_skipped_targets_and_servers_of_one_side_only_are_differences(tmp_path):

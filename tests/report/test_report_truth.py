@@ -27,6 +27,7 @@ from ycsbctl.report.compare import compare, render_compare_html
 from ycsbctl.report.html import build_context, environment
 from ycsbctl.report.plot_style import PlotFile
 from ycsbctl.results.frames import load
+from ycsbctl.results.verdict_words import interval_text
 
 pytestmark = [pytest.mark.truth, pytest.mark.report]
 
@@ -121,7 +122,7 @@ def truth(folder: Path) -> pd.DataFrame:
     cols = {c: "mean" for c in runs.columns if "_p" in c and c.split("_")[0] in (*OPS, "all")}
     g = runs.groupby(["target", "threads"])
     out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"), ops_values=("ops_s", list),
-                p99_values=("all_p99", list),
+                p99_values=("all_p99", list), p95_values=("all_p95", list),
                 reps=("run_id", "count"), client_cpu=("client_cpu", "mean"))
     return out.join(g.agg(cols))
 
@@ -194,8 +195,9 @@ def test_compare_shows_each_sides_mean_change_and_verdict(truth_experiments, tmp
     for row in rows:
         target, threads = row[2], int(row[3])
         x, y = ta.loc[(target, threads)], tb.loc[(target, threads)]
-        assert row[4] == _n(x["ops_mean"]) and row[5] == _n(y["ops_mean"])
-        assert row[8] == _n(x["all_p99"]) and row[9] == _n(y["all_p99"])
+        # each side's figure is what the ratio is made of: the geometric mean of its repetitions
+        assert row[4] == _n(sps.gmean(x["ops_values"])) and row[5] == _n(sps.gmean(y["ops_values"]))
+        assert row[8] == _n(sps.gmean(x["p99_values"])) and row[9] == _n(sps.gmean(y["p99_values"]))
         # each metric: Welch's t test on the log values of the two experiments' repetitions (scipy's own), the
         # ratio of the geometric means with its interval at the family's level (1 - max(called, 1) · alpha / 2:
         # the level that agrees with the verdicts); the two p values adjusted together (BH)
@@ -213,10 +215,14 @@ def test_compare_shows_each_sides_mean_change_and_verdict(truth_experiments, tmp
             ci = t.confidence_interval(level)
             lo, hi = math.exp(ci.low), math.exp(ci.high)
             gm = math.exp(np.log(y[col]).mean() - np.log(x[col]).mean())
-            assert ratio_cell == f"{gm:.2f}× [{lo:.2f}, {hi:.2f}]", ratio_cell
-            want = "no difference" if p >= 0.05 else ("better" if (hi < 1) != better_up else "worse")
-            assert verdict_cell.split(" (")[0] == want
-            assert want != "no difference" or verdict_cell == "no difference (within host drift ±10.0 %)"
+            assert ratio_cell == f"{gm:.2f}×" + interval_text(lo, hi), ratio_cell
+            # the four verdicts on the interval: inside the host's drift either way equivalent, beyond it better or
+            # worse, else undecided
+            inside = lo >= 1 / 1.1 and hi <= 1.1
+            want = ("equivalent" if inside else "undecided" if p >= 0.05
+                    else ("better" if (hi < 1) != better_up else "worse"))
+            assert verdict_cell.startswith(f"{want} (host drift ±10.0 %") and "nan" not in verdict_cell
+            assert (want == "undecided") == ("could detect" in verdict_cell)
         assert row[12] == "2/2 → 2/2"
 
 
@@ -233,7 +239,7 @@ def test_cli_report_and_compare_show_the_same_tables(truth_experiments, tmp_path
     same = render_compare_html(compare([a, b]), tmp_path / "compare.html")
     assert compare_table(Tables(out.read_text(encoding="utf-8"))) == compare_table(Tables(same.read_text(encoding="utf-8")))
     row = compare_table(Tables(same.read_text(encoding="utf-8")))[1]
-    assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout  # the console table too
+    assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout, proc.stdout  # the console too
 
 
 def test_load_table_is_each_load_runs_own_figures(truth_experiments):
@@ -373,7 +379,7 @@ def test_compare_with_another_latency_statistic_shows_that_statistic(truth_exper
     table = compare_table(Tables(out.read_text(encoding="utf-8")))
     assert table[0][8:10] == ["baseline p95 (µs)", "p95 (µs)"]
     x, y = truth(a).loc[(table[1][2], int(table[1][3]))], truth(b).loc[(table[1][2], int(table[1][3]))]
-    assert table[1][8:10] == [_n(x["all_p95"]), _n(y["all_p95"])]
+    assert table[1][8:10] == [_n(sps.gmean(x["p95_values"])), _n(sps.gmean(y["p95_values"]))]
 
 
 def test_client_hosts_table_has_a_row_per_point_and_host_in_point_order():

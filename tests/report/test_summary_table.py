@@ -75,7 +75,7 @@ def test_the_console_shows_each_points_interval_and_says_what_its_warning_means(
     print_summary(one, Console(file=buf, width=250))
     text = buf.getvalue()  # one run: an interval of its seconds at best, and the console says what it cannot see
     assert "⚠ redis 8 threads: within one run only: batch means of its seconds, blind to the noise between runs" in text
-    assert "redis: too few repetitions to tell at 8 threads (run --repeat 5 for a verdict)" in text
+    assert "redis: undecided at 8 threads" in text and "more rounds decide it: --repeat auto" in text
 
 
 def _table_rows(text: str, workload: str) -> tuple[list[str], list[list[str]]]:
@@ -142,12 +142,12 @@ NAN = float("nan")
 
 
 def _verdict(workload: str, threads: int, metric: str, ratio: float, verdict: str, at_peak: bool = False,
-             detectable: float = NAN, caveat: str | None = None, n: int = 5) -> dict:
-    lo, hi = (ratio - 0.04, ratio + 0.06) if verdict != "too few repetitions" else (NAN, NAN)
+             detectable: float = NAN, caveat: str | None = None, n: int = 5, wide: bool = False) -> dict:
+    lo, hi = (NAN, NAN) if n < 2 else (ratio - 0.3, ratio + 0.4) if wide else (ratio - 0.04, ratio + 0.06)
     return {"workload": workload, "target": "b", "baseline": "a", "threads": threads, "metric": metric, "ratio": ratio,
             "ci_low": lo, "ci_high": hi, "ci_level": 0.99, "p_adjusted": 0.5 if lo == lo else NAN, "verdict": verdict,
             "detectable_pct": detectable, "n": n, "test": "paired t (log ratio per round)", "caveat": caveat,
-            "at_peak": at_peak}
+            "at_peak": at_peak, "margin_pct": 10.0}
 
 
 def test_ratio_level_and_verdict_words():
@@ -166,11 +166,13 @@ def test_ratio_level_and_verdict_words():
     assert level_text(pd.DataFrame({"p_adjusted": [NAN], "ci_level": [0.99]})) == "95 %"  # nothing tested
     assert level_text(pd.DataFrame({"verdict": ["x"], "ci_level": [0.99]})) == "95 %"  # no test made: no family level
     assert level_text(pd.DataFrame({"p_adjusted": [0.1], "ci_level": [1 - 1e-9]})) == "100.0000 %"
-    same = {"verdict": "no difference", "detectable_pct": 6.2}
-    assert verdict_word(same) == "no difference (±6 % detectable)"
-    assert verdict_word({**same, "detectable_pct": None}) == "no difference"
-    assert verdict_word({**same, "detectable_pct": NAN}) == "no difference"
-    assert verdict_word({"verdict": "better", "detectable_pct": 6.2}) == "better"
+    open_ = {"verdict": "undecided", "detectable_pct": 6.2, "margin_pct": 10.0}
+    assert verdict_word(open_) == "undecided (margin ±10 %; could detect ±6 %)"
+    assert verdict_word({**open_, "detectable_pct": None}) == "undecided (margin ±10 %)"
+    assert verdict_word({**open_, "detectable_pct": NAN, "margin_pct": NAN}) == "undecided"
+    assert verdict_word({"verdict": "equivalent", "detectable_pct": 6.2, "margin_pct": 5.0}) == "equivalent (margin ±5 %)"
+    assert verdict_word({"verdict": "worse", "margin_pct": 10.0, "decided_by": "one round against the host's noise "
+                         "bound"}) == "worse (margin ±10 %; beyond the host's noise)"
     assert detectable_text(100.0) == "±100 %" and detectable_text(100.4) == "> ±100 %" and detectable_text(99.6) == "±100 %"
 
 
@@ -180,7 +182,7 @@ def test_verdict_sections_give_each_workload_its_rows_and_the_peak_its_note():
     from ycsbctl.report.verdict_table import verdict_sections
 
     rows = [_verdict("w1", 8, "throughput", 1.2, "better"), _verdict("w1", 8, "p99", 0.8, "better"),
-            _verdict("w1", 16, "throughput", 1.01, "no difference", detectable=4.0),
+            _verdict("w1", 16, "throughput", 1.01, "undecided", detectable=4.0, wide=True),
             _verdict("w1", 16, "throughput", 1.3, "better", at_peak=True, caveat="peak against peak: a at 32 threads"),
             _verdict("w2", 8, "throughput", 0.7, "worse", n=3)]
     exp = SimpleNamespace(workloads=["w1", "w2", "w3"])
@@ -188,12 +190,12 @@ def test_verdict_sections_give_each_workload_its_rows_and_the_peak_its_note():
     assert [s["workload"] for s in sections] == ["w1", "w2"]  # w3 has no verdicts
     w1 = sections[0]["rows"]
     assert [(r["threads"], r["ops"], r["lat"]) for r in w1] == [
-        ("8", "1.20× [1.16, 1.26]", "0.80× [0.76, 0.86]"), ("16", "1.01× [0.97, 1.07]", "—"),
+        ("8", "1.20× [1.16, 1.26]", "0.80× [0.76, 0.86]"), ("16", "1.01× [0.71, 1.41]", "—"),
         ("peak (16)", "1.30× [1.26, 1.36]", "—")]
-    assert w1[1]["ops_verdict"] == "no difference (±4 % detectable)" and w1[1]["lat_verdict"] == "—"
+    assert w1[1]["ops_verdict"] == "undecided (margin ±10 %; could detect ±4 %)" and w1[1]["lat_verdict"] == "—"
     assert w1[1]["lat_class"] == "" and w1[0]["lat_class"] == "better" and w1[0]["ops_class"] == "better"
     assert w1[2]["note"] == "peak against peak: a at 32 threads" and w1[0]["note"] == ""
-    assert sections[1]["rows"][0]["n"] == 3 and sections[1]["rows"][0]["ops_verdict"] == "worse"
+    assert sections[1]["rows"][0]["n"] == 3 and sections[1]["rows"][0]["ops_verdict"] == "worse (margin ±10 %)"
     assert verdict_sections(exp, pd.DataFrame(columns=list(rows[0])), "p99") == []  # type: ignore[arg-type]
 
 
@@ -204,19 +206,19 @@ def test_ladder_headlines_name_the_thread_counts_and_the_largest_difference():
 
     rows = [_verdict("w", t, "throughput", r, v, detectable=d) for t, r, v, d in (
         (4, 1.1, "better", NAN), (8, 1.5, "better", NAN), (16, 1.2, "better", NAN), (32, 0.9, "worse", NAN),
-        (64, 0.5, "worse", NAN), (128, 1.0, "no difference", 3.0), (256, 1.0, "no difference", 7.0),
-        (512, 1.0, "too few repetitions", NAN))]
+        (64, 0.5, "worse", NAN), (128, 1.0, "equivalent", 3.0), (256, 1.0, "equivalent", 7.0))]
+    rows.append(_verdict("w", 512, "throughput", 1.0, "undecided", detectable=30.0, wide=True))
     rows.append(_verdict("w", 8, "throughput", 1.5, "better", at_peak=True))
     rows.append(_verdict("w", 8, "p99", 3.0, "worse"))  # latency rows are not in the sentence
     (line,) = ladder_headlines(pd.DataFrame(rows))
     assert line == ("w: b against a: faster than a at 4, 8 and 16 threads (up to 1.50× [1.46, 1.56] at 8); "
                     "slower than a at 32 and 64 threads (up to 0.50× [0.46, 0.56] at 64); "
-                    "no difference detected at 128 and 256 threads (1.00× at 128, 1.00× at 256); a difference of "
-                    "±7 % would have been seen; "
-                    "too few repetitions to tell at 512 threads (run --repeat 5 for a verdict); "
-                    "peak against peak 1.50× [1.46, 1.56] (99 % interval), better.")
-    one = ladder_headlines(pd.DataFrame([_verdict("w", 8, "throughput", 1.0, "no difference")]))
-    assert one == ["w: b against a: no difference detected at 8 threads (1.00× at 8)."]
+                    "equivalent to a within ±10 % at 128 and 256 threads (1.00× at 128, 1.00× at 256); "
+                    "undecided at 512 threads (1.00× at 512: the interval holds both 1 and a difference beyond the "
+                    "margin; a difference of ±30 % would have been seen; more rounds decide it: --repeat auto); "
+                    "peak against peak 1.50× [1.46, 1.56] (99 % interval), better (margin ±10 %).")
+    one = ladder_headlines(pd.DataFrame([_verdict("w", 8, "throughput", 1.0, "equivalent")]))
+    assert one == ["w: b against a: equivalent to a within ±10 % at 8 threads (1.00× at 8)."]
 
 
 def test_a_ladder_headline_of_an_embedded_store_against_a_networked_one_carries_the_caveat_on_its_line():
@@ -227,7 +229,7 @@ def test_a_ladder_headline_of_an_embedded_store_against_a_networked_one_carries_
     verdicts = pd.DataFrame([_verdict("w", 8, "throughput", 5.5, "better"),
                              _verdict("w", 8, "throughput", 5.5, "better", at_peak=True)])
     plain = "w: b against a: faster than a at 8 threads (up to 5.50× [5.46, 5.56] at 8); peak against peak 5.50× " \
-            "[5.46, 5.56] (99 % interval), better"
+            "[5.46, 5.56] (99 % interval), better (margin ±10 %)"
     for serverless in ({"b"}, {"a"}):
         (line,) = ladder_headlines(verdicts, serverless)
         (emb,) = serverless
@@ -256,7 +258,7 @@ def test_a_headline_of_a_stand_in_says_on_its_line_that_its_numbers_are_not_the_
     assert "stands in" not in line("ferretdb2", "redis", sub)
 
 
-def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_the_measured_ratio():
+def test_an_undecided_cell_that_only_a_huge_difference_could_break_says_so_with_the_measured_ratio():
     """Two rounds of a 25-fold gap (0.04×): the test could only see a difference beyond 786× either way.
     '> ±100 % detectable' hid that a 0.04× ratio is not 'within 100 %' on the scale the test works on."""
     import pandas as pd
@@ -264,11 +266,12 @@ def test_a_no_difference_that_only_a_huge_difference_could_break_says_so_with_th
     from ycsbctl.report.verdict_table import detectable_sentence, ladder_headlines
     from ycsbctl.results.verdicts import interval_text
 
-    row = {**_verdict("w", 8, "throughput", 0.04, "no difference", detectable=78_466.0, n=2),
+    row = {**_verdict("w", 8, "throughput", 0.04, "undecided", detectable=78_466.0, n=2),
            "ci_low": 5.8e-5, "ci_high": 27.0}
     (line,) = ladder_headlines(pd.DataFrame([row]))
-    assert line == ("w: b against a: no difference detected at 8 threads (0.04× at 8); with 2 rounds only a "
-                    "difference beyond 786× either way would have been seen (more rounds, --repeat, narrow it).")
+    assert line == ("w: b against a: undecided at 8 threads (0.04× at 8: the interval holds both 1 and a difference "
+                    "beyond the margin; with 2 rounds only a difference beyond 786× either way would have been seen "
+                    "(more rounds, --repeat, narrow it); more rounds decide it: --repeat auto).")
     # two no-difference thread counts of 2 and 3 rounds: the widest detectable, said with the fewer rounds
     two = ladder_headlines(pd.DataFrame([row, {**row, "threads": 16, "detectable_pct": 150.0, "n": 3}]))
     assert "; with 2 rounds only a difference beyond 786× either way" in two[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from ycsbctl.report.knee import Plateau, Rung, grows, within
 from ycsbctl.report.summary import (
     bound_from,
     fmt_ops,
@@ -34,23 +35,42 @@ def test_throughput_changes_to_thousands_at_1000(ops, text):
 
 
 def _ladder(throughputs: list[float], labels: list[str] | None = None, status: list[str] | None = None,
-            target: str = "redis") -> pd.DataFrame:
+            target: str = "redis", spread: float = 0.01) -> pd.DataFrame:
+    """A points table of one ladder from 8 threads up; each throughput's interval ±``spread`` of it."""
     n = len(throughputs)
     threads = [8 * 2 ** i for i in range(n)]
     return pd.DataFrame({
         "target": target, "workload": "workloadb", "threads": threads, "throughput_mean": throughputs,
+        "throughput_ci_low": [v * (1 - spread) for v in throughputs],
+        "throughput_ci_high": [v * (1 + spread) for v in throughputs],
         "latency_mean": [100.0 * (i + 1) for i in range(n)], "bottleneck": labels or ["latency"] * n,
         "status": status or ["ok"] * n, "reps": 1, "ok": [1 if s == "ok" else 0 for s in (status or ["ok"] * n)],
         "error": None, "server_cpu_share": 0.5})
 
 
-def test_throughput_stops_growing_where_no_later_point_is_more_than_10_percent_higher():
-    assert plateau_from(_ladder([1000, 1100, 1050])) == (8, 1000, 32, 1050)  # exactly +10 %: stopped
-    assert plateau_from(_ladder([1000, 1101, 1050])) == (16, 1101, 32, 1050)  # +10.1 %: still growing at 8
-    assert plateau_from(_ladder([1000, 2000, 4000])) is None
-    assert plateau_from(_ladder([1000, 900, 800])) == (8, 1000, 32, 800)
+def test_throughput_grows_only_where_the_intervals_separate_by_more_than_10_percent():
+    # Intervals of no width: the 10 % line itself. +10 % exactly has not grown; +10.1 % has, and 16 is a knee.
+    assert plateau_from(_ladder([1000, 1100, 1050], spread=0)) == Plateau(8, 1000, 32, 1050, knee=False)
+    assert plateau_from(_ladder([1000, 1101, 1050], spread=0)) == Plateau(16, 1101, 32, 1050, knee=True)
+    # ±1 %: the same +10.1 % is within the noise (1090 is not above 1.1 × 1010): flat within noise from 8 threads
+    assert plateau_from(_ladder([1000, 1101, 1050])) == Plateau(8, 1000, 32, 1050, knee=False)
+    assert plateau_from(_ladder([1000, 2000, 4000])) is None  # still growing at the top
+    assert plateau_from(_ladder([1000, 900, 800])) == Plateau(8, 1000, 32, 800, knee=False)
     # A failed point does not count: the plateau is read on the ok points.
-    assert plateau_from(_ladder([1000, 5000, 1050], status=["ok", "failed", "ok"])) == (8, 1000, 32, 1050)
+    assert plateau_from(_ladder([1000, 5000, 1050], status=["ok", "failed", "ok"])) == Plateau(8, 1000, 32, 1050, False)
+    # Without an interval (one short round) nothing is said.
+    assert plateau_from(_ladder([1000, 2000, 2050]).drop(columns=["throughput_ci_low", "throughput_ci_high"])) is None
+
+
+def test_a_knee_is_named_only_where_growth_into_it_and_none_after_it_are_both_beyond_the_noise():
+    # ±1 %: 8 → 16 grew (1980 > 1.1 × 1010) and 32 is at most 10 % above 16 (2121 ≤ 1.1 × 1980): a knee at 16
+    assert plateau_from(_ladder([1000, 2000, 2100])) == Plateau(16, 2000, 32, 2100, knee=True)
+    # ±3 %: 32's interval reaches 2163 > 1.1 × 1940: it may be more than 10 % above 16, so 16 is no knee
+    assert plateau_from(_ladder([1000, 2000, 2100], spread=0.03)) == Plateau(16, 2000, 32, 2100, knee=False)
+    # 16 → 32 neither grew beyond the noise nor stayed surely within 10 %: flat within noise from 16, no knee at 32
+    assert plateau_from(_ladder([1000, 2000, 2200, 2250], spread=0.03)) == Plateau(16, 2000, 64, 2250, knee=False)
+    assert [grows(Rung(8, 100, 99, 101), Rung(16, 112, 111.2, 113)), within(Rung(8, 100, 99, 101), Rung(16, 109, 108, 108.9)),
+            within(Rung(8, 100, 99, 101), Rung(16, 109, 108, 109))] == [True, True, False]
 
 
 def test_a_bound_starts_where_the_last_label_began():
@@ -96,10 +116,10 @@ def _sentences(pts: pd.DataFrame, targets: list[str]) -> list[str]:
 
 def test_plateau_and_bound_sentences_say_where_each_starts():
     assert _sentences(_ladder([1000, 1100, 1050], [None] * 3), ["redis"]) == [
-        "workloadb: redis: Its throughput stops growing at 8 threads (1.0k ops/s; 1.1k ops/s at 32 threads): "
+        "workloadb: redis: Its throughput is flat within noise from 8 threads on (1.0k ops/s; 1.1k ops/s at 32 threads): "
         "more client threads from there add latency, not throughput."]
     assert _sentences(_ladder([3500, 3200, 2900]), ["redis"]) == [
-        "workloadb: redis: its throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
+        "workloadb: redis: its throughput is flat within noise from 8 threads on (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
         "neither its CPU, the client's, the host's nor the network was saturated at every thread count: the cause is "
         "unknown (nothing ycsbctl measures shows it), and more client threads do not help."]
     # The plateau starts where the latency label starts: nothing measured says why.
@@ -128,7 +148,8 @@ def _why_lines() -> dict[str, str]:
         line = explain({"label": "latency", "text": "", "evidence": {**base, **ev}}, "redis", 8, 4000.0)
         assert line is not None
         return line
-    return {"network delay": why(wire={"minrtt_ms": 2.0}),
+    return {"throttled": why(server_throttled_pct=30.0, server_quota_cores=0.5, server_throttled_s=1.2, measured_s=4.0),
+            "network delay": why(wire={"minrtt_ms": 2.0}),
             "cpu wait": why(client_threads={"main": role(30.0, runq=50.0)}, server_threads={"main": role(20.0)}),
             "off-CPU wait": why(server_threads={"main": role(5.0, lock=8, idle=2)}),
             "": why(wire={"minrtt_ms": 0.1})}
@@ -151,7 +172,7 @@ def test_a_latency_bound_ladder_names_a_cause_only_where_its_evidence_names_one(
         "delay) at every thread count.")
     flat = _ladder([3500, 3200, 2900]).assign(why=lines["cpu wait"])
     assert _sentences(flat, ["redis"]) == [
-        "workloadb: redis: its throughput stops growing at 8 threads (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
+        "workloadb: redis: its throughput is flat within noise from 8 threads on (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
         "neither its CPU, the client's, the host's nor the network was saturated at every thread count: its evidence "
         "names a cause: cpu wait, and more client threads do not help."]
     # only the host's loopback counters: the network is not said to be unsaturated
@@ -348,7 +369,7 @@ def test_client_lag_names_a_repeated_point_once_and_counts_its_runs():
 def _peak_verdict(workload: str, ratio: float) -> dict:
     return {"workload": workload, "target": "valkey", "baseline": "redis", "threads": 16, "metric": "throughput",
             "at_peak": True, "ratio": ratio, "ci_low": float("nan"), "ci_high": float("nan"),
-            "verdict": "too few repetitions"}
+            "verdict": "undecided"}
 
 
 def test_each_workloads_peak_sentence_gives_its_own_workloads_ratio():
@@ -413,9 +434,9 @@ def test_a_peak_against_peak_without_a_ratio_says_so_not_nan():
                     ignore_index=True)
     row = {"workload": "workloadb", "target": "redis-tls", "baseline": "redis", "metric": "throughput",
            "at_peak": True, "ratio": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"),
-           "verdict": "too few repetitions"}
+           "verdict": "undecided"}
     peak = workload_findings(pts, "workloadb", ["redis", "redis-tls"], "p99", verdicts=pd.DataFrame([row]))[0]
-    assert "redis-tls (900 ops/s at 16 threads, p99 200 µs): no ratio to redis's peak, too few repetitions" in peak
+    assert "redis-tls (900 ops/s at 16 threads, p99 200 µs): no ratio to redis's peak, undecided" in peak
     assert "nan" not in peak
 
 

@@ -62,7 +62,8 @@ def test_each_percentile_has_a_verdict_from_scipys_paired_test_adjusted_together
     assert v["p_adjusted"].to_numpy() == pytest.approx(sps.false_discovery_control([t.pvalue for t in tests]))
     called = v.set_index(["op", "metric"])["verdict"]
     assert called[("READ", "p99")] == called[("READ", "p99.9")] == "worse"  # 20 % higher, lower is better
-    assert (called.drop([("READ", "p99"), ("READ", "p99.9")]) == "no difference").all()
+    # the rest: the same server's percentiles within a few % (inside the ±10 % margin)
+    assert (called.drop([("READ", "p99"), ("READ", "p99.9")]) == "equivalent").all()
     read99 = v[(v["op"] == "READ") & (v["metric"] == "p99")].iloc[0]
     assert read99["ratio"] == pytest.approx(1.2 * sps.gmean(SPREAD)) and read99["ci_low"] > 1
 
@@ -86,4 +87,4 @@ def test_two_wild_rounds_among_many_cells_give_huge_bounds_not_an_overflow():
     assert 0 < wide.low < 1e-100 and wide.high > 1e100
     assert stats._detectable(c.se_log, c.df, 0.05 / 200) > 1e100
     done = stats.decide([c] * 200, [True] * 200)
-    assert all(x.detectable > 1e100 and x.verdict == stats.SAME for x in done)
+    assert all(x.detectable > 1e100 and x.verdict == stats.UNDECIDED for x in done)

@@ -108,10 +108,12 @@ def test_benjamini_hochberg_by_hand_decides_the_verdicts():
     m = len(ps)  # step-up by hand: p_(i) · m / i, then the running minimum from the top
     adj = [min(1.0, min(ps[j] * m / (j + 1) for j in range(i, m))) for i in range(m)]
     assert [c.p_adjusted for c in done] == pytest.approx(adj)
-    assert [c.verdict for c in done] == ["worse", "better", "no difference", "no difference", "no difference"]
+    # cells with a p value and no interval: the called ones better/worse, the rest undecided (never "equivalent":
+    # equivalence needs an interval inside the margin)
+    assert [c.verdict for c in done] == ["worse", "better", "undecided", "undecided", "undecided"]
     # lower is better for the fourth (a latency): its ratio 1.1 would be worse, were it significant
     strict = stats.decide(cells, [True] * 5, alpha=0.01)
-    assert [c.verdict for c in strict] == ["worse", "no difference", "no difference", "no difference", "no difference"]
+    assert [c.verdict for c in strict] == ["worse", "undecided", "undecided", "undecided", "undecided"]
 
 
 def test_the_smallest_detectable_difference_has_the_stated_power():
@@ -154,14 +156,18 @@ def test_a_familys_intervals_leave_out_1_exactly_where_a_difference_was_called()
         cells = [stats.compare(b, {r: v * math.exp(s + rng.normal(0, 0.08)) for r, v in b.items()},
                                paired=bool(family % 2)) for b, s in zip(base, shift)]
         done = stats.decide(cells, [True] * m)
-        called = sum(c.verdict in (stats.BETTER, stats.WORSE) for c in done)
+        called = sum(c.p_adjusted < 0.05 and c.ratio != 1 for c in done)
         level = 1 - max(called, 1) * 0.05 / m
         for alone, c in zip(cells, done):
             assert c.level == pytest.approx(level)
             excludes = c.low > 1 or c.high < 1
-            assert excludes == (c.verdict in (stats.BETTER, stats.WORSE)), (family, c)
+            assert excludes == (c.p_adjusted < 0.05), (family, c)
+            # a called cell is better/worse unless its whole interval lies inside the ±10 % margin (equivalent)
+            inside = c.low >= 1 / 1.1 and c.high <= 1.1
+            assert c.verdict == (stats.EQUIVALENT if inside else
+                                 (stats.BETTER if c.low > 1 else stats.WORSE) if excludes else stats.UNDECIDED)
             assert c.ratio == alone.ratio and c.p_value == alone.p_value
-            disagreements_at_95 += (alone.low > 1 or alone.high < 1) != (c.verdict in (stats.BETTER, stats.WORSE))
+            disagreements_at_95 += (alone.low > 1 or alone.high < 1) != excludes
     assert disagreements_at_95 > 0  # the plain 95 % interval would have contradicted some verdicts
 
 
@@ -169,7 +175,7 @@ def test_the_familys_level_is_scipys_interval_at_that_level():
     cells = [stats.compare(A, B, paired=True), stats.compare(list(A.values()), list(B.values())[:4])]
     done = stats.decide(cells, [True, True], alpha=0.01)
     la, lb = np.log(list(A.values())), np.log(list(B.values()))
-    called = sum(c.verdict != stats.SAME for c in done)
+    called = sum(c.p_adjusted < 0.01 for c in done)
     level = 1 - max(called, 1) * 0.01 / 2
     paired = sps.ttest_1samp(lb - la, 0.0).confidence_interval(level)
     welch = sps.ttest_ind(lb[:4], la, equal_var=False).confidence_interval(level)
@@ -253,7 +259,8 @@ def test_identical_repetitions_compare_exactly_without_a_test():
         same = stats.compare(a, dict(a), paired=paired)
         assert (same.ratio, same.p_value) == (1.0, 1.0)
         done = stats.decide([up, same], [True, True])
-        assert [c.verdict for c in done] == [stats.BETTER, stats.SAME]
+        # 1.2 exactly: beyond the ±10 % margin, better; 1.0 exactly: inside it, equivalent
+        assert [c.verdict for c in done] == [stats.BETTER, stats.EQUIVALENT]
         assert (done[0].low, done[0].high) == pytest.approx((1.2, 1.2))  # no spread: no interval to widen
     # unpaired samples of 3 and 2 identical values: the repetitions counted are the fewer side's, as a test's would be
     uneven = stats.compare([5.0] * 3, [10.0] * 2)
@@ -263,7 +270,7 @@ def test_identical_repetitions_compare_exactly_without_a_test():
 def test_a_called_cell_of_any_size_is_better_or_worse():
     cells = [stats.Comparison(r, 0.0, 0.0, 0.001, "t", 5, 0.0, 0.0) for r in (2.0, 0.5, 1.0)]
     done = stats.decide(cells, [True, True, True])
-    assert [c.verdict for c in done] == [stats.BETTER, stats.WORSE, stats.SAME]  # ratio 1: nothing to call
+    assert [c.verdict for c in done] == [stats.BETTER, stats.WORSE, stats.UNDECIDED]  # ratio 1: nothing to call
 
 
 def test_family_level_and_at_level_by_hand():

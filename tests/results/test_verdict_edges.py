@@ -67,14 +67,15 @@ def test_the_repetitions_for_5_percent_come_from_the_positive_throughputs_logs_a
     assert list(bare["n"]) == [0] and bare["throughput"].isna().all()
 
 
-def test_a_no_difference_tested_against_the_hosts_drift_names_the_margin_else_what_was_detectable():
+def test_a_verdict_tested_against_the_hosts_drift_names_the_drift_else_its_margin_and_what_was_detectable():
     from ycsbctl.report.compare import _verdict
 
-    assert _verdict({"ops_verdict": "no difference", "ops_margin_pct": 10.0}, "ops") == \
-        "no difference (within host drift ±10.0 %)"
-    assert _verdict({"ops_verdict": "no difference", "ops_margin_pct": None, "ops_detectable_pct": 7.0}, "ops") == \
-        "no difference (±7 % detectable)"
-    assert _verdict({"ops_verdict": "faster", "ops_margin_pct": 10.0}, "ops") == "faster"
+    cell = {"ops_ratio": 1.01, "ops_ci_low": 0.95, "ops_ci_high": 1.07}
+    assert _verdict({**cell, "ops_verdict": "equivalent", "ops_drift_margin_pct": 10.0}, "ops") == \
+        "equivalent (host drift ±10.0 %)"
+    assert _verdict({**cell, "ops_verdict": "undecided", "ops_margin_pct": 10.0, "ops_detectable_pct": 7.0}, "ops") == \
+        "undecided (margin ±10 %; could detect ±7 %)"
+    assert _verdict({"ops_verdict": "not compared"}, "ops") == "not compared"
 
 
 def test_an_interval_below_the_readable_bound_is_shown_in_the_digits_it_was_asked_for():

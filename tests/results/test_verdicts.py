@@ -42,7 +42,9 @@ def test_paired_verdicts_are_per_round_log_ratios_against_the_baseline():
     lat = v[(v["threads"] == 8) & (v["metric"] == "p99")].iloc[0]
     assert lat["ratio"] == pytest.approx(1 / cell["ratio"]) and lat["verdict"] == "better"  # lower latency is better
     at16 = v[(v["threads"] == 16) & (v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
-    assert at16["verdict"] == "no difference" and at16["ci_low"] < 1 < at16["ci_high"]
+    # five rounds of ~2 % noise: the interval holds 1 and lies inside the ±10 % margin
+    assert at16["verdict"] == "equivalent" and 1 / 1.1 <= at16["ci_low"] < 1 < at16["ci_high"] <= 1.1
+    assert at16["margin_pct"] == 10.0 and at16["margin_source"].startswith("the default")
     assert 0 < at16["detectable_pct"] < 10  # five rounds of ~2 % noise would have seen a few %
     # unpaired, the same data: the rounds' drift (±9 %) is noise, and the 10 % gap at 8 threads is harder to see
     welch = vd.target_verdicts(RUNS, "a", paired=False)
@@ -140,14 +142,15 @@ def test_a_control_target_takes_a_hosts_drift_out_of_a_folder_comparison():
     plain = vd.folder_verdicts(before, after, None, "after", margins=no_margin)
     tp = plain[plain["metric"] == "throughput"]
     assert set(tp["verdict"]) == {"worse"} and tp["caveat"].str.startswith("no control target").all()
-    # against the default margin (±10 %) a 12 % drift inside ±9 % noise between rounds is not called
+    # against the default margin (±10 %) a 12 % drift inside ±9 % noise between rounds is not called: the
+    # interval holds both a change within the host's drift and one beyond it
     margin = vd.folder_verdicts(before, after, None, "after")
-    assert set(margin["verdict"]) == {"no difference"} and set(margin["drift_margin_pct"]) == {10.0}
+    assert set(margin["verdict"]) == {"undecided"} and set(margin["drift_margin_pct"]) == {10.0}
     ctl = vd.folder_verdicts(before, after, "a", "after")
     a = ctl[ctl["target"] == "a"]
     b = ctl[(ctl["target"] == "b") & (ctl["metric"] == "throughput")]
     assert set(a["verdict"]) == {"host drift"} and a[a["metric"] == "throughput"]["ratio"].tolist() == pytest.approx([0.88] * 2)
-    assert set(b["verdict"]) == {"no difference"} and b["ratio"].tolist() == pytest.approx([1.0, 1.0])
+    assert set(b["verdict"]) == {"equivalent"} and b["ratio"].tolist() == pytest.approx([1.0, 1.0])
     assert b["caveat"].str.startswith("against control a").all()
 
 
@@ -160,9 +163,17 @@ def test_same_server_means_the_same_build_and_settings():
 
 
 def test_verdict_text_quotes_the_interval_and_what_could_be_seen():
-    row = {"ratio": 1.004, "ci_low": 0.97, "ci_high": 1.04, "verdict": "no difference", "detectable_pct": 6.2}
-    assert vd.verdict_text(row) == "1.00× [0.97, 1.04] no difference (could detect ±6 %)"
+    row = {"ratio": 1.004, "ci_low": 0.97, "ci_high": 1.04, "verdict": "equivalent", "detectable_pct": 6.2,
+           "margin_pct": 10.0}
+    assert vd.verdict_text(row) == "1.00× [0.97, 1.04] equivalent (margin ±10 %)"
+    wide = {**row, "ci_low": 0.8, "ci_high": 1.3, "verdict": "undecided", "detectable_pct": 25.4}
+    assert vd.verdict_text(wide) == "1.00× [0.80, 1.30] undecided (margin ±10 %; could detect ±25 %)"
+    # a bound that two decimals would round onto 1.00 is shown with the digits that keep it off 1
+    worse = {"ratio": 0.97, "ci_low": 0.94, "ci_high": 0.996, "verdict": "worse", "margin_pct": 10.0}
+    assert vd.verdict_text(worse) == "0.970× [0.940, 0.996] worse (margin ±10 %)"
     assert vd.verdict_text({**row, "ratio": math.nan}) == "—"
+    assert "nan" not in vd.verdict_text({**row, "ci_low": math.nan, "ci_high": math.nan, "detectable_pct": math.nan,
+                                         "margin_pct": math.nan})
 
 
 def test_every_verdict_is_the_same_whatever_the_unit_of_the_values():

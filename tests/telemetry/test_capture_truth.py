@@ -174,14 +174,24 @@ def test_a_snapshot_s_length_is_its_samples_times_the_interval_and_the_samplers_
     assert cap.summary().sampler_cpu_s == 0.3235
 
 
-def test_the_quota_throttling_a_bottleneck_reads_is_its_mean_over_the_window() -> None:
-    throttled = pd.DataFrame([{"t_mono": t, "t_wall": t, "source": src, "throttled_pct": v}
-                              for src, values in (("server-process", [99, 99, 10, 50, 30, 99]),
-                                                  ("client", [99, 99, 0, 5, 40, 99]))
-                              for t, v in zip(T, values)])
+def test_the_quota_throttling_of_a_point_is_its_cgroups_counters_summed_over_the_window() -> None:
+    """Each sample holds the group's ``cpu.stat`` change since the one before; the window's share is the
+    periods held back over the periods elapsed in it (not a mean of the samples' shares: 14 of 40 = 35 %, where
+    the samples' own shares 10, 50, 30 % average 30 %), its seconds their sum."""
+    rows = (("server-process", [10, 10, 10, 20, 10, 10], [9, 9, 1, 10, 3, 9], [0.9, 0.9, 0.1, 0.5, 0.2, 0.9]),
+            ("client", [10, 10, 10, 10, 20, 10], [9, 9, 0, 1, 8, 9], [0.9, 0.9, 0.0, 0.1, 0.4, 0.9]))
+    throttled = pd.DataFrame([{"t_mono": t, "t_wall": t, "source": src, "quota_periods": n, "throttled_periods": k,
+                               "throttled_pct": 100 * k / n, "throttled_s": sec}
+                              for src, periods, held, secs in rows
+                              for t, n, k, sec in zip(T, periods, held, secs)])
     cap = Capture(EP, None, host_cores=2, frame=pd.concat([_frame(), throttled], ignore_index=True), window=(1.6, 4.6))
-    ev = cap.bottleneck().evidence
-    assert (ev["server_throttled_pct"], ev["client_throttled_pct"]) == (30.0, 15.0)
+    summary = cap.summary()
+    assert summary.server_throttled_pct == pytest.approx(35.0) and summary.server_throttled_s == pytest.approx(0.8)
+    ev = cap.bottleneck(summary).evidence
+    assert (ev["server_throttled_pct"], ev["client_throttled_pct"]) == (35.0, 22.5)
+    assert (ev["server_throttled_s"], ev["measured_s"]) == (0.8, 3.0)
+    plain = Capture(EP, None, host_cores=2, frame=_frame(), window=(1.6, 4.6)).summary()  # no quota: no figures
+    assert plain.server_throttled_pct is None and plain.server_throttled_s is None
 
 
 def test_target_processes_and_ports_are_every_one_the_endpoint_lists() -> None:

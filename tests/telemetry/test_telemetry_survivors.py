@@ -152,16 +152,19 @@ def test_a_quota_group_with_no_period_elapsed_since_the_last_read_was_held_back_
     elapsed periods were throttled, 50 %. The group's ``cpu.stat`` is written here as the kernel lays it out."""
     import os
 
+    from ycsbctl.telemetry.cpu_limit import CpuStat
     from ycsbctl.telemetry.process import ProcessSampler
 
     stat = tmp_path / "cpu.stat"
     stat.write_text("usage_usec 100\nnr_periods 10\nnr_throttled 3\nthrottled_usec 900\n")
     s = ProcessSampler(os.getpid(), interval_s=0.1)
     s.prime()
-    s._group, s._throttle = tmp_path, (10, 3)  # the group the quota pid's cgroup would be
+    s._group, s._throttle = tmp_path, CpuStat(10, 3, 900e-6)  # the group the quota pid's cgroup would be
     assert s.sample()["throttled_pct"] == 0.0
     stat.write_text("usage_usec 200\nnr_periods 18\nnr_throttled 7\nthrottled_usec 1800\n")
-    assert s.sample()["throttled_pct"] == 50.0
+    row = s.sample()
+    assert (row["throttled_pct"], row["quota_periods"], row["throttled_periods"]) == (50.0, 8, 4)
+    assert row["throttled_s"] == pytest.approx(900e-6)
 
 
 def test_a_records_bytes_are_the_servers_memory_else_its_dbstats_else_its_rss_growth_and_none_without_any():

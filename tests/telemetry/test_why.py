@@ -9,7 +9,14 @@ from types import SimpleNamespace
 import pytest
 
 from ycsbctl.telemetry.profiler import fold_counts, kernel_share, top_frames
-from ycsbctl.telemetry.why import CPU_WAIT_PCT, HELPER_SHARE, WAITING_SHARE, explain, foreign_busy
+from ycsbctl.telemetry.why import (
+    CPU_WAIT_PCT,
+    HELPER_SHARE,
+    THROTTLED_PCT,
+    WAITING_SHARE,
+    explain,
+    foreign_busy,
+)
 from ycsbctl.telemetry.wire import min_rtts_ms, parse_ss
 
 
@@ -260,3 +267,23 @@ def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_b
     boxed = host.HostSampler(lambda: [], containers=["c0ffee"])
     assert [boxed._is_ours(pid, {me}) for pid in (me, 104, 103, 104, 103)] == [True, True, False, True, False]
     assert asked == [104, 103]
+
+
+def test_a_server_its_cpu_quota_held_back_is_named_throttled_from_its_line_on_and_not_below():
+    """A throttled thread is runnable: without the quota's own counters its wait reads as a cpu wait. From
+    :data:`THROTTLED_PCT` % of the quota's periods on, the line names the quota, its cores, the share of periods and
+    the seconds of the measured window; below it, what it said before."""
+    quota = {"server_quota_cores": 0.5, "server_throttled_s": 1.94, "measured_s": 4.0}
+    waiting = {"server_threads": {"main": _role(45.0, 30.0, 15.0, runq=40.0)}, "server": {"runq_pct": 40.0}}
+    held = explain(_b("server-cpu", server_throttled_pct=83.4, **quota, **waiting), "redis")
+    assert held.startswith("server-cpu: held by its CPU quota (0.5 cores): throttled in 83 % of periods, 1.9 s of the "
+                           "4.0 s measured; redis's main thread ran 45% of a core"), held
+    line = explain(_b("latency", server_throttled_pct=THROTTLED_PCT, **quota, **waiting), "redis")
+    assert line == (f"throttled: the server was held by its CPU quota (0.5 cores): throttled in {THROTTLED_PCT:.0f} % "
+                    "of periods, 1.9 s of the 4.0 s measured; it ran 40% of a core and waited for a CPU 40% of the point")
+    below = explain(_b("latency", server_throttled_pct=THROTTLED_PCT - 0.6, **quota, **waiting), "redis")
+    assert below.startswith("cpu wait: the server waited for a CPU 40% of the point"), below
+    plain = explain(_b("server-cpu", **waiting), "redis")  # no quota
+    assert plain.startswith("server-cpu: redis's main thread ran 45% of a core"), plain
+    one = explain(_b("server-cpu", server_throttled_pct=60.0, server_quota_cores=1.0), "redis")  # no thread figures
+    assert one.startswith("server-cpu: held by its CPU quota (1 core): throttled in 60 % of periods;"), one

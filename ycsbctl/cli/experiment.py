@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import sys
@@ -129,21 +130,25 @@ def _one_rate(text: str, flag: str) -> float:
     return rates[0]
 
 
-AUTO_MIN_ROUNDS = 3  # --repeat auto: rounds before the precision is first checked
-AUTO_PRECISION = 0.05  # --repeat auto without --precision: ±5 %
+AUTO_MIN_ROUNDS = 3  # --repeat auto --precision P%: rounds before the precision is first checked
+DEFAULT_BUDGET_S = 300.0  # --repeat auto: the time rounds may take after the first one began (s)
+SEQUENTIAL_MAX_ROUNDS = 30  # --repeat auto: the most rounds without --max-repeat
 
 
-def repeat_option(repeat: str, precision: str | None) -> tuple[int, float | None]:
-    """(rounds, precision) from ``--repeat N|auto`` and ``--precision P%``; UserError (exit 2) otherwise."""
-    text = repeat.strip().lower()
+def repeat_option(repeat: str | None, precision: str | None, default_plan: bool) -> tuple[int, float | None, bool]:
+    """(rounds, precision, sequential) from ``--repeat N|auto`` and ``--precision P%``; UserError (exit 2)
+    otherwise. ``auto`` alone is sequential: rounds until every compared cell is decided (better, worse or
+    equivalent) or the budget is spent; with ``--precision``, until every cell's interval is that narrow.
+    Without ``--repeat``: ``auto`` for the default plan (no target named), else one round."""
+    text = (repeat if repeat is not None else ("auto" if default_plan else "1")).strip().lower()
     if text == "auto":
-        rounds = AUTO_MIN_ROUNDS
+        rounds = AUTO_MIN_ROUNDS if precision is not None else 1
     elif text.isdigit() and int(text) >= 1:
         rounds = int(text)
     else:
         raise UserError(f"--repeat {repeat!r}: give a number of rounds (≥ 1) or auto")
     if precision is None:
-        return rounds, AUTO_PRECISION if text == "auto" else None
+        return rounds, None, text == "auto"
     p = precision.strip()
     try:
         value = float(p[:-1]) / 100 if p.endswith("%") else float(p)
@@ -151,7 +156,36 @@ def repeat_option(repeat: str, precision: str | None) -> tuple[int, float | None
         raise UserError(f"--precision {precision!r}: give a relative half width such as 3% or 0.03") from None
     if not 0 < value < 1:
         raise UserError(f"--precision {precision!r}: give a relative half width such as 3% or 0.03")
-    return max(rounds, 2), value
+    return max(rounds, 2), value, False
+
+
+def fraction_option(text: str | None, flag: str) -> float | None:
+    """``10%`` or ``0.1`` as 0.1 (a fraction strictly between 0 and 1); None when not given."""
+    if text is None:
+        return None
+    t = text.strip()
+    try:
+        value = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:  # NaN and infinities too
+        raise UserError(f"{flag} {text!r}: give a share such as 10% or 0.1 (above 0, below 100 %)")
+    return value
+
+
+def duration_option(text: str | None, flag: str) -> float | None:
+    """``90s``, ``10m``, ``1h`` or a number of seconds as seconds (> 0, finite); None when not given."""
+    if text is None:
+        return None
+    t = text.strip().lower()
+    scale = {"s": 1.0, "m": 60.0, "h": 3600.0}.get(t[-1:])
+    try:
+        value = float(t[:-1] if scale else t) * (scale or 1.0)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise UserError(f"{flag} {text!r}: give a time such as 90s, 10m or 1h")
+    return value
 
 
 def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text") -> None:
@@ -235,14 +269,22 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
 @click.option("--load-threads", type=click.IntRange(min=1), default=None, metavar="N",
               help="Client threads of the load phase [default: the first --threads, at least 8 and at most 32].")
-@click.option("--repeat", default="1", show_default=True, metavar="N|auto",
-              help="Rounds: each visits every point once (see --order). auto: at least 3, more until every "
-                   "point's 95 %% throughput interval is within --precision (at most --max-repeat).")
+@click.option("--repeat", default=None, metavar="N|auto",
+              help="Rounds: each visits every point once (see --order). auto: add interleaved rounds until every "
+                   "compared cell is decided — better, worse or equivalent within --margin — or --budget is spent "
+                   "(a sequential test: stopping on the data keeps the error rate) [default: auto for the default "
+                   "plan (no target named), else 1].")
+@click.option("--budget", default=None, metavar="TIME",
+              help=f"With --repeat auto: the time the rounds may take, e.g. 10m [default: {DEFAULT_BUDGET_S / 60:g}m]; "
+                   "cells still open then are left undecided, with the difference they could have detected.")
+@click.option("--margin", default=None, metavar="P%",
+              help="The equivalence margin: a ratio whose interval lies within ±P is 'equivalent' [default: 10%%].")
 @click.option("--precision", default=None, metavar="P%",
               help="With --repeat: add rounds until every point's 95 %% throughput interval is within ±P "
-                   "(e.g. 3%%) [default with --repeat auto: 5%%].")
-@click.option("--max-repeat", type=click.IntRange(min=1), default=10, show_default=True,
-              help="The most rounds --repeat auto / --precision may run.")
+                   "(e.g. 3%%) instead of until decided.")
+@click.option("--max-repeat", type=click.IntRange(min=1), default=None,
+              help=f"The most rounds --repeat auto / --precision may run [default: {SEQUENTIAL_MAX_ROUNDS} with "
+                   "--repeat auto, 10 with --precision].")
 @click.option("--order", type=click.Choice(["auto", "interleaved", "blocks", "target"]), default="auto", show_default=True,
               help="interleaved: every target's server stays up, each round visits every point in an order "
                    "shuffled from --seed; blocks: rounds run target by target, one server up at a time, the "
@@ -302,7 +344,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
         docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
-        precision, max_repeat, order, placement, baseline, alpha,
+        precision, max_repeat, order, placement, baseline, alpha, budget, margin,
         operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate, load, resume,
         server_cpus, server_memory, images, iperf_server, disturb, report) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
@@ -337,11 +379,13 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         target_rates=parse_rates(target_rate) if target_rate else None)
     settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
     settings["target_rates"] = settings["target_rates"] or []
-    rounds, precision_f = repeat_option(repeat, precision)
+    rounds, precision_f, sequential = repeat_option(repeat, precision, default_plan=not chosen and not slo)
+    most = max_repeat or (SEQUENTIAL_MAX_ROUNDS if sequential else 10)
     plan = Plan(
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
-        precision=precision_f, max_repeat=max(max_repeat, rounds), order=order, placement=placement, baseline=baseline,
-        alpha=alpha,
+        precision=precision_f, max_repeat=max(most, rounds), order=order, placement=placement, baseline=baseline,
+        alpha=alpha, sequential=sequential, margin=fraction_option(margin, "--margin"),
+        budget_s=(duration_option(budget, "--budget") or DEFAULT_BUDGET_S) if sequential else duration_option(budget, "--budget"),
         profile=profile, cpu_profile=cpu_profile,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,

@@ -58,7 +58,7 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
 def compare(directories: tuple[Path, ...], latency: str, output: Path, control: str | None, fmt: str,
             alpha: float | None, calibrate: bool) -> None:
     """Compare result folders cell by cell (the first is the baseline), or one folder's targets with its
-    baseline target: ratio with its interval (at the level that agrees with the verdicts) and a tested verdict (better, worse, no difference);
+    baseline target: ratio with its interval (at the level that agrees with the verdicts) and a tested verdict (better, worse, equivalent within the margin, or undecided);
     differing environments or plans are listed first.
 
     \b

@@ -18,7 +18,7 @@ def _ratio(c: dict[str, Any]) -> str:
 def _verdict(c: dict[str, Any]) -> str:
     v = str(c["verdict"])
     d = c["detectable_pct"]
-    return f"{v} (±{d:.0f} % detectable)" if v == stats.SAME and d == d else v
+    return f"{v} (could detect ±{d:.0f} %)" if v == stats.UNDECIDED and d == d else v
 
 
 def _value(c: dict[str, Any], key: str) -> str:
@@ -49,7 +49,7 @@ def verdict_sentence(cal: Calibration, cells: list[dict[str, Any]]) -> str:
     tp = [c for c in cells if c["metric"] == "throughput"]
     threads = _and([str(c["threads"]) for c in tp])
     got = _and([f"{_ratio(c)} at {c['threads']}" for c in tp])
-    if any(c["verdict"] == stats.UNDECIDED for c in tp):
+    if any(c["ci_low"] != c["ci_low"] for c in tp):  # no interval: a single round
         return (f"Not decided: one round gives no interval (ycsbctl got {got} threads of {ref}'s rate); "
                 "run --rounds 5 for a verdict.")
     worse = [c for c in tp if c["verdict"] == stats.WORSE]

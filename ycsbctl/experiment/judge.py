@@ -52,6 +52,14 @@ class Verdict:
     reason: str | None
     bottleneck: dict[str, Any] | None
     stall: dict[str, Any] | None = None
+    busy_only: bool = False  # degraded only because the host was busy: compared like an ok point in paired rounds
+
+    @property
+    def compared(self) -> bool:
+        """Whether a verdict compares this point: ok, or degraded by a busy host and nothing else (the rounds'
+        pairing controls a busy host, and its spread widens the interval; a stall, a paused client or a
+        short dataset does not describe the server)."""
+        return self.status == RunStatus.OK or (self.status == RunStatus.DEGRADED and self.busy_only)
 
     def __post_init__(self) -> None:
         if self.status == RunStatus.FAILED and self.bottleneck is not None:
@@ -187,7 +195,9 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.DEGRADED, _join(stall_text, replica_note, dataset_note, host_busy, err, error,
                                                  disturbed_note, own_note),
                        bottleneck,
-                       stall.to_dict() if stall else None)
+                       stall.to_dict() if stall else None,
+                       busy_only=bool(host_busy) and stall is None and not paused and not dataset_note
+                       and not replica_note)
     errors = result.returns("ERROR")
     return Verdict(RunStatus.OK, _join(error, disturbed_note, f"{errors:,} ERROR: {first}" if first and errors else None,
                                        own_note), bottleneck)

@@ -179,6 +179,11 @@ class Plan:
     # within ±precision (0.05 = ±5 %) or ``max_repeat`` rounds ran
     precision: float | None = None
     max_repeat: int = 10
+    # --repeat auto (without --precision): rounds are added until every compared cell is decided (better, worse or
+    # equivalent: ycsbctl.experiment.sequential), ``budget_s`` seconds of rounds are spent or ``max_repeat`` rounds ran
+    sequential: bool = False
+    budget_s: float | None = None
+    margin: float | None = None  # --margin: the equivalence margin (0.10 = ±10 %); None: the default
     order: str = "auto"  # auto | interleaved | blocks | target (ycsbctl.experiment.rounds)
     placement: str = "auto"  # auto | split | off: servers and client on separate CPU sets (ycsbctl.experiment.placement)
     baseline: str | None = None  # the target the others are compared with (None: the first)
@@ -237,6 +242,10 @@ class Plan:
             raise UserError(f"--alpha {self.alpha}: give a significance level between 0 and 1 (e.g. 0.05)")
         if self.max_repeat < self.repeat:
             raise UserError(f"--max-repeat {self.max_repeat} is below --repeat {self.repeat}: raise it")
+        if self.margin is not None and not 0 < self.margin < 1:
+            raise UserError(f"--margin {self.margin}: give a share such as 10% (above 0, below 100 %)")
+        if self.budget_s is not None and not 0 < self.budget_s < float("inf"):
+            raise UserError(f"--budget {self.budget_s}: give a time such as 10m")
         from ycsbctl.experiment.rounds import ORDERS
 
         if self.order not in ORDERS:
@@ -263,7 +272,7 @@ class Plan:
             if self.target_rates:
                 raise UserError("--slo picks the offered rates itself: drop --target-rate "
                                 "(--slo-start RATE sets where the search begins)")
-            if self.repeat > 1 or self.precision is not None:
+            if self.repeat > 1 or self.precision is not None or self.sequential:
                 raise UserError("--slo runs each rate once: drop --repeat/--precision")
             if self.slo_points < 2:
                 raise UserError("--slo-points must be ≥ 2")
@@ -276,7 +285,7 @@ class Plan:
         self._check_labels()
         if self.disturb:
             self._check_disturbances()
-        if self.precision is not None and self.run_order[0] == "target":
+        if (self.precision is not None or self.sequential) and self.run_order[0] == "target" and len(self.targets) > 1:
             why = self.run_order[1] or "--order target"
             raise UserError(f"--repeat auto / --precision add rounds over interleaved points, and these run target by "
                             f"target ({why.split(': ', 1)[-1]}): "

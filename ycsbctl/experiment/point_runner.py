@@ -179,6 +179,7 @@ class PointRunner:
             telemetry=out.telemetry, telemetry_summary=out.telemetry_summary, bottleneck=v.bottleneck,
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=reason, started_at=started,
             ended_at=now_iso(), target_rate=point.rate, events=out.events, order_index=position,
+            compared=v.compared,
         )
         self.sink.add_run(record)
         self.records.append(record)

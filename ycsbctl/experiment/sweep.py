@@ -26,6 +26,7 @@ from ycsbctl.experiment.point_runner import PointRunner
 from ycsbctl.experiment.rate_search import SearchContext, search_point
 from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.rounds import round_points
+from ycsbctl.experiment.sequential import Rounds
 from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.study import Case, Cell, Point, Study, Target
@@ -71,6 +72,7 @@ class Sweep:
         self.position = 0  # points measured so far in this sweep: the next one's place in the order
         self._stopped: set[str] = set()  # targets skipped from here on (a failed load, no restart)
         self.yardstick = RoundYardstick(sink, console)  # the host's own speed, at the start of every round
+        self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
 
     def run(self) -> Outcome:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
@@ -175,9 +177,12 @@ class Sweep:
                         self._down(target.name)
 
     def _another_round(self, done: int, stage: list[Cell]) -> bool:
-        """Whether to run round ``done + 1``: always up to ``--repeat``; with ``--precision``, until every
-        cell's throughput interval is that narrow or ``--max-repeat`` rounds ran."""
+        """Whether to run round ``done + 1``: always up to ``--repeat``; with ``--repeat auto``, until every
+        compared cell is decided or the budget is spent (:mod:`ycsbctl.experiment.sequential`); with
+        ``--precision``, until every cell's throughput interval is that narrow or ``--max-repeat`` rounds ran."""
         plan = self.plan
+        if plan.sequential:
+            return self._sequential_round(done, stage)
         if done < plan.repeat:
             return True
         if plan.precision is None or done >= plan.max_repeat:
@@ -193,6 +198,25 @@ class Sweep:
                               f"({', '.join(wide[:3])}{' …' if len(wide) > 3 else ''})")
             self.console.progress.total += len(stage)
         return bool(wide)
+
+    def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
+        from ycsbctl.experiment.sequential import open_cells
+        from ycsbctl.results.stats import LOOK_ROUNDS
+
+        if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
+            self.rounds = Rounds(self.plan.budget_s or float("inf"), self.plan.max_repeat)
+            self.rounds.begin()
+            if done == 0:
+                return True
+        keys = {c.key for c in stage}  # the stage's own cells (a dataset's load point is no cell)
+        mine = [r for r in self.outcome.records if (r.target, r.workload, r.phase, r.threads, r.target_rate) in keys]
+        looked = open_cells(mine, self.sink.manifest.plan) if done in LOOK_ROUNDS else None
+        go, line = self.rounds.another(done, looked)
+        if line:
+            self.console.note(line)
+        if go:
+            self.console.progress.total += len(stage)
+        return go
 
     # -- targets --------------------------------------------------------------------------------------
     def _bring_up(self, target: Target, targets: list[Target], baselines: dict[str, object] | None = None) -> bool:

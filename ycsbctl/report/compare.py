@@ -3,8 +3,8 @@
 Points align on target × workload × threads (the sweep's phase). With several folders each after the
 first is compared with the first (the baseline) by :func:`ycsbctl.results.verdicts.folder_verdicts`:
 the ratio of the geometric means with its interval (at the level that agrees with the verdicts), Welch's t test on the log values, and
-``better`` / ``worse`` / ``no difference`` after the Benjamini–Hochberg adjustment over the cells of
-that comparison. A control target (the same build and settings in both, named with ``--control`` or
+one of ``better`` / ``worse`` / ``equivalent`` (inside ±margin) / ``undecided`` after the Benjamini–Hochberg
+adjustment over the cells of that comparison; a row's values are the geometric means its ratio is made of. A control target (the same build and settings in both, named with ``--control`` or
 found as the one target whose server did not change while another's did) takes the host's drift
 between the experiments out; without one, each cell is a minimum-effect test against the host's drift
 (:mod:`ycsbctl.results.host_drift`): ``better``/``worse`` only beyond it. With one
@@ -22,10 +22,11 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.report.summary import server_name
-from ycsbctl.report.verdict_table import detectable_text, level_text
+from ycsbctl.report.verdict_table import level_text, ratio_text
 from ycsbctl.results import host_drift, yardstick
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.frames import Experiment, latency_label, load
+from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_text
 
 # Manifest facts that make two experiments measure different things when they differ: the workload's
 # properties (-P files, -p pairs), the offered rates, disturbances, the servers' settings and limits too.
@@ -38,7 +39,8 @@ SCALE = {"records": "record_count", "operations": "point_operations", "duration_
 KEY = ["target", "workload", "threads"]
 JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
                "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
-               "test", "caveat", "at_peak", "drift_margin_pct", "host_factor")
+               "test", "caveat", "at_peak", "drift_margin_pct", "margin_pct", "margin_source", "decided_by", "busy_rounds",
+               "host_busy_max_pct", "host_factor")
 
 
 @dataclass
@@ -186,18 +188,28 @@ def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame) ->
     target, workload, threads = key[0], key[1], int(key[2])
     tp = _pick(v, target, workload, threads, vd.THROUGHPUT)
     lat = next((_pick(v, target, workload, threads, m) for m in set(v["metric"]) - {vd.THROUGHPUT}), {}) if len(v) else {}
+    # the values a ratio is made of: the geometric means of the compared rounds (every point's mean where none was compared)
     return {"experiment": label, "target": target, "workload": workload, "threads": threads,
-            "base_ops": a["throughput_mean"], "ops": b["throughput_mean"],
-            "ops_ratio": tp.get("ratio", math.nan), "ops_ci_low": tp.get("ci_low", math.nan),
-            "ops_ci_high": tp.get("ci_high", math.nan), "ops_verdict": tp.get("verdict", "not compared"),
-            "ops_detectable_pct": tp.get("detectable_pct", math.nan),
-            "base_latency_us": a["latency_mean"], "latency_us": b["latency_mean"],
-            "latency_ratio": lat.get("ratio", math.nan), "latency_ci_low": lat.get("ci_low", math.nan),
-            "latency_ci_high": lat.get("ci_high", math.nan), "latency_verdict": lat.get("verdict", "not compared"),
+            "base_ops": tp.get("base_value", a["throughput_mean"]), "ops": tp.get("value", b["throughput_mean"]),
+            **_fields(tp, "ops"),
+            "base_latency_us": lat.get("base_value", a["latency_mean"]), "latency_us": lat.get("value", b["latency_mean"]),
+            **_fields(lat, "latency"),
             "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
             "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat"),
-            "ops_margin_pct": tp.get("drift_margin_pct", math.nan), "latency_margin_pct": lat.get("drift_margin_pct", math.nan),
             "host_factor": tp.get("host_factor", math.nan)}
+
+
+_VERDICT_FIELDS = ("ratio", "ci_low", "ci_high", "verdict", "detectable_pct", "margin_pct", "drift_margin_pct", "decided_by")
+
+
+def _fields(v: dict, prefix: str) -> dict:
+    """A verdict row's figures as a compare row holds them: ``ops_ratio``, ``ops_ci_low`` …, ``ops_verdict``
+    (``not compared`` without a verdict)."""
+    return {f"{prefix}_{k}": v.get(k, "not compared" if k == "verdict" else math.nan) for k in _VERDICT_FIELDS}
+
+
+def _unprefixed(r: dict | pd.Series, prefix: str) -> dict:
+    return {k: r.get(f"{prefix}_{k}", math.nan) for k in _VERDICT_FIELDS}
 
 
 def _within(e: Experiment, latency: str, alpha: float) -> Comparison:
@@ -210,33 +222,46 @@ def _within(e: Experiment, latency: str, alpha: float) -> Comparison:
         if key[0] == base or (base, key[1], key[2]) not in p.index:
             continue
         rows.append(_row(e.id, key, p.loc[(base, key[1], key[2])], p.loc[key], v))
-    how = ("paired by round (the rounds interleaved the targets)" if e.interleaved
+    how = ("paired by round (the rounds ran the targets one at a time, A B B A)"
+           if e.manifest.plan.get("run_order") == "blocks" else
+           "paired by round (the rounds interleaved the targets)" if e.interleaved
            else "Welch's t test (the targets ran one after the other: the host's drift meanwhile cannot be excluded)")
     notes = [f"{e.id}: every target against {base}, {how}"] if base else []
     return Comparison([e], latency, _sorted(pd.DataFrame(rows)), v, [], [], None, notes, alpha)
 
 
 def _ratio(r: dict | pd.Series, prefix: str) -> str:
-    ratio, lo, hi = r[f"{prefix}_ratio"], r[f"{prefix}_ci_low"], r[f"{prefix}_ci_high"]
-    if pd.isna(ratio):
-        return "—"
-    return f"{ratio:.2f}×" + ("" if pd.isna(lo) or pd.isna(hi) else f" [{lo:.2f}, {hi:.2f}]")
+    """``0.76× [0.70, 0.83]``: the ratio and its interval, with the decimals its verdict needs; ``—`` without one."""
+    return ratio_text(_unprefixed(r, prefix))
 
 
-def _verdict(r: dict | pd.Series, prefix: str, detectable: bool = True) -> str:
-    """The verdict; beside ``no difference`` (with ``detectable``), the host drift it was tested against
-    (no control target) or the smallest difference these repetitions could have seen."""
+def _verdict(r: dict | pd.Series, prefix: str) -> str:
+    """The verdict with its margin (the equivalence margin, or the host's drift it was tested against), and
+    beside ``undecided`` the smallest difference these rounds could have seen; ``not compared`` without one."""
     v = str(r[f"{prefix}_verdict"])
-    margin = r.get(f"{prefix}_margin_pct", math.nan)
-    if detectable and v == "no difference" and margin is not None and not pd.isna(margin):
-        v += f" (within host drift ±{margin:.1f} %)"
-    elif detectable and prefix == "ops" and v == "no difference" and not pd.isna(r.get("ops_detectable_pct", math.nan)):
-        v += f" ({detectable_text(r['ops_detectable_pct'])} detectable)"
+    if v == "not compared":
+        return v
+    text = verdict_text(_unprefixed(r, prefix))
+    return (text.split("] ", 1)[1] if "] " in text else text.split("× ", 1)[-1]) + _host_divided(r, long=True)
+
+
+def _host_divided(r: dict | pd.Series, long: bool) -> str:
+    """`` (host speed 1.18× between the folders (yardstick), divided out)`` where the yardstick's host factor
+    was divided out of the row (no control target); `` (host 1.18× divided out)`` short; else empty."""
     host = r.get("host_factor", math.nan)
-    if host is not None and not pd.isna(host) and str(r.get("caveat") or "").startswith("host speed"):
-        v += f" (host speed {host:.2f}× between the folders (yardstick), divided out)" if detectable else \
-            f" (host {host:.2f}× divided out)"
-    return v
+    if host is None or pd.isna(host) or not str(r.get("caveat") or "").startswith("host speed"):
+        return ""
+    return f" (host speed {host:.2f}× between the folders (yardstick), divided out)" if long else \
+        f" (host {host:.2f}× divided out)"
+
+
+def _verdict_word(r: dict | pd.Series, prefix: str) -> str:
+    """The verdict alone (its margin has a column of its own), with what an ``undecided`` one could detect."""
+    v = str(r[f"{prefix}_verdict"])
+    d = r.get(f"{prefix}_detectable_pct", math.nan)
+    if v == "undecided" and isinstance(d, float) and d == d:
+        return f"{v} ({detectable_words(d)})" + _host_divided(r, long=False)
+    return v + _host_divided(r, long=False)
 
 
 def _ops(v: float) -> str:
@@ -274,21 +299,25 @@ def print_table(c: Comparison, console=None) -> None:
     lab = latency_label(c.latency)
     against = f"{base.baseline}" if c.within else f"{escape(base.id)}"
     t = Table(title=f"compared with {against}: ratio [{level_text(c.verdicts)} interval, the level of the verdicts], "
-                    f"verdict at α = {c.alpha:g} over all cells (Benjamini–Hochberg)")
-    for col in ("experiment", "workload", "target", "threads", "base ops/s", "ops/s", "ops/s ratio", "", f"base {lab} µs",
-                f"{lab} µs", f"{lab} ratio", " ", "status"):
+                    f"verdict at α = {c.alpha:g} over all cells (Benjamini–Hochberg); values are the geometric means "
+                    "the ratios are made of")
+    several = len({str(e) for e in c.table.get("experiment", pd.Series(dtype=str))}) > 1
+    heads = [*(("experiment",) if several else ()), "workload", "target", "threads", "base ops/s", "ops/s",
+             "ops/s ratio", "", f"base {lab} µs", f"{lab} µs", f"{lab} ratio", " ", "margin", "status"]
+    for col in heads:
         # the ratio, its interval and the verdict are the answer: never wrapped (the names give way first)
-        t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "status") else "right",
-                     no_wrap=col in ("ops/s ratio", "", f"{lab} ratio", " "))
-    style = {"better": "green", "worse": "red", "no difference": "dim", "too few repetitions": "yellow"}
+        t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "margin", "status")
+                     else "right", no_wrap=col in ("ops/s ratio", "", f"{lab} ratio", " ", "margin"))
+    style = {"better": "green", "worse": "red", "equivalent": "cyan", "undecided": "yellow"}
     for _, r in c.table.iterrows():
-        # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds
-        # narrow: the margin of the host's drift is in the note under the table
-        ov, lv = _verdict(r, "ops", detectable=False), _verdict(r, "latency", detectable=False)
-        cells = [r["experiment"], r["workload"], r["target"], str(r["threads"]), _ops(r["base_ops"]), _ops(r["ops"]),
-                 _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
+        # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds; the margin
+        # each verdict was judged against on the same line
+        ov, lv = _verdict_word(r, "ops"), _verdict_word(r, "latency")
+        cells = [*((r["experiment"],) if several else ()), r["workload"], r["target"], str(r["threads"]),
+                 _ops(r["base_ops"]), _ops(r["ops"]), _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
-                 Text(lv, style=style.get(lv.split(" (")[0], "")), str(r["status"])]
+                 Text(lv, style=style.get(lv.split(" (")[0], "")), margin_words(_unprefixed(r, "ops")) or "—",
+                 str(r["status"])]
         t.add_row(*(x if isinstance(x, Text) else Text(str(x)) for x in cells))
     console.print(t)
     for n in c.notes:
@@ -327,7 +356,7 @@ def json_cells(c: Comparison) -> list[dict]:
 
 def _margin_text(c: Comparison) -> str:
     """``±10.0 %``: the throughput margin of the host's drift the cells were tested against; empty with a control."""
-    m = pd.to_numeric(c.table.get("ops_margin_pct", pd.Series(dtype=float)), errors="coerce").dropna()
+    m = pd.to_numeric(c.table.get("ops_drift_margin_pct", pd.Series(dtype=float)), errors="coerce").dropna()
     return f"±{m.max():.1f} %" if len(m) else ""
 
 

@@ -9,14 +9,13 @@ import pandas as pd
 
 from ycsbctl.report.server_traits import server_endpoints
 from ycsbctl.report.verdict_table import level_text, ratio_text, verdict_word
-from ycsbctl.results import stats
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.verdicts import (
     CPU_METRICS,
-    PAIRED_ORDERS,
     baseline_of,
     cost_verdicts,
     metrics,
+    plan_judging,
     uncompared,
 )
 
@@ -42,8 +41,7 @@ def cost_sections(exp: Experiment, latency: str = "p99") -> list[dict]:
     if base is None or not any(is_deployment(e) for e in eps.values()):
         return []
     plan = exp.manifest.plan
-    v = cost_verdicts(exp.runs, base, latency, paired=plan.get("run_order") in PAIRED_ORDERS,
-                      alpha=float(plan.get("alpha") or stats.ALPHA))
+    v = cost_verdicts(exp.runs, base, latency, how=plan_judging(plan, exp.runs))
     if not len(v):
         return []
     names = [m.name for m in (*metrics(latency), *CPU_METRICS)]

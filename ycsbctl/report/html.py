@@ -23,7 +23,14 @@ from ycsbctl.report.server_traits import differences, settings_text, traits_text
 from ycsbctl.report.study_headlines import study_headlines
 from ycsbctl.report.summary import findings, fmt_us, server_identity
 from ycsbctl.report.variant_study import study_rows
-from ycsbctl.report.verdict_table import cells_by_point, level_text, noise_text, order_text, verdict_sections
+from ycsbctl.report.verdict_table import (
+    cells_by_point,
+    decision_text,
+    level_text,
+    noise_text,
+    order_text,
+    verdict_sections,
+)
 from ycsbctl.results.frames import Experiment, latency_label, load, sweep_phase
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import OPERATIONS, FolderStatus
@@ -287,6 +294,7 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
         "verdicts": verdict_sections(exp, verdicts, latency), "order": order_text(exp),
         "costs": cost_sections(exp, latency), "costs_missing": cost_absence(exp),
         "alpha": float(m.plan.get("alpha") or 0.05), "level": level_text(verdicts),
+        "decision": decision_text(m.plan, verdicts),
         "headlines": study_headlines(exp, verdicts),
         "findings": findings(exp, points, latency, verdicts, headlines=False),
         "plan": _kv(m.plan), "environment": environment_rows(m), "servers": servers(exp),

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from ycsbctl.report.knee import Plateau, ladder, plateau
 from ycsbctl.report.unlike import endpoint_of, serverless_targets, unlike_note
 from ycsbctl.results.client_lag import IN_CLIENT_MARK
 from ycsbctl.results.frames import Experiment, latency_column, latency_label, sweep_phase
@@ -39,7 +40,7 @@ def fmt_us(v: float) -> str:
 
 # The causes ycsbctl.telemetry.why names for a ``latency`` point when a measurement shows one: its why
 # line starts with the cause and a colon (tested against that module); any other why line is "cause unknown".
-LATENCY_CAUSES = ("cpu wait", "off-CPU wait", "network delay")
+LATENCY_CAUSES = ("throttled", "cpu wait", "off-CPU wait", "network delay")
 
 
 def latency_cause(why: object) -> str:
@@ -104,20 +105,11 @@ def _network_unknown(g: pd.DataFrame, start: int) -> bool:
     return any(isinstance(x, str) and "network unknown" in x for x in texts)
 
 
-PLATEAU_GAIN = 1.10  # throughput that never again rises more than 10 % above a point's has stopped growing
-
-
-def plateau_from(g: pd.DataFrame) -> tuple[int, float, int, float] | None:
-    """(threads, ops/s, last threads, ops/s there) when throughput stops growing before the last thread count.
-
-    The plateau starts at the fewest threads whose throughput no later ok point beats by more than
-    :data:`PLATEAU_GAIN`; None when throughput still grows at the end of the ladder."""
-    g = g[(g["status"] == "ok") & g["throughput_mean"].notna()].sort_values("threads")
-    tp, threads = list(g["throughput_mean"]), [int(t) for t in g["threads"]]
-    for i in range(len(tp) - 1):
-        if max(tp[i + 1:]) <= PLATEAU_GAIN * tp[i]:
-            return threads[i], tp[i], threads[-1], tp[-1]
-    return None
+def plateau_from(g: pd.DataFrame, cells: pd.DataFrame | None = None) -> Plateau | None:
+    """Where one target's ladder (its rows of a points table) stops growing, as far as the intervals of its
+    ``cells`` (its rows of :func:`ycsbctl.results.verdicts.cell_table`; else the points' own) support it
+    (:mod:`ycsbctl.report.knee`)."""
+    return plateau(ladder(g, cells))
 
 
 def _versus(workload: str, lead: str, other: str, verdicts: pd.DataFrame | None) -> tuple[str, str] | None:
@@ -134,7 +126,10 @@ def _versus(workload: str, lead: str, other: str, verdicts: pd.DataFrame | None)
             ratio, lo, hi = (1 / x["ratio"], 1 / x["ci_high"], 1 / x["ci_low"]) if invert else \
                 (x["ratio"], x["ci_low"], x["ci_high"])
             ci = interval_text(lo, hi)
-            verdict = {"better": "a real difference", "worse": "a real difference"}.get(x["verdict"], x["verdict"])
+            m = x.get("margin_pct")
+            verdict = {"better": "a real difference", "worse": "a real difference",
+                       "equivalent": f"equivalent within ±{m:.0f} %" if isinstance(m, float) and m == m else "equivalent",
+                       }.get(x["verdict"], x["verdict"])
             if pd.isna(ratio):  # paired rounds, and no round in which both were ok
                 return f"no ratio to {lead}'s peak", verdict
             return f"{ratio:.2f}×{ci} of {lead}'s peak", verdict
@@ -184,15 +179,65 @@ def main_latency(exp: Experiment, latency: str) -> MainLatency:
     return of
 
 
+def _limit_sentences(pts: pd.DataFrame, workload: str, targets: list[str], cells: pd.DataFrame | None) -> list[str]:
+    """What limits each target of one workload's points, from which thread count, and where its throughput stops
+    growing as far as the intervals of ``cells`` (else the points' own) support it; targets the same words fit
+    share one sentence."""
+    out: list[str] = []
+    alike: dict[tuple[str, str, str, str], list[str]] = {}
+    for t in targets:
+        g = pts[pts["target"] == t]
+        b = bound_from(g) if len(g) else None
+        mine = (cells[(cells["workload"] == workload) & (cells["target"] == t)] if cells is not None and len(g)
+                else None)
+        flat = plateau_from(g, mine) if len(g) else None
+        stops = flat.text(fmt_ops) if flat else ""
+        more = f" {stops[:1].upper()}{stops[1:]}: more client threads from there add latency, not throughput."
+        if b is None:
+            if flat:
+                out.append(f"{workload}: {t}:{more}")
+            continue
+        label, start = b
+        where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
+        if label == "latency" and flat and flat.threads <= start:
+            # No probe saw a saturated resource, yet more clients bring no more throughput. Say what was
+            # NOT saturated (not the network when only the host's loopback counters were read) and the
+            # cause the points' evidence names, else that it is unknown: never a guess at it.
+            cause = _cause(g, label, start)
+            why = (f"its evidence names a cause: {cause}" if cause
+                   else "the cause is unknown (nothing ycsbctl measures shows it)")
+            seen = (f"its CPU, the client's nor the host's was saturated {where} (the network is unknown: only the "
+                    "host's loopback counters, which include other processes' traffic)" if _network_unknown(g, start)
+                    else f"its CPU, the client's, the host's nor the network was saturated {where}")
+            out.append(f"{workload}: {t}: {stops}, yet neither {seen}: {why}, and more client threads do not help.")
+            continue
+        more = more if flat else ""
+        if label == "client-cpu":
+            share = pd.to_numeric(g.loc[g["threads"] >= start, "server_cpu_share"], errors="coerce")
+            both = (f" The server was saturated too ({share.min():.0%}+ of the CPU it can use): client and server "
+                    "compete for this host's cores, so neither figure is the server's own limit."
+                    if len(share) and share.notna().all() and (share >= CPU_SATURATED).all() else "")
+            out.append(f"{workload}: {t} is limited by the client (load generator) CPU {where}: those points are a "
+                       f"lower bound of what {t} can do.{both}{more}")
+        else:  # targets that the same words fit share one sentence
+            alike.setdefault((label, where, more, _cause(g, label, start)), []).append(t)
+    for (label, where, more, cause), who in alike.items():
+        subject = f"{', '.join(who[:-1])} and {who[-1]} are" if len(who) > 1 else f"{who[0]} is"
+        out.append(f"{workload}: {subject} {bound_words(label, cause)} {where}.{more}")
+    return out
+
+
 def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], latency: str,
                       verdicts: pd.DataFrame | None = None,
                       serverless: frozenset[str] | set[str] = frozenset(),
-                      main: MainLatency | None = None, stored: Stored | None = None) -> list[str]:
+                      main: MainLatency | None = None, stored: Stored | None = None,
+                      cells: pd.DataFrame | None = None) -> list[str]:
     """Sentences about one workload: who peaks where, by how much (with the interval (at its family's level) and verdict of
     the peak-against-peak comparison where ``verdicts`` hold one), what limits each target, what failed. With
     ``main`` (:func:`main_latency`), a peak's latency is its main operation's, named, as on the console;
     else every operation's; with ``stored`` (:func:`records_stored`), a batch's records per second follow
-    its operations per second."""
+    its operations per second. Where throughput stops growing is said only as far as the intervals of ``cells``
+    (:func:`ycsbctl.results.verdicts.cell_table`; else the points' own) support it (:mod:`ycsbctl.report.knee`)."""
     pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
     out: list[str] = []
     peaks = []
@@ -230,45 +275,7 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
             else:
                 others.append(f"{t} ({at}): {vs[0]}, {vs[1]}{unlike_note(lead, t, serverless)}")
         out.append(s + (", " + "; ".join(others) if others else "") + ".")
-    alike: dict[tuple[str, str, str, str], list[str]] = {}
-    for t in targets:
-        g = pts[pts["target"] == t]
-        b = bound_from(g) if len(g) else None
-        flat = plateau_from(g) if len(g) else None
-        stops = (f"its throughput stops growing at {flat[0]} threads ({fmt_ops(flat[1])}; {fmt_ops(flat[3])} at "
-                 f"{flat[2]} threads)" if flat else "")
-        more = f" {stops[:1].upper()}{stops[1:]}: more client threads from there add latency, not throughput."
-        if b is None:
-            if flat:
-                out.append(f"{workload}: {t}:{more}")
-            continue
-        label, start = b
-        where = "at every thread count" if start == int(g["threads"].min()) else f"from {start} threads"
-        if label == "latency" and flat and flat[0] <= start:
-            # No probe saw a saturated resource, yet more clients bring no more throughput. Say what was
-            # NOT saturated (not the network when only the host's loopback counters were read) and the
-            # cause the points' evidence names, else that it is unknown: never a guess at it.
-            cause = _cause(g, label, start)
-            why = (f"its evidence names a cause: {cause}" if cause
-                   else "the cause is unknown (nothing ycsbctl measures shows it)")
-            seen = (f"its CPU, the client's nor the host's was saturated {where} (the network is unknown: only the "
-                    "host's loopback counters, which include other processes' traffic)" if _network_unknown(g, start)
-                    else f"its CPU, the client's, the host's nor the network was saturated {where}")
-            out.append(f"{workload}: {t}: {stops}, yet neither {seen}: {why}, and more client threads do not help.")
-            continue
-        more = more if flat else ""
-        if label == "client-cpu":
-            share = pd.to_numeric(g.loc[g["threads"] >= start, "server_cpu_share"], errors="coerce")
-            both = (f" The server was saturated too ({share.min():.0%}+ of the CPU it can use): client and server "
-                    "compete for this host's cores, so neither figure is the server's own limit."
-                    if len(share) and share.notna().all() and (share >= CPU_SATURATED).all() else "")
-            out.append(f"{workload}: {t} is limited by the client (load generator) CPU {where}: those points are a "
-                       f"lower bound of what {t} can do.{both}{more}")
-        else:  # targets that the same words fit share one sentence
-            alike.setdefault((label, where, more, _cause(g, label, start)), []).append(t)
-    for (label, where, more, cause), who in alike.items():
-        subject = f"{', '.join(who[:-1])} and {who[-1]} are" if len(who) > 1 else f"{who[0]} is"
-        out.append(f"{workload}: {subject} {bound_words(label, cause)} {where}.{more}")
+    out += _limit_sentences(pts, workload, targets, cells)
     for _, p in pts[pts["status"].isin(["failed", "interrupted", "degraded"])].iterrows():
         bad = p["reps"] - p["ok"]
         what = f"{bad} of {p['reps']} repetitions" if p["reps"] > 1 else "the run"
@@ -314,9 +321,9 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
         out += study_headlines(exp, verdicts)
     out += trait_differences(exp)
     serverless = serverless_targets(exp)
-    main, stored = main_latency(exp, latency), records_stored(exp)
+    main, stored, cells = main_latency(exp, latency), records_stored(exp), exp.cells(latency)
     for w in exp.workloads:
-        out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored)
+        out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored, cells)
     out += why_findings(points, exp.targets)
     out += scaling_findings(points, exp.targets)
     out += persistence_findings(exp.runs, exp.targets)

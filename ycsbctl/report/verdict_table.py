@@ -11,21 +11,28 @@ import pandas as pd
 from ycsbctl.report.unlike import standin_note, unlike_note
 from ycsbctl.results import stats
 from ycsbctl.results.frames import Experiment, latency_label
+from ycsbctl.results.verdict_words import detectable_words, digits_for, margin_words
 from ycsbctl.results.verdicts import THROUGHPUT, interval_text
 
 
 def ratio_text(r: pd.Series | dict) -> str:
-    """``1.12× [1.05, 1.19]`` (``1.12×`` without an interval)."""
+    """``1.12× [1.05, 1.19]`` (``1.12×`` without an interval), with as many decimals as its verdict needs
+    (:func:`ycsbctl.results.verdict_words.digits_for`)."""
     ratio, lo, hi = r["ratio"], r["ci_low"], r["ci_high"]
     if pd.isna(ratio):
         return "—"
-    return f"{ratio:.2f}×" + interval_text(lo, hi)
+    m = r.get("margin_pct")
+    d = digits_for(float(lo), float(hi), str(r.get("verdict", "")), float(m) / 100 if m == m and m is not None else 0.0)
+    return f"{ratio:.{d}f}×" + interval_text(lo, hi, d)
 
 
 def level_text(verdicts: pd.DataFrame) -> str:
     """The confidence level of a family's intervals as ``99.7 %`` (its tested cells' level, set by
     :func:`ycsbctl.results.stats.family_level`; ``95 %`` where no cell was tested)."""
     tested = verdicts[verdicts["p_adjusted"].notna()] if "p_adjusted" in verdicts else verdicts.iloc[:0]
+    if not len(tested) and verdicts.get("decided_by", pd.Series(dtype=object)).astype(str).str.startswith(
+            stats.NOISE_ONLY).any():
+        return "host-noise bound"  # one round: no test, the intervals are the host's noise bound
     levels = pd.to_numeric(tested.get("ci_level", pd.Series(dtype=float)), errors="coerce").dropna()
     level = float(levels.min()) if len(levels) else stats.CONFIDENCE
     for digits in range(0, 4):  # as few digits as tell it from 100 %
@@ -36,12 +43,47 @@ def level_text(verdicts: pd.DataFrame) -> str:
 
 
 def verdict_word(r: pd.Series | dict) -> str:
-    """The verdict, with the smallest detectable difference beside ``no difference``."""
+    """The verdict with the margin it was judged against, and beside ``undecided`` the smallest difference
+    the test could have detected: ``undecided (margin ±10 %; could detect ±25 %)``."""
     v = str(r["verdict"])
+    notes = [w for w in (margin_words(r),) if w]
     d = r.get("detectable_pct")
-    if v == stats.SAME and d is not None and not pd.isna(d):
-        v += f" ({detectable_text(d)} detectable)"
-    return v
+    if v == stats.UNDECIDED and d is not None and not pd.isna(d):
+        notes.append(detectable_words(float(d)))
+    by = r.get("decided_by")
+    if v in (stats.BETTER, stats.WORSE) and isinstance(by, str) and by.startswith(stats.NOISE_ONLY):
+        notes.append("beyond the host's noise")
+    return v + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
+    """How the table's verdicts were reached, for the paragraph above it: the four verdicts, the margin and where it
+    came from, the sequential looks (with the part of alpha the last one spent), and the host's noise bound."""
+    alpha = float(plan.get("alpha") or stats.ALPHA)
+    m = pd.to_numeric(verdicts.get("margin_pct", pd.Series(dtype=float)), errors="coerce").dropna()
+    source = verdicts["margin_source"].dropna().iloc[0] if "margin_source" in verdicts and \
+        verdicts["margin_source"].notna().any() else "the default"
+    margin = f"±{m.max():.0f} %" if len(m) else f"±{100 * stats.EQUIVALENCE_MARGIN:.0f} %"
+    parts = [f"<b>better</b> or <b>worse</b> when the interval leaves 1.00 out, <b>equivalent</b> when it lies "
+             f"within {margin} ({source}: the two one-sided tests), <b>undecided</b> when it is too wide for either "
+             "(beside it, the smallest difference these rounds could have detected, 80 % power)"]
+    rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)), errors="coerce").max() or 1) if len(verdicts) else 1
+    if plan.get("sequential"):
+        spent = stats.spent_alpha(alpha, rounds, True)
+        parts.append(f"rounds were added until every throughput cell was decided or the --budget was spent (--repeat "
+                     f"auto); each look spent part of α = {alpha:g}, the last one α = {spent:.2g}, so stopping on the "
+                     "data keeps the error rate")
+    else:
+        parts.append(f"tested at α = {alpha:g}")
+    parts.append("the p values adjusted together (Benjamini–Hochberg) and the intervals stated at the level that "
+                 "agrees with them (1 − α × called ÷ tested)")
+    by = verdicts.get("decided_by", pd.Series(dtype=object)).dropna().astype(str)
+    if by.str.contains("noise").any():
+        parts.append("an interval is also bounded by the host's own noise — what two runs of one server differ by here "
+                     "(the calibration record, else ±20 % for a rate and three-fold for a latency), widened by the "
+                     "share of the host other programs took during each point — so a gap far beyond it is decided "
+                     "from one round, and a busy host widens the bound instead of taking the answer away")
+    return "; ".join(parts) + "."
 
 
 def detectable_text(pct: float) -> str:
@@ -50,7 +92,7 @@ def detectable_text(pct: float) -> str:
 
 
 def detectable_sentence(pct: float, rounds: int) -> str:
-    """What a ``no difference`` could have seen: ``a difference of ±6 % would have been seen``; past
+    """What an ``undecided`` cell could have seen: ``a difference of ±6 % would have been seen``; past
     100 % as the factor it is on the ratio's (log) scale, since a 0.04× ratio is a 25-fold difference that
     ``> ±100 %`` hides: ``with 2 rounds only a difference beyond 786× either way would have been seen``."""
     if pct <= 100:
@@ -94,9 +136,23 @@ def verdict_sections(exp: Experiment, verdicts: pd.DataFrame, latency: str) -> l
     return out
 
 
+def busy_note(r: pd.Series | dict | None) -> str:
+    """``2 of 5 rounds on a busy host (others took up to 62 % of it)`` for a cell some of whose compared points
+    were degraded by a busy host; empty otherwise."""
+    if r is None:
+        return ""
+    busy, n, top = r.get("busy_rounds"), r.get("n"), r.get("host_busy_max_pct")
+    if not isinstance(busy, (int, float)) or busy != busy or not busy:
+        return ""
+    took = f" (others took up to {top:.0f} % of it)" if isinstance(top, float) and top == top else ""
+    rounds = int(n) if isinstance(n, (int, float)) and n == n else int(busy)
+    return f"{int(busy)} of {rounds} round{'s' if rounds != 1 else ''} on a busy host{took}"
+
+
 def _row(target: str, threads: str, tp: pd.DataFrame, lt: pd.DataFrame, note: str = "") -> dict:
     a = tp.iloc[0] if len(tp) else None
     b = lt.iloc[0] if len(lt) else None
+    note = "; ".join(x for x in (note, busy_note(a)) if x)
     return {"target": target, "threads": threads,
             "ops": ratio_text(a) if a is not None else "—", "ops_verdict": verdict_word(a) if a is not None else "—",
             "ops_class": str(a["verdict"]) if a is not None else "",
@@ -126,21 +182,24 @@ def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[st
                 far = hit.loc[(hit["ratio"].map(math.log).abs()).idxmax()]
                 parts.append(f"{words} than {base} at {_threads(list(hit['threads']))} threads "
                              f"(up to {ratio_text(far)} at {int(far['threads'])})")
-        same = cells[cells["verdict"] == stats.SAME]
+        same = cells[cells["verdict"] == stats.EQUIVALENT]
         if len(same):
-            d = same["detectable_pct"].max()
-            could = f"; {detectable_sentence(d, int(same['n'].min()))}" if not pd.isna(d) else ""
-            parts.append(f"no difference detected at {_threads(list(same['threads']))} threads "
-                         f"({_ratios(same)}){could}")
+            parts.append(f"equivalent to {base} within ±{same['margin_pct'].max():.0f} % at "
+                         f"{_threads(list(same['threads']))} threads ({_ratios(same)})")
         few = cells[cells["verdict"] == stats.UNDECIDED]
         if len(few):
-            parts.append(f"too few repetitions to tell at {_threads(list(few['threads']))} threads "
-                         "(run --repeat 5 for a verdict)")
+            d = few["detectable_pct"].max()
+            could = f"; {detectable_sentence(d, int(few['n'].min()))}" if not pd.isna(d) else ""
+            parts.append(f"undecided at {_threads(list(few['threads']))} threads ({_ratios(few)}: the interval "
+                         f"holds both 1 and a difference beyond the margin{could}; more rounds decide it: "
+                         "--repeat auto)")
         peak = g[g["at_peak"].astype(bool)]
         if len(peak):
             p = peak.iloc[0]
-            level = f" ({level_text(peak)} interval)" if interval_text(p["ci_low"], p["ci_high"]) else ""
-            parts.append(f"peak against peak {ratio_text(p)}{level}, {p['verdict']}")
+            bound = str(p.get("decided_by") or "").startswith(stats.NOISE_ONLY)
+            level = ("" if not interval_text(p["ci_low"], p["ci_high"]) else " (the host's noise bound)" if bound
+                     else f" ({level_text(peak)} interval)")
+            parts.append(f"peak against peak {ratio_text(p)}{level}, {verdict_word(p)}")
         if parts:
             out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base, serverless)
                        + standin_note(target, base, stand_ins or {}) + ".")

@@ -73,6 +73,7 @@ class RunRecord:
     target_rate: float | None = None  # the offered ops/s of a paced point (also when it measured nothing)
     events: pd.DataFrame | None = None  # its disturbances' events (ycsbctl.results.events), when it had any
     order_index: int | None = None  # its place in the sweep's order (1 = first measured); None for a dataset load
+    compared: bool | None = None  # verdicts compare it (ok, or degraded only by a busy host); None: its status says
 
     @staticmethod
     def make_id(target: str, workload: str, phase: str, threads: int, repetition: int,
@@ -80,6 +81,26 @@ class RunRecord:
         """``redis.workloadb.run.t8.r1``; a paced point names its offered rate: ``….t8.rate20000.r1``."""
         rate = f".rate{rate_token(target_rate)}" if target_rate else ""
         return f"{target}.{workload}.{phase}.t{threads}{rate}.r{repetition}"
+
+
+def run_doc(run: RunRecord, result_doc: dict | None = None, overall: dict | None = None) -> dict[str, Any]:
+    """The JSON document of one run (``runs/<stem>.json`` without its file names): what its row of the runs
+    table is made of (:func:`ycsbctl.results.tables.run_row`). ``result_doc`` and ``overall``: its result's
+    (computed here when not given)."""
+    status = RunStatus(run.status)
+    if run.result is not None and result_doc is None:
+        result_doc = run.result.to_dict()
+        o = overall_summary(run.result)
+        overall = o.to_dict() if o else None
+    return {
+        "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
+        "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
+        "target_rate": run.target_rate, "order_index": run.order_index,
+        "compared": run.compared if run.compared is not None else status == RunStatus.OK,
+        "telemetry_summary": run.telemetry_summary.to_dict(), "bottleneck": run.bottleneck,
+        "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
+        "result": result_doc, "overall": overall,
+    }
 
 
 def rate_token(rate: float) -> str:
@@ -346,14 +367,7 @@ class ResultFolder:
         if run.events is not None and len(run.events):
             _write_table(arrow_safe(run.events.assign(run_id=run.run_id, target=run.target)),
                          self.path / "parts" / "events" / f"{stem}.parquet")
-        doc = {
-            "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
-            "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
-            "target_rate": run.target_rate, "order_index": run.order_index,
-            "telemetry_summary": run.telemetry_summary.to_dict(), "bottleneck": run.bottleneck,
-            "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
-            "result": result_doc, "overall": overall, "histograms": hist_files, "file_stem": stem,
-        }
+        doc = run_doc(run, result_doc, overall) | {"histograms": hist_files, "file_stem": stem}
         for sub in RUN_PARTS:  # the renames above, on disk
             _fsync(self.path / sub)
         _write_atomic(self.path / "runs" / f"{stem}.json", _dumps(doc))  # the commit mark, last

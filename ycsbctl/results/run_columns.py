@@ -73,6 +73,10 @@ _TELEMETRY_DOCS = {
     "server_vcsw_per_s": ("1/s", "the server threads' voluntary context switches (they blocked) per second"),
     "server_ivcsw_per_s": ("1/s", "the server threads' involuntary context switches (preempted) per second"),
     "server_kernel_share": ("fraction", "server system CPU over its user + system CPU"),
+    "server_throttled_pct": ("% of periods", "quota periods in which the server's CPU quota held it back (its "
+                             "cgroup's cpu.stat nr_throttled over nr_periods, measured window); empty: no quota"),
+    "server_throttled_s": ("s", "time the server's CPU quota held it back in the measured window (cpu.stat "
+                           "throttled_usec, v1 throttled_time; summed over CPUs)"),
     "server_cpu_us_per_op": ("µs", "server CPU per operation (server CPU over throughput)"),
     "client_user_pct": ("% of one core", "the engine's threads' user CPU, mean"),
     "client_system_pct": ("% of one core", "the engine's threads' system CPU, mean"),
@@ -141,6 +145,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("started_at", "string", "ISO 8601", "when the point began"),
     Column("ended_at", "string", "ISO 8601", "when the point ended"),
     Column("order_index", "int64", "position", "its place in the sweep's order, 1 = measured first (repetition = round)"),
+    Column("compared", "bool", "", "verdicts compare it: ok, or degraded only because the host was busy"),
+    Column("host_other_share", "float64", "fraction", "share of the host's cores other programs (or the hypervisor's "
+                                                      "steal) took during the point"),
     *_latency("all", "every base operation (histograms merged)"),
     *_latency("client_lag", "the engine's own event loop (how late it ran)"),
     Column("client_lag_max_us", "float64", "µs", "largest event-loop lag"),
@@ -157,7 +164,7 @@ def runs_arrow_schema() -> Any:
     """runs.parquet's :data:`RUN_COLUMNS` as a pyarrow schema."""
     import pyarrow as pa
 
-    types_ = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+    types_ = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(), "bool": pa.bool_()}
     return pa.schema([pa.field(c.name, types_[c.dtype]) for c in RUN_COLUMNS])
 
 
@@ -179,6 +186,9 @@ def conform_runs(df: pd.DataFrame, strict: bool = True) -> pd.DataFrame:
 def _as_dtype(s: pd.Series, c: Column) -> pd.Series:
     if c.dtype == "string":
         return pd.Series([None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in s],
+                         index=s.index, dtype=object)
+    if c.dtype == "bool":
+        return pd.Series([None if v is None or (isinstance(v, float) and math.isnan(v)) else bool(v) for v in s],
                          index=s.index, dtype=object)
     num = pd.to_numeric(s, errors="raise")
     if c.dtype == "int64":

@@ -349,6 +349,10 @@ class TelemetrySummary:
     server_vcsw_per_s: float | None = None
     server_ivcsw_per_s: float | None = None
     server_kernel_share: float | None = None
+    # a server under a CPU quota (its cgroup's cpu.stat over the measured window): % of the quota's periods in
+    # which the kernel held it back, and the seconds it was held back
+    server_throttled_pct: float | None = None
+    server_throttled_s: float | None = None
     server_cpu_us_per_op: float | None = None
     client_user_pct: float | None = None
     client_system_pct: float | None = None

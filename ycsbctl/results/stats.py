@@ -6,9 +6,18 @@ interval of the mean log, and a comparison is a ratio (other ÷ baseline) with t
 mean log ratio. Two samples measured in the same rounds are paired by round (``scipy.stats.ttest_1samp``
 on the per-round log ratios: what drifts between rounds cancels); otherwise Welch's t test
 (``scipy.stats.ttest_ind(equal_var=False)``). The p values of one comparison's cells are adjusted
-together by Benjamini–Hochberg (``scipy.stats.false_discovery_control``) before a cell is called
-``better`` or ``worse``; beside ``no difference`` stands the smallest difference the test would
-have detected with 80 % power.
+together by Benjamini–Hochberg (``scipy.stats.false_discovery_control``) and the intervals restated at
+the family's level; then every cell gets one of four verdicts from its interval (:func:`classify`):
+``better`` or ``worse`` (the interval leaves 1 out), ``equivalent`` (it lies inside ±margin: the two
+one-sided tests of equivalence, at the same level) or ``undecided`` (too wide for either; beside it the
+smallest difference the test would have detected with 80 % power).
+
+A cell's interval may also be bounded by the host's own noise (:func:`noise_bounded`): what two runs of
+one server on this host can differ by (the calibration record, or a stated default), widened by the
+share of the host's CPU other programs took during each run. A gap far beyond it is decided from one
+round. With ``--repeat auto`` the rounds are looked at as they come and the experiment stops once its
+cells are decided; each look spends a part of ``alpha`` (:func:`spent_alpha`: the parts sum to at most
+``alpha``), so that stopping on the data keeps the error rate (a union bound over the looks).
 """
 
 from __future__ import annotations
@@ -42,7 +51,49 @@ POWER = 0.80  # the power at which the smallest detectable difference is stated
 UNSTABLE_CV = 0.10  # coefficient of variation above which a cell is labelled unstable (Redis's benchmark spec)
 BATCHES = 5  # one repetition: the per-second series is cut into this many batches
 
-BETTER, WORSE, SAME, UNDECIDED = "better", "worse", "no difference", "too few repetitions"
+BETTER, WORSE, EQUIVALENT, UNDECIDED = "better", "worse", "equivalent", "undecided"
+VERDICTS = (BETTER, WORSE, EQUIVALENT, UNDECIDED)
+# The equivalence margin (a fraction: 0.10 = ±10 %) when the plan names none: a ratio whose interval lies
+# within 1/1.1 .. 1.1 is "equivalent". The same as the default host drift between experiments
+# (ycsbctl.results.host_drift.DEFAULT_MARGIN): a difference no larger cannot be told from the host anyway.
+EQUIVALENCE_MARGIN = 0.10
+
+
+def classify(low: float, high: float, higher_is_better: bool, margin: float, beyond: float = 0.0) -> str:
+    """The verdict of an interval ``low``..``high`` of a ratio (other ÷ baseline): ``equivalent`` when it
+    lies inside ±``margin`` (1/(1+margin) .. 1+margin), else ``better``/``worse`` when it lies wholly beyond
+    ±``beyond`` (0: it leaves 1 out) on one side, else ``undecided``; ``undecided`` without an interval."""
+    if not (low > 0 and high > 0) or math.isnan(low) or math.isnan(high):
+        return UNDECIDED
+    if margin > 0 and low >= 1 / (1 + margin) and high <= 1 + margin:
+        return EQUIVALENT
+    edge = 1 + max(beyond, 0.0)
+    if low > edge or high < 1 / edge:
+        return BETTER if (low > edge) == higher_is_better else WORSE
+    return UNDECIDED
+
+
+# Sequential looks (--repeat auto): the rounds after which a running experiment asks whether its cells are
+# decided; an analysis after round r spends the weight of look 1 + (looks scheduled before r), so the final
+# analysis of a run stopped between two looks (its time budget spent) spends the next look's weight.
+LOOK_ROUNDS = (1, 2, 3, 5, 8, 12, 18, 27, 40, 60, 90)
+SPENDING_POWER = 1.5  # weight of look k ∝ 1/k^1.5, normalised by ζ(1.5): Σ over every look = 1
+_ZETA = 2.612375348685488  # ζ(1.5)
+
+
+def look_index(rounds: int) -> int:
+    """The look an analysis after ``rounds`` rounds is (1-based): 1 + the scheduled looks before it."""
+    return 1 + sum(1 for r in LOOK_ROUNDS if r < rounds) + max(0, rounds - 1 - LOOK_ROUNDS[-1])
+
+
+def spent_alpha(alpha: float, rounds: int, sequential: bool) -> float:
+    """The level an analysis after ``rounds`` rounds tests at: ``alpha`` for a fixed number of rounds (one
+    look); in a sequential run ``alpha · w_k`` with ``w_k = k^-1.5 / ζ(1.5)`` for look ``k``
+    (:func:`look_index`), so that the looks together spend at most ``alpha`` whatever stops the run."""
+    if not sequential:
+        return alpha
+    k = look_index(max(rounds, 1))
+    return alpha * k ** -SPENDING_POWER / _ZETA
 
 
 @dataclass(frozen=True)
@@ -126,6 +177,10 @@ class Comparison:
     df: float = math.nan
     level: float = CONFIDENCE  # the confidence level of ``low``..``high`` (:func:`decide` sets the family's)
     margin: float = 0.0  # a minimum-effect test's margin (0.10: the ratio must lie beyond ±10 %, :func:`beyond_margin`)
+    equivalence: float = EQUIVALENCE_MARGIN  # the equivalence margin (0.10: inside 1/1.1 .. 1.1 is "equivalent")
+    noise_low: float = math.nan  # the host's noise bound on the ratio (:func:`noise_bounded`), NaN: none
+    noise_high: float = math.nan
+    decided_by: str = ""  # what decided the verdict: the test, the noise bound, or both
 
 
 def _detectable(se: float, df: float, alpha: float = ALPHA, margin: float = 0.0) -> float:
@@ -145,13 +200,13 @@ def beyond_margin(c: Comparison, margin: float) -> Comparison:
     the two-sided interval at 1 − that level lies wholly beyond the margin. A comparison without a test
     keeps its p (NaN); one without spread is 0 beyond the margin, else 1."""
     if margin <= 0 or math.isnan(c.p_value) or not c.ratio > 0:
-        return c
+        return replace(c, equivalence=max(margin, 0.0))  # no drift: no margin to be equivalent within
     excess = abs(math.log(c.ratio)) - math.log1p(margin)
     if not (c.se_log > 0 and c.df > 0):
         p = 0.0 if excess > 0 else 1.0
     else:
         p = min(1.0, 2 * float(_sps().t.sf(excess / c.se_log, c.df)))
-    return replace(c, p_value=p, margin=margin, detectable=_detectable(c.se_log, c.df, ALPHA, margin)
+    return replace(c, p_value=p, margin=margin, equivalence=margin, detectable=_detectable(c.se_log, c.df, ALPHA, margin)
                    if c.se_log == c.se_log else c.detectable)
 
 
@@ -202,31 +257,59 @@ def _exact(ratio: float, test: str, n: int) -> Comparison:
 
 
 def decide(comparisons: Sequence[Comparison], higher_is_better: Sequence[bool], alpha: float = ALPHA) -> list[Comparison]:
-    """Adjust the p values of one comparison's cells together (Benjamini–Hochberg) and give each its
-    verdict: ``better``/``worse`` when the adjusted p is below ``alpha``, else ``no difference``
-    (``too few repetitions`` where there was no test). The detectable difference is restated for the
-    level a cell must reach when the others are all null (``alpha`` over the cells tested: BH's first
-    step), so that no cell reads "±1 % detectable" beside a 2 % difference it did not call. The tested
-    cells' intervals are restated at the family's level (:func:`family_level`)."""
+    """Adjust the p values of one comparison's cells together (Benjamini–Hochberg), restate the tested
+    cells' intervals at the family's level (:func:`family_level`), narrow each by its noise bound where it
+    has one (:func:`noise_bounded`) and give it its verdict from that interval (:func:`classify`): better,
+    worse, equivalent (inside ±its ``equivalence`` margin) or undecided. A cell without a test (one round)
+    is decided by its noise bound alone, or undecided. The detectable difference is restated for the level
+    a cell must reach when the others are all null (``alpha`` over the cells tested: BH's first step), so
+    that no cell reads "±1 % detectable" beside a 2 % difference it did not call."""
     tested = [i for i, c in enumerate(comparisons) if not math.isnan(c.p_value)]
     adjusted = _sps().false_discovery_control([comparisons[i].p_value for i in tested]) if tested else []
     out = list(comparisons)
     for i, p in zip(tested, adjusted):
         c = comparisons[i]
-        if p < alpha and c.ratio != 1:
-            up = c.ratio > 1
-            verdict = BETTER if up == higher_is_better[i] else WORSE
-        else:
-            verdict = SAME
-        out[i] = replace(c, p_adjusted=float(p), verdict=verdict,
+        out[i] = replace(c, p_adjusted=float(p),
                          detectable=_detectable(c.se_log, c.df, alpha / len(tested), c.margin)
                          if c.se_log == c.se_log else c.detectable)
     if tested:
-        called = sum(out[i].verdict in (BETTER, WORSE) for i in tested)
+        called = sum(out[i].p_adjusted < alpha and out[i].ratio != 1 for i in tested)
         level = family_level(alpha, len(tested), called)
         for i in tested:
             out[i] = at_level(out[i], level)
-    return out
+    return [_verdict_of(c, hib, c.p_adjusted < alpha) for c, hib in zip(out, higher_is_better)]
+
+
+def _verdict_of(c: Comparison, higher_is_better: bool, called: bool = False) -> Comparison:
+    """``c`` with its interval narrowed by its noise bound (where it has one) and its verdict; a cell with a
+    test but no interval (a p value alone) is ``better``/``worse`` when the family ``called`` it."""
+    low, high, by = c.low, c.high, c.decided_by or c.test
+    if not (low > 0 and high > 0) and not (c.noise_low > 0 and c.noise_high > 0):
+        verdict = UNDECIDED
+        if called and c.ratio > 0 and c.ratio != 1:
+            verdict = BETTER if (c.ratio > 1) == higher_is_better else WORSE
+        return replace(c, verdict=verdict, decided_by=by)
+    if c.noise_low > 0 and c.noise_high > 0:
+        if not (low > 0 and high > 0):
+            low, high, by = c.noise_low, c.noise_high, NOISE_ONLY
+        elif max(low, c.noise_low) <= min(high, c.noise_high):
+            narrowed = (max(low, c.noise_low), min(high, c.noise_high))
+            if narrowed != (low, high):
+                by = f"{c.test}, within the host's noise bound"
+            low, high = narrowed
+        else:  # the bound does not hold for these rounds: the test's interval alone
+            by = f"{c.test} (the rounds differ by more than the host's noise bound)"
+    verdict = classify(low, high, higher_is_better, c.equivalence, c.margin)
+    return replace(c, low=low, high=high, verdict=verdict, decided_by=by)
+
+
+NOISE_ONLY = "one round against the host's noise bound"
+
+
+def noise_bounded(c: Comparison, low: float, high: float) -> Comparison:
+    """``c`` with a noise bound: ``low``..``high`` is the range of the ratio that the host's own noise
+    (between runs of one server, and what other programs took) cannot carry the measured ratio beyond."""
+    return replace(c, noise_low=low, noise_high=high)
 
 
 def family_level(alpha: float, tested: int, called: int) -> float:

@@ -170,7 +170,9 @@ def run_row(doc: dict) -> dict[str, Any]:
     summary = TelemetrySummary.from_dict({k: v for k, v in (doc.get("telemetry_summary") or {}).items() if k in known})
     row.update(summary.to_dict())
     row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", ""),
-                "order_index": doc.get("order_index")})
+                "order_index": doc.get("order_index"),
+                "compared": bool(doc["compared"]) if doc.get("compared") is not None else doc["status"] == "ok",
+                "host_other_share": other_share(row, (bn.get("evidence") or {}).get("host_cores"))})
     row.update(_latency_columns("all", doc.get("overall")))
     lag = r.get("client_lag")  # the engine's own event-loop lag (µs): the tail it could add to every op
     row.update(_latency_columns("client_lag", lag))
@@ -186,6 +188,21 @@ def run_row(doc: dict) -> dict[str, Any]:
         if op in ops:
             row.update(_latency_columns(op_key(op), ops[op]))
     return row
+
+
+def other_share(row: dict[str, Any], cores: Any) -> float:
+    """The share of the host's ``cores`` that other programs and the hypervisor's steal took during a point
+    (its ``host_foreign_pct`` + ``host_steal_pct``, % of one core); NaN where either figure is unknown."""
+    try:
+        n = float(cores)
+        foreign = float(row.get("host_foreign_pct"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+    steal = row.get("host_steal_pct")
+    steal = float(steal) if isinstance(steal, (int, float)) and steal == steal else 0.0
+    if not n > 0 or foreign != foreign:
+        return math.nan
+    return (foreign + steal) / (100 * n)
 
 
 def _first_set(*values: Any) -> Any:

@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from ycsbctl.results import host_drift, stats
+from ycsbctl.results import host_drift, noise, stats
 from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import op_key
+
+# the words of a verdict (ycsbctl.results.verdict_words), importable from here as before
+from ycsbctl.results.verdict_words import BOUND_HIGH as BOUND_HIGH
+from ycsbctl.results.verdict_words import BOUND_LOW as BOUND_LOW
+from ycsbctl.results.verdict_words import interval_text as interval_text
+from ycsbctl.results.verdict_words import verdict_text as verdict_text
 
 CELL = ["workload", "target", "threads", "target_rate"]
 # Run orders whose rounds pair: repetition r of every target measured in round r (interleaved, or target
@@ -28,7 +34,8 @@ PAIRED_ORDERS = ("interleaved", "blocks")
 THROUGHPUT = "throughput"
 VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "baseline", "base_value", "value",
                    "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n", "test",
-                   "caveat", "at_peak", "drift_margin_pct"]
+                   "caveat", "at_peak", "drift_margin_pct", "margin_pct", "margin_source", "decided_by", "busy_rounds",
+                   "host_busy_max_pct"]
 CELL_COLUMNS = [*CELL, "n", "within_run", "throughput", "throughput_low", "throughput_high", "throughput_cv",
                 "unstable", "latency", "latency_low", "latency_high", "latency_cv", "drift",
                 "repetitions_for_5pct"]
@@ -49,10 +56,20 @@ def metrics(latency: str = "p99") -> list[Metric]:
     return [Metric(THROUGHPUT, "throughput_ops", True), Metric(latency, f"{op_key(ALL_OPS)}_{stat}_us", False)]
 
 
+def compared_mask(runs: pd.DataFrame) -> pd.Series:
+    """The points a verdict compares: ``ok`` ones, and those ``degraded`` only because the host was busy
+    (the ``compared`` column: the rounds' pairing is their control, their spread widens the interval); a
+    folder written before that column compares its ``ok`` points."""
+    ok = runs["status"] == "ok"
+    if "compared" not in runs:
+        return ok
+    return ok | runs["compared"].map(lambda v: v is True or v == 1 or v == "True")
+
+
 def _ok(runs: pd.DataFrame) -> pd.DataFrame:
     if not len(runs):
         return runs
-    ok = runs[runs["status"] == "ok"]
+    ok = runs[compared_mask(runs)]
     # 0.0 for an unpaced cell inside this module (NaN is not equal to itself, so it cannot key a cell)
     rate = pd.to_numeric(ok["target_rate"], errors="coerce").fillna(0.0) if "target_rate" in ok else 0.0
     return ok.assign(target_rate=rate)
@@ -75,10 +92,14 @@ def by_round(g: pd.DataFrame, column: str) -> dict[int, float]:
     return {int(r): float(v) for r, v in zip(g["repetition"], vals) if v == v}
 
 
-def _groups(runs: pd.DataFrame) -> Iterable[tuple[tuple, pd.DataFrame]]:
+def _groups(runs: pd.DataFrame, busy_too: bool = True) -> Iterable[tuple[tuple, pd.DataFrame]]:
+    """The cells of ``runs`` (workload, target, threads, rate) and their compared rows; ``busy_too=False``
+    leaves out the points degraded by a busy host (an unpaired comparison has no pairing to control them)."""
     if not {"workload", "target", "threads", "phase", "status", "repetition"} <= set(runs.columns):
         return []  # not a runs table of a sweep (a frame made by hand, a folder without its runs): no cell
     rows = _ok(_sweep_rows(runs))
+    if not busy_too and len(rows):
+        rows = rows[rows["status"] == "ok"]
     if not len(rows):
         return []
     return rows.groupby(CELL, sort=False, dropna=False)
@@ -150,27 +171,28 @@ def percentile_cells(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True,
-                        alpha: float = stats.ALPHA) -> pd.DataFrame:
+                        alpha: float = stats.ALPHA, how: Judging | None = None) -> pd.DataFrame:
     """Every other target against ``baseline`` at every latency percentile of every operation
     (:func:`percentile_metrics`), cell by cell, by the tests of :func:`target_verdicts` — ratio other ÷
     baseline with its interval and verdict, :data:`VERDICT_COLUMNS` plus ``op``. They are a family of their
     own (Benjamini–Hochberg over these cells), so that adding them leaves the headline verdicts (throughput
     and the chosen latency) as they were."""
+    how = how or judging(paired, alpha)
     which = percentile_metrics(runs) if len(runs) else []
-    cells = {k: g for k, g in _groups(runs)}
+    cells = {k: g for k, g in _groups(runs, how.paired)}
     rows, ops = [], []
     for (workload, target, threads, rate), g in cells.items():
         b = cells.get((workload, baseline, threads, rate))
         if target == baseline or b is None:
             continue
         for op, m in which:
-            base, other = by_round(b, m.column), by_round(g, m.column)
+            base, other, c = judged(b, g, m, how)
             if not base or not other:
                 continue
             rows.append(_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate)},
-                             m, baseline, base, other, stats.compare(base, other, paired=paired)))
+                             m, baseline, base, other, c, groups=(b, g), how=how))
             ops.append(op)
-    df = _decided(rows, alpha)
+    df = _decided(rows, how.alpha)
     return df.assign(op=ops) if len(df) else df.assign(op=pd.Series(dtype=str))
 
 
@@ -185,9 +207,63 @@ def _per_second(series: pd.DataFrame, run_id: str) -> list[float]:
     return values[:-1] if len(values) > 2 else values
 
 
+@dataclass(frozen=True)
+class Judging:
+    """How one comparison's cells are judged: the rounds pair (``paired``), the equivalence margin (a
+    fraction) and where it came from, the host's noise bound per metric (None: no bound) and the level."""
+
+    paired: bool = True
+    margin: float = stats.EQUIVALENCE_MARGIN
+    margin_source: str = "the default"
+    noise: noise.NoiseModel | None = None
+    alpha: float = stats.ALPHA
+
+
+def judging(paired: bool = True, alpha: float = stats.ALPHA, margin: float | None = None,
+            margin_source: str | None = None, margins: host_drift.Margins | None = None) -> Judging:
+    """How to judge a comparison: the equivalence ``margin`` (None: :data:`~ycsbctl.results.stats.EQUIVALENCE_MARGIN`)
+    and the host's noise bound from the calibration record (``margins``; None: read it)."""
+    return Judging(paired, margin if margin is not None else stats.EQUIVALENCE_MARGIN,
+                   margin_source or ("--margin" if margin is not None else "the default"),
+                   noise.noise_model(margins), alpha)
+
+
+def judged(b: pd.DataFrame, g: pd.DataFrame, m: Metric, how: Judging) -> tuple[dict, dict, stats.Comparison]:
+    """(baseline's and other's values by round, their comparison) of one cell pair for ``m``: the test, the
+    equivalence margin and, with a noise model, the host's noise bound (:mod:`ycsbctl.results.noise`)."""
+    base, other = by_round(b, m.column), by_round(g, m.column)
+    c = stats.compare(base, other, paired=how.paired)
+    c = replace(c, equivalence=how.margin)
+    if how.noise is not None:
+        bounds = noise.bound(base, other, noise.shares_by_round(b), noise.shares_by_round(g), how.noise.of(m.name),
+                             m.higher_is_better, how.paired)
+        if bounds is not None:
+            c = stats.noise_bounded(c, *bounds)
+    return base, other, c
+
+
+def _busy(*groups: pd.DataFrame) -> tuple[int, float]:
+    """(rounds in which a point of these cells was degraded by a busy host, the largest share of the host
+    other programs took in any of their points, %: NaN where unknown)."""
+    rounds: set[int] = set()
+    top = math.nan
+    for g in groups:
+        if "status" in g:
+            rounds |= {int(r) for r in g.loc[g["status"] == "degraded", "repetition"]}
+        if noise.SHARE_COLUMN in g:
+            v = pd.to_numeric(g[noise.SHARE_COLUMN], errors="coerce").max()
+            if v == v:
+                top = max(v, top) if top == top else float(v)
+    return len(rounds), 100 * top if top == top else math.nan
+
+
 def _row(key: dict, metric: Metric, baseline: str, base: dict, other: dict, c: stats.Comparison,
-         caveat: str | None = None, at_peak: bool = False) -> dict:
-    return {**key, "metric": metric.name, "baseline": baseline,
+         caveat: str | None = None, at_peak: bool = False, groups: tuple[pd.DataFrame, ...] = (),
+         how: Judging | None = None) -> dict:
+    busy_rounds, busy_pct = _busy(*groups)
+    how = how or Judging()
+    return {**key, "metric": metric.name, "baseline": baseline, "margin_pct": 100 * c.equivalence,
+            "margin_source": how.margin_source, "busy_rounds": busy_rounds, "host_busy_max_pct": busy_pct,
             "base_value": stats.interval(list(base.values())).centre, "value": stats.interval(list(other.values())).centre,
             "ratio": c.ratio, "ci_low": c.low, "ci_high": c.high, "ci_level": c.level, "p_value": c.p_value, "n": c.n, "test": c.test,
             "detectable_pct": _pct(c.detectable),
@@ -205,11 +281,11 @@ def _decided(rows: list[dict], alpha: float) -> pd.DataFrame:
     done = stats.decide([r["_c"] for r in family], [r["_hib"] for r in family], alpha)
     for r, c in zip(family, done):
         r.update(p_adjusted=c.p_adjusted, verdict=c.verdict, ci_low=c.low, ci_high=c.high, ci_level=c.level,
-                 detectable_pct=_pct(c.detectable))  # the family's: what a cell must reach among the others
+                 detectable_pct=_pct(c.detectable), decided_by=c.decided_by)  # the family's: what a cell must reach
     for r in rows:  # a row that repeats another's test takes its adjusted p, verdict, interval and detectable
         if "_same_as" in r:
             r.update({k: rows[r["_same_as"]][k]
-                      for k in ("p_adjusted", "verdict", "ci_low", "ci_high", "ci_level", "detectable_pct")})
+                      for k in ("p_adjusted", "verdict", "ci_low", "ci_high", "ci_level", "detectable_pct", "decided_by")})
     df = pd.DataFrame(rows)
     if not len(df):
         return pd.DataFrame(columns=VERDICT_COLUMNS)
@@ -228,12 +304,16 @@ def _peak_key(cells: dict[tuple, pd.DataFrame], target: str, workload: str) -> t
 
 
 def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paired: bool = True,
-                    alpha: float = stats.ALPHA) -> pd.DataFrame:
+                    alpha: float = stats.ALPHA, how: Judging | None = None) -> pd.DataFrame:
     """Every other target against ``baseline`` in each workload × threads × rate cell both measured, and
     at each one's peak (``at_peak``; threads is the target's peak, the baseline's own peak compared):
-    ratio other ÷ baseline with its interval (``ci_level``: the family's, see :func:`ycsbctl.results.stats.family_level`) and a verdict (:data:`VERDICT_COLUMNS`). ``paired``:
-    the rounds interleaved the targets, so repetition r of each was measured close in time."""
-    cells = {k: g for k, g in _groups(runs)}
+    ratio other ÷ baseline with its interval (``ci_level``: the family's, see
+    :func:`ycsbctl.results.stats.family_level`; narrowed by the host's noise bound) and one of the four
+    verdicts (:data:`VERDICT_COLUMNS`). ``paired`` (or ``how.paired``): the rounds interleaved the targets,
+    so repetition r of each was measured close in time, and a point degraded only by a busy host is
+    compared too."""
+    how = how or judging(paired, alpha)
+    cells = {k: g for k, g in _groups(runs, how.paired)}
     rows = []
     for (workload, target, threads, rate), g in cells.items():
         if target == baseline:
@@ -242,10 +322,9 @@ def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", pai
         if b is None:
             continue
         for m in metrics(latency):
-            base, other = by_round(b, m.column), by_round(g, m.column)
-            c = stats.compare(base, other, paired=paired)
+            base, other, c = judged(b, g, m, how)
             rows.append(_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate)},
-                             m, baseline, base, other, c))
+                             m, baseline, base, other, c, groups=(b, g), how=how))
     index = {(r["workload"], r["target"], r["threads"], r["metric"]): i for i, r in enumerate(rows)}
     for workload in dict.fromkeys(k[0] for k in cells):
         bk = _peak_key(cells, baseline, workload)
@@ -254,16 +333,15 @@ def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", pai
             if bk is None or tk is None:
                 continue
             m = metrics(latency)[0]
-            base, other = by_round(cells[bk], m.column), by_round(cells[tk], m.column)
-            c = stats.compare(base, other, paired=paired)
+            base, other, c = judged(cells[bk], cells[tk], m, how)
             row = _row({"workload": workload, "target": target, "threads": int(tk[2]), "target_rate": math.nan},
                        m, baseline, base, other, c, caveat=f"peak against peak: {baseline} at {int(bk[2])} threads",
-                       at_peak=True)
+                       at_peak=True, groups=(cells[bk], cells[tk]), how=how)
             same = index.get((workload, target, int(tk[2]), m.name))
             if bk[2] == tk[2] and same is not None:  # both peak at one thread count: that cell's test, not a second
                 row.update(_same_as=same, _fixed=True)
             rows.append(row)
-    return _decided(rows, alpha)
+    return _decided(rows, how.alpha)
 
 
 # What a deployment costs per operation, besides throughput and latency (lower is better): CPU µs.
@@ -281,25 +359,26 @@ def with_server_us_per_op(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def cost_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paired: bool = True,
-                  alpha: float = stats.ALPHA) -> pd.DataFrame:
+                  alpha: float = stats.ALPHA, how: Judging | None = None) -> pd.DataFrame:
     """What every other target costs against ``baseline`` in each workload × threads × rate cell both
     measured: throughput, latency, and client and server CPU per operation (µs), each a ratio other ÷
     baseline with its interval and verdict (:data:`VERDICT_COLUMNS`), decided as one family — the same
     statistics as :func:`target_verdicts`."""
+    how = how or judging(paired, alpha)
     runs = with_server_us_per_op(runs)
-    cells = {k: g for k, g in _groups(runs)}
+    cells = {k: g for k, g in _groups(runs, how.paired)}
     rows = []
     for (workload, target, threads, rate), g in cells.items():
         b = cells.get((workload, baseline, threads, rate))
         if target == baseline or b is None:
             continue
         for m in (*metrics(latency), *CPU_METRICS):
-            base, other = by_round(b, m.column), by_round(g, m.column)
+            base, other, c = judged(b, g, m, how)
             if not base or not other:
                 continue
             rows.append(_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": _rate(rate)},
-                             m, baseline, base, other, stats.compare(base, other, paired=paired)))
-    return _decided(rows, alpha)
+                             m, baseline, base, other, c, groups=(b, g), how=how))
+    return _decided(rows, how.alpha)
 
 
 def same_server(a: dict | None, b: dict | None) -> bool:
@@ -388,41 +467,6 @@ def _relative(values: dict[int, float], control: dict[int, float], paired: bool)
     return {r: v / centre for r, v in values.items() if v > 0}
 
 
-# An interval bound past these says no more than "huge" (two rounds give bounds such as 4.7e7: t(0.995, 1) = 64).
-BOUND_LOW, BOUND_HIGH = 0.01, 1000.0
-
-
-def interval_text(low: float, high: float, digits: int = 2) -> str:
-    """`` [1.05, 1.19]`` for a ratio's interval, a bound beyond :data:`BOUND_LOW` (or below what ``digits``
-    decimals show, if smaller) / :data:`BOUND_HIGH` as ``<0.01``/``>1,000`` (still true, and readable); empty
-    without an interval."""
-    if pd.isna(low) or pd.isna(high):
-        return ""
-    floor = min(BOUND_LOW, 10.0 ** -digits)  # "<0.01" only where the digits cannot show the bound (never "[<0.01, 0.008]")
-    lo = f"<{floor:g}" if low < floor else f"{low:.{digits}f}"
-    hi = f">{BOUND_HIGH:,.0f}" if high > BOUND_HIGH else f"{high:.{digits}f}"
-    return f" [{lo}, {hi}]"
-
-
-def verdict_text(r: pd.Series | dict, digits: int = 2) -> str:
-    """``1.12× [1.05, 1.19] better`` or ``1.01× [0.97, 1.05] no difference (could detect ±6 %)``."""
-    ratio, lo, hi = r["ratio"], r["ci_low"], r["ci_high"]
-    if pd.isna(ratio):
-        return "—"
-    ci = interval_text(lo, hi, digits)
-    v = r["verdict"]
-    tail = ""
-    if v == stats.SAME and _given(r.get("drift_margin_pct")):
-        tail = f" (within host drift ±{r['drift_margin_pct']:.1f} %)"
-    elif v == stats.SAME and _given(r.get("detectable_pct")):
-        tail = f" (could detect ±{r['detectable_pct']:.0f} %)"
-    return f"{ratio:.{digits}f}×{ci} {v}{tail}"
-
-
-def _given(x: object) -> bool:
-    return isinstance(x, (int, float)) and x == x
-
-
 def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
     """The target a folder's others are compared with: the plan's resolved baseline when it has runs,
     else the first target of the plan (then of the runs) that has runs."""
@@ -432,22 +476,30 @@ def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
     return chosen if chosen in have else (ordered[0] if ordered else None)
 
 
+def plan_judging(plan: dict, runs: pd.DataFrame) -> Judging:
+    """How a folder's verdicts are judged, from its manifest's ``plan``: paired when its rounds interleaved the
+    targets, its ``--margin``, and its level — in a sequential run (``--repeat auto``) the part of ``alpha``
+    the analysis after its last round spends (:func:`ycsbctl.results.stats.spent_alpha`)."""
+    alpha = float(plan.get("alpha") or stats.ALPHA)
+    rounds = int(pd.to_numeric(runs["repetition"], errors="coerce").max()) if len(runs) and "repetition" in runs else 1
+    given = plan.get("margin")
+    return judging(plan.get("run_order") in PAIRED_ORDERS, stats.spent_alpha(alpha, rounds, bool(plan.get("sequential"))),
+                   margin=float(given) if given is not None else None)
+
+
 def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99") -> pd.DataFrame:
-    """Every target of a folder (its manifest's ``plan``) against its baseline, paired by round when the
-    rounds interleaved the targets."""
+    """Every target of a folder (its manifest's ``plan``) against its baseline (:func:`plan_judging`)."""
     base = baseline_of(plan, runs)
     if base is None:
         return pd.DataFrame(columns=VERDICT_COLUMNS)
-    return target_verdicts(runs, base, latency, paired=plan.get("run_order") in PAIRED_ORDERS,
-                           alpha=float(plan.get("alpha") or stats.ALPHA))
+    return target_verdicts(runs, base, latency, how=plan_judging(plan, runs))
 
 
 def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``, and
     ``percentile_cells``/``percentile_verdicts``: every latency percentile of every operation."""
     base = baseline_of(plan, runs)
-    pv = (percentile_verdicts(runs, base, paired=plan.get("run_order") in PAIRED_ORDERS,
-                              alpha=float(plan.get("alpha") or stats.ALPHA))
+    pv = (percentile_verdicts(runs, base, how=plan_judging(plan, runs))
           if base is not None else pd.DataFrame(columns=[*VERDICT_COLUMNS, "op"]))
     return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs),
             "percentile_cells": percentile_cells(runs), "percentile_verdicts": pv}

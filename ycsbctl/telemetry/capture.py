@@ -30,6 +30,7 @@ from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
+from ycsbctl.telemetry.frame_figures import shard_balance, source_values, throttled_over
 from ycsbctl.telemetry.host import HostSampler
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
 from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler, listener_of, listening_pid
@@ -135,31 +136,12 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
     return samplers, notes
 
 
-def _stat(frame: pd.DataFrame, sources: Iterable[str], column: str) -> tuple[pd.Series, str | None]:
-    """Values of ``column`` from the first of ``sources`` that has any."""
-    for s in sources:
-        if column in frame and "source" in frame:
-            v = pd.to_numeric(frame.loc[frame["source"] == s, column], errors="coerce").dropna()
-            if len(v):
-                return v, s
-    return pd.Series(dtype=float), None
-
-
-def shard_balance(frame: pd.DataFrame) -> dict[str, float | None]:
-    """``shards`` and ``shard_ops_share_max`` (the busiest shard's share of the commands the shards
-    counted, 1/shards when even) from the ``redis-shard`` rows of a several-shard target; {} without."""
-    if "source" not in frame or "node" not in frame:
-        return {}
-    rows = frame[frame["source"] == "redis-shard"]
-    if not len(rows):
-        return {}
-    per_node = rows.groupby("node")["ops_per_s"].apply(lambda s: pd.to_numeric(s, errors="coerce").sum())
-    total = float(per_node.sum())
-    return {"shards": float(len(per_node)), "shard_ops_share_max": float(per_node.max()) / total if total > 0 else None}
-
-
 def _f(v: Any) -> float | None:
     return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+
+
+def _r3(v: float | None) -> float | None:
+    return None if v is None else round(float(v), 3)
 
 
 @dataclass
@@ -213,15 +195,15 @@ class Capture:
         over the measured window (see :meth:`align`)."""
         f = self.measured_frame()
         out: dict[str, Any] = {}
-        cpu, src = _stat(f, SERVER_SOURCES, "cpu_pct")
+        cpu, src = source_values(f, SERVER_SOURCES, "cpu_pct")
         if not len(cpu):
-            cpu, src = _stat(f, DB_SOURCES, "db_cpu_pct")
+            cpu, src = source_values(f, DB_SOURCES, "db_cpu_pct")
         out.update(server_cpu_pct_mean=_f(cpu.mean()), server_cpu_pct_max=_f(cpu.max()), server_cpu_source=src)
-        rss, _ = _stat(f, SERVER_SOURCES, "rss_bytes")
+        rss, _ = source_values(f, SERVER_SOURCES, "rss_bytes")
         out["server_rss_bytes_max"] = _f(rss.max())
-        ccpu, _ = _stat(f, ("client",), "cpu_pct")
-        crss, _ = _stat(f, ("client",), "rss_bytes")
-        procs, _ = _stat(f, ("client",), "processes")
+        ccpu, _ = source_values(f, ("client",), "cpu_pct")
+        crss, _ = source_values(f, ("client",), "rss_bytes")
+        procs, _ = source_values(f, ("client",), "processes")
         out.update(client_cpu_pct_mean=_f(ccpu.mean()), client_cpu_pct_max=_f(ccpu.max()),
                    client_rss_bytes_max=_f(crss.max()), client_processes=_f(procs.max()),
                    client_cpu_source="client" if len(ccpu) else None)
@@ -233,18 +215,19 @@ class Capture:
                 out["client_cpu_pct_max"] = self.engine_client_cpu_pct
         for col, key in (("db_used_memory_bytes", "db_used_memory_bytes_max"), ("db_rss_bytes", "db_rss_bytes_max"),
                          ("connections", "connections_max")):
-            v, _ = _stat(f, DB_SOURCES, col)
+            v, _ = source_values(f, DB_SOURCES, col)
             out[key] = _f(v.max())
-        ops, _ = _stat(f, DB_SOURCES, "ops_per_s")
+        ops, _ = source_values(f, DB_SOURCES, "ops_per_s")
         out["db_ops_per_s_mean"] = _f(ops.mean())
-        forks, _ = _stat(f, DB_SOURCES, "forks")
-        pauses, _ = _stat(f, DB_SOURCES, "fork_pause_us")
-        delayed, _ = _stat(f, DB_SOURCES, "aof_delayed_fsyncs")
+        forks, _ = source_values(f, DB_SOURCES, "forks")
+        pauses, _ = source_values(f, DB_SOURCES, "fork_pause_us")
+        delayed, _ = source_values(f, DB_SOURCES, "aof_delayed_fsyncs")
         out.update(server_forks=_f(forks.sum()) if len(forks) else None, server_fork_pause_us_max=_f(pauses.max()),
                    aof_delayed_fsyncs=_f(delayed.sum()) if len(delayed) else None)
         out.update(shard_balance(f))
-        lag, _ = _stat(f, (*DB_SOURCES, "postgresql"), "repl_lag_bytes")  # INFO replication, pg_stat_replication
-        lag_ms, _ = _stat(f, ("postgresql",), "repl_lag_ms")
+        out["server_throttled_pct"], out["server_throttled_s"] = throttled_over(f, SERVER_SOURCES)
+        lag, _ = source_values(f, (*DB_SOURCES, "postgresql"), "repl_lag_bytes")  # INFO replication, pg_stat_replication
+        lag_ms, _ = source_values(f, ("postgresql",), "repl_lag_ms")
         out.update(repl_lag_bytes_max=_f(lag.max()), repl_lag_ms_max=_f(lag_ms.max()))
         out.update(self._network())
         out.update(self._where_time_went(out.get("server_cpu_pct_mean")))
@@ -324,14 +307,14 @@ class Capture:
         """Bytes moved per second from the DB's counters, else the ``lo`` interface; share of the baseline
         taken in the busier direction (a link carries each direction at full rate)."""
         f = self.measured_frame()
-        net_in, src = _stat(f, DB_SOURCES, "net_in_bytes_per_s")
-        net_out, _ = _stat(f, (src,) if src else (), "net_out_bytes_per_s")
+        net_in, src = source_values(f, DB_SOURCES, "net_in_bytes_per_s")
+        net_out, _ = source_values(f, (src,) if src else (), "net_out_bytes_per_s")
         if len(net_in):
             busier = pd.concat([net_in, net_out], axis=1).max(axis=1)
             out: dict[str, Any] = {"net_in_bytes_per_s_mean": _f(net_in.mean()),
                                    "net_out_bytes_per_s_mean": _f(net_out.mean())}
         else:
-            busier, src = _stat(f, ("net-lo",), "net_bytes_per_s")  # both directions: an upper bound
+            busier, src = source_values(f, ("net-lo",), "net_bytes_per_s")  # both directions: an upper bound
             out = {"net_in_bytes_per_s_mean": None, "net_out_bytes_per_s_mean": None}
         gbit = busier * 8 / 1e9
         base = self.baseline.gbit_s if self.baseline else None
@@ -339,6 +322,12 @@ class Capture:
                    baseline_gbit_s=base,
                    net_share_of_baseline=_f(gbit.mean() / base) if base and len(gbit) else None)
         return out
+
+    def _server_quota(self, pid: int | None) -> float | None:
+        """The server's CPU quota in cores: its process's cgroup's, or its container's (None: none)."""
+        if pid:
+            return cpu_quota_cores(pid)
+        return next((q for s in self.samplers if (q := getattr(s, "quota_cores", None)) is not None), None)
 
     def server_pid(self) -> int | None:
         """The local server process sampled, if any."""
@@ -353,21 +342,22 @@ class Capture:
         s = summary if summary is not None else self.summary()
         workers = s.client_processes
         pid = self.server_pid()
-        server_limit = usable_cores(pid) if pid else None
+        server_limit = usable_cores(pid) if pid else self._server_quota(None)  # a container: its quota
         client_limit = cpu_quota_cores()  # the workers are this process's children, in its cgroup
         client_cores = min(workers, self.host_cores, client_limit or self.host_cores) if workers else None
         f = self.measured_frame()
-        server_throttled, _ = _stat(f, ("server-process",), "throttled_pct")
-        client_throttled, _ = _stat(f, ("client",), "throttled_pct")
+        client_throttled, _ = throttled_over(f, ("client",))
         b = bn.classify(
             server_cpu_pct=s.server_cpu_pct_mean if registry.get(self.endpoint.protocol).has_server else None,
             server_cores=bn.server_cores(self.endpoint, self.host_cores, server_limit),
             client_cpu_pct=s.client_cpu_pct_mean, client_cores=client_cores,
             host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s,
             shared_host=self.endpoint.host is None, net_source=s.net_source,
-            server_throttled_pct=_f(server_throttled.mean()), client_throttled_pct=_f(client_throttled.mean()))
+            server_throttled_pct=s.server_throttled_pct, client_throttled_pct=client_throttled)
         b.evidence.update(server_usable_cores=server_limit, client_cpu_quota_cores=client_limit,
-                          host_cores=self.host_cores, throughput_ops=self.throughput_ops)
+                          host_cores=self.host_cores, throughput_ops=self.throughput_ops,
+                          server_quota_cores=self._server_quota(pid), server_throttled_s=_r3(s.server_throttled_s),
+                          measured_s=_r3(self.window[1] - self.window[0]) if self.window else None)
         where = self.evidence()
         b.evidence.update({k: v for k, v in where.items() if v})
         events = self.server_events()

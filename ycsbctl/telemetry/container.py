@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ycsbctl.stores.sampler import Sampler
+from ycsbctl.telemetry.cpu_limit import CpuStat, throttling
 
 
 def cpu_pct(prev: dict[str, Any], cur: dict[str, Any]) -> float | None:
@@ -23,6 +24,34 @@ def cpu_pct(prev: dict[str, Any], cur: dict[str, Any]) -> float | None:
     if d_sys <= 0 or d_cont < 0:
         return None
     return 100.0 * d_cont / d_sys * cpus
+
+
+def throttled(prev: dict[str, Any], cur: dict[str, Any]) -> dict[str, float | int]:
+    """What the container's CPU quota did between two stats documents, from ``cpu_stats.throttling_data``
+    (dockerd copies it from the container cgroup's ``cpu.stat``; ``throttled_time`` in ns): ``quota_periods``
+    elapsed, ``throttled_periods`` in which the kernel held it back, their share ``throttled_pct`` (%) and
+    ``throttled_s`` (seconds held back); {} for a container without a quota (no period elapsed, ever)."""
+    try:
+        t0, t1 = prev["cpu_stats"]["throttling_data"], cur["cpu_stats"]["throttling_data"]
+        before = CpuStat(int(t0["periods"]), int(t0["throttled_periods"]), int(t0["throttled_time"]) / 1e9)
+        after = CpuStat(int(t1["periods"]), int(t1["throttled_periods"]), int(t1["throttled_time"]) / 1e9)
+    except (KeyError, TypeError, ValueError):
+        return {}
+    if not after.periods:
+        return {}
+    held = throttling(before, after)
+    return {"throttled_pct": held.pct, "quota_periods": held.periods, "throttled_periods": held.throttled,
+            "throttled_s": held.throttled_s}
+
+
+def quota_cores(host_config: dict[str, Any]) -> float | None:
+    """A container's CPU quota in cores from its ``HostConfig`` (``--cpus``: ``NanoCpus``; ``--cpu-quota`` /
+    ``--cpu-period``: ``CpuQuota`` µs per ``CpuPeriod`` µs, 100 ms by default); None without one."""
+    nano = host_config.get("NanoCpus") or 0
+    if nano > 0:
+        return nano / 1e9
+    quota, period = host_config.get("CpuQuota") or 0, host_config.get("CpuPeriod") or 100_000
+    return quota / period if quota > 0 else None
 
 
 def memory(stats: dict[str, Any]) -> dict[str, int | None]:
@@ -57,7 +86,8 @@ def one_shot(container_id: str, client: Any = None, docker_host: str | None = No
 
 
 class ContainerSampler(Sampler):
-    """``cpu_pct`` (of one core), ``rss_bytes``, ``mem_usage_bytes`` of one container, on the engine
+    """``cpu_pct`` (of one core), ``rss_bytes``, ``mem_usage_bytes`` of one container (and, under a CPU
+    quota, how it held the container back: :func:`throttled`), on the engine
     at ``docker_host`` (None: ``$DOCKER_HOST``; a remote engine's own host's cores and memory).
 
     ``mode="stream"`` (default) keeps one stats stream open for the run and reads the next
@@ -82,6 +112,7 @@ class ContainerSampler(Sampler):
         self._client: Any = None
         self._stream: Any = None
         self._prev: dict[str, Any] | None = None
+        self.quota_cores: float | None = None  # its CPU quota (cores), read when sampling starts
 
     def _next(self) -> dict[str, Any]:
         if self.mode == "stream":
@@ -90,6 +121,7 @@ class ContainerSampler(Sampler):
 
     def prime(self) -> None:
         self._client = open_client(self.docker_host)
+        self.quota_cores = quota_cores(self._client.api.inspect_container(self.container_id).get("HostConfig") or {})
         if self.mode == "stream":
             self._stream = self._client.containers.get(self.container_id).stats(stream=True, decode=True)
         self._prev = self._next()
@@ -97,8 +129,9 @@ class ContainerSampler(Sampler):
     def sample(self) -> dict[str, Any]:
         cur = self._next()
         pct = cpu_pct(self._prev, cur) if self._prev else None
+        held = throttled(self._prev, cur) if self._prev else {}
         self._prev = cur
-        return {"cpu_pct": pct, **memory(cur)}
+        return {"cpu_pct": pct, **memory(cur), **held}
 
     def close(self) -> None:
         if self._stream is not None:

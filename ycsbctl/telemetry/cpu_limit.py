@@ -13,6 +13,7 @@ where there is no quota or nothing can be read.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -91,13 +92,73 @@ def quota_group(pid: int | None = None) -> Path | None:
     return min(found, key=lambda f: f[0])[1] if found else None
 
 
+@dataclass(frozen=True)
+class CpuStat:
+    """A cgroup's CFS bandwidth counters (its ``cpu.stat``): quota periods elapsed, periods in which the
+    kernel held the group back (throttled), and the time it was held back, in seconds."""
+
+    periods: int
+    throttled: int
+    throttled_s: float
+
+
+def parse_cpu_stat(text: str) -> CpuStat | None:
+    """The counters of one ``cpu.stat`` text: cgroup v2 (``nr_periods``, ``nr_throttled``,
+    ``throttled_usec`` in µs) or v1's cpu controller (``throttled_time`` in ns); None without them."""
+    stat: dict[str, int] = {}
+    for line in text.splitlines():
+        key, _, value = line.strip().partition(" ")
+        try:
+            stat[key] = int(value)
+        except ValueError:
+            continue
+    if "nr_periods" not in stat or "nr_throttled" not in stat:
+        return None
+    if "throttled_usec" in stat:
+        seconds = stat["throttled_usec"] / 1e6
+    elif "throttled_time" in stat:
+        seconds = stat["throttled_time"] / 1e9
+    else:
+        return None
+    return CpuStat(stat["nr_periods"], stat["nr_throttled"], seconds)
+
+
+def cpu_stat(group: Path) -> CpuStat | None:
+    """The CFS bandwidth counters of the cgroup directory ``group`` (None: unreadable, or no quota counters)."""
+    try:
+        return parse_cpu_stat((group / "cpu.stat").read_text())
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class Throttling:
+    """How a CPU quota held a group back between two ``cpu.stat`` readings: the quota periods that
+    elapsed, those in which it was held back, their share (% of the periods; 0 when none elapsed) and
+    the time it was held back (seconds; summed over the CPUs it was held back on)."""
+
+    periods: int
+    throttled: int
+    throttled_s: float
+
+    @property
+    def pct(self) -> float:
+        return 100.0 * self.throttled / self.periods if self.periods > 0 else 0.0
+
+
+def throttling(before: CpuStat, after: CpuStat) -> Throttling:
+    """The throttling between two readings of one group (counters that went back — a group made
+    anew — count from zero)."""
+    if after.periods < before.periods or after.throttled < before.throttled:
+        before = CpuStat(0, 0, 0.0)
+    return Throttling(after.periods - before.periods, after.throttled - before.throttled,
+                      max(0.0, after.throttled_s - before.throttled_s))
+
+
 def throttle_counts(group: Path) -> tuple[int, int] | None:
     """(quota periods elapsed, periods in which the group was held back) from its ``cpu.stat``."""
-    try:
-        stat = dict(line.split()[:2] for line in (group / "cpu.stat").read_text().splitlines() if line.strip())
-        return int(stat["nr_periods"]), int(stat["nr_throttled"])
-    except (OSError, KeyError, ValueError):
-        return None
+    stat = cpu_stat(group)
+    return (stat.periods, stat.throttled) if stat is not None else None
 
 
 def affinity_cores(pid: int | None = None) -> int | None:

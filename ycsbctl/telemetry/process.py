@@ -10,7 +10,7 @@ from typing import Any
 import psutil
 
 from ycsbctl.stores.sampler import Sampler
-from ycsbctl.telemetry.cpu_limit import quota_group, throttle_counts
+from ycsbctl.telemetry.cpu_limit import CpuStat, cpu_stat, quota_group, throttling
 
 PidSource = Callable[[], Iterable[int]]
 CHILDREN_EVERY = 10  # reads between two listings of a server's children
@@ -46,11 +46,12 @@ class ProcessSampler(Sampler):
                  children_every: int = CHILDREN_EVERY) -> None:
         super().__init__(interval_s)
         self.children_every = children_every  # reads between two listings of the children (1: each read)
-        # A CPU quota on the cgroup of ``quota_pid`` (default: the fixed pid) adds ``throttled_pct``:
-        # the share of the kernel's quota periods in which it held the processes back.
+        # A CPU quota on the cgroup of ``quota_pid`` (default: the fixed pid) adds the group's ``cpu.stat``
+        # since the last read: ``quota_periods`` elapsed, ``throttled_periods`` in which the kernel held the
+        # processes back, their share ``throttled_pct`` (%) and ``throttled_s``, the seconds it held them back.
         self._quota_pid = quota_pid if quota_pid is not None else (pids if isinstance(pids, int) else None)
         self._group: Path | None = None
-        self._throttle: tuple[int, int] | None = None
+        self._throttle: CpuStat | None = None
         self.source = source
         self._required = isinstance(pids, int)
         self.pid = pids if isinstance(pids, int) else None  # the one process sampled (a server), if fixed
@@ -125,7 +126,7 @@ class ProcessSampler(Sampler):
 
     def prime(self) -> None:
         self._group = quota_group(self._quota_pid) if self._quota_pid else None
-        self._throttle = throttle_counts(self._group) if self._group else None
+        self._throttle = cpu_stat(self._group) if self._group else None
         self._wall_last = time.time()
         self._priming = True
         self._read()
@@ -143,11 +144,12 @@ class ProcessSampler(Sampler):
         if not n:  # nothing to measure (workers not started yet, or gone)
             out.update(cpu_pct=None, rss_bytes=None)
         if self._group is not None and self._throttle is not None:
-            now_counts = throttle_counts(self._group)
-            if now_counts is not None:
-                periods, throttled = (b - a for a, b in zip(self._throttle, now_counts, strict=True))
-                out["throttled_pct"] = 100.0 * throttled / periods if periods > 0 else 0.0
-                self._throttle = now_counts
+            now_stat = cpu_stat(self._group)
+            if now_stat is not None:
+                held = throttling(self._throttle, now_stat)
+                out.update(throttled_pct=held.pct, quota_periods=held.periods, throttled_periods=held.throttled,
+                           throttled_s=held.throttled_s)
+                self._throttle = now_stat
         return out
 
 

@@ -2,13 +2,15 @@
 short bottleneck label. A cause is named only when a measurement shows it, with the figure; otherwise
 the line says what was not saturated and "cause unknown".
 
-- ``server-cpu``: which of the server's threads ran, how much of a core, how much of that in the
+- ``server-cpu``: a server whose cgroup CPU quota held it back in ≥ 20 % of the quota's periods (its
+  ``cpu.stat``) is named **held by its CPU quota** first, with the share of periods and the seconds; then how much of a core, how much of that in the
   kernel, whether it also waited for a CPU; the server CPU and packets per operation.
 - ``client-cpu``: the load generator's workers' CPU against what they may use.
 - ``host-cpu``: how long each side was runnable but waiting for a CPU while they shared the cores.
 - ``host-busy``: the foreign program that used the host's CPU (or the steal), or the other benchmark.
 - ``network``: the traffic on our connections against the iperf3 baseline, bytes and packets per op.
-- ``latency``: a **cpu wait** when either side was runnable but waiting for a CPU ≥ 20 % of the point
+- ``latency``: **throttled** when the server's CPU quota held it back in ≥ 20 % of its periods (a throttled
+  thread is runnable, so it would otherwise read as a cpu wait); a **cpu wait** when either side was runnable but waiting for a CPU ≥ 20 % of the point
   (a CPU hog on the client's core, a host shared with other work); an **off-CPU wait** when the server's working threads, sampled while they were off a
   CPU, mostly slept on a lock, a timer or I/O (not waiting for a request) — the kernel function
   named; **network delay** when our connections' smallest round trip is at least half of the mean
@@ -32,6 +34,7 @@ HELPER_SHARE = 0.1
 WAITING_SHARE = 0.5  # of an active role's thread samples: asleep on a lock, a timer or I/O
 RUNQ_NOTE_PCT = 10.0  # % of the point: a side waiting for a CPU this long is said
 CPU_WAIT_PCT = 20.0  # % of the point: a side that waited for a CPU this long, with nothing saturated, was held up by it
+THROTTLED_PCT = 20.0  # % of its CPU quota's periods: a server the kernel held back this often is named throttled
 RTT_SHARE = 0.5  # of the mean latency: the connections' round trip this large is the network's delay
 NOT_IDLE = ("lock", "sleep", "io", "other")
 
@@ -114,6 +117,21 @@ def off_cpu_wait(roles: dict[str, dict[str, Any]]) -> tuple[str, dict[str, Any],
     return None
 
 
+def quota_held(ev: dict[str, Any]) -> str | None:
+    """``held by its CPU quota (0.5 cores): throttled in 83 % of periods, 1.9 s of the 4.0 s measured``, or None:
+    no quota, or it held the server back in fewer than :data:`THROTTLED_PCT` % of its periods."""
+    pct = ev.get("server_throttled_pct")
+    if pct is None or _pct(pct) < THROTTLED_PCT:
+        return None
+    cores = ev.get("server_quota_cores")
+    quota = f" ({cores:g} core{'' if cores == 1 else 's'})" if cores else ""
+    secs, measured = ev.get("server_throttled_s"), ev.get("measured_s")
+    held = f", {secs:.1f} s" if secs is not None else ""
+    if held and measured:
+        held += f" of the {measured:.1f} s measured"
+    return f"held by its CPU quota{quota}: throttled in {_pct(pct):.0f} % of periods{held}"
+
+
 def _runq_per_thread(roles: dict[str, dict[str, Any]]) -> float:
     """How long the busiest role's threads each waited for a CPU (% of the point, at most 100)."""
     top = _busiest(roles)
@@ -134,13 +152,13 @@ def explain(bottleneck: dict[str, Any] | None, target: str, threads: int | None 
     if label == "host-busy":
         return f"host-busy: {ev.get('other') or bottleneck.get('text')}"
     if label == "server-cpu":
-        top = _busiest(server_roles)
+        top, held = _busiest(server_roles), quota_held(ev)
         if top is None:
-            return f"{bottleneck.get('text')}{_costs(ev)}"
+            return f"server-cpu: {held}{_costs(ev)}" if held else f"{bottleneck.get('text')}{_costs(ev)}"
         role, fig = top
         k = _kernel(fig)
         ran = fig["busiest_pct"] if int(fig.get("threads") or 1) == 1 else fig["oncpu_pct"]
-        text = f"server-cpu: {_who(target, role, fig)} ran {ran:.0f}% of a core"
+        text = f"server-cpu: {held + '; ' if held else ''}{_who(target, role, fig)} ran {ran:.0f}% of a core"
         if k is not None:
             text += f", {k:.0%} of it in the kernel"
         if _pct(server.get("runq_pct")) >= RUNQ_NOTE_PCT:
@@ -181,6 +199,10 @@ def _latency(bottleneck: dict[str, Any], ev: dict[str, Any], target: str, roles:
                 f"of the {100 * (ev.get('server_cores') or 1):.0f}% it may use")
     waited = {"client's workers": _runq_per_thread(ev.get("client_threads") or {}),
               "server": _runq_per_thread(roles)}
+    held = quota_held(ev)
+    if held:  # the kernel held a runnable server back: its run-queue wait is the quota's doing
+        return (f"throttled: the server was {held}; it ran {_pct(ev.get('server_cpu_pct')):.0f}% of a core and waited "
+                f"for a CPU {waited['server']:.0f}% of the point")
     side, most = max(waited.items(), key=lambda kv: kv[1])
     if most >= CPU_WAIT_PCT:
         other = "server" if side != "server" else "client's workers"

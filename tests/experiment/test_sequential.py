@@ -1,0 +1,114 @@
+"""``--repeat auto``: rounds until every compared cell is decided or the budget is spent, in-process over
+``basic://`` (the engine's own work, the rates set by the recording engine: tests/fixtures/sweep.py), and the
+options that set it up from the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fixtures.cli import run_cli
+from tests.fixtures.sweep import BasicServers, RecordingEngine
+from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.experiment.live_console import Console
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.progress import Progress
+from ycsbctl.experiment.resolve import resolve_study
+from ycsbctl.experiment.result_sink import MemorySink
+from ycsbctl.experiment.sequential import runs_of
+from ycsbctl.experiment.sweep import Sweep
+from ycsbctl.results import stats
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.schema import Manifest
+from ycsbctl.results.verdicts import plan_verdicts
+
+SMALL = dict(workloads=["workload-b"], threads=[2], records=60, duration_s=0.1, warmup_s=0.0, telemetry=False,
+             processes=1)
+NOISE = (1.00, 1.03, 0.98, 1.01, 0.99, 1.02, 0.97, 1.00, 1.01, 0.99, 1.02, 0.98) * 3
+
+
+def _rates(gap: dict[str, float]):
+    """Each target's points at 100k ops/s × its ``gap`` factor × a round's noise (the same for every target in a
+    round, as a host's drift is; each target its own small wobble on top)."""
+    seen: dict[str, int] = {}
+
+    def set_rate(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
+        if spec.phase != "run":
+            return result
+        seen[spec.url] = k = seen.get(spec.url, 0) + 1
+        wobble = 1 + 0.01 * ((k * (3 if "valkey" in spec.url else 5)) % 3 - 1)
+        factor = next((f for name, f in gap.items() if name in spec.url), 1.0)
+        result.runtime_ms = result.operations / 100.0 / (factor * NOISE[k] * wobble)
+        return result
+    return set_rate
+
+
+def _sweep(plan: Plan, gap: dict[str, float]) -> tuple[list, list[str], MemorySink]:
+    notes: list[str] = []
+    store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()))
+    console = Console(Progress(10, quiet=True))
+    console.note = notes.append  # type: ignore[method-assign]
+    outcome = Sweep(resolve_study(plan), BasicServers(), RecordingEngine(_rates(gap)), store, console).run()
+    return [r for r in outcome.records if r.phase == "run"], notes, store
+
+
+def test_rounds_stop_at_the_first_look_where_every_cell_is_decided_and_the_report_reads_the_same_verdicts():
+    plan = Plan(targets=["redis", "valkey"], sequential=True, budget_s=600, max_repeat=30, **SMALL)
+    runs, notes, store = _sweep(plan, {"valkey": 0.7})
+    rounds = max(r.repetition for r in runs)
+    assert rounds in stats.LOOK_ROUNDS and rounds > 1  # one round without telemetry bounds no noise: a test decides
+    assert notes[-1] == f"every compared cell is decided after {rounds} rounds"
+    v = plan_verdicts(store.manifest.plan, runs_of(runs))
+    tp = v[(v["metric"] == "throughput") & ~v["at_peak"]]
+    assert list(tp["verdict"]) == [stats.WORSE]
+    # decided at the level the last look spends (the family's: Benjamini–Yekutieli over its tested cells), as the
+    # report computes it from the same rounds
+    spent = stats.spent_alpha(0.05, rounds, True)
+    tested = v[~v["at_peak"] & v["p_adjusted"].notna()]
+    called = int((tested["p_adjusted"] < spent).sum())
+    assert tp["ci_level"].iloc[0] == pytest.approx(1 - max(called, 1) * spent / len(tested))
+    # each look before the last said which cells were still open
+    opened = [n for n in notes if "still undecided" in n]
+    assert [int(n.split(":")[0].split()[1]) for n in opened] == [r for r in stats.LOOK_ROUNDS if r < rounds]
+
+
+def test_an_a_a_pair_ends_equivalent_within_the_margin():
+    plan = Plan(targets=["redis", "valkey"], sequential=True, budget_s=600, max_repeat=30, margin=0.10, **SMALL)
+    runs, notes, store = _sweep(plan, {})
+    v = plan_verdicts(store.manifest.plan, runs_of(runs))
+    tp = v[(v["metric"] == "throughput") & ~v["at_peak"]]
+    assert list(tp["verdict"]) == [stats.EQUIVALENT] and "decided after" in notes[-1]
+    assert tp["ci_low"].iloc[0] >= 1 / 1.1 and tp["ci_high"].iloc[0] <= 1.1
+
+
+def test_a_spent_budget_stops_the_rounds_and_says_what_is_left_open():
+    plan = Plan(targets=["redis", "valkey"], sequential=True, budget_s=1e-6, max_repeat=30, **SMALL)
+    runs, notes, _ = _sweep(plan, {"valkey": 0.98})
+    assert max(r.repetition for r in runs) == 1
+    (line,) = [n for n in notes if n.startswith("rounds stop")]
+    assert "--budget" in line and "1 cell(s) left undecided" in line
+    capped = Plan(targets=["redis", "valkey"], sequential=True, budget_s=600, max_repeat=2, **SMALL)
+    runs, notes, _ = _sweep(capped, {"valkey": 0.98})
+    assert max(r.repetition for r in runs) == 2 and any("2 rounds ran (--max-repeat)" in n for n in notes)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--margin", "nan"], "--margin 'nan': give a share such as 10% or 0.1"),
+    (["--margin", "150%"], "--margin '150%': give a share such as 10% or 0.1"),
+    (["--budget", "inf"], "--budget 'inf': give a time such as 90s, 10m or 1h"),
+    (["--budget", "0s"], "--budget '0s': give a time such as 90s, 10m or 1h"),
+    (["--budget", "soon"], "--budget 'soon': give a time such as 90s, 10m or 1h"),
+    (["--repeat", "auto", "--slo", "p99<1ms"], "--slo runs each rate once: drop --repeat/--precision"),
+])
+def test_a_bad_margin_or_budget_is_one_line_and_exit_2(args, said):
+    r = run_cli("run", "workload-b", "--target", "basic://", "--threads", "2", *args)
+    assert r.exit_code == 2 and said in r.output and len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_the_default_plan_decides_by_itself_and_a_named_target_runs_one_round():
+    from ycsbctl.cli.experiment import DEFAULT_BUDGET_S, repeat_option
+
+    assert repeat_option(None, None, default_plan=True) == (1, None, True)
+    assert repeat_option(None, None, default_plan=False) == (1, None, False)
+    assert repeat_option("auto", "3%", default_plan=False) == (3, 0.03, False)  # --precision keeps its meaning
+    assert repeat_option("4", None, default_plan=True) == (4, None, False)
+    assert DEFAULT_BUDGET_S > 0

@@ -1,0 +1,161 @@
+"""The four verdicts, the sequential looks and the host's noise bound, against independent computations
+(scipy's t intervals and one-sided tests, hand arithmetic, simulation under optional stopping)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from ycsbctl.results import noise, stats
+from ycsbctl.results import verdicts as vd
+from ycsbctl.results.host_drift import Margins
+
+
+def test_an_interval_is_equivalent_inside_the_margin_else_better_or_worse_beside_1_else_undecided():
+    c = stats.classify
+    assert c(0.95, 1.04, True, 0.10) == stats.EQUIVALENT
+    assert c(1.02, 1.08, True, 0.10) == stats.EQUIVALENT  # leaves 1 out, but no difference that matters
+    assert c(1.05, 1.30, True, 0.10) == stats.BETTER and c(1.05, 1.30, False, 0.10) == stats.WORSE
+    assert c(0.02, 0.04, True, 0.10) == stats.WORSE and c(0.02, 0.04, False, 0.10) == stats.BETTER
+    assert c(0.80, 1.30, True, 0.10) == stats.UNDECIDED
+    assert c(math.nan, math.nan, True, 0.10) == stats.UNDECIDED
+    # a minimum-effect test (between folders): better only beyond the host's drift
+    assert c(1.05, 1.30, True, 0.10, beyond=0.10) == stats.UNDECIDED
+    assert c(1.12, 1.30, True, 0.10, beyond=0.10) == stats.BETTER
+
+
+def test_the_looks_spend_at_most_alpha_whatever_round_the_run_stops_at():
+    assert stats.spent_alpha(0.05, 7, sequential=False) == 0.05  # one look: all of it
+    weights = [stats.spent_alpha(1.0, r, True) for r in stats.LOOK_ROUNDS]
+    assert sum(weights) < 1 and weights == sorted(weights, reverse=True)
+    # an analysis between two looks (a budget spent at round 4) spends the next look's part, never one already spent
+    assert stats.look_index(4) == stats.look_index(5) == 4 and stats.look_index(3) == 3
+    indexes = [stats.look_index(r) for r in range(1, 200)]
+    assert indexes == sorted(indexes) and sum(k ** -1.5 for k in range(1, 10**6)) / stats._ZETA <= 1
+
+
+def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed: int = 11, sd: float = 0.2) -> float:
+    """Share of A/A experiments (paired log ratios ~ N(0, ``sd``): too noisy to be equivalent soon) called better or worse at some look, stopping
+    at the first look where the cell is decided."""
+    rng = np.random.default_rng(seed)
+    looks = [r for r in stats.LOOK_ROUNDS if 2 <= r <= rounds]
+    called = 0
+    for _ in range(runs):
+        d = rng.normal(0.0, sd, rounds)
+        base = {r + 1: 1000.0 for r in range(rounds)}
+        other = {r + 1: 1000.0 * math.exp(x) for r, x in enumerate(d)}
+        for r in looks:
+            c = stats.compare({k: base[k] for k in range(1, r + 1)}, {k: other[k] for k in range(1, r + 1)}, paired=True)
+            v = stats.decide([c], [True], alpha=stats.spent_alpha(0.05, r, spend))[0].verdict
+            if v in (stats.BETTER, stats.WORSE):
+                called += 1
+                break
+            if v == stats.EQUIVALENT:
+                break
+    return called / runs
+
+
+def test_stopping_on_the_data_keeps_the_false_calls_within_alpha_where_testing_each_look_at_alpha_does_not():
+    spent = _sequential_false_calls(spend=True)
+    naive = _sequential_false_calls(spend=False)
+    assert spent <= 0.05  # the union bound over the looks (200 A/A runs: ±1.5 % of simulation error)
+    assert naive > spent and naive > 0.05  # every look at the full alpha: the error rate grows with the looks
+
+
+def test_a_looks_interval_is_scipys_t_interval_at_the_level_it_spends():
+    rng = np.random.default_rng(3)
+    base = {r: 1000.0 * math.exp(rng.normal(0, 0.03)) for r in range(1, 6)}
+    other = {r: v * 1.3 * math.exp(rng.normal(0, 0.03)) for r, v in base.items()}
+    alpha = stats.spent_alpha(0.05, 5, True)
+    (c,) = stats.decide([stats.compare(base, other, paired=True)], [True], alpha=alpha)
+    d = np.log(list(other.values())) - np.log(list(base.values()))
+    ci = sps.ttest_1samp(d, 0.0).confidence_interval(1 - alpha)
+    assert (c.low, c.high) == pytest.approx((math.exp(ci.low), math.exp(ci.high)), rel=1e-9)
+    assert c.verdict == stats.BETTER and c.level == pytest.approx(1 - alpha)
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.02, 0.06, 0.09, 0.15])
+def test_equivalent_is_exactly_scipys_two_one_sided_tests_at_the_familys_level(shift):
+    """TOST: equivalent within ±10 % exactly when both one-sided t tests (ratio above 1/1.1, below 1.1) reject
+    at half the level's complement, computed by scipy on the log ratios."""
+    rng = np.random.default_rng(int(shift * 100) + 5)
+    base = {r: 500.0 for r in range(1, 9)}
+    other = {r: 500.0 * math.exp(shift + rng.normal(0, 0.03)) for r in base}
+    (c,) = stats.decide([stats.compare(base, other, paired=True)], [True])
+    d = np.log(list(other.values())) - np.log(list(base.values()))
+    edge = math.log(1.1)
+    p_low = sps.ttest_1samp(d, -edge, alternative="greater").pvalue
+    p_high = sps.ttest_1samp(d, edge, alternative="less").pvalue
+    tost = max(p_low, p_high) < (1 - c.level) / 2
+    assert (c.verdict == stats.EQUIVALENT) == tost, (c, p_low, p_high)
+
+
+def test_the_noise_bound_by_hand_for_a_rate_and_a_latency():
+    # one round, no other program: the measured ratio widened by the host's noise either way
+    lo, hi = noise.bound({1: 1000.0}, {1: 30.0}, {1: 0.0}, {1: 0.0}, 0.20, True, paired=True)
+    assert (lo, hi) == pytest.approx((0.03 / 1.2, 0.03 * 1.2))
+    # other programs took 60 % of the host during the other target's point: it may have run 2.5× too slow
+    lo, hi = noise.bound({1: 1000.0}, {1: 30.0}, {1: 0.0}, {1: 0.6}, 0.20, True, paired=True)
+    assert (lo, hi) == pytest.approx((0.03 / 1.2, 0.03 * 1.2 / 0.4))
+    # a latency: busy makes it higher, so the busy side's figure may be too high
+    lo, hi = noise.bound({1: 100.0}, {1: 5000.0}, {1: 0.0}, {1: 0.6}, 2.0, False, paired=True)
+    assert (lo, hi) == pytest.approx((50 * 0.4 / 3, 50 * 3))
+    # two rounds: the mean of each round's bounds
+    lo, hi = noise.bound({1: 100.0, 2: 100.0}, {1: 200.0, 2: 400.0}, {1: 0.0, 2: 0.0}, {1: 0.0, 2: 0.0}, 0.2, True, True)
+    assert (lo, hi) == pytest.approx((math.sqrt(2 * 4) / 1.2, math.sqrt(2 * 4) * 1.2))
+    # a share nobody measured (telemetry off): no bound at all
+    assert noise.bound({1: 1.0}, {1: 2.0}, {1: math.nan}, {1: 0.0}, 0.2, True, True) is None
+
+
+def test_the_calibration_record_widens_the_noise_only_beyond_the_default():
+    quiet = noise.noise_model(Margins({"throughput": 0.03}, "rec"))
+    loud = noise.noise_model(Margins({"throughput": 0.25, "p99": 0.4}, "rec"))
+    assert quiet.of("throughput") == pytest.approx(0.20) and "calibration record" in quiet.source
+    assert loud.of("throughput") == pytest.approx(0.50) and loud.of("p99") == pytest.approx(2.0)
+    assert noise.noise_model(Margins({}, "default")).of("client CPU/op") == noise.OTHER_NOISE
+
+
+def _runs(rows: list[tuple[str, int, int, float, float, str, bool]]) -> pd.DataFrame:
+    """(target, threads, round, ops/s, host share, status, compared) rows of one workload's sweep."""
+    return pd.DataFrame([{"workload": "workloadb", "target": t, "threads": n, "phase": "run", "repetition": r,
+                          "status": st, "compared": cmp, "throughput_ops": ops, "all_p99_us": 1e6 / ops,
+                          "target_rate": math.nan, "host_other_share": share}
+                         for t, n, r, ops, share, st, cmp in rows])
+
+
+def test_one_round_decides_a_gap_beyond_the_hosts_noise_and_leaves_a_small_one_undecided():
+    runs = _runs([("redis", 8, 1, 40_000.0, 0.02, "ok", True), ("ferretdb", 8, 1, 1_300.0, 0.02, "ok", True),
+                  ("redis", 32, 1, 40_000.0, 0.02, "ok", True), ("ferretdb", 32, 1, 36_000.0, 0.02, "ok", True)])
+    v = vd.target_verdicts(runs, "redis", how=vd.judging(margins=Margins({}, "default")))
+    tp = v[(v["metric"] == "throughput") & ~v["at_peak"]].set_index("threads")
+    assert tp.loc[8, "verdict"] == stats.WORSE and tp.loc[8, "decided_by"] == stats.NOISE_ONLY
+    assert tp.loc[8, "ci_high"] < 1 and tp.loc[8, "ci_low"] > 0
+    assert tp.loc[32, "verdict"] == stats.UNDECIDED  # 0.9×: within what two runs of one server differ by
+    lat = v[(v["metric"] == "p99") & (v["threads"] == 8)].iloc[0]
+    assert lat["verdict"] == stats.WORSE  # 31× the latency, beyond a three-fold noise
+
+
+def test_a_busy_host_widens_the_bound_and_its_points_are_compared_in_paired_rounds_only():
+    busy = _runs([("redis", 8, 1, 20_000.0, 0.86, "degraded", True), ("ferretdb", 8, 1, 150.0, 0.86, "degraded", True)])
+    paired = vd.target_verdicts(busy, "redis", how=vd.judging(True, margins=Margins({}, "default")))
+    cell = paired[(paired["metric"] == "throughput") & ~paired["at_peak"]].iloc[0]
+    assert cell["verdict"] == stats.WORSE and cell["busy_rounds"] == 1 and cell["host_busy_max_pct"] == pytest.approx(86)
+    assert cell["ci_high"] == pytest.approx(150 / 20_000 * 1.2 / (1 - noise.BUSY_CAP * 0 - 0.86))
+    # target by target (no pairing), a point degraded by a busy host stays out
+    assert vd.target_verdicts(busy, "redis", paired=False).empty
+    # a stalled point (degraded, not compared) stays out either way
+    stalled = busy.assign(compared=False)
+    assert vd.target_verdicts(stalled, "redis", how=vd.judging(True)).empty
+
+
+def test_a_verdict_row_names_its_margin_and_what_decided_it():
+    runs = _runs([(t, 8, r, 1000.0 * (1 + 0.01 * ((r * 7) % 3)), 0.0, "ok", True) for t in ("a", "b") for r in range(1, 6)])
+    v = vd.target_verdicts(runs, "a", how=vd.judging(True, margin=0.05))
+    row = v[(v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
+    assert row["margin_pct"] == pytest.approx(5.0) and row["margin_source"] == "--margin"
+    assert row["verdict"] == stats.EQUIVALENT and "paired t" in row["decided_by"]
+    assert vd.verdict_text(row).endswith("equivalent (margin ±5 %)")

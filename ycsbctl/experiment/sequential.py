@@ -1,0 +1,81 @@
+"""``--repeat auto``: rounds until the plan's comparisons are decided, or its time budget is spent.
+
+After each round that is a scheduled look (:data:`ycsbctl.results.stats.LOOK_ROUNDS`: 1, 2, 3, 5, 8, …) the
+verdicts are computed as the report will compute them — the same runs table, the same family, at the level
+this look spends (:func:`ycsbctl.results.stats.spent_alpha`) — and the sweep stops once every compared
+throughput cell is ``better``, ``worse`` or ``equivalent``. Latency cells are reported with their own verdicts
+but do not hold the run open (tails need far more rounds than rates to be called equivalent). A round is not
+started when the rounds so far, at their mean length, say it would end past ``--budget``; the cells still
+open are then left ``undecided``, with the difference they could have detected.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ycsbctl.results import stats
+from ycsbctl.results.folder import RunRecord, run_doc
+from ycsbctl.results.tables import run_row
+from ycsbctl.results.verdict_words import verdict_text
+from ycsbctl.results.verdicts import THROUGHPUT, plan_verdicts
+
+
+def runs_of(records: list[RunRecord]) -> pd.DataFrame:
+    """The runs table of ``records`` as a folder would hold it (:func:`ycsbctl.results.tables.run_row`)."""
+    return pd.DataFrame([run_row(run_doc(r)) for r in records])
+
+
+def open_cells(records: list[RunRecord], plan: dict) -> list[str]:
+    """The compared throughput cells not yet decided, each as ``target workload N threads: 1.04× [0.91, 1.19]
+    undecided (…)``, from ``records`` and the manifest's ``plan``; empty when all are decided (or none is
+    compared: one target)."""
+    if not records:
+        return []
+    v = plan_verdicts(plan, runs_of(records))
+    if not len(v):
+        return []
+    tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)]
+    return [f"{r['target']} {r['workload']} {int(r['threads'])} threads: {verdict_text(r)}" for r in tp.to_dict("records")]
+
+
+@dataclass
+class Rounds:
+    """The sequential stop of one sweep: ``budget_s`` seconds of rounds at most, ``most`` rounds at most."""
+
+    budget_s: float
+    most: int
+    started: float | None = None  # time.monotonic() when the first round began
+    stopped: str | None = None  # why the rounds stopped, once they did
+
+    def begin(self) -> None:
+        if self.started is None:
+            self.started = time.monotonic()
+
+    def another(self, done: int, open_now: list[str] | None) -> tuple[bool, str | None]:
+        """(whether to run round ``done + 1``, a line to show) after ``done`` rounds; ``open_now``: the cells
+        still open when round ``done`` was a look, None when it was not."""
+        now = time.monotonic()
+        if open_now is not None and not open_now:
+            self.stopped = f"every compared cell is decided after {done} round{'s' if done != 1 else ''}"
+            return False, self.stopped
+        if done >= self.most:
+            self.stopped = f"{done} rounds ran (--max-repeat)"
+            return False, self._left(open_now, self.stopped)
+        spent = now - (self.started or now)
+        per_round = spent / done if done else 0.0
+        if done and spent + per_round > self.budget_s:
+            self.stopped = (f"the --budget of {self.budget_s:g} s would be passed by another round "
+                            f"({spent:.0f} s spent, ~{per_round:.0f} s a round)")
+            return False, self._left(open_now, self.stopped)
+        if open_now:
+            shown = "; ".join(open_now[:3]) + (" …" if len(open_now) > 3 else "")
+            return True, f"round {done}: {len(open_now)} cell(s) still undecided, round {done + 1} next ({shown})"
+        return True, None
+
+    @staticmethod
+    def _left(open_now: list[str] | None, why: str) -> str:
+        n = f"{len(open_now)} cell(s)" if open_now else "the cells open at the last look"
+        return f"rounds stop: {why}; {n} left undecided (see the report: the difference each could have detected)"
