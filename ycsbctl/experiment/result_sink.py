@@ -30,6 +30,10 @@ class ResultSink(Protocol):
 
     def add_run(self, run: RunRecord) -> None: ...
 
+    def add_yardstick(self, row: dict[str, Any]) -> None:
+        """Keep one reading of the host yardstick (a row of :data:`ycsbctl.results.yardstick.COLUMNS`)."""
+        ...
+
     def run_ids(self, status: str | None = None) -> set[str]:
         """Runs kept so far, optionally only those with ``status`` (``--resume`` skips the ``ok`` ones)."""
         ...
@@ -43,6 +47,7 @@ class MemorySink:
         self.durable = durable
         self._manifest = manifest
         self.runs: dict[str, RunRecord] = {r.run_id: r for r in runs or []}
+        self.yardstick: list[dict[str, Any]] = []  # the host yardstick's rows, in order
 
     @property
     def manifest(self) -> Manifest:
@@ -54,6 +59,9 @@ class MemorySink:
     def add_run(self, run: RunRecord) -> None:
         RunStatus(run.status)  # as strict as a folder: ValueError for a status that is not one
         self.runs[run.run_id] = run
+
+    def add_yardstick(self, row: dict[str, Any]) -> None:
+        self.yardstick.append(row)
 
     def run_ids(self, status: str | None = None) -> set[str]:
         return {r for r, run in self.runs.items() if status is None or run.status == status}

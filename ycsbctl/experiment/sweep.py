@@ -30,6 +30,7 @@ from ycsbctl.experiment.sequential import Rounds
 from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.study import Case, Cell, Point, Study, Target
+from ycsbctl.experiment.yardstick_rounds import RoundYardstick
 from ycsbctl.provision import Endpoint
 from ycsbctl.provision.catalog import BadSettings
 from ycsbctl.provision.probe import redact_config
@@ -70,6 +71,7 @@ class Sweep:
         self.order, self.order_note = self.plan.run_order
         self.position = 0  # points measured so far in this sweep: the next one's place in the order
         self._stopped: set[str] = set()  # targets skipped from here on (a failed load, no restart)
+        self.yardstick = RoundYardstick(sink, console)  # the host's own speed, at the start of every round
         self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
 
     def run(self) -> Outcome:
@@ -97,10 +99,11 @@ class Sweep:
         return self.outcome
 
     def _run_target_major(self, targets: list[Target]) -> None:
-        for target in targets:  # a stand-in appended below is swept in its turn
+        for block, target in enumerate(targets, 1):  # a stand-in appended below is swept in its turn
             if not self._points_left(target) or not self._bring_up(target, targets):
                 continue
             try:
+                self.yardstick.round_starts(block, self.plan.phase or "run", target.label)
                 self._sweep_target(target)
                 self._profile_peak(target)
             finally:
@@ -119,9 +122,12 @@ class Sweep:
                 round_no = 0
                 while stage and self._another_round(round_no, stage):
                     round_no += 1
-                    for point in round_points(stage, round_no, self.plan.seed):
-                        if point.target.name in self._stopped or point.run_id in self.done_ids:
-                            continue  # done before (--resume), or its target skipped from here on
+                    points = [p for p in round_points(stage, round_no, self.plan.seed) if p.run_id not in self.done_ids]
+                    if points:  # not a round --resume finds done
+                        self.yardstick.round_starts(round_no, phase)
+                    for point in points:
+                        if point.target.name in self._stopped:
+                            continue  # its target skipped from here on
                         if self.measure(point) is None:
                             self._stopped.add(point.target.name)
                             self._down(point.target.name)
@@ -148,6 +154,7 @@ class Sweep:
                 if not stage or not self._another_round(round_no, stage):
                     break
                 round_no += 1
+                self.yardstick.round_starts(round_no, phase)
                 for target in block_order(mine, round_no):
                     points = [p for p in round_points([c for c in stage if c.target is target], round_no, self.plan.seed)
                               if p.run_id not in self.done_ids]

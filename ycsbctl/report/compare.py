@@ -24,7 +24,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.report.compare_json import not_compared_cells, why_not_compared
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import level_text, ratio_text
-from ycsbctl.results import host_drift
+from ycsbctl.results import host_drift, yardstick
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.frames import Experiment, latency_label, load
 from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_text
@@ -41,7 +41,7 @@ KEY = ["target", "workload", "threads"]
 JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
                "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
                "test", "caveat", "at_peak", "drift_margin_pct", "margin_pct", "margin_source", "decided_by", "busy_rounds",
-               "host_busy_max_pct")
+               "host_busy_max_pct", "host_factor")
 
 
 @dataclass
@@ -135,14 +135,16 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
             unmatched.append(f"{'/'.join(map(str, key))} threads only in {label}")
         ctl = control_target(base, other, control)
         chosen = chosen or ctl
+        host = yardstick.host_factor(base.yardstick, other.yardstick)
         notes.append(f"{label}: " + (f"control {ctl}: its change is the host's drift, taken out of the others'"
                                      if ctl else "no control target (the same build and settings in both, "
                                      "while another changed): a cell is better/worse only beyond the host's drift "
                                      "between experiments (throughput "
                                      f"±{100 * margins.of(vd.THROUGHPUT):.1f} %, {latency} ±{100 * margins.of(latency):.1f} %; "
-                                     f"{margins.source}); keep an unchanged target in both to see smaller changes"))
+                                     f"{margins.source}); keep an unchanged target in both to see smaller changes")
+                     + _host_note(host, ctl, margins.of(vd.THROUGHPUT)))
         v = vd.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
-                               alpha=alpha, margins=margins)
+                               alpha=alpha, margins=margins, host_factor=host.factor if host else None)
         long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
             rows.append(_row(label, key, bp.loc[key], op.loc[key], v, (f"{target_name(key)} in {base.id}",
@@ -154,6 +156,19 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
 def target_name(key: tuple) -> str:
     """``redis 8 threads`` for a point's key (target, workload, threads)."""
     return f"{key[0]} {int(key[2])} threads"
+
+
+def _host_note(host: yardstick.HostFactor | None, control: str | None, margin: float) -> str:
+    """What the yardstick said about the host between two folders: divided out (no control target), or
+    beside the control; where its speed moved beyond the throughput ``margin`` (a fraction), that too."""
+    if host is None:
+        return "; no yardstick in both folders (an older folder): the host's own speed is not divided out"
+    how = "beside the control, which takes the drift out" if control else "divided out of every cell"
+    moved = host_drift.drift(host.factor)
+    beyond = (f"; the host's own speed moved {100 * moved:.1f} %, beyond the ±{100 * margin:.1f} % drift margin"
+              if moved > margin else "")
+    return (f"; {host.text()} ({how}; median of {host.base_readings} and {host.other_readings} readings)"
+            + beyond)
 
 
 def _points(e: Experiment, latency: str) -> pd.DataFrame:
@@ -190,7 +205,7 @@ def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame, na
             **_fields(lat, "latency"),
             "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
             "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat"),
-            "why": None if tp else why_not_compared(a, b, *names)}
+            "why": None if tp else why_not_compared(a, b, *names), "host_factor": tp.get("host_factor", math.nan)}
 
 
 _VERDICT_FIELDS = ("ratio", "ci_low", "ci_high", "verdict", "detectable_pct", "margin_pct", "drift_margin_pct", "decided_by")
@@ -237,7 +252,17 @@ def _verdict(r: dict | pd.Series, prefix: str) -> str:
     if v == "not compared":
         return v
     text = verdict_text(_unprefixed(r, prefix))
-    return text.split("] ", 1)[1] if "] " in text else text.split("× ", 1)[-1]
+    return (text.split("] ", 1)[1] if "] " in text else text.split("× ", 1)[-1]) + _host_divided(r, long=True)
+
+
+def _host_divided(r: dict | pd.Series, long: bool) -> str:
+    """`` (host speed 1.18× between the folders (yardstick), divided out)`` where the yardstick's host factor
+    was divided out of the row (no control target); `` (host 1.18× divided out)`` short; else empty."""
+    host = r.get("host_factor", math.nan)
+    if host is None or pd.isna(host) or not str(r.get("caveat") or "").startswith("host speed"):
+        return ""
+    return f" (host speed {host:.2f}× between the folders (yardstick), divided out)" if long else \
+        f" (host {host:.2f}× divided out)"
 
 
 def _verdict_word(r: dict | pd.Series, prefix: str) -> str:
@@ -245,8 +270,8 @@ def _verdict_word(r: dict | pd.Series, prefix: str) -> str:
     v = str(r[f"{prefix}_verdict"])
     d = r.get(f"{prefix}_detectable_pct", math.nan)
     if v == "undecided" and isinstance(d, float) and d == d:
-        return f"{v} ({detectable_words(d)})"
-    return v
+        return f"{v} ({detectable_words(d)})" + _host_divided(r, long=False)
+    return v + _host_divided(r, long=False)
 
 
 def _ops(v: float) -> str:

@@ -9,6 +9,7 @@ Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.f
     histograms/<run-id>.<op>.hdr  base64 HDR (µs), mergeable
     histograms/<run-id>.<op>.hlog HdrHistogram interval log, one histogram per measured second (hdr_log)
     ycsb/<run-id>.txt             YCSB's own text output
+    yardstick.parquet             the host yardstick, one row per round (ycsbctl.results.yardstick), rewritten whole
     runs.parquet ops.parquet series.parquet telemetry.parquet   built by finalize, each with
                                   its .csv beside it (runs: exactly run_columns.RUN_COLUMNS)
 
@@ -34,6 +35,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results import yardstick
 from ycsbctl.results.hdr_log import write_log_file
 from ycsbctl.results.model import PhaseResult, overall_summary
 from ycsbctl.results.names import ALL_OPS, FolderStatus, RunStatus
@@ -371,6 +373,11 @@ class ResultFolder:
         _write_atomic(self.path / "runs" / f"{stem}.json", _dumps(doc))  # the commit mark, last
         _fsync(self.path / "runs")
         self._runs[run.run_id] = status
+
+    def add_yardstick(self, row: dict[str, Any]) -> None:
+        """Keep one reading of the host yardstick: a row of ``yardstick.parquet`` and the manifest's summary."""
+        self._check_open()
+        self.update_manifest(yardstick=yardstick.summary(yardstick.append(self.path, row)))
 
     def _remove_run_files(self, stem: str) -> None:
         """A run written again (resume retried it) replaces every file of the earlier attempt."""

@@ -39,6 +39,8 @@ from ycsbctl.results.tables import (
     flag_impossible,
     read_run_docs,
 )
+from ycsbctl.results.yardstick import COLUMNS as YARDSTICK_COLUMNS
+from ycsbctl.results.yardstick import read_table as read_yardstick
 
 LATENCY_CHOICES = ("avg", "p50", "p95", "p99", "p999")
 _STAT = {"avg": "mean", "mean": "mean", "p50": "p50", "p95": "p95", "p99": "p99", "p999": "p999", "p99.9": "p999",
@@ -80,6 +82,8 @@ class Experiment:
     # points with disturbances: their 100 ms series (ycsbctl.results.fine) and events (ycsbctl.results.events)
     series_100ms: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=[*FINE_COLUMNS, "run_id"]))
     events: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=[*EVENT_COLUMNS, "run_id", "target"]))
+    # the host yardstick, one row per round (ycsbctl.results.yardstick); empty in a folder of an older version
+    yardstick: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=YARDSTICK_COLUMNS))
 
     @property
     def id(self) -> str:
@@ -339,7 +343,8 @@ def load(path: Path) -> Experiment:
         tables = build_tables(path, docs)
         tables["runs"] = conform_runs(tables["runs"], strict=False)
     tables["runs"] = flag_impossible(tables["runs"], path)
-    return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, **tables)
+    return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, yardstick=read_yardstick(path),
+                      **tables)
 
 
 # What names a run: a runs table without one of these, or with one empty, cannot say which point a row is

@@ -177,6 +177,8 @@ class Manifest:
     slo_searches: list[dict[str, Any]] = field(default_factory=list)
     # --cpu-profile: run id -> what its profile holds (ycsbctl.experiment.profiled): files under profiles/<run id>/
     profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the host yardstick's readings, one per round (yardstick.parquet), summed up (ycsbctl.results.yardstick.summary)
+    yardstick: dict[str, Any] = field(default_factory=dict)
     started_at: str = ""
     ended_at: str | None = None
     resumed_at: list[str] = field(default_factory=list)

@@ -391,7 +391,7 @@ def same_server(a: dict | None, b: dict | None) -> bool:
 
 def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: str | None, experiment: str,
                     latency: str = "p99", paired: bool = True, alpha: float = stats.ALPHA,
-                    margins: host_drift.Margins | None = None) -> pd.DataFrame:
+                    margins: host_drift.Margins | None = None, host_factor: float | None = None) -> pd.DataFrame:
     """``other_runs`` (experiment ``experiment``) against ``base_runs``, cell by cell (Welch's t test on the
     log values). With a ``control`` target in both (the same build and settings), each other target's
     change is measured against the control's change in the same cell — the host's drift between the two
@@ -400,8 +400,17 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
     cell is a minimum-effect test against it (:func:`ycsbctl.results.stats.beyond_margin`): ``better`` or
     ``worse`` only when its interval lies wholly beyond the metric's margin (``margins``: the host's
     calibration record, :func:`ycsbctl.results.host_drift.read`; None: the default margin), which
-    ``drift_margin_pct`` holds."""
+    ``drift_margin_pct`` holds.
+
+    ``host_factor`` (the other folder's host speed over the base folder's, from their yardsticks:
+    :func:`ycsbctl.results.yardstick.host_factor`) is the automatic control where no target is: each other
+    value is first brought to the base folder's host speed (throughput ÷ factor, latency × factor), then
+    tested as above; a cell's caveat says so, and says where the host's own speed moved beyond the margin.
+    Beside a control target it is only reported. The ``host_factor`` column holds it (NaN: none)."""
+    from ycsbctl.results.yardstick import at_base_speed
+
     margins = margins or host_drift.Margins({}, "default")
+    host = f"host speed {host_factor:.2f}× between the folders (yardstick)" if host_factor else ""
     a = {k: g for k, g in _groups(base_runs)}
     b = {k: g for k, g in _groups(other_runs)}
     rows = []
@@ -420,23 +429,31 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
                 ro = _relative(other, by_round(b[ckey], m.column), paired)
                 c = stats.compare(list(rb.values()), list(ro.values()))
                 caveat = f"against control {control} (the host's drift between the experiments taken out)"
-                rows.append(_row(cell, m, "", base, other, c, caveat))
+                rows.append(_row(cell, m, "", base, other, c, caveat + (f"; {host} beside it" if host else "")))
                 continue
-            c = stats.compare(list(base.values()), list(other.values()))
             if control is not None and target == control:
+                c = stats.compare(list(base.values()), list(other.values()))
                 rows.append({**_row(cell, m, "", base, other, c, "control: the same build and settings in both; its "
-                                    "change is the host's drift between the experiments"),
+                                    "change is the host's drift between the experiments" + (f"; {host}" if host else "")),
                              "verdict": "host drift", "_fixed": True})
                 continue
+            # the yardstick as the control: the other folder's values at the base folder's host speed
+            seen = at_base_speed(other, host_factor, m.higher_is_better) if host_factor else other
+            c = stats.compare(list(base.values()), list(seen.values()))
             margin = margins.of(m.name)
             caveat = (f"no control target in both experiments: tested against the host's drift between experiments, "
                       f"±{100 * margin:.1f} % ({margins.source}); a difference within it cannot be told from the host")
+            if host:
+                moved = host_drift.drift(host_factor or math.nan)
+                caveat = f"{host}, divided out; " + caveat + (
+                    f"; the host's own speed moved {100 * moved:.1f} %, beyond that margin: this verdict rests on the "
+                    "yardstick's correction" if moved > margin else "")
             rows.append({**_row(cell, m, "", base, other, stats.beyond_margin(c, margin), caveat),
                          "drift_margin_pct": 100 * margin})
     df = _decided(rows, alpha)
     if len(df):
         df["experiment"] = [r["experiment"] for r in rows]
-    return df
+    return df.assign(host_factor=float(host_factor) if host_factor else math.nan)
 
 
 def _relative(values: dict[int, float], control: dict[int, float], paired: bool) -> dict[int, float]:

@@ -1,0 +1,68 @@
+"""The host yardstick in a sweep: one reading at the start of every round (interleaved, blocks) or target block
+(target order), kept in the folder; and, across two real folders where the host got slower, the yardstick and a
+control target agree on the direction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.cli import CONCURRENT, ycsbctl
+from tests.fixtures.cpu_hog import busy_cpus
+from tests.fixtures.sweep import BasicServers, RecordingEngine, run_sweep
+from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.result_sink import MemorySink
+from ycsbctl.report.compare import compare
+from ycsbctl.results import load
+from ycsbctl.results.schema import Manifest
+
+SMALL = dict(workloads=["workload-b"], threads=[2], records=60, duration_s=0.1, warmup_s=0.0, telemetry=False,
+             processes=1, repeat=2)
+
+
+@pytest.mark.parametrize(("order", "rows"), [
+    ("interleaved", [(1, ""), (2, "")]), ("blocks", [(1, ""), (2, "")]), ("target", [(1, "redis"), (2, "valkey")])])
+def test_each_round_or_target_block_gets_one_reading(order: str, rows: list[tuple[int, str]]):
+    plan = Plan(targets=["redis", "valkey"], order=order, **SMALL)
+    store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()), durable=True)
+    run_sweep(plan, BasicServers(), RecordingEngine(), store)
+    assert [(r["round"], r["target"]) for r in store.yardstick] == rows
+    assert {r["phase"] for r in store.yardstick} == {"run"}
+    assert all(r["speed"] > 0 and r["seconds"] > 0 for r in store.yardstick)
+
+
+def test_a_point_printed_and_not_kept_takes_no_reading():
+    plan = Plan(targets=["redis"], **SMALL)
+    _, store = run_sweep(plan, BasicServers(), RecordingEngine())  # MemorySink: not durable
+    assert store.yardstick == []
+
+
+def _run(out: Path) -> Path:
+    r = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "2", "--repeat", "2", "--order",
+                "interleaved", "--duration", "1", "--records", "1000", "--out", str(out), CONCURRENT)
+    assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: a point degraded by the busy host, still kept
+    return out
+
+
+def test_a_real_run_keeps_one_yardstick_row_per_round(tmp_path):
+    e = load(_run(tmp_path / "a"))
+    assert e.yardstick["round"].tolist() == [1, 2]
+    assert e.yardstick["speed"].gt(0).all() and e.yardstick["cpus"].gt(0).all()
+    assert e.manifest.yardstick["readings"] == 2
+    assert e.manifest.yardstick["seconds_total"] == pytest.approx(e.yardstick["seconds"].sum())
+
+
+@pytest.mark.speed
+def test_the_yardstick_and_a_control_target_agree_the_host_got_slower(tmp_path):
+    """Folder A on the host as it is, folder B with two spinning processes pinned to each of its CPUs: the
+    control target's own throughput fell, and so did the yardstick's host speed (relations only)."""
+    a = _run(tmp_path / "a")
+    with busy_cpus(per_cpu=2):
+        b = _run(tmp_path / "b")
+    c = compare([a, b], control="basic")
+    ctl = c.verdicts[(c.verdicts["target"] == "basic") & (c.verdicts["metric"] == "throughput")]
+    assert len(ctl) and set(ctl["verdict"]) == {"host drift"}
+    assert (ctl["ratio"] < 1).all()  # the control: B ran slower than A
+    assert (ctl["host_factor"] < 1).all()  # the yardstick: the host was slower for B
+    assert "beside the control" in c.notes[0]

@@ -1,0 +1,94 @@
+"""The yardstick's workload and its timing: FNV-1a against the published vectors, round trips counted by the
+server that echoed them, and a real reading whose figures hang together and whose processes are gone."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import psutil
+import pytest
+
+from ycsbctl.results.yardstick import speed_of
+from ycsbctl.telemetry import yardstick, yardstick_child
+
+
+def test_fnv1a_64_gives_the_published_test_vectors():
+    # FNV-1a 64 test vectors (draft-eastlake-fnv, the reference code's test suite)
+    assert yardstick_child.fnv1a_64(b"") == 0xCBF29CE484222325
+    assert yardstick_child.fnv1a_64(b"a") == 0xAF63DC4C8601EC8C
+    assert yardstick_child.fnv1a_64(b"foobar") == 0x85944171F73967E8
+    # continuing from a hash is hashing the concatenation
+    assert yardstick_child.fnv1a_64(b"bar", yardstick_child.fnv1a_64(b"foo")) == 0x85944171F73967E8
+
+
+def test_the_cpu_work_hashes_the_fixed_buffer_its_passes_times():
+    done = yardstick_child.cpu_work(passes=2)
+    buf = yardstick_child.BUFFER
+    assert done["bytes"] == 2 * len(buf) == 2 * 65536
+    assert done["hash"] == yardstick_child.fnv1a_64(buf + buf)
+    assert done["cpu_s"] > 0 and done["elapsed_s"] > 0
+
+
+def test_round_trips_are_the_messages_an_echo_server_counted():
+    """37 round trips over 4 connections: the server (a thread per connection, counting) got 37 messages."""
+    got: list[bytes] = []
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)
+
+        def serve(c: socket.socket) -> None:
+            with c:
+                while data := c.recv(4096):
+                    got.append(data)
+                    c.sendall(data)
+
+        def accept() -> None:
+            for _ in range(4):
+                threading.Thread(target=serve, args=(s.accept()[0],)).start()
+
+        t = threading.Thread(target=accept)
+        t.start()
+        done = yardstick_child.round_trips(s.getsockname()[1], 37, connections=4)
+        t.join(timeout=10)
+    assert done["trips"] == 37 and done["connections"] == 4
+    assert b"".join(got) == yardstick_child.MESSAGE * 37
+    # each round trip is inside the time all of them took; the median one is no longer than all of them
+    assert 0 < done["median_us"] * 1e-6 <= done["elapsed_s"]
+
+
+def test_the_echo_server_serves_every_connection_and_ends_with_the_last():
+    import subprocess
+    import sys
+
+    echo = subprocess.Popen([sys.executable, "-I", "-S", str(yardstick.CHILD), "echo", "-1"], stdout=subprocess.PIPE,
+                            text=True)
+    assert echo.stdout is not None
+    port = int(echo.stdout.readline())
+    done = yardstick_child.round_trips(port, 50, connections=3)
+    assert done["trips"] == 50 and done["connections"] == 3
+    assert echo.wait(timeout=10) == 0  # all three closed: it ended by itself
+
+
+def test_a_reading_hangs_together_and_leaves_no_process_behind():
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    r = yardstick.measure(trips=200)
+    conns = yardstick_child.CONNECTIONS
+    assert r.cpus == min(len(os.sched_getaffinity(0)), yardstick.MAX_CPUS)
+    assert r.speed == pytest.approx(speed_of(r.cpu_ops_per_s, r.rtt_us))
+    assert 0 < r.cpu_share <= 1
+    # the 200 round trips, 4 at a time, took part of the reading's wall time; the median trip is positive
+    assert 0 < 200 / conns * r.rtt_us * 1e-6 < r.seconds
+    assert r.rtt_median_us > 0
+    assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
+
+
+def test_the_readme_describes_the_yardstick_it_runs():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    said = " ".join(readme.split("**The host yardstick**", 1)[1].split("\n- **", 1)[0].split())
+    assert f"a fixed {len(yardstick_child.BUFFER) // 1024} KiB buffer" in said
+    assert f"{yardstick.TRIPS} round trips of {len(yardstick_child.MESSAGE)} bytes" in said
+    assert f"over {yardstick_child.CONNECTIONS} connections" in said
+    assert "yardstick.parquet" in said and "python -m bench yardstick" in said

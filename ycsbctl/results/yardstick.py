@@ -1,0 +1,160 @@
+"""The host yardstick: a small fixed workload timed once per round (:mod:`ycsbctl.telemetry.yardstick`
+measures it), kept in ``yardstick.parquet`` with a summary in the manifest, so that ``compare`` across
+folders can divide the host's own change of speed out of every cell.
+
+A reading has two parts, the same in every experiment: a CPU part (pure-Python FNV-1a over a fixed
+buffer, one process per CPU: byte steps per second, summed) and a loopback part (a fixed count of round
+trips of a 32-byte message over a few connections, one outstanding on each, to a single-loop echo server on
+another CPU: the mean round trip, µs, so that the stalls a busy host causes count). The loopback part is a
+closed loop kept busy, as a benchmarked server is: a lone idle ping-pong reads *faster* on a busy virtual
+machine (its CPUs stop sleeping between messages) while a busy server's throughput falls, and the busy
+loop falls with it (``python -m bench yardstick``). Its ``speed`` is the geometric mean of the two rates —
+CPU byte steps/s and round trips/s per connection — so each part moves it by the square root of its own
+change; only ratios of speeds mean anything (no figure is a reference).
+
+The host factor between two folders is the other folder's median speed over the base folder's: a
+throughput of the other folder divided by it, and a latency multiplied by it, is what it would have
+measured at the base folder's host speed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+FILE = "yardstick.parquet"
+COLUMNS = ["round", "phase", "target", "started_at", "cpu_ops_per_s", "cpu_share", "rtt_us", "rtt_median_us",
+           "speed", "seconds", "cpus"]
+
+
+def speed_of(cpu_ops_per_s: float, rtt_us: float) -> float:
+    """The geometric mean of the CPU rate (byte steps/s) and the round-trip rate (1e6 / ``rtt_us`` per s):
+    higher is faster; NaN when either is not positive."""
+    if not (cpu_ops_per_s > 0 and rtt_us > 0):
+        return math.nan
+    return math.sqrt(cpu_ops_per_s * 1e6 / rtt_us)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One timing of the yardstick. Rates per second, times in µs and s."""
+
+    cpu_ops_per_s: float  # FNV-1a byte steps per second, summed over one process per CPU
+    rtt_us: float  # mean loopback round trip, µs (connections × the round trips' wall time ÷ their count)
+    rtt_median_us: float  # median round trip, µs
+    cpu_share: float  # mean fraction of a core each CPU process got (its CPU time over its wall time)
+    cpus: int  # CPU processes (one per CPU this process may use)
+    seconds: float  # wall time the whole yardstick took, s (processes started and stopped included)
+
+    @property
+    def speed(self) -> float:
+        """:func:`speed_of` this reading."""
+        return speed_of(self.cpu_ops_per_s, self.rtt_us)
+
+    def row(self, round_no: int, phase: str, target: str, started_at: str) -> dict[str, Any]:
+        """Its row of ``yardstick.parquet`` (:data:`COLUMNS`); ``target`` names a target block's target
+        (the ``target`` order), empty for a round over every target."""
+        return {"round": int(round_no), "phase": phase, "target": target, "started_at": started_at,
+                **asdict(self), "speed": self.speed}
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Reading:
+        """The reading of one row of ``yardstick.parquet`` (its speed is recomputed, never trusted)."""
+        return cls(float(row["cpu_ops_per_s"]), float(row["rtt_us"]), float(row["rtt_median_us"]),
+                   float(row["cpu_share"]), int(row["cpus"]), float(row["seconds"]))
+
+
+def read_table(folder: Path) -> pd.DataFrame:
+    """A folder's yardstick rows (:data:`COLUMNS`); empty when it has none (an older folder) or the file is
+    damaged."""
+    path = Path(folder) / FILE
+    if not path.exists():
+        return pd.DataFrame(columns=COLUMNS)
+    try:
+        return pd.read_parquet(path).reindex(columns=COLUMNS)
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
+        from ycsbctl.results.tables import damaged
+
+        damaged(path, exc, "read as no yardstick: compare uses no host factor for this folder")
+        return pd.DataFrame(columns=COLUMNS)
+
+
+def append(folder: Path, row: dict[str, Any]) -> pd.DataFrame:
+    """Add one row to ``folder``'s ``yardstick.parquet`` (written whole to a temporary name, fsynced and
+    renamed: a crash keeps the table as it was); returns the table."""
+    path = Path(folder) / FILE
+    old = read_table(folder)
+    new = pd.DataFrame([row], columns=COLUMNS)
+    table = new if not len(old) else pd.concat([old, new], ignore_index=True)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        table.to_parquet(tmp, index=False)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+    return table
+
+
+def median_speed(table: pd.DataFrame) -> float:
+    """The median speed of a folder's yardstick rows (recomputed from the CPU rate and round trip); NaN
+    without one."""
+    if not len(table):
+        return math.nan
+    speeds = [speed_of(float(c), float(r)) for c, r in zip(table["cpu_ops_per_s"], table["rtt_us"])]
+    speeds = [s for s in speeds if s == s]
+    return float(pd.Series(speeds).median()) if speeds else math.nan
+
+
+def summary(table: pd.DataFrame) -> dict[str, Any]:
+    """The manifest's ``yardstick``: readings, the median of each figure, the spread of the speed over the
+    rounds (largest ÷ smallest − 1, %) and the seconds the yardstick cost in all and per reading."""
+    if not len(table):
+        return {}
+    speeds = [speed_of(float(c), float(r)) for c, r in zip(table["cpu_ops_per_s"], table["rtt_us"])]
+    seconds = pd.to_numeric(table["seconds"], errors="coerce")
+    return {"readings": len(table), "speed_median": median_speed(table),
+            "cpu_ops_per_s_median": float(pd.to_numeric(table["cpu_ops_per_s"]).median()),
+            "rtt_us_median": float(pd.to_numeric(table["rtt_us"]).median()),
+            "speed_spread_pct": 100 * (max(speeds) / min(speeds) - 1) if min(speeds) > 0 else math.nan,
+            "seconds_total": float(seconds.sum()), "seconds_median": float(seconds.median())}
+
+
+@dataclass(frozen=True)
+class HostFactor:
+    """How the host's speed changed from a base folder to another: ``factor`` = other ÷ base median speed
+    (above 1: the host was faster for the other folder)."""
+
+    factor: float
+    base_speed: float
+    other_speed: float
+    base_readings: int
+    other_readings: int
+
+    def text(self) -> str:
+        """``host speed 1.18× between the folders (yardstick)``."""
+        return f"host speed {self.factor:.2f}× between the folders (yardstick)"
+
+
+def host_factor(base: pd.DataFrame, other: pd.DataFrame) -> HostFactor | None:
+    """The :class:`HostFactor` of two folders' yardstick tables; None when either has no usable reading."""
+    a, b = median_speed(base), median_speed(other)
+    if not (a > 0 and b > 0):
+        return None
+    return HostFactor(b / a, a, b, len(base), len(other))
+
+
+def at_base_speed(values: dict[int, float], factor: float, higher_is_better: bool) -> dict[int, float]:
+    """Values of the other folder as the base folder's host speed would have measured them: a rate
+    (``higher_is_better``, ops/s) divided by ``factor``, a time (latency, µs) multiplied by it."""
+    return {r: (v / factor if higher_is_better else v * factor) for r, v in values.items()}
