@@ -285,7 +285,7 @@ class Plan:
         self._check_labels()
         if self.disturb:
             self._check_disturbances()
-        if (self.precision is not None or self.sequential) and self.run_order[0] == "target" and len(self.targets) > 1:
+        if self.run_order[0] == "target" and (self.precision is not None or (self.sequential and len(self.targets) > 1)):
             why = self.run_order[1] or "--order target"
             raise UserError(f"--repeat auto / --precision add rounds over interleaved points, and these run target by "
                             f"target ({why.split(': ', 1)[-1]}): "

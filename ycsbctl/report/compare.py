@@ -270,8 +270,8 @@ def _verdict_word(r: dict | pd.Series, prefix: str) -> str:
     v = str(r[f"{prefix}_verdict"])
     d = r.get(f"{prefix}_detectable_pct", math.nan)
     if v == "undecided" and isinstance(d, float) and d == d:
-        return f"{v} ({detectable_words(d)})" + _host_divided(r, long=False)
-    return v + _host_divided(r, long=False)
+        return f"{v} ({detectable_words(d)})"
+    return v
 
 
 def _ops(v: float) -> str:
@@ -316,8 +316,10 @@ def print_table(c: Comparison, console=None) -> None:
              "ops/s ratio", "", f"base {lab} µs", f"{lab} µs", f"{lab} ratio", " ", "margin", "status"]
     for col in heads:
         # the ratio, its interval and the verdict are the answer: never wrapped (the names give way first)
+        # the figures are never squeezed out; the verdict's words and the margin wrap first
         t.add_column(col, justify="left" if col in ("experiment", "workload", "target", "", " ", "margin", "status")
-                     else "right", no_wrap=col in ("ops/s ratio", "", f"{lab} ratio", " ", "margin"))
+                     else "right", no_wrap=col in ("ops/s ratio", f"{lab} ratio"),
+                     min_width=None if col in ("", " ", "margin") else min(len(col), 10) or 4)
     style = {"better": "green", "worse": "red", "equivalent": "cyan", "undecided": "yellow"}
     for _, r in c.table.iterrows():
         # Text cells, never markup: a status, target or verdict is shown as it is, whatever it holds; the margin
@@ -326,7 +328,8 @@ def print_table(c: Comparison, console=None) -> None:
         cells = [*((r["experiment"],) if several else ()), r["workload"], r["target"], str(r["threads"]),
                  _ops(r["base_ops"]), _ops(r["ops"]), _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
-                 Text(lv, style=style.get(lv.split(" (")[0], "")), margin_words(_unprefixed(r, "ops")) or "—",
+                 Text(lv, style=style.get(lv.split(" (")[0], "")),
+                 (margin_words(_unprefixed(r, "ops")) or "—") + _host_divided(r, long=False),
                  str(r["status"])]
         t.add_row(*(x if isinstance(x, Text) else Text(str(x)) for x in cells))
     console.print(t)

@@ -85,6 +85,8 @@ def detectable_words(pct: float) -> str:
     if pct <= 100:
         return f"could detect ±{pct:.0f} %"
     factor = 1 + pct / 100
+    if factor > BOUND_HIGH:  # past any figure worth printing: two rounds of a wild cell
+        return f"could detect only beyond {BOUND_HIGH:,.0f}× either way"
     return f"could detect only beyond {factor:,.0f}× either way" if factor >= 10 else \
         f"could detect only beyond {factor:.1f}× either way"
 
