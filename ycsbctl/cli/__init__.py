@@ -38,6 +38,7 @@ from ycsbctl import __version__  # noqa: E402
 from ycsbctl.errors import UserError  # noqa: E402
 from ycsbctl.processes import default_stops_as_interrupt, interrupts_redelivered  # noqa: E402
 from ycsbctl.urls import redact_text  # noqa: E402
+from ycsbctl.user_input import finite  # noqa: E402
 
 if _ON_INTERRUPT is signal.default_int_handler:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is KeyboardInterrupt again
@@ -135,6 +136,19 @@ def main() -> None:
 
     Workloads are YCSB property files: a name from workloads/ (workload-a, b, insert…) or a path.
     """
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click's ``FloatRange`` for every float option of every command, refusing NaN and ±infinity as well:
+    ``nan`` passes any range check (``nan < 0.1`` is False) and ``inf`` any lower bound, and either later
+    breaks a worker or the controller. The refusal is click's one line, exit 2."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        try:
+            return finite(number)
+        except ValueError:
+            self.fail(f"{value!r} is not a finite number: give one such as 10 or 2.5", param, ctx)
 
 
 def image_option(items: tuple[str, ...], targets: list[str]) -> dict[str, str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ycsbctl.cli import (
+    FiniteFloatRange,
     docker_host_option,
     image_option,
     main,
@@ -60,7 +61,7 @@ def _common(f):
                           "on another host gets a generated password and iperf3 runs next to it."),
         click.option("--out", type=click.Path(path_type=Path), default=None,
                      help="Result folder to write [run: reports/<experiment-id>; a single point: none]."),
-        click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+        click.option("--timeout", "timeout_s", type=FiniteFloatRange(min=0.001), default=10.0, show_default=True,
                      help="Per-operation timeout in seconds (counted as TIMEOUT, never fatal)."),
         click.option("--processes", type=click.IntRange(min=1), default=None,
                      help="Engine worker processes [default: one per core, capped by threads]."),
@@ -297,13 +298,13 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                    "is started here and there are 2 CPUs or more].")
 @click.option("--baseline", default=None, metavar="TARGET",
               help="The target the others are compared with (ratio, interval, verdict) [default: the first].")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+@click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the verdicts (false discovery rate over the cells of a comparison).")
 @click.option("--operations", type=click.IntRange(min=1), default=None, help="operationcount per point (instead of --duration).")
-@click.option("--duration", "duration_s", type=click.FloatRange(min=0.1), default=None,
+@click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1), default=None,
               help="Seconds per point (YCSB's maxexecutiontime), measured from the first operation unless --warmup "
                    "is given [default: the profile's, after its warm-up].")
-@click.option("--warmup", "warmup_s", type=click.FloatRange(min=0), default=None,
+@click.option("--warmup", "warmup_s", type=FiniteFloatRange(min=0), default=None,
               help="Seconds at the start of each point kept in the per-second series but not in the totals "
                    "[default: the profile's (2 s) with the profile's point length; none with --duration or --operations].")
 @click.option("--target-rate", default=None, metavar="R|A,B|A..B[/S]",
@@ -323,7 +324,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               default=None, help="Record the on-CPU stacks (perf for the server, py-spy for the client) and draw flame "
                                  "graphs: 'peak' (the value when none is given) re-runs the best point of each target "
                                  "and workload profiled; 'all' profiles every point as it is measured.")
-@click.option("--max-error-rate", type=click.FloatRange(0, 1), default=0.01, show_default=True,
+@click.option("--max-error-rate", type=FiniteFloatRange(0, 1), default=0.01, show_default=True,
               help="A point with more ERROR/TIMEOUT than this fraction is recorded as failed.")
 @click.option("--load/--no-load", "load", default=None,
               help="Load the dataset before the run-phase points [default: yes for targets we start, no for URLs].")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import main
+from ycsbctl.cli import FiniteFloatRange, main
 from ycsbctl.errors import UserError
 from ycsbctl.results.frames import LATENCY_CHOICES
 
@@ -53,7 +53,7 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
                    "whose targets ran one after the other) is an object too, with compared: false, verdict null and "
                    "why (its points' statuses and causes), and a stderr line counts them; the exit code is 0 either "
                    "way (2 only when no cell matched at all).")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=None,
+@click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=None,
               help="Significance level of the verdicts [default: the first experiment's --alpha, 0.05].")
 @click.option("--calibrate", is_flag=True,
               help="The folders are an A/A pair (the same plan run twice, nothing changed): record how far each cell "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
@@ -11,6 +12,7 @@ from ycsbctl.engine.contract import EngineName
 from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
+from ycsbctl.user_input import finite
 
 if TYPE_CHECKING:
     from ycsbctl.experiment.placement import Placement
@@ -74,7 +76,8 @@ _RATE_HELP = ("use a rate in ops/s (5000 or 5k), a list (10k,20k,40k), a doublin
 
 
 def _rate(number: str, suffix: str) -> float:
-    return float(number) * {"": 1, "k": 1e3, "m": 1e6}[suffix.lower()]
+    """ops/s of ``2.5`` ``k``; ValueError for a number of so many digits that it is infinite."""
+    return finite(float(number) * {"": 1, "k": 1e3, "m": 1e6}[suffix.lower()])
 
 
 def parse_rates(text: str, flag: str = "--target-rate") -> list[float]:
@@ -236,6 +239,9 @@ class Plan:
             raise UserError(f"unknown profile {self.profile!r}: use one of {', '.join(PROFILES)}")
         if self.repeat < 1:
             raise UserError("--repeat must be ≥ 1")
+        for flag, v in (("--duration", self.duration_s), ("--warmup", self.warmup_s), ("--timeout", self.timeout_s)):
+            if v is not None and not math.isfinite(v):  # NaN or infinity (a plan of Python's, or a manifest edited)
+                raise UserError(f"{flag} {v}: give a finite number of seconds")
         if self.precision is not None and not 0 < self.precision < 1:
             raise UserError("--precision is a relative half width, e.g. 3% (or 0.03)")
         if not 0 < self.alpha < 1:

@@ -11,6 +11,7 @@ the point recorded it, which paced points do by default; else the actual one.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -79,8 +80,8 @@ def parse_slo(text: str) -> Slo:
     if op is not None and op not in OPERATIONS:
         raise UserError(f"--slo {text!r}: unknown operation {m.group(1)}: {_HELP}")
     limit = float(m.group(3)) * _UNITS[m.group(4)]
-    if limit <= 0:
-        raise UserError(f"--slo {text!r}: the limit must be > 0")
+    if not 0 < limit < math.inf:  # 400 digits are an infinite limit: nothing would ever miss it
+        raise UserError(f"--slo {text!r}: the limit must be > 0 and finite")
     return Slo(float(m.group(2)), limit, op)
 
 

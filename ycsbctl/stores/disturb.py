@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ycsbctl.errors import UserError
+from ycsbctl.user_input import finite
 
 TYPES = ("hash", "set", "zset", "list")
 # action -> the types it applies to
@@ -59,7 +60,7 @@ def parse_size(text: str) -> int:
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kKmM]?)", text.strip())
     if m is None:
         raise ValueError(text)
-    return int(round(float(m.group(1)) * {"": 1, "k": 1_000, "m": 1_000_000}[m.group(2).lower()]))
+    return int(round(finite(float(m.group(1)) * {"": 1, "k": 1_000, "m": 1_000_000}[m.group(2).lower()])))
 
 
 def parse_seconds(text: str) -> float:
@@ -67,7 +68,7 @@ def parse_seconds(text: str) -> float:
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s)?", text.strip())
     if m is None:
         raise ValueError(text)
-    return float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0)
+    return finite(float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0))
 
 
 def parse_disturb(text: str, duration_s: float | None = None) -> DisturbSpec:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -43,8 +44,8 @@ class Properties(dict[str, str]):
         raw = self.get(key)
         if raw is None or raw.strip() == "":
             return default
-        if not _FLOAT.fullmatch(raw.strip()):
-            raise UserError(f"property {key}={raw!r} is not a number: write -p {key}=X (e.g. 0.5)")
+        if not _FLOAT.fullmatch(raw.strip()) or not math.isfinite(float(raw.strip())):  # 1e999 is infinite
+            raise UserError(f"property {key}={raw!r} is not a finite number: write -p {key}=X (e.g. 0.5)")
         return float(raw.strip())
 
     def get_bool(self, key: str, default: bool) -> bool:

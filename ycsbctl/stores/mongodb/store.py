@@ -33,6 +33,9 @@ class MongoProtocol(ServerProtocol):
         from pymongo.errors import ConfigurationError, InvalidURI
         from pymongo.uri_parser import parse_uri
 
+        from ycsbctl.stores.mongodb.wire import check_url_files
+
+        check_url_files(url)  # a file the URL names that is missing or no certificate: one line, as every store says it
         try:
             parse_uri(url)
         except (InvalidURI, ConfigurationError, ValueError) as exc:

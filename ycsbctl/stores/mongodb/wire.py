@@ -48,6 +48,7 @@ from ycsbctl.stores.chain import run_chain
 from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
 from ycsbctl.stores.mongodb.wire_chain import MongoChain, MongoRequests
 from ycsbctl.stores.tls_wire import open_tls
+from ycsbctl.user_input import ca_context, readable_file
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
@@ -103,10 +104,7 @@ def tls_context(url: str) -> ssl.SSLContext | None:
     ctx = _CONTEXTS.get(url)
     if ctx is None:
         ca_file = options.get("tlscafile") or None
-        try:
-            ctx = ssl.create_default_context(cafile=ca_file)
-        except (OSError, ssl.SSLError) as exc:
-            raise UserError(f"cannot read the CA certificate {ca_file} (tlsCAFile): {exc}") from None
+        ctx = ca_context(ca_file, "tlsCAFile")
         insecure = options.get("tlsinsecure", "false").lower() in _TRUE
         if insecure or options.get("tlsallowinvalidhostnames", "false").lower() in _TRUE:
             ctx.check_hostname = False
@@ -118,6 +116,18 @@ def tls_context(url: str) -> ssl.SSLContext | None:
 
 
 _CONTEXTS: dict[str, ssl.SSLContext] = {}
+_FILE_OPTIONS = {"tlscertificatekeyfile": "tlsCertificateKeyFile", "tlscrlfile": "tlsCRLFile"}
+
+
+def check_url_files(url: str) -> None:
+    """Every file ``url`` names read now (``tlsCAFile`` as a CA certificate, ``tlsCertificateKeyFile``,
+    ``tlsCRLFile``), whether or not it says ``tls=true`` (pymongo turns TLS on for them): one line, exit 2."""
+    options = _url_options(url)
+    if options.get("tlscafile"):
+        ca_context(options["tlscafile"], "tlsCAFile")
+    for key, spelling in _FILE_OPTIONS.items():
+        if options.get(key):
+            readable_file(options[key], f"the {spelling}")
 
 
 def tls_hint(exc: BaseException | str, tls: bool) -> str | None:

@@ -79,7 +79,8 @@ def tls_of(url: str) -> WireTls | None:
         return None
     ca = query.get("sslrootcert") or None
     verify = mode in ("verify-ca", "verify-full") or (ca is not None and ca != "system")
-    return WireTls(None if ca == "system" else ca, verify, mode == "verify-full", required=mode != "prefer")
+    return WireTls(None if ca == "system" else ca, verify, mode == "verify-full", required=mode != "prefer",
+                   option="sslrootcert")
 
 
 def wire_eligible(url: str, properties: dict[str, str]) -> bool:

@@ -43,6 +43,7 @@ from ycsbctl.stores.binding import (
 from ycsbctl.stores.chain import ChainRun
 from ycsbctl.stores.redis.tls import TLS_THERE, UNTRUSTED, untrusted, with_tls_hint
 from ycsbctl.stores.tls_wire import open_tls
+from ycsbctl.user_input import ca_context
 from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
 # Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
@@ -146,11 +147,7 @@ class RedisOptions:
         if not self.tls:
             return None
         if self._ssl is None:
-            try:
-                ctx = ssl.create_default_context(cafile=self.ca_file)
-            except (OSError, ssl.SSLError) as exc:
-                raise UserError(f"cannot read the CA certificate {self.ca_file} (ssl_ca_certs): {exc}",
-                                fix="give the PEM file of the CA that signed the server's certificate") from None
+            ctx = ca_context(self.ca_file, "ssl_ca_certs")
             if not self.verify:
                 ctx.check_hostname = False
                 ctx.verify_mode = ssl.CERT_NONE

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ssl
 from dataclasses import dataclass
 
-from ycsbctl.errors import UserError
+from ycsbctl.user_input import ca_context
 
 
 @dataclass(frozen=True)
@@ -25,13 +25,10 @@ class WireTls:
     verify: bool
     check_hostname: bool
     required: bool = True
+    option: str = "ssl_ca"  # the URL option that names ca_file (its spelling in the one-line refusal)
 
     def context(self) -> ssl.SSLContext:
-        try:
-            ctx = ssl.create_default_context(cafile=self.ca_file)
-        except (OSError, ssl.SSLError) as exc:
-            raise UserError(f"cannot read the CA certificate {self.ca_file}: {exc}",
-                            fix="give the PEM file of the CA that signed the server's certificate") from None
+        ctx = ca_context(self.ca_file, self.option)
         ctx.check_hostname = self.check_hostname
         if not self.verify:
             ctx.verify_mode = ssl.CERT_NONE

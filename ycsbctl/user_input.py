@@ -1,0 +1,118 @@
+"""What a user types or names, checked once, the same way everywhere: a number that must be finite, a file
+ycsbctl must read (a CA certificate, a record), a file or folder ycsbctl must write (``compare -o``,
+``--json``, ``exportfile``, ``--out``). Each refusal is a :class:`~ycsbctl.errors.UserError`: one line naming the
+path and what to do, exit 2 (the user named it: another name fixes it).
+
+A shared leaf (no ycsbctl import but :mod:`ycsbctl.errors`): the CLI, the stores' URL checks and the result
+folder use the same words.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import ssl
+from pathlib import Path
+
+from ycsbctl.errors import UserError
+
+
+def finite(value: float) -> float:
+    """``value`` when it is a finite number; ValueError for NaN and ±infinity (``float("nan")``, ``1e999``), which
+    every range check lets through (``nan < 0.1`` is False) and which no count, time or rate can be."""
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not a finite number")
+    return value
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _open_to_read(p: Path) -> None:
+    """OSError (its errno and reason) unless ``p`` is a file that opens for reading."""
+    if p.is_dir():
+        raise IsADirectoryError(21, "Is a directory")
+    with open(p, "rb"):
+        pass
+
+
+def readable_file(path: str | Path, what: str, fix: str = "") -> Path:
+    """``path`` (``~`` expanded) when it is a file ycsbctl can open for reading; else one line naming ``what``
+    (``the calibration record``) and the path: it does not exist, is a folder, or cannot be read."""
+    p = Path(path).expanduser()
+    try:
+        _open_to_read(p)
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {_reason(exc)}", fix=fix or "give the path of a readable file") \
+            from None
+    return p
+
+
+def writable_file(path: str | Path, what: str) -> Path:
+    """``path`` (``~`` expanded) when ycsbctl can write a file there — checked before the work that produces it,
+    so that an hour's measurement is not lost to a typo; else one line naming ``what`` (``compare -o``) and
+    the path. Missing folders on the way are fine where their nearest existing parent takes a file (the
+    writers create them); an existing file is kept as it is (opened to append, nothing written)."""
+    p = Path(path).expanduser()
+    try:
+        if p.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
+        if p.exists():
+            with open(p, "ab"):
+                pass
+        else:
+            _probe(_nearest_parent(p.absolute().parent))
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(p) else ""
+        raise UserError(f"cannot write {what} {path}: {_reason(exc)}{where}",
+                        fix="give a file in a folder ycsbctl can write") from None
+    return p
+
+
+def writable_folder(path: str | Path, what: str) -> Path:
+    """``path`` when ycsbctl can create (or write in) that folder: its nearest existing parent is a folder that
+    takes a file; else one line naming ``what`` (``the result folder``) and the path."""
+    p = Path(path).expanduser()
+    try:
+        if p.exists() and not p.is_dir():
+            raise NotADirectoryError(20, "Not a directory", str(p))
+        _probe(_nearest_parent(p.absolute()))
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(p) else ""
+        raise UserError(f"cannot write {what} {path}: {_reason(exc)}{where}",
+                        fix="give a folder on a writable file system") from None
+    return p
+
+
+def _nearest_parent(p: Path) -> Path:
+    """``p`` or its nearest ancestor that exists (a file there is refused by :func:`_probe`)."""
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    return p
+
+
+def _probe(folder: Path) -> None:
+    """Create and remove a file in ``folder``: OSError (its errno and the path) where the file system refuses."""
+    if not folder.is_dir():
+        raise NotADirectoryError(20, "Not a directory", str(folder))
+    probe = folder / f".ycsbctl-write-test-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, str(folder)) from None
+    probe.unlink()
+
+
+def ca_context(ca_file: str | None, option: str) -> ssl.SSLContext:
+    """The client's TLS context trusting ``ca_file`` (None: the system's CAs), the file the URL option ``option``
+    names (``tlsCAFile``, ``sslrootcert``, ``ssl_ca``, ``ssl_ca_certs``): a file that is missing, unreadable or
+    holds no certificate is bad input said when the URL is read (exit 2), not a server that does not answer."""
+    try:
+        if ca_file:
+            _open_to_read(Path(ca_file))
+        return ssl.create_default_context(cafile=ca_file)
+    except OSError as exc:  # ssl.SSLError too: a file that holds no certificate
+        why = str(exc) if isinstance(exc, ssl.SSLError) else _reason(exc)
+        raise UserError(f"cannot read the CA certificate {ca_file}: {why} ({option})",
+                        fix="give the PEM file of the CA that signed the server's certificate") from None
