@@ -49,11 +49,11 @@ def readable_file(path: str | Path, what: str, fix: str = "") -> Path:
     return p
 
 
-def writable_file(path: str | Path, what: str) -> Path:
+def writable_file(path: str | Path, what: str, *, creates_folders: bool = False) -> Path:
     """``path`` (``~`` expanded) when ycsbctl can write a file there — checked before the work that produces it,
     so that an hour's measurement is not lost to a typo; else one line naming ``what`` (``compare -o``) and
-    the path. Missing folders on the way are fine where their nearest existing parent takes a file (the
-    writers create them); an existing file is kept as it is (opened to append, nothing written)."""
+    the path. Its folder must exist, or with ``creates_folders`` (a writer that makes them) its nearest existing
+    parent; an existing file is kept as it is (opened to append, nothing written)."""
     p = Path(path).expanduser()
     try:
         if p.is_dir():
@@ -62,7 +62,8 @@ def writable_file(path: str | Path, what: str) -> Path:
             with open(p, "ab"):
                 pass
         else:
-            _probe(_nearest_parent(p.absolute().parent))
+            folder = p.absolute().parent
+            _probe(_nearest_parent(folder) if creates_folders else folder)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(p) else ""
         raise UserError(f"cannot write {what} {path}: {_reason(exc)}{where}",
@@ -81,7 +82,7 @@ def writable_folder(path: str | Path, what: str) -> Path:
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(p) else ""
         raise UserError(f"cannot write {what} {path}: {_reason(exc)}{where}",
-                        fix="give a folder on a writable file system") from None
+                        fix="pass --out DIR on a writable file system") from None
     return p
 
 
@@ -94,6 +95,8 @@ def _nearest_parent(p: Path) -> Path:
 
 def _probe(folder: Path) -> None:
     """Create and remove a file in ``folder``: OSError (its errno and the path) where the file system refuses."""
+    if not folder.exists():
+        raise FileNotFoundError(2, "No such file or directory", str(folder))
     if not folder.is_dir():
         raise NotADirectoryError(20, "Not a directory", str(folder))
     probe = folder / f".ycsbctl-write-test-{os.getpid()}"

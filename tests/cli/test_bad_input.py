@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cli import CLI
+from tests.fixtures.cli import env as cli_env
 
 SECRET = "s3cretPW"
 BASIC = ["--target", "basic://", "--threads", "1"]
+YCSB_LOG = Path(__file__).parents[1] / "data" / "ycsb" / "master-workloada-redis.log"
 DISTURB = ["--target", "redis://127.0.0.1:9", "--threads", "1", "--duration", "5", "--disturb"]  # nothing listens on 9
 
 # (case, arguments after the command, text the one line must contain)
@@ -153,6 +155,38 @@ CASES: list[tuple[str, list[str], str]] = [
     ("-P alone, with a bad value", ["run", "-P", "{files}/my-workload", *BASIC], "-p fieldcount=N"),
     ("dry-run, bad property", ["dry-run", "b", "-p", "zeropadding=wide"], "-p zeropadding=N"),
     ("dry-run, no workload and no -P", ["dry-run", "--count", "1"], "name a workload"),
+    # -- hostile numbers: NaN and infinities pass every range check ('nan < 0.1' is False) and broke a worker
+    ("duration NaN", ["run", "b", *BASIC, "--duration", "nan"], "'--duration': 'nan' is not a finite number"),
+    ("duration infinite", ["run", "b", *BASIC, "--duration", "inf"], "'--duration': 'inf' is not a finite number"),
+    ("warm-up NaN", ["run", "b", *BASIC, "--warmup", "nan"], "'--warmup': 'nan' is not a finite number"),
+    ("timeout NaN", ["load", "b", "--target", "basic://", "--timeout", "nan"], "'--timeout': 'nan' is not a finite"),
+    ("error rate NaN", ["run", "b", *BASIC, "--max-error-rate", "NaN"], "'NaN' is not a finite number"),
+    ("calibrate duration infinite", ["calibrate", "--duration", "Infinity"], "'Infinity' is not a finite number"),
+    ("compare alpha NaN", ["compare", "{files}", "--alpha", "nan"], "'nan' is not a finite number"),
+    ("a float property of 1e999", ["run", "b", *BASIC, "-p", "readproportion=1e999"], "is not a finite number"),
+    ("a rate of 400 digits", ["run", "b", *BASIC, "--target-rate", "9" * 400], "use a rate in ops/s"),
+    ("an SLO limit of 400 digits", ["run", "b", *BASIC, "--slo", f"p99<{'9' * 400}ms"], "> 0 and finite"),
+    ("a disturbance size of 400 digits", ["run", "b", *DISTURB, f"del:set:{'9' * 400}@1s"], "use a count of members"),
+    # -- files the user names: read or written, checked before anything starts
+    ("MongoDB CA file missing", ["run", "b", "--target", "mongodb://127.0.0.1:9/ycsb?tls=true&tlsCAFile={files}/no.pem",
+                                 "--threads", "1"], "cannot read the CA certificate {files}/no.pem: No such file"),
+    ("MongoDB CA file without tls=true", ["run", "b", "--target", "mongodb://127.0.0.1:9/ycsb?tlsCAFile={files}/no.pem",
+                                          "--threads", "1"], "(tlsCAFile): give the PEM file of the CA"),
+    ("MongoDB CA file no certificate", ["run", "b", "--target", "mongodb://127.0.0.1:9/ycsb?tls=true&tlsCAFile="
+                                        "{files}/config.json", "--threads", "1"], "NO_CERTIFICATE_OR_CRL_FOUND"),
+    ("MongoDB client certificate missing", ["run", "b", "--target", "mongodb://127.0.0.1:9/ycsb?tls=true&"
+                                            "tlsCertificateKeyFile={files}/no.pem", "--threads", "1"],
+     "cannot read the tlsCertificateKeyFile {files}/no.pem: No such file"),
+    ("compare -o under a file", ["compare", "{files}", "-o", "{files}/binary/compare.html"],
+     "cannot write the comparison page (-o) {files}/binary/compare.html: Not a directory"),
+    ("calibrate --json in a missing folder", ["calibrate", "--json", "{files}/none/cal.json"],
+     "cannot write the --json file {files}/none/cal.json: No such file or directory ({files}/none)"),
+    ("exportfile a folder", ["run", "b", *BASIC, "-p", "exportfile={files}"], "cannot write the exportfile"),
+    ("exportfile under a file", ["run", "b", *BASIC, "-p", "exportfile={files}/binary/x.txt"], "Not a directory"),
+    ("--out under a file", ["run", "b", "--target", "basic://", "--threads", "1,2", "--out", "{files}/binary/x"],
+     "cannot write the result folder {files}/binary/x: Not a directory ({files}/binary): pass --out DIR"),
+    ("import-ycsb --out under a file", ["import-ycsb", str(YCSB_LOG), "--out", "{files}/binary/x"],
+     "cannot write the result folder {files}/binary/x"),
 ]
 
 
@@ -190,7 +224,7 @@ def outcomes(files: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
         base = tmp_path_factory.mktemp("case")
         cwd, state, claims = base / "cwd", base / "state", base / "claims"
         cwd.mkdir()
-        env = {**os.environ, "YCSBCTL_STATE_DIR": str(state), "YCSBCTL_CLAIM_DIR": str(claims)}
+        env = cli_env(YCSBCTL_STATE_DIR=str(state), YCSBCTL_CLAIM_DIR=str(claims))  # this checkout's ycsbctl
         argv = [a.format(files=files) for a in args]
         try:
             done = subprocess.run([*CLI, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
@@ -203,14 +237,15 @@ def outcomes(files: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
 
 
 @pytest.mark.parametrize(("case", "args", "says"), CASES, ids=[c[0] for c in CASES])
-def test_malformed_input_is_one_line_exit_2_and_leaves_nothing(case, args, says, outcomes: dict[str, Outcome]):
+def test_malformed_input_is_one_line_exit_2_and_leaves_nothing(case, args, says, outcomes: dict[str, Outcome],
+                                                                files: Path):
     o = outcomes[case]
     assert o.result is not None, o.error
     r, cwd = o.result, o.cwd
     assert r.returncode == 2, (case, r.stdout, r.stderr)
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), (case, r.stderr)
-    assert says in lines[0], (case, lines[0])
+    assert says.format(files=files) in lines[0], (case, lines[0])
     assert r.stdout == "" and "Traceback" not in r.stderr
     assert SECRET not in r.stderr  # no password, whole or in part
     assert not any(cwd.iterdir())  # no result folder, no exportfile

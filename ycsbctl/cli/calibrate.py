@@ -13,6 +13,7 @@ import click
 from ycsbctl.cli import FiniteFloatRange, main
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
+from ycsbctl.user_input import writable_file
 
 
 @main.command()
@@ -45,6 +46,8 @@ def calibrate(target: str, threads: str, duration_s: float, rounds: int, records
     from ycsbctl.experiment.calibrate_text import calibration_lines
     from ycsbctl.experiment.plan import parse_threads
 
+    if json_path is not None:  # written at the end: a path it cannot take is said before the minutes of measuring
+        writable_file(json_path, "the --json file")
     plan = CalibratePlan(target=target, threads=tuple(parse_threads(threads)), duration_s=duration_s, rounds=rounds,
                          records=records, warmup_s=warmup_s, processes=processes, backend=backend, seed=seed)
 

@@ -9,6 +9,7 @@ import click
 from ycsbctl.cli import FiniteFloatRange, main
 from ycsbctl.errors import UserError
 from ycsbctl.results.frames import LATENCY_CHOICES
+from ycsbctl.user_input import writable_file
 
 _LATENCY = click.option("--latency", type=click.Choice(LATENCY_CHOICES), default="p99", show_default=True,
                         help="Latency statistic on the figures' right axis and in the comparison.")
@@ -76,6 +77,8 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     from ycsbctl.report.compare import json_cells, nothing_to_compare, print_table, render_compare_html
     from ycsbctl.report.compare_json import not_compared_note
 
+    if fmt == "text":  # the page is written last: a path it cannot take is said before the folders are read
+        writable_file(output, "the comparison page (-o)", creates_folders=True)
     seen = [d.resolve() for d in directories]
     twice = next((d for i, d in enumerate(directories) if seen[i] in seen[:i]), None)
     if twice is not None:  # each cell against itself: every ratio 1, a drift of 0 recorded by --calibrate

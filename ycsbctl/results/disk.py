@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import errno
-import os
 import shutil
 from pathlib import Path
 
 from ycsbctl.errors import UserError
+from ycsbctl.user_input import writable_folder
 
 DISK_ERRNOS = (errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EIO)
 MIN_FREE_BYTES = 20 * 2**20  # a sweep's folder is a few MB; less free space than this fails at the first point
@@ -19,18 +19,12 @@ def disk_error(exc: BaseException) -> bool:
 
 
 def check_writable(folder: Path) -> None:
-    """Before anything starts: ``folder``'s nearest existing parent takes a file and has room,
-    else one line saying so (exit 1)."""
+    """Before anything starts: ``folder``'s nearest existing parent takes a file (else one line naming the folder,
+    exit 2: :func:`ycsbctl.user_input.writable_folder`) and has room (else one line, exit 1: free space)."""
+    writable_folder(folder, "the result folder")
     parent = Path(folder).absolute()
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
-    probe = parent / f".ycsbctl-write-test-{os.getpid()}"
-    try:
-        probe.write_bytes(b"x")
-        probe.unlink()
-    except OSError as exc:
-        raise UserError(f"cannot write the result folder {folder}: {exc.strerror} ({parent}); "
-                        "pass --out DIR on a writable file system", exit_code=1) from None
     free = shutil.disk_usage(parent).free
     if free < MIN_FREE_BYTES:
         raise UserError(f"only {free / 2**20:.1f} MiB free for the result folder {folder} ({parent}); free some "

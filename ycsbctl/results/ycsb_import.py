@@ -13,6 +13,7 @@ from ycsbctl.results.folder import ResultFolder, RunRecord
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.ycsb_text import ParsedYcsb, parse_output
+from ycsbctl.user_input import writable_folder
 
 DEFAULT_DB = "BasicDB"  # YCSB's Client runs BasicDB when its command line has no -db
 
@@ -56,7 +57,7 @@ def import_logs(
     """
     if not logs:
         raise UserError("give at least one YCSB log file")
-    out = Path(out)
+    out = writable_folder(out, "the result folder")
     records: list[tuple[Path, RunRecord, ParsedYcsb]] = []
     repetitions: dict[tuple, int] = {}
     for log in map(Path, logs):

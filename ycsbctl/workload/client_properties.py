@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ycsbctl.errors import UserError
+from ycsbctl.user_input import writable_file
 from ycsbctl.workload.properties import Properties
 
 INT_MAX = 2**31 - 1
@@ -126,6 +127,8 @@ def read_client_properties(p: Properties, phase: str = "run") -> ClientPropertie
         raise UserError(f"property measurementtype={mtype!r} is {'not supported' if known else 'unknown'}: "
                         "ycsbctl records HdrHistograms (YCSB's default; per-second series go to the result "
                         "folder): drop -p measurementtype or set it to hdrhistogram")
+    if p.get("exportfile", "").strip():  # written after the run: a path it cannot take is said before it
+        writable_file(p["exportfile"].strip(), "the exportfile")
     if p.get_bool("hdrhistogram.fileoutput", False):
         _check_log_prefix(p.get("hdrhistogram.output.path", ""))
     if phase == "run" and not p.get_bool("dotransactions", True):
