@@ -13,6 +13,7 @@ import pytest
 from scipy import stats as sps
 
 from tests.results.test_verdicts import _runs
+from ycsbctl.errors import UserError
 from ycsbctl.results import host_drift, stats
 from ycsbctl.results import verdicts as vd
 
@@ -72,6 +73,7 @@ def test_the_record_keeps_the_largest_drift_per_metric_and_a_broken_one_reads_as
     assert host_drift.read().of("throughput") == pytest.approx(0.12, abs=1e-6)
     path.write_text("{not json")
     assert host_drift.read().of("throughput") == host_drift.DEFAULT_MARGIN
+    assert host_drift.read().warning == f"the calibration record at {path} is damaged (not JSON); using the default ±10 %"
 
 
 def test_compare_calibrate_records_the_pairs_drift_and_later_comparisons_test_against_it(tmp_path, monkeypatch):
@@ -111,7 +113,7 @@ def test_the_readme_states_the_default_margin():
 
 def test_from_twenty_recorded_cells_the_margin_is_their_95th_percentile_not_one_wild_cell(tmp_path, monkeypatch):
     monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path))
-    host_drift.record([("throughput", 1.02)] * 28 + [("throughput", 1.04), ("throughput", 2.5)], "test")
+    host_drift.record([("throughput", 1.02)] * 28 + [("throughput", 1.04), ("throughput", 1.9)], "test")
     assert host_drift.read().of("throughput") == pytest.approx(0.04, abs=1e-6)  # 30 cells: the 29th (ceil .95·29)
     m = host_drift.margin_of([0.02] * 18 + [0.04])  # 19 cells: the largest
     assert m == pytest.approx(0.04) and host_drift.margin_of([0.01, 0.03]) == pytest.approx(0.03)
@@ -164,3 +166,80 @@ def test_the_suite_reads_no_record_and_none_can_be_written_where_it_looks():
     assert host_drift.read().of("throughput") == host_drift.DEFAULT_MARGIN
     with pytest.raises(OSError):
         host_drift.record([("throughput", 1.5)], "test")
+
+
+UNUSABLE = [  # (the record's text, what the warning says in its brackets)
+    ("{not json", "damaged (not JSON)"),
+    ("[0.05, 0.08]", "damaged (no 'metrics' object)"),
+    ('{"metrics": {"throughput": {"max": 0.05}}}', "damaged (throughput has no list of drifts)"),
+    ('{"metrics": {"throughput": {"drifts": ["5 %"]}}}', "damaged (a throughput drift of '5 %' is not a number)"),
+    ('{"metrics": {"throughput": {"drifts": [0.02, -0.9]}}}', "implausible (a throughput drift of -0.9: drifts lie"),
+    ('{"metrics": {"throughput": {"drifts": [1e308]}}}', "implausible (a throughput drift of 1e+308"),
+    ('{"metrics": {"p99": {"drifts": [Infinity]}}}', "implausible (a p99 drift of inf"),
+    ('{"metrics": {"throughput": {"drifts": [NaN]}}}', "implausible (a throughput drift of nan"),
+    ('{"metrics": {"throughput": {"drifts": [0.05, 1.5]}}}', "implausible (a throughput drift of 1.5"),
+]
+
+
+@pytest.mark.parametrize(("text", "says"), UNUSABLE, ids=[s for _, s in UNUSABLE])
+def test_a_damaged_or_implausible_record_says_so_in_one_line_and_is_not_used(text: str, says: str, tmp_path: Path):
+    """Was read as "no calibration record" (damaged) or used as given (−0.9 printed "±-90.0 %" and turned the margin
+    off; 1e308 or Infinity made every difference uncallable)."""
+    path = tmp_path / "host_drift.json"
+    path.write_text(text)
+    m = host_drift.read(path)
+    assert dict(m.by_metric) == {} and m.of("throughput") == m.of("p99") == host_drift.DEFAULT_MARGIN
+    assert m.warning is not None and m.warning.startswith(f"the calibration record at {path} is {says}"), m.warning
+    assert m.warning.endswith("; using the default ±10 %") and "\n" not in m.warning
+    assert "not used" in m.source and "no calibration record" not in m.source
+
+
+def test_the_widest_plausible_drift_is_used_and_the_record_that_holds_it_warns_nothing(tmp_path: Path):
+    path = tmp_path / "host_drift.json"
+    path.write_text('{"metrics": {"throughput": {"drifts": [0, 1.0]}}}')  # a cell twice as fast: the bound, kept
+    m = host_drift.read(path)
+    assert m.warning is None and m.of("throughput") == 1.0
+
+
+def test_recording_replaces_an_unusable_record_and_keeps_it_aside_and_refuses_a_ratio_no_host_drifts(tmp_path, monkeypatch):
+    monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path))
+    path = tmp_path / "host_drift.json"
+    path.write_text('{"metrics": {"throughput": {"drifts": [-0.9]}}}')
+    with pytest.raises(UserError, match=r"changed 2\.5× between the experiments.*nothing was recorded"):
+        host_drift.record([("throughput", 1.05), ("throughput", 2.5)], "test")
+    assert path.read_text() == '{"metrics": {"throughput": {"drifts": [-0.9]}}}'  # untouched by the refusal
+    host_drift.record([("throughput", 1.05)], "test")
+    assert (tmp_path / "host_drift.json.damaged").read_text() == '{"metrics": {"throughput": {"drifts": [-0.9]}}}'
+    assert host_drift.read().warning is None and host_drift.read().of("throughput") == pytest.approx(0.05)
+
+
+def test_compare_through_the_cli_warns_once_of_a_hostile_record_and_tests_against_the_default(tmp_path: Path):
+    from tests.fixtures.cli import env, ycsbctl
+    from tests.fixtures.experiments import build_experiment
+
+    small = {"workloads": ("workloadb",), "threads": (8,), "repetitions": 3, "failed": False, "skipped": False}
+    a, b = build_experiment(tmp_path, "a", **small), build_experiment(tmp_path, "b", speedup={"redis": 0.85}, **small)
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "host_drift.json").write_text('{"metrics": {"throughput": {"drifts": [-0.9]}}}')
+    r = ycsbctl("compare", str(a), str(b), "-o", str(tmp_path / "c.html"), cwd=tmp_path,
+                environ=env(YCSBCTL_CACHE_DIR=str(tmp_path / "cache")))
+    assert r.returncode == 0, r.stderr
+    warnings = [x for x in r.stderr.splitlines() if x.startswith("warning:")]
+    assert warnings == [f"warning: the calibration record at {tmp_path / 'cache' / 'host_drift.json'} is implausible "
+                        "(a throughput drift of -0.9: drifts lie between 0 and 1); using the default ±10 %"], r.stderr
+    assert "±-" not in r.stdout + r.stderr and "throughput ±10.0 %" in r.stdout
+
+
+def test_compare_calibrate_through_the_cli_refuses_folders_of_different_plans_and_records_nothing(tmp_path: Path):
+    """Was: the differences listed, then a drift recorded anyway (13.1 % in the campaign)."""
+    from tests.fixtures.cli import env, ycsbctl
+    from tests.fixtures.experiments import build_experiment
+
+    small = {"workloads": ("workloadb",), "threads": (8,), "repetitions": 3, "failed": False, "skipped": False}
+    a, b = build_experiment(tmp_path, "a", **small), build_experiment(tmp_path, "b", duration_s=5, **small)
+    r = ycsbctl("compare", str(a), str(b), "--calibrate", cwd=tmp_path, environ=env(YCSBCTL_CACHE_DIR=str(tmp_path)))
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    assert r.stderr == ("error: --calibrate: the experiments differ (b: plan.duration_s: 3.0 vs 5.0), so they are no A/A "
+                        "pair; nothing was recorded: give two runs of one plan on this host, minutes apart, with "
+                        "nothing changed\n")
+    assert not (tmp_path / "host_drift.json").exists() and not (tmp_path / "compare.html").exists()

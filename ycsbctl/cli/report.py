@@ -85,6 +85,8 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
         raise UserError(f"compare: {twice} is given twice: give different result folders (or one folder alone, to "
                         "compare its targets with its first)")
     c = run_compare(list(directories), latency, control, alpha)
+    for warning in c.warnings:
+        click.echo(f"warning: {warning}", err=True)
     refusal = nothing_to_compare(c)
     if refusal is not None:  # was a "nothing to compare" line, exit 0 and a compare.html of no cell (fault43g)
         raise refusal

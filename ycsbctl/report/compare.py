@@ -58,6 +58,7 @@ class Comparison:
     control: str | None = None
     notes: list[str] = field(default_factory=list)
     alpha: float = 0.05
+    warnings: list[str] = field(default_factory=list)  # said once on stderr: a calibration record not used
 
     @property
     def within(self) -> bool:
@@ -124,7 +125,7 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
     margins = margins or host_drift.read()
     bp = _points(base, latency)
     rows, diffs, unmatched, long, notes = [], [], [], [], []
-    chosen = None
+    chosen, uncontrolled = None, False
     for other in exps[1:]:
         label = other.id if other.id != base.id else str(other.path)
         diffs += [f"{label}: {d}" for d in differences(base, other)]
@@ -136,6 +137,7 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
         ctl = control_target(base, other, control)
         chosen = chosen or ctl
         host = yardstick.host_factor(base.yardstick, other.yardstick)
+        uncontrolled = uncontrolled or ctl is None  # its cells are tested against the margins
         notes.append(f"{label}: " + (f"control {ctl}: its change is the host's drift, taken out of the others'"
                                      if ctl else "no control target (the same build and settings in both, "
                                      "while another changed): a cell is better/worse only beyond the host's drift "
@@ -150,7 +152,10 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
             rows.append(_row(label, key, bp.loc[key], op.loc[key], v, (f"{target_name(key)} in {base.id}",
                                                                        f"{target_name(key)} in {label}")))
     verdicts = pd.concat(long, ignore_index=True) if long else pd.DataFrame(columns=vd.VERDICT_COLUMNS)
-    return Comparison(exps, latency, _sorted(pd.DataFrame(rows)), verdicts, diffs, unmatched, chosen, notes, alpha)
+    # a record that exists but was not used, where a margin was needed (a folder without a control target)
+    warnings = [margins.warning] if margins.warning and uncontrolled else []
+    return Comparison(exps, latency, _sorted(pd.DataFrame(rows)), verdicts, diffs, unmatched, chosen, notes, alpha,
+                      warnings)
 
 
 def target_name(key: tuple) -> str:
@@ -344,13 +349,18 @@ def calibrate(c: Comparison) -> tuple[Path, list[str]]:
     if c.within:
         raise UserError("--calibrate records the host's drift between experiments: give two folders of one plan, "
                         "run minutes apart with nothing changed")
+    if c.differences:  # their cells differ by more than the host's drift: recording it would widen every margin
+        shown = "; ".join(c.differences[:3]) + (f"; and {len(c.differences) - 3} more" if len(c.differences) > 3 else "")
+        raise UserError(f"--calibrate: the experiments differ ({shown}), so they are no A/A pair; nothing was recorded",
+                        fix="give two runs of one plan on this host, minutes apart, with nothing changed")
     v = c.verdicts[~c.verdicts["at_peak"].astype(bool)] if len(c.verdicts) else c.verdicts
     pairs = [(str(r["metric"]), float(r["value"]) / float(r["base_value"])) for r in v.to_dict("records")
              if r["base_value"] == r["base_value"] and r["base_value"] > 0 and r["value"] == r["value"]]
     if not pairs:
         raise UserError("--calibrate: the folders share no measured cell")
+    damaged = host_drift.read().warning
     path = host_drift.record(pairs, f"ycsbctl compare --calibrate {' '.join(e.id for e in c.experiments)}")
-    lines = []
+    lines = [f"a new record (the unusable one is kept as {path}.damaged)"] if damaged else []
     for metric in dict.fromkeys(m for m, _ in pairs):
         d = [host_drift.drift(r) for m, r in pairs if m == metric]
         lines.append(f"{metric}: {len(d)} cells drifted up to {100 * max(d):.1f} % (median {100 * sorted(d)[len(d) // 2]:.1f} %)")
