@@ -94,3 +94,34 @@ def test_the_sweep_alternates_target_blocks_one_server_up_at_a_time():
     assert [r.target for r in outcome.records if r.phase == "load"] == [t for rnd in (1, 2)
                                                                         for t in block_order(["redis", "valkey"], rnd)]
     assert store.manifest.plan["run_order"] == "blocks" and "A B B A" in store.manifest.plan["run_order_note"]
+    study = resolve_study(plan)  # the progress total counts what the sweep did: a load per block, not per target
+    assert study.dataset_loads == 4 and plan.points() + study.dataset_loads == len(outcome.records)
+    assert [study.loads_in_round(r) for r in (1, 2, 3)] == [2, 2, 2] and study.loads_in_round(2, "load") == 0
+
+
+def test_the_planned_loads_are_the_loads_each_order_makes():
+    """A URL's server keeps its dataset between blocks; interleaved rounds load each target once per dataset;
+    target by target, once per change of dataset (a variant has its own)."""
+    def loads(targets: list[str], order: str, workloads: tuple[str, ...] = ("workload-b",)) -> int:
+        return resolve_study(Plan(workloads=list(workloads), targets=targets, threads=[2, 4], repeat=3, order=order,
+                                  load=True)).dataset_loads
+    assert loads(["redis", "valkey"], "blocks") == 6  # 2 targets × 3 rounds, each block on a new server
+    assert loads(["redis://127.0.0.1:1/0", "valkey"], "blocks") == 1 + 3
+    assert loads(["redis", "valkey"], "interleaved") == 2
+    assert loads(["redis", "valkey"], "target") == 2
+    assert loads(["redis"], "target", ("workload-b", "online-status[online.structure=set]", "workload-a")) == 3
+
+
+def test_blocks_progress_counts_every_points_place_through_the_cli(tmp_path):
+    """Was "[7/6]": the total counted one dataset load per target, the blocks order loads one per block."""
+    import re
+
+    from tests.fixtures.cli import CONCURRENT, completed, ycsbctl_in
+
+    r = ycsbctl_in(tmp_path, "run", "workload-c", "--targets", "redis,redis-two", "--order", "blocks", "--repeat", "2",
+                   "--threads", "1", "--duration", "0.5", "--records", "50", "--backend", "local", "--no-telemetry",
+                   "--out", str(tmp_path / "out"), CONCURRENT)
+    assert completed(r), r.stderr[-2000:]
+    places = [(int(k), int(n)) for k, n in re.findall(r"^\[(\d+)/(\d+)\] ", r.stderr, re.MULTILINE)]
+    assert [k for k, _ in dict(places).items()] == list(range(1, 9)), r.stderr  # 4 points and 4 loads, in turn
+    assert {n for _, n in places} == {8}, r.stderr

@@ -211,13 +211,42 @@ class Study:
 
     @property
     def dataset_loads(self) -> int:
-        """The dataset loads planned: one per target that is loaded, per dataset its run-phase points read
-        (each variant of a sweep axis has its own)."""
-        if self.plan.phase == "load":
+        """The dataset loads planned over the plan's ``--repeat`` rounds (:meth:`dataset_loads_through`)."""
+        return self.dataset_loads_through(self.plan.repeat)
+
+    def loads_in_round(self, round_no: int, phase: str = "run") -> int:
+        """The dataset loads of round ``round_no`` alone (0 for the rounds of an insert-only workload's loads)."""
+        return self.dataset_loads_through(round_no) - self.dataset_loads_through(round_no - 1) if phase == "run" else 0
+
+    def dataset_loads_through(self, rounds: int) -> int:
+        """The dataset loads of rounds 1 to ``rounds`` in the order the sweep runs them (:attr:`Plan.run_order`,
+        :mod:`ycsbctl.experiment.rounds`): a target that is loaded loads the dataset its next run-phase point
+        reads whenever it holds another (each variant of a sweep axis has its own); in the ``blocks`` order a
+        server ycsbctl starts comes back empty for each of its blocks (a URL's server keeps its dataset). The
+        ``target`` order runs a cell's repetitions back to back: one load per change of dataset."""
+        from ycsbctl.experiment.rounds import block_order, round_points
+
+        if self.plan.phase == "load" or rounds < 1:
             return 0
+        order, seed = self.plan.run_order[0], self.plan.seed
+        run = {t.name: [c for c in self.cells(t) if c.phase == "run"] for t in self.targets}
+        held: dict[str, str | None] = {}
         n = 0
-        for t in self.targets:
-            wanted = [c.dataset_key for c in self.cases_for(t) if c.phase == "run"]
-            if t.loads:
-                n += sum(1 for i, d in enumerate(wanted) if i == 0 or d != wanted[i - 1])
+
+        def visit(points: list) -> None:
+            nonlocal n
+            for p in points:
+                if p.target.loads and held.get(p.target.name) != p.case.dataset_key:
+                    n, held[p.target.name] = n + 1, p.case.dataset_key
+        if order == "target":  # a cell's repetitions follow one another, on the same dataset
+            visit([c.point(1) for t in self.targets for c in run[t.name]])
+            return n
+        for r in range(1, rounds + 1):
+            if order == "interleaved":
+                visit(round_points([c for t in self.targets for c in run[t.name]], r, seed))
+            else:
+                for t in block_order([t for t in self.targets if run[t.name]], r):
+                    if not t.is_url:
+                        held.pop(t.name, None)  # started anew for its block: empty
+                    visit(round_points(run[t.name], r, seed))
         return n

@@ -196,7 +196,7 @@ class Sweep:
         if wide:
             self.console.note(f"round {done + 1}: {len(wide)} cell(s) still wider than ±{plan.precision:.0%} "
                               f"({', '.join(wide[:3])}{' …' if len(wide) > 3 else ''})")
-            self.console.progress.total += len(stage)
+            self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase)
         return bool(wide)
 
     def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
