@@ -32,14 +32,17 @@ NO_FOLDER = "--cpu-profile: profiles are kept in a result folder; give --out DIR
 
 
 def profile_folder(runner: PointRunner, run_id: str) -> Path | None:
-    """Where a point's profile goes: ``profiles/<run id>`` of the result folder (None: no folder, said once)."""
+    """Where a point's profile goes: ``profiles/<run id as a file name>`` of the result folder (None: no folder,
+    said once)."""
     root = getattr(runner.sink, "path", None)
     if root is None:
         if not runner.profile_refused:
             runner.console.note(NO_FOLDER)
             runner.profile_refused = True
         return None
-    return Path(root) / PROFILES_DIR / run_id
+    from ycsbctl.results.tables import file_stem
+
+    return Path(root) / PROFILES_DIR / file_stem(run_id)
 
 
 def keep(runner: PointRunner, run_id: str, profile: Profile | None, **extra: Any) -> None:

@@ -10,6 +10,8 @@ from typing import Any
 
 import pandas as pd
 
+from ycsbctl.results.tables import file_stem
+
 PROFILES_DIR = "profiles"
 
 
@@ -21,7 +23,8 @@ def profile_sections(folder: Path, profiles: dict[str, dict[str, Any]]) -> list[
     """One section per profiled point, in run-id order."""
     out = []
     for run_id, p in sorted(profiles.items()):
-        where = folder / PROFILES_DIR / run_id
+        stem = file_stem(run_id) if (folder / PROFILES_DIR / file_stem(run_id)).exists() else run_id  # (older: the id)
+        where = folder / PROFILES_DIR / stem
         top = where / "top_frames.csv"
         frames = pd.read_csv(top).head(12).to_dict("records") if top.exists() else []
         tput, profiled = p.get("throughput_ops"), p.get("profiled_throughput_ops")
@@ -33,5 +36,5 @@ def profile_sections(folder: Path, profiles: dict[str, dict[str, Any]]) -> list[
                   f"server in the kernel: {perf_k:.0%} of its on-CPU stack samples" if perf_k is not None else None)
         out.append({"run_id": run_id, "mode": p.get("mode", ""), "server_svg": _svg(where / "server.svg"),
                     "client_svg": _svg(where / "client.svg"), "frames": frames, "notes": p.get("notes") or [],
-                    "cost": cost, "kernel": kernel, "folder": f"{PROFILES_DIR}/{run_id}/"})
+                    "cost": cost, "kernel": kernel, "folder": f"{PROFILES_DIR}/{stem}/"})
     return out

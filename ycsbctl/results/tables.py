@@ -35,7 +35,9 @@ PART_KINDS = ("series", "telemetry", *OPTIONAL_TABLES)  # parts/<kind>/<run>.par
 
 
 def file_stem(run_id: str) -> str:
-    """``run_id`` made safe as a file name (URL labels may hold ``/`` or ``:``)."""
+    """``run_id`` made safe as a file name (URL labels may hold ``/`` or ``:``: ``redis-::1-6379.…`` is stored as
+    ``redis-__1-6379.…``): the one name of a run's files — ``runs/``, ``parts/``, ``histograms/``, ``ycsb/``,
+    ``profiles/`` — and of what a message says of them."""
     return re.sub(r"[^A-Za-z0-9._@+=-]", "_", run_id)
 
 
@@ -89,7 +91,7 @@ def flag_impossible(runs: pd.DataFrame, path: Path) -> pd.DataFrame:
     for i in runs.index[bad]:
         figures = ", ".join(f"{c} = {values.at[i, c]:g}" for c in cols if wrong.at[i, c])
         why = f"impossible figures in its run file ({figures}): edited or damaged"
-        sys.stderr.write(f"warning: {Path(path) / 'runs' / str(runs.at[i, 'run_id'])}.json: {why}; "
+        sys.stderr.write(f"warning: {Path(path) / 'runs' / file_stem(str(runs.at[i, 'run_id']))}.json: {why}; "
                          "the point is shown as failed and left out of peaks and verdicts\n")
         runs.at[i, "status"] = "failed"
         runs.at[i, "error"] = why
