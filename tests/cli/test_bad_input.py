@@ -185,6 +185,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("exportfile under a file", ["run", "b", *BASIC, "-p", "exportfile={files}/binary/x.txt"], "Not a directory"),
     ("--out under a file", ["run", "b", "--target", "basic://", "--threads", "1,2", "--out", "{files}/binary/x"],
      "cannot write the result folder {files}/binary/x: Not a directory ({files}/binary): pass --out DIR"),
+    ("--ycsb-home not a folder", ["run", "b", *BASIC, "--engine", "ycsb", "--ycsb-home", "{files}/none"],
+     "{files}/none is not a folder: pass --ycsb-home DIR"),
     ("import-ycsb --out under a file", ["import-ycsb", str(YCSB_LOG), "--out", "{files}/binary/x"],
      "cannot write the result folder {files}/binary/x"),
 ]

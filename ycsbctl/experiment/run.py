@@ -124,9 +124,13 @@ def run_plan(
 
 
 def _check_host_limits(study: Study) -> None:
-    """Open files for every client connection, and values that fit in memory: raised or refused before
-    anything starts."""
+    """Open files for every client connection, values that fit in memory, and the YCSB install ``--engine ycsb``
+    names: raised or refused before anything starts."""
     plan = study.plan
+    if plan.engine == "ycsb":  # a --ycsb-home that is no YCSB: one line, exit 2, not a failed point per point
+        from ycsbctl.engine.ycsb_java import find_ycsb
+
+        find_ycsb(plan.ycsb_home)
     if not all(t.store.engine_only for t in study.targets):  # basic:// opens no connection
         raise_fd_limit(max(plan.threads), plan.processes)
     for case in study.cases:
