@@ -44,7 +44,9 @@ class Properties(dict[str, str]):
         raw = self.get(key)
         if raw is None or raw.strip() == "":
             return default
-        if not _FLOAT.fullmatch(raw.strip()) or not math.isfinite(float(raw.strip())):  # 1e999 is infinite
+        if not _FLOAT.fullmatch(raw.strip()):
+            raise UserError(f"property {key}={raw!r} is not a number: write -p {key}=X (e.g. 0.5)")
+        if not math.isfinite(float(raw.strip())):  # 1e999: infinite, as no proportion or fraction is
             raise UserError(f"property {key}={raw!r} is not a finite number: write -p {key}=X (e.g. 0.5)")
         return float(raw.strip())
 
