@@ -167,6 +167,10 @@ CASES: list[tuple[str, list[str], str]] = [
     ("a rate of 400 digits", ["run", "b", *BASIC, "--target-rate", "9" * 400], "use a rate in ops/s"),
     ("an SLO limit of 400 digits", ["run", "b", *BASIC, "--slo", f"p99<{'9' * 400}ms"], "> 0 and finite"),
     ("a disturbance size of 400 digits", ["run", "b", *DISTURB, f"del:set:{'9' * 400}@1s"], "use a count of members"),
+    ("server memory not a size", ["run", "b", "--target", "redis", "--threads", "1", "--server-memory", "nan"],
+     "--server-memory 'nan' is not a size"),  # was: the target skipped as its server started (exit 1, a folder)
+    ("server memory of 400 digits", ["run", "b", "--target", "redis", "--threads", "1", "--server-memory",
+                                     "9" * 400 + "g"], "no host has that much memory"),  # was an OverflowError
     # -- files the user names: read or written, checked before anything starts
     ("MongoDB CA file missing", ["run", "b", "--target", "mongodb://127.0.0.1:9/ycsb?tls=true&tlsCAFile={files}/no.pem",
                                  "--threads", "1"], "cannot read the CA certificate {files}/no.pem: No such file"),

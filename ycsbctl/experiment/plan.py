@@ -296,6 +296,10 @@ class Plan:
             raise UserError(f"--repeat auto / --precision add rounds over interleaved points, and these run target by "
                             f"target ({why.split(': ', 1)[-1]}): "
                             "give --repeat N instead")
+        if self.server_memory:  # refused before anything starts, not as a target skipped when its server starts
+            from ycsbctl.provision.catalog import parse_size
+
+            parse_size(self.server_memory)
         if self.placement == "split":
             _ = self.placed  # a plan that cannot be placed as asked is refused before anything starts
 

@@ -14,6 +14,7 @@ and mongod gets its own default rule made explicit: 50 % of (host RAM − 1 GiB)
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import shlex
@@ -292,6 +293,8 @@ def parse_size(text: str) -> int:
         raise UserError(f"--server-memory {text!r} is not a size: write e.g. 512m, 2g or 1073741824")
     unit = m.group(2).lower()
     value = float(m.group(1)) * (1024 ** ("kmgt".index(unit) + 1) if unit else 1)
+    if not math.isfinite(value):  # 400 digits: no memory is that large (and int() of it raised OverflowError)
+        raise UserError(f"--server-memory {text[:40]!r}…: no host has that much memory: write e.g. 512m or 2g")
     if value < 16 * 1024**2:
         raise UserError(f"--server-memory {text!r} is below 16 MiB: give the server at least 16m")
     return int(value)
