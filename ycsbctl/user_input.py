@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 import os
 import ssl
+from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 from ycsbctl.errors import UserError
 
@@ -105,6 +107,16 @@ def _probe(folder: Path) -> None:
     except OSError as exc:
         raise type(exc)(exc.errno, exc.strerror, str(folder)) from None
     probe.unlink()
+
+
+def url_files(url: str, options: Iterable[str]) -> None:
+    """Each file ``url``'s query names under one of ``options`` (a client certificate, its key: ``sslcert``,
+    ``ssl_keyfile``…; names compared without case), read now: a missing one is one line naming the option and the
+    path, exit 2 — not a server that "does not answer" once the client library fails to open it."""
+    query = {k.lower(): v for k, v in parse_qsl(urlsplit(url).query)}
+    for option in options:
+        if query.get(option.lower()):
+            readable_file(query[option.lower()], f"the {option}")
 
 
 def ca_context(ca_file: str | None, option: str) -> ssl.SSLContext:

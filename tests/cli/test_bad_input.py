@@ -181,6 +181,14 @@ CASES: list[tuple[str, list[str], str]] = [
     ("MongoDB client certificate missing", ["run", "b", "--target", "mongodb://127.0.0.1:9/ycsb?tls=true&"
                                             "tlsCertificateKeyFile={files}/no.pem", "--threads", "1"],
      "cannot read the tlsCertificateKeyFile {files}/no.pem: No such file"),
+    # a client certificate or key that is missing was "does not answer (FileNotFoundError …)", exit 1
+    ("PostgreSQL client certificate missing", ["run", "b", "--target", "postgresql://u@127.0.0.1:9/db?sslmode=require&"
+                                               "sslcert={files}/no.pem", "--threads", "1"],
+     "cannot read the sslcert {files}/no.pem: No such file"),
+    ("MySQL client key missing", ["run", "b", "--target", "mysql://root@127.0.0.1:9/ycsb?ssl_key={files}/no.key",
+                                  "--threads", "1"], "cannot read the ssl_key {files}/no.key: No such file"),
+    ("Redis client certificate missing", ["run", "b", "--target", "rediss://127.0.0.1:9/0?ssl_certfile={files}/no.pem",
+                                          "--threads", "1"], "cannot read the ssl_certfile {files}/no.pem"),
     ("compare -o under a file", ["compare", "{files}", "-o", "{files}/binary/compare.html"],
      "cannot write the comparison page (-o) {files}/binary/compare.html: Not a directory"),
     ("calibrate --json in a missing folder", ["calibrate", "--json", "{files}/none/cal.json"],

@@ -57,8 +57,10 @@ class MariaProtocol(SqlProtocol):
             raise UserError(f"bad MySQL URL {url!r}: use {self.example}, e.g. mysql://root@127.0.0.1:3306/ycsb")
         from ycsbctl.stores.mariadb.session import tls_of
         from ycsbctl.stores.sql.tls import check_ca
+        from ycsbctl.user_input import url_files
 
         check_ca(tls_of(url))
+        url_files(url, ("ssl_cert", "ssl_key"))  # PyMySQL's client certificate and key
 
     def tls_url(self, url: str, ca_file: str) -> str:
         """``…?ssl=true&ssl_ca=CA`` (PyMySQL's keyword names, which every client here reads)."""

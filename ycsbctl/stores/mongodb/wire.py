@@ -48,7 +48,7 @@ from ycsbctl.stores.chain import run_chain
 from ycsbctl.stores.mongodb.pymongo_binding import database_name, document_cells, projection, record_document
 from ycsbctl.stores.mongodb.wire_chain import MongoChain, MongoRequests
 from ycsbctl.stores.tls_wire import open_tls
-from ycsbctl.user_input import ca_context, readable_file
+from ycsbctl.user_input import ca_context, url_files
 
 OP_MSG = 2013
 _HEADER = struct.Struct("<iiiiI")  # messageLength, requestID, responseTo, opCode, flagBits
@@ -116,7 +116,6 @@ def tls_context(url: str) -> ssl.SSLContext | None:
 
 
 _CONTEXTS: dict[str, ssl.SSLContext] = {}
-_FILE_OPTIONS = {"tlscertificatekeyfile": "tlsCertificateKeyFile", "tlscrlfile": "tlsCRLFile"}
 
 
 def check_url_files(url: str) -> None:
@@ -125,9 +124,7 @@ def check_url_files(url: str) -> None:
     options = _url_options(url)
     if options.get("tlscafile"):
         ca_context(options["tlscafile"], "tlsCAFile")
-    for key, spelling in _FILE_OPTIONS.items():
-        if options.get(key):
-            readable_file(options[key], f"the {spelling}")
+    url_files(url, ("tlsCertificateKeyFile", "tlsCRLFile"))
 
 
 def tls_hint(exc: BaseException | str, tls: bool) -> str | None:

@@ -84,8 +84,10 @@ class PostgresProtocol(SqlProtocol):
                             "postgresql://ycsb@127.0.0.1:5432/postgres")
         from ycsbctl.stores.postgresql.wire import tls_of
         from ycsbctl.stores.sql.tls import check_ca
+        from ycsbctl.user_input import url_files
 
         check_ca(tls_of(url))
+        url_files(url, ("sslcert", "sslkey"))  # libpq's client certificate and key
 
     def tls_url(self, url: str, ca_file: str) -> str:
         """``…?sslmode=verify-full&sslrootcert=CA`` (libpq's spelling, which asyncpg and the wire path read)."""

@@ -51,6 +51,9 @@ class RedisProtocol(ServerProtocol):
             parse_url(url)
         except (ValueError, TypeError) as exc:
             raise UserError(f"bad Redis URL ({exc}): use {self.example}, e.g. redis://127.0.0.1:6379/0") from None
+        from ycsbctl.user_input import url_files
+
+        url_files(url, ("ssl_certfile", "ssl_keyfile"))  # a client certificate or key that is missing: said now
         if "ssl_ca_certs=" in url:  # a CA file that is missing or no certificate: said now, not as a server's fault
             from ycsbctl.stores.redis.binding import RedisOptions
 
