@@ -1,0 +1,65 @@
+"""The checks of what a user types or names (ycsbctl/user_input.py), each against the file system itself: a file
+or folder that cannot be read or written is one line naming it, exit 2; one that can is left as it was."""
+
+from __future__ import annotations
+
+import math
+import ssl
+from pathlib import Path
+
+import pytest
+
+from ycsbctl.errors import UserError
+from ycsbctl.user_input import ca_context, finite, readable_file, url_files, writable_file, writable_folder
+
+
+def test_finite_lets_every_finite_number_through_and_no_nan_or_infinity():
+    assert [finite(x) for x in (0.0, -1.5, 1e308)] == [0.0, -1.5, 1e308]
+    for bad in (math.nan, math.inf, -math.inf, float("1e999")):
+        with pytest.raises(ValueError, match="is not a finite number"):
+            finite(bad)
+
+
+def test_a_file_to_write_is_refused_where_the_file_system_would_refuse_it_and_nothing_is_left(tmp_path: Path):
+    (tmp_path / "plain").write_text("kept")
+    assert writable_file(tmp_path / "plain", "x") == tmp_path / "plain"
+    assert (tmp_path / "plain").read_text() == "kept"  # an existing file is not truncated by the check
+    assert writable_file(tmp_path / "new.html", "x") == tmp_path / "new.html" and not (tmp_path / "new.html").exists()
+    assert writable_file(tmp_path / "a" / "b" / "new.html", "x", creates_folders=True)
+    for path, why in ((tmp_path, "Is a directory"), (tmp_path / "plain" / "x.html", f"Not a directory ({tmp_path / 'plain'})"),
+                      (tmp_path / "none" / "x.html", f"No such file or directory ({tmp_path / 'none'})")):
+        with pytest.raises(UserError) as told:
+            writable_file(path, "the page")
+        assert told.value.exit_code == 2 and str(told.value).startswith(f"cannot write the page {path}: {why}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]  # the probes are gone
+
+
+def test_a_folder_to_write_needs_its_nearest_existing_parent_to_take_a_file(tmp_path: Path):
+    (tmp_path / "plain").write_text("")
+    assert writable_folder(tmp_path / "a" / "b", "the result folder") == tmp_path / "a" / "b"
+    assert not (tmp_path / "a").exists()  # nothing created
+    for path in (tmp_path / "plain", tmp_path / "plain" / "sub"):
+        with pytest.raises(UserError, match=r"cannot write the result folder .*: Not a directory.*--out DIR"):
+            writable_folder(path, "the result folder")
+
+
+def test_a_file_to_read_and_the_files_a_url_names_are_read_now(tmp_path: Path):
+    (tmp_path / "cert.pem").write_text("x")
+    assert readable_file(tmp_path / "cert.pem", "the certificate") == tmp_path / "cert.pem"
+    with pytest.raises(UserError, match=f"cannot read the certificate {tmp_path}: Is a directory"):
+        readable_file(tmp_path, "the certificate")
+    url_files(f"postgresql://h/db?SSLCERT={tmp_path / 'cert.pem'}", ("sslcert", "sslkey"))  # present: nothing said
+    with pytest.raises(UserError, match=f"cannot read the sslkey {tmp_path / 'no.key'}: No such file or directory"):
+        url_files(f"postgresql://h/db?sslcert={tmp_path / 'cert.pem'}&sslkey={tmp_path / 'no.key'}", ("sslcert", "sslkey"))
+
+
+def test_a_ca_file_is_a_pem_certificate_or_one_line_naming_the_url_option(tmp_path: Path):
+    assert isinstance(ca_context(None, "tlsCAFile"), ssl.SSLContext)  # the system's CAs
+    (tmp_path / "not-a-cert.pem").write_text("x\n")
+    for ca, why in ((tmp_path / "not-a-cert.pem", "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "gone.pem", "No such file"),
+                    (tmp_path, "Is a directory")):
+        with pytest.raises(UserError) as told:
+            ca_context(str(ca), "sslrootcert")
+        text = str(told.value)
+        assert text.startswith(f"cannot read the CA certificate {ca}: ") and why in text and "(sslrootcert)" in text
+        assert told.value.exit_code == 2 and "\n" not in text
