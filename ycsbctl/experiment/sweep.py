@@ -215,7 +215,7 @@ class Sweep:
         if line:
             self.console.note(line)
         if go:
-            self.console.progress.total += len(stage)
+            self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase)
         return go
 
     # -- targets --------------------------------------------------------------------------------------
