@@ -108,6 +108,8 @@ TESTS: dict[str, list[str]] = {
     # What compare calls a real change, and what it says makes two experiments differ.
     "ycsbctl/report/compare.py": ["tests/results/test_verdict_edges.py", "tests/report/test_compare.py",
                                   "tests/results/test_host_drift.py"],
+    # What compare --calibrate records as the host's drift, and the A/A pairs it refuses.
+    "ycsbctl/report/drift_record.py": ["tests/results/test_host_drift.py"],
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.

@@ -78,7 +78,8 @@ def test_the_record_keeps_the_largest_drift_per_metric_and_a_broken_one_reads_as
 
 def test_compare_calibrate_records_the_pairs_drift_and_later_comparisons_test_against_it(tmp_path, monkeypatch):
     from tests.fixtures.experiments import build_experiment
-    from ycsbctl.report.compare import calibrate, compare
+    from ycsbctl.report.compare import compare
+    from ycsbctl.report.drift_record import calibrate
 
     monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path / "cache"))
     small = {"workloads": ("workloadb",), "threads": (8,), "repetitions": 3, "failed": False, "skipped": False}
@@ -147,7 +148,8 @@ def test_calibrate_records_only_cells_measured_on_both_sides_with_a_positive_bas
 
     import pandas as pd
 
-    from ycsbctl.report.compare import Comparison, calibrate
+    from ycsbctl.report.compare import Comparison
+    from ycsbctl.report.drift_record import calibrate
 
     monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path / "cache"))
     v = pd.DataFrame({"metric": "throughput", "at_peak": [False, False, False, False, True, False],

@@ -72,10 +72,10 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
       ycsbctl compare reports/redis-vs-valkey            # one folder: each target against the first
       ycsbctl compare reports/aa-1 reports/aa-2 --calibrate   # the same plan twice: record the host's drift
     """
-    from ycsbctl.report.compare import calibrate as record_drift
     from ycsbctl.report.compare import compare as run_compare
     from ycsbctl.report.compare import json_cells, nothing_to_compare, print_table, render_compare_html
     from ycsbctl.report.compare_json import not_compared_note
+    from ycsbctl.report.drift_record import calibrate as record_drift
 
     if fmt == "text":  # the page is written last: a path it cannot take is said before the folders are read
         writable_file(output, "the comparison page (-o)", creates_folders=True)
