@@ -116,9 +116,24 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py",
                                       "tests/experiment/test_client_lag_in_client.py"],
     # Intervals, tests and verdicts between targets (issue 42).
-    "ycsbctl/results/stats.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_stats.py"],
+    "ycsbctl/results/stats.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_stats.py",
+                                "tests/results/test_decisions.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
-                                  "tests/results/test_percentiles.py"],
+                                  "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
+    # The four verdicts as one line (ratio, interval with the digits its verdict needs, margin), and the host's
+    # noise bound that decides a far gap from one round (issue 60).
+    "ycsbctl/results/verdict_words.py": ["tests/results/test_verdicts.py", "tests/results/test_verdict_edges.py",
+                                         "tests/report/test_summary_table.py"],
+    "ycsbctl/results/noise.py": ["tests/results/test_decisions.py"],
+    # Why a point was not compared, counted by cause; the host-busy findings said once; compare's JSON of cells
+    # with no verdict.
+    "ycsbctl/results/causes.py": ["tests/results/test_uncompared.py"],
+    "ycsbctl/report/host_busy.py": ["tests/report/test_degraded_readers.py"],
+    "ycsbctl/report/compare_json.py": ["tests/report/test_degraded_readers.py", "tests/report/test_compare.py"],
+    # The host yardstick: its readings, the host factor between folders and its division.
+    "ycsbctl/results/yardstick.py": ["tests/results/test_yardstick.py", "tests/report/test_compare_yardstick.py"],
+    "ycsbctl/telemetry/yardstick.py": ["tests/telemetry/test_yardstick.py"],
+    "ycsbctl/telemetry/yardstick_child.py": ["tests/telemetry/test_yardstick.py"],
     "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
@@ -768,8 +783,6 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/report/server_traits.py: if len(eps) < 2 and not any((e[\"traits\"].get(\"io_threads\") or 0) > 1 for e in eps.values()): | Gt -> GtE":
         "the mutant goes on only for a lone server with io_threads 1, and every check below then finds one group "
         "(versions, allocators, threads) and no io_threads above 1: out stays []",
-    "ycsbctl/results/verdicts.py: reasons = (bad[\"error\"].fillna(\"\").astype(str).str.split(\" (\", n=1, regex=False).str[0] if \"error\" in bad | 1 -> 2":
-        ".str[0] keeps the text before the first \" (\" whether the split stops after one cut or two",
     "ycsbctl/engine/measurements.py: return [_zeroed() for _ in range(n)], [_zeroed() for _ in range(n if self.both else 0)], _zeroed(), _zeroed() | 0 -> 1":
         "the intended spares are read only under self.both (roll: islots[s] = ifresh[i]): without it the list is "
         "dropped unread, whatever its length",
