@@ -163,8 +163,13 @@ def test_compare_shows_each_sides_mean_change_and_verdict(truth_experiments, tmp
         # B holds no target that stayed while another changed (no control): each is a minimum-effect test
         # against the host's drift, the default ±10 % (the suite reads no calibration record): twice the t tail
         # of |mean log ratio| beyond log 1.1
-        tests = [sps.ttest_ind(np.log(y[col]), np.log(x[col]), equal_var=False) for col in ("ops_values", "p99_values")]
-        diffs = [np.log(y[col]).mean() - np.log(x[col]).mean() for col in ("ops_values", "p99_values")]
+        # B's values as A's host speed would have measured them: the yardstick's factor between the folders (median
+        # speed B ÷ A, from their own yardstick.parquet) divides a rate and multiplies a latency
+        host = math.log(float(pd.read_parquet(b / "yardstick.parquet")["speed"].median())
+                        / float(pd.read_parquet(a / "yardstick.parquet")["speed"].median()))
+        ys = {"ops_values": np.log(y["ops_values"]) - host, "p99_values": np.log(y["p99_values"]) + host}
+        tests = [sps.ttest_ind(ys[col], np.log(x[col]), equal_var=False) for col in ("ops_values", "p99_values")]
+        diffs = [ys[col].mean() - np.log(x[col]).mean() for col in ("ops_values", "p99_values")]
         margin_p = [min(1.0, 2 * sps.t.sf((abs(d) - math.log(1.1)) / (d / t.statistic), t.df)) for d, t in zip(diffs, tests)]
         adjusted = sps.false_discovery_control(margin_p)
         level = 1 - max(int(sum(adjusted < 0.05)), 1) * 0.05 / 2
@@ -173,7 +178,7 @@ def test_compare_shows_each_sides_mean_change_and_verdict(truth_experiments, tmp
                 tests, adjusted, ("ops_values", "p99_values"), (row[6], row[10]), (row[7], row[11]), (True, False)):
             ci = t.confidence_interval(level)
             lo, hi = math.exp(ci.low), math.exp(ci.high)
-            gm = math.exp(np.log(y[col]).mean() - np.log(x[col]).mean())
+            gm = math.exp(ys[col].mean() - np.log(x[col]).mean())
             assert ratio_cell == f"{gm:.2f}×" + interval_text(lo, hi), ratio_cell
             # the four verdicts on the interval: inside the host's drift either way equivalent, beyond it better or
             # worse, else undecided

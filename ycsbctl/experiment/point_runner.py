@@ -179,7 +179,8 @@ class PointRunner:
             telemetry=out.telemetry, telemetry_summary=out.telemetry_summary, bottleneck=v.bottleneck,
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=reason, started_at=started,
             ended_at=now_iso(), target_rate=point.rate, events=out.events, order_index=position,
-            compared=v.compared,
+            # verdicts compare an ok point, and one degraded only by a busy host where the rounds pair the targets
+            compared=v.status == RunStatus.OK or (v.compared and self.plan.run_order[0] in ("interleaved", "blocks")),
         )
         self.sink.add_run(record)
         self.records.append(record)

@@ -63,7 +63,9 @@ def compared_mask(runs: pd.DataFrame) -> pd.Series:
     ok = runs["status"] == "ok"
     if "compared" not in runs:
         return ok
-    return ok | runs["compared"].map(lambda v: v is True or v == 1 or v == "True")
+    # a run file edited or damaged is failed whatever it said (tables.flag_impossible): only a degraded point is
+    # compared on its flag
+    return ok | (runs["status"].eq("degraded") & runs["compared"].map(lambda v: v is True or v == 1 or v == "True"))
 
 
 def _ok(runs: pd.DataFrame) -> pd.DataFrame:
@@ -517,7 +519,7 @@ def uncompared(runs: pd.DataFrame, baseline: str | None) -> list[str]:
         return []
     sweep = _sweep_rows(runs)
     sweep = sweep[sweep["status"] != "skipped"]  # a target never started is said where it was skipped
-    used = (sweep["compared"].fillna(False).astype(bool) if "compared" in sweep else sweep["status"] == "ok")
+    used = compared_mask(sweep)
     rate = pd.to_numeric(sweep["target_rate"], errors="coerce").fillna(0.0) if "target_rate" in sweep else 0.0
     keyed = sweep.assign(target_rate=rate)[used]
     cells = {t: set(map(tuple, g[["workload", "threads", "target_rate"]].itertuples(index=False)))

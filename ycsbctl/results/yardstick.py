@@ -91,18 +91,20 @@ def append(folder: Path, row: dict[str, Any]) -> pd.DataFrame:
     old = read_table(folder)
     new = pd.DataFrame([row], columns=COLUMNS)
     table = new if not len(old) else pd.concat([old, new], ignore_index=True)
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        table.to_parquet(tmp, index=False)
-        fd = os.open(tmp, os.O_RDONLY)
+    for target, write in ((path, lambda t: table.to_parquet(t, index=False)),
+                          (path.with_suffix(".csv"), lambda t: table.to_csv(t, index=False))):  # as every table has
+        tmp = target.with_name(target.name + ".tmp")
         try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
+            write(tmp)
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, target)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
     return table
 
 
