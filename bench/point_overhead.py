@@ -88,7 +88,7 @@ def main() -> int:
     ap.add_argument("--against", type=Path, help="another checkout of ycsbctl, run in turn with this one")
     args = ap.parse_args()
     trees = {"this": ROOT} | ({"against": args.against.resolve()} if args.against else {})
-    for name, tree in trees.items():
+    for tree in trees.values():
         if not (tree / "ycsbctl" / "__main__.py").is_file():
             print(f"error: {tree} is no ycsbctl checkout: name the folder that holds ycsbctl/", file=sys.stderr)
             return 2
