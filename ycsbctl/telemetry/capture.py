@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import copy
-import math
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
@@ -30,6 +29,9 @@ from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
+from ycsbctl.telemetry.frame_figures import finite as _f
+from ycsbctl.telemetry.frame_figures import first_figures as _stat
+from ycsbctl.telemetry.frame_figures import shard_balance
 from ycsbctl.telemetry.host import HostSampler
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
 from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler, listener_of, listening_pid
@@ -135,33 +137,6 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
     return samplers, notes
 
 
-def _stat(frame: pd.DataFrame, sources: Iterable[str], column: str) -> tuple[pd.Series, str | None]:
-    """Values of ``column`` from the first of ``sources`` that has any."""
-    for s in sources:
-        if column in frame and "source" in frame:
-            v = pd.to_numeric(frame.loc[frame["source"] == s, column], errors="coerce").dropna()
-            if len(v):
-                return v, s
-    return pd.Series(dtype=float), None
-
-
-def shard_balance(frame: pd.DataFrame) -> dict[str, float | None]:
-    """``shards`` and ``shard_ops_share_max`` (the busiest shard's share of the commands the shards
-    counted, 1/shards when even) from the ``redis-shard`` rows of a several-shard target; {} without."""
-    if "source" not in frame or "node" not in frame:
-        return {}
-    rows = frame[frame["source"] == "redis-shard"]
-    if not len(rows):
-        return {}
-    per_node = rows.groupby("node")["ops_per_s"].apply(lambda s: pd.to_numeric(s, errors="coerce").sum())
-    total = float(per_node.sum())
-    return {"shards": float(len(per_node)), "shard_ops_share_max": float(per_node.max()) / total if total > 0 else None}
-
-
-def _f(v: Any) -> float | None:
-    return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
-
-
 @dataclass
 class Capture:
     """What the samplers recorded around one run."""
@@ -181,6 +156,8 @@ class Capture:
     # pandas per thread-role reading)
     _evidence_memo: tuple[pd.DataFrame, tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False,
                                                                                          compare=False)
+    _measured_memo: tuple[pd.DataFrame, tuple[Any, ...], pd.DataFrame] | None = field(default=None, repr=False,
+                                                                                      compare=False)
 
     def align(self, result: Any) -> None:
         """Summarise only what the engine measured (a :class:`~ycsbctl.results.model.PhaseResult`):
@@ -200,13 +177,18 @@ class Capture:
 
     def measured_frame(self) -> pd.DataFrame:
         """The samples whose interval lies mostly in :attr:`window` (all samples when there is no
-        window, or no sample of it: a run shorter than one interval)."""
+        window, or no sample of it: a run shorter than one interval); found once per frame and window."""
         f = self.frame
         if self.window is None or not len(f):
             return f
+        key = (len(f), self.window, self.interval_s)
+        memo = self._measured_memo
+        if memo is not None and memo[0] is f and memo[1] == key:
+            return memo[2]
         mid = f["t_mono"] - self.interval_s / 2  # each sample covers the interval before it
         inside = f[(mid >= self.window[0]) & (mid <= self.window[1])]
-        return inside if len(inside) else f
+        self._measured_memo = (f, key, inside if len(inside) else f)
+        return self._measured_memo[2]
 
     def summary(self) -> TelemetrySummary:
         """The run-table figures: CPU in % of one core, memory in bytes, network in bytes/s and Gbit/s,
