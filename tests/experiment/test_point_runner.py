@@ -125,3 +125,31 @@ def test_the_dataset_load_is_named_after_the_dataset_the_case_reads(load):
     assert [study.dataset_load(target, c).run_id for c in study.cases] == [
         "redis.online-status-set.load.t8.r1", "redis.online-status-set.load.t8.r1"]
     assert target.loads is load
+
+
+def _dbsize_calls(url: str) -> int:
+    """DBSIZE commands the server has answered (its own INFO commandstats)."""
+    return int(redis.Redis.from_url(url).info("commandstats").get("cmdstat_dbsize", {}).get("calls", 0))
+
+
+def test_the_count_after_a_point_serves_the_next_points_start_on_that_server_until_a_load(module_redis):
+    """Two points in a row count the dataset three times, not four (the second starts from the first's count after
+    it); a load in between makes the next point count again; a dataset cut between them is still flagged."""
+    url = module_redis.url
+    study, runner, _, _, _ = _runner(url, load=True)
+    (target,), (case,) = study.targets, study.cases
+    ep = _endpoint(url)
+    assert runner.load(ep, study.dataset_load(target, case)).status == RunStatus.OK
+    (cell,) = study.cells(target)
+    before = _dbsize_calls(url)
+    assert runner.point(ep, cell.point(1)).status == RunStatus.OK
+    assert runner.point(ep, cell.point(2)).status == RunStatus.OK
+    assert _dbsize_calls(url) - before == 3
+    assert runner.load(ep, study.dataset_load(target, case)).status == RunStatus.OK
+    before = _dbsize_calls(url)
+    rds = redis.Redis.from_url(url)
+    rds.delete(*list(rds.scan_iter(match="user*", count=1000))[:10])
+    cut = runner.point(ep, cell.point(3))
+    assert _dbsize_calls(url) - before == 1  # counted at its start (after the load); flagged there, not after
+    assert cut.status == RunStatus.DEGRADED and f"{RECORDS - 10:,} of the {RECORDS:,} records when the point began" \
+        in cut.error

@@ -19,8 +19,8 @@ several hosts, or a stand-in in a test — plugs in here without touching the sw
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Protocol
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from ycsbctl.engine.spec import PhaseSpec, Tick
@@ -57,6 +57,13 @@ class NativeEngine:
     """ycsbctl's own engine: worker processes on this host (:class:`ycsbctl.engine.runner.PhaseRunner`)."""
 
     name = "native"
+
+    def warm_up(self, stores: Iterable[Any]) -> None:
+        """Start the workers' fork server now, with what the workers of ``stores`` (registry stores) import
+        (:func:`ycsbctl.engine.launch.start_worker_server`): its imports then overlap the servers' start."""
+        from ycsbctl.engine.launch import start_worker_server
+
+        start_worker_server(stores)
 
     def prepare(self, spec: PhaseSpec) -> PhaseRun:
         from ycsbctl.engine.runner import PhaseRunner

@@ -17,19 +17,23 @@ each worker takes the one its plan names (:attr:`ycsbctl.engine.worker.WorkerPla
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import multiprocessing as mp
 import os
-from collections.abc import Iterator
+import pkgutil
+from collections.abc import Iterable, Iterator
 from multiprocessing.context import ForkServerContext, SpawnContext
+from typing import Any
 
 # What the server imports once: the worker with its workload, measurement and binding code, and the command
 # line's package (a worker of the ``ycsbctl`` script runs that script again before its task: multiprocessing
 # does so for every child whose parent's main module is a file; its import is then already done).
-PRELOAD = ["ycsbctl.engine.worker", "ycsbctl.cli"]
+PRELOAD = ["ycsbctl.engine.worker", "ycsbctl.cli", "ycsbctl.engine.preload"]
 # Read by numpy's OpenBLAS at import: a worker is one event loop, and idle BLAS threads spinning after a
 # numpy call showed up as ~2 % of a worker's CPU. A server process that forks must not hold threads either.
 WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1"}
 
+PRELOAD_ENV = "YCSBCTL_WORKER_PRELOAD"  # modules the fork server imports besides PRELOAD (comma-separated)
 START_ENV = "YCSBCTL_WORKER_START"  # "spawn": every worker a fresh interpreter (the fork server is the default)
 
 _server_env: dict[str, str] | None = None  # the environment the forkserver started with
@@ -42,8 +46,9 @@ def worker_environment() -> dict[str, str]:
 
 def worker_context() -> ForkServerContext | SpawnContext:
     """The multiprocessing context a point's workers start from: the forkserver while this process's
-    environment is the one it started with (its first point starts it), else ``spawn``; ``spawn`` always
-    when ``$YCSBCTL_WORKER_START`` says so (a workload plug-in that cannot be forked, or an A/B run)."""
+    environment is the one it started with (its first point starts it, importing :data:`PRELOAD`), else
+    ``spawn``; ``spawn`` always when ``$YCSBCTL_WORKER_START`` says so (a workload plug-in that cannot be
+    forked, or an A/B run)."""
     global _server_env
     env = worker_environment()
     if env.get(START_ENV, "").strip() == "spawn":
@@ -56,6 +61,39 @@ def worker_context() -> ForkServerContext | SpawnContext:
     if env == _server_env:
         return mp.get_context("forkserver")
     return mp.get_context("spawn")
+
+
+def store_modules(stores: Iterable[Any]) -> list[str]:
+    """Every module of each store's package (``ycsbctl.stores.redis.binding``, ``….cluster``, …): what its
+    workers import to connect, whichever binding its properties pick. ``stores``: registry stores
+    (:class:`~ycsbctl.stores.base.ServerProtocol`)."""
+    names: list[str] = []
+    for store in stores:
+        package = type(store).__module__.rpartition(".")[0]
+        spec = importlib.util.find_spec(package) if package else None
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        names += [f"{package}.{m.name}" for m in pkgutil.iter_modules(spec.submodule_search_locations)
+                  if f"{package}.{m.name}" not in names]
+    return names
+
+
+def start_worker_server(stores: Iterable[Any] = ()) -> None:
+    """Start the fork server now, importing what the workers of ``stores`` need (:func:`store_modules`, handed
+    to :mod:`ycsbctl.engine.preload` in ``$YCSBCTL_WORKER_PRELOAD``), so that its imports run while the servers
+    start rather than in the first point; nothing when this process started it already or its workers are
+    spawned."""
+    if _server_env is not None or worker_environment().get(START_ENV, "").strip() == "spawn":
+        return
+    from multiprocessing import forkserver
+
+    worker_context()
+    with started_with_worker_environment():
+        os.environ[PRELOAD_ENV] = ",".join(store_modules(stores))
+        try:
+            forkserver.ensure_running()
+        finally:
+            os.environ.pop(PRELOAD_ENV, None)
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlparse
 
 from ycsbctl.engine.launch import started_with_worker_environment, worker_context
@@ -144,6 +145,7 @@ class PhaseRunner:
         ]
         c = Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress, self.names)
         watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
+        result: PhaseResult | None = None
         try:
             # a Ctrl-C inside a start (the fork server forked, the pid not yet kept) left a worker nobody stopped,
             # holding the terminal's pipes: it comes once every worker asked for has started, and stops them all
@@ -151,26 +153,7 @@ class PhaseRunner:
                 for p in procs:
                     p.start()
             # 1. every worker connects its clients, then all start at once
-            ready_s = READY_TIMEOUT_S + self.workload.prepare_s  # a plug-in's prepare (an index build) comes first
-            deadline = time.monotonic() + ready_s
-            while c.ready + len(c.setup_errors) < len(procs):
-                watch.read([p.pid for p in procs])
-                try:
-                    msg = out.get(timeout=0.5)
-                except queue.Empty:
-                    # A worker killed before it could say anything (OOM killer, a crash in C) must not
-                    # leave the user waiting for the whole timeout.
-                    silent = [i for i, p in enumerate(procs) if i not in c.heard and p.exitcode is not None]
-                    if silent and out.empty():
-                        i = silent[0]
-                        raise UserError(f"an engine {describe(i, procs[i].exitcode, watch.peaks.get(i))} "
-                                        "while connecting", exit_code=1) from None
-                    if time.monotonic() > deadline:
-                        raise UserError(
-                            f"the engine's workers did not connect within {ready_s:.0f} s", exit_code=1
-                        ) from None
-                    continue
-                self._dispatch(msg, c)
+            self._wait_ready(procs, out, c, watch)
             self._pids.extend(c.pids)
             watch.read([p.pid for p in procs], force=True)
             if c.setup_errors:
@@ -199,6 +182,8 @@ class PhaseRunner:
                         c.status = "failed"
                     continue
                 self._dispatch(msg, c)
+            # every worker said its last word: the result is made while they exit (joined below), not after
+            result = self.result(c, t_start.value)
         except KeyboardInterrupt:
             stop_flag.value = 1
             start_event.set()  # workers still connecting wait for it: they must see the stop, not wait 15 s
@@ -215,7 +200,31 @@ class PhaseRunner:
                     p.terminate()
                     p.join(timeout=5)
             self._pids.clear()
-        return self.result(c, t_start.value)
+        return result if result is not None else self.result(c, t_start.value)
+
+    def _wait_ready(self, procs: list, out: Any, c: Collector, watch: PeakWatch) -> None:
+        """Until every worker said it is connected (or could not connect); a worker that died silently, or
+        workers that do not connect in time, are one line (UserError)."""
+        ready_s = READY_TIMEOUT_S + self.workload.prepare_s  # a plug-in's prepare (an index build) comes first
+        deadline = time.monotonic() + ready_s
+        while c.ready + len(c.setup_errors) < len(procs):
+            watch.read([p.pid for p in procs])
+            try:
+                msg = out.get(timeout=0.5)
+            except queue.Empty:
+                # A worker killed before it could say anything (OOM killer, a crash in C) must not
+                # leave the user waiting for the whole timeout.
+                silent = [i for i, p in enumerate(procs) if i not in c.heard and p.exitcode is not None]
+                if silent and out.empty():
+                    i = silent[0]
+                    raise UserError(f"an engine {describe(i, procs[i].exitcode, watch.peaks.get(i))} "
+                                    "while connecting", exit_code=1) from None
+                if time.monotonic() > deadline:
+                    raise UserError(
+                        f"the engine's workers did not connect within {ready_s:.0f} s", exit_code=1
+                    ) from None
+                continue
+            self._dispatch(msg, c)
 
     def _dispatch(self, msg: Message, c: Collector) -> None:
         if self.on_message is not None:

@@ -52,8 +52,6 @@ def _folder() -> Path:
 def other_load_generators() -> list[str]:
     """``pid N: redis-benchmark …`` of every load generator running on this host that is not ours
     (not this process or one of its children: ``--engine ycsb`` runs the real YCSB's JVM itself)."""
-    import psutil
-
     programs: tuple[str, ...] = LOAD_GENERATORS
     java: tuple[str, ...] = JAVA_LOAD_GENERATORS
     if (given := os.environ.get(LOAD_GENERATORS_ENV)) is not None:
@@ -61,20 +59,76 @@ def other_load_generators() -> list[str]:
         programs, java = tuple(n for n in names if "." not in n), tuple(n for n in names if "." in n)
         if not names:
             return []
-    me = psutil.Process()
-    ours = {me.pid} | {c.pid for c in me.children(recursive=True)}
+    procs = _processes()
+    ours = _descendants(os.getpid(), procs)
     found = []
-    for p in psutil.process_iter(["pid", "name", "cmdline", "status"]):
-        try:
-            if p.info["pid"] in ours or p.info["status"] == psutil.STATUS_ZOMBIE:  # a zombie loads nothing
-                continue
-            name, cmd = p.info["name"] or "", p.info["cmdline"] or []
-            exe = os.path.basename(cmd[0]) if cmd else name
-            if exe in programs or name in programs or ("java" in exe and any(c in java for c in cmd)):
-                found.append(f"pid {p.info['pid']}: {' '.join(cmd)[:120] or name}")
-        except (psutil.Error, OSError):
+    for pid, (name, _, state) in sorted(procs.items()):
+        if pid in ours or state == "Z":  # a zombie loads nothing
             continue
+        cmd = _cmdline(pid)
+        exe = os.path.basename(cmd[0]) if cmd else name
+        if len(name) >= COMM_LEN and exe.startswith(name):  # the kernel keeps 15 bytes of a name (psutil's rule)
+            name = exe
+        if exe in programs or name in programs or ("java" in exe and any(c in java for c in cmd)):
+            found.append(f"pid {pid}: {' '.join(cmd)[:120] or name}")
     return found
+
+
+COMM_LEN = 15  # the bytes of a program's name the kernel keeps (TASK_COMM_LEN less its NUL)
+
+
+def _processes() -> dict[int, tuple[str, int, str]]:
+    """Every process now: pid -> (name, parent pid, state letter), from ``/proc/<pid>/stat`` alone (psutil's
+    ``process_iter`` read three files of each and built an object per process: ~10× the time, twice a point)."""
+    out: dict[int, tuple[str, int, str]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read(512)
+        except OSError:  # gone since the listing
+            continue
+        close = stat.rfind(b")")
+        fields = stat[close + 2:].split(b" ", 2)
+        if close < 0 or len(fields) < 2:
+            continue
+        out[int(entry)] = (stat[stat.find(b"(") + 1:close].decode(errors="replace"), int(fields[1]),
+                           fields[0].decode(errors="replace"))
+    return out
+
+
+def _descendants(root: int, procs: dict[int, tuple[str, int, str]]) -> set[int]:
+    """``root`` and every process below it, from the parents in ``procs``."""
+    kids: dict[int, list[int]] = {}
+    for pid, (_, ppid, _) in procs.items():
+        kids.setdefault(ppid, []).append(pid)
+    seen, todo = set(), [root]
+    while todo:
+        p = todo.pop()
+        if p not in seen:
+            seen.add(p)
+            todo += kids.get(p, [])
+    return seen
+
+
+def _cmdline(pid: int) -> list[str]:
+    """A process's arguments as psutil splits ``/proc/<pid>/cmdline`` (NUL-separated; a program that rewrote its
+    title into one string with spaces, split on the spaces); [] for a kernel thread or one gone meanwhile."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            data = f.read().decode(errors="replace")
+    except OSError:
+        return []
+    if not data:
+        return []
+    sep = "\x00" if data.endswith("\x00") else " "
+    if data.endswith(sep):
+        data = data[:-1]
+    cmd = data.split(sep)
+    if sep == "\x00" and len(cmd) == 1 and " " in data:
+        cmd = data.split(" ")
+    return cmd
 
 
 def _age(path: Path) -> tuple[int, int]:

@@ -70,6 +70,7 @@ class PointRunner:
                                  point_length(self.plan, point))
         started = now_iso()
         self.loaded.add(ep.url)
+        self.dataset.forget(ep.url)
         replicas = store_says(ep.url, "replicas", ep.url)
         out = load_dataset(ep, point, self.plan, self.console.progress, baseline=self.baseline, engine=self.engine)
         m = self.sink.manifest
@@ -102,6 +103,8 @@ class PointRunner:
                                  + _load_bound(plan, point.phase, length), length)
         started = now_iso()
         wanted = case.record_count
+        if point.fresh or point.phase == "load":  # it empties the database, or loads into it
+            self.dataset.forget(ep.url)
         # a workload whose records are not the store's keys or documents (one Hash holds every user) says so
         checked = point.phase == "run" and case.built.counts_records
         note = self.dataset.before_point(label, ep.url, wanted, case.table) if checked else None

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.status import Status
 
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -90,7 +91,8 @@ class Progress:
         self.length = length or PointLength()
         self.t_point = time.monotonic()
         if self.live_mode:
-            status = self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label} starting…")
+            status = self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label}  starting: its "
+                                                        "clients connect…")
             status.start()
         else:
             self.note(f"[{self.done + 1}/{self.total}] {label}")
@@ -100,6 +102,16 @@ class Progress:
             self.errors = 0
         first_errors = t.errors and self.errors == 0
         self.errors += t.errors  # the point's ERROR/TIMEOUT so far, counted as they happen
+        if self._past_window(t):
+            # the engine's last report: the few operations that ended after the window's last whole second (none,
+            # often) — not a second of silence; what the point waits for now is its figures
+            text = (f"[{self.done + 1}/{self.total}] {self.point}  {t.operations:,} operations  errors {self.errors:,}"
+                    "  window over: collecting its figures…")
+            if self._status is not None:
+                self._status.update(text)
+            elif not self.quiet and first_errors:
+                print(text, file=sys.stderr, flush=True)
+            return
         silent = t.ops_per_s == 0 and t.second > 0
         # plain mode also writes at once the first errors and the first second of a silence
         news = first_errors or (silent and not self._silent)
@@ -115,6 +127,11 @@ class Progress:
             self._status.update(text)
         elif not self.quiet and ((t.second + 1) % STATUS_EVERY_S == 0 or news):
             print(text, file=sys.stderr, flush=True)
+
+    def _past_window(self, t: Tick) -> bool:
+        """Whether ``t`` is the second after the point's planned seconds (warm-up and duration): the workers' last
+        report, of what ended between the window's last whole second and their stop."""
+        return self.length.seconds is not None and t.second >= math.ceil(self.length.seconds - 1e-9)
 
     def end_point(self, summary: str) -> None:
         if self._status is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ycsbctl.engine.contract import Engine
+from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.limits import check_workload_memory, raise_fd_limit
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.cannot import cannot_line
@@ -114,7 +114,10 @@ def run_plan(
         if study.cannot:
             sink.update_manifest(cannot=list(study.cannot))
         servers = servers or ProvisionedServers(plan, sink.manifest.experiment_id, console.note)
-        sweep = Sweep(study, servers, engine or engine_for(plan), sink, console, claim)
+        engine = engine or engine_for(plan)
+        if isinstance(engine, NativeEngine):  # its workers' imports done while the servers start, once
+            engine.warm_up(t.store for t in study.targets)
+        sweep = Sweep(study, servers, engine, sink, console, claim)
         sweep.outcome.experiment_id = sink.manifest.experiment_id
         return _sweep(sweep, folder)
     finally:

@@ -362,6 +362,7 @@ class Sweep:
         if lost is None:
             return False
         self.console.note(f"{target.label}: the server {lost} during {during}; restarting it")
+        self.points.dataset.forget(state.endpoint.url)  # it comes back empty: counted again
         try:
             state.endpoint = self.servers.restart(state.endpoint)
         except UserError as exc:

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import copy
-import math
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
@@ -30,6 +29,7 @@ from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
+from ycsbctl.telemetry.frame_figures import finite as _f
 from ycsbctl.telemetry.frame_figures import shard_balance, source_values, throttled_over
 from ycsbctl.telemetry.host import HostSampler
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
@@ -136,10 +136,6 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
     return samplers, notes
 
 
-def _f(v: Any) -> float | None:
-    return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
-
-
 def _r3(v: float | None) -> float | None:
     return None if v is None else round(float(v), 3)
 
@@ -163,6 +159,8 @@ class Capture:
     # pandas per thread-role reading)
     _evidence_memo: tuple[pd.DataFrame, tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False,
                                                                                          compare=False)
+    _measured_memo: tuple[pd.DataFrame, tuple[Any, ...], pd.DataFrame] | None = field(default=None, repr=False,
+                                                                                      compare=False)
 
     def align(self, result: Any) -> None:
         """Summarise only what the engine measured (a :class:`~ycsbctl.results.model.PhaseResult`):
@@ -182,13 +180,18 @@ class Capture:
 
     def measured_frame(self) -> pd.DataFrame:
         """The samples whose interval lies mostly in :attr:`window` (all samples when there is no
-        window, or no sample of it: a run shorter than one interval)."""
+        window, or no sample of it: a run shorter than one interval); found once per frame and window."""
         f = self.frame
         if self.window is None or not len(f):
             return f
+        key = (len(f), self.window, self.interval_s)
+        memo = self._measured_memo
+        if memo is not None and memo[0] is f and memo[1] == key:
+            return memo[2]
         mid = f["t_mono"] - self.interval_s / 2  # each sample covers the interval before it
         inside = f[(mid >= self.window[0]) & (mid <= self.window[1])]
-        return inside if len(inside) else f
+        self._measured_memo = (f, key, inside if len(inside) else f)
+        return self._measured_memo[2]
 
     def summary(self) -> TelemetrySummary:
         """The run-table figures: CPU in % of one core, memory in bytes, network in bytes/s and Gbit/s,

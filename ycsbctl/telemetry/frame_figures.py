@@ -1,21 +1,38 @@
-"""Figures read off a point's tidy samples (``t_mono``, ``source``, metric columns): the first source that has a
-metric, a several-shard target's balance, and what a CPU quota did over the samples' span."""
+"""Figures read off a point's tidy samples (``t_mono``, ``source``, metric columns), for
+:class:`ycsbctl.telemetry.capture.Capture`: the first source that has a metric (each source's rows found once per
+frame), a several-shard target's balance, and what a CPU quota did over the samples' span."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from typing import Any
 
 import pandas as pd
 
 
 def source_values(frame: pd.DataFrame, sources: Iterable[str], column: str) -> tuple[pd.Series, str | None]:
     """Values of ``column`` from the first of ``sources`` that has any."""
-    for s in sources:
-        if column in frame and "source" in frame:
-            v = pd.to_numeric(frame.loc[frame["source"] == s, column], errors="coerce").dropna()
-            if len(v):
-                return v, s
+    if column in frame and "source" in frame:
+        rows = _rows_by_source(frame)
+        for s in sources:
+            at = rows.get(s)
+            if at is not None:
+                v = pd.to_numeric(frame[column].iloc[at], errors="coerce").dropna()
+                if len(v):
+                    return v, s
     return pd.Series(dtype=float), None
+
+
+_BY_SOURCE: list[tuple[pd.DataFrame, dict[Any, Any]]] = []  # the last frame source_values read, and its rows by source
+
+
+def _rows_by_source(frame: pd.DataFrame) -> dict[Any, Any]:
+    """Positions (ascending) of each source's rows in ``frame``, found once per frame: a point's summary and
+    bottleneck read ~30 figures of one frame, and each compared every row's source before."""
+    if not _BY_SOURCE or _BY_SOURCE[0][0] is not frame:
+        _BY_SOURCE[:] = [(frame, frame.groupby("source", sort=False).indices)]
+    return _BY_SOURCE[0][1]
 
 
 def shard_balance(frame: pd.DataFrame) -> dict[str, float | None]:
@@ -29,6 +46,10 @@ def shard_balance(frame: pd.DataFrame) -> dict[str, float | None]:
     per_node = rows.groupby("node")["ops_per_s"].apply(lambda s: pd.to_numeric(s, errors="coerce").sum())
     total = float(per_node.sum())
     return {"shards": float(len(per_node)), "shard_ops_share_max": float(per_node.max()) / total if total > 0 else None}
+
+
+def finite(v: Any) -> float | None:
+    return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
 
 
 def throttled_over(frame: pd.DataFrame, sources: Iterable[str]) -> tuple[float | None, float | None]:

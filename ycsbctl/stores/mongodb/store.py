@@ -145,10 +145,22 @@ class MongoProtocol(ServerProtocol):
             c[database_name(url)].drop_collection(table)
 
     def count(self, url: str, table: str) -> int | None:
+        """The collection's documents from its statistics (``collStats``' count: the collection's own record, as
+        ``estimatedDocumentCount`` reads it on MongoDB; FerretDB over SQLite answers ``count`` by a scan, ~0.6 s at
+        5,000 documents here against 25 ms), else ``estimatedDocumentCount`` (a server without ``collStats``)."""
+        from pymongo.errors import OperationFailure
+
         from ycsbctl.stores.mongodb.pymongo_binding import database_name
 
         with client(url, 5.0) as c:
-            return int(c[database_name(url)][table].estimated_document_count())
+            db = c[database_name(url)]
+            try:
+                stats = db.command("collStats", table)
+            except OperationFailure:
+                stats = {}
+            n = stats.get("count")
+            return int(n) if isinstance(n, int | float) and not isinstance(n, bool) else \
+                int(db[table].estimated_document_count())
 
     def reported_pid(self, url: str) -> int | None:
         from ycsbctl.stores.mongodb.status import reported_pid

@@ -1,0 +1,45 @@
+"""The plain console's lines while a point runs: a second without a reply is said at once, but the workers' last
+report, after the point's window, is no silence (a 2 s point printed '3 s  0 ops/s  no reply' at its end)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from ycsbctl.engine.spec import Tick
+from ycsbctl.experiment.progress import PointLength, Progress
+
+
+def _ticks(length_s: float, per_second: list[float]) -> list[Tick]:
+    """A point of ``length_s`` seconds whose workers reported ``per_second`` operations each second (NaN p99 where
+    none ended), the last entry being what ended after the window's last whole second."""
+    done, out = 0, []
+    for second, ops in enumerate(per_second):
+        done += int(ops)
+        out.append(Tick(second, done, ops, 900.0 if ops else math.nan, 0))
+    return out
+
+
+def _plain_lines(capsys: pytest.CaptureFixture[str], length_s: float, per_second: list[float]) -> list[str]:
+    p = Progress(1)
+    p.start_point("redis workloadb 8 threads", PointLength(seconds=length_s))
+    capsys.readouterr()
+    for t in _ticks(length_s, per_second):
+        p.tick(t)
+    return [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+
+
+def test_the_report_after_a_points_window_is_not_said_as_a_second_without_reply(capsys):
+    assert _plain_lines(capsys, 2.0, [5000, 5000, 0]) == []
+
+
+def test_a_second_without_reply_inside_the_window_is_said_at_once(capsys):
+    lines = _plain_lines(capsys, 5.0, [5000, 0, 4000, 4000, 4000, 0])
+    assert len(lines) == 1 and "2 s  0 ops/s  no reply" in lines[0], lines
+
+
+def test_a_point_with_a_fraction_of_a_second_keeps_its_last_partial_second_as_a_second(capsys):
+    """2.5 s: the third second holds the window's last half second; only a fourth report is after the window."""
+    lines = _plain_lines(capsys, 2.5, [5000, 5000, 0, 0])
+    assert len(lines) == 1 and "3 s  0 ops/s  no reply" in lines[0], lines
