@@ -19,7 +19,7 @@ from ycsbctl.results import stats
 from ycsbctl.results.causes import cause
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.variants import split_variant, test_of, variant_name
-from ycsbctl.results.verdicts import PAIRED_ORDERS, interval_text, target_verdicts, verdict_text
+from ycsbctl.results.verdicts import interval_text, plan_judging, target_verdicts, verdict_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -267,7 +267,7 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
             others = [c for c in measured if c is not best]
             if others:
                 runs = exp.runs[exp.runs["workload"] == best.workload]
-                v = target_verdicts(runs, best.target, latency, paired=exp.manifest.plan.get("run_order") in PAIRED_ORDERS)
+                v = target_verdicts(runs, best.target, latency, how=plan_judging(exp.manifest.plan, runs))
                 v = v[(v["metric"] == "throughput") & (v["threads"] == study.threads) & ~v["at_peak"].astype(bool)] \
                     if len(v) else v
                 words = []
