@@ -27,7 +27,7 @@ from ycsbctl.report.verdict_table import level_text, ratio_text
 from ycsbctl.results import host_drift, yardstick
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.frames import Experiment, latency_label, load
-from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_text
+from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
 
 # Manifest facts that make two experiments measure different things when they differ: the workload's
 # properties (-P files, -p pairs), the offered rates, disturbances, the servers' settings and limits too.
@@ -256,8 +256,10 @@ def _verdict(r: dict | pd.Series, prefix: str) -> str:
     v = str(r[f"{prefix}_verdict"])
     if v == "not compared":
         return v
-    text = verdict_text(_unprefixed(r, prefix))
-    return (text.split("] ", 1)[1] if "] " in text else text.split("× ", 1)[-1]) + _host_divided(r, long=True)
+    cell = _unprefixed(r, prefix)
+    if pd.isna(cell["ratio"]):  # a verdict without a ratio (no round both sides measured) says nothing more
+        return "—" + _host_divided(r, long=True)
+    return verdict_phrase(cell) + _host_divided(r, long=True)
 
 
 def _host_divided(r: dict | pd.Series, long: bool) -> str:

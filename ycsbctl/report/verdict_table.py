@@ -11,7 +11,7 @@ import pandas as pd
 from ycsbctl.report.unlike import standin_note, unlike_note
 from ycsbctl.results import stats
 from ycsbctl.results.frames import Experiment, latency_label
-from ycsbctl.results.verdict_words import detectable_words, digits_for, margin_words
+from ycsbctl.results.verdict_words import digits_for, verdict_phrase
 from ycsbctl.results.verdicts import THROUGHPUT, interval_text
 
 
@@ -44,16 +44,9 @@ def level_text(verdicts: pd.DataFrame) -> str:
 
 def verdict_word(r: pd.Series | dict) -> str:
     """The verdict with the margin it was judged against, and beside ``undecided`` the smallest difference
-    the test could have detected: ``undecided (margin ±10 %; could detect ±25 %)``."""
-    v = str(r["verdict"])
-    notes = [w for w in (margin_words(r),) if w]
-    d = r.get("detectable_pct")
-    if v == stats.UNDECIDED and d is not None and not pd.isna(d):
-        notes.append(detectable_words(float(d)))
-    by = r.get("decided_by")
-    if v in (stats.BETTER, stats.WORSE) and isinstance(by, str) and by.startswith(stats.NOISE_ONLY):
-        notes.append("beyond the host's noise")
-    return v + (f" ({'; '.join(notes)})" if notes else "")
+    the test could have detected: ``undecided (margin ±10 %; could detect ±25 %)``; one decided by the host's
+    noise bound alone says so (:func:`ycsbctl.results.verdict_words.verdict_phrase`)."""
+    return verdict_phrase(r, noise=True)
 
 
 def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:

@@ -102,9 +102,19 @@ def verdict_text(r: Mapping[str, Any] | Any, digits: int = 2) -> str:
     drift = _num(r.get("drift_margin_pct"))
     eq = (drift if drift == drift else margin) / 100
     d = digits_for(lo, hi, v, eq if eq == eq else 0.0, digits)
+    return f"{ratio:.{d}f}×{interval_text(lo, hi, d)} {verdict_phrase(r)}"
+
+
+def verdict_phrase(r: Mapping[str, Any] | Any, noise: bool = False) -> str:
+    """The verdict and its notes: ``undecided (margin ±10 %; could detect ±25 %)`` — the margin it was judged
+    against, beside ``undecided`` what the test could have detected, and with ``noise`` that a ``better``/``worse``
+    was decided by the host's noise bound alone (``worse (margin ±10 %; beyond the host's noise)``)."""
+    v = str(r.get("verdict") or stats.UNDECIDED)
     notes = [w for w in (margin_words(r),) if w]
     det = _num(r.get("detectable_pct"))
     if v == stats.UNDECIDED and det == det:
         notes.append(detectable_words(det))
-    tail = f" ({'; '.join(notes)})" if notes else ""
-    return f"{ratio:.{d}f}×{interval_text(lo, hi, d)} {v}{tail}"
+    by = r.get("decided_by")
+    if noise and v in (stats.BETTER, stats.WORSE) and isinstance(by, str) and by.startswith(stats.NOISE_ONLY):
+        notes.append("beyond the host's noise")
+    return v + (f" ({'; '.join(notes)})" if notes else "")
