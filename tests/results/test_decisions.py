@@ -159,3 +159,26 @@ def test_a_verdict_row_names_its_margin_and_what_decided_it():
     assert row["margin_pct"] == pytest.approx(5.0) and row["margin_source"] == "--margin"
     assert row["verdict"] == stats.EQUIVALENT and "paired t" in row["decided_by"]
     assert vd.verdict_text(row).endswith("equivalent (margin ±5 %)")
+
+
+def test_the_noise_bound_unpaired_uses_each_sides_geometric_mean_and_caps_the_busy_share():
+    # unpaired: the ratio of the geometric means (300/100 over 40), each side's mean host share
+    lo, hi = noise.bound({1: 100.0, 2: 400.0}, {1: 10.0, 2: 160.0}, {1: 0.0, 2: 0.0}, {1: 0.2, 2: 0.4}, 0.2, True,
+                         paired=False)
+    ratio = math.sqrt(10 * 160) / math.sqrt(100 * 400)
+    assert (lo, hi) == pytest.approx((ratio / 1.2, ratio * 1.2 / (1 - 0.3)))
+    # a share past the cap counts as the cap (a 10-fold slowdown at most); values below 1 op/s are values too
+    lo, hi = noise.bound({1: 0.5}, {1: 0.25}, {1: 0.0}, {1: 0.99}, 0.2, True, paired=True)
+    assert (lo, hi) == pytest.approx((0.5 / 1.2, 0.5 * 1.2 / (1 - noise.BUSY_CAP)))
+
+
+def test_what_an_undecided_cell_could_detect_is_said_as_a_factor_past_100_pct_and_capped_past_1000():
+    from ycsbctl.results.verdict_words import detectable_words, digits_for
+
+    assert detectable_words(100.0) == "could detect ±100 %"
+    assert detectable_words(150.0) == "could detect only beyond 2.5× either way"
+    assert detectable_words(1_900.0) == "could detect only beyond 20× either way"
+    assert detectable_words(99_900.0) == "could detect only beyond 1,000× either way"  # 1,000× exactly: said as is
+    assert detectable_words(1e9) == "could detect only beyond 1,000× either way"  # past it: nothing more to say
+    # the digits grow until the interval reads as its verdict, at most four
+    assert digits_for(0.999, 0.99996, "worse") == 4 and digits_for(0.94, 0.996, "worse") == 3
