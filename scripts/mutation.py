@@ -123,7 +123,7 @@ TESTS: dict[str, list[str]] = {
     # The four verdicts as one line (ratio, interval with the digits its verdict needs, margin), and the host's
     # noise bound that decides a far gap from one round (issue 60).
     "ycsbctl/results/verdict_words.py": ["tests/results/test_verdicts.py", "tests/results/test_verdict_edges.py",
-                                         "tests/report/test_summary_table.py"],
+                                         "tests/report/test_summary_table.py", "tests/results/test_decisions.py"],
     "ycsbctl/results/noise.py": ["tests/results/test_decisions.py"],
     # Why a point was not compared, counted by cause; the host-busy findings said once; compare's JSON of cells
     # with no verdict.

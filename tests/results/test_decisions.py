@@ -169,7 +169,7 @@ def test_the_noise_bound_unpaired_uses_each_sides_geometric_mean_and_caps_the_bu
     assert (lo, hi) == pytest.approx((ratio / 1.2, ratio * 1.2 / (1 - 0.3)))
     # a share past the cap counts as the cap (a 10-fold slowdown at most); values below 1 op/s are values too
     lo, hi = noise.bound({1: 0.5}, {1: 0.25}, {1: 0.0}, {1: 0.99}, 0.2, True, paired=True)
-    assert (lo, hi) == pytest.approx((0.5 / 1.2, 0.5 * 1.2 / (1 - noise.BUSY_CAP)))
+    assert (lo, hi) == pytest.approx((0.5 / 1.2, 0.5 * 1.2 / (1 - 0.9)))
 
 
 def test_what_an_undecided_cell_could_detect_is_said_as_a_factor_past_100_pct_and_capped_past_1000():
