@@ -4,6 +4,7 @@ control target agree on the direction."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from ycsbctl.experiment.result_sink import MemorySink
 from ycsbctl.report.compare import compare
 from ycsbctl.results import load
 from ycsbctl.results.schema import Manifest
+
+pytestmark = [pytest.mark.yardstick]  # the suite's sweeps time none otherwise (YCSBCTL_YARDSTICK=off)
 
 SMALL = dict(workloads=["workload-b"], threads=[2], records=60, duration_s=0.1, warmup_s=0.0, telemetry=False,
              processes=1, repeat=2)
@@ -36,6 +39,33 @@ def test_a_point_printed_and_not_kept_takes_no_reading():
     plan = Plan(targets=["redis"], **SMALL)
     _, store = run_sweep(plan, BasicServers(), RecordingEngine())  # MemorySink: not durable
     assert store.yardstick == []
+
+
+def test_a_plan_with_the_yardstick_off_takes_no_reading_in_a_kept_folder():
+    plan = Plan(targets=["redis"], yardstick=False, **SMALL)
+    store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()), durable=True)
+    run_sweep(plan, BasicServers(), RecordingEngine(), store)
+    assert store.yardstick == []
+
+
+@pytest.mark.parametrize(("flag", "environ", "wanted"), [
+    ([], "off", False), (["--yardstick"], "off", True), (["--no-yardstick"], "on", False)])
+def test_the_flag_beats_the_environment_and_the_folder_keeps_the_choice(flag, environ, wanted, tmp_path, monkeypatch):
+    """``--yardstick/--no-yardstick``, else ``YCSBCTL_YARDSTICK``: the folder's plan records the choice, and
+    yardstick.parquet holds the one round's reading only when it was on."""
+    monkeypatch.setenv("YCSBCTL_YARDSTICK", environ)
+    r = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "2", "--duration", "0.2", "--records", "100",
+                "--no-telemetry", "--quiet", "--out", str(tmp_path / "f"), *flag, CONCURRENT, cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    assert json.loads((tmp_path / "f" / "manifest.json").read_text())["plan"]["yardstick"] is wanted
+    assert (tmp_path / "f" / "yardstick.parquet").exists() is wanted
+
+
+def test_a_bad_yardstick_environment_is_one_line_exit_2(tmp_path, monkeypatch):
+    monkeypatch.setenv("YCSBCTL_YARDSTICK", "sometimes")
+    r = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "2", "--duration", "1", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.strip() == "error: YCSBCTL_YARDSTICK='sometimes': give on or off"
+    assert not any(tmp_path.iterdir())
 
 
 def _run(out: Path) -> Path:

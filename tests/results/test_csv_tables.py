@@ -14,10 +14,11 @@ from ycsbctl.results.tables import OPTIONAL_TABLES, TABLES
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two points (1 and 2 threads) of workload-b against basic://, telemetry on."""
+    """Two points (1 and 2 threads) of workload-b against basic://, telemetry and the host yardstick on (the
+    suite turns the yardstick off: YCSBCTL_YARDSTICK=off)."""
     tmp = tmp_path_factory.mktemp("csv")
     r = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "1,2", "-p", "recordcount=100",
-                "--duration", "2", "--warmup", "0", "--quiet", "--out", str(tmp / "f"), cwd=tmp, timeout=300)
+                "--duration", "2", "--warmup", "0", "--quiet", "--yardstick", "--out", str(tmp / "f"), cwd=tmp, timeout=300)
     assert r.returncode == 0, r.stderr
     return tmp / "f"
 

@@ -214,16 +214,22 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
     sys.exit(code)
 
 
-def report_wanted(flag: bool | None) -> bool:
-    """Whether a sweep draws its HTML report when it ends: ``--report/--no-report``, else the environment's
-    ``YCSBCTL_REPORT`` (``off`` or ``0``: not drawn; scripts that run many sweeps and read only the data,
-    the test suite among them), else yes. ``ycsbctl report DIR`` draws it later from the same files."""
+def switch_wanted(flag: bool | None, variable: str) -> bool:
+    """A switch's value: the flag the user gave, else the environment's ``variable`` (``off`` or ``0``: off;
+    scripts that run many sweeps and read only the data, the test suite among them), else on. A value that is
+    neither is one line (exit 2) before anything starts."""
     if flag is not None:
         return flag
-    value = os.environ.get("YCSBCTL_REPORT", "on").strip().lower()
+    value = os.environ.get(variable, "on").strip().lower()
     if value not in ("on", "1", "off", "0", ""):
-        raise UserError(f"YCSBCTL_REPORT={value!r}: give on or off")
+        raise UserError(f"{variable}={value!r}: give on or off")
     return value not in ("off", "0")
+
+
+def report_wanted(flag: bool | None) -> bool:
+    """Whether a sweep draws its HTML report when it ends: ``--report/--no-report``, else ``YCSBCTL_REPORT``,
+    else yes. ``ycsbctl report DIR`` draws it later from the same files."""
+    return switch_wanted(flag, "YCSBCTL_REPORT")
 
 
 def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
@@ -339,6 +345,10 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                    "measured window (repeated every EVERY s), e.g. del:set:2M@5s, unlink:set:2M@5s, "
                    "expire:hash:1M@5s, lrem:list:1M@5s, hgetall:hash:200k@5s/1s (types: hash, set, zset, list; "
                    "sizes k/M). Disturbed points record a 100 ms series and events.parquet. Repeatable.")
+@click.option("--yardstick/--no-yardstick", "yardstick", default=None,
+              help="Time the host yardstick (a fixed CPU and loopback workload, ~1 s) at the start of every round and "
+                   "keep it in yardstick.parquet, so `compare` can divide the host's speed out [default: yes, unless "
+                   "YCSBCTL_YARDSTICK=off].")
 @click.option("--report/--no-report", "report", default=None,
               help="Draw report.html when the sweep ends [default: yes, unless YCSBCTL_REPORT=off]; the data is "
                    "written either way, and `ycsbctl report DIR` draws the report later.")
@@ -347,7 +357,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
         precision, max_repeat, order, placement, baseline, alpha, budget, margin,
         operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate, load, resume,
-        server_cpus, server_memory, images, iperf_server, disturb, report) -> None:
+        server_cpus, server_memory, images, iperf_server, disturb, yardstick, report) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
     \b
@@ -359,6 +369,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     --targets redis,redis-lazyfree --server-config redis-lazyfree:lazyfree-lazy-user-del=yes
     """
     draw = report_wanted(report)  # a bad YCSBCTL_REPORT is one line before anything starts
+    timed = switch_wanted(yardstick, "YCSBCTL_YARDSTICK")
     if resume is not None:
         given = _targets(target, targets, None)
         secrets = Plan(workloads=["b"], targets=given or ["basic://"], properties=list(props))
@@ -394,7 +405,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         docker_hosts=docker_host_option(docker_hosts),
         server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
         slo_start=_one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points,
-        disturb=list(disturb), **settings,
+        disturb=list(disturb), yardstick=timed, **settings,
         **target_spec_maps(server_config, target_kind, binary, listed, tls),
     )
     single = url_only and plan.points() == 1
@@ -435,6 +446,7 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         workloads=[workload], targets=chosen, profile="default", engine=engine,
         ycsb_home=ycsb_home, backend=backend, timeout_s=timeout_s, processes=processes, seed=seed,
         telemetry=telemetry, property_files=list(prop_files), properties=list(props), phase="load", cluster=cluster,
+        yardstick=switch_wanted(None, "YCSBCTL_YARDSTICK"),
         docker_hosts=docker_host_option(docker_hosts),
         **settings, **target_spec_maps(server_config, target_kind, binary, listed, tls),
     )

@@ -209,6 +209,7 @@ class Plan:
     processes: int | None = None
     seed: int | None = None
     telemetry: bool = True
+    yardstick: bool = True  # --no-yardstick: no host yardstick at the start of each round (ycsbctl.experiment.yardstick_rounds)
     load: bool | None = None  # None: load provisioned targets, not URLs the user runs
     property_files: list[str] = field(default_factory=list)
     properties: list[str] = field(default_factory=list)  # -p key=value

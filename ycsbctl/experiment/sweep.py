@@ -71,7 +71,7 @@ class Sweep:
         self.order, self.order_note = self.plan.run_order
         self.position = 0  # points measured so far in this sweep: the next one's place in the order
         self._stopped: set[str] = set()  # targets skipped from here on (a failed load, no restart)
-        self.yardstick = RoundYardstick(sink, console)  # the host's own speed, at the start of every round
+        self.yardstick = RoundYardstick(sink, console, on=self.plan.yardstick)  # the host's own speed, at the start of every round
         self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
 
     def run(self) -> Outcome:

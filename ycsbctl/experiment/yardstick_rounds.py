@@ -2,7 +2,8 @@
 reading per round of the ``interleaved`` and ``blocks`` orders, one per target block of the ``target``
 order, each kept in the result sink as it is taken.
 
-Only a sink that outlives the process (a result folder) gets readings: a single point printed and not kept
+``--no-yardstick`` (or ``YCSBCTL_YARDSTICK=off``) takes none. Only a sink that outlives the process (a result
+folder) gets readings: a single point printed and not kept
 has no folder to compare with. A yardstick that cannot run (its processes cannot start, or it times out) is
 said once and not tried again; the sweep goes on.
 """
@@ -19,8 +20,9 @@ from ycsbctl.telemetry.yardstick import measure
 class RoundYardstick:
     """Times the yardstick when a round begins and keeps the reading in ``sink``."""
 
-    def __init__(self, sink: ResultSink, console: Console) -> None:
+    def __init__(self, sink: ResultSink, console: Console, on: bool = True) -> None:
         self.sink = sink
+        self.on = on  # False: --no-yardstick (or YCSBCTL_YARDSTICK=off), no reading is taken
         self.console = console
         self.readings = 0  # taken by this sweep
         self.broken = False  # it failed once: not tried again
@@ -28,7 +30,7 @@ class RoundYardstick:
     def round_starts(self, round_no: int, phase: str, target: str = "") -> Reading | None:
         """One reading for round ``round_no`` of ``phase`` (``target``: the target of a target block, empty
         for a round over every target); None when the sink keeps none or the yardstick could not run."""
-        if not self.sink.durable or self.broken:
+        if not self.sink.durable or self.broken or not self.on:
             return None
         started = now_iso()
         try:
