@@ -363,6 +363,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/experiment/calibrate.py: if r.status != \"ok\" or insert is None or insert.returns.get(\"OK\", 0) != plan.records: | 0 -> 1":
         "the default is never read: a load whose status is ok had every insert OK (an insert that fails stops its "
         "thread, and a stopped load thread fails the phase: engine/runner.py), so its INSERT summary counts OK",
+    "ycsbctl/stores/chain.py: if due >= self.ctx.deadline_ns: | GtE -> Gt":
+        "the pacer's due time and the deadline are nanosecond instants: only an operation due at the deadline's very "
+        "nanosecond is told apart, and it is then issued (one operation more at the phase's end) instead of not",
     "ycsbctl/engine/worker.py: if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns: | GtE -> Gt":
         "t1 and the deadline are perf_counter_ns readings: only a reply read at the deadline's very nanosecond is "
         "told apart, and then by one operation more or less at the phase's end (as chain.py's same test)",

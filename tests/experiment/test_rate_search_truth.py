@@ -321,6 +321,8 @@ def test_a_search_under_the_unpaced_ceiling_spends_its_budget_and_finds_the_inte
     assert sweep.measured[0] == doc["unpaced_run_id"] == RunRecord.make_id("redis", "workloadb", "run", 2, 1)
     assert doc["unpaced_ops"] == 2 * CAP_PER_THREAD and len(doc["tried"]) == points - 1
     assert [t["run_id"] for t in doc["tried"]] == sweep.measured[1:]
+    # each paced point is repetition 1 of its rate, as the unpaced one: one round, numbered as every round is
+    assert {sweep.store.runs[i].repetition for i in sweep.measured} == {1}
     for t in doc["tried"]:  # each verdict is the server's truth: the knee, in closed form
         assert t["passed"] == (t["rate"] <= knee(2)), t
     if points == 8:  # 7 paced points narrow the 151× bracket to 4 %: below the knee, within 4 %

@@ -136,10 +136,11 @@ def test_crash_before_finalize_keeps_every_run_and_reopen_recovers_them(tmp_path
     assert exp.manifest.run_counts["ok"] == sum(r.status == "ok" for r in runs)
 
 
-def test_reopen_of_a_finished_folder_moves_it_back_and_stale_tables_are_not_read(tmp_path):
-    path = build_experiment(tmp_path, "done", workloads=("workloadb",), threads=(8,), repetitions=1, skipped=False)
+@pytest.mark.parametrize("name", ["done", "done.partial"])  # a name the user gave may end as a part does
+def test_reopen_of_a_finished_folder_moves_it_back_and_stale_tables_are_not_read(tmp_path, name):
+    path = build_experiment(tmp_path, name, workloads=("workloadb",), threads=(8,), repetitions=1, skipped=False)
     folder = ResultFolder.reopen(path)
-    assert folder.path == tmp_path / ".done.partial" and not path.exists()
+    assert folder.path == tmp_path / f".{name}.partial" and not path.exists()
     extra = RunRecord("redis.workloadb.run.t64.r0", "redis", "workloadb", "run", 64, 0, "interrupted",
                       error="interrupted by Ctrl-C")
     folder.add_run(extra)

@@ -85,6 +85,18 @@ def test_a_reading_hangs_together_and_leaves_no_process_behind():
     assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
 
 
+def test_a_process_allowed_one_cpu_takes_its_reading_on_that_cpu():
+    """On a host (or a cgroup) that gives this process one CPU, every yardstick process runs on that CPU: one
+    CPU process, and the echo server beside the client on it."""
+    mine = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(mine)})
+    try:
+        r = yardstick.measure(trips=40)
+    finally:
+        os.sched_setaffinity(0, mine)
+    assert r.cpus == 1 and r.rtt_us > 0 and r.cpu_ops_per_s > 0
+
+
 def test_the_readme_describes_the_yardstick_it_runs():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     said = " ".join(readme.split("**The host yardstick**", 1)[1].split("\n- **", 1)[0].split())
