@@ -600,7 +600,11 @@ def test_ferretdb_refuses_year_and_name_queries_from_the_items_its_connections_c
     waits the whole timeout (ceil(10 s / (45 µs × 50)) = 4,445 at the study's 50 connections, 10 s; 222,223 at
     one), naming the items, connections, wait and timeout; on any other server, or with the scale not known,
     the year and name queries are never refused."""
-    from ycsbctl.workload.media_items.mongodb import FERRETDB_SCAN_US_PER_ITEM, MongoItems, ferretdb_scans_from
+    from ycsbctl.workload.media_items.mongodb import (
+        FERRETDB_SCAN_US_PER_ITEM,
+        MongoItems,
+        ferretdb_scans_from,
+    )
     from ycsbctl.workload.media_items.ops import QUERY_1COND, QUERY_2COND
 
     assert FERRETDB_SCAN_US_PER_ITEM == 45.0
