@@ -618,6 +618,8 @@ def test_ferretdb_refuses_year_and_name_queries_from_the_items_its_connections_c
     assert "below 4,445 items at 50 connections" in five
     assert QUERY_1COND not in MongoItems.refused("ferretdb", 5_000, 4, 10.0)  # 0.9 s: it answers
     assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6)  # the scale not known (a worker's executor)
+    assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6, timeout_s=10.0)  # nor the connections
+    assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6, 50)  # nor the timeout
     assert QUERY_1COND not in MongoItems.refused("", 10**6, 50, 10.0)
     assert QUERY_1COND not in MongoItems.refused("mongodb", 10**6, 50, 10.0)
 

@@ -52,8 +52,9 @@ def connect(path: str, timeout_s: float, busy_timeout_s: float | None = None) ->
     when not given; 0 for a binding, which waits itself)."""
     deadline = time.monotonic() + timeout_s
     try:
-        conn = sqlite3.connect(path, timeout=timeout_s if busy_timeout_s is None else busy_timeout_s,
-                               isolation_level=None, check_same_thread=False, cached_statements=256)
+        busy_s = timeout_s if busy_timeout_s is None else busy_timeout_s
+        conn = sqlite3.connect(path, timeout=busy_s, isolation_level=None, check_same_thread=False,
+                               cached_statements=256)
         for name, value in PRAGMAS.items():
             while True:
                 try:
