@@ -85,6 +85,10 @@ TESTS: dict[str, list[str]] = {
                                  "tests/engine/test_measurements.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
+    # A deployment variant's settings as the server reads them back (CONFIG GET, psql, the mariadb client), and its
+    # processes (shards, replicas, a standby) as the deployment's own tests count them.
+    "ycsbctl/provision/variants.py": ["tests/provision/test_persistence_variants.py", "tests/stores/test_redis_cluster.py",
+                                      "tests/stores/test_redis_replicas.py", "tests/stores/test_postgresql_standby.py"],
     # A cell a store cannot do at the plan's scale, refused before its points (FerretDB's scans against --timeout).
     "ycsbctl/experiment/cannot.py": ["tests/experiment/test_cannot.py"],
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
