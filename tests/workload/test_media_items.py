@@ -614,9 +614,11 @@ def test_ferretdb_refuses_year_and_name_queries_from_the_items_its_connections_c
     assert QUERY_1COND not in below and QUERY_2COND not in below
     assert at[QUERY_1COND] == at[QUERY_2COND]
     five = MongoItems.refused("ferretdb", 5_000, 50, 10.0)[QUERY_1COND]  # the run: 11 s > 10 s
-    assert "at 5,000 items the last of 50 connections would wait ~11 s, past the 10 s operation timeout" in five
+    assert "at 5,000 items the last of 50 connections would wait ~11.2 s, past the 10 s operation timeout" in five
     assert "below 4,445 items at 50 connections" in five
     assert QUERY_1COND not in MongoItems.refused("ferretdb", 5_000, 4, 10.0)  # 0.9 s: it answers
+    assert QUERY_1COND in MongoItems.refused("ferretdb", 222_223, 1, 10.0)  # one connection is a scale too
+    assert QUERY_1COND in MongoItems.refused("ferretdb", 223, 50, 0.5)  # and a timeout under a second
     assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6)  # the scale not known (a worker's executor)
     assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6, timeout_s=10.0)  # nor the connections
     assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6, 50)  # nor the timeout

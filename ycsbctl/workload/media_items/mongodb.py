@@ -42,7 +42,7 @@ FERRETDB_SCAN_US_PER_ITEM = 45.0
 _FERRETDB_SCANS = ("FerretDB 1.24 (SQLite backend) reads and decodes the whole collection for a filter on year or "
                    "name (its indexes unused: explain says SCAN; sorted in memory; 4.5 s for one page over 100,000 "
                    "items alone on the 2-core host) and answers one such query at a time, so at {records:,} items "
-                   "the last of {connections} connections would wait ~{wait_s:.0f} s, past the {timeout_s:g} s "
+                   "the last of {connections} connections would wait ~{wait_s:.1f} s, past the {timeout_s:g} s "
                    "operation timeout (it answers below {scan_from:,} items at {connections} connections: lower "
                    "recordcount or --threads, or raise --timeout)")
 
