@@ -85,6 +85,12 @@ TESTS: dict[str, list[str]] = {
                                  "tests/engine/test_measurements.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
+    # A deployment variant's settings as the server reads them back (CONFIG GET, psql, the mariadb client), and its
+    # processes (shards, replicas, a standby) as the deployment's own tests count them.
+    "ycsbctl/provision/variants.py": ["tests/provision/test_persistence_variants.py", "tests/stores/test_redis_cluster.py",
+                                      "tests/stores/test_redis_replicas.py", "tests/stores/test_postgresql_standby.py"],
+    # A cell a store cannot do at the plan's scale, refused before its points (FerretDB's scans against --timeout).
+    "ycsbctl/experiment/cannot.py": ["tests/experiment/test_cannot.py"],
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
@@ -104,7 +110,8 @@ TESTS: dict[str, list[str]] = {
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
     "ycsbctl/results/folder.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
-    "ycsbctl/results/model.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    "ycsbctl/results/model.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py",
+                                 "tests/experiment/test_judge.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
     "ycsbctl/report/compare.py": ["tests/results/test_verdict_edges.py", "tests/report/test_compare.py",
                                   "tests/results/test_host_drift.py"],
@@ -188,7 +195,8 @@ TESTS: dict[str, list[str]] = {
                                    "tests/stores/test_mariadb_wire.py"],
     # The records count of a SQL store (count and clear).
     "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
-    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sqlite_wal_switch.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sqlite_wal_switch.py", "tests/stores/test_sql_stores.py",
+                                        "tests/experiment/test_faults_sqlite_lock.py", "-k", "sqlite"],
     # The structure study (online-status): users loaded, members stored, the study's peak.
     "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_study_rules.py", "tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/ops.py": ["tests/workload/test_online_status.py"],
@@ -213,10 +221,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/mongodb.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/redis.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/memcached.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/tarantool.py": ["tests/workload/test_media_items_study_stores.py"],
-    "ycsbctl/workload/media_items/clickhouse.py": ["tests/workload/test_media_items_study_stores.py"],
-    "ycsbctl/workload/media_items/sphinx.py": ["tests/workload/test_media_items_study_stores.py"],
-    "ycsbctl/workload/media_items/elasticsearch.py": ["tests/workload/test_media_items_study_stores.py"],
+    "ycsbctl/workload/media_items/tarantool.py": ["tests/workload/test_media_items_tarantool.py"],
+    "ycsbctl/workload/media_items/clickhouse.py": ["tests/workload/test_media_items_clickhouse.py"],
+    "ycsbctl/workload/media_items/sphinx.py": ["tests/workload/test_media_items_sphinx.py"],
+    "ycsbctl/workload/media_items/elasticsearch.py": ["tests/workload/test_media_items_elasticsearch.py"],
     "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
                                     "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
@@ -289,7 +297,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py",
                                         "tests/stores/test_mariadb_stats_truth.py",
                                         "tests/provision/test_local_sql.py", "-k", "mariadb"],
-    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py", "-k", "sqlite"],
+    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py",
+                                       "tests/experiment/test_faults_sqlite_lock.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                            "tests/experiment/test_faults_new_stores.py"],
     "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
@@ -1048,9 +1057,15 @@ EQUIVALENT.update({
         "never 0",
     "ycsbctl/workload/media_items/sql.py: if st == OK and rows and int(rows[0][0]) >= want: | 0 -> -1":
         "every statement until() is given is a SELECT count(*): one row of one column, so [-1] is [0] either way",
-    "ycsbctl/workload/media_items/mongodb.py: def refused(cls, server: str = \"\", records: int = 0) -> dict[int, str]: | 0 -> 1":
-        "the item count of a caller that names none (0: any number): 0 and 1 are both below FERRETDB_SCAN_FROM, "
-        "the only figure it is compared with, so the same queries are refused",
+    "ycsbctl/workload/media_items/mongodb.py: def refused(cls, server: str = \"\", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int, str]: | 0 -> 1":
+        "the item count of a caller that names none (0: any number): every caller names it (MediaItems.refusal), "
+        "and a default of 1 is as far below any scale's refusal as 0",
+    "ycsbctl/workload/media_items/workload.py: def refusal(self, protocol: str, server: str = \"\", connections: int = 0, timeout_s: float = 0.0) -> str | None: | 0 -> 1":
+        "the connections of a caller that names no scale (the worker's executor): it names no server kind either, "
+        "and only FerretDB's refusal reads the scale, which also needs a timeout (0.0): the same queries refused",
+    "ycsbctl/workload/media_items/workload.py: def refusal(self, protocol: str, server: str = \"\", connections: int = 0, timeout_s: float = 0.0) -> str | None: | 0.0 -> 1.0":
+        "the timeout of a caller that names no scale (the worker's executor): it names no server kind either, "
+        "and only FerretDB's refusal reads the scale, which also needs the connections (0): the same queries refused",
     "ycsbctl/workload/media_items/sphinx.py: r = rows[0] | 0 -> -1":
         "SELECT … WHERE id = N on a Sphinx index answers one document at most (the document id is unique: a second "
         "INSERT of it is refused, REPLACE replaces it): rows[-1] is rows[0]",

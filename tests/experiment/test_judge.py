@@ -334,6 +334,32 @@ def test_the_errors_column_is_error_plus_timeout_and_not_not_found():
     assert judge(r, max_error_rate=0.003).status != "failed"
 
 
+def test_a_point_cut_short_keeps_its_reason_but_neither_a_label_nor_a_rate_and_an_interrupted_one_keeps_both():
+    """The cut-short rule where it is applied: a result the engine ended FAILED (its clients stopped before the
+    window's end) is cut short — the judge keeps its reason and drops the bottleneck (a 1 s of 4 s "rate" labelled
+    would mislead), and runs.parquet's row has no throughput (NaN) while keeping its operations and runtime; an
+    INTERRUPTED (Ctrl-C) or OK result is not cut short: its label and its rate, 1,900 operations over 2 s, stay."""
+    from ycsbctl.results.model import cut_short
+    from ycsbctl.results.tables import run_row
+
+    assert [cut_short(s) for s in ("failed", "interrupted", "ok", "degraded", None)] == [True, False, False, False, False]
+    rows = {}
+    for status in (RunStatus.FAILED, RunStatus.INTERRUPTED, RunStatus.OK):
+        r = result([900, 1000], errors=["lost the server at 127.0.0.1:6379"])
+        r.status = status
+        assert r.cut_short == (status == RunStatus.FAILED)
+        v = judge(r, max_error_rate=1.0, bottleneck={"label": "server-cpu"})
+        rows[status] = (v, run_row({"run_id": "r", "target": "t", "workload": "w", "phase": "run", "threads": 4,
+                                    "repetition": 0, "status": v.status, "result": r.to_dict()}))
+    failed, row = rows[RunStatus.FAILED]
+    assert failed.status == "failed" and failed.bottleneck is None and "lost the server" in (failed.reason or "")
+    assert math.isnan(row["throughput_ops"]) and (row["operations"], row["runtime_ms"]) == (1900, 2000.0)
+    interrupted, row = rows[RunStatus.INTERRUPTED]
+    assert interrupted.status == "interrupted" and interrupted.bottleneck == {"label": "server-cpu"}
+    assert row["throughput_ops"] == pytest.approx(1900 / 2.0)
+    assert rows[RunStatus.OK][1]["throughput_ops"] == pytest.approx(1900 / 2.0)
+
+
 def test_the_verdicts_small_rules_each_said_by_a_case():
     from ycsbctl.experiment.missing import find_missing
 

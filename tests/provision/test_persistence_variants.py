@@ -14,6 +14,7 @@ import psutil
 import pytest
 import redis
 
+from tests.fixtures.sql_cli import cli_rows
 from tests.fixtures.waiting import wait_until
 from ycsbctl.provision import catalog
 from ycsbctl.provision.auto import provision, teardown
@@ -55,6 +56,25 @@ def test_redis_aof_writes_its_file_to_a_disk_and_a_label_setting_wins() -> None:
         teardown(ep)
 
 
+@pytest.mark.parametrize(("kind", "read_back"), [
+    ("redis-aof", {"appendonly": "yes", "appendfsync": "everysec"}),
+    ("redis-aof-always", {"appendonly": "yes", "appendfsync": "always"}),
+    ("redis-rdb", {"appendonly": "no", "save": "5 1000"}),
+])
+def test_each_redis_persistence_variant_runs_with_the_settings_it_names_as_config_get_reads_them(kind, read_back) -> None:
+    """No label setting: what the server itself says (CONFIG GET) is what the variant's name promises — the README's
+    and ``ycsbctl targets``' words (AOF fsync once a second, at every write; RDB every 5 s once 1000 keys changed) —
+    and the endpoint records those settings (the manifest's), not others."""
+    ep = provision(kind, "local", experiment_id="tests", say=lambda _: None)
+    try:
+        with redis.Redis.from_url(ep.url, decode_responses=True) as r:
+            got = {k: r.config_get(k)[k] for k in read_back}
+        assert got == read_back
+        assert ep.settings == {k: v for k, v in read_back.items() if k != "appendonly" or v == "yes"}
+    finally:
+        teardown(ep)
+
+
 def test_redis_rdb_fork_is_seen_by_the_sampler_as_the_server_counts_it() -> None:
     ep = provision("redis-rdb", "local", experiment_id="tests", say=lambda _: None, settings={"save": "1 100"})
     try:
@@ -92,6 +112,10 @@ def test_a_durable_sql_store_runs_with_durability_on_a_disk(kind, read_back) -> 
         data_dir = psutil.Process(ep.pid).cwd()
         assert _fs_type(data_dir) not in ("tmpfs", "ramfs") and not data_dir.startswith("/dev/shm")
         assert read_back(ep) in (("on", "on", "on"), ("1", "ON"))
+        # and as the server's own client reads them (psql's SHOW, the mariadb client's SELECT @@…)
+        sql = ("SELECT current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes')"
+               if kind == "postgresql-durable" else "SELECT @@innodb_flush_log_at_trx_commit, @@innodb_doublewrite")
+        assert tuple(cli_rows(kind.split("-")[0], ep.url, sql)[0]) in (("on", "on", "on"), ("1", "1"))
         assert any("a disk" in n for n in ep.notes)
     finally:
         teardown(ep)

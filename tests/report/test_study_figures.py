@@ -176,6 +176,32 @@ def test_the_events_table_is_in_ms_per_event_and_occurrence_with_targets_in_plan
     assert event_rows(_disturbed([])) == []
 
 
+def test_the_fastest_variant_is_named_from_degraded_peaks_too_and_said_degraded(structure_study):
+    """Every point of redis degraded: its headline still names the fastest variant (set, 130,000 users/s against
+    hash's 125,000), marks each degraded figure and says the fastest's peak was degraded; on valkey, hash's ok
+    peak (100,000 users/s) stays the fastest against set's degraded one, made faster than its ok peak but slower
+    than hash, and carries no mark."""
+    runs = structure_study.runs
+    redis = runs["target"] == "redis"
+    runs.loc[redis & (runs["status"] == "ok"), "status"] = "degraded"
+    valkey_set = (runs["target"] == "valkey") & (runs["workload"] == "online-status-set") & (runs["threads"] == 8)
+    runs.loc[valkey_set, "throughput_ops"] = 38_000.0  # degraded, above set's ok 30,000, below hash's 40,000
+    valkey, redis_line = variant_headlines(structure_study)
+    assert redis_line.count("(degraded)") == 2 and "fastest set (hash within 5%) (its peak degraded)" in redis_line
+    assert "set 195 B/user, 130,000 users/s (52,000 commands/s) (degraded)" in redis_line
+    assert "fastest hash (one repetition" in valkey and "(38,000 commands/s) (degraded)" in valkey
+    ops = structure_study.ops  # now the fastest of valkey (102,500 users/s: its BATCH-STOREs' × 10 over 2.5 s)
+    ops.loc[(ops["run_id"] == "valkey.online-status-set.run.t8.r1") & (ops["op"] == "BATCH-STORE"), "return_OK"] = 25_625
+    assert "102,500 users/s" in variant_headlines(structure_study)[0]
+    assert "fastest set (hash within 5%) (its peak degraded)" in variant_headlines(structure_study)[0]
+    # one variant measured (set's points all failed, hash's degraded): nothing to rank, so no "fastest" at all
+    runs = structure_study.runs
+    valkey = runs["target"] == "valkey"
+    structure_study.runs = runs[~(valkey & (runs["workload"] == "online-status-set") & (runs["status"] != "failed"))].copy()
+    structure_study.runs.loc[valkey & (structure_study.runs["workload"] == "online-status-hash"), "status"] = "degraded"
+    assert "fastest" not in variant_headlines(structure_study)[0]
+
+
 def test_ties_are_within_5_percent_of_the_best_and_not_beyond(structure_study):
     fp = structure_study.manifest.workload_footprints
     fp["online-status-hash"]["valkey"]["bytes_per_record"] = 84.0  # set's 80 B + 5 %: a tie

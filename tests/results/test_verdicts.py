@@ -282,3 +282,30 @@ def test_the_peak_is_an_unpaced_cell_even_when_a_paced_one_measured_more():
     (p,) = peak[peak["at_peak"] & (peak["metric"] == "throughput")].to_dict("records")
     assert p["threads"] == 8 and "a at 8 threads" in p["caveat"], p
     assert p["ratio"] == pytest.approx(2_200 / 2_000)
+
+
+def test_a_blocks_order_pairs_round_i_of_a_with_round_i_of_b_as_the_rounds_placed_them():
+    """Five rounds in the A B B A order (a b, b a, a b, b a, a b), the rows as a folder may hold them (b's in
+    reverse): the folder's verdict (its plan's run_order "blocks", as "interleaved") pairs each round of a with the
+    same round of b — the p-value is scipy's paired t-test of the rounds' logs matched by repetition, the ratio their
+    mean log ratio — not b's k-th row with a's k-th (that pairing's p-value differs); a plan run target by target
+    is judged unpaired (Welch)."""
+    b_vals = [v * 1.10 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))]
+    rows = []
+    for rnd in range(1, 6):
+        for target in (("a", "b") if rnd % 2 else ("b", "a")):  # A B B A …
+            rows.append(_runs({(target, 8): [(BASE if target == "a" else b_vals)[rnd - 1]]}).assign(
+                repetition=rnd, run_id=f"{target}.w.run.t8.r{rnd}"))
+    runs = pd.concat(rows, ignore_index=True)
+    runs = pd.concat([runs[runs["target"] == "a"], runs[runs["target"] == "b"].iloc[::-1]], ignore_index=True)
+    la, lb = np.log(BASE), np.log(b_vals)
+    for order in ("blocks", "interleaved"):
+        v = vd.plan_verdicts({"targets": ["a", "b"], "run_order": order}, runs)
+        cell = v[(v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
+        assert cell["p_value"] == pytest.approx(sps.ttest_rel(lb, la).pvalue) and cell["n"] == 5
+        assert cell["ratio"] == pytest.approx(math.exp((lb - la).mean()))
+    by_row = sps.ttest_rel(lb[::-1], la).pvalue  # b's k-th row against a's k-th: another answer
+    assert by_row != pytest.approx(sps.ttest_rel(lb, la).pvalue, rel=0.1)
+    welch = vd.plan_verdicts({"targets": ["a", "b"], "run_order": "target"}, runs)
+    w = welch[(welch["metric"] == "throughput") & ~welch["at_peak"]].iloc[0]
+    assert w["p_value"] == pytest.approx(sps.ttest_ind(lb, la, equal_var=False).pvalue)

@@ -1,6 +1,7 @@
 """The asyncpg binding's failures without a server (its port closed): a timeout is TIMEOUT, a lost connection
 that cannot be made again ends the client in one line saying why it was lost — the exception's words, or its
-name when it has none."""
+name when it has none; and against a real server, a read, update or delete that touches no row is NOT_FOUND as
+the server's own counters say."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ import asyncio
 import asyncpg
 import pytest
 
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.server_counters import postgresql_table_counters
 from tests.fixtures.servers import free_port, refused_by_a_late_close
+from tests.fixtures.waiting import wait_until
+from ycsbctl.stores import registry
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.postgresql.binding import PgBinding
 
@@ -79,3 +84,31 @@ def test_connecting_waits_a_second_at_least_however_short_the_operations_timeout
     0.05 s: the connection gets max(timeout, 1 s), so the client says what the server did, not 'timed out'."""
     said = refused_by_a_late_close(lambda port: PgBinding(f"postgresql://ycsb@127.0.0.1:{port}/postgres", 0.05))
     assert said.startswith("cannot reach the PostgreSQL server: ") and "timed out" not in said, said
+
+
+def test_a_read_update_or_delete_that_touches_no_row_is_not_found_as_the_server_counts(postgresql):
+    """The asyncpg path (``postgresql.driver=asyncpg``, one statement per call): an absent key's UPDATE, READ and
+    DELETE and a present one's UPDATE and READ — OK exactly where pg_stat_user_tables says a row was updated (one)
+    or fetched by the index scans (two: the present key's READ and UPDATE), nothing deleted; else NOT_FOUND."""
+    url = postgresql.url
+    registry.for_url(url).clear(url, "usertable")
+    run_bindings(lambda bs: bs[0].insert("usertable", b"user-present", field_values()), url)
+    before = wait_until(lambda: (c := postgresql_table_counters(url)).get("ins") == 1 and c,
+                        what="the one insert in pg_stat_user_tables")
+    b = PgBinding(url, 5.0)
+    one = [(b"field0", b"x" * 7)]
+
+    async def main() -> list[Status]:
+        await b.connect()
+        try:
+            return [await b.update("usertable", b"user-absent", one), await b.read("usertable", b"user-absent", None),
+                    await b.delete("usertable", b"user-absent"), await b.update("usertable", b"user-present", one),
+                    await b.read("usertable", b"user-present", None)]
+        finally:
+            await b.close()
+
+    got = asyncio.run(main())
+    after = wait_until(lambda: (c := postgresql_table_counters(url))["idx_scan"] - before["idx_scan"] >= 5 and c,
+                       what="the five index scans in pg_stat_user_tables")
+    assert (after["upd"] - before["upd"], after["del"] - before["del"], after["idx_fetch"] - before["idx_fetch"]) == (1, 0, 2)
+    assert got == [Status.NOT_FOUND] * 3 + [Status.OK] * 2

@@ -8,8 +8,12 @@ import struct
 
 import pytest
 
+from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.server_counters import postgresql_table_counters
+from tests.fixtures.waiting import wait_until
 from tests.fixtures.wire_waiter import Written
-from ycsbctl.stores.binding import ConnectionLost, Status
+from ycsbctl.stores import registry
+from ycsbctl.stores.binding import ChainContext, ConnectionLost, Status
 from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol, row_values
 from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
 
@@ -307,3 +311,37 @@ def test_a_plugins_statement_gives_its_rows_and_the_rows_a_write_changed_not_tho
                                  (Status.OK, [], 3), (Status.OK, [], 4), (Status.OK, [], 5), (Status.OK, [], 0),
                                  (Status.OK, [], 0)]
 
+
+
+@pytest.mark.truth
+def test_a_chains_read_and_update_that_touch_no_row_are_not_found_as_the_server_counts(postgresql):
+    """The engine's fast path (the wire chain: each reply read by its ending, ``UPDATE 0`` as much as ``SELECT 0``)
+    over an absent key and a present one, an UPDATE and a READ of each, then the absent one's UPDATE again: an
+    operation is OK exactly when the server touched or returned a row — pg_stat_user_tables' own counts: one row
+    updated, two fetched by the index scans (the present key's READ and UPDATE) — else NOT_FOUND, as YCSB's jdbc
+    binding counts a read without a row; never OK (the probe's 'UPDATE 0 counted as OK')."""
+    url = postgresql.url
+    registry.for_url(url).clear(url, "usertable")
+    run_bindings(lambda bs: bs[0].insert("usertable", b"user-present", field_values()), url)
+    before = wait_until(lambda: (c := postgresql_table_counters(url)).get("ins") == 1 and c,
+                        what="the one insert in pg_stat_user_tables")
+    names = [b"field%d" % i for i in range(10)]
+    ops = [UPDATE, READ, UPDATE, READ, UPDATE]
+    keys = [b"user-absent", b"user-absent", b"user-present", b"user-present", b"user-absent"]
+    log: list[tuple[int, int]] = []
+
+    async def go(bs):
+        assert isinstance(bs[0], PgWireBinding)  # the wire chain, not asyncpg's one call at a time
+        ctx = ChainContext(record=lambda op, st, *_: log.append((op, st)), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"x" * 7], ack=None, deadline_ns=2**63 - 1, stop_on_error=False,
+                           table="usertable")
+        return await bs[0].chain(ctx, (ops, keys, [0] * 5, [-1] * 5, [0] * 5), 0, 5)
+
+    assert run_bindings(go, url) == (5, 0)
+    after = wait_until(lambda: (c := postgresql_table_counters(url))["idx_scan"] - before["idx_scan"] >= 5 and c,
+                       what="the chain's five index scans in pg_stat_user_tables")
+    assert after["upd"] - before["upd"] == 1  # the server updated one row: the present one
+    fetched = after["idx_fetch"] - before["idx_fetch"]
+    nf, ok = int(Status.NOT_FOUND), int(Status.OK)
+    assert log == [(UPDATE, nf), (READ, nf), (UPDATE, ok), (READ, ok), (UPDATE, nf)]
+    assert sum(st == ok for _, st in log) == fetched == 2, after

@@ -126,3 +126,31 @@ def test_sphinx_is_named_by_the_version_its_greeting_says_without_the_build_suff
     number = said.split("-", 1)[0]
     assert number.replace(".", "").isdigit() and said.startswith(number + "-")
     assert (facts.name, facts.version) == (f"Sphinx {number} (real-time index, no binary log)", number)
+
+
+def test_the_samplers_operations_are_its_searches_plus_its_deletes_exactly(sphinx):
+    """Between the sampler's two reads: 5 reads (SphinxQL SELECTs: searches) and 7 deletes. Its rates times the span
+    between its reads are those counts exactly — ops 12, not 5 (deletes left out) nor 7 — as searchd's own SHOW
+    STATUS, read by the mysql client around them, counts them (its SHOW STATUS is no search)."""
+    url = sphinx.url
+    registry.for_url(url).clear(url, "usertable")
+    sampler = SphinxStatusSampler(url)
+
+    def shown() -> dict[str, int]:  # searchd's counters as the mysql client reads them
+        return {k: int(v) for k, v in sphinx_mysql(url, "SHOW STATUS") if k in ("command_search", "command_delete")}
+
+    async def go(bs):
+        sampler.prime()
+        t0 = sampler._t
+        for i in range(5):
+            await bs[0].read("usertable", b"user%d" % i, None)
+        for i in range(7):
+            await bs[0].delete("usertable", b"gone%d" % i)
+        return sampler.sample(), sampler._t - t0
+
+    before = shown()
+    row, span = run_bindings(go, url)
+    after = shown()
+    counts = {k: round(row[k] * span, 6) for k in ("ops_per_s", "command_search_per_s", "command_delete_per_s")}
+    assert counts == {"ops_per_s": 12, "command_search_per_s": 5, "command_delete_per_s": 7}, counts
+    assert {k: after[k] - before[k] for k in after} == {"command_search": 5, "command_delete": 7}

@@ -647,38 +647,6 @@ def test_the_count_of_a_table_not_made_yet_is_0_and_of_a_made_one_its_rows_as_th
         proto.query(url, f"DROP TABLE {table}", 5.0)
 
 
-def test_a_postgresql_chains_updates_that_touch_no_row_are_not_found_as_the_server_counts(postgresql):
-    """The engine's fast path (PostgreSQL's wire chain: each reply read by its ending, ``UPDATE 0`` as much as
-    ``SELECT 0``) over an absent key and a present one, an UPDATE and a READ of each, then the absent one's UPDATE
-    again: an operation is OK exactly when the server touched or returned a row (pg_stat_user_tables' own count of
-    rows updated: one), else NOT_FOUND."""
-    from ycsbctl.stores.binding import ChainContext
-    from ycsbctl.workload.core import READ, UPDATE
-
-    url = postgresql.url
-    registry.for_url(url).clear(url, "usertable")
-    run_bindings(lambda bs: bs[0].insert("usertable", b"user-present", field_values()), url)
-    before = wait_until(lambda: (c := postgresql_table_counters(url)).get("ins") == 1 and c,
-                        what="the one insert in pg_stat_user_tables")
-    names = [b"field%d" % i for i in range(10)]
-    ops = [UPDATE, READ, UPDATE, READ, UPDATE]
-    keys = [b"user-absent", b"user-absent", b"user-present", b"user-present", b"user-absent"]
-    log: list[tuple[int, int]] = []
-
-    async def go(bs):
-        ctx = ChainContext(record=lambda op, st, *_: log.append((op, st)), names=[tuple(names)] + [(n,) for n in names],
-                           values=lambda f: [b"x" * 7], ack=None, deadline_ns=2**63 - 1, stop_on_error=False,
-                           table="usertable")
-        return await bs[0].chain(ctx, (ops, keys, [0] * 5, [-1] * 5, [0] * 5), 0, 5)
-
-    assert run_bindings(go, url) == (5, 0)
-    after = wait_until(lambda: (c := postgresql_table_counters(url))["upd"] > before["upd"] and c,
-                       what="the update in pg_stat_user_tables")
-    assert after["upd"] - before["upd"] == 1  # the server updated one row: the present one
-    nf, ok = int(Status.NOT_FOUND), int(Status.OK)
-    assert log == [(UPDATE, nf), (READ, nf), (UPDATE, ok), (READ, ok), (UPDATE, nf)]
-
-
 def test_the_sqlite_bindings_scans_ask_sqlite_for_the_start_key_and_the_count_it_was_given(sqlite_url):
     """Seven records; the binding's scans from user3 of 2 and 10 rows and from user8 of 5, each statement as SQLite
     itself expanded it (its trace callback, arguments bound) run again by sqlite3: user3 and user4, then user3 …

@@ -223,3 +223,38 @@ def test_the_samplers_rates_are_the_requests_sent_between_its_two_reads(tarantoo
                                                    "update_per_s", "delete_per_s", "error_per_s")}
     assert counts == {"ops_per_s": 9, "select_per_s": 3, "insert_per_s": 3, "replace_per_s": 0, "update_per_s": 2,
                       "delete_per_s": 1, "error_per_s": 1}, counts
+
+
+def test_the_samplers_network_in_is_what_the_server_received_and_out_what_it_sent(tarantool):
+    """Ten reads of a record of 10 × 100 bytes between the sampler's two reads: the server sent each record back
+    (at least the 10 × 1,000 value bytes the test itself received) and received ten short requests of a key each —
+    net_out_bytes is at least 10,000 bytes over the span and net_in_bytes at most a tenth of it (swapped, both
+    assertions fail); box.stat.net() read again by the test says the same direction (SENT grew more than RECEIVED)."""
+    url = tarantool.url
+    registry.for_url(url).clear(url, "usertable")
+    values = field_values()
+    payload = sum(len(v) for _, v in values)
+    sampler = TarantoolStatSampler(url)
+
+    async def go(bs):
+        await bs[0].insert("usertable", b"big", values)
+        sampler.prime()
+        t0 = sampler._t
+        got = [await bs[0].read_values("usertable", b"big", [n for n, _ in values]) for _ in range(10)]
+        return got, sampler.sample(), sampler._t - t0, None, None
+
+    def net() -> tuple[int, int]:  # (SENT, RECEIVED) bytes as the tarantool binary's own client reads them
+        out = tarantool_console(url, "local n = c:eval('return box.stat.net()') print(n.SENT.total, n.RECEIVED.total)")
+        return int(out.split()[0]), int(out.split()[1])
+
+    sent0, received0 = net()
+    try:
+        got, row, span, _, _ = run_bindings(go, url)
+    finally:
+        sampler.close()
+    sent1, received1 = net()
+    assert all(st == Status.OK and sum(map(len, vals.values())) == payload for st, vals in got)
+    sent, received = row["net_out_bytes_per_s"] * span, row["net_in_bytes_per_s"] * span
+    assert sent >= 10 * payload and received <= sent / 10, (sent, received)
+    # the server's own figures over a wider span (the insert and the sampler's connection too): the same direction
+    assert sent1 - sent0 >= sent and received1 - received0 >= received and sent1 - sent0 > received1 - received0

@@ -112,10 +112,11 @@ def test_the_mongodb_wire_answers_as_the_truth(mongo_db) -> None:
     w = media_workload("text")
     assert "unknown top level operator" in (w.refusal("mongodb", "ferretdb") or "")
     assert w.refusal("mongodb", "") is None and w.executor("mongodb") is not None
-    # its year and name filters read the whole collection: refused from 10,000 items on, with the measured cost
+    # its year and name filters read the whole collection: refused where the plan's connections cannot wait for them
     big = media_workload("1cond", recordcount="100000")
-    assert "4.5 s alone" in (big.refusal("mongodb", "ferretdb") or "") and big.refusal("mongodb", "") is None
-    assert media_workload("2cond").refusal("mongodb", "ferretdb") is None  # ITEMS items: it answers
+    assert "4.5 s for one page" in (big.refusal("mongodb", "ferretdb", 50, 10.0) or "")
+    assert big.refusal("mongodb", "", 50, 10.0) is None and big.executor("mongodb") is not None
+    assert media_workload("2cond").refusal("mongodb", "ferretdb", 50, 10.0) is None  # ITEMS items: it answers
 
 
 @pytest.mark.truth
@@ -594,17 +595,35 @@ def test_a_count_never_reached_is_error_saying_what_it_waited_for(tmp_path: Path
     assert st == ERROR and said is not None and said.startswith("still waiting for 'SELECT count(*) FROM t' to reach 1"), said
 
 
-def test_ferretdb_refuses_year_and_name_queries_from_ten_thousand_items_exactly() -> None:
-    """FERRETDB_SCAN_FROM is the first item count refused (>=): 9,999 items answer, 10,000 do not, naming both
-    counts; on any other server (or kind unknown) the year and name queries are never refused."""
-    from ycsbctl.workload.media_items.mongodb import FERRETDB_SCAN_FROM, MongoItems
+def test_ferretdb_refuses_year_and_name_queries_from_the_items_its_connections_cannot_wait_for_exactly() -> None:
+    """One query at a time at 45 µs per item: the first item count refused is the first whose last connection
+    waits the whole timeout (ceil(10 s / (45 µs × 50)) = 4,445 at the study's 50 connections, 10 s; 222,223 at
+    one), naming the items, connections, wait and timeout; on any other server, or with the scale not known,
+    the year and name queries are never refused."""
+    from ycsbctl.workload.media_items.mongodb import (
+        FERRETDB_SCAN_US_PER_ITEM,
+        MongoItems,
+        ferretdb_scans_from,
+    )
     from ycsbctl.workload.media_items.ops import QUERY_1COND, QUERY_2COND
 
-    assert FERRETDB_SCAN_FROM == 10_000
-    below, at = MongoItems.refused("ferretdb", 9_999), MongoItems.refused("ferretdb", 10_000)
+    assert FERRETDB_SCAN_US_PER_ITEM == 45.0
+    assert ferretdb_scans_from(50, 10.0) == 4_445 and ferretdb_scans_from(1, 10.0) == 222_223
+    assert ferretdb_scans_from(25, 10.0) == 8_889 and ferretdb_scans_from(50, 20.0) == 8_889
+    below, at = MongoItems.refused("ferretdb", 4_444, 50, 10.0), MongoItems.refused("ferretdb", 4_445, 50, 10.0)
     assert QUERY_1COND not in below and QUERY_2COND not in below
-    assert at[QUERY_1COND] == at[QUERY_2COND] and "so 10,000 items" in at[QUERY_1COND] and "below 10,000 items" in at[QUERY_1COND]
-    assert QUERY_1COND not in MongoItems.refused("", 10**6) and QUERY_1COND not in MongoItems.refused("mongodb", 10**6)
+    assert at[QUERY_1COND] == at[QUERY_2COND]
+    five = MongoItems.refused("ferretdb", 5_000, 50, 10.0)[QUERY_1COND]  # the issue's run: 11 s > 10 s
+    assert "at 5,000 items the last of 50 connections would wait ~11.2 s, past the 10 s operation timeout" in five
+    assert "below 4,445 items at 50 connections" in five
+    assert QUERY_1COND not in MongoItems.refused("ferretdb", 5_000, 4, 10.0)  # 0.9 s: it answers
+    assert QUERY_1COND in MongoItems.refused("ferretdb", 222_223, 1, 10.0)  # one connection is a scale too
+    assert QUERY_1COND in MongoItems.refused("ferretdb", 223, 50, 0.5)  # and a timeout under a second
+    assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6)  # the scale not known (a worker's executor)
+    assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6, timeout_s=10.0)  # nor the connections
+    assert QUERY_1COND not in MongoItems.refused("ferretdb", 10**6, 50)  # nor the timeout
+    assert QUERY_1COND not in MongoItems.refused("", 10**6, 50, 10.0)
+    assert QUERY_1COND not in MongoItems.refused("mongodb", 10**6, 50, 10.0)
 
 
 def test_waiting_for_a_count_asks_sixty_times_through_timeouts_stops_at_an_error_and_redoes_a_cancelled_statement():

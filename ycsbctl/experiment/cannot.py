@@ -11,12 +11,14 @@ from ycsbctl.results.schema import CannotCell
 from ycsbctl.workload.plugin import Workload
 
 
-def refusal(built: Workload, protocol: str, kind: str | None) -> str | None:
+def refusal(built: Workload, protocol: str, kind: str | None, connections: int, timeout_s: float) -> str | None:
     """Why the store of ``protocol`` (a catalogue ``kind`` such as ``ferretdb``; None for a URL: its server
-    is the user's) cannot run the workload ``built``; None when it can (or the workload refuses no cell)."""
+    is the user's) cannot run the workload ``built`` at the plan's scale (``connections``: its most client
+    threads; ``timeout_s``: its operation timeout, s) — refused before any point rather than
+    failing after its timeouts; None when it can (or the workload refuses no cell)."""
     if not built.refuses_cells:
         return None
-    return built.refusal(protocol, kind or "") or None
+    return built.refusal(protocol, kind or "", connections, timeout_s) or None
 
 
 def cannot_line(c: CannotCell) -> str:

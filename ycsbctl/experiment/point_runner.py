@@ -163,7 +163,7 @@ class PointRunner:
         busy = host_busy(others, out.bottleneck)
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
-                  disturbances=disturbance_windows(out.events), pause_cause=lambda: store_says(ep.url, "pause_cause", ep.url),
+                  disturbances=disturbance_windows(out.events), pause_cause=lambda: store_says(ep.url, "pause_cause", ep.url, out.result and out.result.binding_counts),
                   stall_cause=lambda: store_says(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result),
                   replica_note=replica_note)
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)

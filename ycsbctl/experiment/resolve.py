@@ -40,7 +40,8 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
         built = load_workload(props)  # workload=package.module:Class: imported and its properties checked
         if not built.builtin_ycsb:
             for target in plan.targets:
-                why = refusal(built, stores[target].name, None if is_url(target) else plan.spec(target).kind)
+                why = refusal(built, stores[target].name, None if is_url(target) else plan.spec(target).kind,
+                              max(plan.threads), plan.timeout_s)
                 if why:  # a cell its store cannot do: refused alone (experiment.cannot)
                     cannot.append(CannotCell(target_label(target), workload_name(workload), why))
                 else:

@@ -152,8 +152,12 @@ def variant_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None) -> 
     for (workload, target), g in df.groupby(["workload", "target"], sort=False):
         unit = str(g.iloc[0]["unit"])
         one = unit[:-1] if unit.endswith("s") else unit
-        parts = [f"{r['variant']} {_bytes(r['bytes_per_record'])}/{one}, {_rate_text(r)}" for r in g.to_dict("records")]
+        parts = [f"{r['variant']} {_bytes(r['bytes_per_record'])}/{one}, {_rate_text(r)}"
+                 + (" (degraded)" if r["status"] == "degraded" else "") for r in g.to_dict("records")]
         small, fast = _extreme(g, "bytes_per_record", True), _extreme(g, "speed", False)
+        # a degraded peak is still a measurement: the fastest is named from it, and said so
+        if fast and g.loc[pd.to_numeric(g["speed"], errors="coerce").idxmax(), "status"] == "degraded":
+            fast += " (its peak degraded)"
         answer = "; ".join(x for x in (f"smallest {small}" if small else "", f"fastest {fast}" if fast else "") if x)
         reps = int(exp.runs["repetition"].max()) if len(exp.runs) else 0
         caveat = " (one repetition: the speed ranking is not tested)" if fast and reps < 2 else ""

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ycsbctl.stores.binding_set import BindingSet
     from ycsbctl.stores.disturb import Disturber, DisturbSpec
     from ycsbctl.stores.reference import ReferenceClient
@@ -168,9 +170,10 @@ class ServerProtocol:
         it from another put in its place since; None when it cannot be told (a server's)."""
         return None
 
-    def pause_cause(self, url: str) -> str | None:
+    def pause_cause(self, url: str, counts: Mapping[str, int] | None = None) -> str | None:
         """Why the client's own loop may have stopped, when the store can tell (an embedded store runs
-        inside the client's processes, so its waits are the client's pauses); None when it cannot."""
+        inside the client's processes, so its waits are the client's pauses), from the store itself and the
+        point's bindings' own ``counts`` (``PhaseResult.binding_counts``); None when it cannot."""
         return None
 
     def own_lock_wait(self, url: str, processes: int, writes: int) -> str | None:

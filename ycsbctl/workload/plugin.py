@@ -211,10 +211,11 @@ class Workload(ABC):
     def check_memory(self, threads: int) -> None:  # noqa: B027 - optional hook
         """Refuse (UserError) a workload whose values cannot fit in this host's memory."""
 
-    def refusal(self, protocol: str, server: str = "") -> str | None:
+    def refusal(self, protocol: str, server: str = "", connections: int = 0, timeout_s: float = 0.0) -> str | None:
         """Why store ``protocol`` (a server of kind ``server``, the catalogue's name, "" for a URL) cannot run
         this workload's operations (None: it can); with :attr:`refuses_cells`, the cell is refused rather
-        than the plan."""
+        than the plan. ``connections`` (the plan's most client threads) and ``timeout_s`` (its operation timeout,
+        s): the plan's scale, for a store that cannot answer only from some scale on (0: not known)."""
         return None if self.executor(protocol) is not None else "it has no binding for it"
 
     async def prepare(self, executor: Any, binding: Any, phase: str) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -168,10 +169,21 @@ class SqliteProtocol(SqlProtocol):
         name = f"SQLite {sqlite3.sqlite_version} (embedded, no network; file {where}, WAL, synchronous=OFF)"
         return ServerFacts(name, sqlite3.sqlite_version, config, {"server": "SQLite", "embedded": True})
 
-    def pause_cause(self, url: str) -> str | None:
+    def pause_cause(self, url: str, counts: Mapping[str, int] | None = None) -> str | None:
         """Another process holding the database file: SQLite waits for its lock inside our own calls
-        (up to the busy timeout), which the client's loop sees as a pause of its own."""
+        (up to the operation timeout), which the client's loop sees as a pause of its own. Named by the process
+        when it still has the file open; else by the bindings' own ``counts`` (:mod:`ycsbctl.stores.sqlite.binding`:
+        calls answered SQLITE_BUSY, one of which waited longer than any statement of ours holds the lock)."""
+        from ycsbctl.stores.sqlite.binding import LONG_LOCK_S
+
         found = holders(database_path(url), _our_tree())
+        long_waits = int((counts or {}).get("sqlite_busy_long") or 0)
+        if not found and long_waits:
+            calls, ms = int((counts or {}).get("sqlite_busy_calls") or 0), int((counts or {}).get("sqlite_busy_ms") or 0)
+            return (f"SQLite answered 'database is locked' (SQLITE_BUSY) to {calls:,} of the client's calls, which waited "
+                    f"{ms / 1000:.1f} s in all for the lock ({long_waits:,} of them {LONG_LOCK_S:g} s or longer: held "
+                    "longer than any one statement of ours holds it — another program's transaction, which no longer "
+                    "has the file open), so the pause is the store's lock wait, not a stopped load generator")
         if not found:
             return None
         pid, name = found[0]

@@ -12,16 +12,19 @@ limit``, the total a ``count``. Through ycsbctl's wire binding (``run_command``)
 Cannot: FULLTEXT-PREFIX anywhere (``$text`` matches whole words; a ``$regex`` reads every document, and
 the study ran no prefix test on MongoDB either); FULLTEXT on FerretDB 1.24 (the local mongo-wire
 server, SQLite backend), which has neither text indexes nor ``$text`` (``createIndexes`` of a text key:
-IndexNotFound; ``$text``: "unknown top level operator"); QUERY-1COND and QUERY-2COND on FerretDB 1.24 from
-:data:`FERRETDB_SCAN_FROM` items on: it creates the name and year indexes but its SQLite backend does not
-use them for these filters (``explain``: SCAN, filterPushdown false) and sorts in memory, so each query
-reads and decodes the whole collection — 4.5 s alone for one QUERY-1COND page over 100,000 items (its count
-5.8 s) on the 2-core host: the study's 50 connections would wait minutes per query, past any operation
-timeout, and the abandoned queries would run on into the next point.
+IndexNotFound; ``$text``: "unknown top level operator"); QUERY-1COND and QUERY-2COND on FerretDB 1.24 at a
+plan's scale where they cannot answer in time (:func:`ferretdb_scans_from`): it creates the name and year
+indexes but its SQLite backend does not use them for these filters (``explain``: SCAN, filterPushdown false)
+and sorts in memory, so each query reads and decodes the whole collection — 4.5 s alone for one QUERY-1COND
+page over 100,000 items (its count 5.8 s) on the 2-core host — and it answers them one at a time: with the
+plan's connections all asking, the last waits ``items × 45 µs × connections``, past the operation timeout
+(5,000 items at the study's 50 connections: 11 s, and they failed after 10 s timeouts), and the abandoned
+queries would run on into the next point.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 from ycsbctl.workload.media_items.contract import Item, MediaStore, Page, Query
@@ -32,14 +35,22 @@ _NO_TEXT_ON_FERRETDB = ("FerretDB 1.24 (SQLite backend) has no text index and no
                         "'unknown top level operator: $text')")
 
 
-# From this many items FerretDB 1.24's whole-collection read per QUERY-1COND/2COND (45 µs per item, measured:
-# 4.5 s at 100,000, one client) is 0.45 s a query, and the study's 50 connections on 2 cores wait ~11 s each:
-# past the 10 s operation timeout
-FERRETDB_SCAN_FROM = 10_000
+# FerretDB 1.24's whole-collection read per QUERY-1COND/2COND: 45 µs per item (measured: 4.5 s for one page over
+# 100,000 items, one client, on the 2-core host), one query at a time (5,000 items at 50 connections timed out at
+# 10 s: 50 × 0.225 s = 11 s; two at a time would have been 5.6 s)
+FERRETDB_SCAN_US_PER_ITEM = 45.0
 _FERRETDB_SCANS = ("FerretDB 1.24 (SQLite backend) reads and decodes the whole collection for a filter on year or "
-                   "name (its indexes unused: explain says SCAN; sorted in memory): one page over 100,000 items took "
-                   "4.5 s alone on the 2-core host, so {records:,} items at the study's connections cannot answer "
-                   "within the operation timeout (it answers below {scan_from:,} items)")
+                   "name (its indexes unused: explain says SCAN; sorted in memory; 4.5 s for one page over 100,000 "
+                   "items alone on the 2-core host) and answers one such query at a time, so at {records:,} items "
+                   "the last of {connections} connections would wait ~{wait_s:.1f} s, past the {timeout_s:g} s "
+                   "operation timeout (it answers below {scan_from:,} items at {connections} connections: lower "
+                   "recordcount or --threads, or raise --timeout)")
+
+
+def ferretdb_scans_from(connections: int, timeout_s: float) -> int:
+    """The fewest items at which FerretDB 1.24's QUERY-1COND/2COND cannot answer ``connections`` clients within
+    ``timeout_s`` s: the last waits ``items × FERRETDB_SCAN_US_PER_ITEM × connections`` (one query at a time)."""
+    return math.ceil(timeout_s * 1e6 / (FERRETDB_SCAN_US_PER_ITEM * max(connections, 1)))
 
 
 def key(item_id: int) -> str:
@@ -66,10 +77,15 @@ class MongoItems(MediaStore):
         FULLTEXT: "{$text: {$search: 'w1 w2'}} sorted by _id (the study: unsorted)"}
 
     @classmethod
-    def refused(cls, server: str = "", records: int = 0) -> dict[int, str]:
-        out = super().refused(server, records)
-        if server == "ferretdb" and records >= FERRETDB_SCAN_FROM:
-            why = _FERRETDB_SCANS.format(records=records, scan_from=FERRETDB_SCAN_FROM)
+    def refused(cls, server: str = "", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int, str]:
+        out = super().refused(server, records, connections, timeout_s)
+        if server != "ferretdb" or connections < 1 or not timeout_s > 0:  # the scale not known: nothing to refuse for it
+            return out
+        scan_from = ferretdb_scans_from(connections, timeout_s)
+        if records >= scan_from:
+            wait_s = records * FERRETDB_SCAN_US_PER_ITEM * connections / 1e6
+            why = _FERRETDB_SCANS.format(records=records, connections=connections, wait_s=wait_s, timeout_s=timeout_s,
+                                         scan_from=scan_from)
             out.update({QUERY_1COND: why, QUERY_2COND: why})
         return out
 

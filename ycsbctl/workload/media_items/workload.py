@@ -118,13 +118,14 @@ class MediaItems(Workload):
             return None
         return Checked(self, cls(self.s.store))
 
-    def refusal(self, protocol: str, server: str = "") -> str | None:
+    def refusal(self, protocol: str, server: str = "", connections: int = 0, timeout_s: float = 0.0) -> str | None:
         """Why store ``protocol`` (server kind ``server``: ``ferretdb``) cannot measure this point's
-        operations (None: it can)."""
+        operations (None: it can) at the plan's scale: its items, ``connections`` (client threads) and
+        operation timeout ``timeout_s`` (0: not known, no refusal for the scale)."""
         cls = store_class(protocol)
         if cls is None:
             return f"ycsbctl has no media-items executor for {protocol}"
-        refused = cls.refused(server, self.s.records)
+        refused = cls.refused(server, self.s.records, connections, timeout_s)
         whys = [f"{name_of(op)}: {refused[op]}" for op in self.s.ops if op in refused]
         return "; ".join(whys) or None
 
