@@ -22,6 +22,7 @@ from ycsbctl.experiment.result_sink import MemorySink, ResultSink
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
 from ycsbctl.experiment.study import Study
 from ycsbctl.experiment.sweep import Sweep
+from ycsbctl.experiment.url_datasets import check_url_datasets
 from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.folder import ResultFolder, now_iso
@@ -68,6 +69,7 @@ def run_plan(
     if resume is None:
         study = study or resolve_study(plan, sources)
         _check_host_limits(study)
+        check_url_datasets(study)  # a URL a `load` would load twice, or a run would read empty: refused now
     else:  # a folder another ycsbctl writes is refused before this one claims the host
         ResultFolder.check_free(Path(resume))
     if plan.telemetry:
