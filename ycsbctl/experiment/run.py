@@ -69,7 +69,6 @@ def run_plan(
     if resume is None:
         study = study or resolve_study(plan, sources)
         _check_host_limits(study)
-        check_url_datasets(study)  # a URL a `load` would load twice, or a run would read empty: refused now
     else:  # a folder another ycsbctl writes is refused before this one claims the host
         ResultFolder.check_free(Path(resume))
     if plan.telemetry:
@@ -93,6 +92,8 @@ def run_plan(
             study = stored[0]
         assert study is not None
         plan = study.plan
+        if resume is None:  # after the claim: another ycsbctl loading the URL now is said as that
+            check_url_datasets(study)  # a URL a `load` would load twice, or a run would read empty: refused now
         if resume is None and write:
             # --out names the folder itself; by default it is reports/<experiment-id>.
             root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(study))

@@ -87,10 +87,11 @@ def _refuse_empty(target: Target, url: str, cases: tuple[Case, ...]) -> None:
     from ycsbctl.experiment.dataset import records_held
 
     reader = next((c for c in cases if c.phase == "run" and c.built.counts_records and not c.built.insert_only), None)
-    if reader is None:
+    if reader is None or not reader.built.load_operations:  # its dataset's load would store nothing (recordcount=0)
         return
     table = reader.built.dataset_table or reader.table
     if records_held(url, table) == 0:
-        raise UserError(f"{redact_url(url)} holds no records ({table}) and the plan reads its {reader.name} dataset "
-                        "without loading it (a target given by URL is loaded only with --load): run with --load, "
-                        "which loads every target (emptying it first), or load it once with ycsbctl load")
+        where = "" if table == "usertable" else f" in {table}"
+        raise UserError(f"{redact_url(url)} holds no records{where} and the plan reads them without loading it (a "
+                        "target given by URL is loaded only with --load): run with --load, which loads every target "
+                        "(emptying it first), or load it once with ycsbctl load")
