@@ -72,7 +72,9 @@ async def held_keys(url: str, properties: dict[str, str], table: str, keys: list
 
     try:
         bs = await asyncio.wait_for(open_bindings(url, 1, properties, ASK_S), ASK_S)
-    except (ConnectionLost, OSError, asyncio.TimeoutError):
+    except UserError:
+        raise  # a binding property the store refuses: one line now, as the load would say it
+    except Exception:  # noqa: BLE001 - unreachable, refused, too slow: the load itself says why, in the store's words
         return None
     try:
         b = bs.bindings[0]
