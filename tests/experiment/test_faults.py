@@ -621,8 +621,12 @@ def test_compare_shows_failed_points_without_crashing(tmp_path):
 # -- 5. limits and messages ---------------------------------------------------------------------
 
 def test_more_threads_than_maxclients_is_one_line_naming_maxclients(tmp_path):
+    from ycsbctl.workload.keys import build_key_name
+
     server = start_redis(tmp_path / "few", extra=("--maxclients", "10"))
     try:
+        with redis.Redis(port=server.port) as r:  # the records it reads: an empty URL is refused before the clients
+            r.mset({build_key_name(n): "x" for n in range(100)})
         done = ycsbctl("run", "workload-c", "--target", server.url, "--records", "100", "--threads", "40",
                        "--duration", "1", "--no-telemetry", cwd=tmp_path)
     finally:

@@ -10,7 +10,9 @@ from typing import Any
 from ycsbctl.experiment.progress import Progress
 
 
-def _count(url: str, table: str) -> int | None:
+def records_held(url: str, table: str) -> int | None:
+    """The records the store at ``url`` counts in ``table`` (cheap: DBSIZE, an estimated count), Ctrl-C held while
+    it is asked; None when it cannot say (no server, or it does not answer)."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores.admin import count_records
 
@@ -32,7 +34,7 @@ def _short_of(stored: int | None, wanted: int) -> int | None:
 def _short(url: str, wanted: int, table: str) -> int | None:
     """The records the server holds when that is fewer than ``wanted`` (> 0); None when it holds them
     all, nothing is wanted, or it cannot say."""
-    return _short_of(_count(url, table), wanted)
+    return _short_of(records_held(url, table), wanted)
 
 
 class DatasetCheck:
@@ -54,7 +56,7 @@ class DatasetCheck:
     def at_start(self, label: str, url: str, wanted: int, table: str = "usertable") -> int | None:
         """Records on a server we do not load (None when it cannot say); a warning when they are
         not the ``recordcount`` the plan reads."""
-        stored = _count(url, table)
+        stored = records_held(url, table)
         self.warned = stored
         if stored is not None and stored != wanted:
             effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
@@ -69,7 +71,7 @@ class DatasetCheck:
         """The reason to flag the next point when the server holds fewer than ``wanted`` records."""
         self.began = _ask(url, "storage_id")
         counted = self.counted_after.pop((url, table), None)
-        stored = _short_of(counted if counted is not None else _count(url, table), wanted)
+        stored = _short_of(counted if counted is not None else records_held(url, table), wanted)
         if stored is None:
             return None
         note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
@@ -82,7 +84,7 @@ class DatasetCheck:
     def after_point(self, url: str, wanted: int, table: str = "usertable") -> str | None:
         """The reason to flag the point just measured when the server holds fewer than ``wanted``
         records after it (emptied or cut while it ran)."""
-        counted = _count(url, table)
+        counted = records_held(url, table)
         if counted is not None:
             self.counted_after[(url, table)] = counted
         stored = _short_of(counted, wanted)

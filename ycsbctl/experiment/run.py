@@ -22,6 +22,7 @@ from ycsbctl.experiment.result_sink import MemorySink, ResultSink
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
 from ycsbctl.experiment.study import Study
 from ycsbctl.experiment.sweep import Sweep
+from ycsbctl.experiment.url_datasets import check_url_datasets
 from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.results.disk import check_writable, disk_error
 from ycsbctl.results.folder import ResultFolder, now_iso
@@ -91,6 +92,8 @@ def run_plan(
             study = stored[0]
         assert study is not None
         plan = study.plan
+        if resume is None:  # after the claim: another ycsbctl loading the URL now is said as that
+            check_url_datasets(study)  # a URL a `load` would load twice, or a run would read empty: refused now
         if resume is None and write:
             # --out names the folder itself; by default it is reports/<experiment-id>.
             root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(study))

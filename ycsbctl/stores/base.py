@@ -54,6 +54,11 @@ class ServerProtocol:
     # what the store says of an insert whose key it already holds (a part of its error text); () → such an insert
     # overwrites the record (Redis, memcached) or stores it again (ClickHouse's MergeTree), and says nothing
     duplicate_insert: tuple[str, ...] = ()
+    # True: an insert of a key it holds replaces that record (Redis's HSET): a load into a target that holds its
+    # records leaves one record per key, counted as keys. False: it refuses such an insert or stores the key twice
+    # (ClickHouse), so `ycsbctl load` into a URL that holds keys it inserts is refused before it starts
+    # (:mod:`ycsbctl.experiment.url_datasets`)
+    insert_overwrites: bool = False
     # False: no server to probe, sample or size, no network to measure (basic://, sqlite://); a
     # store without it would be taken for a server on another host (an iperf3 baseline, no server CPU)
     has_server: bool = True

@@ -168,6 +168,12 @@ class Workload(ABC):
     operationcount: int | None = None  # run phase: operations in all (None/0: until the duration ends)
     insert_only: bool = False  # True: the workload measures its load phase (YCSB's ``insert``)
 
+    @property
+    def dataset_table(self) -> str | None:
+        """The table (collection, index) its records live in when the workload names its own (media-items'
+        ``items``); None: the properties' ``table`` (YCSB's ``usertable``)."""
+        return None
+
     @classmethod
     @abstractmethod
     def from_properties(cls, p: Properties) -> Workload:

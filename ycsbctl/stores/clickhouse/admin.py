@@ -8,6 +8,8 @@ import urllib.request
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ycsbctl.stores.sql.layout import identifier
+
 DEFAULT_PORT = 8123  # ClickHouse's HTTP interface
 DATABASE = "default"
 
@@ -32,6 +34,19 @@ def query(url: str, sql: str, timeout_s: float = 5.0) -> list[list[str]]:
         raise ConnectionError(f"ClickHouse refused {sql[:60]!r}: {said}") from None
     return [line.split("\t") for line in text.splitlines()]
 
+
+def distinct_keys(url: str, table: str) -> int:
+    """The distinct values of ``table``'s sorting key (YCSB's ``YCSB_KEY``, media-items' ``id``): its records, where a
+    MergeTree table has no unique key and keeps a key inserted twice as two rows (a second load into it); 0 when the
+    table does not exist or holds no row. Counted exactly (``uniqExact``) only when the active parts hold rows."""
+    if not table_parts(url, table)["rows"]:
+        return 0
+    _, _, db = address(url)
+    found = query(url, f"SELECT sorting_key FROM system.tables WHERE database = '{db}' AND name = '{table}'")
+    if not found or not found[0][0]:  # dropped since, or a table without a sorting key: its rows are its records
+        return table_parts(url, table)["rows"]
+    (row,) = query(url, f"SELECT uniqExact({found[0][0]}) FROM {identifier(table, 'table')}", 10.0)
+    return int(row[0])
 
 def events(url: str) -> dict[str, float]:
     """``system.events``: counter → value (ClickHouse lists only those that are not 0)."""

@@ -86,9 +86,10 @@ class ClickHouseProtocol(ServerProtocol):
         query(url, f"DROP TABLE IF EXISTS {identifier(table, 'table')}", 60.0)
 
     def count(self, url: str, table: str) -> int | None:
-        from ycsbctl.stores.clickhouse.admin import table_parts
+        """Distinct keys, not rows: a key loaded twice is two rows of a MergeTree table (it has no unique key)."""
+        from ycsbctl.stores.clickhouse.admin import distinct_keys
 
-        return table_parts(url, table)["rows"]
+        return distinct_keys(url, table)
 
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
         from ycsbctl.stores.clickhouse.stats import ClickHouseEventsSampler

@@ -78,11 +78,17 @@ def ensure_index(url: str, index: str, table: str, fields: list[str], timeout_s:
 
 
 def index_stats(url: str, index: str = INDEX) -> dict[str, Any]:
-    """``_stats`` of ``index`` (``total``: get, indexing, search, docs, store); {} when it does not exist."""
-    status, got = call(url, "GET", f"/{index}/_stats/get,indexing,search,docs,store")
+    """``_stats`` of ``index`` (``total``: get, indexing, search, docs, store); {} when it does not exist, or none of
+    its shards has started: an index a load's first insert has just created (every load's first second), or one whose
+    shards cannot be placed, answers 200 with no ``indices`` entry (was a KeyError that stopped the sampler). Another
+    refusal raises ``ConnectionError`` with Elasticsearch's reason."""
+    path = f"/{index}/_stats/get,indexing,search,docs,store"
+    status, got = call(url, "GET", path)
     if status == 404:
         return {}
-    return got["indices"][index]["total"]
+    if status >= 300 or not isinstance(got, dict):
+        raise ConnectionError(f"Elasticsearch refused GET {path}: {json.dumps(got)[:300]} (HTTP {status})")
+    return got.get("indices", {}).get(index, {}).get("total", {})
 
 
 def all_stats(url: str) -> dict[str, Any]:

@@ -27,6 +27,7 @@ class MemcachedProtocol(ServerProtocol):
     ycsb_db_class = "db.MemcachedClient"  # a release folder's memcached-binding (not on Maven Central)
     footprint_basis = "bytes"  # memcached's own count of the memory its items take
     unsupported = {"SCAN": "memcached has no ordered keys (YCSB's memcached binding: scan NOT_IMPLEMENTED)"}
+    duplicate_insert = ("NOT_STORED: the record exists already",)  # an insert is an add, which never overwrites
 
     def validate(self, url: str) -> None:
         hint = f"use {self.example}, e.g. memcached://127.0.0.1:11211"

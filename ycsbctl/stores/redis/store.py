@@ -38,6 +38,7 @@ class RedisProtocol(ServerProtocol):
     ycsb_db_class = "db.RedisClient"
     password_hint = "redis://:PASSWORD@host:port or -p redis.password=…"
     footprint_basis = "used_memory"
+    insert_overwrites = True  # an insert is HSET (and ZADD to the scan index): a key loaded twice is one record
 
     def reference_client(self) -> ReferenceClient:
         from ycsbctl.stores.redis.benchmark import RedisBenchmark

@@ -100,7 +100,7 @@ class Checked:
                 pool = self.w.pools[op]
                 for q, want in list(zip(pool.queries, pool.expected))[:n]:
                     st, page = await store.query(b, q, True)
-                    why = f"status {st} ({b.last_error})" if st != OK else self.w.truth.wrong(q, page, want)
+                    why = _status(st, b) if st != OK else self.w.truth.wrong(q, page, want)
                     if why:
                         return f"{name_of(op)}: {store.protocol} answered {describe(q)} with {why}"
                 continue
@@ -110,12 +110,21 @@ class Checked:
                 if op == UPDATE:
                     st = await store.update(b, loaded)
                     if st != OK:
-                        return f"UPDATE: {store.protocol} did not update item {item_id} (status {st}: {b.last_error})"
+                        return f"UPDATE: {store.protocol} did not update item {item_id} ({_status(st, b)})"
                 st, got = await store.get(b, item_id)
-                why = f"status {st} ({b.last_error})" if st != OK else self.w.truth.wrong_item(item_id, got)
+                why = _status(st, b) if st != OK else self.w.truth.wrong_item(item_id, got)
                 if why:
                     return f"{name_of(op)}: {store.protocol} read item {item_id}: {why}"
         return None
+
+
+def _status(st: int, b: Any) -> str:
+    """A check's status that is not OK, in words: NOT_FOUND is an item the store does not hold (its dataset is not
+    loaded, or was loaded with fewer items) — said with what to do, where "status 1 (None)" said nothing."""
+    if st == NOT_FOUND:
+        return ("not found: the store does not hold the items this plan loads (an empty target, or one loaded with "
+                "another recordcount) — run with --load")
+    return f"status {st} ({b.last_error})"
 
 
 def _spread(records: int, n: int, salt: int) -> list[int]:

@@ -65,6 +65,10 @@ class MediaItems(Workload):
         self.s = s
         self.operationcount = s.operationcount
 
+    @property
+    def dataset_table(self) -> str:
+        return self.s.store.table
+
     @classmethod
     def from_properties(cls, p: Properties) -> MediaItems:
         return cls(Settings.read(p))
