@@ -1,0 +1,114 @@
+"""One deadline per request or admin call, the whole reply included (stores/deadline.py and its users): against a
+real server on loopback that answers every request with a valid reply one byte every 50 ms
+(:class:`~tests.fixtures.slow_drip.SlowDrip`), so that every read of its socket succeeds inside any per-read
+timeout while a whole reply takes tens of seconds. ``describe`` (through the CLI), the INFO sampler, the HTTP
+stores' admin calls and a raw admin socket end at their deadline with one line naming the server, the call and the
+deadline; the workload binding's request ends TIMEOUT at its timeout. Bounds are the configured deadline times the
+requests the server was sent, plus slack for start-up: never an absolute speed."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+
+import pytest
+
+from tests.fixtures.cli import run_cli
+from tests.fixtures.slow_drip import DRIP_S, SlowDrip, resp_reply
+from tests.fixtures.waiting import wait_until
+from ycsbctl.stores.binding import Status
+from ycsbctl.stores.deadline import Deadline, DeadlinePassed, recv, sendall
+
+SLACK_S = 10.0  # what a CLI run does besides its calls to the server, on a busy host
+INFO_REPLY_S = len(resp_reply([b"INFO"])) * DRIP_S  # what waiting for the whole INFO reply would take
+
+
+@pytest.fixture(scope="module")
+def resp():
+    with SlowDrip("resp") as d:
+        yield d
+
+
+def test_describe_of_a_server_dripping_its_info_ends_at_the_deadline_with_one_line(resp):
+    from ycsbctl.provision.external import PING_TIMEOUT_S
+
+    before = resp.requests
+    t0 = time.monotonic()
+    # ?protocol=2: redis-py's RESP2 handshake (no HELLO), so that the run reaches describe's INFO sooner; the command
+    # in this process (its imports done): a traceback would raise here
+    r = run_cli("load", "workload-b", "--target", f"{resp.url}/0?protocol=2", "-p", "recordcount=10")
+    took = time.monotonic() - t0
+    line = f"redis at 127.0.0.1:{resp.port} did not finish its INFO reply within 5 s"
+    assert r.exit_code == 1, r.output  # as a server that does not answer
+    assert [x for x in r.output.splitlines() if "did not finish" in x] == [
+        f"redis-127-0-0-1-{resp.port}: skipped — {line}: the server answers, but too slowly to be measured: check its "
+        "load and the network to it, or that the port is the store's"], r.output
+    sent = resp.requests - before  # each bounded by its deadline (5 s: PING_TIMEOUT_S, describe's)
+    assert took < sent * PING_TIMEOUT_S + SLACK_S < INFO_REPLY_S, (took, sent)
+    wait_until(lambda: resp.connections == 0, 10, "every connection of the run closed")  # nothing left running
+
+
+def test_the_info_sampler_stops_at_its_deadline_saying_which_server_and_call(resp):
+    from ycsbctl.stores.redis.info import RedisInfoSampler
+
+    sampler = RedisInfoSampler(f"{resp.url}/0?protocol=2", 0.2)
+    sampler.timeout_s = 1.0
+    before, t0 = resp.requests, time.monotonic()
+    sampler.start()
+    sampler.stop()
+    took, sent = time.monotonic() - t0, resp.requests - before
+    assert sampler.warning == (f"redis-info sampler stopped: redis at 127.0.0.1:{resp.port} did not finish its INFO "
+                               "reply within 1 s")
+    assert took < sent * sampler.timeout_s + 2.0, (took, sent)  # 2 s: the thread's start and end
+
+
+def test_the_workload_bindings_request_ends_timeout_at_its_timeout_not_at_the_reply(resp):
+    from ycsbctl.stores import registry
+
+    timeout_s = 0.5
+
+    async def read_twice() -> list[tuple[Status, str | None, float]]:
+        bs = await registry.open_bindings(resp.url, 1, {}, timeout_s)
+        try:
+            b, out = bs.bindings[0], []
+            for _ in range(2):
+                t0 = time.monotonic()
+                st = await b.read("usertable", b"user1", None)
+                out.append((st, b.last_error, time.monotonic() - t0))
+            return out
+        finally:
+            await bs.close()
+
+    reads = asyncio.run(read_twice())
+    # the watchdog expires a request after timeout ±12 % (every timeout/8): a whole 100-byte record takes ~6 s
+    assert [(st, said) for st, said, _ in reads] == [(Status.TIMEOUT, f"timed out after {timeout_s:g} s")] * 2
+    assert all(took < 1.25 * timeout_s + 0.25 for *_, took in reads), reads
+
+
+@pytest.mark.parametrize("store", ["elasticsearch", "clickhouse"])
+def test_an_http_stores_admin_call_ends_at_its_deadline_naming_the_call(store):
+    from ycsbctl.stores.clickhouse.admin import query
+    from ycsbctl.stores.elasticsearch.admin import call
+
+    with SlowDrip("http") as d:
+        url = f"{store}://127.0.0.1:{d.port}"
+        t0 = time.monotonic()
+        with pytest.raises(DeadlinePassed) as err:
+            call(url, "GET", "/_stats", timeout_s=1.0) if store == "elasticsearch" else query(url, "SELECT version()", 1.0)
+        took = time.monotonic() - t0
+    said = "GET /_stats" if store == "elasticsearch" else "SELECT version()"
+    assert str(err.value) == f"{store} at 127.0.0.1:{d.port} did not finish its {said} reply within 1 s"
+    assert 1.0 <= took < 1.0 + 1.0, took
+
+
+def test_a_raw_admin_socket_reads_no_longer_than_the_deadline_leaves(resp):
+    """memcached's and Tarantool's admin connections read through deadline.recv: each read waits what is left."""
+    with socket.create_connection(("127.0.0.1", resp.port), timeout=5) as sock:
+        d = Deadline(1.0, "redis at the drip", "INFO")
+        sendall(sock, b"*1\r\n$4\r\nINFO\r\n", d)
+        got, t0 = b"", time.monotonic()
+        with pytest.raises(DeadlinePassed, match="^redis at the drip did not finish its INFO reply within 1 s$"):
+            while True:
+                got += recv(sock, d)
+        assert got and time.monotonic() - t0 < 1.0 + 0.5  # bytes came, each read in time, the whole reply did not
