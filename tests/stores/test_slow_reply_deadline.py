@@ -102,13 +102,24 @@ def test_an_http_stores_admin_call_ends_at_its_deadline_naming_the_call(store):
     assert 1.0 <= took < 1.0 + 1.0, took
 
 
-def test_a_raw_admin_socket_reads_no_longer_than_the_deadline_leaves(resp):
-    """memcached's and Tarantool's admin connections read through deadline.recv: each read waits what is left."""
+def test_a_raw_admin_socket_reads_no_longer_than_the_deadline_leaves_and_tells_silence_apart(resp):
+    """memcached's and Tarantool's admin connections read through deadline.recv: each read waits what is left;
+    a server that sent part of a reply is told apart from one that sent nothing."""
     with socket.create_connection(("127.0.0.1", resp.port), timeout=5) as sock:
         d = Deadline(1.0, "redis at the drip", "INFO")
         sendall(sock, b"*1\r\n$4\r\nINFO\r\n", d)
         got, t0 = b"", time.monotonic()
-        with pytest.raises(DeadlinePassed, match="^redis at the drip did not finish its INFO reply within 1 s$"):
+        with pytest.raises(DeadlinePassed, match="^redis at the drip did not finish its INFO reply within 1 s$") as part:
             while True:
                 got += recv(sock, d)
-        assert got and time.monotonic() - t0 < 1.0 + 0.5  # bytes came, each read in time, the whole reply did not
+        assert time.monotonic() - t0 < 1.0 + 0.5
+        assert part.value.got == len(got) > 0  # bytes came, each read in time, the whole reply did not
+    with socket.socket() as silent:  # a listener that never says a byte: no "did not finish", a silence
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        with socket.create_connection(silent.getsockname(), timeout=5) as sock:
+            d = Deadline(0.3, "memcached at the listener", "version")
+            with pytest.raises(DeadlinePassed, match="^memcached at the listener timed out: no reply to version "
+                                                     "within 0.3 s$") as err:
+                recv(sock, d)
+    assert err.value.got == 0

@@ -134,12 +134,13 @@ def unanswered(protocol: str, url: str, why: str, timeout_s: float) -> UserError
                          "speaks", exit_code=1)
 
 
-def too_slow(exc: BaseException) -> UserError | None:
+def too_slow(exc: BaseException, silent_too: bool = True) -> UserError | None:
     """The one line for a call whose whole reply did not come within its deadline (``redis at 127.0.0.1:6390 did not
     finish its INFO reply within 5 s``: :mod:`ycsbctl.stores.deadline`), exit 1 as a server that does not answer;
-    None for another error."""
+    None for another error, and without ``silent_too`` for a server that sent nothing at all (a first ping's
+    silence says more through :func:`unanswered`)."""
     passed = passed_in(exc)
-    if passed is None:
+    if passed is None or not (passed.got or silent_too):
         return None
     return UserError(redact_text(str(passed)), fix="the server answers, but too slowly to be measured: check its load "
                      "and the network to it, or that the port is the store's", exit_code=1)

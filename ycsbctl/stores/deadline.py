@@ -28,7 +28,10 @@ T = TypeVar("T")
 class DeadlinePassed(TimeoutError):
     """A call's whole reply did not come within its deadline; ``str()`` is the user's line. A ``TimeoutError``
     (``socket.timeout``), so that a library reading the socket treats it as its own timeout (and drops the
-    connection, whose reply is now out of step)."""
+    connection, whose reply is now out of step). ``got``: the bytes of the reply that did come (0: the server was
+    silent, which a probe tells apart from a slow answer)."""
+
+    got = 0
 
 
 def passed_in(exc: BaseException | None) -> DeadlinePassed | None:
@@ -46,14 +49,20 @@ class Deadline:
     """``seconds`` from now for ``call`` (``INFO``, ``stats``, ``GET /_stats``) to ``server`` (``redis at
     127.0.0.1:6390``), request and whole reply."""
 
-    __slots__ = ("server", "call", "seconds", "at")
+    __slots__ = ("server", "call", "seconds", "at", "got")
 
     def __init__(self, seconds: float, server: str, call: str) -> None:
         self.server, self.call, self.seconds = server, call, seconds
         self.at = time.monotonic() + seconds
+        self.got = 0  # bytes of the reply read so far
 
     def passed(self) -> DeadlinePassed:
-        return DeadlinePassed(f"{self.server} did not finish its {self.call} reply within {self.seconds:g} s")
+        if self.got:
+            exc = DeadlinePassed(f"{self.server} did not finish its {self.call} reply within {self.seconds:g} s")
+        else:
+            exc = DeadlinePassed(f"{self.server} timed out: no reply to {self.call} within {self.seconds:g} s")
+        exc.got = self.got
+        return exc
 
     def left(self) -> float:
         """Seconds left (> 0); :class:`DeadlinePassed` once there are none."""
@@ -68,9 +77,11 @@ def recv(sock: socket.socket, deadline: Deadline, size: int = 65536) -> bytes:
     closed the connection."""
     sock.settimeout(deadline.left())
     try:
-        return sock.recv(size)
+        data = sock.recv(size)
     except TimeoutError:
         raise deadline.passed() from None
+    deadline.got += len(data)
+    return data
 
 
 def sendall(sock: socket.socket, data: bytes, deadline: Deadline) -> None:
@@ -129,11 +140,17 @@ class DeadlineSocket:
 
     def recv(self, size: int, flags: int = 0) -> bytes:
         d = self._wait(flags)
-        return self._read(lambda: self._sock.recv(size, flags), d)
+        data = self._read(lambda: self._sock.recv(size, flags), d)
+        if d is not None:
+            d.got += len(data)
+        return data
 
     def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
         d = self._wait(flags)
-        return self._read(lambda: self._sock.recv_into(buffer, nbytes, flags), d)
+        n = self._read(lambda: self._sock.recv_into(buffer, nbytes, flags), d)
+        if d is not None:
+            d.got += n
+        return n
 
     def sendall(self, data: Any) -> None:
         call = self.call_of(bytes(data[:64]))

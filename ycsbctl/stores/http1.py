@@ -76,6 +76,8 @@ def request(host: str, port: int, method: str, path: str, body: bytes | None = N
                 raise ConnectionError(f"{deadline.server} closed the connection before the end of its reply to "
                                       f"{deadline.call}")
             buf += chunk
+            if method == "HEAD" and _HEAD_END in buf:  # a length, and no body
+                return HttpReply(int(buf[9:12]), b"")
             reply, _ = parse(buf, HttpReply)
             if reply is not None:
                 return reply

@@ -56,8 +56,13 @@ class _Deadlined:
 
 
 def _said(exc: redis.exceptions.TimeoutError) -> redis.exceptions.TimeoutError:
+    """redis-py's "Timeout reading from …" said as the deadline that passed, when one did."""
     passed = passed_in(exc)
-    return DeadlineTimeout(str(passed)) if passed is not None and not isinstance(exc, DeadlinePassed) else exc
+    if passed is None or isinstance(exc, DeadlinePassed):
+        return exc
+    said = DeadlineTimeout(str(passed))
+    said.got = passed.got
+    return said
 
 
 class DeadlineConnection(_Deadlined, Connection):
