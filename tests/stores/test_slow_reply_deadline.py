@@ -123,3 +123,19 @@ def test_a_raw_admin_socket_reads_no_longer_than_the_deadline_leaves_and_tells_s
                                                      "within 0.3 s$") as err:
                 recv(sock, d)
     assert err.value.got == 0
+
+
+def test_a_pymysql_admin_connection_ends_at_its_deadline_while_the_greeting_drips():
+    """Sphinx's and MariaDB's admin calls (stores/mysql_admin.py): PyMySQL's read_timeout alone would read the
+    greeting byte by byte for as long as it comes."""
+    import pymysql
+
+    from ycsbctl.stores.sphinx.admin import query
+
+    with SlowDrip("mysql") as d:
+        t0 = time.monotonic()
+        with pytest.raises(pymysql.err.OperationalError) as err:
+            query(f"sphinx://127.0.0.1:{d.port}", "SHOW STATUS", 1.0)
+        took = time.monotonic() - t0
+    assert err.value.args == (2013, f"sphinx at 127.0.0.1:{d.port} did not finish its handshake reply within 1 s")
+    assert 1.0 <= took < 1.0 + 1.0, took
