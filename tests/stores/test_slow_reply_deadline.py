@@ -139,3 +139,25 @@ def test_a_pymysql_admin_connection_ends_at_its_deadline_while_the_greeting_drip
         took = time.monotonic() - t0
     assert err.value.args == (2013, f"sphinx at 127.0.0.1:{d.port} did not finish its handshake reply within 1 s")
     assert 1.0 <= took < 1.0 + 1.0, took
+
+
+def test_a_deadline_no_caller_said_ends_any_command_in_one_line_exit_1(resp):
+    """The CLI's last word (cli._Group.invoke): an admin call past its deadline where no caller turned it into a
+    line of its own is one ``error:`` line and exit 1, as a server that does not answer; never a traceback."""
+    import click
+    from click.testing import CliRunner
+
+    from ycsbctl.cli import _Group
+    from ycsbctl.stores.redis.admin import client
+
+    @click.group(cls=_Group)
+    def cli() -> None:
+        pass
+
+    @cli.command()
+    def info() -> None:
+        client(f"{resp.url}/0?protocol=2", 0.5).info()
+
+    r = CliRunner().invoke(cli, ["info"])
+    assert (r.exit_code, r.output) == (1, f"error: redis at 127.0.0.1:{resp.port} did not finish its INFO reply within "
+                                          "0.5 s\n"), r.output
