@@ -64,12 +64,15 @@ def test_the_info_sampler_stops_at_its_deadline_saying_which_server_and_call(res
 
 
 def test_the_workload_bindings_request_ends_timeout_at_its_timeout_not_at_the_reply(resp):
+    """The engine's binding: each request expires at its timeout (the watchdog), and the seed connection's CLUSTER
+    SLOTS, asked before any watchdog runs, ends ConnectionLost at the same timeout with the deadline's line."""
     from ycsbctl.stores import registry
+    from ycsbctl.stores.binding import ConnectionLost
 
     timeout_s = 0.5
 
     async def read_twice() -> list[tuple[Status, str | None, float]]:
-        bs = await registry.open_bindings(resp.url, 1, {}, timeout_s)
+        bs = await registry.open_bindings(resp.url, 1, {"redis.cluster": "false"}, timeout_s)  # no seed
         try:
             b, out = bs.bindings[0], []
             for _ in range(2):
@@ -84,6 +87,11 @@ def test_the_workload_bindings_request_ends_timeout_at_its_timeout_not_at_the_re
     # the watchdog expires a request after timeout ±12 % (every timeout/8): a whole 100-byte record takes ~6 s
     assert [(st, said) for st, said, _ in reads] == [(Status.TIMEOUT, f"timed out after {timeout_s:g} s")] * 2
     assert all(took < 1.25 * timeout_s + 0.25 for *_, took in reads), reads
+    t0 = time.monotonic()
+    with pytest.raises(ConnectionLost, match=f"^redis at 127.0.0.1:{resp.port} did not finish its CLUSTER SLOTS "
+                                             "reply within 1 s$"):  # the seed's deadline: the timeout, 1 s at least
+        asyncio.run(registry.open_bindings(resp.url, 1, {}, timeout_s))
+    assert time.monotonic() - t0 < 1.0 + 1.0
 
 
 @pytest.mark.parametrize("store", ["elasticsearch", "clickhouse"])

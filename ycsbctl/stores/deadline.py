@@ -58,7 +58,7 @@ class Deadline:
 
     def passed(self) -> DeadlinePassed:
         if self.got:
-            exc = DeadlinePassed(f"{self.server} did not finish its {self.call} reply within {self.seconds:g} s")
+            exc = DeadlinePassed(unfinished(self.server, self.call, self.seconds))
         else:
             exc = DeadlinePassed(f"{self.server} timed out: no reply to {self.call} within {self.seconds:g} s")
         exc.got = self.got
@@ -70,6 +70,11 @@ class Deadline:
         if left <= 0:
             raise self.passed()
         return left
+
+
+def unfinished(server: str, call: str, seconds: float) -> str:
+    """The line of a reply that did not come whole in time: ``redis at … did not finish its INFO reply within 5 s``."""
+    return f"{server} did not finish its {call} reply within {seconds:g} s"
 
 
 def recv(sock: socket.socket, deadline: Deadline, size: int = 65536) -> bytes:
@@ -169,4 +174,4 @@ async def within(aw: Awaitable[T], seconds: float, server: str, call: str) -> T:
     try:
         return await asyncio.wait_for(aw, seconds)
     except asyncio.TimeoutError:
-        raise ConnectionLost(str(Deadline(seconds, server, call).passed())) from None
+        raise ConnectionLost(unfinished(server, call, seconds)) from None
