@@ -257,7 +257,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
     "ycsbctl/stores/binding_set.py": ["tests/stores/test_watchdog.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
-    "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py", "tests/stores/test_slow_reply_deadline.py"],
+    "ycsbctl/stores/deadline.py": ["tests/stores/test_slow_reply_deadline.py"],
+    "ycsbctl/stores/redis/admin.py": ["tests/stores/test_slow_reply_deadline.py", "tests/stores/test_redis_tls.py"],
+    "ycsbctl/stores/mysql_admin.py": ["tests/stores/test_slow_reply_deadline.py", "tests/stores/test_mariadb_sql_truth.py"],
     # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
     "ycsbctl/stores/mysql41.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sphinx.py",
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],

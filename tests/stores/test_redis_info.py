@@ -139,7 +139,7 @@ def test_the_io_threads_rates_are_their_counters_growth_over_the_time_between_tw
     clock = iter([1000.0, 1002.0])
     monkeypatch.setattr(info_module.time, "monotonic", lambda: next(clock))
     sampler = RedisInfoSampler("redis://127.0.0.1:1/0")
-    monkeypatch.setattr(info_module, "connect", lambda url: SimpleNamespace(info=lambda: next(replies)))
+    monkeypatch.setattr(info_module, "connect", lambda url, *_: SimpleNamespace(info=lambda: next(replies)))
     sampler.prime()
     row = sampler.sample()
     assert (row["io_threaded_reads_per_s"], row["io_threaded_writes_per_s"]) == (100.0, 25.0)

@@ -62,7 +62,7 @@ def _cluster_node(monkeypatch, command: tuple[str, ...], reply: object) -> list:
                 raise answer[0]
             return answer[0]
 
-    monkeypatch.setattr(info, "connect", lambda url: contextlib.nullcontext(Client()))
+    monkeypatch.setattr(info, "connect", lambda url, *_: contextlib.nullcontext(Client()))
     return answer
 
 

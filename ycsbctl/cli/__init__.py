@@ -92,6 +92,14 @@ class _Group(click.Group):
             # (still importing its module, or parsing)
             click.echo("ycsbctl: interrupted before anything was started", err=True)
             sys.exit(130)
+        except Exception as exc:
+            from ycsbctl.stores.deadline import passed_in
+
+            passed = passed_in(exc)  # an admin call past its deadline, wherever no caller said it: one line, exit 1
+            if passed is None:
+                raise
+            click.echo(f"error: {redact_text(str(passed))}", err=True)
+            sys.exit(1)
 
     def main(self, *args, **kwargs):
         """Click's usage errors as one ``error:`` line too (not click's four-line usage block)."""

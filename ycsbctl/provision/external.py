@@ -28,6 +28,9 @@ class ExternalProvisioner(Provisioner):
         except UserError:  # the store's own line (a database the server does not have)
             raise
         except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
+            slow = probe.too_slow(exc, silent_too=False)
+            if slow is not None:
+                raise slow from None
             why = short_error(exc)
             if any(w in why.lower() for w in ("auth", "password", "noperm", "wrongpass")):
                 bare = without_credentials(target)

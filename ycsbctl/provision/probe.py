@@ -15,6 +15,7 @@ from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals
 from ycsbctl.stores import registry
 from ycsbctl.stores.base import ServerFacts
+from ycsbctl.stores.deadline import passed_in
 from ycsbctl.urls import redact_text, redact_url
 
 _SECRET_KEYS = re.compile(r"pass|secret|token|^masterauth$", re.IGNORECASE)  # config keys holding secrets
@@ -133,11 +134,24 @@ def unanswered(protocol: str, url: str, why: str, timeout_s: float) -> UserError
                          "speaks", exit_code=1)
 
 
+def too_slow(exc: BaseException, silent_too: bool = True) -> UserError | None:
+    """The one line for a call whose whole reply did not come within its deadline (``redis at 127.0.0.1:6390 did not
+    finish its INFO reply within 5 s``: :mod:`ycsbctl.stores.deadline`), exit 1 as a server that does not answer;
+    None for another error, and without ``silent_too`` for a server that sent nothing at all (a first ping's
+    silence says more through :func:`unanswered`)."""
+    passed = passed_in(exc)
+    if passed is None or not (passed.got or silent_too):
+        return None
+    return UserError(redact_text(str(passed)), fix="the server answers, but too slowly to be measured: check its load "
+                     "and the network to it, or that the port is the store's", exit_code=1)
+
+
 def _undescribed(url: str, exc: BaseException) -> UserError:
     """The one line for a server that answered its ping but failed the questions about itself
-    (version, settings): a statement every query of the role hits (``statement_timeout``) is said in words."""
+    (version, settings): a statement every query of the role hits (``statement_timeout``) is said in words, a
+    reply that did not come whole in time (:func:`too_slow`) too."""
     why = redact_text(short_error(exc))
-    return (cancelled(url, why, "the questions about its version and settings")
+    return (too_slow(exc) or cancelled(url, why, "the questions about its version and settings")
             or UserError(f"{redact_url(url)} answered but asking it for its version and settings failed: {why}",
                          fix="check the server and the URL's user", exit_code=1))
 

@@ -49,3 +49,35 @@ def parse(buf: bytes, kind: type[R]) -> tuple[R | None, int]:
             return kind(status, b"".join(parts)), end + 2
         parts.append(buf[start:end])
         pos = end + 2
+
+
+def request(host: str, port: int, method: str, path: str, body: bytes | None = None, *, headers: dict[str, str]
+            | None = None, timeout_s: float = 5.0, server: str = "", call: str = "") -> HttpReply:
+    """One request on a connection of its own (an admin call, never the timed path), the whole reply within
+    ``timeout_s`` (:class:`~ycsbctl.stores.deadline.DeadlinePassed` names ``server`` and ``call``, by default
+    ``METHOD path``, else).
+    Unlike urllib, whose timeout bounds each read alone, a reply sent a byte at a time cannot outlast it."""
+    import socket
+
+    from ycsbctl.stores.deadline import Deadline, recv, sendall
+
+    deadline = Deadline(timeout_s, server or f"the server at {host}:{port}", call or f"{method} {path.split('?')[0]}")
+    where = f"[{host}]" if ":" in host else host
+    head = [f"{method} {path} HTTP/1.1", f"Host: {where}:{port}", "Connection: close", "Accept: */*",
+            *(f"{k}: {v}" for k, v in (headers or {}).items())]
+    if body is not None:
+        head.append(f"Content-Length: {len(body)}")
+    with socket.create_connection((host, port), timeout=deadline.left()) as sock:
+        sendall(sock, "\r\n".join(head).encode() + _HEAD_END + (body or b""), deadline)
+        buf = b""
+        while True:
+            chunk = recv(sock, deadline)
+            if not chunk:
+                raise ConnectionError(f"{deadline.server} closed the connection before the end of its reply to "
+                                      f"{deadline.call}")
+            buf += chunk
+            if method == "HEAD" and _HEAD_END in buf:  # a length, and no body
+                return HttpReply(int(buf[9:12]), b"")
+            reply, _ = parse(buf, HttpReply)
+            if reply is not None:
+                return reply

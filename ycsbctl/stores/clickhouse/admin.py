@@ -1,13 +1,12 @@
 """ClickHouse's admin calls (version, settings, counts, system.events, system.parts) as HTTP requests of their
-own (the standard library's client), never in the timed path."""
+own (:func:`ycsbctl.stores.http1.request`: each reply whole within its deadline), never in the timed path."""
 
 from __future__ import annotations
 
-import urllib.error
-import urllib.request
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ycsbctl.stores import http1
 from ycsbctl.stores.sql.layout import identifier
 
 DEFAULT_PORT = 8123  # ClickHouse's HTTP interface
@@ -24,14 +23,12 @@ def query(url: str, sql: str, timeout_s: float = 5.0) -> list[list[str]]:
     """The TabSeparated rows of ``sql`` (each a list of cells); a server error raises ``ConnectionError``
     with ClickHouse's own message."""
     host, port, db = address(url)
-    where = f"[{host}]" if ":" in host else host
-    req = urllib.request.Request(f"http://{where}:{port}/?database={quote(db)}", data=sql.encode(), method="POST")
-    try:
-        with urllib.request.urlopen(req, timeout=timeout_s) as r:  # noqa: S310 - a URL the user gave
-            text = r.read().decode(errors="replace")
-    except urllib.error.HTTPError as exc:
-        said = exc.read().decode(errors="replace").strip().replace("e.displayText() = ", "").split(", e.what()")[0]
-        raise ConnectionError(f"ClickHouse refused {sql[:60]!r}: {said}") from None
+    r = http1.request(host, port, "POST", f"/?database={quote(db)}", sql.encode(), timeout_s=timeout_s,
+                      server=f"clickhouse at {host}:{port}", call=" ".join(sql.split()[:2]))  # the whole reply within timeout_s
+    text = r.body.decode(errors="replace")
+    if r.status >= 300:
+        said = text.strip().replace("e.displayText() = ", "").split(", e.what()")[0]
+        raise ConnectionError(f"ClickHouse refused {sql[:60]!r}: {said}")
     return [line.split("\t") for line in text.splitlines()]
 
 

@@ -1,13 +1,14 @@
-"""Elasticsearch's admin calls (``/``, ``_stats``, ``_nodes/stats``, ``_count``, index creation and deletion) through
-the standard library's HTTP client on connections of their own, never in the timed path."""
+"""Elasticsearch's admin calls (``/``, ``_stats``, ``_nodes/stats``, ``_count``, index creation and deletion) on
+connections of their own (:func:`ycsbctl.stores.http1.request`: each reply whole within its deadline), never in the
+timed path."""
 
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
+
+from ycsbctl.stores import http1
 
 DEFAULT_PORT = 9200
 INDEX = "es.ycsb"  # YCSB's elasticsearch binding: es.index.key
@@ -22,20 +23,15 @@ def address(url: str) -> tuple[str, int]:
 def call(url: str, method: str, path: str, body: Any = None, timeout_s: float = 5.0) -> tuple[int, Any]:
     """(HTTP status, decoded JSON body) of one request; a refused request is its status and its error body."""
     host, port = address(url)
-    where = f"[{host}]" if ":" in host else host
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"http://{where}:{port}{path}", data=data, method=method,
-                                 headers={"Content-Type": "application/json"} if data else {})
+    r = http1.request(host, port, method, path, data, headers={"Content-Type": "application/json"} if data else None,
+                      timeout_s=timeout_s, server=f"elasticsearch at {host}:{port}")  # the whole reply within timeout_s
+    if r.status < 300:
+        return r.status, json.loads(r.body) if r.body else None
     try:
-        with urllib.request.urlopen(req, timeout=timeout_s) as r:  # noqa: S310 - a URL the user gave
-            text = r.read()
-            return r.status, json.loads(text) if text else None
-    except urllib.error.HTTPError as exc:
-        text = exc.read()
-        try:
-            return exc.code, json.loads(text) if text else None
-        except ValueError:
-            return exc.code, text.decode(errors="replace")
+        return r.status, json.loads(r.body) if r.body else None
+    except ValueError:
+        return r.status, r.body.decode(errors="replace")
 
 
 def ok(url: str, method: str, path: str, body: Any = None, timeout_s: float = 5.0) -> Any:

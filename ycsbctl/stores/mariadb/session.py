@@ -40,12 +40,12 @@ def connect_args(url: str) -> dict[str, Any]:
 
 
 def connect(url: str, timeout_s: float):
-    import pymysql
+    """A PyMySQL connection of its own, each statement (whole reply) within ``timeout_s``."""
+    from ycsbctl.stores.mysql_admin import connect as deadlined
 
     a = connect_args(url)
-    t = max(1, round(timeout_s))
-    return pymysql.connect(host=a["host"], port=a["port"], user=a["user"], password=a["password"],
-                           database=a["db"], ssl=a["ssl"], autocommit=True, connect_timeout=t, read_timeout=t, write_timeout=t)
+    return deadlined(f"mariadb at {a['host']}:{a['port']}", timeout_s, host=a["host"], port=a["port"], user=a["user"],
+                     password=a["password"], database=a["db"], ssl=a["ssl"], autocommit=True)
 
 
 def query(url: str, sql: str, timeout_s: float, *args: Any) -> list[tuple[Any, ...]]:

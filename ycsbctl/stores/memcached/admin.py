@@ -11,6 +11,8 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
+from ycsbctl.stores.deadline import Deadline, recv, sendall
+
 DEFAULT_PORT = 11211
 
 
@@ -36,11 +38,19 @@ def could_be_reply(data: bytes) -> bool:
 
 
 class AdminConnection:
-    """One blocking text-protocol connection; every reply bounded by ``timeout_s``."""
+    """One blocking text-protocol connection; every command, its whole reply included, within ``timeout_s``."""
 
     def __init__(self, url: str, timeout_s: float = 5.0) -> None:
-        self.sock = socket.create_connection(address(url), timeout=timeout_s)
+        host, port = address(url)
+        self.server, self.timeout_s = f"memcached at {host}:{port}", timeout_s
+        self.sock = socket.create_connection((host, port), timeout=timeout_s)
         self.buf = b""
+        self.deadline = Deadline(timeout_s, self.server, "connect")
+
+    def _send(self, text: str) -> None:
+        """Write one command; its reply's deadline starts now."""
+        self.deadline = Deadline(self.timeout_s, self.server, text)  # "version", "stats settings": the call's name
+        sendall(self.sock, text.encode() + b"\r\n", self.deadline)
 
     def __enter__(self) -> AdminConnection:
         return self
@@ -53,7 +63,7 @@ class AdminConnection:
 
     def _line(self) -> bytes:
         while b"\r\n" not in self.buf:
-            chunk = self.sock.recv(65536)
+            chunk = recv(self.sock, self.deadline)
             if not chunk:
                 raise ConnectionError("memcached closed the connection")
             self.buf += chunk
@@ -64,7 +74,7 @@ class AdminConnection:
 
     def command(self, text: str) -> str:
         """A command answered by one line (``version``, ``flush_all``); a server error raises."""
-        self.sock.sendall(text.encode() + b"\r\n")
+        self._send(text)
         line = self._line().decode(errors="replace")
         if line == "ERROR" or line.startswith(("CLIENT_ERROR", "SERVER_ERROR")):
             raise ConnectionError(f"memcached refused {text!r}: {line}")
@@ -72,7 +82,7 @@ class AdminConnection:
 
     def stats(self, group: str = "") -> dict[str, str]:
         """``stats [group]``: name → value as the server prints it."""
-        self.sock.sendall(f"stats {group}".strip().encode() + b"\r\n")
+        self._send(f"stats {group}".strip())
         out: dict[str, str] = {}
         while (line := self._line()) != b"END":
             parts = line.decode(errors="replace").split(" ", 2)

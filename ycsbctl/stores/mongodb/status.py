@@ -23,9 +23,10 @@ CACHE_MAX = "maximum bytes configured"
 
 
 def connect(url: str) -> pymongo.MongoClient:
-    """A one-connection client of its own (never the engine's), with short timeouts."""
+    """A one-connection client of its own (never the engine's), with short timeouts: each operation, its whole
+    reply included, within 10 s (``timeoutMS``)."""
     return pymongo.MongoClient(url, maxPoolSize=1, serverSelectionTimeoutMS=5000, connectTimeoutMS=5000,
-                               socketTimeoutMS=10000, appname="ycsbctl-telemetry")
+                               socketTimeoutMS=10000, timeoutMS=10000, appname="ycsbctl-telemetry")
 
 
 def database_name(url: str) -> str:

@@ -59,9 +59,9 @@ class RedisBenchmark:
                             1000 * float(row["p99_latency_ms"]), 1000 * float(row["max_latency_ms"]), cpu)
 
     def reads_served(self, url: str) -> int:
-        import redis
+        from ycsbctl.stores.redis.admin import client
 
-        c = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
+        c = client(url, 5.0)
         try:
             stats = c.info("commandstats")
         finally:

@@ -52,10 +52,10 @@ class RedisDisturber(Disturber):
 
     def __init__(self, url: str, spec: DisturbSpec, name: str) -> None:
         super().__init__(url, spec, name)
-        import redis
+        from ycsbctl.stores.redis.admin import client
 
         self.key = f"ycsbctl:big:{name}"
-        self.r = redis.Redis.from_url(url, socket_timeout=TIMEOUT_S, socket_connect_timeout=10.0)
+        self.r = client(url, TIMEOUT_S, connect_timeout_s=10.0)  # each command (a pipeline), whole reply, ≤ TIMEOUT_S
         self.r.client_setname(CLIENT_NAME)
         self.saved_threshold: int | None = None
         self.expires_at = 0.0  # perf_counter s when the key expires (expire)

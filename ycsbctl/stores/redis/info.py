@@ -14,9 +14,12 @@ import redis
 from ycsbctl.stores.sampler import Sampler, counter_rate, num, rates
 
 
-def connect(url: str) -> redis.Redis:
-    """A short-timeout client of its own (never the engine's connections)."""
-    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+def connect(url: str, timeout_s: float = 5.0) -> redis.Redis:
+    """A client of its own (never the engine's connections): each command, whole reply included, within
+    ``timeout_s`` (:mod:`ycsbctl.stores.redis.admin`)."""
+    from ycsbctl.stores.redis.admin import client
+
+    return client(url, timeout_s)
 
 
 def keys(info: dict[str, Any]) -> int | None:
@@ -159,12 +162,13 @@ class RedisInfoSampler(Sampler):
     def __init__(self, url: str, interval_s: float = 1.0) -> None:
         super().__init__(interval_s)
         self.url = url
+        self.timeout_s = 5.0  # each INFO, its whole reply included, within this (s)
         self._r: redis.Redis | None = None
         self._prev: dict[str, float | None] = {}
         self._t = 0.0
 
     def prime(self) -> None:
-        self._r = connect(self.url)
+        self._r = connect(self.url, self.timeout_s)
         info = self._r.info()
         self._prev = {**counters(info), **io_thread_counters(info), **{k: num(info.get(k)) for k in PERSISTENCE_COUNTERS}}
         self._t = time.monotonic()

@@ -117,7 +117,11 @@ async def open_replica_reads(opts: RedisOptions, clients: int, timeout_s: float,
     from ycsbctl.stores.binding_set import BindingSet, watchdog
 
     seed.last_error = None
-    role = await seed.call(b"*1\r\n$4\r\nROLE\r\n")
+    from ycsbctl.stores.deadline import within
+
+    # no watchdog runs yet: the whole reply within the timeout
+    role = await within(seed.call(b"*1\r\n$4\r\nROLE\r\n"), max(timeout_s, 1.0), f"redis at {opts.host}:{opts.port}",
+                        "ROLE")
     replicas = replica_addresses(role if isinstance(role, list) else [])
     if not replicas:
         said = seed.last_error or (f"a {role[0].decode()} with no replica" if isinstance(role, list) and role

@@ -21,10 +21,11 @@ MULTI_THREADED = ("dragonfly", "keydb")
 
 
 def client(url: str, timeout_s: float):
-    """A redis-py client for admin calls (never in the timed path)."""
-    import redis
+    """A redis-py client for admin calls (never in the timed path): each command, whole reply included, within
+    ``timeout_s`` (:mod:`ycsbctl.stores.redis.admin`)."""
+    from ycsbctl.stores.redis.admin import client as deadlined
 
-    return redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+    return deadlined(url, timeout_s)
 
 
 def _bracketed(host: str) -> str:
@@ -139,12 +140,14 @@ class RedisProtocol(ServerProtocol):
         cluster, off = str(properties.get("redis.cluster", "")).lower(), cluster_off(properties)
         if not off or replicas:
             from ycsbctl.stores.binding import ConnectionLost
+            from ycsbctl.stores.deadline import within
             from ycsbctl.stores.redis.cluster import cluster_slots, open_cluster
 
             seed = RedisBinding(opts, timeout_s)
             await seed.connect()
+            server, seconds = f"redis at {opts.host}:{opts.port}", max(timeout_s, 1.0)  # no watchdog runs yet
             try:
-                slots = await cluster_slots(seed) if not off else None
+                slots = await within(cluster_slots(seed), seconds, server, "CLUSTER SLOTS") if not off else None
                 if replicas and not slots:  # -p redis.readfrom=replica: each client reads from a replica
                     return await open_replica_reads(opts, clients, timeout_s, seed)
             finally:

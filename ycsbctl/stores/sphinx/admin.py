@@ -17,11 +17,11 @@ def address(url: str) -> tuple[str, int]:
 
 
 def _connect(url: str, timeout_s: float):
-    import pymysql
+    """A PyMySQL connection of its own, each statement (whole reply) within ``timeout_s``."""
+    from ycsbctl.stores.mysql_admin import connect
 
     host, port = address(url)
-    t = max(1, round(timeout_s))
-    return pymysql.connect(host=host, port=port, user="ycsbctl", connect_timeout=t, read_timeout=t, write_timeout=t)
+    return connect(f"sphinx at {host}:{port}", timeout_s, host=host, port=port, user="ycsbctl")
 
 
 def query(url: str, sql: str, timeout_s: float = 5.0) -> list[tuple[Any, ...]]:

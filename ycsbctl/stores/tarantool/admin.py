@@ -8,9 +8,11 @@ import struct
 from typing import Any
 from urllib.parse import urlsplit
 
+from ycsbctl.stores.deadline import Deadline, recv, sendall
 from ycsbctl.stores.tarantool import iproto
 
 DEFAULT_PORT = 3301  # Tarantool's usual listen port (YCSB's tarantool.port default)
+_CALLS = {iproto.EVAL: "EVAL", iproto.PING: "PING"}  # how a deadline's line names a request
 
 
 def address(url: str) -> tuple[str, int]:
@@ -20,12 +22,16 @@ def address(url: str) -> tuple[str, int]:
 
 
 class AdminConnection:
-    """One blocking IPROTO connection as the guest user; every reply bounded by ``timeout_s``."""
+    """One blocking IPROTO connection as the guest user; every request, its whole reply included, within
+    ``timeout_s`` (the greeting too)."""
 
     def __init__(self, url: str, timeout_s: float = 5.0) -> None:
-        self.sock = socket.create_connection(address(url), timeout=timeout_s)
+        host, port = address(url)
+        self.server, self.timeout_s = f"tarantool at {host}:{port}", timeout_s
+        self.sock = socket.create_connection((host, port), timeout=timeout_s)
         self.buf = b""
         self.sync = 0
+        self.deadline = Deadline(timeout_s, self.server, "greeting")
         try:
             self.greeting = self._greeting().split(b"\n", 1)[0].decode(errors="replace").strip()
         except BaseException:
@@ -45,7 +51,7 @@ class AdminConnection:
         """The server's 128-byte greeting; a server that sends anything else first, or closes, is told at once (what
         answered, in words: :func:`~ycsbctl.stores.tarantool.iproto.not_a_greeting`), not after the timeout."""
         while len(self.buf) < iproto.GREETING_BYTES:
-            chunk = self.sock.recv(1 << 16)
+            chunk = recv(self.sock, self.deadline)
             if not chunk:
                 raise ConnectionError("the server closed the connection without a Tarantool greeting" +
                                       (f" ({iproto.not_a_greeting(self.buf) or 'after a part of one'})" if self.buf
@@ -59,7 +65,7 @@ class AdminConnection:
 
     def _read(self, n: int) -> bytes:
         while len(self.buf) < n:
-            chunk = self.sock.recv(1 << 16)
+            chunk = recv(self.sock, self.deadline)
             if not chunk:
                 raise ConnectionError("Tarantool closed the connection")
             self.buf += chunk
@@ -69,7 +75,8 @@ class AdminConnection:
     def request(self, kind: int, body: bytes) -> dict[int, Any]:
         """Send one request and return its decoded body; an error reply raises ``ConnectionError``."""
         self.sync += 1
-        self.sock.sendall(iproto.frame(kind, body, self.sync))
+        self.deadline = Deadline(self.timeout_s, self.server, _CALLS.get(kind, f"request {kind}"))
+        sendall(self.sock, iproto.frame(kind, body, self.sync), self.deadline)
         head = self._read(5)
         frame = self._read(struct.unpack(">I", head[1:5])[0])
         code = iproto.reply_code(frame, 0)
