@@ -140,7 +140,7 @@ class ClusterRunner:
         t0 = 0.0
         c: _ClusterCollector | None = None
         try:
-            self._barrier(q, futures)
+            self._barrier(q, futures, progress)
             first = 0
             for s in self.shards:
                 s.first_worker, first = first, first + s.processes
@@ -198,11 +198,17 @@ class ClusterRunner:
                   f"this point runs on {', '.join(sorted(names))}", file=sys.stderr)
         self.hosts[:] = names
 
-    def _barrier(self, q: Any, futures: list[Any]) -> None:
+    def _barrier(self, q: Any, futures: list[Any], progress: Callable[[Tick], None] | None = None) -> None:
         """Until every shard is :class:`ShardReady`; a shard that cannot start fails the point."""
         ready: set[int] = set()
         deadline = time.monotonic() + READY_TIMEOUT_S
-        while len(ready) < len(self.shards):
+        n = len(self.shards)
+        while len(ready) < n:
+            if progress is not None:  # the live line says what the start waits for
+                hosts = ", ".join(s.name for s in self.shards)
+                progress(Tick.waiting(f"client host{'s' if n > 1 else ''} {hosts} start their engine and connect "
+                                      f"{self.spec.threads} client{'s' if self.spec.threads > 1 else ''} "
+                                      f"({len(ready)} of {n} ready)"))
             try:
                 item = self._next(q, 0.5)
             except Exception as exc:  # noqa: BLE001 - the queue lives on the scheduler: it is gone
