@@ -156,7 +156,9 @@ def down(target_names: tuple[str, ...], everything: bool, docker_hosts: tuple[st
 def doctor_command() -> None:
     """Check Docker, server binaries, iperf3, Java, ports and memory; print a fix for each problem."""
     failed_required = False
-    for check in doctor.checks():
+    wait = WaitLine()
+    for check in doctor.checks(on_wait=wait.say):
+        wait.clear()
         mark = "ok  " if check.ok else ("FAIL" if check.required else "warn")
         click.echo(f"{mark} {check.name}: {check.detail}")
         if not check.ok and check.fix:
