@@ -180,10 +180,12 @@ class ClusterRunner:
         for call in calls:
             with contextlib.suppress(Exception):  # the scheduler forgets them with the client anyway
                 call()
-        gone = set(self._addresses_missing() or [])
-        stopping = [(s, f) for s, f in zip(self.shards, futures) if not (s.lost or s.worker in gone or f.done())]
+        missing = self._addresses_missing()  # None: the scheduler does not answer, and no task will say it ended
+        stopping = [] if missing is None else [(s, f) for s, f in zip(self.shards, futures)
+                                               if not (s.lost or s.worker in missing or f.done())]
         with contextlib.suppress(Exception):  # distributed's TimeoutError: said below
-            wait([f for _, f in stopping], timeout=STOP_WAIT_S)
+            if stopping:
+                wait([f for _, f in stopping], timeout=STOP_WAIT_S)
         if late := [s.name for s, f in stopping if not f.done()]:
             print(f"warning: the shards on client hosts {', '.join(late)} did not stop within {STOP_WAIT_S:.0f} s: "
                   "the next point may wait for them", file=sys.stderr)
