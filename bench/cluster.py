@@ -98,7 +98,7 @@ def measure(server: RedisServer, spec: PhaseSpec, cluster: str | None) -> tuple[
     tick reached the controller (per-second counts relayed through the Dask Queue)."""
     server.client.config_resetstat()
     arrivals: list[tuple[int, float]] = []
-    tick = (lambda t: arrivals.append((t.second, time.perf_counter()))) if cluster else None
+    tick = (lambda t: t.starting or arrivals.append((t.second, time.perf_counter()))) if cluster else None
     r = ClusterRunner(spec, cluster).run(tick) if cluster else run_phase(spec)
     if r.status != "ok":
         raise SystemExit(f"a point failed: {r.errors[:1]}")

@@ -69,7 +69,7 @@ def measured(spec: PhaseSpec) -> tuple[PhaseResult, float]:
     marks: list[tuple[float, float]] = []
 
     def tick(t: Tick) -> None:
-        if not t.warmup:
+        if not (t.warmup or t.starting):
             marks.append(_cpu(runner.pids()))
 
     result = runner.run(tick)

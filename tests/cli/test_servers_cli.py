@@ -15,7 +15,7 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from tests.fixtures.cli import CLI
+from tests.fixtures.cli import CLI, env, start
 from tests.fixtures.waiting import LineReader, wait_until
 from ycsbctl.cli import main
 from ycsbctl.provision import state
@@ -37,14 +37,35 @@ def _never_ready_redis(folder: Path) -> Path:
     return folder
 
 
-def test_targets_lists_the_catalogue_and_why_each_backend_can_or_cannot(cli, state_dir):
-    result = cli.invoke(main, ["targets"])
-    assert result.exit_code == 0, result.output
-    for name in ("redis", "mongodb", "valkey", "keydb", "dragonfly", "ferretdb"):
-        assert f"{name} (" in result.output
-    assert "docker percona/percona-server-mongodb:7.0:" in result.output
+def test_targets_lists_the_catalogue_as_it_goes_and_says_what_it_waits_for(state_dir, tmp_path):
+    """A planted ``tarantool`` whose ``--version`` answers only once the test has read the first line: that
+    line comes before the slow probe ends (the list once came whole, after 10-14 s of silence), and the
+    row awaited says what it waits for."""
+    bin_dir, gate = tmp_path / "bin", tmp_path / "gate"
+    bin_dir.mkdir()
+    planted = bin_dir / "tarantool"
+    planted.write_text(f"#!/bin/sh\nwhile [ ! -e {gate} ]; do sleep 0.05; done\necho 'Tarantool planted'\n")
+    planted.chmod(0o755)
+    proc = start("targets", environ=env(YCSBCTL_BIN_DIR=str(bin_dir)))
+    try:
+        out, err = LineReader(proc.stdout), LineReader(proc.stderr)
+        assert out.wait_for("(", timeout_s=60) == "redis (redis)\n"  # while tarantool's probe is held
+        waiting = err.wait_for("waiting for", timeout_s=60)
+        assert waiting.startswith(f"waiting for tarantool: `{planted} --version` to print its version"), waiting
+        gate.touch()
+        assert proc.wait(timeout=120) == 0, err.rest()
+        listed = "".join(out.rest())
+    finally:
+        gate.touch()
+        if proc.poll() is None:
+            proc.kill()
+    assert "tarantool (tarantool)\n  docker tarantool/tarantool:2.6.0: " in listed
+    assert f"  local: yes: {planted} (Tarantool planted)\n" in listed
+    for name in ("mongodb", "valkey", "keydb", "dragonfly", "ferretdb", "elasticsearch"):
+        assert f"\n{name} (" in listed
+    assert "docker percona/percona-server-mongodb:7.0:" in listed
     if shutil.which("redis-server"):
-        assert "local: yes: " + shutil.which("redis-server") in result.output
+        assert "local: yes: " + shutil.which("redis-server") in listed
 
 
 def test_up_in_one_process_status_and_down_in_others(cli, state_dir):

@@ -166,18 +166,22 @@ def _quiet(p: psutil.Process) -> bool:
         return False
 
 
-def _kill_mid_point(lab: LabDriver, name: str, workers: list[int],
-                    at: list[float] | None = None) -> tuple[threading.Thread, threading.Event]:
+def _kill_mid_point(lab: LabDriver, name: str, workers: list[int], at: list[float] | None = None,
+                    before_start: bool = False) -> tuple[threading.Thread, threading.Event]:
     """Kill the lab's process ``name`` 1.5 s after the point is measuring: the shards under ``workers``
-    (worker PIDs) run and the server has seen reads. Returns the thread and an event set once killed;
-    ``at`` gets the kill's time (monotonic s)."""
+    (worker PIDs) run and the server has seen reads; with ``before_start``, as soon as those shards'
+    processes exist (placed, still starting their clients). Returns the thread and an event set once
+    killed; ``at`` gets the kill's time (monotonic s)."""
     killed = threading.Event()
+
+    def measuring() -> bool:
+        return all(_shard_running(p) for p in workers) and (before_start or bool(lab.calls().get("hgetall")))
 
     def kill() -> None:
         end = time.monotonic() + 120
-        while not (all(_shard_running(p) for p in workers) and lab.calls().get("hgetall")) and time.monotonic() < end:
-            time.sleep(0.2)
-        time.sleep(1.5)
+        while not measuring() and time.monotonic() < end:
+            time.sleep(0.02 if before_start else 0.2)
+        time.sleep(0 if before_start else 1.5)
         lab.lab.kill(name)
         if at is not None:
             at.append(time.monotonic())
@@ -188,10 +192,18 @@ def _kill_mid_point(lab: LabDriver, name: str, workers: list[int],
     return t, killed
 
 
-def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
+def _wall_s(doc: dict) -> float:
+    """A point's wall time (s, to the second the run document records), its start phase included."""
+    from datetime import datetime
+
+    return (datetime.fromisoformat(doc["ended_at"]) - datetime.fromisoformat(doc["started_at"])).total_seconds()
+
+
+def _sweep_losing_c2(lab: LabDriver, out: Path, before_start: bool) -> tuple[dict, dict, str]:
+    """A 2,4-thread sweep whose c2 worker is killed in its first point (mid-point, or as the point starts):
+    its two points' run documents and the sweep's stderr; c2 is started again after."""
     lab.redis("CONFIG", "RESETSTAT")
-    t, killed = _kill_mid_point(lab, "c2-worker", [lab.lab.pids["c2-worker"]])
-    out = tmp_path / "run"
+    t, killed = _kill_mid_point(lab, "c2-worker", [lab.lab.pids["c2-worker"]], before_start=before_start)
     try:
         r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "2,4",
                         "--records", str(RECORDS), "--duration", "4", "--no-load", "--out", str(out), "--quiet")
@@ -200,19 +212,35 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
         assert r.returncode == 1, r.stderr  # a failed point
         docs = runs(out)
         first, second = (docs[k] for k in sorted(docs, key=lambda k: docs[k]["threads"]))
-        assert first["status"] == "failed"
-        assert first["error"].startswith("client host c2") and "lost" in first["error"]
-        assert first["result"]["operations"] > 0  # what was measured before the loss is kept
-        lost = [s for s in first["result"]["cluster"]["shards"] if s["lost"]]
-        assert [s["name"] for s in lost] == ["c2"]
-        # the next point ran with the host that remained
-        assert second["status"] == "ok", second["error"]
-        assert [s["name"] for s in second["result"]["cluster"]["shards"]] == ["c1"]
-        assert second["result"]["operations"] > 0
+        return first, second, r.stderr
     finally:
         lab.lab.kill("c2-worker")
         lab.lab.start_worker("c2")
         lab.lab.wait_workers(2)
+
+
+def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
+    first, second, err = _sweep_losing_c2(lab, tmp_path / "mid", before_start=False)
+    assert first["status"] == "failed"
+    assert first["error"].startswith("client host c2") and "lost" in first["error"]
+    assert first["result"]["operations"] > 0  # what was measured before the loss is kept
+    lost = [s for s in first["result"]["cluster"]["shards"] if s["lost"]]
+    assert [s["name"] for s in lost] == ["c2"]
+    # the next point ran with the host that remained, and said so
+    assert second["status"] == "ok", second["error"]
+    assert [s["name"] for s in second["result"]["cluster"]["shards"]] == ["c1"]
+    assert second["result"]["operations"] > 0
+    assert "note: client host c2 left the Dask scheduler: this point runs on c1" in err.splitlines(), err
+    # c2 lost as the point starts (its shard placed, c1's starting): c1's shard is stopped and its one
+    # thread freed before the next point, which once waited out the 90 s barrier behind it and failed
+    first, after_start_loss, err = _sweep_losing_c2(lab, tmp_path / "start", before_start=True)
+    assert first["status"] == "failed"
+    assert first["error"].startswith("client host c2") and "before the start" in first["error"], first["error"]
+    assert after_start_loss["status"] == "ok", after_start_loss["error"]
+    assert [s["name"] for s in after_start_loss["result"]["cluster"]["shards"]] == ["c1"]
+    assert "note: client host c2 left the Dask scheduler: this point runs on c1" in err.splitlines(), err
+    # the same point after a loss mid-point is the yardstick (+1 s: the documents' times are whole seconds)
+    assert _wall_s(after_start_loss) <= 3 * (_wall_s(second) + 1)
 
 
 def test_a_lost_scheduler_fails_its_point_in_one_line_and_stops_the_sweep(lab: LabDriver, loaded: Path,

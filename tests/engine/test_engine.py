@@ -187,18 +187,26 @@ def test_a_ctrl_c_while_the_workers_start_stops_every_one_of_them(monkeypatch):
     assert len(started) == 2 and r.status == "interrupted"
 
 
-def test_every_client_thread_holds_its_own_connection(redis_server, rds):
+def test_every_client_thread_holds_its_own_connection_and_the_start_says_what_it_waits_for(redis_server, rds):
     _load(redis_server.url, 200)
     before = _settled_clients(rds, 1)  # this test's own connection
     seen: list[int] = []
+    starting: list[tuple[str, int]] = []  # what the point said it waited for, and the clients Redis had then
 
     def tick(t: Tick) -> None:
-        seen.append(rds.info("clients")["connected_clients"])
+        clients = rds.info("clients")["connected_clients"]
+        (starting.append((t.starting, clients)) if t.starting else seen.append(clients))
+        assert not (t.starting and seen), "a start phase after a measured second"
 
     r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=12, processes=2, duration_s=2), tick)
     assert r.status == "ok" and seen
     assert max(seen) == before + 12
     assert _settled_clients(rds, before) == before  # all closed at the end
+    # before its first second the point said what it waited for, never "0 ops/s": first its processes starting,
+    # while Redis had none of its clients yet, then their clients connecting, with how many processes were ready
+    assert starting[0] == ("its 2 engine processes start", before), starting
+    assert starting[-1][0].startswith("its 2 engine processes connect 12 clients ("), starting
+    assert all(clients <= before + 12 for _, clients in starting)
 
 
 @pytest.mark.speed
@@ -314,7 +322,7 @@ def test_a_stalled_server_gives_counted_timeouts_and_the_run_finishes(redis_serv
     paused: list[int] = []
 
     def tick(t: Tick) -> None:
-        if not paused:
+        if not (paused or t.starting):  # once the clients run, not while they connect
             pauser.execute_command("CLIENT", "PAUSE", "1500", "ALL")
             paused.append(t.second)
 

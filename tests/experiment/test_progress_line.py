@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ycsbctl.engine.spec import Tick
-from ycsbctl.experiment.progress import PointLength, Progress
+from ycsbctl.experiment.progress import SAY_WAIT_S, PointLength, Progress
 
 
 def _ticks(length_s: float, per_second: list[float]) -> list[Tick]:
@@ -43,3 +43,22 @@ def test_a_point_with_a_fraction_of_a_second_keeps_its_last_partial_second_as_a_
     """2.5 s: the third second holds the window's last half second; only a fourth report is after the window."""
     lines = _plain_lines(capsys, 2.5, [5000, 5000, 0, 0])
     assert len(lines) == 1 and "3 s  0 ops/s  no reply" in lines[0], lines
+
+
+def test_a_start_over_2_s_says_once_what_it_waits_for_never_a_second_without_reply(capsys):
+    """Before a point's first second the engine says what the start waits for (its processes, their clients):
+    plain mode says it once it has taken SAY_WAIT_S, and never as '0 ops/s  no reply'."""
+    p = Progress(1)
+    p.start_point("redis workloadb 8 threads", PointLength(seconds=2.0))
+    capsys.readouterr()
+    waits = [Tick.waiting(f"its 2 engine processes connect 8 clients ({k} of 2 ready)") for k in (0, 1)]
+    p.tick(waits[0])
+    assert capsys.readouterr().err == ""  # a start under SAY_WAIT_S says nothing more than the point's line
+    p.t_point -= SAY_WAIT_S  # the point began SAY_WAIT_S ago
+    for t in waits:
+        p.tick(t)
+    assert capsys.readouterr().err.splitlines() == [
+        "[1/1] redis workloadb 8 threads  starting: its 2 engine processes connect 8 clients (0 of 2 ready)…"]
+    for t in _ticks(2.0, [5000, 5000, 0]):  # then its seconds, as any point's: none without a reply
+        p.tick(t)
+    assert capsys.readouterr().err == ""

@@ -20,6 +20,7 @@ from ycsbctl.cli import (
     target_spec_option_list,
     targets_file_option,
 )
+from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
     DEFAULT_LADDER,
@@ -252,16 +253,22 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
         click.echo(f"report: not drawn (--no-report or YCSBCTL_REPORT=off): `ycsbctl report {outcome.folder}` "
                    "draws it", err=True)
     elif outcome.folder is not None and not single:
+        wait = WaitLine()
         try:
+            if wait.live and not quiet:  # seconds of imports and plots: said on a terminal's live line (wiped after)
+                wait.say(f"drawing the report of {outcome.folder} (its plots and tables)…")
             from ycsbctl.report.html import render_report
 
             path = render_report(outcome.folder)
+            wait.clear()
             click.echo(f"report: {path}", err=True)
         except KeyboardInterrupt:
+            wait.clear()
             click.echo(f"\ninterrupted while writing the report: the data is complete in {outcome.folder}; "
                        f"draw the report later with `ycsbctl report {outcome.folder}`", err=True)
             sys.exit(130)
         except Exception as exc:  # noqa: BLE001 - the data is safe; say why the page is missing
+            wait.clear()
             first = first_line(exc)
             click.echo(f"error: the HTML report could not be written ({first}); the data is complete in "
                        f"{outcome.folder}: run `ycsbctl report {outcome.folder}` once that is fixed", err=True)

@@ -15,6 +15,7 @@ from ycsbctl.cli import (
     target_spec_options,
     targets_file_option,
 )
+from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.provision import auto, doctor
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
@@ -42,7 +43,9 @@ def targets() -> None:
     """The target catalogue, and whether docker or a local binary can provide each one here."""
     from ycsbctl.provision.variants import VARIANTS
 
-    for row in doctor.availability():
+    wait = WaitLine()
+    for row in doctor.availability(on_wait=wait.say):
+        wait.clear()
         click.echo(f"{row.target} ({row.protocol})")
         click.echo(f"  docker {row.image}: {row.docker}")
         click.echo(f"  local: {row.local}")
@@ -153,7 +156,9 @@ def down(target_names: tuple[str, ...], everything: bool, docker_hosts: tuple[st
 def doctor_command() -> None:
     """Check Docker, server binaries, iperf3, Java, ports and memory; print a fix for each problem."""
     failed_required = False
-    for check in doctor.checks():
+    wait = WaitLine()
+    for check in doctor.checks(on_wait=wait.say):
+        wait.clear()
         mark = "ok  " if check.ok else ("FAIL" if check.required else "warn")
         click.echo(f"{mark} {check.name}: {check.detail}")
         if not check.ok and check.fix:

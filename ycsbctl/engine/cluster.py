@@ -24,6 +24,7 @@ import contextlib
 import math
 import pickle
 import queue
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from ycsbctl.urls import host_of, is_loopback, redact_text
 START_LEAD_S = 0.5  # the start time is this far ahead of the barrier (the Variable reaches workers in ms)
 READY_TIMEOUT_S = 90.0  # shards to connect their clients (a worker starting Python + numpy is ~2 s)
 LIVENESS_EVERY_S = 1.0  # how often the scheduler is asked which workers remain
+STOP_WAIT_S = 15.0  # a point's shards to stop (their engine processes end in about a second)
 
 class _ClusterCollector(Collector):
     """The local engine's merging, plus each shard's CPU seconds per second (per-host telemetry)."""
@@ -71,18 +73,20 @@ class ClusterEngine:
 
     def __init__(self, address: str) -> None:
         self.address = address
+        self.hosts: list[str] = []  # the client hosts of the last point (labels): a point on fewer says so
 
     def prepare(self, spec: PhaseSpec) -> ClusterRunner:
-        return ClusterRunner(spec, self.address)
+        return ClusterRunner(spec, self.address, self.hosts)
 
 
 class ClusterRunner:
     """Runs one :class:`PhaseSpec` over the workers of a Dask scheduler (same calls as PhaseRunner)."""
 
-    def __init__(self, spec: PhaseSpec, address: str) -> None:
+    def __init__(self, spec: PhaseSpec, address: str, hosts: list[str] | None = None) -> None:
         self.local = PhaseRunner(spec)  # checks the spec; merges the result as the local engine does
         self.spec = spec
         self.address = address
+        self.hosts = [] if hosts is None else hosts  # the last point's client hosts (updated in place)
         self.client = connect(address)
         self.stop_requested = False
         self.scheduler_lost = False  # found lost during the point: no call is made to it after
@@ -122,6 +126,7 @@ class ClusterRunner:
         _check_reachable(spec.url, {host_label(a, workers[a]): str(workers[a].get("host", "")) for a in addresses})
         plans = plan_shards(spec, len(addresses))
         addresses = addresses[: len(plans)]
+        self._say_hosts_left([host_label(a, workers[a]) for a in sorted(workers)])
         offsets = clock_offsets(client, addresses)
         self.shards = [ShardInfo(p.index, a, host_label(a, workers[a]), p.spec.threads,
                                  clock_offset_s=offsets.get(a, (0.0, 0.0))[0], clock_rtt_s=offsets.get(a, (0.0, 0.0))[1])
@@ -135,7 +140,7 @@ class ClusterRunner:
         t0 = 0.0
         c: _ClusterCollector | None = None
         try:
-            self._barrier(q, futures)
+            self._barrier(q, futures, progress)
             first = 0
             for s in self.shards:
                 s.first_worker, first = first, first + s.processes
@@ -159,21 +164,53 @@ class ClusterRunner:
             # Each call goes through the scheduler, which may be gone: the shards then stop by
             # themselves (their queue fails, the shard process sees the end of its input). A call to a
             # scheduler known lost waits out the client's reconnecting (CONNECT_TIMEOUT_S): none is made.
-            calls: list[Callable[[], Any]] = [stop.set]
-            if c is None:
-                calls.append(lambda: start.set(-1.0))  # shards still waiting for a start give up at once
-            calls += [lambda: client.cancel([f for f in futures if not f.done()]), start.delete, q.close]
             if scheduler_connected(client) and not self.scheduler_lost:
-                for call in calls:
-                    with contextlib.suppress(Exception):  # the scheduler forgets them with the client anyway
-                        call()
+                self._release(futures, q, start, stop, started=c is not None)
         return self._result(c, t0)
 
-    def _barrier(self, q: Any, futures: list[Any]) -> None:
+    def _release(self, futures: list[Any], q: Any, start: Any, stop: Any, started: bool) -> None:
+        """Stop this point's shards everywhere and wait (at most :data:`STOP_WAIT_S`) until those on the
+        hosts that remain have returned: a shard left waiting held its worker's thread, and the next
+        point's shard queued behind it until the barrier gave up (issue 61)."""
+        from distributed import wait
+
+        calls: list[Callable[[], Any]] = [stop.set]
+        if not started:
+            calls.append(lambda: start.set(-1.0))  # shards still waiting for a start give up at once
+        for call in calls:
+            with contextlib.suppress(Exception):  # the scheduler forgets them with the client anyway
+                call()
+        missing = self._addresses_missing()  # None: the scheduler does not answer, and no task will say it ended
+        stopping = [] if missing is None else [(s, f) for s, f in zip(self.shards, futures)
+                                               if not (s.lost or s.worker in missing or f.done())]
+        with contextlib.suppress(Exception):  # distributed's TimeoutError: said below
+            if stopping:
+                wait([f for _, f in stopping], timeout=STOP_WAIT_S)
+        if late := [s.name for s, f in stopping if not f.done()]:
+            print(f"warning: the shards on client hosts {', '.join(late)} did not stop within {STOP_WAIT_S:.0f} s: "
+                  "the next point may wait for them", file=sys.stderr)
+        for call in (lambda: self.client.cancel([f for f in futures if not f.done()]), start.delete, q.close):
+            with contextlib.suppress(Exception):
+                call()
+
+    def _say_hosts_left(self, names: list[str]) -> None:
+        """One line when hosts the last point had are gone: this point runs on the hosts that remain."""
+        if left := [h for h in self.hosts if h not in names]:
+            print(f"note: client host{'s' if len(left) > 1 else ''} {', '.join(left)} left the Dask scheduler: "
+                  f"this point runs on {', '.join(sorted(names))}", file=sys.stderr)
+        self.hosts[:] = names
+
+    def _barrier(self, q: Any, futures: list[Any], progress: Callable[[Tick], None] | None = None) -> None:
         """Until every shard is :class:`ShardReady`; a shard that cannot start fails the point."""
         ready: set[int] = set()
         deadline = time.monotonic() + READY_TIMEOUT_S
-        while len(ready) < len(self.shards):
+        n = len(self.shards)
+        while len(ready) < n:
+            if progress is not None:  # the live line says what the start waits for
+                hosts = ", ".join(s.name for s in self.shards)
+                progress(Tick.waiting(f"client host{'s' if n > 1 else ''} {hosts} start their engine and connect "
+                                      f"{self.spec.threads} client{'s' if self.spec.threads > 1 else ''} "
+                                      f"({len(ready)} of {n} ready)"))
             try:
                 item = self._next(q, 0.5)
             except Exception as exc:  # noqa: BLE001 - the queue lives on the scheduler: it is gone

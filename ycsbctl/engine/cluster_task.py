@@ -17,11 +17,14 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from ycsbctl.engine.shard_plan import ShardEnded, ShardPlan, ShardReady
 
 READY_TIMEOUT_S = 120.0  # how long a ready shard waits for the start time
+POLL_S = 0.5  # how often a ready shard asks whether the controller gave the point up
 
 
 def shard_environment() -> dict[str, str]:
@@ -35,6 +38,24 @@ def shard_environment() -> dict[str, str]:
         if name == "MALLOC_TRIM_THRESHOLD_":
             env.pop(name, None)
     return env
+
+
+def _start_time(start: Any, given_up: Callable[[], bool]) -> float:
+    """The start time the controller sets (wall s), or -1 once it gave the point up (``given_up()``)
+    or :data:`READY_TIMEOUT_S` passed. Asked in short waits: a point the controller gave up before
+    this shard was ready may have deleted the Variable, and one long ``get`` then held this worker's
+    thread for its whole timeout, and the next point's shard queued behind it (issue 61)."""
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        asked = time.monotonic()
+        with contextlib.suppress(Exception):  # a timeout (distributed's own class on some versions)
+            return float(start.get(timeout=POLL_S))
+        if time.monotonic() - asked < POLL_S / 2:  # failed at once (the scheduler is gone): not a busy loop
+            time.sleep(POLL_S / 2)
+        with contextlib.suppress(Exception):  # a scheduler slow to answer: asked again
+            if given_up():
+                return -1.0
+    return -1.0
 
 
 def run_shard(plan: ShardPlan, queue_name: str, start_name: str, stop_name: str) -> None:
@@ -81,7 +102,7 @@ def run_shard(plan: ShardPlan, queue_name: str, start_name: str, stop_name: str)
                 break
             q.put(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL))
             if isinstance(item, ShardReady):
-                t_start = start.get(timeout=READY_TIMEOUT_S)
+                t_start = _start_time(start, lambda: finished.is_set() or stop.is_set() or abandoned())
                 tell(f"start {t_start}\n" if t_start > 0 else "stop\n")
             ended = ended or isinstance(item, ShardEnded)
         code = proc.wait()

@@ -4,7 +4,9 @@ An :class:`Engine` turns one :class:`~ycsbctl.engine.spec.PhaseSpec` (a phase of
 against an endpoint, with threads, duration or operation count, target rate, warm-up, timeout)
 into a :class:`PhaseRun`; running it returns the :class:`~ycsbctl.results.model.PhaseResult`
 (per-operation HDR histograms in µs, per-second series, throughput in ops/s, client CPU s) and
-calls ``progress`` once a second with a :class:`~ycsbctl.engine.spec.Tick` while it runs.
+calls ``progress`` once a second with a :class:`~ycsbctl.engine.spec.Tick` while it runs — and, before
+its start, with ticks whose ``starting`` says what it waits for (processes starting, clients connecting:
+seconds no second measures; a callback that reads figures skips them).
 
 The two steps are apart so that telemetry can start around the run and ask :meth:`PhaseRun.pids`
 for the client processes on this host while it goes (an engine whose clients run elsewhere

@@ -149,6 +149,8 @@ class PhaseRunner:
         try:
             # a Ctrl-C inside a start (the fork server forked, the pid not yet kept) left a worker nobody stopped,
             # holding the terminal's pipes: it comes once every worker asked for has started, and stops them all
+            if progress is not None:  # the first point's start also starts the fork server (its imports)
+                progress(Tick.waiting(f"{_processes(len(procs))} start{'s' if len(procs) == 1 else ''}"))
             with started_with_worker_environment(), deferred_signals():
                 for p in procs:
                     p.start()
@@ -207,7 +209,11 @@ class PhaseRunner:
         workers that do not connect in time, are one line (UserError)."""
         ready_s = READY_TIMEOUT_S + self.workload.prepare_s  # a plug-in's prepare (an index build) comes first
         deadline = time.monotonic() + ready_s
-        while c.ready + len(c.setup_errors) < len(procs):
+        n = len(procs)
+        while c.ready + len(c.setup_errors) < n:
+            if c.progress is not None:  # the live line says what the start waits for, not "0 ops/s"
+                c.progress(Tick.waiting(f"{_processes(n)} connect{'s' if n == 1 else ''} {self.spec.threads} "
+                                        f"client{'s' if self.spec.threads > 1 else ''} ({c.ready} of {n} ready)"))
             watch.read([p.pid for p in procs])
             try:
                 msg = out.get(timeout=0.5)
@@ -311,6 +317,11 @@ class PhaseRunner:
 # Why a client stopped that fails its point (besides "lost the …" / "cannot connect" anywhere in the reason):
 # a wire binding that could not reconnect, a plug-in that broke its contract (engine.plugin_worker).
 STOPPED_FOR_GOOD = ("cannot reach ", "the workload plug-in ")
+
+
+def _processes(n: int) -> str:
+    """``its engine process`` / ``its 2 engine processes`` (the live line before a point's start)."""
+    return "its engine process" if n == 1 else f"its {n} engine processes"
 
 
 class Collector:

@@ -47,7 +47,9 @@ class PhaseSpec:
 
 @dataclass
 class Tick:
-    """Progress once a second: totals so far and the last second's rate and p99 (µs)."""
+    """Progress once a second: totals so far and the last second's rate and p99 (µs); or, before the
+    start, what the point waits for (``starting``: "2 engine processes connect their clients (1 ready)"),
+    its figures then meaning nothing (:meth:`waiting`)."""
 
     second: int
     operations: int
@@ -55,3 +57,9 @@ class Tick:
     p99_us: float
     errors: int
     warmup: bool = False
+    starting: str = ""
+
+    @classmethod
+    def waiting(cls, what: str) -> Tick:
+        """A tick before the start: no second measured yet, ``what`` the point waits for."""
+        return cls(-1, 0, 0.0, float("nan"), 0, starting=what)

@@ -256,7 +256,9 @@ class _Ticker:
         if row is None:
             return
         self.recent.append(line)
-        self.last_second = max(int(row["elapsed_s"]), self.last_second + 1)
+        if not row["operations"] and self.last_second < 0:  # the JVM's threads still start and connect
+            self.progress(Tick.waiting("YCSB's client threads start and connect (no operation completed yet)"))
+            return
         p99 = float("nan")
         for name in ycsb_text.status_measurements(row):
             if name.startswith("Intended-") or name == "CLEANUP":
@@ -267,9 +269,12 @@ class _Ticker:
             value = row.get(f"{name}.p99_us", float("nan"))
             if not math.isnan(value) and (math.isnan(p99) or value > p99):
                 p99 = value
-        rate = row["ops_per_s"] if math.isfinite(row["ops_per_s"]) else 0.0
-        self.progress(Tick(second=self.last_second, operations=row["operations"], ops_per_s=rate, p99_us=p99,
-                           errors=self.errors, warmup=self.last_second <= self.warmup_s if self.warmup_s else False))
+        if " current ops/sec; " not in line or not math.isfinite(row["ops_per_s"]):
+            return  # YCSB's first line has no rate (or "Infinity", once shown as 0 ops/s): no measured second
+        self.last_second = max(int(row["elapsed_s"]), self.last_second + 1)
+        self.progress(Tick(second=self.last_second, operations=row["operations"], ops_per_s=row["ops_per_s"],
+                           p99_us=p99, errors=self.errors,
+                           warmup=self.last_second <= self.warmup_s if self.warmup_s else False))
 
 
 def _stop(proc: subprocess.Popen) -> None:

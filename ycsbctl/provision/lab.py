@@ -207,9 +207,10 @@ class Lab:
         self.wait_port("ctl", ADDRESSES["ctl"], SCHEDULER_PORT)
 
     def start_worker(self, host: str) -> None:
-        """``dask worker`` (under its nanny, as Dask's docs start it) on client host ``host``."""
+        """``dask worker`` (under its nanny, as Dask's docs start it) on client host ``host``: one thread, all
+        a point's one shard per worker needs, so a shard left running holds the worker the next point wants."""
         self.start_process(f"{host}-worker", host, [self.python, "-m", "distributed.cli.dask_worker", self.scheduler,
-                                             "--name", host, "--host", ADDRESSES[host], "--nthreads", "2",
+                                             "--name", host, "--host", ADDRESSES[host], "--nthreads", "1",
                                              "--no-dashboard"])
 
     def wait_workers(self, n: int, timeout_s: float = 60.0) -> None:
