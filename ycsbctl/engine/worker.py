@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Coroutine, Generator, Sequence
