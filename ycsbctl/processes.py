@@ -5,7 +5,8 @@ for them as for Ctrl-C. ``interrupts_kept``: the same, and never lost to a final
 ``interrupts_redelivered``, which the command line keeps on for every command).
 ``deferred_signals``: SIGINT/SIGTERM/SIGHUP wait until the block ends
 (used while a server is created and recorded, while it is probed, and while it is torn down),
-then are re-raised. ``poll``: ``Popen.poll`` that an interrupt cannot break. ``stop_process``: a
+then are re-raised. ``children_spared_ctrl_c``: the Python children started in the block leave a
+Ctrl-C to this process rather than print a traceback of their own start-up. ``poll``: ``Popen.poll`` that an interrupt cannot break. ``stop_process``: a
 child process ycsbctl started (iperf3, test and bench servers) stopped for sure.
 The first two are no-ops outside the main thread, where Python cannot install handlers.
 """
@@ -156,6 +157,37 @@ def deferred_signals() -> Iterator[None]:
     finally:
         if received:
             signal.raise_signal(received[0])
+
+
+@contextmanager
+def children_spared_ctrl_c() -> Iterator[None]:
+    """Signals held in this process for the block (:func:`deferred_signals`), and SIGINT blocked in this thread,
+    so the Python processes started inside it (the engine's fork server, spawned workers) begin with SIGINT
+    blocked: a terminal's Ctrl-C reaches its whole foreground process group, and landing in a child's own
+    start-up (``site``, its imports) printed that child's KeyboardInterrupt traceback beside ycsbctl's one line.
+    The child ignores SIGINT (:func:`sigint_ignored_and_unblocked`) and leaves stopping to this process, which
+    gets the signal when the block ends. The same idea as :mod:`multiprocessing.resource_tracker`'s own start."""
+    with deferred_signals():
+        if not _main_thread():
+            yield
+            return
+        # multiprocessing's resource tracker (started by the first fork server or spawned worker) blocks and then
+        # unblocks SIGINT around its own start: it starts first, so SIGINT stays blocked for the rest
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def sigint_ignored_and_unblocked() -> None:
+    """In a child started under :func:`children_spared_ctrl_c`, once its start-up is done: SIGINT ignored (a
+    Ctrl-C that came meanwhile is dropped), then unblocked, so its own children start as usual."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def poll(proc: subprocess.Popen) -> int | None:

@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import psutil
@@ -160,6 +161,51 @@ def test_ctrl_c_of_a_sweep_on_urls_alone_does_not_say_it_stopped_servers(tmp_pat
     assert proc.returncode == 130, said[-2000:]
     assert "interrupted: no server of ours was running (the targets are URLs); keeping the finished points" in said, said
     assert "stopped every server" not in said
+
+
+@pytest.mark.parametrize(("line", "delay_s"), [
+    ("placement:", 0.1),  # the engine's fork server is importing the workers' modules, beside the server's start
+    ("redis is up", 0.3),  # its network baseline (iperf3) runs (the moment just after its start: test_sweep.py)
+])
+def test_ctrl_c_from_a_terminal_at_any_moment_of_a_start_leaves_nothing_running_and_no_traceback(
+        line: str, delay_s: float, tmp_path: Path, state_dir: Path) -> None:
+    """Ctrl-C as a terminal sends it (SIGINT to the whole process group), ``delay_s`` after a line of the run's own
+    output. Was: at "redis is up" + 0.3 s the redis-server kept running and stayed in the state file (`status`
+    listed it) though the run said "stopped every server we started"; at "placement" + 0.1 s the fork server
+    printed its KeyboardInterrupt traceback. Now: exit 130, one line, no process of the run left (its process group,
+    its servers), nothing recorded."""
+    from tests.fixtures.cli import ctrl_c, group_processes, start
+
+    if not Path("/usr/bin/redis-server").exists():
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    environ = cli_env()
+    environ.pop("YCSBCTL_BASELINE_MEMO", None)  # the network baseline measured (iperf3, 1 s), not read from the session's
+    proc = start("run", "workload-b", "--targets", "redis", "--backend", "local", "--records", "100", "--duration", "1",
+                 "--warmup", "0", "--threads", "1", "--no-report", "--allow-concurrent", "--out", str(tmp_path / "out"),
+                 environ=environ, own_group=True)
+    try:
+        lines = LineReader(proc.stderr)
+        lines.wait_for(line, 120)
+        time.sleep(delay_s)  # measured from the line
+        servers = _our_servers(state_dir)
+        ctrl_c(proc)
+        said = "".join(lines.rest(60))
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, said[-3000:]
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said[-3000:]
+    assert "interrupted: stopped every server we started" in said, said[-3000:]
+    assert servers or line == "placement:", said[-3000:]  # after "is up" its server ran when Ctrl-C came
+    wait_until(lambda: not group_processes(proc), 15, "every process of the run's group gone")
+    assert not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in servers)
+    assert _our_servers(state_dir) == []
+
+    from ycsbctl.provision import state
+
+    assert state.entries() == []  # `ycsbctl status` lists nothing
 
 
 def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():

@@ -199,6 +199,27 @@ def test_ctrl_c_in_a_point_keeps_what_is_done_stops_the_servers_and_resume_finis
     assert set(exp.runs["status"]) == {"ok"} and len(exp.runs) == 3
 
 
+class _InterruptedOnceStarted(BasicServers):
+    """Ctrl-C lands the moment ``valkey``'s server has started, before the sweep has its endpoint."""
+
+    def up(self, target):
+        endpoint = super().up(target)
+        if target.name == "valkey":
+            raise KeyboardInterrupt
+        return endpoint
+
+
+@pytest.mark.parametrize(("order", "targets"), [("target", ["valkey", "redis"]), ("blocks", ["valkey", "redis"]),
+                                               ("interleaved", ["redis", "valkey"])])  # redis up first, then valkey
+def test_ctrl_c_between_a_servers_start_and_the_sweep_keeping_it_still_stops_it_and_every_other(order: str,
+                                                                                               targets: list[str]):
+    servers = _InterruptedOnceStarted()
+    outcome, _ = run_sweep(Plan(targets=targets, order=order, **SMALL), servers, RecordingEngine())
+    assert outcome.interrupted and servers.running == []
+    assert ("stop_all", "valkey") in servers.log  # the one whose endpoint never reached the sweep: the servers' own
+    assert ("up", "redis") not in servers.log or ("down", "redis") in servers.log  # the one it kept: by the sweep
+
+
 def test_a_single_point_without_out_is_kept_in_memory_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
     plan = Plan(targets=["basic://"], **{**SMALL, "threads": [2]})

@@ -17,7 +17,7 @@ import redis
 
 from tests.fixtures.servers import MONGO_WIRE, free_port, wait_for_port
 from ycsbctl.errors import UserError
-from ycsbctl.processes import sigterm_as_interrupt
+from ycsbctl.processes import children_spared_ctrl_c, sigterm_as_interrupt
 from ycsbctl.provision import (
     local_prep,
     probe,
@@ -29,6 +29,7 @@ from ycsbctl.provision import (
     state,
     teardown,
 )
+from ycsbctl.provision.auto import stop_owned
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.urls import redact_url
 
@@ -128,6 +129,25 @@ def test_provisioned_tears_down_on_keyboard_interrupt(state_dir, needs_redis):
         pid = ep.pid
         raise KeyboardInterrupt
     assert not psutil.pid_exists(pid) and state.entries() == []
+
+
+def test_a_server_whose_endpoint_never_reached_its_caller_is_stopped_by_the_process_that_started_it(state_dir,
+                                                                                                    needs_redis):
+    """A Ctrl-C between ``provision`` returning and its caller keeping the endpoint (played: the endpoint dropped)
+    leaves the server recorded, with this process as its owner, in the same step as its start: ``stop_owned``
+    stops it — this experiment's only, and never another process's."""
+    lost = provision("redis", "local", experiment_id="t-lost", **QUIET).pid
+    kept = provision("redis", "local", experiment_id="t-kept", **QUIET)
+    assert state.find(f"local:{lost}")["owner"] == [os.getpid(), psutil.Process().create_time()]
+    state.add({"key": "local:1", "owner": [1, 0.0], "endpoint": {}})  # another ycsbctl's (pid 1): not ours to stop
+    try:
+        assert [e.pid for e in stop_owned("t-lost")] == [lost] and not psutil.pid_exists(lost)
+        assert {e["key"] for e in state.entries()} == {f"local:{kept.pid}", "local:1"}
+        assert [e.pid for e in stop_owned()] == [kept.pid] and not psutil.pid_exists(kept.pid)
+        assert [e["key"] for e in state.entries()] == ["local:1"]
+    finally:
+        state.remove("local:1")
+        stop_owned()
 
 
 def test_server_exiting_during_startup_is_one_line_with_its_log_tail(state_dir, tmp_path, monkeypatch):
@@ -313,6 +333,18 @@ def test_a_block_that_fails_after_a_dropped_interrupt_ends_in_the_interrupt() ->
     finally:
         signal.signal(signal.SIGINT, before)
     assert later == []
+
+
+def test_a_child_started_while_children_are_spared_ctrl_c_begins_with_sigint_blocked_and_we_get_the_signal():
+    """The engine's fork server and spawned workers start so: a terminal's Ctrl-C in their start-up is ours."""
+    code = "import signal; print(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set()))"
+    reached = []
+    with pytest.raises(KeyboardInterrupt), children_spared_ctrl_c():
+        child = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True)
+        os.kill(os.getpid(), signal.SIGINT)  # held until the block ends
+        reached.append(True)
+    assert child.stdout.strip() == "True" and reached
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # ours unblocked again
 
 
 def test_a_pymongo_server_selection_error_is_one_short_line_without_its_topology_dump() -> None:

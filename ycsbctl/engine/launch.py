@@ -25,6 +25,8 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any
 
+from ycsbctl.processes import children_spared_ctrl_c
+
 # What the server imports once: the worker with its workload, measurement and binding code, and the command
 # line's package (a worker of the ``ycsbctl`` script runs that script again before its task: multiprocessing
 # does so for every child whose parent's main module is a file; its import is then already done).
@@ -91,7 +93,8 @@ def start_worker_server(stores: Iterable[Any] = ()) -> None:
     with started_with_worker_environment():
         os.environ[PRELOAD_ENV] = ",".join(store_modules(stores))
         try:
-            forkserver.ensure_running()
+            with children_spared_ctrl_c():  # a Ctrl-C during its imports is ours to handle: no traceback of its own
+                forkserver.ensure_running()
         finally:
             os.environ.pop(PRELOAD_ENV, None)
 

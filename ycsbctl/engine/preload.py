@@ -14,6 +14,8 @@ import contextlib
 import importlib
 import os
 
+from ycsbctl.processes import sigint_ignored_and_unblocked
+
 with contextlib.suppress(ImportError):
     import uvloop  # noqa: F401 - imported for the workers forked from this process
 
@@ -25,3 +27,7 @@ with contextlib.suppress(Exception):  # a store that cannot be imported fails in
 for _name in filter(None, os.environ.pop("YCSBCTL_WORKER_PRELOAD", "").split(",")):  # not inherited by the workers
     with contextlib.suppress(Exception):
         importlib.import_module(_name)
+
+# Started with SIGINT blocked (ycsbctl.engine.launch: a Ctrl-C during these imports is the controller's to
+# handle); ignored from here on, as the fork server is about to make it, and unblocked for the workers it forks.
+sigint_ignored_and_unblocked()

@@ -29,7 +29,7 @@ from ycsbctl.engine.start import StartSignal
 from ycsbctl.engine.worker import WorkerPlan, worker_main
 from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.errors import UserError
-from ycsbctl.processes import deferred_signals
+from ycsbctl.processes import children_spared_ctrl_c
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
@@ -151,7 +151,8 @@ class PhaseRunner:
             # holding the terminal's pipes: it comes once every worker asked for has started, and stops them all
             if progress is not None:  # the first point's start also starts the fork server (its imports)
                 progress(Tick.waiting(f"{_processes(len(procs))} start{'s' if len(procs) == 1 else ''}"))
-            with started_with_worker_environment(), deferred_signals():
+            # and a worker (or the fork server its start makes) begins with SIGINT blocked: no traceback of its start-up
+            with started_with_worker_environment(), children_spared_ctrl_c():
                 for p in procs:
                     p.start()
             # 1. every worker connects its clients, then all start at once

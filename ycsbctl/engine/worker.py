@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Coroutine, Generator, Sequence
@@ -26,6 +25,7 @@ from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
 from ycsbctl.engine.verifying_binding import VerifyingBinding
 from ycsbctl.errors import UserError, short_error
+from ycsbctl.processes import sigint_ignored_and_unblocked
 from ycsbctl.slices import drain
 from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
@@ -504,7 +504,7 @@ async def _ended_with(controller: int | None, work: Coroutine[Any, Any, Done | F
 def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, t_start: Any, out: Any) -> None:
     """Entry point of a worker process (forked or spawned: ``engine.launch``): runs :meth:`Worker.run` on uvloop (else asyncio)
     and sends its last message; a crash is reported as :class:`Failed`."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
+    sigint_ignored_and_unblocked()  # the parent handles Ctrl-C and tells us to stop
     # The loop's thread waits at most this long for the GIL when another thread holds it (the queue's
     # feeder, pickling a second's report); at Python's default of 5 ms a second's shipping, then done
     # in a thread, paused every operation in flight.

@@ -35,6 +35,11 @@ class Servers(Protocol):
         """Stop a server we started (a URL's server is left alone)."""
         ...
 
+    def stop_all(self) -> None:
+        """Stop every server ``up`` or ``restart`` started and ``down`` has not stopped, those whose endpoint
+        a Ctrl-C kept from reaching the caller included (the sweep's last word on any way out)."""
+        ...
+
 
 class ProvisionedServers:
     """Servers from :mod:`ycsbctl.provision`, with the plan's backend, images and limits."""
@@ -98,3 +103,8 @@ class ProvisionedServers:
         from ycsbctl.provision import teardown
 
         teardown(endpoint)
+
+    def stop_all(self) -> None:
+        from ycsbctl.provision.auto import stop_owned
+
+        stop_owned(self.experiment_id)  # the state file records each server in the same step as its start

@@ -31,6 +31,7 @@ from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.study import Case, Cell, Point, Study, Target
 from ycsbctl.experiment.yardstick_rounds import RoundYardstick
+from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import Endpoint
 from ycsbctl.provision.catalog import BadSettings
 from ycsbctl.provision.probe import redact_config
@@ -75,21 +76,25 @@ class Sweep:
         self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
 
     def run(self) -> Outcome:
-        """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done."""
+        """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done. Every
+        server it started is stopped on every way out (:meth:`_stop_servers`), before it says so."""
         plan = self.plan
         try:
-            targets = list(self.study.targets)
-            self._try_settings([t for t in targets if self._points_left(t)][1:])
-            if self.order_note and (plan.order == "interleaved" or len(targets) > 1 or plan.repeat > 1):
-                self.console.note(self.order_note)
-            # what ran where, always (auto's default off on a small host in its short form)
-            self.console.note(f"placement: {plan.placed.headline()}")
-            if self.order == "interleaved":
-                self._run_interleaved(targets)
-            elif self.order == "blocks":
-                self._run_blocks(targets)
-            else:
-                self._run_target_major(targets)
+            try:
+                targets = list(self.study.targets)
+                self._try_settings([t for t in targets if self._points_left(t)][1:])
+                if self.order_note and (plan.order == "interleaved" or len(targets) > 1 or plan.repeat > 1):
+                    self.console.note(self.order_note)
+                # what ran where, always (auto's default off on a small host in its short form)
+                self.console.note(f"placement: {plan.placed.headline()}")
+                if self.order == "interleaved":
+                    self._run_interleaved(targets)
+                elif self.order == "blocks":
+                    self._run_blocks(targets)
+                else:
+                    self._run_target_major(targets)
+            finally:
+                self._stop_servers()
         except KeyboardInterrupt:
             self.outcome.interrupted = True
             self.console.close()
@@ -98,11 +103,24 @@ class Sweep:
             self.console.note(f"interrupted: {started}; keeping the finished points")
         return self.outcome
 
+    def _stop_servers(self) -> None:
+        """Each target still up, then every other server the sweep's servers started and did not stop (one whose
+        start a Ctrl-C cut off from this sweep, between its process starting and its endpoint being kept here:
+        :meth:`Servers.stop_all`). Signals wait meanwhile: a second Ctrl-C cannot leave one running."""
+        with deferred_signals():
+            try:
+                for name in list(self.up):
+                    self._down(name)
+            finally:
+                self.servers.stop_all()
+
     def _run_target_major(self, targets: list[Target]) -> None:
         for block, target in enumerate(targets, 1):  # a stand-in appended below is swept in its turn
-            if not self._points_left(target) or not self._bring_up(target, targets):
+            if not self._points_left(target):
                 continue
-            try:
+            try:  # from before the start: a Ctrl-C during its network baseline or dataset check stops it too
+                if not self._bring_up(target, targets):
+                    continue
                 self.yardstick.round_starts(block, self.plan.phase or "run", target.label)
                 self._sweep_target(target)
                 self._profile_peak(target)
@@ -160,12 +178,12 @@ class Sweep:
                               if p.run_id not in self.done_ids]
                     if not points or target.name in self._stopped:
                         continue
-                    if not self._bring_up(target, targets, baselines):
-                        self._stopped.add(target.name)
-                        continue
-                    if target.is_url:  # a server you run keeps its dataset between blocks: no reload
-                        self.up[target.name].loaded = loaded.get(target.name)
-                    try:
+                    try:  # from before the start: a Ctrl-C during its network baseline or dataset check stops it too
+                        if not self._bring_up(target, targets, baselines):
+                            self._stopped.add(target.name)
+                            continue
+                        if target.is_url:  # a server you run keeps its dataset between blocks: no reload
+                            self.up[target.name].loaded = loaded.get(target.name)
                         for point in points:
                             if self.measure(point) is None:
                                 self._stopped.add(target.name)
@@ -173,7 +191,8 @@ class Sweep:
                         if phase == "run" and round_no == 1:
                             self._profile_peak(target)
                     finally:
-                        loaded[target.name] = self.up[target.name].loaded if target.name in self.up else None
+                        if target.name in self.up:
+                            loaded[target.name] = self.up[target.name].loaded
                         self._down(target.name)
 
     def _another_round(self, done: int, stage: list[Cell]) -> bool:
@@ -227,7 +246,7 @@ class Sweep:
         if ep is None:
             self._add_stand_in(target, targets)
             return False
-        state = self.up[target.name] = _TargetState(ep)
+        state = self.up[target.name]
         self._start_notes(target.label, ep)
         self.points.baseline = None
         if baselines is not None and target.name in baselines:
@@ -279,6 +298,7 @@ class Sweep:
         except UserError as exc:
             self._skip(target.label, exc.message, exc.fix)
             return None
+        self.up[target.name] = _TargetState(ep)  # stopped by _down from here on (before: by Servers.stop_all)
         doc = ep.to_dict() | {"url": redact_url(ep.url), "settings": redact_config(ep.settings)}
         self.sink.update_manifest(servers={**self.sink.manifest.servers, target.label: doc})
         return ep

@@ -168,7 +168,9 @@ def provisioned(targets: Iterable[str], backend: BackendChoice = "auto", *, expe
                 endpoints.append(provision(target, backend, experiment_id=experiment_id, **options))
             yield endpoints
         finally:
-            _teardown_all(endpoints)
+            with deferred_signals():  # a second Ctrl-C or SIGTERM must not cut the clean-up short
+                _teardown_all(endpoints)
+                stop_owned(experiment_id)  # one whose start an interrupt cut off before it was appended
 
 
 def _teardown_all(endpoints: list[Endpoint]) -> None:
@@ -198,8 +200,30 @@ def up_servers(targets: list[str], backend: BackendChoice = "auto", **options: A
         except BaseException:
             with deferred_signals():  # a second Ctrl-C or SIGTERM must not cut the rollback short
                 _teardown_all(endpoints)
+                stop_owned(options.get("experiment_id"))  # one whose start an interrupt cut off before it was appended
             raise
     return endpoints
+
+
+def stop_owned(experiment_id: str | None = None) -> list[Endpoint]:
+    """Stop every server this process started and has not stopped (the state file's entries it owns,
+    :func:`ycsbctl.provision.state.owned`; only ``experiment_id``'s when given), whatever its caller knew of it:
+    an entry is written in the same step as its server's start, so a Ctrl-C that cuts the start off from the
+    code that would stop it (between ``provision`` returning and its endpoint being kept) leaves nothing running.
+    The ones stopped, in the order they started; one that cannot be stopped is said on stderr (its entry kept:
+    ``ycsbctl down`` tries again)."""
+    stopped: list[Endpoint] = []
+    for entry in state.owned():
+        if experiment_id is not None and (entry.get("options") or {}).get("experiment_id") != experiment_id:
+            continue
+        endpoint = Endpoint.from_dict(entry["endpoint"])
+        try:
+            teardown(endpoint)
+        except Exception as exc:  # noqa: BLE001 - keep stopping the others
+            say_to_stderr(f"{endpoint.target}: could not stop it ({short_error(exc)}); `ycsbctl down --all` does")
+            continue
+        stopped.append(endpoint)
+    return stopped
 
 
 def recorded() -> list[Endpoint]:

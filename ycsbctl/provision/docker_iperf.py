@@ -48,9 +48,10 @@ def iperf_server_beside(endpoint: Endpoint, image: str | None = None,
         run["network_mode"] = "host"
     else:
         run["ports"] = {f"{IPERF_PORT}/tcp": ("0.0.0.0", None)}
-    with deferred_signals():  # started, or not there at all
-        container = client.containers.run(image, **run)
+    container = None
     try:
+        with deferred_signals():  # started and kept for the finally below, or not there at all
+            container = client.containers.run(image, **run)
         _wait_listening(container)
         port = IPERF_PORT
         if not host_network:
@@ -59,8 +60,9 @@ def iperf_server_beside(endpoint: Endpoint, image: str | None = None,
         say(f"iperf3 -s runs next to {endpoint.target} on {endpoint.host}:{port} (container {container.name})")
         yield f"{endpoint.host}:{port}"
     finally:
-        with deferred_signals():
-            docker_backend.remove_container(container)
+        if container is not None:
+            with deferred_signals():
+                docker_backend.remove_container(container)
 
 
 def _wait_listening(container: Any) -> None:

@@ -9,6 +9,10 @@ atomically (write, fsync, rename). An entry records one server we started::
 
     {..., "docker_host": <the engine's URL>}  (docker entries)
 
+Every entry also names its ``owner``, the ycsbctl process that started it (``[pid, create time s]``,
+:func:`owner`): the entry is written with signals held in the same step as the start, so that process can
+stop, on any way out, every server it started — even one whose start a Ctrl-C cut off from its caller.
+
 A server started on another host's Docker engine has a generated password, and its entry keeps the
 full URL (so ``status`` and ``down`` can reach it): the file is created with mode 0600 (``mkstemp``).
 Manifests, reports and everything printed show URLs redacted.
@@ -24,6 +28,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 from ycsbctl.errors import UserError
 
@@ -80,8 +86,17 @@ def _locked() -> Iterator[dict[str, Any]]:
             write_json(path, data)
 
 
+def owner() -> list[float]:
+    """This process as an entry's ``owner``: its pid and its start time (s since the epoch, as psutil gives it),
+    so a later process that gets the same pid is not taken for it."""
+    me = psutil.Process()
+    return [me.pid, me.create_time()]
+
+
 def add(entry: dict[str, Any]) -> None:
-    """Record a server we started (replaces an entry with the same key)."""
+    """Record a server we started (replaces an entry with the same key); a new entry's ``owner`` is this
+    process (:func:`owner`)."""
+    entry = {"owner": owner(), **entry}
     with _locked() as data:
         data["servers"] = [e for e in data["servers"] if e["key"] != entry["key"]] + [entry]
 
@@ -100,4 +115,10 @@ def entries() -> list[dict[str, Any]]:
 
 def find(key: str) -> dict[str, Any] | None:
     return next((e for e in entries() if e["key"] == key), None)
+
+
+def owned() -> list[dict[str, Any]]:
+    """Every recorded server this process started (and has not stopped), oldest first."""
+    me = owner()
+    return [e for e in entries() if e.get("owner") == me]
 

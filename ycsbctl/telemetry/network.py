@@ -15,7 +15,7 @@ from typing import Any
 import psutil
 
 from ycsbctl.errors import UserError
-from ycsbctl.processes import poll, stop_process
+from ycsbctl.processes import deferred_signals, poll, stop_process
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import Sampler
@@ -114,14 +114,18 @@ def loopback_baseline(duration_s: float | None = None) -> NetworkBaseline:
     (default :func:`baseline_seconds`), stop it."""
     duration_s = duration_s or baseline_seconds()
     port = _free_port()
-    server = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server: subprocess.Popen | None = None
     try:
+        with deferred_signals():  # started and kept for the finally below, or not started (a Ctrl-C waits for it)
+            server = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p", str(port)],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not _wait_listening(server, port):
             return NetworkBaseline(None, f"iperf3 -s did not listen on 127.0.0.1:{port}", f"127.0.0.1:{port}")
         return run_client("127.0.0.1", port, duration_s)
     finally:
-        stop_process(server, 5)
+        if server is not None:
+            with deferred_signals():
+                stop_process(server, 5)
 
 
 def boot_id() -> str:

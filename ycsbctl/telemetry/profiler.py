@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ycsbctl.processes import deferred_signals
+
 # Low rates, so that the profiled point stays the point: python -m bench why --only cost measures what they
 # cost the profiled point and --only kernel what they still tell (the README's "Profiles" gives both, at these
 # rates and at the higher ones tried before); py-spy's attaching (reading the interpreter's symbols) is paid
@@ -139,10 +141,11 @@ class Profiler:
         elif perf is None:
             note("server stacks: perf is not installed (apt-get install linux-perf)")
         else:
-            self._perf = subprocess.Popen(
-                [perf, "record", "-e", "cpu-clock", "-F", str(SERVER_HZ), "-g", "--quiet", "-o",
-                 str(self.folder / "server.perf.data"), "-p", ",".join(map(str, self.server_pids))],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            with deferred_signals():  # started and kept for stop(), or not started
+                self._perf = subprocess.Popen(
+                    [perf, "record", "-e", "cpu-clock", "-F", str(SERVER_HZ), "-g", "--quiet", "-o",
+                     str(self.folder / "server.perf.data"), "-p", ",".join(map(str, self.server_pids))],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if self.client_pids is not None:
             if tool("py-spy") is None:
                 note("client stacks: py-spy is not installed (pip install py-spy)")
@@ -265,8 +268,8 @@ def profiling(folder: Path | None, server_pids: Iterable[int],
         yield holder
         return
     profiler = Profiler(folder, server_pids, client_pids, title=folder.name)
-    profiler.start()
     try:
+        profiler.start()  # inside: perf started by a start that a Ctrl-C cuts short is stopped too
         yield holder
     finally:
         holder.value = profiler.stop()

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ycsbctl.processes import deferred_signals
 from ycsbctl.results.yardstick import Reading
 
 CHILD = Path(__file__).with_name("yardstick_child.py")
@@ -67,9 +68,11 @@ def measure(trips: int = TRIPS, timeout_s: float = TIMEOUT_S) -> Reading:
 
 
 def _start(procs: list[subprocess.Popen[str]], mode: str, cpu: int) -> subprocess.Popen[str]:
-    p = subprocess.Popen([sys.executable, "-I", "-S", str(CHILD), mode, str(cpu)], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    procs.append(p)
+    """Start one yardstick process and keep it in ``procs`` (which ``measure`` stops) in one step: a Ctrl-C waits."""
+    with deferred_signals():
+        p = subprocess.Popen([sys.executable, "-I", "-S", str(CHILD), mode, str(cpu)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        procs.append(p)
     return p
 
 
