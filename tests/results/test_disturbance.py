@@ -11,6 +11,7 @@ import pytest
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.disturbance import effect, longest_run_below, reference_rate
 from ycsbctl.results.fine import FineSeries, sparse_of
+from ycsbctl.results.overlap import Happening, blamed, charge
 
 pytestmark = pytest.mark.truth
 
@@ -92,13 +93,72 @@ def test_the_part_interval_after_the_window_is_no_stall():
     assert effect(f, 2.5, 2.501).stall_s == pytest.approx(0.1)
 
 
-def test_the_stall_of_the_next_event_is_that_events_not_this_ones():
+def test_an_event_whose_window_meets_the_next_ones_is_charged_with_it_once_by_the_servers_evidence():
     ops = [1000] * 40
     ops[25], ops[26] = 0, 0  # a stall at 2.5 s, after a harmless event at 2.0 s and the next one at 2.45 s
     f = _series(ops)
     assert effect(f, 2.0, 2.01).stall_s == pytest.approx(0.2)  # alone, it would take the stall for its own
-    assert effect(f, 2.0, 2.01, next_s=2.45).stall_s == 0
-    assert effect(f, 2.45, 2.7).stall_s == pytest.approx(0.2)
+    harmless, culprit = Happening("a", 2.0, 2.01, 0.0001), Happening("b", 2.45, 2.7, 0.2)
+    a, b = charge(f, [harmless, culprit])
+    assert a.overlaps == ("b",) and b.overlaps == ("a",) and a.charged_to == b.charged_to == "b"
+    assert b.effect.stall_s == pytest.approx(0.2) and a.effect.stall_s == 0 == a.effect.ops_lost
+    # the loss is the union window's, counted once: intervals 20..26 at 1,000 each, 5 of them done
+    assert a.effect.ops_lost + b.effect.ops_lost == b.effect.ops_lost == pytest.approx(10_000 * 0.7 - 5_000)
+    # no evidence tells them apart: charged jointly, on the first one's row
+    a, b = charge(f, [Happening("a", 2.0, 2.01), Happening("b", 2.45, 2.7)])
+    assert a.charged_to == b.charged_to == "a+b" and a.joint and b.joint
+    assert a.effect.stall_s == pytest.approx(0.2) and b.effect.stall_s == 0 == b.effect.ops_lost
+    # evidence within twice of each other does not blame either
+    assert blamed([Happening("a", 0, 0, 0.15), Happening("b", 0, 0, 0.2)]) is None
+    assert blamed([Happening("a", 0, 0, 0.1), Happening("b", 0, 0, 0.2)]).label == "b"
+
+
+def test_events_whose_windows_do_not_meet_are_each_charged_alone_and_a_stall_is_not_the_next_ones_reference():
+    ops = [1000] * 60
+    ops[20], ops[21] = 0, 0  # event a's stall at 2.0 s; event b at 3.5 s, harmless
+    f = _series(ops)
+    a, b = charge(f, [Happening("a", 2.0, 2.2), Happening("b", 3.5, 3.51)])
+    assert (a.overlaps, b.overlaps, a.charged_to, b.charged_to) == ((), (), "a", "b")
+    assert a.effect.stall_s == pytest.approx(0.2) and b.effect.stall_s == 0
+    # the whole seconds before 3.5 s are 1 and 2, and second 2 held a's stall (8,000 ops): b's reference is
+    # second 1 alone, not their median (9,000 ops/s)
+    assert reference_rate(f, 3.5) == 9_000 and b.effect.pre_ops_per_s == reference_rate(f, 3.5, skip={20}) == 10_000
+    # every second before it affected: all of them, as before; intervals when no whole second is there
+    assert reference_rate(f, 3.5, skip={10, 20}) == 9_000
+    short = _series([1000, 200, 200, 1000, 600])
+    assert reference_rate(short, 0.5) == 6_000 and reference_rate(short, 0.5, skip={1, 2}) == 10_000
+
+
+def test_a_slowdown_without_a_stall_is_counted_over_its_whole_window():
+    ops = [1000] * 80
+    for k in range(31, 73):  # after a command at 3.0 s, 4.2 s at a fifth of the rate, one interval at 60 % inside
+        ops[k] = 600 if k == 50 else 200
+    f = _series(ops)
+    e = effect(f, 3.0, 3.01)
+    assert e.stall_s == 0 and e.slow_s == pytest.approx(4.1)  # 42 intervals, one of them above half the rate
+    assert e.during_s == pytest.approx(4.3) and e.affected_end_s == pytest.approx(7.3)  # intervals 30..72
+    assert e.ops_lost == pytest.approx(41 * 800 + 400)
+    # a slowdown that begins more than a second after the command returned is not this event's
+    late = [1000] * 80
+    for k in range(42, 60):
+        late[k] = 200
+    e = effect(_series(late), 3.0, 3.01)
+    assert e.slow_s == 0 and e.during_s == pytest.approx(0.1) and e.ops_lost == 0
+    # a gap of two intervals above the line ends the slowdown
+    gap = [1000] * 80
+    for k in (31, 32, 35, 36):
+        gap[k] = 200
+    assert effect(_series(gap), 3.0, 3.01).slow_s == pytest.approx(0.4)  # both runs start within the search
+    gap[45] = 200  # 1.5 s after the command, after a gap of eight: not part of it
+    assert effect(_series(gap), 3.0, 3.01).affected_end_s == pytest.approx(3.7)
+
+
+def test_the_slow_line_is_half_the_reference_below_not_at_it():
+    ops = [1000] * 40
+    ops[21] = 500
+    assert effect(_series(ops), 2.0, 2.01).slow_s == 0
+    ops[21] = 499
+    assert effect(_series(ops), 2.0, 2.01).slow_s == pytest.approx(0.1)
 
 
 def test_without_a_whole_second_before_the_event_the_rate_is_the_median_of_its_intervals():
@@ -198,17 +258,13 @@ def test_the_stall_limit_is_a_tenth_of_the_reference_below_not_at_it():
     assert longest_run_below([5, 0, 5, 0, 5], 1) == (1, 1)  # of two runs as long, the first
 
 
-def test_the_window_of_the_next_event_bounds_the_search_by_whole_intervals():
+def test_events_at_the_same_time_share_one_window_and_one_reference():
     ops = [1000] * 40
     ops[24], ops[25] = 0, 0
     f = _series(ops)
-    # the next event begins with interval 25: this one's search ends with interval 24
-    assert effect(f, 2.0, 2.01, next_s=2.5).stall_s == pytest.approx(0.1)
-    assert effect(f, 2.0, 2.01, next_s=2.0).stall_s == pytest.approx(0.2)  # at the same time: not "next"
-    ops = [1000] * 40
-    ops[20] = 0
-    # the next event within this one's own interval: the search keeps that interval
-    assert effect(_series(ops), 2.0, 2.01, next_s=2.05).stall_s == pytest.approx(0.1)
+    a, b = charge(f, [Happening("a", 2.0, 2.01, 0.2), Happening("b", 2.0, 2.01, 0.01)])
+    assert a.effect.stall_s == pytest.approx(0.2) and a.effect.during_s == b.effect.during_s == pytest.approx(0.6)
+    assert a.effect.pre_ops_per_s == b.effect.pre_ops_per_s == 10_000
 
 
 def test_more_operations_during_than_the_reference_lose_none_and_a_later_dip_is_not_this_events():
