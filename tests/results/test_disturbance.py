@@ -123,8 +123,11 @@ def test_events_whose_windows_do_not_meet_are_each_charged_alone_and_a_stall_is_
     # the whole seconds before 3.5 s are 1 and 2, and second 2 held a's stall (8,000 ops): b's reference is
     # second 1 alone, not their median (9,000 ops/s)
     assert reference_rate(f, 3.5) == 9_000 and b.effect.pre_ops_per_s == reference_rate(f, 3.5, skip={20}) == 10_000
-    # every second before it affected: all of them, as before; intervals when no whole second is there
-    assert reference_rate(f, 3.5, skip={10, 20}) == 9_000
+    # every second of the 3 s before it affected: the nearest unaffected one before them (second 0); none at all
+    # unaffected: the seconds as they are; intervals when no whole second is there
+    g = _series([700] * 10 + ops[10:])
+    assert reference_rate(g, 3.5) == 9_000 and reference_rate(g, 3.5, skip={10, 20}) == 7_000
+    assert reference_rate(g, 3.5, skip=set(range(30))) == 9_000
     short = _series([1000, 200, 200, 1000, 600])
     assert reference_rate(short, 0.5) == 6_000 and reference_rate(short, 0.5, skip={1, 2}) == 10_000
 
@@ -144,13 +147,16 @@ def test_a_slowdown_without_a_stall_is_counted_over_its_whole_window():
         late[k] = 200
     e = effect(_series(late), 3.0, 3.01)
     assert e.slow_s == 0 and e.during_s == pytest.approx(0.1) and e.ops_lost == 0
-    # a gap of two intervals above the line ends the slowdown
+    # a gap of one interval above the line goes on with the slowdown, a gap of two ends it
     gap = [1000] * 80
-    for k in (31, 32, 35, 36):
+    for k in (31, 32, 34, 37):
         gap[k] = 200
-    assert effect(_series(gap), 3.0, 3.01).slow_s == pytest.approx(0.4)  # both runs start within the search
-    gap[45] = 200  # 1.5 s after the command, after a gap of eight: not part of it
-    assert effect(_series(gap), 3.0, 3.01).affected_end_s == pytest.approx(3.7)
+    e = effect(_series(gap), 3.0, 3.01)
+    assert e.slow_s == pytest.approx(0.3) and e.affected_end_s == pytest.approx(3.5)
+    # a slowdown that begins after a gap of two (another event's, an UNLINK's lazyfree) is not this one's
+    gap[31] = gap[32] = gap[34] = 1000
+    gap[33] = 200
+    assert effect(_series(gap), 3.0, 3.01).slow_s == 0
 
 
 def test_the_slow_line_is_half_the_reference_below_not_at_it():

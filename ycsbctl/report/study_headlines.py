@@ -22,6 +22,8 @@ import pandas as pd
 from ycsbctl.report.unlike import serverless_targets
 from ycsbctl.report.variant_study import study_rows
 from ycsbctl.report.verdict_table import ladder_headlines
+from ycsbctl.results.events import charge_role, cost_text, event_label
+from ycsbctl.results.events import seconds_text as seconds_text  # the headline tests read it here
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.verdicts import baseline_of, uncompared
 
@@ -68,31 +70,68 @@ def ladder_study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]
     return lines
 
 
-def seconds_text(s: float) -> str:
-    """A stall for prose: ``none``, ``300 ms``, ``2.2 s``."""
-    if not s > 0:
-        return "none"
-    return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.1f} s"
+def _median(rows: pd.DataFrame, col: str) -> float:
+    return float(pd.to_numeric(rows[col], errors="coerce").median()) if col in rows else math.nan
 
 
-def _effect(rows: pd.DataFrame) -> tuple[float, float, str]:
+def _role(rows: pd.DataFrame) -> tuple[str, pd.Series]:
+    """How the event's rows are charged (:func:`ycsbctl.results.events.charge_role`): the most common role among
+    them, and a row of that role."""
+    roles = [charge_role(event_label(r["event"], int(r["occurrence"])), r.get("overlaps"), r.get("charged_to"))
+             for _, r in rows.iterrows()]
+    role = max(dict.fromkeys(roles), key=roles.count)
+    return role, rows.iloc[roles.index(role)]
+
+
+def _overlap_text(role: str, row: pd.Series, runs: int) -> str:
+    """What an overlap did to the event's charge, for prose (empty alone)."""
+    of = f" (in {runs} runs)" if runs > 1 else ""
+    evidence = f": {row['evidence']}" if isinstance(row.get("evidence"), str) and row["evidence"] else ""
+    if role == "charged":
+        return f"; overlapped {row['overlaps']}{of}, charged here by the server's evidence{evidence}"
+    if role == "joint":
+        return f" ({row['overlaps']}{of}: the server's evidence does not tell them apart)"
+    return ""
+
+
+def _effect(rows: pd.DataFrame) -> tuple[float | None, float, str]:
     """(stall s, operations lost, words) of one event on one target: the median over its runs (and
-    occurrences) when it ran more than once; NaN stall when every run of it failed."""
+    occurrences) when it ran more than once; NaN stall when every run of it failed, None when its cost was charged
+    to another event. An event that overlapped
+    another says so and where the cost went (:mod:`ycsbctl.results.overlap`)."""
     good = rows[rows["error"].map(lambda e: not (isinstance(e, str) and e))]
     if not len(good):
         return math.nan, math.nan, f"failed ({rows.iloc[0]['error']})"
-    stall = float(pd.to_numeric(good["stall_s"], errors="coerce").median())
-    lost = float(pd.to_numeric(good["ops_lost"], errors="coerce").median())
-    what = "stalled " + seconds_text(stall) if stall > 0 else "no stall"
-    lost_text = "" if math.isnan(lost) else f"{lost:,.0f} ops lost"
-    runs = f"median of {len(good)} runs" if len(good) > 1 else ""
-    extra = ", ".join(x for x in (lost_text, runs) if x)
-    return stall, lost, what + (f" ({extra})" if extra else "")
+    role, row = _role(good)
+    if role == "elsewhere":
+        return None, math.nan, f"overlapped {row['charged_to']}: charged there by the server's evidence ({_own(row)})"
+    if role == "shared":
+        first = str(row["charged_to"]).split("+")[0]
+        return None, math.nan, f"overlapped {row['overlaps']}: charged jointly with {first}"
+    stall, slow, lost = _median(good, "stall_s"), _median(good, "slow_s"), _median(good, "ops_lost")
+    cost = cost_text(stall, None if "slow_s" not in good else slow, lost)
+    runs = f" (median of {len(good)} runs)" if len(good) > 1 else ""
+    if role == "joint":
+        actions = "+".join(a.upper() for a in [row["action"], *_actions(good, row)])
+        return stall, lost, f"{actions} overlapped: {cost} together{runs}{_overlap_text(role, row, len(good))}"
+    return stall, lost, cost + runs + _overlap_text(role, row, len(good))
 
 
-def _winner(stalls: dict[str, float]) -> str:
-    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer; otherwise why none wins."""
-    measured = {t: s for t, s in stalls.items() if not math.isnan(s)}
+def _own(row: pd.Series) -> str:
+    return row["evidence"] if isinstance(row.get("evidence"), str) and row["evidence"] else "none of this one"
+
+
+def _actions(good: pd.DataFrame, row: pd.Series) -> list[str]:
+    """The actions of the events a jointly charged row overlapped (from their labels)."""
+    return [str(label).split(":", 1)[0] for label in str(row["overlaps"]).split(", ")]
+
+
+def _winner(stalls: dict[str, float | None]) -> str:
+    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer; otherwise why none wins
+    (a target whose cost of the event went to another event that overlapped it, None, leaves no race to win)."""
+    if any(s is None for s in stalls.values()):
+        return ""
+    measured = {t: s for t, s in stalls.items() if s is not None and not math.isnan(s)}
     if len(measured) < 2:
         return ""
     best = min(measured, key=lambda t: measured[t])
@@ -104,8 +143,9 @@ def _winner(stalls: dict[str, float]) -> str:
 
 
 def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None) -> list[str]:
-    """One sentence per disturbance (``del:set:5M@4s``): each target's stall and operations lost, and
-    the target that stalled least."""
+    """One sentence per disturbance (``del:set:5M@4s``): each target's stall, slowdown and operations lost
+    (``no stall; slowed: below 50 % for 4.2 s, 61,000 ops lost``), what overlapped it and where its cost went,
+    and the target that stalled least."""
     ev = exp.events
     if not len(ev):
         return []

@@ -9,9 +9,10 @@
   reference rate), an estimate of the stall's length finer than the intervals (with no whole
   interval stalled: the deficit of the command's intervals and the next);
 - the slowdown: the 100 ms intervals below :data:`SLOW_FRACTION` of that rate (the stall's among them), from
-  the event's start for as long as they go on: a run that begins in the stall's search window and
-  continues with gaps of at most :data:`SLOW_GAP` interval above the line (a DEL freed by lazyfree, an
-  UNLINK: the server answers, slower, while a thread of its own frees the key); ``slow_s`` counts them;
+  the event's start for as long as they go on after its command's and its stall's intervals, with gaps of
+  at most :data:`SLOW_GAP` interval above the line; one that begins later is not this event's (a DEL freed
+  by lazyfree, an UNLINK: the server answers, slower, while a thread of its own frees the key); ``slow_s``
+  counts them;
 - during (the affected window): from the event's interval to the last of the command's, of the stall's
   and of the slowdown's intervals; operations lost = the reference rate over that window less the
   operations done in it (≥ 0);
@@ -87,13 +88,18 @@ def reference_rate(fine: FineSeries, start_s: float, before_s: float = BEFORE_S,
     """Median ops/s of the whole measured seconds in the ``before_s`` seconds before ``start_s``; of
     the measured 100 ms intervals there when no whole second is (NaN: nothing measured before).
     ``skip``: intervals an earlier event affected — a second holding one is left out (its stall is not the
-    traffic's rate), unless that leaves nothing."""
+    traffic's rate); when that leaves none, the nearest unaffected seconds before them (as many as
+    ``before_s`` holds), and when there are none, the seconds as they are."""
     dt = fine.interval_s
     per_s = round(1 / dt)
     first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9))
-    seconds = range(first, math.floor(start_s + 1e-9))
-    clean = [s for s in seconds if not any(s * per_s + i in skip for i in range(per_s))] if skip else list(seconds)
-    rates = [sum(fine.operations.get(s * per_s + i, 0) for i in range(per_s)) for s in clean or seconds]
+    seconds: Sequence[int] = range(first, math.floor(start_s + 1e-9))
+    if skip:
+        measured = range(math.ceil(fine.warmup_s - 1e-9), math.floor(start_s + 1e-9))
+        clean = [s for s in measured if not any(s * per_s + i in skip for i in range(per_s))]
+        near = [s for s in clean if s >= first] or clean[-max(1, math.ceil(before_s - 1e-9)):]
+        seconds = near or seconds
+    rates = [sum(fine.operations.get(s * per_s + i, 0) for i in range(per_s)) for s in seconds]
     if rates:
         return float(np.median(rates))
     k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9))
@@ -110,14 +116,15 @@ def _p99_us(h) -> float:
     return float(hdr.percentiles_us(h, [99.0])[99.0]) if h.get_total_count() else math.nan
 
 
-def _slow_end(rate, limit: float, k_start: int, k_search: int, k_last: int) -> int | None:
-    """The last interval of the slowdown (``rate(k)`` below ``limit``) that begins by ``k_search`` and goes on with
-    gaps of at most :data:`SLOW_GAP` intervals (None: no interval below it)."""
+def _slow_end(rate, limit: float, k_start: int, k_from: int, k_last: int) -> int | None:
+    """The last interval of the slowdown (``rate(k)`` below ``limit``) from ``k_start`` on that goes on past
+    ``k_from`` (the last of the command's and the stall's intervals) with gaps of at most :data:`SLOW_GAP`
+    intervals (None: no interval below it)."""
     last = None
     for k in range(k_start, k_last + 1):
         if rate(k) < limit:
             last = k
-        elif k > k_search and (last is None or k - last > SLOW_GAP):
+        elif k > k_from and k - max(k_from, last if last is not None else k_from) > SLOW_GAP:
             break
     return last
 
@@ -162,7 +169,7 @@ def effect(fine: FineSeries, start_s: float, end_s: float, until_s: float | None
     def rate(k: int) -> float:
         return fine.operations.get(k, 0) / dt
 
-    slow_end = _slow_end(rate, SLOW_FRACTION * pre, k_start, k_search, k_last) if k_last >= k_start else None
+    slow_end = _slow_end(rate, SLOW_FRACTION * pre, k_start, max(k_end, stall_end, k_until), k_last)
     during = list(range(k_start, max(k_end, stall_end, k_until, slow_end if slow_end is not None else k_start) + 1))
     slow_n = sum(1 for k in during if k <= k_last and rate(k) < SLOW_FRACTION * pre)
     done = sum(fine.operations.get(k, 0) for k in during)
