@@ -18,6 +18,7 @@ from tests.fixtures.cli import ycsbctl
 from tests.fixtures.notebook import execute_notebook
 from tests.fixtures.servers import need_redis_and_mongo_wire, start_redis
 from ycsbctl.results import load
+from ycsbctl.results.events import seconds_text
 from ycsbctl.stores.disturb import parse_disturb
 from ycsbctl.stores.redis.disturb import RedisDisturber
 
@@ -49,9 +50,15 @@ def _ok(proc) -> None:
 # UNLINK's), and size the set by timing a DEL first: a test beside them on the other core makes dips of its own
 # (a parallel run once read UNLINK's stall estimate at 0.146 s against DEL's 0.129 s). They run in the quiet phase.
 @pytest.fixture(scope="module")
-def del_vs_unlink(redis_server, tmp_path_factory: pytest.TempPathFactory):
+def long_del_size(redis_server) -> int:
+    """Members of a set whose DEL takes about :data:`WANTED_DEL_S` on this machine (timed once per module)."""
+    return _set_size_for_a_long_del(redis_server.url)
+
+
+@pytest.fixture(scope="module")
+def del_vs_unlink(redis_server, long_del_size, tmp_path_factory: pytest.TempPathFactory):
     need_redis_and_mongo_wire()
-    size = _set_size_for_a_long_del(redis_server.url)
+    size = long_del_size
     out = tmp_path_factory.mktemp("disturb") / "del-unlink"
     proc = ycsbctl("run", "workload-b", "--targets", "redis,redis-lazyfree", "--server-config",
                     "redis-lazyfree:lazyfree-lazy-user-del=yes", "--backend", "local", "--records", "2000",
@@ -223,3 +230,104 @@ def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(
     # … and the ladder's comparison says what its throughput holds
     (ladder,) = [f for f in first if f.startswith("workloadb: redis-lazyfree against redis: ")]
     assert ladder.endswith("(throughput with the disturbances' stalls in it)."), ladder
+
+
+def _lost(exp, run_id: str, start_s: float, end_s: float, rate: float) -> float:
+    """Operations lost against ``rate`` (ops/s) from the interval holding ``start_s`` up to ``end_s`` (s since the
+    operations began), counted here from series_100ms.parquet's rows."""
+    fine = exp.fine_series_of(run_id)
+    k = fine[fine["op"] == "OVERALL"].set_index("interval")["operations"]
+    first, last = math.floor(start_s / INTERVAL_S + 1e-9), round(end_s / INTERVAL_S)
+    return max(0.0, rate * (last - first) * INTERVAL_S - float(k[(k.index >= first) & (k.index < last)].sum()))
+
+
+@pytest.mark.speed
+def test_a_slowdown_is_stated_and_counted_over_its_window_and_ends_when_the_servers_lazyfree_does(del_vs_unlink):
+    out, proc, _ = del_vs_unlink
+    _ok(proc)
+    exp = load(out)
+    lines = [" ".join(line.split()) for line in proc.stderr.splitlines()]
+    for _, e in exp.events.iterrows():
+        # the loss is counted over the whole affected window, as the 100 ms series has it
+        assert e["ops_lost"] == pytest.approx(_lost(exp, e["run_id"], e["t_s"], e["affected_end_s"], e["pre_ops_per_s"]))
+        assert e["slow_s"] >= e["stall_s"] and e["during_s"] >= e["slow_s"]
+        fine = exp.fine_series_of(e["run_id"])
+        first = fine[(fine["op"] == "OVERALL") & (fine["interval"] == math.floor(e["t_s"] / INTERVAL_S + 1e-9))]
+        if len(first) and first["ops_per_s"].iloc[0] < 0.5 * e["pre_ops_per_s"]:
+            assert e["slow_s"] > 0  # its own interval below half the rate: a slowdown, stalled or not
+        if e["stall_s"] == 0 and e["slow_s"] > 0:
+            said = f"no stall; slowed: below 50 % for {seconds_text(e['slow_s'])}, {e['ops_lost']:,.0f} ops lost"
+            assert any(said in line for line in lines), said
+    d, u, lazy = (_event(exp.events, "redis", "del"), _event(exp.events, "redis", "unlink"),
+                  _event(exp.events, "redis-lazyfree", "del"))
+    # the server's evidence: a plain DEL held it as long as its SLOWLOG entry says, and freed nothing later; UNLINK
+    # and lazyfree's DEL left the set to a thread that INFO says went on freeing it after the command returned
+    assert d["evidence_s"] == d["server_s"] and "SLOWLOG DEL" in d["evidence"] and math.isnan(d["background_s"])
+    for e in (u, lazy):
+        assert e["background_s"] > 0 and "lazyfree: freed in the background" in e["evidence"]
+        # what slowed the traffic after it ended by the time the server had freed the key (within the slowdown's
+        # allowed gap and the two partial intervals at its edges)
+        assert e["affected_end_s"] <= e["t_s"] + e["command_s"] + e["background_s"] + 3 * INTERVAL_S + 1e-9
+
+
+@pytest.fixture(scope="module")
+def overlap(redis_server, long_del_size, tmp_path_factory: pytest.TempPathFactory):
+    """One point on the session's redis-server: a set expiring and an LREM on a list at the same second."""
+    rds = redis.Redis.from_url(redis_server.url)
+    rds.flushall()
+    rds.execute_command("LATENCY", "RESET")
+    mark = (rds.slowlog_get(1) or [{"id": -1}])[0]["id"]
+    out = tmp_path_factory.mktemp("disturb") / "overlap"
+    proc = ycsbctl("run", "workload-b", "--target", redis_server.url, "--load", "--records", "1000", "--threads", "4",
+                   "--duration", "3", "--warmup", "0.5", "--no-telemetry", "--no-report",
+                   "--disturb", f"expire:set:{long_del_size}@1s", "--disturb", "lrem:list:200k@1s", "--out", str(out))
+    history = {name: rds.execute_command("LATENCY", "HISTORY", name) for name in ("expire-del", "expire-cycle")}
+    slowlog = [e for e in rds.slowlog_get(128) if e["id"] > mark]
+    rds.flushall()
+    rds.close()
+    return out, proc, history, slowlog
+
+
+@pytest.mark.speed
+def test_an_expiry_and_an_lrem_at_one_second_are_said_to_overlap_and_charged_once_by_the_servers_evidence(overlap):
+    out, proc, history, slowlog = overlap
+    _ok(proc)
+    exp = load(out)
+    expiry, lrem = _event(exp.events, redis_url_target(exp), "expire"), _event(exp.events, redis_url_target(exp), "lrem")
+    # the server's own records, read here after the run: the expired set's deletion (the monitor's samples, the
+    # SLOWLOG entries naming it) is the expiry's evidence; the LREM's is its SLOWLOG entry
+    key = lambda e: e["command"].split(b" ")[1:2]  # noqa: E731
+    deleted = [ms / 1000 for samples in history.values() for _, ms in samples] + [
+        e["duration"] / 1e6 for e in slowlog if key(e) == [b"ycsbctl:big:0-expire-set"] and
+        not e["command"].startswith(b"SADD")]
+    assert expiry["evidence_s"] == pytest.approx(max(deleted))
+    assert lrem["evidence_s"] == pytest.approx(max(e["duration"] / 1e6 for e in slowlog if e["command"].startswith(b"LREM")))
+    assert expiry["overlaps"] == lrem["event"] and lrem["overlaps"] == expiry["event"]
+    blamed = expiry["evidence_s"] >= 2 * lrem["evidence_s"]
+    assert expiry["charged_to"] == lrem["charged_to"] == (expiry["event"] if blamed else
+                                                           f"{expiry['event']}+{lrem['event']}")
+    # the expiry's stall covers what the server says its deletion held it, less the two partial intervals at its edges
+    assert expiry["stall_s"] >= expiry["evidence_s"] - 2 * INTERVAL_S - 1e-9
+    # the operations lost are counted once: the two rows add up to the loss over their one window, no more
+    start, end = min(expiry["t_s"], lrem["t_s"]), max(expiry["affected_end_s"], lrem["affected_end_s"])
+    union = _lost(exp, expiry["run_id"], start, end, expiry["pre_ops_per_s"])
+    assert expiry["ops_lost"] + lrem["ops_lost"] == pytest.approx(union) and lrem["ops_lost"] == lrem["stall_s"] == 0
+    # the first screen's words (a single URL point prints YCSB's output: the report's first screen says them) and the
+    # console's line of each event
+    from ycsbctl.report.summary import findings
+
+    target = redis_url_target(exp)
+    first = findings(exp, exp.points("p99"))
+    assert f"LREM ({lrem['event']}): {target} overlapped {expiry['event']}: charged there by the server's evidence " \
+           f"(SLOWLOG LREM" in first[[f.startswith("LREM (") for f in first].index(True)] or not blamed
+    (said,) = [f for f in first if f.startswith(f"EXPIRE ({expiry['event']}): {target} ")]
+    assert f"stalled {seconds_text(expiry['stall_s'])}" in said and f"{expiry['ops_lost']:,.0f} ops lost" in said
+    assert f"overlapped {lrem['event']}, charged here by the server's evidence: " in said or not blamed
+    text = " ".join(proc.stderr.split())
+    assert f"overlapped {expiry['event']}: its cost charged to {expiry['event']}" in text or not blamed
+
+
+def redis_url_target(exp) -> str:
+    """The one target of a folder measured on a URL (its label)."""
+    (target,) = set(exp.events["target"])
+    return str(target)

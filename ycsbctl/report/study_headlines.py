@@ -109,19 +109,19 @@ def _effect(rows: pd.DataFrame) -> tuple[float | None, float, str]:
         first = str(row["charged_to"]).split("+")[0]
         return None, math.nan, f"overlapped {row['overlaps']}: charged jointly with {first}"
     stall, slow, lost = _median(good, "stall_s"), _median(good, "slow_s"), _median(good, "ops_lost")
-    cost = cost_text(stall, None if "slow_s" not in good else slow, lost)
-    runs = f" (median of {len(good)} runs)" if len(good) > 1 else ""
+    cost = cost_text(stall, None if "slow_s" not in good else slow, lost,
+                     f"median of {len(good)} runs" if len(good) > 1 else "")
     if role == "joint":
-        actions = "+".join(a.upper() for a in [row["action"], *_actions(good, row)])
-        return stall, lost, f"{actions} overlapped: {cost} together{runs}{_overlap_text(role, row, len(good))}"
-    return stall, lost, cost + runs + _overlap_text(role, row, len(good))
+        actions = "+".join(a.upper() for a in [row["action"], *_actions(row)])
+        return stall, lost, f"{actions} overlapped: {cost} together{_overlap_text(role, row, len(good))}"
+    return stall, lost, cost + _overlap_text(role, row, len(good))
 
 
 def _own(row: pd.Series) -> str:
     return row["evidence"] if isinstance(row.get("evidence"), str) and row["evidence"] else "none of this one"
 
 
-def _actions(good: pd.DataFrame, row: pd.Series) -> list[str]:
+def _actions(row: pd.Series) -> list[str]:
     """The actions of the events a jointly charged row overlapped (from their labels)."""
     return [str(label).split(":", 1)[0] for label in str(row["overlaps"]).split(", ")]
 

@@ -40,16 +40,19 @@ def seconds_text(s: float) -> str:
     return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.1f} s"
 
 
-def cost_text(stall_s: float, slow_s: float | None, ops_lost: float) -> str:
+def cost_text(stall_s: float, slow_s: float | None, ops_lost: float, extra: str = "") -> str:
     """What an event cost, for prose: ``stalled 1.6 s; slowed: below 50 % for 1.8 s, 22,640 ops lost``, ``no stall;
     slowed: below 50 % for 4.2 s, 61,000 ops lost``, ``no stall, not slowed (44 ops lost)``; a folder of an older
-    version (no ``slow_s``: None or NaN) gets ``stalled 1.6 s (22,640 ops lost)``."""
+    version (no ``slow_s``: None or NaN) gets ``stalled 1.6 s (22,640 ops lost)``. ``extra`` (``median of 3
+    runs``) goes in the parentheses, or into new ones."""
     stall = f"stalled {seconds_text(stall_s)}" if stall_s > 0 else "no stall"
     lost = "" if ops_lost != ops_lost else f"{ops_lost:,.0f} ops lost"
     if slow_s is not None and slow_s == slow_s and slow_s > 0:
-        return f"{stall}; slowed: {SLOW_WORDS} for {seconds_text(slow_s)}" + (f", {lost}" if lost else "")
+        said = f"{stall}; slowed: {SLOW_WORDS} for {seconds_text(slow_s)}" + (f", {lost}" if lost else "")
+        return said + (f" ({extra})" if extra else "")
     said = stall if slow_s is None or slow_s != slow_s or stall_s > 0 else f"{stall}, not slowed"
-    return said + (f" ({lost})" if lost else "")
+    inside = ", ".join(x for x in (lost, extra) if x)
+    return said + (f" ({inside})" if inside else "")
 
 
 def charge_role(label: str, overlaps: object, charged_to: object) -> str:

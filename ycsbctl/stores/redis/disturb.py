@@ -29,7 +29,7 @@ POLL_S = 0.001  # how often ``expire`` asks whether the key is gone
 TIMEOUT_S = 300.0  # a DEL of a huge key may hold the server for seconds
 LATENCY_THRESHOLD_MS = 10  # the latency monitor's threshold during a disturbed point, when it was off or higher
 LATENCY_EVENTS = ("expire-del", "expire-cycle")  # what the monitor says of an expiry (Redis 7: both)
-LAZYFREE_POLL_S = 0.01  # how often INFO is asked whether the key freed in the background is gone
+LAZYFREE_POLL_S = 0.05  # how often INFO is asked whether the key freed in the background is gone (its resolution)
 LAZYFREE_WAIT_S = 30.0  # at most this long
 
 _BUILD = {"set": "SADD", "hash": "HSET", "zset": "ZADD", "list": "RPUSH"}
