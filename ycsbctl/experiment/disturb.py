@@ -28,6 +28,7 @@ from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec, parse_d
 from ycsbctl.urls import redact_url
 
 START_WAIT_S = 180.0  # how long an action waits for the engine to start
+READY_LEAD_S = 0.05  # the disturber reads the server's counters this long before each action
 LAG_NOTE_SHARE = 0.5  # a client loop lag above this share of the stall is named in the event's note
 
 
@@ -91,6 +92,12 @@ class PointDisturbances:
             self.ran.append(_Ran(i, 1, times[0], error=f"{type(exc).__name__}: {first_line(exc)}"))
             return
         for n, at in enumerate(times, start=1):
+            if self.stopping.wait(max(0.0, window + at - READY_LEAD_S - time.perf_counter())):
+                return
+            try:
+                d.ready()
+            except Exception as exc:  # noqa: BLE001 - the action runs; its evidence may lack the counters
+                self.note(f"disturbance {spec.text}: could not read the server's counters ({first_line(exc)})")
             if self.stopping.wait(max(0.0, window + at - time.perf_counter())):
                 return
             ran = _Ran(i, n, at)

@@ -142,6 +142,10 @@ class Disturber:
     def arm(self, at_s: float) -> None:
         """Called once the start is known, before the first :meth:`act` (``expire`` sets the expiry here)."""
 
+    def ready(self) -> None:
+        """Called just before each planned second (the server's counters are read here, so that what the action
+        changes in them is told apart from what happened since :meth:`arm`)."""
+
     def act(self) -> ActionTiming:
         raise NotImplementedError
 

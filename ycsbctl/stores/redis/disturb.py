@@ -120,6 +120,9 @@ class RedisDisturber(Disturber):
             self.expires_at = time.perf_counter() + ms / 1000
             self.r.pexpire(self.key, ms)
 
+    def ready(self) -> None:
+        self.counted = self._counters()
+
     def _slowlog_mark(self) -> int:
         try:
             last = self.r.slowlog_get(1)
