@@ -224,7 +224,11 @@ def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(
             assert f"{target} {said}" in line, line
         stall = rows["stall_s"]
         best, other = stall.idxmin(), stall.idxmax()
-        if stall[other] - stall[best] >= STALL_MARGIN_S - 1e-9:
+        lost = rows["ops_lost"]
+        if stall[other] - stall[best] >= STALL_MARGIN_S - 1e-9 and lost[best] > lost[other]:
+            # stalled less and lost more (a slowdown of its own, lazyfree's): neither wins
+            assert line.endswith(f"— no clear winner: {best} stalled least, {other} lost fewest operations."), line
+        elif stall[other] - stall[best] >= STALL_MARGIN_S - 1e-9:
             assert line.endswith(f"— {best} wins."), line
             assert rows.loc[best, "server_s"] != rows.loc[best, "server_s"] or \
                 rows.loc[best, "server_s"] < rows.loc[other, "server_s"]  # SLOWLOG agrees (NaN: not logged)
@@ -319,5 +323,29 @@ def test_an_expiry_and_an_lrem_at_one_second_are_said_to_overlap_and_charged_onc
             assert f"{target} overlapped {expiry['event']}: charged there by the server's evidence (SLOWLOG LREM" in line
             line = next(f for f in first if f.startswith(f"EXPIRE ({expiry['event']}): "))
             assert f"{target} stalled {seconds_text(expiry['stall_s'])}" in line
-            assert f"overlapped {lrem['event']}, charged here by the server's evidence: " in line
+            assert f"overlapped {lrem['event']}, charged here by the server's evidence (" in line
             assert f"overlapped {expiry['event']}: its cost charged to {expiry['event']}" in text
+
+
+def test_the_console_line_of_an_event_says_its_slowdown_its_evidence_and_where_an_overlaps_cost_went():
+    import pandas as pd
+
+    from ycsbctl.experiment.disturb import event_lines
+    from ycsbctl.results.events import EVENT_COLUMNS
+
+    base = dict.fromkeys(EVENT_COLUMNS) | {"occurrence": 1, "started_s": 5.0, "command_s": 0.59, "stall_est_s": 0.6,
+                                           "max_latency_us": 590_000.0, "error": None}
+    rows = [base | {"event": "expire:set:300k@5s", "server_s": 0.579, "stall_s": 0.6, "slow_s": 0.7, "ops_lost": 4775.0,
+                    "evidence": "LATENCY expire-del 580 ms", "overlaps": "lrem:list:100k@5s",
+                    "charged_to": "expire:set:300k@5s"},
+            base | {"event": "lrem:list:100k@5s", "server_s": 0.0024, "stall_s": 0.0, "slow_s": 0.0, "ops_lost": 0.0,
+                    "stall_est_s": 0.0, "evidence": "SLOWLOG LREM 2.4 ms", "overlaps": "expire:set:300k@5s",
+                    "charged_to": "expire:set:300k@5s"}]
+    expiry, lrem = event_lines(pd.DataFrame(rows))
+    assert expiry == ("expire:set:300k@5s at 5.00 s: command 590 ms (SLOWLOG 579 ms), stalled 600 ms; slowed: below "
+                      "50 % for 700 ms, 4,775 ops lost (stall est. 0.60 s), max latency 590 ms; server: LATENCY "
+                      "expire-del 580 ms; overlapped lrem:list:100k@5s: this event charged, the server's evidence "
+                      "blaming it")
+    assert lrem.endswith("no stall, not slowed (0 ops lost) (stall est. 0.00 s), max latency 590 ms; server: SLOWLOG "
+                         "LREM 2.4 ms; overlapped expire:set:300k@5s: its cost charged to expire:set:300k@5s, the "
+                         "server's evidence blaming it")

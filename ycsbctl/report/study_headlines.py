@@ -15,6 +15,7 @@ The report, the console and the notebook read :func:`study_headlines`; nothing e
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 import pandas as pd
@@ -86,9 +87,8 @@ def _role(rows: pd.DataFrame) -> tuple[str, pd.Series]:
 def _overlap_text(role: str, row: pd.Series, runs: int) -> str:
     """What an overlap did to the event's charge, for prose (empty alone)."""
     of = f" (in {runs} runs)" if runs > 1 else ""
-    evidence = f": {row['evidence']}" if isinstance(row.get("evidence"), str) and row["evidence"] else ""
     if role == "charged":
-        return f"; overlapped {row['overlaps']}{of}, charged here by the server's evidence{evidence}"
+        return f"; overlapped {row['overlaps']}{of}, charged here by the server's evidence ({_strongest(row)})"
     if role == "joint":
         return f" ({row['overlaps']}{of}: the server's evidence does not tell them apart)"
     return ""
@@ -118,7 +118,17 @@ def _effect(rows: pd.DataFrame) -> tuple[float | None, float, str]:
 
 
 def _own(row: pd.Series) -> str:
-    return row["evidence"] if isinstance(row.get("evidence"), str) and row["evidence"] else "none of this one"
+    """The evidence's record that held the server longest (``LATENCY expire-del 579 ms``); ``none`` without any."""
+    return _strongest(row) if isinstance(row.get("evidence"), str) and row["evidence"] else "none of this one"
+
+
+def _strongest(row: pd.Series) -> str:
+    """Of the evidence's records (``SLOWLOG EXISTS 579 ms; LATENCY expire-del 579 ms; INFO expired_keys +1``), the
+    one quoting the longest time (the first of equals); the whole evidence when none quotes one."""
+    parts = str(row.get("evidence") or "").split("; ")
+    timed = [(float(m.group(1).replace(",", "")), -i, part) for i, part in enumerate(parts)
+             if (m := re.search(r" ([\d,.]+) ms$", part))]
+    return max(timed)[2] if timed else "; ".join(parts)
 
 
 def _actions(row: pd.Series) -> list[str]:
@@ -126,18 +136,23 @@ def _actions(row: pd.Series) -> list[str]:
     return [str(label).split(":", 1)[0] for label in str(row["overlaps"]).split(", ")]
 
 
-def _winner(stalls: dict[str, float | None]) -> str:
-    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer; otherwise why none wins
-    (a target whose cost of the event went to another event that overlapped it, None, leaves no race to win)."""
-    if any(s is None for s in stalls.values()):
+def _winner(effects: dict[str, tuple[float | None, float]]) -> str:
+    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer and none lost fewer
+    operations; otherwise why none wins (a target whose cost of the event went to another event that overlapped it,
+    a None stall, leaves no race to win). ``effects``: target -> (stall s, operations lost)."""
+    if any(s is None for s, _ in effects.values()):
         return ""
-    measured = {t: s for t, s in stalls.items() if s is not None and not math.isnan(s)}
+    measured = {t: s for t, (s, _) in effects.items() if s is not None and not math.isnan(s)}
     if len(measured) < 2:
         return ""
     best = min(measured, key=lambda t: measured[t])
     if all(s == 0 for s in measured.values()):
         return " — no target stalled"
     if all(s >= measured[best] + STALL_MARGIN_S for t, s in measured.items() if t != best):
+        lost = {t: effects[t][1] for t in measured}
+        fewest = min(lost, key=lambda t: lost[t])
+        if lost[best] > lost[fewest]:
+            return f" — no clear winner: {best} stalled least, {fewest} lost fewest operations"
         return f" — {best} wins"
     return f" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of each other: two 100 ms intervals)"
 
@@ -156,7 +171,7 @@ def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None)
         effects = {t: _effect(rows[rows["target"] == t]) for t in targets if (rows["target"] == t).any()}
         action = str(rows.iloc[0]["action"]).upper()
         parts = [f"{t} {words}" for t, (_, _, words) in effects.items()]
-        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: e[0] for t, e in effects.items()}) + ".")
+        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: (e[0], e[1]) for t, e in effects.items()}) + ".")
     return out
 
 
