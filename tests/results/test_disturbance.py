@@ -468,3 +468,57 @@ def test_the_series_100ms_p99_is_the_99th_percentile_not_the_99_9th_nor_the_medi
     assert overall.p99_us[0] == pytest.approx(3_000, rel=1e-3)
     assert overall.max_us[0] == pytest.approx(9_000, rel=1e-3)
 
+
+
+def test_a_group_is_every_event_whose_window_meets_it_measured_from_its_first_start():
+    ops = [1000] * 60
+    for k in range(20, 26):
+        ops[k] = 0  # a 0.6 s stall from 2.0 s
+    f = _series(ops)
+    # three events in it; the one the evidence blames starts first, the others within its stall
+    lead, b, c = Happening("lead", 2.0, 2.59, 0.6), Happening("b", 2.3, 2.31, 0.01), Happening("c", 2.5, 2.51)
+    charged = charge(f, [c, lead, b])  # in any order: charged as given
+    assert [x.charged_to for x in charged] == ["lead"] * 3 and not any(x.joint for x in charged)
+    assert sorted(charged[1].overlaps) == ["b", "c"] and sorted(charged[0].overlaps) == ["b", "lead"]
+    # every member's window is the group's (from 2.0 s), the cost only on the one blamed
+    assert [x.effect.during_s for x in charged] == pytest.approx([0.6] * 3)
+    assert charged[1].effect.ops_lost == pytest.approx(6_000) and charged[1].effect.stall_s == pytest.approx(0.6)
+    for uncharged in (charged[0], charged[2]):
+        e = uncharged.effect
+        assert (e.stall_s, e.stall_est_s, e.slow_s, e.ops_lost, e.stall_start_s) == (0, 0, 0, 0, None)
+    # an event that begins where a window ends does not meet it
+    alone = charge(f, [lead, Happening("next", 2.6, 2.61)])
+    assert [x.overlaps for x in alone] == [(), ()] and alone[1].effect.ops_lost == 0
+    # an event with no evidence does not count as the longest: one with any stands out against it
+    assert blamed([Happening("a", 0, 0, None), Happening("b", 0, 0, 0.4)]).label == "b"
+    assert blamed([Happening("a", 0, 0, math.nan), Happening("b", 0, 0, 0.4)]).label == "b"
+
+
+def test_a_later_events_reference_leaves_out_every_second_an_earlier_group_touched():
+    # a group from 1.9 s (second 1) to 2.2 s (second 2), an event at 3.5 s: seconds 1 and 2 are left out, the
+    # nearest unaffected one (second 0, 7,000 ops/s) is its reference
+    ops = [700] * 10 + [1000] * 50
+    ops[20], ops[21] = 0, 0
+    f = _series(ops)
+    *_, later = charge(f, [Happening("a", 1.9, 1.91), Happening("b", 2.05, 2.2), Happening("later", 3.5, 3.51)])
+    assert later.overlaps == () and later.effect.pre_ops_per_s == 7_000
+
+
+def test_a_group_reaches_as_far_as_any_members_own_window():
+    # the first event's reference (second 0: 5,000 ops/s) sees no slowdown in 3,000 ops/s; the second's (seconds 0
+    # and 1: 7,500) does, until 3.0 s: the group's window goes that far
+    ops = [500] * 10 + [1000] * 10 + [1000] * 2 + [300] * 8 + [1000] * 20
+    f = _series(ops)
+    assert effect(f, 1.95, 2.1).affected_end_s == pytest.approx(2.2)
+    assert effect(f, 2.05, 2.1).affected_end_s == pytest.approx(3.0)
+    a, b = charge(f, [Happening("a", 1.95, 2.1, 0.1), Happening("b", 2.05, 2.1)])
+    assert a.overlaps == ("b",) and a.effect.affected_end_s == b.effect.affected_end_s == pytest.approx(3.0)
+
+
+def test_with_no_whole_second_before_it_a_later_events_reference_leaves_out_the_intervals_an_earlier_one_affected():
+    # a stall at 0.3 s (0.3 / 0.1 is 2.9999999999999996 in floats: interval 3), an event at 0.8 s: its reference is
+    # the median of intervals 0-2 and 5-7 (2,000 and 10,000 ops/s: 6,000), the stalled 3 and 4 left out
+    f = _series([200, 200, 200, 0, 0, 1000, 1000, 1000, 1000, 1000])
+    first, later = charge(f, [Happening("stall", 0.3, 0.31), Happening("later", 0.8, 0.81)])
+    assert first.effect.stall_s == pytest.approx(0.2) and later.overlaps == ()
+    assert later.effect.pre_ops_per_s == 6_000
