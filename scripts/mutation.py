@@ -723,6 +723,10 @@ EQUIVALENT: dict[str, str] = {
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/overlap.py: while at < len(order) and events[order[at]].start_s < e.affected_end_s - 1e-9: | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/overlap.py: while at < len(order) and events[order[at]].start_s < e.affected_end_s - 1e-9: | Lt -> LtE":
+        "a start equal to the window's end less 1e-9 exactly: the 1e-9 already decides a start at the end",
+    "ycsbctl/results/overlap.py: if len(members) == 1: | 1 -> 0":
+        "an event alone taken through the group path is charged the same: it blames itself or is 'jointly' its own label",
     "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 1.01e-09":
