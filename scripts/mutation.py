@@ -510,6 +510,14 @@ EQUIVALENT: dict[str, str] = {
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: during_s=round(len(during) * dt, 6), | 6 -> 7":
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: slow_s=round(slow_n * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: slow_s=round(slow_n * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: affected_end_s=round((during[-1] + 1) * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: affected_end_s=round((during[-1] + 1) * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 5":
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 7":
