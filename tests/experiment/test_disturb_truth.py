@@ -304,7 +304,7 @@ def test_an_expiry_and_an_lrem_at_one_second_are_said_to_overlap_and_charged_onc
         expiry, lrem = _event(exp.events, target, "expire"), _event(exp.events, target, "lrem")
         # the evidence is the longest duration the server's records quote (SLOWLOG, the latency monitor: read back from
         # a real server in tests/stores/test_redis_disturb.py); the expired set's deletion, the LREM's own entry
-        assert expiry["evidence_s"] * 1000 == pytest.approx(max(_evidence_ms(expiry["evidence"])), abs=0.05)
+        assert expiry["evidence_s"] * 1000 == pytest.approx(max(_evidence_ms(expiry["evidence"])), abs=0.5)  # whole ms
         assert "INFO expired_keys +1" in expiry["evidence"] and lrem["evidence"].startswith("SLOWLOG LREM ")
         assert lrem["evidence_s"] == lrem["server_s"]
         assert expiry["overlaps"] == lrem["event"] and lrem["overlaps"] == expiry["event"]
