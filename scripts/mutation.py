@@ -100,7 +100,11 @@ TESTS: dict[str, list[str]] = {
     # Which replica a point lost, when (the first 1 Hz sample counting fewer), and what its figures are true of.
     "ycsbctl/telemetry/replicas_lost.py": ["tests/experiment/test_faults_replica_unread.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
-    "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py"],
+    "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py", "tests/results/test_overlap.py"],
+    # Overlapping events: one window, the cost charged once, to the event the server's evidence blames.
+    "ycsbctl/results/overlap.py": ["tests/results/test_overlap.py"],
+    # The words of an event's cost (stall, slowdown, ops lost) and of its charge (alone, here, there, jointly).
+    "ycsbctl/results/events.py": ["tests/report/test_study_figures.py"],
     # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
     "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
@@ -333,7 +337,6 @@ NOT_FIGURES: dict[str, str] = {
                                  "figure; tests/stores/test_sql_tls.py checks the server sees every session encrypted",
     "ycsbctl/results/__init__.py": "re-exports",
     "ycsbctl/results/disk.py": "whether the folder can be written",
-    "ycsbctl/results/events.py": "copies the disturbance table's rows (results/disturbance.py) into events.parquet",
     "ycsbctl/results/hdr_log.py": "a file format, checked by a round trip through HdrHistogram's reader",
     "ycsbctl/results/json_summary.py": "copies the summary's fields into JSON",
     "ycsbctl/results/listing.py": "which folders exist",
@@ -528,6 +531,14 @@ EQUIVALENT: dict[str, str] = {
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: during_s=round(len(during) * dt, 6), | 6 -> 7":
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: slow_s=round(slow_n * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: slow_s=round(slow_n * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: affected_end_s=round((during[-1] + 1) * dt, 6), | 6 -> 5":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
+    "ycsbctl/results/disturbance.py: affected_end_s=round((during[-1] + 1) * dt, 6), | 6 -> 7":
+        "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 5":
         "a whole number of the engine's intervals (series_interval_ms / 1000: a whole number of ms) has at most 3 decimals: rounding to 5, 6 or 7 digits only drops float noise",
     "ycsbctl/results/disturbance.py: stall_s=round(stall_n * dt, 6), | 6 -> 7":
@@ -713,9 +724,9 @@ EQUIVALENT: dict[str, str] = {
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9)) | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
-    "ycsbctl/results/disturbance.py: seconds = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 9.9e-10":
+    "ycsbctl/results/disturbance.py: seconds: Sequence[int] = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
-    "ycsbctl/results/disturbance.py: seconds = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 1.01e-09":
+    "ycsbctl/results/disturbance.py: seconds: Sequence[int] = range(first, math.floor(start_s + 1e-9)) | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: k_start = math.floor(start_s / dt + 1e-9) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
@@ -725,10 +736,26 @@ EQUIVALENT: dict[str, str] = {
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: k_end = max(k_start, math.floor(end_s / dt + 1e-9)) | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
-    "ycsbctl/results/disturbance.py: k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1)) | 1e-09 -> 9.9e-10":
+    "ycsbctl/results/disturbance.py: measured = range(math.ceil(fine.warmup_s - 1e-9), math.floor(start_s + 1e-9)) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
-    "ycsbctl/results/disturbance.py: k_search = max(k_start, min(k_search, math.floor(next_s / dt + 1e-9) - 1)) | 1e-09 -> 1.01e-09":
+    "ycsbctl/results/disturbance.py: measured = range(math.ceil(fine.warmup_s - 1e-9), math.floor(start_s + 1e-9)) | 1e-09 -> 1.01e-09":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_until = k_start if until_s is None else math.ceil(until_s / dt - 1e-9) - 1 | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/disturbance.py: k_until = k_start if until_s is None else math.ceil(until_s / dt - 1e-9) - 1 | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/overlap.py: first = math.floor(events[members[0]].start_s / dt + 1e-9) | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/overlap.py: first = math.floor(events[members[0]].start_s / dt + 1e-9) | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/overlap.py: while at < len(order) and events[order[at]].start_s < e.affected_end_s - 1e-9: | 1e-09 -> 9.9e-10":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/overlap.py: while at < len(order) and events[order[at]].start_s < e.affected_end_s - 1e-9: | 1e-09 -> 1.01e-09":
+        "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
+    "ycsbctl/results/overlap.py: while at < len(order) and events[order[at]].start_s < e.affected_end_s - 1e-9: | Lt -> LtE":
+        "a start equal to the window's end less 1e-9 exactly: the 1e-9 already decides a start at the end",
+    "ycsbctl/results/overlap.py: if len(members) == 1: | 1 -> 0":
+        "an event alone taken through the group path is charged the same: it blames itself or is 'jointly' its own label",
     "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 9.9e-10":
         "the 1e-9 only absorbs float noise in a whole number of intervals: any nearby epsilon does the same",
     "ycsbctl/results/disturbance.py: ks = range(k_first, math.floor(start_s / dt + 1e-9)) | 1e-09 -> 1.01e-09":

@@ -115,6 +115,10 @@ def test_a_disturbance_window_is_its_command_and_the_second_after_it():
     events = pd.DataFrame({"t_s": [2.0, None, 5.5], "command_s": [0.25, 1.0, None]})
     assert disturbance_windows(events) == [(2.0, 3.25)]  # an event that did not run has no window
     assert disturbance_windows(None) == [] == disturbance_windows(events.iloc[0:0])
+    # a slowdown that outlasts that second: its affected window (an older folder's events have none)
+    slowed = events.assign(affected_end_s=[4.5, None, None])
+    assert disturbance_windows(slowed) == [(2.0, 4.5)]
+    assert disturbance_windows(events.assign(affected_end_s=[2.5, None, None])) == [(2.0, 3.25)]
 
 
 @pytest.mark.parametrize("load", [True, False])

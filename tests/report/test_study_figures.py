@@ -160,6 +160,43 @@ def test_a_target_wins_only_when_every_other_stalled_two_intervals_longer():
     assert failed == "DEL (del:set:2M@2s): valkey failed (refused), redis stalled 300 ms (1 ops lost)."
 
 
+def test_a_target_that_stalled_least_but_lost_more_does_not_win():
+    line = disturbance_headlines(_disturbed([_event("valkey", 1, 0.0, 7_301.0), _event("redis", 1, 0.6, 5_672.0)]))[0]
+    assert line.endswith(" — no clear winner: valkey stalled least, redis lost fewest operations.")
+
+
+def _overlapped(target: str, event: str, overlaps: str, charged_to: str, stall_s: float, lost: float,
+                slow_s: float, evidence: str) -> dict:
+    return {**_event(target, 1, stall_s, lost, event=event, at_s=5.0), "slow_s": slow_s, "overlaps": overlaps,
+            "charged_to": charged_to, "evidence": evidence}
+
+
+def test_the_headline_says_a_slowdown_and_where_an_overlapping_events_cost_went():
+    exp, lrem = "expire:set:300k@5s", "lrem:list:100k@5s"
+    blamed = [_overlapped("redis", exp, lrem, exp, 0.6, 4_775.0, 0.6,
+                          "SLOWLOG EXISTS 579 ms; LATENCY expire-del 580 ms; INFO expired_keys +1"),
+              _overlapped("redis", lrem, exp, exp, 0.0, 0.0, 0.0, "SLOWLOG LREM 2.4 ms"),
+              {**_event("redis", 1, 0.0, 4_711.0, event="unlink:set:300k@3s", at_s=3.0), "slow_s": 0.8,
+               "overlaps": None, "charged_to": "unlink:set:300k@3s", "evidence": "lazyfree: freed …"}]
+    assert disturbance_headlines(_disturbed(blamed)) == [
+        "UNLINK (unlink:set:300k@3s): redis no stall; slowed: below 50 % for 800 ms, 4,711 ops lost.",
+        f"EXPIRE ({exp}): redis stalled 600 ms; slowed: below 50 % for 600 ms, 4,775 ops lost; overlapped {lrem}, "
+        "charged here by the server's evidence (LATENCY expire-del 580 ms).",
+        f"LREM ({lrem}): redis overlapped {exp}: charged there by the server's evidence (SLOWLOG LREM 2.4 ms).",
+    ]
+    joint = f"{exp}+{lrem}"
+    together = [_overlapped("redis", exp, lrem, joint, 0.6, 4_775.0, 0.7, ""),
+                _overlapped("redis", lrem, exp, joint, 0.0, 0.0, 0.0, "")]
+    assert disturbance_headlines(_disturbed(together)) == [
+        f"EXPIRE ({exp}): redis EXPIRE+LREM overlapped: stalled 600 ms; slowed: below 50 % for 700 ms, 4,775 ops lost "
+        f"together ({lrem}: the server's evidence does not tell them apart).",
+        f"LREM ({lrem}): redis overlapped {exp}: charged jointly with {exp}.",
+    ]
+    # no slowdown: said; an older folder without slow_s says only the stall
+    quiet = [{**_event("redis", 1, 0.0, 3.0), "slow_s": 0.0}]
+    assert disturbance_headlines(_disturbed(quiet)) == ["DEL (del:set:2M@2s): redis no stall, not slowed (3 ops lost)."]
+
+
 def test_a_stall_reads_in_ms_below_a_second_and_in_seconds_from_one():
     assert [seconds_text(s) for s in (0.0, -1.0, math.nan, 0.3, 0.9994, 1.0, 2.25)] == [
         "none", "none", "none", "300 ms", "999 ms", "1.0 s", "2.2 s"]

@@ -8,27 +8,12 @@ import math
 import numpy as np
 import pytest
 
+from tests.fixtures.fine_series import fine_series as _series
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.disturbance import effect, longest_run_below, reference_rate
 from ycsbctl.results.fine import FineSeries, sparse_of
 
 pytestmark = pytest.mark.truth
-
-
-def _series(ops: list[int], slow: dict[int, int] | None = None, lag: dict[int, int] | None = None,
-            warmup_s: float = 0.0) -> FineSeries:
-    """``ops[k]`` operations in interval k, each of 100 µs, or of ``slow[k]`` µs; 10 CLIENT-LAG probes
-    of 50 µs per interval, one of them ``lag[k]`` µs."""
-    f = FineSeries(interval_s=0.1, warmup_s=warmup_s)
-    for k, n in enumerate(ops):
-        f.operations[k] = n
-        h = hdr.new_histogram()
-        hdr.record_many(h, [(slow or {}).get(k, 100)] * n)
-        f.latency[k] = sparse_of(hdr.counts_of(h))
-        g = hdr.new_histogram()
-        hdr.record_many(g, [50] * 9 + [(lag or {}).get(k, 50)])
-        f.client_lag[k] = sparse_of(hdr.counts_of(g))
-    return f
 
 
 def test_longest_run_below_finds_the_longest_not_the_first():
@@ -92,13 +77,48 @@ def test_the_part_interval_after_the_window_is_no_stall():
     assert effect(f, 2.5, 2.501).stall_s == pytest.approx(0.1)
 
 
-def test_the_stall_of_the_next_event_is_that_events_not_this_ones():
-    ops = [1000] * 40
-    ops[25], ops[26] = 0, 0  # a stall at 2.5 s, after a harmless event at 2.0 s and the next one at 2.45 s
+def test_a_slowdown_without_a_stall_is_counted_over_its_whole_window():
+    ops = [1000] * 80
+    for k in range(31, 73):  # after a command at 3.0 s, 4.2 s at a fifth of the rate, one interval at 60 % inside
+        ops[k] = 600 if k == 50 else 200
     f = _series(ops)
-    assert effect(f, 2.0, 2.01).stall_s == pytest.approx(0.2)  # alone, it would take the stall for its own
-    assert effect(f, 2.0, 2.01, next_s=2.45).stall_s == 0
-    assert effect(f, 2.45, 2.7).stall_s == pytest.approx(0.2)
+    e = effect(f, 3.0, 3.01)
+    assert e.stall_s == 0 and e.slow_s == pytest.approx(4.1)  # 42 intervals, one of them above half the rate
+    assert e.during_s == pytest.approx(4.3) and e.affected_end_s == pytest.approx(7.3)  # intervals 30..72
+    assert e.ops_lost == pytest.approx(41 * 800 + 400)
+    # a slowdown that begins more than a second after the command returned is not this event's
+    late = [1000] * 80
+    for k in range(42, 60):
+        late[k] = 200
+    e = effect(_series(late), 3.0, 3.01)
+    assert e.slow_s == 0 and e.during_s == pytest.approx(0.1) and e.ops_lost == 0
+    # a gap of one interval above the line goes on with the slowdown, a gap of two ends it
+    gap = [1000] * 80
+    for k in (31, 32, 34, 37):
+        gap[k] = 200
+    e = effect(_series(gap), 3.0, 3.01)
+    assert e.slow_s == pytest.approx(0.3) and e.affected_end_s == pytest.approx(3.5)
+    # a slowdown that begins after a gap of two (another event's, an UNLINK's lazyfree) is not this one's
+    gap[31] = gap[32] = gap[34] = 1000
+    gap[33] = 200
+    assert effect(_series(gap), 3.0, 3.01).slow_s == 0
+
+
+def test_a_slowdown_to_the_end_of_the_series_ends_with_its_last_interval():
+    f = _series([1000] * 30 + [100] * 5)
+    e = effect(f, 3.0, 3.01)
+    assert e.slow_s == pytest.approx(0.5) and e.during_s == pytest.approx(0.5) and e.affected_end_s == pytest.approx(3.5)
+    f.end_s = 3.4  # the planned end: the interval after it is a part one, not the slowdown's
+    assert effect(f, 3.0, 3.01).affected_end_s == pytest.approx(3.4)
+
+
+def test_the_slow_line_is_half_the_reference_below_not_at_it():
+    ops = [1000] * 40
+    ops[21] = 500
+    e = effect(_series(ops), 2.0, 2.01)
+    assert e.slow_s == 0 and e.during_s == pytest.approx(0.1)  # nor does it reach that interval
+    ops[21] = 499
+    assert effect(_series(ops), 2.0, 2.01).slow_s == pytest.approx(0.1)
 
 
 def test_without_a_whole_second_before_the_event_the_rate_is_the_median_of_its_intervals():
@@ -196,19 +216,6 @@ def test_the_stall_limit_is_a_tenth_of_the_reference_below_not_at_it():
     assert effect(_series(ops), 2.2, 2.21).stall_s == pytest.approx(0.1)
     assert longest_run_below([0], 1) == (0, 1)
     assert longest_run_below([5, 0, 5, 0, 5], 1) == (1, 1)  # of two runs as long, the first
-
-
-def test_the_window_of_the_next_event_bounds_the_search_by_whole_intervals():
-    ops = [1000] * 40
-    ops[24], ops[25] = 0, 0
-    f = _series(ops)
-    # the next event begins with interval 25: this one's search ends with interval 24
-    assert effect(f, 2.0, 2.01, next_s=2.5).stall_s == pytest.approx(0.1)
-    assert effect(f, 2.0, 2.01, next_s=2.0).stall_s == pytest.approx(0.2)  # at the same time: not "next"
-    ops = [1000] * 40
-    ops[20] = 0
-    # the next event within this one's own interval: the search keeps that interval
-    assert effect(_series(ops), 2.0, 2.01, next_s=2.05).stall_s == pytest.approx(0.1)
 
 
 def test_more_operations_during_than_the_reference_lose_none_and_a_later_dip_is_not_this_events():
@@ -405,4 +412,3 @@ def test_the_series_100ms_p99_is_the_99th_percentile_not_the_99_9th_nor_the_medi
     assert overall.p50_us[0] == 100
     assert overall.p99_us[0] == pytest.approx(3_000, rel=1e-3)
     assert overall.max_us[0] == pytest.approx(9_000, rel=1e-3)
-

@@ -201,3 +201,61 @@ def test_a_slowlog_that_was_off_is_on_for_the_point_and_off_again_and_its_first_
     finally:
         r.close()
         server.stop()
+
+
+def _slowlog_of(rds, key: str, after: int) -> list[float]:
+    """Seconds of the server's SLOWLOG entries naming ``key`` with an id above ``after``, any client's."""
+    return [e["duration"] / 1e6 for e in rds.slowlog_get(128)
+            if e["id"] > after and e["command"].split(b" ")[1:2] == [key.encode()]]
+
+
+def test_an_expiry_is_charged_what_the_servers_slowlog_and_latency_monitor_say_and_the_monitor_comes_back(
+        redis_server, rds):
+    # a hash whose deletion takes milliseconds: the expiry's evidence is the longest of the SLOWLOG entries naming
+    # the key (the EXISTS that found it expired deletes it) and the monitor's expire-del / expire-cycle samples
+    rds.config_set("latency-monitor-threshold", 0)
+    rds.execute_command("LATENCY", "RESET")
+    expired = int(rds.info("stats")["expired_keys"])
+    d = RedisDisturber(redis_server.url, parse_disturb("expire:hash:200k@1s"), "evidence")
+    try:
+        d.build()
+        mark = (rds.slowlog_get(1) or [{"id": -1}])[0]["id"]  # after the building commands
+        assert rds.config_get("latency-monitor-threshold")["latency-monitor-threshold"] == "10"  # on for the point
+        d.arm(time.perf_counter() + 0.2)
+        timing = d.act()
+    finally:
+        d.close()
+    assert rds.config_get("latency-monitor-threshold")["latency-monitor-threshold"] == "0"  # off again
+    samples = [ms / 1000 for name in ("expire-del", "expire-cycle")
+               for _, ms in rds.execute_command("LATENCY", "HISTORY", name)]
+    logged = _slowlog_of(rds, d.key, mark)
+    assert samples or logged, "a 200k-member hash takes more than 10 ms to delete"
+    assert timing.held_s == max(samples + logged)
+    assert f"INFO expired_keys +{int(rds.info('stats')['expired_keys']) - expired}" in timing.evidence
+    assert ("SLOWLOG EXISTS" in timing.evidence) == bool(logged) and timing.background_s is None
+
+
+@pytest.mark.parametrize("action, lazy", [("unlink", "no"), ("del", "yes"), ("del", "no")])
+def test_a_key_freed_in_the_background_is_charged_the_seconds_lazyfree_says_it_took(redis_server, rds, action, lazy):
+    # UNLINK, and DEL with lazyfree-lazy-user-del, leave the set to a thread of the server's: the evidence is how
+    # long lazyfree_pending_objects stayed above zero after the command returned; a plain DEL has none
+    rds.config_set("lazyfree-lazy-user-del", lazy)
+    freed = int(rds.info("memory")["lazyfreed_objects"])
+    d = RedisDisturber(redis_server.url, parse_disturb(f"{action}:set:100k@1s"), f"lazy-{action}-{lazy}")
+    try:
+        d.build()
+        d.arm(time.perf_counter())
+        timing = d.act()
+        done = time.perf_counter()
+    finally:
+        d.close()
+        rds.config_set("lazyfree-lazy-user-del", "no")
+    in_background = action == "unlink" or lazy == "yes"
+    assert int(rds.info("memory")["lazyfreed_objects"]) - freed >= in_background  # close() unlinks nothing left
+    if in_background:
+        assert timing.background_s is not None and 0 < timing.background_s <= done - (timing.start_s + timing.duration_s)
+        assert "lazyfree: freed in the background" in timing.evidence
+        assert int(rds.info("memory")["lazyfree_pending_objects"]) == 0
+    else:
+        assert timing.background_s is None and "lazyfree" not in timing.evidence
+        assert timing.held_s == timing.server_s and "SLOWLOG DEL" in timing.evidence

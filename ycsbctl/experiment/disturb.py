@@ -20,14 +20,15 @@ from typing import Any
 import pandas as pd
 
 from ycsbctl.errors import UserError, first_line
-from ycsbctl.results.disturbance import effect
-from ycsbctl.results.events import EVENT_COLUMNS
+from ycsbctl.results.events import EVENT_COLUMNS, charge_role, cost_text, event_label
 from ycsbctl.results.fine import FineSeries
+from ycsbctl.results.overlap import Happening, charge
 from ycsbctl.stores import registry
 from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec, parse_disturb
 from ycsbctl.urls import redact_url
 
 START_WAIT_S = 180.0  # how long an action waits for the engine to start
+READY_LEAD_S = 0.05  # the disturber reads the server's counters this long before each action
 LAG_NOTE_SHARE = 0.5  # a client loop lag above this share of the stall is named in the event's note
 
 
@@ -91,6 +92,12 @@ class PointDisturbances:
             self.ran.append(_Ran(i, 1, times[0], error=f"{type(exc).__name__}: {first_line(exc)}"))
             return
         for n, at in enumerate(times, start=1):
+            if self.stopping.wait(max(0.0, window + at - READY_LEAD_S - time.perf_counter())):
+                return
+            try:
+                d.ready()
+            except Exception as exc:  # noqa: BLE001 - the action runs; its evidence may lack the counters
+                self.note(f"disturbance {spec.text}: could not read the server's counters ({first_line(exc)})")
             if self.stopping.wait(max(0.0, window + at - time.perf_counter())):
                 return
             ran = _Ran(i, n, at)
@@ -115,9 +122,10 @@ class PointDisturbances:
         return self.table(fine)
 
     def table(self, fine: FineSeries | None) -> pd.DataFrame:
+        """The events table: each event's timing, the server's evidence of it, and what it is charged from the
+        series ``fine`` (overlapping events once: :mod:`ycsbctl.results.overlap`)."""
         rows = []
         proto = registry.for_url(self.url)
-        starts = sorted(r.timing.start_s - self.t0 for r in self.ran if r.timing is not None)
         for r in sorted(self.ran, key=lambda r: (r.at_s, r.spec_index)):
             spec = self.specs[r.spec_index]
             row: dict[str, Any] = {
@@ -127,23 +135,31 @@ class PointDisturbances:
             if r.timing is not None:
                 t_s = r.timing.start_s - self.t0  # since the operations began (the series' clock)
                 row.update(t_s=t_s, started_s=t_s - self.warmup_s, command_s=r.timing.duration_s,
-                           server_s=r.timing.server_s, note=r.timing.note or None)
-                if fine is not None:
-                    later = [t for t in starts if t > t_s]
-                    e = effect(fine, t_s, t_s + r.timing.duration_s, later[0] if later else None)
-                    row.update(e.to_dict())
-                    lag_s = e.client_lag_max_us / 1e6
-                    if e.stall_s and not math.isnan(lag_s) and lag_s > LAG_NOTE_SHARE * e.stall_s:
-                        row["note"] = "; ".join(x for x in (row["note"], f"the client's own loop paused up to "
-                                                f"{lag_s * 1000:.0f} ms meanwhile: part of the stall may be the client's")
-                                                if x)
+                           server_s=r.timing.server_s, note=r.timing.note or None, evidence=r.timing.evidence or None,
+                           evidence_s=r.timing.held_s, background_s=r.timing.background_s)
             rows.append(row)
+        if fine is not None:
+            _charge(fine, [row for row in rows if "t_s" in row])
         return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))
 
 
+def _charge(fine: FineSeries, rows: list[dict[str, Any]]) -> None:
+    """Each row's effect, overlapping events charged once (:func:`ycsbctl.results.overlap.charge`)."""
+    happened = [Happening(event_label(r["event"], r["occurrence"]), r["t_s"], r["t_s"] + r["command_s"],
+                          r.get("evidence_s")) for r in rows]
+    for row, c in zip(rows, charge(fine, happened)):
+        e = c.effect
+        row.update(e.to_dict(), overlaps=", ".join(c.overlaps) or None, charged_to=c.charged_to)
+        lag_s = e.client_lag_max_us / 1e6
+        if e.stall_s and not math.isnan(lag_s) and lag_s > LAG_NOTE_SHARE * e.stall_s:
+            row["note"] = "; ".join(x for x in (row["note"], f"the client's own loop paused up to "
+                                    f"{lag_s * 1000:.0f} ms meanwhile: part of the stall may be the client's") if x)
+
+
 def event_lines(events: pd.DataFrame | None) -> list[str]:
-    """One line per event for the console: ``del:set:2M@5s at 5.00 s: command 1,657 ms (SLOWLOG
-    1,653 ms), stall 1.60 s (est. 1.68 s), 39,770 ops lost, max latency 1,654 ms``."""
+    """One line per event for the console: ``del:set:2M@5s at 5.00 s: command 1,657 ms (SLOWLOG 1,653 ms),
+    stalled 1.6 s; slowed: below 50 % for 1.8 s, 39,770 ops lost, max latency 1,654 ms; server: SLOWLOG DEL
+    1,653 ms``, and what an overlap did to its charge (``overlapped …: charged to …``)."""
     out = []
     for _, e in (events if events is not None else pd.DataFrame()).iterrows():
         head = f"{e['event']}" + (f" #{e['occurrence']}" if e["occurrence"] > 1 else "")
@@ -152,10 +168,24 @@ def event_lines(events: pd.DataFrame | None) -> list[str]:
             continue
         slow = "" if pd.isna(e["server_s"]) else f" (SLOWLOG {_ms(e['server_s'])})"
         effect = "" if pd.isna(e.get("stall_s")) else (
-            f", stall {e['stall_s']:.2f} s (est. {e['stall_est_s']:.2f} s), {e['ops_lost']:,.0f} ops lost, "
+            f", {cost_text(e['stall_s'], e.get('slow_s'), e['ops_lost'])} (stall est. {e['stall_est_s']:.2f} s), "
             f"max latency {e['max_latency_us'] / 1000:,.0f} ms")
-        out.append(f"{head} at {e['started_s']:.2f} s: command {_ms(e['command_s'])}{slow}{effect}")
+        evidence = f"; server: {e['evidence']}" if isinstance(e.get("evidence"), str) and e["evidence"] else ""
+        out.append(f"{head} at {e['started_s']:.2f} s: command {_ms(e['command_s'])}{slow}{effect}{evidence}"
+                   f"{overlap_words(e)}")
     return out
+
+
+def overlap_words(e: pd.Series) -> str:
+    """``; overlapped lrem:list:1M@2s: charged here (the server held this one longest)`` and its kin; empty alone."""
+    role = charge_role(event_label(e["event"], e["occurrence"]), e.get("overlaps"), e.get("charged_to"))
+    if role == "alone":
+        return ""
+    said = {"charged": "this event charged, the server's evidence blaming it",
+            "joint": "charged jointly on this row (the server's evidence does not tell them apart)",
+            "shared": f"charged jointly with them on {str(e['charged_to']).split('+')[0]}'s row",
+            "elsewhere": f"its cost charged to {e['charged_to']}, the server's evidence blaming it"}[role]
+    return f"; overlapped {e['overlaps']}: {said}"
 
 
 def _ms(seconds: float) -> str:

@@ -3,6 +3,8 @@ judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the result sink, 
 
 from __future__ import annotations
 
+import math
+
 from ycsbctl.engine.contract import Engine
 from ycsbctl.experiment.dataset import DatasetCheck
 from ycsbctl.experiment.explain import host_busy, with_why
@@ -34,11 +36,14 @@ ALREADY_HELD = ("the target already holds records this load inserts: empty it, o
 
 def disturbance_windows(events) -> list[tuple[float, float]]:
     """(start, end) s since the operations began of each event that ran: its command, and the
-    second after it (the stall it causes may outlast the command's reply by a little)."""
+    second after it (the stall it causes may outlast the command's reply by a little), or its affected
+    window when that is longer (a slowdown)."""
     if events is None or not len(events):
         return []
     ran = events.dropna(subset=["t_s", "command_s"])
-    return [(float(t), float(t) + float(d) + 1.0) for t, d in zip(ran["t_s"], ran["command_s"])]
+    ends = ran["affected_end_s"] if "affected_end_s" in ran else [math.nan] * len(ran)
+    return [(float(t), max(float(t) + float(d) + 1.0, float(a) if a == a else 0.0))
+            for t, d, a in zip(ran["t_s"], ran["command_s"], ends)]
 
 
 class PointRunner:

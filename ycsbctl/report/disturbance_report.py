@@ -1,5 +1,5 @@
 """The report's disturbances: a timeline per disturbed point (throughput and p99 per 100 ms, each
-event marked and labelled, its stall shaded, the client's own loop lag beside) and the events
+event marked and labelled, its stall shaded, its slowed window lightly, the client's own loop lag beside) and the events
 table comparing targets (from events.parquet and series_100ms.parquet)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from ycsbctl.report.plot_style import PlotFile, axis_top, kilo, latency_unit, save, target_colors, titles
+from ycsbctl.results.events import charge_role, event_label
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.names import CLIENT_LAG
 
@@ -57,6 +58,9 @@ def timeline_figure(exp: Experiment, run_id: str, color: str = "#0072B2", subtit
             continue
         for ax in (top, bottom):
             ax.axvline(start, color="#000", lw=0.9, ls="--")
+            until = _float(e.get("affected_end_s")) - warmup  # the affected window (the slowdown's end)
+            if _float(e.get("slow_s")) > 0 and until > start:
+                ax.axvspan(start, until, color=STALL_COLOR, alpha=0.08, lw=0)
             stall = _float(e.get("stall_s"))
             if stall and not math.isnan(stall):
                 s0 = _float(e.get("stall_start_s")) - warmup
@@ -83,6 +87,9 @@ def _label(e: pd.Series) -> str:
         parts.append(f"command {took * 1000:,.0f} ms")
     if not math.isnan(stall):
         parts.append(f"stall {stall * 1000:,.0f} ms")
+    slow = _float(e.get("slow_s"))
+    if slow > 0:
+        parts.append(f"slowed {slow * 1000:,.0f} ms")
     return ", ".join(parts)
 
 
@@ -101,7 +108,8 @@ def render_timelines(exp: Experiment, plots_dir: Path, subtitle: str = "") -> li
 
 
 def event_rows(exp: Experiment) -> list[dict[str, Any]]:
-    """The events table of the report: one row per event × run, targets side by side per event."""
+    """The events table of the report: one row per event × run, targets side by side per event; ``charge``
+    says what an overlap did to the row's figures (:mod:`ycsbctl.results.overlap`)."""
     if not len(exp.events):
         return []
     order = {t: i for i, t in enumerate(exp.targets)}
@@ -109,8 +117,19 @@ def event_rows(exp: Experiment) -> list[dict[str, Any]]:
     rows = []
     for _, e in ev.iterrows():
         row = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in e.items() if k != "_t"}
-        for name in ("command", "server", "stall"):  # s -> ms for the table
+        for name in ("command", "server", "stall", "slow"):  # s -> ms for the table
             v = row.get(f"{name}_s")
             row[f"{name}_ms"] = None if v is None else float(v) * 1000
+        row["charge"] = _charge_words(row)
         rows.append(row)
     return rows
+
+
+def _charge_words(row: dict[str, Any]) -> str:
+    """``overlapped B: charged here`` and its kin (empty for an event alone)."""
+    label = event_label(str(row["event"]), int(row["occurrence"]))
+    role = charge_role(label, row.get("overlaps"), row.get("charged_to"))
+    return {"alone": "", "charged": f"overlapped {row.get('overlaps')}: charged here (the server's evidence)",
+            "joint": f"overlapped {row.get('overlaps')}: charged jointly here",
+            "shared": f"overlapped {row.get('overlaps')}: charged jointly on {str(row.get('charged_to')).split('+')[0]}",
+            "elsewhere": f"overlapped: charged to {row.get('charged_to')} (the server's evidence)"}[role]

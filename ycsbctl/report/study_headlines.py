@@ -15,6 +15,7 @@ The report, the console and the notebook read :func:`study_headlines`; nothing e
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 import pandas as pd
@@ -22,6 +23,8 @@ import pandas as pd
 from ycsbctl.report.unlike import serverless_targets
 from ycsbctl.report.variant_study import study_rows
 from ycsbctl.report.verdict_table import ladder_headlines
+from ycsbctl.results.events import charge_role, cost_text, event_label
+from ycsbctl.results.events import seconds_text as seconds_text  # the headline tests read it here
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.verdicts import baseline_of, uncompared
 
@@ -68,44 +71,96 @@ def ladder_study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]
     return lines
 
 
-def seconds_text(s: float) -> str:
-    """A stall for prose: ``none``, ``300 ms``, ``2.2 s``."""
-    if not s > 0:
-        return "none"
-    return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.1f} s"
+def _median(rows: pd.DataFrame, col: str) -> float:
+    return float(pd.to_numeric(rows[col], errors="coerce").median()) if col in rows else math.nan
 
 
-def _effect(rows: pd.DataFrame) -> tuple[float, float, str]:
+def _role(rows: pd.DataFrame) -> tuple[str, pd.Series]:
+    """How the event's rows are charged (:func:`ycsbctl.results.events.charge_role`): the most common role among
+    them, and a row of that role."""
+    roles = [charge_role(event_label(r["event"], int(r["occurrence"])), r.get("overlaps"), r.get("charged_to"))
+             for _, r in rows.iterrows()]
+    role = max(dict.fromkeys(roles), key=roles.count)
+    return role, rows.iloc[roles.index(role)]
+
+
+def _overlap_text(role: str, row: pd.Series, runs: int) -> str:
+    """What an overlap did to the event's charge, for prose (empty alone)."""
+    of = f" (in {runs} runs)" if runs > 1 else ""
+    if role == "charged":
+        return f"; overlapped {row['overlaps']}{of}, charged here by the server's evidence ({_strongest(row)})"
+    if role == "joint":
+        return f" ({row['overlaps']}{of}: the server's evidence does not tell them apart)"
+    return ""
+
+
+def _effect(rows: pd.DataFrame) -> tuple[float | None, float, str]:
     """(stall s, operations lost, words) of one event on one target: the median over its runs (and
-    occurrences) when it ran more than once; NaN stall when every run of it failed."""
+    occurrences) when it ran more than once; NaN stall when every run of it failed, None when its cost was charged
+    to another event. An event that overlapped
+    another says so and where the cost went (:mod:`ycsbctl.results.overlap`)."""
     good = rows[rows["error"].map(lambda e: not (isinstance(e, str) and e))]
     if not len(good):
         return math.nan, math.nan, f"failed ({rows.iloc[0]['error']})"
-    stall = float(pd.to_numeric(good["stall_s"], errors="coerce").median())
-    lost = float(pd.to_numeric(good["ops_lost"], errors="coerce").median())
-    what = "stalled " + seconds_text(stall) if stall > 0 else "no stall"
-    lost_text = "" if math.isnan(lost) else f"{lost:,.0f} ops lost"
-    runs = f"median of {len(good)} runs" if len(good) > 1 else ""
-    extra = ", ".join(x for x in (lost_text, runs) if x)
-    return stall, lost, what + (f" ({extra})" if extra else "")
+    role, row = _role(good)
+    if role == "elsewhere":
+        return None, math.nan, f"overlapped {row['charged_to']}: charged there by the server's evidence ({_own(row)})"
+    if role == "shared":
+        first = str(row["charged_to"]).split("+")[0]
+        return None, math.nan, f"overlapped {row['overlaps']}: charged jointly with {first}"
+    stall, slow, lost = _median(good, "stall_s"), _median(good, "slow_s"), _median(good, "ops_lost")
+    cost = cost_text(stall, None if "slow_s" not in good else slow, lost,
+                     f"median of {len(good)} runs" if len(good) > 1 else "")
+    if role == "joint":
+        actions = "+".join(a.upper() for a in [row["action"], *_actions(row)])
+        return stall, lost, f"{actions} overlapped: {cost} together{_overlap_text(role, row, len(good))}"
+    return stall, lost, cost + _overlap_text(role, row, len(good))
 
 
-def _winner(stalls: dict[str, float]) -> str:
-    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer; otherwise why none wins."""
-    measured = {t: s for t, s in stalls.items() if not math.isnan(s)}
+def _own(row: pd.Series) -> str:
+    """The evidence's record that held the server longest (``LATENCY expire-del 579 ms``); ``none`` without any."""
+    return _strongest(row) if isinstance(row.get("evidence"), str) and row["evidence"] else "none of this one"
+
+
+def _strongest(row: pd.Series) -> str:
+    """Of the evidence's records (``SLOWLOG EXISTS 579 ms; LATENCY expire-del 579 ms; INFO expired_keys +1``), the
+    one quoting the longest time (the first of equals); the whole evidence when none quotes one."""
+    parts = str(row.get("evidence") or "").split("; ")
+    timed = [(float(m.group(1).replace(",", "")), -i, part) for i, part in enumerate(parts)
+             if (m := re.search(r" ([\d,.]+) ms$", part))]
+    return max(timed)[2] if timed else "; ".join(parts)
+
+
+def _actions(row: pd.Series) -> list[str]:
+    """The actions of the events a jointly charged row overlapped (from their labels)."""
+    return [str(label).split(":", 1)[0] for label in str(row["overlaps"]).split(", ")]
+
+
+def _winner(effects: dict[str, tuple[float | None, float]]) -> str:
+    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer and none lost fewer
+    operations; otherwise why none wins (a target whose cost of the event went to another event that overlapped it,
+    a None stall, leaves no race to win). ``effects``: target -> (stall s, operations lost)."""
+    if any(s is None for s, _ in effects.values()):
+        return ""
+    measured = {t: s for t, (s, _) in effects.items() if s is not None and not math.isnan(s)}
     if len(measured) < 2:
         return ""
     best = min(measured, key=lambda t: measured[t])
     if all(s == 0 for s in measured.values()):
         return " — no target stalled"
     if all(s >= measured[best] + STALL_MARGIN_S for t, s in measured.items() if t != best):
+        lost = {t: effects[t][1] for t in measured}
+        fewest = min(lost, key=lambda t: lost[t])
+        if lost[best] > lost[fewest]:
+            return f" — no clear winner: {best} stalled least, {fewest} lost fewest operations"
         return f" — {best} wins"
     return f" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of each other: two 100 ms intervals)"
 
 
 def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None) -> list[str]:
-    """One sentence per disturbance (``del:set:5M@4s``): each target's stall and operations lost, and
-    the target that stalled least."""
+    """One sentence per disturbance (``del:set:5M@4s``): each target's stall, slowdown and operations lost
+    (``no stall; slowed: below 50 % for 4.2 s, 61,000 ops lost``), what overlapped it and where its cost went,
+    and the target that stalled least."""
     ev = exp.events
     if not len(ev):
         return []
@@ -116,7 +171,7 @@ def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None)
         effects = {t: _effect(rows[rows["target"] == t]) for t in targets if (rows["target"] == t).any()}
         action = str(rows.iloc[0]["action"]).upper()
         parts = [f"{t} {words}" for t, (_, _, words) in effects.items()]
-        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: e[0] for t, e in effects.items()}) + ".")
+        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: (e[0], e[1]) for t, e in effects.items()}) + ".")
     return out
 
 

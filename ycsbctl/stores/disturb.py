@@ -111,13 +111,20 @@ class ActionTiming:
     """One run of an action, timed from its own connection: ``start_s`` (perf_counter s) when it began
     (for ``expire``: the instant the key expired), ``duration_s`` until the server answered (for
     ``expire``: until it said the key was gone); ``server_s`` the command's own duration as the server
-    logged it (Redis SLOWLOG), None when it has no such log or did not log it."""
+    logged it (Redis SLOWLOG), None when it has no such log or did not log it. ``evidence``: what the
+    server's own records say of the event (``SLOWLOG EXISTS 1,512 ms; LATENCY expire-del 1,511 ms; INFO
+    expired_keys +1``), ``held_s`` the longest they say the server was held for it (s; None: nothing),
+    ``background_s`` how long the server went on freeing the key in a thread of its own after the
+    command returned (lazyfree; None: it did not)."""
 
     start_s: float
     duration_s: float
     command: str
     server_s: float | None = None
     note: str = ""
+    evidence: str = ""
+    held_s: float | None = None
+    background_s: float | None = None
 
 
 class Disturber:
@@ -134,6 +141,10 @@ class Disturber:
 
     def arm(self, at_s: float) -> None:
         """Called once the start is known, before the first :meth:`act` (``expire`` sets the expiry here)."""
+
+    def ready(self) -> None:
+        """Called just before each planned second (the server's counters are read here, so that what the action
+        changes in them is told apart from what happened since :meth:`arm`)."""
 
     def act(self) -> ActionTiming:
         raise NotImplementedError

@@ -5,10 +5,17 @@ them per round trip), so that building it never blocks the server for long. The 
 duration is read back from ``SLOWLOG`` (its threshold lowered to :data:`SLOWLOG_THRESHOLD_US` for
 the point when it was higher, then restored): the entry of this connection (``CLIENT SETNAME``)
 naming the action's command.
+
+What else the server's own records say of the event (:meth:`RedisDisturber.evidence`) is read after it: every
+SLOWLOG entry naming the key, whichever client sent it (an expired key is deleted by the command that touches
+it); the latency monitor's ``expire-del`` and ``expire-cycle`` samples of the seconds it ran (its threshold
+lowered to :data:`LATENCY_THRESHOLD_MS` for the point when it was off or higher, then restored); INFO's
+``expired_keys``, and ``lazyfree_pending_objects`` until the key freed in the background is gone.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -20,6 +27,10 @@ SLOWLOG_THRESHOLD_US = 100  # the slowlog threshold during a disturbed point, wh
 CLIENT_NAME = "ycsbctl-disturb"
 POLL_S = 0.001  # how often ``expire`` asks whether the key is gone
 TIMEOUT_S = 300.0  # a DEL of a huge key may hold the server for seconds
+LATENCY_THRESHOLD_MS = 10  # the latency monitor's threshold during a disturbed point, when it was off or higher
+LATENCY_EVENTS = ("expire-del", "expire-cycle")  # what the monitor says of an expiry (Redis 7: both)
+LAZYFREE_POLL_S = 0.05  # how often INFO is asked whether the key freed in the background is gone (its resolution)
+LAZYFREE_WAIT_S = 30.0  # at most this long
 
 _BUILD = {"set": "SADD", "hash": "HSET", "zset": "ZADD", "list": "RPUSH"}
 _READ = {"hgetall": "HGETALL {key}", "smembers": "SMEMBERS {key}", "zrange": "ZRANGE {key} 0 -1",
@@ -58,6 +69,8 @@ class RedisDisturber(Disturber):
         self.r = client(url, TIMEOUT_S, connect_timeout_s=10.0)  # each command (a pipeline), whole reply, ≤ TIMEOUT_S
         self.r.client_setname(CLIENT_NAME)
         self.saved_threshold: int | None = None
+        self.saved_latency: int | None = None
+        self.counted: dict[str, int] = {}  # INFO counters before the action
         self.expires_at = 0.0  # perf_counter s when the key expires (expire)
         self.mark = -2  # the last SLOWLOG entry's id before the next action (-2: no SLOWLOG here)
 
@@ -77,8 +90,18 @@ class RedisDisturber(Disturber):
             pipe.execute()
         took = time.perf_counter() - t
         self._lower_slowlog_threshold()
+        self._lower_latency_threshold()
         self.mark = self._slowlog_mark()
         return took
+
+    def _lower_latency_threshold(self) -> None:
+        try:
+            now = int(self.r.config_get("latency-monitor-threshold").get("latency-monitor-threshold") or 0)
+            if now <= 0 or now > LATENCY_THRESHOLD_MS:
+                self.r.config_set("latency-monitor-threshold", LATENCY_THRESHOLD_MS)
+                self.saved_latency = now
+        except Exception:  # noqa: BLE001 - a server without the monitor, or that restricts CONFIG
+            self.saved_latency = None
 
     def _lower_slowlog_threshold(self) -> None:
         try:
@@ -91,10 +114,14 @@ class RedisDisturber(Disturber):
 
     def arm(self, at_s: float) -> None:
         self.mark = self._slowlog_mark()  # now, so that the action starts at its second without a round trip
+        self.counted = self._counters()
         if self.spec.action == "expire":
             ms = max(1, round((at_s - time.perf_counter()) * 1000))
             self.expires_at = time.perf_counter() + ms / 1000
             self.r.pexpire(self.key, ms)
+
+    def ready(self) -> None:
+        self.counted = self._counters()
 
     def _slowlog_mark(self) -> int:
         try:
@@ -146,10 +173,88 @@ class RedisDisturber(Disturber):
             note = ("the client's time includes reading the whole reply on this host (the server's own: SLOWLOG)"
                     if spec.action in _READ else "")
         server_s = self._slowlog_duration(mark, word)
+        evidence, held_s, background_s = self.evidence(mark, start, end)
         self.mark = self._slowlog_mark()  # for the next repetition
+        self.counted = self._counters()
         if server_s is None and mark != -2 and self.saved_threshold is not None:
             note = "; ".join(x for x in (note, f"not in SLOWLOG: under its {SLOWLOG_THRESHOLD_US} µs threshold") if x)
-        return ActionTiming(start, end - start, text, server_s, note)
+        return ActionTiming(start, end - start, text, server_s, note, evidence, held_s, background_s)
+
+    def evidence(self, mark: int, start: float, end: float) -> tuple[str, float | None, float | None]:
+        """(what the server's records say of the action that ran from ``start`` to ``end`` (perf_counter s), the
+        longest they say it held the server (s; None: nothing), how long the key went on being freed in the
+        background after ``end`` (s; None: it was not)); see the module."""
+        parts: list[str] = []
+        held: list[float] = []
+        for word, seconds in self._slowlog_of_key(mark):
+            parts.append(f"SLOWLOG {word} {_ms(seconds)}")
+            held.append(seconds)
+        if self.spec.action == "expire":
+            wall = time.time() - (time.perf_counter() - start)  # the expiry instant on the server's clock
+            for name in LATENCY_EVENTS:
+                ms = self._latency_max_ms(name, math.floor(wall) - 1, math.ceil(wall + end - start) + 1)
+                if ms:
+                    parts.append(f"LATENCY {name} {ms:,} ms")
+                    held.append(ms / 1000)
+        after = self._counters()
+        if self.spec.action == "expire" and "expired_keys" in after and "expired_keys" in self.counted:
+            parts.append(f"INFO expired_keys +{after['expired_keys'] - self.counted['expired_keys']}")
+        background = self._background_free(end, after) if self.spec.removes_key else None
+        if background is not None:
+            parts.append(f"lazyfree: freed in the background {background:.2f} s after the command returned")
+        return "; ".join(parts), (max(held) if held else None), background
+
+    def _counters(self) -> dict[str, int]:
+        """INFO's ``expired_keys``, ``lazyfree_pending_objects`` and ``lazyfreed_objects`` (those the server has)."""
+        out: dict[str, int] = {}
+        try:
+            for section, name in (("stats", "expired_keys"), ("memory", "lazyfree_pending_objects"),
+                                  ("memory", "lazyfreed_objects")):
+                v = self.r.info(section).get(name)
+                if v is not None:
+                    out[name] = int(v)
+        except Exception:  # noqa: BLE001 - a server without INFO sections: no counters to tell
+            pass
+        return out
+
+    def _background_free(self, end: float, after: dict[str, int]) -> float | None:
+        """Seconds after ``end`` until ``lazyfree_pending_objects`` is back to zero, when this action left the key to
+        be freed in the background (None: it did not, or the server does not say)."""
+        freed = after.get("lazyfreed_objects", 0) - self.counted.get("lazyfreed_objects", 0)
+        pending = after.get("lazyfree_pending_objects", 0)
+        if not (freed > 0 or pending > self.counted.get("lazyfree_pending_objects", 0)):
+            return None
+        gone = time.perf_counter()
+        waited = gone + LAZYFREE_WAIT_S
+        while pending > 0 and gone < waited:
+            time.sleep(LAZYFREE_POLL_S)
+            pending = self._counters().get("lazyfree_pending_objects", 0)
+            gone = time.perf_counter()
+        return gone - end
+
+    def _slowlog_of_key(self, mark: int) -> list[tuple[str, float]]:
+        """(command, seconds) of every SLOWLOG entry since ``mark`` naming this key, oldest first, any client's."""
+        if mark == -2:
+            return []
+        try:
+            entries = self.r.slowlog_get(128)
+        except Exception:  # noqa: BLE001
+            return []
+        key = self.key.encode()
+        out = []
+        for e in reversed(entries):
+            args = bytes(e.get("command") or b"").split(b" ")
+            if int(e["id"]) > mark and len(args) > 1 and args[1] == key:
+                out.append((args[0].decode(errors="replace").upper(), int(e["duration"]) / 1e6))
+        return out
+
+    def _latency_max_ms(self, name: str, first_s: int, last_s: int) -> int:
+        """The longest sample (ms) of latency-monitor event ``name`` from wall second ``first_s`` to ``last_s`` (0: none)."""
+        try:
+            history = self.r.execute_command("LATENCY", "HISTORY", name)
+        except Exception:  # noqa: BLE001 - no latency monitor on this server
+            return 0
+        return max((int(ms) for ts, ms in history or [] if first_s <= int(ts) <= last_s), default=0)
 
     def _read_discarding(self, args: list[str]) -> None:
         """Send a reading command and take its whole reply off the socket (parsed, not kept)."""
@@ -165,6 +270,8 @@ class RedisDisturber(Disturber):
             self.r.unlink(self.key)  # freed in the background: the next point starts on a quiet server
             if self.saved_threshold is not None:
                 self.r.config_set("slowlog-log-slower-than", self.saved_threshold)
+            if self.saved_latency is not None:
+                self.r.config_set("latency-monitor-threshold", self.saved_latency)
         finally:
             self.r.close()
 
@@ -172,3 +279,8 @@ class RedisDisturber(Disturber):
 def _name(entry: dict) -> str:
     n = entry.get("client_name") or b""
     return n.decode() if isinstance(n, bytes) else str(n)
+
+
+def _ms(seconds: float) -> str:
+    ms = seconds * 1000
+    return f"{ms:,.0f} ms" if ms >= 10 else f"{ms:.1f} ms"
