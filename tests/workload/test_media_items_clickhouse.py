@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fixtures.media_items import (
+    EVERY_QUERY,
     PAGE_QUERIES,
     measured_load,
     pages_by_hand,
@@ -19,7 +20,6 @@ from ycsbctl.workload.media_items.ops import UPDATE
 from ycsbctl.workload.media_items.workload import store_class
 
 pytestmark = pytest.mark.truth
-EVERY_QUERY = ("byid", "1cond", "2cond", "text", "text_prefix")
 
 
 def test_clickhouse_answers_every_query_as_the_truth_and_cannot_update(clickhouse) -> None:

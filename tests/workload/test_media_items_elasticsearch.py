@@ -10,6 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.fixtures.media_items import (
+    EVERY_QUERY,
     PAGE_QUERIES,
     load_and_check,
     measured_load,
@@ -22,7 +23,6 @@ from ycsbctl.workload.media_items.contract import MediaSettings, Page
 from ycsbctl.workload.media_items.elasticsearch import ElasticsearchItems
 
 pytestmark = pytest.mark.truth
-EVERY_QUERY = ("byid", "1cond", "2cond", "text", "text_prefix")
 
 
 def test_elasticsearch_answers_every_query_as_the_truth(elasticsearch) -> None:

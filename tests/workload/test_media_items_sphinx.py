@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from tests.fixtures.media_items import load_and_check, measured_load, media_workload
+from tests.fixtures.media_items import EVERY_QUERY, load_and_check, measured_load, media_workload
 from tests.fixtures.study_clients import (
     sphinx_mysql,
 )
@@ -17,7 +17,6 @@ from ycsbctl.stores.registry import get
 from ycsbctl.workload.media_items.sphinx import SphinxItems
 
 pytestmark = pytest.mark.truth
-EVERY_QUERY = ("byid", "1cond", "2cond", "text", "text_prefix")
 
 
 def test_sphinx_answers_every_query_as_the_truth_and_updates_by_replace(sphinx) -> None:
