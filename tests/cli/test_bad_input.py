@@ -199,6 +199,11 @@ CASES: list[tuple[str, list[str], str]] = [
      "cannot write the result folder {files}/binary/x: Not a directory ({files}/binary): pass --out DIR"),
     ("--ycsb-home not a folder", ["run", "b", *BASIC, "--engine", "ycsb", "--ycsb-home", "{files}/none"],
      "{files}/none is not a folder: pass --ycsb-home DIR"),
+    # a folder or a foreign file as the database was refused only without --load; with it, each point failed (exit 1)
+    ("SQLite database a folder, with --load", ["run", "b", "--target", "sqlite://{files}", "--load", "--threads", "1"],
+     "SQLite database {files} is a folder"),
+    ("SQLite database a foreign file, loaded", ["load", "b", "--target", "sqlite://{files}/binary"],
+     "{files}/binary is not a SQLite database"),
     ("import-ycsb --out under a file", ["import-ycsb", str(YCSB_LOG), "--out", "{files}/binary/x"],
      "cannot write the result folder {files}/binary/x"),
 ]
