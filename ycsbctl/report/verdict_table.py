@@ -247,7 +247,9 @@ def noise_text(cell: dict | None) -> tuple[str, str]:
         # the figures that vary by more than the threshold (the cell is unstable when either does)
         shown = [f"{name} CV {cv:.1%}" for name in ("throughput", "latency")
                  if isinstance(cv := cell.get(f"{name}_cv"), float) and cv > stats.UNSTABLE_CV]
-        notes.append("unstable: the repetitions vary by more than 10 %" + (f" ({', '.join(shown)})" if shown else ""))
+        # one run's interval is made of its seconds: "the repetitions" of a single run was said (campaign, 27 Nov)
+        varied = "its seconds vary" if cell.get("within_run") else "the repetitions vary"
+        notes.append(f"unstable: {varied} by more than 10 %" + (f" ({', '.join(shown)})" if shown else ""))
     if cell.get("drift"):
         notes.append(str(cell["drift"]))
     return text, "; ".join(notes)
