@@ -119,12 +119,12 @@ def status(as_json: bool, with_passwords: bool) -> None:
     if not endpoints and not as_json:
         click.echo("no servers recorded (start some with `ycsbctl up TARGET`)")
     for ep in endpoints:
-        alive = auto.server_alive(ep)
+        lost = auto.server_lost(ep)  # why it is down, said: a deployment of several processes loses one
         if as_json:
             url = ep.url if with_passwords else redact_url(ep.url)
-            click.echo(json.dumps({**ep.to_dict(), "url": url, "alive": alive, "config": None}))
+            click.echo(json.dumps({**ep.to_dict(), "url": url, "alive": lost is None, "lost": lost, "config": None}))
         else:
-            click.echo(f"{_describe(ep, with_passwords)}\t{'up' if alive else 'DOWN'}\tlog {ep.log_path}")
+            click.echo(f"{_describe(ep, with_passwords)}\t{'up' if lost is None else f'DOWN: {lost}'}\tlog {ep.log_path}")
 
 
 @main.command()
