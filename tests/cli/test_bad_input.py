@@ -108,6 +108,10 @@ CASES: list[tuple[str, list[str], str]] = [
     ("error rate above 1", ["run", "b", *BASIC, "--max-error-rate", "2"], "'--max-error-rate'"),
     ("operations zero", ["run", "b", *BASIC, "--operations", "0"], "'--operations'"),
     ("unknown profile", ["run", "b", *BASIC, "--profile", "huge"], "'--profile'"),
+    # numpy's SeedSequence takes no negative seed: a traceback in a worker (run), the controller (dry-run, calibrate)
+    ("seed negative", ["run", "b", *BASIC, "--seed", "-1"], "'--seed': -1 is not in the range x>=0"),
+    ("dry-run seed negative", ["dry-run", "b", "--seed", "-1"], "'--seed': -1 is not in the range x>=0"),
+    ("calibrate seed negative", ["calibrate", "--seed", "-2"], "'--seed': -2 is not in the range x>=0"),
     ("unknown flag", ["run", "b", *BASIC, "--thread", "4"], "--threads"),
     ("no workload", ["run", *BASIC], "name at least one workload"),
     ("load without a target", ["load", "b"], "--target URL"),

@@ -31,7 +31,7 @@ from ycsbctl.user_input import writable_file
                    "2,000 requests).")
 @click.option("--processes", type=click.IntRange(min=1), help="ycsbctl's worker processes [default: its own choice].")
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="the order of thread counts and sides in each round.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="the order of thread counts and sides in each round.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               help="also write every sample and comparison to this file.")
 @click.option("--allow-concurrent", is_flag=True, help="measure even when another benchmark runs on this host.")

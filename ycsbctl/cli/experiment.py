@@ -65,7 +65,7 @@ def _common(f):
                      help="Per-operation timeout in seconds (counted as TIMEOUT, never fatal)."),
         click.option("--processes", type=click.IntRange(min=1), default=None,
                      help="Engine worker processes [default: one per core, capped by threads]."),
-        click.option("--seed", type=int, default=None, help="Random seed of the workload streams."),
+        click.option("--seed", type=click.IntRange(min=0), default=None, help="Random seed of the workload streams (≥ 0)."),
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
         click.option("--cluster", default=None, metavar="tls://HOST:8786",
