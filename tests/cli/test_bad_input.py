@@ -195,6 +195,8 @@ CASES: list[tuple[str, list[str], str]] = [
                                           "--threads", "1"], "cannot read the ssl_certfile {files}/no.pem"),
     ("Redis TLS check not one of redis-py's words", ["run", "b", "--target", "rediss://127.0.0.1:9/0?ssl_cert_reqs=maybe",
                                                      "--threads", "1"], "ssl_cert_reqs='maybe': use ssl_cert_reqs=required"),
+    ("compare -o beside --format json", ["compare", "{files}", "--format", "json", "-o", "{files}/c.html"],
+     "-o {files}/c.html would be ignored: drop -o, or drop --format json"),
     ("compare -o under a file", ["compare", "{files}", "-o", "{files}/binary/compare.html"],
      "cannot write the comparison page (-o) {files}/binary/compare.html: Not a directory"),
     ("calibrate --json in a missing folder", ["calibrate", "--json", "{files}/none/cal.json"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from ycsbctl.cli import FiniteFloatRange, main
 from ycsbctl.errors import UserError
@@ -77,6 +78,10 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     from ycsbctl.report.compare_json import not_compared_note
     from ycsbctl.report.drift_record import calibrate as record_drift
 
+    if fmt == "json" and click.get_current_context().get_parameter_source("output") == ParameterSource.COMMANDLINE:
+        # was silently ignored: no page written, nothing said (campaign, 27 Nov)
+        raise UserError(f"compare: --format json prints the cells on stdout and writes no page, so -o {output} "
+                        "would be ignored", fix="drop -o, or drop --format json to write the HTML page")
     if fmt == "text":  # the page is written last: a path it cannot take is said before the folders are read
         writable_file(output, "the comparison page (-o)", creates_folders=True)
     seen = [d.resolve() for d in directories]
