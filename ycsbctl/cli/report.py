@@ -41,6 +41,18 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
                         "folder somewhere writable) and run `ycsbctl report` again", exit_code=1) from None
 
 
+def _refuse_copies(experiments: list) -> None:
+    """UserError when two folders hold one experiment (the same id and start: a copy). Each cell was compared
+    with itself, and --calibrate recorded a drift of 0 % that every later comparison tested against (campaign)."""
+    seen: dict[tuple[str, str], Path] = {}
+    for e in experiments:
+        key = (e.manifest.experiment_id, e.manifest.started_at)
+        if key[1] and key in seen:
+            raise UserError(f"compare: {seen[key]} and {e.path} hold the same experiment ({key[0]}, started "
+                            f"{key[1]}): a copy, not another run", fix="give result folders of different runs")
+        seen[key] = e.path
+
+
 @main.command()
 @click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_LATENCY
@@ -90,6 +102,7 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
         raise UserError(f"compare: {twice} is given twice: give different result folders (or one folder alone, to "
                         "compare its targets with its first)")
     c = run_compare(list(directories), latency, control, alpha)
+    _refuse_copies(c.experiments)
     for warning in c.warnings:
         click.echo(f"warning: {warning}", err=True)
     refusal = nothing_to_compare(c)
