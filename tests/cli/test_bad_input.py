@@ -121,6 +121,13 @@ CASES: list[tuple[str, list[str], str]] = [
      "not among the targets"),
     ("docker host with the local backend", ["run", "b", "--target", "redis", "--docker-host", "tcp://h:2375",
                                             "--backend", "local"], "drop --backend local"),
+    ("a label given two kinds", ["run", "b", "--target", "lazy", "--target-kind", "lazy=redis", "--target-kind",
+                                 "lazy=mongodb", "--threads", "1"], "--target-kind lazy: given two kinds (redis and mongodb)"),
+    # a deployment's shape was checked as its servers started: a skipped target, exit 1 and a result folder
+    ("cluster of 0 shards", ["run", "b", "--target", "redis-cluster", "--server-config", "redis-cluster:shards=0",
+                             "--threads", "1"], "redis-cluster: shards='0' — give a whole number from 3 to 32"),
+    ("replicas beyond 32", ["run", "b", "--target", "redis-repl2", "--server-config", "redis-repl2:replicas=99999",
+                            "--threads", "1"], "redis-repl2: replicas='99999' — give a whole number from 1 to 32"),
     # -- workload plug-ins (workload=package.module:Class)
     ("workload class not importable", ["run", "b", *BASIC, "-p", "workload=nosuch.module:Thing"],
      "cannot import nosuch.module"),

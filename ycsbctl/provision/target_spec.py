@@ -88,6 +88,8 @@ def parse_target_kinds(items: tuple[str, ...] | list[str]) -> dict[str, str]:
             check_label(label)
             if kind not in names:
                 raise UserError(f"--target-kind {piece!r}: {kind!r} is not a server kind; use one of {', '.join(names)}")
+            if out.get(label, kind) != kind:  # the last one won, silently (campaign, 27 Nov)
+                raise UserError(f"--target-kind {label}: given two kinds ({out[label]} and {kind})", fix="keep one")
             out[label] = kind
     return out
 
