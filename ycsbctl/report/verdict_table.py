@@ -91,9 +91,11 @@ def detectable_sentence(pct: float, rounds: int) -> str:
     if pct <= 100:
         return f"a difference of {detectable_text(pct)} would have been seen"
     factor = 1 + pct / 100
+    rounds_text = f"with {rounds} round{'s' if rounds != 1 else ''}"
+    if factor > 1000:  # as the peak line's "[<0.01, >1,000]": "beyond 1,341,723,148,682,526,464×" was printed
+        return f"{rounds_text} no difference under 1,000× either way would have been seen (more rounds, --repeat, narrow it)"
     shown = f"{factor:,.0f}×" if factor >= 10 else f"{factor:.1f}×"
-    return (f"with {rounds} round{'s' if rounds != 1 else ''} only a difference beyond {shown} either way would have "
-            "been seen (more rounds, --repeat, narrow it)")
+    return f"{rounds_text} only a difference beyond {shown} either way would have been seen (more rounds, --repeat, narrow it)"
 
 
 def _threads(values: list[int]) -> str:
