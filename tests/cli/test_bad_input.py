@@ -116,6 +116,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("no workload", ["run", *BASIC], "name at least one workload"),
     ("load without a target", ["load", "b"], "--target URL"),
     ("bad image spec", ["run", "b", "--target", "redis", "--target", "mongodb", "--image", "=x"], "TARGET=IMAGE"),
+    ("up --port out of range", ["up", "redis", "--port", "99999"], "'--port': 99999 is not in the range 1<=x<=65535"),
+    ("up --port negative", ["up", "redis", "--port", "-1"], "'--port': -1 is not in the range 1<=x<=65535"),  # OverflowError
     ("docker host not a Docker URL", ["up", "redis", "--docker-host", "http://h:2375"], "tcp://HOST:2375"),
     ("docker host for a target not started", ["up", "redis", "--docker-host", "mongodb=tcp://h:2375"],
      "not among the targets"),

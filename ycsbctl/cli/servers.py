@@ -62,7 +62,7 @@ def targets() -> None:
 @click.option("--server-memory", help="memory for the server, e.g. 2g (container limit; 80% of it as the "
                                       "server's data limit).")
 @click.option("--host-network", is_flag=True, help="docker: run with --network host instead of publishing a port.")
-@click.option("--port", type=int, help="port on 127.0.0.1 (one target only; default: a free port).")
+@click.option("--port", type=click.IntRange(1, 65535), help="port on 127.0.0.1 (one target only; default: a free port).")
 @click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
               help="label for the servers (default: manual-<time>).")
 @click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL", help=DOCKER_HOST_HELP)
