@@ -173,6 +173,9 @@ CASES: list[tuple[str, list[str], str]] = [
     ("duration infinite", ["run", "b", *BASIC, "--duration", "inf"], "'--duration': 'inf' is not a finite number"),
     ("warm-up NaN", ["run", "b", *BASIC, "--warmup", "nan"], "'--warmup': 'nan' is not a finite number"),
     ("timeout NaN", ["load", "b", "--target", "basic://", "--timeout", "nan"], "'--timeout': 'nan' is not a finite"),
+    # finite but beyond any deadline the engine can hold (nanoseconds in an int64): an OverflowError traceback
+    ("duration 1e300", ["run", "b", *BASIC, "--duration", "1e300"], "'--duration': 1e+300 is not in the range"),
+    ("warm-up of 1e12 s", ["run", "b", *BASIC, "--warmup", "1e12", "--duration", "1"], "'--warmup': 1000000000000.0 is not"),
     ("error rate NaN", ["run", "b", *BASIC, "--max-error-rate", "NaN"], "'NaN' is not a finite number"),
     ("calibrate duration infinite", ["calibrate", "--duration", "Infinity"], "'Infinity' is not a finite number"),
     ("compare alpha NaN", ["compare", "{files}", "--alpha", "nan"], "'nan' is not a finite number"),
