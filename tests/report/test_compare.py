@@ -261,8 +261,8 @@ def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has(
     from ycsbctl.results.frames import Experiment
     from ycsbctl.results.schema import Manifest
 
-    exps = [Experiment(Path(n), Manifest.from_dict({"experiment_id": n}), pd.DataFrame(), pd.DataFrame(),
-                       pd.DataFrame(), pd.DataFrame()) for n in ("a", "b")]
+    exps = [Experiment(Path(n), Manifest.from_dict({"experiment_id": n}), pd.DataFrame([{"target": "redis"}]),
+                       pd.DataFrame(), pd.DataFrame(), pd.DataFrame()) for n in ("a", "b")]
     unmatched = ["redis/workloadb/8 threads only in a", "redis/workloada/16 threads only in b",
                  "mongodb/workloadb/8 threads only in b"]
     told = nothing_to_compare(Comparison(exps, "p99", pd.DataFrame(), unmatched=unmatched))
@@ -272,6 +272,12 @@ def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has(
     alone = nothing_to_compare(Comparison(exps[:1], "p99", pd.DataFrame()))
     assert alone is not None and alone.message == "compare: nothing to compare: no target besides the baseline"
     assert nothing_to_compare(Comparison(exps, "p99", pd.DataFrame([{"target": "redis"}]))) is None
+    # a folder that lost every run (runs/ and runs.parquet gone) is named: "no point in two" alone hid why
+    empty = Experiment(Path("gone"), Manifest.from_dict({"experiment_id": "gone"}), pd.DataFrame(), pd.DataFrame(),
+                       pd.DataFrame(), pd.DataFrame())
+    lost = nothing_to_compare(Comparison([exps[0], empty], "p99", pd.DataFrame()))
+    assert lost is not None and lost.message == ("compare: nothing to compare: no point (target × workload × threads) "
+                                                 "is in two of these experiments; gone holds no run at all")
 
 
 def test_a_folder_compared_with_itself_is_refused_in_one_line(tmp_path):
