@@ -82,3 +82,15 @@ def test_list_shows_every_experiment_newest_first_with_its_state(tmp_path: Path)
 def test_no_reports_folder_is_a_note_not_an_error(tmp_path: Path):
     r = ycsbctl("list", "--reports", str(tmp_path / "nothing"), cwd=tmp_path)
     assert r.returncode == 0 and r.stdout == "" and "no experiments" in r.stderr
+
+
+def test_a_folder_named_with_a_control_character_keeps_its_row_on_one_line(tmp_path: Path):
+    reports = tmp_path / "reports"
+    odd = reports / "new\nline\tü"
+    odd.mkdir(parents=True)
+    (odd / "manifest.json").write_text('{"experiment_id": "new\\nline\\tü", "status": "complete", '
+                                       '"started_at": "2026-11-27T10:59:43+00:00"}')
+    r = ycsbctl("list", "--reports", str(reports), cwd=tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("new\\nline\\tü  2026-11-27 10:59:43"), r.stdout

@@ -88,6 +88,23 @@ def test_up_in_one_process_status_and_down_in_others(cli, state_dir):
     assert "no servers recorded" in cli.invoke(main, ["status"]).output
 
 
+def test_status_says_why_a_server_it_started_is_down(cli, state_dir):
+    """A bare 'DOWN' said nothing of why (the campaign's postgresql-standby, whose primary still served after its
+    standby died, read 'DOWN'); the reason is on the line and in --json."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")
+    up = cli.invoke(main, ["up", "redis", "--backend", "local"])
+    assert up.exit_code == 0, up.output
+    pid = state.entries()[0]["endpoint"]["pid"]
+    os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE, 10)
+    status = cli.invoke(main, ["status"])
+    assert status.exit_code == 0 and "\tDOWN: died\t" in status.output, status.output
+    as_json = cli.invoke(main, ["status", "--json"])
+    assert '"alive": false' in as_json.output and '"lost": "died"' in as_json.output, as_json.output
+    assert cli.invoke(main, ["down", "--all"]).exit_code == 0 and state.entries() == []
+
+
 def test_up_starts_the_labelled_servers_of_a_targets_file_with_their_settings(cli, state_dir, tmp_path):
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server, or run `make test`)")

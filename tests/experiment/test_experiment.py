@@ -257,7 +257,8 @@ def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_
         if proc.poll() is None:
             proc.terminate()
             proc.wait(timeout=60)
-    assert "redis-repl2: the server died (one of its processes) during the point; restarting it" in said, said[-3000:]
+    assert (f"redis-repl2: the server died (one of its processes: its {replica['role']}, pid {replica['pid']}) during "
+            "the point; restarting it") in said, said[-3000:]
     exp = load(out)
     sweep = exp.runs[exp.runs["phase"] == "run"].set_index("threads")
     assert sweep.loc[1, "status"] != "failed" and sweep.loc[2, "not_found"] == 0  # reloaded before the next point

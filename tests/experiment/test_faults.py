@@ -272,7 +272,7 @@ def test_a_disk_that_fills_mid_sweep_keeps_the_finished_points_and_names_the_res
         clean(stdout + stderr)
         assert proc.returncode == 1, stderr[-3000:]
         last = stderr.strip().splitlines()[-1]
-        assert "No space left on device" in last and f"ycsbctl run --resume {out}" in last, stderr[-2000:]
+        assert "No space left on device" in last and f"free space, then `ycsbctl run --resume {out}`" in last, stderr[-2000:]
         filler.unlink()
         exp = load(disk / ".sweep.partial")
         assert set(exp.runs["phase"] + exp.runs["threads"].astype(str)) >= {"load8", "run2"}
@@ -280,6 +280,24 @@ def test_a_disk_that_fills_mid_sweep_keeps_the_finished_points_and_names_the_res
         clean(again.stdout + again.stderr)
         assert again.returncode == 0, again.stderr[-3000:]
         assert sorted(loads_and_reports(out, tmp_path).runs["threads"]) == [2, 4, 8]
+
+
+def test_a_folder_made_read_only_mid_sweep_is_told_to_be_made_writable_not_to_free_space(tmp_path):
+    """The campaign's folder made immutable (chattr +i) between two points read "free space, then … --resume":
+    the advice follows what the file system said."""
+    import errno
+
+    from ycsbctl.experiment.run import _disk_full
+    from ycsbctl.results.folder import ResultFolder
+
+    where = tmp_path / ".exp.partial"
+    folder = ResultFolder(where, tmp_path / "exp")
+    for code, strerror, advice in ((errno.EROFS, "Read-only file system", f"make {where} writable again"),
+                                   (errno.EPERM, "Operation not permitted", f"make {where} writable again"),
+                                   (errno.ENOSPC, "No space left on device", "free space")):
+        said = str(_disk_full(OSError(code, strerror), where, folder))
+        assert said == (f"cannot write the result folder {where}: {strerror}; the finished points are kept: "
+                        f"{advice}, then `ycsbctl run --resume {tmp_path / 'exp'}`"), said
 
 
 # -- 3. one writer per folder, one benchmark per host -------------------------------------------

@@ -17,6 +17,7 @@ from ycsbctl.provision.target_spec import (
     parse_server_config,
     parse_target_kinds,
     refused_setting,
+    unknown_flag,
 )
 from ycsbctl.stores.redis.info import server_traits
 from ycsbctl.telemetry import bottleneck as bn
@@ -118,6 +119,20 @@ def test_the_servers_own_refusal_becomes_one_line() -> None:
            ">>> 'lazyfree-lazy-user-del \"maybe\"'\nargument must be 'yes' or 'no'\n")
     assert refused_setting(log) == "'lazyfree-lazy-user-del \"maybe\"': argument must be 'yes' or 'no' (Redis 7.0.15)"
     assert refused_setting("Ready to accept connections\n") is None
+
+
+def test_postgresql_and_mariadb_refusing_a_setting_at_start_are_found_in_their_logs() -> None:
+    """Their own words (PostgreSQL 15, MariaDB 10.11 logs of a --server-config they refused): were not found, so
+    the target was skipped (exit 1, a result folder) instead of one line, exit 2. A normal start says none."""
+    pg_unknown = '2026-11-27 11:19:24.714 GMT [7547] FATAL:  unrecognized configuration parameter "bogus_setting"'
+    pg_value = '2026-11-27 11:19:35.990 GMT [7806] FATAL:  invalid value for parameter "work_mem": "lots"'
+    maria = "2026-11-27 11:19:28 0 [ERROR] /usr/sbin/mariadbd: unknown variable 'bogus-setting=1'"
+    for line in (pg_unknown, pg_value, maria):
+        assert unknown_flag(f"2026-11-27 11:19:24 LOG:  starting\n{line}\n2026-11-27 [ERROR] Aborting\n") == line
+    started = ('2026-11-27 11:12:27.151 UTC [27633] LOG:  listening on IPv4 address "127.0.0.1", port 45201\n'
+               "2026-11-27 11:12:27.183 UTC [27633] LOG:  database system is ready to accept connections\n"
+               "2026-11-27 11:18:55 0 [Note] /usr/sbin/mariadbd: ready for connections.\n")
+    assert unknown_flag(started) is None
 
 
 INFO_VALKEY = {"redis_version": "7.2.4", "valkey_version": "9.1.2", "mem_allocator": "libc", "io_threads_active": 0,

@@ -159,8 +159,9 @@ def test_experiments_without_a_common_point_say_so_in_one_line(pair, tmp_path):
     given cannot be compared; nothing failed), no report written, in either format."""
     other = build_experiment(tmp_path, "other-workload", **{**SMALL, "workloads": ("workloada",)})
     for fmt in ("text", "json"):
-        r = CliRunner().invoke(main, ["compare", str(pair[0]), str(other), "-o", str(tmp_path / "c.html"),
-                                      "--format", fmt], env={"COLUMNS": "200"})
+        page = ["-o", str(tmp_path / "c.html")] if fmt == "text" else []  # json writes no page: -o is refused
+        r = CliRunner().invoke(main, ["compare", str(pair[0]), str(other), *page, "--format", fmt],
+                               env={"COLUMNS": "200"})
         assert r.exit_code == 2, r.output
         assert r.output == ("error: compare: nothing to compare: no point (target × workload × threads) is in two of "
                             "these experiments (workloads: workloada, workloadb): give folders that measured the same "
@@ -260,8 +261,8 @@ def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has(
     from ycsbctl.results.frames import Experiment
     from ycsbctl.results.schema import Manifest
 
-    exps = [Experiment(Path(n), Manifest.from_dict({"experiment_id": n}), pd.DataFrame(), pd.DataFrame(),
-                       pd.DataFrame(), pd.DataFrame()) for n in ("a", "b")]
+    exps = [Experiment(Path(n), Manifest.from_dict({"experiment_id": n}), pd.DataFrame([{"target": "redis"}]),
+                       pd.DataFrame(), pd.DataFrame(), pd.DataFrame()) for n in ("a", "b")]
     unmatched = ["redis/workloadb/8 threads only in a", "redis/workloada/16 threads only in b",
                  "mongodb/workloadb/8 threads only in b"]
     told = nothing_to_compare(Comparison(exps, "p99", pd.DataFrame(), unmatched=unmatched))
@@ -271,6 +272,12 @@ def test_nothing_to_compare_names_the_workloads_of_the_points_only_one_side_has(
     alone = nothing_to_compare(Comparison(exps[:1], "p99", pd.DataFrame()))
     assert alone is not None and alone.message == "compare: nothing to compare: no target besides the baseline"
     assert nothing_to_compare(Comparison(exps, "p99", pd.DataFrame([{"target": "redis"}]))) is None
+    # a folder that lost every run (runs/ and runs.parquet gone) is named: "no point in two" alone hid why
+    empty = Experiment(Path("gone"), Manifest.from_dict({"experiment_id": "gone"}), pd.DataFrame(), pd.DataFrame(),
+                       pd.DataFrame(), pd.DataFrame())
+    lost = nothing_to_compare(Comparison([exps[0], empty], "p99", pd.DataFrame()))
+    assert lost is not None and lost.message == ("compare: nothing to compare: no point (target × workload × threads) "
+                                                 "is in two of these experiments; gone holds no run at all")
 
 
 def test_a_folder_compared_with_itself_is_refused_in_one_line(tmp_path):
@@ -284,6 +291,19 @@ def test_a_folder_compared_with_itself_is_refused_in_one_line(tmp_path):
             "one is given twice: give different result folders (or one folder alone, to compare its targets with its "
             "first)\n"), r.output
     assert list(one.iterdir()) == []
+
+
+def test_a_copy_of_a_folder_compared_with_it_is_refused_and_calibrates_nothing(pair, tmp_path, monkeypatch):
+    """A copy passed the 'given twice' check (another path): every cell was compared with itself, and --calibrate
+    recorded a host drift of 0.0 % that made every later comparison without a control test against ±0 %."""
+    monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path / "cache"))
+    copy = shutil.copytree(pair[0], tmp_path / "copy")
+    r = CliRunner().invoke(main, ["compare", str(pair[0]), str(copy), "--calibrate"])
+    started = json.loads((copy / "manifest.json").read_text())["started_at"]
+    assert r.exit_code == 2 and r.output == (f"error: compare: {pair[0]} and {copy} hold the same experiment (before, "
+                                             f"started {started}): a copy, not another run: give result folders of "
+                                             "different runs\n"), r.output
+    assert started and not (tmp_path / "cache").exists()
 
 
 def test_the_first_folders_alpha_sets_the_verdicts_of_every_folder(pair, tmp_path):

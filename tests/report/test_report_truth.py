@@ -254,6 +254,11 @@ def test_the_interval_column_says_how_sure_and_warns_where_it_cannot_be():
     by_latency = noise_text({"throughput_low": 95.0, "throughput_high": 105.0, "unstable": True, "throughput_cv": 0.02,
                              "latency_cv": 0.253})
     assert by_latency[1] == "unstable: the repetitions vary by more than 10 % (latency CV 25.3%)"
+    # one run: its interval and CV are over its seconds, not over repetitions it does not have
+    one_shaky = noise_text({"throughput_low": 50.0, "throughput_high": 150.0, "within_run": True, "unstable": True,
+                            "throughput_cv": 1.403})
+    assert one_shaky[1] == ("within one run only: batch means of its seconds, blind to the noise between runs; "
+                            "unstable: its seconds vary by more than 10 % (throughput CV 140.3%)")
     assert noise_text({"throughput_low": float("nan"), "throughput_high": float("nan")})[0] == "—"
     # two batches of a short run: a t interval with one degree of freedom can span 30 orders of magnitude
     assert noise_text({"throughput_low": 1e-20, "throughput_high": 1e20})[0] == "> ±100%"

@@ -277,6 +277,10 @@ def test_an_undecided_cell_that_only_a_huge_difference_could_break_says_so_with_
     assert "; with 2 rounds only a difference beyond 786× either way" in two[0]
     assert detectable_sentence(150.0, 3) .startswith("with 3 rounds only a difference beyond 2.5× either way")
     assert detectable_sentence(100.0, 3) == "a difference of ±100 % would have been seen"
+    # 2 rounds of a 135 % CV (the campaign's valkey vs redis6): not a 19-digit factor, the cap the peak line uses
+    assert detectable_sentence(1.34e20, 2) == ("with 2 rounds no difference under 1,000× either way would have been "
+                                               "seen (more rounds, --repeat, narrow it)")
+    assert "beyond 1,000× either way" in detectable_sentence(99_900.0, 2)  # at the cap: still the figure
     assert interval_text(5.8e-5, 4.7e7) == " [<0.01, >1,000]" and interval_text(0.01, 1000.0) == " [0.01, 1000.00]"
     assert interval_text(NAN, 2.0) == ""
 

@@ -57,3 +57,25 @@ def test_the_csv_reads_back_as_the_parquet_table(folder: Path, disturbed: Path, 
         else:  # text: equal where set (CSV cannot tell an empty string from a missing one)
             set_ = pq[col].notna()
             assert csv.loc[set_, col].astype(str).tolist() == pq.loc[set_, col].astype(str).tolist(), col
+
+
+def test_a_disturbed_folder_that_lost_its_events_table_rebuilds_it_or_says_they_are_gone(disturbed: Path, tmp_path,
+                                                                                         capsys):
+    """events.parquet deleted: the folder was read as one of no event and its report dropped the disturbance screen,
+    silently (campaign, 27 Nov). Now the table is rebuilt from parts/events/; with those gone too, one warning."""
+    import shutil
+
+    from ycsbctl.results.frames import load
+
+    kept = load(disturbed).events
+    assert len(kept) > 0
+    lost = shutil.copytree(disturbed, tmp_path / "lost-table")
+    for f in ("events.parquet", "events.csv"):
+        (lost / f).unlink()
+    rebuilt = load(lost).events
+    assert sorted(rebuilt["at_s"].tolist()) == sorted(kept["at_s"].tolist()) and len(rebuilt) == len(kept)
+    assert "warning" not in capsys.readouterr().err
+    shutil.rmtree(lost / "parts" / "events")
+    assert len(load(lost).events) == 0
+    assert capsys.readouterr().err == (f"warning: {lost} planned disturbances (hgetall:hash:1k@500ms/500ms) but its "
+                                       "events (events.parquet, parts/events/) are gone: no disturbance can be shown\n")

@@ -330,6 +330,13 @@ def test_import_ycsb_writes_a_result_folder_that_loads(tmp_path: Path) -> None:
     assert set(exp.series["op"]) >= {"READ", "UPDATE"}
     stored = (out / "ycsb" / "redis.workloada.run.t16.r0.txt").read_text()
     assert final_lines(stored) == final_lines(MASTER_LOG.read_text())
+    # another tool's figures: --resume would add our own points to them as repetitions of the same cells
+    resumed = CliRunner().invoke(main, ["run", "--resume", str(out)])
+    assert resumed.exit_code == 2 and resumed.output == (
+        f"error: {out} holds YCSB output read by import-ycsb: there is no plan of ours to finish: start a new "
+        "experiment (ycsbctl run … --out DIR) and compare the two\n"), resumed.output
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["redis.workloada.run.t16.r0.json",
+                                                                 "redis.workloada.run.t16.r1.json"]
 
 
 def test_import_ycsb_asks_for_what_a_bare_final_block_does_not_say(tmp_path: Path) -> None:

@@ -126,9 +126,11 @@ def test_a_folder_or_a_file_of_something_else_given_as_the_database_is_refused_b
     empty.touch()
     for path, said in ((tmp_path, f"SQLite database {tmp_path} is a folder: give the path of a database file in it"),
                        (text, f"{text} is not a SQLite database (its first bytes are not SQLite's header): give the "
-                              "path of a loaded SQLite database, or pass --load to a new path")):
-        with pytest.raises(UserError) as told:
-            store.check_unloaded(f"sqlite:///{path}")
-        assert str(told.value) == said and told.value.exit_code == 2
-    store.check_unloaded(f"sqlite:///{real}")
-    store.check_unloaded(f"sqlite:///{empty}")
+                              "path of an SQLite database, or a new path (loading creates it)")):
+        for check in (store.check_unloaded, store.validate):  # without --load, and with it
+            with pytest.raises(UserError) as told:
+                check(f"sqlite:///{path}")
+            assert str(told.value) == said and told.value.exit_code == 2
+    for check in (store.check_unloaded, store.validate):
+        check(f"sqlite:///{real}")
+        check(f"sqlite:///{empty}")

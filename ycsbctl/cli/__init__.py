@@ -146,17 +146,22 @@ def main() -> None:
     """
 
 
+# The longest point (or warm-up) a --duration/--warmup may ask, in seconds: 365 days. 1e300 passed and broke the
+# engine's deadline (an int of nanoseconds: OverflowError in a worker or the controller; campaign, 27 Nov).
+MAX_POINT_S = 365 * 86_400
+
+
 class FiniteFloatRange(click.FloatRange):
     """click's ``FloatRange`` for every float option of every command, refusing NaN and ±infinity as well:
     ``nan`` passes any range check (``nan < 0.1`` is False) and ``inf`` any lower bound, and either later
     breaks a worker or the controller. The refusal is click's one line, exit 2."""
 
     def convert(self, value, param, ctx):
-        number = super().convert(value, param, ctx)
-        try:
-            return finite(number)
+        try:  # before the range: 'inf' beyond an upper bound is said to be no finite number, as without one
+            finite(click.FLOAT.convert(value, param, ctx))
         except ValueError:
             self.fail(f"{value!r} is not a finite number: give one such as 10 or 2.5", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def image_option(items: tuple[str, ...], targets: list[str]) -> dict[str, str]:

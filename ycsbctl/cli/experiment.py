@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ycsbctl.cli import (
+    MAX_POINT_S,
     FiniteFloatRange,
     docker_host_option,
     image_option,
@@ -66,7 +67,7 @@ def _common(f):
                      help="Per-operation timeout in seconds (counted as TIMEOUT, never fatal)."),
         click.option("--processes", type=click.IntRange(min=1), default=None,
                      help="Engine worker processes [default: one per core, capped by threads]."),
-        click.option("--seed", type=int, default=None, help="Random seed of the workload streams."),
+        click.option("--seed", type=click.IntRange(min=0), default=None, help="Random seed of the workload streams (≥ 0)."),
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
         click.option("--cluster", default=None, metavar="tls://HOST:8786",
@@ -314,10 +315,10 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the verdicts (false discovery rate over the cells of a comparison).")
 @click.option("--operations", type=click.IntRange(min=1), default=None, help="operationcount per point (instead of --duration).")
-@click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1), default=None,
+@click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=None,
               help="Seconds per point (YCSB's maxexecutiontime), measured from the first operation unless --warmup "
                    "is given [default: the profile's, after its warm-up].")
-@click.option("--warmup", "warmup_s", type=FiniteFloatRange(min=0), default=None,
+@click.option("--warmup", "warmup_s", type=FiniteFloatRange(min=0, max=MAX_POINT_S), default=None,
               help="Seconds at the start of each point kept in the per-second series but not in the totals "
                    "[default: the profile's (2 s) with the profile's point length; none with --duration or --operations].")
 @click.option("--target-rate", default=None, metavar="R|A,B|A..B[/S]",

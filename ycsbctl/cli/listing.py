@@ -12,11 +12,16 @@ from ycsbctl.results.listing import ExperimentEntry, list_experiments
 HEADER = ("experiment", "started", "workloads", "targets", "ok", "not ok", "status")
 
 
+def _printable(text: str) -> str:
+    """``text`` with control characters escaped: a folder named with a newline split its row in two."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _row(e: ExperimentEntry) -> tuple[str, ...]:
     started = e.started_at.replace("T", " ")[:19] or "?"
     state = e.state + (f" — {e.note}" if e.note else "")
-    return (e.experiment_id, started, ",".join(e.workloads) or "?", ",".join(e.targets) or "?", str(e.ok),
-            str(e.not_ok), state)
+    return tuple(_printable(c) for c in (e.experiment_id, started, ",".join(e.workloads) or "?",
+                                         ",".join(e.targets) or "?", str(e.ok), str(e.not_ok), state))
 
 
 @main.command("list")

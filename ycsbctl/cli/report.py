@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from ycsbctl.cli import FiniteFloatRange, main
 from ycsbctl.errors import UserError
@@ -38,6 +39,18 @@ def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
     except OSError as exc:  # a full or read-only disk: the data is untouched, the report is not written
         raise UserError(f"cannot write the report in {directory}: {exc.strerror or exc}; free space (or copy the "
                         "folder somewhere writable) and run `ycsbctl report` again", exit_code=1) from None
+
+
+def _refuse_copies(experiments: list) -> None:
+    """UserError when two folders hold one experiment (the same id and start: a copy). Each cell was compared
+    with itself, and --calibrate recorded a drift of 0 % that every later comparison tested against (campaign)."""
+    seen: dict[tuple[str, str], Path] = {}
+    for e in experiments:
+        key = (e.manifest.experiment_id, e.manifest.started_at)
+        if key[1] and key in seen:
+            raise UserError(f"compare: {seen[key]} and {e.path} hold the same experiment ({key[0]}, started "
+                            f"{key[1]}): a copy, not another run", fix="give result folders of different runs")
+        seen[key] = e.path
 
 
 @main.command()
@@ -77,6 +90,10 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
     from ycsbctl.report.compare_json import not_compared_note
     from ycsbctl.report.drift_record import calibrate as record_drift
 
+    if fmt == "json" and click.get_current_context().get_parameter_source("output") == ParameterSource.COMMANDLINE:
+        # was silently ignored: no page written, nothing said (campaign, 27 Nov)
+        raise UserError(f"compare: --format json prints the cells on stdout and writes no page, so -o {output} "
+                        "would be ignored", fix="drop -o, or drop --format json to write the HTML page")
     if fmt == "text":  # the page is written last: a path it cannot take is said before the folders are read
         writable_file(output, "the comparison page (-o)", creates_folders=True)
     seen = [d.resolve() for d in directories]
@@ -85,6 +102,7 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
         raise UserError(f"compare: {twice} is given twice: give different result folders (or one folder alone, to "
                         "compare its targets with its first)")
     c = run_compare(list(directories), latency, control, alpha)
+    _refuse_copies(c.experiments)
     for warning in c.warnings:
         click.echo(f"warning: {warning}", err=True)
     refusal = nothing_to_compare(c)

@@ -21,7 +21,7 @@ from ycsbctl.workload.properties import load_properties
 @click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="Property override (wins over files).")
 @click.option("--count", type=click.IntRange(min=0), default=None,
               help="Operations to print [default: operationcount, or the load count].")
-@click.option("--seed", type=int, default=None, help="Random seed, for a repeatable stream.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Random seed (≥ 0), for a repeatable stream.")
 @click.option("--values", is_flag=True, help="Print what inserts and updates write (field=value), as BasicDB.")
 def dry_run(workload: str | None, phase: str, prop_files: tuple[str, ...], props: tuple[str, ...],
             count: int | None, seed: int | None, values: bool) -> None:

@@ -336,6 +336,12 @@ class Plan:
                                     f"{', '.join(self.targets)}); add it to --targets")
         from ycsbctl.provision.catalog import get_target
 
+        for s in specs.values():  # shards=N / replicas=N of a deployment: were a skipped target, exit 1, a folder
+            v = get_target(s.kind).variant
+            if v is not None and (v.shards or v.replicas):
+                from ycsbctl.provision.local_cluster import topology
+
+                topology(get_target(s.kind), dict(s.settings))
         kinds = {k for s in specs.values() for k in (s.kind, getattr(get_target(s.kind).variant, "base", s.kind))}
         for name in self.binaries:
             if name not in specs and name not in kinds:

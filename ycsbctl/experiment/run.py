@@ -3,6 +3,7 @@ a full disk), Ctrl-C and SIGTERM; the sweep itself is :class:`~ycsbctl.experimen
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 
@@ -83,6 +84,9 @@ def run_plan(
             given, stored = plan, []
 
             def resolve_stored(m: Manifest) -> None:
+                if m.source == "import-ycsb":  # was resumed: our own points added as repetitions of another tool's
+                    raise UserError(f"{resume} holds YCSB output read by import-ycsb: there is no plan of ours to "
+                                    "finish", fix="start a new experiment (ycsbctl run … --out DIR) and compare the two")
                 resumed = resolve_study(Plan.from_dict(m.plan).with_secrets(
                     given.targets if resume_targets else [], given.properties))
                 _check_host_limits(resumed)
@@ -149,7 +153,9 @@ def _check_host_limits(study: Study) -> None:
 
 def _disk_full(exc: OSError, where: Path, folder: ResultFolder | None) -> UserError:
     """One line for a write the file system refused, naming the folder and how to go on."""
-    resume = f"free space, then `ycsbctl run --resume {folder.final_path}`" if folder else ""
+    # "free space" was said of a folder made read-only or immutable too (campaign, 27 Nov: chattr +i mid-sweep)
+    first = "free space" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else f"make {where} writable again"
+    resume = f"{first}, then `ycsbctl run --resume {folder.final_path}`" if folder else ""
     return UserError(f"cannot write the result folder {where}: {exc.strerror or exc}"
                      + ("; the finished points are kept" if folder else ""), exit_code=1, fix=resume)
 

@@ -304,8 +304,10 @@ def server_lost(endpoint: Endpoint) -> str | None:
         entry = state.find(f"local:{endpoint.url}")
         return None if entry is not None and os.path.isdir(entry.get("data_dir") or "") else "lost its data folder"
     if endpoint.backend == "local" and endpoint.processes:  # several processes (a cluster's shards, replicas)
-        if not all_alive((state.find(state_key(endpoint)) or {}).get("processes") or []):
-            return "died (one of its processes)"
+        procs = (state.find(state_key(endpoint)) or {}).get("processes") or []
+        if not all_alive(procs):  # which one: `status` said DOWN of a primary that still served (campaign, 27 Nov)
+            gone = [f"its {p.get('role', 'process')}, pid {p['pid']}" for p in procs if not all_alive([p])]
+            return f"died (one of its processes: {'; '.join(gone)})" if gone else "died (one of its processes)"
     elif endpoint.backend == "local":
         entry = state.find(f"local:{endpoint.pid}")
         if endpoint.pid is None or not is_ours(endpoint.pid, entry["create_time"] if entry else None):

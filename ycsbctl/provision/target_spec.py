@@ -88,6 +88,8 @@ def parse_target_kinds(items: tuple[str, ...] | list[str]) -> dict[str, str]:
             check_label(label)
             if kind not in names:
                 raise UserError(f"--target-kind {piece!r}: {kind!r} is not a server kind; use one of {', '.join(names)}")
+            if out.get(label, kind) != kind:  # the last one won, silently (campaign, 27 Nov)
+                raise UserError(f"--target-kind {label}: given two kinds ({out[label]} and {kind})", fix="keep one")
             out[label] = kind
     return out
 
@@ -208,11 +210,18 @@ def refused_setting(log_text: str) -> str | None:
     return f"{directive}: {reason} ({m.group(1)})" if directive else f"{reason} ({m.group(1)})"
 
 
+# a server's own words for a setting it refuses at start: Dragonfly, mongod, memcached; PostgreSQL ('FATAL:
+# unrecognized configuration parameter "x"', 'invalid value for parameter "x": "y"'), MariaDB ("unknown variable
+# 'x=1'", "unknown option '--x'"): those two were a skipped target, exit 1, and a result folder (campaign, 27 Nov)
+_REFUSALS = ("unknown command line flag", "unrecognised option", "unrecognized option", "error parsing command line",
+             "unrecognized configuration parameter", "invalid value for parameter", "unknown variable",
+             "unknown option")
+
+
 def unknown_flag(log_text: str) -> str | None:
-    """Dragonfly / mongod refusing a flag at start: the line that says so."""
+    """A server refusing a flag or a setting at start (:data:`_REFUSALS`): the line that says so."""
     for line in log_text.splitlines():
         low = line.lower()
-        if "unknown command line flag" in low or "unrecognised option" in low or "unrecognized option" in low \
-                or "error parsing command line" in low:
+        if any(words in low for words in _REFUSALS):
             return line.strip()[:300]
     return None

@@ -296,7 +296,10 @@ def nothing_to_compare(c: Comparison) -> UserError | None:
             else "point (target × workload × threads) is in two of these experiments")
     fix = ("give a folder that measured another target with the baseline's workloads and threads" if c.within
            else "give folders that measured the same target, workload and threads")
-    return UserError(f"compare: nothing to compare: no {what}{f' (workloads: {names})' if names else ''}", fix=fix)
+    empty = [str(e.path) for e in c.experiments if not len(e.runs)]  # was not named: "no point in two" only
+    held = f"; {', '.join(empty)} hold{'s' if len(empty) == 1 else ''} no run at all" if empty else ""
+    return UserError(f"compare: nothing to compare: no {what}{f' (workloads: {names})' if names else ''}{held}",
+                     fix=fix)
 
 
 def print_table(c: Comparison, console=None) -> None:

@@ -91,9 +91,11 @@ def detectable_sentence(pct: float, rounds: int) -> str:
     if pct <= 100:
         return f"a difference of {detectable_text(pct)} would have been seen"
     factor = 1 + pct / 100
+    rounds_text = f"with {rounds} round{'s' if rounds != 1 else ''}"
+    if factor > 1000:  # as the peak line's "[<0.01, >1,000]": "beyond 1,341,723,148,682,526,464×" was printed
+        return f"{rounds_text} no difference under 1,000× either way would have been seen (more rounds, --repeat, narrow it)"
     shown = f"{factor:,.0f}×" if factor >= 10 else f"{factor:.1f}×"
-    return (f"with {rounds} round{'s' if rounds != 1 else ''} only a difference beyond {shown} either way would have "
-            "been seen (more rounds, --repeat, narrow it)")
+    return f"{rounds_text} only a difference beyond {shown} either way would have been seen (more rounds, --repeat, narrow it)"
 
 
 def _threads(values: list[int]) -> str:
@@ -247,7 +249,9 @@ def noise_text(cell: dict | None) -> tuple[str, str]:
         # the figures that vary by more than the threshold (the cell is unstable when either does)
         shown = [f"{name} CV {cv:.1%}" for name in ("throughput", "latency")
                  if isinstance(cv := cell.get(f"{name}_cv"), float) and cv > stats.UNSTABLE_CV]
-        notes.append("unstable: the repetitions vary by more than 10 %" + (f" ({', '.join(shown)})" if shown else ""))
+        # one run's interval is made of its seconds: "the repetitions" of a single run was said (campaign, 27 Nov)
+        varied = "its seconds vary" if cell.get("within_run") else "the repetitions vary"
+        notes.append(f"unstable: {varied} by more than 10 %" + (f" ({', '.join(shown)})" if shown else ""))
     if cell.get("drift"):
         notes.append(str(cell["drift"]))
     return text, "; ".join(notes)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -323,6 +324,8 @@ def load(path: Path) -> Experiment:
                             damaged=["manifest.json"])
     docs = read_run_docs(path)
     core = [t for t in TABLES if t not in OPTIONAL_TABLES]
+    if (manifest.plan or {}).get("disturb"):  # a plan of disturbances has their tables: one gone was read as none
+        core = list(TABLES)  # (the report dropped its disturbance screen, silently): rebuilt from parts/ instead
     finished = manifest.status != FolderStatus.RUNNING and all((path / f"{t}.parquet").exists() for t in core)
     tables = None
     tables_there: list[str] = []
@@ -343,6 +346,10 @@ def load(path: Path) -> Experiment:
         tables = build_tables(path, docs)
         tables["runs"] = conform_runs(tables["runs"], strict=False)
     tables["runs"] = flag_impossible(tables["runs"], path)
+    planned = (manifest.plan or {}).get("disturb")
+    if planned and manifest.status != FolderStatus.RUNNING and not (path / "events.parquet").exists() and not any((path / "parts" / "events").glob("*.parquet")):
+        sys.stderr.write(f"warning: {path} planned disturbances ({', '.join(map(str, planned))}) but its events "
+                         "(events.parquet, parts/events/) are gone: no disturbance can be shown\n")
     return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, yardstick=read_yardstick(path),
                       **tables)
 

@@ -56,6 +56,12 @@ class RedisProtocol(ServerProtocol):
         from ycsbctl.user_input import url_files
 
         url_files(url, ("ssl_certfile", "ssl_keyfile"))  # a client certificate or key that is missing: said now
+        from urllib.parse import parse_qsl, urlsplit
+
+        for key, value in parse_qsl(urlsplit(url).query):  # redis-py's three words, as it spells them; another was
+            if key == "ssl_cert_reqs" and value not in ("none", "optional", "required"):  # a skipped target, exit 1
+                raise UserError(f"bad Redis URL: ssl_cert_reqs={value!r}",
+                                fix="use ssl_cert_reqs=required (the default), optional or none (no check)")
         if "ssl_ca_certs=" in url:  # a CA file that is missing or no certificate: said now, not as a server's fault
             from ycsbctl.stores.redis.binding import RedisOptions
 

@@ -72,6 +72,23 @@ def file_system(path: str, mounts: str = "/proc/mounts") -> str:
 SQLITE_HEADER = b"SQLite format 3\x00"  # a database file's first 16 bytes (an empty file is an empty database)
 
 
+def _check_is_database(path: str) -> None:
+    """UserError unless the existing ``path`` is an SQLite database file (or an empty file). A folder, or a file
+    of something else, failed each point on "unable to open database file" / "file is not a database", exit 1
+    (fault43g), and with --load too (the campaign's sqlite:///tmp, a log file): said before anything starts, and
+    a file of something else is never cleared."""
+    if os.path.isdir(path):
+        raise UserError(f"SQLite database {path} is a folder", fix="give the path of a database file in it")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise UserError(f"cannot read SQLite database {path}: {exc.strerror}", fix="give a file you can read") from None
+    if head and head != SQLITE_HEADER:
+        raise UserError(f"{path} is not a SQLite database (its first bytes are not SQLite's header)",
+                        fix="give the path of an SQLite database, or a new path (loading creates it)")
+
+
 class SqliteProtocol(SqlProtocol):
     name = "sqlite"
     duplicate_insert = ("UNIQUE constraint failed",)
@@ -86,21 +103,15 @@ class SqliteProtocol(SqlProtocol):
         path = database_path(url)
         if not os.path.isdir(os.path.dirname(path)):
             raise UserError(f"the folder of SQLite database {path} does not exist: create it or use another path")
+        if os.path.exists(path):
+            _check_is_database(path)
 
     def check_unloaded(self, url: str) -> None:
         path = database_path(url)
         if not os.path.exists(path):  # opening it would create an empty database: every read NOT_FOUND
             raise UserError(f"SQLite database {path} does not exist",
                             fix="pass --load to create and load it, or give the path of a loaded one")
-        # a folder, or a file of something else, failed each point on "unable to open database file" / "file is
-        # not a database", exit 1 (fault43g): the path given is wrong, said before anything starts
-        if os.path.isdir(path):
-            raise UserError(f"SQLite database {path} is a folder", fix="give the path of a database file in it")
-        with open(path, "rb") as f:
-            head = f.read(len(SQLITE_HEADER))
-        if head and head != SQLITE_HEADER:
-            raise UserError(f"{path} is not a SQLite database (its first bytes are not SQLite's header)",
-                            fix="give the path of a loaded SQLite database, or pass --load to a new path")
+        _check_is_database(path)
 
     def loopback_url(self, port: int) -> str:
         raise NotImplementedError("SQLite has no server")
