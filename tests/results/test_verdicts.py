@@ -125,6 +125,27 @@ def test_one_repetition_of_two_seconds_keeps_both_and_of_three_drops_the_last():
             (sps.gmean(kept), math.exp(lo), math.exp(hi)))
 
 
+@pytest.mark.parametrize(("runtime_ms", "ops", "kept"), [
+    (1_000.3, [10_000, 2], [10_000]),  # a 1 s point: one whole second, its next holds the last 0.3 ms
+    (2_000.4, [9_000, 11_000, 3], [9_000, 11_000]),
+    (2_990.0, [9_000, 11_000, 10_500, 40], [9_000, 11_000, 10_500]),  # 10 ms short of 3 s: the third still whole
+])
+def test_the_seconds_past_the_measured_windows_whole_ones_are_left_out(runtime_ms, ops, kept):
+    """With the run's measured window (runtime_ms), exactly its whole seconds make the interval: one whole
+    second gives no interval (not a 141 % CV from a batch of 2 operations)."""
+    runs = _runs({("a", 8): [10_000.0]}).assign(runtime_ms=runtime_ms)
+    series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(len(ops)),
+                           "operations": ops, "warmup": False})
+    c = vd.cell_table(runs, series=series).iloc[0]
+    if len(kept) == 1:
+        assert c["throughput"] == kept[0] and math.isnan(c["throughput_low"]) and math.isnan(c["throughput_cv"])
+        return
+    logs = np.log(kept)
+    lo, hi = sps.t.interval(0.95, len(logs) - 1, loc=logs.mean(), scale=sps.sem(logs))
+    assert (c["throughput"], c["throughput_low"], c["throughput_high"]) == pytest.approx(
+        (sps.gmean(kept), math.exp(lo), math.exp(hi)))
+
+
 def test_the_peak_is_the_thread_count_of_the_highest_mean_not_the_highest_repetition():
     """a at 8 threads: 1,000 and 3,000 ops/s (mean 2,000, the highest single run); at 16: 2,500 twice (the
     highest mean): the peak row compares a at 16 threads."""
