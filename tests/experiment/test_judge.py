@@ -381,7 +381,10 @@ def test_the_verdicts_small_rules_each_said_by_a_case():
     assert judge(None, max_error_rate=0.01, error="server down").reason == "server down"
     empty = result([0, 0])
     v = judge(empty, max_error_rate=0.01)
-    assert v.status == "failed" and "no operation was measured" in v.reason
+    assert v.status == "failed" and "no operation was measured" in v.reason and "operationcount" in v.reason
+    empty.phase = "load"  # a load of no records names the property that made it: recordcount, not operationcount
+    v = judge(empty, max_error_rate=0.01)
+    assert "give recordcount ≥ 1" in v.reason and "operationcount" not in v.reason
     # a server's text without an ERROR count is not said as errors, on a degraded point or an ok one
     slow = result([900, 1000, 950], returns={"OK": 2847, "TIMEOUT": 3}, errors=["LOADING Redis is loading"])
     assert "ERROR" not in judge(slow, max_error_rate=0.01).reason
