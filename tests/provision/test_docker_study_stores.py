@@ -63,7 +63,8 @@ def _clickhouse_checks(url: str, before: Any, load: dict[str, dict[str, int]], r
     assert clickhouse_events(url).get("InsertQuery", 0) == between["InsertQuery"]
     logged = "SELECT count() FROM system.query_log WHERE type = 2 AND query LIKE 'SELECT * FROM usertable WHERE YCSB_KEY = %'"
     wait_until(lambda: int(clickhouse_query(url, logged)[0][0]) == run["READ"]["OK"] == OPERATIONS,
-               what=f"{OPERATIONS} point reads in system.query_log")
+               what=f"{OPERATIONS} point reads in system.query_log",
+               timeout_s=60)  # the log is flushed every 7.5 s, later on a host other work keeps busy
 
 
 def _sphinx_checks(url: str, before: Any, load: dict[str, dict[str, int]], run: dict[str, dict[str, int]],

@@ -29,7 +29,7 @@ from ycsbctl.report.plot_style import PlotFile
 from ycsbctl.results.frames import load
 from ycsbctl.results.verdict_words import interval_text
 
-pytestmark = [pytest.mark.truth, pytest.mark.report, pytest.mark.yardstick]
+pytestmark = [pytest.mark.truth, pytest.mark.report]
 
 OPS = ("READ", "UPDATE")
 

@@ -370,7 +370,7 @@ def test_a_redis_expire_is_armed_to_the_ms_at_least_1_ms_waited_for_then_polled_
     from ycsbctl.stores.redis import disturb
 
     clock = [100.0]
-    monkeypatch.setattr(disturb, "time", SimpleNamespace(perf_counter=lambda: clock[0],
+    monkeypatch.setattr(disturb, "time", SimpleNamespace(perf_counter=lambda: clock[0], time=lambda: 1e9 + clock[0],
                                                           sleep=lambda s: clock.__setitem__(0, clock[0] + s)))
 
     class Server:

@@ -9,6 +9,9 @@ plans measure the wrong thing on it unless they are refused here, in one line (e
 - a plan that reads a URL target it does not load (no ``--load``) where the target holds no record at all: every
   read would be of a missing key (a URL beside catalogue targets is not loaded while they are; media-items failed
   with "status 1 (None)"). A target holding some records is said by :mod:`ycsbctl.experiment.dataset` as before.
+
+Not with ``--cluster``: the client hosts reach a target as they do (a loopback URL is refused by the cluster engine
+for what it is), and the controller may not reach it at all.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ def check_url_datasets(study: Study) -> None:
     that its run-phase points would read empty (module docstring); silent when the server cannot be asked (the
     points then say why in their own words)."""
     plan = study.plan
+    if plan.cluster:
+        return
     for target in study.targets:
         if target.url is None or target.store.engine_only:
             continue
