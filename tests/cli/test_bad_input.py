@@ -16,6 +16,7 @@ import pytest
 
 from tests.fixtures.cli import CLI
 from tests.fixtures.cli import env as cli_env
+from tests.fixtures.cli_forks import Ended, cli_forks
 
 SECRET = "s3cretPW"
 BASIC = ["--target", "basic://", "--threads", "1"]
@@ -244,7 +245,7 @@ class Outcome:
     """One case's command as it ended (or why it did not: a timeout), and the folders it was given (its
     working folder, state and claims)."""
 
-    result: subprocess.CompletedProcess | None
+    result: subprocess.CompletedProcess | Ended | None
     cwd: Path
     state: Path
     claims: Path
@@ -253,11 +254,11 @@ class Outcome:
 
 @pytest.fixture(scope="module")
 def outcomes(files: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
-    """Every case's command, run once, two at a time: each is a ycsbctl start that fails before it does
-    anything (~0.4 s of one core), so two side by side take the time of one on two cores. Each case has its
-    own working folder, state folder and claim folder, so what one leaves behind is its own; the test of
-    each case checks them after its command has ended, as it did when it ran the command itself (a command
-    that did not end in time fails its own case, not the others)."""
+    """Every case's command, run once, two at a time, each in a fork of an interpreter that has imported the CLI
+    (:mod:`tests.fixtures.cli_forks`: the start-up the cases would each pay, ~0.3 s of a core, is paid twice).
+    Each case has its own working folder, state folder and claim folder, so what one leaves behind is its own;
+    the test of each case checks them after its command has ended, as it did when it ran the command itself (a
+    command that did not end in time fails its own case, not the others)."""
     def run(case: tuple[str, list[str], str]) -> Outcome:
         name, args, _ = case
         base = tmp_path_factory.mktemp("case")
@@ -266,12 +267,12 @@ def outcomes(files: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
         env = cli_env(YCSBCTL_STATE_DIR=str(state), YCSBCTL_CLAIM_DIR=str(claims))  # this checkout's ycsbctl
         argv = [a.format(files=files) for a in args]
         try:
-            done = subprocess.run([*CLI, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
-        except subprocess.TimeoutExpired as exc:
+            done = forks.run(argv, cwd, env, timeout_s=60)
+        except TimeoutError as exc:
             return Outcome(None, cwd, state, claims, f"{name}: {exc}")
         return Outcome(done, cwd, state, claims)
 
-    with ThreadPoolExecutor(2) as pool:
+    with cli_forks(2) as forks, ThreadPoolExecutor(2) as pool:
         return dict(zip((c[0] for c in CASES), pool.map(run, CASES)))
 
 
