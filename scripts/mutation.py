@@ -382,6 +382,8 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/experiment/calibrate.py: if r.status != \"ok\" or insert is None or insert.returns.get(\"OK\", 0) != plan.records: | 0 -> 1":
         "the default is never read: a load whose status is ok had every insert OK (an insert that fails stops its "
         "thread, and a stopped load thread fails the phase: engine/runner.py), so its INSERT summary counts OK",
+    "ycsbctl/stores/redis/admin.py: kind = {\"rediss\": DeadlineSSLConnection, \"unix\": DeadlineUnixConnection}.get(url.split(\":\", 1)[0], | 1 -> 2":
+        "the scheme is the text before the first ':' however many splits follow: split(':', 2)[0] is split(':', 1)[0]",
     "ycsbctl/results/verdict_words.py: if factor > BOUND_HIGH:  # past any figure worth printing: two rounds of a wild cell | Gt -> GtE":
         "at a factor of exactly BOUND_HIGH both branches print the same words: 'only beyond 1,000× either way'",
     "ycsbctl/stores/chain.py: if due >= self.ctx.deadline_ns: | GtE -> Gt":

@@ -96,3 +96,5 @@ def test_the_yardstick_and_a_control_target_agree_the_host_got_slower(tmp_path):
     assert (ctl["ratio"] < 1).all()  # the control: B ran slower than A
     assert (ctl["host_factor"] < 1).all()  # the yardstick: the host was slower for B
     assert "beside the control" in c.notes[0]
+    # each of B's yardstick CPU processes shared its CPU with two spinners: it got about a third of it, and says so
+    assert (load(b).yardstick["cpu_share"] < 0.75).all()

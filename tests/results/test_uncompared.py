@@ -39,6 +39,14 @@ def test_host_busy_points_of_every_percentage_are_one_cause() -> None:
     assert uncompared(_runs(), "redis") == []  # every point ok: nothing to explain
 
 
+def test_a_host_busy_point_is_named_by_what_kept_the_host_busy_even_after_a_stall_said_first() -> None:
+    """The stall begins the reason, but the point's label is host-busy: its cause is the busy host's, never the
+    stall (which is not one of the host-busy causes)."""
+    said = "no reply for 2.0 s, from 1.0 s into the point; other programs used 44% of a core (22% of the host's 2 cores)"
+    assert cause("degraded", "host-busy", said) == "host busy: other programs used CPU"
+    assert cause("degraded", None, said) == "no reply (stall)"
+
+
 def test_points_the_runs_table_marks_compared_are_not_explained() -> None:
     """A folder with the ``compared`` column (host-busy points of interleaved rounds are compared) reads it."""
     assert uncompared(_busy(_runs()).assign(compared=True), "redis") == []
