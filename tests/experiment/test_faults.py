@@ -688,19 +688,14 @@ def test_a_timeout_shorter_than_a_round_trip_counts_timeouts_and_never_crashes_t
     assert "TIMEOUT" in done.stderr and "timed out" in done.stderr
 
 
-def _load(url: str, records: int) -> None:
-    """``records`` of workload-c's dataset into the server at ``url``."""
-    done = ycsbctl("load", "workload-c", "--target", url, "--records", str(records), "--quiet")
-    assert done.returncode == 0, done.stderr
-
-
 def test_a_low_open_file_limit_is_raised_or_named_in_one_line(victim, tmp_path):
     import resource
 
     def limit(soft: int, hard: int):
         return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
-    _load(victim.url, 100)  # the records the run reads (an empty URL is refused before it starts)
+    # the records the run reads (an empty URL is refused before it starts)
+    assert ycsbctl("load", "workload-c", "--target", victim.url, "--records", "100", "--quiet").returncode == 0
     args = [*CLI, "run", "workload-c", "--target", victim.url, "--records", "100", "--threads", "400", "--duration",
             "1", "--no-telemetry"]
     low = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, env=env(), preexec_fn=limit(256, 300))
