@@ -43,6 +43,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -65,8 +66,10 @@ def _cpuset(cpus: list[int]) -> str:
 
 
 @contextlib.contextmanager
-def servers(names: list[str], slow: dict[str, float], tmp: Path) -> Iterator[dict[str, str]]:
-    """name -> URL of a redis-server each (AOF/RDB off) on the servers' CPUs; the slowed ones in a quota."""
+def servers(names: list[str], slow: dict[str, float], tmp: Path,
+            groups: dict[str, Any] | None = None) -> Iterator[dict[str, str]]:
+    """name -> URL of a redis-server each (AOF/RDB off) on the servers' CPUs; the slowed ones in a quota.
+    ``groups``, when given, receives each server's cgroup (name -> group), to hold one later."""
     procs, urls = [], {}
     with contextlib.ExitStack() as stack:
         try:
@@ -90,6 +93,8 @@ def servers(names: list[str], slow: dict[str, float], tmp: Path) -> Iterator[dic
                 (group.path / ("cpu.weight" if group.v2 else "cpu.shares")).write_text("100" if group.v2 else "1024")
                 group.add(p.pid)
                 urls[name] = f"redis://127.0.0.1:{port}"
+                if groups is not None:
+                    groups[name] = group
             yield urls
         finally:
             for p in procs:
@@ -242,7 +247,10 @@ def between_folders(folders: list[Path], names: list[str], record: bool = True) 
     cell's drift added to the host's drift record (when ``record``)."""
     from ycsbctl.results import host_drift
 
-    lines, plain, control, drift = [], [], [], []
+    lines: list[str] = []
+    plain: list[dict[str, Any]] = []
+    control: list[dict[str, Any]] = []
+    drift: list[float] = []
     for x, y in zip(folders, folders[1:]):
         lab = labels(x, names)
         if lab != labels(y, names):  # the labels carry the ports: the same servers keep one label
@@ -281,6 +289,59 @@ def between_folders(folders: list[Path], names: list[str], record: bool = True) 
     return lines
 
 
+def _compare(x: Path, y: Path) -> list[dict[str, Any]]:
+    """``ycsbctl compare x y --format json`` without a control (the yardstick divides the host out)."""
+    proc = subprocess.run([YCSBCTL, "compare", str(x), str(y), "--format", "json"], capture_output=True, text=True,
+                          timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"compare exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
+    return [c for c in json.loads(proc.stdout) if c.get("compared", True) and not c["at_peak"]]
+
+
+def _host_factor(cells: list[dict[str, Any]]) -> str:
+    factors = {round(c["host_factor"], 3) for c in cells if c.get("host_factor")}
+    return f"yardstick's host factor {', '.join(f'{f:.3f}' for f in sorted(factors))}" if factors else "no yardstick factor"
+
+
+def across(args: argparse.Namespace, quota: float, tmp: Path) -> list[str]:
+    """Across folders with no control target, the yardstick the only guard against the host's drift:
+    (1) the same plan twice, one core held busy during the first folder only: A/A cells called (goal ≤ 5 %);
+    (2) the same again, but ``twin`` held to ``quota`` cores in the second folder: its cells called worse
+    (goal ≥ 90 %), its true gap measured inside that folder against ``a``."""
+    lines = ["== across folders: one core busy during the first folder only, no control target"]
+    groups: dict[str, Any] = {}
+    with servers(["a", "twin"], {}, tmp / "across", groups) as urls:
+        folders = []
+        for i, (hog, held) in enumerate(((True, False), (False, False), (True, False), (False, True))):
+            _set_quota(groups["twin"], quota if held else None)
+            with busy_core(hog):
+                out = tmp / f"across-{i}"
+                wall = experiment(urls, out, args)
+            folders.append(out)
+            print(f"across experiment {i + 1}/4 ({'busy' if hog else 'quiet'}"
+                  f"{f', twin held to {quota:g} core' if held else ''}): {wall:.0f} s", flush=True)
+        _set_quota(groups["twin"], None)
+        lab = labels(folders[0], ["a", "twin"])
+        aa = _compare(folders[0], folders[1])
+        n = sum(c["verdict"] in ("better", "worse") for c in aa)
+        lines.append(f"the same plan, busy then quiet: {n} of {len(aa)} A/A cells called better/worse "
+                     f"({n / max(1, len(aa)):.1%}, goal ≤ 5 %); {_host_factor(aa)}")
+        slowed = _compare(folders[2], folders[3])
+        r = pd.read_parquet(folders[3] / "runs.parquet")
+        r = r[(r["phase"] == "run") & (r["status"] == "ok")]
+        rt = r.pivot_table(index=["threads", "repetition"], columns="target", values="throughput_ops")
+        gaps = (rt[lab["twin"]] / rt[lab["a"]]).groupby(level=0).apply(lambda x: 1 - math.exp(x.apply(math.log).mean()))
+        tw = [c for c in slowed if c["target"] == lab["twin"] and c["metric"] == "throughput"]
+        worse = sum(c["verdict"] == "worse" for c in tw)
+        other = [c for c in slowed if c["target"] == lab["a"] and c["metric"] == "throughput"]
+        wrong = sum(c["verdict"] in ("better", "worse") for c in other)
+        lines.append(f"busy then quiet with twin held ({', '.join(f'{t}: {g:+.1%}' for t, g in gaps.items())} true gap "
+                     f"against a in the second folder): twin's throughput called worse in {worse} of {len(tw)} "
+                     f"({worse / max(1, len(tw)):.0%}, goal ≥ 90 %); a's called in {wrong} of {len(other)}; "
+                     f"{_host_factor(slowed)}")
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--experiments", type=int, default=3)
@@ -293,9 +354,11 @@ def main() -> int:
     ap.add_argument("--records", type=int, default=5000)
     ap.add_argument("--slow", default="dial10,0.7,0.45",
                     help="CPU quotas (cores) of the slowed servers; dialN: dialled here for a gap of about N %%")
-    ap.add_argument("--conditions", default="quiet,busy")
+    ap.add_argument("--conditions", default="quiet,busy,across",
+                    help="quiet, busy (one core held busy), across (folders compared across a busy host's drift)")
     ap.add_argument("--order-pairs", type=int, default=1)
     ap.add_argument("--no-record", action="store_true", help="leave this host's drift record as it is")
+    ap.add_argument("--keep", type=Path, help="keep the experiments' folders under this folder (else removed)")
     args = ap.parse_args()
     if not shutil.which("taskset") or not shutil.which("redis-server"):
         print("error: needs taskset (util-linux) and redis-server (make setup)", file=sys.stderr)
@@ -316,9 +379,15 @@ def main() -> int:
     print(f"servers on CPU {_cpuset(SERVER_CPUS)}, client on CPU {_cpuset(CLIENT_CPUS)}; workload B, "
           f"{args.repeat} rounds × threads {args.threads} × {args.duration:g} s, {args.records} records", flush=True)
     # a SIGTERM ends it like Ctrl-C: the servers, the busy process and the cgroups it made are removed
-    with sigterm_as_interrupt(), tempfile.TemporaryDirectory(prefix="bench-verdicts-") as tmp:
+    with sigterm_as_interrupt(), tempfile.TemporaryDirectory(prefix="bench-verdicts-") as scratch:
+        tmp = str(args.keep.resolve()) if args.keep else scratch
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         all_folders: list[Path] = []
         for condition in args.conditions.split(","):
+            if condition == "across":
+                held = next((q for q in slow.values() if q <= 0.8), 0.7)  # the ~30 % quota, not the ~10 % dial
+                print("\n".join(across(args, held, Path(tmp))), flush=True)
+                continue
             folders = []
             with busy_core(condition == "busy"), servers(names, slow, Path(tmp) / condition) as urls:
                 for i in range(args.experiments):

@@ -118,17 +118,24 @@ def main() -> int:
             redis.close()
     print(f"host yardstick on {len(cpus())} CPU(s), {args.readings} readings per condition")
     print(f"{'condition':<14} {'median s':>8} {'max s':>6} {'keep ms':>7} {'CV speed':>8} {'CV cpu':>6} {'CV rtt':>6} "
-          f"{'speed ÷ quiet':>13}" + (f" {'redis ÷ quiet':>13}" if args.redis else ""))
+          f"{'speed ÷ quiet':>13} {'cpu':>5} {'rtt':>5} {'share':>5}" + (f" {'redis ÷ quiet':>13}" if args.redis else ""))
     q_speed = statistics.median(r.speed for r in taken["quiet"])
+    q_cpu = statistics.median(r.cpu_ops_per_s for r in taken["quiet"])
+    q_rtt = statistics.median(r.rtt_us for r in taken["quiet"])
+    q_share = statistics.median(r.cpu_share for r in taken["quiet"])
     q_ops = statistics.median(ops["quiet"]) if args.redis else 1.0
     for name in CONDITIONS:
         rs = taken[name]
         secs = [r.seconds for r in rs]
         print(f"{name:<14} {statistics.median(secs):8.3f} {max(secs):6.3f} {1e3 * statistics.median(keep[name]):7.1f} "
               f"{_cv([r.speed for r in rs]):7.1f}% {_cv([r.cpu_ops_per_s for r in rs]):5.1f}% "
-              f"{_cv([r.rtt_us for r in rs]):5.1f}% {statistics.median(r.speed for r in rs) / q_speed:13.2f}"
+              f"{_cv([r.rtt_us for r in rs]):5.1f}% {statistics.median(r.speed for r in rs) / q_speed:13.2f} "
+              f"{statistics.median(r.cpu_ops_per_s for r in rs) / q_cpu:5.2f} "
+              f"{q_rtt / statistics.median(r.rtt_us for r in rs):5.2f} "
+              f"{statistics.median(r.cpu_share for r in rs) / q_share:5.2f}"
               + (f" {statistics.median(ops[name]) / q_ops:13.2f}" if args.redis else ""))
-    print("a round gains a reading's wall time ('median s') plus keeping it ('keep ms')")
+    print("a round gains a reading's wall time ('median s') plus keeping it ('keep ms'); cpu, rtt (as a rate) and\n"
+          "share: each part's median over the quiet one's")
     return 0
 
 

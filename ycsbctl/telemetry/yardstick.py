@@ -25,7 +25,7 @@ from ycsbctl.results.yardstick import Reading
 
 CHILD = Path(__file__).with_name("yardstick_child.py")
 MAX_CPUS = 8  # CPU processes at most: a bigger host's yardstick costs no more to start
-TRIPS = 300  # round trips per reading
+TRIPS = 1200  # round trips per reading (300 read a busy host as hardly slower: `python -m bench yardstick --redis`)
 TIMEOUT_S = 30.0  # a reading that takes longer (a host frozen meanwhile) is given up: TimeoutError
 
 
