@@ -3,7 +3,7 @@ the point's planned seconds, for one plan run by the ``ycsbctl`` command line (e
 connect, telemetry's samplers, the host scan, the dataset checks, the judging and the writing of the point).
 
 The plan (by default ``run workload-b --target redis --threads 8,32 --duration 2 --repeat 2 --records
-5000``) is run as a whole command, its progress read line by line as it comes: each ``[k/N] …`` line is a
+5000``; ``--target default`` leaves the targets to the default plan, Redis and the MongoDB stand-in) is run as a whole command, its progress read line by line as it comes: each ``[k/N] …`` line is a
 point's start, timed on this process's monotonic clock. A point's overhead is the time to the next point's
 start less ``--duration`` (no warm-up is given, so a point measures for exactly that long); the dataset's
 load is left out. Printed: the median over the run-phase points of every run, and the whole command's wall
@@ -12,7 +12,7 @@ the same plan is run from that tree in turn with this one (A B A B …: what the
 both), and the ratio this ÷ that of the median overheads is printed with its paired 95 % interval over
 the rounds.
 
-    .venv/bin/python -m bench point_overhead [--target basic://] [--rounds 3] [--against /tmp/old]
+    .venv/bin/python -m bench point_overhead [--target basic://|default|redis,ferretdb] [--rounds 3] [--against /tmp/old]
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ class PlanRun:
 
 def plan_args(args: argparse.Namespace, out: Path) -> list[str]:
     """The ``ycsbctl run`` command line of the plan (the same for both checkouts)."""
-    plan = ["run", "workload-b", "--target", args.target, "--threads", args.threads, "--duration", f"{args.duration:g}",
+    targets = [a for t in args.target.split(",") if t and t != "default" for a in ("--target", t)]
+    plan = ["run", "workload-b", *targets, "--threads", args.threads, "--duration", f"{args.duration:g}",
             "--repeat", str(args.repeat), "--out", str(out), "--allow-concurrent"]  # another bench may share the host
     return plan + (["--records", str(args.records)] if not args.target.startswith("basic:") else [])
 
@@ -79,7 +80,8 @@ def run_plan(checkout: Path, args: argparse.Namespace) -> PlanRun:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--target", default="redis", help="a catalogue name or a URL (basic://)")
+    ap.add_argument("--target", default="redis",
+                    help="catalogue names or URLs (basic://), comma-separated; 'default': the default plan's targets")
     ap.add_argument("--threads", default="8,32")
     ap.add_argument("--duration", type=float, default=2.0, help="seconds per point")
     ap.add_argument("--repeat", type=int, default=2)

@@ -384,3 +384,22 @@ def test_an_interval_without_spread_degree_of_freedom_or_positive_ratio_keeps_it
     t = sps.t.ppf(0.995, 2.0)
     assert (restated.low, restated.high, restated.level) == (
         pytest.approx(1.2 * math.exp(-t * 0.05)), pytest.approx(1.2 * math.exp(t * 0.05)), 0.99)
+
+
+def test_an_added_error_widens_the_interval_as_scipys_t_interval_of_the_summed_variances():
+    """The yardstick's factor divided out of one side carries its own error: the standard errors add in
+    quadrature, the degrees of freedom by Welch–Satterthwaite (by hand here), the interval is scipy's t interval."""
+    c = stats.compare(A, B)
+    se, df = 0.05, 6.0
+    wide = stats.with_added_error(c, se, df)
+    total = math.sqrt(c.se_log ** 2 + se ** 2)
+    dof = total ** 4 / (c.se_log ** 4 / c.df + se ** 4 / df)
+    low, high = sps.t.interval(0.95, dof, loc=math.log(c.ratio), scale=total)
+    assert (wide.low, wide.high) == pytest.approx((math.exp(low), math.exp(high)))
+    assert wide.p_value == pytest.approx(2 * sps.t.sf(abs(math.log(c.ratio)) / total, dof))
+    assert wide.ratio == c.ratio and wide.low < c.low and wide.high > c.high and wide.p_value > c.p_value
+    assert wide.detectable > c.detectable
+    # no known error (too few readings), a zero one, or a comparison without a test: unchanged
+    assert stats.with_added_error(c, math.nan, math.nan) == c and stats.with_added_error(c, 0.0, 5.0) == c
+    one = stats.compare({1: 1.0}, {1: 2.0})
+    assert stats.with_added_error(one, se, df) == one

@@ -4,6 +4,7 @@ through yardstick.parquet and the manifest's summary; folder_verdicts dividing a
 from __future__ import annotations
 
 import math
+import statistics
 
 import pandas as pd
 import pytest
@@ -46,6 +47,20 @@ def test_the_host_factor_is_the_other_folders_median_speed_over_the_base_folders
     assert ys.host_factor(base, table()) is None and ys.host_factor(table(), base) is None
     same = ys.host_factor(base, table(reading(4e6 * 1.18**2, 100.0)))
     assert same is not None and same.text() == "host speed 1.18× between the folders (yardstick)"
+
+
+def test_the_host_factors_error_is_a_medians_from_the_spread_of_each_folders_log_speeds():
+    base = table(reading(1e6, 100.0), reading(4e6, 100.0), reading(9e6, 100.0))
+    other = table(reading(4e6, 100.0), reading(4e6 * 1.1**2, 100.0), reading(4e6 * 0.9**2, 100.0), reading(4e6, 100.0))
+    f = ys.host_factor(base, other)
+    assert f is not None
+    la = [math.log(r) for r in (1e5, 2e5, 3e5)]
+    lb = [math.log(r) for r in (2e5, 2.2e5, 1.8e5, 2e5)]
+    va, vb = statistics.variance(la) / 3, statistics.variance(lb) / 4
+    assert f.log_se == pytest.approx(math.sqrt(math.pi / 2 * (va + vb)))
+    assert f.df == pytest.approx((va + vb) ** 2 / (va ** 2 / 2 + vb ** 2 / 3))
+    one = ys.host_factor(base, table(reading(4e6, 100.0)))  # one reading a side: its spread is unknown
+    assert one is not None and math.isnan(one.log_se) and math.isnan(one.df)
 
 
 def test_values_at_the_base_speed_divide_a_rate_and_multiply_a_time_by_the_factor():
@@ -101,6 +116,22 @@ def test_folder_verdicts_divide_the_host_factor_out_of_every_cell():
     assert out["caveat"].str.startswith("host speed 1.30× between the folders (yardstick), divided out").all()
     # moved 30 %, beyond the margin (0 here): the verdict says it rests on the yardstick
     assert out["caveat"].str.contains("the host's own speed moved 30.0 %, beyond that margin").all()
+    assert out["caveat"].str.contains("too few readings to know its spread: taken as exact").all()
+
+
+def test_the_host_factors_spread_widens_a_cell_until_a_call_it_made_as_exact_is_undecided():
+    """The second folder 1.5× faster, its host 1.3× by the yardstick: 1.15× left, called better with the factor
+    taken as exact (no margin); with a factor known only to ±20 % (log se 0.18, 6 df) the same cell is undecided,
+    its interval wider and still about 1.15."""
+    none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
+    exact = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3).set_index("metric")
+    wide = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3, host_se=0.18,
+                              host_df=6.0).set_index("metric")
+    assert exact.loc["throughput", "verdict"] == "better" and wide.loc["throughput", "verdict"] == "undecided"
+    assert wide.loc["throughput", "ratio"] == pytest.approx(exact.loc["throughput", "ratio"])
+    assert wide.loc["throughput", "ci_low"] < exact.loc["throughput", "ci_low"] < 1.15
+    assert wide.loc["throughput", "ci_high"] > exact.loc["throughput", "ci_high"] > 1.15
+    assert wide["caveat"].str.contains(r"\(±19\.7 % from its readings' spread, which widens the interval\)").all()
 
 
 def test_beside_a_control_the_host_factor_is_reported_not_divided_out():

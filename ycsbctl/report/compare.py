@@ -146,7 +146,8 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
                                      f"{margins.source}); keep an unchanged target in both to see smaller changes")
                      + _host_note(host, ctl, margins.of(vd.THROUGHPUT)))
         v = vd.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
-                               alpha=alpha, margins=margins, host_factor=host.factor if host else None)
+                               alpha=alpha, margins=margins, host_factor=host.factor if host else None,
+                               host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan)
         long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
             rows.append(_row(label, key, bp.loc[key], op.loc[key], v, (f"{target_name(key)} in {base.id}",

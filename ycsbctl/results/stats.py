@@ -247,6 +247,23 @@ def compare(base: Sequence[float] | Mapping[int, float], other: Sequence[float] 
                       min(len(a), len(b)), _detectable(se, df), pooled, se_log=se, df=df)
 
 
+def with_added_error(c: Comparison, se: float, df: float) -> Comparison:
+    """``c`` with an independent error of standard error ``se`` (on the log scale, ``df`` degrees of freedom)
+    added to its log ratio — a correction's own uncertainty, such as the yardstick's host factor divided out
+    of one side: the standard errors add in quadrature, the degrees of freedom by Welch–Satterthwaite, and
+    the interval, the p value and the detectable difference follow. ``c`` as it is where ``se`` is not a
+    positive number or ``c`` has no test."""
+    if not se > 0 or not df > 0 or not (c.se_log > 0 and c.df > 0) or not c.ratio > 0:
+        return c
+    total = math.hypot(c.se_log, se)
+    dof = total ** 4 / (c.se_log ** 4 / c.df + se ** 4 / df)
+    half = t_quantile(1 - (1 - c.level) / 2, dof) * total
+    centre = math.log(c.ratio)
+    p = min(1.0, 2 * float(_sps().t.sf(abs(centre) / total, dof)))
+    return replace(c, low=math.exp(centre - half), high=math.exp(centre + half), p_value=p, se_log=total, df=dof,
+                   detectable=_detectable(total, dof))
+
+
 def _undecided(ratio: float, test: str, n: int) -> Comparison:
     return Comparison(ratio, math.nan, math.nan, math.nan, test, n, math.nan, math.nan)
 

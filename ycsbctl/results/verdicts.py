@@ -408,7 +408,8 @@ def same_server(a: dict | None, b: dict | None) -> bool:
 
 def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: str | None, experiment: str,
                     latency: str = "p99", paired: bool = True, alpha: float = stats.ALPHA,
-                    margins: host_drift.Margins | None = None, host_factor: float | None = None) -> pd.DataFrame:
+                    margins: host_drift.Margins | None = None, host_factor: float | None = None,
+                    host_se: float = math.nan, host_df: float = math.nan) -> pd.DataFrame:
     """``other_runs`` (experiment ``experiment``) against ``base_runs``, cell by cell (Welch's t test on the
     log values). With a ``control`` target in both (the same build and settings), each other target's
     change is measured against the control's change in the same cell — the host's drift between the two
@@ -423,6 +424,9 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
     :func:`ycsbctl.results.yardstick.host_factor`) is the automatic control where no target is: each other
     value is first brought to the base folder's host speed (throughput ÷ factor, latency × factor), then
     tested as above; a cell's caveat says so, and says where the host's own speed moved beyond the margin.
+    The factor's own uncertainty (``host_se``: the standard error of its log from the readings' spread,
+    ``host_df`` its degrees of freedom; NaN: unknown) widens each such cell's interval
+    (:func:`ycsbctl.results.stats.with_added_error`): a correction is not taken as exact.
     Beside a control target it is only reported. The ``host_factor`` column holds it (NaN: none)."""
     from ycsbctl.results.yardstick import at_base_speed
 
@@ -457,12 +461,16 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
             # the yardstick as the control: the other folder's values at the base folder's host speed
             seen = at_base_speed(other, host_factor, m.higher_is_better) if host_factor else other
             c = stats.compare(list(base.values()), list(seen.values()))
+            if host_factor:
+                c = stats.with_added_error(c, host_se, host_df)
             margin = margins.of(m.name)
             caveat = (f"no control target in both experiments: tested against the host's drift between experiments, "
                       f"±{100 * margin:.1f} % ({margins.source}); a difference within it cannot be told from the host")
             if host:
                 moved = host_drift.drift(host_factor or math.nan)
-                caveat = f"{host}, divided out; " + caveat + (
+                spread = (f" (±{100 * math.expm1(host_se):.1f} % from its readings' spread, which widens the interval)"
+                          if host_se > 0 else " (too few readings to know its spread: taken as exact)")
+                caveat = f"{host}, divided out{spread}; " + caveat + (
                     f"; the host's own speed moved {100 * moved:.1f} %, beyond that margin: this verdict rests on the "
                     "yardstick's correction" if moved > margin else "")
             rows.append({**_row(cell, m, "", base, other, stats.beyond_margin(c, margin), caveat),

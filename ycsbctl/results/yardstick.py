@@ -142,6 +142,10 @@ class HostFactor:
     other_speed: float
     base_readings: int
     other_readings: int
+    # the standard error of log(factor) from the readings' spread in each folder (a median's: √(π/2) × the
+    # mean's), and its Welch–Satterthwaite degrees of freedom; NaN with fewer than 2 readings on a side
+    log_se: float = math.nan
+    df: float = math.nan
 
     def text(self) -> str:
         """``host speed 1.18× between the folders (yardstick)``."""
@@ -153,7 +157,20 @@ def host_factor(base: pd.DataFrame, other: pd.DataFrame) -> HostFactor | None:
     a, b = median_speed(base), median_speed(other)
     if not (a > 0 and b > 0):
         return None
-    return HostFactor(b / a, a, b, len(base), len(other))
+    la, lb = _log_speeds(base), _log_speeds(other)
+    se, df = math.nan, math.nan
+    if len(la) >= 2 and len(lb) >= 2:
+        va, vb = float(pd.Series(la).var()) / len(la), float(pd.Series(lb).var()) / len(lb)
+        if va + vb > 0:
+            se = math.sqrt(math.pi / 2 * (va + vb))
+            df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
+    return HostFactor(b / a, a, b, len(base), len(other), se, df)
+
+
+def _log_speeds(table: pd.DataFrame) -> list[float]:
+    """The natural logs of a folder's usable reading speeds."""
+    speeds = [speed_of(float(c), float(r)) for c, r in zip(table["cpu_ops_per_s"], table["rtt_us"])]
+    return [math.log(s) for s in speeds if s > 0]
 
 
 def at_base_speed(values: dict[int, float], factor: float, higher_is_better: bool) -> dict[int, float]:
