@@ -143,3 +143,17 @@ def test_beside_a_control_the_host_factor_is_reported_not_divided_out():
     assert a["ratio"] == pytest.approx(1.0) and c["ratio"] == pytest.approx(1.2)  # the control's, not the yardstick's
     assert a["caveat"].startswith("against control c") and "host speed 1.30× between the folders (yardstick)" in a["caveat"]
     assert "host speed 1.30×" in c["caveat"]
+
+
+def test_across_a_host_that_moved_beyond_the_margin_a_latency_tail_is_left_undecided():
+    """A tail does not scale with the host's speed (a busy core: speed 1.7× lower, p99 9× higher): where the
+    yardstick moved beyond the margin the p99 cell has no test and says why; throughput is still tested. Where it
+    moved within the margin, the p99 cell is tested as before."""
+    moved = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", host_factor=1.3).set_index("metric")  # ±10 % default
+    assert moved.loc["p99", "verdict"] == "undecided" and math.isnan(moved.loc["p99", "p_value"])
+    assert "a latency tail does not scale with the host's speed" in moved.loc["p99", "caveat"]
+    assert not math.isnan(moved.loc["throughput", "p_value"])
+    assert "a latency tail" not in moved.loc["throughput", "caveat"]
+    wide = host_drift.Margins({"throughput": 0.5, "p99": 0.5}, "wide")
+    within = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=wide, host_factor=1.3).set_index("metric")
+    assert not math.isnan(within.loc["p99", "p_value"]) and "a latency tail" not in within.loc["p99", "caveat"]

@@ -473,6 +473,12 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
                 caveat = f"{host}, divided out{spread}; " + caveat + (
                     f"; the host's own speed moved {100 * moved:.1f} %, beyond that margin: this verdict rests on the "
                     "yardstick's correction" if moved > margin else "")
+                if moved > margin and not m.higher_is_better:
+                    # a tail grows with contention far faster than the host's speed falls (one core busy: speed
+                    # 1.7× lower, READ p99 9× higher: `python -m bench verdicts --conditions across`): no test
+                    c = replace(c, p_value=math.nan, low=math.nan, high=math.nan)
+                    caveat += ("; a latency tail does not scale with the host's speed, so across a host that moved "
+                               "this much it is left undecided: keep an unchanged target in both to compare it")
             rows.append({**_row(cell, m, "", base, other, stats.beyond_margin(c, margin), caveat),
                          "drift_margin_pct": 100 * margin})
     df = _decided(rows, alpha)
