@@ -54,34 +54,34 @@ PYTHON = ROOT / ".venv" / "bin" / "python" if (ROOT / ".venv").exists() else Pat
 # that survive the truth tests cost that much each.
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
-    "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
+    "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
     "ycsbctl/telemetry/network.py": ["tests/telemetry/test_network_truth.py", "tests/telemetry/test_network.py",
                                     "tests/telemetry/test_baseline_memo.py"],
     "ycsbctl/report/summary.py": ["tests/report/test_summary_truth.py", "tests/report/test_report_truth.py", "tests/report/test_report.py",
                                   "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/knee.py": ["tests/report/test_summary_truth.py", "tests/report/test_knee_truth.py", "-k",
                                "not two_folders"],
-    "ycsbctl/telemetry/cpu_limit.py": ["tests/telemetry/test_cpu_points_truth.py", "tests/telemetry/test_telemetry_survivors.py",
+    "ycsbctl/telemetry/cpu_limit.py": ["tests/telemetry/test_cpu_points_truth.py", "tests/telemetry/test_process.py",
                                       "-k", "not confined and not held_by"],
     "ycsbctl/telemetry/frame_figures.py": ["tests/telemetry/test_capture_truth.py", "tests/telemetry/test_samplers.py"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
     # runs.parquet's row per run: errors (ERROR + TIMEOUT), timeouts, not_found, error_rate, client µs per operation.
-    "ycsbctl/results/tables.py": ["tests/results/test_results_survivors.py", "tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
+    "ycsbctl/results/tables.py": ["tests/results/test_tables.py", "tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
                                   "tests/results/test_folder.py", "tests/results/test_frames_truth.py", "-k", "not test_cli_"],
     "ycsbctl/results/frames.py": ["tests/results/test_frames_truth.py", "tests/report/test_report_truth.py", "tests/results/test_folder.py",
                                   "-k", "not test_cli_"],
-    "ycsbctl/engine/measurements.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
+    "ycsbctl/engine/measurements.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
                                        "tests/engine/test_engine_truth.py"],
     "ycsbctl/results/ycsb_text.py": ["tests/results/test_ycsb_text.py", "tests/results/test_ycsb_text_truth.py", "tests/engine/test_engine_truth.py"],
     "ycsbctl/experiment/rate_search.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/results/slo.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/engine/throttle.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
+    "ycsbctl/engine/throttle.py": ["tests/engine/test_throttle.py", "tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
                                    "-k", "target or paced or pacer or lag"],
     # Each operation's timing and count, and which operations a client runs (chains, their takes).
-    "ycsbctl/stores/chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
+    "ycsbctl/stores/chain.py": ["tests/stores/test_chain.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_redis_binding.py", "tests/stores/test_mongodb_wire_chain.py",
                                 "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
     # test_measurements: the next batch drawn a slice or two per take, ready before this one runs out.
-    "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py",
+    "ycsbctl/engine/worker.py": ["tests/engine/test_worker.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py",
                                  "tests/engine/test_measurements.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
@@ -95,8 +95,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/outcome.py": ["tests/experiment/test_outcome.py"],
     "ycsbctl/experiment/missing.py": ["tests/experiment/test_judge.py"],
     # Whether a point's host was busy (the claim's other benchmark, or foreign CPU during it) and its why line.
-    "ycsbctl/experiment/explain.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
-    "ycsbctl/telemetry/stall.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/experiment/test_judge.py"],
+    "ycsbctl/experiment/explain.py": ["tests/experiment/test_explain.py", "tests/telemetry/test_why.py", "tests/experiment/test_point_runner.py"],
+    "ycsbctl/telemetry/stall.py": ["tests/telemetry/test_stall.py", "tests/experiment/test_judge.py"],
     # Which replica a point lost, when (the first 1 Hz sample counting fewer), and what its figures are true of.
     "ycsbctl/telemetry/replicas_lost.py": ["tests/experiment/test_faults_replica_unread.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
@@ -106,15 +106,15 @@ TESTS: dict[str, list[str]] = {
     # The words of an event's cost (stall, slowdown, ops lost) and of its charge (alone, here, there, jointly).
     "ycsbctl/results/events.py": ["tests/report/test_study_figures.py"],
     # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
-    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
-    "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_chain.py", "tests/stores/test_watchdog.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
-    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
-    "ycsbctl/results/folder.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    "ycsbctl/results/folder.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
-    "ycsbctl/results/model.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py",
+    "ycsbctl/results/model.py": ["tests/results/test_model.py", "tests/results/test_tables.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py",
                                  "tests/experiment/test_judge.py"],
     # What compare calls a real change, and what it says makes two experiments differ.
     "ycsbctl/report/compare.py": ["tests/results/test_verdict_edges.py", "tests/report/test_compare.py",
@@ -124,12 +124,12 @@ TESTS: dict[str, list[str]] = {
     # The 100 ms series (series_100ms.parquet: ops_per_s, p50/p99 per interval) the disturbance table reads.
     "ycsbctl/results/fine.py": ["tests/results/test_disturbance.py", "tests/engine/test_fine_series_truth.py"],
     # The client's own loop lag (CLIENT-LAG) and the rule that calls a point's client lagging.
-    "ycsbctl/results/client_lag.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py",
+    "ycsbctl/results/client_lag.py": ["tests/results/test_client_lag.py", "tests/engine/test_measurements.py", "tests/experiment/test_judge.py",
                                       "tests/experiment/test_client_lag_in_client.py"],
     # Intervals, tests and verdicts between targets (issue 42).
-    "ycsbctl/results/stats.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_stats.py",
+    "ycsbctl/results/stats.py": ["tests/results/test_stats.py",
                                 "tests/results/test_decisions.py"],
-    "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
+    "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
                                   "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
     # The four verdicts as one line (ratio, interval with the digits its verdict needs, margin), and the host's
     # noise bound that decides a far gap from one round (issue 60).
@@ -145,15 +145,15 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/yardstick.py": ["tests/results/test_yardstick.py", "tests/report/test_compare_yardstick.py"],
     "ycsbctl/telemetry/yardstick.py": ["tests/telemetry/test_yardstick.py"],
     "ycsbctl/telemetry/yardstick_child.py": ["tests/telemetry/test_yardstick.py"],
-    "ycsbctl/results/host_drift.py": ["tests/test_sampled_survivors.py", "tests/results/test_host_drift.py", "tests/report/test_compare.py"],
+    "ycsbctl/results/host_drift.py": ["tests/results/test_host_drift.py", "tests/report/test_compare.py"],
     "ycsbctl/report/cost_table.py": ["tests/results/test_cost_verdicts.py", "tests/report/test_deployment_findings.py"],
     # The scaling model (Universal Scalability Law) each ladder's finding and plot carry (issue 46).
-    "ycsbctl/results/scaling.py": ["tests/results/test_results_survivors.py", "tests/test_figures_survivors.py", "tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
+    "ycsbctl/results/scaling.py": ["tests/results/test_scaling.py", "tests/report/test_scaling_report.py"],
     # What the report and the console show of them: each cell's interval text, the first screen, the bars.
-    "ycsbctl/report/verdict_table.py": ["tests/test_sampled_survivors.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
+    "ycsbctl/report/verdict_table.py": ["tests/report/test_verdict_table.py", "tests/report/test_report_truth.py", "tests/report/test_summary_table.py",
                                         "-k", "not test_cli_ and not chromium"],
     "ycsbctl/report/summary_table.py": ["tests/report/test_summary_table.py"],
-    "ycsbctl/report/plots.py": ["tests/test_figures_survivors.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py",
+    "ycsbctl/report/plots.py": ["tests/report/test_plots.py", "tests/report/test_peak_truth.py", "tests/report/test_plot_labels.py",
                                 "tests/report/test_scaling_report.py", "tests/report/test_report.py"],
     # The variant study's names and values (which variant a row is).
     "ycsbctl/results/variants.py": ["tests/experiment/test_sweep_axis.py", "-k", "not test_cli_"],
@@ -164,38 +164,38 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/calibrate_text.py": ["tests/experiment/test_calibrate.py"],
     "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py", "tests/stores/test_redis_tls.py"],
     # Footprints: bytes per record (server's own memory, RSS less the empty server), a container's memory.
-    "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/container.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_container.py"],
-    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/footprint.py": ["tests/telemetry/test_footprint.py", "tests/telemetry/test_samplers.py", "tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/container.py": ["tests/telemetry/test_container_sampler.py", "tests/telemetry/test_container.py"],
+    "ycsbctl/telemetry/process.py": ["tests/telemetry/test_process.py", "tests/telemetry/test_process_cpu_truth.py", "tests/telemetry/test_samplers.py"],
     # Where the time went, per point, and the why line built from it (issue 46).
-    "ycsbctl/telemetry/why.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
-    "ycsbctl/telemetry/host.py": ["tests/test_figures_survivors.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/why.py": ["tests/telemetry/test_process.py", "tests/telemetry/test_why.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/threads.py": ["tests/telemetry/test_process.py", "tests/telemetry/test_threads.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why_planted.py"],
+    "ycsbctl/telemetry/host.py": ["tests/telemetry/test_host.py", "tests/telemetry/test_where_time_went.py", "tests/telemetry/test_why.py"],
     # The run table's telemetry figures over the measured window (server/client CPU mean and max, memory, shard
     # balance, replication lag, forks), from the samplers' frame.
     "ycsbctl/telemetry/capture.py": ["tests/telemetry/test_capture_truth.py", "tests/telemetry/test_bottleneck.py",
                                      "tests/telemetry/test_samplers.py"],
-    "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/test_figures_survivors.py", "tests/telemetry/test_why.py"],
-    "ycsbctl/telemetry/evidence.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
-    "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_telemetry_survivors.py", "tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
+    "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_wire.py", "tests/telemetry/test_evidence.py", "tests/telemetry/test_why.py"],
+    "ycsbctl/telemetry/evidence.py": ["tests/telemetry/test_evidence.py", "tests/telemetry/test_why_planted.py", "tests/telemetry/test_cpu_points_truth.py"],
+    "ycsbctl/telemetry/profiler.py": ["tests/telemetry/test_why.py", "tests/telemetry/test_profile.py"],
     # The stores' samplers: each figure the server's own counters over the span.
-    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_truth.py"],
-    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_stats.py", "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_postgresql_stats.py", "tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_sql_stores.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py", "tests/experiment/test_faults_sql.py", "-k", "mariadb and not killed"],
     "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
     "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
     "ycsbctl/stores/elasticsearch/stats.py": ["tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/redis/info.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_redis_info.py", "tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
+    "ycsbctl/stores/redis/info.py": ["tests/stores/test_redis_info_sampler.py", "tests/stores/test_redis_info.py", "tests/telemetry/test_samplers.py", "tests/provision/test_persistence_variants.py"],
     # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
     "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/report/deployment_findings.py": ["tests/report/test_deployment_findings_edges.py", "tests/report/test_deployment_findings.py"],
     "ycsbctl/stores/mongodb/status.py": ["tests/stores/test_mongodb_status.py", "tests/telemetry/test_samplers.py"],
     # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
-    "ycsbctl/stores/sql/layout.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
+    "ycsbctl/stores/sql/layout.py": ["tests/stores/test_sql_layout.py", "tests/stores/test_sql_stores.py", "tests/stores/test_sql_ycsb_interop.py"],
     "ycsbctl/stores/sql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_mariadb_wire.py",
                                   "tests/stores/test_sql_stores.py"],
-    "ycsbctl/stores/sql/chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_wire.py",
+    "ycsbctl/stores/sql/chain.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_wire.py",
                                    "tests/stores/test_mariadb_wire.py"],
     # The records count of a SQL store (count and clear).
     "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
@@ -214,9 +214,9 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/workload/media_items/dataset.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/pool.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sources.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/settings.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
+    "ycsbctl/workload/media_items/settings.py": ["tests/workload/test_study_rules.py",
                                                  "tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/workload.py": ["tests/test_sampled_survivors.py", "tests/workload/test_study_rules.py",
+    "ycsbctl/workload/media_items/workload.py": ["tests/workload/test_study_rules.py",
                                                  "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
@@ -232,7 +232,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
                                     "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
-    "ycsbctl/results/names.py": ["tests/results/test_results_survivors.py", "tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
+    "ycsbctl/results/names.py": ["tests/experiment/test_judge.py", "tests/report/test_summary_truth.py", "tests/telemetry/test_bottleneck.py",
                                  "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],
     # The structure study's table and headline: bytes per user, users per second, the smallest and fastest
     # variant; the disturbance study's events table (ms) and headline (stall, operations lost, who wins).
@@ -246,22 +246,22 @@ TESTS: dict[str, list[str]] = {
     # The report's other findings and figures: the scaling law's line, the why lines, what differs between
     # the servers, the rate (hockey-stick) figure, the resource and footprint figures, the axes.
     "ycsbctl/report/scaling_report.py": ["tests/report/test_scaling_report.py"],
-    "ycsbctl/report/why_report.py": ["tests/test_figures_survivors.py", "tests/report/test_why_findings.py"],
-    "ycsbctl/report/server_traits.py": ["tests/test_figures_survivors.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
+    "ycsbctl/report/why_report.py": ["tests/report/test_why_findings.py"],
+    "ycsbctl/report/server_traits.py": ["tests/report/test_server_traits.py", "tests/provision/test_target_labels.py", "tests/report/test_report.py",
                                         "tests/report/test_deployment_findings.py", "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/rate_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_rate_plot_bars.py", "tests/report/test_rate_plot_intervals.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
-    "ycsbctl/report/resource_plots.py": ["tests/test_figures_survivors.py", "tests/report/test_report_rules.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
+    "ycsbctl/report/rate_plots.py": ["tests/report/test_rate_plot_bars.py", "tests/report/test_rate_plot_intervals.py", "tests/experiment/test_rate_ladder.py", "tests/experiment/test_rate_search_truth.py"],
+    "ycsbctl/report/resource_plots.py": ["tests/report/test_resource_plots.py", "tests/report/test_report_rules.py", "tests/report/test_footprint_table.py", "tests/report/test_report.py",
                                          "-k", "not test_cli_ and not chromium"],
-    "ycsbctl/report/plot_style.py": ["tests/test_figures_survivors.py", "tests/test_sampled_survivors.py", "tests/report/test_report_rules.py",
+    "ycsbctl/report/plot_style.py": ["tests/report/test_plots.py", "tests/report/test_plot_style.py", "tests/report/test_report_rules.py",
                                      "tests/report/test_plot_labels.py", "tests/report/test_report.py",
                                      "-k", "not test_cli_ and not chromium"],
     # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
-    "ycsbctl/stores/sampler.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
+    "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler.py", "tests/stores/test_sampler_cost.py", "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
                                   "tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/binding.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
+    "ycsbctl/stores/binding.py": ["tests/stores/test_wire_binding.py", "tests/stores/test_elasticsearch_binding.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_chain.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py",
                                   "tests/stores/test_memcached_binding.py"],
     "ycsbctl/stores/binding_set.py": ["tests/stores/test_watchdog.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_redis_binding.py"],
-    "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py", "tests/stores/test_slow_reply_deadline.py"],
+    "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/stores/test_clickhouse.py", "tests/stores/test_elasticsearch.py", "tests/stores/test_slow_reply_deadline.py"],
     "ycsbctl/stores/deadline.py": ["tests/stores/test_slow_reply_deadline.py"],
     "ycsbctl/stores/redis/admin.py": ["tests/stores/test_slow_reply_deadline.py", "tests/stores/test_redis_tls.py"],
     "ycsbctl/stores/mysql_admin.py": ["tests/stores/test_slow_reply_deadline.py", "tests/stores/test_mariadb_sql_truth.py"],
@@ -270,48 +270,48 @@ TESTS: dict[str, list[str]] = {
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
-    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py"],
     "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py", "tests/experiment/test_disturb_truth.py",
                                           "-k", "mongo"],
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
-    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/tls_socket.py": ["tests/stores/test_tls_wire.py"],
-    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replica_routing.py", "tests/stores/test_redis_replicas.py"],
-    "ycsbctl/stores/redis/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py",
+    "ycsbctl/stores/redis/store.py": ["tests/stores/test_redis_store.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py",
                                       "tests/stores/test_redis_info.py"],
     "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_handshake.py", "tests/stores/test_mongodb_native_reader.py",
                                        "tests/stores/test_mongodb_wire_chain.py",
                                        "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
                                        "tests/stores/test_mongo_tls.py"],
-    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
+    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_mongodb_wire_chain.py", "tests/stores/test_mongodb_truth.py"],
     # test_mongodb_wire_chain: the wire path's requests against bson of this module's record_document and projection
     "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
                                                  "tests/stores/test_mongodb_wire_chain.py"],
-    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
+    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_mongodb_store.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py",
                                        "tests/stores/test_mongo_tls.py", "tests/experiment/test_faults_new_stores.py",
                                        "-k", "mongo"],
-    "ycsbctl/stores/memcached/record.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
+    "ycsbctl/stores/memcached/record.py": ["tests/stores/test_memcached_record.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_ycsb_interop.py"],
     "ycsbctl/stores/memcached/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_memcached_binding.py", "tests/provision/test_memcached_provision.py"],
     "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_postgresql_binding_failures.py", "tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_password.py",
                                              "-k", "postgresql"],
-    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_postgresql_stats_truth.py", "tests/stores/test_postgresql_store.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py",
                                            "tests/stores/test_postgresql_password.py", "-k", "postgresql"],
     "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_mariadb_binding_failures.py", "tests/stores/test_sql_stores.py",
                                           "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb"],
-    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/test_sampled_survivors.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_mariadb_store.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py",
                                         "tests/stores/test_mariadb_stats_truth.py",
                                         "tests/provision/test_local_sql.py", "-k", "mariadb"],
-    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py",
+    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sqlite_store.py", "tests/stores/test_store_urls.py", "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py",
                                        "tests/experiment/test_faults_sqlite_lock.py", "-k", "sqlite"],
-    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                            "tests/experiment/test_faults_new_stores.py"],
-    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool_binding.py", "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
                                             "tests/experiment/test_tarantool_dying_port.py"],
     "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
-    "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/test_sampled_survivors.py", "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
     "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
     # its admin calls, and the records it counts: distinct keys (a key loaded twice is two MergeTree rows)
@@ -319,10 +319,10 @@ TESTS: dict[str, list[str]] = {
                                           "-k", "clickhouse"],
     # a URL a `ycsbctl load` would load twice, or a run would read empty: refused before anything starts
     "ycsbctl/experiment/url_datasets.py": ["tests/experiment/test_faults_load_twice.py"],
-    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
-    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
-    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_clickhouse_store.py", "tests/stores/test_store_urls.py", "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch_binding.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch_binding.py", "tests/stores/test_elasticsearch_rest.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_elasticsearch_store.py", "tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
     "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
     "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sphinx.py"],
@@ -938,7 +938,7 @@ for _line, _flips in (
 EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
         "how long the CREATE TABLE may wait for its answer (the wait-timeout rule's reason): 9.9 s or 10 s, the same "
-        "table; that it gets 10 s whatever the operations' timeout is pinned (test_stores_survivors, a 0.1 s DDL)",
+        "table; that it gets 10 s whatever the operations' timeout is pinned (test_clickhouse_store, a 0.1 s DDL)",
     "ycsbctl/stores/mariadb/wire.py: t = t[:i] + b\"%d\" + t[i + 4:] | 4 -> 5":
         "QUOTED.scan's text ends with its LIMIT '%b' (whatever the fields: they come before FROM), so nothing follows "
         "the 4 bytes at i: t[i + 5:] is b'' as t[i + 4:] is",
@@ -953,7 +953,7 @@ EQUIVALENT.update({
         "exactly when ssl is false (PostgreSQL's pg_stat_ssl): either index reads the same truth",
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 10.1":
         "the twin of 10.0 -> 9.9 above: 10.1 s or 10 s for the CREATE TABLE's answer, the same table; the 10 s floor "
-        "over a short operations' timeout is pinned (test_stores_survivors, a 0.1 s DDL)",
+        "over a short operations' timeout is pinned (test_clickhouse_store, a 0.1 s DDL)",
     "ycsbctl/stores/memcached/store.py: while c.stats().get(\"curr_items\") not in (\"0\", None) and time.monotonic() < end: | Lt -> LtE":
         "end is a time.monotonic() reading 10 s ahead: only a reading equal to it to the last bit is told apart, and "
         "then by one more 50 ms look at the server's items",
@@ -1386,7 +1386,7 @@ EQUIVALENT.update({
         "(workload/plugin.py) gives rows changed with OK only, and a failed status is what every caller acts on",
     **{f"ycsbctl/stores/clickhouse/store.py: query(url, \"SELECT 1\", max(timeout_s, 10.0)) | 10.0 -> {_to}":
        "a wait floor for one admin query (how long it may wait, not what it finds), like CLEAR_WAIT_S; that a plug-in "
-       "workload's SELECT 1 gets it whatever the operations' timeout (max -> min) is pinned (test_stores_survivors, a "
+       "workload's SELECT 1 gets it whatever the operations' timeout (max -> min) is pinned (test_clickhouse_store, a "
        "0.1 s answer)"
        for _to in ("10.1", "9.9")},
     "ycsbctl/report/deployment_findings.py: lines.append(f\"{t}, {_point_name(r)}: {what} {e.get('at_s', 0):.1f} s "
@@ -1427,7 +1427,7 @@ _PLOT_STYLE_EQUIVALENT: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
         (("0", "1"), ("0", "-1"), ("5", "6"), ("5", "4"), ("1", "2")),
         "READ-MODIFY-WRITE's dash pattern (points, scaled by the line width): where it starts (the offset) and a "
         "dash or gap a point longer or shorter keep it a long dash and a dot, unlike every other operation's; a "
-        "segment of 0 (1 -> 0), which would draw no dot or no gap, stays scored (test_figures_survivors)"),
+        "segment of 0 (1 -> 0), which would draw no dot or no gap, stays scored (test_plot_style)"),
 }
 EQUIVALENT["ycsbctl/report/summary.py: return f\"{v / 1e6:.2g} s\" if v < 1e7 else f\"{v / 1e6:.0f} s\" | 10000000.0 -> 10100000.0"] = \
     ("from 10 s to 10.1 s both formats write '10 s' (two significant digits of 10.0x, or none after the point); "
@@ -1464,7 +1464,7 @@ EQUIVALENT.update({
         "both statements (SELECT COUNT(*) FROM usertable, SELECT 0) answer one column: its first is its last",
     "ycsbctl/stores/postgresql/stats.py: return num(row[0][0]) or 0.0 | 0 -> -1":
         "an aggregate without GROUP BY (coalesce(sum(...), 0)) answers one row of one column: [-1] is [0] for both "
-        "indexes (0 -> 1, which finds nothing, and 'or 1.0' stay scored: test_stores_survivors_r6)",
+        "indexes (0 -> 1, which finds nothing, and 'or 1.0' stay scored: test_postgresql_stats)",
     "ycsbctl/stores/tarantool/iproto.py: if b < 0x80: | Lt -> LtE":
         "the byte is a msgpack integer's first (Tarantool writes the reply type as one: IPROTO_REQUEST_TYPE): 0x80 is "
         "msgpack's empty fixmap, never an integer's first byte (positive fixints end at 0x7F, then 0xCC-0xCF)",

@@ -686,3 +686,29 @@ def test_a_read_modify_write_is_the_first_failure_of_its_read_and_update_and_its
                                                  (COMPONENT + UPDATE, Status.ERROR)}, ["update refused"])
     assert counted[Status.NOT_FOUND, Status.OK][0] == {(READ_MODIFY_WRITE, Status.NOT_FOUND),
                                                        (COMPONENT + READ, Status.NOT_FOUND), (COMPONENT + UPDATE, Status.OK)}
+
+
+def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_part():
+    from ycsbctl.engine.measurements import COMPONENT, FineAggregate, Recorder, fine_series
+    from ycsbctl.results.names import VERIFY_NAME
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE
+
+    verify = OP_NAMES.index(VERIFY_NAME)
+    rec = Recorder("op", [READ, UPDATE, READ_MODIFY_WRITE, verify])
+    record = rec.pure_record()
+    record(READ, Status.OK, 0, 50_000, 0)
+    # a read-modify-write is one operation: its halves (READ, UPDATE) and YCSB's VERIFY of a read are none
+    record(COMPONENT + READ, Status.OK, 0, 30_000, 0)
+    record(COMPONENT + UPDATE, Status.OK, 30_000, 70_000, 0)
+    record(READ_MODIFY_WRITE, Status.OK, 0, 70_000, 0)
+    record(verify, Status.OK, 0, 1_000, 0)
+    rec.lag[7] += 2  # two loop-lag samples of 7 µs
+    agg = FineAggregate()
+    agg.add(rec.roll())
+    record(READ, Status.OK, 0, 90_000, 0)
+    agg.add(rec.roll())  # a part without loop lag
+    fine = fine_series({3: agg}, 0.1, 0.0, None)
+    assert fine.operations[3] == 3
+    index, count = fine.client_lag[3]
+    assert (list(index), list(count)) == ([7], [2])

@@ -44,7 +44,7 @@ def test_a_point_failed_on_its_error_rate_has_no_label_and_no_why_line(victim, t
 def test_every_failed_verdict_drops_the_bottleneck_it_was_given():
     """Whatever failed the point, a measured label and its evidence given to the judge are not kept (no why line is
     made from them); a fault label (stall) stays, without a why."""
-    from tests.experiment.test_judge import result
+    from tests.fixtures.phase_results import result
 
     errors = result([500, 500], returns={"OK": 500, "ERROR": 500}, errors=["OOM command not allowed"])
     nothing = PhaseResult("run", 4, 0.0, 0)

@@ -1,4 +1,5 @@
-"""Stall detection over the engine's per-second series (no server needed: the series is the input)."""
+"""Stall detection over the engine's per-second series (no server needed: the series is the input). A failed
+point's labels."""
 
 from __future__ import annotations
 
@@ -7,26 +8,12 @@ import math
 import pandas as pd
 import pytest
 
+from tests.fixtures.phase_results import result, series, with_client_lag
 from ycsbctl.experiment.judge import judge
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.model import SERIES_COLUMNS, OpSummary, PhaseResult
+from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.names import RunStatus
 from ycsbctl.telemetry.stall import Stall, find_stall
-
-
-def series(counts: list[int], max_us: dict[int, float] | None = None, warmup: int = 0) -> pd.DataFrame:
-    rows = [{"second": k, "op": "OVERALL", "operations": n, "mean_us": 100.0, "p50_us": 90.0, "p95_us": 150.0,
-             "p99_us": 200.0, "max_us": (max_us or {}).get(k, 300.0) if n else math.nan, "warmup": k < warmup}
-            for k, n in enumerate(counts)]
-    return pd.DataFrame(rows, columns=list(SERIES_COLUMNS))
-
-
-def result(counts: list[int], max_us: dict[int, float] | None = None, returns: dict[str, int] | None = None,
-           errors: list[str] | None = None) -> PhaseResult:
-    h = hdr.new_histogram()
-    h.record_value(100)
-    ops = {"READ": OpSummary.from_histogram("READ", h, returns or {"OK": sum(counts)})}
-    return PhaseResult("run", 4, 1000.0 * len(counts), sum(counts), ops, series(counts, max_us), errors=errors or [])
 
 
 def test_two_silent_seconds_among_busy_ones_are_a_stall_as_long_as_the_slowest_reply_after_them():
@@ -148,17 +135,9 @@ def test_seconds_missing_from_a_coarse_series_are_not_silent_seconds():
     assert find_stall(gap[gap["second"] != 3]) == Stall(seconds=1.0, from_s=1.5)
 
 
-def _with_client_lag(r: PhaseResult, lags_us: list[int]) -> PhaseResult:
-    h = hdr.new_histogram()
-    for v in lags_us:
-        h.record_value(v)
-    r.client_lag = OpSummary.from_histogram("CLIENT-LAG", h, {})
-    return r
-
-
 def test_silence_while_the_client_itself_was_stopped_is_a_client_stall_not_the_servers():
     # two silent seconds, and the client's own loop ran 2.1 s late: the client never read the replies
-    v = judge(_with_client_lag(result([900, 0, 0, 950, 1000], max_us={3: 2_100_000.0}), [200, 2_100_000]),
+    v = judge(with_client_lag(result([900, 0, 0, 950, 1000], max_us={3: 2_100_000.0}), [200, 2_100_000]),
               max_error_rate=0.01, bottleneck={"label": "latency"})
     assert v.status == "degraded" and v.bottleneck["label"] == "client-stall"
     assert "the client itself did not run for 2.1 s" in v.reason and "no reply" not in v.reason
@@ -166,18 +145,18 @@ def test_silence_while_the_client_itself_was_stopped_is_a_client_stall_not_the_s
 
 def test_a_client_pause_of_a_tenth_of_the_window_degrades_even_without_a_silent_second():
     busy = [900, 1000, 950, 1000, 980, 990, 1000, 1010, 990, 1000]  # 10 s measured
-    v = judge(_with_client_lag(result(busy), [200, 1_200_000]), max_error_rate=0.01, bottleneck={"label": "latency"})
+    v = judge(with_client_lag(result(busy), [200, 1_200_000]), max_error_rate=0.01, bottleneck={"label": "latency"})
     assert v.status == "degraded" and v.bottleneck["label"] == "client-stall"
     assert v.bottleneck["evidence"]["measured_label"] == "latency"  # what the figures said stays as evidence
 
 
 def test_short_client_hiccups_leave_the_point_ok_and_a_servers_stall_stays_the_servers():
     busy = [900, 1000, 950, 1000, 980, 990, 1000, 1010, 990, 1000]
-    assert judge(_with_client_lag(result(busy), [200, 900_000]), max_error_rate=0.01).status == "ok"  # < 1 s
+    assert judge(with_client_lag(result(busy), [200, 900_000]), max_error_rate=0.01).status == "ok"  # < 1 s
     long = [900] * 30  # 1.2 s of a 30 s window: under a tenth
-    assert judge(_with_client_lag(result(long), [200, 1_200_000]), max_error_rate=0.01).status == "ok"
+    assert judge(with_client_lag(result(long), [200, 1_200_000]), max_error_rate=0.01).status == "ok"
     # the server froze 3 s while the client ran (its loop at most 50 ms late): the server's stall
-    v = judge(_with_client_lag(result([900, 0, 0, 0, 950, 1000]), [200, 50_000]), max_error_rate=0.01)
+    v = judge(with_client_lag(result([900, 0, 0, 0, 950, 1000]), [200, 50_000]), max_error_rate=0.01)
     assert v.status == "degraded" and v.bottleneck["label"] == "stall"
 
 
@@ -198,19 +177,19 @@ def test_a_stray_not_found_or_two_leave_the_point_ok():
 
 def test_a_client_pause_is_judged_against_a_tenth_of_the_window_at_its_edge():
     window = [950] * 20  # 20 s measured: the line is 2.0 s
-    assert judge(_with_client_lag(result(window), [200, 2_000_000]), max_error_rate=0.01).status == "degraded"
-    assert judge(_with_client_lag(result(window), [200, 1_990_000]), max_error_rate=0.01).status == "ok"
-    v = judge(_with_client_lag(result(window), [200, 2_000_000]), max_error_rate=0.01)
+    assert judge(with_client_lag(result(window), [200, 2_000_000]), max_error_rate=0.01).status == "degraded"
+    assert judge(with_client_lag(result(window), [200, 1_990_000]), max_error_rate=0.01).status == "ok"
+    v = judge(with_client_lag(result(window), [200, 2_000_000]), max_error_rate=0.01)
     assert "did not run for 2.0 s of the 20.0 s measured" in v.reason
 
 
 def test_a_silence_is_the_clients_when_its_pause_covers_half_of_it_and_the_servers_below():
     counts = [950] * 20 + [0, 0, 0, 0] + [950] * 16  # a 4 s silence in 40 s: the client's from 2.0 s of pause
-    assert judge(_with_client_lag(result(counts), [200, 2_000_000]),
+    assert judge(with_client_lag(result(counts), [200, 2_000_000]),
                  max_error_rate=0.01).bottleneck["label"] == "client-stall"
-    v = judge(_with_client_lag(result(counts), [200, 1_990_000]), max_error_rate=0.01)
+    v = judge(with_client_lag(result(counts), [200, 1_990_000]), max_error_rate=0.01)
     assert v.status == "degraded" and v.bottleneck["label"] == "stall"  # the server's: the client ran half of it
-    v = judge(_with_client_lag(result(counts), [200, 1_500_000]), max_error_rate=0.01)
+    v = judge(with_client_lag(result(counts), [200, 1_500_000]), max_error_rate=0.01)
     assert v.bottleneck["label"] == "stall"
 
 
@@ -447,7 +426,7 @@ def test_the_client_lag_warning_quotes_its_figures_in_ms_as_hdrhistogram_reads_t
         lag.record_value(v)
     r = PhaseResult("run", 4, 1000.0, 1000, {"READ": OpSummary.from_histogram("READ", reads, {"OK": 1000})},
                     series([1000]))
-    r = _with_client_lag(r, [30_000] * 999 + [45_000])
+    r = with_client_lag(r, [30_000] * 999 + [45_000])
     lag999, lag_max = lag.get_value_at_percentile(99.9), lag.get_max_value()
     p99, op_max = reads.get_value_at_percentile(99.0), reads.get_max_value()
     assert client_lag_warning(r) == (
@@ -462,11 +441,11 @@ def test_the_client_pause_text_gives_the_measured_window_in_seconds_to_the_tenth
     """runtime_ms 20,040 and 20,060 read 20.0 s and 20.1 s (ms to s by 1,000: neither 999 nor 1,001), in the
     client-stall sentence and in the lock-wait one an embedded store's pause cause gives."""
     for runtime_ms, said in ((20_040.0, "20.0"), (20_060.0, "20.1")):
-        r = _with_client_lag(result([950] * 20), [200, 2_100_000])
+        r = with_client_lag(result([950] * 20), [200, 2_100_000])
         r.runtime_ms = runtime_ms
         v = judge(r, max_error_rate=0.01)
         assert f"did not run for 2.1 s of the {said} s measured" in v.reason, v.reason
-        r = _with_client_lag(result([950] * 20), [200, 2_100_000])
+        r = with_client_lag(result([950] * 20), [200, 2_100_000])
         r.runtime_ms = runtime_ms
         v = judge(r, max_error_rate=0.01, pause_cause=lambda: "a lock held by pid 7")
         assert v.reason.startswith(f"the client's calls waited 2.1 s of the {said} s measured: a lock held by pid 7"), \
@@ -546,7 +525,7 @@ def test_a_failed_point_keeps_a_fault_label_without_its_why_and_no_other_and_a_s
     assert Verdict(RunStatus.FAILED, "x", {"label": "server-cpu", "why": "w"}).bottleneck is None
     assert Verdict(RunStatus.OK, None, {"label": "server-cpu", "why": "w"}).bottleneck == {"label": "server-cpu", "why": "w"}
     # a client pause of exactly half a stall makes it the client's (100 s measured: not a tenth of the window)
-    r = _with_client_lag(result([950] * 100), [200, 2_600_000])
+    r = with_client_lag(result([950] * 100), [200, 2_600_000])
     paused = r.client_lag.max_us / 1e6
     assert client_stalled(r, Stall(2 * paused, 10.0)) and not client_stalled(r, Stall(2 * paused + 0.1, 10.0))
     # the stall's reason, with the cause found for it when there is one, never a cause that is not
@@ -586,9 +565,9 @@ def test_the_client_lag_rule_holds_the_lag_against_the_failed_operations_tail_to
         failed.record_value(v)
     ops = {"READ": OpSummary.from_histogram("READ", reads, {"OK": 1000, "TIMEOUT": 50}),
            "READ-FAILED": OpSummary.from_histogram("READ-FAILED", failed, {"TIMEOUT": 50})}
-    r = _with_client_lag(PhaseResult("run", 4, 1000.0, 1050, ops, series([1050])), [30_000] * 999 + [45_000])
+    r = with_client_lag(PhaseResult("run", 4, 1000.0, 1050, ops, series([1050])), [30_000] * 999 + [45_000])
     assert client_lag_warning(r) is None
-    alone = _with_client_lag(PhaseResult("run", 4, 1000.0, 1000, {"READ": ops["READ"]}, series([1000])),
+    alone = with_client_lag(PhaseResult("run", 4, 1000.0, 1000, {"READ": ops["READ"]}, series([1000])),
                              [30_000] * 999 + [45_000])
     assert (alone_said := client_lag_warning(alone)) is not None and "150% of the operations' p99" in alone_said
 
@@ -605,3 +584,14 @@ def test_a_silence_is_held_against_the_points_median_latency_not_its_tail():
     r.ops["READ"] = OpSummary.from_histogram("READ", h, {"OK": 3700})
     v = judge(r, max_error_rate=0.01)
     assert v.status == "degraded" and "no reply for 2.6 s" in v.reason, v
+
+
+def test_a_failed_point_keeps_a_fault_label_host_busy_included_and_no_rate_label():
+    from ycsbctl.experiment.judge import Verdict
+    from ycsbctl.results.names import RunStatus
+
+    for label, kept in (("stall", True), ("client-stall", True), ("host-busy", True), ("client-cpu", False),
+                        ("server-cpu", False), ("latency", False)):
+        v = Verdict(RunStatus.FAILED, "lost the server", {"label": label, "why": "w", "text": "t"})
+        assert v.bottleneck == ({"label": label, "text": "t"} if kept else None), label
+    assert Verdict(RunStatus.OK, None, {"label": "latency", "why": "w"}).bottleneck == {"label": "latency", "why": "w"}

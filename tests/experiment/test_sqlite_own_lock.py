@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.experiment.test_judge import _with_client_lag, result
+from tests.fixtures.phase_results import result, with_client_lag
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.experiment.judge import judge
@@ -23,7 +23,7 @@ BUSY = [900, 1000, 950, 1000, 980, 990, 1000, 1010, 990, 1000]  # 10 s measured,
 
 def _paused_load(processes: int):
     """A load whose client loop paused 1.5 s (15 % of its 10 s: a client stall by the rule), in ``processes``."""
-    r = _with_client_lag(result(BUSY), [200, 1_500_000])
+    r = with_client_lag(result(BUSY), [200, 1_500_000])
     r.ops = {"INSERT": r.ops.pop("READ")}
     r.ops["INSERT"].name = "INSERT"
     r.phase, r.processes = "load", processes

@@ -1,6 +1,7 @@
-"""The rate figure's interval bars (report/rate_plots.py) read back from matplotlib's own artists: each
-bar's ends are the 95 % t interval of the repetitions' mean log computed here with scipy (latency in the
-axis's unit, throughput in ops/s), never shorter than the point itself; a point measured once has none."""
+"""The rate figure's interval bars (report/rate_plots.py) read back from matplotlib's own artists: each bar's
+ends are the 95 % t interval of the repetitions' mean log computed here with scipy (latency in the axis's
+unit, throughput in ops/s), never shorter than the point itself; a point measured once has none. Each tried
+rate that has a latency is marked."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from tests.fixtures.figure_folders import FigureFolder
 from ycsbctl.report.rate_plots import rate_latency_figure
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.schema import Manifest
@@ -141,3 +143,19 @@ def test_a_workload_is_rate_swept_only_at_two_offered_rates_or_more_unpaced_coun
 
     assert [swept(r) for r in ([1000.0, 1000.0], [1000.0, 2000.0], [math.nan, 1000.0], [math.nan, math.nan])] == [
         False, True, True, False]
+
+
+def test_the_rate_figure_marks_each_tried_rate_that_has_a_latency():
+    from ycsbctl.report.rate_plots import rate_latency_figure
+    runs = pd.DataFrame({"workload": "w", "phase": "run", "target": "a", "threads": 8, "target_rate": [1000.0, 2000.0],
+                         "throughput_ops": [990.0, 1980.0], "all_p50_us": [100.0, 150.0], "all_p99_us": [400.0, 900.0]})
+    tried = [{"achieved_ops": 990.0, "latency_us": 450.0, "passed": True},
+             {"achieved_ops": None, "latency_us": 700.0, "passed": True},
+             {"achieved_ops": 1980.0, "latency_us": 15_000.0, "passed": False},
+             {"achieved_ops": 2500.0, "latency_us": float("nan"), "passed": False},
+             {"achieved_ops": 2600.0, "latency_us": None, "passed": False}]
+    searches = [{"workload": "w", "target": "a", "tried": tried, "slo": "p99<10ms", "found_rate": 1000.0}]
+    fig = rate_latency_figure(FigureFolder(runs, searches=searches), "w", {"a": "#123456"})  # type: ignore[arg-type]
+    assert fig is not None
+    marks = [tuple(float(v) for v in c.get_offsets()[0]) for c in fig.axes[0].collections if len(c.get_offsets())]
+    assert marks == [(990.0, 450.0), (1980.0, 15_000.0)]

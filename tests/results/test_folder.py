@@ -258,3 +258,90 @@ def test_resuming_a_folder_whose_manifest_is_damaged_names_the_file_and_the_runs
     assert said.startswith(f"{partial}/manifest.json is damaged (") and e.value.exit_code == 1
     assert said.endswith(f"): the runs are in {partial}/runs; restore the manifest from a copy to resume this folder")
     assert sorted(p.name for p in partial.rglob("*")) == before and not (tmp_path / "exp").exists()
+
+
+def _manifest(experiment_id: str):
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.results.schema import Manifest
+
+    return Manifest(experiment_id=experiment_id, plan=Plan(workloads=["b"], targets=["basic://"]).to_dict())
+
+
+def test_a_taken_id_gets_a_suffix_up_to_999_and_then_one_line_saying_so(tmp_path):
+    from ycsbctl.errors import UserError
+    from ycsbctl.results.folder import ResultFolder
+
+    (tmp_path / "x").mkdir()
+    for n in range(2, 999):  # x, x-2 … x-998 taken (one of them still being written: its .partial)
+        (tmp_path / (f".x-{n}.partial" if n == 500 else f"x-{n}")).mkdir()
+    last = ResultFolder.create(tmp_path, "x", _manifest("x"), unique=True)
+    try:
+        assert last.path.name == ".x-999.partial" and last.manifest.experiment_id == "x-999"
+    finally:
+        last.close()
+    with pytest.raises(UserError, match="result folders x to x-999 all exist"):
+        ResultFolder.create(tmp_path, "x", _manifest("x"), unique=True)
+
+
+def test_a_folder_being_written_is_refused_by_its_own_path_or_its_final_name(tmp_path):
+    from ycsbctl.errors import UserError
+    from ycsbctl.results.folder import ResultFolder
+
+    writing = ResultFolder.create(tmp_path, "w", _manifest("w"))
+    try:
+        for path in (writing.path, tmp_path / "w"):  # .w.partial, and the name it will have
+            with pytest.raises(UserError, match="is being written by another ycsbctl"):
+                ResultFolder.check_free(path)
+    finally:
+        writing.close()
+    ResultFolder.check_free(tmp_path / "w")
+
+
+def test_mixed_columns_become_what_parquet_stores_numbers_booleans_or_text():
+    from ycsbctl.results.folder import arrow_safe
+
+    df = pd.DataFrame({"n": pd.Series([1, 2.5, None], dtype=object), "b": pd.Series([True, None, False], dtype=object),
+                       "t": pd.Series(["a", {"k": 1}, math.nan], dtype=object), "f": [0.5, 1.5, 2.5]})
+    out = arrow_safe(df)
+    assert str(out["n"].dtype) == "float64" and out["n"].tolist()[:2] == [1.0, 2.5] and math.isnan(out["n"][2])
+    assert str(out["b"].dtype) == "boolean" and out["b"].tolist() == [True, pd.NA, False]
+    assert out["t"].tolist()[:2] == ["a", '{"k": 1}'] and pd.isna(out["t"][2]) and out["f"].tolist() == [0.5, 1.5, 2.5]
+    assert df["n"].dtype == object  # the caller's frame is left as it was
+
+
+def test_a_new_folder_keeps_the_start_time_its_manifest_gives_and_is_stamped_now_when_it_gives_none(tmp_path):
+    import json
+    from dataclasses import replace
+    from datetime import datetime
+
+    from ycsbctl.results.folder import ResultFolder
+
+    def stored(folder: ResultFolder) -> str:  # the manifest as written to disk
+        folder.close()
+        return json.loads((folder.path / "manifest.json").read_text(encoding="utf-8"))["started_at"]
+
+    given = "2021-03-04T05:06:07+00:00"  # a resumed plan's own start
+    assert stored(ResultFolder.create(tmp_path, "given", replace(_manifest("given"), started_at=given))) == given
+    before = datetime.now().astimezone().replace(microsecond=0)
+    stamped = datetime.fromisoformat(stored(ResultFolder.create(tmp_path, "new", _manifest("new"))))
+    assert before <= stamped <= datetime.now().astimezone()
+
+
+def test_a_runs_disturbance_events_are_written_to_its_own_events_part_with_its_run_id_and_target(tmp_path):
+    from ycsbctl.results.events import EVENT_COLUMNS
+    from ycsbctl.results.folder import ResultFolder, RunRecord, file_stem
+
+    row = dict.fromkeys(EVENT_COLUMNS) | {"event": "del:set:2M@5s", "action": "del", "size": 2_000_000,
+                                          "occurrence": 1, "stall_s": 1.6, "ops_lost": 39_770.5}
+    events = pd.DataFrame([row], columns=list(EVENT_COLUMNS))
+    run_id = "redis.workloadb.run.t16.r1"
+    folder = ResultFolder.create(tmp_path, "x", _manifest("x"))
+    try:
+        folder.add_run(RunRecord(run_id, "redis", "workloadb", "run", 16, 1, "ok", events=events))
+        part = pd.read_parquet(folder.path / "parts" / "events" / f"{file_stem(run_id)}.parquet")
+    finally:
+        folder.close()
+    assert list(part.columns) == [*EVENT_COLUMNS, "run_id", "target"]
+    assert part[["event", "size", "stall_s", "ops_lost", "run_id", "target"]].to_dict("records") == [
+        {"event": "del:set:2M@5s", "size": 2_000_000, "stall_s": 1.6, "ops_lost": 39_770.5, "run_id": run_id,
+         "target": "redis"}]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from tests.results.test_verdicts import _runs
+from tests.fixtures.verdict_runs import runs_table
 from ycsbctl.errors import UserError
 from ycsbctl.results import host_drift, stats
 from ycsbctl.results import verdicts as vd
@@ -26,7 +26,7 @@ def _after(gap: float) -> list[float]:
 
 
 def _cell(gap: float, margins: host_drift.Margins) -> dict:
-    before, after = _runs({("a", 8): BASE}), _runs({("a", 8): _after(gap)})
+    before, after = runs_table({("a", 8): BASE}), runs_table({("a", 8): _after(gap)})
     v = vd.folder_verdicts(before, after, None, "after", margins=margins)
     return v[v["metric"] == "throughput"].iloc[0].to_dict()
 
@@ -245,3 +245,14 @@ def test_compare_calibrate_through_the_cli_refuses_folders_of_different_plans_an
                         "pair; nothing was recorded: give two runs of one plan on this host, minutes apart, with "
                         "nothing changed\n")
     assert not (tmp_path / "host_drift.json").exists() and not (tmp_path / "compare.html").exists()
+
+
+def test_the_host_drift_record_keeps_the_newest_200_drifts_per_metric(tmp_path):
+    import json
+
+    from ycsbctl.results import host_drift
+
+    ratios = [("throughput", 1 + i / 10_000) for i in range(1, 206)]  # drifts 0.0001 … 0.0205, newest last
+    path = host_drift.record(ratios, "test", tmp_path / "host_drift.json")
+    kept = json.loads(path.read_text(encoding="utf-8"))["metrics"]["throughput"]["drifts"]
+    assert len(kept) == 200 and kept[0] == pytest.approx(host_drift.drift(1 + 6 / 10_000), abs=1e-6)

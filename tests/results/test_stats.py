@@ -403,3 +403,83 @@ def test_an_added_error_widens_the_interval_as_scipys_t_interval_of_the_summed_v
     assert stats.with_added_error(c, math.nan, math.nan) == c and stats.with_added_error(c, 0.0, 5.0) == c
     one = stats.compare({1: 1.0}, {1: 2.0})
     assert stats.with_added_error(one, se, df) == one
+
+
+def test_a_comparison_without_spread_is_beyond_a_margin_exactly_when_its_ratio_is():
+    from dataclasses import replace
+
+    from ycsbctl.results import stats
+
+    c = stats.compare({1: 100.0, 2: 200.0, 3: 400.0}, {1: 150.0, 2: 300.0, 3: 600.0}, paired=True)
+    flat = replace(c, se_log=0.0)  # every round's ratio 1.5 exactly: no spread to test with
+    assert (stats.beyond_margin(flat, 0.1).p_value, stats.beyond_margin(flat, 0.6).p_value) == (0.0, 1.0)
+    no_df = replace(c, df=0)
+    assert (stats.beyond_margin(no_df, 0.1).p_value, stats.beyond_margin(no_df, 0.6).p_value) == (0.0, 1.0)
+
+
+def test_an_interval_whose_log_standard_error_is_exactly_one_is_a_real_interval():
+    from ycsbctl.results import stats
+
+    # logs 0 and 2: centre e, standard error sqrt(2) / sqrt(2) = 1, t(0.975, 1) = 12.706: e^(1 ± 12.706)
+    iv = stats.interval([1.0, math.exp(2)])
+    t = stats.t_quantile(0.975, 1)
+    assert iv.centre == pytest.approx(math.e) and t == pytest.approx(12.7062, abs=1e-4)
+    assert (iv.low, iv.high) == pytest.approx((math.exp(1 - t), math.exp(1 + t)))
+
+
+def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_says():
+    """The README: a cell's drift is read from four rounds or more. Four rounds falling 2 % a round: the total change
+    is the least-squares line of the logs (numpy's polyfit) over first to last, and three rounds read none."""
+    import math
+
+    import numpy as np
+
+    from ycsbctl.results.stats import drift
+
+    values = {1: 100.0, 2: 98.0, 3: 96.5, 4: 94.0}
+    slope = np.polyfit(list(values), np.log(list(values.values())), 1)[0]
+    d = drift(values)
+    assert d is not None and math.isclose(d.change, math.expm1(slope * 3), rel_tol=1e-9), d
+    assert drift({r: v for r, v in values.items() if r < 4}) is None
+
+
+def test_welchs_pooled_sd_is_the_root_of_the_mean_of_both_sides_sample_variances_of_log_values():
+    import statistics
+
+    from ycsbctl.results import stats
+
+    a, b = [100.0, 110.0, 95.0, 102.0], [150.0, 140.0, 171.0]
+    c = stats.compare(dict(enumerate(a)), dict(enumerate(b)), paired=False)
+    logs = [[math.log(v) for v in side] for side in (a, b)]
+    assert c.sd_log == pytest.approx(math.sqrt((statistics.variance(logs[0]) + statistics.variance(logs[1])) / 2), rel=1e-12)
+
+
+def test_two_paired_rounds_one_degree_of_freedom_get_a_real_margin_test_and_interval():
+    from scipy.stats import t as student_t
+
+    from ycsbctl.results import stats
+
+    c = stats.compare({1: 100.0, 2: 110.0}, {1: 150.0, 2: 180.0}, paired=True)
+    assert c.df == 1 and c.se_log > 0
+    excess = abs(math.log(c.ratio)) - math.log1p(0.1)
+    p = stats.beyond_margin(c, 0.1).p_value
+    assert p == pytest.approx(2 * student_t.sf(excess / c.se_log, 1), rel=1e-9) and 0 < p < 1
+    at90 = stats.at_level(c, 0.9)
+    half = student_t.ppf(0.95, 1) * c.se_log
+    assert (at90.low, at90.high) == pytest.approx((c.ratio * math.exp(-half), c.ratio * math.exp(half)), rel=1e-9)
+
+
+def test_two_repetitions_whose_logs_are_2_apart_have_the_t_interval_of_a_standard_error_of_1():
+    """ln 1 = 0 and ln e² = 2: the mean log 1, sd √2, standard error exactly 1: the interval is e^(1 ± t)
+    with t scipy's 97.5th percentile of Student's t with 1 degree of freedom (12.706), not a point."""
+    import math
+
+    from scipy import stats as sps
+
+    from ycsbctl.results.stats import interval
+    i = interval([1.0, math.exp(2)])
+    t = float(sps.t.ppf(0.975, 1))
+    assert (i.n, i.centre) == (2, math.e)
+    assert math.isclose(i.low, math.exp(1 - t), rel_tol=1e-9) and math.isclose(i.high, math.exp(1 + t), rel_tol=1e-9)
+    same = interval([5.0, 5.0, 5.0])
+    assert same.low == same.centre == same.high and math.isclose(same.centre, 5.0) and same.cv == 0.0

@@ -10,24 +10,12 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
+from tests.fixtures.verdict_runs import runs_table
 from ycsbctl.results import host_drift
 from ycsbctl.results import verdicts as vd
 
-
-def _runs(values: dict[tuple[str, int], list[float]], p99: float = 500.0, status: dict | None = None) -> pd.DataFrame:
-    """One row per (target, threads) × round with the given throughputs (ops/s); p99 = p99 · 10,000 / ops."""
-    rows = []
-    for (target, threads), tps in values.items():
-        for rnd, tp in enumerate(tps, start=1):
-            rows.append({"run_id": f"{target}.w.run.t{threads}.r{rnd}", "target": target, "workload": "w",
-                         "phase": "run", "threads": threads, "repetition": rnd, "target_rate": math.nan,
-                         "status": (status or {}).get((target, threads, rnd), "ok"), "throughput_ops": tp,
-                         "all_p99_us": p99 * 10_000 / tp})
-    return pd.DataFrame(rows)
-
-
 BASE = [10_000.0, 9_400.0, 10_800.0, 9_100.0, 10_300.0]  # rounds drift up and down: pairing cancels it
-RUNS = _runs({("a", 8): BASE, ("b", 8): [v * 1.10 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))],
+RUNS = runs_table({("a", 8): BASE, ("b", 8): [v * 1.10 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))],
               ("a", 16): [v * 1.5 for v in BASE], ("b", 16): [v * 1.5 * f for v, f in zip(BASE, (1.0, 1.02, 0.97, 1.01, 1.0))]})
 
 
@@ -61,7 +49,7 @@ def test_the_peak_row_compares_each_targets_best_thread_count():
 
 
 def test_only_ok_runs_of_the_sweep_make_a_cell():
-    runs = _runs({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status={("b", 8, 2): "degraded"})
+    runs = runs_table({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status={("b", 8, 2): "degraded"})
     loads = runs.iloc[:1].assign(phase="load", run_id="a.w.load.t8.r1", throughput_ops=1.0)
     cells = vd.cell_table(pd.concat([runs, loads]))
     assert cells.set_index("target").loc["b", "n"] == 4 and cells.set_index("target").loc["a", "n"] == 5
@@ -71,7 +59,7 @@ def test_only_ok_runs_of_the_sweep_make_a_cell():
 
 def test_cell_table_intervals_cv_and_drift():
     falling = [10_000.0 * 0.96 ** r for r in range(6)]
-    cells = vd.cell_table(_runs({("a", 8): falling, ("b", 8): BASE})).set_index("target")
+    cells = vd.cell_table(runs_table({("a", 8): falling, ("b", 8): BASE})).set_index("target")
     a = cells.loc["a"]
     assert a["throughput"] == pytest.approx(sps.gmean(falling))
     assert a["throughput_low"] < a["throughput"] < a["throughput_high"]
@@ -87,7 +75,7 @@ def test_repetitions_for_5pct_needs_two_rounds_and_is_the_rounds_log_sd_from_two
     none from one round (no sd), a figure from two rounds on (two rounds already have an sd), a zero-sd cell
     the fewest (2)."""
     tps = {1: [10_000.0], 2: [10_000.0, 9_000.0], 3: [10_000.0, 9_000.0, 10_500.0]}
-    cells = vd.cell_table(_runs({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
+    cells = vd.cell_table(runs_table({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
     assert pd.isna(cells.loc[1, "repetitions_for_5pct"])
     for n in (2, 3):
         want = vd.stats.repetitions_needed(float(np.std(np.log(tps[n]), ddof=1)), 0.05, paired=False)
@@ -96,7 +84,7 @@ def test_repetitions_for_5pct_needs_two_rounds_and_is_the_rounds_log_sd_from_two
 
 
 def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
-    runs = _runs({("a", 8): [10_000.0]})
+    runs = runs_table({("a", 8): [10_000.0]})
     series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(7),
                            "operations": [9_000, 11_000, 10_500, 9_500, 10_000, 10_200, 4_000], "warmup": False})
     others = pd.concat([series.assign(op="READ", operations=50.0),  # another operation's and another run's seconds
@@ -111,7 +99,7 @@ def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
 def test_one_repetition_of_two_seconds_keeps_both_and_of_three_drops_the_last():
     """Two measured seconds are both whole (the interval of the two, scipy's t on their logs); from three on the
     last, partial second is left out."""
-    runs = _runs({("a", 8): [10_000.0]})
+    runs = runs_table({("a", 8): [10_000.0]})
 
     def cell(ops: list[int]) -> pd.Series:
         series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(len(ops)),
@@ -133,7 +121,7 @@ def test_one_repetition_of_two_seconds_keeps_both_and_of_three_drops_the_last():
 def test_the_seconds_past_the_measured_windows_whole_ones_are_left_out(runtime_ms, ops, kept):
     """With the run's measured window (runtime_ms), exactly its whole seconds make the interval: one whole
     second gives no interval (not a 141 % CV from a batch of 2 operations)."""
-    runs = _runs({("a", 8): [10_000.0]}).assign(runtime_ms=runtime_ms)
+    runs = runs_table({("a", 8): [10_000.0]}).assign(runtime_ms=runtime_ms)
     series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(len(ops)),
                            "operations": ops, "warmup": False})
     c = vd.cell_table(runs, series=series).iloc[0]
@@ -149,7 +137,7 @@ def test_the_seconds_past_the_measured_windows_whole_ones_are_left_out(runtime_m
 def test_the_peak_is_the_thread_count_of_the_highest_mean_not_the_highest_repetition():
     """a at 8 threads: 1,000 and 3,000 ops/s (mean 2,000, the highest single run); at 16: 2,500 twice (the
     highest mean): the peak row compares a at 16 threads."""
-    runs = _runs({("a", 8): [1_000.0, 3_000.0], ("a", 16): [2_500.0, 2_500.0],
+    runs = runs_table({("a", 8): [1_000.0, 3_000.0], ("a", 16): [2_500.0, 2_500.0],
                   ("b", 8): [1_100.0, 3_100.0], ("b", 16): [2_000.0, 2_100.0]})
     peak = vd.target_verdicts(runs, "a")
     (p,) = peak[peak["at_peak"] & (peak["metric"] == "throughput")].to_dict("records")
@@ -242,7 +230,7 @@ def test_a_latency_statistic_reads_its_own_column():
 
 
 def test_an_insert_only_workload_is_judged_on_its_load_and_a_run_workload_on_its_run():
-    loads = _runs({("a", 8): BASE, ("b", 8): [v * 1.3 for v in BASE]}).assign(phase="load", workload="ins")
+    loads = runs_table({("a", 8): BASE, ("b", 8): [v * 1.3 for v in BASE]}).assign(phase="load", workload="ins")
     mixed = pd.concat([RUNS, loads, RUNS.assign(phase="load", throughput_ops=1.0)])
     cells = vd.cell_table(mixed)
     ins = cells[cells["workload"] == "ins"].set_index("target")
@@ -255,10 +243,10 @@ def test_an_insert_only_workload_is_judged_on_its_load_and_a_run_workload_on_its
 def test_the_peak_row_compares_peaks_at_different_thread_counts_as_its_own_test():
     """b peaks at 8 threads, a at 16: the peak row is b at 8 against a at 16 (per round), a test of its own
     in the family; a NaN mean (a cell without throughput) is never a peak."""
-    runs = _runs({("a", 8): BASE, ("a", 16): [v * 1.5 for v in BASE],
+    runs = runs_table({("a", 8): BASE, ("a", 16): [v * 1.5 for v in BASE],
                   ("b", 8): [v * 1.8 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))],
                   ("b", 16): [v * 1.2 for v in BASE]})
-    nan_cell = _runs({("b", 32): [math.nan] * 5})
+    nan_cell = runs_table({("b", 32): [math.nan] * 5})
     v = vd.target_verdicts(pd.concat([runs, nan_cell]), "a")
     peak = v[v["at_peak"]].iloc[0]
     b8 = np.array([v * 1.8 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))])
@@ -285,10 +273,10 @@ def test_the_baseline_is_the_plans_then_its_first_target_with_runs():
 
 def test_failed_and_degraded_rounds_make_no_cell_and_only_ok_ones_count():
     status = {("b", 8, r): s for r, s in ((1, "failed"), (2, "degraded"), (3, "skipped"))}
-    runs = _runs({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status=status)
+    runs = runs_table({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status=status)
     cells = vd.cell_table(runs).set_index("target")
     assert cells.loc["b", "n"] == 2 and cells.loc["b", "throughput"] == pytest.approx(1.2 * sps.gmean(BASE[3:]))
-    only_bad = _runs({("a", 8): BASE}, status={("a", 8, r): "failed" for r in range(1, 6)})
+    only_bad = runs_table({("a", 8): BASE}, status={("a", 8, r): "failed" for r in range(1, 6)})
     assert len(vd.cell_table(only_bad)) == 0
 
 
@@ -296,9 +284,9 @@ def test_the_peak_is_an_unpaced_cell_even_when_a_paced_one_measured_more():
     """a and b unpaced at 8 threads (2,000 and 2,200 ops/s) and at 16 (1,500 and 1,600), and paced at 16 threads
     and 5,000 ops/s offered (4,900 and 5,100 measured, more than any unpaced cell): a paced cell's rate is the one
     asked for, not what the target can do, so the peak row compares the unpaced 8 threads of each."""
-    runs = _runs({("a", 8): [2_000.0, 2_000.0], ("b", 8): [2_200.0, 2_200.0],
+    runs = runs_table({("a", 8): [2_000.0, 2_000.0], ("b", 8): [2_200.0, 2_200.0],
                   ("a", 16): [1_500.0, 1_500.0], ("b", 16): [1_600.0, 1_600.0]})
-    paced = _runs({("a", 16): [4_900.0, 4_900.0], ("b", 16): [5_100.0, 5_100.0]}).assign(target_rate=5_000.0)
+    paced = runs_table({("a", 16): [4_900.0, 4_900.0], ("b", 16): [5_100.0, 5_100.0]}).assign(target_rate=5_000.0)
     peak = vd.target_verdicts(pd.concat([runs, paced], ignore_index=True), "a")
     (p,) = peak[peak["at_peak"] & (peak["metric"] == "throughput")].to_dict("records")
     assert p["threads"] == 8 and "a at 8 threads" in p["caveat"], p
@@ -315,7 +303,7 @@ def test_a_blocks_order_pairs_round_i_of_a_with_round_i_of_b_as_the_rounds_place
     rows = []
     for rnd in range(1, 6):
         for target in (("a", "b") if rnd % 2 else ("b", "a")):  # A B B A …
-            rows.append(_runs({(target, 8): [(BASE if target == "a" else b_vals)[rnd - 1]]}).assign(
+            rows.append(runs_table({(target, 8): [(BASE if target == "a" else b_vals)[rnd - 1]]}).assign(
                 repetition=rnd, run_id=f"{target}.w.run.t8.r{rnd}"))
     runs = pd.concat(rows, ignore_index=True)
     runs = pd.concat([runs[runs["target"] == "a"], runs[runs["target"] == "b"].iloc[::-1]], ignore_index=True)
@@ -330,3 +318,31 @@ def test_a_blocks_order_pairs_round_i_of_a_with_round_i_of_b_as_the_rounds_place
     welch = vd.plan_verdicts({"targets": ["a", "b"], "run_order": "target"}, runs)
     w = welch[(welch["metric"] == "throughput") & ~welch["at_peak"]].iloc[0]
     assert w["p_value"] == pytest.approx(sps.ttest_ind(lb, la, equal_var=False).pvalue)
+
+
+def test_a_runs_operations_per_second_leave_out_its_warm_up_and_its_last_partial_second():
+    from ycsbctl.results.verdicts import _per_second
+
+    series = pd.DataFrame({"run_id": ["a"] * 6 + ["b"], "op": ["OVERALL"] * 5 + ["READ", "OVERALL"],
+                           "second": [4, 0, 1, 2, 3, 2, 0], "operations": [7, 50, 110, 120, 130, 99, 5],
+                           "warmup": [False, True, False, False, False, False, False]})
+    assert _per_second(series, "a") == [110.0, 120.0, 130.0]  # second 4 (7 operations) is the partial last
+    assert _per_second(series, "b") == [5.0]
+    assert _per_second(series.drop(columns="operations"), "a") == []
+    assert _per_second(series.drop(columns="run_id"), "a") == []
+
+
+def test_a_targets_values_relative_to_the_control_round_by_round_or_over_its_geometric_mean():
+    from ycsbctl.results.verdicts import _relative, interval_text
+
+    # paired: round 2 has no control, round 3's value is 0 and round 4's control 0: round 1 alone
+    assert _relative({1: 200.0, 2: 300.0, 3: 0.0, 4: 50.0}, {1: 100.0, 3: 50.0, 4: 0.0}, paired=True) == {1: 2.0}
+    # unpaired: over the control's geometric mean, √(100 × 400) = 200; a zero value is left out
+    got = _relative({1: 200.0, 2: 300.0, 3: 0.0}, {1: 100.0, 2: 400.0}, paired=False)
+    assert got == pytest.approx({1: 1.0, 2: 1.5}) and set(got) == {1, 2}
+    # a control that measured nothing above 0 has no geometric mean: nothing is relative to it
+    assert _relative({1: 200.0}, {1: 0.0, 2: 0.0}, paired=False) == {} == _relative({1: 200.0}, {}, paired=False)
+    # a value under 1 is a value; one under 0 none: over the control's √(1 × 4) = 2
+    assert _relative({1: 0.5, 2: -0.5, 3: 3.0}, {1: 1.0, 2: 4.0}, paired=False) == {1: 0.25, 3: 1.5}
+    # a bound up to 1,000 is written out, past it ">1,000"
+    assert interval_text(0.5, 995.0) == " [0.50, 995.00]" and interval_text(0.5, 1000.5) == " [0.50, >1,000]"

@@ -1,15 +1,19 @@
-"""The chain machinery every fast-path binding shares (``stores/chain.py``), driven through the Redis
-binding against a real Redis: chains whose requests a worker writes together at the end of each turn of
-its loop, a chain that carries on with its client's next take instead of ending, and a chain started on
-a lost connection. Truth: Redis's own command counters (``INFO commandstats``) and what was recorded."""
+"""The chain machinery every fast-path binding shares (``stores/chain.py``), driven through the Redis binding
+against a real Redis: chains whose requests a worker writes together at the end of each turn of its loop, a
+chain that carries on with its client's next take instead of ending, and a chain started on a lost connection.
+Truth: Redis's own command counters (``INFO commandstats``) and what was recorded. Without a server, an
+operation that expired before its batched write went out, and a reply after the watchdog resolved its
+chain."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 import redis
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ChainContext, Status
 from ycsbctl.stores.chain import ChainRun, WriteBatch, run_chain
 from ycsbctl.stores.redis.binding import _Chain as RedisChain
@@ -131,3 +135,59 @@ def test_a_chain_whose_server_stalls_times_out_the_insert_in_flight_and_acknowle
     assert done == (1, 1) and why == "timed out after 0.1 s"
     assert [row[:2] for row in log] == [(INSERT, Status.TIMEOUT)] and log[0][2] <= log[0][3]
     assert acked == [30]  # ended, whatever its status: its key may be read (YCSB acknowledges it too)
+
+
+def test_an_operation_that_expires_before_its_batched_write_went_out_is_timed_from_its_end():
+    # the worker's WriteBatch writes a turn's requests at the turn's end; an operation the watchdog expires before
+    # then never started: its TIMEOUT is recorded with t0 = t1 (0 µs), not from an unset start
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.chain import WriteBatch
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
+    from ycsbctl.workload.core import READ
+
+    class NotYet(WriteBatch):
+        def add(self, chain) -> None:  # the turn has not ended yet: nothing written
+            self.chains.append(chain)
+
+    names = [b"field%d" % i for i in range(10)]
+
+    async def go() -> list[tuple]:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = Written()
+        timed: list[tuple] = []
+        ctx = ChainContext(record=lambda *t: timed.append(t), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
+                           stop_on_error=False, writes=NotYet(b.loop))
+        run = asyncio.ensure_future(b.chain(ctx, ([READ], [b"user1"], [1], [-1], [-1]), 0, 1))
+        await asyncio.sleep(0)
+        assert b.proto.transport.sent == [] and ctx.writes.chains
+        b.expire()
+        assert await run == (1, 1)
+        return timed
+
+    (op, st, t0, t1, due), = asyncio.run(go())
+    assert (op, st) == (READ, Status.TIMEOUT) and t0 == t1 == due > 10**9
+
+
+def test_a_reply_after_the_watchdog_resolved_a_chain_or_after_it_failed_is_late_once_counted():
+    # ChainRun.late, as the Tarantool, Sphinx, ClickHouse and Elasticsearch chains ask it of each reply: the
+    # watchdog resolves the chain's future in the same turn of the loop as a reply (not yet dead), or it is dead
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.chain import ChainRun
+
+    async def go() -> list[tuple]:
+        loop = asyncio.get_running_loop()
+        seen = []
+        for resolved, dead in ((False, False), (True, False), (False, True)):
+            b = SimpleNamespace(proto=SimpleNamespace(late=0))
+            fut = loop.create_future()
+            if resolved:
+                fut.set_result("expired")
+            run = ChainRun(b, None, ([], [], [], [], []), 0, 0, fut)  # type: ignore[arg-type]
+            run.dead = dead
+            seen.append((run.late(), run.dead, b.proto.late))
+        return seen
+
+    assert asyncio.run(go()) == [(False, False, 0), (True, True, 1), (True, True, 1)]

@@ -74,3 +74,13 @@ def test_replies_reach_their_requests_and_only_an_unasked_errors_words_are_kept(
     assert (p.late, p.stray, p.said) == (1, 1, None)
     p.data_received(failed)
     assert (p.stray, p.said) == (2, "Code: 60, no table")
+
+
+def test_a_whole_clickhouse_reply_says_whether_it_has_rows_by_its_frame():
+    from ycsbctl.stores.clickhouse.http import whole_rows
+
+    head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-ClickHouse-Format: TSV\r\n\r\n"
+    assert whole_rows(head + b"0\r\n\r\n") == 0  # an empty body: its last chunk alone
+    assert whole_rows(head + b"6\r\nuser1\n\r\n0\r\n\r\n") == 1
+    assert whole_rows(head + b"6\r\nuser1\n\r\n") == -1  # not whole yet
+    assert whole_rows(b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") == -1

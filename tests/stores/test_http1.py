@@ -44,3 +44,11 @@ def test_a_reply_without_a_length_has_an_empty_body():
     data = b"HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\n"
     r, used = parse(data + b"HTTP/1.1 404", HttpReply)
     assert (r.status, r.body, used) == (200, b"", len(data))
+
+
+def test_a_chunked_reply_is_whole_only_with_its_last_chunk_and_its_crlf():
+    whole = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+    reply, used = parse(whole + b"HTTP/1.1 ...", HttpReply)
+    assert reply is not None and (reply.status, reply.body, used) == (200, b"hello world", len(whole))
+    for cut in range(len(whole) - 1, 40, -1):  # every shorter prefix, down into the head
+        assert parse(whole[:cut], HttpReply) == (None, 0), cut

@@ -1,15 +1,20 @@
-"""The MariaDB wire binding's reply parser: a result set, an OK and an ERR cut anywhere by the reads
-give what they give whole (packets as the protocol defines them, CLIENT_DEPRECATE_EOF on)."""
+"""The MariaDB wire binding's reply parser: a result set, an OK and an ERR cut anywhere by the reads give what
+they give whole (packets as the protocol defines them, CLIENT_DEPRECATE_EOF on). The chains' requests (each
+operation's bytes the binding's own request for it, a reply after its expiry late), the handshake's packets
+and a server greeting with an error or without DEPRECATE_EOF, and a plug-in's bytes escaped as PyMySQL
+does."""
 
 from __future__ import annotations
 
 import asyncio
 import struct
+import time
 
 import pytest
 
 from tests.fixtures.mysql_packets import lenenc_int
-from tests.fixtures.wire_waiter import connect_said
+from tests.fixtures.wire_waiter import Written, connect_said
+from ycsbctl.stores.binding import Status
 from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
 from ycsbctl.stores.mysql41 import lenenc, packet, quote, row_values
 
@@ -320,3 +325,212 @@ def test_a_refused_login_says_the_servers_words_and_an_auth_switch_is_answered_w
     assert said is None and asked[1] == (3, b"")  # the switch answered with no auth data, the next sequence number
     _, said = _connect_with_replies([switch, packet(b"\x01\x04", 4)])  # more auth data asked: a method it cannot do
     assert "an authentication ycsbctl's wire client cannot do" in said
+
+
+def test_a_mariadb_sql_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+    # chained READ of one field or all, UPDATE of one field, INSERT: the bytes a MariaDB wire binding's chain
+    # writes are those its read_request / update_request / insert_request build for that operation
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    values = {-1: [b"v%d" % i for i in range(10)], **{i: [b"new%d" % i] for i in range(10)}}
+    ok = b"\x07\0\0\x01" + b"\0\0\0\x02\0\0\0"  # an OK packet: no rows, 0 affected
+
+    async def chained(b: MariaWireBinding, op: int, rf: int, wf: int) -> bytes:
+        b.loop, b.proto = asyncio.get_running_loop(), _MyProtocol()
+        b.proto.handshake, b.proto.transport = False, Written()
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+                           ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
+        run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
+        await asyncio.sleep(0)
+        (sent,) = b.proto.transport.sent
+        b.proto.data_received(ok)
+        await run
+        return sent
+
+    async def go() -> None:
+        b = MariaWireBinding("mariadb://root@127.0.0.1:1/ycsb", 1.0)
+        assert await chained(b, READ, -1, -1) == b.read_request("t", b"user7", None)
+        for f in range(10):
+            assert await chained(b, READ, f, -1) == b.read_request("t", b"user7", (names[f],)), f
+            assert await chained(b, UPDATE, -1, f) == b.update_request("t", b"user7", (names[f],), [b"new%d" % f]), f
+        assert await chained(b, INSERT, -1, -1) == b.insert_request("t", b"user7", tuple(names), values[-1])
+
+    asyncio.run(go())
+
+
+def _packet(seq: int, payload: bytes) -> bytes:
+    return len(payload).to_bytes(3, "little") + bytes((seq,)) + payload
+
+
+@pytest.mark.parametrize("size", [1, 255, 256, 65_535, 65_536, 65_541, 70_000])
+def test_a_mariadb_one_row_reply_after_a_known_head_is_that_row_whole_whatever_its_size_and_bytes(size: int):
+    # the reply's head (column count, column definitions) as the connection saw it before, one row packet,
+    # the end of the rows (an EOF packet): its length is read from the 3-byte little-endian packet header. The
+    # row's bytes from its (size mod 256)th on look like an EOF packet's header reaching the data's end: where a
+    # length read with its third byte wrong (0 for 65,536 + k) would say the row ends.
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+
+    eof = _packet(9, b"\xfe\0\0\x02\0")
+    row = bytearray(b"r" * size)
+    off = size & 0xFF
+    fake = (size + len(eof) - 4 - off).to_bytes(3, "little") + b"\x00\xfe"
+    row[off:off + 5] = fake[:max(0, min(5, size - off))]
+    assert len(row) == size
+    loop = asyncio.new_event_loop()
+    try:
+        p = _MyProtocol()
+        p.handshake, p.head = False, _packet(1, b"\x01") + _packet(2, b"column definition")
+        waiter = loop.create_future()
+        p.waiters.append(waiter)
+        p.data_received(p.head + _packet(3, bytes(row)) + eof)
+        reply = waiter.result()
+    finally:
+        loop.close()
+    assert (reply.rows, reply.row, reply.error) == (1, bytes(row), None)
+
+
+def test_a_mariadb_plugins_bytes_parameter_is_escaped_as_pymysql_escapes_a_string_every_byte_kept():
+    from pymysql.converters import escape_string
+
+    from ycsbctl.stores.mariadb.wire import literal
+
+    for value in (bytes(range(256)), b"", b"a\tb\nc\r\0\x1a'\"\\z"):
+        assert literal(value) == b"_binary'" + escape_string(value.decode("latin-1")).encode("latin-1") + b"'", value
+    assert (literal(None), literal(-12), literal("it's")) == (b"NULL", b"-12", b"'it\\'s'")
+
+
+def test_a_mariadb_sql_chains_reply_after_its_operation_expired_is_counted_late_and_recorded_once():
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mariadb.wire import MariaWireBinding, _MyProtocol
+    from ycsbctl.workload.core import UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    ok = b"\x07\0\0\x01" + b"\0\x01\0\x02\0\0\0"  # an OK packet: 1 row matched
+
+    async def go() -> tuple:
+        b = MariaWireBinding("mariadb://root@127.0.0.1:1/ycsb", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _MyProtocol()
+        b.proto.handshake, b.proto.transport = False, Written()
+        timed: list[int] = []
+        ctx = ChainContext(record=lambda op, st, *_: timed.append(st), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"x"], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
+                           stop_on_error=False)
+        run = asyncio.ensure_future(b.chain(ctx, ([UPDATE], [b"user1"], [1], [-1], [0]), 0, 1))
+        await asyncio.sleep(0)
+        b.expire()
+        b.proto.data_received(ok)  # the reply, in the same turn of the loop as the watchdog's expiry
+        done = await run
+        return done, timed, b.proto.late
+
+    assert asyncio.run(go()) == ((1, 1), [Status.TIMEOUT], 1)
+
+
+def test_the_mariadb_handshake_packets_go_whole_to_their_waiters_in_order_kept_while_none_waits():
+    # the greeting may come before open() waits for it (and a packet split anywhere): kept, then handed in order
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+
+    def packet(payload: bytes, seq: int) -> bytes:
+        return len(payload).to_bytes(3, "little") + bytes([seq]) + payload
+
+    p = _MyProtocol()
+    loop = asyncio.new_event_loop()
+    try:
+        greeting, ok_payload = b"\x0a11.4.2-MariaDB\x00" + bytes(40), b"\x00\x00\x00\x02\x00\x00\x00"
+        p.data_received(packet(greeting, 0)[:9])
+        assert not p.early and p.buf
+        p.data_received(packet(greeting, 0)[9:] + packet(ok_payload, 2))  # nothing waits yet
+        assert list(p.early) == [greeting, ok_payload] and not p.buf
+        first, second, third = (loop.create_future() for _ in range(3))
+        p.waiters.extend([first, second, third])
+        p.data_received(packet(b"\x01", 3))
+        assert first.result() == greeting and second.result() == ok_payload and third.result() == b"\x01"
+        assert not p.early and not p.waiters
+    finally:
+        loop.close()
+
+
+def test_a_mariadb_server_that_greets_with_an_error_is_said_refusing_the_connection_in_its_words():
+    # a server at max_connections answers the TCP connection with an ERR packet instead of its greeting
+    from tests.fixtures.wire_waiter import connect_said
+    from ycsbctl.stores.mariadb.wire import MariaWireBinding
+
+    refusal = b"\xff\x10\x04Too many connections"
+    greeting = len(refusal).to_bytes(3, "little") + b"\x00" + refusal
+
+    async def main() -> tuple[str | None, int]:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(greeting)
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            port = server.sockets[0].getsockname()[1]
+            return await connect_said(MariaWireBinding(f"mysql://bob@127.0.0.1:{port}/db1", 2.0)), port
+        finally:
+            server.close()
+
+    said, port = asyncio.run(main())
+    assert said == (f"the MariaDB server at 127.0.0.1:{port} refused the connection: Too many connections (error 1040)"
+                    " — more client threads than the server's max_connections allows: lower --threads or raise "
+                    "max_connections (SET GLOBAL max_connections = N)")
+
+
+def test_a_mariadb_reply_read_by_its_head_measures_a_64_kib_row_by_all_three_length_bytes():
+    # two rows of over 64 KiB (scan-sized): the head's short cut must see the first row end where its three length
+    # bytes say and so walk on to the second. Where a length read one bit off would end it (byte 3 as << 15 or
+    # << 17), a packet that looks like the end of the rows is planted, so a misread would say one row.
+    from tests.fixtures.mysql_packets import lenenc_int as lenenc
+    from ycsbctl.stores.mariadb.wire import _MyProtocol
+    from ycsbctl.stores.mysql41 import packet
+
+    h, eof = len(HEAD), packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
+    one, two = bytearray(b"\x05user1" + lenenc(70_000) + b"a" * 70_000), bytearray(b"\x05user2" + lenenc(70_000) + b"b" * 70_000)
+    end = h + 4 + len(one)  # where the first row's packet ends
+    n = end + 4 + len(two) + len(eof)
+    for wrong in (end - 32_768, end + 65_536):  # byte 3 (1) read as << 15 / << 17: inside row one / row two
+        at, body = (wrong - h - 4, one) if wrong < end else (wrong - end - 4, two)
+        body[at:at + 5] = (n - wrong - 4).to_bytes(3, "little") + b"\x09\xfe"
+    reply = HEAD + packet(bytes(one), 4) + packet(bytes(two), 5) + eof
+    assert reply[h + 2] == 1 and len(reply) == n
+    slow, _ = _parse([reply])  # no head known: every packet walked
+    fast = _MyProtocol()
+    fast.handshake, fast.head = False, HEAD
+    w = Waiter()
+    fast.waiters.append(w)
+    fast.data_received(reply)
+    assert (w.result.rows, w.result.row, w.result.error) == (slow.rows, slow.row, slow.error) and slow.rows == 2
+
+
+def test_a_mariadb_server_without_deprecate_eof_is_not_asked_for_it_and_its_column_eofs_are_expected():
+    from ycsbctl.stores.mariadb.wire import CAPABILITIES, DEPRECATE_EOF, MariaWireBinding
+
+    caps = CAPABILITIES & ~DEPRECATE_EOF | 2048  # an older server: every capability asked but DEPRECATE_EOF (and TLS)
+    hello = (b"\x0a5.5.5-10.1.48\x00" + (7).to_bytes(4, "little") + b"a" * 8 + b"\x00" + (caps & 0xFFFF).to_bytes(2, "little")
+             + b"\x21" + b"\x02\x00" + (caps >> 16).to_bytes(2, "little") + b"\x15" + b"\x00" * 10 + b"b" * 12 + b"\x00")
+    asked: list[int] = []
+
+    async def main() -> bool:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(len(hello).to_bytes(3, "little") + b"\x00" + hello)
+            head = await reader.readexactly(4)
+            body = await reader.readexactly(int.from_bytes(head[:3], "little"))
+            asked.append(int.from_bytes(body[:4], "little"))
+            ok = b"\x00\x00\x00\x02\x00\x00\x00"
+            writer.write(len(ok).to_bytes(3, "little") + b"\x02" + ok)
+            await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        try:
+            b = MariaWireBinding(f"mysql://bob@127.0.0.1:{server.sockets[0].getsockname()[1]}/db1", 2.0)
+            await b.connect()
+            eofs = b.proto.eof_after_columns
+            await b.close()
+            return eofs
+        finally:
+            server.close()
+
+    assert asyncio.run(main()) is True and asked == [CAPABILITIES & ~DEPRECATE_EOF]

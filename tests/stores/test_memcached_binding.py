@@ -1,9 +1,12 @@
 """The memcached binding against a real memcached, its records read back with another client library
-(pymemcache) as the truth of the layout YCSB's memcached binding uses: key ``<table>-<key>``, one JSON
-object of the fields, flags 0, ``add`` on insert, ``replace`` on update."""
+(pymemcache) as the truth of the layout YCSB's memcached binding uses: key ``<table>-<key>``, one JSON object
+of the fields, flags 0, ``add`` on insert, ``replace`` on update. Without a server, replies cut at any byte
+reach their own waiters whole, a chain's late replies are counted once, an update of field f writes field f,
+and a plug-in command is OK with the server's reply."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -11,6 +14,7 @@ import pytest
 from pymemcache.client.base import Client
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
@@ -300,3 +304,129 @@ def test_more_clients_than_the_servers_connection_limit_is_one_line_saying_what_
         client.close()
     finally:
         server.stop()
+
+
+def test_a_memcached_chain_judges_replies_cut_anywhere_as_whole_ones_and_counts_each_late_reply_once():
+    # a hit and STORED that come in two reads go through the general parse, not the one-read frame check:
+    # the same statuses; a reply after its operation expired (the watchdog) is counted late once, by either path
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
+    from ycsbctl.workload.core import READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    body = b'{"field0":"a"}'
+    hit = b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(body), body)
+
+    async def chain(b: MemcachedBinding, ops: list[int], replies: list[list[bytes]], expire: bool = False) -> list[int]:
+        statuses: list[int] = []
+        ctx = ChainContext(record=lambda op, st, *_: statuses.append(st), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"v"] * (10 if f < 0 else 1), ack=None,
+                           deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False)
+        n = len(ops)
+        run = asyncio.ensure_future(b.chain(ctx, (ops, [b"user1"] * n, [1] * n, [-1] * n, [0] * n), 0, n))
+        await asyncio.sleep(0)
+        if expire:
+            b.expire()
+            await asyncio.sleep(0)
+        for cuts in replies:
+            for part in cuts:
+                b.proto.data_received(part)
+            await asyncio.sleep(0)
+        await run
+        return statuses
+
+    async def go() -> tuple:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = Written()
+        split = await chain(b, [READ, UPDATE, READ], [[hit[:30], hit[30:]], [b"STO", b"RED\r\n"], [b"END\r\n"]])
+        whole = await chain(b, [READ, UPDATE], [[hit], [b"STORED\r\n"]])
+        late_whole = await chain(b, [READ], [], expire=True)
+        b.proto.data_received(hit)
+        counted = [b.proto.late]
+        await chain(b, [READ], [], expire=True)
+        b.proto.data_received(hit[:30])
+        b.proto.data_received(hit[30:])
+        counted.append(b.proto.late)
+        return split, whole, late_whole, counted
+
+    split, whole, late_whole, counted = asyncio.run(go())
+    assert split == [Status.OK, Status.OK, Status.NOT_FOUND] and whole == [Status.OK, Status.OK]
+    assert late_whole == [Status.TIMEOUT] and counted == [1, 2]
+
+
+def test_a_memcached_plugin_command_is_ok_with_the_servers_reply_or_the_failure_with_nothing():
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text
+
+    async def go() -> tuple:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = Written()
+        got = []
+        for reply in (b"VERSION 1.6.18\r\n", b"VALUE k 0 2\r\nab\r\nEND\r\n", None):
+            call = asyncio.ensure_future(b.mc(b"version\r\n" if reply and reply[:1] == b"V" else b"get k\r\n"))
+            await asyncio.sleep(0)
+            if reply is None:
+                b.expire()  # the watchdog: no reply within the timeout
+            else:
+                b.proto.data_received(reply)
+            got.append(await call)
+        return got
+
+    assert asyncio.run(go()) == [(Status.OK, (b"VERSION 1.6.18", None)), (Status.OK, (b"VALUE", b"ab")), (Status.TIMEOUT, None)]
+
+
+def test_memcached_replies_cut_at_any_byte_reach_their_own_waiters_whole_as_memcached_frames_them():
+    # a get hit (VALUE <key> <flags> <bytes>, the data, END), a set's STORED and a miss's END in one stream, read
+    # in pieces of every size: each waiter gets its own reply whole, none waits for bytes already there
+    from tests.fixtures.wire_waiter import fed
+    from ycsbctl.stores.memcached.binding import _Text
+
+    stream = b"VALUE user1 0 11\r\n{\"f\":\"a b\"}\r\nEND\r\n" + b"STORED\r\n" + b"END\r\n"
+    for cut in range(1, len(stream) + 1):
+        got = [w.result for w in fed(_Text(), stream, cut, waiting=3)]
+        assert got == [(b"VALUE", b"{\"f\":\"a b\"}"), (b"STORED", None), (b"END", None)], cut
+
+
+def test_a_memcached_chain_writes_field_f_for_an_update_of_f_and_a_reply_right_after_its_expiry_is_late():
+    # a chained UPDATE of field f is a replace of the record's JSON with field f (the binding's own encoding); the
+    # watchdog expiring the operation in flight and its reply coming in the same turn of the loop: counted late
+    # (whichever path reads it: a miss's END is parsed, a hit's frame is checked), the operation TIMEOUT
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.memcached.binding import MemcachedBinding, _Text, store_command
+    from ycsbctl.workload.core import READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    body = b'{"field0":"a"}'
+    hit = b"VALUE usertable-user1 0 %d\r\n%b\r\nEND\r\n" % (len(body), body)
+
+    async def go() -> tuple:
+        b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Text()
+        b.proto.transport = Written()
+        statuses: list[int] = []
+        ctx = ChainContext(record=lambda op, st, *_: statuses.append(st), names=[tuple(names)] + [(n,) for n in names],
+                           values=lambda f: [b"new%d" % f], ack=None, deadline_ns=time.perf_counter_ns() + 10**10,
+                           stop_on_error=False)
+        written = []
+        for f in range(10):
+            run = asyncio.ensure_future(b.chain(ctx, ([UPDATE], [b"user1"], [1], [-1], [f]), 0, 1))
+            await asyncio.sleep(0)
+            b.proto.data_received(b"STORED\r\n")
+            await asyncio.wait_for(run, 5)
+            written.append(b.proto.transport.sent[-1] == store_command(
+                b"replace", b"usertable-user1", b.json.encode((names[f],), [b"new%d" % f])))
+        late = []
+        for reply in (b"END\r\n", hit):
+            statuses.clear()
+            run = asyncio.ensure_future(b.chain(ctx, ([READ], [b"user1"], [1], [-1], [-1]), 0, 1))
+            await asyncio.sleep(0)
+            b.expire()
+            b.proto.data_received(reply)  # in the same turn
+            await asyncio.wait_for(run, 5)
+            late.append((list(statuses), b.proto.late))
+        return written, late
+
+    written, late = asyncio.run(go())
+    assert written == [True] * 10
+    assert late == [([Status.TIMEOUT], 1), ([Status.TIMEOUT], 2)]

@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import threading
+import time
 
 import bson
 import pytest
@@ -14,6 +15,7 @@ from pymongo import MongoClient
 
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.servers import start_mongo_echo, start_mongo_wire, wait_stopped
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ChainContext, ConnectionLost, Status
 from ycsbctl.stores.mongodb.pymongo_binding import projection, record_document
 from ycsbctl.stores.mongodb.wire import MongoWireBinding
@@ -339,3 +341,41 @@ def test_the_engine_chains_a_workload_into_the_workloads_table_on_mongo_echo(ech
         assert TABLE not in client.ycsb.list_collection_names()
     finally:
         client.close()
+
+
+def test_a_mongodb_wire_chain_writes_each_operation_as_the_bindings_own_request_for_it_field_for_field():
+    # as the SQL chain's: a chained READ of one field or all, an UPDATE of one field, an INSERT are the bytes
+    # MongoRequests builds for that operation (with the request id the chain drew)
+    from ycsbctl.stores.binding import ChainContext
+    from ycsbctl.stores.mongodb.wire import MongoWireBinding, _OpMsgProtocol
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    names = [b"field%d" % i for i in range(10)]
+    values = {-1: [b"v%d" % i for i in range(10)], **{i: [b"new%d" % i] for i in range(10)}}
+
+    async def chained(b: MongoWireBinding, op: int, rf: int, wf: int) -> tuple[int, bytes]:
+        b.loop, b.proto = asyncio.get_running_loop(), _OpMsgProtocol()
+        b.proto.transport = Written()
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+                           ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
+        run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
+        await asyncio.sleep(0)
+        (sent,) = b.proto.transport.sent
+        b.expire()  # no reply: the chain ends (TIMEOUT)
+        await run
+        return int.from_bytes(sent[4:8], "little"), sent  # the message header's requestID
+
+    async def go() -> None:
+        b = MongoWireBinding("mongodb://127.0.0.1:1/bench", 1.0)
+        req = b.requests
+        rid, sent = await chained(b, READ, -1, -1)
+        assert sent == req.find(rid, "t", b"user7", None)
+        for f in range(10):
+            rid, sent = await chained(b, READ, f, -1)
+            assert sent == req.find(rid, "t", b"user7", (names[f],)), f
+            rid, sent = await chained(b, UPDATE, -1, f)
+            assert sent == req.update(rid, "t", b"user7", (names[f],), [b"new%d" % f]), f
+        rid, sent = await chained(b, INSERT, -1, -1)
+        assert sent == req.insert(rid, "t", b"user7", tuple(names), values[-1])
+
+    asyncio.run(go())

@@ -1,5 +1,6 @@
-"""The PostgreSQL wire binding's reply parser: a reply cut anywhere by the reads gives the same
-result as whole, and an error is read from its ErrorResponse (the server's own message format)."""
+"""The PostgreSQL wire binding's reply parser: a reply cut anywhere by the reads gives the same result as
+whole, and an error is read from its ErrorResponse (the server's own message format). The answer to the SSL
+request, and a Parse that failed prepared again."""
 
 from __future__ import annotations
 
@@ -345,3 +346,30 @@ def test_a_chains_read_and_update_that_touch_no_row_are_not_found_as_the_server_
     nf, ok = int(Status.NOT_FOUND), int(Status.OK)
     assert log == [(UPDATE, nf), (READ, nf), (UPDATE, ok), (READ, ok), (UPDATE, nf)]
     assert sum(st == ok for _, st in log) == fetched == 2, after
+
+
+def test_a_postgresql_servers_answer_to_the_ssl_request_is_its_first_byte_and_only_the_first_reply_counts():
+    from ycsbctl.stores.postgresql.wire import _SslAnswer
+
+    async def answers(*chunks: bytes) -> bytes:
+        p = _SslAnswer()
+        for c in chunks:
+            p.data_received(c)
+        return await p.answer
+
+    assert asyncio.run(answers(b"S")) == b"S"
+    assert asyncio.run(answers(b"NE", b"S")) == b"N"  # "N", then whatever follows is not the answer
+
+
+def test_a_postgresql_parse_that_failed_is_prepared_again_and_a_failed_bind_of_a_prepared_statement_keeps_it():
+    from ycsbctl.stores.postgresql.wire import PgWireBinding, Result
+
+    b = PgWireBinding("postgresql://ycsb@127.0.0.1:1/postgres", 1.0)
+    b.prepared, b.read_heads = {"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"}
+    b.parsing = None  # a Bind of a statement prepared before fails: it stays prepared
+    assert b.failed(Result(0, None, b"", "deadlock detected")) == Status.ERROR
+    assert (b.prepared, b.read_heads) == ({"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"})
+    b.parsing = "SELECT 2"  # its Parse went with this request and failed: parsed again next time
+    assert b.failed(Result(0, None, b"", "relation does not exist")) == Status.ERROR
+    assert (b.prepared, b.read_heads) == ({"SELECT 1": b"s1"}, {})
+    assert b.last_error == "PostgreSQL: relation does not exist"

@@ -1,7 +1,11 @@
-"""The Redis binding against a real redis-server: data stored exactly as YCSB's Redis binding stores it."""
+"""The Redis binding against a real redis-server: data stored exactly as YCSB's Redis binding stores it.
+Without a server, a chain's replies (``WAIT``'s included) judged as RESP lays them out, each written request
+waiting for its own reply, a reply after its operation expired counted late, and a connect given at least a
+second whatever the operations' timeout."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 from pathlib import Path
@@ -12,6 +16,7 @@ import redis
 from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.bindings import redis_chain_context as _chain_context
 from tests.fixtures.servers import free_port, start_redis
+from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ConnectionLost, Status
 from ycsbctl.stores.redis.binding import RedisOptions, java_hash
 from ycsbctl.workload.keys import build_key_name
@@ -296,3 +301,167 @@ def test_a_chain_whose_connection_is_killed_or_stalled_counts_the_operations_don
     assert done == (3, 1)
     failed = Status.ERROR if fault == "kill" else Status.TIMEOUT
     assert [log[i + 1] for i in range(0, len(log), 5)] == [Status.NOT_FOUND, Status.NOT_FOUND, failed]
+
+
+def test_a_redis_chain_of_quick_reads_longer_than_the_timeout_never_times_out(redis_server):
+    # the watchdog tells each request of a chain from the last by the binding's request number
+    from tests.fixtures.bindings import chain_outlasting_the_timeout
+
+    (done, failed), statuses = chain_outlasting_the_timeout(redis_server.url)
+    assert failed == 0 and done > 0 and statuses == {Status.NOT_FOUND: done}
+
+
+def test_redis_cluster_true_at_a_standalone_server_says_what_cluster_slots_answered(redis_server):
+    from tests.fixtures.bindings import run_bindings
+
+    with pytest.raises(ConnectionLost, match=r"is no Redis Cluster node \(CLUSTER SLOTS: ERR This instance has "
+                                             r"cluster support disabled\): drop -p redis.cluster=true"):
+        run_bindings(lambda bs: asyncio.sleep(0), redis_server.url, 1, {"redis.cluster": "true"}, 1.0)
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_as_resp_lays_it_out(pure):
+    """RESP bytes as the Redis manual lays them out, read by the compiled core's skimmer or by hiredis (pure):
+    with ``redis.wait=1`` an UPDATE's WAIT reply ``:0`` is TIMEOUT (its words say so) and ``:1`` OK, an INSERT's
+    third reply the one judged; a READ's empty HGETALL or ``[nil]`` HMGET is NOT_FOUND. An awaited read that timed
+    out before a chain: its late reply is counted, never taken for the chain's. A plug-in's ``resp``: the reply
+    when OK, else nothing."""
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.native import core
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.workload.core import INSERT, READ, UPDATE
+
+    if core is None and not pure:
+        pytest.skip("the compiled core is not built")
+    if core is not None:
+        assert _Resp.data_received is _Resp.skimmed  # built: the compiled reader takes every reply
+
+    async def go() -> tuple:
+        b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Resp()
+        b.proto.transport = Written()
+        feed = b.proto.parsed if pure else b.proto.skimmed
+
+        async def chain(ops: list[int], replies: list[bytes], fields: list[int] | None = None) -> list[tuple]:
+            # operations 1: of a batch whose first (an earlier take's) is not run: (done, failed) count from 1
+            log: list[int] = []
+            n = len(ops) + 1
+            run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([READ, *ops], [b"user1"] * n, [1] * n,
+                                                                             [-1, *(fields or [-1] * n)], [4] * n), 1, n))
+            await asyncio.sleep(0)
+            for reply in replies:
+                feed(reply)
+                await asyncio.sleep(0)
+            done = await run
+            assert done == (n - 1, sum(log[i + 1] >= 2 for i in range(0, len(log), 5)))
+            return [tuple(log[i:i + 2]) for i in range(0, len(log), 5)]
+
+        b.wait_for, b.wait_command, b.o.wait_ms = 1, b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n", 500
+        waited = await chain([UPDATE, UPDATE, INSERT, INSERT], [b"+OK\r\n:0\r\n", b"+OK\r\n:1\r\n",
+                                                                b"+OK\r\n:1\r\n:1\r\n", b"+OK\r\n:1\r\n:0\r\n"])
+        said = b.last_error
+        reads = await chain([READ, READ, READ, READ], [b"*0\r\n", b"*1\r\n$-1\r\n", b"*1\r\n$1\r\nx\r\n",
+                                                      b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n"], [-1, 2, 2, -1])
+        b.wait_for, b.wait_command = 0, b""
+        timed_out = asyncio.ensure_future(b.read("usertable", b"user1", None))
+        await asyncio.sleep(0)
+        b.expire()
+        first = await timed_out
+        after = await chain([READ], [b"*0\r\n", b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n"])
+        plugin = asyncio.ensure_future(b.resp((b"PING",), (b"GET", b"k")))
+        await asyncio.sleep(0)
+        feed(b"+PONG\r\n$1\r\nv\r\n")
+        refused = asyncio.ensure_future(b.resp((b"PING",), (b"GET", b"k")))
+        await asyncio.sleep(0)
+        feed(b"+PONG\r\n-WRONGTYPE Operation against a key holding the wrong kind of value\r\n")
+        return waited, said, reads, first, after, b.proto.late, await plugin, await refused
+
+    waited, said, reads, first, after, late, plugin, refused = asyncio.run(go())
+    assert waited == [(UPDATE, 3), (UPDATE, 0), (INSERT, 0), (INSERT, 3)]
+    assert said == "WAIT 1: 0 of 1 replica(s) had the write within 500 ms — a replica fell behind (the write is on the primary)"
+    assert reads == [(READ, 1), (READ, 1), (READ, 0), (READ, 0)]
+    assert (first, after, late) == (Status.TIMEOUT, [(READ, 0)], 1)
+    assert plugin == (Status.OK, b"v") and refused == (Status.ERROR, None)
+
+
+def test_a_redis_connect_waits_at_least_a_second_whatever_short_timeout_the_operations_have():
+    # a connection that takes 0.1 s to be refused, with operations timed out after 0.01 s: the refusal is what is said
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+
+    async def connect() -> str:
+        async def slow_refusal(*args, **kwargs):
+            await asyncio.sleep(0.1)
+            raise ConnectionRefusedError("refused after 0.1 s")
+
+        asyncio.get_running_loop().create_connection = slow_refusal  # type: ignore[method-assign]
+        with pytest.raises(ConnectionLost) as lost:
+            await RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 0.01).connect()
+        return str(lost.value)
+
+    assert "refused after 0.1 s" in asyncio.run(connect())
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_its_expiry_is_late(pure):
+    """RESP bytes as the Redis manual lays them out: an awaited INSERT writes HMSET and ZADD (and WAIT with
+    ``redis.wait``) and is judged on its last reply, an UPDATE on HMSET's (or WAIT's), a DELETE on DEL and ZREM's
+    — none taken for another's, none left over (``stray``); a chain whose operation the watchdog expired counts
+    the reply that comes next as late (even before the chain's own coroutine has run again); a chained error
+    reply's words are the binding's last error whole."""
+    from tests.fixtures.bindings import redis_chain_context
+    from ycsbctl.native import core
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.workload.core import READ, UPDATE
+
+    if core is None and not pure:
+        pytest.skip("the compiled core is not built")
+
+    async def go() -> dict:
+        b = RedisBinding(RedisOptions("redis://127.0.0.1:1/0"), 1.0)
+        b.loop, b.proto = asyncio.get_running_loop(), _Resp()
+        b.proto.transport = Written()
+        feed = b.proto.parsed if pure else b.proto.skimmed
+
+        async def awaited(call, replies: bytes) -> Status:
+            task = asyncio.ensure_future(call)
+            await asyncio.sleep(0)
+            feed(replies)
+            for _ in range(3):
+                await asyncio.sleep(0)
+            assert task.done(), replies  # not waiting for a reply never asked for
+            return task.result()
+
+        out: dict = {}
+        values = [(b"field0", b"x")]
+        out["plain"] = [await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n"),
+                        await awaited(b.update("t", b"k", values), b"+OK\r\n"),
+                        await awaited(b.delete("t", b"k"), b":1\r\n:0\r\n"),
+                        await awaited(b.delete("t", b"k"), b":0\r\n:0\r\n")]
+        b.wait_for, b.wait_command, b.o.wait_ms = 1, b"*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n500\r\n", 500
+        out["waited"] = [await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n:0\r\n"),
+                         await awaited(b.insert("t", b"k", values), b"+OK\r\n:1\r\n:1\r\n"),
+                         await awaited(b.update("t", b"k", values), b"+OK\r\n:0\r\n"),
+                         await awaited(b.update("t", b"k", values), b"+OK\r\n:1\r\n")]
+        b.wait_for, b.wait_command = 0, b""
+        out["stray"] = b.proto.stray
+
+        log: list = []
+        run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([READ, READ], [b"user1"] * 2, [1] * 2,
+                                                                         [-1] * 2, [4] * 2), 0, 2))
+        await asyncio.sleep(0)
+        b.expire()  # the watchdog: the read in flight timed out
+        feed(b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n")  # its reply, in the same turn of the loop
+        out["expired"] = (await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)], b.proto.late)
+        log.clear()
+        run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([UPDATE], [b"user1"], [1], [-1], [4]), 0, 1))
+        await asyncio.sleep(0)
+        feed(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n")
+        out["refused"] = (await asyncio.wait_for(run, 5), log[:2], b.last_error)
+        return out
+
+    out = asyncio.run(go())
+    assert out["plain"] == [Status.OK, Status.OK, Status.OK, Status.OK] and out["stray"] == 0
+    assert out["waited"] == [Status.TIMEOUT, Status.OK, Status.TIMEOUT, Status.OK]
+    assert out["expired"] == ((1, 1), [(READ, Status.TIMEOUT)], 1)
+    assert out["refused"] == ((1, 1), [UPDATE, Status.ERROR],
+                              "WRONGTYPE Operation against a key holding the wrong kind of value")

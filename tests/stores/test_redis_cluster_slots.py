@@ -1,15 +1,19 @@
-"""Redis Cluster's routing pieces without a cluster: a key's hash slot against redis-py's own
-``key_slot``, the slot table built from a ``CLUSTER SLOTS`` reply as the Redis manual lays it out, a
-``MOVED``/``ASK`` error read back, and ``ASKING`` as hiredis packs it."""
+"""Redis Cluster's routing pieces without a cluster: a key's hash slot against redis-py's own ``key_slot``,
+the slot table built from a ``CLUSTER SLOTS`` reply as the Redis manual lays it out, a ``MOVED``/``ASK`` error
+read back, and ``ASKING`` as hiredis packs it. The cluster binding's routing without a cluster: MOVED
+followed, a failed shard connection forgotten, inserts and deletes across shards, the node URLs and when a
+cluster is ready."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import hiredis
 import pytest
 import redis.crc
 
+from ycsbctl.stores.binding import Status
 from ycsbctl.stores.redis.cluster import INDEX_SLOT, SLOTS, SlotMap, key_slot
 from ycsbctl.stores.redis.cluster_chain import ASKING, redirect
 
@@ -235,3 +239,202 @@ def test_an_inserts_zadd_may_move_as_many_times_as_any_request_its_count_begun_a
     # moves only: each counted a redirection and a move, none an ask
     assert asyncio.run(go()) == ((1, 0), int(Status.OK), [7],
                                  {"redirections": MAX_REDIRECTS, "moved": MAX_REDIRECTS, "ask": 0})
+
+
+def _cluster_node(monkeypatch, command: tuple[str, ...], reply: object) -> list:
+    """redis-py's connection to a cluster node (``info.connect``) answering ``command`` with the list's first item
+    (raised when it is an exception); the list is returned for the test to change."""
+    import contextlib
+
+    from ycsbctl.stores.redis import info
+
+    answer = [reply]
+
+    class Client:
+        def execute_command(self, *args: str) -> object:
+            assert args == command
+            if isinstance(answer[0], Exception):
+                raise answer[0]
+            return answer[0]
+
+    monkeypatch.setattr(info, "connect", lambda url, *_: contextlib.nullcontext(Client()))
+    return answer
+
+
+def test_a_clusters_node_urls_are_its_primaries_in_slot_order_or_with_replicas_every_node_once(monkeypatch):
+    # CLUSTER SLOTS as Redis lays it out (start, end, the primary, then its replicas: host, port, id), the ranges
+    # out of order, one primary serving two ranges, an empty host (the node we asked), an IPv6 one
+    import redis
+
+    from ycsbctl.stores.redis.cluster import node_urls
+
+    reply = [[10923, 16383, [b"10.0.0.3", 7002, b"c"], [b"::1", 7005, b"f"]],
+             [0, 5460, [b"", 7000, b"a"], [b"10.0.0.4", 7003, b"d"], [b"10.0.0.5", 7006, b"g"]],
+             [5461, 10922, [b"10.0.0.2", 7001, b"b"], [b"10.0.0.4", 7003, b"d"]],
+             [16000, 16000, [b"10.0.0.3", 7002, b"c"]]]
+    answer = _cluster_node(monkeypatch, ("CLUSTER", "SLOTS"), reply)
+    url = "rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none"
+    assert node_urls(url) == ["rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none",
+                              "rediss://u:pw@10.0.0.2:7001/0?ssl_cert_reqs=none",
+                              "rediss://u:pw@10.0.0.3:7002/0?ssl_cert_reqs=none"]
+    assert node_urls(url, replicas=True) == [
+        "rediss://u:pw@seed.example:7000/0?ssl_cert_reqs=none", "rediss://u:pw@10.0.0.4:7003/0?ssl_cert_reqs=none",
+        "rediss://u:pw@10.0.0.5:7006/0?ssl_cert_reqs=none", "rediss://u:pw@10.0.0.2:7001/0?ssl_cert_reqs=none",
+        "rediss://u:pw@10.0.0.3:7002/0?ssl_cert_reqs=none", "rediss://u:pw@[::1]:7005/0?ssl_cert_reqs=none"]
+    # no credentials; an empty host is the one asked, 127.0.0.1 when the URL names none (its port the reply's)
+    assert node_urls("redis://") == ["redis://127.0.0.1:7000", "redis://10.0.0.2:7001", "redis://10.0.0.3:7002"]
+    for failure in (redis.ResponseError("ERR This instance has cluster support disabled"), redis.ConnectionError("x")):
+        answer[0] = failure
+        assert node_urls(url) == [] and node_urls(url, replicas=True) == []
+
+
+def test_a_cluster_is_ready_when_its_node_says_state_ok_and_knows_as_many_primaries_as_asked(monkeypatch):
+    # CLUSTER INFO as Redis writes it (``field:value`` lines, CRLF); a node not answering yet is not ready
+    from ycsbctl.stores.redis.cluster import cluster_ready
+
+    said = _cluster_node(monkeypatch, ("CLUSTER", "INFO"), b"")
+
+    def ready(text: bytes | Exception, shards: int = 3) -> bool:
+        said[:] = [text]
+        return cluster_ready("redis://127.0.0.1:7000", shards)
+
+    head = b"cluster_enabled:1\r\ncluster_slots_assigned:16384\r\n"
+    assert ready(head + b"cluster_state:ok\r\ncluster_size:3\r\ncluster_known_nodes:6\r\n")
+    assert ready(head + b"cluster_state:ok\r\ncluster_size:4\r\n")  # at least as many as asked
+    assert not ready(head + b"cluster_state:fail\r\ncluster_size:3\r\n")  # slots not all served yet
+    assert not ready(head + b"cluster_state:ok\r\ncluster_size:2\r\n")  # a primary not joined yet
+    assert not ready(head + b"cluster_state:ok\r\n")
+    assert not ready(ConnectionRefusedError(111, "Connection refused"))
+
+
+def test_a_cluster_delete_is_del_s_status_then_zrem_s_and_a_failed_del_stops_before_the_index():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Shard:  # replies as RedisBinding.resp gives them: (status, the replies or None)
+        def __init__(self, *replies: tuple[Status, object]) -> None:
+            self.replies, self.sent = list(replies), []
+
+        async def resp(self, *commands):
+            self.sent.append(commands[0][0])
+            return self.replies.pop(0)
+
+    async def delete(shard: Shard) -> Status:
+        c = object.__new__(ClusterBinding)
+        c._routed = lambda slot, call: call(shard)  # type: ignore[method-assign]
+        return await c.delete("usertable", b"user1")
+
+    ok, failed = Shard((Status.OK, [1]), (Status.OK, [1])), Shard((Status.ERROR, None))
+    assert asyncio.run(delete(ok)) is Status.OK and ok.sent == [b"DEL", b"ZREM"]
+    assert asyncio.run(delete(failed)) is Status.ERROR and failed.sent == [b"DEL"]
+
+
+def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Node:
+        def __init__(self, st: Status, error: str | None) -> None:
+            self.st, self.last_error = st, error
+
+    moved: list[tuple[int, tuple[str, int]]] = []
+    nodes = {("127.0.0.1", 7000): Node(Status.ERROR, "MOVED 3999 127.0.0.1:7001"), ("127.0.0.1", 7001): Node(Status.OK, None)}
+    c = object.__new__(ClusterBinding)
+    c.counts = {"redirections": 0, "moved": 0, "ask": 0}
+    c.slots = type("Slots", (), {"moved": lambda self, slot, addr: moved.append((slot, addr))})()
+
+    async def node(addr: tuple[str, int]) -> Node:
+        return nodes[addr]
+
+    async def call(b: Node) -> Status:
+        return b.st
+
+    c._node = node  # type: ignore[method-assign]
+    st = asyncio.run(c._follow(3999, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
+    assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1", 7001))])
+
+
+def test_a_cluster_forgets_the_shard_connection_that_failed_and_not_a_newer_one_to_the_same_node():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Shard:  # a RedisBinding as drop reads it: its options' host and port
+        def __init__(self, port: int) -> None:
+            self.o = type("Options", (), {"host": "127.0.0.1", "port": port})()
+
+    failed, newer, other = Shard(7000), Shard(7000), Shard(7001)
+    c = object.__new__(ClusterBinding)
+    c.nodes = {("127.0.0.1", 7000): failed, ("127.0.0.1", 7001): other}  # type: ignore[dict-item]
+    c.drop(failed, ConnectionRefusedError("refused"))  # type: ignore[arg-type]
+    assert c.nodes == {("127.0.0.1", 7001): other} and c.last_error == "shard 127.0.0.1:7000 unreachable: refused"
+    c.nodes[("127.0.0.1", 7000)] = newer  # type: ignore[assignment]  # reconnected meanwhile: the failure was the old one's
+    c.drop(failed, ConnectionResetError("reset"))  # type: ignore[arg-type]
+    assert c.nodes == {("127.0.0.1", 7000): newer, ("127.0.0.1", 7001): other}
+
+
+def test_a_cluster_insert_connects_the_index_slots_shard_first_and_fails_alone_when_it_is_unreachable():
+    """An INSERT writes its record's shard and the index's (ZADD on the index slot's): both are connected before
+    the chain runs; the index's shard unreachable, the insert is one ERROR naming it (acknowledged as issued)."""
+    from ycsbctl.stores.binding import ConnectionLost
+    from ycsbctl.stores.redis.cluster import INDEX_SLOT, ClusterBinding, key_slot
+    from ycsbctl.workload.core import INSERT
+
+    record_shard, index_shard = ("127.0.0.1", 7000), ("127.0.0.1", 7001)
+    owner = [record_shard] * 16384
+    owner[INDEX_SLOT] = index_shard
+    assert key_slot(b"user1") != INDEX_SLOT
+    up = type("Up", (), {"proto": type("Proto", (), {"transport": object()})()})()  # a live connection
+    tried, recorded, acked = [], [], []
+
+    async def node(addr):
+        tried.append(addr)
+        raise ConnectionLost("connection refused")
+
+    c = object.__new__(ClusterBinding)
+    c.slots = type("Slots", (), {"owner": owner})()
+    c.nodes, c.wanted, c._node = {record_shard: up}, set(), node  # type: ignore[assignment,method-assign]
+    ctx = type("Ctx", (), {"record": lambda self, *a: recorded.append(a[:2]), "ack": acked.append})()
+    done = asyncio.run(c.chain(ctx, ([INSERT], [b"user1"], [7], [0], [0]), 0, 1))  # type: ignore[arg-type]
+    assert (done, tried, recorded, acked) == ((1, 1), [index_shard], [(INSERT, int(Status.ERROR))], [7])
+    assert c.last_error == "shard 127.0.0.1:7001 unreachable: connection refused"
+
+
+def test_a_clusters_failed_call_keeps_its_shards_error_and_a_found_or_missing_record_keeps_the_last_one():
+    from ycsbctl.stores.redis.cluster import ClusterBinding
+
+    class Node:
+        def __init__(self, st: Status, error: str | None) -> None:
+            self.st, self.last_error = st, error
+
+    async def call(b: Node) -> Status:
+        return b.st
+
+    def follow(node: Node) -> tuple[Status, str | None]:
+        c = object.__new__(ClusterBinding)
+        c.counts, c.last_error = {"redirections": 0, "moved": 0, "ask": 0}, "an earlier error"
+
+        async def shard(addr: tuple[str, int]) -> Node:
+            return node
+
+        c._node = shard  # type: ignore[method-assign]
+        st = asyncio.run(c._follow(1, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
+        return st, c.last_error
+
+    assert follow(Node(Status.ERROR, "WRONGTYPE Operation against a key holding the wrong kind of value")) == \
+        (Status.ERROR, "WRONGTYPE Operation against a key holding the wrong kind of value")
+    assert follow(Node(Status.NOT_FOUND, None)) == (Status.NOT_FOUND, "an earlier error")
+    assert follow(Node(Status.OK, None)) == (Status.OK, "an earlier error")
+
+
+def test_cluster_slots_is_a_nodes_non_empty_slot_list_and_none_for_an_error_or_a_node_serving_no_slot():
+    from ycsbctl.stores.redis.cluster import cluster_slots
+
+    class Seed:  # RedisBinding.resp's (status, reply) for CLUSTER SLOTS
+        def __init__(self, st: Status, reply: object) -> None:
+            self.answer = st, reply
+
+        async def resp(self, *commands):
+            assert commands == ((b"CLUSTER", b"SLOTS"),)
+            return self.answer
+
+    slots = [[0, 16383, [b"127.0.0.1", 7000, b"id"]]]
+    got = [asyncio.run(cluster_slots(Seed(st, reply)))  # type: ignore[arg-type]
+           for st, reply in ((Status.OK, slots), (Status.OK, []), (Status.OK, b"OK"), (Status.ERROR, None))]
+    assert got == [slots, None, None, None]

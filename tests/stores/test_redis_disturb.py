@@ -1,5 +1,6 @@
-"""Big keys and their disturbing commands on a real redis-server (stores/redis/disturb.py): what the
-server holds after building, after each action, and what its SLOWLOG says about the action."""
+"""Big keys and their disturbing commands on a real redis-server (stores/redis/disturb.py): what the server
+holds after building, after each action, and what its SLOWLOG says about the action. Without a server, when an
+expiry is armed and how long it is timed."""
 
 from __future__ import annotations
 
@@ -259,3 +260,70 @@ def test_a_key_freed_in_the_background_is_charged_the_seconds_lazyfree_says_it_t
     else:
         assert timing.background_s is None and "lazyfree" not in timing.evidence
         assert timing.held_s == timing.server_s and "SLOWLOG DEL" in timing.evidence
+
+
+def test_a_redis_disturbance_is_timed_by_the_slowest_of_its_commands_the_server_logged(redis_server, rds):
+    from ycsbctl.stores.disturb import parse_disturb
+    from ycsbctl.stores.redis.disturb import CLIENT_NAME, RedisDisturber
+
+    saved = rds.config_get("slowlog-log-slower-than")["slowlog-log-slower-than"]
+    rds.config_set("slowlog-log-slower-than", 0)
+    d = RedisDisturber(redis_server.url, parse_disturb("del:zset:1k@1s"), "t")
+    try:
+        rds.sadd("t:big", *range(50_000))
+        mark = d._slowlog_mark()
+        for key in ("t:none", "t:big", "t:none"):  # the second frees 50,000 members, the others nothing
+            d.r.delete(key)
+        rds.delete("t:other")  # another client's DEL: not the disturber's
+        mine = [e["duration"] for e in rds.slowlog_get(128)
+                if e["id"] > mark and e["client_name"] == CLIENT_NAME.encode() and e["command"].startswith(b"DEL ")]
+        assert len(mine) == 3 and max(mine) > 2 * min(mine)
+        assert d._slowlog_duration(mark, "DEL") == max(mine) / 1e6
+    finally:
+        d.close()
+        rds.config_set("slowlog-log-slower-than", saved)
+
+
+def test_a_redis_expire_is_armed_to_the_ms_at_least_1_ms_waited_for_then_polled_and_timed_from_the_whole_slowlog(
+        monkeypatch):
+    # on a clock of the test's own (time.sleep moves it): PEXPIRE of the ms left to the action's second (1 ms
+    # when that second has passed), the action sleeps until the expiry and then polls EXISTS every POLL_S until
+    # the key is gone; a command's server time is looked for in the whole SLOWLOG (Redis keeps 128 by default)
+    from types import SimpleNamespace
+
+    from ycsbctl.stores.disturb import DisturbSpec
+    from ycsbctl.stores.redis import disturb
+
+    clock = [100.0]
+    monkeypatch.setattr(disturb, "time", SimpleNamespace(perf_counter=lambda: clock[0], time=lambda: 1e9 + clock[0],
+                                                          sleep=lambda s: clock.__setitem__(0, clock[0] + s)))
+
+    class Server:
+        def __init__(self) -> None:
+            self.pexpired: list[int] = []
+            self.gone_at = 0.0
+            self.log: list[dict] = []
+
+        def pexpire(self, key: str, ms: int) -> None:
+            self.pexpired.append(ms)
+
+        def exists(self, key: str) -> int:
+            return int(clock[0] < self.gone_at)
+
+        def slowlog_get(self, n: int) -> list[dict]:
+            return self.log[:n]
+
+    d = disturb.RedisDisturber.__new__(disturb.RedisDisturber)
+    d.spec, d.key, d.r = DisturbSpec("expire on a set", "expire", "set", 10, 1.0), "ycsbctl:big:x", Server()
+    d.saved_threshold, d.expires_at, d.mark = None, 0.0, -1
+    d.arm(101.0)
+    d.arm(99.5)  # the action's second has passed: at once
+    assert d.r.pexpired == [1000, 1] and d.expires_at == 100.001
+    d.arm(100.5)
+    d.r.gone_at = 100.5035  # the server reclaims the key 3.5 ms after it expired
+    timing = d.act()
+    assert timing.note == "gone 0.004 s after it expired (5 EXISTS polls)" and timing.start_s == 100.5, timing
+    mine = {"id": 1, "client_name": disturb.CLIENT_NAME, "command": b"DEL ycsbctl:big:x", "duration": 2500}
+    d.r.log = [{"id": 200 - i, "client_name": b"other", "command": b"HGETALL user1", "duration": 150}
+               for i in range(127)] + [mine]  # newest first: this connection's DEL the oldest of 128
+    assert d._slowlog_duration(0, "DEL") == 0.0025

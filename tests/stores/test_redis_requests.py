@@ -4,6 +4,7 @@ properties read as redis-py reads the URL, and each refusal said with what to do
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 from types import SimpleNamespace
 
@@ -99,3 +100,36 @@ def test_a_wait_that_counted_fewer_replicas_than_asked_falls_short_and_says_so()
     assert fell_short(b, 1)
     assert b.last_error == ("WAIT 2: 1 of 2 replica(s) had the write within 500 ms — a replica fell behind "
                             "(the write is on the primary)")
+
+
+@pytest.mark.parametrize("replicas, asked, waits", [(2, 1, 1), (2, 3, 2), (0, 1, 0)])
+def test_redis_wait_waits_for_as_many_replicas_as_asked_and_the_primarys_role_lists(replicas, asked, waits):
+    # a primary answering ROLE as the Redis manual lays it out: ["master", offset, [[ip, port, offset], ...]]
+    import hiredis
+
+    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+
+    role = b"*3\r\n$6\r\nmaster\r\n:42\r\n*%d\r\n" % replicas + b"".join(
+        b"*3\r\n$8\r\n10.0.0.%d\r\n$4\r\n6380\r\n$2\r\n42\r\n" % (i + 2) for i in range(replicas))
+
+    async def go() -> tuple:
+        async def primary(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            commands = hiredis.Reader()
+            while data := await reader.read(4096):
+                commands.feed(data)
+                while (cmd := commands.gets()) is not False:
+                    writer.write(role if cmd[0].upper() == b"ROLE" else b"+PONG\r\n")
+
+        server = await asyncio.start_server(primary, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        b = RedisBinding(RedisOptions(f"redis://127.0.0.1:{port}", {"redis.wait": str(asked)}), 1.0)
+        try:
+            await b.connect()
+            return b.wait_for, b.wait_command
+        finally:
+            await b.close()
+            server.close()
+
+    wait_for, command = asyncio.run(go())
+    assert wait_for == waits
+    assert command == (b"*3\r\n$4\r\nWAIT\r\n$1\r\n%d\r\n$5\r\n10000\r\n" % waits if waits else b"")

@@ -1,7 +1,7 @@
 """Every store's URL rules without a server: the URL ycsbctl builds for a server it started is one the store
-accepts and that the client library reads back to the same host, port and password; each thing a store's
-URLs may not hold is refused on its own, in one line with exit 2; SQLite names the file system findmnt
-names."""
+accepts and that the client library reads back to the same host, port and password; each thing a store's URLs
+may not hold is refused on its own, in one line with exit 2; SQLite names the file system findmnt names. The
+properties YCSB's own bindings are given for a store's URL."""
 
 from __future__ import annotations
 
@@ -243,3 +243,80 @@ def test_tarantool_bindings_write_to_the_space_asked_and_an_empty_one_is_ycsbs_1
     spaces = [[b.space for b in asyncio.run(tarantool.open_bindings("tarantool://127.0.0.1:1", 2, props, 1.0))]
               for props in ({"tarantool.space": "512"}, {"tarantool.space": ""}, {})]
     assert spaces == [[512, 512], [1024, 1024], [1024, 1024]]
+
+
+def test_ycsbs_jdbc_binding_gets_the_postgresql_urls_user_and_password_unquoted_else_postgres_and_none():
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("postgresql://x@h:1/d")
+    _, props = proto.ycsb_binding("postgresql://al%40ce:p%40ss@db.example:5433/shop", 1.0)
+    assert (props["db.url"], props["db.user"], props["db.passwd"]) == \
+        ("jdbc:postgresql://db.example:5433/shop", "al@ce", "p@ss")
+    _, props = proto.ycsb_binding("postgresql://db.example/shop", 1.0)
+    assert (props["db.url"], props["db.user"], props["db.passwd"]) == ("jdbc:postgresql://db.example:5432/shop", "postgres", "")
+
+
+def test_mariadb_driver_wire_refuses_the_urls_password_and_a_check_without_a_url_reads_the_loopback_one():
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("mariadb://u@h:1/d")
+    wire = {"mariadb.driver": "wire"}
+    with pytest.raises(UserError, match="mariadb.driver=wire needs a mysql://user@host:port/db URL without a password"):
+        proto.check_properties("mariadb://u:secret@db.example:3306/ycsb", wire)
+    proto.check_properties("mariadb://u@db.example:3306/ycsb", wire)
+    proto.check_properties(None, wire)  # the server ycsbctl starts: root, no password
+
+
+def test_ycsbs_jdbc_binding_gets_the_mariadb_urls_user_password_and_tls_in_connector_js_spelling():
+    # MariaDB Connector/J 3: sslMode=trust (no check of the server's certificate) or verify-full; no TLS, no option
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("mariadb://u@h:1/d")
+    cases = {"mariadb://al%40ce:p%40ss@db.example:3307/shop": ("jdbc:mariadb://db.example:3307/shop", "al@ce", "p@ss"),
+             "mariadb://db.example/shop?ssl=true": ("jdbc:mariadb://db.example:3306/shop?sslMode=verify-full", "root", ""),
+             "mariadb://db.example/shop?ssl=true&ssl_verify_cert=false":
+                 ("jdbc:mariadb://db.example:3306/shop?sslMode=trust", "root", "")}
+    for url, (jdbc, user, password) in cases.items():
+        kind, props = proto.ycsb_binding(url, 1.0)
+        assert (kind, props) == ("jdbc", {"db.driver": "org.mariadb.jdbc.Driver", "db.url": jdbc, "db.user": user,
+                                          "db.passwd": password}), url
+
+
+def test_ycsbs_mongodb_binding_gets_the_url_with_a_database_ycsb_when_it_names_none():
+    from ycsbctl.stores import registry
+
+    proto = registry.for_url("mongodb://h:1/d")
+    assert proto.ycsb_binding("mongodb://h:27017", 1.0) == ("mongodb", {"mongodb.url": "mongodb://h:27017/ycsb"})
+    assert proto.ycsb_binding("mongodb://h:27017/", 1.0) == ("mongodb", {"mongodb.url": "mongodb://h:27017/ycsb"})
+    assert proto.ycsb_binding("mongodb://u:p@h:27017/bench?tls=true", 1.0) == \
+        ("mongodb", {"mongodb.url": "mongodb://u:p@h:27017/bench?tls=true"})
+
+
+def test_a_sqlite_files_file_system_is_the_longest_mount_point_holding_it_the_last_of_those_stacked(tmp_path):
+    from ycsbctl.stores.sqlite.store import file_system
+
+    mounts = tmp_path / "mounts"
+    mounts.write_text("/dev/root / ext4 rw 0 0\n"
+                      "tmpfs /dev/shm tmpfs rw 0 0\n"
+                      "/dev/sdb1 /data xfs rw 0 0\n"
+                      "tmpfs /data tmpfs rw 0 0\n"  # mounted over /data: it is what /data shows now
+                      "/dev/sdc1 /data/deep btrfs rw 0 0\n"
+                      "/dev/sdd1 /dat ext3 rw 0 0\n")
+    where = {"/data/ycsb.db": "tmpfs", "/data/deep/ycsb.db": "btrfs", "/dev/shm/x.db": "tmpfs",
+             "/datum/ycsb.db": "ext4", "/dat/ycsb.db": "ext3", "/home/u/ycsb.db": "ext4"}
+    assert {p: file_system(p, str(mounts)) for p in where} == where
+    assert file_system("/x.db", str(tmp_path / "none")) == ""
+
+
+@pytest.mark.parametrize("url,ok", [("mysql://root@127.0.0.1:3306/ycsb", True), ("mysql:///ycsb", False),
+                                    ("mysql://root@127.0.0.1:3306/a/b", False), ("mysql://root@h:99999/ycsb", False)])
+def test_a_mariadb_url_needs_a_host_and_one_database(url, ok):
+    from ycsbctl.errors import UserError
+    from ycsbctl.stores.mariadb.store import MariaProtocol
+
+    if ok:
+        MariaProtocol().validate(url)
+    else:
+        with pytest.raises(UserError, match="bad MySQL URL"):
+            MariaProtocol().validate(url)

@@ -1,7 +1,7 @@
-"""Tarantool's IPROTO pieces (stores/tarantool/iproto.py) against the msgpack library: every request part
-the module encodes by hand is what ``msgpack`` packs or reads back, and every reply reading (type, body
-start, tuple count, error message) is what ``msgpack`` decodes from the same bytes, at every integer width
-Tarantool or msgpack may write."""
+"""Tarantool's IPROTO pieces (stores/tarantool/iproto.py) against the msgpack library: every request part the
+module encodes by hand is what ``msgpack`` packs or reads back, and every reply reading (type, body start,
+tuple count, error message) is what ``msgpack`` decodes from the same bytes, at every integer width Tarantool
+or msgpack may write. A greeting that is not Tarantool's is named by its first bytes."""
 
 from __future__ import annotations
 
@@ -183,3 +183,43 @@ def test_replies_after_the_greeting_go_to_their_requests_however_the_bytes_are_c
     p.waiters.append(gone)
     p.data_received(found + dup)  # the first to a request that timed out, the second to nothing
     assert (p.late, p.stray, p.said) == (1, 1, "Duplicate key exists in unique index 'primary'")
+
+
+def _mysql_greeting(version: bytes) -> bytes:
+    # MySQL's Protocol::HandshakeV10: 3-byte length, sequence 0, then protocol version 10 and the NUL-ended version
+    payload = b"\x0a" + version + b"\0" + b"\x01\0\0\0" + b"abcdefgh\0"
+    return len(payload).to_bytes(3, "little") + b"\0" + payload
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (_mysql_greeting(b"10.11.6-MariaDB"), "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version '10.11.6-MariaDB'"),
+    (_mysql_greeting(b""), "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version ''"),
+    (b"\x01\0\0\0\x0a\0", "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version ''"),  # the shortest
+    (b"\x01\0\0\0\x0a", "5 bytes that are not a Tarantool greeting (b'\\x01\\x00\\x00\\x00\\n')"),  # no NUL: no version
+    (b"\x01\0\0\x01\x0a\0", "6 bytes that are not a Tarantool greeting (b'\\x01\\x00\\x00\\x01\\n\\x00')"),  # seq 1
+    (b"\x01\0\0\0\x09\0", "6 bytes that are not a Tarantool greeting (b'\\x01\\x00\\x00\\x00\\t\\x00')"),  # protocol 9
+    (b"\0\0\0\x01", "4 bytes, a protocol version (1), as Sphinx searchd's API port does"),
+    (b"\0\0\0\0", "4 bytes that are not a Tarantool greeting (b'\\x00\\x00\\x00\\x00')"),
+    (b"HTTP/1.1 400 Bad Request\r\nx", "an HTTP reply ('HTTP/1.1 400 Bad Request')"),
+    (b"-ERR unknown command\r\n", "a RESP reply, as Redis speaks ('-ERR unknown command')"),
+    (b"+OK", "3 bytes that are not a Tarantool greeting (b'+OK')"),
+    (b"x", "1 byte that is not a Tarantool greeting (b'x')"),
+    (bytes(range(100, 150)), f"50 bytes that are not a Tarantool greeting ({bytes(range(100, 140))!r})"),  # its first 40
+    (_mysql_greeting(b"v" * 50), f"a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version {'v' * 40!r}"),
+    (b"HTTP/1.1 200 " + b"k" * 60 + b"\r\n", f"an HTTP reply ({'HTTP/1.1 200 ' + 'k' * 47!r})"),  # its first 60
+])
+def test_a_server_that_is_not_tarantool_is_named_by_what_its_first_bytes_say(data: bytes, said: str):
+    from ycsbctl.stores.tarantool.iproto import what_greeted
+
+    assert what_greeted(data) == said
+
+
+def test_a_tarantool_bodys_data_is_counted_only_when_it_is_an_array_as_msgpack_reads_it():
+    import msgpack
+
+    from ycsbctl.stores.tarantool import iproto
+
+    for data in ([], [[b"k"]] * 15, {i: i for i in range(15)}, {}, "s" * 15, "", 15, -1, b"x" * 3):
+        body = msgpack.packb({0x30: data})
+        want = len(data) if isinstance(data, list) else -1
+        assert iproto.data_count(body, 0, len(body)) == want, data

@@ -1,7 +1,7 @@
 """The watchdog of a process's bindings (stores/binding_set.py): a request in flight for the timeout is
 expired at the eighth look (one every timeout/8), no sooner than the timeout less one tick (sleeps never end
 early, whatever the load); one whose binding moved on to another request (a new future, or a new request
-number) is not."""
+number) is not. A binding's own ``expire`` expires only a request still in flight."""
 
 from __future__ import annotations
 
@@ -91,3 +91,19 @@ def test_close_cancels_the_watchdog_and_closes_every_binding_and_the_shared_pool
     assert [b.closed for b in with_dog.bindings] == [True, True]  # a failing close does not stop the next
     assert with_dog.shared.closed  # type: ignore[attr-defined]
     assert bare.bindings[0].closed  # type: ignore[attr-defined]
+
+
+def test_the_watchdog_expires_only_a_request_still_in_flight():
+    from ycsbctl.stores.memcached.binding import MemcachedBinding
+
+    b = MemcachedBinding("memcached://127.0.0.1:1", 1.0)
+    b.expire()  # nothing in flight (between requests): nothing to do, no error
+    loop = asyncio.new_event_loop()
+    try:
+        answered, waiting = loop.create_future(), loop.create_future()
+        answered.set_result("reply")
+        for b.pending in (answered, waiting):
+            b.expire()
+    finally:
+        loop.close()
+    assert (answered.result(), waiting.result()) == ("reply", b.EXPIRED)

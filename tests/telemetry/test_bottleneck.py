@@ -282,3 +282,31 @@ def test_a_bottleneck_given_the_points_summary_makes_no_other_and_says_the_same(
     monkeypatch.setattr(Capture, "summary", lambda self: made.append(1) or real(self))
     assert cap.bottleneck(summary).to_dict() == alone and alone["label"] == "server-cpu"
     assert made == []
+
+
+def test_redis_with_io_threads_may_use_them_and_when_they_take_every_core_a_latency_point_is_host_cpu():
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.telemetry.bottleneck import Bottleneck, io_threads_note, server_cores
+
+    def ep(io_threads: int | None) -> Endpoint:
+        return Endpoint(target="redis", protocol="redis", url="redis://127.0.0.1:6379/0", backend="local",
+                        traits={"io_threads": io_threads} if io_threads else None)
+
+    assert (server_cores(ep(None), 8), server_cores(ep(4), 8), server_cores(ep(4), 2)) == (1.0, 4.0, 2.0)
+    # 2 I/O threads on the client's 2 cores: every core taken, nothing crossed its line: host-cpu
+    b = io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 2)
+    assert (b.label, b.evidence["measured_label"], b.evidence["server_io_threads"]) == ("host-cpu", "latency", 2)
+    # on 4 cores they leave the client some: the measured label stays
+    assert io_threads_note(Bottleneck("latency", {}, "t"), ep(2), 4).label == "latency"
+    assert io_threads_note(Bottleneck("server-cpu", {}, "t"), ep(2), 2).label == "server-cpu"
+    # one I/O thread is Redis's own way (the main thread serves every client): nothing is said
+    one = io_threads_note(Bottleneck("latency", {"client_share": 0.1}, "t"), ep(1), 2)
+    assert (one.label, one.text, one.evidence) == ("latency", "t", {"client_share": 0.1})
+    # every core taken: why is the client's share of the time it could run, below half or not
+    said = {share: io_threads_note(Bottleneck("server-cpu", {"client_share": share}, "t"), ep(2), 2).text
+            for share in (0.499, 0.5, None)}
+    assert said[0.499].startswith("t; the server runs 2 I/O threads on the 2 cores the client uses too: no core is "
+                                  "left to the client alone, and it ran only 50% of the time it could"), said
+    assert said[0.5] == said[None] == ("t; the server runs 2 I/O threads on the 2 cores the client uses too: no core "
+                                       "is left to the client alone, so this point is likely client-bound (client "
+                                       "and server take turns on the host), not a measure of what the I/O threads give")

@@ -287,3 +287,54 @@ def test_a_server_its_cpu_quota_held_back_is_named_throttled_from_its_line_on_an
     assert plain.startswith("server-cpu: redis's main thread ran 45% of a core"), plain
     one = explain(_b("server-cpu", server_throttled_pct=60.0, server_quota_cores=1.0), "redis")  # no thread figures
     assert one.startswith("server-cpu: held by its CPU quota (1 core): throttled in 60 % of periods;"), one
+
+
+def test_the_busiest_roles_run_queue_wait_is_per_thread_and_a_role_without_a_thread_count_is_one_thread():
+    from ycsbctl.telemetry.why import _runq_per_thread
+
+    assert _runq_per_thread({"io": {"runq_pct": 30.0, "threads": 3}, "main": {"runq_pct": 90.0}}) == 10.0
+    for unknown in ({"runq_pct": 30.0}, {"runq_pct": 30.0, "threads": 0}, {"runq_pct": 30.0, "threads": None}):
+        assert _runq_per_thread({"main": unknown}) == 30.0, unknown
+    assert _runq_per_thread({}) == 0.0
+
+
+def test_a_client_cpu_why_line_says_the_clients_wait_for_a_cpu_from_10_percent_and_a_network_one_its_bytes_per_op():
+    from ycsbctl.telemetry.why import explain
+
+    def client_cpu(runq: float) -> str | None:
+        return explain({"label": "client-cpu", "evidence": {"client_cores": 2, "client_cpu_pct": 190.0,
+                                                            "server_cpu_pct": 40.0, "client": {"runq_pct": runq}}},
+                       "redis")
+
+    assert client_cpu(10.0) == ("client-cpu: the load generator's workers ran 190% of the 200% they may use (0% in the "
+                                "kernel) and waited for a CPU 10% of the point; the server ran 40%: the client set "
+                                "this number")
+    assert "waited for a CPU" not in (client_cpu(9.9) or "")
+    # network: 12,500,000 bytes and 25,000 packets a second over 10,000 ops/s
+    net = {"label": "network", "text": "network: 100 Mbit/s", "evidence": {
+        "throughput_ops": 10_000.0, "wire": {"bytes_per_s": 12_500_000.0, "packets_per_s": 25_000.0}}}
+    assert explain(net, "redis") == "network: 100 Mbit/s; 1,250 bytes and 2.5 packets per operation"
+    for missing in ({"bytes_per_s": 0.0, "packets_per_s": 1.0}, {}):
+        assert explain({**net, "evidence": {"throughput_ops": 10_000.0, "wire": missing}}, "redis") == "network: 100 Mbit/s"
+    assert explain({**net, "evidence": {"throughput_ops": None, "wire": net["evidence"]["wire"]}}, "redis") == \
+        "network: 100 Mbit/s"
+
+
+def test_a_why_names_one_thread_in_the_singular_and_several_with_their_count():
+    from ycsbctl.telemetry.why import _who
+
+    assert [_who("redis", "io_thd", {"threads": n}) for n in (1, 2, 3)] == [
+        "redis's io_thd thread", "redis's io_thd threads (2)", "redis's io_thd threads (3)"]
+    assert [_who("pg", "main", {"threads": n}) for n in (1, 2)] == ["pg's main thread", "pg's main threads"]
+    assert _who("redis", "bio", {}) == _who("redis", "bio", {"threads": None}) == "redis's bio thread"  # not counted: one
+
+
+def test_a_foreign_cpu_that_is_not_a_number_counts_as_none(monkeypatch):
+    from ycsbctl.telemetry.host import HOST_BUSY_ENV
+    from ycsbctl.telemetry.why import foreign_busy
+    monkeypatch.setenv(HOST_BUSY_ENV, "0.005")  # half a % of one core
+    ev = {"evidence": {"host_cores": 1, "host": {"foreign_pct": "n/a", "host_steal_pct": None}}}
+    assert foreign_busy(ev) is None
+    ev["evidence"]["host"]["foreign_pct"] = 0.6
+    assert foreign_busy(ev) == ("other programs used 1% of a core (1% of the host's 1 cores, above 0%) during the "
+                                "point: processes that ended between two scans")

@@ -295,3 +295,17 @@ def test_an_item_of_the_wrong_shape_is_told_in_the_truths_words_else_as_differin
     c.shape = (np.zeros(8), np.zeros(8), [""] * 8, [""] * 8)  # type: ignore[misc]
     other = Item(8, "x", 2001, "y")  # another id: wrong before any field is looked at
     assert [c._item_shape_wrong(7, other), c._item_shape_wrong(7, other)] == ["item 7 differs in id: 8", "item 7 differs"]
+
+
+def test_the_media_items_study_loads_ycsbs_100000_records_unless_told():
+    assert Settings.read(Properties({})).records == 100_000
+    assert Settings.read(Properties({"recordcount": "1234"})).records == 1234
+
+
+def test_a_store_without_a_media_items_executor_has_none_and_sqlite_has_its_own():
+    from ycsbctl.workload.media_items.contract import MediaStore
+    from ycsbctl.workload.media_items.workload import store_class
+
+    assert store_class("nosuchstore") is None
+    got = store_class("sqlite")
+    assert got is not None and issubclass(got, MediaStore) and got.__module__ == "ycsbctl.workload.media_items.sqlite"

@@ -1,0 +1,37 @@
+"""The worker's pieces (engine/worker.py) without running a point: where a plug-in's error is placed, and
+what the load ceiling leaves pacing of a turn."""
+
+from __future__ import annotations
+
+
+def test_a_plug_ins_error_is_placed_in_its_own_innermost_frame_not_pythons_nor_a_librarys(tmp_path):
+    """A plug-in file (outside ycsbctl, Python and site-packages) whose method calls json (Python's) and
+    pandas (an installed library), each raising inside: the frame named is the plug-in's own line."""
+    import importlib.util
+
+    from ycsbctl.engine.worker import _outside_ycsbctl
+
+    (tmp_path / "my_plugin.py").write_text(
+        "import json\nimport pandas as pd\n\n\nclass Shop:\n    def order(self):\n        return json.loads('{')\n\n"
+        "    def price(self):\n        return pd.Timestamp('not a date')\n")
+    spec = importlib.util.spec_from_file_location("my_plugin", tmp_path / "my_plugin.py")
+    assert spec is not None and spec.loader is not None
+    plugin = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plugin)
+    for method, line in (("order", 7), ("price", 10)):
+        try:
+            getattr(plugin.Shop(), method)()
+        except ValueError as exc:
+            assert _outside_ycsbctl(exc) == f"Shop.{method} (my_plugin.py:{line})"
+        else:
+            raise AssertionError(f"{method} raised nothing")
+
+
+def test_pacing_may_turn_the_loop_for_what_the_load_ceiling_leaves_at_most_its_budget():
+    from ycsbctl.engine.timerfd import Alarm
+    from ycsbctl.engine.worker import TURN_LOAD_CEILING, turn_budget
+
+    assert (Alarm.TURN_BUDGET, TURN_LOAD_CEILING) == (0.5, 0.9)
+    assert turn_budget(0.1) == 0.5 and turn_budget(0.4) == 0.5  # at most the budget
+    assert abs(turn_budget(0.6) - 0.3) < 1e-12 and abs(turn_budget(0.75) - 0.15) < 1e-12  # what the ceiling leaves
+    assert turn_budget(0.9) == 0.0 and turn_budget(1.4) == 0.0  # none at or past the ceiling
