@@ -255,7 +255,7 @@ def test_mixed_columns_become_what_parquet_stores_numbers_booleans_or_text():
 
 
 def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_says():
-    """The README: a cell's drift is read from four rounds or more. Four rounds falling 2 % a round: the total change
+    """docs/studies/comparison.md: a cell's drift is read from four rounds or more. Four rounds falling 2 % a round: the total change
     is the least-squares line of the logs (numpy's polyfit) over first to last, and three rounds read none."""
     import math
 
