@@ -23,7 +23,7 @@ PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
 	.venv/bin/ruff check ycsbctl tests bench
 	.venv/bin/lint-imports  # the layers and contracts of [tool.importlinter] in pyproject.toml
-	@site=$$(mktemp -d); .venv/bin/mkdocs build --strict --site-dir $$site; built=$$?; rm -rf $$site; \
+	@site=$$(mktemp -d); NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir $$site; built=$$?; rm -rf $$site; \
 	[ $$built -eq 0 ] && echo "mkdocs build --strict: the manual (docs/) builds"
 	@log=$$(mktemp); .venv/bin/mypy ycsbctl > $$log 2>&1 & typed=$$!; \
 	$(PYTEST) --durations=30 -n 2 --dist loadgroup --no-loadscope-reorder -m "not speed" tests; shared=$$?; \
