@@ -6,7 +6,7 @@ workers on the other) and with ``--placement off`` (both float), alternately (sp
 off …), so that whatever the host does meanwhile lands on both. Per thread count it prints the
 coefficient of variation of throughput between the repetitions (median over the pairs), the client's
 event-loop lag p99.9 (median over runs) and the throughput of split over off (geometric mean over
-pairs), and then the same pooled over thread counts. The README's "How sure is this?" quotes it and
+pairs), and then the same pooled over thread counts. docs/studies/comparison.md ("How sure is this?") quotes it and
 the default of ``--placement`` follows from it.
 
     .venv/bin/python -m bench placement [--pairs 2] [--threads 8,32,128] [--repeat 5] [--duration 2]

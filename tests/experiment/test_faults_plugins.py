@@ -1,7 +1,7 @@
 """The fault suite's plug-in cases (``-p workload=package.module:Class``) against a real redis-module_redis:
 a plug-in whose constructor raises, whose executor raises mid-run, or returns no status.
 
-README "Plug-in workloads": one line naming the plug-in, exit 2 before anything starts for a bad
+docs/studies/structure.md ("Plug-in workloads and the structure study"): one line naming the plug-in, exit 2 before anything starts for a bad
 class; a point whose plug-in broke mid-run is failed in one line naming the plug-in and the call.
 """
 

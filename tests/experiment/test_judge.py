@@ -235,7 +235,7 @@ def test_missing_data_needs_more_than_a_thousandth_of_the_lookups_in_a_run_phase
     over = result([1000, 1000], returns={"OK": 1997, "NOT_FOUND": 3})
     found = find_missing(over)
     assert found is not None and (found.not_found, found.lookups) == (3, 2000)
-    # the README's 0.1 %, to the operation: 101 of 100,000 is above it, 100 is not
+    # a thousandth (0.1 %), to the operation: 101 of 100,000 is above it, 100 is not
     assert find_missing(result([50_000, 50_000], returns={"OK": 99_899, "NOT_FOUND": 101})) is not None
     assert find_missing(result([50_000, 50_000], returns={"OK": 99_900, "NOT_FOUND": 100})) is None
     over.phase = "load"  # a load reads nothing

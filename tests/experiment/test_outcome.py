@@ -1,5 +1,5 @@
-"""How a plan ended (``ycsbctl.experiment.outcome``: the exit code and the folder's status the README's table
-promises) and when the default plan measures a stand-in for MongoDB (``ycsbctl.experiment.standin``)."""
+"""How a plan ended (``ycsbctl.experiment.outcome``: the exit code and the folder's status the table of
+docs/guide/troubleshooting.md promises) and when the default plan measures a stand-in for MongoDB (``ycsbctl.experiment.standin``)."""
 
 from __future__ import annotations
 

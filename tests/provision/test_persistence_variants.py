@@ -62,7 +62,7 @@ def test_redis_aof_writes_its_file_to_a_disk_and_a_label_setting_wins() -> None:
     ("redis-rdb", {"appendonly": "no", "save": "5 1000"}),
 ])
 def test_each_redis_persistence_variant_runs_with_the_settings_it_names_as_config_get_reads_them(kind, read_back) -> None:
-    """No label setting: what the server itself says (CONFIG GET) is what the variant's name promises — the README's
+    """No label setting: what the server itself says (CONFIG GET) is what the variant's name promises — docs/studies/persistence.md's
     and ``ycsbctl targets``' words (AOF fsync once a second, at every write; RDB every 5 s once 1000 keys changed) —
     and the endpoint records those settings (the manifest's), not others."""
     ep = provision(kind, "local", experiment_id="tests", say=lambda _: None)

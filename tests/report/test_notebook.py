@@ -8,18 +8,18 @@ import pytest
 
 from tests.fixtures.cli import ycsbctl_in
 from tests.fixtures.notebook import execute_notebook as _execute
-from tests.fixtures.notebook import run_as_the_readme_says
+from tests.fixtures.notebook import run_as_the_docs_say
 
 
 @pytest.fixture(scope="module")
 def executed(synthetic_experiment_template, tmp_path_factory):
-    """The notebook run once on a copy of the small experiment, as the README says, for the checks below."""
+    """The notebook run once on a copy of the small experiment, as docs/guide/result-folder.md says, for the checks below."""
     folder = tmp_path_factory.mktemp("nb") / synthetic_experiment_template.name
     shutil.copytree(synthetic_experiment_template, folder)
-    return folder, run_as_the_readme_says(folder, tmp_path_factory.mktemp("nb-out"))
+    return folder, run_as_the_docs_say(folder, tmp_path_factory.mktemp("nb-out"))
 
 
-def test_explore_notebook_runs_top_to_bottom_as_the_readme_says(executed):
+def test_explore_notebook_runs_top_to_bottom_as_the_docs_say(executed):
     """`jupyter nbconvert --to … --execute notebooks/explore.ipynb` with YCSBCTL_RESULT set: what the set-up
     installs for `make demo` (the notebook extra) runs every cell, and a cell that raised fails it."""
     _, nb = executed

@@ -1,6 +1,6 @@
 """Comparisons of folders without a control target: a minimum-effect test against the host's drift
 (results/host_drift.py, stats.beyond_margin), checked against scipy's own t test on fixed data; the
-calibration record `compare --calibrate` and `bench verdicts` write, and what the README says of it."""
+calibration record `compare --calibrate` and `bench verdicts` write, and what the docs say of it (docs/studies/comparison.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from tests.fixtures.docs import docs_page
 from tests.fixtures.verdict_runs import runs_table
 from ycsbctl.errors import UserError
 from ycsbctl.results import host_drift, stats
@@ -104,9 +105,8 @@ def test_compare_calibrate_records_the_pairs_drift_and_later_comparisons_test_ag
     assert one.exit_code == 2 and len(one.output.strip().splitlines()) == 1 and "two folders" in one.output
 
 
-def test_the_readme_states_the_default_margin():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### How sure is this?")[1].split("\n### ")[0]
+def test_the_docs_state_the_default_margin():
+    section = docs_page("studies/comparison.md")  # How sure is this?
     said = re.search(r"default margin of ±(\d+) %", section)
     assert said and float(said.group(1)) / 100 == host_drift.DEFAULT_MARGIN
     assert "--calibrate" in section and "host_drift.json" in section

@@ -20,6 +20,7 @@ import pytest
 import redis
 
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.docs import docs_page
 from tests.fixtures.servers import ROOT, start_redis
 from ycsbctl.results import load
 from ycsbctl.results.folder import ResultFolder
@@ -123,9 +124,8 @@ def test_runs_parquet_of_a_real_run_has_exactly_the_declared_columns_and_types(s
     assert Manifest.from_dict(manifest).record_count == 2000
 
 
-def test_the_readme_lists_the_declared_columns():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("<!-- runs-columns:", 1)[1].split("-->", 1)[1].split("<!-- /runs-columns -->", 1)[0]
+def test_the_docs_list_the_declared_columns():
+    block = docs_page("guide/result-folder.md").split("<!-- runs-columns:", 1)[1].split("-->", 1)[1].split("<!-- /runs-columns -->", 1)[0]
     assert block.strip() == run_columns_markdown()
 
 

@@ -1,4 +1,4 @@
-"""The README's "Adding a store" recipe, followed as a new contributor would: a toy ``echo://`` store
+"""The "Adding a store" recipe of docs/development/adding-a-store.md, followed as a new contributor would: a toy ``echo://`` store
 (one folder) and its one registry line, on a copy of the package, then a point on it through the CLI."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 import ycsbctl
 from tests.fixtures.cli import ycsbctl as run_ycsbctl
 
-# What the README tells a contributor to write, and nothing more.
+# What docs/development/adding-a-store.md tells a contributor to write, and nothing more.
 INIT = '"""``echo://``: a toy store that answers every operation itself."""\n'
 BINDING = '''"""The echo binding: every operation is OK at once."""
 
@@ -82,7 +82,7 @@ def _tree_with_echo(root: Path, has_server: bool) -> Path:
     (echo / "store.py").write_text(STORE.replace("HAS_SERVER", str(has_server)))
     registry = tree / "ycsbctl" / "stores" / "registry.py"
     text = registry.read_text()
-    assert text.count(REGISTRY_LINE) == 1, "the registry's list of stores moved: update this test and the README"
+    assert text.count(REGISTRY_LINE) == 1, "the registry's list of stores moved: update this test and docs/development/adding-a-store.md"
     registry.write_text(text.replace(REGISTRY_LINE, '_MODULES = ("ycsbctl.stores.echo.store", "ycsbctl.stores.redis.store",'))
     return tree
 
@@ -95,8 +95,8 @@ def _run_point(tree: Path, cwd: Path) -> tuple[subprocess.CompletedProcess, Path
     return done, out
 
 
-@pytest.mark.parametrize("has_server", [False, True], ids=["as-the-readme-says", "has_server-left-out"])
-def test_a_store_added_as_the_readme_says_runs_a_point_through_the_cli(tmp_path: Path, has_server: bool):
+@pytest.mark.parametrize("has_server", [False, True], ids=["as-the-docs-say", "has_server-left-out"])
+def test_a_store_added_as_the_docs_say_runs_a_point_through_the_cli(tmp_path: Path, has_server: bool):
     tree = _tree_with_echo(tmp_path, has_server)
     done, out = _run_point(tree, tmp_path)
     said = done.stdout + done.stderr
@@ -110,5 +110,5 @@ def test_a_store_added_as_the_readme_says_runs_a_point_through_the_cli(tmp_path:
     if not has_server:  # the recipe: no network to measure, no server process to look for
         assert manifest["network"] == {}
         assert "server process not on this host" not in said + json.dumps(manifest)
-    else:  # what the README warns of: a store without has_server = False is taken for a server
+    else:  # what the docs warn of: a store without has_server = False is taken for a server
         assert manifest["network"] != {} and "server process not on this host" in said

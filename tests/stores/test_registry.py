@@ -1,4 +1,5 @@
-"""The registry is the one list of stores: the layer contract and the README's layout agree with it,
+"""The registry is the one list of stores: the layer contract and the documented layout (docs/development/layout.md)
+agree with it,
 and what the rest of ycsbctl asks about a store is an attribute of its protocol."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import tomllib
 
+from tests.fixtures.docs import docs_page
 from ycsbctl.stores import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,8 +28,8 @@ def _store_layer() -> tuple[set[str], bool]:
     return {tail.name for tail in first.module_tails}, first.is_independent
 
 
-def _readme_store_packages() -> set[str]:
-    text = (ROOT / "README.md").read_text()
+def _documented_store_packages() -> set[str]:
+    text = docs_page("development/layout.md")
     layout = text[text.index("  stores/ "):text.index("\n  workload/ ")]
     shared = {m.group(1) for m in re.finditer(r"^    (\w+)/ .*not a store$", layout, re.M)}
     return {m.group(1) for m in re.finditer(r"^    (\w+)/ ", layout, re.M)} - shared
@@ -50,8 +52,8 @@ def test_the_layer_contract_takes_exactly_the_registry_s_stores_as_independent_p
     assert folders == set(registry.store_packages()), "a store folder without its line in stores/registry.py"
 
 
-def test_the_readme_layout_lists_exactly_the_registry_s_stores():
-    assert _readme_store_packages() == set(registry.store_packages())
+def test_the_documented_layout_lists_exactly_the_registry_s_stores():
+    assert _documented_store_packages() == set(registry.store_packages())
 
 
 def test_each_store_names_itself_its_schemes_and_its_url_shape_once():

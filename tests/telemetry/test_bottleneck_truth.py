@@ -1,4 +1,4 @@
-"""Bottleneck labels at and just below each documented threshold (README: client and server CPU
+"""Bottleneck labels at and just below each documented threshold (docs/guide/result-folder.md: client and server CPU
 ≥ 90 % of the cores each may use, client + server ≥ 90 % of the host, network ≥ 70 % of iperf3)."""
 
 from __future__ import annotations

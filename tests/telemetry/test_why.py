@@ -150,7 +150,7 @@ def test_a_disturbance_that_stalled_the_traffic_is_named_first_as_a_single_comma
 
 
 def test_the_cpu_wait_line_is_at_20_percent_of_the_point_and_steal_is_a_share_of_the_host(monkeypatch):
-    """The README's 20 % (not the constant the code holds, which a wrong edit would move with the test), and
+    """The 20 % of docs/guide/why.md (not the constant the code holds, which a wrong edit would move with the test), and
     the hypervisor's steal as a share of the host's cores: 30 % of a core on 2 cores is 15 % of the host."""
     def why(runq: float) -> str:
         client = {"main": _role(30.0, 20.0, 10.0, runq=runq)}
@@ -229,7 +229,7 @@ def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_t
 
 def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_busiest_foreign_programs_are_named(
         monkeypatch):
-    """The README's line: foreign CPU of 10 % of the host's cores makes a point host-busy (YCSBCTL_HOST_BUSY_SHARE
+    """The line of docs/guide/why.md: foreign CPU of 10 % of the host's cores makes a point host-busy (YCSBCTL_HOST_BUSY_SHARE
     sets another, 'off' none, an unreadable value keeps 10 %); a host scan names the three busiest foreign
     programs, busiest first (five ran here, between two scans of a /proc given by the test), and every share of
     the scan is of one core over the time between the scans."""

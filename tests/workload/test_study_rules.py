@@ -174,9 +174,9 @@ def test_the_items_descriptions_use_every_word_of_the_dictionary():
 
 
 
-def test_media_items_reads_the_readmes_defaults_and_a_stores_own_settings():
+def test_media_items_reads_the_documented_defaults_and_a_stores_own_settings():
     s = Settings.read(Properties({"media.sqlite.cache_size": "-20000", "media.limit": "5"}))
-    assert (s.distinct_queries, s.checks) == (2000, 10)  # the README: media.queries (2,000), media.checks (10)
+    assert (s.distinct_queries, s.checks) == (2000, 10)  # docs/studies/media-items.md: media.queries (2,000), media.checks (10)
     assert s.store.extra == {"sqlite.cache_size": "-20000"}  # -p media.<store>.<key>=…, the store's own
 
 
@@ -275,8 +275,8 @@ def test_media_items_loads_in_inserts_of_batchsize_the_last_one_short_and_counts
     assert exact.load_operations == 2 and exact.loaded_records(2) == 100
 
 
-def test_online_status_timestamps_fall_in_one_bucket_of_30_days_by_default_as_the_readme_says():
-    # README: "Timestamps fall in one bucket by default (online.window_s = online.bucket_s = 30 days)"
+def test_online_status_timestamps_fall_in_one_bucket_of_30_days_by_default_as_the_docs_say():
+    # docs/studies/structure.md: "Timestamps fall in one bucket by default (online.window_s = online.bucket_s = 30 days)"
     props = {k: v for k, v in load_properties("online-status").items() if k not in ("online.window_s", "online.bucket_s")}
     w = OnlineStatus.from_properties(Properties(props))
     assert w.bucket_s == w.window_s == 30 * 24 * 3600

@@ -117,7 +117,7 @@ def how_it_ran(cal: Calibration, cells: list[dict[str, Any]]) -> list[str]:
         f"host: {cal.cores} cores shared by both clients and the server; 1-minute load average "
         f"{_num(cal.load_avg[0])} before the rounds, {_num(cal.load_avg[1])} after",
         f"{ref} starts a request's clock when its event loop writes it, ycsbctl when the read is issued: its "
-        "p99 can be lower for that alone (see the README's Little's-law table)",
+        "p99 can be lower for that alone (see the Little's-law table in docs/benchmarks.md)",
     ]
     if cal.busy:
         lines.append(f"another benchmark ran on this host meanwhile ({cal.busy[0]}): every figure above shares "

@@ -402,8 +402,8 @@ class Plan:
     def point_warmup_s(self) -> float:
         """The profile's warm-up (s) goes with the profile's own point length; a point whose length
         the user gave (``--duration``: YCSB's maxexecutiontime, ``--operations``: its operationcount)
-        measures from its first operation, as YCSB does, unless ``--warmup`` is given (the README's
-        table of YCSB's properties says so: ``--duration``, "with no warm-up unless --warmup")."""
+        measures from its first operation, as YCSB does, unless ``--warmup`` is given (the table of YCSB's
+        properties in docs/guide/everyday.md says so: ``--duration``, "with no warm-up unless --warmup")."""
         if self.warmup_s is not None:
             return self.warmup_s
         return self.scale.warmup_s if self.duration_s is None and self.operations is None else 0.0

@@ -30,7 +30,7 @@ GARNET_HINT = ("docker run -d --name garnet -p 127.0.0.1:6380:6379 ghcr.io/micro
 REINDEXER_WHY = ("unobtainable: no package in any registry reachable here (no server on Debian, PyPI or Maven "
                  "Central; PyPI's pyreindexer is a connector that builds against the reindexer-dev package of "
                  "Reindexer's own repository), so ycsbctl has no target or binding for it")
-REINDEXER_FIX = ("none here: the media-items study runs without it (README, \"Many stores\"); its numbers are the "
+REINDEXER_FIX = ("none here: the media-items study runs without it (docs/studies/media-items.md); its numbers are the "
                  "study's own")
 
 

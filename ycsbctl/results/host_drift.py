@@ -29,7 +29,7 @@ from ycsbctl.errors import UserError
 
 # The default margin (a fraction: 0.10 = ±10 %): the largest throughput drift between A/A pairs of
 # experiments minutes apart on a quiet 2-CPU host here (9.3 %, median 2.3 %: `python -m bench verdicts
-# --conditions quiet`, README "How sure is this?"), rounded up.
+# --conditions quiet`, docs/studies/comparison.md), rounded up.
 DEFAULT_MARGIN = 0.10
 QUANTILE_FROM = 20  # from this many recorded cells on, the margin is their 95th percentile, not their largest
 KEEP = 200  # drifts kept per metric (the newest): the record follows the host as it changes

@@ -1,6 +1,6 @@
 """The columns of runs.parquet (:data:`RUN_COLUMNS`): one row per point, always the same columns in
 the same order, each with its type, unit and meaning, checked when the table is written
-(:func:`runs_table`). :func:`run_columns_markdown` renders them for the README."""
+(:func:`runs_table`). :func:`run_columns_markdown` renders them for the docs (docs/guide/result-folder.md)."""
 
 from __future__ import annotations
 
@@ -212,8 +212,8 @@ def runs_table(df: pd.DataFrame) -> Any:
 
 
 def run_columns_markdown() -> str:
-    """:data:`RUN_COLUMNS` as a Markdown table, one row per latency family (the README's copy is
-    checked against it)."""
+    """:data:`RUN_COLUMNS` as a Markdown table, one row per latency family (the copy in
+    docs/guide/result-folder.md is checked against it)."""
     stats = ",".join(LATENCY_STATS)
     lines = ["| column | type | unit | meaning |", "|---|---|---|---|"]
     for c in RUN_COLUMNS:

@@ -29,7 +29,7 @@ from typing import Any
 from ycsbctl.processes import deferred_signals
 
 # Low rates, so that the profiled point stays the point: python -m bench why --only cost measures what they
-# cost the profiled point and --only kernel what they still tell (the README's "Profiles" gives both, at these
+# cost the profiled point and --only kernel what they still tell ("Profiles" in docs/guide/why.md gives both, at these
 # rates and at the higher ones tried before); py-spy's attaching (reading the interpreter's symbols) is paid
 # during the warm-up when there is one.
 SERVER_HZ = 25  # perf's sampling frequency (Hz per CPU)

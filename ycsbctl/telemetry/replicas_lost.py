@@ -5,7 +5,7 @@ The store names the replicas its primary has connected before and after the poin
 ``pg_stat_replication``); the telemetry's per-second samples of the same lists' sizes (``replicas``) say when the
 first went. A point whose operations only read (none wrote) measured the primary alone, which its figures are still
 true of; a point that wrote stopped copying its writes to the lost replica from then on. Either way the point is
-``degraded`` (see the README, "When things go wrong"), and its reason says which replica, when, and what its figures
+``degraded`` (see docs/guide/troubleshooting.md), and its reason says which replica, when, and what its figures
 are then true of.
 """
 

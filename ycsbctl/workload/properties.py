@@ -159,7 +159,7 @@ KNOWN_KEYS = (
     "redis.host", "redis.port", "redis.password", "redis.cluster", "redis.timeout",
     "mongodb.url", "mongodb.batchsize", "mongodb.upsert", "mongodb.writeConcern", "mongodb.readPreference",
     "mongodb.driver", "postgresql.driver", "mariadb.driver",
-    # ycsbctl's own binding properties (README): a warning that one "would be ignored" would be false
+    # ycsbctl's own binding properties (docs/): a warning that one "would be ignored" would be false
     "redis.wait", "redis.wait.timeout", "redis.readfrom", "redis.tls", "memcached.hosts", "memcached.opTimeoutMillis",
     "tarantool.space", "es.index.key",
 )
