@@ -15,6 +15,7 @@ from tests.fixtures.cli import env, ycsbctl
 from ycsbctl.cli.experiment import load, run
 from ycsbctl.cli.help_panels import PANELS
 from ycsbctl.provision.catalog import kind_names
+from ycsbctl.stores import registry
 
 
 @pytest.fixture(scope="module")
@@ -24,11 +25,13 @@ def run_help() -> str:
     return done.stdout
 
 
-def test_every_catalogue_name_is_in_the_run_help(run_help: str):
+def test_every_catalogue_name_and_url_shape_is_in_the_run_help(run_help: str):
     words = set(re.findall(r"[\w.-]+", run_help))
     names = kind_names()
     assert len(names) > 30  # the whole catalogue, its variants too (redis-aof-always, postgresql-standby, …)
     assert [n for n in names if n not in words] == []
+    shapes = run_help.split()
+    assert [p.example for p in registry.all_protocols() if not any(w.startswith(p.example) for w in shapes)] == []
 
 
 @pytest.mark.parametrize("command", [run, load], ids=["run", "load"])

@@ -21,7 +21,7 @@ from ycsbctl.cli import (
     target_spec_option_list,
     targets_file_option,
 )
-from ycsbctl.cli.help_panels import catalogue_names, panelled
+from ycsbctl.cli.help_panels import panelled
 from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
@@ -35,7 +35,6 @@ from ycsbctl.experiment.plan import (
     split_targets,
 )
 from ycsbctl.experiment.resolve import expand_axes
-from ycsbctl.stores import registry
 from ycsbctl.workload.properties import PropertySources
 
 
@@ -43,10 +42,9 @@ def _common(f):
     """Options shared by ``run`` and ``load`` (the YCSB ones keep YCSB's spelling)."""
     opts = [
         click.option("--target", "target", multiple=True, metavar="T",
-                     help="A catalogue name, a label beginning with one (redis-lazyfree, valkey-io2: the same server "
-                          "under another name, with its own --server-config) or a URL "
-                          f"({registry.examples()}). Repeatable. The catalogue (variants in parentheses; "
-                          f"`ycsbctl targets` describes each): {catalogue_names()}."),
+                     help="A catalogue name or a URL (both listed above), or a label beginning with a catalogue name "
+                          "(redis-lazyfree, valkey-io2: the same server under another name, with its own "
+                          "--server-config). Repeatable."),
         click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
         targets_file_option(),
         *target_spec_option_list(),
@@ -437,8 +435,10 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
-    ycsbctl load workload-b --target redis://127.0.0.1:6379 -p recordcount=100000 --threads 8
-    ycsbctl load -P workloads/workloadb --target redis://127.0.0.1:6379 -p threadcount=8
+    ycsbctl load workload-b --target redis://127.0.0.1:6379 \\
+        -p recordcount=100000 --threads 8
+    ycsbctl load -P workloads/workloadb --target redis://127.0.0.1:6379 \\
+        -p threadcount=8
     """
     if threads is not None and threads < 1:
         raise UserError(f"--threads {threads}: use a number ≥ 1")

@@ -13,6 +13,7 @@ from rich_click import RichCommand, RichContext, RichHelpFormatter, RichOptionPa
 
 from ycsbctl.provision.catalog import kind_names
 from ycsbctl.provision.variants import VARIANTS
+from ycsbctl.stores import registry
 
 
 def catalogue_names() -> str:
@@ -68,7 +69,16 @@ class PanelledCommand(RichCommand):
     context_class = _Context
 
 
+def targets_said() -> str:
+    """The Targets panel's lines, at the page's whole width above its options: every catalogue name and every URL
+    shape, from the catalogue and the registry."""
+    return (f"A target is a catalogue name (variants in parentheses; `ycsbctl targets` describes each): "
+            f"{catalogue_names()}; or a URL: {registry.examples()}.")
+
+
 def panelled(**attrs: Any) -> dict[str, Any]:
     """The ``main.command`` arguments of a command whose help shows its options in :data:`PANELS`."""
-    return {"cls": PanelledCommand, "panels": [RichOptionPanel(title, options=list(names)) for title, names in PANELS],
-            "context_settings": {"rich_help_config": HELP_LAYOUT}, **attrs}
+    said = {"Targets": targets_said()}
+    panels = [RichOptionPanel(title, options=list(names), help=said.get(title), inline_help_in_title=False)
+              for title, names in PANELS]
+    return {"cls": PanelledCommand, "panels": panels, "context_settings": {"rich_help_config": HELP_LAYOUT}, **attrs}
