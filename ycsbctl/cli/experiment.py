@@ -21,6 +21,7 @@ from ycsbctl.cli import (
     target_spec_option_list,
     targets_file_option,
 )
+from ycsbctl.cli.help_panels import panelled
 from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
@@ -34,7 +35,6 @@ from ycsbctl.experiment.plan import (
     split_targets,
 )
 from ycsbctl.experiment.resolve import expand_axes
-from ycsbctl.stores import registry
 from ycsbctl.workload.properties import PropertySources
 
 
@@ -42,9 +42,9 @@ def _common(f):
     """Options shared by ``run`` and ``load`` (the YCSB ones keep YCSB's spelling)."""
     opts = [
         click.option("--target", "target", multiple=True, metavar="T",
-                     help="A catalogue name (redis, redis6, valkey, mongodb, keydb, dragonfly, ferretdb), a label "
-                          "beginning with one (redis-lazyfree, valkey-io2: the same server under another name, "
-                          f"with its own --server-config) or a URL ({registry.examples()}). Repeatable."),
+                     help="A catalogue name or a URL (both listed above), or a label beginning with a catalogue name "
+                          "(redis-lazyfree, valkey-io2: the same server under another name, with its own "
+                          "--server-config). Repeatable."),
         click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
         targets_file_option(),
         *target_spec_option_list(),
@@ -277,7 +277,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
     return outcome
 
 
-@main.command()
+@main.command(**panelled())
 @click.argument("workloads", nargs=-1)
 @_common
 @click.option("--threads", default=None, metavar="N|A,B|A..B",
@@ -293,10 +293,10 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help=f"With --repeat auto: the time the rounds may take, e.g. 10m [default: {DEFAULT_BUDGET_S / 60:g}m]; "
                    "cells still open then are left undecided, with the difference they could have detected.")
 @click.option("--margin", default=None, metavar="P%",
-              help="The equivalence margin: a ratio whose interval lies within ±P is 'equivalent' [default: 10%%].")
+              help="The equivalence margin: a ratio whose interval lies within ±P is 'equivalent' [default: 10%].")
 @click.option("--precision", default=None, metavar="P%",
-              help="With --repeat: add rounds until every point's 95 %% throughput interval is within ±P "
-                   "(e.g. 3%%) instead of until decided.")
+              help="With --repeat: add rounds until every point's 95 % throughput interval is within ±P "
+                   "(e.g. 3%) instead of until decided.")
 @click.option("--max-repeat", type=click.IntRange(min=1), default=None,
               help=f"The most rounds --repeat auto / --precision may run [default: {SEQUENTIAL_MAX_ROUNDS} with "
                    "--repeat auto, 10 with --precision].")
@@ -369,12 +369,13 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
     \b
-    With no target: provision redis and mongodb, load, sweep 8..128 threads, write
-    reports/<experiment-id>/ with report.html.
-    With one URL and one thread count: run that point against a server you run and print
-    YCSB's own output block (add --out DIR to keep a result folder).
+    With no target: provision redis and mongodb, load, sweep 8..128 threads,
+    write reports/<experiment-id>/ with report.html.
+    With one URL and one thread count: run that point against a server you run
+    and print YCSB's own output block (add --out DIR to keep a result folder).
     A server kind may run under several labels with their own settings:
-    --targets redis,redis-lazyfree --server-config redis-lazyfree:lazyfree-lazy-user-del=yes
+      --targets redis,redis-lazyfree
+      --server-config redis-lazyfree:lazyfree-lazy-user-del=yes
     """
     draw = report_wanted(report)  # a bad YCSBCTL_REPORT is one line before anything starts
     timed = switch_wanted(yardstick, "YCSBCTL_YARDSTICK")
@@ -424,7 +425,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
                       report=draw), not single, quiet, fmt)
 
 
-@main.command()
+@main.command(**panelled())
 @click.argument("workload", required=False)
 @_common
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
@@ -434,8 +435,10 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
     """Load WORKLOAD's records into a target (YCSB's -load phase) and print YCSB's output block.
 
     \b
-    ycsbctl load workload-b --target redis://127.0.0.1:6379 -p recordcount=100000 --threads 8
-    ycsbctl load -P workloads/workloadb --target redis://127.0.0.1:6379 -p threadcount=8
+    ycsbctl load workload-b --target redis://127.0.0.1:6379 \\
+        -p recordcount=100000 --threads 8
+    ycsbctl load -P workloads/workloadb --target redis://127.0.0.1:6379 \\
+        -p threadcount=8
     """
     if threads is not None and threads < 1:
         raise UserError(f"--threads {threads}: use a number ≥ 1")

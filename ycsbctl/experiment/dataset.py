@@ -119,9 +119,12 @@ def _replaced(began: tuple[str, str] | None, now: tuple[str, str] | None) -> str
 
 def _ask(url: str, what: str) -> Any:
     """The store's ``why_short`` or ``storage_id`` of ``url``, Ctrl-C deferred while it is asked; None when it cannot
-    say (the count already says the dataset is short)."""
+    say, or its server cannot be asked now (the count already says the dataset is short)."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores import registry
 
     with deferred_signals():
-        return registry.store_says(url, what, url)
+        try:
+            return registry.store_says(url, what, url)
+        except registry.admin_errors(url):  # a server gone or refusing since it was counted: the count says it
+            return None

@@ -4,6 +4,7 @@ judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the result sink, 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.experiment.dataset import DatasetCheck
@@ -21,7 +22,7 @@ from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
-from ycsbctl.stores.registry import store_says
+from ycsbctl.stores.registry import admin_errors, store_says
 from ycsbctl.telemetry.replicas_lost import replicas_lost_note
 from ycsbctl.urls import redact_url
 
@@ -32,6 +33,17 @@ WRONGTYPE_HINT = ("run with --load: the keys on the server were stored by anothe
 # an insert; `run --load` empties the target first, so only a load into the target as it is gets here
 ALREADY_HELD = ("the target already holds records this load inserts: empty it, or measure what it holds "
                 "(ycsbctl run without --load), or load with ycsbctl run --load, which empties it first")
+
+
+def asked_server(url: str, question: str, *args: Any) -> Any:
+    """:func:`~ycsbctl.stores.registry.store_says` for a question the store answers by asking its server (its
+    replicas, why it stalled or paused), around a point whose server may be gone or refusing by then (what the
+    point itself records): None when the server cannot be asked (its store's ``admin_errors``); any other error
+    (a bug in the store's answer) propagates."""
+    try:
+        return store_says(url, question, *args)
+    except admin_errors(url):  # the server cannot be asked now: the point's own outcome says why
+        return None
 
 
 def disturbance_windows(events) -> list[tuple[float, float]]:
@@ -76,7 +88,7 @@ class PointRunner:
         started = now_iso()
         self.loaded.add(ep.url)
         self.dataset.forget(ep.url)
-        replicas = store_says(ep.url, "replicas", ep.url)
+        replicas = asked_server(ep.url, "replicas", ep.url)
         out = load_dataset(ep, point, self.plan, self.console.progress, baseline=self.baseline, engine=self.engine)
         m = self.sink.manifest
         if out.footprint and point.case.variant:
@@ -116,7 +128,7 @@ class PointRunner:
         self._busy_at_start = self._others()
         self._record_units(case)
         profile_dir = profile_folder(self, point.run_id) if plan.cpu_profile == "all" else None
-        replicas = store_says(ep.url, "replicas", ep.url)
+        replicas = asked_server(ep.url, "replicas", ep.url)
         out = run_point(ep, point, plan, self.console.progress, baseline=self.baseline, engine=self.engine,
                         profile_dir=profile_dir)
         if point.phase == "load":  # `ycsbctl load`, the insert workload: a load measured as a point of its own
@@ -168,8 +180,8 @@ class PointRunner:
         busy = host_busy(others, out.bottleneck)
         v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
-                  disturbances=disturbance_windows(out.events), pause_cause=lambda: store_says(ep.url, "pause_cause", ep.url, out.result and out.result.binding_counts),
-                  stall_cause=lambda: store_says(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result),
+                  disturbances=disturbance_windows(out.events), pause_cause=lambda: asked_server(ep.url, "pause_cause", ep.url, out.result and out.result.binding_counts),
+                  stall_cause=lambda: asked_server(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result),
                   replica_note=replica_note)
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
             v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
@@ -229,7 +241,7 @@ def _replicas_lost(ep: Endpoint, before: list[str] | None, out: PointOutcome) ->
         return None
     # anything but a READ or a SCAN (a plug-in's operations included) may have written
     wrote = any(s.operations for name, s in out.result.ops.items() if name.removesuffix("-FAILED") not in READS)
-    return replicas_lost_note(before, store_says(ep.url, "replicas", ep.url), wrote, out.telemetry,
+    return replicas_lost_note(before, asked_server(ep.url, "replicas", ep.url), wrote, out.telemetry,
                               out.result.t_start_mono)
 
 

@@ -39,7 +39,7 @@ from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
-from ycsbctl.stores.registry import store_says
+from ycsbctl.stores.registry import admin_errors, store_says
 from ycsbctl.telemetry.network import NetworkBaseline
 from ycsbctl.urls import redact_url
 
@@ -413,7 +413,10 @@ class Sweep:
     def _start_notes(self, label: str, ep: Endpoint) -> None:
         """What the server makes of the first workload's binding properties, said once as its target is up
         (:meth:`ycsbctl.stores.base.ServerProtocol.start_notes`); a server that cannot be asked says nothing."""
-        notes = store_says(ep.url, "start_notes", ep.url, self.study.first.properties) or []
+        try:
+            notes = store_says(ep.url, "start_notes", ep.url, self.study.first.properties) or []
+        except admin_errors(ep.url):  # it refuses the question (an old server without ROLE) or went away: the
+            notes = []  # first point, which asks it next, says so
         for note in notes:
             self.console.note(f"{label}: {note}")
 

@@ -134,6 +134,15 @@ class ServerProtocol:
         raise NotImplementedError
 
     # -- outside the timed path ---------------------------------------------------------------------
+    def admin_errors(self) -> tuple[type[BaseException], ...]:
+        """The exceptions its calls outside the timed path (:meth:`ping`, :meth:`replicas`, :meth:`why_short`, …) raise
+        when the server cannot be asked: gone, refusing, past its deadline, or answering with an error. Here
+        ``OSError`` (refused and reset connections, timeouts, :class:`~ycsbctl.stores.deadline.DeadlinePassed`), what
+        a store speaking its own wire protocol over a socket raises; a store whose admin calls go through a client
+        library adds that library's errors (imported here, when asked). A caller that asks a server which may be gone
+        (:func:`~ycsbctl.stores.registry.store_says`) catches these and nothing else: any other error is a bug."""
+        return (OSError,)
+
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
         """Raise unless the server answers within ``timeout_s``."""
 

@@ -143,12 +143,26 @@ def for_url(url: str) -> ServerProtocol:
 
 def store_says(url: str, question: str, *args: Any) -> Any:
     """The answer of the store of ``url`` to ``question``, a method of :class:`ServerProtocol` asked with ``args``
-    (its start notes, its reason for a pause or a stall, why its dataset is short, …); None when it cannot be asked
-    (an unknown URL, a server that does not answer): the caller says what it knows without the store's word."""
+    (its start notes, its reason for a pause or a stall, why its dataset is short, …). A store that does not answer
+    that question says what the base class says (None, [] or False), and one whose base method raises
+    :class:`NotImplementedError` says None: silence, for the caller to say what it knows without the store's word.
+
+    Everything else propagates: a ``question`` that is no method of :class:`ServerProtocol` (a misspelt name) raises
+    :class:`AttributeError` naming it, an unknown URL its :class:`~ycsbctl.errors.UserError`, and an error inside the
+    store's answer (a bug, or a server that cannot be asked) its own exception. A caller that asks a server which
+    may be gone catches :func:`admin_errors` of ``url`` where it asks, and says why there."""
+    if not callable(getattr(ServerProtocol, question, None)) or question.startswith("_"):
+        raise AttributeError(f"store_says({question!r}): no store answers that: it is no method of ServerProtocol")
     try:
         return getattr(for_url(url), question)(*args)
-    except Exception:  # noqa: BLE001 - the store's word is an addition, never a reason to fail
+    except NotImplementedError:  # the base's way of saying this store does not do that
         return None
+
+
+def admin_errors(url: str) -> tuple[type[BaseException], ...]:
+    """The exceptions the store of ``url`` raises when its server cannot be asked (gone, refusing, past a deadline,
+    answering with an error: :meth:`ServerProtocol.admin_errors`), for a caller of :func:`store_says` to catch."""
+    return for_url(url).admin_errors()
 
 
 def protocol_of(url: str) -> str:

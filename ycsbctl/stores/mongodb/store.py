@@ -27,6 +27,12 @@ class MongoProtocol(ServerProtocol):
     duplicate_insert = ("E11000 duplicate key error",)  # MongoDB, FerretDB, either client
     footprint_basis = "cache"
 
+    def admin_errors(self) -> tuple[type[BaseException], ...]:
+        """pymongo's too (a server it cannot select, a command the server refused: ``PyMongoError``)."""
+        from pymongo.errors import PyMongoError
+
+        return (OSError, PyMongoError)
+
     def validate(self, url: str) -> None:
         if url.startswith("mongodb+srv://"):
             return  # pymongo's parser would resolve the SRV record here; the connection says what is wrong

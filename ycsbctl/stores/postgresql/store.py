@@ -73,6 +73,16 @@ class PostgresProtocol(SqlProtocol):
     url_scheme, server_user, server_database = "postgresql", USER, DATABASE
     forks_per_connection = True
 
+    def admin_errors(self) -> tuple[type[BaseException], ...]:
+        """asyncpg's too (:class:`~ycsbctl.stores.postgresql.session.PgSession`): the server's error replies
+        (``PostgresError``), a connection it closed (``InterfaceError``), and asyncio's timeout (an ``OSError``
+        only from Python 3.11)."""
+        import asyncio
+
+        import asyncpg
+
+        return (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
     def validate(self, url: str) -> None:
         try:
             parts = urlsplit(url)

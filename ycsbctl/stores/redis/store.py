@@ -41,6 +41,13 @@ class RedisProtocol(ServerProtocol):
     footprint_basis = "used_memory"
     insert_overwrites = True  # an insert is HSET (and ZADD to the scan index): a key loaded twice is one record
 
+    def admin_errors(self) -> tuple[type[BaseException], ...]:
+        """redis-py's errors too (a refused or lost connection is its ``ConnectionError``, an error reply its
+        ``ResponseError``, a deadline its ``TimeoutError``), which are no ``OSError``."""
+        import redis
+
+        return (OSError, redis.RedisError)
+
     def reference_client(self) -> ReferenceClient:
         from ycsbctl.stores.redis.benchmark import RedisBenchmark
 

@@ -99,6 +99,10 @@ class SqliteProtocol(SqlProtocol):
     footprint_basis = "page_count*page_size"
     jdbc_driver = "org.sqlite.JDBC"
 
+    def admin_errors(self) -> tuple[type[BaseException], ...]:
+        """sqlite3's too: a file that is locked, gone or no database (``sqlite3.Error``)."""
+        return (OSError, sqlite3.Error)
+
     def validate(self, url: str) -> None:
         path = database_path(url)
         if not os.path.isdir(os.path.dirname(path)):
