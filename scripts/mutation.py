@@ -131,6 +131,12 @@ TESTS: dict[str, list[str]] = {
                                 "tests/results/test_decisions.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
                                   "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
+    # Each cell's centre, interval, CV and drift over its rounds (of throughput, latency and every percentile).
+    "ycsbctl/results/cells.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
+                                "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
+    # Two experiments compared cell by cell: through a control target, the yardsticks' host speed, or the drift margin.
+    "ycsbctl/results/folder_verdicts.py": ["tests/results/test_results_survivors.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py",
+                                          "tests/results/test_yardstick.py", "tests/results/test_host_drift.py"],
     # The four verdicts as one line (ratio, interval with the digits its verdict needs, margin), and the host's
     # noise bound that decides a far gap from one round (issue 60).
     "ycsbctl/results/verdict_words.py": ["tests/results/test_verdicts.py", "tests/results/test_verdict_edges.py",

@@ -14,6 +14,7 @@ from scipy import stats as sps
 
 from tests.results.test_verdicts import _runs
 from ycsbctl.errors import UserError
+from ycsbctl.results import folder_verdicts as fv
 from ycsbctl.results import host_drift, stats
 from ycsbctl.results import verdicts as vd
 
@@ -27,7 +28,7 @@ def _after(gap: float) -> list[float]:
 
 def _cell(gap: float, margins: host_drift.Margins) -> dict:
     before, after = _runs({("a", 8): BASE}), _runs({("a", 8): _after(gap)})
-    v = vd.folder_verdicts(before, after, None, "after", margins=margins)
+    v = fv.folder_verdicts(before, after, None, "after", margins=margins)
     return v[v["metric"] == "throughput"].iloc[0].to_dict()
 
 

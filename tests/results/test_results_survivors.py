@@ -159,7 +159,7 @@ def test_a_failed_point_keeps_a_fault_label_host_busy_included_and_no_rate_label
 
 
 def test_a_runs_operations_per_second_leave_out_its_warm_up_and_its_last_partial_second():
-    from ycsbctl.results.verdicts import _per_second
+    from ycsbctl.results.cells import _per_second
 
     series = pd.DataFrame({"run_id": ["a"] * 6 + ["b"], "op": ["OVERALL"] * 5 + ["READ", "OVERALL"],
                            "second": [4, 0, 1, 2, 3, 2, 0], "operations": [7, 50, 110, 120, 130, 99, 5],
@@ -326,7 +326,8 @@ def test_welchs_pooled_sd_is_the_root_of_the_mean_of_both_sides_sample_variances
 
 
 def test_a_targets_values_relative_to_the_control_round_by_round_or_over_its_geometric_mean():
-    from ycsbctl.results.verdicts import _relative, interval_text
+    from ycsbctl.results.folder_verdicts import _relative
+    from ycsbctl.results.verdicts import interval_text
 
     # paired: round 2 has no control, round 3's value is 0 and round 4's control 0: round 1 alone
     assert _relative({1: 200.0, 2: 300.0, 3: 0.0, 4: 50.0}, {1: 100.0, 3: 50.0, 4: 0.0}, paired=True) == {1: 2.0}

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from scipy.stats import gmean
 
+from ycsbctl.results import folder_verdicts as fv
 from ycsbctl.results import host_drift
-from ycsbctl.results import verdicts as vd
 from ycsbctl.results import yardstick as ys
 from ycsbctl.results.folder import ResultFolder
 from ycsbctl.results.schema import Manifest
@@ -90,10 +90,10 @@ def test_folder_verdicts_divide_the_host_factor_out_of_every_cell():
     """The host ran 1.3× faster for the second folder and the target with it: without the yardstick both metrics
     read better (no margin); with the host factor 1.3 the ratios are 1 and nothing is called."""
     none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
-    raw = vd.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none).set_index("metric")
+    raw = fv.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none).set_index("metric")
     assert raw.loc["throughput", "ratio"] == pytest.approx(1.3) and raw.loc["p99", "ratio"] == pytest.approx(1 / 1.3)
     assert set(raw["verdict"]) == {"better"} and raw["host_factor"].isna().all()
-    out = vd.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none, host_factor=1.3).set_index("metric")
+    out = fv.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none, host_factor=1.3).set_index("metric")
     assert out["ratio"].tolist() == pytest.approx([1.0, 1.0])
     assert not set(out["verdict"]) & {"better", "worse"}
     assert out.loc["throughput", "value"] == pytest.approx(1.3 * gmean([1000.0, 1040.0, 980.0]))  # as measured
@@ -106,7 +106,7 @@ def test_folder_verdicts_divide_the_host_factor_out_of_every_cell():
 def test_beside_a_control_the_host_factor_is_reported_not_divided_out():
     base = pd.concat([_runs(), _runs().assign(target="c")], ignore_index=True)
     other = pd.concat([_runs(1.2), _runs(1.2).assign(target="c")], ignore_index=True)
-    v = vd.folder_verdicts(base, other, "c", "b", host_factor=1.3)
+    v = fv.folder_verdicts(base, other, "c", "b", host_factor=1.3)
     a = v[(v["target"] == "a") & (v["metric"] == "throughput")].iloc[0]
     c = v[(v["target"] == "c") & (v["metric"] == "throughput")].iloc[0]
     assert a["ratio"] == pytest.approx(1.0) and c["ratio"] == pytest.approx(1.2)  # the control's, not the yardstick's
