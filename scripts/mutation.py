@@ -83,6 +83,11 @@ TESTS: dict[str, list[str]] = {
     # test_measurements: the next batch drawn a slice or two per take, ready before this one runs out.
     "ycsbctl/engine/worker.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py",
                                  "tests/engine/test_measurements.py"],
+    "ycsbctl/engine/batches.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py",
+                                  "tests/engine/test_measurements.py"],
+    # A worker process's entry: its last message always sent, its exit when the phase's process is gone.
+    "ycsbctl/engine/worker_process.py": ["tests/test_figures_survivors.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py",
+                                         "tests/engine/test_measurements.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     # A deployment variant's settings as the server reads them back (CONFIG GET, psql, the mariadb client), and its
@@ -490,7 +495,7 @@ EQUIVALENT: dict[str, str] = {
         "numpy's 'higher' 95th percentile of n <= 20 drifts is the largest (index ceil(0.95 x (n - 1)) = n - 1 while 0.05 x (n - 1) < 1): "
         "at 20 cells max() and the quantile read the same drift; 21 cells take the quantile either way",
     # report/, results/, telemetry/, engine/ (issue 43)
-    "ycsbctl/engine/worker.py: if len(b) == 0: | 0 -> -1":
+    "ycsbctl/engine/batches.py: if len(b) == 0: | 0 -> -1":
         "an empty batch also gives every client an empty take, and each client's loop breaks on it (n == 0; more() finds "
         "no chained start in it): the stopping flag only repeats it (== 1, which would stop a one-operation batch, stays scored)",
     "ycsbctl/experiment/explain.py: stalled = events[events[\"stall_s\"].fillna(0) >= SINGLE_COMMAND_STALL_S] | 0 -> -1":
@@ -880,17 +885,17 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
     "ycsbctl/report/compare.py: alpha: float = 0.05 | 0.05 -> 0.0495":
         "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 9":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 9":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 7":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 7":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 8":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 8":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 6":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 6":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 2":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 2":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 0":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 0":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
     "ycsbctl/workload/media_items/truth.py: return (order // self.data.words.shape[1]).astype(np.int32), starts | FloorDiv -> Div":
         "non-negative indices: the float quotient cast to int32 truncates to the floor quotient (exact below 2**53)",

@@ -26,8 +26,9 @@ from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, 
 from ycsbctl.engine.plugin_worker import PluginWorker
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.start import StartSignal
-from ycsbctl.engine.worker import WorkerPlan, worker_main
+from ycsbctl.engine.worker import WorkerPlan
 from ycsbctl.engine.worker_exit import PeakWatch, describe
+from ycsbctl.engine.worker_process import worker_main
 from ycsbctl.errors import UserError
 from ycsbctl.processes import children_spared_ctrl_c
 from ycsbctl.results.hdr_log import IntervalHistograms
