@@ -287,6 +287,9 @@ TESTS: dict[str, list[str]] = {
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
     "ycsbctl/stores/redis/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
+    # The chained path (each reply's status, WAIT's count of replicas) and a URL's settings and refusals.
+    "ycsbctl/stores/redis/reply_chain.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py", "tests/stores/test_chain.py"],
+    "ycsbctl/stores/redis/options.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py", "tests/stores/test_redis_tls.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/tls_socket.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
@@ -471,7 +474,7 @@ EQUIVALENT: dict[str, str] = {
         "a Struct of one int32 unpacks to a 1-tuple: [-1] is [0]",
     "ycsbctl/stores/mongodb/pymongo_binding.py: return u.path.lstrip(\"/\").split(\"?\")[0] or \"ycsb\" | 0 -> -1":
         "urlparse has already cut the query off the path: it holds no '?', so its one piece is [0] and [-1]",
-    "ycsbctl/stores/redis/binding.py: powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key))) | 32 -> 33":
+    "ycsbctl/stores/redis/reply_chain.py: powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key))) | 32 -> 33":
         "the sum is cut to its low 32 bits (& 0xFFFFFFFF) on the next line: powers mod 2**33 leave the same low 32 bits",
     "ycsbctl/stores/redis/cluster.py: return fields.get(\"cluster_state\") == \"ok\" and int(fields.get(\"cluster_size\", 0)) >= shards | 0 -> 1":
         "CLUSTER INFO always says cluster_size (Redis, Valkey): the default is never read",
@@ -926,7 +929,7 @@ EQUIVALENT: dict[str, str] = {
 }
 # A binding's request number (Binding.seq) is only compared for equality (binding_set.watchdog tells one request
 # from the next by it): counting by 2 tells them apart as well; counting by 0 would not, and stays scored.
-for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.seq += 1"),
+for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/reply_chain.py", "b.seq += 1"),
                        ("redis/cluster_chain.py", "node.seq += 1"), ("tarantool/binding.py", "b.seq += 1"),
                        ("sphinx/binding.py", "b.seq += 1"), ("mongodb/wire_chain.py", "b.seq += 1"),
                        ("memcached/binding.py", "b.seq += 1"), ("clickhouse/binding.py", "b.seq += 1"),
@@ -993,7 +996,7 @@ EQUIVALENT.update({
        "the same cap one shape later (as _MAX_SHAPES 256 -> 257): a shape past it is encoded by bson.encode, to the "
        "very bytes its template would give (test_a_chain_sends_the_very_bytes_of_the_awaited_commands, both ways)"
        for cache in ("_finds", "_updates", "_inserts")},
-    "ycsbctl/stores/redis/binding.py: elif self.op == READ and (not reply or reply[0] is None): | 0 -> -1":
+    "ycsbctl/stores/redis/reply_chain.py: elif self.op == READ and (not reply or reply[0] is None): | 0 -> -1":
         "a chained READ is HGETALL (field, value, … never nil) or HMGET of one field (read_request): a reply of one "
         "element, whose first is its last",
     "ycsbctl/stores/redis/cluster_chain.py: elif self.op == READ and (not reply or reply[0] is None) and self.st == OK: "

@@ -13,7 +13,8 @@ from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.bindings import redis_chain_context as _chain_context
 from tests.fixtures.servers import free_port, start_redis
 from ycsbctl.stores.binding import ConnectionLost, Status
-from ycsbctl.stores.redis.binding import RedisOptions, java_hash
+from ycsbctl.stores.redis.options import RedisOptions
+from ycsbctl.stores.redis.reply_chain import java_hash
 from ycsbctl.workload.keys import build_key_name
 
 KEY0 = b"user6284781860667377211"  # key number 0, hashed (ycsb-semantics.md §2)

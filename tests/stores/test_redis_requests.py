@@ -12,18 +12,9 @@ import pytest
 from redis.connection import parse_url
 
 from ycsbctl.errors import UserError
-from ycsbctl.stores.redis.binding import (
-    _ZADD,
-    INDEX_KEY,
-    RedisBinding,
-    RedisOptions,
-    encode_command,
-    fell_short,
-    java_hash,
-    read_request,
-    refused,
-    tls_refusal,
-)
+from ycsbctl.stores.redis.binding import RedisBinding, encode_command
+from ycsbctl.stores.redis.options import RedisOptions, refused, tls_refusal
+from ycsbctl.stores.redis.reply_chain import _ZADD, INDEX_KEY, fell_short, java_hash, read_request
 from ycsbctl.workload.core import ALL_FIELDS
 
 

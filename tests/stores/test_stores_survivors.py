@@ -440,7 +440,8 @@ def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_
     when OK, else nothing."""
     from tests.fixtures.bindings import redis_chain_context
     from ycsbctl.native import core
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.stores.redis.binding import RedisBinding, _Resp
+    from ycsbctl.stores.redis.options import RedisOptions
     from ycsbctl.workload.core import INSERT, READ, UPDATE
 
     if core is None and not pure:
@@ -501,7 +502,8 @@ def test_redis_wait_waits_for_as_many_replicas_as_asked_and_the_primarys_role_li
     # a primary answering ROLE as the Redis manual lays it out: ["master", offset, [[ip, port, offset], ...]]
     import hiredis
 
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+    from ycsbctl.stores.redis.binding import RedisBinding
+    from ycsbctl.stores.redis.options import RedisOptions
 
     role = b"*3\r\n$6\r\nmaster\r\n:42\r\n*%d\r\n" % replicas + b"".join(
         b"*3\r\n$8\r\n10.0.0.%d\r\n$4\r\n6380\r\n$2\r\n42\r\n" % (i + 2) for i in range(replicas))
@@ -1006,7 +1008,8 @@ def test_postgresql_describes_a_tls_connection_by_the_servers_own_protocol_and_c
 
 def test_a_redis_connect_waits_at_least_a_second_whatever_short_timeout_the_operations_have():
     # a connection that takes 0.1 s to be refused, with operations timed out after 0.01 s: the refusal is what is said
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+    from ycsbctl.stores.redis.binding import RedisBinding
+    from ycsbctl.stores.redis.options import RedisOptions
 
     async def connect() -> str:
         async def slow_refusal(*args, **kwargs):

@@ -227,7 +227,8 @@ def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_it
     reply's words are the binding's last error whole."""
     from tests.fixtures.bindings import redis_chain_context
     from ycsbctl.native import core
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.stores.redis.binding import RedisBinding, _Resp
+    from ycsbctl.stores.redis.options import RedisOptions
     from ycsbctl.workload.core import READ, UPDATE
 
     if core is None and not pure:

@@ -63,7 +63,7 @@ class RedisProtocol(ServerProtocol):
                 raise UserError(f"bad Redis URL: ssl_cert_reqs={value!r}",
                                 fix="use ssl_cert_reqs=required (the default), optional or none (no check)")
         if "ssl_ca_certs=" in url:  # a CA file that is missing or no certificate: said now, not as a server's fault
-            from ycsbctl.stores.redis.binding import RedisOptions
+            from ycsbctl.stores.redis.options import RedisOptions
 
             RedisOptions(url, {"redis.tls": "true"}).ssl_context()
 
@@ -102,7 +102,7 @@ class RedisProtocol(ServerProtocol):
     def start_notes(self, url: str, properties: dict[str, str]) -> list[str]:
         """``-p redis.wait=N`` at a primary with fewer than N replicas: each connection waits for the replicas it
         has (one ``-p`` serves a study of several targets, so it is not refused), said here once."""
-        from ycsbctl.stores.redis.binding import RedisOptions, replicas_in_role
+        from ycsbctl.stores.redis.options import RedisOptions, replicas_in_role
 
         wanted = RedisOptions(url, properties).wait
         if wanted <= 0:
@@ -138,7 +138,8 @@ class RedisProtocol(ServerProtocol):
         redis.readfrom=replica`` one to the primary and one to a replica (its reads:
         :mod:`ycsbctl.stores.redis.replica_reads`)."""
         from ycsbctl.stores.binding_set import connect_wire
-        from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+        from ycsbctl.stores.redis.binding import RedisBinding
+        from ycsbctl.stores.redis.options import RedisOptions
         from ycsbctl.stores.redis.replica_reads import open_replica_reads, read_from
 
         opts = RedisOptions(url, properties)
@@ -374,7 +375,7 @@ class RedisProtocol(ServerProtocol):
 def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
     """``TLSv1.3 TLS_AES_256_GCM_SHA384``: what one handshake with the server at ``url`` agreed, with
     the context the engine's clients use; None for a plain URL."""
-    from ycsbctl.stores.redis.binding import RedisOptions
+    from ycsbctl.stores.redis.options import RedisOptions
     from ycsbctl.stores.tls_wire import negotiated
 
     opts = RedisOptions(url)
