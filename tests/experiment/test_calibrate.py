@@ -280,8 +280,8 @@ def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_a
     from pathlib import Path
 
     from ycsbctl.cli.calibrate import calibrate as command
+    from ycsbctl.experiment.axes import parse_threads
     from ycsbctl.experiment.calibrate import CalibratePlan
-    from ycsbctl.experiment.plan import parse_threads
 
     given = {p.name: p.default for p in command.params}
     plan = CalibratePlan()
