@@ -118,6 +118,8 @@ TESTS: dict[str, list[str]] = {
                                        "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
     "ycsbctl/results/folder.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    # A folder's files written whole (or not at all) and their JSON and parquet forms (mixed columns as numbers or text).
+    "ycsbctl/results/durable.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
     "ycsbctl/results/model.py": ["tests/results/test_results_survivors.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py",
                                  "tests/experiment/test_judge.py"],
