@@ -114,6 +114,9 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
+    # A reply's rows, tag and error as the wire path reads them (the endings that decide a point operation's status).
+    "ycsbctl/stores/postgresql/messages.py": ["tests/stores/test_stores_survivors.py", "tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
+                                          "-k", "postgresql or wire"],
     "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_stores_survivors_r6.py", "tests/stores/test_stores_survivors.py", "tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
                                        "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
@@ -470,9 +473,9 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/memcached/store.py: CLEAR_WAIT_S = 10.0  # how long clear waits for the server to reclaim flushed items | 10.0 -> 9.9":
         "a deadline: clear stops polling as soon as curr_items reads 0 (the crawler reclaims in well under a second); "
         "how long it may wait, not what it finds",
-    "ycsbctl/stores/postgresql/wire.py: n = _I16.unpack_from(body)[0] | 0 -> -1":
+    "ycsbctl/stores/postgresql/messages.py: n = _I16.unpack_from(body)[0] | 0 -> -1":
         "a Struct of one int16 unpacks to a 1-tuple: [-1] is [0]",
-    "ycsbctl/stores/postgresql/wire.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
+    "ycsbctl/stores/postgresql/messages.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
         "a Struct of one int32 unpacks to a 1-tuple: [-1] is [0]",
     "ycsbctl/stores/mongodb/pymongo_binding.py: return u.path.lstrip(\"/\").split(\"?\")[0] or \"ycsb\" | 0 -> -1":
         "urlparse has already cut the query off the path: it holds no '?', so its one piece is [0] and [-1]",
@@ -1365,7 +1368,7 @@ EQUIVALENT.update({
     "ycsbctl/stores/redis/cluster_chain.py: self.need = self.st = self.stage = self.hops = self.req_need = 0 | 0 -> 1":
         "the slots' first values are never read: issue() sets stage, hops and st, and send() need and req_need, "
         "before the chain waits for any reply; a chain that finds its shard unconnected finishes without reading them",
-    "ycsbctl/stores/postgresql/wire.py: while pos < len(self.raw): | Lt -> LtE":
+    "ycsbctl/stores/postgresql/messages.py: while pos < len(self.raw): | Lt -> LtE":
         "first_row walks raw only when the reply has rows, and raw is a reply judged by its ending (SELECT n, "
         "n > 0) whose every message came in this read (a DataRow read before would have counted rows and "
         "skipped that path): the walk finds its 'D' and stops before pos reaches the end",

@@ -14,7 +14,8 @@ from tests.fixtures.waiting import wait_until
 from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import ChainContext, ConnectionLost, Status
-from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol, row_values
+from ycsbctl.stores.postgresql.messages import row_values
+from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol
 from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
 
 
@@ -219,7 +220,7 @@ def test_the_sslmode_is_read_as_libpq_reads_it_and_only_tls_options_keep_the_wir
 
 
 def test_an_error_says_its_sqlstate_and_what_to_do_where_the_message_does_not():
-    from ycsbctl.stores.postgresql.wire import error_text
+    from ycsbctl.stores.postgresql.messages import error_text
 
     assert error_text(b"SFATAL\x00C53300\x00Msorry, too many clients already\x00\x00") == (
         "sorry, too many clients already (SQLSTATE 53300: too many connections: more client threads than the "

@@ -953,7 +953,8 @@ def test_the_watchdog_expires_only_a_request_still_in_flight():
 
 
 def test_a_postgresql_parse_that_failed_is_prepared_again_and_a_failed_bind_of_a_prepared_statement_keeps_it():
-    from ycsbctl.stores.postgresql.wire import PgWireBinding, Result
+    from ycsbctl.stores.postgresql.messages import Result
+    from ycsbctl.stores.postgresql.wire import PgWireBinding
 
     b = PgWireBinding("postgresql://ycsb@127.0.0.1:1/postgres", 1.0)
     b.prepared, b.read_heads = {"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"}
