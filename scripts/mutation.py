@@ -72,6 +72,9 @@ TESTS: dict[str, list[str]] = {
                                   "-k", "not test_cli_"],
     "ycsbctl/engine/measurements.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
                                        "tests/engine/test_engine_truth.py"],
+    # Every worker's counts added per second, per 100 ms and over the measured seconds (the phase's totals).
+    "ycsbctl/engine/aggregate.py": ["tests/engine/test_engine_survivors.py", "tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
+                                       "tests/engine/test_engine_truth.py"],
     "ycsbctl/results/ycsb_text.py": ["tests/results/test_ycsb_text.py", "tests/results/test_ycsb_text_truth.py", "tests/engine/test_engine_truth.py"],
     "ycsbctl/experiment/rate_search.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/results/slo.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
@@ -389,7 +392,7 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
-    "ycsbctl/engine/measurements.py: return (order.get(base, 99), n.startswith(\"Intended-\"), n.endswith(\"-FAILED\")) | 99 -> 98":
+    "ycsbctl/engine/aggregate.py: return (order.get(base, 99), n.startswith(\"Intended-\"), n.endswith(\"-FAILED\")) | 99 -> 98":
         "an operation the workload does not name sorts after those it names: 98 and 99 both do while it names fewer "
         "than 99 (the built-in workloads name 7 at most: media-items GET-BY-ID … INSERT)",
     "ycsbctl/engine/worker.py: record(COMPONENT + READ, st, t0, t_mid, due or t0) | Add -> Sub":

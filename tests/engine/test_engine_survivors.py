@@ -17,7 +17,8 @@ def test_a_pacer_starts_a_thread_at_a_random_point_of_its_first_tick_from_a_mill
 
 
 def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_part():
-    from ycsbctl.engine.measurements import COMPONENT, FineAggregate, Recorder, fine_series
+    from ycsbctl.engine.aggregate import FineAggregate, fine_series
+    from ycsbctl.engine.measurements import COMPONENT, Recorder
     from ycsbctl.results.names import VERIFY_NAME
     from ycsbctl.stores.binding import Status
     from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE

@@ -15,14 +15,8 @@ import numpy as np
 import pytest
 
 from tests.fixtures.pacing import holdable_rate, unpaced_ops
-from ycsbctl.engine.measurements import (
-    COMPONENT,
-    LAG_PROBE_INTERVAL_S,
-    LagProbe,
-    Recorder,
-    SecondAggregate,
-    summaries,
-)
+from ycsbctl.engine.aggregate import SecondAggregate, summaries
+from ycsbctl.engine.measurements import COMPONENT, LAG_PROBE_INTERVAL_S, LagProbe, Recorder
 from ycsbctl.engine.messages import MESSAGE_VERSION, Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner, run_phase
 from ycsbctl.engine.spec import PhaseSpec

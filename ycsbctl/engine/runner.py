@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
+from ycsbctl.engine.aggregate import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
 from ycsbctl.engine.launch import started_with_worker_environment, worker_context
 from ycsbctl.engine.limits import check_workload_memory
-from ycsbctl.engine.measurements import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
 from ycsbctl.engine.plugin_worker import PluginWorker
 from ycsbctl.engine.spec import PhaseSpec, Tick
