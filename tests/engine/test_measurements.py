@@ -25,7 +25,8 @@ from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.names import CLIENT_LAG, VERIFY_NAME
-from ycsbctl.results.ycsb_text import format_phase, parse_output
+from ycsbctl.results.ycsb_format import format_phase
+from ycsbctl.results.ycsb_text import parse_output
 from ycsbctl.stores.binding import Status
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
 from ycsbctl.workload.inserts import local_insert_state

@@ -42,7 +42,7 @@ from ycsbctl.results.names import ALL_OPS, FolderStatus, RunStatus
 from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key, runs_table
 from ycsbctl.results.schema import Manifest, TelemetrySummary
 from ycsbctl.results.tables import PART_KINDS, TABLES, build_tables, file_stem, read_run_docs
-from ycsbctl.results.ycsb_text import format_phase
+from ycsbctl.results.ycsb_format import format_phase
 
 RUN_PARTS = ("histograms", "ycsb", *(f"parts/{kind}" for kind in PART_KINDS))  # folders a run writes into
 
