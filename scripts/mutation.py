@@ -72,7 +72,11 @@ TESTS: dict[str, list[str]] = {
                                   "-k", "not test_cli_"],
     "ycsbctl/engine/measurements.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py",
                                        "tests/engine/test_engine_truth.py"],
+    # Every worker's counts added per second, per 100 ms and over the measured seconds (the phase's totals).
+    "ycsbctl/engine/aggregate.py": ["tests/engine/test_measurements.py", "tests/engine/test_measurements_truth.py", "tests/engine/test_engine_truth.py"],
     "ycsbctl/results/ycsb_text.py": ["tests/results/test_ycsb_text.py", "tests/results/test_ycsb_text_truth.py", "tests/engine/test_engine_truth.py"],
+    # YCSB's final block written line for line (Java's long and Double.toString values, its JSON exporters).
+    "ycsbctl/results/ycsb_format.py": ["tests/results/test_ycsb_text.py", "tests/results/test_ycsb_text_truth.py", "tests/engine/test_engine_truth.py"],
     "ycsbctl/experiment/rate_search.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/results/slo.py": ["tests/experiment/test_rate_search.py", "tests/experiment/test_rate_search_truth.py"],
     "ycsbctl/engine/throttle.py": ["tests/engine/test_throttle.py", "tests/engine/test_timerfd.py", "tests/engine/test_pacing_chains.py", "tests/engine/test_engine.py",
@@ -83,6 +87,9 @@ TESTS: dict[str, list[str]] = {
     # test_measurements: the next batch drawn a slice or two per take, ready before this one runs out.
     "ycsbctl/engine/worker.py": ["tests/engine/test_worker.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py",
                                  "tests/engine/test_measurements.py"],
+    "ycsbctl/engine/batches.py": ["tests/engine/test_worker.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py", "tests/engine/test_measurements.py"],
+    # A worker process's entry: its last message always sent, its exit when the phase's process is gone.
+    "ycsbctl/engine/worker_process.py": ["tests/engine/test_worker.py", "tests/engine/test_engine_truth.py", "tests/engine/test_engine.py", "tests/engine/test_measurements.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     # A deployment variant's settings as the server reads them back (CONFIG GET, psql, the mariadb client), and its
@@ -109,10 +116,13 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_chain.py", "tests/stores/test_watchdog.py", "tests/stores/test_memcached_binding.py", "tests/stores/test_memcached_truth.py"],
     "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
                                           "-k", "postgresql or wire"],
-    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
-                                       "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
+    # A reply's rows, tag and error as the wire path reads them (the endings that decide a point operation's status).
+    "ycsbctl/stores/postgresql/messages.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py", "-k", "postgresql or wire"],
+    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
     # What a result folder keeps of a point: its overall summary, its histograms (whole, decodable), its run docs.
     "ycsbctl/results/folder.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
+    # A folder's files written whole (or not at all) and their JSON and parquet forms (mixed columns as numbers or text).
+    "ycsbctl/results/durable.py": ["tests/results/test_folder.py", "tests/results/test_frames_truth.py"],
     # A point's figures: its overall summary (every operation merged), throughput, error rate, client CPU per op.
     "ycsbctl/results/model.py": ["tests/results/test_model.py", "tests/results/test_tables.py", "tests/results/test_folder.py", "tests/results/test_frames_truth.py",
                                  "tests/experiment/test_judge.py"],
@@ -131,6 +141,10 @@ TESTS: dict[str, list[str]] = {
                                 "tests/results/test_decisions.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
                                   "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
+    # Each cell's centre, interval, CV and drift over its rounds (of throughput, latency and every percentile).
+    "ycsbctl/results/cells.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py", "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
+    # Two experiments compared cell by cell: through a control target, the yardsticks' host speed, or the drift margin.
+    "ycsbctl/results/folder_verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_yardstick.py", "tests/results/test_host_drift.py"],
     # The four verdicts as one line (ratio, interval with the digits its verdict needs, margin), and the host's
     # noise bound that decides a far gap from one round (issue 60).
     "ycsbctl/results/verdict_words.py": ["tests/results/test_verdicts.py", "tests/results/test_verdict_edges.py",
@@ -276,12 +290,17 @@ TESTS: dict[str, list[str]] = {
     # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
     # and records: the footprint per record).
     "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
+    # The chained path (each reply's status, WAIT's count of replicas) and a URL's settings and refusals.
+    "ycsbctl/stores/redis/reply_chain.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py", "tests/stores/test_chain.py"],
+    "ycsbctl/stores/redis/options.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py", "tests/stores/test_redis_tls.py"],
     "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/tls_socket.py": ["tests/stores/test_tls_wire.py"],
     "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py", "tests/stores/test_redis_cluster.py"],
     "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replica_routing.py", "tests/stores/test_redis_replicas.py"],
     "ycsbctl/stores/redis/store.py": ["tests/stores/test_redis_store.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py",
                                       "tests/stores/test_redis_info.py"],
+    # A Redis URL checked, rewritten (TLS, -p redis.password) and made into YCSB's binding properties.
+    "ycsbctl/stores/redis/urls.py": ["tests/stores/test_redis_store.py", "tests/stores/test_store_urls.py", "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py", "tests/stores/test_redis_info.py"],
     "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_handshake.py", "tests/stores/test_mongodb_native_reader.py",
                                        "tests/stores/test_mongodb_wire_chain.py",
                                        "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
@@ -370,7 +389,7 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
-    "ycsbctl/engine/measurements.py: return (order.get(base, 99), n.startswith(\"Intended-\"), n.endswith(\"-FAILED\")) | 99 -> 98":
+    "ycsbctl/engine/aggregate.py: return (order.get(base, 99), n.startswith(\"Intended-\"), n.endswith(\"-FAILED\")) | 99 -> 98":
         "an operation the workload does not name sorts after those it names: 98 and 99 both do while it names fewer "
         "than 99 (the built-in workloads name 7 at most: media-items GET-BY-ID … INSERT)",
     "ycsbctl/engine/worker.py: record(COMPONENT + READ, st, t0, t_mid, due or t0) | Add -> Sub":
@@ -454,13 +473,13 @@ EQUIVALENT: dict[str, str] = {
     "ycsbctl/stores/memcached/store.py: CLEAR_WAIT_S = 10.0  # how long clear waits for the server to reclaim flushed items | 10.0 -> 9.9":
         "a deadline: clear stops polling as soon as curr_items reads 0 (the crawler reclaims in well under a second); "
         "how long it may wait, not what it finds",
-    "ycsbctl/stores/postgresql/wire.py: n = _I16.unpack_from(body)[0] | 0 -> -1":
+    "ycsbctl/stores/postgresql/messages.py: n = _I16.unpack_from(body)[0] | 0 -> -1":
         "a Struct of one int16 unpacks to a 1-tuple: [-1] is [0]",
-    "ycsbctl/stores/postgresql/wire.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
+    "ycsbctl/stores/postgresql/messages.py: size = _I32.unpack_from(body, pos)[0] | 0 -> -1":
         "a Struct of one int32 unpacks to a 1-tuple: [-1] is [0]",
     "ycsbctl/stores/mongodb/pymongo_binding.py: return u.path.lstrip(\"/\").split(\"?\")[0] or \"ycsb\" | 0 -> -1":
         "urlparse has already cut the query off the path: it holds no '?', so its one piece is [0] and [-1]",
-    "ycsbctl/stores/redis/binding.py: powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key))) | 32 -> 33":
+    "ycsbctl/stores/redis/reply_chain.py: powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key))) | 32 -> 33":
         "the sum is cut to its low 32 bits (& 0xFFFFFFFF) on the next line: powers mod 2**33 leave the same low 32 bits",
     "ycsbctl/stores/redis/cluster.py: return fields.get(\"cluster_state\") == \"ok\" and int(fields.get(\"cluster_size\", 0)) >= shards | 0 -> 1":
         "CLUSTER INFO always says cluster_size (Redis, Valkey): the default is never read",
@@ -484,7 +503,7 @@ EQUIVALENT: dict[str, str] = {
         "numpy's 'higher' 95th percentile of n <= 20 drifts is the largest (index ceil(0.95 x (n - 1)) = n - 1 while 0.05 x (n - 1) < 1): "
         "at 20 cells max() and the quantile read the same drift; 21 cells take the quantile either way",
     # report/, results/, telemetry/, engine/ (issue 43)
-    "ycsbctl/engine/worker.py: if len(b) == 0: | 0 -> -1":
+    "ycsbctl/engine/batches.py: if len(b) == 0: | 0 -> -1":
         "an empty batch also gives every client an empty take, and each client's loop breaks on it (n == 0; more() finds "
         "no chained start in it): the stopping flag only repeats it (== 1, which would stop a one-operation batch, stays scored)",
     "ycsbctl/experiment/explain.py: stalled = events[events[\"stall_s\"].fillna(0) >= SINGLE_COMMAND_STALL_S] | 0 -> -1":
@@ -874,17 +893,17 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
     "ycsbctl/report/compare.py: alpha: float = 0.05 | 0.05 -> 0.0495":
         "a default no caller uses: compare() and the one-folder comparison both pass their alpha",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 9":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 9":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 7":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 8 -> 7":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 8":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 8":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 6":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 7 -> 6":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 2":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 2":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
-    "ycsbctl/engine/worker.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 0":
+    "ycsbctl/engine/batches.py: goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1 | 1 -> 0":
         "how many slices of the next batch's preparation run during this one (spread over 7/8 of it): the next batch is the same operations either way (refill finishes what is left), only when its preparation's CPU is spent moves",
     "ycsbctl/workload/media_items/truth.py: return (order // self.data.words.shape[1]).astype(np.int32), starts | FloorDiv -> Div":
         "non-negative indices: the float quotient cast to int32 truncates to the floor quotient (exact below 2**53)",
@@ -896,10 +915,10 @@ EQUIVALENT: dict[str, str] = {
         "gives the same statuses and rows (the fast path only saves time)",
     "ycsbctl/engine/throttle.py: ideal = due if due > self.ideal_end else self.ideal_end | Gt -> GtE":
         "when due equals ideal_end either branch gives that same value",
-    "ycsbctl/results/ycsb_text.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 101":
+    "ycsbctl/results/ycsb_format.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 101":
         "a percentile is 0 to 100 (YCSB's, HdrHistogram's): for every whole j there, j % 99, j % 100 and j % 101 are "
         "11, 12 or 13 for j = 11, 12, 13 only, so every name is the same (11th, 12th, 13th, 100th)",
-    "ycsbctl/results/ycsb_text.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 99":
+    "ycsbctl/results/ycsb_format.py: suffix = \"th\" if j % 100 in (11, 12, 13) else [\"th\", \"st\", \"nd\", \"rd\", \"th\", \"th\", \"th\", \"th\", \"th\", \"th\"][j % 10] | 100 -> 99":
         "a percentile is 0 to 100 (YCSB's, HdrHistogram's): for every whole j there, j % 99, j % 100 and j % 101 are "
         "11, 12 or 13 for j = 11, 12, 13 only, so every name is the same (11th, 12th, 13th, 100th)",
     "ycsbctl/results/histogram.py: i = min(int(np.searchsorted(cum, target)), hist.counts_len - 1) | Sub -> Add":
@@ -915,7 +934,7 @@ EQUIVALENT: dict[str, str] = {
 }
 # A binding's request number (Binding.seq) is only compared for equality (binding_set.watchdog tells one request
 # from the next by it): counting by 2 tells them apart as well; counting by 0 would not, and stays scored.
-for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/binding.py", "b.seq += 1"),
+for _module, _line in (("sql/chain.py", "b.seq += 1"), ("redis/reply_chain.py", "b.seq += 1"),
                        ("redis/cluster_chain.py", "node.seq += 1"), ("tarantool/binding.py", "b.seq += 1"),
                        ("sphinx/binding.py", "b.seq += 1"), ("mongodb/wire_chain.py", "b.seq += 1"),
                        ("memcached/binding.py", "b.seq += 1"), ("clickhouse/binding.py", "b.seq += 1"),
@@ -982,7 +1001,7 @@ EQUIVALENT.update({
        "the same cap one shape later (as _MAX_SHAPES 256 -> 257): a shape past it is encoded by bson.encode, to the "
        "very bytes its template would give (test_a_chain_sends_the_very_bytes_of_the_awaited_commands, both ways)"
        for cache in ("_finds", "_updates", "_inserts")},
-    "ycsbctl/stores/redis/binding.py: elif self.op == READ and (not reply or reply[0] is None): | 0 -> -1":
+    "ycsbctl/stores/redis/reply_chain.py: elif self.op == READ and (not reply or reply[0] is None): | 0 -> -1":
         "a chained READ is HGETALL (field, value, … never nil) or HMGET of one field (read_request): a reply of one "
         "element, whose first is its last",
     "ycsbctl/stores/redis/cluster_chain.py: elif self.op == READ and (not reply or reply[0] is None) and self.st == OK: "
@@ -1349,7 +1368,7 @@ EQUIVALENT.update({
     "ycsbctl/stores/redis/cluster_chain.py: self.need = self.st = self.stage = self.hops = self.req_need = 0 | 0 -> 1":
         "the slots' first values are never read: issue() sets stage, hops and st, and send() need and req_need, "
         "before the chain waits for any reply; a chain that finds its shard unconnected finishes without reading them",
-    "ycsbctl/stores/postgresql/wire.py: while pos < len(self.raw): | Lt -> LtE":
+    "ycsbctl/stores/postgresql/messages.py: while pos < len(self.raw): | Lt -> LtE":
         "first_row walks raw only when the reply has rows, and raw is a reply judged by its ending (SELECT n, "
         "n > 0) whose every message came in this read (a DataRow read before would have counted rows and "
         "skipped that path): the walk finds its 'D' and stops before pos reaches the end",

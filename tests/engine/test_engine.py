@@ -91,7 +91,7 @@ def test_operationcount_is_split_over_threads_as_ycsb_does():
 def _work_until_its_controller_goes(controller: int) -> None:
     import asyncio
 
-    from ycsbctl.engine.worker import _ended_with
+    from ycsbctl.engine.worker_process import _ended_with
 
     asyncio.run(_ended_with(controller, asyncio.sleep(60)))  # type: ignore[arg-type]  # work that outlasts the test
 
@@ -114,7 +114,7 @@ def test_a_worker_whose_controller_is_killed_exits_at_once_not_at_its_deadline(g
     import multiprocessing as mp
     import subprocess
 
-    from ycsbctl.engine.worker import ORPHANED_EXIT
+    from ycsbctl.engine.worker_process import ORPHANED_EXIT
 
     controller = subprocess.Popen(["sleep", "120"])
     if gone == "before it starts":
@@ -147,7 +147,7 @@ def test_a_worker_watches_its_controller_only_while_it_works_and_one_without_a_c
     async def work() -> tuple[str, bool]:
         return "done", _watches_a_pidfd(os.getpid())
 
-    from ycsbctl.engine.worker import _ended_with
+    from ycsbctl.engine.worker_process import _ended_with
 
     assert asyncio.run(_ended_with(os.getpid(), work())) == ("done", True)  # type: ignore[arg-type]
     assert not _watches_a_pidfd(os.getpid())

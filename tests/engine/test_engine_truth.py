@@ -24,7 +24,7 @@ from tests.fixtures.pacing import runtime_bounds_ms
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.ycsb_text import format_phase
+from ycsbctl.results.ycsb_format import format_phase
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE, CoreWorkload
 from ycsbctl.workload.generators import RunGenerator
 from ycsbctl.workload.properties import Properties, load_properties

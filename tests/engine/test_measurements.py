@@ -15,14 +15,8 @@ import numpy as np
 import pytest
 
 from tests.fixtures.pacing import holdable_rate, unpaced_ops
-from ycsbctl.engine.measurements import (
-    COMPONENT,
-    LAG_PROBE_INTERVAL_S,
-    LagProbe,
-    Recorder,
-    SecondAggregate,
-    summaries,
-)
+from ycsbctl.engine.aggregate import SecondAggregate, summaries
+from ycsbctl.engine.measurements import COMPONENT, LAG_PROBE_INTERVAL_S, LagProbe, Recorder
 from ycsbctl.engine.messages import MESSAGE_VERSION, Done, Failed, Ready, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner, run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -31,7 +25,8 @@ from ycsbctl.results import histogram as hdr
 from ycsbctl.results.client_lag import PACING_LABEL, client_lag_warning, schedule_lag_warning
 from ycsbctl.results.model import OpSummary, PhaseResult
 from ycsbctl.results.names import CLIENT_LAG, VERIFY_NAME
-from ycsbctl.results.ycsb_text import format_phase, parse_output
+from ycsbctl.results.ycsb_format import format_phase
+from ycsbctl.results.ycsb_text import parse_output
 from ycsbctl.stores.binding import Status
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
 from ycsbctl.workload.inserts import local_insert_state
@@ -689,7 +684,8 @@ def test_a_read_modify_write_is_the_first_failure_of_its_read_and_update_and_its
 
 
 def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_part():
-    from ycsbctl.engine.measurements import COMPONENT, FineAggregate, Recorder, fine_series
+    from ycsbctl.engine.aggregate import FineAggregate, fine_series
+    from ycsbctl.engine.measurements import COMPONENT, Recorder
     from ycsbctl.results.names import VERIFY_NAME
     from ycsbctl.stores.binding import Status
     from ycsbctl.workload.core import OP_NAMES, READ, READ_MODIFY_WRITE, UPDATE

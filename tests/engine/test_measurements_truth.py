@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from ycsbctl.engine.measurements import LagProbe, Recorder, SecondAggregate, series_frame, summaries
+from ycsbctl.engine.aggregate import SecondAggregate, series_frame, summaries
+from ycsbctl.engine.measurements import LagProbe, Recorder
 from ycsbctl.engine.messages import SecondReport, SparseCounts, dispatch
 from ycsbctl.engine.runner import Collector
 from ycsbctl.engine.spec import Tick

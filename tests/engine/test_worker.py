@@ -9,7 +9,7 @@ def test_a_plug_ins_error_is_placed_in_its_own_innermost_frame_not_pythons_nor_a
     pandas (an installed library), each raising inside: the frame named is the plug-in's own line."""
     import importlib.util
 
-    from ycsbctl.engine.worker import _outside_ycsbctl
+    from ycsbctl.engine.worker_process import _outside_ycsbctl
 
     (tmp_path / "my_plugin.py").write_text(
         "import json\nimport pandas as pd\n\n\nclass Shop:\n    def order(self):\n        return json.loads('{')\n\n"

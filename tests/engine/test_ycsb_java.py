@@ -14,7 +14,8 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.ycsb_java import build_command, find_ycsb, run_phase_java
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.ycsb_text import format_phase, parse_output
+from ycsbctl.results.ycsb_format import format_phase
+from ycsbctl.results.ycsb_text import parse_output
 
 WORKLOAD = {"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "2000", "operationcount": "2000",
             "readproportion": "0.5", "updateproportion": "0.5", "requestdistribution": "zipfian"}

@@ -279,8 +279,8 @@ def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_a
     """CalibratePlan() (what a caller of the module gets) is the plan of `ycsbctl calibrate` with no option, as the
     CLI's own defaults read it, and the line of docs/studies/calibrate.md: 8 and 32 threads, 5 rounds of 3 s."""
     from ycsbctl.cli.calibrate import calibrate as command
+    from ycsbctl.experiment.axes import parse_threads
     from ycsbctl.experiment.calibrate import CalibratePlan
-    from ycsbctl.experiment.plan import parse_threads
 
     given = {p.name: p.default for p in command.params}
     plan = CalibratePlan()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ycsbctl.experiment.plan import split_targets
+from ycsbctl.experiment.targets import split_targets
 
 
 def test_a_list_may_mix_urls_and_names():

@@ -15,7 +15,8 @@ import math
 import pytest
 
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.plan import Plan, parse_rates
+from ycsbctl.experiment.axes import parse_rates
+from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.rate_search import RateSearch
 from ycsbctl.results.slo import MIN_ACHIEVED, Slo, Trial, parse_slo
 

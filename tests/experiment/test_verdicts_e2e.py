@@ -22,8 +22,8 @@ import pytest
 from tests.fixtures.cgroups import cpu_quota
 from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.servers import start_redis
-from ycsbctl.experiment.plan import target_label
 from ycsbctl.experiment.rounds import round_order
+from ycsbctl.experiment.targets import target_label
 
 # report: reads the report a sweep draws (see tests/fixtures/session.py); speed: the verdicts are read from
 # throughput measured here, so the module runs alone (make test's second pytest), not beside another test whose

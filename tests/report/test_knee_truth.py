@@ -12,8 +12,8 @@ import pytest
 
 from tests.fixtures.cli import ycsbctl
 from ycsbctl.report.summary import findings, workload_findings
+from ycsbctl.results.cells import cell_table
 from ycsbctl.results.frames import load, points
-from ycsbctl.results.verdicts import cell_table
 
 KNEE = re.compile(r"stops growing at (\d+) threads?")
 

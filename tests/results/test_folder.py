@@ -298,7 +298,7 @@ def test_a_folder_being_written_is_refused_by_its_own_path_or_its_final_name(tmp
 
 
 def test_mixed_columns_become_what_parquet_stores_numbers_booleans_or_text():
-    from ycsbctl.results.folder import arrow_safe
+    from ycsbctl.results.durable import arrow_safe
 
     df = pd.DataFrame({"n": pd.Series([1, 2.5, None], dtype=object), "b": pd.Series([True, None, False], dtype=object),
                        "t": pd.Series(["a", {"k": 1}, math.nan], dtype=object), "f": [0.5, 1.5, 2.5]})

@@ -15,6 +15,7 @@ from scipy import stats as sps
 from tests.fixtures.docs import docs_page
 from tests.fixtures.verdict_runs import runs_table
 from ycsbctl.errors import UserError
+from ycsbctl.results import folder_verdicts as fv
 from ycsbctl.results import host_drift, stats
 from ycsbctl.results import verdicts as vd
 
@@ -28,7 +29,7 @@ def _after(gap: float) -> list[float]:
 
 def _cell(gap: float, margins: host_drift.Margins) -> dict:
     before, after = runs_table({("a", 8): BASE}), runs_table({("a", 8): _after(gap)})
-    v = vd.folder_verdicts(before, after, None, "after", margins=margins)
+    v = fv.folder_verdicts(before, after, None, "after", margins=margins)
     return v[v["metric"] == "throughput"].iloc[0].to_dict()
 
 

@@ -13,8 +13,11 @@ import pytest
 from scipy import stats as sps
 
 from tests.fixtures.verdict_runs import runs_table
+from ycsbctl.results import cells as cl
+from ycsbctl.results import folder_verdicts as fv
 from ycsbctl.results import stats
 from ycsbctl.results import verdicts as vd
+from ycsbctl.results.names import ALL_OPS
 
 
 def _with_p999(runs: pd.DataFrame, missing: str | None = None) -> pd.DataFrame:
@@ -25,10 +28,10 @@ def _with_p999(runs: pd.DataFrame, missing: str | None = None) -> pd.DataFrame:
 
 def test_the_p999_metric_reads_the_p999_column_and_its_verdict_is_the_t_test_of_its_logs():
     runs = _with_p999(runs_table({("a", 8): [10_000.0, 9_000.0, 11_000.0], ("b", 8): [8_000.0, 7_500.0, 8_800.0]}))
-    metrics = {m.name: m.column for op, m in vd.percentile_metrics(runs) if op == vd.ALL_OPS}
+    metrics = {m.name: m.column for op, m in cl.percentile_metrics(runs) if op == ALL_OPS}
     assert metrics == {"p99": "all_p99_us", "p99.9": "all_p999_us"}
     v = vd.percentile_verdicts(runs, "a")
-    cell = v[(v["op"] == vd.ALL_OPS) & (v["metric"].str.contains("p99.9"))].iloc[0]
+    cell = v[(v["op"] == ALL_OPS) & (v["metric"].str.contains("p99.9"))].iloc[0]
     a = runs[runs["target"] == "a"]["all_p999_us"].to_numpy()
     b = runs[runs["target"] == "b"]["all_p999_us"].to_numpy()
     assert cell["ratio"] == pytest.approx(math.exp((pd.Series(b).map(math.log) - pd.Series(a).map(math.log)).mean()))
@@ -56,14 +59,14 @@ def test_server_cpu_per_operation_is_a_figure_below_one_op_per_second_and_none_a
 def test_the_repetitions_for_5_percent_come_from_the_positive_throughputs_logs_and_a_bare_runs_table_is_a_sweep():
     # an ok round that measured nothing (0 ops/s), the others about 1 op/s: the sd of the logs of the positive ones
     runs = runs_table({("a", 8): [1.0, 2.0, 4.5, 3.0]}).assign(throughput_ops=[0.0, 0.9, 1.0, 1.1])
-    cell = vd.cell_table(runs).iloc[0]
+    cell = cl.cell_table(runs).iloc[0]
     sd = float(np.log([0.9, 1.0, 1.1]).std(ddof=1))
     assert cell["n"] == 4 and cell["repetitions_for_5pct"] == stats.repetitions_needed(sd, 0.05, paired=False)
-    one = vd.cell_table(runs_table({("a", 8): [1.0, 2.0]}).assign(throughput_ops=[0.0, 3.0])).iloc[0]
+    one = cl.cell_table(runs_table({("a", 8): [1.0, 2.0]}).assign(throughput_ops=[0.0, 3.0])).iloc[0]
     assert one["repetitions_for_5pct"] is None  # one positive round: no sd, nothing to say
     # exactly the columns that key a cell (no measurement): still a sweep's runs, one cell of no value
     keys = runs[["workload", "target", "threads", "phase", "status", "repetition"]]
-    bare = vd.cell_table(keys)
+    bare = cl.cell_table(keys)
     assert list(bare["n"]) == [0] and bare["throughput"].isna().all()
 
 
@@ -98,7 +101,7 @@ def test_a_cell_tested_against_the_hosts_drift_says_that_metrics_margin_in_perce
     base = runs_table({("a", 8): [10_000.0, 9_400.0, 10_800.0]})
     other = runs_table({("a", 8): [10_500.0, 9_900.0, 11_200.0]})
     margins = Margins({"throughput": 0.125, "p99": 0.2}, "host_drift.json (12 A/A cells)")
-    v = vd.folder_verdicts(base, other, None, "b", margins=margins).set_index("metric")
+    v = fv.folder_verdicts(base, other, None, "b", margins=margins).set_index("metric")
     for metric, pct in (("throughput", "12.5"), ("p99", "20.0")):
         assert v.loc[metric, "drift_margin_pct"] == pytest.approx(float(pct))
         assert f"±{pct} % (host_drift.json (12 A/A cells))" in v.loc[metric, "caveat"]

@@ -11,6 +11,8 @@ import pytest
 from scipy import stats as sps
 
 from tests.fixtures.verdict_runs import runs_table
+from ycsbctl.results import cells as cl
+from ycsbctl.results import folder_verdicts as fv
 from ycsbctl.results import host_drift
 from ycsbctl.results import verdicts as vd
 
@@ -51,7 +53,7 @@ def test_the_peak_row_compares_each_targets_best_thread_count():
 def test_only_ok_runs_of_the_sweep_make_a_cell():
     runs = runs_table({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status={("b", 8, 2): "degraded"})
     loads = runs.iloc[:1].assign(phase="load", run_id="a.w.load.t8.r1", throughput_ops=1.0)
-    cells = vd.cell_table(pd.concat([runs, loads]))
+    cells = cl.cell_table(pd.concat([runs, loads]))
     assert cells.set_index("target").loc["b", "n"] == 4 and cells.set_index("target").loc["a", "n"] == 5
     v = vd.target_verdicts(runs, "a")
     assert v[(v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]["n"] == 4  # round 2 has no pair
@@ -59,7 +61,7 @@ def test_only_ok_runs_of_the_sweep_make_a_cell():
 
 def test_cell_table_intervals_cv_and_drift():
     falling = [10_000.0 * 0.96 ** r for r in range(6)]
-    cells = vd.cell_table(runs_table({("a", 8): falling, ("b", 8): BASE})).set_index("target")
+    cells = cl.cell_table(runs_table({("a", 8): falling, ("b", 8): BASE})).set_index("target")
     a = cells.loc["a"]
     assert a["throughput"] == pytest.approx(sps.gmean(falling))
     assert a["throughput_low"] < a["throughput"] < a["throughput_high"]
@@ -75,7 +77,7 @@ def test_repetitions_for_5pct_needs_two_rounds_and_is_the_rounds_log_sd_from_two
     none from one round (no sd), a figure from two rounds on (two rounds already have an sd), a zero-sd cell
     the fewest (2)."""
     tps = {1: [10_000.0], 2: [10_000.0, 9_000.0], 3: [10_000.0, 9_000.0, 10_500.0]}
-    cells = vd.cell_table(runs_table({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
+    cells = cl.cell_table(runs_table({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
     assert pd.isna(cells.loc[1, "repetitions_for_5pct"])
     for n in (2, 3):
         want = vd.stats.repetitions_needed(float(np.std(np.log(tps[n]), ddof=1)), 0.05, paired=False)
@@ -90,7 +92,7 @@ def test_one_repetition_takes_its_interval_from_the_seconds_of_that_run():
     others = pd.concat([series.assign(op="READ", operations=50.0),  # another operation's and another run's seconds
                         series.assign(run_id="other", operations=50.0)])
     series = pd.concat([others.iloc[:3], series, others.iloc[3:]])
-    cell = vd.cell_table(runs, series=series).iloc[0]
+    cell = cl.cell_table(runs, series=series).iloc[0]
     assert bool(cell["within_run"]) and cell["throughput_low"] < 10_000 < cell["throughput_high"]
     # the last, partial second (4,000) is left out: six full seconds in five batches
     assert cell["throughput"] == pytest.approx(sps.gmean([10_000, 10_500, 9_500, 10_000, 10_200]), rel=0.01)
@@ -104,7 +106,7 @@ def test_one_repetition_of_two_seconds_keeps_both_and_of_three_drops_the_last():
     def cell(ops: list[int]) -> pd.Series:
         series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(len(ops)),
                                "operations": ops, "warmup": False})
-        return vd.cell_table(runs, series=series).iloc[0]
+        return cl.cell_table(runs, series=series).iloc[0]
 
     for ops, kept in (([9_000, 11_000], [9_000, 11_000]), ([9_000, 11_000, 2_000], [9_000, 11_000])):
         c, logs = cell(ops), np.log(kept)
@@ -124,7 +126,7 @@ def test_the_seconds_past_the_measured_windows_whole_ones_are_left_out(runtime_m
     runs = runs_table({("a", 8): [10_000.0]}).assign(runtime_ms=runtime_ms)
     series = pd.DataFrame({"run_id": runs["run_id"].iloc[0], "op": "OVERALL", "second": range(len(ops)),
                            "operations": ops, "warmup": False})
-    c = vd.cell_table(runs, series=series).iloc[0]
+    c = cl.cell_table(runs, series=series).iloc[0]
     if len(kept) == 1:
         assert c["throughput"] == kept[0] and math.isnan(c["throughput_low"]) and math.isnan(c["throughput_cv"])
         return
@@ -148,14 +150,14 @@ def test_a_control_target_takes_a_hosts_drift_out_of_a_folder_comparison():
     before = RUNS
     after = RUNS.assign(throughput_ops=RUNS["throughput_ops"] * 0.88)  # the host ran 12 % slower for both
     no_margin = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
-    plain = vd.folder_verdicts(before, after, None, "after", margins=no_margin)
+    plain = fv.folder_verdicts(before, after, None, "after", margins=no_margin)
     tp = plain[plain["metric"] == "throughput"]
     assert set(tp["verdict"]) == {"worse"} and tp["caveat"].str.startswith("no control target").all()
     # against the default margin (±10 %) a 12 % drift inside ±9 % noise between rounds is not called: the
     # interval holds both a change within the host's drift and one beyond it
-    margin = vd.folder_verdicts(before, after, None, "after")
+    margin = fv.folder_verdicts(before, after, None, "after")
     assert set(margin["verdict"]) == {"undecided"} and set(margin["drift_margin_pct"]) == {10.0}
-    ctl = vd.folder_verdicts(before, after, "a", "after")
+    ctl = fv.folder_verdicts(before, after, "a", "after")
     a = ctl[ctl["target"] == "a"]
     b = ctl[(ctl["target"] == "b") & (ctl["metric"] == "throughput")]
     assert set(a["verdict"]) == {"host drift"} and a[a["metric"] == "throughput"]["ratio"].tolist() == pytest.approx([0.88] * 2)
@@ -165,10 +167,10 @@ def test_a_control_target_takes_a_hosts_drift_out_of_a_folder_comparison():
 
 def test_same_server_means_the_same_build_and_settings():
     ep = {"server_name": "Redis", "server_version": "7.0.15", "kind": "redis", "settings": {"io-threads": "1"}}
-    assert vd.same_server(ep, dict(ep))
-    assert not vd.same_server(ep, {**ep, "server_version": "7.2.4"})
-    assert not vd.same_server(ep, {**ep, "settings": {"io-threads": "4"}})
-    assert not vd.same_server(ep, None)
+    assert fv.same_server(ep, dict(ep))
+    assert not fv.same_server(ep, {**ep, "server_version": "7.2.4"})
+    assert not fv.same_server(ep, {**ep, "settings": {"io-threads": "4"}})
+    assert not fv.same_server(ep, None)
 
 
 def test_verdict_text_quotes_the_interval_and_what_could_be_seen():
@@ -196,10 +198,10 @@ def test_every_verdict_is_the_same_whatever_the_unit_of_the_values():
         assert list(a["verdict"]) == list(b["verdict"])
         after, after_small = RUNS.assign(throughput_ops=RUNS["throughput_ops"] * 0.9), small.assign(
             throughput_ops=small["throughput_ops"] * 0.9)
-        f, g = vd.folder_verdicts(RUNS, after, "a", "x", paired=paired), vd.folder_verdicts(small, after_small, "a", "x",
+        f, g = fv.folder_verdicts(RUNS, after, "a", "x", paired=paired), fv.folder_verdicts(small, after_small, "a", "x",
                                                                                             paired=paired)
         assert f[cols].to_numpy() == pytest.approx(g[cols].to_numpy(), rel=1e-9, nan_ok=True)
-    big, tiny = vd.cell_table(RUNS), vd.cell_table(small)
+    big, tiny = cl.cell_table(RUNS), cl.cell_table(small)
     assert list(big["repetitions_for_5pct"]) == list(tiny["repetitions_for_5pct"])
     logs = np.log(BASE)
     assert big.iloc[0]["repetitions_for_5pct"] == vd.stats.repetitions_needed(float(np.std(logs, ddof=1)), 0.05,
@@ -209,8 +211,8 @@ def test_every_verdict_is_the_same_whatever_the_unit_of_the_values():
 def test_detectable_pct_is_the_decided_cells_detectable_difference_in_percent():
     v = vd.target_verdicts(RUNS, "a")
     cells = v[~v["at_peak"]]
-    comps = [vd.stats.compare(vd.by_round(RUNS[(RUNS["target"] == "a") & (RUNS["threads"] == t)], col),
-                              vd.by_round(RUNS[(RUNS["target"] == "b") & (RUNS["threads"] == t)], col), paired=True)
+    comps = [vd.stats.compare(cl.by_round(RUNS[(RUNS["target"] == "a") & (RUNS["threads"] == t)], col),
+                              cl.by_round(RUNS[(RUNS["target"] == "b") & (RUNS["threads"] == t)], col), paired=True)
              for t in (8, 16) for col in ("throughput_ops", "all_p99_us")]
     done = vd.stats.decide(comps, [True, False, True, False])
     assert list(cells["detectable_pct"]) == pytest.approx([100 * c.detectable for c in done])
@@ -218,8 +220,8 @@ def test_detectable_pct_is_the_decided_cells_detectable_difference_in_percent():
 
 
 def test_a_latency_statistic_reads_its_own_column():
-    assert [m.column for m in vd.metrics("p99.9")] == ["throughput_ops", "all_p999_us"]
-    assert vd.metrics("avg")[1].column == "all_mean_us" and vd.metrics("p50")[1].column == "all_p50_us"
+    assert [m.column for m in cl.metrics("p99.9")] == ["throughput_ops", "all_p999_us"]
+    assert cl.metrics("avg")[1].column == "all_mean_us" and cl.metrics("p50")[1].column == "all_p50_us"
     runs = RUNS.assign(all_p999_us=RUNS["all_p99_us"] * np.where(RUNS["target"] == "b", 2.0, 1.0))
     p999 = vd.target_verdicts(runs, "a", latency="p99.9")
     lat = p999[(p999["metric"] == "p99.9") & (p999["threads"] == 8)].iloc[0]
@@ -232,7 +234,7 @@ def test_a_latency_statistic_reads_its_own_column():
 def test_an_insert_only_workload_is_judged_on_its_load_and_a_run_workload_on_its_run():
     loads = runs_table({("a", 8): BASE, ("b", 8): [v * 1.3 for v in BASE]}).assign(phase="load", workload="ins")
     mixed = pd.concat([RUNS, loads, RUNS.assign(phase="load", throughput_ops=1.0)])
-    cells = vd.cell_table(mixed)
+    cells = cl.cell_table(mixed)
     ins = cells[cells["workload"] == "ins"].set_index("target")
     assert ins.loc["b", "throughput"] == pytest.approx(1.3 * sps.gmean(BASE))  # from its load rows
     w = cells[(cells["workload"] == "w") & (cells["threads"] == 8)].set_index("target")
@@ -274,10 +276,10 @@ def test_the_baseline_is_the_plans_then_its_first_target_with_runs():
 def test_failed_and_degraded_rounds_make_no_cell_and_only_ok_ones_count():
     status = {("b", 8, r): s for r, s in ((1, "failed"), (2, "degraded"), (3, "skipped"))}
     runs = runs_table({("a", 8): BASE, ("b", 8): [v * 1.2 for v in BASE]}, status=status)
-    cells = vd.cell_table(runs).set_index("target")
+    cells = cl.cell_table(runs).set_index("target")
     assert cells.loc["b", "n"] == 2 and cells.loc["b", "throughput"] == pytest.approx(1.2 * sps.gmean(BASE[3:]))
     only_bad = runs_table({("a", 8): BASE}, status={("a", 8, r): "failed" for r in range(1, 6)})
-    assert len(vd.cell_table(only_bad)) == 0
+    assert len(cl.cell_table(only_bad)) == 0
 
 
 def test_the_peak_is_an_unpaced_cell_even_when_a_paced_one_measured_more():
@@ -321,7 +323,7 @@ def test_a_blocks_order_pairs_round_i_of_a_with_round_i_of_b_as_the_rounds_place
 
 
 def test_a_runs_operations_per_second_leave_out_its_warm_up_and_its_last_partial_second():
-    from ycsbctl.results.verdicts import _per_second
+    from ycsbctl.results.cells import _per_second
 
     series = pd.DataFrame({"run_id": ["a"] * 6 + ["b"], "op": ["OVERALL"] * 5 + ["READ", "OVERALL"],
                            "second": [4, 0, 1, 2, 3, 2, 0], "operations": [7, 50, 110, 120, 130, 99, 5],
@@ -333,7 +335,8 @@ def test_a_runs_operations_per_second_leave_out_its_warm_up_and_its_last_partial
 
 
 def test_a_targets_values_relative_to_the_control_round_by_round_or_over_its_geometric_mean():
-    from ycsbctl.results.verdicts import _relative, interval_text
+    from ycsbctl.results.folder_verdicts import _relative
+    from ycsbctl.results.verdicts import interval_text
 
     # paired: round 2 has no control, round 3's value is 0 and round 4's control 0: round 1 alone
     assert _relative({1: 200.0, 2: 300.0, 3: 0.0, 4: 50.0}, {1: 100.0, 3: 50.0, 4: 0.0}, paired=True) == {1: 2.0}

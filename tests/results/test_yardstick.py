@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy.stats import gmean
 
+from ycsbctl.results import folder_verdicts as fv
 from ycsbctl.results import host_drift
-from ycsbctl.results import verdicts as vd
 from ycsbctl.results import yardstick as ys
 from ycsbctl.results.folder import ResultFolder
 from ycsbctl.results.schema import Manifest
@@ -105,10 +105,10 @@ def test_folder_verdicts_divide_the_host_factor_out_of_every_cell():
     """The host ran 1.3× faster for the second folder and the target with it: without the yardstick both metrics
     read better (no margin); with the host factor 1.3 the ratios are 1 and nothing is called."""
     none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
-    raw = vd.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none).set_index("metric")
+    raw = fv.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none).set_index("metric")
     assert raw.loc["throughput", "ratio"] == pytest.approx(1.3) and raw.loc["p99", "ratio"] == pytest.approx(1 / 1.3)
     assert set(raw["verdict"]) == {"better"} and raw["host_factor"].isna().all()
-    out = vd.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none, host_factor=1.3).set_index("metric")
+    out = fv.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none, host_factor=1.3).set_index("metric")
     assert out["ratio"].tolist() == pytest.approx([1.0, 1.0])
     assert not set(out["verdict"]) & {"better", "worse"}
     assert out.loc["throughput", "value"] == pytest.approx(1.3 * gmean([1000.0, 1040.0, 980.0]))  # as measured
@@ -124,8 +124,8 @@ def test_the_host_factors_spread_widens_a_cell_until_a_call_it_made_as_exact_is_
     taken as exact (no margin); with a factor known only to ±20 % (log se 0.18, 6 df) the same cell is undecided,
     its interval wider and still about 1.15."""
     none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
-    exact = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3).set_index("metric")
-    wide = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3, host_se=0.18,
+    exact = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3).set_index("metric")
+    wide = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3, host_se=0.18,
                               host_df=6.0).set_index("metric")
     assert exact.loc["throughput", "verdict"] == "better" and wide.loc["throughput", "verdict"] == "undecided"
     assert wide.loc["throughput", "ratio"] == pytest.approx(exact.loc["throughput", "ratio"])
@@ -137,7 +137,7 @@ def test_the_host_factors_spread_widens_a_cell_until_a_call_it_made_as_exact_is_
 def test_beside_a_control_the_host_factor_is_reported_not_divided_out():
     base = pd.concat([_runs(), _runs().assign(target="c")], ignore_index=True)
     other = pd.concat([_runs(1.2), _runs(1.2).assign(target="c")], ignore_index=True)
-    v = vd.folder_verdicts(base, other, "c", "b", host_factor=1.3)
+    v = fv.folder_verdicts(base, other, "c", "b", host_factor=1.3)
     a = v[(v["target"] == "a") & (v["metric"] == "throughput")].iloc[0]
     c = v[(v["target"] == "c") & (v["metric"] == "throughput")].iloc[0]
     assert a["ratio"] == pytest.approx(1.0) and c["ratio"] == pytest.approx(1.2)  # the control's, not the yardstick's
@@ -149,11 +149,11 @@ def test_across_a_host_that_moved_beyond_the_margin_a_latency_tail_is_left_undec
     """A tail does not scale with the host's speed (a busy core: speed 1.7× lower, p99 9× higher): where the
     yardstick moved beyond the margin the p99 cell has no test and says why; throughput is still tested. Where it
     moved within the margin, the p99 cell is tested as before."""
-    moved = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", host_factor=1.3).set_index("metric")  # ±10 % default
+    moved = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", host_factor=1.3).set_index("metric")  # ±10 % default
     assert moved.loc["p99", "verdict"] == "undecided" and math.isnan(moved.loc["p99", "p_value"])
     assert "a latency tail does not scale with the host's speed" in moved.loc["p99", "caveat"]
     assert not math.isnan(moved.loc["throughput", "p_value"])
     assert "a latency tail" not in moved.loc["throughput", "caveat"]
     wide = host_drift.Margins({"throughput": 0.5, "p99": 0.5}, "wide")
-    within = vd.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=wide, host_factor=1.3).set_index("metric")
+    within = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=wide, host_factor=1.3).set_index("metric")
     assert not math.isnan(within.loc["p99", "p_value"]) and "a latency tail" not in within.loc["p99", "caveat"]

@@ -15,14 +15,12 @@ import pytest
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.model import OpSummary, PhaseResult
+from ycsbctl.results.ycsb_format import format_phase, java_double, percentile_name
 from ycsbctl.results.ycsb_text import (
-    format_phase,
     is_failure_measurement,
-    java_double,
     parse_locale_number,
     parse_output,
     parse_status_line,
-    percentile_name,
     status_measurements,
 )
 

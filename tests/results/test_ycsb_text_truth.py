@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ycsbctl.results.ycsb_text import export_block, format_phase, parse_output
+from ycsbctl.results.ycsb_format import export_block, format_phase
+from ycsbctl.results.ycsb_text import parse_output
 from ycsbctl.workload.properties import WORKLOADS_DIR
 
 pytestmark = pytest.mark.truth

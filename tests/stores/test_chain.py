@@ -16,7 +16,7 @@ from tests.fixtures.bindings import field_values, run_bindings
 from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ChainContext, Status
 from ycsbctl.stores.chain import ChainRun, WriteBatch, run_chain
-from ycsbctl.stores.redis.binding import _Chain as RedisChain
+from ycsbctl.stores.redis.reply_chain import _Chain as RedisChain
 from ycsbctl.workload.core import INSERT, READ, UPDATE
 
 NAMES = [b"field%d" % i for i in range(10)]

@@ -15,7 +15,8 @@ from tests.fixtures.waiting import wait_until
 from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores import registry
 from ycsbctl.stores.binding import ChainContext, ConnectionLost, Status
-from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol, row_values
+from ycsbctl.stores.postgresql.messages import row_values
+from ycsbctl.stores.postgresql.wire import PASSWORD_ASKED, PgWireBinding, _PgProtocol
 from ycsbctl.workload.core import DELETE, INSERT, READ, UPDATE
 
 
@@ -220,7 +221,7 @@ def test_the_sslmode_is_read_as_libpq_reads_it_and_only_tls_options_keep_the_wir
 
 
 def test_an_error_says_its_sqlstate_and_what_to_do_where_the_message_does_not():
-    from ycsbctl.stores.postgresql.wire import error_text
+    from ycsbctl.stores.postgresql.messages import error_text
 
     assert error_text(b"SFATAL\x00C53300\x00Msorry, too many clients already\x00\x00") == (
         "sorry, too many clients already (SQLSTATE 53300: too many connections: more client threads than the "
@@ -362,7 +363,8 @@ def test_a_postgresql_servers_answer_to_the_ssl_request_is_its_first_byte_and_on
 
 
 def test_a_postgresql_parse_that_failed_is_prepared_again_and_a_failed_bind_of_a_prepared_statement_keeps_it():
-    from ycsbctl.stores.postgresql.wire import PgWireBinding, Result
+    from ycsbctl.stores.postgresql.messages import Result
+    from ycsbctl.stores.postgresql.wire import PgWireBinding
 
     b = PgWireBinding("postgresql://ycsb@127.0.0.1:1/postgres", 1.0)
     b.prepared, b.read_heads = {"SELECT 1": b"s1", "SELECT 2": b"s2"}, {("usertable", None, 4): b"head"}

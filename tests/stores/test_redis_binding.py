@@ -18,7 +18,8 @@ from tests.fixtures.bindings import redis_chain_context as _chain_context
 from tests.fixtures.servers import free_port, start_redis
 from tests.fixtures.wire_waiter import Written
 from ycsbctl.stores.binding import ConnectionLost, Status
-from ycsbctl.stores.redis.binding import RedisOptions, java_hash
+from ycsbctl.stores.redis.options import RedisOptions
+from ycsbctl.stores.redis.reply_chain import java_hash
 from ycsbctl.workload.keys import build_key_name
 
 KEY0 = b"user6284781860667377211"  # key number 0, hashed (ycsb-semantics.md §2)
@@ -328,7 +329,8 @@ def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_
     when OK, else nothing."""
     from tests.fixtures.bindings import redis_chain_context
     from ycsbctl.native import core
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.stores.redis.binding import RedisBinding, _Resp
+    from ycsbctl.stores.redis.options import RedisOptions
     from ycsbctl.workload.core import INSERT, READ, UPDATE
 
     if core is None and not pure:
@@ -386,7 +388,9 @@ def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_
 
 def test_a_redis_connect_waits_at_least_a_second_whatever_short_timeout_the_operations_have():
     # a connection that takes 0.1 s to be refused, with operations timed out after 0.01 s: the refusal is what is said
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+    from ycsbctl.stores.redis.binding import RedisBinding
+    from ycsbctl.stores.redis.options import RedisOptions
+
 
     async def connect() -> str:
         async def slow_refusal(*args, **kwargs):
@@ -410,7 +414,8 @@ def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_it
     reply's words are the binding's last error whole."""
     from tests.fixtures.bindings import redis_chain_context
     from ycsbctl.native import core
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.stores.redis.binding import RedisBinding, _Resp
+    from ycsbctl.stores.redis.options import RedisOptions
     from ycsbctl.workload.core import READ, UPDATE
 
     if core is None and not pure:

@@ -236,7 +236,7 @@ def test_a_cluster_chain_answers_each_operation_as_the_awaited_calls_and_stores_
     with the status of the same call awaited; the inserted record and its index entry read back by redis-py."""
     from tests.fixtures.bindings import field_values, redis_chain_context, run_bindings
     from ycsbctl.stores.redis import binding
-    from ycsbctl.stores.redis.binding import java_hash
+    from ycsbctl.stores.redis.reply_chain import java_hash
     from ycsbctl.workload.core import INSERT, READ, UPDATE
     from ycsbctl.workload.keys import build_key_name
 

@@ -79,8 +79,9 @@ def _two_shards(pure: bool) -> tuple:
     from types import SimpleNamespace
 
     from ycsbctl.native import core
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions, _Resp
+    from ycsbctl.stores.redis.binding import RedisBinding, _Resp
     from ycsbctl.stores.redis.cluster import ClusterBinding
+    from ycsbctl.stores.redis.options import RedisOptions
 
     if core is None and not pure:
         pytest.skip("the compiled core is not built")

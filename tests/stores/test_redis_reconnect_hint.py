@@ -16,7 +16,8 @@ import pytest
 
 from tests.fixtures.servers import start_redis
 from ycsbctl.stores.binding import ConnectionLost, Status
-from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+from ycsbctl.stores.redis.binding import RedisBinding
+from ycsbctl.stores.redis.options import RedisOptions
 from ycsbctl.stores.redis.tls import TLS_THERE
 
 

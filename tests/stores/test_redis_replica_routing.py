@@ -8,7 +8,8 @@ import pytest
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import Status
-from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+from ycsbctl.stores.redis.binding import RedisBinding
+from ycsbctl.stores.redis.options import RedisOptions
 from ycsbctl.stores.redis.replica_reads import ReplicaReadBinding, read_from, replica_addresses
 
 

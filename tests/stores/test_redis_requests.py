@@ -13,18 +13,9 @@ import pytest
 from redis.connection import parse_url
 
 from ycsbctl.errors import UserError
-from ycsbctl.stores.redis.binding import (
-    _ZADD,
-    INDEX_KEY,
-    RedisBinding,
-    RedisOptions,
-    encode_command,
-    fell_short,
-    java_hash,
-    read_request,
-    refused,
-    tls_refusal,
-)
+from ycsbctl.stores.redis.binding import RedisBinding, encode_command
+from ycsbctl.stores.redis.options import RedisOptions, refused, tls_refusal
+from ycsbctl.stores.redis.reply_chain import _ZADD, INDEX_KEY, fell_short, java_hash, read_request
 from ycsbctl.workload.core import ALL_FIELDS
 
 
@@ -107,7 +98,9 @@ def test_redis_wait_waits_for_as_many_replicas_as_asked_and_the_primarys_role_li
     # a primary answering ROLE as the Redis manual lays it out: ["master", offset, [[ip, port, offset], ...]]
     import hiredis
 
-    from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+    from ycsbctl.stores.redis.binding import RedisBinding
+    from ycsbctl.stores.redis.options import RedisOptions
+
 
     role = b"*3\r\n$6\r\nmaster\r\n:42\r\n*%d\r\n" % replicas + b"".join(
         b"*3\r\n$8\r\n10.0.0.%d\r\n$4\r\n6380\r\n$2\r\n42\r\n" % (i + 2) for i in range(replicas))

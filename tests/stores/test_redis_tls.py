@@ -22,7 +22,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.provision.auto import provision, teardown
 from ycsbctl.stores.binding import ConnectionLost
-from ycsbctl.stores.redis.binding import RedisOptions
+from ycsbctl.stores.redis.options import RedisOptions
 from ycsbctl.stores.registry import open_bindings
 
 

@@ -164,7 +164,7 @@ def test_a_mix_that_updates_what_it_checks_is_refused() -> None:
 
 
 def test_a_run_marks_the_cells_a_store_cannot_answer(tmp_path: Path, redis_server, rds) -> None:
-    from ycsbctl.experiment.plan import target_label
+    from ycsbctl.experiment.targets import target_label
 
     out, redis_label = tmp_path / "study", target_label(redis_server.url)
     r = subprocess.run(

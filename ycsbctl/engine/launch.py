@@ -30,7 +30,7 @@ from ycsbctl.processes import children_spared_ctrl_c
 # What the server imports once: the worker with its workload, measurement and binding code, and the command
 # line's package (a worker of the ``ycsbctl`` script runs that script again before its task: multiprocessing
 # does so for every child whose parent's main module is a file; its import is then already done).
-PRELOAD = ["ycsbctl.engine.worker", "ycsbctl.cli", "ycsbctl.engine.preload"]
+PRELOAD = ["ycsbctl.engine.worker_process", "ycsbctl.cli", "ycsbctl.engine.preload"]
 # Read by numpy's OpenBLAS at import: a worker is one event loop, and idle BLAS threads spinning after a
 # numpy call showed up as ~2 % of a worker's CPU. A server process that forks must not hold threads either.
 WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1"}

@@ -13,6 +13,7 @@ import time
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
+from ycsbctl.engine.batches import take_size
 from ycsbctl.engine.measurements import Recorder
 from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.worker import (
@@ -20,7 +21,6 @@ from ycsbctl.engine.worker import (
     TURN_NS,
     Worker,
     WorkerPlan,
-    take_size,
     worker_rng,
 )
 from ycsbctl.errors import short_error

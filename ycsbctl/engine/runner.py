@@ -19,15 +19,16 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
+from ycsbctl.engine.aggregate import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
 from ycsbctl.engine.launch import started_with_worker_environment, worker_context
 from ycsbctl.engine.limits import check_workload_memory
-from ycsbctl.engine.measurements import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
 from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
 from ycsbctl.engine.plugin_worker import PluginWorker
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.start import StartSignal
-from ycsbctl.engine.worker import WorkerPlan, worker_main
+from ycsbctl.engine.worker import WorkerPlan
 from ycsbctl.engine.worker_exit import PeakWatch, describe
+from ycsbctl.engine.worker_process import worker_main
 from ycsbctl.errors import UserError
 from ycsbctl.processes import children_spared_ctrl_c
 from ycsbctl.results.hdr_log import IntervalHistograms

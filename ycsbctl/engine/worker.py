@@ -1,8 +1,10 @@
-"""One worker process: its share of YCSB's client threads as coroutines on one event loop.
+"""One worker process: its share of YCSB's client threads as coroutines on one event loop (the process's
+entry point: :mod:`ycsbctl.engine.worker_process`).
 
 Each client has its own binding (connection) and one request in flight, as a YCSB thread.
 All clients of the process draw operations from one pre-generated batch (the workload model
-makes them 1,024 at a time with numpy), so the loop below does no random number work.
+makes them 1,024 at a time with numpy: :mod:`ycsbctl.engine.batches`), so the loop below does no random
+number work.
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import sys
 import time
-from collections.abc import Callable, Coroutine, Generator, Sequence
+from collections.abc import Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ycsbctl.engine.batches import CHAINED, BatchCursor, ChainTake, chained_end, take_size
 from ycsbctl.engine.measurements import COMPONENT, LagProbe, Recorder
 from ycsbctl.engine.messages import Done, Failed, Ready, SecondReport
 from ycsbctl.engine.spec import PhaseSpec
@@ -25,8 +27,6 @@ from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
 from ycsbctl.engine.verifying_binding import VerifyingBinding
 from ycsbctl.errors import UserError, short_error
-from ycsbctl.processes import sigint_ignored_and_unblocked
-from ycsbctl.slices import drain
 from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
 from ycsbctl.stores.chain import ChainRun, WriteBatch
@@ -36,7 +36,6 @@ from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.generators import LoadGenerator, OpBatch, RunGenerator
 from ycsbctl.workload.properties import Properties
 
-GIL_SWITCH_S = 0.0002
 TURN_LOAD_CEILING = 0.9  # pacing turns the loop only while its load (share of a core) stays below this
 BATCHED_WRITES_FROM = 32  # clients in one worker (bench engine: see WriteBatch)
 # A client whose binding never suspends (Binding.blocking: SQLite runs each call on the loop's thread)
@@ -44,21 +43,9 @@ BATCHED_WRITES_FROM = 32  # clients in one worker (bench engine: see WriteBatch)
 # queries × 50 clients held it 13 s, the ticker never ran, and the whole point fell into its warm-up
 TURN_NS = 2_000_000
 NO_DEADLINE = 2**63 - 1  # perf_counter ns: a phase that ends at its quota only (a load without --duration)
-BATCH = 1024  # operations drawn at once: see Worker.refill
+BATCH = 1024  # operations drawn at once: see BatchCursor.refill
 MAX_ERRORS_KEPT = 5
 LOAD_STOPPED = "an insert failed ({}); this thread stopped loading, as YCSB does"
-CHAINED = frozenset((READ, UPDATE, INSERT))  # operations a binding may run as a chain
-
-
-TAKE = 32  # operations a client takes from the worker's batch at a time, so that clients interleave
-
-
-def take_size(quota: int, done: int) -> int:
-    """How many operations a client with ``quota`` (0: none, until the deadline; < 0: nothing to do)
-    that did ``done`` takes next: :data:`TAKE`, fewer near its quota, 0 when it is through."""
-    if quota < 0:
-        return 0
-    return TAKE if quota == 0 else max(0, min(TAKE, quota - done))
 
 
 def turn_budget(load: float) -> float:
@@ -66,25 +53,6 @@ def turn_budget(load: float) -> float:
     which it used ``load`` of a core: what :data:`TURN_LOAD_CEILING` leaves, at most
     :attr:`Alarm.TURN_BUDGET`, none once the load is at the ceiling."""
     return max(0.0, min(Alarm.TURN_BUDGET, TURN_LOAD_CEILING - load))
-
-
-def chained_end(ops: Sequence[int], j: int) -> int:
-    """Where the run of chained operations that starts at ``j`` of ``ops`` ends (``j``: none)."""
-    k = j
-    while k < len(ops) and ops[k] in CHAINED:
-        k += 1
-    return k
-
-
-class _Take:
-    """The take a client's chain went on into (see ``Worker.client``'s ``more``): its operations,
-    and the chain's operations done before it."""
-
-    __slots__ = ("part", "before")
-
-    def __init__(self) -> None:
-        self.part: tuple[Sequence, ...] | None = None
-        self.before = 0
 
 
 @dataclass
@@ -108,7 +76,7 @@ def worker_rng(plan: WorkerPlan) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-class Worker:
+class Worker(BatchCursor):
     """State shared by the client coroutines of one process (YCSB's CoreWorkload: the stores' YCSB
     bindings and their chains; another workload plug-in runs in ``engine.plugin_worker.PluginWorker``)."""
 
@@ -149,30 +117,6 @@ class Worker:
         self.prepared: OpBatch | None = None  # … and once it is ready
         self.slices = 64  # slices the last batch took to prepare (see take)
         self.sliced = 0  # … and those of the next batch run so far
-
-    def refill(self) -> None:
-        """Switch to the next batch and start preparing the one after it. The loop runs this while
-        other clients' operations are in flight: drawing 1,024 operations at once costs ~0.25 ms
-        (more under load), which every operation in flight would carry (at 130k ops/s, ~1.5 % of
-        operations: their p99). So :meth:`take` prepares the next batch a slice (≤ ~12 µs) or two
-        per call, spread over the first 7/8 of the current batch; here only what is left of it is
-        finished (nothing, unless the clients outran it)."""
-        b = self.batch = self.switch_batch()
-        self.ops, self.keys, self.keynums = b.ops, b.keys, b.keynums
-        self.rf, self.wf, self.sl = b.read_field, b.write_field, b.scan_length
-        self.cursor = 0
-
-    def switch_batch(self) -> Any:
-        """The next batch (what is left of its preparation finished here), and the one after it
-        started; an empty batch stops the clients."""
-        if self.prepared is not None:
-            b = self.prepared
-        else:
-            b = drain(self.next_steps) if self.next_steps is not None else self.gen.next_batch(self.batch_size)
-        self.prepared, self.next_steps, self.sliced = None, self.gen.batch_steps(self.batch_size), 0
-        if len(b) == 0:
-            self.stopping = True
-        return b
 
     def timeout_s(self) -> float:
         """Each operation's timeout, s (``--timeout``)."""
@@ -220,34 +164,6 @@ class Worker:
         if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
             self.errors.append(msg)
 
-    def next_window(self, n: int) -> slice:
-        """Where the next ``n`` operations stand in the current batch (a fresh one once this one is
-        used up), with the batch after it prepared meanwhile; the cursor moves past them."""
-        i = self.cursor
-        if i >= len(self.ops):
-            self.refill()
-            i = 0
-        self.prepare_next(i + n)
-        self.cursor = i + n
-        return slice(i, i + n)
-
-    def take(self, n: int) -> tuple[Sequence, ...]:
-        """The next ``n`` operations (fewer at the end of a load block) as list slices."""
-        w = self.next_window(n)
-        return self.ops[w], self.keys[w], self.keynums[w], self.rf[w], self.wf[w], self.sl[w]
-
-    def prepare_next(self, upto: int) -> None:
-        """Run the next batch's preparation a slice or two (see :meth:`refill`) as the clients take
-        this batch up to operation ``upto``."""
-        if self.next_steps is not None and self.ops:
-            # Spread the slices over the first 7/8 of this batch (as many as the last batch took).
-            goal = self.slices * 8 * upto // (7 * len(self.ops)) + 1
-            try:
-                while self.sliced < goal:
-                    self.sliced += 1
-                    next(self.next_steps)
-            except StopIteration as made:
-                self.prepared, self.next_steps, self.slices = made.value, None, self.sliced
 
     async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
         """One YCSB client thread: issue operations until the quota, the deadline or a stop.
@@ -268,7 +184,7 @@ class Worker:
         j = n = 0
         blocking = b.blocking
         turn_end = perf() + TURN_NS
-        took = _Take()  # the take the chain in flight went on into, if any (see more)
+        took = ChainTake()  # the take the chain in flight went on into, if any (see more)
 
         def more(run: ChainRun) -> bool:
             """The chain ``run`` did its operations: hand it the client's next take, if it did the
@@ -464,80 +380,3 @@ class Worker:
         for b in bs.bindings:
             self.note_error(b)
         return Done(index, end, self.errors, self.ended, late=late, stray=stray, counts=counts)
-
-
-def _loop_runner() -> Callable[[Coroutine[Any, Any, Any]], Any]:
-    """uvloop's ``run`` when installed (faster wake-ups and I/O), else asyncio's."""
-    try:
-        from uvloop import run
-    except ImportError:
-        return asyncio.run
-    return run
-
-
-ORPHANED_EXIT = 3  # a worker's exit status when the process that ran its phase is gone (nobody hears it)
-
-
-async def _ended_with(controller: int | None, work: Coroutine[Any, Any, Done | Failed]) -> Done | Failed:
-    """``work``, unless the process ``controller`` ends first: then this worker exits at once. A forked worker's
-    parent is the fork server, which lives as long as any worker does (each holds its lifeline): a controller
-    killed (SIGKILL: no clean-up runs) left its workers running to their point's deadline, and waiting for
-    the start 120 s, the fork server beside them. Linux's pidfd says when the controller ends, to the loop."""
-    fd = None
-    if controller is not None and hasattr(os, "pidfd_open"):
-        try:
-            fd = os.pidfd_open(controller)
-        except ProcessLookupError:  # gone already
-            os._exit(ORPHANED_EXIT)
-        except OSError:  # a kernel before 5.3: the worker ends at its deadline, as before
-            pass
-    if fd is not None:
-        asyncio.get_running_loop().add_reader(fd, os._exit, ORPHANED_EXIT)
-    try:
-        return await work
-    finally:
-        if fd is not None:
-            asyncio.get_running_loop().remove_reader(fd)
-            os.close(fd)
-
-
-def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, t_start: Any, out: Any) -> None:
-    """Entry point of a worker process (forked or spawned: ``engine.launch``): runs :meth:`Worker.run` on uvloop (else asyncio)
-    and sends its last message; a crash is reported as :class:`Failed`."""
-    sigint_ignored_and_unblocked()  # the parent handles Ctrl-C and tells us to stop
-    # The loop's thread waits at most this long for the GIL when another thread holds it (the queue's
-    # feeder, pickling a second's report); at Python's default of 5 ms a second's shipping, then done
-    # in a thread, paused every operation in flight.
-    sys.setswitchinterval(GIL_SWITCH_S)
-    try:
-        if plan.cpus:  # before any connection is made (ycsbctl.experiment.placement; engine.launch)
-            os.sched_setaffinity(0, plan.cpus)
-        worker = (plan.worker or Worker)(plan, acked, stop_flag, out)
-        out.put(_loop_runner()(_ended_with(plan.controller, worker.run(start_event, t_start))))
-    except BaseException as exc:  # noqa: BLE001 - the parent must always hear back
-        where = _outside_ycsbctl(exc)
-        if where is None:
-            out.put(Failed(plan.index, f"worker crashed: {type(exc).__name__}: {exc}"))
-            raise  # our bug: its traceback too
-        # a workload plug-in's own code raised: the parent's one line says where; no traceback of the worker
-        out.put(Failed(plan.index, f"worker crashed: the workload plug-in's {where} raised {short_error(exc)}"))
-        sys.exit(1)
-
-
-def _outside_ycsbctl(exc: BaseException) -> str | None:
-    """Where ``exc`` was raised in a workload plug-in's own code (``Class.method (file.py:12)``: the
-    innermost frame of its traceback in a Python source file that is neither ycsbctl's, Python's nor an
-    installed library's: a compiled library's frame names its .pyx); None when it went through no such
-    frame (ycsbctl's own bug, or a built-in workload's)."""
-    if not isinstance(exc, Exception):
-        return None
-    ours = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep, os.path.dirname(os.__file__) + os.sep)
-    found = None
-    tb = exc.__traceback__
-    while tb is not None:
-        path = tb.tb_frame.f_code.co_filename
-        # a plug-in is Python source; a compiled library's frame names its .pyx (pandas' parsing.pyx), relative
-        if path.endswith(".py") and not path.startswith(ours) and f"{os.sep}site-packages{os.sep}" not in path:
-            found = f"{tb.tb_frame.f_code.co_qualname} ({os.path.basename(path)}:{tb.tb_lineno})"
-        tb = tb.tb_next
-    return found

@@ -123,7 +123,7 @@ class Calibration:
 
 def reference_for(plan: CalibratePlan) -> ReferenceClient:
     """The reference client of the target's store; a store without one is a :class:`UserError`."""
-    from ycsbctl.experiment.plan import is_url
+    from ycsbctl.experiment.targets import is_url
     from ycsbctl.provision.catalog import get_target
     from ycsbctl.stores import registry
 

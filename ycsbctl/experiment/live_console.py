@@ -78,7 +78,7 @@ class YcsbBlock:
         return cls(plan.exporter, tuple(plan.percentiles) if plan.percentiles else None, plan.exportfile)
 
     def write(self, result: PhaseResult) -> None:
-        from ycsbctl.results.ycsb_text import export_block
+        from ycsbctl.results.ycsb_format import export_block
 
         text = export_block(result, self.exporter, self.percentiles)
         if self.exportfile:

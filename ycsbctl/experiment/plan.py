@@ -1,172 +1,33 @@
-"""The experiment: targets × workloads × thread ladder × repetitions × scale."""
+"""The experiment: targets × workloads × thread ladder × repetitions × scale.
+
+The ladders' and rates' syntax is :mod:`ycsbctl.experiment.axes`'s, the targets' names and labels
+:mod:`ycsbctl.experiment.targets`', the named scales :mod:`ycsbctl.experiment.profiles`'.
+"""
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from ycsbctl.engine.contract import EngineName
 from ycsbctl.errors import UserError
+
+# ycsbctl.cli.experiment imports parse_rates and split_targets from here (not yet moved to axes / targets)
+from ycsbctl.experiment.axes import parse_rates as parse_rates
+from ycsbctl.experiment.axes import parse_threads
+from ycsbctl.experiment.profiles import PROFILES, Profile
+from ycsbctl.experiment.targets import is_url, target_label
+from ycsbctl.experiment.targets import split_targets as split_targets
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
-from ycsbctl.user_input import finite
 
 if TYPE_CHECKING:
     from ycsbctl.experiment.placement import Placement
 
 DEFAULT_TARGETS = ("redis", "mongodb")
 DEFAULT_LADDER = "8..128"
-URL_SCHEMES = registry.url_prefixes()  # redis://, rediss://, mongodb://, …: every protocol's schemes
-
-
-@dataclass(frozen=True)
-class Profile:
-    """A named scale. ``duration_s`` None means each point runs ``operations`` operations."""
-
-    name: str
-    records: int
-    operations: int | None
-    duration_s: float | None
-    warmup_s: float
-    description: str
-
-
-PROFILES = {
-    "default": Profile(
-        "default", 100_000, None, 10.0, 2.0,
-        "100,000 records; 10 s per point after a 2 s warm-up: a two-target sweep in a few minutes",
-    ),
-    "smoke": Profile("smoke", 2_000, None, 2.0, 0.0, "2,000 records, 2 s per point: checks that everything works"),
-    "percona2017": Profile(
-        "percona2017", 2_500_000, 25_000_000, None, 0.0,
-        "the reference study: 2,500,000 records for insert, 25,000,000 operations for A and B, "
-        "Redis with AOF/RDB off, MongoDB inMemory standalone",
-    ),
-}
-
-
-def parse_threads(text: str) -> list[int]:
-    """``32`` → [32]; ``8,16,32`` → as given; ``8..128`` → doubling from 8 up to 128."""
-    text = text.strip()
-    m = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
-    try:
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            if lo < 1 or hi < lo:
-                raise ValueError
-            out, t = [], lo
-            while t <= hi:
-                out.append(t)
-                t *= 2
-            return out
-        values = [int(x) for x in text.split(",")]  # an empty item (8,,16 or 8,) is a typo, not nothing
-        if not values or min(values) < 1:
-            raise ValueError
-        return values
-    except ValueError:
-        raise UserError(f"--threads {text!r}: use a number (32), a list (8,16,32) or a doubling range (8..128), all ≥ 1") from None
-
-
-_RATE = r"(\d+(?:\.\d+)?)\s*([kKmM]?)"  # 500, 2.5k, 1M (k = 1,000, M = 1,000,000)
-_RATE_HELP = ("use a rate in ops/s (5000 or 5k), a list (10k,20k,40k), a doubling range (1k..16k) or a range "
-              "with a step (10k..80k/10k); k = 1,000, M = 1,000,000, every rate > 0")
-
-
-def _rate(number: str, suffix: str) -> float:
-    """ops/s of ``2.5`` ``k``; ValueError for a number of so many digits that it is infinite."""
-    return finite(float(number) * {"": 1, "k": 1e3, "m": 1e6}[suffix.lower()])
-
-
-def parse_rates(text: str, flag: str = "--target-rate") -> list[float]:
-    """Offered rates in ops/s, like :func:`parse_threads`: ``5k`` → [5000]; ``10k,20k,40k`` as given;
-    ``1k..16k`` doubling from 1k up to 16k; ``10k..80k/10k`` from 10k to 80k in steps of 10k."""
-    text = text.strip()
-    try:
-        m = re.fullmatch(rf"{_RATE}\s*\.\.\s*{_RATE}(?:\s*/\s*{_RATE})?", text)
-        if m:
-            lo, hi = _rate(m.group(1), m.group(2)), _rate(m.group(3), m.group(4))
-            step = _rate(m.group(5), m.group(6)) if m.group(5) else None
-            if lo <= 0 or hi < lo or step is not None and step <= 0:
-                raise ValueError
-            if step is None:
-                n = 0
-                while lo * 2 ** (n + 1) <= hi * (1 + 1e-9):
-                    n += 1
-                return [lo * 2**i for i in range(n + 1)]
-            count = int((hi - lo) / step + 1e-9) + 1
-            if count > 1000:
-                raise ValueError
-            return [round(lo + i * step, 6) for i in range(count)]
-        values = []
-        for piece in text.split(","):
-            one = re.fullmatch(_RATE, piece.strip())
-            if one is None or _rate(*one.groups()) <= 0:
-                raise ValueError
-            values.append(_rate(*one.groups()))
-        if not values:
-            raise ValueError
-        return list(dict.fromkeys(values))
-    except ValueError:
-        raise UserError(f"{flag} {text!r}: {_RATE_HELP}") from None
-
-
-_BEFORE_URL = re.compile(",(?=" + "|".join(re.escape(s) for s in URL_SCHEMES) + ")")
-
-
-def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
-    """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates;
-    a store's alias means its URL (``basic`` → ``basic://``). A list may mix names and URLs
-    (``redis://h:1,basic://``); a URL that lists hosts keeps its commas (``mongodb://h1,h2/db``) up to
-    the next URL."""
-    out: list[str] = []
-    for v in values:
-        parts: list[str] = []
-        for piece in _BEFORE_URL.split(v):
-            parts += [piece] if piece.startswith(registry.host_list_prefixes()) else piece.split(",")
-        for p in parts:
-            p = registry.expand_alias(p.strip())
-            if is_url(p):
-                _validate(p)
-            if p and p not in out:
-                out.append(p)
-    return out
-
-
-def _validate(url: str) -> None:
-    """The store's check of ``url`` (a bad port or host is one line now, not a crash later); a URL whose credentials
-    hold a character of the URL's own is told to percent-encode them, without the parser's words, which quote a
-    piece of the password as the port or host they took it for."""
-    from ycsbctl.urls import ENCODE_CREDENTIALS, unencoded_credentials
-
-    proto = registry.for_url(url)
-    try:
-        proto.validate(url)
-    except UserError:
-        if not unencoded_credentials(url):
-            raise
-        raise UserError(f"bad {proto.title or proto.name} URL: its user or password holds a character the URL reads "
-                        f"as its own (/ # ? @)", fix=ENCODE_CREDENTIALS) from None
-
-
-def is_url(target: str) -> bool:
-    return target.startswith(URL_SCHEMES)
-
-
-def target_label(target: str) -> str:
-    """A short, credential-free name for a target (run ids, tables)."""
-    if not is_url(target):
-        return target
-    from urllib.parse import urlparse
-
-    proto = registry.for_url(target)
-    if not proto.has_server:
-        return proto.name
-    u = urlparse(target)
-    host = (u.hostname or "host").replace(".", "-")
-    return f"{u.scheme.split('+')[0]}-{host}-{u.port}" if u.port else f"{u.scheme}-{host}"
 
 
 @dataclass

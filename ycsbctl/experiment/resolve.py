@@ -15,9 +15,10 @@ from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.cannot import refusal
-from ycsbctl.experiment.plan import Plan, is_url, target_label
+from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.standin import stand_ins
 from ycsbctl.experiment.study import Case, Study, Target
+from ycsbctl.experiment.targets import is_url, target_label
 from ycsbctl.results.schema import CannotCell
 from ycsbctl.results.variants import split_variant, variant, variant_name
 from ycsbctl.stores import registry

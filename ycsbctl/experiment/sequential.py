@@ -17,10 +17,11 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ycsbctl.results import stats
+from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.folder import RunRecord, run_doc
 from ycsbctl.results.tables import run_row
 from ycsbctl.results.verdict_words import verdict_text
-from ycsbctl.results.verdicts import THROUGHPUT, plan_verdicts
+from ycsbctl.results.verdicts import plan_verdicts
 
 
 def runs_of(records: list[RunRecord]) -> pd.DataFrame:

@@ -1,7 +1,7 @@
 """``ycsbctl compare``: the same cells of several experiments — or one experiment's targets — as verdicts.
 
 Points align on target × workload × threads (the sweep's phase). With several folders each after the
-first is compared with the first (the baseline) by :func:`ycsbctl.results.verdicts.folder_verdicts`:
+first is compared with the first (the baseline) by :func:`ycsbctl.results.folder_verdicts.folder_verdicts`:
 the ratio of the geometric means with its interval (at the level that agrees with the verdicts), Welch's t test on the log values, and
 one of ``better`` / ``worse`` / ``equivalent`` (inside ±margin) / ``undecided`` after the Benjamini–Hochberg
 adjustment over the cells of that comparison; a row's values are the geometric means its ratio is made of. A control target (the same build and settings in both, named with ``--control`` or
@@ -24,8 +24,10 @@ from ycsbctl.errors import UserError
 from ycsbctl.report.compare_json import not_compared_cells, why_not_compared
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import level_text, ratio_text
+from ycsbctl.results import folder_verdicts as fv
 from ycsbctl.results import host_drift, yardstick
 from ycsbctl.results import verdicts as vd
+from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label, load
 from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
 
@@ -100,11 +102,11 @@ def control_target(base: Experiment, other: Experiment, asked: str | None = None
     if asked is not None:
         if asked not in common:
             raise UserError(f"--control {asked}: not a target of both experiments (common: {', '.join(common) or 'none'})")
-        if not vd.same_server(sa.get(asked), sb.get(asked)):
+        if not fv.same_server(sa.get(asked), sb.get(asked)):
             raise UserError(f"--control {asked}: its server differs between the experiments "
                             f"({server_name(sa.get(asked))} vs {server_name(sb.get(asked))}): pick an unchanged one")
         return asked
-    same = [t for t in common if vd.same_server(sa.get(t), sb.get(t))]
+    same = [t for t in common if fv.same_server(sa.get(t), sb.get(t))]
     return same[0] if same and len(same) < len(common) else None
 
 
@@ -142,10 +144,10 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
                                      if ctl else "no control target (the same build and settings in both, "
                                      "while another changed): a cell is better/worse only beyond the host's drift "
                                      "between experiments (throughput "
-                                     f"±{100 * margins.of(vd.THROUGHPUT):.1f} %, {latency} ±{100 * margins.of(latency):.1f} %; "
+                                     f"±{100 * margins.of(THROUGHPUT):.1f} %, {latency} ±{100 * margins.of(latency):.1f} %; "
                                      f"{margins.source}); keep an unchanged target in both to see smaller changes")
-                     + _host_note(host, ctl, margins.of(vd.THROUGHPUT)))
-        v = vd.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
+                     + _host_note(host, ctl, margins.of(THROUGHPUT)))
+        v = fv.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
                                alpha=alpha, margins=margins, host_factor=host.factor if host else None,
                                host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan)
         long.append(v)
@@ -201,8 +203,8 @@ def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame, na
     """One compared point: ``a`` (the baseline's) and ``b`` with their verdicts from ``v``; ``names``: what the
     two sides are called in ``why`` (:func:`~ycsbctl.report.compare_json.why_not_compared`) when no verdict."""
     target, workload, threads = key[0], key[1], int(key[2])
-    tp = _pick(v, target, workload, threads, vd.THROUGHPUT)
-    lat = next((_pick(v, target, workload, threads, m) for m in set(v["metric"]) - {vd.THROUGHPUT}), {}) if len(v) else {}
+    tp = _pick(v, target, workload, threads, THROUGHPUT)
+    lat = next((_pick(v, target, workload, threads, m) for m in set(v["metric"]) - {THROUGHPUT}), {}) if len(v) else {}
     # the values a ratio is made of: the geometric means of the compared rounds (every point's mean where none was compared)
     return {"experiment": label, "target": target, "workload": workload, "threads": threads,
             "base_ops": tp.get("base_value", a["throughput_mean"]), "ops": tp.get("value", b["throughput_mean"]),

@@ -9,12 +9,12 @@ import pandas as pd
 
 from ycsbctl.report.server_traits import server_endpoints
 from ycsbctl.report.verdict_table import level_text, ratio_text, verdict_word
+from ycsbctl.results.cells import metrics
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.verdicts import (
     CPU_METRICS,
     baseline_of,
     cost_verdicts,
-    metrics,
     plan_judging,
     uncompared,
 )

@@ -1,7 +1,7 @@
 """Where a thread ladder's throughput stops growing — said only where the cells' intervals support it.
 
 Each thread count of one target's ladder is a cell with a centre and a 95 % throughput interval
-(:func:`ycsbctl.results.verdicts.cell_table`: over the rounds, or with one round the batch means of its
+(:func:`ycsbctl.results.cells.cell_table`: over the rounds, or with one round the batch means of its
 per-second series). Between two thread counts ``a`` < ``b``:
 
 - throughput **grows** from ``a`` to ``b`` when ``b``'s interval lies above ``a``'s by more than
@@ -94,7 +94,7 @@ def plateau(rungs: list[Rung]) -> Plateau | None:
 
 
 def ladder(points: pd.DataFrame, cells: pd.DataFrame | None = None) -> list[Rung]:
-    """One target's rungs of one workload: from ``cells`` (its rows of :func:`ycsbctl.results.verdicts.cell_table`:
+    """One target's rungs of one workload: from ``cells`` (its rows of :func:`ycsbctl.results.cells.cell_table`:
     ``throughput``, ``throughput_low``, ``throughput_high``; unpaced cells only) when given, else from the
     ok rows of ``points`` (a points table: ``throughput_mean`` and ``throughput_ci_low``/``_high`` where it has
     them)."""

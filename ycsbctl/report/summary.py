@@ -107,7 +107,7 @@ def _network_unknown(g: pd.DataFrame, start: int) -> bool:
 
 def plateau_from(g: pd.DataFrame, cells: pd.DataFrame | None = None) -> Plateau | None:
     """Where one target's ladder (its rows of a points table) stops growing, as far as the intervals of its
-    ``cells`` (its rows of :func:`ycsbctl.results.verdicts.cell_table`; else the points' own) support it
+    ``cells`` (its rows of :func:`ycsbctl.results.cells.cell_table`; else the points' own) support it
     (:mod:`ycsbctl.report.knee`)."""
     return plateau(ladder(g, cells))
 
@@ -237,7 +237,7 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
     ``main`` (:func:`main_latency`), a peak's latency is its main operation's, named, as on the console;
     else every operation's; with ``stored`` (:func:`records_stored`), a batch's records per second follow
     its operations per second. Where throughput stops growing is said only as far as the intervals of ``cells``
-    (:func:`ycsbctl.results.verdicts.cell_table`; else the points' own) support it (:mod:`ycsbctl.report.knee`)."""
+    (:func:`ycsbctl.results.cells.cell_table`; else the points' own) support it (:mod:`ycsbctl.report.knee`)."""
     pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
     out: list[str] = []
     peaks = []

@@ -10,9 +10,10 @@ import pandas as pd
 
 from ycsbctl.report.unlike import standin_note, unlike_note
 from ycsbctl.results import stats
+from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label
 from ycsbctl.results.verdict_words import digits_for, verdict_phrase
-from ycsbctl.results.verdicts import THROUGHPUT, interval_text
+from ycsbctl.results.verdicts import interval_text
 
 
 def ratio_text(r: pd.Series | dict) -> str:
@@ -234,7 +235,7 @@ def _order(exp: Experiment, plan: dict) -> str:
 
 def noise_text(cell: dict | None) -> tuple[str, str]:
     """(the 95 % interval of a cell's throughput as ``±3.1 %``, its warnings: ``unstable``, ``within one run
-    only``, drift) from a row of :func:`ycsbctl.results.verdicts.cell_table`; ("—", "") without one."""
+    only``, drift) from a row of :func:`ycsbctl.results.cells.cell_table`; ("—", "") without one."""
     if not cell:
         return "—", ""
     lo, hi = cell.get("throughput_low"), cell.get("throughput_high")
@@ -258,6 +259,6 @@ def noise_text(cell: dict | None) -> tuple[str, str]:
 
 
 def cells_by_point(cells: pd.DataFrame, workload: str) -> dict[tuple, dict]:
-    """(target, threads, offered rate or None) -> the cell's row of :func:`ycsbctl.results.verdicts.cell_table`."""
+    """(target, threads, offered rate or None) -> the cell's row of :func:`ycsbctl.results.cells.cell_table`."""
     return {(c["target"], int(c["threads"]), c["target_rate"] if c["target_rate"] == c["target_rate"] and c["target_rate"] else None): c
             for c in cells[cells["workload"] == workload].to_dict("records")}

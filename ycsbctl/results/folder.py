@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import math
 import os
 import re
 from collections.abc import Callable
@@ -36,14 +35,14 @@ import pandas as pd
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results import yardstick
+from ycsbctl.results.durable import arrow_safe, fsync_path, json_text, write_arrow, write_atomic, write_table
 from ycsbctl.results.hdr_log import write_log_file
 from ycsbctl.results.model import PhaseResult, overall_summary
 from ycsbctl.results.names import ALL_OPS, FolderStatus, RunStatus
 from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key, runs_table
 from ycsbctl.results.schema import Manifest, TelemetrySummary
 from ycsbctl.results.tables import PART_KINDS, TABLES, build_tables, file_stem, read_run_docs
-from ycsbctl.results.ycsb_text import format_phase
-from ycsbctl.urls import redact_text
+from ycsbctl.results.ycsb_format import format_phase
 
 RUN_PARTS = ("histograms", "ycsb", *(f"parts/{kind}" for kind in PART_KINDS))  # folders a run writes into
 
@@ -115,63 +114,6 @@ def now_iso() -> str:
 def partial_path(root: Path, experiment_id: str) -> Path:
     return root / f".{experiment_id}.partial"
 
-
-def _write_atomic(path: Path, data: str | bytes, redact: bool = True) -> None:
-    """Write ``path`` whole or not at all, on disk (fsynced) before it is renamed into place; text
-    is stripped of passwords first (URLs, properties), unless ``redact`` is False: data that holds
-    no words (a base64 histogram: ``…PWdl…==`` read as a ``pwd…=`` property lost its padding)."""
-    tmp = path.with_name(path.name + ".tmp")
-    raw = (redact_text(data) if redact else data).encode("utf-8") if isinstance(data, str) else data
-    try:
-        with open(tmp, "wb") as f:
-            f.write(raw)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)  # a full disk must not also keep half a file
-        raise
-
-
-def _fsync(path: Path) -> None:
-    """Flush a file, or a folder's entries (the renames in it), to disk."""
-    fd = os.open(path, os.O_RDONLY)  # a folder opens read-only too (O_DIRECTORY would only refuse a file)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _json_default(o: Any) -> Any:
-    if hasattr(o, "item"):  # numpy scalars
-        return o.item()
-    if isinstance(o, (set, tuple)):
-        return list(o)
-    if isinstance(o, Path):
-        return str(o)
-    return str(o)
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, indent=1, default=_json_default, allow_nan=True)
-
-
-def arrow_safe(df: pd.DataFrame) -> pd.DataFrame:
-    """Columns parquet can store: mixed object columns become numbers when they all are, else text."""
-    out = df.copy()
-    for col in out.columns:
-        s = out[col]
-        if s.dtype != object:
-            continue
-        vals = s.dropna()
-        if vals.map(lambda v: isinstance(v, bool)).all() and len(vals):
-            out[col] = s.astype("boolean")
-        elif vals.map(lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)).all():
-            out[col] = pd.to_numeric(s, errors="coerce")
-        else:
-            out[col] = s.map(lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else
-                             (v if isinstance(v, str) else json.dumps(v, default=_json_default)))
-    return out
 
 
 def _resume_paths(path: Path) -> tuple[Path, Path, Path]:
@@ -319,7 +261,7 @@ class ResultFolder:
         """The one place a manifest is written: checked against its declaration first."""
         doc = m.to_dict()
         Manifest.from_dict(doc)  # a field set to the wrong type stops here, not in a reader later
-        _write_atomic(self.path / "manifest.json", _dumps(doc))
+        write_atomic(self.path / "manifest.json", json_text(doc))
 
     def update_manifest(self, **fields: Any) -> None:
         """Set manifest fields (``servers``, ``footprints``, ``network``, ``ended_at`` …)."""
@@ -346,32 +288,32 @@ class ResultFolder:
             for op, s in measured.items():
                 if s.histogram is not None and s.histogram.get_total_count():
                     name = f"{stem}.{file_stem(op)}.hdr"
-                    _write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram), redact=False)
+                    write_atomic(self.path / "histograms" / name, hdr.encode(s.histogram), redact=False)
                     hist_files[op] = name
             if r.intervals is not None:  # per-second HdrHistogram logs, one per measurement
                 for op in r.intervals.names():
                     write_log_file(self.path / "histograms" / f"{stem}.{file_stem(op)}.hlog", op, r.intervals)
-            _write_atomic(self.path / "ycsb" / f"{stem}.txt", format_phase(r))
+            write_atomic(self.path / "ycsb" / f"{stem}.txt", format_phase(r))
             if r.series is not None and len(r.series):
-                _write_table(arrow_safe(r.series.assign(run_id=run.run_id)),
+                write_table(arrow_safe(r.series.assign(run_id=run.run_id)),
                                self.path / "parts" / "series" / f"{stem}.parquet")
             if r.fine is not None:
-                _write_table(arrow_safe(r.fine.frame().assign(run_id=run.run_id)),
+                write_table(arrow_safe(r.fine.frame().assign(run_id=run.run_id)),
                              self.path / "parts" / "series_100ms" / f"{stem}.parquet")
             result_doc = r.to_dict()
             o = overall_summary(r)
             overall = o.to_dict() if o else None
         if run.telemetry is not None and len(run.telemetry):
-            _write_table(arrow_safe(run.telemetry.assign(run_id=run.run_id)),
+            write_table(arrow_safe(run.telemetry.assign(run_id=run.run_id)),
                            self.path / "parts" / "telemetry" / f"{stem}.parquet")
         if run.events is not None and len(run.events):
-            _write_table(arrow_safe(run.events.assign(run_id=run.run_id, target=run.target)),
+            write_table(arrow_safe(run.events.assign(run_id=run.run_id, target=run.target)),
                          self.path / "parts" / "events" / f"{stem}.parquet")
         doc = run_doc(run, result_doc, overall) | {"histograms": hist_files, "file_stem": stem}
         for sub in RUN_PARTS:  # the renames above, on disk
-            _fsync(self.path / sub)
-        _write_atomic(self.path / "runs" / f"{stem}.json", _dumps(doc))  # the commit mark, last
-        _fsync(self.path / "runs")
+            fsync_path(self.path / sub)
+        write_atomic(self.path / "runs" / f"{stem}.json", json_text(doc))  # the commit mark, last
+        fsync_path(self.path / "runs")
         self._runs[run.run_id] = status
 
     def add_yardstick(self, row: dict[str, Any]) -> None:
@@ -396,11 +338,11 @@ class ResultFolder:
             raise ValueError("a finished folder's status is complete, partial or interrupted, not running")
         tables = build_tables(self.path)
         tables["runs"] = conform_runs(tables["runs"])
-        _write_arrow(runs_table(tables["runs"]), self.path / "runs.parquet")
+        write_arrow(runs_table(tables["runs"]), self.path / "runs.parquet")
         for name, df in tables.items():
             if name != "runs":
                 tables[name] = df = arrow_safe(df)
-                _write_table(df, self.path / f"{name}.parquet")
+                write_table(df, self.path / f"{name}.parquet")
         from ycsbctl.results.verdicts import verdict_tables
 
         derived = verdict_tables(self.manifest.plan, tables["runs"], tables["series"])
@@ -408,9 +350,9 @@ class ResultFolder:
         for name, df in tables.items():
             if name in derived:
                 tables[name] = df = arrow_safe(df)
-                _write_table(df, self.path / f"{name}.parquet")
+                write_table(df, self.path / f"{name}.parquet")
         for name, df in tables.items():  # each table as CSV too, the same columns
-            _write_table(df, self.path / f"{name}.csv", csv=True)
+            write_table(df, self.path / f"{name}.csv", csv=True)
         m = self.manifest
         counts: dict[str, int] = {}
         for s in self._runs.values():
@@ -431,34 +373,3 @@ class ResultFolder:
 
 def glob_escape(s: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", s)
-
-
-def _write_table(df: pd.DataFrame, path: Path, csv: bool = False) -> None:
-    """A table as parquet (or CSV: ``pandas.read_csv`` reads the same columns), whole or not at all."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        if csv:
-            df.to_csv(tmp, index=False)
-        else:
-            df.to_parquet(tmp, index=False)
-        _fsync(tmp)
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _write_arrow(table: Any, path: Path) -> None:
-    """A pyarrow table to ``path``, whole or not at all (as :func:`_write_table`)."""
-    import pyarrow.parquet as pq
-
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        pq.write_table(table, tmp)
-        _fsync(tmp)
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-
-

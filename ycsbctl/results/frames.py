@@ -194,8 +194,8 @@ class Experiment:
         return self.manifest.plan.get("run_order") in ("interleaved", "blocks")
 
     def cells(self, latency: str = "p99") -> pd.DataFrame:
-        """Each cell's centre, 95 % interval, CV and drift (:func:`ycsbctl.results.verdicts.cell_table`)."""
-        from ycsbctl.results.verdicts import cell_table
+        """Each cell's centre, 95 % interval, CV and drift (:func:`ycsbctl.results.cells.cell_table`)."""
+        from ycsbctl.results.cells import cell_table
 
         return cell_table(self.runs, latency, self.series)
 

@@ -118,7 +118,7 @@ def store_command(verb: bytes, key: bytes, body: bytes) -> bytes:
 
 class _Chain(ChainRun):
     """Consecutive READ / UPDATE / INSERT operations of one client driven from ``data_received``
-    (see ``ycsbctl.stores.redis.binding._Chain``): each reply completes its operation and the next
+    (see ``ycsbctl.stores.redis.reply_chain._Chain``): each reply completes its operation and the next
     request is written without waking a coroutine.
 
     Measured on this machine (2 cores, memcached 1.6.18, one engine process, workload B,

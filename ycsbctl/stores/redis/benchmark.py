@@ -84,7 +84,7 @@ def connection_args(url: str) -> tuple[list[str], list[str]]:
     args = ["-h", str(kw.get("host") or "127.0.0.1"), "-p", str(kw.get("port") or 6379),
             "--dbnum", str(kw.get("db") or 0)]
     if scheme == "rediss":
-        from ycsbctl.stores.redis.binding import RedisOptions
+        from ycsbctl.stores.redis.options import RedisOptions
 
         o = RedisOptions(url)  # the URL's TLS options as the engine's binding reads them
         args.append("--tls")
@@ -106,7 +106,7 @@ def trusted(url: str) -> None:
     makes it (the URL's CA), fails: redis-benchmark itself retries an untrusted certificate without end."""
     import ssl
 
-    from ycsbctl.stores.redis.binding import RedisOptions
+    from ycsbctl.stores.redis.options import RedisOptions
     from ycsbctl.stores.redis.tls import with_tls_hint
     from ycsbctl.stores.tls_wire import negotiated
 

@@ -11,6 +11,9 @@ per op, redis-py with threads 115 µs; this ``asyncio.Protocol`` writing RESP it
 with ``hiredis.Reader`` costs 16–19 µs, 13 µs on uvloop. redis-py is used for everything
 outside the timed loop (INFO, FLUSHALL, CONFIG).
 
+The chained fast path (READ / UPDATE / INSERT driven from the reply callback) is
+:mod:`ycsbctl.stores.redis.reply_chain`; a URL's settings are :mod:`ycsbctl.stores.redis.options`.
+
 Differences from YCSB's Jedis binding, on purpose: a read of a missing record is NOT_FOUND (YCSB
 says ERROR); the two commands of an insert are written in one packet (pipelined) instead of two
 round trips — the stored data is identical.
@@ -19,17 +22,12 @@ round trips — the stored data is identical.
 from __future__ import annotations
 
 import asyncio
-import ssl
-import time
 from collections import deque
 from collections.abc import Sequence
-from operator import mul
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 import hiredis
 
-from ycsbctl.errors import UserError
 from ycsbctl.native import core
 from ycsbctl.stores.binding import (
     ChainContext,
@@ -40,31 +38,12 @@ from ycsbctl.stores.binding import (
     WireBinding,
     WireProtocol,
 )
-from ycsbctl.stores.chain import ChainRun
-from ycsbctl.stores.redis.tls import TLS_THERE, UNTRUSTED, untrusted, with_tls_hint
+from ycsbctl.stores.redis.options import RedisOptions, refused, replicas_in_role
+from ycsbctl.stores.redis.reply_chain import _ZADD, CHAINS, INDEX_KEY, _Chain, fell_short, java_hash
+from ycsbctl.stores.redis.tls import with_tls_hint
 from ycsbctl.stores.tls_wire import open_tls
-from ycsbctl.user_input import ca_context
-from ycsbctl.workload.core import ALL_FIELDS, READ, UPDATE
 
-# Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
-# where an IntEnum member takes the slow generic path.
-OK, NOT_FOUND, ERROR, TIMEOUT = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR), int(Status.TIMEOUT)  # module names: the chain's reply callback reads them per reply
-INDEX_KEY = b"_indices"
-_TIMEOUT = object()
-_ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"  # set on a request's future by the watchdog
-
-
-def java_hash(key: bytes) -> int:
-    """Java ``String.hashCode`` of an ASCII key (signed 32-bit): the ``_indices`` score."""
-    powers = _POWERS.get(len(key))
-    if powers is None:  # 31**(n-1-i) mod 2**32 for each position i of an n-byte key
-        powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key)))
-    h = sum(map(mul, key, powers)) & 0xFFFFFFFF  # one C-level pass: ~4× the per-byte loop
-    return h - 0x100000000 if h & 0x80000000 else h
-
-
-_POWERS: dict[int, tuple[int, ...]] = {}
-_java_hash = java_hash if core is None else core.java_hash  # the chain's (compiled: ~0.05 µs, not ~1)
+_TIMEOUT = object()  # set on a request's future by the watchdog
 
 
 def encode_command(*parts: bytes) -> bytes:
@@ -73,86 +52,6 @@ def encode_command(*parts: bytes) -> bytes:
     for p in parts:
         out.append(b"$%d\r\n%b\r\n" % (len(p), p))
     return b"".join(out)
-
-
-def refused(message: str, tls: bool = True) -> str:
-    """``message`` with what to do when it is a known refusal (maxclients, a password, a TLS port
-    spoken to in plain: ``tls`` False)."""
-    if "max number of clients" in message:
-        return (f"{message} — the server's maxclients is below the clients ycsbctl opens (--threads): raise it "
-                "(CONFIG SET maxclients N, or --maxclients at start) or use fewer threads")
-    if "NOAUTH" in message:
-        return f"{message} — give the password: redis://:PASSWORD@host:port or -p redis.password=PASSWORD"
-    if not tls and ("closed by the server" in message or "reset by peer" in message or "no answer to PING" in message):
-        return f"{message} — {TLS_THERE}"  # (a TLS-only server closes a plain connection)
-    return message
-
-
-_TRUE = ("true", "yes", "1", "on")
-
-
-def tls_refusal(exc: BaseException, tls: bool) -> str:
-    """Why a connection failed, in one line, with what to do when TLS is the cause: a certificate the
-    client does not trust, a server that speaks no TLS on that port (or TLS to a plain client)."""
-    text = str(exc) or "timed out"
-    if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
-        why = getattr(exc, "verify_message", "") or text
-        hint = untrusted(why)
-        if hint != UNTRUSTED:
-            return f"{hint} ({why})"
-        return (f"its TLS certificate is not trusted ({why}): give the CA "
-                "that signed it with ?ssl_ca_certs=/path/ca.crt in the URL (or ?ssl_cert_reqs=none to skip the check)")
-    if isinstance(exc, ssl.SSLError) or (tls and isinstance(exc, ConnectionResetError)):
-        return (f"the TLS handshake failed ({text}): the server speaks no TLS on this port — use redis:// "
-                "(or drop -p redis.tls=true), or the server's TLS port")
-    return text
-
-
-class RedisOptions:
-    """Connection settings from a ``redis://[user:password@]host:port[/db]`` (or ``rediss://``: TLS)
-    URL, overridden by YCSB's ``redis.password`` / ``redis.timeout`` (ms) properties; ``-p
-    redis.tls=true`` speaks TLS to a ``redis://`` URL. TLS trusts the system's CAs and the URL's
-    ``ssl_ca_certs`` (a CA file, redis-py's spelling); ``ssl_cert_reqs=none`` checks no certificate."""
-
-    def __init__(self, url: str, properties: dict[str, str] | None = None) -> None:
-        from urllib.parse import parse_qs
-
-        u = urlparse(url)
-        if u.scheme not in ("redis", "rediss"):
-            raise UserError(f"not a Redis URL: {url!r} (expected redis://host:port[/db])")
-        props = properties or {}
-        self.host = u.hostname or props.get("redis.host", "127.0.0.1")
-        try:
-            self.port = u.port or int(props.get("redis.port", 6379))
-        except ValueError:
-            raise UserError(f"bad port in {url!r}") from None
-        self.db = int(u.path.lstrip("/")) if u.path.lstrip("/").isdigit() else 0
-        self.username = unquote(u.username) if u.username else None
-        self.password = props.get("redis.password") or (unquote(u.password) if u.password else None)
-        self.tls = u.scheme == "rediss" or str(props.get("redis.tls", "")).lower() in _TRUE
-        # -p redis.wait=N: every write is followed by WAIT N TIMEOUT in the same packet (the write is
-        # acknowledged once N replicas have it, or after redis.wait.timeout ms; default: redis.timeout)
-        try:
-            self.wait = int(props.get("redis.wait", 0) or 0)
-            self.wait_ms = int(props.get("redis.wait.timeout", props.get("redis.timeout", 10000)))
-        except ValueError:
-            raise UserError("-p redis.wait=N and redis.wait.timeout=MS take whole numbers") from None
-        query = {k: v[-1] for k, v in parse_qs(u.query).items()}
-        self.ca_file = query.get("ssl_ca_certs") or None
-        self.verify = query.get("ssl_cert_reqs", "required").lower() not in ("none", "optional")
-        self._ssl: ssl.SSLContext | None = None
-
-    def ssl_context(self) -> ssl.SSLContext | None:
-        """One context for every connection of this process (None without TLS)."""
-        if not self.tls:
-            return None
-        if self._ssl is None:
-            ctx = ca_context(self.ca_file, "ssl_ca_certs")
-            if not self.verify:
-                ctx.check_hostname = False
-                ctx.verify_mode = ssl.CERT_NONE
-            self._ssl = ctx
-        return self._ssl
 
 
 class _Resp(WireProtocol):
@@ -206,111 +105,6 @@ class _Resp(WireProtocol):
         else:
             super().fail(waiter, err)
 
-
-_ReplyError = hiredis.ReplyError  # (module constants: read once per reply)
-_now = time.perf_counter_ns
-
-
-def fell_short(b: RedisBinding, acked: int) -> bool:
-    """Whether a write's ``WAIT`` reply (``acked`` replicas) is short of the replicas asked; if so, one
-    line in ``b.last_error`` (the write then counts as TIMEOUT: it is on the primary, not on them)."""
-    if acked >= b.wait_for:
-        return False
-    b.last_error = (f"WAIT {b.wait_for}: {acked} of {b.wait_for} replica(s) had the write within {b.o.wait_ms} ms "
-                    "— a replica fell behind (the write is on the primary)")
-    return True
-
-
-def read_request(ctx: ChainContext, key: bytes, rf: int) -> bytes:
-    """A chained READ's request: ``HGETALL`` of every field (``rf`` −1), else ``HMGET`` of field ``rf``."""
-    if rf == ALL_FIELDS:
-        return b"*2\r\n$7\r\nHGETALL\r\n$%d\r\n%b\r\n" % (len(key), key)
-    name = ctx.names[rf + 1][0]
-    return b"*3\r\n$5\r\nHMGET\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n" % (len(key), key, len(name), name)
-
-
-class _Chain(ChainRun):
-    """Consecutive READ / UPDATE / INSERT operations of one client driven from ``data_received``:
-    each reply completes (times and logs) its operation and the next request is written at once,
-    without waking a coroutine. Measured on this machine (uvloop, Redis 7): a load-phase insert
-    costs ~20 µs of client CPU this way against ~65 µs through an awaited call per operation
-    (future per reply, coroutine switch, engine loop); a workload-B read ~19 µs against ~23 µs."""
-
-    __slots__ = ("need", "st")
-
-    def __init__(self, b: RedisBinding, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int,
-                 fut: asyncio.Future) -> None:
-        super().__init__(b, ctx, batch, start, end, fut)
-        self.need = self.st = 0
-
-    def issue(self) -> None:
-        i = self.i
-        op, key = self.ops[i], self.keys[i]
-        b = self.b
-        if op == READ:
-            payload, need = read_request(self.ctx, key, self.rfs[i]), 1
-        elif op == UPDATE:
-            wf = self.wfs[i]
-            payload, need = b._hmset(key, self.ctx.names[wf + 1], self.ctx.values(wf)), 1
-        else:  # INSERT: HMSET and ZADD in one packet, two replies
-            score = b"%d" % _java_hash(key)
-            payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
-            need = 2
-        if op != READ and b.wait_command:  # -p redis.wait=N: WAIT in the same packet, one more reply
-            payload += b.wait_command
-            need += 1
-        self.op, self.need, self.st = op, need, OK
-        if need == 1:
-            b.proto.waiters.append(self)
-        else:
-            b.proto.waiters.extend((self,) * need)
-        b.seq += 1
-        self.write(payload)
-
-    def __call__(self, reply) -> None:
-        if self.dead or self.fut.done():  # timed out (the watchdog resolved fut) or failed: a late reply
-            self.dead = True
-            self.b.proto.late += 1
-            return
-        if reply.__class__ is _ReplyError:
-            if not self.st:
-                self.st = ERROR
-                self.b.last_error = str(reply)
-        elif self.op == READ and (not reply or reply[0] is None):
-            self.st = NOT_FOUND  # HGETALL of a missing key: an empty list; HMGET of one field: [nil]
-        elif self.need == 1 and self.b.wait_for and self.op != READ and not self.st and fell_short(self.b, reply):
-            self.st = TIMEOUT  # WAIT's reply (the write's last) counted fewer replicas than asked
-        self.need -= 1
-        if self.need:
-            return
-        self.complete(self.st, _now())
-
-    def skimmed(self, kind: int, skim) -> None:
-        """:meth:`__call__` for a reply the compiled core told apart without building it: ``kind`` is
-        0 (OK), 1 (empty: nil, an empty array or one whose first element is nil) or 2 (an error reply,
-        whose bytes ``skim.raw()`` holds)."""
-        if self.dead or self.fut.done():
-            self.dead = True
-            self.b.proto.late += 1
-            return
-        if kind == 2:
-            if not self.st:
-                self.st = ERROR
-                self.b.last_error = skim.raw()[1:].rstrip(b"\r\n").decode(errors="replace")
-        elif kind == 1 and self.op == READ:
-            self.st = NOT_FOUND
-        elif self.need == 1 and self.b.wait_for and self.op != READ and not self.st and fell_short(
-                self.b, int(skim.raw()[1:])):
-            self.st = TIMEOUT  # WAIT's reply (":N\r\n", the write's last) counted fewer replicas than asked
-        self.need -= 1
-        if self.need:
-            return
-        self.complete(self.st, _now())
-
-
-# The chains a reply may be handed to directly (RESP's reply callbacks test a waiter's class against it):
-# this module's, and the cluster's (ycsbctl.stores.redis.cluster_chain adds its own).
-CHAINS: set[Any] = {_Chain}
 
 
 class RedisBinding(WireBinding):
@@ -519,8 +313,3 @@ class RedisBinding(WireBinding):
         r = await self._call(b"".join(encode_command(*c) for c in commands), replies=len(commands))
         st = self._status(r)
         return st, (r if st is Status.OK else None)
-
-
-def replicas_in_role(reply: Any) -> int:
-    """The replicas a ``ROLE`` reply lists: a primary's third element; 0 for a replica, or no reply."""
-    return len(reply[2]) if isinstance(reply, list) and len(reply) > 2 and reply[0] in (b"master", "master") else 0

@@ -23,8 +23,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost, Fields, Status, Values
-from ycsbctl.stores.redis.binding import INDEX_KEY, RedisBinding, RedisOptions, java_hash
+from ycsbctl.stores.redis.binding import RedisBinding
 from ycsbctl.stores.redis.cluster_chain import MAX_REDIRECTS, Address, ClusterChain, connected, redirect
+from ycsbctl.stores.redis.options import RedisOptions
+from ycsbctl.stores.redis.reply_chain import INDEX_KEY, java_hash
 from ycsbctl.workload.core import INSERT
 
 SLOTS = 16384

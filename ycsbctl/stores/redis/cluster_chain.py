@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 
 from ycsbctl.stores.binding import ChainContext, ConnectionLost, Status
 from ycsbctl.stores.chain import ChainRun
-from ycsbctl.stores.redis.binding import (
+from ycsbctl.stores.redis.binding import RedisBinding
+from ycsbctl.stores.redis.reply_chain import (
     _ZADD,
     CHAINS,
-    RedisBinding,
     _java_hash,
     _ReplyError,
     fell_short,

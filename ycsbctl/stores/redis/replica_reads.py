@@ -16,7 +16,8 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import Binding, ConnectionLost, Fields, Status, Values
-from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+from ycsbctl.stores.redis.binding import RedisBinding
+from ycsbctl.stores.redis.options import RedisOptions
 
 READ_FROM = ("primary", "replica")
 

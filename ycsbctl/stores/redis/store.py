@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.redis import urls as redis_urls
 from ycsbctl.stores.registry import register
 from ycsbctl.urls import redact_url
 
@@ -54,52 +55,19 @@ class RedisProtocol(ServerProtocol):
         return RedisBenchmark()
 
     def validate(self, url: str) -> None:
-        from redis.connection import parse_url
-
-        try:
-            parse_url(url)
-        except (ValueError, TypeError) as exc:
-            raise UserError(f"bad Redis URL ({exc}): use {self.example}, e.g. redis://127.0.0.1:6379/0") from None
-        from ycsbctl.user_input import url_files
-
-        url_files(url, ("ssl_certfile", "ssl_keyfile"))  # a client certificate or key that is missing: said now
-        from urllib.parse import parse_qsl, urlsplit
-
-        for key, value in parse_qsl(urlsplit(url).query):  # redis-py's three words, as it spells them; another was
-            if key == "ssl_cert_reqs" and value not in ("none", "optional", "required"):  # a skipped target, exit 1
-                raise UserError(f"bad Redis URL: ssl_cert_reqs={value!r}",
-                                fix="use ssl_cert_reqs=required (the default), optional or none (no check)")
-        if "ssl_ca_certs=" in url:  # a CA file that is missing or no certificate: said now, not as a server's fault
-            from ycsbctl.stores.redis.binding import RedisOptions
-
-            RedisOptions(url, {"redis.tls": "true"}).ssl_context()
+        redis_urls.validate(url, self.example)
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:
         auth = f":{password}@" if password else ""  # Redis AUTH with requirepass: no user name
         return f"redis://{auth}{_bracketed(host)}:{port}/0"
 
     def tls_url(self, url: str, ca_file: str) -> str:
-        """``rediss://…?ssl_ca_certs=CA`` (redis-py's spelling, which the engine's binding reads too)."""
-        from urllib.parse import quote, urlsplit, urlunsplit
-
-        u = urlsplit(url)
-        query = "&".join(q for q in (u.query, f"ssl_ca_certs={quote(ca_file)}") if q)
-        return urlunsplit(u._replace(scheme="rediss", query=query))
+        """``rediss://…?ssl_ca_certs=CA`` (:func:`ycsbctl.stores.redis.urls.tls_url`)."""
+        return redis_urls.tls_url(url, ca_file)
 
     def url_with_properties(self, url: str, properties: Properties) -> str:
-        """A ``redis://`` URL without a password takes ``-p redis.password`` (as YCSB's binding does), and
-        ``-p redis.tls=true`` makes it ``rediss://`` (TLS), so that every client connects alike."""
-        from urllib.parse import quote, urlsplit, urlunsplit
-
-        pw = properties.get("redis.password")
-        u = urlsplit(url)
-        if u.scheme == "redis" and str(properties.get("redis.tls", "")).lower() in ("true", "yes", "1"):
-            u = u._replace(scheme="rediss")
-            url = urlunsplit(u)
-        if not pw or u.scheme not in ("redis", "rediss") or u.password:
-            return url
-        user = quote(u.username or "", safe="")
-        return urlunsplit(u._replace(netloc=f"{user}:{quote(pw, safe='')}@{u.netloc.rpartition('@')[2]}"))
+        """``-p redis.password`` and ``redis.tls`` in the URL (:func:`ycsbctl.stores.redis.urls.url_with_properties`)."""
+        return redis_urls.url_with_properties(url, properties)
 
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         from ycsbctl.stores.redis.replica_reads import read_from
@@ -109,7 +77,7 @@ class RedisProtocol(ServerProtocol):
     def start_notes(self, url: str, properties: dict[str, str]) -> list[str]:
         """``-p redis.wait=N`` at a primary with fewer than N replicas: each connection waits for the replicas it
         has (one ``-p`` serves a study of several targets, so it is not refused), said here once."""
-        from ycsbctl.stores.redis.binding import RedisOptions, replicas_in_role
+        from ycsbctl.stores.redis.options import RedisOptions, replicas_in_role
 
         wanted = RedisOptions(url, properties).wait
         if wanted <= 0:
@@ -145,7 +113,8 @@ class RedisProtocol(ServerProtocol):
         redis.readfrom=replica`` one to the primary and one to a replica (its reads:
         :mod:`ycsbctl.stores.redis.replica_reads`)."""
         from ycsbctl.stores.binding_set import connect_wire
-        from ycsbctl.stores.redis.binding import RedisBinding, RedisOptions
+        from ycsbctl.stores.redis.binding import RedisBinding
+        from ycsbctl.stores.redis.options import RedisOptions
         from ycsbctl.stores.redis.replica_reads import open_replica_reads, read_from
 
         opts = RedisOptions(url, properties)
@@ -339,26 +308,7 @@ class RedisProtocol(ServerProtocol):
         return Reading(total("db_used_memory_bytes"), total("db_rss_bytes"), total("keys"))
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
-        from urllib.parse import unquote, urlsplit
-
-        parts = urlsplit(url)
-        if parts.scheme != "redis":
-            raise UserError(f"YCSB's redis binding speaks plain redis:// only (no TLS, no socket): {parts.scheme}://")
-        db = parts.path.strip("/")
-        if db not in ("", "0"):
-            raise UserError(f"YCSB's redis binding always uses database 0; drop '/{db}' from the URL")
-        props = {"redis.host": parts.hostname or "127.0.0.1", "redis.port": str(parts.port or 6379),
-                 "redis.timeout": str(int(timeout_s * 1000))}
-        from ycsbctl.stores.redis.cluster import node_urls
-
-        if node_urls(url):  # a cluster node: the binding's JedisCluster learns the others from it
-            if parts.password:
-                raise UserError("YCSB's redis binding cannot authenticate to a Redis Cluster (with redis.cluster=true "
-                                "it sends no password): run --engine native, or open the cluster to the client")
-            props["redis.cluster"] = "true"
-        elif parts.password:
-            props["redis.password"] = unquote(parts.password)
-        return "redis", props
+        return redis_urls.ycsb_binding(url, timeout_s)
 
     def server_cores(self, target: str, limit: float) -> float:
         """``target``: the catalogue kind (or label). I/O threads are counted by the caller
@@ -381,7 +331,7 @@ class RedisProtocol(ServerProtocol):
 def tls_session(url: str, timeout_s: float = 5.0) -> str | None:
     """``TLSv1.3 TLS_AES_256_GCM_SHA384``: what one handshake with the server at ``url`` agreed, with
     the context the engine's clients use; None for a plain URL."""
-    from ycsbctl.stores.redis.binding import RedisOptions
+    from ycsbctl.stores.redis.options import RedisOptions
     from ycsbctl.stores.tls_wire import negotiated
 
     opts = RedisOptions(url)

@@ -150,7 +150,7 @@ def status_of(op: int, r: Reply, b: TarantoolBinding) -> int:
 
 class _Chain(ChainRun):
     """Consecutive READ / UPDATE / INSERT operations of one client, each written from the previous one's
-    reply (see ``ycsbctl.stores.redis.binding._Chain``)."""
+    reply (see ``ycsbctl.stores.redis.reply_chain._Chain``)."""
 
     __slots__ = ()
 
