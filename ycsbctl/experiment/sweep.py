@@ -33,13 +33,13 @@ from ycsbctl.experiment.study import Case, Cell, Point, Study, Target
 from ycsbctl.experiment.yardstick_rounds import RoundYardstick
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import Endpoint
-from ycsbctl.provision.catalog import BadSettings
 from ycsbctl.provision.probe import redact_config
 from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.stores.registry import store_says
+from ycsbctl.stores.server_kind import BadSettings
 from ycsbctl.telemetry.network import NetworkBaseline
 from ycsbctl.urls import redact_url
 
