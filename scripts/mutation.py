@@ -371,6 +371,12 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/stores/layers_contract.py": "import-linter's contract, built from the registry",
     "ycsbctl/stores/reference.py": "the reference client contract (redis/benchmark.py computes its figures)",
     "ycsbctl/stores/registry.py": "URL scheme -> store",
+    "ycsbctl/stores/server_kind.py": "how a server kind is started (command line, settings, TLS): no figure; "
+                                     "tests/provision/ check the command lines and the servers they start",
+    **{f"ycsbctl/stores/{_store}/server.py": "its servers' command lines and data-folder preparation: no figure; "
+                                            "tests/provision/ start them"
+       for _store in ("redis", "mongodb", "memcached", "sqlite", "postgresql", "mariadb", "tarantool", "clickhouse",
+                      "sphinx", "elasticsearch")},
     "ycsbctl/stores/basic/binding.py": "BasicDB: every call OK at once, nothing to decide",
     "ycsbctl/stores/basic/store.py": "BasicDB's store: no server, no reading",
     "ycsbctl/stores/redis/tls.py": "the one line said when TLS is why a connection failed",

@@ -52,7 +52,7 @@ def test_the_wheel_carries_workloads_configs_and_templates_and_they_are_found_ou
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     code = ("import ycsbctl, sys; from ycsbctl.workload.properties import known_workloads, resolve_workload;"
-            "from ycsbctl.provision.catalog import config_args;"
+            "from ycsbctl.stores.server_kind import config_args;"
             "print(ycsbctl.__file__); print(sorted(known_workloads())); print(resolve_workload('workload-b'));"
             "print(config_args('redis/redis.conf'));"
             "from ycsbctl.report.html import environment; print(environment().get_template('report.html.j2').filename)")

@@ -13,7 +13,7 @@ from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.errors import UserError
 from ycsbctl.provision import doctor, provision, provisioned, state, teardown
-from ycsbctl.provision.catalog import memcached_mb
+from ycsbctl.stores.server_kind import memcached_mb
 from ycsbctl.telemetry.footprint import footprint_after, footprint_before
 from ycsbctl.workload.properties import load_properties
 

@@ -229,7 +229,7 @@ def test_provision_refuses_settings_for_a_url(redis_server) -> None:
 def test_settings_reach_a_docker_server_and_a_refused_one_leaves_no_container(docker_client, local_images,
                                                                               state_dir: Path) -> None:
     from ycsbctl.provision import state
-    from ycsbctl.provision.catalog import BadSettings
+    from ycsbctl.stores.server_kind import BadSettings
 
     ep = provision("redis-lazy", "docker", kind="redis", image=local_images["redis"], host_network=True,
                    settings={"lazyfree-lazy-user-del": "yes"}, experiment_id="t", say=lambda m: None)

@@ -10,7 +10,6 @@ from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.provision import catalog
 from ycsbctl.provision.base import Endpoint
-from ycsbctl.provision.catalog import settings_args
 from ycsbctl.provision.target_spec import (
     infer_kind,
     parse_binaries,
@@ -20,6 +19,7 @@ from ycsbctl.provision.target_spec import (
     unknown_flag,
 )
 from ycsbctl.stores.redis.info import server_traits
+from ycsbctl.stores.registry import server_kind
 from ycsbctl.telemetry import bottleneck as bn
 
 
@@ -109,9 +109,9 @@ def test_settings_go_on_the_command_line_after_ycsbctls_own_so_they_win() -> Non
                                settings={"save": "900 1", "io-threads": "2"})
     assert args[-5:] == ["--save", "900", "1", "--io-threads", "2"]
     assert args[:2] == ["--save", ""] and args.index("--port") < len(args) - 5  # redis.conf's "save ''" first
-    assert settings_args("dragonfly", {"proactor_threads": "2"}) == ["--proactor_threads=2"]
+    assert server_kind("dragonfly").settings_args({"proactor_threads": "2"}) == ["--proactor_threads=2"]
     with pytest.raises(UserError, match="takes none"):
-        settings_args("mongo-wire", {"x": "1"})
+        server_kind("mongo-wire").settings_args({"x": "1"})
 
 
 def test_the_servers_own_refusal_becomes_one_line() -> None:

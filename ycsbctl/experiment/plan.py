@@ -159,7 +159,7 @@ class Plan:
                             f"target ({why.split(': ', 1)[-1]}): "
                             "give --repeat N instead")
         if self.server_memory:  # refused before anything starts, not as a target skipped when its server starts
-            from ycsbctl.provision.catalog import parse_size
+            from ycsbctl.provision.limits import parse_size
 
             parse_size(self.server_memory)
         if self.placement == "split":
@@ -314,8 +314,9 @@ class Plan:
         """The resolved :class:`~ycsbctl.experiment.placement.Placement` of this plan on this host (a
         user's error in it, such as ``--placement split`` with a URL target, is raised when the plan is made)."""
         from ycsbctl.experiment.placement import resolve_placement
-        from ycsbctl.provision.catalog import get_target, parse_cpuset
+        from ycsbctl.provision.catalog import get_target
         from ycsbctl.provision.engines import engine_address, engine_for
+        from ycsbctl.provision.limits import parse_cpuset
 
         unplaceable = []
         for t in self.targets:

@@ -112,7 +112,7 @@ def servers_fit(started: int, server_memory: str | None, available: int | None =
     together they would need more than its available memory — or None (they fit, or nothing says)."""
     if started < 2 or not server_memory:
         return None
-    from ycsbctl.provision.catalog import parse_size
+    from ycsbctl.provision.limits import parse_size
 
     try:
         each = parse_size(server_memory)

@@ -19,11 +19,11 @@ from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.standin import stand_in
 from ycsbctl.experiment.study import Case, Study, Target
 from ycsbctl.provision import Endpoint
-from ycsbctl.provision.catalog import BadSettings
 from ycsbctl.provision.probe import redact_config
 from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.schema import SkippedTarget
 from ycsbctl.stores.registry import admin_errors, store_says
+from ycsbctl.stores.server_kind import BadSettings
 from ycsbctl.telemetry.network import NetworkBaseline
 from ycsbctl.urls import redact_url
 

@@ -56,7 +56,7 @@ def choose_backend(target: str, image: str | None = None,
     from ycsbctl.provision import docker as docker_backend
 
     entry = catalog.get_target(target)
-    if entry.local_flavor == "embedded":
+    if registry.server_kind(entry.local_flavor).embedded:
         return "local", "an embedded store: a database file on tmpfs, opened by the engine itself"
     if binary:
         if image:

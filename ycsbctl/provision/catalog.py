@@ -1,12 +1,13 @@
 """The targets ycsbctl can start, and the exact command line each one runs with.
 
 Server settings live in ``infra/`` (``redis/redis.conf``, ``dragonfly/dragonfly.flags``,
-``mongodb/mongod.flags``, ``ferretdb/ferretdb.flags``); this module reads them and adds what
-depends on the run: port, bind address, data directory, memory.
+``mongodb/mongod.flags``, ``ferretdb/ferretdb.flags``); each flavor's kind (its store's ``server``
+module, :class:`ycsbctl.stores.server_kind.ServerKind`, found with :func:`ycsbctl.stores.registry.server_kind`)
+reads them and adds what depends on the run: port, bind address, data directory, memory.
 
 Memory (``--server-memory``): the docker backend limits the container to exactly that many
 bytes; the server's own data limit (Redis ``maxmemory``, Dragonfly ``--maxmemory``, mongod
-``--inMemorySizeGB``) is :data:`DATA_FRACTION` of it on both backends, leaving room for the
+``--inMemorySizeGB``) is :data:`~ycsbctl.stores.server_kind.DATA_FRACTION` of it on both backends, leaving room for the
 process itself. Without ``--server-memory`` Redis-like servers have no limit (their default)
 and mongod gets its own default rule made explicit: 50 % of (host RAM − 1 GiB), at least 0.25 GB.
 """
@@ -14,16 +15,10 @@ and mongod gets its own default rule made explicit: 50 % of (host RAM − 1 GiB)
 from __future__ import annotations
 
 import contextlib
-import math
 import os
-import re
-import shlex
 import shutil
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
-
-import psutil
 
 from ycsbctl.errors import UserError
 from ycsbctl.provision.tls import ServerCertificates
@@ -31,13 +26,12 @@ from ycsbctl.provision.variants import VARIANTS, Variant
 from ycsbctl.stores import registry
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA_FRACTION = 0.8  # share of --server-memory given to the server's data limit
-GIB = 1024**3
 
 
 @dataclass(frozen=True)
 class Target:
-    """One catalogue entry. ``flavor`` names the command-line dialect (see :func:`server_args`)."""
+    """One catalogue entry. ``flavor`` names the command-line dialect (see :func:`server_args`): the docker
+    backend's, ``local_flavor`` the local backend's."""
 
     name: str
     protocol: str  # "redis" | "mongodb"
@@ -250,282 +244,30 @@ def kind_names() -> list[str]:
     return [*TARGETS, *VARIANTS]
 
 
-CONFIGS = Path(str(resources.files("ycsbctl") / "data" / "configs"))  # shipped in the package
-
-
-def infra_dir() -> Path:
-    """The server configs (``redis/redis.conf`` …): shipped in the package (``infra/<server>`` of a
-    checkout links there), or ``$YCSBCTL_INFRA``."""
-    path = Path(os.environ.get("YCSBCTL_INFRA", CONFIGS))
-    if not path.is_dir():
-        raise UserError(f"server config folder {path} is missing: reinstall ycsbctl or set YCSBCTL_INFRA",
-                        exit_code=1)
-    return path
-
-
-def config_args(relative: str) -> list[str]:
-    """Command-line arguments from a config file in ``infra/``.
-
-    ``*.conf`` (redis.conf syntax): each ``directive value…`` line becomes ``--directive value…``.
-    ``*.flags``: each line is one argument. ``#`` starts a comment line.
-    """
-    path = infra_dir() / relative
-    args: list[str] = []
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if path.suffix == ".conf":
-            words = shlex.split(line)
-            args += [f"--{words[0]}", *words[1:]]
-        else:
-            args.append(line)
-    return args
-
-
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
-
-
-def parse_size(text: str) -> int:
-    """Bytes in ``512m``, ``1.5g``, ``2GiB``, ``1048576`` (binary units)."""
-    m = _SIZE.match(text)
-    if not m:
-        raise UserError(f"--server-memory {text!r} is not a size: write e.g. 512m, 2g or 1073741824")
-    unit = m.group(2).lower()
-    value = float(m.group(1)) * (1024 ** ("kmgt".index(unit) + 1) if unit else 1)
-    if not math.isfinite(value):  # 400 digits: no memory is that large (and int() of it raised OverflowError)
-        raise UserError(f"--server-memory {text[:40]!r}…: no host has that much memory: write e.g. 512m or 2g")
-    if value < 16 * 1024**2:
-        raise UserError(f"--server-memory {text!r} is below 16 MiB: give the server at least 16m")
-    return int(value)
-
-
-def parse_cpuset(text: str, here: bool = True) -> list[int]:
-    """CPU numbers in a cpuset (``0``, ``0-3``, ``0,2``), checked against this host's CPUs when the
-    server runs ``here`` (a remote Docker engine checks them itself)."""
-    cpus: set[int] = set()
-    try:
-        for part in text.split(","):
-            lo, _, hi = part.strip().partition("-")
-            cpus.update(range(int(lo), int(hi or lo) + 1))
-    except ValueError:
-        raise UserError(f"--server-cpus {text!r} is not a cpuset: write e.g. 0, 0-3 or 0,2") from None
-    available = sorted(os.sched_getaffinity(0)) if here else sorted(cpus)
-    bad = sorted(cpus - set(available))
-    if not cpus or bad:
-        raise UserError(f"--server-cpus {text!r} names CPUs {bad} this host lacks: use CPUs from {available}")
-    return sorted(cpus)
-
-
-def in_memory_size_gb(memory_bytes: int | None) -> float:
-    """mongod ``--inMemorySizeGB``: DATA_FRACTION of the limit, else mongod's own default rule."""
-    if memory_bytes is not None:
-        size = memory_bytes * DATA_FRACTION / GIB
-    else:
-        size = 0.5 * (psutil.virtual_memory().total / GIB - 1)
-    return max(0.25, round(size, 2))
-
-
-PASSWORD_FLAVORS = ("redis", "dragonfly")  # dialects ycsbctl can give a password on the command line
-# Images that take the password in their environment at first start (the official postgres and mariadb
-# images' settings, and the local images infra/docker/build_local_images.py makes): the value replaces the
-# catalogue's password-less setting, None removes one.
-PASSWORD_ENV: dict[str, dict[str, str | None]] = {
-    "postgres": {"POSTGRES_PASSWORD": "", "POSTGRES_HOST_AUTH_METHOD": "scram-sha-256"},
-    "mariadbd": {"MARIADB_ROOT_PASSWORD": "", "MARIADB_ALLOW_EMPTY_ROOT_PASSWORD": None},
-}
-
-
-def takes_password(flavor: str) -> bool:
-    """Whether a server of ``flavor`` can be started with a password: on the command line (Redis
-    ``requirepass``) or, in a container, in the image's environment (:func:`image_env`)."""
-    return flavor in PASSWORD_FLAVORS or flavor in PASSWORD_ENV
-
-
-def image_env(entry: Target, flavor: str, password: str | None) -> dict[str, str]:
-    """The container's environment: the catalogue's first-start settings, with ``password`` given to the
-    superuser where the image takes it (PostgreSQL: every client off the container's loopback then
-    authenticates with SCRAM-SHA-256; MariaDB: root has that password)."""
-    env: dict[str, str | None] = dict(entry.env)
-    if password and flavor in PASSWORD_ENV:
-        env.update({k: (password if v == "" else v) for k, v in PASSWORD_ENV[flavor].items()})
-    return {k: v for k, v in env.items() if v is not None}
-
-
-class BadSettings(UserError):
-    """A target's settings cannot be used (its server refused them at start, or takes none): bad
-    input, exit 2; a sweep stops on it instead of skipping the target."""
-
-
-def settings_args(flavor: str, settings: dict[str, str]) -> list[str]:
-    """Command-line arguments for ``settings`` in the dialect of ``flavor`` (after ycsbctl's own, so they win)."""
-    args: list[str] = []
-    for key, value in settings.items():
-        if flavor == "redis":  # redis.conf syntax on the command line: --directive value…
-            try:
-                words = shlex.split(value)
-            except ValueError:
-                words = [value]
-            args += [f"--{key}", *(words or [""])]
-        elif flavor in ("dragonfly", "mongod", "ferretdb", "memcached", "postgres", "mariadbd", "clickhouse"):  # long options
-            args.append(f"--{key}={value}")
-        else:
-            raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {flavor} server: it takes none")
-    return args
-
-
-TLS_FLAVORS = ("redis", "postgres", "mariadbd", "mongo-wire")  # dialects ycsbctl can start with TLS (tls_args)
-PG_HBA_TLS = "pg_hba_tls.conf"  # in the data folder: TCP clients only over TLS (provision.local_prep writes it)
-
-
-def tls_args(flavor: str, port: int, tls: ServerCertificates, data_dir: str | None = None) -> list[str]:
-    """What makes a server of ``flavor`` speak TLS only, on ``port``, with ``tls``'s certificate
-    (clients are not asked for one). Redis 6+: ``--port 0 --tls-port PORT`` and the files; PostgreSQL:
-    ``ssl=on`` and a pg_hba.conf whose TCP lines are all ``hostssl``; MariaDB: the files and
-    ``require_secure_transport``; mongo-wire (FerretDB's TLS listener): the files, its address TLS only."""
-    if flavor in ("mongod", "ferretdb"):
-        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS (it starts them in containers, without "
-                        "certificates): use ferretdb with --tls (the local mongo-wire build), or give a TLS "
-                        "server's URL (mongodb://host/?tls=true&tlsCAFile=/path/ca.crt)")
-    if flavor not in TLS_FLAVORS:
-        raise UserError(f"ycsbctl cannot start a {flavor} server with TLS: use redis, valkey, postgresql, mariadb or ferretdb "
-                        "with --tls, or run the server yourself and give its URL")
-    if flavor == "postgres":
-        hba = [f"--hba_file={data_dir}/{PG_HBA_TLS}"] if data_dir else []
-        return ["--ssl=on", f"--ssl_cert_file={tls.cert_file}", f"--ssl_key_file={tls.key_file}", *hba]
-    if flavor == "mariadbd":
-        return [f"--ssl-cert={tls.cert_file}", f"--ssl-key={tls.key_file}", f"--ssl-ca={tls.ca_file}",
-                "--require-secure-transport=ON"]
-    if flavor == "mongo-wire":
-        return ["--tls-cert-file", tls.cert_file, "--tls-key-file", tls.key_file]
-    return ["--port", "0", "--tls-port", str(port), "--tls-cert-file", tls.cert_file, "--tls-key-file", tls.key_file,
-            "--tls-ca-cert-file", tls.ca_file, "--tls-auth-clients", "no"]
+def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
+                memory_bytes: int | None, password: str | None = None,
+                settings: dict[str, str] | None = None, tls: ServerCertificates | None = None) -> list[str]:
+    """The full argument list (without the binary) for a server of ``flavor``: its kind's
+    (:meth:`~ycsbctl.stores.server_kind.ServerKind.args`, which says what ``bind`` and ``data_dir`` are), with
+    TLS on ``port`` instead of plain TCP when ``tls`` is given (its ``tls_args``), then ``settings`` in its
+    dialect (they win). ``password`` (only for kinds that take one on the command line) makes every client
+    authenticate."""
+    kind = registry.server_kind(flavor)
+    if password and not kind.password_on_command_line:
+        raise UserError(f"ycsbctl cannot give a {flavor} server a password on its command line", exit_code=1)
+    args = kind.args(port=port, bind=bind, data_dir=data_dir, memory_bytes=memory_bytes, password=password)
+    if tls is not None:
+        args += kind.tls_args(port, tls, data_dir)  # after --port PORT: the last --port wins
+    return args + kind.settings_args(settings) if settings else args
 
 
 def check_tls(kind: str, backend: str) -> None:
     """A UserError (exit 2) when a target of ``kind`` cannot be started with TLS on ``backend``."""
-    entry = get_target(kind)
-    if entry.local_flavor not in TLS_FLAVORS:
-        tls_args(entry.local_flavor, 0, ServerCertificates("", "", ""))  # raises: says which can
+    server = registry.server_kind(get_target(kind).local_flavor)
+    if not server.speaks_tls:
+        server.tls_args(0, ServerCertificates("", "", ""))  # raises: says which can
     if backend == "docker":
         raise UserError(f"{kind}: ycsbctl starts TLS servers with the local backend only: drop --backend docker")
-
-
-def server_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
-                memory_bytes: int | None, password: str | None = None,
-                settings: dict[str, str] | None = None, tls: ServerCertificates | None = None) -> list[str]:
-    """The server's arguments (:func:`base_args`), with TLS on ``port`` instead of plain TCP when
-    ``tls`` is given (:func:`tls_args`), then ``settings`` in its dialect (they win)."""
-    args = base_args(flavor, port=port, bind=bind, data_dir=data_dir, memory_bytes=memory_bytes, password=password)
-    if tls is not None:
-        args += tls_args(flavor, port, tls, data_dir)  # after --port PORT: the last --port wins
-    return args + settings_args(flavor, settings) if settings else args
-
-
-def server_env(flavor: str, data_dir: str | None) -> dict[str, str]:
-    """Environment variables the local server needs beyond ours: Elasticsearch's ``ES_TMPDIR`` (its launcher's
-    and its JVM's ``java.io.tmpdir``, through jvm.options) in its data folder, which goes at stop: left unset, its
-    launcher makes a /tmp/elasticsearch-<random> folder per start that nothing removes."""
-    if flavor == "elasticsearch" and data_dir:
-        return {"ES_TMPDIR": f"{data_dir}/tmp"}
-    return {}
-
-
-def base_args(flavor: str, *, port: int, bind: str, data_dir: str | None,
-              memory_bytes: int | None, password: str | None = None) -> list[str]:
-    """The full argument list (without the binary) for a server of ``flavor``.
-
-    ``bind`` is the listen address inside the server's network namespace (127.0.0.1 on the
-    host; 0.0.0.0 inside a bridged container whose port is published on 127.0.0.1 only).
-    ``data_dir`` None keeps the image's default directory. ``password`` (only for
-    :func:`takes_password` flavors) makes every client authenticate.
-    """
-    if password and flavor not in PASSWORD_FLAVORS:
-        raise UserError(f"ycsbctl cannot give a {flavor} server a password on its command line", exit_code=1)
-    data_limit = int(memory_bytes * DATA_FRACTION) if memory_bytes else None
-    if flavor == "redis":
-        args = [*config_args("redis/redis.conf"), "--port", str(port), "--bind", bind]
-        if bind != "127.0.0.1":
-            args += ["--protected-mode", "no"]  # reachable only through the 127.0.0.1 publish, or with a password
-        if data_dir:
-            args += ["--dir", data_dir]
-        if data_limit:
-            args += ["--maxmemory", str(data_limit)]
-        if password:
-            args += ["--requirepass", password]
-        return args
-    if flavor == "dragonfly":
-        args = [*config_args("dragonfly/dragonfly.flags"), f"--port={port}", f"--bind={bind}"]
-        if data_dir:
-            args.append(f"--dir={data_dir}")
-        if data_limit:
-            args.append(f"--maxmemory={data_limit}")
-        if password:
-            args.append(f"--requirepass={password}")
-        return args
-    if flavor == "mongod":
-        args = [*config_args("mongodb/mongod.flags"), "--port", str(port), "--bind_ip", bind,
-                f"--inMemorySizeGB={in_memory_size_gb(memory_bytes)}"]
-        if data_dir:
-            args += ["--dbpath", data_dir]
-        return args
-    if flavor == "ferretdb":
-        return [*config_args("ferretdb/ferretdb.flags"), f"--listen-addr={bind}:{port}"]
-    if flavor == "memcached":
-        return memcached_args(port=port, bind=bind, memory_bytes=memory_bytes)
-    if flavor == "mongo-wire":
-        return ["--listen", f"{bind}:{port}", "--data", data_dir or "/data"]
-    if flavor == "postgres":  # the data directory is made by initdb (provision.local_prep); sockets in it too
-        where = ["-D", data_dir, "-k", data_dir] if data_dir else []
-        return [*where, "-p", str(port), f"--listen_addresses={bind}", *config_args("postgresql/postgresql.flags")]
-    if flavor == "clickhouse":  # its own config file (a container's: the image's), then overrides of its keys
-        config_file = str(infra_dir() / "clickhouse" / "config.xml") if data_dir else "/etc/clickhouse-server/config.xml"
-        path = (data_dir or "/var/lib/clickhouse").rstrip("/")
-        return [f"--config-file={config_file}", "--", f"--path={path}/", f"--tmp_path={path}/tmp/",
-                f"--user_files_path={path}/user_files/", f"--format_schema_path={path}/format_schemas/",
-                f"--http_port={port}", f"--listen_host={bind}"]
-    if flavor == "elasticsearch":  # the config folder local_prep made in the data folder (a container's: the image's)
-        home = data_dir or "/usr/share/elasticsearch"
-        return ["--conf", f"{home}/config", "-E", f"http.port={port}", "-E", f"network.host={bind}",
-                "-E", f"path.data={home}/data", "-E", f"path.logs={home}/logs"]
-    if flavor == "sphinx":  # the config local_prep wrote into the data folder (a container's: the image's)
-        sphinx_conf = f"{data_dir}/sphinx.conf" if data_dir else "/etc/sphinxsearch/sphinx.conf"
-        return ["--config", sphinx_conf, "--listen", f"{bind}:{port}:mysql41", "--nodetach"]
-    if flavor == "tarantool":
-        return tarantool_args(port=port, bind=bind, data_dir=data_dir, memory_bytes=memory_bytes)
-    if flavor == "mariadbd":  # --no-defaults first: no /etc/mysql config; the data folder from mariadb-install-db
-        where = [f"--datadir={data_dir}", f"--socket={data_dir}/mysqld.sock", f"--pid-file={data_dir}/mysqld.pid",
-                 f"--init-file={data_dir}/ycsbctl-init.sql"] if data_dir else []
-        return ["--no-defaults", *where, f"--port={port}", f"--bind-address={bind}",
-                *config_args("mariadb/mariadbd.flags")]
-    raise UserError(f"unknown server flavor {flavor!r} (image label ycsbctl.flavor): "
-                    "use redis, dragonfly, mongod, ferretdb, mongo-wire or memcached")
-
-
-def tarantool_args(*, port: int, bind: str, data_dir: str | None, memory_bytes: int | None) -> list[str]:
-    """``-e <lua>``: ``tarantool/bootstrap.lua`` (box.cfg and YCSB's space) with the listen address, the work
-    folder (``data_dir``, else the container's /tmp) and ``memtx_memory`` (bytes: as memcached's ``-m``,
-    :func:`memcached_mb`) filled in."""
-    lines = (infra_dir() / "tarantool" / "bootstrap.lua").read_text().splitlines()
-    code = " ".join(ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("--"))
-    values = {"LISTEN": f'"{bind}:{port}"', "DIR": f'"{data_dir or "/tmp"}"',
-              "MEMORY": str(memcached_mb(memory_bytes) * 1024**2)}
-    return ["-e", re.sub(r"\b(LISTEN|DIR|MEMORY)\b", lambda m: values[m.group(1)], code)]
-
-
-def memcached_args(*, port: int, bind: str, memory_bytes: int | None) -> list[str]:
-    """memcached's arguments: ``-m`` (MB of items; without ``--server-memory`` :func:`memcached_mb`
-    instead of its default 64 MB, which would evict a loaded dataset silently), a connection limit
-    above any thread ladder, no UDP, and ``-u nobody`` (a root start needs a user; others ignore it)."""
-    return ["-p", str(port), "-l", bind, "-U", "0", "-c", "4096", "-u", "nobody",
-            "-m", str(memcached_mb(memory_bytes))]
-
-
-def memcached_mb(memory_bytes: int | None) -> int:
-    """memcached ``-m`` in MB: DATA_FRACTION of ``--server-memory``, else half of the host's RAM."""
-    if memory_bytes is not None:
-        return max(16, int(memory_bytes * DATA_FRACTION / 1024**2))
-    return max(64, int(psutil.virtual_memory().total / 2 / 1024**2))
 
 
 def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | None = None,
@@ -535,25 +277,3 @@ def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | N
     proto = registry.get(protocol)
     url = proto.server_url(host, port, password)
     return proto.tls_url(url, tls.ca_file) if tls is not None else url
-
-
-def memory_note(flavor: str, memory_bytes: int | None) -> str | None:
-    """One line saying how --server-memory became the server's own limit."""
-    if memory_bytes is None:
-        if flavor == "mongod":
-            return f"inMemorySizeGB={in_memory_size_gb(None)} (mongod default rule: 50% of RAM - 1 GiB)"
-        if flavor == "memcached":
-            return f"memcached -m {memcached_mb(None)} MB of items (half of the host's RAM; memcached's default is 64)"
-        if flavor == "tarantool":
-            return f"memtx_memory={memcached_mb(None)} MB (half of the host's RAM; Tarantool's default is 256)"
-        return None
-    data_limit = int(memory_bytes * DATA_FRACTION)
-    if flavor in ("redis", "dragonfly"):
-        return f"maxmemory={data_limit} bytes ({DATA_FRACTION:.0%} of --server-memory)"
-    if flavor == "mongod":
-        return f"inMemorySizeGB={in_memory_size_gb(memory_bytes)} ({DATA_FRACTION:.0%} of --server-memory)"
-    if flavor == "memcached":
-        return f"memcached -m {memcached_mb(memory_bytes)} MB of items ({DATA_FRACTION:.0%} of --server-memory)"
-    if flavor == "tarantool":
-        return f"memtx_memory={memcached_mb(memory_bytes)} MB ({DATA_FRACTION:.0%} of --server-memory)"
-    return f"{flavor} has no memory setting: --server-memory is only enforced by a container limit"

@@ -27,9 +27,10 @@ import docker.types
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.processes import deferred_signals
-from ycsbctl.provision import catalog, engines, probe, state
+from ycsbctl.provision import catalog, engines, limits, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.local import free_port, port_owner, settings_refused
+from ycsbctl.stores.registry import server_kind
 from ycsbctl.urls import redact_url
 
 READY_TIMEOUT_S = 120.0
@@ -219,15 +220,16 @@ class DockerProvisioner(Provisioner):
         experiment_id = options.experiment_id
         engine_url = options.docker_host or docker_host()
         remote = engines.engine_address(engine_url)  # None: the engine runs on this host
-        cpus = catalog.parse_cpuset(options.server_cpus, here=remote is None) if options.server_cpus else None
-        memory = catalog.parse_size(options.server_memory) if options.server_memory else None
+        cpus = limits.parse_cpuset(options.server_cpus, here=remote is None) if options.server_cpus else None
+        memory = limits.parse_size(options.server_memory) if options.server_memory else None
         client = connect(host=options.docker_host)
         image = options.image or entry.image
         if not image_present(client, image):
             pull(client, image, say)
         flavor = image_flavor(client, image, entry.flavor)
+        kind = server_kind(flavor)
         notes = [*options.notes, f"docker image {image} (flavor {flavor})"]
-        if remote and not catalog.takes_password(flavor):
+        if remote and not kind.takes_password:
             raise UserError(f"{entry.name} on the Docker engine at {engine_url} would listen on {remote} without a "
                             "password: ycsbctl can give only Redis-protocol, PostgreSQL and MariaDB servers one",
                             fix=f"start {entry.name} there yourself with authentication and pass its URL "
@@ -248,9 +250,9 @@ class DockerProvisioner(Provisioner):
             port = entry.container_port
         listen = "0.0.0.0" if remote or not host_network else "127.0.0.1"
         args = catalog.server_args(flavor, port=port, bind=listen, data_dir=None, memory_bytes=memory,
-                                   password=password if flavor in catalog.PASSWORD_FLAVORS else None,
+                                   password=password if kind.password_on_command_line else None,
                                    settings=settings)
-        note = catalog.memory_note(flavor, memory)
+        note = kind.memory_note(memory)
         if note:
             notes.append(note)
         if remote:
@@ -260,7 +262,7 @@ class DockerProvisioner(Provisioner):
         labels = container_labels(experiment_id, target, instance)
         run: dict[str, Any] = {"command": args, "labels": labels, "detach": True,
                                "name": _container_name(target, experiment_id)}
-        environment = catalog.image_env(entry, flavor, password)
+        environment = kind.image_env(entry.env, password)
         if environment:
             run["environment"] = environment
         if entry.container_tmpfs:
@@ -276,10 +278,10 @@ class DockerProvisioner(Provisioner):
         if memory is not None:
             run["mem_limit"] = memory
             run["memswap_limit"] = memory  # no swap: the limit is the limit
-        if flavor == "dragonfly":
+        if kind.container_memlock_unlimited:
             run["ulimits"] = [docker.types.Ulimit(name="memlock", soft=-1, hard=-1)]
-        if flavor == "postgres":  # as the official image's STOPSIGNAL: a fast shutdown, whoever is connected
-            run["stop_signal"] = "SIGINT"
+        if kind.container_stop_signal:  # postgres: as the official image's STOPSIGNAL, a fast shutdown
+            run["stop_signal"] = kind.container_stop_signal
         cores = float(len(cpus)) if cpus else (_engine_cores(client) if remote else None)
         log_path = None
         try:
@@ -318,8 +320,7 @@ class DockerProvisioner(Provisioner):
                 if refused is not None:
                     raise refused from None
                 raise
-            variant = {"mongo-wire": "mongo-wire, SQLite backend", "ferretdb": "SQLite backend"}.get(flavor, "")
-            facts = probe.describe(entry.protocol, endpoint.url, expected=entry.display, variant=variant)
+            facts = probe.describe(entry.protocol, endpoint.url, expected=entry.display, variant=kind.describe_variant)
         except BaseException:
             with deferred_signals():
                 remove_instance(client, instance, log_path)

@@ -18,6 +18,7 @@ from ycsbctl import native
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, state
 from ycsbctl.provision.local import binary_version, find_binary, port_owner
+from ycsbctl.stores.registry import server_kind
 
 GIB = 1024**3
 PROBES = 8  # probes at once (each mostly waits: on a subprocess or on Docker)
@@ -220,7 +221,7 @@ def _binary_checks(on_wait: Callable[[str], None] | None) -> Iterator[Check]:
 def _binary_check(t: catalog.Target, doing: dict[str, str]) -> list[Check]:
     """One server's checks (a probe's thread): its binary and version, and as root the user it runs as."""
     name = f"{t.name} binary"
-    if t.local_flavor == "embedded":
+    if server_kind(t.local_flavor).embedded:
         return [Check(t.name, True, _embedded())]
     try:
         path = find_binary(t)

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import psutil
 
-from ycsbctl.errors import UserError, short_error
+from ycsbctl.errors import UserError
 from ycsbctl.processes import deferred_signals
-from ycsbctl.provision import catalog, local_prep, probe, state
+from ycsbctl.provision import catalog, limits, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
-from ycsbctl.provision.catalog import settings_args
 from ycsbctl.provision.tls import ServerCertificates, certificates
+from ycsbctl.stores.registry import server_kind
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
@@ -37,29 +37,15 @@ _PORT_RETRIES = 3  # a picked free port can be taken before the server binds it
 def find_binary(target: catalog.Target, override: str | None = None) -> str:
     """Absolute path of the target's server binary (``override``: ``--binary``), or a UserError
     saying how to install it. See :func:`~ycsbctl.provision.catalog.find_server` for the order."""
-    if target.local_flavor == "embedded":
+    kind = server_kind(target.local_flavor)
+    if kind.embedded:
         return ""  # no server: the engine opens the database itself
     path, _ = catalog.find_server(target, override)
     if not path:
         raise UserError(f"{os.path.basename(target.binary)} not found for target {target.name}",
                         fix=f"{target.install_hint}, or use --backend docker", exit_code=1)
-    if target.local_flavor == "mongod":
-        _require_in_memory(path)
+    kind.check_binary(path)  # mongod: refused without the inMemory engine
     return path
-
-
-def _require_in_memory(mongod: str) -> None:
-    """Refuse a mongod without the inMemory engine (community builds): never swap engines."""
-    try:
-        out = subprocess.run([mongod, "--help"], capture_output=True, text=True, timeout=20)
-        text = out.stdout + out.stderr
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise UserError(f"cannot run {mongod} --help ({short_error(exc)})", fix="check the mongod install",
-                        exit_code=1) from None
-    if "inMemorySizeGB" not in text:
-        raise UserError(f"{mongod} is MongoDB Community without the inMemory storage engine",
-                        fix="install Percona Server for MongoDB (apt package percona-server-mongodb) or use "
-                            "--backend docker", exit_code=1)
 
 
 def binary_version(path: str, args: tuple[str, ...] = ("--version",)) -> str:
@@ -193,8 +179,8 @@ class LocalProvisioner(Provisioner):
         if options.image or options.host_network:
             raise UserError("--image and --host-network need the docker backend: add --backend docker")
         binary = find_binary(entry, options.binary)
-        cpus = catalog.parse_cpuset(options.server_cpus) if options.server_cpus else None
-        memory = catalog.parse_size(options.server_memory) if options.server_memory else None
+        cpus = limits.parse_cpuset(options.server_cpus) if options.server_cpus else None
+        memory = limits.parse_size(options.server_memory) if options.server_memory else None
         if entry.variant is not None and entry.variant.several:
             if options.port:
                 raise UserError(f"{target} is several processes on ports ycsbctl picks: drop --port")
@@ -220,8 +206,9 @@ class LocalProvisioner(Provisioner):
         say = options.progress
         experiment_id = options.experiment_id
         settings = dict(options.settings)
-        settings_args(entry.local_flavor, settings)  # a server that takes none is refused before anything exists
-        if entry.local_flavor == "embedded":
+        kind = server_kind(entry.local_flavor)
+        kind.settings_args(settings)  # a server that takes none is refused before anything exists
+        if kind.embedded:
             return self._embedded(label, entry, options)
         log_path = state.logs_dir() / f"{label}-{experiment_id}-{port}.log"
         pinned = _pinned(cpus)
@@ -230,7 +217,7 @@ class LocalProvisioner(Provisioner):
             prepared = local_prep.prepare(label, entry, binary, log_path)
             data_dir = prepared.data_dir
             server_certs = certs
-            if certs is not None and entry.local_flavor != "redis":  # servers that read their key as another user
+            if certs is not None and kind.tls_in_data_dir:  # servers that read their key as another user
                 try:
                     server_certs = local_prep.server_tls_files(entry.local_flavor, certs, data_dir, prepared.user)
                 except BaseException:
@@ -242,10 +229,10 @@ class LocalProvisioner(Provisioner):
         url = catalog.url_for(entry.protocol, port, tls=certs)
         endpoint = Endpoint(target=label, protocol=entry.protocol, url=url, backend="local",
                             log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,
-                            memory_limit_bytes=memory if entry.local_flavor != "mongo-wire" else None,
+                            memory_limit_bytes=memory if kind.memory_limited_locally else None,
                             notes=list(options.notes), kind=entry.name, settings=settings,
                             binary=binary)
-        note = catalog.memory_note(entry.local_flavor, memory)
+        note = kind.memory_note(memory)
         if note:
             endpoint.notes.append(note)
         if entry.variant is not None and entry.variant.durable:
@@ -257,7 +244,7 @@ class LocalProvisioner(Provisioner):
         try:
             with deferred_signals():  # started and recorded, or neither
                 with open(log_path, "ab") as log:
-                    env = catalog.server_env(entry.local_flavor, data_dir)
+                    env = kind.env(data_dir)
                     proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                             cwd=data_dir, start_new_session=True, user=prepared.user,
                                             env={**os.environ, **env} if env else None)
@@ -281,8 +268,7 @@ class LocalProvisioner(Provisioner):
                 if refused is not None:
                     raise refused from None
                 raise
-            variant = "mongo-wire, SQLite backend" if entry.local_flavor == "mongo-wire" else ""
-            facts = probe.describe(entry.protocol, url, expected=entry.display, variant=variant)
+            facts = probe.describe(entry.protocol, url, expected=entry.display, variant=kind.describe_variant)
         except BaseException:
             with deferred_signals():
                 if proc is not None:
@@ -347,8 +333,9 @@ def server_certificates(entry: catalog.Target, options: UpOptions) -> ServerCert
     ycsbctl cannot start with TLS is refused before anything exists."""
     if not options.tls:
         return None
-    if entry.local_flavor not in catalog.TLS_FLAVORS:
-        catalog.tls_args(entry.local_flavor, 0, ServerCertificates("", "", ""))  # raises: one line saying which
+    kind = server_kind(entry.local_flavor)
+    if not kind.speaks_tls:
+        kind.tls_args(0, ServerCertificates("", "", ""))  # raises: one line saying which
     return certificates()
 
 
@@ -366,8 +353,8 @@ _key = state_key
 def settings_refused(label: str, server: str, settings: dict[str, str], log_path: str | Path) -> UserError | None:
     """The one-line error (exit 2: bad input) for a server that refused its settings at start, in its
     own words from its log; None when it has no settings or said nothing of the kind."""
-    from ycsbctl.provision.catalog import BadSettings
     from ycsbctl.provision.target_spec import refused_setting, unknown_flag
+    from ycsbctl.stores.server_kind import BadSettings
 
     if not settings:
         return None

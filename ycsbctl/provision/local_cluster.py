@@ -33,6 +33,7 @@ from ycsbctl.provision.local import (
     wait_member_ready,
 )
 from ycsbctl.provision.tls import ServerCertificates
+from ycsbctl.stores.registry import server_kind
 
 CLUSTER_ARGS = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000")
 # Settings a several-process kind takes for itself (popped before the server's command line):
@@ -78,14 +79,15 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
           memory: int | None, pinned: list[str]) -> Endpoint:
     """Start every process of ``entry`` and join them; remove them all on any failure. A PostgreSQL kind
     is a primary and a streaming standby (:mod:`ycsbctl.provision.local_standby`)."""
-    if entry.local_flavor == "postgres":
+    kind = server_kind(entry.local_flavor)
+    if kind.standby:
         from ycsbctl.provision import local_standby
 
         return local_standby.start(label, entry, binary, options, certs, memory, pinned)
     say = options.progress
     settings = dict(options.settings)
     shape = topology(entry, settings)
-    catalog.settings_args(entry.local_flavor, settings)
+    kind.settings_args(settings)
     root = tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=local_prep.disk_folder()
                             if entry.variant and entry.variant.durable else None)
     ports = _ports(shape.processes, bus=bool(shape.shards))

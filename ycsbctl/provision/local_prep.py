@@ -15,15 +15,9 @@ from pathlib import Path
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, init_template
 from ycsbctl.provision.tls import ServerCertificates
+from ycsbctl.stores.registry import server_kind
 
 TMPFS = "/dev/shm"  # where data folders go when the server's data should live in memory
-PG_USER = "ycsb"  # the database superuser initdb creates (trust authentication, loopback only)
-# MariaDB: root over TCP from 127.0.0.1 (mariadb-install-db makes root@localhost only, which
-# --skip-name-resolve does not match) and the ycsb database, at each start (--init-file); no password,
-# loopback only. The official image gets the same with MARIADB_ROOT_HOST and MARIADB_DATABASE.
-MARIADB_INIT = ("CREATE USER IF NOT EXISTS 'root'@'127.0.0.1';\n"
-                "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n"
-                "CREATE DATABASE IF NOT EXISTS ycsb;\n")
 
 
 @dataclass
@@ -41,7 +35,7 @@ def data_folder(label: str, entry: catalog.Target) -> str:
     (:func:`disk_folder`), else in $TMPDIR."""
     if entry.variant is not None and entry.variant.durable:
         return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=disk_folder())
-    in_memory = (entry.local_flavor in ("postgres", "mariadbd", "clickhouse", "sphinx", "elasticsearch", "mongo-wire")
+    in_memory = (server_kind(entry.local_flavor).data_in_memory
                  and os.path.isdir(TMPFS) and os.access(TMPFS, os.W_OK))
     return tempfile.mkdtemp(prefix=f"ycsbctl-{label}-", dir=TMPFS if in_memory else None)
 
@@ -104,26 +98,22 @@ def prepare(label: str, entry: catalog.Target, binary: str, log_path: str | Path
     try:
         if user:
             shutil.chown(data_dir, user=user, group=None)
-        if entry.local_flavor == "postgres":
-            _initdb(binary, data_dir, user, log_path)
-        elif entry.local_flavor == "mariadbd":
-            _install_db(binary, data_dir, user, log_path)
-        elif entry.local_flavor == "sphinx":
-            sphinx_config(data_dir)
-        elif entry.local_flavor == "elasticsearch":
-            elasticsearch_config(binary, data_dir, user)
+        init_data_dir(entry.local_flavor, binary, data_dir, user, log_path)
     except BaseException:
         shutil.rmtree(data_dir, ignore_errors=True)
         raise
     return Prepared(data_dir, user)
 
 
-# A PostgreSQL started with TLS: TCP clients only over TLS (a plain one reads "no pg_hba.conf entry … no
-# encryption"); the Unix socket in the data folder stays for the server's own tools.
-PG_HBA_TLS = ("local all all trust\n"
-              "hostssl all all 127.0.0.1/32 trust\n"
-              "hostssl all all ::1/128 trust\n"
-              "hostssl replication all 127.0.0.1/32 trust\n")  # a standby's WAL stream (postgresql-standby)
+def init_data_dir(flavor: str, binary: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
+    """The server's own initialisation of the fresh ``data_dir`` (its kind's ``prepare``: PostgreSQL's ``initdb``,
+    ``mariadb-install-db``, Sphinx's and Elasticsearch's config), the tools it runs as ``user`` writing to
+    ``log_path``, or a copy of the template an earlier one left (:func:`_initialise`)."""
+
+    def initialise(what: str, tool: str, args: list[str], argv: list[str]) -> None:
+        _initialise(what, tool, args, argv, data_dir, user, log_path)
+
+    server_kind(flavor).prepare(binary, data_dir, user, initialise)
 
 
 def server_tls_files(flavor: str, certs: ServerCertificates, data_dir: str, user: str | None) -> ServerCertificates:
@@ -138,10 +128,9 @@ def server_tls_files(flavor: str, certs: ServerCertificates, data_dir: str, user
         shutil.copyfile(certs.cert_file, out.cert_file)
         shutil.copyfile(certs.ca_file, out.ca_file)
         made = [out.key_file, out.cert_file, out.ca_file]
-        if flavor == "postgres":
-            hba = Path(data_dir) / catalog.PG_HBA_TLS
-            hba.write_text(PG_HBA_TLS)
-            made.append(str(hba))
+        for name, text in server_kind(flavor).tls_files().items():  # PostgreSQL's TLS-only pg_hba.conf
+            (Path(data_dir) / name).write_text(text)
+            made.append(str(Path(data_dir) / name))
     finally:
         os.umask(old)
     for path in made:
@@ -149,33 +138,6 @@ def server_tls_files(flavor: str, certs: ServerCertificates, data_dir: str, user
         if user:
             shutil.chown(path, user=user, group=None)
     return out
-
-
-def _initdb(postgres: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
-    """``initdb`` into ``data_dir`` (our superuser, trust on loopback), or a copy of its kept template."""
-    initdb = Path(postgres).resolve().with_name("initdb")
-    if not os.access(initdb, os.X_OK):
-        raise UserError(f"initdb not found beside {postgres}", fix="apt-get install postgresql", exit_code=1)
-    args = ["-U", PG_USER, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions"]
-    _initialise("initdb", str(initdb), args, [str(initdb), "-D", data_dir, *args], data_dir, user, log_path)
-
-
-def _install_db(mariadbd: str, data_dir: str, user: str | None, log_path: str | Path) -> None:
-    """``mariadb-install-db`` into ``data_dir`` (system tables only), or a copy of its kept template, and the
-    init file of our user."""
-    install = shutil.which("mariadb-install-db") or shutil.which("mysql_install_db")
-    if install is None:
-        raise UserError("mariadb-install-db not found", fix="apt-get install mariadb-server", exit_code=1)
-    server = str(Path(mariadbd).resolve())
-    args = ["--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve",
-            f"--basedir={Path(server).parents[1]}"]
-    # --no-defaults must come first
-    _initialise("mariadb-install-db", server, args, [install, "--no-defaults", f"--datadir={data_dir}", *args],
-                data_dir, user, log_path)
-    init = Path(data_dir) / "ycsbctl-init.sql"
-    init.write_text(MARIADB_INIT)
-    if user:
-        shutil.chown(init, user=user, group=None)
 
 
 def _initialise(what: str, binary: str, args: list[str], argv: list[str], data_dir: str, user: str | None,
@@ -197,29 +159,3 @@ def _run(argv: list[str], data_dir: str, user: str | None, log_path: str | Path,
         from ycsbctl.provision.probe import tail
 
         raise UserError(f"{what} failed (exit {done.returncode}): {tail(log_path)}", exit_code=1)
-
-
-def sphinx_config(data_dir: str) -> None:
-    """``data_dir/sphinx.conf``: infra/sphinx/sphinx.conf with its indexes' and logs' folder (``DATA``) filled in."""
-    text = (catalog.infra_dir() / "sphinx" / "sphinx.conf").read_text()
-    (Path(data_dir) / "sphinx.conf").write_text(text.replace("DATA/", f"{data_dir}/"))
-
-
-def elasticsearch_config(launcher: str, data_dir: str, user: str | None) -> None:
-    """``data_dir/config``: the zip's ``log4j2.properties`` (from the install beside ``launcher``) with ycsbctl's
-    ``elasticsearch.yml`` and ``jvm.options`` (infra/elasticsearch/); the folder is the server user's, as
-    Elasticsearch writes its keystore there at first start. Also ``data_dir/tmp``, its ``ES_TMPDIR``
-    (:func:`catalog.server_env`)."""
-    homes = sorted(Path(launcher).resolve().parent.glob("elasticsearch-6.8.*"))
-    if not homes:
-        raise UserError(f"no Elasticsearch 6.8 beside {launcher}", fix="run scripts/setup.sh", exit_code=1)
-    config = Path(data_dir) / "config"
-    config.mkdir()
-    tmp = Path(catalog.server_env("elasticsearch", data_dir)["ES_TMPDIR"])
-    tmp.mkdir()
-    shutil.copy(homes[-1] / "config" / "log4j2.properties", config)
-    for name in ("elasticsearch.yml", "jvm.options"):
-        shutil.copy(catalog.infra_dir() / "elasticsearch" / name, config)
-    if user:
-        for path in (config, tmp, *config.iterdir()):
-            shutil.chown(path, user=user, group=None)

@@ -34,6 +34,8 @@ from ycsbctl.provision.local import (
     wait_member_ready,
 )
 from ycsbctl.provision.tls import ServerCertificates
+from ycsbctl.stores.postgresql.server import PG_USER
+from ycsbctl.stores.registry import server_kind
 
 STANDBY_NAME = "standby1"  # its application_name: what synchronous_standby_names names
 
@@ -47,7 +49,7 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
     if settings.pop("replicas", "1") != "1":
         raise UserError(f"{label}: replicas={options.settings['replicas']!r} — a {entry.name} has one standby "
                         "(replicas=1)")
-    catalog.settings_args(entry.local_flavor, settings)
+    server_kind(entry.local_flavor).settings_args(settings)
     user = local_prep.run_as(entry)
     root = local_prep.data_folder(label, entry)  # tmpfs, as the single server's (its durability is off)
     if user:
@@ -64,12 +66,12 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
         if user:
             shutil.chown(primary_dir, user=user, group=None)
         log_path = str(endpoint.log_path)
-        local_prep._initdb(binary, primary_dir, user, log_path)
+        local_prep.init_data_dir(entry.local_flavor, binary, primary_dir, user, log_path)  # initdb
         _start(label, entry, binary, "primary", primary_dir, ports[0], settings, certs, memory, pinned, user,
                options, endpoint, key, procs, root, [])
         wait_member_ready(entry, procs[0], settings, label, binary)
         standby_dir = str(Path(root) / f"2-{ports[1]}")
-        conninfo = (f"host=127.0.0.1 port={ports[0]} user={local_prep.PG_USER} application_name={STANDBY_NAME}"
+        conninfo = (f"host=127.0.0.1 port={ports[0]} user={PG_USER} application_name={STANDBY_NAME}"
                     # no client certificate: libpq would look in $HOME/.postgresql, ours (root's), unreadable
                     + (f" sslmode=require sslcert={root}/none.crt sslkey={root}/none.key" if certs is not None else ""))
         say(f"copying {label}'s primary with pg_basebackup into {standby_dir}")

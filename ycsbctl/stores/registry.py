@@ -6,16 +6,20 @@ validates URLs with its client library's own parser, opens the engine's bindings
 calls (ping, describe, clear, count), telemetry (samplers, reported PID, footprint) and the
 bottleneck's question (how many cores can the server use). Its ``store`` module calls
 :func:`register` once; adding a store means adding one package and one line in :data:`_MODULES`.
+A store whose servers ycsbctl starts has a ``server`` module too, its flavors' :class:`ServerKind` s
+(``KINDS``): :func:`server_kind` finds one by flavor name.
 The registry imports the stores lazily (by name), so that it stays at the bottom of the import graph.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import ServerProtocol
+from ycsbctl.stores.server_kind import ServerKind
 from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
@@ -39,6 +43,10 @@ def register(protocol: ServerProtocol) -> ServerProtocol:
 
 
 _LOADED: list[bool] = []
+# The stores whose servers ycsbctl starts: each package's ``server`` module lists its flavors (``KINDS``)
+_SERVER_PACKAGES = ("redis", "mongodb", "memcached", "sqlite", "postgresql", "mariadb", "tarantool", "clickhouse",
+                    "sphinx", "elasticsearch")
+_KINDS: dict[str, ServerKind] = {}
 
 
 def _load() -> None:
@@ -176,3 +184,30 @@ async def open_bindings(url: str, clients: int, properties: dict[str, str], time
     Raises :class:`~ycsbctl.stores.binding.ConnectionLost` with a one-line reason when the server
     cannot be reached."""
     return await for_url(url).open_bindings(url, clients, properties, timeout_s)
+
+
+def server_kinds() -> dict[str, ServerKind]:
+    """Every server flavor ycsbctl starts (``redis``, ``dragonfly``, ``mongod``, …) → its kind, from the ``server``
+    module of each package in :data:`_SERVER_PACKAGES` (imported once, by name)."""
+    if not _KINDS:  # filled at once, never in part: doctor's threads ask at the same time
+        _KINDS.update({kind.name: kind for package in _SERVER_PACKAGES
+                       for kind in importlib.import_module(f"ycsbctl.stores.{package}.server").KINDS})
+    return _KINDS
+
+
+@dataclass(frozen=True)
+class _UnknownKind(ServerKind):
+    """A flavor no store has (an image's ``ycsbctl.flavor`` label may name any): the generic behaviour, and no
+    command line."""
+
+    def args(self, *, port: int, bind: str, data_dir: str | None, memory_bytes: int | None,
+             password: str | None = None) -> list[str]:
+        raise UserError(f"unknown server flavor {self.name!r} (image label ycsbctl.flavor): "
+                        f"use {', '.join(n for n, k in server_kinds().items() if not k.embedded)}")
+
+
+def server_kind(flavor: str) -> ServerKind:
+    """The kind of the servers of ``flavor`` (the catalogue's ``flavor``/``local_flavor``, an image's label); for
+    an unknown one the generic kind, whose :meth:`~ServerKind.args` says which flavors there are."""
+    kinds = server_kinds()
+    return kinds[flavor] if flavor in kinds else _UnknownKind(flavor)

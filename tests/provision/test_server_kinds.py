@@ -1,0 +1,87 @@
+"""Each server flavor's kind lives in its store's folder (``stores/<store>/server.py``) and the catalogue finds
+it through the registry: every catalogue flavor has one, an unknown flavor gets the generic behaviour, and
+what a kind says (password, memory, TLS files) reaches the command line and the data folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ycsbctl.errors import UserError
+from ycsbctl.provision import catalog, local_prep
+from ycsbctl.provision.tls import ServerCertificates
+from ycsbctl.stores import registry
+from ycsbctl.stores.server_kind import DATA_FRACTION, GIB, BadSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_catalogue_flavor_has_a_kind_in_its_store_s_folder() -> None:
+    kinds = registry.server_kinds()
+    for t in catalog.TARGETS.values():
+        assert t.flavor in kinds and t.local_flavor in kinds, t.name
+    for name, kind in kinds.items():
+        package = type(kind).__module__.split(".")
+        assert kind.name == name and package[:2] == ["ycsbctl", "stores"], name
+    folders = {p.parent.name for p in (ROOT / "ycsbctl" / "stores").glob("*/server.py")}
+    assert folders == set(registry._SERVER_PACKAGES), "a server.py without its package in _SERVER_PACKAGES"
+    assert folders <= set(registry.store_packages())
+
+
+def test_an_unknown_flavor_gets_the_generic_behaviour_and_no_command_line() -> None:
+    kind = registry.server_kind("nosuch")
+    with pytest.raises(UserError, match="unknown server flavor 'nosuch'.*redis.*mongod") as err:
+        catalog.server_args("nosuch", port=1, bind="127.0.0.1", data_dir=None, memory_bytes=None)
+    assert "embedded" not in str(err.value)
+    with pytest.raises(BadSettings, match="takes none"):
+        kind.settings_args({"x": "1"})
+    with pytest.raises(UserError, match="cannot start a nosuch server with TLS"):
+        kind.tls_args(1, ServerCertificates("", "", ""))
+    assert kind.settings_args({}) == [] and kind.env("/d") == {} and not kind.takes_password
+    assert kind.memory_note(None) is None and "has no memory setting" in (kind.memory_note(GIB) or "")
+
+
+def test_a_password_goes_where_the_server_takes_it() -> None:
+    args = catalog.server_args("dragonfly", port=6379, bind="0.0.0.0", data_dir=None, memory_bytes=None, password="pw")
+    assert args[-1] == "--requirepass=pw"
+    with pytest.raises(UserError, match="cannot give a memcached server a password") as err:
+        catalog.server_args("memcached", port=1, bind="127.0.0.1", data_dir=None, memory_bytes=None, password="pw")
+    assert err.value.exit_code == 1 and not registry.server_kind("memcached").takes_password
+    pg = catalog.TARGETS["postgresql"]
+    assert registry.server_kind("postgres").image_env(pg.env, None) == dict(pg.env)
+    env = registry.server_kind("postgres").image_env(pg.env, "pw")
+    assert env["POSTGRES_PASSWORD"] == "pw" and env["POSTGRES_HOST_AUTH_METHOD"] == "scram-sha-256"
+    env = registry.server_kind("mariadbd").image_env(catalog.TARGETS["mariadb"].env, "pw")
+    assert env["MARIADB_ROOT_PASSWORD"] == "pw" and "MARIADB_ALLOW_EMPTY_ROOT_PASSWORD" not in env
+
+
+def test_the_memory_note_says_the_limit_the_command_line_sets() -> None:
+    memory = 2 * GIB
+    limit = int(memory * DATA_FRACTION)
+    for flavor, said in (("redis", f"--maxmemory {limit}"), ("dragonfly", f"--maxmemory={limit}")):
+        args = " ".join(catalog.server_args(flavor, port=1, bind="127.0.0.1", data_dir=None, memory_bytes=memory))
+        assert said in args and f"maxmemory={limit} bytes" in (registry.server_kind(flavor).memory_note(memory) or "")
+    args = catalog.server_args("memcached", port=1, bind="127.0.0.1", data_dir=None, memory_bytes=memory)
+    mb = args[args.index("-m") + 1]
+    assert f"-m {mb} MB" in (registry.server_kind("memcached").memory_note(memory) or "")
+    assert int(mb) == int(limit / 1024**2)
+    assert registry.server_kind("redis").memory_note(None) is None
+    assert "half of the host's RAM" in (registry.server_kind("tarantool").memory_note(None) or "")
+
+
+def test_a_postgresql_started_with_tls_finds_its_tls_only_pg_hba_in_its_data_folder(tmp_path: Path) -> None:
+    certs = ServerCertificates(*(str(tmp_path / n) for n in ("ca.crt", "server.crt", "server.key")))
+    for path in (certs.ca_file, certs.cert_file, certs.key_file):
+        Path(path).write_text(Path(path).name)
+    for flavor, data in (("postgres", tmp_path / "pg"), ("mariadbd", tmp_path / "maria")):
+        data.mkdir()
+        copies = local_prep.server_tls_files(flavor, certs, str(data), None)
+        args = catalog.server_args(flavor, port=5432, bind="127.0.0.1", data_dir=str(data), memory_bytes=None,
+                                   tls=copies)
+        assert Path(copies.key_file).read_text() == "server.key" and os.stat(copies.key_file).st_mode & 0o777 == 0o600
+        hba = [a.split("=", 1)[1] for a in args if a.startswith("--hba_file=")]
+        assert sorted(p.name for p in data.iterdir() if not p.name.startswith("tls-")) == [Path(h).name for h in hba]
+    hba_text = (tmp_path / "pg" / "pg_hba_tls.conf").read_text()
+    assert "hostssl all all 127.0.0.1/32 trust" in hba_text and "\nhost " not in hba_text

@@ -1,0 +1,7 @@
+"""SQLite runs embedded: a database file on tmpfs, opened by the engine's own processes (no server, no port)."""
+
+from __future__ import annotations
+
+from ycsbctl.stores.server_kind import ServerKind
+
+KINDS: tuple[ServerKind, ...] = (ServerKind("embedded", embedded=True),)
