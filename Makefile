@@ -10,7 +10,8 @@ demo: setup
 # The whole test suite, including the fidelity tests against the real YCSB core jar, after ruff,
 # mypy, the import layers (lint-imports: a cycle between packages or an upward import fails) and the manual
 # (mkdocs build --strict: a broken link or anchor, a page left out of mkdocs.yml's nav fails; a few seconds,
-# into a temporary folder, so the checkout is left as it was).
+# into a temporary folder, so the checkout is left as it was;
+# rich-click's "Not implemented" RuntimeWarnings, from the plain formatter mkdocs-click drives, are muted).
 # setup-tests installs every real part the tests use, so here a skipped test fails (with its
 # reason: what is missing); `make test YCSBCTL_NO_SKIP=0` lets skips pass.
 YCSBCTL_NO_SKIP ?= 1
@@ -23,7 +24,7 @@ PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
 	.venv/bin/ruff check ycsbctl tests bench
 	.venv/bin/lint-imports  # the layers and contracts of [tool.importlinter] in pyproject.toml
-	@site=$$(mktemp -d); NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir $$site; built=$$?; rm -rf $$site; \
+	@site=$$(mktemp -d); NO_MKDOCS_2_WARNING=1 PYTHONWARNINGS=ignore::RuntimeWarning .venv/bin/mkdocs build --strict --site-dir $$site; built=$$?; rm -rf $$site; \
 	[ $$built -eq 0 ] && echo "mkdocs build --strict: the manual (docs/) builds"
 	@log=$$(mktemp); .venv/bin/mypy ycsbctl > $$log 2>&1 & typed=$$!; \
 	$(PYTEST) --durations=30 -n 2 --dist loadgroup --no-loadscope-reorder -m "not speed" tests; shared=$$?; \

@@ -139,6 +139,9 @@ TESTS: dict[str, list[str]] = {
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py",
                                 "tests/results/test_decisions.py"],
+    # When a sequential run (--repeat auto) looks, and the part of alpha each look spends.
+    "ycsbctl/results/looks.py": ["tests/results/test_stats.py",
+                                "tests/results/test_decisions.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
                                   "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
     # Each cell's centre, interval, CV and drift over its rounds (of throughput, latency and every percentile).

@@ -16,7 +16,7 @@ from ycsbctl.experiment.resolve import resolve_study
 from ycsbctl.experiment.result_sink import MemorySink
 from ycsbctl.experiment.sequential import runs_of
 from ycsbctl.experiment.sweep import Sweep
-from ycsbctl.results import stats
+from ycsbctl.results import looks, stats
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import Manifest
 from ycsbctl.results.verdicts import plan_verdicts
@@ -55,20 +55,20 @@ def test_rounds_stop_at_the_first_look_where_every_cell_is_decided_and_the_repor
     plan = Plan(targets=["redis", "valkey"], sequential=True, budget_s=600, max_repeat=30, **SMALL)
     runs, notes, store = _sweep(plan, {"valkey": 0.7})
     rounds = max(r.repetition for r in runs)
-    assert rounds in stats.LOOK_ROUNDS and rounds > 1  # one round without telemetry bounds no noise: a test decides
+    assert rounds in looks.LOOK_ROUNDS and rounds > 1  # one round without telemetry bounds no noise: a test decides
     assert notes[-1] == f"every compared cell is decided after {rounds} rounds"
     v = plan_verdicts(store.manifest.plan, runs_of(runs))
     tp = v[(v["metric"] == "throughput") & ~v["at_peak"]]
     assert list(tp["verdict"]) == [stats.WORSE]
     # decided at the level the last look spends (the family's: Benjamini–Yekutieli over its tested cells), as the
     # report computes it from the same rounds
-    spent = stats.spent_alpha(0.05, rounds, True)
+    spent = looks.spent_alpha(0.05, rounds, True)
     tested = v[~v["at_peak"] & v["p_adjusted"].notna()]
     called = int((tested["p_adjusted"] < spent).sum())
     assert tp["ci_level"].iloc[0] == pytest.approx(1 - max(called, 1) * spent / len(tested))
     # each look before the last said which cells were still open
     opened = [n for n in notes if "still undecided" in n]
-    assert [int(n.split(":")[0].split()[1]) for n in opened] == [r for r in stats.LOOK_ROUNDS if r < rounds]
+    assert [int(n.split(":")[0].split()[1]) for n in opened] == [r for r in looks.LOOK_ROUNDS if r < rounds]
 
 
 def test_an_a_a_pair_ends_equivalent_within_the_margin():
@@ -105,7 +105,7 @@ def test_a_bad_margin_or_budget_is_one_line_and_exit_2(args, said):
 
 
 def test_the_default_plan_decides_by_itself_and_a_named_target_runs_one_round():
-    from ycsbctl.cli.experiment import repeat_option
+    from ycsbctl.cli.option_values import repeat_option
 
     assert repeat_option(None, None, default_plan=True) == (1, None, True)
     assert repeat_option(None, None, default_plan=False) == (1, None, False)

@@ -26,7 +26,7 @@ def test_every_catalogue_flavor_has_a_kind_in_its_store_s_folder() -> None:
         package = type(kind).__module__.split(".")
         assert kind.name == name and package[:2] == ["ycsbctl", "stores"], name
     folders = {p.parent.name for p in (ROOT / "ycsbctl" / "stores").glob("*/server.py")}
-    assert folders == set(registry._SERVER_PACKAGES), "a server.py without its package in _SERVER_PACKAGES"
+    assert folders == set(registry.server_packages()), "a server.py the registry does not find"
     assert folders <= set(registry.store_packages())
 
 

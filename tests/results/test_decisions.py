@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from ycsbctl.results import noise, stats
+from ycsbctl.results import looks, noise, stats
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.host_drift import Margins
 
@@ -29,28 +29,28 @@ def test_an_interval_is_equivalent_inside_the_margin_else_better_or_worse_beside
 
 
 def test_the_looks_spend_at_most_alpha_whatever_round_the_run_stops_at():
-    assert stats.spent_alpha(0.05, 7, sequential=False) == 0.05  # one look: all of it
-    weights = [stats.spent_alpha(1.0, r, True) for r in stats.LOOK_ROUNDS]
+    assert looks.spent_alpha(0.05, 7, sequential=False) == 0.05  # one look: all of it
+    weights = [looks.spent_alpha(1.0, r, True) for r in looks.LOOK_ROUNDS]
     assert sum(weights) < 1 and weights == sorted(weights, reverse=True)
     # an analysis between two looks (a budget spent at round 4) spends the next look's part, never one already spent
-    assert stats.look_index(4) == stats.look_index(5) == 4 and stats.look_index(3) == 3
-    indexes = [stats.look_index(r) for r in range(1, 200)]
-    assert indexes == sorted(indexes) and sum(k ** -1.5 for k in range(1, 10**6)) / stats._ZETA <= 1
+    assert looks.look_index(4) == looks.look_index(5) == 4 and looks.look_index(3) == 3
+    indexes = [looks.look_index(r) for r in range(1, 200)]
+    assert indexes == sorted(indexes) and sum(k ** -1.5 for k in range(1, 10**6)) / looks._ZETA <= 1
 
 
 def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed: int = 11, sd: float = 0.2) -> float:
     """Share of A/A experiments (paired log ratios ~ N(0, ``sd``): too noisy to be equivalent soon) called better or worse at some look, stopping
     at the first look where the cell is decided."""
     rng = np.random.default_rng(seed)
-    looks = [r for r in stats.LOOK_ROUNDS if 2 <= r <= rounds]
+    scheduled = [r for r in looks.LOOK_ROUNDS if 2 <= r <= rounds]
     called = 0
     for _ in range(runs):
         d = rng.normal(0.0, sd, rounds)
         base = {r + 1: 1000.0 for r in range(rounds)}
         other = {r + 1: 1000.0 * math.exp(x) for r, x in enumerate(d)}
-        for r in looks:
+        for r in scheduled:
             c = stats.compare({k: base[k] for k in range(1, r + 1)}, {k: other[k] for k in range(1, r + 1)}, paired=True)
-            v = stats.decide([c], [True], alpha=stats.spent_alpha(0.05, r, spend))[0].verdict
+            v = stats.decide([c], [True], alpha=looks.spent_alpha(0.05, r, spend))[0].verdict
             if v in (stats.BETTER, stats.WORSE):
                 called += 1
                 break
@@ -70,7 +70,7 @@ def test_a_looks_interval_is_scipys_t_interval_at_the_level_it_spends():
     rng = np.random.default_rng(3)
     base = {r: 1000.0 * math.exp(rng.normal(0, 0.03)) for r in range(1, 6)}
     other = {r: v * 1.3 * math.exp(rng.normal(0, 0.03)) for r, v in base.items()}
-    alpha = stats.spent_alpha(0.05, 5, True)
+    alpha = looks.spent_alpha(0.05, 5, True)
     (c,) = stats.decide([stats.compare(base, other, paired=True)], [True], alpha=alpha)
     d = np.log(list(other.values())) - np.log(list(base.values()))
     ci = sps.ttest_1samp(d, 0.0).confidence_interval(1 - alpha)

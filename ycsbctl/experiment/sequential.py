@@ -1,8 +1,8 @@
 """``--repeat auto``: rounds until the plan's comparisons are decided, or its time budget is spent.
 
-After each round that is a scheduled look (:data:`ycsbctl.results.stats.LOOK_ROUNDS`: 1, 2, 3, 5, 8, …) the
+After each round that is a scheduled look (:data:`ycsbctl.results.looks.LOOK_ROUNDS`: 1, 2, 3, 5, 8, …) the
 verdicts are computed as the report will compute them — the same runs table, the same family, at the level
-this look spends (:func:`ycsbctl.results.stats.spent_alpha`) — and the sweep stops once every compared
+this look spends (:func:`ycsbctl.results.looks.spent_alpha`) — and the sweep stops once every compared
 throughput cell is ``better``, ``worse`` or ``equivalent``. Latency cells are reported with their own verdicts
 but do not hold the run open (tails need far more rounds than rates to be called equivalent). A round is not
 started when the rounds so far, at their mean length, say it would end past ``--budget``; the cells still

@@ -200,7 +200,7 @@ class Sweep(SweepTargets):
 
     def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
         from ycsbctl.experiment.sequential import open_cells
-        from ycsbctl.results.stats import LOOK_ROUNDS
+        from ycsbctl.results.looks import LOOK_ROUNDS
 
         if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
             self.rounds = Rounds(self.plan.budget_s or float("inf"), self.plan.max_repeat)

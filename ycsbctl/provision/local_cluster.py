@@ -24,9 +24,8 @@ from ycsbctl.errors import UserError
 from ycsbctl.processes import deferred_signals
 from ycsbctl.provision import catalog, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, UpOptions
-from ycsbctl.provision.local import (
-    READY_TIMEOUT_S,
-    free_port,
+from ycsbctl.provision.local import READY_TIMEOUT_S, free_port
+from ycsbctl.provision.local_members import (
     keep_members,
     members_rolled_back,
     several_process_endpoint,

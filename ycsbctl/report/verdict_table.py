@@ -9,7 +9,7 @@ import math
 import pandas as pd
 
 from ycsbctl.report.unlike import standin_note, unlike_note
-from ycsbctl.results import stats
+from ycsbctl.results import looks, stats
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label
 from ycsbctl.results.verdict_words import digits_for, verdict_phrase
@@ -63,7 +63,7 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
              "(beside it, the smallest difference these rounds could have detected, 80 % power)"]
     rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)), errors="coerce").max() or 1) if len(verdicts) else 1
     if plan.get("sequential"):
-        spent = stats.spent_alpha(alpha, rounds, True)
+        spent = looks.spent_alpha(alpha, rounds, True)
         parts.append(f"rounds were added until every throughput cell was decided or the --budget was spent (--repeat "
                      f"auto); each look spent part of α = {alpha:g}, the last one α = {spent:.2g}, so stopping on the "
                      "data keeps the error rate")

@@ -15,9 +15,8 @@ smallest difference the test would have detected with 80 % power).
 A cell's interval may also be bounded by the host's own noise (:func:`noise_bounded`): what two runs of
 one server on this host can differ by (the calibration record, or a stated default), widened by the
 share of the host's CPU other programs took during each run. A gap far beyond it is decided from one
-round. With ``--repeat auto`` the rounds are looked at as they come and the experiment stops once its
-cells are decided; each look spends a part of ``alpha`` (:func:`spent_alpha`: the parts sum to at most
-``alpha``), so that stopping on the data keeps the error rate (a union bound over the looks).
+round. With ``--repeat auto`` the rounds are looked at as they come: when, and the part of ``alpha`` each
+look spends, is :mod:`ycsbctl.results.looks`.
 """
 
 from __future__ import annotations
@@ -71,29 +70,6 @@ def classify(low: float, high: float, higher_is_better: bool, margin: float, bey
     if low > edge or high < 1 / edge:
         return BETTER if (low > edge) == higher_is_better else WORSE
     return UNDECIDED
-
-
-# Sequential looks (--repeat auto): the rounds after which a running experiment asks whether its cells are
-# decided; an analysis after round r spends the weight of look 1 + (looks scheduled before r), so the final
-# analysis of a run stopped between two looks (its time budget spent) spends the next look's weight.
-LOOK_ROUNDS = (1, 2, 3, 5, 8, 12, 18, 27, 40, 60, 90)
-SPENDING_POWER = 1.5  # weight of look k ∝ 1/k^1.5, normalised by ζ(1.5): Σ over every look = 1
-_ZETA = 2.612375348685488  # ζ(1.5)
-
-
-def look_index(rounds: int) -> int:
-    """The look an analysis after ``rounds`` rounds is (1-based): 1 + the scheduled looks before it."""
-    return 1 + sum(1 for r in LOOK_ROUNDS if r < rounds) + max(0, rounds - 1 - LOOK_ROUNDS[-1])
-
-
-def spent_alpha(alpha: float, rounds: int, sequential: bool) -> float:
-    """The level an analysis after ``rounds`` rounds tests at: ``alpha`` for a fixed number of rounds (one
-    look); in a sequential run ``alpha · w_k`` with ``w_k = k^-1.5 / ζ(1.5)`` for look ``k``
-    (:func:`look_index`), so that the looks together spend at most ``alpha`` whatever stops the run."""
-    if not sequential:
-        return alpha
-    k = look_index(max(rounds, 1))
-    return alpha * k ** -SPENDING_POWER / _ZETA
 
 
 @dataclass(frozen=True)

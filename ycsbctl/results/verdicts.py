@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from ycsbctl.results import host_drift, noise, stats
+from ycsbctl.results import host_drift, looks, noise, stats
 from ycsbctl.results.cells import (
     Metric,
     by_round,
@@ -259,11 +259,11 @@ def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
 def plan_judging(plan: dict, runs: pd.DataFrame) -> Judging:
     """How a folder's verdicts are judged, from its manifest's ``plan``: paired when its rounds interleaved the
     targets, its ``--margin``, and its level — in a sequential run (``--repeat auto``) the part of ``alpha``
-    the analysis after its last round spends (:func:`ycsbctl.results.stats.spent_alpha`)."""
+    the analysis after its last round spends (:func:`ycsbctl.results.looks.spent_alpha`)."""
     alpha = float(plan.get("alpha") or stats.ALPHA)
     rounds = int(pd.to_numeric(runs["repetition"], errors="coerce").max()) if len(runs) and "repetition" in runs else 1
     given = plan.get("margin")
-    return judging(plan.get("run_order") in PAIRED_ORDERS, stats.spent_alpha(alpha, rounds, bool(plan.get("sequential"))),
+    return judging(plan.get("run_order") in PAIRED_ORDERS, looks.spent_alpha(alpha, rounds, bool(plan.get("sequential"))),
                    margin=float(given) if given is not None else None)
 
 

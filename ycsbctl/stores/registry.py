@@ -7,13 +7,14 @@ calls (ping, describe, clear, count), telemetry (samplers, reported PID, footpri
 bottleneck's question (how many cores can the server use). Its ``store`` module calls
 :func:`register` once; adding a store means adding one package and one line in :data:`_MODULES`.
 A store whose servers ycsbctl starts has a ``server`` module too, its flavors' :class:`ServerKind` s
-(``KINDS``): :func:`server_kind` finds one by flavor name.
+(``KINDS``), found without a line of its own (:func:`server_packages`): :func:`server_kind` finds one by flavor name.
 The registry imports the stores lazily (by name), so that it stays at the bottom of the import graph.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,9 +44,6 @@ def register(protocol: ServerProtocol) -> ServerProtocol:
 
 
 _LOADED: list[bool] = []
-# The stores whose servers ycsbctl starts: each package's ``server`` module lists its flavors (``KINDS``)
-_SERVER_PACKAGES = ("redis", "mongodb", "memcached", "sqlite", "postgresql", "mariadb", "tarantool", "clickhouse",
-                    "sphinx", "elasticsearch")
 _KINDS: dict[str, ServerKind] = {}
 
 
@@ -186,11 +184,17 @@ async def open_bindings(url: str, clients: int, properties: dict[str, str], time
     return await for_url(url).open_bindings(url, clients, properties, timeout_s)
 
 
+def server_packages() -> tuple[str, ...]:
+    """The stores whose servers ycsbctl starts: each package of :data:`_MODULES` that has a ``server`` module
+    (its flavors' kinds, ``KINDS``), found on disk, so that adding such a store takes no second registry line."""
+    return tuple(p for p in store_packages() if importlib.util.find_spec(f"ycsbctl.stores.{p}.server") is not None)
+
+
 def server_kinds() -> dict[str, ServerKind]:
     """Every server flavor ycsbctl starts (``redis``, ``dragonfly``, ``mongod``, …) → its kind, from the ``server``
-    module of each package in :data:`_SERVER_PACKAGES` (imported once, by name)."""
+    module of each package of :func:`server_packages` (imported once, by name)."""
     if not _KINDS:  # filled at once, never in part: doctor's threads ask at the same time
-        _KINDS.update({kind.name: kind for package in _SERVER_PACKAGES
+        _KINDS.update({kind.name: kind for package in server_packages()
                        for kind in importlib.import_module(f"ycsbctl.stores.{package}.server").KINDS})
     return _KINDS
 
