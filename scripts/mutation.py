@@ -326,6 +326,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_mariadb_store.py", "tests/stores/test_store_urls.py", "tests/stores/test_sql_stores.py",
                                         "tests/stores/test_mariadb_stats_truth.py",
                                         "tests/provision/test_local_sql.py", "-k", "mariadb"],
+    # SQLite's kind: embedded, which says its points have no server and no network round trip (the report's
+    # "unlike quantities" and the provisioner's no-port path read it).
+    "ycsbctl/stores/sqlite/server.py": ["tests/provision/test_server_kinds.py", "tests/stores/test_sql_stores.py",
+                                        "-k", "sqlite or embedded or kind"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sqlite_store.py", "tests/stores/test_store_urls.py", "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py",
                                        "tests/experiment/test_faults_sqlite_lock.py", "-k", "sqlite"],
     "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
@@ -378,7 +382,7 @@ NOT_FIGURES: dict[str, str] = {
                                      "tests/provision/ check the command lines and the servers they start",
     **{f"ycsbctl/stores/{_store}/server.py": "its servers' command lines and data-folder preparation: no figure; "
                                             "tests/provision/ start them"
-       for _store in ("redis", "mongodb", "memcached", "sqlite", "postgresql", "mariadb", "tarantool", "clickhouse",
+       for _store in ("redis", "mongodb", "memcached", "postgresql", "mariadb", "tarantool", "clickhouse",
                       "sphinx", "elasticsearch")},
     "ycsbctl/stores/basic/binding.py": "BasicDB: every call OK at once, nothing to decide",
     "ycsbctl/stores/basic/store.py": "BasicDB's store: no server, no reading",
