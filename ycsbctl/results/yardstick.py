@@ -108,12 +108,17 @@ def append(folder: Path, row: dict[str, Any]) -> pd.DataFrame:
     return table
 
 
+def _speeds(table: pd.DataFrame) -> list[float]:
+    """Each row's speed, recomputed from its CPU rate and round trip (never the stored column)."""
+    return [speed_of(float(c), float(r)) for c, r in zip(table["cpu_ops_per_s"], table["rtt_us"])]
+
+
 def median_speed(table: pd.DataFrame) -> float:
     """The median speed of a folder's yardstick rows (recomputed from the CPU rate and round trip); NaN
     without one."""
     if not len(table):
         return math.nan
-    speeds = [speed_of(float(c), float(r)) for c, r in zip(table["cpu_ops_per_s"], table["rtt_us"])]
+    speeds = _speeds(table)
     speeds = [s for s in speeds if s == s]
     return float(pd.Series(speeds).median()) if speeds else math.nan
 
@@ -123,7 +128,7 @@ def summary(table: pd.DataFrame) -> dict[str, Any]:
     rounds (largest ÷ smallest − 1, %) and the seconds the yardstick cost in all and per reading."""
     if not len(table):
         return {}
-    speeds = [speed_of(float(c), float(r)) for c, r in zip(table["cpu_ops_per_s"], table["rtt_us"])]
+    speeds = _speeds(table)
     seconds = pd.to_numeric(table["seconds"], errors="coerce")
     return {"readings": len(table), "speed_median": median_speed(table),
             "cpu_ops_per_s_median": float(pd.to_numeric(table["cpu_ops_per_s"]).median()),
@@ -169,8 +174,7 @@ def host_factor(base: pd.DataFrame, other: pd.DataFrame) -> HostFactor | None:
 
 def _log_speeds(table: pd.DataFrame) -> list[float]:
     """The natural logs of a folder's usable reading speeds."""
-    speeds = [speed_of(float(c), float(r)) for c, r in zip(table["cpu_ops_per_s"], table["rtt_us"])]
-    return [math.log(s) for s in speeds if s > 0]
+    return [math.log(s) for s in _speeds(table) if s > 0]
 
 
 def at_base_speed(values: dict[int, float], factor: float, higher_is_better: bool) -> dict[int, float]:
