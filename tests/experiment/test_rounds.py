@@ -25,6 +25,29 @@ def test_targets_spread_over_the_round():
     assert firsts == {"redis", "valkey", "redis6"}
 
 
+def test_the_points_a_ratio_pairs_run_next_to_each_other_in_a_shuffled_order():
+    """A round is a randomized complete block design: the targets at one thread count (and rate) run one after
+    another, so the two sides of a paired ratio share the host's moment; the blocks' order and the targets'
+    order inside a block change from round to round, and a round still visits every cell once."""
+    study = resolve_study(Plan(workloads=["workload-b"], targets=["redis", "valkey", "memcached"],
+                               threads=[8, 16, 32, 64]))
+    cells = [c for t in study.targets for c in study.cells(t)]
+    firsts, block_orders = set(), set()
+    for r in range(1, 21):
+        order = round_order(cells, r, seed=3, block=lambda c: c.block)
+        assert sorted(order, key=cells.index) == cells  # every cell once
+        blocks = [c.block for c in order]
+        runs = [b for i, b in enumerate(blocks) if i == 0 or blocks[i - 1] != b]
+        assert len(runs) == len({c.block for c in cells}) == 4, blocks  # each block in one stretch
+        firsts |= {order[0].target.label}
+        block_orders.add(tuple(b[2] for b in runs))
+    assert firsts == {t.label for t in study.targets}  # no target always first
+    assert len(block_orders) > 1  # nor one thread-count order
+    # one block: the targets' plain shuffle, as a one-thread-count plan always had it
+    one = [c for c in cells if c.threads == 8]
+    assert round_order(one, 4, seed=3, block=lambda c: c.block) == round_order(one, 4, seed=3)
+
+
 def test_a_round_is_the_points_of_its_cells_in_the_rounds_order_each_as_that_repetition():
     study = resolve_study(Plan(workloads=["workload-b"], targets=["redis", "valkey"], threads=[8, 16],
                                target_rates=[1000.0, 2000.0]))
@@ -32,7 +55,7 @@ def test_a_round_is_the_points_of_its_cells_in_the_rounds_order_each_as_that_rep
     assert len(cells) == 2 * 2 * 2
     for r in (1, 2, 3):
         points = round_points(cells, r, seed=5)
-        assert [p.cell for p in points] == round_order(cells, r, seed=5)
+        assert [p.cell for p in points] == round_order(cells, r, seed=5, block=lambda c: c.block)
         assert {p.repetition for p in points} == {r}
         assert len({p.run_id for p in points}) == len(cells)  # each cell once
         assert all(p.run_id.endswith(f".r{r}") and f".rate{p.rate:.0f}." in p.run_id for p in points)

@@ -227,7 +227,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                    "--repeat auto, 10 with --precision].")
 @click.option("--order", type=click.Choice(["auto", "interleaved", "blocks", "target"]), default="auto", show_default=True,
               help="interleaved: every target's server stays up, each round visits every point in an order "
-                   "shuffled from --seed; blocks: rounds run target by target, one server up at a time, the "
+                   "shuffled from --seed, the targets' points of one thread count next to each other; blocks: rounds run target by target, one server up at a time, the "
                    "targets' order reversed every other round (A B B A); target: each target's points in turn, "
                    "repetitions back to back [auto: interleaved with more than one target or repetition; blocks "
                    "where the servers' --server-memory together exceeds the host's available memory].")

@@ -3,7 +3,11 @@
 A *cell* (:class:`~ycsbctl.experiment.study.Cell`) is target × workload × threads × offered rate. With the ``interleaved`` order each
 repetition is a round that visits every cell once, in an order shuffled per round from ``--seed``
 (the same seed gives the same order), so whatever drifts on the host lands on every target alike
-and a cell's repetitions are spread over the whole experiment. Where every target's server cannot stay
+and a cell's repetitions are spread over the whole experiment. A round is a randomized complete block
+design: the cells the targets are compared at (one workload, thread count and rate: a *block*) run one
+after another, the blocks in a shuffled order and the targets in a shuffled order inside each block, so
+the points a ratio pairs are next to each other in time and share the host's state (its steal, other
+programs' bursts) — the paired ratio's spread is what a verdict's interval is made of. Where every target's server cannot stay
 up for the sweep, the ``blocks`` order keeps rounds but runs each round target by target, one server up
 at a time, the targets' order reversed every other round (A B, B A, A B, …: the A B B A design), so a
 drift that is linear in time lands on every target alike. The ``target`` order runs each target's points
@@ -13,7 +17,7 @@ in turn, a point's repetitions back to back (the order of earlier versions).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol, TypeVar
 
 from ycsbctl.errors import UserError
@@ -25,22 +29,40 @@ P = TypeVar("P", covariant=True)
 
 
 class CellOf(Protocol[P]):
-    """A cell (:class:`~ycsbctl.experiment.study.Cell`): it makes its point of a given repetition."""
+    """A cell (:class:`~ycsbctl.experiment.study.Cell`): it makes its point of a given repetition, and
+    names the block the targets are compared at."""
 
     def point(self, repetition: int) -> P: ...
 
+    @property
+    def block(self) -> Hashable: ...
 
-def round_order(cells: Sequence[T], round_no: int, seed: int | None) -> list[T]:
+
+def round_order(cells: Sequence[T], round_no: int, seed: int | None,
+                block: Callable[[T], Hashable] | None = None) -> list[T]:
     """The cells of round ``round_no`` (1-based), shuffled reproducibly from ``seed`` and the round (the
-    order depends on the cells' positions only, so the same plan gives the same order)."""
-    order = list(cells)
-    random.Random(f"ycsbctl-order:{DEFAULT_SEED if seed is None else seed}:{round_no}").shuffle(order)
-    return order
+    order depends on the cells' positions only, so the same plan gives the same order). With ``block``,
+    the cells of one block stay together: the blocks' order is shuffled, then each block's cells (one
+    block: the plain shuffle of its cells)."""
+    rng = random.Random(f"ycsbctl-order:{DEFAULT_SEED if seed is None else seed}:{round_no}")
+    if block is None:
+        order = list(cells)
+        rng.shuffle(order)
+        return order
+    groups: dict[Hashable, list[T]] = {}
+    for cell in cells:
+        groups.setdefault(block(cell), []).append(cell)
+    blocks = list(groups.values())
+    rng.shuffle(blocks)
+    for group in blocks:
+        rng.shuffle(group)
+    return [cell for group in blocks for cell in group]
 
 
 def round_points(cells: Sequence[CellOf[P]], round_no: int, seed: int | None) -> list[P]:
-    """The points of round ``round_no``: each cell once, as its repetition ``round_no``, in the round's order."""
-    return [cell.point(round_no) for cell in round_order(cells, round_no, seed)]
+    """The points of round ``round_no``: each cell once, as its repetition ``round_no``, in the round's order
+    (a block's cells together: :func:`round_order`)."""
+    return [cell.point(round_no) for cell in round_order(cells, round_no, seed, block=lambda c: c.block)]
 
 
 def block_order(targets: Sequence[T], round_no: int) -> list[T]:

@@ -146,6 +146,12 @@ class Cell:
         """(target label, workload name, phase, threads, rate), as a run record says it."""
         return self.target.label, self.case.name, self.phase, self.threads, self.rate
 
+    @property
+    def block(self) -> tuple[str, str, int, float | None]:
+        """What the targets are compared at: (workload name, phase, threads, rate) — :attr:`key` without the
+        target; a round runs a block's cells one after another (:mod:`ycsbctl.experiment.rounds`)."""
+        return self.case.name, self.phase, self.threads, self.rate
+
 
 @dataclass(frozen=True)
 class Study:
