@@ -62,7 +62,9 @@ def test_rounds_stop_at_the_first_look_where_every_cell_is_decided_and_the_repor
     assert list(tp["verdict"]) == [stats.WORSE]
     # decided at the level the last look spends (the family's: Benjamini–Yekutieli over its tested cells), as the
     # report computes it from the same rounds
-    spent = looks.spent_alpha(0.05, rounds, True)
+    planned = store.manifest.plan["planned_rounds"]  # after round 1: the rounds the budget holds at its length
+    assert rounds <= planned <= 30 and any(n.startswith(f"rounds planned: {planned} (") for n in notes)
+    spent = looks.spent_alpha(0.05, rounds, True, planned)
     tested = v[~v["at_peak"] & v["p_adjusted"].notna()]
     called = int((tested["p_adjusted"] < spent).sum())
     assert tp["ci_level"].iloc[0] == pytest.approx(1 - max(called, 1) * spent / len(tested))
@@ -89,6 +91,24 @@ def test_a_spent_budget_stops_the_rounds_and_says_what_is_left_open():
     capped = Plan(targets=["redis", "valkey"], sequential=True, budget_s=600, max_repeat=2, **SMALL)
     runs, notes, _ = _sweep(capped, {"valkey": 0.98})
     assert max(r.repetition for r in runs) == 2 and any("2 rounds ran (--max-repeat)" in n for n in notes)
+
+
+def test_the_rounds_stop_at_those_the_budget_was_planned_to_hold_after_the_first():
+    import time
+
+    from ycsbctl.experiment.sequential import Rounds
+
+    rounds = Rounds(budget_s=35.0, most=30, started=time.monotonic() - 10.0)
+    rounds.plan_from_first_round()  # a 10 s first round: 3 rounds fit 35 s
+    assert rounds.planned == 3 and rounds.round_s is not None and 10.0 <= rounds.round_s < 11.0
+    assert rounds.planned_line().startswith("rounds planned: 3 (the --budget of 35 s holds 3 at ~10 s a round)")
+    rounds.budget_s = 1e9  # whatever the clock says now, the plan stops them
+    go, line = rounds.another(3, ["a cell"])
+    assert not go and "the 3 rounds planned from the --budget ran" in line and "1 cell(s) left undecided" in line
+    assert rounds.another(2, ["a cell"])[0]
+    capped = Rounds(budget_s=1e9, most=30, started=time.monotonic() - 1.0)
+    capped.plan_from_first_round()
+    assert capped.planned == 30 and "--max-repeat 30" in capped.planned_line()
 
 
 @pytest.mark.parametrize("args, said", [

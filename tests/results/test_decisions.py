@@ -38,7 +38,39 @@ def test_the_looks_spend_at_most_alpha_whatever_round_the_run_stops_at():
     assert indexes == sorted(indexes) and sum(k ** -1.5 for k in range(1, 10**6)) / looks._ZETA <= 1
 
 
-def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed: int = 11, sd: float = 0.2) -> float:
+@pytest.mark.parametrize("planned", [1, 2, 4, 12, 18, 30, 200])
+def test_planned_rounds_spread_what_follows_look_1_over_their_looks_and_keep_a_part_for_looks_past_them(planned):
+    last = looks.look_index(planned)
+    weights = [looks.look_weight(k, planned) for k in range(1, 10**5)]
+    assert weights[0] == looks.look_weight(1) == pytest.approx(1 / looks._ZETA)  # look 1 comes before the plan
+    # look 1, the planned looks' 95 % of the rest (none with one planned round: the run stops there) and the 5 %
+    # past them — but for their k^-1.5 tail past 10^5 looks (~2/√10^5 of that series)
+    rest = 1 - 1 / looks._ZETA
+    whole = 1 / looks._ZETA + rest * (0.95 if last >= 2 else 0.0) + rest * 0.05
+    assert math.fsum(weights) <= whole <= 1.0 and math.fsum(weights) == pytest.approx(whole, abs=2e-3)
+    planned_part = weights[1:last]  # looks 2…K: ∝ 1/k, 95 % of what follows look 1 (hand arithmetic)
+    if planned_part:
+        h = sum(1 / j for j in range(2, last + 1))
+        assert planned_part == pytest.approx([(1 - 1 / looks._ZETA) * 0.95 / k / h for k in range(2, last + 1)])
+    assert all(w > 0 for w in weights) and weights[last:] == sorted(weights[last:], reverse=True)
+    # up to --repeat auto's 30 rounds, every planned look spends more than the endless series would have (what the
+    # plan buys); a plan of many more looks spreads thinner at first
+    more = all(weights[k - 1] > looks.look_weight(k) for k in range(2, last + 1))
+    assert more == (planned <= 30), planned
+    # the level of an analysis: alpha times the weight of the look it is
+    assert looks.spent_alpha(0.05, planned, True, planned) == pytest.approx(0.05 * weights[last - 1])
+
+
+def test_the_rounds_a_budget_holds_are_its_seconds_over_a_rounds_at_most_max_repeat():
+    assert looks.planned_rounds(600.0, 40.0, 30) == 15
+    assert looks.planned_rounds(600.0, 41.0, 30) == 14  # a round that would end past the budget is not planned
+    assert looks.planned_rounds(600.0, 10.0, 30) == 30  # --max-repeat caps it
+    assert looks.planned_rounds(30.0, 40.0, 30) == 1  # one round is always planned (it ran)
+    assert looks.planned_rounds(float("inf"), 40.0, 30) == 30 and looks.planned_rounds(600.0, 0.0, 30) == 30
+
+
+def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed: int = 11, sd: float = 0.2,
+                            planned: int | None = None) -> float:
     """Share of A/A experiments (paired log ratios ~ N(0, ``sd``): too noisy to be equivalent soon) called better or worse at some look, stopping
     at the first look where the cell is decided."""
     rng = np.random.default_rng(seed)
@@ -50,7 +82,7 @@ def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed
         other = {r + 1: 1000.0 * math.exp(x) for r, x in enumerate(d)}
         for r in scheduled:
             c = stats.compare({k: base[k] for k in range(1, r + 1)}, {k: other[k] for k in range(1, r + 1)}, paired=True)
-            v = stats.decide([c], [True], alpha=looks.spent_alpha(0.05, r, spend))[0].verdict
+            v = stats.decide([c], [True], alpha=looks.spent_alpha(0.05, r, spend, planned))[0].verdict
             if v in (stats.BETTER, stats.WORSE):
                 called += 1
                 break
@@ -61,9 +93,10 @@ def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed
 
 def test_stopping_on_the_data_keeps_the_false_calls_within_alpha_where_testing_each_look_at_alpha_does_not():
     spent = _sequential_false_calls(spend=True)
+    planned = _sequential_false_calls(spend=True, planned=18)  # the looks of 18 planned rounds spend more each
     naive = _sequential_false_calls(spend=False)
-    assert spent <= 0.05  # the union bound over the looks (200 A/A runs: ±1.5 % of simulation error)
-    assert naive > spent and naive > 0.05  # every look at the full alpha: the error rate grows with the looks
+    assert spent <= 0.05 and planned <= 0.05  # the union bound over the looks (200 A/A runs: ±1.5 % of simulation error)
+    assert naive > planned >= spent and naive > 0.05  # every look at the full alpha: the error rate grows with the looks
 
 
 def test_a_looks_interval_is_scipys_t_interval_at_the_level_it_spends():

@@ -5,8 +5,10 @@ verdicts are computed as the report will compute them — the same runs table, t
 this look spends (:func:`ycsbctl.results.looks.spent_alpha`) — and the sweep stops once every compared
 throughput cell is ``better``, ``worse`` or ``equivalent``. Latency cells are reported with their own verdicts
 but do not hold the run open (tails need far more rounds than rates to be called equivalent). A round is not
-started when the rounds so far, at their mean length, say it would end past ``--budget``; the cells still
-open are then left ``undecided``, with the difference they could have detected.
+started when the rounds so far, at their mean length, say it would end past ``--budget``, nor past the rounds
+the budget was planned to hold after the first one (:func:`ycsbctl.results.looks.planned_rounds`: the looks
+spend alpha over those); the cells still open are then left ``undecided``, with the difference they could
+have detected.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ycsbctl.results import stats
+from ycsbctl.results import looks, stats
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.folder import RunRecord, run_doc
 from ycsbctl.results.tables import run_row
@@ -50,10 +52,26 @@ class Rounds:
     most: int
     started: float | None = None  # time.monotonic() when the first round began
     stopped: str | None = None  # why the rounds stopped, once they did
+    planned: int | None = None  # the rounds the budget holds, once the first round's length says (looks.planned_rounds)
+    round_s: float | None = None  # the first round's length (s), which planned them
 
     def begin(self) -> None:
         if self.started is None:
             self.started = time.monotonic()
+
+    def plan_from_first_round(self) -> None:
+        """After the first round: the rounds the budget holds at its length (:func:`looks.planned_rounds`); the
+        looks spend alpha over them, and the rounds stop there."""
+        self.round_s = time.monotonic() - (self.started or time.monotonic())
+        self.planned = looks.planned_rounds(self.budget_s, self.round_s, self.most)
+
+    def planned_line(self) -> str:
+        """What the plan of rounds is, in a line."""
+        held = (f"the --budget of {self.budget_s:g} s holds {self.planned} at ~{self.round_s:.0f} s a round"
+                if self.round_s and self.planned is not None and self.planned < self.most else
+                f"--max-repeat {self.most}")
+        return (f"rounds planned: {self.planned} ({held}); the sequential looks spend alpha over the looks those rounds "
+                "hold, so stopping on the data keeps the error rate")
 
     def another(self, done: int, open_now: list[str] | None) -> tuple[bool, str | None]:
         """(whether to run round ``done + 1``, a line to show) after ``done`` rounds; ``open_now``: the cells
@@ -64,6 +82,9 @@ class Rounds:
             return False, self.stopped
         if done >= self.most:
             self.stopped = f"{done} rounds ran (--max-repeat)"
+            return False, self._left(open_now, self.stopped)
+        if self.planned is not None and done >= self.planned:
+            self.stopped = f"the {done} rounds planned from the --budget ran"
             return False, self._left(open_now, self.stopped)
         spent = now - (self.started or now)
         per_round = spent / done if done else 0.0

@@ -203,10 +203,15 @@ class Sweep(SweepTargets):
         from ycsbctl.results.looks import LOOK_ROUNDS
 
         if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
-            self.rounds = Rounds(self.plan.budget_s or float("inf"), self.plan.max_repeat)
+            self.rounds = Rounds(self.plan.budget_s or float("inf"), self.plan.max_repeat,
+                                 planned=self.sink.manifest.plan.get("planned_rounds"))
             self.rounds.begin()
             if done == 0:
                 return True
+        if done == 1 and self.rounds.planned is None:  # a round's length known: the rounds the budget holds
+            self.rounds.plan_from_first_round()
+            self.sink.update_manifest(plan={**self.sink.manifest.plan, "planned_rounds": self.rounds.planned})
+            self.console.note(self.rounds.planned_line())
         keys = {c.key for c in stage}  # the stage's own cells (a dataset's load point is no cell)
         mine = [r for r in self.outcome.records if (r.target, r.workload, r.phase, r.threads, r.target_rate) in keys]
         looked = open_cells(mine, self.sink.manifest.plan) if done in LOOK_ROUNDS else None

@@ -63,10 +63,13 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
              "(beside it, the smallest difference these rounds could have detected, 80 % power)"]
     rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)), errors="coerce").max() or 1) if len(verdicts) else 1
     if plan.get("sequential"):
-        spent = looks.spent_alpha(alpha, rounds, True)
+        planned = plan.get("planned_rounds")
+        spent = looks.spent_alpha(alpha, rounds, True, int(planned) if planned else None)
         parts.append(f"rounds were added until every throughput cell was decided or the --budget was spent (--repeat "
-                     f"auto); each look spent part of α = {alpha:g}, the last one α = {spent:.2g}, so stopping on the "
-                     "data keeps the error rate")
+                     f"auto); each look spent part of α = {alpha:g}"
+                     + (f" (spread over the looks of the {int(planned)} rounds the budget was planned to hold after the "
+                        "first)" if planned else "")
+                     + f", the last one α = {spent:.2g}, so stopping on the data keeps the error rate")
     else:
         parts.append(f"tested at α = {alpha:g}")
     parts.append("the p values adjusted together (Benjamini–Hochberg) and the intervals stated at the level that "

@@ -263,7 +263,9 @@ def plan_judging(plan: dict, runs: pd.DataFrame) -> Judging:
     alpha = float(plan.get("alpha") or stats.ALPHA)
     rounds = int(pd.to_numeric(runs["repetition"], errors="coerce").max()) if len(runs) and "repetition" in runs else 1
     given = plan.get("margin")
-    return judging(plan.get("run_order") in PAIRED_ORDERS, looks.spent_alpha(alpha, rounds, bool(plan.get("sequential"))),
+    planned = plan.get("planned_rounds")
+    return judging(plan.get("run_order") in PAIRED_ORDERS,
+                   looks.spent_alpha(alpha, rounds, bool(plan.get("sequential")), int(planned) if planned else None),
                    margin=float(given) if given is not None else None)
 
 
