@@ -178,7 +178,7 @@ def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order:
     """Run one experiment into ``out`` (the client on its CPUs); its wall time (s)."""
     targets = [a for u in urls.values() for a in ("--target", u)]
     cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", *targets, "--load", "--threads",
-           args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", "2", "--records",
+           args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", str(args.warmup), "--records",
            str(args.records), "--order", order, "--allow-concurrent", "--quiet", "--out", str(out),
            *(("--budget", args.budget) if str(args.repeat) == "auto" else ()),
            *(() if args.telemetry else ("--no-telemetry",))]
@@ -211,8 +211,17 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
         r = r[(r["phase"] == "run") & (r["compared"].astype(bool) if "compared" in r else r["status"] == "ok")]
         runs.append(r.assign(name=r["target"].map(lab), exp=i))
     v, r = pd.concat(verdicts), pd.concat(runs)
-    rounds = [int(x["repetition"].max()) for _, x in r.groupby("exp")]
-    lines.append(f"rounds per experiment: {', '.join(map(str, rounds))}")
+    rounds = [int(x["repetition"].max()) for _, x in r.groupby("exp")] if len(r) else []
+    planned = [json.loads((f / "manifest.json").read_text())["plan"].get("planned_rounds") for f in folders]
+    lines.append(f"rounds per experiment: {', '.join(map(str, rounds)) or 'none compared'} (planned after the first: "
+                 f"{', '.join(str(p) for p in planned)})")
+    pairs = r[r["name"].isin(["a", "twin"])].pivot_table(index=["exp", "threads", "repetition"], columns="name",
+                                                          values="throughput_ops")
+    if {"a", "twin"} <= set(pairs.columns):
+        spread = (pairs["twin"] / pairs["a"]).apply(math.log).groupby(level=[0, 1]).std().dropna()
+        if len(spread):
+            lines.append(f"A/A paired log ratio, spread over the rounds of a cell: median sd {spread.median():.3f} "
+                         f"(from {spread.min():.3f} to {spread.max():.3f}, {len(spread)} cells)")
     aa = v[(v["name"] == "twin") & (v["metric"] == "throughput")]
     called = aa["verdict"].isin(["better", "worse"])
     holds = (aa["ci_low"] <= 1) & (aa["ci_high"] >= 1)
@@ -358,6 +367,7 @@ def main() -> int:
                     help="keep the telemetry (its host figures bound the noise of one round: the default plan's)")
     ap.add_argument("--threads", default="8,16,32,64")
     ap.add_argument("--duration", type=float, default=1.0)
+    ap.add_argument("--warmup", type=float, default=2.0, help="seconds of warm-up before each point's window")
     ap.add_argument("--records", type=int, default=5000)
     ap.add_argument("--slow", default="dial10,0.7,0.45",
                     help="CPU quotas (cores) of the slowed servers; dialN: dialled here for a gap of about N %%")
@@ -384,7 +394,8 @@ def main() -> int:
     if dials:
         print("\n".join(dials), flush=True)
     print(f"servers on CPU {_cpuset(SERVER_CPUS)}, client on CPU {_cpuset(CLIENT_CPUS)}; workload B, "
-          f"{args.repeat} rounds × threads {args.threads} × {args.duration:g} s, {args.records} records", flush=True)
+          f"{args.repeat} rounds × threads {args.threads} × {args.duration:g} s (after {args.warmup:g} s of warm-up), "
+          f"{args.records} records", flush=True)
     # a SIGTERM ends it like Ctrl-C: the servers, the busy process and the cgroups it made are removed
     with sigterm_as_interrupt(), tempfile.TemporaryDirectory(prefix="bench-verdicts-") as scratch:
         tmp = str(args.keep.resolve()) if args.keep else scratch
