@@ -84,7 +84,7 @@ class Rounds:
             self.stopped = f"{done} rounds ran (--max-repeat)"
             return False, self._left(open_now, self.stopped)
         if self.planned is not None and done >= self.planned:
-            self.stopped = f"the {done} rounds planned from the --budget ran"
+            self.stopped = f"the {done} round{'s' if done != 1 else ''} planned from the --budget ran"
             return False, self._left(open_now, self.stopped)
         spent = now - (self.started or now)
         per_round = spent / done if done else 0.0
