@@ -141,7 +141,11 @@ TESTS: dict[str, list[str]] = {
                                 "tests/results/test_decisions.py"],
     # When a sequential run (--repeat auto) looks, and the part of alpha each look spends.
     "ycsbctl/results/looks.py": ["tests/results/test_stats.py",
-                                "tests/results/test_decisions.py"],
+                                "tests/results/test_decisions.py", "tests/experiment/test_sequential.py"],
+    # --repeat auto's rounds: when they stop, the rounds the budget was planned to hold.
+    "ycsbctl/experiment/sequential.py": ["tests/experiment/test_sequential.py"],
+    # The run order: rounds of shuffled blocks (the targets at one thread count together).
+    "ycsbctl/experiment/rounds.py": ["tests/experiment/test_rounds.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py",
                                   "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
     # Each cell's centre, interval, CV and drift over its rounds (of throughput, latency and every percentile).

@@ -43,15 +43,12 @@ def round_order(cells: Sequence[T], round_no: int, seed: int | None,
     """The cells of round ``round_no`` (1-based), shuffled reproducibly from ``seed`` and the round (the
     order depends on the cells' positions only, so the same plan gives the same order). With ``block``,
     the cells of one block stay together: the blocks' order is shuffled, then each block's cells (one
-    block: the plain shuffle of its cells)."""
+    block: the plain shuffle of its cells). Without, each cell is a block of its own: the plain shuffle of
+    the cells (a one-item block's shuffle draws nothing from the generator)."""
     rng = random.Random(f"ycsbctl-order:{DEFAULT_SEED if seed is None else seed}:{round_no}")
-    if block is None:
-        order = list(cells)
-        rng.shuffle(order)
-        return order
     groups: dict[Hashable, list[T]] = {}
-    for cell in cells:
-        groups.setdefault(block(cell), []).append(cell)
+    for i, cell in enumerate(cells):
+        groups.setdefault(i if block is None else block(cell), []).append(cell)
     blocks = list(groups.values())
     rng.shuffle(blocks)
     for group in blocks:

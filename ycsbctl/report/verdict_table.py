@@ -64,7 +64,7 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
     rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)), errors="coerce").max() or 1) if len(verdicts) else 1
     if plan.get("sequential"):
         planned = plan.get("planned_rounds")
-        spent = looks.spent_alpha(alpha, rounds, True, int(planned) if planned else None)
+        spent = looks.plan_spent_alpha(plan, alpha, rounds)
         parts.append(f"rounds were added until every throughput cell was decided or the --budget was spent (--repeat "
                      f"auto); each look spent part of α = {alpha:g}"
                      + (f" (spread over the looks of the {int(planned)} rounds the budget was planned to hold after the "

@@ -16,6 +16,8 @@ planned rounds (written before they existed) spends as it did: weight k^-1.5/ζ(
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 # Sequential looks (--repeat auto): the rounds after which a running experiment asks whether its cells are
 # decided; an analysis after round r spends the weight of look 1 + (looks scheduled before r), so the final
@@ -60,6 +62,13 @@ def spent_alpha(alpha: float, rounds: int, sequential: bool, planned_rounds: int
     if not sequential:
         return alpha
     return alpha * look_weight(look_index(max(rounds, 1)), planned_rounds)
+
+
+def plan_spent_alpha(plan: Mapping[str, Any], alpha: float, rounds: int) -> float:
+    """:func:`spent_alpha` of a folder's analysis after ``rounds`` rounds, from its manifest's ``plan`` (whether it
+    ran ``sequential`` and its ``planned_rounds``, where it has them)."""
+    planned = plan.get("planned_rounds")
+    return spent_alpha(alpha, rounds, bool(plan.get("sequential")), int(planned) if planned else None)
 
 
 def planned_rounds(budget_s: float, round_s: float, most: int) -> int:

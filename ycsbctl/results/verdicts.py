@@ -263,9 +263,7 @@ def plan_judging(plan: dict, runs: pd.DataFrame) -> Judging:
     alpha = float(plan.get("alpha") or stats.ALPHA)
     rounds = int(pd.to_numeric(runs["repetition"], errors="coerce").max()) if len(runs) and "repetition" in runs else 1
     given = plan.get("margin")
-    planned = plan.get("planned_rounds")
-    return judging(plan.get("run_order") in PAIRED_ORDERS,
-                   looks.spent_alpha(alpha, rounds, bool(plan.get("sequential")), int(planned) if planned else None),
+    return judging(plan.get("run_order") in PAIRED_ORDERS, looks.plan_spent_alpha(plan, alpha, rounds),
                    margin=float(given) if given is not None else None)
 
 
