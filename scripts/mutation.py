@@ -406,6 +406,9 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/results/looks.py: last = look_index(max(planned_rounds, 1)) | 1 -> 0":
+        "planned rounds are never below 1 (looks.planned_rounds returns at least 1, and plan_spent_alpha passes None for "
+        "a missing or zero entry), so max(·, 0) and max(·, 1) agree",
     "ycsbctl/engine/aggregate.py: return (order.get(base, 99), n.startswith(\"Intended-\"), n.endswith(\"-FAILED\")) | 99 -> 98":
         "an operation the workload does not name sorts after those it names: 98 and 99 both do while it names fewer "
         "than 99 (the built-in workloads name 7 at most: media-items GET-BY-ID … INSERT)",

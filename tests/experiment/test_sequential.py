@@ -71,6 +71,7 @@ def test_rounds_stop_at_the_first_look_where_every_cell_is_decided_and_the_repor
     # each look before the last said which cells were still open
     opened = [n for n in notes if "still undecided" in n]
     assert [int(n.split(":")[0].split()[1]) for n in opened] == [r for r in looks.LOOK_ROUNDS if r < rounds]
+    assert all(f"still undecided, round {int(n.split(':')[0].split()[1]) + 1} next (" in n for n in opened), opened
 
 
 def test_an_a_a_pair_ends_equivalent_within_the_margin():
