@@ -139,7 +139,9 @@ TESTS: dict[str, list[str]] = {
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py",
                                 "tests/results/test_decisions.py"],
-    # When a sequential run (--repeat auto) looks, and the part of alpha each look spends.
+    # Group-sequential boundaries: the nominal level of each look (Lan–DeMets, numerical integration).
+    "ycsbctl/results/spending.py": ["tests/results/test_decisions.py"],
+    # When a sequential run (--repeat auto) looks, and the level each look tests at.
     "ycsbctl/results/looks.py": ["tests/results/test_stats.py",
                                 "tests/results/test_decisions.py", "tests/experiment/test_sequential.py"],
     # --repeat auto's rounds: when they stop, the rounds the budget was planned to hold.

@@ -64,7 +64,9 @@ def test_rounds_stop_at_the_first_look_where_every_cell_is_decided_and_the_repor
     # report computes it from the same rounds
     planned = store.manifest.plan["planned_rounds"]  # after round 1: the rounds the budget holds at its length
     assert rounds <= planned <= 30 and any(n.startswith(f"rounds planned: {planned} (") for n in notes)
-    spent = looks.spent_alpha(0.05, rounds, True, planned)
+    assert store.manifest.plan["spending"] == looks.SPENDING  # the looks spend alpha by Lan–DeMets over the plan
+    spent = looks.plan_spent_alpha(store.manifest.plan, 0.05, rounds)
+    assert spent == looks.spent_alpha(0.05, rounds, True, planned, looks.SPENDING)
     tested = v[~v["at_peak"] & v["p_adjusted"].notna()]
     called = int((tested["p_adjusted"] < spent).sum())
     assert tp["ci_level"].iloc[0] == pytest.approx(1 - max(called, 1) * spent / len(tested))
@@ -90,7 +92,7 @@ def test_a_spent_budget_stops_the_rounds_and_says_what_is_left_open():
     (line,) = [n for n in notes if n.startswith("rounds stop")]
     assert "--budget" in line and "1 cell(s) left undecided" in line
     capped = Plan(targets=["redis", "valkey"], sequential=True, budget_s=600, max_repeat=2, **SMALL)
-    runs, notes, _ = _sweep(capped, {"valkey": 0.98})
+    runs, notes, _ = _sweep(capped, {"valkey": 0.93})  # 7 % slower: two rounds are too few to say within ±10 % or not
     assert max(r.repetition for r in runs) == 2 and any("2 rounds ran (--max-repeat)" in n for n in notes)
 
 

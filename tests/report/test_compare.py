@@ -318,8 +318,12 @@ def test_the_first_folders_alpha_sets_the_verdicts_of_every_folder(pair, tmp_pat
         folders.append(dest)
     c = compare(folders)
     assert c.alpha == 0.01
-    # Benjamini–Hochberg's intervals of a family tested at α are at 1 − α or wider: 0.975 and 0.9 at the last's 0.2
-    assert c.verdicts["ci_level"].min() >= 1 - 0.01
+    # Benjamini–Hochberg's intervals of a family tested at α are at 1 − α or wider (0.975 and 0.9 at the last's
+    # 0.2); an equivalent cell's, the two one-sided tests' at α each, at 1 − 2α (0.6 at the last's)
+    v = c.verdicts
+    equivalent = v["verdict"] == "equivalent"
+    assert v[~equivalent]["ci_level"].min() >= 1 - 0.01
+    assert list(v[equivalent]["ci_level"]) == pytest.approx([1 - 2 * 0.01] * int(equivalent.sum()))
 
 
 def test_a_cell_whose_baseline_point_was_not_ok_is_not_compared_though_its_peak_row_names_its_threads():

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from ycsbctl.results import looks, noise, stats
+from ycsbctl.results import looks, noise, spending, stats
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.host_drift import Margins
 
@@ -99,6 +99,91 @@ def test_stopping_on_the_data_keeps_the_false_calls_within_alpha_where_testing_e
     assert naive > planned >= spent and naive > 0.05  # every look at the full alpha: the error rate grows with the looks
 
 
+@pytest.mark.parametrize("fractions", [(0.2, 0.4, 0.6, 0.8, 1.0), tuple(r / 11 for r in (1, 2, 3, 5, 8, 11)),
+                                       tuple(r / 30 for r in (1, 2, 3, 5, 8, 12, 18, 27, 30)), (1.0,)])
+def test_the_boundaries_spend_alpha_look_by_look_as_a_simulated_brownian_motion_crosses_them(fractions):
+    """Lan–DeMets by numerical integration, against 300,000 simulated Brownian paths observed at the looks: the share
+    first crossing at each look is that look's part of alpha, f(t_k) − f(t_{k−1}), and the whole is alpha."""
+    alpha = 0.05
+    c = np.asarray(spending.boundaries(alpha, fractions))
+    # the first look has no earlier one: its boundary is the normal quantile of its part (scipy's norm)
+    assert c[0] == pytest.approx(sps.norm.isf(spending.obf_spent(alpha, fractions[0]) / 2), rel=1e-9)
+    if fractions == (1.0,):
+        assert c[0] == pytest.approx(sps.norm.isf(alpha / 2))  # one look at the end: the plain test
+    rng = np.random.default_rng(20261127)
+    t = np.asarray(fractions)
+    paths = np.cumsum(rng.normal(size=(300_000, len(t))) * np.sqrt(np.diff(t, prepend=0.0)), axis=1) / np.sqrt(t)
+    crossed = np.abs(paths) >= c
+    first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), -1)
+    parts = np.diff([spending.obf_spent(alpha, x) for x in (0.0, *fractions)])
+    for k, part in enumerate(parts):
+        share = float(np.mean(first == k))
+        se = math.sqrt(part * (1 - part) / len(first))
+        assert abs(share - part) <= 4 * se + 1e-5, (k, share, part)
+    whole = float(np.mean(first >= 0))
+    assert abs(whole - alpha) <= 4 * math.sqrt(alpha * (1 - alpha) / len(first))
+    # early looks ask far more than the last, which tests at nearly alpha (O'Brien–Fleming's shape)
+    levels = spending.nominal_levels(alpha, fractions)
+    assert list(levels) == sorted(levels) and alpha * 0.7 < levels[-1] <= alpha
+
+
+def _paired_levels(rounds_seen: list[int], planned: int | None, scheme: str | None) -> tuple[list[float], list[float]]:
+    return ([looks.spent_alpha(0.05, r, True, planned, scheme) for r in rounds_seen],
+            [looks.equivalence_alpha(0.05, r, True, planned, scheme) for r in rounds_seen])
+
+
+def _simulated_looks(shift: float, sd: float, planned: int, scheme: str | None, runs: int = 4000,
+                     seed: int = 5) -> dict[str, float]:
+    """``runs`` sequential experiments of one cell (paired log ratios ~ N(``shift``, ``sd``)), looked at after the
+    scheduled rounds up to ``planned``, stopping at the first look that decides: the share ending better/worse,
+    equivalent (±10 %) and undecided. The tests are scipy's (one-sample t on the log ratios, its intervals); the
+    levels are the looks' (:func:`looks.spent_alpha`, :func:`looks.equivalence_alpha`)."""
+    rng = np.random.default_rng(seed)
+    d = rng.normal(shift, sd, size=(runs, planned))
+    seen = [r for r in looks.looks_until(planned) if r >= 2]
+    levels, eq_levels = _paired_levels(seen, planned, scheme)
+    edge = math.log(1.1)
+    verdict = np.full(runs, "undecided", dtype=object)
+    for r, a, e in zip(seen, levels, eq_levels):
+        open_ = verdict == "undecided"
+        res = sps.ttest_1samp(d[:, :r], 0.0, axis=1)
+        lo, hi = res.confidence_interval(1 - e)
+        same = open_ & (lo >= -edge) & (hi <= edge)
+        called = open_ & ~same & (res.pvalue < a)
+        verdict[same], verdict[called] = "equivalent", "called"
+    return {v: float(np.mean(verdict == v)) for v in ("called", "equivalent", "undecided")}
+
+
+def test_the_planned_looks_keep_the_error_rates_and_decide_more_than_a_union_bound():
+    """Simulated sequential runs (4,000 each, 11 planned rounds, this host's per-round spread of ~0.15): the
+    Lan–DeMets looks call an A/A pair different in at most alpha of runs and call a 12 % gap (beyond the ±10 %
+    margin) equivalent in at most alpha; they call equivalent and different more often than the union bound did."""
+    se = math.sqrt(0.05 * 0.95 / 4000)
+    aa = _simulated_looks(0.0, 0.15, 11, looks.SPENDING)
+    aa_union = _simulated_looks(0.0, 0.15, 11, None)
+    assert aa["called"] <= 0.05 + 3 * se
+    assert aa["equivalent"] > aa_union["equivalent"] + 0.1  # what the plan buys: the same answer, more often
+    beyond = _simulated_looks(math.log(1.12), 0.15, 11, looks.SPENDING)
+    assert beyond["equivalent"] <= 0.05 + 3 * se
+    gap = _simulated_looks(math.log(0.85), 0.15, 11, looks.SPENDING)
+    assert gap["called"] > _simulated_looks(math.log(0.85), 0.15, 11, None)["called"]
+
+
+def test_the_looks_past_the_plan_and_folders_written_before_spend_as_they_did():
+    planned = 11
+    within = [looks.spent_alpha(0.05, r, True, planned, looks.SPENDING) for r in looks.looks_until(planned)]
+    assert within == sorted(within) and within[-1] <= 0.05 * (1 - looks.BEYOND_PLAN)
+    past = [looks.spent_alpha(0.05, r, True, planned, looks.SPENDING) for r in (12, 18, 27, 40)]
+    assert sum(past) <= 0.05 * looks.BEYOND_PLAN and past == sorted(past, reverse=True)
+    # a folder without the scheme in its plan: the union bound it was judged by
+    assert looks.spent_alpha(0.05, 8, True, planned) == 0.05 * looks.look_weight(looks.look_index(8), planned)
+    assert looks.spent_alpha(0.05, 8, True) == 0.05 * looks.look_weight(looks.look_index(8))
+    # one look, no sequence: alpha, and the two one-sided tests each at alpha (a 90 % interval)
+    assert looks.spent_alpha(0.05, 8, False) == 0.05 and looks.equivalence_alpha(0.05, 8, False) == 0.10
+    # the analysis of a run stopped between two looks is made where it stopped
+    assert looks.looks_until(10) == (1, 2, 3, 5, 8, 10) and looks.looks_until(8) == (1, 2, 3, 5, 8)
+
+
 def test_a_looks_interval_is_scipys_t_interval_at_the_level_it_spends():
     rng = np.random.default_rng(3)
     base = {r: 1000.0 * math.exp(rng.normal(0, 0.03)) for r in range(1, 6)}
@@ -112,9 +197,9 @@ def test_a_looks_interval_is_scipys_t_interval_at_the_level_it_spends():
 
 
 @pytest.mark.parametrize("shift", [0.0, 0.02, 0.06, 0.09, 0.15])
-def test_equivalent_is_exactly_scipys_two_one_sided_tests_at_the_familys_level(shift):
+def test_equivalent_is_exactly_scipys_two_one_sided_tests_at_alpha(shift):
     """TOST: equivalent within ±10 % exactly when both one-sided t tests (ratio above 1/1.1, below 1.1) reject
-    at half the level's complement, computed by scipy on the log ratios."""
+    at alpha, computed by scipy on the log ratios."""
     rng = np.random.default_rng(int(shift * 100) + 5)
     base = {r: 500.0 for r in range(1, 9)}
     other = {r: 500.0 * math.exp(shift + rng.normal(0, 0.03)) for r in base}
@@ -123,8 +208,10 @@ def test_equivalent_is_exactly_scipys_two_one_sided_tests_at_the_familys_level(s
     edge = math.log(1.1)
     p_low = sps.ttest_1samp(d, -edge, alternative="greater").pvalue
     p_high = sps.ttest_1samp(d, edge, alternative="less").pvalue
-    tost = max(p_low, p_high) < (1 - c.level) / 2
+    tost = max(p_low, p_high) < 0.05  # each one-sided test at alpha
     assert (c.verdict == stats.EQUIVALENT) == tost, (c, p_low, p_high)
+    if tost:  # shown with the two one-sided tests' interval: 1 − 2α
+        assert c.level == pytest.approx(0.90)
 
 
 def test_the_noise_bound_by_hand_for_a_rate_and_a_latency():

@@ -160,13 +160,18 @@ def test_a_familys_intervals_leave_out_1_exactly_where_a_difference_was_called()
         called = sum(c.p_adjusted < 0.05 and c.ratio != 1 for c in done)
         level = 1 - max(called, 1) * 0.05 / m
         for alone, c in zip(cells, done):
+            # equivalent where the two one-sided tests' interval (90 %: each side at α) lies inside ±10 %; that cell
+            # shows it, the others the family's interval
+            tost = stats.at_level(alone, 0.90)
+            if tost.low >= 1 / 1.1 and tost.high <= 1.1:
+                assert c.verdict == stats.EQUIVALENT and c.level == pytest.approx(0.90), (family, c)
+                assert (c.low, c.high) == pytest.approx((tost.low, tost.high))
+                continue
             assert c.level == pytest.approx(level)
             excludes = c.low > 1 or c.high < 1
             assert excludes == (c.p_adjusted < 0.05), (family, c)
-            # a called cell is better/worse unless its whole interval lies inside the ±10 % margin (equivalent)
-            inside = c.low >= 1 / 1.1 and c.high <= 1.1
-            assert c.verdict == (stats.EQUIVALENT if inside else
-                                 (stats.BETTER if c.low > 1 else stats.WORSE) if excludes else stats.UNDECIDED)
+            assert not (c.low >= 1 / 1.1 and c.high <= 1.1)  # the family's interval is wider than the 90 % one
+            assert c.verdict == ((stats.BETTER if c.low > 1 else stats.WORSE) if excludes else stats.UNDECIDED)
             assert c.ratio == alone.ratio and c.p_value == alone.p_value
             disagreements_at_95 += (alone.low > 1 or alone.high < 1) != excludes
     assert disagreements_at_95 > 0  # the plain 95 % interval would have contradicted some verdicts

@@ -2,7 +2,7 @@
 
 After each round that is a scheduled look (:data:`ycsbctl.results.looks.LOOK_ROUNDS`: 1, 2, 3, 5, 8, …) the
 verdicts are computed as the report will compute them — the same runs table, the same family, at the level
-this look spends (:func:`ycsbctl.results.looks.spent_alpha`) — and the sweep stops once every compared
+this look tests at (:func:`ycsbctl.results.looks.spent_alpha`) — and the sweep stops once every compared
 throughput cell is ``better``, ``worse`` or ``equivalent``. Latency cells are reported with their own verdicts
 but do not hold the run open (tails need far more rounds than rates to be called equivalent). A round is not
 started when the rounds so far, at their mean length, say it would end past ``--budget``, nor past the rounds
@@ -70,8 +70,8 @@ class Rounds:
         held = (f"the --budget of {self.budget_s:g} s holds {self.planned} at ~{self.round_s:.0f} s a round"
                 if self.round_s and self.planned is not None and self.planned < self.most else
                 f"--max-repeat {self.most}")
-        return (f"rounds planned: {self.planned} ({held}); the sequential looks spend alpha over the looks those rounds "
-                "hold, so stopping on the data keeps the error rate")
+        return (f"rounds planned: {self.planned} ({held}); the looks spend alpha by the share of those rounds each has "
+                "seen (Lan–DeMets), so stopping on the data keeps the error rate")
 
     def another(self, done: int, open_now: list[str] | None) -> tuple[bool, str | None]:
         """(whether to run round ``done + 1``, a line to show) after ``done`` rounds; ``open_now``: the cells

@@ -200,7 +200,7 @@ class Sweep(SweepTargets):
 
     def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
         from ycsbctl.experiment.sequential import open_cells
-        from ycsbctl.results.looks import LOOK_ROUNDS
+        from ycsbctl.results import looks
 
         if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
             self.rounds = Rounds(self.plan.budget_s or float("inf"), self.plan.max_repeat,
@@ -210,11 +210,12 @@ class Sweep(SweepTargets):
                 return True
         if done == 1 and self.rounds.planned is None:  # a round's length known: the rounds the budget holds
             self.rounds.plan_from_first_round()
-            self.sink.update_manifest(plan={**self.sink.manifest.plan, "planned_rounds": self.rounds.planned})
+            self.sink.update_manifest(plan={**self.sink.manifest.plan, "planned_rounds": self.rounds.planned,
+                                            "spending": looks.SPENDING})
             self.console.note(self.rounds.planned_line())
         keys = {c.key for c in stage}  # the stage's own cells (a dataset's load point is no cell)
         mine = [r for r in self.outcome.records if (r.target, r.workload, r.phase, r.threads, r.target_rate) in keys]
-        looked = open_cells(mine, self.sink.manifest.plan) if done in LOOK_ROUNDS else None
+        looked = open_cells(mine, self.sink.manifest.plan) if done in looks.LOOK_ROUNDS else None
         go, line = self.rounds.another(done, looked)
         if line:
             self.console.note(line)

@@ -58,22 +58,25 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
     source = verdicts["margin_source"].dropna().iloc[0] if "margin_source" in verdicts and \
         verdicts["margin_source"].notna().any() else "the default"
     margin = f"±{m.max():.0f} %" if len(m) else f"±{100 * stats.EQUIVALENCE_MARGIN:.0f} %"
-    parts = [f"<b>better</b> or <b>worse</b> when the interval leaves 1.00 out, <b>equivalent</b> when it lies "
-             f"within {margin} ({source}: the two one-sided tests), <b>undecided</b> when it is too wide for either "
-             "(beside it, the smallest difference these rounds could have detected, 80 % power)"]
+    parts = [f"<b>better</b> or <b>worse</b> when the interval leaves 1.00 out, <b>equivalent</b> when the interval "
+             f"of the two one-sided tests (each at α: 1 − 2α) lies within {margin} ({source}), <b>undecided</b> when "
+             "it is too wide for either (beside it, the smallest difference these rounds could have detected, 80 % power)"]
     rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)), errors="coerce").max() or 1) if len(verdicts) else 1
     if plan.get("sequential"):
         planned = plan.get("planned_rounds")
         spent = looks.plan_spent_alpha(plan, alpha, rounds)
+        how = ("by the information each look had, with the O'Brien–Fleming-like Lan–DeMets function and the looks' "
+               f"correlation, over the {int(planned or 1)} rounds the budget was planned to hold after the first"
+               if plan.get("spending") == looks.SPENDING else
+               "a part each (a union bound)" + (f", over the looks of the {int(planned)} rounds the budget was planned "
+                                                "to hold after the first" if planned else ""))
         parts.append(f"rounds were added until every throughput cell was decided or the --budget was spent (--repeat "
-                     f"auto); each look spent part of α = {alpha:g}"
-                     + (f" (spread over the looks of the {int(planned)} rounds the budget was planned to hold after the "
-                        "first)" if planned else "")
-                     + f", the last one α = {spent:.2g}, so stopping on the data keeps the error rate")
+                     f"auto); the looks spent α = {alpha:g} {how}; the last one tested at α = {spent:.2g}, so stopping "
+                     "on the data keeps the error rate")
     else:
         parts.append(f"tested at α = {alpha:g}")
-    parts.append("the p values adjusted together (Benjamini–Hochberg) and the intervals stated at the level that "
-                 "agrees with them (1 − α × called ÷ tested)")
+    parts.append("the p values of a difference adjusted together (Benjamini–Hochberg) and the intervals stated at the "
+                 "level that agrees with them (1 − α × called ÷ tested); an equivalent cell's interval is its own test's")
     by = verdicts.get("decided_by", pd.Series(dtype=object)).dropna().astype(str)
     if by.str.contains("noise").any():
         parts.append("an interval is also bounded by the host's own noise — what two runs of one server differ by here "

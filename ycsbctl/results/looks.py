@@ -1,16 +1,21 @@
-"""When a sequential run (``--repeat auto``) looks at its rounds, and what part of ``alpha`` each look spends.
+"""When a sequential run (``--repeat auto``) looks at its rounds, and at what level each look tests.
 
-The rounds are looked at as they come and the experiment stops once its cells are decided; each look spends
-a part of ``alpha`` (:func:`spent_alpha`: the parts sum to at most ``alpha``), so that stopping on the data
-keeps the error rate (a union bound over the looks). The tests themselves are :mod:`ycsbctl.results.stats`.
+The rounds are looked at as they come and the experiment stops once its cells are decided. Once the first round
+has run, the sweep knows how long a round takes, so how many rounds its ``--budget`` (and ``--max-repeat``) holds:
+the *planned rounds* N (recorded in the manifest's plan as ``planned_rounds``, from a round's length only, never
+from what was measured in it). The looks then spend ``alpha`` by their information — an analysis after r rounds
+has r/N of the plan's — with the O'Brien–Fleming-like Lan–DeMets spending function, each look's boundary found
+with the looks' true correlation (:mod:`ycsbctl.results.spending`): early looks decide only gaps far beyond the
+noise, the last planned one tests at nearly ``alpha``, and stopping at any look keeps the error rate.
+:data:`BEYOND_PLAN` of ``alpha`` is kept for looks past the plan (a resumed run given more rounds), split among
+them by a union bound. The plan records this scheme as ``spending: "obf"``.
 
-Look 1 (after the first round) spends :data:`FIRST_LOOK` of ``alpha``. Once the first round has run, the
-sweep knows how long a round takes, so how many rounds its ``--budget`` (and ``--max-repeat``) holds: the
-*planned rounds* (recorded in the manifest's plan as ``planned_rounds``, from a round's length only, never
-from what was measured in it). The rest of ``alpha`` is then spread over the looks those rounds hold —
-weight ∝ 1/k for look k, :data:`BEYOND_PLAN` of it kept for looks past the plan (a resumed run given more
-rounds) — rather than over an endless series whose later looks the budget never reaches. A folder without
-planned rounds (written before they existed) spends as it did: weight k^-1.5/ζ(1.5) for look k.
+The two one-sided tests of equivalence spend their own ``alpha`` the same way, one-sided
+(:func:`equivalence_alpha`): an ``equivalent`` verdict is made at the level of the interval ``1 − 2α`` for one look
+(90 % at α = 0.05), the usual form of the test.
+
+Folders written before (no ``spending`` in their plan) are read as they were judged: a union bound, look k
+spending weight k^-1.5/ζ(1.5) of ``alpha`` (or, with planned rounds, look 1 1/ζ(1.5) and looks 2…K ∝ 1/k).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ycsbctl.results import spending
+
 # Sequential looks (--repeat auto): the rounds after which a running experiment asks whether its cells are
 # decided; an analysis after round r spends the weight of look 1 + (looks scheduled before r), so the final
 # analysis of a run stopped between two looks (its time budget spent) spends the next look's weight.
@@ -26,7 +33,8 @@ LOOK_ROUNDS = (1, 2, 3, 5, 8, 12, 18, 27, 40, 60, 90)
 SPENDING_POWER = 1.5  # without planned rounds: weight of look k ∝ 1/k^1.5, normalised by ζ(1.5)
 _ZETA = 2.612375348685488  # ζ(1.5)
 FIRST_LOOK = 1.0 / _ZETA  # look 1's part of alpha, planned rounds or not (it comes before the plan)
-BEYOND_PLAN = 0.05  # of what follows look 1: kept for looks past the planned rounds
+BEYOND_PLAN = 0.05  # kept for looks past the planned rounds (of what follows look 1, in the union-bound scheme)
+SPENDING = "obf"  # the plan's ``spending`` of a run whose looks spend alpha by Lan–DeMets (spending.py)
 
 
 def look_index(rounds: int) -> int:
@@ -55,20 +63,46 @@ def look_weight(k: int, planned_rounds: int | None = None) -> float:
     return rest * BEYOND_PLAN * _tail_power(k, last + 1)
 
 
-def spent_alpha(alpha: float, rounds: int, sequential: bool, planned_rounds: int | None = None) -> float:
-    """The level an analysis after ``rounds`` rounds tests at: ``alpha`` for a fixed number of rounds (one
-    look); in a sequential run ``alpha`` times look k's weight (:func:`look_index`, :func:`look_weight`), so
-    that the looks together spend at most ``alpha`` whatever stops the run."""
+def looks_until(rounds: int) -> tuple[int, ...]:
+    """The rounds after which the analyses up to one after ``rounds`` rounds were made: the scheduled looks before
+    it (:data:`LOOK_ROUNDS`) and itself (a run stopped between two looks is analysed where it stopped)."""
+    r = max(rounds, 1)
+    return (*[k for k in LOOK_ROUNDS if k < r], r)
+
+
+def spent_alpha(alpha: float, rounds: int, sequential: bool, planned_rounds: int | None = None,
+                scheme: str | None = None) -> float:
+    """The two-sided level an analysis after ``rounds`` rounds tests at: ``alpha`` for a fixed number of rounds
+    (one look). In a sequential run with planned rounds N and the Lan–DeMets ``scheme`` (:data:`SPENDING`): the
+    nominal level of its boundary (:func:`ycsbctl.results.spending.nominal_levels` over the looks' fractions r/N,
+    spending ``alpha`` × (1 − :data:`BEYOND_PLAN`)); past the plan, a union-bound part of the rest. Else (a folder
+    written before): ``alpha`` times look k's weight (:func:`look_index`, :func:`look_weight`). Either way the
+    looks together spend at most ``alpha`` whatever stops the run."""
     if not sequential:
         return alpha
-    return alpha * look_weight(look_index(max(rounds, 1)), planned_rounds)
+    r = max(rounds, 1)
+    if scheme != SPENDING or not planned_rounds:
+        return alpha * look_weight(look_index(r), planned_rounds)
+    n = max(planned_rounds, 1)
+    if r <= n:
+        return spending.nominal_levels(alpha * (1.0 - BEYOND_PLAN), tuple(k / n for k in looks_until(r)))[-1]
+    return alpha * BEYOND_PLAN * _tail_power(look_index(r), look_index(n) + 1)
 
 
-def plan_spent_alpha(plan: Mapping[str, Any], alpha: float, rounds: int) -> float:
-    """:func:`spent_alpha` of a folder's analysis after ``rounds`` rounds, from its manifest's ``plan`` (whether it
-    ran ``sequential`` and its ``planned_rounds``, where it has them)."""
+def equivalence_alpha(alpha: float, rounds: int, sequential: bool, planned_rounds: int | None = None,
+                      scheme: str | None = None) -> float:
+    """The two-sided level whose interval the two one-sided tests of equivalence read (each side at ``alpha``,
+    spent over the looks like :func:`spent_alpha`): ``2 × alpha`` for one look — the 90 % interval at α = 0.05."""
+    return spent_alpha(2 * alpha, rounds, sequential, planned_rounds, scheme)
+
+
+def plan_spent_alpha(plan: Mapping[str, Any], alpha: float, rounds: int, equivalence: bool = False) -> float:
+    """:func:`spent_alpha` (``equivalence``: :func:`equivalence_alpha`) of a folder's analysis after ``rounds``
+    rounds, from its manifest's ``plan`` (whether it ran ``sequential``, its ``planned_rounds`` and ``spending``,
+    where it has them)."""
     planned = plan.get("planned_rounds")
-    return spent_alpha(alpha, rounds, bool(plan.get("sequential")), int(planned) if planned else None)
+    how = equivalence_alpha if equivalence else spent_alpha
+    return how(alpha, rounds, bool(plan.get("sequential")), int(planned) if planned else None, plan.get("spending"))
 
 
 def planned_rounds(budget_s: float, round_s: float, most: int) -> int:

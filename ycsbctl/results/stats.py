@@ -8,8 +8,8 @@ on the per-round log ratios: what drifts between rounds cancels); otherwise Welc
 (``scipy.stats.ttest_ind(equal_var=False)``). The p values of one comparison's cells are adjusted
 together by Benjamini–Hochberg (``scipy.stats.false_discovery_control``) and the intervals restated at
 the family's level; then every cell gets one of four verdicts from its interval (:func:`classify`):
-``better`` or ``worse`` (the interval leaves 1 out), ``equivalent`` (it lies inside ±margin: the two
-one-sided tests of equivalence, at the same level) or ``undecided`` (too wide for either; beside it the
+``better`` or ``worse`` (the interval leaves 1 out), ``equivalent`` (the interval of the two one-sided tests of
+equivalence — 1 − 2α, a claim of each cell on its own — lies inside ±margin) or ``undecided`` (too wide for either; beside it the
 smallest difference the test would have detected with 80 % power).
 
 A cell's interval may also be bounded by the host's own noise (:func:`noise_bounded`): what two runs of
@@ -249,14 +249,21 @@ def _exact(ratio: float, test: str, n: int) -> Comparison:
     return Comparison(ratio, ratio, ratio, 1.0 if ratio == 1 else 0.0, test, n, 0.0, 0.0)
 
 
-def decide(comparisons: Sequence[Comparison], higher_is_better: Sequence[bool], alpha: float = ALPHA) -> list[Comparison]:
+def decide(comparisons: Sequence[Comparison], higher_is_better: Sequence[bool], alpha: float = ALPHA,
+           equivalence_alpha: float | None = None) -> list[Comparison]:
     """Adjust the p values of one comparison's cells together (Benjamini–Hochberg), restate the tested
     cells' intervals at the family's level (:func:`family_level`), narrow each by its noise bound where it
-    has one (:func:`noise_bounded`) and give it its verdict from that interval (:func:`classify`): better,
-    worse, equivalent (inside ±its ``equivalence`` margin) or undecided. A cell without a test (one round)
-    is decided by its noise bound alone, or undecided. The detectable difference is restated for the level
-    a cell must reach when the others are all null (``alpha`` over the cells tested: BH's first step), so
-    that no cell reads "±1 % detectable" beside a 2 % difference it did not call."""
+    has one (:func:`noise_bounded`) and give it its verdict (:func:`classify`): ``equivalent`` when its interval
+    at ``1 − equivalence_alpha`` (the two one-sided tests, each at half of it: None is ``2 × alpha``, the 90 %
+    interval of TOST at α = 0.05) lies inside ±its ``equivalence`` margin, else better, worse or undecided from
+    the family's interval. Equivalence is a claim of each cell on its own (the intersection–union test: it
+    errs only in a cell whose true difference lies beyond the margin, and there at most at its level), a
+    difference a claim of the family. A cell without a test (one round) is decided by its noise bound alone, or
+    undecided. The detectable difference is restated for the level a cell must reach when the others are all
+    null (``alpha`` over the cells tested: BH's first step), so that no cell reads "±1 % detectable" beside a 2 %
+    difference it did not call."""
+    equivalence_level = 1 - (2 * alpha if equivalence_alpha is None else equivalence_alpha)
+    same = [at_level(c, equivalence_level) for c in comparisons]  # the two one-sided tests' intervals
     tested = [i for i, c in enumerate(comparisons) if not math.isnan(c.p_value)]
     adjusted = _sps().false_discovery_control([comparisons[i].p_value for i in tested]) if tested else []
     out = list(comparisons)
@@ -270,28 +277,39 @@ def decide(comparisons: Sequence[Comparison], higher_is_better: Sequence[bool], 
         level = family_level(alpha, len(tested), called)
         for i in tested:
             out[i] = at_level(out[i], level)
-    return [_verdict_of(c, hib, c.p_adjusted < alpha) for c, hib in zip(out, higher_is_better)]
+    return [_verdict_of(c, hib, c.p_adjusted < alpha, e) for c, hib, e in zip(out, higher_is_better, same)]
 
 
-def _verdict_of(c: Comparison, higher_is_better: bool, called: bool = False) -> Comparison:
-    """``c`` with its interval narrowed by its noise bound (where it has one) and its verdict; a cell with a
-    test but no interval (a p value alone) is ``better``/``worse`` when the family ``called`` it."""
-    low, high, by = c.low, c.high, c.decided_by or c.test
-    if not (low > 0 and high > 0) and not (c.noise_low > 0 and c.noise_high > 0):
-        verdict = UNDECIDED
-        if called and c.ratio > 0 and c.ratio != 1:
-            verdict = BETTER if (c.ratio > 1) == higher_is_better else WORSE
-        return replace(c, verdict=verdict, decided_by=by)
+def _narrowed(c: Comparison, low: float, high: float) -> tuple[float, float, str]:
+    """``low``..``high`` narrowed by ``c``'s noise bound where it has one (or the bound alone, where there is no
+    interval), and what decided it."""
+    by = c.decided_by or c.test
     if c.noise_low > 0 and c.noise_high > 0:
         if not (low > 0 and high > 0):
-            low, high, by = c.noise_low, c.noise_high, NOISE_ONLY
-        elif max(low, c.noise_low) <= min(high, c.noise_high):
+            return c.noise_low, c.noise_high, NOISE_ONLY
+        if max(low, c.noise_low) <= min(high, c.noise_high):
             narrowed = (max(low, c.noise_low), min(high, c.noise_high))
             if narrowed != (low, high):
                 by = f"{c.test}, within the host's noise bound"
-            low, high = narrowed
-        else:  # the bound does not hold for these rounds: the test's interval alone
-            by = f"{c.test} (the rounds differ by more than the host's noise bound)"
+            return *narrowed, by
+        return low, high, f"{c.test} (the rounds differ by more than the host's noise bound)"
+    return low, high, by
+
+
+def _verdict_of(c: Comparison, higher_is_better: bool, called: bool = False, same: Comparison | None = None) -> Comparison:
+    """``c`` with its interval narrowed by its noise bound (where it has one) and its verdict: ``equivalent`` with
+    the two one-sided tests' interval ``same`` (``c`` restated at their level) where that lies inside the margin;
+    a cell with a test but no interval (a p value alone) is ``better``/``worse`` when the family ``called`` it."""
+    if not (c.low > 0 and c.high > 0) and not (c.noise_low > 0 and c.noise_high > 0):
+        verdict = UNDECIDED
+        if called and c.ratio > 0 and c.ratio != 1:
+            verdict = BETTER if (c.ratio > 1) == higher_is_better else WORSE
+        return replace(c, verdict=verdict, decided_by=c.decided_by or c.test)
+    if same is not None and same.low > 0 and same.high > 0:
+        low, high, by = _narrowed(c, same.low, same.high)
+        if classify(low, high, higher_is_better, c.equivalence, c.margin) == EQUIVALENT:
+            return replace(c, low=low, high=high, level=same.level, verdict=EQUIVALENT, decided_by=by)
+    low, high, by = _narrowed(c, c.low, c.high)
     verdict = classify(low, high, higher_is_better, c.equivalence, c.margin)
     return replace(c, low=low, high=high, verdict=verdict, decided_by=by)
 

@@ -66,7 +66,7 @@ def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True,
             rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": cell_rate(rate)},
                              m, baseline, base, other, c, groups=(b, g), how=how))
             ops.append(op)
-    df = decided(rows, how.alpha)
+    df = decided(rows, how.alpha, how.equivalence_alpha)
     return df.assign(op=ops) if len(df) else df.assign(op=pd.Series(dtype=str))
 
 
@@ -81,15 +81,18 @@ class Judging:
     margin_source: str = "the default"
     noise: noise.NoiseModel | None = None
     alpha: float = stats.ALPHA
+    equivalence_alpha: float | None = None  # the two one-sided tests' interval is at 1 − this (None: 2 × alpha)
 
 
 def judging(paired: bool = True, alpha: float = stats.ALPHA, margin: float | None = None,
-            margin_source: str | None = None, margins: host_drift.Margins | None = None) -> Judging:
-    """How to judge a comparison: the equivalence ``margin`` (None: :data:`~ycsbctl.results.stats.EQUIVALENCE_MARGIN`)
-    and the host's noise bound from the calibration record (``margins``; None: read it)."""
+            margin_source: str | None = None, margins: host_drift.Margins | None = None,
+            equivalence_alpha: float | None = None) -> Judging:
+    """How to judge a comparison: the equivalence ``margin`` (None: :data:`~ycsbctl.results.stats.EQUIVALENCE_MARGIN`),
+    the host's noise bound from the calibration record (``margins``; None: read it), the level of a difference
+    (``alpha``) and of the two one-sided tests' interval (1 − ``equivalence_alpha``; None: 1 − 2 × ``alpha``)."""
     return Judging(paired, margin if margin is not None else stats.EQUIVALENCE_MARGIN,
                    margin_source or ("--margin" if margin is not None else "the default"),
-                   noise.noise_model(margins), alpha)
+                   noise.noise_model(margins), alpha, equivalence_alpha)
 
 
 def judged(b: pd.DataFrame, g: pd.DataFrame, m: Metric, how: Judging) -> tuple[dict, dict, stats.Comparison]:
@@ -140,10 +143,11 @@ def _pct(fraction: float) -> float:
     return 100 * fraction if fraction == fraction else math.nan
 
 
-def decided(rows: list[dict], alpha: float) -> pd.DataFrame:
-    """Adjust the cells' p values together and write the verdicts (rows marked ``_fixed`` keep theirs)."""
+def decided(rows: list[dict], alpha: float, equivalence_alpha: float | None = None) -> pd.DataFrame:
+    """Adjust the cells' p values together and write the verdicts (rows marked ``_fixed`` keep theirs);
+    ``equivalence_alpha``: :func:`ycsbctl.results.stats.decide`'s."""
     family = [r for r in rows if not r.get("_fixed")]
-    done = stats.decide([r["_c"] for r in family], [r["_hib"] for r in family], alpha)
+    done = stats.decide([r["_c"] for r in family], [r["_hib"] for r in family], alpha, equivalence_alpha)
     for r, c in zip(family, done):
         r.update(p_adjusted=c.p_adjusted, verdict=c.verdict, ci_low=c.low, ci_high=c.high, ci_level=c.level,
                  detectable_pct=_pct(c.detectable), decided_by=c.decided_by)  # the family's: what a cell must reach
@@ -206,7 +210,7 @@ def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", pai
             if bk[2] == tk[2] and same is not None:  # both peak at one thread count: that cell's test, not a second
                 row.update(_same_as=same, _fixed=True)
             rows.append(row)
-    return decided(rows, how.alpha)
+    return decided(rows, how.alpha, how.equivalence_alpha)
 
 
 # What a deployment costs per operation, besides throughput and latency (lower is better): CPU µs.
@@ -243,7 +247,7 @@ def cost_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paire
                 continue
             rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": cell_rate(rate)},
                              m, baseline, base, other, c, groups=(b, g), how=how))
-    return decided(rows, how.alpha)
+    return decided(rows, how.alpha, how.equivalence_alpha)
 
 
 
@@ -258,13 +262,14 @@ def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
 
 def plan_judging(plan: dict, runs: pd.DataFrame) -> Judging:
     """How a folder's verdicts are judged, from its manifest's ``plan``: paired when its rounds interleaved the
-    targets, its ``--margin``, and its level — in a sequential run (``--repeat auto``) the part of ``alpha``
-    the analysis after its last round spends (:func:`ycsbctl.results.looks.spent_alpha`)."""
+    targets, its ``--margin``, and its levels — in a sequential run (``--repeat auto``) those the analysis after
+    its last round tests at (:func:`ycsbctl.results.looks.spent_alpha`, :func:`~ycsbctl.results.looks.equivalence_alpha`)."""
     alpha = float(plan.get("alpha") or stats.ALPHA)
     rounds = int(pd.to_numeric(runs["repetition"], errors="coerce").max()) if len(runs) and "repetition" in runs else 1
     given = plan.get("margin")
     return judging(plan.get("run_order") in PAIRED_ORDERS, looks.plan_spent_alpha(plan, alpha, rounds),
-                   margin=float(given) if given is not None else None)
+                   margin=float(given) if given is not None else None,
+                   equivalence_alpha=looks.plan_spent_alpha(plan, alpha, rounds, equivalence=True))
 
 
 def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99") -> pd.DataFrame:
