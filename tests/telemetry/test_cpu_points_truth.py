@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import redis
 
 from tests.fixtures.cgroups import PERIOD_US, CpuGroup, cpu_quota
 from tests.fixtures.cli import YCSBCTL
@@ -133,8 +134,16 @@ def _confined_point(tmp_path: Path, cores: float, confine_server: bool) -> tuple
         server.stop()
 
 
-def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(tmp_path):
-    record, kernel_throttled, _ = _confined_point(tmp_path, SERVER_QUOTA_CORES, confine_server=True)
+@pytest.fixture(scope="module")
+def server_confined(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, int, StatPoller, Path]:
+    """One point with the server in a quota of :data:`SERVER_QUOTA_CORES`, run once for the module's two tests
+    that read it (its label, its throttling figures): what :func:`_confined_point` returns, and its folder."""
+    folder = tmp_path_factory.mktemp("server-confined")
+    return (*_confined_point(folder, SERVER_QUOTA_CORES, confine_server=True), folder / "out")
+
+
+def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(server_confined):
+    record, kernel_throttled, _, _ = server_confined
     b = record["bottleneck"]
     ev = b["evidence"]
     assert kernel_throttled >= MEASURED_PERIODS / 2, f"the kernel held the server back in {kernel_throttled} periods"
@@ -155,17 +164,17 @@ def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(tmp_path):
     assert ev["server"]["oncpu_pct"] == pytest.approx(ev["server_cpu_pct"], rel=0.35, abs=2 * TICK_PCT), ev
 
 
-def test_a_server_held_by_its_cpu_quota_is_named_throttled_with_its_cgroups_own_counters(tmp_path):
+def test_a_server_held_by_its_cpu_quota_is_named_throttled_with_its_cgroups_own_counters(server_confined):
     """``server_throttled_pct`` and ``server_throttled_s`` of the runs table are the group's ``cpu.stat`` over the
     point's measured seconds, as the test read it itself all along (ycsbctl sums whole 1 s samples, so its span is
     the window's to half a sample at each end); the why line names the quota with those figures."""
-    record, _, kernel = _confined_point(tmp_path, SERVER_QUOTA_CORES, confine_server=True)
+    record, _, kernel, out = server_confined
     result = record["result"]
     start = result["t_start_mono"] + result["warmup_s"]
     measured_s = result["runtime_ms"] / 1000
     truth_pct, truth_s = kernel.between(start, start + measured_s)
     assert truth_pct >= 50 and truth_s > 0, (truth_pct, truth_s)  # the kernel held the server back in most periods
-    runs = pd.read_parquet(tmp_path / "out" / "runs.parquet")
+    runs = pd.read_parquet(out / "runs.parquet")
     row = runs[runs["phase"] == "run"].iloc[0]
     assert row["server_throttled_pct"] == pytest.approx(truth_pct, abs=15)
     assert row["server_throttled_s"] == pytest.approx(truth_s, rel=0.3)
@@ -181,8 +190,46 @@ def test_a_server_held_by_its_cpu_quota_is_named_throttled_with_its_cgroups_own_
     assert row["why"].startswith(held) and "'s main thread ran " in row["why"], row["why"]
 
 
+def _client_confined_point(tmp_path: Path) -> tuple[dict, int]:
+    """One point against a fresh redis-server with ycsbctl and its workers in a cgroup whose quota is
+    :data:`CLIENT_QUOTA_CORES` from the end of the load on (the run point's record, the quota periods in which the
+    kernel throttled the group). The group holds the client from its start, but with the host's cores as its quota
+    until the records are in: its start-up and load (~3 s of a core) at 0.3 core took ~10 s before, and nothing of
+    them is measured. The switch is checked to come before the run point's measured window."""
+    server = start_redis(tmp_path / "redis")
+    _first(server.proc.pid)
+    rds = redis.Redis(port=server.port)
+    switched: list[float] = []
+    done = threading.Event()
+    try:
+        with cpu_quota(os.cpu_count() or 1) as group:
+            before = group.stat()
+
+            def confine_after_the_load() -> None:
+                records = int(POINT[POINT.index("--records") + 1])
+                while not done.wait(0.02):
+                    if rds.dbsize() >= records + 1:  # the records and YCSB's _indices: the load has ended
+                        group.set_cores(CLIENT_QUOTA_CORES)
+                        switched.append(time.monotonic())
+                        return
+
+            t = threading.Thread(target=confine_after_the_load, daemon=True)
+            t.start()
+            try:
+                record = _run_point(server.url, tmp_path / "out", 1, group)
+            finally:
+                done.set()
+                t.join()
+            result = record["result"]
+            assert switched and switched[0] <= result["t_start_mono"] + result["warmup_s"], (switched, result)
+            return record, _throttled(before, group.stat())
+    finally:
+        rds.close()
+        server.stop()
+
+
 def test_a_client_confined_to_a_cpu_quota_is_labelled_client_cpu(tmp_path):
-    record, kernel_throttled, _ = _confined_point(tmp_path, CLIENT_QUOTA_CORES, confine_server=False)
+    record, kernel_throttled = _client_confined_point(tmp_path)
     b = record["bottleneck"]
     ev = b["evidence"]
     assert kernel_throttled >= MEASURED_PERIODS / 2, f"the kernel held the client back in {kernel_throttled} periods"
