@@ -859,7 +859,7 @@ EQUIVALENT: dict[str, str] = {
         "a default no caller uses: tarantool/store.py passes the telemetry interval",
     "ycsbctl/stores/tarantool/stats.py: def __init__(self, url: str, interval_s: float = 1.0) -> None: | 1.0 -> 0.99":
         "a default no caller uses: tarantool/store.py passes the telemetry interval",
-    "ycsbctl/report/verdict_table.py: for digits in range(0, 4):  # as few digits as tell it from 100 % | 4 -> 5":
+    "ycsbctl/report/verdict_table.py: for digits in range(0, 4): | 4 -> 5":
         "a fifth pass would try 4 digits, which the line after the loop prints anyway",
     "ycsbctl/results/fine.py: t = round(k * self.interval_s, 6) | 6 -> 5":
         "a whole number of the engine's 0.1 s intervals has one decimal: rounding to 5 or 6 digits only drops float noise",

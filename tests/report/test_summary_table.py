@@ -166,6 +166,11 @@ def test_ratio_level_and_verdict_words():
     assert level_text(pd.DataFrame({"p_adjusted": [NAN], "ci_level": [0.99]})) == "95 %"  # nothing tested
     assert level_text(pd.DataFrame({"verdict": ["x"], "ci_level": [0.99]})) == "95 %"  # no test made: no family level
     assert level_text(pd.DataFrame({"p_adjusted": [0.1], "ci_level": [1 - 1e-9]})) == "100.0000 %"
+    # an equivalent cell shows its two one-sided tests' interval (1 − 2α): said beside the family's level
+    mixed = pd.DataFrame({"p_adjusted": [0.2, 0.3, 0.01], "ci_level": [0.9, 0.9, 0.99375],
+                          "verdict": ["equivalent", "equivalent", "worse"]})
+    assert level_text(mixed) == "99.4 % (an equivalent cell's: 90 %)"
+    assert level_text(mixed.iloc[:2]) == "90 %" and level_text(mixed.iloc[2:]) == "99.4 %"
     open_ = {"verdict": "undecided", "detectable_pct": 6.2, "margin_pct": 10.0}
     assert verdict_word(open_) == "undecided (margin ±10 %; could detect ±6 %)"
     assert verdict_word({**open_, "detectable_pct": None}) == "undecided (margin ±10 %)"

@@ -27,20 +27,30 @@ def ratio_text(r: pd.Series | dict) -> str:
     return f"{ratio:.{d}f}×" + interval_text(lo, hi, d)
 
 
-def level_text(verdicts: pd.DataFrame) -> str:
-    """The confidence level of a family's intervals as ``99.7 %`` (its tested cells' level, set by
-    :func:`ycsbctl.results.stats.family_level`; ``95 %`` where no cell was tested)."""
-    tested = verdicts[verdicts["p_adjusted"].notna()] if "p_adjusted" in verdicts else verdicts.iloc[:0]
-    if not len(tested) and verdicts.get("decided_by", pd.Series(dtype=object)).astype(str).str.startswith(
-            stats.NOISE_ONLY).any():
-        return "host-noise bound"  # one round: no test, the intervals are the host's noise bound
-    levels = pd.to_numeric(tested.get("ci_level", pd.Series(dtype=float)), errors="coerce").dropna()
-    level = float(levels.min()) if len(levels) else stats.CONFIDENCE
-    for digits in range(0, 4):  # as few digits as tell it from 100 %
+def _percent(level: float) -> str:
+    """``99.7 %``: as few digits as tell a level from 100 %."""
+    for digits in range(0, 4):
         text = f"{100 * level:.{digits}f}"
         if float(text) < 100 and (digits or float(text) == round(100 * level, 6)):
             return f"{text} %"
     return f"{100 * level:.4f} %"
+
+
+def level_text(verdicts: pd.DataFrame) -> str:
+    """The confidence level of a family's intervals as ``99.7 %`` (its tested cells' level, set by
+    :func:`ycsbctl.results.stats.family_level`; ``95 %`` where no cell was tested), and beside it an equivalent
+    cell's — the two one-sided tests' interval, ``99.7 % (an equivalent cell's: 90 %)`` — where there are both."""
+    tested = verdicts[verdicts["p_adjusted"].notna()] if "p_adjusted" in verdicts else verdicts.iloc[:0]
+    if not len(tested) and verdicts.get("decided_by", pd.Series(dtype=object)).astype(str).str.startswith(
+            stats.NOISE_ONLY).any():
+        return "host-noise bound"  # one round: no test, the intervals are the host's noise bound
+    levels = pd.to_numeric(tested.get("ci_level", pd.Series(dtype=float)), errors="coerce")
+    same = tested.get("verdict", pd.Series(dtype=object)).eq(stats.EQUIVALENT).reindex(levels.index, fill_value=False)
+    family, equivalent = levels[~same].dropna(), levels[same].dropna()
+    if not len(family) and len(equivalent):
+        return _percent(float(equivalent.min()))
+    text = _percent(float(family.min()) if len(family) else stats.CONFIDENCE)
+    return f"{text} (an equivalent cell's: {_percent(float(equivalent.min()))})" if len(equivalent) else text
 
 
 def verdict_word(r: pd.Series | dict) -> str:
@@ -78,6 +88,11 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
     parts.append("the p values of a difference adjusted together (Benjamini–Hochberg) and the intervals stated at the "
                  "level that agrees with them (1 − α × called ÷ tested); an equivalent cell's interval is its own test's")
     by = verdicts.get("decided_by", pd.Series(dtype=object)).dropna().astype(str)
+    if by.str.contains("ANCOVA", regex=False).any():
+        parts.append("where the share of the host that other programs and the hypervisor took varied between the "
+                     "points of a pair, the paired test is adjusted for it (analysis of covariance: each round's log "
+                     "ratio regressed on the difference, the ratio read at an equal share), so what the host took from "
+                     "one side and not the other is not noise around the ratio")
     if by.str.contains("noise").any():
         parts.append("an interval is also bounded by the host's own noise — what two runs of one server differ by here "
                      "(the calibration record, else ±20 % for a rate and three-fold for a latency), widened by the "

@@ -71,6 +71,15 @@ def shares_by_round(g: pd.DataFrame) -> dict[int, float]:
     return {int(r): float(v) for r, v in zip(g["repetition"], vals)}
 
 
+def covariate(base_share: Mapping[int, float], other_share: Mapping[int, float]) -> dict[int, float]:
+    """round -> log((1 − other's share) ÷ (1 − baseline's share)) of the host (each capped at :data:`BUSY_CAP`): how
+    much more of the host the other target's point had than the baseline's in that round, on the log scale a
+    ratio is tested on (:func:`ycsbctl.results.stats.compare` adjusts for it); rounds where a share is unknown are
+    left out."""
+    return {r: _slow(other_share[r]) - _slow(base_share[r]) for r in base_share
+            if r in other_share and not (math.isnan(base_share[r]) or math.isnan(other_share[r]))}
+
+
 def _slow(share: float) -> float:
     """log(1 - share), the share capped at :data:`BUSY_CAP` (≤ 0)."""
     return math.log1p(-min(max(share, 0.0), BUSY_CAP))

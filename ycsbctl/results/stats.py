@@ -186,10 +186,24 @@ def beyond_margin(c: Comparison, margin: float) -> Comparison:
                    if c.se_log == c.se_log else c.detectable)
 
 
+# A paired comparison is adjusted for a covariate (the host's share each side had: ycsbctl.results.noise.covariate)
+# from this many rounds on, where the covariate itself varies by at least ADJUST_MIN_SD (its own spread, never the
+# outcome's, decides: a rule that looks at the outcome to choose would bias the test).
+ADJUST_MIN_ROUNDS = 5
+ADJUST_MIN_SD = 0.02
+ADJUSTED = "paired t (log ratio per round), adjusted for the host's share each side had (ANCOVA)"
+
+
 def compare(base: Sequence[float] | Mapping[int, float], other: Sequence[float] | Mapping[int, float],
-            paired: bool = False) -> Comparison:
+            paired: bool = False, covariate: Mapping[int, float] | None = None) -> Comparison:
     """Compare two samples of a positive quantity. With ``paired`` both are mappings round -> value and
-    only rounds present in both count (a paired t test of the log ratios); else Welch's t test on logs."""
+    only rounds present in both count (a paired t test of the log ratios); else Welch's t test on logs.
+    ``covariate`` (paired only; round -> a value known for every paired round) adjusts the paired test where
+    it applies (:func:`adjusted`)."""
+    if paired and covariate is not None:
+        c = adjusted(base, other, covariate)  # type: ignore[arg-type]
+        if c is not None:
+            return c
     if paired:
         if not isinstance(base, Mapping) or not isinstance(other, Mapping):
             raise TypeError("a paired comparison takes round -> value mappings")
@@ -221,6 +235,32 @@ def compare(base: Sequence[float] | Mapping[int, float], other: Sequence[float] 
     pooled = math.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 2)
     return Comparison(ratio, float(np.exp(ci.low)), float(np.exp(ci.high)), float(res.pvalue), "Welch t (log values)",
                       min(len(a), len(b)), _detectable(se, df), pooled, se_log=se, df=df)
+
+
+def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: Mapping[int, float]) -> Comparison | None:
+    """The paired comparison of ``base`` and ``other`` adjusted for ``covariate`` (analysis of covariance): the log
+    ratio of each round regressed on the round's covariate (``scipy.stats.linregress``), the ratio being the fit
+    at a covariate of 0 — both sides with an equal share of the host — with the intercept's t interval and test
+    (n − 2 degrees of freedom). What the host took from one side and not the other in a round is then no longer
+    noise around the ratio. None (the plain paired test applies) with fewer than :data:`ADJUST_MIN_ROUNDS` paired
+    rounds, a round without a covariate, or a covariate that varies by less than :data:`ADJUST_MIN_SD`."""
+    rounds = sorted(r for r in base if r in other and _positive([base[r], other[r]]).size == 2)
+    if len(rounds) < ADJUST_MIN_ROUNDS or any(r not in covariate or not math.isfinite(covariate[r]) for r in rounds):
+        return None
+    x = np.asarray([float(covariate[r]) for r in rounds])
+    if float(x.std(ddof=1)) < ADJUST_MIN_SD:
+        return None
+    d = np.log([float(other[r]) for r in rounds]) - np.log([float(base[r]) for r in rounds])
+    n = len(d)
+    fit = _sps().linregress(x, d)
+    centre, se, df = float(fit.intercept), float(fit.intercept_stderr), n - 2
+    if not se > 0:
+        return _exact(float(np.exp(centre)), ADJUSTED, n)
+    half = t_quantile(0.5 + CONFIDENCE / 2, df) * se
+    p = min(1.0, 2 * float(_sps().t.sf(abs(centre) / se, df)))
+    residual_sd = se / math.sqrt(1 / n + float(x.mean()) ** 2 / float(((x - x.mean()) ** 2).sum()))
+    return Comparison(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), p, ADJUSTED, n,
+                      _detectable(se, df), residual_sd, se_log=se, df=df)
 
 
 def with_added_error(c: Comparison, se: float, df: float) -> Comparison:

@@ -96,14 +96,16 @@ def judging(paired: bool = True, alpha: float = stats.ALPHA, margin: float | Non
 
 
 def judged(b: pd.DataFrame, g: pd.DataFrame, m: Metric, how: Judging) -> tuple[dict, dict, stats.Comparison]:
-    """(baseline's and other's values by round, their comparison) of one cell pair for ``m``: the test, the
-    equivalence margin and, with a noise model, the host's noise bound (:mod:`ycsbctl.results.noise`)."""
+    """(baseline's and other's values by round, their comparison) of one cell pair for ``m``: the test (paired:
+    adjusted for the share of the host each side's point had, where it varied: :func:`ycsbctl.results.stats.adjusted`),
+    the equivalence margin and, with a noise model, the host's noise bound (:mod:`ycsbctl.results.noise`)."""
     base, other = by_round(b, m.column), by_round(g, m.column)
-    c = stats.compare(base, other, paired=how.paired)
+    base_share, other_share = noise.shares_by_round(b), noise.shares_by_round(g)
+    c = stats.compare(base, other, paired=how.paired,
+                      covariate=noise.covariate(base_share, other_share) if how.paired else None)
     c = replace(c, equivalence=how.margin)
     if how.noise is not None:
-        bounds = noise.bound(base, other, noise.shares_by_round(b), noise.shares_by_round(g), how.noise.of(m.name),
-                             m.higher_is_better, how.paired)
+        bounds = noise.bound(base, other, base_share, other_share, how.noise.of(m.name), m.higher_is_better, how.paired)
         if bounds is not None:
             c = stats.noise_bounded(c, *bounds)
     return base, other, c
