@@ -127,6 +127,15 @@ def test_the_boundaries_spend_alpha_look_by_look_as_a_simulated_brownian_motion_
     assert list(levels) == sorted(levels) and alpha * 0.7 < levels[-1] <= alpha
 
 
+def test_the_boundaries_integrate_by_simpsons_rule_and_take_only_increasing_fractions():
+    # Simpson's weights integrate a cubic exactly (hand arithmetic: ∫₀¹ x³ dx = 1/4), which the grid's integrals rely on
+    x = np.linspace(0.0, 1.0, 11)
+    assert float(np.sum(spending._simpson(11) * x ** 3) * (x[1] - x[0])) == pytest.approx(0.25, rel=1e-12)
+    for bad in ((0.5, 0.5, 1.0), (0.6, 0.4), (0.0, 1.0)):
+        with pytest.raises(ValueError, match="must increase"):
+            spending.boundaries(0.05, bad)
+
+
 def _paired_levels(rounds_seen: list[int], planned: int | None, scheme: str | None) -> tuple[list[float], list[float]]:
     return ([looks.spent_alpha(0.05, r, True, planned, scheme) for r in rounds_seen],
             [looks.equivalence_alpha(0.05, r, True, planned, scheme) for r in rounds_seen])
@@ -204,6 +213,7 @@ def test_the_adjusted_comparison_is_least_squares_at_an_equal_share_with_its_t_i
     assert c.test == stats.ADJUSTED and c.df == len(d) - 2
     assert (c.ratio, c.low, c.high) == pytest.approx((math.exp(coef[0]), math.exp(coef[0] - t * se), math.exp(coef[0] + t * se)))
     assert c.p_value == pytest.approx(2 * sps.t.sf(abs(coef[0]) / se, len(d) - 2))
+    assert c.sd_log == pytest.approx(math.sqrt(s2))  # the residuals' sd: what repetitions_needed plans from
     plain = stats.compare(base, other, paired=True)
     assert c.high / c.low < (plain.high / plain.low) ** 0.5 and c.low < 0.9 < c.high  # far narrower, and it holds the truth
     # the rule looks at the covariate alone: too few rounds, a round without it, or too little spread → the plain test

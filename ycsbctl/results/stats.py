@@ -258,7 +258,7 @@ def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: M
         return _exact(float(np.exp(centre)), ADJUSTED, n)
     half = t_quantile(0.5 + CONFIDENCE / 2, df) * se
     p = min(1.0, 2 * float(_sps().t.sf(abs(centre) / se, df)))
-    residual_sd = se / math.sqrt(1 / n + float(x.mean()) ** 2 / float(((x - x.mean()) ** 2).sum()))
+    residual_sd = float(np.sqrt(np.sum((d - fit.intercept - fit.slope * x) ** 2) / df))  # for repetitions_needed
     return Comparison(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), p, ADJUSTED, n,
                       _detectable(se, df), residual_sd, se_log=se, df=df)
 
