@@ -200,15 +200,13 @@ def compare(base: Sequence[float] | Mapping[int, float], other: Sequence[float] 
     only rounds present in both count (a paired t test of the log ratios); else Welch's t test on logs.
     ``covariate`` (paired only; round -> a value known for every paired round) adjusts the paired test where
     it applies (:func:`adjusted`)."""
-    if paired and covariate is not None:
-        c = adjusted(base, other, covariate)  # type: ignore[arg-type]
-        if c is not None:
-            return c
     if paired:
         if not isinstance(base, Mapping) or not isinstance(other, Mapping):
             raise TypeError("a paired comparison takes round -> value mappings")
-        rounds = sorted(r for r in base if r in other and _positive([base[r], other[r]]).size == 2)
-        d = np.log([float(other[r]) for r in rounds]) - np.log([float(base[r]) for r in rounds])
+        c = adjusted(base, other, covariate) if covariate is not None else None
+        if c is not None:
+            return c
+        _, d = _log_ratios(base, other)
         n = len(d)
         if n < 2:
             return _undecided(float(np.exp(d.mean())) if n else math.nan, "paired t (log ratio per round)", n)
@@ -237,6 +235,12 @@ def compare(base: Sequence[float] | Mapping[int, float], other: Sequence[float] 
                       min(len(a), len(b)), _detectable(se, df), pooled, se_log=se, df=df)
 
 
+def _log_ratios(base: Mapping[int, float], other: Mapping[int, float]) -> tuple[list[int], np.ndarray]:
+    """(the rounds both sides measured with positive values, log(other ÷ base) in each of them)."""
+    rounds = sorted(r for r in base if r in other and _positive([base[r], other[r]]).size == 2)
+    return rounds, np.log([float(other[r]) for r in rounds]) - np.log([float(base[r]) for r in rounds])
+
+
 def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: Mapping[int, float]) -> Comparison | None:
     """The paired comparison of ``base`` and ``other`` adjusted for ``covariate`` (analysis of covariance): the log
     ratio of each round regressed on the round's covariate (``scipy.stats.linregress``), the ratio being the fit
@@ -244,13 +248,12 @@ def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: M
     (n − 2 degrees of freedom). What the host took from one side and not the other in a round is then no longer
     noise around the ratio. None (the plain paired test applies) with fewer than :data:`ADJUST_MIN_ROUNDS` paired
     rounds, a round without a covariate, or a covariate that varies by less than :data:`ADJUST_MIN_SD`."""
-    rounds = sorted(r for r in base if r in other and _positive([base[r], other[r]]).size == 2)
+    rounds, d = _log_ratios(base, other)
     if len(rounds) < ADJUST_MIN_ROUNDS or any(r not in covariate or not math.isfinite(covariate[r]) for r in rounds):
         return None
     x = np.asarray([float(covariate[r]) for r in rounds])
     if float(x.std(ddof=1)) < ADJUST_MIN_SD:
         return None
-    d = np.log([float(other[r]) for r in rounds]) - np.log([float(base[r]) for r in rounds])
     n = len(d)
     fit = _sps().linregress(x, d)
     centre, se, df = float(fit.intercept), float(fit.intercept_stderr), n - 2
