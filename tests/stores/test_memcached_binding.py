@@ -12,8 +12,10 @@ import time
 
 import pytest
 from pymemcache.client.base import Client
+from pymemcache.exceptions import MemcacheUnknownCommandError
 
 from tests.fixtures.bindings import field_values, run_bindings
+from tests.fixtures.waiting import wait_until
 from tests.fixtures.wire_waiter import Written
 from ycsbctl.engine.runner import run_phase
 from ycsbctl.engine.spec import PhaseSpec
@@ -299,11 +301,21 @@ def test_more_clients_than_the_servers_connection_limit_is_one_line_saying_what_
         said = str(lost.value)
         assert "Too many open connections — more client threads than the server's connection limit (memcached -c) " \
                "allows: lower --threads or start memcached with a larger -c" in said, said
-        client = Client(("127.0.0.1", server.port))
-        assert int(client.stats()[b"rejected_connections"]) > 0
-        client.close()
+        # the refused connections close after the test's own: until then memcached refuses this one too
+        assert wait_until(lambda: _rejected(server.port), what="memcached answering stats") > 0
     finally:
         server.stop()
+
+
+def _rejected(port: int) -> int | None:
+    """memcached's ``rejected_connections``, or None while it refuses this connection too (over its -c)."""
+    client = Client(("127.0.0.1", port))
+    try:
+        return int(client.stats()[b"rejected_connections"])
+    except MemcacheUnknownCommandError:  # "ERROR Too many open connections"
+        return None
+    finally:
+        client.close()
 
 
 def test_a_memcached_chain_judges_replies_cut_anywhere_as_whole_ones_and_counts_each_late_reply_once():

@@ -278,6 +278,8 @@ def test_basic_endpoint_samples_only_the_client():
     endpoint = Endpoint(target="basic", protocol="basic", url="basic://", backend="external")
     worker = subprocess.Popen(["python3", "-c", "while True: pass"])
     try:
+        # sampled once it spins: on a loaded host the interpreter's start can outlast two readings (it read 0.0 %)
+        wait_until(lambda: sum(psutil.Process(worker.pid).cpu_times()[:2]) > 0.05, what="the spinner spinning")
         with sampling(endpoint, client_pids=lambda: [worker.pid], interval_s=INTERVAL_S) as cap:
             wait_until(lambda: len(cap.samplers[0].rows) >= 2)
     finally:
