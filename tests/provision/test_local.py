@@ -363,3 +363,25 @@ def test_a_pymongo_server_selection_error_is_one_short_line_without_its_topology
     for line in (short_error(caught.value), first_line(caught.value)):
         assert "Topology Description" not in line and "configured timeouts" not in line, line  # …and what we keep
         assert "Connection refused" in line and "Timeout: 0.2s" in line, line
+
+
+def test_secret_properties_are_found_where_the_pattern_before_its_word_start_found_them() -> None:
+    """The property pattern now starts a key where a word does (3x faster on a point's JSON); on 20,000 random
+    texts of keys, dashes, separators and quotes it redacts exactly what the pattern before it did (a start at
+    any offset), the word-start one of ``-p redis.password=x``, ``--token t`` and ``requirepass=…`` included."""
+    import random
+    import re
+
+    from ycsbctl.urls import _redact_property, redact_text
+
+    before = re.compile(r"(?P<key>(?:(?<![\w.-])-{1,2})?[\w.-]*(?:pass|pwd|secret|token)[\w.-]*)"
+                        r"(?P<sep>=|(?<=[\w.])\s+(?=[^\s-]))(?P<value>[^\s'\",]+)", re.IGNORECASE)
+    parts = [*"ab.-_= \t'\",x", "pass", "PWD", "secret", "token", "--", "-p ", "requirepass", " "]
+    rng = random.Random(7)
+    texts = ["".join(rng.choice(parts) for _ in range(rng.randint(0, 25))) for _ in range(20_000)]
+    texts += ["-p redis.password=x", "--token t", '"requirepass": "s3"', "a.pwd=1,b=2 x-secret y"]
+    changed = 0
+    for text in texts:
+        assert redact_text(text) == before.sub(_redact_property, text), text
+        changed += redact_text(text) != text
+    assert changed > 1_000  # the texts exercise the pattern, not only its absence

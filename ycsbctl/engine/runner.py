@@ -43,6 +43,9 @@ from ycsbctl.workload.plugin import load_workload, op_names, require_executor
 from ycsbctl.workload.properties import Properties
 
 READY_TIMEOUT_S = 60.0
+# From the start signal to the common start (s): every worker is connected and collected by then (Ready), and
+# polls the signal every 0.5 ms; a point's wait between points (python -m bench point_overhead) was 0.05 s
+START_LEAD_S = 0.02
 SERIES_INTERVALS_MS = (1000, 100)  # per second, or every 100 ms (points with disturbances)
 
 
@@ -164,7 +167,7 @@ class PhaseRunner:
                 stop_flag.value = 1
                 start_event.set()
                 raise UserError(f"cannot run against {redact_url(spec.url)}: {c.setup_errors[0]}", exit_code=1)
-            t0 = self.start_at() if self.start_at is not None else time.perf_counter() + 0.05
+            t0 = self.start_at() if self.start_at is not None else time.perf_counter() + START_LEAD_S
             t_start.value = t0
             c.started = True
             start_event.set()

@@ -323,6 +323,12 @@ class Worker(BatchCursor):
             await bs.close()
             return Failed(index, why)
         self.refill()
+        # No cyclic GC while operations are in flight: a collection is a pause of the loop, and the
+        # hot path makes no cycles (reference counting frees everything it allocates); what error
+        # paths leave is collected once the phase is over. The collection runs before Ready, not after
+        # the start: the start is only START_LEAD_S away when it is signalled (runner.py).
+        gc.collect()
+        gc.freeze()
         self.out.put(Ready(index, os.getpid()))
         loop = asyncio.get_running_loop()
         started = await loop.run_in_executor(None, start_event.wait, 120)
@@ -333,11 +339,6 @@ class Worker(BatchCursor):
         deadline = (
             t0 + int((spec.warmup_s + spec.duration_s) * 1e9) if spec.duration_s else NO_DEADLINE
         )
-        # No cyclic GC while operations are in flight: a collection is a pause of the loop, and the
-        # hot path makes no cycles (reference counting frees everything it allocates); what error
-        # paths leave is collected once the phase is over.
-        gc.collect()
-        gc.freeze()
         gc.disable()
         # Many clients: write the turn's requests together (see WriteBatch); few: each from its reply's
         # callback (a turn then holds a few replies, and deferring cost up to 28 % of the throughput).
