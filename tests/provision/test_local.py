@@ -385,3 +385,20 @@ def test_secret_properties_are_found_where_the_pattern_before_its_word_start_fou
         assert redact_text(text) == before.sub(_redact_property, text), text
         changed += redact_text(text) != text
     assert changed > 1_000  # the texts exercise the pattern, not only its absence
+
+
+def test_a_urls_host_and_whether_it_is_this_hosts_loopback() -> None:
+    """``host_of``: the first host of a list, without credentials holding ``@``, an IPv6 literal without its
+    brackets, a bare IPv6 address whole; ``is_loopback`` by name or address. ``unencoded_credentials``: a password
+    whose ``/``, ``#``, ``?`` or ``@`` was not percent-encoded."""
+    from ycsbctl.urls import host_of, is_loopback, unencoded_credentials
+
+    assert host_of("mongodb://u:p@h1:27017,h2:27018/db") == "h1"
+    assert host_of("redis://u:p@w@example.org:6379") == "example.org"
+    assert host_of("redis://[::1]:6379") == "::1"
+    assert host_of("redis://10.0.0.5") == "10.0.0.5"
+    assert host_of("basic://") is None
+    assert [is_loopback(h) for h in ("localhost", "127.0.0.2", "::1", "10.0.0.5", "example.org", None, "")] == \
+        [True, True, True, False, False, False, False]
+    assert unencoded_credentials("redis://u:pa/ss@h:1") and unencoded_credentials("redis://u:p@ss@h:1")
+    assert not unencoded_credentials("redis://u:pa%2Fss@h:1") and not unencoded_credentials("redis://h:1/0")
