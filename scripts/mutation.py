@@ -409,6 +409,16 @@ NOT_FIGURES: dict[str, str] = {
 # code can be given), each with why. Keyed "module: the source line, stripped | the change" (Mutant.key),
 # so that they stay named when lines move. They are listed, not scored.
 EQUIVALENT: dict[str, str] = {
+    "ycsbctl/urls.py: netloc = parts.netloc.rsplit(\"@\", 1)[-1].split(\",\")[0] | 1 -> 2":
+        "the last piece after the last @ is the same whether the split stops after one @ or two",
+    "ycsbctl/results/spending.py: tails = _ndtr((-bound - grid) / sd) + _ndtr((grid - bound) / sd) | Sub -> Add":
+        "the grid and its density are symmetric about 0, so the lower tail summed over -grid is the same sum",
+    "ycsbctl/results/spending.py: if not excess(40.0) < 0 < excess(1e-6): | 1e-06 -> 9.9e-07":
+        "a bracket edge: every boundary lies between 1e-6 and 40 z, far from both",
+    "ycsbctl/results/spending.py: return float(brentq(excess, 1e-6, 40.0, xtol=1e-10)) | 40.0 -> 40.4":
+        "a bracket edge: every boundary lies between 1e-6 and 40 z, far from both",
+    "ycsbctl/results/looks.py: r = max(rounds, 1) | 1 -> 0":
+        "an analysis after 0 rounds: looks_until and look_index clamp to look 1 again, so the level is the same",
     "ycsbctl/results/looks.py: last = look_index(max(planned_rounds, 1)) | 1 -> 0":
         "planned rounds are never below 1 (looks.planned_rounds returns at least 1, and plan_spent_alpha passes None for "
         "a missing or zero entry), so max(·, 0) and max(·, 1) agree",
@@ -2066,13 +2076,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-EQUIVALENT.update({
-    "ycsbctl/results/spending.py: tails = _ndtr((-bound - grid) / sd) + _ndtr((grid - bound) / sd) | Sub -> Add":
-        "the grid and its density are symmetric about 0, so the lower tail summed over -grid is the same sum",
-    "ycsbctl/results/spending.py: if not excess(40.0) < 0 < excess(1e-6): | 1e-06 -> 9.9e-07":
-        "a bracket edge: every boundary lies between 1e-6 and 40 z, far from both",
-    "ycsbctl/results/spending.py: return float(brentq(excess, 1e-6, 40.0, xtol=1e-10)) | 40.0 -> 40.4":
-        "a bracket edge: every boundary lies between 1e-6 and 40 z, far from both",
-    "ycsbctl/results/looks.py: r = max(rounds, 1) | 1 -> 0":
-        "an analysis after 0 rounds: looks_until and look_index clamp to look 1 again, so the level is the same",
-})

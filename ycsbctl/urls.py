@@ -70,9 +70,10 @@ _URL_IN_TEXT = re.compile(r"[a-z][a-z0-9+.-]*://[^\s'\"<>]+", re.IGNORECASE)
 # YCSB-style properties and flags whose name says secret: redis.password=…, -p mongodb.pass=…, --token x
 # The key starts where a word does (its dashes included): the leftmost match always did, and a start inside
 # a word only retried the word's rest (~3x the time on a point's JSON, written with each point).
-_SECRET_PROPERTY = re.compile(r"(?P<key>(?<![\w.-])[\w.-]*(?:pass|pwd|secret|token)[\w.-]*)"
+_SECRET_WORDS = "pass|pwd|secret|token"  # a property or flag whose name holds one of these is a secret
+_SECRET_PROPERTY = re.compile(rf"(?P<key>(?<![\w.-])[\w.-]*(?:{_SECRET_WORDS})[\w.-]*)"
                               r"(?P<sep>=|(?<=[\w.])\s+(?=[^\s-]))(?P<value>[^\s'\",]+)", re.IGNORECASE)
-_SECRET_NAME = re.compile(r"pass|pwd|secret|token", re.IGNORECASE)  # what every key _SECRET_PROPERTY matches holds
+_SECRET_NAME = re.compile(_SECRET_WORDS, re.IGNORECASE)
 
 
 def redact_text(text: str) -> str:

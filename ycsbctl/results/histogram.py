@@ -100,9 +100,14 @@ _LAYOUTS: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
 _MIDPOINTS: dict[tuple[int, int, int], np.ndarray] = {}
 
 
+def _layout_key(hist: HdrHistogram) -> tuple[int, int, int]:
+    """What a histogram's index layout depends on (the caches' key)."""
+    return hist.counts_len, hist.unit_magnitude, hist.sub_bucket_half_count_magnitude
+
+
 def _layout(hist: HdrHistogram) -> tuple[np.ndarray, np.ndarray]:
     """Per counts index: the lowest value it holds and the size of its value range (cached)."""
-    key = (hist.counts_len, hist.unit_magnitude, hist.sub_bucket_half_count_magnitude)
+    key = _layout_key(hist)
     if key not in _LAYOUTS:
         idx = np.arange(hist.counts_len, dtype=np.int64)
         bucket = (idx >> hist.sub_bucket_half_count_magnitude) - 1
@@ -137,7 +142,7 @@ def mean_us(hist: HdrHistogram) -> float:
     total = hist.get_total_count()
     if not total:
         return float("nan")
-    key = (hist.counts_len, hist.unit_magnitude, hist.sub_bucket_half_count_magnitude)
+    key = _layout_key(hist)
     if key not in _MIDPOINTS:
         lowest, size = _layout(hist)
         _MIDPOINTS[key] = (lowest + (size >> 1)).astype(np.float64)
