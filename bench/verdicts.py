@@ -320,7 +320,8 @@ def _host_factor(cells: list[dict[str, Any]]) -> str:
 
 
 def across(args: argparse.Namespace, quota: float, tmp: Path) -> list[str]:
-    """Across folders with no control target, the yardstick the only guard against the host's drift:
+    """Across folders with no control target named: the yardstick, and a held server's own cpu.stat (a server held
+    by its quota in one folder only changed, so an unchanged one becomes the control), against the host's drift:
     (1) the same plan twice, one core held busy during the first folder only: A/A cells called (goal ≤ 5 %);
     (2) the same again, but ``twin`` held to ``quota`` cores in the second folder: its cells called worse
     (goal ≥ 90 %), its true gap measured inside that folder against ``a``."""

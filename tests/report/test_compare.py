@@ -347,3 +347,32 @@ def test_a_cell_whose_baseline_point_was_not_ok_is_not_compared_though_its_peak_
     assert list(peak["threads"]) == [8] and "a at 16 threads" in peak["caveat"].iloc[0]
     assert _pick(v, "b", "w", 8, "throughput") == {}
     assert _pick(v, "b", "w", 16, "throughput")["ratio"] == pytest.approx(1.5)
+
+
+def test_a_server_held_by_its_cpu_quota_in_one_folder_only_changed_and_the_unheld_one_is_the_control(tmp_path):
+    """The host ran 2x faster the second time, and mongodb's server was held by a CPU quota set outside ycsbctl
+    (no manifest names it; its points' cpu.stat does): read plainly mongodb is 1.4x better, but it is the
+    changed server, so redis (held in neither) becomes the control and mongodb reads worse, 0.7x."""
+    import pandas as pd
+
+    a = build_experiment(tmp_path, "a", **SMALL)
+    b = build_experiment(tmp_path, "b", speedup={"redis": 2.0, "mongodb": 1.4}, **SMALL)
+    assert compare([a, b]).control is None  # nothing tells the change from the host: no control
+    runs = pd.read_parquet(b / "runs.parquet")
+    runs["server_throttled_pct"] = [100.0 if t == "mongodb" else float("nan") for t in runs["target"]]
+    runs.to_parquet(b / "runs.parquet", index=False)
+    c = compare([a, b])
+    assert c.control == "redis"
+    assert c.differences == ["b: server mongodb: held by its CPU quota in 0 % vs 100 % of periods (cpu.stat)"]
+    t = c.table.set_index(["target", "threads"])
+    for threads in (8, 16):
+        assert t.loc[("mongodb", threads), "ops_verdict"] == "worse"
+        assert t.loc[("mongodb", threads), "ops_ratio"] == pytest.approx(0.7, rel=0.01)
+        assert t.loc[("redis", threads), "ops_verdict"] == "host drift"
+    # the held server cannot be named the control: it changed
+    with pytest.raises(UserError, match="--control mongodb: held by its CPU quota in 0 % vs 100 % of periods"):
+        compare([a, b], control="mongodb")
+    # held a little (under HELD_PCT of periods) in one folder is no change
+    runs["server_throttled_pct"] = [5.0 if t == "mongodb" else float("nan") for t in runs["target"]]
+    runs.to_parquet(b / "runs.parquet", index=False)
+    assert compare([a, b]).control is None

@@ -29,6 +29,7 @@ from ycsbctl.results import host_drift, yardstick
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label, load
+from ycsbctl.results.quota_held import held_differently, held_text
 from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
 
 # Manifest facts that make two experiments measure different things when they differ: the workload's
@@ -90,23 +91,29 @@ def differences(base: Experiment, other: Experiment) -> list[str]:
         na, nb = server_name(sa[t]), server_name(sb[t])
         if na != nb:
             out.append(f"server {t}: {na} vs {nb}")
+    out += [held_text(t, pcts) for t, pcts in held_differently(base.runs, other.runs).items()]
     return out
 
 
 def control_target(base: Experiment, other: Experiment, asked: str | None = None) -> str | None:
     """The control of two experiments: ``asked`` (checked: in both, the same build and settings), else the
     first common target whose server did not change while another common target's did; None when no
-    target changed (nothing tells a change from the host's drift) or none stayed."""
+    target changed (nothing tells a change from the host's drift) or none stayed. A server held by its CPU
+    quota in one experiment only (:mod:`ycsbctl.results.quota_held`) changed, whatever its settings say."""
     sa, sb = base.manifest.servers, other.manifest.servers
     common = [t for t in base.targets if t in other.targets]
+    held = held_differently(base.runs, other.runs)
     if asked is not None:
         if asked not in common:
             raise UserError(f"--control {asked}: not a target of both experiments (common: {', '.join(common) or 'none'})")
         if not fv.same_server(sa.get(asked), sb.get(asked)):
             raise UserError(f"--control {asked}: its server differs between the experiments "
                             f"({server_name(sa.get(asked))} vs {server_name(sb.get(asked))}): pick an unchanged one")
+        if asked in held:
+            raise UserError(f"--control {asked}: {held_text(asked, held[asked]).removeprefix(f'server {asked}: ')}, "
+                            "so it changed between the experiments: pick an unchanged one")
         return asked
-    same = [t for t in common if fv.same_server(sa.get(t), sb.get(t))]
+    same = [t for t in common if fv.same_server(sa.get(t), sb.get(t)) and t not in held]
     return same[0] if same and len(same) < len(common) else None
 
 
