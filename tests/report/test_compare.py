@@ -42,6 +42,7 @@ def test_a_real_speedup_is_flagged_and_identical_points_are_equivalent_within_th
         # no target's server changed: nothing tells the change from the host's drift, and each row says so
         assert redis["caveat"].startswith("no control target")
     assert c.differences == [] and c.control is None
+    assert not [n for n in c.notes if "round in some cells" in n]  # 3 rounds a side: enough
     assert len(c.verdicts) == 8 and set(c.verdicts["metric"]) == {"throughput", "p99"}
 
 
@@ -53,6 +54,10 @@ def test_one_repetition_a_side_leaves_every_cell_undecided_between_folders(tmp_p
     assert set(c.table["ops_verdict"]) == {"undecided"}
     assert c.table["ops_ratio"].max() == pytest.approx(2.0, rel=0.02)
     assert c.table["ops_ci_low"].isna().all()
+    # and the notes say why, once a folder: too few rounds a side, and what to run instead
+    few = [n for n in c.notes if "round in some cells" in n]
+    assert [n.split(" has ")[0] for n in few] == ["a", "b"]
+    assert all("needs 3 rounds a side or more" in n and "--repeat 5 or more" in n for n in few)
 
 
 def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
@@ -209,7 +214,7 @@ def test_skipped_targets_that_differ_are_listed_on_either_side_and_none_is_said(
 
     import pandas as pd
 
-    from ycsbctl.report.compare import differences
+    from ycsbctl.report.folder_differences import differences
     from ycsbctl.results.frames import Experiment
     from ycsbctl.results.schema import Manifest
 

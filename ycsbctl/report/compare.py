@@ -22,6 +22,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.report.compare_json import not_compared_cells, why_not_compared
+from ycsbctl.report.folder_differences import differences
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import level_text, ratio_text
 from ycsbctl.results import folder_verdicts as fv
@@ -32,14 +33,6 @@ from ycsbctl.results.frames import Experiment, latency_label, load
 from ycsbctl.results.quota_held import held_differently, held_text
 from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
 
-# Manifest facts that make two experiments measure different things when they differ: the workload's
-# properties (-P files, -p pairs), the offered rates, disturbances, the servers' settings and limits too.
-ENV_KEYS = {"host": ("cpu_model", "cores", "memory_bytes", "kernel", "thp"),
-            "plan": ("targets", "workloads", "threads", "records", "operations", "duration_s", "warmup_s",
-                     "backend", "engine", "profile", "repeat", "property_files", "properties", "target_rates",
-                     "disturb", "server_settings", "server_cpus", "server_memory", "binaries", "cluster")}
-# The plan's scale as it ran (a default run leaves records/duration_s empty: the profile's values apply).
-SCALE = {"records": "record_count", "operations": "point_operations", "duration_s": "point_duration_s"}
 KEY = ["target", "workload", "threads"]
 JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
                "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
@@ -67,32 +60,6 @@ class Comparison:
     def within(self) -> bool:
         """One folder: its targets compared with its baseline target."""
         return len(self.experiments) == 1
-
-
-def differences(base: Experiment, other: Experiment) -> list[str]:
-    """Environment and plan facts that differ (``host.cores: 2 vs 8``), server versions included."""
-    out = []
-    for section, keys in ENV_KEYS.items():
-        for k in keys:
-            if section == "plan" and k in SCALE:
-                va, vb = getattr(base.manifest, SCALE[k]), getattr(other.manifest, SCALE[k])
-            else:
-                va, vb = getattr(base.manifest, section).get(k), getattr(other.manifest, section).get(k)
-            va, vb = (None if v in ([], {}) else v for v in (va, vb))  # an older manifest may lack the key
-            if va != vb:
-                out.append(f"{section}.{k}: {'none' if va is None else va} vs {'none' if vb is None else vb}")
-    ka, kb = ([s.target for s in e.manifest.skipped_targets] for e in (base, other))
-    if ka != kb:
-        out.append(f"skipped targets: {', '.join(map(str, ka)) or 'none'} vs {', '.join(map(str, kb)) or 'none'}")
-    va, vb = base.manifest.versions, other.manifest.versions
-    out += [f"versions.{k}: {va.get(k)!s} vs {vb.get(k)!s}" for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)]
-    sa, sb = base.manifest.servers, other.manifest.servers
-    for t in sorted(set(sa) & set(sb)):
-        na, nb = server_name(sa[t]), server_name(sb[t])
-        if na != nb:
-            out.append(f"server {t}: {na} vs {nb}")
-    out += [held_text(t, pcts) for t, pcts in held_differently(base.runs, other.runs).items()]
-    return out
 
 
 def control_target(base: Experiment, other: Experiment, asked: str | None = None) -> str | None:
@@ -154,6 +121,8 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
                                      f"±{100 * margins.of(THROUGHPUT):.1f} %, {latency} ±{100 * margins.of(latency):.1f} %; "
                                      f"{margins.source}); keep an unchanged target in both to see smaller changes")
                      + _host_note(host, ctl, margins.of(THROUGHPUT)))
+        notes += [n for n in (fv.few_rounds(base.runs, base.id) if other is exps[1] else None,
+                              fv.few_rounds(other.runs, label)) if n]
         v = fv.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
                                alpha=alpha, margins=margins, host_factor=host.factor if host else None,
                                host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan)

@@ -114,3 +114,19 @@ def _relative(values: dict[int, float], control: dict[int, float], paired: bool)
     if math.isnan(centre):
         return {}
     return {r: v / centre for r, v in values.items() if v > 0}
+
+
+FEW_ROUNDS = 3  # rounds a side from which a cell between two folders can be decided (Welch's df: 2 rounds give ~1)
+
+
+def few_rounds(runs: pd.DataFrame, label: str) -> str | None:
+    """``across-3 ran 1 round: …`` where a folder's compared cells have fewer than :data:`FEW_ROUNDS` rounds (a
+    ``--repeat auto`` run stops once its own cells are decided: one round may settle a large gap inside the folder
+    and leave nothing to compare it with another folder by); None otherwise or without compared cells."""
+    rounds = [len(g) for _, g in cell_groups(runs)]
+    if not rounds or min(rounds) >= FEW_ROUNDS:
+        return None
+    n = min(rounds)
+    return (f"{label} has {n} round{'s' if n != 1 else ''} in some cells (a --repeat auto run stops once its own "
+            f"cells are decided): between folders a cell needs {FEW_ROUNDS} rounds a side or more to be decided, "
+            f"so run both with --repeat 5 or more to compare them")
