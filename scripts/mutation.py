@@ -55,7 +55,7 @@ PYTHON = ROOT / ".venv" / "bin" / "python" if (ROOT / ".venv").exists() else Pat
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
     "ycsbctl/urls.py": ["tests/provision/test_local.py"],
-    "ycsbctl/results/quota_held.py": ["tests/report/test_compare.py"],
+    "ycsbctl/results/quota_held.py": ["tests/results/test_quota_held.py", "tests/report/test_compare.py"],
     "ycsbctl/report/folder_differences.py": ["tests/report/test_compare.py"],  # redaction: the secret-property pattern's reference test
     "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
     "ycsbctl/telemetry/network.py": ["tests/telemetry/test_network_truth.py", "tests/telemetry/test_network.py",
