@@ -17,9 +17,9 @@ demo: setup
 YCSBCTL_NO_SKIP ?= 1
 # The tests mostly wait on servers, sleeps and child processes (one after the other they keep about one core
 # busy): two pytest-xdist workers share the cores (tests/fixtures/parallel.py: a module stays on one worker, the
-# Docker engine's users share one), then the tests marked `speed` run alone, one at a time. mypy (~10 s of one
-# core from a fresh clone, no cache) runs beside them: its verdict and its lines come after theirs, and any of
-# the three failing fails the target.
+# Docker engine's users share one, so do the Elasticsearch node's), then the tests marked `speed` run alone, one
+# at a time. mypy (~10 s of one core from a fresh clone, no cache) runs beside them: its verdict and its lines
+# come after theirs, and any of the three failing fails the target.
 PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
 	.venv/bin/ruff check ycsbctl tests bench

@@ -1,5 +1,5 @@
 """Where make test's two workers run a test (tests/fixtures/parallel.py): a module stays whole, the Docker engine's
-users share one group, and a pytest without ``--dist loadgroup`` gets no scheduler of ours."""
+users share one group, so do the Elasticsearch node's, and a pytest without ``--dist loadgroup`` gets no scheduler of ours."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures.parallel import DOCKER_FIXTURES, group_of, pytest_xdist_make_scheduler
+from tests.fixtures.parallel import DOCKER_FIXTURES, ELASTICSEARCH, group_of, pytest_xdist_make_scheduler
 
 TESTS = Path(__file__).resolve().parent
 
@@ -28,7 +28,13 @@ def test_the_modules_that_name_a_docker_fixture_are_one_group_and_every_other_mo
     docker = [m for m in modules if group_of(m) == "docker"]
     assert "tests/provision/test_docker.py" in docker and "tests/telemetry/test_container.py" in docker
     assert all(any(name in (TESTS.parent / m).read_text() for name in DOCKER_FIXTURES) for m in docker)
-    assert all(group_of(m) == m for m in modules if m not in docker)
+    node = [m for m in modules if group_of(m) == ELASTICSEARCH]
+    # the session's Elasticsearch node: taken as a parameter, or asked for by name from a table of fixtures
+    assert {"tests/stores/test_elasticsearch.py", "tests/workload/test_media_items_elasticsearch.py",
+            "tests/experiment/test_faults_load_twice.py"} <= set(node)
+    assert all(ELASTICSEARCH in (TESTS.parent / m).read_text() for m in node)
+    assert "tests/provision/test_docker_study_stores.py" in docker  # Docker's own Elasticsearch: the docker group
+    assert all(group_of(m) == m for m in modules if m not in docker and m not in node)
 
 
 def test_loadgroup_schedules_by_module_and_any_other_dist_keeps_xdists_scheduler() -> None:
@@ -37,6 +43,8 @@ def test_loadgroup_schedules_by_module_and_any_other_dist_keeps_xdists_scheduler
     assert split("tests/report/test_compare.py::test_a[x::y]") == split("tests/report/test_compare.py::test_b")
     assert split("tests/report/test_compare.py::test_a") == "tests/report/test_compare.py"
     assert split("tests/provision/test_docker.py::test_a") == split("tests/telemetry/test_container.py::C::t") == "docker"
+    assert split("tests/stores/test_elasticsearch.py::test_a") == split(
+        "tests/workload/test_media_items_elasticsearch.py::test_b") == "elasticsearch"
     assert pytest_xdist_make_scheduler(_Config("load"), None) is None
 
 
