@@ -56,7 +56,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
     "ycsbctl/urls.py": ["tests/provision/test_local.py"],
     "ycsbctl/results/quota_held.py": ["tests/results/test_quota_held.py", "tests/report/test_compare.py"],
-    "ycsbctl/report/folder_differences.py": ["tests/report/test_compare.py"],  # redaction: the secret-property pattern's reference test
+    "ycsbctl/report/folder_differences.py": ["tests/results/test_folder_verdicts.py", "tests/report/test_compare.py"],  # redaction: the secret-property pattern's reference test
     "ycsbctl/telemetry/bottleneck.py": ["tests/telemetry/test_bottleneck_truth.py", "tests/telemetry/test_bottleneck.py"],
     "ycsbctl/telemetry/network.py": ["tests/telemetry/test_network_truth.py", "tests/telemetry/test_network.py",
                                     "tests/telemetry/test_baseline_memo.py"],
@@ -156,7 +156,7 @@ TESTS: dict[str, list[str]] = {
     # Each cell's centre, interval, CV and drift over its rounds (of throughput, latency and every percentile).
     "ycsbctl/results/cells.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_cost_verdicts.py", "tests/results/test_percentiles.py", "tests/results/test_decisions.py", "tests/results/test_uncompared.py"],
     # Two experiments compared cell by cell: through a control target, the yardsticks' host speed, or the drift margin.
-    "ycsbctl/results/folder_verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_yardstick.py", "tests/results/test_host_drift.py"],
+    "ycsbctl/results/folder_verdicts.py": ["tests/results/test_folder_verdicts.py", "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py", "tests/results/test_yardstick.py", "tests/results/test_host_drift.py"],
     # The four verdicts as one line (ratio, interval with the digits its verdict needs, margin), and the host's
     # noise bound that decides a far gap from one round (issue 60).
     "ycsbctl/results/verdict_words.py": ["tests/results/test_verdicts.py", "tests/results/test_verdict_edges.py",
