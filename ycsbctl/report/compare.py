@@ -30,7 +30,7 @@ from ycsbctl.results import host_drift, yardstick
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label, load
-from ycsbctl.results.quota_held import held_differently, held_text
+from ycsbctl.results.quota_held import held_differently, held_phrase
 from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
 
 KEY = ["target", "workload", "threads"]
@@ -62,14 +62,16 @@ class Comparison:
         return len(self.experiments) == 1
 
 
-def control_target(base: Experiment, other: Experiment, asked: str | None = None) -> str | None:
+def control_target(base: Experiment, other: Experiment, asked: str | None = None,
+                   held: dict[str, tuple[float, float]] | None = None) -> str | None:
     """The control of two experiments: ``asked`` (checked: in both, the same build and settings), else the
     first common target whose server did not change while another common target's did; None when no
     target changed (nothing tells a change from the host's drift) or none stayed. A server held by its CPU
-    quota in one experiment only (:mod:`ycsbctl.results.quota_held`) changed, whatever its settings say."""
+    quota in one experiment only (``held``: :func:`~ycsbctl.results.quota_held.held_differently`, found from the
+    runs when not given) changed, whatever its settings say."""
     sa, sb = base.manifest.servers, other.manifest.servers
     common = [t for t in base.targets if t in other.targets]
-    held = held_differently(base.runs, other.runs)
+    held = held_differently(base.runs, other.runs) if held is None else held
     if asked is not None:
         if asked not in common:
             raise UserError(f"--control {asked}: not a target of both experiments (common: {', '.join(common) or 'none'})")
@@ -77,7 +79,7 @@ def control_target(base: Experiment, other: Experiment, asked: str | None = None
             raise UserError(f"--control {asked}: its server differs between the experiments "
                             f"({server_name(sa.get(asked))} vs {server_name(sb.get(asked))}): pick an unchanged one")
         if asked in held:
-            raise UserError(f"--control {asked}: {held_text(asked, held[asked]).removeprefix(f'server {asked}: ')}, "
+            raise UserError(f"--control {asked}: {held_phrase(held[asked])}, "
                             "so it changed between the experiments: pick an unchanged one")
         return asked
     same = [t for t in common if fv.same_server(sa.get(t), sb.get(t)) and t not in held]
@@ -104,13 +106,14 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
     chosen, uncontrolled = None, False
     for other in exps[1:]:
         label = other.id if other.id != base.id else str(other.path)
-        diffs += [f"{label}: {d}" for d in differences(base, other)]
+        held = held_differently(base.runs, other.runs)  # servers a CPU quota held in one folder only: changed
+        diffs += [f"{label}: {d}" for d in differences(base, other, held)]
         op = _points(other, latency)
         for key in bp.index.difference(op.index):
             unmatched.append(f"{'/'.join(map(str, key))} threads only in {base.id}")
         for key in op.index.difference(bp.index):
             unmatched.append(f"{'/'.join(map(str, key))} threads only in {label}")
-        ctl = control_target(base, other, control)
+        ctl = control_target(base, other, control, held)
         chosen = chosen or ctl
         host = yardstick.host_factor(base.yardstick, other.yardstick)
         uncontrolled = uncontrolled or ctl is None  # its cells are tested against the margins

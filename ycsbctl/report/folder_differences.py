@@ -18,8 +18,10 @@ ENV_KEYS = {"host": ("cpu_model", "cores", "memory_bytes", "kernel", "thp"),
 SCALE = {"records": "record_count", "operations": "point_operations", "duration_s": "point_duration_s"}
 
 
-def differences(base: Experiment, other: Experiment) -> list[str]:
-    """Environment and plan facts that differ (``host.cores: 2 vs 8``), server versions included."""
+def differences(base: Experiment, other: Experiment, held: dict[str, tuple[float, float]] | None = None) -> list[str]:
+    """Environment and plan facts that differ (``host.cores: 2 vs 8``), server versions included, and the servers
+    ``held`` by their CPU quota in one experiment only (:func:`~ycsbctl.results.quota_held.held_differently`, found
+    from the runs when not given)."""
     out = []
     for section, keys in ENV_KEYS.items():
         for k in keys:
@@ -40,5 +42,6 @@ def differences(base: Experiment, other: Experiment) -> list[str]:
         na, nb = server_name(sa[t]), server_name(sb[t])
         if na != nb:
             out.append(f"server {t}: {na} vs {nb}")
-    out += [held_text(t, pcts) for t, pcts in held_differently(base.runs, other.runs).items()]
+    held = held_differently(base.runs, other.runs) if held is None else held
+    out += [held_text(t, pcts) for t, pcts in held.items()]
     return out

@@ -38,7 +38,12 @@ def held_differently(base: pd.DataFrame, other: pd.DataFrame) -> dict[str, tuple
     return {t: (a[t], b[t]) for t in a if t in b and (a[t] >= HELD_PCT) != (b[t] >= HELD_PCT)}
 
 
+def held_phrase(pcts: tuple[float, float]) -> str:
+    """``held by its CPU quota in 0 % vs 100 % of periods (cpu.stat)``: a server's (base %, other %)."""
+    a, b = (0.0 if math.isnan(p) else p for p in pcts)
+    return f"held by its CPU quota in {a:.0f} % vs {b:.0f} % of periods (cpu.stat)"
+
+
 def held_text(target: str, pcts: tuple[float, float]) -> str:
     """``server twin: held by its CPU quota in 0 % vs 100 % of periods (cpu.stat)``."""
-    a, b = (0.0 if math.isnan(p) else p for p in pcts)
-    return f"server {target}: held by its CPU quota in {a:.0f} % vs {b:.0f} % of periods (cpu.stat)"
+    return f"server {target}: {held_phrase(pcts)}"
