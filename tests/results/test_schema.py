@@ -140,6 +140,26 @@ def test_a_runs_table_with_an_undeclared_or_mistyped_column_is_refused():
         [*RUN_COLUMN_NAMES, "old"]  # reading: an older folder's extra columns are kept after the declared ones
 
 
+def test_a_conformed_runs_table_is_conformed_again_as_it_is_and_every_declared_type_is_still_checked():
+    """conform_runs is met three times by a folder's finalize: a frame it made passes as it is (equal, a copy),
+    and a frame with the declared columns but a value of another type is still made the declared one."""
+    row = {c: None for c in RUN_COLUMN_NAMES} | {"run_id": "a", "threads": 8, "repetition": 1, "status": "ok",
+                                                "compared": True, "throughput_ops": 10.0}
+    once = conform_runs(pd.DataFrame([row, row | {"threads": None}]))
+    again = conform_runs(once)
+    pd.testing.assert_frame_equal(again, once)
+    assert again is not once
+    for column, value, made in [("threads", 8.0, 8), ("run_id", 7, "7"), ("compared", 1, True), ("throughput_ops", 3, 3.0)]:
+        frame = once.copy()
+        frame[column] = pd.Series([value, value], dtype=object) if column != "threads" else [value, value]
+        got = conform_runs(frame)[column].tolist()
+        assert got == [made, made] and type(got[0]) is type(made), (column, got)
+    with pytest.raises(SchemaError, match="threads holds fractions"):
+        frame = once.copy()
+        frame["threads"] = [8.5, None]
+        conform_runs(frame)
+
+
 def test_a_manifest_field_of_the_wrong_type_or_unknown_is_named():
     with pytest.raises(SchemaError, match=r"manifest\.status: 'done' is not one of running, complete"):
         Manifest.from_dict({"experiment_id": "x", "status": "done"})

@@ -172,6 +172,8 @@ def conform_runs(df: pd.DataFrame, strict: bool = True) -> pd.DataFrame:
     """``df`` with exactly :data:`RUN_COLUMNS`, in order, each of its declared type (missing columns
     come in empty). ``strict`` (writing) refuses a column that is not declared; reading an older
     folder keeps such columns after the declared ones."""
+    if list(df.columns) == list(RUN_COLUMN_NAMES) and all(_conformed(df[c.name], c) for c in RUN_COLUMNS):
+        return df.reset_index(drop=True)  # conformed already (a folder's finalize meets it three times): as it is
     extra = [c for c in df.columns if c not in RUN_COLUMN_NAMES]
     if strict and extra:
         raise SchemaError(f"runs table: undeclared column(s) {', '.join(map(str, extra))} (declare them in "
@@ -181,6 +183,19 @@ def conform_runs(df: pd.DataFrame, strict: bool = True) -> pd.DataFrame:
                for c in RUN_COLUMNS}
     columns.update({name: df[name] for name in extra})
     return pd.DataFrame(columns, index=df.index).reset_index(drop=True)
+
+
+def _conformed(s: pd.Series, c: Column) -> bool:
+    """Whether ``s`` is already what :func:`_as_dtype` makes of it: str or None (``string``), True, False or None
+    (``bool``), whole numbers (``int64``; float where a null is), floats."""
+    if c.dtype == "string":
+        return s.dtype == object and all(v is None or type(v) is str for v in s)
+    if c.dtype == "bool":
+        return s.dtype == object and all(v is None or type(v) is bool for v in s)
+    if c.dtype == "int64":
+        return s.dtype == "int64" or (s.dtype == "float64" and bool(s.isna().any())
+                                      and bool((s.dropna() == s.dropna().round()).all()))
+    return s.dtype == "float64"
 
 
 def _as_dtype(s: pd.Series, c: Column) -> pd.Series:
