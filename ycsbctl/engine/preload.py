@@ -11,6 +11,7 @@ worker, which then imports it as before and says what went wrong in its own word
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import os
 
@@ -31,3 +32,11 @@ for _name in filter(None, os.environ.pop("YCSBCTL_WORKER_PRELOAD", "").split(","
 # Started with SIGINT blocked (ycsbctl.engine.launch: a Ctrl-C during these imports is the controller's to
 # handle); ignored from here on, as the fork server is about to make it, and unblocked for the workers it forks.
 sigint_ignored_and_unblocked()
+
+# Everything imported above is frozen (gc.freeze: moved to a generation the collector never walks), as Python's
+# gc documentation advises before forking without exec. A worker collects once before it says it is ready
+# (engine/worker.py: no collection while operations are in flight): in a forked child that walked every object
+# of this heap, and its every touch of an object's header copied that memory page, each worker, each point. Now
+# it walks what the worker itself made (``python -m bench point_overhead`` measures a point's start).
+gc.collect()
+gc.freeze()
