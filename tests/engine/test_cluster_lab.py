@@ -342,9 +342,15 @@ def test_a_shaped_server_link_is_the_baseline_and_the_limit(lab: LabDriver, tmp_
         assert r.returncode == 0, r.stderr
         manifest = json.loads((out / "manifest.json").read_text())
         (baseline,) = manifest["network"].values()
-        assert baseline["gbit_s"] == pytest.approx(0.2, rel=0.15)  # iperf3 through the shaped link
-        hosts = {h["name"]: h["gbit_s"] for h in baseline["client_hosts"]}  # iperf3 run on each Dask worker
-        assert hosts == {"c1": pytest.approx(0.2, rel=0.15), "c2": pytest.approx(0.2, rel=0.15)}
+        # iperf3 through the shaped link, on each Dask worker too: never faster than its shape (an unshaped path reads
+        # over 1 Gbit/s), and slower only as far as a busy host makes it (its 1 s reading read 0.154 once, the suite
+        # keeping both cores busy)
+        def shaped(gbit_s: float) -> bool:
+            return 0.5 * 0.2 <= gbit_s <= 1.15 * 0.2
+
+        assert shaped(baseline["gbit_s"]), baseline
+        hosts = {h["name"]: h["gbit_s"] for h in baseline["client_hosts"]}
+        assert set(hosts) == {"c1", "c2"} and all(map(shaped, hosts.values())), hosts
         point = next(d for d in runs(out).values() if d["phase"] == "run")
         assert point["bottleneck"]["label"] == "network", point["bottleneck"]["text"]
         assert point["bottleneck"]["why"].startswith("network: "), point["bottleneck"]["why"]  # the planted cause
