@@ -39,7 +39,7 @@ from ycsbctl.results.durable import arrow_safe, fsync_path, json_text, write_arr
 from ycsbctl.results.hdr_log import write_log_file
 from ycsbctl.results.model import PhaseResult, overall_summary
 from ycsbctl.results.names import ALL_OPS, FolderStatus, RunStatus
-from ycsbctl.results.run_columns import LATENCY_STATS, conform_runs, op_key, runs_table
+from ycsbctl.results.run_columns import LATENCY_STATS, op_key, runs_table
 from ycsbctl.results.schema import Manifest, TelemetrySummary
 from ycsbctl.results.tables import PART_KINDS, TABLES, build_tables, file_stem, read_run_docs
 from ycsbctl.results.ycsb_format import format_phase
@@ -336,8 +336,7 @@ class ResultFolder:
         final = FolderStatus(status)
         if final is FolderStatus.RUNNING:
             raise ValueError("a finished folder's status is complete, partial or interrupted, not running")
-        tables = build_tables(self.path)
-        tables["runs"] = conform_runs(tables["runs"])
+        tables = build_tables(self.path)  # its runs table conformed to RUN_COLUMNS
         write_arrow(runs_table(tables["runs"]), self.path / "runs.parquet")
         for name, df in tables.items():
             if name != "runs":

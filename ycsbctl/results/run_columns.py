@@ -193,8 +193,10 @@ def _conformed(s: pd.Series, c: Column) -> bool:
     if c.dtype == "bool":
         return s.dtype == object and all(v is None or type(v) is bool for v in s)
     if c.dtype == "int64":
-        return s.dtype == "int64" or (s.dtype == "float64" and bool(s.isna().any())
-                                      and bool((s.dropna() == s.dropna().round()).all()))
+        if s.dtype == "int64":
+            return True
+        known = s.dropna()
+        return s.dtype == "float64" and len(known) < len(s) and bool((known == known.round()).all())
     return s.dtype == "float64"
 
 
