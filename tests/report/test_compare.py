@@ -9,11 +9,11 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from tests.fixtures.experiments import build_experiment
+from tests.fixtures.experiments import build_experiment, in_memory_experiment
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
 from ycsbctl.report.compare import compare
-from ycsbctl.results.frames import load
+from ycsbctl.results.frames import Experiment, load
 
 SMALL = {"workloads": ("workloadb",), "threads": (8, 16), "repetitions": 3, "failed": False, "skipped": False}
 
@@ -210,18 +210,10 @@ def test_a_failed_point_on_either_side_shows_its_status(tmp_path):
 
 def test_skipped_targets_that_differ_are_listed_on_either_side_and_none_is_said():
     """Skipped targets named on the side that skipped them, 'none' on the side that skipped nothing, either way."""
-    from pathlib import Path
-
-    import pandas as pd
-
     from ycsbctl.report.folder_differences import differences
-    from ycsbctl.results.frames import Experiment
-    from ycsbctl.results.schema import Manifest
 
     def exp(skipped: list[str]) -> Experiment:
-        m = Manifest.from_dict({"experiment_id": "", "skipped_targets": [{"target": t, "reason": "no binary"}
-                                                                         for t in skipped]})
-        return Experiment(Path("."), m, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+        return in_memory_experiment({"skipped_targets": [{"target": t, "reason": "no binary"} for t in skipped]})
 
     assert differences(exp(["dragonfly", "keydb"]), exp([])) == ["skipped targets: dragonfly, keydb vs none"]
     assert differences(exp([]), exp(["keydb"])) == ["skipped targets: none vs keydb"]
@@ -231,20 +223,15 @@ def test_skipped_targets_that_differ_are_listed_on_either_side_and_none_is_said(
 def test_the_control_is_the_first_unchanged_common_target_in_plan_order():
     """redis and keydb unchanged, valkey upgraded: the control is redis, the first of the plan's unchanged ones; with
     nothing changed there is none (no drift to tell apart)."""
-    from pathlib import Path
-
     import pandas as pd
 
     from ycsbctl.report.compare import control_target
-    from ycsbctl.results.frames import Experiment
-    from ycsbctl.results.schema import Manifest
 
     def exp(valkey: str) -> Experiment:
         servers = {t: {"server_name": t, "server_version": v, "kind": t, "settings": {}}
                    for t, v in (("redis", "7.2"), ("keydb", "6.3"), ("valkey", valkey))}
-        m = Manifest.from_dict({"experiment_id": "", "plan": {"targets": ["redis", "keydb", "valkey"]}, "servers": servers})
-        runs = pd.DataFrame({"target": ["valkey", "keydb", "redis"]})
-        return Experiment(Path("."), m, runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
+        return in_memory_experiment({"plan": {"targets": ["redis", "keydb", "valkey"]}, "servers": servers},
+                                    pd.DataFrame({"target": ["valkey", "keydb", "redis"]}))
 
     assert control_target(exp("7.2"), exp("8.0")) == "redis"
     assert control_target(exp("7.2"), exp("7.2")) is None

@@ -4,14 +4,12 @@ says how far the yardstick's own spread widened a cell's interval (or that it wa
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pandas as pd
 
+from tests.fixtures.experiments import in_memory_experiment as exp
 from ycsbctl.report.folder_differences import differences
 from ycsbctl.results.folder_verdicts import FEW_ROUNDS, few_rounds, folder_verdicts
-from ycsbctl.results.frames import Experiment
-from ycsbctl.results.schema import Manifest
 
 
 def runs(rounds: dict[tuple[str, int], list[float]]) -> pd.DataFrame:
@@ -48,20 +46,15 @@ def test_a_yardstick_without_a_spread_is_said_to_be_taken_as_exact_and_one_with_
     assert f"±{100 * math.expm1(0.05):.1f} % from its readings' spread" in widened and "too few" not in widened
 
 
-def exp(**manifest: object) -> Experiment:
-    m = Manifest.from_dict({"experiment_id": "", **manifest})
-    return Experiment(Path("."), m, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
-
-
 def test_the_scale_as_it_ran_is_compared_where_the_plan_left_it_to_the_profile():
     """A default run leaves ``records`` empty in its plan and keeps the profile's value as ``record_count``: the
     difference is the resolved scale's."""
-    a = exp(plan={"records": None, "record_count": 10_000})
-    b = exp(plan={"records": None, "record_count": 20_000})
+    a = exp({"plan": {"records": None, "record_count": 10_000}})
+    b = exp({"plan": {"records": None, "record_count": 20_000}})
     assert differences(a, b) == ["plan.records: 10000 vs 20000"]
 
 
 def test_a_version_only_one_folder_records_is_a_difference():
-    assert differences(exp(versions={"redis": "7.2.4"}), exp(versions={})) == ["versions.redis: 7.2.4 vs None"]
-    assert differences(exp(versions={}), exp(versions={"ycsbctl": "0.1.0"})) == ["versions.ycsbctl: None vs 0.1.0"]
-    assert differences(exp(versions={"redis": "7.2.4"}), exp(versions={"redis": "7.2.4"})) == []
+    assert differences(exp({"versions": {"redis": "7.2.4"}}), exp({"versions": {}})) == ["versions.redis: 7.2.4 vs None"]
+    assert differences(exp({"versions": {}}), exp({"versions": {"ycsbctl": "0.1.0"}})) == ["versions.ycsbctl: None vs 0.1.0"]
+    assert differences(exp({"versions": {"redis": "7.2.4"}}), exp({"versions": {"redis": "7.2.4"}})) == []
