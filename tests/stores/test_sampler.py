@@ -51,3 +51,37 @@ def test_a_samplers_stop_reason_is_the_errors_first_line_cut_at_200_characters()
     long_line = "".join(chr(ord("a") + i % 26) for i in range(300))  # no two neighbours alike: where it is cut shows
     assert stopped_because(OSError(f"{long_line}\nsecond line")) == long_line[:200]
     assert len(stopped_because(OSError(long_line))) == 200 and stopped_because(OSError("short\nmore")) == "short"
+
+
+def test_the_samplers_rows_are_one_frame_in_time_order_with_every_column_the_concat_of_their_frames_has():
+    """frame_of: the rows of every sampler in one frame sorted by t_mono (rows of one time in the samplers'
+    order), its columns those pandas' concat of the samplers' own frames has, in that order, and the same values;
+    samplers with no rows give the base columns only."""
+    import math
+
+    import pandas as pd
+
+    from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler, frame_of
+
+    class Given(Sampler):
+        def __init__(self, source: str, rows: list[dict]) -> None:
+            super().__init__(1.0)
+            self.source = source
+            self.rows = [{"t_mono": t, "t_wall": 1e9 + t, "source": source, **values} for t, values in rows]
+
+        def sample(self) -> dict:
+            return {}
+
+    given = [Given("server", [(2.0, {"cpu_pct": 50.0}), (1.0, {"cpu_pct": 40.0})]),
+             Given("idle", []),
+             Given("db", [(1.0, {"ops_per_s": 900.0, "replicas": None}), (3.0, {"ops_per_s": 800.0, "replicas": 1})])]
+    frame = frame_of(given)
+    assert list(frame["t_mono"]) == [1.0, 1.0, 2.0, 3.0] and list(frame["source"]) == ["server", "db", "server", "db"]
+    concat = pd.concat([g.frame() for g in given if g.rows], ignore_index=True).sort_values("t_mono", kind="stable",
+                                                                                         ignore_index=True)
+    assert list(frame.columns) == list(concat.columns) == [*BASE_COLUMNS, "cpu_pct", "ops_per_s", "replicas"]
+    for column in frame.columns:
+        for mine, theirs in zip(frame[column], concat[column]):
+            assert mine == theirs or (pd.isna(mine) and pd.isna(theirs)), (column, mine, theirs)
+    assert frame.loc[0, "cpu_pct"] == 40.0 and math.isnan(frame.loc[1, "cpu_pct"]) and frame.loc[3, "replicas"] == 1
+    assert list(frame_of([Given("idle", [])]).columns) == list(BASE_COLUMNS) and not len(frame_of([]))

@@ -57,10 +57,14 @@ class Sampler(ABC):
         """Ask the thread to take its last sample and end (``stop`` waits for it)."""
         self._stop.set()
 
-    def stop(self) -> pd.DataFrame:
+    def join(self) -> None:
+        """Ask the thread to take its last sample and end, and wait for it (its rows are then final)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5 * self.interval_s + 5)
+
+    def stop(self) -> pd.DataFrame:
+        self.join()
         return self.frame()
 
     def frame(self) -> pd.DataFrame:
@@ -92,6 +96,17 @@ class Sampler(ABC):
             with contextlib.suppress(Exception):  # closing is best effort
                 self.close()
             self.cpu_s = time.thread_time() - cpu0 + self.child_cpu_s
+
+
+def frame_of(samplers: list[Sampler]) -> pd.DataFrame:
+    """Every row of ``samplers`` (each joined) in one frame, in time order (rows of one time in the samplers'
+    order), ``BASE_COLUMNS`` even when empty. One frame made of all the rows, not one per sampler and a concat:
+    a point's end waits for it (``python -m bench point_overhead``), and a concat of a dozen small frames of
+    unlike columns cost several times more."""
+    rows = [row for s in samplers for row in s.rows]
+    if not rows:
+        return pd.DataFrame(columns=list(BASE_COLUMNS))
+    return pd.DataFrame(rows).sort_values("t_mono", kind="stable", ignore_index=True)
 
 
 def stopped_because(exc: BaseException) -> str:

@@ -25,7 +25,7 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores import registry
-from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler
+from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler, frame_of
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
@@ -387,9 +387,8 @@ def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None
     finally:
         for s in samplers:
             s.request_stop()  # all at once: the last samples are taken together
-        frames = [s.stop() for s in samplers]
+        for s in samplers:
+            s.join()
         capture.warnings.extend(s.warning for s in samplers if s.warning)
-        frames = [fr for fr in frames if len(fr)]
-        if frames:
-            capture.frame = pd.concat(frames, ignore_index=True).sort_values("t_mono", kind="stable",
-                                                                             ignore_index=True)
+        if any(s.rows for s in samplers):
+            capture.frame = frame_of(samplers)
