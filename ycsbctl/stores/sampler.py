@@ -99,7 +99,7 @@ class Sampler(ABC):
 
 
 def frame_of(samplers: list[Sampler]) -> pd.DataFrame:
-    """Every row of ``samplers`` (each joined) in one frame, in time order (rows of one time in the samplers'
+    """Every row of ``samplers`` (each already joined) in one frame, in time order (rows of one time in the samplers'
     order), ``BASE_COLUMNS`` even when empty. One frame made of all the rows, not one per sampler and a concat:
     a point's end waits for it (``python -m bench point_overhead``), and a concat of a dozen small frames of
     unlike columns cost several times more."""

@@ -390,5 +390,4 @@ def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None
         for s in samplers:
             s.join()
         capture.warnings.extend(s.warning for s in samplers if s.warning)
-        if any(s.rows for s in samplers):
-            capture.frame = frame_of(samplers)
+        capture.frame = frame_of(samplers)
