@@ -59,7 +59,7 @@ class Sampler(ABC):
 
     def join(self) -> None:
         """Ask the thread to take its last sample and end, and wait for it (its rows are then final)."""
-        self._stop.set()
+        self.request_stop()
         if self._thread is not None:
             self._thread.join(timeout=5 * self.interval_s + 5)
 
@@ -68,8 +68,8 @@ class Sampler(ABC):
         return self.frame()
 
     def frame(self) -> pd.DataFrame:
-        """The rows collected so far (``BASE_COLUMNS`` even when empty)."""
-        return pd.DataFrame(list(self.rows)) if self.rows else pd.DataFrame(columns=list(BASE_COLUMNS))
+        """The rows collected so far (``BASE_COLUMNS`` even when empty): :func:`frame_of` this sampler."""
+        return frame_of([self])
 
     def _record(self) -> None:
         values = self.sample()

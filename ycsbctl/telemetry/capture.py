@@ -25,7 +25,7 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores import registry
-from ycsbctl.stores.sampler import BASE_COLUMNS, Sampler, frame_of
+from ycsbctl.stores.sampler import Sampler, frame_of
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
 from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
@@ -149,7 +149,7 @@ class Capture:
     host_cores: int = field(default_factory=bn.host_cores)
     samplers: list[Sampler] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    frame: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(BASE_COLUMNS)))
+    frame: pd.DataFrame = field(default_factory=lambda: frame_of([]))
     interval_s: float = 1.0
     window: tuple[float, float] | None = None  # the engine's measured seconds (monotonic s)
     engine_client_cpu_pct: float | None = None  # the engine's own CPU over that window (% of one core)
