@@ -11,51 +11,15 @@ import json
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from tests.fixtures.cli import env, ycsbctl
-from tests.fixtures.docs import ROOT, docs_pages
+from tests.fixtures.docs import MARKER, ROOT, blocks, docs_pages
 
-MARKER = "<!-- illustrative -->"
 SHELL = ("sh", "bash", "console", "shell")  # fence info strings of shell blocks
-FENCE = re.compile(r"^(`{3,}|~{3,})(.*)$")
-
-
-@dataclass(frozen=True)
-class Block:
-    """A fenced block of a Markdown file: where it starts (1-based line of its fence), its info string, its text
-    (the lines between the fences), and whether the line right before its fence is :data:`MARKER`."""
-
-    path: Path
-    line: int
-    info: str
-    text: str
-    illustrative: bool
-
-    def where(self) -> str:
-        return f"{self.path.relative_to(ROOT)}:{self.line}"
-
-
-def blocks(path: Path) -> list[Block]:
-    """The fenced blocks of ``path``, in order (a fence closes on the same run of backticks or tildes)."""
-    found: list[Block] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    i = 0
-    while i < len(lines):
-        m = FENCE.match(lines[i])
-        if not m:
-            i += 1
-            continue
-        fence, info = m.group(1), m.group(2).strip()
-        end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == fence), None)
-        assert end is not None, f"{path.relative_to(ROOT)}:{i + 1}: a fence that is never closed"
-        found.append(Block(path, i + 1, info, "\n".join(lines[i + 1:end]), i > 0 and lines[i - 1].strip() == MARKER))
-        i = end + 1
-    return found
 
 
 def manual() -> list[Path]:

@@ -23,7 +23,7 @@ import psutil
 
 import ycsbctl
 from tests.fixtures.cli import ycsbctl as run_ycsbctl
-from tests.test_docs import blocks
+from tests.fixtures.docs import blocks
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "development" / "adding-a-store.md"
