@@ -89,3 +89,27 @@ def test_the_readme_is_a_front_page():
     assert len(lines) <= 250
     assert next(i for i, ln in enumerate(lines, 1) if "ycsbctl run" in ln) <= 40
     assert "make test" in (ROOT / ".ci" / "run").read_text() and any(ln.startswith("make test ") for ln in lines)
+
+
+def test_every_store_has_a_page_naming_its_urls_and_catalogue_names():
+    """Each store of the registry has its page under ``docs/stores/`` (named for it, or titled with the name of a
+    server it runs), and that page names every URL scheme the store serves and every catalogue name and deployment
+    ycsbctl starts for it: a scheme, kind or variant added to a store's folder without its page fails here."""
+    from ycsbctl.provision.catalog import TARGETS
+    from ycsbctl.provision.variants import VARIANTS
+    from ycsbctl.stores import registry
+
+    pages = {p: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "stores").glob("*.md") if p.name != "index.md"}
+    missing: list[str] = []
+    for proto in registry.all_protocols():
+        kinds = [name for name, t in TARGETS.items() if t.protocol == proto.name]
+        titles = {TARGETS[k].display for k in kinds} | {proto.title or proto.name}
+        page = next((p for p, text in pages.items()
+                     if p.stem == proto.name or any(t in text.splitlines()[0] for t in titles)), None)
+        if page is None:
+            missing.append(f"{proto.name}: no page under docs/stores/")
+            continue
+        names = [f"{s}://" for s in proto.schemes] + [f"`{k}`" for k in kinds]
+        names += [f"`{v}`" for v, variant in VARIANTS.items() if variant.base in kinds]
+        missing += [f"{page.name} does not name {n}" for n in names if n not in pages[page]]
+    assert not missing, "\n".join(missing)
