@@ -6,9 +6,9 @@ client times out, then reconnects through the shared wire binding. The point's c
 the server must be stopped at the end.
 
 The recipe's code lines are read from the page (its ``python`` blocks, with ``echo`` for ``toy``), so the page and
-this test cannot drift apart: the toy's ``store.py`` and ``server.py`` (its server kind and its catalogue entry) must
-hold them, and the registry line written into the copy is the page's own: nothing outside the toy's folder but that
-line is edited."""
+this test cannot drift apart: the toy's ``store.py`` and ``server.py`` (its server kind and its catalogue
+entry) must hold them, and the registry line written into the copy is the page's own: nothing outside the
+toy's folder but that line is edited."""
 
 from __future__ import annotations
 
@@ -54,12 +54,13 @@ def recipe() -> dict[str, str]:
 
 
 def _tree_with_toy(root: Path, lines: dict[str, str]) -> Path:
-    """A copy of the package with the toy folder (its catalogue entry in its ``server.py``) and its registry line:
-    nothing more."""
+    """A copy of the package with the toy folder (its catalogue entry in its ``server.py``) and its registry
+    line: nothing more."""
     tree = root / "tree"
     shutil.copytree(Path(ycsbctl.__file__).parent, tree / "ycsbctl", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(TOY / "package", tree / "ycsbctl" / "stores" / "toy", ignore=shutil.ignore_patterns("__pycache__"))
-    for name, key in (("store.py", "open_bindings"), ("server.py", "server"), ("server.py", "catalogue")):  # the page's
+    # the toy is what the page shows
+    for name, key in (("store.py", "open_bindings"), ("server.py", "server"), ("server.py", "catalogue")):
         written = (tree / "ycsbctl" / "stores" / "toy" / name).read_text()
         assert lines[key].strip() in written, f"toy_store/package/{name} no longer follows {PAGE.name}"
     registry = tree / "ycsbctl" / "stores" / "registry.py"

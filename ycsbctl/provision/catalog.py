@@ -1,12 +1,12 @@
-"""The targets ycsbctl can start, and the generic steps of starting one: where its binary is found, the exact
-command line it runs with, TLS, the URL clients connect to.
+"""The targets ycsbctl can start, and the generic steps of starting one: where its binary is found,
+the exact command line it runs with, TLS, the URL clients connect to.
 
-Each store declares its catalogue entries (:class:`~ycsbctl.stores.catalog_entry.Target`) and their deployments
-(:mod:`ycsbctl.provision.variants`) in its ``server`` module, beside its flavors' kinds
+Each store declares its catalogue entries (:class:`~ycsbctl.stores.catalog_entry.Target`) and their
+deployments (:mod:`ycsbctl.provision.variants`) in its ``server`` module, beside its flavors' kinds
 (:class:`ycsbctl.stores.server_kind.ServerKind`, found with :func:`ycsbctl.stores.registry.server_kind`);
 :data:`TARGETS` holds them all by name. Server settings live in ``infra/`` (``redis/redis.conf``,
-``mongodb/mongod.flags``, …); a kind reads them and adds what depends on the run: port, bind address, data
-directory, memory.
+``mongodb/mongod.flags``, …); a kind reads them and adds what depends on the run: port, bind address,
+data directory, memory.
 
 Memory (``--server-memory``): the docker backend limits the container to exactly that many
 bytes; the server's own data limit (Redis ``maxmemory``, Dragonfly ``--maxmemory``, mongod

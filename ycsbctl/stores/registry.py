@@ -7,8 +7,9 @@ calls (ping, describe, clear, count), telemetry (samplers, reported PID, footpri
 bottleneck's question (how many cores can the server use). Its ``store`` module calls
 :func:`register` once; adding a store means adding one package and one line in :data:`_MODULES`.
 A store whose servers ycsbctl starts has a ``server`` module too, its flavors' :class:`ServerKind` s
-(``KINDS``), its catalogue entries and their deployments (``TARGETS``, ``VARIANTS``), found without a line of its own
-(:func:`server_packages`): :func:`server_kind` finds a kind by flavor name, :func:`catalogue` collects the entries.
+(``KINDS``), its catalogue entries and their deployments (``TARGETS``, ``VARIANTS``), found without a
+line of its own (:func:`server_packages`): :func:`server_kind` finds a kind by flavor name,
+:func:`catalogue` collects the entries.
 The registry imports the stores lazily (by name), so that it stays at the bottom of the import graph.
 """
 
@@ -202,9 +203,10 @@ def server_kinds() -> dict[str, ServerKind]:
 
 
 def catalogue() -> tuple[tuple[Target, ...], tuple[Variant, ...]]:
-    """Every store's catalogue entries and their deployments, as its ``server`` module declares them (``TARGETS``,
-    ``VARIANTS``; a module may declare neither), in the order of :func:`server_packages`, each module's in its own."""
-    modules = [importlib.import_module(f"ycsbctl.stores.{package}.server") for package in server_packages()]
+    """Every store's catalogue entries and their deployments, as its ``server`` module declares them
+    (``TARGETS``, ``VARIANTS``; a module may declare neither), in the order of :func:`server_packages`,
+    each module's in its own."""
+    modules = [importlib.import_module(f"ycsbctl.stores.{p}.server") for p in server_packages()]
     return (tuple(t for m in modules for t in getattr(m, "TARGETS", ())),
             tuple(v for m in modules for v in getattr(m, "VARIANTS", ())))
 

@@ -31,8 +31,9 @@ KINDS: tuple[ServerKind, ...] = (ClickHouse(),)
 
 # Its HTTP interface; data on tmpfs (a data folder on /dev/shm; in a container, a tmpfs mount)
 TARGETS: tuple[Target, ...] = (
-    Target("clickhouse", "clickhouse", "ClickHouse", "yandex/clickhouse-server:18.16.1", "clickhouse-server", 8123,
-           "clickhouse", "clickhouse", "apt-get install clickhouse-server (Debian 12: ClickHouse 18.16.1)",
+    Target("clickhouse", "clickhouse", "ClickHouse", "yandex/clickhouse-server:18.16.1", "clickhouse-server",
+           8123, "clickhouse", "clickhouse",
+           "apt-get install clickhouse-server (Debian 12: ClickHouse 18.16.1)",
            package_dirs=("/usr/sbin",), container_tmpfs="/var/lib/clickhouse",
            version_args=()),  # 18.16's server has no --version (its client says 18.16.1)
 )

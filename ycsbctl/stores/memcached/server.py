@@ -36,6 +36,6 @@ class Memcached(ServerKind):
 KINDS: tuple[ServerKind, ...] = (Memcached(),)
 
 TARGETS: tuple[Target, ...] = (
-    Target("memcached", "memcached", "memcached", "memcached:1.6", "memcached", 11211, "memcached", "memcached",
-           "apt-get install memcached"),
+    Target("memcached", "memcached", "memcached", "memcached:1.6", "memcached", 11211, "memcached",
+           "memcached", "apt-get install memcached"),
 )

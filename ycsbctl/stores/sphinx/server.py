@@ -33,8 +33,8 @@ class Searchd(ServerKind):
 
 KINDS: tuple[ServerKind, ...] = (Searchd(),)
 
-# SphinxQL (searchd's MySQL-protocol listener); its config made from infra/sphinx/sphinx.conf at each start
-# (provision.local_prep), the image's at /etc/sphinxsearch/sphinx.conf with its data on a tmpfs mount
+# SphinxQL (searchd's MySQL-protocol listener); its config made from infra/sphinx/sphinx.conf at each
+# start (provision.local_prep), the image's at /etc/sphinxsearch/sphinx.conf with its data on a tmpfs mount
 TARGETS: tuple[Target, ...] = (
     Target("sphinx", "sphinx", "Sphinx", "localhost/sphinx:2.2.11", "searchd", 9306, "sphinx", "sphinx",
            "apt-get install sphinxsearch (Debian 12: Sphinx 2.2.11)", container_tmpfs="/var/lib/sphinxsearch",
