@@ -99,6 +99,10 @@ TESTS: dict[str, list[str]] = {
     # processes (shards, replicas, a standby) as the deployment's own tests count them.
     "ycsbctl/provision/variants.py": ["tests/provision/test_persistence_variants.py", "tests/stores/test_redis_cluster.py",
                                       "tests/stores/test_redis_replicas.py", "tests/stores/test_postgresql_standby.py"],
+    # What a deployment is (its settings, one process or several), as the same tests start and count it.
+    "ycsbctl/stores/catalog_entry.py": ["tests/provision/test_persistence_variants.py", "tests/stores/test_redis_cluster.py",
+                                        "tests/stores/test_redis_replicas.py", "tests/stores/test_postgresql_standby.py",
+                                        "tests/provision/test_server_kinds.py"],
     # A cell a store cannot do at the plan's scale, refused before its points (FerretDB's scans against --timeout).
     "ycsbctl/experiment/cannot.py": ["tests/experiment/test_cannot.py"],
     # How a run ended: its exit code and its folder's status (complete, partial, interrupted).
@@ -389,8 +393,8 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/stores/registry.py": "URL scheme -> store",
     "ycsbctl/stores/server_kind.py": "how a server kind is started (command line, settings, TLS): no figure; "
                                      "tests/provision/ check the command lines and the servers they start",
-    **{f"ycsbctl/stores/{_store}/server.py": "its servers' command lines and data-folder preparation: no figure; "
-                                            "tests/provision/ start them"
+    **{f"ycsbctl/stores/{_store}/server.py": "its servers' command lines, data-folder preparation, catalogue "
+                                            "entries and deployments: no figure; tests/provision/ start them"
        for _store in ("redis", "mongodb", "memcached", "postgresql", "mariadb", "tarantool", "clickhouse",
                       "sphinx", "elasticsearch")},
     "ycsbctl/stores/basic/binding.py": "BasicDB: every call OK at once, nothing to decide",

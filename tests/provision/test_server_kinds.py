@@ -1,9 +1,11 @@
-"""Each server flavor's kind lives in its store's folder (``stores/<store>/server.py``) and the catalogue finds
-it through the registry: every catalogue flavor has one, an unknown flavor gets the generic behaviour, and
-what a kind says (password, memory, TLS files) reaches the command line and the data folder."""
+"""Each server flavor's kind, and each catalogue entry and deployment, lives in its store's folder
+(``stores/<store>/server.py``) and the catalogue finds them through the registry: every catalogue flavor
+has a kind, the listings keep their order, an unknown flavor gets the generic behaviour, and what a kind
+says (password, memory, TLS files) reaches the command line and the data folder."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, local_prep
 from ycsbctl.provision.tls import ServerCertificates
+from ycsbctl.provision.variants import VARIANTS
 from ycsbctl.stores import registry
 from ycsbctl.stores.server_kind import DATA_FRACTION, GIB, BadSettings
 
@@ -28,6 +31,36 @@ def test_every_catalogue_flavor_has_a_kind_in_its_store_s_folder() -> None:
     folders = {p.parent.name for p in (ROOT / "ycsbctl" / "stores").glob("*/server.py")}
     assert folders == set(registry.server_packages()), "a server.py the registry does not find"
     assert folders <= set(registry.store_packages())
+
+
+def test_every_catalogue_entry_and_deployment_is_declared_beside_its_kinds_in_its_store_s_folder() -> None:
+    targets, variants = registry.catalogue()
+    # the catalogue holds the stores' entries, none of its own
+    assert set(catalog.TARGETS.values()) == set(targets) and len(catalog.TARGETS) == len(targets)
+    assert set(VARIANTS.values()) == set(variants) and len(VARIANTS) == len(variants)
+    for package in registry.server_packages():
+        server = importlib.import_module(f"ycsbctl.stores.{package}.server")
+        flavors = {kind.name for kind in server.KINDS}
+        entries = {t.name for t in getattr(server, "TARGETS", ())}
+        for t in getattr(server, "TARGETS", ()):  # each entry's servers are started by its own store's kinds
+            assert {t.flavor, t.local_flavor} <= flavors, t.name
+            assert registry.get(t.protocol).name == t.protocol, t.name
+        for v in getattr(server, "VARIANTS", ()):  # a store deploys its own entries only
+            assert v.base in entries, v.name
+
+
+def test_the_catalogue_lists_its_names_in_the_order_it_always_did() -> None:
+    """``ycsbctl targets``, ``run --help`` and the errors list the names so: the default study's pair, every
+    other entry in the registry's order; then the deployments by what they change (persistence, TLS, a
+    cluster, replicas, durability and standbys)."""
+    assert catalog.kind_names() == [
+        "redis", "mongodb", "valkey", "redis6", "redis6-jemalloc", "redis7-libc", "keydb", "dragonfly",
+        "ferretdb", "memcached", "sqlite", "postgresql", "mariadb", "tarantool", "clickhouse", "sphinx",
+        "elasticsearch",
+        "redis-aof", "redis-aof-always", "redis-rdb", "valkey-aof", "valkey-aof-always", "valkey-rdb",
+        "redis-tls", "valkey-tls", "postgresql-tls", "mariadb-tls", "ferretdb-tls",
+        "redis-cluster", "valkey-cluster", "redis-repl2", "valkey-repl2",
+        "postgresql-durable", "postgresql-standby", "mariadb-durable"]
 
 
 def test_an_unknown_flavor_gets_the_generic_behaviour_and_no_command_line() -> None:

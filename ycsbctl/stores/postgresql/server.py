@@ -1,6 +1,7 @@
 """How ycsbctl starts PostgreSQL: ``postgres`` on a data folder ``initdb`` made (settings in
 ``infra/postgresql/postgresql.flags``), TLS with a pg_hba.conf of ``hostssl`` lines; the official image takes
-the superuser's password in its environment."""
+the superuser's password in its environment. Its catalogue entry, and its deployments: TLS, durability on, a
+streaming standby."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ycsbctl.errors import UserError
+from ycsbctl.stores.catalog_entry import Target, Variant, tls_variant
 from ycsbctl.stores.server_kind import CertificateFiles, Initialise, ServerKind, config_args, long_options
 
 PG_USER = "ycsb"  # the database superuser initdb creates (trust authentication, loopback only)
@@ -65,3 +67,23 @@ class Postgres(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (Postgres(),)
+
+TARGETS: tuple[Target, ...] = (
+    Target("postgresql", "postgresql", "PostgreSQL", "postgres:15", "postgres", 5432, "postgres", "postgres",
+           "apt-get install postgresql (Debian 12: PostgreSQL 15)",
+           package_dirs=("/usr/lib/postgresql/*/bin",), run_as="postgres",
+           container_tmpfs="/var/lib/postgresql/data",
+           env=(("POSTGRES_USER", "ycsb"), ("POSTGRES_DB", "postgres"),
+                ("POSTGRES_HOST_AUTH_METHOD", "trust"))),
+)
+
+VARIANTS: tuple[Variant, ...] = (
+    tls_variant("postgresql"),
+    Variant("postgresql-durable", "postgresql",
+            "durability on: fsync, synchronous_commit and full_page_writes on",
+            (("fsync", "on"), ("synchronous_commit", "on"), ("full_page_writes", "on")), True),
+    Variant("postgresql-standby", "postgresql",
+            "a primary and a streaming standby (pg_basebackup), the primary's commits waiting for it "
+            "(synchronous_standby_names; synchronous_commit=on, or remote_write, remote_apply, local, off)",
+            (("synchronous_commit", "on"),), replicas=1),
+)

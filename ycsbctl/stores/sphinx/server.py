@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ycsbctl.stores.catalog_entry import Target
 from ycsbctl.stores.server_kind import Initialise, ServerKind, infra_dir
 
 
@@ -31,3 +32,11 @@ class Searchd(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (Searchd(),)
+
+# SphinxQL (searchd's MySQL-protocol listener); its config made from infra/sphinx/sphinx.conf at each
+# start (provision.local_prep), the image's at /etc/sphinxsearch/sphinx.conf with its data on a tmpfs mount
+TARGETS: tuple[Target, ...] = (
+    Target("sphinx", "sphinx", "Sphinx", "localhost/sphinx:2.2.11", "searchd", 9306, "sphinx", "sphinx",
+           "apt-get install sphinxsearch (Debian 12: Sphinx 2.2.11)", container_tmpfs="/var/lib/sphinxsearch",
+           version_args=("--help",)),
+)

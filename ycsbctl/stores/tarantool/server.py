@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ycsbctl.stores.catalog_entry import Target
 from ycsbctl.stores.server_kind import DATA_FRACTION, ServerKind, infra_dir, memcached_mb
 
 
@@ -36,3 +37,10 @@ class Tarantool(ServerKind):
 
 
 KINDS: tuple[ServerKind, ...] = (Tarantool(),)
+
+# Started as `tarantool -e <tarantool/bootstrap.lua>`: arguments starting with "-" are tarantool's, in the
+# image infra/docker/build_local_images.py makes from the Debian package (the official image untried here)
+TARGETS: tuple[Target, ...] = (
+    Target("tarantool", "tarantool", "Tarantool", "tarantool/tarantool:2.6.0", "tarantool", 3301, "tarantool",
+           "tarantool", "apt-get install tarantool (Debian 12: Tarantool 2.6.0)"),
+)
