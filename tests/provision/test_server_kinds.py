@@ -118,3 +118,16 @@ def test_a_postgresql_started_with_tls_finds_its_tls_only_pg_hba_in_its_data_fol
         assert sorted(p.name for p in data.iterdir() if not p.name.startswith("tls-")) == [Path(h).name for h in hba]
     hba_text = (tmp_path / "pg" / "pg_hba_tls.conf").read_text()
     assert "hostssl all all 127.0.0.1/32 trust" in hba_text and "\nhost " not in hba_text
+
+
+def test_an_unknown_target_is_refused_naming_every_catalogue_name_and_every_stores_url_shape():
+    from ycsbctl.errors import UserError
+    from ycsbctl.provision.catalog import get_target, kind_names
+    from ycsbctl.stores import registry
+
+    with pytest.raises(UserError) as caught:
+        get_target("no-such-server")
+    said = str(caught.value)
+    assert said.startswith("unknown target 'no-such-server': use one of ")
+    assert all(name in said for name in kind_names())
+    assert all(p.example in said for p in registry.all_protocols()), said

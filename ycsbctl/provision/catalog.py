@@ -133,7 +133,7 @@ def get_target(name: str) -> Target:
     variant = VARIANTS.get(name)
     if variant is None:
         known = ", ".join(kind_names())
-        raise UserError(f"unknown target {name!r}: use one of {known}, or a redis:// or mongodb:// URL")
+        raise UserError(f"unknown target {name!r}: use one of {known}, or a URL: {registry.examples()}")
     base = TARGETS[variant.base]
     return replace(base, name=name, variant=variant,
                    container_tmpfs="" if variant.durable else base.container_tmpfs)
