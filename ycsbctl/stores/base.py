@@ -75,6 +75,10 @@ class ServerProtocol:
     # operations (YCSB's names: SCAN, …) its servers cannot do → why; a plan with them is refused before it starts
     unsupported: ClassVar[dict[str, str]] = {}
     forks_per_connection: bool = False  # one server process per client connection (PostgreSQL): CPU of all of them
+    # its executors for ycsbctl's plug-in workloads: workload name (``media-items``) -> executor class, each in the
+    # store's own package (``stores/redis/media_items.py``); the registry hands them to the workloads
+    # (:mod:`ycsbctl.workload.store_executors`). A workload it has none for is refused on it, with the reason
+    executors: ClassVar[Mapping[str, type]] = {}
 
     # -- URLs ---------------------------------------------------------------------------------------
     def validate(self, url: str) -> None:

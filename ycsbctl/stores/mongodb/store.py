@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING, Any
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
 from ycsbctl.stores.mongodb.admin import client
+from ycsbctl.stores.mongodb.media_items import MongoItems
+from ycsbctl.stores.mongodb.online_status import MongoExecutor
 from ycsbctl.stores.registry import register
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
+from ycsbctl.workload.online_status.ops import WORKLOAD as ONLINE_STATUS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -18,6 +22,7 @@ if TYPE_CHECKING:
 
 class MongoProtocol(ServerProtocol):
     name = "mongodb"
+    executors = {MEDIA_ITEMS: MongoItems, ONLINE_STATUS: MongoExecutor}
     schemes = ("mongodb", "mongodb+srv")
     example = "mongodb://host:port/db"
     url_lists_hosts = True
