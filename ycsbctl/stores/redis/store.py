@@ -41,6 +41,8 @@ class RedisProtocol(ServerProtocol):
     name = "redis"
     executors = {MEDIA_ITEMS: RedisItems, ONLINE_STATUS: RedisExecutor}
     schemes = ("redis", "rediss", "unix")
+    tls_schemes = ("rediss",)
+    shard_source = "redis-shard"  # the per-node rows of a cluster's RedisNodesSampler (info.py)
     example = "redis://host:port[/db]"
     ycsb_db_class = "db.RedisClient"
     password_hint = "redis://:PASSWORD@host:port or -p redis.password=…"
