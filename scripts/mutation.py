@@ -234,8 +234,8 @@ TESTS: dict[str, list[str]] = {
     # The structure study (online-status): users loaded, members stored, the study's peak.
     "ycsbctl/workload/online_status/workload.py": ["tests/workload/test_study_rules.py", "tests/workload/test_online_status.py"],
     "ycsbctl/workload/online_status/ops.py": ["tests/workload/test_online_status.py"],
-    "ycsbctl/workload/online_status/redis.py": ["tests/workload/test_online_status.py"],
-    "ycsbctl/workload/online_status/mongodb.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/stores/redis/online_status.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/stores/mongodb/online_status.py": ["tests/workload/test_online_status.py"],
     # The many-store study (media-items): the truth every answer is checked against, the checks, its headlines.
     "ycsbctl/workload/media_items/truth.py": ["tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/executor.py": ["tests/workload/test_study_rules.py", "tests/workload/test_media_items.py"],
@@ -248,17 +248,17 @@ TESTS: dict[str, list[str]] = {
                                                  "tests/workload/test_media_items.py"],
     "ycsbctl/workload/media_items/workload.py": ["tests/workload/test_study_rules.py",
                                                  "tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/sql.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/sqlite.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/postgresql.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/mysql.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/mongodb.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/redis.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/memcached.py": ["tests/workload/test_media_items.py"],
-    "ycsbctl/workload/media_items/tarantool.py": ["tests/workload/test_media_items_tarantool.py"],
-    "ycsbctl/workload/media_items/clickhouse.py": ["tests/workload/test_media_items_clickhouse.py"],
-    "ycsbctl/workload/media_items/sphinx.py": ["tests/workload/test_media_items_sphinx.py"],
-    "ycsbctl/workload/media_items/elasticsearch.py": ["tests/workload/test_media_items_elasticsearch.py"],
+    "ycsbctl/stores/sql/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/sqlite/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/postgresql/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/mariadb/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/mongodb/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/redis/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/memcached/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/tarantool/media_items.py": ["tests/workload/test_media_items_tarantool.py"],
+    "ycsbctl/stores/clickhouse/media_items.py": ["tests/workload/test_media_items_clickhouse.py"],
+    "ycsbctl/stores/sphinx/media_items.py": ["tests/workload/test_media_items_sphinx.py"],
+    "ycsbctl/stores/elasticsearch/media_items.py": ["tests/workload/test_media_items_elasticsearch.py"],
     "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
                                     "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
@@ -405,7 +405,11 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/stores/tarantool/admin.py": "Tarantool's admin EVAL calls, answers as the server gives them",
     "ycsbctl/stores/elasticsearch/admin.py": "Elasticsearch's admin HTTP calls, answers as the server gives them",
     "ycsbctl/stores/sphinx/admin.py": "Sphinx's admin statements through PyMySQL, answers as the server gives them",
-    "ycsbctl/workload/media_items/contract.py": "the executor contract: declarations (Item, Query, MediaStore)",
+    "ycsbctl/workload/media_items/contract.py": "the executor contract: declarations (Item, Query, MediaStore) and the "
+                                                "study's JSON of an item (json.dumps without spaces)",
+    "ycsbctl/workload/media_items/__init__.py": "MediaItems, imported when first asked for (a module __getattr__)",
+    "ycsbctl/workload/online_status/__init__.py": "OnlineStatus, imported when first asked for (a module __getattr__)",
+    "ycsbctl/workload/store_executors.py": "the stores' executor classes by workload and store name: a look-up table",
     "ycsbctl/workload/media_items/ops.py": "operation codes and names",
     "ycsbctl/stores/postgresql/session.py": "an asyncpg connection of its own for admin calls",
     "ycsbctl/stores/mariadb/session.py": "a PyMySQL connection of its own for admin calls",
@@ -991,7 +995,7 @@ for _line, _flips in (
         ('return _failed(b, "bulk", http, got if http >= 300 else next(i["index"] for i in got["items"] if "error" in i["index"]))',
          "GtE -> Gt")):
     for _what in ("300 -> 301", "300 -> 299", _flips):
-        EQUIVALENT[f"ycsbctl/workload/media_items/elasticsearch.py: {_line} | {_what}"] = \
+        EQUIVALENT[f"ycsbctl/stores/elasticsearch/media_items.py: {_line} | {_what}"] = \
             "Elasticsearch sends no HTTP status 299 or 300 (successes 200/201, refusals 4xx/5xx, no redirection): the edge at 300 moved by one status tells no reply apart"
 EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/store.py: query(url, create_table(properties.get(\"table\", \"usertable\"), columns), max(timeout_s, 10.0)) | 10.0 -> 9.9":
@@ -1149,9 +1153,9 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/stats.py: out[f\"{k.lower()}_per_s\"] = max(0.0, d) / elapsed if elapsed > 0 else None | Gt -> GtE":
         "elapsed is the time between two time.monotonic() readings with an HTTP query to the server between them: "
         "never 0",
-    "ycsbctl/workload/media_items/sql.py: if st == OK and rows and int(rows[0][0]) >= want: | 0 -> -1":
+    "ycsbctl/stores/sql/media_items.py: if st == OK and rows and int(rows[0][0]) >= want: | 0 -> -1":
         "every statement until() is given is a SELECT count(*): one row of one column, so [-1] is [0] either way",
-    "ycsbctl/workload/media_items/mongodb.py: def refused(cls, server: str = \"\", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int, str]: | 0 -> 1":
+    "ycsbctl/stores/mongodb/media_items.py: def refused(cls, server: str = \"\", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int, str]: | 0 -> 1":
         "the item count of a caller that names none (0: any number): every caller names it (MediaItems.refusal), "
         "and a default of 1 is as far below any scale's refusal as 0",
     "ycsbctl/workload/media_items/workload.py: def refusal(self, protocol: str, server: str = \"\", connections: int = 0, timeout_s: float = 0.0) -> str | None: | 0 -> 1":
@@ -1160,17 +1164,17 @@ EQUIVALENT.update({
     "ycsbctl/workload/media_items/workload.py: def refusal(self, protocol: str, server: str = \"\", connections: int = 0, timeout_s: float = 0.0) -> str | None: | 0.0 -> 1.0":
         "the timeout of a caller that names no scale (the worker's executor): it names no server kind either, "
         "and only FerretDB's refusal reads the scale, which also needs the connections (0): the same queries refused",
-    "ycsbctl/workload/media_items/sphinx.py: r = rows[0] | 0 -> -1":
+    "ycsbctl/stores/sphinx/media_items.py: r = rows[0] | 0 -> -1":
         "SELECT … WHERE id = N on a Sphinx index answers one document at most (the document id is unique: a second "
         "INSERT of it is refused, REPLACE replaces it): rows[-1] is rows[0]",
-    "ycsbctl/workload/media_items/sphinx.py: return OK, Page(tuple(_int(r[0]) - 1 for r in rows), total) | 0 -> -1":
+    "ycsbctl/stores/sphinx/media_items.py: return OK, Page(tuple(_int(r[0]) - 1 for r in rows), total) | 0 -> -1":
         "the page's statement is SELECT id FROM …: each row has the one column, so r[-1] is r[0]",
-    "ycsbctl/workload/media_items/tarantool.py: self.space_id = int(data[0]) | 0 -> -1":
+    "ycsbctl/stores/tarantool/media_items.py: self.space_id = int(data[0]) | 0 -> -1":
         "SETUP's EVAL returns one value (return s.id): data[-1] is data[0]",
-    "ycsbctl/workload/media_items/tarantool.py: return OK, Page(tuple(int(i) for i in ids), int(total) if count and total is not None else None) | And -> Or":
+    "ycsbctl/stores/tarantool/media_items.py: return OK, Page(tuple(int(i) for i in ids), int(total) if count and total is not None else None) | And -> Or":
         "ycsbctl_items_page returns 'count and total or box.NULL': a number when count is true, nil (None) when "
         "false, so 'count and total is not None' and 'count or total is not None' agree on every reply",
-    "ycsbctl/workload/media_items/clickhouse.py: total = int(counted[0][0]) | 0 -> -1":
+    "ycsbctl/stores/clickhouse/media_items.py: total = int(counted[0][0]) | 0 -> -1":
         "SELECT count() answers one row of one column: [-1] is [0], for the row and for the cell",
     "ycsbctl/stores/redis/info.py: self._t = 0.0 | 0.0 -> 1.0":
         "prime() sets it before sample() reads it (Sampler._loop calls prime() first)",
@@ -1272,46 +1276,46 @@ EQUIVALENT.update({
         "data ends with '\\r\\n0\\r\\n\\r\\n' (checked above): a 5-byte body is then the empty chunk, and a body that "
         "starts with it is no longer than it (a chunk size has no leading zero): either test alone says the same",
     # workload/ and report/ (issue 43)
-    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 3":
+    "ycsbctl/stores/redis/online_status.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 3":
         "never reached: the binding's resp answers OK with EXEC's reply, an array without WATCH (an aborted "
         "transaction is an error reply, ERROR): 'or 2' is read only for an OK whose reply is no array",
-    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 1":
+    "ycsbctl/stores/redis/online_status.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | 2 -> 1":
         "never reached: the binding's resp answers OK with EXEC's reply, an array without WATCH (an aborted "
         "transaction is an error reply, ERROR): 'or 2' is read only for an OK whose reply is no array",
-    "ycsbctl/workload/media_items/elasticsearch.py: if st != OK or http == 200: | 200 -> 201":
+    "ycsbctl/stores/elasticsearch/media_items.py: if st != OK or http == 200: | 200 -> 201":
         "only whether an index that exists is PUT again: Elasticsearch answers that PUT resource_already_exists, "
         "which the next line takes as made (as when another worker made it first); the same index, the same status",
-    "ycsbctl/workload/media_items/elasticsearch.py: if st != OK or http == 200: | 200 -> 199":
+    "ycsbctl/stores/elasticsearch/media_items.py: if st != OK or http == 200: | 200 -> 199":
         "only whether an index that exists is PUT again: Elasticsearch answers that PUT resource_already_exists, "
         "which the next line takes as made (as when another worker made it first); the same index, the same status",
-    "ycsbctl/workload/media_items/tarantool.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> 1":
+    "ycsbctl/stores/tarantool/media_items.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> 1":
         "set by setup (the load) and ready (a run), which the executor's prepare runs before any operation "
         "(a failed one fails the point): the class default is never read",
-    "ycsbctl/workload/media_items/tarantool.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> -1":
+    "ycsbctl/stores/tarantool/media_items.py: space_id = 0  # the space's number (IPROTO's SELECT and UPDATE name a space by number), from setup | 0 -> -1":
         "set by setup (the load) and ready (a run), which the executor's prepare runs before any operation "
         "(a failed one fails the point): the class default is never read",
-    "ycsbctl/workload/online_status/redis.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | And -> Or":
+    "ycsbctl/stores/redis/online_status.py: return OK if st == OK and isinstance(reply, list) else int(st) or 2 | And -> Or":
         "the binding's resp gives a reply only with OK (None with ERROR or TIMEOUT): a list reply comes only with "
         "st == OK, so either test alone decides alike",
-    "ycsbctl/workload/media_items/mysql.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
+    "ycsbctl/stores/mariadb/media_items.py: if st != OK or int(rows[0][0]) >= 3: | 0 -> -1":
         "a count's result is one row of one column: [-1] is [0] either way",
-    "ycsbctl/workload/media_items/sql.py: total = int(counted[0][0]) | 0 -> -1":
+    "ycsbctl/stores/sql/media_items.py: total = int(counted[0][0]) | 0 -> -1":
         "a count's result is one row of one column: [-1] is [0] either way (as mysql.py's index count)",
-    "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 2":
+    "ycsbctl/stores/mongodb/media_items.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 2":
         "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
-    "ycsbctl/workload/media_items/mongodb.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 0":
+    "ycsbctl/stores/mongodb/media_items.py: st, r = await w.run_command({\"find\": self.table, \"filter\": {\"_id\": key(item_id)}, \"limit\": 1, \"singleBatch\": True}) | 1 -> 0":
         "a filter on _id matches one document at most: a limit of 1, 2 or none (0) returns the same",
-    "ycsbctl/workload/media_items/mongodb.py: d = docs[0] | 0 -> -1":
+    "ycsbctl/stores/mongodb/media_items.py: d = docs[0] | 0 -> -1":
         "the find by _id returns one document at most, and none was handled above: [-1] is [0]",
-    "ycsbctl/workload/media_items/mongodb.py: if st != OK or r is None: | Or -> And":
+    "ycsbctl/stores/mongodb/media_items.py: if st != OK or r is None: | Or -> And":
         "the wire binding's run_command answers (OK, the reply) or (ERROR/TIMEOUT, None) and nothing else "
         "(stores/mongodb/wire.py): the two tests are always both true or both false",
-    "ycsbctl/workload/media_items/mongodb.py: if st != OK or c is None: | Or -> And":
+    "ycsbctl/stores/mongodb/media_items.py: if st != OK or c is None: | Or -> And":
         "the wire binding's run_command answers (OK, the reply) or (ERROR/TIMEOUT, None) and nothing else "
         "(stores/mongodb/wire.py): the two tests are always both true or both false",
-    "ycsbctl/workload/media_items/mongodb.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> 1":
+    "ycsbctl/stores/mongodb/media_items.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> 1":
         "an update command's OK reply always holds n (the documents matched): the default is never read",
-    "ycsbctl/workload/media_items/mongodb.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> -1":
+    "ycsbctl/stores/mongodb/media_items.py: return OK if r.get(\"n\", 0) else NOT_FOUND | 0 -> -1":
         "an update command's OK reply always holds n (the documents matched): the default is never read",
     "ycsbctl/workload/media_items/sources.py: picks = rng.integers(0, 2**31, size=n).tolist() | 0 -> 1":
         "a query's pick is taken modulo its pool's size (media.queries, 2,000 by default): any range of 2**30 "
@@ -1346,7 +1350,7 @@ EQUIVALENT.update({
         "the event label's box transparency (a matplotlib bbox's alpha): how the label looks, not what it says (as the drawing-style rule)",
     "ycsbctl/report/disturbance_report.py: fontsize=7.5, va=\"top\", bbox={\"boxstyle\": \"square,pad=0.1\", \"fc\": \"white\", \"ec\": \"none\", \"alpha\": 0.8}) | 0.8 -> 0.792":
         "the event label's box transparency (a matplotlib bbox's alpha): how the label looks, not what it says (as the drawing-style rule)",
-    "ycsbctl/workload/media_items/memcached.py: if st != OK or r is None: | Or -> And":
+    "ycsbctl/stores/memcached/media_items.py: if st != OK or r is None: | Or -> And":
         "the binding's mc answers (OK, a reply) or (TIMEOUT/ERROR, None) and nothing else (stores/memcached/binding.py): "
         "st != OK and r is None are always both true or both false",
     "ycsbctl/workload/media_items/workload.py: load_timeout_s: ClassVar[float] = 60.0 | 60.0 -> 60.6":
@@ -1428,12 +1432,12 @@ EQUIVALENT.update({
     "ycsbctl/stores/tarantool/iproto.py: if len(data) > 5 and data[3] == 0 and data[4] == 10 and b\"\\0\" in data[5:]:  # 3-byte length, seq 0, protocol 10 | 5 -> 4":
         "the last condition looks for the NUL that ends the version in data[5:]: five bytes have none there, so "
         "len > 4 lets no more data through than len > 5",
-    "ycsbctl/workload/media_items/sphinx.py: window = max(1000, q.offset + q.limit) | 1000 -> 1001":
+    "ycsbctl/stores/sphinx/media_items.py: window = max(1000, q.offset + q.limit) | 1000 -> 1001":
         "max_matches only has to hold the page (offset + limit, which max() keeps); a floor of 999, 1000 or 1001 "
         "returns the same page rows, and the total is SHOW META's total_found, which counts every match past the "
         "window (test_sphinx_counts_every_match_past_its_window: 1,205 matches, max_matches 1,000); it sizes only "
         "searchd's top-N queue",
-    "ycsbctl/workload/media_items/sphinx.py: window = max(1000, q.offset + q.limit) | 1000 -> 999":
+    "ycsbctl/stores/sphinx/media_items.py: window = max(1000, q.offset + q.limit) | 1000 -> 999":
         "max_matches only has to hold the page (offset + limit, which max() keeps); a floor of 999, 1000 or 1001 "
         "returns the same page rows, and the total is SHOW META's total_found, which counts every match past the "
         "window (test_sphinx_counts_every_match_past_its_window: 1,205 matches, max_matches 1,000); it sizes only "
@@ -1451,7 +1455,7 @@ EQUIVALENT.update({
     "into the measured window{paused}\" | 0 -> 1":
         "every fork event telemetry/capture.py writes carries at_s (capture.py: the fork's sample time minus the "
         "window's start); the default is never taken",
-    "ycsbctl/workload/media_items/clickhouse.py: r = rows[0] | 0 -> -1":
+    "ycsbctl/stores/clickhouse/media_items.py: r = rows[0] | 0 -> -1":
         "rows of one id: the study loads each id once, and a MergeTree duplicate of an id (a load repeated) holds "
         "the same item, the dataset being a function of the id (media_items/dataset.py): first and last are alike",
 })
@@ -1510,7 +1514,7 @@ EQUIVALENT.update({
     "ycsbctl/stores/clickhouse/binding.py: return Status.OK, self.sql.row_fields(r.body.split(b\"\\n\", 1)[0], fields) | 1 -> 2":
         "the piece before the first newline is the same whatever the split's maxsplit from 1 on (0, no split, which "
         "leaves the row's newline on its last field, stays scored: test_clickhouse reads field9)",
-    "ycsbctl/workload/media_items/clickhouse.py: return OK, Page(tuple(int(r[0]) for r in rows), total) | 0 -> -1":
+    "ycsbctl/stores/clickhouse/media_items.py: return OK, Page(tuple(int(r[0]) for r in rows), total) | 0 -> -1":
         "the rows are SELECT id's, one column each: a row's [-1] is its [0]",
     **{"ycsbctl/experiment/calibrate.py: r = run_phase(PhaseSpec(\"load\", url, props, threads=min(8, plan.records), "
        f"processes=plan.processes, seed=plan.seed)) | 8 -> {_to}":

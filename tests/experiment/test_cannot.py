@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ycsbctl.experiment.cannot import cannot_line, refusal
 from ycsbctl.results.schema import CannotCell
+from ycsbctl.stores.registry import all_protocols
 from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.media_items.workload import MediaItems
 from ycsbctl.workload.properties import Properties, load_properties
@@ -14,6 +15,7 @@ from ycsbctl.workload.properties import Properties, load_properties
 
 def _media(operation: str) -> MediaItems:
     """The study with one test (``text``, ``byid``…): the smallest that still draws its queries."""
+    all_protocols()  # the stores' executors register as the registry loads them
     return MediaItems.from_properties(Properties({"recordcount": "200", "media.operation": operation,
                                                  "media.queries": "5", "media.checks": "5"}))
 

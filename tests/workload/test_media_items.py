@@ -606,7 +606,7 @@ def test_ferretdb_refuses_year_and_name_queries_from_the_items_its_connections_c
     waits the whole timeout (ceil(10 s / (45 µs × 50)) = 4,445 at the study's 50 connections, 10 s; 222,223 at
     one), naming the items, connections, wait and timeout; on any other server, or with the scale not known,
     the year and name queries are never refused."""
-    from ycsbctl.workload.media_items.mongodb import (
+    from ycsbctl.stores.mongodb.media_items import (
         FERRETDB_SCAN_US_PER_ITEM,
         MongoItems,
         ferretdb_scans_from,
@@ -681,7 +681,7 @@ def test_mariadbs_indexes_built_past_the_timeout_are_waited_for_until_all_three_
     then 3: the wait ends at the third, half a second after the second (asked of a stand-in clock here)."""
     from types import SimpleNamespace
 
-    from ycsbctl.workload.media_items import sql as sql_module
+    from ycsbctl.stores.sql import media_items as sql_module
     from ycsbctl.workload.plugin import OK, TIMEOUT
 
     store = media_workload("byid").executor("mysql").store  # type: ignore[union-attr]

@@ -1,4 +1,4 @@
-"""The media-items study's ClickHouse executor (:mod:`ycsbctl.workload.media_items.clickhouse`) on a real server:
+"""The media-items study's ClickHouse executor (:mod:`ycsbctl.stores.clickhouse.media_items`) on a real server:
 every query answered as the truth does, UPDATE refused; and its pages and year boundary as ClickHouse's own client
 answers the same queries written by hand."""
 
@@ -14,7 +14,7 @@ from tests.fixtures.media_items import (
     store_pages,
 )
 from tests.fixtures.study_clients import clickhouse_client
-from ycsbctl.workload.media_items.clickhouse import ClickHouseItems
+from ycsbctl.stores.clickhouse.media_items import ClickHouseItems
 from ycsbctl.workload.media_items.contract import MediaSettings, Page
 from ycsbctl.workload.media_items.ops import UPDATE
 from ycsbctl.workload.media_items.workload import store_class

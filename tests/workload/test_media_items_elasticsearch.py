@@ -1,4 +1,4 @@
-"""The media-items study's Elasticsearch executor (:mod:`ycsbctl.workload.media_items.elasticsearch`) on a real
+"""The media-items study's Elasticsearch executor (:mod:`ycsbctl.stores.elasticsearch.media_items`) on a real
 node: every query answered as the truth does, a refused bulk item, updates and gets as the node reads them; and its
 pages and year boundary as the node answers the same searches written by hand (URI searches)."""
 
@@ -19,8 +19,8 @@ from tests.fixtures.media_items import (
     store_pages,
 )
 from tests.fixtures.study_clients import elasticsearch_curl
+from ycsbctl.stores.elasticsearch.media_items import ElasticsearchItems
 from ycsbctl.workload.media_items.contract import MediaSettings, Page
-from ycsbctl.workload.media_items.elasticsearch import ElasticsearchItems
 
 pytestmark = pytest.mark.truth
 

@@ -1,4 +1,4 @@
-"""The media-items study's Sphinx executor (:mod:`ycsbctl.workload.media_items.sphinx`) on a real searchd: every
+"""The media-items study's Sphinx executor (:mod:`ycsbctl.stores.sphinx.media_items`) on a real searchd: every
 query answered as the truth does (the load measured as a sweep measures it: the memory per item the many-store
 report shows, the index's growth by the items' own bytes), updates by REPLACE, setup against the indexes searchd
 serves, totals past its match window and pages past a thousand."""
@@ -14,7 +14,7 @@ from tests.fixtures.study_clients import (
     sphinx_mysql,
 )
 from ycsbctl.stores.registry import get
-from ycsbctl.workload.media_items.sphinx import SphinxItems
+from ycsbctl.stores.sphinx.media_items import SphinxItems
 
 pytestmark = pytest.mark.truth
 

@@ -1,4 +1,4 @@
-"""The media-items study's Tarantool executor (:mod:`ycsbctl.workload.media_items.tarantool`) on a real server:
+"""The media-items study's Tarantool executor (:mod:`ycsbctl.stores.tarantool.media_items`) on a real server:
 the queries it can answer as the truth does, full text refused, updates as net.box reads them, a page as its Lua
 call returns it; and its year filter and pages as the server answers the same queries written by hand in Lua."""
 
@@ -16,9 +16,9 @@ from tests.fixtures.media_items import (
     store_pages,
 )
 from tests.fixtures.study_clients import tarantool_console
+from ycsbctl.stores.tarantool.media_items import TarantoolItems
 from ycsbctl.workload.media_items.contract import MediaSettings, Page
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX
-from ycsbctl.workload.media_items.tarantool import TarantoolItems
 from ycsbctl.workload.media_items.workload import store_class
 
 pytestmark = pytest.mark.truth
@@ -78,9 +78,9 @@ def test_tarantool_updates_every_field_of_an_item_as_net_box_reads_it_and_not_on
 def test_a_tarantool_page_is_the_calls_ids_and_its_total_only_when_counted_and_sent() -> None:
     import asyncio
 
+    from ycsbctl.stores.tarantool.media_items import TarantoolItems
     from ycsbctl.workload.media_items.contract import Page, Query
     from ycsbctl.workload.media_items.ops import QUERY_2COND
-    from ycsbctl.workload.media_items.tarantool import TarantoolItems
     from ycsbctl.workload.plugin import OK
 
     class Node:  # CALL ycsbctl_items_page's reply as IPROTO's body holds it: [ids, total] (or [ids] alone)

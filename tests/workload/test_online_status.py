@@ -178,7 +178,7 @@ def test_users_loaded_when_the_count_is_not_a_multiple_of_the_batch_size():
 def test_a_batch_store_stores_each_user_with_its_timestamp_as_the_server_reads_it_back(redis_server):
     """The commands a BATCH-STORE sends, run on a real server and read back with its own commands: the
     hash maps user -> timestamp, the set holds the users, the sorted set scores each user by its timestamp."""
-    from ycsbctl.workload.online_status.redis import store_command
+    from ycsbctl.stores.redis.online_status import store_command
 
     pairs = [(7, 1_700_000_001), (9, 1_700_000_002), (12, 1_700_000_000)]
     with redis.Redis.from_url(redis_server.url) as r:
@@ -280,9 +280,9 @@ def test_get_and_clear_on_redis_reads_each_structures_users_then_removes_the_key
     itself says (EXISTS 0); the read names the key (HGETALL key, SMEMBERS key, ZRANGE key 0 -1 WITHSCORES)."""
     import asyncio
 
+    from ycsbctl.stores.redis.online_status import store_command
     from ycsbctl.stores.registry import open_bindings
     from ycsbctl.workload.online_status.ops import GET_AND_CLEAR
-    from ycsbctl.workload.online_status.redis import store_command
     from ycsbctl.workload.plugin import OK
 
     async def clear(w) -> int:

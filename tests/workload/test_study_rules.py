@@ -189,7 +189,7 @@ def test_a_media_items_load_without_a_block_starts_at_item_0_and_a_refused_store
     b = w.source("load", np.random.default_rng(1), 0, 1).next_batch(2)
     assert b.ops == [INSERT, INSERT] and [it.id for it in b.args[0]][:3] == [0, 1, 2] and b.args[1][0].id == 50
     assert media_workload("1cond").executor("redis") is None  # Redis cannot answer QUERY-1COND
-    assert store_class("sql") is None  # a module of the study that is no store (no STORE class)
+    assert store_class("sql") is None  # the SQL stores' shared executor (stores/sql/media_items.py) is no store's
     ex = w.executor("sqlite")
     assert isinstance(ex, Checked) and "shape" not in ex.__dict__
     w.executor_ready(ex)
@@ -308,4 +308,4 @@ def test_a_store_without_a_media_items_executor_has_none_and_sqlite_has_its_own(
 
     assert store_class("nosuchstore") is None
     got = store_class("sqlite")
-    assert got is not None and issubclass(got, MediaStore) and got.__module__ == "ycsbctl.workload.media_items.sqlite"
+    assert got is not None and issubclass(got, MediaStore) and got.__module__ == "ycsbctl.stores.sqlite.media_items"

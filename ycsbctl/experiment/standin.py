@@ -1,25 +1,34 @@
-"""The stand-in policy: when the default plan's ``mongodb`` cannot run here, its MongoDB-protocol
-stand-in is measured too — announced, recorded as a substitution, and labelled as itself (its
-numbers are never shown as MongoDB's)."""
+"""The stand-in policy: when a target of the default plan cannot run here and its store declares a stand-in
+(``ServerProtocol.stand_in``: FerretDB for ``mongodb``, a MongoDB-protocol server), the stand-in is measured
+too — announced, recorded as a substitution, and labelled as itself (its numbers are never shown as the store's)."""
 
 from __future__ import annotations
 
 from ycsbctl.experiment.plan import DEFAULT_TARGETS, Plan
 from ycsbctl.results.schema import Substitution
+from ycsbctl.stores import registry
+from ycsbctl.stores.base import StandIn
 
-MONGO_STAND_IN = "ferretdb"
+
+def _declared(target: str) -> StandIn | None:
+    """The stand-in the store named ``target`` declares (the default plan's targets are named as their stores)."""
+    proto = registry.named(target)
+    return proto.stand_in if proto is not None else None
 
 
 def stand_in(plan: Plan, refused: str, targets: list[str]) -> Substitution | None:
-    """The substitution for ``refused`` (a target that could not be provisioned), or None: only the
-    default plan's ``mongodb`` has one, and only once."""
-    if refused != "mongodb" or list(plan.targets) != list(DEFAULT_TARGETS) or MONGO_STAND_IN in targets:
+    """The substitution for ``refused`` (a target that could not be provisioned), or None: only a default plan's
+    target whose store declares a stand-in (``mongodb``) has one, and only once."""
+    declared = _declared(refused)
+    if declared is None or list(plan.targets) != list(DEFAULT_TARGETS) or declared.target in targets:
         return None
-    note = (f"mongodb could not be provisioned here; measuring {MONGO_STAND_IN} as the MongoDB-protocol "
-            "stand-in (its numbers are not MongoDB's)")
-    return Substitution(wanted="mongodb", used=MONGO_STAND_IN, note=note)
+    note = (f"{refused} could not be provisioned here; measuring {declared.target} as the {declared.speaks}-protocol "
+            f"stand-in (its numbers are not {declared.speaks}'s)")
+    return Substitution(wanted=refused, used=declared.target, note=note)
 
 
 def stand_ins(plan: Plan) -> list[str]:
     """The targets :func:`stand_in` may add to ``plan`` (resolved with the plan's own)."""
-    return [MONGO_STAND_IN] if list(plan.targets) == list(DEFAULT_TARGETS) else []
+    if list(plan.targets) != list(DEFAULT_TARGETS):
+        return []
+    return [s.target for t in plan.targets if (s := _declared(t)) is not None]

@@ -27,6 +27,15 @@ class ServerFacts:
     traits: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class StandIn:
+    """A catalogue target the default plan measures in place of the store's own when that cannot be provisioned
+    here, labelled as itself (FerretDB for MongoDB)."""
+
+    target: str  # the catalogue target measured instead (``ferretdb``)
+    speaks: str  # the protocol it speaks, in a sentence (``MongoDB``: "the MongoDB-protocol stand-in")
+
+
 @dataclass
 class Reading:
     """What a server says it holds (footprint): bytes of memory it reports, its RSS as it reports
@@ -75,6 +84,16 @@ class ServerProtocol:
     # operations (YCSB's names: SCAN, …) its servers cannot do → why; a plan with them is refused before it starts
     unsupported: ClassVar[dict[str, str]] = {}
     forks_per_connection: bool = False  # one server process per client connection (PostgreSQL): CPU of all of them
+    # its executors for ycsbctl's plug-in workloads: workload name (``media-items``) -> executor class, each in the
+    # store's own package (``stores/redis/media_items.py``); the registry hands them to the workloads
+    # (:mod:`ycsbctl.workload.store_executors`). A workload it has none for is refused on it, with the reason
+    executors: ClassVar[Mapping[str, type]] = {}
+    tls_schemes: tuple[str, ...] = ()  # its URL schemes that speak TLS (``rediss``): a silent server may want a handshake
+    # the ``source`` of its samplers' rows that each hold one shard of a several-shard target (``redis-shard``): the
+    # per-shard load balance (telemetry's shard_balance); "" → its targets are one process
+    shard_source: str = ""
+    # what the default plan measures when the catalogue target named as this store cannot be provisioned here
+    stand_in: StandIn | None = None
 
     # -- URLs ---------------------------------------------------------------------------------------
     def validate(self, url: str) -> None:

@@ -3,8 +3,9 @@ store's package branches on its protocol.
 
 A store (:class:`ServerProtocol`, one package under :mod:`ycsbctl.stores`) declares its URL schemes,
 validates URLs with its client library's own parser, opens the engine's bindings, and answers admin
-calls (ping, describe, clear, count), telemetry (samplers, reported PID, footprint) and the
-bottleneck's question (how many cores can the server use). Its ``store`` module calls
+calls (ping, describe, clear, count), telemetry (samplers, reported PID, footprint), the
+bottleneck's question (how many cores can the server use) and its executors for the plug-in workloads
+(``executors``, handed to :mod:`ycsbctl.workload.store_executors` when it registers). Its ``store`` module calls
 :func:`register` once; adding a store means adding one package and one line in :data:`_MODULES`.
 A store whose servers ycsbctl starts has a ``server`` module too, its flavors' :class:`ServerKind` s
 (``KINDS``), its catalogue entries and their deployments (``TARGETS``, ``VARIANTS``), found without a
@@ -24,6 +25,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.stores.base import ServerProtocol
 from ycsbctl.stores.server_kind import ServerKind
 from ycsbctl.urls import redact_url
+from ycsbctl.workload import store_executors
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -39,8 +41,10 @@ _BY_SCHEME: dict[str, ServerProtocol] = {}
 
 
 def register(protocol: ServerProtocol) -> ServerProtocol:
-    """Add ``protocol`` to the registry (each module calls this once for its protocol)."""
+    """Add ``protocol`` to the registry (each module calls this once for its protocol), and its executors for the
+    plug-in workloads (:attr:`ServerProtocol.executors`) to theirs (:mod:`ycsbctl.workload.store_executors`)."""
     _BY_NAME[protocol.name] = protocol
+    store_executors.register(protocol.name, protocol.executors)
     for scheme in protocol.schemes:
         _BY_SCHEME[scheme] = protocol
     return protocol
@@ -56,6 +60,7 @@ def _load() -> None:
     if not _LOADED:
         for module in _MODULES:
             importlib.import_module(module)
+        store_executors.all_registered()
         _LOADED.append(True)
 
 

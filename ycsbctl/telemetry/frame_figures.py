@@ -10,6 +10,8 @@ from typing import Any
 
 import pandas as pd
 
+from ycsbctl.stores import registry
+
 
 def source_values(frame: pd.DataFrame, sources: Iterable[str], column: str) -> tuple[pd.Series, str | None]:
     """Values of ``column`` from the first of ``sources`` that has any."""
@@ -37,10 +39,11 @@ def _rows_by_source(frame: pd.DataFrame) -> dict[Any, Any]:
 
 def shard_balance(frame: pd.DataFrame) -> dict[str, float | None]:
     """``shards`` and ``shard_ops_share_max`` (the busiest shard's share of the commands the shards
-    counted, 1/shards when even) from the ``redis-shard`` rows of a several-shard target; {} without."""
+    counted, 1/shards when even) from the per-shard rows of a several-shard target (the sources the stores declare:
+    ``shard_source``, Redis's ``redis-shard``); {} without."""
     if "source" not in frame or "node" not in frame:
         return {}
-    rows = frame[frame["source"] == "redis-shard"]
+    rows = frame[frame["source"].isin([p.shard_source for p in registry.all_protocols() if p.shard_source])]
     if not len(rows):
         return {}
     per_node = rows.groupby("node")["ops_per_s"].apply(lambda s: pd.to_numeric(s, errors="coerce").sum())

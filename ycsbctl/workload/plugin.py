@@ -30,7 +30,9 @@ What a workload gives the engine (:class:`Workload`):
   binding's generic request method — Redis: ``await binding.resp(*commands)`` → (status, last
   reply); MongoDB: ``await binding.run_command(doc, write)`` → (status, reply document); SQL stores:
   ``await binding.sql(statement, params)`` → (status, rows, rows changed) — so a
-  plug-in carries its own per-store code and imports nothing from the engine or the stores.
+  plug-in carries its own per-store code and imports nothing from the engine or the stores. ycsbctl's own
+  workloads (media-items, online-status) take theirs from the stores, each in its store's folder and declared
+  on its ``ServerProtocol`` (:mod:`ycsbctl.workload.store_executors`).
 - **Before the clients start** (optional): :meth:`Workload.prepare` runs once per worker process on its
   first binding, after it connected and outside the measurement (create a table, check answers); what it
   returns fails the point in one line.

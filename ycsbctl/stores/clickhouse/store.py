@@ -8,7 +8,9 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.clickhouse.media_items import ClickHouseItems
 from ycsbctl.stores.registry import register
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -21,6 +23,7 @@ _NO_ROW_WRITES = ("ClickHouse changes rows only by mutations (ALTER TABLE … {v
 
 class ClickHouseProtocol(ServerProtocol):
     name = "clickhouse"
+    executors = {MEDIA_ITEMS: ClickHouseItems}
     schemes = ("clickhouse",)
     example = "clickhouse://host:8123[/database]"
     footprint_basis = "MergeTree bytes_on_disk"  # compressed columns, marks and primary index of the active parts

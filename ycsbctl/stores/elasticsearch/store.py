@@ -7,7 +7,9 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.elasticsearch.media_items import ElasticsearchItems
 from ycsbctl.stores.registry import register
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -20,6 +22,7 @@ def _index(properties: dict[str, str]) -> str:
 
 class ElasticsearchProtocol(ServerProtocol):
     name = "elasticsearch"
+    executors = {MEDIA_ITEMS: ElasticsearchItems}
     duplicate_insert = ("document already exists",)  # _create's 409 version_conflict_engine_exception
     schemes = ("elasticsearch", "es")
     example = "elasticsearch://host:9200"

@@ -7,8 +7,10 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.mariadb.media_items import MariaItems
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 ER_BAD_DB = 1049  # "Unknown database '…'": the server answered, the URL names a database it does not have
 
@@ -39,6 +41,7 @@ async def _nothing() -> None:
 
 class MariaProtocol(SqlProtocol):
     name = "mysql"
+    executors = {MEDIA_ITEMS: MariaItems}
     schemes = ("mysql", "mariadb")
     example = "mysql://user:password@host:port/db"
     password_hint = "mysql://USER:PASSWORD@host:port/db"

@@ -7,7 +7,9 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.memcached.media_items import MemcachedItems
 from ycsbctl.stores.registry import register
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -22,6 +24,7 @@ def _bracketed(host: str) -> str:
 
 class MemcachedProtocol(ServerProtocol):
     name = "memcached"
+    executors = {MEDIA_ITEMS: MemcachedItems}
     schemes = ("memcached",)
     example = "memcached://host:port"
     ycsb_db_class = "db.MemcachedClient"  # a release folder's memcached-binding (not on Maven Central)

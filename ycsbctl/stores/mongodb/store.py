@@ -6,9 +6,13 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError, short_error
-from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol, StandIn
 from ycsbctl.stores.mongodb.admin import client
+from ycsbctl.stores.mongodb.media_items import MongoItems
+from ycsbctl.stores.mongodb.online_status import MongoExecutor
 from ycsbctl.stores.registry import register
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
+from ycsbctl.workload.online_status.ops import WORKLOAD as ONLINE_STATUS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -18,6 +22,7 @@ if TYPE_CHECKING:
 
 class MongoProtocol(ServerProtocol):
     name = "mongodb"
+    executors = {MEDIA_ITEMS: MongoItems, ONLINE_STATUS: MongoExecutor}
     schemes = ("mongodb", "mongodb+srv")
     example = "mongodb://host:port/db"
     url_lists_hosts = True
@@ -26,6 +31,7 @@ class MongoProtocol(ServerProtocol):
     password_hint = "mongodb://USER:PASSWORD@host:port/db"
     duplicate_insert = ("E11000 duplicate key error",)  # MongoDB, FerretDB, either client
     footprint_basis = "cache"
+    stand_in = StandIn("ferretdb", "MongoDB")  # the default plan's MongoDB, when mongod cannot be had here
 
     def admin_errors(self) -> tuple[type[BaseException], ...]:
         """pymongo's too (a server it cannot select, a command the server refused: ``PyMongoError``)."""

@@ -7,8 +7,10 @@ from urllib.parse import unquote, urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.postgresql.media_items import PostgresItems
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only, server_lacks
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -64,6 +66,7 @@ def _not_postgresql(url: str, timeout_s: float) -> str | None:
 
 class PostgresProtocol(SqlProtocol):
     name = "postgresql"
+    executors = {MEDIA_ITEMS: PostgresItems}
     schemes = ("postgresql", "postgres")
     example = "postgresql://user@host:port/db"
     password_hint = "postgresql://USER:PASSWORD@host:port/db"

@@ -7,8 +7,12 @@ from typing import TYPE_CHECKING, Any
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
 from ycsbctl.stores.redis import urls as redis_urls
+from ycsbctl.stores.redis.media_items import RedisItems
+from ycsbctl.stores.redis.online_status import RedisExecutor
 from ycsbctl.stores.registry import register
 from ycsbctl.urls import redact_url
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
+from ycsbctl.workload.online_status.ops import WORKLOAD as ONLINE_STATUS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -35,7 +39,10 @@ def _bracketed(host: str) -> str:
 
 class RedisProtocol(ServerProtocol):
     name = "redis"
+    executors = {MEDIA_ITEMS: RedisItems, ONLINE_STATUS: RedisExecutor}
     schemes = ("redis", "rediss", "unix")
+    tls_schemes = ("rediss",)
+    shard_source = "redis-shard"  # the per-node rows of a cluster's RedisNodesSampler (info.py)
     example = "redis://host:port[/db]"
     ycsb_db_class = "db.RedisClient"
     password_hint = "redis://:PASSWORD@host:port or -p redis.password=…"

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
 from ycsbctl.stores.registry import register
+from ycsbctl.stores.sphinx.media_items import SphinxItems
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -20,6 +22,7 @@ FIELDS = 10  # the string attributes field0 … field9 of infra/sphinx/sphinx.co
 
 class SphinxProtocol(ServerProtocol):
     name = "sphinx"
+    executors = {MEDIA_ITEMS: SphinxItems}
     duplicate_insert = ("duplicate id '",)  # a real-time index's INSERT of an id it holds
     schemes = ("sphinx",)
     example = "sphinx://host:9306"

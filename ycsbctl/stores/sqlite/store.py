@@ -12,6 +12,8 @@ from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sql.protocol import SqlProtocol, only
+from ycsbctl.stores.sqlite.media_items import SqliteItems
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -91,6 +93,7 @@ def _check_is_database(path: str) -> None:
 
 class SqliteProtocol(SqlProtocol):
     name = "sqlite"
+    executors = {MEDIA_ITEMS: SqliteItems}
     duplicate_insert = ("UNIQUE constraint failed",)
     schemes = ("sqlite",)
     example = "sqlite:///path/to/file.db"

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
 from ycsbctl.stores.registry import register
+from ycsbctl.stores.tarantool.media_items import TarantoolItems
+from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
@@ -19,6 +21,7 @@ SHOWN_CFG = ("wal_mode", "memtx_memory", "readahead", "net_msg_max", "listen")
 
 class TarantoolProtocol(ServerProtocol):
     name = "tarantool"
+    executors = {MEDIA_ITEMS: TarantoolItems}
     duplicate_insert = ("Duplicate key exists in unique index",)  # ER_TUPLE_FOUND
     schemes = ("tarantool",)
     example = "tarantool://host:port"

@@ -1,11 +1,13 @@
 """The media-items executor contract: what a store's executor does for the study, and what it is given.
 
 The workload (:mod:`.workload`) draws the operations, knows the truth (:mod:`.truth`) and checks every
-answer; a store's executor only speaks its store's idiom. One module per store, named as the store is in
-the registry (``ycsbctl/workload/media_items/<store>.py``: ``postgresql``, ``mariadb``, ``sqlite``,
-``mongodb``, ``redis``, ``memcached``, …), with a class ``STORE`` (a :class:`MediaStore` subclass). A store
-without such a module cannot run the study; a store that cannot answer an operation says why in
-:attr:`MediaStore.cannot`, and that cell is refused before anything starts and shown as "cannot".
+answer; a store's executor only speaks its store's idiom. Each store's executor is a :class:`MediaStore`
+subclass in the store's own package (``ycsbctl/stores/<store>/media_items.py``: ``postgresql``, ``mariadb``,
+``sqlite``, ``mongodb``, ``redis``, ``memcached``, …), declared on its ``ServerProtocol`` under
+:data:`WORKLOAD` (``executors = {WORKLOAD: RedisItems}``), which the registry hands to the workload
+(:mod:`ycsbctl.workload.store_executors`). A store that declares none cannot run the study; a store that cannot
+answer an operation says why in :attr:`MediaStore.cannot`, and that cell is refused before anything starts and
+shown as "cannot".
 
 **The data** (:class:`Item`, as the study's ``repo.Item``): ``id`` 0 … recordcount−1 (the primary key),
 ``name`` (two words and a space: ``"<adjective> <animal>"``), ``year`` (2000 … 2049), ``description``
@@ -39,17 +41,20 @@ contract's ints (0 OK, 1 NOT_FOUND, 2 ERROR, 3 TIMEOUT); an ERROR sets ``binding
 
 Every method gets the store's own binding (one connection, one request in flight) and must speak
 through it only; an executor keeps no per-connection state of its own (one instance serves every client
-thread of a worker process). Executors may import their store's package (``ycsbctl.stores.<store>``)
-for its protocol helpers, never the engine.
+thread of a worker process). An executor lives in its store's package and may use its protocol helpers, never another store's
+or the engine.
 """
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, QUERY_1COND, QUERY_2COND
+
+WORKLOAD = "media-items"  # the study's name, under which each store declares its executor (ServerProtocol.executors)
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,11 @@ class Item:
     def document(self) -> dict[str, Any]:
         """The item as the study's JSON document (``{"id", "name", "year", "description"}``)."""
         return {"id": self.id, "name": self.name, "year": self.year, "description": self.description}
+
+
+def document(it: Item) -> bytes:
+    """The study's JSON of an item (Go's encoding/json: no spaces), as the key-value stores keep it."""
+    return json.dumps(it.document(), separators=(",", ":")).encode()
 
 
 @dataclass(frozen=True)

@@ -7,20 +7,20 @@ the stores' modules for their idioms and indexes).
 
 ``media.operation`` picks the test (the study's names: byid, 1cond, 2cond, text, text_prefix, update; a
 list is a sweep axis: one variant each, its own freshly loaded data set) or ``mix`` with
-``media.<name>proportion``. A store with no executor module here, or one that says it cannot answer a
-test, is refused for that test only: the cell is "cannot", with the store's reason.
+``media.<name>proportion``. A store that declares no media-items executor (in its own package:
+``stores/<store>/media_items.py``), or one that says it cannot answer a test, is refused for that test only: the
+cell is "cannot", with the store's reason.
 """
 
 from __future__ import annotations
 
-import importlib
 from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ycsbctl.workload.core import process_blocks
-from ycsbctl.workload.media_items.contract import MediaStore
+from ycsbctl.workload.media_items.contract import WORKLOAD, MediaStore
 from ycsbctl.workload.media_items.dataset import Items, items
 from ycsbctl.workload.media_items.executor import Checked
 from ycsbctl.workload.media_items.ops import CODES, GET_BY_ID, INSERT, NAMES, QUERIES, name_of
@@ -30,19 +30,16 @@ from ycsbctl.workload.media_items.sources import LoadSource, RunSource
 from ycsbctl.workload.media_items.truth import Truth
 from ycsbctl.workload.plugin import Executor, Workload
 from ycsbctl.workload.properties import Properties
+from ycsbctl.workload.store_executors import executor_class
 
 assert CODES[-1] == INSERT == 7  # the plug-in contract's seventh operation is op code 7
 
 
 def store_class(protocol: str) -> type[MediaStore] | None:
-    """The media-items executor of store ``protocol`` (its module's ``STORE``), or None when it has none."""
-    try:
-        module = importlib.import_module(f"ycsbctl.workload.media_items.{protocol}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"ycsbctl.workload.media_items.{protocol}":
-            return None
-        raise
-    cls = getattr(module, "STORE", None)
+    """The media-items executor of store ``protocol`` (what its ``ServerProtocol`` declares under
+    :data:`~.contract.WORKLOAD`, found through the registry: :mod:`ycsbctl.workload.store_executors`), or None when
+    it has none."""
+    cls = executor_class(WORKLOAD, protocol)
     return cls if isinstance(cls, type) and issubclass(cls, MediaStore) else None
 
 

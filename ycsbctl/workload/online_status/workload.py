@@ -1,7 +1,8 @@
 """``workloads/online-status``: which users were online — per user id a timestamp (s since the
 epoch), kept in one Redis Hash (user → timestamp), a Set per time bucket (the users of that bucket)
 or a Sorted Set (user scored by timestamp) — ``online.structure=hash|set|zset``; on a MongoDB-protocol
-target one document per user.
+target one document per user. Each store's executor lives in its own package (``stores/redis/online_status.py``,
+``stores/mongodb/online_status.py``), declared on its ``ServerProtocol`` under :data:`.ops.WORKLOAD`.
 
 Operations (op code: measurement name):
 
@@ -39,9 +40,11 @@ from ycsbctl.workload.online_status.ops import (
     NAMES,
     STORE,
     STRUCTURES,
+    WORKLOAD,
 )
-from ycsbctl.workload.plugin import CommandBinding, Executor, PluginBatch, RespBinding, Workload
+from ycsbctl.workload.plugin import Executor, PluginBatch, Workload
 from ycsbctl.workload.properties import Properties, read_proportions
+from ycsbctl.workload.store_executors import executor_class
 
 _MIX = (
     (STORE, "online.storeproportion", 0.9),
@@ -111,16 +114,12 @@ class OnlineStatus(Workload):
             return LoadSource(self, rng, *(load_block or (0, self.load_operations)))
         return RunSource(self, rng)
 
-    def executor(self, protocol: str) -> Executor[RespBinding] | Executor[CommandBinding] | None:
-        if protocol == "redis":
-            from ycsbctl.workload.online_status.redis import RedisExecutor
-
-            return RedisExecutor(self)
-        if protocol == "mongodb":
-            from ycsbctl.workload.online_status.mongodb import MongoExecutor
-
-            return MongoExecutor(self)
-        return None
+    def executor(self, protocol: str) -> Executor[Any] | None:
+        """The executor store ``protocol`` declares for online-status (``stores/redis/online_status.py``: found
+        through the registry, :mod:`ycsbctl.workload.store_executors`), built for these settings; None when it
+        has none."""
+        cls = executor_class(WORKLOAD, protocol)
+        return None if cls is None else cls(self)
 
     def bucket(self, ts: int) -> int:
         """The time bucket of timestamp ``ts`` (s): 0 for the window's first ``bucket_s`` seconds, …"""

@@ -17,9 +17,9 @@ from __future__ import annotations
 import functools
 from typing import ClassVar
 
+from ycsbctl.stores.sql.media_items import SqlItems
 from ycsbctl.workload.media_items.contract import Query
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX
-from ycsbctl.workload.media_items.sql import SqlItems
 from ycsbctl.workload.plugin import OK, TIMEOUT, SqlBinding
 
 
@@ -79,5 +79,3 @@ class PostgresItems(SqlItems):
         finally:
             await b.sql(f"SELECT pg_advisory_unlock({lock})")
 
-
-STORE = PostgresItems

@@ -124,5 +124,3 @@ class ElasticsearchItems(MediaStore):
             return st
         return OK if http == 200 else NOT_FOUND if http == 404 else _failed(b, "update", http, got)
 
-
-STORE = ElasticsearchItems

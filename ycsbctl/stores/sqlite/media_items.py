@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ycsbctl.stores.sql.media_items import SqlItems
 from ycsbctl.workload.media_items.contract import Query
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX
-from ycsbctl.workload.media_items.sql import SqlItems
 from ycsbctl.workload.plugin import OK, SqlBinding
 
 
@@ -62,5 +62,3 @@ class SqliteItems(SqlItems):
     async def ready(self, b: SqlBinding) -> int:
         return await self.run_all(b, ["ANALYZE"])
 
-
-STORE = SqliteItems

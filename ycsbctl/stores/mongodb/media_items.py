@@ -166,5 +166,3 @@ class MongoItems(MediaStore):
             return int(st)
         return OK if r.get("n", 0) else NOT_FOUND
 
-
-STORE = MongoItems

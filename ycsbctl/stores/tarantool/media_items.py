@@ -130,5 +130,3 @@ class TarantoolItems(MediaStore):
         st, data = await b.iproto(UPDATE_REQUEST, _packb({0x10: self.space_id, 0x11: 0, 0x20: [item.id], 0x21: ops}))
         return st if st != OK else OK if data else NOT_FOUND
 
-
-STORE = TarantoolItems

@@ -97,5 +97,3 @@ class ClickHouseItems(MediaStore):
     async def update(self, b: HttpSqlBinding, item: Item) -> int:
         raise NotImplementedError(_NO_UPDATE)  # refused before anything starts (cannot)
 
-
-STORE = ClickHouseItems

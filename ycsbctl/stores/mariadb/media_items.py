@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ycsbctl.stores.sql.media_items import SqlItems
 from ycsbctl.workload.media_items.contract import Query
-from ycsbctl.workload.media_items.sql import SqlItems
 from ycsbctl.workload.plugin import OK, TIMEOUT, SqlBinding
 
 
@@ -47,5 +47,3 @@ class MariaItems(SqlItems):
                                   (self.table,), 3)
         return st
 
-
-STORE = MariaItems

@@ -107,5 +107,3 @@ class SphinxItems(MediaStore):
                                     f"{self._values(item)}".encode())
         return st
 
-
-STORE = SphinxItems

@@ -8,9 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from ycsbctl.workload.media_items.contract import Item, MediaStore
+from ycsbctl.workload.media_items.contract import Item, MediaStore, document
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, QUERY_1COND, QUERY_2COND
-from ycsbctl.workload.media_items.redis import document
 from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK, TextBinding
 
 _KEYS_ONLY = "memcached reads by key only (no query, no index)"
@@ -64,5 +63,3 @@ class MemcachedItems(MediaStore):
         b.last_error = r[0].decode(errors="replace")
         return ERROR
 
-
-STORE = MemcachedItems

@@ -11,17 +11,12 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
-from ycsbctl.workload.media_items.contract import Item, MediaStore
+from ycsbctl.workload.media_items.contract import Item, MediaStore, document
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, QUERY_1COND, QUERY_2COND
 from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK, RespBinding
 
 _NO_INDEX = "Redis has no secondary index (the study kept a sorted set by year by hand, for this test only)"
 _NO_TEXT = "Redis has no full-text search (RediSearch is a module these servers do not load)"
-
-
-def document(it: Item) -> bytes:
-    """The study's JSON of an item (Go's encoding/json: no spaces)."""
-    return json.dumps(it.document(), separators=(",", ":")).encode()
 
 
 class RedisItems(MediaStore):
@@ -60,5 +55,3 @@ class RedisItems(MediaStore):
         st, r = await b.resp((b"SET", self.key(item.id), document(item), b"XX"))
         return int(st) if st != OK else OK if r is not None else NOT_FOUND
 
-
-STORE = RedisItems
