@@ -107,8 +107,8 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
                 out.update(dict.fromkeys(_numbers(kw.value), "json-indent"))
             elif kw.arg == "maxsize" and name == "lru_cache":
                 out.update(dict.fromkeys(_numbers(kw.value), "cache-size"))
-        if name == "sleep" and call.args and isinstance(call.args[0], ast.Constant) \
-                and type(call.args[0].value) in (int, float) and call.args[0].value > 0:
+        first = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) else None
+        if name == "sleep" and isinstance(first, (int, float)) and type(first) is not bool and first > 0:
             out[id(call.args[0])] = "poll-interval"
         at = TIMEOUT_POSITIONS.get(name)
         if at is not None and len(call.args) > at and isinstance(call.args[at], ast.Constant):

@@ -20,15 +20,19 @@ import random
 import signal
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from mutation_equivalent import EQUIVALENT
+from mutation_ops import ROOT, Mutant, Spot, build, spots
+from mutation_tree import PYTHON, mapped_tests, print_ruled, scratch, survivor_line
+
 T = TypeVar("T")
 
 
-def draw_order(population: dict[str, Sequence[T]], seed: int) -> Iterator[tuple[str, T]]:
+def draw_order(population: Mapping[str, Sequence[T]], seed: int) -> Iterator[tuple[str, T]]:
     """Every item of ``population`` (module -> its scored mutants) once, as (module, item): first one of
     every module, modules in a seeded random order, then by share (the module whose drawn count is
     furthest below ``len(its items) / total`` of the draws so far goes next, ties broken by the seed)."""
@@ -157,3 +161,68 @@ class Unprobed:
                 return True
             bad.add(test)
             print(f"    failing without any mutant, left out: {test}", flush=True)
+
+
+def run_sample(tests: dict[str, list[str]], seed: int, budget_s: float, timeout_s: float) -> int:
+    """``make mutation``: a stratified random sample of the scored mutants of the whole map ``tests``
+    (module -> its pytest arguments), drawn until ``budget_s`` (s) is spent (draw_order), each run by
+    Unprobed; prints the share killed with its 95 % Clopper–Pearson interval, a row per module, every
+    survivor and every mutant set aside by a rule."""
+    started, load = time.monotonic(), os.getloadavg()
+    print(f"whole-map sample, seed {seed} (--seed {seed} draws the same), budget {budget_s / 60:.0f} min, "
+          f"load average {load[0]:.2f}", flush=True)
+    texts = {m: (ROOT / m).read_text(encoding="utf-8") for m in tests}
+    population: dict[str, list[Spot]] = {}
+    listed: dict[str, int] = {}
+    set_aside: list[Mutant] = []
+    for m, text in texts.items():
+        lines, found = text.splitlines(), spots(m, text)
+        set_aside += [x for x in (build(m, text, s) for s in found if s.rule) if x is not None]
+        scored = [s for s in found if not s.rule]
+        population[m] = [s for s in scored if f"{m}: {lines[s.line - 1].strip()} | {s.what}" not in EQUIVALENT]
+        listed[m] = len(scored) - len(population[m])
+    total = sum(len(v) for v in population.values())
+    print(f"{total} scored mutants in {len(population)} modules; not scored: {sum(listed.values())} listed in "
+          f"EQUIVALENT, {len(set_aside)} equivalent by rule", flush=True)
+    results: dict[str, list[tuple[Mutant, bool]]] = {}
+    with scratch() as (tmp, tree, env):
+        runner = Unprobed(PYTHON, tree, env, tmp)
+        for module, spot in draw_order(population, seed):
+            left = budget_s - (time.monotonic() - started)
+            if left <= 0:
+                break
+            x = build(module, texts[module], spot)
+            if x is None:
+                continue
+            limit = min(timeout_s, left + 60)
+            killed = runner.killed(tree / module, x.source, mapped_tests(tests, tree, module), limit)
+            if killed is None and limit < timeout_s:
+                print(f"  the budget ran out during {module}:{x.line}: {x.what} (not scored)", flush=True)
+                break
+            results.setdefault(module, []).append((x, killed is not False))  # past its time limit: a hang, a kill
+            n = sum(len(v) for v in results.values())
+            if killed is False:
+                print(f"  [{n}] SURVIVED {module}:{x.line}: {x.what}", flush=True)
+            elif n % 10 == 0:
+                print(f"  [{n}] {(time.monotonic() - started) / 60:.1f} min", flush=True)
+    k = sum(ok for v in results.values() for _, ok in v)
+    n = sum(len(v) for v in results.values())
+    low, high = interval(k, n)
+    print(f"\n{'module':52} {'killed':>6} {'drawn':>6} {'of':>5} {'listed':>6}")
+    for m in tests:
+        got = results.get(m, [])
+        print(f"{m:52} {sum(ok for _, ok in got):6d} {len(got):6d} {len(population[m]):5d} {listed[m]:6d}")
+    untouched = [m for m in tests if population[m] and m not in results]
+    minutes, load = (time.monotonic() - started) / 60, os.getloadavg()
+    print(f"\nwhole map: {k} of {n} sampled mutants killed, {100 * k / n if n else 0:.1f} % (95 % Clopper-Pearson "
+          f"{100 * low:.1f}-{100 * high:.1f} %), {len(results)} of {sum(1 for v in population.values() if v)} modules "
+          f"sampled, seed {seed}, {minutes:.1f} min, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
+    if untouched:
+        print(f"not reached within the budget: {', '.join(untouched)}")
+    survivors = [x for v in results.values() for x, ok in v if not ok]
+    if survivors:
+        print("\nsurviving mutants")
+        for x in survivors:
+            print(survivor_line(x, texts))
+    print_ruled(set_aside, texts)
+    return 0

@@ -1,7 +1,7 @@
-"""``make mutation`` (scripts/mutation.py) covers every module that computes a figure a user reads or a
-verdict: each module under report/, results/, telemetry/, stores/ (every store's bindings, wire and HTTP
-paths, samplers, readings), the structure study and the point's verdict is in its map (with tests that
-exist) or listed as computing no figure, with why."""
+"""``make mutation`` (its map, scripts/mutation.py) covers every module that computes a figure a user
+reads or a verdict: each module under report/, results/, telemetry/, stores/ (every store's bindings,
+wire and HTTP paths, samplers, readings), the structure study and the point's verdict is in its map
+(with tests that exist) or listed as computing no figure, with why."""
 
 from __future__ import annotations
 
@@ -11,13 +11,17 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))  # scripts/ is no package: the mutants and the equivalent ones
+import mutation_ops  # noqa: E402
+from mutation_equivalent import EQUIVALENT  # noqa: E402
 
 
 def _mutation():
+    """The map, scripts/mutation.py: TESTS and NOT_FIGURES."""
     spec = importlib.util.spec_from_file_location("ycsbctl_mutation_script", ROOT / "scripts" / "mutation.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -86,33 +90,30 @@ def test_every_module_and_test_the_map_names_exists():
 
 def test_every_equivalent_mutant_is_one_the_tool_makes_and_says_why():
     """An EQUIVALENT entry whose line changed no longer names a mutant: it must go (or be named anew)."""
-    m = _mutation()
-    for module in {key.split(": ", 1)[0] for key in m.EQUIVALENT}:
+    for module in {key.split(": ", 1)[0] for key in EQUIVALENT}:
         text = (ROOT / module).read_text(encoding="utf-8")
         lines = text.splitlines()
         # the tool's mutation spots by their mutant's name (Mutant.key); only the named ones are built (parsed)
-        spots = {f"{module}: {lines[x.line - 1].strip()} | {x.what}": x for x in m.spots(module, text)}
-        stale = [key for key in m.EQUIVALENT if key.startswith(f"{module}: ")
-                 and (key not in spots or m.build(module, text, spots[key]) is None)]
-        assert not stale, f"EQUIVALENT in scripts/mutation.py names mutants that no longer exist: {stale}"
-    assert all(why for why in m.EQUIVALENT.values())
+        spots = {f"{module}: {lines[x.line - 1].strip()} | {x.what}": x for x in mutation_ops.spots(module, text)}
+        stale = [key for key in EQUIVALENT if key.startswith(f"{module}: ")
+                 and (key not in spots or mutation_ops.build(module, text, spots[key]) is None)]
+        assert not stale, f"EQUIVALENT (scripts/mutation_equivalent_*.py) names mutants no longer made: {stale}"
+    assert all(why for why in EQUIVALENT.values())
 
 
 def test_a_mutant_of_a_line_run_at_import_is_run_against_every_test_of_its_module():
-    m = _mutation()
     text = ('"""Doc."""\nLIMIT = 0.95\n\n\nclass A:\n    SIZE = 4\n\n    def f(self, x=LIMIT * 2):\n'
             '        return x + 1\n\n\n@staticmethod\ndef g(y: int = 3) -> int:\n    return y\n')
-    assert m.import_lines(text) == {1, 2, 6, 8, 12, 13}  # not the bodies of f and g (lines 9, 14)
+    assert mutation_ops.import_lines(text) == {1, 2, 6, 8, 12, 13}  # not the bodies of f and g (lines 9, 14)
 
 
 def test_a_per_module_draw_is_the_same_each_time_and_another_with_a_seed():
     """``--max N`` draws N mutants of a module the same way every run (a survivor's fix is checked on the same
     draw); ``--seed`` draws others, so that a module is not judged on one lucky draw."""
-    m = _mutation()
     module = "ycsbctl/results/stats.py"
 
     def draw(seed=None):
-        return [(x.line, x.what) for x in m.mutants(module, 10, seed)]
+        return [(x.line, x.what) for x in mutation_ops.mutants(module, 10, seed)]
 
     first = draw()
     assert len(first) == 10 and draw() == first
