@@ -379,6 +379,7 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/results/listing.py": "which folders exist",
     "ycsbctl/results/run_columns.py": "column declarations",
     "ycsbctl/results/schema.py": "document shapes and validation",
+    "ycsbctl/results/documents.py": "document shapes and validation (a dataclass as JSON and back, checked)",
     "ycsbctl/results/ycsb_import.py": "parses YCSB's text (its figures are YCSB's): see ycsb_text.py",
     "ycsbctl/telemetry/__init__.py": "re-exports",
     "ycsbctl/telemetry/client_hosts.py": "collects what each shard measured (--cluster, lab tests only)",
