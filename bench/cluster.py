@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import _servers as servers  # noqa: E402
-from bench.engine import RedisServer  # noqa: E402
+from bench._redis_reference import RedisServer  # noqa: E402
 from ycsbctl.engine.cluster import ClusterRunner  # noqa: E402
 from ycsbctl.engine.dask_client import close_clients  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.engine import RedisServer  # noqa: E402
+from bench._redis_reference import RedisServer  # noqa: E402
 from ycsbctl.engine.runner import run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.engine.ycsb_java import find_ycsb, run_phase_java  # noqa: E402

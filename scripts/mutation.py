@@ -112,6 +112,8 @@ TESTS: dict[str, list[str]] = {
     # Intervals, tests and verdicts between targets (issue 42).
     "ycsbctl/results/stats.py": ["tests/results/test_stats.py",
                                 "tests/results/test_decisions.py"],
+    # A cell over its rounds: its drift first to last, the rounds a 5 % difference would need.
+    "ycsbctl/results/over_rounds.py": ["tests/results/test_stats.py", "tests/results/test_verdict_edges.py"],
     # Group-sequential boundaries: the nominal level of each look (Lan–DeMets, numerical integration).
     "ycsbctl/results/spending.py": ["tests/results/test_decisions.py"],
     # When a sequential run (--repeat auto) looks, and the level each look tests at.
@@ -347,6 +349,7 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/results/listing.py": "which folders exist",
     "ycsbctl/results/run_columns.py": "column declarations",
     "ycsbctl/results/schema.py": "document shapes and validation",
+    "ycsbctl/results/documents.py": "document shapes and validation (a dataclass as JSON and back, checked)",
     "ycsbctl/results/ycsb_import.py": "parses YCSB's text (its figures are YCSB's): see ycsb_text.py",
     "ycsbctl/telemetry/__init__.py": "re-exports",
     "ycsbctl/telemetry/client_hosts.py": "collects what each shard measured (--cluster, lab tests only)",

@@ -22,10 +22,10 @@ EQUIVALENT: dict[str, str] = {
         "the default only marks a second absent from the series as not silent: 1 and 2 are both > 0",
     "ycsbctl/telemetry/stall.py: while k <= last and counts.get(k, 1) == 0: | 1 -> 2":
         "the default only marks a second absent from the series as not silent: 1 and 2 are both != 0",
-    "ycsbctl/results/stats.py: for n in range(2, cap + 1): | 2 -> 1":
+    "ycsbctl/results/over_rounds.py: for n in range(2, cap + 1): | 2 -> 1":
         "n = 1 is never returned: the t quantile at 0 degrees of freedom is NaN (scipy's stdtrit) and NaN <= effect is "
         "false, so the loop goes on to 2 as it starts there (range(3, ...), which never says 2, stays scored)",
-    "ycsbctl/results/stats.py: for n in range(2, cap + 1): | 1 -> 0":
+    "ycsbctl/results/over_rounds.py: for n in range(2, cap + 1): | 1 -> 0":
         "the loop's last try is n = cap, which returns cap when it suffices; without it the loop falls through to "
         "return cap all the same",
     "ycsbctl/telemetry/why.py: return _pct(top[1].get(\"runq_pct\")) / max(1.0, float(top[1].get(\"threads\") or 1)) | 1 -> 0":

@@ -35,3 +35,42 @@ def test_pacing_may_turn_the_loop_for_what_the_load_ceiling_leaves_at_most_its_b
     assert turn_budget(0.1) == 0.5 and turn_budget(0.4) == 0.5  # at most the budget
     assert abs(turn_budget(0.6) - 0.3) < 1e-12 and abs(turn_budget(0.75) - 0.15) < 1e-12  # what the ceiling leaves
     assert turn_budget(0.9) == 0.0 and turn_budget(1.4) == 0.0  # none at or past the ceiling
+
+
+def test_a_failed_load_insert_is_tried_again_up_to_the_retry_limit_and_failing_every_time_stops_the_load():
+    """``core_workload_insertion_retry_limit=2`` (0 s apart): an insert that fails is tried again, as YCSB's
+    CoreWorkload does. One that succeeds at its second try is an OK insert and the load goes on to its quota;
+    one that fails at its first try and both retries stops this client's load, with its error kept."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from ycsbctl.engine.spec import PhaseSpec
+    from ycsbctl.engine.worker import LOAD_STOPPED, Worker, WorkerPlan
+    from ycsbctl.stores.basic.binding import BasicBinding
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.workload.core import INSERT
+    from ycsbctl.workload.properties import load_properties
+
+    class Refusing(BasicBinding):
+        def __init__(self, refusals: int) -> None:
+            self.refusals, self.calls = refusals, 0
+
+        async def insert(self, table, key, values) -> Status:
+            self.calls += 1
+            if self.calls <= self.refusals:
+                self.last_error = "insert refused"
+                return Status.ERROR
+            return Status.OK
+
+    props = dict(load_properties("workload-a"))
+    props.update(recordcount="3", core_workload_insertion_retry_limit="2", core_workload_insertion_retry_interval="0")
+    spec = PhaseSpec("load", "basic://", props, threads=1)
+    stopped = LOAD_STOPPED.format("insert refused")
+    for refusals, calls, ended, errors in ((1, 4, [], []), (5, 3, [stopped], ["insert refused"])):
+        worker = Worker(WorkerPlan(spec, 0, 1, [3], (0, 3), 0), None, SimpleNamespace(value=0), None)
+        worker.refill()
+        binding = Refusing(refusals)
+        asyncio.run(worker.client(binding, 3, None, 2**63 - 1))
+        assert (binding.calls, worker.ended, worker.errors) == (calls, ended, errors)
+        ok, error = (sum(worker.rec.slots[INSERT * 5 + st]) for st in (Status.OK, Status.ERROR))
+        assert (ok, error) == ((3, 0) if not ended else (0, 1))

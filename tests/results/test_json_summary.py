@@ -13,7 +13,8 @@ import redis
 
 from tests.fixtures.cli import ycsbctl
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results.schema import RunSummary, from_doc
+from ycsbctl.results.documents import from_doc
+from ycsbctl.results.schema import RunSummary
 
 RECORDS = 2000
 OPERATIONS = 3000

@@ -23,6 +23,7 @@ from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.docs import docs_page
 from tests.fixtures.servers import ROOT, start_redis
 from ycsbctl.results import load
+from ycsbctl.results.documents import SchemaError
 from ycsbctl.results.folder import ResultFolder
 from ycsbctl.results.names import FolderStatus, RunStatus
 from ycsbctl.results.run_columns import (
@@ -32,7 +33,7 @@ from ycsbctl.results.run_columns import (
     run_columns_markdown,
     runs_table,
 )
-from ycsbctl.results.schema import SCHEMA_VERSION, Manifest, SchemaError, TelemetrySummary
+from ycsbctl.results.schema import SCHEMA_VERSION, Manifest, TelemetrySummary
 
 pytestmark = pytest.mark.report  # reads the report a sweep draws (see tests/fixtures/session.py)
 

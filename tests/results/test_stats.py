@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from ycsbctl.results import stats
+from ycsbctl.results import over_rounds, stats
 
 # Five rounds of two targets: B is A × ~1.08 with its own noise; values unlike each other (mean ≠ median).
 A = {1: 50_210.0, 2: 47_930.0, 3: 52_880.0, 4: 44_150.0, 5: 51_020.0}
@@ -192,7 +192,7 @@ def test_the_familys_level_is_scipys_interval_at_that_level():
 
 def test_repetitions_needed_reach_the_power_and_one_fewer_does_not():
     sd = 0.04
-    n = stats.repetitions_needed(sd, 0.05)
+    n = over_rounds.repetitions_needed(sd, 0.05)
     assert n is not None
 
     def power(k: int) -> float:
@@ -200,19 +200,19 @@ def test_repetitions_needed_reach_the_power_and_one_fewer_does_not():
         crit = sps.t.ppf(0.975, k - 1)
         return sps.nct.sf(crit, k - 1, nc)
     assert power(n) >= 0.78 and power(n - 1) < 0.82
-    assert stats.repetitions_needed(0.08, 0.05) > n  # more noise, more rounds
-    assert stats.repetitions_needed(math.nan) is None
+    assert over_rounds.repetitions_needed(0.08, 0.05) > n  # more noise, more rounds
+    assert over_rounds.repetitions_needed(math.nan) is None
 
 
 def test_drift_is_the_fitted_change_over_the_rounds():
     falling = {r: 100.0 * 0.97 ** r * (1.0 + 0.002 * (-1) ** r) for r in range(1, 7)}
-    d = stats.drift(falling)
+    d = over_rounds.drift(falling)
     slope = np.polyfit(list(falling), np.log(list(falling.values())), 1)[0]
     assert d is not None and d.change == pytest.approx(math.expm1(slope * 5), rel=1e-9) and d.drifting
-    assert stats.drift_text("throughput", d) == f"throughput fell {abs(d.change):.0%} from the first round to the last"
+    assert over_rounds.drift_text("throughput", d) == f"throughput fell {abs(d.change):.0%} from the first round to the last"
     flat = {1: 100.0, 2: 104.0, 3: 97.0, 4: 101.0, 5: 99.0}
-    assert stats.drift_text("throughput", stats.drift(flat)) is None
-    assert stats.drift({1: 1.0, 2: 2.0, 3: 3.0}) is None  # fewer than four rounds: no trend test
+    assert over_rounds.drift_text("throughput", over_rounds.drift(flat)) is None
+    assert over_rounds.drift({1: 1.0, 2: 2.0, 3: 3.0}) is None  # fewer than four rounds: no trend test
 
 
 def _cv_of(values: list[float]) -> float:
@@ -261,7 +261,7 @@ def test_identical_repetitions_compare_exactly_without_a_test():
         a = {1: 5.0, 2: 5.0, 3: 5.0}
         up = stats.compare(a, {r: 6.0 for r in a}, paired=paired)
         assert (up.ratio, up.low, up.high, up.p_value) == pytest.approx((1.2, 1.2, 1.2, 0.0)) and up.detectable == 0
-        assert up.sd_log == 0 and stats.repetitions_needed(up.sd_log) == 2  # no noise: two rounds would do
+        assert up.sd_log == 0 and over_rounds.repetitions_needed(up.sd_log) == 2  # no noise: two rounds would do
         same = stats.compare(a, dict(a), paired=paired)
         assert (same.ratio, same.p_value) == (1.0, 1.0)
         done = stats.decide([up, same], [True, True])
@@ -315,24 +315,24 @@ def test_repetitions_needed_is_the_first_count_with_80_percent_power():
         return sps.nct.sf(crit, k - 1, nc) + sps.nct.cdf(-crit, k - 1, nc)
 
     for sd in (0.02, 0.04, 0.08):
-        n = stats.repetitions_needed(sd, 0.05)
+        n = over_rounds.repetitions_needed(sd, 0.05)
         assert n is not None and power(sd, n) >= 0.80 > power(sd, n - 1), (sd, n)
-        assert stats.repetitions_needed(sd, 0.05, cap=n) == n  # the cap itself is reachable
-        assert stats.repetitions_needed(sd, 0.05, cap=n - 1) == n - 1  # not enough: the cap is said
-    assert stats.repetitions_needed(0.001, 0.05) == 2  # a t test needs two
-    assert stats.repetitions_needed(0.04, 0.05, paired=False) == stats.repetitions_needed(0.04 * math.sqrt(2), 0.05)
-    assert stats.repetitions_needed(-0.1) is None
+        assert over_rounds.repetitions_needed(sd, 0.05, cap=n) == n  # the cap itself is reachable
+        assert over_rounds.repetitions_needed(sd, 0.05, cap=n - 1) == n - 1  # not enough: the cap is said
+    assert over_rounds.repetitions_needed(0.001, 0.05) == 2  # a t test needs two
+    assert over_rounds.repetitions_needed(0.04, 0.05, paired=False) == over_rounds.repetitions_needed(0.04 * math.sqrt(2), 0.05)
+    assert over_rounds.repetitions_needed(-0.1) is None
     # past a thousand repetitions the default cap is said: sd 3 needs ~(2.8 × 3 / ln 1.05)² ≈ 30,000
-    assert stats.repetitions_needed(3.0, 0.05) == 1000
+    assert over_rounds.repetitions_needed(3.0, 0.05) == 1000
 
 
 def test_drift_of_rising_and_of_constant_rounds():
     rising = {r: 100.0 * 1.05 ** r * (1.0 + 0.003 * (-1) ** r) for r in range(1, 7)}
-    d = stats.drift(rising)
+    d = over_rounds.drift(rising)
     assert d is not None and d.change > 0
-    assert stats.drift_text("p99 latency", d) == f"p99 latency rose {d.change:.0%} from the first round to the last"
-    assert stats.drift({1: 5.0, 2: 5.0, 3: 5.0, 4: 5.0}) is None  # no spread: no trend
-    assert stats.drift({1: 5.0, 2: 0.0, 3: 5.0, 4: 6.0}) is None  # three usable rounds
+    assert over_rounds.drift_text("p99 latency", d) == f"p99 latency rose {d.change:.0%} from the first round to the last"
+    assert over_rounds.drift({1: 5.0, 2: 5.0, 3: 5.0, 4: 5.0}) is None  # no spread: no trend
+    assert over_rounds.drift({1: 5.0, 2: 0.0, 3: 5.0, 4: 6.0}) is None  # three usable rounds
 
 
 def test_a_half_width_needs_both_bounds_positive():
@@ -439,7 +439,7 @@ def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_say
 
     import numpy as np
 
-    from ycsbctl.results.stats import drift
+    from ycsbctl.results.over_rounds import drift
 
     values = {1: 100.0, 2: 98.0, 3: 96.5, 4: 94.0}
     slope = np.polyfit(list(values), np.log(list(values.values())), 1)[0]

@@ -15,7 +15,7 @@ from scipy import stats as sps
 from tests.fixtures.verdict_runs import runs_table
 from ycsbctl.results import cells as cl
 from ycsbctl.results import folder_verdicts as fv
-from ycsbctl.results import stats
+from ycsbctl.results import over_rounds
 from ycsbctl.results import verdicts as vd
 from ycsbctl.results.names import ALL_OPS
 
@@ -61,7 +61,7 @@ def test_the_repetitions_for_5_percent_come_from_the_positive_throughputs_logs_a
     runs = runs_table({("a", 8): [1.0, 2.0, 4.5, 3.0]}).assign(throughput_ops=[0.0, 0.9, 1.0, 1.1])
     cell = cl.cell_table(runs).iloc[0]
     sd = float(np.log([0.9, 1.0, 1.1]).std(ddof=1))
-    assert cell["n"] == 4 and cell["repetitions_for_5pct"] == stats.repetitions_needed(sd, 0.05, paired=False)
+    assert cell["n"] == 4 and cell["repetitions_for_5pct"] == over_rounds.repetitions_needed(sd, 0.05, paired=False)
     one = cl.cell_table(runs_table({("a", 8): [1.0, 2.0]}).assign(throughput_ops=[0.0, 3.0])).iloc[0]
     assert one["repetitions_for_5pct"] is None  # one positive round: no sd, nothing to say
     # exactly the columns that key a cell (no measurement): still a sweep's runs, one cell of no value

@@ -13,7 +13,7 @@ from scipy import stats as sps
 from tests.fixtures.verdict_runs import runs_table
 from ycsbctl.results import cells as cl
 from ycsbctl.results import folder_verdicts as fv
-from ycsbctl.results import host_drift
+from ycsbctl.results import host_drift, over_rounds
 from ycsbctl.results import verdicts as vd
 
 BASE = [10_000.0, 9_400.0, 10_800.0, 9_100.0, 10_300.0]  # rounds drift up and down: pairing cancels it
@@ -80,7 +80,7 @@ def test_repetitions_for_5pct_needs_two_rounds_and_is_the_rounds_log_sd_from_two
     cells = cl.cell_table(runs_table({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
     assert pd.isna(cells.loc[1, "repetitions_for_5pct"])
     for n in (2, 3):
-        want = vd.stats.repetitions_needed(float(np.std(np.log(tps[n]), ddof=1)), 0.05, paired=False)
+        want = over_rounds.repetitions_needed(float(np.std(np.log(tps[n]), ddof=1)), 0.05, paired=False)
         assert want is not None and want > 5 and cells.loc[n, "repetitions_for_5pct"] == want
     assert cells.loc[8, "repetitions_for_5pct"] == 2
 
@@ -208,7 +208,7 @@ def test_every_verdict_is_the_same_whatever_the_unit_of_the_values():
     big, tiny = cl.cell_table(RUNS), cl.cell_table(small)
     assert list(big["repetitions_for_5pct"]) == list(tiny["repetitions_for_5pct"])
     logs = np.log(BASE)
-    assert big.iloc[0]["repetitions_for_5pct"] == vd.stats.repetitions_needed(float(np.std(logs, ddof=1)), 0.05,
+    assert big.iloc[0]["repetitions_for_5pct"] == over_rounds.repetitions_needed(float(np.std(logs, ddof=1)), 0.05,
                                                                              paired=False)
 
 

@@ -34,14 +34,15 @@ def chained_end(ops: Sequence[int], j: int) -> int:
 
 
 class ChainTake:
-    """The take a client's chain went on into (see ``Worker.client``'s ``more``): its operations,
-    and the chain's operations done before it."""
+    """The take a client's chain went on into (see ``Worker.chain_context``'s ``more``): its operations,
+    and the chain's operations done before it; and the client's operations done before the chain."""
 
-    __slots__ = ("part", "before")
+    __slots__ = ("part", "before", "done")
 
     def __init__(self) -> None:
         self.part: tuple[Sequence, ...] | None = None
         self.before = 0
+        self.done = 0
 
 
 class BatchCursor:

@@ -13,7 +13,7 @@ import asyncio
 import gc
 import os
 import time
-from collections.abc import Coroutine, Generator, Sequence
+from collections.abc import Coroutine, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from ycsbctl.engine.throttle import Pacer
 from ycsbctl.engine.timerfd import Alarm
 from ycsbctl.engine.verifying_binding import VerifyingBinding
 from ycsbctl.errors import UserError, short_error
-from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
+from ycsbctl.stores.binding import Binding, ChainContext, ChainRunner, ConnectionLost, Status
 from ycsbctl.stores.binding_set import BindingSet
 from ycsbctl.stores.chain import ChainRun, WriteBatch
 from ycsbctl.stores.registry import open_bindings
@@ -147,11 +147,53 @@ class Worker(BatchCursor):
         if pacer is not None:
             pacer.ended(t0, t1)
         if st:
-            self.note_error(b)
-            if is_load:
-                self.ended.append(LOAD_STOPPED.format(b.last_error))
-                return True
+            return self.failed(b, is_load)
         return False
+
+    def failed(self, b: Binding, is_load: bool) -> bool:
+        """An operation (or a chain of them) failed: keep its error. True when the client must stop: a
+        failed insert ends a load (YCSB's load stops at one)."""
+        self.note_error(b)
+        if is_load:
+            self.ended.append(LOAD_STOPPED.format(b.last_error))
+            return True
+        return False
+
+    async def insert_again(self, b: Binding, table: str, key: Any, st: Status) -> Status:
+        """A load's insert that failed with ``st``, tried again as YCSB does (at most ``insertionretrylimit``
+        times, ``insertionretryinterval`` s apart, until one succeeds): the last try's status."""
+        for _ in range(self.w.insertion_retry_limit):
+            await asyncio.sleep(self.w.insertion_retry_interval_s)
+            st = await b.insert(table, key, self.gen.field_values())
+            if not st:
+                break
+        return st
+
+    def chain_context(self, quota: int, took: ChainTake, deadline_ns: int, pacer: Pacer | None,
+                      is_load: bool) -> ChainContext:
+        """What a client's chains are handed (see :class:`ChainContext`), with ``more``: the chain ``run``
+        did its operations; hand it the client's next take if it did the whole of its take, the quota
+        allows and the next take starts with chained operations. The take is kept in ``took`` for the
+        client's loop, which sets ``took.done`` (its operations done before the chain) at each chain."""
+
+        def more(run: ChainRun) -> bool:
+            if run.end < len(run.ops):  # its take goes on with an operation it does not do
+                return False
+            ran = run.before + run.i - run.first
+            want = take_size(quota, took.done + ran)
+            if not want or self.stopping:
+                return False
+            took.part = part = self.take(want)
+            took.before = ran
+            k = chained_end(part[0], 0)
+            if k:
+                run.carry_on(part[:5], k)
+            return k > 0
+
+        gen = self.gen
+        ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
+        return ChainContext(self.rec.record, self.chain_names, gen.values_only, ack, deadline_ns, is_load,
+                            self.w.table, pacer, self.writes, more)
 
     async def run_clients(self, clients: list[Coroutine[Any, Any, None]], deadline_ns: int) -> None:
         """The client threads, run to their end (each bounds its own operations by ``--timeout``)."""
@@ -164,49 +206,30 @@ class Worker(BatchCursor):
         if msg not in self.errors and len(self.errors) < MAX_ERRORS_KEPT:
             self.errors.append(msg)
 
+    def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> Coroutine[Any, Any, None]:
+        """One YCSB client thread, to await: its set-up here, its loop the coroutine returned (:meth:`issue`,
+        not wrapped in another: a coroutine that only awaits another costs each resumption a frame). It takes
+        TAKE (32) operations at a time from the shared batch so that other clients interleave."""
+        is_load = self.plan.spec.phase == "load"
+        retry_limit = self.w.insertion_retry_limit
+        # Load-phase retries need the awaited path; a chain paces itself with the thread's pacer.
+        chain = b.chain if not (is_load and retry_limit) else None
+        took = ChainTake()  # the take the chain in flight went on into, if any (see chain_context)
+        ctx = self.chain_context(quota, took, deadline_ns, pacer, is_load) if chain is not None else None
+        return self.issue(b, quota, pacer, deadline_ns, is_load, retry_limit, chain, ctx, took)
 
-    async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
-        """One YCSB client thread: issue operations until the quota, the deadline or a stop.
-
-        Hot loop: locals only, one :attr:`Recorder.record` call per operation; it takes TAKE (32)
-        operations at a time from the shared batch so that other clients interleave."""
+    async def issue(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int, is_load: bool,
+                    retry_limit: int, chain: ChainRunner | None, ctx: Any, took: ChainTake) -> None:
+        """The client's operations, awaited or run by ``chain``, until the quota, the deadline, a stop or a lost
+        connection (:meth:`lost`). Hot loop: locals only, one :attr:`Recorder.record` call per operation."""
         record = self.rec.record
         table = self.w.table
         read_fields = self.read_fields  # by field index + 1
         gen = self.gen
         perf = time.perf_counter_ns
-        is_load = self.plan.spec.phase == "load"
-        retry_limit, retry_s = self.w.insertion_retry_limit, self.w.insertion_retry_interval_s
-        # Load-phase retries need the awaited path; a chain paces itself with the thread's pacer.
-        chain = b.chain if not (is_load and retry_limit) else None
-        done = 0
-        ops: Sequence = []
-        j = n = 0
+        done = j = n = 0
         blocking = b.blocking
         turn_end = perf() + TURN_NS
-        took = ChainTake()  # the take the chain in flight went on into, if any (see more)
-
-        def more(run: ChainRun) -> bool:
-            """The chain ``run`` did its operations: hand it the client's next take, if it did the
-            whole of its take, the quota allows and the next take starts with chained operations
-            (the take is kept for this loop)."""
-            if run.end < len(run.ops):  # its take goes on with an operation it does not do
-                return False
-            ran = run.before + run.i - run.first
-            want = take_size(quota, done + ran)
-            if not want or self.stopping:
-                return False
-            took.part = part = self.take(want)
-            took.before = ran
-            k = chained_end(part[0], 0)
-            if k:
-                run.carry_on(part[:5], k)
-            return k > 0
-
-        if chain is not None:
-            ack = None if is_load else gen.inserts.acknowledge  # type: ignore[union-attr]
-            ctx = ChainContext(record, self.chain_names, gen.values_only, ack, deadline_ns, is_load, table, pacer,
-                               self.writes, more)
         try:
             while not self.stopping:
                 if j >= n:
@@ -221,8 +244,8 @@ class Worker(BatchCursor):
                 if chain is not None and op in CHAINED:
                     # READ/UPDATE/INSERT runs: the binding chains them from its reply callback
                     # without a coroutine switch per operation (see RedisBinding.chain), on into
-                    # the client's later takes while they start with such operations (see more).
-                    took.part = None
+                    # the client's later takes while they start with such operations (see chain_context).
+                    took.part, took.done = None, done
                     m, bad = await chain(ctx, (ops, keys, keynums, rfs, wfs), j, chained_end(ops, j))
                     if took.part is None:
                         j += m
@@ -230,11 +253,8 @@ class Worker(BatchCursor):
                         ops, keys, keynums, rfs, wfs, sls = took.part
                         n, j = len(ops), m - took.before
                     done += m
-                    if bad:
-                        self.note_error(b)
-                        if is_load:
-                            self.ended.append(LOAD_STOPPED.format(b.last_error))
-                            break
+                    if bad and self.failed(b, is_load):
+                        break
                     if perf() >= deadline_ns or (pacer is not None and pacer.due() >= deadline_ns):
                         break
                     continue
@@ -249,11 +269,7 @@ class Worker(BatchCursor):
                 elif op == INSERT:
                     st = await b.insert(table, key, gen.field_values())
                     if is_load and st and retry_limit:
-                        for _ in range(retry_limit):
-                            await asyncio.sleep(retry_s)
-                            st = await b.insert(table, key, gen.field_values())
-                            if not st:
-                                break
+                        st = await self.insert_again(b, table, key, st)
                     if not is_load:
                         gen.inserts.acknowledge(keynums[j])  # type: ignore[union-attr]
                 elif op == SCAN:

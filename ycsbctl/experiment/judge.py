@@ -109,6 +109,45 @@ def caused_by_disturbance(stall: Stall, windows: list[tuple[float, float]]) -> b
     return any(stall.from_s < w_end and end > w_start for w_start, w_end in windows)
 
 
+def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | None) -> tuple[Stall | None, str | None]:
+    """The server's silence in a point that ran to its end (:func:`find_stall`), or None; and the note that
+    says one inside the point's own ``disturbances`` (then not held against the point: no stall)."""
+    overall = overall_summary(result) if result.status == RunStatus.OK else None
+    typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0
+    stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
+                        paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6)
+             if result.status == RunStatus.OK else None)
+    if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
+        return None, (f"no reply for {stall.seconds:.1f} s from {stall.began()}, during the point's own "
+                      "disturbance (see the Disturbances table)")
+    return stall, None
+
+
+def _blamed(result: PhaseResult, stall: Stall | None, paused: bool, cause: str | None,
+            bottleneck: dict[str, Any] | None,
+            stall_cause: Callable[[], str | None] | None) -> tuple[dict[str, Any] | None, str | None]:
+    """Who a silence is put on, as (the bottleneck that says it, the text of the reason): the store's lock
+    (a client pause the store named the ``cause`` of), the client (a pause it did not), or the server (a stall
+    in a point that measured operations, with the store's own reason from ``stall_cause``)."""
+    stall_text = stall.text() if stall else None
+    if paused and cause:
+        window_s = result.runtime_ms / 1000
+        bottleneck = lock_wait_bottleneck(client_pause_s(result), window_s, cause, bottleneck)
+        stall_text = f"the client's calls waited {client_pause_s(result):.1f} s of the {window_s:.1f} s measured: {cause}"
+    elif paused:
+        window_s = result.runtime_ms / 1000
+        bottleneck = client_stall_bottleneck(client_pause_s(result), window_s, bottleneck, stall)
+        stall_text = (f"the client itself did not run for {client_pause_s(result):.1f} s of the {window_s:.1f} s "
+                      "measured (a paused, stopped or starved load generator" +
+                      (f": the {stall.seconds:.1f} s without replies was the client's, not the server's)"
+                       if stall is not None else ")"))
+    elif stall is not None and result.operations:
+        said = stall_cause() if stall_cause is not None else None
+        bottleneck = stall_bottleneck(stall, bottleneck, said)
+        stall_text = f"{stall_text}: {said}" if said and stall_text else stall_text
+    return bottleneck, stall_text
+
+
 def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | None = None,
           bottleneck: dict[str, Any] | None = None, dataset_note: str | None = None,
           host_busy: str | None = None, after_note: str | None = None,
@@ -137,17 +176,7 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.FAILED, _join(error, said) if said else (error or "no result"), bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
-    overall = overall_summary(result) if result.status == RunStatus.OK else None
-    typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0
-    stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
-                        paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6)
-             if result.status == RunStatus.OK else None)
-    disturbed_note = None
-    if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
-        disturbed_note = (f"no reply for {stall.seconds:.1f} s from {stall.began()}, during the point's own "
-                          "disturbance (see the Disturbances table)")
-        stall = None
-    stall_text = stall.text() if stall else None
+    stall, disturbed_note = _found_stall(result, disturbances)
     paused = result.status == RunStatus.OK and client_stalled(result, stall)
     cause = pause_cause() if paused and pause_cause is not None else None
     own = own_wait() if paused and not cause and own_wait is not None else None
@@ -155,21 +184,7 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     if own:  # not the client's pause: our own writers waiting on the store's lock, inside its calls
         paused = False
         own_note = f"the client's calls waited up to {client_pause_s(result):.1f} s on the store's lock: {own}"
-    if paused and cause:
-        window_s = result.runtime_ms / 1000
-        bottleneck = lock_wait_bottleneck(client_pause_s(result), window_s, cause, bottleneck)
-        stall_text = f"the client's calls waited {client_pause_s(result):.1f} s of the {window_s:.1f} s measured: {cause}"
-    elif paused:
-        window_s = result.runtime_ms / 1000
-        bottleneck = client_stall_bottleneck(client_pause_s(result), window_s, bottleneck, stall)
-        stall_text = (f"the client itself did not run for {client_pause_s(result):.1f} s of the {window_s:.1f} s "
-                      "measured (a paused, stopped or starved load generator" +
-                      (f": the {stall.seconds:.1f} s without replies was the client's, not the server's)"
-                       if stall is not None else ")"))
-    elif stall is not None and result.operations:
-        said = stall_cause() if stall_cause is not None else None
-        bottleneck = stall_bottleneck(stall, bottleneck, said)
-        stall_text = f"{stall_text}: {said}" if said and stall_text else stall_text
+    bottleneck, stall_text = _blamed(result, stall, paused, cause, bottleneck, stall_cause)
     if result.status == RunStatus.OK and not result.operations:
         why = (f"all of them ran in the {result.warmup_s:g} s warm-up: lower --warmup or ask for more operations"
                if result.warmup_s else "a load inserts -p recordcount records: give recordcount ≥ 1"

@@ -31,6 +31,7 @@ from ycsbctl.provision import catalog, engines, limits, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.local import free_port, port_owner, settings_refused
 from ycsbctl.stores.registry import server_kind
+from ycsbctl.stores.server_kind import ServerKind
 from ycsbctl.urls import redact_url
 
 READY_TIMEOUT_S = 120.0
@@ -196,6 +197,88 @@ def _container_name(target: str, experiment_id: str) -> str:
     return f"ycsbctl-{target}-{safe}-{uuid.uuid4().hex[:6]}"
 
 
+def _refuse_unsupported(target: str, entry: catalog.Target, options: UpOptions) -> None:
+    """A :class:`UserError` for what this backend does not start: a local build, a target of several
+    processes, a TLS server, a store embedded in the client."""
+    if options.binary:
+        raise UserError(f"--binary {target}=… runs a local build: use --backend local for {target}")
+    if entry.variant is not None and entry.variant.several:
+        raise UserError(f"{target}: ycsbctl starts several-process targets with the local backend only: "
+                        "add --backend local")
+    if options.tls:
+        raise UserError(f"{target}: ycsbctl starts TLS servers with the local backend only: add --backend local")
+    if not entry.image:
+        raise UserError(f"{target} is embedded in the client (no server, no image): use --backend local")
+
+
+def _listening(client: docker.DockerClient, entry: catalog.Target, host_network: bool, wanted: int | None,
+               remote: str | None, notes: list[str]) -> tuple[bool, int, str]:
+    """Where the server listens: (host networking, its port, its address). Host networking where asked or
+    where the daemon has no bridge network (said in ``notes``); ``wanted`` (``--port``) refused when another
+    program holds it here."""
+    if not host_network and not has_bridge(client):
+        host_network = True
+        notes.append("host networking: this Docker daemon has no bridge network")
+    if remote is None and wanted and (owner := port_owner(wanted)):
+        raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
+                        exit_code=1)
+    if host_network:  # on another host ycsbctl cannot look for a free port: the server's own, or --port
+        port = wanted or (entry.container_port if remote else free_port())
+    else:
+        port = entry.container_port
+    return host_network, port, "0.0.0.0" if remote or not host_network else "127.0.0.1"
+
+
+def _container_options(entry: catalog.Target, kind: ServerKind, password: str | None, host_network: bool,
+                       remote: str | None, wanted: int | None, cpus: list[int] | None,
+                       memory: int | None) -> dict[str, Any]:
+    """The container's options for ``containers.create`` beside its command, labels and name: environment,
+    tmpfs, network and published port, CPU set, memory limit (bytes, no swap), memlock, stop signal."""
+    run: dict[str, Any] = {}
+    environment = kind.image_env(entry.env, password)
+    if environment:
+        run["environment"] = environment
+    if entry.container_tmpfs:
+        run["tmpfs"] = {entry.container_tmpfs: ""}
+    if host_network:
+        run["network_mode"] = "host"
+    else:
+        run["ports"] = {f"{entry.container_port}/tcp": ("0.0.0.0" if remote else "127.0.0.1", wanted)}
+    if cpus is not None:
+        run["cpuset_cpus"] = ",".join(map(str, cpus))
+    if memory is not None:
+        run["mem_limit"] = memory
+        run["memswap_limit"] = memory  # no swap: the limit is the limit
+    if kind.container_memlock_unlimited:
+        run["ulimits"] = [docker.types.Ulimit(name="memlock", soft=-1, hard=-1)]
+    if kind.container_stop_signal:  # postgres: as the official image's STOPSIGNAL, a fast shutdown
+        run["stop_signal"] = kind.container_stop_signal
+    return run
+
+
+def _wait_ready(container: Any, target: str, entry: catalog.Target, url: str, image: str, settings: dict[str, str],
+                log_path: str, ready_timeout_s: float | None) -> None:
+    """Wait until the server in ``container`` answers on ``url`` (or its container exits); on a failure, its
+    logs are written to ``log_path`` and settings the server refused are named."""
+
+    def exited() -> str | None:
+        container.reload()
+        if container.status in ("exited", "dead"):
+            return f"container {container.name} exited with code {container.attrs['State']['ExitCode']}"
+        return None
+
+    try:
+        probe.wait_ready(entry.protocol, url, exited=exited, log_tail=lambda: container_tail(container),
+                         timeout_s=(entry.ready_timeout_s or READY_TIMEOUT_S) if ready_timeout_s is None
+                         else ready_timeout_s)
+    except UserError:
+        _write_logs(container, log_path)
+        refused = settings_refused(target, f"{entry.name} ({image})", settings, log_path)
+        if refused is not None:
+            raise refused from None
+        raise
+
+
 class DockerProvisioner(Provisioner):
     """Starts catalogue targets as containers of a local Docker engine."""
 
@@ -207,15 +290,7 @@ class DockerProvisioner(Provisioner):
         options = options or UpOptions()
         entry = catalog.get_target(options.kind or target)
         settings = dict(options.settings)
-        if options.binary:
-            raise UserError(f"--binary {target}=… runs a local build: use --backend local for {target}")
-        if entry.variant is not None and entry.variant.several:
-            raise UserError(f"{target}: ycsbctl starts several-process targets with the local backend only: "
-                            "add --backend local")
-        if options.tls:
-            raise UserError(f"{target}: ycsbctl starts TLS servers with the local backend only: add --backend local")
-        if not entry.image:
-            raise UserError(f"{target} is embedded in the client (no server, no image): use --backend local")
+        _refuse_unsupported(target, entry, options)
         say = options.progress
         experiment_id = options.experiment_id
         engine_url = options.docker_host or docker_host()
@@ -236,19 +311,7 @@ class DockerProvisioner(Provisioner):
                                 f"({catalog.url_for(entry.protocol, entry.container_port, remote)} with user and "
                                 "password), or use an engine on this host", exit_code=1)
         password = engines.new_password() if remote else None
-        host_network = options.host_network
-        if not host_network and not has_bridge(client):
-            host_network = True
-            notes.append("host networking: this Docker daemon has no bridge network")
-        wanted = options.port
-        if remote is None and wanted and (owner := port_owner(wanted)):
-            raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
-                            exit_code=1)
-        if host_network:  # on another host ycsbctl cannot look for a free port: the server's own, or --port
-            port = wanted or (entry.container_port if remote else free_port())
-        else:
-            port = entry.container_port
-        listen = "0.0.0.0" if remote or not host_network else "127.0.0.1"
+        host_network, port, listen = _listening(client, entry, options.host_network, options.port, remote, notes)
         args = catalog.server_args(flavor, port=port, bind=listen, data_dir=None, memory_bytes=memory,
                                    password=password if kind.password_on_command_line else None,
                                    settings=settings)
@@ -259,29 +322,11 @@ class DockerProvisioner(Provisioner):
             notes.append(f"runs on {remote} (Docker engine {engine_url}), listening on all of its addresses; "
                          "clients need the password ycsbctl generated (kept only in the state file)")
         instance = uuid.uuid4().hex
-        labels = container_labels(experiment_id, target, instance)
-        run: dict[str, Any] = {"command": args, "labels": labels, "detach": True,
-                               "name": _container_name(target, experiment_id)}
-        environment = kind.image_env(entry.env, password)
-        if environment:
-            run["environment"] = environment
-        if entry.container_tmpfs:
-            run["tmpfs"] = {entry.container_tmpfs: ""}
+        run = {"command": args, "labels": container_labels(experiment_id, target, instance), "detach": True,
+               "name": _container_name(target, experiment_id),
+               **_container_options(entry, kind, password, host_network, remote, options.port, cpus, memory)}
         if entry.variant is not None and entry.variant.durable:
             notes.append("data directory in the container's own filesystem (Docker's storage, not tmpfs)")
-        if host_network:
-            run["network_mode"] = "host"
-        else:
-            run["ports"] = {f"{entry.container_port}/tcp": ("0.0.0.0" if remote else "127.0.0.1", wanted)}
-        if cpus is not None:
-            run["cpuset_cpus"] = ",".join(map(str, cpus))
-        if memory is not None:
-            run["mem_limit"] = memory
-            run["memswap_limit"] = memory  # no swap: the limit is the limit
-        if kind.container_memlock_unlimited:
-            run["ulimits"] = [docker.types.Ulimit(name="memlock", soft=-1, hard=-1)]
-        if kind.container_stop_signal:  # postgres: as the official image's STOPSIGNAL, a fast shutdown
-            run["stop_signal"] = kind.container_stop_signal
         cores = float(len(cpus)) if cpus else (_engine_cores(client) if remote else None)
         log_path = None
         try:
@@ -302,24 +347,7 @@ class DockerProvisioner(Provisioner):
                 port = int(container.attrs["NetworkSettings"]["Ports"][f"{entry.container_port}/tcp"][0]["HostPort"])
             endpoint.url = catalog.url_for(entry.protocol, port, remote or "127.0.0.1", password)
             say(f"waiting for {target} to answer on {redact_url(endpoint.url)}")
-
-            def exited() -> str | None:
-                container.reload()
-                if container.status in ("exited", "dead"):
-                    return f"container {container.name} exited with code {container.attrs['State']['ExitCode']}"
-                return None
-
-            try:
-                probe.wait_ready(entry.protocol, endpoint.url, exited=exited,
-                                 log_tail=lambda: container_tail(container),
-                                 timeout_s=(entry.ready_timeout_s or READY_TIMEOUT_S) if options.ready_timeout_s is None
-                                 else options.ready_timeout_s)
-            except UserError:
-                _write_logs(container, log_path)
-                refused = settings_refused(target, f"{entry.name} ({image})", settings, log_path)
-                if refused is not None:
-                    raise refused from None
-                raise
+            _wait_ready(container, target, entry, endpoint.url, image, settings, log_path, options.ready_timeout_s)
             facts = probe.describe(entry.protocol, endpoint.url, expected=entry.display, variant=kind.describe_variant)
         except BaseException:
             with deferred_signals():

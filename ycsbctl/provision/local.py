@@ -28,6 +28,7 @@ from ycsbctl.provision import catalog, limits, local_prep, probe, state
 from ycsbctl.provision.base import Endpoint, Provisioner, UpOptions
 from ycsbctl.provision.tls import ServerCertificates, certificates
 from ycsbctl.stores.registry import server_kind
+from ycsbctl.stores.server_kind import ServerKind
 
 GRACE_S = 10.0  # TERM -> KILL
 READY_TIMEOUT_S = 60.0
@@ -161,6 +162,21 @@ def all_alive(procs: list[dict]) -> bool:
 SeveralStarter = Callable[..., Endpoint]
 
 
+def _start_notes(kind: ServerKind, entry: catalog.Target, memory: int | None, data_dir: str,
+                 certs: ServerCertificates | None) -> list[str]:
+    """What a local server's endpoint says of how it was started: its memory limit (bytes) as the server
+    takes it, where a durable variant keeps its data, TLS."""
+    notes = []
+    note = kind.memory_note(memory)
+    if note:
+        notes.append(note)
+    if entry.variant is not None and entry.variant.durable:
+        notes.append(local_prep.durability_note(data_dir))
+    if certs is not None:
+        notes.append("TLS only (no plain port), certificate from ycsbctl's own CA (kept in its state folder)")
+    return notes
+
+
 class LocalProvisioner(Provisioner):
     """Starts catalogue targets from this machine's binaries; a target of several processes (a cluster,
     replicas) through ``several`` (:func:`ycsbctl.provision.local_cluster.start`, given by the caller:
@@ -230,15 +246,8 @@ class LocalProvisioner(Provisioner):
         endpoint = Endpoint(target=label, protocol=entry.protocol, url=url, backend="local",
                             log_path=str(log_path), cpu_limit_cores=float(len(cpus)) if cpus else None,
                             memory_limit_bytes=memory if kind.memory_limited_locally else None,
-                            notes=list(options.notes), kind=entry.name, settings=settings,
-                            binary=binary)
-        note = kind.memory_note(memory)
-        if note:
-            endpoint.notes.append(note)
-        if entry.variant is not None and entry.variant.durable:
-            endpoint.notes.append(local_prep.durability_note(data_dir))
-        if certs is not None:
-            endpoint.notes.append("TLS only (no plain port), certificate from ycsbctl's own CA (kept in its state folder)")
+                            notes=[*options.notes, *_start_notes(kind, entry, memory, data_dir, certs)],
+                            kind=entry.name, settings=settings, binary=binary)
         say(f"starting {label}: {shlex.join(argv)} (log {log_path})")
         proc = None
         try:

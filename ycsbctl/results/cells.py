@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ycsbctl.results import stats
+from ycsbctl.results import over_rounds, stats
 from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import op_key
 
@@ -106,15 +106,15 @@ def cell_table(runs: pd.DataFrame, latency: str = "p99", series: pd.DataFrame | 
         ti, li = stats.interval(list(tp.values())), stats.interval(list(lat.values()))
         if ti.n == 1 and series is not None and len(series):
             ti = stats.batch_interval(_per_second(series, g["run_id"].iloc[0], _runtime_s(g)))
-        texts = [t for t in (stats.drift_text(THROUGHPUT, stats.drift(tp)),
-                             stats.drift_text(f"{lat_m.name} latency", stats.drift(lat))) if t]
+        texts = [t for t in (over_rounds.drift_text(THROUGHPUT, over_rounds.drift(tp)),
+                             over_rounds.drift_text(f"{lat_m.name} latency", over_rounds.drift(lat))) if t]
         sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std())  # NaN from fewer than two
         rows.append({**dict(zip(CELL, key)), "target_rate": cell_rate(key[3]), "n": len(tp), "within_run": ti.within_run,
                      "throughput": ti.centre, "throughput_low": ti.low, "throughput_high": ti.high,
                      "throughput_cv": ti.cv, "unstable": ti.unstable or li.unstable,
                      "latency": li.centre, "latency_low": li.low, "latency_high": li.high, "latency_cv": li.cv,
                      "drift": "; ".join(texts) or None,
-                     "repetitions_for_5pct": stats.repetitions_needed(sd, 0.05, paired=False)})
+                     "repetitions_for_5pct": over_rounds.repetitions_needed(sd, 0.05, paired=False)})
     return pd.DataFrame(rows, columns=CELL_COLUMNS)
 
 
@@ -153,7 +153,7 @@ def percentile_cells(runs: pd.DataFrame) -> pd.DataFrame:
             i = stats.interval(list(v.values()))
             rows.append({**dict(zip(CELL, key)), "target_rate": cell_rate(key[3]), "op": op, "percentile": m.name,
                          "n": i.n, "centre": i.centre, "low": i.low, "high": i.high, "cv": i.cv, "unstable": i.unstable,
-                         "drift": stats.drift_text(f"{m.name} latency", stats.drift(v))})
+                         "drift": over_rounds.drift_text(f"{m.name} latency", over_rounds.drift(v))})
     return pd.DataFrame(rows, columns=PERCENTILE_CELL_COLUMNS)
 
 

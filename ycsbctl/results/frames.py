@@ -17,6 +17,7 @@ from hdrh.histogram import HdrHistogram
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
+from ycsbctl.results.documents import SchemaError
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.folder import partial_path
@@ -30,7 +31,7 @@ from ycsbctl.results.names import (
     is_base_operation,
 )
 from ycsbctl.results.run_columns import conform_runs, op_key
-from ycsbctl.results.schema import Manifest, SchemaError
+from ycsbctl.results.schema import Manifest
 from ycsbctl.results.stats import interval
 from ycsbctl.results.tables import (
     OPTIONAL_TABLES,

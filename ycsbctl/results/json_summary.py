@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from ycsbctl.results.documents import to_doc
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.model import OpSummary
-from ycsbctl.results.schema import LatencySummary, PointSummary, RunSummary, SkippedTarget, to_doc
+from ycsbctl.results.schema import LatencySummary, PointSummary, RunSummary, SkippedTarget
 
 PERCENTILES = {"p50_us": 50.0, "p95_us": 95.0, "p99_us": 99.0, "p999_us": 99.9}
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pandas as pd
 
+from ycsbctl.results.documents import SchemaError
 from ycsbctl.results.names import OPERATIONS
-from ycsbctl.results.schema import SchemaError, TelemetrySummary
+from ycsbctl.results.schema import TelemetrySummary
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ class Comparison:
     test: str
     n: int  # pairs (paired) or the smaller side (Welch)
     detectable: float
-    sd_log: float  # sd of a log difference (paired) or pooled sd of log values (Welch): for repetitions_needed
+    sd_log: float  # sd of a log difference (paired) or pooled sd of log values (Welch): for over_rounds.repetitions_needed
     p_adjusted: float = math.nan
     verdict: str = UNDECIDED
     se_log: float = math.nan  # standard error of the mean log ratio, and its degrees of freedom
@@ -261,7 +261,7 @@ def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: M
         return _exact(float(np.exp(centre)), ADJUSTED, n)
     half = t_quantile(0.5 + CONFIDENCE / 2, df) * se
     p = min(1.0, 2 * float(_sps().t.sf(abs(centre) / se, df)))
-    residual_sd = float(np.sqrt(np.sum((d - fit.intercept - fit.slope * x) ** 2) / df))  # for repetitions_needed
+    residual_sd = float(np.sqrt(np.sum((d - fit.intercept - fit.slope * x) ** 2) / df))  # for over_rounds.repetitions_needed
     return Comparison(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), p, ADJUSTED, n,
                       _detectable(se, df), residual_sd, se_log=se, df=df)
 
@@ -386,54 +386,3 @@ def at_level(c: Comparison, level: float) -> Comparison:
     # bounds past e^±700 (two rounds among many cells) are capped there: past any figure printed anyway
     return replace(c, low=math.exp(max(centre - t * c.se_log, -700.0)), high=math.exp(min(centre + t * c.se_log, 700.0)),
                    level=level)
-
-
-def repetitions_needed(sd_log: float, difference: float = 0.05, paired: bool = True, cap: int = 1000) -> int | None:
-    """Repetitions for a two-sided t test at :data:`ALPHA` to detect a relative ``difference`` with
-    :data:`POWER`, given the sd of a log difference (paired) or of the log values of one side (two
-    samples of equal size); None when the sd is unknown, ``cap`` when even that many would not do."""
-    if math.isnan(sd_log) or sd_log < 0:
-        return None
-    effect = math.log1p(difference)
-    scale = sd_log if paired else sd_log * math.sqrt(2)
-    for n in range(2, cap + 1):
-        t = t_quantile(1 - ALPHA / 2, n - 1) + t_quantile(POWER, n - 1)
-        if t * scale / math.sqrt(n) <= effect:
-            return n
-    return cap
-
-
-@dataclass(frozen=True)
-class Drift:
-    """A monotone trend of a cell over its rounds: the fitted relative change first→last round, its p."""
-
-    change: float
-    p_value: float
-
-    @property
-    def drifting(self) -> bool:
-        return self.p_value < ALPHA
-
-
-MIN_DRIFT_ROUNDS = 4
-
-
-def drift(by_round: Mapping[int, float]) -> Drift | None:
-    """Linear trend of the log values over the rounds (``scipy.stats.linregress``); None with fewer than
-    :data:`MIN_DRIFT_ROUNDS` rounds or no spread."""
-    rounds = sorted(r for r in by_round if _positive([by_round[r]]).size)
-    if len(rounds) < MIN_DRIFT_ROUNDS:
-        return None
-    x = np.asarray(rounds, dtype=float)
-    y = np.log([float(by_round[r]) for r in rounds])
-    if np.ptp(y) == 0:
-        return None
-    fit = _sps().linregress(x, y)
-    return Drift(float(math.expm1(fit.slope * (x[-1] - x[0]))), float(fit.pvalue))
-
-
-def drift_text(metric: str, d: Drift | None) -> str | None:
-    """``throughput fell 6 % from the first round to the last`` for a drifting cell, else None."""
-    if d is None or not d.drifting:
-        return None
-    return f"{metric} {'rose' if d.change > 0 else 'fell'} {abs(d.change):.0%} from the first round to the last"

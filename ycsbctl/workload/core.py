@@ -30,6 +30,39 @@ INT_MAX = 2**31 - 1
 ALL_FIELDS = -1
 
 
+def _field_lengths(p: Properties) -> tuple[str, tuple[int, tuple[int, ...]] | None]:
+    """``fieldlengthdistribution``, and with ``histogram`` the file ``fieldlengthhistogram`` names, read:
+    (block size, counts)."""
+    fld = p.get("fieldlengthdistribution", "constant").strip().lower()
+    if fld not in LENGTH_DISTRIBUTIONS:
+        raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform, zipfian or histogram")
+    histogram = None
+    if fld == "histogram":
+        from ycsbctl.workload.distributions import read_histogram_file
+
+        try:
+            histogram = read_histogram_file(p.get("fieldlengthhistogram", "hist.txt"))
+        except ValueError as exc:
+            raise UserError(f"{exc}: fix the file named by fieldlengthhistogram") from None
+    return fld, histogram
+
+
+def _insert_range(p: Properties, recordcount: int) -> tuple[int, int, bool]:
+    """The key numbers a load inserts: (``insertstart``, ``insertcount``, whether ``insertcount`` was given;
+    else it is the rest of the ``recordcount`` key space), checked to lie inside that key space."""
+    insertstart = p.get_int("insertstart", 0)
+    insertcount_given = p.get("insertcount", "") != ""
+    insertcount = p.get_int("insertcount", 0) if insertcount_given else recordcount - insertstart
+    if insertstart < 0 or insertcount < 0:
+        raise UserError("insertstart and insertcount must be ≥ 0")
+    if insertstart + insertcount > recordcount:
+        raise UserError(
+            f"insertstart + insertcount ({insertstart} + {insertcount}) > recordcount ({recordcount}): "
+            "lower insertcount or raise recordcount"
+        )
+    return insertstart, insertcount, insertcount_given
+
+
 @dataclass(frozen=True)
 class CoreWorkload:
     """CoreWorkload's settings (ycsb-semantics.md §1), with YCSB's defaults."""
@@ -82,33 +115,14 @@ class CoreWorkload:
         order = p.get("insertorder", "hashed").strip().lower()
         if order not in ("hashed", "ordered"):
             raise UserError(f"unknown insertorder {order!r}: use hashed or ordered")
-        fld = p.get("fieldlengthdistribution", "constant").strip().lower()
-        if fld not in LENGTH_DISTRIBUTIONS:
-            raise UserError(f"unknown fieldlengthdistribution {fld!r}: use constant, uniform, zipfian or histogram")
-        histogram = None
-        if fld == "histogram":
-            from ycsbctl.workload.distributions import read_histogram_file
-
-            try:
-                histogram = read_histogram_file(p.get("fieldlengthhistogram", "hist.txt"))
-            except ValueError as exc:
-                raise UserError(f"{exc}: fix the file named by fieldlengthhistogram") from None
+        fld, histogram = _field_lengths(p)
         sld = p.get("scanlengthdistribution", "uniform").strip().lower()
         if sld not in ("uniform", "zipfian"):
             raise UserError(f"unknown scanlengthdistribution {sld!r}: use uniform or zipfian")
         dataintegrity = p.get_bool("dataintegrity", False)
         if dataintegrity and fld != "constant":
             raise UserError("dataintegrity=true needs fieldlengthdistribution=constant (as YCSB: values are checked whole)")
-        insertstart = p.get_int("insertstart", 0)
-        insertcount_given = p.get("insertcount", "") != ""
-        insertcount = p.get_int("insertcount", 0) if insertcount_given else recordcount - insertstart
-        if insertstart < 0 or insertcount < 0:
-            raise UserError("insertstart and insertcount must be ≥ 0")
-        if insertstart + insertcount > recordcount:
-            raise UserError(
-                f"insertstart + insertcount ({insertstart} + {insertcount}) > recordcount ({recordcount}): "
-                "lower insertcount or raise recordcount"
-            )
+        insertstart, insertcount, insertcount_given = _insert_range(p, recordcount)
         fieldcount = p.get_int("fieldcount", 10)
         fieldlength = p.get_int("fieldlength", 100)
         minfieldlength = p.get_int("minfieldlength", 1)
