@@ -63,7 +63,9 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
     cases = [c if c.variant else _with_dataset(c, first) for c in cases]
     targets = tuple(resolve_target(plan, t, cases[0].properties) for t in plan.targets)
     extra = {t: resolve_target(plan, t, cases[0].properties) for t in stand_ins(plan) if t not in plan.targets}
-    return Study(plan, targets, tuple(cases), tuple(disturbance_lines(plan, targets)), extra, tuple(cannot))
+    order, order_note = plan.run_order
+    return Study(plan, targets, tuple(cases), order, order_note, plan.placed, plan.baseline_label,
+                 tuple(disturbance_lines(plan, targets)), extra, tuple(cannot))
 
 
 def _check_target(plan: Plan, target: str) -> tuple[str, str]:
