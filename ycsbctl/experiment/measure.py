@@ -194,7 +194,7 @@ def run_point(ep: Endpoint, point: Point, study: Study, progress: Progress | Non
     ``profile_dir``: record its on-CPU stacks there (:mod:`ycsbctl.experiment.profiled`)."""
     try:
         if point.fresh:
-            clear_dataset(ep.url, point.case.table)
+            clear_dataset(ep.url, point.case.table, ep.store)
         return measure(ep, point, study, progress, baseline, engine, profile_dir)
     except UserError as exc:
         if getattr(exc, "stops_sweep", False):  # e.g. no Dask worker left: nothing more can be measured
@@ -208,7 +208,7 @@ def load_dataset(ep: Endpoint, point: Point, study: Study, progress: Progress | 
     point), and record the footprint they take (DB-reported memory and RSS before and after, bytes per
     record)."""
     try:
-        clear_dataset(ep.url, point.case.table)
+        clear_dataset(ep.url, point.case.table, ep.store)
         before = None
         if study.plan.telemetry:
             from ycsbctl import telemetry

@@ -108,7 +108,7 @@ class PointRunner:
             return None
         insert = out.result.ops.get("INSERT")
         acknowledged = insert.returns.get("OK", 0) if insert is not None else 0
-        return self.dataset.after_load(ep.url, acknowledged, point.case.table)
+        return self.dataset.after_load(ep, acknowledged, point.case.table)
 
     def point(self, ep: Endpoint, point: Point) -> RunRecord:
         """One point of the ladder (its ``rate``: offered ops/s, None: unpaced; a ``fresh`` one empties the
@@ -126,7 +126,7 @@ class PointRunner:
             self.dataset.forget(ep.url)
         # a workload whose records are not the store's keys or documents (one Hash holds every user) says so
         checked = point.phase == "run" and case.built.counts_records
-        note = self.dataset.before_point(label, ep.url, wanted, case.table) if checked else None
+        note = self.dataset.before_point(label, ep, wanted, case.table) if checked else None
         self._busy_at_start = self._others()
         self._record_units(case)
         profile_dir = profile_folder(self, point.run_id) if plan.cpu_profile == "all" else None
@@ -136,7 +136,7 @@ class PointRunner:
         if point.phase == "load":  # `ycsbctl load`, the insert workload: a load measured as a point of its own
             after = self._short_after_load(out, ep, point)
         elif checked and not point.fresh and note is None and out.result is not None:
-            after = self.dataset.after_point(ep.url, wanted, case.table)
+            after = self.dataset.after_point(ep, wanted, case.table)
         else:
             after = None
         record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position,

@@ -35,9 +35,9 @@ from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.properties import PropertySources
 
 
-def build_manifest(plan: Plan, command_line: str, exp_id: str) -> Manifest:
+def build_manifest(study: Study, command_line: str, exp_id: str) -> Manifest:
     """The manifest a run starts with: plan, versions, host; servers and the rest fill in as it goes."""
-    return Manifest(experiment_id=exp_id, command_line=redact_text(command_line), plan=plan.to_dict(),
+    return Manifest(experiment_id=exp_id, command_line=redact_text(command_line), plan=study.plan_dict(),
                     versions=versions(), host=host_facts(), started_at=now_iso())
 
 
@@ -86,7 +86,7 @@ def run_plan(
                 folder = _create_folder(study, out_root, command_line)
         # a single point not kept (no --out) is held in memory: printed, then gone
         sink: ResultSink = folder if folder is not None else MemorySink(
-            Manifest(experiment_id=experiment_id(study), plan=study.plan.to_dict()))
+            Manifest(experiment_id=experiment_id(study), plan=study.plan_dict()))
         console = _console(study, sink, print_ycsb, quiet)
         servers = servers or ProvisionedServers(study, sink.manifest.experiment_id, console.note)
         engine = engine or engine_for(study)
@@ -126,7 +126,7 @@ def _create_folder(study: Study, out_root: Path | None, command_line: str) -> Re
     root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(study))
     check_writable(root / exp_id)
     try:
-        return ResultFolder.create(root, exp_id, build_manifest(study.plan, command_line, exp_id),
+        return ResultFolder.create(root, exp_id, build_manifest(study, command_line, exp_id),
                                    unique=out_root is None)
     except OSError as exc:
         raise _disk_full(exc, root / exp_id, None) from None

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.results.schema import CannotCell
@@ -176,6 +176,12 @@ class Study:
     disturbances: tuple[str, ...] = ()
     extra_targets: Mapping[str, Target] = field(default_factory=dict)
     cannot: tuple[CannotCell, ...] = ()
+
+    def plan_dict(self) -> dict[str, Any]:
+        """The plan as the manifest keeps it (:meth:`Plan.to_dict`), with the order, baseline and placement the
+        study resolved (what its sweep ran by)."""
+        return {**self.plan.to_dict(), "run_order": self.order, "run_order_note": self.order_note,
+                "baseline_target": self.baseline, "placement_resolved": self.placement.to_dict()}
 
     @property
     def paired(self) -> bool:

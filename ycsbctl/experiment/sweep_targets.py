@@ -139,7 +139,7 @@ class SweepTargets:
         """A server we do not load must hold the records the plan's first reading workload (``reader``) reads:
         say so when it does not."""
         plan = self.study.plan
-        stored = self.points.dataset.at_start(label, ep.url, reader.record_count)
+        stored = self.points.dataset.at_start(label, ep, reader.record_count)
         if stored and plan.telemetry and self.sink.durable:
             from ycsbctl import telemetry
 
