@@ -89,12 +89,15 @@ def resolve_target(plan: Plan, name: str, props: Properties) -> Target:
     authenticate alike; a catalogue label with its kind, settings and binary."""
     if is_url(name):
         proto = registry.for_url(name)
-        return Target(name, target_label(name), proto.name, plan.loads(name), url=proto.url_with_properties(name, props))
+        return Target(name, target_label(name), proto.name, plan.loads(name), url=proto.url_with_properties(name, props),
+                      image=plan.images.get(name))
     from ycsbctl.provision.catalog import get_target
+    from ycsbctl.provision.engines import engine_for
 
     spec = plan.spec(name)
     return Target(name, target_label(name), get_target(spec.kind).protocol, plan.loads(name), kind=spec.kind,
-                  settings=dict(spec.settings), binary=spec.binary)
+                  settings=dict(spec.settings), binary=spec.binary, image=plan.images.get(name),
+                  docker_host=engine_for(name, plan.docker_hosts), tls=plan.tls)
 
 
 def _case(plan: Plan, workload: str, props: Properties, built: Workload, phase: str) -> Case:

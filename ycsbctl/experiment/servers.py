@@ -74,7 +74,6 @@ class ProvisionedServers:
 
     def up(self, target: Target) -> Endpoint:
         from ycsbctl.provision import provision
-        from ycsbctl.provision.engines import engine_for
 
         if not self._orphans_checked:
             self.stop_orphans()
@@ -82,11 +81,10 @@ class ProvisionedServers:
         plan = self.study.plan
         started = target.url is None  # a catalogue target: ycsbctl starts its server (a URL's is used as it is)
         return provision(target.url or target.name, plan.backend, experiment_id=self.experiment_id,
-                         image=plan.images.get(target.name), server_cpus=plan.server_cpus or self.study.placement.server_cpuset,
-                         server_memory=plan.server_memory, say=self.say,
-                         docker_host=engine_for(target.name, plan.docker_hosts) if started else None,
+                         image=target.image, server_cpus=plan.server_cpus or self.study.placement.server_cpuset,
+                         server_memory=plan.server_memory, say=self.say, docker_host=target.docker_host,
                          kind=target.kind, settings=dict(target.settings) if started else None, binary=target.binary,
-                         tls=plan.tls and started)
+                         tls=target.tls)
 
     def lost(self, endpoint: Endpoint) -> str | None:
         from ycsbctl.provision import server_lost

@@ -32,7 +32,9 @@ class Target:
     or a URL), ``label`` (credential-free: run ids, tables), its store ``protocol`` (``redis``,
     ``mongodb``, …), and either its catalogue ``kind``, ``settings`` and ``binary`` (a server ycsbctl
     starts) or its ``url`` (a server the user runs, with what the binding properties add to it, such as
-    ``-p redis.password``). ``loads``: the dataset is loaded into it before its run-phase points."""
+    ``-p redis.password``). ``loads``: the dataset is loaded into it before its run-phase points. Where a
+    server ycsbctl starts goes: ``docker_host``, the Docker engine ``--docker-host`` names for it (None: this
+    host's), ``image`` (``--image``; None: its kind's), ``tls`` (``--tls``: it speaks TLS only)."""
 
     name: str
     label: str
@@ -42,6 +44,9 @@ class Target:
     url: str | None = None
     settings: Mapping[str, str] = field(default_factory=dict)
     binary: str | None = None
+    image: str | None = None
+    docker_host: str | None = None
+    tls: bool = False
 
     @property
     def is_url(self) -> bool:
