@@ -33,23 +33,24 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
     """``plan`` checked and resolved (a :class:`UserError` naming the fix otherwise). ``sources``: the
     plan's property files as the command already read them (read here when not given)."""
     sources = sources or PropertySources.read(plan.workloads, plan.property_files, plan.properties)
-    named = [_check_target(plan, t) for t in plan.targets]  # unknown catalogue names and refused settings first
-    stores = {t: registry.get(protocol) for t, protocol in named}
+    # unknown catalogue names and refused settings first; each target's store and kind (None: a URL) named once
+    named = {t: _check_target(plan, t) for t in plan.targets}
+    stores = {t: store for t, (store, _) in named.items()}
+    kinds = {t: kind for t, (_, kind) in named.items()}
     cases, cannot = [], []
     for workload in plan.workloads:
         props = workload_properties(plan, sources.merged(workload))
         built = load_workload(props)  # workload=package.module:Class: imported and its properties checked
         if not built.builtin_ycsb:
             for target in plan.targets:
-                why = refusal(built, stores[target].name, None if is_url(target) else plan.spec(target).kind,
-                              max(plan.threads), plan.timeout_s)
+                why = refusal(built, stores[target].name, kinds[target], max(plan.threads), plan.timeout_s)
                 if why:  # a cell its store cannot do: refused alone (experiment.cannot)
                     cannot.append(CannotCell(target_label(target), workload_name(workload), why))
                 else:
                     require_executor(built, stores[target], props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
         for target in plan.targets:  # a store's driver properties (-p postgresql.driver=…)
-            stores[target].check_properties(target if is_url(target) else None, props)
+            stores[target].check_properties(target if kinds[target] is None else None, props)
         phase = "load" if built.insert_only or plan.phase == "load" else "run"
         case = _case(plan, workload, props, built, phase)
         if plan.phase != "load" and built.builtin_ycsb:  # a plug-in's operations: its executors (above)
@@ -57,7 +58,7 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
         cases.append(case)
     if any(c.phase == "run" and c.built.builtin_ycsb for c in cases):  # a plug-in makes its own tables
         for target in plan.targets:
-            if is_url(target) and not plan.loads(target):
+            if kinds[target] is None and not plan.loads(target):
                 stores[target].check_unloaded(target)
     first = cases[0].name
     cases = [c if c.variant else _with_dataset(c, first) for c in cases]
@@ -68,10 +69,10 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
                  tuple(disturbance_lines(plan, targets)), extra, tuple(cannot))
 
 
-def _check_target(plan: Plan, target: str) -> tuple[str, str]:
-    """(``target``, its store protocol); a catalogue target's kind and settings checked."""
+def _check_target(plan: Plan, target: str) -> tuple[ServerProtocol, str | None]:
+    """(``target``'s store, its catalogue kind: None for a URL); a catalogue target's kind and settings checked."""
     if is_url(target):
-        return target, registry.protocol_of(target)
+        return registry.for_url(target), None
     from ycsbctl.provision.catalog import get_target, server_args
 
     spec = plan.spec(target)
@@ -79,7 +80,7 @@ def _check_target(plan: Plan, target: str) -> tuple[str, str]:
     if spec.settings:  # a server kind that takes no settings (mongo-wire) is refused now
         server_args(entry.local_flavor if plan.backend == "local" else entry.flavor, port=1,
                     bind="127.0.0.1", data_dir=None, memory_bytes=None, settings=spec.settings)
-    return target, entry.protocol
+    return registry.get(entry.protocol), spec.kind
 
 
 def resolve_target(plan: Plan, name: str, props: Properties) -> Target:
