@@ -7,6 +7,7 @@ import pytest
 
 from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.resolve import resolve_study
 from ycsbctl.experiment.standin import stand_in, stand_ins
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import FolderStatus, RunStatus
@@ -38,13 +39,14 @@ def test_ctrl_c_is_130_and_an_interrupted_folder_whatever_was_measured():
 
 def test_only_the_default_plans_mongodb_has_a_stand_in_and_only_once():
     default = Plan(workloads=["workload-b"])
-    sub = stand_in(default, "mongodb", list(default.targets))
+    study = resolve_study(default)  # resolved only: no server is started
+    sub = stand_in(study, "mongodb", list(default.targets))
     assert sub is not None and (sub.wanted, sub.used) == ("mongodb", "ferretdb")
     assert "not MongoDB's" in sub.note  # its numbers are never shown as MongoDB's
     assert sub.note == ("mongodb could not be provisioned here; measuring ferretdb as the MongoDB-protocol stand-in "
                         "(its numbers are not MongoDB's)")
-    assert stand_in(default, "mongodb", [*default.targets, "ferretdb"]) is None  # once
-    assert stand_in(default, "redis", list(default.targets)) is None
+    assert stand_in(study, "mongodb", [*default.targets, "ferretdb"]) is None  # once
+    assert stand_in(study, "redis", list(default.targets)) is None
     chosen = Plan(workloads=["workload-b"], targets=["mongodb"])
-    assert stand_in(chosen, "mongodb", ["mongodb"]) is None  # a target the user named is theirs: no stand-in
+    assert stand_in(resolve_study(chosen), "mongodb", ["mongodb"]) is None  # a target the user named is theirs: no stand-in
     assert stand_ins(default) == ["ferretdb"] and stand_ins(chosen) == []

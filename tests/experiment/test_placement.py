@@ -12,9 +12,8 @@ from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.placement import CONTROLLER_ENV, Placement, controller_placed, resolve_placement
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.resolve import resolve_target
+from ycsbctl.experiment.resolve import resolve_study
 from ycsbctl.experiment.servers import ProvisionedServers
-from ycsbctl.workload.properties import Properties
 
 CPUS = sorted(os.sched_getaffinity(0))
 
@@ -90,11 +89,12 @@ def test_the_workers_run_on_the_clients_cpus_one_per_cpu():
 @needs_two
 def test_a_server_ycsbctl_starts_runs_on_the_servers_cpus(tmp_path):
     plan = Plan(workloads=["b"], targets=["redis"], backend="local", placement="split")
-    servers = ProvisionedServers(plan, "placement-test", say=lambda _line: None)
-    ep = servers.up(resolve_target(plan, "redis", Properties({})))
+    study = resolve_study(plan)
+    servers = ProvisionedServers(study, "placement-test", say=lambda _line: None)
+    ep = servers.up(study.targets[0])
     try:
-        assert ep.pid and os.sched_getaffinity(ep.pid) == set(plan.placed.server_cpus)
-        assert ep.cpu_limit_cores == len(plan.placed.server_cpus)  # its CPU share is judged against its own set
+        assert ep.pid and os.sched_getaffinity(ep.pid) == set(study.placement.server_cpus)
+        assert ep.cpu_limit_cores == len(study.placement.server_cpus)  # its CPU share is judged against its own set
     finally:
         servers.down(ep)
 

@@ -46,7 +46,7 @@ def _runner(url: str, **plan: object):
     console = Console(Progress(10, quiet=True))
     console.progress.note = notes.append  # type: ignore[method-assign]  # the console's notes go there too
     engine, sink = SeenEngine(), MemorySink(Manifest("t"))
-    return study, PointRunner(study.plan, engine, sink, console), engine, sink, notes
+    return study, PointRunner(study, engine, sink, console), engine, sink, notes
 
 
 def _endpoint(url: str) -> Endpoint:

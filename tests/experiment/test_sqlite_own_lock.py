@@ -39,28 +39,28 @@ def test_a_real_sqlite_load_in_two_processes_is_said_to_wait_on_its_own_writers_
     assert r.processes == 2 and r.ops["INSERT"].returns == {"OK": 400}
     with sqlite3.connect(tmp_path / "own.db") as db:
         assert db.execute("SELECT count(*) FROM usertable").fetchone()[0] == 400
-    said = _own_lock_wait(url, r)
+    said = _own_lock_wait(registry.get("sqlite"), url, r)
     assert said is not None and OURS in said and "2 worker processes" in said
     one = run_phase(PhaseSpec("run", url, {**props, "operationcount": "200", "readproportion": "1",
                                            "updateproportion": "0"}, threads=2, processes=2))
-    assert one.ops["READ"].returns == {"OK": 200} and _own_lock_wait(url, one) is None  # reads take no write lock
+    assert one.ops["READ"].returns == {"OK": 200} and _own_lock_wait(registry.get("sqlite"), url, one) is None  # reads take no write lock
 
 
 def test_the_pause_of_our_own_writers_is_neither_a_client_stall_nor_degraded():
     url = "sqlite:///dev/shm/never-opened.db"
     r = _paused_load(2)
     v = judge(r, max_error_rate=0.01, bottleneck={"label": "client-cpu"}, pause_cause=lambda: None,
-              own_wait=lambda: _own_lock_wait(url, r))
+              own_wait=lambda: _own_lock_wait(registry.get("sqlite"), url, r))
     assert v.status == "ok" and v.bottleneck == {"label": "client-cpu"}, v
     assert v.reason and "the client's calls waited up to 1.5 s on the store's lock" in v.reason and OURS in v.reason
     # one process: nobody of ours to wait for — the pause is the client's, as before
     r1 = _paused_load(1)
     v1 = judge(r1, max_error_rate=0.01, bottleneck={"label": "client-cpu"}, pause_cause=lambda: None,
-               own_wait=lambda: _own_lock_wait(url, r1))
+               own_wait=lambda: _own_lock_wait(registry.get("sqlite"), url, r1))
     assert v1.status == "degraded" and v1.bottleneck["label"] == "client-stall"
     # another program holding the file is asked first and stays the store's stall
     v2 = judge(r, max_error_rate=0.01, pause_cause=lambda: "held open by another process (python3, pid 1)",
-               own_wait=lambda: _own_lock_wait(url, r))
+               own_wait=lambda: _own_lock_wait(registry.get("sqlite"), url, r))
     assert v2.status == "degraded" and v2.bottleneck["label"] == "stall" and OURS not in (v2.reason or "")
     # a store with no lock of its own (a server): nothing to say, the client's pause stays the client's
     assert registry.for_url("redis://127.0.0.1:1").own_lock_wait("redis://127.0.0.1:1", 2, 10) is None

@@ -63,6 +63,27 @@ def test_targets_are_named_once_with_their_kind_settings_url_and_whether_they_lo
     assert (basic.label, basic.protocol, basic.store.has_server) == ("basic", "basic", False)
 
 
+def test_a_target_ycsbctl_starts_carries_where_it_goes_and_a_url_carries_none_of_it():
+    plan = Plan(workloads=["workload-b"], targets=["redis", "valkey", "redis://127.0.0.1:6390"], tls=True,
+                images={"redis": "redis:7.2-alpine"}, docker_hosts={"valkey": "tcp://10.0.0.2:2375"})
+    redis, valkey, url = resolve_study(plan).targets
+    assert (redis.image, redis.docker_host, redis.tls) == ("redis:7.2-alpine", None, True)
+    assert (valkey.image, valkey.docker_host, valkey.tls) == (None, "tcp://10.0.0.2:2375", True)
+    assert (url.image, url.docker_host, url.tls) == (None, None, False)  # a server you run: used as it is
+
+
+def test_the_run_order_placement_and_baseline_are_resolved_with_the_study_and_kept_in_its_manifest():
+    plan = Plan(workloads=["workload-b"], targets=["basic://", "redis://127.0.0.1:6390"], repeat=2,
+                baseline="redis-127-0-0-1-6390")
+    study = resolve_study(plan)
+    assert (study.order, study.order_note) == plan.run_order and study.paired == (study.order != "target")
+    assert study.placement == plan.placed and study.baseline == "redis-127-0-0-1-6390"
+    kept = study.plan_dict()
+    assert (kept["run_order"], kept["run_order_note"], kept["baseline_target"]) == (
+        study.order, study.order_note, study.baseline)
+    assert kept["placement_resolved"] == study.placement.to_dict() and list(kept) == list(plan.to_dict())
+
+
 def test_a_url_without_a_password_takes_the_binding_property_as_ycsbs_binding_does():
     (target,) = resolve_study(Plan(workloads=["workload-b"], targets=["redis://127.0.0.1:6390"],
                                    properties=["redis.password=s3cret"])).targets

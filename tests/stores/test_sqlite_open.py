@@ -9,9 +9,15 @@ import multiprocessing as mp
 import sqlite3
 from pathlib import Path
 
+from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores.sqlite.binding import connect
 
 OPENERS = 4
+
+
+def _endpoint(url: str) -> Endpoint:
+    """The endpoint a sweep holds for a SQLite file given by URL (a server the user runs)."""
+    return Endpoint(target=url, protocol="sqlite", url=url, backend="external")
 
 
 def _open(path: str, barrier, out) -> None:
@@ -72,7 +78,7 @@ def test_a_database_file_deleted_while_in_use_is_said_so_and_not_made_again(tmp_
     for p in tmp_path.iterdir():
         p.unlink()
     assert held.execute("SELECT COUNT(*) FROM usertable").fetchone()[0] == 3  # the deleted file, still open
-    said = DatasetCheck(progress=None).after_point(url, 3)  # type: ignore[arg-type]
+    said = DatasetCheck(progress=None).after_point(_endpoint(url), 3)  # type: ignore[arg-type]
     held.close()
     assert said == (f"the server held 0 of the 3 records after the point: the SQLite file {path} no longer exists "
                     "(deleted while in use: what the clients wrote went to the deleted file)")
@@ -92,19 +98,19 @@ def test_a_database_file_replaced_while_in_use_is_said_so(tmp_path: Path) -> Non
     held.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
     held.executemany("INSERT INTO usertable VALUES (?)", [(f"user{i}",) for i in range(3)])
     check = DatasetCheck(progress=None)  # type: ignore[arg-type]
-    assert check.before_point("sqlite", url, 3) is None  # all 3 there when it began
+    assert check.before_point("sqlite", _endpoint(url), 3) is None  # all 3 there when it began
     began = os.stat(path).st_ino
     with connect(str(other), 5.0) as new:
         new.execute("CREATE TABLE usertable (YCSB_KEY TEXT PRIMARY KEY)")
         new.execute("INSERT INTO usertable VALUES ('user0')")
     os.replace(other, path)
-    said = check.after_point(url, 3)
+    said = check.after_point(_endpoint(url), 3)
     held.close()
     assert said == (f"the server held 1 of the 3 records after the point: the SQLite file {path} was replaced while "
                     f"it ran (inode {began} on device {os.stat(path).st_dev} when the point began, inode "
                     f"{os.stat(path).st_ino} on device {os.stat(path).st_dev} after it): the clients read and wrote "
                     "the file it replaced, not this one")
-    assert DatasetCheck(progress=None).after_point(url, 3) == (  # type: ignore[arg-type]
+    assert DatasetCheck(progress=None).after_point(_endpoint(url), 3) == (  # type: ignore[arg-type]
         "the server held 1 of the 3 records after the point (emptied or cut while it ran)")  # no start: cannot tell
 
 

@@ -98,7 +98,7 @@ def test_bytes_per_user_agree_with_info_memory_and_memory_usage(server, structur
     with redis.Redis.from_url(server.url) as r:
         r.execute_command("FLUSHALL", "SYNC")  # freed now, also where lazyfree-lazy-user-flush is on (Valkey)
         before = r.info("memory")["used_memory"]
-        out = load_dataset(server, load, plan, None)
+        out = load_dataset(server, load, study, None)
         after = r.info("memory")["used_memory"]
         assert r.execute_command(COMMANDS[structure][3].upper(), "online:0") == users
         usage = r.memory_usage("online:0", samples=0) / users

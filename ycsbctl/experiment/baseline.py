@@ -15,15 +15,16 @@ from dataclasses import replace
 from typing import Any
 
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.plan import Plan
+from ycsbctl.experiment.study import Study
 from ycsbctl.provision import Endpoint
 from ycsbctl.telemetry.network import NetworkBaseline, is_loopback_path
 
 
 @contextmanager
-def iperf_server_for(plan: Plan, ep: Endpoint, say: Callable[[str], None]) -> Iterator[str | None]:
+def iperf_server_for(study: Study, ep: Endpoint, say: Callable[[str], None]) -> Iterator[str | None]:
     """``HOST:PORT`` of the iperf3 server to measure against (None: :func:`iperf_baseline` decides);
     raises UserError when the container next to a remote server cannot be started."""
+    plan = study.plan
     if plan.iperf_server or not (ep.host and ep.docker_host):
         yield plan.iperf_server
         return
@@ -33,7 +34,7 @@ def iperf_server_for(plan: Plan, ep: Endpoint, say: Callable[[str], None]) -> It
         yield server
 
 
-def measure_baseline(plan: Plan, ep: Endpoint, say: Callable[[str], None],
+def measure_baseline(study: Study, ep: Endpoint, say: Callable[[str], None],
                      loopback: dict[str, tuple[str, NetworkBaseline]] | None = None,
                      label: str = "") -> tuple[NetworkBaseline | None, dict[str, Any] | None]:
     """The baseline a point's ``network`` label is judged by, and what the manifest keeps of it
@@ -44,6 +45,7 @@ def measure_baseline(plan: Plan, ep: Endpoint, say: Callable[[str], None],
     note, rather than another iperf3 run over the same path."""
     from ycsbctl import telemetry
 
+    plan = study.plan
     shared = (loopback is not None and not plan.iperf_server and not plan.cluster and ep.has_server
               and is_loopback_path(ep))
     if shared and loopback is not None and ep.backend in loopback:
@@ -52,7 +54,7 @@ def measure_baseline(plan: Plan, ep: Endpoint, say: Callable[[str], None],
         return reused, reused.to_dict() | {"server_host": ep.host}
     base: NetworkBaseline | None
     try:
-        with iperf_server_for(plan, ep, say) as server:
+        with iperf_server_for(study, ep, say) as server:
             base = telemetry.iperf_baseline(ep, iperf_server=server, reuse=True)
             if base is not None and server and not plan.iperf_server and base.gbit_s is not None:
                 base.note = f"measured against an iperf3 container next to the server on {ep.host}"

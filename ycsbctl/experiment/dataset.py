@@ -5,22 +5,25 @@ healthy; see also :mod:`ycsbctl.experiment.missing`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ycsbctl.experiment.progress import Progress
 
+if TYPE_CHECKING:
+    from ycsbctl.provision.base import Endpoint
+    from ycsbctl.stores.base import ServerProtocol
 
-def records_held(url: str, table: str) -> int | None:
-    """The records the store at ``url`` counts in ``table`` (cheap: DBSIZE, an estimated count), Ctrl-C held while
+
+def records_held(store: ServerProtocol, url: str, table: str) -> int | None:
+    """The records ``store``'s server at ``url`` counts in ``table`` (cheap: DBSIZE, an estimated count), Ctrl-C held while
     it is asked; None when it cannot say (no server, or it does not answer)."""
     from ycsbctl.processes import deferred_signals
-    from ycsbctl.stores.admin import count_records
 
     # Signals held (≤ 10 s: connect and read are bounded to 5 s each): a Ctrl-C landing in a client's
     # finaliser (redis-py's ConnectionPool.__del__) would be "ignored" and the sweep would go on.
     with deferred_signals():
         try:
-            return count_records(url, table)  # DBSIZE / an estimated count: cheap
+            return store.count(url, table)  # DBSIZE / an estimated count: cheap
         except Exception:  # noqa: BLE001 - a server that does not answer shows in the point itself
             return None
 
@@ -31,10 +34,10 @@ def _short_of(stored: int | None, wanted: int) -> int | None:
     return stored if stored is not None and wanted and stored < wanted else None
 
 
-def _short(url: str, wanted: int, table: str) -> int | None:
-    """The records the server holds when that is fewer than ``wanted`` (> 0); None when it holds them
+def _short(ep: Endpoint, wanted: int, table: str) -> int | None:
+    """The records ``ep``'s server holds when that is fewer than ``wanted`` (> 0); None when it holds them
     all, nothing is wanted, or it cannot say."""
-    return _short_of(records_held(url, table), wanted)
+    return _short_of(records_held(ep.store, ep.url, table), wanted)
 
 
 class DatasetCheck:
@@ -53,10 +56,10 @@ class DatasetCheck:
         """The dataset of ``url`` changed by us (loaded, emptied, the server restarted): count it again."""
         self.counted_after = {k: v for k, v in self.counted_after.items() if k[0] != url}
 
-    def at_start(self, label: str, url: str, wanted: int, table: str = "usertable") -> int | None:
+    def at_start(self, label: str, ep: Endpoint, wanted: int, table: str = "usertable") -> int | None:
         """Records on a server we do not load (None when it cannot say); a warning when they are
         not the ``recordcount`` the plan reads."""
-        stored = records_held(url, table)
+        stored = records_held(ep.store, ep.url, table)
         self.warned = stored
         if stored is not None and stored != wanted:
             effect = ("reads of missing keys will be NOT_FOUND" if stored < wanted
@@ -67,11 +70,11 @@ class DatasetCheck:
             )
         return stored
 
-    def before_point(self, label: str, url: str, wanted: int, table: str = "usertable") -> str | None:
-        """The reason to flag the next point when the server holds fewer than ``wanted`` records."""
-        self.began = _ask(url, "storage_id")
-        counted = self.counted_after.pop((url, table), None)
-        stored = _short_of(counted if counted is not None else records_held(url, table), wanted)
+    def before_point(self, label: str, ep: Endpoint, wanted: int, table: str = "usertable") -> str | None:
+        """The reason to flag the next point when ``ep``'s server holds fewer than ``wanted`` records."""
+        self.began = _ask(ep, "storage_id")
+        counted = self.counted_after.pop((ep.url, table), None)
+        stored = _short_of(counted if counted is not None else records_held(ep.store, ep.url, table), wanted)
         if stored is None:
             return None
         note = (f"the server held {stored:,} of the {wanted:,} records when the point began "
@@ -81,28 +84,28 @@ class DatasetCheck:
         self.warned = stored
         return note
 
-    def after_point(self, url: str, wanted: int, table: str = "usertable") -> str | None:
-        """The reason to flag the point just measured when the server holds fewer than ``wanted``
+    def after_point(self, ep: Endpoint, wanted: int, table: str = "usertable") -> str | None:
+        """The reason to flag the point just measured when ``ep``'s server holds fewer than ``wanted``
         records after it (emptied or cut while it ran)."""
-        counted = records_held(url, table)
+        counted = records_held(ep.store, ep.url, table)
         if counted is not None:
-            self.counted_after[(url, table)] = counted
+            self.counted_after[(ep.url, table)] = counted
         stored = _short_of(counted, wanted)
         if stored is None:
             return None
         self.warned = stored
-        why = _replaced(self.began, _ask(url, "storage_id")) or _ask(url, "why_short")
+        why = _replaced(self.began, _ask(ep, "storage_id")) or _ask(ep, "why_short")
         return (f"the server held {stored:,} of the {wanted:,} records after the point"
                 + (f": {why}" if why else " (emptied or cut while it ran)"))
 
-    def after_load(self, url: str, loaded: int, table: str = "usertable") -> str | None:
-        """The reason to flag a load when the server holds fewer than the ``loaded`` records it
+    def after_load(self, ep: Endpoint, loaded: int, table: str = "usertable") -> str | None:
+        """The reason to flag a load when ``ep``'s server holds fewer than the ``loaded`` records it
         acknowledged (evicted, expired or cut while it loaded), with what the server says of why."""
-        stored = _short(url, loaded, table)
+        stored = _short(ep, loaded, table)
         if stored is None:
             return None
         self.warned = stored
-        why = _ask(url, "why_short")
+        why = _ask(ep, "why_short")
         return (f"the server held {stored:,} of the {loaded:,} records it acknowledged after the load"
                 + (f": {why}" if why else " (evicted or cut while it loaded)")
                 + "; reads of the missing keys will be NOT_FOUND")
@@ -117,14 +120,14 @@ def _replaced(began: tuple[str, str] | None, now: tuple[str, str] | None) -> str
             "read and wrote the file it replaced, not this one")
 
 
-def _ask(url: str, what: str) -> Any:
-    """The store's ``why_short`` or ``storage_id`` of ``url``, Ctrl-C deferred while it is asked; None when it cannot
+def _ask(ep: Endpoint, what: str) -> Any:
+    """The store's ``why_short`` or ``storage_id`` of ``ep``'s server, Ctrl-C deferred while it is asked; None when it cannot
     say, or its server cannot be asked now (the count already says the dataset is short)."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores import registry
 
     with deferred_signals():
         try:
-            return registry.store_says(url, what, url)
-        except registry.admin_errors(url):  # a server gone or refusing since it was counted: the count says it
+            return registry.store_says(ep.store, what, ep.url)
+        except registry.admin_errors(ep.store):  # a server gone or refusing since it was counted: the count says it
             return None

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -23,9 +23,11 @@ from ycsbctl.errors import UserError, first_line
 from ycsbctl.results.events import EVENT_COLUMNS, charge_role, cost_text, event_label
 from ycsbctl.results.fine import FineSeries
 from ycsbctl.results.overlap import Happening, charge
-from ycsbctl.stores import registry
 from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec, parse_disturb
 from ycsbctl.urls import redact_url
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.base import ServerProtocol
 
 START_WAIT_S = 180.0  # how long an action waits for the engine to start
 READY_LEAD_S = 0.05  # the disturber reads the server's counters this long before each action
@@ -42,11 +44,12 @@ class _Ran:
 
 
 class PointDisturbances:
-    """``specs`` on the server at ``url`` during one point of ``warmup_s`` + ``duration_s`` seconds."""
+    """``specs`` on the server of ``store`` at ``url`` during one point of ``warmup_s`` + ``duration_s`` seconds."""
 
-    def __init__(self, specs: list[str], url: str, warmup_s: float, duration_s: float,
+    def __init__(self, specs: list[str], store: ServerProtocol, url: str, warmup_s: float, duration_s: float,
                  note: Callable[[str], None] | None = None) -> None:
         self.specs = [parse_disturb(s, duration_s) for s in specs]
+        self.store = store
         self.url, self.warmup_s, self.duration_s = url, warmup_s, duration_s
         self.note = note or (lambda _line: None)
         self.disturbers: list[Disturber] = []
@@ -58,7 +61,7 @@ class PointDisturbances:
 
     def build(self) -> None:
         """Build every big key (before the engine starts), saying how long each took."""
-        proto = registry.for_url(self.url)
+        proto = self.store
         for i, spec in enumerate(self.specs):
             try:
                 d = proto.disturber(self.url, spec, f"{i}-{spec.action}-{spec.kind}")
@@ -125,7 +128,7 @@ class PointDisturbances:
         """The events table: each event's timing, the server's evidence of it, and what it is charged from the
         series ``fine`` (overlapping events once: :mod:`ycsbctl.results.overlap`)."""
         rows = []
-        proto = registry.for_url(self.url)
+        proto = self.store
         for r in sorted(self.ran, key=lambda r: (r.at_s, r.spec_index)):
             spec = self.specs[r.spec_index]
             row: dict[str, Any] = {

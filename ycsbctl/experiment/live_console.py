@@ -7,8 +7,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import PointLength, Progress
+from ycsbctl.experiment.study import Study
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.model import PhaseResult
@@ -74,7 +74,9 @@ class YcsbBlock:
     exportfile: str | None = None
 
     @classmethod
-    def of(cls, plan: Plan) -> YcsbBlock:
+    def of(cls, study: Study) -> YcsbBlock:
+        """The block ``study``'s plan asks for (``-p exporter``, ``hdrhistogram.percentiles``, ``exportfile``)."""
+        plan = study.plan
         return cls(plan.exporter, tuple(plan.percentiles) if plan.percentiles else None, plan.exportfile)
 
     def write(self, result: PhaseResult) -> None:

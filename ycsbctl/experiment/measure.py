@@ -12,9 +12,8 @@ import pandas as pd
 from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError, first_line
-from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import PointLength, Progress
-from ycsbctl.experiment.study import Point
+from ycsbctl.experiment.study import Point, Study
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
@@ -37,14 +36,15 @@ class PointOutcome:
     profile: Any = None  # --cpu-profile: the point's ycsbctl.telemetry.profiler.Profile
 
 
-def make_spec(ep: Endpoint, point: Point, plan: Plan) -> PhaseSpec:
-    """The engine's instructions for ``point`` of ``plan`` against ``ep`` (its case's properties and the
+def make_spec(ep: Endpoint, point: Point, study: Study) -> PhaseSpec:
+    """The engine's instructions for ``point`` of ``study`` against ``ep`` (its case's properties and the
     workload built from them, its threads and offered rate: None unpaced, a load always). A dataset's load
     (``point.dataset_load``: every record) runs its workers on every usable CPU, not on the client's set of
     a placed plan. Its length: :func:`point_bounds`."""
     run = point.phase == "run"
     rate = point.rate if run else None
-    duration_s, warmup_s, props = point_bounds(plan, point)
+    plan = study.plan
+    duration_s, warmup_s, props = point_bounds(study, point)
     measurement = props.get("measurement.interval") or ("both" if rate else "op")
     return PhaseSpec(
         phase=point.phase,
@@ -59,20 +59,20 @@ def make_spec(ep: Endpoint, point: Point, plan: Plan) -> PhaseSpec:
         seed=plan.seed,
         measurement=measurement,
         series_interval_ms=100 if plan.disturb and run else 1000,
-        cpus=_client_cpus(plan, not point.dataset_load),
+        cpus=_client_cpus(study, not point.dataset_load),
         # the case's workload, unless this point's bounds changed its properties (its insertcount)
         built_workload=point.case.built if props == dict(point.case.properties) else None,
     )
 
 
-def point_bounds(plan: Plan, point: Point) -> tuple[float | None, float, dict[str, str]]:
+def point_bounds(study: Study, point: Point) -> tuple[float | None, float, dict[str, str]]:
     """(seconds after the warm-up or None, warm-up s, the properties) of ``point``. A run-phase point
     takes the plan's length; a dataset's load loads every record; a measured load (``ycsbctl run
     insert``, ``ycsbctl load``) ends at ``--duration`` when the user gave one (YCSB's maxexecutiontime
     bounds its load too) with ``--warmup`` only when given, and an insert-only workload's point makes
     ``--operations`` inserts (YCSB's insertcount: at most the records from insertstart; a user's own
     ``-p insertcount`` stands)."""
-    props = dict(point.case.properties)
+    plan, props = study.plan, dict(point.case.properties)
     if point.phase == "run":
         return plan.point_duration_s, plan.point_warmup_s, props
     if point.dataset_load:
@@ -84,12 +84,12 @@ def point_bounds(plan: Plan, point: Point) -> tuple[float | None, float, dict[st
     return plan.duration_s, plan.warmup_s or 0.0, props
 
 
-def point_length(plan: Plan, point: Point) -> PointLength:
+def point_length(study: Study, point: Point) -> PointLength:
     """How long ``point`` is planned to be (for the ETA): its seconds, warm-up included, and its operations
     (the inserts of a load, the run's operation count), each None where nothing bounds it."""
-    duration_s, warmup_s, props = point_bounds(plan, point)
+    duration_s, warmup_s, props = point_bounds(study, point)
     if point.phase == "run":
-        operations = plan.point_operations
+        operations = study.plan.point_operations
     elif props.get("insertcount") and props != dict(point.case.properties):
         operations = int(props["insertcount"])  # this point's own bound (--operations)
     else:
@@ -97,21 +97,22 @@ def point_length(plan: Plan, point: Point) -> PointLength:
     return PointLength(warmup_s + duration_s if duration_s else None, operations or None)
 
 
-def _client_cpus(plan: Plan, placed: bool) -> tuple[int, ...]:
-    """The CPUs of a point's workers: the client's set for a placed point, every usable CPU for a plan's
+def _client_cpus(study: Study, placed: bool) -> tuple[int, ...]:
+    """The CPUs of a point's workers: the client's set for a placed point, every usable CPU for a study's
     dataset load (named, so that the workers need not inherit the controller's affinity), else ()."""
-    if not plan.placed.split:
+    if not study.placement.split:
         return ()
     if placed:
-        return plan.placed.client_cpus
+        return study.placement.client_cpus
     from ycsbctl.experiment.placement import usable_cpus
 
     return tuple(usable_cpus())
 
 
-def engine_for(plan: Plan) -> Engine:
-    """The engine the plan names: the real YCSB (``--engine ycsb``), ycsbctl's over a Dask cluster
+def engine_for(study: Study) -> Engine:
+    """The engine the study's plan names: the real YCSB (``--engine ycsb``), ycsbctl's over a Dask cluster
     (``--cluster``), or ycsbctl's own on this host."""
+    plan = study.plan
     if plan.engine == "ycsb":
         from ycsbctl.engine.ycsb_java import YcsbEngine
 
@@ -123,35 +124,37 @@ def engine_for(plan: Plan) -> Engine:
     return NativeEngine()
 
 
-def measure(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any = None,
+def measure(ep: Endpoint, point: Point, study: Study, progress: Progress | None, baseline: Any = None,
             engine: Engine | None = None, profile_dir: Path | None = None) -> PointOutcome:
-    """Run the engine once, sampling server, client, DB and network at 1 Hz when asked
-    (``baseline``: the target's iperf3 :class:`~ycsbctl.telemetry.NetworkBaseline`), with the plan's
+    """Run the engine once on ``point`` (:func:`make_spec`), sampling server, client, DB and network at 1 Hz when
+    asked (``baseline``: the target's iperf3 :class:`~ycsbctl.telemetry.NetworkBaseline`), with the study's
     disturbances around a run-phase point (:mod:`ycsbctl.experiment.disturb`); ``profile_dir``: record
     its on-CPU stacks there (:mod:`ycsbctl.experiment.profiled`)."""
+    spec = make_spec(ep, point, study)
     if spec.cpus:  # a placed point: the controller waits on the servers' CPUs meanwhile
         from ycsbctl.experiment.placement import controller_placed
 
-        with controller_placed(plan.placed):
-            return _disturbed_or_not(ep, spec, plan, progress, baseline, engine, profile_dir)
-    return _disturbed_or_not(ep, spec, plan, progress, baseline, engine, profile_dir)
+        with controller_placed(study.placement):
+            return _disturbed_or_not(ep, spec, point, study, progress, baseline, engine, profile_dir)
+    return _disturbed_or_not(ep, spec, point, study, progress, baseline, engine, profile_dir)
 
 
-def _disturbed_or_not(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progress | None, baseline: Any,
-                      engine: Engine | None, profile_dir: Path | None = None) -> PointOutcome:
-    runner = (engine or engine_for(plan)).prepare(spec)
-    if not (plan.disturb and spec.phase == "run"):
-        return _measure(ep, runner, plan, progress, baseline, profile_dir)
+def _disturbed_or_not(ep: Endpoint, spec: PhaseSpec, point: Point, study: Study, progress: Progress | None,
+                      baseline: Any, engine: Engine | None, profile_dir: Path | None = None) -> PointOutcome:
+    runner = (engine or engine_for(study)).prepare(spec)
+    sampled = study.plan.telemetry
+    if not (study.plan.disturb and spec.phase == "run"):
+        return _measure(ep, runner, sampled, progress, baseline, profile_dir)
     from ycsbctl.experiment.disturb import PointDisturbances
 
     assert spec.duration_s is not None  # the plan refuses --disturb without a duration
-    disturbances = PointDisturbances(plan.disturb, ep.url, spec.warmup_s, spec.duration_s,
+    disturbances = PointDisturbances(study.plan.disturb, ep.store, ep.url, spec.warmup_s, spec.duration_s,
                                      progress.note if progress is not None else None)
     out: PointOutcome | None = None
     try:
         disturbances.build()
         disturbances.start(runner)
-        out = _measure(ep, runner, plan, progress, baseline)
+        out = _measure(ep, runner, sampled, progress, baseline)
     finally:
         events = disturbances.finish(out.result.fine if out is not None and out.result is not None else None)
     assert out is not None
@@ -159,10 +162,11 @@ def _disturbed_or_not(ep: Endpoint, spec: PhaseSpec, plan: Plan, progress: Progr
     return out
 
 
-def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, baseline: Any,
+def _measure(ep: Endpoint, runner: Any, sampled: bool, progress: Progress | None, baseline: Any,
              profile_dir: Path | None = None) -> PointOutcome:
+    """The engine's run of ``runner``, inside the telemetry's sampling when ``sampled`` (the plan's ``--telemetry``)."""
     tick = progress.tick if progress is not None else None
-    if not plan.telemetry:
+    if not sampled:
         return PointOutcome(result=runner.run(tick))
     from ycsbctl import telemetry
     from ycsbctl.telemetry.profiler import profiling
@@ -184,33 +188,33 @@ def _measure(ep: Endpoint, runner: Any, plan: Plan, progress: Progress | None, b
     return PointOutcome(result, capture.frame, summary, capture.bottleneck(summary).to_dict(), profile=profile.value)
 
 
-def run_point(ep: Endpoint, point: Point, plan: Plan, progress: Progress | None, baseline: Any = None,
+def run_point(ep: Endpoint, point: Point, study: Study, progress: Progress | None, baseline: Any = None,
               engine: Engine | None = None, profile_dir: Path | None = None) -> PointOutcome:
     """One point (a ``fresh`` one empties the database first: the insert workload measures a load);
     ``profile_dir``: record its on-CPU stacks there (:mod:`ycsbctl.experiment.profiled`)."""
     try:
         if point.fresh:
-            clear_dataset(ep.url, point.case.table)
-        return measure(ep, make_spec(ep, point, plan), plan, progress, baseline, engine, profile_dir)
+            clear_dataset(ep.url, point.case.table, ep.store)
+        return measure(ep, point, study, progress, baseline, engine, profile_dir)
     except UserError as exc:
         if getattr(exc, "stops_sweep", False):  # e.g. no Dask worker left: nothing more can be measured
             raise
         return PointOutcome(result=None, error=str(exc))
 
 
-def load_dataset(ep: Endpoint, point: Point, plan: Plan, progress: Progress | None, baseline: Any = None,
+def load_dataset(ep: Endpoint, point: Point, study: Study, progress: Progress | None, baseline: Any = None,
                  engine: Engine | None = None) -> PointOutcome:
     """Empty the database, load the case's ``recordcount`` records (``point``: the load, measured like any
     point), and record the footprint they take (DB-reported memory and RSS before and after, bytes per
     record)."""
     try:
-        clear_dataset(ep.url, point.case.table)
+        clear_dataset(ep.url, point.case.table, ep.store)
         before = None
-        if plan.telemetry:
+        if study.plan.telemetry:
             from ycsbctl import telemetry
 
             before = guarded("memory before the load", lambda: telemetry.footprint_before(ep), progress)
-        out = measure(ep, make_spec(ep, point, plan), plan, progress, baseline, engine)
+        out = measure(ep, point, study, progress, baseline, engine)
         if before is not None and out.result is not None:
             from ycsbctl import telemetry
 

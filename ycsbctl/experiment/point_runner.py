@@ -4,7 +4,7 @@ judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the result sink, 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.experiment.dataset import DatasetCheck
@@ -13,11 +13,10 @@ from ycsbctl.experiment.host_claim import HostClaim
 from ycsbctl.experiment.judge import judge
 from ycsbctl.experiment.live_console import Console, RecordUnits
 from ycsbctl.experiment.measure import PointOutcome, load_dataset, point_length, run_point
-from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.profiled import keep, profile_folder
 from ycsbctl.experiment.progress import PointLength
 from ycsbctl.experiment.result_sink import ResultSink
-from ycsbctl.experiment.study import Case, Point
+from ycsbctl.experiment.study import Case, Point, Study
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
 from ycsbctl.results.model import PhaseResult
@@ -25,6 +24,9 @@ from ycsbctl.results.names import RunStatus
 from ycsbctl.stores.registry import admin_errors, store_says
 from ycsbctl.telemetry.replicas_lost import replicas_lost_note
 from ycsbctl.urls import redact_url
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.base import ServerProtocol
 
 WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
 WRONGTYPE_HINT = ("run with --load: the keys on the server were stored by another structure or workload than "
@@ -35,14 +37,14 @@ ALREADY_HELD = ("the target already holds records this load inserts: empty it, o
                 "(ycsbctl run without --load), or load with ycsbctl run --load, which empties it first")
 
 
-def asked_server(url: str, question: str, *args: Any) -> Any:
+def asked_server(store: ServerProtocol | str, question: str, *args: Any) -> Any:
     """:func:`~ycsbctl.stores.registry.store_says` for a question the store answers by asking its server (its
     replicas, why it stalled or paused), around a point whose server may be gone or refusing by then (what the
-    point itself records): None when the server cannot be asked (its store's ``admin_errors``); any other error
-    (a bug in the store's answer) propagates."""
+    point itself records): None when the server cannot be asked (its ``store``'s ``admin_errors``); any other
+    error (a bug in the store's answer) propagates."""
     try:
-        return store_says(url, question, *args)
-    except admin_errors(url):  # the server cannot be asked now: the point's own outcome says why
+        return store_says(store, question, *args)
+    except admin_errors(store):  # the server cannot be asked now: the point's own outcome says why
         return None
 
 
@@ -59,11 +61,11 @@ def disturbance_windows(events) -> list[tuple[float, float]]:
 
 
 class PointRunner:
-    """Measures points of ``plan`` with ``engine`` and adds each to ``sink`` (and to ``records``)."""
+    """Measures points of ``study`` with ``engine`` and adds each to ``sink`` (and to ``records``)."""
 
-    def __init__(self, plan: Plan, engine: Engine, sink: ResultSink, console: Console,
+    def __init__(self, study: Study, engine: Engine, sink: ResultSink, console: Console,
                  claim: HostClaim | None = None) -> None:
-        self.plan = plan
+        self.study = study
         self.engine = engine
         self.sink = sink
         self.console = console
@@ -83,13 +85,13 @@ class PointRunner:
         """Clear and load the dataset (``point``: its load, measured like any point); its footprint goes
         to the manifest (a variant's, under ``workload_footprints``)."""
         label, workload = point.target.label, point.workload_name
-        self.console.start_point(f"{label} load of {self.plan.record_count:,} records, {point.threads} threads",
-                                 point_length(self.plan, point))
+        self.console.start_point(f"{label} load of {self.study.plan.record_count:,} records, {point.threads} threads",
+                                 point_length(self.study, point))
         started = now_iso()
         self.loaded.add(ep.url)
         self.dataset.forget(ep.url)
-        replicas = asked_server(ep.url, "replicas", ep.url)
-        out = load_dataset(ep, point, self.plan, self.console.progress, baseline=self.baseline, engine=self.engine)
+        replicas = asked_server(ep.store, "replicas", ep.url)
+        out = load_dataset(ep, point, self.study, self.console.progress, baseline=self.baseline, engine=self.engine)
         m = self.sink.manifest
         if out.footprint and point.case.variant:
             kept = {**m.workload_footprints, workload: {**m.workload_footprints.get(workload, {}), label: out.footprint}}
@@ -106,35 +108,35 @@ class PointRunner:
             return None
         insert = out.result.ops.get("INSERT")
         acknowledged = insert.returns.get("OK", 0) if insert is not None else 0
-        return self.dataset.after_load(ep.url, acknowledged, point.case.table)
+        return self.dataset.after_load(ep, acknowledged, point.case.table)
 
     def point(self, ep: Endpoint, point: Point) -> RunRecord:
         """One point of the ladder (its ``rate``: offered ops/s, None: unpaced; a ``fresh`` one empties the
         database first: a load measured as the sweep)."""
-        plan, case = self.plan, point.case
-        label = point.target.label
-        length = point_length(plan, point)
+        plan, case = self.study.plan, point.case
+        label, store = point.target.label, ep.store
+        length = point_length(self.study, point)
         self.console.start_point(f"{label} {case.name} {point.threads} threads"
                                  + (f" at {point.rate:,.0f} ops/s" if point.rate else "")
                                  + (f" (rep {point.repetition})" if plan.repeat > 1 else "")
-                                 + _load_bound(plan, point.phase, length), length)
+                                 + _load_bound(plan.operations, point.phase, length), length)
         started = now_iso()
         wanted = case.record_count
         if point.fresh or point.phase == "load":  # it empties the database, or loads into it
             self.dataset.forget(ep.url)
         # a workload whose records are not the store's keys or documents (one Hash holds every user) says so
         checked = point.phase == "run" and case.built.counts_records
-        note = self.dataset.before_point(label, ep.url, wanted, case.table) if checked else None
+        note = self.dataset.before_point(label, ep, wanted, case.table) if checked else None
         self._busy_at_start = self._others()
         self._record_units(case)
         profile_dir = profile_folder(self, point.run_id) if plan.cpu_profile == "all" else None
-        replicas = asked_server(ep.url, "replicas", ep.url)
-        out = run_point(ep, point, plan, self.console.progress, baseline=self.baseline, engine=self.engine,
+        replicas = asked_server(store, "replicas", ep.url)
+        out = run_point(ep, point, self.study, self.console.progress, baseline=self.baseline, engine=self.engine,
                         profile_dir=profile_dir)
         if point.phase == "load":  # `ycsbctl load`, the insert workload: a load measured as a point of its own
             after = self._short_after_load(out, ep, point)
         elif checked and not point.fresh and note is None and out.result is not None:
-            after = self.dataset.after_point(ep.url, wanted, case.table)
+            after = self.dataset.after_point(ep, wanted, case.table)
         else:
             after = None
         record = self._keep(out, ep, point, started, dataset_note=note, after_note=after, position=self.position,
@@ -178,10 +180,13 @@ class PointRunner:
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
         busy = host_busy(others, out.bottleneck)
-        v = judge(out.result, max_error_rate=self.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
+        store = ep.store
+        v = judge(out.result, max_error_rate=self.study.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
-                  disturbances=disturbance_windows(out.events), pause_cause=lambda: asked_server(ep.url, "pause_cause", ep.url, out.result and out.result.binding_counts),
-                  stall_cause=lambda: asked_server(ep.url, "stall_cause", ep.url), own_wait=lambda: _own_lock_wait(ep.url, out.result),
+                  disturbances=disturbance_windows(out.events),
+                  pause_cause=lambda: asked_server(store, "pause_cause", ep.url, out.result and out.result.binding_counts),
+                  stall_cause=lambda: asked_server(store, "stall_cause", ep.url),
+                  own_wait=lambda: _own_lock_wait(store, ep.url, out.result),
                   replica_note=replica_note)
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
             v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
@@ -189,9 +194,9 @@ class PointRunner:
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
         if wrong_type:
             reason = f"{reason} — {WRONGTYPE_HINT}"
-        elif reason and point.phase == "load" and not point.fresh and store_says(ep.url, "already_held", reason):
+        elif reason and point.phase == "load" and not point.fresh and store_says(store, "already_held", reason):
             reason = f"{ALREADY_HELD}; {reason}"
-        elif reason and (hint := store_says(ep.url, "error_hint", reason, point.case.properties)):
+        elif reason and (hint := store_says(store, "error_hint", reason, point.case.properties)):
             reason = f"{reason} — {hint}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
@@ -200,7 +205,7 @@ class PointRunner:
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=reason, started_at=started,
             ended_at=now_iso(), target_rate=point.rate, events=out.events, order_index=position,
             # verdicts compare an ok point, and one degraded only by a busy host where the rounds pair the targets
-            compared=v.status == RunStatus.OK or (v.compared and self.plan.run_order[0] in ("interleaved", "blocks")),
+            compared=v.status == RunStatus.OK or (v.compared and self.study.paired),
         )
         self.sink.add_run(record)
         self.records.append(record)
@@ -216,16 +221,16 @@ class PointRunner:
         return record
 
 
-def _load_bound(plan: Plan, phase: str, length: PointLength) -> str:
+def _load_bound(operations: int | None, phase: str, length: PointLength) -> str:
     """What ends a measured load (``ycsbctl run insert``), said as it starts: ``: 10,000 inserts or 5 s,
-    whichever first``; ``--operations`` above the records it can insert says so."""
+    whichever first``; ``--operations`` (``operations``) above the records it can insert says so."""
     if phase != "load":
         return ""
     bounds = [f"{length.operations:,} inserts"] if length.operations else []
     if length.seconds:
         bounds.append(f"{length.seconds:g} s")
-    capped = (f" (--operations {plan.operations:,} is more than the {length.operations:,} records there are to insert)"
-              if plan.operations is not None and length.operations is not None and plan.operations > length.operations
+    capped = (f" (--operations {operations:,} is more than the {length.operations:,} records there are to insert)"
+              if operations is not None and length.operations is not None and operations > length.operations
               else "")
     return (": " + ", or ".join(bounds) + (", whichever first" if len(bounds) > 1 else "") + capped) if bounds else ""
 
@@ -241,14 +246,14 @@ def _replicas_lost(ep: Endpoint, before: list[str] | None, out: PointOutcome) ->
         return None
     # anything but a READ or a SCAN (a plug-in's operations included) may have written
     wrote = any(s.operations for name, s in out.result.ops.items() if name.removesuffix("-FAILED") not in READS)
-    return replicas_lost_note(before, asked_server(ep.url, "replicas", ep.url), wrote, out.telemetry,
+    return replicas_lost_note(before, asked_server(ep.store, "replicas", ep.url), wrote, out.telemetry,
                               out.result.t_start_mono)
 
 
-def _own_lock_wait(url: str, result: PhaseResult | None) -> str | None:
-    """The store's reason why the point's own clients waited on each other's lock inside it
+def _own_lock_wait(store: ServerProtocol, url: str, result: PhaseResult | None) -> str | None:
+    """The ``store``'s reason why the point's own clients waited on each other's lock inside it
     (:meth:`ycsbctl.stores.base.ServerProtocol.own_lock_wait`), from the point's worker processes and writes."""
     if result is None:
         return None
     writes = sum(s.operations for name, s in result.ops.items() if name in WRITES)
-    return store_says(url, "own_lock_wait", url, result.processes or 1, writes)
+    return store_says(store, "own_lock_wait", url, result.processes or 1, writes)

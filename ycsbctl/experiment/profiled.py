@@ -78,7 +78,7 @@ def profile_peaks(runner: PointRunner, ep: Endpoint, label: str) -> None:
         if folder is None:
             return
         runner.console.start_point(f"{label} {record.workload} {record.threads} threads, profiled (the peak, again)")
-        out = run_point(ep, point, runner.plan, runner.console.progress, baseline=runner.baseline,
+        out = run_point(ep, point, runner.study, runner.console.progress, baseline=runner.baseline,
                         engine=runner.engine, profile_dir=folder)
         tput = out.result.throughput_ops if out.result is not None else None
         peak = record.result.throughput_ops if record.result is not None else None

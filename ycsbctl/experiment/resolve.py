@@ -33,23 +33,24 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
     """``plan`` checked and resolved (a :class:`UserError` naming the fix otherwise). ``sources``: the
     plan's property files as the command already read them (read here when not given)."""
     sources = sources or PropertySources.read(plan.workloads, plan.property_files, plan.properties)
-    named = [_check_target(plan, t) for t in plan.targets]  # unknown catalogue names and refused settings first
-    stores = {t: registry.get(protocol) for t, protocol in named}
+    # unknown catalogue names and refused settings first; each target's store and kind (None: a URL) named once
+    named = {t: _check_target(plan, t) for t in plan.targets}
+    stores = {t: store for t, (store, _) in named.items()}
+    kinds = {t: kind for t, (_, kind) in named.items()}
     cases, cannot = [], []
     for workload in plan.workloads:
         props = workload_properties(plan, sources.merged(workload))
         built = load_workload(props)  # workload=package.module:Class: imported and its properties checked
         if not built.builtin_ycsb:
             for target in plan.targets:
-                why = refusal(built, stores[target].name, None if is_url(target) else plan.spec(target).kind,
-                              max(plan.threads), plan.timeout_s)
+                why = refusal(built, stores[target].name, kinds[target], max(plan.threads), plan.timeout_s)
                 if why:  # a cell its store cannot do: refused alone (experiment.cannot)
                     cannot.append(CannotCell(target_label(target), workload_name(workload), why))
                 else:
                     require_executor(built, stores[target], props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
         for target in plan.targets:  # a store's driver properties (-p postgresql.driver=…)
-            stores[target].check_properties(target if is_url(target) else None, props)
+            stores[target].check_properties(target if kinds[target] is None else None, props)
         phase = "load" if built.insert_only or plan.phase == "load" else "run"
         case = _case(plan, workload, props, built, phase)
         if plan.phase != "load" and built.builtin_ycsb:  # a plug-in's operations: its executors (above)
@@ -57,19 +58,21 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
         cases.append(case)
     if any(c.phase == "run" and c.built.builtin_ycsb for c in cases):  # a plug-in makes its own tables
         for target in plan.targets:
-            if is_url(target) and not plan.loads(target):
+            if kinds[target] is None and not plan.loads(target):
                 stores[target].check_unloaded(target)
     first = cases[0].name
     cases = [c if c.variant else _with_dataset(c, first) for c in cases]
     targets = tuple(resolve_target(plan, t, cases[0].properties) for t in plan.targets)
     extra = {t: resolve_target(plan, t, cases[0].properties) for t in stand_ins(plan) if t not in plan.targets}
-    return Study(plan, targets, tuple(cases), tuple(disturbance_lines(plan, targets)), extra, tuple(cannot))
+    order, order_note = plan.run_order
+    return Study(plan, targets, tuple(cases), order, order_note, plan.placed, plan.baseline_label,
+                 tuple(disturbance_lines(plan, targets)), extra, tuple(cannot))
 
 
-def _check_target(plan: Plan, target: str) -> tuple[str, str]:
-    """(``target``, its store protocol); a catalogue target's kind and settings checked."""
+def _check_target(plan: Plan, target: str) -> tuple[ServerProtocol, str | None]:
+    """(``target``'s store, its catalogue kind: None for a URL); a catalogue target's kind and settings checked."""
     if is_url(target):
-        return target, registry.protocol_of(target)
+        return registry.for_url(target), None
     from ycsbctl.provision.catalog import get_target, server_args
 
     spec = plan.spec(target)
@@ -77,7 +80,7 @@ def _check_target(plan: Plan, target: str) -> tuple[str, str]:
     if spec.settings:  # a server kind that takes no settings (mongo-wire) is refused now
         server_args(entry.local_flavor if plan.backend == "local" else entry.flavor, port=1,
                     bind="127.0.0.1", data_dir=None, memory_bytes=None, settings=spec.settings)
-    return target, entry.protocol
+    return registry.get(entry.protocol), spec.kind
 
 
 def resolve_target(plan: Plan, name: str, props: Properties) -> Target:
@@ -87,12 +90,15 @@ def resolve_target(plan: Plan, name: str, props: Properties) -> Target:
     authenticate alike; a catalogue label with its kind, settings and binary."""
     if is_url(name):
         proto = registry.for_url(name)
-        return Target(name, target_label(name), proto.name, plan.loads(name), url=proto.url_with_properties(name, props))
+        return Target(name, target_label(name), proto.name, plan.loads(name), url=proto.url_with_properties(name, props),
+                      image=plan.images.get(name))
     from ycsbctl.provision.catalog import get_target
+    from ycsbctl.provision.engines import engine_for
 
     spec = plan.spec(name)
     return Target(name, target_label(name), get_target(spec.kind).protocol, plan.loads(name), kind=spec.kind,
-                  settings=dict(spec.settings), binary=spec.binary)
+                  settings=dict(spec.settings), binary=spec.binary, image=plan.images.get(name),
+                  docker_host=engine_for(name, plan.docker_hosts), tls=plan.tls)
 
 
 def _case(plan: Plan, workload: str, props: Properties, built: Workload, phase: str) -> Case:

@@ -35,9 +35,9 @@ from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.properties import PropertySources
 
 
-def build_manifest(plan: Plan, command_line: str, exp_id: str) -> Manifest:
+def build_manifest(study: Study, command_line: str, exp_id: str) -> Manifest:
     """The manifest a run starts with: plan, versions, host; servers and the rest fill in as it goes."""
-    return Manifest(experiment_id=exp_id, command_line=redact_text(command_line), plan=plan.to_dict(),
+    return Manifest(experiment_id=exp_id, command_line=redact_text(command_line), plan=study.plan_dict(),
                     versions=versions(), host=host_facts(), started_at=now_iso())
 
 
@@ -78,50 +78,18 @@ def run_plan(
     folder: ResultFolder | None = None
     try:
         if resume is not None:
-            check_writable(Path(resume).parent)
-            # the plan given with --resume only carries the passwords the manifest does not keep; it is
-            # checked against the stored one, and the stored one resolved, before the folder is touched
-            given, stored = plan, []
-
-            def resolve_stored(m: Manifest) -> None:
-                if m.source == "import-ycsb":  # was resumed: our own points added as repetitions of another tool's
-                    raise UserError(f"{resume} holds YCSB output read by import-ycsb: there is no plan of ours to "
-                                    "finish", fix="start a new experiment (ycsbctl run … --out DIR) and compare the two")
-                resumed = resolve_study(Plan.from_dict(m.plan).with_secrets(
-                    given.targets if resume_targets else [], given.properties))
-                _check_host_limits(resumed)
-                stored.append(resumed)
-
-            folder = ResultFolder.reopen(resume, check=resolve_stored)
-            study = stored[0]
-        assert study is not None
-        plan = study.plan
-        if resume is None:  # after the claim: another ycsbctl loading the URL now is said as that
-            check_url_datasets(study)  # a URL a `load` would load twice, or a run would read empty: refused now
-        if resume is None and write:
-            # --out names the folder itself; by default it is reports/<experiment-id>.
-            root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(study))
-            check_writable(root / exp_id)
-            try:
-                folder = ResultFolder.create(root, exp_id, build_manifest(plan, command_line, exp_id),
-                                             unique=out_root is None)
-            except OSError as exc:
-                raise _disk_full(exc, root / exp_id, None) from None
+            folder, study = _reopen(Path(resume), plan, resume_targets)
+        else:
+            assert study is not None
+            check_url_datasets(study)  # after the claim: another ycsbctl loading the URL now is said as that
+            if write:
+                folder = _create_folder(study, out_root, command_line)
         # a single point not kept (no --out) is held in memory: printed, then gone
         sink: ResultSink = folder if folder is not None else MemorySink(
-            Manifest(experiment_id=experiment_id(study), plan=plan.to_dict()))
-        # every planned point but those of the cells a store cannot do, plus the dataset load of each target
-        # whose run-phase points need one
-        console = Console(Progress(plan.points() - study.points_not_run + study.dataset_loads, quiet=quiet),
-                          YcsbBlock.of(plan) if print_ycsb else None)
-        for line in study.disturbances:  # what each target will be sent (each checked when resolved)
-            console.note(f"disturbance on {line}")
-        for cell in study.cannot:  # one line each, before anything starts; kept in the manifest
-            console.note(cannot_line(cell))
-        if study.cannot:
-            sink.update_manifest(cannot=list(study.cannot))
-        servers = servers or ProvisionedServers(plan, sink.manifest.experiment_id, console.note)
-        engine = engine or engine_for(plan)
+            Manifest(experiment_id=experiment_id(study), plan=study.plan_dict()))
+        console = _console(study, sink, print_ycsb, quiet)
+        servers = servers or ProvisionedServers(study, sink.manifest.experiment_id, console.note)
+        engine = engine or engine_for(study)
         if isinstance(engine, NativeEngine):  # its workers' imports done while the servers start, once
             engine.warm_up(t.store for t in study.targets)
         sweep = Sweep(study, servers, engine, sink, console, claim)
@@ -131,6 +99,53 @@ def run_plan(
         if folder is not None:
             folder.close()
         claim.close()
+
+
+def _reopen(resume: Path, given: Plan, resume_targets: bool) -> tuple[ResultFolder, Study]:
+    """The folder ``resume`` reopened, with its stored plan resolved. The plan ``given`` with ``--resume`` only
+    carries the passwords the manifest does not keep (``resume_targets``: its targets were given by the user);
+    it is checked against the stored one, and the stored one resolved, before the folder is touched."""
+    check_writable(resume.parent)
+    stored: list[Study] = []
+
+    def resolve_stored(m: Manifest) -> None:
+        if m.source == "import-ycsb":  # was resumed: our own points added as repetitions of another tool's
+            raise UserError(f"{resume} holds YCSB output read by import-ycsb: there is no plan of ours to "
+                            "finish", fix="start a new experiment (ycsbctl run … --out DIR) and compare the two")
+        resumed = resolve_study(Plan.from_dict(m.plan).with_secrets(
+            given.targets if resume_targets else [], given.properties))
+        _check_host_limits(resumed)
+        stored.append(resumed)
+
+    folder = ResultFolder.reopen(resume, check=resolve_stored)
+    return folder, stored[0]
+
+
+def _create_folder(study: Study, out_root: Path | None, command_line: str) -> ResultFolder:
+    """The new result folder: ``--out`` names the folder itself; by default it is reports/<experiment-id>."""
+    root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(study))
+    check_writable(root / exp_id)
+    try:
+        return ResultFolder.create(root, exp_id, build_manifest(study, command_line, exp_id),
+                                   unique=out_root is None)
+    except OSError as exc:
+        raise _disk_full(exc, root / exp_id, None) from None
+
+
+def _console(study: Study, sink: ResultSink, print_ycsb: bool, quiet: bool) -> Console:
+    """The console of the run, counting every planned point but those of the cells a store cannot do, plus the
+    dataset load of each target whose run-phase points need one; it has said, before anything starts, what
+    each target will be sent (each disturbance checked when resolved) and each cell a store cannot do (one
+    line each, kept in the manifest)."""
+    console = Console(Progress(study.plan.points() - study.points_not_run + study.dataset_loads, quiet=quiet),
+                      YcsbBlock.of(study) if print_ycsb else None)
+    for line in study.disturbances:
+        console.note(f"disturbance on {line}")
+    for cell in study.cannot:
+        console.note(cannot_line(cell))
+    if study.cannot:
+        sink.update_manifest(cannot=list(study.cannot))
+    return console
 
 
 def _check_host_limits(study: Study) -> None:

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ycsbctl.errors import first_line
-from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.study import Target
+from ycsbctl.experiment.study import Study, Target
 from ycsbctl.provision import Endpoint
 
 
@@ -42,10 +41,10 @@ class Servers(Protocol):
 
 
 class ProvisionedServers:
-    """Servers from :mod:`ycsbctl.provision`, with the plan's backend, images and limits."""
+    """Servers from :mod:`ycsbctl.provision`, with the study's backend, images, limits and placement."""
 
-    def __init__(self, plan: Plan, experiment_id: str, say: Callable[[str], None]) -> None:
-        self.plan = plan
+    def __init__(self, study: Study, experiment_id: str, say: Callable[[str], None]) -> None:
+        self.study = study
         self.experiment_id = experiment_id
         self.say = say
         self._orphans_checked = False
@@ -75,19 +74,17 @@ class ProvisionedServers:
 
     def up(self, target: Target) -> Endpoint:
         from ycsbctl.provision import provision
-        from ycsbctl.provision.engines import engine_for
 
         if not self._orphans_checked:
             self.stop_orphans()
 
-        plan = self.plan
+        plan = self.study.plan
         started = target.url is None  # a catalogue target: ycsbctl starts its server (a URL's is used as it is)
         return provision(target.url or target.name, plan.backend, experiment_id=self.experiment_id,
-                         image=plan.images.get(target.name), server_cpus=plan.server_cpus or plan.placed.server_cpuset,
-                         server_memory=plan.server_memory, say=self.say,
-                         docker_host=engine_for(target.name, plan.docker_hosts) if started else None,
+                         image=target.image, server_cpus=plan.server_cpus or self.study.placement.server_cpuset,
+                         server_memory=plan.server_memory, say=self.say, docker_host=target.docker_host,
                          kind=target.kind, settings=dict(target.settings) if started else None, binary=target.binary,
-                         tls=plan.tls and started)
+                         tls=target.tls)
 
     def lost(self, endpoint: Endpoint) -> str | None:
         from ycsbctl.provision import server_lost

@@ -4,10 +4,15 @@ too — announced, recorded as a substitution, and labelled as itself (its numbe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ycsbctl.experiment.plan import DEFAULT_TARGETS, Plan
 from ycsbctl.results.schema import Substitution
 from ycsbctl.stores import registry
 from ycsbctl.stores.base import StandIn
+
+if TYPE_CHECKING:
+    from ycsbctl.experiment.study import Study
 
 
 def _declared(target: str) -> StandIn | None:
@@ -16,11 +21,12 @@ def _declared(target: str) -> StandIn | None:
     return proto.stand_in if proto is not None else None
 
 
-def stand_in(plan: Plan, refused: str, targets: list[str]) -> Substitution | None:
+def stand_in(study: Study, refused: str, targets: list[str]) -> Substitution | None:
     """The substitution for ``refused`` (a target that could not be provisioned), or None: only a default plan's
-    target whose store declares a stand-in (``mongodb``) has one, and only once."""
+    target whose store declares a stand-in (``mongodb``) has one (resolved with the study:
+    :attr:`Study.extra_targets`), and only once."""
     declared = _declared(refused)
-    if declared is None or list(plan.targets) != list(DEFAULT_TARGETS) or declared.target in targets:
+    if declared is None or declared.target not in study.extra_targets or declared.target in targets:
         return None
     note = (f"{refused} could not be provisioned here; measuring {declared.target} as the {declared.speaks}-protocol "
             f"stand-in (its numbers are not {declared.speaks}'s)")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.results.schema import CannotCell
@@ -22,6 +22,7 @@ from ycsbctl.workload.plugin import Workload
 from ycsbctl.workload.properties import Properties
 
 if TYPE_CHECKING:
+    from ycsbctl.experiment.placement import Placement
     from ycsbctl.stores.base import ServerProtocol
 
 
@@ -31,7 +32,9 @@ class Target:
     or a URL), ``label`` (credential-free: run ids, tables), its store ``protocol`` (``redis``,
     ``mongodb``, …), and either its catalogue ``kind``, ``settings`` and ``binary`` (a server ycsbctl
     starts) or its ``url`` (a server the user runs, with what the binding properties add to it, such as
-    ``-p redis.password``). ``loads``: the dataset is loaded into it before its run-phase points."""
+    ``-p redis.password``). ``loads``: the dataset is loaded into it before its run-phase points. Where a
+    server ycsbctl starts goes: ``docker_host``, the Docker engine ``--docker-host`` names for it (None: this
+    host's), ``image`` (``--image``; None: its kind's), ``tls`` (``--tls``: it speaks TLS only)."""
 
     name: str
     label: str
@@ -41,6 +44,9 @@ class Target:
     url: str | None = None
     settings: Mapping[str, str] = field(default_factory=dict)
     binary: str | None = None
+    image: str | None = None
+    docker_host: str | None = None
+    tls: bool = False
 
     @property
     def is_url(self) -> bool:
@@ -155,17 +161,37 @@ class Cell:
 
 @dataclass(frozen=True)
 class Study:
-    """A plan resolved: its ``targets`` and ``cases`` in plan order, and ``disturbances``: what each
+    """A plan resolved: its ``targets`` and ``cases`` in plan order; the ``order`` its points run in
+    (``interleaved``, ``blocks`` or ``target``: :mod:`ycsbctl.experiment.rounds`) and ``order_note`` (why not
+    the order asked for, or None); its ``placement`` on this host (:mod:`ycsbctl.experiment.placement`);
+    ``baseline``: the label of the target the others are compared with; ``disturbances``: what each
     ``--disturb`` sends on each target (``label: spec → command`` lines). ``extra_targets``: targets the
     sweep may add (the stand-in), resolved alike. ``cannot``: the target × case cells a store cannot do
-    (:mod:`ycsbctl.experiment.cannot`), which have no points."""
+    (:mod:`ycsbctl.experiment.cannot`), which have no points. ``plan`` keeps the settings as given (the
+    scale, the statistics, the deployment's options); the facts above are read from here, never worked out
+    from it again."""
 
     plan: Plan
     targets: tuple[Target, ...]
     cases: tuple[Case, ...]
+    order: str
+    order_note: str | None
+    placement: Placement
+    baseline: str
     disturbances: tuple[str, ...] = ()
     extra_targets: Mapping[str, Target] = field(default_factory=dict)
     cannot: tuple[CannotCell, ...] = ()
+
+    def plan_dict(self) -> dict[str, Any]:
+        """The plan as the manifest keeps it (:meth:`Plan.to_dict`), with the order, baseline and placement the
+        study resolved (what its sweep ran by)."""
+        return {**self.plan.to_dict(), "run_order": self.order, "run_order_note": self.order_note,
+                "baseline_target": self.baseline, "placement_resolved": self.placement.to_dict()}
+
+    @property
+    def paired(self) -> bool:
+        """Whether its rounds pair the targets under the same host conditions (``interleaved`` or ``blocks``)."""
+        return self.order in ("interleaved", "blocks")
 
     def can(self, target: Target, case: Case) -> bool:
         """Whether ``target``'s store can run ``case`` (not one of :attr:`cannot`)."""
@@ -225,7 +251,7 @@ class Study:
         return self.dataset_loads_through(round_no) - self.dataset_loads_through(round_no - 1) if phase == "run" else 0
 
     def dataset_loads_through(self, rounds: int) -> int:
-        """The dataset loads of rounds 1 to ``rounds`` in the order the sweep runs them (:attr:`Plan.run_order`,
+        """The dataset loads of rounds 1 to ``rounds`` in the order the sweep runs them (:attr:`order`,
         :mod:`ycsbctl.experiment.rounds`): a target that is loaded loads the dataset its next run-phase point
         reads whenever it holds another (each variant of a sweep axis has its own); in the ``blocks`` order a
         server ycsbctl starts comes back empty for each of its blocks (a URL's server keeps its dataset). The
@@ -234,7 +260,7 @@ class Study:
 
         if self.plan.phase == "load" or rounds < 1:
             return 0
-        order, seed = self.plan.run_order[0], self.plan.seed
+        order, seed = self.order, self.plan.seed
         run = {t.name: [c for c in self.cells(t) if c.phase == "run"] for t in self.targets}
         held: dict[str, str | None] = {}
         n = 0

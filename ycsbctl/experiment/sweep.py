@@ -40,25 +40,24 @@ class Sweep(SweepTargets):
     def __init__(self, study: Study, servers: Servers, engine: Engine, sink: ResultSink, console: Console,
                  claim: HostClaim | None = None) -> None:
         self.study = study
-        self.plan = study.plan
         self.servers = servers
         self.sink = sink
         self.console = console
-        self.points = PointRunner(self.plan, engine, sink, console, claim)
+        self.points = PointRunner(study, engine, sink, console, claim)
         self.outcome = Outcome(folder=None, records=self.points.records)
         self.done_ids = sink.run_ids(RunStatus.OK)
         self.loopback: dict[str, tuple[str, NetworkBaseline]] = {}  # measure_baseline's, by backend
         self.up: dict[str, TargetState] = {}  # target name -> its server and dataset, while it is up
-        self.order, self.order_note = self.plan.run_order
+        self.order, self.order_note = study.order, study.order_note
         self.position = 0  # points measured so far in this sweep: the next one's place in the order
         self._stopped: set[str] = set()  # targets skipped from here on (a failed load, no restart)
-        self.yardstick = RoundYardstick(sink, console, on=self.plan.yardstick)  # the host's own speed, at the start of every round
+        self.yardstick = RoundYardstick(sink, console, on=study.plan.yardstick)  # the host's own speed, at the start of every round
         self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
 
     def run(self) -> Outcome:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done. Every
         server it started is stopped on every way out (:meth:`_stop_servers`), before it says so."""
-        plan = self.plan
+        plan = self.study.plan
         try:
             try:
                 targets = list(self.study.targets)
@@ -66,7 +65,7 @@ class Sweep(SweepTargets):
                 if self.order_note and (plan.order == "interleaved" or len(targets) > 1 or plan.repeat > 1):
                     self.console.note(self.order_note)
                 # what ran where, always (auto's default off on a small host in its short form)
-                self.console.note(f"placement: {plan.placed.headline()}")
+                self.console.note(f"placement: {self.study.placement.headline()}")
                 if self.order == "interleaved":
                     self._run_interleaved(targets)
                 elif self.order == "blocks":
@@ -101,7 +100,7 @@ class Sweep(SweepTargets):
             try:  # from before the start: a Ctrl-C during its network baseline or dataset check stops it too
                 if not self._bring_up(target, targets):
                     continue
-                self.yardstick.round_starts(block, self.plan.phase or "run", target.label)
+                self.yardstick.round_starts(block, self.study.plan.phase or "run", target.label)
                 self._sweep_target(target)
                 self._profile_peak(target)
             finally:
@@ -120,7 +119,7 @@ class Sweep(SweepTargets):
                 round_no = 0
                 while stage and self._another_round(round_no, stage):
                     round_no += 1
-                    points = [p for p in round_points(stage, round_no, self.plan.seed) if p.run_id not in self.done_ids]
+                    points = [p for p in round_points(stage, round_no, self.study.plan.seed) if p.run_id not in self.done_ids]
                     if points:  # not a round --resume finds done
                         self.yardstick.round_starts(round_no, phase)
                     for point in points:
@@ -154,7 +153,7 @@ class Sweep(SweepTargets):
                 round_no += 1
                 self.yardstick.round_starts(round_no, phase)
                 for target in block_order(mine, round_no):
-                    points = [p for p in round_points([c for c in stage if c.target is target], round_no, self.plan.seed)
+                    points = [p for p in round_points([c for c in stage if c.target is target], round_no, self.study.plan.seed)
                               if p.run_id not in self.done_ids]
                     if not points or target.name in self._stopped:
                         continue
@@ -179,7 +178,7 @@ class Sweep(SweepTargets):
         """Whether to run round ``done + 1``: always up to ``--repeat``; with ``--repeat auto``, until every
         compared cell is decided or the budget is spent (:mod:`ycsbctl.experiment.sequential`); with
         ``--precision``, until every cell's throughput interval is that narrow or ``--max-repeat`` rounds ran."""
-        plan = self.plan
+        plan = self.study.plan
         if plan.sequential:
             return self._sequential_round(done, stage)
         if done < plan.repeat:
@@ -203,7 +202,7 @@ class Sweep(SweepTargets):
         from ycsbctl.results import looks
 
         if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
-            self.rounds = Rounds(self.plan.budget_s or float("inf"), self.plan.max_repeat,
+            self.rounds = Rounds(self.study.plan.budget_s or float("inf"), self.study.plan.max_repeat,
                                  planned=self.sink.manifest.plan.get("planned_rounds"))
             self.rounds.begin()
             if done == 0:
@@ -225,13 +224,13 @@ class Sweep(SweepTargets):
 
     def _profile_peak(self, target: Target) -> None:
         """``--cpu-profile peak``: the target's best points once more, profiled (ycsbctl.experiment.profiled)."""
-        if self.plan.cpu_profile != "peak" or target.name not in self.up:
+        if self.study.plan.cpu_profile != "peak" or target.name not in self.up:
             return
         from ycsbctl.experiment.profiled import profile_peaks
 
         profile_peaks(self.points, self.up[target.name].endpoint, target.label)
     def _points_left(self, target: Target) -> bool:
-        plan = self.plan
+        plan = self.study.plan
         if plan.slo:  # a search's points are only known as it goes: one not finished means more to do
             done = {(s.get("target"), s.get("workload"), s.get("threads")) for s in self.sink.manifest.slo_searches
                     if s.get("finished")}
@@ -241,7 +240,7 @@ class Sweep(SweepTargets):
 
     # -- one target ---------------------------------------------------------------------------------
     def _sweep_target(self, target: Target) -> None:
-        plan = self.plan
+        plan = self.study.plan
         for case in self.study.cases_for(target):
             if plan.slo and case.phase == "run":
                 for threads in plan.threads:
@@ -255,7 +254,7 @@ class Sweep(SweepTargets):
                         return
 
     def _search_context(self) -> SearchContext:
-        plan = self.plan
+        plan = self.study.plan
         return SearchContext(plan.slo or "", plan.slo_start, plan.slo_points, self.done_ids, self.sink,
                              self.console.note)
 

@@ -12,7 +12,6 @@ from ycsbctl.errors import UserError
 from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.measure import guarded
 from ycsbctl.experiment.outcome import Outcome
-from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.point_runner import PointRunner
 from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.servers import Servers
@@ -42,7 +41,6 @@ class TargetState:
 class SweepTargets:
     """Bringing a sweep's targets up and down; the state is :class:`~ycsbctl.experiment.sweep.Sweep`'s."""
 
-    plan: Plan
     study: Study
     servers: Servers
     sink: ResultSink
@@ -66,13 +64,13 @@ class SweepTargets:
         self.points.baseline = None
         if baselines is not None and target.name in baselines:
             self.points.baseline = baselines[target.name]
-        elif self.plan.telemetry:
+        elif self.study.plan.telemetry:
             self._baseline(target.label, ep)
         state.baseline = self.points.baseline
         if baselines is not None:
             baselines[target.name] = state.baseline
         reader = _reader(self.study.cases_for(target))
-        if not target.loads and self.plan.phase != "load" and reader is not None:
+        if not target.loads and self.study.plan.phase != "load" and reader is not None:
             self._check_dataset(target.label, ep, reader)  # `ycsbctl load`, `ycsbctl run insert` read nothing
         return True
 
@@ -119,7 +117,7 @@ class SweepTargets:
         self.sink.update_manifest(skipped_targets=list(self.outcome.skipped))
 
     def _add_stand_in(self, target: Target, targets: list[Target]) -> None:
-        sub = stand_in(self.plan, target.name, [t.name for t in targets])
+        sub = stand_in(self.study, target.name, [t.name for t in targets])
         if sub is None:
             return
         targets.append(self.study.target(sub.used))
@@ -129,9 +127,10 @@ class SweepTargets:
     def _start_notes(self, label: str, ep: Endpoint) -> None:
         """What the server makes of the first workload's binding properties, said once as its target is up
         (:meth:`ycsbctl.stores.base.ServerProtocol.start_notes`); a server that cannot be asked says nothing."""
+        store = ep.store
         try:
-            notes = store_says(ep.url, "start_notes", ep.url, self.study.first.properties) or []
-        except admin_errors(ep.url):  # it refuses the question (an old server without ROLE) or went away: the
+            notes = store_says(store, "start_notes", ep.url, self.study.first.properties) or []
+        except admin_errors(store):  # it refuses the question (an old server without ROLE) or went away: the
             notes = []  # first point, which asks it next, says so
         for note in notes:
             self.console.note(f"{label}: {note}")
@@ -139,8 +138,8 @@ class SweepTargets:
     def _check_dataset(self, label: str, ep: Endpoint, reader: Case) -> None:
         """A server we do not load must hold the records the plan's first reading workload (``reader``) reads:
         say so when it does not."""
-        plan = self.plan
-        stored = self.points.dataset.at_start(label, ep.url, reader.record_count)
+        plan = self.study.plan
+        stored = self.points.dataset.at_start(label, ep, reader.record_count)
         if stored and plan.telemetry and self.sink.durable:
             from ycsbctl import telemetry
 
@@ -155,7 +154,7 @@ class SweepTargets:
         from ycsbctl.experiment.baseline import measure_baseline
 
         self.console.waiting(f"{label}: measuring the network baseline (iperf3)…")
-        base, info = measure_baseline(self.plan, ep, self.console.note, self.loopback, label)
+        base, info = measure_baseline(self.study, ep, self.console.note, self.loopback, label)
         self.points.baseline = base
         if base is None or info is None:
             return

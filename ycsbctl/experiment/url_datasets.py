@@ -97,7 +97,7 @@ def _refuse_empty(target: Target, url: str, cases: tuple[Case, ...]) -> None:
     if reader is None or not reader.built.load_operations:  # its dataset's load would store nothing (recordcount=0)
         return
     table = reader.built.dataset_table or reader.table
-    if records_held(url, table) == 0:
+    if records_held(target.store, url, table) == 0:
         where = "" if table == "usertable" else f" in {table}"
         raise UserError(f"{redact_url(url)} holds no records{where} and the plan reads them without loading it (a "
                         "target given by URL is loaded only with --load): run with --load, which loads every target "

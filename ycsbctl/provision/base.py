@@ -5,9 +5,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ycsbctl.stores import registry
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.base import ServerProtocol
 
 # Where a server runs: in a container (docker), as a process of this host (local), or run by the user (external).
 Backend = Literal["docker", "local", "external"]
@@ -58,6 +61,12 @@ class Endpoint:
         proto = registry.named(self.protocol)
         if proto is not None:
             self.has_server = proto.has_server
+
+    @property
+    def store(self) -> ServerProtocol:
+        """The store this endpoint's server speaks (its ``protocol``, named when it came up): what a point asks
+        questions of, without reading its URL again."""
+        return registry.get(self.protocol)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

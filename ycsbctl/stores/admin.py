@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.stores import registry
+from ycsbctl.stores.base import ServerProtocol
 from ycsbctl.urls import redact_url
 
 
-def clear_dataset(url: str, table: str = "usertable") -> None:
-    """Remove what a load wrote (``FLUSHDB`` on Redis, drop ``usertable`` on MongoDB); one line on failure."""
-    proto = registry.for_url(url)
+def clear_dataset(url: str, table: str = "usertable", store: ServerProtocol | None = None) -> None:
+    """Remove what a load wrote (``FLUSHDB`` on Redis, drop ``usertable`` on MongoDB); one line on failure.
+    ``store``: ``url``'s store, as the caller resolved it already (else found from ``url``)."""
+    proto = store or registry.for_url(url)
     try:
         proto.clear(url, table)
     except Exception as exc:  # noqa: BLE001 - one line for the user

@@ -155,8 +155,8 @@ def for_url(url: str) -> ServerProtocol:
     return proto
 
 
-def store_says(url: str, question: str, *args: Any) -> Any:
-    """The answer of the store of ``url`` to ``question``, a method of :class:`ServerProtocol` asked with ``args``
+def store_says(url: str | ServerProtocol, question: str, *args: Any) -> Any:
+    """The answer of the store of ``url`` (or the store itself, as a resolved target holds it) to ``question``, a method of :class:`ServerProtocol` asked with ``args``
     (its start notes, its reason for a pause or a stall, why its dataset is short, …). A store that does not answer
     that question says what the base class says (None, [] or False), and one whose base method raises
     :class:`NotImplementedError` says None: silence, for the caller to say what it knows without the store's word.
@@ -168,15 +168,20 @@ def store_says(url: str, question: str, *args: Any) -> Any:
     if not callable(getattr(ServerProtocol, question, None)) or question.startswith("_"):
         raise AttributeError(f"store_says({question!r}): no store answers that: it is no method of ServerProtocol")
     try:
-        return getattr(for_url(url), question)(*args)
+        return getattr(_store(url), question)(*args)
     except NotImplementedError:  # the base's way of saying this store does not do that
         return None
 
 
-def admin_errors(url: str) -> tuple[type[BaseException], ...]:
-    """The exceptions the store of ``url`` raises when its server cannot be asked (gone, refusing, past a deadline,
+def admin_errors(url: str | ServerProtocol) -> tuple[type[BaseException], ...]:
+    """The exceptions the store of ``url`` (or the store itself) raises when its server cannot be asked (gone, refusing, past a deadline,
     answering with an error: :meth:`ServerProtocol.admin_errors`), for a caller of :func:`store_says` to catch."""
-    return for_url(url).admin_errors()
+    return _store(url).admin_errors()
+
+
+def _store(url: str | ServerProtocol) -> ServerProtocol:
+    """``url``'s store; a store as it is."""
+    return url if isinstance(url, ServerProtocol) else for_url(url)
 
 
 def protocol_of(url: str) -> str:
