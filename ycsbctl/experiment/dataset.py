@@ -5,9 +5,14 @@ healthy; see also :mod:`ycsbctl.experiment.missing`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
 from ycsbctl.experiment.progress import Progress
+from ycsbctl.stores.capabilities import DatasetFile, DatasetLoss
+
+C = TypeVar("C")
+R = TypeVar("R")
 
 
 def records_held(url: str, table: str) -> int | None:
@@ -69,7 +74,7 @@ class DatasetCheck:
 
     def before_point(self, label: str, url: str, wanted: int, table: str = "usertable") -> str | None:
         """The reason to flag the next point when the server holds fewer than ``wanted`` records."""
-        self.began = _ask(url, "storage_id")
+        self.began = _ask(url, DatasetFile.storage_id)
         counted = self.counted_after.pop((url, table), None)
         stored = _short_of(counted if counted is not None else records_held(url, table), wanted)
         if stored is None:
@@ -91,7 +96,7 @@ class DatasetCheck:
         if stored is None:
             return None
         self.warned = stored
-        why = _replaced(self.began, _ask(url, "storage_id")) or _ask(url, "why_short")
+        why = _replaced(self.began, _ask(url, DatasetFile.storage_id)) or _ask(url, DatasetLoss.why_short)
         return (f"the server held {stored:,} of the {wanted:,} records after the point"
                 + (f": {why}" if why else " (emptied or cut while it ran)"))
 
@@ -102,7 +107,7 @@ class DatasetCheck:
         if stored is None:
             return None
         self.warned = stored
-        why = _ask(url, "why_short")
+        why = _ask(url, DatasetLoss.why_short)
         return (f"the server held {stored:,} of the {loaded:,} records it acknowledged after the load"
                 + (f": {why}" if why else " (evicted or cut while it loaded)")
                 + "; reads of the missing keys will be NOT_FOUND")
@@ -117,14 +122,14 @@ def _replaced(began: tuple[str, str] | None, now: tuple[str, str] | None) -> str
             "read and wrote the file it replaced, not this one")
 
 
-def _ask(url: str, what: str) -> Any:
-    """The store's ``why_short`` or ``storage_id`` of ``url``, Ctrl-C deferred while it is asked; None when it cannot
+def _ask(url: str, what: Callable[[C, str], R]) -> R | None:
+    """The store's ``why_short`` or ``storage_id`` of ``url`` (``what``: the capability's question), Ctrl-C deferred while it is asked; None when it cannot
     say, or its server cannot be asked now (the count already says the dataset is short)."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores import registry
 
     with deferred_signals():
         try:
-            return registry.store_says(url, what, url)
+            return registry.ask(url, what, url)
         except registry.admin_errors(url):  # a server gone or refusing since it was counted: the count says it
             return None

@@ -22,7 +22,7 @@ from ycsbctl.provision import Endpoint
 from ycsbctl.provision.probe import redact_config
 from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.schema import SkippedTarget
-from ycsbctl.stores.registry import admin_errors, store_says
+from ycsbctl.stores.registry import admin_errors, for_url
 from ycsbctl.stores.server_kind import BadSettings
 from ycsbctl.telemetry.network import NetworkBaseline
 from ycsbctl.urls import redact_url
@@ -130,7 +130,7 @@ class SweepTargets:
         """What the server makes of the first workload's binding properties, said once as its target is up
         (:meth:`ycsbctl.stores.base.ServerProtocol.start_notes`); a server that cannot be asked says nothing."""
         try:
-            notes = store_says(ep.url, "start_notes", ep.url, self.study.first.properties) or []
+            notes = for_url(ep.url).start_notes(ep.url, self.study.first.properties) or []
         except admin_errors(ep.url):  # it refuses the question (an old server without ROLE) or went away: the
             notes = []  # first point, which asks it next, says so
         for note in notes:

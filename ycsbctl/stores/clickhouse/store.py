@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import FootprintReading, ServerUrls
 from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ _NO_ROW_WRITES = ("ClickHouse changes rows only by mutations (ALTER TABLE … {v
                   "the many-store study drops ClickHouse from its update test for this")
 
 
-class ClickHouseProtocol(ServerProtocol):
+class ClickHouseProtocol(ServerProtocol, ServerUrls, FootprintReading):
     name = "clickhouse"
     schemes = ("clickhouse",)
     example = "clickhouse://host:8123[/database]"

@@ -7,6 +7,14 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import (
+    CoreLimit,
+    DatasetLoss,
+    FootprintReading,
+    RealYcsb,
+    ReportedPid,
+    ServerUrls,
+)
 from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
@@ -20,7 +28,7 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-class MemcachedProtocol(ServerProtocol):
+class MemcachedProtocol(ServerProtocol, ServerUrls, DatasetLoss, ReportedPid, FootprintReading, CoreLimit, RealYcsb):
     name = "memcached"
     schemes = ("memcached",)
     example = "memcached://host:port"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import Disturbing, FootprintReading, RealYcsb, ReportedPid, ServerUrls, Tls
 from ycsbctl.stores.mongodb.admin import client
 from ycsbctl.stores.registry import register
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from ycsbctl.stores.sampler import Sampler
 
 
-class MongoProtocol(ServerProtocol):
+class MongoProtocol(ServerProtocol, ServerUrls, Tls, ReportedPid, FootprintReading, RealYcsb, Disturbing):
     name = "mongodb"
     schemes = ("mongodb", "mongodb+srv")
     example = "mongodb://host:port/db"

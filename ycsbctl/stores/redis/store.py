@@ -6,6 +6,19 @@ from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import (
+    Calibration,
+    CoreLimit,
+    DatasetLoss,
+    Disturbing,
+    ErrorHints,
+    FootprintReading,
+    RealYcsb,
+    Replication,
+    ReportedPid,
+    ServerUrls,
+    Tls,
+)
 from ycsbctl.stores.redis import urls as redis_urls
 from ycsbctl.stores.registry import register
 from ycsbctl.urls import redact_url
@@ -33,7 +46,8 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-class RedisProtocol(ServerProtocol):
+class RedisProtocol(ServerProtocol, ServerUrls, Tls, ErrorHints, DatasetLoss, Replication, Calibration, ReportedPid,
+                    FootprintReading, CoreLimit, RealYcsb, Disturbing):
     name = "redis"
     schemes = ("redis", "rediss", "unix")
     example = "redis://host:port[/db]"
