@@ -123,8 +123,9 @@ def _replaced(began: tuple[str, str] | None, now: tuple[str, str] | None) -> str
 
 
 def _ask(url: str, what: Callable[[C, str], R]) -> R | None:
-    """The store's ``why_short`` or ``storage_id`` of ``url`` (``what``: the capability's question), Ctrl-C deferred while it is asked; None when it cannot
-    say, or its server cannot be asked now (the count already says the dataset is short)."""
+    """The store's ``why_short`` or ``storage_id`` of ``url`` (``what``, a capability's question), Ctrl-C deferred
+    while it is asked; None when it cannot say, or its server cannot be asked now (the count already says the
+    dataset is short)."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores import registry
 
