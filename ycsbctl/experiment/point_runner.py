@@ -253,7 +253,7 @@ def _replicas_lost(ep: Endpoint, before: list[str] | None, out: PointOutcome) ->
 
 def _own_lock_wait(url: str, result: PhaseResult | None) -> str | None:
     """The store's reason why the point's own clients waited on each other's lock inside it
-    (:meth:`ycsbctl.stores.base.ServerProtocol.own_lock_wait`), from the point's worker processes and writes."""
+    (:meth:`ycsbctl.stores.capabilities.ClientPauses.own_lock_wait`), from the point's worker processes and writes."""
     if result is None:
         return None
     writes = sum(s.operations for name, s in result.ops.items() if name in WRITES)
