@@ -357,6 +357,8 @@ NOT_FIGURES: dict[str, str] = {
     "ycsbctl/report/profile_report.py": "inlines the profiles' pictures and the shares telemetry/profiler.py computes",
     "ycsbctl/stores/admin.py": "dispatches clear and count to the store (the store's own admin answers them)",
     "ycsbctl/stores/base.py": "the store contract: declarations and defaults",
+    "ycsbctl/stores/capabilities.py": "the optional store interfaces: declarations only; "
+                                      "tests/stores/test_capabilities.py checks who declares and implements what",
     "ycsbctl/stores/layers_contract.py": "import-linter's contract, built from the registry",
     "ycsbctl/stores/reference.py": "the reference client contract (redis/benchmark.py computes its figures)",
     "ycsbctl/stores/registry.py": "URL scheme -> store",

@@ -28,11 +28,12 @@ def test_a_local_server_that_does_not_report_its_pid_is_found_by_the_port_it_lis
     server's process is the one ycsbctl started (its recorded PID, the truth), sampled as such; was: "server
     process not on this host: server CPU is what the server reports" for a server on 127.0.0.1."""
     from ycsbctl.stores import registry
+    from ycsbctl.stores.capabilities import ReportedPid
     from ycsbctl.telemetry.capture import local_server_pid, samplers_for
 
     started = request.getfixturevalue(store)
     given = Endpoint(target=store, protocol=started.protocol, url=started.url, backend="external")
-    assert registry.get(started.protocol).reported_pid(started.url) is None  # the case: it does not say
+    assert registry.ask(started.url, ReportedPid.reported_pid, started.url) is None  # the case: it does not say
     assert local_server_pid(given) == started.pid and started.pid
     samplers, notes = samplers_for(given, None, evidence=False)
     assert not any("not on this host" in n for n in notes), notes

@@ -15,6 +15,7 @@ from ycsbctl.engine.spec import PhaseSpec
 from ycsbctl.experiment.judge import judge
 from ycsbctl.experiment.point_runner import _own_lock_wait
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import ClientPauses
 from ycsbctl.workload.properties import load_properties
 
 OURS = "our own writers waiting on the database lock"
@@ -63,4 +64,4 @@ def test_the_pause_of_our_own_writers_is_neither_a_client_stall_nor_degraded():
                own_wait=lambda: _own_lock_wait(registry.get("sqlite"), url, r))
     assert v2.status == "degraded" and v2.bottleneck["label"] == "stall" and OURS not in (v2.reason or "")
     # a store with no lock of its own (a server): nothing to say, the client's pause stays the client's
-    assert registry.for_url("redis://127.0.0.1:1").own_lock_wait("redis://127.0.0.1:1", 2, 10) is None
+    assert registry.ask("redis://127.0.0.1:1", ClientPauses.own_lock_wait, "redis://127.0.0.1:1", 2, 10) is None

@@ -1,5 +1,6 @@
-"""``store_says``: a store's word on a question is silence only where the store does not answer that question
-(the base class's answer, or its NotImplementedError); a misspelt question and an error inside a store's answer
+"""``store_says`` (a question by its name, kept for callers not yet moved to ``registry.ask``): a store's word on a
+question is silence only where the store does not answer that question (it lacks the capability, the core's
+default, or its NotImplementedError); a misspelt question and an error inside a store's answer
 propagate, and a server that cannot be asked raises one of its store's ``admin_errors``, which the callers that
 ask a server around a point catch (:func:`ycsbctl.experiment.point_runner.asked_server`)."""
 
@@ -13,6 +14,7 @@ from tests.fixtures.servers import free_port
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.point_runner import asked_server
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import ClientPauses, Replication
 
 
 def test_a_misspelt_question_raises_naming_it():
@@ -21,7 +23,7 @@ def test_a_misspelt_question_raises_naming_it():
     with pytest.raises(AttributeError, match="example"):  # an attribute of a store, not a question it answers
         registry.store_says("basic://", "example")
     with pytest.raises(AttributeError, match="replicsa"):  # the point's helper does not take it for a gone server
-        asked_server("basic://", "replicsa", "basic://")
+        asked_server("basic://", Replication.replicsa, "basic://")  # type: ignore[attr-defined]
 
 
 def test_a_question_the_store_does_not_answer_is_silence():
@@ -31,7 +33,7 @@ def test_a_question_the_store_does_not_answer_is_silence():
     # Redis has no own lock wait (the base's answer, given without asking a server: none listens there)
     url = f"redis://127.0.0.1:{free_port()}"
     assert registry.store_says(url, "own_lock_wait", url, 4, 100) is None
-    # the base raises NotImplementedError: basic:// servers are not started by ycsbctl
+    # basic:// servers are not started by ycsbctl: it lacks the capability (ServerUrls)
     assert registry.store_says("basic://", "server_url", "127.0.0.1", 1) is None
 
 
@@ -42,7 +44,7 @@ def test_an_error_inside_a_store_s_answer_propagates(tmp_path: Path):
     with pytest.raises(ValueError, match="many"):
         registry.store_says(url, "pause_cause", url, {"sqlite_busy_long": "many"})
     with pytest.raises(ValueError, match="many"):  # no admin error: the point's helper lets it through too
-        asked_server(url, "pause_cause", url, {"sqlite_busy_long": "many"})
+        asked_server(url, ClientPauses.pause_cause, url, {"sqlite_busy_long": "many"})
 
 
 def test_a_server_that_is_gone_raises_its_store_s_admin_error_which_the_point_s_helper_takes_as_silence():
@@ -50,7 +52,7 @@ def test_a_server_that_is_gone_raises_its_store_s_admin_error_which_the_point_s_
     with pytest.raises(registry.admin_errors(url)) as raised:
         registry.store_says(url, "replicas", url)
     assert not isinstance(raised.value, OSError)  # redis-py's ConnectionError: why the store names its own errors
-    assert asked_server(url, "replicas", url) is None
+    assert asked_server(url, Replication.replicas, url) is None
     assert registry.admin_errors("basic://") == (OSError,)
 
 

@@ -25,6 +25,7 @@ from ycsbctl.results import ycsb_text
 from ycsbctl.results.model import PhaseResult, YcsbFacts
 from ycsbctl.results.names import RunStatus
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import RealYcsb
 from ycsbctl.workload.plugin import CORE_PLUGIN, class_path
 from ycsbctl.workload.properties import Properties
 
@@ -147,7 +148,8 @@ class YcsbBinding:
 def binding_properties(spec: PhaseSpec) -> tuple[YcsbBinding, dict[str, str]]:
     """The YCSB binding for ``spec.url`` and the connection properties it needs (said by its protocol)."""
     proto = registry.for_url(spec.url)
-    name, props = proto.ycsb_binding(spec.url, spec.timeout_s)
+    real = registry.required(proto, RealYcsb, f"cannot run the real YCSB against a {proto.name} URL")
+    name, props = real.ycsb_binding(spec.url, spec.timeout_s)
     workload = class_path(Properties(spec.properties))
     if workload != CORE_PLUGIN:
         raise UserError(f"the Java YCSB runs CoreWorkload only, not workload={workload}: drop --engine ycsb")

@@ -126,9 +126,10 @@ def reference_for(plan: CalibratePlan) -> ReferenceClient:
     from ycsbctl.experiment.targets import is_url
     from ycsbctl.provision.catalog import get_target
     from ycsbctl.stores import registry
+    from ycsbctl.stores.capabilities import Calibration
 
     proto = registry.for_url(plan.target) if is_url(plan.target) else registry.get(get_target(plan.target).protocol)
-    ref = proto.reference_client()
+    ref = registry.ask(proto, Calibration.reference_client)
     if ref is None:
         raise UserError(f"calibrate needs a store that ships a load generator of its own (redis: redis-benchmark); "
                         f"{proto.name} has none")

@@ -5,9 +5,14 @@ healthy; see also :mod:`ycsbctl.experiment.missing`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from ycsbctl.experiment.progress import Progress
+from ycsbctl.stores.capabilities import DatasetFile, DatasetLoss
+
+C = TypeVar("C")
+R = TypeVar("R")
 
 if TYPE_CHECKING:
     from ycsbctl.provision.base import Endpoint
@@ -72,7 +77,7 @@ class DatasetCheck:
 
     def before_point(self, label: str, ep: Endpoint, wanted: int, table: str = "usertable") -> str | None:
         """The reason to flag the next point when ``ep``'s server holds fewer than ``wanted`` records."""
-        self.began = _ask(ep, "storage_id")
+        self.began = _ask(ep, DatasetFile.storage_id)
         counted = self.counted_after.pop((ep.url, table), None)
         stored = _short_of(counted if counted is not None else records_held(ep.store, ep.url, table), wanted)
         if stored is None:
@@ -94,7 +99,7 @@ class DatasetCheck:
         if stored is None:
             return None
         self.warned = stored
-        why = _replaced(self.began, _ask(ep, "storage_id")) or _ask(ep, "why_short")
+        why = _replaced(self.began, _ask(ep, DatasetFile.storage_id)) or _ask(ep, DatasetLoss.why_short)
         return (f"the server held {stored:,} of the {wanted:,} records after the point"
                 + (f": {why}" if why else " (emptied or cut while it ran)"))
 
@@ -105,7 +110,7 @@ class DatasetCheck:
         if stored is None:
             return None
         self.warned = stored
-        why = _ask(ep, "why_short")
+        why = _ask(ep, DatasetLoss.why_short)
         return (f"the server held {stored:,} of the {loaded:,} records it acknowledged after the load"
                 + (f": {why}" if why else " (evicted or cut while it loaded)")
                 + "; reads of the missing keys will be NOT_FOUND")
@@ -120,14 +125,15 @@ def _replaced(began: tuple[str, str] | None, now: tuple[str, str] | None) -> str
             "read and wrote the file it replaced, not this one")
 
 
-def _ask(ep: Endpoint, what: str) -> Any:
-    """The store's ``why_short`` or ``storage_id`` of ``ep``'s server, Ctrl-C deferred while it is asked; None when it cannot
-    say, or its server cannot be asked now (the count already says the dataset is short)."""
+def _ask(ep: Endpoint, what: Callable[[C, str], R]) -> R | None:
+    """The store's ``why_short`` or ``storage_id`` of ``ep``'s server (``what``, a capability's question), Ctrl-C
+    deferred while it is asked; None when it cannot say, or its server cannot be asked now (the count already says
+    the dataset is short)."""
     from ycsbctl.processes import deferred_signals
     from ycsbctl.stores import registry
 
     with deferred_signals():
         try:
-            return registry.store_says(ep.store, what, ep.url)
+            return registry.ask(ep.store, what, ep.url)
         except registry.admin_errors(ep.store):  # a server gone or refusing since it was counted: the count says it
             return None

@@ -23,7 +23,7 @@ from ycsbctl.errors import UserError, first_line
 from ycsbctl.results.events import EVENT_COLUMNS, charge_role, cost_text, event_label
 from ycsbctl.results.fine import FineSeries
 from ycsbctl.results.overlap import Happening, charge
-from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec, parse_disturb
+from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec, disturbing, parse_disturb
 from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class PointDisturbances:
         proto = self.store
         for i, spec in enumerate(self.specs):
             try:
-                d = proto.disturber(self.url, spec, f"{i}-{spec.action}-{spec.kind}")
+                d = disturbing(proto, spec).disturber(self.url, spec, f"{i}-{spec.action}-{spec.kind}")
                 self.disturbers.append(d)
                 took = d.build()
             except Exception as exc:  # noqa: BLE001 - the point fails with one line (e.g. the server's maxmemory)
@@ -133,7 +133,7 @@ class PointDisturbances:
             spec = self.specs[r.spec_index]
             row: dict[str, Any] = {
                 "event": spec.text, "action": spec.action, "type": spec.kind, "size": spec.size,
-                "occurrence": r.occurrence, "command": proto.disturb_command(spec), "at_s": r.at_s,
+                "occurrence": r.occurrence, "command": disturbing(proto, spec).disturb_command(spec), "at_s": r.at_s,
                 "build_s": self.build_s[r.spec_index], "error": r.error, "note": None}
             if r.timing is not None:
                 t_s = r.timing.start_s - self.t0  # since the operations began (the series' clock)

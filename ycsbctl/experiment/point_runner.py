@@ -4,7 +4,8 @@ judge the result (:mod:`ycsbctl.experiment.judge`), keep it in the result sink, 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from ycsbctl.engine.contract import Engine
 from ycsbctl.experiment.dataset import DatasetCheck
@@ -21,12 +22,17 @@ from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
-from ycsbctl.stores.registry import admin_errors, store_says
+from ycsbctl.stores.capabilities import ClientPauses, ErrorHints, Replication, StallCause
+from ycsbctl.stores.registry import admin_errors, ask
 from ycsbctl.telemetry.replicas_lost import replicas_lost_note
 from ycsbctl.urls import redact_url
 
 if TYPE_CHECKING:
     from ycsbctl.stores.base import ServerProtocol
+
+C = TypeVar("C")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 WRONGTYPE = "WRONGTYPE"  # Redis: the key holds another data type than the command's
 WRONGTYPE_HINT = ("run with --load: the keys on the server were stored by another structure or workload than "
@@ -37,13 +43,14 @@ ALREADY_HELD = ("the target already holds records this load inserts: empty it, o
                 "(ycsbctl run without --load), or load with ycsbctl run --load, which empties it first")
 
 
-def asked_server(store: ServerProtocol | str, question: str, *args: Any) -> Any:
-    """:func:`~ycsbctl.stores.registry.store_says` for a question the store answers by asking its server (its
+def asked_server(store: ServerProtocol | str, question: Callable[Concatenate[C, P], R], *args: P.args,
+                 **kwargs: P.kwargs) -> R | None:
+    """:func:`~ycsbctl.stores.registry.ask` for a capability's question the store answers by asking its server (its
     replicas, why it stalled or paused), around a point whose server may be gone or refusing by then (what the
     point itself records): None when the server cannot be asked (its ``store``'s ``admin_errors``); any other
     error (a bug in the store's answer) propagates."""
     try:
-        return store_says(store, question, *args)
+        return ask(store, question, *args, **kwargs)
     except admin_errors(store):  # the server cannot be asked now: the point's own outcome says why
         return None
 
@@ -90,7 +97,7 @@ class PointRunner:
         started = now_iso()
         self.loaded.add(ep.url)
         self.dataset.forget(ep.url)
-        replicas = asked_server(ep.store, "replicas", ep.url)
+        replicas = asked_server(ep.store, Replication.replicas, ep.url)
         out = load_dataset(ep, point, self.study, self.console.progress, baseline=self.baseline, engine=self.engine)
         m = self.sink.manifest
         if out.footprint and point.case.variant:
@@ -130,7 +137,7 @@ class PointRunner:
         self._busy_at_start = self._others()
         self._record_units(case)
         profile_dir = profile_folder(self, point.run_id) if plan.cpu_profile == "all" else None
-        replicas = asked_server(store, "replicas", ep.url)
+        replicas = asked_server(store, Replication.replicas, ep.url)
         out = run_point(ep, point, self.study, self.console.progress, baseline=self.baseline, engine=self.engine,
                         profile_dir=profile_dir)
         if point.phase == "load":  # `ycsbctl load`, the insert workload: a load measured as a point of its own
@@ -184,8 +191,9 @@ class PointRunner:
         v = judge(out.result, max_error_rate=self.study.plan.max_error_rate, error=out.error, bottleneck=out.bottleneck,
                   dataset_note=dataset_note, host_busy=busy, after_note=after_note,
                   disturbances=disturbance_windows(out.events),
-                  pause_cause=lambda: asked_server(store, "pause_cause", ep.url, out.result and out.result.binding_counts),
-                  stall_cause=lambda: asked_server(store, "stall_cause", ep.url),
+                  pause_cause=lambda: asked_server(store, ClientPauses.pause_cause, ep.url,
+                                                   out.result.binding_counts if out.result else None),
+                  stall_cause=lambda: asked_server(store, StallCause.stall_cause, ep.url),
                   own_wait=lambda: _own_lock_wait(store, ep.url, out.result),
                   replica_note=replica_note)
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
@@ -194,9 +202,9 @@ class PointRunner:
         wrong_type = bool(reason and WRONGTYPE in reason and ep.url not in self.loaded)
         if wrong_type:
             reason = f"{reason} — {WRONGTYPE_HINT}"
-        elif reason and point.phase == "load" and not point.fresh and store_says(store, "already_held", reason):
+        elif reason and point.phase == "load" and not point.fresh and store.already_held(reason):
             reason = f"{ALREADY_HELD}; {reason}"
-        elif reason and (hint := store_says(store, "error_hint", reason, point.case.properties)):
+        elif reason and (hint := ask(store, ErrorHints.error_hint, reason, point.case.properties)):
             reason = f"{reason} — {hint}"
         record = RunRecord(
             run_id=point.run_id, target=point.target.label, workload=point.workload_name, phase=point.phase,
@@ -246,14 +254,14 @@ def _replicas_lost(ep: Endpoint, before: list[str] | None, out: PointOutcome) ->
         return None
     # anything but a READ or a SCAN (a plug-in's operations included) may have written
     wrote = any(s.operations for name, s in out.result.ops.items() if name.removesuffix("-FAILED") not in READS)
-    return replicas_lost_note(before, asked_server(ep.store, "replicas", ep.url), wrote, out.telemetry,
+    return replicas_lost_note(before, asked_server(ep.store, Replication.replicas, ep.url), wrote, out.telemetry,
                               out.result.t_start_mono)
 
 
 def _own_lock_wait(store: ServerProtocol, url: str, result: PhaseResult | None) -> str | None:
     """The ``store``'s reason why the point's own clients waited on each other's lock inside it
-    (:meth:`ycsbctl.stores.base.ServerProtocol.own_lock_wait`), from the point's worker processes and writes."""
+    (:meth:`ycsbctl.stores.capabilities.ClientPauses.own_lock_wait`), from the point's worker processes and writes."""
     if result is None:
         return None
     writes = sum(s.operations for name, s in result.ops.items() if name in WRITES)
-    return store_says(store, "own_lock_wait", url, result.processes or 1, writes)
+    return ask(store, ClientPauses.own_lock_wait, url, result.processes or 1, writes)

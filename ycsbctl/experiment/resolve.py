@@ -23,6 +23,7 @@ from ycsbctl.results.schema import CannotCell
 from ycsbctl.results.variants import split_variant, variant, variant_name
 from ycsbctl.stores import registry
 from ycsbctl.stores.base import ServerProtocol
+from ycsbctl.stores.capabilities import DatasetFile
 from ycsbctl.workload.client_properties import read_client_properties, without_consumed
 from ycsbctl.workload.core import OP_NAMES
 from ycsbctl.workload.plugin import Workload, axis_values, load_workload, require_executor
@@ -59,7 +60,7 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
     if any(c.phase == "run" and c.built.builtin_ycsb for c in cases):  # a plug-in makes its own tables
         for target in plan.targets:
             if kinds[target] is None and not plan.loads(target):
-                stores[target].check_unloaded(target)
+                registry.ask(stores[target], DatasetFile.check_unloaded, target)
     first = cases[0].name
     cases = [c if c.variant else _with_dataset(c, first) for c in cases]
     targets = tuple(resolve_target(plan, t, cases[0].properties) for t in plan.targets)
@@ -142,7 +143,7 @@ def check_operations(targets: Sequence[str], stores: dict[str, ServerProtocol], 
 def disturbance_lines(plan: Plan, targets: Sequence[Target]) -> list[str]:
     """What each ``--disturb`` sends on each target (``label: spec → command`` lines); a
     :class:`UserError` naming the first that has no analogue on a target's protocol."""
-    from ycsbctl.stores.disturb import parse_disturb
+    from ycsbctl.stores.disturb import disturbing, parse_disturb
     from ycsbctl.urls import redact_url
 
     lines = []
@@ -150,7 +151,7 @@ def disturbance_lines(plan: Plan, targets: Sequence[Target]) -> list[str]:
         for text in plan.disturb:
             spec = parse_disturb(text, plan.point_duration_s)
             try:
-                command = target.store.disturb_command(spec)
+                command = disturbing(target.store, spec).disturb_command(spec)
             except UserError as exc:
                 raise UserError(f"{exc.message} (target {redact_url(target.name)})") from None
             lines.append(f"{redact_url(target.name)}: {spec.text} → {command}")

@@ -21,7 +21,7 @@ from ycsbctl.provision import Endpoint
 from ycsbctl.provision.probe import redact_config
 from ycsbctl.provision.target_spec import settings_text
 from ycsbctl.results.schema import SkippedTarget
-from ycsbctl.stores.registry import admin_errors, store_says
+from ycsbctl.stores.registry import admin_errors
 from ycsbctl.stores.server_kind import BadSettings
 from ycsbctl.telemetry.network import NetworkBaseline
 from ycsbctl.urls import redact_url
@@ -129,7 +129,7 @@ class SweepTargets:
         (:meth:`ycsbctl.stores.base.ServerProtocol.start_notes`); a server that cannot be asked says nothing."""
         store = ep.store
         try:
-            notes = store_says(store, "start_notes", ep.url, self.study.first.properties) or []
+            notes = store.start_notes(ep.url, self.study.first.properties) or []
         except admin_errors(store):  # it refuses the question (an old server without ROLE) or went away: the
             notes = []  # first point, which asks it next, says so
         for note in notes:

@@ -27,6 +27,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.provision.tls import ServerCertificates
 from ycsbctl.provision.variants import VARIANTS
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import ServerUrls, Tls
 from ycsbctl.stores.catalog_entry import Target
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,5 +176,11 @@ def url_for(protocol: str, port: int, host: str = "127.0.0.1", password: str | N
     """What the bindings connect to: loopback, or the host of a remote Docker engine; over TLS
     trusting ``tls``'s CA when given."""
     proto = registry.get(protocol)
-    url = proto.server_url(host, port, password)
-    return proto.tls_url(url, tls.ca_file) if tls is not None else url
+    servers = registry.capability(proto, ServerUrls)
+    if servers is None:  # no catalogue entry names a store whose servers ycsbctl does not start
+        raise NotImplementedError(f"{proto.name} servers are not started by ycsbctl")
+    url = servers.server_url(host, port, password)
+    if tls is None:
+        return url
+    refusal = f"ycsbctl cannot speak TLS to {proto.name} servers yet"
+    return registry.required(proto, Tls, refusal).tls_url(url, tls.ca_file)

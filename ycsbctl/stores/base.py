@@ -1,4 +1,5 @@
-"""What ycsbctl knows about one server protocol, in one object (see :mod:`ycsbctl.stores.registry`)."""
+"""What every store answers, in one object (see :mod:`ycsbctl.stores.registry`); what only some stores can do
+is declared through the small interfaces of :mod:`ycsbctl.stores.capabilities`."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ycsbctl.stores.binding_set import BindingSet
-    from ycsbctl.stores.disturb import Disturber, DisturbSpec
-    from ycsbctl.stores.reference import ReferenceClient
     from ycsbctl.stores.sampler import Sampler
     from ycsbctl.workload.properties import Properties
 
@@ -48,10 +47,17 @@ class Reading:
 
 
 class ServerProtocol:
-    """One server protocol: its URL schemes, bindings, admin calls, readiness probe, telemetry and
-    footprint. Subclasses override what their servers can do; the defaults describe a protocol
-    with no server behind it (``basic://``). Heavy client libraries are imported inside methods, so
-    that importing the registry stays cheap (the engine's workers do)."""
+    """One store's core, what the rest of ycsbctl asks of every store: its facts (the class attributes), its
+    URLs and binding properties checked before a run, its bindings (:meth:`open_bindings`, the one method
+    without a default), and the admin calls outside the timed path (ping, describe, clear, count, its
+    samplers). The defaults describe a store with no server behind it (``basic://``): no objection, nothing to
+    clear, no count, no sampler.
+
+    Whatever only some stores can do (start servers, TLS, replicas, a footprint, disturbances, the real YCSB's
+    binding, …) is no method here: a store declares it by inheriting the small interfaces of
+    :mod:`ycsbctl.stores.capabilities`, and callers ask :func:`ycsbctl.stores.registry.capability` for it.
+    Heavy client libraries are imported inside methods, so that importing the registry stays cheap (the
+    engine's workers do)."""
 
     name: str = ""  # the protocol's name in plans, manifests and messages (``redis``)
     schemes: tuple[str, ...] = ()  # the URL schemes it serves (``redis``, ``rediss``)
@@ -75,8 +81,8 @@ class ServerProtocol:
     # True: its bindings answer inside the engine's workers and open no socket or file (basic://):
     # no descriptor limit to raise, and the run phase leaves no core free for a server
     engine_only: bool = False
-    # the real YCSB's DB class for the binding :meth:`ycsb_binding` names, under the install's package
-    # (``db.RedisClient`` → ``site.ycsb.db.RedisClient``); "" → ``--engine ycsb`` is refused for it
+    # the real YCSB's DB class for the binding its ``ycsb_binding`` names (capabilities.RealYcsb), under the
+    # install's package (``db.RedisClient`` → ``site.ycsb.db.RedisClient``); "" → ``--engine ycsb`` is refused
     ycsb_db_class: str = ""
     # other YCSB DB classes (simple names) whose logs measured this store, for ``import-ycsb``
     ycsb_log_db_classes: tuple[str, ...] = ()
@@ -100,32 +106,10 @@ class ServerProtocol:
         """Raise :class:`~ycsbctl.errors.UserError` when ``url`` cannot be used (parsed by the client
         library's own URL parser)."""
 
-    def server_url(self, host: str, port: int, password: str | None = None) -> str:
-        """The URL of a server of this protocol that ycsbctl started at ``host:port``, with the
-        ``password`` it was given (a server on another host gets one)."""
-        raise NotImplementedError(f"{self.name} servers are not started by ycsbctl")
-
-    def tls_url(self, url: str, ca_file: str) -> str:
-        """``url`` (of a server ycsbctl started with TLS) as clients speak to it over TLS, trusting the CA
-        certificate in ``ca_file``."""
-        from ycsbctl.errors import UserError
-
-        raise UserError(f"ycsbctl cannot speak TLS to {self.name} servers yet")
-
-    def loopback_url(self, port: int) -> str:
-        """The URL of a server of this protocol that ycsbctl started on loopback at ``port``."""
-        return self.server_url("127.0.0.1", port)
-
     def url_with_properties(self, url: str, properties: Properties) -> str:
         """``url`` with what the binding's ``-p`` properties add to it (Redis: ``redis.password``), so
         that the checks before a run, telemetry and the clients all connect alike."""
         return url
-
-    def plugin_refusal(self, properties: dict[str, str]) -> str | None:
-        """Why a workload plug-in's executor cannot run with these binding ``properties`` (it speaks
-        through the store's own binding, e.g. ``resp``), as the end of a sentence naming the workload;
-        None when it can."""
-        return None
 
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         """Raise :class:`~ycsbctl.errors.UserError` for a binding property this store cannot take (a
@@ -137,15 +121,12 @@ class ServerProtocol:
         before its first point (a setting it cannot honour in full and what is done instead); [] for nothing."""
         return []
 
-    def error_hint(self, error: str, properties: dict[str, str]) -> str | None:
-        """What to do about a point's ``error`` (the server's own words) that the store recognises as a
-        deployment the ``properties`` do not fit (a cluster node asked as one server); None when it has none."""
+    def plugin_refusal(self, properties: dict[str, str]) -> str | None:
+        """Why a workload plug-in's executor cannot run with these binding ``properties`` (it speaks through
+        the store's own binding, e.g. ``resp``), as the end of a sentence naming the workload; None when it
+        can. In the core, not a capability: the workload layer asks it (``workload.plugin.PluginStore``),
+        below the stores."""
         return None
-
-    def check_unloaded(self, url: str) -> None:
-        """Raise :class:`~ycsbctl.errors.UserError` when ``url``, which the plan reads without loading it
-        (no ``--load``), plainly holds no dataset at all (an embedded store's file that does not exist),
-        while the plan is checked: before anything starts (or creates it)."""
 
     # -- the timed path ------------------------------------------------------------------------------
     async def open_bindings(self, url: str, clients: int, properties: dict[str, str], timeout_s: float) -> BindingSet:
@@ -154,12 +135,12 @@ class ServerProtocol:
 
     # -- outside the timed path ---------------------------------------------------------------------
     def admin_errors(self) -> tuple[type[BaseException], ...]:
-        """The exceptions its calls outside the timed path (:meth:`ping`, :meth:`replicas`, :meth:`why_short`, …) raise
+        """The exceptions its calls outside the timed path (:meth:`ping`, ``replicas``, ``why_short``, …) raise
         when the server cannot be asked: gone, refusing, past its deadline, or answering with an error. Here
         ``OSError`` (refused and reset connections, timeouts, :class:`~ycsbctl.stores.deadline.DeadlinePassed`), what
         a store speaking its own wire protocol over a socket raises; a store whose admin calls go through a client
         library adds that library's errors (imported here, when asked). A caller that asks a server which may be gone
-        (:func:`~ycsbctl.stores.registry.store_says`) catches these and nothing else: any other error is a bug."""
+        (:func:`~ycsbctl.stores.registry.ask`) catches these and nothing else: any other error is a bug."""
         return (OSError,)
 
     def ping(self, url: str, timeout_s: float = 1.0) -> None:
@@ -176,10 +157,6 @@ class ServerProtocol:
         """Records stored (cheap, bounded to a few seconds); None when there is no server."""
         return None
 
-    def reported_pid(self, url: str) -> int | None:
-        """The PID the server reports for itself."""
-        return None
-
     def open_without_credentials(self, url: str) -> bool:
         """Whether the server at ``url`` (given without user and password) serves a client that did not
         authenticate: it has no authentication. Here: it answers :meth:`ping`."""
@@ -193,72 +170,6 @@ class ServerProtocol:
         """Whether ``error`` (a binding's ``last_error``) is the store refusing an insert of a key it holds."""
         return any(said in error for said in self.duplicate_insert)
 
-    def why_short(self, url: str) -> str | None:
-        """Why the server may hold fewer records than it acknowledged, in its own counters (memcached's
-        ``evictions``); None when it says nothing of the kind."""
-        return None
-
-    def storage_id(self, url: str) -> tuple[str, str] | None:
-        """What holds the dataset at ``url`` and which one it is — ("the SQLite file /x.db", "inode 12") — to tell
-        it from another put in its place since; None when it cannot be told (a server's)."""
-        return None
-
-    def pause_cause(self, url: str, counts: Mapping[str, int] | None = None) -> str | None:
-        """Why the client's own loop may have stopped, when the store can tell (an embedded store runs
-        inside the client's processes, so its waits are the client's pauses), from the store itself and the
-        point's bindings' own ``counts`` (``PhaseResult.binding_counts``); None when it cannot."""
-        return None
-
-    def own_lock_wait(self, url: str, processes: int, writes: int) -> str | None:
-        """Why the client's own loop may have paused when nothing else holds the store: the engine's own
-        ``processes`` waiting on each other's lock inside the store (``writes``: the point's write operations),
-        said as that; None when the store has no such lock (a server's clients wait on the network, not the loop)."""
-        return None
-
-    def stall_cause(self, url: str) -> str | None:
-        """Why the server may have stopped answering, in its own words, asked after a point that stalled (a
-        PostgreSQL primary whose commits wait for a synchronous standby that is gone); None when it says
-        nothing of the kind or cannot be asked."""
-        return None
-
-    def replicas(self, url: str) -> list[str] | None:
-        """The replicas (standbys) the primary at ``url`` has connected now, as it names them (``127.0.0.1:6380``, a
-        standby's ``application_name``), asked before and after each point: one gone is a deployment that changed
-        while it was measured; [] for none, None when the store has no replicas to ask about."""
-        return None
-
-    def reference_client(self) -> ReferenceClient | None:
-        """The load generator the store's makers ship (``redis-benchmark``), that ``ycsbctl calibrate``
-        measures ycsbctl's client against; None when it has none."""
-        return None
-
     def samplers(self, url: str, interval_s: float) -> list[Sampler]:
         """The protocol's own telemetry samplers (what the server reports at ``interval_s``)."""
         return []
-
-    def reading(self, url: str) -> Reading | None:
-        """One footprint reading; None when there is no server."""
-        return None
-
-    def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:
-        """The real YCSB's binding for ``url`` (its ``bin/ycsb`` name) and the properties it connects with."""
-        from ycsbctl.errors import UserError
-
-        raise UserError(f"cannot run the real YCSB against a {self.name} URL")
-
-    def server_cores(self, target: str, limit: float) -> float:
-        """Cores the server can use, at most ``limit`` (its CPU limit or the host's cores)."""
-        return limit
-
-    # -- disturbances (ycsbctl.stores.disturb) ------------------------------------------------------
-    def disturb_command(self, spec: DisturbSpec) -> str:
-        """What ``spec``'s action sends on this protocol, in one line (the plan and the events table
-        show it); a :class:`~ycsbctl.errors.UserError` when it has no analogue here."""
-        from ycsbctl.errors import UserError
-
-        raise UserError(f"--disturb {spec.text}: {self.name} targets have no big keys to disturb")
-
-    def disturber(self, url: str, spec: DisturbSpec, name: str) -> Disturber:
-        """The :class:`~ycsbctl.stores.disturb.Disturber` of ``spec`` on the server at ``url``, its big
-        key called ``name``."""
-        raise NotImplementedError(self.disturb_command(spec))

@@ -1,9 +1,9 @@
 """Disturbances: a big key built before a point, and one command on it at a planned second.
 
 ``--disturb ACTION:TYPE:SIZE@AT[/EVERY]`` (e.g. ``del:set:2M@5s``, ``hgetall:hash:200k@5s/1s``) is
-parsed here into a :class:`DisturbSpec`; each store says what the action means on its protocol
-(:meth:`~ycsbctl.stores.base.ServerProtocol.disturb_command`, a one-line refusal when it has no
-analogue) and carries it out through a :class:`Disturber` (one connection of its own, outside the
+parsed here into a :class:`DisturbSpec`; each store that can (:class:`~ycsbctl.stores.capabilities.Disturbing`)
+says what the action means on its protocol (``disturb_command``, a one-line refusal when it has no
+analogue; :func:`disturbing` refuses for a store without the capability) and carries it out through a :class:`Disturber` (one connection of its own, outside the
 engine). The words are Redis's: ``del``, ``unlink``, ``expire`` on any type; ``lrem`` and ``lrange``
 on a list, ``hgetall`` on a hash, ``smembers`` on a set, ``zrange`` on a zset.
 """
@@ -13,9 +13,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ycsbctl.errors import UserError
+from ycsbctl.stores.capabilities import Disturbing
 from ycsbctl.user_input import finite
+
+if TYPE_CHECKING:
+    from ycsbctl.stores.base import ServerProtocol
 
 TYPES = ("hash", "set", "zset", "list")
 # action -> the types it applies to
@@ -151,3 +156,11 @@ class Disturber:
 
     def close(self) -> None:
         raise NotImplementedError
+
+
+def disturbing(store: ServerProtocol, spec: DisturbSpec) -> Disturbing:
+    """``store`` as the :class:`~ycsbctl.stores.capabilities.Disturbing` that carries ``spec`` out; a
+    :class:`~ycsbctl.errors.UserError` naming ``spec`` when the store has no big keys to disturb."""
+    if not isinstance(store, Disturbing):
+        raise UserError(f"--disturb {spec.text}: {store.name} targets have no big keys to disturb")
+    return store

@@ -1,35 +1,47 @@
-"""The stores' registry, URL scheme -> store (go-ycsb's ``RegisterDBCreator``): nothing outside a
-store's package branches on its protocol.
+"""The stores' registry, URL scheme -> store (go-ycsb's ``RegisterDBCreator``): nothing outside a store's
+package branches on its protocol.
 
-A store (:class:`ServerProtocol`, one package under :mod:`ycsbctl.stores`) declares its URL schemes,
-validates URLs with its client library's own parser, opens the engine's bindings, and answers admin
-calls (ping, describe, clear, count), telemetry (samplers, reported PID, footprint), the
-bottleneck's question (how many cores can the server use) and its executors for the plug-in workloads
-(``executors``, handed to :mod:`ycsbctl.workload.store_executors` when it registers). Its ``store`` module calls
-:func:`register` once; adding a store means adding one package and one line in :data:`_MODULES`.
-A store whose servers ycsbctl starts has a ``server`` module too, its flavors' :class:`ServerKind` s
-(``KINDS``), its catalogue entries and their deployments (``TARGETS``, ``VARIANTS``), found without a
-line of its own (:func:`server_packages`): :func:`server_kind` finds a kind by flavor name,
-:func:`catalogue` collects the entries.
-The registry imports the stores lazily (by name), so that it stays at the bottom of the import graph.
-"""
+A store (one package under :mod:`ycsbctl.stores`) has a core, :class:`ServerProtocol`, that every store
+answers: its URL schemes and facts, URLs validated with its client library's own parser, binding properties
+checked, the engine's bindings opened, and the admin calls (ping, describe, clear, count, samplers). What only
+some stores can do is a small interface of :mod:`ycsbctl.stores.capabilities` that the store's class declares
+by inheriting it (go-ycsb's ``BatchDB``): start servers (``ServerUrls``), TLS, replicas, a footprint, the
+cores its server can use, disturbances, the real YCSB's binding, … The rest of the tool asks a store for a
+capability, never for its name: :func:`capability` (the store as that interface, or None) and :func:`ask` (one
+question, by the interface's method: ``ask(url, Replication.replicas, url)``, None when the store lacks it),
+so a misspelt question is a type error. Its executors for the plug-in workloads (``executors``) are handed
+to :mod:`ycsbctl.workload.store_executors` when it registers.
+
+Its ``store`` module calls :func:`register` once; adding a store means adding one package and one line in
+:data:`_MODULES`. A store whose servers ycsbctl starts has a ``server`` module too, its flavors'
+:class:`ServerKind` s (``KINDS``), its catalogue entries and their deployments (``TARGETS``, ``VARIANTS``), found
+without a line of its own (:func:`server_packages`): :func:`server_kind` finds a kind by flavor name, :func:`catalogue`
+collects the entries. The registry imports the stores lazily (by name), so that it
+stays at the bottom of the import graph."""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import ServerProtocol
+from ycsbctl.stores.capabilities import CAPABILITIES, questions
 from ycsbctl.stores.server_kind import ServerKind
 from ycsbctl.urls import redact_url
 from ycsbctl.workload import store_executors
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ycsbctl.stores.binding_set import BindingSet
     from ycsbctl.stores.catalog_entry import Target, Variant
+
+C = TypeVar("C")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 # One store module per package; each registers its store when imported.
 _MODULES = ("ycsbctl.stores.redis.store", "ycsbctl.stores.mongodb.store", "ycsbctl.stores.basic.store",
@@ -155,27 +167,68 @@ def for_url(url: str) -> ServerProtocol:
     return proto
 
 
-def store_says(url: str | ServerProtocol, question: str, *args: Any) -> Any:
-    """The answer of the store of ``url`` (or the store itself, as a resolved target holds it) to ``question``, a method of :class:`ServerProtocol` asked with ``args``
-    (its start notes, its reason for a pause or a stall, why its dataset is short, …). A store that does not answer
-    that question says what the base class says (None, [] or False), and one whose base method raises
-    :class:`NotImplementedError` says None: silence, for the caller to say what it knows without the store's word.
+def capability(target: str | ServerProtocol, kind: type[C]) -> C | None:
+    """The store of ``target`` (a URL, or a store) as the capability ``kind`` (an interface of
+    :mod:`ycsbctl.stores.capabilities`: ``Replication``, ``FootprintReading``, …) when it declares it; None
+    when it does not, for the caller to say what it knows without the store's word. An unknown URL raises its
+    :class:`~ycsbctl.errors.UserError`; a ``kind`` that is no capability a :class:`TypeError`."""
+    if kind not in CAPABILITIES:
+        name = getattr(kind, "__name__", kind)
+        raise TypeError(f"capability({name!r}): no capability of ycsbctl.stores.capabilities")
+    store = for_url(target) if isinstance(target, str) else target
+    return store if isinstance(store, kind) else None
 
-    Everything else propagates: a ``question`` that is no method of :class:`ServerProtocol` (a misspelt name) raises
-    :class:`AttributeError` naming it, an unknown URL its :class:`~ycsbctl.errors.UserError`, and an error inside the
-    store's answer (a bug, or a server that cannot be asked) its own exception. A caller that asks a server which
-    may be gone catches :func:`admin_errors` of ``url`` where it asks, and says why there."""
-    if not callable(getattr(ServerProtocol, question, None)) or question.startswith("_"):
-        raise AttributeError(f"store_says({question!r}): no store answers that: it is no method of ServerProtocol")
+
+def required(target: str | ServerProtocol, kind: type[C], refusal: str) -> C:
+    """:func:`capability` for a caller that cannot go on without it: a :class:`~ycsbctl.errors.UserError`
+    saying ``refusal`` (what the user asked that the store cannot do) when the store lacks ``kind``."""
+    store = capability(target, kind)
+    if store is None:
+        raise UserError(refusal)
+    return store
+
+
+def ask(target: str | ServerProtocol, question: Callable[Concatenate[C, P], R], *args: P.args,
+        **kwargs: P.kwargs) -> R | None:
+    """The answer of the store of ``target`` to ``question``, a capability's method (``Replication.replicas``)
+    asked with ``args``; None when the store does not declare that capability (silence). An error inside the
+    store's answer propagates (a bug, or a server that cannot be asked): a caller that asks a server which may
+    be gone catches :func:`admin_errors` of the URL where it asks, and says why there."""
+    kind = questions().get(getattr(question, "__name__", ""))
+    if kind is None or getattr(kind, question.__name__) is not question:
+        raise TypeError(f"ask({question!r}): no question of a capability (ycsbctl.stores.capabilities)")
+    store = capability(target, kind)
+    # asked by name: the store's own method, not the interface's abstract one
+    return None if store is None else getattr(store, question.__name__)(*args, **kwargs)
+
+
+def store_says(url: str | ServerProtocol, question: str, *args: Any) -> Any:
+    """:func:`ask` by the question's name, for a caller not yet moved to :func:`ask` (the name is checked when
+    asked, not by the type checker): a core method of :class:`ServerProtocol` is asked of every store, a
+    capability's only of a store that declares it (None otherwise), and one that raises
+    :class:`NotImplementedError` says None.
+
+    Everything else propagates: a ``question`` that is no method of the core or of a capability (a misspelt
+    name) raises :class:`AttributeError` naming it, an unknown URL its :class:`~ycsbctl.errors.UserError`, and
+    an error inside the store's answer its own exception."""
+    core = callable(getattr(ServerProtocol, question, None))
+    kind = questions().get(question) or (ServerProtocol if core else None)
+    if kind is None or question.startswith("_"):
+        raise AttributeError(f"store_says({question!r}): no store answers that: it is no method of "
+                             "ServerProtocol nor of a capability")
+    store = _store(url)
+    if not isinstance(store, kind):
+        return None
     try:
-        return getattr(_store(url), question)(*args)
-    except NotImplementedError:  # the base's way of saying this store does not do that
+        return getattr(store, question)(*args)
+    except NotImplementedError:  # a store's way of saying it does not do that (SQLite: no loopback server)
         return None
 
 
 def admin_errors(url: str | ServerProtocol) -> tuple[type[BaseException], ...]:
-    """The exceptions the store of ``url`` (or the store itself) raises when its server cannot be asked (gone, refusing, past a deadline,
-    answering with an error: :meth:`ServerProtocol.admin_errors`), for a caller of :func:`store_says` to catch."""
+    """The exceptions the store of ``url`` (or the store itself, as a resolved endpoint holds it) raises when its
+    server cannot be asked (gone, refusing, past a deadline, answering with an error:
+    :meth:`ServerProtocol.admin_errors`), for a caller of :func:`ask` to catch."""
     return _store(url).admin_errors()
 
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.names import BOTTLENECK_SEVERITY, CPU_SATURATED
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import CoreLimit
 
 if TYPE_CHECKING:
     from ycsbctl.telemetry.stall import Stall
@@ -78,7 +79,8 @@ def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float |
         cores = float(endpoint.cpu_limit_cores)
     cores = float(cores or host_cores())
     limit = min(float(endpoint.cpu_limit_cores or cores), cores, float(usable or cores))
-    own = registry.get(endpoint.protocol).server_cores(endpoint.kind or endpoint.target, limit)
+    own = registry.ask(registry.get(endpoint.protocol), CoreLimit.server_cores, endpoint.kind or endpoint.target, limit)
+    own = limit if own is None else own
     if endpoint.processes:  # several processes (shards): each its own cores' worth, up to the limit
         own = min(limit, own * len(endpoint.processes))
     io_threads = (endpoint.traits or {}).get("io_threads")

@@ -25,6 +25,7 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import ReportedPid
 from ycsbctl.stores.sampler import Sampler, frame_of
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
@@ -57,7 +58,7 @@ def local_server_pid(endpoint: Endpoint) -> int | None:
     if not proto.has_server:
         return None
     try:
-        pid = proto.reported_pid(endpoint.url)
+        pid = registry.ask(proto, ReportedPid.reported_pid, endpoint.url)
     except Exception:  # noqa: BLE001 - any store's error (a lost server, a right the user lacks): no PID, no crash
         pid = None  # the point itself finds a lost server; its samplers say what they could not read
     port = _port_of(endpoint.url)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import FootprintReading
 from ycsbctl.telemetry.process import process_rss_bytes
 
 
@@ -67,7 +68,7 @@ def _rss(endpoint: Endpoint, db_rss: float | None) -> tuple[float | None, str | 
 
 def _read(endpoint: Endpoint) -> dict[str, Any]:
     """One reading: db memory, RSS, keys (and dbStats for MongoDB)."""
-    reading = registry.get(endpoint.protocol).reading(endpoint.url)
+    reading = registry.ask(registry.get(endpoint.protocol), FootprintReading.reading, endpoint.url)
     if reading is None:
         return {}
     out: dict[str, Any] = {"db_memory_bytes": reading.db_memory_bytes, "keys": reading.keys, **reading.extra}

@@ -1,7 +1,7 @@
 """A primary's replica (or standby) lost while a point ran: the deployment measured is not the one asked for.
 
 The store names the replicas its primary has connected before and after the point
-(:meth:`ycsbctl.stores.base.ServerProtocol.replicas`: Redis's ``INFO replication``, PostgreSQL's
+(:meth:`ycsbctl.stores.capabilities.Replication.replicas`: Redis's ``INFO replication``, PostgreSQL's
 ``pg_stat_replication``); the telemetry's per-second samples of the same lists' sizes (``replicas``) say when the
 first went. A point whose operations only read (none wrote) measured the primary alone, which its figures are still
 true of; a point that wrote stopped copying its writes to the lost replica from then on. Either way the point is

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ycsbctl.stores.base import ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import RealYcsb
 from ycsbctl.stores.registry import register
 
 if TYPE_CHECKING:
     from ycsbctl.stores.binding_set import BindingSet
 
 
-class BasicProtocol(ServerProtocol):
+class BasicProtocol(ServerProtocol, RealYcsb):
     name = "basic"
     schemes = ("basic",)
     example = "basic://"

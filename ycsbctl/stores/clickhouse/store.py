@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import FootprintReading, ServerUrls
 from ycsbctl.stores.clickhouse.media_items import ClickHouseItems
 from ycsbctl.stores.registry import register
 from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
@@ -21,7 +22,7 @@ _NO_ROW_WRITES = ("ClickHouse changes rows only by mutations (ALTER TABLE … {v
                   "the many-store study drops ClickHouse from its update test for this")
 
 
-class ClickHouseProtocol(ServerProtocol):
+class ClickHouseProtocol(ServerProtocol, ServerUrls, FootprintReading):
     name = "clickhouse"
     executors = {MEDIA_ITEMS: ClickHouseItems}
     schemes = ("clickhouse",)

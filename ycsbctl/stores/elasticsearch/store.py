@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import CoreLimit, FootprintReading, ServerUrls
 from ycsbctl.stores.elasticsearch.media_items import ElasticsearchItems
 from ycsbctl.stores.registry import register
 from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
@@ -20,7 +21,7 @@ def _index(properties: dict[str, str]) -> str:
     return properties.get("es.index.key", "es.ycsb") or "es.ycsb"
 
 
-class ElasticsearchProtocol(ServerProtocol):
+class ElasticsearchProtocol(ServerProtocol, ServerUrls, FootprintReading, CoreLimit):
     name = "elasticsearch"
     executors = {MEDIA_ITEMS: ElasticsearchItems}
     duplicate_insert = ("document already exists",)  # _create's 409 version_conflict_engine_exception

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.capabilities import CoreLimit, FootprintReading, RealYcsb, ReportedPid, Tls
 from ycsbctl.stores.mariadb.media_items import MariaItems
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only
@@ -39,7 +40,7 @@ async def _nothing() -> None:
     """No table to create (a workload plug-in creates its own)."""
 
 
-class MariaProtocol(SqlProtocol):
+class MariaProtocol(SqlProtocol, Tls, ReportedPid, FootprintReading, CoreLimit, RealYcsb):
     name = "mysql"
     executors = {MEDIA_ITEMS: MariaItems}
     schemes = ("mysql", "mariadb")

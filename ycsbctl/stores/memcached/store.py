@@ -7,6 +7,14 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import (
+    CoreLimit,
+    DatasetLoss,
+    FootprintReading,
+    RealYcsb,
+    ReportedPid,
+    ServerUrls,
+)
 from ycsbctl.stores.memcached.media_items import MemcachedItems
 from ycsbctl.stores.registry import register
 from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
@@ -22,7 +30,7 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-class MemcachedProtocol(ServerProtocol):
+class MemcachedProtocol(ServerProtocol, ServerUrls, DatasetLoss, ReportedPid, FootprintReading, CoreLimit, RealYcsb):
     name = "memcached"
     executors = {MEDIA_ITEMS: MemcachedItems}
     schemes = ("memcached",)

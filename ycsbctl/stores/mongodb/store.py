@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol, StandIn
+from ycsbctl.stores.capabilities import Disturbing, FootprintReading, RealYcsb, ReportedPid, ServerUrls, Tls
 from ycsbctl.stores.mongodb.admin import client
 from ycsbctl.stores.mongodb.media_items import MongoItems
 from ycsbctl.stores.mongodb.online_status import MongoExecutor
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ycsbctl.stores.sampler import Sampler
 
 
-class MongoProtocol(ServerProtocol):
+class MongoProtocol(ServerProtocol, ServerUrls, Tls, ReportedPid, FootprintReading, RealYcsb, Disturbing):
     name = "mongodb"
     executors = {MEDIA_ITEMS: MongoItems, ONLINE_STATUS: MongoExecutor}
     schemes = ("mongodb", "mongodb+srv")

@@ -7,6 +7,7 @@ from urllib.parse import unquote, urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.capabilities import FootprintReading, RealYcsb, Replication, ReportedPid, StallCause, Tls
 from ycsbctl.stores.postgresql.media_items import PostgresItems
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sql.protocol import SqlProtocol, no_database, only, server_lacks
@@ -64,7 +65,7 @@ def _not_postgresql(url: str, timeout_s: float) -> str | None:
     return f"not a PostgreSQL server: it answered PostgreSQL's opening request with {data[:40]!r}"
 
 
-class PostgresProtocol(SqlProtocol):
+class PostgresProtocol(SqlProtocol, Tls, StallCause, Replication, ReportedPid, FootprintReading, RealYcsb):
     name = "postgresql"
     executors = {MEDIA_ITEMS: PostgresItems}
     schemes = ("postgresql", "postgres")

@@ -6,6 +6,19 @@ from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError, short_error
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import (
+    Calibration,
+    CoreLimit,
+    DatasetLoss,
+    Disturbing,
+    ErrorHints,
+    FootprintReading,
+    RealYcsb,
+    Replication,
+    ReportedPid,
+    ServerUrls,
+    Tls,
+)
 from ycsbctl.stores.redis import urls as redis_urls
 from ycsbctl.stores.redis.media_items import RedisItems
 from ycsbctl.stores.redis.online_status import RedisExecutor
@@ -37,7 +50,8 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-class RedisProtocol(ServerProtocol):
+class RedisProtocol(ServerProtocol, ServerUrls, Tls, ErrorHints, DatasetLoss, Replication, Calibration, ReportedPid,
+                    FootprintReading, CoreLimit, RealYcsb, Disturbing):
     name = "redis"
     executors = {MEDIA_ITEMS: RedisItems, ONLINE_STATUS: RedisExecutor}
     schemes = ("redis", "rediss", "unix")

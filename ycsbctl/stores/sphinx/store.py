@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import FootprintReading, ServerUrls
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sphinx.media_items import SphinxItems
 from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
@@ -20,7 +21,7 @@ _NO_UPDATE = ("Sphinx 2.2's UPDATE changes numeric attributes only; a string fie
 FIELDS = 10  # the string attributes field0 … field9 of infra/sphinx/sphinx.conf's usertable
 
 
-class SphinxProtocol(ServerProtocol):
+class SphinxProtocol(ServerProtocol, ServerUrls, FootprintReading):
     name = "sphinx"
     executors = {MEDIA_ITEMS: SphinxItems}
     duplicate_insert = ("duplicate id '",)  # a real-time index's INSERT of an id it holds

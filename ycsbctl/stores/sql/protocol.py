@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import ServerProtocol
+from ycsbctl.stores.capabilities import ServerUrls
 from ycsbctl.stores.sql.layout import identifier
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def only(rows: Sequence[Sequence[Any]]) -> Any:
     return value
 
 
-class SqlProtocol(ServerProtocol):
+class SqlProtocol(ServerProtocol, ServerUrls):
     """A store of YCSB's jdbc layout. Subclasses answer :meth:`query` (one statement on a short-lived
     admin connection of their own, never the engine's) and the JDBC facts YCSB's binding needs."""
 

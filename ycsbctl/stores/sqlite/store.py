@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts
+from ycsbctl.stores.capabilities import ClientPauses, DatasetFile, DatasetLoss, FootprintReading, RealYcsb
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.sql.protocol import SqlProtocol, only
 from ycsbctl.stores.sqlite.media_items import SqliteItems
@@ -91,7 +92,7 @@ def _check_is_database(path: str) -> None:
                         fix="give the path of an SQLite database, or a new path (loading creates it)")
 
 
-class SqliteProtocol(SqlProtocol):
+class SqliteProtocol(SqlProtocol, DatasetFile, DatasetLoss, ClientPauses, FootprintReading, RealYcsb):
     name = "sqlite"
     executors = {MEDIA_ITEMS: SqliteItems}
     duplicate_insert = ("UNIQUE constraint failed",)

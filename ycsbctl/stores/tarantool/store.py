@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import Reading, ServerFacts, ServerProtocol
+from ycsbctl.stores.capabilities import CoreLimit, FootprintReading, ReportedPid, ServerUrls
 from ycsbctl.stores.registry import register
 from ycsbctl.stores.tarantool.media_items import TarantoolItems
 from ycsbctl.workload.media_items.contract import WORKLOAD as MEDIA_ITEMS
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 SHOWN_CFG = ("wal_mode", "memtx_memory", "readahead", "net_msg_max", "listen")
 
 
-class TarantoolProtocol(ServerProtocol):
+class TarantoolProtocol(ServerProtocol, ServerUrls, ReportedPid, FootprintReading, CoreLimit):
     name = "tarantool"
     executors = {MEDIA_ITEMS: TarantoolItems}
     duplicate_insert = ("Duplicate key exists in unique index",)  # ER_TUPLE_FOUND
