@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores.base import ServerProtocol
@@ -200,29 +200,6 @@ def ask(target: str | ServerProtocol, question: Callable[Concatenate[C, P], R], 
     store = capability(target, kind)
     # asked by name: the store's own method, not the interface's abstract one
     return None if store is None else getattr(store, question.__name__)(*args, **kwargs)
-
-
-def store_says(url: str | ServerProtocol, question: str, *args: Any) -> Any:
-    """:func:`ask` by the question's name, for a caller not yet moved to :func:`ask` (the name is checked when
-    asked, not by the type checker): a core method of :class:`ServerProtocol` is asked of every store, a
-    capability's only of a store that declares it (None otherwise), and one that raises
-    :class:`NotImplementedError` says None.
-
-    Everything else propagates: a ``question`` that is no method of the core or of a capability (a misspelt
-    name) raises :class:`AttributeError` naming it, an unknown URL its :class:`~ycsbctl.errors.UserError`, and
-    an error inside the store's answer its own exception."""
-    core = callable(getattr(ServerProtocol, question, None))
-    kind = questions().get(question) or (ServerProtocol if core else None)
-    if kind is None or question.startswith("_"):
-        raise AttributeError(f"store_says({question!r}): no store answers that: it is no method of "
-                             "ServerProtocol nor of a capability")
-    store = _store(url)
-    if not isinstance(store, kind):
-        return None
-    try:
-        return getattr(store, question)(*args)
-    except NotImplementedError:  # a store's way of saying it does not do that (SQLite: no loopback server)
-        return None
 
 
 def admin_errors(url: str | ServerProtocol) -> tuple[type[BaseException], ...]:

@@ -1,7 +1,5 @@
-"""``store_says`` (a question by its name, kept for callers not yet moved to ``registry.ask``): a store's word on a
-question is silence only where the store does not answer that question (it lacks the capability, the core's
-default, or its NotImplementedError); a misspelt question and an error inside a store's answer
-propagate, and a server that cannot be asked raises one of its store's ``admin_errors``, which the callers that
+"""``registry.ask`` (a question by a capability's method): a store's word on a question is silence only where the
+store does not declare that capability; a misspelt question and an error inside a store's answer propagate, and a server that cannot be asked raises one of its store's ``admin_errors``, which the callers that
 ask a server around a point catch (:func:`ycsbctl.experiment.point_runner.asked_server`)."""
 
 from __future__ import annotations
@@ -14,27 +12,27 @@ from tests.fixtures.servers import free_port
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.point_runner import asked_server
 from ycsbctl.stores import registry
-from ycsbctl.stores.capabilities import ClientPauses, Replication
+from ycsbctl.stores.capabilities import ClientPauses, Replication, ServerUrls, StallCause
 
 
 def test_a_misspelt_question_raises_naming_it():
     with pytest.raises(AttributeError, match="stall_casue"):
-        registry.store_says("basic://", "stall_casue", "basic://")
-    with pytest.raises(AttributeError, match="example"):  # an attribute of a store, not a question it answers
-        registry.store_says("basic://", "example")
+        registry.ask("basic://", StallCause.stall_casue, "basic://")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="example"):  # a store's attribute, not a capability's question
+        registry.ask("basic://", registry.examples)  # type: ignore[arg-type]
     with pytest.raises(AttributeError, match="replicsa"):  # the point's helper does not take it for a gone server
         asked_server("basic://", Replication.replicsa, "basic://")  # type: ignore[attr-defined]
 
 
 def test_a_question_the_store_does_not_answer_is_silence():
-    assert registry.store_says("basic://", "stall_cause", "basic://") is None
-    assert registry.store_says("basic://", "replicas", "basic://") is None
-    assert registry.store_says("basic://", "start_notes", "basic://", {}) == []
-    # Redis has no own lock wait (the base's answer, given without asking a server: none listens there)
+    assert registry.ask("basic://", StallCause.stall_cause, "basic://") is None
+    assert registry.ask("basic://", Replication.replicas, "basic://") is None
+    assert registry.for_url("basic://").start_notes("basic://", {}) == []  # the core's answer: no note
+    # Redis has no own lock wait (it lacks ClientPauses: silence, without asking a server: none listens there)
     url = f"redis://127.0.0.1:{free_port()}"
-    assert registry.store_says(url, "own_lock_wait", url, 4, 100) is None
+    assert registry.ask(url, ClientPauses.own_lock_wait, url, 4, 100) is None
     # basic:// servers are not started by ycsbctl: it lacks the capability (ServerUrls)
-    assert registry.store_says("basic://", "server_url", "127.0.0.1", 1) is None
+    assert registry.ask("basic://", ServerUrls.server_url, "127.0.0.1", 1) is None
 
 
 def test_an_error_inside_a_store_s_answer_propagates(tmp_path: Path):
@@ -42,7 +40,7 @@ def test_an_error_inside_a_store_s_answer_propagates(tmp_path: Path):
     it reaches the caller (once it read as "the store has nothing to say")."""
     url = f"sqlite://{tmp_path / 'x.db'}"
     with pytest.raises(ValueError, match="many"):
-        registry.store_says(url, "pause_cause", url, {"sqlite_busy_long": "many"})
+        registry.ask(url, ClientPauses.pause_cause, url, {"sqlite_busy_long": "many"})
     with pytest.raises(ValueError, match="many"):  # no admin error: the point's helper lets it through too
         asked_server(url, ClientPauses.pause_cause, url, {"sqlite_busy_long": "many"})
 
@@ -50,7 +48,7 @@ def test_an_error_inside_a_store_s_answer_propagates(tmp_path: Path):
 def test_a_server_that_is_gone_raises_its_store_s_admin_error_which_the_point_s_helper_takes_as_silence():
     url = f"redis://127.0.0.1:{free_port()}"  # nothing listens: refused
     with pytest.raises(registry.admin_errors(url)) as raised:
-        registry.store_says(url, "replicas", url)
+        registry.ask(url, Replication.replicas, url)
     assert not isinstance(raised.value, OSError)  # redis-py's ConnectionError: why the store names its own errors
     assert asked_server(url, Replication.replicas, url) is None
     assert registry.admin_errors("basic://") == (OSError,)
@@ -58,4 +56,4 @@ def test_a_server_that_is_gone_raises_its_store_s_admin_error_which_the_point_s_
 
 def test_an_unknown_url_is_the_caller_s_error():
     with pytest.raises(UserError, match="unsupported target URL"):
-        registry.store_says("http://127.0.0.1/", "replicas", "http://127.0.0.1/")
+        registry.ask("http://127.0.0.1/", Replication.replicas, "http://127.0.0.1/")
