@@ -3,18 +3,14 @@ code can be given), each with why. They are listed, not scored.
 
 Keyed "module: the source line, stripped | the change" (mutation_ops.Mutant.key), so that they stay named
 when lines move; tests/test_mutation_map.py fails on an entry that no longer names a mutant the tool makes.
-The entries sit in four parts, scripts/mutation_equivalent_1.py to _4.py, in the order they were judged
-(a new one goes at the end of the last part), so that no module is over 400 lines. The equivalents of
-whole kinds of change (a drawing call's style numbers, a wait's timeout, …) are rules instead:
-scripts/mutation_rules.py.
+The entries are data, scripts/mutation_equivalent.json (key -> why), in the order they were judged (a new one
+goes at the end). The equivalents of whole kinds of change (a drawing call's style numbers, a wait's timeout,
+…) are rules instead: scripts/mutation_rules.py.
 """
 
 from __future__ import annotations
 
-import mutation_equivalent_1
-import mutation_equivalent_2
-import mutation_equivalent_3
-import mutation_equivalent_4
+import json
+from pathlib import Path
 
-EQUIVALENT: dict[str, str] = {**mutation_equivalent_1.EQUIVALENT, **mutation_equivalent_2.EQUIVALENT,
-                              **mutation_equivalent_3.EQUIVALENT, **mutation_equivalent_4.EQUIVALENT}
+EQUIVALENT: dict[str, str] = json.loads(Path(__file__).with_name("mutation_equivalent.json").read_text(encoding="utf-8"))

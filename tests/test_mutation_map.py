@@ -97,7 +97,7 @@ def test_every_equivalent_mutant_is_one_the_tool_makes_and_says_why():
         spots = {f"{module}: {lines[x.line - 1].strip()} | {x.what}": x for x in mutation_ops.spots(module, text)}
         stale = [key for key in EQUIVALENT if key.startswith(f"{module}: ")
                  and (key not in spots or mutation_ops.build(module, text, spots[key]) is None)]
-        assert not stale, f"EQUIVALENT (scripts/mutation_equivalent_*.py) names mutants no longer made: {stale}"
+        assert not stale, f"EQUIVALENT (scripts/mutation_equivalent.json) names mutants no longer made: {stale}"
     assert all(why for why in EQUIVALENT.values())
 
 
