@@ -19,7 +19,7 @@ from pathlib import Path
 import mutation_sample
 from mutation_equivalent import EQUIVALENT
 from mutation_ops import ROOT, Mutant, import_lines
-from mutation_tree import PYTHON, mapped_tests, print_ruled, scratch, survivor_line
+from mutation_tree import PYTHON, mapped_tests, print_end, scratch
 
 
 def _pytest(tree: Path, args: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, float]:
@@ -166,9 +166,5 @@ def run_exact(tests: dict[str, list[str]], plan: dict[str, list[Mutant]], timeou
             scores[module] = (killed, len(ms), len(equivalent))
     _print_scores(scores)
     print(f"took {time.monotonic() - started:.0f} s")
-    if survivors:
-        print("\nsurviving mutants")
-        for x in survivors:
-            print(survivor_line(x, texts))
-    print_ruled(set_aside, texts)
+    print_end(survivors, set_aside, texts)
     return 0

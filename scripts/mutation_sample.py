@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from mutation_equivalent import EQUIVALENT
 from mutation_ops import ROOT, Mutant, Spot, build, spots
-from mutation_tree import PYTHON, mapped_tests, print_ruled, scratch, survivor_line
+from mutation_tree import PYTHON, mapped_tests, print_end, scratch
 
 T = TypeVar("T")
 
@@ -220,9 +220,5 @@ def run_sample(tests: dict[str, list[str]], seed: int, budget_s: float, timeout_
     if untouched:
         print(f"not reached within the budget: {', '.join(untouched)}")
     survivors = [x for v in results.values() for x, ok in v if not ok]
-    if survivors:
-        print("\nsurviving mutants")
-        for x in survivors:
-            print(survivor_line(x, texts))
-    print_ruled(set_aside, texts)
+    print_end(survivors, set_aside, texts)
     return 0

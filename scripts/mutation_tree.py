@@ -74,3 +74,12 @@ def mapped_tests(tests: dict[str, list[str]], tree: Path, module: str) -> list[s
 def survivor_line(x: Mutant, texts: dict[str, str]) -> str:
     """How a surviving mutant is printed: where, what changed, and its source line."""
     return f"  {x.module}:{x.line}: {x.what}    | {texts[x.module].splitlines()[x.line - 1].strip()[:100]}"
+
+
+def print_end(survivors: list[Mutant], set_aside: list[Mutant], texts: dict[str, str]) -> None:
+    """A run's last lines: every surviving mutant, then those set aside as equivalent by rule."""
+    if survivors:
+        print("\nsurviving mutants")
+        for x in survivors:
+            print(survivor_line(x, texts))
+    print_ruled(set_aside, texts)
