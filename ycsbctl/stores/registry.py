@@ -175,7 +175,7 @@ def capability(target: str | ServerProtocol, kind: type[C]) -> C | None:
     if kind not in CAPABILITIES:
         name = getattr(kind, "__name__", kind)
         raise TypeError(f"capability({name!r}): no capability of ycsbctl.stores.capabilities")
-    store = for_url(target) if isinstance(target, str) else target
+    store = _store(target)
     return store if isinstance(store, kind) else None
 
 
