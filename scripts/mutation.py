@@ -32,7 +32,8 @@ TESTS: dict[str, list[str]] = {
                                "not two_folders"],
     "ycsbctl/telemetry/cpu_limit.py": ["tests/telemetry/test_cpu_points_truth.py", "tests/telemetry/test_process.py",
                                       "-k", "not confined and not held_by"],
-    "ycsbctl/telemetry/frame_figures.py": ["tests/telemetry/test_capture_truth.py", "tests/telemetry/test_samplers.py"],
+    "ycsbctl/telemetry/frame_figures.py": ["tests/telemetry/test_frame_figures.py", "tests/telemetry/test_capture_truth.py",
+                                           "tests/telemetry/test_samplers.py"],
     "ycsbctl/report/html.py": ["tests/report/test_report_truth.py", "tests/report/test_report.py", "-k", "not test_cli_ and not chromium"],
     # runs.parquet's row per run: errors (ERROR + TIMEOUT), timeouts, not_found, error_rate, client µs per operation.
     "ycsbctl/results/tables.py": ["tests/results/test_tables.py", "tests/experiment/test_judge.py", "tests/results/test_csv_tables.py",
