@@ -128,11 +128,17 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
     tp = [c for c in cells if c["metric"] == "throughput"]
     tested = [c for c in cells if c["p_adjusted"] == c["p_adjusted"]]
     called = sum(c["p_adjusted"] < 0.05 for c in tested)
-    level = f"{100 * (1 - max(called, 1) * 0.05 / len(tested)):.4g} %"  # the family's (Benjamini-Yekutieli)
+    family = 100 * (1 - max(called, 1) * 0.05 / len(tested))  # the family's level (Benjamini-Yekutieli)
+    same = [c for c in tested if c["verdict"] == stats.EQUIVALENT]  # at the two one-sided tests' level, 90 %
     lines = result.output.splitlines()
     for c in cells:  # each table's row: both sides' figures in the metric's unit, the ratio and the verdict
         head = lines.index(f"{c['metric']} ({c['unit']}, {'higher' if c['higher_is_better'] else 'lower'} is better)")
-        assert f"[{level}]" in lines[head + 1]
+        said = re.search(r"\[([\d.]+) %(?: \(an equivalent cell's: ([\d.]+) %\))?\]", lines[head + 1])
+        assert said, lines[head + 1]
+        first = 90.0 if len(same) == len(tested) else family
+        assert float(said[1]) == pytest.approx(first, abs=0.05), lines[head + 1]
+        assert (said[2] is not None) == (0 < len(same) < len(tested)), lines[head + 1]
+        assert said[2] is None or float(said[2]) == 90.0
         row = lines[head + 2]
         unit = {"throughput": "{:,.0f}", "client CPU per read": "{:,.1f}"}.get(c["metric"])
         for side in ("ycsbctl", "reference"):
@@ -245,6 +251,9 @@ def test_how_it_ran_says_the_load_average_before_and_after_and_the_reads_each_si
     cal.busy = ["memtier_benchmark (pid 41)", "ycsb (pid 42)"]
     lines = how_it_ran(cal, cells)
     assert "Benjamini–Hochberg over the 2 cells tested, intervals at the family's level (97.5 %)" in lines[-5], lines
+    # an equivalent cell's interval is the two one-sided tests' (90 %): named beside the family's, not as it
+    cells[0].update(verdict=stats.EQUIVALENT, ci_level=0.9)
+    assert "intervals at the family's level (97.5 % (an equivalent cell's: 90 %))" in how_it_ran(cal, cells)[-5]
     assert lines[-1].startswith("another benchmark ran on this host meanwhile (memtier_benchmark (pid 41)): ")
 
 

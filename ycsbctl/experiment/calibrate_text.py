@@ -8,6 +8,7 @@ from typing import Any
 
 from ycsbctl.experiment.calibrate import PROBE_REQUESTS, YCSBCTL, Calibration
 from ycsbctl.results import stats
+from ycsbctl.results.verdict_words import level_words
 from ycsbctl.results.verdicts import interval_text
 
 
@@ -29,8 +30,8 @@ def _value(c: dict[str, Any], key: str) -> str:
 
 
 def _level(cells: list[dict[str, Any]]) -> str:
-    levels = [c["ci_level"] for c in cells if c["p_adjusted"] == c["p_adjusted"]]
-    return f"{100 * min(levels):.4g} %" if levels else "95 %"
+    """The family's level, and an equivalent cell's beside it (:func:`level_words`)."""
+    return level_words(cells)
 
 
 # "Not the bottleneck" needs every throughput interval to rule out a shortfall larger than this (5 %).

@@ -12,7 +12,7 @@ from ycsbctl.report.unlike import standin_note, unlike_note
 from ycsbctl.results import looks, stats
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label
-from ycsbctl.results.verdict_words import digits_for, verdict_phrase
+from ycsbctl.results.verdict_words import digits_for, level_words, verdict_phrase
 from ycsbctl.results.verdicts import interval_text
 
 
@@ -27,30 +27,10 @@ def ratio_text(r: pd.Series | dict) -> str:
     return f"{ratio:.{d}f}×" + interval_text(lo, hi, d)
 
 
-def _percent(level: float) -> str:
-    """``99.7 %``: as few digits as tell a level from 100 %."""
-    for digits in range(0, 4):
-        text = f"{100 * level:.{digits}f}"
-        if float(text) < 100 and (digits or float(text) == round(100 * level, 6)):
-            return f"{text} %"
-    return f"{100 * level:.4f} %"
-
-
 def level_text(verdicts: pd.DataFrame) -> str:
-    """The confidence level of a family's intervals as ``99.7 %`` (its tested cells' level, set by
-    :func:`ycsbctl.results.stats.family_level`; ``95 %`` where no cell was tested), and beside it an equivalent
-    cell's — the two one-sided tests' interval, ``99.7 % (an equivalent cell's: 90 %)`` — where there are both."""
-    tested = verdicts[verdicts["p_adjusted"].notna()] if "p_adjusted" in verdicts else verdicts.iloc[:0]
-    if not len(tested) and verdicts.get("decided_by", pd.Series(dtype=object)).astype(str).str.startswith(
-            stats.NOISE_ONLY).any():
-        return "host-noise bound"  # one round: no test, the intervals are the host's noise bound
-    levels = pd.to_numeric(tested.get("ci_level", pd.Series(dtype=float)), errors="coerce")
-    same = tested.get("verdict", pd.Series(dtype=object)).eq(stats.EQUIVALENT).reindex(levels.index, fill_value=False)
-    family, equivalent = levels[~same].dropna(), levels[same].dropna()
-    if not len(family) and len(equivalent):
-        return _percent(float(equivalent.min()))
-    text = _percent(float(family.min()) if len(family) else stats.CONFIDENCE)
-    return f"{text} (an equivalent cell's: {_percent(float(equivalent.min()))})" if len(equivalent) else text
+    """The confidence level of a family's intervals, ``99.7 % (an equivalent cell's: 90 %)``
+    (:func:`ycsbctl.results.verdict_words.level_words` on the table's rows)."""
+    return level_words(verdicts.to_dict("records"))
 
 
 def verdict_word(r: pd.Series | dict) -> str:

@@ -6,7 +6,7 @@ verdict (a ``worse`` interval printed as ending at 1.00: more digits are shown u
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ycsbctl.results import stats
@@ -118,3 +118,30 @@ def verdict_phrase(r: Mapping[str, Any] | Any, noise: bool = False) -> str:
     if noise and v in (stats.BETTER, stats.WORSE) and isinstance(by, str) and by.startswith(stats.NOISE_ONLY):
         notes.append("beyond the host's noise")
     return v + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def percent(level: float) -> str:
+    """``99.7 %``: a confidence level (0..1) with as few digits as tell it from 100 %."""
+    for digits in range(0, 4):
+        text = f"{100 * level:.{digits}f}"
+        if float(text) < 100 and (digits or float(text) == round(100 * level, 6)):
+            return f"{text} %"
+    return f"{100 * level:.4f} %"
+
+
+def level_words(rows: Iterable[Mapping[str, Any]]) -> str:
+    """The confidence level of a family's intervals as ``99.7 %``: its tested cells' (a ``p_adjusted`` that is a
+    number; the level :func:`ycsbctl.results.stats.family_level` sets), ``95 %`` where no cell was tested, and beside
+    it an equivalent cell's — the two one-sided tests' interval, ``99.7 % (an equivalent cell's: 90 %)`` — where
+    there are both; ``host-noise bound`` where no cell was tested and one was decided by that bound alone."""
+    rows = list(rows)
+    tested = [r for r in rows if _num(r.get("p_adjusted")) == _num(r.get("p_adjusted"))]
+    if not tested and any(str(r.get("decided_by") or "").startswith(stats.NOISE_ONLY) for r in rows):
+        return "host-noise bound"  # one round: no test, the intervals are the host's noise bound
+    family = [_num(r.get("ci_level")) for r in tested if r.get("verdict") != stats.EQUIVALENT]
+    equivalent = [_num(r.get("ci_level")) for r in tested if r.get("verdict") == stats.EQUIVALENT]
+    family, equivalent = [x for x in family if x == x], [x for x in equivalent if x == x]
+    if not family and equivalent:
+        return percent(min(equivalent))
+    text = percent(min(family) if family else stats.CONFIDENCE)
+    return f"{text} (an equivalent cell's: {percent(min(equivalent))})" if equivalent else text
