@@ -22,7 +22,7 @@ YCSBCTL_NO_SKIP ?= 1
 # come after theirs, and any of the three failing fails the target.
 PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
-	.venv/bin/ruff check ycsbctl tests bench
+	.venv/bin/ruff check ycsbctl tests bench scripts infra  # E501 too: lines ≤ 120 ([tool.ruff])
 	.venv/bin/lint-imports  # the layers and contracts of [tool.importlinter] in pyproject.toml
 	@site=$$(mktemp -d); NO_MKDOCS_2_WARNING=1 PYTHONWARNINGS=ignore::RuntimeWarning .venv/bin/mkdocs build --strict --site-dir $$site; built=$$?; rm -rf $$site; \
 	[ $$built -eq 0 ] && echo "mkdocs build --strict: the manual (docs/) builds"
@@ -63,7 +63,7 @@ setup-tests:
 	bash scripts/setup.sh --for-tests
 
 lint:
-	.venv/bin/ruff check ycsbctl tests bench
+	.venv/bin/ruff check ycsbctl tests bench scripts infra  # E501 too: lines ≤ 120 ([tool.ruff])
 
 bench: setup
 	.venv/bin/python -m bench

@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== bench/{name}.py", flush=True)
         t0 = time.perf_counter()
         code = run(name, options)
-        print(f"== {name}: {'ok' if code == 0 else f'exit code {code}'} ({time.perf_counter() - t0:.1f} s)\n", flush=True)
+        print(f"== {name}: {'ok' if code == 0 else f'exit code {code}'} ({time.perf_counter() - t0:.1f} s)\n",
+              flush=True)
         if code:
             failed.append(name)
     if failed:

@@ -97,8 +97,11 @@ def print_paths(loads: dict[str, dict], rows: dict[str, list[Row]], basics: dict
         line = [rows[p][i] for p in paths]
         print(f"{t:>7} " + " ".join(f"{cell(r.ours_client_us_op, r.ref_client_us_op):>20}" for r in line)
               + (f" {line[0].ours_client_us_op / line[1].ours_client_us_op:>16.2f}" if len(paths) == 2 else ""))
-    print(f"{'basic':>7} " + " ".join(f"{fig(basics[p]['client_us_op'], 3) + ' (—)':>20}" for p in paths)
-          + (f" {basics[paths[0]]['client_us_op'] / basics[paths[1]]['client_us_op']:>16.2f}" if len(paths) == 2 else ""))
+    print(
+        f"{'basic':>7} "
+        + " ".join(f"{fig(basics[p]['client_us_op'], 3) + ' (—)':>20}" for p in paths)
+        + (f" {basics[paths[0]]['client_us_op'] / basics[paths[1]]['client_us_op']:>16.2f}" if len(paths) == 2 else "")
+    )
     print("basic:// ops/s: " + ", ".join(f"{p} {fig(basics[p]['ops_s'])}" for p in paths))
 
 
@@ -110,7 +113,8 @@ def print_report(load: dict, rows: list[Row], basic: dict, max_cpu_ratio: float 
           f"= {load['ratio']:.2f}; our p50/p99 {fig(load['ours_p50_us'])}/{fig(load['ours_p99_us'])} µs "
           f"(ref {fig(load['ref_p50_us'])}/{fig(load['ref_p99_us'])}); client CPU {fig(load['ours_client_us_op'], 1)} "
           f"µs/op (ref {fig(load['ref_client_us_op'], 1)}); server CPU {fig(load['server_us_op_ours'], 1)} µs/record "
-          f"(ref {fig(load['server_us_op_ref'], 1)}); {load['stored']:,} records stored; load avg {load['load_avg_1m']:.2f}")
+          f"(ref {fig(load['server_us_op_ref'], 1)}); {load['stored']:,} records stored; load avg "
+          f"{load['load_avg_1m']:.2f}")
     print("\nRun phase: ours = workload B (95% HGETALL / 5% HMSET), reference = redis-benchmark hgetall")
     head = (f"{'threads':>7} {'ours ops/s':>11} {'r-b ops/s':>11} {'ratio':>6} {'our cli µs/op':>13} "
             f"{'r-b cli µs/op':>13} {'cli ratio':>9} {'srv µs/op ours/r-b':>18} {'load avg':>8}")
@@ -129,7 +133,8 @@ def print_report(load: dict, rows: list[Row], basic: dict, max_cpu_ratio: float 
     for r in rows:
         lag = f"{fig(r.lag_p99_us)}/{fig(r.lag_p999_us)}/{fig(r.lag_max_us)}"
         steal = f"{fig(r.steal_ms)}/{fig(r.ref_steal_ms)}"
-        print(f"{r.threads:>7} {pair(r, 'p50', False):>16} {pair(r, 'p99'):>24} {pair(r, 'p999'):>26} {pair(r, 'max'):>26} "
+        print(f"{r.threads:>7} {pair(r, 'p50', False):>16} {pair(r, 'p99'):>24} {pair(r, 'p999'):>26} "
+              f"{pair(r, 'max'):>26} "
               f"{lag:>20} {steal:>18}")
     print("\nClosed-loop cycle (Little's law): threads ÷ ops/s is one connection's average cycle, request written to "
           "next request written; the share of it that the mean latency covers (1.0 = every moment counted)")

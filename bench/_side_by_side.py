@@ -98,7 +98,8 @@ def compare(doc: str, names: tuple[str, str], labels: tuple[str, str], max_ratio
     for t, (ao, au), (bo, bu), load1, low, high in rows:
         cells = [f"{ao:,.0f}", f"{bo:,.0f}", f"{au:.1f}", f"{bu:.1f}"]
         span = f"[{low:.2f}, {high:.2f}]" if low == low else "—"  # NaN below 2 rounds
-        print(f"{t:7d} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths)) + f" {au / bu:6.2f} {span:>14} {load1:6.2f}")
+        print(f"{t:7d} " + " ".join(f"{c:>{w}}" for c, w in zip(cells,
+                                                                widths)) + f" {au / bu:6.2f} {span:>14} {load1:6.2f}")
     worst = max(au / bu for _, (_, au), (_, bu), *_ in rows)
     met = worst <= max_ratio
     for line in beside:

@@ -54,19 +54,22 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
     holds = (aa["ci_low"] <= 1) & (aa["ci_high"] >= 1)
     same = aa["verdict"] == "equivalent"
     lines.append(f"A/A (twin against a, throughput): {called.sum()} of {len(aa)} cells called better/worse "
-                 f"({called.mean():.1%}, goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} of {len(aa)} "
+                 f"({called.mean():.1%}, goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} of "
+                 f"{len(aa)} "
                  f"({holds.mean():.1%}, goal ≥ 90 %); equivalent within the margin in {same.sum()} of {len(aa)} "
                  f"({same.mean():.1%}, goal ≥ 80 %)")
     big: dict[float, list[int]] = {0.10: [0, 0], 0.30: [0, 0]}  # gap at least -> [called worse, cells]
     for name in slow:
         lines.append(f"planted {name} (CPU quota {slow[name]:g} core):")
         for threads in sorted(set(r["threads"])):
-            rt = r[r["threads"] == threads].pivot_table(index=["exp", "repetition"], columns="name", values="throughput_ops")
+            rt = r[r["threads"] == threads].pivot_table(index=["exp", "repetition"], columns="name",
+                                                        values="throughput_ops")
             gap = 1 - math.exp(float((rt[name] / rt["a"]).apply(math.log).mean()))
             cells = v[(v["name"] == name) & (v["threads"] == threads) & (v["metric"] == "throughput")]
             worse = (cells["verdict"] == "worse").sum()
             wrong = cells["verdict"].isin(["better", "equivalent"]).sum()
-            lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} of {len(cells)}"
+            lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} of "
+                         f"{len(cells)}"
                          f", better or equivalent in {wrong} (goal 0)")
             for at_least, tally in big.items():
                 if gap >= at_least:
@@ -74,7 +77,8 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
                     tally[1] += len(cells)
     for at_least, (worse, n) in big.items():
         if n:
-            lines.append(f"cells whose true gap is ≥ {at_least:.0%}: {worse} of {n} called worse ({worse / n:.0%}; goal "
+            lines.append(f"cells whose true gap is ≥ {at_least:.0%}: {worse} of {n} called worse ({worse / n:.0%}; "
+                         "goal "
                          f"{'≥ 90 %' if at_least < 0.3 else 'every one'})")
     return lines
 
@@ -107,13 +111,15 @@ def between_folders(folders: list[Path], names: list[str], record: bool = True) 
     for what, cells in (("without a control", plain), ("with a as the control", control)):
         if cells:
             n = sum(c["verdict"] in ("better", "worse") for c in cells)
-            lines.append(f"between folders {what}: {n} of {len(cells)} A/A cells called better/worse ({n / len(cells):.1%})")
+            lines.append(f"between folders {what}: {n} of {len(cells)} A/A cells called better/worse "
+                         f"({n / len(cells):.1%})")
     if drift:
         lines.append(f"the host's drift between experiments (a against itself, throughput): up to {max(drift):.1%}, "
                      f"median {sorted(drift)[len(drift) // 2]:.1%}")
     margins = {c["drift_margin_pct"] for c in plain if c.get("drift_margin_pct") is not None}
     if margins:
-        lines.append(f"  (without a control, tested against margins of ±{', ±'.join(f'{m:.1f}' for m in sorted(margins))} %)")
+        lines.append("  (without a control, tested against margins of "
+                     f"±{', ±'.join(f'{m:.1f}' for m in sorted(margins))} %)")
     # the unheld servers' cells only: a held server's throughput is erratic (a quota that runs out stalls it),
     # and one wild cell would set the margin (the largest drift) for every comparison after
     unheld = {labels(folders[0], names).get(n) for n in ("a", "twin")}
@@ -144,4 +150,8 @@ def compared_cells(x: Path, y: Path) -> list[dict[str, Any]]:
 def host_factor_text(cells: list[dict[str, Any]]) -> str:
     """The yardstick's host factors of compare's ``cells``, as one phrase."""
     factors = {round(c["host_factor"], 3) for c in cells if c.get("host_factor")}
-    return f"yardstick's host factor {', '.join(f'{f:.3f}' for f in sorted(factors))}" if factors else "no yardstick factor"
+    return (
+        f"yardstick's host factor {', '.join(f'{f:.3f}' for f in sorted(factors))}"
+        if factors
+        else "no yardstick factor"
+    )

@@ -20,7 +20,8 @@ are shared: read ratios, not absolute rates), the CPU time the VM's host stole d
 stall with none beside it happened inside the VM), and whether each requirement is met. Exit status 1
 when one is not met on the first path measured (the compiled one, the default after set-up).
 
-    .venv/bin/python -m bench.engine [--records 100000] [--duration 5] [--threads 8,16,32,64,128] [--paths compiled,pure]
+    .venv/bin/python -m bench.engine [--records 100000] [--duration 5] [--threads 8,16,32,64,128] [--paths
+    compiled,pure]
 """
 
 from __future__ import annotations
@@ -237,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
                     guess = row.ref_ops_s
                     rows[path].append(row)
                     print(f"  {t} threads ({path}): ours {fig(row.ours_ops_s)} ops/s, redis-benchmark "
-                          f"{fig(row.ref_ops_s)} ops/s ({row.ratio:.2f}), client CPU {fig(row.ours_client_us_op, 2)} µs/op "
+                          f"{fig(row.ref_ops_s)} ops/s ({row.ratio:.2f}), client CPU {fig(row.ours_client_us_op, 2)} "
+                          "µs/op "
                           f"(r-b {fig(row.ref_client_us_op, 2)}), load avg {row.load_avg_1m:.2f}", flush=True)
         finally:
             server.stop()

@@ -172,12 +172,14 @@ def _resolve(props: tuple[str, ...], workdir: Path) -> tuple[str, ...]:
     return tuple(p.replace("{hist}", str(workdir / "hist.txt")) for p in props)
 
 
-def ycsb_lines(all_cases: list[Case], workdir: Path, classpath: str, repeats: int = 2) -> dict[tuple[int, int], list[str]]:
+def ycsb_lines(all_cases: list[Case], workdir: Path, classpath: str, repeats: int = 2) -> dict[tuple[int, int],
+                                                                                               list[str]]:
     """The BasicDB lines YCSB's CoreWorkload prints for each (case index, repeat)."""
     (workdir / "hist.txt").write_text(HIST_FILE)
     src = workdir / "FidelityHarness.java"
     src.write_text(HARNESS)
-    subprocess.run(["javac", "-cp", classpath, "-d", str(workdir), str(src)], check=True, capture_output=True, timeout=120)
+    subprocess.run(["javac", "-cp", classpath, "-d", str(workdir), str(src)], check=True, capture_output=True,
+                   timeout=120)
     files, outs = [], {}
     for i, case in enumerate(all_cases):
         base = dict(load_properties(case.workload, (), _resolve(case.props, workdir)))
@@ -332,7 +334,8 @@ def run_table(all_cases: list[Case], classpath: str, workdir: Path) -> list[Row]
 def format_table(rows: list[Row]) -> str:
     out = [f"{'property':40} {'case':70} {'verdict':18} {'p ours':>8} {'p YCSB':>8}  note"]
     for r in rows:
-        out.append(f"{r.case.prop:40} {r.case.label[:70]:70} {r.verdict:18} {r.p_ours:8.2g} {r.p_noise:8.2g}  {r.note[:90]}")
+        out.append(f"{r.case.prop:40} {r.case.label[:70]:70} {r.verdict:18} {r.p_ours:8.2g} {r.p_noise:8.2g}  "
+                   f"{r.note[:90]}")
     tally = Counter(r.verdict for r in rows)
     out.append(", ".join(f"{n} {v}" for v, n in sorted(tally.items())))
     return "\n".join(out)

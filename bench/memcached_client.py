@@ -26,7 +26,8 @@ MAX_CPU_RATIO = 1.25  # memcached client µs/op ÷ Redis client µs/op
 
 
 def main() -> int:
-    return compare(__doc__ or "", ("memcached", "redis"), ("mc", "redis"), MAX_CPU_RATIO, "memcached client CPU per op ÷ Redis's", "bench-memcached")
+    return compare(__doc__ or "", ("memcached", "redis"), ("mc", "redis"), MAX_CPU_RATIO,
+                   "memcached client CPU per op ÷ Redis's", "bench-memcached")
 
 
 if __name__ == "__main__":

@@ -72,7 +72,8 @@ class EchoServer:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         # One core for the server (Go's idle threads spin for work), the other for the client.
-        self.proc = subprocess.Popen([echo, "--listen", f"127.0.0.1:{self.port}"], env={**os.environ, "GOMAXPROCS": "1"},
+        self.proc = subprocess.Popen([echo, "--listen", f"127.0.0.1:{self.port}"], env={**os.environ,
+                                                                                        "GOMAXPROCS": "1"},
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.proc.stdout.readline() if self.proc.stdout else ""  # "mongo-echo listening on …"
         if "listening" not in line:

@@ -44,7 +44,8 @@ def experiment(mode: str, out: Path, threads: str, repeat: int, duration: float,
     if mode == FLOATING:
         env[CONTROLLER_ENV], mode = "float", "split"
     cmd = [YCSBCTL, "run", "workload-b", "--targets", "redis", "--backend", "local", "--threads", threads,
-           "--repeat", str(repeat), "--duration", str(duration), "--warmup", "2", "--records", str(records), "--placement", mode,
+           "--repeat", str(repeat), "--duration", str(duration), "--warmup", "2", "--records", str(records),
+           "--placement", mode,
            "--quiet", "--out", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
     if proc.returncode not in (0, 1):
@@ -102,13 +103,15 @@ def report(df: pd.DataFrame, args: argparse.Namespace, modes: list[str]) -> None
     first = modes[0]
     for other in modes[1:]:
         print(f"\n{first} against {other}")
-        print(f"{'threads':>8} {'CV ' + first:>22} {'CV ' + other:>22} {'ratio':>6}  {'lag p99.9':>10} {'':>8} {'ratio':>6}"
+        print(f"{'threads':>8} {'CV ' + first:>22} {'CV ' + other:>22} {'ratio':>6}  {'lag p99.9':>10} {'':>8} "
+              f"{'ratio':>6}"
               f"  {'ops/s ratio':>11}")
         for threads, g in [*df.groupby("threads"), ("all", df)]:
             s, o = g[g["mode"] == first], g[g["mode"] == other]
             cs, co = statistics.median(s["cv"]), statistics.median(o["cv"])
             ls, lo = statistics.median(s["lag_p999_us"]), statistics.median(o["lag_p999_us"])
-            line = (f"{threads:>8} {cs:>22.1%} {co:>22.1%} {cs / co:>6.2f}  {ls:>7.0f} µs {lo:>5.0f} µs {ls / lo:>6.2f}")
+            line = (f"{threads:>8} {cs:>22.1%} {co:>22.1%} {cs / co:>6.2f}  {ls:>7.0f} µs {lo:>5.0f} µs "
+                    f"{ls / lo:>6.2f}")
             if threads != "all":
                 line += f"  {math.exp(statistics.mean(math.log(a / b) for a, b in zip(s['ops'], o['ops']))):>11.2f}"
             print(line)

@@ -26,7 +26,8 @@ MAX_CPU_RATIO = 1.25  # cluster client µs/op ÷ one server's
 
 
 def main() -> int:
-    return compare(__doc__ or "", ("redis-cluster", "redis"), ("cluster", "single"), MAX_CPU_RATIO, "cluster client CPU per op ÷ one server's", "bench-cluster-client")
+    return compare(__doc__ or "", ("redis-cluster", "redis"), ("cluster", "single"), MAX_CPU_RATIO,
+                   "cluster client CPU per op ÷ one server's", "bench-cluster-client")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,8 @@ def main() -> int:
         plots = len(list((path / "plots").glob("*.png")))
         print(f"built {runs} runs (90 sweep points + load phases + a skipped target) in {build_s:.1f} s")
         print(f"ycsbctl report: {report_s:.1f} s for {plots} figures (PNG+SVG), report.html {size / 1e6:.1f} MB")
-        print(f"budget {BUDGET_S:.0f} s: {report_s / BUDGET_S:.2f} of it -> {'ok' if report_s < BUDGET_S else 'TOO SLOW'}")
+        print(f"budget {BUDGET_S:.0f} s: {report_s / BUDGET_S:.2f} of it -> "
+              f"{'ok' if report_s < BUDGET_S else 'TOO SLOW'}")
         if args.keep:
             print(f"kept: {path}")
         return 0 if report_s < BUDGET_S else 1

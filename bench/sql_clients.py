@@ -129,7 +129,8 @@ async def _ten_column_table(url: str, records: int) -> None:
         await c.close()
 
 
-def pgbench_rows(url: str, threads: int, duration_s: float, records: int, workdir: Path) -> tuple[str, float, float] | None:
+def pgbench_rows(url: str, threads: int, duration_s: float, records: int, workdir: Path) -> tuple[str, float,
+                                                                                                  float] | None:
     """pgbench reading the row YCSB's read returns (``SELECT *`` of ten 100-byte TEXT columns by primary
     key, ~1.1 kB a reply), from a table of its own: the same work per reply as the engine's READ."""
     exe = pgbench_exe()
@@ -227,7 +228,8 @@ def main() -> int:
         print(f"ycsbctl engine (wire) / pgbench client CPU per op: {ratio:.2f} (goal ≤ 1.25)")
         same = by.get("pgbench, ten 100-byte columns")
         if same:
-            print(f"ycsbctl engine (wire) / pgbench reading the same ten-column row: {by['ycsbctl engine, wire'] / same:.2f}")
+            print("ycsbctl engine (wire) / pgbench reading the same ten-column row: "
+                  f"{by['ycsbctl engine, wire'] / same:.2f}")
         return 0 if ratio <= 1.25 else 1
     return 0
 

@@ -44,7 +44,8 @@ class RedisBenchmarkBeside:
         self.keys = self.client.key_properties()
 
     def lines(self, urls: dict[str, str], threads: list[int], rounds: int, records: int) -> list[str]:
-        out = ["", "Redis's own C client (redis-benchmark: hiredis + OpenSSL, HGETALL of the loaded records, 1 thread):"]
+        out = ["",
+               "Redis's own C client (redis-benchmark: hiredis + OpenSSL, HGETALL of the loaded records, 1 thread):"]
         for t in threads:
             got: dict[str, list[float]] = {"redis-tls": [], "redis": []}
             for _ in range(rounds):
@@ -56,7 +57,8 @@ class RedisBenchmarkBeside:
 
 
 def main() -> int:
-    return compare(__doc__ or "", ("redis-tls", "redis"), ("TLS", "plain"), MAX_CPU_RATIO, "TLS client CPU per op ÷ the plain path's", "bench-tls",
+    return compare(__doc__ or "", ("redis-tls", "redis"), ("TLS", "plain"), MAX_CPU_RATIO,
+                   "TLS client CPU per op ÷ the plain path's", "bench-tls",
                    reference=RedisBenchmarkBeside())
 
 

@@ -109,7 +109,8 @@ def servers(names: list[str], slow: dict[str, float], tmp: Path,
 
 def _point(url: str, threads: str, out: Path, load: bool, duration: float, records: int) -> float:
     """One point of workload B against ``url`` (the client on its CPUs); its throughput (ops/s)."""
-    cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", "--target", url, *(["--load"] if load else []),
+    cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", "--target", url,
+           *(["--load"] if load else []),
            "--threads", threads, "--duration", str(duration), "--warmup", "0", "--records", str(records),
            "--no-telemetry", "--allow-concurrent", "--quiet", "--out", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=out.parent)
@@ -159,7 +160,8 @@ def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float
                 _set_quota(group, None)
                 free = _point(url, threads, tmp / f"free{step}", False, seconds, records)
                 seen = 1 - held / free
-                lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} ops/s unheld, "
+                lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} ops/s "
+                             "unheld, "
                              f"gap {seen:+.1%}")
                 lo, hi = (q, hi) if seen > gap else (lo, q)
         return math.sqrt(lo * hi), lines
@@ -184,7 +186,8 @@ def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order:
     """Run one experiment into ``out`` (the client on its CPUs); its wall time (s)."""
     targets = [a for u in urls.values() for a in ("--target", u)]
     cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", *targets, "--load", "--threads",
-           args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", str(args.warmup), "--records",
+           args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", str(args.warmup),
+           "--records",
            str(args.records), "--order", order, "--allow-concurrent", "--quiet", "--out", str(out),
            *(("--budget", args.budget) if str(args.repeat) == "auto" else ()),
            *(() if args.telemetry else ("--no-telemetry",))]
@@ -280,7 +283,8 @@ def main() -> int:
         all_folders: list[Path] = []
         for condition in args.conditions.split(","):
             if condition == "across":
-                held = min(slow.values(), key=lambda q: abs(q - 0.7), default=0.7)  # the ~30 % quota (0.7 core), not the dial
+                # the ~30 % quota (0.7 core), not the dial
+                held = min(slow.values(), key=lambda q: abs(q - 0.7), default=0.7)
                 print("\n".join(across(args, held, Path(tmp))), flush=True)
                 continue
             folders = []
@@ -291,7 +295,9 @@ def main() -> int:
                     print(f"{condition} experiment {i + 1}/{args.experiments}: {wall:.0f} s", flush=True)
                     folders.append(out)
             all_folders += folders
-            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names, not args.no_record)), flush=True)
+            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names,
+                                                                                         not args.no_record)),
+                  flush=True)
         if args.order_pairs:
             walls: dict[str, list[float]] = {"target": [], "interleaved": []}
             with servers(["a", "twin"], {}, Path(tmp) / "order") as urls:

@@ -68,7 +68,8 @@ class _Redis:
         from ycsbctl.engine.runner import PhaseRunner
         from ycsbctl.engine.spec import PhaseSpec
 
-        return PhaseRunner(PhaseSpec(phase, self.ep.url, self.props, threads=8, duration_s=seconds)).run().throughput_ops
+        return PhaseRunner(PhaseSpec(phase, self.ep.url, self.props, threads=8,
+                                     duration_s=seconds)).run().throughput_ops
 
     def throughput(self) -> float:
         return self._run("run", 2.0)
@@ -79,7 +80,8 @@ class _Redis:
         teardown(self.ep)
 
 
-def _take(readings: int, redis: _Redis | None) -> tuple[dict[str, list[Reading]], dict[str, list[float]], dict[str, list[float]]]:
+def _take(readings: int, redis: _Redis | None) -> tuple[dict[str, list[Reading]], dict[str, list[float]], dict[str,
+                                                                                                               list[float]]]:
     """Per condition: the readings, the seconds keeping each took, the redis throughput after each (ops/s)."""
     taken: dict[str, list[Reading]] = {c: [] for c in CONDITIONS}
     keep: dict[str, list[float]] = {c: [] for c in CONDITIONS}
@@ -117,8 +119,10 @@ def main() -> int:
         if redis is not None:
             redis.close()
     print(f"host yardstick on {len(cpus())} CPU(s), {args.readings} readings per condition")
-    print(f"{'condition':<14} {'median s':>8} {'max s':>6} {'keep ms':>7} {'CV speed':>8} {'CV cpu':>6} {'CV rtt':>6} "
-          f"{'speed ÷ quiet':>13} {'cpu':>5} {'rtt':>5} {'share':>5}" + (f" {'redis ÷ quiet':>13}" if args.redis else ""))
+    print(
+        f"{'condition':<14} {'median s':>8} {'max s':>6} {'keep ms':>7} {'CV speed':>8} {'CV cpu':>6} {'CV rtt':>6} "
+        f"{'speed ÷ quiet':>13} {'cpu':>5} {'rtt':>5} {'share':>5}" + (f" {'redis ÷ quiet':>13}" if args.redis else "")
+    )
     q_speed = statistics.median(r.speed for r in taken["quiet"])
     q_cpu = statistics.median(r.cpu_ops_per_s for r in taken["quiet"])
     q_rtt = statistics.median(r.rtt_us for r in taken["quiet"])

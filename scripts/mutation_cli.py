@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="run only the mutants a previous run's output lists as surviving (after adding tests)")
     ap.add_argument("--all", action="store_true", help="every mutant of every module (hours), not a sample")
     ap.add_argument("--seed", type=int, default=None,
-                    help="the whole-map sample's seed (default: a new one, printed); with --max, another draw per module")
+                    help="the whole-map sample's seed (default: a new one, printed); with --max, another draw per "
+                         "module")
     ap.add_argument("--budget-min", type=float, default=25.0,
                     help="the whole-map sample's time budget, minutes: it stops drawing when spent (default 25)")
     return ap

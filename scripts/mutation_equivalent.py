@@ -13,4 +13,5 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-EQUIVALENT: dict[str, str] = json.loads(Path(__file__).with_name("mutation_equivalent.json").read_text(encoding="utf-8"))
+EQUIVALENT: dict[str,
+                 str] = json.loads(Path(__file__).with_name("mutation_equivalent.json").read_text(encoding="utf-8"))

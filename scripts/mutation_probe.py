@@ -1,7 +1,8 @@
 """A pytest plug-in for ``scripts/mutation.py``'s first run of a module's tests: which test runs which
 line of the mutated modules (coverage.py, one dynamic context per test id), and each test's outcome
 and duration. Loaded with ``-p mutation_probe`` (``scripts/`` on ``PYTHONPATH``); writes the coverage
-data to ``$MUTATION_COVERAGE`` (when set: without it, only the outcomes) and ``{nodeid: {"s": seconds, "failed": bool}}`` to ``$MUTATION_OUTCOMES``.
+data to ``$MUTATION_COVERAGE`` (when set: without it, only the outcomes) and ``{nodeid: {"s": seconds, "failed":
+bool}}`` to ``$MUTATION_OUTCOMES``.
 
 Lines run at import (module constants, ``def`` lines) have the empty context; lines run only in another
 process (a spawned engine worker) are not seen at all: the caller runs every test for those. Lines run while
@@ -26,7 +27,8 @@ def pytest_configure(config: pytest.Config) -> None:
     global _cov
     if "MUTATION_COVERAGE" not in os.environ:  # outcomes only (mutation_sample.py's runs)
         return
-    _cov = coverage.Coverage(data_file=os.environ["MUTATION_COVERAGE"], include=os.environ["MUTATION_INCLUDE"].split(","),
+    _cov = coverage.Coverage(data_file=os.environ["MUTATION_COVERAGE"],
+                             include=os.environ["MUTATION_INCLUDE"].split(","),
                              config_file=False)
     _cov.start()
 

@@ -18,10 +18,12 @@ RULES: dict[str, str] = {
                      "margins of subplots_adjust): how a mark looks, not where it is nor what it says",
     "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call, the client "
                     "libraries' socket_timeout=, socket_connect_timeout=, read_timeout=, write_timeout=, "
-                    "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, pymongo's timeoutMS=, or as the default of a "
+                    "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, pymongo's timeoutMS=, or as the "
+                    "default of a "
                     "parameter of that name; the first argument of join() and wait(); the second of connect(), "
                     "client() and AdminConnection(), the third of an admin query(url, sql, timeout_s), the second "
-                    "of PgSession(), the timeout of every store's connect helper, a constant named …TIMEOUT_S): how long to "
+                    "of PgSession(), the timeout of every store's connect helper, a constant named …TIMEOUT_S): how "
+                    "long to "
                     "wait for an answer, not what the answer says",
     "json-indent": "indent= of json.dump/dumps: whitespace in a file that is read back parsed",
     "cache-size": "maxsize= of functools.lru_cache: how many answers are kept, each the same computed again",
@@ -63,7 +65,8 @@ def _name(call: ast.Call) -> str:
 
 def _offset(call: ast.Call) -> bool:
     """The call places its text at an offset in points or pixels (``textcoords="offset points"``)."""
-    return any(kw.arg == "textcoords" and isinstance(kw.value, ast.Constant) and str(kw.value.value).startswith("offset")
+    return any(kw.arg == "textcoords" and isinstance(kw.value,
+                                                     ast.Constant) and str(kw.value.value).startswith("offset")
                for kw in call.keywords)
 
 

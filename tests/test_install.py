@@ -64,7 +64,8 @@ def test_the_wheel_carries_workloads_configs_and_templates_and_they_are_found_ou
     assert "workloadb" in lines[1] and "insert" in lines[1]
     assert lines[2].startswith(str(site)) and lines[2].endswith("workloadb")
     assert "--appendonly" in lines[3] and "no" in lines[3]
-    assert lines[4].startswith(str(site)) and lines[4].endswith("report.html.j2")  # the report's template, from the wheel
+    # the report's template, from the wheel
+    assert lines[4].startswith(str(site)) and lines[4].endswith("report.html.j2")
 
 
 # -- a non-editable install in a fresh venv, used from outside the checkout ----------------------------
@@ -96,7 +97,8 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_dry_run_up_run_and_down_from_e
     elsewhere, home = tmp_path / "elsewhere", tmp_path / "home"
     elsewhere.mkdir()
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "YCSBCTL_INFRA", "YCSBCTL_BIN_DIR", "YCSBCTL_PURE_PYTHON",
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "YCSBCTL_INFRA", "YCSBCTL_BIN_DIR",
+                                                            "YCSBCTL_PURE_PYTHON",
                                                             "XDG_DATA_HOME", "VIRTUAL_ENV")}
     env.update(HOME=str(home), YCSBCTL_STATE_DIR=str(tmp_path / "state"),
                PATH=f"{venv / 'bin'}{os.pathsep}/usr/local/bin{os.pathsep}/usr/bin{os.pathsep}/bin")
@@ -108,13 +110,15 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_dry_run_up_run_and_down_from_e
     where = subprocess.run(["python", "-c", "import ycsbctl; print(ycsbctl.__file__)"], cwd=elsewhere, env=env,
                            capture_output=True, text=True)
     assert where.stdout.startswith(str(venv)), where  # the installed copy, not the checkout
-    path = subprocess.run(["python", "-c", "from ycsbctl.native import active_path; print(active_path())"], cwd=elsewhere,
+    path = subprocess.run(["python", "-c", "from ycsbctl.native import active_path; print(active_path())"],
+                          cwd=elsewhere,
                           env=env, capture_output=True, text=True)
     assert path.stdout.strip() == "compiled", path  # the wheel's compiled core, not the pure-Python fallback
 
     dry = ycsbctl("dry-run", "workload-b", "--count", "5", "--seed", "1")
     assert dry.returncode == 0, dry.stderr
-    assert len(dry.stdout.splitlines()) == 5 and all(ln.split()[0] in ("READ", "UPDATE") for ln in dry.stdout.splitlines())
+    assert len(dry.stdout.splitlines()) == 5 and all(ln.split()[0] in ("READ",
+                                                                       "UPDATE") for ln in dry.stdout.splitlines())
 
     up = ycsbctl("up", "redis", "--backend", "local")
     assert up.returncode == 0, up.stderr

@@ -90,7 +90,8 @@ def test_a_rule_sets_aside_style_and_timeout_numbers_and_nothing_that_feeds_a_fi
                    "5:5": "wait-timeout", "6:5.0": "wait-timeout", "7:1": "json-indent",
                    "11:0.05": "poll-interval", "13:300": "error-text-cap",
                    "15:3": "drawing-style", "15:12": "drawing-style",
-                   "17:1.5": "wait-timeout", "18:4096": "cache-size", "20:5.0": "wait-timeout", "21:5.0": "wait-timeout"}
+                   "17:1.5": "wait-timeout", "18:4096": "cache-size", "20:5.0": "wait-timeout",
+                   "21:5.0": "wait-timeout"}
     assert set(mutation_rules.RULES) == {"drawing-style", "wait-timeout", "json-indent", "poll-interval",
                                              "error-text-cap", "cache-size"}
 

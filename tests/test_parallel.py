@@ -1,5 +1,6 @@
 """Where make test's two workers run a test (tests/fixtures/parallel.py): a module stays whole, the Docker engine's
-users share one group, so do the Elasticsearch node's, and a pytest without ``--dist loadgroup`` gets no scheduler of ours."""
+users share one group, so do the Elasticsearch node's, and a pytest without ``--dist loadgroup`` gets no scheduler of
+ours."""
 
 from __future__ import annotations
 
@@ -42,7 +43,9 @@ def test_loadgroup_schedules_by_module_and_any_other_dist_keeps_xdists_scheduler
     split = scheduler._split_scope
     assert split("tests/report/test_compare.py::test_a[x::y]") == split("tests/report/test_compare.py::test_b")
     assert split("tests/report/test_compare.py::test_a") == "tests/report/test_compare.py"
-    assert split("tests/provision/test_docker.py::test_a") == split("tests/telemetry/test_container.py::C::t") == "docker"
+    assert (
+        split("tests/provision/test_docker.py::test_a") == split("tests/telemetry/test_container.py::C::t") == "docker"
+    )
     assert split("tests/stores/test_elasticsearch.py::test_a") == split(
         "tests/workload/test_media_items_elasticsearch.py::test_b") == "elasticsearch"
     assert pytest_xdist_make_scheduler(_Config("load"), None) is None

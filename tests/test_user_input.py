@@ -26,7 +26,8 @@ def test_a_file_to_write_is_refused_where_the_file_system_would_refuse_it_and_no
     assert (tmp_path / "plain").read_text() == "kept"  # an existing file is not truncated by the check
     assert writable_file(tmp_path / "new.html", "x") == tmp_path / "new.html" and not (tmp_path / "new.html").exists()
     assert writable_file(tmp_path / "a" / "b" / "new.html", "x", creates_folders=True)
-    for path, why in ((tmp_path, "Is a directory"), (tmp_path / "plain" / "x.html", f"Not a directory ({tmp_path / 'plain'})"),
+    for path, why in ((tmp_path, "Is a directory"), (tmp_path / "plain" / "x.html",
+                                                     f"Not a directory ({tmp_path / 'plain'})"),
                       (tmp_path / "none" / "x.html", f"No such file or directory ({tmp_path / 'none'})")):
         with pytest.raises(UserError) as told:
             writable_file(path, "the page")
@@ -50,13 +51,15 @@ def test_a_file_to_read_and_the_files_a_url_names_are_read_now(tmp_path: Path):
         readable_file(tmp_path, "the certificate")
     url_files(f"postgresql://h/db?SSLCERT={tmp_path / 'cert.pem'}", ("sslcert", "sslkey"))  # present: nothing said
     with pytest.raises(UserError, match=f"cannot read the sslkey {tmp_path / 'no.key'}: No such file or directory"):
-        url_files(f"postgresql://h/db?sslcert={tmp_path / 'cert.pem'}&sslkey={tmp_path / 'no.key'}", ("sslcert", "sslkey"))
+        url_files(f"postgresql://h/db?sslcert={tmp_path / 'cert.pem'}&sslkey={tmp_path / 'no.key'}", ("sslcert",
+                                                                                                      "sslkey"))
 
 
 def test_a_ca_file_is_a_pem_certificate_or_one_line_naming_the_url_option(tmp_path: Path):
     assert isinstance(ca_context(None, "tlsCAFile"), ssl.SSLContext)  # the system's CAs
     (tmp_path / "not-a-cert.pem").write_text("x\n")
-    for ca, why in ((tmp_path / "not-a-cert.pem", "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "gone.pem", "No such file"),
+    for ca, why in ((tmp_path / "not-a-cert.pem", "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "gone.pem",
+                                                                                   "No such file"),
                     (tmp_path, "Is a directory")):
         with pytest.raises(UserError) as told:
             ca_context(str(ca), "sslrootcert")

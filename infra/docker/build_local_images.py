@@ -16,7 +16,8 @@ Images: ``<prefix>/redis:<tag>`` (the host's ``redis-server``), ``<prefix>/mongo
 baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<tag>``), and
 ``<prefix>/memcached:<tag>``, ``<prefix>/postgresql:<tag>``, ``<prefix>/mariadb:<tag>``, ``<prefix>/tarantool:<tag>``,
 ``<prefix>/clickhouse:<tag>``, ``<prefix>/sphinx:<tag>`` from the host's Debian packages (``memcached``,
-``postgresql-15``, ``mariadb-server``, ``tarantool``, ``clickhouse-server``, ``sphinxsearch``), each with a small entrypoint
+``postgresql-15``, ``mariadb-server``, ``tarantool``, ``clickhouse-server``, ``sphinxsearch``), each with a small
+entrypoint
 (``entrypoints/``) keeping the official image's first-start contract for what ycsbctl passes:
 
     ycsbctl up postgresql --backend docker --image ycsbctl-test/postgresql:local --host-network
@@ -227,7 +228,8 @@ def build_clickhouse(client, tag: str) -> str:
              "/bin/sh": _host_file("dash", "apt-get install dash"),
              **{f"/usr/share/zoneinfo/{z}": f"/usr/share/zoneinfo/{z}" for z in ("UTC", "Etc/UTC")}}
     return build_image(client, tag, binary, binary, [
-        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["clickhouse-server", "--config-file=/etc/clickhouse-server/config.xml"]',
+        'ENTRYPOINT ["docker-entrypoint.sh"]',
+        'CMD ["clickhouse-server", "--config-file=/etc/clickhouse-server/config.xml"]',
         "USER clickhouse", "WORKDIR /tmp", "EXPOSE 8123/tcp", "LABEL ycsbctl.flavor=clickhouse",
         f'LABEL ycsbctl.built-from="{first_line(["dpkg-query", "-W", "clickhouse-server"])}"',
     ], extra_files=files, blobs={**accounts(("clickhouse", 101)), **entrypoint("clickhouse")})
@@ -240,7 +242,8 @@ def build_sphinx(client, tag: str) -> str:
     binary = _host_file("searchd", "apt-get install sphinxsearch")
     config = (ROOT / "infra" / "sphinx" / "sphinx.conf").read_text().replace("DATA/", "/var/lib/sphinxsearch/")
     return build_image(client, tag, binary, "/usr/bin/searchd", [
-        'ENTRYPOINT ["docker-entrypoint.sh"]', 'CMD ["searchd", "--config", "/etc/sphinxsearch/sphinx.conf", "--nodetach"]',
+        'ENTRYPOINT ["docker-entrypoint.sh"]',
+        'CMD ["searchd", "--config", "/etc/sphinxsearch/sphinx.conf", "--nodetach"]',
         "USER sphinxsearch", "WORKDIR /tmp", "EXPOSE 9306/tcp", "LABEL ycsbctl.flavor=sphinx",
         f'LABEL ycsbctl.built-from="{first_line([binary, "--help"])}"',
     ], extra_files={"/bin/sh": _host_file("dash", "apt-get install dash")},
@@ -295,7 +298,8 @@ BUILDERS = {"redis": build_redis, "mongo-wire": build_mongo_wire, "iperf3": buil
             "elasticsearch": build_elasticsearch}
 
 
-def build_all(client, prefix: str = "ycsbctl-test", tag: str = "local", only: list[str] | None = None) -> dict[str, str]:
+def build_all(client, prefix: str = "ycsbctl-test", tag: str = "local", only: list[str] | None = None) -> dict[str,
+                                                                                                               str]:
     """Build the images; returns name -> image tag (e.g. ``redis`` -> ``ycsbctl-test/redis:local``)."""
     built = {}
     for name in only or list(BUILDERS):

@@ -162,7 +162,8 @@ def test_passwords_given_in_the_url_or_as_properties_are_in_no_file_of_the_resul
         url = f"redis://:hunter2pw@127.0.0.1:{server.port}/0"
         for cmd in (["load", "workload-b"], ["run", "workload-b", "--threads", "2", "--duration", "1",
                                                "--out", str(tmp_path / "result")]):
-            done = ycsbctl(*cmd, "--target", url, "-p", "recordcount=200", "-p", "redis.password=hunter2pw", cwd=tmp_path)
+            done = ycsbctl(*cmd, "--target", url, "-p", "recordcount=200", "-p", "redis.password=hunter2pw",
+                           cwd=tmp_path)
             assert done.returncode == 0, done.stderr
     finally:
         server.stop()
@@ -204,7 +205,8 @@ def test_a_sweep_without_its_report_writes_the_data_and_says_how_to_draw_it(tmp_
     `ycsbctl report` then draws it from the same files; a bad YCSBCTL_REPORT is one line, exit 2."""
     out = tmp_path / "exp"
     r = ycsbctl("run", "workload-c", "--targets", "basic://", "--threads", "1,2", "--records", "50", "--duration",
-                "0.2", "--no-telemetry", "--allow-concurrent", "--quiet", "--no-report", "--out", str(out), cwd=tmp_path)
+                "0.2", "--no-telemetry", "--allow-concurrent", "--quiet", "--no-report", "--out", str(out),
+                cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     assert (out / "runs.parquet").exists() and not (out / "report.html").exists()
     assert f"report: not drawn (--no-report or YCSBCTL_REPORT=off): `ycsbctl report {out}` draws it" in r.stderr

@@ -203,7 +203,8 @@ def test_ctrl_c_in_the_first_second_of_up_is_one_line_and_exit_130(state_dir, tm
     SIGTERM likewise (was: a silent exit 143 there, and for every command but run, load, up and lab).
     The moment is found by Python's own -X importtime lines, so it does not depend on the machine's speed."""
     bin_dir = _never_ready_redis(tmp_path / "bin")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": f"{bin_dir}:{os.environ['PATH']}", "DOCKER_HOST": "unix:///nonexistent.sock"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": f"{bin_dir}:{os.environ['PATH']}",
+           "DOCKER_HOST": "unix:///nonexistent.sock"}
     proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-X", "importtime", "-m", "ycsbctl", "up",
                              "redis", "--backend", "local"], env=env, text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=tmp_path)
@@ -238,7 +239,8 @@ def test_an_interrupt_inside_generated_code_while_up_imports_still_exits_130_und
         "        return None\n"
         "sys.meta_path.insert(0, _Finder())\n")
     env = {**os.environ, "PYTHONPATH": f"{hook}:{ROOT}", "DOCKER_HOST": "unix:///nonexistent.sock"}
-    done = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "ycsbctl", "up", "redis", "--backend", "local"],
+    done = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "ycsbctl", "up", "redis", "--backend",
+                           "local"],
                           env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     said = [x for x in done.stderr.splitlines() if x.strip()]
     assert done.returncode == 130 and said == ["ycsbctl: interrupted before anything was started"], \

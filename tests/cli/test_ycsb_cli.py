@@ -34,7 +34,8 @@ def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_
     doc = json.loads(next((java_dir / "runs").glob("*.t2.*.json")).read_text())
     log = tmp_path / "ycsb-2.log"
     log.write_text(doc["result"]["ycsb"]["text"])
-    proc = ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload", "workloadb")
+    proc = ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload",
+                   "workloadb")
     assert proc.returncode == 0, proc.stderr[-2000:]
     both = load(native_dir)
     assert set(both.runs["target"]) == {"basic", "basic-ycsb"}
@@ -47,5 +48,6 @@ def test_run_with_the_java_engine_then_import_its_log_next_to_a_native_run(ycsb_
     html = (native_dir / "report.html").read_text()
     assert "basic-ycsb" in html and "basic" in html
 
-    again = ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload", "workloadb")
+    again = ycsbctl("import-ycsb", str(log), "--out", str(native_dir), "--target", "basic-ycsb", "--workload",
+                    "workloadb")
     assert again.returncode == 2 and "already has run" in again.stderr

@@ -200,7 +200,8 @@ def test_an_unreachable_server_is_reported_once(tmp_path):
 
 def test_a_length_the_user_gives_measures_from_the_first_operation_unless_warmup_as_the_docs_say(
         module_redis, loaded, tmp_path):
-    """One rule, stated in the table of docs/guide/everyday.md and in ``--help``: the default profile's warm-up goes with
+    """One rule, stated in the table of docs/guide/everyday.md and in ``--help``: the default profile's warm-up goes
+    with
     its own point length; ``--duration`` (like YCSB's ``maxexecutiontime``) and ``--operations`` measure
     from the first operation unless ``--warmup`` is given, which the per-second series keep, marked."""
     from ycsbctl.experiment.plan import PROFILES, Plan
@@ -211,7 +212,9 @@ def test_a_length_the_user_gives_measures_from_the_first_operation_unless_warmup
     assert "none with --duration or --operations" in " ".join(ycsbctl("run", "--help", cwd=tmp_path).stdout.split())
     warm = PROFILES["default"].warmup_s
     assert warm > 0 and Plan(targets=["redis"], workloads=["workloadc"]).point_warmup_s == warm
-    assert Plan(targets=["redis"], workloads=["workloadc"], duration_s=1.0).point_warmup_s == 0 == Plan(targets=["redis"], workloads=["workloadc"], operations=9).point_warmup_s
+    assert Plan(targets=["redis"], workloads=["workloadc"],
+                duration_s=1.0).point_warmup_s == 0 == Plan(targets=["redis"], workloads=["workloadc"],
+                                                            operations=9).point_warmup_s
     url = f"redis://127.0.0.1:{module_redis.port}"
     for i, (bound, want) in enumerate(((["--duration", "1"], 0.0), (["-p", "maxexecutiontime=1"], 0.0),
                                        (["--duration", "1", "--warmup", "1"], 1.0))):

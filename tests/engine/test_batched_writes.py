@@ -23,7 +23,8 @@ def _props(**extra: object) -> dict[str, str]:
 
 def test_batched_writes_reach_redis_once_each_and_every_reply_finds_its_operation(redis_server, rds):
     rds.config_resetstat()  # the server is the session's: count this test's commands only
-    assert run_phase(PhaseSpec("load", redis_server.url, _props(recordcount=500), threads=THREADS, processes=1)).status == "ok"
+    assert run_phase(PhaseSpec("load", redis_server.url, _props(recordcount=500), threads=THREADS,
+                               processes=1)).status == "ok"
     assert rds.zcard("_indices") == 500 and rds.info("commandstats")["cmdstat_zadd"]["calls"] == 500
     rds.config_resetstat()
     r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=500, operationcount=6000), threads=THREADS,

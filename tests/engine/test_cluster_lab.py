@@ -426,7 +426,8 @@ def test_ctrl_c_during_lab_up_removes_what_it_made_in_one_line(tmp_path: Path, s
     slow.parent.mkdir()
     slow.write_text(f'#!/bin/sh\nsleep 60\nexec {real} "$@"\n')
     slow.chmod(0o755)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "YCSBCTL_STATE_DIR": str(tmp_path / "state"),
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "YCSBCTL_STATE_DIR": str(tmp_path / "state"),
            "PATH": f"{slow.parent}:{os.environ['PATH']}"}
     code = "import sys; from ycsbctl.cli import main; sys.exit(main())"
     proc = subprocess.Popen([sys.executable, "-c", code, "lab", "up", "--clients", "1"], cwd=tmp_path, env=env,

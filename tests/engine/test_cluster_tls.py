@@ -39,7 +39,8 @@ def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         pytest.skip("Dask distributed is missing (scripts/setup.sh --for-tests installs ycsbctl[cluster])")
     tmp = tmp_path_factory.mktemp("tls")
     key, cert = tmp / "key.pem", tmp / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=ycsbctl-test",
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    "/CN=ycsbctl-test",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
     tls = ["--tls-ca-file", str(cert), "--tls-cert", str(cert), "--tls-key", str(key)]
     address = f"tls://127.0.0.1:{_free_port()}"
@@ -49,7 +50,8 @@ def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     procs = []
     try:
         with open(tmp / "scheduler.log", "wb") as log:
-            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                           "127.0.0.1",
                                            "--port", address.rsplit(":", 1)[1], "--no-dashboard", *tls],
                                           stdout=log, stderr=subprocess.STDOUT, env=env))
         with open(tmp / "worker.log", "wb") as log:
@@ -65,7 +67,8 @@ def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
             stop_process(p, 15)
 
 
-def test_a_tls_scheduler_runs_the_point_without_the_plain_tcp_warning(tls_cluster, redis_server, tmp_path: Path) -> None:
+def test_a_tls_scheduler_runs_the_point_without_the_plain_tcp_warning(tls_cluster, redis_server,
+                                                                      tmp_path: Path) -> None:
     address, env = tls_cluster
     rds = redis.Redis.from_url(redis_server.url)
     rds.flushall()

@@ -46,7 +46,8 @@ def test_dasks_lines_below_error_keep_their_message_without_the_traceback(dask_s
     _logged_with_traceback("distributed.client", logging.WARNING, "Connection to scheduler broken")
     lines = dask_stderr.getvalue().splitlines()
     assert [line.split(" - ", 1)[1] for line in lines] == ["distributed.comm.tcp - INFO - Connection closed",
-                                                          "distributed.client - WARNING - Connection to scheduler broken"]
+                                                          "distributed.client - WARNING - Connection to scheduler "
+                                                          "broken"]
 
 
 def test_dasks_errors_keep_their_traceback_but_giving_up_reconnecting_is_left_out(dask_stderr: io.StringIO) -> None:

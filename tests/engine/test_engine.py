@@ -35,7 +35,8 @@ def _props(workload: str = "workload-b", **overrides: object) -> dict[str, str]:
     return props
 
 
-def _load(url: str, records: int, threads: int = 4, processes: int | None = 2, workload: str = "workload-b") -> PhaseResult:
+def _load(url: str, records: int, threads: int = 4, processes: int | None = 2,
+          workload: str = "workload-b") -> PhaseResult:
     r = run_phase(PhaseSpec("load", url, _props(workload, recordcount=records), threads=threads, processes=processes))
     assert r.status == "ok" and r.ops["INSERT"].returns == {"OK": records}, r.errors
     return r
@@ -124,7 +125,8 @@ def test_a_worker_whose_controller_is_killed_exits_at_once_not_at_its_deadline(g
     worker.start()
     try:
         if gone == "while it works":
-            wait_until(lambda: _watches_a_pidfd(worker.pid), what="the worker watching its controller")  # type: ignore[arg-type]
+            wait_until(lambda: _watches_a_pidfd(worker.pid),
+                       what="the worker watching its controller")  # type: ignore[arg-type]
             controller.kill()
             controller.wait()
         worker.join(50)
@@ -198,7 +200,8 @@ def test_every_client_thread_holds_its_own_connection_and_the_start_says_what_it
         (starting.append((t.starting, clients)) if t.starting else seen.append(clients))
         assert not (t.starting and seen), "a start phase after a measured second"
 
-    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=12, processes=2, duration_s=2), tick)
+    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=12, processes=2,
+                            duration_s=2), tick)
     assert r.status == "ok" and seen
     assert max(seen) == before + 12
     assert _settled_clients(rds, before) == before  # all closed at the end
@@ -216,7 +219,8 @@ def test_duration_ends_the_run_and_warmup_seconds_stay_in_the_series_but_not_the
     spec = PhaseSpec("run", redis_server.url, _props(recordcount=200, operationcount=0), threads=4, processes=1,
                      duration_s=2, warmup_s=1)
     r = run_phase(spec)
-    served = sum(int(v["calls"]) for k, v in rds.info("commandstats").items() if k in ("cmdstat_hgetall", "cmdstat_hmset"))
+    served = sum(int(v["calls"]) for k, v in rds.info("commandstats").items() if k in ("cmdstat_hgetall",
+                                                                                       "cmdstat_hmset"))
     assert r.status == "ok" and r.warmup_s == 1.0
     s = r.series
     overall = s[s.op == "OVERALL"]
@@ -234,7 +238,8 @@ def test_duration_ends_the_run_and_warmup_seconds_stay_in_the_series_but_not_the
 
 def test_per_second_series_and_merged_histograms_of_two_processes_agree_exactly(redis_server, rds):
     _load(redis_server.url, 300)
-    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=300, operationcount=4000), threads=4, processes=2))
+    r = run_phase(PhaseSpec("run", redis_server.url, _props(recordcount=300, operationcount=4000), threads=4,
+                            processes=2))
     assert r.status == "ok" and r.processes == 2 and r.operations == 4000
     read = r.ops["READ"]
     assert read.histogram.get_total_count() == read.operations == read.returns["OK"] == _series_total(r, "READ")

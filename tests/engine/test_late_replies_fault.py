@@ -35,7 +35,8 @@ def _frozen_once(pid: int, for_s: float) -> threading.Thread:
 
 
 def _late_run(url: str, pid: int, records: int):
-    props = {k: str(v) for k, v in {**load_properties("workload-c"), "recordcount": records, "operationcount": 0}.items()}
+    props = {k: str(v) for k, v in {**load_properties("workload-c"), "recordcount": records,
+                                    "operationcount": 0}.items()}
     assert run_phase(PhaseSpec("load", url, props, threads=2, processes=1)).status == "ok"
     fault: list[threading.Thread] = []
 
@@ -61,7 +62,8 @@ def _check(r) -> None:
     assert r.stray_replies == 0
 
 
-@pytest.mark.parametrize(("start", "records"), [(start_redis, 200), (start_mongo_wire, 100)], ids=["redis", "mongo-wire"])
+@pytest.mark.parametrize(("start", "records"), [(start_redis, 200), (start_mongo_wire, 100)], ids=["redis",
+                                                                                                   "mongo-wire"])
 def test_late_replies_are_counted(tmp_path, start, records):
     server = start(tmp_path / "server")
     try:

@@ -108,7 +108,9 @@ def test_a_shipped_second_arrives_whole_even_if_its_slices_stop_half_way(stop_af
     reference = hdr.new_histogram()
     for v in range(1, 3001):
         reference.record_value(v)
-    assert merged.get_total_count() == 3000 and merged.get_value_at_percentile(99) == reference.get_value_at_percentile(99)
+    assert merged.get_total_count() == 3000 and merged.get_value_at_percentile(99) == reference.get_value_at_percentile(
+        99
+    )
     assert sent.own[CLIENT_LAG].total() == 2 and set(sent.latency) == {(READ, Status.OK), (UPDATE, Status.OK)}
     spare = rec.spares.get_nowait()  # the roll's own spare, or the shipped counts zeroed
     assert all(not np.frombuffer(a, dtype=np.int64).any() for a in [*spare[0], *spare[1], spare[2], spare[3]])
@@ -343,7 +345,8 @@ def test_with_dataintegrity_a_read_of_all_fields_checks_every_field(redis_server
     field0 of every record overwritten, the check of every read of all the fields (workload C's readallfields) is an
     UNEXPECTED_STATE (as YCSB says it)."""
     props = dict(load_properties("workload-c"), recordcount="200", dataintegrity="true")
-    assert run_phase(PhaseSpec("load", redis_server.url, props, threads=2, processes=1)).ops["INSERT"].returns == {"OK": 200}
+    assert run_phase(PhaseSpec("load", redis_server.url, props, threads=2,
+                               processes=1)).ops["INSERT"].returns == {"OK": 200}
     for key in rds.scan_iter(count=1000, _type="HASH"):
         rds.hset(key, "field0", "x" * 100)
     r = _run_worker_in_process(redis_server.url, threads=2, duration_s=0.2, pause_at_s=0.0, pause_s=0.0,
@@ -410,7 +413,8 @@ def test_a_paced_points_late_starts_are_its_schedule_lag_and_label_it_client_pac
     assert r.client_lag.max_us >= pause_us - LAG_PROBE_INTERVAL_S * 1e6
     # (the probe may read a stall up to one probe interval short)
     probe_us = LAG_PROBE_INTERVAL_S * 1e6
-    assert pause_us - tick_us <= lag.max_us <= r.client_lag.max_us + probe_us + tick_us, (lag.max_us, r.client_lag.max_us)
+    assert pause_us - tick_us <= lag.max_us <= r.client_lag.max_us + probe_us + tick_us, (lag.max_us,
+                                                                                          r.client_lag.max_us)
     assert lag.percentile(99) >= 0.1 * pause_us
     assert lag.percentile(50) < tick_us / 2  # most operations started on time: well before the next was due
     # intended latency runs from the due time: it carries the late starts that the actual latency does not
@@ -600,7 +604,9 @@ def test_the_schedule_lag_rule_is_half_the_operations_p99_and_its_text_in_ms_to_
 
 
 @pytest.mark.parametrize("measurement", ["op", "intended", "both"])
-def test_the_pure_recording_path_counts_each_latency_in_the_slot_of_its_op_and_status_above_the_linear_range(measurement):
+def test_the_pure_recording_path_counts_each_latency_in_the_slot_of_its_op_and_status_above_the_linear_range(
+    measurement,
+):
     """The pure twin of the compiled recorder (``YCSBCTL_PURE_PYTHON=1``, or no compiler): the same slots,
     a value past HDR's linear range (3 ms) at its HDR index, two operations and two statuses apart."""
     rec = Recorder(measurement, [READ, UPDATE])
@@ -680,7 +686,8 @@ def test_a_read_modify_write_is_the_first_failure_of_its_read_and_update_and_its
     assert counted[Status.OK, Status.ERROR] == ({(READ_MODIFY_WRITE, Status.ERROR), (COMPONENT + READ, Status.OK),
                                                  (COMPONENT + UPDATE, Status.ERROR)}, ["update refused"])
     assert counted[Status.NOT_FOUND, Status.OK][0] == {(READ_MODIFY_WRITE, Status.NOT_FOUND),
-                                                       (COMPONENT + READ, Status.NOT_FOUND), (COMPONENT + UPDATE, Status.OK)}
+                                                       (COMPONENT + READ, Status.NOT_FOUND), (COMPONENT + UPDATE,
+                                                                                              Status.OK)}
 
 
 def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_part():

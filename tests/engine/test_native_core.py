@@ -12,12 +12,14 @@ from ycsbctl.engine.measurements import Recorder
 from ycsbctl.native import core
 from ycsbctl.workload.core import READ, READ_MODIFY_WRITE, UPDATE
 
-pytestmark = pytest.mark.skipif(core is None, reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
+pytestmark = pytest.mark.skipif(core is None,
+                                reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
 
 
 @pytest.mark.parametrize("measurement", ["op", "intended", "both"])
 def test_the_compiled_record_counts_what_the_pure_one_counts(measurement):
-    compiled, pure = Recorder(measurement, [READ, UPDATE, READ_MODIFY_WRITE]), Recorder(measurement, [READ, UPDATE, READ_MODIFY_WRITE])
+    compiled, pure = Recorder(measurement, [READ, UPDATE, READ_MODIFY_WRITE]), Recorder(measurement, [READ, UPDATE,
+                                                                                                      READ_MODIFY_WRITE])
     assert type(compiled.record).__name__ == "Record"
     record_pure = pure.pure_record()
     rng = np.random.default_rng(2)

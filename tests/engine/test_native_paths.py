@@ -37,7 +37,8 @@ def _doctor_env(env: dict[str, str], tmp_path: Path) -> dict[str, str]:
     folder a non-root set-up puts it in), whose ``--version`` is a JVM start: ~2.8 s of each doctor's ~3.2 s."""
     path = os.pathsep.join(d for d in env.get("PATH", os.defpath).split(os.pathsep) if d != "/usr/local/bin")
     (tmp_path / "no-data-home").mkdir(exist_ok=True)
-    return env | {"DOCKER_HOST": "unix:///nonexistent.sock", "PATH": path, "XDG_DATA_HOME": str(tmp_path / "no-data-home")}
+    return env | {"DOCKER_HOST": "unix:///nonexistent.sock", "PATH": path,
+                  "XDG_DATA_HOME": str(tmp_path / "no-data-home")}
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, path: str, spec: PhaseSpec) -> PhaseResult:
@@ -60,7 +61,8 @@ def test_basic_runs_the_same_operations_of_a_seed_on_both_paths(monkeypatch):
     compiled, pure = (_run(monkeypatch, p, spec) for p in PATHS)
     for r in (compiled, pure):
         assert r.status == "ok" and r.operations == 20_000
-    assert _returns(compiled, "READ") == _returns(pure, "READ") and _returns(compiled, "UPDATE") == _returns(pure, "UPDATE")
+    assert _returns(compiled, "READ") == _returns(pure, "READ") and _returns(compiled, "UPDATE") == _returns(pure,
+                                                                                                             "UPDATE")
     assert 9000 < compiled.ops["READ"].operations < 11_000  # workload A: half reads
 
 
@@ -70,7 +72,8 @@ def test_redis_counts_agree_with_the_servers_commandstats_on_each_path(redis_ser
                                              processes=2))
     assert load.status == "ok" and rds.dbsize() == 401
     rds.config_resetstat()
-    r = _run(monkeypatch, path, PhaseSpec("run", redis_server.url, _props("workload-a", recordcount=400, operationcount=6000),
+    r = _run(monkeypatch, path, PhaseSpec("run", redis_server.url, _props("workload-a", recordcount=400,
+                                                                          operationcount=6000),
                                           threads=40, processes=2, seed=5))
     assert r.status == "ok", r.errors
     calls = {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in rds.info("commandstats").items()}
@@ -80,11 +83,13 @@ def test_redis_counts_agree_with_the_servers_commandstats_on_each_path(redis_ser
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_missing_records_are_not_found_and_error_replies_fail_with_the_servers_text(redis_server, rds, monkeypatch, path):
+def test_missing_records_are_not_found_and_error_replies_fail_with_the_servers_text(redis_server, rds, monkeypatch,
+                                                                                    path):
     # Keys user0..user1 (ordered): user0 holds a string (HGETALL fails with WRONGTYPE), user1 nothing.
     rds.set("user0", "not a hash")
     rds.config_resetstat()
-    props = _props("workload-c", recordcount=2, operationcount=400, insertorder="ordered", requestdistribution="uniform")
+    props = _props("workload-c", recordcount=2, operationcount=400, insertorder="ordered",
+                   requestdistribution="uniform")
     r = _run(monkeypatch, path, PhaseSpec("run", redis_server.url, props, threads=2, processes=1, seed=3))
     returns = _returns(r, "READ")
     calls = rds.info("commandstats")["cmdstat_hgetall"]

@@ -30,7 +30,8 @@ def _props(**overrides: object) -> dict[str, str]:
     return props
 
 
-def _load_and_run(url: str, ops: int = 3000, records: int = 200, processes: int = 2, **run_props: object) -> PhaseResult:
+def _load_and_run(url: str, ops: int = 3000, records: int = 200, processes: int = 2,
+                  **run_props: object) -> PhaseResult:
     load = run_phase(PhaseSpec("load", url, _props(recordcount=records), threads=4, processes=processes))
     assert load.status == "ok" and load.ops["INSERT"].returns == {"OK": records}, load.errors
     r = run_phase(PhaseSpec("run", url, _props(operationcount=ops, recordcount=records, **run_props), threads=4,
@@ -47,7 +48,11 @@ def test_values_are_ycsbs_deterministic_values(ycsb_classpath: str, tmp_path) ->
     for n, line in enumerate(lines):
         key = build_key_name(n).encode()
         assert line.split(" ")[2] == key.decode()
-        names = [part.split("=", 1)[0] for part in line.split(" [ ", 1)[1].split(" ") if part.startswith("field") and "=" in part]
+        names = [
+            part.split("=", 1)[0]
+            for part in line.split(" [ ", 1)[1].split(" ")
+            if part.startswith("field") and "=" in part
+        ]
         values = parse_values(line, 150)
         assert len(values) == 10
         for name, value in zip(names, values):
@@ -91,7 +96,8 @@ def test_a_corrupted_record_is_an_unexpected_state(redis_server) -> None:
         rds.hset(build_key_name(7), "field3", b"x" * 100)
         rds.delete(build_key_name(8))
         r = run_phase(PhaseSpec("run", redis_server.url, _props(operationcount=3000, requestdistribution="uniform",
-                                                                readproportion=1, updateproportion=0), threads=2, processes=1))
+                                                                readproportion=1, updateproportion=0), threads=2,
+                                processes=1))
         verify = r.ops["VERIFY"].returns
         assert verify["UNEXPECTED_STATE"] > 0 and verify["ERROR"] > 0  # key 7 altered, key 8 gone
         assert verify["OK"] == 3000 - verify["UNEXPECTED_STATE"] - verify["ERROR"]

@@ -119,7 +119,8 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
         else:
             assert c["verdict"] == stats.UNDECIDED and not excludes_one
     # the verdicts are the statistics module's own on these samples, decided together (one family)
-    decided = stats.decide([stats.compare({r: by[("redis-benchmark", c["threads"], r)][pick[c["metric"]]] for r in (1, 2)},
+    decided = stats.decide([stats.compare({r: by[("redis-benchmark", c["threads"], r)][pick[c["metric"]]] for r in (1,
+                                                                                                                    2)},
                                           {r: by[("ycsbctl", c["threads"], r)][pick[c["metric"]]] for r in (1, 2)},
                                           paired=True) for c in cells], [c["higher_is_better"] for c in cells])
     for c, d in zip(cells, decided):
@@ -144,7 +145,9 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
         for side in ("ycsbctl", "reference"):
             want = unit.format(c[side]) if unit else f"{c[side] / 1000:,.2f} ms"  # p99 in ms
             assert f" {want} " in row, (c["metric"], side, row)
-        verdict = c["verdict"] + (f" (could detect ±{c['detectable_pct']:.0f} %)" if c["verdict"] == stats.UNDECIDED else "")
+        verdict = c["verdict"] + (
+            f" (could detect ±{c['detectable_pct']:.0f} %)" if c["verdict"] == stats.UNDECIDED else ""
+        )
         assert row.split()[0] == "2" and f"{c['ratio']:.2f}×" in row and row.endswith(verdict), row
     said = next(line for line in result.output.splitlines()
                 if line.startswith(("ycsbctl's client is not", "The client limits", "No shortfall detected")))
@@ -166,10 +169,13 @@ def test_a_database_that_holds_keys_a_store_without_a_reference_and_a_unix_socke
     finally:
         r.flushdb()
         r.close()
-    for target, said in (("mongodb://127.0.0.1:1/ycsb", "calibrate needs a store that ships a load generator of its own"),
+    for target, said in (("mongodb://127.0.0.1:1/ycsb",
+                          "calibrate needs a store that ships a load generator of its own"),
                          ("unix:///tmp/redis.sock", "calibrate runs redis-benchmark over TCP")):
         res = CliRunner().invoke(main, ["calibrate", "--target", target])
-        assert res.exit_code == 2 and res.output.startswith(f"error: {said}") and res.output.count("\n") == 1, res.output
+        assert res.exit_code == 2 and res.output.startswith(f"error: {said}") and res.output.count("\n") == 1, (
+            res.output
+        )
 
 
 def _cell(threads: int, ratio: float, low: float, high: float, verdict: str) -> dict:
@@ -189,7 +195,8 @@ def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
     assert ok == ("ycsbctl's client is not the bottleneck at 8 and 32 threads: from the same server it got "
                   "1.01× [0.95, 1.06] at 8 and 1.10× [1.02, 1.18] at 32 threads of redis-benchmark's rate — at least "
                   "0.95× of it (99 % intervals).")  # a shortfall of 5 % exactly is ruled out
-    wide = verdict_sentence(cal, [_cell(8, 1.14, 0.18, 7.21, stats.UNDECIDED)])  # a shortfall not ruled out: not decided
+    # a shortfall not ruled out: not decided
+    wide = verdict_sentence(cal, [_cell(8, 1.14, 0.18, 7.21, stats.UNDECIDED)])
     assert wide.startswith("No shortfall detected at 8 threads") and "leave room for one down to 0.18×" in wide
     edge = verdict_sentence(cal, [_cell(8, 1.0, 0.949, 1.05, stats.UNDECIDED)])
     assert edge.startswith("No shortfall detected")  # 5.1 % below is not ruled out
@@ -295,7 +302,8 @@ def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_a
     plan = CalibratePlan()
     assert plan == CalibratePlan(target=given["target"], threads=tuple(parse_threads(given["threads"])),
                                  duration_s=given["duration_s"], rounds=given["rounds"], records=given["records"],
-                                 warmup_s=given["warmup_s"], processes=None, backend=given["backend"],  # --processes: its own choice
+                                 # --processes: its own choice
+                                 warmup_s=given["warmup_s"], processes=None, backend=given["backend"],
                                  seed=given["seed"])
     said = re.search(r"starts its own redis: (\d+) and (\d+) threads, (\d+) rounds of (\d+) s",
                      docs_page("studies/calibrate.md"))

@@ -82,7 +82,8 @@ def test_the_notebook_tabulates_the_events_and_draws_each_disturbed_points_timel
     table = next(o["data"]["text/plain"] for o in cell.outputs if "text/plain" in o.get("data", {})
                  and "stall_s" in o["data"]["text/plain"])
     exp = load(out)
-    assert table.count("redis-lazyfree") == 4 and all(e in table for e in set(exp.events["event"]))  # 4 events × 2 targets
+    # 4 events × 2 targets
+    assert table.count("redis-lazyfree") == 4 and all(e in table for e in set(exp.events["event"]))
     images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
     assert len(images) == exp.events["run_id"].nunique() == 2  # one timeline per disturbed point
 
@@ -264,7 +265,8 @@ def test_a_slowdown_is_stated_and_counted_over_its_window_and_ends_when_the_serv
         if isinstance(e["overlaps"], str):
             continue  # charged once with the event it overlapped: test_an_expiry_and_an_lrem_at_one_second_…
         # the loss is counted over the whole affected window, as the 100 ms series has it
-        assert e["ops_lost"] == pytest.approx(_lost(exp, e["run_id"], e["t_s"], e["affected_end_s"], e["pre_ops_per_s"]))
+        assert e["ops_lost"] == pytest.approx(_lost(exp, e["run_id"], e["t_s"], e["affected_end_s"],
+                                                    e["pre_ops_per_s"]))
         assert e["slow_s"] >= e["stall_s"] and e["during_s"] >= e["slow_s"]
         fine = exp.fine_series_of(e["run_id"])
         first = fine[(fine["op"] == "OVERALL") & (fine["interval"] == math.floor(e["t_s"] / INTERVAL_S + 1e-9))]
@@ -316,11 +318,15 @@ def test_an_expiry_and_an_lrem_at_one_second_are_said_to_overlap_and_charged_onc
         # the operations lost are counted once: the two rows add up to the loss over their one window, no more
         start, end = min(expiry["t_s"], lrem["t_s"]), max(expiry["affected_end_s"], lrem["affected_end_s"])
         union = _lost(exp, expiry["run_id"], start, end, expiry["pre_ops_per_s"])
-        assert expiry["ops_lost"] + lrem["ops_lost"] == pytest.approx(union) and lrem["ops_lost"] == lrem["stall_s"] == 0
+        assert (
+            expiry["ops_lost"] + lrem["ops_lost"] == pytest.approx(union) and lrem["ops_lost"] == lrem["stall_s"] == 0
+        )
         # the first screen and the console's line of each event say so
         if blamed:
             line = next(f for f in first if f.startswith(f"LREM ({lrem['event']}): "))
-            assert f"{target} overlapped {expiry['event']}: charged there by the server's evidence (SLOWLOG LREM" in line
+            assert (
+                f"{target} overlapped {expiry['event']}: charged there by the server's evidence (SLOWLOG LREM" in line
+            )
             line = next(f for f in first if f.startswith(f"EXPIRE ({expiry['event']}): "))
             assert f"{target} stalled {seconds_text(expiry['stall_s'])}" in line
             assert f"overlapped {lrem['event']}, charged here by the server's evidence (" in line

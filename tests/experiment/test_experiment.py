@@ -159,7 +159,9 @@ def test_ctrl_c_of_a_sweep_on_urls_alone_does_not_say_it_stopped_servers(tmp_pat
     _, err = proc.communicate(timeout=60)
     said = err.decode()
     assert proc.returncode == 130, said[-2000:]
-    assert "interrupted: no server of ours was running (the targets are URLs); keeping the finished points" in said, said
+    assert "interrupted: no server of ours was running (the targets are URLs); keeping the finished points" in said, (
+        said
+    )
     assert "stopped every server" not in said
 
 
@@ -179,7 +181,8 @@ def test_ctrl_c_from_a_terminal_at_any_moment_of_a_start_leaves_nothing_running_
     if not Path("/usr/bin/redis-server").exists():
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
     environ = cli_env()
-    environ.pop("YCSBCTL_BASELINE_MEMO", None)  # the network baseline measured (iperf3, 1 s), not read from the session's
+    # the network baseline measured (iperf3, 1 s), not read from the session's
+    environ.pop("YCSBCTL_BASELINE_MEMO", None)
     proc = start("run", "workload-b", "--targets", "redis", "--backend", "local", "--records", "100", "--duration", "1",
                  "--warmup", "0", "--threads", "1", "--no-report", "--allow-concurrent", "--out", str(tmp_path / "out"),
                  environ=environ, own_group=True)
@@ -236,7 +239,8 @@ def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_
     # 1 s points: the kill below must land inside the first, after its progress line, with a test beside this one
     proc = subprocess.Popen([*CLI, "run", "workload-c", "--targets", "redis-repl2", "--backend", "local", "--records",
                              "100", "--duration", "1", "--warmup", "0", "--threads", "1,2", "--no-telemetry",
-                             "--allow-concurrent", "--no-report", "--out", str(out)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                             "--allow-concurrent", "--no-report", "--out", str(out)], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     try:
         lines = LineReader(proc.stderr)

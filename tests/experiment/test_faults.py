@@ -274,7 +274,9 @@ def test_a_disk_that_fills_mid_sweep_keeps_the_finished_points_and_names_the_res
         clean(stdout + stderr)
         assert proc.returncode == 1, stderr[-3000:]
         last = stderr.strip().splitlines()[-1]
-        assert "No space left on device" in last and f"free space, then `ycsbctl run --resume {out}`" in last, stderr[-2000:]
+        assert "No space left on device" in last and f"free space, then `ycsbctl run --resume {out}`" in last, stderr[
+            -2000:
+        ]
         filler.unlink()
         exp = load(disk / ".sweep.partial")
         assert set(exp.runs["phase"] + exp.runs["threads"].astype(str)) >= {"load8", "run2"}
@@ -366,7 +368,8 @@ def test_a_ycsbctl_under_another_state_dir_is_seen_too(victim, tmp_path):
     assert first.returncode == 0, stderr[-2000:]
 
 
-def test_a_load_generator_running_beside_a_run_is_refused_and_allowed_points_are_host_busy(victim, tmp_path, monkeypatch):
+def test_a_load_generator_running_beside_a_run_is_refused_and_allowed_points_are_host_busy(victim, tmp_path,
+                                                                                           monkeypatch):
     monkeypatch.delenv("YCSBCTL_LOAD_GENERATORS")  # the suite ignores other load generators; this test is about them
     if shutil.which("redis-benchmark") is None:
         pytest.skip("redis-benchmark is not installed (apt-get install redis-tools, or run `make test`)")
@@ -851,7 +854,8 @@ def test_a_link_cut_for_3_s_inside_a_point_is_degraded_for_as_long_as_it_lasted(
     with namespace_host() as (ns, addr):
         port = 6379
         server = subprocess.Popen(["ip", "netns", "exec", ns, "redis-server", "--bind", addr, "--port", str(port),
-                                   "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", str(tmp_path)],
+                                   "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir",
+                                   str(tmp_path)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         url = f"redis://{addr}:{port}/0"
         rule = ["INPUT", "-p", "tcp", "--dport", str(port), "-j", "DROP"]

@@ -18,7 +18,8 @@ def test_a_structure_study_without_load_on_another_structures_keys_says_to_use_l
     """The server holds the hash variant's dataset; ``online.structure=hash,set,zset`` without ``--load``
     makes every SADD/ZADD on that key WRONGTYPE: the set and zset points fail and their reasons add the
     fix (--load), the hash points (its own dataset) are ok."""
-    loaded = ycsbctl("load", "online-status", "--target", victim.url, "--records", "1000", "-p", "online.structure=hash",
+    loaded = ycsbctl("load", "online-status", "--target", victim.url, "--records", "1000", "-p",
+                     "online.structure=hash",
                      "--no-telemetry", "--allow-concurrent", cwd=tmp_path)
     assert loaded.returncode == 0, loaded.stderr[-2000:]
     with redis.Redis(port=victim.port) as r:

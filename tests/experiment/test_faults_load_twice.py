@@ -80,7 +80,9 @@ STORES: dict[str, tuple[str | None, Callable, tuple[str, ...], Callable[[Any, st
     "mongodb-wire": ("mongo_wire", lambda s, _: f"mongodb://127.0.0.1:{s.port}/{TABLE}", (), _mongo),
     "tarantool": ("tarantool", lambda ep, _: ep.url, (),
                   lambda _, url: int(tarantool_console(url, "print(c:eval('return box.space.ycsb:len()'))"))),
-    "sphinx": ("sphinx", lambda ep, _: ep.url, (), lambda _, url: int(sphinx_mysql(url, "SELECT COUNT(*) FROM usertable")[0][0])),
+    "sphinx": ("sphinx", lambda ep, _: ep.url, (), lambda _, url: int(sphinx_mysql(url,
+                                                                                   "SELECT COUNT(*) FROM "
+                                                                                   "usertable")[0][0])),
     "elasticsearch": ("elasticsearch", lambda ep, _: ep.url, ("-p", f"es.index.key={TABLE}"), _elasticsearch),
     "clickhouse": ("clickhouse", lambda ep, _: ep.url, ("-p", f"table={TABLE}"), _clickhouse),
     "memcached": ("memcached_server", lambda s, _: s.url, (), lambda s, _: memcached_counters(s)["curr_items"]),
@@ -125,7 +127,8 @@ def test_loading_into_a_target_that_holds_the_records_is_refused_in_one_line_or_
     no_workers_left()
 
 
-def test_a_load_of_the_next_range_into_clickhouse_is_not_refused_and_a_key_stored_twice_counts_once(clickhouse, tmp_path):
+def test_a_load_of_the_next_range_into_clickhouse_is_not_refused_and_a_key_stored_twice_counts_once(clickhouse,
+                                                                                                    tmp_path):
     """YCSB's way of loading in parts (``insertstart``/``insertcount``): keys the table does not hold are loaded, and
     ClickHouse counts one row per key over both ranges (its own count() and uniqExact). A key inserted twice anyway
     (the engine alone, past the CLI's check) is two rows of a MergeTree table, which has no unique key: the store's
@@ -138,7 +141,8 @@ def test_a_load_of_the_next_range_into_clickhouse_is_not_refused_and_a_key_store
     store.clear(url, table)
     load = run_phase(PhaseSpec("load", url, first, threads=4, processes=1))
     assert load.ops["INSERT"].returns == {"OK": RECORDS}, load.errors
-    r = ycsbctl("load", "workloadc", "--target", url, "-p", f"recordcount={2 * RECORDS}", "-p", f"insertstart={RECORDS}",
+    r = ycsbctl("load", "workloadc", "--target", url, "-p", f"recordcount={2 * RECORDS}", "-p",
+                f"insertstart={RECORDS}",
                 "-p", f"insertcount={RECORDS}", "--threads", "4", "--no-telemetry", "-p", f"table={table}",
                 cwd=tmp_path, timeout=180)
     clean(r.stdout + r.stderr)
@@ -181,7 +185,8 @@ def test_a_load_refused_for_another_reason_gets_no_such_hint():
     from ycsbctl.stores import registry
 
     pg, es = registry.for_url("postgresql://u@h:1/db"), registry.for_url("elasticsearch://h:1")
-    assert pg.already_held('PostgreSQL: duplicate key value violates unique constraint "usertable_pkey" (SQLSTATE 23505)')
+    assert pg.already_held('PostgreSQL: duplicate key value violates unique constraint "usertable_pkey" (SQLSTATE '
+                           '23505)')
     assert not pg.already_held("PostgreSQL: canceling statement due to statement timeout (SQLSTATE 57014)")
     assert es.already_held("Elasticsearch: version_conflict_engine_exception: [usertable][user1]: version conflict, "
                            "document already exists (current version [1]) (HTTP 409)")

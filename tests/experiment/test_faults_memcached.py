@@ -80,7 +80,9 @@ def test_memcached_evicting_during_the_load_degrades_the_load_with_its_own_evict
 
     row = load(out).runs.set_index("phase").loc["load"]
     assert row["status"] == "degraded"
-    assert f"the server held {held:,} of the 20,000 records it acknowledged after the load" in row["error"], row["error"]
+    assert f"the server held {held:,} of the 20,000 records it acknowledged after the load" in row["error"], row[
+        "error"
+    ]
     assert f"memcached evicted {evicted:,} items since it started (its memory limit, -m, is 2 MiB)" in row["error"]
 
 
@@ -98,7 +100,8 @@ def _our_server_pids() -> list[int]:
 
 
 def test_memcached_we_started_killed_during_the_load_is_restarted_and_loaded_again(tmp_path):
-    """The promise of docs/guide/troubleshooting.md for a server ycsbctl started: killed during the load, the load fails in one
+    """The promise of docs/guide/troubleshooting.md for a server ycsbctl started: killed during the load, the load fails
+    in one
     line, the server is started again and the dataset loaded again, and the points are measured on the
     full dataset (was: the target skipped, 'loading the dataset failed'; this replaces the redis case,
     which loaded 60,000 records for it)."""
@@ -118,7 +121,8 @@ def test_memcached_we_started_killed_during_the_load_is_restarted_and_loaded_aga
         lines = Lines(proc)
         (pid,) = wait_until(_our_server_pids, 60, "memcached started")
         server = psutil.Process(pid)
-        # the load's 8 clients connected: stopped at once (a load of 20,000 records may take well under 1 s), then killed
+        # the load's 8 clients connected: stopped at once (a load of 20,000 records may take well under 1 s), then
+        # killed
         wait_until(lambda: sum(c.status == psutil.CONN_ESTABLISHED for c in server.net_connections("tcp")) >= 8,
                    60, "the load's clients")
         os.kill(pid, signal.SIGSTOP)

@@ -195,7 +195,8 @@ def test_a_postgresql_url_at_tarantool_says_something_else_answers_there_not_tls
         ExternalProvisioner().up(url)
     line = str(told.value)
     assert told.value.exit_code == 1 and line.startswith(f"{url}: something answers there, but not as a postgresql "
-                                                         "server (ConnectionError: not a PostgreSQL server: it answered "
+                                                         "server (ConnectionError: not a PostgreSQL server: it "
+                                                         "answered "
                                                          "PostgreSQL's opening request with b'Tarantool "), line
     assert "SSL" not in line and "TLS" not in line, line
 
@@ -229,7 +230,8 @@ def test_a_mongodb_url_at_tarantool_is_not_called_silent(tarantool):
         registry.for_url(url).ping(url, 0.3)
     line = str(probe.unanswered("mongodb", url, short_error(failed.value), 0.3))
     assert line.startswith(f"{url}: something answers there, but not as a mongodb server (ConnectionError: not a "
-                           "MongoDB server: its reply to our ping is not the MongoDB wire protocol's (Got response id"), line
+                           "MongoDB server: its reply to our ping is not the MongoDB wire protocol's (Got "
+                           "response id"), line
     assert "silent" not in line
 
 

@@ -1,7 +1,8 @@
 """The fault suite's plug-in cases (``-p workload=package.module:Class``) against a real redis-module_redis:
 a plug-in whose constructor raises, whose executor raises mid-run, or returns no status.
 
-docs/studies/structure.md ("Plug-in workloads and the structure study"): one line naming the plug-in, exit 2 before anything starts for a bad
+docs/studies/structure.md ("Plug-in workloads and the structure study"): one line naming the plug-in, exit 2 before
+anything starts for a bad
 class; a point whose plug-in broke mid-run is failed in one line naming the plug-in and the call.
 """
 
@@ -22,7 +23,8 @@ FAULTY = "workload=tests.workload.faulty_plugin:Faulty"
 
 
 def point(module_redis: Server, mode: str, tmp: Path) -> subprocess.CompletedProcess:
-    return ycsbctl("run", "workloadc", "--target", module_redis.url, "--threads", "2", "--duration", "2", "--warmup", "0",
+    return ycsbctl("run", "workloadc", "--target", module_redis.url, "--threads", "2", "--duration", "2", "--warmup",
+                   "0",
                    "--no-telemetry", "--allow-concurrent", "-p", "recordcount=0", "-p", FAULTY, "-p",
                    f"faulty.mode={mode}", "--out", str(tmp / mode), cwd=tmp)
 
@@ -35,7 +37,8 @@ def test_a_plugin_that_works_measures_its_operation(module_redis, tmp_path):
 
 
 @pytest.mark.parametrize(("mode", "said"), [("constructor", "Faulty.from_properties raised RuntimeError"),
-                                            ("executor", "the workload Faulty: its executor('redis') raised TypeError")])
+                                            ("executor",
+                                             "the workload Faulty: its executor('redis') raised TypeError")])
 def test_a_plugin_whose_constructor_or_executor_factory_raises_is_one_line_and_exit_2(module_redis, tmp_path, mode,
                                                                                        said):
     r = point(module_redis, mode, tmp_path)
@@ -46,9 +49,13 @@ def test_a_plugin_whose_constructor_or_executor_factory_raises_is_one_line_and_e
     assert not (tmp_path / mode).exists()  # before anything starts
 
 
-@pytest.mark.parametrize(("mode", "said"), [("raise", "the workload plug-in Faulty: its executor PING call raised KeyError"),
-                                            ("status", "the workload plug-in Faulty: its executor PING call returned 7, no status"),
-                                            ("shape", "the workload plug-in Faulty: its executor PING call raised TypeError"),
+@pytest.mark.parametrize(("mode", "said"), [("raise",
+                                             "the workload plug-in Faulty: its executor PING call raised KeyError"),
+                                            ("status",
+                                             "the workload plug-in Faulty: its executor PING call returned 7, no "
+                                             "status"),
+                                            ("shape",
+                                             "the workload plug-in Faulty: its executor PING call raised TypeError"),
                                             ("source", "the workload plug-in's Faulty.source (faulty_plugin.py:"),
                                             ("prepare", "the workload plug-in Faulty: its prepare() returned 42, a "
                                                         "int; it must return None (ready) or a str")])

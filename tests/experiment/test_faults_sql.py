@@ -48,7 +48,8 @@ def busy(url: str, n: int) -> bool:
     return len(cli_rows("postgresql", url, OURS)) >= n
 
 
-def mid_point(proc: subprocess.Popen, connected: Callable[[], bool], what: str, act: Callable[[], object]) -> tuple[str, str]:
+def mid_point(proc: subprocess.Popen, connected: Callable[[], bool], what: str, act: Callable[[], object]) -> tuple[str,
+                                                                                                                    str]:
     """The point's stdout and stderr, ``act`` done 1 s after ``connected`` held (``what`` names it if it never
     does): inside its window; the command ended either way."""
     try:
@@ -66,7 +67,8 @@ def test_backends_terminated_mid_point_are_reconnected_and_named_without_a_trace
         load(ep.url, tmp_path, *ASYNCPG)
         proc = point(ep.url, tmp_path, *ASYNCPG)
         stdout, stderr = mid_point(proc, lambda: busy(ep.url, 4), "the point's 4 connections",
-                                   lambda: cli_rows("postgresql", ep.url, f"SELECT pg_terminate_backend(pid) FROM ({OURS}) AS o"))
+                                   lambda: cli_rows("postgresql", ep.url,
+                                                    f"SELECT pg_terminate_backend(pid) FROM ({OURS}) AS o"))
     clean(stdout + stderr)
     line = [x for x in stderr.splitlines() if "→" in x][-1]
     assert "ERROR: connection lost: " in line and stderr.count("connection lost") == 1, stderr[-2000:]
@@ -162,10 +164,12 @@ def test_mariadb_killed_mid_point_with_telemetry_on_ends_each_point_in_one_line(
     with started("mariadb") as ep:
         load(ep.url, tmp_path)
         mysqld = int(Path(cli_rows("mariadb", ep.url, "SELECT @@pid_file")[0][0]).read_text().split()[0])
-        proc = start("run", "workloadc", "--target", ep.url, "--threads", "2,4", "--duration", str(WINDOW_S), "--warmup", "0",
+        proc = start("run", "workloadc", "--target", ep.url, "--threads", "2,4", "--duration", str(WINDOW_S),
+                     "--warmup", "0",
                      "--records", "2000", "--allow-concurrent", "--out", str(tmp_path / "out"), cwd=tmp_path)
         ours = "SELECT id FROM information_schema.processlist WHERE command <> 'Daemon' AND id <> CONNECTION_ID()"
-        stdout, stderr = mid_point(proc, lambda: len(cli_rows("mariadb", ep.url, ours)) >= 2, "the point's 2 connections",
+        stdout, stderr = mid_point(proc, lambda: len(cli_rows("mariadb", ep.url, ours)) >= 2,
+                                   "the point's 2 connections",
                                    lambda: os.kill(mysqld, signal.SIGKILL))
     clean(stdout + stderr)
     assert proc.returncode == 1, stderr[-2000:]
@@ -181,7 +185,9 @@ def test_mariadb_killed_mid_point_with_telemetry_on_ends_each_point_in_one_line(
     row = load_folder(tmp_path / "out").runs.set_index("threads").loc[2]
     # what the line says is the row's own measure, and it is shorter than the window: a part, not the point
     assert int(cut[2].replace(",", "")) == row["operations"] > 0, (cut[0], row["operations"])
-    assert abs(float(cut[1]) - row["runtime_ms"] / 1000) <= 0.05 and row["runtime_ms"] < WINDOW_S * 1000, row["runtime_ms"]
+    assert abs(float(cut[1]) - row["runtime_ms"] / 1000) <= 0.05 and row["runtime_ms"] < WINDOW_S * 1000, row[
+        "runtime_ms"
+    ]
     assert math.isnan(row["throughput_ops"]) and pd.isna(row["bottleneck"]), row[["throughput_ops", "bottleneck"]]
     partial_rate = f"{row['operations'] / (row['runtime_ms'] / 1000):,.0f}"
     assert partial_rate not in stderr, stderr[-2000:]  # nor in the summary table's ops/s column
@@ -236,7 +242,8 @@ def test_a_mariadb_user_without_process_is_told_which_privilege_and_what_is_not_
         query(mariadb.url, sql, 5.0)
     url, said = f"mysql://{user}:pw@{a['host']}:{a['port']}/{db}", []
     try:
-        assert guarded("database's size", lambda: MariaProtocol().reading(url), SimpleNamespace(note=said.append)) is None
+        assert guarded("database's size", lambda: MariaProtocol().reading(url),
+                       SimpleNamespace(note=said.append)) is None
         query(mariadb.url, f"DROP TABLE {db}.t", 5.0)
         size = MariaProtocol().reading(url).db_memory_bytes  # analysed: the server's own figure, read as root
         (truth,) = query(mariadb.url, "SELECT sum(data_length + index_length) FROM information_schema.tables WHERE "

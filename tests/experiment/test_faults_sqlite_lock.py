@@ -84,7 +84,9 @@ print(time.perf_counter() - t0, flush=True)   # how long it held the lock (s), t
 """
 
 
-def test_a_lock_whose_holder_exited_before_the_points_end_is_named_as_sqlite_busy_not_the_client(tmp_path: Path) -> None:
+def test_a_lock_whose_holder_exited_before_the_points_end_is_named_as_sqlite_busy_not_the_client(
+    tmp_path: Path,
+) -> None:
     """One engine process updating while another program holds the file's lock for 1.5 s and then exits: the
     bindings counted the calls SQLite answered SQLITE_BUSY — at least one waited past LONG_LOCK_S, and all of them
     together no longer than the holder says it held the lock (one process: one call waits at a time) — and the

@@ -213,7 +213,8 @@ def test_a_load_generator_is_found_by_its_program_past_its_15_letter_name_and_a_
         found = sorted(host_claim.other_load_generators())
         cmd = " ".join([str(tmp_path / long), "30", *["0.000001"] * 20])
         assert len(cmd) > 120
-        assert found == sorted([f"pid {gen}: {cmd[:120]}", f"pid {jvm}: {java} -c sleep 30; : org.example.Bench"]), found
+        assert found == sorted([f"pid {gen}: {cmd[:120]}",
+                                f"pid {jvm}: {java} -c sleep 30; : org.example.Bench"]), found
     finally:
         import psutil
 

@@ -321,7 +321,8 @@ def test_a_point_cut_short_keeps_its_reason_but_neither_a_label_nor_a_rate_and_a
     from ycsbctl.results.model import cut_short
     from ycsbctl.results.tables import run_row
 
-    assert [cut_short(s) for s in ("failed", "interrupted", "ok", "degraded", None)] == [True, False, False, False, False]
+    assert [cut_short(s) for s in ("failed", "interrupted", "ok", "degraded", None)] == [True, False, False, False,
+                                                                                         False]
     rows = {}
     for status in (RunStatus.FAILED, RunStatus.INTERRUPTED, RunStatus.OK):
         r = result([900, 1000], errors=["lost the server at 127.0.0.1:6379"])
@@ -371,7 +372,8 @@ def test_the_verdicts_small_rules_each_said_by_a_case():
     # another benchmark on the host labels the point only when no stall says more
     busy = judge(result([900, 1000, 950]), max_error_rate=0.01, host_busy="another benchmark ran")
     assert busy.status == "degraded" and busy.bottleneck["label"] != "stall"
-    stalled = judge(result([900, 1000, 0, 0, 800, 1000], {4: 2.6e6}), max_error_rate=0.01, host_busy="another benchmark ran")
+    stalled = judge(result([900, 1000, 0, 0, 800, 1000], {4: 2.6e6}), max_error_rate=0.01,
+                    host_busy="another benchmark ran")
     assert stalled.bottleneck["label"] == "stall"
     # a point degraded only by a busy host is compared (the rounds' pairing controls it); one that also stalled,
     # or whose dataset was short, is not
@@ -434,7 +436,8 @@ def test_the_client_lag_warning_quotes_its_figures_in_ms_as_hdrhistogram_reads_t
         f"{lag999 / p99:.0%} of the operations' p99 ({p99 / 1000:.2f} ms); its maximum ({lag_max / 1000:.1f} ms) is "
         f"{lag_max / op_max:.0%} of the slowest operation's ({op_max / 1000:.1f} ms): that part of the latency is "
         "the client's, not the server's")
-    assert f"({lag999 / 1000:.2f} ms)" == "(30.02 ms)" and f"({p99 / 1000:.2f} ms)" == "(20.02 ms)"  # ÷ 1001: 29.99, 20.00
+    # ÷ 1001: 29.99, 20.00
+    assert f"({lag999 / 1000:.2f} ms)" == "(30.02 ms)" and f"({p99 / 1000:.2f} ms)" == "(20.02 ms)"
 
 
 def test_the_client_pause_text_gives_the_measured_window_in_seconds_to_the_tenth():
@@ -495,7 +498,8 @@ def test_the_operations_own_length_is_their_median_in_seconds_at_its_edge():
         h = hdr.new_histogram()
         h.record_value(median_us, 3)
         counts = [900, 1000, 0, 0, 800, 1000]
-        r = PhaseResult("run", 4, 6000.0, sum(counts), {"READ": OpSummary.from_histogram("READ", h, {"OK": sum(counts)})},
+        r = PhaseResult("run", 4, 6000.0, sum(counts), {"READ": OpSummary.from_histogram("READ", h,
+                                                                                         {"OK": sum(counts)})},
                         series(counts, {4: 2.6e6}))
         return judge(r, max_error_rate=0.01)
 
@@ -523,14 +527,16 @@ def test_a_failed_point_keeps_a_fault_label_without_its_why_and_no_other_and_a_s
     kept = Verdict(RunStatus.FAILED, "x", {"label": "stall", "why": "w", "seconds": 3.0})
     assert kept.bottleneck == {"label": "stall", "seconds": 3.0}
     assert Verdict(RunStatus.FAILED, "x", {"label": "server-cpu", "why": "w"}).bottleneck is None
-    assert Verdict(RunStatus.OK, None, {"label": "server-cpu", "why": "w"}).bottleneck == {"label": "server-cpu", "why": "w"}
+    assert Verdict(RunStatus.OK, None, {"label": "server-cpu", "why": "w"}).bottleneck == {"label": "server-cpu",
+                                                                                           "why": "w"}
     # a client pause of exactly half a stall makes it the client's (100 s measured: not a tenth of the window)
     r = with_client_lag(result([950] * 100), [200, 2_600_000])
     paused = r.client_lag.max_us / 1e6
     assert client_stalled(r, Stall(2 * paused, 10.0)) and not client_stalled(r, Stall(2 * paused + 0.1, 10.0))
     # the stall's reason, with the cause found for it when there is one, never a cause that is not
     counts, slowest = [900, 1000, 0, 0, 800, 1000], {4: 2.6e6}
-    assert judge(result(counts, slowest), max_error_rate=0.01).reason == "no reply for 2.6 s, from 1.9 s into the measured window"
+    assert judge(result(counts, slowest),
+                 max_error_rate=0.01).reason == "no reply for 2.6 s, from 1.9 s into the measured window"
     said = judge(result(counts, slowest), max_error_rate=0.01, stall_cause=lambda: "the server saved its snapshot")
     assert said.reason == "no reply for 2.6 s, from 1.9 s into the measured window: the server saved its snapshot"
 
@@ -574,7 +580,8 @@ def test_the_client_lag_rule_holds_the_lag_against_the_failed_operations_tail_to
 
 def test_a_silence_is_held_against_the_points_median_latency_not_its_tail():
     """3,700 reads: 3,660 of 100 µs and 40 of 2 s (p50 100 µs, p99 2 s, as HdrHistogram reads them): two silent
-    seconds ended by a 2.6 s reply are a stall — 1.5 × the median is 150 µs; against the p99 (1.5 × 2 s: 3 s) it would pass
+    seconds ended by a 2.6 s reply are a stall — 1.5 × the median is 150 µs; against the p99 (1.5 × 2 s: 3 s) it would
+    pass
     as the operations' own length."""
     h = hdr.new_histogram()
     hdr.record_many(h, [100] * 3660 + [2_000_000] * 40)

@@ -1,5 +1,6 @@
 """How a plan ended (``ycsbctl.experiment.outcome``: the exit code and the folder's status the table of
-docs/guide/troubleshooting.md promises) and when the default plan measures a stand-in for MongoDB (``ycsbctl.experiment.standin``)."""
+docs/guide/troubleshooting.md promises) and when the default plan measures a stand-in for MongoDB
+(``ycsbctl.experiment.standin``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def _record(status: RunStatus) -> RunRecord:
 @pytest.mark.parametrize(("statuses", "skipped", "code", "folder"), [
     ([RunStatus.OK, RunStatus.OK], False, 0, FolderStatus.COMPLETE),
     ([], False, 0, FolderStatus.COMPLETE),
-    ([RunStatus.OK, RunStatus.DEGRADED], False, 1, FolderStatus.PARTIAL),  # a degraded point's numbers are not a healthy server's
+    # a degraded point's numbers are not a healthy server's
+    ([RunStatus.OK, RunStatus.DEGRADED], False, 1, FolderStatus.PARTIAL),
     ([RunStatus.OK, RunStatus.FAILED], False, 1, FolderStatus.PARTIAL),
     ([RunStatus.OK], True, 1, FolderStatus.PARTIAL),  # a target skipped
 ])
@@ -48,5 +50,6 @@ def test_only_the_default_plans_mongodb_has_a_stand_in_and_only_once():
     assert stand_in(study, "mongodb", [*default.targets, "ferretdb"]) is None  # once
     assert stand_in(study, "redis", list(default.targets)) is None
     chosen = Plan(workloads=["workload-b"], targets=["mongodb"])
-    assert stand_in(resolve_study(chosen), "mongodb", ["mongodb"]) is None  # a target the user named is theirs: no stand-in
+    # a target the user named is theirs: no stand-in
+    assert stand_in(resolve_study(chosen), "mongodb", ["mongodb"]) is None
     assert stand_ins(default) == ["ferretdb"] and stand_ins(chosen) == []

@@ -50,7 +50,8 @@ def run_search(search: RateSearch, cap: float, limit_us: float) -> RateSearch:
 @pytest.mark.parametrize("knee_share", [0.007, 0.01, 0.02, 0.05, 0.07, 0.1, 0.126, 0.2, 0.33, 0.5, 0.61, 0.75, 0.9,
                                         0.97, 0.995])
 def test_from_an_unpaced_ceiling_the_knee_is_found_within_4_percent_in_8_points(knee_share):
-    """Within 4 % (as slo.py documents) wherever the knee lies from 1/140 of the unpaced maximum up (bisection under the ceiling)."""
+    """Within 4 % (as slo.py documents) wherever the knee lies from 1/140 of the unpaced maximum up (bisection under the
+    ceiling)."""
     within = 0.04
     cap = 50_000.0
     limit = BASE_US / (1 - knee_share)  # the knee lies at knee_share · cap exactly

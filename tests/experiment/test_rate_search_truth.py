@@ -1,4 +1,5 @@
-"""The SLO search's numbers against truths computed another way (``ycsbctl.experiment.rate_search`` and ``ycsbctl.results.slo``).
+"""The SLO search's numbers against truths computed another way (``ycsbctl.experiment.rate_search`` and
+``ycsbctl.results.slo``).
 
 - The pass rule at its boundaries: achieved exactly 99 % of the offered rate passes, one op/s less
   fails; a latency exactly at the limit passes (``p99<=1ms`` reads as ``p99<1ms``); a point not ``ok``
@@ -231,7 +232,10 @@ def test_the_summary_names_the_points_spent_and_the_nearest_failing_rate():
     assert summary_line(doc) == ("p99<1ms holds up to 4,069 ops/s (4 points, point budget spent; "
                                  "7,618 ops/s failed: p99 1.2 ms > 1 ms)")  # 3 paced + the unpaced one
     start = _doc([(1000, True, ""), (4000, True, ""), (16_000, True, "")], 16_000, "all-passed", unpaced=False)
-    assert summary_line(start) == "p99<1ms holds up to 16,000 ops/s (every rate tried passed: raise --slo-start) (3 points)"
+    assert (
+        summary_line(start)
+        == "p99<1ms holds up to 16,000 ops/s (every rate tried passed: raise --slo-start) (3 points)"
+    )
     none = _doc([(1000, False, ""), (250, False, ""), (62, False, "")], None, "none-passed", unpaced=False)
     assert summary_line(none) == "p99<1ms not met at any rate tried (lowest 62 ops/s; 3 points)"
     failed = {**_doc([], None, "unpaced-failed"), "unpaced_ops": None}
@@ -330,7 +334,10 @@ def test_a_search_under_the_unpaced_ceiling_spends_its_budget_and_finds_the_inte
     failed = sorted((t for t in doc["tried"] if not t["passed"]), key=lambda t: t["rate"])
     nearest = f"{failed[0]['rate']:,.0f} ops/s failed: {failed[0]['why']}" if failed else \
         f"the unpaced maximum is {2 * CAP_PER_THREAD:,.0f} ops/s"  # nothing failed: the ceiling bounds it
-    assert summary_line(doc) == f"READ:p99<1ms holds up to {doc['found_rate']:,.0f} ops/s ({points} points, point budget spent; {nearest})"
+    assert (
+        summary_line(doc)
+        == f"READ:p99<1ms holds up to {doc['found_rate']:,.0f} ops/s ({points} points, point budget spent; {nearest})"
+    )
 
 
 def test_a_search_from_a_start_rate_measures_no_unpaced_point():

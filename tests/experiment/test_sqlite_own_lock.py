@@ -44,7 +44,8 @@ def test_a_real_sqlite_load_in_two_processes_is_said_to_wait_on_its_own_writers_
     assert said is not None and OURS in said and "2 worker processes" in said
     one = run_phase(PhaseSpec("run", url, {**props, "operationcount": "200", "readproportion": "1",
                                            "updateproportion": "0"}, threads=2, processes=2))
-    assert one.ops["READ"].returns == {"OK": 200} and _own_lock_wait(registry.get("sqlite"), url, one) is None  # reads take no write lock
+    # reads take no write lock
+    assert one.ops["READ"].returns == {"OK": 200} and _own_lock_wait(registry.get("sqlite"), url, one) is None
 
 
 def test_the_pause_of_our_own_writers_is_neither_a_client_stall_nor_degraded():

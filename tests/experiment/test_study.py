@@ -124,7 +124,8 @@ def test_a_points_run_id_says_its_target_workload_phase_threads_rate_and_repetit
     cells = study.cells(target)
     assert [(c.threads, c.rate) for c in cells] == [(8, 2500.0), (16, 2500.0)]
     point = cells[0].point(3)
-    assert point.run_id == RunRecord.make_id("redis", "workloadb", "run", 8, 3, 2500.0) == "redis.workloadb.run.t8.rate2500.r3"
+    assert point.run_id == RunRecord.make_id("redis", "workloadb", "run", 8, 3,
+                                             2500.0) == "redis.workloadb.run.t8.rate2500.r3"
     assert point.cell == cells[0] and point.key == cells[0].key == ("redis", "workloadb", "run", 8, 2500.0)
     load = study.dataset_load(target, case)
     assert (load.phase, load.threads, load.run_id) == ("load", 8, "redis.workloadb.load.t8.r1")

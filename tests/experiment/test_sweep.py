@@ -85,7 +85,8 @@ def test_the_default_plans_mongodb_refused_here_brings_its_stand_in_labelled_as_
     outcome, store = run_sweep(plan, servers, engine)
     assert [t for verb, t in servers.log if verb == "up"] == ["redis", "mongodb", "ferretdb"]
     (skipped,) = outcome.skipped
-    assert (skipped.target, skipped.reason, skipped.fix) == ("mongodb", str(refusal), "install Percona Server for MongoDB")
+    assert (skipped.target, skipped.reason, skipped.fix) == ("mongodb", str(refusal),
+                                                             "install Percona Server for MongoDB")
     assert store.manifest.skipped_targets == [skipped]
     (sub,) = store.manifest.substitutions
     assert (sub.wanted, sub.used) == ("mongodb", "ferretdb") and "not MongoDB's" in sub.note
@@ -188,7 +189,8 @@ def test_ctrl_c_in_a_point_keeps_what_is_done_stops_the_servers_and_resume_finis
     exp = load(out)
     assert exp.manifest.status == FolderStatus.INTERRUPTED
     assert dict(zip(exp.runs["run_id"], exp.runs["status"])) == {
-        "redis.workloadb.load.t8.r1": "ok", "redis.workloadb.run.t2.r1": "ok", "redis.workloadb.run.t4.r1": "interrupted"}
+        "redis.workloadb.load.t8.r1": "ok", "redis.workloadb.run.t2.r1": "ok",
+        "redis.workloadb.run.t4.r1": "interrupted"}
 
     engine = RecordingEngine()
     again = run_plan(plan, None, "ycsbctl run --resume", resume=out, quiet=True, servers=BasicServers(), engine=engine)
@@ -273,7 +275,9 @@ def test_a_batch_workloads_line_says_the_records_it_stored_per_second_beside_its
 
     result = make_result(np.random.default_rng(7), "run", 8, 400.0, {"STORE": 0.7, "BATCH-STORE": 0.3})
     record = RunRecord("r", "redis", "online-status-hash", "run", 8, 1, RunStatus.OK, result=result)
-    users = (result.ops["STORE"].returns["OK"] + 100 * result.ops["BATCH-STORE"].returns["OK"]) / (result.runtime_ms / 1000)
+    users = (result.ops["STORE"].returns["OK"] + 100 * result.ops["BATCH-STORE"].returns["OK"]) / (
+        result.runtime_ms / 1000
+    )
     line = point_summary(record, RecordUnits("users", {"STORE": 1, "BATCH-STORE": 100}))
     assert line.startswith(f"{result.throughput_ops:,.0f} ops/s ({users:,.0f} users/s), p99 ")
     assert point_summary(record).startswith(f"{result.throughput_ops:,.0f} ops/s, p99 ")  # one record per operation

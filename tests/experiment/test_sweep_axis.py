@@ -102,9 +102,12 @@ def test_the_headline_names_each_targets_smallest_and_fastest_structure_in_users
     for target in TARGETS:
         users_s, per_user = {}, {}
         for s in STRUCTURES:
-            run = runs[(runs["workload"] == f"online-status-{s}") & (runs["target"] == target) & (runs["phase"] == "run")]
+            run = runs[
+                (runs["workload"] == f"online-status-{s}") & (runs["target"] == target) & (runs["phase"] == "run")
+            ]
             x = series[(series["run_id"] == run["run_id"].iloc[0]) & ~series["warmup"]]
-            stored = x.loc[x["op"] == "STORE", "operations"].sum() + batch * x.loc[x["op"] == "BATCH-STORE", "operations"].sum()
+            stored = x.loc[x["op"] == "STORE", "operations"].sum() + batch * x.loc[x["op"] == "BATCH-STORE",
+                                                                                   "operations"].sum()
             users_s[s] = stored / (run["runtime_ms"].iloc[0] / 1000)
             fp = exp.manifest.workload_footprints[f"online-status-{s}"][target]
             per_user[s] = (fp["db_memory_after_bytes"] - fp["db_memory_before_bytes"]) / fp["records"]

@@ -4,7 +4,8 @@ core reads ``worse``, and the rounds interleave the targets in the order the see
 
 Three redis-server processes the test starts: ``a`` (the baseline), ``twin`` (the same build and
 settings) and ``slow``, put in a cgroup with a CPU quota of 0.1 core in 10 ms periods (the kernel enforces it,
-evenly over a 0.5 s window). The experiment runs four rounds; the verdicts are read from the folder's ``verdicts.parquet`` and from
+evenly over a 0.5 s window). The experiment runs four rounds; the verdicts are read from the folder's
+``verdicts.parquet`` and from
 ``compare --format json`` of that one folder. The A/A cell is judged at alpha 0.002 (so that this
 test fails by chance about once in five hundred runs, not once in twenty), which the quota's slowdown
 clears at any speed: it takes the server's CPU, the resource a Redis point spends.
@@ -47,7 +48,8 @@ def experiment(tmp_path_factory: pytest.TempPathFactory) -> Path:
             out = tmp / "exp"
             proc = subprocess.run(
                 [YCSBCTL, "run", "workload-c", *(a for s in servers for a in ("--target", s.url)), "--load",
-                 "--threads", "4", "--repeat", str(ROUNDS), "--duration", "0.5", "--records", "300", "--seed", str(SEED),
+                 "--threads", "4", "--repeat", str(ROUNDS), "--duration", "0.5", "--records", "300", "--seed",
+                 str(SEED),
                  "--alpha", "0.002", "--no-telemetry", "--allow-concurrent", "--quiet", "--out", str(out)],
                 capture_output=True, text=True, timeout=600, cwd=tmp)
             assert proc.returncode == 0, proc.stderr[-3000:]
@@ -75,7 +77,8 @@ def test_the_rounds_interleave_the_targets_in_the_seeds_order(experiment: Path) 
         assert list(runs[runs["repetition"] == r]["target"]) == want
 
 
-def test_an_a_a_pair_is_never_called_different_and_the_slowed_server_reads_worse(experiment: Path, tmp_path: Path) -> None:
+def test_an_a_a_pair_is_never_called_different_and_the_slowed_server_reads_worse(experiment: Path,
+                                                                                 tmp_path: Path) -> None:
     v = pd.read_parquet(experiment / "verdicts.parquet")
     tp = v[(v["metric"] == "throughput") & ~v["at_peak"].astype(bool)].set_index("target")
     runs = pd.read_parquet(experiment / "runs.parquet")

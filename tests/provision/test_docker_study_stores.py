@@ -63,7 +63,10 @@ def _clickhouse_checks(url: str, before: Any, load: dict[str, dict[str, int]], r
     check of the keys it would insert is SAMPLED_KEYS point reads)."""
     assert load["INSERT"] == {"OK": RECORDS} and between["InsertQuery"] - before.get("InsertQuery", 0) == RECORDS
     assert clickhouse_events(url).get("InsertQuery", 0) == between["InsertQuery"]
-    logged = "SELECT count() FROM system.query_log WHERE type = 2 AND query LIKE 'SELECT * FROM usertable WHERE YCSB_KEY = %'"
+    logged = (
+        "SELECT count() FROM system.query_log WHERE type = 2 AND query LIKE 'SELECT * FROM usertable WHERE YCSB_KEY = "
+        "%'"
+    )
     # and before the load, the load's own check that the URL does not hold its keys yet read SAMPLED_KEYS of them
     wait_until(lambda: int(clickhouse_query(url, logged)[0][0]) == run["READ"]["OK"] + SAMPLED_KEYS
                and run["READ"]["OK"] == OPERATIONS,

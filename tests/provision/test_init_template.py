@@ -36,8 +36,10 @@ def test_the_first_initialisation_is_kept_and_later_folders_are_copies_of_it(tmp
     calls: list[str] = []
     first, second = tmp_path / "a", tmp_path / "b"
     first.mkdir(), second.mkdir()
-    assert init_template.initialise("initdb", str(binary), ["-U", "ycsb"], str(first), None, _maker(first, calls)) is False
-    assert init_template.initialise("initdb", str(binary), ["-U", "ycsb"], str(second), None, _maker(second, calls)) is True
+    assert init_template.initialise("initdb", str(binary), ["-U", "ycsb"], str(first), None, _maker(first,
+                                                                                                    calls)) is False
+    assert init_template.initialise("initdb", str(binary), ["-U", "ycsb"], str(second), None, _maker(second,
+                                                                                                     calls)) is True
     assert calls == [str(first)]  # the second made nothing: it is the first one's files
     assert _tree(second) == _tree(first) == {"base/PG_VERSION": b"15\n", "postgresql.conf": b"# made by call 1\n"}
     kept = list((tmp_path / "templates").iterdir())
@@ -64,7 +66,8 @@ def test_templates_off_or_nowhere_to_keep_them_initialise_every_folder(tmp_path,
         for name in ("a", "b"):
             folder = tmp_path / f"{name}-{len(setting)}"
             folder.mkdir()
-            assert init_template.initialise("initdb", str(binary), [], str(folder), None, _maker(folder, calls)) is False
+            assert init_template.initialise("initdb", str(binary), [], str(folder), None, _maker(folder,
+                                                                                                 calls)) is False
             assert _tree(folder)["postgresql.conf"] == f"# made by call {len(calls)}\n".encode()
         assert len(calls) == 2
     assert not (tmp_path / init_template.OFF).exists()

@@ -55,7 +55,8 @@ def test_without_server_memory_memcached_gets_half_the_ram_not_its_64_mb_default
 
 
 def test_an_interrupt_stops_the_server_it_started(state_dir):
-    with pytest.raises(KeyboardInterrupt), provisioned(["memcached"], "local", experiment_id="t-mc-int", **QUIET) as (ep,):
+    with pytest.raises(KeyboardInterrupt), provisioned(["memcached"], "local", experiment_id="t-mc-int",
+                                                       **QUIET) as (ep,):
         pid = ep.pid
         raise KeyboardInterrupt
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE

@@ -290,7 +290,8 @@ def test_a_targets_file_runs_its_labels_with_their_settings(tmp_path: Path) -> N
     listed.write_text("redis\nlazy  redis  lazyfree-lazy-user-del=yes  lazyfree-lazy-server-del=yes\n")
     out = tmp_path / "exp"
     proc = ycsbctl_in(tmp_path, "run", "workload-b", "--targets-file", str(listed), *SHORT, "--quiet", "--no-report",
-                      "--out", str(out), "--server-config", "lazy:lazyfree-lazy-server-del=no")  # the command line wins over the file
+                      # the command line wins over the file
+                      "--out", str(out), "--server-config", "lazy:lazyfree-lazy-server-del=no")
     assert proc.returncode == 0, proc.stderr[-3000:]
     exp = load(out)
     assert exp.manifest.plan["targets"] == ["redis", "lazy"]  # the file's order

@@ -61,8 +61,10 @@ def test_redis_aof_writes_its_file_to_a_disk_and_a_label_setting_wins() -> None:
     ("redis-aof-always", {"appendonly": "yes", "appendfsync": "always"}),
     ("redis-rdb", {"appendonly": "no", "save": "5 1000"}),
 ])
-def test_each_redis_persistence_variant_runs_with_the_settings_it_names_as_config_get_reads_them(kind, read_back) -> None:
-    """No label setting: what the server itself says (CONFIG GET) is what the variant's name promises — docs/studies/persistence.md's
+def test_each_redis_persistence_variant_runs_with_the_settings_it_names_as_config_get_reads_them(kind,
+                                                                                                 read_back) -> None:
+    """No label setting: what the server itself says (CONFIG GET) is what the variant's name promises —
+    docs/studies/persistence.md's
     and ``ycsbctl targets``' words (AOF fsync once a second, at every write; RDB every 5 s once 1000 keys changed) —
     and the endpoint records those settings (the manifest's), not others."""
     ep = provision(kind, "local", experiment_id="tests", say=lambda _: None)
@@ -113,7 +115,8 @@ def test_a_durable_sql_store_runs_with_durability_on_a_disk(kind, read_back) -> 
         assert _fs_type(data_dir) not in ("tmpfs", "ramfs") and not data_dir.startswith("/dev/shm")
         assert read_back(ep) in (("on", "on", "on"), ("1", "ON"))
         # and as the server's own client reads them (psql's SHOW, the mariadb client's SELECT @@…)
-        sql = ("SELECT current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes')"
+        sql = ("SELECT current_setting('fsync'), current_setting('synchronous_commit'), "
+               "current_setting('full_page_writes')"
                if kind == "postgresql-durable" else "SELECT @@innodb_flush_log_at_trx_commit, @@innodb_doublewrite")
         assert tuple(cli_rows(kind.split("-")[0], ep.url, sql)[0]) in (("on", "on", "on"), ("1", "1"))
         assert any("a disk" in n for n in ep.notes)

@@ -1,4 +1,5 @@
-"""ycsbctl compare: points aligned by target, workload and threads; each change a ratio with its interval (at the level that agrees with the verdicts)
+"""ycsbctl compare: points aligned by target, workload and threads; each change a ratio with its interval (at the level
+that agrees with the verdicts)
 and a tested verdict; one folder compares its targets; a control target takes the host's drift out."""
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def test_one_repetition_a_side_leaves_every_cell_undecided_between_folders(tmp_p
 
 def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
     """The host ran 15 % slower the second time for both targets: without a control both read worse (beyond
-    the default ±10 % margin of the host's drift); with redis as the control, mongodb reads equivalent and redis's rows are the drift."""
+    the default ±10 % margin of the host's drift); with redis as the control, mongodb reads equivalent and redis's rows
+    are the drift."""
     a = build_experiment(tmp_path, "a", **SMALL)
     b = build_experiment(tmp_path, "b", speedup={"redis": 0.85, "mongodb": 0.85}, **SMALL)
     plain = compare([a, b])
@@ -71,7 +73,9 @@ def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
     # no control: a 15 % drift is beyond the default ±10 % margin of the host's drift, and the note says so
     assert r.exit_code == 0 and "worse" in r.output and "only beyond the host's drift" in r.output, r.output
     assert "compared with a: ratio" in r.output  # the baseline is the first folder given, not the last
-    assert "wholly beyond the host's drift between experiments (throughput ±10.0 %)" in (tmp_path / "c.html").read_text()
+    assert (
+        "wholly beyond the host's drift between experiments (throughput ±10.0 %)" in (tmp_path / "c.html").read_text()
+    )
     c = compare([a, b], control="redis")
     assert c.control == "redis"
     t = c.table.set_index(["target", "threads"])

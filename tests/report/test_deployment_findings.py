@@ -47,7 +47,9 @@ def test_a_deployment_is_a_server_with_its_own_settings_tls_or_several_processes
     assert is_deployment({"processes": [{"pid": 1}, {"pid": 2}]})
 
 
-def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_comparison(synthetic_experiment) -> None:
+def test_the_cost_table_shows_a_deployments_four_costs_and_agrees_with_the_main_comparison(
+    synthetic_experiment,
+) -> None:
     """On the session's small experiment (2 workloads, 8/16/32 threads, 2 rounds), mongodb made a
     deployment by its settings in the manifest."""
     import json

@@ -27,8 +27,10 @@ def test_replication_lag_is_in_binary_units_and_a_point_without_a_round_is_round
 
 
 def _forks(n: int) -> tuple[pd.DataFrame, dict[str, dict]]:
-    runs = pd.DataFrame([{"target": "redis-rdb", "run_id": f"r{i}", "threads": 8, "repetition": i + 1} for i in range(n)])
-    docs = {f"r{i}": {"bottleneck": {"evidence": {"server_events": [{"event": "fork", "at_s": 2.0, "pause_us": 123_456}]}}}
+    runs = pd.DataFrame([{"target": "redis-rdb", "run_id": f"r{i}", "threads": 8,
+                          "repetition": i + 1} for i in range(n)])
+    docs = {f"r{i}": {"bottleneck": {"evidence": {"server_events": [{"event": "fork", "at_s": 2.0,
+                                                                     "pause_us": 123_456}]}}}
             for i in range(n)}
     return runs, docs
 
@@ -38,7 +40,8 @@ def test_exactly_the_most_fork_events_shown_need_no_more_line_and_one_past_it_do
     out = fork_findings(runs, docs, ["redis-rdb"])
     assert len(out) == MAX_FORK_EVENTS and not any("more fork event" in line for line in out)
     # 123,456 µs is 123.46 ms (a µs more or less per ms would say 123.33 or 123.58)
-    assert out[0] == ("redis-rdb, 8 threads, round 1: a fork 2.0 s into the measured window paused the server 123.46 ms "
+    assert out[0] == ("redis-rdb, 8 threads, round 1: a fork 2.0 s into the measured window paused the server 123.46 "
+                      "ms "
                       "(latest_fork_usec); no snapshot was in progress at the next sample.")
     runs, docs = _forks(MAX_FORK_EVENTS + 1)
     out = fork_findings(runs, docs, ["redis-rdb"])

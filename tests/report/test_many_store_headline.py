@@ -51,7 +51,8 @@ def study(tmp_path_factory) -> Experiment:
         "cannot": [{"target": "redis", "workload": f"media-items-{t}", "reason": f"redis media-items-{t}: cannot — {r}"}
                    for t, r in CANNOT.items()],
         "workload_footprints": {f"media-items-{t}": {s: {"target": s, "records": 1000, "bytes_per_record": b,
-                                                         "basis": BASIS[s]} for s, b in (("sqlite", 900), ("postgres", 1400))}
+                                                         "basis": BASIS[s]} for s, b in (("sqlite", 900), ("postgres",
+                                                                                                           1400))}
                                 for t in RATES}})
     folder = ResultFolder.create(tmp_path_factory.mktemp("many-store"), "store-study", manifest)
     rng = np.random.default_rng(44)
@@ -61,7 +62,8 @@ def study(tmp_path_factory) -> Experiment:
                 res = make_result(rng, "run", THREADS, rate * rng.uniform(0.97, 1.03), {"READ": 1.0}, duration_s=1,
                                   warmup_s=0)
                 folder.add_run(RunRecord(RunRecord.make_id(store, f"media-items-{test}", "run", THREADS, rep), store,
-                                         f"media-items-{test}", "run", THREADS, rep, "ok", res, endpoint=servers[store]))
+                                         f"media-items-{test}", "run", THREADS, rep, "ok", res,
+                                         endpoint=servers[store]))
     return load(folder.finalize("complete"))
 
 
@@ -195,7 +197,8 @@ def test_one_repetition_gives_each_ratio_the_interval_of_its_runs_seconds_or_no_
     # without a series to batch, no ratio is printed at all
     from ycsbctl.report.many_store import Cell, within_run_ratio
 
-    bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0), Cell("1cond", "w", "sqlite", 9_000.0, low=8e3, high=1e4))
+    bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0), Cell("1cond", "w", "sqlite", 9_000.0, low=8e3,
+                                                                          high=1e4))
     assert "×" not in bare and "no ratio" in bare
 
 
@@ -231,7 +234,8 @@ def test_the_headlines_interval_is_welchs_or_the_paired_one_as_the_rounds_were_o
     runs = pd.read_csv(study.path / "runs.csv")
     g = runs[runs["workload"] == "media-items-1cond"].sort_values("repetition")
     pg, sq = (np.log(g.loc[g["target"] == t, "throughput_ops"].to_numpy(float)) for t in ("postgres", "sqlite"))
-    level = float(target_verdicts(study.runs[study.runs["workload"] == "media-items-1cond"], "sqlite")["ci_level"].iloc[0])
+    level = float(target_verdicts(study.runs[study.runs["workload"] == "media-items-1cond"],
+                                  "sqlite")["ci_level"].iloc[0])
     welch = sps.ttest_ind(pg, sq, equal_var=False).confidence_interval(level)
     paired = sps.ttest_1samp(pg - sq, 0.0).confidence_interval(level)
     interleaved = copy.copy(study)
@@ -267,7 +271,8 @@ def test_a_store_not_measured_at_the_study_threads_tells_its_last_runs_status_an
     assert exp.runs.loc[mine, "throughput_ops"].nunique() == 2
     exp.manifest.plan["workloads"] = [f"studies/media/{w}" for w in study.manifest.workloads]
     by_path = store_study(exp)
-    assert by_path is not None and [(c.test, c.workload) for c in by_path.cells] == [(c.test, c.workload) for c in s.cells]
+    assert by_path is not None and [(c.test, c.workload) for c in by_path.cells] == [(c.test,
+                                                                                      c.workload) for c in s.cells]
 
 
 def test_a_ladder_without_the_study_threads_is_compared_at_its_largest_thread_count(tmp_path):
@@ -291,7 +296,8 @@ def test_a_ladder_without_the_study_threads_is_compared_at_its_largest_thread_co
 
 def test_a_store_that_cannot_answer_is_a_hatched_bar_a_fixed_share_of_the_tallest_and_says_why(study):
     """Redis refused every test: its cell is "cannot" with the refusal's reason from its first operation's
-    name on (the reason's own colons and later operations kept), and in the figure it is a hatched, empty bar 12 % of the tallest
+    name on (the reason's own colons and later operations kept), and in the figure it is a hatched, empty bar 12 % of
+    the tallest
     measured throughput (5 % of the largest p99), labelled "cannot"; every measured bar is its cell's mean,
     read back from the figure's patches against runs.csv."""
     import copy
@@ -424,7 +430,10 @@ def test_each_cells_interval_is_the_cell_tables_of_its_own_test_and_store(study)
             assert (c.low, c.high) == pytest.approx((row["throughput_low"], row["throughput_high"]))
 
 
-BUSY = "other programs used {pct}% of a core ({share:.0%} of the host's 2 cores, above 10%) during the point: python {pct}%"
+BUSY = (
+    "other programs used {pct}% of a core ({share:.0%} of the host's 2 cores, above 10%) during the point: python "
+    "{pct}%"
+)
 
 
 def test_an_all_degraded_study_still_names_the_fastest_store_and_says_it_is_degraded(tmp_path):

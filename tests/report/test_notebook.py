@@ -13,7 +13,8 @@ from tests.fixtures.notebook import run_as_the_docs_say
 
 @pytest.fixture(scope="module")
 def executed(synthetic_experiment_template, tmp_path_factory):
-    """The notebook run once on a copy of the small experiment, as docs/guide/result-folder.md says, for the checks below."""
+    """The notebook run once on a copy of the small experiment, as docs/guide/result-folder.md says, for the checks
+    below."""
     folder = tmp_path_factory.mktemp("nb") / synthetic_experiment_template.name
     shutil.copytree(synthetic_experiment_template, folder)
     return folder, run_as_the_docs_say(folder, tmp_path_factory.mktemp("nb-out"))
@@ -76,7 +77,8 @@ def test_the_notebook_runs_top_to_bottom_on_a_degraded_a_one_point_and_a_failed_
     nb = _execute(reader_folders[kind], tmp_path, monkeypatch)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"], [o.get("evalue") for o in outputs]
-    assert len([o for o in outputs if "image/png" in o.get("data", {})]) >= 3  # the study's figure, then the two explorations
+    # the study's figure, then the two explorations
+    assert len([o for o in outputs if "image/png" in o.get("data", {})]) >= 3
     assert "latency (µs) over" in nb.cells[-1].outputs[0]["data"]["text/plain"]
     text = "".join(o.get("text", "") for o in outputs)
     expected = {"busy": "degraded (host busy: other programs used CPU)", "one": "nothing to test",

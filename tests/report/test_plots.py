@@ -78,8 +78,10 @@ def test_on_a_log_axis_a_point_that_measured_nothing_sits_at_half_the_smallest_p
     for target, tps in (("redis", (110_000.0, 120_000.0, 115_000.0)), ("slow", (0.8, 0.0, math.nan))):
         for t, tp in zip((8, 16, 32), tps):
             ok = t == 8 or target == "redis"
-            rows.append(dict(target=target, workload="w", threads=t, reps=1, ok=int(ok), status="ok" if ok else "failed",
-                             throughput_mean=tp if ok else math.nan, throughput_seen=tp, throughput_min=tp, throughput_max=tp,
+            rows.append(dict(target=target, workload="w", threads=t, reps=1, ok=int(ok),
+                             status="ok" if ok else "failed",
+                             throughput_mean=tp if ok else math.nan, throughput_seen=tp, throughput_min=tp,
+                             throughput_max=tp,
                              latency_mean=500.0, latency_min=500.0, latency_max=500.0, bottleneck="latency"))
     fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "slow": "#E69F00"})
     assert fig is not None
@@ -130,7 +132,8 @@ def _study_points(degraded_seen: float) -> pd.DataFrame:
             ok = not (target == "mongodb" and t == 32)
             rows.append(dict(target=target, workload="w", threads=t, reps=2, ok=2 if ok else 0,
                              status="ok" if ok else "degraded", throughput_mean=tp if ok else math.nan,
-                             throughput_seen=tp, throughput_min=tp, throughput_max=tp, latency_mean=500.0 if ok else math.nan,
+                             throughput_seen=tp, throughput_min=tp, throughput_max=tp,
+                             latency_mean=500.0 if ok else math.nan,
                              latency_min=500.0, latency_max=500.0, bottleneck="latency"))
     return pd.DataFrame(rows)
 
@@ -159,8 +162,10 @@ def test_a_log_latency_axis_leaves_a_factor_of_two_above_its_highest_point():
     point (10,000 µs) for its label."""
     from ycsbctl.report.plots import throughput_latency_figure
 
-    rows = [dict(target=target, workload="w", threads=t, reps=1, ok=1, status="ok", throughput_mean=tp, throughput_seen=tp,
-                 throughput_min=tp, throughput_max=tp, latency_mean=lat, latency_min=lat, latency_max=lat, bottleneck="latency")
+    rows = [dict(target=target, workload="w", threads=t, reps=1, ok=1, status="ok", throughput_mean=tp,
+                 throughput_seen=tp,
+                 throughput_min=tp, throughput_max=tp, latency_mean=lat, latency_min=lat, latency_max=lat,
+                 bottleneck="latency")
             for target, tp, lat in (("redis", 110_000.0, 100.0), ("slow", 60_000.0, 10_000.0)) for t in (8, 16)]
     fig = throughput_latency_figure(pd.DataFrame(rows), "w", "p99", {"redis": "#0072B2", "slow": "#E69F00"})
     assert fig is not None

@@ -250,8 +250,10 @@ def test_only_a_latency_bound_ladder_names_its_evidences_cause_and_one_without_w
     pts["why"] = ["cpu wait: runnable 40 % of the time"] * 3 + ["off-CPU wait: blocked in epoll"] * 3
     found = workload_findings(pts, "workloadb", ["redis", "mongodb"], "p99")
     assert found[1:] == ["workloadb: redis and mongodb are server-CPU-bound at every thread count."]
-    found = workload_findings(pts.drop(columns="why").assign(bottleneck="latency"), "workloadb", ["redis", "mongodb"], "p99")
-    assert found[1:] == ["workloadb: redis and mongodb are latency-bound (nothing measured was saturated; cause unknown) "
+    found = workload_findings(pts.drop(columns="why").assign(bottleneck="latency"), "workloadb", ["redis", "mongodb"],
+                              "p99")
+    assert found[1:] == ["workloadb: redis and mongodb are latency-bound (nothing measured was saturated; cause "
+                         "unknown) "
                          "at every thread count."]
     # a plateau: the network is said unknown only where a point's label text says so (a text without it, or none,
     # is a network measured and not saturated)

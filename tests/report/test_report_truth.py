@@ -80,7 +80,8 @@ def truth(folder: Path) -> pd.DataFrame:
         runs.loc[r.name, "all_p95"] = all_ops.get_value_at_percentile(95)
     cols = {c: "mean" for c in runs.columns if "_p" in c and c.split("_")[0] in (*OPS, "all")}
     g = runs.groupby(["target", "threads"])
-    out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"), ops_values=("ops_s", list),
+    out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"), ops_values=("ops_s",
+                                                                                                            list),
                 p99_values=("all_p99", list), p95_values=("all_p95", list),
                 reps=("run_id", "count"), client_cpu=("client_cpu", "mean"))
     return out.join(g.agg(cols))
@@ -216,7 +217,9 @@ def test_cli_report_and_compare_show_the_same_tables(truth_experiments, tmp_path
                           timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]
     same = render_compare_html(compare([a, b]), tmp_path / "compare.html")
-    assert compare_table(Tables(out.read_text(encoding="utf-8"))) == compare_table(Tables(same.read_text(encoding="utf-8")))
+    assert compare_table(Tables(out.read_text(encoding="utf-8"))) == compare_table(
+        Tables(same.read_text(encoding="utf-8"))
+    )
     row = compare_table(Tables(same.read_text(encoding="utf-8")))[1]
     assert row[4].split(" ±")[0] in proc.stdout and row[5].split(" ±")[0] in proc.stdout, proc.stdout  # the console too
 
@@ -295,7 +298,8 @@ def _folder(runs: list[tuple[str, str, str]], docs: dict, manifest: dict):
     from ycsbctl.results.schema import Manifest
 
     frame = pd.DataFrame(runs, columns=["run_id", "target", "status"]).assign(workload="workloadb")
-    return Experiment(Path("."), Manifest.from_dict({"experiment_id": "", **manifest}), frame, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), docs)
+    return Experiment(Path("."), Manifest.from_dict({"experiment_id": "", **manifest}), frame, pd.DataFrame(),
+                      pd.DataFrame(), pd.DataFrame(), docs)
 
 
 def test_failures_list_the_points_own_error_first_then_at_most_five():
@@ -377,7 +381,8 @@ def test_client_hosts_table_has_a_row_per_point_and_host_in_point_order():
     docs = {  # in the order the folder lists them, not the points' order
         "b": {"target": "redis", "workload": "workloadb", "phase": "run", "threads": 16,
               "result": {"cluster": {"start_skew_ms": 4.5, "shards": [
-                  shard("w0", "10.0.0.1", 8, 150.0, 2, 0.0), shard("w1", "10.0.0.2", 8, 90.0, 4, 4.5, "worker died")]}}},
+                  shard("w0", "10.0.0.1", 8, 150.0, 2, 0.0), shard("w1", "10.0.0.2", 8, 90.0, 4, 4.5,
+                                                                   "worker died")]}}},
         "a": {"target": "redis", "workload": "workloadb", "phase": "run", "threads": 8,
               "result": {"extra": {"cluster": {"start_skew_ms": 0.0, "shards": [  # an older run's record
                   shard("w0", "10.0.0.1", 8, 60.0, 2, None)]}}}},

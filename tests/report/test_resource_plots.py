@@ -33,7 +33,8 @@ def test_the_time_series_names_the_first_runs_axes():
     from ycsbctl.report.resource_plots import timeseries_figure
     series = pd.DataFrame({"run_id": "r1", "op": "OVERALL", "second": [0, 1, 2], "operations": [900, 1000, 1100],
                            "p99_us": [30000.0, 50000.0, 40000.0], "warmup": [True, False, False]})
-    fig = timeseries_figure(FigureFolder(pd.DataFrame(), series), {"a": "r1"}, {"a": "#123456"}, "t")  # type: ignore[arg-type]
+    fig = timeseries_figure(FigureFolder(pd.DataFrame(), series), {"a": "r1"}, {"a": "#123456"},
+                            "t")  # type: ignore[arg-type]
     assert fig is not None
     labels = [ax.get_ylabel() for ax in fig.axes]
     assert "ops/s (solid)" in labels and "server CPU (% of one core, solid)" in labels

@@ -10,8 +10,10 @@ def test_one_server_with_several_io_threads_is_said_alone():
     from ycsbctl.report.server_traits import trait_differences
 
     def exp(io_threads: int) -> SimpleNamespace:
-        servers = {"valkey": {"kind": "valkey", "traits": {"server": "Valkey", "version": "9.1.2", "io_threads": io_threads}}}
-        return SimpleNamespace(manifest=SimpleNamespace(servers=servers, host={"cores": 2}), docs={}, targets=["valkey"])
+        servers = {"valkey": {"kind": "valkey", "traits": {"server": "Valkey", "version": "9.1.2",
+                                                           "io_threads": io_threads}}}
+        return SimpleNamespace(manifest=SimpleNamespace(servers=servers, host={"cores": 2}), docs={},
+                               targets=["valkey"])
 
     said = trait_differences(exp(4))  # type: ignore[arg-type]
     assert len(said) == 1 and said[0].startswith("I/O threads: valkey: io-threads 4. A server with more than one I/O "
@@ -28,7 +30,8 @@ def test_a_servers_endpoint_from_its_runs_only_comes_after_the_plans_and_one_io_
     exp = SimpleNamespace(manifest=SimpleNamespace(servers={"b": {"kind": "redis"}, "a": {"kind": "valkey"}}),
                           docs={"r1": {"target": "c", "endpoint": {"kind": "memcached"}},
                                 "r2": {"target": "a", "endpoint": {"kind": "other"}}}, targets=["a", "b"])
-    assert server_endpoints(exp) == {"a": {"kind": "valkey"}, "b": {"kind": "redis"}, "c": {"kind": "memcached"}}  # type: ignore[arg-type]
+    assert server_endpoints(exp) == {"a": {"kind": "valkey"}, "b": {"kind": "redis"},
+                                     "c": {"kind": "memcached"}}  # type: ignore[arg-type]
     assert list(server_endpoints(exp)) == ["a", "b", "c"]  # type: ignore[arg-type]
     one = {"traits": {"io_threads": 1, "io_threads_do_reads": "no"}}
     assert traits_text(one) == "io-threads 1"
@@ -42,7 +45,8 @@ def test_io_threads_are_said_for_one_server_of_two_and_shared_cores_only_for_a_s
     from ycsbctl.report.server_traits import trait_differences
 
     def exp(servers: dict) -> SimpleNamespace:
-        return SimpleNamespace(manifest=SimpleNamespace(servers=servers, host={"cores": 2}), docs={}, targets=list(servers))
+        return SimpleNamespace(manifest=SimpleNamespace(servers=servers, host={"cores": 2}), docs={},
+                               targets=list(servers))
 
     alone = exp({"v": {"traits": {"io_threads": 2}}})
     said = trait_differences(alone)  # type: ignore[arg-type]

@@ -94,7 +94,8 @@ def test_a_footprint_without_bytes_per_record_reads_nan_not_a_number_made_up(str
     fps["online-status-set"]["redis"]["bytes_per_record"] = None
     fps["online-status-hash"]["redis"]["bytes_per_record"] = math.inf
     rows = {(r["variant"], r["target"]): r for r in study_rows(structure_study)}
-    assert math.isnan(rows[("set", "redis")]["bytes_per_record"]) and math.isnan(rows[("hash", "redis")]["bytes_per_record"])
+    assert math.isnan(rows[("set", "redis")]["bytes_per_record"]) and math.isnan(rows[("hash",
+                                                                                       "redis")]["bytes_per_record"])
     assert rows[("set", "valkey")]["bytes_per_record"] == 80.0
 
 
@@ -228,13 +229,16 @@ def test_the_fastest_variant_is_named_from_degraded_peaks_too_and_said_degraded(
     assert "set 195 B/user, 130,000 users/s (52,000 commands/s) (degraded)" in redis_line
     assert "fastest hash (one repetition" in valkey and "(38,000 commands/s) (degraded)" in valkey
     ops = structure_study.ops  # now the fastest of valkey (102,500 users/s: its BATCH-STOREs' × 10 over 2.5 s)
-    ops.loc[(ops["run_id"] == "valkey.online-status-set.run.t8.r1") & (ops["op"] == "BATCH-STORE"), "return_OK"] = 25_625
+    ops.loc[(ops["run_id"] == "valkey.online-status-set.run.t8.r1") & (ops["op"] == "BATCH-STORE"),
+            "return_OK"] = 25_625
     assert "102,500 users/s" in variant_headlines(structure_study)[0]
     assert "fastest set (hash within 5%) (its peak degraded)" in variant_headlines(structure_study)[0]
     # one variant measured (set's points all failed, hash's degraded): nothing to rank, so no "fastest" at all
     runs = structure_study.runs
     valkey = runs["target"] == "valkey"
-    structure_study.runs = runs[~(valkey & (runs["workload"] == "online-status-set") & (runs["status"] != "failed"))].copy()
+    structure_study.runs = runs[
+        ~(valkey & (runs["workload"] == "online-status-set") & (runs["status"] != "failed"))
+    ].copy()
     structure_study.runs.loc[valkey & (structure_study.runs["workload"] == "online-status-hash"), "status"] = "degraded"
     assert "fastest" not in variant_headlines(structure_study)[0]
 
@@ -341,7 +345,8 @@ def test_the_structure_figure_draws_each_targets_peak_p99_and_bytes_per_variant_
         assert [t.get_text() for t in ax.get_xticklabels()] == ["hash", "set"]
         bars = [(round(p.get_x() + p.get_width() / 2, 6), round(p.get_width(), 6), to_hex(p.get_facecolor()),
                  p.get_height()) for p in ax.patches]
-        expect = [(-0.2, 0.4, "#e69f00", want[("hash", "valkey")][col]), (0.8, 0.4, "#e69f00", want[("set", "valkey")][col]),
+        expect = [(-0.2, 0.4, "#e69f00", want[("hash", "valkey")][col]), (0.8, 0.4, "#e69f00", want[("set",
+                                                                                                     "valkey")][col]),
                   (0.2, 0.4, "#0072b2", want[("hash", "redis")][col])]
         got = [b for b in bars if b[3] == b[3]]  # redis's set bar: not drawn (NaN)
         assert got == expect, (col, bars)

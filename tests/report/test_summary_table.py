@@ -22,7 +22,8 @@ def test_the_summary_has_not_found_and_timeout_columns_and_names_why_a_point_fai
     # an SLO search is said under its own workload's table only, not under every table
     exp = results.load(folder)
     search = {"target": "redis", "threads": 8, "slo": "p99<=50ms", "found_rate": 1500.0, "tried": []}
-    searches = [{**search, "workload": exp.runs["workload"].iloc[0]}, {**search, "workload": "elsewhere", "slo": "p99<=7ms"}]
+    searches = [{**search, "workload": exp.runs["workload"].iloc[0]}, {**search, "workload": "elsewhere",
+                                                                       "slo": "p99<=7ms"}]
     monkeypatch.setattr(results, "load", lambda _: dataclasses.replace(exp, manifest=dataclasses.replace(
         exp.manifest, slo_searches=searches)))
     buf = io.StringIO()
@@ -82,7 +83,8 @@ def _table_rows(text: str, workload: str) -> tuple[list[str], list[list[str]]]:
     """The header and body cells of ``workload``'s table as the console printed it."""
     lines = text.splitlines()[next(i for i, line in enumerate(text.splitlines()) if line.startswith(workload)):]
     header = next(line for line in lines if line.startswith("┃"))
-    body = [line for line in lines[:next(i for i, line in enumerate(lines) if line.startswith("└"))] if line.startswith("│")]
+    body = [line for line in lines[:next(i for i,
+                                         line in enumerate(lines) if line.startswith("└"))] if line.startswith("│")]
     return ([c.strip() for c in header.strip("┃").split("┃")],
             [[c.strip() for c in line.strip("│").split("│")] for line in body])
 
@@ -116,7 +118,10 @@ def test_each_cell_of_the_console_table_is_the_runs_mean_in_its_unit(tmp_path):
         for op in ("read", "update"):
             want = f"{pts[f'{op}_p50_us'].mean() / 1000:.2f}/{pts[f'{op}_p99_us'].mean() / 1000:.2f}"
             assert row[col[f"{op} p50/p99 ms"]] == want, (op, row)
-        assert row[col["NOT_FOUND"]] == f"{pts['not_found'].sum():,.0f}" and pts["not_found"].sum() > pts["not_found"].max()
+        assert (
+            row[col["NOT_FOUND"]] == f"{pts['not_found'].sum():,.0f}"
+            and pts["not_found"].sum() > pts["not_found"].max()
+        )
         assert row[col["timeouts"]] == f"{pts['timeouts'].sum():,.0f}"
         for name, column in (("server CPU", "server_cpu_pct_mean"), ("client CPU", "client_cpu_pct_mean")):
             assert f"{pts[column].mean():.0f}" != f"{pts[column].max():.0f}"  # the repetitions' CPU differs
@@ -175,10 +180,15 @@ def test_ratio_level_and_verdict_words():
     assert verdict_word(open_) == "undecided (margin ±10 %; could detect ±6 %)"
     assert verdict_word({**open_, "detectable_pct": None}) == "undecided (margin ±10 %)"
     assert verdict_word({**open_, "detectable_pct": NAN, "margin_pct": NAN}) == "undecided"
-    assert verdict_word({"verdict": "equivalent", "detectable_pct": 6.2, "margin_pct": 5.0}) == "equivalent (margin ±5 %)"
+    assert verdict_word({"verdict": "equivalent", "detectable_pct": 6.2,
+                         "margin_pct": 5.0}) == "equivalent (margin ±5 %)"
     assert verdict_word({"verdict": "worse", "margin_pct": 10.0, "decided_by": "one round against the host's noise "
                          "bound"}) == "worse (margin ±10 %; beyond the host's noise)"
-    assert detectable_text(100.0) == "±100 %" and detectable_text(100.4) == "> ±100 %" and detectable_text(99.6) == "±100 %"
+    assert (
+        detectable_text(100.0) == "±100 %"
+        and detectable_text(100.4) == "> ±100 %"
+        and detectable_text(99.6) == "±100 %"
+    )
 
 
 def test_verdict_sections_give_each_workload_its_rows_and_the_peak_its_note():
@@ -309,7 +319,8 @@ def test_the_order_text_counts_rounds_and_names_the_seed():
     blocks = [order_text(exp({"run_order": "blocks", **seed}, [1, 2], True))  # type: ignore[arg-type]
               for seed in ({"seed": 7}, {}, {"seed": 0})]
     assert [b.split("shuffled from seed ")[1].split(":")[0] for b in blocks] == ["7", "0", "0"]
-    assert all(b.startswith("2 round(s), each running the targets one after another") and "(A B B A)" in b for b in blocks)
+    assert all(b.startswith("2 round(s), each running the targets one after another") and "(A B "
+        "B A)" in b for b in blocks)
 
 
 def test_noise_text_of_an_interval_from_zero_is_a_dash():
@@ -317,7 +328,8 @@ def test_noise_text_of_an_interval_from_zero_is_a_dash():
 
     assert noise_text({"throughput_low": 0.0, "throughput_high": 110.0})[0] == "—"
     assert noise_text({"throughput_low": 90.0, "throughput_high": 0.0})[0] == "—"
-    assert noise_text({"throughput_low": 81.0, "throughput_high": 100.0})[0] == f"±{(math.sqrt(100 / 81) - 1) * 100:.1f}%"
+    assert noise_text({"throughput_low": 81.0,
+                       "throughput_high": 100.0})[0] == f"±{(math.sqrt(100 / 81) - 1) * 100:.1f}%"
 
 
 

@@ -69,12 +69,14 @@ def test_a_knee_is_named_only_where_growth_into_it_and_none_after_it_are_both_be
     assert plateau_from(_ladder([1000, 2000, 2100], spread=0.03)) == Plateau(16, 2000, 32, 2100, knee=False)
     # 16 → 32 neither grew beyond the noise nor stayed surely within 10 %: flat within noise from 16, no knee at 32
     assert plateau_from(_ladder([1000, 2000, 2200, 2250], spread=0.03)) == Plateau(16, 2000, 64, 2250, knee=False)
-    assert [grows(Rung(8, 100, 99, 101), Rung(16, 112, 111.2, 113)), within(Rung(8, 100, 99, 101), Rung(16, 109, 108, 108.9)),
+    assert [grows(Rung(8, 100, 99, 101), Rung(16, 112, 111.2, 113)), within(Rung(8, 100, 99, 101), Rung(16, 109, 108,
+                                                                                                        108.9)),
             within(Rung(8, 100, 99, 101), Rung(16, 109, 108, 109))] == [True, True, False]
 
 
 def test_a_bound_starts_where_the_last_label_began():
-    assert bound_from(_ladder([1, 2, 3, 4], ["latency", "server-cpu", "server-cpu", "server-cpu"])) == ("server-cpu", 16)
+    assert bound_from(_ladder([1, 2, 3, 4], ["latency", "server-cpu", "server-cpu", "server-cpu"])) == ("server-cpu",
+                                                                                                        16)
     assert bound_from(_ladder([1, 2, 3], ["server-cpu"] * 3)) == ("server-cpu", 8)
     assert bound_from(_ladder([1, 2, 3], ["server-cpu", "latency", "server-cpu"])) == ("server-cpu", 32)
     assert bound_from(_ladder([1, 2], ["server-cpu", "none"])) is None
@@ -116,10 +118,12 @@ def _sentences(pts: pd.DataFrame, targets: list[str]) -> list[str]:
 
 def test_plateau_and_bound_sentences_say_where_each_starts():
     assert _sentences(_ladder([1000, 1100, 1050], [None] * 3), ["redis"]) == [
-        "workloadb: redis: Its throughput is flat within noise from 8 threads on (1.0k ops/s; 1.1k ops/s at 32 threads): "
+        "workloadb: redis: Its throughput is flat within noise from 8 threads on (1.0k ops/s; 1.1k ops/s at 32 "
+        "threads): "
         "more client threads from there add latency, not throughput."]
     assert _sentences(_ladder([3500, 3200, 2900]), ["redis"]) == [
-        "workloadb: redis: its throughput is flat within noise from 8 threads on (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
+        "workloadb: redis: its throughput is flat within noise from 8 threads on (3.5k ops/s; 2.9k ops/s at 32 "
+        "threads), yet "
         "neither its CPU, the client's, the host's nor the network was saturated at every thread count: the cause is "
         "unknown (nothing ycsbctl measures shows it), and more client threads do not help."]
     # The plateau starts where the latency label starts: nothing measured says why.
@@ -172,11 +176,13 @@ def test_a_latency_bound_ladder_names_a_cause_only_where_its_evidence_names_one(
         "delay) at every thread count.")
     flat = _ladder([3500, 3200, 2900]).assign(why=lines["cpu wait"])
     assert _sentences(flat, ["redis"]) == [
-        "workloadb: redis: its throughput is flat within noise from 8 threads on (3.5k ops/s; 2.9k ops/s at 32 threads), yet "
+        "workloadb: redis: its throughput is flat within noise from 8 threads on (3.5k ops/s; 2.9k ops/s at 32 "
+        "threads), yet "
         "neither its CPU, the client's, the host's nor the network was saturated at every thread count: its evidence "
         "names a cause: cpu wait, and more client threads do not help."]
     # only the host's loopback counters: the network is not said to be unsaturated
-    lo = flat.assign(why=unknown, bottleneck_text=f"latency: no resource saturated (server 40% of 100%, {NETWORK_UNKNOWN})")
+    lo = flat.assign(why=unknown,
+                     bottleneck_text=f"latency: no resource saturated (server 40% of 100%, {NETWORK_UNKNOWN})")
     (said,) = _sentences(lo, ["redis"])
     assert "nor the network was saturated" not in said
     assert said.endswith("yet neither its CPU, the client's nor the host's was saturated at every thread count (the "
@@ -454,7 +460,8 @@ def test_records_stored_follow_a_peaks_rate_only_with_a_counter_and_the_points_r
     assert workload_findings(pts.drop(columns="run_ids"), "workloadb", ["redis", "mongodb"], "p99",
                              stored=stored)[0] == plain  # no run ids
     counted = workload_findings(pts, "workloadb", ["redis", "mongodb"], "p99", stored=stored)[0]
-    assert counted == plain.replace("4.0k ops/s", "4.0k ops/s storing r1").replace("2.0k ops/s", "2.0k ops/s storing r3")
+    assert counted == plain.replace("4.0k ops/s", "4.0k ops/s storing r1").replace("2.0k ops/s",
+                                                                                   "2.0k ops/s storing r3")
     assert counted != plain
 
 
@@ -480,4 +487,5 @@ def test_targets_the_same_words_fit_share_one_sentence_listed_with_commas_and_a_
              for who in (("redis", "mongodb", "ferretdb"), ("redis", "mongodb"), ("redis",))]
     subjects = [[line.split(" are ")[0] if " are " in line else line.split(" is ")[0] for line in found
                  if "workloadb: redis" in line and "peaks" not in line] for found in lines]
-    assert subjects == [["workloadb: redis, mongodb and ferretdb"], ["workloadb: redis and mongodb"], ["workloadb: redis"]]
+    assert subjects == [["workloadb: redis, mongodb and ferretdb"], ["workloadb: redis and mongodb"],
+                        ["workloadb: redis"]]

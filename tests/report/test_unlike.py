@@ -37,6 +37,7 @@ def test_the_embedded_caveat_names_one_or_several_and_says_nothing_when_all_or_n
                    "round trip")
     three = embedded_note(["a", "b", "c", "d"], {"a", "b", "c"})
     assert three.startswith(" — unlike quantities: a, b and c are embedded")
-    assert embedded_note(["sqlite", "basic"], {"sqlite", "basic"}) == "" and embedded_note(["pg", "redis"], {"sqlite"}) == ""
+    assert embedded_note(["sqlite", "basic"], {"sqlite", "basic"}) == "" and embedded_note(["pg", "redis"],
+                                                                                           {"sqlite"}) == ""
     assert standin_note("ferretdb", "redis", {"ferretdb": "mongodb"}) == (
         " — ferretdb stands in for mongodb: its numbers are not mongodb's")

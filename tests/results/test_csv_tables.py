@@ -18,7 +18,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     suite turns the yardstick off: YCSBCTL_YARDSTICK=off)."""
     tmp = tmp_path_factory.mktemp("csv")
     r = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "1,2", "-p", "recordcount=100",
-                "--duration", "1", "--warmup", "0", "--quiet", "--yardstick", "--out", str(tmp / "f"), cwd=tmp, timeout=300)
+                "--duration", "1", "--warmup", "0", "--quiet", "--yardstick", "--out", str(tmp / "f"), cwd=tmp,
+                timeout=300)
     assert r.returncode == 0, r.stderr
     return tmp / "f"
 

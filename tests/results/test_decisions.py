@@ -71,7 +71,8 @@ def test_the_rounds_a_budget_holds_are_its_seconds_over_a_rounds_at_most_max_rep
 
 def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed: int = 11, sd: float = 0.2,
                             planned: int | None = None) -> float:
-    """Share of A/A experiments (paired log ratios ~ N(0, ``sd``): too noisy to be equivalent soon) called better or worse at some look, stopping
+    """Share of A/A experiments (paired log ratios ~ N(0, ``sd``): too noisy to be equivalent soon) called better or
+    worse at some look, stopping
     at the first look where the cell is decided."""
     rng = np.random.default_rng(seed)
     scheduled = [r for r in looks.LOOK_ROUNDS if 2 <= r <= rounds]
@@ -81,7 +82,8 @@ def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed
         base = {r + 1: 1000.0 for r in range(rounds)}
         other = {r + 1: 1000.0 * math.exp(x) for r, x in enumerate(d)}
         for r in scheduled:
-            c = stats.compare({k: base[k] for k in range(1, r + 1)}, {k: other[k] for k in range(1, r + 1)}, paired=True)
+            c = stats.compare({k: base[k] for k in range(1, r + 1)}, {k: other[k] for k in range(1, r + 1)},
+                              paired=True)
             v = stats.decide([c], [True], alpha=looks.spent_alpha(0.05, r, spend, planned))[0].verdict
             if v in (stats.BETTER, stats.WORSE):
                 called += 1
@@ -95,8 +97,10 @@ def test_stopping_on_the_data_keeps_the_false_calls_within_alpha_where_testing_e
     spent = _sequential_false_calls(spend=True)
     planned = _sequential_false_calls(spend=True, planned=18)  # the looks of 18 planned rounds spend more each
     naive = _sequential_false_calls(spend=False)
-    assert spent <= 0.05 and planned <= 0.05  # the union bound over the looks (200 A/A runs: ±1.5 % of simulation error)
-    assert naive > planned >= spent and naive > 0.05  # every look at the full alpha: the error rate grows with the looks
+    # the union bound over the looks (200 A/A runs: ±1.5 % of simulation error)
+    assert spent <= 0.05 and planned <= 0.05
+    # every look at the full alpha: the error rate grows with the looks
+    assert naive > planned >= spent and naive > 0.05
 
 
 @pytest.mark.parametrize("fractions", [(0.2, 0.4, 0.6, 0.8, 1.0), tuple(r / 11 for r in (1, 2, 3, 5, 8, 11)),
@@ -211,15 +215,18 @@ def test_the_adjusted_comparison_is_least_squares_at_an_equal_share_with_its_t_i
     se = math.sqrt(s2 * np.linalg.inv(design.T @ design)[0, 0])
     t = sps.t.ppf(0.975, len(d) - 2)
     assert c.test == stats.ADJUSTED and c.df == len(d) - 2
-    assert (c.ratio, c.low, c.high) == pytest.approx((math.exp(coef[0]), math.exp(coef[0] - t * se), math.exp(coef[0] + t * se)))
+    assert (c.ratio, c.low, c.high) == pytest.approx((math.exp(coef[0]), math.exp(coef[0] - t * se),
+                                                      math.exp(coef[0] + t * se)))
     assert c.p_value == pytest.approx(2 * sps.t.sf(abs(coef[0]) / se, len(d) - 2))
     assert c.sd_log == pytest.approx(math.sqrt(s2))  # the residuals' sd: what repetitions_needed plans from
     plain = stats.compare(base, other, paired=True)
-    assert c.high / c.low < (plain.high / plain.low) ** 0.5 and c.low < 0.9 < c.high  # far narrower, and it holds the truth
+    # far narrower, and it holds the truth
+    assert c.high / c.low < (plain.high / plain.low) ** 0.5 and c.low < 0.9 < c.high
     # the rule looks at the covariate alone: too few rounds, a round without it, or too little spread → the plain test
     assert stats.compare({r: base[r] for r in range(1, 5)}, {r: other[r] for r in range(1, 5)}, paired=True,
                          covariate=x).test != stats.ADJUSTED
-    assert stats.compare(base, other, paired=True, covariate={r: v for r, v in x.items() if r != 3}).test != stats.ADJUSTED
+    assert stats.compare(base, other, paired=True, covariate={r: v for r,
+                                                              v in x.items() if r != 3}).test != stats.ADJUSTED
     flat = {r: 0.01 * (r % 2) for r in rounds}  # sd 0.005 < ADJUST_MIN_SD
     assert stats.compare(base, other, paired=True, covariate=flat) == plain
 
@@ -233,7 +240,8 @@ def test_adjusting_for_the_hosts_share_keeps_an_a_a_pairs_error_rate():
         sa, sb = rng.uniform(0, 0.8, 8) ** 2, rng.uniform(0, 0.8, 8) ** 2
         base = {r + 1: 1000.0 * (1 - sa[r]) * math.exp(rng.normal(0, 0.05)) for r in range(8)}
         other = {r + 1: 1000.0 * (1 - sb[r]) * math.exp(rng.normal(0, 0.05)) for r in range(8)}
-        c = stats.compare(base, other, paired=True, covariate=noise.covariate(dict(enumerate(sa, 1)), dict(enumerate(sb, 1))))
+        c = stats.compare(base, other, paired=True, covariate=noise.covariate(dict(enumerate(sa, 1)), dict(enumerate(sb,
+                                                                                                                     1))))
         held += c.low <= 1 <= c.high
         widths.append(math.log(c.high / c.low))
         plain = stats.compare(base, other, paired=True)
@@ -283,7 +291,8 @@ def test_the_noise_bound_by_hand_for_a_rate_and_a_latency():
     lo, hi = noise.bound({1: 100.0}, {1: 5000.0}, {1: 0.0}, {1: 0.6}, 2.0, False, paired=True)
     assert (lo, hi) == pytest.approx((50 * 0.4 / 3, 50 * 3))
     # two rounds: the mean of each round's bounds
-    lo, hi = noise.bound({1: 100.0, 2: 100.0}, {1: 200.0, 2: 400.0}, {1: 0.0, 2: 0.0}, {1: 0.0, 2: 0.0}, 0.2, True, True)
+    lo, hi = noise.bound({1: 100.0, 2: 100.0}, {1: 200.0, 2: 400.0}, {1: 0.0, 2: 0.0}, {1: 0.0, 2: 0.0}, 0.2, True,
+                         True)
     assert (lo, hi) == pytest.approx((math.sqrt(2 * 4) / 1.2, math.sqrt(2 * 4) * 1.2))
     # a share nobody measured (telemetry off): no bound at all
     assert noise.bound({1: 1.0}, {1: 2.0}, {1: math.nan}, {1: 0.0}, 0.2, True, True) is None
@@ -321,7 +330,9 @@ def test_a_busy_host_widens_the_bound_and_its_points_are_compared_in_paired_roun
     busy = _runs([("redis", 8, 1, 20_000.0, 0.86, "degraded", True), ("ferretdb", 8, 1, 150.0, 0.86, "degraded", True)])
     paired = vd.target_verdicts(busy, "redis", how=vd.judging(True, margins=Margins({}, "default")))
     cell = paired[(paired["metric"] == "throughput") & ~paired["at_peak"]].iloc[0]
-    assert cell["verdict"] == stats.WORSE and cell["busy_rounds"] == 1 and cell["host_busy_max_pct"] == pytest.approx(86)
+    assert (
+        cell["verdict"] == stats.WORSE and cell["busy_rounds"] == 1 and cell["host_busy_max_pct"] == pytest.approx(86)
+    )
     assert cell["ci_high"] == pytest.approx(150 / 20_000 * 1.2 / (1 - noise.BUSY_CAP * 0 - 0.86))
     # target by target (no pairing), a point degraded by a busy host stays out
     assert vd.target_verdicts(busy, "redis", paired=False).empty
@@ -331,7 +342,8 @@ def test_a_busy_host_widens_the_bound_and_its_points_are_compared_in_paired_roun
 
 
 def test_a_verdict_row_names_its_margin_and_what_decided_it():
-    runs = _runs([(t, 8, r, 1000.0 * (1 + 0.01 * ((r * 7) % 3)), 0.0, "ok", True) for t in ("a", "b") for r in range(1, 6)])
+    runs = _runs([(t, 8, r, 1000.0 * (1 + 0.01 * ((r * 7) % 3)), 0.0, "ok", True) for t in ("a", "b") for r in range(1,
+                                                                                                                     6)])
     v = vd.target_verdicts(runs, "a", how=vd.judging(True, margin=0.05))
     row = v[(v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
     assert row["margin_pct"] == pytest.approx(5.0) and row["margin_source"] == "--margin"

@@ -107,7 +107,9 @@ def test_a_slowdown_without_a_stall_is_counted_over_its_whole_window():
 def test_a_slowdown_to_the_end_of_the_series_ends_with_its_last_interval():
     f = _series([1000] * 30 + [100] * 5)
     e = effect(f, 3.0, 3.01)
-    assert e.slow_s == pytest.approx(0.5) and e.during_s == pytest.approx(0.5) and e.affected_end_s == pytest.approx(3.5)
+    assert (
+        e.slow_s == pytest.approx(0.5) and e.during_s == pytest.approx(0.5) and e.affected_end_s == pytest.approx(3.5)
+    )
     f.end_s = 3.4  # the planned end: the interval after it is a part one, not the slowdown's
     assert effect(f, 3.0, 3.01).affected_end_s == pytest.approx(3.4)
 

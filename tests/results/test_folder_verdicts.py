@@ -55,6 +55,8 @@ def test_the_scale_as_it_ran_is_compared_where_the_plan_left_it_to_the_profile()
 
 
 def test_a_version_only_one_folder_records_is_a_difference():
-    assert differences(exp({"versions": {"redis": "7.2.4"}}), exp({"versions": {}})) == ["versions.redis: 7.2.4 vs None"]
-    assert differences(exp({"versions": {}}), exp({"versions": {"ycsbctl": "0.1.0"}})) == ["versions.ycsbctl: None vs 0.1.0"]
+    assert differences(exp({"versions": {"redis": "7.2.4"}}),
+                       exp({"versions": {}})) == ["versions.redis: 7.2.4 vs None"]
+    assert differences(exp({"versions": {}}),
+                       exp({"versions": {"ycsbctl": "0.1.0"}})) == ["versions.ycsbctl: None vs 0.1.0"]
     assert differences(exp({"versions": {"redis": "7.2.4"}}), exp({"versions": {"redis": "7.2.4"}})) == []

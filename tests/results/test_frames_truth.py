@@ -109,7 +109,8 @@ def _folder(runs: pd.DataFrame, telemetry: pd.DataFrame, docs: dict, manifest: d
     from ycsbctl.results.frames import Experiment
     from ycsbctl.results.schema import Manifest
 
-    return Experiment(Path("."), Manifest.from_dict({"experiment_id": "", **(manifest or {})}), runs, pd.DataFrame(), pd.DataFrame(), telemetry, docs)
+    return Experiment(Path("."), Manifest.from_dict({"experiment_id": "", **(manifest or {})}), runs, pd.DataFrame(),
+                      pd.DataFrame(), telemetry, docs)
 
 
 def test_telemetry_time_counts_from_the_engines_start_or_else_the_first_sample():

@@ -27,7 +27,8 @@ HISTOGRAM = "BlockSize\t8\n0\t0\n1\t5\n2\t30\n3\t10\n4\t0\n5\t20\n6\t4\n"
 
 
 def ycsb_lengths(classpath: str, tmp_path: Path, hist: Path) -> Counter:
-    props = (f"recordcount={RECORDS}", "fieldcount=1", "fieldlengthdistribution=histogram", f"fieldlengthhistogram={hist}")
+    props = (f"recordcount={RECORDS}", "fieldcount=1", "fieldlengthdistribution=histogram",
+             f"fieldlengthhistogram={hist}")
     out = subprocess.run(ycsb_command(classpath, "load", "workloada", *props), capture_output=True, text=True,
                          timeout=120, cwd=tmp_path).stdout
     # "INSERT usertable user… [ field0=<value> ]": the value runs to the closing " ]"
@@ -67,7 +68,8 @@ def test_a_malformed_histogram_file_is_a_user_error(tmp_path: Path, text: str, m
     hist = tmp_path / "h.txt"
     hist.write_text(text)
     with pytest.raises(UserError, match=message):
-        CoreWorkload.from_properties(Properties({"fieldlengthdistribution": "histogram", "fieldlengthhistogram": str(hist)}))
+        CoreWorkload.from_properties(Properties({"fieldlengthdistribution": "histogram",
+                                                 "fieldlengthhistogram": str(hist)}))
     with pytest.raises(UserError, match="cannot read"):
         CoreWorkload.from_properties(Properties({"fieldlengthdistribution": "histogram",
                                                  "fieldlengthhistogram": str(tmp_path / "missing.txt")}))

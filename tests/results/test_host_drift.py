@@ -1,6 +1,7 @@
 """Comparisons of folders without a control target: a minimum-effect test against the host's drift
 (results/host_drift.py, stats.beyond_margin), checked against scipy's own t test on fixed data; the
-calibration record `compare --calibrate` and `bench verdicts` write, and what the docs say of it (docs/studies/comparison.md)."""
+calibration record `compare --calibrate` and `bench verdicts` write, and what the docs say of it
+(docs/studies/comparison.md)."""
 
 from __future__ import annotations
 
@@ -75,7 +76,9 @@ def test_the_record_keeps_the_largest_drift_per_metric_and_a_broken_one_reads_as
     assert host_drift.read().of("throughput") == pytest.approx(0.12, abs=1e-6)
     path.write_text("{not json")
     assert host_drift.read().of("throughput") == host_drift.DEFAULT_MARGIN
-    assert host_drift.read().warning == f"the calibration record at {path} is damaged (not JSON); using the default ±10 %"
+    assert (
+        host_drift.read().warning == f"the calibration record at {path} is damaged (not JSON); using the default ±10 %"
+    )
 
 
 def test_compare_calibrate_records_the_pairs_drift_and_later_comparisons_test_against_it(tmp_path, monkeypatch):
@@ -142,7 +145,8 @@ def test_the_records_place_its_rounding_its_version_and_a_ratio_without_a_drift(
     assert "(0 A/A cells" in host_drift.read(path).source
 
 
-def test_calibrate_records_only_cells_measured_on_both_sides_with_a_positive_baseline_and_not_at_peak(tmp_path, monkeypatch):
+def test_calibrate_records_only_cells_measured_on_both_sides_with_a_positive_baseline_and_not_at_peak(tmp_path,
+                                                                                                      monkeypatch):
     """Cells of a zero or missing baseline, a missing value or the at-peak summary are no A/A pair: of five
     rows, the two measured ones (ratios 1.1 and 1/1.3) are recorded, the median the upper of the two."""
     from types import SimpleNamespace
@@ -204,7 +208,8 @@ def test_the_widest_plausible_drift_is_used_and_the_record_that_holds_it_warns_n
     assert m.warning is None and m.of("throughput") == 1.0
 
 
-def test_recording_replaces_an_unusable_record_and_keeps_it_aside_and_refuses_a_ratio_no_host_drifts(tmp_path, monkeypatch):
+def test_recording_replaces_an_unusable_record_and_keeps_it_aside_and_refuses_a_ratio_no_host_drifts(tmp_path,
+                                                                                                     monkeypatch):
     monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path))
     path = tmp_path / "host_drift.json"
     path.write_text('{"metrics": {"throughput": {"drifts": [-0.9]}}}')
@@ -242,7 +247,8 @@ def test_compare_calibrate_through_the_cli_refuses_folders_of_different_plans_an
     a, b = build_experiment(tmp_path, "a", **small), build_experiment(tmp_path, "b", duration_s=5, **small)
     r = ycsbctl("compare", str(a), str(b), "--calibrate", cwd=tmp_path, environ=env(YCSBCTL_CACHE_DIR=str(tmp_path)))
     assert r.returncode == 2 and r.stdout == "", r.stderr
-    assert r.stderr == ("error: --calibrate: the experiments differ (b: plan.duration_s: 3.0 vs 5.0), so they are no A/A "
+    assert r.stderr == ("error: --calibrate: the experiments differ (b: plan.duration_s: 3.0 vs 5.0), so they are no "
+                        "A/A "
                         "pair; nothing was recorded: give two runs of one plan on this host, minutes apart, with "
                         "nothing changed\n")
     assert not (tmp_path / "host_drift.json").exists() and not (tmp_path / "compare.html").exists()

@@ -31,7 +31,8 @@ def test_a_measurement_keeps_its_p95_and_a_result_its_throughput_over_its_own_ru
     r = PhaseResult("run", 8, 2000.0, 1234)
     assert r.throughput_ops == 617.0
     # half a millisecond still has a rate; no runtime has none (not a division by zero)
-    assert PhaseResult("run", 8, 0.5, 3).throughput_ops == 6000.0 and math.isnan(PhaseResult("run", 8, 0.0, 3).throughput_ops)
+    assert PhaseResult("run", 8, 0.5, 3).throughput_ops == 6000.0 and math.isnan(PhaseResult("run", 8, 0.0,
+                                                                                             3).throughput_ops)
     d = r.to_dict()
     assert (d["throughput_ops"], d["warmup_s"], d["late_replies"]) == (617.0, 0.0, 0)
 

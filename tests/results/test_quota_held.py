@@ -33,4 +33,5 @@ def test_held_from_exactly_the_threshold_and_only_a_change_between_folders_count
     assert held_differently(base, other) == {"twin": (0.0, 10.0)}
     assert held_differently(other, base) == {"twin": (10.0, 0.0)}  # either side
     assert held_differently(base, runs({"a": [0.0]})) == {}  # only common targets
-    assert held_text("twin", (math.nan, 99.6)) == "server twin: held by its CPU quota in 0 % vs 100 % of periods (cpu.stat)"
+    assert held_text("twin", (math.nan,
+                              99.6)) == "server twin: held by its CPU quota in 0 % vs 100 % of periods (cpu.stat)"

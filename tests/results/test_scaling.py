@@ -148,7 +148,8 @@ def test_the_verdict_is_every_condition_together_and_the_text_gives_the_failing_
     assert f.fits == (explains and predicts)
     if f.fits:
         e = 100 * f.holdout_error
-        assert (f"predicts that point within {e:.1f} %" if e < 10 else f"predicts that point within {e:.0f} %") in f.text()
+        assert (f"predicts that point within {e:.1f} %" if e < 10 else "predicts that point within "
+                                                                       f"{e:.0f} %") in f.text()
     elif explains:
         assert f"misses that point by {100 * f.holdout_error:.0f} %" in f.text()
     else:

@@ -126,7 +126,9 @@ def test_runs_parquet_of_a_real_run_has_exactly_the_declared_columns_and_types(s
 
 
 def test_the_docs_list_the_declared_columns():
-    block = docs_page("guide/result-folder.md").split("<!-- runs-columns:", 1)[1].split("-->", 1)[1].split("<!-- /runs-columns -->", 1)[0]
+    block = docs_page("guide/result-folder.md").split("<!-- runs-columns:", 1)[1].split("-->",
+                                                                                        1)[1].split("<!-- "
+                                                                                            "/runs-columns -->", 1)[0]
     assert block.strip() == run_columns_markdown()
 
 
@@ -150,7 +152,8 @@ def test_a_conformed_runs_table_is_conformed_again_as_it_is_and_every_declared_t
     again = conform_runs(once)
     pd.testing.assert_frame_equal(again, once)
     assert again is not once
-    for column, value, made in [("threads", 8.0, 8), ("run_id", 7, "7"), ("compared", 1, True), ("throughput_ops", 3, 3.0)]:
+    for column, value, made in [("threads", 8.0, 8), ("run_id", 7, "7"), ("compared", 1, True), ("throughput_ops", 3,
+                                                                                                 3.0)]:
         frame = once.copy()
         frame[column] = pd.Series([value, value], dtype=object) if column != "threads" else [value, value]
         got = conform_runs(frame)[column].tolist()

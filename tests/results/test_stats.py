@@ -24,7 +24,8 @@ def test_interval_is_the_t_interval_of_the_mean_log():
     i = stats.interval(list(A.values()))
     assert i.n == 5 and not i.within_run
     assert i.centre == pytest.approx(sps.gmean(list(A.values())), rel=1e-12)
-    assert i.low == pytest.approx(math.exp(m - half), rel=1e-12) and i.high == pytest.approx(math.exp(m + half), rel=1e-12)
+    assert i.low == pytest.approx(math.exp(m - half), rel=1e-12) and i.high == pytest.approx(math.exp(m + half),
+                                                                                             rel=1e-12)
     assert i.cv == pytest.approx(np.std(list(A.values()), ddof=1) / np.mean(list(A.values())), rel=1e-12)
     assert i.half_width == pytest.approx(math.sqrt(i.high / i.low) - 1)
     assert not i.unstable  # CV 7 %
@@ -209,7 +210,8 @@ def test_drift_is_the_fitted_change_over_the_rounds():
     d = over_rounds.drift(falling)
     slope = np.polyfit(list(falling), np.log(list(falling.values())), 1)[0]
     assert d is not None and d.change == pytest.approx(math.expm1(slope * 5), rel=1e-9) and d.drifting
-    assert over_rounds.drift_text("throughput", d) == f"throughput fell {abs(d.change):.0%} from the first round to the last"
+    assert over_rounds.drift_text("throughput",
+                                  d) == f"throughput fell {abs(d.change):.0%} from the first round to the last"
     flat = {1: 100.0, 2: 104.0, 3: 97.0, 4: 101.0, 5: 99.0}
     assert over_rounds.drift_text("throughput", over_rounds.drift(flat)) is None
     assert over_rounds.drift({1: 1.0, 2: 2.0, 3: 3.0}) is None  # fewer than four rounds: no trend test
@@ -288,7 +290,8 @@ def test_family_level_and_at_level_by_hand():
     d = np.log(list(B.values())) - np.log(list(A.values()))
     ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.99)
     wide = stats.at_level(c, 0.99)
-    assert (wide.low, wide.high) == pytest.approx((math.exp(ci.low), math.exp(ci.high)), rel=1e-9) and wide.level == 0.99
+    assert (wide.low, wide.high) == pytest.approx((math.exp(ci.low), math.exp(ci.high)),
+                                                  rel=1e-9) and wide.level == 0.99
     assert wide.ratio == c.ratio and wide.p_value == c.p_value
     exact = stats.compare([5.0, 5.0], [6.0, 6.0])
     assert stats.at_level(exact, 0.99) == exact  # no spread: kept as it is
@@ -320,7 +323,8 @@ def test_repetitions_needed_is_the_first_count_with_80_percent_power():
         assert over_rounds.repetitions_needed(sd, 0.05, cap=n) == n  # the cap itself is reachable
         assert over_rounds.repetitions_needed(sd, 0.05, cap=n - 1) == n - 1  # not enough: the cap is said
     assert over_rounds.repetitions_needed(0.001, 0.05) == 2  # a t test needs two
-    assert over_rounds.repetitions_needed(0.04, 0.05, paired=False) == over_rounds.repetitions_needed(0.04 * math.sqrt(2), 0.05)
+    assert over_rounds.repetitions_needed(0.04, 0.05,
+                                          paired=False) == over_rounds.repetitions_needed(0.04 * math.sqrt(2), 0.05)
     assert over_rounds.repetitions_needed(-0.1) is None
     # past a thousand repetitions the default cap is said: sd 3 needs ~(2.8 × 3 / ln 1.05)² ≈ 30,000
     assert over_rounds.repetitions_needed(3.0, 0.05) == 1000
@@ -330,7 +334,8 @@ def test_drift_of_rising_and_of_constant_rounds():
     rising = {r: 100.0 * 1.05 ** r * (1.0 + 0.003 * (-1) ** r) for r in range(1, 7)}
     d = over_rounds.drift(rising)
     assert d is not None and d.change > 0
-    assert over_rounds.drift_text("p99 latency", d) == f"p99 latency rose {d.change:.0%} from the first round to the last"
+    assert over_rounds.drift_text("p99 latency",
+                                  d) == f"p99 latency rose {d.change:.0%} from the first round to the last"
     assert over_rounds.drift({1: 5.0, 2: 5.0, 3: 5.0, 4: 5.0}) is None  # no spread: no trend
     assert over_rounds.drift({1: 5.0, 2: 0.0, 3: 5.0, 4: 6.0}) is None  # three usable rounds
 
@@ -351,7 +356,8 @@ def test_no_spread_or_no_degree_of_freedom_detects_nothing_rather_than_every_dif
     0 % (which would read "any difference is detectable")."""
     from ycsbctl.results.stats import _detectable
 
-    assert math.isnan(_detectable(0.0, 5.0)) and math.isnan(_detectable(0.05, 0.0)) and math.isnan(_detectable(-0.1, 5.0))
+    assert math.isnan(_detectable(0.0, 5.0)) and math.isnan(_detectable(0.05, 0.0)) and math.isnan(_detectable(-0.1,
+                                                                                                               5.0))
     assert 0 < _detectable(0.05, 5.0) < 1
 
 
@@ -433,7 +439,8 @@ def test_an_interval_whose_log_standard_error_is_exactly_one_is_a_real_interval(
 
 
 def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_says():
-    """docs/studies/comparison.md: a cell's drift is read from four rounds or more. Four rounds falling 2 % a round: the total change
+    """docs/studies/comparison.md: a cell's drift is read from four rounds or more. Four rounds falling 2 % a round: the
+    total change
     is the least-squares line of the logs (numpy's polyfit) over first to last, and three rounds read none."""
     import math
 
@@ -456,7 +463,8 @@ def test_welchs_pooled_sd_is_the_root_of_the_mean_of_both_sides_sample_variances
     a, b = [100.0, 110.0, 95.0, 102.0], [150.0, 140.0, 171.0]
     c = stats.compare(dict(enumerate(a)), dict(enumerate(b)), paired=False)
     logs = [[math.log(v) for v in side] for side in (a, b)]
-    assert c.sd_log == pytest.approx(math.sqrt((statistics.variance(logs[0]) + statistics.variance(logs[1])) / 2), rel=1e-12)
+    assert c.sd_log == pytest.approx(math.sqrt((statistics.variance(logs[0]) + statistics.variance(logs[1])) / 2),
+                                     rel=1e-12)
 
 
 def test_two_paired_rounds_one_degree_of_freedom_get_a_real_margin_test_and_interval():

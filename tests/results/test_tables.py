@@ -15,9 +15,11 @@ from ycsbctl.results.tables import flag_impossible, run_row
 def _doc(**result) -> dict:
     """A run JSON: READ 600 (5 NOT_FOUND, 2 ERROR, 3 TIMEOUT), UPDATE 400 (7 ERROR), 0.25 s of client CPU."""
     r = {"operations": 1000, "runtime_ms": 2000.0, "client_cpu_s": 0.25, "throughput_ops": 500.0,
-         "ops": {"READ": {"operations": 600, "mean_us": 10.0, "min_us": 3.0, "max_us": 950.0, "percentiles_us": {"99.0": 31.0, "99.9": 88.0},
+         "ops": {"READ": {"operations": 600, "mean_us": 10.0, "min_us": 3.0, "max_us": 950.0,
+                          "percentiles_us": {"99.0": 31.0, "99.9": 88.0},
                           "returns": {"OK": 590, "NOT_FOUND": 5, "ERROR": 2, "TIMEOUT": 3}},
-                 "UPDATE": {"operations": 400, "mean_us": 20.0, "min_us": 5.0, "max_us": 700.0, "percentiles_us": {"99.0": 47.0},
+                 "UPDATE": {"operations": 400, "mean_us": 20.0, "min_us": 5.0, "max_us": 700.0,
+                            "percentiles_us": {"99.0": 47.0},
                             "returns": {"OK": 393, "ERROR": 7}}}}
     r.update(result)
     return {"run_id": "r1", "target": "redis", "workload": "b", "phase": "run", "threads": 8, "repetition": 0,
@@ -31,7 +33,8 @@ def test_a_run_row_counts_errors_and_timeouts_of_every_operation_and_client_cpu_
     assert row["error_rate"] == pytest.approx(0.012)
     # 0.25 s of client CPU over 1,000 operations: 250 µs each
     assert row["client_us_per_op"] == pytest.approx(250.0)
-    assert (row["read_p99_us"], row["read_p999_us"], row["update_p99_us"], row["read_mean_us"]) == (31.0, 88.0, 47.0, 10.0)
+    assert (row["read_p99_us"], row["read_p999_us"], row["update_p99_us"], row["read_mean_us"]) == (31.0, 88.0, 47.0,
+                                                                                                    10.0)
     assert math.isnan(row["update_p999_us"])  # a percentile the run did not keep is no 0
     # a paced point's target rate: the run JSON's own, else its result's
     assert run_row(_doc(target_rate=2000.0))["target_rate"] == 2000.0
@@ -65,7 +68,8 @@ def test_an_ops_row_keeps_the_mean_and_each_percentile_and_the_returns_of_its_me
 
 
 def test_a_run_row_names_its_server_its_first_error_and_keeps_its_known_telemetry():
-    doc = {**_doc(errors=["timeout on 10.0.0.1", "second"]), "telemetry_summary": {"server_cpu_pct_mean": 87.5, "new_field": 1},
+    doc = {**_doc(errors=["timeout on 10.0.0.1", "second"]), "telemetry_summary": {"server_cpu_pct_mean": 87.5,
+                                                                                   "new_field": 1},
            "endpoint": {"server_name": "redis", "server_version": "7.2.4"}}
     row = run_row(doc)
     assert (row["server"], row["error"], row["server_cpu_pct_mean"]) == ("redis 7.2.4", "timeout on 10.0.0.1", 87.5)

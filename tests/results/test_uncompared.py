@@ -42,7 +42,9 @@ def test_host_busy_points_of_every_percentage_are_one_cause() -> None:
 def test_a_host_busy_point_is_named_by_what_kept_the_host_busy_even_after_a_stall_said_first() -> None:
     """The stall begins the reason, but the point's label is host-busy: its cause is the busy host's, never the
     stall (which is not one of the host-busy causes)."""
-    said = "no reply for 2.0 s, from 1.0 s into the point; other programs used 44% of a core (22% of the host's 2 cores)"
+    said = (
+        "no reply for 2.0 s, from 1.0 s into the point; other programs used 44% of a core (22% of the host's 2 cores)"
+    )
     assert cause("degraded", "host-busy", said) == "host busy: other programs used CPU"
     assert cause("degraded", None, said) == "no reply (stall)"
 
@@ -52,13 +54,16 @@ def test_points_the_runs_table_marks_compared_are_not_explained() -> None:
     assert uncompared(_busy(_runs()).assign(compared=True), "redis") == []
     half = _busy(_runs()).assign(compared=lambda r: r["target"] == "redis")
     assert uncompared(half, "redis")[0].startswith("No target was compared with redis: of the 6 measured points of "
-                                                   "redis and redis-tls, 3 degraded (host busy: other programs used CPU)")
+                                                   "redis and redis-tls, 3 degraded (host busy: other programs used "
+                                                   "CPU)")
 
 
 def test_causes_are_counted_most_first_with_failures_beside_degraded_points() -> None:
     runs = _busy(_runs())
-    runs.loc[runs.index[:2], ["status", "bottleneck", "error"]] = ["failed", None, "timed out after 2.0 s waiting for a reply"]
-    runs.loc[runs.index[2], ["bottleneck", "error"]] = ["stall", "no reply for 11.9 s, from 7.0 s into the measured window"]
+    runs.loc[runs.index[:2], ["status", "bottleneck", "error"]] = ["failed", None,
+                                                                   "timed out after 2.0 s waiting for a reply"]
+    runs.loc[runs.index[2], ["bottleneck", "error"]] = ["stall",
+                                                        "no reply for 11.9 s, from 7.0 s into the measured window"]
     assert by_cause(runs) == [("degraded", "host busy: other programs used CPU", 3), ("failed", "timed out", 2),
                               ("degraded", "no reply (stall)", 1)]
 
@@ -84,7 +89,8 @@ def test_a_target_whose_points_all_failed_is_named_and_the_others_compared() -> 
 
 
 def test_uncompared_needs_only_the_five_columns_it_names_and_says_nothing_without_one() -> None:
-    runs = pd.DataFrame({"workload": "w", "target": ["redis", "redis", "redis-aof", "redis-aof"], "threads": [8, 16, 8, 16],
+    runs = pd.DataFrame({"workload": "w", "target": ["redis", "redis", "redis-aof", "redis-aof"], "threads": [8, 16, 8,
+                                                                                                              16],
                          "phase": "run", "status": ["ok", "ok", "failed", "failed"]})
     assert uncompared(runs, "redis")[0].startswith(
         "No target was compared with redis: of the 4 measured points of redis and redis-aof, 2 failed; only ok points")
@@ -112,6 +118,7 @@ def test_a_real_folder_whose_target_failed_counts_its_failures(reader_folders) -
     failed = exp.runs[exp.runs["status"] == "failed"]
     assert len(failed) == 2 and failed["target"].nunique() == 1
     lines = uncompared(exp.runs, baseline_of(exp.manifest.plan, exp.runs))
-    assert lines == [f"No target was compared with basic: of the 4 measured points of basic and {failed['target'].iloc[0]}, "
+    assert lines == ["No target was compared with basic: of the 4 measured points of basic and "
+                     f"{failed['target'].iloc[0]}, "
                      "2 failed (errors above --max-error-rate); only ok points (and host-busy ones of rounds that "
                      "interleave the targets) are compared, so there is no verdict and no cost table."]

@@ -18,7 +18,8 @@ from ycsbctl.results import verdicts as vd
 
 BASE = [10_000.0, 9_400.0, 10_800.0, 9_100.0, 10_300.0]  # rounds drift up and down: pairing cancels it
 RUNS = runs_table({("a", 8): BASE, ("b", 8): [v * 1.10 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))],
-              ("a", 16): [v * 1.5 for v in BASE], ("b", 16): [v * 1.5 * f for v, f in zip(BASE, (1.0, 1.02, 0.97, 1.01, 1.0))]})
+              ("a", 16): [v * 1.5 for v in BASE], ("b", 16): [v * 1.5 * f for v, f in zip(BASE, (1.0, 1.02, 0.97, 1.01,
+                                                                                                 1.0))]})
 
 
 def test_paired_verdicts_are_per_round_log_ratios_against_the_baseline():
@@ -77,7 +78,8 @@ def test_repetitions_for_5pct_needs_two_rounds_and_is_the_rounds_log_sd_from_two
     none from one round (no sd), a figure from two rounds on (two rounds already have an sd), a zero-sd cell
     the fewest (2)."""
     tps = {1: [10_000.0], 2: [10_000.0, 9_000.0], 3: [10_000.0, 9_000.0, 10_500.0]}
-    cells = cl.cell_table(runs_table({("a", n): v for n, v in tps.items()} | {("b", 8): [7_000.0] * 3})).set_index("threads")
+    cells = cl.cell_table(runs_table({("a", n): v for n, v in tps.items()} | {("b",
+                                                                               8): [7_000.0] * 3})).set_index("threads")
     assert pd.isna(cells.loc[1, "repetitions_for_5pct"])
     for n in (2, 3):
         want = over_rounds.repetitions_needed(float(np.std(np.log(tps[n]), ddof=1)), 0.05, paired=False)
@@ -164,7 +166,9 @@ def test_a_control_target_takes_a_hosts_drift_out_of_a_folder_comparison():
     ctl = fv.folder_verdicts(before, after, "a", "after")
     a = ctl[ctl["target"] == "a"]
     b = ctl[(ctl["target"] == "b") & (ctl["metric"] == "throughput")]
-    assert set(a["verdict"]) == {"host drift"} and a[a["metric"] == "throughput"]["ratio"].tolist() == pytest.approx([0.88] * 2)
+    assert set(a["verdict"]) == {"host drift"} and a[a["metric"] == "throughput"]["ratio"].tolist() == pytest.approx(
+        [0.88] * 2
+    )
     assert set(b["verdict"]) == {"equivalent"} and b["ratio"].tolist() == pytest.approx([1.0, 1.0])
     assert b["caveat"].str.startswith("against control a").all()
 
@@ -202,7 +206,8 @@ def test_every_verdict_is_the_same_whatever_the_unit_of_the_values():
         assert list(a["verdict"]) == list(b["verdict"])
         after, after_small = RUNS.assign(throughput_ops=RUNS["throughput_ops"] * 0.9), small.assign(
             throughput_ops=small["throughput_ops"] * 0.9)
-        f, g = fv.folder_verdicts(RUNS, after, "a", "x", paired=paired), fv.folder_verdicts(small, after_small, "a", "x",
+        f, g = fv.folder_verdicts(RUNS, after, "a", "x", paired=paired), fv.folder_verdicts(small, after_small, "a",
+                                                                                            "x",
                                                                                             paired=paired)
         assert f[cols].to_numpy() == pytest.approx(g[cols].to_numpy(), rel=1e-9, nan_ok=True)
     big, tiny = cl.cell_table(RUNS), cl.cell_table(small)
@@ -264,8 +269,12 @@ def test_the_peak_row_compares_peaks_at_different_thread_counts_as_its_own_test(
 
 def test_a_peak_at_the_same_thread_count_repeats_that_cells_test_not_a_second_one():
     v = vd.target_verdicts(RUNS, "a")
-    peak, cell = v[v["at_peak"]].iloc[0], v[(v["threads"] == 16) & (v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
-    assert (peak["p_adjusted"], peak["verdict"], peak["ci_low"]) == (cell["p_adjusted"], cell["verdict"], cell["ci_low"])
+    peak, cell = (
+        v[v["at_peak"]].iloc[0],
+        v[(v["threads"] == 16) & (v["metric"] == "throughput") & ~v["at_peak"]].iloc[0],
+    )
+    assert (peak["p_adjusted"], peak["verdict"], peak["ci_low"]) == (cell["p_adjusted"], cell["verdict"],
+                                                                     cell["ci_low"])
     cells = v[~v["at_peak"]]  # four tests in the family, not five
     assert list(cells["p_adjusted"]) == pytest.approx(list(sps.false_discovery_control(list(cells["p_value"]))))
 

@@ -141,7 +141,10 @@ def test_beside_a_control_the_host_factor_is_reported_not_divided_out():
     a = v[(v["target"] == "a") & (v["metric"] == "throughput")].iloc[0]
     c = v[(v["target"] == "c") & (v["metric"] == "throughput")].iloc[0]
     assert a["ratio"] == pytest.approx(1.0) and c["ratio"] == pytest.approx(1.2)  # the control's, not the yardstick's
-    assert a["caveat"].startswith("against control c") and "host speed 1.30× between the folders (yardstick)" in a["caveat"]
+    assert (
+        a["caveat"].startswith("against control c")
+        and "host speed 1.30× between the folders (yardstick)" in a["caveat"]
+    )
     assert "host speed 1.30×" in c["caveat"]
 
 

@@ -51,7 +51,8 @@ def final_lines(text: str) -> list[str]:
     [(656.5988181221273, "656.5988181221273"), (1.2345e7, "1.2345E7"), (1e7, "1.0E7"), (9999999.0, "9999999.0"),
      (0.001, "0.001"), (0.0001, "1.0E-4"), (100.0, "100.0"), (0.0, "0.0"), (-2.5, "-2.5"),
      (float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity"), (1.5e21, "1.5E21"),
-     (-0.0, "-0.0"), (1.0, "1.0"), (-1.0, "-1.0"), (-0.5, "-0.5"), (-0.001, "-0.001"), (0.000999, "9.99E-4"), (0.00099999, "9.9999E-4")],
+     (-0.0, "-0.0"), (1.0, "1.0"), (-1.0, "-1.0"), (-0.5, "-0.5"), (-0.001, "-0.001"), (0.000999, "9.99E-4"),
+     (0.00099999, "9.9999E-4")],
 )
 def test_java_double_prints_like_double_tostring(value: float, text: str) -> None:
     assert java_double(value) == text
@@ -110,7 +111,8 @@ def test_status_line_with_comma_decimals_and_nan() -> None:
             "[SCAN: Count=0, Max=0, Min=0, Avg=\ufffd, 50=0, 90=0, 99=0, 99.9=0, 99.99=0] ")
     row = parse_status_line(line)
     assert row is not None
-    assert (row["ops_per_s"], row["est_remaining"], row["READ.avg_us"], row["READ.p50_us"]) == (9876.5, "1 minute", 402.17, 357)
+    assert (row["ops_per_s"], row["est_remaining"], row["READ.avg_us"], row["READ.p50_us"]) == (9876.5, "1 minute",
+                                                                                                402.17, 357)
     assert math.isnan(row["UPDATE.avg_us"]) and math.isnan(row["SCAN.avg_us"])
     assert parse_locale_number("-∞") == float("-inf") and parse_locale_number("1\u00a0234,5") == 1234.5
 
@@ -122,7 +124,8 @@ def test_status_lines_of_histogram_and_raw_measurements() -> None:
 
 
 def test_status_line_without_rate_and_with_a_huge_estimate() -> None:
-    row = parse_status_line("2026-11-22 03:34:46:232 0 sec: 0 operations; est completion in 106751991167300 days 15 hours ")
+    row = parse_status_line("2026-11-22 03:34:46:232 0 sec: 0 operations; est completion in 106751991167300 days 15 "
+                            "hours ")
     assert row is not None and row["operations"] == 0 and row["ops_per_s"] == 0.0
     assert row["est_remaining"] == "106751991167300 days 15 hours"
 
@@ -141,7 +144,8 @@ def test_other_lines_are_not_status_lines(line: str) -> None:
 def test_master_log_becomes_a_phase_result() -> None:
     parsed = parse_output(MASTER_LOG.read_text())
     r = parsed.result
-    assert (parsed.threads, parsed.workload, parsed.phase, parsed.version) == (16, "workloada", "run", "0.18.0-SNAPSHOT")
+    assert (parsed.threads, parsed.workload, parsed.phase, parsed.version) == (16, "workloada", "run",
+                                                                               "0.18.0-SNAPSHOT")
     assert "-threads 16" in parsed.command_line and r.threads == 16
     assert (r.engine, r.status, r.runtime_ms, r.operations) == ("ycsb", "ok", 2009.0, 20000)
     assert r.throughput_ops == 9955.201592832254
@@ -156,7 +160,8 @@ def test_master_log_becomes_a_phase_result() -> None:
     assert parsed.status["ops_per_s"].iloc[-1] == 13777.78
     by_op = r.series.groupby("op")["operations"].sum()
     assert by_op["READ"] == 10000 and by_op["UPDATE"] == 9998 and by_op["READ-FAILED"] == 2
-    assert r.series.query("op == 'READ' and second == 1")[["mean_us", "p50_us", "p99_us", "max_us"]].values.tolist() == [
+    assert r.series.query("op == 'READ' and second == 1")[["mean_us", "p50_us", "p99_us",
+                                                           "max_us"]].values.tolist() == [
         [402.17, 357, 1198, 12031]]
 
 
@@ -262,7 +267,8 @@ def test_an_overall_block_of_no_runtime_says_nothing_of_the_operations_its_block
     r = parse_output(text).result
     assert (r.runtime_ms, r.operations) == (0.0, 10002 + 9998)
     # from 1 ms on, the count is the [OVERALL] block's: 7,000 ops/s over 1 ms are 7 operations, whatever the blocks say
-    one_ms = text.replace("RunTime(ms), 0", "RunTime(ms), 1").replace("Throughput(ops/sec), 0.0", "Throughput(ops/sec), 7000.0")
+    one_ms = text.replace("RunTime(ms), 0", "RunTime(ms), 1").replace("Throughput(ops/sec), 0.0",
+                                                                      "Throughput(ops/sec), 7000.0")
     r = parse_output(one_ms).result
     assert (r.runtime_ms, r.operations) == (1.0, 7)
 
@@ -323,7 +329,8 @@ def test_import_ycsb_writes_a_result_folder_that_loads(tmp_path: Path) -> None:
     assert exp.status == "complete" and exp.targets == ["redis"] and exp.workloads == ["workloada"]
     assert sorted(exp.runs["run_id"]) == ["redis.workloada.run.t16.r0", "redis.workloada.run.t16.r1"]
     row = exp.runs.iloc[0]
-    assert (row["threads"], row["operations"], row["throughput_ops"], row["engine"]) == (16, 20000, 9955.201592832254, "ycsb")
+    assert (row["threads"], row["operations"], row["throughput_ops"], row["engine"]) == (16, 20000, 9955.201592832254,
+                                                                                         "ycsb")
     assert row["read_p99_us"] == 1195 and row["not_found"] == 2
     assert set(exp.series["op"]) >= {"READ", "UPDATE"}
     stored = (out / "ycsb" / "redis.workloada.run.t16.r0.txt").read_text()
@@ -355,7 +362,8 @@ def test_import_ycsb_asks_for_what_a_bare_final_block_does_not_say(tmp_path: Pat
 
 @pytest.mark.parametrize(("given", "rate"), [("5000", 5000.0), ("1", 1.0), ("0", None), ("fast", None), ("", None)])
 def test_a_target_rate_is_the_command_lines_positive_number_and_none_otherwise(given: str, rate: float | None) -> None:
-    """-target 5000 is a paced run at 5,000 ops/s (and 1 at 1 ops/s); 0 (YCSB's unpaced), a word or nothing is no rate."""
+    """-target 5000 is a paced run at 5,000 ops/s (and 1 at 1 ops/s); 0 (YCSB's unpaced), a word or nothing is no
+    rate."""
     text = (f"Command line: -db site.ycsb.BasicDB -P workloads/workloada -t -threads 2 -target {given}\n"
             "[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 10.0\n")
     assert parse_output(text).result.target_rate == rate

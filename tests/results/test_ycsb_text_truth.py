@@ -184,7 +184,8 @@ public class Export { public static void main(String[] a) throws Exception {
   for (String l; (l = r.readLine()) != null;) rows.add(l.split("\\t"));
   for (String kind : new String[]{"json", "jsonarray"}) {
     java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-    MeasurementsExporter e = kind.equals("json") ? new JSONMeasurementsExporter(buf) : new JSONArrayMeasurementsExporter(buf);
+    MeasurementsExporter e = kind.equals("json") ? new JSONMeasurementsExporter(buf)
+                                                : new JSONArrayMeasurementsExporter(buf);
     for (String[] row : rows) {
       if (row[2].matches("-?\\\\d+")) e.write(row[0], row[1], Long.parseLong(row[2]));
       else e.write(row[0], row[1], Double.parseDouble(row[2]));

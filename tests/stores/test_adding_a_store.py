@@ -1,4 +1,5 @@
-"""The "Adding a store" recipe of docs/development/adding-a-store.md, followed as a new contributor would: a toy ``echo://`` store
+"""The "Adding a store" recipe of docs/development/adding-a-store.md, followed as a new contributor would: a toy
+``echo://`` store
 (one folder) and its one registry line, on a copy of the package, then a point on it through the CLI."""
 
 from __future__ import annotations
@@ -82,8 +83,11 @@ def _tree_with_echo(root: Path, has_server: bool) -> Path:
     (echo / "store.py").write_text(STORE.replace("HAS_SERVER", str(has_server)))
     registry = tree / "ycsbctl" / "stores" / "registry.py"
     text = registry.read_text()
-    assert text.count(REGISTRY_LINE) == 1, "the registry's list of stores moved: update this test and docs/development/adding-a-store.md"
-    registry.write_text(text.replace(REGISTRY_LINE, '_MODULES = ("ycsbctl.stores.echo.store", "ycsbctl.stores.redis.store",'))
+    assert text.count(REGISTRY_LINE) == 1, (
+        "the registry's list of stores moved: update this test and docs/development/adding-a-store.md"
+    )
+    registry.write_text(text.replace(REGISTRY_LINE,
+                                     '_MODULES = ("ycsbctl.stores.echo.store", "ycsbctl.stores.redis.store",'))
     return tree
 
 

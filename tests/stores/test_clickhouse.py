@@ -78,7 +78,8 @@ def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse
     assert reads.get("OK", 0) > 0 and reads.get("NOT_FOUND", 0) > 0 and inserts == {"OK": sum(inserts.values())}
 
     def counts() -> tuple[int, ...]:  # reads, scans, inserts that finished (query_log type 2 = QueryFinish)
-        (row,) = clickhouse_client(clickhouse, f"SELECT countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY = %'), "
+        (row,) = clickhouse_client(clickhouse,
+                                   f"SELECT countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY = %'), "
                                                f"countIf(query LIKE 'SELECT * FROM {table} WHERE YCSB_KEY >= %'), "
                                                f"countIf(query LIKE 'INSERT INTO {table} %') FROM system.query_log "
                                                "WHERE type = 2")
@@ -104,7 +105,8 @@ def test_the_footprint_is_the_databases_active_parts_bytes_on_disk_as_system_par
     ((size, rows),) = clickhouse_client(clickhouse, "SELECT sum(bytes_on_disk), sum(rows) FROM system.parts "
                                                     "WHERE active AND database = 'default'")
     assert reading.keys == int(rows) and reading.db_memory_bytes == float(size)
-    ((mine,),) = clickhouse_client(clickhouse, "SELECT sum(rows) FROM system.parts WHERE active AND table = 'usertable'")
+    ((mine,),) = clickhouse_client(clickhouse,
+                                   "SELECT sum(rows) FROM system.parts WHERE active AND table = 'usertable'")
     assert int(mine) == 100 <= reading.keys
 
 

@@ -17,7 +17,8 @@ def _reply(status: bytes, body: bytes) -> bytes:
 def test_a_statement_is_a_post_of_its_sql_framed_by_its_length():
     sql = b"SELECT * FROM usertable WHERE YCSB_KEY = 'user1'"
     head, _, body = request(b"/?database=ycsb", sql).partition(b"\r\n\r\n")
-    assert head.split(b"\r\n") == [b"POST /?database=ycsb HTTP/1.1", b"Host: clickhouse", b"Content-Length: %d" % len(sql)]
+    assert head.split(b"\r\n") == [b"POST /?database=ycsb HTTP/1.1", b"Host: clickhouse",
+                                   b"Content-Length: %d" % len(sql)]
     assert body == sql
     assert quote(b"o'reilly \\ co") == b"o\\'reilly \\\\ co" and quote(b"plain") == b"plain"
 
@@ -66,7 +67,8 @@ def test_replies_reach_their_requests_and_only_an_unasked_errors_words_are_kept(
     for cut in (1, 9, 40, len(rows), len(stream)):
         p = _Http()
         a, b = fed(p, stream, cut)
-        assert (a.result.status, a.result.rows(), b.result.status, b.result.error()) == (200, 1, 404, "Code: 60, no table")
+        assert (a.result.status, a.result.rows(), b.result.status, b.result.error()) == (200, 1, 404,
+                                                                                         "Code: 60, no table")
         assert not p.waiters and not p.buf
     p = _Http()
     p.waiters.append(Waiter(done=True))

@@ -76,7 +76,8 @@ def test_engine_counts_per_operation_equal_the_indexs_own_stats(elasticsearch):
     run = run_phase(PhaseSpec("run", url, props(recordcount=200, operationcount=300, readproportion=0.5,
                                                 updateproportion=0.3, insertproportion=0.1, scanproportion=0.1,
                                                 requestdistribution="uniform", maxscanlength=10),
-                              threads=1, processes=1))  # one client: no update meets another's (a retry would get again)
+                              # one client: no update meets another's (a retry would get again)
+                              threads=1, processes=1))
     after = elasticsearch_counts(url)
     seen = len(sampler.rows)
     wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the run")
@@ -87,7 +88,9 @@ def test_engine_counts_per_operation_equal_the_indexs_own_stats(elasticsearch):
     assert reads.get("NOT_FOUND", 0) > 0 and updates.get("NOT_FOUND", 0) > 0 and reads.get("OK", 0) > 0
     d = {k: after[k] - before[k] for k in after}
     # an update is a get then, when the document exists, an index of the merged document
-    assert d["get_exists"] == reads["OK"] + updates["OK"] and d["get_missing"] == reads["NOT_FOUND"] + updates["NOT_FOUND"]
+    assert (
+        d["get_exists"] == reads["OK"] + updates["OK"] and d["get_missing"] == reads["NOT_FOUND"] + updates["NOT_FOUND"]
+    )
     assert d["indexed"] == inserts["OK"] + updates["OK"] and d["index_failed"] == inserts.get("ERROR", 0) == 0
     assert d["searches"] == sum(scans.values()) and d["deleted"] == 0
     # the sampler's rates add up to the index's own counters over the run (± the rows' timing)

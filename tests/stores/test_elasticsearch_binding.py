@@ -50,7 +50,8 @@ def test_an_elasticsearch_chain_writes_each_operation_as_the_bindings_own_reques
     async def chained(b: ElasticsearchBinding, op: int, wf: int) -> bytes:
         b.loop, b.proto = asyncio.get_running_loop(), _Rest()
         b.proto.transport = Written()
-        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names],
+                           values=values.__getitem__,
                            ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
         run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [-1], [wf]), 0, 1))
         await asyncio.sleep(0)

@@ -49,7 +49,8 @@ def test_a_plugins_statement_says_its_rows_and_the_rows_it_matched_as_mariadb_co
     async def main() -> list:
         await b.connect()
         try:
-            return [await b.sql("DROP TABLE IF EXISTS mut_plugin"), await b.sql("CREATE TABLE mut_plugin (a INT, b TEXT)"),
+            return [await b.sql("DROP TABLE IF EXISTS mut_plugin"),
+                    await b.sql("CREATE TABLE mut_plugin (a INT, b TEXT)"),
                     await b.sql("INSERT INTO mut_plugin VALUES (?, ?), (?, ?)", (1, "x", 2, "y")),
                     await b.sql("UPDATE mut_plugin SET b = ? WHERE a > ?", ("y", 0)),
                     await b.sql("SELECT a, b FROM mut_plugin ORDER BY a"), await b.sql("SELECT nope FROM mut_plugin")]
@@ -146,7 +147,8 @@ def test_a_user_refused_without_a_password_is_told_of_tls_and_not_of_max_connect
         asyncio.run(b.connect())
     said = str(lost.value)
     assert said.startswith("cannot reach the MariaDB server: (1045, \"Access denied for user 'nobody_mutj'@"), said
-    assert said.endswith("(using password: NO)\") (if the server takes TLS clients only, add ?ssl=true to the URL)"), said
+    assert said.endswith("(using password: NO)\") (if the server takes TLS clients only, add ?ssl=true to the "
+                         "URL)"), said
     assert "max_connections" not in said
 
 

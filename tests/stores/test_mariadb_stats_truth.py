@@ -66,7 +66,8 @@ def test_mariadb_bytes_are_0_without_tables_none_for_an_absent_table_and_the_ser
         assert table_bytes(conn, "usertable") == one
         assert table_bytes(conn, "other") == other
         assert database_bytes(conn) == one + other  # every table of the database, nothing else
-        assert for_url(mariadb_db).reading(mariadb_db) == Reading(one + other, None, 1500, {"data_size_bytes": one + other})
+        assert for_url(mariadb_db).reading(mariadb_db) == Reading(one + other, None, 1500,
+                                                                  {"data_size_bytes": one + other})
     finally:
         conn.close()
 

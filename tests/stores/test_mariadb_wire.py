@@ -94,7 +94,8 @@ def test_a_result_set_teaches_its_head_and_replies_read_by_it_say_what_walking_t
             for chunk in ([reply] if cut is None else [reply[:cut], reply[cut:]]):
                 fast.data_received(chunk)
             r = w.result
-            assert (r.rows, r.row, r.affected, r.error) == (slow.rows, slow.row, slow.affected, slow.error), (reply, cut)
+            assert (r.rows, r.row, r.affected, r.error) == (slow.rows, slow.row, slow.affected, slow.error), (reply,
+                                                                                                              cut)
             assert not fast.buf and not fast.waiters and fast.state == 0
     assert slow.rows == 0 and _parse([TWO_ROWS])[0].rows == 2 and _parse([NO_ROW])[0].rows == 0
 
@@ -317,7 +318,8 @@ def test_a_refused_login_says_the_servers_words_and_an_auth_switch_is_answered_w
     denied = packet(b"\xff\x15\x04#28000Access denied for user 'bob'@'localhost'", 2)
     _, said = _connect_with_replies([denied])
     assert said is not None and said.endswith("refused 'bob': Access denied for user 'bob'@'localhost' (error 1045, "
-                                              "SQLSTATE 28000) (give the password in the URL: the asyncmy path is used then)")
+                                              "SQLSTATE 28000) (give the password in the URL: the asyncmy path is used "
+                                              "then)")
     _, said = _connect_with_replies([denied], lower_caps=0xF7FE | 0x0800)  # a server that offers TLS: say so too
     assert said.endswith("; or, if the server takes TLS clients only, add ?ssl=true)")
     switch = packet(b"\xfe" + b"mysql_native_password\x00" + b"abcdefghijklmnopqrst\x00", 2)
@@ -341,7 +343,8 @@ def test_a_mariadb_sql_chain_writes_each_operation_as_the_bindings_own_request_f
     async def chained(b: MariaWireBinding, op: int, rf: int, wf: int) -> bytes:
         b.loop, b.proto = asyncio.get_running_loop(), _MyProtocol()
         b.proto.handshake, b.proto.transport = False, Written()
-        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names],
+                           values=values.__getitem__,
                            ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
         run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
         await asyncio.sleep(0)
@@ -488,7 +491,10 @@ def test_a_mariadb_reply_read_by_its_head_measures_a_64_kib_row_by_all_three_len
     from ycsbctl.stores.mysql41 import packet
 
     h, eof = len(HEAD), packet(b"\xfe\x00\x00\x02\x00\x00\x00", 6)
-    one, two = bytearray(b"\x05user1" + lenenc(70_000) + b"a" * 70_000), bytearray(b"\x05user2" + lenenc(70_000) + b"b" * 70_000)
+    one, two = (
+        bytearray(b"\x05user1" + lenenc(70_000) + b"a" * 70_000),
+        bytearray(b"\x05user2" + lenenc(70_000) + b"b" * 70_000),
+    )
     end = h + 4 + len(one)  # where the first row's packet ends
     n = end + 4 + len(two) + len(eof)
     for wrong in (end - 32_768, end + 65_536):  # byte 3 (1) read as << 15 / << 17: inside row one / row two
@@ -509,8 +515,10 @@ def test_a_mariadb_server_without_deprecate_eof_is_not_asked_for_it_and_its_colu
     from ycsbctl.stores.mariadb.wire import CAPABILITIES, DEPRECATE_EOF, MariaWireBinding
 
     caps = CAPABILITIES & ~DEPRECATE_EOF | 2048  # an older server: every capability asked but DEPRECATE_EOF (and TLS)
-    hello = (b"\x0a5.5.5-10.1.48\x00" + (7).to_bytes(4, "little") + b"a" * 8 + b"\x00" + (caps & 0xFFFF).to_bytes(2, "little")
-             + b"\x21" + b"\x02\x00" + (caps >> 16).to_bytes(2, "little") + b"\x15" + b"\x00" * 10 + b"b" * 12 + b"\x00")
+    hello = (b"\x0a5.5.5-10.1.48\x00" + (7).to_bytes(4, "little") + b"a" * 8 + b"\x00" + (caps & 0xFFFF).to_bytes(2,
+                                                                                                                  "little")
+             + b"\x21" + b"\x02\x00" + (caps >> 16).to_bytes(2,
+                                                             "little") + b"\x15" + b"\x00" * 10 + b"b" * 12 + b"\x00")
     asked: list[int] = []
 
     async def main() -> bool:

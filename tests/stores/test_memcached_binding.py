@@ -130,7 +130,8 @@ def test_a_load_through_the_engine_reads_back_whole_with_pymemcache(memcached_se
         assert sorted(rec) == [f"field{i}" for i in range(10)]
         assert all(len(v) == 100 and all(0x20 <= ord(c) <= 0x7F for c in v) for v in rec.values())
     assert set(serde.flags.values()) == {0}
-    assert int(client.stats()[b"curr_items"]) == registry.get("memcached").count(memcached_server.url, "usertable") == 300
+    assert int(client.stats()[b"curr_items"]) == registry.get("memcached").count(memcached_server.url,
+                                                                                 "usertable") == 300
 
 
 def test_clear_leaves_no_item_and_reading_says_bytes_per_item(memcached_server):
@@ -385,7 +386,8 @@ def test_a_memcached_plugin_command_is_ok_with_the_servers_reply_or_the_failure_
             got.append(await call)
         return got
 
-    assert asyncio.run(go()) == [(Status.OK, (b"VERSION 1.6.18", None)), (Status.OK, (b"VALUE", b"ab")), (Status.TIMEOUT, None)]
+    assert asyncio.run(go()) == [(Status.OK, (b"VERSION 1.6.18", None)), (Status.OK, (b"VALUE", b"ab")),
+                                 (Status.TIMEOUT, None)]
 
 
 def test_memcached_replies_cut_at_any_byte_reach_their_own_waiters_whole_as_memcached_frames_them():

@@ -20,5 +20,6 @@ def test_memcacheds_counters_add_what_a_stats_reply_has_and_need_its_gets_and_se
     assert counters(stats | {"rusage_user": "0.000000"})["cpu_s"] == 0.5  # a server that has used no user time yet
     for half in ("rusage_user", "rusage_system"):
         assert counters({k: v for k, v in stats.items() if k != half})["cpu_s"] is None, half
-    assert gauges(stats) == {"db_used_memory_bytes": 4096.0, "db_limit_bytes": 67108864.0, "connections": 3.0, "keys": 5}
+    assert gauges(stats) == {"db_used_memory_bytes": 4096.0, "db_limit_bytes": 67108864.0, "connections": 3.0,
+                             "keys": 5}
     assert gauges({})["keys"] is None

@@ -82,7 +82,8 @@ def test_the_stats_sampler_rates_add_up_to_the_counters(memcached_server):
     wait_until(lambda: len(sampler.rows) >= seen + 1, what="a row after the reads")
     frame = sampler.stop()
     assert sampler.warning is None
-    assert {"cmd_get_per_s", "get_misses_per_s", "db_used_memory_bytes", "connections", "db_cpu_pct"} <= set(frame.columns)
+    assert {"cmd_get_per_s", "get_misses_per_s", "db_used_memory_bytes", "connections",
+            "db_cpu_pct"} <= set(frame.columns)
     elapsed = frame["t_mono"].diff().fillna(0.0)  # each row's rate covers the time since the previous one
     # the sampler's own `stats` requests are not gets: its rates add up to the reads alone (± the rows' timing)
     misses = after["get_misses"] - before["get_misses"]
@@ -101,7 +102,8 @@ def test_a_paced_memcached_run_is_chained_on_schedule_and_the_server_counts_ever
     load = run_phase(PhaseSpec("load", memcached_server.url, chain_props(recordcount=100), threads=2, processes=1))
     assert load.status == "ok", load.errors
     marks: list[dict[str, int]] = []
-    r, wall_s, rate = paced_chain_run(memcached_server.url, then=lambda: marks.append(memcached_counters(memcached_server)))
+    r, wall_s, rate = paced_chain_run(memcached_server.url,
+                                      then=lambda: marks.append(memcached_counters(memcached_server)))
     check_paced_schedule(r, wall_s, rate)
     d = delta(marks[0], memcached_counters(memcached_server))
     assert d["cmd_get"] + d["cmd_set"] == OPS == r.ops["READ"].operations + r.ops["UPDATE"].operations

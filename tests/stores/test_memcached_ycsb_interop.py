@@ -37,8 +37,10 @@ def ycsb_memcached(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory
     libs = sorted(MEMCACHED_LIB.glob("*.jar"))
     if not any(j.name.startswith("spymemcached-") for j in libs):
         pytest.skip(f"spymemcached missing in {MEMCACHED_LIB} "
-                    "(mvn -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies, or scripts/setup.sh --for-tests)")
-    return twin_or_real("YCSB_MEMCACHED_CLASSES", "site.ycsb.db.MemcachedClient", TWIN, TWIN_CLASS, libs, ycsb_classpath,
+                    "(mvn -f infra/ycsb-memcached/pom.xml dependency:copy-dependencies, or scripts/setup.sh "
+                    "--for-tests)")
+    return twin_or_real("YCSB_MEMCACHED_CLASSES", "site.ycsb.db.MemcachedClient", TWIN, TWIN_CLASS, libs,
+                        ycsb_classpath,
                         tmp_path_factory.mktemp("ycsb-memcached-db"))
 
 

@@ -119,12 +119,14 @@ def test_update_sets_one_field_and_is_not_found_when_nothing_matched(mongo_db):
     db[TABLE].insert_one({"_id": KEY0.decode(), **before})
 
     async def updates(b):
-        return [await b[0].update(TABLE, KEY0, [(b"field4", b"x" * 100)]), await b[0].update(TABLE, b"user1", [(b"field4", b"y")])]
+        return [await b[0].update(TABLE, KEY0, [(b"field4", b"x" * 100)]), await b[0].update(TABLE, b"user1",
+                                                                                             [(b"field4", b"y")])]
 
     assert _run(updates, url) == [Status.OK, Status.NOT_FOUND]
     after = db[TABLE].find_one({"_id": KEY0.decode()})
     assert after["field4"] == b"x" * 100
-    assert {k: v for k, v in after.items() if k not in ("_id", "field4")} == {k: v for k, v in before.items() if k != "field4"}
+    assert {k: v for k, v in after.items() if k not in ("_id", "field4")} == {k: v for k,
+                                                                              v in before.items() if k != "field4"}
     assert db[TABLE].count_documents({}) == 1  # no upsert on update
 
 
@@ -161,7 +163,8 @@ def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(mongo_db):
     said: list[str | None] = []
 
     async def twice(b):
-        done = [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
+        done = [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0",
+                                                                                                      b"b")])]
         said.append(b[0].last_error)
         return done
 
@@ -279,7 +282,8 @@ def test_the_tls_options_shape_the_context_and_a_failure_is_told_what_to_change(
     for text in ("[SSL: WRONG_VERSION_NUMBER] wrong version number", "record layer failure"):
         assert (tls_hint(text, True), tls_hint(text, False)) == (NO_TLS_THERE, None), text
     assert (tls_hint(ssl.SSLError("x"), True), tls_hint(ssl.SSLError("x"), False)) == (NO_TLS_THERE, None)
-    for text in ("connection closed by the server", "Connection reset by peer", "Connection closed", "connection closed"):
+    for text in ("connection closed by the server", "Connection reset by peer", "Connection closed",
+                 "connection closed"):
         assert (tls_hint(text, False), tls_hint(text, True)) == (TLS_ONLY, None), text
     assert tls_hint(ConnectionRefusedError("refused"), False) is None
 

@@ -16,7 +16,8 @@ from ycsbctl.native import core
 from ycsbctl.stores.mongodb.wire_chain import reply_status
 from ycsbctl.workload.core import INSERT, READ, UPDATE
 
-pytestmark = pytest.mark.skipif(core is None, reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
+pytestmark = pytest.mark.skipif(core is None,
+                                reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
 
 DOC = {"_id": "user1", **{f"field{i}": bson.Binary(bytes([65 + i]) * 100) for i in range(10)}}
 PLAIN = [  # (body, op, status): replies a standalone server sends, judged in place

@@ -25,7 +25,8 @@ def test_the_figures_of_one_server_status():
     assert gauges(STATUS) == {"db_used_memory_bytes": 5000.0, "db_cache_max_bytes": 9000.0,
                               "db_rss_bytes": 37 * 1024 * 1024, "connections": 9}
     assert counters(STATUS) == {"ops": 69, "net_in": 123, "net_out": 456, "cpu_s": 3.0}
-    in_memory = {**STATUS, "inMemory": {"cache": {"bytes currently in the cache": 7.0, "maximum bytes configured": 8.0}}}
+    in_memory = {**STATUS, "inMemory": {"cache": {"bytes currently in the cache": 7.0,
+                                                  "maximum bytes configured": 8.0}}}
     assert cache(in_memory) == (7.0, 8.0) and cache(STATUS) == (5000.0, 9000.0)
 
 

@@ -19,7 +19,8 @@ def test_a_mongodb_wire_server_that_is_ferretdb_is_named_by_its_own_buildinfo(mo
         client.close()
     facts = registry.for_url(mongo_wire.url).describe(mongo_wire.url)
     ferret = str(build["ferretdbVersion"]).lstrip("v")
-    assert (facts.name, facts.version, facts.config["mongodb_compat_version"]) == (f"FerretDB {ferret}", ferret, build["version"])
+    assert (facts.name, facts.version, facts.config["mongodb_compat_version"]) == (f"FerretDB {ferret}", ferret,
+                                                                                   build["version"])
 
 
 def test_a_mongodb_wire_server_is_named_by_its_buildinfo_percona_enterprise_community_or_ferretdb():
@@ -55,7 +56,8 @@ def test_a_mongodb_urls_tls_handshake_goes_where_pymongo_connects_its_default_po
     from ycsbctl.stores.mongodb.store import tls_session
 
     went: list[tuple[str, int]] = []
-    monkeypatch.setattr(tls_wire, "negotiated", lambda host, port, ctx, timeout_s: went.append((host, port)) or "TLSv1.3")
+    monkeypatch.setattr(tls_wire, "negotiated", lambda host, port, ctx, timeout_s: went.append((host,
+                                                                                                port)) or "TLSv1.3")
     for url in ("mongodb://db.example/ycsb?tls=true", "mongodb://db.example:27999/ycsb?ssl=true",
                 "mongodb://u:p@10.0.0.5/?tls=true&tlsAllowInvalidCertificates=true"):
         assert tls_session(url) == "TLSv1.3"

@@ -63,7 +63,8 @@ def test_a_chain_sends_the_very_bytes_of_the_awaited_commands(query, templates, 
         pairs = list(zip(names, values))
         find = {"find": TABLE, "filter": {"_id": key.decode()}, "limit": 1, "singleBatch": True, "$db": "bench"}
         assert req.find(7, TABLE, key, None) == _message(7, find)
-        assert req.find(0x25252525, TABLE, key, (b"f%d",)) == _message(0x25252525, find | {"projection": projection([b"f%d"])})
+        assert req.find(0x25252525, TABLE, key, (b"f%d",)) == _message(0x25252525,
+                                                                       find | {"projection": projection([b"f%d"])})
         update = {"q": {"_id": key.decode()}, "u": {"$set": {n.decode(): v for n, v in pairs}}}
         assert req.update(8, TABLE, key, names, values) == _message(
             8, b._write({"update": TABLE, "updates": [update], "ordered": True}))
@@ -356,7 +357,8 @@ def test_a_mongodb_wire_chain_writes_each_operation_as_the_bindings_own_request_
     async def chained(b: MongoWireBinding, op: int, rf: int, wf: int) -> tuple[int, bytes]:
         b.loop, b.proto = asyncio.get_running_loop(), _OpMsgProtocol()
         b.proto.transport = Written()
-        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names], values=values.__getitem__,
+        ctx = ChainContext(record=lambda *_: None, names=[tuple(names)] + [(n,) for n in names],
+                           values=values.__getitem__,
                            ack=None, deadline_ns=time.perf_counter_ns() + 10**10, stop_on_error=False, table="t")
         run = asyncio.ensure_future(b.chain(ctx, ([op], [b"user7"], [7], [rf], [wf]), 0, 1))
         await asyncio.sleep(0)

@@ -35,10 +35,12 @@ def test_a_timeout_is_timeout_and_a_lost_connection_says_why():
     assert _failed(asyncio.TimeoutError()) == (Status.TIMEOUT, "timed out after 0.5 s")
     for exc, why in ((ConnectionResetError(), "ConnectionResetError"),
                      (ConnectionResetError("Connection reset by peer"), "Connection reset by peer"),
-                     (asyncpg.exceptions.InternalClientError("cannot switch to state 12"), "the server closed the connection"),
+                     (asyncpg.exceptions.InternalClientError("cannot switch to state 12"),
+                      "the server closed the connection"),
                      (asyncpg.exceptions.AdminShutdownError("terminating connection"), "terminating connection")):
         st, said = _failed(exc)
-        assert st is None and said.startswith(f"lost the PostgreSQL server ({why}); reconnecting failed: cannot reach"), said
+        assert st is None and said.startswith(f"lost the PostgreSQL server ({why}); reconnecting failed: cannot "
+                                              "reach"), said
 
 
 def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_postgresql_counts_them(postgresql):
@@ -49,7 +51,8 @@ def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_postgresql
     async def main() -> tuple[list, list]:
         await b.connect()
         try:
-            got = [await b.sql("DROP TABLE IF EXISTS mut_plugin"), await b.sql("CREATE TABLE mut_plugin (a int, b text)"),
+            got = [await b.sql("DROP TABLE IF EXISTS mut_plugin"),
+                   await b.sql("CREATE TABLE mut_plugin (a int, b text)"),
                    await b.sql("INSERT INTO mut_plugin VALUES ($1, $2), ($3, $4)", (1, "x", 2, "y")),
                    await b.sql("UPDATE mut_plugin SET b = $1 WHERE a > $2", ("z", 0)),
                    await b.sql("  SELECT a, b FROM mut_plugin ORDER BY a"),
@@ -110,5 +113,7 @@ def test_a_read_update_or_delete_that_touches_no_row_is_not_found_as_the_server_
     got = asyncio.run(main())
     after = wait_until(lambda: (c := postgresql_table_counters(url))["idx_scan"] - before["idx_scan"] >= 5 and c,
                        what="the five index scans in pg_stat_user_tables")
-    assert (after["upd"] - before["upd"], after["del"] - before["del"], after["idx_fetch"] - before["idx_fetch"]) == (1, 0, 2)
+    assert (after["upd"] - before["upd"], after["del"] - before["del"], after["idx_fetch"] - before["idx_fetch"]) == (1,
+                                                                                                                      0,
+                                                                                                                      2)
     assert got == [Status.NOT_FOUND] * 3 + [Status.OK] * 2

@@ -31,7 +31,8 @@ def scram_server() -> Iterator[Endpoint]:
     folder = Path(tempfile.mkdtemp(prefix="ycsbctl-hba-"))
     folder.chmod(0o755)  # the server runs as the postgres user
     hba = folder / "pg_hba.conf"
-    hba.write_text(f"local all all trust\nhost all ycsb 127.0.0.1/32 trust\nhost all {ROLE} 127.0.0.1/32 scram-sha-256\n"
+    hba.write_text(f"local all all trust\nhost all ycsb 127.0.0.1/32 trust\nhost all {ROLE} 127.0.0.1/32 "
+                   "scram-sha-256\n"
                    f"host all {PLAIN} 127.0.0.1/32 scram-sha-256\n")
     hba.chmod(0o644)
     try:
@@ -95,7 +96,8 @@ def test_the_wire_path_asked_for_says_at_once_that_the_server_wants_a_password(s
 
 def test_a_driver_the_store_does_not_have_is_refused_before_anything_starts(scram_server, tmp_path):
     r = _load(_url(scram_server), tmp_path, "-p", "postgresql.driver=libpq", password=SECRET)
-    assert r.returncode == 2 and r.stderr.strip().splitlines() == ["error: postgresql.driver=libpq: use auto, wire or asyncpg"]
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == ["error: postgresql.driver=libpq: use auto, wire or "
+                                                                   "asyncpg"]
     assert not list(tmp_path.iterdir())  # no result folder
 
 
@@ -124,7 +126,8 @@ def test_a_user_who_is_not_a_superuser_is_measured_with_the_servers_cpu(scram_se
     stored = runs.loc["run", "server_cpu_pct_mean"]
     means = [sum(samples[i:j]) / (j - i) for i in range(len(samples)) for j in range(i + 1, len(samples) + 1)]
     assert samples and any(m == pytest.approx(stored, rel=1e-9) for m in means), (stored, samples)
-    assert int(cli_rows("postgresql", scram_server.url.rsplit("/", 1)[0] + "/plaindb", "SELECT count(*) FROM usertable")[0][0]) == 100
+    assert int(cli_rows("postgresql", scram_server.url.rsplit("/", 1)[0] + "/plaindb",
+                        "SELECT count(*) FROM usertable")[0][0]) == 100
 
 
 def test_a_role_that_may_only_read_the_table_opens_its_clients_and_reads_what_the_superuser_wrote(scram_server):

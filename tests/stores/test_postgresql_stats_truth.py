@@ -54,7 +54,8 @@ def test_postgresql_bytes_are_0_without_tables_none_for_an_absent_table_and_psql
         s.fetch("INSERT INTO other SELECT i, repeat('y', 40) FROM generate_series(1, 300) i")
         one, other = sizes("usertable"), sizes("other")
         toast = float(cli_rows("postgresql", postgresql_db,
-                               "SELECT pg_total_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'usertable'")[0][0])
+                               "SELECT pg_total_relation_size(reltoastrelid) FROM pg_class WHERE relname = "
+                               "'usertable'")[0][0])
         assert toast > 300 * 1000  # the values are there, out of line
         assert relation_bytes(s, "usertable") == one > toast
         assert relation_bytes(s, "other") == other

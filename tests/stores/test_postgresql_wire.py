@@ -112,7 +112,8 @@ def _reply(tag: bytes, rows: list[list[bytes]] = ()) -> bytes:
     return _msg(b"2", b"") + b"".join(_row(r) for r in rows) + _msg(b"C", tag + b"\x00") + _msg(b"Z", b"I")
 
 
-POINT_TAGS = [(b"SELECT 1", 1), (b"SELECT 0", 0), (b"UPDATE 1", 0), (b"UPDATE 0", 0), (b"DELETE 1", 0), (b"DELETE 0", 0),
+POINT_TAGS = [(b"SELECT 1", 1), (b"SELECT 0", 0), (b"UPDATE 1", 0), (b"UPDATE 0", 0), (b"DELETE 1", 0), (b"DELETE 0",
+                                                                                                         0),
               (b"INSERT 0 1", 0)]
 
 
@@ -211,9 +212,11 @@ def test_the_sslmode_is_read_as_libpq_reads_it_and_only_tls_options_keep_the_wir
     with pytest.raises(UserError, match="sslmode=maybe in a PostgreSQL URL: use one of disable, allow"):
         wire_eligible(base + "?sslmode=maybe", {})
     assert wire_eligible(base + "?sslmode=require&sslrootcert=/ca.crt", {})
-    for url in ("postgresql://ycsb:pw@h/db", "postgresql://a:1,b:2/db", base + "?application_name=x", base + "?sslcert="):
+    for url in ("postgresql://ycsb:pw@h/db", "postgresql://a:1,b:2/db", base + "?application_name=x",
+                base + "?sslcert="):
         assert not wire_eligible(url, {}), url
-    assert not wire_eligible(base, {"postgresql.driver": "asyncpg"}) and wire_eligible(base, {"postgresql.driver": "WIRE"})
+    assert not wire_eligible(base, {"postgresql.driver": "asyncpg"}) and wire_eligible(base,
+                                                                                       {"postgresql.driver": "WIRE"})
     with pytest.raises(UserError, match="postgresql.driver=wire needs"):
         wire_eligible("postgresql://ycsb:pw@h/db", {"postgresql.driver": "wire"})
     with pytest.raises(UserError, match="postgresql.driver=psycopg: use auto, wire or asyncpg"):
@@ -226,7 +229,8 @@ def test_an_error_says_its_sqlstate_and_what_to_do_where_the_message_does_not():
     assert error_text(b"SFATAL\x00C53300\x00Msorry, too many clients already\x00\x00") == (
         "sorry, too many clients already (SQLSTATE 53300: too many connections: more client threads than the "
         "server's max_connections allows; lower --threads or raise max_connections)")
-    assert error_text(b"SFATAL\x00C28000\x00Mno pg_hba.conf entry for host \"127.0.0.1\", no encryption\x00\x00").endswith(
+    assert error_text(b"SFATAL\x00C28000\x00Mno pg_hba.conf entry for host \"127.0.0.1\", no "
+                      b"encryption\x00\x00").endswith(
         "(SQLSTATE 28000: the server takes this client over TLS only: add ?sslmode=require to the URL)")
     assert error_text(b"SERROR\x00\x00") == "error (SQLSTATE ?)"
     assert row_values(struct.pack(">h", 3) + struct.pack(">i", -1) + struct.pack(">i", 2) + b"ab"

@@ -131,7 +131,8 @@ def test_password_from_url_or_property_authenticates_and_a_wrong_one_is_refused(
     server = start_redis(tmp_path / "auth", extra=("--requirepass", "s3cret"))
     try:
         base = f"redis://127.0.0.1:{server.port}"
-        assert _run(lambda b: b[0].insert(TABLE, KEY0, field_values()), f"redis://:s3cret@127.0.0.1:{server.port}/0") is Status.OK
+        assert _run(lambda b: b[0].insert(TABLE, KEY0, field_values()),
+                    f"redis://:s3cret@127.0.0.1:{server.port}/0") is Status.OK
         assert _run(lambda b: b[0].read(TABLE, KEY0, None), base, props={"redis.password": "s3cret"}) is Status.OK
         with pytest.raises(ConnectionLost, match="authentication failed"):
             _run(lambda b: b[0].read(TABLE, KEY0, None), f"redis://:wrong@127.0.0.1:{server.port}")
@@ -349,7 +350,8 @@ def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_
             log: list[int] = []
             n = len(ops) + 1
             run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([READ, *ops], [b"user1"] * n, [1] * n,
-                                                                             [-1, *(fields or [-1] * n)], [4] * n), 1, n))
+                                                                             [-1, *(fields or [-1] * n)], [4] * n), 1,
+                                                n))
             await asyncio.sleep(0)
             for reply in replies:
                 feed(reply)
@@ -380,7 +382,10 @@ def test_a_redis_chain_judges_each_reply_with_wait_and_after_an_awaited_timeout_
 
     waited, said, reads, first, after, late, plugin, refused = asyncio.run(go())
     assert waited == [(UPDATE, 3), (UPDATE, 0), (INSERT, 0), (INSERT, 3)]
-    assert said == "WAIT 1: 0 of 1 replica(s) had the write within 500 ms — a replica fell behind (the write is on the primary)"
+    assert (
+        said
+        == "WAIT 1: 0 of 1 replica(s) had the write within 500 ms — a replica fell behind (the write is on the primary)"
+    )
     assert reads == [(READ, 1), (READ, 1), (READ, 0), (READ, 0)]
     assert (first, after, late) == (Status.TIMEOUT, [(READ, 0)], 1)
     assert plugin == (Status.OK, b"v") and refused == (Status.ERROR, None)
@@ -456,7 +461,8 @@ def test_a_redis_write_waits_for_each_reply_it_wrote_and_a_chains_reply_after_it
         await asyncio.sleep(0)
         b.expire()  # the watchdog: the read in flight timed out
         feed(b"*2\r\n$6\r\nfield0\r\n$1\r\nx\r\n")  # its reply, in the same turn of the loop
-        out["expired"] = (await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)], b.proto.late)
+        out["expired"] = (await asyncio.wait_for(run, 5), [tuple(log[i:i + 2]) for i in range(0, len(log), 5)],
+                          b.proto.late)
         log.clear()
         run = asyncio.ensure_future(b.chain(redis_chain_context(log, []), ([UPDATE], [b"user1"], [1], [-1], [4]), 0, 1))
         await asyncio.sleep(0)

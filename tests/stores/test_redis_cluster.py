@@ -143,7 +143,8 @@ def ycsb_redis(ycsb_classpath: str, tmp_path_factory: pytest.TempPathFactory) ->
                         libs, ycsb_classpath, tmp_path_factory.mktemp("ycsb-redis-db"))
 
 
-def test_ycsbs_redis_binding_in_cluster_mode_reads_and_verifies_every_record_ycsbctl_loaded(cluster, ycsb_redis) -> None:
+def test_ycsbs_redis_binding_in_cluster_mode_reads_and_verifies_every_record_ycsbctl_loaded(cluster,
+                                                                                            ycsb_redis) -> None:
     """Before the module's points that update records (with values that are not YCSB's)."""
     ep, props = cluster
     _, connection = binding_properties(PhaseSpec("run", ep.url, props))

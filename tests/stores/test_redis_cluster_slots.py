@@ -337,7 +337,8 @@ def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
             self.st, self.last_error = st, error
 
     moved: list[tuple[int, tuple[str, int]]] = []
-    nodes = {("127.0.0.1", 7000): Node(Status.ERROR, "MOVED 3999 127.0.0.1:7001"), ("127.0.0.1", 7001): Node(Status.OK, None)}
+    nodes = {("127.0.0.1", 7000): Node(Status.ERROR, "MOVED 3999 127.0.0.1:7001"), ("127.0.0.1", 7001): Node(Status.OK,
+                                                                                                             None)}
     c = object.__new__(ClusterBinding)
     c.counts = {"redirections": 0, "moved": 0, "ask": 0}
     c.slots = type("Slots", (), {"moved": lambda self, slot, addr: moved.append((slot, addr))})()
@@ -350,7 +351,8 @@ def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
 
     c._node = node  # type: ignore[method-assign]
     st = asyncio.run(c._follow(3999, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
-    assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1", 7001))])
+    assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1",
+                                                                                                    7001))])
 
 
 def test_a_cluster_forgets_the_shard_connection_that_failed_and_not_a_newer_one_to_the_same_node():
@@ -365,7 +367,8 @@ def test_a_cluster_forgets_the_shard_connection_that_failed_and_not_a_newer_one_
     c.nodes = {("127.0.0.1", 7000): failed, ("127.0.0.1", 7001): other}  # type: ignore[dict-item]
     c.drop(failed, ConnectionRefusedError("refused"))  # type: ignore[arg-type]
     assert c.nodes == {("127.0.0.1", 7001): other} and c.last_error == "shard 127.0.0.1:7000 unreachable: refused"
-    c.nodes[("127.0.0.1", 7000)] = newer  # type: ignore[assignment]  # reconnected meanwhile: the failure was the old one's
+    c.nodes[("127.0.0.1",
+             7000)] = newer  # type: ignore[assignment]  # reconnected meanwhile: the failure was the old one's
     c.drop(failed, ConnectionResetError("reset"))  # type: ignore[arg-type]
     assert c.nodes == {("127.0.0.1", 7000): newer, ("127.0.0.1", 7001): other}
 

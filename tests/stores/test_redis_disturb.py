@@ -46,7 +46,8 @@ def test_a_big_key_of_a_size_not_a_multiple_of_the_batch_holds_exactly_that_many
     try:
         before = _calls(rds, BUILD[kind])
         d.build()
-        assert getattr(rds, LENGTH[kind])(d.key) == 2_500 and _calls(rds, BUILD[kind]) - before == 3  # 1,000 + 1,000 + 500
+        # 1,000 + 1,000 + 500
+        assert getattr(rds, LENGTH[kind])(d.key) == 2_500 and _calls(rds, BUILD[kind]) - before == 3
     finally:
         d.close()
 
@@ -254,7 +255,9 @@ def test_a_key_freed_in_the_background_is_charged_the_seconds_lazyfree_says_it_t
     in_background = action == "unlink" or lazy == "yes"
     assert int(rds.info("memory")["lazyfreed_objects"]) - freed >= in_background  # close() unlinks nothing left
     if in_background:
-        assert timing.background_s is not None and 0 < timing.background_s <= done - (timing.start_s + timing.duration_s)
+        assert timing.background_s is not None and 0 < timing.background_s <= done - (
+            timing.start_s + timing.duration_s
+        )
         assert "lazyfree: freed in the background" in timing.evidence
         assert int(rds.info("memory")["lazyfree_pending_objects"]) == 0
     else:

@@ -86,7 +86,8 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
             lag_before = replication(primary.info("replication"))["repl_lag_bytes"]
             with telemetry.sampling(ep, evidence=False) as capture:
                 r = run_phase(PhaseSpec("run", ep.url, {**props, "operationcount": "0", "readproportion": "0",
-                                                        "updateproportion": "1", "redis.wait": "0"}, threads=1, duration_s=1.5,
+                                                        "updateproportion": "1", "redis.wait": "0"}, threads=1,
+                                        duration_s=1.5,
                                         processes=1))
             capture.align(r)
             sampled = capture.summary().repl_lag_bytes_max
@@ -107,6 +108,8 @@ def test_writes_wait_for_both_replicas_which_then_hold_every_record(redis_server
         "redis.wait=2: the server has no replica, so writes wait for none (no WAIT is sent)"]
     with pytest.raises(UserError, match="redis.readfrom=nearest: use primary or replica"):
         read_from({"redis.readfrom": "nearest"})
-    with pytest.raises(Exception, match="is no primary with replicas \\(ROLE: a master with no replica\\)"):  # reads from replicas it does not have
+    with pytest.raises(Exception,
+                       # reads from replicas it does not have
+                       match="is no primary with replicas \\(ROLE: a master with no replica\\)"):
         run_phase(PhaseSpec("run", redis_server.url, {**props, "operationcount": "4", "redis.readfrom": "replica"},
                             threads=1, processes=1))

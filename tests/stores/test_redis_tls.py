@@ -132,7 +132,8 @@ def test_tls_is_refused_before_anything_starts_where_it_cannot_apply() -> None:
         Plan(workloads=["b"], targets=["redis"], tls=True, backend="docker")
 
 
-def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_every_read(tls_redis, monkeypatch) -> None:
+def test_redis_benchmark_reads_over_tls_with_the_urls_ca_and_the_server_counts_every_read(tls_redis,
+                                                                                          monkeypatch) -> None:
     """Redis's own C client (the reference of ``calibrate`` and ``bench tls``) at a ``rediss://`` URL: ``--tls`` with
     the URL's CA, so each of its HGETALLs reaches the server (INFO commandstats counts them, read over TLS by
     redis-py); without the CA it is told in one line before it runs, and ``ssl_cert_reqs=none`` is its ``--insecure``.
@@ -200,7 +201,9 @@ def _certificates(tmp: Path) -> dict[str, Path]:
     return {p.name: p for p in tmp.iterdir()}
 
 
-def test_an_expired_or_other_hosts_certificate_and_a_ca_file_that_is_none_each_say_what_they_are(tmp_path: Path) -> None:
+def test_an_expired_or_other_hosts_certificate_and_a_ca_file_that_is_none_each_say_what_they_are(
+    tmp_path: Path,
+) -> None:
     """Was: "TLS certificate not trusted: add ?ssl_ca_certs=…" for a CA that was given and trusted (the certificate
     expired, or names another host), and "something answers there, but not as a redis server … check that the port
     is a redis server's" for a CA file that is missing or no certificate (fault43e)."""
@@ -213,7 +216,8 @@ def test_an_expired_or_other_hosts_certificate_and_a_ca_file_that_is_none_each_s
     for name, hint in (("expired", EXPIRED), ("other", OTHER_HOST)):
         port = free_port()
         server = start_redis(tmp_path / name, port, ("--port", "0", "--tls-port", str(port), "--tls-cert-file",
-                                                      str(certs[f"{name}.crt"]), "--tls-key-file", str(certs["srv.key"]),
+                                                      str(certs[f"{name}.crt"]), "--tls-key-file",
+                                                     str(certs["srv.key"]),
                                                       "--tls-auth-clients", "no"))
         try:
             with pytest.raises(UserError) as told:
@@ -221,7 +225,8 @@ def test_an_expired_or_other_hosts_certificate_and_a_ca_file_that_is_none_each_s
             assert hint in str(told.value) and "\n" not in str(told.value), str(told.value)
         finally:
             server.stop()
-    for ca, why in ((certs["not-a-cert.pem"], "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "missing.pem", "No such file")):
+    for ca, why in ((certs["not-a-cert.pem"], "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "missing.pem",
+                                                                               "No such file")):
         with pytest.raises(UserError) as told:  # when the URL is read: before anything starts, exit 2
             get("redis").validate(f"rediss://127.0.0.1:1/0?ssl_ca_certs={ca}")
         assert told.value.exit_code == 2 and str(told.value).startswith(f"cannot read the CA certificate {ca}") \

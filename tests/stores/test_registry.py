@@ -93,5 +93,7 @@ def test_a_store_module_imported_on_its_own_first_leaves_no_store_out():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr
     names, redis = out.stdout.split("\n")[:2]
-    assert names.split() == [p.name for p in registry.all_protocols()] and len(names.split()) == len(registry.store_packages())
+    assert names.split() == [p.name for p in registry.all_protocols()] and len(names.split()) == len(
+        registry.store_packages()
+    )
     assert redis == "redis"

@@ -110,7 +110,8 @@ def test_an_http_stores_admin_call_ends_at_its_deadline_naming_the_call(store):
         url = f"{store}://127.0.0.1:{d.port}"
         t0 = time.monotonic()
         with pytest.raises(DeadlinePassed) as err:
-            call(url, "GET", "/_stats", timeout_s=1.0) if store == "elasticsearch" else query(url, "SELECT version()", 1.0)
+            call(url, "GET", "/_stats", timeout_s=1.0) if store == "elasticsearch" else query(url, "SELECT version()",
+                                                                                              1.0)
         took = time.monotonic() - t0
     said = "GET /_stats" if store == "elasticsearch" else "SELECT version()"
     assert str(err.value) == f"{store} at 127.0.0.1:{d.port} did not finish its {said} reply within 1 s"
@@ -124,7 +125,8 @@ def test_a_raw_admin_socket_reads_no_longer_than_the_deadline_leaves_and_tells_s
         d = Deadline(1.0, "redis at the drip", "INFO")
         sendall(sock, b"*1\r\n$4\r\nINFO\r\n", d)
         got, t0 = b"", time.monotonic()
-        with pytest.raises(DeadlinePassed, match="^redis at the drip did not finish its INFO reply within 1 s$") as part:
+        with pytest.raises(DeadlinePassed,
+                           match="^redis at the drip did not finish its INFO reply within 1 s$") as part:
             while True:
                 got += recv(sock, d)
         assert time.monotonic() - t0 < INFO_REPLY_S  # not the whole reply's drip

@@ -82,8 +82,14 @@ def test_engine_counts_are_searchds_searches_and_the_indexs_documents(sphinx):
     assert sum(reads.values()) + sum(scans.values()) + sum(inserts.values()) == 2000
     assert reads.get("OK", 0) > 0 and reads.get("NOT_FOUND", 0) > 0
     d = {k: after[k] - before[k] for k in SPHINX_COUNTERS}
-    assert d["command_search"] == d["queries"] == sum(reads.values()) + sum(scans.values()) and d["command_delete"] == 150
-    assert int(sphinx_mysql(url, "SELECT COUNT(*) FROM usertable")[0][0]) == 300 + inserts["OK"] == 300 + sum(inserts.values())
+    assert (
+        d["command_search"] == d["queries"] == sum(reads.values()) + sum(scans.values()) and d["command_delete"] == 150
+    )
+    assert (
+        int(sphinx_mysql(url, "SELECT COUNT(*) FROM usertable")[0][0])
+        == 300 + inserts["OK"]
+        == 300 + sum(inserts.values())
+    )
     # the sampler's SHOW STATUS is no search: its rates add up to the engine's searches (± the rows' timing)
     elapsed = frame["t_mono"].diff().fillna(0.0)
     assert sampler.warning is None

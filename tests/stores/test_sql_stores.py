@@ -326,7 +326,9 @@ def postgresql_with_statements():
         yield endpoint
 
 
-def test_with_pg_stat_statements_the_postgresql_sampler_counts_the_statements_the_engine_ran(postgresql_with_statements):
+def test_with_pg_stat_statements_the_postgresql_sampler_counts_the_statements_the_engine_ran(
+    postgresql_with_statements,
+):
     from ycsbctl.stores.postgresql.stats import PgStatSampler
 
     url = postgresql_with_statements.url
@@ -389,7 +391,8 @@ def test_a_mariadb_scan_sends_the_start_key_and_the_rows_after_it_up_to_the_coun
         _, sent1 = _sent(url)
         got.append(sent1 - sent0 - 2 - 1)  # the first reading's two rows, the bindings' one look for the table
     assert got == [2, 5, 0]
-    keys = cli_rows("mariadb", url, "SELECT YCSB_KEY FROM usertable WHERE YCSB_KEY >= 'user3' ORDER BY YCSB_KEY LIMIT 10")
+    keys = cli_rows("mariadb", url,
+                    "SELECT YCSB_KEY FROM usertable WHERE YCSB_KEY >= 'user3' ORDER BY YCSB_KEY LIMIT 10")
     assert [k[0] for k in keys] == [f"user{i}" for i in range(3, 8)]
 
 
@@ -436,7 +439,8 @@ def test_a_sqlite_scan_returns_the_start_key_and_the_rows_after_it_up_to_the_cou
 
 def test_postgresqls_sampler_mean_statement_time_and_rows_read_are_the_servers_own_over_its_span(
         postgresql_with_statements):
-    """One sampler span around 1,000 reads (half found) and a sequential scan: ``db_statement_mean_us`` is pg_stat_statements' own
+    """One sampler span around 1,000 reads (half found) and a sequential scan: ``db_statement_mean_us`` is
+    pg_stat_statements' own
     total time over its calls added in the span (µs, not ms), and
     ``db_rows_read_per_s`` × the span the server's tup_fetched added, between the rows the reads found and what
     our own outer readings saw (the sampler's own queries fetch catalogue rows)."""
@@ -569,7 +573,9 @@ def test_a_postgresql_url_naming_a_role_the_server_lacks_says_so_not_the_passwor
     line = str(told.value)
     assert told.value.exit_code == 1 and "the server has no role 'nosuchrole' (role \"nosuchrole\" does not exist)" \
         in line, line
-    assert 'CREATE ROLE "nosuchrole" LOGIN' in line and "password" not in line.split(" (")[0] and "pw@" not in line, line
+    assert 'CREATE ROLE "nosuchrole" LOGIN' in line and "password" not in line.split(" (")[0] and "pw@" not in line, (
+        line
+    )
 
 
 @pytest.mark.parametrize("store", ["postgresql", "mariadb"])
@@ -658,7 +664,8 @@ def test_the_sqlite_bindings_scans_ask_sqlite_for_the_start_key_and_the_count_it
 
     async def go(bs):
         bs[0].conn.set_trace_callback(traced.append)
-        return [await bs[0].scan("usertable", start, n, None) for start, n in ((b"user3", 2), (b"user3", 10), (b"user8", 5))]
+        return [await bs[0].scan("usertable", start, n, None) for start, n in ((b"user3", 2), (b"user3", 10), (b"user8",
+                                                                                                               5))]
 
     assert run_bindings(go, sqlite_url) == [Status.OK] * 3
     scans = [s for s in traced if s.lstrip().upper().startswith("SELECT") and " LIMIT " in s.upper()]

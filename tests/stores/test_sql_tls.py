@@ -141,7 +141,8 @@ def test_a_ca_file_that_is_no_certificate_or_missing_is_refused_when_the_url_is_
     """Was exit 1 with '… skipped — cannot read the CA certificate' (MariaDB) or '… does not answer (SSLError …)'
     (PostgreSQL): bad input, said before anything starts (nothing listens at port 1)."""
     (tmp_path / "not-a-cert.pem").write_text("x\n")
-    for ca, why in ((tmp_path / "not-a-cert.pem", "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "gone.pem", "No such file")):
+    for ca, why in ((tmp_path / "not-a-cert.pem", "NO_CERTIFICATE_OR_CRL_FOUND"), (tmp_path / "gone.pem",
+                                                                                   "No such file")):
         res = CliRunner().invoke(main, ["run", "workload-a", "--target", url.format(ca=ca), "--threads", "1"])
         assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
         assert res.output.startswith(f"error: cannot read the CA certificate {ca}: ") and why in res.output
@@ -151,7 +152,8 @@ def test_tls_with_an_sqlite_file_says_it_has_no_network_and_no_tls(tmp_path: Pat
     url = f"sqlite:///{tmp_path}/a.db"
     res = CliRunner().invoke(main, ["run", "workload-a", "--target", url, "--tls", "--threads", "1"])
     assert res.exit_code == 2 and res.output == (
-        f"error: --tls: {url} is SQLite, run inside ycsbctl's own processes: it has no network and no TLS; drop --tls\n")
+        f"error: --tls: {url} is SQLite, run inside ycsbctl's own processes: it has no network and no TLS; drop "
+        "--tls\n")
     assert not (tmp_path / "a.db").exists()
 
 

@@ -73,7 +73,8 @@ def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_sqlite3_co
         await b.connect()
         try:
             return [await b.sql("CREATE TABLE t (a, b)"), await b.sql("INSERT INTO t VALUES (1, 'x'), (2, 'y')"),
-                    await b.sql("UPDATE t SET b = ? WHERE a > ?", ("z", 0)), await b.sql("SELECT a, b FROM t ORDER BY a"),
+                    await b.sql("UPDATE t SET b = ? WHERE a > ?", ("z", 0)),
+                    await b.sql("SELECT a, b FROM t ORDER BY a"),
                     await b.sql("SELECT nope FROM t")]
         finally:
             await b.close()

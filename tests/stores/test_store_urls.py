@@ -108,7 +108,8 @@ def test_each_thing_a_stores_url_may_not_hold_is_refused_on_its_own_in_one_line(
 @pytest.mark.parametrize(("name", "url"), [
     ("memcached", "memcached://h:11211/"), ("tarantool", "tarantool://h"), ("clickhouse", "clickhouse://h:8123"),
     ("clickhouse", "clickhouse://h:8123/other"), ("elasticsearch", "es://h:9200/"), ("sphinx", "sphinx://h"),
-    ("postgresql", "postgresql://u:p@h/db"), ("mysql", "mariadb://u:p@h:3306/ycsb?ssl=true"), ("redis", "rediss://:p@h:1/2"),
+    ("postgresql", "postgresql://u:p@h/db"), ("mysql", "mariadb://u:p@h:3306/ycsb?ssl=true"), ("redis",
+                                                                                               "rediss://:p@h:1/2"),
     ("mongodb", "mongodb+srv://c.example/ycsb"), ("sqlite", "sqlite:///dev/shm/ycsbctl-test.db")])
 def test_the_urls_each_store_takes_pass(name, url):
     registry.get(name).validate(url)
@@ -226,7 +227,8 @@ def test_redis_password_and_tls_properties_make_the_url_every_client_connects_wi
         "redis://:p%40ss%20w@127.0.0.1:6379/0"
     assert proto.url_with_properties("redis://u:mine@127.0.0.1:6379/0", Properties({"redis.password": "other"})) == \
         "redis://u:mine@127.0.0.1:6379/0"
-    assert proto.url_with_properties("redis://127.0.0.1:6379/0", Properties({"redis.tls": "true", "redis.password": "x"})) \
+    assert proto.url_with_properties("redis://127.0.0.1:6379/0", Properties({"redis.tls": "true",
+                                                                             "redis.password": "x"})) \
         == "rediss://:x@127.0.0.1:6379/0"
 
 
@@ -253,7 +255,8 @@ def test_ycsbs_jdbc_binding_gets_the_postgresql_urls_user_and_password_unquoted_
     assert (props["db.url"], props["db.user"], props["db.passwd"]) == \
         ("jdbc:postgresql://db.example:5433/shop", "al@ce", "p@ss")
     _, props = proto.ycsb_binding("postgresql://db.example/shop", 1.0)
-    assert (props["db.url"], props["db.user"], props["db.passwd"]) == ("jdbc:postgresql://db.example:5432/shop", "postgres", "")
+    assert (props["db.url"], props["db.user"], props["db.passwd"]) == ("jdbc:postgresql://db.example:5432/shop",
+                                                                       "postgres", "")
 
 
 def test_mariadb_driver_wire_refuses_the_urls_password_and_a_check_without_a_url_reads_the_loopback_one():
@@ -274,7 +277,8 @@ def test_ycsbs_jdbc_binding_gets_the_mariadb_urls_user_password_and_tls_in_conne
 
     proto = registry.for_url("mariadb://u@h:1/d")
     cases = {"mariadb://al%40ce:p%40ss@db.example:3307/shop": ("jdbc:mariadb://db.example:3307/shop", "al@ce", "p@ss"),
-             "mariadb://db.example/shop?ssl=true": ("jdbc:mariadb://db.example:3306/shop?sslMode=verify-full", "root", ""),
+             "mariadb://db.example/shop?ssl=true": ("jdbc:mariadb://db.example:3306/shop?sslMode=verify-full", "root",
+                                                    ""),
              "mariadb://db.example/shop?ssl=true&ssl_verify_cert=false":
                  ("jdbc:mariadb://db.example:3306/shop?sslMode=trust", "root", "")}
     for url, (jdbc, user, password) in cases.items():

@@ -138,7 +138,8 @@ def test_the_footprint_is_the_user_spaces_and_their_indexes_own_bytes_and_tuples
 
 
 def test_the_samplers_memory_is_the_ycsb_spaces_own_bytes_and_its_indexes_and_its_keys_its_tuples(tarantool):
-    """Empty (the space cleared: 0 bytes of tuples, 0 keys), then after a load of 150 records: ``db_used_memory_bytes`` is ``space:bsize()`` plus each index's ``bsize()`` as
+    """Empty (the space cleared: 0 bytes of tuples, 0 keys), then after a load of 150 records: ``db_used_memory_bytes``
+    is ``space:bsize()`` plus each index's ``bsize()`` as
     the server's console says (not one of them alone), ``keys`` the space's ``len()``."""
     url = tarantool.url
     registry.for_url(url).clear(url, "usertable")
@@ -168,9 +169,11 @@ def test_describe_count_and_clear_say_what_net_box_reads_from_the_server(taranto
     assert "listen" not in facts.traits and facts.config["box.cfg"]["listen"] == truth["cfg"]["listen"]
     proto.clear(url, "usertable")
     run_bindings(lambda bs: _insert(bs[0], [b"user1", b"user2", b"user3"]), url)
-    assert proto.count(url, "usertable") == int(tarantool_console(url, "print(c:eval('return box.space.ycsb:len()'))")) == 3
+    assert proto.count(url, "usertable") == int(tarantool_console(url,
+                                                                  "print(c:eval('return box.space.ycsb:len()'))")) == 3
     proto.clear(url, "usertable")
-    assert proto.count(url, "usertable") == int(tarantool_console(url, "print(c:eval('return box.space.ycsb:len()'))")) == 0
+    assert proto.count(url, "usertable") == int(tarantool_console(url,
+                                                                  "print(c:eval('return box.space.ycsb:len()'))")) == 0
     assert proto.count(url, "no_such_space") == 0
 
 

@@ -85,7 +85,11 @@ def test_the_tuple_count_is_msgpacks_array_length_at_every_width_and_minus_one_f
     for n in COUNTS:
         tuples = [[b"k"]] * n
         for body in (msgpack.packb({0x30: tuples}), b"\x81\x30\xdd" + n.to_bytes(4, "big") + b"\x91\xa1k" * n):
-            assert iproto.data_count(b"zz" + body, 2, 2 + len(body)) == len(msgpack.unpackb(body, strict_map_key=False)[0x30]) == n
+            assert (
+                iproto.data_count(b"zz" + body, 2, 2 + len(body))
+                == len(msgpack.unpackb(body, strict_map_key=False)[0x30])
+                == n
+            )
     one = msgpack.packb({0x30: [[b"k"]]})
     assert iproto.data_count(one, 0, 2) == -1  # shorter than a map, its key and an array's first byte
     assert iproto.data_count(one, 0, 3) == 1
@@ -192,7 +196,8 @@ def _mysql_greeting(version: bytes) -> bytes:
 
 
 @pytest.mark.parametrize(("data", "said"), [
-    (_mysql_greeting(b"10.11.6-MariaDB"), "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version '10.11.6-MariaDB'"),
+    (_mysql_greeting(b"10.11.6-MariaDB"),
+     "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version '10.11.6-MariaDB'"),
     (_mysql_greeting(b""), "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version ''"),
     (b"\x01\0\0\0\x0a\0", "a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version ''"),  # the shortest
     (b"\x01\0\0\0\x0a", "5 bytes that are not a Tarantool greeting (b'\\x01\\x00\\x00\\x00\\n')"),  # no NUL: no version
@@ -204,7 +209,8 @@ def _mysql_greeting(version: bytes) -> bytes:
     (b"-ERR unknown command\r\n", "a RESP reply, as Redis speaks ('-ERR unknown command')"),
     (b"+OK", "3 bytes that are not a Tarantool greeting (b'+OK')"),
     (b"x", "1 byte that is not a Tarantool greeting (b'x')"),
-    (bytes(range(100, 150)), f"50 bytes that are not a Tarantool greeting ({bytes(range(100, 140))!r})"),  # its first 40
+    # its first 40
+    (bytes(range(100, 150)), f"50 bytes that are not a Tarantool greeting ({bytes(range(100, 140))!r})"),
     (_mysql_greeting(b"v" * 50), f"a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version {'v' * 40!r}"),
     (b"HTTP/1.1 200 " + b"k" * 60 + b"\r\n", f"an HTTP reply ({'HTTP/1.1 200 ' + 'k' * 47!r})"),  # its first 60
 ])

@@ -222,9 +222,12 @@ def test_a_client_stall_or_a_lock_wait_relabels_the_point_and_keeps_what_the_fig
     assert b["evidence"]["stall"] == stall.to_dict() and "for 2.5 s of the 7.0 s measured" in b["text"]
     b = lock_wait_bottleneck(2.0, 5.0, "the file is held by pid 42", _measured())
     assert b["label"] == "stall" and b["evidence"]["server_cpu_pct"] == 95.0
-    assert b["evidence"]["pause_cause"] == "the file is held by pid 42" and b["evidence"]["measured_label"] == "server-cpu"
+    assert (
+        b["evidence"]["pause_cause"] == "the file is held by pid 42" and b["evidence"]["measured_label"] == "server-cpu"
+    )
     for measured in (None, {"label": None, "evidence": None}):
-        assert client_stall_bottleneck(1.0, 5.0, measured)["evidence"] == {"client_paused_s": 1.0, "measured_label": None}
+        assert client_stall_bottleneck(1.0, 5.0, measured)["evidence"] == {"client_paused_s": 1.0,
+                                                                           "measured_label": None}
 
 
 def test_a_side_is_cpu_saturated_from_90_percent_of_the_cores_it_may_use_not_below():

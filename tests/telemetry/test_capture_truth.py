@@ -39,10 +39,12 @@ def _frame() -> pd.DataFrame:
     rows = []
     for i, t in enumerate(T):
         rows += [
-            {"t_mono": t, "t_wall": t, "source": "server-process", "cpu_pct": SERVER_CPU[i], "rss_bytes": SERVER_RSS[i]},
+            {"t_mono": t, "t_wall": t, "source": "server-process", "cpu_pct": SERVER_CPU[i],
+             "rss_bytes": SERVER_RSS[i]},
             {"t_mono": t, "t_wall": t, "source": "client", "cpu_pct": CLIENT_CPU[i], "rss_bytes": CLIENT_RSS[i],
              "processes": CLIENT_PROCS[i]},
-            {"t_mono": t, "t_wall": t, "source": "redis-info", "ops_per_s": DB_OPS[i], "db_used_memory_bytes": DB_MEMORY[i],
+            {"t_mono": t, "t_wall": t, "source": "redis-info", "ops_per_s": DB_OPS[i],
+             "db_used_memory_bytes": DB_MEMORY[i],
              "connections": CONNECTIONS[i], "forks": FORKS[i], "fork_pause_us": PAUSES[i],
              "rdb_bgsave_in_progress": SAVING[i], "aof_delayed_fsyncs": DELAYED[i], "repl_lag_bytes": LAG[i],
              "net_in_bytes_per_s": NET_IN[i], "net_out_bytes_per_s": NET_OUT[i]},
@@ -84,7 +86,9 @@ def test_the_summary_is_mean_and_max_of_the_window_s_samples_as_pandas_computes_
     assert s.net_in_bytes_per_s_mean == pytest.approx(_inside(NET_IN).mean())
     assert s.net_out_bytes_per_s_mean == pytest.approx(_inside(NET_OUT).mean())
     busier_gbit = pd.concat([_inside(NET_IN), _inside(NET_OUT)], axis=1).max(axis=1) * 8 / 1e9
-    assert s.net_gbit_s_mean == pytest.approx(busier_gbit.mean()) and s.net_gbit_s_max == pytest.approx(busier_gbit.max())
+    assert s.net_gbit_s_mean == pytest.approx(busier_gbit.mean()) and s.net_gbit_s_max == pytest.approx(
+        busier_gbit.max()
+    )
     assert s.net_share_of_baseline == pytest.approx(busier_gbit.mean() / 0.1)
     assert s.samples == 4 * len(INSIDE)
 
@@ -231,7 +235,8 @@ def test_the_host_share_counts_client_and_server_only_when_the_server_runs_on_th
     import dataclasses
 
     f = _frame()
-    used = sum(f[(f["source"] == src) & f["t_mono"].isin(INSIDE)]["cpu_pct"].mean() for src in ("server-process", "client"))
+    used = sum(f[(f["source"] == src) & f["t_mono"].isin(INSIDE)]["cpu_pct"].mean() for src in ("server-process",
+                                                                                                "client"))
     here = Capture(EP, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence
     assert here["host_share"] == round(used / 200, 3) == 0.3
     away = dataclasses.replace(EP, host="10.0.0.5")
@@ -260,7 +265,9 @@ def test_this_hosts_loopback_is_sampled_only_for_a_server_on_this_host(host, url
             x.close()
 
 
-def test_a_fork_whose_snapshot_ended_within_its_interval_lasted_0_s_and_a_sample_without_the_counter_is_no_fork() -> None:
+def test_a_fork_whose_snapshot_ended_within_its_interval_lasted_0_s_and_a_sample_without_the_counter_is_no_fork() -> (
+    None
+):
     """Four INFO samples a second apart, no window: a fork at t = 1 whose snapshot was done by the sample
     (rdb_bgsave_in_progress 0) is 0 s of snapshot; t = 2 lacks both counters (a failed read): no fork, no
     snapshot; a fork at t = 3 still writing at its sample and done by the next: 1 s."""

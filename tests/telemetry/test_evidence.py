@@ -84,7 +84,8 @@ def test_thread_roles_are_each_figures_mean_over_the_windows_samples_a_missing_r
         {**base, "t_mono": 1.0, "thread": "main", "oncpu_pct": 50.125, "user_pct": 30.0, "system_pct": 20.125,
          "runq_pct": nan, "busiest_pct": 50.125, "threads": 1, "wait_running": 4, "wait_lock": 1, "wchan": "futex=1"},
         {**base, "t_mono": 2.0, "thread": "main", "oncpu_pct": 30.0, "user_pct": 20.0, "system_pct": 10.0,
-         "runq_pct": 3.0, "busiest_pct": 30.0, "threads": 1, "wait_running": 2, "wait_lock": 3, "wchan": "futex=2;ep=1"},
+         "runq_pct": 3.0, "busiest_pct": 30.0, "threads": 1, "wait_running": 2, "wait_lock": 3,
+         "wchan": "futex=2;ep=1"},
         {**base, "t_mono": 2.0, "thread": "io", "oncpu_pct": 5.0, "user_pct": 4.0, "system_pct": 1.0,
          "runq_pct": 0.5, "busiest_pct": 3.0, "threads": 2, "wait_running": 1, "wait_lock": 0, "wchan": None},
     ])
@@ -94,15 +95,18 @@ def test_thread_roles_are_each_figures_mean_over_the_windows_samples_a_missing_r
     assert (main["oncpu_pct"], main["user_pct"], main["system_pct"], main["runq_pct"]) == (40.06, 25.0, 15.06, 1.5)
     assert (main["busiest_pct"], main["threads"], main["vcsw_per_s"]) == (50.12, 1.0, 10.0)
     assert main["states"] == {"running": 6, "lock": 4} and main["wchan"] == {"futex": 3, "ep": 1}
-    assert (io["oncpu_pct"], io["runq_pct"], io["busiest_pct"], io["threads"], io["vcsw_per_s"]) == (2.5, 0.25, 3.0, 2.0, 5.0)
+    assert (io["oncpu_pct"], io["runq_pct"], io["busiest_pct"], io["threads"], io["vcsw_per_s"]) == (2.5, 0.25, 3.0,
+                                                                                                     2.0, 5.0)
     # a side's kernel share: of any CPU above none (0.75 % of a core: 2/3 in the kernel), none of no CPU
     from ycsbctl.telemetry.evidence import side_totals
-    fig = {"oncpu_pct": 1.0, "user_pct": 0.25, "system_pct": 0.5, "runq_pct": 0.0, "vcsw_per_s": 0.0, "ivcsw_per_s": 0.0}
+    fig = {"oncpu_pct": 1.0, "user_pct": 0.25, "system_pct": 0.5, "runq_pct": 0.0, "vcsw_per_s": 0.0,
+           "ivcsw_per_s": 0.0}
     assert side_totals({"main": fig})["kernel_share"] == 0.6667
     assert side_totals({"main": {**fig, "user_pct": 0.0, "system_pct": 0.0}})["kernel_share"] is None
     # the host's foreign programs: a part without a name or without a number is no program
     from ycsbctl.telemetry.evidence import host_figures
-    host = pd.DataFrame({"source": "host", "t_mono": [3.0, 6.0], "foreign_top": ["bench=50.0;=7.0;x=oops", "bench=30.0"]})
+    host = pd.DataFrame({"source": "host", "t_mono": [3.0, 6.0], "foreign_top": ["bench=50.0;=7.0;x=oops",
+                                                                                 "bench=30.0"]})
     assert host_figures(host, None)["foreign_top"] == {"bench": 40.0}
 
 
@@ -121,7 +125,8 @@ def test_wire_figures_are_the_means_of_the_readings_with_our_connections_and_non
 
     # 3 s readings at t = 3, 6, 9, 12, all inside (0, 12]; the one at 6 saw none of our connections: left out
     frame = pd.DataFrame({"source": "wire", "t_mono": [3.0, 6.0, 9.0, 12.0], "wire_connections": [2, 0, 2, 2],
-                          "wire_bytes_per_s": [100.0, 9999.0, 200.0, 600.0], "wire_packets_per_s": [1.0, 50.0, 2.0, 9.0]})
+                          "wire_bytes_per_s": [100.0, 9999.0, 200.0, 600.0], "wire_packets_per_s": [1.0, 50.0, 2.0,
+                                                                                                    9.0]})
     assert wire_figures(frame, (0.0, 12.0)) == {"bytes_per_s": 300.0, "packets_per_s": 4.0, "minrtt_ms": None}
     # readings of the wire but no byte rates (an older capture): nothing to say, not a KeyError
     assert wire_figures(frame.drop(columns=["wire_bytes_per_s"]), (0.0, 12.0)) == {}

@@ -73,7 +73,8 @@ def test_a_port_two_processes_listen_on_is_the_lowest_pids():
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        code = ("import socket, sys, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1); "
+        code = ("import socket, sys, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, "
+                "1); "
                 f"s.bind(('127.0.0.1', {port})); s.listen(); print('up', flush=True); time.sleep(30)")
         child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
         try:

@@ -89,7 +89,8 @@ def test_a_client_spy_that_recorded_nothing_says_py_spys_error_line_and_a_flame_
         pytest.skip("needs py-spy and inferno-flamegraph")
     p = profiler.Profiler(tmp_path, [], lambda: [])
     # py-spy attached to a process that is gone writes its error, its causes and (RUST_BACKTRACE) a backtrace
-    p._spies.append(subprocess.Popen([spy, "record", "--pid", "999999999", "--output", str(tmp_path / "client-1.folded")],
+    p._spies.append(subprocess.Popen([spy, "record", "--pid", "999999999", "--output",
+                                      str(tmp_path / "client-1.folded")],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={"RUST_BACKTRACE": "1"}))
     p._spies[0].wait(timeout=30)
     p._fold_client()

@@ -308,7 +308,8 @@ _PARENT = r"""
 import subprocess, sys
 sys.stdin.readline()  # "go", once the sampler has its baseline
 child = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.1: pass\nprint(time.process_time())"
-total = sum(float(subprocess.run([sys.executable, "-c", child], capture_output=True, text=True).stdout) for _ in range(6))
+runs = [subprocess.run([sys.executable, "-c", child], capture_output=True, text=True) for _ in range(6)]
+total = sum(float(r.stdout) for r in runs)
 print(total, flush=True)
 sys.stdin.readline()
 """
@@ -428,7 +429,8 @@ def test_a_mongodb_user_that_may_not_run_server_status_is_told_what_is_not_measu
 
     from ycsbctl.stores.mongodb import status
 
-    reply = {"ok": 0.0, "errmsg": "command serverStatus requires authentication", "code": 13, "codeName": "Unauthorized"}
+    reply = {"ok": 0.0, "errmsg": "command serverStatus requires authentication", "code": 13,
+             "codeName": "Unauthorized"}
 
     def refused(client):
         raise pymongo.errors.OperationFailure(reply["errmsg"], reply["code"], reply)

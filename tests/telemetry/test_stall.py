@@ -16,8 +16,10 @@ def test_a_stall_that_began_in_the_warm_up_says_how_much_of_it_was_inside_the_wi
     from ycsbctl.telemetry.stall import Stall
 
     # from 4 s before the window: 6 s long, 2 s of it inside; 2 s long, none inside (never a negative part)
-    assert Stall(6.0, 1.0, warmup_s=5.0).began() == "4.0 s before the measured window (in the warm-up; 2.0 s of it inside)"
-    assert Stall(2.0, 1.0, warmup_s=5.0).began() == "4.0 s before the measured window (in the warm-up; 0.0 s of it inside)"
+    assert Stall(6.0, 1.0,
+                 warmup_s=5.0).began() == "4.0 s before the measured window (in the warm-up; 2.0 s of it inside)"
+    assert Stall(2.0, 1.0,
+                 warmup_s=5.0).began() == "4.0 s before the measured window (in the warm-up; 0.0 s of it inside)"
     # within 0.05 s of the window's start is its start (a tenth of a second is the figure's precision)
     assert Stall(3.0, 0.0, warmup_s=0.05).began() == "0.0 s into the measured window"
     assert Stall(3.0, 0.0, warmup_s=0.0503).began().startswith("0.1 s before the measured window")

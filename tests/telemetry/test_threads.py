@@ -69,7 +69,9 @@ def test_a_threads_reading_is_its_cpu_clock_its_kernel_ticks_and_its_own_switche
     assert seen["run_ns"] <= r.run_ns < seen["run_ns"] + 20_000_000
     assert (r.user_s, r.system_s) == (pytest.approx(truth.user_time), pytest.approx(truth.system_time))
     assert r.user_s + r.system_s > 0
-    assert r.vcsw >= seen["rusage"].ru_nvcsw + 1 and seen["rusage"].ru_nivcsw <= r.ivcsw <= seen["rusage"].ru_nivcsw + 50
+    assert (
+        r.vcsw >= seen["rusage"].ru_nvcsw + 1 and seen["rusage"].ru_nivcsw <= r.ivcsw <= seen["rusage"].ru_nivcsw + 50
+    )
     me = read_thread(os.getpid(), threading.get_native_id(), True)
     assert me is not None and (me.role, me.state, me.wchan) == ("main", "running", "")
     # a main thread starts with its process: psutil's start time (boot time + stat's starttime / clock ticks)
@@ -130,7 +132,8 @@ def test_the_polls_count_each_threads_state_and_the_waits_kernel_function_and_cl
             time.sleep(0.001)
         time.sleep(0.02)  # both blocked
         pid = os.getpid()
-        sampler._polled = [(pid, tids["lock"], "a", False), (pid, tids["idle"], "b", False), (pid, 2 ** 22 + 1, "c", False)]
+        sampler._polled = [(pid, tids["lock"], "a", False), (pid, tids["idle"], "b", False), (pid, 2 ** 22 + 1, "c",
+                                                                                              False)]
         sampler._poller = poller = threading.Thread(target=sampler._poll_states)
         poller.start()
         deadline = time.monotonic() + 10
@@ -156,7 +159,8 @@ def test_a_thread_first_seen_counts_from_zero_if_it_started_in_the_tick_of_the_l
     from ycsbctl.telemetry.threads import ThreadReading, role_figures
 
     def first_seen(start_ticks: int) -> dict:
-        return role_figures({}, {(1, 5): ThreadReading("x", 0.5, 0.0, 10**9, 0, 1, 0, start_ticks=start_ticks)}, 2.0, 10)
+        return role_figures({}, {(1, 5): ThreadReading("x", 0.5, 0.0, 10**9, 0, 1, 0, start_ticks=start_ticks)}, 2.0,
+                            10)
 
     assert first_seen(10)["x"]["oncpu_pct"] == 50.0 and first_seen(11)["x"]["threads"] == 1
     assert first_seen(9) == {}  # older: its counters hold time from before the interval
@@ -173,7 +177,8 @@ def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state()
              (1, 3): ThreadReading("io", 0.25, 0.125, 200_000_000, 40_000_000, 3, 2, "lock", "futex_wait", 20),
              (1, 4): ThreadReading("io", 50.0, 9.0, 1, 1, 1, 1, "idle", "ep_poll", 1)}  # older, first seen: not counted
     fig = role_figures(before, after, 2.0, since_ticks=10)["io"]
-    assert fig["threads"] == 3 and (fig["wait_running"], fig["wait_lock"], fig["wait_idle"], fig["wait_io"]) == (1, 2, 0, 0)
+    assert fig["threads"] == 3 and (fig["wait_running"], fig["wait_lock"], fig["wait_idle"], fig["wait_io"]) == (1, 2,
+                                                                                                                 0, 0)
     assert fig["wchan"] == "futex_wait=2"
     assert fig["oncpu_pct"] == 45.0 + 0.0 + 10.0 and fig["busiest_pct"] == 100 * 0.9 / 2
     assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 6.25)

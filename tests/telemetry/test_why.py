@@ -21,8 +21,10 @@ from ycsbctl.telemetry.wire import min_rtts_ms, parse_ss
 
 
 def _role(oncpu: float, user: float, system: float, runq: float = 0.0, threads: int = 1, **states: int) -> dict:
-    return {"oncpu_pct": oncpu, "user_pct": user, "system_pct": system, "runq_pct": runq, "busiest_pct": oncpu / threads,
-            "threads": threads, "states": {"running": 0, "idle": 0, "lock": 0, "sleep": 0, "io": 0, "other": 0, **states},
+    return {"oncpu_pct": oncpu, "user_pct": user, "system_pct": system, "runq_pct": runq,
+            "busiest_pct": oncpu / threads,
+            "threads": threads, "states": {"running": 0, "idle": 0, "lock": 0, "sleep": 0, "io": 0, "other": 0,
+                                           **states},
             "wchan": {"futex_do_wait": states.get("lock", 0)} if states.get("lock") else {}}
 
 
@@ -34,7 +36,8 @@ def _b(label: str, **ev) -> dict:
 
 def test_a_server_cpu_line_names_the_busiest_thread_its_share_and_the_kernels_part():
     roles = {"main": _role(97.0, 40.0, 57.0, runq=3.0), "io_thd": _role(5.0, 4.0, 1.0, threads=2)}
-    why = explain(_b("server-cpu", server_cpu_pct=102.0, server_threads=roles, wire={"packets_per_s": 21_000.0}), "redis")
+    why = explain(_b("server-cpu", server_cpu_pct=102.0, server_threads=roles, wire={"packets_per_s": 21_000.0}),
+                  "redis")
     assert why == ("server-cpu: redis's main thread ran 97% of a core, 59% of it in the kernel; "
                    "102 µs of server CPU and 2.1 packets per operation")
 
@@ -51,7 +54,8 @@ def test_cpu_wait_is_named_from_its_line_on_and_not_below():
         client = {"main": _role(30.0, 20.0, 10.0, runq=runq)}
         return explain(_b("latency", client_threads=client, server_threads={"main": _role(20.0, 10.0, 10.0)}), "redis")
 
-    assert why(CPU_WAIT_PCT).startswith(f"cpu wait: the client's workers waited for a CPU {CPU_WAIT_PCT:.0f}% of the point")
+    assert why(CPU_WAIT_PCT).startswith(f"cpu wait: the client's workers waited for a CPU {CPU_WAIT_PCT:.0f}% of the "
+                                        "point")
     assert why(CPU_WAIT_PCT - 0.6).startswith("latency: nothing measured was saturated"), why(CPU_WAIT_PCT - 0.6)
     assert why(CPU_WAIT_PCT - 0.6).endswith("cause unknown")
 
@@ -60,8 +64,10 @@ def test_an_off_cpu_wait_needs_most_of_a_working_threads_samples_asleep_on_somet
     total = 10
     at = round(WAITING_SHARE * total)
     asleep = explain(_b("latency", server_threads={"main": _role(5.0, 3.0, 2.0, lock=at, idle=total - at)}), "pg")
-    assert asleep.startswith(f"off-CPU wait: pg's main thread slept in {at} of {total} samples (lock: futex_do_wait {at})")
-    awake = explain(_b("latency", server_threads={"main": _role(5.0, 3.0, 2.0, lock=at - 1, idle=total - at + 1)}), "pg")
+    assert asleep.startswith(f"off-CPU wait: pg's main thread slept in {at} of {total} samples (lock: futex_do_wait "
+                             f"{at})")
+    awake = explain(_b("latency", server_threads={"main": _role(5.0, 3.0, 2.0, lock=at - 1, idle=total - at + 1)}),
+                    "pg")
     assert awake.startswith("latency: ") and "cause unknown" in awake
     # threads that do no work (a background thread parked on a futex) are not where requests wait
     idle_bg = {"main": _role(5.0, 3.0, 2.0, idle=total), "bio_lazy_free": _role(0.0, 0.0, 0.0, lock=total)}
@@ -78,7 +84,10 @@ def test_an_off_cpu_wait_needs_most_of_a_working_threads_samples_asleep_on_somet
 
 def test_network_delay_is_named_when_the_round_trip_is_half_the_latency():
     near = explain(_b("latency", wire={"minrtt_ms": 2.0}), "redis", 8, 4000.0)
-    assert near == "network delay: our connections' smallest round trip is 2.00 ms of the 4.00 ms an operation took on average"
+    assert (
+        near
+        == "network delay: our connections' smallest round trip is 2.00 ms of the 4.00 ms an operation took on average"
+    )
     assert explain(_b("latency", wire={"minrtt_ms": 1.99}), "redis", 8, 4000.0).startswith("latency: ")
 
 
@@ -120,7 +129,8 @@ def test_top_frames_give_each_frames_self_and_total_share_of_the_samples():
 
 
 SS = b"""0      0      127.0.0.1:48816    127.0.0.1:6379
-\t cubic wscale:7,7 rto:204 rtt:0.05/0.02 minrtt:0.011 bytes_sent:376 bytes_acked:377 bytes_received:252 segs_out:4 segs_in:3
+\t cubic wscale:7,7 rto:204 rtt:0.05/0.02 minrtt:0.011 bytes_sent:376 bytes_acked:377 bytes_received:252 \
+segs_out:4 segs_in:3
 0      0      127.0.0.1:48830    127.0.0.1:6379
 \t cubic rtt:4.7/7.5 minrtt:0.031 bytes_sent:869 bytes_received:5327 segs_out:14 segs_in:8
 """
@@ -145,7 +155,8 @@ def test_a_disturbance_that_stalled_the_traffic_is_named_first_as_a_single_comma
          "stall_s": SINGLE_COMMAND_STALL_S - 0.01, "ops_lost": 3.0}])
     b = with_why(_b("latency"), "redis", 8, None, events)
     assert b["why"].startswith("single command: del:set:2M@5s at 5.0 s held the server 1,657 ms (SLOWLOG 1,653 ms), "
-                               "a 1.60 s stall in which every client waited (39,770 operations lost); otherwise latency:")
+                               "a 1.60 s stall in which every client waited (39,770 operations lost); otherwise "
+                               "latency:")
     assert with_why(_b("latency"), "redis", 8, None, events.iloc[1:])["why"].startswith("latency:")
 
 
@@ -203,7 +214,10 @@ def test_an_off_cpu_wait_says_what_the_server_ran_of_its_own_cores_and_a_delay_i
     one = {"main": _role(51.0, 30.0, 21.0, lock=8, idle=2)}
     assert "each off a CPU 49% of the point" in explain(_b("latency", server_threads=one), "pg")
     delay = explain(_b("latency", wire={"minrtt_ms": 5.0}), "redis", 8, 10_000.0)
-    assert delay == "network delay: our connections' smallest round trip is 5.00 ms of the 10.00 ms an operation took on average"
+    assert (
+        delay
+        == "network delay: our connections' smallest round trip is 5.00 ms of the 10.00 ms an operation took on average"
+    )
 
 
 def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_thread_at_the_active_line():
@@ -229,7 +243,8 @@ def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_t
 
 def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_busiest_foreign_programs_are_named(
         monkeypatch):
-    """The line of docs/guide/why.md: foreign CPU of 10 % of the host's cores makes a point host-busy (YCSBCTL_HOST_BUSY_SHARE
+    """The line of docs/guide/why.md: foreign CPU of 10 % of the host's cores makes a point host-busy
+    (YCSBCTL_HOST_BUSY_SHARE
     sets another, 'off' none, an unreadable value keeps 10 %); a host scan names the three busiest foreign
     programs, busiest first (five ran here, between two scans of a /proc given by the test), and every share of
     the scan is of one core over the time between the scans."""
@@ -280,7 +295,8 @@ def test_a_server_its_cpu_quota_held_back_is_named_throttled_from_its_line_on_an
                            "4.0 s measured; redis's main thread ran 45% of a core"), held
     line = explain(_b("latency", server_throttled_pct=THROTTLED_PCT, **quota, **waiting), "redis")
     assert line == (f"throttled: the server was held by its CPU quota (0.5 cores): throttled in {THROTTLED_PCT:.0f} % "
-                    "of periods, 1.9 s of the 4.0 s measured; it ran 40% of a core and waited for a CPU 40% of the point")
+                    "of periods, 1.9 s of the 4.0 s measured; it ran 40% of a core and waited for a CPU 40% of the "
+                    "point")
     below = explain(_b("latency", server_throttled_pct=THROTTLED_PCT - 0.6, **quota, **waiting), "redis")
     assert below.startswith("cpu wait: the server waited for a CPU 40% of the point"), below
     plain = explain(_b("server-cpu", **waiting), "redis")  # no quota
@@ -315,7 +331,8 @@ def test_a_client_cpu_why_line_says_the_clients_wait_for_a_cpu_from_10_percent_a
         "throughput_ops": 10_000.0, "wire": {"bytes_per_s": 12_500_000.0, "packets_per_s": 25_000.0}}}
     assert explain(net, "redis") == "network: 100 Mbit/s; 1,250 bytes and 2.5 packets per operation"
     for missing in ({"bytes_per_s": 0.0, "packets_per_s": 1.0}, {}):
-        assert explain({**net, "evidence": {"throughput_ops": 10_000.0, "wire": missing}}, "redis") == "network: 100 Mbit/s"
+        assert explain({**net, "evidence": {"throughput_ops": 10_000.0, "wire": missing}},
+                       "redis") == "network: 100 Mbit/s"
     assert explain({**net, "evidence": {"throughput_ops": None, "wire": net["evidence"]["wire"]}}, "redis") == \
         "network: 100 Mbit/s"
 
@@ -326,7 +343,8 @@ def test_a_why_names_one_thread_in_the_singular_and_several_with_their_count():
     assert [_who("redis", "io_thd", {"threads": n}) for n in (1, 2, 3)] == [
         "redis's io_thd thread", "redis's io_thd threads (2)", "redis's io_thd threads (3)"]
     assert [_who("pg", "main", {"threads": n}) for n in (1, 2)] == ["pg's main thread", "pg's main threads"]
-    assert _who("redis", "bio", {}) == _who("redis", "bio", {"threads": None}) == "redis's bio thread"  # not counted: one
+    # not counted: one
+    assert _who("redis", "bio", {}) == _who("redis", "bio", {"threads": None}) == "redis's bio thread"
 
 
 def test_a_foreign_cpu_that_is_not_a_number_counts_as_none(monkeypatch):

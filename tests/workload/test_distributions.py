@@ -24,7 +24,8 @@ THETA = 0.99
 P_MIN = 1e-3  # chi-square p-value below which a shape is rejected
 
 
-def gray_pmf(items: int, zetan: float | None = None, head: int | None = None, eta_items: int | None = None) -> np.ndarray:
+def gray_pmf(items: int, zetan: float | None = None, head: int | None = None,
+             eta_items: int | None = None) -> np.ndarray:
     """Exact probabilities of values base+0 … base+head−1 of YCSB's ZipfianGenerator over ``items``:
     base with u·ζn < 1, base+1 with u·ζn < 1 + 0.5^θ, else ⌊n·(ηu − η + 1)^α⌋, whose value is ≥ k
     exactly when u ≥ 1 + ((k/n)^(1−θ) − 1)/η."""

@@ -119,10 +119,13 @@ def test_output_piped_into_head_ends_quietly() -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["workload-z"], "unknown workload 'workload-z': use one of insert, media-items, online-status, workload-a, workload-b"),
-        (["workload-a", "-P", "/nonexistent/extra.properties"], "property file /nonexistent/extra.properties does not exist"),
+        (["workload-z"],
+         "unknown workload 'workload-z': use one of insert, media-items, online-status, workload-a, workload-b"),
+        (["workload-a", "-P", "/nonexistent/extra.properties"],
+         "property file /nonexistent/extra.properties does not exist"),
         (["workload-a", "-P", "/"], "property file / cannot be read"),
-        (["workload-a", "-p", "requestdistribution=pareto"], "unknown requestdistribution 'pareto': use one of uniform, zipfian"),
+        (["workload-a", "-p", "requestdistribution=pareto"],
+         "unknown requestdistribution 'pareto': use one of uniform, zipfian"),
         (["workload-a", "-p", "insertorder=random"], "unknown insertorder 'random': use hashed or ordered"),
         (["workload-a", "-p", "readproportion=-0.5"], "readproportion=-0.5 is negative"),
         (["workload-a", "-p", "readproportion=0", "-p", "updateproportion=0"], "proportions sum to 0"),

@@ -2,7 +2,8 @@
 ago is readable as soon as in YCSB. Compared by key *age* (how many inserts back the chosen key
 was: 0 = the newest key), in power-of-two bins, against YCSB's own run-to-run noise (YCSB run
 twice), ours against the nearer of the two: the newest key's share within 4σ, a chi-square test
-(p > P_MIN) and the total variation distance at most twice YCSB's own plus 0.01. Before keys were chosen at issue time, workload D
+(p > P_MIN) and the total variation distance at most twice YCSB's own plus 0.01. Before keys were chosen at issue time,
+workload D
 read its newest key 0.9 % of the time against YCSB's 11 %."""
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def compare(a: Counter, b: Counter) -> tuple[float, float, float]:
 def streams(ycsb_basicdb: Callable[..., Stream], case: str) -> tuple[Stream, Stream, Stream]:
     workload, props = CASES[case]
     props = (*props, f"operationcount={OPS}")
-    return ycsb_basicdb("run", workload, *props), ycsb_basicdb("run", workload, *props, repeat=1), ours("run", workload, *props)
+    return ycsb_basicdb("run", workload, *props), ycsb_basicdb("run", workload, *props, repeat=1), ours("run", workload,
+                                                                                                        *props)
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -183,7 +183,9 @@ def test_a_run_marks_the_cells_a_store_cannot_answer(tmp_path: Path, redis_serve
     assert "QUERY-1COND at 2 threads: fastest sqlite" in said and f"cannot: {redis_label}" in said
     # GET-BY-ID, which both answer: the headline's fastest store and the other's ratio are the runs table's
     runs = pd.read_csv(out / "runs.csv")
-    byid = runs[(runs["workload"] == "media-items-byid") & (runs["phase"] == "run")].set_index("target")["throughput_ops"]
+    byid = runs[(runs["workload"] == "media-items-byid") & (runs["phase"] == "run")].set_index("target")[
+        "throughput_ops"
+    ]
     assert set(byid.index) == {"sqlite", redis_label}, byid
     best, other = byid.idxmax(), byid.idxmin()
     line = next(x for x in said.splitlines() if x.startswith("GET-BY-ID at 2 threads: "))
@@ -263,7 +265,8 @@ def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for
     effect and answers OK; the server's own catalogue then lists the four indexes and the table analysed. The
     first statement is sure to wait (it is sent while the lock is held); a later one may find the lock free
     when this one event loop sends it before the blocker's next LOCK (a loaded host), so only the first wait
-    is asserted (ready() ends a whole hold after the lock was first taken). On both drivers: asyncpg cancels a statement at the timeout (the wire binding's goes on
+    is asserted (ready() ends a whole hold after the lock was first taken). On both drivers: asyncpg cancels a statement
+    at the timeout (the wire binding's goes on
     in the server), and ready() waited 30 s for an effect that could not come, then failed (fault43e)."""
     import asyncpg
 
@@ -406,7 +409,8 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
             b = bs.bindings[0]
             got = [await store.insert(b, [data.item(3)]), await store.insert(b, [data.item(3)])]
             said = [b.last_error]
-            got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
+            got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001,
+                                                                                    "item "))]
             got.append(await store.update(b, huge))
             said.append(b.last_error)
             # a get: the item, none (END alone: NOT_FOUND), and a key memcached refuses (over 250 bytes: ERROR)
@@ -420,7 +424,8 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
     got, said = asyncio.run(main())
     # the server's own refusal of an item too large, word for word
     assert got == [OK, ERROR, OK, NOT_FOUND, ERROR, (OK, data.item(3)), (NOT_FOUND, None), (ERROR, None)]
-    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache", "CLIENT_ERROR bad command line format"]
+    assert said == ["add 3: NOT_STORED", "SERVER_ERROR object too large for cache",
+                    "CLIENT_ERROR bad command line format"]
 
 
 @pytest.mark.truth
@@ -443,7 +448,8 @@ def test_redis_updates_and_reads_only_the_items_it_holds(redis_server) -> None:
         bs = await open_bindings(redis_server.url, 1, PROPS, 10.0)
         try:
             b = bs.bindings[0]
-            got: list[object] = [await store.insert(b, [held]), await store.update(b, held), await store.update(b, absent),
+            got: list[object] = [await store.insert(b, [held]), await store.update(b, held), await store.update(b,
+                                                                                                                absent),
                                  await store.get(b, 3), await store.get(b, ITEMS + 5), (await store.get(b, 9))[0]]
             return got, b.last_error
         finally:
@@ -495,7 +501,9 @@ def test_the_mongodb_wire_pages_by_id_whatever_the_load_order_and_updates_only_w
                                                             "description": "new words "}
 
 
-def test_an_update_points_check_updates_each_checked_item_and_a_read_points_check_writes_nothing(tmp_path: Path) -> None:
+def test_an_update_points_check_updates_each_checked_item_and_a_read_points_check_writes_nothing(
+    tmp_path: Path,
+) -> None:
     """Before an UPDATE point the check writes each checked item back as loaded (SQLite's own total_changes()
     counts them) and reads it; an item missing is "did not update", said so. Before a GET-BY-ID point the
     check only reads: no row changes."""
@@ -523,7 +531,9 @@ def test_an_update_points_check_updates_each_checked_item_and_a_read_points_chec
     assert said == f"UPDATE: sqlite did not update item {gone} ({missing})" and changed > 0
 
 
-def test_a_get_by_id_points_item_checks_are_made_before_the_run_not_by_its_first_timed_operation(tmp_path: Path) -> None:
+def test_a_get_by_id_points_item_checks_are_made_before_the_run_not_by_its_first_timed_operation(
+    tmp_path: Path,
+) -> None:
     """The workload's prepare (as the engine calls it): for the load, the table alone; for the run, the checks'
     per-item shapes are made there (not by the first timed GET-BY-ID, whose latency would carry them)."""
     w = media_workload("byid")
@@ -598,7 +608,8 @@ def test_a_count_never_reached_is_error_saying_what_it_waited_for(tmp_path: Path
             await bs.close()
 
     st, said = asyncio.run(main())
-    assert st == ERROR and said is not None and said.startswith("still waiting for 'SELECT count(*) FROM t' to reach 1"), said
+    assert st == ERROR and said is not None and said.startswith("still waiting for 'SELECT count(*) FROM t' to "
+                                                                "reach 1"), said
 
 
 def test_ferretdb_refuses_year_and_name_queries_from_the_items_its_connections_cannot_wait_for_exactly() -> None:
@@ -709,7 +720,8 @@ def test_mariadbs_indexes_built_past_the_timeout_are_waited_for_until_all_three_
 
 
 def test_the_truth_of_every_name_and_of_words_past_the_dictionary_is_a_scan_of_the_items():
-    """QUERY-2COND for name numbers across the range (the first and the last two too) against a plain scan of the items' names and
+    """QUERY-2COND for name numbers across the range (the first and the last two too) against a plain scan of the items'
+    names and
     years; FULLTEXT of a word that sorts after every dictionary word matches nothing (and its prefix nothing)."""
     import numpy as np
 

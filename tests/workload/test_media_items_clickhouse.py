@@ -43,7 +43,8 @@ def test_clickhouses_pages_and_year_boundary_are_what_its_own_client_answers_by_
         by_hand = []
         for q in PAGE_QUERIES:
             where = f"year > {q.year_gt}" + (f" AND name = '{q.name}'" if q.has_name else "")
-            ids = clickhouse_client(clickhouse, f"SELECT id FROM pages WHERE {where} ORDER BY id LIMIT {q.offset}, {q.limit}")
+            ids = clickhouse_client(clickhouse,
+                                    f"SELECT id FROM pages WHERE {where} ORDER BY id LIMIT {q.offset}, {q.limit}")
             ((total,),) = clickhouse_client(clickhouse, f"SELECT count() FROM pages WHERE {where}")
             by_hand.append(Page(tuple(int(r[0]) for r in ids), int(total)))
     finally:

@@ -10,7 +10,8 @@ import pytest
 from ycsbctl.native import core
 from ycsbctl.workload.keys import build_key_name, fnvhash64, java_abs64, java_string_hashcode
 
-pytestmark = pytest.mark.skipif(core is None, reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
+pytestmark = pytest.mark.skipif(core is None,
+                                reason="the compiled core (ycsbctl._native) is not built: run scripts/setup.sh")
 
 EDGES = [0, 1, 2, 999, 144, 610, -1, -2, 2**31 - 1, 2**62, 2**63 - 1, -(2**63), 10_000_000_000]
 

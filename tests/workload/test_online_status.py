@@ -213,7 +213,8 @@ def test_get_and_clear_on_mongodb_reads_every_user_of_the_bucket_then_removes_th
     from ycsbctl.workload.plugin import OK
 
     url, db = mongo_db
-    w = _workload(**{"online.start": "0", "online.bucket_s": "100", "online.window_s": "200", "recordcount": str(users)})
+    w = _workload(**{"online.start": "0", "online.bucket_s": "100", "online.window_s": "200",
+                     "recordcount": str(users)})
     db["online"].insert_many([{"_id": u, "t": 7 if u < 30 else 150, "b": 0 if u < 30 else 1} for u in range(40)])
     replies: list[dict] = []
 

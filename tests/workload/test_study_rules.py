@@ -176,7 +176,9 @@ def test_the_items_descriptions_use_every_word_of_the_dictionary():
 
 def test_media_items_reads_the_documented_defaults_and_a_stores_own_settings():
     s = Settings.read(Properties({"media.sqlite.cache_size": "-20000", "media.limit": "5"}))
-    assert (s.distinct_queries, s.checks) == (2000, 10)  # docs/studies/media-items.md: media.queries (2,000), media.checks (10)
+    assert (s.distinct_queries, s.checks) == (2000,
+                                              # docs/studies/media-items.md: media.queries (2,000), media.checks (10)
+                                              10)
     assert s.store.extra == {"sqlite.cache_size": "-20000"}  # -p media.<store>.<key>=…, the store's own
 
 
@@ -225,7 +227,8 @@ def test_online_status_counts_the_users_each_operation_really_carries():
     per_op = w.records_per_operation()
     run = w.source("run", np.random.default_rng(4), 0, 1).next_batch(200)
     carried = {NAMES[op]: {len(a) for a, o in zip(run.args, run.ops) if o == op} for op in set(run.ops)}
-    assert carried == {"STORE": {per_op["STORE"]}, "BATCH-STORE": {per_op["BATCH-STORE"]}} == {"STORE": {1}, "BATCH-STORE": {8}}
+    assert carried == {"STORE": {per_op["STORE"]}, "BATCH-STORE": {per_op["BATCH-STORE"]}} == {"STORE": {1},
+                                                                                               "BATCH-STORE": {8}}
     load = w.source("load", np.random.default_rng(4), 0, 1).next_batch(10)
     assert [len(a) for a in load.args] == [per_op["INSERT"], per_op["INSERT"], 4] and w.load_operations == 3
     assert w.loaded_records(3) == sum(len(a) for a in load.args) == 20 and w.loaded_records(1) == 8
@@ -276,8 +279,10 @@ def test_media_items_loads_in_inserts_of_batchsize_the_last_one_short_and_counts
 
 
 def test_online_status_timestamps_fall_in_one_bucket_of_30_days_by_default_as_the_docs_say():
-    # docs/studies/structure.md: "Timestamps fall in one bucket by default (online.window_s = online.bucket_s = 30 days)"
-    props = {k: v for k, v in load_properties("online-status").items() if k not in ("online.window_s", "online.bucket_s")}
+    # docs/studies/structure.md: "Timestamps fall in one bucket by default (online.window_s = online.bucket_s = 30
+    # days)"
+    props = {k: v for k, v in load_properties("online-status").items() if k not in ("online.window_s",
+                                                                                    "online.bucket_s")}
     w = OnlineStatus.from_properties(Properties(props))
     assert w.bucket_s == w.window_s == 30 * 24 * 3600
     assert w.bucket(w.start + 30 * 24 * 3600 - 1) == 0 and w.bucket(w.start + 30 * 24 * 3600) == 1
@@ -291,10 +296,12 @@ def test_an_item_of_the_wrong_shape_is_told_in_the_truths_words_else_as_differin
 
     said: list[str | None] = ["item 7 differs in id: 8", None]  # the truth's finding, then none (shape only)
     c = object.__new__(Checked)
-    c.w = SimpleNamespace(truth=SimpleNamespace(wrong_item=lambda item_id, got: said.pop(0)))  # type: ignore[assignment]
+    c.w = SimpleNamespace(truth=SimpleNamespace(wrong_item=lambda item_id,
+                                                got: said.pop(0)))  # type: ignore[assignment]
     c.shape = (np.zeros(8), np.zeros(8), [""] * 8, [""] * 8)  # type: ignore[misc]
     other = Item(8, "x", 2001, "y")  # another id: wrong before any field is looked at
-    assert [c._item_shape_wrong(7, other), c._item_shape_wrong(7, other)] == ["item 7 differs in id: 8", "item 7 differs"]
+    assert [c._item_shape_wrong(7, other), c._item_shape_wrong(7, other)] == ["item 7 differs in id: 8",
+                                                                              "item 7 differs"]
 
 
 def test_the_media_items_study_loads_ycsbs_100000_records_unless_told():

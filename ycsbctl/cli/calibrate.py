@@ -20,18 +20,22 @@ from ycsbctl.user_input import writable_file
 @click.option("--target", default="redis", show_default=True,
               help="a catalogue name ycsbctl starts (redis, valkey, …) or a redis://host:port/db URL whose "
                    "database is empty (the records are loaded there and removed at the end).")
-@click.option("--threads", default="8,32", show_default=True, help="thread counts (connections) of both sides: 8,32 or 8..128.")
-@click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=3.0, show_default=True,
+@click.option("--threads", default="8,32", show_default=True,
+              help="thread counts (connections) of both sides: 8,32 or 8..128.")
+@click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=3.0,
+              show_default=True,
               help="seconds per side, thread count and round.")
 @click.option("--rounds", type=click.IntRange(min=1), default=5, show_default=True,
               help="rounds (each side once per thread count per round); two or more give intervals and verdicts.")
-@click.option("--records", type=click.IntRange(min=1), default=10_000, show_default=True, help="records both sides read.")
+@click.option("--records", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="records both sides read.")
 @click.option("--warmup", "warmup_s", type=FiniteFloatRange(min=0, max=MAX_POINT_S), default=1.0, show_default=True,
               help="seconds of ycsbctl per thread count before the rounds, not measured (redis-benchmark's warm-up is "
                    "2,000 requests).")
 @click.option("--processes", type=click.IntRange(min=1), help="ycsbctl's worker processes [default: its own choice].")
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="the order of thread counts and sides in each round.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="the order of thread counts and sides in each round.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               help="also write every sample and comparison to this file.")
 @click.option("--allow-concurrent", is_flag=True, help="measure even when another benchmark runs on this host.")

@@ -16,8 +16,6 @@ from ycsbctl.cli import (
     image_option,
     main,
     target_spec_maps,
-    target_spec_option_list,
-    targets_file_option,
 )
 from ycsbctl.cli.help_panels import panelled
 from ycsbctl.cli.option_values import (
@@ -30,6 +28,7 @@ from ycsbctl.cli.option_values import (
     report_wanted,
     switch_wanted,
 )
+from ycsbctl.cli.run_options import common_options
 from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
@@ -44,53 +43,6 @@ from ycsbctl.experiment.plan import (
 )
 from ycsbctl.experiment.resolve import expand_axes
 from ycsbctl.workload.properties import PropertySources
-
-
-def _common(f):
-    """Options shared by ``run`` and ``load`` (the YCSB ones keep YCSB's spelling)."""
-    opts = [
-        click.option("--target", "target", multiple=True, metavar="T",
-                     help="A catalogue name or a URL (both listed above), or a label beginning with a catalogue name "
-                          "(redis-lazyfree, valkey-io2: the same server under another name, with its own "
-                          "--server-config). Repeatable."),
-        click.option("--targets", "targets", default=None, metavar="A,B", help="Comma-separated targets."),
-        targets_file_option(),
-        *target_spec_option_list(),
-        click.option("-P", "prop_files", multiple=True, metavar="FILE", help="Extra YCSB property file (later ones win)."),
-        click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="YCSB property override (wins over files)."),
-        click.option("--records", type=click.IntRange(min=1), default=None, help="recordcount [default: the profile's]."),
-        click.option("--engine", type=click.Choice(["native", "ycsb"]), default="native", show_default=True,
-                     help="native: ycsbctl's own load generator; ycsb: the real Java YCSB (--ycsb-home)."),
-        click.option("--ycsb-home", envvar="YCSB_HOME", default=None, metavar="DIR",
-                     help="YCSB release folder or folder of jars, for --engine ycsb [env: YCSB_HOME]."),
-        click.option("--backend", type=click.Choice(["auto", "docker", "local"]), default="auto", show_default=True,
-                     help="How to start catalogue targets."),
-        click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL",
-                     help="Docker engine to start catalogue targets on: tcp://DBHOST:2375, ssh://user@DBHOST or "
-                          "unix:///path; TARGET=URL for one target (repeatable). Implies --backend docker; a server "
-                          "on another host gets a generated password and iperf3 runs next to it."),
-        click.option("--out", type=click.Path(path_type=Path), default=None,
-                     help="Result folder to write [run: reports/<experiment-id>; a single point: none]."),
-        click.option("--timeout", "timeout_s", type=FiniteFloatRange(min=0.001), default=10.0, show_default=True,
-                     help="Per-operation timeout in seconds (counted as TIMEOUT, never fatal)."),
-        click.option("--processes", type=click.IntRange(min=1), default=None,
-                     help="Engine worker processes [default: one per core, capped by threads]."),
-        click.option("--seed", type=click.IntRange(min=0), default=None, help="Random seed of the workload streams (≥ 0)."),
-        click.option("--telemetry/--no-telemetry", default=True, show_default=True,
-                     help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),
-        click.option("--cluster", default=None, metavar="tls://HOST:8786",
-                     help="Dask scheduler: one engine shard on each of its workers (client hosts) "
-                          "[default: the local engine]. --processes is then per client host."),
-        click.option("--quiet", is_flag=True, help="No progress display."),
-        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-                     help="json: one JSON document on stdout (experiment, folder, every point's numbers); "
-                          "progress and notes stay on stderr, YCSB's block is not printed."),
-        click.option("--allow-concurrent", is_flag=True,
-                     help="Measure even while another ycsbctl measures on this host (points are labelled host-busy)."),
-    ]
-    for o in reversed(opts):
-        f = o(f)
-    return f
 
 
 def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None, listed=None) -> list[str]:
@@ -204,7 +156,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 
 @main.command(**panelled())
 @click.argument("workloads", nargs=-1)
-@_common
+@common_options
 @click.option("--threads", default=None, metavar="N|A,B|A..B",
               help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
 @click.option("--load-threads", type=click.IntRange(min=1), default=None, metavar="N",
@@ -225,9 +177,11 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--max-repeat", type=click.IntRange(min=1), default=None,
               help=f"The most rounds --repeat auto / --precision may run [default: {SEQUENTIAL_MAX_ROUNDS} with "
                    "--repeat auto, 10 with --precision].")
-@click.option("--order", type=click.Choice(["auto", "interleaved", "blocks", "target"]), default="auto", show_default=True,
+@click.option("--order", type=click.Choice(["auto", "interleaved", "blocks", "target"]), default="auto",
+              show_default=True,
               help="interleaved: every target's server stays up, each round visits every point in an order "
-                   "shuffled from --seed, the targets' points of one thread count next to each other; blocks: rounds run target by target, one server up at a time, the "
+                   "shuffled from --seed, the targets' points of one thread count next to each other; blocks: rounds "
+                   "run target by target, one server up at a time, the "
                    "targets' order reversed every other round (A B B A); target: each target's points in turn, "
                    "repetitions back to back [auto: interleaved with more than one target or repetition; blocks "
                    "where the servers' --server-memory together exceeds the host's available memory].")
@@ -239,13 +193,15 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="The target the others are compared with (ratio, interval, verdict) [default: the first].")
 @click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the verdicts (false discovery rate over the cells of a comparison).")
-@click.option("--operations", type=click.IntRange(min=1), default=None, help="operationcount per point (instead of --duration).")
+@click.option("--operations", type=click.IntRange(min=1), default=None,
+              help="operationcount per point (instead of --duration).")
 @click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=None,
               help="Seconds per point (YCSB's maxexecutiontime), measured from the first operation unless --warmup "
                    "is given [default: the profile's, after its warm-up].")
 @click.option("--warmup", "warmup_s", type=FiniteFloatRange(min=0, max=MAX_POINT_S), default=None,
               help="Seconds at the start of each point kept in the per-second series but not in the totals "
-                   "[default: the profile's (2 s) with the profile's point length; none with --duration or --operations].")
+                   "[default: the profile's (2 s) with the profile's point length; none with --duration or "
+                   "--operations].")
 @click.option("--target-rate", default=None, metavar="R|A,B|A..B[/S]",
               help="Offered ops/s over all threads (YCSB -target), records intended latency too: 5k, a list "
                    "10k,20k,40k, a doubling range 1k..16k or a stepped range 10k..80k/10k (a sweep axis).")
@@ -269,10 +225,12 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="Load the dataset before the run-phase points [default: yes for targets we start, no for URLs].")
 @click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Finish the experiment in this result folder: run only the missing or failed points.")
-@click.option("--server-cpus", default=None, metavar="CPUSET", help="Pin provisioned servers to these CPUs (e.g. 1 or 0-1).")
+@click.option("--server-cpus", default=None, metavar="CPUSET",
+              help="Pin provisioned servers to these CPUs (e.g. 1 or 0-1).")
 @click.option("--server-memory", default=None, metavar="SIZE", help="Memory for provisioned servers (e.g. 4g).")
 @click.option("--image", "images", multiple=True, metavar="TARGET=IMAGE", help="Docker image for a target.")
-@click.option("--iperf-server", default=None, metavar="HOST[:PORT]", help="iperf3 server for the baseline of an external host.")
+@click.option("--iperf-server", default=None, metavar="HOST[:PORT]",
+              help="iperf3 server for the baseline of an external host.")
 @click.option("--disturb", "disturb", multiple=True, metavar="ACTION:TYPE:SIZE@AT[/EVERY]",
               help="A disturbance in every run-phase point: a big key built before it, the action at AT s into the "
                    "measured window (repeated every EVERY s), e.g. del:set:2M@5s, unlink:set:2M@5s, "
@@ -289,7 +247,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
         precision, max_repeat, order, placement, baseline, alpha, budget, margin,
-        operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate, load, resume,
+        operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate,
+        load, resume,
         server_cpus, server_memory, images, iperf_server, disturb, yardstick, report) -> None:
     """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
 
@@ -312,7 +271,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     if not workloads and prop_files:  # YCSB's way: the first -P file is the workload
         workloads = prop_files[:1]
     if not workloads:
-        raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), or --resume DIR")
+        raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), or --resume "
+                               "DIR")
     sources = PropertySources.read(workloads, prop_files, props)  # each property file read once, here
     _warn_typos(sources, workloads)
     workloads = tuple(expand_axes(list(workloads), sources))  # -p key=a,b,c: a sweep axis
@@ -331,7 +291,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
         precision=precision_f, max_repeat=max(most, rounds), order=order, placement=placement, baseline=baseline,
         alpha=alpha, sequential=sequential, margin=fraction_option(margin, "--margin"),
-        budget_s=(duration_option(budget, "--budget") or DEFAULT_BUDGET_S) if sequential else duration_option(budget, "--budget"),
+        budget_s=(duration_option(budget, "--budget") or DEFAULT_BUDGET_S) if sequential else duration_option(budget,
+                                                                                                              "--budget"),
         profile=profile, cpu_profile=cpu_profile,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
@@ -345,14 +306,15 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     single = url_only and plan.points() == 1
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
-                        "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one --threads)")
+                        "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one "
+                        "--threads)")
     _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources,
                       report=draw), not single, quiet, fmt)
 
 
 @main.command(**panelled())
 @click.argument("workload", required=False)
-@_common
+@common_options
 @click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend,
          docker_hosts, out, targets_file, server_config, target_kind, binary, tls,

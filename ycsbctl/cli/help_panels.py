@@ -64,7 +64,8 @@ class _Context(RichContext):
 
 
 class PanelledCommand(RichCommand):
-    """A command whose help shows its options in the panels it is given (``panels``), laid out as :data:`HELP_LAYOUT`."""
+    """A command whose help shows its options in the panels it is given (``panels``), laid out as
+    :data:`HELP_LAYOUT`."""
 
     context_class = _Context
 

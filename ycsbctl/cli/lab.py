@@ -25,7 +25,8 @@ def lab() -> None:
 
 
 @lab.command()
-@click.option("--link", default=None, metavar="RATE", help="Shape the server's link (tc tbf), e.g. 1.29gbit or 200mbit.")
+@click.option("--link", default=None, metavar="RATE",
+              help="Shape the server's link (tc tbf), e.g. 1.29gbit or 200mbit.")
 @click.option("--clients", type=click.IntRange(1, 3), default=2, show_default=True, help="Client hosts (dask workers).")
 def up(link: str | None, clients: int) -> None:
     """Start the lab: redis-server and iperf3 on srv, the Dask scheduler on ctl, a dask worker on each client host."""

@@ -76,7 +76,8 @@ def _refuse_copies(experiments: list) -> None:
 def compare(directories: tuple[Path, ...], latency: str, output: Path, control: str | None, fmt: str,
             alpha: float | None, calibrate: bool) -> None:
     """Compare result folders cell by cell (the first is the baseline), or one folder's targets with its
-    baseline target: ratio with its interval (at the level that agrees with the verdicts) and a tested verdict (better, worse, equivalent within the margin, or undecided);
+    baseline target: ratio with its interval (at the level that agrees with the verdicts) and a tested verdict (better,
+    worse, equivalent within the margin, or undecided);
     differing environments or plans are listed first.
 
     \b

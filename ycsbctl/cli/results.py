@@ -15,7 +15,8 @@ from ycsbctl.stores import registry
               help="Result folder to create (must not exist).")
 @click.option("--target", default=None, help="Target name [default: from the log's -db class].")
 @click.option("--workload", default=None, help="Workload name [default: the log's -P file name].")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Client threads [default: the log's -threads].")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Client threads [default: the log's -threads].")
 def import_ycsb(logs: tuple[str, ...], out: str, target: str | None, workload: str | None,
                 threads: int | None) -> None:
     """Read YCSB output files (stdout and stderr of one run each, 0.17.0 or master) into a result folder.

@@ -65,7 +65,8 @@ def targets() -> None:
 @click.option("--server-memory", help="memory for the server, e.g. 2g (container limit; 80% of it as the "
                                       "server's data limit).")
 @click.option("--host-network", is_flag=True, help="docker: run with --network host instead of publishing a port.")
-@click.option("--port", type=click.IntRange(1, 65535), help="port on 127.0.0.1 (one target only; default: a free port).")
+@click.option("--port", type=click.IntRange(1, 65535),
+              help="port on 127.0.0.1 (one target only; default: a free port).")
 @click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
               help="label for the servers (default: manual-<time>).")
 @click.option("--docker-host", "docker_hosts", multiple=True, metavar="[TARGET=]URL", help=DOCKER_HOST_HELP)
@@ -127,7 +128,8 @@ def status(as_json: bool, with_passwords: bool) -> None:
             url = ep.url if with_passwords else redact_url(ep.url)
             click.echo(json.dumps({**ep.to_dict(), "url": url, "alive": lost is None, "lost": lost, "config": None}))
         else:
-            click.echo(f"{_describe(ep, with_passwords)}\t{'up' if lost is None else f'DOWN: {lost}'}\tlog {ep.log_path}")
+            click.echo(f"{_describe(ep, with_passwords)}\t{'up' if lost is None else f'DOWN: {lost}'}\tlog "
+                       f"{ep.log_path}")
 
 
 @main.command()

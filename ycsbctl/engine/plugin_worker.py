@@ -48,7 +48,8 @@ class PluginWorker(Worker):
         self._loop_state(plan, stop_flag, out)
         spec = plan.spec
         self.plugin = load_workload(Properties(spec.properties))
-        self.gen = self.plugin.source(spec.phase, worker_rng(plan), plan.index, plan.processes, acked,  # type: ignore[assignment]
+        self.gen = self.plugin.source(spec.phase, worker_rng(plan), plan.index, plan.processes,
+                                      acked,  # type: ignore[assignment]
                                         plan.load_block)
         protocol = protocol_of(spec.url)
         executor = self.plugin.executor(protocol)

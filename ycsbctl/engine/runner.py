@@ -340,7 +340,8 @@ class Collector:
         self.workers, self.measurement, self.warmup_seconds = workers, measurement, warmup_seconds
         self.progress = progress
         self.seconds: dict[int, SecondAggregate] = defaultdict(lambda: SecondAggregate(names=names))
-        self.fine: dict[int, FineAggregate] = defaultdict(lambda: FineAggregate(names=names))  # by 100 ms, if shipped so
+        # by 100 ms, if shipped so
+        self.fine: dict[int, FineAggregate] = defaultdict(lambda: FineAggregate(names=names))
         self.closed: dict[int, int] = defaultdict(int)  # second -> workers whose last report of it came
         self.finals: dict[int, Done] = {}
         self.setup_errors: list[str] = []

@@ -29,7 +29,8 @@ def parse_threads(text: str) -> list[int]:
             raise ValueError
         return values
     except ValueError:
-        raise UserError(f"--threads {text!r}: use a number (32), a list (8,16,32) or a doubling range (8..128), all ≥ 1") from None
+        raise UserError(f"--threads {text!r}: use a number (32), a list (8,16,32) or a doubling range "
+                        "(8..128), all ≥ 1") from None
 
 
 _RATE = r"(\d+(?:\.\d+)?)\s*([kKmM]?)"  # 500, 2.5k, 1M (k = 1,000, M = 1,000,000)

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 
 def records_held(store: ServerProtocol, url: str, table: str) -> int | None:
-    """The records ``store``'s server at ``url`` counts in ``table`` (cheap: DBSIZE, an estimated count), Ctrl-C held while
+    """The records ``store``'s server at ``url`` counts in ``table`` (cheap: DBSIZE, an estimated count), Ctrl-C held
+    while
     it is asked; None when it cannot say (no server, or it does not answer)."""
     from ycsbctl.processes import deferred_signals
 

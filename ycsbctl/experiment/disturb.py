@@ -69,7 +69,8 @@ class PointDisturbances:
                 took = d.build()
             except Exception as exc:  # noqa: BLE001 - the point fails with one line (e.g. the server's maxmemory)
                 raise UserError(f"disturbance {spec.text}: could not build its {spec.kind} on "
-                                f"{redact_url(self.url)} ({type(exc).__name__}: {first_line(exc)})", exit_code=1) from None
+                                f"{redact_url(self.url)} ({type(exc).__name__}: {first_line(exc)})",
+                                exit_code=1) from None
             self.build_s.append(took)
             self.note(f"disturbance {spec.text}: built the {spec.kind} of {spec.size:,} members in {took:.2f} s "
                       "(in batches, before the measured window)")

@@ -109,7 +109,8 @@ def caused_by_disturbance(stall: Stall, windows: list[tuple[float, float]]) -> b
     return any(stall.from_s < w_end and end > w_start for w_start, w_end in windows)
 
 
-def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | None) -> tuple[Stall | None, str | None]:
+def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | None) -> tuple[Stall | None,
+                                                                                               str | None]:
     """The server's silence in a point that ran to its end (:func:`find_stall`), or None; and the note that
     says one inside the point's own ``disturbances`` (then not held against the point: no stall)."""
     overall = overall_summary(result) if result.status == RunStatus.OK else None
@@ -133,7 +134,9 @@ def _blamed(result: PhaseResult, stall: Stall | None, paused: bool, cause: str |
     if paused and cause:
         window_s = result.runtime_ms / 1000
         bottleneck = lock_wait_bottleneck(client_pause_s(result), window_s, cause, bottleneck)
-        stall_text = f"the client's calls waited {client_pause_s(result):.1f} s of the {window_s:.1f} s measured: {cause}"
+        stall_text = (
+            f"the client's calls waited {client_pause_s(result):.1f} s of the {window_s:.1f} s measured: {cause}"
+        )
     elif paused:
         window_s = result.runtime_ms / 1000
         bottleneck = client_stall_bottleneck(client_pause_s(result), window_s, bottleneck, stall)
@@ -215,5 +218,6 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
                        busy_only=bool(host_busy) and stall is None and not paused and not dataset_note
                        and not replica_note)
     errors = result.returns("ERROR")
-    return Verdict(RunStatus.OK, _join(error, disturbed_note, f"{errors:,} ERROR: {first}" if first and errors else None,
+    return Verdict(RunStatus.OK, _join(error, disturbed_note,
+                                       f"{errors:,} ERROR: {first}" if first and errors else None,
                                        own_note), bottleneck)

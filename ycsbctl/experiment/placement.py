@@ -4,7 +4,8 @@ With ``split`` placement the servers ycsbctl starts on this host run on one CPU 
 the local backend, ``--cpuset-cpus`` under Docker) and the engine's worker processes on the others
 (their affinity, set as each worker starts), and while a placed point runs the controller itself
 (progress, telemetry at 1 Hz, merging each second's counts: about 1 % of a core) moves onto the
-servers' CPUs, so that the workers have their CPUs to themselves. Without it both float over every core and the scheduler moves them onto each other's, which is
+servers' CPUs, so that the workers have their CPUs to themselves. Without it both float over every core and the
+scheduler moves them onto each other's, which is
 noise between repetitions and lag in the client's loop (``python -m bench placement`` measures both,
 side by side, on this machine: docs/studies/comparison.md quotes it).
 
@@ -118,7 +119,8 @@ def resolve_placement(choice: str, unplaceable: list[str], server_cpus: list[int
 def controller_placed(placement: Placement) -> Iterator[None]:
     """While a placed point runs, this process (the controller) on the servers' CPUs; its affinity is
     given back afterwards, whatever happens. The workers it starts meanwhile set their own (``spec.cpus``)."""
-    if not placement.split or os.environ.get(CONTROLLER_ENV, "server") == "float" or not hasattr(os, "sched_setaffinity"):
+    if not placement.split or os.environ.get(CONTROLLER_ENV, "server") == "float" or not hasattr(os,
+                                                                                                 "sched_setaffinity"):
         yield
         return
     before = os.sched_getaffinity(0)

@@ -49,7 +49,8 @@ class Plan:
     budget_s: float | None = None
     margin: float | None = None  # --margin: the equivalence margin (0.10 = ±10 %); None: the default
     order: str = "auto"  # auto | interleaved | blocks | target (ycsbctl.experiment.rounds)
-    placement: str = "auto"  # auto | split | off: servers and client on separate CPU sets (ycsbctl.experiment.placement)
+    # auto | split | off: servers and client on separate CPU sets (ycsbctl.experiment.placement)
+    placement: str = "auto"
     baseline: str | None = None  # the target the others are compared with (None: the first)
     alpha: float = 0.05  # the verdicts' significance level (false discovery rate over a comparison's cells)
     profile: str = "default"
@@ -59,7 +60,8 @@ class Plan:
     duration_s: float | None = None
     warmup_s: float | None = None
     target_rates: list[float] = field(default_factory=list)  # offered ops/s per point (a sweep axis); []: unpaced
-    slo: str | None = None  # --slo 'p99<1ms': search the highest offered rate meeting it (ycsbctl.experiment.rate_search)
+    # --slo 'p99<1ms': search the highest offered rate meeting it (ycsbctl.experiment.rate_search)
+    slo: str | None = None
     slo_start: float | None = None  # the search's first rate (ops/s); None: a fraction of an unpaced point's
     slo_points: int = 8  # paced points the search may run per target × workload × threads
     timeout_s: float = 10.0
@@ -70,7 +72,8 @@ class Plan:
     processes: int | None = None
     seed: int | None = None
     telemetry: bool = True
-    yardstick: bool = True  # --no-yardstick: no host yardstick at the start of each round (ycsbctl.experiment.yardstick_rounds)
+    # --no-yardstick: no host yardstick at the start of each round (ycsbctl.experiment.yardstick_rounds)
+    yardstick: bool = True
     load: bool | None = None  # None: load provisioned targets, not URLs the user runs
     property_files: list[str] = field(default_factory=list)
     properties: list[str] = field(default_factory=list)  # -p key=value
@@ -153,7 +156,9 @@ class Plan:
         self._check_labels()
         if self.disturb:
             self._check_disturbances()
-        if self.run_order[0] == "target" and (self.precision is not None or (self.sequential and len(self.targets) > 1)):
+        if self.run_order[0] == "target" and (
+            self.precision is not None or (self.sequential and len(self.targets) > 1)
+        ):
             why = self.run_order[1] or "--order target"
             raise UserError(f"--repeat auto / --precision add rounds over interleaved points, and these run target by "
                             f"target ({why.split(': ', 1)[-1]}): "
@@ -216,7 +221,8 @@ class Plan:
             embedded = [u for u in urls.values() if not registry.for_url(u).has_server]
             if not specs and embedded:
                 proto = registry.for_url(embedded[0])
-                raise UserError(f"--tls: {redact_url(embedded[0])} is {proto.title or proto.name}, run inside ycsbctl's "
+                raise UserError(f"--tls: {redact_url(embedded[0])} is {proto.title or proto.name}, run inside "
+                                "ycsbctl's "
                                 "own processes: it has no network and no TLS; drop --tls")
             if not specs:
                 raise UserError("--tls starts the servers ycsbctl runs with TLS, and every target here is a server you "
@@ -257,7 +263,11 @@ class Plan:
 
     @property
     def point_operations(self) -> int | None:
-        return self.operations if self.operations is not None else (None if self.point_duration_s else self.scale.operations)
+        return (
+            self.operations
+            if self.operations is not None
+            else (None if self.point_duration_s else self.scale.operations)
+        )
 
     @property
     def point_warmup_s(self) -> float:
@@ -332,7 +342,8 @@ class Plan:
 
     @property
     def run_order(self) -> tuple[str, str | None]:
-        """(``interleaved``, ``blocks`` or ``target``, why not the order asked for): :func:`ycsbctl.experiment.rounds.resolve_order`."""
+        """(``interleaved``, ``blocks`` or ``target``, why not the order asked for):
+        :func:`ycsbctl.experiment.rounds.resolve_order`."""
         from ycsbctl.experiment.rounds import resolve_order
         from ycsbctl.results.variants import split_variant
 

@@ -101,7 +101,8 @@ class PointRunner:
         out = load_dataset(ep, point, self.study, self.console.progress, baseline=self.baseline, engine=self.engine)
         m = self.sink.manifest
         if out.footprint and point.case.variant:
-            kept = {**m.workload_footprints, workload: {**m.workload_footprints.get(workload, {}), label: out.footprint}}
+            kept = {**m.workload_footprints, workload: {**m.workload_footprints.get(workload, {}),
+                                                        label: out.footprint}}
             self.sink.update_manifest(workload_footprints=kept)
         elif out.footprint:
             self.sink.update_manifest(footprints={**m.footprints, label: out.footprint})
@@ -151,13 +152,15 @@ class PointRunner:
         self.measured[record.run_id] = point
         keep(self, record.run_id, out.profile, throughput_ops=out.result.throughput_ops if out.result else None,
              server_kernel_share_proc=out.telemetry_summary.server_kernel_share, mode="all")
-        if case.properties.get_bool("hdrhistogram.fileoutput", False) and out.result is not None and out.result.intervals:
+        if case.properties.get_bool("hdrhistogram.fileoutput",
+                                    False) and out.result is not None and out.result.intervals:
             from ycsbctl.results.hdr_log import write_ycsb_logs
 
             # YCSB's file names for one point; a sweep's points each get their run id in front
             tag = None if plan.points() == 1 else record.run_id
             try:
-                for path in write_ycsb_logs(out.result.intervals, case.properties.get("hdrhistogram.output.path", ""), tag):
+                for path in write_ycsb_logs(out.result.intervals, case.properties.get("hdrhistogram.output.path", ""),
+                                            tag):
                     self.console.note(f"HdrHistogram log: {path}")
             except OSError as exc:  # the point is kept; only its copy for hdrhistogram.fileoutput is missing
                 self.console.note(f"could not write the HdrHistogram log ({exc}); the point's histograms are kept")

@@ -164,7 +164,8 @@ def search_point(base: Point, measure: Callable[[Point], RunRecord | None], ctx:
     known = {t["rate"]: t for t in stored.get("tried", [])}
     doc: dict[str, Any] = {**key, "slo": str(slo), "judged": slo.column, "parameters": {
         "start": ctx.start, "points": ctx.budget, "factor": FACTOR, "tolerance": TOLERANCE,
-        "precision": PRECISION, "max_span": MAX_SPAN, "min_achieved": MIN_ACHIEVED}, "unpaced_run_id": None, "unpaced_ops": None, "unpaced_status": stored.get("unpaced_status"), "tried": [],
+        "precision": PRECISION, "max_span": MAX_SPAN, "min_achieved": MIN_ACHIEVED}, "unpaced_run_id": None,
+                           "unpaced_ops": None, "unpaced_status": stored.get("unpaced_status"), "tried": [],
         "found_rate": None, "ended": None, "finished": False}
     budget = ctx.budget
     ceiling = None

@@ -91,7 +91,8 @@ def resolve_target(plan: Plan, name: str, props: Properties) -> Target:
     authenticate alike; a catalogue label with its kind, settings and binary."""
     if is_url(name):
         proto = registry.for_url(name)
-        return Target(name, target_label(name), proto.name, plan.loads(name), url=proto.url_with_properties(name, props),
+        return Target(name, target_label(name), proto.name, plan.loads(name), url=proto.url_with_properties(name,
+                                                                                                            props),
                       image=plan.images.get(name))
     from ycsbctl.provision.catalog import get_target
     from ycsbctl.provision.engines import engine_for
@@ -131,7 +132,8 @@ def workload_properties(plan: Plan, merged: Properties) -> Properties:
     return without_consumed(props)
 
 
-def check_operations(targets: Sequence[str], stores: dict[str, ServerProtocol], workload: str, operations: set[str]) -> None:
+def check_operations(targets: Sequence[str], stores: dict[str, ServerProtocol], workload: str,
+                     operations: set[str]) -> None:
     """A target whose store cannot do one of ``operations`` (memcached: SCAN) is refused, naming both."""
     for target in targets:
         proto = stores[target]

@@ -41,7 +41,9 @@ def open_cells(records: list[RunRecord], plan: dict) -> list[str]:
     if not len(v):
         return []
     tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)]
-    return [f"{r['target']} {r['workload']} {int(r['threads'])} threads: {verdict_text(r)}" for r in tp.to_dict("records")]
+    return [
+        f"{r['target']} {r['workload']} {int(r['threads'])} threads: {verdict_text(r)}" for r in tp.to_dict("records")
+    ]
 
 
 @dataclass

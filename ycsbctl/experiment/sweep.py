@@ -51,7 +51,8 @@ class Sweep(SweepTargets):
         self.order, self.order_note = study.order, study.order_note
         self.position = 0  # points measured so far in this sweep: the next one's place in the order
         self._stopped: set[str] = set()  # targets skipped from here on (a failed load, no restart)
-        self.yardstick = RoundYardstick(sink, console, on=study.plan.yardstick)  # the host's own speed, at the start of every round
+        # the host's own speed, at the start of every round
+        self.yardstick = RoundYardstick(sink, console, on=study.plan.yardstick)
         self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
 
     def run(self) -> Outcome:
@@ -119,7 +120,8 @@ class Sweep(SweepTargets):
                 round_no = 0
                 while stage and self._another_round(round_no, stage):
                     round_no += 1
-                    points = [p for p in round_points(stage, round_no, self.study.plan.seed) if p.run_id not in self.done_ids]
+                    points = [p for p in round_points(stage, round_no,
+                                                      self.study.plan.seed) if p.run_id not in self.done_ids]
                     if points:  # not a round --resume finds done
                         self.yardstick.round_starts(round_no, phase)
                     for point in points:
@@ -153,7 +155,8 @@ class Sweep(SweepTargets):
                 round_no += 1
                 self.yardstick.round_starts(round_no, phase)
                 for target in block_order(mine, round_no):
-                    points = [p for p in round_points([c for c in stage if c.target is target], round_no, self.study.plan.seed)
+                    points = [p for p in round_points([c for c in stage if c.target is target], round_no,
+                                                      self.study.plan.seed)
                               if p.run_id not in self.done_ids]
                     if not points or target.name in self._stopped:
                         continue
@@ -234,7 +237,8 @@ class Sweep(SweepTargets):
         if plan.slo:  # a search's points are only known as it goes: one not finished means more to do
             done = {(s.get("target"), s.get("workload"), s.get("threads")) for s in self.sink.manifest.slo_searches
                     if s.get("finished")}
-            return any((target.label, c.name, t) not in done for c in self.study.cases_for(target) for t in plan.threads)
+            return any((target.label, c.name,
+                        t) not in done for c in self.study.cases_for(target) for t in plan.threads)
         return any(cell.point(r).run_id not in self.done_ids
                    for cell in self.study.cells(target) for r in range(1, plan.repeat + 1))
 

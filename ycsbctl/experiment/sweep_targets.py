@@ -163,7 +163,8 @@ class SweepTargets:
         self.console.note(f"{label}: network baseline {f'{gbit:.2f} Gbit/s' if gbit else 'not measured'}{note}")
         if "client_hosts" in info:
             self.console.note(f"{label}: from client hosts " + ", ".join(
-                f"{h['name']} {h['gbit_s']:.2f} Gbit/s" if h.get("gbit_s") else f"{h['name']} not measured ({h['note']})"
+                f"{h['name']} {h['gbit_s']:.2f} Gbit/s" if h.get("gbit_s") else f"{h['name']} not measured "
+                                                                                f"({h['note']})"
                 for h in info["client_hosts"]))
         self.sink.update_manifest(network={**self.sink.manifest.network, label: info})
 

@@ -43,7 +43,8 @@ class RoundYardstick:
             return None
         self.sink.add_yardstick(reading.row(round_no, phase, target, started))
         if not self.readings:
-            self.console.note(f"host yardstick: {reading.cpu_ops_per_s:,.0f} CPU byte steps/s over {reading.cpus} CPU(s), "
+            self.console.note(f"host yardstick: {reading.cpu_ops_per_s:,.0f} CPU byte steps/s over {reading.cpus} "
+                              "CPU(s), "
                               f"loopback round trip {reading.rtt_us:,.0f} µs (speed {reading.speed:,.0f}); "
                               f"{reading.seconds:.2f} s, timed at the start of every round")
         self.readings += 1

@@ -112,7 +112,8 @@ def provision(target_or_url: str, backend: BackendChoice = "auto", *, experiment
                                 "(--targets redis-x --server-config redis-x:KEY=VALUE)")
             if tls:
                 raise UserError(f"--tls starts the servers ycsbctl runs with TLS; {redact_url(target_or_url)} is a "
-                                "server you run: give its TLS URL (rediss://…, or -p redis.tls=true; postgresql://…?sslmode=require; "
+                                "server you run: give its TLS URL (rediss://…, or -p redis.tls=true; "
+                                "postgresql://…?sslmode=require; "
                                 "mysql://…?ssl=true)")
             return ExternalProvisioner().up(target_or_url)
         kind = kind or target_or_url
@@ -256,7 +257,8 @@ def down_servers(targets: list[str] | None = None, *, everything: bool = False,
     for endpoint in chosen:
         teardown(endpoint)
         what = (f"container {endpoint.container_id[:12]}" if endpoint.container_id
-                else f"{len(endpoint.processes)} processes (pids {', '.join(str(p['pid']) for p in endpoint.processes)})"
+                else f"{len(endpoint.processes)} processes (pids "
+                     f"{', '.join(str(p['pid']) for p in endpoint.processes)})"
                 if endpoint.processes
                 else f"pid {endpoint.pid}" if endpoint.pid is not None else f"its database {redact_url(endpoint.url)}")
         verb = "stopped" if endpoint.container_id or endpoint.pid is not None else "removed"

@@ -222,10 +222,8 @@ def _listening(client: docker.DockerClient, entry: catalog.Target, host_network:
     if remote is None and wanted and (owner := port_owner(wanted)):
         raise UserError(f"port {wanted} on 127.0.0.1 is in use by {owner}", fix="choose another --port or stop it",
                         exit_code=1)
-    if host_network:  # on another host ycsbctl cannot look for a free port: the server's own, or --port
-        port = wanted or (entry.container_port if remote else free_port())
-    else:
-        port = entry.container_port
+    # host networking: on another host ycsbctl cannot look for a free port (the server's own, or --port)
+    port = wanted or (entry.container_port if remote else free_port()) if host_network else entry.container_port
     return host_network, port, "0.0.0.0" if remote or not host_network else "127.0.0.1"
 
 

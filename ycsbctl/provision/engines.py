@@ -33,7 +33,8 @@ def check_docker_host(url: str) -> str:
     """``url`` if it is a Docker engine URL ycsbctl can use, else a UserError (exit 2) saying the shapes."""
     try:
         parts = urlsplit(url)
-        ok = parts.scheme in SCHEMES and (bool(parts.path) if parts.scheme in ("unix", "npipe") else bool(parts.hostname))
+        ok = parts.scheme in SCHEMES and (bool(parts.path) if parts.scheme in ("unix",
+                                                                               "npipe") else bool(parts.hostname))
         if parts.scheme in ("tcp", "ssh"):
             _ = parts.port  # raises ValueError on a bad port
     except ValueError:

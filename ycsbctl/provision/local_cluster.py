@@ -131,8 +131,11 @@ def start(label: str, entry: catalog.Target, binary: str, options: UpOptions, ce
         _wait_replicas(procs, shape)
         _set_sync_delays(delays)
         facts = probe.describe(entry.protocol, first_url, expected=entry.display)
-    what = (f"Redis Cluster of {shape.shards} shards" + (f", {shape.replicas} replica(s) each" if shape.replicas else "")
-            if shape.shards else f"a primary and {shape.replicas} replica(s)")
+    what = (
+        f"Redis Cluster of {shape.shards} shards" + (f", {shape.replicas} replica(s) each" if shape.replicas else "")
+        if shape.shards
+        else f"a primary and {shape.replicas} replica(s)"
+    )
     endpoint.notes.append(f"{what}: {len(procs)} processes on ports {', '.join(str(p['port']) for p in procs)}")
     return keep_members(endpoint, key, facts)
 

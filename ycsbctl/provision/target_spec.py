@@ -87,7 +87,8 @@ def parse_target_kinds(items: tuple[str, ...] | list[str]) -> dict[str, str]:
                 raise UserError(f"--target-kind {piece!r}: write LABEL=KIND, e.g. lazy=redis")
             check_label(label)
             if kind not in names:
-                raise UserError(f"--target-kind {piece!r}: {kind!r} is not a server kind; use one of {', '.join(names)}")
+                raise UserError(f"--target-kind {piece!r}: {kind!r} is not a server kind; use one of "
+                                f"{', '.join(names)}")
             if out.get(label, kind) != kind:  # the last one won, silently (campaign, 27 Nov)
                 raise UserError(f"--target-kind {label}: given two kinds ({out[label]} and {kind})", fix="keep one")
             out[label] = kind
@@ -171,7 +172,8 @@ def read_targets_file(path: str) -> TargetsFile:
         where = f"{path}:{n}"
         if "://" in label:
             if rest:
-                raise UserError(f"{where}: {label} is a server you run: ycsbctl does not reconfigure it ({' '.join(rest)})")
+                raise UserError(f"{where}: {label} is a server you run: ycsbctl does not reconfigure it "
+                                f"({' '.join(rest)})")
             out.targets.append(label)
             continue
         if rest and "=" not in rest[0]:

@@ -2,9 +2,11 @@
 
 Points align on target × workload × threads (the sweep's phase). With several folders each after the
 first is compared with the first (the baseline) by :func:`ycsbctl.results.folder_verdicts.folder_verdicts`:
-the ratio of the geometric means with its interval (at the level that agrees with the verdicts), Welch's t test on the log values, and
+the ratio of the geometric means with its interval (at the level that agrees with the verdicts), Welch's t test on the
+log values, and
 one of ``better`` / ``worse`` / ``equivalent`` (inside ±margin) / ``undecided`` after the Benjamini–Hochberg
-adjustment over the cells of that comparison; a row's values are the geometric means its ratio is made of. A control target (the same build and settings in both, named with ``--control`` or
+adjustment over the cells of that comparison; a row's values are the geometric means its ratio is made of. A control
+target (the same build and settings in both, named with ``--control`` or
 found as the one target whose server did not change while another's did) takes the host's drift
 between the experiments out; without one, each cell is a minimum-effect test against the host's drift
 (:mod:`ycsbctl.results.host_drift`): ``better``/``worse`` only beyond it. With one
@@ -35,8 +37,10 @@ from ycsbctl.results.verdict_words import detectable_words, margin_words, verdic
 
 KEY = ["target", "workload", "threads"]
 JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
-               "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
-               "test", "caveat", "at_peak", "drift_margin_pct", "margin_pct", "margin_source", "decided_by", "busy_rounds",
+               "value", "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct",
+               "n",
+               "test", "caveat", "at_peak", "drift_margin_pct", "margin_pct", "margin_source", "decided_by",
+               "busy_rounds",
                "host_busy_max_pct", "host_factor")
 
 
@@ -74,7 +78,8 @@ def control_target(base: Experiment, other: Experiment, asked: str | None = None
     held = held_differently(base.runs, other.runs) if held is None else held
     if asked is not None:
         if asked not in common:
-            raise UserError(f"--control {asked}: not a target of both experiments (common: {', '.join(common) or 'none'})")
+            raise UserError(f"--control {asked}: not a target of both experiments (common: "
+                            f"{', '.join(common) or 'none'})")
         if not fv.same_server(sa.get(asked), sb.get(asked)):
             raise UserError(f"--control {asked}: its server differs between the experiments "
                             f"({server_name(sa.get(asked))} vs {server_name(sb.get(asked))}): pick an unchanged one")
@@ -121,12 +126,14 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
                                      if ctl else "no control target (the same build and settings in both, "
                                      "while another changed): a cell is better/worse only beyond the host's drift "
                                      "between experiments (throughput "
-                                     f"±{100 * margins.of(THROUGHPUT):.1f} %, {latency} ±{100 * margins.of(latency):.1f} %; "
+                                     f"±{100 * margins.of(THROUGHPUT):.1f} %, {latency} "
+                                     f"±{100 * margins.of(latency):.1f} %; "
                                      f"{margins.source}); keep an unchanged target in both to see smaller changes")
                      + _host_note(host, ctl, margins.of(THROUGHPUT)))
         notes += [n for n in (fv.few_rounds(base.runs, base.id) if other is exps[1] else None,
                               fv.few_rounds(other.runs, label)) if n]
-        v = fv.folder_verdicts(base.runs, other.runs, ctl, label, latency, paired=base.interleaved and other.interleaved,
+        v = fv.folder_verdicts(base.runs, other.runs, ctl, label, latency,
+                               paired=base.interleaved and other.interleaved,
                                alpha=alpha, margins=margins, host_factor=host.factor if host else None,
                                host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan)
         long.append(v)
@@ -178,24 +185,28 @@ def _pick(v: pd.DataFrame, target: str, workload: str, threads: int, metric: str
     return m.iloc[0].to_dict() if len(m) else {}
 
 
-def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame, names: tuple[str, str] = ("", "")) -> dict:
+def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame, names: tuple[str, str] = ("",
+                                                                                                        "")) -> dict:
     """One compared point: ``a`` (the baseline's) and ``b`` with their verdicts from ``v``; ``names``: what the
     two sides are called in ``why`` (:func:`~ycsbctl.report.compare_json.why_not_compared`) when no verdict."""
     target, workload, threads = key[0], key[1], int(key[2])
     tp = _pick(v, target, workload, threads, THROUGHPUT)
     lat = next((_pick(v, target, workload, threads, m) for m in set(v["metric"]) - {THROUGHPUT}), {}) if len(v) else {}
-    # the values a ratio is made of: the geometric means of the compared rounds (every point's mean where none was compared)
+    # the values a ratio is made of: the geometric means of the compared rounds (every point's mean where none was
+    # compared)
     return {"experiment": label, "target": target, "workload": workload, "threads": threads,
             "base_ops": tp.get("base_value", a["throughput_mean"]), "ops": tp.get("value", b["throughput_mean"]),
             **_fields(tp, "ops"),
-            "base_latency_us": lat.get("base_value", a["latency_mean"]), "latency_us": lat.get("value", b["latency_mean"]),
+            "base_latency_us": lat.get("base_value", a["latency_mean"]), "latency_us": lat.get("value",
+                                                                                               b["latency_mean"]),
             **_fields(lat, "latency"),
             "base_ok": f"{a['ok']}/{a['reps']}", "ok": f"{b['ok']}/{b['reps']}",
             "status": a["status"] if a["status"] != "ok" else b["status"], "caveat": tp.get("caveat"),
             "why": None if tp else why_not_compared(a, b, *names), "host_factor": tp.get("host_factor", math.nan)}
 
 
-_VERDICT_FIELDS = ("ratio", "ci_low", "ci_high", "verdict", "detectable_pct", "margin_pct", "drift_margin_pct", "decided_by")
+_VERDICT_FIELDS = ("ratio", "ci_low", "ci_high", "verdict", "detectable_pct", "margin_pct", "drift_margin_pct",
+                   "decided_by")
 
 
 def _fields(v: dict, prefix: str) -> dict:
@@ -318,7 +329,8 @@ def print_table(c: Comparison, console=None) -> None:
         # each verdict was judged against on the same line
         ov, lv = _verdict_word(r, "ops"), _verdict_word(r, "latency")
         cells = [*((r["experiment"],) if several else ()), r["workload"], r["target"], str(r["threads"]),
-                 _ops(r["base_ops"]), _ops(r["ops"]), _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0], "")),
+                 _ops(r["base_ops"]), _ops(r["ops"]), _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0],
+                                                                                                 "")),
                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
                  Text(lv, style=style.get(lv.split(" (")[0], "")),
                  (margin_words(_unprefixed(r, "ops")) or "—") + _host_divided(r, long=False),
@@ -331,7 +343,8 @@ def print_table(c: Comparison, console=None) -> None:
 
 def json_cells(c: Comparison) -> list[dict]:
     """One object per cell × metric (:data:`JSON_FIELDS`, NaN as null, ``compared`` true), then one per cell ×
-    metric that has no verdict (``compared`` false, ``why``: :func:`~ycsbctl.report.compare_json.not_compared_cells`)."""
+    metric that has no verdict (``compared`` false, ``why``:
+    :func:`~ycsbctl.report.compare_json.not_compared_cells`)."""
     out = []
     for r in c.verdicts.to_dict("records"):
         if c.within:

@@ -34,7 +34,9 @@ def persistence_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
         delayed = _sum(mine, "aof_delayed_fsyncs")
         if forks:
             pause = _max(mine, "server_fork_pause_us_max")
-            paused = f"; the longest fork paused the server {pause / 1000:.2f} ms (INFO latest_fork_usec)" if pause else ""
+            paused = (
+                f"; the longest fork paused the server {pause / 1000:.2f} ms (INFO latest_fork_usec)" if pause else ""
+            )
             out.append(f"{t} forked {forks:.0f} time(s) in {len(mine)} measured point(s) (RDB snapshots or AOF "
                        f"rewrites){paused}.")
         if delayed:
@@ -71,8 +73,10 @@ def replication_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
         if not len(mine):
             continue
         order = [c for c in ("phase", "threads", "repetition") if c in mine]
-        said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}{_replay(r)}" for _, r in mine.sort_values(order).iterrows())
-        pg = "repl_lag_ms_max" in mine and bool(mine["repl_lag_ms_max"].notna().any())  # only pg_stat_replication has a lag in time
+        said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}{_replay(r)}" for _,
+                         r in mine.sort_values(order).iterrows())
+        # only pg_stat_replication has a lag in time
+        pg = "repl_lag_ms_max" in mine and bool(mine["repl_lag_ms_max"].notna().any())
         source = ("pg_stat_replication, bytes of WAL sent and not replayed" if pg
                   else "INFO replication, bytes of the replication stream")
         out.append(f"{t} — the slowest replica behind the primary, per point (the highest 1 s sample of {source}): "

@@ -66,7 +66,8 @@ def timeline_figure(exp: Experiment, run_id: str, color: str = "#0072B2", subtit
                 s0 = _float(e.get("stall_start_s")) - warmup
                 ax.axvspan(s0, s0 + stall, color=STALL_COLOR, alpha=0.25, lw=0)
         top.annotate(_label(e), (start, top.get_ylim()[1]), xytext=(3, -4 - 11 * (n % 3)), textcoords="offset points",
-                     fontsize=7.5, va="top", bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
+                     fontsize=7.5, va="top", bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
+                                                   "alpha": 0.8})
     titles(fig, f"{exp.run_doc(run_id)['target']}: {run_id}", subtitle)
     fig.subplots_adjust(top=0.86, bottom=0.1, left=0.1, right=0.97, hspace=0.12)
     return fig
@@ -131,5 +132,6 @@ def _charge_words(row: dict[str, Any]) -> str:
     role = charge_role(label, row.get("overlaps"), row.get("charged_to"))
     return {"alone": "", "charged": f"overlapped {row.get('overlaps')}: charged here (the server's evidence)",
             "joint": f"overlapped {row.get('overlaps')}: charged jointly here",
-            "shared": f"overlapped {row.get('overlaps')}: charged jointly on {str(row.get('charged_to')).split('+')[0]}",
+            "shared": f"overlapped {row.get('overlaps')}: charged jointly on "
+                      f"{str(row.get('charged_to')).split('+')[0]}",
             "elsewhere": f"overlapped: charged to {row.get('charged_to')} (the server's evidence)"}[role]

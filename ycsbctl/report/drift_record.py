@@ -19,7 +19,9 @@ def calibrate(c: Comparison) -> tuple[Path, list[str]]:
         raise UserError("--calibrate records the host's drift between experiments: give two folders of one plan, "
                         "run minutes apart with nothing changed")
     if c.differences:  # their cells differ by more than the host's drift: recording it would widen every margin
-        shown = "; ".join(c.differences[:3]) + (f"; and {len(c.differences) - 3} more" if len(c.differences) > 3 else "")
+        shown = "; ".join(c.differences[:3]) + (
+            f"; and {len(c.differences) - 3} more" if len(c.differences) > 3 else ""
+        )
         raise UserError(f"--calibrate: the experiments differ ({shown}), so they are no A/A pair; nothing was recorded",
                         fix="give two runs of one plan on this host, minutes apart, with nothing changed")
     v = c.verdicts[~c.verdicts["at_peak"].astype(bool)] if len(c.verdicts) else c.verdicts
@@ -32,5 +34,6 @@ def calibrate(c: Comparison) -> tuple[Path, list[str]]:
     lines = [f"a new record (the unusable one is kept as {path}.damaged)"] if damaged else []
     for metric in dict.fromkeys(m for m, _ in pairs):
         d = [host_drift.drift(r) for m, r in pairs if m == metric]
-        lines.append(f"{metric}: {len(d)} cells drifted up to {100 * max(d):.1f} % (median {100 * sorted(d)[len(d) // 2]:.1f} %)")
+        lines.append(f"{metric}: {len(d)} cells drifted up to {100 * max(d):.1f} % (median "
+                     f"{100 * sorted(d)[len(d) // 2]:.1f} %)")
     return path, lines

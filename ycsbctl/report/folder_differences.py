@@ -36,7 +36,8 @@ def differences(base: Experiment, other: Experiment, held: dict[str, tuple[float
     if ka != kb:
         out.append(f"skipped targets: {', '.join(map(str, ka)) or 'none'} vs {', '.join(map(str, kb)) or 'none'}")
     va, vb = base.manifest.versions, other.manifest.versions
-    out += [f"versions.{k}: {va.get(k)!s} vs {vb.get(k)!s}" for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)]
+    out += [f"versions.{k}: {va.get(k)!s} vs "
+            f"{vb.get(k)!s}" for k in sorted(set(va) | set(vb)) if va.get(k) != vb.get(k)]
     sa, sb = base.manifest.servers, other.manifest.servers
     for t in sorted(set(sa) & set(sb)):
         na, nb = server_name(sa[t]), server_name(sb[t])

@@ -61,7 +61,8 @@ def host_busy_findings(runs: pd.DataFrame, cores: float | None = None) -> list[s
             how = f"the hypervisor gave {steal} of a core to other machines (steal){scale} during them"
         else:
             how = name.removeprefix("host busy: ") if name.startswith("host busy: ") else "the host was busy"
-        out.append(f"{n} {'were' if len(g) != 1 else 'was'} measured while the host was busy: {how}. They are degraded, not failed: their figures "
+        out.append(f"{n} {'were' if len(g) != 1 else 'was'} measured while the host was busy: {how}. They are "
+                   "degraded, not failed: their figures "
                    "are shown, marked, and each is compared like an ok point only in rounds that interleave the "
                    "targets.")
     return out

@@ -63,9 +63,11 @@ def _bytes(v: Any) -> str:
 def environment() -> jinja2.Environment:
     """One per process: the templates compile once (~0.06 s of CPU each time), not at every report
     (jinja still reloads a template whose file changed)."""
-    env = jinja2.Environment(loader=jinja2.PackageLoader("ycsbctl.report", "templates"), autoescape=jinja2.select_autoescape(["j2"]),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("ycsbctl.report", "templates"),
+                             autoescape=jinja2.select_autoescape(["j2"]),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    env.filters.update(num=_num, bytes=_bytes, us=fmt_us, tojson_pretty=lambda v: json.dumps(v, indent=1, default=str, sort_keys=True))
+    env.filters.update(num=_num, bytes=_bytes, us=fmt_us, tojson_pretty=lambda v: json.dumps(v, indent=1, default=str,
+                                                                                             sort_keys=True))
     return env
 
 
@@ -127,7 +129,8 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str, cells: 
         own = p["ok"] > 0  # the point's own (ok) figures, else its degraded runs'
         rate = None if math.isnan(p["target_rate"]) else float(p["target_rate"])
         interval, noise = noise_text(by_cell.get((p["target"], int(p["threads"]), rate)))
-        css = {"failed": "failed", "interrupted": "failed", "degraded": "degraded", "skipped": "skipped"}.get(p["status"], "")
+        css = {"failed": "failed", "interrupted": "failed", "degraded": "degraded",
+               "skipped": "skipped"}.get(p["status"], "")
         if not css and p["bottleneck"] == "client-cpu":
             css = "client-bound"
         rows.append({
@@ -143,7 +146,8 @@ def workload_table(exp: Experiment, points: pd.DataFrame, workload: str, cells: 
             "client_lag_warning": _first_text(ok, "client_lag_warning"),
             "schedule_lag": _mean(ok, "schedule_lag_p99_us"),
             "schedule_lag_warning": _first_text(ok, "schedule_lag_warning"),
-            "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "", "why": p.get("why") or "",
+            "bottleneck": p["bottleneck"] or "", "bottleneck_text": p["bottleneck_text"] or "",
+            "why": p.get("why") or "",
             "status": p["status"], "css": css, "error": p["error"] or "",
         })
     rows.sort(key=lambda r: (r["threads"], r["offered"] or math.inf, shown.index(r["target"])))
@@ -193,7 +197,8 @@ def servers(exp: Experiment) -> list[dict]:
         ep = eps[t] or {}
         name, warning = server_identity(t, ep)
         out.append({"target": t, "kind": ep.get("kind") or "", "settings": settings_text(ep),
-                    "traits": traits_text(ep), "answered_by": name, "warning": warning, "backend": ep.get("backend", ""),
+                    "traits": traits_text(ep), "answered_by": name, "warning": warning, "backend": ep.get("backend",
+                                                                                                          ""),
                     "url": ep.get("url", ""), "where": (f"pid {ep['pid']}" if ep.get("pid") else
                     (f"container {str(ep['container_id'])[:12]}" if ep.get("container_id") else ""))
                     + (f" on {ep['host']}" if ep.get("host") else ""),
@@ -250,7 +255,8 @@ def footprint_rows(exp: Experiment) -> tuple[list[str], list[dict]]:
         cells = []
         for f in fp.values():
             v = f.get(k)
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith("_bytes") and "per_record" not in k:
+            if isinstance(v, (int, float)) and not isinstance(v,
+                                                              bool) and k.endswith("_bytes") and "per_record" not in k:
                 cells.append(_bytes(v))
             elif isinstance(v, float):
                 cells.append(_num(v, 1))
@@ -279,11 +285,13 @@ def client_host_rows(exp: Experiment) -> list[dict]:
                                                         d.get("phase", ""), d.get("threads", 0))):
         cluster = PhaseResult.doc_fact(doc.get("result"), "cluster") or {}
         for s in cluster.get("shards", []):
-            rows.append({"point": f"{doc.get('target')} {doc.get('workload')} {doc.get('phase')} {doc.get('threads')} threads",
+            rows.append({"point": f"{doc.get('target')} {doc.get('workload')} {doc.get('phase')} {doc.get('threads')} "
+                                  "threads",
                          "host": s.get("name"), "hostname": s.get("host"), "cores": s.get("cores"),
                          "processes": s.get("processes"), "threads": s.get("threads"),
                          "cpu": s.get("client_cpu_pct"), "share": s.get("client_share"),
-                         "late": s.get("start_late_ms"), "skew": cluster.get("start_skew_ms"), "lost": s.get("lost") or ""})
+                         "late": s.get("start_late_ms"), "skew": cluster.get("start_skew_ms"),
+                         "lost": s.get("lost") or ""})
     return rows
 
 

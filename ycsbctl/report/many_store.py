@@ -107,7 +107,9 @@ def store_study(exp: Experiment, latency: str = "p99") -> StoreStudy | None:
                     c.within_run = bool(g["within_run"])
                 else:
                     mine = runs[(runs["workload"] == name) & (runs["target"] == target)] if len(runs) else runs
-                    degraded = mine[(mine["status"] == "degraded") & (mine["threads"] == threads)] if len(mine) else mine
+                    degraded = (
+                        mine[(mine["status"] == "degraded") & (mine["threads"] == threads)] if len(mine) else mine
+                    )
                     if len(degraded):  # measured, but not a healthy point: its numbers, marked
                         c.throughput = float(degraded["throughput_ops"].astype(float).mean())
                         c.p99_us = float(degraded["all_p99_us"].astype(float).mean())
@@ -181,7 +183,8 @@ def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitl
                 if c is None:
                     continue
                 if getattr(c, attr) == getattr(c, attr):  # measured (ok, or degraded: lighter)
-                    ax.bar(xi, getattr(c, attr), width, color=colors.get(t, "#777"), alpha=1.0 if c.status == "ok" else 0.45)
+                    ax.bar(xi, getattr(c, attr), width, color=colors.get(t, "#777"),
+                           alpha=1.0 if c.status == "ok" else 0.45)
                     ax.text(xi, getattr(c, attr), f"{getattr(c, attr):,.0f}", ha="center", va="bottom", fontsize=6,
                             rotation=90)
                 else:
@@ -277,7 +280,10 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
                     tested = bool(len(row)) and not pd.isna(row.iloc[0]["ci_low"])
                     said = verdict_text(row.iloc[0]) if tested else within_run_ratio(c, best)
                     untested |= not tested and "×" in said
-                    words.append(f"{c.target} {said}" + (f" ({_degraded_note(c).removeprefix('; ')})" if _degraded_note(c) else ""))
+                    words.append(
+                        f"{c.target} {said}"
+                        + (f" ({_degraded_note(c).removeprefix('; ')})" if _degraded_note(c) else "")
+                    )
                 parts.append("against it " + "; ".join(words) + (WITHIN_RUN_NOTE if untested else "")
                              + embedded_note([best.target, *(c.target for c in others)], serverless))
         else:

@@ -64,7 +64,8 @@ def context_line(manifest: Manifest) -> str:
         parts.append(f"{manifest.point_operations:,} operations per point")
     if manifest.repeat > 1:
         parts.append(f"{manifest.repeat} repetitions (mean, bars: 95 % interval)")
-    machine = ", ".join(x for x in (str(host.get("cpu_model") or ""), f"{host['cores']} cores" if host.get("cores") else "") if x)
+    machine = ", ".join(x for x in (str(host.get("cpu_model") or ""),
+                                    f"{host['cores']} cores" if host.get("cores") else "") if x)
     if machine:
         parts.append(machine)
     return " · ".join(parts)
@@ -115,10 +116,12 @@ def throughput_latency_figure(points: pd.DataFrame, workload: str, latency: str,
             lat = ok[ok["latency_mean"].notna()]
             if len(lat):
                 lerr = _bars(lat, "latency", div)
-                ax2.errorbar(lat["threads"], lat["latency_mean"] / div, yerr=lerr, fmt="--s", color=c, mfc="white", capsize=3,
+                ax2.errorbar(lat["threads"], lat["latency_mean"] / div, yerr=lerr, fmt="--s", color=c, mfc="white",
+                             capsize=3,
                              lw=1.5, ms=5)
         handles += [Line2D([], [], color=c, lw=2, marker="o", label=f"{target} throughput"),
-                    Line2D([], [], color=c, lw=1.5, ls="--", marker="s", mfc="white", label=f"{target} {label} latency")]
+                    Line2D([], [], color=c, lw=1.5, ls="--", marker="s", mfc="white",
+                           label=f"{target} {label} latency")]
     top = top or 1.0
     by_target = pts.groupby("target")
     measured = pts["throughput_mean"].fillna(pts["throughput_seen"].where(_measured_degraded(pts)))
@@ -167,25 +170,30 @@ def _mark_points(ax: Axes, pts: pd.DataFrame, colors: dict[str, str], floor: flo
         y = y if has_tp else floor
         if p["status"] == "degraded" and has_tp:
             if p["ok"] or few_degraded:
-                labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}", (p["threads"], y),
+                labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}", (p["threads"],
+                                                                                                         y),
                                           xytext=(0, 9), textcoords="offset points", ha="center", fontsize=7.5,
                                           color="#8a4b00", zorder=7))
         elif p["status"] in ("failed", "interrupted", "degraded"):
             ax.scatter([p["threads"]], [y], marker="X", s=110, color=FAILED_COLOR, edgecolors="black", zorder=6)
             note = f"{p['status']} {p['reps'] - p['ok']}/{p['reps']}" + ("" if has_tp else ", nothing measured")
-            labels.append(ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9), textcoords="offset points",
+            labels.append(ax.annotate(f"{p['target']}: {note}", (p["threads"], y), xytext=(0, 9),
+                                      textcoords="offset points",
                                       ha="center", fontsize=7.5, color=FAILED_COLOR, fontweight="bold", zorder=7))
         elif p["bottleneck"] == "client-cpu" and has_tp:
-            ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":", zorder=5)
+            ax.scatter([p["threads"]], [y], s=260, facecolors="none", edgecolors=c, linewidths=1.2, linestyle=":",
+                       zorder=5)
             labels.append(ax.annotate("client-bound", (p["threads"], y), xytext=(0, 11), textcoords="offset points",
                                       ha="center", fontsize=7.5, color="#333"))
     return labels
 
 
 def _legend_marks(pts: pd.DataFrame, fitted: bool) -> list[Line2D]:
-    """The legend entries of the marks the figure holds: crosses, hollow degraded points, the fit, client-bound rings."""
+    """The legend entries of the marks the figure holds: crosses, hollow degraded points, the fit, client-bound
+    rings."""
     handles = []
-    crossed = pts["status"].isin(["failed", "interrupted"]) | (pts["status"].eq("degraded") & pts["throughput_seen"].isna()
+    crossed = pts["status"].isin(["failed",
+                                  "interrupted"]) | (pts["status"].eq("degraded") & pts["throughput_seen"].isna()
                                                                 & pts["throughput_mean"].isna())
     if crossed.any():
         handles.append(Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8,
@@ -195,7 +203,8 @@ def _legend_marks(pts: pd.DataFrame, fitted: bool) -> list[Line2D]:
     if fitted:
         handles.append(Line2D([], [], color="#555", ls="-.", lw=1.0, label="Universal Scalability Law fit"))
     if (pts["bottleneck"] == "client-cpu").any():
-        handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12, label="client-CPU-bound (lower bound)"))
+        handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="#333", ms=12,
+                              label="client-CPU-bound (lower bound)"))
     return handles
 
 

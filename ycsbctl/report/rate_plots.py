@@ -65,7 +65,8 @@ def rate_latency_figure(exp: Experiment, workload: str, colors: dict[str, str], 
             name = f"{target}, {threads} threads" if several else target
             ax.plot(g["throughput_ops"], g[p99] / div, "-o", color=c, lw=2, ms=5)
             bars = _bars(runs[(runs["target"] == target) & (runs["threads"] == threads)], g["_rate"], div)
-            _draw_bars(ax, g["throughput_ops"], g[p99] / div, bars["throughput_ops"], bars[p99], c, f"ci-{target}-{threads}-p99")
+            _draw_bars(ax, g["throughput_ops"], g[p99] / div, bars["throughput_ops"], bars[p99], c,
+                       f"ci-{target}-{threads}-p99")
             if p50 in g:
                 ax.plot(g["throughput_ops"], g[p50] / div, "--s", color=c, lw=1.3, ms=4, mfc="white")
                 _draw_bars(ax, g["throughput_ops"], g[p50] / div, bars["throughput_ops"], bars.get(p50), c,
@@ -82,14 +83,17 @@ def rate_latency_figure(exp: Experiment, workload: str, colors: dict[str, str], 
                        edgecolors=PASS_COLOR if t["passed"] else "black")
         if s.get("found_rate"):
             ax.axvline(s["found_rate"], color=c, lw=1, ls=":")
-            ax.annotate(f"{s['target']}: {s['found_rate']:,.0f} ops/s", (s["found_rate"], 1), xycoords=("data", "axes fraction"),
+            ax.annotate(f"{s['target']}: {s['found_rate']:,.0f} ops/s", (s["found_rate"], 1), xycoords=("data",
+                                                                                                        "axes "
+                                                                                                        "fraction"),
                         xytext=(3, -12), textcoords="offset points", fontsize=7.5, color=c, rotation=90, va="top")
     if searches:
         limit = _limit_us(searches[0]["slo"])
         if limit is not None:
             ax.axhline(limit / div, color="#555", lw=1, ls="-.")
         handles += [Line2D([], [], color="#555", lw=1, ls="-.", label=f"SLO {searches[0]['slo']}"),
-                    Line2D([], [], ls="", marker="o", mfc="none", mec=PASS_COLOR, ms=8, label="tried: met (judged latency)"),
+                    Line2D([], [], ls="", marker="o", mfc="none", mec=PASS_COLOR, ms=8,
+                           label="tried: met (judged latency)"),
                     Line2D([], [], ls="", marker="X", color=FAILED_COLOR, mec="black", ms=8, label="tried: missed")]
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
@@ -131,7 +135,8 @@ def _draw_bars(ax: Any, x: pd.Series, y: pd.Series, xci: list[tuple[float, float
     if not keep:
         return
     xs, ys = x.to_numpy()[keep], y.to_numpy()[keep]
-    yerr = [[max(ys[k] - yci[i][0], 0) for k, i in enumerate(keep)], [max(yci[i][1] - ys[k], 0) for k, i in enumerate(keep)]]
+    yerr = [[max(ys[k] - yci[i][0], 0) for k, i in enumerate(keep)], [max(yci[i][1] - ys[k], 0) for k,
+                                                                      i in enumerate(keep)]]
     xerr = [[max(xs[k] - xci[i][0], 0) if xci[i][0] == xci[i][0] else 0 for k, i in enumerate(keep)],
             [max(xci[i][1] - xs[k], 0) if xci[i][1] == xci[i][1] else 0 for k, i in enumerate(keep)]]
     bars = ax.errorbar(xs, ys, xerr=xerr, yerr=yerr, fmt="none", ecolor=color, elinewidth=1, capsize=2.5, alpha=0.8)

@@ -185,7 +185,8 @@ def network_baseline_gbit(exp: Experiment) -> dict[str, float]:
     out = {t: float(n["gbit_s"]) for t, n in exp.manifest.network.items()
            if isinstance(n, dict) and isinstance(n.get("gbit_s"), (int, float))}
     if "baseline_gbit_s" in exp.runs:
-        for t, v in pd.to_numeric(exp.runs["baseline_gbit_s"], errors="coerce").groupby(exp.runs["target"]).max().items():
+        for t, v in pd.to_numeric(exp.runs["baseline_gbit_s"],
+                                  errors="coerce").groupby(exp.runs["target"]).max().items():
             if t not in out and not math.isnan(v):
                 out[t] = float(v)
     return out

@@ -100,6 +100,7 @@ def settings_lines(exp: Experiment) -> list[str]:
     for t, e in _endpoints(exp).items():
         if e.get("settings"):
             kind = e.get("kind") or t
-            what = f"{t} was started" if kind == t else f"{t} is {kind} started"  # a variant (redis-aof) is its own kind
+            # a variant (redis-aof) is its own kind
+            what = f"{t} was started" if kind == t else f"{t} is {kind} started"
             out.append(f"{what} with {settings_text(e)}.")
     return out

@@ -15,7 +15,8 @@ from ycsbctl.results.names import CPU_SATURATED, main_operation
 from ycsbctl.results.verdicts import interval_text
 
 # Catalogue names and the product a reader expects behind them.
-PRODUCTS = {"redis": "Redis", "redis6": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB", "dragonfly": "Dragonfly",
+PRODUCTS = {"redis": "Redis", "redis6": "Redis", "mongodb": "MongoDB", "valkey": "Valkey", "keydb": "KeyDB",
+            "dragonfly": "Dragonfly",
             "ferretdb": "FerretDB"}
 _NO_BOTTLENECK = {None, "", "none", "unknown", "ok", "stall", "client-stall", "host-busy"}  # not a limit of the server
 
@@ -128,7 +129,8 @@ def _versus(workload: str, lead: str, other: str, verdicts: pd.DataFrame | None)
             ci = interval_text(lo, hi)
             m = x.get("margin_pct")
             verdict = {"better": "a real difference", "worse": "a real difference",
-                       "equivalent": f"equivalent within ±{m:.0f} %" if isinstance(m, float) and m == m else "equivalent",
+                       "equivalent": f"equivalent within ±{m:.0f} %" if isinstance(m,
+                                                                                   float) and m == m else "equivalent",
                        }.get(x["verdict"], x["verdict"])
             if pd.isna(ratio):  # paired rounds, and no round in which both were ok
                 return f"no ratio to {lead}'s peak", verdict
@@ -232,7 +234,8 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
                       serverless: frozenset[str] | set[str] = frozenset(),
                       main: MainLatency | None = None, stored: Stored | None = None,
                       cells: pd.DataFrame | None = None) -> list[str]:
-    """Sentences about one workload: who peaks where, by how much (with the interval (at its family's level) and verdict of
+    """Sentences about one workload: who peaks where, by how much (with the interval (at its family's level) and verdict
+    of
     the peak-against-peak comparison where ``verdicts`` hold one), what limits each target, what failed. With
     ``main`` (:func:`main_latency`), a peak's latency is its main operation's, named, as on the console;
     else every operation's; with ``stored`` (:func:`records_stored`), a batch's records per second follow
@@ -295,7 +298,8 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     status = exp.status
     n = int((exp.runs["status"] == "ok").sum()) if len(exp.runs) else 0
     if status in ("interrupted", "running"):
-        out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} finished runs are shown.")
+        out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} finished runs are "
+                   "shown.")
     elif status == "partial":
         out.append(f"This experiment is partial: a target was skipped or points failed (below); {n} runs are ok.")
     for sub in exp.manifest.substitutions:

@@ -1,5 +1,6 @@
 """The report's first screen for a thread ladder: each target against the baseline, per workload, at each
-thread count and at its peak — ratio [interval at the family's level, :func:`level_text`] and verdict — and the headline sentence that
+thread count and at its peak — ratio [interval at the family's level, :func:`level_text`] and verdict — and the headline
+sentence that
 answers "which is faster, by how much, and is that real?" (verdicts: :mod:`ycsbctl.results.verdicts`)."""
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
     margin = f"±{m.max():.0f} %" if len(m) else f"±{100 * stats.EQUIVALENCE_MARGIN:.0f} %"
     parts = [f"<b>better</b> or <b>worse</b> when the interval leaves 1.00 out, <b>equivalent</b> when the interval "
              f"of the two one-sided tests (each at α: 1 − 2α) lies within {margin} ({source}), <b>undecided</b> when "
-             "it is too wide for either (beside it, the smallest difference these rounds could have detected, 80 % power)"]
-    rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)), errors="coerce").max() or 1) if len(verdicts) else 1
+             "it is too wide for either (beside it, the smallest difference these rounds could have detected, 80 % "
+             "power)"]
+    rounds = int(pd.to_numeric(verdicts.get("n", pd.Series(dtype=float)),
+                               errors="coerce").max() or 1) if len(verdicts) else 1
     if plan.get("sequential"):
         planned = plan.get("planned_rounds")
         spent = looks.plan_spent_alpha(plan, alpha, rounds)
@@ -66,7 +69,8 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
     else:
         parts.append(f"tested at α = {alpha:g}")
     parts.append("the p values of a difference adjusted together (Benjamini–Hochberg) and the intervals stated at the "
-                 "level that agrees with them (1 − α × called ÷ tested); an equivalent cell's interval is its own test's")
+                 "level that agrees with them (1 − α × called ÷ tested); an equivalent cell's interval is its own "
+                 "test's")
     by = verdicts.get("decided_by", pd.Series(dtype=object)).dropna().astype(str)
     if by.str.contains("ANCOVA", regex=False).any():
         parts.append("where the share of the host that other programs and the hypervisor took varied between the "
@@ -95,9 +99,15 @@ def detectable_sentence(pct: float, rounds: int) -> str:
     factor = 1 + pct / 100
     rounds_text = f"with {rounds} round{'s' if rounds != 1 else ''}"
     if factor > 1000:  # as the peak line's "[<0.01, >1,000]": "beyond 1,341,723,148,682,526,464×" was printed
-        return f"{rounds_text} no difference under 1,000× either way would have been seen (more rounds, --repeat, narrow it)"
+        return (
+            f"{rounds_text} no difference under 1,000× either way would have been seen (more rounds, --repeat, narrow "
+            "it)"
+        )
     shown = f"{factor:,.0f}×" if factor >= 10 else f"{factor:.1f}×"
-    return f"{rounds_text} only a difference beyond {shown} either way would have been seen (more rounds, --repeat, narrow it)"
+    return (
+        f"{rounds_text} only a difference beyond {shown} either way would have been seen (more rounds, --repeat, "
+        "narrow it)"
+    )
 
 
 def _threads(values: list[int]) -> str:
@@ -198,7 +208,8 @@ def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[st
                      else f" ({level_text(peak)} interval)")
             parts.append(f"peak against peak {ratio_text(p)}{level}, {verdict_word(p)}")
         if parts:
-            out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base, serverless)
+            out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base,
+                                                                                                 serverless)
                        + standin_note(target, base, stand_ins or {}) + ".")
     return out
 
@@ -261,5 +272,6 @@ def noise_text(cell: dict | None) -> tuple[str, str]:
 
 def cells_by_point(cells: pd.DataFrame, workload: str) -> dict[tuple, dict]:
     """(target, threads, offered rate or None) -> the cell's row of :func:`ycsbctl.results.cells.cell_table`."""
-    return {(c["target"], int(c["threads"]), c["target_rate"] if c["target_rate"] == c["target_rate"] and c["target_rate"] else None): c
+    return {(c["target"], int(c["threads"]),
+             c["target_rate"] if c["target_rate"] == c["target_rate"] and c["target_rate"] else None): c
             for c in cells[cells["workload"] == workload].to_dict("records")}

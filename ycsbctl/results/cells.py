@@ -109,7 +109,8 @@ def cell_table(runs: pd.DataFrame, latency: str = "p99", series: pd.DataFrame | 
         texts = [t for t in (over_rounds.drift_text(THROUGHPUT, over_rounds.drift(tp)),
                              over_rounds.drift_text(f"{lat_m.name} latency", over_rounds.drift(lat))) if t]
         sd = float(pd.Series([math.log(v) for v in tp.values() if v > 0]).std())  # NaN from fewer than two
-        rows.append({**dict(zip(CELL, key)), "target_rate": cell_rate(key[3]), "n": len(tp), "within_run": ti.within_run,
+        rows.append({**dict(zip(CELL, key)), "target_rate": cell_rate(key[3]), "n": len(tp),
+                     "within_run": ti.within_run,
                      "throughput": ti.centre, "throughput_low": ti.low, "throughput_high": ti.high,
                      "throughput_cv": ti.cv, "unstable": ti.unstable or li.unstable,
                      "latency": li.centre, "latency_low": li.low, "latency_high": li.high, "latency_cv": li.cv,

@@ -15,7 +15,8 @@ labelled :data:`PACING_LABEL` when that lag's p99 reaches :data:`TAIL_SHARE` of 
 
 An embedded store (its store records ``has_server`` False: SQLite) runs inside the client's own process and
 event loop: a loop that ran late was running the store's calls (one at a time, whichever client made them), so
-the lag is the store's own time, no fault of the client's. Its line says so (:data:`IN_CLIENT_MARK`) rather than blaming the client.
+the lag is the store's own time, no fault of the client's. Its line says so (:data:`IN_CLIENT_MARK`) rather than blaming
+the client.
 """
 
 from __future__ import annotations

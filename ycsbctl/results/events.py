@@ -20,7 +20,8 @@ from __future__ import annotations
 
 EVENT_COLUMNS = (
     "event", "action", "type", "size", "occurrence", "command", "at_s", "started_s", "t_s", "command_s", "server_s",
-    "build_s", "pre_ops_per_s", "stall_s", "stall_start_s", "stall_est_s", "slow_s", "during_s", "affected_end_s", "ops_lost",
+    "build_s", "pre_ops_per_s", "stall_s", "stall_start_s", "stall_est_s", "slow_s", "during_s", "affected_end_s",
+    "ops_lost",
     "max_latency_us", "p99_before_us", "p99_during_us", "p99_after_us", "client_lag_max_us", "evidence", "evidence_s",
     "background_s", "overlaps", "charged_to", "note", "error",
 )

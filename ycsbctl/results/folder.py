@@ -192,14 +192,16 @@ class ResultFolder:
                 except FileExistsError:
                     taken = part
             if not unique:
-                raise UserError(f"result folder {taken} already exists: pick another experiment id or resume it with --resume")
+                raise UserError(f"result folder {taken} already exists: pick another experiment id or resume it with "
+                                "--resume")
         else:
             raise UserError(f"result folders {base} to {base}-999 all exist under {root}: pick another experiment id")
         for sub in ("runs", *RUN_PARTS):
             (part / sub).mkdir(parents=True, exist_ok=True)
         folder = cls(part, final)
         folder._take_lock(part)
-        folder._write_manifest(replace(manifest, experiment_id=experiment_id, started_at=manifest.started_at or now_iso(),
+        folder._write_manifest(replace(manifest, experiment_id=experiment_id,
+                                       started_at=manifest.started_at or now_iso(),
                                        status=FolderStatus.RUNNING))
         return folder
 

@@ -72,9 +72,9 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
                 continue
             if control is not None and target == control:
                 c = stats.compare(list(base.values()), list(other.values()))
-                rows.append({**verdict_row(cell, m, "", base, other, c, "control: the same build and settings in both; its "
-                                    "change is the host's drift between the experiments" + (f"; {host}" if host else "")),
-                             "verdict": "host drift", "_fixed": True})
+                said = ("control: the same build and settings in both; its change is the host's drift between the "
+                        "experiments" + (f"; {host}" if host else ""))
+                rows.append({**verdict_row(cell, m, "", base, other, c, said), "verdict": "host drift", "_fixed": True})
                 continue
             # the yardstick as the control: the other folder's values at the base folder's host speed
             seen = at_base_speed(other, host_factor, m.higher_is_better) if host_factor else other
@@ -120,7 +120,8 @@ FEW_ROUNDS = 3  # rounds a side from which a cell between two folders can be dec
 
 
 def few_rounds(runs: pd.DataFrame, label: str) -> str | None:
-    """``across-3 has 1 round in some cells …`` where a folder's compared cells have fewer than :data:`FEW_ROUNDS` rounds (a
+    """``across-3 has 1 round in some cells …`` where a folder's compared cells have fewer than :data:`FEW_ROUNDS`
+    rounds (a
     ``--repeat auto`` run stops once its own cells are decided: one round may settle a large gap inside the folder
     and leave nothing to compare it with another folder by); None otherwise or without compared cells."""
     rounds = [len(g) for _, g in cell_groups(runs)]

@@ -147,7 +147,8 @@ class Experiment:
         """The run's :class:`PhaseResult` with histograms and series, as the engine produced it."""
         doc = self.run_doc(run_id)
         if not doc.get("result"):
-            raise UserError(f"run {run_id} has no result (status {doc['status']}: {doc.get('error') or 'no error recorded'})")
+            raise UserError(f"run {run_id} has no result (status {doc['status']}: "
+                            f"{doc.get('error') or 'no error recorded'})")
         hists = {op: self.histogram(run_id, op) for op in doc.get("histograms", {})}
         series = self.series_of(run_id)
         return PhaseResult.from_dict(doc["result"], hists, series.drop(columns=["run_id"]))
@@ -216,8 +217,10 @@ def sweep_phase(runs: pd.DataFrame, workload: str) -> str:
 
 
 def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: str | None = None) -> pd.DataFrame:
-    """Aggregate repetitions (a point: target × workload × threads × offered rate, NaN when unpaced): throughput and latency mean/min/max over the ``ok`` runs of each point,
-    and the 95 % interval of each (``*_ci_low``/``*_ci_high``, :func:`ycsbctl.results.stats.interval`: NaN with one run).
+    """Aggregate repetitions (a point: target × workload × threads × offered rate, NaN when unpaced): throughput and
+    latency mean/min/max over the ``ok`` runs of each point,
+    and the 95 % interval of each (``*_ci_low``/``*_ci_high``, :func:`ycsbctl.results.stats.interval`: NaN with one
+    run).
 
     ``phase`` None takes each workload's :func:`sweep_phase` (the run phase; the load phase of insert-only
     workloads such as ``insert``).
@@ -275,7 +278,8 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
             "latency_mean": lat.mean(), "latency_min": lat.min(), "latency_max": lat.max(),
             "latency_ci_low": lati.low, "latency_ci_high": lati.high,
             "server_cpu_pct": _mean(ok, "server_cpu_pct_mean"), "client_cpu_pct": _client_cpu(ok),
-            "server_cpu_share": _mean(ok, "server_cpu_share"), "bottleneck": label, "bottleneck_text": texts.iloc[0] if len(texts) else None,
+            "server_cpu_share": _mean(ok, "server_cpu_share"), "bottleneck": label,
+            "bottleneck_text": texts.iloc[0] if len(texts) else None,
             "why": whys.iloc[0] if len(whys) else None,
             "error": errors.iloc[0] if len(errors) else None,
             "server": servers.iloc[0] if len(servers) else "", "run_ids": list(g["run_id"]),
@@ -284,7 +288,8 @@ def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: s
         })
     df = pd.DataFrame(rows, columns=cols).sort_values(["workload", "target", "threads", "target_rate"], kind="stable",
                                                        ignore_index=True, na_position="first")
-    for c in ("bottleneck", "bottleneck_text", "why", "error"):  # None (not NaN) when absent, so `if p["error"]` reads true
+    # None (not NaN) when absent, so `if p["error"]` reads true
+    for c in ("bottleneck", "bottleneck_text", "why", "error"):
         df[c] = pd.Series([v if isinstance(v, str) and v else None for v in df[c]], dtype=object)
     return df
 
@@ -296,7 +301,8 @@ def _mean(df: pd.DataFrame, col: str) -> float:
 def _client_cpu(ok: pd.DataFrame) -> float:
     v = _mean(ok, "client_cpu_pct_mean")
     if math.isnan(v) and len(ok):
-        secs = pd.to_numeric(ok["client_cpu_s"], errors="coerce") / (pd.to_numeric(ok["runtime_ms"], errors="coerce") / 1e3)
+        secs = pd.to_numeric(ok["client_cpu_s"], errors="coerce") / (pd.to_numeric(ok["runtime_ms"],
+                                                                                   errors="coerce") / 1e3)
         v = float((100.0 * secs).mean())
     return v
 
@@ -348,7 +354,12 @@ def load(path: Path) -> Experiment:
         tables["runs"] = conform_runs(tables["runs"], strict=False)
     tables["runs"] = flag_impossible(tables["runs"], path)
     planned = (manifest.plan or {}).get("disturb")
-    if planned and manifest.status != FolderStatus.RUNNING and not (path / "events.parquet").exists() and not any((path / "parts" / "events").glob("*.parquet")):
+    if (
+        planned
+        and manifest.status != FolderStatus.RUNNING
+        and not (path / "events.parquet").exists()
+        and not any((path / "parts" / "events").glob("*.parquet"))
+    ):
         sys.stderr.write(f"warning: {path} planned disturbances ({', '.join(map(str, planned))}) but its events "
                          "(events.parquet, parts/events/) are gone: no disturbance can be shown\n")
     return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, yardstick=read_yardstick(path),

@@ -45,7 +45,8 @@ class IntervalHistograms:
                     end_s: float) -> IntervalHistograms:
         """From the engine's dense HDR counts per second and measurement name."""
         measured = sorted(k for k in seconds if k >= warmup_seconds)
-        out = cls(start_epoch_s=start_epoch_s, seconds=measured, end_s=max(end_s, float(measured[-1]) if measured else 0))
+        out = cls(start_epoch_s=start_epoch_s, seconds=measured, end_s=max(end_s,
+                                                                           float(measured[-1]) if measured else 0))
         for k in measured:
             for name, counts in seconds[k].items():
                 if counts.any():

@@ -198,7 +198,8 @@ class PhaseResult:
     def records_per_s(self, per_op: Mapping[str, int]) -> float:
         """Records (users, …) stored per second of the measured window where an operation stores several
         (``per_op``: records one OK operation of each kind stores): :func:`records_per_second`."""
-        return records_per_second({n: s.returns.get("OK", 0) for n, s in self.ops.items()}, per_op, self.runtime_ms / 1000)
+        return records_per_second({n: s.returns.get("OK", 0) for n, s in self.ops.items()}, per_op,
+                                  self.runtime_ms / 1000)
 
     def client_us_per_op(self) -> float:
         """Client CPU µs spent per operation (all engine processes)."""
@@ -278,7 +279,8 @@ class PhaseResult:
             cluster=facts["cluster"],
             binding_counts=facts["binding_counts"],
             ycsb=ycsb,
-            client_lag=OpSummary.from_dict(d["client_lag"], histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
+            client_lag=OpSummary.from_dict(d["client_lag"],
+                                           histograms.get(CLIENT_LAG)) if d.get("client_lag") else None,
             schedule_lag=(OpSummary.from_dict(d["schedule_lag"], histograms.get(SCHEDULE_LAG))
                           if d.get("schedule_lag") else None),
         )

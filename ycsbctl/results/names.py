@@ -35,7 +35,8 @@ class RunStatus(StrEnum):
 
 # Bottleneck labels (ycsbctl.telemetry.bottleneck.LABELS), the ones that most say "this number is not
 # the server's own" first: when a point's repetitions disagree and tie, the point shows the first.
-BOTTLENECK_SEVERITY = ("stall", "client-stall", "host-busy", "client-cpu", "host-cpu", "network", "server-cpu", "latency")
+BOTTLENECK_SEVERITY = ("stall", "client-stall", "host-busy", "client-cpu", "host-cpu", "network", "server-cpu",
+                       "latency")
 # The labels that say what happened to a point (a fault), not what limited a rate it measured: the only ones a
 # failed point keeps (its reason says the same); the others, and every why line, explain a measured point.
 FAULT_LABELS = BOTTLENECK_SEVERITY[:3]

@@ -63,7 +63,8 @@ def blamed(group: list[Happening]) -> Happening | None:
 
 
 def _uncharged(e: EventEffect) -> EventEffect:
-    return replace(e, stall_s=0.0, stall_start_s=None, stall_est_s=0.0 if not math.isnan(e.stall_est_s) else e.stall_est_s,
+    return replace(e, stall_s=0.0, stall_start_s=None,
+                   stall_est_s=0.0 if not math.isnan(e.stall_est_s) else e.stall_est_s,
                    slow_s=0.0, ops_lost=0.0 if not math.isnan(e.ops_lost) else e.ops_lost)
 
 

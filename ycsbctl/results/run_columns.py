@@ -145,7 +145,8 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("error", "string", "", "why the point is not ok, or the first error the server sent"),
     Column("started_at", "string", "ISO 8601", "when the point began"),
     Column("ended_at", "string", "ISO 8601", "when the point ended"),
-    Column("order_index", "int64", "position", "its place in the sweep's order, 1 = measured first (repetition = round)"),
+    Column("order_index", "int64", "position",
+           "its place in the sweep's order, 1 = measured first (repetition = round)"),
     Column("compared", "bool", "", "verdicts compare it: ok, or degraded only because the host was busy"),
     Column("host_other_share", "float64", "fraction", "share of the host's cores other programs (or the hypervisor's "
                                                       "steal) took during the point"),
@@ -155,7 +156,8 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("client_lag_warning", "string", "", "set when the engine's lag could have added to the latencies"),
     *_latency("schedule_lag", "the client's late starts of paced operations (-target)"),
     Column("schedule_lag_max_us", "float64", "µs", "latest start of a paced operation"),
-    Column("schedule_lag_warning", "string", "", "set when late starts are a sizeable share of the tail (client-pacing)"),
+    Column("schedule_lag_warning", "string", "",
+           "set when late starts are a sizeable share of the tail (client-pacing)"),
     *(c for op in OPERATIONS for c in _latency(op_key(op), op)),
 )
 RUN_COLUMN_NAMES = tuple(c.name for c in RUN_COLUMNS)

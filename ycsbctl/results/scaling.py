@@ -177,5 +177,6 @@ def scaling_table(points: pd.DataFrame) -> pd.DataFrame:
             f = fit(list(g["threads"]), list(g["throughput_mean"]))
             rows.append({"workload": workload, "target": target, "n": f.n, "lam": f.lam, "sigma": f.sigma,
                          "kappa": f.kappa, "r2": f.r2, "max_residual": f.max_residual, "holdout_error": f.holdout_error,
-                         "peak_threads": f.peak_threads, "peak_ops": f.peak_ops, "verdict": f.verdict, "text": f.text()})
+                         "peak_threads": f.peak_threads, "peak_ops": f.peak_ops, "verdict": f.verdict,
+                         "text": f.text()})
     return pd.DataFrame(rows, columns=SCALING_COLUMNS)

@@ -111,7 +111,9 @@ def judge_trial(slo: Slo, rate: float, record: RunRecord) -> Trial:
     if record.status != RunStatus.OK:
         base.why = f"{record.status}: {record.error or 'not ok'}"
     elif r.throughput_ops < MIN_ACHIEVED * rate:
-        base.why = f"saturated: achieved {r.throughput_ops:,.0f} ops/s, {r.throughput_ops / rate:.1%} of the offered rate"
+        base.why = (
+            f"saturated: achieved {r.throughput_ops:,.0f} ops/s, {r.throughput_ops / rate:.1%} of the offered rate"
+        )
     elif base.latency_us is None:
         base.why = f"no {slo.operation or 'operation'} latency measured"
     elif base.latency_us > slo.limit_us:

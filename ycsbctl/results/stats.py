@@ -9,7 +9,8 @@ on the per-round log ratios: what drifts between rounds cancels); otherwise Welc
 together by Benjamini–Hochberg (``scipy.stats.false_discovery_control``) and the intervals restated at
 the family's level; then every cell gets one of four verdicts from its interval (:func:`classify`):
 ``better`` or ``worse`` (the interval leaves 1 out), ``equivalent`` (the interval of the two one-sided tests of
-equivalence — 1 − 2α, a claim of each cell on its own — lies inside ±margin) or ``undecided`` (too wide for either; beside it the
+equivalence — 1 − 2α, a claim of each cell on its own — lies inside ±margin) or ``undecided`` (too wide for either;
+beside it the
 smallest difference the test would have detected with 80 % power).
 
 A cell's interval may also be bounded by the host's own noise (:func:`noise_bounded`): what two runs of
@@ -146,7 +147,8 @@ class Comparison:
     test: str
     n: int  # pairs (paired) or the smaller side (Welch)
     detectable: float
-    sd_log: float  # sd of a log difference (paired) or pooled sd of log values (Welch): for over_rounds.repetitions_needed
+    # sd of a log difference (paired) or pooled sd of log values (Welch): for over_rounds.repetitions_needed
+    sd_log: float
     p_adjusted: float = math.nan
     verdict: str = UNDECIDED
     se_log: float = math.nan  # standard error of the mean log ratio, and its degrees of freedom
@@ -182,7 +184,8 @@ def beyond_margin(c: Comparison, margin: float) -> Comparison:
         p = 0.0 if excess > 0 else 1.0
     else:
         p = min(1.0, 2 * float(_sps().t.sf(excess / c.se_log, c.df)))
-    return replace(c, p_value=p, margin=margin, equivalence=margin, detectable=_detectable(c.se_log, c.df, ALPHA, margin)
+    return replace(c, p_value=p, margin=margin, equivalence=margin, detectable=_detectable(c.se_log, c.df, ALPHA,
+                                                                                           margin)
                    if c.se_log == c.se_log else c.detectable)
 
 
@@ -241,7 +244,8 @@ def _log_ratios(base: Mapping[int, float], other: Mapping[int, float]) -> tuple[
     return rounds, np.log([float(other[r]) for r in rounds]) - np.log([float(base[r]) for r in rounds])
 
 
-def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: Mapping[int, float]) -> Comparison | None:
+def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: Mapping[int,
+                                                                                       float]) -> Comparison | None:
     """The paired comparison of ``base`` and ``other`` adjusted for ``covariate`` (analysis of covariance): the log
     ratio of each round regressed on the round's covariate (``scipy.stats.linregress``), the ratio being the fit
     at a covariate of 0 — both sides with an equal share of the host — with the intercept's t interval and test
@@ -261,7 +265,8 @@ def adjusted(base: Mapping[int, float], other: Mapping[int, float], covariate: M
         return _exact(float(np.exp(centre)), ADJUSTED, n)
     half = t_quantile(0.5 + CONFIDENCE / 2, df) * se
     p = min(1.0, 2 * float(_sps().t.sf(abs(centre) / se, df)))
-    residual_sd = float(np.sqrt(np.sum((d - fit.intercept - fit.slope * x) ** 2) / df))  # for over_rounds.repetitions_needed
+    # for over_rounds.repetitions_needed
+    residual_sd = float(np.sqrt(np.sum((d - fit.intercept - fit.slope * x) ** 2) / df))
     return Comparison(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), p, ADJUSTED, n,
                       _detectable(se, df), residual_sd, se_log=se, df=df)
 
@@ -339,7 +344,8 @@ def _narrowed(c: Comparison, low: float, high: float) -> tuple[float, float, str
     return low, high, by
 
 
-def _verdict_of(c: Comparison, higher_is_better: bool, called: bool = False, same: Comparison | None = None) -> Comparison:
+def _verdict_of(c: Comparison, higher_is_better: bool, called: bool = False,
+                same: Comparison | None = None) -> Comparison:
     """``c`` with its interval narrowed by its noise bound (where it has one) and its verdict: ``equivalent`` with
     the two one-sided tests' interval ``same`` (``c`` restated at their level) where that lies inside the margin;
     a cell with a test but no interval (a p value alone) is ``better``/``worse`` when the family ``called`` it."""
@@ -384,5 +390,6 @@ def at_level(c: Comparison, level: float) -> Comparison:
     t = t_quantile(1 - (1 - level) / 2, c.df)
     centre = math.log(c.ratio)
     # bounds past e^±700 (two rounds among many cells) are capped there: past any figure printed anyway
-    return replace(c, low=math.exp(max(centre - t * c.se_log, -700.0)), high=math.exp(min(centre + t * c.se_log, 700.0)),
+    return replace(c, low=math.exp(max(centre - t * c.se_log, -700.0)), high=math.exp(min(centre + t * c.se_log,
+                                                                                          700.0)),
                    level=level)

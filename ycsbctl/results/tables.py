@@ -25,7 +25,8 @@ from ycsbctl.results.names import ALL_OPS, OPERATIONS
 from ycsbctl.results.run_columns import LATENCY_STATS, RUN_COLUMNS, conform_runs, op_key
 from ycsbctl.results.schema import TelemetrySummary
 
-__all__ = ["ALL_OPS", "LATENCY_STATS", "OPTIONAL_TABLES", "PART_KINDS", "TABLES", "build_tables", "damaged", "file_stem", "op_key", "op_rows",
+__all__ = ["ALL_OPS", "LATENCY_STATS", "OPTIONAL_TABLES", "PART_KINDS", "TABLES", "build_tables", "damaged",
+           "file_stem", "op_key", "op_rows",
            "read_run_docs", "run_row"]
 
 # series_100ms and events (points with disturbances) are absent from folders of older versions
@@ -45,10 +46,7 @@ def _latency_columns(prefix: str, s: dict | None) -> dict[str, float]:
     """``<prefix>_p99_us`` … ``<prefix>_mean_us`` of a run JSON's summary (µs); NaN where it has none."""
     out = {}
     for suffix, p in LATENCY_STATS.items():
-        if s is None:
-            v = math.nan
-        else:
-            v = s["mean_us"] if p is None else s["percentiles_us"].get(str(p), math.nan)
+        v = math.nan if s is None else s["mean_us"] if p is None else s["percentiles_us"].get(str(p), math.nan)
         out[f"{prefix}_{suffix}_us"] = float(v) if v is not None else math.nan
     return out
 
@@ -139,7 +137,8 @@ def run_row(doc: dict) -> dict[str, Any]:
     r = doc.get("result") or {}
     ops = r.get("ops", {})
     ep = doc.get("endpoint") or {}
-    returns = {st: sum(o.get("returns", {}).get(st, 0) for o in ops.values()) for st in ("ERROR", "TIMEOUT", "NOT_FOUND")}
+    returns = {st: sum(o.get("returns", {}).get(st, 0) for o in ops.values()) for st in ("ERROR", "TIMEOUT",
+                                                                                         "NOT_FOUND")}
     operations = r.get("operations", math.nan)
     errors = returns["ERROR"] + returns["TIMEOUT"] if r else math.nan
     bn = doc.get("bottleneck") or {}
@@ -147,21 +146,32 @@ def run_row(doc: dict) -> dict[str, Any]:
     runtime_ms = r.get("runtime_ms", math.nan)
     client_cpu_s = r.get("client_cpu_s", math.nan)
     row: dict[str, Any] = {
-        "run_id": doc["run_id"], "target": doc["target"],
+        "run_id": doc["run_id"],
+        "target": doc["target"],
         "server": _server(ep),
-        "workload": doc["workload"], "phase": doc["phase"], "threads": doc["threads"],
-        "repetition": doc["repetition"], "status": doc["status"],
+        "workload": doc["workload"],
+        "phase": doc["phase"],
+        "threads": doc["threads"],
+        "repetition": doc["repetition"],
+        "status": doc["status"],
         # a point cut short (its clients stopped: the engine's own "failed") has no rate of its own: its
         # operations and runtime_ms say what it measured, the run JSON keeps the rest
         "throughput_ops": math.nan if cut_short(r.get("status")) else r.get("throughput_ops", math.nan),
         "runtime_ms": runtime_ms,
-        "operations": operations, "errors": errors, "not_found": returns["NOT_FOUND"] if r else math.nan,
+        "operations": operations,
+        "errors": errors,
+        "not_found": returns["NOT_FOUND"] if r else math.nan,
         "timeouts": returns["TIMEOUT"] if r else math.nan,
         "error_rate": (errors / operations) if r and operations else (0.0 if r else math.nan),
         "client_cpu_s": client_cpu_s,
-        "client_us_per_op": 1e6 * client_cpu_s / operations if r and operations and client_cpu_s is not None else math.nan,
-        "warmup_s": r.get("warmup_s", math.nan), "target_rate": _first_set(doc.get("target_rate"), r.get("target_rate")),
-        "engine": r.get("engine"), "bottleneck": bn.get("label"), "bottleneck_text": bn.get("text"),
+        "client_us_per_op": 1e6 * client_cpu_s / operations
+        if r and operations and client_cpu_s is not None
+        else math.nan,
+        "warmup_s": r.get("warmup_s", math.nan),
+        "target_rate": _first_set(doc.get("target_rate"), r.get("target_rate")),
+        "engine": r.get("engine"),
+        "bottleneck": bn.get("label"),
+        "bottleneck_text": bn.get("text"),
         "why": bn.get("why"),
         # share of the cores the server may use (1.0 = all of them), as the label was decided
         "server_cpu_share": (bn.get("evidence") or {}).get("server_share"),
@@ -242,7 +252,8 @@ def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.Dat
     runs = conform_runs(pd.DataFrame([run_row(d) for d in docs]))
     ops = pd.DataFrame([row for d in docs for row in op_rows(d)])
     if ops.empty:
-        ops = pd.DataFrame(columns=["run_id", "target", "workload", "phase", "threads", "repetition", "op", "operations"])
+        ops = pd.DataFrame(columns=["run_id", "target", "workload", "phase", "threads", "repetition", "op",
+                                    "operations"])
     series = _concat(_read_parts(_part_files(path, "series", docs)), [*SERIES_COLUMNS, "run_id"])
     telemetry = _concat(_read_parts(_part_files(path, "telemetry", docs)), ["t_mono", "t_wall", "source", "run_id"])
     fine = _concat(_read_parts(_part_files(path, "series_100ms", docs)), [*FINE_COLUMNS, "run_id"])

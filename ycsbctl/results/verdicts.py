@@ -39,7 +39,8 @@ from ycsbctl.results.verdict_words import verdict_text as verdict_text
 # blocks alternating A B B A), so a verdict tests the per-round log ratios.
 PAIRED_ORDERS = ("interleaved", "blocks")
 VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "baseline", "base_value", "value",
-                   "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n", "test",
+                   "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
+                   "test",
                    "caveat", "at_peak", "drift_margin_pct", "margin_pct", "margin_source", "decided_by", "busy_rounds",
                    "host_busy_max_pct"]
 
@@ -63,7 +64,8 @@ def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True,
             base, other, c = judged(b, g, m, how)
             if not base or not other:
                 continue
-            rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": cell_rate(rate)},
+            rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads),
+                                     "target_rate": cell_rate(rate)},
                              m, baseline, base, other, c, groups=(b, g), how=how))
             ops.append(op)
     df = decided(rows, how.alpha, how.equivalence_alpha)
@@ -134,8 +136,10 @@ def verdict_row(key: dict, metric: Metric, baseline: str, base: dict, other: dic
     how = how or Judging()
     return {**key, "metric": metric.name, "baseline": baseline, "margin_pct": 100 * c.equivalence,
             "margin_source": how.margin_source, "busy_rounds": busy_rounds, "host_busy_max_pct": busy_pct,
-            "base_value": stats.interval(list(base.values())).centre, "value": stats.interval(list(other.values())).centre,
-            "ratio": c.ratio, "ci_low": c.low, "ci_high": c.high, "ci_level": c.level, "p_value": c.p_value, "n": c.n, "test": c.test,
+            "base_value": stats.interval(list(base.values())).centre,
+            "value": stats.interval(list(other.values())).centre,
+            "ratio": c.ratio, "ci_low": c.low, "ci_high": c.high, "ci_level": c.level, "p_value": c.p_value, "n": c.n,
+            "test": c.test,
             "detectable_pct": _pct(c.detectable),
             "caveat": caveat, "at_peak": at_peak, "_c": c, "_hib": metric.higher_is_better}
 
@@ -156,7 +160,8 @@ def decided(rows: list[dict], alpha: float, equivalence_alpha: float | None = No
     for r in rows:  # a row that repeats another's test takes its adjusted p, verdict, interval and detectable
         if "_same_as" in r:
             r.update({k: rows[r["_same_as"]][k]
-                      for k in ("p_adjusted", "verdict", "ci_low", "ci_high", "ci_level", "detectable_pct", "decided_by")})
+                      for k in ("p_adjusted", "verdict", "ci_low", "ci_high", "ci_level", "detectable_pct",
+                                "decided_by")})
     df = pd.DataFrame(rows)
     if not len(df):
         return pd.DataFrame(columns=VERDICT_COLUMNS)
@@ -194,7 +199,8 @@ def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", pai
             continue
         for m in metrics(latency):
             base, other, c = judged(b, g, m, how)
-            rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": cell_rate(rate)},
+            rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads),
+                                     "target_rate": cell_rate(rate)},
                              m, baseline, base, other, c, groups=(b, g), how=how))
     index = {(r["workload"], r["target"], r["threads"], r["metric"]): i for i, r in enumerate(rows)}
     for workload in dict.fromkeys(k[0] for k in cells):
@@ -247,7 +253,8 @@ def cost_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paire
             base, other, c = judged(b, g, m, how)
             if not base or not other:
                 continue
-            rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads), "target_rate": cell_rate(rate)},
+            rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads),
+                                     "target_rate": cell_rate(rate)},
                              m, baseline, base, other, c, groups=(b, g), how=how))
     return decided(rows, how.alpha, how.equivalence_alpha)
 
@@ -265,7 +272,8 @@ def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
 def plan_judging(plan: dict, runs: pd.DataFrame) -> Judging:
     """How a folder's verdicts are judged, from its manifest's ``plan``: paired when its rounds interleaved the
     targets, its ``--margin``, and its levels — in a sequential run (``--repeat auto``) those the analysis after
-    its last round tests at (:func:`ycsbctl.results.looks.spent_alpha`, :func:`~ycsbctl.results.looks.equivalence_alpha`)."""
+    its last round tests at (:func:`ycsbctl.results.looks.spent_alpha`,
+    :func:`~ycsbctl.results.looks.equivalence_alpha`)."""
     alpha = float(plan.get("alpha") or stats.ALPHA)
     rounds = int(pd.to_numeric(runs["repetition"], errors="coerce").max()) if len(runs) and "repetition" in runs else 1
     given = plan.get("margin")

@@ -51,7 +51,8 @@ def percentile_name(p: float) -> str:
     """YCSB's HdrHistogram name for percentile ``p``: ``50thPercentileLatency(us)``, ``99.9Percentile…``."""
     if float(p).is_integer():
         j = int(p)
-        suffix = "th" if j % 100 in (11, 12, 13) else ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][j % 10]
+        suffix = "th" if j % 100 in (11, 12, 13) else ["th", "st", "nd", "rd", "th", "th", "th", "th", "th",
+                                                       "th"][j % 10]
         return f"{j}{suffix}PercentileLatency(us)"
     return f"{java_double(p)}PercentileLatency(us)"
 
@@ -115,7 +116,8 @@ def export_block(result: PhaseResult, exporter: str = "text", percentiles: tuple
         if m:
             value = parse_java_number(m["value"])
             rows.append({"metric": m["metric"], "measurement": m["key"],  # Jackson writes NaN as "NaN"
-                         "value": value if not isinstance(value, float) or math.isfinite(value) else java_double(value)})
+                         "value": value if not isinstance(value,
+                                                          float) or math.isfinite(value) else java_double(value)})
     if exporter == "jsonarray":
         return json.dumps(rows, indent=2) + "\n"
     return "".join(json.dumps(r) + "\n" for r in rows)

@@ -84,7 +84,8 @@ def import_logs(
         times = parsed.status["timestamp"] if len(parsed.status) else None
         records.append((log, RunRecord(
             run_id=run_id, target=name, workload=wl, phase=r.phase, threads=r.threads, repetition=rep,
-            status=RunStatus.OK if r.status == RunStatus.OK else RunStatus.FAILED, result=r, error=r.errors[0] if r.errors else None,
+            status=RunStatus.OK if r.status == RunStatus.OK else RunStatus.FAILED, result=r,
+            error=r.errors[0] if r.errors else None,
             started_at=times.iloc[0].isoformat() if times is not None else "",
             ended_at=times.iloc[-1].isoformat() if times is not None else "",
         ), parsed))
@@ -105,7 +106,8 @@ def import_logs(
             raise UserError(f"{out} already has run {clash[0]}: import under another --target name")
         folder.update_manifest(imported_logs=folder.manifest.imported_logs + imported)
     else:
-        manifest = Manifest(experiment_id=out.name, source="import-ycsb", versions={"ycsbctl": __version__}, imported_logs=imported,
+        manifest = Manifest(experiment_id=out.name, source="import-ycsb", versions={"ycsbctl": __version__},
+                            imported_logs=imported,
                             plan={"targets": list(dict.fromkeys(rec.target for _, rec, _ in records)),
                                   "workloads": list(dict.fromkeys(rec.workload for _, rec, _ in records)),
                                   "threads": sorted({rec.threads for _, rec, _ in records})})

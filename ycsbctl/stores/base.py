@@ -94,7 +94,8 @@ class ServerProtocol:
     # store's own package (``stores/redis/media_items.py``); the registry hands them to the workloads
     # (:mod:`ycsbctl.workload.store_executors`). A workload it has none for is refused on it, with the reason
     executors: ClassVar[Mapping[str, type]] = {}
-    tls_schemes: tuple[str, ...] = ()  # its URL schemes that speak TLS (``rediss``): a silent server may want a handshake
+    # its URL schemes that speak TLS (``rediss``): a silent server may want a handshake
+    tls_schemes: tuple[str, ...] = ()
     # the ``source`` of its samplers' rows that each hold one shard of a several-shard target (``redis-shard``): the
     # per-shard load balance (telemetry's shard_balance); "" → its targets are one process
     shard_source: str = ""

@@ -94,7 +94,8 @@ class Binding(ABC):
 
     async def connect(self) -> None:  # noqa: B027 - optional hook
         """Open the connection, once, before the timed phase: the store's ``open_bindings`` calls it (a wire binding's
-        through :func:`ycsbctl.stores.binding_set.connect_wire`, which starts the watchdog too); the engine never does."""
+        through :func:`ycsbctl.stores.binding_set.connect_wire`, which starts the watchdog too); the engine never
+        does."""
 
     async def close(self) -> None:  # noqa: B027 - optional hook
         """Close it (called once, after the timed phase)."""

@@ -40,7 +40,8 @@ class WriteBatch:
         chains, self.chains = self.chains, []
         for c in chains:
             proto = c.b.proto
-            if c.dead or proto is None or (transport := proto.transport) is None:  # lost meanwhile: its chain is told so
+            # lost meanwhile: its chain is told so
+            if c.dead or proto is None or (transport := proto.transport) is None:
                 continue
             if c.ctx.pacer is None:  # (put, inlined: once per operation)
                 c.t0 = _now()
@@ -148,7 +149,9 @@ class ChainRun:
             if ctx.stop_on_error:
                 self.finish()
                 return
-        if t1 < ctx.deadline_ns and (self.i < self.end or (ctx.more is not None and not self.errors and ctx.more(self))):
+        if t1 < ctx.deadline_ns and (
+            self.i < self.end or (ctx.more is not None and not self.errors and ctx.more(self))
+        ):
             if ctx.pacer is None:  # (next, inlined)
                 self.issue()
             else:

@@ -3,7 +3,8 @@
 ``--disturb ACTION:TYPE:SIZE@AT[/EVERY]`` (e.g. ``del:set:2M@5s``, ``hgetall:hash:200k@5s/1s``) is
 parsed here into a :class:`DisturbSpec`; each store that can (:class:`~ycsbctl.stores.capabilities.Disturbing`)
 says what the action means on its protocol (``disturb_command``, a one-line refusal when it has no
-analogue; :func:`disturbing` refuses for a store without the capability) and carries it out through a :class:`Disturber` (one connection of its own, outside the
+analogue; :func:`disturbing` refuses for a store without the capability) and carries it out through a :class:`Disturber`
+(one connection of its own, outside the
 engine). The words are Redis's: ``del``, ``unlink``, ``expire`` on any type; ``lrem`` and ``lrange``
 on a list, ``hgetall`` on a hash, ``smembers`` on a set, ``zrange`` on a zset.
 """
@@ -53,7 +54,11 @@ class DisturbSpec:
         if self.every_s is None:
             return [self.at_s]
         n = int(math.floor((duration_s - self.at_s) / self.every_s + 1e-9)) + 1
-        return [round(self.at_s + i * self.every_s, 6) for i in range(max(n, 1)) if self.at_s + i * self.every_s < duration_s]
+        return [
+            round(self.at_s + i * self.every_s, 6)
+            for i in range(max(n, 1))
+            if self.at_s + i * self.every_s < duration_s
+        ]
 
     @property
     def removes_key(self) -> bool:

@@ -2,7 +2,8 @@
 
 Thresholds (CPU in % of one core, so 350 means three and a half cores):
 - ``client-cpu``: the engine's workers use ≥ 90 % of their cores (one per worker process, at most
-  the host's and at most what ycsbctl's cgroup CPU quota allows). Checked first: a point where the client is saturated is never the server's limit.
+  the host's and at most what ycsbctl's cgroup CPU quota allows). Checked first: a point where the client is saturated
+  is never the server's limit.
 - ``server-cpu``: the server uses ≥ 90 % of what it can use: one core for single-threaded
   Redis-protocol servers (Redis, Valkey), all allowed cores for MongoDB, Dragonfly and KeyDB
   (``Endpoint.cpu_limit_cores``, else the host's cores), and never more than the server process's
@@ -182,7 +183,8 @@ def classify(*, server_cpu_pct: float | None, server_cores: float, client_cpu_pc
         return Bottleneck("network", ev, text)
     parts = [f"server {server_cpu_pct:.0f}% of {100 * server_cores:.0f}%" if server_share is not None else
              "server CPU unknown",
-             f"client {client_cpu_pct:.0f}% of {100 * client_cores:.0f}%" if client_share is not None and client_cores else
+             f"client {client_cpu_pct:.0f}% of "
+             f"{100 * client_cores:.0f}%" if client_share is not None and client_cores else
              "client CPU unknown"]
     if host_loopback:
         parts.append(NETWORK_UNKNOWN)
@@ -204,7 +206,8 @@ def stall_bottleneck(stall: Stall, measured: dict[str, Any] | None, cause: str |
     return Bottleneck("stall", ev, text).to_dict()
 
 
-def lock_wait_bottleneck(paused_s: float, window_s: float, cause: str, measured: dict[str, Any] | None) -> dict[str, Any]:
+def lock_wait_bottleneck(paused_s: float, window_s: float, cause: str, measured: dict[str, Any] | None) -> dict[str,
+                                                                                                                Any]:
     """The ``stall`` label for a pause of the client's loop that the store explains (``cause``: an embedded
     store waiting on a lock another process holds): the store stalled, not the load generator."""
     ev = dict((measured or {}).get("evidence") or {})

@@ -230,7 +230,8 @@ class Capture:
                    aof_delayed_fsyncs=_f(delayed.sum()) if len(delayed) else None)
         out.update(shard_balance(f))
         out["server_throttled_pct"], out["server_throttled_s"] = throttled_over(f, SERVER_SOURCES)
-        lag, _ = source_values(f, (*DB_SOURCES, "postgresql"), "repl_lag_bytes")  # INFO replication, pg_stat_replication
+        # INFO replication, pg_stat_replication
+        lag, _ = source_values(f, (*DB_SOURCES, "postgresql"), "repl_lag_bytes")
         lag_ms, _ = source_values(f, ("postgresql",), "repl_lag_ms")
         out.update(repl_lag_bytes_max=_f(lag.max()), repl_lag_ms_max=_f(lag_ms.max()))
         out.update(self._network())
@@ -287,7 +288,8 @@ class Capture:
         server = ev.thread_roles(self.frame, "server-threads", self.window, self.interval_s)
         client = ev.thread_roles(self.frame, "client-threads", self.window, self.interval_s)
         return {"server_threads": ev.working(server), "server": ev.side_totals(server),
-                "client_threads": ev.working(client), "client": ev.side_totals(client), "wire": ev.wire_figures(self.frame, self.window),
+                "client_threads": ev.working(client), "client": ev.side_totals(client),
+                "wire": ev.wire_figures(self.frame, self.window),
                 "host": ev.host_figures(self.frame, self.window)}
 
     def _where_time_went(self, server_cpu_pct: float | None) -> dict[str, Any]:

@@ -234,12 +234,14 @@ class Profiler:
         folded = self.folder / f"{side}.folded"
         if not folded.stat().st_size:
             return
-        svg = subprocess.run([flame, "--title", title, "--width", "1000", str(folded)], capture_output=True, timeout=300)
+        svg = subprocess.run([flame, "--title", title, "--width", "1000", str(folded)], capture_output=True,
+                             timeout=300)
         if svg.returncode == 0 and svg.stdout:
             (self.folder / f"{side}.svg").write_bytes(svg.stdout)
             self.profile.files.append(f"{side}.svg")
         else:
-            self.profile.notes.append(f"{side} flame graph: inferno-flamegraph failed ({svg.stderr.decode(errors='replace')[:120]})")
+            self.profile.notes.append(f"{side} flame graph: inferno-flamegraph failed "
+                                      f"({svg.stderr.decode(errors='replace')[:120]})")
 
     def _write_top(self) -> None:
         if not self.profile.frames:

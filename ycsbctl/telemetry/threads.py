@@ -35,7 +35,8 @@ TICK_S = 1.0 / os.sysconf("SC_CLK_TCK")
 CHILDREN_EVERY = 10  # reads between two listings of a root's child processes
 STATE_POLLS = 5  # readings of what the busiest threads are doing, per interval (a state is one sample)
 STATE_THREADS = 8  # threads whose state is polled between two full readings: the busiest of the last interval
-ROLE_COLUMNS = ("oncpu_pct", "user_pct", "system_pct", "runq_pct", "busiest_pct", "vcsw_per_s", "ivcsw_per_s", "threads")
+ROLE_COLUMNS = ("oncpu_pct", "user_pct", "system_pct", "runq_pct", "busiest_pct", "vcsw_per_s", "ivcsw_per_s",
+                "threads")
 # What a thread not on a CPU was waiting in, from the kernel function it sleeps in (/proc/…/wchan),
 # first match wins: "idle" is waiting for work (a request, a job); the others hold a request up.
 WAIT_CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -242,11 +243,13 @@ class ThreadSampler(Sampler):
         if self._poller is not None:
             self._poller.join(timeout=5)
 
-    def _choose_polled(self, now: dict[tuple[int, int], ThreadReading], before: dict[tuple[int, int], ThreadReading]) -> None:
+    def _choose_polled(self, now: dict[tuple[int, int], ThreadReading], before: dict[tuple[int, int],
+                                                                                     ThreadReading]) -> None:
         """Poll the states of the threads that ran most since ``before`` (a thread that never ran serves nothing)."""
         delta = {k: now[k].run_ns - (before[k].run_ns if k in before else 0) for k in now}
         ran = sorted((k for k in now if delta[k] > 0 or now[k].role == "main"), key=lambda k: -delta[k])
-        self._polled = [(pid, tid, now[(pid, tid)].role, now[(pid, tid)].role == "main") for pid, tid in ran[:STATE_THREADS]]
+        self._polled = [(pid, tid, now[(pid, tid)].role, now[(pid, tid)].role == "main") for pid,
+                        tid in ran[:STATE_THREADS]]
 
     def _poll_states(self) -> None:
         """Between two full readings, what the polled threads are doing, :data:`STATE_POLLS` times per interval."""

@@ -3,15 +3,18 @@ short bottleneck label. A cause is named only when a measurement shows it, with 
 the line says what was not saturated and "cause unknown".
 
 - ``server-cpu``: a server whose cgroup CPU quota held it back in ≥ 20 % of the quota's periods (its
-  ``cpu.stat``) is named **held by its CPU quota** first, with the share of periods and the seconds; then how much of a core, how much of that in the
+  ``cpu.stat``) is named **held by its CPU quota** first, with the share of periods and the seconds; then how much of a
+  core, how much of that in the
   kernel, whether it also waited for a CPU; the server CPU and packets per operation.
 - ``client-cpu``: the load generator's workers' CPU against what they may use.
 - ``host-cpu``: how long each side was runnable but waiting for a CPU while they shared the cores.
 - ``host-busy``: the foreign program that used the host's CPU (or the steal), or the other benchmark.
 - ``network``: the traffic on our connections against the iperf3 baseline, bytes and packets per op.
 - ``latency``: **throttled** when the server's CPU quota held it back in ≥ 20 % of its periods (a throttled
-  thread is runnable, so it would otherwise read as a cpu wait); a **cpu wait** when either side was runnable but waiting for a CPU ≥ 20 % of the point
-  (a CPU hog on the client's core, a host shared with other work); an **off-CPU wait** when the server's working threads, sampled while they were off a
+  thread is runnable, so it would otherwise read as a cpu wait); a **cpu wait** when either side was runnable but
+  waiting for a CPU ≥ 20 % of the point
+  (a CPU hog on the client's core, a host shared with other work); an **off-CPU wait** when the server's working
+  threads, sampled while they were off a
   CPU, mostly slept on a lock, a timer or I/O (not waiting for a request) — the kernel function
   named; **network delay** when our connections' smallest round trip is at least half of the mean
   latency; else "cause unknown" with what was not saturated.
@@ -59,10 +62,13 @@ def foreign_busy(bottleneck: dict[str, Any] | None) -> str | None:
     if foreign >= share * capacity:
         top = host.get("foreign_top") or {}
         names = ", ".join(f"{n} {p:.0f}%" for n, p in list(top.items())[:3]) or "processes that ended between two scans"
-        return (f"other programs used {foreign:.0f}% of a core ({foreign / capacity:.0%} of the host's {cores:g} cores, "
+        return (f"other programs used {foreign:.0f}% of a core ({foreign / capacity:.0%} of the host's {cores:g} "
+                "cores, "
                 f"above {share:.0%}) during the point: {names}")
     if steal >= share * capacity:
-        return f"the hypervisor gave {steal:.0f}% of a core to other machines (steal: {steal / capacity:.0%} of the host)"
+        return (
+            f"the hypervisor gave {steal:.0f}% of a core to other machines (steal: {steal / capacity:.0%} of the host)"
+        )
     return None
 
 
@@ -195,7 +201,8 @@ def _latency(bottleneck: dict[str, Any], ev: dict[str, Any], target: str, roles:
         n = max(1.0, float(fig.get("threads") or 1))
         off = max(0.0, 100.0 - (_pct(fig.get("oncpu_pct")) + _pct(fig.get("runq_pct"))) / n)
         return (f"off-CPU wait: {_who(target, role, fig)} slept in {waiting} of {total} samples ({where}), "
-                f"each off a CPU {off:.0f}% of the point on average, while the server ran {_pct(ev.get('server_cpu_pct')):.0f}% "
+                f"each off a CPU {off:.0f}% of the point on average, while the server ran "
+                f"{_pct(ev.get('server_cpu_pct')):.0f}% "
                 f"of the {100 * (ev.get('server_cores') or 1):.0f}% it may use")
     waited = {"client's workers": _runq_per_thread(ev.get("client_threads") or {}),
               "server": _runq_per_thread(roles)}
@@ -209,8 +216,10 @@ def _latency(bottleneck: dict[str, Any], ev: dict[str, Any], target: str, roles:
         foreign = (ev.get("host") or {}).get("foreign_pct")
         beside = f"; other programs used {foreign:.0f}% of a core meanwhile" if foreign else ""
         return (f"cpu wait: the {side} waited for a CPU {most:.0f}% of the point (runnable, not running; "
-                f"the {other} {waited[other]:.0f}%), while the server ran {_pct(ev.get('server_cpu_pct')):.0f}% and the client "
-                f"{_pct(ev.get('client_cpu_pct')):.0f}% of a core: the host's cores were not theirs when needed{beside}")
+                f"the {other} {waited[other]:.0f}%), while the server ran {_pct(ev.get('server_cpu_pct')):.0f}% and "
+                "the client "
+                f"{_pct(ev.get('client_cpu_pct')):.0f}% of a core: the host's cores were not theirs when "
+                f"needed{beside}")
     rtt = (ev.get("wire") or {}).get("minrtt_ms")
     if rtt and mean_latency_us and rtt * 1000 >= RTT_SHARE * mean_latency_us:
         return (f"network delay: our connections' smallest round trip is {rtt:.2f} ms of the "

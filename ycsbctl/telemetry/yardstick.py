@@ -62,7 +62,8 @@ def measure(trips: int = TRIPS, timeout_s: float = TIMEOUT_S) -> Reading:
         raise OSError("the yardstick's CPU processes computed different hashes")
     return Reading(cpu_ops_per_s=sum(d["bytes"] / d["elapsed_s"] for d in done),
                    # with one round trip outstanding on each connection throughout, each took connections ÷ rate
-                   rtt_us=1e6 * rtt["elapsed_s"] * rtt["connections"] / rtt["trips"], rtt_median_us=float(rtt["median_us"]),
+                   rtt_us=1e6 * rtt["elapsed_s"] * rtt["connections"] / rtt["trips"],
+                   rtt_median_us=float(rtt["median_us"]),
                    cpu_share=sum(min(1.0, d["cpu_s"] / d["elapsed_s"]) for d in done) / len(done),
                    cpus=len(done), seconds=time.perf_counter() - t0)
 

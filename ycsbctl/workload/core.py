@@ -121,7 +121,8 @@ class CoreWorkload:
             raise UserError(f"unknown scanlengthdistribution {sld!r}: use uniform or zipfian")
         dataintegrity = p.get_bool("dataintegrity", False)
         if dataintegrity and fld != "constant":
-            raise UserError("dataintegrity=true needs fieldlengthdistribution=constant (as YCSB: values are checked whole)")
+            raise UserError("dataintegrity=true needs fieldlengthdistribution=constant (as YCSB: values are checked "
+                            "whole)")
         insertstart, insertcount, insertcount_given = _insert_range(p, recordcount)
         fieldcount = p.get_int("fieldcount", 10)
         fieldlength = p.get_int("fieldlength", 100)
@@ -132,7 +133,8 @@ class CoreWorkload:
         if minscan < 1 or maxscan < minscan:
             raise UserError("need 1 ≤ minscanlength ≤ maxscanlength")
         if dist == "zipfian" and opcount is None and any(op == INSERT for op, _ in props):
-            raise UserError("property operationcount is required with requestdistribution=zipfian (add -p operationcount=N)")
+            raise UserError("property operationcount is required with requestdistribution=zipfian (add -p "
+                            "operationcount=N)")
         prefix = p.get("fieldnameprefix", "field")
         hot_data = p.get_float("hotspotdatafraction", 0.2)
         hot_ops = p.get_float("hotspotopnfraction", 0.8)

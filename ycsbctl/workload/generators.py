@@ -195,7 +195,8 @@ class RunGenerator:
         draw_names = None
         if live.mode == "static":
             drawn = self.choose_keys(len(others))
-            for i, k, name in zip(others.tolist(), drawn.tolist(), build_key_names(drawn, self.w.ordered, self.w.zeropadding)):
+            for i, k, name in zip(others.tolist(), drawn.tolist(), build_key_names(drawn, self.w.ordered,
+                                                                                   self.w.zeropadding)):
                 nums[i], names[i] = k, name
         else:
             full = np.zeros(n, dtype=np.float64 if live.mode == "latest" else np.int64)

@@ -24,7 +24,8 @@ def query(url: str, sql: str, timeout_s: float = 5.0) -> list[list[str]]:
     with ClickHouse's own message."""
     host, port, db = address(url)
     r = http1.request(host, port, "POST", f"/?database={quote(db)}", sql.encode(), timeout_s=timeout_s,
-                      server=f"clickhouse at {host}:{port}", call=" ".join(sql.split()[:2]))  # the whole reply within timeout_s
+                      # the whole reply within timeout_s
+                      server=f"clickhouse at {host}:{port}", call=" ".join(sql.split()[:2]))
     text = r.body.decode(errors="replace")
     if r.status >= 300:
         said = text.strip().replace("e.displayText() = ", "").split(", e.what()")[0]

@@ -60,7 +60,9 @@ class Statements:
         if s is None:
             cols = ", ".join(n.decode().upper() for n in names)
             values = ", ".join(["'%b'"] * (len(names) + 1))
-            s = self._cache[key] = f"INSERT INTO {identifier(table, 'table')} ({KEY_COLUMN}, {cols}) VALUES ({values})".encode()
+            s = self._cache[key] = (
+                f"INSERT INTO {identifier(table, 'table')} ({KEY_COLUMN}, {cols}) VALUES ({values})".encode()
+            )
         return s
 
     def row_fields(self, line: bytes, fields: Sequence[bytes] | None) -> dict[bytes, bytes]:

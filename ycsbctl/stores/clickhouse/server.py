@@ -17,7 +17,9 @@ class ClickHouse(ServerKind):
     def args(self, *, port: int, bind: str, data_dir: str | None, memory_bytes: int | None,
              password: str | None = None) -> list[str]:
         # its own config file (a container's: the image's), then overrides of its keys
-        config_file = str(infra_dir() / "clickhouse" / "config.xml") if data_dir else "/etc/clickhouse-server/config.xml"
+        config_file = (
+            str(infra_dir() / "clickhouse" / "config.xml") if data_dir else "/etc/clickhouse-server/config.xml"
+        )
         path = (data_dir or "/var/lib/clickhouse").rstrip("/")
         return [f"--config-file={config_file}", "--", f"--path={path}/", f"--tmp_path={path}/tmp/",
                 f"--user_files_path={path}/user_files/", f"--format_schema_path={path}/format_schemas/",

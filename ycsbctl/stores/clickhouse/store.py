@@ -28,7 +28,8 @@ class ClickHouseProtocol(ServerProtocol, ServerUrls, FootprintReading):
     schemes = ("clickhouse",)
     example = "clickhouse://host:8123[/database]"
     footprint_basis = "MergeTree bytes_on_disk"  # compressed columns, marks and primary index of the active parts
-    unsupported = {"UPDATE": _NO_ROW_WRITES.format(verb="UPDATE"), "READ-MODIFY-WRITE": _NO_ROW_WRITES.format(verb="UPDATE"),
+    unsupported = {"UPDATE": _NO_ROW_WRITES.format(verb="UPDATE"),
+                   "READ-MODIFY-WRITE": _NO_ROW_WRITES.format(verb="UPDATE"),
                    "DELETE": _NO_ROW_WRITES.format(verb="DELETE")}
 
     def validate(self, url: str) -> None:
@@ -41,7 +42,8 @@ class ClickHouseProtocol(ServerProtocol, ServerUrls, FootprintReading):
         if not u.hostname or "/" in u.path.strip("/") or u.query:
             raise UserError(f"bad ClickHouse URL {url!r}: {hint}")
         if u.username or u.password:
-            raise UserError(f"ycsbctl speaks to ClickHouse as its default user without a password: drop the user; {hint}")
+            raise UserError("ycsbctl speaks to ClickHouse as its default user without a password: drop the user; "
+                            f"{hint}")
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:
         if password:
@@ -78,7 +80,9 @@ class ClickHouseProtocol(ServerProtocol, ServerUrls, FootprintReading):
         from ycsbctl.stores.clickhouse.admin import query
 
         (version,), *_ = query(url, "SELECT version()")
-        settings = {k: v for k, v, changed in query(url, "SELECT name, value, changed FROM system.settings") if changed == "1"}
+        settings = {
+            k: v for k, v, changed in query(url, "SELECT name, value, changed FROM system.settings") if changed == "1"
+        }
         return ServerFacts(f"ClickHouse {version} (MergeTree)", version, {"changed settings": settings},
                            {"server": "ClickHouse", "version": version, "engine": "MergeTree"})
 
@@ -106,8 +110,12 @@ class ClickHouseProtocol(ServerProtocol, ServerUrls, FootprintReading):
         from ycsbctl.stores.clickhouse.admin import table_parts
 
         p = table_parts(url, None)
-        return Reading(p["bytes_on_disk"], None, p["rows"], {"parts": p["parts"],
-                                                              "primary_key_bytes_in_memory": p["primary_key_bytes_in_memory"]})
+        return Reading(
+            p["bytes_on_disk"],
+            None,
+            p["rows"],
+            {"parts": p["parts"], "primary_key_bytes_in_memory": p["primary_key_bytes_in_memory"]},
+        )
 
 
 PROTOCOL = register(ClickHouseProtocol())

@@ -154,7 +154,8 @@ class ElasticsearchBinding(WireBinding):
         return b"GET %b%b HTTP/1.1\r\nHost: es\r\n\r\n" % (self.path(table), key)
 
     def insert_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
-        return rest.request(b"PUT", self.path(table) + key + b"/_create", rest.document(tuple(names), list(values), key))
+        return rest.request(b"PUT", self.path(table) + key + b"/_create", rest.document(tuple(names), list(values),
+                                                                                        key))
 
     def update_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
         doc = rest.document(tuple(names), list(values))
@@ -186,10 +187,12 @@ class ElasticsearchBinding(WireBinding):
         return st, {f: str(source[f.decode()]).encode("latin-1") for f in fields if f.decode() in source}
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._status(INSERT, self.insert_request(table, key, [n for n, _ in values], [v for _, v in values]))
+        return await self._status(INSERT, self.insert_request(table, key, [n for n, _ in values], [v for _,
+                                                                                                   v in values]))
 
     async def update(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._status(UPDATE, self.update_request(table, key, [n for n, _ in values], [v for _, v in values]))
+        return await self._status(UPDATE, self.update_request(table, key, [n for n, _ in values], [v for _,
+                                                                                                   v in values]))
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         body = b'{"query":{"range":{"key":{"gte":%b}}},"sort":["key"],"size":%d}' % (rest.json_string(start_key), count)
@@ -205,12 +208,14 @@ class ElasticsearchBinding(WireBinding):
         return await self._status(DELETE, rest.request(b"DELETE", self.path(table) + key))
 
     async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
-        """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT) from the reply callback. Returns (done, failed)."""
+        """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT) from the reply callback. Returns (done,
+        failed)."""
         return await run_chain(_Chain, self, ctx, batch, start, end)
 
     async def rest(self, method: bytes, path: bytes, body: bytes | None = None) -> tuple[int, int, Any]:
         """One REST request (for workload plug-ins; not HEAD, whose reply states a length it does not send) →
-        (status: OK unless the connection failed or timed out, the HTTP status or 0 when none came, the decoded JSON body
+        (status: OK unless the connection failed or timed out, the HTTP status or 0 when none came, the decoded JSON
+        body
         or None)."""
         r = await self.call(rest.request(method, path, body))
         if r.__class__ is Status:

@@ -63,7 +63,8 @@ class ElasticsearchItems(MediaStore):
         st, http, got = await b.rest(b"PUT", self.path(), _json(MAPPING))
         if st == OK and http >= 300 and "already_exists" not in json.dumps(got):  # another worker made it first
             return _failed(b, "refused the index", http, got)
-        st, http, got = await b.rest(b"GET", f"/_cluster/health/{self.table}?wait_for_status=green&timeout=60s".encode())
+        st, http, got = await b.rest(b"GET",
+                                     f"/_cluster/health/{self.table}?wait_for_status=green&timeout=60s".encode())
         return st if st != OK or http < 300 else _failed(b, "health", http, got)
 
     async def ready(self, b: RestBinding) -> int:
@@ -79,7 +80,8 @@ class ElasticsearchItems(MediaStore):
         if st != OK:
             return st
         if http >= 300 or got.get("errors"):
-            return _failed(b, "bulk", http, got if http >= 300 else next(i["index"] for i in got["items"] if "error" in i["index"]))
+            return _failed(b, "bulk", http,
+                           got if http >= 300 else next(i["index"] for i in got["items"] if "error" in i["index"]))
         return OK
 
     async def get(self, b: RestBinding, item_id: int) -> tuple[int, Item | None]:

@@ -85,7 +85,8 @@ class ElasticsearchProtocol(ServerProtocol, ServerUrls, FootprintReading, CoreLi
         java_version = first.get("jvm", {}).get("version", "?")
         name = f"Elasticsearch {version}{' ' + flavor.upper() if flavor else ''} (Java {java_version})"
         return ServerFacts(name, version, {"root": root, "heap_max_bytes": heap},
-                           {"server": "Elasticsearch", "version": version, "java": java_version, "heap_max_bytes": heap})
+                           {"server": "Elasticsearch", "version": version, "java": java_version,
+                            "heap_max_bytes": heap})
 
     def clear(self, url: str, table: str) -> None:
         """Delete the index holding ``table``'s records (:func:`~ycsbctl.stores.elasticsearch.admin.index_of`; the

@@ -14,7 +14,9 @@ from ycsbctl.workload.plugin import OK, TIMEOUT, SqlBinding
 
 class MariaItems(SqlItems):
     protocol: ClassVar[str] = "mysql"
-    indexes: ClassVar[str] = "primary key (id); B-tree on name and on year; InnoDB FULLTEXT on description (the study's)"
+    indexes: ClassVar[str] = (
+        "primary key (id); B-tree on name and on year; InnoDB FULLTEXT on description (the study's)"
+    )
 
     def text_condition(self, q: Query, n: int) -> tuple[str, str]:
         star = "*" if q.is_prefix else ""

@@ -158,7 +158,8 @@ class MariaProtocol(SqlProtocol, Tls, ReportedPid, FootprintReading, CoreLimit, 
         try:  # every table's: YCSB's usertable, or a workload plug-in's (media-items, with its FULLTEXT index)
             size = database_bytes(conn)
             with conn.cursor() as cur:
-                cur.execute("SELECT COUNT(*) FROM usertable" if table_bytes(conn, "usertable") is not None else "SELECT 0")
+                cur.execute("SELECT COUNT(*) FROM usertable" if table_bytes(conn,
+                                                                            "usertable") is not None else "SELECT 0")
                 rows = int(cur.fetchone()[0])
         finally:
             conn.close()

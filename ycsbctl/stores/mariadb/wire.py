@@ -229,7 +229,8 @@ class MariaWireBinding(SqlWireBinding):
                 said += f" — {TOO_MANY}"
             raise ConnectionLost(f"{self.address()} refused the connection: {said}")
         pos = greeting.index(b"\x00", 1) + 1 + 4 + 8 + 1  # version, connection id, auth data 1, filler
-        caps = int.from_bytes(greeting[pos:pos + 2], "little") | int.from_bytes(greeting[pos + 5:pos + 7], "little") << 16
+        caps = int.from_bytes(greeting[pos:pos + 2], "little") | int.from_bytes(greeting[pos + 5:pos + 7],
+                                                                                "little") << 16
         wanted = CAPABILITIES & (caps | ~DEPRECATE_EOF)
         self.proto.eof_after_columns = not caps & DEPRECATE_EOF
         seq = 1
@@ -300,7 +301,8 @@ class MariaWireBinding(SqlWireBinding):
             return head + key + b"'"
         t = self.template("read", table, names)
         if t.endswith(b"'%b'"):
-            self.read_heads[(table, names, len(key))] = packet(b"\x03" + t[:-3] + b"\x00" * len(key) + b"'")[:-len(key) - 1]
+            self.read_heads[(table, names,
+                             len(key))] = packet(b"\x03" + t[:-3] + b"\x00" * len(key) + b"'")[:-len(key) - 1]
         return self.query(t % (quote(key),))
 
     def insert_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:

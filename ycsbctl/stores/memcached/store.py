@@ -53,7 +53,8 @@ class MemcachedProtocol(ServerProtocol, ServerUrls, DatasetLoss, ReportedPid, Fo
             raise UserError("memcached URLs take no user or password (the text protocol has no authentication): "
                             f"{hint}")
         if u.path.strip("/") or u.query:
-            raise UserError(f"memcached URLs have no database or options: drop {u.path + ('?' + u.query if u.query else '')!r}; "
+            raise UserError("memcached URLs have no database or options: drop "
+                            f"{u.path + ('?' + u.query if u.query else '')!r}; "
                             f"{hint}")
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:
@@ -145,7 +146,8 @@ class MemcachedProtocol(ServerProtocol, ServerUrls, DatasetLoss, ReportedPid, Fo
         host, port = address(url)
         if ":" in host:
             raise UserError("YCSB's memcached binding takes IPv4 addresses and host names only (host:port)")
-        return "memcached", {"memcached.hosts": f"{host}:{port}", "memcached.opTimeoutMillis": str(int(timeout_s * 1000))}
+        return "memcached", {"memcached.hosts": f"{host}:{port}",
+                             "memcached.opTimeoutMillis": str(int(timeout_s * 1000))}
 
     def server_cores(self, target: str, limit: float) -> float:
         return limit  # worker threads (-t, 4 by default) serve the data path

@@ -67,7 +67,8 @@ def _wire(b: Any) -> CommandBinding | None:
 
 class MongoItems(MediaStore):
     protocol: ClassVar[str] = "mongodb"
-    indexes: ClassVar[str] = ("_id (the item's id, 10 zero-padded digits); ascending indexes on name and on year; a text index on "
+    indexes: ClassVar[str] = ("_id (the item's id, 10 zero-padded digits); ascending indexes on name and on year; a "
+                              "text index on "
                               "description (default_language none) for FULLTEXT points")
     cannot: ClassVar[dict[int, str]] = {
         FULLTEXT_PREFIX: "MongoDB's $text matches whole words only (no prefix search; a $regex would read every "
@@ -77,9 +78,11 @@ class MongoItems(MediaStore):
         FULLTEXT: "{$text: {$search: 'w1 w2'}} sorted by _id (the study: unsorted)"}
 
     @classmethod
-    def refused(cls, server: str = "", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int, str]:
+    def refused(cls, server: str = "", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int,
+                                                                                                               str]:
         out = super().refused(server, records, connections, timeout_s)
-        if server != "ferretdb" or connections < 1 or not timeout_s > 0:  # the scale not known: nothing to refuse for it
+        # the scale not known: nothing to refuse for it
+        if server != "ferretdb" or connections < 1 or not timeout_s > 0:
             return out
         scan_from = ferretdb_scans_from(connections, timeout_s)
         if records >= scan_from:
@@ -115,7 +118,8 @@ class MongoItems(MediaStore):
         w = _wire(b)
         if w is None:
             return ERROR, None
-        st, r = await w.run_command({"find": self.table, "filter": {"_id": key(item_id)}, "limit": 1, "singleBatch": True})
+        st, r = await w.run_command({"find": self.table, "filter": {"_id": key(item_id)}, "limit": 1,
+                                     "singleBatch": True})
         if st != OK or r is None:
             return int(st), None
         docs = r["cursor"]["firstBatch"]

@@ -42,7 +42,8 @@ class MongoExecutor:
             bucket = w.bucket(arg)
             st = await self._read_all(run, {"find": coll, "filter": {"b": bucket}, "batchSize": w.users})
             if st == OK:
-                st, _ = await run({"delete": coll, "deletes": [{"q": {"b": bucket}, "limit": 0}], "ordered": True}, True)
+                st, _ = await run({"delete": coll, "deletes": [{"q": {"b": bucket}, "limit": 0}], "ordered": True},
+                                  True)
         else:  # STORE, BATCH-STORE: upserts
             updates = [{"q": {"_id": u}, "u": {"$set": {"t": t, "b": w.bucket(t)}}, "upsert": True} for u, t in arg]
             st, _ = await run({"update": coll, "updates": updates, "ordered": True}, True)
@@ -53,5 +54,6 @@ class MongoExecutor:
         first failed request's status."""
         st, reply = await run(find)
         while st == OK and reply["cursor"]["id"]:
-            st, reply = await run({"getMore": reply["cursor"]["id"], "collection": self.coll, "batchSize": self.w.users})
+            st, reply = await run({"getMore": reply["cursor"]["id"], "collection": self.coll,
+                                   "batchSize": self.w.users})
         return int(st)

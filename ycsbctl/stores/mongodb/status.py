@@ -113,7 +113,8 @@ def not_permitted(exc: pymongo.errors.OperationFailure) -> str | None:
     if exc.code != UNAUTHORIZED:
         return None
     return (f"the server refused serverStatus to this URL's user (code {UNAUTHORIZED}, Unauthorized): its memory, "
-            "connections, operation and network rates and CPU time are not measured; give the user the clusterMonitor role")
+            "connections, operation and network rates and CPU time are not measured; give the user the clusterMonitor "
+            "role")
 
 
 class MongoStatusSampler(Sampler):

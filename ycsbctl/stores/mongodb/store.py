@@ -52,7 +52,8 @@ class MongoProtocol(ServerProtocol, ServerUrls, Tls, ReportedPid, FootprintReadi
         try:
             parse_uri(url)
         except (InvalidURI, ConfigurationError, ValueError) as exc:
-            raise UserError(f"bad MongoDB URL ({exc}): use {self.example}, e.g. mongodb://127.0.0.1:27017/ycsb") from None
+            raise UserError(f"bad MongoDB URL ({exc}): use {self.example}, e.g. "
+                            "mongodb://127.0.0.1:27017/ycsb") from None
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:
         where = f"[{host}]" if ":" in host else host

@@ -13,7 +13,8 @@ same as pymongo's: ``{_id: str, fieldN: BinData(0)}``.
 
 Used when the URL is a single host without credentials, replica set name or a read preference
 other than primary (TLS included: ``tls=true``, ``tlsCAFile``, ``tlsAllowInvalidCertificates``,
-``tlsAllowInvalidHostnames``, ``tlsInsecure``, as pymongo reads them; a client certificate goes to pymongo), and ``batchsize`` is 1 without ``mongodb.upsert``; anything else
+``tlsAllowInvalidHostnames``, ``tlsInsecure``, as pymongo reads them; a client certificate goes to pymongo), and
+``batchsize`` is 1 without ``mongodb.upsert``; anything else
 (and ``-p mongodb.driver=pymongo``) goes through :mod:`ycsbctl.stores.mongodb.pymongo_binding`.
 
 Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:meth:`MongoWireBinding.chain`,
@@ -241,7 +242,8 @@ class MongoWireBinding(WireBinding):
             if self.tls is not None:
                 _, self.proto = await open_tls(_OpMsgProtocol, self.host, self.port, self.tls)
             else:
-                _, self.proto = await self.loop.create_connection(_OpMsgProtocol, self.host, self.port)  # type: ignore[union-attr]
+                _, self.proto = await self.loop.create_connection(_OpMsgProtocol, self.host,  # type: ignore[union-attr]
+                                                                  self.port)
             hello = bson.decode(await self.send(self._encode({"hello": 1, "$db": "admin"})))
         except (OSError, ConnectionError) as exc:
             hint = tls_hint(exc, self.tls is not None)
@@ -253,7 +255,8 @@ class MongoWireBinding(WireBinding):
         if hello.get("ok") != 1:
             raise ConnectionLost(f"{self.address()} did not answer the MongoDB handshake: {hello.get('errmsg', hello)}")
         if int(hello.get("maxWireVersion", 0)) < 6:
-            raise ConnectionLost(f"{self.address()} is older than MongoDB 3.6 (no OP_MSG): use -p mongodb.driver=pymongo")
+            raise ConnectionLost(f"{self.address()} is older than MongoDB 3.6 (no OP_MSG): use -p "
+                                 "mongodb.driver=pymongo")
 
     def _encode(self, command: dict) -> tuple[int, bytes]:
         doc = bson.encode(command)

@@ -43,15 +43,18 @@ class PostgresItems(SqlItems):
         advises for a bulk load (50 writers keeping a GIN index up to date each wait on its pending list's
         clean-ups: a 100-item INSERT took longer than 10 s here)."""
         return await self.locked(b, [
-            f"CREATE TABLE IF NOT EXISTS {self.table} (id integer PRIMARY KEY, name text NOT NULL, year integer NOT NULL, "
-            "description text NOT NULL, words tsvector GENERATED ALWAYS AS (to_tsvector('simple', description)) STORED)"])
+            f"CREATE TABLE IF NOT EXISTS {self.table} (id integer PRIMARY KEY, name text NOT NULL, year integer NOT "
+            "NULL, "
+            "description text NOT NULL, words tsvector GENERATED ALWAYS AS (to_tsvector('simple', description)) "
+            "STORED)"])
 
     async def ready(self, b: SqlBinding) -> int:
         """The indexes (made once, after the first load), then ``VACUUM (ANALYZE)``. A statement may take longer
         than one operation's timeout (the GIN index over 100,000 items): the server goes on, and this waits
         for its effect (the index listed, the table analysed) before the next statement."""
         t = self.table
-        indexes = [f"CREATE INDEX IF NOT EXISTS {t}_name ON {t} (name)", f"CREATE INDEX IF NOT EXISTS {t}_year ON {t} (year)",
+        indexes = [f"CREATE INDEX IF NOT EXISTS {t}_name ON {t} (name)",
+                   f"CREATE INDEX IF NOT EXISTS {t}_year ON {t} (year)",
                    f"CREATE INDEX IF NOT EXISTS {t}_words ON {t} USING gin (words) WITH (fastupdate = off)"]
         for k, statement in enumerate(indexes, 2):  # the primary key's index is the first
             st = await self.locked(b, [statement])

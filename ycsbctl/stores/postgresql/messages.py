@@ -12,7 +12,8 @@ from ycsbctl.stores.binding import Status
 _I32 = struct.Struct(">i")
 _I16 = struct.Struct(">h")
 _HEAD = struct.Struct(">Bi")  # message type, length (itself included)
-EXECUTE_SYNC = b"E\x00\x00\x00\x09\x00\x00\x00\x00\x00" + b"S\x00\x00\x00\x04"  # Execute (unnamed portal, all rows), Sync
+# Execute (unnamed portal, all rows), Sync
+EXECUTE_SYNC = b"E\x00\x00\x00\x09\x00\x00\x00\x00\x00" + b"S\x00\x00\x00\x04"
 OK, NOT_FOUND, ERROR = Status.OK, Status.NOT_FOUND, Status.ERROR
 
 

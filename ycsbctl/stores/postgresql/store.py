@@ -48,7 +48,8 @@ SSL_REQUEST = b"\x00\x00\x00\x08\x04\xd2\x16\x2f"  # the 8 bytes a PostgreSQL cl
 
 def _not_postgresql(url: str, timeout_s: float) -> str | None:
     """What a server at ``url`` answered PostgreSQL's opening request with, when it is not PostgreSQL's one-byte
-    answer (``S`` or ``N``) — another kind of server, or one that greeted first; None when it is (or cannot be asked)."""
+    answer (``S`` or ``N``) — another kind of server, or one that greeted first; None when it is (or cannot be
+    asked)."""
     import socket
 
     u = urlsplit(url)
@@ -122,7 +123,8 @@ class PostgresProtocol(SqlProtocol, Tls, StallCause, Replication, ReportedPid, F
         if wire_eligible(url, properties):
             try:
                 bs = await connect_wire([PgWireBinding(url, timeout_s) for _ in range(clients)], timeout_s)
-            except PasswordAsked:  # PGPASSWORD or ~/.pgpass has it: asyncpg sends it (unless the wire path is asked for)
+            # PGPASSWORD or ~/.pgpass has it: asyncpg sends it (unless the wire path is asked for)
+            except PasswordAsked:
                 if driver_of(properties) == "wire":
                     raise
             else:
@@ -164,7 +166,8 @@ class PostgresProtocol(SqlProtocol, Tls, StallCause, Replication, ReportedPid, F
                 from ycsbctl.stores.postgresql.wire import NO_TLS
 
                 raise ConnectionError(_not_postgresql(url, timeout_s) or f"{exc}: it {NO_TLS}") from None
-            if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:  # a PostgreSQL server, without the URL's database
+            # a PostgreSQL server, without the URL's database
+            if getattr(exc, "sqlstate", None) == INVALID_CATALOG_NAME:
                 raise no_database(url, exc) from None
             if getattr(exc, "sqlstate", None) == INVALID_AUTHORIZATION and "does not exist" in str(exc):
                 role = urlsplit(url).username or ""
@@ -212,7 +215,8 @@ class PostgresProtocol(SqlProtocol, Tls, StallCause, Replication, ReportedPid, F
         with PgSession(url, 5.0) as s:
             names = str(only(s.fetch("SHOW synchronous_standby_names")))
             commit = str(only(s.fetch("SHOW synchronous_commit")))
-            syncs = int(only(s.fetch("SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')")))
+            syncs = int(only(s.fetch("SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', "
+                                     "'quorum')")))
         if not names or commit not in ("on", "remote_write", "remote_apply") or syncs:
             return None
         return (f"the primary's commits wait for a synchronous standby (synchronous_standby_names = '{names}', "
@@ -240,7 +244,11 @@ class PostgresProtocol(SqlProtocol, Tls, StallCause, Replication, ReportedPid, F
 
         with PgSession(url, 5.0) as s:  # every table's: YCSB's usertable, or a workload plug-in's (media-items)
             size = database_bytes(s)
-            rows = int(only(s.fetch("SELECT COUNT(*) FROM usertable"))) if relation_bytes(s, "usertable") is not None else 0
+            rows = (
+                int(only(s.fetch("SELECT COUNT(*) FROM usertable")))
+                if relation_bytes(s, "usertable") is not None
+                else 0
+            )
         return Reading(size, None, rows, {"data_size_bytes": size})
 
     def ycsb_binding(self, url: str, timeout_s: float) -> tuple[str, dict[str, str]]:

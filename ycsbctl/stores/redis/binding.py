@@ -139,11 +139,13 @@ class RedisBinding(WireBinding):
         # server that accepts but never answers cannot hang the start-up.
         handshake_s = max(self.timeout_s, 1.0)
         if self.o.password:
-            auth = (self.o.username.encode(), self.o.password.encode()) if self.o.username else (self.o.password.encode(),)
+            auth = (self.o.username.encode(),
+                    self.o.password.encode()) if self.o.username else (self.o.password.encode(),)
             r = await self._handshake(encode_command(b"AUTH", *auth), handshake_s)
             if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
                 await self.close()
-                raise ConnectionLost(refused(f"authentication failed: {r if r is not _TIMEOUT else 'no answer to AUTH'}"))
+                raise ConnectionLost(refused("authentication failed: "
+                                             f"{r if r is not _TIMEOUT else 'no answer to AUTH'}"))
         if self.o.db:
             r = await self._handshake(encode_command(b"SELECT", b"%d" % self.o.db), handshake_s)
             if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
@@ -155,7 +157,8 @@ class RedisBinding(WireBinding):
             r = await self._handshake(b"*1\r\n$4\r\nPING\r\n", handshake_s)
             if isinstance(r, hiredis.ReplyError) or r is _TIMEOUT:
                 await self.close()
-                raise ConnectionLost(refused(f"{self.o.host}:{self.o.port} refused the connection: {r}" if r is not _TIMEOUT
+                raise ConnectionLost(refused(f"{self.o.host}:{self.o.port} refused the "
+                                             f"connection: {r}" if r is not _TIMEOUT
                                              else f"{self.o.host}:{self.o.port} accepted the connection but did "
                                                   f"not answer PING within {handshake_s:g} s", plain))
         if self.o.wait > 0:  # WAIT only where the server has replicas to wait for (ROLE), at most as many
@@ -266,7 +269,8 @@ class RedisBinding(WireBinding):
         if tmpl is None:
             head = b"*%d\r\n$5\r\nHMSET\r\n$%%d\r\n%%b\r\n" % (2 + 2 * len(names))
             body = b"".join(
-                b"$%d\r\n%b\r\n$%d\r\n" % (len(n), n.replace(b"%", b"%%"), len(v)) + b"%b\r\n" for n, v in zip(names, vals)
+                b"$%d\r\n%b\r\n$%d\r\n" % (len(n), n.replace(b"%", b"%%"), len(v)) + b"%b\r\n" for n, v in zip(names,
+                                                                                                               vals)
             )
             tmpl = self._templates[shape] = head + body
         return tmpl % (len(key), key, *vals)
@@ -291,7 +295,8 @@ class RedisBinding(WireBinding):
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         r = await self._call(
-            encode_command(b"ZRANGEBYSCORE", INDEX_KEY, b"%d" % java_hash(start_key), b"+inf", b"LIMIT", b"0", b"%d" % count)
+            encode_command(b"ZRANGEBYSCORE", INDEX_KEY, b"%d" % java_hash(start_key), b"+inf", b"LIMIT", b"0",
+                           b"%d" % count)
         )
         if not isinstance(r, list):
             return self._status(r)

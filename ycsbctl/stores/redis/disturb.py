@@ -249,7 +249,8 @@ class RedisDisturber(Disturber):
         return out
 
     def _latency_max_ms(self, name: str, first_s: int, last_s: int) -> int:
-        """The longest sample (ms) of latency-monitor event ``name`` from wall second ``first_s`` to ``last_s`` (0: none)."""
+        """The longest sample (ms) of latency-monitor event ``name`` from wall second ``first_s`` to ``last_s`` (0:
+        none)."""
         try:
             history = self.r.execute_command("LATENCY", "HISTORY", name)
         except Exception:  # noqa: BLE001 - no latency monitor on this server

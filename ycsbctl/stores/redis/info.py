@@ -170,7 +170,8 @@ class RedisInfoSampler(Sampler):
     def prime(self) -> None:
         self._r = connect(self.url, self.timeout_s)
         info = self._r.info()
-        self._prev = {**counters(info), **io_thread_counters(info), **{k: num(info.get(k)) for k in PERSISTENCE_COUNTERS}}
+        self._prev = {**counters(info), **io_thread_counters(info),
+                      **{k: num(info.get(k)) for k in PERSISTENCE_COUNTERS}}
         self._t = time.monotonic()
 
     def sample(self) -> dict[str, Any]:

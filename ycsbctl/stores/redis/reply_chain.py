@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 # Plain ints named after the statuses: the chain's reply callback uses them in arithmetic once per reply,
 # where an IntEnum member takes the slow generic path.
-OK, NOT_FOUND, ERROR, TIMEOUT = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR), int(Status.TIMEOUT)  # module names: the chain's reply callback reads them per reply
+# module names: the chain's reply callback reads them per reply
+OK, NOT_FOUND, ERROR, TIMEOUT = int(Status.OK), int(Status.NOT_FOUND), int(Status.ERROR), int(Status.TIMEOUT)
 INDEX_KEY = b"_indices"
 _ZADD = b"*4\r\n$4\r\nZADD\r\n$8\r\n" + INDEX_KEY + b"\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n"
 
@@ -88,7 +89,8 @@ class _Chain(ChainRun):
             payload, need = b._hmset(key, self.ctx.names[wf + 1], self.ctx.values(wf)), 1
         else:  # INSERT: HMSET and ZADD in one packet, two replies
             score = b"%d" % _java_hash(key)
-            payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score, len(key), key)
+            payload = b._hmset(key, self.ctx.names[0], self.ctx.values(ALL_FIELDS)) + _ZADD % (len(score), score,
+                                                                                               len(key), key)
             need = 2
         if op != READ and b.wait_command:  # -p redis.wait=N: WAIT in the same packet, one more reply
             payload += b.wait_command

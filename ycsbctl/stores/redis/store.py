@@ -87,7 +87,8 @@ class RedisProtocol(ServerProtocol, ServerUrls, Tls, ErrorHints, DatasetLoss, Re
         return redis_urls.tls_url(url, ca_file)
 
     def url_with_properties(self, url: str, properties: Properties) -> str:
-        """``-p redis.password`` and ``redis.tls`` in the URL (:func:`ycsbctl.stores.redis.urls.url_with_properties`)."""
+        """``-p redis.password`` and ``redis.tls`` in the URL
+        (:func:`ycsbctl.stores.redis.urls.url_with_properties`)."""
         return redis_urls.url_with_properties(url, properties)
 
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
@@ -108,7 +109,8 @@ class RedisProtocol(ServerProtocol, ServerUrls, Tls, ErrorHints, DatasetLoss, Re
         if has >= wanted:
             return []
         if has:
-            return [f"redis.wait={wanted}: the server has {has} replica(s), so each write waits for {has} (WAIT {has} …)"]
+            return [f"redis.wait={wanted}: the server has {has} replica(s), so each write waits for {has} (WAIT {has} "
+                    "…)"]
         return [f"redis.wait={wanted}: the server has no replica, so writes wait for none (no WAIT is sent)"]
 
     def error_hint(self, error: str, properties: dict[str, str]) -> str | None:
@@ -186,13 +188,15 @@ class RedisProtocol(ServerProtocol, ServerUrls, Tls, ErrorHints, DatasetLoss, Re
                                 fix="see the server's log (a full or read-only disk at its dir), or CONFIG SET "
                                     "stop-writes-on-bgsave-error no", exit_code=1) from None
             if "DB index is out of range" in str(exc):  # a Redis server, without the URL's database (fault43g)
-                raise UserError(f"{redact_url(url)}: the server has no database {urlsplit(url).path.strip('/')} ({exc})",
+                raise UserError(f"{redact_url(url)}: the server has no database {urlsplit(url).path.strip('/')} "
+                                f"({exc})",
                                 fix="use one it has: 0 up to its `databases` setting minus 1 (16 by default: 0-15)"
                                 ) from None
             if "not allowed in cluster mode" not in str(exc):
                 raise
             raise UserError(f"{redact_url(url)} is a Redis Cluster node, which has database 0 only ({exc})",
-                            fix=f"use database 0: {redact_url(urlunsplit(urlsplit(url)._replace(path='/0')))}") from None
+                            fix="use database 0: "
+                                f"{redact_url(urlunsplit(urlsplit(url)._replace(path='/0')))}") from None
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             hint = tls_hint(exc, url.startswith("rediss:"))
             if hint is None:

@@ -36,7 +36,8 @@ def tls_hint(exc: BaseException | str, tls: bool) -> str | None:
     if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
         return untrusted(f"{getattr(exc, 'verify_message', '')} {text}")
     if tls and (isinstance(exc, TimeoutError) or type(exc).__name__ == "TimeoutError"):
-        return NO_HANDSHAKE  # a plain server reads a ClientHello as half a command, and waits (redis-py's own class too)
+        # a plain server reads a ClientHello as half a command, and waits (redis-py's own class too)
+        return NO_HANDSHAKE
     if tls and (isinstance(exc, ssl.SSLError) or "SSL" in text or "reset by peer" in text or "EOF" in text):
         return NO_TLS_THERE
     if not tls and ("reset by peer" in text or "closed by the server" in text or "Connection closed" in text):

@@ -76,5 +76,6 @@ def indexes(url: str) -> list[str]:
 
 
 def rt_index(url: str, table: str) -> str:
-    """The index named ``table`` when searchd serves one (a workload plug-in's: ``items``), else YCSB's ``usertable``."""
+    """The index named ``table`` when searchd serves one (a workload plug-in's: ``items``), else YCSB's
+    ``usertable``."""
     return table if table in indexes(url) else INDEX

@@ -44,7 +44,8 @@ class SphinxProtocol(ServerProtocol, ServerUrls, FootprintReading):
         prefix = properties.get("fieldnameprefix", "field")
         count = int(properties.get("fieldcount", str(FIELDS)) or FIELDS)
         if prefix != "field" or count > FIELDS:
-            raise UserError(f"Sphinx's index usertable has YCSB's ten fields (field0 … field9, infra/sphinx/sphinx.conf): "
+            raise UserError("Sphinx's index usertable has YCSB's ten fields (field0 … field9, "
+                            "infra/sphinx/sphinx.conf): "
                             f"use fieldcount ≤ {FIELDS} and fieldnameprefix=field (got {count}, {prefix!r})")
 
     def server_url(self, host: str, port: int, password: str | None = None) -> str:

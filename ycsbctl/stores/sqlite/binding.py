@@ -58,7 +58,8 @@ def connect(path: str, timeout_s: float, busy_timeout_s: float | None = None) ->
         for name, value in PRAGMAS.items():
             while True:
                 try:
-                    if name != "journal_mode" or str(conn.execute("PRAGMA journal_mode").fetchone()[0]).upper() != value:
+                    if name != "journal_mode" or str(conn.execute("PRAGMA "
+                                                                  "journal_mode").fetchone()[0]).upper() != value:
                         conn.execute(f"PRAGMA {name}={value}")
                     break
                 except sqlite3.OperationalError as exc:
@@ -151,7 +152,8 @@ class SqliteBinding(Binding):
         try:
             return row_status(self.conn.execute(sql, args).rowcount)  # type: ignore[union-attr]
         except sqlite3.Error as exc:
-            return self._retry(exc, lambda: row_status(self.conn.execute(sql, args).rowcount))  # type: ignore[union-attr]
+            return self._retry(exc, lambda: row_status(self.conn.execute(sql,  # type: ignore[union-attr]
+                                                                         args).rowcount))
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
         rows = self._rows(QMARK.read(table, columns(fields)), (key.decode(),))

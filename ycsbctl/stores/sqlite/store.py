@@ -182,8 +182,13 @@ class SqliteProtocol(SqlProtocol, DatasetFile, DatasetLoss, ClientPauses, Footpr
 
         path = database_path(url)
         fs = file_system(path)
-        config: dict[str, Any] = {"path": path, "file_system": fs, **PRAGMAS, "client": "Python sqlite3",
-                                  "durability": "journal_mode=WAL, synchronous=OFF" + (", file on tmpfs" if fs == "tmpfs" else "")}
+        config: dict[str, Any] = {
+            "path": path,
+            "file_system": fs,
+            **PRAGMAS,
+            "client": "Python sqlite3",
+            "durability": "journal_mode=WAL, synchronous=OFF" + (", file on tmpfs" if fs == "tmpfs" else ""),
+        }
         where = "on tmpfs" if fs == "tmpfs" else f"on {fs or 'disk'}"
         name = f"SQLite {sqlite3.sqlite_version} (embedded, no network; file {where}, WAL, synchronous=OFF)"
         return ServerFacts(name, sqlite3.sqlite_version, config, {"server": "SQLite", "embedded": True})
@@ -198,8 +203,12 @@ class SqliteProtocol(SqlProtocol, DatasetFile, DatasetLoss, ClientPauses, Footpr
         found = holders(database_path(url), _our_tree())
         long_waits = int((counts or {}).get("sqlite_busy_long") or 0)
         if not found and long_waits:
-            calls, ms = int((counts or {}).get("sqlite_busy_calls") or 0), int((counts or {}).get("sqlite_busy_ms") or 0)
-            return (f"SQLite answered 'database is locked' (SQLITE_BUSY) to {calls:,} of the client's calls, which waited "
+            calls, ms = (
+                int((counts or {}).get("sqlite_busy_calls") or 0),
+                int((counts or {}).get("sqlite_busy_ms") or 0),
+            )
+            return (f"SQLite answered 'database is locked' (SQLITE_BUSY) to {calls:,} of the client's calls, which "
+                    "waited "
                     f"{ms / 1000:.1f} s in all for the lock ({long_waits:,} of them {LONG_LOCK_S:g} s or longer: held "
                     "longer than any one statement of ours holds it — another program's transaction, which no longer "
                     "has the file open), so the pause is the store's lock wait, not a stopped load generator")

@@ -77,7 +77,8 @@ class _IProto(WireProtocol):
         self.greeted_fut: asyncio.Future | None = None
 
     def greeted(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
-        """The future of the greeting's 128 bytes (a ``ConnectionError`` when the server greeted otherwise or closed)."""
+        """The future of the greeting's 128 bytes (a ``ConnectionError`` when the server greeted otherwise or
+        closed)."""
         fut = self.greeted_fut = loop.create_future()
         if self.greeting is not None:
             fut.set_result(self.greeting)
@@ -287,7 +288,8 @@ class TarantoolBinding(WireBinding):
         return await self._status(DELETE, iproto.frame(iproto.DELETE, iproto.key_body(self.space, key)))
 
     async def chain(self, ctx: ChainContext, batch: tuple[list, ...], start: int, end: int) -> tuple[int, int]:
-        """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT) from the reply callback. Returns (done, failed)."""
+        """Operations ``start:end`` of ``batch`` (READ / UPDATE / INSERT) from the reply callback. Returns (done,
+        failed)."""
         return await run_chain(_Chain, self, ctx, batch, start, end)
 
     async def iproto(self, kind: int, body: bytes) -> tuple[int, list[Any]]:

@@ -41,7 +41,8 @@ contract's ints (0 OK, 1 NOT_FOUND, 2 ERROR, 3 TIMEOUT); an ERROR sets ``binding
 
 Every method gets the store's own binding (one connection, one request in flight) and must speak
 through it only; an executor keeps no per-connection state of its own (one instance serves every client
-thread of a worker process). An executor lives in its store's package and may use its protocol helpers, never another store's
+thread of a worker process). An executor lives in its store's package and may use its protocol helpers, never another
+store's
 or the engine.
 """
 
@@ -141,7 +142,8 @@ class MediaStore(ABC):
     cannot_on: ClassVar[dict[str, dict[int, str]]] = {}
 
     @classmethod
-    def refused(cls, server: str = "", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int, str]:
+    def refused(cls, server: str = "", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int,
+                                                                                                               str]:
         """op code -> why this store cannot answer it, on server kind ``server`` ("" for a URL: the protocol's)
         holding ``records`` items, asked by ``connections`` clients at once with an operation timeout of
         ``timeout_s`` s (0: not known; a store may refuse a query only from some scale on)."""

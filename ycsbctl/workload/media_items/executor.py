@@ -53,9 +53,14 @@ class Checked:
             return f"item {item_id} missing"
         names, lengths, first, last = self.shape
         d = got.description
-        if (got.id != item_id or got.year != int(self.w.data.years[item_id]) or got.name != name_text(int(names[item_id]))
-                or len(d) != int(lengths[item_id]) or not d.startswith(first[item_id] + " ")
-                or not d.endswith(" " + last[item_id] + " ")):
+        if (
+            got.id != item_id
+            or got.year != int(self.w.data.years[item_id])
+            or got.name != name_text(int(names[item_id]))
+            or len(d) != int(lengths[item_id])
+            or not d.startswith(first[item_id] + " ")
+            or not d.endswith(" " + last[item_id] + " ")
+        ):
             return self.w.truth.wrong_item(item_id, got) or f"item {item_id} differs"
         return None
 
@@ -139,4 +144,9 @@ def describe(q: Any) -> str:
     if q.is_text:
         return " OR ".join(f"'{w}{'*' if q.is_prefix else ''}'" for w in q.words)
     cond = f"year > {q.year_gt}" + (f" AND name = '{q.name}'" if q.has_name else "")
-    return cond + (" ORDER BY id" if q.sort == "id" else "") + f" LIMIT {q.limit}" + (f" OFFSET {q.offset}" if q.offset else "")
+    return (
+        cond
+        + (" ORDER BY id" if q.sort == "id" else "")
+        + f" LIMIT {q.limit}"
+        + (f" OFFSET {q.offset}" if q.offset else "")
+    )

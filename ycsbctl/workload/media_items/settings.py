@@ -43,7 +43,8 @@ class Settings:
             mix = read_proportions(p, [(code, f"media.{name}proportion", 0.0) for name, code in STUDY_NAMES.items()])
             if not mix:
                 raise UserError("media.operation=mix: set at least one media.<op>proportion > 0 (byid, 1cond, 2cond, "
-                                "text, text_prefix, update), e.g. -p media.byidproportion=0.9 -p media.updateproportion=0.1")
+                                "text, text_prefix, update), e.g. -p media.byidproportion=0.9 -p "
+                                "media.updateproportion=0.1")
         elif operation in STUDY_NAMES:
             mix = [(STUDY_NAMES[operation], 1.0)]
         else:
@@ -51,14 +52,16 @@ class Settings:
                             "a list of them (a sweep: one point each), or mix with media.<op>proportion")
         sort = p.get("media.sort", "id").strip().lower()
         if sort not in SORTS:
-            raise UserError(f"media.sort={sort!r}: use id (ORDER BY id, the default) or none (the study's queries, no order)")
+            raise UserError(f"media.sort={sort!r}: use id (ORDER BY id, the default) or none (the study's queries, no "
+                            "order)")
         check = p.get("media.check", "on").strip().lower()
         if check not in ("on", "off"):
             raise UserError(f"media.check={check!r}: use on (every answer compared with the truth) or off")
         ops = {op for op, _ in mix}
         if check == "on" and UPDATE in ops and ops - {UPDATE, GET_BY_ID}:
             raise UserError("a media-items mix with update and queries changes the answers it checks: measure them as "
-                            "separate points (media.operation=…,update), or set media.check=off to run the mix unchecked")
+                            "separate points (media.operation=…,update), or set media.check=off to run the mix "
+                            "unchecked")
         records = p.get_int("recordcount", 100_000)
         limit, offset = p.get_int("media.limit", 10), p.get_int("media.offset", 0)
         batch = p.get_int("media.batchsize", 100)

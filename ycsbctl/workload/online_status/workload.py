@@ -80,7 +80,8 @@ class OnlineStatus(Workload):
         bucket_s = p.get_int("online.bucket_s", MONTH_S)
         window_s = p.get_int("online.window_s", bucket_s)
         if batchsize < 1 or users < 1 or bucket_s < 1 or window_s < 1:
-            raise UserError("online-status needs recordcount, online.batchsize, online.bucket_s and online.window_s ≥ 1")
+            raise UserError("online-status needs recordcount, online.batchsize, online.bucket_s and online.window_s ≥ "
+                            "1")
         mix = read_proportions(p, _MIX)
         if not mix:
             raise UserError("the online-status proportions sum to 0: set online.storeproportion, "
