@@ -4,14 +4,13 @@ connect, telemetry's samplers, the host scan, the dataset checks, the judging an
 
 The plan (by default ``run workload-b --target redis --threads 8,32 --duration 2 --repeat 2 --records
 5000``; ``--target default`` leaves the targets to the default plan, Redis and the MongoDB stand-in) is run as a whole
-command, its progress read line by line as it comes: each ``[k/N] …`` line is a
-point's start, timed on this process's monotonic clock. A point's overhead is the time to the next point's
-start less ``--duration`` (no warm-up is given, so a point measures for exactly that long); the dataset's
-load is left out. Printed: the median over the run-phase points of every run, and the whole command's wall
-time. With ``--against CHECKOUT`` (another ycsbctl source tree, e.g. ``git worktree add /tmp/old 47f9307``)
-the same plan is run from that tree in turn with this one (A B A B …: what the host does meanwhile falls on
-both), and the ratio this ÷ that of the median overheads is printed with its paired 95 % interval over
-the rounds.
+command, its progress read line by line as it comes: each ``[k/N] …`` line is a point's start, timed on this process's
+monotonic clock. A point's overhead is the time to the next point's start less ``--duration`` (no warm-up is given, so a
+point measures for exactly that long); the dataset's load is left out. Printed: the median over the run-phase points of
+every run, and the whole command's wall time. With ``--against CHECKOUT`` (another ycsbctl source tree, e.g. ``git
+worktree add /tmp/old 47f9307``) the same plan is run from that tree in turn with this one (A B A B …: what the host
+does meanwhile falls on both), and the ratio this ÷ that of the median overheads is printed with its paired 95 %
+interval over the rounds.
 
     .venv/bin/python -m bench point_overhead [--target basic://|default|redis,ferretdb] [--rounds 3] [--against
     /tmp/old]

@@ -7,9 +7,8 @@ for them as for Ctrl-C. ``interrupts_kept``: the same, and never lost to a final
 (used while a server is created and recorded, while it is probed, and while it is torn down),
 then are re-raised. ``children_spared_ctrl_c``: the Python children started in the block leave a
 Ctrl-C to this process rather than print a traceback of their own start-up. ``poll``: ``Popen.poll`` that an interrupt
-cannot break. ``stop_process``: a
-child process ycsbctl started (iperf3, test and bench servers) stopped for sure.
-The first two are no-ops outside the main thread, where Python cannot install handlers.
+cannot break. ``stop_process``: a child process ycsbctl started (iperf3, test and bench servers) stopped for sure. The
+first two are no-ops outside the main thread, where Python cannot install handlers.
 """
 
 from __future__ import annotations

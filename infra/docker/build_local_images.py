@@ -17,8 +17,7 @@ baseline next to a server on a remote engine: ``--image iperf3=<prefix>/iperf3:<
 ``<prefix>/memcached:<tag>``, ``<prefix>/postgresql:<tag>``, ``<prefix>/mariadb:<tag>``, ``<prefix>/tarantool:<tag>``,
 ``<prefix>/clickhouse:<tag>``, ``<prefix>/sphinx:<tag>`` from the host's Debian packages (``memcached``,
 ``postgresql-15``, ``mariadb-server``, ``tarantool``, ``clickhouse-server``, ``sphinxsearch``), each with a small
-entrypoint
-(``entrypoints/``) keeping the official image's first-start contract for what ycsbctl passes:
+entrypoint (``entrypoints/``) keeping the official image's first-start contract for what ycsbctl passes:
 
     ycsbctl up postgresql --backend docker --image ycsbctl-test/postgresql:local --host-network
 

@@ -201,9 +201,8 @@ def test_an_unreachable_server_is_reported_once(tmp_path):
 def test_a_length_the_user_gives_measures_from_the_first_operation_unless_warmup_as_the_docs_say(
         module_redis, loaded, tmp_path):
     """One rule, stated in the table of docs/guide/everyday.md and in ``--help``: the default profile's warm-up goes
-    with
-    its own point length; ``--duration`` (like YCSB's ``maxexecutiontime``) and ``--operations`` measure
-    from the first operation unless ``--warmup`` is given, which the per-second series keep, marked."""
+    with its own point length; ``--duration`` (like YCSB's ``maxexecutiontime``) and ``--operations`` measure from the
+    first operation unless ``--warmup`` is given, which the per-second series keep, marked."""
     from ycsbctl.experiment.plan import PROFILES, Plan
     from ycsbctl.results import load
 

@@ -1,8 +1,7 @@
 """A failed point is never explained as a measured one: a point that failed on its error rate (Redis at
 ``maxmemory``, every write refused) gets no label of what limited its rate and no "why" line, on the console, in its run
-JSON and
-in the report's tables, as a point cut short gets none (:func:`ycsbctl.results.model.cut_short`). Was: ``failed —
-50% of operations failed …`` followed by ``why: …`` explaining its throughput."""
+JSON and in the report's tables, as a point cut short gets none (:func:`ycsbctl.results.model.cut_short`). Was: ``failed
+— 50% of operations failed …`` followed by ``why: …`` explaining its throughput."""
 
 from __future__ import annotations
 

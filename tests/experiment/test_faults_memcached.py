@@ -101,10 +101,9 @@ def _our_server_pids() -> list[int]:
 
 def test_memcached_we_started_killed_during_the_load_is_restarted_and_loaded_again(tmp_path):
     """The promise of docs/guide/troubleshooting.md for a server ycsbctl started: killed during the load, the load fails
-    in one
-    line, the server is started again and the dataset loaded again, and the points are measured on the
-    full dataset (was: the target skipped, 'loading the dataset failed'; this replaces the redis case,
-    which loaded 60,000 records for it)."""
+    in one line, the server is started again and the dataset loaded again, and the points are measured on the full
+    dataset (was: the target skipped, 'loading the dataset failed'; this replaces the redis case, which loaded 60,000
+    records for it)."""
     import os
     import signal
 

@@ -2,8 +2,8 @@
 a plug-in whose constructor raises, whose executor raises mid-run, or returns no status.
 
 docs/studies/structure.md ("Plug-in workloads and the structure study"): one line naming the plug-in, exit 2 before
-anything starts for a bad
-class; a point whose plug-in broke mid-run is failed in one line naming the plug-in and the call.
+anything starts for a bad class; a point whose plug-in broke mid-run is failed in one line naming the plug-in and the
+call.
 """
 
 from __future__ import annotations

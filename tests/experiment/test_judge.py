@@ -581,8 +581,7 @@ def test_the_client_lag_rule_holds_the_lag_against_the_failed_operations_tail_to
 def test_a_silence_is_held_against_the_points_median_latency_not_its_tail():
     """3,700 reads: 3,660 of 100 µs and 40 of 2 s (p50 100 µs, p99 2 s, as HdrHistogram reads them): two silent
     seconds ended by a 2.6 s reply are a stall — 1.5 × the median is 150 µs; against the p99 (1.5 × 2 s: 3 s) it would
-    pass
-    as the operations' own length."""
+    pass as the operations' own length."""
     h = hdr.new_histogram()
     hdr.record_many(h, [100] * 3660 + [2_000_000] * 40)
     assert (h.get_value_at_percentile(50), h.get_value_at_percentile(99)) == (100, h.get_max_value())

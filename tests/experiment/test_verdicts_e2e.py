@@ -5,10 +5,9 @@ core reads ``worse``, and the rounds interleave the targets in the order the see
 Three redis-server processes the test starts: ``a`` (the baseline), ``twin`` (the same build and
 settings) and ``slow``, put in a cgroup with a CPU quota of 0.1 core in 10 ms periods (the kernel enforces it,
 evenly over a 0.5 s window). The experiment runs four rounds; the verdicts are read from the folder's
-``verdicts.parquet`` and from
-``compare --format json`` of that one folder. The A/A cell is judged at alpha 0.002 (so that this
-test fails by chance about once in five hundred runs, not once in twenty), which the quota's slowdown
-clears at any speed: it takes the server's CPU, the resource a Redis point spends.
+``verdicts.parquet`` and from ``compare --format json`` of that one folder. The A/A cell is judged at alpha 0.002 (so
+that this test fails by chance about once in five hundred runs, not once in twenty), which the quota's slowdown clears
+at any speed: it takes the server's CPU, the resource a Redis point spends.
 """
 
 from __future__ import annotations

@@ -64,9 +64,8 @@ def test_redis_aof_writes_its_file_to_a_disk_and_a_label_setting_wins() -> None:
 def test_each_redis_persistence_variant_runs_with_the_settings_it_names_as_config_get_reads_them(kind,
                                                                                                  read_back) -> None:
     """No label setting: what the server itself says (CONFIG GET) is what the variant's name promises —
-    docs/studies/persistence.md's
-    and ``ycsbctl targets``' words (AOF fsync once a second, at every write; RDB every 5 s once 1000 keys changed) —
-    and the endpoint records those settings (the manifest's), not others."""
+    docs/studies/persistence.md's and ``ycsbctl targets``' words (AOF fsync once a second, at every write; RDB every 5 s
+    once 1000 keys changed) — and the endpoint records those settings (the manifest's), not others."""
     ep = provision(kind, "local", experiment_id="tests", say=lambda _: None)
     try:
         with redis.Redis.from_url(ep.url, decode_responses=True) as r:

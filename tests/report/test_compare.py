@@ -1,6 +1,6 @@
 """ycsbctl compare: points aligned by target, workload and threads; each change a ratio with its interval (at the level
-that agrees with the verdicts)
-and a tested verdict; one folder compares its targets; a control target takes the host's drift out."""
+that agrees with the verdicts) and a tested verdict; one folder compares its targets; a control target takes the host's
+drift out."""
 
 from __future__ import annotations
 

@@ -297,8 +297,7 @@ def test_a_ladder_without_the_study_threads_is_compared_at_its_largest_thread_co
 def test_a_store_that_cannot_answer_is_a_hatched_bar_a_fixed_share_of_the_tallest_and_says_why(study):
     """Redis refused every test: its cell is "cannot" with the refusal's reason from its first operation's
     name on (the reason's own colons and later operations kept), and in the figure it is a hatched, empty bar 12 % of
-    the tallest
-    measured throughput (5 % of the largest p99), labelled "cannot"; every measured bar is its cell's mean,
+    the tallest measured throughput (5 % of the largest p99), labelled "cannot"; every measured bar is its cell's mean,
     read back from the figure's patches against runs.csv."""
     import copy
 

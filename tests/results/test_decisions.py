@@ -72,8 +72,7 @@ def test_the_rounds_a_budget_holds_are_its_seconds_over_a_rounds_at_most_max_rep
 def _sequential_false_calls(spend: bool, runs: int = 200, rounds: int = 18, seed: int = 11, sd: float = 0.2,
                             planned: int | None = None) -> float:
     """Share of A/A experiments (paired log ratios ~ N(0, ``sd``): too noisy to be equivalent soon) called better or
-    worse at some look, stopping
-    at the first look where the cell is decided."""
+    worse at some look, stopping at the first look where the cell is decided."""
     rng = np.random.default_rng(seed)
     scheduled = [r for r in looks.LOOK_ROUNDS if 2 <= r <= rounds]
     called = 0

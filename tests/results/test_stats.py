@@ -440,8 +440,8 @@ def test_an_interval_whose_log_standard_error_is_exactly_one_is_a_real_interval(
 
 def test_a_drift_is_read_from_four_rounds_on_as_the_log_values_straight_line_says():
     """docs/studies/comparison.md: a cell's drift is read from four rounds or more. Four rounds falling 2 % a round: the
-    total change
-    is the least-squares line of the logs (numpy's polyfit) over first to last, and three rounds read none."""
+    total change is the least-squares line of the logs (numpy's polyfit) over first to last, and three rounds read
+    none."""
     import math
 
     import numpy as np

@@ -1,6 +1,6 @@
 """The "Adding a store" recipe of docs/development/adding-a-store.md, followed as a new contributor would: a toy
-``echo://`` store
-(one folder) and its one registry line, on a copy of the package, then a point on it through the CLI."""
+``echo://`` store (one folder) and its one registry line, on a copy of the package, then a point on it through the
+CLI."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """``registry.ask`` (a question by a capability's method): a store's word on a question is silence only where the
 store does not declare that capability; a misspelt question and an error inside a store's answer propagate, and a server
-that cannot be asked raises one of its store's ``admin_errors``, which the callers that
-ask a server around a point catch (:func:`ycsbctl.experiment.point_runner.asked_server`)."""
+that cannot be asked raises one of its store's ``admin_errors``, which the callers that ask a server around a point
+catch (:func:`ycsbctl.experiment.point_runner.asked_server`)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The MongoDB-protocol big keys (stores/mongodb/disturb.py) against a real mongo-wire server, read back
 with pymongo: a list is one document holding exactly 0 … N-1 (built over several $push batches), ``lrem``
 pulls its middle (an odd size: the whole number below half) element, a hash or zset is N documents of their shape (over
-several insertMany batches),
-``del`` drops it, ``close`` leaves nothing."""
+several insertMany batches), ``del`` drops it, ``close`` leaves nothing."""
 
 from __future__ import annotations
 

@@ -440,10 +440,9 @@ def test_a_sqlite_scan_returns_the_start_key_and_the_rows_after_it_up_to_the_cou
 def test_postgresqls_sampler_mean_statement_time_and_rows_read_are_the_servers_own_over_its_span(
         postgresql_with_statements):
     """One sampler span around 1,000 reads (half found) and a sequential scan: ``db_statement_mean_us`` is
-    pg_stat_statements' own
-    total time over its calls added in the span (µs, not ms), and
-    ``db_rows_read_per_s`` × the span the server's tup_fetched added, between the rows the reads found and what
-    our own outer readings saw (the sampler's own queries fetch catalogue rows)."""
+    pg_stat_statements' own total time over its calls added in the span (µs, not ms), and ``db_rows_read_per_s`` × the
+    span the server's tup_fetched added, between the rows the reads found and what our own outer readings saw (the
+    sampler's own queries fetch catalogue rows)."""
     from ycsbctl.stores.postgresql.stats import PgStatSampler
 
     url = postgresql_with_statements.url

@@ -139,8 +139,8 @@ def test_the_footprint_is_the_user_spaces_and_their_indexes_own_bytes_and_tuples
 
 def test_the_samplers_memory_is_the_ycsb_spaces_own_bytes_and_its_indexes_and_its_keys_its_tuples(tarantool):
     """Empty (the space cleared: 0 bytes of tuples, 0 keys), then after a load of 150 records: ``db_used_memory_bytes``
-    is ``space:bsize()`` plus each index's ``bsize()`` as
-    the server's console says (not one of them alone), ``keys`` the space's ``len()``."""
+    is ``space:bsize()`` plus each index's ``bsize()`` as the server's console says (not one of them alone), ``keys``
+    the space's ``len()``."""
     url = tarantool.url
     registry.for_url(url).clear(url, "usertable")
     bsizes = ("print(require('json').encode(c:eval('local s = box.space.ycsb local ix = 0 for k, i in pairs(s.index) "

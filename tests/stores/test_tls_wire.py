@@ -4,9 +4,8 @@ certificate from ycsbctl's CA), on both loops the engine may run (asyncio's and 
 the server sends arrives once and in order, each record's plaintext whole in one read or records many to
 a read; what the client writes reaches the server, in order, also when the socket cannot take it at
 once; a close is told once and a write after it dropped; a plain connection upgraded in place (PostgreSQL's and
-MariaDB's way) carries the same; a
-certificate the client does not trust fails the handshake with OpenSSL's own exception; a server that
-closes during the handshake is a ConnectionResetError that says so, at once."""
+MariaDB's way) carries the same; a certificate the client does not trust fails the handshake with OpenSSL's own
+exception; a server that closes during the handshake is a ConnectionResetError that says so, at once."""
 
 from __future__ import annotations
 

@@ -244,10 +244,9 @@ def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_t
 def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_busiest_foreign_programs_are_named(
         monkeypatch):
     """The line of docs/guide/why.md: foreign CPU of 10 % of the host's cores makes a point host-busy
-    (YCSBCTL_HOST_BUSY_SHARE
-    sets another, 'off' none, an unreadable value keeps 10 %); a host scan names the three busiest foreign
-    programs, busiest first (five ran here, between two scans of a /proc given by the test), and every share of
-    the scan is of one core over the time between the scans."""
+    (YCSBCTL_HOST_BUSY_SHARE sets another, 'off' none, an unreadable value keeps 10 %); a host scan names the three
+    busiest foreign programs, busiest first (five ran here, between two scans of a /proc given by the test), and every
+    share of the scan is of one core over the time between the scans."""
     import os
 
     from ycsbctl.telemetry import host

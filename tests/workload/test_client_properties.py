@@ -98,15 +98,13 @@ def test_the_properties_the_plan_took_over_are_not_handed_to_the_engines() -> No
 
 def test_redis_cluster_true_is_taken_as_ycsb_spells_it() -> None:
     """The ``-p redis.cluster=true`` of docs/studies/redis-cluster.md (the Redis store insists on a cluster with it, and
-    says so at a
-    server that is none): the check of YCSB's properties refused it as "not supported" (fault43e)."""
+    says so at a server that is none): the check of YCSB's properties refused it as "not supported" (fault43e)."""
     assert _read(**{"redis.cluster": "true"}) == _read()
 
 
 def test_ycsbctls_own_binding_properties_get_no_typo_warning_and_a_typo_still_does() -> None:
     """``-p redis.wait.timeout=200`` (docs/studies/replicas.md's, and read by the Redis binding) was warned about as
-    "not one YCSB
-    knows (it would be ignored): did you mean 'redis.timeout'?" (fault43e)."""
+    "not one YCSB knows (it would be ignored): did you mean 'redis.timeout'?" (fault43e)."""
     from ycsbctl.workload.properties import typo_hints
 
     assert typo_hints(["redis.wait.timeout", "redis.wait", "redis.readfrom", "redis.tls"]) == []

@@ -3,8 +3,7 @@ ago is readable as soon as in YCSB. Compared by key *age* (how many inserts back
 was: 0 = the newest key), in power-of-two bins, against YCSB's own run-to-run noise (YCSB run
 twice), ours against the nearer of the two: the newest key's share within 4σ, a chi-square test
 (p > P_MIN) and the total variation distance at most twice YCSB's own plus 0.01. Before keys were chosen at issue time,
-workload D
-read its newest key 0.9 % of the time against YCSB's 11 %."""
+workload D read its newest key 0.9 % of the time against YCSB's 11 %."""
 
 from __future__ import annotations
 

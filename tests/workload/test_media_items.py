@@ -266,8 +266,8 @@ def test_postgresqls_indexes_and_analyse_that_outlast_the_timeout_are_waited_for
     first statement is sure to wait (it is sent while the lock is held); a later one may find the lock free
     when this one event loop sends it before the blocker's next LOCK (a loaded host), so only the first wait
     is asserted (ready() ends a whole hold after the lock was first taken). On both drivers: asyncpg cancels a statement
-    at the timeout (the wire binding's goes on
-    in the server), and ready() waited 30 s for an effect that could not come, then failed (fault43e)."""
+    at the timeout (the wire binding's goes on in the server), and ready() waited 30 s for an effect that could not
+    come, then failed (fault43e)."""
     import asyncpg
 
     from ycsbctl.workload.plugin import OK
@@ -721,8 +721,8 @@ def test_mariadbs_indexes_built_past_the_timeout_are_waited_for_until_all_three_
 
 def test_the_truth_of_every_name_and_of_words_past_the_dictionary_is_a_scan_of_the_items():
     """QUERY-2COND for name numbers across the range (the first and the last two too) against a plain scan of the items'
-    names and
-    years; FULLTEXT of a word that sorts after every dictionary word matches nothing (and its prefix nothing)."""
+    names and years; FULLTEXT of a word that sorts after every dictionary word matches nothing (and its prefix
+    nothing)."""
     import numpy as np
 
     from ycsbctl.workload.media_items.contract import Query

@@ -77,8 +77,7 @@ def compare(directories: tuple[Path, ...], latency: str, output: Path, control: 
             alpha: float | None, calibrate: bool) -> None:
     """Compare result folders cell by cell (the first is the baseline), or one folder's targets with its
     baseline target: ratio with its interval (at the level that agrees with the verdicts) and a tested verdict (better,
-    worse, equivalent within the margin, or undecided);
-    differing environments or plans are listed first.
+    worse, equivalent within the margin, or undecided); differing environments or plans are listed first.
 
     \b
     Examples:

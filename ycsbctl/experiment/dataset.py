@@ -21,8 +21,7 @@ if TYPE_CHECKING:
 
 def records_held(store: ServerProtocol, url: str, table: str) -> int | None:
     """The records ``store``'s server at ``url`` counts in ``table`` (cheap: DBSIZE, an estimated count), Ctrl-C held
-    while
-    it is asked; None when it cannot say (no server, or it does not answer)."""
+    while it is asked; None when it cannot say (no server, or it does not answer)."""
     from ycsbctl.processes import deferred_signals
 
     # Signals held (≤ 10 s: connect and read are bounded to 5 s each): a Ctrl-C landing in a client's

@@ -5,9 +5,8 @@ the local backend, ``--cpuset-cpus`` under Docker) and the engine's worker proce
 (their affinity, set as each worker starts), and while a placed point runs the controller itself
 (progress, telemetry at 1 Hz, merging each second's counts: about 1 % of a core) moves onto the
 servers' CPUs, so that the workers have their CPUs to themselves. Without it both float over every core and the
-scheduler moves them onto each other's, which is
-noise between repetitions and lag in the client's loop (``python -m bench placement`` measures both,
-side by side, on this machine: docs/studies/comparison.md quotes it).
+scheduler moves them onto each other's, which is noise between repetitions and lag in the client's loop (``python -m
+bench placement`` measures both, side by side, on this machine: docs/studies/comparison.md quotes it).
 
 Placement is all or nothing within a plan: a target whose server ycsbctl does not start (a URL, a
 remote Docker engine) cannot be placed, and placing the others would compare pinned servers with a

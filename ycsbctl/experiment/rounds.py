@@ -1,18 +1,15 @@
 """The order points run in: rounds over every cell, each round shuffled from the seed.
 
 A *cell* (:class:`~ycsbctl.experiment.study.Cell`) is target × workload × threads × offered rate. With the
-``interleaved`` order each
-repetition is a round that visits every cell once, in an order shuffled per round from ``--seed``
-(the same seed gives the same order), so whatever drifts on the host lands on every target alike
-and a cell's repetitions are spread over the whole experiment. A round is a randomized complete block
-design: the cells the targets are compared at (one workload, thread count and rate: a *block*) run one
-after another, the blocks in a shuffled order and the targets in a shuffled order inside each block, so
-the points a ratio pairs are next to each other in time and share the host's state (its steal, other
-programs' bursts) — the paired ratio's spread is what a verdict's interval is made of. Where every target's server
-cannot stay
-up for the sweep, the ``blocks`` order keeps rounds but runs each round target by target, one server up
-at a time, the targets' order reversed every other round (A B, B A, A B, …: the A B B A design), so a
-drift that is linear in time lands on every target alike. The ``target`` order runs each target's points
+``interleaved`` order each repetition is a round that visits every cell once, in an order shuffled per round from
+``--seed`` (the same seed gives the same order), so whatever drifts on the host lands on every target alike and a cell's
+repetitions are spread over the whole experiment. A round is a randomized complete block design: the cells the targets
+are compared at (one workload, thread count and rate: a *block*) run one after another, the blocks in a shuffled order
+and the targets in a shuffled order inside each block, so the points a ratio pairs are next to each other in time and
+share the host's state (its steal, other programs' bursts) — the paired ratio's spread is what a verdict's interval is
+made of. Where every target's server cannot stay up for the sweep, the ``blocks`` order keeps rounds but runs each round
+target by target, one server up at a time, the targets' order reversed every other round (A B, B A, A B, …: the A B B A
+design), so a drift that is linear in time lands on every target alike. The ``target`` order runs each target's points
 in turn, a point's repetitions back to back (the order of earlier versions).
 """
 

@@ -3,14 +3,12 @@
 Points align on target × workload × threads (the sweep's phase). With several folders each after the
 first is compared with the first (the baseline) by :func:`ycsbctl.results.folder_verdicts.folder_verdicts`:
 the ratio of the geometric means with its interval (at the level that agrees with the verdicts), Welch's t test on the
-log values, and
-one of ``better`` / ``worse`` / ``equivalent`` (inside ±margin) / ``undecided`` after the Benjamini–Hochberg
-adjustment over the cells of that comparison; a row's values are the geometric means its ratio is made of. A control
-target (the same build and settings in both, named with ``--control`` or
-found as the one target whose server did not change while another's did) takes the host's drift
-between the experiments out; without one, each cell is a minimum-effect test against the host's drift
-(:mod:`ycsbctl.results.host_drift`): ``better``/``worse`` only beyond it. With one
-folder its targets are compared with its baseline target (:meth:`Experiment.verdicts`).
+log values, and one of ``better`` / ``worse`` / ``equivalent`` (inside ±margin) / ``undecided`` after the
+Benjamini–Hochberg adjustment over the cells of that comparison; a row's values are the geometric means its ratio is
+made of. A control target (the same build and settings in both, named with ``--control`` or found as the one target
+whose server did not change while another's did) takes the host's drift between the experiments out; without one, each
+cell is a minimum-effect test against the host's drift (:mod:`ycsbctl.results.host_drift`): ``better``/``worse`` only
+beyond it. With one folder its targets are compared with its baseline target (:meth:`Experiment.verdicts`).
 """
 
 from __future__ import annotations

@@ -235,11 +235,10 @@ def workload_findings(points: pd.DataFrame, workload: str, targets: list[str], l
                       main: MainLatency | None = None, stored: Stored | None = None,
                       cells: pd.DataFrame | None = None) -> list[str]:
     """Sentences about one workload: who peaks where, by how much (with the interval (at its family's level) and verdict
-    of
-    the peak-against-peak comparison where ``verdicts`` hold one), what limits each target, what failed. With
-    ``main`` (:func:`main_latency`), a peak's latency is its main operation's, named, as on the console;
-    else every operation's; with ``stored`` (:func:`records_stored`), a batch's records per second follow
-    its operations per second. Where throughput stops growing is said only as far as the intervals of ``cells``
+    of the peak-against-peak comparison where ``verdicts`` hold one), what limits each target, what failed. With
+    ``main`` (:func:`main_latency`), a peak's latency is its main operation's, named, as on the console; else every
+    operation's; with ``stored`` (:func:`records_stored`), a batch's records per second follow its operations per
+    second. Where throughput stops growing is said only as far as the intervals of ``cells``
     (:func:`ycsbctl.results.cells.cell_table`; else the points' own) support it (:mod:`ycsbctl.report.knee`)."""
     pts = points[(points["workload"] == workload) & (points["status"] != "skipped")]
     out: list[str] = []

@@ -1,7 +1,6 @@
 """The report's first screen for a thread ladder: each target against the baseline, per workload, at each
 thread count and at its peak — ratio [interval at the family's level, :func:`level_text`] and verdict — and the headline
-sentence that
-answers "which is faster, by how much, and is that real?" (verdicts: :mod:`ycsbctl.results.verdicts`)."""
+sentence that answers "which is faster, by how much, and is that real?" (verdicts: :mod:`ycsbctl.results.verdicts`)."""
 
 from __future__ import annotations
 

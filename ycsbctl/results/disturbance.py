@@ -18,10 +18,9 @@
   operations done in it (≥ 0);
 - the maximum latency during (and in the interval after it when the command returned in its last interval: the
   requests that waited behind it are answered as it returns, which may fall just past that interval's end), the p99
-  before (the reference seconds), during, and after
-  (:data:`AFTER_S` seconds from the end of "during"), from the exactly merged HDR counts (µs); the
-  client's own loop lag (CLIENT-LAG) during, so that a pause of the client is not taken for the
-  server's.
+  before (the reference seconds), during, and after (:data:`AFTER_S` seconds from the end of "during"), from the exactly
+  merged HDR counts (µs); the client's own loop lag (CLIENT-LAG) during, so that a pause of the client is not taken for
+  the server's.
 
 Events whose affected windows meet are not measured apart here (each would count the other's losses):
 :mod:`ycsbctl.results.overlap` measures them as one and charges the cost once.

@@ -121,9 +121,8 @@ FEW_ROUNDS = 3  # rounds a side from which a cell between two folders can be dec
 
 def few_rounds(runs: pd.DataFrame, label: str) -> str | None:
     """``across-3 has 1 round in some cells …`` where a folder's compared cells have fewer than :data:`FEW_ROUNDS`
-    rounds (a
-    ``--repeat auto`` run stops once its own cells are decided: one round may settle a large gap inside the folder
-    and leave nothing to compare it with another folder by); None otherwise or without compared cells."""
+    rounds (a ``--repeat auto`` run stops once its own cells are decided: one round may settle a large gap inside the
+    folder and leave nothing to compare it with another folder by); None otherwise or without compared cells."""
     rounds = [len(g) for _, g in cell_groups(runs)]
     if not rounds or min(rounds) >= FEW_ROUNDS:
         return None

@@ -218,9 +218,8 @@ def sweep_phase(runs: pd.DataFrame, workload: str) -> str:
 
 def points(runs: pd.DataFrame, latency: str = "p99", op: str = ALL_OPS, phase: str | None = None) -> pd.DataFrame:
     """Aggregate repetitions (a point: target × workload × threads × offered rate, NaN when unpaced): throughput and
-    latency mean/min/max over the ``ok`` runs of each point,
-    and the 95 % interval of each (``*_ci_low``/``*_ci_high``, :func:`ycsbctl.results.stats.interval`: NaN with one
-    run).
+    latency mean/min/max over the ``ok`` runs of each point, and the 95 % interval of each (``*_ci_low``/``*_ci_high``,
+    :func:`ycsbctl.results.stats.interval`: NaN with one run).
 
     ``phase`` None takes each workload's :func:`sweep_phase` (the run phase; the load phase of insert-only
     workloads such as ``insert``).

@@ -10,8 +10,7 @@ together by Benjamini–Hochberg (``scipy.stats.false_discovery_control``) and t
 the family's level; then every cell gets one of four verdicts from its interval (:func:`classify`):
 ``better`` or ``worse`` (the interval leaves 1 out), ``equivalent`` (the interval of the two one-sided tests of
 equivalence — 1 − 2α, a claim of each cell on its own — lies inside ±margin) or ``undecided`` (too wide for either;
-beside it the
-smallest difference the test would have detected with 80 % power).
+beside it the smallest difference the test would have detected with 80 % power).
 
 A cell's interval may also be bounded by the host's own noise (:func:`noise_bounded`): what two runs of
 one server on this host can differ by (the calibration record, or a stated default), widened by the

@@ -4,9 +4,8 @@
 parsed here into a :class:`DisturbSpec`; each store that can (:class:`~ycsbctl.stores.capabilities.Disturbing`)
 says what the action means on its protocol (``disturb_command``, a one-line refusal when it has no
 analogue; :func:`disturbing` refuses for a store without the capability) and carries it out through a :class:`Disturber`
-(one connection of its own, outside the
-engine). The words are Redis's: ``del``, ``unlink``, ``expire`` on any type; ``lrem`` and ``lrange``
-on a list, ``hgetall`` on a hash, ``smembers`` on a set, ``zrange`` on a zset.
+(one connection of its own, outside the engine). The words are Redis's: ``del``, ``unlink``, ``expire`` on any type;
+``lrem`` and ``lrange`` on a list, ``hgetall`` on a hash, ``smembers`` on a set, ``zrange`` on a zset.
 """
 
 from __future__ import annotations

@@ -4,20 +4,17 @@ the line says what was not saturated and "cause unknown".
 
 - ``server-cpu``: a server whose cgroup CPU quota held it back in ≥ 20 % of the quota's periods (its
   ``cpu.stat``) is named **held by its CPU quota** first, with the share of periods and the seconds; then how much of a
-  core, how much of that in the
-  kernel, whether it also waited for a CPU; the server CPU and packets per operation.
+  core, how much of that in the kernel, whether it also waited for a CPU; the server CPU and packets per operation.
 - ``client-cpu``: the load generator's workers' CPU against what they may use.
 - ``host-cpu``: how long each side was runnable but waiting for a CPU while they shared the cores.
 - ``host-busy``: the foreign program that used the host's CPU (or the steal), or the other benchmark.
 - ``network``: the traffic on our connections against the iperf3 baseline, bytes and packets per op.
 - ``latency``: **throttled** when the server's CPU quota held it back in ≥ 20 % of its periods (a throttled
   thread is runnable, so it would otherwise read as a cpu wait); a **cpu wait** when either side was runnable but
-  waiting for a CPU ≥ 20 % of the point
-  (a CPU hog on the client's core, a host shared with other work); an **off-CPU wait** when the server's working
-  threads, sampled while they were off a
-  CPU, mostly slept on a lock, a timer or I/O (not waiting for a request) — the kernel function
-  named; **network delay** when our connections' smallest round trip is at least half of the mean
-  latency; else "cause unknown" with what was not saturated.
+  waiting for a CPU ≥ 20 % of the point (a CPU hog on the client's core, a host shared with other work); an **off-CPU
+  wait** when the server's working threads, sampled while they were off a CPU, mostly slept on a lock, a timer or I/O
+  (not waiting for a request) — the kernel function named; **network delay** when our connections' smallest round trip
+  is at least half of the mean latency; else "cause unknown" with what was not saturated.
 - ``stall``, ``client-stall``: the label's own sentence (already evidence).
 
 :func:`foreign_busy` says when the host's other processes (or the hypervisor) took more than the

@@ -215,8 +215,7 @@ class ElasticsearchBinding(WireBinding):
     async def rest(self, method: bytes, path: bytes, body: bytes | None = None) -> tuple[int, int, Any]:
         """One REST request (for workload plug-ins; not HEAD, whose reply states a length it does not send) →
         (status: OK unless the connection failed or timed out, the HTTP status or 0 when none came, the decoded JSON
-        body
-        or None)."""
+        body or None)."""
         r = await self.call(rest.request(method, path, body))
         if r.__class__ is Status:
             return int(r), 0, None

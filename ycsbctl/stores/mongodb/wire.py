@@ -14,8 +14,8 @@ same as pymongo's: ``{_id: str, fieldN: BinData(0)}``.
 Used when the URL is a single host without credentials, replica set name or a read preference
 other than primary (TLS included: ``tls=true``, ``tlsCAFile``, ``tlsAllowInvalidCertificates``,
 ``tlsAllowInvalidHostnames``, ``tlsInsecure``, as pymongo reads them; a client certificate goes to pymongo), and
-``batchsize`` is 1 without ``mongodb.upsert``; anything else
-(and ``-p mongodb.driver=pymongo``) goes through :mod:`ycsbctl.stores.mongodb.pymongo_binding`.
+``batchsize`` is 1 without ``mongodb.upsert``; anything else (and ``-p mongodb.driver=pymongo``) goes through
+:mod:`ycsbctl.stores.mongodb.pymongo_binding`.
 
 Unpaced runs of READ / UPDATE / INSERT are chained from the reply callback (:meth:`MongoWireBinding.chain`,
 :mod:`ycsbctl.stores.mongodb.wire_chain`): no future, coroutine switch or ``bson`` call per operation.

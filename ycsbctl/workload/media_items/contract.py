@@ -42,8 +42,7 @@ contract's ints (0 OK, 1 NOT_FOUND, 2 ERROR, 3 TIMEOUT); an ERROR sets ``binding
 Every method gets the store's own binding (one connection, one request in flight) and must speak
 through it only; an executor keeps no per-connection state of its own (one instance serves every client
 thread of a worker process). An executor lives in its store's package and may use its protocol helpers, never another
-store's
-or the engine.
+store's or the engine.
 """
 
 from __future__ import annotations
