@@ -298,7 +298,7 @@ NOT_FIGURES: dict[str, str] = {
     **{f"ycsbctl/stores/{_store}/server.py": "its servers' command lines, data-folder preparation, catalogue "
                                             "entries and deployments: no figure; tests/provision/ start them"
        for _store in ("redis", "mongodb", "memcached", "postgresql", "mariadb", "tarantool", "clickhouse",
-                      "sphinx", "elasticsearch")},
+                      "sphinx", "elasticsearch", "sqlite")},
     "ycsbctl/stores/basic/binding.py": "BasicDB: every call OK at once, nothing to decide",
     "ycsbctl/stores/basic/store.py": "BasicDB's store: no server, no reading",
     "ycsbctl/stores/redis/tls.py": "the one line said when TLS is why a connection failed",

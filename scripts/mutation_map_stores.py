@@ -155,8 +155,6 @@ STORES_TESTS: dict[str, list[str]] = {
                                         "tests/provision/test_local_sql.py", "-k", "mariadb"],
     # SQLite's kind: embedded, which says its points have no server and no network round trip (the report's
     # "unlike quantities" and the provisioner's no-port path read it).
-    "ycsbctl/stores/sqlite/server.py": ["tests/provision/test_server_kinds.py", "tests/stores/test_sql_stores.py",
-                                        "-k", "sqlite or embedded or kind"],
     "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sqlite_store.py", "tests/stores/test_store_urls.py",
                                        "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py",
                                        "tests/experiment/test_faults_sqlite_lock.py", "-k", "sqlite"],
