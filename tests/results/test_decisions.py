@@ -365,6 +365,7 @@ def test_what_an_undecided_cell_could_detect_is_said_as_a_factor_past_100_pct_an
     from ycsbctl.results.verdict_words import detectable_words, digits_for
 
     assert detectable_words(100.0) == "could detect ±100 %"
+    assert detectable_words(100.5) == "could detect only beyond 2.0× either way"  # past 100 %: the factor
     assert detectable_words(150.0) == "could detect only beyond 2.5× either way"
     assert detectable_words(1_900.0) == "could detect only beyond 20× either way"
     assert detectable_words(99_900.0) == "could detect only beyond 1,000× either way"  # 1,000× exactly: said as is
