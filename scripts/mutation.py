@@ -1,6 +1,6 @@
-"""The map of ``make mutation``: which modules are mutated and which tests judge each (TESTS; the stores' modules
-in mutation_map_stores.py), and which modules of the folders that compute figures compute none (NOT_FIGURES,
-each with why).
+"""The map of ``make mutation``: which modules are mutated and which tests judge each (TESTS), and which modules of
+the folders that compute figures compute none (NOT_FIGURES, each with why). It is data, one entry per module, and
+over 400 lines: tests/test_sizes.py exempts it by name (the before-stop check reads this one file).
 
 The engine is elsewhere in scripts/: the mutants (mutation_ops.py), the exact run of named modules
 (mutation_exact.py), the whole-map sample (mutation_sample.py), the copied tree (mutation_tree.py), the
@@ -14,15 +14,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is no package
-from mutation_map_stores import STORES_TESTS  # noqa: E402  (the stores' part of the map)
-
 # Module -> its tests (pytest arguments; -x stops at the first failure, so a killed mutant is cheap).
 # "-k not test_cli_" leaves out the tests that run the CLI in a subprocess (a plain "not cli" also
 # dropped every test with "client" in its name). test_truth_report reuses two experiments made once
-# (YCSBCTL_TRUTH_CACHE): the report code is what
-# is mutated, not the measurements. test_report.py renders plots (~25 s): the report modules' mutants
-# that survive the truth tests cost that much each.
+# (YCSBCTL_TRUTH_CACHE): the report code is what is mutated, not the measurements. test_report.py renders plots
+# (~25 s): the report modules' mutants that survive the truth tests cost that much each.
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
     "ycsbctl/urls.py": ["tests/provision/test_local.py"],
@@ -263,7 +259,186 @@ TESTS: dict[str, list[str]] = {
                                      "-k", "not test_cli_ and not chromium"],
     # a URL a `ycsbctl load` would load twice, or a run would read empty: refused before anything starts
     "ycsbctl/experiment/url_datasets.py": ["tests/experiment/test_faults_load_twice.py"],
-    **STORES_TESTS,
+    # Each operation's timing and count, and which operations a client runs (chains, their takes).
+    "ycsbctl/stores/chain.py": ["tests/stores/test_chain.py", "tests/stores/test_memcached_binding.py",
+                                "tests/stores/test_mariadb_wire.py", "tests/stores/test_redis_binding.py",
+                                "tests/stores/test_mongodb_wire_chain.py",
+                                "tests/engine/test_engine_truth.py", "tests/engine/test_batched_writes.py"],
+    # What a deployment is (its settings, one process or several), as the same tests start and count it.
+    "ycsbctl/stores/catalog_entry.py": ["tests/provision/test_persistence_variants.py",
+                                        "tests/stores/test_redis_cluster.py",
+                                        "tests/stores/test_redis_replicas.py",
+                                        "tests/stores/test_postgresql_standby.py",
+                                        "tests/provision/test_server_kinds.py"],
+    # Each reply's status (OK, NOT_FOUND, ERROR) as the server's own counters count it.
+    "ycsbctl/stores/memcached/binding.py": ["tests/stores/test_chain.py", "tests/stores/test_watchdog.py",
+                                            "tests/stores/test_memcached_binding.py",
+                                            "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/postgresql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
+                                          "-k", "postgresql or wire"],
+    # A reply's rows, tag and error as the wire path reads them (the endings that decide a point operation's status).
+    "ycsbctl/stores/postgresql/messages.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_sql_stores.py",
+                                              "-k", "postgresql or wire"],
+    "ycsbctl/stores/mariadb/wire.py": ["tests/stores/test_mariadb_wire.py", "tests/stores/test_sql_stores.py",
+                                       "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb or wire"],
+    "ycsbctl/stores/redis/benchmark.py": ["tests/experiment/test_calibrate.py", "tests/stores/test_redis_tls.py"],
+    # The stores' samplers: each figure the server's own counters over the span.
+    "ycsbctl/stores/memcached/stats.py": ["tests/stores/test_memcached_stats.py",
+                                          "tests/stores/test_memcached_truth.py"],
+    "ycsbctl/stores/postgresql/stats.py": ["tests/stores/test_postgresql_stats.py",
+                                           "tests/stores/test_postgresql_stats_truth.py",
+                                           "tests/stores/test_sql_stores.py", "-k", "postgresql"],
+    "ycsbctl/stores/mariadb/stats.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_mariadb_stats_truth.py",
+                                        "tests/experiment/test_faults_sql.py", "-k", "mariadb and not killed"],
+    "ycsbctl/stores/tarantool/stats.py": ["tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/clickhouse/stats.py": ["tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/sphinx/stats.py": ["tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/elasticsearch/stats.py": ["tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/redis/info.py": ["tests/stores/test_redis_info_sampler.py", "tests/stores/test_redis_info.py",
+                                     "tests/telemetry/test_samplers.py",
+                                     "tests/provision/test_persistence_variants.py"],
+    # A cluster point's operations per shard and its redirections (checked against the shards' commandstats).
+    "ycsbctl/stores/redis/cluster_chain.py": ["tests/stores/test_redis_cluster_slots.py",
+                                              "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/mongodb/status.py": ["tests/stores/test_mongodb_status.py", "tests/telemetry/test_samplers.py"],
+    # SQL: YCSB's jdbc layout (scan bounds, row counts) and the shared reply path.
+    "ycsbctl/stores/sql/layout.py": ["tests/stores/test_sql_layout.py", "tests/stores/test_sql_stores.py",
+                                     "tests/stores/test_sql_ycsb_interop.py"],
+    "ycsbctl/stores/sql/wire.py": ["tests/stores/test_postgresql_wire.py", "tests/stores/test_mariadb_wire.py",
+                                  "tests/stores/test_sql_stores.py"],
+    "ycsbctl/stores/sql/chain.py": ["tests/stores/test_sql_stores.py", "tests/stores/test_postgresql_wire.py",
+                                   "tests/stores/test_mariadb_wire.py"],
+    # The records count of a SQL store (count and clear).
+    "ycsbctl/stores/sql/protocol.py": ["tests/stores/test_sql_stores.py"],
+    "ycsbctl/stores/sqlite/binding.py": ["tests/stores/test_sqlite_wal_switch.py", "tests/stores/test_sql_stores.py",
+                                        "tests/experiment/test_faults_sqlite_lock.py", "-k", "sqlite"],
+    "ycsbctl/stores/redis/online_status.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/stores/mongodb/online_status.py": ["tests/workload/test_online_status.py"],
+    "ycsbctl/stores/sql/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/sqlite/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/postgresql/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/mariadb/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/mongodb/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/redis/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/memcached/media_items.py": ["tests/workload/test_media_items.py"],
+    "ycsbctl/stores/tarantool/media_items.py": ["tests/workload/test_media_items_tarantool.py"],
+    "ycsbctl/stores/clickhouse/media_items.py": ["tests/workload/test_media_items_clickhouse.py"],
+    "ycsbctl/stores/sphinx/media_items.py": ["tests/workload/test_media_items_sphinx.py"],
+    "ycsbctl/stores/elasticsearch/media_items.py": ["tests/workload/test_media_items_elasticsearch.py"],
+    # The stores' shared pieces: each sampler's per-second rates, a reply's timeout, HTTP and MySQL framing.
+    "ycsbctl/stores/sampler.py": ["tests/stores/test_sampler.py", "tests/stores/test_sampler_cost.py",
+                                  "tests/telemetry/test_samplers.py", "tests/stores/test_memcached_truth.py",
+                                  "tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/binding.py": ["tests/stores/test_wire_binding.py", "tests/stores/test_elasticsearch_binding.py",
+                                  "tests/stores/test_mariadb_wire.py", "tests/stores/test_chain.py",
+                                  "tests/stores/test_postgresql_wire.py", "tests/stores/test_mongodb_wire_chain.py",
+                                  "tests/stores/test_redis_binding.py",
+                                  "tests/stores/test_memcached_binding.py"],
+    "ycsbctl/stores/binding_set.py": ["tests/stores/test_watchdog.py", "tests/stores/test_mongodb_wire_chain.py",
+                                      "tests/stores/test_redis_binding.py"],
+    "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/stores/test_clickhouse.py",
+                                "tests/stores/test_elasticsearch.py", "tests/stores/test_slow_reply_deadline.py"],
+    "ycsbctl/stores/deadline.py": ["tests/stores/test_slow_reply_deadline.py"],
+    "ycsbctl/stores/redis/admin.py": ["tests/stores/test_slow_reply_deadline.py", "tests/stores/test_redis_tls.py"],
+    "ycsbctl/stores/mysql_admin.py": ["tests/stores/test_slow_reply_deadline.py",
+                                      "tests/stores/test_mariadb_sql_truth.py"],
+    # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
+    "ycsbctl/stores/mysql41.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_mariadb_wire.py",
+                                  "tests/stores/test_sphinx.py",
+                                  "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
+    # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
+    "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py",
+                                          "tests/experiment/test_disturb_truth.py",
+                                          "-k", "mongo"],
+    # Each store's bindings (each reply's status: OK, NOT_FOUND, ERROR; scan rows) and its reading (memory
+    # and records: the footprint per record).
+    "ycsbctl/stores/redis/binding.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py"],
+    # The chained path (each reply's status, WAIT's count of replicas) and a URL's settings and refusals.
+    "ycsbctl/stores/redis/reply_chain.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py",
+                                            "tests/stores/test_chain.py"],
+    "ycsbctl/stores/redis/options.py": ["tests/stores/test_redis_requests.py", "tests/stores/test_redis_binding.py",
+                                        "tests/stores/test_redis_tls.py"],
+    "ycsbctl/stores/tls_wire.py": ["tests/stores/test_tls_wire.py"],
+    "ycsbctl/stores/tls_socket.py": ["tests/stores/test_tls_wire.py"],
+    "ycsbctl/stores/redis/cluster.py": ["tests/stores/test_redis_cluster_slots.py",
+                                        "tests/stores/test_redis_cluster.py"],
+    "ycsbctl/stores/redis/replica_reads.py": ["tests/stores/test_redis_replica_routing.py",
+                                              "tests/stores/test_redis_replicas.py"],
+    "ycsbctl/stores/redis/store.py": ["tests/stores/test_redis_store.py", "tests/stores/test_store_urls.py",
+                                      "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py",
+                                      "tests/stores/test_redis_info.py"],
+    # A Redis URL checked, rewritten (TLS, -p redis.password) and made into YCSB's binding properties.
+    "ycsbctl/stores/redis/urls.py": ["tests/stores/test_redis_store.py", "tests/stores/test_store_urls.py",
+                                     "tests/telemetry/test_samplers.py", "tests/stores/test_redis_cluster.py",
+                                     "tests/stores/test_redis_info.py"],
+    "ycsbctl/stores/mongodb/wire.py": ["tests/stores/test_mongodb_wire_handshake.py",
+                                       "tests/stores/test_mongodb_native_reader.py",
+                                       "tests/stores/test_mongodb_wire_chain.py",
+                                       "tests/stores/test_mongodb_bindings.py", "tests/stores/test_mongodb_truth.py",
+                                       "tests/stores/test_mongo_tls.py"],
+    "ycsbctl/stores/mongodb/wire_chain.py": ["tests/stores/test_mongodb_wire_chain.py",
+                                             "tests/stores/test_mongodb_truth.py"],
+    # test_mongodb_wire_chain: the wire path's requests against bson of this module's record_document and projection
+    "ycsbctl/stores/mongodb/pymongo_binding.py": ["tests/stores/test_mongodb_bindings.py",
+                                                  "tests/stores/test_mongodb_truth.py",
+                                                 "tests/stores/test_mongodb_wire_chain.py"],
+    "ycsbctl/stores/mongodb/store.py": ["tests/stores/test_mongodb_store.py", "tests/stores/test_store_urls.py",
+                                        "tests/telemetry/test_samplers.py",
+                                       "tests/stores/test_mongo_tls.py", "tests/experiment/test_faults_new_stores.py",
+                                       "-k", "mongo"],
+    "ycsbctl/stores/memcached/record.py": ["tests/stores/test_memcached_record.py",
+                                           "tests/stores/test_memcached_binding.py",
+                                           "tests/stores/test_memcached_ycsb_interop.py"],
+    "ycsbctl/stores/memcached/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_memcached_binding.py",
+                                          "tests/provision/test_memcached_provision.py"],
+    "ycsbctl/stores/postgresql/binding.py": ["tests/stores/test_postgresql_binding_failures.py",
+                                             "tests/stores/test_sql_stores.py",
+                                             "tests/stores/test_postgresql_password.py",
+                                             "-k", "postgresql"],
+    "ycsbctl/stores/postgresql/store.py": ["tests/stores/test_postgresql_stats_truth.py",
+                                           "tests/stores/test_postgresql_store.py", "tests/stores/test_store_urls.py",
+                                           "tests/stores/test_sql_stores.py",
+                                           "tests/stores/test_postgresql_password.py", "-k", "postgresql"],
+    "ycsbctl/stores/mariadb/binding.py": ["tests/stores/test_mariadb_binding_failures.py",
+                                          "tests/stores/test_sql_stores.py",
+                                          "tests/stores/test_mariadb_sql_truth.py", "-k", "mariadb"],
+    "ycsbctl/stores/mariadb/store.py": ["tests/stores/test_mariadb_store.py", "tests/stores/test_store_urls.py",
+                                        "tests/stores/test_sql_stores.py",
+                                        "tests/stores/test_mariadb_stats_truth.py",
+                                        "tests/provision/test_local_sql.py", "-k", "mariadb"],
+    # SQLite's kind: embedded, which says its points have no server and no network round trip (the report's
+    # "unlike quantities" and the provisioner's no-port path read it).
+    "ycsbctl/stores/sqlite/store.py": ["tests/stores/test_sqlite_store.py", "tests/stores/test_store_urls.py",
+                                       "tests/stores/test_sqlite_open.py", "tests/stores/test_sql_stores.py",
+                                       "tests/experiment/test_faults_sqlite_lock.py", "-k", "sqlite"],
+    "ycsbctl/stores/tarantool/iproto.py": ["tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+                                           "tests/experiment/test_faults_new_stores.py"],
+    "ycsbctl/stores/tarantool/binding.py": ["tests/stores/test_tarantool_binding.py",
+                                            "tests/stores/test_tarantool_iproto.py", "tests/stores/test_tarantool.py",
+                                            "tests/experiment/test_tarantool_dying_port.py"],
+    "ycsbctl/stores/tarantool/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_tarantool.py"],
+    "ycsbctl/stores/clickhouse/http.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/binding.py": ["tests/stores/test_clickhouse_http.py", "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/clickhouse/layout.py": ["tests/stores/test_clickhouse.py"],
+    # its admin calls, and the records it counts: distinct keys (a key loaded twice is two MergeTree rows)
+    "ycsbctl/stores/clickhouse/admin.py": ["tests/stores/test_clickhouse.py",
+                                           "tests/experiment/test_faults_load_twice.py",
+                                          "-k", "clickhouse"],
+    "ycsbctl/stores/clickhouse/store.py": ["tests/stores/test_clickhouse_store.py", "tests/stores/test_store_urls.py",
+                                           "tests/stores/test_clickhouse.py"],
+    "ycsbctl/stores/elasticsearch/rest.py": ["tests/stores/test_elasticsearch_binding.py",
+                                             "tests/stores/test_elasticsearch_rest.py",
+                                             "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/binding.py": ["tests/stores/test_elasticsearch_binding.py",
+                                                "tests/stores/test_elasticsearch_rest.py",
+                                                "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/elasticsearch/store.py": ["tests/stores/test_elasticsearch_store.py",
+                                              "tests/stores/test_store_urls.py", "tests/stores/test_elasticsearch.py"],
+    "ycsbctl/stores/sphinx/wire.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/binding.py": ["tests/stores/test_sphinx_wire.py", "tests/stores/test_sphinx.py"],
+    "ycsbctl/stores/sphinx/store.py": ["tests/stores/test_store_urls.py", "tests/stores/test_sphinx.py"],
 }
 
 # Modules under the folders that compute figures (report/, results/, telemetry/, stores/ and every store's
@@ -298,7 +473,8 @@ NOT_FIGURES: dict[str, str] = {
     **{f"ycsbctl/stores/{_store}/server.py": "its servers' command lines, data-folder preparation, catalogue "
                                             "entries and deployments: no figure; tests/provision/ start them"
        for _store in ("redis", "mongodb", "memcached", "postgresql", "mariadb", "tarantool", "clickhouse",
-                      "sphinx", "elasticsearch", "sqlite")},
+                      "sphinx", "elasticsearch")},
+    "ycsbctl/stores/sqlite/server.py": "SQLite's embedded catalogue entry and kind: no server, no port, no figure",
     "ycsbctl/stores/basic/binding.py": "BasicDB: every call OK at once, nothing to decide",
     "ycsbctl/stores/basic/store.py": "BasicDB's store: no server, no reading",
     "ycsbctl/stores/redis/tls.py": "the one line said when TLS is why a connection failed",
@@ -320,6 +496,7 @@ NOT_FIGURES: dict[str, str] = {
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is no package
     import mutation_cli
 
     sys.exit(mutation_cli.main(TESTS))
