@@ -54,8 +54,8 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
     holds = (aa["ci_low"] <= 1) & (aa["ci_high"] >= 1)
     same = aa["verdict"] == "equivalent"
     lines.append(f"A/A (twin against a, throughput): {called.sum()} of {len(aa)} cells called better/worse "
-                 f"({called.mean():.1%}, goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} of "
-                 f"{len(aa)} "
+                 f"({called.mean():.1%}, goal ≤ 5 %); the interval (family level) holds 1.0 in {holds.sum()} "
+                 f"of {len(aa)} "
                  f"({holds.mean():.1%}, goal ≥ 90 %); equivalent within the margin in {same.sum()} of {len(aa)} "
                  f"({same.mean():.1%}, goal ≥ 80 %)")
     big: dict[float, list[int]] = {0.10: [0, 0], 0.30: [0, 0]}  # gap at least -> [called worse, cells]
@@ -68,8 +68,8 @@ def summarise(folders: list[Path], names: list[str], slow: dict[str, float], con
             cells = v[(v["name"] == name) & (v["threads"] == threads) & (v["metric"] == "throughput")]
             worse = (cells["verdict"] == "worse").sum()
             wrong = cells["verdict"].isin(["better", "equivalent"]).sum()
-            lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} of "
-                         f"{len(cells)}"
+            lines.append(f"  {threads:>4} threads: true gap {gap:+.1%}; throughput called worse in {worse} "
+                         f"of {len(cells)}"
                          f", better or equivalent in {wrong} (goal 0)")
             for at_least, tally in big.items():
                 if gap >= at_least:

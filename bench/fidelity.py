@@ -172,8 +172,8 @@ def _resolve(props: tuple[str, ...], workdir: Path) -> tuple[str, ...]:
     return tuple(p.replace("{hist}", str(workdir / "hist.txt")) for p in props)
 
 
-def ycsb_lines(all_cases: list[Case], workdir: Path, classpath: str, repeats: int = 2) -> dict[tuple[int, int],
-                                                                                               list[str]]:
+def ycsb_lines(all_cases: list[Case], workdir: Path, classpath: str,
+               repeats: int = 2) -> dict[tuple[int, int], list[str]]:
     """The BasicDB lines YCSB's CoreWorkload prints for each (case index, repeat)."""
     (workdir / "hist.txt").write_text(HIST_FILE)
     src = workdir / "FidelityHarness.java"

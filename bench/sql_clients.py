@@ -129,8 +129,8 @@ async def _ten_column_table(url: str, records: int) -> None:
         await c.close()
 
 
-def pgbench_rows(url: str, threads: int, duration_s: float, records: int, workdir: Path) -> tuple[str, float,
-                                                                                                  float] | None:
+def pgbench_rows(url: str, threads: int, duration_s: float, records: int,
+                 workdir: Path) -> tuple[str, float, float] | None:
     """pgbench reading the row YCSB's read returns (``SELECT *`` of ten 100-byte TEXT columns by primary
     key, ~1.1 kB a reply), from a table of its own: the same work per reply as the engine's READ."""
     exe = pgbench_exe()

@@ -160,8 +160,8 @@ def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float
                 _set_quota(group, None)
                 free = _point(url, threads, tmp / f"free{step}", False, seconds, records)
                 seen = 1 - held / free
-                lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} ops/s "
-                             "unheld, "
+                lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} "
+                             "ops/s unheld, "
                              f"gap {seen:+.1%}")
                 lo, hi = (q, hi) if seen > gap else (lo, q)
         return math.sqrt(lo * hi), lines

@@ -80,8 +80,8 @@ class _Redis:
         teardown(self.ep)
 
 
-def _take(readings: int, redis: _Redis | None) -> tuple[dict[str, list[Reading]], dict[str, list[float]], dict[str,
-                                                                                                               list[float]]]:
+def _take(readings: int,
+          redis: _Redis | None) -> tuple[dict[str, list[Reading]], dict[str, list[float]], dict[str, list[float]]]:
     """Per condition: the readings, the seconds keeping each took, the redis throughput after each (ops/s)."""
     taken: dict[str, list[Reading]] = {c: [] for c in CONDITIONS}
     keep: dict[str, list[float]] = {c: [] for c in CONDITIONS}

@@ -91,8 +91,8 @@ def baseline(tree: Path, tests: list[str], modules: list[str], env: dict[str, st
     for m in modules:
         by_line = data.contexts_by_lineno(str(tree / m)) if str(tree / m) in data.measured_files() else {}
         lines[m] = {n: _widened({c for c in ctx if c}, list(seen)) for n, ctx in by_line.items()}
-    base = Baseline(took, {k: float(v["s"]) for k, v in seen.items()}, sorted(k for k,
-                                                                              v in seen.items() if v["failed"]),
+    base = Baseline(took, {k: float(v["s"]) for k, v in seen.items()},
+                    sorted(k for k, v in seen.items() if v["failed"]),
                     lines)
     return base if base.passing() else None
 

@@ -51,8 +51,8 @@ def test_a_file_to_read_and_the_files_a_url_names_are_read_now(tmp_path: Path):
         readable_file(tmp_path, "the certificate")
     url_files(f"postgresql://h/db?SSLCERT={tmp_path / 'cert.pem'}", ("sslcert", "sslkey"))  # present: nothing said
     with pytest.raises(UserError, match=f"cannot read the sslkey {tmp_path / 'no.key'}: No such file or directory"):
-        url_files(f"postgresql://h/db?sslcert={tmp_path / 'cert.pem'}&sslkey={tmp_path / 'no.key'}", ("sslcert",
-                                                                                                      "sslkey"))
+        url_files(f"postgresql://h/db?sslcert={tmp_path / 'cert.pem'}&sslkey={tmp_path / 'no.key'}",
+                  ("sslcert", "sslkey"))
 
 
 def test_a_ca_file_is_a_pem_certificate_or_one_line_naming_the_url_option(tmp_path: Path):

@@ -297,8 +297,8 @@ BUILDERS = {"redis": build_redis, "mongo-wire": build_mongo_wire, "iperf3": buil
             "elasticsearch": build_elasticsearch}
 
 
-def build_all(client, prefix: str = "ycsbctl-test", tag: str = "local", only: list[str] | None = None) -> dict[str,
-                                                                                                               str]:
+def build_all(client, prefix: str = "ycsbctl-test", tag: str = "local",
+              only: list[str] | None = None) -> dict[str, str]:
     """Build the images; returns name -> image tag (e.g. ``redis`` -> ``ycsbctl-test/redis:local``)."""
     built = {}
     for name in only or list(BUILDERS):

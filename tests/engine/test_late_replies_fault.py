@@ -62,8 +62,8 @@ def _check(r) -> None:
     assert r.stray_replies == 0
 
 
-@pytest.mark.parametrize(("start", "records"), [(start_redis, 200), (start_mongo_wire, 100)], ids=["redis",
-                                                                                                   "mongo-wire"])
+@pytest.mark.parametrize(("start", "records"), [(start_redis, 200), (start_mongo_wire, 100)],
+                         ids=["redis", "mongo-wire"])
 def test_late_replies_are_counted(tmp_path, start, records):
     server = start(tmp_path / "server")
     try:

@@ -686,8 +686,8 @@ def test_a_read_modify_write_is_the_first_failure_of_its_read_and_update_and_its
     assert counted[Status.OK, Status.ERROR] == ({(READ_MODIFY_WRITE, Status.ERROR), (COMPONENT + READ, Status.OK),
                                                  (COMPONENT + UPDATE, Status.ERROR)}, ["update refused"])
     assert counted[Status.NOT_FOUND, Status.OK][0] == {(READ_MODIFY_WRITE, Status.NOT_FOUND),
-                                                       (COMPONENT + READ, Status.NOT_FOUND), (COMPONENT + UPDATE,
-                                                                                              Status.OK)}
+                                                       (COMPONENT + READ, Status.NOT_FOUND),
+                                                       (COMPONENT + UPDATE, Status.OK)}
 
 
 def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_part():

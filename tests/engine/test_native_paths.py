@@ -61,8 +61,8 @@ def test_basic_runs_the_same_operations_of_a_seed_on_both_paths(monkeypatch):
     compiled, pure = (_run(monkeypatch, p, spec) for p in PATHS)
     for r in (compiled, pure):
         assert r.status == "ok" and r.operations == 20_000
-    assert _returns(compiled, "READ") == _returns(pure, "READ") and _returns(compiled, "UPDATE") == _returns(pure,
-                                                                                                             "UPDATE")
+    assert _returns(compiled,
+                    "READ") == _returns(pure, "READ") and _returns(compiled, "UPDATE") == _returns(pure, "UPDATE")
     assert 9000 < compiled.ops["READ"].operations < 11_000  # workload A: half reads
 
 
@@ -83,8 +83,9 @@ def test_redis_counts_agree_with_the_servers_commandstats_on_each_path(redis_ser
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_missing_records_are_not_found_and_error_replies_fail_with_the_servers_text(redis_server, rds, monkeypatch,
-                                                                                    path):
+def test_missing_records_are_not_found_and_error_replies_fail_with_the_servers_text(
+    redis_server, rds, monkeypatch, path
+):
     # Keys user0..user1 (ordered): user0 holds a string (HGETALL fails with WRONGTYPE), user1 nothing.
     rds.set("user0", "not a hash")
     rds.config_resetstat()

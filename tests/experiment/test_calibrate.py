@@ -89,8 +89,8 @@ def test_both_sides_read_the_same_server_and_it_counted_every_read(calibrated):
     ours = sum(s["reads"] for s in samples if s["side"] == "ycsbctl")
     # how it ran, as printed: the counts above, the records read, the family tested, the host's load
     assert (f"the same server: it counted {served:,} HGETALL calls over the warm-ups and rounds, the {served:,} both "
-            f"sides sent ({ours:,} by ycsbctl and {sum(s['reads'] for s in samples) - ours:,} by redis-benchmark in "
-            "the rounds)") in result.output
+            f"sides sent ({ours:,} by ycsbctl and {sum(s['reads'] for s in samples) - ours:,} by "
+            "redis-benchmark in the rounds)") in result.output
     assert "both read the same 500 records (user000000000000 … user000000000499, 10 fields" in result.output
     assert "Benjamini–Hochberg over the 3 cells tested" in result.output
     assert cal["load_avg"] == [LOAD_AVERAGES[0]] * 2  # the 1-minute load average, before and after the rounds
@@ -119,8 +119,8 @@ def test_each_ratio_is_the_rounds_paired_geometric_mean_and_each_verdict_agrees_
         else:
             assert c["verdict"] == stats.UNDECIDED and not excludes_one
     # the verdicts are the statistics module's own on these samples, decided together (one family)
-    decided = stats.decide([stats.compare({r: by[("redis-benchmark", c["threads"], r)][pick[c["metric"]]] for r in (1,
-                                                                                                                    2)},
+    decided = stats.decide([stats.compare({r: by[("redis-benchmark", c["threads"],
+                                                  r)][pick[c["metric"]]] for r in (1, 2)},
                                           {r: by[("ycsbctl", c["threads"], r)][pick[c["metric"]]] for r in (1, 2)},
                                           paired=True) for c in cells], [c["higher_is_better"] for c in cells])
     for c, d in zip(cells, decided):

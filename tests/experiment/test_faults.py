@@ -368,8 +368,9 @@ def test_a_ycsbctl_under_another_state_dir_is_seen_too(victim, tmp_path):
     assert first.returncode == 0, stderr[-2000:]
 
 
-def test_a_load_generator_running_beside_a_run_is_refused_and_allowed_points_are_host_busy(victim, tmp_path,
-                                                                                           monkeypatch):
+def test_a_load_generator_running_beside_a_run_is_refused_and_allowed_points_are_host_busy(
+    victim, tmp_path, monkeypatch
+):
     monkeypatch.delenv("YCSBCTL_LOAD_GENERATORS")  # the suite ignores other load generators; this test is about them
     if shutil.which("redis-benchmark") is None:
         pytest.skip("redis-benchmark is not installed (apt-get install redis-tools, or run `make test`)")
@@ -606,8 +607,8 @@ def test_a_run_file_edited_to_a_word_where_a_number_belongs_is_named_and_left_ou
     d["result"]["throughput_ops"] = "fast"
     victim.write_text(json.dumps(d))
     exp = load(folder)
-    assert (f"warning: {victim} is damaged (ValueError: throughput_ops = 'fast' is not a number); that run is left "
-            "out") in capsys.readouterr().err
+    assert (f"warning: {victim} is damaged (ValueError: throughput_ops = 'fast' is not a "
+            "number); that run is left out") in capsys.readouterr().err
     assert len(exp.runs) == 1 and d["run_id"] not in set(exp.runs["run_id"])
 
 

@@ -127,8 +127,9 @@ def test_loading_into_a_target_that_holds_the_records_is_refused_in_one_line_or_
     no_workers_left()
 
 
-def test_a_load_of_the_next_range_into_clickhouse_is_not_refused_and_a_key_stored_twice_counts_once(clickhouse,
-                                                                                                    tmp_path):
+def test_a_load_of_the_next_range_into_clickhouse_is_not_refused_and_a_key_stored_twice_counts_once(
+    clickhouse, tmp_path
+):
     """YCSB's way of loading in parts (``insertstart``/``insertcount``): keys the table does not hold are loaded, and
     ClickHouse counts one row per key over both ranges (its own count() and uniqExact). A key inserted twice anyway
     (the engine alone, past the CLI's check) is two rows of a MergeTree table, which has no unique key: the store's

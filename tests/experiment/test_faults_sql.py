@@ -48,8 +48,8 @@ def busy(url: str, n: int) -> bool:
     return len(cli_rows("postgresql", url, OURS)) >= n
 
 
-def mid_point(proc: subprocess.Popen, connected: Callable[[], bool], what: str, act: Callable[[], object]) -> tuple[str,
-                                                                                                                    str]:
+def mid_point(proc: subprocess.Popen, connected: Callable[[], bool], what: str,
+              act: Callable[[], object]) -> tuple[str, str]:
     """The point's stdout and stderr, ``act`` done 1 s after ``connected`` held (``what`` names it if it never
     does): inside its window; the command ended either way."""
     try:

@@ -321,8 +321,8 @@ def test_a_point_cut_short_keeps_its_reason_but_neither_a_label_nor_a_rate_and_a
     from ycsbctl.results.model import cut_short
     from ycsbctl.results.tables import run_row
 
-    assert [cut_short(s) for s in ("failed", "interrupted", "ok", "degraded", None)] == [True, False, False, False,
-                                                                                         False]
+    assert [cut_short(s) for s in ("failed", "interrupted", "ok", "degraded",
+                                   None)] == [True, False, False, False, False]
     rows = {}
     for status in (RunStatus.FAILED, RunStatus.INTERRUPTED, RunStatus.OK):
         r = result([900, 1000], errors=["lost the server at 127.0.0.1:6379"])
@@ -527,8 +527,8 @@ def test_a_failed_point_keeps_a_fault_label_without_its_why_and_no_other_and_a_s
     kept = Verdict(RunStatus.FAILED, "x", {"label": "stall", "why": "w", "seconds": 3.0})
     assert kept.bottleneck == {"label": "stall", "seconds": 3.0}
     assert Verdict(RunStatus.FAILED, "x", {"label": "server-cpu", "why": "w"}).bottleneck is None
-    assert Verdict(RunStatus.OK, None, {"label": "server-cpu", "why": "w"}).bottleneck == {"label": "server-cpu",
-                                                                                           "why": "w"}
+    assert Verdict(RunStatus.OK, None,
+                   {"label": "server-cpu", "why": "w"}).bottleneck == {"label": "server-cpu", "why": "w"}
     # a client pause of exactly half a stall makes it the client's (100 s measured: not a tenth of the window)
     r = with_client_lag(result([950] * 100), [200, 2_600_000])
     paused = r.client_lag.max_us / 1e6

@@ -19,8 +19,8 @@ CPUS = sorted(os.sched_getaffinity(0))
 
 
 def test_auto_splits_the_cpus_in_halves_servers_first_from_four_cpus_and_split_from_two():
-    assert resolve_placement("auto", [], None, "native", False, [0, 1, 2, 3, 4]) == Placement("split", (0, 1), (2, 3,
-                                                                                                                4))
+    assert resolve_placement("auto", [], None, "native", False,
+                             [0, 1, 2, 3, 4]) == Placement("split", (0, 1), (2, 3, 4))
     two = resolve_placement("auto", [], None, "native", False, [0, 1])  # measured: see AUTO_MIN_CPUS
     assert not two.split and two.why.startswith("2 usable CPUs: split only from 4") and "--placement split" in two.why
     assert two.headline() == "off (auto: 2 CPUs, splits from 4)"  # the console's line; the manifest keeps the why

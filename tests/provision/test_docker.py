@@ -148,8 +148,8 @@ def test_up_two_targets_with_their_images_gives_urls_the_engine_loads_and_runs(d
         assert urls["redis"].startswith("redis://127.0.0.1:") and urls["ferretdb"].startswith("mongodb://127.0.0.1:")
         assert {c.labels["ycsbctl.target"] for c in our_containers(docker_client)} == {"redis", "ferretdb"}
         for url, records in ((urls["redis"], 2000), (urls["ferretdb"], 200)):
-            for cmd in (["load", "workload-b", "--threads", "4"], ["run", "workload-b", "--threads", "4", "--duration",
-                                                                   "1"]):
+            for cmd in (["load", "workload-b", "--threads", "4"],
+                        ["run", "workload-b", "--threads", "4", "--duration", "1"]):
                 out = subprocess.run([ycsbctl, *cmd, "--target", url, "-p", f"recordcount={records}", "--quiet"],
                                      capture_output=True, text=True, timeout=120)
                 assert out.returncode == 0, out.stderr

@@ -121,8 +121,9 @@ def test_compare_json_with_nothing_compared_says_why_in_each_object_and_on_stder
     assert p.returncode == 0, p.stderr
     cells = json.loads(p.stdout)
     runs = load(reader_folders[kind]).runs
-    others = runs[(runs["phase"] == "run") & (runs["target"] != baseline_of(load(reader_folders[kind]).manifest.plan,
-                                                                            runs))]
+    others = runs[
+        (runs["phase"] == "run") & (runs["target"] != baseline_of(load(reader_folders[kind]).manifest.plan, runs))
+    ]
     assert len(cells) == 2 * len(others)  # throughput and p99 of each other target's point
     assert {c["compared"] for c in cells} == {False} and {c["verdict"] for c in cells} == {None}
     assert all(cause in c["why"] and "% of a core" not in c["why"] for c in cells)

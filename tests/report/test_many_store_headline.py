@@ -51,8 +51,8 @@ def study(tmp_path_factory) -> Experiment:
         "cannot": [{"target": "redis", "workload": f"media-items-{t}", "reason": f"redis media-items-{t}: cannot — {r}"}
                    for t, r in CANNOT.items()],
         "workload_footprints": {f"media-items-{t}": {s: {"target": s, "records": 1000, "bytes_per_record": b,
-                                                         "basis": BASIS[s]} for s, b in (("sqlite", 900), ("postgres",
-                                                                                                           1400))}
+                                                         "basis": BASIS[s]} for s, b in (("sqlite", 900),
+                                                                                         ("postgres", 1400))}
                                 for t in RATES}})
     folder = ResultFolder.create(tmp_path_factory.mktemp("many-store"), "store-study", manifest)
     rng = np.random.default_rng(44)
@@ -197,8 +197,8 @@ def test_one_repetition_gives_each_ratio_the_interval_of_its_runs_seconds_or_no_
     # without a series to batch, no ratio is printed at all
     from ycsbctl.report.many_store import Cell, within_run_ratio
 
-    bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0), Cell("1cond", "w", "sqlite", 9_000.0, low=8e3,
-                                                                          high=1e4))
+    bare = within_run_ratio(Cell("1cond", "w", "postgres", 3_000.0),
+                            Cell("1cond", "w", "sqlite", 9_000.0, low=8e3, high=1e4))
     assert "×" not in bare and "no ratio" in bare
 
 

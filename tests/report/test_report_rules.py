@@ -140,8 +140,8 @@ def test_a_latency_tick_says_its_microseconds_in_the_unit_that_reads_shortest_an
     ticks = {500: "500 µs", 999: "999 µs", 1000: "1 ms", 2500: "2.5 ms", 999_000: "999 ms", 1e6: "1 s", 1.5e6: "1.5 s",
              30e6: "30 s"}
     assert {v: duration(v) for v in ticks} == ticks
-    assert [kilo(v) for v in (999, 1000, 2500, 150_000, -2000, -999, 0.5)] == ["999", "1k", "2.5k", "150k", "-2k",
-                                                                               "-999",
+    assert [kilo(v) for v in (999, 1000, 2500, 150_000, -2000, -999,
+                              0.5)] == ["999", "1k", "2.5k", "150k", "-2k", "-999",
                                                                                "0.5"]
 
 

@@ -80,8 +80,8 @@ def truth(folder: Path) -> pd.DataFrame:
         runs.loc[r.name, "all_p95"] = all_ops.get_value_at_percentile(95)
     cols = {c: "mean" for c in runs.columns if "_p" in c and c.split("_")[0] in (*OPS, "all")}
     g = runs.groupby(["target", "threads"])
-    out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"), ops_values=("ops_s",
-                                                                                                            list),
+    out = g.agg(ops_mean=("ops_s", "mean"), ops_min=("ops_s", "min"), ops_max=("ops_s", "max"),
+                ops_values=("ops_s", list),
                 p99_values=("all_p99", list), p95_values=("all_p95", list),
                 reps=("run_id", "count"), client_cpu=("client_cpu", "mean"))
     return out.join(g.agg(cols))

@@ -83,8 +83,8 @@ def _table_rows(text: str, workload: str) -> tuple[list[str], list[list[str]]]:
     """The header and body cells of ``workload``'s table as the console printed it."""
     lines = text.splitlines()[next(i for i, line in enumerate(text.splitlines()) if line.startswith(workload)):]
     header = next(line for line in lines if line.startswith("┃"))
-    body = [line for line in lines[:next(i for i,
-                                         line in enumerate(lines) if line.startswith("└"))] if line.startswith("│")]
+    body = [line for line in lines[:next(i for i, line in enumerate(lines) if line.startswith("└"))]
+            if line.startswith("│")]
     return ([c.strip() for c in header.strip("┃").split("┃")],
             [[c.strip() for c in line.strip("│").split("│")] for line in body])
 
@@ -265,8 +265,8 @@ def test_a_headline_of_a_stand_in_says_on_its_line_that_its_numbers_are_not_the_
     sub = {"ferretdb": "mongodb"}
     plain = line("ferretdb", "redis", {})
     assert plain.startswith("w: ferretdb against redis: slower than redis at 8 threads") and "stands in" not in plain
-    assert line("ferretdb", "redis", sub) == (f"{plain[:-1]} — ferretdb stands in for mongodb: its numbers are not "
-                                              "mongodb's.")
+    assert line("ferretdb", "redis", sub) == (f"{plain[:-1]} — ferretdb stands in for mongodb: its "
+                                              "numbers are not mongodb's.")
     assert line("redis", "ferretdb", sub).endswith("— ferretdb stands in for mongodb: its numbers are not mongodb's.")
     assert line("valkey", "redis", sub) == line("valkey", "redis", {})
     # a target whose name only contains the stand-in's is not it

@@ -69,14 +69,14 @@ def test_a_knee_is_named_only_where_growth_into_it_and_none_after_it_are_both_be
     assert plateau_from(_ladder([1000, 2000, 2100], spread=0.03)) == Plateau(16, 2000, 32, 2100, knee=False)
     # 16 → 32 neither grew beyond the noise nor stayed surely within 10 %: flat within noise from 16, no knee at 32
     assert plateau_from(_ladder([1000, 2000, 2200, 2250], spread=0.03)) == Plateau(16, 2000, 64, 2250, knee=False)
-    assert [grows(Rung(8, 100, 99, 101), Rung(16, 112, 111.2, 113)), within(Rung(8, 100, 99, 101), Rung(16, 109, 108,
-                                                                                                        108.9)),
+    assert [grows(Rung(8, 100, 99, 101), Rung(16, 112, 111.2, 113)),
+            within(Rung(8, 100, 99, 101), Rung(16, 109, 108, 108.9)),
             within(Rung(8, 100, 99, 101), Rung(16, 109, 108, 109))] == [True, True, False]
 
 
 def test_a_bound_starts_where_the_last_label_began():
-    assert bound_from(_ladder([1, 2, 3, 4], ["latency", "server-cpu", "server-cpu", "server-cpu"])) == ("server-cpu",
-                                                                                                        16)
+    assert bound_from(_ladder([1, 2, 3, 4],
+                              ["latency", "server-cpu", "server-cpu", "server-cpu"])) == ("server-cpu", 16)
     assert bound_from(_ladder([1, 2, 3], ["server-cpu"] * 3)) == ("server-cpu", 8)
     assert bound_from(_ladder([1, 2, 3], ["server-cpu", "latency", "server-cpu"])) == ("server-cpu", 32)
     assert bound_from(_ladder([1, 2], ["server-cpu", "none"])) is None

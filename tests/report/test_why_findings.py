@@ -33,7 +33,7 @@ def test_each_ladders_why_is_its_best_points_in_the_targets_order():
 
 def test_a_ladder_of_two_points_names_its_peak_and_its_why():
     from ycsbctl.report.why_report import why_findings
-    points = pd.DataFrame([("workloadb", "redis", 8, 30_000.0, "server CPU"), ("workloadb", "redis", 4, 35_000.0,
-                                                                               "locks")],
+    points = pd.DataFrame([("workloadb", "redis", 8, 30_000.0, "server CPU"),
+                           ("workloadb", "redis", 4, 35_000.0, "locks")],
                           columns=["workload", "target", "threads", "throughput_mean", "why"])
     assert why_findings(points, ["redis"]) == ["workloadb: redis at its peak (4 threads): locks."]

@@ -13,10 +13,10 @@ from ycsbctl.results.verdicts import cost_verdicts, with_server_us_per_op
 
 def _runs() -> pd.DataFrame:
     rows = []
-    for target, ops, cpu, client, p99 in (("redis", (10000, 10400, 9800), (90, 92, 91), (14.0, 14.5, 13.8), (500, 520,
-                                                                                                             480)),
-                                          ("redis-tls", (7000, 7100, 6900), (95, 96, 94), (24.0, 25.0, 23.5), (800, 790,
-                                                                                                               820))):
+    for target, ops, cpu, client, p99 in (("redis", (10000, 10400, 9800), (90, 92, 91), (14.0, 14.5, 13.8),
+                                           (500, 520, 480)),
+                                          ("redis-tls", (7000, 7100, 6900), (95, 96, 94), (24.0, 25.0, 23.5),
+                                           (800, 790, 820))):
         for rep in range(3):
             rows.append({"workload": "workloadb", "target": target, "threads": 16, "phase": "run", "status": "ok",
                          "repetition": rep, "target_rate": None, "throughput_ops": float(ops[rep]),

@@ -224,8 +224,8 @@ def test_the_adjusted_comparison_is_least_squares_at_an_equal_share_with_its_t_i
     # the rule looks at the covariate alone: too few rounds, a round without it, or too little spread → the plain test
     assert stats.compare({r: base[r] for r in range(1, 5)}, {r: other[r] for r in range(1, 5)}, paired=True,
                          covariate=x).test != stats.ADJUSTED
-    assert stats.compare(base, other, paired=True, covariate={r: v for r,
-                                                              v in x.items() if r != 3}).test != stats.ADJUSTED
+    assert stats.compare(base, other, paired=True,
+                         covariate={r: v for r, v in x.items() if r != 3}).test != stats.ADJUSTED
     flat = {r: 0.01 * (r % 2) for r in rounds}  # sd 0.005 < ADJUST_MIN_SD
     assert stats.compare(base, other, paired=True, covariate=flat) == plain
 
@@ -239,8 +239,8 @@ def test_adjusting_for_the_hosts_share_keeps_an_a_a_pairs_error_rate():
         sa, sb = rng.uniform(0, 0.8, 8) ** 2, rng.uniform(0, 0.8, 8) ** 2
         base = {r + 1: 1000.0 * (1 - sa[r]) * math.exp(rng.normal(0, 0.05)) for r in range(8)}
         other = {r + 1: 1000.0 * (1 - sb[r]) * math.exp(rng.normal(0, 0.05)) for r in range(8)}
-        c = stats.compare(base, other, paired=True, covariate=noise.covariate(dict(enumerate(sa, 1)), dict(enumerate(sb,
-                                                                                                                     1))))
+        c = stats.compare(base, other, paired=True,
+                          covariate=noise.covariate(dict(enumerate(sa, 1)), dict(enumerate(sb, 1))))
         held += c.low <= 1 <= c.high
         widths.append(math.log(c.high / c.low))
         plain = stats.compare(base, other, paired=True)
@@ -341,8 +341,8 @@ def test_a_busy_host_widens_the_bound_and_its_points_are_compared_in_paired_roun
 
 
 def test_a_verdict_row_names_its_margin_and_what_decided_it():
-    runs = _runs([(t, 8, r, 1000.0 * (1 + 0.01 * ((r * 7) % 3)), 0.0, "ok", True) for t in ("a", "b") for r in range(1,
-                                                                                                                     6)])
+    runs = _runs([(t, 8, r, 1000.0 * (1 + 0.01 * ((r * 7) % 3)), 0.0, "ok", True) for t in ("a",
+                                                                                            "b") for r in range(1, 6)])
     v = vd.target_verdicts(runs, "a", how=vd.judging(True, margin=0.05))
     row = v[(v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
     assert row["margin_pct"] == pytest.approx(5.0) and row["margin_source"] == "--margin"

@@ -145,8 +145,9 @@ def test_the_records_place_its_rounding_its_version_and_a_ratio_without_a_drift(
     assert "(0 A/A cells" in host_drift.read(path).source
 
 
-def test_calibrate_records_only_cells_measured_on_both_sides_with_a_positive_baseline_and_not_at_peak(tmp_path,
-                                                                                                      monkeypatch):
+def test_calibrate_records_only_cells_measured_on_both_sides_with_a_positive_baseline_and_not_at_peak(
+    tmp_path, monkeypatch
+):
     """Cells of a zero or missing baseline, a missing value or the at-peak summary are no A/A pair: of five
     rows, the two measured ones (ratios 1.1 and 1/1.3) are recorded, the median the upper of the two."""
     from types import SimpleNamespace
@@ -208,8 +209,9 @@ def test_the_widest_plausible_drift_is_used_and_the_record_that_holds_it_warns_n
     assert m.warning is None and m.of("throughput") == 1.0
 
 
-def test_recording_replaces_an_unusable_record_and_keeps_it_aside_and_refuses_a_ratio_no_host_drifts(tmp_path,
-                                                                                                     monkeypatch):
+def test_recording_replaces_an_unusable_record_and_keeps_it_aside_and_refuses_a_ratio_no_host_drifts(
+    tmp_path, monkeypatch
+):
     monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path))
     path = tmp_path / "host_drift.json"
     path.write_text('{"metrics": {"throughput": {"drifts": [-0.9]}}}')

@@ -152,8 +152,8 @@ def test_a_conformed_runs_table_is_conformed_again_as_it_is_and_every_declared_t
     again = conform_runs(once)
     pd.testing.assert_frame_equal(again, once)
     assert again is not once
-    for column, value, made in [("threads", 8.0, 8), ("run_id", 7, "7"), ("compared", 1, True), ("throughput_ops", 3,
-                                                                                                 3.0)]:
+    for column, value, made in [("threads", 8.0, 8), ("run_id", 7, "7"), ("compared", 1, True),
+                                ("throughput_ops", 3, 3.0)]:
         frame = once.copy()
         frame[column] = pd.Series([value, value], dtype=object) if column != "threads" else [value, value]
         got = conform_runs(frame)[column].tolist()

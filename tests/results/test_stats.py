@@ -24,8 +24,8 @@ def test_interval_is_the_t_interval_of_the_mean_log():
     i = stats.interval(list(A.values()))
     assert i.n == 5 and not i.within_run
     assert i.centre == pytest.approx(sps.gmean(list(A.values())), rel=1e-12)
-    assert i.low == pytest.approx(math.exp(m - half), rel=1e-12) and i.high == pytest.approx(math.exp(m + half),
-                                                                                             rel=1e-12)
+    assert i.low == pytest.approx(math.exp(m - half),
+                                  rel=1e-12) and i.high == pytest.approx(math.exp(m + half), rel=1e-12)
     assert i.cv == pytest.approx(np.std(list(A.values()), ddof=1) / np.mean(list(A.values())), rel=1e-12)
     assert i.half_width == pytest.approx(math.sqrt(i.high / i.low) - 1)
     assert not i.unstable  # CV 7 %
@@ -356,8 +356,8 @@ def test_no_spread_or_no_degree_of_freedom_detects_nothing_rather_than_every_dif
     0 % (which would read "any difference is detectable")."""
     from ycsbctl.results.stats import _detectable
 
-    assert math.isnan(_detectable(0.0, 5.0)) and math.isnan(_detectable(0.05, 0.0)) and math.isnan(_detectable(-0.1,
-                                                                                                               5.0))
+    assert math.isnan(_detectable(0.0,
+                                  5.0)) and math.isnan(_detectable(0.05, 0.0)) and math.isnan(_detectable(-0.1, 5.0))
     assert 0 < _detectable(0.05, 5.0) < 1
 
 

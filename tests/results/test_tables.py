@@ -33,8 +33,8 @@ def test_a_run_row_counts_errors_and_timeouts_of_every_operation_and_client_cpu_
     assert row["error_rate"] == pytest.approx(0.012)
     # 0.25 s of client CPU over 1,000 operations: 250 µs each
     assert row["client_us_per_op"] == pytest.approx(250.0)
-    assert (row["read_p99_us"], row["read_p999_us"], row["update_p99_us"], row["read_mean_us"]) == (31.0, 88.0, 47.0,
-                                                                                                    10.0)
+    assert (row["read_p99_us"], row["read_p999_us"], row["update_p99_us"],
+            row["read_mean_us"]) == (31.0, 88.0, 47.0, 10.0)
     assert math.isnan(row["update_p999_us"])  # a percentile the run did not keep is no 0
     # a paced point's target rate: the run JSON's own, else its result's
     assert run_row(_doc(target_rate=2000.0))["target_rate"] == 2000.0

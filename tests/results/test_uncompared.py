@@ -89,8 +89,8 @@ def test_a_target_whose_points_all_failed_is_named_and_the_others_compared() -> 
 
 
 def test_uncompared_needs_only_the_five_columns_it_names_and_says_nothing_without_one() -> None:
-    runs = pd.DataFrame({"workload": "w", "target": ["redis", "redis", "redis-aof", "redis-aof"], "threads": [8, 16, 8,
-                                                                                                              16],
+    runs = pd.DataFrame({"workload": "w", "target": ["redis", "redis", "redis-aof", "redis-aof"],
+                         "threads": [8, 16, 8, 16],
                          "phase": "run", "status": ["ok", "ok", "failed", "failed"]})
     assert uncompared(runs, "redis")[0].startswith(
         "No target was compared with redis: of the 4 measured points of redis and redis-aof, 2 failed; only ok points")

@@ -18,8 +18,8 @@ from ycsbctl.results import verdicts as vd
 
 BASE = [10_000.0, 9_400.0, 10_800.0, 9_100.0, 10_300.0]  # rounds drift up and down: pairing cancels it
 RUNS = runs_table({("a", 8): BASE, ("b", 8): [v * 1.10 * f for v, f in zip(BASE, (1.01, 0.99, 1.0, 1.02, 0.98))],
-              ("a", 16): [v * 1.5 for v in BASE], ("b", 16): [v * 1.5 * f for v, f in zip(BASE, (1.0, 1.02, 0.97, 1.01,
-                                                                                                 1.0))]})
+              ("a", 16): [v * 1.5 for v in BASE],
+                   ("b", 16): [v * 1.5 * f for v, f in zip(BASE, (1.0, 1.02, 0.97, 1.01, 1.0))]})
 
 
 def test_paired_verdicts_are_per_round_log_ratios_against_the_baseline():
@@ -206,8 +206,8 @@ def test_every_verdict_is_the_same_whatever_the_unit_of_the_values():
         assert list(a["verdict"]) == list(b["verdict"])
         after, after_small = RUNS.assign(throughput_ops=RUNS["throughput_ops"] * 0.9), small.assign(
             throughput_ops=small["throughput_ops"] * 0.9)
-        f, g = fv.folder_verdicts(RUNS, after, "a", "x", paired=paired), fv.folder_verdicts(small, after_small, "a",
-                                                                                            "x",
+        f, g = fv.folder_verdicts(RUNS, after, "a", "x",
+                                  paired=paired), fv.folder_verdicts(small, after_small, "a", "x",
                                                                                             paired=paired)
         assert f[cols].to_numpy() == pytest.approx(g[cols].to_numpy(), rel=1e-9, nan_ok=True)
     big, tiny = cl.cell_table(RUNS), cl.cell_table(small)

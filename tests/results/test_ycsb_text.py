@@ -111,8 +111,8 @@ def test_status_line_with_comma_decimals_and_nan() -> None:
             "[SCAN: Count=0, Max=0, Min=0, Avg=\ufffd, 50=0, 90=0, 99=0, 99.9=0, 99.99=0] ")
     row = parse_status_line(line)
     assert row is not None
-    assert (row["ops_per_s"], row["est_remaining"], row["READ.avg_us"], row["READ.p50_us"]) == (9876.5, "1 minute",
-                                                                                                402.17, 357)
+    assert (row["ops_per_s"], row["est_remaining"], row["READ.avg_us"],
+            row["READ.p50_us"]) == (9876.5, "1 minute", 402.17, 357)
     assert math.isnan(row["UPDATE.avg_us"]) and math.isnan(row["SCAN.avg_us"])
     assert parse_locale_number("-∞") == float("-inf") and parse_locale_number("1\u00a0234,5") == 1234.5
 
@@ -329,8 +329,8 @@ def test_import_ycsb_writes_a_result_folder_that_loads(tmp_path: Path) -> None:
     assert exp.status == "complete" and exp.targets == ["redis"] and exp.workloads == ["workloada"]
     assert sorted(exp.runs["run_id"]) == ["redis.workloada.run.t16.r0", "redis.workloada.run.t16.r1"]
     row = exp.runs.iloc[0]
-    assert (row["threads"], row["operations"], row["throughput_ops"], row["engine"]) == (16, 20000, 9955.201592832254,
-                                                                                         "ycsb")
+    assert (row["threads"], row["operations"], row["throughput_ops"],
+            row["engine"]) == (16, 20000, 9955.201592832254, "ycsb")
     assert row["read_p99_us"] == 1195 and row["not_found"] == 2
     assert set(exp.series["op"]) >= {"READ", "UPDATE"}
     stored = (out / "ycsb" / "redis.workloada.run.t16.r0.txt").read_text()

@@ -99,8 +99,8 @@ def test_each_operations_status_is_what_the_document_apis_http_status_says():
     b = ElasticsearchBinding("127.0.0.1", 9200, "es.ycsb", 1.0)
     conflict = json.dumps({"error": {"type": "version_conflict_engine_exception", "reason": "exists"}}).encode()
     cases = [(READ, 200, OK), (READ, 404, NOT_FOUND), (INSERT, 201, OK), (INSERT, 409, ERROR), (INSERT, 404, ERROR),
-             (UPDATE, 200, OK), (UPDATE, 404, NOT_FOUND), (DELETE, 200, OK), (DELETE, 404, NOT_FOUND), (READ, 201,
-                                                                                                        ERROR)]
+             (UPDATE, 200, OK), (UPDATE, 404, NOT_FOUND), (DELETE, 200, OK), (DELETE, 404, NOT_FOUND),
+             (READ, 201, ERROR)]
     for op, http, want in cases:
         b.last_error = None
         assert b.status(op, Reply(http, conflict)) == want, (op, http)

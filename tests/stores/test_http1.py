@@ -23,8 +23,8 @@ REPLIES = [
     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(BODY) + BODY,
     b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
     b"HTTP/1.1 201 Created\r\nX-A: 1\r\nCONTENT-LENGTH: 3\r\n\r\nabc",
-    b"HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n" + _chunked(BODY, [1, 16, 255, 4096,
-                                                                                                  752]),
+    b"HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n" + _chunked(BODY,
+                                                                                           [1, 16, 255, 4096, 752]),
     b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nX-B: 2\r\n\r\n" + _chunked(BODY[:300], [300], ext=True),
     b"HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
 ]

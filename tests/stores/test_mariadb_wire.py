@@ -94,8 +94,8 @@ def test_a_result_set_teaches_its_head_and_replies_read_by_it_say_what_walking_t
             for chunk in ([reply] if cut is None else [reply[:cut], reply[cut:]]):
                 fast.data_received(chunk)
             r = w.result
-            assert (r.rows, r.row, r.affected, r.error) == (slow.rows, slow.row, slow.affected, slow.error), (reply,
-                                                                                                              cut)
+            assert (r.rows, r.row, r.affected,
+                    r.error) == (slow.rows, slow.row, slow.affected, slow.error), (reply, cut)
             assert not fast.buf and not fast.waiters and fast.state == 0
     assert slow.rows == 0 and _parse([TWO_ROWS])[0].rows == 2 and _parse([NO_ROW])[0].rows == 0
 
@@ -515,10 +515,20 @@ def test_a_mariadb_server_without_deprecate_eof_is_not_asked_for_it_and_its_colu
     from ycsbctl.stores.mariadb.wire import CAPABILITIES, DEPRECATE_EOF, MariaWireBinding
 
     caps = CAPABILITIES & ~DEPRECATE_EOF | 2048  # an older server: every capability asked but DEPRECATE_EOF (and TLS)
-    hello = (b"\x0a5.5.5-10.1.48\x00" + (7).to_bytes(4, "little") + b"a" * 8 + b"\x00" + (caps & 0xFFFF).to_bytes(2,
-                                                                                                                  "little")
-             + b"\x21" + b"\x02\x00" + (caps >> 16).to_bytes(2,
-                                                             "little") + b"\x15" + b"\x00" * 10 + b"b" * 12 + b"\x00")
+    hello = (
+        b"\x0a5.5.5-10.1.48\x00"
+        + (7).to_bytes(4, "little")
+        + b"a" * 8
+        + b"\x00"
+        + (caps & 0xFFFF).to_bytes(2, "little")
+        + b"\x21"
+        + b"\x02\x00"
+        + (caps >> 16).to_bytes(2, "little")
+        + b"\x15"
+        + b"\x00" * 10
+        + b"b" * 12
+        + b"\x00"
+    )
     asked: list[int] = []
 
     async def main() -> bool:

@@ -125,8 +125,8 @@ def test_update_sets_one_field_and_is_not_found_when_nothing_matched(mongo_db):
     assert _run(updates, url) == [Status.OK, Status.NOT_FOUND]
     after = db[TABLE].find_one({"_id": KEY0.decode()})
     assert after["field4"] == b"x" * 100
-    assert {k: v for k, v in after.items() if k not in ("_id", "field4")} == {k: v for k,
-                                                                              v in before.items() if k != "field4"}
+    assert {k: v for k, v in after.items() if k not in ("_id",
+                                                        "field4")} == {k: v for k, v in before.items() if k != "field4"}
     assert db[TABLE].count_documents({}) == 1  # no upsert on update
 
 
@@ -163,8 +163,8 @@ def test_a_duplicate_insert_is_an_error_unless_upsert_is_on(mongo_db):
     said: list[str | None] = []
 
     async def twice(b):
-        done = [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]), await b[0].insert(TABLE, KEY0, [(b"field0",
-                                                                                                      b"b")])]
+        done = [await b[0].insert(TABLE, KEY0, [(b"field0", b"a")]),
+                await b[0].insert(TABLE, KEY0, [(b"field0", b"b")])]
         said.append(b[0].last_error)
         return done
 

@@ -39,8 +39,8 @@ def test_a_timeout_is_timeout_and_a_lost_connection_says_why():
                       "the server closed the connection"),
                      (asyncpg.exceptions.AdminShutdownError("terminating connection"), "terminating connection")):
         st, said = _failed(exc)
-        assert st is None and said.startswith(f"lost the PostgreSQL server ({why}); reconnecting failed: cannot "
-                                              "reach"), said
+        assert st is None and said.startswith(f"lost the PostgreSQL server ({why}); "
+                                              "reconnecting failed: cannot reach"), said
 
 
 def test_a_plugins_statement_says_its_rows_and_the_rows_it_changed_as_postgresql_counts_them(postgresql):
@@ -113,7 +113,6 @@ def test_a_read_update_or_delete_that_touches_no_row_is_not_found_as_the_server_
     got = asyncio.run(main())
     after = wait_until(lambda: (c := postgresql_table_counters(url))["idx_scan"] - before["idx_scan"] >= 5 and c,
                        what="the five index scans in pg_stat_user_tables")
-    assert (after["upd"] - before["upd"], after["del"] - before["del"], after["idx_fetch"] - before["idx_fetch"]) == (1,
-                                                                                                                      0,
-                                                                                                                      2)
+    assert (after["upd"] - before["upd"], after["del"] - before["del"],
+            after["idx_fetch"] - before["idx_fetch"]) == (1, 0, 2)
     assert got == [Status.NOT_FOUND] * 3 + [Status.OK] * 2

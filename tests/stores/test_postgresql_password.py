@@ -96,8 +96,8 @@ def test_the_wire_path_asked_for_says_at_once_that_the_server_wants_a_password(s
 
 def test_a_driver_the_store_does_not_have_is_refused_before_anything_starts(scram_server, tmp_path):
     r = _load(_url(scram_server), tmp_path, "-p", "postgresql.driver=libpq", password=SECRET)
-    assert r.returncode == 2 and r.stderr.strip().splitlines() == ["error: postgresql.driver=libpq: use auto, wire or "
-                                                                   "asyncpg"]
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == ["error: postgresql.driver=libpq: use auto, wire or asyncpg"]
     assert not list(tmp_path.iterdir())  # no result folder
 
 

@@ -100,8 +100,11 @@ def test_the_standby_s_lag_per_point_is_what_pg_stat_replication_says(standby_pa
     # remote_apply: at most the WAL of the commits in flight at a sample (2 threads, one update each:
     # a row and at most a page image); measured 0 in 13 samples of two points
     assert applied.repl_lag_bytes_max is not None and applied.repl_lag_bytes_max <= 2 * 16384, applied
-    assert paused.repl_lag_bytes_max is not None and before < paused.repl_lag_bytes_max <= after, (before, paused,
-                                                                                                   after)
+    assert paused.repl_lag_bytes_max is not None and before < paused.repl_lag_bytes_max <= after, (
+        before,
+        paused,
+        after,
+    )
     assert paused.repl_lag_ms_max is not None and paused.repl_lag_ms_max > 0  # replay_lag: what waits to be replayed
     runs = pd.DataFrame({"target": ["postgresql-standby"], "phase": ["run"], "threads": [2], "repetition": [1],
                          "repl_lag_bytes_max": [paused.repl_lag_bytes_max],

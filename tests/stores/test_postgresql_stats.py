@@ -62,8 +62,8 @@ def test_postgresql_sampler_rates_are_counter_differences_over_the_interval_and_
     clock = iter([10.0, 12.0])
     monkeypatch.setattr(stats, "time", SimpleNamespace(monotonic=lambda: next(clock)))
     s = stats.PgStatSampler("postgresql://127.0.0.1:1/x")
-    session = _PgAnswers({stats.DATABASE: [first], stats.STATEMENTS: [(1000, 500.0)], stats.REPLICATION: [(None, None,
-                                                                                                           0)]})
+    session = _PgAnswers({stats.DATABASE: [first], stats.STATEMENTS: [(1000, 500.0)],
+                          stats.REPLICATION: [(None, None, 0)]})
     s.session, s.statements = session, True  # type: ignore[assignment]
     s.prev, s.t_prev = s._read(), stats.time.monotonic()
     session.rows.update({stats.DATABASE: [second], stats.STATEMENTS: [(1400, 700.0)]})

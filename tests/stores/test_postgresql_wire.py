@@ -112,8 +112,8 @@ def _reply(tag: bytes, rows: list[list[bytes]] = ()) -> bytes:
     return _msg(b"2", b"") + b"".join(_row(r) for r in rows) + _msg(b"C", tag + b"\x00") + _msg(b"Z", b"I")
 
 
-POINT_TAGS = [(b"SELECT 1", 1), (b"SELECT 0", 0), (b"UPDATE 1", 0), (b"UPDATE 0", 0), (b"DELETE 1", 0), (b"DELETE 0",
-                                                                                                         0),
+POINT_TAGS = [(b"SELECT 1", 1), (b"SELECT 0", 0), (b"UPDATE 1", 0), (b"UPDATE 0", 0), (b"DELETE 1", 0),
+              (b"DELETE 0", 0),
               (b"INSERT 0 1", 0)]
 
 

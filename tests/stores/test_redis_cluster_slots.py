@@ -337,8 +337,8 @@ def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
             self.st, self.last_error = st, error
 
     moved: list[tuple[int, tuple[str, int]]] = []
-    nodes = {("127.0.0.1", 7000): Node(Status.ERROR, "MOVED 3999 127.0.0.1:7001"), ("127.0.0.1", 7001): Node(Status.OK,
-                                                                                                             None)}
+    nodes = {("127.0.0.1", 7000): Node(Status.ERROR, "MOVED 3999 127.0.0.1:7001"),
+             ("127.0.0.1", 7001): Node(Status.OK, None)}
     c = object.__new__(ClusterBinding)
     c.counts = {"redirections": 0, "moved": 0, "ask": 0}
     c.slots = type("Slots", (), {"moved": lambda self, slot, addr: moved.append((slot, addr))})()
@@ -351,8 +351,8 @@ def test_a_cluster_follows_a_moved_reply_to_the_node_it_names_and_counts_it():
 
     c._node = node  # type: ignore[method-assign]
     st = asyncio.run(c._follow(3999, ("127.0.0.1", 7000), call))  # type: ignore[arg-type]
-    assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0}, [(3999, ("127.0.0.1",
-                                                                                                    7001))])
+    assert (st, c.counts, moved) == (Status.OK, {"redirections": 1, "moved": 1, "ask": 0},
+                                     [(3999, ("127.0.0.1", 7001))])
 
 
 def test_a_cluster_forgets_the_shard_connection_that_failed_and_not_a_newer_one_to_the_same_node():

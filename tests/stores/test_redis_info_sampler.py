@@ -17,9 +17,8 @@ def test_a_redis_without_io_threads_says_its_io_threads_did_nothing_not_a_floor_
     from ycsbctl.stores.redis.info import RedisInfoSampler
 
     info = rds.info()
-    assert (info["io_threads_active"], info["io_threaded_reads_processed"], info["io_threaded_writes_processed"]) == (0,
-                                                                                                                      0,
-                                                                                                                      0)
+    assert (info["io_threads_active"], info["io_threaded_reads_processed"],
+            info["io_threaded_writes_processed"]) == (0, 0, 0)
     clients = rds.info("clients")["connected_clients"]
     s = RedisInfoSampler(redis_server.url)
     try:

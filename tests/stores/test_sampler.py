@@ -77,9 +77,8 @@ def test_the_samplers_rows_are_one_frame_in_time_order_with_every_column_the_con
              Given("db", [(1.0, {"ops_per_s": 900.0, "replicas": None}), (3.0, {"ops_per_s": 800.0, "replicas": 1})])]
     frame = frame_of(given)
     assert list(frame["t_mono"]) == [1.0, 1.0, 2.0, 3.0] and list(frame["source"]) == ["server", "db", "server", "db"]
-    concat = pd.concat([pd.DataFrame(g.rows) for g in given if g.rows], ignore_index=True).sort_values("t_mono",
-                                                                                                       kind="stable",
-                                                                                         ignore_index=True)
+    concat = pd.concat([pd.DataFrame(g.rows) for g in given if g.rows], ignore_index=True)
+    concat = concat.sort_values("t_mono", kind="stable", ignore_index=True)
     assert list(frame.columns) == list(concat.columns) == [*BASE_COLUMNS, "cpu_pct", "ops_per_s", "replicas"]
     for column in frame.columns:
         for mine, theirs in zip(frame[column], concat[column]):

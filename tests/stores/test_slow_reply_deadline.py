@@ -110,8 +110,8 @@ def test_an_http_stores_admin_call_ends_at_its_deadline_naming_the_call(store):
         url = f"{store}://127.0.0.1:{d.port}"
         t0 = time.monotonic()
         with pytest.raises(DeadlinePassed) as err:
-            call(url, "GET", "/_stats", timeout_s=1.0) if store == "elasticsearch" else query(url, "SELECT version()",
-                                                                                              1.0)
+            call(url, "GET", "/_stats",
+                 timeout_s=1.0) if store == "elasticsearch" else query(url, "SELECT version()", 1.0)
         took = time.monotonic() - t0
     said = "GET /_stats" if store == "elasticsearch" else "SELECT version()"
     assert str(err.value) == f"{store} at 127.0.0.1:{d.port} did not finish its {said} reply within 1 s"
@@ -176,5 +176,5 @@ def test_a_deadline_no_caller_said_ends_any_command_in_one_line_exit_1(resp):
         client(f"{resp.url}/0?protocol=2", 0.5).info()
 
     r = CliRunner().invoke(cli, ["info"])
-    assert (r.exit_code, r.output) == (1, f"error: redis at 127.0.0.1:{resp.port} did not finish its INFO reply within "
-                                          "0.5 s\n"), r.output
+    assert (r.exit_code, r.output) == (1, f"error: redis at 127.0.0.1:{resp.port} did not finish its "
+                                          "INFO reply within 0.5 s\n"), r.output

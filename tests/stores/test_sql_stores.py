@@ -663,8 +663,8 @@ def test_the_sqlite_bindings_scans_ask_sqlite_for_the_start_key_and_the_count_it
 
     async def go(bs):
         bs[0].conn.set_trace_callback(traced.append)
-        return [await bs[0].scan("usertable", start, n, None) for start, n in ((b"user3", 2), (b"user3", 10), (b"user8",
-                                                                                                               5))]
+        return [await bs[0].scan("usertable", start, n, None) for start, n in ((b"user3", 2), (b"user3", 10),
+                                                                               (b"user8", 5))]
 
     assert run_bindings(go, sqlite_url) == [Status.OK] * 3
     scans = [s for s in traced if s.lstrip().upper().startswith("SELECT") and " LIMIT " in s.upper()]

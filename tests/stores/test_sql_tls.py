@@ -152,8 +152,8 @@ def test_tls_with_an_sqlite_file_says_it_has_no_network_and_no_tls(tmp_path: Pat
     url = f"sqlite:///{tmp_path}/a.db"
     res = CliRunner().invoke(main, ["run", "workload-a", "--target", url, "--tls", "--threads", "1"])
     assert res.exit_code == 2 and res.output == (
-        f"error: --tls: {url} is SQLite, run inside ycsbctl's own processes: it has no network and no TLS; drop "
-        "--tls\n")
+        f"error: --tls: {url} is SQLite, run inside ycsbctl's own processes: it has no "
+        "network and no TLS; drop --tls\n")
     assert not (tmp_path / "a.db").exists()
 
 

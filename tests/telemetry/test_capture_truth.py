@@ -235,8 +235,9 @@ def test_the_host_share_counts_client_and_server_only_when_the_server_runs_on_th
     import dataclasses
 
     f = _frame()
-    used = sum(f[(f["source"] == src) & f["t_mono"].isin(INSIDE)]["cpu_pct"].mean() for src in ("server-process",
-                                                                                                "client"))
+    used = sum(
+        f[(f["source"] == src) & f["t_mono"].isin(INSIDE)]["cpu_pct"].mean() for src in ("server-process", "client")
+    )
     here = Capture(EP, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence
     assert here["host_share"] == round(used / 200, 3) == 0.3
     away = dataclasses.replace(EP, host="10.0.0.5")

@@ -143,8 +143,9 @@ def test_a_containers_cpu_is_what_its_process_used_under_a_known_quota(docker_cl
     assert periods - 25 <= rows["quota_periods"].sum() <= periods and rows["throttled_periods"].sum() <= held
     share = 100 * rows["throttled_periods"].sum() / rows["quota_periods"].sum()
     assert share == pytest.approx(100 * held / periods, abs=10)
-    assert 0 < rows["throttled_s"].sum() <= truth_s * 1.01 and rows["throttled_s"].sum() == pytest.approx(truth_s,
-                                                                                                          rel=0.4)
+    assert 0 < rows["throttled_s"].sum() <= truth_s * 1.01 and rows["throttled_s"].sum() == pytest.approx(
+        truth_s, rel=0.4
+    )
 
 
 def _cpu_group(pid: int) -> Path:

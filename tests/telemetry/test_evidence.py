@@ -95,8 +95,8 @@ def test_thread_roles_are_each_figures_mean_over_the_windows_samples_a_missing_r
     assert (main["oncpu_pct"], main["user_pct"], main["system_pct"], main["runq_pct"]) == (40.06, 25.0, 15.06, 1.5)
     assert (main["busiest_pct"], main["threads"], main["vcsw_per_s"]) == (50.12, 1.0, 10.0)
     assert main["states"] == {"running": 6, "lock": 4} and main["wchan"] == {"futex": 3, "ep": 1}
-    assert (io["oncpu_pct"], io["runq_pct"], io["busiest_pct"], io["threads"], io["vcsw_per_s"]) == (2.5, 0.25, 3.0,
-                                                                                                     2.0, 5.0)
+    assert (io["oncpu_pct"], io["runq_pct"], io["busiest_pct"], io["threads"],
+            io["vcsw_per_s"]) == (2.5, 0.25, 3.0, 2.0, 5.0)
     # a side's kernel share: of any CPU above none (0.75 % of a core: 2/3 in the kernel), none of no CPU
     from ycsbctl.telemetry.evidence import side_totals
     fig = {"oncpu_pct": 1.0, "user_pct": 0.25, "system_pct": 0.5, "runq_pct": 0.0, "vcsw_per_s": 0.0,
@@ -125,8 +125,8 @@ def test_wire_figures_are_the_means_of_the_readings_with_our_connections_and_non
 
     # 3 s readings at t = 3, 6, 9, 12, all inside (0, 12]; the one at 6 saw none of our connections: left out
     frame = pd.DataFrame({"source": "wire", "t_mono": [3.0, 6.0, 9.0, 12.0], "wire_connections": [2, 0, 2, 2],
-                          "wire_bytes_per_s": [100.0, 9999.0, 200.0, 600.0], "wire_packets_per_s": [1.0, 50.0, 2.0,
-                                                                                                    9.0]})
+                          "wire_bytes_per_s": [100.0, 9999.0, 200.0, 600.0],
+                          "wire_packets_per_s": [1.0, 50.0, 2.0, 9.0]})
     assert wire_figures(frame, (0.0, 12.0)) == {"bytes_per_s": 300.0, "packets_per_s": 4.0, "minrtt_ms": None}
     # readings of the wire but no byte rates (an older capture): nothing to say, not a KeyError
     assert wire_figures(frame.drop(columns=["wire_bytes_per_s"]), (0.0, 12.0)) == {}

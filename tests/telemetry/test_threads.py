@@ -132,8 +132,8 @@ def test_the_polls_count_each_threads_state_and_the_waits_kernel_function_and_cl
             time.sleep(0.001)
         time.sleep(0.02)  # both blocked
         pid = os.getpid()
-        sampler._polled = [(pid, tids["lock"], "a", False), (pid, tids["idle"], "b", False), (pid, 2 ** 22 + 1, "c",
-                                                                                              False)]
+        sampler._polled = [(pid, tids["lock"], "a", False), (pid, tids["idle"], "b", False),
+                           (pid, 2 ** 22 + 1, "c", False)]
         sampler._poller = poller = threading.Thread(target=sampler._poll_states)
         poller.start()
         deadline = time.monotonic() + 10
@@ -177,8 +177,8 @@ def test_thread_figures_are_each_counters_change_and_the_threads_in_each_state()
              (1, 3): ThreadReading("io", 0.25, 0.125, 200_000_000, 40_000_000, 3, 2, "lock", "futex_wait", 20),
              (1, 4): ThreadReading("io", 50.0, 9.0, 1, 1, 1, 1, "idle", "ep_poll", 1)}  # older, first seen: not counted
     fig = role_figures(before, after, 2.0, since_ticks=10)["io"]
-    assert fig["threads"] == 3 and (fig["wait_running"], fig["wait_lock"], fig["wait_idle"], fig["wait_io"]) == (1, 2,
-                                                                                                                 0, 0)
+    assert fig["threads"] == 3 and (fig["wait_running"], fig["wait_lock"], fig["wait_idle"],
+                                    fig["wait_io"]) == (1, 2, 0, 0)
     assert fig["wchan"] == "futex_wait=2"
     assert fig["oncpu_pct"] == 45.0 + 0.0 + 10.0 and fig["busiest_pct"] == 100 * 0.9 / 2
     assert (fig["user_pct"], fig["system_pct"]) == (25.0 + 0.0 + 12.5, 12.5 + 0.0 + 6.25)

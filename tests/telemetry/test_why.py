@@ -54,8 +54,8 @@ def test_cpu_wait_is_named_from_its_line_on_and_not_below():
         client = {"main": _role(30.0, 20.0, 10.0, runq=runq)}
         return explain(_b("latency", client_threads=client, server_threads={"main": _role(20.0, 10.0, 10.0)}), "redis")
 
-    assert why(CPU_WAIT_PCT).startswith(f"cpu wait: the client's workers waited for a CPU {CPU_WAIT_PCT:.0f}% of the "
-                                        "point")
+    assert why(CPU_WAIT_PCT).startswith(f"cpu wait: the client's workers waited for a CPU {CPU_WAIT_PCT:.0f}% "
+                                        "of the point")
     assert why(CPU_WAIT_PCT - 0.6).startswith("latency: nothing measured was saturated"), why(CPU_WAIT_PCT - 0.6)
     assert why(CPU_WAIT_PCT - 0.6).endswith("cause unknown")
 
@@ -64,8 +64,8 @@ def test_an_off_cpu_wait_needs_most_of_a_working_threads_samples_asleep_on_somet
     total = 10
     at = round(WAITING_SHARE * total)
     asleep = explain(_b("latency", server_threads={"main": _role(5.0, 3.0, 2.0, lock=at, idle=total - at)}), "pg")
-    assert asleep.startswith(f"off-CPU wait: pg's main thread slept in {at} of {total} samples (lock: futex_do_wait "
-                             f"{at})")
+    assert asleep.startswith(f"off-CPU wait: pg's main thread slept in {at} of {total} samples "
+                             f"(lock: futex_do_wait {at})")
     awake = explain(_b("latency", server_threads={"main": _role(5.0, 3.0, 2.0, lock=at - 1, idle=total - at + 1)}),
                     "pg")
     assert awake.startswith("latency: ") and "cause unknown" in awake

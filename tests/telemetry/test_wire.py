@@ -20,8 +20,8 @@ def test_the_wire_grows_by_each_connections_change_and_a_new_one_on_an_old_pair_
     from ycsbctl.telemetry.wire import grown, parse_ss, wire_row
 
     def ss(*conns: tuple[int, str]) -> bytes:
-        return b"".join(f"ESTAB 0 0 127.0.0.1:{port} 127.0.0.1:6379\n\t cubic {counters}\n".encode() for port,
-                        counters in conns)
+        return b"".join(f"ESTAB 0 0 127.0.0.1:{port} 127.0.0.1:6379\n\t cubic {counters}\n".encode()
+                        for port, counters in conns)
 
     before = parse_ss(ss((50000, "bytes_sent:1000 bytes_received:5000 segs_out:10 segs_in:20"),
                          (50002, "bytes_sent:700 bytes_received:300 segs_out:7 segs_in:3"),  # closes

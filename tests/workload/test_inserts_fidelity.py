@@ -62,8 +62,8 @@ def compare(a: Counter, b: Counter) -> tuple[float, float, float]:
 def streams(ycsb_basicdb: Callable[..., Stream], case: str) -> tuple[Stream, Stream, Stream]:
     workload, props = CASES[case]
     props = (*props, f"operationcount={OPS}")
-    return ycsb_basicdb("run", workload, *props), ycsb_basicdb("run", workload, *props, repeat=1), ours("run", workload,
-                                                                                                        *props)
+    return ycsb_basicdb("run", workload,
+                        *props), ycsb_basicdb("run", workload, *props, repeat=1), ours("run", workload, *props)
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -409,8 +409,8 @@ def test_memcached_refuses_to_load_an_item_twice_and_updates_only_what_it_holds(
             b = bs.bindings[0]
             got = [await store.insert(b, [data.item(3)]), await store.insert(b, [data.item(3)])]
             said = [b.last_error]
-            got += [await store.update(b, data.item(3)), await store.update(b, Item(ITEMS + 5, "no such", 2001,
-                                                                                    "item "))]
+            got += [await store.update(b, data.item(3)),
+                    await store.update(b, Item(ITEMS + 5, "no such", 2001, "item "))]
             got.append(await store.update(b, huge))
             said.append(b.last_error)
             # a get: the item, none (END alone: NOT_FOUND), and a key memcached refuses (over 250 bytes: ERROR)
@@ -448,8 +448,8 @@ def test_redis_updates_and_reads_only_the_items_it_holds(redis_server) -> None:
         bs = await open_bindings(redis_server.url, 1, PROPS, 10.0)
         try:
             b = bs.bindings[0]
-            got: list[object] = [await store.insert(b, [held]), await store.update(b, held), await store.update(b,
-                                                                                                                absent),
+            got: list[object] = [await store.insert(b, [held]), await store.update(b, held),
+                                 await store.update(b, absent),
                                  await store.get(b, 3), await store.get(b, ITEMS + 5), (await store.get(b, 9))[0]]
             return got, b.last_error
         finally:

@@ -287,12 +287,12 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     settings["target_rates"] = settings["target_rates"] or []
     rounds, precision_f, sequential = repeat_option(repeat, precision, default_plan=not chosen and not slo)
     most = max_repeat or (SEQUENTIAL_MAX_ROUNDS if sequential else 10)
+    budget_s = duration_option(budget, "--budget")
     plan = Plan(
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
         precision=precision_f, max_repeat=max(most, rounds), order=order, placement=placement, baseline=baseline,
         alpha=alpha, sequential=sequential, margin=fraction_option(margin, "--margin"),
-        budget_s=(duration_option(budget, "--budget") or DEFAULT_BUDGET_S) if sequential else duration_option(budget,
-                                                                                                              "--budget"),
+        budget_s=(budget_s or DEFAULT_BUDGET_S) if sequential else budget_s,
         profile=profile, cpu_profile=cpu_profile,
         timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
         ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,

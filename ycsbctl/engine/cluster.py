@@ -129,13 +129,13 @@ class ClusterRunner:
         self._say_hosts_left([host_label(a, workers[a]) for a in sorted(workers)])
         offsets = clock_offsets(client, addresses)
         self.shards = [ShardInfo(p.index, a, host_label(a, workers[a]), p.spec.threads,
-                                 clock_offset_s=offsets.get(a, (0.0, 0.0))[0], clock_rtt_s=offsets.get(a, (0.0,
-                                                                                                           0.0))[1])
+                                 clock_offset_s=offsets.get(a, (0.0, 0.0))[0],
+                                 clock_rtt_s=offsets.get(a, (0.0, 0.0))[1])
                        for p, a in zip(plans, addresses)]
         token = uuid.uuid4().hex[:12]
         names = (f"ycsbctl-q-{token}", f"ycsbctl-start-{token}", f"ycsbctl-stop-{token}")
-        q, start, stop = Queue(names[0], client=client), Variable(names[1], client=client), Event(names[2],
-                                                                                                  client=client)
+        q, start, stop = (Queue(names[0], client=client), Variable(names[1], client=client),
+                          Event(names[2], client=client))
         futures = [client.submit(run_shard, p, *names, key=f"ycsbctl-shard-{p.index}-{token}", workers=[a],
                                  allow_other_workers=False, pure=False, retries=0)
                    for p, a in zip(plans, addresses)]

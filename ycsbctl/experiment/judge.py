@@ -109,8 +109,8 @@ def caused_by_disturbance(stall: Stall, windows: list[tuple[float, float]]) -> b
     return any(stall.from_s < w_end and end > w_start for w_start, w_end in windows)
 
 
-def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | None) -> tuple[Stall | None,
-                                                                                               str | None]:
+def _found_stall(result: PhaseResult,
+                 disturbances: list[tuple[float, float]] | None) -> tuple[Stall | None, str | None]:
     """The server's silence in a point that ran to its end (:func:`find_stall`), or None; and the note that
     says one inside the point's own ``disturbances`` (then not held against the point: no stall)."""
     overall = overall_summary(result) if result.status == RunStatus.OK else None

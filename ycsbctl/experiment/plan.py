@@ -221,8 +221,8 @@ class Plan:
             embedded = [u for u in urls.values() if not registry.for_url(u).has_server]
             if not specs and embedded:
                 proto = registry.for_url(embedded[0])
-                raise UserError(f"--tls: {redact_url(embedded[0])} is {proto.title or proto.name}, run inside "
-                                "ycsbctl's "
+                raise UserError(f"--tls: {redact_url(embedded[0])} is {proto.title or proto.name}, "
+                                "run inside ycsbctl's "
                                 "own processes: it has no network and no TLS; drop --tls")
             if not specs:
                 raise UserError("--tls starts the servers ycsbctl runs with TLS, and every target here is a server you "

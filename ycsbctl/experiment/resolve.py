@@ -91,8 +91,8 @@ def resolve_target(plan: Plan, name: str, props: Properties) -> Target:
     authenticate alike; a catalogue label with its kind, settings and binary."""
     if is_url(name):
         proto = registry.for_url(name)
-        return Target(name, target_label(name), proto.name, plan.loads(name), url=proto.url_with_properties(name,
-                                                                                                            props),
+        return Target(name, target_label(name), proto.name, plan.loads(name),
+                      url=proto.url_with_properties(name, props),
                       image=plan.images.get(name))
     from ycsbctl.provision.catalog import get_target
     from ycsbctl.provision.engines import engine_for

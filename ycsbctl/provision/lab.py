@@ -127,9 +127,11 @@ class Lab:
                 if self.mongo_wire and Path(self.mongo_wire).exists():
                     data = Path(self.logs) / "mongo-wire-data"
                     data.mkdir(exist_ok=True)
-                    self.start_process("srv-mongo-wire", "srv", [self.mongo_wire, "--listen",
-                                                                 f"{ADDRESSES['srv']}:{MONGO_PORT}", "--data",
-                                                                 str(data)])
+                    self.start_process(
+                        "srv-mongo-wire",
+                        "srv",
+                        [self.mongo_wire, "--listen", f"{ADDRESSES['srv']}:{MONGO_PORT}", "--data", str(data)],
+                    )
                 if shutil.which("iperf3"):
                     self.start_process("srv-iperf3", "srv", ["iperf3", "-s", "-B", ADDRESSES["srv"], "-p",
                                                              str(IPERF_PORT)])

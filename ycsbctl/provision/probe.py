@@ -125,15 +125,16 @@ def unanswered(protocol: str, url: str, why: str, timeout_s: float) -> UserError
         return UserError(f"{shown}: the connection failed ({why})", exit_code=1)
     if "timed out" in why.lower() or "timeout" in why.lower():
         proto = registry.find(url)
-        tls = (proto is not None and urlsplit(url).scheme in proto.tls_schemes) or any(w in url.lower() for w in ("ssl",
-                                                                                                                  "tls"))
+        tls = (proto is not None and urlsplit(url).scheme in proto.tls_schemes) or any(
+            w in url.lower() for w in ("ssl", "tls")
+        )
         return UserError(f"{shown}: something accepts connections there but gave no {protocol} answer within "
                          f"{timeout_s:g} s ({why})", fix=f"check that the port is {a} {protocol} server's (a server "
                          "of another kind, or a stopped one, stays silent so" +
                          ("; so does one without TLS to a TLS handshake)" if tls else ")"), exit_code=1)
     return UserError(f"{shown}: something answers there, but not as {a} {protocol} server ({why})",
-                     fix=f"check that the port is {a} {protocol} server's: the URL's scheme says which store ycsbctl "
-                         "speaks", exit_code=1)
+                     fix=f"check that the port is {a} {protocol} server's: the URL's scheme says "
+                         "which store ycsbctl speaks", exit_code=1)
 
 
 def too_slow(exc: BaseException, silent_too: bool = True) -> UserError | None:

@@ -183,8 +183,8 @@ def _pick(v: pd.DataFrame, target: str, workload: str, threads: int, metric: str
     return m.iloc[0].to_dict() if len(m) else {}
 
 
-def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame, names: tuple[str, str] = ("",
-                                                                                                        "")) -> dict:
+def _row(label: str, key: tuple, a: pd.Series, b: pd.Series, v: pd.DataFrame,
+         names: tuple[str, str] = ("", "")) -> dict:
     """One compared point: ``a`` (the baseline's) and ``b`` with their verdicts from ``v``; ``names``: what the
     two sides are called in ``why`` (:func:`~ycsbctl.report.compare_json.why_not_compared`) when no verdict."""
     target, workload, threads = key[0], key[1], int(key[2])
@@ -327,8 +327,8 @@ def print_table(c: Comparison, console=None) -> None:
         # each verdict was judged against on the same line
         ov, lv = _verdict_word(r, "ops"), _verdict_word(r, "latency")
         cells = [*((r["experiment"],) if several else ()), r["workload"], r["target"], str(r["threads"]),
-                 _ops(r["base_ops"]), _ops(r["ops"]), _ratio(r, "ops"), Text(ov, style=style.get(ov.split(" (")[0],
-                                                                                                 "")),
+                 _ops(r["base_ops"]), _ops(r["ops"]), _ratio(r, "ops"),
+                 Text(ov, style=style.get(ov.split(" (")[0], "")),
                  _ops(r["base_latency_us"]), _ops(r["latency_us"]), _ratio(r, "latency"),
                  Text(lv, style=style.get(lv.split(" (")[0], "")),
                  (margin_words(_unprefixed(r, "ops")) or "—") + _host_divided(r, long=False),

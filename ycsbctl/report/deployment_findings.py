@@ -73,8 +73,8 @@ def replication_findings(runs: pd.DataFrame, targets: list[str]) -> list[str]:
         if not len(mine):
             continue
         order = [c for c in ("phase", "threads", "repetition") if c in mine]
-        said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}{_replay(r)}" for _,
-                         r in mine.sort_values(order).iterrows())
+        said = "; ".join(f"{_point_name(r)}: {_bytes(r['_lag'])}{_replay(r)}"
+                         for _, r in mine.sort_values(order).iterrows())
         # only pg_stat_replication has a lag in time
         pg = "repl_lag_ms_max" in mine and bool(mine["repl_lag_ms_max"].notna().any())
         source = ("pg_stat_replication, bytes of WAL sent and not replayed" if pg

@@ -197,8 +197,8 @@ def servers(exp: Experiment) -> list[dict]:
         ep = eps[t] or {}
         name, warning = server_identity(t, ep)
         out.append({"target": t, "kind": ep.get("kind") or "", "settings": settings_text(ep),
-                    "traits": traits_text(ep), "answered_by": name, "warning": warning, "backend": ep.get("backend",
-                                                                                                          ""),
+                    "traits": traits_text(ep), "answered_by": name, "warning": warning,
+                    "backend": ep.get("backend", ""),
                     "url": ep.get("url", ""), "where": (f"pid {ep['pid']}" if ep.get("pid") else
                     (f"container {str(ep['container_id'])[:12]}" if ep.get("container_id") else ""))
                     + (f" on {ep['host']}" if ep.get("host") else ""),

@@ -170,8 +170,8 @@ def _mark_points(ax: Axes, pts: pd.DataFrame, colors: dict[str, str], floor: flo
         y = y if has_tp else floor
         if p["status"] == "degraded" and has_tp:
             if p["ok"] or few_degraded:
-                labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}", (p["threads"],
-                                                                                                         y),
+                labels.append(ax.annotate(f"{p['target']}: degraded {p['reps'] - p['ok']}/{p['reps']}",
+                                          (p["threads"], y),
                                           xytext=(0, 9), textcoords="offset points", ha="center", fontsize=7.5,
                                           color="#8a4b00", zorder=7))
         elif p["status"] in ("failed", "interrupted", "degraded"):

@@ -83,9 +83,8 @@ def rate_latency_figure(exp: Experiment, workload: str, colors: dict[str, str], 
                        edgecolors=PASS_COLOR if t["passed"] else "black")
         if s.get("found_rate"):
             ax.axvline(s["found_rate"], color=c, lw=1, ls=":")
-            ax.annotate(f"{s['target']}: {s['found_rate']:,.0f} ops/s", (s["found_rate"], 1), xycoords=("data",
-                                                                                                        "axes "
-                                                                                                        "fraction"),
+            ax.annotate(f"{s['target']}: {s['found_rate']:,.0f} ops/s", (s["found_rate"], 1),
+                        xycoords=("data", "axes fraction"),
                         xytext=(3, -12), textcoords="offset points", fontsize=7.5, color=c, rotation=90, va="top")
     if searches:
         limit = _limit_us(searches[0]["slo"])
@@ -135,8 +134,8 @@ def _draw_bars(ax: Any, x: pd.Series, y: pd.Series, xci: list[tuple[float, float
     if not keep:
         return
     xs, ys = x.to_numpy()[keep], y.to_numpy()[keep]
-    yerr = [[max(ys[k] - yci[i][0], 0) for k, i in enumerate(keep)], [max(yci[i][1] - ys[k], 0) for k,
-                                                                      i in enumerate(keep)]]
+    yerr = [[max(ys[k] - yci[i][0], 0) for k, i in enumerate(keep)],
+            [max(yci[i][1] - ys[k], 0) for k, i in enumerate(keep)]]
     xerr = [[max(xs[k] - xci[i][0], 0) if xci[i][0] == xci[i][0] else 0 for k, i in enumerate(keep)],
             [max(xci[i][1] - xs[k], 0) if xci[i][1] == xci[i][1] else 0 for k, i in enumerate(keep)]]
     bars = ax.errorbar(xs, ys, xerr=xerr, yerr=yerr, fmt="none", ecolor=color, elinewidth=1, capsize=2.5, alpha=0.8)

@@ -171,8 +171,8 @@ def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None)
         effects = {t: _effect(rows[rows["target"] == t]) for t in targets if (rows["target"] == t).any()}
         action = str(rows.iloc[0]["action"]).upper()
         parts = [f"{t} {words}" for t, (_, _, words) in effects.items()]
-        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: (e[0], e[1]) for t,
-                                                                         e in effects.items()}) + ".")
+        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: (e[0],
+                                                                             e[1]) for t, e in effects.items()}) + ".")
     return out
 
 

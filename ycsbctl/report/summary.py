@@ -297,8 +297,8 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     status = exp.status
     n = int((exp.runs["status"] == "ok").sum()) if len(exp.runs) else 0
     if status in ("interrupted", "running"):
-        out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} finished runs are "
-                   "shown.")
+        out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} "
+                   "finished runs are shown.")
     elif status == "partial":
         out.append(f"This experiment is partial: a target was skipped or points failed (below); {n} runs are ok.")
     for sub in exp.manifest.substitutions:

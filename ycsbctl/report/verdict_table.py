@@ -99,13 +99,13 @@ def detectable_sentence(pct: float, rounds: int) -> str:
     rounds_text = f"with {rounds} round{'s' if rounds != 1 else ''}"
     if factor > 1000:  # as the peak line's "[<0.01, >1,000]": "beyond 1,341,723,148,682,526,464×" was printed
         return (
-            f"{rounds_text} no difference under 1,000× either way would have been seen (more rounds, --repeat, narrow "
-            "it)"
+            f"{rounds_text} no difference under 1,000× either way would have been seen (more "
+            "rounds, --repeat, narrow it)"
         )
     shown = f"{factor:,.0f}×" if factor >= 10 else f"{factor:.1f}×"
     return (
-        f"{rounds_text} only a difference beyond {shown} either way would have been seen (more rounds, --repeat, "
-        "narrow it)"
+        f"{rounds_text} only a difference beyond {shown} either way would have been seen (more "
+        "rounds, --repeat, narrow it)"
     )
 
 
@@ -207,9 +207,13 @@ def ladder_headlines(verdicts: pd.DataFrame, serverless: frozenset[str] | set[st
                      else f" ({level_text(peak)} interval)")
             parts.append(f"peak against peak {ratio_text(p)}{level}, {verdict_word(p)}")
         if parts:
-            out.append(f"{workload}: {target} against {base}: " + "; ".join(parts) + unlike_note(target, base,
-                                                                                                 serverless)
-                       + standin_note(target, base, stand_ins or {}) + ".")
+            out.append(
+                f"{workload}: {target} against {base}: "
+                + "; ".join(parts)
+                + unlike_note(target, base, serverless)
+                + standin_note(target, base, stand_ins or {})
+                + "."
+            )
     return out
 
 

@@ -192,8 +192,8 @@ class ResultFolder:
                 except FileExistsError:
                     taken = part
             if not unique:
-                raise UserError(f"result folder {taken} already exists: pick another experiment id or resume it with "
-                                "--resume")
+                raise UserError(f"result folder {taken} already exists: pick another experiment id "
+                                "or resume it with --resume")
         else:
             raise UserError(f"result folders {base} to {base}-999 all exist under {root}: pick another experiment id")
         for sub in ("runs", *RUN_PARTS):

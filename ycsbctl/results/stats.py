@@ -183,8 +183,8 @@ def beyond_margin(c: Comparison, margin: float) -> Comparison:
         p = 0.0 if excess > 0 else 1.0
     else:
         p = min(1.0, 2 * float(_sps().t.sf(excess / c.se_log, c.df)))
-    return replace(c, p_value=p, margin=margin, equivalence=margin, detectable=_detectable(c.se_log, c.df, ALPHA,
-                                                                                           margin)
+    return replace(c, p_value=p, margin=margin, equivalence=margin,
+                   detectable=_detectable(c.se_log, c.df, ALPHA, margin)
                    if c.se_log == c.se_log else c.detectable)
 
 
@@ -389,6 +389,6 @@ def at_level(c: Comparison, level: float) -> Comparison:
     t = t_quantile(1 - (1 - level) / 2, c.df)
     centre = math.log(c.ratio)
     # bounds past e^±700 (two rounds among many cells) are capped there: past any figure printed anyway
-    return replace(c, low=math.exp(max(centre - t * c.se_log, -700.0)), high=math.exp(min(centre + t * c.se_log,
-                                                                                          700.0)),
+    return replace(c, low=math.exp(max(centre - t * c.se_log, -700.0)),
+                   high=math.exp(min(centre + t * c.se_log, 700.0)),
                    level=level)

@@ -137,8 +137,8 @@ def run_row(doc: dict) -> dict[str, Any]:
     r = doc.get("result") or {}
     ops = r.get("ops", {})
     ep = doc.get("endpoint") or {}
-    returns = {st: sum(o.get("returns", {}).get(st, 0) for o in ops.values()) for st in ("ERROR", "TIMEOUT",
-                                                                                         "NOT_FOUND")}
+    returns = {st: sum(o.get("returns",
+                             {}).get(st, 0) for o in ops.values()) for st in ("ERROR", "TIMEOUT", "NOT_FOUND")}
     operations = r.get("operations", math.nan)
     errors = returns["ERROR"] + returns["TIMEOUT"] if r else math.nan
     bn = doc.get("bottleneck") or {}

@@ -149,8 +149,8 @@ class ServerKind:
     def settings_args(self, settings: dict[str, str]) -> list[str]:
         """Command-line arguments for ``settings`` in its dialect (after ycsbctl's own, so they win)."""
         if settings:
-            raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {self.name} server: it takes "
-                              "none")
+            raise BadSettings(f"settings ({', '.join(settings)}) cannot be given to a {self.name} "
+                              "server: it takes none")
         return []
 
     def memory_note(self, memory_bytes: int | None) -> str | None:

@@ -206,8 +206,8 @@ def stall_bottleneck(stall: Stall, measured: dict[str, Any] | None, cause: str |
     return Bottleneck("stall", ev, text).to_dict()
 
 
-def lock_wait_bottleneck(paused_s: float, window_s: float, cause: str, measured: dict[str, Any] | None) -> dict[str,
-                                                                                                                Any]:
+def lock_wait_bottleneck(paused_s: float, window_s: float, cause: str,
+                         measured: dict[str, Any] | None) -> dict[str, Any]:
     """The ``stall`` label for a pause of the client's loop that the store explains (``cause``: an embedded
     store waiting on a lock another process holds): the store stalled, not the load generator."""
     ev = dict((measured or {}).get("evidence") or {})

@@ -248,8 +248,8 @@ class ThreadSampler(Sampler):
         """Poll the states of the threads that ran most since ``before`` (a thread that never ran serves nothing)."""
         delta = {k: now[k].run_ns - (before[k].run_ns if k in before else 0) for k in now}
         ran = sorted((k for k in now if delta[k] > 0 or now[k].role == "main"), key=lambda k: -delta[k])
-        self._polled = [(pid, tid, now[(pid, tid)].role, now[(pid, tid)].role == "main") for pid,
-                        tid in ran[:STATE_THREADS]]
+        self._polled = [(pid, tid, now[(pid, tid)].role,
+                         now[(pid, tid)].role == "main") for pid, tid in ran[:STATE_THREADS]]
 
     def _poll_states(self) -> None:
         """Between two full readings, what the polled threads are doing, :data:`STATE_POLLS` times per interval."""

@@ -213,8 +213,8 @@ def _latency(bottleneck: dict[str, Any], ev: dict[str, Any], target: str, roles:
         foreign = (ev.get("host") or {}).get("foreign_pct")
         beside = f"; other programs used {foreign:.0f}% of a core meanwhile" if foreign else ""
         return (f"cpu wait: the {side} waited for a CPU {most:.0f}% of the point (runnable, not running; "
-                f"the {other} {waited[other]:.0f}%), while the server ran {_pct(ev.get('server_cpu_pct')):.0f}% and "
-                "the client "
+                f"the {other} {waited[other]:.0f}%), while the server ran {_pct(ev.get('server_cpu_pct')):.0f}% "
+                "and the client "
                 f"{_pct(ev.get('client_cpu_pct')):.0f}% of a core: the host's cores were not theirs when "
                 f"needed{beside}")
     rtt = (ev.get("wire") or {}).get("minrtt_ms")

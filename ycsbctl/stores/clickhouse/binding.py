@@ -140,8 +140,8 @@ class ClickHouseBinding(WireBinding):
         return head + key + b"'"
 
     def insert_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
-        return http.request(self.sql.path, self.sql.insert(table, tuple(names)) % (http.quote(key), *map(http.quote,
-                                                                                                         values)))
+        return http.request(self.sql.path,
+                            self.sql.insert(table, tuple(names)) % (http.quote(key), *map(http.quote, values)))
 
     async def _reply(self, payload: bytes) -> http.Reply | Status:
         r = await self.call(payload)

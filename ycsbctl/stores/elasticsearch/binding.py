@@ -154,8 +154,8 @@ class ElasticsearchBinding(WireBinding):
         return b"GET %b%b HTTP/1.1\r\nHost: es\r\n\r\n" % (self.path(table), key)
 
     def insert_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
-        return rest.request(b"PUT", self.path(table) + key + b"/_create", rest.document(tuple(names), list(values),
-                                                                                        key))
+        return rest.request(b"PUT", self.path(table) + key + b"/_create",
+                            rest.document(tuple(names), list(values), key))
 
     def update_request(self, table: str, key: bytes, names: Sequence[bytes], values: Sequence[bytes]) -> bytes:
         doc = rest.document(tuple(names), list(values))
@@ -187,12 +187,12 @@ class ElasticsearchBinding(WireBinding):
         return st, {f: str(source[f.decode()]).encode("latin-1") for f in fields if f.decode() in source}
 
     async def insert(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._status(INSERT, self.insert_request(table, key, [n for n, _ in values], [v for _,
-                                                                                                   v in values]))
+        return await self._status(INSERT,
+                                  self.insert_request(table, key, [n for n, _ in values], [v for _, v in values]))
 
     async def update(self, table: str, key: bytes, values: Values) -> Status:
-        return await self._status(UPDATE, self.update_request(table, key, [n for n, _ in values], [v for _,
-                                                                                                   v in values]))
+        return await self._status(UPDATE,
+                                  self.update_request(table, key, [n for n, _ in values], [v for _, v in values]))
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         body = b'{"query":{"range":{"key":{"gte":%b}}},"sort":["key"],"size":%d}' % (rest.json_string(start_key), count)

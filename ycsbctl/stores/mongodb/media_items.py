@@ -78,8 +78,8 @@ class MongoItems(MediaStore):
         FULLTEXT: "{$text: {$search: 'w1 w2'}} sorted by _id (the study: unsorted)"}
 
     @classmethod
-    def refused(cls, server: str = "", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int,
-                                                                                                               str]:
+    def refused(cls, server: str = "", records: int = 0, connections: int = 0,
+                timeout_s: float = 0.0) -> dict[int, str]:
         out = super().refused(server, records, connections, timeout_s)
         # the scale not known: nothing to refuse for it
         if server != "ferretdb" or connections < 1 or not timeout_s > 0:

@@ -134,8 +134,8 @@ class MongoBinding(Binding):
 
     async def update(self, table: str, key: bytes, values: Values) -> Status:
         try:
-            r = await self.pool.db[table].update_one({"_id": key.decode()}, {"$set": {n.decode(): v for n,
-                                                                                      v in values}})
+            r = await self.pool.db[table].update_one({"_id": key.decode()},
+                                                     {"$set": {n.decode(): v for n, v in values}})
         except PyMongoError as exc:
             return self._fail(exc)
         return Status.OK if r.matched_count else Status.NOT_FOUND

@@ -242,8 +242,7 @@ class MongoWireBinding(WireBinding):
             if self.tls is not None:
                 _, self.proto = await open_tls(_OpMsgProtocol, self.host, self.port, self.tls)
             else:
-                _, self.proto = await self.loop.create_connection(_OpMsgProtocol, self.host,  # type: ignore[union-attr]
-                                                                  self.port)
+                _, self.proto = await self.loop.create_connection(_OpMsgProtocol, self.host, self.port)  # type: ignore[union-attr]
             hello = bson.decode(await self.send(self._encode({"hello": 1, "$db": "admin"})))
         except (OSError, ConnectionError) as exc:
             hint = tls_hint(exc, self.tls is not None)

@@ -106,8 +106,7 @@ class PgBinding(Binding):
 
     async def scan(self, table: str, start_key: bytes, count: int, fields: Fields) -> Status:
         try:
-            await self.conn.fetch(DOLLAR.scan(table, columns(fields)), start_key.decode(),  # type: ignore[union-attr]
-                                  count,
+            await self.conn.fetch(DOLLAR.scan(table, columns(fields)), start_key.decode(), count,  # type: ignore[union-attr]
                                   timeout=self.timeout_s)
         except (asyncpg.PostgresError, asyncio.TimeoutError, *_LOST) as exc:
             return await self._failed(exc)

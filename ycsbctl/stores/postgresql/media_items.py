@@ -43,8 +43,8 @@ class PostgresItems(SqlItems):
         advises for a bulk load (50 writers keeping a GIN index up to date each wait on its pending list's
         clean-ups: a 100-item INSERT took longer than 10 s here)."""
         return await self.locked(b, [
-            f"CREATE TABLE IF NOT EXISTS {self.table} (id integer PRIMARY KEY, name text NOT NULL, year integer NOT "
-            "NULL, "
+            f"CREATE TABLE IF NOT EXISTS {self.table} (id integer PRIMARY KEY, name text NOT "
+            "NULL, year integer NOT NULL, "
             "description text NOT NULL, words tsvector GENERATED ALWAYS AS (to_tsvector('simple', description)) "
             "STORED)"])
 

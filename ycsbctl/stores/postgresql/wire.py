@@ -227,8 +227,7 @@ class PgWireBinding(SqlWireBinding):
         self.prepared.clear()
         self.read_heads.clear()
         if self.tls is None:
-            _, self.proto = await self.loop.create_connection(_PgProtocol, self.host,  # type: ignore[union-attr]
-                                                              self.port)
+            _, self.proto = await self.loop.create_connection(_PgProtocol, self.host, self.port)  # type: ignore[union-attr]
         else:
             self.proto = await self._open_tls(self.tls)
         params = b"user\x00" + self.user.encode() + b"\x00database\x00" + self.db.encode() + b"\x00" + \

@@ -269,8 +269,8 @@ class RedisBinding(WireBinding):
         if tmpl is None:
             head = b"*%d\r\n$5\r\nHMSET\r\n$%%d\r\n%%b\r\n" % (2 + 2 * len(names))
             body = b"".join(
-                b"$%d\r\n%b\r\n$%d\r\n" % (len(n), n.replace(b"%", b"%%"), len(v)) + b"%b\r\n" for n, v in zip(names,
-                                                                                                               vals)
+                b"$%d\r\n%b\r\n$%d\r\n" % (len(n), n.replace(b"%", b"%%"),
+                                           len(v)) + b"%b\r\n" for n, v in zip(names, vals)
             )
             tmpl = self._templates[shape] = head + body
         return tmpl % (len(key), key, *vals)

@@ -97,8 +97,7 @@ class SphinxBinding(WireBinding):
         return fut
 
     async def open(self) -> None:
-        _, self.proto = await self.loop.create_connection(wire.SphinxQL, self.host,  # type: ignore[union-attr]
-                                                          self.port)
+        _, self.proto = await self.loop.create_connection(wire.SphinxQL, self.host, self.port)  # type: ignore[union-attr]
         self.proto.chains = (_Chain,)
         greeting = await self._next()
         if greeting[:1] == b"\xff":

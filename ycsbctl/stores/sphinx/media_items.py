@@ -67,8 +67,8 @@ class SphinxItems(MediaStore):
 
     async def insert(self, b: SphinxQLBinding, items: list[Item]) -> int:
         rows = ", ".join(map(self._values, items))
-        st, _, _ = await b.sphinxql(f"INSERT INTO {self.table} (id, text, name, year, description) VALUES "
-                                    f"{rows}".encode())
+        st, _, _ = await b.sphinxql(f"INSERT INTO {self.table} (id, text, name, year, "
+                                    f"description) VALUES {rows}".encode())
         return st
 
     async def get(self, b: SphinxQLBinding, item_id: int) -> tuple[int, Item | None]:

@@ -152,8 +152,7 @@ class SqliteBinding(Binding):
         try:
             return row_status(self.conn.execute(sql, args).rowcount)  # type: ignore[union-attr]
         except sqlite3.Error as exc:
-            return self._retry(exc, lambda: row_status(self.conn.execute(sql,  # type: ignore[union-attr]
-                                                                         args).rowcount))
+            return self._retry(exc, lambda: row_status(self.conn.execute(sql, args).rowcount))  # type: ignore[union-attr]
 
     async def read(self, table: str, key: bytes, fields: Fields) -> Status:
         rows = self._rows(QMARK.read(table, columns(fields)), (key.decode(),))

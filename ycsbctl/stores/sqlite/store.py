@@ -207,8 +207,8 @@ class SqliteProtocol(SqlProtocol, DatasetFile, DatasetLoss, ClientPauses, Footpr
                 int((counts or {}).get("sqlite_busy_calls") or 0),
                 int((counts or {}).get("sqlite_busy_ms") or 0),
             )
-            return (f"SQLite answered 'database is locked' (SQLITE_BUSY) to {calls:,} of the client's calls, which "
-                    "waited "
+            return (f"SQLite answered 'database is locked' (SQLITE_BUSY) to {calls:,} of the "
+                    "client's calls, which waited "
                     f"{ms / 1000:.1f} s in all for the lock ({long_waits:,} of them {LONG_LOCK_S:g} s or longer: held "
                     "longer than any one statement of ours holds it — another program's transaction, which no longer "
                     "has the file open), so the pause is the store's lock wait, not a stopped load generator")

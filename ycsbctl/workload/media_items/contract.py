@@ -141,8 +141,8 @@ class MediaStore(ABC):
     cannot_on: ClassVar[dict[str, dict[int, str]]] = {}
 
     @classmethod
-    def refused(cls, server: str = "", records: int = 0, connections: int = 0, timeout_s: float = 0.0) -> dict[int,
-                                                                                                               str]:
+    def refused(cls, server: str = "", records: int = 0, connections: int = 0,
+                timeout_s: float = 0.0) -> dict[int, str]:
         """op code -> why this store cannot answer it, on server kind ``server`` ("" for a URL: the protocol's)
         holding ``records`` items, asked by ``connections`` clients at once with an operation timeout of
         ``timeout_s`` s (0: not known; a store may refuse a query only from some scale on)."""

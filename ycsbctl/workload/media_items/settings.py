@@ -52,8 +52,8 @@ class Settings:
                             "a list of them (a sweep: one point each), or mix with media.<op>proportion")
         sort = p.get("media.sort", "id").strip().lower()
         if sort not in SORTS:
-            raise UserError(f"media.sort={sort!r}: use id (ORDER BY id, the default) or none (the study's queries, no "
-                            "order)")
+            raise UserError(f"media.sort={sort!r}: use id (ORDER BY id, the default) or none (the "
+                            "study's queries, no order)")
         check = p.get("media.check", "on").strip().lower()
         if check not in ("on", "off"):
             raise UserError(f"media.check={check!r}: use on (every answer compared with the truth) or off")
