@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -24,6 +23,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from ycsbctl.results import stats  # noqa: E402
 
 # one run in a process of its own; the engine it imports is the checkout's (PYTHONPATH and sys.path)
 RUN = """
@@ -47,17 +50,6 @@ def one_run(root: Path, ops: int, cpu: int) -> dict[str, float]:
     if out.returncode:
         raise SystemExit(f"a run of {root} failed: {out.stderr.strip().splitlines()[-1:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def interval(logs: list[float]) -> tuple[float, float, float]:
-    """Geometric mean of the ratios whose logs are ``logs`` and its 95 % t interval."""
-    from scipy import stats
-
-    m = sum(logs) / len(logs)
-    if len(logs) < 2:
-        return math.exp(m), math.nan, math.nan
-    half = stats.t.ppf(0.975, len(logs) - 1) * stats.tstd(logs) / math.sqrt(len(logs))
-    return math.exp(m), math.exp(m - half), math.exp(m + half)
 
 
 def main() -> int:
@@ -89,8 +81,9 @@ def main() -> int:
               f"{b['us_op'] / a['us_op']:.3f} (base {a['ops_s']:,.0f} ops/s)", flush=True)
     print(f"\nthis ÷ base over {len(pairs)} pairs: geometric mean [95 % t interval]")
     for key, name in (("ops_s", "ops/s"), ("us_op", "client CPU µs per operation")):
-        mean, low, high = interval([math.log(b[key] / a[key]) for a, b in pairs])
-        print(f"  {name:<28} {mean:.3f} [{low:.3f}, {high:.3f}]")
+        c = stats.compare({i: a[key] for i, (a, _) in enumerate(pairs)}, {i: b[key] for i, (_, b) in enumerate(pairs)},
+                          paired=True)  # the paired t test of the log ratios, as a study's rounds are compared
+        print(f"  {name:<28} {c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]")
     print(f"load avg at the end: {os.getloadavg()[0]:.2f}")
     return 0
 
