@@ -35,6 +35,8 @@ from ycsbctl.experiment.plan import (
     DEFAULT_LADDER,
     DEFAULT_TARGETS,
     PROFILES,
+    SLICE_RANGE_S,
+    SLICE_S,
     Plan,
     is_url,
     parse_rates,
@@ -177,14 +179,21 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--max-repeat", type=click.IntRange(min=1), default=None,
               help=f"The most rounds --repeat auto / --precision may run [default: {SEQUENTIAL_MAX_ROUNDS} with "
                    "--repeat auto, 10 with --precision].")
-@click.option("--order", type=click.Choice(["auto", "interleaved", "blocks", "target"]), default="auto",
+@click.option("--order", type=click.Choice(["auto", "alternate", "interleaved", "blocks", "target"]), default="auto",
               show_default=True,
-              help="interleaved: every target's server stays up, each round visits every point in an order "
+              help="alternate: every target's server stays up, and each round measures a cell's targets in one "
+                   "engine session, all clients switching target together every --slice (A B B A …), so the "
+                   "host's noise lands on both sides of a ratio; "
+                   "interleaved: every target's server stays up, each round visits every point in an order "
                    "shuffled from --seed, the targets' points of one thread count next to each other; blocks: rounds "
                    "run target by target, one server up at a time, the "
                    "targets' order reversed every other round (A B B A); target: each target's points in turn, "
-                   "repetitions back to back [auto: interleaved with more than one target or repetition; blocks "
-                   "where the servers' --server-memory together exceeds the host's available memory].")
+                   "repetitions back to back [auto: alternate with more than one target (interleaved where the "
+                   "plan cannot alternate: it says why), interleaved with one target and several repetitions; "
+                   "blocks where the servers' --server-memory together exceeds the host's available memory].")
+@click.option("--slice", "slice_s", type=FiniteFloatRange(min=SLICE_RANGE_S[0], max=SLICE_RANGE_S[1]), default=SLICE_S,
+              show_default=True, metavar="SECONDS",
+              help="With --order alternate: seconds on one target before every client switches to the next.")
 @click.option("--placement", type=click.Choice(["auto", "split", "off"]), default="auto", show_default=True,
               help="split: the servers ycsbctl starts run on half the CPUs, the client's workers on the others "
                    "(2 CPUs: one each); off: both float over all CPUs [auto: split where every target's server "
@@ -246,7 +255,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
         docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
         timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
-        precision, max_repeat, order, placement, baseline, alpha, budget, margin,
+        precision, max_repeat, order, slice_s, placement, baseline, alpha, budget, margin,
         operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate,
         load, resume,
         server_cpus, server_memory, images, iperf_server, disturb, yardstick, report) -> None:
@@ -290,7 +299,8 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     budget_s = duration_option(budget, "--budget")
     plan = Plan(
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
-        precision=precision_f, max_repeat=max(most, rounds), order=order, placement=placement, baseline=baseline,
+        precision=precision_f, max_repeat=max(most, rounds), order=order, slice_s=slice_s, placement=placement,
+        baseline=baseline,
         alpha=alpha, sequential=sequential, margin=fraction_option(margin, "--margin"),
         budget_s=(budget_s or DEFAULT_BUDGET_S) if sequential else budget_s,
         profile=profile, cpu_profile=cpu_profile,

@@ -23,6 +23,11 @@ from ycsbctl.experiment.targets import split_targets as split_targets
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
 
+# An alternated session's slice (s): how long all clients stay on one target before they switch together
+# (ycsbctl.engine.alternation); the switch-over's cost and the slices' pairing against it: python -m bench alternation
+SLICE_S = 0.5
+SLICE_RANGE_S = (0.05, 10.0)
+
 if TYPE_CHECKING:
     from ycsbctl.experiment.placement import Placement
 
@@ -48,7 +53,9 @@ class Plan:
     sequential: bool = False
     budget_s: float | None = None
     margin: float | None = None  # --margin: the equivalence margin (0.10 = ±10 %); None: the default
-    order: str = "auto"  # auto | interleaved | blocks | target (ycsbctl.experiment.rounds)
+    order: str = "auto"  # auto | alternate | interleaved | blocks | target (ycsbctl.experiment.rounds)
+    # --slice: seconds an alternated session spends on one target before switching (ycsbctl.engine.alternation)
+    slice_s: float = SLICE_S
     # auto | split | off: servers and client on separate CPU sets (ycsbctl.experiment.placement)
     placement: str = "auto"
     baseline: str | None = None  # the target the others are compared with (None: the first)
@@ -121,6 +128,8 @@ class Plan:
 
         if self.order not in ORDERS:
             raise UserError(f"unknown --order {self.order!r}: use one of {', '.join(ORDERS)}")
+        if not SLICE_RANGE_S[0] <= self.slice_s <= SLICE_RANGE_S[1]:
+            raise UserError(f"--slice {self.slice_s:g}: give seconds from {SLICE_RANGE_S[0]:g} to {SLICE_RANGE_S[1]:g}")
         from ycsbctl.experiment.placement import PLACEMENTS
 
         if self.placement not in PLACEMENTS:
@@ -349,7 +358,23 @@ class Plan:
 
         return resolve_order(self.order, len(self.targets), self.repeat, bool(self.slo),
                              any(split_variant(w)[1] for w in self.workloads), self.phase == "load",
-                             self.not_all_up)
+                             self.not_all_up, self.not_alternated)
+
+    @property
+    def not_alternated(self) -> str | None:
+        """Why this plan's cells cannot be measured in alternation (one engine session switching between the
+        targets every slice), or None. Per-workload reasons (a run phase that inserts) are the sweep's, per cell."""
+        if self.engine != "native":
+            return "the real YCSB measures one target per run"
+        if self.cluster:
+            return "--cluster's shards measure one target each"
+        if self.target_rates:
+            return "a paced point keeps one schedule per target"
+        if self.disturb:
+            return "a disturbance is timed against one target's point"
+        if self.cpu_profile == "all":
+            return "--cpu-profile all profiles one target's point"
+        return None
 
     @property
     def not_all_up(self) -> str | None:

@@ -166,6 +166,40 @@ class PointRunner:
                 self.console.note(f"could not write the HdrHistogram log ({exc}); the point's histograms are kept")
         return record
 
+    def together(self, pairs: list[tuple[Endpoint, Point, object]], session: str) -> list[RunRecord]:
+        """One cell's points of a round, one per target (``pairs``: its endpoint, the point, its iperf3 baseline),
+        measured in one alternated session (:mod:`ycsbctl.experiment.alternated_measure`); each target's record
+        is judged and kept as a point of its own, ``session`` naming the session they share."""
+        from ycsbctl.experiment.alternated_measure import measure_alternated, session_point_length
+
+        eps, points = [ep for ep, _, _ in pairs], [p for _, p, _ in pairs]
+        first = points[0]
+        labels = " ⇄ ".join(p.target.label for p in points)
+        self.console.start_point(f"{labels} {first.case.name} {first.threads} threads, alternating every "
+                                 f"{self.study.plan.slice_s:g} s"
+                                 + (f" (rep {first.repetition})" if self.study.plan.repeat > 1 else ""),
+                                 session_point_length(self.study, len(points)))
+        started = now_iso()
+        checked = first.case.built.counts_records
+        notes = [self.dataset.before_point(p.target.label, ep, p.case.record_count, p.case.table) if checked else None
+                 for ep, p in zip(eps, points)]
+        busy = self._others()
+        self._record_units(first.case)
+        replicas = [asked_server(ep.store, Replication.replicas, ep.url) for ep in eps]
+        outs = measure_alternated(eps, points, self.study, self.console.progress, [b for _, _, b in pairs],
+                                  self.engine)
+        records = []
+        for i, (ep, point, out) in enumerate(zip(eps, points, outs)):
+            after = (self.dataset.after_point(ep, point.case.record_count, point.case.table)
+                     if checked and notes[i] is None and out.result is not None else None)
+            self._busy_at_start = list(busy)
+            position = None if self.position is None else self.position + i
+            record = self._keep(out, ep, point, started, dataset_note=notes[i], after_note=after, position=position,
+                                replica_note=_replicas_lost(ep, replicas[i], out), session=session)
+            self.measured[record.run_id] = point
+            records.append(record)
+        return records
+
     def _record_units(self, case: Case) -> None:
         """Once per workload whose operations do not each store one record (online-status's BATCH-STORE
         stores ``online.batchsize`` users): its unit and records per operation go to the manifest, so the
@@ -185,7 +219,7 @@ class PointRunner:
 
     def _keep(self, out: PointOutcome, ep: Endpoint, point: Point, started: str, dataset_note: str | None = None,
               after_note: str | None = None, position: int | None = None,
-              replica_note: str | None = None) -> RunRecord:
+              replica_note: str | None = None, session: str | None = None) -> RunRecord:
         """Judge a point, write it to the sink, tell the user."""
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
@@ -216,7 +250,7 @@ class PointRunner:
             endpoint=ep.to_dict() | {"url": redact_url(ep.url)}, error=reason, started_at=started,
             ended_at=now_iso(), target_rate=point.rate, events=out.events, order_index=position,
             # verdicts compare an ok point, and one degraded only by a busy host where the rounds pair the targets
-            compared=v.status == RunStatus.OK or (v.compared and self.study.paired),
+            compared=v.status == RunStatus.OK or (v.compared and self.study.paired), session=session,
         )
         self.sink.add_run(record)
         self.records.append(record)

@@ -21,7 +21,8 @@ from typing import Protocol, TypeVar
 
 from ycsbctl.errors import UserError
 
-ORDERS = ("auto", "interleaved", "blocks", "target")
+ORDERS = ("auto", "alternate", "interleaved", "blocks", "target")
+PAIRED_ORDERS = ("alternate", "interleaved", "blocks")  # the orders whose rounds pair the targets in time
 DEFAULT_SEED = 0  # the order's seed when --seed is not given (the order is still reproducible)
 T = TypeVar("T")
 P = TypeVar("P", covariant=True)
@@ -68,13 +69,19 @@ def block_order(targets: Sequence[T], round_no: int) -> list[T]:
 
 
 def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bool,
-                  one_phase_load: bool, not_all_up: str | None = None) -> tuple[str, str | None]:
-    """(the order a plan runs in, why it is not the one asked for or None). ``auto``: interleaved with
-    more than one target or repetition, or ``blocks`` where every target's server cannot stay up for the
-    sweep (``not_all_up`` says why). A search for an SLO's rate (each rate depends on the last), a
-    variant sweep (each variant has a dataset of its own, loaded before its points) and ``ycsbctl load``
-    run target by target."""
-    wanted = order if order != "auto" else ("interleaved" if targets > 1 or repeat > 1 else "target")
+                  one_phase_load: bool, not_all_up: str | None = None,
+                  not_alternated: str | None = None) -> tuple[str, str | None]:
+    """(the order a plan runs in, why it is not the one asked for or None). ``auto``: ``alternate`` with more than
+    one target (a cell's targets measured in one engine session, switching every slice:
+    :mod:`ycsbctl.experiment.sweep_alternated`) unless ``not_alternated`` says why it cannot, then interleaved with
+    more than one target or repetition, or ``blocks`` where every target's server cannot stay up for the sweep
+    (``not_all_up`` says why). A search for an SLO's rate (each rate depends on the last), a variant sweep (each
+    variant has a dataset of its own, loaded before its points) and ``ycsbctl load`` run target by target."""
+    if order == "auto":
+        wanted = ("alternate" if targets > 1 and not not_alternated and not not_all_up else
+                  "interleaved" if targets > 1 or repeat > 1 else "target")
+    else:
+        wanted = order
     if wanted == "target":
         return "target", None
     why = ("an SLO search picks each rate from the last" if slo else
@@ -82,6 +89,12 @@ def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bo
            "ycsbctl load measures loads into the targets as they are" if one_phase_load else None)
     if why:
         return "target", f"points run target by target, not {wanted}: {why}"
+    if wanted == "alternate" and (targets < 2 or not_alternated or not_all_up):
+        because = "there is one target" if targets < 2 else not_alternated or not_all_up
+        fallback = "blocks" if not_all_up else "interleaved"
+        return fallback, f"rounds run {fallback}, not alternate (a cell's targets in one engine session): {because}"
+    if wanted == "alternate":
+        return "alternate", None
     if wanted == "blocks":
         return "blocks", BLOCKS_NOTE + (f": {not_all_up}" if not_all_up and order == "auto" else "")
     if not_all_up and order == "auto":

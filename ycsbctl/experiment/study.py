@@ -162,8 +162,8 @@ class Cell:
 @dataclass(frozen=True)
 class Study:
     """A plan resolved: its ``targets`` and ``cases`` in plan order; the ``order`` its points run in
-    (``interleaved``, ``blocks`` or ``target``: :mod:`ycsbctl.experiment.rounds`) and ``order_note`` (why not
-    the order asked for, or None); its ``placement`` on this host (:mod:`ycsbctl.experiment.placement`);
+    (``alternate``, ``interleaved``, ``blocks`` or ``target``: :mod:`ycsbctl.experiment.rounds`) and ``order_note``
+    (why not the order asked for, or None); its ``placement`` on this host (:mod:`ycsbctl.experiment.placement`);
     ``baseline``: the label of the target the others are compared with; ``disturbances``: what each
     ``--disturb`` sends on each target (``label: spec → command`` lines). ``extra_targets``: targets the
     sweep may add (the stand-in), resolved alike. ``cannot``: the target × case cells a store cannot do
@@ -190,8 +190,11 @@ class Study:
 
     @property
     def paired(self) -> bool:
-        """Whether its rounds pair the targets under the same host conditions (``interleaved`` or ``blocks``)."""
-        return self.order in ("interleaved", "blocks")
+        """Whether its rounds pair the targets under the same host conditions (``alternate``, ``interleaved`` or
+        ``blocks``)."""
+        from ycsbctl.experiment.rounds import PAIRED_ORDERS
+
+        return self.order in PAIRED_ORDERS
 
     def can(self, target: Target, case: Case) -> bool:
         """Whether ``target``'s store can run ``case`` (not one of :attr:`cannot`)."""
@@ -274,7 +277,7 @@ class Study:
             visit([c.point(1) for t in self.targets for c in run[t.name]])
             return n
         for r in range(1, rounds + 1):
-            if order == "interleaved":
+            if order in ("interleaved", "alternate"):
                 visit(round_points([c for t in self.targets for c in run[t.name]], r, seed))
             else:
                 for t in block_order([t for t in self.targets if run[t.name]], r):

@@ -3,8 +3,9 @@ workload × thread count × offered rate × repetition (or an SLO search over ra
 policy, crash restarts and skips.
 
 In the ``interleaved`` order (:mod:`ycsbctl.experiment.rounds`) every target's server is up for the whole
-sweep and each repetition is a round visiting every cell once, shuffled from the seed; in the ``target``
-order each target is swept in turn, its server up only meanwhile.
+sweep and each repetition is a round visiting every cell once, shuffled from the seed (``alternate``: the same
+rounds, a cell's targets measured together in one engine session: :mod:`ycsbctl.experiment.sweep_alternated`);
+in the ``target`` order each target is swept in turn, its server up only meanwhile.
 
 Everything it needs is passed in: the servers (:class:`~ycsbctl.experiment.servers.Servers`), the
 engine (:class:`~ycsbctl.engine.contract.Engine`) and the result sink
@@ -26,7 +27,8 @@ from ycsbctl.experiment.rounds import round_points
 from ycsbctl.experiment.sequential import Rounds
 from ycsbctl.experiment.servers import Servers
 from ycsbctl.experiment.study import Case, Cell, Point, Study, Target
-from ycsbctl.experiment.sweep_targets import SweepTargets, TargetState
+from ycsbctl.experiment.sweep_alternated import Alternated
+from ycsbctl.experiment.sweep_targets import TargetState
 from ycsbctl.experiment.yardstick_rounds import RoundYardstick
 from ycsbctl.processes import deferred_signals
 from ycsbctl.results.folder import RunRecord
@@ -34,7 +36,7 @@ from ycsbctl.results.names import RunStatus
 from ycsbctl.telemetry.network import NetworkBaseline
 
 
-class Sweep(SweepTargets):
+class Sweep(Alternated):
     """One study's points against its targets; :meth:`run` returns the :class:`Outcome`."""
 
     def __init__(self, study: Study, servers: Servers, engine: Engine, sink: ResultSink, console: Console,
@@ -67,7 +69,7 @@ class Sweep(SweepTargets):
                     self.console.note(self.order_note)
                 # what ran where, always (auto's default off on a small host in its short form)
                 self.console.note(f"placement: {self.study.placement.headline()}")
-                if self.order == "interleaved":
+                if self.order in ("interleaved", "alternate"):
                     self._run_interleaved(targets)
                 elif self.order == "blocks":
                     self._run_blocks(targets)
@@ -109,7 +111,8 @@ class Sweep(SweepTargets):
 
     def _run_interleaved(self, targets: list[Target]) -> None:
         """Every target up at once (a stand-in joins them), then rounds: run-phase cells first, then the
-        loads an insert-only workload measures (each empties its target's database)."""
+        loads an insert-only workload measures (each empties its target's database); in the ``alternate`` order
+        each cell's targets share one engine session (:class:`~ycsbctl.experiment.sweep_alternated.Alternated`)."""
         try:
             for target in targets:
                 if self._points_left(target):
@@ -124,12 +127,7 @@ class Sweep(SweepTargets):
                                                       self.study.plan.seed) if p.run_id not in self.done_ids]
                     if points:  # not a round --resume finds done
                         self.yardstick.round_starts(round_no, phase)
-                    for point in points:
-                        if point.target.name in self._stopped:
-                            continue  # its target skipped from here on
-                        if self.measure(point) is None:
-                            self._stopped.add(point.target.name)
-                            self._down(point.target.name)
+                    self._round(points)
             for name in list(self.up):
                 self._profile_peak(self.study.target(name))
         finally:

@@ -73,6 +73,7 @@ class RunRecord:
     events: pd.DataFrame | None = None  # its disturbances' events (ycsbctl.results.events), when it had any
     order_index: int | None = None  # its place in the sweep's order (1 = first measured); None for a dataset load
     compared: bool | None = None  # verdicts compare it (ok, or degraded only by a busy host); None: its status says
+    session: str | None = None  # the alternated engine session it shared with the cell's other targets (None: its own)
 
     @staticmethod
     def make_id(target: str, workload: str, phase: str, threads: int, repetition: int,

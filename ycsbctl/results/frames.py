@@ -193,7 +193,7 @@ class Experiment:
     def interleaved(self) -> bool:
         """Whether each repetition was a round over every cell, interleaved or in alternating target blocks
         (so repetitions pair by round)."""
-        return self.manifest.plan.get("run_order") in ("interleaved", "blocks")
+        return self.manifest.plan.get("run_order") in ("alternate", "interleaved", "blocks")
 
     def cells(self, latency: str = "p99") -> pd.DataFrame:
         """Each cell's centre, 95 % interval, CV and drift (:func:`ycsbctl.results.cells.cell_table`)."""

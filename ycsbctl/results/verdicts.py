@@ -37,7 +37,7 @@ from ycsbctl.results.verdict_words import verdict_text as verdict_text
 
 # Run orders whose rounds pair: repetition r of every target measured in round r (interleaved, or target
 # blocks alternating A B B A), so a verdict tests the per-round log ratios.
-PAIRED_ORDERS = ("interleaved", "blocks")
+PAIRED_ORDERS = ("alternate", "interleaved", "blocks")  # as ycsbctl.experiment.rounds.PAIRED_ORDERS
 VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "baseline", "base_value", "value",
                    "ratio", "ci_low", "ci_high", "ci_level", "p_value", "p_adjusted", "verdict", "detectable_pct", "n",
                    "test",

@@ -1,0 +1,93 @@
+"""A round's points, one after another or — in the ``alternate`` order — each cell's targets together in one
+engine session that switches every client between them every slice
+(:mod:`ycsbctl.experiment.alternated_measure`).
+
+A round (:func:`ycsbctl.experiment.rounds.round_points`) keeps a cell's targets next to each other; in the
+``alternate`` order those points are measured at once, one record per target sharing a ``session`` id, so the host's
+noise at every time scale longer than a slice lands on both sides of their ratio. A cell that cannot alternate (a
+run phase that inserts, a load, a target stopped) is measured point by point as in the ``interleaved`` order, and
+the first such cell says why, once.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from ycsbctl.experiment.alternated_measure import why_not_together
+from ycsbctl.experiment.study import Case, Point, Target
+from ycsbctl.experiment.sweep_targets import SweepTargets
+from ycsbctl.results.folder import RunRecord
+from ycsbctl.results.names import RunStatus
+
+
+class Alternated(SweepTargets):
+    """The round's measuring part of :class:`~ycsbctl.experiment.sweep.Sweep` (whose state it uses, and whose
+    :meth:`measure`, :meth:`_load` and :meth:`_died` it calls)."""
+
+    order: str
+    position: int
+    _stopped: set[str]
+
+    def measure(self, point: Point) -> RunRecord | None:
+        raise NotImplementedError  # Sweep's: one point
+
+    def _load(self, target: Target, case: Case) -> bool:
+        raise NotImplementedError  # Sweep's: a target's dataset
+
+    def _died(self, target: Target, during: str) -> bool | None:
+        raise NotImplementedError  # Sweep's: a server lost and restarted
+
+    def _round(self, points: list[Point]) -> None:
+        """Measure a round's ``points`` in their order: a cell's targets together where the order alternates."""
+        for _, cell in groupby(points, key=lambda p: p.cell.block):
+            live = [p for p in cell if p.target.name not in self._stopped]  # a skipped target stays out
+            why = why_not_together(live, self.study) if self.order == "alternate" else "interleaved"
+            if why is None:
+                self.measure_together(live)
+                continue
+            if self.order == "alternate" and len(live) > 1:
+                self._alone(why)
+            for point in live:
+                if self.measure(point) is None:
+                    self._stopped.add(point.target.name)
+                    self._down(point.target.name)
+
+    def _alone(self, why: str) -> None:
+        """Say once per reason that a cell's targets are measured one after another."""
+        said: set[str] = self.__dict__.setdefault("_said_alone", set())
+        if why not in said:
+            said.add(why)
+            self.console.note(f"measured one target after another, not alternated: {why}")
+
+    def measure_together(self, points: list[Point]) -> list[RunRecord]:
+        """One alternated session of a cell's ``points`` (one per target), each target's dataset loaded first
+        where it needs one; a target whose load failed is measured no more, the others go on together (or alone).
+        A server that died during the session is restarted (or its target skipped) as after any point."""
+        ready = []
+        for point in points:
+            target = point.target
+            state = self.up[target.name]
+            if point.phase == "run" and state.loaded != point.case.dataset_key and target.loads:
+                if not self._load(target, point.case):
+                    self._stopped.add(target.name)
+                    self._down(target.name)
+                    continue
+                state.loaded = point.case.dataset_key
+            ready.append(point)
+        if len(ready) < 2:
+            records = [r for p in ready if (r := self.measure(p)) is not None]
+            return records
+        self.points.position = self.position + 1
+        self.position += len(ready)
+        pairs = [(self.up[p.target.name].endpoint, p, self.up[p.target.name].baseline) for p in ready]
+        first = ready[0]
+        session = RunRecord.make_id("session", first.workload_name, first.phase, first.threads, first.repetition,
+                                    first.rate)
+        records = self.points.together(pairs, session=session)
+        if any(r.status == RunStatus.INTERRUPTED for r in records):
+            raise KeyboardInterrupt
+        for point in ready:
+            if self._died(point.target, "the alternated session") is None:
+                self._stopped.add(point.target.name)
+                self._down(point.target.name)
+        return records
