@@ -4,6 +4,7 @@ server that served them (its own INFO commandstats), the slices as the schedule 
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from ycsbctl.engine.alternated_session import SLICE_COLUMNS
 from ycsbctl.engine.alternation import Alternation, schedule, slice_target
 from ycsbctl.engine.cluster import ClusterEngine
 from ycsbctl.engine.runner import PhaseRunner, run_phase
-from ycsbctl.engine.spec import PhaseSpec
+from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.ycsb_java import YcsbEngine
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
@@ -91,7 +92,7 @@ def _calls(port: int) -> Counter[str]:
 def _session(servers: list[Server], seed: int, warmup_s: float, duration_s: float, **props: object
              ) -> list[PhaseResult]:
     alt = Alternation(tuple(s.url for s in servers), slice_s=SLICE_S, seed=seed)
-    spec = PhaseSpec("run", servers[0].url, _props(**props), threads=4, processes=2, warmup_s=warmup_s,
+    spec = PhaseSpec("run", servers[0].url, _props("workload-a", **props), threads=4, processes=2, warmup_s=warmup_s,
                      duration_s=duration_s, seed=seed, alternation=alt)
     return PhaseRunner(spec).run_alternated()
 
@@ -137,6 +138,48 @@ def test_a_server_held_to_a_tenth_of_a_core_serves_fewer_operations_than_its_fre
     finally:
         for s in servers:
             s.proc.terminate()
+
+
+@pytest.mark.fault
+def test_a_target_killed_mid_session_fails_alone_and_the_other_keeps_its_slices(tmp_path: Path) -> None:
+    servers = [_loaded(tmp_path, "stays"), _loaded(tmp_path, "killed")]
+    alt = Alternation(tuple(s.url for s in servers), slice_s=SLICE_S, seed=2)
+    spec = PhaseSpec("run", servers[0].url, _props(), threads=4, processes=1, duration_s=3.2, seed=2, alternation=alt)
+    runner = PhaseRunner(spec)
+    killed_at: list[float] = []  # s since the session's start
+
+    def kill_after_the_first_second(tick: Tick) -> None:
+        if tick.second == 0 and not killed_at:
+            servers[1].proc.kill()
+            killed_at.append(time.perf_counter() - runner.t0)
+
+    try:
+        stays, killed = runner.run_alternated(kill_after_the_first_second)
+    finally:
+        for s in servers:
+            s.proc.kill()
+    assert killed_at and killed.status == "failed" and stays.status == "ok", (killed.errors, stays.errors)
+    assert "lost" in killed.errors[0] and not stays.errors
+    assert stays.slices is not None and killed.slices is not None
+    assert len(killed.slices) == len(stays.slices) == 8  # its slices are still reported after the loss, idle
+    after = killed.slices[killed.slices.t_start_s > killed_at[0]]
+    # the first of its slices after the kill finds the connection gone (an ERROR per client); the rest idle
+    assert len(after) >= 2 and (after.operations.iloc[1:] == 0).all()
+    assert (stays.slices.operations > 0).all() and (stays.slices.errors == 0).all()
+
+
+def test_a_stop_ends_the_session_inside_its_slice_and_keeps_what_was_measured(twin_servers: list[Server]) -> None:
+    alt = Alternation(tuple(s.url for s in twin_servers), slice_s=2.0, seed=0)
+    spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=2, processes=1, duration_s=8.0, alternation=alt)
+    runner = PhaseRunner(spec)
+    results = runner.run_alternated(lambda tick: runner.stop() if tick.second == 0 else None)
+    assert [r.status for r in results] == ["interrupted", "interrupted"]
+    slices = sorted(k for r in results for k in r.slices.slice)  # type: ignore[union-attr]
+    assert slices == list(range(len(slices))) and 2 <= len(slices) < 4  # the slices after the stop never ran
+    last = slices[-1]  # cut by the stop, before its 2 s were through
+    cut, other = sorted(results, key=lambda r: last not in r.slices.slice.values)  # type: ignore[union-attr]
+    assert cut.runtime_ms - 2000 * (len(cut.slices) - 1) < 2000  # type: ignore[arg-type]
+    assert cut.operations > 0 and other.runtime_ms == 2000 * len(other.slices)  # type: ignore[arg-type]
 
 
 # -- refusals ------------------------------------------------------------------------------------------------------

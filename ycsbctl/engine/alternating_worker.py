@@ -39,6 +39,7 @@ from ycsbctl.urls import redact_url
 # Slices whose recorders are in use at once: a client waits before slice k + RING until slice k is shipped
 # (only an operation longer than RING − 1 slices makes it wait). Each recorder is ~184 KB per slot in use.
 RING = 4
+STOP_POLL_S = 0.05  # s between two reads of the stop flag (Ctrl-C)
 # The target the client (its asyncio task) is running: where a lost connection (Worker.lost) belongs.
 _TARGET: ContextVar[int] = ContextVar("alternated_target", default=-1)
 
@@ -134,7 +135,7 @@ class AlternatingWorker(Worker):
 
     def _close(self, k: int) -> None:
         """Every client left slice ``k``: roll its counts (with the worker's CPU and CLIENT-LAG since the last
-        close) and queue them for shipping; the stop flag is read here (no per-second ticker runs)."""
+        close) and queue them for shipping."""
         rec = self.ring[k % RING]
         counts = rec.roll()
         # the ring's own lag counts are never counted into: they take the place of the session's
@@ -149,8 +150,12 @@ class AlternatingWorker(Worker):
         fut = self.waiting.pop(k, None)
         if fut is not None:
             fut.set_result(None)
-        if self.stop_flag.value:
-            self.stopping = True
+
+    async def watch_stop(self) -> None:
+        """The stop flag (Ctrl-C), read every :data:`STOP_POLL_S` (no per-second ticker runs here)."""
+        while not self.stop_flag.value:
+            await asyncio.sleep(STOP_POLL_S)
+        self.stopping = True
 
     async def shipper(self) -> None:
         """Ship the closed slices in order, a slot per turn of the loop, until told to end (None)."""
@@ -203,9 +208,11 @@ class AlternatingWorker(Worker):
             self.cpu_mark = time.process_time()
             probe.start()
             ship_task = loop.create_task(self.shipper())
+            stop_task = loop.create_task(self.watch_stop())
             await self.run_clients([self.client_slices([s.bindings[c] for s in sets], t0, alarm)
                                     for c in range(clients)], 0)
             end = time.perf_counter_ns()
+            stop_task.cancel()
             for k in range(self.closed + 1, self.n_slices):  # slices a stop left before every client was through
                 if self.left[k]:
                     self._close(k)
